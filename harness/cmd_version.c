@@ -1,0 +1,70 @@
+/* cmd_version.c - `drabench version [--json]`: version, build configuration, dependencies. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "buildinfo.h"
+#include "cli.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+static const char help[] =
+    "drabench version - print version, build configuration and dependency versions\n"
+    "\n"
+    "Usage: drabench version [--json]\n"
+    "\n"
+    "Options:\n"
+    "  -j, --json     print a JSON object (build configuration, as jq's --build-configuration)\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "Exit status: 0.\n";
+
+int dra_cmd_version(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            json = 1;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return DRA_EXIT_OK;
+        default:
+            return dra_cli_usage_error("version", "unknown option");
+        }
+    }
+    unsigned xv = XXH_versionNumber();
+    char xxver[32];
+    snprintf(xxver, sizeof xxver, "%u.%u.%u", xv / 10000, (xv / 100) % 100, xv % 100);
+    if (json) {
+        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s}}", "version",
+                              DRA_VERSION, "git", DRA_BUILD_GIT, "build_type", DRA_BUILD_TYPE,
+                              "compiler", DRA_BUILD_COMPILER, "flags", DRA_BUILD_FLAGS,
+                              "sanitize", DRA_BUILD_SANITIZE, "deps", "libyaml",
+                              yaml_get_version_string(), "jansson", jansson_version_str(),
+                              "xxhash", xxver);
+        if (!o)
+            return DRA_EXIT_ENV;
+        char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+        json_decref(o);
+        if (!s)
+            return DRA_EXIT_ENV;
+        puts(s);
+        free(s);
+        return DRA_EXIT_OK;
+    }
+    printf("drabench %s (%s)\n", DRA_VERSION, DRA_BUILD_GIT);
+    printf("build:    %s, %s, flags '%s'%s%s\n", DRA_BUILD_TYPE, DRA_BUILD_COMPILER,
+           DRA_BUILD_FLAGS, *DRA_BUILD_SANITIZE ? ", sanitizers " : "", DRA_BUILD_SANITIZE);
+    printf("deps:     libyaml %s, jansson %s, xxhash %s\n", yaml_get_version_string(),
+           jansson_version_str(), xxver);
+    return DRA_EXIT_OK;
+}
