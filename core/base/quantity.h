@@ -21,4 +21,10 @@ typedef struct dra_quantity {
     uint8_t pad_;
 } dra_quantity_t;
 
+/* Canonical Kubernetes serialisation into buf (snprintf-like: returns the full length). */
+size_t dra_quantity_format(const dra_quantity_t *q, char *buf, size_t len);
+/* Parse every Kubernetes form exactly; DRA_EPARSE with a message like upstream's. */
+int dra_quantity_parse(const char *s, size_t len, dra_quantity_t *out, dra_diag_t *diag);
+int dra_quantity_cmp(const dra_quantity_t *a, const dra_quantity_t *b);
+
 #endif

@@ -1,0 +1,653 @@
+/*
+ * model.c - object model containers, lookups and the canonical digest; see model.h.
+ *
+ * The digest walks the model in a fixed order and feeds a streaming XXH3-64 state with tagged
+ * fields (a tag byte, then a length-prefixed value), so that no two different models can collide
+ * by field concatenation. Map-like collections (attributes, capacities, labels, counters) are
+ * hashed in name order because YAML and JSON maps carry no meaningful order.
+ */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+void dra_model_init(dra_model_t *m)
+{
+    memset(m, 0, sizeof *m);
+    dra_arena_init(&m->arena, 0);
+    dra_intern_init(&m->intern, &m->arena);
+}
+
+void dra_model_fini(dra_model_t *m)
+{
+    free(m->slices);
+    free(m->classes);
+    free(m->claims);
+    free(m->templates);
+    free(m->pods);
+    free(m->nodes);
+    dra_intern_fini(&m->intern);
+    dra_arena_fini(&m->arena);
+    memset(m, 0, sizeof *m);
+}
+
+static void *vec_push(dra_model_t *m, void ***vec, uint32_t *n, uint32_t *cap, size_t objsize)
+{
+    if (*n == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 16;
+        if (ncap < *cap)
+            return NULL;
+        void **nv = realloc(*vec, (size_t)ncap * sizeof(void *));
+        if (!nv)
+            return NULL;
+        *vec = nv;
+        *cap = ncap;
+    }
+    void *obj = dra_arena_calloc(&m->arena, 1, objsize, 8);
+    if (!obj)
+        return NULL;
+    (*vec)[(*n)++] = obj;
+    return obj;
+}
+
+#define ADD_FN(fname, T, field)                                                                    \
+    T *fname(dra_model_t *m)                                                                       \
+    {                                                                                              \
+        return vec_push(m, (void ***)&m->field, &m->n##field, &m->cap_##field, sizeof(T));         \
+    }
+
+ADD_FN(dra_model_add_slice, dra_slice_t, slices)
+ADD_FN(dra_model_add_class, dra_device_class_t, classes)
+ADD_FN(dra_model_add_claim, dra_claim_t, claims)
+ADD_FN(dra_model_add_pod, dra_pod_t, pods)
+ADD_FN(dra_model_add_node, dra_node_t, nodes)
+
+dra_claim_t *dra_model_add_template(dra_model_t *m)
+{
+    dra_claim_t *c = vec_push(m, (void ***)&m->templates, &m->ntemplates, &m->cap_templates,
+                              sizeof(dra_claim_t));
+    if (c)
+        c->is_template = true;
+    return c;
+}
+
+const char *dra_model_str(dra_model_t *m, const char *s)
+{
+    return s ? dra_arena_strdup(&m->arena, s) : NULL;
+}
+
+const char *dra_model_strn(dra_model_t *m, const char *s, size_t len)
+{
+    return dra_arena_strndup(&m->arena, s, len);
+}
+
+void *dra_model_array(dra_model_t *m, size_t n, size_t sz)
+{
+    return dra_arena_calloc(&m->arena, n ? n : 1, sz, 8);
+}
+
+void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice)
+{
+    for (uint32_t i = 0; i < slice->ndevices; i++) {
+        slice->devices[i].slice = slice;
+        slice->devices[i].index = i;
+    }
+    m->ndevices += slice->ndevices;
+}
+
+void dra_model_split_name(const char *name, const char **domain, size_t *domain_len,
+                          const char **id)
+{
+    const char *slash = strrchr(name, '/');
+    if (!slash) {
+        *domain = NULL;
+        *domain_len = 0;
+        *id = name;
+        return;
+    }
+    *domain = name;
+    *domain_len = (size_t)(slash - name);
+    *id = slash + 1;
+}
+
+uint32_t dra_model_qname(dra_model_t *m, const char *driver, const char *name)
+{
+    if (!name)
+        return 0;
+    uint32_t id = 0;
+    if (strchr(name, '/')) {
+        if (dra_intern_put(&m->intern, name, strlen(name), &id) != DRA_OK)
+            return 0;
+        return id;
+    }
+    size_t dl = driver ? strlen(driver) : 0, nl = strlen(name);
+    char stackbuf[512];
+    char *buf = dl + nl + 2 <= sizeof stackbuf ? stackbuf : malloc(dl + nl + 2);
+    if (!buf)
+        return 0;
+    if (dl)
+        memcpy(buf, driver, dl);
+    buf[dl] = '/';
+    memcpy(buf + dl + 1, name, nl);
+    if (dra_intern_put(&m->intern, buf, dl + 1 + nl, &id) != DRA_OK)
+        id = 0;
+    if (buf != stackbuf)
+        free(buf);
+    return id;
+}
+
+static bool streq0(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+const dra_device_class_t *dra_model_find_class(const dra_model_t *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nclasses; i++)
+        if (streq0(m->classes[i]->name, name))
+            return m->classes[i];
+    return NULL;
+}
+
+static dra_claim_t *find_claim_in(dra_claim_t **v, uint32_t n, const char *ns, const char *name)
+{
+    if (!ns)
+        ns = "default";
+    for (uint32_t i = 0; i < n; i++) {
+        const char *cns = v[i]->namespace_ ? v[i]->namespace_ : "default";
+        if (streq0(v[i]->name, name) && strcmp(cns, ns) == 0)
+            return v[i];
+    }
+    return NULL;
+}
+
+dra_claim_t *dra_model_find_claim(const dra_model_t *m, const char *ns, const char *name)
+{
+    return find_claim_in(m->claims, m->nclaims, ns, name);
+}
+
+dra_claim_t *dra_model_find_template(const dra_model_t *m, const char *ns, const char *name)
+{
+    return find_claim_in(m->templates, m->ntemplates, ns, name);
+}
+
+dra_node_t *dra_model_find_node(const dra_model_t *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        if (streq0(m->nodes[i]->name, name))
+            return m->nodes[i];
+    return NULL;
+}
+
+static int imply(dra_model_t *m, const char *name, dra_srcpos_t pos)
+{
+    if (!name || !*name || dra_model_find_node(m, name))
+        return DRA_OK;
+    dra_node_t *n = dra_model_add_node(m);
+    if (!n)
+        return DRA_ENOMEM;
+    n->name = name;
+    n->implied = true;
+    n->pos = pos;
+    return DRA_OK;
+}
+
+int dra_model_imply_nodes(dra_model_t *m)
+{
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        int r = imply(m, s->node_name, s->pos);
+        if (r)
+            return r;
+        for (uint32_t d = 0; d < s->ndevices; d++) {
+            r = imply(m, s->devices[d].node_name, s->devices[d].pos);
+            if (r)
+                return r;
+        }
+    }
+    return DRA_OK;
+}
+
+const dra_attr_t *dra_device_attr(const dra_device_t *d, uint32_t qname)
+{
+    if (!qname)
+        return NULL;
+    for (uint32_t i = 0; i < d->nattrs; i++)
+        if (d->attrs[i].qname == qname)
+            return &d->attrs[i];
+    return NULL;
+}
+
+const dra_capacity_t *dra_device_capacity(const dra_device_t *d, uint32_t qname)
+{
+    if (!qname)
+        return NULL;
+    for (uint32_t i = 0; i < d->ncaps; i++)
+        if (d->caps[i].qname == qname)
+            return &d->caps[i];
+    return NULL;
+}
+
+const char *dra_pod_kind_name(dra_pod_kind_t k)
+{
+    static const char *names[] = {"Pod", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet",
+                                  "Job"};
+    return (unsigned)k < DRA_ARRAY_LEN(names) ? names[k] : "Unknown";
+}
+
+const char *dra_attr_kind_name(dra_attr_kind_t k)
+{
+    static const char *names[] = {"none", "int",  "bool",   "string", "version",
+                                  "ints", "bools", "strings", "versions"};
+    return (unsigned)k < DRA_ARRAY_LEN(names) ? names[k] : "unknown";
+}
+
+/* ---- digest --------------------------------------------------------------------------------- */
+
+typedef struct {
+    XXH3_state_t *st;
+} hasher_t;
+
+static void h_bytes(hasher_t *h, uint8_t tag, const void *p, size_t len)
+{
+    uint64_t l = len;
+    XXH3_64bits_update(h->st, &tag, 1);
+    XXH3_64bits_update(h->st, &l, sizeof l);
+    if (len)
+        XXH3_64bits_update(h->st, p, len);
+}
+
+static void h_str(hasher_t *h, uint8_t tag, const char *s)
+{
+    if (!s) {
+        uint8_t t = (uint8_t)(tag | 0x80);
+        XXH3_64bits_update(h->st, &t, 1);
+        return;
+    }
+    h_bytes(h, tag, s, strlen(s));
+}
+
+static void h_u64(hasher_t *h, uint8_t tag, uint64_t v)
+{
+    h_bytes(h, tag, &v, sizeof v);
+}
+
+static void h_q(hasher_t *h, uint8_t tag, const dra_quantity_t *q)
+{
+    char buf[128];
+    size_t n = dra_quantity_format(q, buf, sizeof buf);
+    h_bytes(h, tag, buf, n < sizeof buf ? n : sizeof buf - 1);
+}
+
+static void h_strs(hasher_t *h, uint8_t tag, const char *const *v, uint32_t n)
+{
+    h_u64(h, tag, n);
+    for (uint32_t i = 0; i < n; i++)
+        h_str(h, tag, v[i]);
+}
+
+static void h_selector(hasher_t *h, const dra_node_selector_t *ns)
+{
+    if (!ns) {
+        h_u64(h, 'N', UINT64_MAX);
+        return;
+    }
+    h_u64(h, 'N', ns->nterms);
+    for (uint32_t t = 0; t < ns->nterms; t++) {
+        const dra_ns_term_t *term = &ns->terms[t];
+        for (int pass = 0; pass < 2; pass++) {
+            const dra_ns_req_t *r = pass ? term->fields : term->exprs;
+            uint32_t n = pass ? term->nfields : term->nexprs;
+            h_u64(h, 'n', n);
+            for (uint32_t i = 0; i < n; i++) {
+                h_str(h, 'k', r[i].key);
+                h_u64(h, 'o', (uint64_t)r[i].op);
+                h_str(h, 'O', r[i].op == DRA_NS_UNKNOWN ? r[i].op_raw : NULL);
+                h_strs(h, 'v', r[i].values, r[i].nvalues);
+            }
+        }
+    }
+}
+
+/* Sort helpers: index arrays sorted by name, hashing in that order. */
+typedef struct {
+    const char *name;
+    uint32_t idx;
+} name_idx_t;
+
+static int cmp_name_idx(const void *a, const void *b)
+{
+    const name_idx_t *x = a, *y = b;
+    int c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+    return c ? c : (x->idx < y->idx ? -1 : x->idx > y->idx);
+}
+
+static name_idx_t *sorted_names(const void *base, size_t stride, size_t name_off, uint32_t n,
+                                name_idx_t *stackbuf, size_t stackn)
+{
+    name_idx_t *v = n <= stackn ? stackbuf : malloc((size_t)n * sizeof *v);
+    if (!v)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *const *pn = (const char *const *)((const char *)base + (size_t)i * stride +
+                                                      name_off);
+        v[i].name = *pn;
+        v[i].idx = i;
+    }
+    qsort(v, n, sizeof *v, cmp_name_idx);
+    return v;
+}
+
+#define SORTED(arr, n, T, field, buf)                                                              \
+    sorted_names((arr), sizeof(T), offsetof(T, field), (n), (buf), DRA_ARRAY_LEN(buf))
+
+static void h_attr(hasher_t *h, const dra_attr_t *a)
+{
+    h_str(h, 'a', a->name);
+    h_u64(h, 'K', a->kind);
+    switch ((dra_attr_kind_t)a->kind) {
+    case DRA_ATTR_INT:
+        h_u64(h, 'i', (uint64_t)a->v.i);
+        break;
+    case DRA_ATTR_BOOL:
+        h_u64(h, 'b', a->v.b);
+        break;
+    case DRA_ATTR_STRING:
+    case DRA_ATTR_VERSION:
+        h_str(h, 's', a->v.s);
+        break;
+    case DRA_ATTR_INTS:
+        h_u64(h, 'l', a->count);
+        for (uint32_t i = 0; i < a->count; i++)
+            h_u64(h, 'i', (uint64_t)a->v.ints[i]);
+        break;
+    case DRA_ATTR_BOOLS:
+        h_u64(h, 'l', a->count);
+        for (uint32_t i = 0; i < a->count; i++)
+            h_u64(h, 'b', a->v.bools[i]);
+        break;
+    case DRA_ATTR_STRINGS:
+    case DRA_ATTR_VERSIONS:
+        h_strs(h, 's', a->v.strs, a->count);
+        break;
+    case DRA_ATTR_NONE:
+        break;
+    }
+}
+
+static void h_policy(hasher_t *h, const dra_request_policy_t *p)
+{
+    if (!p) {
+        h_u64(h, 'P', 0);
+        return;
+    }
+    h_u64(h, 'P', 1);
+    h_u64(h, 'd', p->has_default);
+    if (p->has_default)
+        h_q(h, 'd', &p->def);
+    h_u64(h, 'V', p->nvalid_values);
+    for (uint32_t i = 0; i < p->nvalid_values; i++)
+        h_q(h, 'V', &p->valid_values[i]);
+    h_u64(h, 'R', p->has_valid_range);
+    if (p->has_valid_range) {
+        h_q(h, 'm', &p->min);
+        h_u64(h, 'M', p->has_max);
+        if (p->has_max)
+            h_q(h, 'M', &p->max);
+        h_u64(h, 'S', p->has_step);
+        if (p->has_step)
+            h_q(h, 'S', &p->step);
+    }
+}
+
+static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
+{
+    name_idx_t buf[64];
+    name_idx_t *o = SORTED(c, n, dra_counter_t, name, buf);
+    h_u64(h, 'c', n);
+    for (uint32_t i = 0; o && i < n; i++) {
+        h_str(h, 'c', c[o[i].idx].name);
+        h_q(h, 'c', &c[o[i].idx].value);
+    }
+    if (o != buf)
+        free(o);
+}
+
+static void h_taints(hasher_t *h, const dra_taint_t *t, uint32_t n)
+{
+    h_u64(h, 'T', n);
+    for (uint32_t i = 0; i < n; i++) {
+        h_str(h, 'k', t[i].key);
+        h_str(h, 'v', t[i].value);
+        h_str(h, 'e', t[i].effect_raw);
+        h_str(h, 't', t[i].time_added);
+    }
+}
+
+static void h_tols(hasher_t *h, const dra_toleration_t *t, uint32_t n)
+{
+    h_u64(h, 'L', n);
+    for (uint32_t i = 0; i < n; i++) {
+        h_str(h, 'k', t[i].key);
+        h_u64(h, 'o', (uint64_t)t[i].op);
+        h_str(h, 'v', t[i].value);
+        h_u64(h, 'e', (uint64_t)t[i].effect);
+        h_u64(h, 's', t[i].has_seconds ? (uint64_t)t[i].seconds : UINT64_MAX);
+    }
+}
+
+static void h_device(hasher_t *h, const dra_device_t *d)
+{
+    h_str(h, 'D', d->name);
+    name_idx_t buf[64];
+    name_idx_t *o = SORTED(d->attrs, d->nattrs, dra_attr_t, name, buf);
+    h_u64(h, 'A', d->nattrs);
+    for (uint32_t i = 0; o && i < d->nattrs; i++)
+        h_attr(h, &d->attrs[o[i].idx]);
+    if (o != buf)
+        free(o);
+    o = SORTED(d->caps, d->ncaps, dra_capacity_t, name, buf);
+    h_u64(h, 'C', d->ncaps);
+    for (uint32_t i = 0; o && i < d->ncaps; i++) {
+        const dra_capacity_t *c = &d->caps[o[i].idx];
+        h_str(h, 'c', c->name);
+        h_q(h, 'q', &c->value);
+        h_policy(h, c->policy);
+    }
+    if (o != buf)
+        free(o);
+    h_u64(h, 'U', d->nconsumes);
+    for (uint32_t i = 0; i < d->nconsumes; i++) {
+        h_str(h, 'u', d->consumes[i].counter_set);
+        h_counters(h, d->consumes[i].counters, d->consumes[i].ncounters);
+    }
+    h_str(h, 'n', d->node_name);
+    h_selector(h, d->node_selector);
+    h_u64(h, 'a', d->all_nodes);
+    h_taints(h, d->taints, d->ntaints);
+    h_u64(h, 'B', d->binds_to_node);
+    h_strs(h, 'b', d->binding_conditions, d->nbinding_conditions);
+    h_strs(h, 'f', d->binding_failure_conditions, d->nbinding_failure_conditions);
+    h_u64(h, 'M', d->allow_multiple_allocations);
+}
+
+static void h_opaque(hasher_t *h, const dra_opaque_config_t *o)
+{
+    h_str(h, 'd', o->driver);
+    h_str(h, 'p', o->params_json);
+}
+
+static void h_exact(hasher_t *h, const dra_exact_request_t *r)
+{
+    h_str(h, 'n', r->name);
+    h_str(h, 'c', r->class_name);
+    h_u64(h, 'S', r->nselectors);
+    for (uint32_t i = 0; i < r->nselectors; i++)
+        h_str(h, 's', r->selectors[i].cel);
+    h_u64(h, 'm', (uint64_t)r->mode);
+    h_str(h, 'M', r->mode == DRA_MODE_UNKNOWN ? r->mode_raw : NULL);
+    h_u64(h, 'k', r->mode == DRA_MODE_EXACT_COUNT ? (uint64_t)(r->has_count ? r->count : 1) : 0);
+    h_u64(h, 'a', r->has_admin_access ? (uint64_t)r->admin_access : 2);
+    h_tols(h, r->tolerations, r->ntolerations);
+    h_u64(h, 'Q', r->has_capacity);
+    name_idx_t buf[32];
+    name_idx_t *o = SORTED(r->cap_requests, r->ncap_requests, dra_cap_request_t, name, buf);
+    h_u64(h, 'q', r->ncap_requests);
+    for (uint32_t i = 0; o && i < r->ncap_requests; i++) {
+        h_str(h, 'q', r->cap_requests[o[i].idx].name);
+        h_q(h, 'q', &r->cap_requests[o[i].idx].value);
+    }
+    if (o != buf)
+        free(o);
+}
+
+static void h_claim(hasher_t *h, const dra_claim_t *c)
+{
+    h_str(h, 'N', c->namespace_ ? c->namespace_ : "default");
+    h_str(h, 'n', c->name);
+    h_u64(h, 'T', c->is_template);
+    h_u64(h, 'R', c->nrequests);
+    for (uint32_t i = 0; i < c->nrequests; i++) {
+        const dra_request_t *r = &c->requests[i];
+        h_str(h, 'r', r->name);
+        h_u64(h, 'x', r->exactly != NULL);
+        if (r->exactly)
+            h_exact(h, r->exactly);
+        h_u64(h, 'F', r->nfirst_available);
+        for (uint32_t k = 0; k < r->nfirst_available; k++)
+            h_exact(h, &r->first_available[k]);
+    }
+    h_u64(h, 'C', c->nconstraints);
+    for (uint32_t i = 0; i < c->nconstraints; i++) {
+        h_strs(h, 'r', c->constraints[i].requests, c->constraints[i].nrequests);
+        h_str(h, 'm', c->constraints[i].match_attribute);
+        h_str(h, 'd', c->constraints[i].distinct_attribute);
+    }
+    h_u64(h, 'G', c->nconfigs);
+    for (uint32_t i = 0; i < c->nconfigs; i++) {
+        h_strs(h, 'r', c->configs[i].requests, c->configs[i].nrequests);
+        h_opaque(h, &c->configs[i].opaque);
+    }
+    const dra_allocation_t *a = c->allocation;
+    h_u64(h, 'A', a != NULL);
+    if (!a)
+        return;
+    h_u64(h, 'r', a->nresults);
+    for (uint32_t i = 0; i < a->nresults; i++) {
+        const dra_result_t *r = &a->results[i];
+        h_str(h, 'q', r->request);
+        h_str(h, 'd', r->driver);
+        h_str(h, 'p', r->pool);
+        h_str(h, 'v', r->device);
+        h_u64(h, 'a', r->admin_access);
+        h_tols(h, r->tolerations, r->ntolerations);
+        h_strs(h, 'b', r->binding_conditions, r->nbinding_conditions);
+        h_strs(h, 'f', r->binding_failure_conditions, r->nbinding_failure_conditions);
+        h_str(h, 's', r->share_id);
+        name_idx_t buf[32];
+        name_idx_t *o = SORTED(r->consumed, r->nconsumed, dra_consumed_t, name, buf);
+        h_u64(h, 'c', r->nconsumed);
+        for (uint32_t k = 0; o && k < r->nconsumed; k++) {
+            h_str(h, 'c', r->consumed[o[k].idx].name);
+            h_q(h, 'c', &r->consumed[o[k].idx].value);
+        }
+        if (o != buf)
+            free(o);
+    }
+    h_u64(h, 'g', a->nconfigs);
+    for (uint32_t i = 0; i < a->nconfigs; i++) {
+        h_u64(h, 's', (uint64_t)a->configs[i].source);
+        h_strs(h, 'r', a->configs[i].requests, a->configs[i].nrequests);
+        h_opaque(h, &a->configs[i].opaque);
+    }
+    h_selector(h, a->node_selector);
+}
+
+uint64_t dra_model_digest(const dra_model_t *m)
+{
+    XXH3_state_t *st = XXH3_createState();
+    if (!st)
+        return 0;
+    XXH3_64bits_reset(st);
+    hasher_t h = {st};
+    h_u64(&h, 'S', m->nslices);
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        h_str(&h, 'n', s->name);
+        h_str(&h, 'd', s->driver);
+        h_str(&h, 'p', s->pool_name);
+        h_u64(&h, 'g', (uint64_t)s->generation);
+        h_u64(&h, 'c', (uint64_t)s->slice_count);
+        h_str(&h, 'N', s->node_name);
+        h_selector(&h, s->node_selector);
+        h_u64(&h, 'a', s->all_nodes);
+        h_u64(&h, 'P', s->per_device_node_selection);
+        h_u64(&h, 'D', s->ndevices);
+        for (uint32_t d = 0; d < s->ndevices; d++)
+            h_device(&h, &s->devices[d]);
+        h_u64(&h, 'C', s->ncounter_sets);
+        for (uint32_t c = 0; c < s->ncounter_sets; c++) {
+            h_str(&h, 'c', s->counter_sets[c].name);
+            h_counters(&h, s->counter_sets[c].counters, s->counter_sets[c].ncounters);
+        }
+    }
+    h_u64(&h, 'K', m->nclasses);
+    for (uint32_t i = 0; i < m->nclasses; i++) {
+        const dra_device_class_t *c = m->classes[i];
+        h_str(&h, 'n', c->name);
+        h_u64(&h, 's', c->nselectors);
+        for (uint32_t k = 0; k < c->nselectors; k++)
+            h_str(&h, 's', c->selectors[k].cel);
+        h_u64(&h, 'g', c->nconfigs);
+        for (uint32_t k = 0; k < c->nconfigs; k++)
+            h_opaque(&h, &c->configs[k].opaque);
+        h_str(&h, 'e', c->extended_resource_name);
+    }
+    h_u64(&h, 'Q', m->nclaims);
+    for (uint32_t i = 0; i < m->nclaims; i++)
+        h_claim(&h, m->claims[i]);
+    h_u64(&h, 'T', m->ntemplates);
+    for (uint32_t i = 0; i < m->ntemplates; i++)
+        h_claim(&h, m->templates[i]);
+    h_u64(&h, 'P', m->npods);
+    for (uint32_t i = 0; i < m->npods; i++) {
+        const dra_pod_t *p = m->pods[i];
+        h_u64(&h, 'k', (uint64_t)p->kind);
+        h_str(&h, 'N', p->namespace_ ? p->namespace_ : "default");
+        h_str(&h, 'n', p->name);
+        h_u64(&h, 'r', (uint64_t)p->replicas);
+        h_str(&h, 'o', p->node_name);
+        h_u64(&h, 'c', p->nclaims);
+        for (uint32_t k = 0; k < p->nclaims; k++) {
+            h_str(&h, 'n', p->claims[k].name);
+            h_str(&h, 'c', p->claims[k].claim_name);
+            h_str(&h, 't', p->claims[k].template_name);
+        }
+    }
+    /* Declared nodes only: implied ones are derived from the slices. */
+    uint32_t declared = 0;
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        declared += !m->nodes[i]->implied;
+    h_u64(&h, 'O', declared);
+    for (uint32_t i = 0; i < m->nnodes; i++) {
+        const dra_node_t *n = m->nodes[i];
+        if (n->implied)
+            continue;
+        h_str(&h, 'n', n->name);
+        name_idx_t buf[64];
+        name_idx_t *o = SORTED(n->labels, n->nlabels, dra_label_t, key, buf);
+        h_u64(&h, 'l', n->nlabels);
+        for (uint32_t k = 0; o && k < n->nlabels; k++) {
+            h_str(&h, 'k', n->labels[o[k].idx].key);
+            h_str(&h, 'v', n->labels[o[k].idx].value);
+        }
+        if (o != buf)
+            free(o);
+    }
+    uint64_t r = XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    return r;
+}

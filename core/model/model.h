@@ -1,0 +1,476 @@
+/*
+ * model.h - the drabench object model: every API field the DRA allocator reads
+ * (DRA-SEMANTICS.md §1), one representation for all API versions (v1, v1beta2, v1beta1,
+ * v1alpha3 are mapped onto it by the manifest reader), built either by the reader or directly by
+ * the generator.
+ *
+ * Design:
+ *  1. A dra_model_t owns one arena and one intern table. Every object, string and array hanging
+ *     off the model lives in that arena; nothing is freed individually. dra_model_fini releases all.
+ *  2. Objects are reached through arrays of pointers held by the model (stable addresses, so
+ *     back-pointers such as device->slice stay valid while objects are added).
+ *  3. Strings are NUL-terminated `const char *` owned by the arena; NULL means "field absent",
+ *     "" means "present but empty" (the validator needs the difference). Strings that are compared
+ *     on hot paths (qualified attribute / capacity names) also carry an interned id (`qname`, from
+ *     the model's intern table; 0 = none), so they compare by integer.
+ *  4. Optional scalars come with a `has_*` flag; enums keep the raw string when the value is not
+ *     one the allocator knows (unknown taint effects are legal and behave like None).
+ *  5. Every object records where it came from (dra_srcpos_t), so validation can print
+ *     `file:line:col: Kind/name: field.path: reason`. Generated objects have file "<gen>".
+ *  6. Attribute and capacity names are stored as written plus `qname`, the interned
+ *     fully-qualified name "<domain>/<id>" (an unqualified name takes the slice's driver as domain,
+ *     DRA-SEMANTICS §1.2). dra_model_qname() computes it the same way for any caller.
+ *
+ * Ownership: the model owns everything reachable from it. Functions taking `const char *` copy
+ * (intern or strdup into the arena). Errors: DRA_ENOMEM, DRA_ELIMIT. Cost: add/append are O(1)
+ * amortised; dra_model_digest is O(size of the model). Not thread-safe; a finished model may be
+ * read from many threads.
+ */
+#ifndef DRA_MODEL_H
+#define DRA_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "base/intern.h"
+#include "base/quantity.h"
+
+/* ---- source positions ----------------------------------------------------------------------- */
+
+typedef struct dra_srcpos {
+    const char *file; /* arena-owned; NULL or "<gen>" for generated objects */
+    uint32_t line;    /* 1-based, 0 unknown */
+    uint32_t column;
+} dra_srcpos_t;
+
+/* ---- node selectors (core/v1 NodeSelector) ---------------------------------------------------- */
+
+typedef enum dra_ns_op {
+    DRA_NS_IN,
+    DRA_NS_NOT_IN,
+    DRA_NS_EXISTS,
+    DRA_NS_DOES_NOT_EXIST,
+    DRA_NS_GT,
+    DRA_NS_LT,
+    DRA_NS_UNKNOWN /* raw string kept in op_raw; matching treats it as an error (fatal) */
+} dra_ns_op_t;
+
+typedef struct dra_ns_req {
+    const char *key;
+    dra_ns_op_t op;
+    const char *op_raw;
+    const char **values;
+    uint32_t nvalues;
+} dra_ns_req_t;
+
+typedef struct dra_ns_term {
+    dra_ns_req_t *exprs; /* matchExpressions (labels) */
+    uint32_t nexprs;
+    dra_ns_req_t *fields; /* matchFields (only metadata.name is meaningful) */
+    uint32_t nfields;
+} dra_ns_term_t;
+
+typedef struct dra_node_selector {
+    dra_ns_term_t *terms; /* ORed */
+    uint32_t nterms;
+    dra_srcpos_t pos;
+} dra_node_selector_t;
+
+/* ---- attributes and capacities ------------------------------------------------------------- */
+
+typedef enum dra_attr_kind {
+    DRA_ATTR_NONE = 0,
+    DRA_ATTR_INT,
+    DRA_ATTR_BOOL,
+    DRA_ATTR_STRING,
+    DRA_ATTR_VERSION,
+    DRA_ATTR_INTS, /* list kinds: DRAListTypeAttributes (1.36 alpha) */
+    DRA_ATTR_BOOLS,
+    DRA_ATTR_STRINGS,
+    DRA_ATTR_VERSIONS
+} dra_attr_kind_t;
+
+static inline bool dra_attr_kind_is_list(dra_attr_kind_t k)
+{
+    return k >= DRA_ATTR_INTS;
+}
+
+typedef struct dra_attr {
+    const char *name; /* as written: "numa" or "gpu.nvidia.com/numa" */
+    uint32_t qname;   /* interned "<domain>/<id>" */
+    uint8_t kind;     /* dra_attr_kind_t */
+    uint32_t count;   /* number of values: 1 for scalars, list length for list kinds */
+    union {
+        int64_t i;             /* INT */
+        bool b;                /* BOOL */
+        const char *s;         /* STRING, VERSION (the version text as written) */
+        const int64_t *ints;   /* INTS */
+        const bool *bools;     /* BOOLS */
+        const char *const *strs; /* STRINGS, VERSIONS */
+    } v;
+} dra_attr_t;
+
+typedef struct dra_request_policy {
+    bool has_default;
+    dra_quantity_t def;
+    dra_quantity_t *valid_values; /* ascending; nvalid_values > 0 means "validValues" is set */
+    uint32_t nvalid_values;
+    bool has_valid_range;
+    dra_quantity_t min; /* validRange.min (required when the range is set) */
+    bool has_max;
+    dra_quantity_t max;
+    bool has_step;
+    dra_quantity_t step;
+} dra_request_policy_t;
+
+typedef struct dra_capacity {
+    const char *name;
+    uint32_t qname;
+    dra_quantity_t value;
+    const dra_request_policy_t *policy; /* NULL when the device declares no requestPolicy */
+} dra_capacity_t;
+
+typedef struct dra_counter {
+    const char *name;
+    dra_quantity_t value;
+} dra_counter_t;
+
+typedef struct dra_counter_set {
+    const char *name;
+    dra_counter_t *counters;
+    uint32_t ncounters;
+} dra_counter_set_t;
+
+typedef struct dra_consumes {
+    const char *counter_set;
+    dra_counter_t *counters;
+    uint32_t ncounters;
+} dra_consumes_t;
+
+/* ---- taints and tolerations ----------------------------------------------------------------- */
+
+typedef enum dra_taint_effect {
+    DRA_EFFECT_NONE = 0,    /* "None" or an unknown value: does not block */
+    DRA_EFFECT_NO_SCHEDULE,
+    DRA_EFFECT_NO_EXECUTE,
+    DRA_EFFECT_EMPTY        /* "" (only in tolerations: matches every effect) */
+} dra_taint_effect_t;
+
+typedef struct dra_taint {
+    const char *key;
+    const char *value; /* may be NULL */
+    dra_taint_effect_t effect;
+    const char *effect_raw; /* as written */
+    const char *time_added; /* RFC 3339 as written, may be NULL */
+} dra_taint_t;
+
+typedef enum dra_tol_op { DRA_TOL_EQUAL = 0, DRA_TOL_EXISTS, DRA_TOL_UNKNOWN } dra_tol_op_t;
+
+typedef struct dra_toleration {
+    const char *key; /* NULL or "" = all keys (then op must be Exists) */
+    dra_tol_op_t op;
+    const char *op_raw; /* as written, NULL when defaulted */
+    const char *value;
+    dra_taint_effect_t effect; /* DRA_EFFECT_EMPTY when "" or absent */
+    const char *effect_raw;
+    bool has_seconds;
+    int64_t seconds;
+} dra_toleration_t;
+
+/* ---- devices and slices --------------------------------------------------------------------- */
+
+struct dra_slice;
+
+typedef struct dra_device {
+    const char *name;
+    dra_attr_t *attrs;
+    uint32_t nattrs;
+    dra_capacity_t *caps;
+    uint32_t ncaps;
+    dra_consumes_t *consumes; /* consumesCounters */
+    uint32_t nconsumes;
+    /* per-device node selection (slice.per_device_node_selection) */
+    const char *node_name;
+    const dra_node_selector_t *node_selector;
+    bool all_nodes;
+    dra_taint_t *taints;
+    uint32_t ntaints;
+    bool binds_to_node;
+    const char **binding_conditions;
+    uint32_t nbinding_conditions;
+    const char **binding_failure_conditions;
+    uint32_t nbinding_failure_conditions;
+    bool allow_multiple_allocations;
+    const struct dra_slice *slice; /* back-pointer, set when the device is added to a slice */
+    uint32_t index;                /* position in slice->devices */
+    dra_srcpos_t pos;
+} dra_device_t;
+
+typedef struct dra_slice {
+    const char *name; /* metadata.name */
+    const char *api_version; /* as read, e.g. "resource.k8s.io/v1beta1" */
+    const char *driver;
+    const char *pool_name;
+    int64_t generation;
+    int64_t slice_count; /* pool.resourceSliceCount */
+    /* node scoping: exactly one of these should be set (validation checks) */
+    const char *node_name;
+    const dra_node_selector_t *node_selector;
+    bool all_nodes;
+    bool per_device_node_selection;
+    dra_device_t *devices;
+    uint32_t ndevices;
+    dra_counter_set_t *counter_sets; /* sharedCounters */
+    uint32_t ncounter_sets;
+    dra_srcpos_t pos;
+} dra_slice_t;
+
+/* ---- classes, claims, templates ------------------------------------------------------------- */
+
+typedef struct dra_selector {
+    const char *cel; /* selector.cel.expression; NULL when the selector has no cel */
+    dra_srcpos_t pos;
+} dra_selector_t;
+
+typedef struct dra_opaque_config {
+    const char *driver;
+    const char *params_json; /* parameters, as compact canonical JSON text */
+} dra_opaque_config_t;
+
+typedef struct dra_class_config {
+    dra_opaque_config_t opaque; /* driver NULL when the config has no opaque part */
+} dra_class_config_t;
+
+typedef struct dra_device_class {
+    const char *name;
+    dra_selector_t *selectors;
+    uint32_t nselectors;
+    dra_class_config_t *configs;
+    uint32_t nconfigs;
+    const char *extended_resource_name;
+    dra_srcpos_t pos;
+} dra_device_class_t;
+
+typedef enum dra_alloc_mode {
+    DRA_MODE_EXACT_COUNT = 0,
+    DRA_MODE_ALL,
+    DRA_MODE_UNKNOWN /* raw string in mode_raw; allocation fails fatally ("unsupported count mode") */
+} dra_alloc_mode_t;
+
+typedef struct dra_cap_request {
+    const char *name;
+    uint32_t qname;
+    dra_quantity_t value;
+} dra_cap_request_t;
+
+/* The body shared by `exactly` and each `firstAvailable` entry (a subrequest has no adminAccess). */
+typedef struct dra_exact_request {
+    const char *name; /* subrequest name; for `exactly`, equals the request name */
+    const char *class_name;
+    dra_selector_t *selectors;
+    uint32_t nselectors;
+    dra_alloc_mode_t mode;
+    const char *mode_raw; /* NULL when defaulted */
+    bool has_count;
+    int64_t count; /* defaulted to 1 for ExactCount when absent */
+    bool has_admin_access; /* field present, even when false (matters when the gate is off) */
+    bool admin_access;
+    dra_toleration_t *tolerations;
+    uint32_t ntolerations;
+    dra_cap_request_t *cap_requests; /* capacity.requests */
+    uint32_t ncap_requests;
+    bool has_capacity; /* `capacity` present (even if empty) */
+    dra_srcpos_t pos;
+} dra_exact_request_t;
+
+typedef struct dra_request {
+    const char *name;
+    dra_exact_request_t *exactly; /* exactly one of exactly / first_available (validation) */
+    dra_exact_request_t *first_available;
+    uint32_t nfirst_available;
+    dra_srcpos_t pos;
+} dra_request_t;
+
+typedef struct dra_constraint {
+    const char **requests; /* empty = all requests */
+    uint32_t nrequests;
+    const char *match_attribute;    /* fully qualified */
+    const char *distinct_attribute; /* fully qualified */
+    dra_srcpos_t pos;
+} dra_constraint_t;
+
+typedef struct dra_claim_config {
+    const char **requests;
+    uint32_t nrequests;
+    dra_opaque_config_t opaque;
+} dra_claim_config_t;
+
+typedef enum dra_config_source { DRA_CONFIG_FROM_CLASS = 0, DRA_CONFIG_FROM_CLAIM } dra_config_source_t;
+
+typedef struct dra_consumed {
+    const char *name;
+    dra_quantity_t value;
+} dra_consumed_t;
+
+typedef struct dra_result {
+    const char *request; /* "req" or "req/sub" */
+    const char *driver;
+    const char *pool;
+    const char *device;
+    bool admin_access; /* written as `adminAccess: true` only when true */
+    dra_toleration_t *tolerations;
+    uint32_t ntolerations;
+    const char **binding_conditions;
+    uint32_t nbinding_conditions;
+    const char **binding_failure_conditions;
+    uint32_t nbinding_failure_conditions;
+    const char *share_id; /* NULL unless the device is multi-allocatable */
+    dra_consumed_t *consumed; /* consumedCapacity */
+    uint32_t nconsumed;
+} dra_result_t;
+
+typedef struct dra_alloc_config {
+    dra_config_source_t source;
+    const char **requests;
+    uint32_t nrequests;
+    dra_opaque_config_t opaque;
+} dra_alloc_config_t;
+
+typedef struct dra_allocation {
+    dra_result_t *results;
+    uint32_t nresults;
+    dra_alloc_config_t *configs;
+    uint32_t nconfigs;
+    const dra_node_selector_t *node_selector; /* NULL = usable on every node */
+    const char *allocation_timestamp;
+} dra_allocation_t;
+
+typedef struct dra_claim {
+    const char *namespace_; /* "default" when absent */
+    const char *name;
+    bool is_template; /* ResourceClaimTemplate: spec.spec */
+    dra_request_t *requests;
+    uint32_t nrequests;
+    dra_constraint_t *constraints;
+    uint32_t nconstraints;
+    dra_claim_config_t *configs;
+    uint32_t nconfigs;
+    dra_allocation_t *allocation; /* status.allocation, NULL when not allocated */
+    const char *api_version;
+    dra_srcpos_t pos;
+} dra_claim_t;
+
+/* ---- pods and workloads --------------------------------------------------------------------- */
+
+typedef struct dra_pod_claim {
+    const char *name;                /* spec.resourceClaims[].name */
+    const char *claim_name;          /* resourceClaimName */
+    const char *template_name;       /* resourceClaimTemplateName */
+} dra_pod_claim_t;
+
+typedef enum dra_pod_kind {
+    DRA_POD_POD = 0,
+    DRA_POD_DEPLOYMENT,
+    DRA_POD_REPLICASET,
+    DRA_POD_STATEFULSET,
+    DRA_POD_DAEMONSET,
+    DRA_POD_JOB
+} dra_pod_kind_t;
+
+typedef struct dra_pod {
+    dra_pod_kind_t kind; /* a workload's pod template is one dra_pod_t with `replicas` */
+    const char *namespace_;
+    const char *name;
+    int64_t replicas; /* 1 for a Pod; replicas / parallelism for workloads; -1 = per node */
+    const char *node_name; /* spec.nodeName when already bound */
+    dra_pod_claim_t *claims;
+    uint32_t nclaims;
+    dra_srcpos_t pos;
+} dra_pod_t;
+
+typedef struct dra_label {
+    const char *key;
+    const char *value;
+} dra_label_t;
+
+typedef struct dra_node {
+    const char *name;
+    dra_label_t *labels;
+    uint32_t nlabels;
+    bool implied; /* not declared as a Node object: implied by a slice's nodeName */
+    dra_srcpos_t pos;
+} dra_node_t;
+
+/* ---- the model ------------------------------------------------------------------------------ */
+
+#define DRA_MODEL_VEC(T, field)                                                                    \
+    T **field;                                                                                     \
+    uint32_t n##field;                                                                             \
+    uint32_t cap_##field
+
+typedef struct dra_model {
+    dra_arena_t arena;
+    dra_intern_t intern;
+    DRA_MODEL_VEC(dra_slice_t, slices);
+    DRA_MODEL_VEC(dra_device_class_t, classes);
+    DRA_MODEL_VEC(dra_claim_t, claims); /* ResourceClaims */
+    DRA_MODEL_VEC(dra_claim_t, templates); /* ResourceClaimTemplates (is_template = true) */
+    DRA_MODEL_VEC(dra_pod_t, pods);
+    DRA_MODEL_VEC(dra_node_t, nodes);
+    uint32_t nskipped; /* documents of unknown kinds, skipped by the reader */
+    uint64_t ndevices; /* running total over all slices */
+} dra_model_t;
+
+void dra_model_init(dra_model_t *m);
+void dra_model_fini(dra_model_t *m);
+
+/* Create zero-filled objects, appended to the model; NULL on out-of-memory. */
+dra_slice_t *dra_model_add_slice(dra_model_t *m);
+dra_device_class_t *dra_model_add_class(dra_model_t *m);
+dra_claim_t *dra_model_add_claim(dra_model_t *m);
+dra_claim_t *dra_model_add_template(dra_model_t *m);
+dra_pod_t *dra_model_add_pod(dra_model_t *m);
+dra_node_t *dra_model_add_node(dra_model_t *m);
+
+/* Arena helpers: copy a string; allocate a zeroed array of n elements of size sz. */
+const char *dra_model_str(dra_model_t *m, const char *s);
+const char *dra_model_strn(dra_model_t *m, const char *s, size_t len);
+void *dra_model_array(dra_model_t *m, size_t n, size_t sz);
+
+/* Fill device->slice and device->index for every device of the slice and add to m->ndevices.
+ * Call once after slice->devices is complete. */
+void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice);
+
+/* Interned fully qualified name for an attribute/capacity name written in a slice of `driver`:
+ * "numa" -> "<driver>/numa"; "a.b/numa" -> "a.b/numa". Returns 0 on out-of-memory. */
+uint32_t dra_model_qname(dra_model_t *m, const char *driver, const char *name);
+/* Split a (possibly qualified) name at the last '/': domain (NULL when unqualified) and id. */
+void dra_model_split_name(const char *name, const char **domain, size_t *domain_len,
+                          const char **id);
+
+/* Lookups (linear; callers that need speed build their own index). NULL when absent.
+ * ns NULL = "default". */
+const dra_device_class_t *dra_model_find_class(const dra_model_t *m, const char *name);
+dra_claim_t *dra_model_find_claim(const dra_model_t *m, const char *ns, const char *name);
+dra_claim_t *dra_model_find_template(const dra_model_t *m, const char *ns, const char *name);
+dra_node_t *dra_model_find_node(const dra_model_t *m, const char *name);
+/* Add an implied Node for every slice/device nodeName that has no Node object. */
+int dra_model_imply_nodes(dra_model_t *m);
+
+/* Attribute / capacity lookup on a device by interned qualified name (0 when absent). */
+const dra_attr_t *dra_device_attr(const dra_device_t *d, uint32_t qname);
+const dra_capacity_t *dra_device_capacity(const dra_device_t *d, uint32_t qname);
+
+/* Canonical digest (XXH3-64) of everything the model holds except source positions and the
+ * order of map-like collections (attributes, capacities, labels are hashed sorted by name), so a
+ * model read from YAML, written back and read again has the same digest. Object order matters
+ * (slices, devices, claims and requests keep their order). */
+uint64_t dra_model_digest(const dra_model_t *m);
+
+const char *dra_pod_kind_name(dra_pod_kind_t k);
+const char *dra_attr_kind_name(dra_attr_kind_t k);
+
+#endif /* DRA_MODEL_H */
