@@ -1,0 +1,220 @@
+/*
+ * alloc.h - the DRA allocator core: release profiles and feature switches, the allocation state
+ * (what is already allocated in the cluster), the reference allocator (the literal upstream
+ * depth-first search of DRA-SEMANTICS.md §2), and a brute-force enumerator that proves
+ * "unsatisfiable" on tiny instances. The invariant checker lives in invariants.h.
+ *
+ * Semantics follow DRA-SEMANTICS.md for a release profile (1.34, 1.35, 1.36; default 1.36) and
+ * per-feature switches named like upstream's feature gates. Known upstream bugs are fixed by
+ * default and reproduced with `upstream_bugs` (core/alloc/README.md lists every decision).
+ *
+ * Objects:
+ *  - dra_alloc_features_t: a plain value (release, gate bits, upstream_bugs), set up with
+ *    dra_alloc_features_init and dra_alloc_features_set ("DRAAdminAccess=false").
+ *  - dra_alloc_state_t (opaque): exclusive allocations, shares of multi-allocatable devices,
+ *    aggregated consumed capacity per device. Built from the model's allocated claims, changed
+ *    with commit/release; dra_alloc_state_digest is order independent, so release after commit
+ *    restores the exact digest.
+ *  - dra_allocator_t (opaque): the reference allocator over (model, features, state, CEL cache).
+ *    dra_alloc_allocate answers one Allocate(node, claims) call: ALLOCATED (one dra_allocation_t
+ *    per claim in the model's representation, owned by out_arena), UNSATISFIABLE, NODE_FAILURE
+ *    (upstream's ErrFailedAllocationOnNode) or FATAL, with a message like upstream's.
+ *
+ * Ownership: the allocator borrows the model, the state and the CEL cache (they must outlive
+ * it) and never mutates the model or the state (commit results yourself). Results are written
+ * into the caller's out_arena and reference model strings. Per-call scratch memory lives in
+ * arenas owned by the allocator and reset after every call, so no malloc runs inside allocate
+ * once those arenas have warmed up (the CEL cache compiles an expression on first use).
+ *
+ * Errors: functions return DRA_OK or a negative DRA_E* code; dra_alloc_allocate returns DRA_OK
+ * whenever it reached a decision (including UNSATISFIABLE / NODE_FAILURE / FATAL, see
+ * out->kind) and DRA_ENOMEM / DRA_EINVAL only when it could not.
+ *
+ * Cost: exponential in the worst case, like upstream (the search enumerates combinations when no
+ * solution exists); options.max_steps bounds it (FATAL "filter operation aborted").
+ * Thread safety: an allocator is single-threaded; a state may be read by many allocators at once
+ * while nobody commits.
+ */
+#ifndef DRA_ALLOC_H
+#define DRA_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "cel/cel.h"
+#include "model/model.h"
+
+/* ---- limits (DRA-SEMANTICS §1.6) ------------------------------------------------------------ */
+
+#define DRA_ALLOC_MAX_RESULTS 32   /* AllocationResultsMaxSize: devices per claim */
+#define DRA_ALLOC_MAX_REQUESTS 32  /* DeviceRequestsMaxSize */
+#define DRA_ALLOC_MAX_SUBREQUESTS 8
+#define DRA_ALLOC_MAX_CONSTRAINTS 32
+
+/* ---- release profiles and features ----------------------------------------------------------- */
+
+typedef enum dra_release {
+    DRA_RELEASE_1_34 = 134,
+    DRA_RELEASE_1_35 = 135,
+    DRA_RELEASE_1_36 = 136,
+} dra_release_t;
+#define DRA_RELEASE_DEFAULT DRA_RELEASE_1_36
+
+/* Feature gates the allocator reads (upstream names in dra_alloc_gate_name). */
+typedef enum dra_gate {
+    DRA_GATE_ADMIN_ACCESS = 0,         /* DRAAdminAccess */
+    DRA_GATE_PRIORITIZED_LIST,         /* DRAPrioritizedList */
+    DRA_GATE_PARTITIONABLE_DEVICES,    /* DRAPartitionableDevices */
+    DRA_GATE_DEVICE_TAINTS,            /* DRADeviceTaints */
+    DRA_GATE_DEVICE_BINDING_CONDITIONS, /* DRADeviceBindingConditions */
+    DRA_GATE_RESOURCE_CLAIM_DEVICE_STATUS, /* DRAResourceClaimDeviceStatus */
+    DRA_GATE_CONSUMABLE_CAPACITY,      /* DRAConsumableCapacity (also distinctAttribute) */
+    DRA_GATE_LIST_TYPE_ATTRIBUTES,     /* DRAListTypeAttributes */
+    DRA_GATE_EXTENDED_RESOURCE,        /* DRAExtendedResource (not read by the allocator) */
+    DRA_GATE_DEVICE_TAINT_RULES,       /* DRADeviceTaintRules (not read by the allocator) */
+    DRA_GATE_COUNT
+} dra_gate_t;
+
+/* Upstream allocator variants (DRA-SEMANTICS §2.1, §3.2): the first whose supported feature set
+ * covers the enabled features runs. It decides permutation vs combination search (with the
+ * release), bindsToNode and binding-condition pool ordering, list-attribute constraints. */
+typedef enum dra_variant {
+    DRA_VARIANT_STABLE = 0,
+    DRA_VARIANT_INCUBATING,
+    DRA_VARIANT_EXPERIMENTAL,
+} dra_variant_t;
+
+typedef struct dra_alloc_features {
+    uint16_t release;   /* dra_release_t */
+    uint32_t gates;     /* bit (1u << dra_gate_t) set = enabled */
+    bool upstream_bugs; /* reproduce the upstream defects listed in core/alloc/README.md */
+} dra_alloc_features_t;
+
+/* Defaults of a release (gate stages of DRA-SEMANTICS §3.1), upstream_bugs off. */
+void dra_alloc_features_init(dra_alloc_features_t *f, dra_release_t release);
+/* Parse "1.34" / "1.35" / "1.36" (also "v1.36", "1.36.2"); DRA_EINVAL otherwise. */
+int dra_alloc_release_parse(const char *s, dra_release_t *out, dra_diag_t *diag);
+/* "GATE=true|false" (or "GATE" = true). Unknown gate or value: DRA_EINVAL with a message. */
+int dra_alloc_features_set(dra_alloc_features_t *f, const char *assignment, dra_diag_t *diag);
+int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool on, dra_diag_t *diag);
+static inline bool dra_alloc_gate_on(const dra_alloc_features_t *f, dra_gate_t g)
+{
+    return (f->gates >> g) & 1u;
+}
+const char *dra_alloc_gate_name(dra_gate_t g);
+/* The variant upstream would select for these features. */
+dra_variant_t dra_alloc_variant(const dra_alloc_features_t *f);
+const char *dra_alloc_variant_name(dra_variant_t v);
+
+/* ---- allocation state ------------------------------------------------------------------------ */
+
+typedef struct dra_alloc_state dra_alloc_state_t;
+
+/* An empty state. The model is borrowed (device lookups for counters); features decide how
+ * results are recorded (with DRAConsumableCapacity, a result with a shareID is a share). */
+int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                        dra_alloc_state_t **out);
+void dra_alloc_state_free(dra_alloc_state_t *s);
+/* Commit every claim of the model that has status.allocation (DRA-SEMANTICS §1.7). */
+int dra_alloc_state_add_model_claims(dra_alloc_state_t *s);
+/* Record / remove one claim's allocation. adminAccess results are skipped; with
+ * DRAConsumableCapacity a result with shareID becomes a share (+ its consumedCapacity),
+ * every other result an exclusive allocation (counted, so double commits are visible).
+ * release of something never committed: DRA_ENOTFOUND (the state is unchanged). */
+int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a);
+int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a);
+/* Order-independent digest of the whole state; equal states have equal digests. */
+uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s);
+/* Queries by device ID (driver, pool, device). */
+uint32_t dra_alloc_state_exclusive(const dra_alloc_state_t *s, const char *driver,
+                                   const char *pool, const char *device);
+uint32_t dra_alloc_state_shares(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                                const char *device);
+bool dra_alloc_state_has_share(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                               const char *device, const char *share_id);
+/* Aggregated consumed capacity of a device (sum of its shares' consumedCapacity) for an interned
+ * capacity qname; false when the device has none recorded for that name. */
+bool dra_alloc_state_aggregated(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                                const char *device, const char *cap_name, dra_quantity_t *out);
+/* A device counts as "allocated" for counter bookkeeping (DRA-SEMANTICS §2.10). */
+bool dra_alloc_state_in_use(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                            const char *device);
+/* Number of distinct devices with any record. */
+uint32_t dra_alloc_state_count(const dra_alloc_state_t *s);
+
+/* ---- the allocator --------------------------------------------------------------------------- */
+
+typedef enum dra_outcome {
+    DRA_OUTCOME_ALLOCATED = 0,
+    DRA_OUTCOME_UNSATISFIABLE,
+    DRA_OUTCOME_NODE_FAILURE,
+    DRA_OUTCOME_FATAL,
+} dra_outcome_t;
+const char *dra_outcome_name(dra_outcome_t o); /* "Allocated", "Unsatisfiable", ... */
+
+typedef struct dra_alloc_stats {
+    uint64_t allocate_one;   /* NumAllocateOneInvocations: recursive search calls */
+    uint64_t cel_evals;      /* CEL selector evaluations (cache misses of isSelectable) */
+    uint64_t candidates;     /* devices looked at by the search loop */
+    uint64_t pools;          /* pools gathered for the node */
+} dra_alloc_stats_t;
+
+typedef struct dra_alloc_outcome {
+    dra_outcome_t kind;
+    dra_allocation_t **allocations; /* ALLOCATED: one per claim, in claim order (out_arena) */
+    uint32_t n;
+    char msg[DRA_DIAG_MSG_MAX]; /* NODE_FAILURE / FATAL: message like upstream's */
+    dra_alloc_stats_t stats;
+} dra_alloc_outcome_t;
+
+typedef struct dra_alloc_options {
+    uint64_t max_steps;  /* 0 = unlimited; else FATAL "filter operation aborted: ..." after that
+                            many allocateOne calls (upstream's Filter timeout, made deterministic) */
+    uint64_t share_seed; /* seed of the deterministic shareID generator */
+} dra_alloc_options_t;
+
+typedef struct dra_allocator dra_allocator_t;
+
+int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                  const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                  const dra_alloc_options_t *opts, dra_allocator_t **out);
+void dra_alloc_free(dra_allocator_t *a);
+
+/* Allocate claims together on node (all-or-nothing). Claims are read, never modified. */
+int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *const *claims,
+                       uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
+
+/* The next shareID (a version-4-shaped UUID string from the seeded generator, deterministic per
+ * allocator). Exposed for tests. */
+void dra_alloc_next_share_id(dra_allocator_t *a, char buf[37]);
+
+/* ---- brute force ------------------------------------------------------------------------------ */
+
+typedef enum dra_bf_verdict {
+    DRA_BF_SATISFIABLE = 0,
+    DRA_BF_UNSATISFIABLE,
+    DRA_BF_TOO_BIG, /* over the budget: no verdict */
+    DRA_BF_ERROR,   /* the instance is fatal / node failure (validation, CEL error) */
+} dra_bf_verdict_t;
+
+typedef struct dra_bf_result {
+    dra_bf_verdict_t verdict;
+    uint64_t assignments; /* complete assignments examined */
+    char msg[DRA_DIAG_MSG_MAX];
+} dra_bf_result_t;
+
+/* Decide whether any assignment of devices to the claims' requests (any alternative of each
+ * firstAvailable request, any device set of the right size) satisfies every rule at once:
+ * selectors, node scope, availability, exclusivity, taints, constraints, counters, capacity
+ * and the 32-device limit. It checks complete assignments only (no incremental pruning), so it
+ * shares no search code with the reference allocator. Upstream bugs are never reproduced here.
+ * budget bounds the number of complete assignments (0 = 1,000,000). */
+int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
+                         const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                         const dra_node_t *node, dra_claim_t *const *claims, uint32_t n,
+                         uint64_t budget, dra_bf_result_t *out);
+
+#endif /* DRA_ALLOC_H */
