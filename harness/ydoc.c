@@ -1,0 +1,788 @@
+/*
+ * ydoc.c - YAML (libyaml events) and JSON (jansson) to a positioned node tree. See ydoc.h.
+ *
+ * The YAML builder keeps one frame per open collection (at most DRA_YDOC_MAX_DEPTH), each with a
+ * malloc'd child vector that is reused across documents; a closed collection's children are copied
+ * into the arena once, so the arena only ever holds final nodes.
+ */
+#include "ydoc.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+typedef struct yframe {
+    dra_ynode_t *node;
+    dra_ynode_t **kids;
+    size_t n, cap;
+} yframe_t;
+
+typedef struct ybuild {
+    const char *buf;
+    size_t len;
+    const char *file;
+    dra_arena_t *arena;
+    dra_diag_list_t *errs;
+    unsigned flags;
+    dra_ydoc_fn on_doc;
+    void *ud;
+    yframe_t frames[DRA_YDOC_MAX_DEPTH + 1];
+    int depth;
+    dra_ynode_t *root;
+    size_t nnodes;
+    int doc_bad;   /* the current document had an error; do not deliver it */
+    int nerrors;
+    int rc_limit;  /* DRA_ELIMIT when a limit stopped the parse */
+} ybuild_t;
+
+static void yerr(ybuild_t *b, int code, uint32_t line, uint32_t col, const char *fmt, ...)
+    DRA_PRINTF(5, 6);
+
+static void yerr(ybuild_t *b, int code, uint32_t line, uint32_t col, const char *fmt, ...)
+{
+    b->nerrors++;
+    b->doc_bad = 1;
+    if (!b->errs)
+        return;
+    dra_diag_t d;
+    va_list ap;
+    va_start(ap, fmt);
+    dra_diag_setv(&d, code, b->file, line, col, fmt, ap);
+    va_end(ap);
+    (void)dra_diag_list_push(b->errs, &d);
+}
+
+/* 1-based line and column of a byte offset (for reader errors, which carry only the offset). */
+static void offset_pos(const char *buf, size_t len, size_t off, uint32_t *line, uint32_t *col)
+{
+    uint32_t l = 1, c = 1;
+    if (off > len)
+        off = len;
+    for (size_t i = 0; i < off; i++) {
+        if (buf[i] == '\n') {
+            l++;
+            c = 1;
+        } else if (((unsigned char)buf[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+static dra_ynode_t *new_node(ybuild_t *b, uint8_t type, const yaml_mark_t *mark)
+{
+    if (++b->nnodes > DRA_YDOC_MAX_NODES) {
+        yerr(b, DRA_ELIMIT, (uint32_t)mark->line + 1, (uint32_t)mark->column + 1,
+             "more than %zu nodes in one document", (size_t)DRA_YDOC_MAX_NODES);
+        b->rc_limit = DRA_ELIMIT;
+        return NULL;
+    }
+    dra_ynode_t *n = dra_arena_calloc(b->arena, 1, sizeof *n, _Alignof(dra_ynode_t));
+    if (!n)
+        return NULL;
+    n->type = type;
+    n->line = (uint32_t)mark->line + 1;
+    n->column = (uint32_t)mark->column + 1;
+    return n;
+}
+
+static int frame_push_kid(yframe_t *f, dra_ynode_t *kid)
+{
+    if (f->n == f->cap) {
+        size_t nc = f->cap ? f->cap * 2 : 16;
+        dra_ynode_t **k = realloc(f->kids, nc * sizeof *k);
+        if (!k)
+            return DRA_ENOMEM;
+        f->kids = k;
+        f->cap = nc;
+    }
+    f->kids[f->n++] = kid;
+    return DRA_OK;
+}
+
+/* Attach a finished node to the open collection (or make it the root). */
+static int attach(ybuild_t *b, dra_ynode_t *n)
+{
+    if (b->depth == 0) {
+        b->root = n;
+        return DRA_OK;
+    }
+    yframe_t *f = &b->frames[b->depth - 1];
+    if (f->node->type == DRA_YNODE_MAP && (f->n % 2) == 0 && n->type != DRA_YNODE_SCALAR)
+        yerr(b, DRA_EPARSE, n->line, n->column, "complex (non-scalar) mapping keys are not supported");
+    return frame_push_kid(f, n);
+}
+
+static int cmp_key(const void *pa, const void *pb)
+{
+    const dra_ynode_t *a = *(const dra_ynode_t *const *)pa, *b = *(const dra_ynode_t *const *)pb;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    int c = memcmp(a->text, b->text, a->len);
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return a->column < b->column ? -1 : (a->column > b->column);
+}
+
+static void dup_error(ybuild_t *b, const dra_ynode_t *first, const dra_ynode_t *again)
+{
+    yerr(b, DRA_EPARSE, again->line, again->column,
+         "duplicate mapping key \"%.*s\" (first at line %u, column %u)",
+         (int)DRA_MIN(again->len, (size_t)200), again->text, first->line, first->column);
+}
+
+static int check_dups(ybuild_t *b, dra_ynode_t *map)
+{
+    uint32_t n = map->n;
+    if (n < 2)
+        return DRA_OK;
+    for (uint32_t i = 0; i < n; i++)
+        if (map->keys[i]->type != DRA_YNODE_SCALAR)
+            return DRA_OK; /* already reported as a complex key */
+    if (n <= 16) {
+        for (uint32_t i = 1; i < n; i++)
+            for (uint32_t j = 0; j < i; j++) {
+                const dra_ynode_t *x = map->keys[i], *y = map->keys[j];
+                if (x->type == DRA_YNODE_SCALAR && y->type == DRA_YNODE_SCALAR &&
+                    x->len == y->len && memcmp(x->text, y->text, x->len) == 0) {
+                    dup_error(b, y, x);
+                    break;
+                }
+            }
+        return DRA_OK;
+    }
+    dra_ynode_t **s = malloc(n * sizeof *s);
+    if (!s)
+        return DRA_ENOMEM;
+    memcpy(s, map->keys, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_key);
+    uint32_t r = 0; /* start of the current run of equal keys (first in document order) */
+    for (uint32_t i = 1; i < n; i++) {
+        if (s[i]->len == s[r]->len && memcmp(s[i]->text, s[r]->text, s[i]->len) == 0)
+            dup_error(b, s[r], s[i]);
+        else
+            r = i;
+    }
+    free(s);
+    return DRA_OK;
+}
+
+/* Close the innermost collection: copy children to the arena, check keys, attach. */
+static int close_frame(ybuild_t *b)
+{
+    yframe_t *f = &b->frames[--b->depth];
+    dra_ynode_t *n = f->node;
+    size_t nk = f->n;
+    if (n->type == DRA_YNODE_MAP) {
+        size_t pairs = nk / 2;
+        n->n = (uint32_t)pairs;
+        n->keys = dra_arena_alloc(b->arena, pairs * sizeof *n->keys, _Alignof(dra_ynode_t *));
+        n->vals = dra_arena_alloc(b->arena, pairs * sizeof *n->vals, _Alignof(dra_ynode_t *));
+        if (!n->keys || !n->vals)
+            return DRA_ENOMEM;
+        for (size_t i = 0; i < pairs; i++) {
+            n->keys[i] = f->kids[2 * i];
+            n->vals[i] = f->kids[2 * i + 1];
+        }
+        int rc = check_dups(b, n);
+        if (rc)
+            return rc;
+    } else {
+        n->n = (uint32_t)nk;
+        n->vals = dra_arena_alloc(b->arena, nk * sizeof *n->vals, _Alignof(dra_ynode_t *));
+        if (!n->vals)
+            return DRA_ENOMEM;
+        if (nk)
+            memcpy(n->vals, f->kids, nk * sizeof *n->vals);
+    }
+    f->n = 0;
+    f->node = NULL;
+    return attach(b, n);
+}
+
+static int open_frame(ybuild_t *b, dra_ynode_t *n)
+{
+    if (b->depth >= DRA_YDOC_MAX_DEPTH) {
+        yerr(b, DRA_ELIMIT, n->line, n->column, "nesting deeper than %d levels",
+             DRA_YDOC_MAX_DEPTH);
+        b->rc_limit = DRA_ELIMIT;
+        return DRA_ELIMIT;
+    }
+    yframe_t *f = &b->frames[b->depth++];
+    f->node = n;
+    f->n = 0;
+    return DRA_OK;
+}
+
+static int scalar_event(ybuild_t *b, const yaml_event_t *ev)
+{
+    size_t len = ev->data.scalar.length;
+    if (len > DRA_YDOC_MAX_SCALAR) {
+        yerr(b, DRA_ELIMIT, (uint32_t)ev->start_mark.line + 1,
+             (uint32_t)ev->start_mark.column + 1, "scalar of %zu bytes exceeds the limit of %zu",
+             len, (size_t)DRA_YDOC_MAX_SCALAR);
+        b->rc_limit = DRA_ELIMIT;
+        return DRA_ELIMIT;
+    }
+    dra_ynode_t *n = new_node(b, DRA_YNODE_SCALAR, &ev->start_mark);
+    if (!n)
+        return b->rc_limit ? b->rc_limit : DRA_ENOMEM;
+    char *t = dra_arena_strndup(b->arena, (const char *)ev->data.scalar.value, len);
+    if (!t)
+        return DRA_ENOMEM;
+    n->text = t;
+    n->len = len;
+    const char *tag = (const char *)ev->data.scalar.tag;
+    n->style = (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+                !(tag && strcmp(tag, YAML_STR_TAG) == 0))
+                   ? DRA_YSTYLE_PLAIN
+                   : DRA_YSTYLE_QUOTED;
+    return attach(b, n);
+}
+
+static void report_parser_error(ybuild_t *b, const yaml_parser_t *p)
+{
+    uint32_t line, col;
+    const char *what = p->error == YAML_READER_ERROR    ? "invalid input"
+                       : p->error == YAML_SCANNER_ERROR ? "YAML syntax error"
+                       : p->error == YAML_PARSER_ERROR  ? "YAML syntax error"
+                       : p->error == YAML_MEMORY_ERROR  ? "out of memory"
+                                                        : "YAML error";
+    if (p->error == YAML_READER_ERROR) {
+        offset_pos(b->buf, b->len, p->problem_offset, &line, &col);
+        if (p->problem_value != -1)
+            yerr(b, DRA_EPARSE, line, col, "%s: %s (byte 0x%02x at offset %zu)", what,
+                 p->problem ? p->problem : "?", (unsigned)p->problem_value & 0xffu,
+                 p->problem_offset);
+        else
+            yerr(b, DRA_EPARSE, line, col, "%s: %s (at offset %zu)", what,
+                 p->problem ? p->problem : "?", p->problem_offset);
+        return;
+    }
+    line = (uint32_t)p->problem_mark.line + 1;
+    col = (uint32_t)p->problem_mark.column + 1;
+    if (p->context)
+        yerr(b, DRA_EPARSE, line, col, "%s: %s %s (line %zu, column %zu)", what, p->problem,
+             p->context, p->context_mark.line + 1, p->context_mark.column + 1);
+    else
+        yerr(b, DRA_EPARSE, line, col, "%s: %s", what, p->problem ? p->problem : "?");
+}
+
+static void frames_free(ybuild_t *b)
+{
+    for (int i = 0; i <= DRA_YDOC_MAX_DEPTH; i++)
+        free(b->frames[i].kids);
+}
+
+static int deliver(ybuild_t *b)
+{
+    int rc = DRA_OK;
+    if (!b->doc_bad && b->root && !dra_ynode_is_null(b->root))
+        rc = b->on_doc(b->root, b->ud);
+    return rc;
+}
+
+int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                      unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+{
+    if (flags & DRA_YDOC_JSON)
+        return dra_ydoc_parse_json(buf, len, file, a, flags, on_doc, ud, errs);
+    ybuild_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return DRA_ENOMEM;
+    b->buf = buf;
+    b->len = len;
+    b->file = file;
+    b->arena = a;
+    b->errs = errs;
+    b->flags = flags;
+    b->on_doc = on_doc;
+    b->ud = ud;
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) {
+        free(b);
+        return DRA_ENOMEM;
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+    dra_arena_mark_t mark = dra_arena_mark(a);
+    int rc = DRA_OK, done = 0;
+    while (!done && rc == DRA_OK) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev)) {
+            report_parser_error(b, &p);
+            rc = p.error == YAML_MEMORY_ERROR ? DRA_ENOMEM : DRA_EPARSE;
+            break;
+        }
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            done = 1;
+            break;
+        case YAML_DOCUMENT_START_EVENT:
+            if (flags & DRA_YDOC_RESET_PER_DOC)
+                mark = dra_arena_mark(a);
+            b->root = NULL;
+            b->nnodes = 0;
+            b->doc_bad = 0;
+            break;
+        case YAML_DOCUMENT_END_EVENT:
+            rc = deliver(b);
+            if (flags & DRA_YDOC_RESET_PER_DOC)
+                dra_arena_reset_to(a, mark);
+            b->root = NULL;
+            break;
+        case YAML_ALIAS_EVENT:
+            yerr(b, DRA_EPARSE, (uint32_t)ev.start_mark.line + 1,
+                 (uint32_t)ev.start_mark.column + 1,
+                 "alias *%s: YAML aliases are not supported (rejected to bound expansion)",
+                 ev.data.alias.anchor ? (const char *)ev.data.alias.anchor : "");
+            rc = DRA_EPARSE;
+            break;
+        case YAML_SCALAR_EVENT:
+            rc = scalar_event(b, &ev);
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+        case YAML_MAPPING_START_EVENT: {
+            dra_ynode_t *n = new_node(b,
+                                      ev.type == YAML_MAPPING_START_EVENT ? DRA_YNODE_MAP
+                                                                          : DRA_YNODE_SEQ,
+                                      &ev.start_mark);
+            rc = n ? open_frame(b, n) : (b->rc_limit ? b->rc_limit : DRA_ENOMEM);
+            break;
+        }
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT:
+            rc = close_frame(b);
+            break;
+        default:
+            break;
+        }
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&p);
+    frames_free(b);
+    if (rc == DRA_OK && b->nerrors)
+        rc = DRA_EPARSE;
+    if (rc == DRA_EPARSE && b->rc_limit)
+        rc = b->rc_limit;
+    free(b);
+    return rc;
+}
+
+int dra_ydoc_parse(const char *buf, size_t len, const char *file, dra_arena_t *a, dra_ydoc_fn on_doc,
+                   void *ud, dra_diag_list_t *errs)
+{
+    return dra_ydoc_parse_ex(buf, len, file, a, 0, on_doc, ud, errs);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------- */
+
+typedef struct jbuild {
+    dra_arena_t *arena;
+    const char *file;
+    dra_diag_list_t *errs;
+    size_t nnodes;
+    int err;
+} jbuild_t;
+
+static dra_ynode_t *jscalar(jbuild_t *j, const char *text, size_t len, uint8_t style)
+{
+    dra_ynode_t *n = dra_arena_calloc(j->arena, 1, sizeof *n, _Alignof(dra_ynode_t));
+    char *t = n ? dra_arena_strndup(j->arena, text, len) : NULL;
+    if (!t) {
+        j->err = DRA_ENOMEM;
+        return NULL;
+    }
+    n->type = DRA_YNODE_SCALAR;
+    n->style = style;
+    n->text = t;
+    n->len = len;
+    return n;
+}
+
+static dra_ynode_t *jconv(jbuild_t *j, json_t *v, int depth)
+{
+    if (j->err)
+        return NULL;
+    if (++j->nnodes > DRA_YDOC_MAX_NODES) {
+        j->err = dra_diag_list_add(j->errs, DRA_ELIMIT, j->file, 0, 0,
+                                   "more than %zu nodes in one document",
+                                   (size_t)DRA_YDOC_MAX_NODES) ? DRA_ENOMEM : DRA_ELIMIT;
+        return NULL;
+    }
+    char num[64];
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+    case JSON_ARRAY: {
+        if (depth >= DRA_YDOC_MAX_DEPTH) {
+            if (j->errs)
+                (void)dra_diag_list_add(j->errs, DRA_ELIMIT, j->file, 0, 0,
+                                        "nesting deeper than %d levels", DRA_YDOC_MAX_DEPTH);
+            j->err = DRA_ELIMIT;
+            return NULL;
+        }
+        dra_ynode_t *n = dra_arena_calloc(j->arena, 1, sizeof *n, _Alignof(dra_ynode_t));
+        if (!n) {
+            j->err = DRA_ENOMEM;
+            return NULL;
+        }
+        if (json_is_object(v)) {
+            size_t cnt = json_object_size(v);
+            n->type = DRA_YNODE_MAP;
+            n->n = (uint32_t)cnt;
+            n->keys = dra_arena_alloc(j->arena, cnt * sizeof *n->keys, _Alignof(dra_ynode_t *));
+            n->vals = dra_arena_alloc(j->arena, cnt * sizeof *n->vals, _Alignof(dra_ynode_t *));
+            if (!n->keys || !n->vals) {
+                j->err = DRA_ENOMEM;
+                return NULL;
+            }
+            const char *key;
+            json_t *val;
+            size_t i = 0;
+            json_object_foreach(v, key, val)
+            {
+                n->keys[i] = jscalar(j, key, strlen(key), DRA_YSTYLE_QUOTED);
+                n->vals[i] = jconv(j, val, depth + 1);
+                if (j->err)
+                    return NULL;
+                i++;
+            }
+        } else {
+            size_t cnt = json_array_size(v);
+            n->type = DRA_YNODE_SEQ;
+            n->n = (uint32_t)cnt;
+            n->vals = dra_arena_alloc(j->arena, cnt * sizeof *n->vals, _Alignof(dra_ynode_t *));
+            if (!n->vals) {
+                j->err = DRA_ENOMEM;
+                return NULL;
+            }
+            for (size_t i = 0; i < cnt; i++) {
+                n->vals[i] = jconv(j, json_array_get(v, i), depth + 1);
+                if (j->err)
+                    return NULL;
+            }
+        }
+        return n;
+    }
+    case JSON_STRING: {
+        size_t sl = json_string_length(v);
+        if (sl > DRA_YDOC_MAX_SCALAR) {
+            if (j->errs)
+                (void)dra_diag_list_add(j->errs, DRA_ELIMIT, j->file, 0, 0,
+                                        "string of %zu bytes exceeds the limit of %zu", sl,
+                                        (size_t)DRA_YDOC_MAX_SCALAR);
+            j->err = DRA_ELIMIT;
+            return NULL;
+        }
+        return jscalar(j, json_string_value(v), sl, DRA_YSTYLE_QUOTED);
+    }
+    case JSON_INTEGER:
+        snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+        return jscalar(j, num, strlen(num), DRA_YSTYLE_PLAIN);
+    case JSON_REAL: {
+        snprintf(num, sizeof num, "%.17g", json_real_value(v));
+        if (!strpbrk(num, ".eEn")) /* keep it a float for the core schema */
+            strcat(num, ".0");
+        return jscalar(j, num, strlen(num), DRA_YSTYLE_PLAIN);
+    }
+    case JSON_TRUE:
+        return jscalar(j, "true", 4, DRA_YSTYLE_PLAIN);
+    case JSON_FALSE:
+        return jscalar(j, "false", 5, DRA_YSTYLE_PLAIN);
+    case JSON_NULL:
+    default:
+        return jscalar(j, "null", 4, DRA_YSTYLE_PLAIN);
+    }
+}
+
+int dra_ydoc_parse_json(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+{
+    json_error_t e;
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &e);
+    if (!root) {
+        uint32_t line = e.line > 0 ? (uint32_t)e.line : 0;
+        uint32_t col = e.column > 0 ? (uint32_t)e.column : 0;
+        if (line == 0 && e.position >= 0)
+            offset_pos(buf, len, (size_t)e.position, &line, &col);
+        if (errs)
+            (void)dra_diag_list_add(errs, DRA_EPARSE, file, line, col, "JSON error: %s", e.text);
+        return DRA_EPARSE;
+    }
+    dra_arena_mark_t mark = dra_arena_mark(a);
+    jbuild_t j = {.arena = a, .file = file, .errs = errs};
+    dra_ynode_t *n = jconv(&j, root, 0);
+    json_decref(root);
+    int rc = j.err;
+    if (!rc && n)
+        rc = on_doc(n, ud);
+    if (flags & DRA_YDOC_RESET_PER_DOC)
+        dra_arena_reset_to(a, mark);
+    return rc;
+}
+
+int dra_ydoc_parse_auto(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+{
+    size_t i = 0;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+        i++;
+    if (i < len && (buf[i] == '{' || buf[i] == '['))
+        flags |= DRA_YDOC_JSON;
+    return dra_ydoc_parse_ex(buf, len, file, a, flags, on_doc, ud, errs);
+}
+
+int dra_ydoc_parse_file_buf(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                            unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+{
+    size_t fl = file ? strlen(file) : 0;
+    if (fl >= 5 && strcmp(file + fl - 5, ".json") == 0)
+        flags |= DRA_YDOC_JSON;
+    if (flags & DRA_YDOC_JSON)
+        return dra_ydoc_parse_json(buf, len, file, a, flags, on_doc, ud, errs);
+    return dra_ydoc_parse_auto(buf, len, file, a, flags, on_doc, ud, errs);
+}
+
+/* ---- accessors -------------------------------------------------------------------------- */
+
+const dra_ynode_t *dra_ynode_get(const dra_ynode_t *n, const char *key)
+{
+    if (!n || n->type != DRA_YNODE_MAP)
+        return NULL;
+    size_t kl = strlen(key);
+    for (uint32_t i = 0; i < n->n; i++) {
+        const dra_ynode_t *k = n->keys[i];
+        if (k->type == DRA_YNODE_SCALAR && k->len == kl && memcmp(k->text, key, kl) == 0)
+            return n->vals[i];
+    }
+    return NULL;
+}
+
+static bool text_in(const dra_ynode_t *n, const char *const *list)
+{
+    for (; *list; list++)
+        if (strlen(*list) == n->len && memcmp(*list, n->text, n->len) == 0)
+            return true;
+    return false;
+}
+
+bool dra_ynode_is_null(const dra_ynode_t *n)
+{
+    static const char *const nulls[] = {"~", "null", "Null", "NULL", "", NULL};
+    if (!n)
+        return true;
+    return n->type == DRA_YNODE_SCALAR && n->style == DRA_YSTYLE_PLAIN && text_in(n, nulls);
+}
+
+bool dra_ynode_is_map(const dra_ynode_t *n)
+{
+    return n && n->type == DRA_YNODE_MAP;
+}
+
+bool dra_ynode_is_seq(const dra_ynode_t *n)
+{
+    return n && n->type == DRA_YNODE_SEQ;
+}
+
+bool dra_ynode_is_scalar(const dra_ynode_t *n)
+{
+    return n && n->type == DRA_YNODE_SCALAR;
+}
+
+bool dra_yparse_int64(const char *s, size_t len, int64_t *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    unsigned base = 10;
+    if (len - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'o')) {
+        base = s[i + 1] == 'x' ? 16 : 8;
+        i += 2;
+    }
+    if (i >= len)
+        return false;
+    uint64_t v = 0;
+    for (; i < len; i++) {
+        unsigned c = (unsigned char)s[i], d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (base == 16 && c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (base == 16 && c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            return false;
+        if (d >= base)
+            return false;
+        if (v > (UINT64_MAX - d) / base)
+            return false;
+        v = v * base + d;
+    }
+    if (neg) {
+        if (v > (uint64_t)INT64_MAX + 1)
+            return false;
+        *out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+    } else {
+        if (v > (uint64_t)INT64_MAX)
+            return false;
+        *out = (int64_t)v;
+    }
+    return true;
+}
+
+static bool looks_float(const char *s, size_t len)
+{
+    static const char *const specials[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
+                                           "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN"};
+    for (size_t k = 0; k < DRA_ARRAY_LEN(specials); k++)
+        if (strlen(specials[k]) == len && memcmp(specials[k], s, len) == 0)
+            return true;
+    /* [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )? */
+    size_t i = 0, digits = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        i++;
+    while (i < len && s[i] >= '0' && s[i] <= '9')
+        i++, digits++;
+    if (i < len && s[i] == '.') {
+        i++;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++, digits++;
+    }
+    if (!digits)
+        return false;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '-' || s[i] == '+'))
+            i++;
+        size_t ed = 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++, ed++;
+        if (!ed)
+            return false;
+    }
+    return i == len;
+}
+
+dra_yscalar_kind_t dra_ynode_scalar_kind(const dra_ynode_t *n)
+{
+    static const char *const bools[] = {"true", "True", "TRUE", "false", "False", "FALSE", NULL};
+    if (!n)
+        return DRA_YSCALAR_NULL;
+    if (n->type != DRA_YNODE_SCALAR || n->style != DRA_YSTYLE_PLAIN)
+        return DRA_YSCALAR_STRING;
+    if (dra_ynode_is_null(n))
+        return DRA_YSCALAR_NULL;
+    if (text_in(n, bools))
+        return DRA_YSCALAR_BOOL;
+    int64_t v;
+    if (dra_yparse_int64(n->text, n->len, &v))
+        return DRA_YSCALAR_INT;
+    /* an integer literal out of int64 range is still an int for the schema, just unusable */
+    size_t i = (n->len && (n->text[0] == '-' || n->text[0] == '+')) ? 1 : 0;
+    if (i < n->len && strspn(n->text + i, "0123456789") == n->len - i)
+        return DRA_YSCALAR_INT;
+    if (looks_float(n->text, n->len))
+        return DRA_YSCALAR_FLOAT;
+    return DRA_YSCALAR_STRING;
+}
+
+const char *dra_ynode_kind_name(const dra_ynode_t *n)
+{
+    if (n && n->type == DRA_YNODE_MAP)
+        return "map";
+    if (n && n->type == DRA_YNODE_SEQ)
+        return "sequence";
+    switch (dra_ynode_scalar_kind(n)) {
+    case DRA_YSCALAR_NULL:
+        return "null";
+    case DRA_YSCALAR_BOOL:
+        return "bool";
+    case DRA_YSCALAR_INT:
+        return "int";
+    case DRA_YSCALAR_FLOAT:
+        return "float";
+    default:
+        return "string";
+    }
+}
+
+static int type_error(const dra_ynode_t *n, const char *file, const char *path, const char *want,
+                      dra_diag_t *d)
+{
+    if (n && n->type == DRA_YNODE_SCALAR)
+        return dra_diag_set(d, DRA_ETYPE, file, n->line, n->column,
+                            "%s%sexpected %s, got %s \"%.*s\"", path ? path : "", path ? ": " : "",
+                            want, dra_ynode_kind_name(n), (int)DRA_MIN(n->len, (size_t)60),
+                            n->text);
+    return dra_diag_set(d, DRA_ETYPE, file, n ? n->line : 0, n ? n->column : 0,
+                        "%s%sexpected %s, got %s", path ? path : "", path ? ": " : "", want,
+                        dra_ynode_kind_name(n));
+}
+
+int dra_ynode_bool(const dra_ynode_t *n, const char *file, const char *path, bool *out,
+                   dra_diag_t *d)
+{
+    if (dra_ynode_scalar_kind(n) != DRA_YSCALAR_BOOL || !n || n->type != DRA_YNODE_SCALAR)
+        return type_error(n, file, path, "bool", d);
+    *out = n->text[0] == 't' || n->text[0] == 'T';
+    return DRA_OK;
+}
+
+int dra_ynode_int64(const dra_ynode_t *n, const char *file, const char *path, int64_t *out,
+                    dra_diag_t *d)
+{
+    if (!n || dra_ynode_scalar_kind(n) != DRA_YSCALAR_INT)
+        return type_error(n, file, path, "integer", d);
+    if (!dra_yparse_int64(n->text, n->len, out))
+        return dra_diag_set(d, DRA_ETYPE, file, n->line, n->column,
+                            "%s%sinteger \"%.*s\" out of the int64 range", path ? path : "",
+                            path ? ": " : "", (int)DRA_MIN(n->len, (size_t)60), n->text);
+    return DRA_OK;
+}
+
+int dra_ynode_double(const dra_ynode_t *n, const char *file, const char *path, double *out,
+                     dra_diag_t *d)
+{
+    dra_yscalar_kind_t k = dra_ynode_scalar_kind(n);
+    if (!n || (k != DRA_YSCALAR_FLOAT && k != DRA_YSCALAR_INT))
+        return type_error(n, file, path, "number", d);
+    const char *t = n->text;
+    if (t[0] == '+')
+        t++;
+    if (strcmp(t, ".inf") == 0 || strcmp(t, ".Inf") == 0 || strcmp(t, ".INF") == 0)
+        *out = INFINITY;
+    else if (strcmp(t, "-.inf") == 0 || strcmp(t, "-.Inf") == 0 || strcmp(t, "-.INF") == 0)
+        *out = -INFINITY;
+    else if (t[0] == '.' && (t[1] == 'n' || t[1] == 'N'))
+        *out = NAN;
+    else {
+        int64_t iv;
+        if (k == DRA_YSCALAR_INT && dra_yparse_int64(n->text, n->len, &iv))
+            *out = (double)iv;
+        else
+            *out = strtod(t, NULL);
+    }
+    return DRA_OK;
+}
+
+int dra_ynode_string(const dra_ynode_t *n, const char *file, const char *path, bool lenient,
+                     const char **out, dra_diag_t *d)
+{
+    if (!n || n->type != DRA_YNODE_SCALAR)
+        return type_error(n, file, path, "string", d);
+    dra_yscalar_kind_t k = dra_ynode_scalar_kind(n);
+    if (k == DRA_YSCALAR_NULL || (!lenient && k != DRA_YSCALAR_STRING))
+        return type_error(n, file, path, "string", d);
+    *out = n->text;
+    return DRA_OK;
+}

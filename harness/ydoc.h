@@ -1,0 +1,139 @@
+/*
+ * ydoc.h - a small positioned document tree for YAML and JSON input.
+ *
+ * Every loader of drabench (manifests, scenarios, conformance cases, result files) reads its input
+ * through this module: YAML with libyaml's event API (never yaml_parser_load, which costs ~100x the
+ * memory, STYLE §4.1), JSON with jansson (json_loadb, JSON_REJECT_DUPLICATES), both turned into the
+ * same tree of dra_ynode_t: scalars (text, length, plain or quoted style), maps (scalar keys and
+ * values, in document order) and sequences. Nodes carry 1-based line and column (0 when unknown:
+ * JSON nodes, whose parser reports positions only for errors).
+ *
+ * Guards (bad input never crashes, hangs or allocates without bound):
+ *  - nesting depth > DRA_YDOC_MAX_DEPTH (64) is an error (libyaml 0.2.5 has no limit and is
+ *    quadratic in depth; we stop after 64 levels);
+ *  - a scalar longer than DRA_YDOC_MAX_SCALAR (1 MiB) and more than DRA_YDOC_MAX_NODES nodes in one
+ *    document are errors;
+ *  - aliases (`*name`) are rejected ("billion laughs"); anchors alone are accepted and ignored;
+ *  - duplicate map keys are errors naming both positions; complex (non-scalar) keys are errors;
+ *  - libyaml's own errors (syntax, invalid UTF-8) are reported with their position.
+ * Every error goes to the caller's dra_diag_list_t as file:line:col: message. A syntax or limit
+ * error ends the parse; a duplicate key only drops its document (the next documents are still
+ * parsed, so several such errors are all reported).
+ *
+ * Typing: libyaml does no tag resolution; the helpers below type plain scalars with the YAML 1.2
+ * core schema (null: `~ null Null NULL` or empty; bool: `true True TRUE false False FALSE`; int:
+ * decimal, 0o octal, 0x hex; float: only when asked). A quoted scalar is always a string, so
+ * `"1"` is not an int. A `!!str` tag makes a plain scalar a string too.
+ *
+ * Ownership: nodes and their text live in the caller's arena (NUL-terminated text). With
+ * DRA_YDOC_RESET_PER_DOC, the arena is reset after each on_doc call, so a document's tree is only
+ * valid inside its callback and memory stays proportional to the largest document. Scratch stacks
+ * are malloc'd and freed before return. Cost: O(input) time (duplicate-key checks sort maps larger
+ * than 16 keys); memory ~48 bytes per node plus text. Thread-safety: none needed; no global state
+ * (jansson's hash seed is initialised on first use; call json_object_seed() before threads).
+ */
+#ifndef DRA_YDOC_H
+#define DRA_YDOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+
+#define DRA_YDOC_MAX_DEPTH 64
+#define DRA_YDOC_MAX_SCALAR ((size_t)1 << 20)
+#define DRA_YDOC_MAX_NODES ((size_t)1 << 25)
+
+typedef enum dra_ynode_type {
+    DRA_YNODE_SCALAR = 1,
+    DRA_YNODE_MAP,
+    DRA_YNODE_SEQ
+} dra_ynode_type_t;
+
+typedef enum dra_ystyle {
+    DRA_YSTYLE_PLAIN = 0, /* plain scalar: typed by the core schema */
+    DRA_YSTYLE_QUOTED,    /* single/double quoted, literal or folded block, !!str: a string */
+} dra_ystyle_t;
+
+typedef struct dra_ynode {
+    uint8_t type;  /* dra_ynode_type_t */
+    uint8_t style; /* dra_ystyle_t (scalars) */
+    uint32_t line, column; /* 1-based, 0 = unknown */
+    uint32_t n;            /* map: number of pairs; seq: number of items; scalar: 0 */
+    size_t len;            /* scalar: text length (text may contain NUL only from JSON "\u0000") */
+    const char *text;      /* scalar: NUL-terminated text; NULL for maps and sequences */
+    struct dra_ynode **keys; /* map: n scalar keys */
+    struct dra_ynode **vals; /* map: n values; seq: n items */
+} dra_ynode_t;
+
+/* Called once per non-empty document. Return DRA_OK to continue, anything else stops the parse
+ * and becomes the return value of dra_ydoc_parse. */
+typedef int (*dra_ydoc_fn)(const dra_ynode_t *root, void *ud);
+
+enum {
+    DRA_YDOC_RESET_PER_DOC = 1u << 0, /* reset the arena to its entry mark after each document */
+    DRA_YDOC_JSON = 1u << 1,          /* input is JSON (jansson) */
+};
+
+/* Parse YAML (multi-document) from buf[0..len); file names positions (not read). Calls on_doc for
+ * every document whose root is not null. Returns DRA_OK, DRA_EPARSE / DRA_ELIMIT (errors in errs),
+ * DRA_ENOMEM, or on_doc's non-OK return. errs may be NULL. */
+int dra_ydoc_parse(const char *buf, size_t len, const char *file, dra_arena_t *a, dra_ydoc_fn on_doc,
+                   void *ud, dra_diag_list_t *errs);
+/* The same with flags (DRA_YDOC_*). */
+int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                      unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+/* JSON (one document, jansson with JSON_REJECT_DUPLICATES); same tree and contract. */
+int dra_ydoc_parse_json(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+/* JSON when the first non-space character is `{` or `[`, else YAML. */
+int dra_ydoc_parse_auto(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+/* By file name: *.json -> JSON, anything else -> auto. */
+int dra_ydoc_parse_file_buf(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                            unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+
+/* ---- accessors -------------------------------------------------------------------------- */
+
+/* Value of key in a map (NULL when n is not a map or the key is absent). */
+const dra_ynode_t *dra_ynode_get(const dra_ynode_t *n, const char *key);
+/* True for a null scalar (plain ~, null, Null, NULL or empty) and for n == NULL. */
+bool dra_ynode_is_null(const dra_ynode_t *n);
+bool dra_ynode_is_map(const dra_ynode_t *n);
+bool dra_ynode_is_seq(const dra_ynode_t *n);
+bool dra_ynode_is_scalar(const dra_ynode_t *n);
+
+typedef enum dra_yscalar_kind {
+    DRA_YSCALAR_NULL = 0,
+    DRA_YSCALAR_BOOL,
+    DRA_YSCALAR_INT,
+    DRA_YSCALAR_FLOAT,
+    DRA_YSCALAR_STRING
+} dra_yscalar_kind_t;
+
+/* Core-schema type of a scalar (quoted => STRING). Non-scalars return STRING; never fails. */
+dra_yscalar_kind_t dra_ynode_scalar_kind(const dra_ynode_t *n);
+/* Name of the node's type for messages: "map", "sequence", "null", "bool", "int", "float",
+ * "string". */
+const char *dra_ynode_kind_name(const dra_ynode_t *n);
+
+/* Typed reads. On mismatch they return DRA_ETYPE and fill d (may be NULL) with
+ * "file:line:col: <path>: expected <type>, got <kind> ..." (path may be NULL). */
+int dra_ynode_bool(const dra_ynode_t *n, const char *file, const char *path, bool *out,
+                   dra_diag_t *d);
+int dra_ynode_int64(const dra_ynode_t *n, const char *file, const char *path, int64_t *out,
+                    dra_diag_t *d);
+int dra_ynode_double(const dra_ynode_t *n, const char *file, const char *path, double *out,
+                     dra_diag_t *d);
+/* Strings: a quoted scalar, or a plain scalar typed STRING. With `lenient`, any non-null scalar
+ * (so plain 4 or true also read as text, as Kubernetes does for quantities). */
+int dra_ynode_string(const dra_ynode_t *n, const char *file, const char *path, bool lenient,
+                     const char **out, dra_diag_t *d);
+
+/* Parse a core-schema integer from text (decimal, 0o, 0x; optional sign); false on junk or
+ * overflow. */
+bool dra_yparse_int64(const char *s, size_t len, int64_t *out);
+
+#endif /* DRA_YDOC_H */
