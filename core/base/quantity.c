@@ -539,7 +539,7 @@ int dra_quantity_parse(const char *s, size_t len, dra_quantity_t *out, dra_diag_
         if (intdigits > 19) {
             over = true;
         } else {
-            u128 m, t;
+            u128 m = 0, t = 0;
             (void)dig_to_u128(&x, &m); /* at most 28 digits here */
             if (e >= 0)
                 over = !mul_pow10(m, e, &t) || t > maxv;
@@ -557,7 +557,7 @@ int dra_quantity_parse(const char *s, size_t len, dra_quantity_t *out, dra_diag_
         if (intdigits <= 0) /* 0 < |v| < 1 */
             q.format = DRA_QFMT_DECIMAL_SI;
     }
-    u128 m;
+    u128 m = 0;
     if (x.n > 39 || !dig_to_u128(&x, &m))
         return elimit(diag, s, len, "needs more than the 128-bit mantissa this implementation "
                                     "supports");
@@ -807,7 +807,7 @@ size_t dra_quantity_format(const dra_quantity_t *q, char *buf, size_t len)
         int fmt = q->format <= DRA_QFMT_DECIMAL_EXPONENT ? q->format : DRA_QFMT_DECIMAL_EXPONENT;
         int64_t e = q->exp;
         if (fmt == DRA_QFMT_BINARY_SI) {
-            u128 whole;
+            u128 whole = 0;
             if (cmp_mag(m, e, 1024, 0) < 0) {
                 fmt = DRA_QFMT_DECIMAL_SI; /* (-1024, 1024) */
             } else if (e >= 0) {

@@ -89,8 +89,10 @@ int dra_quantity_parse(const char *s, size_t len, dra_quantity_t *out, dra_diag_
 int dra_quantity_cmp(const dra_quantity_t *a, const dra_quantity_t *b);
 
 /* out = a + b / a - b, exactly, with upstream's form and format rules (int form stays int form
- * while the scaled int64 does not overflow; a zero receiver takes b's format). out may alias a
- * or b. DRA_EOVERFLOW (out untouched) when the result exceeds the 128-bit mantissa. */
+ * while the scaled int64 does not overflow, then the exact decimal form; a zero receiver takes
+ * b's format). out may alias a or b. DRA_EOVERFLOW (out untouched) when the result, or an
+ * operand aligned to the other's exponent, exceeds the 128-bit mantissa (e.g. 2^128-1 + 1, or
+ * 9999999999999999999999999999999999999G + 1n); upstream would not fail there. */
 int dra_quantity_add(const dra_quantity_t *a, const dra_quantity_t *b, dra_quantity_t *out);
 int dra_quantity_sub(const dra_quantity_t *a, const dra_quantity_t *b, dra_quantity_t *out);
 
@@ -119,9 +121,10 @@ int dra_quantity_sign(const dra_quantity_t *q);
  * length like snprintf. DRA_QUANTITY_FMT_MAX bytes always suffice. */
 size_t dra_quantity_format(const dra_quantity_t *q, char *buf, size_t len);
 
-/* What the API server stores: parse(format(q)). Same value; the form becomes the one a capacity
- * read from the API has (e.g. "1.0" -> "1" int form, "1.5Gi" -> "1536Mi"). DRA_ELIMIT only in the
- * cases dra_quantity_parse has it. out may alias q. */
+/* What the API server stores: parse(format(q)). Same value (except binary-SI values above
+ * 2^63-1, which the re-parse caps as the API server would); the form becomes the one a capacity
+ * read from the API has (e.g. "1.0" -> "1" int form, "1.5Gi" -> "1536Mi", both isInteger()).
+ * out may alias q. */
 int dra_quantity_canonicalize(const dra_quantity_t *q, dra_quantity_t *out);
 
 /* Hash of the numeric value: equal values (cmp == 0) hash equal whatever form and format. */
