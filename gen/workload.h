@@ -1,0 +1,111 @@
+/*
+ * workload.h - arrival processes: the event stream the runner consumes.
+ *
+ * Modes:
+ *   fill    pods arrive one per time unit and never leave; the stream ends after `count` arrivals
+ *           or, when the runner reports outcomes (dra_workload_report), after `stop_after`
+ *           consecutive arrivals that did not fit ("submit until nothing more fits").
+ *   steady  Poisson arrivals at `rate` per second with lifetimes from a distribution; every
+ *           arrival that fitted departs at arrival + lifetime, so occupancy settles at about
+ *           rate x mean lifetime pods (Little's law) with continuous churn. Ends after `count`
+ *           arrivals and the departures of the pods still running.
+ * Each arrival picks a mix entry by weight (stream DRA_STREAM_SHAPES). An entry with share k > 1
+ * uses shared ResourceClaims: k consecutive arrivals of that entry reference one claim (the
+ * event says which, and whether it is the first pod of it).
+ *
+ * Determinism: the sequence depends only on (spec, seed) and on the outcomes reported back.
+ * Events are ordered by time, then departures before arrivals at equal times, then pod id.
+ *
+ * Ownership: the workload owns its heap and bitset (malloc at init; the departure heap grows
+ * geometrically, so there is no allocation per event in steady state). Errors: DRA_EINVAL,
+ * DRA_ENOMEM. Cost: O(log running pods) per event. Not thread-safe.
+ */
+#ifndef DRA_GEN_WORKLOAD_H
+#define DRA_GEN_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "gen/rng.h"
+
+typedef enum dra_wl_mode { DRA_WL_FILL = 0, DRA_WL_STEADY } dra_wl_mode_t;
+
+typedef enum dra_dist_kind {
+    DRA_DIST_CONST = 0, /* a */
+    DRA_DIST_EXP,       /* mean a */
+    DRA_DIST_UNIFORM    /* [a, b) */
+} dra_dist_kind_t;
+
+typedef struct dra_dist {
+    dra_dist_kind_t kind;
+    double a, b; /* seconds */
+} dra_dist_t;
+
+typedef struct dra_wl_mix {
+    uint32_t shape; /* caller's index (e.g. into the scenario's shapes) */
+    double weight;  /* > 0 */
+    uint32_t share; /* pods per shared claim; 0 or 1 = one claim per pod from the template */
+} dra_wl_mix_t;
+
+typedef struct dra_workload_spec {
+    dra_wl_mode_t mode;
+    uint64_t count;      /* arrivals */
+    uint64_t stop_after; /* fill: consecutive failures that end the stream (0 = never) */
+    double rate;         /* steady: arrivals per second */
+    dra_dist_t lifetime; /* steady */
+    const dra_wl_mix_t *mix;
+    uint32_t nmix;
+} dra_workload_spec_t;
+
+typedef enum dra_wl_event_kind { DRA_WL_ARRIVE = 1, DRA_WL_DEPART = 2 } dra_wl_event_kind_t;
+
+typedef struct dra_wl_event {
+    double time;     /* seconds (fill: arrival index) */
+    uint8_t kind;    /* dra_wl_event_kind_t */
+    bool new_claim;  /* ARRIVE of a shared claim's first pod */
+    uint32_t mix;    /* index into spec.mix */
+    uint32_t shape;  /* spec.mix[mix].shape */
+    uint64_t pod;    /* 0, 1, 2, ... in arrival order */
+    uint64_t claim;  /* shared claim id (per workload, 0, 1, ...), UINT64_MAX for per-pod claims */
+} dra_wl_event_t;
+
+typedef struct dra_wl_dep {
+    double time;
+    uint64_t pod;
+    uint64_t claim;
+    uint32_t mix;
+} dra_wl_dep_t;
+
+typedef struct dra_workload {
+    dra_workload_spec_t spec;
+    dra_wl_mix_t *mix;
+    double *cum; /* cumulative weights */
+    double total;
+    dra_rng_t r_shape, r_arrival, r_life;
+    uint64_t arrived;
+    double next_arrival;
+    dra_wl_dep_t *heap;
+    size_t nheap, cap_heap;
+    uint64_t fails_in_row;
+    bool stopped;
+    uint64_t *cur_claim;  /* per mix entry: current shared claim id */
+    uint32_t *cur_fill;   /* per mix entry: pods on it so far */
+    uint64_t next_claim;
+    dra_wl_dep_t pending; /* the departure of the last arrival, pushed at the next call */
+    bool has_pending;
+} dra_workload_t;
+
+int dra_workload_init(dra_workload_t *w, const dra_workload_spec_t *spec, uint64_t seed, dra_diag_t *diag);
+void dra_workload_fini(dra_workload_t *w);
+/* Next event: 1 with *ev filled, 0 at the end of the stream, or DRA_ENOMEM. */
+int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev);
+/* Optional: the runner's outcome for the arrival just returned (ok = it was placed). A pod that
+ * did not fit never departs; in fill mode `stop_after` failures in a row end the stream. Must be
+ * called before the next dra_workload_next. */
+void dra_workload_report(dra_workload_t *w, uint64_t pod, bool ok);
+
+/* Draw from a distribution (exposed for tests). */
+double dra_dist_draw(const dra_dist_t *d, dra_rng_t *r);
+
+#endif /* DRA_GEN_WORKLOAD_H */
