@@ -1,0 +1,188 @@
+/*
+ * table.h - the device table: every device of a model as one structure of arrays (DESIGN §4.1).
+ *
+ * Purpose: selectors (core/cel/lower.h) and the allocator scan devices by column instead of
+ * chasing pointers. The table is transparent (STYLE §2.2): kernels, benchmarks and the allocator
+ * read the columns directly; dra_table_check asserts every invariant documented here.
+ *
+ * Row order (the allocator relies on it):
+ *  1. Rows are grouped by node: first the rows of node 0, then node 1, ... (each node one
+ *     contiguous range [nodes[i].begin, nodes[i].end), possibly empty), then the shared range
+ *     [shared_begin, nrows) of network-attached slices (allNodes, nodeSelector and
+ *     perDeviceNodeSelection slices). "Devices usable on node n" = its range + the shared range
+ *     (node selectors of shared slices are evaluated by the allocator, not here).
+ *  2. Node indexes: i < m->nnodes is m->nodes[i] (the model's Node objects, in model order);
+ *     node names that only slices mention follow, sorted by name. A name listed twice in
+ *     m->nodes keeps its first index; the later entry gets an empty range.
+ *  3. Within a node range and within the shared range, rows follow the upstream search order:
+ *     pools sorted by (driver, pool name) — the pool index IS that rank, so merging a node range
+ *     with the shared range by pool index restores the upstream order over both — then slices by
+ *     name (ties by model order), then devices in slice order.
+ *
+ * Columns: fixed per-row columns (node, pool, driver string id, device name string id, model
+ * slice index, model device pointer, flags), one dra_table_attr_t per distinct qualified
+ * attribute name and one dra_table_cap_t per distinct qualified capacity name. Every per-row
+ * array is 64-byte aligned and holds nrows_padded = round_up(nrows, 16) elements; the padding
+ * rows hold neutral sentinels: node DRA_TABLE_NONE, pool DRA_TABLE_NONE, ids 0, kind NONE,
+ * values 0, flags DRA_ROW_PAD, device pointer NULL. Bitsets (present, inexact) have
+ * dra_bitset_words(nrows_padded) words, 64-byte aligned, bits >= nrows zero.
+ *
+ * Strings (drivers, pools, device and node names, string attribute values) are ids of the table's
+ * own dictionary (1..nstrs, 0 = none), assigned in row order, so they are deterministic for a
+ * given model. Attribute and capacity names are the model's interned qnames (model->intern).
+ *
+ * Versions: every distinct version text (scalar and list attributes) is parsed once (strict
+ * SemVer, blang/semver v4) and ranked by SemVer precedence: rank 1 is the lowest, equal
+ * precedence (e.g. differing only in build metadata) gives equal ranks. A version that does not
+ * parse gets rank 0 and its row the flag DRA_ROW_BAD_VERSION (upstream fails every selector on
+ * such a device, CEL-DRA §3.2).
+ *
+ * Capacities: fixed point, value = units * 10^scale with one scale per column (the coarsest of
+ * 0, -3, -6, -9 that represents every value exactly; else the one that represents the most).
+ * A value not representable exactly is flagged in `inexact` (and listed in inexact_rows); its
+ * units are 0 and predicates compare it exactly on the model (dra_quantity_cmp).
+ *
+ * Ownership: everything lives in the arena given to dra_table_build, which must outlive the
+ * table; the table keeps a pointer to the model (for device pointers and qname lookups), which
+ * must outlive it too. Errors: DRA_ENOMEM, DRA_ELIMIT (more than 2^31 rows), DRA_EINVAL.
+ * Cost: build is O(devices * attributes + V log V) for V distinct versions; lookups are O(1)
+ * (names: one hash). Thread safety: a built table is immutable; read it from any thread.
+ */
+#ifndef DRA_TABLE_H
+#define DRA_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "base/semver.h"
+#include "model/model.h"
+
+#define DRA_TABLE_ALIGN 64
+#define DRA_TABLE_PAD 16
+#define DRA_TABLE_NONE UINT32_MAX
+
+/* Row flags (flags column). */
+#define DRA_ROW_MULTI_ALLOC 0x01u /* allowMultipleAllocations */
+#define DRA_ROW_TAINTED 0x02u     /* at least one taint */
+#define DRA_ROW_CONSUMES 0x04u    /* consumesCounters (partitionable device) */
+#define DRA_ROW_BINDING 0x08u     /* bindingConditions or bindingFailureConditions or bindsToNode */
+#define DRA_ROW_SHARED 0x10u      /* in the shared (network-attached) range */
+#define DRA_ROW_BAD_VERSION 0x20u /* a version attribute failed to parse */
+#define DRA_ROW_PAD 0x80u         /* padding row */
+
+typedef struct dra_table_node {
+    const char *name;
+    uint32_t name_id; /* table string id */
+    uint32_t begin, end;
+} dra_table_node_t;
+
+typedef struct dra_table_pool {
+    const char *driver, *name;
+    uint32_t driver_id, name_id; /* table string ids */
+} dra_table_pool_t;
+
+typedef struct dra_table_list {
+    uint32_t off, len; /* elements lvals[off .. off+len) */
+} dra_table_list_t;
+
+typedef struct dra_table_attr {
+    uint32_t qname;   /* model intern id of "domain/id" */
+    const char *name; /* that text */
+    uint32_t kinds;   /* bit (1u << kind) for each dra_attr_kind_t present in a row */
+    uint32_t npresent;
+    uint8_t *kind;     /* per row: dra_attr_kind_t (DRA_ATTR_NONE: absent, padding) */
+    uint32_t *id;      /* per row: STRING string id, VERSION rank, BOOL 0/1, list kinds: index
+                          into lists; 0 for INT / absent / padding. Always allocated. */
+    int64_t *i64;      /* per row: INT value, else 0. NULL when no row holds an INT */
+    uint64_t *present; /* bitset: row has the attribute (any kind) */
+    dra_table_list_t *lists; /* list values (index 0 unused) */
+    uint32_t nlists;
+    int64_t *lvals; /* list elements: ints, bools 0/1, string ids, version ranks */
+    uint32_t nlvals;
+} dra_table_attr_t;
+
+typedef struct dra_table_cap {
+    uint32_t qname;
+    const char *name;
+    int32_t scale; /* value = units * 10^scale */
+    uint32_t npresent, ninexact;
+    int64_t *units;         /* per row; 0 when absent, inexact or padding */
+    uint64_t *present;      /* bitset */
+    uint64_t *inexact;      /* bitset: present but units not exact (compare on the model) */
+    uint32_t *inexact_rows; /* the rows of `inexact`, ascending */
+} dra_table_cap_t;
+
+typedef struct dra_table {
+    const dra_model_t *model;
+    uint32_t nrows, nrows_padded;
+    /* fixed columns, nrows_padded each */
+    uint32_t *node;   /* node index, DRA_TABLE_NONE in the shared range */
+    uint32_t *pool;   /* pool index */
+    uint32_t *driver; /* string id */
+    uint32_t *name;   /* string id of the device name */
+    uint32_t *slice;  /* index into model->slices */
+    const dra_device_t **dev;
+    uint8_t *flags; /* DRA_ROW_* */
+    /* nodes, shared range, pools */
+    dra_table_node_t *nodes;
+    uint32_t nnodes;
+    uint32_t shared_begin; /* shared range is [shared_begin, nrows) */
+    dra_table_pool_t *pools;
+    uint32_t npools;
+    /* attribute and capacity columns, in order of first appearance in row order */
+    dra_table_attr_t *attrs;
+    uint32_t nattrs;
+    dra_table_cap_t *caps;
+    uint32_t ncaps;
+    uint32_t *attr_by_qname; /* qname -> attrs index + 1 (0 = none), qname < nqname_map */
+    uint32_t *cap_by_qname;
+    uint32_t nqname_map;
+    /* string dictionary */
+    const char **strs; /* strs[id], id 1..nstrs */
+    uint32_t *str_lens;
+    uint32_t nstrs;
+    uint32_t *str_slots; /* open addressing over dra_hash64 (power of two) */
+    uint32_t nstr_slots;
+    /* versions: sorted distinct precedence classes, vers[r - 1] is the lowest version of rank r */
+    dra_semver_t *vers;
+    uint32_t nvers;
+    uint32_t nbad_version_rows;
+    size_t bytes; /* bytes of every per-row column and bitset (the memory figure) */
+} dra_table_t;
+
+/* Build the table of every device of every slice of m. *out is arena-owned.
+ * Errors: DRA_ENOMEM, DRA_ELIMIT, DRA_EINVAL (NULL arguments). */
+DRA_NODISCARD int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
+                                  dra_diag_t *diag);
+
+/* Check every invariant listed above against the table and its model. DRA_EVALIDATE with the
+ * first violation in diag. Cost O(rows * columns); meant for tests and DRA_DEBUG >= 3. */
+DRA_NODISCARD int dra_table_check(const dra_table_t *t, dra_diag_t *diag);
+
+/* XXH3-64 of the logical content (row order, strings as text, attribute and capacity values,
+ * ranks, scales, flags), independent of memory addresses, dictionary ids and column order. */
+uint64_t dra_table_digest(const dra_table_t *t);
+
+/* Column lookups by model qname id / by qualified name text; NULL when no device has it. */
+const dra_table_attr_t *dra_table_attr(const dra_table_t *t, uint32_t qname);
+const dra_table_cap_t *dra_table_cap(const dra_table_t *t, uint32_t qname);
+const dra_table_attr_t *dra_table_attr_by_name(const dra_table_t *t, const char *qname,
+                                               size_t len);
+const dra_table_cap_t *dra_table_cap_by_name(const dra_table_t *t, const char *qname, size_t len);
+
+/* Node by name: its index, or DRA_TABLE_NONE. */
+uint32_t dra_table_node_index(const dra_table_t *t, const char *name);
+
+/* Table string id of s[0..len), 0 when no device uses that string; text of an id (NULL for 0). */
+uint32_t dra_table_str_find(const dra_table_t *t, const char *s, size_t len);
+const char *dra_table_str(const dra_table_t *t, uint32_t id);
+
+/* Where version v falls among the ranks: *rank = number of ranks whose versions are <= v
+ * (0..nvers); *exact = v has the precedence of rank *rank. */
+void dra_table_version_locate(const dra_table_t *t, const dra_semver_t *v, uint32_t *rank,
+                              bool *exact);
+
+#endif /* DRA_TABLE_H */
