@@ -1,0 +1,350 @@
+/*
+ * pools.c - GatherPools (DRA-SEMANTICS §2.3): which slices of the model form the resource pools
+ * usable on a node, with generation handling, completeness, validity and ordering per release.
+ *
+ * Model slices are scanned in model order (upstream's informer order is arbitrary; ordering only
+ * matters through the sorts below). Pools are sorted by (driver, pool) bytewise in every release:
+ * upstream <= 1.35 and the stable variant iterate a Go map (random order); a deterministic order
+ * is the only reproducible choice (documented in README.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_impl.h"
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+static int push_slice(dra_arena_t *a, const dra_slice_t ***arr, uint32_t *n, uint32_t *cap,
+                      const dra_slice_t *s)
+{
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 4;
+        const dra_slice_t **na = dra_arena_realloc(a, (void *)*arr, *cap * sizeof(void *),
+                                                   nc * sizeof(void *), 8);
+        if (!na)
+            return DRA_ENOMEM;
+        *arr = na;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = s;
+    return DRA_OK;
+}
+
+typedef struct gp_tmp {
+    const char *driver, *name;
+    const dra_slice_t **slices;
+    uint32_t n, cap;
+} gp_tmp_t;
+
+static int cmp_slice_name(const void *a, const void *b)
+{
+    const dra_slice_t *x = *(const dra_slice_t *const *)a, *y = *(const dra_slice_t *const *)b;
+    return strcmp(nz(x->name), nz(y->name));
+}
+
+static int cmp_pool(const void *a, const void *b)
+{
+    const dra_gpool_t *x = a, *y = b;
+    int c = strcmp(x->driver, y->driver);
+    if (c)
+        return c;
+    return strcmp(x->name, y->name);
+}
+
+static bool slice_in(const dra_slice_t *s, const dra_slice_t *const *arr, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (arr[i] == s || strcmp(nz(arr[i]->name), nz(s->name)) == 0)
+            return true;
+    return false;
+}
+
+const dra_counter_set_t *dra_pool_counter_set(const dra_beh_t *b, const dra_gpool_t *p,
+                                              const dra_slice_t *dev_slice, const char *name)
+{
+    if (b->pool_counters) {
+        for (uint32_t i = 0; i < p->ncounter_slices; i++) {
+            const dra_slice_t *s = p->counter_slices[i];
+            for (uint32_t j = 0; j < s->ncounter_sets; j++)
+                if (strcmp(nz(s->counter_sets[j].name), nz(name)) == 0)
+                    return &s->counter_sets[j];
+        }
+        return NULL;
+    }
+    if (!dev_slice)
+        return NULL;
+    for (uint32_t j = 0; j < dev_slice->ncounter_sets; j++)
+        if (strcmp(nz(dev_slice->counter_sets[j].name), nz(name)) == 0)
+            return &dev_slice->counter_sets[j];
+    return NULL;
+}
+
+static const char *validate_consumption(const dra_beh_t *b, const dra_gpool_t *p,
+                                        const dra_slice_t *const *sl, uint32_t n, dra_arena_t *a)
+{
+    char buf[400];
+    for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t d = 0; d < sl[i]->ndevices; d++) {
+            const dra_device_t *dev = &sl[i]->devices[d];
+            for (uint32_t c = 0; c < dev->nconsumes; c++) {
+                const dra_consumes_t *cc = &dev->consumes[c];
+                const dra_counter_set_t *cs = dra_pool_counter_set(b, p, sl[i], cc->counter_set);
+                if (!cs) {
+                    snprintf(buf, sizeof buf, "counter set %s not found", nz(cc->counter_set));
+                    return dra_arena_strdup(a, buf);
+                }
+                for (uint32_t k = 0; k < cc->ncounters; k++) {
+                    bool found = false;
+                    for (uint32_t j = 0; j < cs->ncounters && !found; j++)
+                        found = strcmp(nz(cs->counters[j].name), nz(cc->counters[k].name)) == 0;
+                    if (!found) {
+                        snprintf(buf, sizeof buf, "counter %s not found in counter set %s",
+                                 nz(cc->counters[k].name), nz(cs->name));
+                        return dra_arena_strdup(a, buf);
+                    }
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+static int build_pool(const dra_beh_t *b, gp_tmp_t *t, const dra_slice_t *const *extra,
+                      uint32_t nextra, dra_arena_t *a, dra_gpool_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->driver = t->driver;
+    p->name = t->name;
+    p->generation = t->n ? t->slices[0]->generation : 0;
+    if (b->sort_slices && t->n > 1)
+        qsort((void *)t->slices, t->n, sizeof(void *), cmp_slice_name);
+    uint32_t cap_s = 0, cap_o = 0, cap_c = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const dra_slice_t *s = t->slices[i];
+        int rc;
+        if (b->pd && b->pool_counters && s->ncounter_sets > 0)
+            rc = push_slice(a, &p->counter_slices, &p->ncounter_slices, &cap_c, s);
+        else
+            rc = push_slice(a, &p->slices, &p->nslices, &cap_s, s);
+        if (rc)
+            return rc;
+    }
+    for (uint32_t i = 0; i < nextra; i++) {
+        const dra_slice_t *s = extra[i];
+        if (slice_in(s, t->slices, t->n))
+            continue;
+        int rc;
+        if (b->pd && b->pool_counters && s->ncounter_sets > 0)
+            rc = push_slice(a, &p->counter_slices, &p->ncounter_slices, &cap_c, s);
+        else
+            rc = push_slice(a, &p->other, &p->nother, &cap_o, s);
+        if (rc)
+            return rc;
+    }
+    /* duplicate device names among the targeting device slices */
+    char buf[400];
+    for (uint32_t i = 0; i < p->nslices && !p->invalid; i++) {
+        for (uint32_t d = 0; d < p->slices[i]->ndevices && !p->invalid; d++) {
+            const char *nm = nz(p->slices[i]->devices[d].name);
+            for (uint32_t j = 0; j <= i && !p->invalid; j++) {
+                uint32_t lim = j == i ? d : p->slices[j]->ndevices;
+                for (uint32_t e = 0; e < lim; e++) {
+                    if (strcmp(nm, nz(p->slices[j]->devices[e].name)) == 0) {
+                        snprintf(buf, sizeof buf, "duplicate device name %s", nm);
+                        p->invalid = true;
+                        p->invalid_reason = dra_arena_strdup(a, buf);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if (!p->invalid && b->pd) {
+        if (b->pool_counters) {
+            for (uint32_t i = 0; i < p->ncounter_slices && !p->invalid; i++) {
+                const dra_slice_t *s = p->counter_slices[i];
+                for (uint32_t k = 0; k < s->ncounter_sets && !p->invalid; k++) {
+                    for (uint32_t j = 0; j <= i && !p->invalid; j++) {
+                        const dra_slice_t *s2 = p->counter_slices[j];
+                        uint32_t lim = j == i ? k : s2->ncounter_sets;
+                        for (uint32_t l = 0; l < lim; l++) {
+                            if (strcmp(nz(s->counter_sets[k].name), nz(s2->counter_sets[l].name)) ==
+                                0) {
+                                snprintf(buf, sizeof buf, "duplicate counter set name %s",
+                                         nz(s->counter_sets[k].name));
+                                p->invalid = true;
+                                p->invalid_reason = dra_arena_strdup(a, buf);
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (!p->invalid) {
+            const char *r = validate_consumption(b, p, p->slices, p->nslices, a);
+            if (!r)
+                r = validate_consumption(b, p, p->other, p->nother, a);
+            if (r) {
+                p->invalid = true;
+                p->invalid_reason = r;
+            }
+        }
+    }
+    if (p->invalid) {
+        /* an invalid pool offers no devices */
+        p->nslices = 0;
+        p->nother = 0;
+        p->ncounter_slices = 0;
+        return DRA_OK;
+    }
+    for (uint32_t i = 0; i < p->nslices && !p->has_binding; i++)
+        for (uint32_t d = 0; d < p->slices[i]->ndevices; d++)
+            if (p->slices[i]->devices[d].nbinding_conditions > 0)
+                p->has_binding = true;
+    return DRA_OK;
+}
+
+int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t *node,
+                     dra_arena_t *a, dra_gpools_t *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    gp_tmp_t *tmp = NULL;
+    uint32_t ntmp = 0, captmp = 0;
+    char e2[300];
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        if (!b->pd && (s->per_device_node_selection || s->ncounter_sets > 0))
+            continue;
+        bool relevant = false;
+        if (b->pd && b->counter_slices_always && s->ncounter_sets > 0) {
+            relevant = true;
+        } else if ((s->node_name && s->node_name[0]) || s->all_nodes || s->node_selector) {
+            if (dra_node_matches(node, s->node_name, s->all_nodes, s->node_selector, &relevant, e2,
+                                 sizeof e2)) {
+                snprintf(err, errlen,
+                         "gather pool information: failed to perform node selection for slice %s: "
+                         "failed to parse node selector: %s",
+                         nz(s->name), e2);
+                return DRA_EFATAL;
+            }
+        } else if (s->per_device_node_selection) {
+            for (uint32_t d = 0; d < s->ndevices && !relevant; d++) {
+                const dra_device_t *dev = &s->devices[d];
+                if (dra_node_matches(node, dev->node_name, dev->all_nodes, dev->node_selector,
+                                     &relevant, e2, sizeof e2)) {
+                    snprintf(err, errlen,
+                             "gather pool information: failed to perform node selection for device "
+                             "%s in slice %s: failed to parse node selector: %s",
+                             nz(dev->name), nz(s->name), e2);
+                    return DRA_EFATAL;
+                }
+            }
+        } else {
+            continue;
+        }
+        if (!relevant)
+            continue;
+        gp_tmp_t *t = NULL;
+        for (uint32_t j = 0; j < ntmp; j++)
+            if (strcmp(tmp[j].driver, nz(s->driver)) == 0 &&
+                strcmp(tmp[j].name, nz(s->pool_name)) == 0) {
+                t = &tmp[j];
+                break;
+            }
+        if (!t) {
+            if (ntmp == captmp) {
+                uint32_t nc = captmp ? captmp * 2 : 8;
+                gp_tmp_t *nt = dra_arena_realloc(a, tmp, captmp * sizeof *tmp, nc * sizeof *tmp, 8);
+                if (!nt)
+                    return DRA_ENOMEM;
+                tmp = nt;
+                captmp = nc;
+            }
+            t = &tmp[ntmp++];
+            memset(t, 0, sizeof *t);
+            t->driver = nz(s->driver);
+            t->name = nz(s->pool_name);
+        }
+        if (t->n > 0) {
+            if (s->generation < t->slices[0]->generation)
+                continue;
+            if (s->generation > t->slices[0]->generation)
+                t->n = 0;
+        }
+        if (push_slice(a, &t->slices, &t->n, &t->cap, s))
+            return DRA_ENOMEM;
+    }
+
+    out->pools = dra_arena_calloc(a, ntmp ? ntmp : 1, sizeof(dra_gpool_t), 8);
+    if (!out->pools)
+        return DRA_ENOMEM;
+    for (uint32_t j = 0; j < ntmp; j++) {
+        gp_tmp_t *t = &tmp[j];
+        dra_gpool_t *p = &out->pools[out->n];
+        int64_t want = t->slices[0]->slice_count;
+        if ((int64_t)t->n == want || !b->strict_pools) {
+            if (build_pool(b, t, NULL, 0, a, p))
+                return DRA_ENOMEM;
+            if ((int64_t)t->n != want)
+                p->incomplete = true; /* 1.34: devices stay usable for ExactCount */
+        } else {
+            /* completeness re-check against every slice of the pool */
+            bool obsolete = false;
+            const dra_slice_t **all = NULL;
+            uint32_t nall = 0, capall = 0;
+            int64_t gen = t->slices[0]->generation;
+            for (uint32_t i = 0; i < m->nslices && !obsolete; i++) {
+                const dra_slice_t *s = m->slices[i];
+                if (strcmp(nz(s->driver), t->driver) != 0 || strcmp(nz(s->pool_name), t->name) != 0)
+                    continue;
+                if (s->generation == gen) {
+                    if (push_slice(a, &all, &nall, &capall, s))
+                        return DRA_ENOMEM;
+                } else if (s->generation > gen) {
+                    obsolete = true;
+                }
+            }
+            if (obsolete)
+                continue;
+            if ((int64_t)nall != want) {
+                memset(p, 0, sizeof *p);
+                p->driver = t->driver;
+                p->name = t->name;
+                p->generation = gen;
+                p->incomplete = true;
+            } else if (build_pool(b, t, all, nall, a, p)) {
+                return DRA_ENOMEM;
+            }
+        }
+        if (p->invalid)
+            out->any_invalid = true;
+        out->n++;
+    }
+    /* order: (driver, pool); 1.36+: pools with binding-condition devices last */
+    if (out->n > 1) {
+        if (b->bc_last) {
+            dra_gpool_t *tmpp = dra_arena_calloc(a, out->n, sizeof *tmpp, 8);
+            if (!tmpp)
+                return DRA_ENOMEM;
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < out->n; i++)
+                if (!out->pools[i].has_binding)
+                    tmpp[k++] = out->pools[i];
+            uint32_t nfirst = k;
+            for (uint32_t i = 0; i < out->n; i++)
+                if (out->pools[i].has_binding)
+                    tmpp[k++] = out->pools[i];
+            qsort(tmpp, nfirst, sizeof *tmpp, cmp_pool);
+            qsort(tmpp + nfirst, out->n - nfirst, sizeof *tmpp, cmp_pool);
+            memcpy(out->pools, tmpp, out->n * sizeof *tmpp);
+        } else {
+            qsort(out->pools, out->n, sizeof *out->pools, cmp_pool);
+        }
+    }
+    return DRA_OK;
+}

@@ -1,0 +1,446 @@
+/*
+ * state.c - the allocation state (alloc.h): per device ID (driver, pool, device) the number of
+ * exclusive allocations, the set of share IDs, and the aggregated consumed capacity of the shares.
+ *
+ * Storage: device IDs and share IDs are interned in the state's own table; entries live in an
+ * open-addressing hash keyed by the three ids. The digest is the wrapping sum of one XXH3 per
+ * entry (and per share / capacity inside it), so it does not depend on commit order and a release
+ * restores it exactly. Quantities are summed exactly (dra_aq_t).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_impl.h"
+
+typedef struct st_cap {
+    uint32_t name; /* interned capacity name as written in consumedCapacity */
+    uint32_t n;    /* contributions */
+    dra_aq_t sum;
+} st_cap_t;
+
+typedef struct st_dev {
+    uint32_t drv, pool, dev; /* 0 = empty slot */
+    uint32_t exclusive;
+    uint32_t *shares; /* interned share ids (malloc) */
+    uint32_t nshares, capshares;
+    st_cap_t *caps; /* malloc */
+    uint32_t ncaps, capcaps;
+} st_dev_t;
+
+struct dra_alloc_state {
+    const dra_model_t *model;
+    dra_beh_t beh;
+    dra_arena_t arena;
+    dra_intern_t intern;
+    st_dev_t *slots;
+    size_t nslots, used;
+};
+
+int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                        dra_alloc_state_t **out)
+{
+    dra_alloc_state_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return DRA_ENOMEM;
+    s->model = m;
+    dra_beh_init(&s->beh, f);
+    dra_arena_init(&s->arena, 64 * 1024);
+    dra_intern_init(&s->intern, &s->arena);
+    s->nslots = 64;
+    s->slots = calloc(s->nslots, sizeof *s->slots);
+    if (!s->slots) {
+        dra_alloc_state_free(s);
+        return DRA_ENOMEM;
+    }
+    *out = s;
+    return DRA_OK;
+}
+
+void dra_alloc_state_free(dra_alloc_state_t *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nslots; i++) {
+        free(s->slots[i].shares);
+        free(s->slots[i].caps);
+    }
+    free(s->slots);
+    dra_intern_fini(&s->intern);
+    dra_arena_fini(&s->arena);
+    free(s);
+}
+
+static uint64_t key_hash(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t k[3] = {a, b, c};
+    return dra_hash64(k, sizeof k);
+}
+
+static st_dev_t *find(const dra_alloc_state_t *s, uint32_t a, uint32_t b, uint32_t c)
+{
+    if (!a || !b || !c)
+        return NULL;
+    size_t mask = s->nslots - 1;
+    for (size_t i = (size_t)key_hash(a, b, c) & mask;; i = (i + 1) & mask) {
+        st_dev_t *e = &s->slots[i];
+        if (!e->drv)
+            return NULL;
+        if (e->drv == a && e->pool == b && e->dev == c)
+            return e;
+    }
+}
+
+static int grow(dra_alloc_state_t *s)
+{
+    size_t nn = s->nslots * 2;
+    st_dev_t *ns = calloc(nn, sizeof *ns);
+    if (!ns)
+        return DRA_ENOMEM;
+    for (size_t i = 0; i < s->nslots; i++) {
+        st_dev_t *e = &s->slots[i];
+        if (!e->drv)
+            continue;
+        for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & (nn - 1);; j = (j + 1) & (nn - 1))
+            if (!ns[j].drv) {
+                ns[j] = *e;
+                break;
+            }
+    }
+    free(s->slots);
+    s->slots = ns;
+    s->nslots = nn;
+    return DRA_OK;
+}
+
+static int intern3(dra_alloc_state_t *s, const char *d, const char *p, const char *v, uint32_t *a,
+                   uint32_t *b, uint32_t *c)
+{
+    d = d ? d : "";
+    p = p ? p : "";
+    v = v ? v : "";
+    if (dra_intern_put(&s->intern, d, strlen(d), a) || dra_intern_put(&s->intern, p, strlen(p), b) ||
+        dra_intern_put(&s->intern, v, strlen(v), c))
+        return DRA_ENOMEM;
+    return DRA_OK;
+}
+
+static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **out)
+{
+    uint32_t a, b, c;
+    if (intern3(s, r->driver, r->pool, r->device, &a, &b, &c))
+        return DRA_ENOMEM;
+    st_dev_t *e = find(s, a, b, c);
+    if (!e) {
+        if ((s->used + 1) * 4 > s->nslots * 3 && grow(s))
+            return DRA_ENOMEM;
+        size_t mask = s->nslots - 1;
+        for (size_t i = (size_t)key_hash(a, b, c) & mask;; i = (i + 1) & mask)
+            if (!s->slots[i].drv) {
+                e = &s->slots[i];
+                break;
+            }
+        memset(e, 0, sizeof *e);
+        e->drv = a;
+        e->pool = b;
+        e->dev = c;
+        s->used++;
+    }
+    *out = e;
+    return DRA_OK;
+}
+
+static const st_dev_t *lookup(const dra_alloc_state_t *s, const char *d, const char *p,
+                              const char *v)
+{
+    d = d ? d : "";
+    p = p ? p : "";
+    v = v ? v : "";
+    return find(s, dra_intern_find(&s->intern, d, strlen(d)),
+                dra_intern_find(&s->intern, p, strlen(p)), dra_intern_find(&s->intern, v, strlen(v)));
+}
+
+/* What a result means for the state (DRA-SEMANTICS §1.7). */
+enum { R_SKIP, R_EXCL, R_SHARE };
+static int result_kind(const dra_alloc_state_t *s, const dra_result_t *r)
+{
+    if (r->admin_access)
+        return R_SKIP;
+    if (s->beh.cc && r->share_id)
+        return R_SHARE;
+    return R_EXCL;
+}
+
+/* Entries never disappear from the table (tombstone-free open addressing); an entry with no
+ * exclusive allocation, share or capacity contributes nothing to the digest. */
+int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a)
+{
+    if (!a)
+        return DRA_OK;
+    for (uint32_t i = 0; i < a->nresults; i++) {
+        const dra_result_t *r = &a->results[i];
+        int k = result_kind(s, r);
+        if (k == R_SKIP)
+            continue;
+        st_dev_t *e;
+        if (get_or_add(s, r, &e))
+            return DRA_ENOMEM;
+        if (k == R_EXCL) {
+            e->exclusive++;
+            continue;
+        }
+        uint32_t sid;
+        if (dra_intern_put(&s->intern, r->share_id, strlen(r->share_id), &sid))
+            return DRA_ENOMEM;
+        if (e->nshares == e->capshares) {
+            uint32_t nc = e->capshares ? e->capshares * 2 : 4;
+            uint32_t *ns = realloc(e->shares, nc * sizeof *ns);
+            if (!ns)
+                return DRA_ENOMEM;
+            e->shares = ns;
+            e->capshares = nc;
+        }
+        e->shares[e->nshares++] = sid;
+        for (uint32_t j = 0; j < r->nconsumed; j++) {
+            const char *nm = r->consumed[j].name ? r->consumed[j].name : "";
+            uint32_t nid;
+            if (dra_intern_put(&s->intern, nm, strlen(nm), &nid))
+                return DRA_ENOMEM;
+            st_cap_t *c = NULL;
+            for (uint32_t k2 = 0; k2 < e->ncaps; k2++)
+                if (e->caps[k2].name == nid)
+                    c = &e->caps[k2];
+            if (!c) {
+                if (e->ncaps == e->capcaps) {
+                    uint32_t nc = e->capcaps ? e->capcaps * 2 : 4;
+                    st_cap_t *ncs = realloc(e->caps, nc * sizeof *ncs);
+                    if (!ncs)
+                        return DRA_ENOMEM;
+                    e->caps = ncs;
+                    e->capcaps = nc;
+                }
+                c = &e->caps[e->ncaps++];
+                memset(c, 0, sizeof *c);
+                c->name = nid;
+            }
+            c->n++;
+            c->sum += dra_aq_from(&r->consumed[j].value);
+        }
+    }
+    return DRA_OK;
+}
+
+int dra_alloc_state_add_model_claims(dra_alloc_state_t *s)
+{
+    for (uint32_t i = 0; i < s->model->nclaims; i++) {
+        int rc = dra_alloc_state_commit(s, s->model->claims[i]->allocation);
+        if (rc)
+            return rc;
+    }
+    return DRA_OK;
+}
+
+static int find_share(const st_dev_t *e, uint32_t sid)
+{
+    for (uint32_t i = 0; i < e->nshares; i++)
+        if (e->shares[i] == sid)
+            return (int)i;
+    return -1;
+}
+
+int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
+{
+    if (!a)
+        return DRA_OK;
+    /* check first, so a failed release leaves the state unchanged; multiplicities within one
+     * allocation are counted by a dry run that decrements and then restores */
+    int rc = DRA_OK;
+    uint32_t done = 0;
+    for (; done < a->nresults; done++) {
+        const dra_result_t *r = &a->results[done];
+        int k = result_kind(s, r);
+        if (k == R_SKIP)
+            continue;
+        st_dev_t *e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
+        if (!e) {
+            rc = DRA_ENOTFOUND;
+            break;
+        }
+        if (k == R_EXCL) {
+            if (!e->exclusive) {
+                rc = DRA_ENOTFOUND;
+                break;
+            }
+            e->exclusive--;
+        } else {
+            uint32_t sid = dra_intern_find(&s->intern, r->share_id, strlen(r->share_id));
+            int idx = sid ? find_share(e, sid) : -1;
+            if (idx < 0) {
+                rc = DRA_ENOTFOUND;
+                break;
+            }
+            e->shares[idx] = 0; /* marked; compacted below */
+        }
+    }
+    if (rc) {
+        /* undo the dry run */
+        for (uint32_t i = 0; i < done; i++) {
+            const dra_result_t *r = &a->results[i];
+            int k = result_kind(s, r);
+            if (k == R_SKIP)
+                continue;
+            st_dev_t *e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
+            if (k == R_EXCL) {
+                e->exclusive++;
+            } else {
+                uint32_t sid = dra_intern_find(&s->intern, r->share_id, strlen(r->share_id));
+                int z = find_share(e, 0);
+                e->shares[z] = sid;
+            }
+        }
+        return rc;
+    }
+    for (uint32_t i = 0; i < a->nresults; i++) {
+        const dra_result_t *r = &a->results[i];
+        if (result_kind(s, r) != R_SHARE)
+            continue;
+        st_dev_t *e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
+        int z = find_share(e, 0);
+        if (z >= 0) {
+            e->shares[z] = e->shares[e->nshares - 1];
+            e->nshares--;
+        }
+        for (uint32_t j = 0; j < r->nconsumed; j++) {
+            const char *nm = r->consumed[j].name ? r->consumed[j].name : "";
+            uint32_t nid = dra_intern_find(&s->intern, nm, strlen(nm));
+            for (uint32_t k2 = 0; k2 < e->ncaps; k2++) {
+                if (e->caps[k2].name == nid && e->caps[k2].n > 0) {
+                    e->caps[k2].n--;
+                    e->caps[k2].sum -= dra_aq_from(&r->consumed[j].value);
+                    if (e->caps[k2].n == 0) {
+                        e->caps[k2] = e->caps[e->ncaps - 1];
+                        e->ncaps--;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    return DRA_OK;
+}
+
+uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < s->nslots; i++) {
+        const st_dev_t *e = &s->slots[i];
+        if (!e->drv || (!e->exclusive && !e->nshares && !e->ncaps))
+            continue;
+        /* hash the strings, not the ids, so equal states built in any order agree */
+        const char *d = dra_intern_str(&s->intern, e->drv), *p = dra_intern_str(&s->intern, e->pool),
+                   *v = dra_intern_str(&s->intern, e->dev);
+        uint64_t h = dra_hash64_seed(d, strlen(d) + 1, 1);
+        h = dra_hash64_seed(p, strlen(p) + 1, h);
+        h = dra_hash64_seed(v, strlen(v) + 1, h);
+        sum += dra_hash64_seed(&e->exclusive, sizeof e->exclusive, h ^ 0x9e3779b97f4a7c15ULL);
+        for (uint32_t j = 0; j < e->nshares; j++) {
+            const char *sh = dra_intern_str(&s->intern, e->shares[j]);
+            sum += dra_hash64_seed(sh, strlen(sh), h ^ 0x51ed270b27c5a3f1ULL);
+        }
+        for (uint32_t j = 0; j < e->ncaps; j++) {
+            const char *cn = dra_intern_str(&s->intern, e->caps[j].name);
+            uint64_t hc = dra_hash64_seed(cn, strlen(cn), h ^ 0x2545f4914f6cdd1dULL);
+            struct {
+                uint64_t lo, hi;
+                uint32_t n;
+            } v2 = {(uint64_t)e->caps[j].sum, (uint64_t)(e->caps[j].sum >> 64), e->caps[j].n};
+            sum += dra_hash64_seed(&v2, sizeof v2, hc);
+        }
+    }
+    return sum;
+}
+
+uint32_t dra_alloc_state_exclusive(const dra_alloc_state_t *s, const char *driver,
+                                   const char *pool, const char *device)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    return e ? e->exclusive : 0;
+}
+
+uint32_t dra_alloc_state_shares(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                                const char *device)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    return e ? e->nshares : 0;
+}
+
+bool dra_alloc_state_has_share(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                               const char *device, const char *share_id)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    if (!e || !share_id)
+        return false;
+    uint32_t sid = dra_intern_find(&s->intern, share_id, strlen(share_id));
+    return sid && find_share(e, sid) >= 0;
+}
+
+bool dra_alloc_state_aggregated(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                                const char *device, const char *cap_name, dra_quantity_t *out)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    if (!e || !cap_name)
+        return false;
+    uint32_t nid = dra_intern_find(&s->intern, cap_name, strlen(cap_name));
+    for (uint32_t j = 0; nid && j < e->ncaps; j++)
+        if (e->caps[j].name == nid) {
+            if (out)
+                dra_aq_to(e->caps[j].sum, NULL, out);
+            return true;
+        }
+    return false;
+}
+
+bool dra_alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                            const char *device, const char *cap_name, dra_aq_t *out)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    if (!e || !cap_name)
+        return false;
+    uint32_t nid = dra_intern_find(&s->intern, cap_name, strlen(cap_name));
+    for (uint32_t j = 0; nid && j < e->ncaps; j++)
+        if (e->caps[j].name == nid) {
+            *out = e->caps[j].sum;
+            return true;
+        }
+    return false;
+}
+
+bool dra_alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver,
+                                  const char *pool, const char *device)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    return e && e->ncaps > 0;
+}
+
+bool dra_alloc_state_in_use(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                            const char *device)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    if (!e)
+        return false;
+    if (e->exclusive)
+        return true;
+    if (s->beh.bugs && s->beh.release < DRA_RELEASE_1_36)
+        return false; /* before PR #139040 only AllocatedDevices counted (issue #139034) */
+    return e->nshares > 0 || e->ncaps > 0;
+}
+
+uint32_t dra_alloc_state_count(const dra_alloc_state_t *s)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; i < s->nslots; i++) {
+        const st_dev_t *e = &s->slots[i];
+        if (e->drv && (e->exclusive || e->nshares || e->ncaps))
+            n++;
+    }
+    return n;
+}
