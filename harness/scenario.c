@@ -1,0 +1,830 @@
+/* scenario.c - scenario loader and builder; see scenario.h. */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/intern.h"
+#include "cli.h"
+#include "embedded.h"
+#include "ydoc.h"
+
+typedef struct sp {
+    dra_scenario_t *s;
+    const char *file;
+    dra_diag_t *diag;
+} sp_t;
+
+static int err_at(sp_t *p, const dra_ynode_t *n, const char *path, const char *fmt, ...) DRA_PRINTF(4, 5);
+static int err_at(sp_t *p, const dra_ynode_t *n, const char *path, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return dra_diag_set(p->diag, DRA_EINVAL, p->file, n ? n->line : 0, n ? n->column : 0, "%s: %s", path, msg);
+}
+
+static int check_keys(sp_t *p, const dra_ynode_t *n, const char *path, const char *const *allowed)
+{
+    if (!dra_ynode_is_map(n))
+        return err_at(p, n, path, "expected a map, got %s", dra_ynode_kind_name(n));
+    for (uint32_t i = 0; i < n->n; i++) {
+        bool ok = false;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, n->keys[i]->text) == 0;
+        if (!ok) {
+            char buf[300];
+            size_t k = 0;
+            for (const char *const *a = allowed; *a && k < sizeof buf - 40; a++)
+                k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", k ? ", " : "", *a);
+            return err_at(p, n->keys[i], path, "unknown field \"%s\" (expected one of: %s)", n->keys[i]->text, buf);
+        }
+    }
+    return DRA_OK;
+}
+
+static const char *sub(char *buf, size_t len, const char *path, const char *key)
+{
+    snprintf(buf, len, "%s.%s", path, key);
+    return buf;
+}
+
+static int get_str(sp_t *p, const dra_ynode_t *n, const char *path, const char **out)
+{
+    const char *v;
+    int rc = dra_ynode_string(n, p->file, path, true, &v, p->diag);
+    if (rc)
+        return rc;
+    if (!(*out = dra_arena_strdup(&p->s->arena, v)))
+        return DRA_ENOMEM;
+    return DRA_OK;
+}
+
+static int get_u64(sp_t *p, const dra_ynode_t *n, const char *path, uint64_t max, uint64_t *out)
+{
+    int64_t v;
+    int rc = dra_ynode_int64(n, p->file, path, &v, p->diag);
+    if (rc)
+        return rc;
+    if (v < 0 || (uint64_t)v > max)
+        return err_at(p, n, path, "must be between 0 and %llu, got %lld", (unsigned long long)max, (long long)v);
+    *out = (uint64_t)v;
+    return DRA_OK;
+}
+
+static int get_u32(sp_t *p, const dra_ynode_t *n, const char *path, uint32_t max, uint32_t *out)
+{
+    uint64_t v;
+    int rc = get_u64(p, n, path, max, &v);
+    if (!rc)
+        *out = (uint32_t)v;
+    return rc;
+}
+
+static int get_pos_double(sp_t *p, const dra_ynode_t *n, const char *path, double *out)
+{
+    int rc = dra_ynode_double(n, p->file, path, out, p->diag);
+    if (rc)
+        return rc;
+    if (!(*out > 0) || *out > 1e15)
+        return err_at(p, n, path, "must be a positive number");
+    return DRA_OK;
+}
+
+static int get_enum(sp_t *p, const dra_ynode_t *n, const char *path, const char *const *names, int *out)
+{
+    const char *v;
+    int rc = dra_ynode_string(n, p->file, path, true, &v, p->diag);
+    if (rc)
+        return rc;
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], v) == 0) {
+            *out = i;
+            return DRA_OK;
+        }
+    char buf[200];
+    size_t k = 0;
+    for (int i = 0; names[i] && k < sizeof buf - 40; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", names[i]);
+    return err_at(p, n, path, "unknown value \"%s\" (expected one of: %s)", v, buf);
+}
+
+/* ---- inline templates ------------------------------------------------------------------------ */
+
+static const char *const k_tmpl[] = {"name", "requests", "constraints", NULL};
+static const char *const k_req[] = {"name", "deviceClassName", "count", "allocationMode", "selectors", "adminAccess",
+                                    "capacity", NULL};
+static const char *const k_cons[] = {"requests", "matchAttribute", "distinctAttribute", NULL};
+
+/* Build an inline template into m (also used at load time, into a scratch model, to validate). */
+static int build_inline(sp_t *p, dra_model_t *m, const dra_ynode_t *n, const char *path, dra_claim_t **out)
+{
+    char b1[160], b2[200];
+    int rc = check_keys(p, n, path, k_tmpl);
+    if (rc)
+        return rc;
+    const dra_ynode_t *nm = dra_ynode_get(n, "name"), *reqs = dra_ynode_get(n, "requests");
+    const dra_ynode_t *cons = dra_ynode_get(n, "constraints");
+    const char *name;
+    if (!nm)
+        return err_at(p, n, path, "missing field \"name\"");
+    if ((rc = dra_ynode_string(nm, p->file, sub(b1, sizeof b1, path, "name"), false, &name, p->diag)))
+        return rc;
+    if (!dra_ynode_is_seq(reqs) || reqs->n == 0 || reqs->n > 32)
+        return err_at(p, reqs ? reqs : n, sub(b1, sizeof b1, path, "requests"), "expected a list of 1 to 32 requests");
+    if (dra_model_find_template(m, "default", name))
+        return err_at(p, nm, sub(b1, sizeof b1, path, "name"), "template \"%s\" defined twice", name);
+    dra_claim_t *t = dra_model_add_template(m);
+    if (!t)
+        return DRA_ENOMEM;
+    t->namespace_ = dra_model_str(m, "default");
+    t->name = dra_model_str(m, name);
+    t->api_version = dra_model_str(m, "resource.k8s.io/v1");
+    t->pos = (dra_srcpos_t){dra_model_str(m, p->file), n->line, n->column};
+    t->requests = dra_model_array(m, reqs->n, sizeof *t->requests);
+    if (!t->requests)
+        return DRA_ENOMEM;
+    t->nrequests = reqs->n;
+    for (uint32_t i = 0; i < reqs->n; i++) {
+        const dra_ynode_t *r = reqs->vals[i];
+        snprintf(b1, sizeof b1, "%s.requests[%u]", path, i);
+        if ((rc = check_keys(p, r, b1, k_req)))
+            return rc;
+        const dra_ynode_t *rn = dra_ynode_get(r, "name"), *cls = dra_ynode_get(r, "deviceClassName");
+        if (!rn || !cls)
+            return err_at(p, r, b1, "name and deviceClassName are required");
+        const char *rname, *cname;
+        if ((rc = dra_ynode_string(rn, p->file, sub(b2, sizeof b2, b1, "name"), false, &rname, p->diag)) ||
+            (rc = dra_ynode_string(cls, p->file, sub(b2, sizeof b2, b1, "deviceClassName"), false, &cname, p->diag)))
+            return rc;
+        dra_exact_request_t *e = dra_model_array(m, 1, sizeof *e);
+        if (!e)
+            return DRA_ENOMEM;
+        t->requests[i].name = dra_model_str(m, rname);
+        t->requests[i].exactly = e;
+        t->requests[i].pos = (dra_srcpos_t){t->pos.file, r->line, r->column};
+        e->name = t->requests[i].name;
+        e->class_name = dra_model_str(m, cname);
+        e->pos = t->requests[i].pos;
+        e->mode = DRA_MODE_EXACT_COUNT;
+        const dra_ynode_t *v;
+        if ((v = dra_ynode_get(r, "allocationMode"))) {
+            static const char *const modes[] = {"ExactCount", "All", NULL};
+            int mode;
+            if ((rc = get_enum(p, v, sub(b2, sizeof b2, b1, "allocationMode"), modes, &mode)))
+                return rc;
+            e->mode = mode ? DRA_MODE_ALL : DRA_MODE_EXACT_COUNT;
+            e->mode_raw = dra_model_str(m, modes[mode]);
+        }
+        if ((v = dra_ynode_get(r, "count"))) {
+            uint64_t cnt;
+            if (e->mode == DRA_MODE_ALL)
+                return err_at(p, v, sub(b2, sizeof b2, b1, "count"), "must not be set with allocationMode All");
+            if ((rc = get_u64(p, v, sub(b2, sizeof b2, b1, "count"), 32, &cnt)))
+                return rc;
+            if (cnt == 0)
+                return err_at(p, v, b2, "must be at least 1");
+            e->has_count = true;
+            e->count = (int64_t)cnt;
+        } else if (e->mode == DRA_MODE_EXACT_COUNT) {
+            e->count = 1;
+        }
+        if ((v = dra_ynode_get(r, "adminAccess"))) {
+            if ((rc = dra_ynode_bool(v, p->file, sub(b2, sizeof b2, b1, "adminAccess"), &e->admin_access, p->diag)))
+                return rc;
+            e->has_admin_access = true;
+        }
+        if ((v = dra_ynode_get(r, "selectors"))) {
+            if (!dra_ynode_is_seq(v) || v->n > 32)
+                return err_at(p, v, sub(b2, sizeof b2, b1, "selectors"), "expected a list of at most 32 CEL strings");
+            e->selectors = dra_model_array(m, v->n, sizeof *e->selectors);
+            if (!e->selectors)
+                return DRA_ENOMEM;
+            e->nselectors = v->n;
+            for (uint32_t k = 0; k < v->n; k++) {
+                const char *cel;
+                snprintf(b2, sizeof b2, "%s.selectors[%u]", b1, k);
+                if ((rc = dra_ynode_string(v->vals[k], p->file, b2, false, &cel, p->diag)))
+                    return rc;
+                e->selectors[k].cel = dra_model_str(m, cel);
+                e->selectors[k].pos = (dra_srcpos_t){t->pos.file, v->vals[k]->line, v->vals[k]->column};
+            }
+        }
+        if ((v = dra_ynode_get(r, "capacity"))) {
+            if (!dra_ynode_is_map(v))
+                return err_at(p, v, sub(b2, sizeof b2, b1, "capacity"), "expected a map of name: quantity");
+            e->has_capacity = true;
+            e->cap_requests = dra_model_array(m, v->n, sizeof *e->cap_requests);
+            if (!e->cap_requests)
+                return DRA_ENOMEM;
+            e->ncap_requests = v->n;
+            for (uint32_t k = 0; k < v->n; k++) {
+                const char *q;
+                snprintf(b2, sizeof b2, "%s.capacity.%s", b1, v->keys[k]->text);
+                if ((rc = dra_ynode_string(v->vals[k], p->file, b2, true, &q, p->diag)))
+                    return rc;
+                dra_cap_request_t *cr = &e->cap_requests[k];
+                cr->name = dra_model_str(m, v->keys[k]->text);
+                cr->qname = dra_model_qname(m, NULL, v->keys[k]->text);
+                dra_diag_t qd;
+                if (dra_quantity_parse(q, strlen(q), &cr->value, &qd) != DRA_OK)
+                    return err_at(p, v->vals[k], b2, "not a quantity: %s", qd.msg);
+            }
+        }
+    }
+    if (cons) {
+        if (!dra_ynode_is_seq(cons) || cons->n > 32)
+            return err_at(p, cons, sub(b1, sizeof b1, path, "constraints"), "expected a list of at most 32 constraints");
+        t->constraints = dra_model_array(m, cons->n, sizeof *t->constraints);
+        if (!t->constraints && cons->n)
+            return DRA_ENOMEM;
+        t->nconstraints = cons->n;
+        for (uint32_t i = 0; i < cons->n; i++) {
+            const dra_ynode_t *c = cons->vals[i];
+            snprintf(b1, sizeof b1, "%s.constraints[%u]", path, i);
+            if ((rc = check_keys(p, c, b1, k_cons)))
+                return rc;
+            const dra_ynode_t *ma = dra_ynode_get(c, "matchAttribute"), *da = dra_ynode_get(c, "distinctAttribute");
+            if (!ma == !da)
+                return err_at(p, c, b1, "exactly one of matchAttribute and distinctAttribute is required");
+            const char *attr;
+            if ((rc = dra_ynode_string(ma ? ma : da, p->file, b1, false, &attr, p->diag)))
+                return rc;
+            if (!strchr(attr, '/'))
+                return err_at(p, ma ? ma : da, b1, "attribute \"%s\" must be fully qualified (domain/name)", attr);
+            dra_constraint_t *k = &t->constraints[i];
+            k->pos = (dra_srcpos_t){t->pos.file, c->line, c->column};
+            if (ma)
+                k->match_attribute = dra_model_str(m, attr);
+            else
+                k->distinct_attribute = dra_model_str(m, attr);
+            const dra_ynode_t *rq = dra_ynode_get(c, "requests");
+            if (rq) {
+                if (!dra_ynode_is_seq(rq))
+                    return err_at(p, rq, b1, "requests: expected a list of request names");
+                k->requests = dra_model_array(m, rq->n, sizeof *k->requests);
+                if (!k->requests && rq->n)
+                    return DRA_ENOMEM;
+                k->nrequests = rq->n;
+                for (uint32_t j = 0; j < rq->n; j++) {
+                    const char *rn;
+                    if ((rc = dra_ynode_string(rq->vals[j], p->file, b1, false, &rn, p->diag)))
+                        return rc;
+                    bool found = false;
+                    for (uint32_t q = 0; q < t->nrequests; q++)
+                        found |= strcmp(t->requests[q].name, rn) == 0;
+                    if (!found)
+                        return err_at(p, rq->vals[j], b1, "unknown request \"%s\"", rn);
+                    k->requests[j] = dra_model_str(m, rn);
+                }
+            }
+        }
+    }
+    *out = t;
+    return DRA_OK;
+}
+
+/* ---- sections ---------------------------------------------------------------------------------- */
+
+static const char *const k_top[] = {"apiVersion", "kind", "metadata", "spec", NULL};
+static const char *const k_meta[] = {"name", "description", NULL};
+static const char *const k_spec[] = {"seed", "release", "features", "cluster", "workload", "placement", "run", NULL};
+static const char *const k_cluster[] = {"nodes", "manifests", NULL};
+static const char *const k_group[] = {"profile", "count", "name", "params", NULL};
+static const char *const k_params[] = {"gpus", "nics", "devices", "rackSize", "channels", "partitions", "productName",
+                                       "memory", "driverVersion", "migLayout", "counterLayout", "scope", "selector",
+                                       "labels", NULL};
+static const char *const k_selector[] = {"key", "value", NULL};
+static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "lifetime", "mix", NULL};
+static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
+static const char *const k_mix[] = {"shape", "template", "weight", "count", "migProfile", "sameParent", "memory",
+                                    "class", "constraint", "share", "name", NULL};
+static const char *const k_run[] = {"warmup", "repetitions", "invariants", "sampleRate", NULL};
+
+static int load_params(sp_t *p, const dra_ynode_t *n, const char *path, dra_gen_group_t *g)
+{
+    char b[200];
+    int rc = check_keys(p, n, path, k_params);
+    if (rc)
+        return rc;
+    dra_gen_params_t *pp = &g->params;
+    for (uint32_t i = 0; i < n->n && !rc; i++) {
+        const char *k = n->keys[i]->text;
+        const dra_ynode_t *v = n->vals[i];
+        sub(b, sizeof b, path, k);
+        if (!strcmp(k, "gpus"))
+            rc = get_u32(p, v, b, 64, &pp->gpus);
+        else if (!strcmp(k, "nics"))
+            rc = get_u32(p, v, b, 64, &pp->nics);
+        else if (!strcmp(k, "devices"))
+            rc = get_u32(p, v, b, 4096, &pp->devices);
+        else if (!strcmp(k, "rackSize"))
+            rc = get_u32(p, v, b, 1u << 20, &pp->rack_size);
+        else if (!strcmp(k, "channels"))
+            rc = get_u32(p, v, b, 127, &pp->channels);
+        else if (!strcmp(k, "productName"))
+            rc = get_str(p, v, b, &pp->product_name);
+        else if (!strcmp(k, "memory"))
+            rc = get_str(p, v, b, &pp->memory);
+        else if (!strcmp(k, "driverVersion"))
+            rc = get_str(p, v, b, &pp->driver_version);
+        else if (!strcmp(k, "partitions")) {
+            static const char *const parts[] = {"spx", "cpx", NULL};
+            int e;
+            if (!(rc = get_enum(p, v, b, parts, &e)))
+                pp->cpx = e == 1;
+        } else if (!strcmp(k, "migLayout")) {
+            static const char *const l[] = {"all-1g", "half-balanced", "mixed", NULL};
+            int e;
+            if (!(rc = get_enum(p, v, b, l, &e)))
+                pp->mig_layout = (dra_gen_mig_layout_t)e;
+        } else if (!strcmp(k, "counterLayout")) {
+            static const char *const l[] = {"1.35", "1.34", NULL};
+            int e;
+            if (!(rc = get_enum(p, v, b, l, &e)))
+                pp->counter_layout = (dra_gen_counter_layout_t)e;
+        } else if (!strcmp(k, "scope")) {
+            static const char *const l[] = {"allNodes", "nodeSelector", NULL};
+            int e;
+            if (!(rc = get_enum(p, v, b, l, &e)))
+                pp->scope = (dra_gen_scope_t)e;
+        } else if (!strcmp(k, "selector")) {
+            if ((rc = check_keys(p, v, b, k_selector)))
+                break;
+            const dra_ynode_t *sk = dra_ynode_get(v, "key"), *sv = dra_ynode_get(v, "value");
+            if (!sk || !sv)
+                return err_at(p, v, b, "key and value are required");
+            if (!(rc = get_str(p, sk, b, &pp->selector_key)))
+                rc = get_str(p, sv, b, &pp->selector_value);
+        } else if (!strcmp(k, "labels")) {
+            if (!dra_ynode_is_map(v))
+                return err_at(p, v, b, "expected a map of label: value");
+            dra_label_t *l = dra_arena_calloc(&p->s->arena, v->n ? v->n : 1, sizeof *l, 8);
+            if (!l)
+                return DRA_ENOMEM;
+            for (uint32_t j = 0; j < v->n && !rc; j++) {
+                l[j].key = dra_arena_strdup(&p->s->arena, v->keys[j]->text);
+                rc = get_str(p, v->vals[j], b, &l[j].value);
+            }
+            pp->labels = l;
+            pp->nlabels = v->n;
+        }
+    }
+    if (!rc && g->profile == DRA_GEN_NET_POOL && pp->scope == DRA_GEN_SCOPE_NODE_SELECTOR && !pp->selector_key)
+        return err_at(p, n, path, "scope nodeSelector needs selector {key, value}");
+    if (!rc && pp->nics > pp->gpus)
+        return err_at(p, n, path, "nics (%u) must not exceed gpus (%u)", pp->nics, pp->gpus);
+    return rc;
+}
+
+static int load_cluster(sp_t *p, const dra_ynode_t *n)
+{
+    char b[200];
+    dra_scenario_t *s = p->s;
+    int rc = check_keys(p, n, "spec.cluster", k_cluster);
+    if (rc)
+        return rc;
+    const dra_ynode_t *nodes = dra_ynode_get(n, "nodes"), *man = dra_ynode_get(n, "manifests");
+    if (!dra_ynode_is_seq(nodes) || nodes->n == 0)
+        return err_at(p, nodes ? nodes : n, "spec.cluster.nodes", "expected a non-empty list of node groups");
+    s->groups = dra_arena_calloc(&s->arena, nodes->n, sizeof *s->groups, 8);
+    if (!s->groups)
+        return DRA_ENOMEM;
+    s->ngroups = nodes->n;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < nodes->n; i++) {
+        const dra_ynode_t *g = nodes->vals[i];
+        char path[64];
+        snprintf(path, sizeof path, "spec.cluster.nodes[%u]", i);
+        if ((rc = check_keys(p, g, path, k_group)))
+            return rc;
+        const dra_ynode_t *pr = dra_ynode_get(g, "profile"), *cnt = dra_ynode_get(g, "count");
+        if (!pr || !cnt)
+            return err_at(p, g, path, "profile and count are required");
+        const char *pname;
+        if ((rc = dra_ynode_string(pr, p->file, sub(b, sizeof b, path, "profile"), false, &pname, p->diag)))
+            return rc;
+        dra_gen_group_t *gr = &s->groups[i];
+        if (dra_gen_profile_find(pname, &gr->profile) != DRA_OK)
+            return err_at(p, pr, b, "unknown profile \"%s\" (see drabench gen --list)", pname);
+        dra_gen_params_default(gr->profile, &gr->params);
+        if ((rc = get_u32(p, cnt, sub(b, sizeof b, path, "count"), 1000000, &gr->count)))
+            return rc;
+        total += gr->count;
+        const dra_ynode_t *v;
+        if ((v = dra_ynode_get(g, "name")) && (rc = get_str(p, v, sub(b, sizeof b, path, "name"), &gr->name)))
+            return rc;
+        if ((v = dra_ynode_get(g, "params")) && (rc = load_params(p, v, sub(b, sizeof b, path, "params"), gr)))
+            return rc;
+    }
+    if (total > 1000000)
+        return err_at(p, nodes, "spec.cluster.nodes", "more than 1,000,000 nodes in total");
+    if (man) {
+        if (!dra_ynode_is_seq(man))
+            return err_at(p, man, "spec.cluster.manifests", "expected a list of paths");
+        s->manifests = dra_arena_calloc(&s->arena, man->n ? man->n : 1, sizeof *s->manifests, 8);
+        if (!s->manifests)
+            return DRA_ENOMEM;
+        const char *slash = strrchr(p->file, '/');
+        for (uint32_t i = 0; i < man->n; i++) {
+            const char *path;
+            if ((rc = dra_ynode_string(man->vals[i], p->file, "spec.cluster.manifests", false, &path, p->diag)))
+                return rc;
+            char full[4096];
+            if (path[0] != '/' && slash && strncmp(p->file, "<builtin>", 9) != 0)
+                snprintf(full, sizeof full, "%.*s/%s", (int)(slash - p->file), p->file, path);
+            else
+                snprintf(full, sizeof full, "%s", path);
+            if (!(s->manifests[i] = dra_arena_strdup(&s->arena, full)))
+                return DRA_ENOMEM;
+        }
+        s->nmanifests = man->n;
+    }
+    return DRA_OK;
+}
+
+static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_scenario_mix_t *mx,
+                          dra_model_t *scratch)
+{
+    char b[200];
+    int rc = check_keys(p, e, path, k_mix);
+    if (rc)
+        return rc;
+    const dra_ynode_t *sh = dra_ynode_get(e, "shape"), *tm = dra_ynode_get(e, "template"), *v;
+    if (!sh == !tm)
+        return err_at(p, e, path, "exactly one of shape and template is required");
+    mx->weight = 1;
+    if ((v = dra_ynode_get(e, "weight")) && (rc = get_pos_double(p, v, sub(b, sizeof b, path, "weight"), &mx->weight)))
+        return rc;
+    dra_shape_spec_t *ss = &mx->shape;
+    if (tm) {
+        for (uint32_t i = 0; i < e->n; i++)
+            if (strcmp(e->keys[i]->text, "template") && strcmp(e->keys[i]->text, "weight") &&
+                strcmp(e->keys[i]->text, "share"))
+                return err_at(p, e->keys[i], path, "field \"%s\" does not apply to an inline template",
+                              e->keys[i]->text);
+        ss->kind = DRA_SHAPE_INLINE;
+        mx->inline_node = tm;
+        dra_claim_t *t;
+        if ((rc = build_inline(p, scratch, tm, sub(b, sizeof b, path, "template"), &t)))
+            return rc;
+        ss->name = dra_arena_strdup(&p->s->arena, t->name);
+    } else {
+        const char *name, *mig;
+        if ((rc = dra_ynode_string(sh, p->file, sub(b, sizeof b, path, "shape"), false, &name, p->diag)))
+            return rc;
+        if (dra_shape_find(name, &ss->kind, &mig) != DRA_OK || ss->kind == DRA_SHAPE_INLINE)
+            return err_at(p, sh, b, "unknown shape \"%s\" (see drabench gen --list)", name);
+        if (mig && !(ss->mig_profile = dra_arena_strdup(&p->s->arena, mig)))
+            return DRA_ENOMEM;
+    }
+    for (uint32_t i = 0; i < e->n && !rc; i++) {
+        const char *k = e->keys[i]->text;
+        v = e->vals[i];
+        sub(b, sizeof b, path, k);
+        if (!strcmp(k, "count"))
+            rc = get_u32(p, v, b, 32, &ss->count);
+        else if (!strcmp(k, "migProfile"))
+            rc = get_str(p, v, b, &ss->mig_profile);
+        else if (!strcmp(k, "sameParent"))
+            rc = dra_ynode_bool(v, p->file, b, &ss->same_parent, p->diag);
+        else if (!strcmp(k, "memory"))
+            rc = get_str(p, v, b, &ss->memory);
+        else if (!strcmp(k, "class"))
+            rc = get_str(p, v, b, &ss->class_name);
+        else if (!strcmp(k, "constraint"))
+            rc = get_str(p, v, b, &ss->constraint);
+        else if (!strcmp(k, "share"))
+            rc = get_u32(p, v, b, 256, &ss->share);
+        else if (!strcmp(k, "name"))
+            rc = get_str(p, v, b, &ss->name);
+    }
+    if (rc)
+        return rc;
+    if (ss->kind == DRA_SHAPE_SHARED && ss->share == 0)
+        ss->share = 2;
+    if (ss->kind != DRA_SHAPE_INLINE) { /* validate parameters by building into the scratch model */
+        dra_diag_t d;
+        if (dra_shape_build(scratch, ss, NULL, &d) != DRA_OK)
+            return err_at(p, e, path, "%s", d.msg);
+    }
+    return DRA_OK;
+}
+
+static int load_workload(sp_t *p, const dra_ynode_t *n)
+{
+    char b[200];
+    dra_scenario_t *s = p->s;
+    int rc = check_keys(p, n, "spec.workload", k_workload);
+    if (rc)
+        return rc;
+    const dra_ynode_t *v;
+    static const char *const modes[] = {"fill", "steady", NULL};
+    int mode = 0;
+    if ((v = dra_ynode_get(n, "mode")) && (rc = get_enum(p, v, "spec.workload.mode", modes, &mode)))
+        return rc;
+    s->mode = (dra_wl_mode_t)mode;
+    if (!(v = dra_ynode_get(n, "count")))
+        return err_at(p, n, "spec.workload", "missing field \"count\"");
+    if ((rc = get_u64(p, v, "spec.workload.count", 1ull << 40, &s->count)))
+        return rc;
+    if ((v = dra_ynode_get(n, "stopAfter")) && (rc = get_u64(p, v, "spec.workload.stopAfter", 1ull << 40, &s->stop_after)))
+        return rc;
+    if ((v = dra_ynode_get(n, "rate")) && (rc = get_pos_double(p, v, "spec.workload.rate", &s->rate)))
+        return rc;
+    if ((v = dra_ynode_get(n, "lifetime"))) {
+        if ((rc = check_keys(p, v, "spec.workload.lifetime", k_life)))
+            return rc;
+        static const char *const dists[] = {"constant", "exponential", "uniform", NULL};
+        int d = 1;
+        const dra_ynode_t *x;
+        if ((x = dra_ynode_get(v, "distribution")) && (rc = get_enum(p, x, "spec.workload.lifetime.distribution", dists, &d)))
+            return rc;
+        s->lifetime.kind = (dra_dist_kind_t)d;
+        const char *need = d == 0 ? "value" : d == 1 ? "mean" : "min";
+        if (!(x = dra_ynode_get(v, need)))
+            return err_at(p, v, "spec.workload.lifetime", "distribution %s needs \"%s\"", dists[d], need);
+        if ((rc = get_pos_double(p, x, sub(b, sizeof b, "spec.workload.lifetime", need), &s->lifetime.a)))
+            return rc;
+        if (d == 2) {
+            if (!(x = dra_ynode_get(v, "max")))
+                return err_at(p, v, "spec.workload.lifetime", "distribution uniform needs \"max\"");
+            if ((rc = get_pos_double(p, x, "spec.workload.lifetime.max", &s->lifetime.b)))
+                return rc;
+            if (s->lifetime.b < s->lifetime.a)
+                return err_at(p, x, "spec.workload.lifetime.max", "must not be below min");
+        }
+    }
+    if (s->mode == DRA_WL_STEADY && (!(s->rate > 0) || !(s->lifetime.a > 0)))
+        return err_at(p, n, "spec.workload", "mode steady needs rate and lifetime");
+    const dra_ynode_t *mix = dra_ynode_get(n, "mix");
+    if (!dra_ynode_is_seq(mix) || mix->n == 0 || mix->n > 256)
+        return err_at(p, mix ? mix : n, "spec.workload.mix", "expected a list of 1 to 256 entries");
+    s->mix = dra_arena_calloc(&s->arena, mix->n, sizeof *s->mix, 8);
+    if (!s->mix)
+        return DRA_ENOMEM;
+    s->nmix = mix->n;
+    dra_model_t scratch;
+    dra_model_init(&scratch);
+    for (uint32_t i = 0; i < mix->n && !rc; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "spec.workload.mix[%u]", i);
+        rc = load_mix_entry(p, mix->vals[i], path, &s->mix[i], &scratch);
+    }
+    dra_model_fini(&scratch);
+    return rc;
+}
+
+static int load_run(sp_t *p, const dra_ynode_t *n)
+{
+    dra_scenario_t *s = p->s;
+    int rc = check_keys(p, n, "spec.run", k_run);
+    const dra_ynode_t *v;
+    if (rc)
+        return rc;
+    if ((v = dra_ynode_get(n, "warmup")) && (rc = get_u64(p, v, "spec.run.warmup", 1ull << 40, &s->warmup)))
+        return rc;
+    if ((v = dra_ynode_get(n, "repetitions")) && (rc = get_u32(p, v, "spec.run.repetitions", 1000, &s->repetitions)))
+        return rc;
+    if (s->repetitions == 0)
+        return err_at(p, v, "spec.run.repetitions", "must be at least 1");
+    if ((v = dra_ynode_get(n, "invariants"))) {
+        static const char *const im[] = {"all", "sampled", "off", NULL};
+        int e;
+        if ((rc = get_enum(p, v, "spec.run.invariants", im, &e)))
+            return rc;
+        s->invariants = (dra_inv_mode_t)e;
+    }
+    if ((v = dra_ynode_get(n, "sampleRate"))) {
+        if ((rc = get_pos_double(p, v, "spec.run.sampleRate", &s->sample_rate)))
+            return rc;
+        if (s->sample_rate > 1)
+            return err_at(p, v, "spec.run.sampleRate", "must be in (0, 1]");
+    }
+    return DRA_OK;
+}
+
+typedef struct load_ud {
+    sp_t *p;
+    int ndocs;
+} load_ud_t;
+
+static int on_doc(const dra_ynode_t *root, void *ud_)
+{
+    load_ud_t *ud = ud_;
+    sp_t *p = ud->p;
+    dra_scenario_t *s = p->s;
+    if (++ud->ndocs > 1)
+        return err_at(p, root, "(document)", "a scenario file holds exactly one document");
+    int rc = check_keys(p, root, "(top)", k_top);
+    if (rc)
+        return rc;
+    const dra_ynode_t *v;
+    const char *str;
+    if (!(v = dra_ynode_get(root, "apiVersion")) || dra_ynode_string(v, p->file, "apiVersion", false, &str, NULL) ||
+        strcmp(str, "drabench.dev/v1alpha1") != 0)
+        return err_at(p, v ? v : root, "apiVersion", "must be drabench.dev/v1alpha1");
+    if (!(v = dra_ynode_get(root, "kind")) || dra_ynode_string(v, p->file, "kind", false, &str, NULL) ||
+        strcmp(str, "Scenario") != 0)
+        return err_at(p, v ? v : root, "kind", "must be Scenario");
+    if ((v = dra_ynode_get(root, "metadata"))) {
+        if ((rc = check_keys(p, v, "metadata", k_meta)))
+            return rc;
+        const dra_ynode_t *x;
+        if ((x = dra_ynode_get(v, "name")) && (rc = get_str(p, x, "metadata.name", &s->name)))
+            return rc;
+        if ((x = dra_ynode_get(v, "description")) && (rc = get_str(p, x, "metadata.description", &s->description)))
+            return rc;
+    }
+    const dra_ynode_t *spec = dra_ynode_get(root, "spec");
+    if (!spec)
+        return err_at(p, root, "spec", "missing");
+    if ((rc = check_keys(p, spec, "spec", k_spec)))
+        return rc;
+    if ((v = dra_ynode_get(spec, "seed")) && (rc = get_u64(p, v, "spec.seed", INT64_MAX, &s->seed)))
+        return rc;
+    if ((v = dra_ynode_get(spec, "release"))) {
+        static const char *const rel[] = {"1.34", "1.35", "1.36", NULL};
+        int e;
+        if ((rc = get_enum(p, v, "spec.release", rel, &e)))
+            return rc;
+        s->release = 134 + e;
+    }
+    if ((v = dra_ynode_get(spec, "features"))) {
+        if (!dra_ynode_is_map(v))
+            return err_at(p, v, "spec.features", "expected a map of feature gate: bool");
+        s->features = dra_arena_calloc(&s->arena, v->n ? v->n : 1, sizeof *s->features, 8);
+        if (!s->features)
+            return DRA_ENOMEM;
+        s->nfeatures = v->n;
+        for (uint32_t i = 0; i < v->n; i++) {
+            char b[128];
+            snprintf(b, sizeof b, "spec.features.%s", v->keys[i]->text);
+            s->features[i].name = dra_arena_strdup(&s->arena, v->keys[i]->text);
+            if ((rc = dra_ynode_bool(v->vals[i], p->file, b, &s->features[i].on, p->diag)))
+                return rc;
+        }
+    }
+    if (!(v = dra_ynode_get(spec, "cluster")))
+        return err_at(p, spec, "spec", "missing field \"cluster\"");
+    if ((rc = load_cluster(p, v)))
+        return rc;
+    if (!(v = dra_ynode_get(spec, "workload")))
+        return err_at(p, spec, "spec", "missing field \"workload\"");
+    if ((rc = load_workload(p, v)))
+        return rc;
+    if ((v = dra_ynode_get(spec, "placement"))) {
+        static const char *const pl[] = {"first-fit", "best-fit", "spread", "random", NULL};
+        int e;
+        if ((rc = get_enum(p, v, "spec.placement", pl, &e)))
+            return rc;
+        s->placement = (dra_placement_t)e;
+    }
+    if ((v = dra_ynode_get(spec, "run")) && (rc = load_run(p, v)))
+        return rc;
+    return DRA_OK;
+}
+
+int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char *file, dra_diag_t *diag)
+{
+    memset(s, 0, sizeof *s);
+    dra_arena_init(&s->arena, 0);
+    dra_diag_clear(diag);
+    s->file = dra_arena_strdup(&s->arena, file ? file : "<scenario>");
+    if (!s->file)
+        return DRA_ENOMEM;
+    s->hash = dra_hash64(buf, len);
+    s->seed = 1;
+    s->release = 136;
+    s->repetitions = 1;
+    s->sample_rate = 0.01;
+    s->lifetime.kind = DRA_DIST_EXP;
+    sp_t p = {s, s->file, diag};
+    load_ud_t ud = {&p, 0};
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int rc = dra_ydoc_parse(buf, len, s->file, &s->arena, on_doc, &ud, &errs);
+    if (rc == DRA_EPARSE || rc == DRA_ELIMIT) {
+        if (errs.count && diag)
+            *diag = errs.items[0];
+        else
+            dra_diag_set(diag, rc, s->file, 0, 0, "%s", dra_strerror(rc));
+    }
+    dra_diag_list_fini(&errs);
+    if (rc == DRA_OK && ud.ndocs == 0)
+        rc = dra_diag_set(diag, DRA_EINVAL, s->file, 1, 1, "empty scenario");
+    if (rc == DRA_OK && !s->name) {
+        const char *base = strrchr(s->file, '/');
+        base = base ? base + 1 : s->file;
+        size_t l = strlen(base);
+        if (l > 5 && strcmp(base + l - 5, ".yaml") == 0)
+            l -= 5;
+        s->name = dra_arena_strndup(&s->arena, base, l);
+    }
+    return rc;
+}
+
+void dra_scenario_fini(dra_scenario_t *s)
+{
+    dra_arena_fini(&s->arena);
+    memset(s, 0, sizeof *s);
+}
+
+size_t dra_scenario_builtins(const char **names, size_t max)
+{
+    size_t n = 0;
+    for (const dra_embedded_t *e = dra_embedded_files; e->name; e++)
+        if (strncmp(e->name, "scenarios/", 10) == 0) {
+            if (n < max)
+                names[n] = e->name + 10;
+            n++;
+        }
+    return n;
+}
+
+int dra_scenario_load_named(dra_scenario_t *s, const char *name, dra_diag_t *diag)
+{
+    char emb[300];
+    bool has_ext = strlen(name) > 5 && strcmp(name + strlen(name) - 5, ".yaml") == 0;
+    snprintf(emb, sizeof emb, "scenarios/%s%s", name, has_ext ? "" : ".yaml");
+    const dra_embedded_t *e = strchr(name, '/') ? NULL : dra_embedded_find(emb);
+    if (e) {
+        char file[320];
+        snprintf(file, sizeof file, "<builtin>/%s", emb);
+        return dra_scenario_load(s, e->data, e->len, file, diag);
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    memset(s, 0, sizeof *s);
+    int rc = dra_cli_read_file(name, (size_t)64 << 20, &buf, &len, diag);
+    if (rc) {
+        if (!strchr(name, '/') && !has_ext)
+            dra_diag_set(diag, DRA_ENOTFOUND, NULL, 0, 0,
+                         "no built-in scenario or file named \"%s\" (drabench gen --list shows the built-ins)", name);
+        return rc == DRA_EIO && !strchr(name, '/') && !has_ext ? DRA_ENOTFOUND : rc;
+    }
+    rc = dra_scenario_load(s, buf, len, name, diag);
+    free(buf);
+    return rc;
+}
+
+/* ---- building ------------------------------------------------------------------------------------- */
+
+int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, dra_scenario_built_t *out,
+                       dra_diag_t *diag)
+{
+    memset(out, 0, sizeof *out);
+    dra_gen_cluster_spec_t cs = {s->groups, s->ngroups};
+    int rc = dra_gen_cluster_build(m, &cs, seed, &out->cluster, diag);
+    if (rc)
+        return rc;
+    out->templates = calloc(s->nmix, sizeof *out->templates);
+    out->wmix = calloc(s->nmix, sizeof *out->wmix);
+    if (!out->templates || !out->wmix) {
+        dra_scenario_built_fini(out);
+        return DRA_ENOMEM;
+    }
+    sp_t p = {(dra_scenario_t *)s, s->file, diag};
+    for (uint32_t i = 0; i < s->nmix; i++) {
+        const dra_scenario_mix_t *mx = &s->mix[i];
+        if (mx->shape.kind == DRA_SHAPE_INLINE) {
+            char path[64];
+            snprintf(path, sizeof path, "spec.workload.mix[%u].template", i);
+            rc = build_inline(&p, m, mx->inline_node, path, &out->templates[i]);
+        } else {
+            rc = dra_shape_build(m, &mx->shape, &out->templates[i], diag);
+        }
+        if (rc) {
+            dra_scenario_built_fini(out);
+            return rc;
+        }
+        out->wmix[i].shape = i;
+        out->wmix[i].weight = mx->weight;
+        out->wmix[i].share = mx->shape.share;
+    }
+    dra_workload_spec_t *w = &out->workload;
+    w->mode = s->mode;
+    w->count = s->count;
+    w->stop_after = s->stop_after;
+    w->rate = s->rate;
+    w->lifetime = s->lifetime;
+    w->mix = out->wmix;
+    w->nmix = s->nmix;
+    return DRA_OK;
+}
+
+void dra_scenario_built_fini(dra_scenario_built_t *b)
+{
+    free(b->templates);
+    free(b->wmix);
+    memset(b, 0, sizeof *b);
+}
+
+const char *dra_placement_name(dra_placement_t p)
+{
+    static const char *const n[] = {"first-fit", "best-fit", "spread", "random"};
+    return (unsigned)p < 4 ? n[p] : "?";
+}

@@ -1,0 +1,142 @@
+/*
+ * scenario.h - drabench scenarios (DESIGN §6): load, validate, and build into a model.
+ *
+ * A scenario is one YAML document:
+ *   apiVersion: drabench.dev/v1alpha1
+ *   kind: Scenario
+ *   metadata: {name: default, description: "..."}
+ *   spec:
+ *     seed: 1                      # 64-bit; --seed overrides
+ *     release: "1.36"              # 1.34 | 1.35 | 1.36
+ *     features: {DRAConsumableCapacity: true}   # upstream feature-gate names
+ *     cluster:
+ *       nodes:                     # node groups, emitted in order
+ *       - profile: dgx-h100        # drabench gen --list shows the profiles
+ *         count: 16
+ *         name: dgx                # node name prefix (default: the profile name)
+ *         params: {gpus: 8, nics: 8, productName: "...", memory: 80Gi, driverVersion: 550.163.1,
+ *                  migLayout: all-1g|half-balanced|mixed, counterLayout: "1.34"|"1.35",
+ *                  partitions: spx|cpx, devices: 10, rackSize: 18, channels: 1,
+ *                  scope: allNodes|nodeSelector, selector: {key: k, value: v}, labels: {k: v}}
+ *       manifests: [extra.yaml]    # relative to the scenario file; read by the caller
+ *     workload:
+ *       mode: fill | steady
+ *       count: 5000                # arrivals
+ *       stopAfter: 100             # fill: consecutive misfits that end it (0 = never)
+ *       rate: 2000                 # steady: arrivals per second
+ *       lifetime: {distribution: exponential, mean: 5}  # | constant {value} | uniform {min, max}
+ *       mix:
+ *       - {shape: gpu-1, weight: 4}
+ *       - {shape: gpu-n, count: 8, weight: 1}
+ *       - {shape: mig-1g.10gb, weight: 2}
+ *       - {shape: shared, share: 4, weight: 1}
+ *       - weight: 1
+ *         template:                # an inline ResourceClaimTemplate
+ *           name: two-close-gpus
+ *           requests:
+ *           - {name: gpu, deviceClassName: gpu.nvidia.com, count: 2,
+ *              selectors: ["device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H100 80GB HBM3'"]}
+ *           constraints:
+ *           - {matchAttribute: resource.kubernetes.io/pcieRoot, requests: [gpu]}
+ *     placement: first-fit | best-fit | spread | random
+ *     run: {warmup: 100, repetitions: 3, invariants: all | sampled | off, sampleRate: 0.01}
+ * Shape entry keys: shape, weight, count, migProfile, sameParent, memory, class, constraint,
+ * share, name. A request of an inline template takes name, deviceClassName, count,
+ * allocationMode (ExactCount | All), selectors (CEL strings), adminAccess, capacity (name ->
+ * quantity); a constraint takes requests and matchAttribute or distinctAttribute.
+ * Unknown fields are errors; every error reads "file:line:col: spec.path: reason".
+ *
+ * Built-in scenarios are the files corpora/scenarios/<name>.yaml compiled into the binary;
+ * dra_scenario_load_named accepts such a name or a path.
+ *
+ * Ownership: a dra_scenario_t owns an arena with all its strings and parse tree
+ * (dra_scenario_fini). Errors: DRA_EPARSE, DRA_EINVAL (bad scenario, diag filled), DRA_EIO,
+ * DRA_ENOTFOUND (no such built-in or file), DRA_ENOMEM. Not thread-safe.
+ */
+#ifndef DRA_SCENARIO_H
+#define DRA_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "gen/cluster.h"
+#include "gen/shapes.h"
+#include "gen/workload.h"
+#include "model/model.h"
+
+typedef enum dra_placement {
+    DRA_PLACE_FIRST_FIT = 0,
+    DRA_PLACE_BEST_FIT,
+    DRA_PLACE_SPREAD,
+    DRA_PLACE_RANDOM
+} dra_placement_t;
+
+typedef enum dra_inv_mode { DRA_INV_ALL = 0, DRA_INV_SAMPLED, DRA_INV_OFF } dra_inv_mode_t;
+
+typedef struct dra_feature {
+    const char *name;
+    bool on;
+} dra_feature_t;
+
+typedef struct dra_scenario_mix {
+    dra_shape_spec_t shape;   /* kind DRA_SHAPE_INLINE for inline templates */
+    double weight;
+    const void *inline_node;  /* inline template (a dra_ynode_t owned by the scenario) */
+} dra_scenario_mix_t;
+
+typedef struct dra_scenario {
+    dra_arena_t arena;
+    const char *file;        /* as given ("<builtin>/scenarios/x.yaml" for built-ins) */
+    const char *name, *description;
+    uint64_t hash;           /* XXH3-64 of the scenario text */
+    uint64_t seed;
+    int release;             /* 134, 135, 136 */
+    dra_feature_t *features;
+    uint32_t nfeatures;
+    dra_gen_group_t *groups;
+    uint32_t ngroups;
+    const char **manifests;  /* resolved against the scenario file's directory */
+    uint32_t nmanifests;
+    dra_wl_mode_t mode;
+    uint64_t count, stop_after;
+    double rate;
+    dra_dist_t lifetime;
+    dra_scenario_mix_t *mix;
+    uint32_t nmix;
+    dra_placement_t placement;
+    uint64_t warmup;
+    uint32_t repetitions;
+    dra_inv_mode_t invariants;
+    double sample_rate;
+} dra_scenario_t;
+
+/* Parse and validate scenario text. */
+int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char *file, dra_diag_t *diag);
+/* A built-in name ("default", "fleet-5k") or a file path. */
+int dra_scenario_load_named(dra_scenario_t *s, const char *name_or_path, dra_diag_t *diag);
+void dra_scenario_fini(dra_scenario_t *s);
+
+/* Names of the built-in scenarios, in table order; returns how many (up to max). */
+size_t dra_scenario_builtins(const char **names, size_t max);
+
+/* What dra_scenario_build produced. */
+typedef struct dra_scenario_built {
+    dra_gen_cluster_stats_t cluster;
+    dra_claim_t **templates;   /* per mix entry (malloc'd, free with dra_scenario_built_fini) */
+    dra_wl_mix_t *wmix;        /* per mix entry: shape = mix index, weight, share */
+    dra_workload_spec_t workload;
+} dra_scenario_built_t;
+
+/* Build the cluster (seed: the scenario's unless override_seed), the shapes' templates and
+ * classes into m, and the workload spec. Extra manifests are NOT read here (harness callers use
+ * dra_manifest_read_paths with s->manifests before or after). */
+int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, dra_scenario_built_t *out,
+                       dra_diag_t *diag);
+void dra_scenario_built_fini(dra_scenario_built_t *b);
+
+const char *dra_placement_name(dra_placement_t p);
+
+#endif /* DRA_SCENARIO_H */
