@@ -1,0 +1,914 @@
+/*
+ * manifest_write.c - the model as resource.k8s.io/v1 manifests: multi-document YAML or a JSON List.
+ *
+ * One small streaming emitter serves both formats: the object walkers below call em_key /
+ * em_map / em_seq / em_str / em_end and the emitter writes block YAML (kubectl layout: sequence
+ * items at their key's indentation) or compact JSON into a growable buffer. Strings are written
+ * plain in YAML only when no YAML 1.1 or 1.2 reader could type them as anything but a string;
+ * otherwise they are double-quoted with JSON escapes, which YAML accepts. Quantities are printed
+ * canonically (dra_quantity_format) and always quoted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "manifest.h"
+
+enum { LV_MAP, LV_SEQ };
+
+typedef struct lvl {
+    uint8_t type;
+    uint8_t inline_first;
+    uint32_t indent;
+    uint32_t n;
+} lvl_t;
+
+typedef struct em {
+    dra_sbuf_t *b;
+    bool json;
+    int depth;
+    bool after_key; /* YAML: "key:" written, value pending */
+    lvl_t st[32];
+} em_t;
+
+static const char spaces[] = "                                                                ";
+
+static void em_indent(em_t *e, uint32_t n)
+{
+    while (n > 0) {
+        uint32_t k = n < 64 ? n : 64;
+        dra_sbuf_put(e->b, spaces, k);
+        n -= k;
+    }
+}
+
+static void json_quote(dra_sbuf_t *b, const char *s)
+{
+    dra_sbuf_put(b, "\"", 1);
+    const char *run = s;
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+            continue;
+        dra_sbuf_put(b, run, (size_t)(p - run));
+        run = p + 1;
+        char esc[8];
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            dra_sbuf_put(b, esc, 2);
+        } else if (c == '\n') {
+            dra_sbuf_put(b, "\\n", 2);
+        } else if (c == '\t') {
+            dra_sbuf_put(b, "\\t", 2);
+        } else {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            dra_sbuf_put(b, esc, 6);
+        }
+    }
+    dra_sbuf_put(b, run, strlen(run));
+    dra_sbuf_put(b, "\"", 1);
+}
+
+/* Can s be written as a plain YAML scalar and still read back as this string everywhere? */
+static bool plain_safe(const char *s)
+{
+    static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false",
+                                        "null", NULL};
+    if (!s[0] || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+        return false;
+    size_t n = 0;
+    for (const char *p = s; *p; p++, n++) {
+        char c = *p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '.' || c == '_' || c == '/'))
+            return false;
+    }
+    if (n > 200)
+        return false;
+    for (const char *const *w = words; *w; w++)
+        if (strcasecmp(*w, s) == 0)
+            return false;
+    return true;
+}
+
+/* Start an entry in the current collection (newline + indent, or inline after "- "). */
+static void em_entry(em_t *e)
+{
+    lvl_t *l = &e->st[e->depth - 1];
+    if (e->json) {
+        if (l->n)
+            dra_sbuf_put(e->b, ",", 1);
+    } else if (!(l->n == 0 && l->inline_first)) {
+        dra_sbuf_put(e->b, "\n", 1);
+        em_indent(e, l->indent);
+    }
+    if (!e->json && l->type == LV_SEQ)
+        dra_sbuf_put(e->b, "- ", 2);
+    l->n++;
+}
+
+static void em_key(em_t *e, const char *k)
+{
+    em_entry(e);
+    if (e->json) {
+        json_quote(e->b, k);
+        dra_sbuf_put(e->b, ":", 1);
+    } else {
+        if (plain_safe(k))
+            dra_sbuf_puts(e->b, k);
+        else
+            json_quote(e->b, k);
+        dra_sbuf_put(e->b, ":", 1);
+        e->after_key = true;
+    }
+}
+
+/* Before a value: in a sequence it is an entry of its own; after a key it follows it. */
+static void em_value_start(em_t *e, bool scalar)
+{
+    if (e->depth == 0)
+        return;
+    lvl_t *l = &e->st[e->depth - 1];
+    if (l->type == LV_SEQ)
+        em_entry(e);
+    else if (!e->json && scalar)
+        dra_sbuf_put(e->b, " ", 1);
+    e->after_key = false;
+}
+
+static void em_push(em_t *e, uint8_t type)
+{
+    bool in_seq = e->depth > 0 && e->st[e->depth - 1].type == LV_SEQ;
+    uint32_t pind = e->depth > 0 ? e->st[e->depth - 1].indent : 0;
+    em_value_start(e, false);
+    if (e->depth >= (int)DRA_ARRAY_LEN(e->st)) {
+        e->b->err = DRA_ELIMIT;
+        return;
+    }
+    lvl_t *l = &e->st[e->depth++];
+    l->type = type;
+    l->n = 0;
+    if (e->depth == 1) {
+        l->indent = 0;
+        l->inline_first = 1;
+    } else if (in_seq) {
+        l->indent = pind + 2;
+        l->inline_first = 1;
+    } else {
+        l->indent = type == LV_SEQ ? pind : pind + 2;
+        l->inline_first = 0;
+    }
+    if (e->json)
+        dra_sbuf_put(e->b, type == LV_MAP ? "{" : "[", 1);
+}
+
+static void em_map(em_t *e)
+{
+    em_push(e, LV_MAP);
+}
+
+static void em_seq(em_t *e)
+{
+    em_push(e, LV_SEQ);
+}
+
+static void em_end(em_t *e)
+{
+    if (e->depth == 0)
+        return;
+    lvl_t *l = &e->st[--e->depth];
+    if (e->json)
+        dra_sbuf_put(e->b, l->type == LV_MAP ? "}" : "]", 1);
+    else if (l->n == 0)
+        dra_sbuf_puts(e->b, l->inline_first && e->depth > 0 ? (l->type == LV_MAP ? "{}" : "[]")
+                                                            : (l->type == LV_MAP ? " {}" : " []"));
+}
+
+static void em_str(em_t *e, const char *s)
+{
+    em_value_start(e, true);
+    if (!e->json && plain_safe(s))
+        dra_sbuf_puts(e->b, s);
+    else
+        json_quote(e->b, s);
+}
+
+static void em_raw(em_t *e, const char *s)
+{
+    em_value_start(e, true);
+    dra_sbuf_puts(e->b, s);
+}
+
+static void em_i64(em_t *e, int64_t v)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%lld", (long long)v);
+    em_raw(e, num);
+}
+
+static void em_bool(em_t *e, bool v)
+{
+    em_raw(e, v ? "true" : "false");
+}
+
+static void em_qty(em_t *e, const dra_quantity_t *q)
+{
+    char buf[DRA_QUANTITY_FMT_MAX + 8];
+    size_t n = dra_quantity_format(q, buf, sizeof buf);
+    if (n >= sizeof buf)
+        buf[sizeof buf - 1] = 0;
+    em_value_start(e, true);
+    json_quote(e->b, buf);
+}
+
+/* Compact canonical JSON (opaque parameters) as a YAML flow node: a space after ':' and ','
+ * outside strings, so no YAML reader mistakes "a":1 for a plain scalar. */
+static void em_json_text(em_t *e, const char *j)
+{
+    em_value_start(e, true);
+    if (e->json) {
+        dra_sbuf_puts(e->b, j);
+        return;
+    }
+    bool in_str = false;
+    const char *run = j;
+    for (const char *p = j; *p; p++) {
+        if (in_str) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                in_str = false;
+        } else if (*p == '"') {
+            in_str = true;
+        } else if (*p == ':' || *p == ',') {
+            dra_sbuf_put(e->b, run, (size_t)(p - run + 1));
+            dra_sbuf_put(e->b, " ", 1);
+            run = p + 1;
+        }
+    }
+    dra_sbuf_puts(e->b, run);
+}
+
+/* key helpers */
+static void kv_str(em_t *e, const char *k, const char *v)
+{
+    if (!v)
+        return;
+    em_key(e, k);
+    em_str(e, v);
+}
+
+static void kv_i64(em_t *e, const char *k, int64_t v)
+{
+    em_key(e, k);
+    em_i64(e, v);
+}
+
+static void kv_true(em_t *e, const char *k, bool v)
+{
+    if (!v)
+        return;
+    em_key(e, k);
+    em_bool(e, true);
+}
+
+static void kv_qty(em_t *e, const char *k, const dra_quantity_t *q)
+{
+    em_key(e, k);
+    em_qty(e, q);
+}
+
+static void kv_strs(em_t *e, const char *k, const char *const *v, uint32_t n, bool always)
+{
+    if (!n && !always)
+        return;
+    em_key(e, k);
+    em_seq(e);
+    for (uint32_t i = 0; i < n; i++)
+        em_str(e, v[i] ? v[i] : "");
+    em_end(e);
+}
+
+static void doc_begin(em_t *e, const char *api, const char *kind)
+{
+    if (!e->json)
+        dra_sbuf_puts(e->b, "---\n");
+    em_map(e);
+    kv_str(e, "apiVersion", api);
+    kv_str(e, "kind", kind);
+}
+
+static void doc_end(em_t *e)
+{
+    em_end(e);
+    if (!e->json)
+        dra_sbuf_put(e->b, "\n", 1);
+}
+
+static void meta(em_t *e, const char *name, const char *ns)
+{
+    em_key(e, "metadata");
+    em_map(e);
+    kv_str(e, "name", name);
+    kv_str(e, "namespace", ns);
+    em_end(e);
+}
+
+/* ---- pieces ----------------------------------------------------------------------------- */
+
+static const char *ns_op_name(const dra_ns_req_t *r)
+{
+    static const char *const ops[] = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"};
+    if (r->op_raw)
+        return r->op_raw;
+    return r->op < DRA_NS_UNKNOWN ? ops[r->op] : "";
+}
+
+static void w_node_selector(em_t *e, const char *k, const dra_node_selector_t *ns)
+{
+    if (!ns)
+        return;
+    em_key(e, k);
+    em_map(e);
+    em_key(e, "nodeSelectorTerms");
+    em_seq(e);
+    for (uint32_t t = 0; t < ns->nterms; t++) {
+        em_map(e);
+        for (int pass = 0; pass < 2; pass++) {
+            const dra_ns_req_t *r = pass ? ns->terms[t].fields : ns->terms[t].exprs;
+            uint32_t n = pass ? ns->terms[t].nfields : ns->terms[t].nexprs;
+            if (!n)
+                continue;
+            em_key(e, pass ? "matchFields" : "matchExpressions");
+            em_seq(e);
+            for (uint32_t i = 0; i < n; i++) {
+                em_map(e);
+                kv_str(e, "key", r[i].key);
+                kv_str(e, "operator", ns_op_name(&r[i]));
+                kv_strs(e, "values", r[i].values, r[i].nvalues, false);
+                em_end(e);
+            }
+            em_end(e);
+        }
+        em_end(e);
+    }
+    em_end(e);
+    em_end(e);
+}
+
+static const char *effect_name(dra_taint_effect_t ef)
+{
+    switch (ef) {
+    case DRA_EFFECT_NO_SCHEDULE:
+        return "NoSchedule";
+    case DRA_EFFECT_NO_EXECUTE:
+        return "NoExecute";
+    case DRA_EFFECT_NONE:
+        return "None";
+    default:
+        return NULL;
+    }
+}
+
+static void w_tolerations(em_t *e, const dra_toleration_t *t, uint32_t n)
+{
+    if (!n)
+        return;
+    em_key(e, "tolerations");
+    em_seq(e);
+    for (uint32_t i = 0; i < n; i++) {
+        em_map(e);
+        kv_str(e, "key", t[i].key);
+        const char *op = t[i].op_raw ? t[i].op_raw : t[i].op == DRA_TOL_EXISTS ? "Exists" : NULL;
+        kv_str(e, "operator", op);
+        kv_str(e, "value", t[i].value);
+        const char *ef = t[i].effect_raw ? t[i].effect_raw
+                         : t[i].effect == DRA_EFFECT_EMPTY ? NULL
+                                                           : effect_name(t[i].effect);
+        kv_str(e, "effect", ef);
+        if (t[i].has_seconds)
+            kv_i64(e, "tolerationSeconds", t[i].seconds);
+        em_end(e);
+    }
+    em_end(e);
+}
+
+static void w_counters(em_t *e, const dra_counter_t *c, uint32_t n)
+{
+    em_key(e, "counters");
+    em_map(e);
+    for (uint32_t i = 0; i < n; i++) {
+        em_key(e, c[i].name ? c[i].name : "");
+        em_map(e);
+        kv_qty(e, "value", &c[i].value);
+        em_end(e);
+    }
+    em_end(e);
+}
+
+static void w_opaque(em_t *e, const dra_opaque_config_t *o)
+{
+    if (!o->driver && !o->params_json)
+        return;
+    em_key(e, "opaque");
+    em_map(e);
+    kv_str(e, "driver", o->driver);
+    if (o->params_json) {
+        em_key(e, "parameters");
+        em_json_text(e, o->params_json);
+    }
+    em_end(e);
+}
+
+static void w_attr(em_t *e, const dra_attr_t *a)
+{
+    static const char *const kinds[] = {NULL, "int", "bool", "string", "version",
+                                        "ints", "bools", "strings", "versions"};
+    em_key(e, a->name ? a->name : "");
+    em_map(e);
+    if (a->kind > DRA_ATTR_NONE && a->kind <= DRA_ATTR_VERSIONS) {
+        em_key(e, kinds[a->kind]);
+        switch ((dra_attr_kind_t)a->kind) {
+        case DRA_ATTR_INT:
+            em_i64(e, a->v.i);
+            break;
+        case DRA_ATTR_BOOL:
+            em_bool(e, a->v.b);
+            break;
+        case DRA_ATTR_STRING:
+        case DRA_ATTR_VERSION:
+            em_value_start(e, true);
+            json_quote(e->b, a->v.s ? a->v.s : ""); /* always quoted: "1.0" must stay text */
+            break;
+        default:
+            em_seq(e);
+            for (uint32_t i = 0; i < a->count; i++) {
+                if (a->kind == DRA_ATTR_INTS)
+                    em_i64(e, a->v.ints[i]);
+                else if (a->kind == DRA_ATTR_BOOLS)
+                    em_bool(e, a->v.bools[i]);
+                else {
+                    em_value_start(e, true);
+                    json_quote(e->b, a->v.strs[i] ? a->v.strs[i] : "");
+                }
+            }
+            em_end(e);
+        }
+    }
+    em_end(e);
+}
+
+static void w_policy(em_t *e, const dra_request_policy_t *p)
+{
+    em_key(e, "requestPolicy");
+    em_map(e);
+    if (p->has_default)
+        kv_qty(e, "default", &p->def);
+    if (p->nvalid_values) {
+        em_key(e, "validValues");
+        em_seq(e);
+        for (uint32_t i = 0; i < p->nvalid_values; i++)
+            em_qty(e, &p->valid_values[i]);
+        em_end(e);
+    }
+    if (p->has_valid_range) {
+        em_key(e, "validRange");
+        em_map(e);
+        kv_qty(e, "min", &p->min);
+        if (p->has_max)
+            kv_qty(e, "max", &p->max);
+        if (p->has_step)
+            kv_qty(e, "step", &p->step);
+        em_end(e);
+    }
+    em_end(e);
+}
+
+static void w_device(em_t *e, const dra_device_t *d)
+{
+    em_map(e);
+    kv_str(e, "name", d->name);
+    if (d->nattrs) {
+        em_key(e, "attributes");
+        em_map(e);
+        for (uint32_t i = 0; i < d->nattrs; i++)
+            w_attr(e, &d->attrs[i]);
+        em_end(e);
+    }
+    if (d->ncaps) {
+        em_key(e, "capacity");
+        em_map(e);
+        for (uint32_t i = 0; i < d->ncaps; i++) {
+            em_key(e, d->caps[i].name ? d->caps[i].name : "");
+            em_map(e);
+            kv_qty(e, "value", &d->caps[i].value);
+            if (d->caps[i].policy)
+                w_policy(e, d->caps[i].policy);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    if (d->nconsumes) {
+        em_key(e, "consumesCounters");
+        em_seq(e);
+        for (uint32_t i = 0; i < d->nconsumes; i++) {
+            em_map(e);
+            kv_str(e, "counterSet", d->consumes[i].counter_set);
+            w_counters(e, d->consumes[i].counters, d->consumes[i].ncounters);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    kv_str(e, "nodeName", d->node_name);
+    w_node_selector(e, "nodeSelector", d->node_selector);
+    kv_true(e, "allNodes", d->all_nodes);
+    if (d->ntaints) {
+        em_key(e, "taints");
+        em_seq(e);
+        for (uint32_t i = 0; i < d->ntaints; i++) {
+            const dra_taint_t *t = &d->taints[i];
+            em_map(e);
+            kv_str(e, "key", t->key);
+            kv_str(e, "value", t->value);
+            kv_str(e, "effect", t->effect_raw ? t->effect_raw : effect_name(t->effect));
+            kv_str(e, "timeAdded", t->time_added);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    kv_true(e, "bindsToNode", d->binds_to_node);
+    kv_strs(e, "bindingConditions", d->binding_conditions, d->nbinding_conditions, false);
+    kv_strs(e, "bindingFailureConditions", d->binding_failure_conditions,
+            d->nbinding_failure_conditions, false);
+    kv_true(e, "allowMultipleAllocations", d->allow_multiple_allocations);
+    em_end(e);
+}
+
+static void w_slice(em_t *e, const dra_slice_t *s)
+{
+    doc_begin(e, "resource.k8s.io/v1", "ResourceSlice");
+    meta(e, s->name, NULL);
+    em_key(e, "spec");
+    em_map(e);
+    kv_str(e, "driver", s->driver);
+    if (s->pool_name || s->generation || s->slice_count) {
+        em_key(e, "pool");
+        em_map(e);
+        kv_str(e, "name", s->pool_name);
+        kv_i64(e, "generation", s->generation);
+        kv_i64(e, "resourceSliceCount", s->slice_count);
+        em_end(e);
+    }
+    kv_str(e, "nodeName", s->node_name);
+    w_node_selector(e, "nodeSelector", s->node_selector);
+    kv_true(e, "allNodes", s->all_nodes);
+    kv_true(e, "perDeviceNodeSelection", s->per_device_node_selection);
+    if (s->ncounter_sets) {
+        em_key(e, "sharedCounters");
+        em_seq(e);
+        for (uint32_t i = 0; i < s->ncounter_sets; i++) {
+            em_map(e);
+            kv_str(e, "name", s->counter_sets[i].name);
+            w_counters(e, s->counter_sets[i].counters, s->counter_sets[i].ncounters);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    if (s->ndevices) {
+        em_key(e, "devices");
+        em_seq(e);
+        for (uint32_t i = 0; i < s->ndevices; i++)
+            w_device(e, &s->devices[i]);
+        em_end(e);
+    }
+    em_end(e);
+    doc_end(e);
+}
+
+static void w_selectors(em_t *e, const dra_selector_t *s, uint32_t n)
+{
+    if (!n)
+        return;
+    em_key(e, "selectors");
+    em_seq(e);
+    for (uint32_t i = 0; i < n; i++) {
+        em_map(e);
+        em_key(e, "cel");
+        em_map(e);
+        kv_str(e, "expression", s[i].cel);
+        em_end(e);
+        em_end(e);
+    }
+    em_end(e);
+}
+
+static void w_class(em_t *e, const dra_device_class_t *c)
+{
+    doc_begin(e, "resource.k8s.io/v1", "DeviceClass");
+    meta(e, c->name, NULL);
+    em_key(e, "spec");
+    em_map(e);
+    w_selectors(e, c->selectors, c->nselectors);
+    if (c->nconfigs) {
+        em_key(e, "config");
+        em_seq(e);
+        for (uint32_t i = 0; i < c->nconfigs; i++) {
+            em_map(e);
+            w_opaque(e, &c->configs[i].opaque);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    kv_str(e, "extendedResourceName", c->extended_resource_name);
+    em_end(e);
+    doc_end(e);
+}
+
+static void w_exact(em_t *e, const dra_exact_request_t *r, bool sub)
+{
+    em_map(e);
+    if (sub)
+        kv_str(e, "name", r->name);
+    kv_str(e, "deviceClassName", r->class_name);
+    w_selectors(e, r->selectors, r->nselectors);
+    const char *mode = r->mode_raw ? r->mode_raw : r->mode == DRA_MODE_ALL ? "All" : NULL;
+    kv_str(e, "allocationMode", mode);
+    if (r->has_count)
+        kv_i64(e, "count", r->count);
+    if (r->has_admin_access) {
+        em_key(e, "adminAccess");
+        em_bool(e, r->admin_access);
+    }
+    w_tolerations(e, r->tolerations, r->ntolerations);
+    if (r->has_capacity) {
+        em_key(e, "capacity");
+        em_map(e);
+        if (r->ncap_requests) {
+            em_key(e, "requests");
+            em_map(e);
+            for (uint32_t i = 0; i < r->ncap_requests; i++)
+                kv_qty(e, r->cap_requests[i].name ? r->cap_requests[i].name : "",
+                       &r->cap_requests[i].value);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    em_end(e);
+}
+
+static void w_claim_spec(em_t *e, const dra_claim_t *c)
+{
+    em_map(e);
+    em_key(e, "devices");
+    em_map(e);
+    if (c->nrequests) {
+        em_key(e, "requests");
+        em_seq(e);
+        for (uint32_t i = 0; i < c->nrequests; i++) {
+            const dra_request_t *r = &c->requests[i];
+            em_map(e);
+            kv_str(e, "name", r->name);
+            if (r->exactly) {
+                em_key(e, "exactly");
+                w_exact(e, r->exactly, false);
+            }
+            if (r->nfirst_available) {
+                em_key(e, "firstAvailable");
+                em_seq(e);
+                for (uint32_t k = 0; k < r->nfirst_available; k++)
+                    w_exact(e, &r->first_available[k], true);
+                em_end(e);
+            }
+            em_end(e);
+        }
+        em_end(e);
+    }
+    if (c->nconstraints) {
+        em_key(e, "constraints");
+        em_seq(e);
+        for (uint32_t i = 0; i < c->nconstraints; i++) {
+            const dra_constraint_t *co = &c->constraints[i];
+            em_map(e);
+            kv_strs(e, "requests", co->requests, co->nrequests, false);
+            kv_str(e, "matchAttribute", co->match_attribute);
+            kv_str(e, "distinctAttribute", co->distinct_attribute);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    if (c->nconfigs) {
+        em_key(e, "config");
+        em_seq(e);
+        for (uint32_t i = 0; i < c->nconfigs; i++) {
+            em_map(e);
+            kv_strs(e, "requests", c->configs[i].requests, c->configs[i].nrequests, false);
+            w_opaque(e, &c->configs[i].opaque);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    em_end(e);
+    em_end(e);
+}
+
+static void w_allocation(em_t *e, const dra_allocation_t *a)
+{
+    em_key(e, "status");
+    em_map(e);
+    em_key(e, "allocation");
+    em_map(e);
+    em_key(e, "devices");
+    em_map(e);
+    em_key(e, "results");
+    em_seq(e);
+    for (uint32_t i = 0; i < a->nresults; i++) {
+        const dra_result_t *r = &a->results[i];
+        em_map(e);
+        kv_str(e, "request", r->request);
+        kv_str(e, "driver", r->driver);
+        kv_str(e, "pool", r->pool);
+        kv_str(e, "device", r->device);
+        kv_true(e, "adminAccess", r->admin_access);
+        w_tolerations(e, r->tolerations, r->ntolerations);
+        kv_strs(e, "bindingConditions", r->binding_conditions, r->nbinding_conditions, false);
+        kv_strs(e, "bindingFailureConditions", r->binding_failure_conditions,
+                r->nbinding_failure_conditions, false);
+        kv_str(e, "shareID", r->share_id);
+        if (r->nconsumed) {
+            em_key(e, "consumedCapacity");
+            em_map(e);
+            for (uint32_t k = 0; k < r->nconsumed; k++)
+                kv_qty(e, r->consumed[k].name ? r->consumed[k].name : "", &r->consumed[k].value);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    em_end(e);
+    if (a->nconfigs) {
+        em_key(e, "config");
+        em_seq(e);
+        for (uint32_t i = 0; i < a->nconfigs; i++) {
+            em_map(e);
+            kv_str(e, "source",
+                   a->configs[i].source == DRA_CONFIG_FROM_CLAIM ? "FromClaim" : "FromClass");
+            kv_strs(e, "requests", a->configs[i].requests, a->configs[i].nrequests, false);
+            w_opaque(e, &a->configs[i].opaque);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    em_end(e);
+    w_node_selector(e, "nodeSelector", a->node_selector);
+    kv_str(e, "allocationTimestamp", a->allocation_timestamp);
+    em_end(e);
+    em_end(e);
+}
+
+static void w_claim(em_t *e, const dra_claim_t *c)
+{
+    doc_begin(e, "resource.k8s.io/v1", c->is_template ? "ResourceClaimTemplate" : "ResourceClaim");
+    meta(e, c->name, c->namespace_ ? c->namespace_ : "default");
+    em_key(e, "spec");
+    if (c->is_template) {
+        em_map(e);
+        em_key(e, "spec");
+        w_claim_spec(e, c);
+        em_end(e);
+    } else {
+        w_claim_spec(e, c);
+    }
+    if (c->allocation && !c->is_template)
+        w_allocation(e, c->allocation);
+    doc_end(e);
+}
+
+static void w_pod_spec(em_t *e, const dra_pod_t *p)
+{
+    em_map(e);
+    kv_str(e, "nodeName", p->node_name);
+    if (p->nclaims) {
+        em_key(e, "resourceClaims");
+        em_seq(e);
+        for (uint32_t i = 0; i < p->nclaims; i++) {
+            em_map(e);
+            kv_str(e, "name", p->claims[i].name);
+            kv_str(e, "resourceClaimName", p->claims[i].claim_name);
+            kv_str(e, "resourceClaimTemplateName", p->claims[i].template_name);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    em_end(e);
+}
+
+static void w_pod(em_t *e, const dra_pod_t *p)
+{
+    const char *api = p->kind == DRA_POD_POD ? "v1" : p->kind == DRA_POD_JOB ? "batch/v1" : "apps/v1";
+    doc_begin(e, api, dra_pod_kind_name(p->kind));
+    meta(e, p->name, p->namespace_ ? p->namespace_ : "default");
+    em_key(e, "spec");
+    if (p->kind == DRA_POD_POD) {
+        w_pod_spec(e, p);
+    } else {
+        em_map(e);
+        if (p->kind != DRA_POD_DAEMONSET)
+            kv_i64(e, p->kind == DRA_POD_JOB ? "parallelism" : "replicas", p->replicas);
+        em_key(e, "template");
+        em_map(e);
+        em_key(e, "spec");
+        w_pod_spec(e, p);
+        em_end(e);
+        em_end(e);
+    }
+    doc_end(e);
+}
+
+static void w_node(em_t *e, const dra_node_t *n)
+{
+    doc_begin(e, "v1", "Node");
+    em_key(e, "metadata");
+    em_map(e);
+    kv_str(e, "name", n->name);
+    if (n->nlabels) {
+        em_key(e, "labels");
+        em_map(e);
+        for (uint32_t i = 0; i < n->nlabels; i++) {
+            em_key(e, n->labels[i].key ? n->labels[i].key : "");
+            em_value_start(e, true);
+            json_quote(e->b, n->labels[i].value ? n->labels[i].value : "");
+        }
+        em_end(e);
+    }
+    em_end(e);
+    doc_end(e);
+}
+
+static int write_all(const dra_model_t *m, dra_sbuf_t *out, bool json)
+{
+    em_t e;
+    memset(&e, 0, sizeof e);
+    e.b = out;
+    e.json = json;
+    uint64_t nitems = 0;
+    if (json)
+        dra_sbuf_puts(out, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n");
+#define ITEM(fn, obj)                                                                              \
+    do {                                                                                           \
+        if (json && nitems)                                                                        \
+            dra_sbuf_put(out, ",\n", 2);                                                           \
+        e.depth = 0;                                                                               \
+        fn(&e, obj);                                                                               \
+        nitems++;                                                                                  \
+    } while (0)
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        if (!m->nodes[i]->implied)
+            ITEM(w_node, m->nodes[i]);
+    for (uint32_t i = 0; i < m->nclasses; i++)
+        ITEM(w_class, m->classes[i]);
+    for (uint32_t i = 0; i < m->nslices; i++)
+        ITEM(w_slice, m->slices[i]);
+    for (uint32_t i = 0; i < m->ntemplates; i++)
+        ITEM(w_claim, m->templates[i]);
+    for (uint32_t i = 0; i < m->nclaims; i++)
+        ITEM(w_claim, m->claims[i]);
+    for (uint32_t i = 0; i < m->npods; i++)
+        ITEM(w_pod, m->pods[i]);
+#undef ITEM
+    if (json)
+        dra_sbuf_puts(out, "\n]}\n");
+    return out->err ? out->err : DRA_OK;
+}
+
+int dra_manifest_write_yaml_buf(const dra_model_t *m, dra_sbuf_t *out)
+{
+    return write_all(m, out, false);
+}
+
+int dra_manifest_write_json_buf(const dra_model_t *m, dra_sbuf_t *out)
+{
+    return write_all(m, out, true);
+}
+
+static int to_file(const dra_model_t *m, FILE *f, bool json)
+{
+    dra_sbuf_t b = {0};
+    int rc = write_all(m, &b, json);
+    if (rc == DRA_OK && b.len && fwrite(b.p, 1, b.len, f) != b.len)
+        rc = DRA_EIO;
+    if (rc == DRA_OK && fflush(f) != 0)
+        rc = DRA_EIO;
+    dra_sbuf_fini(&b);
+    return rc;
+}
+
+int dra_manifest_write_yaml(const dra_model_t *m, FILE *f)
+{
+    return to_file(m, f, false);
+}
+
+int dra_manifest_write_json(const dra_model_t *m, FILE *f)
+{
+    return to_file(m, f, true);
+}
