@@ -1,0 +1,266 @@
+/*
+ * cel_int.h - internals shared by the CEL parser, checker and evaluator (not a public header;
+ * the tests include it to drive the engine in "standard CEL" mode for the conformance suite).
+ */
+#ifndef DRA_CEL_INT_H
+#define DRA_CEL_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "base/quantity.h"
+#include "base/semver.h"
+#include "cel.h"
+#include "cel_ast.h"
+
+/* Function ids: FN(id, name). Operators use cel-go's names. */
+#define DRA_CEL_FN_MAP(FN)                                                                         \
+    FN(NONE, "")                                                                                   \
+    FN(AND, "_&&_")                                                                                \
+    FN(OR, "_||_")                                                                                 \
+    FN(NOT, "!_")                                                                                  \
+    FN(NEG, "-_")                                                                                  \
+    FN(COND, "_?_:_")                                                                              \
+    FN(EQ, "_==_")                                                                                 \
+    FN(NE, "_!=_")                                                                                 \
+    FN(LT, "_<_")                                                                                  \
+    FN(LE, "_<=_")                                                                                 \
+    FN(GT, "_>_")                                                                                  \
+    FN(GE, "_>=_")                                                                                 \
+    FN(ADD, "_+_")                                                                                 \
+    FN(SUB, "_-_")                                                                                 \
+    FN(MUL, "_*_")                                                                                 \
+    FN(DIV, "_/_")                                                                                 \
+    FN(MOD, "_%_")                                                                                 \
+    FN(INDEX, "_[_]")                                                                              \
+    FN(OPT_INDEX, "_[?_]")                                                                         \
+    FN(IN, "@in")                                                                                  \
+    FN(NOT_STRICTLY_FALSE, "@not_strictly_false")                                                  \
+    FN(LIST_APPEND, "@append")                                                                     \
+    FN(MAP_INSERT, "@mapinsert")                                                                   \
+    FN(SORT_BY_KEYS, "@sortByAssociatedKeys")                                                      \
+    FN(SIZE, "size")                                                                               \
+    FN(INT, "int")                                                                                 \
+    FN(UINT, "uint")                                                                               \
+    FN(DOUBLE, "double")                                                                           \
+    FN(STRING, "string")                                                                           \
+    FN(BYTES, "bytes")                                                                             \
+    FN(BOOL, "bool")                                                                               \
+    FN(DYN, "dyn")                                                                                 \
+    FN(TYPE, "type")                                                                               \
+    FN(CONTAINS, "contains")                                                                       \
+    FN(STARTS_WITH, "startsWith")                                                                  \
+    FN(ENDS_WITH, "endsWith")                                                                      \
+    FN(MATCHES, "matches")                                                                         \
+    FN(FIND, "find")                                                                               \
+    FN(FIND_ALL, "findAll")                                                                        \
+    FN(CHAR_AT, "charAt")                                                                          \
+    FN(INDEX_OF, "indexOf")                                                                        \
+    FN(LAST_INDEX_OF, "lastIndexOf")                                                               \
+    FN(LOWER_ASCII, "lowerAscii")                                                                  \
+    FN(UPPER_ASCII, "upperAscii")                                                                  \
+    FN(REPLACE, "replace")                                                                         \
+    FN(SPLIT, "split")                                                                             \
+    FN(SUBSTRING, "substring")                                                                     \
+    FN(TRIM, "trim")                                                                               \
+    FN(JOIN, "join")                                                                               \
+    FN(FORMAT, "format")                                                                           \
+    FN(STRINGS_QUOTE, "strings.quote")                                                             \
+    FN(DISTINCT, "distinct")                                                                       \
+    FN(FLATTEN, "flatten")                                                                         \
+    FN(LISTS_RANGE, "lists.range")                                                                 \
+    FN(REVERSE, "reverse")                                                                         \
+    FN(SLICE, "slice")                                                                             \
+    FN(SORT, "sort")                                                                               \
+    FN(IS_SORTED, "isSorted")                                                                      \
+    FN(SUM, "sum")                                                                                 \
+    FN(MIN, "min")                                                                                 \
+    FN(MAX, "max")                                                                                 \
+    FN(INCLUDES, "includes")                                                                       \
+    FN(SETS_CONTAINS, "sets.contains")                                                             \
+    FN(SETS_EQUIVALENT, "sets.equivalent")                                                         \
+    FN(SETS_INTERSECTS, "sets.intersects")                                                         \
+    FN(OPT_OF, "optional.of")                                                                      \
+    FN(OPT_NONE, "optional.none")                                                                  \
+    FN(OPT_OF_NON_ZERO, "optional.ofNonZeroValue")                                                 \
+    FN(HAS_VALUE, "hasValue")                                                                      \
+    FN(VALUE, "value")                                                                             \
+    FN(OR_VALUE, "orValue")                                                                        \
+    FN(OPT_OR, "or")                                                                               \
+    FN(QUANTITY, "quantity")                                                                       \
+    FN(IS_QUANTITY, "isQuantity")                                                                  \
+    FN(SIGN, "sign")                                                                               \
+    FN(IS_GREATER_THAN, "isGreaterThan")                                                           \
+    FN(IS_LESS_THAN, "isLessThan")                                                                 \
+    FN(COMPARE_TO, "compareTo")                                                                    \
+    FN(Q_ADD, "add")                                                                               \
+    FN(Q_SUB, "sub")                                                                               \
+    FN(AS_INTEGER, "asInteger")                                                                    \
+    FN(IS_INTEGER, "isInteger")                                                                    \
+    FN(AS_APPROX_FLOAT, "asApproximateFloat")                                                      \
+    FN(SEMVER, "semver")                                                                           \
+    FN(IS_SEMVER, "isSemver")                                                                      \
+    FN(MAJOR, "major")                                                                             \
+    FN(MINOR, "minor")                                                                             \
+    FN(PATCH, "patch")
+
+typedef enum dra_cel_fn {
+#define DRA_CEL_FN_ENUM(id, name) DRA_CEL_FN_##id,
+    DRA_CEL_FN_MAP(DRA_CEL_FN_ENUM)
+#undef DRA_CEL_FN_ENUM
+        DRA_CEL_FN_COUNT
+} dra_cel_fn_t;
+
+const char *dra_cel_fn_name(unsigned fn);
+unsigned dra_cel_fn_lookup(const char *name, size_t len);
+
+/* ---- environment ---------------------------------------------------------------------------- */
+
+typedef struct dra_cel_var {
+    const char *name;
+    const dra_cel_type_t *type;
+} dra_cel_var_t;
+
+typedef struct dra_cel_env {
+    const dra_cel_var_t *vars; /* global variables; vars[0] is `device` in the DRA environment */
+    uint32_t nvars;
+    bool dra;          /* DRA environment: device variable, result must be bool or dyn */
+    bool homogeneous;  /* homogeneous aggregate literals (Kubernetes) */
+    bool no_macros;    /* parse without macro expansion */
+    bool no_check;     /* skip type checking (conformance disable_check) */
+    bool no_fold;      /* no constant folding */
+} dra_cel_env_t;
+
+struct dra_cel_prog {
+    const char *src;
+    uint32_t len;
+    dra_cel_expr_t *root;
+    uint32_t nslots; /* local variable slots needed by the evaluator */
+    const dra_cel_env_t *env;
+    dra_cel_ref_t *refs;
+    uint32_t nrefs;
+    bool dynamic_refs;
+};
+
+/* Compile in a given environment (env NULL = the DRA environment). */
+int dra_cel_compile_env(const char *src, size_t len, const dra_cel_env_t *env, dra_arena_t *arena,
+                        dra_cel_prog_t **out, dra_diag_t *diag);
+
+/* The device that the evaluator sees: either a model device or nothing (standard CEL mode). */
+typedef struct dra_cel_act {
+    const dra_model_t *model;
+    const dra_device_t *dev;
+    const dra_cel_val_t *globals; /* values of env->vars[i] (index 0 ignored in DRA mode) */
+} dra_cel_act_t;
+
+/* Evaluate to a value (any type). The result and anything it references live in `out`. */
+int dra_cel_eval_value(const dra_cel_prog_t *p, const dra_cel_act_t *act, dra_arena_t *out,
+                       dra_cel_val_t *result, dra_diag_t *diag);
+
+/* Parsing (parse.c): builds the unchecked AST. */
+int dra_cel_parse(const char *src, size_t len, const dra_cel_env_t *env, dra_arena_t *arena,
+                  dra_cel_expr_t **out, dra_diag_t *diag);
+/* Checking (check.c): resolves names and functions, annotates types, folds constants, rewrites
+ * device reads to DEVREF nodes; fills p->nslots and p->refs. */
+int dra_cel_check(dra_cel_prog_t *p, dra_arena_t *arena, dra_diag_t *diag);
+
+/* Position helpers. */
+void dra_cel_offset_to_linecol(const char *src, size_t len, uint32_t off, uint32_t *line,
+                               uint32_t *col);
+int dra_cel_compile_error(dra_diag_t *diag, const char *src, size_t len, uint32_t off,
+                          const char *fmt, ...) DRA_PRINTF(5, 6);
+
+/* ---- types ---------------------------------------------------------------------------------- */
+extern const dra_cel_type_t dra_cel_t_dyn, dra_cel_t_null, dra_cel_t_bool, dra_cel_t_int,
+    dra_cel_t_uint, dra_cel_t_double, dra_cel_t_string, dra_cel_t_bytes, dra_cel_t_quantity,
+    dra_cel_t_semver, dra_cel_t_device, dra_cel_t_list_dyn, dra_cel_t_map_dyn, dra_cel_t_type,
+    dra_cel_t_error, dra_cel_t_timestamp, dra_cel_t_duration;
+/* Type name as cel-go prints it ("list(int)", "map(string, dyn)", "kubernetes.Quantity"). */
+size_t dra_cel_type_str(const dra_cel_type_t *t, char *buf, size_t len);
+
+/* ---- values (eval.c / lib.c) ---------------------------------------------------------------- */
+
+/* Evaluation context. */
+typedef struct dra_cel_ctx {
+    const dra_cel_prog_t *prog;
+    const dra_cel_act_t *act;
+    dra_arena_t *a;         /* allocation arena for values */
+    dra_cel_val_t *slots;   /* local variables */
+    uint64_t cost;
+    uint64_t cost_limit;
+    bool oom;
+} dra_cel_ctx_t;
+
+dra_cel_val_t dra_cel_err(dra_cel_ctx_t *c, const char *fmt, ...) DRA_PRINTF(2, 3);
+dra_cel_val_t dra_cel_eval_node(dra_cel_ctx_t *c, const dra_cel_expr_t *e);
+/* Call a library function on evaluated arguments (target first for member calls). */
+dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
+                              const dra_cel_val_t *args, uint32_t nargs, bool member);
+/* Equality: 1 true, 0 false, -1 no such overload (Quantity/Semver on the left vs other). */
+int dra_cel_equal(const dra_cel_val_t *a, const dra_cel_val_t *b);
+/* Device views and containers (eval.c). */
+dra_cel_val_t dra_cel_materialize(dra_cel_ctx_t *c, const dra_cel_val_t *v);
+dra_cel_val_t dra_cel_attr_value(dra_cel_ctx_t *c, const dra_attr_t *at);
+int dra_cel_map_find(const dra_cel_map_t *m, const dra_cel_val_t *k);
+/* Ordering: -1/0/1, 2 unordered (NaN), 3 no such overload. */
+int dra_cel_order(const dra_cel_val_t *a, const dra_cel_val_t *b);
+/* Render a value as CEL-like text into arena (NUL-terminated). */
+const char *dra_cel_val_str(dra_arena_t *a, const dra_cel_val_t *v);
+const char *dra_cel_kind_type_name(const dra_cel_val_t *v);
+
+/* Value constructors. */
+static inline dra_cel_val_t dra_cel_bool(bool b)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_BOOL};
+    v.v.b = b;
+    return v;
+}
+static inline dra_cel_val_t dra_cel_int(int64_t i)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_INT};
+    v.v.i = i;
+    return v;
+}
+static inline dra_cel_val_t dra_cel_uint(uint64_t u)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_UINT};
+    v.v.u = u;
+    return v;
+}
+static inline dra_cel_val_t dra_cel_double(double d)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_DOUBLE};
+    v.v.d = d;
+    return v;
+}
+static inline dra_cel_val_t dra_cel_str(const char *s, size_t len)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_STRING, .len = (uint32_t)len};
+    v.v.s = s;
+    return v;
+}
+static inline dra_cel_val_t dra_cel_typeval(const char *name)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_TYPE};
+    v.v.s = name;
+    size_t n = 0;
+    while (name[n])
+        n++;
+    v.len = (uint32_t)n;
+    return v;
+}
+
+/* Regex (regex.c): compile a pattern with an arena-backed PCRE2 context. NULL + message on error. */
+const void *dra_cel_regex_compile(dra_arena_t *a, const char *pat, size_t len, char *errbuf,
+                                  size_t errlen);
+/* 1 match, 0 no match, -1 error (message in errbuf). Captures: start/end of the whole match. */
+int dra_cel_regex_search(dra_arena_t *a, const void *re, const char *s, size_t len, size_t start,
+                         size_t *mstart, size_t *mend, char *errbuf, size_t errlen);
+
+/* Cost units charged per operation. */
+#define DRA_CEL_COST_ERR_MSG "operation cancelled: actual cost limit exceeded"
+
+#endif /* DRA_CEL_INT_H */

@@ -1,0 +1,1177 @@
+/*
+ * check.c - CEL type checker for the DRA environment (and a standard-CEL mode used by the
+ * conformance suite): resolves identifiers to variable slots, resolves function names, infers
+ * types and reports cel-go-like compile errors ("undeclared reference to 'x' (in container '')",
+ * "found no matching overload for '_>_' applied to '(kubernetes.Semver, kubernetes.Semver)'",
+ * "undefined field 'x'", "expected type 'int' but found 'string'"). It also folds constant calls
+ * (quantity("40Gi"), constant list literals), precompiles constant regular expressions and
+ * rewrites constant device attribute / capacity reads into DEVREF nodes.
+ *
+ * Overloads are described by small signature strings: style ('g' global, 'm' member: the first
+ * type code is the receiver), argument type codes, '>' and the result code. Codes: b bool, i int,
+ * u uint, d double, s string, y bytes, q Quantity, v Semver, P timestamp, D duration, N null,
+ * A any, L list(any), M map(any, any), O optional(any), t type; result codes also: 1 the type of
+ * the first argument, e element type of the first argument, x dyn.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cel_int.h"
+
+const dra_cel_type_t dra_cel_t_dyn = {DRA_CEL_T_DYN, NULL, NULL};
+const dra_cel_type_t dra_cel_t_null = {DRA_CEL_T_NULL, NULL, NULL};
+const dra_cel_type_t dra_cel_t_bool = {DRA_CEL_T_BOOL, NULL, NULL};
+const dra_cel_type_t dra_cel_t_int = {DRA_CEL_T_INT, NULL, NULL};
+const dra_cel_type_t dra_cel_t_uint = {DRA_CEL_T_UINT, NULL, NULL};
+const dra_cel_type_t dra_cel_t_double = {DRA_CEL_T_DOUBLE, NULL, NULL};
+const dra_cel_type_t dra_cel_t_string = {DRA_CEL_T_STRING, NULL, NULL};
+const dra_cel_type_t dra_cel_t_bytes = {DRA_CEL_T_BYTES, NULL, NULL};
+const dra_cel_type_t dra_cel_t_quantity = {DRA_CEL_T_QUANTITY, NULL, NULL};
+const dra_cel_type_t dra_cel_t_semver = {DRA_CEL_T_SEMVER, NULL, NULL};
+const dra_cel_type_t dra_cel_t_device = {DRA_CEL_T_DEVICE, NULL, NULL};
+const dra_cel_type_t dra_cel_t_list_dyn = {DRA_CEL_T_LIST, &dra_cel_t_dyn, NULL};
+const dra_cel_type_t dra_cel_t_map_dyn = {DRA_CEL_T_MAP, &dra_cel_t_dyn, &dra_cel_t_dyn};
+const dra_cel_type_t dra_cel_t_type = {DRA_CEL_T_TYPE, NULL, NULL};
+const dra_cel_type_t dra_cel_t_error = {DRA_CEL_T_ERROR, NULL, NULL};
+const dra_cel_type_t dra_cel_t_timestamp = {DRA_CEL_T_TIMESTAMP, NULL, NULL};
+const dra_cel_type_t dra_cel_t_duration = {DRA_CEL_T_DURATION, NULL, NULL};
+static const dra_cel_type_t t_opt_dyn = {DRA_CEL_T_OPTIONAL, &dra_cel_t_dyn, NULL};
+static const dra_cel_type_t t_inner_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &dra_cel_t_dyn};
+static const dra_cel_type_t t_inner_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &dra_cel_t_quantity};
+static const dra_cel_type_t t_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_attrs};
+static const dra_cel_type_t t_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_caps};
+
+static const char *const fn_names[] = {
+#define DRA_CEL_FN_NAME(id, name) name,
+    DRA_CEL_FN_MAP(DRA_CEL_FN_NAME)
+#undef DRA_CEL_FN_NAME
+};
+
+const char *dra_cel_fn_name(unsigned fn)
+{
+    return fn < DRA_CEL_FN_COUNT ? fn_names[fn] : "?";
+}
+
+unsigned dra_cel_fn_lookup(const char *name, size_t len)
+{
+    for (unsigned i = 1; i < DRA_CEL_FN_COUNT; i++)
+        if (strlen(fn_names[i]) == len && !memcmp(fn_names[i], name, len))
+            return i;
+    return 0;
+}
+
+/* Signatures per function; NULL = checked by custom code. */
+typedef struct sigs {
+    unsigned fn;
+    const char *s[16];
+} sigs_t;
+
+#define ORD                                                                                        \
+    {                                                                                              \
+        "gii>b", "guu>b", "gdd>b", "gss>b", "gyy>b", "gbb>b", "gPP>b", "gDD>b", "giu>b", "gid>b",  \
+            "gui>b", "gud>b", "gdi>b", "gdu>b"                                                     \
+    }
+
+static const sigs_t sig_table[] = {
+    {DRA_CEL_FN_NOT, {"gb>b"}},
+    {DRA_CEL_FN_NEG, {"gi>i", "gd>d"}},
+    {DRA_CEL_FN_LT, ORD},
+    {DRA_CEL_FN_LE, ORD},
+    {DRA_CEL_FN_GT, ORD},
+    {DRA_CEL_FN_GE, ORD},
+    {DRA_CEL_FN_ADD, {"gii>i", "guu>u", "gdd>d", "gss>s", "gyy>y", "gLL>1", "gPD>P", "gDP>P", "gDD>D"}},
+    {DRA_CEL_FN_SUB, {"gii>i", "guu>u", "gdd>d", "gPP>D", "gPD>P", "gDD>D"}},
+    {DRA_CEL_FN_MUL, {"gii>i", "guu>u", "gdd>d"}},
+    {DRA_CEL_FN_DIV, {"gii>i", "guu>u", "gdd>d"}},
+    {DRA_CEL_FN_MOD, {"gii>i", "guu>u"}},
+    {DRA_CEL_FN_NOT_STRICTLY_FALSE, {"gb>b"}},
+    {DRA_CEL_FN_SIZE, {"gs>i", "ms>i", "gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i"}},
+    {DRA_CEL_FN_INT, {"gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i"}},
+    {DRA_CEL_FN_UINT, {"gi>u", "gu>u", "gd>u", "gs>u"}},
+    {DRA_CEL_FN_DOUBLE, {"gi>d", "gu>d", "gd>d", "gs>d"}},
+    {DRA_CEL_FN_STRING, {"gi>s", "gu>s", "gd>s", "gs>s", "gy>s", "gb>s", "gP>s", "gD>s"}},
+    {DRA_CEL_FN_BYTES, {"gs>y", "gy>y"}},
+    {DRA_CEL_FN_BOOL, {"gb>b", "gs>b"}},
+    {DRA_CEL_FN_TYPE, {"gA>t"}},
+    {DRA_CEL_FN_CONTAINS, {"mss>b"}},
+    {DRA_CEL_FN_STARTS_WITH, {"mss>b"}},
+    {DRA_CEL_FN_ENDS_WITH, {"mss>b"}},
+    {DRA_CEL_FN_MATCHES, {"gss>b", "mss>b"}},
+    {DRA_CEL_FN_FIND, {"mss>s"}},
+    {DRA_CEL_FN_FIND_ALL, {"mss>L", "mssi>L"}},
+    {DRA_CEL_FN_CHAR_AT, {"msi>s"}},
+    {DRA_CEL_FN_INDEX_OF, {"mss>i", "mssi>i", "mLA>i"}},
+    {DRA_CEL_FN_LAST_INDEX_OF, {"mss>i", "mssi>i", "mLA>i"}},
+    {DRA_CEL_FN_LOWER_ASCII, {"ms>s"}},
+    {DRA_CEL_FN_UPPER_ASCII, {"ms>s"}},
+    {DRA_CEL_FN_REPLACE, {"msss>s", "msssi>s"}},
+    {DRA_CEL_FN_SPLIT, {"mss>L", "mssi>L"}},
+    {DRA_CEL_FN_SUBSTRING, {"msi>s", "msii>s"}},
+    {DRA_CEL_FN_TRIM, {"ms>s"}},
+    {DRA_CEL_FN_JOIN, {"mL>s", "mLs>s"}},
+    {DRA_CEL_FN_FORMAT, {"msL>s"}},
+    {DRA_CEL_FN_STRINGS_QUOTE, {"gs>s"}},
+    {DRA_CEL_FN_DISTINCT, {"mL>1"}},
+    {DRA_CEL_FN_FLATTEN, {"mL>L", "mLi>L"}},
+    {DRA_CEL_FN_LISTS_RANGE, {"gi>L"}},
+    {DRA_CEL_FN_REVERSE, {"mL>1"}},
+    {DRA_CEL_FN_SLICE, {"mLii>1"}},
+    {DRA_CEL_FN_SORT, {"mL>1"}},
+    {DRA_CEL_FN_SORT_BY_KEYS, {"gLL>1"}},
+    {DRA_CEL_FN_IS_SORTED, {"mL>b"}},
+    {DRA_CEL_FN_SUM, {"mL>e"}},
+    {DRA_CEL_FN_MIN, {"mL>e"}},
+    {DRA_CEL_FN_MAX, {"mL>e"}},
+    {DRA_CEL_FN_INCLUDES, {"mAA>b"}},
+    {DRA_CEL_FN_SETS_CONTAINS, {"gLL>b"}},
+    {DRA_CEL_FN_SETS_EQUIVALENT, {"gLL>b"}},
+    {DRA_CEL_FN_SETS_INTERSECTS, {"gLL>b"}},
+    {DRA_CEL_FN_OPT_NONE, {"g>O"}},
+    {DRA_CEL_FN_HAS_VALUE, {"mO>b"}},
+    {DRA_CEL_FN_QUANTITY, {"gs>q"}},
+    {DRA_CEL_FN_IS_QUANTITY, {"gs>b"}},
+    {DRA_CEL_FN_SIGN, {"gq>i"}},
+    {DRA_CEL_FN_IS_GREATER_THAN, {"mqq>b", "mvv>b"}},
+    {DRA_CEL_FN_IS_LESS_THAN, {"mqq>b", "mvv>b"}},
+    {DRA_CEL_FN_COMPARE_TO, {"mqq>i", "mvv>i"}},
+    {DRA_CEL_FN_Q_ADD, {"mqq>q", "mqi>q"}},
+    {DRA_CEL_FN_Q_SUB, {"mqq>q", "mqi>q"}},
+    {DRA_CEL_FN_AS_INTEGER, {"mq>i"}},
+    {DRA_CEL_FN_IS_INTEGER, {"mq>b"}},
+    {DRA_CEL_FN_AS_APPROX_FLOAT, {"mq>d"}},
+    {DRA_CEL_FN_SEMVER, {"gs>v", "gsb>v"}},
+    {DRA_CEL_FN_IS_SEMVER, {"gs>b", "gsb>b"}},
+    {DRA_CEL_FN_MAJOR, {"mv>i"}},
+    {DRA_CEL_FN_MINOR, {"mv>i"}},
+    {DRA_CEL_FN_PATCH, {"mv>i"}},
+};
+
+/* ---- type helpers --------------------------------------------------------------------------- */
+
+typedef struct scope_var {
+    const char *name;
+    int32_t slot;
+    const dra_cel_type_t *type;
+} scope_var_t;
+
+typedef struct checker {
+    dra_cel_prog_t *prog;
+    const dra_cel_env_t *env;
+    dra_arena_t *a;
+    dra_diag_t *diag;
+    scope_var_t *scope;
+    uint32_t nscope, cap_scope;
+    int32_t nslots_live, max_slots;
+    bool failed;
+    uint32_t dev_maps;  /* device.attributes / device.capacity reads seen */
+    uint32_t dev_refs;  /* ... of which were turned into DEVREF nodes */
+    uint32_t cap_refs;
+} checker_t;
+
+static void cerr(checker_t *c, uint32_t off, const char *fmt, ...) DRA_PRINTF(3, 4);
+static void cerr(checker_t *c, uint32_t off, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    c->failed = true;
+    char body[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    dra_cel_compile_error(c->diag, c->prog->src, c->prog->len, off, "%s", body);
+}
+
+static const dra_cel_type_t *mk(checker_t *c, uint8_t k, const dra_cel_type_t *p1,
+                                const dra_cel_type_t *p2)
+{
+    dra_cel_type_t *t = dra_arena_alloc(c->a, sizeof *t, _Alignof(dra_cel_type_t));
+    if (!t) {
+        c->failed = true;
+        return &dra_cel_t_dyn;
+    }
+    t->k = k;
+    t->p1 = p1;
+    t->p2 = p2;
+    return t;
+}
+
+size_t dra_cel_type_str(const dra_cel_type_t *t, char *buf, size_t len)
+{
+    char a[128], b[128];
+    if (!t)
+        return (size_t)snprintf(buf, len, "dyn");
+    switch (t->k) {
+    case DRA_CEL_T_DYN: return (size_t)snprintf(buf, len, "dyn");
+    case DRA_CEL_T_NULL: return (size_t)snprintf(buf, len, "null_type");
+    case DRA_CEL_T_BOOL: return (size_t)snprintf(buf, len, "bool");
+    case DRA_CEL_T_INT: return (size_t)snprintf(buf, len, "int");
+    case DRA_CEL_T_UINT: return (size_t)snprintf(buf, len, "uint");
+    case DRA_CEL_T_DOUBLE: return (size_t)snprintf(buf, len, "double");
+    case DRA_CEL_T_STRING: return (size_t)snprintf(buf, len, "string");
+    case DRA_CEL_T_BYTES: return (size_t)snprintf(buf, len, "bytes");
+    case DRA_CEL_T_LIST:
+        dra_cel_type_str(t->p1, a, sizeof a);
+        return (size_t)snprintf(buf, len, "list(%s)", a);
+    case DRA_CEL_T_MAP:
+        dra_cel_type_str(t->p1, a, sizeof a);
+        dra_cel_type_str(t->p2, b, sizeof b);
+        return (size_t)snprintf(buf, len, "map(%s, %s)", a, b);
+    case DRA_CEL_T_TYPE:
+        if (!t->p1)
+            return (size_t)snprintf(buf, len, "type");
+        dra_cel_type_str(t->p1, a, sizeof a);
+        return (size_t)snprintf(buf, len, "type(%s)", a);
+    case DRA_CEL_T_OPTIONAL:
+        dra_cel_type_str(t->p1, a, sizeof a);
+        return (size_t)snprintf(buf, len, "optional_type(%s)", a);
+    case DRA_CEL_T_QUANTITY: return (size_t)snprintf(buf, len, "kubernetes.Quantity");
+    case DRA_CEL_T_SEMVER: return (size_t)snprintf(buf, len, "kubernetes.Semver");
+    case DRA_CEL_T_DEVICE: return (size_t)snprintf(buf, len, "kubernetes.DRADevice");
+    case DRA_CEL_T_TIMESTAMP: return (size_t)snprintf(buf, len, "google.protobuf.Timestamp");
+    case DRA_CEL_T_DURATION: return (size_t)snprintf(buf, len, "google.protobuf.Duration");
+    default: return (size_t)snprintf(buf, len, "*error*");
+    }
+}
+
+static bool is_dyn(const dra_cel_type_t *t)
+{
+    return !t || t->k == DRA_CEL_T_DYN || t->k == DRA_CEL_T_ERROR;
+}
+
+/* Can values of type a and b be compared for equality / unified? */
+static bool unifiable(const dra_cel_type_t *a, const dra_cel_type_t *b)
+{
+    if (is_dyn(a) || is_dyn(b))
+        return true;
+    if (a->k == DRA_CEL_T_NULL || b->k == DRA_CEL_T_NULL)
+        return a->k == b->k || a->k == DRA_CEL_T_OPTIONAL || b->k == DRA_CEL_T_OPTIONAL ||
+               a->k == DRA_CEL_T_TIMESTAMP || b->k == DRA_CEL_T_TIMESTAMP ||
+               a->k == DRA_CEL_T_DURATION || b->k == DRA_CEL_T_DURATION;
+    if (a->k != b->k)
+        return false;
+    switch (a->k) {
+    case DRA_CEL_T_LIST:
+    case DRA_CEL_T_OPTIONAL:
+        return unifiable(a->p1, b->p1);
+    case DRA_CEL_T_MAP:
+        return unifiable(a->p1, b->p1) && unifiable(a->p2, b->p2);
+    default:
+        return true;
+    }
+}
+
+static bool type_exact(const dra_cel_type_t *a, const dra_cel_type_t *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->k != b->k)
+        return false;
+    switch (a->k) {
+    case DRA_CEL_T_LIST:
+    case DRA_CEL_T_OPTIONAL:
+        return type_exact(a->p1, b->p1);
+    case DRA_CEL_T_MAP:
+        return type_exact(a->p1, b->p1) && type_exact(a->p2, b->p2);
+    case DRA_CEL_T_TYPE:
+        return true;
+    default:
+        return true;
+    }
+}
+
+/* Join of two types for list elements / conditional branches. */
+static const dra_cel_type_t *join(const dra_cel_type_t *a, const dra_cel_type_t *b)
+{
+    if (!a)
+        return b;
+    if (type_exact(a, b))
+        return a;
+    if (a->k == DRA_CEL_T_NULL && b->k != DRA_CEL_T_NULL)
+        return b;
+    if (b->k == DRA_CEL_T_NULL)
+        return a;
+    return &dra_cel_t_dyn;
+}
+
+static bool code_match(char code, const dra_cel_type_t *t)
+{
+    if (is_dyn(t) || code == 'A')
+        return true;
+    switch (code) {
+    case 'b': return t->k == DRA_CEL_T_BOOL;
+    case 'i': return t->k == DRA_CEL_T_INT;
+    case 'u': return t->k == DRA_CEL_T_UINT;
+    case 'd': return t->k == DRA_CEL_T_DOUBLE;
+    case 's': return t->k == DRA_CEL_T_STRING;
+    case 'y': return t->k == DRA_CEL_T_BYTES;
+    case 'q': return t->k == DRA_CEL_T_QUANTITY;
+    case 'v': return t->k == DRA_CEL_T_SEMVER;
+    case 'P': return t->k == DRA_CEL_T_TIMESTAMP;
+    case 'D': return t->k == DRA_CEL_T_DURATION;
+    case 'N': return t->k == DRA_CEL_T_NULL;
+    case 'L': return t->k == DRA_CEL_T_LIST;
+    case 'M': return t->k == DRA_CEL_T_MAP;
+    case 'O': return t->k == DRA_CEL_T_OPTIONAL;
+    case 't': return t->k == DRA_CEL_T_TYPE;
+    default: return false;
+    }
+}
+
+static const dra_cel_type_t *code_type(checker_t *c, char code, const dra_cel_type_t **args)
+{
+    switch (code) {
+    case 'b': return &dra_cel_t_bool;
+    case 'i': return &dra_cel_t_int;
+    case 'u': return &dra_cel_t_uint;
+    case 'd': return &dra_cel_t_double;
+    case 's': return &dra_cel_t_string;
+    case 'y': return &dra_cel_t_bytes;
+    case 'q': return &dra_cel_t_quantity;
+    case 'v': return &dra_cel_t_semver;
+    case 'P': return &dra_cel_t_timestamp;
+    case 'D': return &dra_cel_t_duration;
+    case 'N': return &dra_cel_t_null;
+    case 'L': return &dra_cel_t_list_dyn;
+    case 'M': return &dra_cel_t_map_dyn;
+    case 'O': return &t_opt_dyn;
+    case 't': return mk(c, DRA_CEL_T_TYPE, args[0], NULL);
+    case '1': return args[0] ? args[0] : &dra_cel_t_dyn;
+    case 'e':
+        if (args[0] && args[0]->k == DRA_CEL_T_LIST && args[0]->p1)
+            return args[0]->p1;
+        return &dra_cel_t_dyn;
+    default: return &dra_cel_t_dyn;
+    }
+}
+
+static void no_overload(checker_t *c, const dra_cel_expr_t *e, const char *name,
+                        const dra_cel_type_t **types, uint32_t n, bool member)
+{
+    char buf[300];
+    size_t o = 0;
+    buf[0] = 0;
+    for (uint32_t i = member ? 1 : 0; i < n && o < sizeof buf - 80; i++) {
+        if (i > (member ? 1u : 0u))
+            o += (size_t)snprintf(buf + o, sizeof buf - o, ", ");
+        o += dra_cel_type_str(types[i], buf + o, sizeof buf - o);
+    }
+    if (member) {
+        char tb[128];
+        dra_cel_type_str(types[0], tb, sizeof tb);
+        cerr(c, e->offset, "found no matching overload for '%s' applied to '%s.(%s)'", name, tb,
+             buf);
+    } else {
+        cerr(c, e->offset, "found no matching overload for '%s' applied to '(%s)'", name, buf);
+    }
+}
+
+/* Resolve with the signature table; returns NULL when the function has no table entry. */
+static const dra_cel_type_t *resolve_sigs(checker_t *c, const dra_cel_expr_t *e, unsigned fn,
+                                          const dra_cel_type_t **types, uint32_t n, bool member,
+                                          bool *known)
+{
+    const sigs_t *sg = NULL;
+    for (size_t i = 0; i < DRA_ARRAY_LEN(sig_table); i++)
+        if (sig_table[i].fn == fn) {
+            sg = &sig_table[i];
+            break;
+        }
+    *known = sg != NULL;
+    if (!sg)
+        return NULL;
+    const dra_cel_type_t *res = NULL;
+    bool any = false, style_ok = false;
+    for (int k = 0; k < 16 && sg->s[k]; k++) {
+        const char *s = sg->s[k];
+        if ((s[0] == 'm') != member)
+            continue;
+        style_ok = true;
+        const char *gt = strchr(s, '>');
+        uint32_t na = (uint32_t)(gt - s - 1);
+        if (na != n)
+            continue;
+        bool ok = true;
+        for (uint32_t i = 0; i < n && ok; i++)
+            ok = code_match(s[1 + i], types[i]);
+        if (!ok)
+            continue;
+        const dra_cel_type_t *r = code_type(c, gt[1], types);
+        res = any ? join(res, r) : r;
+        if (any && res->k != r->k)
+            res = &dra_cel_t_dyn;
+        any = true;
+    }
+    if (!any) {
+        (void)style_ok;
+        no_overload(c, e, dra_cel_fn_name(fn), types, n, member);
+        return &dra_cel_t_error;
+    }
+    return res;
+}
+
+/* ---- scope ---------------------------------------------------------------------------------- */
+
+static bool push_var(checker_t *c, const char *name, const dra_cel_type_t *t, int32_t *slot)
+{
+    if (c->nscope == c->cap_scope) {
+        uint32_t nc = c->cap_scope ? c->cap_scope * 2 : 16;
+        scope_var_t *ns = dra_arena_alloc(c->a, nc * sizeof *ns, 8);
+        if (!ns) {
+            c->failed = true;
+            return false;
+        }
+        if (c->nscope)
+            memcpy(ns, c->scope, c->nscope * sizeof *ns);
+        c->scope = ns;
+        c->cap_scope = nc;
+    }
+    *slot = c->nslots_live++;
+    if (c->nslots_live > c->max_slots)
+        c->max_slots = c->nslots_live;
+    c->scope[c->nscope].name = name;
+    c->scope[c->nscope].slot = *slot;
+    c->scope[c->nscope].type = t;
+    c->nscope++;
+    return true;
+}
+
+static void pop_var(checker_t *c)
+{
+    c->nscope--;
+    c->nslots_live--;
+}
+
+static scope_var_t *find_var(checker_t *c, const char *name)
+{
+    for (uint32_t i = c->nscope; i-- > 0;)
+        if (!strcmp(c->scope[i].name, name))
+            return &c->scope[i];
+    return NULL;
+}
+
+static int find_global(checker_t *c, const char *name)
+{
+    for (uint32_t i = 0; i < c->env->nvars; i++)
+        if (!strcmp(c->env->vars[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* ---- constant folding ----------------------------------------------------------------------- */
+
+static bool is_const(const dra_cel_expr_t *e)
+{
+    return e && e->kind == DRA_CEL_E_CONST;
+}
+
+static bool foldable_fn(unsigned fn)
+{
+    switch (fn) {
+    case DRA_CEL_FN_NONE:
+    case DRA_CEL_FN_LIST_APPEND:
+    case DRA_CEL_FN_MAP_INSERT:
+    case DRA_CEL_FN_AND:
+    case DRA_CEL_FN_OR:
+    case DRA_CEL_FN_COND:
+        return false;
+    default:
+        return true;
+    }
+}
+
+static bool is_conversion(unsigned fn)
+{
+    return fn == DRA_CEL_FN_INT || fn == DRA_CEL_FN_UINT || fn == DRA_CEL_FN_DOUBLE ||
+           fn == DRA_CEL_FN_STRING || fn == DRA_CEL_FN_BYTES || fn == DRA_CEL_FN_BOOL;
+}
+
+/* Evaluate a constant node at compile time (values live in the program arena). */
+static bool fold(checker_t *c, dra_cel_expr_t *e)
+{
+    if (c->env->no_fold)
+        return false;
+    dra_cel_act_t act = {0};
+    dra_cel_ctx_t ctx = {.prog = c->prog, .act = &act, .a = c->a, .cost_limit = DRA_CEL_MAX_COST};
+    dra_cel_val_t v = dra_cel_eval_node(&ctx, e);
+    if (ctx.oom) {
+        c->failed = true;
+        return false;
+    }
+    if (v.kind == DRA_CEL_ERROR) {
+        if (c->env->dra && e->kind == DRA_CEL_E_CALL && is_conversion(e->fn))
+            cerr(c, e->offset, "program instantiation failed: %.*s", (int)v.len, v.v.s);
+        return false;
+    }
+    const dra_cel_type_t *t = e->type;
+    e->kind = DRA_CEL_E_CONST;
+    e->flags = 0;
+    e->fn = 0;
+    e->u.c = v;
+    e->type = t;
+    return true;
+}
+
+/* ---- checking ------------------------------------------------------------------------------- */
+
+static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e);
+
+static const dra_cel_type_t *const_type(const dra_cel_val_t *v)
+{
+    switch (v->kind) {
+    case DRA_CEL_NULL: return &dra_cel_t_null;
+    case DRA_CEL_BOOL: return &dra_cel_t_bool;
+    case DRA_CEL_INT: return &dra_cel_t_int;
+    case DRA_CEL_UINT: return &dra_cel_t_uint;
+    case DRA_CEL_DOUBLE: return &dra_cel_t_double;
+    case DRA_CEL_STRING: return &dra_cel_t_string;
+    case DRA_CEL_BYTES: return &dra_cel_t_bytes;
+    case DRA_CEL_QUANTITY: return &dra_cel_t_quantity;
+    case DRA_CEL_SEMVER: return &dra_cel_t_semver;
+    case DRA_CEL_LIST: return &dra_cel_t_list_dyn;
+    case DRA_CEL_MAP: return &dra_cel_t_map_dyn;
+    default: return &dra_cel_t_dyn;
+    }
+}
+
+static const char *const type_idents[] = {"int",   "uint", "double", "bool", "string",
+                                          "bytes", "list", "map",    "null_type", "type"};
+static const dra_cel_type_t *const type_ident_types[] = {
+    &dra_cel_t_int,      &dra_cel_t_uint,    &dra_cel_t_double, &dra_cel_t_bool,
+    &dra_cel_t_string,   &dra_cel_t_bytes,   &dra_cel_t_list_dyn, &dra_cel_t_map_dyn,
+    &dra_cel_t_null,     &dra_cel_t_type};
+
+/* Is e the node `device.attributes` / `device.capacity`? Returns 1 attrs, 2 caps, 0 no. */
+static int dev_map(const dra_cel_expr_t *e)
+{
+    if (!e || e->kind != DRA_CEL_E_SELECT || (e->flags & (DRA_CEL_SEL_TEST_ONLY | DRA_CEL_SEL_OPTIONAL)))
+        return 0;
+    const dra_cel_expr_t *o = e->u.sel.operand;
+    if (o->kind != DRA_CEL_E_IDENT || o->u.ident.slot != -1 || o->u.ident.global != 0 ||
+        !o->type || o->type->k != DRA_CEL_T_DEVICE)
+        return 0;
+    if (!strcmp(e->u.sel.field, "attributes"))
+        return 1;
+    if (!strcmp(e->u.sel.field, "capacity"))
+        return 2;
+    return 0;
+}
+
+/* Domain read `device.attributes["d"]` / `device.attributes.d`: sets *dom and returns 1/2. */
+static int dev_domain(const dra_cel_expr_t *e, const char **dom, uint32_t *dlen)
+{
+    if (!e)
+        return 0;
+    if (e->kind == DRA_CEL_E_CALL && e->fn == DRA_CEL_FN_INDEX && e->u.call.nargs == 2 &&
+        is_const(e->u.call.args[1]) && e->u.call.args[1]->u.c.kind == DRA_CEL_STRING) {
+        int k = dev_map(e->u.call.args[0]);
+        if (k) {
+            *dom = e->u.call.args[1]->u.c.v.s;
+            *dlen = e->u.call.args[1]->u.c.len;
+            return k;
+        }
+    }
+    if (e->kind == DRA_CEL_E_SELECT && !(e->flags & (DRA_CEL_SEL_TEST_ONLY | DRA_CEL_SEL_OPTIONAL))) {
+        int k = dev_map(e->u.sel.operand);
+        if (k) {
+            *dom = e->u.sel.field;
+            *dlen = (uint32_t)strlen(e->u.sel.field);
+            return k;
+        }
+    }
+    return 0;
+}
+
+static void add_ref(checker_t *c, const char *q, bool cap)
+{
+    dra_cel_prog_t *p = c->prog;
+    for (uint32_t i = 0; i < p->nrefs; i++)
+        if (p->refs[i].is_capacity == cap && !strcmp(p->refs[i].qname, q))
+            return;
+    dra_cel_ref_t *nr = dra_arena_alloc(c->a, (p->nrefs + 1) * sizeof *nr, 8);
+    if (!nr) {
+        c->failed = true;
+        return;
+    }
+    if (p->nrefs)
+        memcpy(nr, p->refs, p->nrefs * sizeof *nr);
+    nr[p->nrefs].qname = q;
+    nr[p->nrefs].is_capacity = cap;
+    p->refs = nr;
+    p->nrefs++;
+}
+
+/* Turn e (a SELECT or INDEX on a domain read with a constant id) into a DEVREF. */
+static bool try_devref(checker_t *c, dra_cel_expr_t *e)
+{
+    const char *dom = NULL, *id = NULL;
+    uint32_t dlen = 0, idlen = 0;
+    int k = 0;
+    bool has = false;
+    if (e->kind == DRA_CEL_E_SELECT && !(e->flags & DRA_CEL_SEL_OPTIONAL)) {
+        k = dev_domain(e->u.sel.operand, &dom, &dlen);
+        id = e->u.sel.field;
+        idlen = (uint32_t)strlen(id);
+        has = e->flags & DRA_CEL_SEL_TEST_ONLY;
+    } else if (e->kind == DRA_CEL_E_CALL && e->fn == DRA_CEL_FN_INDEX && is_const(e->u.call.args[1]) &&
+               e->u.call.args[1]->u.c.kind == DRA_CEL_STRING) {
+        k = dev_domain(e->u.call.args[0], &dom, &dlen);
+        id = e->u.call.args[1]->u.c.v.s;
+        idlen = e->u.call.args[1]->u.c.len;
+    }
+    if (!k || memchr(dom, '/', dlen) || memchr(dom, 0, dlen) || memchr(id, 0, idlen))
+        return false;
+    char *q = dra_arena_alloc(c->a, dlen + idlen + 2, 1);
+    if (!q) {
+        c->failed = true;
+        return false;
+    }
+    memcpy(q, dom, dlen);
+    q[dlen] = '/';
+    memcpy(q + dlen + 1, id, idlen);
+    q[dlen + 1 + idlen] = 0;
+    bool cap = k == 2;
+    add_ref(c, q, cap);
+    c->dev_refs++;
+    e->kind = DRA_CEL_E_DEVREF;
+    e->flags = has ? DRA_CEL_DEV_HAS : DRA_CEL_DEV_GET;
+    e->fn = 0;
+    e->u.dev.domain = q;
+    e->u.dev.dlen = dlen;
+    e->u.dev.id = q + dlen + 1;
+    e->u.dev.idlen = idlen;
+    e->u.dev.qname = q;
+    e->u.dev.qlen = dlen + 1 + idlen;
+    e->u.dev.is_capacity = cap;
+    e->type = has ? &dra_cel_t_bool : cap ? &dra_cel_t_quantity : &dra_cel_t_dyn;
+    return true;
+}
+
+static const dra_cel_type_t *check_select(checker_t *c, dra_cel_expr_t *e)
+{
+    const dra_cel_type_t *ot = check(c, e->u.sel.operand);
+    if (c->failed)
+        return ot;
+    const char *f = e->u.sel.field;
+    const dra_cel_type_t *r = &dra_cel_t_dyn;
+    switch (ot->k) {
+    case DRA_CEL_T_DEVICE:
+        if (!strcmp(f, "driver"))
+            r = &dra_cel_t_string;
+        else if (!strcmp(f, "attributes"))
+            r = &t_attrs;
+        else if (!strcmp(f, "capacity"))
+            r = &t_caps;
+        else if (!strcmp(f, "allowMultipleAllocations"))
+            r = &dra_cel_t_bool;
+        else {
+            cerr(c, e->offset, "undefined field '%s'", f);
+            return &dra_cel_t_error;
+        }
+        break;
+    case DRA_CEL_T_MAP:
+        if (!is_dyn(ot->p1) && ot->p1->k != DRA_CEL_T_STRING) {
+            char tb[128];
+            dra_cel_type_str(ot, tb, sizeof tb);
+            cerr(c, e->offset, "type '%s' does not support field selection", tb);
+            return &dra_cel_t_error;
+        }
+        r = ot->p2 ? ot->p2 : &dra_cel_t_dyn;
+        break;
+    case DRA_CEL_T_DYN:
+    case DRA_CEL_T_ERROR:
+        break;
+    case DRA_CEL_T_OPTIONAL:
+        if (e->flags & DRA_CEL_SEL_OPTIONAL) {
+            r = ot->p1 && ot->p1->k == DRA_CEL_T_MAP ? ot->p1->p2 : &dra_cel_t_dyn;
+            break;
+        }
+        DRA_FALLTHROUGH;
+    default: {
+        char tb[128];
+        dra_cel_type_str(ot, tb, sizeof tb);
+        cerr(c, e->offset, "type '%s' does not support field selection", tb);
+        return &dra_cel_t_error;
+    }
+    }
+    if (e->flags & DRA_CEL_SEL_TEST_ONLY)
+        r = &dra_cel_t_bool;
+    else if (e->flags & DRA_CEL_SEL_OPTIONAL)
+        r = mk(c, DRA_CEL_T_OPTIONAL, r, NULL);
+    e->type = r;
+    if (dev_map(e))
+        c->dev_maps++;
+    if (c->env->dra)
+        try_devref(c, e);
+    return e->type;
+}
+
+/* Flatten a select chain of identifiers into "a.b.c"; NULL if not such a chain. */
+static bool qualified_name(const dra_cel_expr_t *e, char *buf, size_t len)
+{
+    if (e->kind == DRA_CEL_E_IDENT)
+        return (size_t)snprintf(buf, len, "%s", e->u.ident.name) < len;
+    if (e->kind == DRA_CEL_E_SELECT && !e->flags) {
+        if (!qualified_name(e->u.sel.operand, buf, len))
+            return false;
+        size_t l = strlen(buf);
+        return (size_t)snprintf(buf + l, len - l, ".%s", e->u.sel.field) < len - l;
+    }
+    return false;
+}
+
+static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
+{
+    const char *name = e->u.call.name;
+    dra_cel_expr_t *target = e->u.call.target;
+    unsigned fn = 0;
+    /* namespaced global functions: optional.of(x), strings.quote(s), sets.contains(a, b) ... */
+    if (target) {
+        char qn[128];
+        if (qualified_name(target, qn, sizeof qn - 40)) {
+            char *dot = strchr(qn, '.');
+            size_t rootlen = dot ? (size_t)(dot - qn) : strlen(qn);
+            char root[64];
+            snprintf(root, sizeof root, "%.*s", (int)DRA_MIN(rootlen, 63u), qn);
+            if (!find_var(c, root) && find_global(c, root) < 0) {
+                size_t l = strlen(qn);
+                snprintf(qn + l, sizeof qn - l, ".%s", name);
+                unsigned f = dra_cel_fn_lookup(qn, strlen(qn));
+                if (f) {
+                    e->u.call.name = dra_arena_strdup(c->a, qn);
+                    e->u.call.target = NULL;
+                    target = NULL;
+                    name = e->u.call.name;
+                    fn = f;
+                } else if (!c->env->no_check) {
+                    cerr(c, e->offset, "undeclared reference to '%s' (in container '')", qn);
+                    return &dra_cel_t_error;
+                }
+            }
+        }
+    }
+    if (!fn)
+        fn = dra_cel_fn_lookup(name, strlen(name));
+    if (!fn || (name[0] == '@' && fn != DRA_CEL_FN_IN && fn != DRA_CEL_FN_NOT_STRICTLY_FALSE &&
+                fn != DRA_CEL_FN_LIST_APPEND && fn != DRA_CEL_FN_MAP_INSERT &&
+                fn != DRA_CEL_FN_SORT_BY_KEYS)) {
+        if (!c->env->no_check) {
+            cerr(c, e->offset, "undeclared reference to '%s' (in container '')", name);
+            return &dra_cel_t_error;
+        }
+        fn = 0;
+    }
+    e->fn = (uint16_t)fn;
+    uint32_t n = e->u.call.nargs + (target ? 1 : 0);
+    const dra_cel_type_t *tstack[8];
+    const dra_cel_type_t **types = tstack;
+    if (n > 8) {
+        types = dra_arena_alloc(c->a, n * sizeof *types, 8);
+        if (!types) {
+            c->failed = true;
+            return &dra_cel_t_error;
+        }
+    }
+    uint32_t k = 0;
+    if (target)
+        types[k++] = check(c, target);
+    for (uint32_t i = 0; i < e->u.call.nargs; i++)
+        types[k++] = check(c, e->u.call.args[i]);
+    if (c->failed)
+        return &dra_cel_t_error;
+    bool member = target != NULL;
+    const dra_cel_type_t *r = &dra_cel_t_dyn;
+    if (c->env->no_check || !fn) {
+        /* still compute a useful type for some nodes, never fail */
+        r = &dra_cel_t_dyn;
+        if (fn == DRA_CEL_FN_AND || fn == DRA_CEL_FN_OR || fn == DRA_CEL_FN_NOT)
+            r = &dra_cel_t_bool;
+    } else {
+        switch (fn) {
+        case DRA_CEL_FN_AND:
+        case DRA_CEL_FN_OR:
+            if (member || n != 2 || !code_match('b', types[0]) || !code_match('b', types[1])) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = &dra_cel_t_bool;
+            break;
+        case DRA_CEL_FN_COND:
+            if (!code_match('b', types[0])) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            if (!unifiable(types[1], types[2])) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = join(types[1], types[2]);
+            break;
+        case DRA_CEL_FN_EQ:
+        case DRA_CEL_FN_NE:
+            if (member || n != 2 || !unifiable(types[0], types[1])) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = &dra_cel_t_bool;
+            break;
+        case DRA_CEL_FN_INDEX:
+        case DRA_CEL_FN_OPT_INDEX: {
+            const dra_cel_type_t *ct = types[0], *it = types[1];
+            bool opt = fn == DRA_CEL_FN_OPT_INDEX;
+            if (opt && ct->k == DRA_CEL_T_OPTIONAL)
+                ct = ct->p1 ? ct->p1 : &dra_cel_t_dyn;
+            if (ct->k == DRA_CEL_T_LIST) {
+                if (!code_match('i', it) && !code_match('u', it)) {
+                    no_overload(c, e, name, types, n, member);
+                    return &dra_cel_t_error;
+                }
+                r = ct->p1 ? ct->p1 : &dra_cel_t_dyn;
+            } else if (ct->k == DRA_CEL_T_MAP) {
+                if (!unifiable(ct->p1, it)) {
+                    no_overload(c, e, name, types, n, member);
+                    return &dra_cel_t_error;
+                }
+                r = ct->p2 ? ct->p2 : &dra_cel_t_dyn;
+            } else if (!is_dyn(ct)) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            if (opt)
+                r = mk(c, DRA_CEL_T_OPTIONAL, r, NULL);
+            break;
+        }
+        case DRA_CEL_FN_IN: {
+            const dra_cel_type_t *ct = types[1];
+            if (ct->k == DRA_CEL_T_LIST) {
+                if (!unifiable(ct->p1, types[0])) {
+                    no_overload(c, e, name, types, n, member);
+                    return &dra_cel_t_error;
+                }
+            } else if (ct->k == DRA_CEL_T_MAP) {
+                if (!unifiable(ct->p1, types[0])) {
+                    no_overload(c, e, name, types, n, member);
+                    return &dra_cel_t_error;
+                }
+            } else if (!is_dyn(ct)) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = &dra_cel_t_bool;
+            break;
+        }
+        case DRA_CEL_FN_DYN:
+            if (member || n != 1) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = &dra_cel_t_dyn;
+            break;
+        case DRA_CEL_FN_LIST_APPEND:
+            r = mk(c, DRA_CEL_T_LIST, types[1], NULL);
+            break;
+        case DRA_CEL_FN_MAP_INSERT:
+            if (n == 3)
+                r = mk(c, DRA_CEL_T_MAP, types[1], types[2]);
+            else
+                r = &dra_cel_t_map_dyn;
+            break;
+        case DRA_CEL_FN_OPT_OF:
+        case DRA_CEL_FN_OPT_OF_NON_ZERO:
+            if (member || n != 1) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = mk(c, DRA_CEL_T_OPTIONAL, types[0], NULL);
+            break;
+        case DRA_CEL_FN_VALUE:
+            if (!member || n != 1 || !code_match('O', types[0])) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = types[0]->k == DRA_CEL_T_OPTIONAL && types[0]->p1 ? types[0]->p1 : &dra_cel_t_dyn;
+            break;
+        case DRA_CEL_FN_OR_VALUE:
+            if (!member || n != 2 || !code_match('O', types[0])) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = types[0]->k == DRA_CEL_T_OPTIONAL ? join(types[0]->p1, types[1]) : &dra_cel_t_dyn;
+            break;
+        case DRA_CEL_FN_OPT_OR:
+            if (!member || n != 2 || !code_match('O', types[0]) || !code_match('O', types[1])) {
+                no_overload(c, e, name, types, n, member);
+                return &dra_cel_t_error;
+            }
+            r = types[0];
+            break;
+        default: {
+            bool known;
+            r = resolve_sigs(c, e, fn, types, n, member, &known);
+            if (!known)
+                r = &dra_cel_t_dyn;
+            if (c->failed)
+                return &dra_cel_t_error;
+            break;
+        }
+        }
+    }
+    e->type = r;
+    /* precompile constant regular expressions */
+    if ((fn == DRA_CEL_FN_MATCHES || fn == DRA_CEL_FN_FIND || fn == DRA_CEL_FN_FIND_ALL)) {
+        const dra_cel_expr_t *pat = e->u.call.nargs >= 1 ? e->u.call.args[member ? 0 : 1 % n] : NULL;
+        if (!member && e->u.call.nargs == 2)
+            pat = e->u.call.args[1];
+        if (pat && is_const(pat) && pat->u.c.kind == DRA_CEL_STRING) {
+            char eb[200];
+            const void *re = dra_cel_regex_compile(c->a, pat->u.c.v.s, pat->u.c.len, eb, sizeof eb);
+            if (re)
+                e->u.call.aux = re;
+            else if (c->env->dra) {
+                cerr(c, pat->offset, "invalid regular expression literal: %s", eb);
+                return &dra_cel_t_error;
+            }
+        }
+    }
+    if (c->env->dra && fn == DRA_CEL_FN_INDEX && try_devref(c, e))
+        return e->type;
+    /* constant folding */
+    if (foldable_fn(fn) && (!target || is_const(target))) {
+        bool all = true;
+        for (uint32_t i = 0; i < e->u.call.nargs && all; i++)
+            all = is_const(e->u.call.args[i]);
+        if (all)
+            fold(c, e);
+    }
+    return e->type;
+}
+
+static const dra_cel_type_t *check_compr(checker_t *c, dra_cel_expr_t *e)
+{
+    const dra_cel_type_t *rt = check(c, e->u.compr.range);
+    const dra_cel_type_t *it = check(c, e->u.compr.init);
+    if (c->failed)
+        return &dra_cel_t_error;
+    const dra_cel_type_t *v1 = &dra_cel_t_dyn, *v2 = &dra_cel_t_dyn;
+    bool two = e->u.compr.iter_var2 != NULL;
+    if (rt->k == DRA_CEL_T_LIST) {
+        if (two) {
+            v1 = &dra_cel_t_int;
+            v2 = rt->p1 ? rt->p1 : &dra_cel_t_dyn;
+        } else {
+            v1 = rt->p1 ? rt->p1 : &dra_cel_t_dyn;
+        }
+    } else if (rt->k == DRA_CEL_T_MAP) {
+        v1 = rt->p1 ? rt->p1 : &dra_cel_t_dyn;
+        v2 = rt->p2 ? rt->p2 : &dra_cel_t_dyn;
+    } else if (!is_dyn(rt) && !c->env->no_check) {
+        char tb[128];
+        dra_cel_type_str(rt, tb, sizeof tb);
+        cerr(c, e->u.compr.range->offset,
+             "expression of type '%s' cannot be range of a comprehension (must be list, map, or "
+             "dynamic)",
+             tb);
+        return &dra_cel_t_error;
+    }
+    int32_t slot;
+    if (!push_var(c, e->u.compr.accu_var, it, &slot))
+        return &dra_cel_t_error;
+    e->u.compr.accu_slot = slot;
+    uint32_t accu_idx = c->nscope - 1;
+    if (!push_var(c, e->u.compr.iter_var, v1, &slot))
+        return &dra_cel_t_error;
+    e->u.compr.iter_slot = slot;
+    e->u.compr.iter2_slot = -1;
+    if (two) {
+        if (!push_var(c, e->u.compr.iter_var2, v2, &slot))
+            return &dra_cel_t_error;
+        e->u.compr.iter2_slot = slot;
+    }
+    check(c, e->u.compr.cond);
+    const dra_cel_type_t *st = check(c, e->u.compr.step);
+    if (two)
+        pop_var(c);
+    pop_var(c);
+    if (!c->failed && st && it->k == DRA_CEL_T_LIST && (!it->p1 || is_dyn(it->p1)))
+        c->scope[accu_idx].type = st; /* the empty-list accumulator takes the step's type */
+    if (!c->failed && st && it->k == DRA_CEL_T_MAP && is_dyn(it->p1))
+        c->scope[accu_idx].type = st;
+    const dra_cel_type_t *r = check(c, e->u.compr.result);
+    pop_var(c);
+    e->type = r;
+    return r;
+}
+
+static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
+{
+    if (c->failed || !e)
+        return &dra_cel_t_error;
+    switch (e->kind) {
+    case DRA_CEL_E_CONST:
+        e->type = const_type(&e->u.c);
+        return e->type;
+    case DRA_CEL_E_IDENT: {
+        const char *n = e->u.ident.name;
+        scope_var_t *v = find_var(c, n);
+        e->u.ident.slot = -1;
+        e->u.ident.global = -1;
+        if (v) {
+            e->u.ident.slot = v->slot;
+            e->type = v->type;
+            return e->type;
+        }
+        int g = find_global(c, n);
+        if (g >= 0) {
+            e->u.ident.global = g;
+            e->type = c->env->vars[g].type;
+            return e->type;
+        }
+        for (size_t i = 0; i < DRA_ARRAY_LEN(type_idents); i++)
+            if (!strcmp(type_idents[i], n)) {
+                e->kind = DRA_CEL_E_CONST;
+                e->u.c = dra_cel_typeval(type_idents[i]);
+                e->type = mk(c, DRA_CEL_T_TYPE, type_ident_types[i], NULL);
+                return e->type;
+            }
+        if (c->env->no_check) {
+            e->type = &dra_cel_t_dyn;
+            return e->type;
+        }
+        cerr(c, e->offset, "undeclared reference to '%s' (in container '')", n);
+        return &dra_cel_t_error;
+    }
+    case DRA_CEL_E_SELECT: {
+        /* qualified identifiers such as a.b.c bound as one global (conformance) */
+        char qn[128];
+        if (!(e->flags & DRA_CEL_SEL_OPTIONAL) && qualified_name(e->u.sel.operand, qn, sizeof qn - 40)) {
+            char root[64];
+            char *dot = strchr(qn, '.');
+            snprintf(root, sizeof root, "%.*s", (int)(dot ? (size_t)(dot - qn) : strlen(qn)), qn);
+            if (!find_var(c, root) && find_global(c, root) < 0) {
+                size_t l = strlen(qn);
+                snprintf(qn + l, sizeof qn - l, ".%s", e->u.sel.field);
+                int g = find_global(c, qn);
+                if (g >= 0 && !(e->flags & DRA_CEL_SEL_TEST_ONLY)) {
+                    e->kind = DRA_CEL_E_IDENT;
+                    e->u.ident.name = dra_arena_strdup(c->a, qn);
+                    e->u.ident.slot = -1;
+                    e->u.ident.global = g;
+                    e->type = c->env->vars[g].type;
+                    return e->type;
+                }
+            }
+        }
+        return check_select(c, e);
+    }
+    case DRA_CEL_E_CALL:
+        return check_call(c, e);
+    case DRA_CEL_E_LIST: {
+        const dra_cel_type_t *et = NULL, *first = NULL;
+        bool all_const = true;
+        for (uint32_t i = 0; i < e->u.list.n; i++) {
+            const dra_cel_type_t *t = check(c, e->u.list.elems[i]);
+            if (c->failed)
+                return &dra_cel_t_error;
+            if (e->u.list.optional[i]) {
+                all_const = false;
+                if (t->k == DRA_CEL_T_OPTIONAL)
+                    t = t->p1 ? t->p1 : &dra_cel_t_dyn;
+                else if (!is_dyn(t) && !c->env->no_check) {
+                    char tb[128];
+                    dra_cel_type_str(t, tb, sizeof tb);
+                    cerr(c, e->u.list.elems[i]->offset,
+                         "expected type 'optional_type(T)' but found '%s'", tb);
+                    return &dra_cel_t_error;
+                }
+            }
+            if (!is_const(e->u.list.elems[i]))
+                all_const = false;
+            if (c->env->homogeneous && first && !type_exact(first, t) && !c->env->no_check) {
+                char a[128], b[128];
+                dra_cel_type_str(first, a, sizeof a);
+                dra_cel_type_str(t, b, sizeof b);
+                cerr(c, e->u.list.elems[i]->offset, "expected type '%s' but found '%s'", a, b);
+                return &dra_cel_t_error;
+            }
+            if (!first)
+                first = t;
+            et = join(et, t);
+        }
+        e->type = mk(c, DRA_CEL_T_LIST, et ? et : &dra_cel_t_dyn, NULL);
+        if (all_const && e->u.list.n)
+            fold(c, e);
+        return e->type;
+    }
+    case DRA_CEL_E_MAP: {
+        const dra_cel_type_t *kt = NULL, *vt = NULL, *fk = NULL, *fv = NULL;
+        bool all_const = true;
+        for (uint32_t i = 0; i < e->u.map.n; i++) {
+            const dra_cel_type_t *k = check(c, e->u.map.keys[i]);
+            const dra_cel_type_t *v = check(c, e->u.map.vals[i]);
+            if (c->failed)
+                return &dra_cel_t_error;
+            if (e->u.map.optional[i]) {
+                all_const = false;
+                if (v->k == DRA_CEL_T_OPTIONAL)
+                    v = v->p1 ? v->p1 : &dra_cel_t_dyn;
+            }
+            if (!c->env->no_check && !is_dyn(k) && k->k != DRA_CEL_T_INT && k->k != DRA_CEL_T_UINT &&
+                k->k != DRA_CEL_T_BOOL && k->k != DRA_CEL_T_STRING) {
+                char tb[128];
+                dra_cel_type_str(k, tb, sizeof tb);
+                cerr(c, e->u.map.keys[i]->offset, "unsupported map key type: %s", tb);
+                return &dra_cel_t_error;
+            }
+            if (!is_const(e->u.map.keys[i]) || !is_const(e->u.map.vals[i]))
+                all_const = false;
+            if (c->env->homogeneous && fk && !c->env->no_check) {
+                const dra_cel_type_t *bad1 = !type_exact(fk, k) ? fk : !type_exact(fv, v) ? fv : NULL;
+                if (bad1) {
+                    char a[128], b[128];
+                    dra_cel_type_str(bad1, a, sizeof a);
+                    dra_cel_type_str(bad1 == fk ? k : v, b, sizeof b);
+                    cerr(c, (bad1 == fk ? e->u.map.keys[i] : e->u.map.vals[i])->offset,
+                         "expected type '%s' but found '%s'", a, b);
+                    return &dra_cel_t_error;
+                }
+            }
+            if (!fk) {
+                fk = k;
+                fv = v;
+            }
+            kt = join(kt, k);
+            vt = join(vt, v);
+        }
+        e->type = mk(c, DRA_CEL_T_MAP, kt ? kt : &dra_cel_t_dyn, vt ? vt : &dra_cel_t_dyn);
+        if (all_const && e->u.map.n)
+            fold(c, e);
+        return e->type;
+    }
+    case DRA_CEL_E_COMPR:
+        return check_compr(c, e);
+    case DRA_CEL_E_DEVREF:
+        return e->type;
+    default:
+        return &dra_cel_t_error;
+    }
+}
+
+int dra_cel_check(dra_cel_prog_t *p, dra_arena_t *arena, dra_diag_t *diag)
+{
+    checker_t c = {.prog = p, .env = p->env, .a = arena, .diag = diag};
+    const dra_cel_type_t *t = check(&c, p->root);
+    if (!c.failed && p->env->dra && !p->env->no_check && t->k != DRA_CEL_T_BOOL && !is_dyn(t)) {
+        char tb[128];
+        dra_cel_type_str(t, tb, sizeof tb);
+        cerr(&c, 0, "must evaluate to bool or the unknown type, not %s", tb);
+    }
+    if (c.failed) {
+        if (diag && diag->code == DRA_OK)
+            return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory while checking");
+        return diag ? diag->code : DRA_ECOMPILE;
+    }
+    p->nslots = (uint32_t)c.max_slots;
+    p->dynamic_refs = c.dev_maps > c.dev_refs;
+    return DRA_OK;
+}

@@ -1,0 +1,947 @@
+/*
+ * eval.c - tree-walking CEL evaluator: error values, commutative && / || with error absorption,
+ * comprehensions, optional selection, the DRA device views (device, device.attributes,
+ * device.attributes["d"]) and the runtime cost budget. Library functions are in lib.c.
+ *
+ * Values are 16-byte dra_cel_val_t; anything they point to lives in the context's arena (the
+ * caller's scratch arena), the program's arena (constants) or the model (attribute strings,
+ * capacities). No malloc per evaluation once the arena has warmed up.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cel_int.h"
+
+dra_cel_val_t dra_cel_err(dra_cel_ctx_t *c, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n >= sizeof buf)
+        n = sizeof buf - 1;
+    dra_cel_val_t v = {.kind = DRA_CEL_ERROR, .len = (uint32_t)n};
+    char *s = dra_arena_strndup(c->a, buf, (size_t)n);
+    if (!s) {
+        c->oom = true;
+        v.v.s = "out of memory";
+        v.len = 13;
+    } else {
+        v.v.s = s;
+    }
+    return v;
+}
+
+static dra_cel_val_t cost_err(dra_cel_ctx_t *c)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_ERROR, .sub = 1};
+    (void)c;
+    v.v.s = DRA_CEL_COST_ERR_MSG;
+    v.len = (uint32_t)strlen(DRA_CEL_COST_ERR_MSG);
+    return v;
+}
+
+static inline bool charge(dra_cel_ctx_t *c, uint64_t units)
+{
+    c->cost += units;
+    return c->cost <= c->cost_limit;
+}
+
+/* ---- device views ---------------------------------------------------------------------------- */
+
+static const char *qname_str(const dra_cel_ctx_t *c, uint32_t q, uint32_t *len)
+{
+    const dra_intern_t *in = &c->act->model->intern;
+    *len = dra_intern_len(in, q);
+    return dra_intern_str(in, q);
+}
+
+/* Domain part of an interned qualified name (split at the first '/'). */
+static void split_q(const char *s, uint32_t len, uint32_t *dlen)
+{
+    const char *sl = memchr(s, '/', len);
+    *dlen = sl ? (uint32_t)(sl - s) : 0;
+}
+
+static uint32_t dev_count(const dra_cel_ctx_t *c, bool cap)
+{
+    return cap ? c->act->dev->ncaps : c->act->dev->nattrs;
+}
+
+static uint32_t dev_qname(const dra_cel_ctx_t *c, bool cap, uint32_t i)
+{
+    return cap ? c->act->dev->caps[i].qname : c->act->dev->attrs[i].qname;
+}
+
+dra_cel_val_t dra_cel_attr_value(dra_cel_ctx_t *c, const dra_attr_t *at)
+{
+    dra_cel_val_t v = {0};
+    switch (at->kind) {
+    case DRA_ATTR_INT:
+        return dra_cel_int(at->v.i);
+    case DRA_ATTR_BOOL:
+        return dra_cel_bool(at->v.b);
+    case DRA_ATTR_STRING:
+        return dra_cel_str(at->v.s ? at->v.s : "", at->v.s ? strlen(at->v.s) : 0);
+    case DRA_ATTR_VERSION: {
+        dra_semver_t *sv = dra_arena_alloc(c->a, sizeof *sv, 8);
+        if (!sv) {
+            c->oom = true;
+            return dra_cel_err(c, "out of memory");
+        }
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        const char *s = at->v.s ? at->v.s : "";
+        if (dra_semver_parse(s, strlen(s), false, sv, &d) != DRA_OK)
+            return dra_cel_err(c, "attribute %s: parse semantic version: %s", at->name, d.msg);
+        v.kind = DRA_CEL_SEMVER;
+        v.v.sv = sv;
+        return v;
+    }
+    case DRA_ATTR_INTS:
+    case DRA_ATTR_BOOLS:
+    case DRA_ATTR_STRINGS:
+    case DRA_ATTR_VERSIONS: {
+        dra_cel_list_t *l = dra_arena_alloc(c->a, sizeof *l, 8);
+        dra_cel_val_t *items = dra_arena_alloc(c->a, (at->count ? at->count : 1) * sizeof *items, 8);
+        if (!l || !items) {
+            c->oom = true;
+            return dra_cel_err(c, "out of memory");
+        }
+        for (uint32_t i = 0; i < at->count; i++) {
+            if (at->kind == DRA_ATTR_INTS) {
+                items[i] = dra_cel_int(at->v.ints[i]);
+            } else if (at->kind == DRA_ATTR_BOOLS) {
+                items[i] = dra_cel_bool(at->v.bools[i]);
+            } else if (at->kind == DRA_ATTR_STRINGS) {
+                const char *s = at->v.strs[i] ? at->v.strs[i] : "";
+                items[i] = dra_cel_str(s, strlen(s));
+            } else {
+                dra_semver_t *sv = dra_arena_alloc(c->a, sizeof *sv, 8);
+                if (!sv) {
+                    c->oom = true;
+                    return dra_cel_err(c, "out of memory");
+                }
+                dra_diag_t d;
+                dra_diag_clear(&d);
+                const char *s = at->v.strs[i] ? at->v.strs[i] : "";
+                if (dra_semver_parse(s, strlen(s), false, sv, &d) != DRA_OK)
+                    return dra_cel_err(c, "attribute %s: parse semantic version: %s", at->name,
+                                       d.msg);
+                items[i].kind = DRA_CEL_SEMVER;
+                items[i].v.sv = sv;
+            }
+        }
+        l->n = at->count;
+        l->cap = 0;
+        l->items = items;
+        v.kind = DRA_CEL_LIST;
+        v.v.list = l;
+        return v;
+    }
+    default:
+        return dra_cel_err(c, "attribute %s has no value", at->name);
+    }
+}
+
+/* Look up id in domain dom of the device (attributes or capacity). found=false when absent. */
+static dra_cel_val_t dev_lookup(dra_cel_ctx_t *c, bool cap, const char *dom, uint32_t dlen,
+                                const char *id, uint32_t idlen, bool *found)
+{
+    *found = false;
+    dra_cel_val_t none = {0};
+    if (!c->act->dev || memchr(dom, '/', dlen))
+        return none;
+    char stack[256];
+    size_t ql = (size_t)dlen + 1 + idlen;
+    char *q = ql <= sizeof stack ? stack : dra_arena_alloc(c->a, ql, 1);
+    if (!q) {
+        c->oom = true;
+        return dra_cel_err(c, "out of memory");
+    }
+    memcpy(q, dom, dlen);
+    q[dlen] = '/';
+    memcpy(q + dlen + 1, id, idlen);
+    uint32_t qid = dra_intern_find(&c->act->model->intern, q, ql);
+    if (!qid)
+        return none;
+    if (cap) {
+        const dra_capacity_t *k = dra_device_capacity(c->act->dev, qid);
+        if (!k)
+            return none;
+        *found = true;
+        dra_cel_val_t v = {.kind = DRA_CEL_QUANTITY};
+        v.v.q = &k->value;
+        return v;
+    }
+    const dra_attr_t *at = dra_device_attr(c->act->dev, qid);
+    if (!at)
+        return none;
+    *found = true;
+    return dra_cel_attr_value(c, at);
+}
+
+/* Turn a device view into a real map (for equality, printing and generic functions). */
+dra_cel_val_t dra_cel_materialize(dra_cel_ctx_t *c, const dra_cel_val_t *v)
+{
+    if (v->kind != DRA_CEL_DOMAINS && v->kind != DRA_CEL_DOMAIN && v->kind != DRA_CEL_DEVICE)
+        return *v;
+    if (!c->act->dev)
+        return dra_cel_err(c, "no device");
+    dra_cel_map_t *m = dra_arena_alloc(c->a, sizeof *m, 8);
+    if (!m) {
+        c->oom = true;
+        return dra_cel_err(c, "out of memory");
+    }
+    memset(m, 0, sizeof *m);
+    uint32_t cap = 8;
+    m->keys = dra_arena_alloc(c->a, cap * sizeof *m->keys, 8);
+    m->vals = dra_arena_alloc(c->a, cap * sizeof *m->vals, 8);
+    if (!m->keys || !m->vals) {
+        c->oom = true;
+        return dra_cel_err(c, "out of memory");
+    }
+#define PUT(K, V)                                                                                  \
+    do {                                                                                           \
+        if (m->n == cap) {                                                                         \
+            dra_cel_val_t *nk = dra_arena_alloc(c->a, cap * 2 * sizeof *nk, 8);                    \
+            dra_cel_val_t *nv = dra_arena_alloc(c->a, cap * 2 * sizeof *nv, 8);                    \
+            if (!nk || !nv) {                                                                      \
+                c->oom = true;                                                                     \
+                return dra_cel_err(c, "out of memory");                                            \
+            }                                                                                      \
+            memcpy(nk, m->keys, m->n * sizeof *nk);                                                \
+            memcpy(nv, m->vals, m->n * sizeof *nv);                                                \
+            m->keys = nk;                                                                          \
+            m->vals = nv;                                                                          \
+            cap *= 2;                                                                              \
+        }                                                                                          \
+        m->keys[m->n] = (K);                                                                       \
+        m->vals[m->n] = (V);                                                                       \
+        m->n++;                                                                                    \
+    } while (0)
+    dra_cel_val_t out = {.kind = DRA_CEL_MAP};
+    if (v->kind == DRA_CEL_DEVICE) {
+        const char *drv = c->act->dev->slice && c->act->dev->slice->driver ? c->act->dev->slice->driver : "";
+        dra_cel_val_t a = {.kind = DRA_CEL_DOMAINS, .sub = 0}, k = {.kind = DRA_CEL_DOMAINS, .sub = 1};
+        PUT(dra_cel_str("driver", 6), dra_cel_str(drv, strlen(drv)));
+        PUT(dra_cel_str("attributes", 10), dra_cel_materialize(c, &a));
+        PUT(dra_cel_str("capacity", 8), dra_cel_materialize(c, &k));
+        PUT(dra_cel_str("allowMultipleAllocations", 24),
+            dra_cel_bool(c->act->dev->allow_multiple_allocations));
+        out.v.map = m;
+        return out;
+    }
+    bool capm = v->sub == 1;
+    uint32_t n = dev_count(c, capm);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t ql, dl;
+        const char *q = qname_str(c, dev_qname(c, capm, i), &ql);
+        if (!q)
+            continue;
+        split_q(q, ql, &dl);
+        if (v->kind == DRA_CEL_DOMAINS) {
+            bool seen = false;
+            for (uint32_t j = 0; j < m->n && !seen; j++)
+                seen = m->keys[j].len == dl && !memcmp(m->keys[j].v.s, q, dl);
+            if (seen)
+                continue;
+            dra_cel_val_t d = {.kind = DRA_CEL_DOMAIN, .sub = v->sub, .len = dl};
+            d.v.s = q;
+            PUT(dra_cel_str(q, dl), dra_cel_materialize(c, &d));
+        } else {
+            if (dl != v->len || memcmp(q, v->v.s, dl))
+                continue;
+            dra_cel_val_t val;
+            if (capm) {
+                val.kind = DRA_CEL_QUANTITY;
+                val.v.q = &c->act->dev->caps[i].value;
+            } else {
+                val = dra_cel_attr_value(c, &c->act->dev->attrs[i]);
+                if (val.kind == DRA_CEL_ERROR)
+                    return val;
+            }
+            PUT(dra_cel_str(q + dl + 1, ql - dl - 1), val);
+        }
+    }
+#undef PUT
+    out.v.map = m;
+    return out;
+}
+
+/* ---- equality and ordering ------------------------------------------------------------------ */
+
+static int num_cmp_id(int64_t a, double b)
+{
+    if (isnan(b))
+        return 2;
+    if (b >= 9223372036854775808.0)
+        return -1;
+    if (b < -9223372036854775808.0)
+        return 1;
+    double da = (double)a;
+    if (da < b)
+        return -1;
+    if (da > b)
+        return 1;
+    /* da == b: compare exactly via int conversion of b */
+    int64_t bi = (int64_t)b;
+    return a < bi ? -1 : a > bi ? 1 : 0;
+}
+
+static int num_cmp_ud(uint64_t a, double b)
+{
+    if (isnan(b))
+        return 2;
+    if (b < 0)
+        return 1;
+    if (b >= 18446744073709551616.0)
+        return -1;
+    double da = (double)a;
+    if (da < b)
+        return -1;
+    if (da > b)
+        return 1;
+    uint64_t bu = (uint64_t)b;
+    return a < bu ? -1 : a > bu ? 1 : 0;
+}
+
+/* Numeric comparison across int/uint/double: -1, 0, 1, or 2 when unordered (NaN). */
+static int num_cmp(const dra_cel_val_t *a, const dra_cel_val_t *b)
+{
+    switch (a->kind * 16 + b->kind) {
+    case DRA_CEL_INT * 16 + DRA_CEL_INT:
+        return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
+    case DRA_CEL_UINT * 16 + DRA_CEL_UINT:
+        return a->v.u < b->v.u ? -1 : a->v.u > b->v.u;
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_DOUBLE:
+        if (isnan(a->v.d) || isnan(b->v.d))
+            return 2;
+        return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
+    case DRA_CEL_INT * 16 + DRA_CEL_UINT:
+        if (a->v.i < 0)
+            return -1;
+        return (uint64_t)a->v.i < b->v.u ? -1 : (uint64_t)a->v.i > b->v.u;
+    case DRA_CEL_UINT * 16 + DRA_CEL_INT:
+        if (b->v.i < 0)
+            return 1;
+        return a->v.u < (uint64_t)b->v.i ? -1 : a->v.u > (uint64_t)b->v.i;
+    case DRA_CEL_INT * 16 + DRA_CEL_DOUBLE:
+        return num_cmp_id(a->v.i, b->v.d);
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_INT: {
+        int r = num_cmp_id(b->v.i, a->v.d);
+        return r == 2 ? 2 : -r;
+    }
+    case DRA_CEL_UINT * 16 + DRA_CEL_DOUBLE:
+        return num_cmp_ud(a->v.u, b->v.d);
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_UINT: {
+        int r = num_cmp_ud(b->v.u, a->v.d);
+        return r == 2 ? 2 : -r;
+    }
+    default:
+        return 3;
+    }
+}
+
+static bool is_num(const dra_cel_val_t *v)
+{
+    return v->kind == DRA_CEL_INT || v->kind == DRA_CEL_UINT || v->kind == DRA_CEL_DOUBLE;
+}
+
+static int bytes_cmp(const char *a, uint32_t al, const char *b, uint32_t bl)
+{
+    int r = memcmp(a, b, DRA_MIN(al, bl));
+    if (r)
+        return r < 0 ? -1 : 1;
+    return al < bl ? -1 : al > bl;
+}
+
+int dra_cel_equal(const dra_cel_val_t *a, const dra_cel_val_t *b)
+{
+    if (is_num(a) && is_num(b))
+        return num_cmp(a, b) == 0;
+    if (a->kind == DRA_CEL_QUANTITY) {
+        if (b->kind != DRA_CEL_QUANTITY)
+            return -1;
+        return dra_quantity_cmp(a->v.q, b->v.q) == 0;
+    }
+    if (a->kind == DRA_CEL_SEMVER) {
+        if (b->kind != DRA_CEL_SEMVER)
+            return -1;
+        return dra_semver_cmp(a->v.sv, b->v.sv) == 0;
+    }
+    if (a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case DRA_CEL_NULL:
+        return 1;
+    case DRA_CEL_BOOL:
+        return a->v.b == b->v.b;
+    case DRA_CEL_STRING:
+    case DRA_CEL_BYTES:
+    case DRA_CEL_TYPE:
+        return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
+    case DRA_CEL_LIST: {
+        if (a->v.list->n != b->v.list->n)
+            return 0;
+        for (uint32_t i = 0; i < a->v.list->n; i++) {
+            int r = dra_cel_equal(&a->v.list->items[i], &b->v.list->items[i]);
+            if (r != 1)
+                return r < 0 ? -1 : 0;
+        }
+        return 1;
+    }
+    case DRA_CEL_MAP: {
+        if (a->v.map->n != b->v.map->n)
+            return 0;
+        for (uint32_t i = 0; i < a->v.map->n; i++) {
+            int j = dra_cel_map_find(b->v.map, &a->v.map->keys[i]);
+            if (j < 0)
+                return 0;
+            int r = dra_cel_equal(&a->v.map->vals[i], &b->v.map->vals[j]);
+            if (r != 1)
+                return r < 0 ? -1 : 0;
+        }
+        return 1;
+    }
+    case DRA_CEL_OPTIONAL:
+        if (!a->v.opt || !b->v.opt)
+            return a->v.opt == b->v.opt;
+        return dra_cel_equal(a->v.opt, b->v.opt);
+    default:
+        return 0;
+    }
+}
+
+/* Map lookup with numeric key equivalence; -1 when absent. */
+int dra_cel_map_find(const dra_cel_map_t *m, const dra_cel_val_t *k)
+{
+    for (uint32_t i = 0; i < m->n; i++) {
+        const dra_cel_val_t *x = &m->keys[i];
+        if (x->kind == k->kind) {
+            if (x->kind == DRA_CEL_STRING) {
+                if (x->len == k->len && !memcmp(x->v.s, k->v.s, k->len))
+                    return (int)i;
+                continue;
+            }
+            if (x->kind == DRA_CEL_INT ? x->v.i == k->v.i
+                : x->kind == DRA_CEL_UINT ? x->v.u == k->v.u
+                : x->kind == DRA_CEL_BOOL ? x->v.b == k->v.b
+                                          : dra_cel_equal(x, k) == 1)
+                return (int)i;
+        } else if (is_num(x) && is_num(k) && num_cmp(x, k) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Ordering for < <= > >=: -1/0/1, 2 unordered (NaN), 3 no such overload. */
+int dra_cel_order(const dra_cel_val_t *a, const dra_cel_val_t *b)
+{
+    if (is_num(a) && is_num(b))
+        return num_cmp(a, b);
+    if (a->kind != b->kind)
+        return 3;
+    switch (a->kind) {
+    case DRA_CEL_STRING:
+    case DRA_CEL_BYTES:
+        return bytes_cmp(a->v.s, a->len, b->v.s, b->len);
+    case DRA_CEL_BOOL:
+        return a->v.b == b->v.b ? 0 : a->v.b ? 1 : -1;
+    default:
+        return 3;
+    }
+}
+
+/* ---- evaluation ----------------------------------------------------------------------------- */
+
+static dra_cel_val_t eval(dra_cel_ctx_t *c, const dra_cel_expr_t *e);
+
+static dra_cel_val_t mk_opt(dra_cel_ctx_t *c, const dra_cel_val_t *x)
+{
+    dra_cel_val_t v = {.kind = DRA_CEL_OPTIONAL};
+    if (x) {
+        dra_cel_val_t *p = dra_arena_alloc(c->a, sizeof *p, 8);
+        if (!p) {
+            c->oom = true;
+            return dra_cel_err(c, "out of memory");
+        }
+        *p = *x;
+        v.v.opt = p;
+    }
+    return v;
+}
+
+/* Field selection / string-key lookup on a value. *found=false means "no such key" (v unset). */
+static dra_cel_val_t select_field(dra_cel_ctx_t *c, const dra_cel_val_t *o, const char *f,
+                                  uint32_t flen, bool *found)
+{
+    *found = true;
+    switch (o->kind) {
+    case DRA_CEL_MAP: {
+        dra_cel_val_t k = dra_cel_str(f, flen);
+        int i = dra_cel_map_find(o->v.map, &k);
+        if (i < 0) {
+            *found = false;
+            return (dra_cel_val_t){0};
+        }
+        return o->v.map->vals[i];
+    }
+    case DRA_CEL_DEVICE: {
+        const dra_device_t *d = c->act->dev;
+        if (flen == 6 && !memcmp(f, "driver", 6)) {
+            const char *drv = d->slice && d->slice->driver ? d->slice->driver : "";
+            return dra_cel_str(drv, strlen(drv));
+        }
+        if (flen == 10 && !memcmp(f, "attributes", 10))
+            return (dra_cel_val_t){.kind = DRA_CEL_DOMAINS, .sub = 0};
+        if (flen == 8 && !memcmp(f, "capacity", 8))
+            return (dra_cel_val_t){.kind = DRA_CEL_DOMAINS, .sub = 1};
+        if (flen == 24 && !memcmp(f, "allowMultipleAllocations", 24))
+            return dra_cel_bool(d->allow_multiple_allocations);
+        *found = false;
+        return (dra_cel_val_t){0};
+    }
+    case DRA_CEL_DOMAINS: {
+        /* unknown domains read as an empty map (CEL-DRA §3.3) */
+        dra_cel_val_t d = {.kind = DRA_CEL_DOMAIN, .sub = o->sub, .len = flen};
+        d.v.s = f;
+        return d;
+    }
+    case DRA_CEL_DOMAIN:
+        return dev_lookup(c, o->sub == 1, o->v.s, o->len, f, flen, found);
+    default:
+        return dra_cel_err(c, "no such overload: field selection on %s", dra_cel_kind_type_name(o));
+    }
+}
+
+static dra_cel_val_t no_such_key(dra_cel_ctx_t *c, const char *f, uint32_t flen)
+{
+    return dra_cel_err(c, "no such key: %.*s", (int)flen, f);
+}
+
+/* Index a container by an evaluated key: list[int], map[key], device views. */
+static dra_cel_val_t index_val(dra_cel_ctx_t *c, const dra_cel_val_t *o, const dra_cel_val_t *k,
+                               bool *found)
+{
+    *found = true;
+    switch (o->kind) {
+    case DRA_CEL_LIST: {
+        int64_t i;
+        if (k->kind == DRA_CEL_INT)
+            i = k->v.i;
+        else if (k->kind == DRA_CEL_UINT)
+            i = k->v.u > (uint64_t)INT64_MAX ? -1 : (int64_t)k->v.u;
+        else if (k->kind == DRA_CEL_DOUBLE && k->v.d == floor(k->v.d) && fabs(k->v.d) < 9e18)
+            i = (int64_t)k->v.d;
+        else
+            return dra_cel_err(c, "no such overload: list index of type %s", dra_cel_kind_type_name(k));
+        if (i < 0 || (uint64_t)i >= o->v.list->n) {
+            *found = false;
+            return dra_cel_err(c, "index out of bounds: %lld", (long long)i);
+        }
+        return o->v.list->items[i];
+    }
+    case DRA_CEL_MAP: {
+        if (k->kind != DRA_CEL_STRING && k->kind != DRA_CEL_INT && k->kind != DRA_CEL_UINT &&
+            k->kind != DRA_CEL_BOOL && k->kind != DRA_CEL_DOUBLE)
+            return dra_cel_err(c, "unsupported key type: %s", dra_cel_kind_type_name(k));
+        int i = dra_cel_map_find(o->v.map, k);
+        if (i < 0) {
+            *found = false;
+            const char *ks = dra_cel_val_str(c->a, k);
+            return dra_cel_err(c, "no such key: %s", ks ? ks : "?");
+        }
+        return o->v.map->vals[i];
+    }
+    case DRA_CEL_DOMAINS:
+    case DRA_CEL_DOMAIN:
+    case DRA_CEL_DEVICE:
+        if (k->kind != DRA_CEL_STRING) {
+            *found = false;
+            const char *ks = dra_cel_val_str(c->a, k);
+            return dra_cel_err(c, "no such key: %s", ks ? ks : "?");
+        }
+        {
+            dra_cel_val_t r = select_field(c, o, k->v.s, k->len, found);
+            if (!*found)
+                return no_such_key(c, k->v.s, k->len);
+            return r;
+        }
+    default:
+        return dra_cel_err(c, "no such overload: index on %s", dra_cel_kind_type_name(o));
+    }
+}
+
+/* Presence test has(o.f). */
+static dra_cel_val_t has_field(dra_cel_ctx_t *c, const dra_cel_val_t *o, const char *f, uint32_t flen)
+{
+    bool found;
+    switch (o->kind) {
+    case DRA_CEL_MAP:
+    case DRA_CEL_DOMAIN:
+        select_field(c, o, f, flen, &found);
+        return dra_cel_bool(found);
+    case DRA_CEL_DOMAINS:
+        return dra_cel_bool(true); /* the empty-map wrapper answers "present" to every key */
+    case DRA_CEL_DEVICE:
+        select_field(c, o, f, flen, &found);
+        return dra_cel_bool(found);
+    default:
+        return dra_cel_err(c, "no such overload: has() on %s", dra_cel_kind_type_name(o));
+    }
+}
+
+static dra_cel_val_t eval_select(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
+{
+    dra_cel_val_t o = eval(c, e->u.sel.operand);
+    if (o.kind == DRA_CEL_ERROR)
+        return o;
+    const char *f = e->u.sel.field;
+    uint32_t flen = (uint32_t)strlen(f);
+    if (e->flags & DRA_CEL_SEL_TEST_ONLY)
+        return has_field(c, &o, f, flen);
+    if (e->flags & DRA_CEL_SEL_OPTIONAL) {
+        if (o.kind == DRA_CEL_OPTIONAL) {
+            if (!o.v.opt)
+                return o;
+            o = *o.v.opt;
+        }
+        bool found;
+        dra_cel_val_t r = select_field(c, &o, f, flen, &found);
+        if (r.kind == DRA_CEL_ERROR)
+            return r;
+        return found ? mk_opt(c, &r) : mk_opt(c, NULL);
+    }
+    bool found;
+    dra_cel_val_t r = select_field(c, &o, f, flen, &found);
+    if (!found)
+        return no_such_key(c, f, flen);
+    return r;
+}
+
+/* Iterable elements of a value, for comprehensions. keys/vals point to arrays of n values. */
+static bool iter_items(dra_cel_ctx_t *c, const dra_cel_val_t *r, const dra_cel_val_t **keys,
+                       const dra_cel_val_t **vals, uint32_t *n, bool *is_map)
+{
+    dra_cel_val_t m;
+    switch (r->kind) {
+    case DRA_CEL_LIST:
+        *keys = r->v.list->items;
+        *vals = NULL;
+        *n = r->v.list->n;
+        *is_map = false;
+        return true;
+    case DRA_CEL_DOMAINS:
+    case DRA_CEL_DOMAIN:
+        m = dra_cel_materialize(c, r);
+        if (m.kind != DRA_CEL_MAP)
+            return false;
+        r = &m;
+        DRA_FALLTHROUGH;
+    case DRA_CEL_MAP:
+        *keys = r->v.map->keys;
+        *vals = r->v.map->vals;
+        *n = r->v.map->n;
+        *is_map = true;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static dra_cel_val_t eval_compr(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
+{
+    dra_cel_val_t range = eval(c, e->u.compr.range);
+    if (range.kind == DRA_CEL_ERROR)
+        return range;
+    const dra_cel_val_t *keys = NULL, *vals = NULL;
+    uint32_t n = 0;
+    bool is_map = false;
+    if (!iter_items(c, &range, &keys, &vals, &n, &is_map)) {
+        if (range.kind == DRA_CEL_ERROR)
+            return range;
+        return dra_cel_err(c, "got '%s', expected iterable type", dra_cel_kind_type_name(&range));
+    }
+    dra_cel_val_t *accu = &c->slots[e->u.compr.accu_slot];
+    *accu = eval(c, e->u.compr.init);
+    bool two = e->u.compr.iter_var2 != NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!charge(c, 1))
+            return cost_err(c);
+        if (two) {
+            if (is_map) {
+                c->slots[e->u.compr.iter_slot] = keys[i];
+                c->slots[e->u.compr.iter2_slot] = vals[i];
+            } else {
+                c->slots[e->u.compr.iter_slot] = dra_cel_int((int64_t)i);
+                c->slots[e->u.compr.iter2_slot] = keys[i];
+            }
+        } else {
+            c->slots[e->u.compr.iter_slot] = keys[i];
+        }
+        dra_cel_val_t cond = eval(c, e->u.compr.cond);
+        if (cond.kind == DRA_CEL_ERROR && cond.sub == 1)
+            return cond;
+        if (cond.kind == DRA_CEL_BOOL && !cond.v.b)
+            break;
+        if (cond.kind != DRA_CEL_BOOL)
+            return cond.kind == DRA_CEL_ERROR ? cond : dra_cel_err(c, "no such overload");
+        dra_cel_val_t s = eval(c, e->u.compr.step);
+        if (s.kind == DRA_CEL_ERROR && s.sub == 1)
+            return s;
+        *accu = s;
+        if (c->oom)
+            return dra_cel_err(c, "out of memory");
+    }
+    return eval(c, e->u.compr.result);
+}
+
+static dra_cel_val_t eval_devref(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
+{
+    bool found;
+    if (!c->act->dev)
+        return dra_cel_err(c, "no such attribute: device");
+    dra_cel_val_t v = dev_lookup(c, e->u.dev.is_capacity, e->u.dev.domain, e->u.dev.dlen,
+                                 e->u.dev.id, e->u.dev.idlen, &found);
+    if (e->flags & DRA_CEL_DEV_HAS)
+        return dra_cel_bool(found);
+    if (!found)
+        return no_such_key(c, e->u.dev.id, e->u.dev.idlen);
+    return v;
+}
+
+static dra_cel_val_t eval_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
+{
+    unsigned fn = e->fn;
+    switch (fn) {
+    case DRA_CEL_FN_AND:
+    case DRA_CEL_FN_OR: {
+        bool is_and = fn == DRA_CEL_FN_AND;
+        dra_cel_val_t l = eval(c, e->u.call.args[0]);
+        if (l.kind == DRA_CEL_BOOL && l.v.b != is_and)
+            return l; /* false && _ , true || _ */
+        if (l.kind == DRA_CEL_ERROR && l.sub == 1)
+            return l;
+        dra_cel_val_t r = eval(c, e->u.call.args[1]);
+        if (r.kind == DRA_CEL_BOOL && r.v.b != is_and)
+            return r;
+        if (l.kind == DRA_CEL_BOOL && r.kind == DRA_CEL_BOOL)
+            return r;
+        if (l.kind == DRA_CEL_ERROR)
+            return l;
+        if (r.kind == DRA_CEL_ERROR)
+            return r;
+        return dra_cel_err(c, "no matching overload for '%s'", is_and ? "_&&_" : "_||_");
+    }
+    case DRA_CEL_FN_COND: {
+        dra_cel_val_t cnd = eval(c, e->u.call.args[0]);
+        if (cnd.kind == DRA_CEL_ERROR)
+            return cnd;
+        if (cnd.kind != DRA_CEL_BOOL)
+            return dra_cel_err(c, "no matching overload for '_?_:_'");
+        return eval(c, e->u.call.args[cnd.v.b ? 1 : 2]);
+    }
+    case DRA_CEL_FN_NOT_STRICTLY_FALSE: {
+        dra_cel_val_t v = eval(c, e->u.call.args[0]);
+        if (v.kind == DRA_CEL_ERROR && v.sub == 1)
+            return v;
+        return dra_cel_bool(!(v.kind == DRA_CEL_BOOL && !v.v.b));
+    }
+    default:
+        break;
+    }
+    const dra_cel_expr_t *t = e->u.call.target;
+    uint32_t n = e->u.call.nargs + (t ? 1 : 0);
+    dra_cel_val_t stack[6];
+    dra_cel_val_t *args = stack;
+    if (n > 6) {
+        args = dra_arena_alloc(c->a, n * sizeof *args, 8);
+        if (!args) {
+            c->oom = true;
+            return dra_cel_err(c, "out of memory");
+        }
+    }
+    uint32_t k = 0;
+    if (t)
+        args[k++] = eval(c, t);
+    for (uint32_t i = 0; i < e->u.call.nargs; i++)
+        args[k++] = eval(c, e->u.call.args[i]);
+    for (uint32_t i = 0; i < n; i++)
+        if (args[i].kind == DRA_CEL_ERROR)
+            return args[i];
+    if (fn == DRA_CEL_FN_INDEX || fn == DRA_CEL_FN_OPT_INDEX) {
+        bool found;
+        dra_cel_val_t o = args[0];
+        if (fn == DRA_CEL_FN_OPT_INDEX) {
+            if (o.kind == DRA_CEL_OPTIONAL) {
+                if (!o.v.opt)
+                    return o;
+                o = *o.v.opt;
+            }
+            if (o.kind == DRA_CEL_DOMAINS) {
+                dra_cel_val_t r = index_val(c, &o, &args[1], &found);
+                return r.kind == DRA_CEL_ERROR && found ? r : mk_opt(c, &r);
+            }
+            dra_cel_val_t r = index_val(c, &o, &args[1], &found);
+            if (!found)
+                return mk_opt(c, NULL);
+            if (r.kind == DRA_CEL_ERROR)
+                return r;
+            return mk_opt(c, &r);
+        }
+        return index_val(c, &o, &args[1], &found);
+    }
+    return dra_cel_call_fn(c, e, fn, args, n, t != NULL);
+}
+
+static dra_cel_val_t eval(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
+{
+    if (DRA_UNLIKELY(!charge(c, 1)))
+        return cost_err(c);
+    switch (e->kind) {
+    case DRA_CEL_E_CONST:
+        return e->u.c;
+    case DRA_CEL_E_IDENT:
+        if (e->u.ident.slot >= 0)
+            return c->slots[e->u.ident.slot];
+        if (e->u.ident.global == 0 && c->prog->env->dra) {
+            if (!c->act->dev)
+                return dra_cel_err(c, "no such attribute: device");
+            return (dra_cel_val_t){.kind = DRA_CEL_DEVICE};
+        }
+        if (e->u.ident.global >= 0 && c->act->globals)
+            return c->act->globals[e->u.ident.global];
+        return dra_cel_err(c, "no such attribute: %s", e->u.ident.name);
+    case DRA_CEL_E_SELECT:
+        return eval_select(c, e);
+    case DRA_CEL_E_CALL:
+        return eval_call(c, e);
+    case DRA_CEL_E_LIST: {
+        uint32_t n = e->u.list.n;
+        dra_cel_list_t *l = dra_arena_alloc(c->a, sizeof *l, 8);
+        dra_cel_val_t *items = dra_arena_alloc(c->a, (n ? n : 1) * sizeof *items, 8);
+        if (!l || !items) {
+            c->oom = true;
+            return dra_cel_err(c, "out of memory");
+        }
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            dra_cel_val_t v = eval(c, e->u.list.elems[i]);
+            if (v.kind == DRA_CEL_ERROR)
+                return v;
+            if (e->u.list.optional[i]) {
+                if (v.kind != DRA_CEL_OPTIONAL)
+                    return dra_cel_err(c, "no such overload: optional list element of type %s",
+                                       dra_cel_kind_type_name(&v));
+                if (!v.v.opt)
+                    continue;
+                v = *v.v.opt;
+            }
+            items[k++] = v;
+        }
+        l->n = k;
+        l->cap = 0;
+        l->items = items;
+        dra_cel_val_t r = {.kind = DRA_CEL_LIST};
+        r.v.list = l;
+        return r;
+    }
+    case DRA_CEL_E_MAP: {
+        uint32_t n = e->u.map.n;
+        dra_cel_map_t *m = dra_arena_alloc(c->a, sizeof *m, 8);
+        dra_cel_val_t *ks = dra_arena_alloc(c->a, (n ? n : 1) * sizeof *ks, 8);
+        dra_cel_val_t *vs = dra_arena_alloc(c->a, (n ? n : 1) * sizeof *vs, 8);
+        if (!m || !ks || !vs) {
+            c->oom = true;
+            return dra_cel_err(c, "out of memory");
+        }
+        m->n = 0;
+        m->cap = 0;
+        m->keys = ks;
+        m->vals = vs;
+        for (uint32_t i = 0; i < n; i++) {
+            dra_cel_val_t k = eval(c, e->u.map.keys[i]);
+            if (k.kind == DRA_CEL_ERROR)
+                return k;
+            dra_cel_val_t v = eval(c, e->u.map.vals[i]);
+            if (v.kind == DRA_CEL_ERROR)
+                return v;
+            if (k.kind != DRA_CEL_STRING && k.kind != DRA_CEL_INT && k.kind != DRA_CEL_UINT &&
+                k.kind != DRA_CEL_BOOL)
+                return dra_cel_err(c, "unsupported key type: %s", dra_cel_kind_type_name(&k));
+            if (e->u.map.optional[i]) {
+                if (v.kind != DRA_CEL_OPTIONAL)
+                    return dra_cel_err(c, "no such overload: optional map entry");
+                if (!v.v.opt)
+                    continue;
+                v = *v.v.opt;
+            }
+            if (dra_cel_map_find(m, &k) >= 0) {
+                const char *s = dra_cel_val_str(c->a, &k);
+                return dra_cel_err(c, "Failed with repeated key: %s", s ? s : "?");
+            }
+            ks[m->n] = k;
+            vs[m->n] = v;
+            m->n++;
+        }
+        dra_cel_val_t r = {.kind = DRA_CEL_MAP};
+        r.v.map = m;
+        return r;
+    }
+    case DRA_CEL_E_COMPR:
+        return eval_compr(c, e);
+    case DRA_CEL_E_DEVREF:
+        return eval_devref(c, e);
+    default:
+        return dra_cel_err(c, "internal error: bad node");
+    }
+}
+
+dra_cel_val_t dra_cel_eval_node(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
+{
+    dra_cel_val_t slots_stack[1];
+    if (!c->slots)
+        c->slots = slots_stack; /* constant folding: no variables */
+    dra_cel_val_t v = eval(c, e);
+    if (c->slots == slots_stack)
+        c->slots = NULL;
+    return v;
+}
+
+int dra_cel_eval_value(const dra_cel_prog_t *p, const dra_cel_act_t *act, dra_arena_t *out,
+                       dra_cel_val_t *result, dra_diag_t *diag)
+{
+    dra_cel_val_t slots_stack[16];
+    dra_cel_ctx_t c = {.prog = p, .act = act, .a = out,
+                       .cost_limit = p->env->dra ? DRA_CEL_MAX_COST : 1000000000ULL};
+    if (p->nslots <= 16) {
+        c.slots = slots_stack;
+    } else {
+        c.slots = dra_arena_alloc(out, p->nslots * sizeof *c.slots, 8);
+        if (!c.slots)
+            return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+    }
+    dra_cel_val_t v = eval(&c, p->root);
+    if (c.oom)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory during evaluation");
+    if (v.kind == DRA_CEL_ERROR) {
+        int code = v.sub == 1 ? DRA_ECOST : DRA_ERUNTIME;
+        if (diag) {
+            dra_diag_set(diag, code, NULL, 0, 0, "%.*s", (int)v.len, v.v.s);
+        }
+        *result = v;
+        return code;
+    }
+    if (v.kind == DRA_CEL_DOMAINS || v.kind == DRA_CEL_DOMAIN || v.kind == DRA_CEL_DEVICE)
+        v = dra_cel_materialize(&c, &v);
+    *result = v;
+    return DRA_OK;
+}
