@@ -66,7 +66,7 @@ bool dra_taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint3
 /* The amount a request consumes of one capacity (r NULL = not requested). */
 dra_aq_t dra_cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs);
 bool dra_cap_violates(dra_aq_t c, const dra_request_policy_t *p, bool bugs);
-const dra_cap_request_t *dra_cap_find_request(const dra_exact_request_t *req, uint32_t qname);
+const dra_cap_request_t *dra_cap_find_request(const dra_exact_request_t *req, const char *name);
 /* capacityFits: 1 fits, 0 does not, -1 the request names a capacity the device lacks.
  * existing[i] / allocating[i] are per device capacity index (NULL = zero). */
 int dra_cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra_aq_t *existing,

@@ -211,6 +211,11 @@ const char *dra_claim_ref(const dra_claim_t *c, char *buf, size_t len)
     return buf;
 }
 
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
 /* ---- quantities ------------------------------------------------------------------------------ */
 
 dra_aq_t dra_aq_from(const dra_quantity_t *q)
@@ -427,11 +432,6 @@ bool dra_ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b)
 
 /* ---- taints ---------------------------------------------------------------------------------- */
 
-static const char *nz(const char *s)
-{
-    return s ? s : "";
-}
-
 bool dra_toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint)
 {
     if (t->effect != DRA_EFFECT_EMPTY && t->effect != taint->effect)
@@ -465,12 +465,22 @@ bool dra_taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint3
 
 /* ---- consumable capacity --------------------------------------------------------------------- */
 
-const dra_cap_request_t *dra_cap_find_request(const dra_exact_request_t *req, uint32_t qname)
+/* Capacity requests and device capacities are matched by the name as written (map keys), as
+ * upstream does; "memory" in a request does not match "driver.example/memory" on a device. */
+const dra_cap_request_t *dra_cap_find_request(const dra_exact_request_t *req, const char *name)
 {
     for (uint32_t i = 0; i < req->ncap_requests; i++)
-        if (req->cap_requests[i].qname == qname)
+        if (strcmp(nz(req->cap_requests[i].name), nz(name)) == 0)
             return &req->cap_requests[i];
     return NULL;
+}
+
+static bool device_has_capacity(const dra_device_t *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->ncaps; i++)
+        if (strcmp(nz(d->caps[i].name), nz(name)) == 0)
+            return true;
+    return false;
 }
 
 dra_aq_t dra_cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs)
@@ -554,11 +564,11 @@ int dra_cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dr
                  const dra_aq_t *allocating, bool bugs)
 {
     for (uint32_t i = 0; i < req->ncap_requests; i++)
-        if (!dra_device_capacity(d, req->cap_requests[i].qname))
+        if (!device_has_capacity(d, req->cap_requests[i].name))
             return -1;
     for (uint32_t i = 0; i < d->ncaps; i++) {
         const dra_capacity_t *cap = &d->caps[i];
-        dra_aq_t c = dra_cap_consumed(dra_cap_find_request(req, cap->qname), cap, bugs);
+        dra_aq_t c = dra_cap_consumed(dra_cap_find_request(req, cap->name), cap, bugs);
         if (dra_cap_violates(c, cap->policy, bugs))
             return 0;
         dra_aq_t total = c + (existing ? existing[i] : 0) + (allocating ? allocating[i] : 0);

@@ -683,7 +683,7 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
                     return R_NOMEM;
             }
             for (uint32_t c = 0; c < d->ncaps; c++) {
-                r->consumed[c] = dra_cap_consumed(dra_cap_find_request(rq->body, d->caps[c].qname),
+                r->consumed[c] = dra_cap_consumed(dra_cap_find_request(rq->body, d->caps[c].name),
                                                   &d->caps[c], bugs);
                 st->allocating[c] += r->consumed[c];
             }

@@ -1,0 +1,865 @@
+/*
+ * cmd_alloc.c - `drabench alloc`: allocate the claims of manifests with the reference allocator
+ * and print them with status.allocation, or run conformance cases (`--test`, DESIGN §6).
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "alloc/alloc.h"
+#include "alloc/invariants.h"
+#include "cli.h"
+#include "manifest.h"
+#include "ydoc.h"
+
+static const char help[] =
+    "drabench alloc - allocate ResourceClaims with the reference allocator, or run conformance cases\n"
+    "\n"
+    "Usage: drabench alloc -f FILE|DIR... [options]\n"
+    "       drabench alloc --test FILE|DIR...\n"
+    "\n"
+    "Reads Kubernetes manifests (DeviceClasses, ResourceSlices, ResourceClaims, templates, Pods,\n"
+    "Nodes), allocates the claims of every pending pod in order (a template claim becomes\n"
+    "<pod>-<claim>), trying the nodes in order unless --node is given, and prints the claims with\n"
+    "status.allocation. Without pods, every unallocated claim is allocated. A summary goes to\n"
+    "stderr. With --test, every file is an AllocationTest case: one PASS/FAIL line per case, the\n"
+    "invariants are checked on every allocation.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --file PATH         manifest file or directory (repeatable)\n"
+    "  -n, --node NAME         allocate on this node only (default: try nodes in order)\n"
+    "  -r, --release R         release profile 1.34 | 1.35 | 1.36 (default 1.36)\n"
+    "  -F, --feature GATE=B    feature gate override, e.g. DRADeviceTaints=false (repeatable)\n"
+    "  -b, --upstream-bugs     reproduce the known upstream allocator bugs (default: fixed)\n"
+    "  -o, --output FMT        yaml | json (default yaml)\n"
+    "  -t, --test              run conformance cases from the paths given as arguments\n"
+    "  -v, --verbose           --test: also print the outcome message of passing cases\n"
+    "  -h, --help              show this help\n"
+    "\n"
+    "Examples:\n"
+    "  drabench alloc -f ../shared/real-manifests/dra-example-driver --node node-1\n"
+    "  drabench alloc -f cluster.yaml --release 1.35 --feature DRAPartitionableDevices=true -o json\n"
+    "  drabench alloc --test corpora/conformance\n"
+    "\n"
+    "Exit status: 0 ok (all cases pass), 1 a case failed, 2 usage error or invalid input,\n"
+    "3 an invariant was violated, 4 environment error.\n";
+
+typedef struct opts {
+    dra_alloc_features_t f;
+    const char *node;
+    bool json, verbose;
+} opts_t;
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+/* ---- allocate mode --------------------------------------------------------------------------- */
+
+static dra_claim_t *instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
+                                const char *name)
+{
+    dra_claim_t *c = dra_model_add_claim(m);
+    if (!c)
+        return NULL;
+    *c = *tpl;
+    c->is_template = false;
+    c->allocation = NULL;
+    c->namespace_ = dra_model_str(m, ns ? ns : "default");
+    c->name = dra_model_str(m, name);
+    return c;
+}
+
+static int run_allocate(const opts_t *o, char **paths, int npaths)
+{
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int exitc = DRA_EXIT_OK;
+    dra_alloc_state_t *st = NULL;
+    dra_cel_cache_t *cel = NULL;
+    dra_allocator_t *al = NULL;
+    int rc = dra_manifest_read_paths(&m, paths, npaths, &errs);
+    if (rc) {
+        char buf[700];
+        for (size_t i = 0; i < errs.count; i++)
+            fprintf(stderr, "%s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+        exitc = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+        goto out;
+    }
+    if (dra_alloc_state_new(&m, &o->f, &st) || dra_alloc_state_add_model_claims(st) ||
+        dra_cel_cache_new(&cel)) {
+        exitc = DRA_EXIT_ENV;
+        goto out;
+    }
+    dra_alloc_options_t ao = {0};
+    if (dra_alloc_new(&m, &o->f, st, cel, &ao, &al)) {
+        exitc = DRA_EXIT_ENV;
+        goto out;
+    }
+    /* work list: per pod (replica), the claims to allocate together */
+    uint32_t nok = 0, nunsat = 0, nerr = 0;
+    dra_claim_t *batch[64];
+    uint32_t npods = m.npods;
+    uint32_t nclaims0 = m.nclaims;
+    dra_claim_t **initial = malloc((nclaims0 ? nclaims0 : 1) * sizeof *initial);
+    if (!initial) {
+        exitc = DRA_EXIT_ENV;
+        goto out;
+    }
+    memcpy(initial, m.claims, nclaims0 * sizeof *initial);
+    uint32_t nunits = npods ? 0 : nclaims0;
+    for (uint32_t p = 0; p < npods; p++)
+        nunits += (uint32_t)(m.pods[p]->replicas > 0 ? m.pods[p]->replicas : 1);
+    uint32_t unit = 0;
+    for (uint32_t p = 0; p < (npods ? npods : 1) && unit < nunits; p++) {
+        const dra_pod_t *pod = npods ? m.pods[p] : NULL;
+        int64_t reps = pod ? (pod->replicas > 0 ? pod->replicas : 1) : nclaims0;
+        for (int64_t rep = 0; rep < reps; rep++, unit++) {
+            uint32_t nb = 0;
+            char podname[300];
+            if (!pod) {
+                if (!initial[rep]->allocation)
+                    batch[nb++] = initial[rep];
+                snprintf(podname, sizeof podname, "claim %s", nz(initial[rep]->name));
+            } else {
+                if (pod->node_name)
+                    continue; /* already bound */
+                if (reps > 1)
+                    snprintf(podname, sizeof podname, "%s-%lld", nz(pod->name), (long long)rep);
+                else
+                    snprintf(podname, sizeof podname, "%s", nz(pod->name));
+                for (uint32_t k = 0; k < pod->nclaims && nb < 64; k++) {
+                    const dra_pod_claim_t *pc = &pod->claims[k];
+                    dra_claim_t *c = NULL;
+                    if (pc->claim_name) {
+                        c = dra_model_find_claim(&m, pod->namespace_, pc->claim_name);
+                    } else if (pc->template_name) {
+                        const dra_claim_t *t = dra_model_find_template(&m, pod->namespace_, pc->template_name);
+                        if (t) {
+                            char nm[600];
+                            snprintf(nm, sizeof nm, "%s-%s", podname, nz(pc->name));
+                            c = instantiate(&m, t, pod->namespace_, nm);
+                        }
+                    }
+                    if (!c) {
+                        fprintf(stderr, "drabench alloc: pod %s: claim %s not found\n", podname, nz(pc->name));
+                        nerr++;
+                        continue;
+                    }
+                    if (!c->allocation)
+                        batch[nb++] = c;
+                }
+            }
+            if (!nb)
+                continue;
+            dra_outcome_t last = DRA_OUTCOME_UNSATISFIABLE;
+            char msg[DRA_DIAG_MSG_MAX] = "";
+            for (uint32_t ni = 0; ni < m.nnodes; ni++) {
+                const dra_node_t *node = m.nodes[ni];
+                if (o->node && strcmp(o->node, nz(node->name)) != 0)
+                    continue;
+                dra_alloc_outcome_t out;
+                if (dra_alloc_allocate(al, node, batch, nb, &m.arena, &out)) {
+                    exitc = DRA_EXIT_ENV;
+                    goto out;
+                }
+                last = out.kind;
+                snprintf(msg, sizeof msg, "%s", out.msg);
+                if (out.kind == DRA_OUTCOME_ALLOCATED) {
+                    dra_inv_report_t irep;
+                    if (dra_inv_check(&m, &o->f, st, cel, node, batch, out.allocations, nb, &irep) == DRA_OK &&
+                        irep.nviolations) {
+                        fprintf(stderr, "drabench alloc: %s: invariant violated: %s\n", podname, irep.first[0]);
+                        exitc = DRA_EXIT_CORRECTNESS;
+                    }
+                    for (uint32_t k = 0; k < nb; k++) {
+                        batch[k]->allocation = out.allocations[k];
+                        if (dra_alloc_state_commit(st, out.allocations[k])) {
+                            exitc = DRA_EXIT_ENV;
+                            goto out;
+                        }
+                    }
+                    fprintf(stderr, "%s: allocated on %s\n", podname, nz(node->name));
+                    break;
+                }
+                if (out.kind == DRA_OUTCOME_FATAL)
+                    break;
+            }
+            if (last == DRA_OUTCOME_ALLOCATED) {
+                nok++;
+            } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
+                nunsat++;
+                fprintf(stderr, "%s: unsatisfiable on every node tried\n", podname);
+            } else {
+                nerr++;
+                fprintf(stderr, "%s: %s: %s\n", podname, dra_outcome_name(last), msg);
+            }
+        }
+    }
+    free(initial);
+    /* output: the claims only */
+    dra_model_t outm;
+    dra_model_init(&outm);
+    for (uint32_t i = 0; i < m.nclaims; i++) {
+        dra_claim_t *c = dra_model_add_claim(&outm);
+        if (!c) {
+            dra_model_fini(&outm);
+            exitc = DRA_EXIT_ENV;
+            goto out;
+        }
+        *c = *m.claims[i];
+    }
+    rc = o->json ? dra_manifest_write_json(&outm, stdout) : dra_manifest_write_yaml(&outm, stdout);
+    dra_model_fini(&outm);
+    fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed (release 1.%u, %s allocator%s)\n",
+            nok, nunsat, nerr, (unsigned)(o->f.release - 100),
+            dra_alloc_variant_name(dra_alloc_variant(&o->f)),
+            o->f.upstream_bugs ? ", upstream bugs" : "");
+    if (rc)
+        exitc = DRA_EXIT_ENV;
+    else if (nerr && exitc == DRA_EXIT_OK)
+        exitc = DRA_EXIT_REGRESSION;
+out:
+    dra_alloc_free(al);
+    dra_cel_cache_free(cel);
+    dra_alloc_state_free(st);
+    dra_diag_list_fini(&errs);
+    dra_model_fini(&m);
+    return exitc;
+}
+
+/* ---- test mode ------------------------------------------------------------------------------- */
+
+typedef struct tcase {
+    const dra_ynode_t *doc; /* the AllocationTest document */
+    int ndocs;
+    char err[512];
+} tcase_t;
+
+static int on_doc(const dra_ynode_t *root, void *ud)
+{
+    tcase_t *t = ud;
+    const dra_ynode_t *k = dra_ynode_get(root, "kind");
+    if (k && dra_ynode_is_scalar(k) && strcmp(k->text, "AllocationTest") == 0) {
+        t->doc = root;
+        t->ndocs++;
+    }
+    return DRA_OK;
+}
+
+static const char *scal(const dra_ynode_t *n)
+{
+    return n && dra_ynode_is_scalar(n) && !dra_ynode_is_null(n) ? n->text : NULL;
+}
+
+typedef struct fail {
+    char why[1024];
+    bool failed;
+} fail_t;
+
+static void failf(fail_t *f, const char *fmt, ...) DRA_PRINTF(2, 3);
+static void failf(fail_t *f, const char *fmt, ...)
+{
+    if (f->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->why, sizeof f->why, fmt, ap);
+    va_end(ap);
+    f->failed = true;
+}
+
+static bool seq_strs_equal(const dra_ynode_t *seq, const char *const *v, uint32_t n)
+{
+    if (!seq || dra_ynode_is_null(seq))
+        return n == 0;
+    if (!dra_ynode_is_seq(seq) || seq->n != n)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!scal(seq->vals[i]) || strcmp(scal(seq->vals[i]), nz(v[i])) != 0)
+            return false;
+    return true;
+}
+
+static bool qty_equal(const dra_ynode_t *y, const dra_quantity_t *q)
+{
+    const char *s = scal(y);
+    dra_quantity_t a;
+    if (!s || dra_quantity_parse(s, strlen(s), &a, NULL))
+        return false;
+    return dra_quantity_cmp(&a, q) == 0;
+}
+
+static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key, fail_t *f)
+{
+    if (!dra_ynode_is_seq(exp)) {
+        failf(f, "expect.allocations.%s: not a list", key);
+        return;
+    }
+    if (exp->n != al->nresults) {
+        failf(f, "claim %s: %u results, expected %u", key, al->nresults, exp->n);
+    }
+    for (uint32_t i = 0; i < exp->n && i < al->nresults && !f->failed; i++) {
+        const dra_ynode_t *e = exp->vals[i];
+        const dra_result_t *r = &al->results[i];
+        static const char *const keys[] = {"request", "driver", "pool", "device"};
+        const char *vals[] = {r->request, r->driver, r->pool, r->device};
+        for (int k = 0; k < 4; k++) {
+            const char *want = scal(dra_ynode_get(e, keys[k]));
+            if (want && strcmp(want, nz(vals[k])) != 0)
+                failf(f, "claim %s result #%u: %s %s, expected %s", key, i, keys[k], nz(vals[k]), want);
+        }
+        const dra_ynode_t *aa = dra_ynode_get(e, "adminAccess");
+        bool want_admin = aa && scal(aa) && strcmp(scal(aa), "true") == 0;
+        if (want_admin != r->admin_access)
+            failf(f, "claim %s result #%u: adminAccess %s, expected %s", key, i,
+                  r->admin_access ? "true" : "unset", want_admin ? "true" : "unset");
+        const dra_ynode_t *sh = dra_ynode_get(e, "shared");
+        if (sh && scal(sh)) {
+            bool want = strcmp(scal(sh), "true") == 0;
+            if (want != (r->share_id != NULL))
+                failf(f, "claim %s result #%u: shareID %s, expected %s", key, i,
+                      r->share_id ? "set" : "unset", want ? "set" : "unset");
+        }
+        const dra_ynode_t *bc = dra_ynode_get(e, "bindingConditions");
+        if (bc && !seq_strs_equal(bc, r->binding_conditions, r->nbinding_conditions))
+            failf(f, "claim %s result #%u: bindingConditions differ", key, i);
+        const dra_ynode_t *bfc = dra_ynode_get(e, "bindingFailureConditions");
+        if (bfc && !seq_strs_equal(bfc, r->binding_failure_conditions, r->nbinding_failure_conditions))
+            failf(f, "claim %s result #%u: bindingFailureConditions differ", key, i);
+        const dra_ynode_t *tl = dra_ynode_get(e, "tolerations");
+        if (tl) {
+            uint32_t n = dra_ynode_is_seq(tl) ? tl->n : 0;
+            if (n != r->ntolerations)
+                failf(f, "claim %s result #%u: %u tolerations, expected %u", key, i, r->ntolerations, n);
+            for (uint32_t t = 0; t < n && t < r->ntolerations; t++) {
+                const char *k2 = scal(dra_ynode_get(tl->vals[t], "key"));
+                if (strcmp(nz(k2), nz(r->tolerations[t].key)) != 0)
+                    failf(f, "claim %s result #%u: toleration #%u key %s, expected %s", key, i, t,
+                          nz(r->tolerations[t].key), nz(k2));
+            }
+        }
+        const dra_ynode_t *cc = dra_ynode_get(e, "consumedCapacity");
+        if (cc && dra_ynode_is_map(cc)) {
+            if (cc->n != r->nconsumed)
+                failf(f, "claim %s result #%u: %u consumedCapacity entries, expected %u", key, i,
+                      r->nconsumed, cc->n);
+            for (uint32_t k = 0; k < cc->n; k++) {
+                bool found = false;
+                for (uint32_t z = 0; z < r->nconsumed && !found; z++)
+                    if (strcmp(nz(r->consumed[z].name), cc->keys[k]->text) == 0) {
+                        found = true;
+                        if (!qty_equal(cc->vals[k], &r->consumed[z].value)) {
+                            char b2[64];
+                            dra_quantity_format(&r->consumed[z].value, b2, sizeof b2);
+                            failf(f, "claim %s result #%u: consumedCapacity %s = %s, expected %s",
+                                  key, i, cc->keys[k]->text, b2, nz(scal(cc->vals[k])));
+                        }
+                    }
+                if (!found)
+                    failf(f, "claim %s result #%u: consumedCapacity %s missing", key, i, cc->keys[k]->text);
+            }
+        }
+    }
+}
+
+/* set comparison of a node selector requirement list */
+static bool reqs_equal(const dra_ynode_t *y, const dra_ns_req_t *r, uint32_t n)
+{
+    uint32_t ny = y && dra_ynode_is_seq(y) ? y->n : 0;
+    if (ny != n)
+        return false;
+    for (uint32_t i = 0; i < ny; i++) {
+        const dra_ynode_t *e = y->vals[i];
+        const char *k = scal(dra_ynode_get(e, "key")), *op = scal(dra_ynode_get(e, "operator"));
+        const dra_ynode_t *vals = dra_ynode_get(e, "values");
+        bool found = false;
+        for (uint32_t j = 0; j < n && !found; j++) {
+            if (strcmp(nz(k), nz(r[j].key)) || strcmp(nz(op), nz(r[j].op_raw)))
+                continue;
+            uint32_t nv = vals && dra_ynode_is_seq(vals) ? vals->n : 0;
+            if (nv != r[j].nvalues)
+                continue;
+            bool all = true;
+            for (uint32_t a = 0; a < nv && all; a++) {
+                bool in = false;
+                for (uint32_t b = 0; b < nv && !in; b++)
+                    in = scal(vals->vals[a]) && strcmp(scal(vals->vals[a]), r[j].values[b]) == 0;
+                all = in;
+            }
+            found = all;
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static bool selector_equal(const dra_ynode_t *y, const dra_node_selector_t *s)
+{
+    if (!y || dra_ynode_is_null(y))
+        return s == NULL;
+    if (!s)
+        return false;
+    const dra_ynode_t *terms = dra_ynode_get(y, "nodeSelectorTerms");
+    uint32_t nt = terms && dra_ynode_is_seq(terms) ? terms->n : 0;
+    if (nt != s->nterms)
+        return false;
+    for (uint32_t i = 0; i < nt; i++) {
+        bool found = false;
+        for (uint32_t j = 0; j < s->nterms && !found; j++)
+            found = reqs_equal(dra_ynode_get(terms->vals[i], "matchExpressions"), s->terms[j].exprs,
+                               s->terms[j].nexprs) &&
+                    reqs_equal(dra_ynode_get(terms->vals[i], "matchFields"), s->terms[j].fields,
+                               s->terms[j].nfields);
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static void check_config(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key, fail_t *f)
+{
+    uint32_t n = exp && dra_ynode_is_seq(exp) ? exp->n : 0;
+    if (n != al->nconfigs) {
+        failf(f, "claim %s: %u config entries, expected %u", key, al->nconfigs, n);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const dra_ynode_t *e = exp->vals[i];
+        const dra_alloc_config_t *c = &al->configs[i];
+        const char *src = scal(dra_ynode_get(e, "source"));
+        const char *have = c->source == DRA_CONFIG_FROM_CLASS ? "FromClass" : "FromClaim";
+        if (src && strcmp(src, have) != 0)
+            failf(f, "claim %s config #%u: source %s, expected %s", key, i, have, src);
+        if (!seq_strs_equal(dra_ynode_get(e, "requests"), c->requests, c->nrequests))
+            failf(f, "claim %s config #%u: requests differ", key, i);
+        const char *drv = scal(dra_ynode_get(dra_ynode_get(e, "opaque"), "driver"));
+        if (drv && strcmp(drv, nz(c->opaque.driver)) != 0)
+            failf(f, "claim %s config #%u: driver %s, expected %s", key, i, nz(c->opaque.driver), drv);
+    }
+}
+
+/* 0 pass, 1 fail, 2 invalid */
+static int run_case(const char *path, const opts_t *o, int *npass)
+{
+    (void)npass;
+    char *buf = NULL;
+    size_t len = 0;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    if (dra_cli_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d)) {
+        printf("FAIL %s: cannot read: %s\n", path, d.msg);
+        return 2;
+    }
+    int result = 2;
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_arena_t ya;
+    dra_arena_init(&ya, 0);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    tcase_t tc = {0};
+    dra_alloc_state_t *st = NULL;
+    dra_cel_cache_t *cel = NULL;
+    dra_allocator_t *al = NULL;
+    dra_arena_t out_arena;
+    dra_arena_init(&out_arena, 0);
+    const char *name = path;
+    fail_t f = {0};
+    char dbuf[700];
+    int rc = dra_ydoc_parse_file_buf(buf, len, path, &ya, 0, on_doc, &tc, &errs);
+    if (rc || tc.ndocs != 1) {
+        printf("FAIL %s: %s\n", path,
+               rc ? (errs.count ? dra_diag_format(&errs.items[0], dbuf, sizeof dbuf) : "parse error")
+                  : "expected exactly one AllocationTest document");
+        goto done;
+    }
+    const dra_ynode_t *meta = dra_ynode_get(tc.doc, "metadata"), *spec = dra_ynode_get(tc.doc, "spec");
+    if (scal(dra_ynode_get(meta, "name")))
+        name = scal(dra_ynode_get(meta, "name"));
+    if (!dra_ynode_is_map(spec)) {
+        printf("FAIL %s (%s): AllocationTest has no spec\n", name, path);
+        goto done;
+    }
+    rc = dra_manifest_read_buffer(&m, path, buf, len, &errs);
+    const dra_ynode_t *inc = dra_ynode_get(spec, "include");
+    for (uint32_t i = 0; !rc && inc && dra_ynode_is_seq(inc) && i < inc->n; i++)
+        if (scal(inc->vals[i]))
+            rc = dra_manifest_read_file(&m, scal(inc->vals[i]), &errs);
+    if (rc) {
+        printf("FAIL %s (%s): invalid objects: %s\n", name, path,
+               errs.count ? dra_diag_format(&errs.items[0], dbuf, sizeof dbuf) : dra_strerror(rc));
+        goto done;
+    }
+    if (dra_model_imply_nodes(&m))
+        goto done;
+    /* features */
+    dra_alloc_features_t feat = o->f;
+    const char *rel = scal(dra_ynode_get(spec, "release"));
+    if (rel) {
+        dra_release_t r;
+        if (dra_alloc_release_parse(rel, &r, &d)) {
+            printf("FAIL %s (%s): %s\n", name, path, d.msg);
+            goto done;
+        }
+        bool bugs = feat.upstream_bugs;
+        dra_alloc_features_init(&feat, r);
+        feat.upstream_bugs = bugs;
+    }
+    const dra_ynode_t *fs = dra_ynode_get(spec, "features");
+    for (uint32_t i = 0; fs && dra_ynode_is_map(fs) && i < fs->n; i++) {
+        bool on = false;
+        if (dra_ynode_bool(fs->vals[i], path, "spec.features", &on, &d) ||
+            dra_alloc_features_set_gate(&feat, fs->keys[i]->text, on, &d)) {
+            printf("FAIL %s (%s): %s\n", name, path, d.msg);
+            goto done;
+        }
+    }
+    /* node */
+    const char *nodename = scal(dra_ynode_get(spec, "node"));
+    dra_node_t tmpnode = {0};
+    const dra_node_t *node = nodename ? dra_model_find_node(&m, nodename) : NULL;
+    if (!node) {
+        tmpnode.name = nodename ? nodename : "node-1";
+        node = &tmpnode;
+    }
+    /* claims */
+    const dra_ynode_t *cl = dra_ynode_get(spec, "claims");
+    uint32_t nc = cl && dra_ynode_is_seq(cl) ? cl->n : 0;
+    dra_claim_t **claims = dra_arena_calloc(&out_arena, nc ? nc : 1, sizeof *claims, 8);
+    const char **keys = dra_arena_calloc(&out_arena, nc ? nc : 1, sizeof *keys, 8);
+    if (!claims || !keys)
+        goto done;
+    for (uint32_t i = 0; i < nc; i++) {
+        const dra_ynode_t *e = cl->vals[i];
+        const char *cn = scal(e) ? scal(e) : scal(dra_ynode_get(e, "name"));
+        const char *tn = scal(dra_ynode_get(e, "template"));
+        if (!cn) {
+            printf("FAIL %s (%s): spec.claims[%u]: missing name\n", name, path, i);
+            goto done;
+        }
+        keys[i] = cn;
+        char ns[256] = "default";
+        const char *base = cn;
+        if (tn) {
+            const char *sl = strchr(tn, '/');
+            if (sl) {
+                snprintf(ns, sizeof ns, "%.*s", (int)(sl - tn), tn);
+                tn = sl + 1;
+            }
+            const dra_claim_t *t = dra_model_find_template(&m, ns, tn);
+            if (!t) {
+                printf("FAIL %s (%s): template %s/%s not found\n", name, path, ns, tn);
+                goto done;
+            }
+            claims[i] = instantiate(&m, t, ns, cn);
+        } else {
+            const char *sl = strchr(cn, '/');
+            if (sl) {
+                snprintf(ns, sizeof ns, "%.*s", (int)(sl - cn), cn);
+                base = sl + 1;
+            }
+            claims[i] = dra_model_find_claim(&m, ns, base);
+        }
+        if (!claims[i]) {
+            printf("FAIL %s (%s): claim %s not found\n", name, path, cn);
+            goto done;
+        }
+    }
+    if (dra_alloc_state_new(&m, &feat, &st) || dra_cel_cache_new(&cel))
+        goto done;
+    const dra_ynode_t *alc = dra_ynode_get(spec, "allocated");
+    for (uint32_t i = 0; alc && dra_ynode_is_seq(alc) && i < alc->n; i++) {
+        const char *cn = scal(alc->vals[i]);
+        char ns[256] = "default";
+        const char *base = cn ? cn : "";
+        const char *sl = strchr(base, '/');
+        if (sl) {
+            snprintf(ns, sizeof ns, "%.*s", (int)(sl - base), base);
+            base = sl + 1;
+        }
+        const dra_claim_t *c = dra_model_find_claim(&m, ns, base);
+        if (!c || !c->allocation) {
+            printf("FAIL %s (%s): allocated claim %s not found or has no status.allocation\n", name,
+                   path, nz(cn));
+            goto done;
+        }
+        if (dra_alloc_state_commit(st, c->allocation))
+            goto done;
+    }
+    uint64_t digest0 = dra_alloc_state_digest(st);
+    dra_alloc_options_t ao = {0};
+    ao.share_seed = 1;
+    if (dra_alloc_new(&m, &feat, st, cel, &ao, &al))
+        goto done;
+    dra_alloc_outcome_t out;
+    if (dra_alloc_allocate(al, node, claims, nc, &out_arena, &out))
+        goto done;
+    result = 1;
+    const dra_ynode_t *exp = dra_ynode_get(spec, "expect");
+    const char *want = scal(dra_ynode_get(exp, "outcome"));
+    const char *have = dra_outcome_name(out.kind);
+    if (!want || strcmp(want, have) != 0) {
+        failf(&f, "outcome %s%s%s, expected %s", have, out.msg[0] ? ": " : "", out.msg, nz(want));
+    }
+    const char *ec = scal(dra_ynode_get(exp, "errorContains"));
+    if (ec && !strstr(out.msg, ec))
+        failf(&f, "error \"%s\" does not contain \"%s\"", out.msg, ec);
+    if (out.kind == DRA_OUTCOME_ALLOCATED) {
+        const dra_ynode_t *ea = dra_ynode_get(exp, "allocations");
+        for (uint32_t i = 0; ea && dra_ynode_is_map(ea) && i < ea->n; i++) {
+            uint32_t k = 0;
+            while (k < nc && strcmp(keys[k], ea->keys[i]->text) != 0)
+                k++;
+            if (k == nc) {
+                failf(&f, "expect.allocations: unknown claim %s", ea->keys[i]->text);
+                break;
+            }
+            check_results(ea->vals[i], out.allocations[k], keys[k], &f);
+        }
+        const dra_ynode_t *es = dra_ynode_get(exp, "nodeSelector");
+        if (es)
+            for (uint32_t k = 0; k < nc; k++)
+                if (!selector_equal(es, out.allocations[k]->node_selector))
+                    failf(&f, "claim %s: node selector differs from expect.nodeSelector", keys[k]);
+        const dra_ynode_t *ecf = dra_ynode_get(exp, "config");
+        for (uint32_t i = 0; ecf && dra_ynode_is_map(ecf) && i < ecf->n; i++)
+            for (uint32_t k = 0; k < nc; k++)
+                if (strcmp(keys[k], ecf->keys[i]->text) == 0)
+                    check_config(ecf->vals[i], out.allocations[k], keys[k], &f);
+        dra_inv_report_t rep;
+        if (dra_inv_check(&m, &feat, st, cel, node, claims, out.allocations, nc, &rep) == DRA_OK &&
+            rep.nviolations)
+            failf(&f, "invariant violated (%u): %s", rep.nviolations, rep.first[0]);
+        /* commit + release restores the state */
+        for (uint32_t k = 0; k < nc; k++)
+            if (dra_alloc_state_commit(st, out.allocations[k]))
+                goto done;
+        for (uint32_t k = nc; k-- > 0;)
+            if (dra_alloc_state_release(st, out.allocations[k]))
+                failf(&f, "release of claim %s failed", keys[k]);
+        if (dra_alloc_state_digest(st) != digest0)
+            failf(&f, "state digest differs after commit + release");
+    }
+    const dra_ynode_t *stats = dra_ynode_get(exp, "stats");
+    const dra_ynode_t *ai = dra_ynode_get(stats, "allocateOneInvocations");
+    if (ai) {
+        int64_t v = 0;
+        if (dra_ynode_int64(ai, path, "expect.stats.allocateOneInvocations", &v, NULL) == DRA_OK &&
+            (uint64_t)v != out.stats.allocate_one)
+            failf(&f, "allocateOneInvocations %llu, expected %lld",
+                  (unsigned long long)out.stats.allocate_one, (long long)v);
+    }
+    if (f.failed) {
+        printf("FAIL %s (%s): %s\n", name, path, f.why);
+        result = 1;
+    } else {
+        if (o->verbose)
+            printf("PASS %s: %s%s%s\n", name, have, out.msg[0] ? ": " : "", out.msg);
+        else
+            printf("PASS %s\n", name);
+        result = 0;
+    }
+done:
+    if (result == 2 && !tc.ndocs && tc.doc == NULL && !f.failed)
+        ; /* message already printed */
+    dra_alloc_free(al);
+    dra_cel_cache_free(cel);
+    dra_alloc_state_free(st);
+    dra_arena_fini(&out_arena);
+    dra_diag_list_fini(&errs);
+    dra_arena_fini(&ya);
+    dra_model_fini(&m);
+    free(buf);
+    return result;
+}
+
+typedef struct plist {
+    char **v;
+    size_t n, cap;
+} plist_t;
+
+static int plist_add(plist_t *p, const char *s)
+{
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 64;
+        char **nv = realloc(p->v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        p->v = nv;
+        p->cap = nc;
+    }
+    p->v[p->n] = strdup(s);
+    return p->v[p->n++] ? 0 : -1;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int collect(plist_t *p, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return -2;
+    if (!S_ISDIR(sb.st_mode))
+        return plist_add(p, path);
+    DIR *d = opendir(path);
+    if (!d)
+        return -2;
+    plist_t sub = {0};
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+        struct stat s2;
+        if (stat(full, &s2) != 0)
+            continue;
+        size_t l = strlen(e->d_name);
+        if (S_ISDIR(s2.st_mode) || (l > 5 && strcmp(e->d_name + l - 5, ".yaml") == 0) ||
+            (l > 4 && strcmp(e->d_name + l - 4, ".yml") == 0))
+            plist_add(&sub, full);
+    }
+    closedir(d);
+    qsort(sub.v, sub.n, sizeof *sub.v, cmpstr);
+    int rc = 0;
+    for (size_t i = 0; i < sub.n; i++) {
+        struct stat s2;
+        if (rc == 0 && stat(sub.v[i], &s2) == 0)
+            rc = S_ISDIR(s2.st_mode) ? collect(p, sub.v[i]) : plist_add(p, sub.v[i]);
+        free(sub.v[i]);
+    }
+    free(sub.v);
+    return rc;
+}
+
+static int run_tests(const opts_t *o, char **paths, int npaths)
+{
+    plist_t files = {0};
+    for (int i = 0; i < npaths; i++) {
+        int rc = collect(&files, paths[i]);
+        if (rc) {
+            dra_cli_errorf("alloc: cannot read %s", paths[i]);
+            for (size_t k = 0; k < files.n; k++)
+                free(files.v[k]);
+            free(files.v);
+            return DRA_EXIT_USAGE;
+        }
+    }
+    int npass = 0, nfail = 0, ninvalid = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (size_t i = 0; i < files.n; i++) {
+        int r = run_case(files.v[i], o, &npass);
+        if (r == 0)
+            npass++;
+        else if (r == 1)
+            nfail++;
+        else
+            ninvalid++;
+        free(files.v[i]);
+    }
+    free(files.v);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    fprintf(stderr, "%d passed, %d failed, %d invalid (%.1f ms)\n", npass, nfail, ninvalid, ms);
+    if (ninvalid)
+        return DRA_EXIT_USAGE;
+    return nfail ? DRA_EXIT_REGRESSION : DRA_EXIT_OK;
+}
+
+int dra_cmd_alloc(int argc, char **argv)
+{
+    static const struct option lopts[] = {
+        {"file", required_argument, NULL, 'f'},    {"node", required_argument, NULL, 'n'},
+        {"release", required_argument, NULL, 'r'}, {"feature", required_argument, NULL, 'F'},
+        {"upstream-bugs", no_argument, NULL, 'b'}, {"output", required_argument, NULL, 'o'},
+        {"test", no_argument, NULL, 't'},          {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+    opts_t o;
+    memset(&o, 0, sizeof o);
+    dra_alloc_features_init(&o.f, DRA_RELEASE_DEFAULT);
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    const char **feats = calloc((size_t)argc + 1, sizeof *feats);
+    int nfiles = 0, nfeats = 0, c, test = 0, bugs = 0;
+    dra_release_t rel = DRA_RELEASE_DEFAULT;
+    int ret = DRA_EXIT_OK;
+    dra_diag_t d;
+    if (!files || !feats) {
+        free(files);
+        free(feats);
+        return DRA_EXIT_ENV;
+    }
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvh", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            files[nfiles++] = optarg;
+            break;
+        case 'n':
+            o.node = optarg;
+            break;
+        case 'r':
+            if (dra_alloc_release_parse(optarg, &rel, &d)) {
+                ret = dra_cli_usage_error("alloc", "%s", d.msg);
+                goto out;
+            }
+            break;
+        case 'F':
+            feats[nfeats++] = optarg;
+            break;
+        case 'b':
+            bugs = 1;
+            break;
+        case 'o':
+            if (strcmp(optarg, "json") == 0)
+                o.json = true;
+            else if (strcmp(optarg, "yaml") != 0) {
+                ret = dra_cli_usage_error("alloc", "unknown output format \"%s\" (yaml or json)", optarg);
+                goto out;
+            }
+            break;
+        case 't':
+            test = 1;
+            break;
+        case 'v':
+            o.verbose = true;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            goto out;
+        default:
+            ret = dra_cli_usage_error("alloc", "unknown option");
+            goto out;
+        }
+    }
+    dra_alloc_features_init(&o.f, rel);
+    o.f.upstream_bugs = bugs;
+    for (int i = 0; i < nfeats; i++)
+        if (dra_alloc_features_set(&o.f, feats[i], &d)) {
+            ret = dra_cli_usage_error("alloc", "%s", d.msg);
+            goto out;
+        }
+    for (int i = optind; i < argc; i++)
+        files[nfiles++] = argv[i];
+    if (nfiles == 0) {
+        ret = dra_cli_usage_error("alloc", "no input: give -f FILE|DIR (or --test PATH...)");
+        goto out;
+    }
+    ret = test ? run_tests(&o, files, nfiles) : run_allocate(&o, files, nfiles);
+out:
+    free(files);
+    free(feats);
+    return ret;
+}
