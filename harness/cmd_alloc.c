@@ -514,6 +514,11 @@ static int run_case(const char *path, const opts_t *o, int *npass)
         dra_alloc_features_init(&feat, r);
         feat.upstream_bugs = bugs;
     }
+    const dra_ynode_t *ub = dra_ynode_get(spec, "upstreamBugs"); /* drabench extension */
+    if (ub && dra_ynode_bool(ub, path, "spec.upstreamBugs", &feat.upstream_bugs, &d)) {
+        printf("FAIL %s (%s): %s\n", name, path, d.msg);
+        goto done;
+    }
     const dra_ynode_t *fs = dra_ynode_get(spec, "features");
     for (uint32_t i = 0; fs && dra_ynode_is_map(fs) && i < fs->n; i++) {
         bool on = false;
@@ -636,9 +641,16 @@ static int run_case(const char *path, const opts_t *o, int *npass)
                 if (strcmp(keys[k], ecf->keys[i]->text) == 0)
                     check_config(ecf->vals[i], out.allocations[k], keys[k], &f);
         dra_inv_report_t rep;
-        if (dra_inv_check(&m, &feat, st, cel, node, claims, out.allocations, nc, &rep) == DRA_OK &&
-            rep.nviolations)
-            failf(&f, "invariant violated (%u): %s", rep.nviolations, rep.first[0]);
+        bool want_viol = false; /* drabench extension: expect.invariantViolations (bug cases) */
+        const dra_ynode_t *iv = dra_ynode_get(exp, "invariantViolations");
+        if (iv)
+            (void)dra_ynode_bool(iv, path, "expect.invariantViolations", &want_viol, NULL);
+        if (dra_inv_check(&m, &feat, st, cel, node, claims, out.allocations, nc, &rep) == DRA_OK) {
+            if (rep.nviolations && !want_viol)
+                failf(&f, "invariant violated (%u): %s", rep.nviolations, rep.first[0]);
+            else if (!rep.nviolations && want_viol)
+                failf(&f, "expected an invariant violation, found none");
+        }
         /* commit + release restores the state */
         for (uint32_t k = 0; k < nc; k++)
             if (dra_alloc_state_commit(st, out.allocations[k]))

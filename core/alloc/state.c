@@ -349,10 +349,8 @@ uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s)
         for (uint32_t j = 0; j < e->ncaps; j++) {
             const char *cn = dra_intern_str(&s->intern, e->caps[j].name);
             uint64_t hc = dra_hash64_seed(cn, strlen(cn), h ^ 0x2545f4914f6cdd1dULL);
-            struct {
-                uint64_t lo, hi;
-                uint32_t n;
-            } v2 = {(uint64_t)e->caps[j].sum, (uint64_t)(e->caps[j].sum >> 64), e->caps[j].n};
+            uint64_t v2[3] = {(uint64_t)e->caps[j].sum, (uint64_t)(e->caps[j].sum >> 64),
+                              e->caps[j].n}; /* no padding bytes in what is hashed */
             sum += dra_hash64_seed(&v2, sizeof v2, hc);
         }
     }

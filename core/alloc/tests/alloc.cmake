@@ -1,0 +1,21 @@
+# Conformance: every case under corpora/conformance through the reference allocator
+# (`drabench alloc --test`, one PASS/FAIL line per case; exit 0 = all pass).
+add_test(NAME alloc.conformance
+         COMMAND $<TARGET_FILE:drabench> alloc --test corpora/conformance
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.conformance PROPERTIES LABELS "conformance" TIMEOUT 600
+                     ENVIRONMENT "${DRA_TEST_ENV}")
+add_test(NAME alloc.smoke
+         COMMAND $<TARGET_FILE:drabench> alloc --test corpora/conformance/alloc-smoke
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.smoke PROPERTIES LABELS "conformance;unit" TIMEOUT 120
+                     ENVIRONMENT "${DRA_TEST_ENV}")
+add_test(NAME alloc.cli_help COMMAND $<TARGET_FILE:drabench> alloc --help
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.cli_help PROPERTIES LABELS "unit" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "drabench alloc - " ENVIRONMENT "${DRA_TEST_ENV}")
+add_test(NAME alloc.cli_bad_feature
+         COMMAND $<TARGET_FILE:drabench> alloc --feature NoSuchGate=true -f corpora/conformance/alloc-smoke
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.cli_bad_feature PROPERTIES LABELS "unit" TIMEOUT 60 WILL_FAIL TRUE
+                     ENVIRONMENT "${DRA_TEST_ENV}")
