@@ -1,0 +1,511 @@
+/* cmd_cel.c - `drabench cel EXPR (--device JSON | -f FILE...)`: compile a DRA device selector and
+ * evaluate it per device; `--bench N` times interpreted evaluation over N generated devices. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cel/cel.h"
+#include "cli.h"
+#include "manifest.h"
+
+/* Build a one-device model from the `device_context` JSON form of dra-expressions.tsv:
+ * {"driver": ..., "allowMultipleAllocations": bool, "attributes": {name: {"int"|"bool"|"string"|
+ * "version"|"ints"|"bools"|"strings"|"versions": value}}, "capacity": {name: "quantity"}}.
+ * Unknown top-level keys (error, note) are ignored. Also used by the CEL TSV test runner. */
+int dra_cel_device_from_json(dra_model_t *m, const json_t *o, const char *name,
+                             const dra_device_t **out, dra_diag_t *diag);
+
+int dra_cel_device_from_json(dra_model_t *m, const json_t *o, const char *name,
+                             const dra_device_t **out, dra_diag_t *diag)
+{
+    if (o && !json_is_object(o))
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "device context must be a JSON object");
+    dra_slice_t *s = dra_model_add_slice(m);
+    if (!s)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+    const json_t *drv = o ? json_object_get(o, "driver") : NULL;
+    s->driver = dra_model_str(m, drv && json_is_string(drv) ? json_string_value(drv) : "");
+    s->name = dra_model_str(m, "cel-device-slice");
+    s->pool_name = dra_model_str(m, "pool");
+    s->devices = dra_model_array(m, 1, sizeof(dra_device_t));
+    if (!s->devices || !s->driver)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+    s->ndevices = 1;
+    dra_device_t *d = &s->devices[0];
+    d->name = dra_model_str(m, name ? name : "device");
+    const json_t *amu = o ? json_object_get(o, "allowMultipleAllocations") : NULL;
+    d->allow_multiple_allocations = amu && json_is_true(amu);
+    const json_t *attrs = o ? json_object_get(o, "attributes") : NULL;
+    if (attrs && json_is_object(attrs) && json_object_size(attrs)) {
+        d->attrs = dra_model_array(m, json_object_size(attrs), sizeof(dra_attr_t));
+        if (!d->attrs)
+            return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)attrs, k, v) {
+            dra_attr_t *a = &d->attrs[d->nattrs];
+            a->name = dra_model_str(m, k);
+            a->qname = dra_model_qname(m, s->driver, k);
+            const char *vk;
+            const json_t *vv;
+            if (!json_is_object(v) || json_object_size(v) != 1)
+                return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                                    "attribute %s: expected an object with one value field", k);
+            json_object_foreach((json_t *)v, vk, vv) {
+                a->count = 1;
+                if (!strcmp(vk, "int") && json_is_integer(vv)) {
+                    a->kind = DRA_ATTR_INT;
+                    a->v.i = json_integer_value(vv);
+                } else if (!strcmp(vk, "bool") && json_is_boolean(vv)) {
+                    a->kind = DRA_ATTR_BOOL;
+                    a->v.b = json_is_true(vv);
+                } else if ((!strcmp(vk, "string") || !strcmp(vk, "version")) && json_is_string(vv)) {
+                    a->kind = vk[0] == 's' ? DRA_ATTR_STRING : DRA_ATTR_VERSION;
+                    a->v.s = dra_model_strn(m, json_string_value(vv), json_string_length(vv));
+                } else if (json_is_array(vv) && (!strcmp(vk, "ints") || !strcmp(vk, "bools") ||
+                                                 !strcmp(vk, "strings") || !strcmp(vk, "versions"))) {
+                    size_t n = json_array_size(vv);
+                    a->count = (uint32_t)n;
+                    if (vk[0] == 'i') {
+                        int64_t *xs = dra_model_array(m, n ? n : 1, sizeof *xs);
+                        if (!xs)
+                            return DRA_ENOMEM;
+                        for (size_t i = 0; i < n; i++)
+                            xs[i] = json_integer_value(json_array_get(vv, i));
+                        a->kind = DRA_ATTR_INTS;
+                        a->v.ints = xs;
+                    } else if (vk[0] == 'b') {
+                        bool *xs = dra_model_array(m, n ? n : 1, sizeof *xs);
+                        if (!xs)
+                            return DRA_ENOMEM;
+                        for (size_t i = 0; i < n; i++)
+                            xs[i] = json_is_true(json_array_get(vv, i));
+                        a->kind = DRA_ATTR_BOOLS;
+                        a->v.bools = xs;
+                    } else {
+                        const char **xs = dra_model_array(m, n ? n : 1, sizeof *xs);
+                        if (!xs)
+                            return DRA_ENOMEM;
+                        for (size_t i = 0; i < n; i++) {
+                            const char *sv = json_string_value(json_array_get(vv, i));
+                            xs[i] = dra_model_str(m, sv ? sv : "");
+                        }
+                        a->kind = vk[0] == 's' ? DRA_ATTR_STRINGS : DRA_ATTR_VERSIONS;
+                        a->v.strs = xs;
+                    }
+                } else {
+                    return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                                        "attribute %s: unsupported value field '%s'", k, vk);
+                }
+            }
+            d->nattrs++;
+        }
+    }
+    const json_t *caps = o ? json_object_get(o, "capacity") : NULL;
+    if (caps && json_is_object(caps) && json_object_size(caps)) {
+        d->caps = dra_model_array(m, json_object_size(caps), sizeof(dra_capacity_t));
+        if (!d->caps)
+            return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)caps, k, v) {
+            dra_capacity_t *c = &d->caps[d->ncaps];
+            const json_t *val = json_is_object(v) ? json_object_get(v, "value") : v;
+            if (!json_is_string(val))
+                return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                                    "capacity %s: expected a quantity string", k);
+            c->name = dra_model_str(m, k);
+            c->qname = dra_model_qname(m, s->driver, k);
+            int rc = dra_quantity_parse(json_string_value(val), json_string_length(val), &c->value,
+                                        diag);
+            if (rc != DRA_OK)
+                return rc;
+            d->ncaps++;
+        }
+    }
+    dra_model_slice_done(m, s);
+    *out = d;
+    return DRA_OK;
+}
+
+static const char help[] =
+    "drabench cel - compile a DRA device-selector CEL expression and evaluate it per device\n"
+    "\n"
+    "Usage: drabench cel EXPR (--device JSON | -f FILE... | --bench N) [-o text|json]\n"
+    "\n"
+    "Compiles EXPR in the DRA environment (the `device` variable, Kubernetes CEL libraries) and\n"
+    "prints, for every device, `true`, `false` or the CEL runtime error (an error is not false).\n"
+    "A compile error is printed with the expression and a caret under the position.\n"
+    "\n"
+    "Options:\n"
+    "  -d, --device JSON   one device in the device_context form of dra-expressions.tsv:\n"
+    "                      {\"driver\":\"d\",\"attributes\":{\"model\":{\"string\":\"x\"}},\n"
+    "                       \"capacity\":{\"memory\":\"40Gi\"}}\n"
+    "  -f, --file FILE     ResourceSlice manifests (YAML/JSON; files or directories); repeatable,\n"
+    "                      further FILE arguments may follow EXPR\n"
+    "  -o, --output FMT    text (default) or json: {\"results\":[{\"device\":N,\"value\":true}]}\n"
+    "                      or {\"error\":\"compile: ...\"}\n"
+    "      --bench N       time interpreted evaluation over N generated GPU devices (ns/device)\n"
+    "  -h, --help          show this help\n"
+    "\n"
+    "Examples:\n"
+    "  drabench cel 'device.driver == \"gpu.nvidia.com\"' --device '{\"driver\":\"gpu.nvidia.com\"}'\n"
+    "  drabench cel 'device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0' \\\n"
+    "      -f slices.yaml -o json\n"
+    "  drabench cel --bench 100000 'device.attributes[\"gpu.nvidia.com\"].index < 4'\n"
+    "\n"
+    "Exit status: 0 when the expression compiled (whatever the per-device results), 2 on a\n"
+    "compile error or a usage error, 4 on an I/O or memory error.\n";
+
+static void print_compile_error(const char *expr, const dra_diag_t *d, bool json)
+{
+    if (json) {
+        char buf[DRA_DIAG_MSG_MAX + 16];
+        snprintf(buf, sizeof buf, "compile: %s", d->msg);
+        json_t *o = json_pack("{s:s}", "error", buf);
+        char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        if (s)
+            puts(s);
+        free(s);
+        json_decref(o);
+        return;
+    }
+    fprintf(stderr, "drabench cel: compile error: %s\n", d->msg);
+    if (d->code == DRA_ECOMPILE && strlen(expr) < 4096) {
+        /* print the line of the error and a caret under the column */
+        const char *line = expr;
+        for (uint32_t l = 1; l < d->line && line; l++) {
+            line = strchr(line, '\n');
+            if (line)
+                line++;
+        }
+        if (!line)
+            line = expr;
+        size_t ll = strcspn(line, "\n");
+        fprintf(stderr, " | %.*s\n | ", (int)ll, line);
+        for (uint32_t c = 1; c < d->column; c++)
+            fputc(line[c - 1] == '\t' ? '\t' : '.', stderr);
+        fputs("^\n", stderr);
+    }
+}
+
+typedef struct result_sink {
+    bool json;
+    json_t *arr;
+} result_sink_t;
+
+static void emit(result_sink_t *r, const char *dev, int rc, bool match, const dra_diag_t *d)
+{
+    if (r->json) {
+        json_t *o;
+        if (rc == DRA_OK) {
+            o = json_pack("{s:s, s:b}", "device", dev, "value", match);
+        } else {
+            char buf[DRA_DIAG_MSG_MAX + 16];
+            snprintf(buf, sizeof buf, "runtime: %s", d->msg);
+            o = json_pack("{s:s, s:s}", "device", dev, "error", buf);
+        }
+        if (o)
+            json_array_append_new(r->arr, o);
+        return;
+    }
+    if (rc == DRA_OK)
+        printf("%s: %s\n", dev, match ? "true" : "false");
+    else
+        printf("%s: error: runtime: %s\n", dev, d->msg);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Build N GPU-like devices in m: driver gpu.nvidia.com, productName alternating, memory. */
+static int bench_model(dra_model_t *m, unsigned long long n)
+{
+    static const char *const products[] = {"NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB",
+                                           "NVIDIA L4", "NVIDIA H100 80GB HBM3"};
+    static const char *const mems[] = {"80Gi", "40Gi", "24Gi", "80Gi"};
+    const uint32_t per_slice = 128;
+    for (unsigned long long base = 0; base < n; base += per_slice) {
+        dra_slice_t *s = dra_model_add_slice(m);
+        if (!s)
+            return DRA_ENOMEM;
+        uint32_t cnt = (uint32_t)DRA_MIN(per_slice, n - base);
+        s->driver = dra_model_str(m, "gpu.nvidia.com");
+        s->pool_name = dra_model_str(m, "bench");
+        s->name = s->pool_name;
+        s->devices = dra_model_array(m, cnt, sizeof(dra_device_t));
+        if (!s->devices)
+            return DRA_ENOMEM;
+        s->ndevices = cnt;
+        for (uint32_t i = 0; i < cnt; i++) {
+            unsigned long long k = base + i;
+            dra_device_t *d = &s->devices[i];
+            char name[32];
+            snprintf(name, sizeof name, "gpu-%llu", k);
+            d->name = dra_model_str(m, name);
+            d->attrs = dra_model_array(m, 5, sizeof(dra_attr_t));
+            d->caps = dra_model_array(m, 1, sizeof(dra_capacity_t));
+            if (!d->attrs || !d->caps)
+                return DRA_ENOMEM;
+            const char *an[] = {"productName", "index", "uuid", "architecture", "driverVersion"};
+            for (int a = 0; a < 5; a++) {
+                d->attrs[a].name = dra_model_str(m, an[a]);
+                d->attrs[a].qname = dra_model_qname(m, s->driver, an[a]);
+                d->attrs[a].count = 1;
+            }
+            d->attrs[0].kind = DRA_ATTR_STRING;
+            d->attrs[0].v.s = products[k % 4];
+            d->attrs[1].kind = DRA_ATTR_INT;
+            d->attrs[1].v.i = (int64_t)(k % 8);
+            d->attrs[2].kind = DRA_ATTR_STRING;
+            snprintf(name, sizeof name, "GPU-%08llx", k);
+            d->attrs[2].v.s = dra_model_str(m, name);
+            d->attrs[3].kind = DRA_ATTR_STRING;
+            d->attrs[3].v.s = k % 4 == 1 ? "Ampere" : "Hopper";
+            d->attrs[4].kind = DRA_ATTR_STRING; /* kept a string so the bench measures CEL only */
+            d->attrs[4].v.s = "550.54.15";
+            d->nattrs = 5;
+            d->caps[0].name = dra_model_str(m, "memory");
+            d->caps[0].qname = dra_model_qname(m, s->driver, "memory");
+            if (dra_quantity_parse(mems[k % 4], strlen(mems[k % 4]), &d->caps[0].value, NULL))
+                return DRA_EINTERNAL;
+            d->ncaps = 1;
+        }
+        dra_model_slice_done(m, s);
+    }
+    return DRA_OK;
+}
+
+static int run_bench(const dra_cel_prog_t *p, unsigned long long n, bool json)
+{
+    dra_model_t m;
+    dra_model_init(&m);
+    if (bench_model(&m, n) != DRA_OK) {
+        dra_model_fini(&m);
+        dra_cli_errorf("out of memory building the bench table");
+        return DRA_EXIT_ENV;
+    }
+    dra_arena_t scratch;
+    dra_arena_init(&scratch, 1 << 16);
+    uint64_t matches = 0, errors = 0, evals = 0;
+    double t0 = now_s(), t1;
+    unsigned reps = 0;
+    do {
+        for (uint32_t si = 0; si < m.nslices; si++) {
+            const dra_slice_t *s = m.slices[si];
+            for (uint32_t i = 0; i < s->ndevices; i++) {
+                bool match;
+                int rc = dra_cel_eval_device(p, &m, &s->devices[i], &scratch, &match, NULL);
+                if (rc != DRA_OK)
+                    errors++;
+                else if (match)
+                    matches++;
+                evals++;
+            }
+        }
+        reps++;
+        t1 = now_s();
+    } while (t1 - t0 < 0.5 && reps < 1000000);
+    double ns = (t1 - t0) * 1e9 / (double)evals;
+    if (json)
+        printf("{\"devices\": %llu, \"reps\": %u, \"ns_per_device\": %.1f, \"matches\": %llu, "
+               "\"errors\": %llu, \"mode\": \"interpreted\"}\n",
+               n, reps, ns, (unsigned long long)(matches / reps), (unsigned long long)(errors / reps));
+    else
+        printf("devices %llu  reps %u  interpreted %.1f ns/device  matches %llu  errors %llu\n", n,
+               reps, ns, (unsigned long long)(matches / reps), (unsigned long long)(errors / reps));
+    dra_arena_fini(&scratch);
+    dra_model_fini(&m);
+    return DRA_EXIT_OK;
+}
+
+int dra_cmd_cel(int argc, char **argv)
+{
+    enum { OPT_BENCH = 256 };
+    static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
+                                         {"file", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"bench", required_argument, NULL, OPT_BENCH},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *device_json = NULL;
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    int nfiles = 0, c;
+    bool json = false;
+    unsigned long long bench = 0;
+    if (!files)
+        return DRA_EXIT_ENV;
+    optind = 1;
+    int status = DRA_EXIT_OK;
+    while ((c = getopt_long(argc, argv, "+d:f:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            device_json = optarg;
+            break;
+        case 'f':
+            files[nfiles++] = optarg;
+            break;
+        case 'o':
+            if (!strcmp(optarg, "json"))
+                json = true;
+            else if (strcmp(optarg, "text")) {
+                free(files);
+                return dra_cli_usage_error("cel", "unknown output format '%s'", optarg);
+            }
+            break;
+        case OPT_BENCH:
+            if (!dra_cli_parse_u64(optarg, &bench) || bench == 0 || bench > 100000000ULL) {
+                free(files);
+                return dra_cli_usage_error("cel", "--bench wants a device count in 1..1e8");
+            }
+            break;
+        case 'h':
+            fputs(help, stdout);
+            free(files);
+            return DRA_EXIT_OK;
+        default:
+            free(files);
+            return dra_cli_usage_error("cel", "unknown option");
+        }
+    }
+    /* EXPR, then (with -f) more files; options may also follow EXPR */
+    const char *expr = NULL;
+    while (optind < argc) {
+        if (!expr) {
+            expr = argv[optind++];
+        } else if (nfiles > 0 || argv[optind][0] != '-') {
+            files[nfiles++] = argv[optind++];
+            continue;
+        }
+        int c2;
+        while (optind < argc && argv[optind][0] == '-' &&
+               (c2 = getopt_long(argc, argv, "+d:f:o:h", opts, NULL)) != -1) {
+            if (c2 == 'd')
+                device_json = optarg;
+            else if (c2 == 'f')
+                files[nfiles++] = optarg;
+            else if (c2 == 'o')
+                json = !strcmp(optarg, "json");
+            else if (c2 == OPT_BENCH)
+                dra_cli_parse_u64(optarg, &bench);
+            else if (c2 == 'h') {
+                fputs(help, stdout);
+                free(files);
+                return DRA_EXIT_OK;
+            } else {
+                free(files);
+                return dra_cli_usage_error("cel", "unknown option");
+            }
+        }
+    }
+    if (!expr) {
+        free(files);
+        return dra_cli_usage_error("cel", "missing EXPR");
+    }
+    if (!device_json && !nfiles && !bench) {
+        free(files);
+        return dra_cli_usage_error("cel", "give --device JSON, -f FILE or --bench N");
+    }
+    dra_arena_t arena;
+    dra_arena_init(&arena, 0);
+    dra_cel_prog_t *prog = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_cel_compile(expr, strlen(expr), &arena, &prog, &d);
+    if (rc != DRA_OK) {
+        print_compile_error(expr, &d, json);
+        dra_arena_fini(&arena);
+        free(files);
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    }
+    if (bench) {
+        status = run_bench(prog, bench, json);
+        dra_arena_fini(&arena);
+        free(files);
+        return status;
+    }
+    dra_model_t m;
+    dra_model_init(&m);
+    result_sink_t sink = {.json = json, .arr = json ? json_array() : NULL};
+    dra_arena_t scratch;
+    dra_arena_init(&scratch, 1 << 16);
+    if (device_json) {
+        json_error_t je;
+        json_t *o = json_loads(device_json, 0, &je);
+        const dra_device_t *dev = NULL;
+        if (!o) {
+            status = dra_cli_usage_error("cel", "--device: invalid JSON: %s", je.text);
+            goto out;
+        }
+        rc = dra_cel_device_from_json(&m, o, "device", &dev, &d);
+        json_decref(o);
+        if (rc != DRA_OK) {
+            status = dra_cli_usage_error("cel", "--device: %s", d.msg);
+            goto out;
+        }
+        bool match = false;
+        dra_diag_clear(&d);
+        rc = dra_cel_eval_device(prog, &m, dev, &scratch, &match, &d);
+        if (rc == DRA_ENOMEM) {
+            status = DRA_EXIT_ENV;
+            goto out;
+        }
+        if (json)
+            emit(&sink, dev->name, rc, match, &d);
+        else if (rc == DRA_OK)
+            puts(match ? "true" : "false");
+        else
+            printf("error: runtime: %s\n", d.msg);
+    }
+    if (nfiles) {
+        dra_diag_list_t errs;
+        dra_diag_list_init(&errs);
+        rc = dra_manifest_read_paths(&m, files, nfiles, &errs);
+        for (size_t i = 0; i < errs.count; i++) {
+            char buf[DRA_DIAG_MSG_MAX + 256];
+            fprintf(stderr, "drabench cel: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+        }
+        dra_diag_list_fini(&errs);
+        if (rc == DRA_ENOMEM || rc == DRA_EIO) {
+            status = rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_ENV;
+            goto out;
+        }
+        for (uint32_t si = 0; si < m.nslices; si++) {
+            const dra_slice_t *s = m.slices[si];
+            if (device_json && si == 0)
+                continue; /* the --device slice */
+            for (uint32_t i = 0; i < s->ndevices; i++) {
+                const dra_device_t *dev = &s->devices[i];
+                char name[512];
+                snprintf(name, sizeof name, "%s/%s/%s", s->driver ? s->driver : "",
+                         s->pool_name ? s->pool_name : "", dev->name ? dev->name : "");
+                bool match = false;
+                dra_diag_clear(&d);
+                rc = dra_cel_eval_device(prog, &m, dev, &scratch, &match, &d);
+                emit(&sink, name, rc, match, &d);
+            }
+        }
+    }
+    if (json) {
+        json_t *o = json_pack("{s:O}", "results", sink.arr);
+        char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        if (s)
+            puts(s);
+        free(s);
+        json_decref(o);
+    }
+out:
+    json_decref(sink.arr);
+    dra_arena_fini(&scratch);
+    dra_model_fini(&m);
+    dra_arena_fini(&arena);
+    free(files);
+    return status;
+}
