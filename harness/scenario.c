@@ -48,7 +48,8 @@ static int check_keys(sp_t *p, const dra_ynode_t *n, const char *path, const cha
 
 static const char *sub(char *buf, size_t len, const char *path, const char *key)
 {
-    snprintf(buf, len, "%s.%s", path, key);
+    if (snprintf(buf, len, "%s.%s", path, key) >= (int)len && len > 4)
+        memcpy(buf + len - 4, "...", 4); /* truncated path: still a readable message */
     return buf;
 }
 
@@ -65,7 +66,7 @@ static int get_str(sp_t *p, const dra_ynode_t *n, const char *path, const char *
 
 static int get_u64(sp_t *p, const dra_ynode_t *n, const char *path, uint64_t max, uint64_t *out)
 {
-    int64_t v;
+    int64_t v = 0;
     int rc = dra_ynode_int64(n, p->file, path, &v, p->diag);
     if (rc)
         return rc;
@@ -77,7 +78,7 @@ static int get_u64(sp_t *p, const dra_ynode_t *n, const char *path, uint64_t max
 
 static int get_u32(sp_t *p, const dra_ynode_t *n, const char *path, uint32_t max, uint32_t *out)
 {
-    uint64_t v;
+    uint64_t v = 0;
     int rc = get_u64(p, n, path, max, &v);
     if (!rc)
         *out = (uint32_t)v;
@@ -180,7 +181,7 @@ static int build_inline(sp_t *p, dra_model_t *m, const dra_ynode_t *n, const cha
             e->mode_raw = dra_model_str(m, modes[mode]);
         }
         if ((v = dra_ynode_get(r, "count"))) {
-            uint64_t cnt;
+            uint64_t cnt = 0;
             if (e->mode == DRA_MODE_ALL)
                 return err_at(p, v, sub(b2, sizeof b2, b1, "count"), "must not be set with allocationMode All");
             if ((rc = get_u64(p, v, sub(b2, sizeof b2, b1, "count"), 32, &cnt)))
