@@ -1,0 +1,379 @@
+/* cmd_inspect.c - `drabench inspect FILE|DIR... [-o table|json]`: what a manifest set contains. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "manifest.h"
+
+static const char help[] =
+    "drabench inspect - summarise DRA manifests: nodes, pools, devices, attributes, claims\n"
+    "\n"
+    "Usage: drabench inspect [options] FILE|DIR...\n"
+    "\n"
+    "Reads manifests like `drabench validate` and prints, per driver, the pools, slices and\n"
+    "devices, every attribute and capacity name with its kind, the shared counter sets, and the\n"
+    "classes, claims, claim templates and pods. Devices are listed one by one (with attributes and\n"
+    "capacities) when there are at most 256 of them, or always with --devices.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FMT   table or json                                   (default: table)\n"
+    "  -d, --devices      list every device                               (default: <= 256)\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "Examples:\n"
+    "  drabench inspect ../shared/real-manifests/dranet\n"
+    "  drabench inspect -o json slices.yaml | jq '.drivers'\n"
+    "\n"
+    "Exit status: 0 ok, 2 invalid input or usage error, 4 a file could not be read.\n";
+
+static void attr_value(const dra_attr_t *a, char *buf, size_t len)
+{
+    size_t off = 0;
+    buf[0] = 0;
+    switch ((dra_attr_kind_t)a->kind) {
+    case DRA_ATTR_INT:
+        snprintf(buf, len, "%lld", (long long)a->v.i);
+        return;
+    case DRA_ATTR_BOOL:
+        snprintf(buf, len, "%s", a->v.b ? "true" : "false");
+        return;
+    case DRA_ATTR_STRING:
+    case DRA_ATTR_VERSION:
+        snprintf(buf, len, "%s", a->v.s ? a->v.s : "");
+        return;
+    case DRA_ATTR_NONE:
+        return;
+    default:
+        off += (size_t)snprintf(buf, len, "[");
+        for (uint32_t i = 0; i < a->count && off < len; i++) {
+            if (a->kind == DRA_ATTR_INTS)
+                off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
+                                        (long long)a->v.ints[i]);
+            else if (a->kind == DRA_ATTR_BOOLS)
+                off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "",
+                                        a->v.bools[i] ? "true" : "false");
+            else
+                off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", a->v.strs[i]);
+        }
+        if (off < len)
+            snprintf(buf + off, len - off, "]");
+    }
+}
+
+/* Distinct (driver, name, kind) of attributes and capacities, counted. */
+typedef struct nameinfo {
+    const char *driver, *name, *kind;
+    uint64_t count;
+} nameinfo_t;
+
+typedef struct namevec {
+    nameinfo_t *v;
+    size_t n, cap;
+} namevec_t;
+
+static void nv_add(namevec_t *nv, const char *driver, const char *name, const char *kind)
+{
+    for (size_t i = nv->n; i-- > 0;)
+        if (strcmp(nv->v[i].name, name) == 0 && strcmp(nv->v[i].kind, kind) == 0 &&
+            strcmp(nv->v[i].driver, driver) == 0) {
+            nv->v[i].count++;
+            return;
+        }
+    if (nv->n == nv->cap) {
+        size_t nc = nv->cap ? nv->cap * 2 : 64;
+        nameinfo_t *p = realloc(nv->v, nc * sizeof *p);
+        if (!p)
+            return;
+        nv->v = p;
+        nv->cap = nc;
+    }
+    nv->v[nv->n++] = (nameinfo_t){driver, name, kind, 1};
+}
+
+static int cmp_ni(const void *a, const void *b)
+{
+    const nameinfo_t *x = a, *y = b;
+    int c = strcmp(x->driver, y->driver);
+    if (!c)
+        c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->kind, y->kind);
+}
+
+typedef struct drv {
+    const char *driver;
+    uint64_t devices, slices;
+    uint32_t pools;
+} drv_t;
+
+int dra_cmd_inspect(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"devices", no_argument, NULL, 'd'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    int json = 0, all_devices = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:dh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            if (strcmp(optarg, "json") == 0)
+                json = 1;
+            else if (strcmp(optarg, "table") != 0)
+                return dra_cli_usage_error("inspect", "-o must be table or json, not '%s'", optarg);
+            break;
+        case 'd':
+            all_devices = 1;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return DRA_EXIT_OK;
+        default:
+            return dra_cli_usage_error("inspect", "unknown option");
+        }
+    }
+    if (optind >= argc)
+        return dra_cli_usage_error("inspect", "no FILE or DIR given");
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int rc = dra_manifest_read_paths(&m, argv + optind, argc - optind, &errs);
+    char buf[2048];
+    for (size_t i = 0; i < errs.count; i++)
+        fprintf(stderr, "%s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+    int status = rc == DRA_OK ? DRA_EXIT_OK : rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    bool list_devices = all_devices || m.ndevices <= 256;
+
+    /* per driver: slices, devices, pools (distinct pool names) */
+    drv_t *drivers = calloc(m.nslices + 1, sizeof *drivers);
+    size_t ndrivers = 0;
+    namevec_t names = {0};
+    for (uint32_t i = 0; drivers && i < m.nslices; i++) {
+        const dra_slice_t *s = m.slices[i];
+        const char *dn = s->driver ? s->driver : "(none)";
+        size_t k = 0;
+        while (k < ndrivers && strcmp(drivers[k].driver, dn) != 0)
+            k++;
+        if (k == ndrivers)
+            drivers[ndrivers++].driver = dn;
+        drivers[k].slices++;
+        drivers[k].devices += s->ndevices;
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = m.slices[j]->driver && s->driver && m.slices[j]->pool_name && s->pool_name &&
+                   strcmp(m.slices[j]->driver, s->driver) == 0 &&
+                   strcmp(m.slices[j]->pool_name, s->pool_name) == 0;
+        if (!seen)
+            drivers[k].pools++;
+        for (uint32_t d = 0; d < s->ndevices; d++) {
+            const dra_device_t *dev = &s->devices[d];
+            for (uint32_t a = 0; a < dev->nattrs; a++)
+                nv_add(&names, dn, dra_intern_str(&m.intern, dev->attrs[a].qname)
+                                       ? dra_intern_str(&m.intern, dev->attrs[a].qname)
+                                       : dev->attrs[a].name,
+                       dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind));
+            for (uint32_t a = 0; a < dev->ncaps; a++)
+                nv_add(&names, dn, dra_intern_str(&m.intern, dev->caps[a].qname)
+                                       ? dra_intern_str(&m.intern, dev->caps[a].qname)
+                                       : dev->caps[a].name,
+                       "capacity");
+        }
+    }
+    if (names.n)
+        qsort(names.v, names.n, sizeof *names.v, cmp_ni);
+    uint32_t declared = 0;
+    for (uint32_t i = 0; i < m.nnodes; i++)
+        declared += !m.nodes[i]->implied;
+
+    if (json) {
+        json_t *root = json_object();
+        json_t *sum = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "nodes",
+                                (json_int_t)m.nnodes, "nodes_declared", (json_int_t)declared,
+                                "slices", (json_int_t)m.nslices, "devices",
+                                (json_int_t)m.ndevices, "classes", (json_int_t)m.nclasses,
+                                "claims", (json_int_t)m.nclaims, "templates",
+                                (json_int_t)m.ntemplates, "pods", (json_int_t)m.npods, "skipped",
+                                (json_int_t)m.nskipped);
+        json_object_set_new(root, "summary", sum);
+        json_t *jd = json_array();
+        for (size_t k = 0; k < ndrivers; k++) {
+            json_t *an = json_array();
+            for (size_t i = 0; i < names.n; i++)
+                if (strcmp(names.v[i].driver, drivers[k].driver) == 0)
+                    json_array_append_new(an, json_pack("{s:s, s:s, s:I}", "name", names.v[i].name,
+                                                        "kind", names.v[i].kind, "devices",
+                                                        (json_int_t)names.v[i].count));
+            json_array_append_new(jd, json_pack("{s:s, s:I, s:I, s:I, s:o}", "driver",
+                                                drivers[k].driver, "pools",
+                                                (json_int_t)drivers[k].pools, "slices",
+                                                (json_int_t)drivers[k].slices, "devices",
+                                                (json_int_t)drivers[k].devices, "names", an));
+        }
+        json_object_set_new(root, "drivers", jd);
+        json_t *js = json_array();
+        for (uint32_t i = 0; i < m.nslices; i++) {
+            const dra_slice_t *s = m.slices[i];
+            json_t *o = json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "name", s->name, "driver",
+                                  s->driver, "pool", s->pool_name, "node", s->node_name,
+                                  "devices", (json_int_t)s->ndevices);
+            json_t *cs = json_array();
+            for (uint32_t k = 0; k < s->ncounter_sets; k++)
+                json_array_append_new(cs, json_pack("{s:s?, s:I}", "name", s->counter_sets[k].name,
+                                                    "counters",
+                                                    (json_int_t)s->counter_sets[k].ncounters));
+            json_object_set_new(o, "counter_sets", cs);
+            if (list_devices) {
+                json_t *dv = json_array();
+                for (uint32_t d = 0; d < s->ndevices; d++) {
+                    const dra_device_t *dev = &s->devices[d];
+                    json_t *attrs = json_object(), *caps = json_object();
+                    for (uint32_t a = 0; a < dev->nattrs; a++) {
+                        attr_value(&dev->attrs[a], buf, sizeof buf);
+                        json_object_set_new(attrs, dev->attrs[a].name ? dev->attrs[a].name : "",
+                                            json_string(buf));
+                    }
+                    for (uint32_t a = 0; a < dev->ncaps; a++) {
+                        dra_quantity_format(&dev->caps[a].value, buf, sizeof buf);
+                        json_object_set_new(caps, dev->caps[a].name ? dev->caps[a].name : "",
+                                            json_string(buf));
+                    }
+                    json_array_append_new(dv, json_pack("{s:s?, s:o, s:o}", "name", dev->name,
+                                                        "attributes", attrs, "capacity", caps));
+                }
+                json_object_set_new(o, "device_list", dv);
+            }
+            json_array_append_new(js, o);
+        }
+        json_object_set_new(root, "slices", js);
+        json_t *jc = json_array();
+        for (uint32_t i = 0; i < m.nclasses; i++)
+            json_array_append_new(jc, json_pack("{s:s?, s:I}", "name", m.classes[i]->name,
+                                                "selectors",
+                                                (json_int_t)m.classes[i]->nselectors));
+        json_object_set_new(root, "classes", jc);
+        json_t *jq = json_array();
+        for (int t = 0; t < 2; t++) {
+            dra_claim_t **v = t ? m.templates : m.claims;
+            uint32_t n = t ? m.ntemplates : m.nclaims;
+            for (uint32_t i = 0; i < n; i++)
+                json_array_append_new(jq, json_pack("{s:s, s:s?, s:s?, s:I, s:b}", "kind",
+                                                    t ? "ResourceClaimTemplate" : "ResourceClaim",
+                                                    "namespace", v[i]->namespace_, "name",
+                                                    v[i]->name, "requests",
+                                                    (json_int_t)v[i]->nrequests, "allocated",
+                                                    v[i]->allocation != NULL));
+        }
+        json_object_set_new(root, "claims", jq);
+        json_t *jp = json_array();
+        for (uint32_t i = 0; i < m.npods; i++)
+            json_array_append_new(jp, json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "kind",
+                                                dra_pod_kind_name(m.pods[i]->kind), "namespace",
+                                                m.pods[i]->namespace_, "name", m.pods[i]->name,
+                                                "replicas", (json_int_t)m.pods[i]->replicas,
+                                                "claims", (json_int_t)m.pods[i]->nclaims));
+        json_object_set_new(root, "pods", jp);
+        char *s = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (s) {
+            puts(s);
+            free(s);
+        } else {
+            status = DRA_EXIT_ENV;
+        }
+        json_decref(root);
+    } else {
+        printf("nodes %u (%u declared)  slices %u  devices %llu  classes %u  claims %u  "
+               "templates %u  pods/workloads %u  skipped %u\n\n",
+               m.nnodes, declared, m.nslices, (unsigned long long)m.ndevices, m.nclasses,
+               m.nclaims, m.ntemplates, m.npods, m.nskipped);
+        if (ndrivers) {
+            printf("%-40s %6s %7s %8s\n", "DRIVER", "POOLS", "SLICES", "DEVICES");
+            for (size_t k = 0; k < ndrivers; k++)
+                printf("%-40s %6u %7llu %8llu\n", drivers[k].driver, drivers[k].pools,
+                       (unsigned long long)drivers[k].slices,
+                       (unsigned long long)drivers[k].devices);
+            printf("\n%-40s %-48s %-9s %8s\n", "DRIVER", "NAME", "KIND", "DEVICES");
+            for (size_t i = 0; i < names.n; i++)
+                printf("%-40s %-48s %-9s %8llu\n", names.v[i].driver, names.v[i].name,
+                       names.v[i].kind, (unsigned long long)names.v[i].count);
+        }
+        bool any_cs = false;
+        for (uint32_t i = 0; i < m.nslices; i++)
+            for (uint32_t k = 0; k < m.slices[i]->ncounter_sets; k++) {
+                const dra_counter_set_t *cs = &m.slices[i]->counter_sets[k];
+                if (!any_cs)
+                    printf("\n%-40s %-32s %s\n", "SLICE", "COUNTER SET", "COUNTERS");
+                any_cs = true;
+                printf("%-40s %-32s", m.slices[i]->name ? m.slices[i]->name : "",
+                       cs->name ? cs->name : "");
+                for (uint32_t j = 0; j < cs->ncounters; j++) {
+                    dra_quantity_format(&cs->counters[j].value, buf, sizeof buf);
+                    printf(" %s=%s", cs->counters[j].name ? cs->counters[j].name : "", buf);
+                }
+                printf("\n");
+            }
+        if (list_devices)
+            for (uint32_t i = 0; i < m.nslices; i++) {
+                const dra_slice_t *s = m.slices[i];
+                printf("\nslice %s  driver %s  pool %s  node %s  (%u devices)\n",
+                       s->name ? s->name : "", s->driver ? s->driver : "",
+                       s->pool_name ? s->pool_name : "",
+                       s->node_name ? s->node_name
+                       : s->all_nodes ? "(all nodes)"
+                       : s->node_selector ? "(selector)"
+                       : s->per_device_node_selection ? "(per device)"
+                                                      : "",
+                       s->ndevices);
+                for (uint32_t d = 0; d < s->ndevices; d++) {
+                    const dra_device_t *dev = &s->devices[d];
+                    printf("  %s\n", dev->name ? dev->name : "");
+                    for (uint32_t a = 0; a < dev->nattrs; a++) {
+                        attr_value(&dev->attrs[a], buf, sizeof buf);
+                        printf("    %-44s %-8s %s\n", dev->attrs[a].name ? dev->attrs[a].name : "",
+                               dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind), buf);
+                    }
+                    for (uint32_t a = 0; a < dev->ncaps; a++) {
+                        dra_quantity_format(&dev->caps[a].value, buf, sizeof buf);
+                        printf("    %-44s %-8s %s\n", dev->caps[a].name ? dev->caps[a].name : "",
+                               "capacity", buf);
+                    }
+                }
+            }
+        if (m.nclasses) {
+            printf("\n%-48s %s\n", "CLASS", "SELECTORS");
+            for (uint32_t i = 0; i < m.nclasses; i++)
+                printf("%-48s %u\n", m.classes[i]->name ? m.classes[i]->name : "",
+                       m.classes[i]->nselectors);
+        }
+        if (m.nclaims + m.ntemplates) {
+            printf("\n%-22s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REQUESTS",
+                   "ALLOCATED");
+            for (int t = 0; t < 2; t++) {
+                dra_claim_t **v = t ? m.templates : m.claims;
+                uint32_t n = t ? m.ntemplates : m.nclaims;
+                for (uint32_t i = 0; i < n; i++)
+                    printf("%-22s %-24s %-40s %8u %s\n",
+                           t ? "ResourceClaimTemplate" : "ResourceClaim",
+                           v[i]->namespace_ ? v[i]->namespace_ : "",
+                           v[i]->name ? v[i]->name : "", v[i]->nrequests,
+                           v[i]->allocation ? "yes" : "no");
+            }
+        }
+        if (m.npods) {
+            printf("\n%-12s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REPLICAS",
+                   "CLAIMS");
+            for (uint32_t i = 0; i < m.npods; i++)
+                printf("%-12s %-24s %-40s %8lld %u\n", dra_pod_kind_name(m.pods[i]->kind),
+                       m.pods[i]->namespace_ ? m.pods[i]->namespace_ : "",
+                       m.pods[i]->name ? m.pods[i]->name : "", (long long)m.pods[i]->replicas,
+                       m.pods[i]->nclaims);
+        }
+    }
+    free(names.v);
+    free(drivers);
+    dra_diag_list_fini(&errs);
+    dra_model_fini(&m);
+    return status;
+}

@@ -1,0 +1,67 @@
+# manifest.cmake - CLI tests of `drabench validate` / `drabench inspect` and the replay of the
+# manifest fuzzer over ../shared/real-manifests (seeds taken from the shared data at test time,
+# nothing copied into the repository). Included by dra_add_unit_tests(harness ...).
+set(_rm ${DRA_SHARED_DIR}/real-manifests)
+
+function(dra_manifest_cli_test name)
+  cmake_parse_arguments(T "WILL_FAIL" "REGEX;FAIL_REGEX" "ARGS" ${ARGN})
+  add_test(NAME harness.cli_manifest.${name} COMMAND $<TARGET_FILE:drabench> ${T_ARGS}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(harness.cli_manifest.${name} PROPERTIES LABELS "unit;harness;cli"
+                       TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}")
+  if(T_WILL_FAIL)
+    set_tests_properties(harness.cli_manifest.${name} PROPERTIES WILL_FAIL TRUE)
+  endif()
+  if(T_REGEX)
+    set_tests_properties(harness.cli_manifest.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${T_REGEX}")
+  endif()
+  if(T_FAIL_REGEX)
+    set_tests_properties(harness.cli_manifest.${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${T_FAIL_REGEX}")
+  endif()
+endfunction()
+
+dra_manifest_cli_test(validate_help ARGS validate --help REGEX "^drabench validate - .*Exit status")
+dra_manifest_cli_test(inspect_help ARGS inspect --help REGEX "^drabench inspect - .*Exit status")
+dra_manifest_cli_test(validate_sample ARGS validate corpora/samples/sample-cluster.yaml
+                      REGEX "validate: 2 slices \\(3 devices\\).* 0 errors")
+dra_manifest_cli_test(validate_good_file ARGS validate
+                      ../shared/real-manifests/dranet/oci_oke_examples/BM.GPU.GB200-v3.4/resourceslice-gpu.yaml)
+# invalid input exits 2 (WILL_FAIL: any non-zero; the message names the fault)
+dra_manifest_cli_test(validate_bad_exit ARGS validate
+                      ../shared/real-manifests/k8s-enhancements-keps/KEP-4815.tpu-multihost-slices.yaml
+                      WILL_FAIL)
+dra_manifest_cli_test(validate_bad_message ARGS validate
+                      ../shared/real-manifests/k8s-enhancements-keps/KEP-4815.tpu-multihost-slices.yaml
+                      REGEX "KEP-4815.tpu-multihost-slices.yaml:[0-9]+:[0-9]+: error: ResourceSlice/device-slice: .*tpu-couner-set")
+dra_manifest_cli_test(validate_missing_file ARGS validate no/such/file.yaml WILL_FAIL)
+dra_manifest_cli_test(validate_usage ARGS validate --release 2.0 x.yaml WILL_FAIL)
+dra_manifest_cli_test(inspect_gb200 ARGS inspect
+                      ../shared/real-manifests/dranet/oci_oke_examples/BM.GPU.GB200-v3.4/resourceslice-gpu.yaml
+                      REGEX "gpu-0.*productName.*NVIDIA GB200.*gpu-1.*gpu-2.*gpu-3")
+dra_manifest_cli_test(inspect_json ARGS inspect -o json corpora/samples/sample-cluster.yaml
+                      REGEX "\"devices\": 3")
+
+# Exit status 2 exactly for invalid input (ctest cannot check a specific code directly).
+add_test(NAME harness.cli_manifest.validate_exit_code
+         COMMAND sh -c "\"$1\" validate -q \"$2\"; test $? -eq 2" sh $<TARGET_FILE:drabench>
+                 ../shared/real-manifests/k8s-website-examples/resourceclaim.yaml
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.cli_manifest.validate_exit_code PROPERTIES LABELS "unit;harness;cli"
+                     TIMEOUT 60 ENVIRONMENT "${DRA_TEST_ENV}")
+
+# Replay the manifest fuzzer over every directory of the shared corpus (the replay driver reads
+# directories non-recursively, so pass each one).
+if(EXISTS ${PROJECT_SOURCE_DIR}/harness/fuzz/manifest_fuzzer.c AND EXISTS ${_rm})
+  file(GLOB_RECURSE _rm_files LIST_DIRECTORIES false ${_rm}/*.yaml ${_rm}/*.json)
+  set(_rm_dirs "")
+  foreach(f IN LISTS _rm_files)
+    get_filename_component(d ${f} DIRECTORY)
+    list(APPEND _rm_dirs ${d})
+  endforeach()
+  list(REMOVE_DUPLICATES _rm_dirs)
+  list(SORT _rm_dirs)
+  add_test(NAME fuzz.manifest_fuzzer.real_manifests COMMAND manifest_fuzzer ${_rm_dirs}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(fuzz.manifest_fuzzer.real_manifests PROPERTIES LABELS "fuzz;regression"
+                       TIMEOUT 600 ENVIRONMENT "${DRA_TEST_ENV}")
+endif()

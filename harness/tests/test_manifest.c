@@ -1,0 +1,346 @@
+/* test_manifest.c - manifest reader mappings, validator rules, writer round trip, bad input. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "manifest.h"
+
+static bool has(const dra_diag_list_t *l, const char *needle)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strstr(l->items[i].msg, needle))
+            return true;
+    return false;
+}
+
+static void dump(const dra_diag_list_t *l)
+{
+    char buf[1024];
+    for (size_t i = 0; i < l->count; i++)
+        fprintf(stderr, "  %s\n", dra_diag_format(&l->items[i], buf, sizeof buf));
+}
+
+/* read + validate; returns the combined status and leaves diagnostics in errs */
+static int load(dra_model_t *m, const char *text, dra_diag_list_t *errs)
+{
+    dra_model_init(m);
+    dra_diag_list_init(errs);
+    int rc = dra_manifest_read_buffer(m, "t.yaml", text, strlen(text), errs);
+    int vrc = dra_manifest_validate(m, errs);
+    return rc ? rc : vrc;
+}
+
+static void done(dra_model_t *m, dra_diag_list_t *errs)
+{
+    dra_diag_list_fini(errs);
+    dra_model_fini(m);
+}
+
+static void test_old_versions_map(void)
+{
+    const char *y = "apiVersion: resource.k8s.io/v1alpha3\n"
+                    "kind: ResourceSlice\n"
+                    "metadata: {name: s}\n"
+                    "spec:\n"
+                    "  driver: gpu.example.com\n"
+                    "  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+                    "  nodeName: n1\n"
+                    "  devices:\n"
+                    "  - name: gpu-0\n"
+                    "    basic:\n"
+                    "      attributes: {numa: {int: 3}, gpu.example.com/model: {string: A100}}\n"
+                    "      capacity: {memory: 80Gi}\n"
+                    "---\n"
+                    "apiVersion: resource.k8s.io/v1beta1\n"
+                    "kind: ResourceClaim\n"
+                    "metadata: {name: c}\n"
+                    "spec:\n"
+                    "  devices:\n"
+                    "    requests:\n"
+                    "    - {name: r, deviceClassName: gpu, count: 2}\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    int rc = load(&m, y, &e);
+    CHECK_OK(rc);
+    if (rc)
+        dump(&e);
+    CHECK_EQ_I64(m.nslices, 1);
+    CHECK_EQ_I64(m.ndevices, 1);
+    const dra_device_t *d = &m.slices[0]->devices[0];
+    CHECK_EQ_I64(d->nattrs, 2);
+    CHECK_EQ_I64(d->ncaps, 1);
+    const dra_attr_t *numa = dra_device_attr(d, dra_model_qname(&m, "gpu.example.com", "numa"));
+    CHECK(numa && numa->kind == DRA_ATTR_INT && numa->v.i == 3);
+    /* "gpu.example.com/model" and "model" name the same attribute */
+    CHECK(dra_device_attr(d, dra_model_qname(&m, "gpu.example.com", "model")) != NULL);
+    char q[64];
+    dra_quantity_format(&d->caps[0].value, q, sizeof q);
+    CHECK_STREQ(q, "80Gi");
+    CHECK_EQ_I64(m.nclaims, 1);
+    const dra_request_t *r = &m.claims[0]->requests[0];
+    CHECK(r->exactly != NULL);
+    CHECK_STREQ(r->exactly->class_name, "gpu");
+    CHECK_EQ_I64(r->exactly->count, 2);
+    CHECK_STREQ(m.claims[0]->namespace_, "default");
+    done(&m, &e);
+}
+
+static void test_errors_all_reported_with_positions(void)
+{
+    const char *y = "apiVersion: resource.k8s.io/v1\n"
+                    "kind: ResourceSlice\n"
+                    "metadata: {name: s}\n"
+                    "spec:\n"
+                    "  driver: d.example.com\n"
+                    "  pool: {name: p, generation: one, resourceSliceCount: 0}\n"
+                    "  nodeName: n1\n"
+                    "  allNodes: true\n"
+                    "  devices:\n"
+                    "  - name: Bad_Name\n"
+                    "    attributes: {a: {int: 1, bool: true}, b: {string: 7}}\n"
+                    "    capacity: {m: 4}\n"
+                    "  - name: dup\n"
+                    "  - name: dup\n"
+                    "    bogus: 1\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK(load(&m, y, &e) != DRA_OK);
+    CHECK(has(&e, "ResourceSlice/s: spec.pool.generation: expected integer, got string \"one\""));
+    CHECK(has(&e, "resourceSliceCount: must be greater than zero"));
+    CHECK(has(&e, "exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection must be "
+                  "set, 2 are"));
+    CHECK(has(&e, "spec.devices[0]: name: \"Bad_Name\" is not a DNS label"));
+    CHECK(has(&e, "attributes.a: attribute must have exactly one of"));
+    CHECK(has(&e, "attributes.b.string: expected a string, got int 7"));
+    CHECK(has(&e, "capacity.m: expected a map with \"value\""));
+    CHECK(has(&e, "duplicate device name \"dup\""));
+    CHECK(has(&e, "spec.devices[2].bogus: unknown field \"bogus\""));
+    bool positioned = e.count > 0;
+    for (size_t i = 0; i < e.count; i++)
+        positioned = positioned && e.items[i].file && e.items[i].line > 0;
+    CHECK(positioned);
+    /* the generation error points at line 6 */
+    bool line6 = false;
+    for (size_t i = 0; i < e.count; i++)
+        if (strstr(e.items[i].msg, "generation"))
+            line6 = e.items[i].line == 6 && e.items[i].column > 1;
+    CHECK(line6);
+    done(&m, &e);
+}
+
+static void test_claim_rules(void)
+{
+    const char *y = "apiVersion: resource.k8s.io/v1\n"
+                    "kind: ResourceClaim\n"
+                    "metadata: {name: c}\n"
+                    "spec:\n"
+                    "  devices:\n"
+                    "    requests:\n"
+                    "    - name: r\n"
+                    "      exactly: {deviceClassName: g, count: 0}\n"
+                    "      firstAvailable: [{name: s, deviceClassName: g}]\n"
+                    "    - name: q\n"
+                    "      exactly:\n"
+                    "        deviceClassName: g\n"
+                    "        allocationMode: Some\n"
+                    "        tolerations: [{key: '', operator: Equal}, {key: k, operator: Exists, value: v}]\n"
+                    "    constraints:\n"
+                    "    - {matchAttribute: a.io/x, distinctAttribute: a.io/y}\n"
+                    "    - {matchAttribute: numa, requests: [zz]}\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK(load(&m, y, &e) == DRA_EVALIDATE);
+    CHECK(has(&e, "exactly one of exactly, firstAvailable must be set, both are"));
+    CHECK(has(&e, "count: must be greater than zero"));
+    CHECK(has(&e, "allocationMode: unsupported value \"Some\""));
+    CHECK(has(&e, "operator: must be Exists when key is empty"));
+    CHECK(has(&e, "value: must be empty when operator is Exists"));
+    CHECK(has(&e, "exactly one of matchAttribute, distinctAttribute must be set, both are"));
+    CHECK(has(&e, "\"numa\" is not a fully qualified name"));
+    CHECK(has(&e, "requests[0]: \"zz\" is not a request of this claim"));
+    done(&m, &e);
+}
+
+static void test_limits_and_release(void)
+{
+    /* 129 devices: over the limit of 128 */
+    dra_sbuf_t b = {0};
+    dra_sbuf_puts(&b, "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
+                      "spec:\n  driver: d.io\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+                      "  allNodes: true\n  sharedCounters: [{name: cs, counters: {c: {value: '1'}}}]\n"
+                      "  devices:\n");
+    for (int i = 0; i < 129; i++)
+        dra_sbuf_printf(&b, "  - name: d%d\n", i);
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK(load(&m, b.p, &e) == DRA_EVALIDATE);
+    CHECK(has(&e, "must have at most 128 devices, has 129"));
+    /* devices + sharedCounters: a warning by default, an error for 1.35 */
+    dra_diag_list_t w;
+    dra_diag_list_init(&w);
+    dra_diag_list_t e2;
+    dra_diag_list_init(&e2);
+    dra_validate_opts_t o = {0, 0};
+    dra_manifest_validate_ex(&m, &o, &e2, &w);
+    CHECK(has(&w, "invalid from Kubernetes 1.35 on"));
+    CHECK(!has(&e2, "invalid from Kubernetes 1.35 on"));
+    dra_diag_list_fini(&e2);
+    dra_diag_list_init(&e2);
+    o.release = 135;
+    dra_manifest_validate_ex(&m, &o, &e2, NULL);
+    CHECK(has(&e2, "invalid from Kubernetes 1.35 on"));
+    o.release = 134;
+    dra_diag_list_fini(&e2);
+    dra_diag_list_init(&e2);
+    dra_manifest_validate_ex(&m, &o, &e2, NULL);
+    CHECK(!has(&e2, "sharedCounters in one slice"));
+    dra_diag_list_fini(&e2);
+    dra_diag_list_fini(&w);
+    dra_sbuf_fini(&b);
+    done(&m, &e);
+}
+
+static void test_names(void)
+{
+    CHECK(dra_name_is_dns_label("gpu-0"));
+    CHECK(!dra_name_is_dns_label("-gpu"));
+    CHECK(!dra_name_is_dns_label("Gpu"));
+    CHECK(dra_name_is_dns_subdomain("gpu.example.com"));
+    CHECK(!dra_name_is_dns_subdomain("gpu..example"));
+    CHECK(dra_name_is_qualified("numa"));
+    CHECK(dra_name_is_qualified("gpu.nvidia.com/productName"));
+    CHECK(!dra_name_is_qualified("gpu.nvidia.com/product-name"));
+    CHECK(!dra_name_is_qualified("a/b/c"));
+    CHECK(!dra_name_is_c_identifier("0abc"));
+    CHECK(dra_name_is_label_key("kubernetes.io/hostname"));
+    CHECK(!dra_name_is_label_key("bad key"));
+}
+
+static void test_roundtrip_and_params(void)
+{
+    const char *y = "apiVersion: resource.k8s.io/v1\n"
+                    "kind: DeviceClass\n"
+                    "metadata: {name: k}\n"
+                    "spec:\n"
+                    "  config:\n"
+                    "  - opaque:\n"
+                    "      driver: x.io\n"
+                    "      parameters: {z: 1, a: {y: [true, null, 0.1, \"t\\\"q\"]}, 'yes': 0x10}\n"
+                    "---\n"
+                    "apiVersion: apps/v1\n"
+                    "kind: Job\n"
+                    "metadata: {name: j, namespace: ns}\n"
+                    "spec:\n"
+                    "  parallelism: 4\n"
+                    "  template:\n"
+                    "    spec:\n"
+                    "      resourceClaims: [{name: g, resourceClaimName: shared}]\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK_OK(load(&m, y, &e));
+    CHECK_STREQ(m.classes[0]->configs[0].opaque.params_json,
+                "{\"a\":{\"y\":[true,null,0.1,\"t\\\"q\"]},\"yes\":16,\"z\":1}");
+    CHECK_EQ_I64(m.npods, 1);
+    CHECK_EQ_I64(m.pods[0]->kind, DRA_POD_JOB);
+    CHECK_EQ_I64(m.pods[0]->replicas, 4);
+    dra_sbuf_t out = {0};
+    CHECK_OK(dra_manifest_write_yaml_buf(&m, &out));
+    dra_model_t m2;
+    dra_diag_list_t e2;
+    CHECK_OK(load(&m2, out.p, &e2));
+    CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
+    CHECK_STREQ(m2.classes[0]->configs[0].opaque.params_json,
+                m.classes[0]->configs[0].opaque.params_json);
+    /* a change is visible in the digest */
+    m2.pods[0]->replicas = 5;
+    CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
+    done(&m2, &e2);
+    dra_sbuf_fini(&out);
+    done(&m, &e);
+}
+
+static void test_skipped_and_lists(void)
+{
+    const char *y = "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n---\n"
+                    "apiVersion: drabench.dev/v1alpha1\nkind: AllocationTest\nmetadata: {name: t}\n"
+                    "---\napiVersion: v1\nkind: NodeList\nitems:\n"
+                    "- {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {a: b}}}\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK_OK(load(&m, y, &e));
+    CHECK_EQ_I64(m.nskipped, 2);
+    CHECK_EQ_I64(m.nnodes, 1);
+    CHECK_STREQ(m.nodes[0]->labels[0].value, "b");
+    done(&m, &e);
+}
+
+/* Malformed input: every case gives an error with a position, quickly, and never crashes. */
+static void test_malformed(void)
+{
+    static const char *const cases[] = {
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  devi",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s\n",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec: [1]\n",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nkind: DeviceClass\n",
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: \"\\xff\\xfe\"}\n",
+        "\x01\x02\x03\x00\xff binary junk \x7f\x80",
+        "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [1, 2,",
+        "apiVersion: resource.k8s.io/v2\nkind: ResourceSlice\nmetadata: {name: s}\nspec: {}\n",
+        "- just\n- a list\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {resourceClaims: {a: b}}\n",
+    };
+    for (size_t i = 0; i < DRA_ARRAY_LEN(cases); i++) {
+        dra_model_t m;
+        dra_diag_list_t e;
+        dra_model_init(&m);
+        dra_diag_list_init(&e);
+        size_t len = strlen(cases[i]);
+        if (i == 5)
+            len = 20; /* the literal is 20 bytes with an embedded NUL */
+        int rc = dra_manifest_read_buffer(&m, "bad.yaml", cases[i], len, &e);
+        CHECK_MSG(rc != DRA_OK, "case %zu accepted", i);
+        CHECK_MSG(e.count >= 1 && e.items[0].line >= 1, "case %zu: no positioned error", i);
+        done(&m, &e);
+    }
+    /* 100,000-deep nesting, a 10 MB string: errors in bounded time */
+    size_t n = 100000;
+    char *deep = malloc(2 * n + 64);
+    size_t off = (size_t)snprintf(deep, 64, "apiVersion: v1\nkind: Pod\nspec: ");
+    memset(deep + off, '[', n);
+    deep[off + n] = 0;
+    clock_t t0 = clock();
+    dra_model_t m;
+    dra_diag_list_t e;
+    dra_model_init(&m);
+    dra_diag_list_init(&e);
+    CHECK_EQ_I64(dra_manifest_read_buffer(&m, "deep.yaml", deep, off + n, &e), DRA_ELIMIT);
+    CHECK(has(&e, "nesting deeper than 64 levels"));
+    done(&m, &e);
+    free(deep);
+    size_t big = 10u << 20;
+    char *s = malloc(big + 64);
+    off = (size_t)snprintf(s, 64, "apiVersion: v1\nkind: Node\nmetadata:\n  name: ");
+    memset(s + off, 'n', big);
+    dra_model_init(&m);
+    dra_diag_list_init(&e);
+    CHECK_EQ_I64(dra_manifest_read_buffer(&m, "big.yaml", s, off + big, &e), DRA_ELIMIT);
+    CHECK(has(&e, "exceeds the limit"));
+    CHECK_EQ_I64(e.items[0].line, 4);
+    done(&m, &e);
+    free(s);
+    CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 10.0);
+}
+
+int main(void)
+{
+    RUN(test_old_versions_map);
+    RUN(test_errors_all_reported_with_positions);
+    RUN(test_claim_rules);
+    RUN(test_limits_and_release);
+    RUN(test_names);
+    RUN(test_roundtrip_and_params);
+    RUN(test_skipped_and_lists);
+    RUN(test_malformed);
+    return check_summary();
+}
