@@ -1,0 +1,395 @@
+/*
+ * bruteforce.c - exhaustive satisfiability check for tiny instances (alloc.h). Enumerates, per
+ * claim and request, every alternative and every device set of the right size among the
+ * request's selectable devices, and checks each complete assignment against all rules at once.
+ * No incremental pruning and no search order: only "does some assignment exist".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_impl.h"
+
+#define BF_MAXDEV 64
+#define BF_MAXREQ 16
+
+typedef struct bf_use {
+    uint32_t dev;  /* index into cand devices */
+    uint32_t claim;
+    bool admin;
+    const dra_exact_request_t *body;
+    const dra_request_t *req;
+} bf_use_t;
+
+typedef struct bf {
+    const dra_model_t *m;
+    dra_beh_t b;
+    const dra_alloc_state_t *st;
+    dra_cel_cache_t *cel;
+    const dra_node_t *node;
+    dra_claim_t *const *claims;
+    uint32_t n;
+    dra_gpools_t gp;
+    const dra_device_t *dev[BF_MAXDEV];
+    uint32_t devpool[BF_MAXDEV];
+    uint32_t ndev;
+    bf_use_t uses[DRA_ALLOC_MAX_RESULTS * 4];
+    uint32_t nuses;
+    uint64_t budget, count;
+    bool found, too_big, error;
+    dra_arena_t scratch;
+    char msg[DRA_DIAG_MSG_MAX];
+} bf_t;
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+static bool selectable(bf_t *x, const dra_claim_t *c, const dra_exact_request_t *body, uint32_t di)
+{
+    const dra_device_class_t *cls = dra_model_find_class(x->m, nz(body->class_name));
+    bool mt = false;
+    if (!cls) {
+        x->error = true;
+        snprintf(x->msg, sizeof x->msg, "class %s not found", nz(body->class_name));
+        return false;
+    }
+    if (dra_device_selectable(x->m, &x->b, x->cel, &x->scratch, x->node, c, cls, body, x->dev[di],
+                              &mt, NULL, x->msg, sizeof x->msg)) {
+        x->error = true;
+        return false;
+    }
+    if (x->b.cc && dra_cap_fits(body, x->dev[di], NULL, NULL, false) != 1)
+        return false; /* can never fit, even alone (the All set is static, PR #140769) */
+    return mt;
+}
+
+static bool in_scope(const dra_constraint_t *cn, const bf_use_t *u)
+{
+    if (!cn->nrequests)
+        return true;
+    char full[600];
+    snprintf(full, sizeof full, "%s/%s", nz(u->req->name), nz(u->body->name));
+    for (uint32_t i = 0; i < cn->nrequests; i++)
+        if (strcmp(nz(cn->requests[i]), nz(u->req->name)) == 0 ||
+            (u->req->nfirst_available && strcmp(nz(cn->requests[i]), full) == 0))
+            return true;
+    return false;
+}
+
+static bool check(bf_t *x)
+{
+    const dra_beh_t *b = &x->b;
+    /* per-use device rules, exclusivity */
+    for (uint32_t i = 0; i < x->nuses; i++) {
+        const bf_use_t *u = &x->uses[i];
+        const dra_device_t *d = x->dev[u->dev];
+        const dra_gpool_t *p = &x->gp.pools[x->devpool[u->dev]];
+        bool multi = b->cc && d->allow_multiple_allocations;
+        if (!u->admin && dra_alloc_state_exclusive(x->st, p->driver, p->name, nz(d->name)))
+            return false;
+        if (!b->pd && d->nconsumes)
+            return false;
+        if (b->taints && dra_taint_blocks(d, u->body->tolerations, u->body->ntolerations))
+            return false;
+        for (uint32_t j = 0; j < i && !multi; j++)
+            if (x->uses[j].dev == u->dev && !(x->uses[j].claim != u->claim && u->admin))
+                return false;
+    }
+    /* constraints over each claim's final set */
+    for (uint32_t c = 0; c < x->n; c++) {
+        const dra_claim_t *cl = x->claims[c];
+        for (uint32_t k = 0; k < cl->nconstraints; k++) {
+            const dra_constraint_t *cn = &cl->constraints[k];
+            const char *an = cn->match_attribute ? cn->match_attribute
+                                                 : (b->cc ? cn->distinct_attribute : NULL);
+            if (!an)
+                continue;
+            uint32_t q = dra_intern_find(&x->m->intern, an, strlen(an));
+            dra_aval_t acc[DRA_AVAL_MAX], v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
+            uint32_t nacc = 0;
+            bool first = true;
+            const dra_attr_t *ref = NULL;
+            for (uint32_t i = 0; i < x->nuses; i++) {
+                const bf_use_t *u = &x->uses[i];
+                if (u->claim != c || !in_scope(cn, u))
+                    continue;
+                const dra_attr_t *at = q ? dra_device_attr(x->dev[u->dev], q) : NULL;
+                if (!at)
+                    return false;
+                if (cn->match_attribute) {
+                    if (b->lists) {
+                        uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
+                        if (!nv)
+                            return false;
+                        if (first) {
+                            memcpy(acc, v, nv * sizeof v[0]);
+                            nacc = nv;
+                        } else {
+                            uint32_t kk = 0;
+                            for (uint32_t a = 0; a < nacc; a++)
+                                for (uint32_t z = 0; z < nv; z++)
+                                    if (dra_aval_eq(&acc[a], &v[z])) {
+                                        acc[kk++] = acc[a];
+                                        break;
+                                    }
+                            nacc = kk;
+                            if (!nacc)
+                                return false;
+                        }
+                    } else if (!first && (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, ref))) {
+                        return false;
+                    }
+                    if (first)
+                        ref = at;
+                    first = false;
+                } else {
+                    for (uint32_t j = 0; j < i; j++) {
+                        const bf_use_t *o = &x->uses[j];
+                        if (o->claim != c || !in_scope(cn, o))
+                            continue;
+                        const dra_attr_t *oa = dra_device_attr(x->dev[o->dev], q);
+                        if (b->lists) {
+                            uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX),
+                                     nw = dra_attr_values(oa, w, DRA_AVAL_MAX);
+                            if (!nv)
+                                return false;
+                            for (uint32_t a = 0; a < nv; a++)
+                                for (uint32_t z = 0; z < nw; z++)
+                                    if (dra_aval_eq(&v[a], &w[z]))
+                                        return false;
+                        } else if (!dra_attr_is_scalar(at) || dra_attr_scalar_eq(at, oa)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /* capacity */
+    for (uint32_t di = 0; di < x->ndev && b->cc; di++) {
+        const dra_device_t *d = x->dev[di];
+        const dra_gpool_t *p = &x->gp.pools[x->devpool[di]];
+        for (uint32_t k = 0; k < d->ncaps; k++) {
+            dra_aq_t total = 0, ex = 0;
+            bool any = false;
+            dra_alloc_state_cap_aq(x->st, p->driver, p->name, nz(d->name), nz(d->caps[k].name), &ex);
+            for (uint32_t i = 0; i < x->nuses; i++) {
+                if (x->uses[i].dev != di)
+                    continue;
+                any = true;
+                dra_aq_t c = dra_cap_consumed(dra_cap_find_request(x->uses[i].body, d->caps[k].name),
+                                              &d->caps[k], false);
+                if (dra_cap_violates(c, d->caps[k].policy, false))
+                    return false;
+                /* a dedicated device only ever holds one consumer */
+                total = d->allow_multiple_allocations ? total + c : c;
+            }
+            if (any && total + ex > dra_aq_from(&d->caps[k].value))
+                return false;
+        }
+    }
+    /* counters: each pool (or slice in 1.34) separately */
+    for (uint32_t di = 0; di < x->ndev && b->pd; di++) {
+        const dra_device_t *d = x->dev[di];
+        if (!d->nconsumes)
+            continue;
+        const dra_gpool_t *p = &x->gp.pools[x->devpool[di]];
+        bool used_here = false;
+        for (uint32_t i = 0; i < x->nuses; i++)
+            used_here |= x->uses[i].dev == di;
+        if (!used_here)
+            continue;
+        /* every counter of the scope: upstream rejects when any of them is overdrawn */
+        const dra_slice_t *const *srcs = b->pool_counters ? p->counter_slices : &d->slice;
+        uint32_t nsrcs = b->pool_counters ? p->ncounter_slices : 1;
+        for (uint32_t sc = 0; sc < nsrcs; sc++)
+        for (uint32_t c = 0; c < srcs[sc]->ncounter_sets; c++) {
+            const dra_counter_set_t *cs = &srcs[sc]->counter_sets[c];
+            for (uint32_t t = 0; cs && t < cs->ncounters; t++) {
+                dra_aq_t avail = dra_aq_from(&cs->counters[t].value), used = 0;
+                bool charged_any = false;
+                const dra_slice_t *const *lists[2] = {p->slices, p->other};
+                uint32_t nl[2] = {p->nslices, p->nother};
+                for (int L = 0; L < 2; L++)
+                    for (uint32_t s = 0; s < nl[L]; s++) {
+                        if (!b->pool_counters && lists[L][s] != d->slice)
+                            continue;
+                        for (uint32_t e = 0; e < lists[L][s]->ndevices; e++) {
+                            const dra_device_t *dv = &lists[L][s]->devices[e];
+                            bool inuse = dra_alloc_state_in_use(x->st, p->driver, p->name, nz(dv->name));
+                            uint32_t charges = 0;
+                            for (uint32_t i = 0; i < x->nuses; i++) {
+                                if (x->dev[x->uses[i].dev] != dv)
+                                    continue;
+                                bool multi = b->cc && dv->allow_multiple_allocations;
+                                bool persisted = dra_alloc_state_has_capacity(x->st, p->driver, p->name, nz(dv->name)) ||
+                                                 dra_alloc_state_shares(x->st, p->driver, p->name, nz(dv->name)) > 0;
+                                if (multi && (charges > 0 || persisted))
+                                    continue;
+                                charges++;
+                            }
+                            for (uint32_t c2 = 0; c2 < dv->nconsumes; c2++) {
+                                if (strcmp(nz(dv->consumes[c2].counter_set), nz(cs->name)))
+                                    continue;
+                                for (uint32_t k = 0; k < dv->consumes[c2].ncounters; k++) {
+                                    if (strcmp(nz(dv->consumes[c2].counters[k].name), nz(cs->counters[t].name)))
+                                        continue;
+                                    dra_aq_t v1 = dra_aq_from(&dv->consumes[c2].counters[k].value);
+                                    if (inuse)
+                                        avail -= v1;
+                                    used += v1 * charges;
+                                    if (charges)
+                                        charged_any = true;
+                                }
+                            }
+                        }
+                    }
+                (void)charged_any;
+                if (avail < used)
+                    return false;
+            }
+        }
+    }
+    /* a charged device also fails when any other counter of its pool is overdrawn */
+    return true;
+}
+
+static void rec(bf_t *x, uint32_t c, uint32_t r);
+
+static void choose(bf_t *x, uint32_t c, uint32_t r, const dra_request_t *req,
+                   const dra_exact_request_t *body, const uint32_t *cand, uint32_t ncand,
+                   uint32_t from, int64_t left)
+{
+    if (x->found || x->too_big || x->error)
+        return;
+    if (left == 0) {
+        rec(x, c, r + 1);
+        return;
+    }
+    for (uint32_t i = from; i < ncand && (int64_t)(ncand - i) >= left; i++) {
+        bf_use_t *u = &x->uses[x->nuses++];
+        u->dev = cand[i];
+        u->claim = c;
+        u->admin = body->admin_access && !req->nfirst_available;
+        u->body = body;
+        u->req = req;
+        choose(x, c, r, req, body, cand, ncand, i + 1, left - 1);
+        x->nuses--;
+    }
+}
+
+static void rec(bf_t *x, uint32_t c, uint32_t r)
+{
+    if (x->found || x->too_big || x->error)
+        return;
+    if (c == x->n) {
+        if (++x->count > x->budget) {
+            x->too_big = true;
+            return;
+        }
+        if (check(x))
+            x->found = true;
+        return;
+    }
+    const dra_claim_t *cl = x->claims[c];
+    if (r == cl->nrequests) {
+        uint32_t mine = 0;
+        for (uint32_t i = 0; i < x->nuses; i++)
+            mine += x->uses[i].claim == c;
+        if (mine <= DRA_ALLOC_MAX_RESULTS)
+            rec(x, c + 1, 0);
+        return;
+    }
+    const dra_request_t *req = &cl->requests[r];
+    uint32_t nalt = req->nfirst_available ? req->nfirst_available : 1;
+    for (uint32_t a = 0; a < nalt && !x->found; a++) {
+        const dra_exact_request_t *body = req->nfirst_available ? &req->first_available[a] : req->exactly;
+        if (!body)
+            continue;
+        uint32_t cand[BF_MAXDEV], ncand = 0;
+        for (uint32_t di = 0; di < x->ndev; di++)
+            if (selectable(x, cl, body, di))
+                cand[ncand++] = di;
+        if (x->error)
+            return;
+        if (body->mode == DRA_MODE_ALL) {
+            if (!ncand)
+                continue;
+            choose(x, c, r, req, body, cand, ncand, 0, ncand);
+        } else {
+            int64_t cnt = body->has_count ? body->count : 1;
+            if (cnt < 0 || cnt > DRA_ALLOC_MAX_RESULTS)
+                continue;
+            choose(x, c, r, req, body, cand, ncand, 0, cnt);
+        }
+    }
+}
+
+int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
+                         const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                         const dra_node_t *node, dra_claim_t *const *claims, uint32_t n,
+                         uint64_t budget, dra_bf_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    bf_t *x = calloc(1, sizeof *x);
+    if (!x)
+        return DRA_ENOMEM;
+    x->m = m;
+    dra_beh_init(&x->b, f);
+    x->b.bugs = false;
+    x->st = state;
+    x->cel = cel;
+    x->node = node;
+    x->claims = claims;
+    x->n = n;
+    x->budget = budget ? budget : 1000000;
+    dra_arena_init(&x->scratch, 64 * 1024);
+    int rc = dra_gather_pools(m, &x->b, node, &x->scratch, &x->gp, x->msg, sizeof x->msg);
+    if (rc == DRA_ENOMEM)
+        goto done;
+    if (rc) {
+        out->verdict = DRA_BF_ERROR;
+        rc = DRA_OK;
+        goto done;
+    }
+    for (uint32_t p = 0; p < x->gp.n; p++) {
+        const dra_gpool_t *gp = &x->gp.pools[p];
+        if (gp->invalid || (gp->incomplete && x->b.strict_pools))
+            continue;
+        for (uint32_t s = 0; s < gp->nslices; s++)
+            for (uint32_t d = 0; d < gp->slices[s]->ndevices; d++) {
+                if (x->ndev == BF_MAXDEV) {
+                    out->verdict = DRA_BF_TOO_BIG;
+                    goto done;
+                }
+                x->devpool[x->ndev] = p;
+                x->dev[x->ndev++] = &gp->slices[s]->devices[d];
+            }
+    }
+    uint32_t nreq = 0;
+    for (uint32_t c = 0; c < n; c++)
+        nreq += claims[c]->nrequests;
+    if (nreq > BF_MAXREQ) {
+        out->verdict = DRA_BF_TOO_BIG;
+        goto done;
+    }
+    rec(x, 0, 0);
+    out->assignments = x->count;
+    if (x->error) {
+        out->verdict = DRA_BF_ERROR;
+        snprintf(out->msg, sizeof out->msg, "%s", x->msg);
+    } else if (x->found) {
+        out->verdict = DRA_BF_SATISFIABLE;
+    } else if (x->too_big) {
+        out->verdict = DRA_BF_TOO_BIG;
+    } else {
+        out->verdict = DRA_BF_UNSATISFIABLE;
+    }
+    rc = DRA_OK;
+done:
+    dra_arena_fini(&x->scratch);
+    free(x);
+    return rc;
+}

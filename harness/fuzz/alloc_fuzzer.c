@@ -1,0 +1,224 @@
+/*
+ * alloc_fuzzer.c - structured fuzzing of the reference allocator. Input bytes decode into a tiny
+ * cluster (one node, up to 8 devices in one or two pools with numa attributes, taints, shared
+ * counters, multi-allocatable devices with capacity) and up to two claims (ExactCount / All,
+ * firstAvailable, matchAttribute / distinctAttribute, tolerations, capacity requests). Classes
+ * have no selectors, so no CEL is involved. Checks, with upstream bugs fixed:
+ *  - ALLOCATED: the invariant checker finds nothing; commit then release restores the digest;
+ *  - UNSATISFIABLE: the brute-force enumerator finds no assignment either.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc.h"
+#include "alloc/invariants.h"
+
+typedef struct rd {
+    const uint8_t *p;
+    size_t n;
+} rd_t;
+
+static unsigned take(rd_t *r, unsigned mod)
+{
+    if (!r->n || !mod)
+        return 0;
+    unsigned v = *r->p++;
+    r->n--;
+    return v % mod;
+}
+
+static void qty(dra_quantity_t *q, uint64_t v)
+{
+    memset(q, 0, sizeof *q);
+    q->lo = v;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    rd_t r = {data, size};
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, (dra_release_t)(134 + take(&r, 3)));
+    if (take(&r, 2))
+        dra_alloc_features_set_gate(&f, "DRAPartitionableDevices", true, NULL);
+    if (take(&r, 2))
+        dra_alloc_features_set_gate(&f, "DRAConsumableCapacity", true, NULL);
+    if (take(&r, 2))
+        dra_alloc_features_set_gate(&f, "DRADeviceTaints", true, NULL);
+
+    dra_node_t *node = dra_model_add_node(&m);
+    node->name = "node-1";
+    dra_device_class_t *cls = dra_model_add_class(&m);
+    cls->name = "class-a";
+    static const char *const pools[2] = {"pool-a", "pool-b"};
+    unsigned npools = 1 + take(&r, 2);
+    for (unsigned p = 0; p < npools; p++) {
+        dra_slice_t *s = dra_model_add_slice(&m);
+        char nm[32];
+        snprintf(nm, sizeof nm, "slice-%u", p);
+        s->name = dra_model_str(&m, nm);
+        s->driver = "driver-a";
+        s->pool_name = pools[p];
+        s->generation = 1;
+        s->slice_count = 1;
+        s->node_name = take(&r, 4) ? "node-1" : NULL;
+        s->all_nodes = !s->node_name;
+        bool counters = take(&r, 2);
+        if (counters) {
+            s->counter_sets = dra_model_array(&m, 1, sizeof(dra_counter_set_t));
+            s->ncounter_sets = 1;
+            s->counter_sets[0].name = "set";
+            s->counter_sets[0].counters = dra_model_array(&m, 1, sizeof(dra_counter_t));
+            s->counter_sets[0].ncounters = 1;
+            s->counter_sets[0].counters[0].name = "mem";
+            qty(&s->counter_sets[0].counters[0].value, 2 + take(&r, 6));
+        }
+        unsigned nd = 1 + take(&r, 4);
+        s->devices = dra_model_array(&m, nd, sizeof(dra_device_t));
+        s->ndevices = nd;
+        for (unsigned d = 0; d < nd; d++) {
+            dra_device_t *dev = &s->devices[d];
+            snprintf(nm, sizeof nm, "dev-%u", d);
+            dev->name = dra_model_str(&m, nm);
+            dev->attrs = dra_model_array(&m, 1, sizeof(dra_attr_t));
+            dev->nattrs = 1;
+            dev->attrs[0].name = "numa";
+            dev->attrs[0].qname = dra_model_qname(&m, "driver-a", "numa");
+            dev->attrs[0].kind = DRA_ATTR_INT;
+            dev->attrs[0].count = 1;
+            dev->attrs[0].v.i = take(&r, 3);
+            if (take(&r, 4) == 0) {
+                dev->taints = dra_model_array(&m, 1, sizeof(dra_taint_t));
+                dev->ntaints = 1;
+                dev->taints[0].key = "t";
+                dev->taints[0].effect = DRA_EFFECT_NO_SCHEDULE;
+            }
+            if (counters && take(&r, 2)) {
+                dev->consumes = dra_model_array(&m, 1, sizeof(dra_consumes_t));
+                dev->nconsumes = 1;
+                dev->consumes[0].counter_set = "set";
+                dev->consumes[0].counters = dra_model_array(&m, 1, sizeof(dra_counter_t));
+                dev->consumes[0].ncounters = 1;
+                dev->consumes[0].counters[0].name = "mem";
+                qty(&dev->consumes[0].counters[0].value, 1 + take(&r, 4));
+            }
+            if (take(&r, 3) == 0) {
+                dev->allow_multiple_allocations = true;
+                dev->caps = dra_model_array(&m, 1, sizeof(dra_capacity_t));
+                dev->ncaps = 1;
+                dev->caps[0].name = "bw";
+                dev->caps[0].qname = dra_model_qname(&m, "driver-a", "bw");
+                qty(&dev->caps[0].value, 2 + take(&r, 4));
+            }
+        }
+        dra_model_slice_done(&m, s);
+    }
+    unsigned nclaims = 1 + take(&r, 2);
+    dra_claim_t *claims[2];
+    for (unsigned c = 0; c < nclaims; c++) {
+        dra_claim_t *cl = dra_model_add_claim(&m);
+        char nm[32];
+        snprintf(nm, sizeof nm, "claim-%u", c);
+        cl->name = dra_model_str(&m, nm);
+        cl->namespace_ = "default";
+        unsigned nreq = 1 + take(&r, 2);
+        cl->requests = dra_model_array(&m, nreq, sizeof(dra_request_t));
+        cl->nrequests = nreq;
+        for (unsigned q = 0; q < nreq; q++) {
+            dra_request_t *rq = &cl->requests[q];
+            snprintf(nm, sizeof nm, "req-%u", q);
+            rq->name = dra_model_str(&m, nm);
+            unsigned nalt = take(&r, 3) == 0 ? 2 : 1;
+            dra_exact_request_t *bodies = dra_model_array(&m, nalt, sizeof(dra_exact_request_t));
+            for (unsigned a = 0; a < nalt; a++) {
+                dra_exact_request_t *b = &bodies[a];
+                snprintf(nm, sizeof nm, nalt > 1 ? "sub-%u" : "req-%u", nalt > 1 ? a : q);
+                b->name = dra_model_str(&m, nm);
+                b->class_name = "class-a";
+                b->mode = take(&r, 6) == 0 ? DRA_MODE_ALL : DRA_MODE_EXACT_COUNT;
+                b->has_count = true;
+                b->count = 1 + take(&r, 3);
+                if (take(&r, 3) == 0) {
+                    b->tolerations = dra_model_array(&m, 1, sizeof(dra_toleration_t));
+                    b->ntolerations = 1;
+                    b->tolerations[0].key = "t";
+                    b->tolerations[0].op = DRA_TOL_EXISTS;
+                    b->tolerations[0].effect = DRA_EFFECT_EMPTY;
+                }
+                if (dra_alloc_gate_on(&f, DRA_GATE_CONSUMABLE_CAPACITY) && take(&r, 2)) {
+                    b->has_capacity = true;
+                    b->cap_requests = dra_model_array(&m, 1, sizeof(dra_cap_request_t));
+                    b->ncap_requests = 1;
+                    b->cap_requests[0].name = "bw";
+                    b->cap_requests[0].qname = dra_model_qname(&m, "driver-a", "bw");
+                    qty(&b->cap_requests[0].value, 1 + take(&r, 3));
+                }
+            }
+            if (nalt > 1) {
+                rq->first_available = bodies;
+                rq->nfirst_available = nalt;
+            } else {
+                rq->exactly = bodies;
+            }
+        }
+        unsigned ncons = take(&r, 3);
+        if (ncons) {
+            cl->constraints = dra_model_array(&m, 1, sizeof(dra_constraint_t));
+            cl->nconstraints = 1;
+            if (ncons == 1 || !dra_alloc_gate_on(&f, DRA_GATE_CONSUMABLE_CAPACITY))
+                cl->constraints[0].match_attribute = "driver-a/numa";
+            else
+                cl->constraints[0].distinct_attribute = "driver-a/numa";
+        }
+        claims[c] = cl;
+    }
+
+    dra_alloc_state_t *st = NULL;
+    dra_cel_cache_t *cel = NULL;
+    dra_allocator_t *al = NULL;
+    dra_arena_t out;
+    dra_arena_init(&out, 0);
+    if (dra_alloc_state_new(&m, &f, &st) || dra_cel_cache_new(&cel))
+        goto done;
+    dra_alloc_options_t ao = {.max_steps = 200000, .share_seed = 7};
+    if (dra_alloc_new(&m, &f, st, cel, &ao, &al))
+        goto done;
+    dra_alloc_outcome_t o;
+    if (dra_alloc_allocate(al, node, claims, nclaims, &out, &o))
+        goto done;
+    if (o.kind == DRA_OUTCOME_ALLOCATED) {
+        dra_inv_report_t rep;
+        if (dra_inv_check(&m, &f, st, cel, node, claims, o.allocations, nclaims, &rep) == DRA_OK &&
+            rep.nviolations) {
+            fprintf(stderr, "invariant violated: %s\n", rep.first[0]);
+            abort();
+        }
+        uint64_t d0 = dra_alloc_state_digest(st);
+        for (unsigned c = 0; c < nclaims; c++)
+            if (dra_alloc_state_commit(st, o.allocations[c]))
+                goto done;
+        for (unsigned c = nclaims; c-- > 0;)
+            if (dra_alloc_state_release(st, o.allocations[c]) != DRA_OK)
+                abort();
+        if (dra_alloc_state_digest(st) != d0)
+            abort();
+    } else if (o.kind == DRA_OUTCOME_UNSATISFIABLE) {
+        dra_bf_result_t bf;
+        if (dra_alloc_bruteforce(&m, &f, st, cel, node, claims, nclaims, 200000, &bf) == DRA_OK &&
+            bf.verdict == DRA_BF_SATISFIABLE) {
+            fprintf(stderr, "reference says unsatisfiable, brute force found an assignment\n");
+            abort();
+        }
+    }
+done:
+    dra_alloc_free(al);
+    dra_cel_cache_free(cel);
+    dra_alloc_state_free(st);
+    dra_arena_fini(&out);
+    dra_model_fini(&m);
+    return 0;
+}
