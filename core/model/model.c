@@ -247,24 +247,43 @@ const char *dra_attr_kind_name(dra_attr_kind_t k)
 
 /* ---- digest --------------------------------------------------------------------------------- */
 
+/* Fields are staged in a buffer and fed to XXH3 in large blocks: a model has tens of millions
+ * of tiny fields and a streaming update per field would dominate the cost. */
+#define HBUF 65536
 typedef struct {
     XXH3_state_t *st;
+    size_t n;
+    unsigned char buf[HBUF];
 } hasher_t;
+
+static void h_raw(hasher_t *h, const void *p, size_t len)
+{
+    if (h->n + len > HBUF) {
+        XXH3_64bits_update(h->st, h->buf, h->n);
+        h->n = 0;
+        if (len > HBUF) {
+            XXH3_64bits_update(h->st, p, len);
+            return;
+        }
+    }
+    memcpy(h->buf + h->n, p, len);
+    h->n += len;
+}
 
 static void h_bytes(hasher_t *h, uint8_t tag, const void *p, size_t len)
 {
     uint64_t l = len;
-    XXH3_64bits_update(h->st, &tag, 1);
-    XXH3_64bits_update(h->st, &l, sizeof l);
+    h_raw(h, &tag, 1);
+    h_raw(h, &l, sizeof l);
     if (len)
-        XXH3_64bits_update(h->st, p, len);
+        h_raw(h, p, len);
 }
 
 static void h_str(hasher_t *h, uint8_t tag, const char *s)
 {
     if (!s) {
         uint8_t t = (uint8_t)(tag | 0x80);
-        XXH3_64bits_update(h->st, &t, 1);
+        h_raw(h, &t, 1);
         return;
     }
     h_bytes(h, tag, s, strlen(s));
@@ -337,7 +356,19 @@ static name_idx_t *sorted_names(const void *base, size_t stride, size_t name_off
         v[i].name = *pn;
         v[i].idx = i;
     }
-    qsort(v, n, sizeof *v, cmp_name_idx);
+    if (n > 16) {
+        qsort(v, n, sizeof *v, cmp_name_idx);
+        return v;
+    }
+    for (uint32_t i = 1; i < n; i++) { /* small maps: insertion sort, usually already sorted */
+        name_idx_t x = v[i];
+        uint32_t j = i;
+        while (j > 0 && cmp_name_idx(&v[j - 1], &x) > 0) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
     return v;
 }
 
@@ -568,86 +599,93 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
 
 uint64_t dra_model_digest(const dra_model_t *m)
 {
+    hasher_t *hp = malloc(sizeof *hp);
     XXH3_state_t *st = XXH3_createState();
-    if (!st)
+    if (!st || !hp) {
+        free(hp);
+        XXH3_freeState(st);
         return 0;
+    }
     XXH3_64bits_reset(st);
-    hasher_t h = {st};
-    h_u64(&h, 'S', m->nslices);
+    hp->st = st;
+    hp->n = 0;
+    h_u64(hp, 'S', m->nslices);
     for (uint32_t i = 0; i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
-        h_str(&h, 'n', s->name);
-        h_str(&h, 'd', s->driver);
-        h_str(&h, 'p', s->pool_name);
-        h_u64(&h, 'g', (uint64_t)s->generation);
-        h_u64(&h, 'c', (uint64_t)s->slice_count);
-        h_str(&h, 'N', s->node_name);
-        h_selector(&h, s->node_selector);
-        h_u64(&h, 'a', s->all_nodes);
-        h_u64(&h, 'P', s->per_device_node_selection);
-        h_u64(&h, 'D', s->ndevices);
+        h_str(hp, 'n', s->name);
+        h_str(hp, 'd', s->driver);
+        h_str(hp, 'p', s->pool_name);
+        h_u64(hp, 'g', (uint64_t)s->generation);
+        h_u64(hp, 'c', (uint64_t)s->slice_count);
+        h_str(hp, 'N', s->node_name);
+        h_selector(hp, s->node_selector);
+        h_u64(hp, 'a', s->all_nodes);
+        h_u64(hp, 'P', s->per_device_node_selection);
+        h_u64(hp, 'D', s->ndevices);
         for (uint32_t d = 0; d < s->ndevices; d++)
-            h_device(&h, &s->devices[d]);
-        h_u64(&h, 'C', s->ncounter_sets);
+            h_device(hp, &s->devices[d]);
+        h_u64(hp, 'C', s->ncounter_sets);
         for (uint32_t c = 0; c < s->ncounter_sets; c++) {
-            h_str(&h, 'c', s->counter_sets[c].name);
-            h_counters(&h, s->counter_sets[c].counters, s->counter_sets[c].ncounters);
+            h_str(hp, 'c', s->counter_sets[c].name);
+            h_counters(hp, s->counter_sets[c].counters, s->counter_sets[c].ncounters);
         }
     }
-    h_u64(&h, 'K', m->nclasses);
+    h_u64(hp, 'K', m->nclasses);
     for (uint32_t i = 0; i < m->nclasses; i++) {
         const dra_device_class_t *c = m->classes[i];
-        h_str(&h, 'n', c->name);
-        h_u64(&h, 's', c->nselectors);
+        h_str(hp, 'n', c->name);
+        h_u64(hp, 's', c->nselectors);
         for (uint32_t k = 0; k < c->nselectors; k++)
-            h_str(&h, 's', c->selectors[k].cel);
-        h_u64(&h, 'g', c->nconfigs);
+            h_str(hp, 's', c->selectors[k].cel);
+        h_u64(hp, 'g', c->nconfigs);
         for (uint32_t k = 0; k < c->nconfigs; k++)
-            h_opaque(&h, &c->configs[k].opaque);
-        h_str(&h, 'e', c->extended_resource_name);
+            h_opaque(hp, &c->configs[k].opaque);
+        h_str(hp, 'e', c->extended_resource_name);
     }
-    h_u64(&h, 'Q', m->nclaims);
+    h_u64(hp, 'Q', m->nclaims);
     for (uint32_t i = 0; i < m->nclaims; i++)
-        h_claim(&h, m->claims[i]);
-    h_u64(&h, 'T', m->ntemplates);
+        h_claim(hp, m->claims[i]);
+    h_u64(hp, 'T', m->ntemplates);
     for (uint32_t i = 0; i < m->ntemplates; i++)
-        h_claim(&h, m->templates[i]);
-    h_u64(&h, 'P', m->npods);
+        h_claim(hp, m->templates[i]);
+    h_u64(hp, 'P', m->npods);
     for (uint32_t i = 0; i < m->npods; i++) {
         const dra_pod_t *p = m->pods[i];
-        h_u64(&h, 'k', (uint64_t)p->kind);
-        h_str(&h, 'N', p->namespace_ ? p->namespace_ : "default");
-        h_str(&h, 'n', p->name);
-        h_u64(&h, 'r', (uint64_t)p->replicas);
-        h_str(&h, 'o', p->node_name);
-        h_u64(&h, 'c', p->nclaims);
+        h_u64(hp, 'k', (uint64_t)p->kind);
+        h_str(hp, 'N', p->namespace_ ? p->namespace_ : "default");
+        h_str(hp, 'n', p->name);
+        h_u64(hp, 'r', (uint64_t)p->replicas);
+        h_str(hp, 'o', p->node_name);
+        h_u64(hp, 'c', p->nclaims);
         for (uint32_t k = 0; k < p->nclaims; k++) {
-            h_str(&h, 'n', p->claims[k].name);
-            h_str(&h, 'c', p->claims[k].claim_name);
-            h_str(&h, 't', p->claims[k].template_name);
+            h_str(hp, 'n', p->claims[k].name);
+            h_str(hp, 'c', p->claims[k].claim_name);
+            h_str(hp, 't', p->claims[k].template_name);
         }
     }
     /* Declared nodes only: implied ones are derived from the slices. */
     uint32_t declared = 0;
     for (uint32_t i = 0; i < m->nnodes; i++)
         declared += !m->nodes[i]->implied;
-    h_u64(&h, 'O', declared);
+    h_u64(hp, 'O', declared);
     for (uint32_t i = 0; i < m->nnodes; i++) {
         const dra_node_t *n = m->nodes[i];
         if (n->implied)
             continue;
-        h_str(&h, 'n', n->name);
+        h_str(hp, 'n', n->name);
         name_idx_t buf[64];
         name_idx_t *o = SORTED(n->labels, n->nlabels, dra_label_t, key, buf);
-        h_u64(&h, 'l', n->nlabels);
+        h_u64(hp, 'l', n->nlabels);
         for (uint32_t k = 0; o && k < n->nlabels; k++) {
-            h_str(&h, 'k', n->labels[o[k].idx].key);
-            h_str(&h, 'v', n->labels[o[k].idx].value);
+            h_str(hp, 'k', n->labels[o[k].idx].key);
+            h_str(hp, 'v', n->labels[o[k].idx].value);
         }
         if (o != buf)
             free(o);
     }
+    XXH3_64bits_update(st, hp->buf, hp->n);
     uint64_t r = XXH3_64bits_digest(st);
     XXH3_freeState(st);
+    free(hp);
     return r;
 }
