@@ -11,7 +11,7 @@
  * type code is the receiver), argument type codes, '>' and the result code. Codes: b bool, i int,
  * u uint, d double, s string, y bytes, q Quantity, v Semver, P timestamp, D duration, N null,
  * A any, L list(any), M map(any, any), O optional(any), t type; result codes also: 1 the type of
- * the first argument, e element type of the first argument, x dyn.
+ * the first argument, e element type of the first argument, Z list(string), x dyn.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,6 +37,7 @@ const dra_cel_type_t dra_cel_t_error = {DRA_CEL_T_ERROR, NULL, NULL};
 const dra_cel_type_t dra_cel_t_timestamp = {DRA_CEL_T_TIMESTAMP, NULL, NULL};
 const dra_cel_type_t dra_cel_t_duration = {DRA_CEL_T_DURATION, NULL, NULL};
 static const dra_cel_type_t t_opt_dyn = {DRA_CEL_T_OPTIONAL, &dra_cel_t_dyn, NULL};
+static const dra_cel_type_t t_list_string = {DRA_CEL_T_LIST, &dra_cel_t_string, NULL};
 static const dra_cel_type_t t_inner_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &dra_cel_t_dyn};
 static const dra_cel_type_t t_inner_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &dra_cel_t_quantity};
 static const dra_cel_type_t t_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_attrs};
@@ -99,14 +100,14 @@ static const sigs_t sig_table[] = {
     {DRA_CEL_FN_ENDS_WITH, {"mss>b"}},
     {DRA_CEL_FN_MATCHES, {"gss>b", "mss>b"}},
     {DRA_CEL_FN_FIND, {"mss>s"}},
-    {DRA_CEL_FN_FIND_ALL, {"mss>L", "mssi>L"}},
+    {DRA_CEL_FN_FIND_ALL, {"mss>Z", "mssi>Z"}},
     {DRA_CEL_FN_CHAR_AT, {"msi>s"}},
     {DRA_CEL_FN_INDEX_OF, {"mss>i", "mssi>i", "mLA>i"}},
     {DRA_CEL_FN_LAST_INDEX_OF, {"mss>i", "mssi>i", "mLA>i"}},
     {DRA_CEL_FN_LOWER_ASCII, {"ms>s"}},
     {DRA_CEL_FN_UPPER_ASCII, {"ms>s"}},
     {DRA_CEL_FN_REPLACE, {"msss>s", "msssi>s"}},
-    {DRA_CEL_FN_SPLIT, {"mss>L", "mssi>L"}},
+    {DRA_CEL_FN_SPLIT, {"mss>Z", "mssi>Z"}},
     {DRA_CEL_FN_SUBSTRING, {"msi>s", "msii>s"}},
     {DRA_CEL_FN_TRIM, {"ms>s"}},
     {DRA_CEL_FN_JOIN, {"mL>s", "mLs>s"}},
@@ -336,6 +337,7 @@ static const dra_cel_type_t *code_type(checker_t *c, char code, const dra_cel_ty
     case 'L': return &dra_cel_t_list_dyn;
     case 'M': return &dra_cel_t_map_dyn;
     case 'O': return &t_opt_dyn;
+    case 'Z': return &t_list_string;
     case 't': return mk(c, DRA_CEL_T_TYPE, args[0], NULL);
     case '1': return args[0] ? args[0] : &dra_cel_t_dyn;
     case 'e':
@@ -535,12 +537,14 @@ static const dra_cel_type_t *const_type(const dra_cel_val_t *v)
     }
 }
 
-static const char *const type_idents[] = {"int",   "uint", "double", "bool", "string",
-                                          "bytes", "list", "map",    "null_type", "type"};
+static const dra_cel_type_t t_opt_type = {DRA_CEL_T_OPTIONAL, &dra_cel_t_dyn, NULL};
+static const char *const type_idents[] = {"int",   "uint", "double", "bool",      "string",
+                                          "bytes", "list", "map",    "null_type", "type",
+                                          "optional_type"};
 static const dra_cel_type_t *const type_ident_types[] = {
-    &dra_cel_t_int,      &dra_cel_t_uint,    &dra_cel_t_double, &dra_cel_t_bool,
-    &dra_cel_t_string,   &dra_cel_t_bytes,   &dra_cel_t_list_dyn, &dra_cel_t_map_dyn,
-    &dra_cel_t_null,     &dra_cel_t_type};
+    &dra_cel_t_int,    &dra_cel_t_uint,  &dra_cel_t_double,   &dra_cel_t_bool,
+    &dra_cel_t_string, &dra_cel_t_bytes, &dra_cel_t_list_dyn, &dra_cel_t_map_dyn,
+    &dra_cel_t_null,   &dra_cel_t_type,  &t_opt_type};
 
 /* Is e the node `device.attributes` / `device.capacity`? Returns 1 attrs, 2 caps, 0 no. */
 static int dev_map(const dra_cel_expr_t *e)
@@ -683,12 +687,15 @@ static const dra_cel_type_t *check_select(checker_t *c, dra_cel_expr_t *e)
     case DRA_CEL_T_ERROR:
         break;
     case DRA_CEL_T_OPTIONAL:
-        if (e->flags & DRA_CEL_SEL_OPTIONAL) {
-            r = ot->p1 && ot->p1->k == DRA_CEL_T_MAP ? ot->p1->p2 : &dra_cel_t_dyn;
-            break;
+        r = ot->p1 && ot->p1->k == DRA_CEL_T_MAP ? ot->p1->p2 : &dra_cel_t_dyn;
+        if (!(e->flags & DRA_CEL_SEL_TEST_ONLY)) {
+            e->type = mk(c, DRA_CEL_T_OPTIONAL, r, NULL);
+            return e->type;
         }
-        DRA_FALLTHROUGH;
+        break;
     default: {
+        if (c->env->no_check)
+            break;
         char tb[128];
         dra_cel_type_str(ot, tb, sizeof tb);
         cerr(c, e->offset, "type '%s' does not support field selection", tb);
@@ -820,8 +827,10 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
         case DRA_CEL_FN_OPT_INDEX: {
             const dra_cel_type_t *ct = types[0], *it = types[1];
             bool opt = fn == DRA_CEL_FN_OPT_INDEX;
-            if (opt && ct->k == DRA_CEL_T_OPTIONAL)
+            if (ct->k == DRA_CEL_T_OPTIONAL) {
+                opt = true;
                 ct = ct->p1 ? ct->p1 : &dra_cel_t_dyn;
+            }
             if (ct->k == DRA_CEL_T_LIST) {
                 if (!code_match('i', it) && !code_match('u', it)) {
                     no_overload(c, e, name, types, n, member);

@@ -277,39 +277,12 @@ dra_cel_val_t dra_cel_materialize(dra_cel_ctx_t *c, const dra_cel_val_t *v)
 
 /* ---- equality and ordering ------------------------------------------------------------------ */
 
-static int num_cmp_id(int64_t a, double b)
+/* int/uint against double compare as doubles (lossy, as cel-go does). */
+static int dbl_cmp(double a, double b)
 {
-    if (isnan(b))
+    if (isnan(a) || isnan(b))
         return 2;
-    if (b >= 9223372036854775808.0)
-        return -1;
-    if (b < -9223372036854775808.0)
-        return 1;
-    double da = (double)a;
-    if (da < b)
-        return -1;
-    if (da > b)
-        return 1;
-    /* da == b: compare exactly via int conversion of b */
-    int64_t bi = (int64_t)b;
-    return a < bi ? -1 : a > bi ? 1 : 0;
-}
-
-static int num_cmp_ud(uint64_t a, double b)
-{
-    if (isnan(b))
-        return 2;
-    if (b < 0)
-        return 1;
-    if (b >= 18446744073709551616.0)
-        return -1;
-    double da = (double)a;
-    if (da < b)
-        return -1;
-    if (da > b)
-        return 1;
-    uint64_t bu = (uint64_t)b;
-    return a < bu ? -1 : a > bu ? 1 : 0;
+    return a < b ? -1 : a > b;
 }
 
 /* Numeric comparison across int/uint/double: -1, 0, 1, or 2 when unordered (NaN). */
@@ -333,17 +306,13 @@ static int num_cmp(const dra_cel_val_t *a, const dra_cel_val_t *b)
             return 1;
         return a->v.u < (uint64_t)b->v.i ? -1 : a->v.u > (uint64_t)b->v.i;
     case DRA_CEL_INT * 16 + DRA_CEL_DOUBLE:
-        return num_cmp_id(a->v.i, b->v.d);
-    case DRA_CEL_DOUBLE * 16 + DRA_CEL_INT: {
-        int r = num_cmp_id(b->v.i, a->v.d);
-        return r == 2 ? 2 : -r;
-    }
+        return dbl_cmp((double)a->v.i, b->v.d);
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_INT:
+        return dbl_cmp(a->v.d, (double)b->v.i);
     case DRA_CEL_UINT * 16 + DRA_CEL_DOUBLE:
-        return num_cmp_ud(a->v.u, b->v.d);
-    case DRA_CEL_DOUBLE * 16 + DRA_CEL_UINT: {
-        int r = num_cmp_ud(b->v.u, a->v.d);
-        return r == 2 ? 2 : -r;
-    }
+        return dbl_cmp((double)a->v.u, b->v.d);
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_UINT:
+        return dbl_cmp(a->v.d, (double)b->v.u);
     default:
         return 3;
     }
@@ -606,14 +575,30 @@ static dra_cel_val_t eval_select(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
         return o;
     const char *f = e->u.sel.field;
     uint32_t flen = (uint32_t)strlen(f);
-    if (e->flags & DRA_CEL_SEL_TEST_ONLY)
+    if (e->flags & DRA_CEL_SEL_TEST_ONLY) {
+        if (o.kind == DRA_CEL_OPTIONAL) {
+            if (!o.v.opt)
+                return dra_cel_bool(false);
+            o = *o.v.opt;
+        }
         return has_field(c, &o, f, flen);
+    }
     if (e->flags & DRA_CEL_SEL_OPTIONAL) {
         if (o.kind == DRA_CEL_OPTIONAL) {
             if (!o.v.opt)
                 return o;
             o = *o.v.opt;
         }
+        bool found;
+        dra_cel_val_t r = select_field(c, &o, f, flen, &found);
+        if (r.kind == DRA_CEL_ERROR)
+            return r;
+        return found ? mk_opt(c, &r) : mk_opt(c, NULL);
+    }
+    if (o.kind == DRA_CEL_OPTIONAL) { /* selection on an optional propagates optionality */
+        if (!o.v.opt)
+            return o;
+        o = *o.v.opt;
         bool found;
         dra_cel_val_t r = select_field(c, &o, f, flen, &found);
         if (r.kind == DRA_CEL_ERROR)
@@ -780,7 +765,7 @@ static dra_cel_val_t eval_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
     if (fn == DRA_CEL_FN_INDEX || fn == DRA_CEL_FN_OPT_INDEX) {
         bool found;
         dra_cel_val_t o = args[0];
-        if (fn == DRA_CEL_FN_OPT_INDEX) {
+        if (fn == DRA_CEL_FN_OPT_INDEX || o.kind == DRA_CEL_OPTIONAL) {
             if (o.kind == DRA_CEL_OPTIONAL) {
                 if (!o.v.opt)
                     return o;

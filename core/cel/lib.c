@@ -541,10 +541,9 @@ static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
                 return dra_cel_err(c, "range error converting %llu to int", (unsigned long long)a->v.u);
             return dra_cel_int((int64_t)a->v.u);
         case DRA_CEL_DOUBLE:
-            if (!(a->v.d > -9223372036854775808.0 - 1024 && a->v.d < 9223372036854775808.0) ||
-                a->v.d <= -9223372036854775808.0)
-                if (!(a->v.d == -9223372036854775808.0))
-                    return dra_cel_err(c, "range error converting %g to int", a->v.d);
+            /* cel-go: d <= MinInt64 || d >= MaxInt64 (as double, 2^63) is a range error */
+            if (!(a->v.d > -9223372036854775808.0 && a->v.d < 9223372036854775807.0))
+                return dra_cel_err(c, "range error converting %g to int", a->v.d);
             return dra_cel_int((int64_t)a->v.d);
         case DRA_CEL_STRING: {
             if (a->len == 0 || a->len >= sizeof buf)
@@ -870,9 +869,14 @@ static bool fmt_s(dra_cel_ctx_t *c, sbuf_t *b, const dra_cel_val_t *v, dra_cel_v
     switch (v->kind) {
     case DRA_CEL_STRING: sb_put(b, v->v.s, v->len); return true;
     case DRA_CEL_BYTES: sb_put(b, v->v.s, v->len); return true;
+    case DRA_CEL_DOUBLE:
+        if (isnan(v->v.d) || isinf(v->v.d)) {
+            sb_puts(b, isnan(v->v.d) ? "NaN" : v->v.d > 0 ? "Infinity" : "-Infinity");
+            return true;
+        }
+        DRA_FALLTHROUGH;
     case DRA_CEL_INT:
     case DRA_CEL_UINT:
-    case DRA_CEL_DOUBLE:
     case DRA_CEL_BOOL: {
         dra_cel_val_t s = conv(c, DRA_CEL_FN_STRING, v);
         if (K(s, ERROR)) {
@@ -890,11 +894,8 @@ static bool fmt_s(dra_cel_ctx_t *c, sbuf_t *b, const dra_cel_val_t *v, dra_cel_v
             if (i)
                 sb_puts(b, ", ");
             const dra_cel_val_t *x = &v->v.list->items[i];
-            if (K(*x, STRING) && depth >= 0) {
-                quote_str(b, x->v.s, x->len, '"');
-            } else if (!fmt_s(c, b, x, err, depth + 1)) {
+            if (!fmt_s(c, b, x, err, depth + 1))
                 return false;
-            }
         }
         sb_puts(b, "]");
         return true;
@@ -903,16 +904,10 @@ static bool fmt_s(dra_cel_ctx_t *c, sbuf_t *b, const dra_cel_val_t *v, dra_cel_v
         for (uint32_t i = 0; i < v->v.map->n; i++) {
             if (i)
                 sb_puts(b, ", ");
-            const dra_cel_val_t *x = &v->v.map->keys[i];
-            if (K(*x, STRING))
-                quote_str(b, x->v.s, x->len, '"');
-            else if (!fmt_s(c, b, x, err, depth + 1))
+            if (!fmt_s(c, b, &v->v.map->keys[i], err, depth + 1))
                 return false;
             sb_puts(b, ": ");
-            x = &v->v.map->vals[i];
-            if (K(*x, STRING))
-                quote_str(b, x->v.s, x->len, '"');
-            else if (!fmt_s(c, b, x, err, depth + 1))
+            if (!fmt_s(c, b, &v->v.map->vals[i], err, depth + 1))
                 return false;
         }
         sb_puts(b, "}");
@@ -936,6 +931,8 @@ static bool fmt_value(dra_cel_ctx_t *c, sbuf_t *b, char verb, int prec, const dr
             snprintf(tmp, sizeof tmp, "%lld", (long long)v->v.i);
         else if (K(*v, UINT))
             snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v->v.u);
+        else if (K(*v, DOUBLE) && (isnan(v->v.d) || isinf(v->v.d)))
+            snprintf(tmp, sizeof tmp, "%s", isnan(v->v.d) ? "NaN" : v->v.d > 0 ? "Infinity" : "-Infinity");
         else {
             *err = dra_cel_err(c, "error during formatting: decimal clause can only be used on integers, was given %s",
                                dra_cel_kind_type_name(v));

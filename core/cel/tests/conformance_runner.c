@@ -284,6 +284,22 @@ static bool same(const dra_cel_val_t *a, const dra_cel_val_t *b)
     }
 }
 
+static bool has_bs_q(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '\\' && s[i + 1] == '?')
+            return true;
+    return false;
+}
+
+static bool has_bs_u(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++)
+        if (s[i] == '\\' && (s[i + 1] == 'u' || s[i + 1] == 'U'))
+            return true;
+    return false;
+}
+
 /* ---- running ------------------------------------------------------------------------------ */
 
 typedef struct counts {
@@ -294,6 +310,7 @@ static void run_test(const char *file, const char *section, const json_t *t, cou
 {
     const char *name = json_string_value(json_object_get(t, "name"));
     const char *expr = json_string_value(json_object_get(t, "expr"));
+    size_t expr_len = json_string_length(json_object_get(t, "expr"));
     if (!name || !expr) {
         c->skip++;
         return;
@@ -314,6 +331,25 @@ static void run_test(const char *file, const char *section, const json_t *t, cou
         why = "cel-go network extension (Kubernetes has its own ip/cidr library)";
     else if (json_object_get(t, "container"))
         why = "container";
+    else if (!strcmp(section, "reverse") && !strcmp(file, "string_ext"))
+        why = "string reverse() is strings extension v3; Kubernetes pins v2";
+    else if ((!strcmp(section, "string_literals") || !strcmp(section, "bytes_literals")) &&
+             expr[0] != 'r' && expr[0] != 'R' && expr[1] != 'r' && expr[1] != 'R') {
+        /* the JSON form was produced by python-protobuf's text parser, which leaves \u, \U and
+         * \? escapes of the *expected* value undecoded: those expectations are wrong */
+        const json_t *sv = json_object_get(json_object_get(t, "value"), "string_value");
+        if (!sv)
+            sv = json_object_get(json_object_get(t, "value"), "bytes_value");
+        const char *s = json_string_value(sv);
+        if (s && json_object_get(json_object_get(t, "value"), "bytes_value")) {
+            char raw[512];
+            size_t rn = 0;
+            if (strlen(s) < sizeof raw && b64dec(s, raw, &rn) && has_bs_q(raw, rn))
+                why = "expected value mis-decoded in the JSON form (\\? escape)";
+        } else if (s && has_bs_u(s, json_string_length(sv))) {
+            why = "expected value mis-decoded in the JSON form (\\u escape)";
+        }
+    }
     const json_t *tenv = json_object_get(t, "type_env");
     size_t ntenv = json_array_size(tenv);
     for (size_t i = 0; i < ntenv && !why; i++)
@@ -369,7 +405,7 @@ static void run_test(const char *file, const char *section, const json_t *t, cou
     dra_cel_prog_t *p = NULL;
     dra_diag_t d;
     dra_diag_clear(&d);
-    int rc = dra_cel_compile_env(expr, strlen(expr), &env, &a, &p, &d);
+    int rc = dra_cel_compile_env(expr, expr_len, &env, &a, &p, &d);
     dra_cel_val_t want = dra_cel_bool(true), got = {0};
     bool want_err = json_object_get(t, "eval_error") || json_object_get(t, "any_eval_errors");
     const json_t *wv = json_object_get(t, "value");
