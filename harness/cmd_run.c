@@ -1,0 +1,432 @@
+/* cmd_run.c - `drabench run`: run a scenario and write a drabench-result/v1 file (runner.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+#include "progress.h"
+#include "result.h"
+#include "runner.h"
+
+static const char help[] =
+    "drabench run - run a scenario: latency histograms, invariants, fragmentation, result JSON\n"
+    "\n"
+    "Usage: drabench run [options] [SCENARIO|NAME]\n"
+    "\n"
+    "Builds the scenario's cluster, feeds its workload to the allocator the way the scheduler\n"
+    "would (node search by placement policy, allocate, commit; release on departure), and times\n"
+    "every step. Prints a summary table on stdout and writes a result file (results/README.md).\n"
+    "Without an argument the built-in 'default' scenario runs.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE        result file (default: results/runs/<UTC timestamp>.json);\n"
+    "                           '-' writes the JSON to stdout and the table to stderr\n"
+    "  -r, --repeat N           measured repetitions (default: the scenario's, else 1)\n"
+    "  -w, --warmup N           warm-up pods run and undone before measuring (default: scenario's)\n"
+    "  -s, --seed N             master seed (default: the scenario's; always recorded)\n"
+    "      --allocator NAME     allocator: reference (default: reference)\n"
+    "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
+    "      --invariants MODE    off | full | sample=P (0 < P <= 1) (default: scenario's)\n"
+    "      --release R          release profile 1.34 | 1.35 | 1.36 (default: scenario's)\n"
+    "      --feature GATE=BOOL  feature gate override, repeatable (e.g. DRAAdminAccess=false)\n"
+    "      --hgrm DIR           also write every histogram as DIR/<shape>_<phase>_<outcome>.hgrm\n"
+    "  -q, --quiet              no progress and no summary table\n"
+    "      --progress WHEN      auto | always | never (default: auto: a bar when stderr is a\n"
+    "                           terminal and CI is unset, else one line per repetition)\n"
+    "  -h, --help               show this help\n"
+    "\n"
+    "Test hooks (environment): DRA_TEST_INJECT_FAULT=N corrupts the N-th allocation of each\n"
+    "repetition; DRA_TEST_DELAY_NS=N adds N ns of busy waiting per claim (recorded in the file).\n"
+    "\n"
+    "Examples:\n"
+    "  drabench run\n"
+    "  drabench run sched-perf-500 --repeat 5 -o results/runs/sp500.json\n"
+    "  drabench run fleet-5k --policy best-fit --invariants sample=0.01 --hgrm /tmp/hgrm\n"
+    "  drabench run my-scenario.yaml -o - | jq .repetitions[0].values\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage error or invalid scenario, 3 an invariant was violated,\n"
+    "4 environment error (I/O, memory), 130 interrupted (the result file is still written).\n";
+
+static volatile sig_atomic_t g_stop;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills at once */
+}
+
+typedef struct prog_ctx {
+    dra_progress_t p;
+    const char *scenario;
+} prog_ctx_t;
+
+static void fmt_ns(double ns, char *buf, size_t len)
+{
+    if (ns < 1e3)
+        snprintf(buf, len, "%.0f ns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, len, "%.2f us", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf(buf, len, "%.2f ms", ns / 1e6);
+    else
+        snprintf(buf, len, "%.2f s", ns / 1e9);
+}
+
+static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, uint64_t done,
+                        uint64_t total, bool rep_done, const dra_run_t *run)
+{
+    prog_ctx_t *pc = vctx;
+    char label[96];
+    if (!rep_done) {
+        if (warmup)
+            snprintf(label, sizeof label, "%s warm-up", pc->scenario);
+        else
+            snprintf(label, sizeof label, "%s rep %u/%u", pc->scenario, rep + 1, nreps);
+        dra_progress_update(&pc->p, label, done, total, false);
+        return;
+    }
+    const json_t *reps = json_object_get((const json_t *)run->json, "repetitions");
+    const json_t *r = json_array_get(reps, json_array_size(reps) - 1);
+    const json_t *v = json_object_get(r, "values");
+    char p50[32], p99[32], line[256];
+    fmt_ns(json_number_value(json_object_get(v, "latency.pod.p50")), p50, sizeof p50);
+    fmt_ns(json_number_value(json_object_get(v, "latency.pod.p99")), p99, sizeof p99);
+    snprintf(line, sizeof line, "%s rep %u/%u: %lld pods, p50 %s, p99 %s, %.2fs wall", pc->scenario,
+             rep + 1, nreps, (long long)json_integer_value(json_object_get(r, "pods")), p50, p99,
+             (double)json_integer_value(json_object_get(r, "wall_ns")) / 1e9);
+    dra_progress_line(&pc->p, line);
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+static int write_hgrm(const dra_run_t *run, const char *dir)
+{
+    if (mkdir_p(dir) != 0) {
+        dra_cli_errorf("cannot create %s: %s", dir, strerror(errno));
+        return DRA_EIO;
+    }
+    for (uint32_t i = 0; i < run->nhists; i++) {
+        const dra_hist_t *h = &run->hists[i];
+        if (!h->counts || !dra_hist_count(h))
+            continue;
+        char name[256], path[1400];
+        snprintf(name, sizeof name, "%s", run->hist_names[i]);
+        for (char *p = name; *p; p++)
+            if (*p == '/')
+                *p = '_';
+        snprintf(path, sizeof path, "%s/%s.hgrm", dir, name);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f)
+            return DRA_ENOMEM;
+        int rc = dra_hist_write_hgrm(h, f, 1000.0, 5);
+        fclose(f);
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        if (rc == DRA_OK)
+            rc = dra_cli_write_file_atomic(path, buf, len, &d);
+        free(buf);
+        if (rc != DRA_OK) {
+            dra_cli_errorf("%s: %s", path, d.msg[0] ? d.msg : dra_strerror(rc));
+            return rc;
+        }
+    }
+    return DRA_OK;
+}
+
+static void print_table(FILE *f, const dra_run_t *run, const char *written)
+{
+    const json_t *doc = run->json;
+    const json_t *r = json_object_get(doc, "run");
+    const json_t *cl = json_object_get(doc, "cluster");
+    const json_t *inv = json_object_get(doc, "invariants");
+    fprintf(f, "scenario    %s (seed %s, %s, release %s, %s allocator%s)\n", run->scenario,
+            json_string_value(json_object_get(r, "seed")),
+            json_string_value(json_object_get(r, "policy")),
+            json_string_value(json_object_get(r, "release")),
+            json_string_value(json_object_get(r, "allocator")),
+            run->interrupted ? ", INTERRUPTED" : "");
+    char bt[32], tb[32];
+    fmt_ns((double)json_integer_value(json_object_get(cl, "build_ns")), bt, sizeof bt);
+    fmt_ns((double)json_integer_value(json_object_get(cl, "table_build_ns")), tb, sizeof tb);
+    fprintf(f, "cluster     %llu nodes, %llu devices, built in %s; device table %.1f KiB "
+               "(%.1f B/device, built in %s)\n",
+            (unsigned long long)run->nodes, (unsigned long long)run->devices, bt,
+            (double)run->table_bytes / 1024.0, run->bytes_per_device, tb);
+    fprintf(f, "run         %u repetition(s), %llu pods, %llu claims, %.3f s wall\n", run->reps_done,
+            (unsigned long long)run->pods, (unsigned long long)run->claims,
+            (double)run->wall_ns / 1e9);
+    fprintf(f, "\n%-24s %10s %10s %10s %12s %12s %12s\n", "shape (pod latency)", "pods", "allocated",
+            "unsat", "p50", "p99", "p99.9");
+    for (uint32_t s = 0; run->shapes && s <= run->nshapes; s++) {
+        const dra_run_shape_summary_t *x = &run->shapes[s];
+        if (!x->pods && s < run->nshapes)
+            continue;
+        char a[32], b[32], c[32];
+        fmt_ns((double)x->p50, a, sizeof a);
+        fmt_ns((double)x->p99, b, sizeof b);
+        fmt_ns((double)x->p999, c, sizeof c);
+        fprintf(f, "%-24s %10llu %10llu %10llu %12s %12s %12s\n", x->name,
+                (unsigned long long)x->pods, (unsigned long long)x->allocated,
+                (unsigned long long)x->unsatisfiable, a, b, c);
+    }
+    fprintf(f, "\nthroughput  %.0f claims/s, %.0f pods/s (per second of timed allocator work)\n",
+            run->claims_per_s, run->pods_per_s);
+    fprintf(f, "outcomes    %llu allocated, %llu unsatisfiable, %llu node failure, %llu fatal\n",
+            (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
+            (unsigned long long)run->node_failure, (unsigned long long)run->fatal);
+    const json_t *reps = json_object_get(doc, "repetitions");
+    const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
+    if (fr)
+        fprintf(f, "fragment.   %.1f idle GPUs unusable, %.3f stranded MIG, %.1f partial NVLink "
+                   "domains (repetition 1)\n",
+                json_number_value(json_object_get(fr, "idle_gpus_unusable")),
+                json_number_value(json_object_get(fr, "stranded_mig_fraction")),
+                json_number_value(json_object_get(fr, "partial_nvlink_domains")));
+    fprintf(f, "invariants  %s: %llu checked, %llu violation(s)\n",
+            json_string_value(json_object_get(inv, "mode")), (unsigned long long)run->inv_checked,
+            (unsigned long long)run->inv_violations);
+    for (uint32_t i = 0; i < run->nfirst; i++)
+        fprintf(f, "  - rep %u pod %lld claim %s node %s: %s\n", run->first[i].repetition,
+                run->first[i].pod == UINT64_MAX ? -1LL : (long long)run->first[i].pod,
+                run->first[i].claim, run->first[i].node, run->first[i].message);
+    char hex[17];
+    fprintf(f, "digest      %s (%s)\n", dra_result_hex64(run->digest, hex),
+            run->reps_done > 1 ? (run->digests_equal ? "equal across repetitions"
+                                                     : "DIFFERS between repetitions")
+                               : "one repetition");
+    if (written)
+        fprintf(f, "written     %s\n", written);
+}
+
+static const char *default_output(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char ts[32] = "run";
+    if (gmtime_r(&now, &tm))
+        strftime(ts, sizeof ts, "%Y-%m-%dT%H-%M-%SZ", &tm);
+    if (mkdir_p("results/runs") != 0)
+        return NULL;
+    snprintf(buf, len, "results/runs/%s.json", ts);
+    return buf;
+}
+
+int dra_cmd_run(int argc, char **argv)
+{
+    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS };
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
+        {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
+        {"allocator", required_argument, NULL, O_ALLOC},
+        {"policy", required_argument, NULL, O_POLICY},
+        {"invariants", required_argument, NULL, O_INV},
+        {"release", required_argument, NULL, O_RELEASE},
+        {"feature", required_argument, NULL, O_FEATURE},
+        {"hgrm", required_argument, NULL, O_HGRM},
+        {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
+    dra_runner_opts_t ro;
+    dra_runner_opts_init(&ro);
+    const char *output = NULL, *hgrm = NULL;
+    bool quiet = false;
+    dra_progress_when_t when = DRA_PROGRESS_AUTO;
+    const char **features = calloc((size_t)argc + 1, sizeof *features);
+    if (!features)
+        return DRA_EXIT_ENV;
+    uint32_t nfeatures = 0;
+    unsigned long long u;
+    int c, status = DRA_EXIT_OK;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+o:r:w:s:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            output = optarg;
+            break;
+        case 'r':
+            if (!dra_cli_parse_u64(optarg, &u) || u == 0 || u > 1000000) {
+                status = dra_cli_usage_error("run", "--repeat: expected a count >= 1, got '%s'", optarg);
+                goto out;
+            }
+            ro.has_repeat = true;
+            ro.repeat = (uint32_t)u;
+            break;
+        case 'w':
+            if (!dra_cli_parse_u64(optarg, &u)) {
+                status = dra_cli_usage_error("run", "--warmup: expected a count, got '%s'", optarg);
+                goto out;
+            }
+            ro.has_warmup = true;
+            ro.warmup = u;
+            break;
+        case 's':
+            if (!dra_cli_parse_u64(optarg, &u)) {
+                status = dra_cli_usage_error("run", "--seed: expected a 64-bit number, got '%s'", optarg);
+                goto out;
+            }
+            ro.has_seed = true;
+            ro.seed = u;
+            break;
+        case O_ALLOC:
+            if (strcmp(optarg, "reference") != 0) {
+                status = dra_cli_usage_error("run", "--allocator: only 'reference' is available, got '%s'",
+                                             optarg);
+                goto out;
+            }
+            ro.allocator = optarg;
+            break;
+        case O_POLICY:
+            if (!dra_runner_parse_policy(optarg, &ro.policy)) {
+                status = dra_cli_usage_error(
+                    "run", "--policy: expected first-fit, best-fit, spread or random, got '%s'", optarg);
+                goto out;
+            }
+            ro.has_policy = true;
+            break;
+        case O_INV:
+            if (!dra_runner_parse_inv(optarg, &ro.inv, &ro.inv_p)) {
+                status = dra_cli_usage_error(
+                    "run", "--invariants: expected off, full or sample=P (0 < P <= 1), got '%s'", optarg);
+                goto out;
+            }
+            ro.has_inv = true;
+            break;
+        case O_RELEASE: {
+            dra_release_t rel;
+            dra_diag_t d;
+            dra_diag_clear(&d);
+            if (dra_alloc_release_parse(optarg, &rel, &d) != DRA_OK) {
+                status = dra_cli_usage_error("run", "--release: %s", d.msg[0] ? d.msg : optarg);
+                goto out;
+            }
+            ro.release = optarg;
+            break;
+        }
+        case O_FEATURE: {
+            dra_alloc_features_t f;
+            dra_alloc_features_init(&f, DRA_RELEASE_DEFAULT);
+            dra_diag_t d;
+            dra_diag_clear(&d);
+            if (dra_alloc_features_set(&f, optarg, &d) != DRA_OK) {
+                status = dra_cli_usage_error("run", "--feature: %s", d.msg[0] ? d.msg : optarg);
+                goto out;
+            }
+            features[nfeatures++] = optarg;
+            break;
+        }
+        case O_HGRM:
+            hgrm = optarg;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case O_PROGRESS:
+            if (!dra_progress_parse_when(optarg, &when)) {
+                status = dra_cli_usage_error("run", "--progress: expected auto, always or never, got '%s'",
+                                             optarg);
+                goto out;
+            }
+            break;
+        case 'h':
+            fputs(help, stdout);
+            goto out;
+        default:
+            status = dra_cli_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
+            goto out;
+        }
+    }
+    if (argc - optind > 1) {
+        status = dra_cli_usage_error("run", "expected at most one scenario, got %d", argc - optind);
+        goto out;
+    }
+    ro.scenario = optind < argc ? argv[optind] : "default";
+    ro.features = features;
+    ro.nfeatures = nfeatures;
+    ro.argc = argc;
+    ro.argv = argv;
+    {
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        if (dra_runner_opts_from_env(&ro, &d) != DRA_OK) {
+            status = dra_cli_usage_error("run", "%s", d.msg);
+            goto out;
+        }
+    }
+    char outbuf[256];
+    if (!output && !(output = default_output(outbuf, sizeof outbuf))) {
+        dra_cli_errorf("run: cannot create results/runs: %s", strerror(errno));
+        status = DRA_EXIT_ENV;
+        goto out;
+    }
+    bool json_stdout = strcmp(output, "-") == 0;
+    FILE *table = json_stdout ? stderr : stdout;
+
+    prog_ctx_t pc;
+    dra_progress_init(&pc.p, dra_progress_mode(when, quiet), stderr);
+    pc.scenario = ro.scenario;
+    ro.progress = on_progress;
+    ro.progress_ctx = &pc;
+
+    g_stop = 0;
+    ro.stop = &g_stop;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+
+    dra_run_t run;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_runner_run(&ro, &run, &d);
+    sigaction(SIGINT, &old, NULL);
+    dra_progress_finish(&pc.p);
+    if (rc != DRA_OK) {
+        char buf[DRA_DIAG_MSG_MAX + 256];
+        dra_cli_errorf("run: %s", dra_diag_format(&d, buf, sizeof buf));
+        status = (rc == DRA_ENOMEM || rc == DRA_EIO || rc == DRA_EINTERNAL) ? DRA_EXIT_ENV
+                                                                            : DRA_EXIT_USAGE;
+        goto out;
+    }
+    dra_diag_clear(&d);
+    if (dra_result_write(run.json, output, &d) != DRA_OK) {
+        dra_cli_errorf("run: %s: %s", output, d.msg);
+        status = DRA_EXIT_ENV;
+    } else if (hgrm && write_hgrm(&run, hgrm) != DRA_OK) {
+        status = DRA_EXIT_ENV;
+    }
+    if (!quiet)
+        print_table(table, &run, json_stdout ? NULL : output);
+    if (status == DRA_EXIT_OK) {
+        status = dra_run_exit_status(&run);
+        if (status == DRA_EXIT_OK && run.interrupted)
+            status = 130;
+    }
+    dra_run_fini(&run);
+out:
+    free(features);
+    return status;
+}

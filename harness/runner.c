@@ -1,0 +1,1537 @@
+/*
+ * runner.c - the benchmark runner; see runner.h for the algorithm and the timed-region rules.
+ *
+ * Memory plan (why nothing allocates inside a timed region):
+ *  - every pod's allocation results live in a slot arena taken from a free list before the
+ *    clock starts; new slot arenas get their first chunk before first use; best-fit / spread
+ *    write candidates into a spare warm arena and swap it with the slot's when a candidate wins;
+ *  - the allocation state is pre-sized by committing and releasing every device once at set-up
+ *    (its hash never shrinks, and the digest is unchanged by it);
+ *  - histograms are allocated for every (shape, phase, outcome) slot that can be recorded;
+ *  - the pod -> slot and claim -> slot maps grow before the clock starts.
+ * The allocator's own scratch arenas warm up during the warm-up pods (alloc.h).
+ */
+#include "runner.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "alloc/invariants.h"
+#include "base/intern.h"
+#include "cli.h"
+#include "manifest.h"
+#include "cel/cel.h"
+#include "gen/rng.h"
+#include "hostinfo.h"
+#include "result.h"
+#include "table/table.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#define NONE UINT32_MAX
+/* Random stream of the invariant sampler (gen/rng.h owns ids below 64). */
+#define STREAM_INV_SAMPLE UINT64_C(0x52554e53414d50)
+
+void (*dra_runner_timed_hook)(int entering) = NULL;
+
+static const char *const phase_names[DRA_PHASE_COUNT] = {"node_search", "allocate", "commit",
+                                                         "release", "pod"};
+static const char *const hout_names[DRA_HOUT_COUNT] = {"allocated", "unsatisfiable", "any"};
+
+const char *dra_phase_name(dra_phase_t p)
+{
+    return (unsigned)p < DRA_PHASE_COUNT ? phase_names[p] : "?";
+}
+
+const char *dra_houtcome_name(dra_houtcome_t o)
+{
+    return (unsigned)o < DRA_HOUT_COUNT ? hout_names[o] : "?";
+}
+
+/* Which (phase, outcome) histograms exist. */
+static bool hist_used(int phase, int out)
+{
+    switch (phase) {
+    case DRA_PHASE_NODE_SEARCH:
+        return out != DRA_HOUT_ANY;
+    case DRA_PHASE_ALLOCATE:
+    case DRA_PHASE_COMMIT:
+        return out == DRA_HOUT_ALLOCATED;
+    case DRA_PHASE_RELEASE:
+        return out == DRA_HOUT_ANY;
+    default:
+        return true;
+    }
+}
+
+static inline int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static inline void hook(int entering)
+{
+    if (DRA_UNLIKELY(dra_runner_timed_hook != NULL))
+        dra_runner_timed_hook(entering);
+}
+
+/* ---- options -------------------------------------------------------------------------------- */
+
+void dra_runner_opts_init(dra_runner_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+static int env_u64(const char *name, uint64_t *out, dra_diag_t *diag)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return DRA_OK;
+    unsigned long long x;
+    if (!dra_cli_parse_u64(v, &x))
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "%s: not a number: '%s'", name, v);
+    *out = x;
+    return DRA_OK;
+}
+
+int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag)
+{
+    int rc = env_u64("DRA_TEST_INJECT_FAULT", &o->inject_fault, diag);
+    if (rc == DRA_OK)
+        rc = env_u64("DRA_TEST_DELAY_NS", &o->test_delay_ns, diag);
+    return rc;
+}
+
+bool dra_runner_parse_policy(const char *s, dra_placement_t *out)
+{
+    static const char *const names[] = {"first-fit", "best-fit", "spread", "random"};
+    for (int i = 0; i < 4; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (dra_placement_t)i;
+            return true;
+        }
+    return false;
+}
+
+bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p)
+{
+    if (strcmp(s, "off") == 0) {
+        *mode = DRA_INV_OFF;
+        *p = 0;
+        return true;
+    }
+    if (strcmp(s, "full") == 0 || strcmp(s, "all") == 0) {
+        *mode = DRA_INV_ALL;
+        *p = 1;
+        return true;
+    }
+    if (strncmp(s, "sample=", 7) == 0) {
+        char *end;
+        double x = strtod(s + 7, &end);
+        if (end == s + 7 || *end || !(x > 0 && x <= 1))
+            return false;
+        *mode = DRA_INV_SAMPLED;
+        *p = x;
+        return true;
+    }
+    return false;
+}
+
+/* ---- run context ---------------------------------------------------------------------------- */
+
+typedef struct slot {
+    dra_arena_t *arena;
+    dra_allocation_t **allocs;
+    uint32_t n;
+    uint32_t node;
+    uint32_t ndev;       /* results counted on node_used[node] */
+    uint32_t next_free;  /* free list link */
+    bool live;
+} slot_t;
+
+typedef struct frag_cons {
+    uint32_t set;    /* counter set id (1-based) */
+    uint32_t slices; /* memory slices consumed */
+} frag_cons_t;
+
+typedef struct frag_dev {
+    const dra_device_t *dev;
+    uint32_t node;   /* NONE for shared devices */
+    uint32_t domain; /* NVLink domain id (0 none) */
+    uint32_t cons_off, ncons;
+    bool gpu;        /* a full accelerator */
+} frag_dev_t;
+
+typedef struct frag_values {
+    double idle_gpus_unusable, stranded_mig_fraction, partial_nvlink_domains;
+} frag_values_t;
+
+typedef struct ctx {
+    const dra_runner_opts_t *o;
+    dra_diag_t *diag;
+    dra_scenario_t scn;
+    bool scn_loaded;
+    dra_model_t model;
+    bool model_init;
+    dra_scenario_built_t built;
+    bool built_init;
+    dra_alloc_features_t feat;
+    dra_placement_t policy;
+    dra_inv_mode_t inv;
+    double inv_p;
+    uint64_t seed;
+    uint32_t nreps;
+    uint64_t warmup;
+    dra_claim_t **claims; /* per mix entry */
+    const char **shape_names;
+    uint32_t nshapes;
+    dra_arena_t table_arena;
+    dra_table_t *table;
+    int64_t build_ns, table_build_ns;
+    dra_alloc_state_t *state;
+    uint64_t empty_digest;
+    dra_cel_cache_t *cel;
+    dra_allocator_t *alloc;
+    /* nodes */
+    uint32_t nnodes;
+    uint32_t *node_used;
+    uint32_t *perm;
+    dra_rng_t r_place, r_sample;
+    /* slots */
+    slot_t *slots;
+    uint32_t nslots, cap_slots, free_head;
+    dra_arena_t *spare;
+    dra_arena_t frag_arena;
+    uint32_t *pod_slot;
+    uint64_t cap_pod;
+    uint32_t *claim_slot, *claim_refs;
+    uint64_t cap_claim;
+    /* histograms: one repetition */
+    dra_hist_t *rh;
+    uint32_t nhists;
+    /* per repetition counters */
+    bool measuring;
+    uint32_t rep;
+    uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, checked, violations;
+    dra_alloc_stats_t st;
+    XXH3_state_t *dig;
+    XXH3_state_t *wl_dig;
+    bool hash_workload;
+    /* fragmentation */
+    frag_dev_t *fdev;
+    uint32_t nfdev;
+    frag_cons_t *fcons;
+    uint32_t nfcons;
+    uint32_t *set_total; /* memory slices per counter set */
+    uint32_t nsets, ndomains;
+    uint32_t *common; /* mix entries that count as common shapes */
+    uint32_t ncommon;
+    json_t *frag_samples;
+    double frag_sum[3];
+    uint32_t frag_n;
+    /* output */
+    dra_run_t *run;
+    json_t *reps;
+    json_t *first;
+    int err;
+} ctx_t;
+
+static size_t hidx(const ctx_t *c, uint32_t shape, int phase, int out)
+{
+    (void)c;
+    return ((size_t)shape * DRA_PHASE_COUNT + (size_t)phase) * DRA_HOUT_COUNT + (size_t)out;
+}
+
+static inline void rec(ctx_t *c, uint32_t shape, int phase, int out, int64_t v)
+{
+    dra_hist_record(&c->rh[hidx(c, shape, phase, out)], v);
+    dra_hist_record(&c->rh[hidx(c, c->nshapes, phase, out)], v);
+}
+
+/* ---- slots ---------------------------------------------------------------------------------- */
+
+static dra_arena_t *arena_new_warm(void)
+{
+    dra_arena_t *a = malloc(sizeof *a);
+    if (!a)
+        return NULL;
+    dra_arena_init(a, 16 * 1024);
+    void *p = dra_arena_alloc(a, 1, 1); /* take the first chunk now, not in a timed region */
+    dra_arena_reset(a);
+    if (!p) {
+        dra_arena_fini(a);
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+static uint32_t slot_get(ctx_t *c)
+{
+    if (c->free_head != NONE) {
+        uint32_t i = c->free_head;
+        c->free_head = c->slots[i].next_free;
+        c->slots[i].live = true;
+        return i;
+    }
+    if (c->nslots == c->cap_slots) {
+        uint32_t nc = c->cap_slots ? c->cap_slots * 2 : 256;
+        slot_t *ns = realloc(c->slots, nc * sizeof *ns);
+        if (!ns)
+            return NONE;
+        c->slots = ns;
+        c->cap_slots = nc;
+    }
+    dra_arena_t *a = arena_new_warm();
+    if (!a)
+        return NONE;
+    slot_t *s = &c->slots[c->nslots];
+    memset(s, 0, sizeof *s);
+    s->arena = a;
+    s->live = true;
+    return c->nslots++;
+}
+
+static void slot_put(ctx_t *c, uint32_t i)
+{
+    slot_t *s = &c->slots[i];
+    dra_arena_reset(s->arena);
+    s->allocs = NULL;
+    s->n = 0;
+    s->live = false;
+    s->next_free = c->free_head;
+    c->free_head = i;
+}
+
+static int grow_u32(uint32_t **arr, uint64_t *cap, uint64_t need, uint32_t fill)
+{
+    if (need <= *cap)
+        return DRA_OK;
+    uint64_t nc = *cap ? *cap : 1024;
+    while (nc < need)
+        nc *= 2;
+    uint32_t *na = realloc(*arr, nc * sizeof *na);
+    if (!na)
+        return DRA_ENOMEM;
+    for (uint64_t i = *cap; i < nc; i++)
+        na[i] = fill;
+    *arr = na;
+    *cap = nc;
+    return DRA_OK;
+}
+
+/* ---- decisions digest ----------------------------------------------------------------------- */
+
+static void dig_str(XXH3_state_t *d, const char *s)
+{
+    s = s ? s : "";
+    XXH3_64bits_update(d, s, strlen(s) + 1);
+}
+
+static void digest_decision(ctx_t *c, uint64_t pod, int outcome, const slot_t *s)
+{
+    uint64_t hdr[2] = {pod, (uint64_t)outcome};
+    XXH3_64bits_update(c->dig, hdr, sizeof hdr);
+    if (!s) {
+        dig_str(c->dig, "");
+        return;
+    }
+    dig_str(c->dig, c->model.nodes[s->node]->name);
+    for (uint32_t i = 0; i < s->n; i++) {
+        const dra_allocation_t *a = s->allocs[i];
+        for (uint32_t j = 0; a && j < a->nresults; j++) {
+            dig_str(c->dig, a->results[j].request);
+            dig_str(c->dig, a->results[j].driver);
+            dig_str(c->dig, a->results[j].pool);
+            dig_str(c->dig, a->results[j].device);
+        }
+        dig_str(c->dig, "|");
+    }
+}
+
+/* ---- invariants ----------------------------------------------------------------------------- */
+
+static void violation(ctx_t *c, uint64_t pod, const char *claim, const char *node, const char *msg)
+{
+    c->violations++;
+    dra_run_t *r = c->run;
+    if (r->nfirst < DRA_RUN_KEEP_VIOLATIONS) {
+        dra_run_violation_t *v = &r->first[r->nfirst++];
+        v->repetition = c->rep;
+        v->pod = pod;
+        snprintf(v->claim, sizeof v->claim, "%s", claim ? claim : "");
+        snprintf(v->node, sizeof v->node, "%s", node ? node : "");
+        snprintf(v->message, sizeof v->message, "%s", msg);
+    }
+}
+
+static void check_invariants(ctx_t *c, uint64_t pod, uint32_t claim_idx, const slot_t *s)
+{
+    if (c->inv == DRA_INV_OFF)
+        return;
+    if (c->inv == DRA_INV_SAMPLED && dra_rng_unit(&c->r_sample) >= c->inv_p)
+        return;
+    dra_inv_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    dra_claim_t *claims[1] = {c->claims[claim_idx]};
+    const dra_node_t *node = c->model.nodes[s->node];
+    int rc = dra_inv_check(&c->model, &c->feat, c->state, c->cel, node, claims, s->allocs, s->n,
+                           &rep);
+    c->checked++;
+    if (rc != DRA_OK) {
+        violation(c, pod, claims[0]->name, node->name, "invariant checker failed to run");
+        return;
+    }
+    for (uint32_t i = 0; i < rep.nviolations; i++)
+        violation(c, pod, claims[0]->name, node->name,
+                  i < rep.nkept ? rep.first[i] : "(further violation)");
+}
+
+/* The test hook DRA_TEST_INJECT_FAULT: corrupt one result. */
+static void inject_fault(ctx_t *c, slot_t *s)
+{
+    dra_allocation_t *a = s->n ? s->allocs[0] : NULL;
+    if (!a || !a->nresults)
+        return;
+    dra_result_t *r = &a->results[0];
+    for (uint32_t i = 0; i < c->nslots; i++) {
+        const slot_t *o = &c->slots[i];
+        if (o == s || !o->live || !o->n || !o->allocs[0] || !o->allocs[0]->nresults)
+            continue;
+        const dra_result_t *x = &o->allocs[0]->results[0];
+        if (x->admin_access)
+            continue;
+        r->driver = x->driver; /* duplicate a device another pod holds */
+        r->pool = x->pool;
+        r->device = x->device;
+        return;
+    }
+    r->device = "drabench-injected-fault";
+}
+
+/* ---- fragmentation -------------------------------------------------------------------------- */
+
+static const char *attr_str(const dra_device_t *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->nattrs; i++) {
+        const dra_attr_t *a = &d->attrs[i];
+        const char *slash = strrchr(a->name, '/');
+        const char *id = slash ? slash + 1 : a->name;
+        if (strcmp(id, name) == 0 && a->kind == DRA_ATTR_STRING)
+            return a->v.s;
+    }
+    return NULL;
+}
+
+static const char *node_label(const dra_node_t *n, const char *key)
+{
+    for (uint32_t i = 0; i < n->nlabels; i++)
+        if (strcmp(n->labels[i].key, key) == 0)
+            return n->labels[i].value;
+    return NULL;
+}
+
+static int frag_setup(ctx_t *c)
+{
+    dra_model_t *m = &c->model;
+    dra_arena_t ka;
+    dra_intern_t sets, doms;
+    dra_arena_init(&ka, 0);
+    dra_intern_init(&sets, &ka);
+    dra_intern_init(&doms, &ka);
+    int rc = DRA_OK;
+    char key[512];
+    uint32_t capcons = 0, capsets = 0;
+    c->fdev = calloc(m->ndevices ? m->ndevices : 1, sizeof *c->fdev);
+    if (!c->fdev)
+        rc = DRA_ENOMEM;
+    /* counter sets: memory slices each */
+    for (uint32_t si = 0; rc == DRA_OK && si < m->nslices; si++) {
+        const dra_slice_t *s = m->slices[si];
+        for (uint32_t k = 0; k < s->ncounter_sets; k++) {
+            const dra_counter_set_t *cs = &s->counter_sets[k];
+            snprintf(key, sizeof key, "%s\x1f%s\x1f%s", s->driver ? s->driver : "",
+                     s->pool_name ? s->pool_name : "", cs->name ? cs->name : "");
+            uint32_t id;
+            if ((rc = dra_intern_put(&sets, key, strlen(key), &id)) != DRA_OK)
+                break;
+            if (id >= capsets) {
+                uint32_t nc = capsets ? capsets * 2 : 64;
+                while (nc <= id)
+                    nc *= 2;
+                uint32_t *nt = realloc(c->set_total, nc * sizeof *nt);
+                if (!nt) {
+                    rc = DRA_ENOMEM;
+                    break;
+                }
+                memset(nt + capsets, 0, (nc - capsets) * sizeof *nt);
+                c->set_total = nt;
+                capsets = nc;
+            }
+            uint32_t n = 0;
+            for (uint32_t j = 0; j < cs->ncounters; j++)
+                n += strncmp(cs->counters[j].name, "memory-slice-", 13) == 0;
+            c->set_total[id] = n;
+            if (id > c->nsets)
+                c->nsets = id;
+        }
+    }
+    for (uint32_t si = 0; rc == DRA_OK && si < m->nslices; si++) {
+        const dra_slice_t *s = m->slices[si];
+        uint32_t node = NONE;
+        if (s->node_name)
+            node = dra_table_node_index(c->table, s->node_name);
+        if (node != NONE && node >= c->nnodes)
+            node = NONE;
+        for (uint32_t di = 0; rc == DRA_OK && di < s->ndevices; di++) {
+            const dra_device_t *d = &s->devices[di];
+            frag_dev_t *f = &c->fdev[c->nfdev++];
+            f->dev = d;
+            f->node = node;
+            const char *type = attr_str(d, "type");
+            f->gpu = type && (strcmp(type, "gpu") == 0 || strcmp(type, "amdgpu") == 0);
+            const char *clique = attr_str(d, "cliqueID");
+            if (f->gpu && clique && *clique && node != NONE) {
+                const dra_node_t *nd = m->nodes[node];
+                const char *scope = node_label(nd, "nvidia.com/gpu.clique");
+                snprintf(key, sizeof key, "%s\x1f%s", scope ? scope : nd->name, clique);
+                if ((rc = dra_intern_put(&doms, key, strlen(key), &f->domain)) != DRA_OK)
+                    break;
+                if (f->domain > c->ndomains)
+                    c->ndomains = f->domain;
+            }
+            f->cons_off = c->nfcons;
+            for (uint32_t k = 0; k < d->nconsumes; k++) {
+                const dra_consumes_t *cs = &d->consumes[k];
+                snprintf(key, sizeof key, "%s\x1f%s\x1f%s", s->driver ? s->driver : "",
+                         s->pool_name ? s->pool_name : "", cs->counter_set ? cs->counter_set : "");
+                uint32_t set = dra_intern_find(&sets, key, strlen(key));
+                uint32_t n = 0;
+                for (uint32_t j = 0; j < cs->ncounters; j++)
+                    n += strncmp(cs->counters[j].name, "memory-slice-", 13) == 0;
+                if (!set || !n)
+                    continue;
+                if (c->nfcons == capcons) {
+                    uint32_t nc = capcons ? capcons * 2 : 1024;
+                    frag_cons_t *nf = realloc(c->fcons, nc * sizeof *nf);
+                    if (!nf) {
+                        rc = DRA_ENOMEM;
+                        break;
+                    }
+                    c->fcons = nf;
+                    capcons = nc;
+                }
+                c->fcons[c->nfcons++] = (frag_cons_t){set, n};
+            }
+            f->ncons = c->nfcons - f->cons_off;
+        }
+    }
+    dra_intern_fini(&sets);
+    dra_intern_fini(&doms);
+    dra_arena_fini(&ka);
+    /* common shapes: mix entries with at least 10% of the weight */
+    double total = 0;
+    for (uint32_t i = 0; i < c->scn.nmix; i++)
+        total += c->scn.mix[i].weight;
+    c->common = calloc(c->nshapes ? c->nshapes : 1, sizeof *c->common);
+    if (!c->common)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < c->scn.nmix; i++)
+        if (c->scn.mix[i].weight >= 0.1 * total)
+            c->common[c->ncommon++] = i;
+    return rc;
+}
+
+/* Fragmentation of the current state (never inside a timed region). */
+static int frag_measure(ctx_t *c, frag_values_t *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t nn = c->nnodes;
+    uint32_t *idle = calloc((size_t)nn + 1, sizeof *idle);
+    uint32_t *used = calloc((size_t)nn + 1, sizeof *used);
+    uint32_t *set_used = calloc((size_t)c->nsets + 1, sizeof *set_used);
+    uint32_t *dom_tot = calloc((size_t)c->ndomains + 1, sizeof *dom_tot);
+    uint32_t *dom_used = calloc((size_t)c->ndomains + 1, sizeof *dom_used);
+    int rc = DRA_OK;
+    if (!idle || !used || !set_used || !dom_tot || !dom_used) {
+        rc = DRA_ENOMEM;
+        goto done;
+    }
+    for (uint32_t i = 0; i < c->nfdev; i++) {
+        const frag_dev_t *f = &c->fdev[i];
+        const dra_device_t *d = f->dev;
+        bool in_use = dra_alloc_state_in_use(c->state, d->slice->driver, d->slice->pool_name,
+                                             d->name);
+        if (f->node != NONE) {
+            if (in_use)
+                used[f->node]++;
+            else if (f->gpu)
+                idle[f->node]++;
+        }
+        if (f->domain) {
+            dom_tot[f->domain]++;
+            dom_used[f->domain] += in_use;
+        }
+        if (in_use)
+            for (uint32_t k = 0; k < f->ncons; k++)
+                set_used[c->fcons[f->cons_off + k].set] += c->fcons[f->cons_off + k].slices;
+    }
+    /* idle GPUs on partly used nodes where no common shape fits */
+    for (uint32_t n = 0; n < nn; n++) {
+        if (!idle[n] || !used[n])
+            continue;
+        bool fits = false;
+        for (uint32_t k = 0; k < c->ncommon && !fits; k++) {
+            dra_claim_t *cl[1] = {c->claims[c->common[k]]};
+            dra_alloc_outcome_t o;
+            rc = dra_alloc_allocate(c->alloc, c->model.nodes[n], cl, 1, &c->frag_arena, &o);
+            dra_arena_reset(&c->frag_arena);
+            if (rc != DRA_OK)
+                goto done;
+            fits = o.kind == DRA_OUTCOME_ALLOCATED;
+        }
+        if (!fits)
+            out->idle_gpus_unusable += idle[n];
+    }
+    uint64_t tot = 0, stranded = 0;
+    for (uint32_t s = 1; s <= c->nsets; s++) {
+        uint32_t t = c->set_total[s], u = DRA_MIN(set_used[s], t);
+        tot += t;
+        if (u > 0 && u < t)
+            stranded += t - u;
+    }
+    out->stranded_mig_fraction = tot ? (double)stranded / (double)tot : 0;
+    for (uint32_t d = 1; d <= c->ndomains; d++)
+        out->partial_nvlink_domains += dom_used[d] > 0 && dom_used[d] < dom_tot[d];
+done:
+    free(idle);
+    free(used);
+    free(set_used);
+    free(dom_tot);
+    free(dom_used);
+    return rc;
+}
+
+static int frag_sample(ctx_t *c, double t)
+{
+    frag_values_t v;
+    int rc = frag_measure(c, &v);
+    if (rc)
+        return rc;
+    c->frag_sum[0] += v.idle_gpus_unusable;
+    c->frag_sum[1] += v.stranded_mig_fraction;
+    c->frag_sum[2] += v.partial_nvlink_domains;
+    c->frag_n++;
+    json_array_append_new(c->frag_samples,
+                          json_pack("[f, f, f, f]", t, v.idle_gpus_unusable, v.stranded_mig_fraction,
+                                    v.partial_nvlink_domains));
+    return DRA_OK;
+}
+
+/* ---- one pod -------------------------------------------------------------------------------- */
+
+static void busy_wait(int64_t from, uint64_t ns)
+{
+    while ((uint64_t)(now_ns() - from) < ns) {
+    }
+}
+
+static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
+{
+    uint32_t shape = ev->shape;
+    bool shared = ev->claim != UINT64_MAX;
+    *placed = false;
+    if (grow_u32(&c->pod_slot, &c->cap_pod, ev->pod + 1, NONE))
+        return DRA_ENOMEM;
+    if (shared) {
+        uint64_t cap = c->cap_claim;
+        if (grow_u32(&c->claim_slot, &cap, ev->claim + 1, NONE))
+            return DRA_ENOMEM;
+        uint64_t cap2 = c->cap_claim;
+        if (grow_u32(&c->claim_refs, &cap2, ev->claim + 1, 0))
+            return DRA_ENOMEM;
+        c->cap_claim = cap;
+    }
+    c->pods++;
+    if (shared && c->claim_slot[ev->claim] != NONE) {
+        /* the shared claim is allocated: the pod joins it on its node */
+        hook(1);
+        int64_t t0 = now_ns();
+        uint32_t s = c->claim_slot[ev->claim];
+        c->claim_refs[ev->claim]++;
+        c->pod_slot[ev->pod] = s;
+        int64_t t1 = now_ns();
+        hook(0);
+        if (c->measuring) {
+            rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ALLOCATED, t1 - t0);
+            rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, t1 - t0);
+        }
+        c->busy_ns += (uint64_t)(t1 - t0);
+        c->outc[DRA_OUTCOME_ALLOCATED]++;
+        digest_decision(c, ev->pod, DRA_OUTCOME_ALLOCATED, &c->slots[s]);
+        *placed = true;
+        return DRA_OK;
+    }
+    uint32_t si = slot_get(c);
+    if (si == NONE)
+        return DRA_ENOMEM;
+    if ((c->policy == DRA_PLACE_BEST_FIT || c->policy == DRA_PLACE_SPREAD) && !c->spare) {
+        c->spare = arena_new_warm();
+        if (!c->spare)
+            return DRA_ENOMEM;
+    }
+    slot_t *s = &c->slots[si];
+    dra_claim_t *claims[1] = {c->claims[shape]};
+    c->claims_n++;
+    dra_alloc_outcome_t o;
+    uint32_t best = NONE, best_score = 0, nnode_fail = 0;
+    dra_allocation_t **best_allocs = NULL;
+    uint32_t best_n = 0;
+    int64_t best_alloc_ns = 0;
+    bool fatal = false;
+    int rc = DRA_OK;
+    uint32_t nn = c->nnodes;
+
+    hook(1);
+    int64_t t0 = now_ns();
+    if (c->policy == DRA_PLACE_FIRST_FIT || c->policy == DRA_PLACE_RANDOM) {
+        bool rnd = c->policy == DRA_PLACE_RANDOM;
+        for (uint32_t k = 0; k < nn; k++) {
+            uint32_t i = k;
+            if (rnd) {
+                uint32_t j = k + (uint32_t)dra_rng_below(&c->r_place, nn - k);
+                uint32_t tmp = c->perm[k];
+                c->perm[k] = c->perm[j];
+                c->perm[j] = tmp;
+                i = c->perm[k];
+            }
+            int64_t ta = now_ns();
+            rc = dra_alloc_allocate(c->alloc, c->model.nodes[i], claims, 1, s->arena, &o);
+            int64_t tb = now_ns();
+            if (rc != DRA_OK)
+                break;
+            c->st.allocate_one += o.stats.allocate_one;
+            c->st.cel_evals += o.stats.cel_evals;
+            c->st.candidates += o.stats.candidates;
+            c->st.pools += o.stats.pools;
+            if (o.kind == DRA_OUTCOME_ALLOCATED) {
+                best = i;
+                best_allocs = o.allocations;
+                best_n = o.n;
+                best_alloc_ns = tb - ta;
+                break;
+            }
+            dra_arena_reset(s->arena);
+            if (o.kind == DRA_OUTCOME_FATAL) {
+                fatal = true;
+                break;
+            }
+            nnode_fail += o.kind == DRA_OUTCOME_NODE_FAILURE;
+        }
+    } else {
+        bool most = c->policy == DRA_PLACE_BEST_FIT;
+        for (uint32_t i = 0; i < nn; i++) {
+            dra_arena_reset(c->spare);
+            int64_t ta = now_ns();
+            rc = dra_alloc_allocate(c->alloc, c->model.nodes[i], claims, 1, c->spare, &o);
+            int64_t tb = now_ns();
+            if (rc != DRA_OK)
+                break;
+            c->st.allocate_one += o.stats.allocate_one;
+            c->st.cel_evals += o.stats.cel_evals;
+            c->st.candidates += o.stats.candidates;
+            c->st.pools += o.stats.pools;
+            if (o.kind == DRA_OUTCOME_ALLOCATED) {
+                uint32_t score = c->node_used[i];
+                if (best == NONE || (most ? score > best_score : score < best_score)) {
+                    dra_arena_t *t = s->arena; /* keep this result: swap arenas */
+                    s->arena = c->spare;
+                    c->spare = t;
+                    best = i;
+                    best_score = score;
+                    best_allocs = o.allocations;
+                    best_n = o.n;
+                    best_alloc_ns = tb - ta;
+                }
+            } else if (o.kind == DRA_OUTCOME_FATAL) {
+                fatal = true;
+                best = NONE;
+                break;
+            } else {
+                nnode_fail += o.kind == DRA_OUTCOME_NODE_FAILURE;
+            }
+        }
+    }
+    if (c->o->test_delay_ns)
+        busy_wait(now_ns(), c->o->test_delay_ns);
+    int64_t t1 = now_ns();
+    hook(0);
+    if (rc != DRA_OK) {
+        slot_put(c, si);
+        return dra_diag_set(c->diag, rc, NULL, 0, 0, "allocator error: %s", dra_strerror(rc));
+    }
+
+    if (best == NONE) {
+        slot_put(c, si);
+        int oc = fatal ? DRA_OUTCOME_FATAL
+                       : (nnode_fail == nn && nn > 0 ? DRA_OUTCOME_NODE_FAILURE
+                                                     : DRA_OUTCOME_UNSATISFIABLE);
+        c->outc[oc]++;
+        if (c->measuring) {
+            rec(c, shape, DRA_PHASE_NODE_SEARCH, DRA_HOUT_UNSATISFIABLE, t1 - t0);
+            rec(c, shape, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE, t1 - t0);
+            rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, t1 - t0);
+        }
+        c->busy_ns += (uint64_t)(t1 - t0);
+        digest_decision(c, ev->pod, oc, NULL);
+        return DRA_OK;
+    }
+
+    s->allocs = best_allocs;
+    s->n = best_n;
+    s->node = best;
+    s->ndev = 0;
+    for (uint32_t i = 0; i < best_n; i++)
+        s->ndev += best_allocs[i] ? best_allocs[i]->nresults : 0;
+    c->ok_allocs++;
+    if (c->measuring && c->o->inject_fault && c->ok_allocs == c->o->inject_fault)
+        inject_fault(c, s);
+    check_invariants(c, ev->pod, shape, s);
+
+    int crc = DRA_OK;
+    hook(1);
+    int64_t t2 = now_ns();
+    for (uint32_t i = 0; i < best_n && crc == DRA_OK; i++)
+        crc = dra_alloc_state_commit(c->state, best_allocs[i]);
+    int64_t t3 = now_ns();
+    hook(0);
+    if (crc != DRA_OK) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
+        violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
+    }
+    c->node_used[best] += s->ndev;
+    c->pod_slot[ev->pod] = si;
+    if (shared) {
+        c->claim_slot[ev->claim] = si;
+        c->claim_refs[ev->claim] = 1;
+    }
+    c->outc[DRA_OUTCOME_ALLOCATED]++;
+    if (c->measuring) {
+        rec(c, shape, DRA_PHASE_NODE_SEARCH, DRA_HOUT_ALLOCATED, t1 - t0);
+        rec(c, shape, DRA_PHASE_ALLOCATE, DRA_HOUT_ALLOCATED, best_alloc_ns);
+        rec(c, shape, DRA_PHASE_COMMIT, DRA_HOUT_ALLOCATED, t3 - t2);
+        rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ALLOCATED, (t1 - t0) + (t3 - t2));
+        rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, (t1 - t0) + (t3 - t2));
+    }
+    c->busy_ns += (uint64_t)((t1 - t0) + (t3 - t2));
+    digest_decision(c, ev->pod, DRA_OUTCOME_ALLOCATED, s);
+    *placed = true;
+    return DRA_OK;
+}
+
+static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bool timed)
+{
+    slot_t *s = &c->slots[si];
+    int rc = DRA_OK;
+    hook(1);
+    int64_t t0 = now_ns();
+    for (uint32_t i = 0; i < s->n && rc == DRA_OK; i++)
+        rc = dra_alloc_state_release(c->state, s->allocs[i]);
+    int64_t t1 = now_ns();
+    hook(0);
+    if (rc != DRA_OK) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "release failed: %s", dra_strerror(rc));
+        violation(c, pod, "", c->model.nodes[s->node]->name, msg);
+    }
+    c->node_used[s->node] -= s->ndev;
+    if (timed) {
+        if (c->measuring)
+            rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
+        c->busy_ns += (uint64_t)(t1 - t0);
+    }
+    slot_put(c, si);
+}
+
+static void depart(ctx_t *c, const dra_wl_event_t *ev)
+{
+    if (ev->pod >= c->cap_pod || c->pod_slot[ev->pod] == NONE)
+        return;
+    uint32_t si = c->pod_slot[ev->pod];
+    c->pod_slot[ev->pod] = NONE;
+    if (ev->claim != UINT64_MAX && ev->claim < c->cap_claim) {
+        if (--c->claim_refs[ev->claim] > 0)
+            return;
+        c->claim_slot[ev->claim] = NONE;
+    }
+    release_slot(c, si, ev->shape, ev->pod, true);
+}
+
+/* Release everything still allocated (end of a repetition; untimed). */
+static void release_all(ctx_t *c)
+{
+    for (uint32_t i = 0; i < c->nslots; i++)
+        if (c->slots[i].live)
+            release_slot(c, i, 0, UINT64_MAX, false);
+    for (uint64_t i = 0; i < c->cap_pod; i++)
+        c->pod_slot[i] = NONE;
+    for (uint64_t i = 0; i < c->cap_claim; i++) {
+        c->claim_slot[i] = NONE;
+        c->claim_refs[i] = 0;
+    }
+}
+
+/* ---- repetitions ---------------------------------------------------------------------------- */
+
+static json_t *metric(const char *unit, const char *better, bool exact)
+{
+    return json_pack("{s:s, s:s, s:b}", "unit", unit, "better", better, "exact", exact);
+}
+
+static void add_value(json_t *values, json_t *metrics, const char *name, double v, const char *unit,
+                      const char *better, bool exact)
+{
+    json_object_set_new(values, name, dra_result_real(v));
+    if (!json_object_get(metrics, name))
+        json_object_set_new(metrics, name, metric(unit, better, exact));
+}
+
+static json_t *metrics_obj(ctx_t *c)
+{
+    json_t *m = json_object_get(c->run->json, "metrics");
+    return m;
+}
+
+static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_values_t *hw)
+{
+    json_t *values = json_object(), *metrics = metrics_obj(c);
+    double busy_s = (double)c->busy_ns / 1e9;
+    add_value(values, metrics, "throughput.claims_per_s", busy_s > 0 ? (double)c->claims_n / busy_s : 0,
+              "claims/s", "higher", false);
+    add_value(values, metrics, "throughput.pods_per_s", busy_s > 0 ? (double)c->pods / busy_s : 0,
+              "pods/s", "higher", false);
+    const dra_hist_t *pod = &c->rh[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ANY)];
+    static const struct {
+        const char *sfx;
+        double p;
+    } pcts[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p999", 99.9}, {"max", 100}};
+    char name[192];
+    for (size_t i = 0; i < DRA_ARRAY_LEN(pcts); i++) {
+        snprintf(name, sizeof name, "latency.pod.%s", pcts[i].sfx);
+        add_value(values, metrics, name, (double)dra_hist_percentile(pod, pcts[i].p), "ns", "lower",
+                  false);
+    }
+    for (uint32_t s = 0; s < c->nshapes; s++) {
+        const dra_hist_t *h = &c->rh[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_ANY)];
+        if (!dra_hist_count(h))
+            continue;
+        snprintf(name, sizeof name, "latency.%s.p50", c->shape_names[s]);
+        add_value(values, metrics, name, (double)dra_hist_percentile(h, 50), "ns", "lower", false);
+        snprintf(name, sizeof name, "latency.%s.p99", c->shape_names[s]);
+        add_value(values, metrics, name, (double)dra_hist_percentile(h, 99), "ns", "lower", false);
+    }
+    add_value(values, metrics, "outcomes.unsatisfiable", (double)c->outc[DRA_OUTCOME_UNSATISFIABLE],
+              "count", "lower", true);
+    add_value(values, metrics, "table.bytes_per_device", c->run->bytes_per_device, "B", "lower", true);
+    add_value(values, metrics, "search.allocate_one_calls", (double)c->st.allocate_one, "count",
+              "lower", true);
+    add_value(values, metrics, "search.cel_evaluations", (double)c->st.cel_evals, "count", "lower",
+              true);
+    add_value(values, metrics, "search.candidates", (double)c->st.candidates, "count", "lower", true);
+    add_value(values, metrics, "fragmentation.idle_gpus_unusable", fv.idle_gpus_unusable, "GPUs",
+              "lower", true);
+    add_value(values, metrics, "fragmentation.stranded_mig_fraction", fv.stranded_mig_fraction,
+              "fraction", "lower", true);
+    add_value(values, metrics, "fragmentation.partial_nvlink_domains", fv.partial_nvlink_domains,
+              "count", "lower", true);
+    if (hw && hw->valid) {
+        add_value(values, metrics, "hw.instructions", (double)hw->instructions, "count", "lower",
+                  false);
+        add_value(values, metrics, "hw.cycles", (double)hw->cycles, "count", "lower", false);
+    }
+
+    json_t *hists = json_array();
+    for (uint32_t s = 0; s <= c->nshapes; s++)
+        for (int p = 0; p < DRA_PHASE_COUNT; p++)
+            for (int o = 0; o < DRA_HOUT_COUNT; o++) {
+                const dra_hist_t *h = &c->rh[hidx(c, s, p, o)];
+                if (!h->counts || !dra_hist_count(h))
+                    continue;
+                json_array_append_new(hists, dra_result_hist_json(h, c->shape_names[s],
+                                                                  phase_names[p], hout_names[o]));
+            }
+    json_t *frag = json_pack("{s:f, s:f, s:f, s:O}", "idle_gpus_unusable", fv.idle_gpus_unusable,
+                             "stranded_mig_fraction", fv.stranded_mig_fraction,
+                             "partial_nvlink_domains", fv.partial_nvlink_domains, "samples",
+                             c->frag_samples);
+    json_t *rep = json_pack(
+        "{s:i, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:{s:I, s:I}, s:o, "
+        "s:{s:I, s:I, s:I, s:I}}",
+        "index", (int)c->rep, "wall_ns", (json_int_t)wall_ns, "busy_ns", (json_int_t)c->busy_ns,
+        "pods", (json_int_t)c->pods, "claims", (json_int_t)c->claims_n, "outcomes", "allocated",
+        (json_int_t)c->outc[0], "unsatisfiable", (json_int_t)c->outc[1], "node_failure",
+        (json_int_t)c->outc[2], "fatal", (json_int_t)c->outc[3], "values", values, "histograms",
+        hists, "fragmentation", frag, "invariants", "checked", (json_int_t)c->checked,
+        "violations", (json_int_t)c->violations, "digest",
+        dra_result_hex_json(XXH3_64bits_digest(c->dig)), "search", "allocate_one",
+        (json_int_t)c->st.allocate_one, "cel_evals", (json_int_t)c->st.cel_evals, "candidates",
+        (json_int_t)c->st.candidates, "pools", (json_int_t)c->st.pools);
+    if (!rep)
+        return DRA_ENOMEM;
+    json_array_append_new(c->reps, rep);
+    return DRA_OK;
+}
+
+/* Run the workload once. warmup: stop after max_pods arrivals, record nothing. */
+static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
+{
+    dra_workload_t w;
+    int rc = dra_workload_init(&w, &c->built.workload, c->seed, c->diag);
+    if (rc)
+        return rc;
+    c->measuring = !warmup;
+    c->pods = c->claims_n = c->busy_ns = c->ok_allocs = c->checked = c->violations = 0;
+    memset(c->outc, 0, sizeof c->outc);
+    memset(&c->st, 0, sizeof c->st);
+    XXH3_64bits_reset(c->dig);
+    dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
+    dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
+    for (uint32_t i = 0; i < c->nnodes; i++)
+        c->perm[i] = i;
+    for (uint32_t i = 0; i < c->nhists; i++)
+        if (c->rh[i].counts)
+            dra_hist_reset(&c->rh[i]);
+    json_decref(c->frag_samples);
+    c->frag_samples = json_array();
+    memset(c->frag_sum, 0, sizeof c->frag_sum);
+    c->frag_n = 0;
+    bool steady = c->built.workload.mode == DRA_WL_STEADY;
+    uint64_t total = c->built.workload.count;
+    if (warmup && max_pods < total)
+        total = max_pods;
+    uint32_t nsamp = c->o->frag_samples ? c->o->frag_samples : 16;
+    uint64_t frag_every = total / nsamp ? total / nsamp : 1;
+    uint64_t arrivals = 0;
+    dra_hwc_t hwc;
+    bool hw = !warmup && dra_hwc_open(&hwc);
+    if (hw)
+        dra_hwc_start(&hwc);
+    int64_t w0 = now_ns();
+    dra_wl_event_t ev;
+    for (;;) {
+        if (c->o->stop && *c->o->stop) {
+            *interrupted = true;
+            break;
+        }
+        rc = dra_workload_next(&w, &ev);
+        if (rc <= 0)
+            break;
+        if (c->hash_workload && !warmup) {
+            uint64_t rec_[5];
+            memcpy(&rec_[0], &ev.time, sizeof ev.time);
+            rec_[1] = ev.kind;
+            rec_[2] = ev.mix;
+            rec_[3] = ev.pod;
+            rec_[4] = ev.claim;
+            XXH3_64bits_update(c->wl_dig, rec_, sizeof rec_);
+        }
+        if (ev.kind == DRA_WL_ARRIVE) {
+            if (warmup && arrivals >= max_pods)
+                break;
+            bool placed;
+            rc = arrive(c, &ev, &placed);
+            if (rc)
+                break;
+            dra_workload_report(&w, ev.pod, placed);
+            arrivals++;
+            if (!warmup && steady && arrivals % frag_every == 0 && (rc = frag_sample(c, ev.time)))
+                break;
+            if (c->o->progress && (arrivals & 255) == 0)
+                c->o->progress(c->o->progress_ctx, warmup, c->rep, c->nreps, arrivals, total, false,
+                               c->run);
+        } else {
+            depart(c, &ev);
+        }
+    }
+    int64_t w1 = now_ns();
+    dra_hwc_values_t hv = {false, 0, 0};
+    if (hw) {
+        hv = dra_hwc_stop(&hwc);
+        dra_hwc_close(&hwc);
+    }
+    dra_workload_fini(&w);
+    if (rc < 0)
+        return rc;
+    rc = DRA_OK;
+    frag_values_t fv = {0, 0, 0};
+    if (!warmup && !*interrupted) {
+        if (steady && c->frag_n) {
+            fv.idle_gpus_unusable = c->frag_sum[0] / c->frag_n;
+            fv.stranded_mig_fraction = c->frag_sum[1] / c->frag_n;
+            fv.partial_nvlink_domains = c->frag_sum[2] / c->frag_n;
+        } else if (!steady) {
+            if ((rc = frag_sample(c, (double)arrivals)))
+                return rc;
+            fv.idle_gpus_unusable = c->frag_sum[0];
+            fv.stranded_mig_fraction = c->frag_sum[1];
+            fv.partial_nvlink_domains = c->frag_sum[2];
+        }
+    }
+    release_all(c);
+    uint64_t d = dra_alloc_state_digest(c->state);
+    if (d != c->empty_digest)
+        violation(c, UINT64_MAX, "", "", "allocation state not empty after releasing every pod");
+    if (warmup)
+        return DRA_OK;
+    uint64_t dg = XXH3_64bits_digest(c->dig);
+    if (c->run->reps_done == 0)
+        c->run->digest = dg;
+    else if (!*interrupted && dg != c->run->digest)
+        c->run->digests_equal = false;
+    if (*interrupted) {
+        c->run->inv_checked += c->checked;
+        c->run->inv_violations += c->violations;
+        return DRA_OK;
+    }
+    if ((rc = rep_json(c, w1 - w0, fv, &hv)))
+        return rc;
+    /* totals and merged histograms */
+    dra_run_t *r = c->run;
+    r->reps_done++;
+    r->pods += c->pods;
+    r->claims += c->claims_n;
+    r->allocated += c->outc[0];
+    r->unsatisfiable += c->outc[1];
+    r->node_failure += c->outc[2];
+    r->fatal += c->outc[3];
+    r->wall_ns += (uint64_t)(w1 - w0);
+    r->inv_checked += c->checked;
+    r->inv_violations += c->violations;
+    for (uint32_t i = 0; i < c->nhists; i++)
+        if (c->rh[i].counts && (rc = dra_hist_merge(&r->hists[i], &c->rh[i])))
+            return rc;
+    return DRA_OK;
+}
+
+/* ---- set-up --------------------------------------------------------------------------------- */
+
+static int presize_state(ctx_t *c)
+{
+    dra_model_t *m = &c->model;
+    for (uint32_t si = 0; si < m->nslices; si++) {
+        const dra_slice_t *s = m->slices[si];
+        for (uint32_t di = 0; di < s->ndevices; di++) {
+            dra_result_t r;
+            memset(&r, 0, sizeof r);
+            r.request = "drabench-presize";
+            r.driver = s->driver;
+            r.pool = s->pool_name;
+            r.device = s->devices[di].name;
+            dra_allocation_t a;
+            memset(&a, 0, sizeof a);
+            a.results = &r;
+            a.nresults = 1;
+            int rc = dra_alloc_state_commit(c->state, &a);
+            if (rc == DRA_OK)
+                rc = dra_alloc_state_release(c->state, &a);
+            if (rc != DRA_OK)
+                return rc;
+        }
+    }
+    return DRA_OK;
+}
+
+static int setup(ctx_t *c)
+{
+    const dra_runner_opts_t *o = c->o;
+    dra_diag_t *diag = c->diag;
+    const char *name = o->scenario ? o->scenario : "default";
+    int rc = dra_scenario_load_named(&c->scn, name, diag);
+    if (rc)
+        return rc;
+    c->scn_loaded = true;
+    c->seed = o->has_seed ? o->seed : c->scn.seed;
+    c->policy = o->has_policy ? o->policy : c->scn.placement;
+    c->inv = c->scn.invariants;
+    c->inv_p = c->inv == DRA_INV_SAMPLED ? c->scn.sample_rate : (c->inv == DRA_INV_ALL ? 1 : 0);
+    if (o->has_inv) {
+        c->inv = o->inv;
+        c->inv_p = o->inv_p;
+    }
+    c->nreps = o->has_repeat ? o->repeat : (c->scn.repetitions ? c->scn.repetitions : 1);
+    c->warmup = o->has_warmup ? o->warmup : c->scn.warmup;
+    if (o->allocator && strcmp(o->allocator, "reference") != 0)
+        return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,
+                            "allocator '%s' is not available (only 'reference')", o->allocator);
+
+    /* features: release profile, scenario gates, command-line overrides */
+    dra_release_t rel = (dra_release_t)c->scn.release;
+    if (o->release && (rc = dra_alloc_release_parse(o->release, &rel, diag)))
+        return rc;
+    dra_alloc_features_init(&c->feat, rel);
+    for (uint32_t i = 0; i < c->scn.nfeatures; i++)
+        if ((rc = dra_alloc_features_set_gate(&c->feat, c->scn.features[i].name,
+                                              c->scn.features[i].on, diag)))
+            return rc;
+    for (uint32_t i = 0; i < o->nfeatures; i++)
+        if ((rc = dra_alloc_features_set(&c->feat, o->features[i], diag)))
+            return rc;
+
+    /* cluster and claims */
+    dra_model_init(&c->model);
+    c->model_init = true;
+    int64_t b0 = now_ns();
+    rc = dra_scenario_build(&c->scn, &c->model, c->seed, &c->built, diag);
+    c->built_init = rc == DRA_OK;
+    if (rc)
+        return rc;
+    if (c->scn.nmanifests) {
+        dra_diag_list_t errs;
+        dra_diag_list_init(&errs);
+        rc = dra_manifest_read_paths(&c->model, (char *const *)c->scn.manifests,
+                                     (int)c->scn.nmanifests, &errs);
+        if (rc && errs.count)
+            *diag = errs.items[0];
+        dra_diag_list_fini(&errs);
+        if (rc)
+            return rc;
+    }
+    if ((rc = dra_model_imply_nodes(&c->model)))
+        return rc;
+    c->nshapes = c->scn.nmix;
+    c->claims = calloc(c->nshapes + 1, sizeof *c->claims);
+    c->shape_names = calloc(c->nshapes + 1, sizeof *c->shape_names);
+    if (!c->claims || !c->shape_names)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < c->nshapes; i++) {
+        const dra_claim_t *t = c->built.templates[i];
+        char nm[256];
+        snprintf(nm, sizeof nm, "%s-claim", t->name);
+        if ((rc = dra_shape_instantiate(&c->model, t, nm, &c->claims[i])))
+            return rc;
+        c->shape_names[i] = t->name;
+    }
+    c->shape_names[c->nshapes] = "all";
+    c->build_ns = now_ns() - b0;
+
+    /* device table (memory figure) */
+    dra_arena_init(&c->table_arena, 0);
+    int64_t t0 = now_ns();
+    if ((rc = dra_table_build(&c->model, &c->table_arena, &c->table, diag)))
+        return rc;
+    c->table_build_ns = now_ns() - t0;
+
+    /* allocator */
+    c->nnodes = c->model.nnodes;
+    if ((rc = dra_alloc_state_new(&c->model, &c->feat, &c->state)))
+        return rc;
+    if ((rc = dra_alloc_state_add_model_claims(c->state)))
+        return rc;
+    c->empty_digest = dra_alloc_state_digest(c->state);
+    if ((rc = presize_state(c)))
+        return rc;
+    if (dra_alloc_state_digest(c->state) != c->empty_digest)
+        return dra_diag_set(diag, DRA_EINTERNAL, NULL, 0, 0,
+                            "allocation state digest changed by commit + release");
+    if ((rc = dra_cel_cache_new(&c->cel)))
+        return rc;
+    dra_alloc_options_t ao = {0, c->seed};
+    if ((rc = dra_alloc_new(&c->model, &c->feat, c->state, c->cel, &ao, &c->alloc)))
+        return rc;
+
+    c->node_used = calloc((size_t)c->nnodes + 1, sizeof *c->node_used);
+    c->perm = calloc((size_t)c->nnodes + 1, sizeof *c->perm);
+    if (!c->node_used || !c->perm)
+        return DRA_ENOMEM;
+    c->free_head = NONE;
+    dra_arena_init(&c->frag_arena, 64 * 1024);
+
+    /* histograms */
+    c->nhists = (uint32_t)hidx(c, c->nshapes + 1, 0, 0);
+    c->rh = calloc(c->nhists, sizeof *c->rh);
+    c->run->hists = calloc(c->nhists, sizeof *c->run->hists);
+    c->run->hist_names = calloc(c->nhists, sizeof *c->run->hist_names);
+    c->run->nhists = c->nhists;
+    if (!c->rh || !c->run->hists || !c->run->hist_names)
+        return DRA_ENOMEM;
+    for (uint32_t s = 0; s <= c->nshapes; s++)
+        for (int p = 0; p < DRA_PHASE_COUNT; p++)
+            for (int oc = 0; oc < DRA_HOUT_COUNT; oc++) {
+                if (!hist_used(p, oc))
+                    continue;
+                size_t i = hidx(c, s, p, oc);
+                if ((rc = dra_hist_init(&c->rh[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)) ||
+                    (rc = dra_hist_init(&c->run->hists[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST,
+                                        DRA_HIST_SIGFIGS)))
+                    return rc;
+                char nm[256];
+                snprintf(nm, sizeof nm, "%s/%s/%s", c->shape_names[s], phase_names[p], hout_names[oc]);
+                c->run->hist_names[i] = strdup(nm);
+                if (!c->run->hist_names[i])
+                    return DRA_ENOMEM;
+            }
+    c->dig = XXH3_createState();
+    c->wl_dig = XXH3_createState();
+    if (!c->dig || !c->wl_dig)
+        return DRA_ENOMEM;
+    XXH3_64bits_reset(c->wl_dig);
+    return frag_setup(c);
+}
+
+/* ---- the result document -------------------------------------------------------------------- */
+
+static json_t *features_json(const dra_alloc_features_t *f)
+{
+    json_t *o = json_object();
+    for (int g = 0; g < DRA_GATE_COUNT; g++)
+        json_object_set_new(o, dra_alloc_gate_name((dra_gate_t)g),
+                            json_boolean(dra_alloc_gate_on(f, (dra_gate_t)g)));
+    return o;
+}
+
+static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
+{
+    const dra_runner_opts_t *o = c->o;
+    char seed_dec[24], inv[32], rel[8];
+    snprintf(seed_dec, sizeof seed_dec, "%llu", (unsigned long long)c->seed);
+    if (c->inv == DRA_INV_OFF)
+        snprintf(inv, sizeof inv, "off");
+    else if (c->inv == DRA_INV_ALL)
+        snprintf(inv, sizeof inv, "full");
+    else
+        snprintf(inv, sizeof inv, "sample=%g", c->inv_p);
+    snprintf(rel, sizeof rel, "%u.%u", c->feat.release / 100, c->feat.release % 100);
+    struct timespec res;
+    clock_getres(CLOCK_MONOTONIC, &res);
+    json_t *argv = json_array();
+    for (int i = 0; i < o->argc; i++)
+        json_array_append_new(argv, json_string(o->argv[i]));
+    json_t *run = json_pack(
+        "{s:s, s:o, s:o, s:s, s:o, s:s, s:o, s:b, s:s, s:s, s:s, s:{s:I, s:i, s:s, s:I, s:i, s:s}, "
+        "s:o}",
+        "scenario", c->scn.name ? c->scn.name : (o->scenario ? o->scenario : "default"),
+        "scenario_hash", dra_result_hex_json(c->scn.hash), "cluster_hash",
+        dra_result_hex_json(dra_model_digest(&c->model)), "seed", seed_dec, "seed_hex",
+        dra_result_hex_json(c->seed), "release", rel, "features", features_json(&c->feat),
+        "upstream_bugs", c->feat.upstream_bugs, "allocator", "reference", "policy",
+        dra_placement_name(c->policy), "invariant_mode", inv, "method", "warmup",
+        (json_int_t)c->warmup, "repetitions", (int)c->nreps, "timer", "CLOCK_MONOTONIC",
+        "timer_resolution_ns", (json_int_t)(res.tv_sec * 1000000000 + res.tv_nsec), "hist_sigfigs",
+        DRA_HIST_SIGFIGS, "interleaving", "sequential", "argv", argv);
+    if (run && c->scn.file)
+        json_object_set_new(run, "scenario_file", json_string(c->scn.file));
+    if (run)
+        json_object_set_new(run, "workload_mode",
+                            json_string(c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill"));
+    if (run && o->test_delay_ns)
+        json_object_set_new(run, "test_delay_ns", json_integer((json_int_t)o->test_delay_ns));
+    if (run && o->inject_fault)
+        json_object_set_new(run, "test_inject_fault", json_integer((json_int_t)o->inject_fault));
+    size_t high = c->model.arena.high_water + c->table_arena.high_water;
+    double bpd = c->model.ndevices ? (double)c->table->bytes / (double)c->model.ndevices : 0;
+    c->run->bytes_per_device = bpd;
+    c->run->table_bytes = c->table->bytes;
+    json_t *cluster = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}", "nodes",
+                                (json_int_t)c->model.nnodes, "slices", (json_int_t)c->model.nslices,
+                                "devices", (json_int_t)c->model.ndevices, "pools",
+                                (json_int_t)c->table->npools, "build_ns", (json_int_t)c->build_ns,
+                                "table_build_ns", (json_int_t)c->table_build_ns, "table_bytes",
+                                (json_int_t)c->table->bytes, "bytes_per_device", bpd,
+                                "arena_high_water_bytes", (json_int_t)high);
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "schema", DRA_RESULT_SCHEMA,
+                     "status", "complete", "tool", dra_result_tool_json(), "host",
+                     dra_result_host_json(host), "run", run, "cluster", cluster, "metrics",
+                     json_object(), "repetitions", json_array());
+}
+
+static void summarize(ctx_t *c)
+{
+    dra_run_t *r = c->run;
+    double busy = 0;
+    size_t i;
+    json_t *rep;
+    json_array_foreach(c->reps, i, rep) busy += (double)json_integer_value(json_object_get(rep, "busy_ns"));
+    busy /= 1e9;
+    r->claims_per_s = busy > 0 ? (double)r->claims / busy : 0;
+    r->pods_per_s = busy > 0 ? (double)r->pods / busy : 0;
+    const dra_hist_t *pod = &r->hists[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ANY)];
+    r->pod_p50 = dra_hist_percentile(pod, 50);
+    r->pod_p99 = dra_hist_percentile(pod, 99);
+    r->pod_p999 = dra_hist_percentile(pod, 99.9);
+    r->pod_max = dra_hist_max(pod);
+    r->nshapes = c->nshapes;
+    r->shapes = calloc(c->nshapes + 1, sizeof *r->shapes);
+    if (!r->shapes)
+        return;
+    for (uint32_t s = 0; s <= c->nshapes; s++) {
+        dra_run_shape_summary_t *x = &r->shapes[s];
+        const dra_hist_t *any = &r->hists[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_ANY)];
+        x->name = s < c->nshapes ? strdup(c->shape_names[s]) : strdup("all");
+        x->pods = (uint64_t)dra_hist_count(any);
+        x->allocated = (uint64_t)dra_hist_count(&r->hists[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_ALLOCATED)]);
+        x->unsatisfiable =
+            (uint64_t)dra_hist_count(&r->hists[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE)]);
+        x->p50 = dra_hist_percentile(any, 50);
+        x->p99 = dra_hist_percentile(any, 99);
+        x->p999 = dra_hist_percentile(any, 99.9);
+    }
+}
+
+static void doc_finish(ctx_t *c)
+{
+    json_t *doc = c->run->json;
+    json_object_set_new(doc, "status", json_string(c->run->interrupted ? "interrupted" : "complete"));
+    char mode[32];
+    snprintf(mode, sizeof mode, "%s",
+             json_string_value(json_object_get(json_object_get(doc, "run"), "invariant_mode")));
+    json_t *first = json_array();
+    for (uint32_t i = 0; i < c->run->nfirst; i++) {
+        const dra_run_violation_t *v = &c->run->first[i];
+        json_array_append_new(first, json_pack("{s:i, s:I, s:s, s:s, s:s}", "repetition",
+                                               (int)v->repetition, "pod",
+                                               v->pod == UINT64_MAX ? (json_int_t)-1 : (json_int_t)v->pod,
+                                               "claim", v->claim, "node", v->node, "message",
+                                               v->message));
+    }
+    json_object_set_new(doc, "invariants",
+                        json_pack("{s:s, s:I, s:I, s:o}", "mode", mode, "checked",
+                                  (json_int_t)c->run->inv_checked, "violations",
+                                  (json_int_t)c->run->inv_violations, "first", first));
+    json_object_set_new(doc, "digest", dra_result_hex_json(c->run->digest));
+    json_object_set_new(json_object_get(doc, "run"), "workload_hash",
+                        dra_result_hex_json(XXH3_64bits_digest(c->wl_dig)));
+    json_object_set_new(doc, "digests_equal", json_boolean(c->run->digests_equal));
+    c->run->scenario = json_string_value(json_object_get(json_object_get(doc, "run"), "scenario"));
+}
+
+static void ctx_fini(ctx_t *c)
+{
+    if (c->alloc)
+        dra_alloc_free(c->alloc);
+    if (c->cel)
+        dra_cel_cache_free(c->cel);
+    if (c->state)
+        dra_alloc_state_free(c->state);
+    for (uint32_t i = 0; i < c->nslots; i++) {
+        dra_arena_fini(c->slots[i].arena);
+        free(c->slots[i].arena);
+    }
+    free(c->slots);
+    if (c->spare) {
+        dra_arena_fini(c->spare);
+        free(c->spare);
+    }
+    dra_arena_fini(&c->frag_arena);
+    free(c->pod_slot);
+    free(c->claim_slot);
+    free(c->claim_refs);
+    free(c->node_used);
+    free(c->perm);
+    for (uint32_t i = 0; c->rh && i < c->nhists; i++)
+        dra_hist_fini(&c->rh[i]);
+    free(c->rh);
+    if (c->dig)
+        XXH3_freeState(c->dig);
+    if (c->wl_dig)
+        XXH3_freeState(c->wl_dig);
+    free(c->fdev);
+    free(c->fcons);
+    free(c->set_total);
+    free(c->common);
+    json_decref(c->frag_samples);
+    free(c->claims);
+    free(c->shape_names);
+    dra_arena_fini(&c->table_arena);
+    if (c->built_init)
+        dra_scenario_built_fini(&c->built);
+    if (c->model_init)
+        dra_model_fini(&c->model);
+    if (c->scn_loaded)
+        dra_scenario_fini(&c->scn);
+}
+
+int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
+{
+    memset(run, 0, sizeof *run);
+    run->digests_equal = true;
+    ctx_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return DRA_ENOMEM;
+    c->o = o;
+    c->diag = diag;
+    c->run = run;
+    dra_hostinfo_t host;
+    dra_hostinfo_collect(&host);
+    int rc = setup(c);
+    if (rc == DRA_OK) {
+        run->seed = c->seed;
+        run->nodes = c->model.nnodes;
+        run->devices = c->model.ndevices;
+        run->json = doc_begin(c, &host);
+        if (!run->json)
+            rc = DRA_ENOMEM;
+    }
+    if (rc == DRA_OK) {
+        c->reps = json_object_get(run->json, "repetitions");
+        bool intr = false;
+        if (c->warmup) {
+            c->rep = 0;
+            rc = run_rep(c, true, c->warmup, &intr);
+        }
+        c->violations = 0;
+        run->nfirst = 0;
+        for (uint32_t r = 0; rc == DRA_OK && r < c->nreps && !intr; r++) {
+            c->rep = r;
+            c->hash_workload = r == 0;
+            rc = run_rep(c, false, 0, &intr);
+            if (rc == DRA_OK && o->progress)
+                o->progress(o->progress_ctx, false, r, c->nreps, c->pods, c->built.workload.count,
+                            true, run);
+        }
+        run->interrupted = intr;
+        run->complete = !intr && rc == DRA_OK;
+        if (rc == DRA_OK) {
+            summarize(c);
+            doc_finish(c);
+        }
+    }
+    if (rc != DRA_OK) {
+        if (diag && diag->code == DRA_OK)
+            dra_diag_set(diag, rc, NULL, 0, 0, "%s", dra_strerror(rc));
+        ctx_fini(c);
+        free(c);
+        dra_run_fini(run);
+        return rc;
+    }
+    ctx_fini(c);
+    free(c);
+    return DRA_OK;
+}
+
+void dra_run_fini(dra_run_t *run)
+{
+    json_decref((json_t *)run->json);
+    for (uint32_t i = 0; run->hists && i < run->nhists; i++)
+        dra_hist_fini(&run->hists[i]);
+    free(run->hists);
+    for (uint32_t i = 0; run->hist_names && i < run->nhists; i++)
+        free(run->hist_names[i]);
+    free(run->hist_names);
+    for (uint32_t i = 0; run->shapes && i <= run->nshapes; i++)
+        free((char *)run->shapes[i].name);
+    free(run->shapes);
+    memset(run, 0, sizeof *run);
+}
+
+int dra_run_exit_status(const dra_run_t *run)
+{
+    return run->inv_violations ? 3 : 0;
+}

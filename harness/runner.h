@@ -1,0 +1,169 @@
+/*
+ * runner.h - the benchmark runner behind `drabench run` (and tests, nightly): build a scenario's
+ * cluster, feed its workload to the allocator core the way the scheduler would, and measure how
+ * fast and how right it was.
+ *
+ * Algorithm, per repetition:
+ *  1. A fresh workload stream from the run seed (same seed = same events). The allocation state
+ *     is the one of the previous repetition with everything released, so it starts empty; its
+ *     digest is checked against the empty digest at the end (a leak is a violation).
+ *  2. ARRIVE: the pod's claim (one ResourceClaim per mix entry, instantiated from the shape's
+ *     template; shared claims are allocated by their first pod and reused by the next ones) is
+ *     offered to nodes in policy order. Every policy sees the same feasibility answer per node
+ *     (dra_alloc_allocate on that node): first-fit takes the first feasible node in model
+ *     order; best-fit the feasible node with the most allocated devices, spread the one with
+ *     the fewest (ties: model order); random the first feasible node of a seeded random
+ *     permutation (uniform among feasible nodes). Then the result is checked by the invariant
+ *     checker (all, or a seeded sample) outside the timed region, and committed.
+ *  3. DEPART: the pod's allocations are released.
+ *  4. Timed regions (CLOCK_MONOTONIC): node search (all feasibility calls), the allocate call
+ *     that produced the chosen result, commit, release, and the pod (search + commit). They
+ *     contain no malloc (arenas reset per pod, state pre-sized, histograms preallocated), no
+ *     I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome> and into
+ *     the same histogram of shape "all".
+ *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
+ *     (XXH3-64); equal seeds give equal digests on every repetition and process.
+ * Warm-up pods run before the measured repetitions and are undone; they are not recorded.
+ *
+ * Test hooks (environment, read by dra_runner_opts_from_env): DRA_TEST_INJECT_FAULT=N corrupts
+ * the N-th (1-based) successful pod allocation of each measured repetition (one device is
+ * replaced by one already allocated, or a non-existent one) so the invariant checker must
+ * catch it; DRA_TEST_DELAY_NS=N busy-waits N ns per claim inside the timed node search.
+ *
+ * Ownership: dra_runner_run fills a dra_run_t that owns its JSON pieces and histograms
+ * (dra_run_fini). The options' strings are borrowed for the duration of the call.
+ * Errors: DRA_OK (also when invariants were violated or the run was interrupted: see the
+ * result), DRA_ENOTFOUND / DRA_EPARSE / DRA_EINVAL for a bad scenario or option (diag says
+ * which), DRA_ENOMEM, DRA_EIO. Cost: dominated by the allocator. Not thread-safe.
+ */
+#ifndef DRA_RUNNER_H
+#define DRA_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "alloc/alloc.h"
+#include "base/err.h"
+#include "hist.h"
+#include "scenario.h"
+
+/* Phases and outcomes of the latency histograms. */
+typedef enum dra_phase {
+    DRA_PHASE_NODE_SEARCH = 0,
+    DRA_PHASE_ALLOCATE,
+    DRA_PHASE_COMMIT,
+    DRA_PHASE_RELEASE,
+    DRA_PHASE_POD,
+    DRA_PHASE_COUNT
+} dra_phase_t;
+
+typedef enum dra_houtcome {
+    DRA_HOUT_ALLOCATED = 0,
+    DRA_HOUT_UNSATISFIABLE,
+    DRA_HOUT_ANY,
+    DRA_HOUT_COUNT
+} dra_houtcome_t;
+
+const char *dra_phase_name(dra_phase_t p);
+const char *dra_houtcome_name(dra_houtcome_t o);
+
+struct dra_run;
+
+/* Progress callback: called at pod boundaries (outside timed regions), at most every 256 pods,
+ * and once at the end of every repetition with rep_done = true. */
+typedef void (*dra_runner_progress_fn)(void *ctx, bool warmup, uint32_t rep, uint32_t nreps,
+                                       uint64_t pods_done, uint64_t pods_total, bool rep_done,
+                                       const struct dra_run *run);
+
+typedef struct dra_runner_opts {
+    const char *scenario;        /* built-in name or path; NULL = "default" */
+    bool has_seed;
+    uint64_t seed;
+    bool has_repeat;
+    uint32_t repeat;
+    bool has_warmup;
+    uint64_t warmup;             /* warm-up pods */
+    bool has_policy;
+    dra_placement_t policy;
+    bool has_inv;
+    dra_inv_mode_t inv;
+    double inv_p;                /* sample fraction for DRA_INV_SAMPLED */
+    const char *release;         /* NULL = the scenario's */
+    const char *const *features; /* "GATE=bool" overrides, applied after the scenario's */
+    uint32_t nfeatures;
+    const char *allocator;       /* "reference" (NULL = reference) */
+    uint64_t test_delay_ns;      /* DRA_TEST_DELAY_NS */
+    uint64_t inject_fault;       /* DRA_TEST_INJECT_FAULT (0 = off) */
+    volatile sig_atomic_t *stop; /* set asynchronously (SIGINT): stop at the next pod boundary */
+    uint32_t frag_samples;       /* fragmentation samples per steady repetition (0 = 16) */
+    dra_runner_progress_fn progress;
+    void *progress_ctx;
+    int argc;                    /* recorded in run.argv */
+    char **argv;
+} dra_runner_opts_t;
+
+void dra_runner_opts_init(dra_runner_opts_t *o);
+/* Read DRA_TEST_INJECT_FAULT and DRA_TEST_DELAY_NS; DRA_EINVAL for junk values. */
+int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag);
+bool dra_runner_parse_policy(const char *s, dra_placement_t *out);
+/* "off", "full" (or "all"), "sample=P" with 0 < P <= 1. */
+bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p);
+
+#define DRA_RUN_KEEP_VIOLATIONS 10
+
+typedef struct dra_run_violation {
+    uint32_t repetition;
+    uint64_t pod;
+    char claim[128];
+    char node[128];
+    char message[256];
+} dra_run_violation_t;
+
+/* Per-shape figures over all measured repetitions (for the summary table). */
+typedef struct dra_run_shape_summary {
+    const char *name;
+    uint64_t pods, allocated, unsatisfiable;
+    int64_t p50, p99, p999; /* pod latency, allocated pods; 0 when none */
+} dra_run_shape_summary_t;
+
+typedef struct dra_run {
+    void *json;           /* json_t *: the complete result document (results/README.md) */
+    bool interrupted;
+    bool complete;
+    uint64_t seed;
+    const char *scenario; /* points into json */
+    uint64_t nodes, devices;
+    uint32_t reps_done;
+    uint64_t pods, claims, allocated, unsatisfiable, node_failure, fatal; /* all measured reps */
+    uint64_t wall_ns;
+    double claims_per_s, pods_per_s; /* over all measured repetitions */
+    int64_t pod_p50, pod_p99, pod_p999, pod_max;
+    uint64_t inv_checked, inv_violations;
+    dra_run_violation_t first[DRA_RUN_KEEP_VIOLATIONS];
+    uint32_t nfirst;
+    uint64_t digest;
+    bool digests_equal;   /* every measured repetition had the same digest */
+    size_t table_bytes;
+    double bytes_per_device;
+    dra_run_shape_summary_t *shapes; /* nshapes + 1 ("all" last) */
+    uint32_t nshapes;
+    /* merged histograms over the measured repetitions: hists[(shape * DRA_PHASE_COUNT + phase)
+     * * DRA_HOUT_COUNT + outcome], shape nshapes = "all"; an unused slot has counts == NULL. */
+    dra_hist_t *hists;
+    char **hist_names;    /* "<shape>/<phase>/<outcome>" per slot (NULL for unused) */
+    uint32_t nhists;
+} dra_run_t;
+
+/* Run. On DRA_OK the caller owns *run (dra_run_fini) whatever the outcome. */
+DRA_NODISCARD int dra_runner_run(const dra_runner_opts_t *opts, dra_run_t *run, dra_diag_t *diag);
+void dra_run_fini(dra_run_t *run);
+
+/* Exit status of a finished run: 3 when any invariant was violated, else 0. */
+int dra_run_exit_status(const dra_run_t *run);
+
+/* Test hook: when set, called with 1 when a timed region starts and 0 when it ends (outside
+ * the measured interval). Tests count mallocs between the two. NULL in production. */
+extern void (*dra_runner_timed_hook)(int entering);
+
+#endif /* DRA_RUNNER_H */
