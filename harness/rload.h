@@ -1,0 +1,124 @@
+/*
+ * rload.h - load `drabench run` result files (schema drabench-result/v1, results/README.md) for
+ * the readers: compare, report, export and baseline.
+ *
+ * Purpose: turn one result file into a plain, arena-owned struct: build and host facts, run
+ * inputs (scenario, hashes, seed, release, policy), every measured repetition with its metric
+ * values, histograms (bucket dumps), fragmentation samples, invariant counts and digests, and
+ * the metric catalogue. The jansson tree is released before returning (STYLE §2.5).
+ *
+ * Validation: the file must be JSON (jansson json_loadb with JSON_REJECT_DUPLICATES) whose
+ * `schema` is "drabench-result/v1"; `run.scenario` and `repetitions` are required; every other
+ * documented key is optional (absent strings read as "", absent numbers as 0), but a key that is
+ * present with the wrong type is an error. A metric value that is `null` (undefined statistic)
+ * is skipped, not an error. Parse errors name file:line:col; semantic errors name the file and
+ * the JSON path ("repetitions[2].values.throughput.claims_per_s: expected a number, got string").
+ *
+ * Ownership: everything a dra_rload_result_t points to (strings included) lives in its arena;
+ * dra_rload_fini releases it. Errors: DRA_OK, DRA_EIO (unreadable), DRA_ELIMIT (> 1 GiB),
+ * DRA_EPARSE (not JSON), DRA_EVALIDATE (wrong schema or types), DRA_ENOMEM; diag says why.
+ * Cost: O(file size). Thread-safety: independent results may be loaded concurrently.
+ */
+#ifndef DRA_RLOAD_H
+#define DRA_RLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+
+#define DRA_RLOAD_SCHEMA "drabench-result/v1"
+
+/* Direction of a metric (`better` in the catalogue). */
+enum {
+    DRA_RLOAD_BETTER_NONE = 0, /* informational: never gates */
+    DRA_RLOAD_BETTER_HIGHER = 1,
+    DRA_RLOAD_BETTER_LOWER = -1,
+};
+
+typedef struct dra_rload_metric {
+    const char *name;
+    const char *unit; /* "" when unknown */
+    int better;       /* DRA_RLOAD_BETTER_* */
+    bool exact;       /* deterministic (benchstat assume=exact) */
+} dra_rload_metric_t;
+
+/* A histogram dump: recording bucket_count[i] at bucket_value[i] rebuilds it exactly. */
+typedef struct dra_rload_hist {
+    const char *name, *shape, *phase, *outcome;
+    int64_t lowest, highest;
+    int sigfigs;
+    int64_t count, min, max;
+    double mean, stddev;
+    size_t nbuckets;
+    int64_t *bucket_value;
+    int64_t *bucket_count;
+} dra_rload_hist_t;
+
+typedef struct dra_rload_rep {
+    int64_t index, wall_ns, pods, claims;
+    int64_t allocated, unsatisfiable, node_failure, fatal; /* outcomes */
+    size_t nvalues;
+    const char **value_names; /* in file order; values[i] belongs to value_names[i] */
+    double *values;
+    size_t nhists;
+    dra_rload_hist_t *hists;
+    /* fragmentation.samples: nfrag_rows rows of nfrag_cols numbers (t first) */
+    double idle_gpus_unusable, stranded_mig_fraction, partial_nvlink_domains;
+    size_t nfrag_rows, nfrag_cols;
+    double *frag;
+    int64_t inv_checked, inv_violations;
+    const char *digest;
+} dra_rload_rep_t;
+
+typedef struct dra_rload_result {
+    const char *path; /* as given to the loader */
+    const char *status;
+    /* tool */
+    const char *tool_version, *tool_git, *build_type, *compiler, *flags, *sanitize, *kernel;
+    bool native;
+    /* host */
+    const char *hostname, *date, *host_kernel, *cpu_model, *governor;
+    int64_t cpus;
+    double mhz; /* 0 when null/unknown */
+    /* run */
+    const char *scenario, *scenario_hash, *cluster_hash, *workload_hash, *seed, *seed_hex;
+    const char *release, *allocator, *policy, *invariant_mode;
+    const char *features; /* canonical "gate=true,gate=false" (sorted) for equality checks */
+    bool upstream_bugs;
+    bool has_test_delay;
+    int64_t test_delay_ns;
+    int64_t warmup, repetitions_planned;
+    /* cluster */
+    int64_t nodes, slices, devices;
+    /* measurements */
+    size_t nreps;
+    dra_rload_rep_t *reps;
+    size_t nmetrics;
+    dra_rload_metric_t *metrics;
+    /* invariants (totals) */
+    int64_t inv_checked, inv_violations;
+    size_t nfirst;
+    const char **first; /* "repetition R pod P claim C node N: message" */
+    const char *digest;
+    dra_arena_t arena;
+} dra_rload_result_t;
+
+/* Read and load a result file. On error *out is left empty (dra_rload_fini is still safe). */
+DRA_NODISCARD int dra_rload_file(const char *path, dra_rload_result_t *out, dra_diag_t *diag);
+/* Load from memory; name is used in messages and as out->path. */
+DRA_NODISCARD int dra_rload_buf(const char *buf, size_t len, const char *name,
+                                dra_rload_result_t *out, dra_diag_t *diag);
+void dra_rload_fini(dra_rload_result_t *r);
+
+/* Catalogue entry of a metric, or NULL when the file does not describe it. */
+const dra_rload_metric_t *dra_rload_metric(const dra_rload_result_t *r, const char *name);
+/* Value of metric `name` in repetition rep; false when absent (or null in the file). */
+bool dra_rload_value(const dra_rload_rep_t *rep, const char *name, double *out);
+/* Default direction for a metric the catalogue does not describe: throughput.* higher,
+ * latency.* / table.* / search.* lower, anything else informational. */
+int dra_rload_default_better(const char *metric);
+
+#endif /* DRA_RLOAD_H */
