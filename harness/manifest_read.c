@@ -71,9 +71,42 @@ static size_t push(rd_t *rd, const char *fmt, ...)
     return save;
 }
 
+/* ".key" (or "key" at the root) without printf: this runs for every field read. */
 static size_t pushk(rd_t *rd, const char *key)
 {
-    return rd->plen ? push(rd, ".%s", key) : push(rd, "%s", key);
+    size_t save = rd->plen, room = sizeof rd->path - 1 - rd->plen;
+    size_t kl = strlen(key), need = kl + (save ? 1 : 0);
+    if (need > room)
+        return push(rd, save ? ".%s" : "%s", key);
+    char *p = rd->path + save;
+    if (save)
+        *p++ = '.';
+    memcpy(p, key, kl);
+    p[kl] = 0;
+    rd->plen = save + need;
+    return save;
+}
+
+/* "[i]" without printf. */
+static size_t pushi(rd_t *rd, uint32_t i)
+{
+    char tmp[16];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    size_t save = rd->plen;
+    if (save + (size_t)n + 3 > sizeof rd->path)
+        return save;
+    char *p = rd->path + save;
+    *p++ = '[';
+    while (n)
+        *p++ = tmp[--n];
+    *p++ = ']';
+    *p = 0;
+    rd->plen = (size_t)(p - rd->path);
+    return save;
 }
 
 static void pop(rd_t *rd, size_t save)
@@ -197,7 +230,7 @@ static const char **rd_strlist(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
         return NULL;
     }
     for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = push(rd, "[%u]", i);
+        size_t s = pushi(rd, i);
         out[i] = rd_str(rd, v->vals[i], false);
         pop(rd, s);
     }
@@ -367,7 +400,7 @@ static dra_ns_req_t *rd_ns_reqs(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
     if (!r && v->n)
         return rd->nerr++, NULL;
     for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = push(rd, "[%u]", i);
+        size_t s = pushi(rd, i);
         const dra_ynode_t *e = v->vals[i];
         r[i].op = DRA_NS_UNKNOWN;
         if (want_map(rd, e)) {
@@ -418,7 +451,7 @@ static const dra_node_selector_t *rd_node_selector(rd_t *rd, const dra_ynode_t *
                 ns->terms = dra_model_array(rd->m, t->n, sizeof *ns->terms);
                 ns->nterms = ns->terms ? t->n : 0;
                 for (uint32_t j = 0; j < ns->nterms; j++) {
-                    size_t s2 = push(rd, "[%u]", j);
+                    size_t s2 = pushi(rd, j);
                     const dra_ynode_t *term = t->vals[j];
                     if (want_map(rd, term))
                         for (uint32_t k = 0; k < term->n; k++) {
@@ -474,7 +507,7 @@ static dra_toleration_t *rd_tolerations(rd_t *rd, const dra_ynode_t *v, uint32_t
     if (!t && v->n)
         return rd->nerr++, NULL;
     for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = push(rd, "[%u]", i);
+        size_t s = pushi(rd, i);
         const dra_ynode_t *e = v->vals[i];
         t[i].effect = DRA_EFFECT_EMPTY;
         if (want_map(rd, e))
@@ -559,7 +592,7 @@ static void rd_attr(rd_t *rd, dra_attr_t *a, const dra_ynode_t *v)
                 if (kind == DRA_ATTR_INTS) {
                     int64_t *x = dra_model_array(rd->m, val->n, sizeof *x);
                     for (uint32_t i = 0; x && i < val->n; i++) {
-                        size_t s2 = push(rd, "[%u]", i);
+                        size_t s2 = pushi(rd, i);
                         rd_int(rd, val->vals[i], &x[i]);
                         pop(rd, s2);
                     }
@@ -567,7 +600,7 @@ static void rd_attr(rd_t *rd, dra_attr_t *a, const dra_ynode_t *v)
                 } else if (kind == DRA_ATTR_BOOLS) {
                     bool *x = dra_model_array(rd->m, val->n, sizeof *x);
                     for (uint32_t i = 0; x && i < val->n; i++) {
-                        size_t s2 = push(rd, "[%u]", i);
+                        size_t s2 = pushi(rd, i);
                         rd_bool(rd, val->vals[i], &x[i]);
                         pop(rd, s2);
                     }
@@ -616,7 +649,7 @@ static dra_request_policy_t *rd_policy(rd_t *rd, const dra_ynode_t *v)
                 p->valid_values = dra_model_array(rd->m, val->n, sizeof *p->valid_values);
                 p->nvalid_values = p->valid_values ? val->n : 0;
                 for (uint32_t i = 0; i < p->nvalid_values; i++) {
-                    size_t s2 = push(rd, "[%u]", i);
+                    size_t s2 = pushi(rd, i);
                     rd_qty(rd, val->vals[i], &p->valid_values[i]);
                     pop(rd, s2);
                 }
@@ -747,7 +780,7 @@ static void rd_consumes(rd_t *rd, dra_device_t *d, const dra_ynode_t *v)
     }
     d->nconsumes = v->n;
     for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = push(rd, "[%u]", i);
+        size_t s = pushi(rd, i);
         const dra_ynode_t *e = v->vals[i];
         if (want_map(rd, e))
             for (uint32_t k = 0; k < e->n; k++) {
@@ -779,7 +812,7 @@ static void rd_taints(rd_t *rd, dra_device_t *d, const dra_ynode_t *v)
     }
     d->ntaints = v->n;
     for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = push(rd, "[%u]", i);
+        size_t s = pushi(rd, i);
         const dra_ynode_t *e = v->vals[i];
         dra_taint_t *t = &d->taints[i];
         if (want_map(rd, e))
@@ -949,7 +982,7 @@ static void rd_slice(rd_t *rd, const dra_ynode_t *spec, dra_slice_t *sl)
                 if (!sl->devices && val->n)
                     rd->nerr++;
                 for (uint32_t i = 0; i < sl->ndevices; i++) {
-                    size_t s2 = push(rd, "[%u]", i);
+                    size_t s2 = pushi(rd, i);
                     dra_device_t *d = &sl->devices[i];
                     set_pos(rd, &d->pos, val->vals[i]);
                     if (want_map(rd, val->vals[i]))
@@ -962,7 +995,7 @@ static void rd_slice(rd_t *rd, const dra_ynode_t *spec, dra_slice_t *sl)
                 sl->counter_sets = dra_model_array(rd->m, val->n, sizeof *sl->counter_sets);
                 sl->ncounter_sets = sl->counter_sets ? val->n : 0;
                 for (uint32_t i = 0; i < sl->ncounter_sets; i++) {
-                    size_t s2 = push(rd, "[%u]", i);
+                    size_t s2 = pushi(rd, i);
                     const dra_ynode_t *e = val->vals[i];
                     if (want_map(rd, e))
                         for (uint32_t j = 0; j < e->n; j++) {
@@ -1001,7 +1034,7 @@ static dra_selector_t *rd_selectors(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
     if (!sel && v->n)
         return rd->nerr++, NULL;
     for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = push(rd, "[%u]", i);
+        size_t s = pushi(rd, i);
         const dra_ynode_t *e = v->vals[i];
         set_pos(rd, &sel[i].pos, e);
         if (want_map(rd, e)) {
@@ -1081,7 +1114,7 @@ static void rd_class(rd_t *rd, const dra_ynode_t *spec, dra_device_class_t *c)
                 c->configs = dra_model_array(rd->m, val->n, sizeof *c->configs);
                 c->nconfigs = c->configs ? val->n : 0;
                 for (uint32_t i = 0; i < c->nconfigs; i++) {
-                    size_t s2 = push(rd, "[%u]", i);
+                    size_t s2 = pushi(rd, i);
                     const dra_ynode_t *e = val->vals[i];
                     if (want_map(rd, e))
                         for (uint32_t j = 0; j < e->n; j++) {
@@ -1196,7 +1229,7 @@ static void rd_requests(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
     c->nrequests = c->requests ? v->n : 0;
     bool old = rd->api == API_V1BETA1 || rd->api == API_V1ALPHA3;
     for (uint32_t i = 0; i < c->nrequests; i++) {
-        size_t s = push(rd, "[%u]", i);
+        size_t s = pushi(rd, i);
         dra_request_t *r = &c->requests[i];
         const dra_ynode_t *e = v->vals[i];
         set_pos(rd, &r->pos, e);
@@ -1222,7 +1255,7 @@ static void rd_requests(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
                     r->first_available = dra_model_array(rd->m, val->n, sizeof *r->first_available);
                     r->nfirst_available = r->first_available ? val->n : 0;
                     for (uint32_t j = 0; j < r->nfirst_available; j++) {
-                        size_t s3 = push(rd, "[%u]", j);
+                        size_t s3 = pushi(rd, j);
                         rd_exact(rd, &r->first_available[j], val->vals[j], false, true);
                         pop(rd, s3);
                     }
@@ -1280,7 +1313,7 @@ static void rd_claim_spec(rd_t *rd, dra_claim_t *c, const dra_ynode_t *spec)
                         c->constraints = dra_model_array(rd->m, val->n, sizeof *c->constraints);
                         c->nconstraints = c->constraints ? val->n : 0;
                         for (uint32_t j = 0; j < c->nconstraints; j++) {
-                            size_t s3 = push(rd, "[%u]", j);
+                            size_t s3 = pushi(rd, j);
                             dra_constraint_t *co = &c->constraints[j];
                             const dra_ynode_t *e = val->vals[j];
                             set_pos(rd, &co->pos, e);
@@ -1306,7 +1339,7 @@ static void rd_claim_spec(rd_t *rd, dra_claim_t *c, const dra_ynode_t *spec)
                         c->configs = dra_model_array(rd->m, val->n, sizeof *c->configs);
                         c->nconfigs = c->configs ? val->n : 0;
                         for (uint32_t j = 0; j < c->nconfigs; j++) {
-                            size_t s3 = push(rd, "[%u]", j);
+                            size_t s3 = pushi(rd, j);
                             const dra_ynode_t *e = val->vals[j];
                             if (want_map(rd, e))
                                 for (uint32_t x = 0; x < e->n; x++) {
@@ -1370,7 +1403,7 @@ static void rd_allocation(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
                         a->results = dra_model_array(rd->m, x->n, sizeof *a->results);
                         a->nresults = a->results ? x->n : 0;
                         for (uint32_t j = 0; j < a->nresults; j++) {
-                            size_t s3 = push(rd, "[%u]", j);
+                            size_t s3 = pushi(rd, j);
                             dra_result_t *r = &a->results[j];
                             const dra_ynode_t *e = x->vals[j];
                             if (want_map(rd, e))
@@ -1422,7 +1455,7 @@ static void rd_allocation(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
                         a->configs = dra_model_array(rd->m, x->n, sizeof *a->configs);
                         a->nconfigs = a->configs ? x->n : 0;
                         for (uint32_t j = 0; j < a->nconfigs; j++) {
-                            size_t s3 = push(rd, "[%u]", j);
+                            size_t s3 = pushi(rd, j);
                             const dra_ynode_t *e = x->vals[j];
                             if (want_map(rd, e))
                                 for (uint32_t y = 0; y < e->n; y++) {
@@ -1482,7 +1515,7 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec)
             p->claims = dra_model_array(rd->m, val->n, sizeof *p->claims);
             p->nclaims = p->claims ? val->n : 0;
             for (uint32_t i = 0; i < p->nclaims; i++) {
-                size_t s2 = push(rd, "[%u]", i);
+                size_t s2 = pushi(rd, i);
                 const dra_ynode_t *e = val->vals[i];
                 dra_pod_claim_t *c = &p->claims[i];
                 if (want_map(rd, e))
@@ -1547,7 +1580,7 @@ static void rd_list(rd_t *rd, const dra_ynode_t *doc, int depth)
     size_t s = pushk(rd, "items");
     if (want_seq(rd, items))
         for (uint32_t i = 0; i < items->n; i++) {
-            size_t s2 = push(rd, "[%u]", i);
+            size_t s2 = pushi(rd, i);
             const char *kind = rd->kind, *name = rd->name;
             rd_object(rd, items->vals[i], depth + 1);
             rd->kind = kind;

@@ -671,7 +671,7 @@ static void check_claim(vd_t *v, const dra_claim_t *c)
             VERR(rp, p, "exactly one of exactly, firstAvailable must be set, %s",
                  r->exactly ? "both are" : "none is");
         if (r->exactly) {
-            char p2[320];
+            char p2[352];
             snprintf(p2, sizeof p2, "%s.exactly", p);
             check_exact(v, r->exactly, rp, p2);
         }
@@ -679,7 +679,7 @@ static void check_claim(vd_t *v, const dra_claim_t *c)
             VERR(rp, p, "firstAvailable: at most 8 subrequests, has %u", r->nfirst_available);
         for (uint32_t k = 0; k < r->nfirst_available; k++) {
             const dra_exact_request_t *sr = &r->first_available[k];
-            char p2[320];
+            char p2[352];
             snprintf(p2, sizeof p2, "%s.firstAvailable[%u]", p, k);
             if (!sr->name)
                 VERR(rp, p2, "name: required field missing");
