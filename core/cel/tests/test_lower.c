@@ -648,8 +648,12 @@ static void test_differential(void)
     uint32_t n_any = 0, n_extra = 0;
     for (uint32_t i = 0; i < corpus.n; i++) {
         n_any += lowered_in[i] > 0;
-        if (i >= corpus.n - (DRA_ARRAY_LEN(extra_exprs) - 1))
+        if (i >= corpus.n - (DRA_ARRAY_LEN(extra_exprs) - 1)) {
             n_extra += lowered_in[i] > 0;
+            if (!lowered_in[i])
+                printf("extra shape not lowered%s: %s\n", progs[i] ? "" : " (compile error)",
+                       corpus.src[i]);
+        }
     }
     nlowered_any = n_any;
     printf("compiled %u of %u expressions; %u lowered in at least one table (%u of %zu extra "
