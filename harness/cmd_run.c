@@ -30,6 +30,7 @@ static const char help[] =
     "  -r, --repeat N           measured repetitions (default: the scenario's, else 1)\n"
     "  -w, --warmup N           warm-up pods run and undone before measuring (default: scenario's)\n"
     "  -s, --seed N             master seed (default: the scenario's; always recorded)\n"
+    "  -n, --count N            workload arrivals (default: the scenario's count)\n"
     "      --allocator NAME     allocator: reference (default: reference)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
     "      --invariants MODE    off | full | sample=P (0 < P <= 1) (default: scenario's)\n"
@@ -240,6 +241,7 @@ int dra_cmd_run(int argc, char **argv)
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
+        {"count", required_argument, NULL, 'n'},
         {"allocator", required_argument, NULL, O_ALLOC},
         {"policy", required_argument, NULL, O_POLICY},
         {"invariants", required_argument, NULL, O_INV},
@@ -261,7 +263,7 @@ int dra_cmd_run(int argc, char **argv)
     int c, status = DRA_EXIT_OK;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+o:r:w:s:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+o:r:w:s:n:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             output = optarg;
@@ -289,6 +291,14 @@ int dra_cmd_run(int argc, char **argv)
             }
             ro.has_seed = true;
             ro.seed = u;
+            break;
+        case 'n':
+            if (!dra_cli_parse_u64(optarg, &u) || u == 0) {
+                status = dra_cli_usage_error("run", "--count: expected a count >= 1, got '%s'", optarg);
+                goto out;
+            }
+            ro.has_count = true;
+            ro.count = u;
             break;
         case O_ALLOC:
             if (strcmp(optarg, "reference") != 0) {

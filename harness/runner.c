@@ -37,7 +37,7 @@
 /* Random stream of the invariant sampler (gen/rng.h owns ids below 64). */
 #define STREAM_INV_SAMPLE UINT64_C(0x52554e53414d50)
 
-void (*dra_runner_timed_hook)(int entering) = NULL;
+void (*dra_runner_timed_hook)(int event) = NULL;
 
 static const char *const phase_names[DRA_PHASE_COUNT] = {"node_search", "allocate", "commit",
                                                          "release", "pod"};
@@ -76,10 +76,10 @@ static inline int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static inline void hook(int entering)
+static inline void hook(int event)
 {
     if (DRA_UNLIKELY(dra_runner_timed_hook != NULL))
-        dra_runner_timed_hook(entering);
+        dra_runner_timed_hook(event);
 }
 
 /* ---- options -------------------------------------------------------------------------------- */
@@ -998,6 +998,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     if (rc)
         return rc;
     c->measuring = !warmup;
+    hook(warmup ? DRA_RUNNER_HOOK_WARMUP : DRA_RUNNER_HOOK_REP);
     c->pods = c->claims_n = c->busy_ns = c->ok_allocs = c->checked = c->violations = 0;
     memset(c->outc, 0, sizeof c->outc);
     memset(&c->st, 0, sizeof c->st);
@@ -1193,6 +1194,8 @@ static int setup(ctx_t *c)
     c->built_init = rc == DRA_OK;
     if (rc)
         return rc;
+    if (o->has_count)
+        c->built.workload.count = o->count;
     if (c->scn.nmanifests) {
         dra_diag_list_t errs;
         dra_diag_list_init(&errs);
@@ -1331,6 +1334,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     if (run)
         json_object_set_new(run, "workload_mode",
                             json_string(c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill"));
+    if (run)
+        json_object_set_new(run, "workload_count", json_integer((json_int_t)c->built.workload.count));
     if (run && o->test_delay_ns)
         json_object_set_new(run, "test_delay_ns", json_integer((json_int_t)o->test_delay_ns));
     if (run && o->inject_fault)

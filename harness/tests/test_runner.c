@@ -1,0 +1,305 @@
+/*
+ * test_runner.c - the runner as a library: a small steady-state scenario written to a temporary
+ * file is run with full invariants; decision digests are equal across repetitions and runs with
+ * one seed and differ with another; the injected fault is caught (exit status 3); sampled
+ * invariants are seeded; the result document passes the schema checker, survives a write and
+ * read back, and its histograms rebuild exactly from their buckets.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "result.h"
+#include "runner.h"
+
+static const char scenario_yaml[] =
+    "apiVersion: drabench.dev/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: runner-small}\n"
+    "spec:\n"
+    "  seed: 7\n"
+    "  release: \"1.36\"\n"
+    "  cluster:\n"
+    "    nodes:\n"
+    "    - {profile: dgx-h100, count: 3, name: dgx}\n"
+    "    - {profile: a100-mig-dynamic, count: 1, name: mig}\n"
+    "  workload:\n"
+    "    mode: steady\n"
+    "    count: 160\n"
+    "    rate: 100\n"
+    "    lifetime: {distribution: exponential, mean: 0.3}\n"
+    "    mix:\n"
+    "    - {shape: gpu-1, weight: 4}\n"
+    "    - {shape: gpu-n, count: 2, weight: 1}\n"
+    "    - {shape: mig-1g.5gb, weight: 2}\n"
+    "    - {shape: shared, share: 2, weight: 1}\n"
+    "  placement: first-fit\n"
+    "  run: {warmup: 20, repetitions: 2, invariants: all}\n";
+
+static char path[64];
+
+static void write_scenario(void)
+{
+    snprintf(path, sizeof path, "/tmp/drabench-runner-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, scenario_yaml, sizeof scenario_yaml - 1) == (ssize_t)(sizeof scenario_yaml - 1));
+    close(fd);
+    /* the scenario loader takes a path ending in .yaml */
+    char p2[80];
+    snprintf(p2, sizeof p2, "%s.yaml", path);
+    CHECK(rename(path, p2) == 0);
+    snprintf(path, sizeof path, "%s", p2);
+}
+
+static int run_with(dra_runner_opts_t *o, dra_run_t *r)
+{
+    o->scenario = path;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_runner_run(o, r, &d);
+    if (rc)
+        fprintf(stderr, "runner: %s\n", d.msg);
+    return rc;
+}
+
+static uint64_t first_digest;
+
+static void test_full_invariants_and_digests(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.has_repeat = true;
+    o.repeat = 3;
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    CHECK(r.complete);
+    CHECK(!r.interrupted);
+    CHECK_EQ_U64(r.reps_done, 3);
+    CHECK_EQ_U64(r.pods, 3 * 160);
+    CHECK(r.allocated > 0);
+    CHECK(r.inv_checked > 0);
+    CHECK_EQ_U64(r.inv_violations, 0);
+    CHECK_EQ_I64(dra_run_exit_status(&r), 0);
+    CHECK(r.digests_equal);
+    /* every repetition records the same digest */
+    const json_t *reps = json_object_get(r.json, "repetitions");
+    CHECK_EQ_U64(json_array_size(reps), 3);
+    const char *d0 = json_string_value(json_object_get(json_array_get(reps, 0), "digest"));
+    for (size_t i = 1; i < json_array_size(reps); i++)
+        CHECK_STREQ(d0, json_string_value(json_object_get(json_array_get(reps, i), "digest")));
+    CHECK_STREQ(d0, json_string_value(json_object_get(r.json, "digest")));
+    first_digest = r.digest;
+    /* latency histograms: pods of every repetition are in all/pod/any */
+    uint64_t pods_hist = 0;
+    for (uint32_t i = 0; i < r.nhists; i++)
+        if (r.hist_names[i] && strcmp(r.hist_names[i], "all/pod/any") == 0)
+            pods_hist = (uint64_t)dra_hist_count(&r.hists[i]);
+    CHECK_EQ_U64(pods_hist, r.pods);
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    CHECK_MSG(dra_result_check(r.json, &d) == DRA_OK, "%s", d.msg);
+    dra_run_fini(&r);
+}
+
+static void test_same_seed_same_digest_other_seed_differs(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.has_repeat = true;
+    o.repeat = 1;
+    o.has_warmup = true;
+    o.warmup = 0;
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    CHECK_EQ_U64(r.digest, first_digest); /* warm-up does not change decisions */
+    dra_run_fini(&r);
+    o.has_seed = true;
+    o.seed = 8;
+    CHECK_OK(run_with(&o, &r));
+    CHECK(r.digest != first_digest);
+    CHECK_STREQ(json_string_value(json_object_get(json_object_get(r.json, "run"), "seed")), "8");
+    dra_run_fini(&r);
+}
+
+static void test_policies_differ_and_are_valid(void)
+{
+    static const char *const pols[] = {"best-fit", "spread", "random"};
+    uint64_t dig[3];
+    for (int i = 0; i < 3; i++) {
+        dra_runner_opts_t o;
+        dra_runner_opts_init(&o);
+        o.has_repeat = true;
+        o.repeat = 1;
+        o.has_policy = true;
+        CHECK(dra_runner_parse_policy(pols[i], &o.policy));
+        dra_run_t r;
+        CHECK_OK(run_with(&o, &r));
+        CHECK_EQ_U64(r.inv_violations, 0);
+        CHECK(r.allocated > 0);
+        CHECK_STREQ(json_string_value(json_object_get(json_object_get(r.json, "run"), "policy")),
+                    pols[i]);
+        dig[i] = r.digest;
+        dra_run_fini(&r);
+    }
+    CHECK(dig[0] != first_digest); /* best-fit packs differently from first-fit */
+    CHECK(dig[1] != dig[0]);
+    CHECK(dig[2] != dig[0]);
+}
+
+static void test_injected_fault_is_caught(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.has_repeat = true;
+    o.repeat = 1;
+    o.inject_fault = 5;
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    CHECK(r.inv_violations > 0);
+    CHECK(r.nfirst > 0);
+    CHECK(r.nfirst > 0 && r.first[0].node[0] != '\0');
+    CHECK(r.nfirst > 0 && strstr(r.first[0].claim, "claim") != NULL);
+    CHECK_EQ_I64(dra_run_exit_status(&r), 3);
+    const json_t *inv = json_object_get(r.json, "invariants");
+    CHECK(json_integer_value(json_object_get(inv, "violations")) > 0);
+    CHECK(json_array_size(json_object_get(inv, "first")) > 0);
+    dra_run_fini(&r);
+    /* with invariants off the fault goes unnoticed (the checker, not luck, caught it) */
+    o.has_inv = true;
+    CHECK(dra_runner_parse_inv("off", &o.inv, &o.inv_p));
+    CHECK_OK(run_with(&o, &r));
+    CHECK_EQ_U64(r.inv_checked, 0);
+    dra_run_fini(&r);
+}
+
+static void test_sampled_invariants_are_seeded(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.has_repeat = true;
+    o.repeat = 1;
+    o.has_inv = true;
+    CHECK(dra_runner_parse_inv("sample=0.5", &o.inv, &o.inv_p));
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    uint64_t checked = r.inv_checked;
+    CHECK(checked > 0 && checked < r.allocated);
+    CHECK_STREQ(json_string_value(json_object_get(json_object_get(r.json, "invariants"), "mode")),
+                "sample=0.5");
+    dra_run_fini(&r);
+    CHECK_OK(run_with(&o, &r));
+    CHECK_EQ_U64(r.inv_checked, checked);
+    dra_run_fini(&r);
+    double p;
+    dra_inv_mode_t m;
+    CHECK(!dra_runner_parse_inv("sample=0", &m, &p));
+    CHECK(!dra_runner_parse_inv("sample=1.5", &m, &p));
+    CHECK(!dra_runner_parse_inv("some", &m, &p));
+}
+
+static void test_delay_hook_recorded(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.has_repeat = true;
+    o.repeat = 1;
+    o.test_delay_ns = 200000; /* 200 us per claim */
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    CHECK_EQ_I64(json_integer_value(json_object_get(json_object_get(r.json, "run"), "test_delay_ns")),
+                 200000);
+    /* every pod that reached the allocator waited at least 200 us */
+    for (uint32_t i = 0; i < r.nhists; i++)
+        if (r.hist_names[i] && strcmp(r.hist_names[i], "gpu-1/node_search/allocated") == 0)
+            CHECK(dra_hist_min(&r.hists[i]) >= 199000);
+    dra_run_fini(&r);
+}
+
+static void test_result_round_trip(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.has_repeat = true;
+    o.repeat = 1;
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    char out[80];
+    snprintf(out, sizeof out, "%s.json", path);
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    CHECK_OK(dra_result_write(r.json, out, &d));
+    json_error_t je;
+    json_t *back = json_load_file(out, JSON_REJECT_DUPLICATES, &je);
+    CHECK(back != NULL);
+    if (back) {
+        CHECK_MSG(dra_result_check(back, &d) == DRA_OK, "%s", d.msg);
+        /* integers and strings survive exactly (floats are written with 15 digits) */
+        CHECK(json_equal(json_object_get(back, "run"), json_object_get(r.json, "run")));
+        CHECK(json_equal(json_object_get(back, "tool"), json_object_get(r.json, "tool")));
+        CHECK(json_equal(json_object_get(back, "invariants"), json_object_get(r.json, "invariants")));
+        CHECK_STREQ(json_string_value(json_object_get(back, "digest")),
+                    json_string_value(json_object_get(r.json, "digest")));
+        /* a histogram rebuilds exactly from its buckets */
+        const json_t *hs = json_object_get(json_array_get(json_object_get(back, "repetitions"), 0),
+                                           "histograms");
+        CHECK(json_array_size(hs) > 0);
+        const json_t *h0 = json_array_get(hs, 0);
+        dra_hist_t h;
+        CHECK_OK(dra_result_hist_from_json(h0, &h, &d));
+        CHECK_EQ_I64(dra_hist_count(&h), json_integer_value(json_object_get(h0, "count")));
+        CHECK_EQ_I64(dra_hist_percentile(&h, 99), json_integer_value(json_object_get(h0, "p99")));
+        CHECK_EQ_I64(dra_hist_max(&h), json_integer_value(json_object_get(h0, "max")));
+        dra_hist_fini(&h);
+        /* the checker rejects broken documents */
+        json_object_set_new(back, "digest", json_string("xyz"));
+        CHECK(dra_result_check(back, &d) == DRA_EVALIDATE);
+        CHECK(strstr(d.msg, "digest") != NULL);
+        json_object_set_new(back, "digest", json_string("0123456789abcdef"));
+        json_object_del(json_object_get(back, "cluster"), "table_bytes");
+        CHECK(dra_result_check(back, &d) == DRA_EVALIDATE);
+        CHECK(strstr(d.msg, "cluster.table_bytes") != NULL);
+        json_decref(back);
+    }
+    unlink(out);
+    dra_run_fini(&r);
+}
+
+static void test_bad_inputs(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.scenario = "no-such-scenario-anywhere";
+    dra_run_t r;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    CHECK(dra_runner_run(&o, &r, &d) != DRA_OK);
+    CHECK(d.msg[0] != '\0');
+    dra_runner_opts_init(&o);
+    o.scenario = path;
+    o.allocator = "fast";
+    dra_diag_clear(&d);
+    CHECK(dra_runner_run(&o, &r, &d) == DRA_EUNSUPPORTED);
+    dra_placement_t p;
+    CHECK(!dra_runner_parse_policy("worst-fit", &p));
+}
+
+int main(void)
+{
+    write_scenario();
+    RUN(test_full_invariants_and_digests);
+    RUN(test_same_seed_same_digest_other_seed_differs);
+    RUN(test_policies_differ_and_are_valid);
+    RUN(test_injected_fault_is_caught);
+    RUN(test_sampled_invariants_are_seeded);
+    RUN(test_delay_hook_recorded);
+    RUN(test_result_round_trip);
+    RUN(test_bad_inputs);
+    unlink(path);
+    return check_summary();
+}
