@@ -440,6 +440,7 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
     r->nodes = get_int(c, cl, "nodes", "cluster");
     r->slices = get_int(c, cl, "slices", "cluster");
     r->devices = get_int(c, cl, "devices", "cluster");
+    r->arena_high_water_bytes = get_int(c, cl, "arena_high_water_bytes", "cluster");
 
     const json_t *reps = json_object_get(root, "repetitions");
     if (!reps || !json_is_array(reps)) {

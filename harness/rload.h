@@ -92,7 +92,7 @@ typedef struct dra_rload_result {
     int64_t test_delay_ns;
     int64_t warmup, repetitions_planned;
     /* cluster */
-    int64_t nodes, slices, devices;
+    int64_t nodes, slices, devices, arena_high_water_bytes;
     /* measurements */
     size_t nreps;
     dra_rload_rep_t *reps;
