@@ -182,9 +182,53 @@ dra_node_t *dra_model_find_node(const dra_model_t *m, const char *name)
     return NULL;
 }
 
-static int imply(dra_model_t *m, const char *name, dra_srcpos_t pos)
+/* Implying nodes must stay linear in the number of slices (50,000-node clusters): known names
+ * go into a temporary open-addressing set of hashes. */
+typedef struct {
+    uint64_t *h; /* 0 = empty */
+    const char **names;
+    size_t cap, n;
+} nameset_t;
+
+static bool nameset_has_add(nameset_t *ns, const char *name, bool add)
 {
-    if (!name || !*name || dra_model_find_node(m, name))
+    uint64_t h = dra_hash64(name, strlen(name)) | 1;
+    size_t mask = ns->cap - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        if (!ns->h[i]) {
+            if (add) {
+                ns->h[i] = h;
+                ns->names[i] = name;
+                ns->n++;
+            }
+            return false;
+        }
+        if (ns->h[i] == h && strcmp(ns->names[i], name) == 0)
+            return true;
+    }
+}
+
+static int nameset_init(nameset_t *ns, size_t expect)
+{
+    ns->cap = 64;
+    while (ns->cap < expect * 2 + 2)
+        ns->cap *= 2;
+    ns->n = 0;
+    ns->h = calloc(ns->cap, sizeof *ns->h);
+    ns->names = calloc(ns->cap, sizeof *ns->names);
+    if (!ns->h || !ns->names) {
+        free(ns->h);
+        free(ns->names);
+        return DRA_ENOMEM;
+    }
+    return DRA_OK;
+}
+
+static int imply(dra_model_t *m, nameset_t *ns, const char *name, dra_srcpos_t pos)
+{
+    if (!name || !*name)
+        return DRA_OK;
+    if (nameset_has_add(ns, name, true))
         return DRA_OK;
     dra_node_t *n = dra_model_add_node(m);
     if (!n)
@@ -197,18 +241,22 @@ static int imply(dra_model_t *m, const char *name, dra_srcpos_t pos)
 
 int dra_model_imply_nodes(dra_model_t *m)
 {
-    for (uint32_t i = 0; i < m->nslices; i++) {
+    nameset_t ns;
+    int r = nameset_init(&ns, (size_t)m->nnodes + m->nslices);
+    if (r)
+        return r;
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        if (m->nodes[i]->name)
+            nameset_has_add(&ns, m->nodes[i]->name, true);
+    for (uint32_t i = 0; i < m->nslices && !r; i++) {
         const dra_slice_t *s = m->slices[i];
-        int r = imply(m, s->node_name, s->pos);
-        if (r)
-            return r;
-        for (uint32_t d = 0; d < s->ndevices; d++) {
-            r = imply(m, s->devices[d].node_name, s->devices[d].pos);
-            if (r)
-                return r;
-        }
+        r = imply(m, &ns, s->node_name, s->pos);
+        for (uint32_t d = 0; d < s->ndevices && !r; d++)
+            r = imply(m, &ns, s->devices[d].node_name, s->devices[d].pos);
     }
-    return DRA_OK;
+    free(ns.h);
+    free(ns.names);
+    return r;
 }
 
 const dra_attr_t *dra_device_attr(const dra_device_t *d, uint32_t qname)
@@ -250,15 +298,21 @@ const char *dra_attr_kind_name(dra_attr_kind_t k)
 /* Fields are staged in a buffer and fed to XXH3 in large blocks: a model has tens of millions
  * of tiny fields and a streaming update per field would dominate the cost. */
 #define HBUF 65536
-typedef struct {
+typedef struct hasher {
     XXH3_state_t *st;
+    struct hasher *sub; /* per-entry hasher for map-like collections (NULL inside an entry) */
     size_t n;
+    bool streaming; /* st holds a prefix (the buffer overflowed at least once) */
     unsigned char buf[HBUF];
 } hasher_t;
 
 static void h_raw(hasher_t *h, const void *p, size_t len)
 {
     if (h->n + len > HBUF) {
+        if (!h->streaming) {
+            XXH3_64bits_reset(h->st);
+            h->streaming = true;
+        }
         XXH3_64bits_update(h->st, h->buf, h->n);
         h->n = 0;
         if (len > HBUF) {
@@ -268,6 +322,14 @@ static void h_raw(hasher_t *h, const void *p, size_t len)
     }
     memcpy(h->buf + h->n, p, len);
     h->n += len;
+}
+
+static uint64_t h_finish(hasher_t *h)
+{
+    if (!h->streaming)
+        return XXH3_64bits(h->buf, h->n);
+    XXH3_64bits_update(h->st, h->buf, h->n);
+    return XXH3_64bits_digest(h->st);
 }
 
 static void h_bytes(hasher_t *h, uint8_t tag, const void *p, size_t len)
@@ -296,9 +358,8 @@ static void h_u64(hasher_t *h, uint8_t tag, uint64_t v)
 
 static void h_q(hasher_t *h, uint8_t tag, const dra_quantity_t *q)
 {
-    char buf[128];
-    size_t n = dra_quantity_format(q, buf, sizeof buf);
-    h_bytes(h, tag, buf, n < sizeof buf ? n : sizeof buf - 1);
+    /* by value: equal quantities hash equal whatever their written form */
+    h_u64(h, tag, dra_quantity_hash(q));
 }
 
 static void h_strs(hasher_t *h, uint8_t tag, const char *const *v, uint32_t n)
@@ -331,49 +392,21 @@ static void h_selector(hasher_t *h, const dra_node_selector_t *ns)
     }
 }
 
-/* Sort helpers: index arrays sorted by name, hashing in that order. */
-typedef struct {
-    const char *name;
-    uint32_t idx;
-} name_idx_t;
-
-static int cmp_name_idx(const void *a, const void *b)
+/* Map-like collections (attributes, capacities, counters, labels) have no order in YAML or JSON:
+ * each entry is hashed on its own by the sub-hasher and the entry hashes are summed, which is
+ * order-independent but still sensitive to duplicates and to every field. */
+static hasher_t *entry_begin(hasher_t *h)
 {
-    const name_idx_t *x = a, *y = b;
-    int c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
-    return c ? c : (x->idx < y->idx ? -1 : x->idx > y->idx);
+    hasher_t *e = h->sub;
+    e->n = 0;
+    e->streaming = false;
+    return e;
 }
 
-static name_idx_t *sorted_names(const void *base, size_t stride, size_t name_off, uint32_t n,
-                                name_idx_t *stackbuf, size_t stackn)
+static uint64_t entry_end(hasher_t *h)
 {
-    name_idx_t *v = n <= stackn ? stackbuf : malloc((size_t)n * sizeof *v);
-    if (!v)
-        return NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *const *pn = (const char *const *)((const char *)base + (size_t)i * stride +
-                                                      name_off);
-        v[i].name = *pn;
-        v[i].idx = i;
-    }
-    if (n > 16) {
-        qsort(v, n, sizeof *v, cmp_name_idx);
-        return v;
-    }
-    for (uint32_t i = 1; i < n; i++) { /* small maps: insertion sort, usually already sorted */
-        name_idx_t x = v[i];
-        uint32_t j = i;
-        while (j > 0 && cmp_name_idx(&v[j - 1], &x) > 0) {
-            v[j] = v[j - 1];
-            j--;
-        }
-        v[j] = x;
-    }
-    return v;
+    return h_finish(h->sub);
 }
-
-#define SORTED(arr, n, T, field, buf)                                                              \
-    sorted_names((arr), sizeof(T), offsetof(T, field), (n), (buf), DRA_ARRAY_LEN(buf))
 
 static void h_attr(hasher_t *h, const dra_attr_t *a)
 {
@@ -436,15 +469,15 @@ static void h_policy(hasher_t *h, const dra_request_policy_t *p)
 
 static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
 {
-    name_idx_t buf[64];
-    name_idx_t *o = SORTED(c, n, dra_counter_t, name, buf);
-    h_u64(h, 'c', n);
-    for (uint32_t i = 0; o && i < n; i++) {
-        h_str(h, 'c', c[o[i].idx].name);
-        h_q(h, 'c', &c[o[i].idx].value);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        hasher_t *e = entry_begin(h);
+        h_str(e, 'c', c[i].name);
+        h_q(e, 'c', &c[i].value);
+        sum += entry_end(h);
     }
-    if (o != buf)
-        free(o);
+    h_u64(h, 'c', n);
+    h_u64(h, 'c', sum);
 }
 
 static void h_taints(hasher_t *h, const dra_taint_t *t, uint32_t n)
@@ -453,7 +486,12 @@ static void h_taints(hasher_t *h, const dra_taint_t *t, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         h_str(h, 'k', t[i].key);
         h_str(h, 'v', t[i].value);
-        h_str(h, 'e', t[i].effect_raw);
+        /* the effect as the API would print it: raw text only for values the enum cannot name */
+        static const char *const effects[] = {"None", "NoSchedule", "NoExecute", ""};
+        const char *eff = t[i].effect_raw;
+        if (!eff || t[i].effect != DRA_EFFECT_NONE)
+            eff = effects[t[i].effect <= DRA_EFFECT_EMPTY ? t[i].effect : 0];
+        h_str(h, 'e', eff);
         h_str(h, 't', t[i].time_added);
     }
 }
@@ -473,23 +511,24 @@ static void h_tols(hasher_t *h, const dra_toleration_t *t, uint32_t n)
 static void h_device(hasher_t *h, const dra_device_t *d)
 {
     h_str(h, 'D', d->name);
-    name_idx_t buf[64];
-    name_idx_t *o = SORTED(d->attrs, d->nattrs, dra_attr_t, name, buf);
-    h_u64(h, 'A', d->nattrs);
-    for (uint32_t i = 0; o && i < d->nattrs; i++)
-        h_attr(h, &d->attrs[o[i].idx]);
-    if (o != buf)
-        free(o);
-    o = SORTED(d->caps, d->ncaps, dra_capacity_t, name, buf);
-    h_u64(h, 'C', d->ncaps);
-    for (uint32_t i = 0; o && i < d->ncaps; i++) {
-        const dra_capacity_t *c = &d->caps[o[i].idx];
-        h_str(h, 'c', c->name);
-        h_q(h, 'q', &c->value);
-        h_policy(h, c->policy);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < d->nattrs; i++) {
+        h_attr(entry_begin(h), &d->attrs[i]);
+        sum += entry_end(h);
     }
-    if (o != buf)
-        free(o);
+    h_u64(h, 'A', d->nattrs);
+    h_u64(h, 'A', sum);
+    sum = 0;
+    for (uint32_t i = 0; i < d->ncaps; i++) {
+        const dra_capacity_t *c = &d->caps[i];
+        hasher_t *e = entry_begin(h);
+        h_str(e, 'c', c->name);
+        h_q(e, 'q', &c->value);
+        h_policy(e, c->policy);
+        sum += entry_end(h);
+    }
+    h_u64(h, 'C', d->ncaps);
+    h_u64(h, 'C', sum);
     h_u64(h, 'U', d->nconsumes);
     for (uint32_t i = 0; i < d->nconsumes; i++) {
         h_str(h, 'u', d->consumes[i].counter_set);
@@ -524,15 +563,15 @@ static void h_exact(hasher_t *h, const dra_exact_request_t *r)
     h_u64(h, 'a', r->has_admin_access ? (uint64_t)r->admin_access : 2);
     h_tols(h, r->tolerations, r->ntolerations);
     h_u64(h, 'Q', r->has_capacity);
-    name_idx_t buf[32];
-    name_idx_t *o = SORTED(r->cap_requests, r->ncap_requests, dra_cap_request_t, name, buf);
-    h_u64(h, 'q', r->ncap_requests);
-    for (uint32_t i = 0; o && i < r->ncap_requests; i++) {
-        h_str(h, 'q', r->cap_requests[o[i].idx].name);
-        h_q(h, 'q', &r->cap_requests[o[i].idx].value);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < r->ncap_requests; i++) {
+        hasher_t *e = entry_begin(h);
+        h_str(e, 'q', r->cap_requests[i].name);
+        h_q(e, 'q', &r->cap_requests[i].value);
+        sum += entry_end(h);
     }
-    if (o != buf)
-        free(o);
+    h_u64(h, 'q', r->ncap_requests);
+    h_u64(h, 'q', sum);
 }
 
 static void h_claim(hasher_t *h, const dra_claim_t *c)
@@ -578,15 +617,15 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
         h_strs(h, 'b', r->binding_conditions, r->nbinding_conditions);
         h_strs(h, 'f', r->binding_failure_conditions, r->nbinding_failure_conditions);
         h_str(h, 's', r->share_id);
-        name_idx_t buf[32];
-        name_idx_t *o = SORTED(r->consumed, r->nconsumed, dra_consumed_t, name, buf);
-        h_u64(h, 'c', r->nconsumed);
-        for (uint32_t k = 0; o && k < r->nconsumed; k++) {
-            h_str(h, 'c', r->consumed[o[k].idx].name);
-            h_q(h, 'c', &r->consumed[o[k].idx].value);
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < r->nconsumed; k++) {
+            hasher_t *e = entry_begin(h);
+            h_str(e, 'c', r->consumed[k].name);
+            h_q(e, 'c', &r->consumed[k].value);
+            sum += entry_end(h);
         }
-        if (o != buf)
-            free(o);
+        h_u64(h, 'c', r->nconsumed);
+        h_u64(h, 'c', sum);
     }
     h_u64(h, 'g', a->nconfigs);
     for (uint32_t i = 0; i < a->nconfigs; i++) {
@@ -599,16 +638,20 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
 
 uint64_t dra_model_digest(const dra_model_t *m)
 {
-    hasher_t *hp = malloc(sizeof *hp);
-    XXH3_state_t *st = XXH3_createState();
-    if (!st || !hp) {
+    hasher_t *hp = malloc(2 * sizeof *hp);
+    XXH3_state_t *st = XXH3_createState(), *st2 = XXH3_createState();
+    if (!st || !st2 || !hp) {
         free(hp);
         XXH3_freeState(st);
+        XXH3_freeState(st2);
         return 0;
     }
-    XXH3_64bits_reset(st);
-    hp->st = st;
-    hp->n = 0;
+    hp[0].st = st;
+    hp[0].sub = &hp[1];
+    hp[0].n = 0;
+    hp[0].streaming = false;
+    hp[1].st = st2;
+    hp[1].sub = NULL;
     h_u64(hp, 'S', m->nslices);
     for (uint32_t i = 0; i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
@@ -673,19 +716,19 @@ uint64_t dra_model_digest(const dra_model_t *m)
         if (n->implied)
             continue;
         h_str(hp, 'n', n->name);
-        name_idx_t buf[64];
-        name_idx_t *o = SORTED(n->labels, n->nlabels, dra_label_t, key, buf);
-        h_u64(hp, 'l', n->nlabels);
-        for (uint32_t k = 0; o && k < n->nlabels; k++) {
-            h_str(hp, 'k', n->labels[o[k].idx].key);
-            h_str(hp, 'v', n->labels[o[k].idx].value);
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < n->nlabels; k++) {
+            hasher_t *e = entry_begin(hp);
+            h_str(e, 'k', n->labels[k].key);
+            h_str(e, 'v', n->labels[k].value);
+            sum += entry_end(hp);
         }
-        if (o != buf)
-            free(o);
+        h_u64(hp, 'l', n->nlabels);
+        h_u64(hp, 'l', sum);
     }
-    XXH3_64bits_update(st, hp->buf, hp->n);
-    uint64_t r = XXH3_64bits_digest(st);
+    uint64_t r = h_finish(hp);
     XXH3_freeState(st);
+    XXH3_freeState(st2);
     free(hp);
     return r;
 }
