@@ -174,6 +174,7 @@ struct dra_cel_expr {
         struct {
             const char *domain, *id, *qname; /* qname = "domain/id" */
             uint32_t dlen, idlen, qlen;
+            uint32_t ref; /* index in the program's reference list (dra_cel_prog_refs) */
             bool is_capacity;
         } dev;
     } u;

@@ -5,6 +5,7 @@
 #ifndef DRA_CEL_INT_H
 #define DRA_CEL_INT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,6 +135,15 @@ typedef struct dra_cel_env {
     bool no_fold;      /* no constant folding */
 } dra_cel_env_t;
 
+/* Per-model cache of the interned ids of the program's qualified names (seqlock: readers never
+ * block; a writer that loses the race simply does not fill the cache). */
+typedef struct dra_cel_qcache {
+    _Atomic uint32_t seq;               /* odd while being written */
+    _Atomic(const dra_model_t *) model; /* model the ids belong to */
+    _Atomic uint32_t intern_count;      /* its intern table size when resolved */
+    _Atomic uint32_t *ids;              /* per reference; 0 = name not interned */
+} dra_cel_qcache_t;
+
 struct dra_cel_prog {
     const char *src;
     uint32_t len;
@@ -143,6 +153,7 @@ struct dra_cel_prog {
     dra_cel_ref_t *refs;
     uint32_t nrefs;
     bool dynamic_refs;
+    dra_cel_qcache_t *qc; /* NULL when nrefs == 0 */
 };
 
 /* Compile in a given environment (env NULL = the DRA environment). */

@@ -587,23 +587,23 @@ static int dev_domain(const dra_cel_expr_t *e, const char **dom, uint32_t *dlen)
     return 0;
 }
 
-static void add_ref(checker_t *c, const char *q, bool cap)
+static uint32_t add_ref(checker_t *c, const char *q, bool cap)
 {
     dra_cel_prog_t *p = c->prog;
     for (uint32_t i = 0; i < p->nrefs; i++)
         if (p->refs[i].is_capacity == cap && !strcmp(p->refs[i].qname, q))
-            return;
+            return i;
     dra_cel_ref_t *nr = dra_arena_alloc(c->a, (p->nrefs + 1) * sizeof *nr, 8);
     if (!nr) {
         c->failed = true;
-        return;
+        return 0;
     }
     if (p->nrefs)
         memcpy(nr, p->refs, p->nrefs * sizeof *nr);
     nr[p->nrefs].qname = q;
     nr[p->nrefs].is_capacity = cap;
     p->refs = nr;
-    p->nrefs++;
+    return p->nrefs++;
 }
 
 /* Turn e (a SELECT or INDEX on a domain read with a constant id) into a DEVREF. */
@@ -636,7 +636,7 @@ static bool try_devref(checker_t *c, dra_cel_expr_t *e)
     memcpy(q + dlen + 1, id, idlen);
     q[dlen + 1 + idlen] = 0;
     bool cap = k == 2;
-    add_ref(c, q, cap);
+    uint32_t ref = add_ref(c, q, cap);
     c->dev_refs++;
     e->kind = DRA_CEL_E_DEVREF;
     e->flags = has ? DRA_CEL_DEV_HAS : DRA_CEL_DEV_GET;
@@ -648,6 +648,7 @@ static bool try_devref(checker_t *c, dra_cel_expr_t *e)
     e->u.dev.qname = q;
     e->u.dev.qlen = dlen + 1 + idlen;
     e->u.dev.is_capacity = cap;
+    e->u.dev.ref = ref;
     e->type = has ? &dra_cel_t_bool : cap ? &dra_cel_t_quantity : &dra_cel_t_dyn;
     return true;
 }
@@ -1181,6 +1182,18 @@ int dra_cel_check(dra_cel_prog_t *p, dra_arena_t *arena, dra_diag_t *diag)
         return diag ? diag->code : DRA_ECOMPILE;
     }
     p->nslots = (uint32_t)c.max_slots;
+    if (p->nrefs) {
+        p->qc = dra_arena_calloc(arena, 1, sizeof *p->qc, _Alignof(dra_cel_qcache_t));
+        _Atomic uint32_t *ids = dra_arena_calloc(arena, p->nrefs, sizeof *ids, _Alignof(uint32_t));
+        if (!p->qc || !ids)
+            return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+        atomic_init(&p->qc->seq, 0);
+        atomic_init(&p->qc->model, NULL);
+        atomic_init(&p->qc->intern_count, 0);
+        for (uint32_t i = 0; i < p->nrefs; i++)
+            atomic_init(&ids[i], 0);
+        p->qc->ids = ids;
+    }
     p->dynamic_refs = c.dev_maps > c.dev_refs;
     return DRA_OK;
 }

@@ -689,13 +689,68 @@ static dra_cel_val_t eval_compr(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
     return eval(c, e->u.compr.result);
 }
 
+/* Interned id of reference `ref` in the current model through the program's seqlock cache;
+ * false when the cache cannot answer (then the caller looks the name up itself). */
+static bool cached_qid(const dra_cel_ctx_t *c, uint32_t ref, uint32_t *qid)
+{
+    dra_cel_qcache_t *qc = c->prog->qc;
+    const dra_model_t *m = c->act->model;
+    if (!qc || ref >= c->prog->nrefs)
+        return false;
+    uint32_t s1 = atomic_load_explicit(&qc->seq, memory_order_acquire);
+    if (!(s1 & 1) && atomic_load_explicit(&qc->model, memory_order_relaxed) == m &&
+        atomic_load_explicit(&qc->intern_count, memory_order_relaxed) == m->intern.count) {
+        *qid = atomic_load_explicit(&qc->ids[ref], memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&qc->seq, memory_order_relaxed) == s1)
+            return true;
+        return false;
+    }
+    /* (re)fill for this model */
+    if ((s1 & 1) || !atomic_compare_exchange_strong(&qc->seq, &s1, s1 + 1))
+        return false;
+    for (uint32_t i = 0; i < c->prog->nrefs; i++) {
+        const char *q = c->prog->refs[i].qname;
+        atomic_store_explicit(&qc->ids[i], dra_intern_find(&m->intern, q, strlen(q)),
+                              memory_order_relaxed);
+    }
+    atomic_store_explicit(&qc->model, m, memory_order_relaxed);
+    atomic_store_explicit(&qc->intern_count, m->intern.count, memory_order_relaxed);
+    *qid = atomic_load_explicit(&qc->ids[ref], memory_order_relaxed);
+    atomic_store_explicit(&qc->seq, s1 + 2, memory_order_release);
+    return true;
+}
+
 static dra_cel_val_t eval_devref(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
 {
-    bool found;
+    bool found = false;
     if (!c->act->dev)
         return dra_cel_err(c, "no such attribute: device");
-    dra_cel_val_t v = dev_lookup(c, e->u.dev.is_capacity, e->u.dev.domain, e->u.dev.dlen,
-                                 e->u.dev.id, e->u.dev.idlen, &found);
+    uint32_t qid;
+    dra_cel_val_t v = {0};
+    if (cached_qid(c, e->u.dev.ref, &qid)) {
+        if (qid) {
+            if (e->u.dev.is_capacity) {
+                const dra_capacity_t *k = dra_device_capacity(c->act->dev, qid);
+                if (k) {
+                    found = true;
+                    v.kind = DRA_CEL_QUANTITY;
+                    v.v.q = &k->value;
+                }
+            } else {
+                const dra_attr_t *at = dra_device_attr(c->act->dev, qid);
+                if (at) {
+                    found = true;
+                    if (e->flags & DRA_CEL_DEV_HAS)
+                        return dra_cel_bool(true);
+                    v = dra_cel_attr_value(c, at);
+                }
+            }
+        }
+    } else {
+        v = dev_lookup(c, e->u.dev.is_capacity, e->u.dev.domain, e->u.dev.dlen, e->u.dev.id,
+                       e->u.dev.idlen, &found);
+    }
     if (e->flags & DRA_CEL_DEV_HAS)
         return dra_cel_bool(found);
     if (!found)
@@ -762,6 +817,18 @@ static dra_cel_val_t eval_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
     for (uint32_t i = 0; i < n; i++)
         if (args[i].kind == DRA_CEL_ERROR)
             return args[i];
+    if (n == 2 && args[0].kind == args[1].kind && args[0].kind <= DRA_CEL_STRING) {
+        /* fast paths for scalar comparisons of one kind */
+        if (fn == DRA_CEL_FN_EQ || fn == DRA_CEL_FN_NE) {
+            int r = dra_cel_equal(&args[0], &args[1]);
+            return dra_cel_bool((r == 1) == (fn == DRA_CEL_FN_EQ));
+        }
+        if (fn >= DRA_CEL_FN_LT && fn <= DRA_CEL_FN_GE && args[0].kind == DRA_CEL_INT) {
+            int64_t x = args[0].v.i, y = args[1].v.i;
+            return dra_cel_bool(fn == DRA_CEL_FN_LT ? x < y : fn == DRA_CEL_FN_LE ? x <= y
+                                : fn == DRA_CEL_FN_GT ? x > y : x >= y);
+        }
+    }
     if (fn == DRA_CEL_FN_INDEX || fn == DRA_CEL_FN_OPT_INDEX) {
         bool found;
         dra_cel_val_t o = args[0];

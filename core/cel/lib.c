@@ -516,7 +516,7 @@ static dra_cel_val_t arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a
         uint32_t n = a->v.list->n + b->v.list->n;
         if (!charge(c, n / 8))
             return cost_err();
-        dra_cel_val_t *it;
+        dra_cel_val_t *it = NULL;
         dra_cel_val_t r = mk_list(c, n, &it);
         if (K(r, ERROR))
             return r;
@@ -723,7 +723,7 @@ static dra_cel_val_t regex_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
         items[n++] = dra_cel_str(s->v.s + ms, me - ms);
         pos = me > ms ? me : me + (me < s->len ? u8len((unsigned char)s->v.s[me]) : 1);
     }
-    dra_cel_val_t *it;
+    dra_cel_val_t *it = NULL;
     dra_cel_val_t l = mk_list(c, n, &it);
     if (K(l, ERROR))
         return l;
@@ -804,7 +804,7 @@ static dra_cel_val_t str_split(dra_cel_ctx_t *c, const dra_cel_val_t *s, const d
                                int64_t n)
 {
     if (n == 0) {
-        dra_cel_val_t *it;
+        dra_cel_val_t *it = NULL;
         return mk_list(c, 0, &it);
     }
     uint32_t cap = 8, k = 0;
@@ -851,7 +851,7 @@ static dra_cel_val_t str_split(dra_cel_ctx_t *c, const dra_cel_val_t *s, const d
 #undef PUSH
     if (!charge(c, k))
         return cost_err();
-    dra_cel_val_t *it;
+    dra_cel_val_t *it = NULL;
     dra_cel_val_t l = mk_list(c, k, &it);
     if (K(l, ERROR))
         return l;
@@ -1160,7 +1160,7 @@ static dra_cel_val_t flatten(dra_cel_ctx_t *c, const dra_cel_list_t *l, int64_t 
         if (!charge(c, add))
             return cost_err();
     }
-    dra_cel_val_t *it;
+    dra_cel_val_t *it = NULL;
     dra_cel_val_t r = mk_list(c, n, &it);
     if (!K(r, ERROR))
         memcpy(it, items, n * sizeof *it);
@@ -1424,7 +1424,7 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
     case DRA_CEL_FN_SORT_BY_KEYS: {
         if (n != 2 || !K(a[0], LIST) || !K(a[1], LIST) || a[0].v.list->n != a[1].v.list->n)
             break;
-        dra_cel_val_t *it, *ks;
+        dra_cel_val_t *it = NULL, *ks = NULL;
         dra_cel_val_t r = copy_list(c, a[0].v.list, &it);
         dra_cel_val_t kr = copy_list(c, a[1].v.list, &ks);
         if (K(r, ERROR))
@@ -1601,7 +1601,7 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
             const dra_cel_list_t *l = a[0].v.list;
             if (!charge(c, (uint64_t)l->n * l->n / 4))
                 return cost_err();
-            dra_cel_val_t *it;
+            dra_cel_val_t *it = NULL;
             dra_cel_val_t r = mk_list(c, l->n, &it);
             if (K(r, ERROR))
                 return r;
@@ -1630,7 +1630,7 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
             int64_t k = a[0].v.i < 0 ? 0 : a[0].v.i;
             if (!charge(c, (uint64_t)k))
                 return cost_err();
-            dra_cel_val_t *it;
+            dra_cel_val_t *it = NULL;
             dra_cel_val_t r = mk_list(c, (uint32_t)k, &it);
             if (K(r, ERROR))
                 return r;
@@ -1642,7 +1642,7 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
     case DRA_CEL_FN_REVERSE:
         if (n == 1 && K(a[0], LIST)) {
             const dra_cel_list_t *l = a[0].v.list;
-            dra_cel_val_t *it;
+            dra_cel_val_t *it = NULL;
             dra_cel_val_t r = mk_list(c, l->n, &it);
             if (K(r, ERROR))
                 return r;
@@ -1664,7 +1664,7 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
             if (t > (int64_t)l->n)
                 return dra_cel_err(c, "cannot slice(%lld, %lld), list is length %u", (long long)s,
                                    (long long)t, l->n);
-            dra_cel_val_t *it;
+            dra_cel_val_t *it = NULL;
             dra_cel_val_t r = mk_list(c, (uint32_t)(t - s), &it);
             if (!K(r, ERROR))
                 memcpy(it, l->items + s, (size_t)(t - s) * sizeof *it);
@@ -1673,7 +1673,7 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
         break;
     case DRA_CEL_FN_SORT:
         if (n == 1 && K(a[0], LIST)) {
-            dra_cel_val_t *it;
+            dra_cel_val_t *it = NULL;
             dra_cel_val_t r = copy_list(c, a[0].v.list, &it);
             if (K(r, ERROR))
                 return r;
