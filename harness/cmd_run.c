@@ -263,7 +263,7 @@ int dra_cmd_run(int argc, char **argv)
     int c, status = DRA_EXIT_OK;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+o:r:w:s:n:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:r:w:s:n:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             output = optarg;
