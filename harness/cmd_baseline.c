@@ -1,0 +1,285 @@
+/* cmd_baseline.c - `drabench baseline bless RESULT... [--release NAME]`: record a baseline set. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+#include "rload.h"
+
+static const char help[] =
+    "drabench baseline - manage the committed baselines that nightly runs compare against\n"
+    "\n"
+    "Usage: drabench baseline bless [options] RESULT...\n"
+    "\n"
+    "Copies the result files (drabench-result/v1) into DIR/<release>/<scenario>.json, replacing\n"
+    "the JSON files of an earlier set of that release, writes DIR/<release>/MANIFEST with the\n"
+    "build and host facts of every file, and names the release in DIR/CURRENT (the set\n"
+    "scripts/nightly compares with). Refuses interrupted runs, runs with invariant violations\n"
+    "and runs whose repetitions disagree on the decision digest, unless --force.\n"
+    "\n"
+    "Options:\n"
+    "  -r, --release NAME   name of the set (default: the drabench version of the first file)\n"
+    "  -d, --dir DIR        baseline root (default: results/baseline)\n"
+    "      --no-current     do not update DIR/CURRENT\n"
+    "  -f, --force          bless files that would otherwise be refused\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "Examples:\n"
+    "  drabench baseline bless --release v0.1 results/nightly/2026-11-22/*.json\n"
+    "  git add results/baseline && git commit -m 'baseline: v0.1 on the CI host'\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage error or invalid/refused result file, 3 a file records invariant\n"
+    "violations (without --force), 4 cannot write.\n";
+
+static bool is_opt(const char *arg, const char *shrt, const char *lng)
+{
+    size_t n = strlen(lng);
+    return (shrt && strcmp(arg, shrt) == 0) ||
+           (strncmp(arg, lng, n) == 0 && (arg[n] == '\0' || arg[n] == '='));
+}
+
+static int mkdirs(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static bool name_ok(const char *s)
+{
+    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '.' || *s == '_' || *s == '-'))
+            return false;
+    return true;
+}
+
+static int bless(const char *root, const char *release, bool current, bool force, char **files,
+                 size_t nf)
+{
+    dra_rload_result_t *r = calloc(nf, sizeof *r);
+    char **bufs = calloc(nf, sizeof *bufs);
+    size_t *lens = calloc(nf, sizeof *lens);
+    int status = DRA_EXIT_OK;
+    size_t loaded = 0;
+    if (!r || !bufs || !lens) {
+        free(r);
+        free(bufs);
+        free(lens);
+        return DRA_EXIT_ENV;
+    }
+    for (; loaded < nf && status == DRA_EXIT_OK; loaded++) {
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        char msg[DRA_DIAG_MSG_MAX + 256];
+        int rc = dra_cli_read_file(files[loaded], (size_t)1 << 30, &bufs[loaded], &lens[loaded], &d);
+        if (rc == DRA_OK)
+            rc = dra_rload_buf(bufs[loaded], lens[loaded], files[loaded], &r[loaded], &d);
+        if (rc != DRA_OK) {
+            if (!d.file)
+                d.file = files[loaded];
+            fprintf(stderr, "drabench baseline: %s\n", dra_diag_format(&d, msg, sizeof msg));
+            status = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+            loaded++;
+            break;
+        }
+        const dra_rload_result_t *x = &r[loaded];
+        bool digests_differ = false;
+        for (size_t j = 0; j < x->nreps; j++)
+            digests_differ |= *x->reps[j].digest && strcmp(x->reps[j].digest, x->digest) != 0;
+        if (force)
+            continue;
+        if (x->inv_violations) {
+            fprintf(stderr, "drabench baseline: %s: %lld invariant violation(s); refusing to bless "
+                            "(--force overrides)\n",
+                    x->path, (long long)x->inv_violations);
+            status = DRA_EXIT_CORRECTNESS;
+        } else if (strcmp(x->status, "complete") != 0 || x->nreps == 0) {
+            fprintf(stderr, "drabench baseline: %s: status %s with %zu repetition(s); refusing to "
+                            "bless (--force overrides)\n",
+                    x->path, x->status, x->nreps);
+            status = DRA_EXIT_USAGE;
+        } else if (digests_differ) {
+            fprintf(stderr, "drabench baseline: %s: repetitions disagree on the decision digest; "
+                            "refusing to bless (--force overrides)\n",
+                    x->path);
+            status = DRA_EXIT_CORRECTNESS;
+        }
+    }
+    if (status == DRA_EXIT_OK && !release)
+        release = *r[0].tool_version ? r[0].tool_version : "unnamed";
+    if (status == DRA_EXIT_OK && !name_ok(release)) {
+        status = dra_cli_usage_error("baseline", "release name '%s': use [A-Za-z0-9._-] only",
+                                     release);
+    }
+    char dir[4096];
+    if (status == DRA_EXIT_OK) {
+        snprintf(dir, sizeof dir, "%s/%s", root, release);
+        if (mkdirs(dir) != 0) {
+            dra_cli_errorf("baseline: cannot create %s: %s", dir, strerror(errno));
+            status = DRA_EXIT_ENV;
+        }
+    }
+    if (status == DRA_EXIT_OK) {
+        /* replace an earlier set of this release */
+        DIR *dh = opendir(dir);
+        struct dirent *e;
+        while (dh && (e = readdir(dh)) != NULL) {
+            size_t l = strlen(e->d_name);
+            if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) {
+                char p[4400];
+                snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+                unlink(p);
+            }
+        }
+        if (dh)
+            closedir(dh);
+        char *man = NULL;
+        size_t manlen = 0;
+        FILE *m = open_memstream(&man, &manlen);
+        time_t now = time(NULL);
+        struct tm tm;
+        char ts[32];
+        gmtime_r(&now, &tm);
+        strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        fprintf(m, "# drabench baseline %s\n# blessed %s by `drabench baseline bless`; compare "
+                   "with: drabench compare %s/%s/*.json -- NEW.json...\nrelease: %s\nblessed: %s\n"
+                   "files: %zu\n",
+                release, ts, root, release, release, ts, nf);
+        for (size_t i = 0; i < nf && status == DRA_EXIT_OK; i++) {
+            const dra_rload_result_t *x = &r[i];
+            char sname[128], fname[200], path[4400], dmsg[DRA_DIAG_MSG_MAX + 64];
+            dra_export_scenario_name(x->scenario, sname, sizeof sname);
+            snprintf(fname, sizeof fname, "%s.json", sname);
+            for (int k = 2; k < 1000; k++) {
+                snprintf(path, sizeof path, "%s/%s", dir, fname);
+                if (access(path, F_OK) != 0)
+                    break;
+                snprintf(fname, sizeof fname, "%s-%d.json", sname, k);
+            }
+            snprintf(path, sizeof path, "%s/%s", dir, fname);
+            dra_diag_t d;
+            dra_diag_clear(&d);
+            if (dra_cli_write_file_atomic(path, bufs[i], lens[i], &d) != DRA_OK) {
+                fprintf(stderr, "drabench baseline: %s\n", dra_diag_format(&d, dmsg, sizeof dmsg));
+                status = DRA_EXIT_ENV;
+                break;
+            }
+            fprintf(m,
+                    "\n[%s]\nsource: %s\nscenario: %s\nscenario_hash: %s\nseed: %s\nrelease_profile: "
+                    "%s\npolicy: %s\nrepetitions: %zu\nstatus: %s\ndigest: %s\n"
+                    "invariants: %lld checked, %lld violated\n"
+                    "build: drabench %s (git %s), %s, %s, flags '%s', sanitize '%s', kernel %s%s\n"
+                    "host: %s, %s, %lld CPUs, %.0f MHz, governor %s, Linux %s\nrun_date: %s\n",
+                    fname, x->path, x->scenario, x->scenario_hash, x->seed, x->release, x->policy,
+                    x->nreps, x->status, x->digest, (long long)x->inv_checked,
+                    (long long)x->inv_violations, x->tool_version, x->tool_git, x->build_type,
+                    x->compiler, x->flags, x->sanitize, *x->kernel ? x->kernel : "?",
+                    x->native ? ", native" : "", x->hostname, x->cpu_model, (long long)x->cpus,
+                    x->mhz, x->governor, x->host_kernel, x->date);
+            printf("%s\n", path);
+        }
+        fclose(m);
+        if (status == DRA_EXIT_OK) {
+            char path[4400];
+            dra_diag_t d;
+            snprintf(path, sizeof path, "%s/MANIFEST", dir);
+            if (dra_cli_write_file_atomic(path, man, manlen, &d) != DRA_OK)
+                status = DRA_EXIT_ENV;
+            if (status == DRA_EXIT_OK && current) {
+                char line[300];
+                int ll = snprintf(line, sizeof line, "%s\n", release);
+                snprintf(path, sizeof path, "%s/CURRENT", root);
+                if (dra_cli_write_file_atomic(path, line, (size_t)ll, &d) != DRA_OK)
+                    status = DRA_EXIT_ENV;
+            }
+            if (status == DRA_EXIT_OK)
+                fprintf(stderr, "drabench baseline: blessed %zu file(s) as %s\n", nf, dir);
+        }
+        free(man);
+    }
+    for (size_t i = 0; i < nf; i++) {
+        if (i < loaded)
+            dra_rload_fini(&r[i]);
+        free(bufs[i]);
+    }
+    free(r);
+    free(bufs);
+    free(lens);
+    return status;
+}
+
+int dra_cmd_baseline(int argc, char **argv)
+{
+    const char *release = NULL, *root = "results/baseline";
+    bool current = true, force = false;
+    if (argc >= 2 && is_opt(argv[1], "-h", "--help")) {
+        fputs(help, stdout);
+        return DRA_EXIT_OK;
+    }
+    if (argc < 2 || strcmp(argv[1], "bless") != 0)
+        return dra_cli_usage_error("baseline", argc < 2 ? "missing subcommand (bless)"
+                                                        : "unknown subcommand (want: bless)");
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nf = 0;
+    if (!files)
+        return DRA_EXIT_ENV;
+    int status = DRA_EXIT_USAGE;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char **dst = NULL;
+        if (is_opt(a, "-h", "--help")) {
+            fputs(help, stdout);
+            free(files);
+            return DRA_EXIT_OK;
+        } else if (is_opt(a, NULL, "--no-current")) {
+            current = false;
+            continue;
+        } else if (is_opt(a, "-f", "--force")) {
+            force = true;
+            continue;
+        } else if (is_opt(a, "-r", "--release")) {
+            dst = &release;
+        } else if (is_opt(a, "-d", "--dir")) {
+            dst = &root;
+        } else if (a[0] == '-' && a[1]) {
+            dra_cli_usage_error("baseline", "unknown option '%s'", a);
+            goto out;
+        } else {
+            files[nf++] = argv[i];
+            continue;
+        }
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq) {
+            *dst = eq + 1;
+        } else if (i + 1 < argc) {
+            *dst = argv[++i];
+        } else {
+            dra_cli_usage_error("baseline", "option %s needs a value", a);
+            goto out;
+        }
+    }
+    if (nf == 0) {
+        dra_cli_usage_error("baseline", "no result files to bless");
+        goto out;
+    }
+    status = bless(root, release, current, force, files, nf);
+out:
+    free(files);
+    return status;
+}

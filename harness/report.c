@@ -1,0 +1,813 @@
+/* report.c - HTML/Markdown report with gnuplot plots; histogram helpers. See report.h. */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "stats.h"
+
+/* ---- histograms ----------------------------------------------------------------------------- */
+
+int dra_report_hist_load(const dra_rload_hist_t *src, dra_hist_t *h)
+{
+    int rc = dra_hist_init(h, src->lowest, src->highest, src->sigfigs);
+    if (rc != DRA_OK)
+        return rc;
+    for (size_t i = 0; i < src->nbuckets; i++)
+        dra_hist_record_n(h, src->bucket_value[i], src->bucket_count[i]);
+    return DRA_OK;
+}
+
+int dra_report_hist_pool(const dra_rload_result_t *r, size_t n, const char *shape,
+                         const char *phase, const char *outcome, dra_hist_t *h, size_t *count)
+{
+    int rc = dra_hist_init(h, DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS);
+    if (rc != DRA_OK)
+        return rc;
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < r[i].nreps; j++)
+            for (size_t k = 0; k < r[i].reps[j].nhists; k++) {
+                const dra_rload_hist_t *x = &r[i].reps[j].hists[k];
+                if (strcmp(x->shape, shape) != 0 || strcmp(x->phase, phase) != 0 ||
+                    strcmp(x->outcome, outcome) != 0)
+                    continue;
+                /* values are recorded into the default layout; a dump from another layout is
+                 * re-bucketed at its representative values */
+                for (size_t b = 0; b < x->nbuckets; b++)
+                    dra_hist_record_n(h, x->bucket_value[b], x->bucket_count[b]);
+                c++;
+            }
+    if (count)
+        *count = c;
+    return DRA_OK;
+}
+
+const char *dra_report_label(const dra_rload_result_t *r, size_t index, char *buf, size_t len)
+{
+    const char *s = strrchr(r->scenario, '/');
+    s = s ? s + 1 : r->scenario;
+    snprintf(buf, len, "#%zu %s %s", index + 1, s, *r->tool_git ? r->tool_git : "?");
+    return buf;
+}
+
+/* ---- small output helpers ------------------------------------------------------------------- */
+
+typedef struct {
+    const char *dir;
+    dra_diag_t *diag;
+    int rc;
+} out_t;
+
+static FILE *open_in(out_t *o, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", o->dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f && o->rc == DRA_OK)
+        o->rc = dra_diag_set(o->diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
+    return f;
+}
+
+static void close_out(out_t *o, FILE *f, const char *name)
+{
+    if (!f)
+        return;
+    if ((ferror(f) | fclose(f)) != 0 && o->rc == DRA_OK)
+        o->rc = dra_diag_set(o->diag, DRA_EIO, name, 0, 0, "write failed");
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+/* gnuplot string literal: single quotes, '' for a quote */
+static void gp_str(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* Shell-quote a path for system(). */
+static void sh_quote(char *dst, size_t len, const char *s)
+{
+    size_t k = 0;
+    if (k + 1 < len)
+        dst[k++] = '\'';
+    for (; *s && k + 5 < len; s++) {
+        if (*s == '\'') {
+            memcpy(dst + k, "'\\''", 4);
+            k += 4;
+        } else {
+            dst[k++] = *s;
+        }
+    }
+    if (k + 1 < len)
+        dst[k++] = '\'';
+    dst[k] = '\0';
+}
+
+/* ---- per-run summary ------------------------------------------------------------------------ */
+
+typedef struct {
+    bool has;
+    size_t n;
+    double median, lo, hi;
+    bool finite;
+} stat_t;
+
+static stat_t metric_stat(const dra_rload_result_t *r, const char *metric)
+{
+    stat_t s = {0};
+    double *x = malloc((r->nreps ? r->nreps : 1) * sizeof *x);
+    if (!x)
+        return s;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nreps; i++) {
+        double v;
+        if (dra_rload_value(&r->reps[i], metric, &v) && isfinite(v))
+            x[n++] = v;
+    }
+    dra_stats_ci_t ci;
+    if (n && dra_stats_median_ci(x, n, DRA_STATS_CONFIDENCE, &ci) == DRA_OK) {
+        s.has = true;
+        s.n = n;
+        s.median = ci.center;
+        s.lo = ci.lo;
+        s.hi = ci.hi;
+        s.finite = ci.finite;
+    }
+    free(x);
+    return s;
+}
+
+static const char *stat_text(const stat_t *s, const char *unit, char *buf, size_t len)
+{
+    char v[48];
+    if (!s->has) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    dra_compare_fmt_value(s->median, unit, v, sizeof v);
+    if (!s->finite)
+        snprintf(buf, len, "%s ± ∞", v);
+    else
+        snprintf(buf, len, "%s ± %.0f%%", v,
+                 s->median != 0 ? 100 * fmax(s->hi - s->median, s->median - s->lo) / fabs(s->median)
+                                : 0.0);
+    return buf;
+}
+
+static const struct {
+    const char *metric, *title;
+} key_metrics[] = {
+    {"throughput.claims_per_s", "claims/s"},  {"throughput.pods_per_s", "pods/s"},
+    {"latency.pod.p50", "pod p50"},           {"latency.pod.p99", "pod p99"},
+    {"latency.pod.p999", "pod p99.9"},        {"search.cel_evaluations", "CEL evals"},
+    {"outcomes.unsatisfiable", "unsat pods"},
+};
+
+static const char *metric_unit(const dra_rload_result_t *r, const char *metric)
+{
+    const dra_rload_metric_t *m = dra_rload_metric(r, metric);
+    if (m)
+        return m->unit;
+    return strncmp(metric, "latency.", 8) == 0 ? "ns" : "";
+}
+
+/* ---- data files and gnuplot scripts --------------------------------------------------------- */
+
+static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                      "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+static void gp_header(FILE *f, const char *out, const char *title, int w, int h)
+{
+    fprintf(f, "# generated by drabench report; run: gnuplot %s.gp\n", out);
+    fprintf(f, "set terminal svg size %d,%d dynamic background '#ffffff' font 'sans,12'\n", w, h);
+    fprintf(f, "set output '%s.svg'\n", out);
+    fputs("set encoding utf8\nset title ", f);
+    gp_str(f, title);
+    fputs(" noenhanced\nset grid lc rgb '#dddddd'\nset key noenhanced\nset border lc rgb '#444444'\n",
+          f);
+}
+
+/* Latency percentile spectrum: one .dat per run (value_us percentile count 1/(1-p)). */
+static int plot_latency(out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
+{
+    *any = false;
+    FILE *gp = NULL;
+    int series = 0;
+    for (size_t i = 0; i < n && o->rc == DRA_OK; i++) {
+        dra_hist_t h;
+        size_t cnt;
+        int rc = dra_report_hist_pool(&r[i], 1, "all", "pod", "any", &h, &cnt);
+        if (rc != DRA_OK)
+            return rc;
+        if (dra_hist_count(&h) == 0) {
+            dra_hist_fini(&h);
+            continue;
+        }
+        char name[64];
+        /* .hgrm for HdrHistogram's plotter, .dat (comments marked) for gnuplot */
+        snprintf(name, sizeof name, "latency-%zu.hgrm", i + 1);
+        FILE *f = open_in(o, name);
+        if (f) {
+            rc = dra_hist_write_hgrm(&h, f, 1000.0, 5);
+            close_out(o, f, name);
+        }
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mf = open_memstream(&buf, &len);
+        if (mf) {
+            rc = dra_hist_write_hgrm(&h, mf, 1000.0, 5);
+            fclose(mf);
+        }
+        dra_hist_fini(&h);
+        if (rc != DRA_OK || !buf) {
+            free(buf);
+            return rc != DRA_OK ? rc : DRA_ENOMEM;
+        }
+        snprintf(name, sizeof name, "latency-%zu.dat", i + 1);
+        f = open_in(o, name);
+        if (f) {
+            fputs("# value_us percentile total_count inverse(1/(1-p)); from the .hgrm\n", f);
+            for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+                const char *p = line;
+                while (*p == ' ')
+                    p++;
+                if (!(*p >= '0' && *p <= '9'))
+                    continue; /* header and footer */
+                if (strstr(line, "inf"))
+                    continue; /* the 100% row: 1/(1-1) */
+                fprintf(f, "%s\n", line);
+            }
+            close_out(o, f, name);
+        }
+        free(buf);
+        if (!gp) {
+            gp = open_in(o, "latency.gp");
+            if (!gp)
+                return o->rc;
+            gp_header(gp, "latency", "Pod scheduling latency by percentile (all shapes)", 960, 520);
+            fputs("set logscale x\nset logscale y\nset xrange [1:1e5]\n"
+                  "set xtics ('0%' 1, '90%' 10, '99%' 100, '99.9%' 1000, '99.99%' 10000, "
+                  "'99.999%' 100000)\n"
+                  "set xlabel 'percentile (axis: 1/(1-p), as HdrHistogram plots)'\n"
+                  "set ylabel 'latency (µs)'\nset key top left\nplot ",
+                  gp);
+        }
+        char label[256];
+        dra_report_label(&r[i], i, label, sizeof label);
+        fprintf(gp, "%s'%s' using 4:1 with lines lw 2 lc rgb '%s' title ", series ? ", \\\n     " : "",
+                name, palette[i % DRA_ARRAY_LEN(palette)]);
+        gp_str(gp, label);
+        series++;
+    }
+    if (gp) {
+        fputc('\n', gp);
+        close_out(o, gp, "latency.gp");
+        *any = true;
+    }
+    return o->rc;
+}
+
+/* Histogram overlay: fraction of pods per log-spaced latency bin (20 bins per decade). */
+static int plot_hist(out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
+{
+    *any = false;
+    FILE *gp = NULL;
+    int series = 0;
+    for (size_t i = 0; i < n && o->rc == DRA_OK; i++) {
+        dra_hist_t h;
+        size_t cnt;
+        int rc = dra_report_hist_pool(&r[i], 1, "all", "pod", "any", &h, &cnt);
+        if (rc != DRA_OK)
+            return rc;
+        int64_t total = dra_hist_count(&h);
+        if (total == 0) {
+            dra_hist_fini(&h);
+            continue;
+        }
+        enum { PER_DECADE = 20, NBINS = 13 * PER_DECADE };
+        double bins[NBINS] = {0};
+        dra_hist_iter_t it;
+        dra_hist_iter_init(&it, &h);
+        while (dra_hist_iter_next(&it)) {
+            double mid = ((double)it.bucket.lo + (double)it.bucket.hi) / 2.0;
+            int b = mid >= 1 ? (int)floor(log10(mid) * PER_DECADE) : 0;
+            b = b < 0 ? 0 : b >= NBINS ? NBINS - 1 : b;
+            bins[b] += (double)it.bucket.count;
+        }
+        dra_hist_fini(&h);
+        char name[64];
+        snprintf(name, sizeof name, "hist-%zu.dat", i + 1);
+        FILE *f = open_in(o, name);
+        if (!f)
+            return o->rc;
+        fputs("# bin_lo_us bin_hi_us fraction_of_pods\n", f);
+        int first = -1, last = -1;
+        for (int b = 0; b < NBINS; b++)
+            if (bins[b] > 0) {
+                first = first < 0 ? b : first;
+                last = b;
+            }
+        for (int b = first > 0 ? first - 1 : 0; b <= last + 1 && b < NBINS; b++)
+            fprintf(f, "%.6g %.6g %.6g\n", pow(10, (double)b / PER_DECADE) / 1000.0,
+                    pow(10, (double)(b + 1) / PER_DECADE) / 1000.0, bins[b] / (double)total);
+        close_out(o, f, name);
+        if (!gp) {
+            gp = open_in(o, "hist.gp");
+            if (!gp)
+                return o->rc;
+            gp_header(gp, "hist", "Pod latency distribution (overlay, 20 bins per decade)", 960,
+                      440);
+            fputs("set logscale x\nset xlabel 'latency (µs)'\nset ylabel 'fraction of pods'\n"
+                  "set style fill transparent solid 0.25 noborder\nset key top right\nplot ",
+                  gp);
+        }
+        char label[256];
+        dra_report_label(&r[i], i, label, sizeof label);
+        const char *col = palette[i % DRA_ARRAY_LEN(palette)];
+        fprintf(gp,
+                "%s'%s' using 1:3 with fillsteps lc rgb '%s' notitle, \\\n     '%s' using 1:3 with "
+                "steps lw 2 lc rgb '%s' title ",
+                series ? ", \\\n     " : "", name, col, name, col);
+        gp_str(gp, label);
+        series++;
+    }
+    if (gp) {
+        fputc('\n', gp);
+        close_out(o, gp, "hist.gp");
+        *any = true;
+    }
+    return o->rc;
+}
+
+/* Throughput per run: median claims/s with its 95% CI as error bars. */
+static int plot_throughput(out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
+{
+    *any = false;
+    FILE *f = open_in(o, "throughput.dat");
+    if (!f)
+        return o->rc;
+    fputs("# run median_claims_per_s ci_lo ci_hi n label\n", f);
+    int rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        stat_t s = metric_stat(&r[i], "throughput.claims_per_s");
+        if (!s.has)
+            continue;
+        double lo = s.finite ? s.lo : s.median, hi = s.finite ? s.hi : s.median;
+        char label[256];
+        dra_report_label(&r[i], i, label, sizeof label);
+        for (char *p = label; *p; p++)
+            if (*p == '"')
+                *p = '\'';
+        fprintf(f, "%zu %.6g %.6g %.6g %zu \"%s\"\n", i + 1, s.median, lo, hi, s.n, label);
+        rows++;
+    }
+    close_out(o, f, "throughput.dat");
+    if (!rows)
+        return o->rc;
+    FILE *gp = open_in(o, "throughput.gp");
+    if (!gp)
+        return o->rc;
+    gp_header(gp, "throughput", "Claim throughput per run (median, 95% CI of the median)", 960,
+              420);
+    fprintf(gp, "set style fill solid 0.6 border lc rgb '#1f4e79'\nset boxwidth 0.6\n"
+                "set yrange [0:*]\nset xrange [0.3:%d.7]\nset ylabel 'claims/s'\n"
+                "set xtics rotate by -20 noenhanced\nunset key\n"
+                "plot 'throughput.dat' using 1:2:xtic(6) with boxes lc rgb '#5b9bd5', \\\n"
+                "     '' using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 0 lw 2\n",
+            (int)n);
+    close_out(o, gp, "throughput.gp");
+    *any = true;
+    return o->rc;
+}
+
+/* Fragmentation over time (first repetition of each run that recorded samples). */
+static int plot_frag(out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
+{
+    *any = false;
+    FILE *gp = NULL;
+    int series = 0;
+    for (size_t i = 0; i < n && o->rc == DRA_OK; i++) {
+        const dra_rload_rep_t *rep = NULL;
+        for (size_t j = 0; j < r[i].nreps && !rep; j++)
+            if (r[i].reps[j].nfrag_rows > 1 && r[i].reps[j].nfrag_cols >= 4)
+                rep = &r[i].reps[j];
+        if (!rep)
+            continue;
+        char name[64];
+        snprintf(name, sizeof name, "frag-%zu.dat", i + 1);
+        FILE *f = open_in(o, name);
+        if (!f)
+            return o->rc;
+        fputs("# t idle_gpus_unusable stranded_mig_fraction partial_nvlink_domains\n", f);
+        for (size_t k = 0; k < rep->nfrag_rows; k++) {
+            const double *row = rep->frag + k * rep->nfrag_cols;
+            fprintf(f, "%.9g %.9g %.9g %.9g\n", row[0], row[1], row[2], row[3]);
+        }
+        close_out(o, f, name);
+        if (!gp) {
+            gp = open_in(o, "frag.gp");
+            if (!gp)
+                return o->rc;
+            gp_header(gp, "frag", "Fragmentation over the run (first repetition)", 960, 440);
+            fputs("set xlabel 'time of sample (as recorded by the runner)'\n"
+                  "set ylabel 'idle GPUs unusable, partial NVLink domains'\n"
+                  "set y2label 'stranded MIG fraction'\nset y2tics\nset ytics nomirror\n"
+                  "set key outside bottom center horizontal\nplot ",
+                  gp);
+        }
+        char label[256];
+        dra_report_label(&r[i], i, label, sizeof label);
+        const char *col = palette[i % DRA_ARRAY_LEN(palette)];
+        fprintf(gp, "%s'%s' using 1:2 with steps lw 2 lc rgb '%s' title ",
+                series ? ", \\\n     " : "", name, col);
+        char t[300];
+        snprintf(t, sizeof t, "%s idle GPUs unusable", label);
+        gp_str(gp, t);
+        fprintf(gp, ", \\\n     '%s' using 1:4 with steps lw 1 dt 2 lc rgb '%s' title ", name, col);
+        snprintf(t, sizeof t, "%s partial NVLink domains", label);
+        gp_str(gp, t);
+        fprintf(gp, ", \\\n     '%s' using 1:3 axes x1y2 with lines lw 1 dt 3 lc rgb '%s' title ",
+                name, col);
+        snprintf(t, sizeof t, "%s stranded MIG", label);
+        gp_str(gp, t);
+        series++;
+    }
+    if (gp) {
+        fputc('\n', gp);
+        close_out(o, gp, "frag.gp");
+        *any = true;
+    }
+    return o->rc;
+}
+
+static bool have_gnuplot(const char *gnuplot)
+{
+    char q[1024], cmd[1200];
+    sh_quote(q, sizeof q, gnuplot);
+    snprintf(cmd, sizeof cmd, "%s --version >/dev/null 2>&1", q);
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static bool run_gnuplot(const char *gnuplot, const char *dir, const char *name)
+{
+    char qd[4200], qg[1024], cmd[8192];
+    sh_quote(qd, sizeof qd, dir);
+    sh_quote(qg, sizeof qg, gnuplot);
+    snprintf(cmd, sizeof cmd, "cd %s && rm -f %s.svg && %s %s.gp 2>>gnuplot.log && test -s %s.svg",
+             qd, name, qg, name, name);
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* ---- HTML and Markdown ---------------------------------------------------------------------- */
+
+static const char css[] =
+    "body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:0;color:#1d232a;"
+    "background:#f6f7f9;line-height:1.45}"
+    "main{max-width:1200px;margin:0 auto;padding:24px 32px 48px}"
+    "h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 10px;border-bottom:1px solid "
+    "#d8dde3;padding-bottom:4px}"
+    ".sub{color:#5a6570;margin:0 0 18px}"
+    "table{border-collapse:collapse;background:#fff;font-size:13px;margin:6px 0 14px;"
+    "box-shadow:0 1px 2px rgba(0,0,0,.06)}"
+    "th,td{border:1px solid #dfe3e8;padding:5px 9px;text-align:left;vertical-align:top}"
+    "th{background:#eef1f5;font-weight:600}td.num{text-align:right;font-variant-numeric:"
+    "tabular-nums;white-space:nowrap}"
+    "code{font-size:12px;background:#eef1f5;padding:1px 4px;border-radius:3px}"
+    ".ok{color:#1a7f37;font-weight:600}.bad{color:#b42318;font-weight:600}"
+    ".banner{padding:10px 14px;border-radius:6px;margin:12px 0;font-size:14px}"
+    ".banner.bad{background:#fdecea;border:1px solid #f5c2bd}"
+    ".banner.warn{background:#fff7e0;border:1px solid #f0d890;color:#6b4e00;font-weight:400}"
+    "figure{background:#fff;margin:10px 0 18px;padding:10px;border:1px solid #dfe3e8;"
+    "border-radius:6px}figure img{max-width:100%;height:auto;display:block;margin:0 auto}"
+    "figcaption{font-size:13px;color:#5a6570;margin-top:6px}"
+    ".note{font-size:12px;color:#5a6570}";
+
+static void write_runs_html(FILE *f, const dra_rload_result_t *r, size_t n)
+{
+    fputs("<table><tr><th>run</th><th>file</th><th>scenario</th><th>seed</th><th>release / "
+          "policy</th><th>reps</th><th>commit</th><th>build</th><th>host</th><th>date "
+          "(UTC)</th><th>status</th><th>invariants</th></tr>\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        const dra_rload_result_t *x = &r[i];
+        fprintf(f, "<tr><td>#%zu</td><td><code>", i + 1);
+        html_esc(f, x->path);
+        fputs("</code></td><td>", f);
+        html_esc(f, x->scenario);
+        fputs("</td><td class=num>", f);
+        html_esc(f, *x->seed ? x->seed : "-");
+        fputs("</td><td>", f);
+        html_esc(f, x->release);
+        fputs(" / ", f);
+        html_esc(f, x->policy);
+        fprintf(f, "</td><td class=num>%zu</td><td><code>", x->nreps);
+        html_esc(f, *x->tool_git ? x->tool_git : "-");
+        fputs("</code></td><td>", f);
+        html_esc(f, x->build_type);
+        if (*x->sanitize) {
+            fputs(" +", f);
+            html_esc(f, x->sanitize);
+        }
+        if (*x->kernel) {
+            fputs(", ", f);
+            html_esc(f, x->kernel);
+        }
+        fputs("</td><td>", f);
+        html_esc(f, x->hostname);
+        if (*x->cpu_model) {
+            fputs("<br><span class=note>", f);
+            html_esc(f, x->cpu_model);
+            fprintf(f, ", %lld CPUs</span>", (long long)x->cpus);
+        }
+        fputs("</td><td>", f);
+        html_esc(f, x->date);
+        fprintf(f, "</td><td>%s</td><td class=\"%s\">%lld checked, %lld violated</td></tr>\n",
+                strcmp(x->status, "complete") == 0 ? "complete" : "<span class=bad>interrupted</span>",
+                x->inv_violations ? "bad" : "ok", (long long)x->inv_checked,
+                (long long)x->inv_violations);
+    }
+    fputs("</table>\n", f);
+}
+
+static void write_metrics_table(FILE *f, const dra_rload_result_t *r, size_t n, bool md)
+{
+    if (md) {
+        fputs("| run | scenario |", f);
+        for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++)
+            fprintf(f, " %s |", key_metrics[k].title);
+        fputs("\n| --- | --- |", f);
+        for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++)
+            fputs(" ---: |", f);
+        fputc('\n', f);
+    } else {
+        fputs("<table><tr><th>run</th><th>scenario</th>", f);
+        for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++) {
+            const char *u = dra_compare_display_unit(metric_unit(&r[0], key_metrics[k].metric));
+            fprintf(f, "<th>%s%s%s%s</th>", key_metrics[k].title, *u ? " <span class=note>(" : "",
+                    u, *u ? ")</span>" : "");
+        }
+        fputs("</tr>\n", f);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (md)
+            fprintf(f, "| #%zu | %s |", i + 1, r[i].scenario);
+        else {
+            fprintf(f, "<tr><td>#%zu</td><td>", i + 1);
+            html_esc(f, r[i].scenario);
+            fputs("</td>", f);
+        }
+        for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++) {
+            stat_t s = metric_stat(&r[i], key_metrics[k].metric);
+            char buf[96];
+            const char *unit = metric_unit(&r[i], key_metrics[k].metric);
+            stat_text(&s, unit, buf, sizeof buf);
+            if (md)
+                fprintf(f, " %s |", buf);
+            else
+                fprintf(f, "<td class=num>%s</td>", buf);
+        }
+        fputs(md ? "\n" : "</tr>\n", f);
+    }
+    if (!md)
+        fputs("</table>\n", f);
+    else
+        fputc('\n', f);
+}
+
+typedef struct {
+    const char *name, *title, *caption;
+    bool data, ok;
+} plot_t;
+
+int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
+                     const dra_report_opts_t *opts, dra_report_info_t *info, dra_diag_t *diag)
+{
+    dra_report_info_t dummy;
+    if (!info)
+        info = &dummy;
+    memset(info, 0, sizeof *info);
+    if (n == 0)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "no result files");
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return dra_diag_set(diag, DRA_EIO, dir, 0, 0, "cannot create directory: %s",
+                            strerror(errno));
+    out_t o = {.dir = dir, .diag = diag, .rc = DRA_OK};
+    const char *title = opts && opts->title ? opts->title : "drabench report";
+    const char *gnuplot = opts && opts->gnuplot ? opts->gnuplot : getenv("GNUPLOT");
+    if (!gnuplot)
+        gnuplot = "gnuplot";
+
+    plot_t plots[] = {
+        {"latency", "Latency percentile spectrum",
+         "Pod scheduling latency (all shapes, pooled over repetitions) against percentile on "
+         "HdrHistogram's 1/(1-p) axis: the right edge is the tail. Data: latency-N.dat; the "
+         ".hgrm files load into HdrHistogram's plotter.",
+         false, false},
+        {"hist", "Latency distribution",
+         "Fraction of pods per latency bin, one outline per run, so shifts and new modes stand "
+         "out.",
+         false, false},
+        {"throughput", "Throughput",
+         "Median claims per second over the repetitions of each run; error bars are the 95% "
+         "confidence interval of the median (infinite below 6 repetitions, then drawn at the "
+         "median).",
+         false, false},
+        {"frag", "Fragmentation over time",
+         "GPUs that are idle but cannot take a whole-GPU claim, partially used NVLink domains "
+         "(left axis) and the stranded MIG fraction (right axis), as sampled during the first "
+         "repetition.",
+         false, false},
+    };
+    int rc = plot_latency(&o, r, n, &plots[0].data);
+    if (rc == DRA_OK)
+        rc = plot_hist(&o, r, n, &plots[1].data);
+    if (rc == DRA_OK)
+        rc = plot_throughput(&o, r, n, &plots[2].data);
+    if (rc == DRA_OK)
+        rc = plot_frag(&o, r, n, &plots[3].data);
+    if (rc != DRA_OK)
+        return rc;
+    info->gnuplot_found = *gnuplot && have_gnuplot(gnuplot);
+    for (size_t p = 0; p < DRA_ARRAY_LEN(plots); p++) {
+        if (!plots[p].data || !info->gnuplot_found)
+            continue;
+        plots[p].ok = run_gnuplot(gnuplot, dir, plots[p].name);
+        if (plots[p].ok)
+            info->plots_written++;
+        else
+            info->plots_failed++;
+    }
+
+    /* comparison of the first run with the others, when they share scenarios */
+    dra_compare_report_t cmp;
+    bool have_cmp = false;
+    if (n >= 2) {
+        dra_compare_opts_t co;
+        dra_compare_opts_init(&co);
+        co.allow_digest_change = false;
+        if (dra_compare_run(r, 1, r + 1, n - 1, &co, &cmp) == DRA_OK)
+            have_cmp = cmp.nrows > 0;
+        if (!have_cmp)
+            dra_compare_fini(&cmp);
+    }
+
+    /* HTML */
+    FILE *f = open_in(&o, "index.html");
+    if (!f) {
+        if (have_cmp)
+            dra_compare_fini(&cmp);
+        return o.rc;
+    }
+    fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n"
+          "<meta name=viewport content=\"width=device-width, initial-scale=1\">\n<title>",
+          f);
+    html_esc(f, title);
+    fprintf(f, "</title>\n<style>%s</style></head>\n<body><main>\n<h1>", css);
+    html_esc(f, title);
+    fprintf(f, "</h1>\n<p class=sub>%zu result file%s, generated by <code>drabench report</code> "
+               "(schema drabench-result/v1). Medians over repetitions with 95%% confidence "
+               "intervals of the median.</p>\n",
+            n, n == 1 ? "" : "s");
+    long long viol = 0;
+    for (size_t i = 0; i < n; i++)
+        viol += r[i].inv_violations;
+    if (viol)
+        fprintf(f, "<div class=\"banner bad\">%lld invariant violation(s) recorded: these runs "
+                   "produced incorrect allocations.</div>\n",
+                viol);
+    if (have_cmp && cmp.ndigest)
+        fputs("<div class=\"banner bad\">Decision digests differ for equal inputs (same scenario "
+              "hash, seed and profile): the allocations changed.</div>\n",
+              f);
+    if (!info->gnuplot_found)
+        fputs("<div class=\"banner warn\">gnuplot was not found, so this report has tables but no "
+              "plots. Install <code>gnuplot-nox</code> and run <code>drabench report</code> again; "
+              "the <code>.dat</code> and <code>.gp</code> files are already in this "
+              "directory.</div>\n",
+              f);
+    fputs("<h2>Runs</h2>\n", f);
+    write_runs_html(f, r, n);
+    fputs("<h2>Key metrics</h2>\n", f);
+    write_metrics_table(f, r, n, false);
+    if (have_cmp) {
+        fprintf(f, "<h2>Run #1 against the others</h2>\n<p class=note>Mann-Whitney U test at "
+                   "alpha %g; <code>~</code> = no significant change. Gate verdict: <span "
+                   "class=\"%s\">%s</span> (exit %d from <code>drabench compare</code> with a 5%% "
+                   "threshold).</p>\n<table><tr><th>metric</th><th>scenario</th><th>run "
+                   "#1</th><th>others</th><th>change</th><th>verdict</th></tr>\n",
+                cmp.alpha, cmp.exit_status ? "bad" : "ok", cmp.exit_status ? "FAIL" : "PASS",
+                cmp.exit_status);
+        for (size_t k = 0; k < cmp.nrows; k++) {
+            const dra_compare_row_t *row = &cmp.rows[k];
+            char a[64], b[64];
+            dra_compare_fmt_value(row->base.median, row->unit, a, sizeof a);
+            dra_compare_fmt_value(row->cur.median, row->unit, b, sizeof b);
+            const char *du = dra_compare_display_unit(row->unit);
+            fputs("<tr><td>", f);
+            html_esc(f, row->metric);
+            fputs("</td><td>", f);
+            html_esc(f, row->scenario);
+            fprintf(f, "</td><td class=num>%s %s</td><td class=num>%s %s</td><td class=num>", a, du,
+                    b, du);
+            if (row->significant && isfinite(row->delta))
+                fprintf(f, "%+.2f%%", 100 * row->delta);
+            else if (row->base.n && row->cur.n)
+                fputs("~", f);
+            fprintf(f, "</td><td class=\"%s\">%s</td></tr>\n",
+                    row->verdict == DRA_CMP_REGRESSION ? "bad"
+                    : row->verdict == DRA_CMP_IMPROVED ? "ok"
+                                                       : "",
+                    dra_compare_verdict_name(row->verdict));
+        }
+        fputs("</table>\n", f);
+    }
+    for (size_t p = 0; p < DRA_ARRAY_LEN(plots); p++) {
+        if (!plots[p].data)
+            continue;
+        fprintf(f, "<h2>%s</h2>\n", plots[p].title);
+        if (plots[p].ok)
+            fprintf(f, "<figure><img src=\"%s.svg\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n",
+                    plots[p].name, plots[p].title, plots[p].caption);
+        else
+            fprintf(f, "<p class=note>Plot not drawn%s; data in <code>%s*.dat</code>, script "
+                       "<code>%s.gp</code>.</p>\n",
+                    info->gnuplot_found ? " (gnuplot failed, see gnuplot.log)" : "", plots[p].name,
+                    plots[p].name);
+    }
+    fputs("<p class=note>Files: index.html, report.md, *.dat (gnuplot data), *.gp (gnuplot "
+          "scripts), *.svg, latency-N.hgrm (HdrHistogram percentile distributions).</p>\n"
+          "</main></body></html>\n",
+          f);
+    close_out(&o, f, "index.html");
+
+    /* Markdown */
+    f = open_in(&o, "report.md");
+    if (f) {
+        fprintf(f, "# %s\n\n%zu result file(s); medians over repetitions with 95%% confidence "
+                   "intervals of the median.\n\n",
+                title, n);
+        if (viol)
+            fprintf(f, "**%lld invariant violation(s) recorded.**\n\n", viol);
+        if (!info->gnuplot_found)
+            fputs("> gnuplot was not found: tables only (install gnuplot-nox).\n\n", f);
+        fputs("## Runs\n\n| run | file | scenario | seed | reps | commit | host | date |\n"
+              "| --- | --- | --- | --- | ---: | --- | --- | --- |\n",
+              f);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "| #%zu | `%s` | %s | %s | %zu | %s | %s | %s |\n", i + 1, r[i].path,
+                    r[i].scenario, *r[i].seed ? r[i].seed : "-", r[i].nreps,
+                    *r[i].tool_git ? r[i].tool_git : "-", r[i].hostname, r[i].date);
+        fputs("\n## Key metrics\n\n", f);
+        write_metrics_table(f, r, n, true);
+        if (have_cmp) {
+            fputs("## Run #1 against the others\n\n", f);
+            if (dra_compare_write_md(&cmp, f) != DRA_OK && o.rc == DRA_OK)
+                o.rc = DRA_EIO;
+        }
+        for (size_t p = 0; p < DRA_ARRAY_LEN(plots); p++)
+            if (plots[p].ok)
+                fprintf(f, "## %s\n\n![%s](%s.svg)\n\n%s\n\n", plots[p].title, plots[p].title,
+                        plots[p].name, plots[p].caption);
+        close_out(&o, f, "report.md");
+    }
+    if (have_cmp)
+        dra_compare_fini(&cmp);
+    return o.rc;
+}

@@ -1,0 +1,78 @@
+/*
+ * report.h - release-review reports and exports of drabench result files.
+ *
+ * Purpose:
+ *  - dra_report_write: `drabench report RESULT... -o DIR` writes DIR/index.html (inline CSS,
+ *    images referenced as local SVG files, nothing from the network) and DIR/report.md, plus the
+ *    gnuplot inputs (DIR/NAME.dat with a `#` header line, DIR/NAME.gp scripts) and their SVG output:
+ *    latency percentile curves on HdrHistogram's 1/(1-p) log axis, histogram overlays of the
+ *    compared runs, throughput per run with its 95% confidence interval, fragmentation over time
+ *    when recorded. Without gnuplot the page says so and keeps its tables.
+ *  - dra_export_perfdash / dra_export_benchfmt (implemented in cmd_export.c): Kubernetes
+ *    scheduler_perf DataItems JSON for perfdash and Go benchmark text for benchstat (STYLE §3.6).
+ *  - Histogram helpers: rebuild a dra_hist_t from a result's bucket dump, and pool one
+ *    histogram name across every repetition of one or more results.
+ *
+ * Ownership: results are borrowed (const) and never retained. Histograms filled by the helpers
+ * are initialised here and owned by the caller (dra_hist_fini). Errors: DRA_OK, DRA_EIO (cannot
+ * write DIR), DRA_ENOMEM, DRA_EINVAL; diag names the file. Cost: O(total buckets + samples) plus
+ * one gnuplot process per plot. Thread-safety: none needed; no global state.
+ */
+#ifndef DRA_REPORT_H
+#define DRA_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/err.h"
+#include "hist.h"
+#include "rload.h"
+
+typedef struct dra_report_opts {
+    const char *title;   /* page title; NULL = "drabench report" */
+    const char *gnuplot; /* gnuplot executable; NULL = $GNUPLOT or "gnuplot"; "" = do not plot */
+    const char *scripts; /* directory with the *.gp templates; NULL = built-in scripts */
+} dra_report_opts_t;
+
+/* What dra_report_write did (for the caller's summary line and tests). */
+typedef struct dra_report_info {
+    bool gnuplot_found;
+    int plots_written; /* SVG files gnuplot produced */
+    int plots_failed;
+} dra_report_info_t;
+
+DRA_NODISCARD int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
+                                   const dra_report_opts_t *opts, dra_report_info_t *info,
+                                   dra_diag_t *diag);
+
+/* Rebuild h (initialised here with src's layout) from a result histogram dump. */
+DRA_NODISCARD int dra_report_hist_load(const dra_rload_hist_t *src, dra_hist_t *h);
+/* Pool every repetition's histogram with this shape/phase/outcome over results r[0..n) into h
+ * (initialised here, default layout). *count = repetitions that had it. */
+DRA_NODISCARD int dra_report_hist_pool(const dra_rload_result_t *r, size_t n, const char *shape,
+                                       const char *phase, const char *outcome, dra_hist_t *h,
+                                       size_t *count);
+
+/* Short label of a result for legends: "<scenario> <git> #<i>" style, written into buf. */
+const char *dra_report_label(const dra_rload_result_t *r, size_t index, char *buf, size_t len);
+
+/* ---- exports (cmd_export.c) ----------------------------------------------------------------- */
+
+/* perfdash DataItems: {"version":"v1","dataItems":[...]} for results r[0..n), pooling results with
+ * the same Name (BenchmarkDRAAlloc/<scenario>/<policy>-<release>). Labels on every item: Metric,
+ * Name, shape, phase, release, policy ("not applicable" when unused). Latency in ms. */
+DRA_NODISCARD int dra_export_perfdash(const dra_rload_result_t *r, size_t n, FILE *f);
+/* File name perfdash looks for: "BenchmarkDRAAlloc_<2006-01-02T15:04:05Z>.json" from the first
+ * result's host.date (current time when absent). */
+void dra_export_perfdash_name(const dra_rload_result_t *r, char *buf, size_t len);
+/* Go benchmark format: configuration lines, `Unit` metadata lines, then one line per repetition
+ * `BenchmarkDRAAlloc/<scenario>/<policy>-<release> <claims> <ns/op> ns/op <v> <unit>...`. */
+DRA_NODISCARD int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f);
+/* benchfmt unit of a metric: "claims/s", "pods/s", else the name with '.' -> '-' plus "-<unit>"
+ * (latency.pod.p99 -> "pod-p99-ns"). */
+const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char *buf, size_t len);
+/* Scenario name safe for benchmark names: basename without extension, [A-Za-z0-9._-] only. */
+const char *dra_export_scenario_name(const char *scenario, char *buf, size_t len);
+
+#endif /* DRA_REPORT_H */
