@@ -133,6 +133,7 @@ typedef struct dra_cel_env {
     bool no_macros;    /* parse without macro expansion */
     bool no_check;     /* skip type checking (conformance disable_check) */
     bool no_fold;      /* no constant folding */
+    uint64_t cost_limit; /* runtime cost budget; 0 = DRA_CEL_MAX_COST (DRA) or 10^9 (standard) */
 } dra_cel_env_t;
 
 /* Per-model cache of the interned ids of the program's qualified names (seqlock: readers never

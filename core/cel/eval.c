@@ -973,7 +973,9 @@ int dra_cel_eval_value(const dra_cel_prog_t *p, const dra_cel_act_t *act, dra_ar
 {
     dra_cel_val_t slots_stack[16];
     dra_cel_ctx_t c = {.prog = p, .act = act, .a = out,
-                       .cost_limit = p->env->dra ? DRA_CEL_MAX_COST : 1000000000ULL};
+                       .cost_limit = p->env->cost_limit  ? p->env->cost_limit
+                                     : p->env->dra ? DRA_CEL_MAX_COST
+                                                   : 1000000000ULL};
     if (p->nslots <= 16) {
         c.slots = slots_stack;
     } else {
