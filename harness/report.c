@@ -281,8 +281,8 @@ static int plot_latency(out_t *o, const dra_rload_result_t *r, size_t n, bool *a
                 return o->rc;
             gp_header(gp, "latency", "Pod scheduling latency by percentile (all shapes)", 960, 520);
             fputs("set logscale x\nset logscale y\nset xrange [1:1e5]\n"
-                  "set xtics ('0%' 1, '90%' 10, '99%' 100, '99.9%' 1000, '99.99%' 10000, "
-                  "'99.999%' 100000)\n"
+                  "set xtics ('0%%' 1, '90%%' 10, '99%%' 100, '99.9%%' 1000, '99.99%%' 10000, "
+                  "'99.999%%' 100000)\n"
                   "set xlabel 'percentile (axis: 1/(1-p), as HdrHistogram plots)'\n"
                   "set ylabel 'latency (µs)'\nset key top left\nplot ",
                   gp);
@@ -445,7 +445,7 @@ static int plot_frag(out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
                 return o->rc;
             gp_header(gp, "frag", "Fragmentation over the run (first repetition)", 960, 440);
             fputs("set xlabel 'time of sample (as recorded by the runner)'\n"
-                  "set ylabel 'idle GPUs unusable, partial NVLink domains'\n"
+                  "set ylabel 'GPUs / NVLink domains'\n"
                   "set y2label 'stranded MIG fraction'\nset y2tics\nset ytics nomirror\n"
                   "set key outside bottom center horizontal\nplot ",
                   gp);

@@ -53,3 +53,33 @@ add_test(NAME compare.cli_json
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(compare.cli_bad_syntax_message compare.cli_bad_type_message compare.cli_json
                      PROPERTIES LABELS "unit;harness" TIMEOUT 60 ENVIRONMENT "${DRA_TEST_ENV}")
+
+# report/export/baseline CLI
+dra_compare_cli(report_help 0 report --help)
+dra_compare_cli(export_help 0 export --help)
+dra_compare_cli(baseline_help 0 baseline --help)
+dra_compare_cli(report_no_dir 2 report ${_cmp_dir}/base-default.json)
+dra_compare_cli(export_no_format 2 export ${_cmp_dir}/base-default.json)
+dra_compare_cli(export_bad_input 2 export --format benchfmt ${_cmp_dir}/bad-schema.json)
+dra_compare_cli(baseline_refuses_violation 3 baseline bless --dir /tmp/drabench-baseline-test-refused ${_cmp_dir}/violation-default.json)
+add_test(NAME compare.cli_baseline_bless
+         COMMAND sh -c "d=$(mktemp -d) && \"$0\" baseline bless --dir \"$d\" --release fixture corpora/golden/compare/base-default.json corpora/golden/compare/base-mig-inference.json >/dev/null && test -s \"$d/fixture/default.json\" && test -s \"$d/fixture/mig-inference.json\" && grep -q '^release: fixture' \"$d/fixture/MANIFEST\" && grep -q 'host: fixture-host, Fixture CPU' \"$d/fixture/MANIFEST\" && grep -qx fixture \"$d/CURRENT\" && \"$0\" compare -q \"$d\"/fixture/*.json -- corpora/golden/compare/noise-default.json corpora/golden/compare/noise-mig-inference.json >/dev/null; rc=$?; rm -rf \"$d\"; exit $rc"
+                 $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+add_test(NAME compare.cli_export_perfdash
+         COMMAND sh -c "d=$(mktemp -d) && \"$0\" export --format perfdash -o \"$d\" corpora/golden/compare/base-default.json >/dev/null && jq -e '.version == \"v1\" and (.dataItems | length) > 0 and all(.dataItems[]; (.labels | keys) == [\"Metric\",\"Name\",\"phase\",\"policy\",\"release\",\"shape\"])' \"$d/BenchmarkDRAAlloc_2026-01-01T00:00:00Z.json\"; rc=$?; rm -rf \"$d\"; exit $rc"
+                 $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(compare.cli_baseline_bless compare.cli_export_perfdash
+                     PROPERTIES LABELS "unit;harness" TIMEOUT 60 ENVIRONMENT "${DRA_TEST_ENV}")
+
+# End to end with the runner (tiny runs, seconds): two runs of one build do not gate (the 50%
+# threshold keeps a noisy shared CI machine from failing on wall-clock blips; deterministic
+# metrics and digests must match exactly), and DRA_TEST_DELAY_NS (busy waiting per claim)
+# compares as a regression (exit 1).
+add_test(NAME compare.e2e_same_build_and_delay
+         COMMAND sh -c "set -u; d=$(mktemp -d); run() { \"$0\" run default --repeat 6 --count 40 --invariants off -q -o \"$1\" || exit 4; }; run \"$d/a.json\"; run \"$d/b.json\"; DRA_TEST_DELAY_NS=400000 run \"$d/c.json\"; \"$0\" compare -q -t 50% \"$d/a.json\" \"$d/b.json\"; s=$?; \"$0\" compare -q -t 50% \"$d/a.json\" \"$d/c.json\" >\"$d/c.txt\"; r=$?; echo \"same build: exit $s (want 0); with delay: exit $r (want 1)\"; grep -E '^expected throughput' \"$d/c.txt\"; rm -rf \"$d\"; [ $s -eq 0 ] && [ $r -eq 1 ]"
+                 $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(compare.e2e_same_build_and_delay PROPERTIES LABELS "bench-smoke;harness" TIMEOUT 300
+                     ENVIRONMENT "${DRA_TEST_ENV}")
