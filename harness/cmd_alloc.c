@@ -14,6 +14,7 @@
 #include "alloc/invariants.h"
 #include "cli.h"
 #include "manifest.h"
+#include "taintrule.h"
 #include "ydoc.h"
 
 static const char help[] =
@@ -59,6 +60,96 @@ static const char *nz(const char *s)
     return s ? s : "";
 }
 
+typedef struct plist {
+    char **v;
+    size_t n, cap;
+} plist_t;
+
+static int plist_add(plist_t *p, const char *s)
+{
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 64;
+        char **nv = realloc(p->v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        p->v = nv;
+        p->cap = nc;
+    }
+    p->v[p->n] = strdup(s);
+    return p->v[p->n++] ? 0 : -1;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int collect(plist_t *p, const char *path)
+{
+    struct stat sb;
+    if (strcmp(path, "-") == 0)
+        return plist_add(p, path);
+    if (stat(path, &sb) != 0)
+        return -2;
+    if (!S_ISDIR(sb.st_mode))
+        return plist_add(p, path);
+    DIR *d = opendir(path);
+    if (!d)
+        return -2;
+    plist_t sub = {0};
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+        struct stat s2;
+        if (stat(full, &s2) != 0)
+            continue;
+        size_t l = strlen(e->d_name);
+        if (S_ISDIR(s2.st_mode) || (l > 5 && strcmp(e->d_name + l - 5, ".yaml") == 0) ||
+            (l > 4 && strcmp(e->d_name + l - 4, ".yml") == 0))
+            plist_add(&sub, full);
+    }
+    closedir(d);
+    qsort(sub.v, sub.n, sizeof *sub.v, cmpstr);
+    int rc = 0;
+    for (size_t i = 0; i < sub.n; i++) {
+        struct stat s2;
+        if (rc == 0 && stat(sub.v[i], &s2) == 0)
+            rc = S_ISDIR(s2.st_mode) ? collect(p, sub.v[i]) : plist_add(p, sub.v[i]);
+        free(sub.v[i]);
+    }
+    free(sub.v);
+    return rc;
+}
+
+
+/* Read one manifest file ("-" = stdin) into the model and its DeviceTaintRules into rules. Does
+ * not imply nodes (call dra_model_imply_nodes after the last file). */
+static int read_with_rules(dra_model_t *m, dra_taint_rules_t *rules, const char *path,
+                           dra_diag_list_t *errs)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    d.file = path;
+    if (dra_cli_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d) != DRA_OK) {
+        d.file = path;
+        if (dra_diag_list_push(errs, &d) != DRA_OK)
+            return DRA_ENOMEM;
+        return d.code ? d.code : DRA_EIO;
+    }
+    int rc = dra_manifest_read_buffer(m, path, buf, len, errs);
+    if (rc != DRA_ENOMEM) {
+        int r2 = dra_taint_rules_read_buffer(rules, m, path, buf, len, errs);
+        rc = rc ? rc : r2;
+    }
+    free(buf);
+    return rc;
+}
+
 /* ---- allocate mode --------------------------------------------------------------------------- */
 
 static dra_claim_t *instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
@@ -85,7 +176,24 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     dra_alloc_state_t *st = NULL;
     dra_cel_cache_t *cel = NULL;
     dra_allocator_t *al = NULL;
-    int rc = dra_manifest_read_paths(&m, paths, npaths, &errs);
+    dra_taint_rules_t rules;
+    dra_taint_rules_init(&rules);
+    plist_t files = {0};
+    int rc = DRA_OK;
+    for (int i = 0; i < npaths && rc == DRA_OK; i++)
+        if (collect(&files, paths[i]) != 0) {
+            dra_cli_errorf("alloc: cannot read %s", paths[i]);
+            rc = DRA_EIO;
+        }
+    for (size_t i = 0; i < files.n && rc != DRA_ENOMEM; i++) {
+        int r2 = read_with_rules(&m, &rules, files.v[i], &errs);
+        rc = rc ? rc : r2;
+    }
+    for (size_t i = 0; i < files.n; i++)
+        free(files.v[i]);
+    free(files.v);
+    if (rc == DRA_OK)
+        rc = dra_model_imply_nodes(&m);
     if (rc) {
         char buf[700];
         for (size_t i = 0; i < errs.count; i++)
@@ -97,6 +205,21 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
         dra_cel_cache_new(&cel)) {
         exitc = DRA_EXIT_ENV;
         goto out;
+    }
+    if (rules.n && dra_taint_rules_enabled(&o->f)) {
+        dra_diag_t d;
+        uint32_t hits = 0;
+        rc = dra_taint_rules_apply(&rules, &m, cel, &hits, &d);
+        if (rc) {
+            fprintf(stderr, "drabench alloc: %s\n", rc == DRA_ENOMEM ? dra_strerror(rc) : d.msg);
+            exitc = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+            goto out;
+        }
+        fprintf(stderr, "%u DeviceTaintRule(s) applied: %u device taint(s) added\n", rules.n, hits);
+    } else if (rules.n) {
+        fprintf(stderr, "%u DeviceTaintRule(s) ignored: DRADeviceTaintRules is off in release 1.%u "
+                        "(--feature DRADeviceTaintRules=true applies them)\n",
+                rules.n, (unsigned)(o->f.release - 100));
     }
     dra_alloc_options_t ao = {0};
     if (dra_alloc_new(&m, &o->f, st, cel, &ao, &al)) {
@@ -113,7 +236,8 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
         exitc = DRA_EXIT_ENV;
         goto out;
     }
-    memcpy(initial, m.claims, nclaims0 * sizeof *initial);
+    if (nclaims0)
+        memcpy(initial, m.claims, nclaims0 * sizeof *initial);
     uint32_t nunits = npods ? 0 : nclaims0;
     for (uint32_t p = 0; p < npods; p++)
         nunits += (uint32_t)(m.pods[p]->replicas > 0 ? m.pods[p]->replicas : 1);
@@ -230,6 +354,7 @@ out:
     dra_alloc_free(al);
     dra_cel_cache_free(cel);
     dra_alloc_state_free(st);
+    dra_taint_rules_fini(&rules);
     dra_diag_list_fini(&errs);
     dra_model_fini(&m);
     return exitc;
@@ -475,6 +600,17 @@ static int run_case(const char *path, const opts_t *o, int *npass)
     const char *name = path;
     fail_t f = {0};
     char dbuf[700];
+    char have_msg[DRA_DIAG_MSG_MAX + 32];
+    dra_taint_rules_t rules;
+    dra_taint_rules_init(&rules);
+    if (dra_cel_cache_new(&cel)) {
+        free(buf);
+        dra_model_fini(&m);
+        dra_arena_fini(&ya);
+        dra_arena_fini(&out_arena);
+        return 2;
+    }
+    snprintf(have_msg, sizeof have_msg, "Invalid");
     int rc = dra_ydoc_parse_file_buf(buf, len, path, &ya, 0, on_doc, &tc, &errs);
     if (rc || tc.ndocs != 1) {
         printf("FAIL %s: %s\n", path,
@@ -489,15 +625,44 @@ static int run_case(const char *path, const opts_t *o, int *npass)
         printf("FAIL %s (%s): AllocationTest has no spec\n", name, path);
         goto done;
     }
+    const dra_ynode_t *exp = dra_ynode_get(spec, "expect");
+    const char *want = scal(dra_ynode_get(exp, "outcome"));
+    const char *ec = scal(dra_ynode_get(exp, "errorContains"));
+    bool want_invalid = want && strcmp(want, "Invalid") == 0; /* drabench extension */
     rc = dra_manifest_read_buffer(&m, path, buf, len, &errs);
+    if (rc != DRA_ENOMEM) {
+        int r2 = dra_taint_rules_read_buffer(&rules, &m, path, buf, len, &errs);
+        rc = rc ? rc : r2;
+    }
     const dra_ynode_t *inc = dra_ynode_get(spec, "include");
     for (uint32_t i = 0; !rc && inc && dra_ynode_is_seq(inc) && i < inc->n; i++)
         if (scal(inc->vals[i]))
-            rc = dra_manifest_read_file(&m, scal(inc->vals[i]), &errs);
+            rc = read_with_rules(&m, &rules, scal(inc->vals[i]), &errs);
     if (rc) {
+        if (rc == DRA_ENOMEM)
+            goto done;
+        result = 1;
+        if (want_invalid) {
+            /* the case passes when loading or validation rejects the objects with the message */
+            bool found = !ec;
+            for (size_t i = 0; i < errs.count && !found; i++)
+                found = strstr(errs.items[i].msg, ec) != NULL;
+            if (!found)
+                failf(&f, "objects rejected, but no error contains \"%s\": %s", nz(ec),
+                      errs.count ? dra_diag_format(&errs.items[0], dbuf, sizeof dbuf) : dra_strerror(rc));
+            snprintf(have_msg, sizeof have_msg, "Invalid: %s",
+                     errs.count ? dra_diag_format(&errs.items[0], dbuf, sizeof dbuf) : dra_strerror(rc));
+            goto report;
+        }
         printf("FAIL %s (%s): invalid objects: %s\n", name, path,
                errs.count ? dra_diag_format(&errs.items[0], dbuf, sizeof dbuf) : dra_strerror(rc));
+        result = 2;
         goto done;
+    }
+    if (want_invalid) {
+        result = 1;
+        failf(&f, "objects loaded without error, expected Invalid%s%s", ec ? " with " : "", nz(ec));
+        goto report;
     }
     if (dra_model_imply_nodes(&m))
         goto done;
@@ -527,6 +692,12 @@ static int run_case(const char *path, const opts_t *o, int *npass)
             printf("FAIL %s (%s): %s\n", name, path, d.msg);
             goto done;
         }
+    }
+    /* DeviceTaintRules: patched into the devices as the scheduler's slice tracker does */
+    if (rules.n && dra_taint_rules_enabled(&feat) &&
+        dra_taint_rules_apply(&rules, &m, cel, NULL, &d) != DRA_OK) {
+        printf("FAIL %s (%s): %s\n", name, path, d.msg);
+        goto done;
     }
     /* node */
     const char *nodename = scal(dra_ynode_get(spec, "node"));
@@ -579,7 +750,7 @@ static int run_case(const char *path, const opts_t *o, int *npass)
             goto done;
         }
     }
-    if (dra_alloc_state_new(&m, &feat, &st) || dra_cel_cache_new(&cel))
+    if (dra_alloc_state_new(&m, &feat, &st))
         goto done;
     const dra_ynode_t *alc = dra_ynode_get(spec, "allocated");
     for (uint32_t i = 0; alc && dra_ynode_is_seq(alc) && i < alc->n; i++) {
@@ -609,13 +780,10 @@ static int run_case(const char *path, const opts_t *o, int *npass)
     if (dra_alloc_allocate(al, node, claims, nc, &out_arena, &out))
         goto done;
     result = 1;
-    const dra_ynode_t *exp = dra_ynode_get(spec, "expect");
-    const char *want = scal(dra_ynode_get(exp, "outcome"));
     const char *have = dra_outcome_name(out.kind);
     if (!want || strcmp(want, have) != 0) {
         failf(&f, "outcome %s%s%s, expected %s", have, out.msg[0] ? ": " : "", out.msg, nz(want));
     }
-    const char *ec = scal(dra_ynode_get(exp, "errorContains"));
     if (ec && !strstr(out.msg, ec))
         failf(&f, "error \"%s\" does not contain \"%s\"", out.msg, ec);
     if (out.kind == DRA_OUTCOME_ALLOCATED) {
@@ -670,12 +838,14 @@ static int run_case(const char *path, const opts_t *o, int *npass)
             failf(&f, "allocateOneInvocations %llu, expected %lld",
                   (unsigned long long)out.stats.allocate_one, (long long)v);
     }
+    snprintf(have_msg, sizeof have_msg, "%s%s%s", have, out.msg[0] ? ": " : "", out.msg);
+report:
     if (f.failed) {
         printf("FAIL %s (%s): %s\n", name, path, f.why);
         result = 1;
     } else {
         if (o->verbose)
-            printf("PASS %s: %s%s%s\n", name, have, out.msg[0] ? ": " : "", out.msg);
+            printf("PASS %s: %s\n", name, have_msg);
         else
             printf("PASS %s\n", name);
         result = 0;
@@ -686,74 +856,13 @@ done:
     dra_alloc_free(al);
     dra_cel_cache_free(cel);
     dra_alloc_state_free(st);
+    dra_taint_rules_fini(&rules);
     dra_arena_fini(&out_arena);
     dra_diag_list_fini(&errs);
     dra_arena_fini(&ya);
     dra_model_fini(&m);
     free(buf);
     return result;
-}
-
-typedef struct plist {
-    char **v;
-    size_t n, cap;
-} plist_t;
-
-static int plist_add(plist_t *p, const char *s)
-{
-    if (p->n == p->cap) {
-        size_t nc = p->cap ? p->cap * 2 : 64;
-        char **nv = realloc(p->v, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        p->v = nv;
-        p->cap = nc;
-    }
-    p->v[p->n] = strdup(s);
-    return p->v[p->n++] ? 0 : -1;
-}
-
-static int cmpstr(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int collect(plist_t *p, const char *path)
-{
-    struct stat sb;
-    if (stat(path, &sb) != 0)
-        return -2;
-    if (!S_ISDIR(sb.st_mode))
-        return plist_add(p, path);
-    DIR *d = opendir(path);
-    if (!d)
-        return -2;
-    plist_t sub = {0};
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char full[4096];
-        snprintf(full, sizeof full, "%s/%s", path, e->d_name);
-        struct stat s2;
-        if (stat(full, &s2) != 0)
-            continue;
-        size_t l = strlen(e->d_name);
-        if (S_ISDIR(s2.st_mode) || (l > 5 && strcmp(e->d_name + l - 5, ".yaml") == 0) ||
-            (l > 4 && strcmp(e->d_name + l - 4, ".yml") == 0))
-            plist_add(&sub, full);
-    }
-    closedir(d);
-    qsort(sub.v, sub.n, sizeof *sub.v, cmpstr);
-    int rc = 0;
-    for (size_t i = 0; i < sub.n; i++) {
-        struct stat s2;
-        if (rc == 0 && stat(sub.v[i], &s2) == 0)
-            rc = S_ISDIR(s2.st_mode) ? collect(p, sub.v[i]) : plist_add(p, sub.v[i]);
-        free(sub.v[i]);
-    }
-    free(sub.v);
-    return rc;
 }
 
 static int run_tests(const opts_t *o, char **paths, int npaths)
@@ -784,6 +893,7 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
     }
     free(files.v);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    fflush(stdout);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     fprintf(stderr, "%d passed, %d failed, %d invalid (%.1f ms)\n", npass, nfail, ninvalid, ms);
     if (ninvalid)
