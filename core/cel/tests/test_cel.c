@@ -1,0 +1,380 @@
+/*
+ * test_cel.c - unit tests for the CEL engine: parser (literals, precedence, positions, limits),
+ * checker (DRA environment, compile errors), evaluator edge cases (CEL-DRA §9 checklist),
+ * program cache, reference list and scratch-arena discipline.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cel/cel.h"
+#include "cel/cel_ast.h"
+#include "check.h"
+
+static dra_model_t model;
+static const dra_device_t *dev;     /* dra.example.com device with every attribute kind */
+static const dra_device_t *badver;  /* device with an unparsable version */
+
+static void add_attr(dra_model_t *m, dra_device_t *d, const char *driver, const char *name,
+                     dra_attr_kind_t k)
+{
+    dra_attr_t *a = &d->attrs[d->nattrs++];
+    a->name = dra_model_str(m, name);
+    a->qname = dra_model_qname(m, driver, name);
+    a->kind = (uint8_t)k;
+    a->count = 1;
+}
+
+static void setup(void)
+{
+    dra_model_init(&model);
+    dra_slice_t *s = dra_model_add_slice(&model);
+    s->driver = dra_model_str(&model, "dra.example.com");
+    s->devices = dra_model_array(&model, 2, sizeof(dra_device_t));
+    s->ndevices = 2;
+    dra_device_t *d = &s->devices[0];
+    d->name = "dev0";
+    d->attrs = dra_model_array(&model, 8, sizeof(dra_attr_t));
+    add_attr(&model, d, s->driver, "model", DRA_ATTR_STRING);
+    d->attrs[0].v.s = "A100-SXM4";
+    add_attr(&model, d, s->driver, "index", DRA_ATTR_INT);
+    d->attrs[1].v.i = 3;
+    add_attr(&model, d, s->driver, "rdma", DRA_ATTR_BOOL);
+    d->attrs[2].v.b = true;
+    add_attr(&model, d, s->driver, "driverVersion", DRA_ATTR_VERSION);
+    d->attrs[3].v.s = "550.54.15";
+    add_attr(&model, d, s->driver, "names", DRA_ATTR_STRINGS);
+    static const char *names[] = {"a", "b"};
+    d->attrs[4].v.strs = names;
+    d->attrs[4].count = 2;
+    add_attr(&model, d, s->driver, "ext.example.com/family", DRA_ATTR_STRING);
+    d->attrs[5].v.s = "hopper";
+    d->caps = dra_model_array(&model, 1, sizeof(dra_capacity_t));
+    d->caps[0].name = "memory";
+    d->caps[0].qname = dra_model_qname(&model, s->driver, "memory");
+    CHECK_OK(dra_quantity_parse("40Gi", 4, &d->caps[0].value, NULL));
+    d->ncaps = 1;
+    dra_device_t *b = &s->devices[1];
+    b->name = "dev1";
+    b->attrs = dra_model_array(&model, 1, sizeof(dra_attr_t));
+    add_attr(&model, b, s->driver, "v", DRA_ATTR_VERSION);
+    b->attrs[0].v.s = "99999999999999999999.0.0";
+    dra_model_slice_done(&model, s);
+    dev = &s->devices[0];
+    badver = &s->devices[1];
+}
+
+/* 'T' true, 'F' false, 'C' compile error, 'R' runtime error */
+static char outcome(const char *expr, const dra_device_t *d, char *msg, size_t msglen)
+{
+    dra_arena_t a, scratch;
+    dra_arena_init(&a, 0);
+    dra_arena_init(&scratch, 0);
+    dra_cel_prog_t *p = NULL;
+    dra_diag_t diag;
+    dra_diag_clear(&diag);
+    char r;
+    int rc = dra_cel_compile(expr, strlen(expr), &a, &p, &diag);
+    if (rc != DRA_OK) {
+        r = 'C';
+    } else {
+        bool match = false;
+        dra_arena_mark_t m0 = dra_arena_mark(&scratch);
+        rc = dra_cel_eval_device(p, &model, d, &scratch, &match, &diag);
+        CHECK(dra_arena_mark(&scratch).used == m0.used);
+        r = rc == DRA_OK ? (match ? 'T' : 'F') : 'R';
+    }
+    if (msg)
+        snprintf(msg, msglen, "%s", r == 'T' || r == 'F' ? "" : diag.msg);
+    dra_arena_fini(&scratch);
+    dra_arena_fini(&a);
+    return r;
+}
+
+typedef struct kase {
+    const char *expr;
+    char want;
+    const char *msg; /* substring of the error message, or NULL */
+} kase_t;
+
+static void run_cases(const kase_t *k, size_t n, const dra_device_t *d)
+{
+    for (size_t i = 0; i < n; i++) {
+        char msg[DRA_DIAG_MSG_MAX];
+        char got = outcome(k[i].expr, d, msg, sizeof msg);
+        CHECK_MSG(got == k[i].want, "%s: want %c got %c (%s)", k[i].expr, k[i].want, got, msg);
+        if (k[i].msg && got == k[i].want)
+            CHECK_MSG(strstr(msg, k[i].msg) != NULL, "%s: message '%s' lacks '%s'", k[i].expr, msg,
+                      k[i].msg);
+    }
+}
+
+static void test_literals_and_precedence(void)
+{
+    static const kase_t k[] = {
+        {"1 + 2 * 3 == 7", 'T', NULL},
+        {"(1 + 2) * 3 == 9", 'T', NULL},
+        {"-9223372036854775808 < 0", 'T', NULL},
+        {"9223372036854775808 > 0", 'C', "invalid int literal"},
+        {"18446744073709551615u == 18446744073709551615u", 'T', NULL},
+        {"0x10 == 16 && 0x10u == 16u", 'T', NULL},
+        {"1.5e3 == 1500.0 && .5 == 0.5", 'T', NULL},
+        {"'a\\tb' == \"a\\u0009b\" && r'a\\tb'.size() == 4", 'T', NULL},
+        {"'''x\ny''' == \"x\\ny\"", 'T', NULL},
+        {"b'\\xff'.size() == 1 && '\\xff'.size() == 1 && '\\377' == 'ÿ'", 'T', NULL},
+        {"true ? false : true || true", 'F', NULL},
+        {"!true == false", 'T', NULL},
+        {"--1 == 1 && !!true", 'T', NULL},
+        {"1 in [1, 2] && !(3 in [1, 2])", 'T', NULL},
+        {"[1, 2, 3][1] == 2 && {'a': 1}['a'] == 1 && {'a': 1}.a == 1", 'T', NULL},
+        {"[1, 2,] == [1, 2] && {'a': 1,} == {'a': 1}", 'T', NULL},
+        {"'x' // comment\n == 'x'", 'T', NULL},
+        {"{1: 'a'}.size() == 1 && size([]) == 0", 'T', NULL},
+    };
+    run_cases(k, DRA_ARRAY_LEN(k), dev);
+}
+
+static void test_parse_errors(void)
+{
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    dra_cel_prog_t *p;
+    dra_diag_t d;
+    CHECK_EQ_I64(dra_cel_compile("1 + ", 4, &a, &p, &d), DRA_ECOMPILE);
+    CHECK_EQ_I64(d.column, 5);
+    CHECK(strstr(d.msg, "Syntax error") != NULL);
+    CHECK_EQ_I64(dra_cel_compile("?!", 2, &a, &p, &d), DRA_ECOMPILE);
+    CHECK_EQ_I64(d.column, 1);
+    CHECK_EQ_I64(dra_cel_compile("a\n  .b)", 7, &a, &p, &d), DRA_ECOMPILE);
+    CHECK_EQ_I64(d.line, 2);
+    CHECK_EQ_I64(dra_cel_compile("'abc", 4, &a, &p, &d), DRA_ECOMPILE);
+    CHECK_EQ_I64(dra_cel_compile("'\\q'", 4, &a, &p, &d), DRA_ECOMPILE);
+    CHECK_EQ_I64(dra_cel_compile("if", 2, &a, &p, &d), DRA_ECOMPILE);
+    CHECK(strstr(d.msg, "reserved") != NULL);
+    CHECK_EQ_I64(dra_cel_compile("Foo{a: 1}", 9, &a, &p, &d), DRA_ECOMPILE);
+    /* reserved words are fine as field names */
+    CHECK_OK(dra_cel_compile("{'if': true}.if", 15, &a, &p, &d));
+    /* depth limits: deep nesting and very long chains fail cleanly */
+    size_t n = 6000;
+    char *deep = malloc(2 * n + 2);
+    memset(deep, '(', n);
+    deep[n] = '1';
+    memset(deep + n + 1, ')', n);
+    deep[2 * n + 1] = 0;
+    CHECK_EQ_I64(dra_cel_compile(deep, strlen(deep), &a, &p, &d), DRA_ELIMIT);
+    char *chain = malloc(4 * n + 1);
+    for (size_t i = 0; i < n; i++)
+        memcpy(chain + 4 * i, i ? "+1  " : "1   ", 4);
+    chain[4 * n] = 0;
+    CHECK_EQ_I64(dra_cel_compile(chain, 3000, &a, &p, &d), DRA_ECOMPILE); /* 750 terms: too deep */
+    CHECK(strstr(d.msg, "recursion") != NULL);
+    char nest[1201];
+    memset(nest, '(', 600);
+    nest[600] = '1';
+    memset(nest + 601, ')', 600);
+    nest[1201 - 1] = ')';
+    CHECK_EQ_I64(dra_cel_compile(nest, 1201, &a, &p, &d), DRA_ECOMPILE);
+    CHECK(strstr(d.msg, "recursion") != NULL);
+    free(chain);
+    free(deep);
+    dra_arena_fini(&a);
+}
+
+static void test_checker(void)
+{
+    static const kase_t k[] = {
+        {"1", 'C', "must evaluate to bool or the unknown type, not int"},
+        {"'x'", 'C', "not string"},
+        {"device.attributes['dra.example.com'].names.map(n, n)", 'C', "not list"},
+        {"noSuchVar", 'C', "undeclared reference to 'noSuchVar'"},
+        {"isZero(1)", 'C', "undeclared reference to 'isZero'"},
+        {"device.allowMultipleAllocations == false", 'T', NULL},
+        {"device.noField == 1", 'C', "undefined field 'noField'"},
+        {"device.capacity['dra.example.com'].memory == '1Gi'", 'C', "found no matching overload for '_==_'"},
+        {"semver('1.0.0') > semver('0.1.0')", 'C', "found no matching overload for '_>_'"},
+        {"device.capacity['dra.example.com'].memory.sign() == 1", 'C', "found no matching overload for 'sign'"},
+        {"sign(device.capacity['dra.example.com'].memory) == 1", 'T', NULL},
+        {"[1, 'a'].size() == 2", 'C', "expected type 'int' but found 'string'"},
+        {"[device.attributes['dra.example.com'].index, 7].size() == 2", 'C', "expected type"},
+        {"int('abc') == 1", 'C', "program instantiation failed"},
+        {"'a'.matches('(')", 'C', "invalid regular expression"},
+        {"isQuantity([1])", 'C', "found no matching overload for 'isQuantity'"},
+        {"device.attributes['dra.example.com'].rdma", 'T', NULL}, /* dyn result compiles */
+        {"device.attributes['dra.example.com'].index", 'R', "could not be converted to bool"},
+    };
+    run_cases(k, DRA_ARRAY_LEN(k), dev);
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    dra_cel_prog_t *p;
+    dra_diag_t d;
+    char *big = malloc(DRA_CEL_MAX_LEN + 2);
+    memset(big, ' ', DRA_CEL_MAX_LEN + 1);
+    big[0] = 't';
+    big[1] = 'r';
+    big[2] = 'u';
+    big[3] = 'e';
+    CHECK_EQ_I64(dra_cel_compile(big, DRA_CEL_MAX_LEN + 1, &a, &p, &d), DRA_ELIMIT);
+    CHECK_OK(dra_cel_compile(big, DRA_CEL_MAX_LEN, &a, &p, &d));
+    free(big);
+    dra_arena_fini(&a);
+}
+
+/* CEL-DRA §9 checklist */
+static void test_dra_semantics(void)
+{
+    static const kase_t k[] = {
+        /* 1. unknown domain = empty map; missing id = runtime error; has(); `in` uses real keys */
+        {"device.attributes['dra.example.com'].model == 'A100-SXM4'", 'T', NULL},
+        {"device.attributes['dra.example.com']['model'].startsWith('A100')", 'T', NULL},
+        {"device.attributes['dra.example.com'].missing == 1", 'R', "no such key: missing"},
+        {"device.attributes['no.such.domain'].model == 'x'", 'R', "no such key: model"},
+        {"device.attributes['no.such.domain'].size() == 0", 'T', NULL},
+        {"has(device.attributes['dra.example.com'].missing)", 'F', NULL},
+        {"has(device.attributes['dra.example.com'].model)", 'T', NULL},
+        {"'no.such.domain' in device.attributes", 'F', NULL},
+        {"'dra.example.com' in device.attributes && 'ext.example.com' in device.attributes", 'T', NULL},
+        {"device.attributes.size() == 2 && device.capacity.size() == 1", 'T', NULL},
+        {"device.attributes['ext.example.com'].family == 'hopper'", 'T', NULL},
+        {"device.attributes['dra.example.com'].?missing.orValue(7) == 7", 'T', NULL},
+        {"device.attributes['dra.example.com'][?'index'].orValue(0) == 3", 'T', NULL},
+        {"device.attributes.exists_one(d, d == 'ext.example.com')", 'T', NULL},
+        /* 2. error absorption */
+        {"device.attributes['x'].y || true", 'T', NULL},
+        {"true || device.attributes['x'].y", 'T', NULL},
+        {"device.attributes['x'].y && false", 'F', NULL},
+        {"device.attributes['x'].y || false", 'R', "no such key"},
+        {"device.attributes['x'].y ? true : true", 'R', NULL},
+        {"device.driver == 'other' && device.attributes['other'].type == 'gpu'", 'F', NULL},
+        /* 4. mixed-type equality */
+        {"device.attributes['dra.example.com'].index == '3'", 'F', NULL},
+        {"device.attributes['dra.example.com'].index < '3'", 'R', "no such overload"},
+        {"device.attributes['dra.example.com'].driverVersion == '550.54.15'", 'R', "no such overload"},
+        {"'550.54.15' == device.attributes['dra.example.com'].driverVersion", 'F', NULL},
+        {"device.attributes['dra.example.com'].driverVersion == semver('550.54.15+build')", 'T', NULL},
+        /* 5. numbers */
+        {"9223372036854775807 + 1 > 0", 'R', "overflow"},
+        {"-9223372036854775808 - 1 < 0", 'R', "overflow"},
+        {"1 / 0 == 0", 'R', "division by zero"},
+        {"1 % 0 == 0", 'R', "modulus by zero"},
+        {"18446744073709551615u + 1u > 0u", 'R', "overflow"},
+        {"0u - 1u > 0u", 'R', "overflow"},
+        {"dyn(1) == 1.0 && dyn(1u) == 1 && 1 < 1.5", 'T', NULL},
+        {"device.attributes['dra.example.com'].index < 3.5", 'T', NULL},
+        /* 6./7. quantity and semver */
+        {"device.capacity['dra.example.com'].memory.compareTo(quantity('40Gi')) == 0", 'T', NULL},
+        {"device.capacity['dra.example.com'].memory.isGreaterThan(quantity('40G'))", 'T', NULL},
+        {"quantity('1.5Gi') == quantity('1536Mi') && quantity('200M') == quantity('0.2G')", 'T', NULL},
+        {"quantity('1Ki').add(1).compareTo(quantity('1025')) == 0", 'T', NULL},
+        {"quantity('1').sub(quantity('2')).asInteger() == -1", 'T', NULL},
+        {"quantity('1.0').isInteger()", 'F', NULL},
+        {"quantity('1.5').asInteger() == 1", 'R', "cannot convert value to integer"},
+        {"quantity('bad') == quantity('1')", 'R', NULL},
+        {"!isQuantity('1 ') && isQuantity('1E')", 'T', NULL},
+        {"device.attributes['dra.example.com'].driverVersion.isGreaterThan(semver('550.9.0'))", 'T', NULL},
+        {"semver('1.0.0-rc.1').isLessThan(semver('1.0.0')) && semver('1.10.0').compareTo(semver('1.9.0')) == 1", 'T', NULL},
+        {"semver('v1.2', true).major() == 1 && !isSemver('v1.0.0') && isSemver('v1.0.0', true)", 'T', NULL},
+        {"semver('01.0.0') == semver('1.0.0')", 'R', NULL},
+        /* 9. macros over scalars, includes */
+        {"device.attributes['dra.example.com'].model.exists(c, c == 'A')", 'R', "expected iterable type"},
+        {"device.attributes['dra.example.com'].names.exists(n, n == 'b')", 'T', NULL},
+        {"device.attributes['dra.example.com'].names.includes('a')", 'T', NULL},
+        {"device.attributes['dra.example.com'].model.includes('A100-SXM4')", 'T', NULL},
+        {"lists.range(49).includes(1)", 'R', "48"},
+        {"'b' in device.attributes['dra.example.com'].names", 'T', NULL},
+        /* 11. regex, strings */
+        {"device.attributes['dra.example.com'].model.lowerAscii().matches('^a100.*$')", 'T', NULL},
+        {"'abc'.matches('(?=a)')", 'C', "invalid regular expression"},
+        {"'x1y22'.findAll('[0-9]+') == ['1', '22'] && 'abc'.find('b.') == 'bc'", 'T', NULL},
+        {"'eth12'.substring(3, 5) == '12' && int('eth12'.substring(3, 4)) < 4", 'T', NULL},
+        {"'a,b,c'.split(',').join('-') == 'a-b-c' && 'héllo'.charAt(1) == 'é'", 'T', NULL},
+        {"'hello'.indexOf('l') == 2 && 'hello'.lastIndexOf('l') == 3 && ' x '.trim() == 'x'", 'T', NULL},
+        {"'%s-%s'.format(['a', 'b']) == 'a-b' && '%d'.format([1]) == '1' && strings.quote('a\"b') == '\"a\\\\\"b\"'", 'T', NULL},
+        {"cel.bind(d, device.attributes['dra.example.com'], d.rdma && d.index == 3)", 'T', NULL},
+        {"[3, 1, 2].sort() == [1, 2, 3] && [1, 2, 3].sum() == 6 && [2, 1].min() == 1", 'T', NULL},
+        {"sets.contains([1, 2, 3], [1, 3]) && sets.intersects([1], [1, 4])", 'T', NULL},
+        {"{'a': 1, 'b': 2}.transformMap(k, v, v * 2) == {'a': 2, 'b': 4}", 'T', NULL},
+        {"[1, 2].all(i, v, i < v)", 'T', NULL},
+        {"optional.none().orValue(1) == 1 && optional.of(2).value() == 2", 'T', NULL},
+        {"type(1) == int && type('a') == string", 'T', NULL},
+        {"{'a': 1, 'a': 2}.size() == 1", 'R', "repeated key"},
+        /* 13. cost budget */
+        {"lists.range(10).all(a, lists.range(10).all(b, lists.range(10).all(c, lists.range(10)"
+         ".all(d, lists.range(10).all(e, lists.range(10).all(f, lists.range(10).all(g, true)))))))",
+         'R', "cost limit exceeded"},
+    };
+    run_cases(k, DRA_ARRAY_LEN(k), dev);
+    /* 12. an unparsable version attribute fails every expression on that device */
+    char msg[DRA_DIAG_MSG_MAX];
+    CHECK_EQ_I64(outcome("true", badver, msg, sizeof msg), 'R');
+    CHECK(strstr(msg, "parse semantic version") != NULL);
+}
+
+static void test_cache_and_refs(void)
+{
+    dra_cel_cache_t *c;
+    CHECK_OK(dra_cel_cache_new(&c));
+    const dra_cel_prog_t *p1, *p2;
+    dra_diag_t d;
+    const char *e = "device.attributes['dra.example.com'].model == 'x' && "
+                    "device.capacity['dra.example.com'].memory.isInteger()";
+    CHECK_OK(dra_cel_cache_get(c, e, &p1, &d));
+    CHECK_OK(dra_cel_cache_get(c, e, &p2, &d));
+    CHECK(p1 == p2);
+    CHECK_EQ_I64(dra_cel_cache_get(c, "1 +", &p1, &d), DRA_ECOMPILE);
+    dra_diag_clear(&d);
+    CHECK_EQ_I64(dra_cel_cache_get(c, "1 +", &p1, &d), DRA_ECOMPILE);
+    CHECK(strstr(d.msg, "Syntax error") != NULL);
+    const dra_cel_ref_t *refs;
+    uint32_t n;
+    bool dyn;
+    dra_cel_prog_refs(p2, &refs, &n, &dyn);
+    CHECK_EQ_I64(n, 2);
+    CHECK_STREQ(refs[0].qname, "dra.example.com/model");
+    CHECK(!refs[0].is_capacity);
+    CHECK_STREQ(refs[1].qname, "dra.example.com/memory");
+    CHECK(refs[1].is_capacity);
+    CHECK(!dyn);
+    /* the AST exposes DEVREF nodes */
+    const dra_cel_expr_t *root = dra_cel_prog_ast(p2);
+    CHECK_EQ_I64(root->kind, DRA_CEL_E_CALL);
+    const dra_cel_expr_t *eq = root->u.call.args[0];
+    CHECK_EQ_I64(eq->u.call.args[0]->kind, DRA_CEL_E_DEVREF);
+    CHECK_OK(dra_cel_cache_get(c, "device.attributes.exists(d, d == 'x')", &p1, &d));
+    dra_cel_prog_refs(p1, &refs, &n, &dyn);
+    CHECK(dyn);
+    /* constant folding: quantity("40Gi") is a constant */
+    CHECK_OK(dra_cel_cache_get(c, "device.capacity['d'].memory.compareTo(quantity('40Gi')) >= 0", &p1, &d));
+    root = dra_cel_prog_ast(p1);
+    const dra_cel_expr_t *cmp = root->u.call.args[0];
+    CHECK_EQ_I64(cmp->u.call.args[0]->kind, DRA_CEL_E_CONST);
+    CHECK_EQ_I64(cmp->u.call.args[0]->u.c.kind, DRA_CEL_QUANTITY);
+    dra_cel_cache_free(c);
+}
+
+static void test_eval_text(void)
+{
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    dra_cel_prog_t *p;
+    dra_diag_t d;
+    CHECK_OK(dra_cel_compile("device.attributes['dra.example.com'].rdma", 41, &a, &p, &d));
+    const char *text;
+    CHECK_OK(dra_cel_eval_device_text(p, &model, dev, &a, &text, &d));
+    CHECK_STREQ(text, "true");
+    CHECK_OK(dra_cel_compile("device.attributes['dra.example.com'].names", 42, &a, &p, &d));
+    CHECK_OK(dra_cel_eval_device_text(p, &model, dev, &a, &text, &d));
+    CHECK_STREQ(text, "[\"a\", \"b\"]");
+    dra_arena_fini(&a);
+}
+
+int main(void)
+{
+    setup();
+    RUN(test_literals_and_precedence);
+    RUN(test_parse_errors);
+    RUN(test_checker);
+    RUN(test_dra_semantics);
+    RUN(test_cache_and_refs);
+    RUN(test_eval_text);
+    dra_model_fini(&model);
+    return check_summary();
+}
