@@ -851,8 +851,6 @@ report:
         result = 0;
     }
 done:
-    if (result == 2 && !tc.ndocs && tc.doc == NULL && !f.failed)
-        ; /* message already printed */
     dra_alloc_free(al);
     dra_cel_cache_free(cel);
     dra_alloc_state_free(st);
