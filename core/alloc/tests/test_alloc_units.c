@@ -1,0 +1,302 @@
+/* test_alloc_units.c - allocator building blocks in isolation: release profiles, gate parsing,
+ * variant selection and derived behaviour; taint toleration; consumable-capacity policy
+ * arithmetic (default, validRange with step rounding, validValues round-up, violations, fit). */
+#include <string.h>
+
+#include "alloc/alloc.h"
+#include "alloc/alloc_impl.h"
+#include "base/quantity.h"
+#include "check.h"
+
+/* ---- features ---------------------------------------------------------------------------- */
+
+static void test_release_defaults(void)
+{
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_34);
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_ADMIN_ACCESS));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_PRIORITIZED_LIST));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_RESOURCE_CLAIM_DEVICE_STATUS));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_DEVICE_TAINTS));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_CONSUMABLE_CAPACITY));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_PARTITIONABLE_DEVICES));
+    CHECK(!f.upstream_bugs);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_PARTITIONABLE_DEVICES));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_DEVICE_TAINTS));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_DEVICE_BINDING_CONDITIONS));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_CONSUMABLE_CAPACITY));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_LIST_TYPE_ATTRIBUTES));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_DEVICE_TAINT_RULES));
+    CHECK_EQ_I64(f.release, 136);
+}
+
+static void test_release_parse(void)
+{
+    dra_release_t r = DRA_RELEASE_1_34;
+    dra_diag_t d;
+    CHECK_OK(dra_alloc_release_parse("1.35", &r, &d));
+    CHECK_EQ_I64(r, DRA_RELEASE_1_35);
+    CHECK_OK(dra_alloc_release_parse("v1.36", &r, &d));
+    CHECK_EQ_I64(r, DRA_RELEASE_1_36);
+    CHECK_OK(dra_alloc_release_parse("1.34.7", &r, &d));
+    CHECK_EQ_I64(r, DRA_RELEASE_1_34);
+    CHECK_EQ_I64(dra_alloc_release_parse("1.33", &r, &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "unknown release") != NULL);
+    CHECK_EQ_I64(dra_alloc_release_parse("1.361", &r, &d), DRA_EINVAL);
+    CHECK_EQ_I64(dra_alloc_release_parse(NULL, &r, &d), DRA_EINVAL);
+}
+
+static void test_gate_parse(void)
+{
+    dra_alloc_features_t f;
+    dra_diag_t d;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAAdminAccess=false", &d));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_ADMIN_ACCESS));
+    CHECK_OK(dra_alloc_features_set(&f, "DRAAdminAccess", &d)); /* bare name = true */
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_ADMIN_ACCESS));
+    CHECK_OK(dra_alloc_features_set(&f, "DRAConsumableCapacity=0", &d));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_CONSUMABLE_CAPACITY));
+    CHECK_OK(dra_alloc_features_set(&f, "DRAConsumableCapacity=True", &d));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_CONSUMABLE_CAPACITY));
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "NoSuchGate=true", &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "unknown feature gate \"NoSuchGate\"") != NULL);
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "DRADeviceTaints=maybe", &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "bad value \"maybe\"") != NULL);
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "=true", &d), DRA_EINVAL);
+    /* list-type attributes do not exist before 1.36 */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_35);
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "DRAListTypeAttributes=true", &d), DRA_EINVAL);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAListTypeAttributes=false", &d));
+    for (int g = 0; g < DRA_GATE_COUNT; g++) {
+        dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+        uint32_t before = f.gates;
+        CHECK_OK(dra_alloc_features_set_gate(&f, dra_alloc_gate_name((dra_gate_t)g),
+                                             !dra_alloc_gate_on(&f, (dra_gate_t)g), &d));
+        CHECK_EQ_U64(f.gates ^ before, 1u << g); /* the name maps to exactly its bit */
+    }
+    CHECK_STREQ(dra_alloc_gate_name(DRA_GATE_COUNT), "?");
+}
+
+static void test_variants(void)
+{
+    dra_alloc_features_t f;
+    dra_beh_t b;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING); /* binding + capacity on */
+    dra_beh_init(&b, &f);
+    CHECK(b.combos && b.sort_slices && b.binds_to_node && b.strict_pools && b.pool_counters);
+    CHECK(!b.lists && !b.bugs);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAConsumableCapacity=false", NULL));
+    CHECK_OK(dra_alloc_features_set(&f, "DRADeviceBindingConditions=false", NULL));
+    CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_STABLE);
+    dra_beh_init(&b, &f);
+    CHECK(!b.combos && !b.sort_slices && !b.binds_to_node); /* stable: permutations */
+    CHECK(b.counter_slices_always);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAListTypeAttributes=true", NULL));
+    CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_EXPERIMENTAL);
+    dra_beh_init(&b, &f);
+    CHECK(b.lists);
+    CHECK_STREQ(dra_alloc_variant_name(DRA_VARIANT_EXPERIMENTAL), "experimental");
+    /* 1.34 / 1.35: permutations everywhere, 1.34 keeps incomplete pools and per-slice counters */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_34);
+    f.upstream_bugs = true;
+    dra_beh_init(&b, &f);
+    CHECK(!b.combos && !b.strict_pools && !b.pool_counters && b.bugs);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_35);
+    dra_beh_init(&b, &f);
+    CHECK(!b.combos && b.strict_pools && b.pool_counters);
+}
+
+/* ---- taints ------------------------------------------------------------------------------ */
+
+static void test_tolerations(void)
+{
+    dra_taint_t ns = {.key = "k", .value = "v", .effect = DRA_EFFECT_NO_SCHEDULE};
+    dra_taint_t ne = {.key = "k", .value = "v", .effect = DRA_EFFECT_NO_EXECUTE};
+    dra_taint_t none = {.key = "info", .effect = DRA_EFFECT_NONE};
+    dra_toleration_t eq = {.key = "k", .op = DRA_TOL_EQUAL, .value = "v", .effect = DRA_EFFECT_NO_SCHEDULE};
+    CHECK(dra_toleration_tolerates(&eq, &ns));
+    CHECK(!dra_toleration_tolerates(&eq, &ne)); /* effect differs */
+    eq.value = "w";
+    CHECK(!dra_toleration_tolerates(&eq, &ns)); /* value differs */
+    dra_toleration_t ex_any = {.key = "k", .op = DRA_TOL_EXISTS, .effect = DRA_EFFECT_EMPTY};
+    CHECK(dra_toleration_tolerates(&ex_any, &ns));
+    CHECK(dra_toleration_tolerates(&ex_any, &ne)); /* empty effect matches every effect */
+    dra_toleration_t all = {.key = NULL, .op = DRA_TOL_EXISTS, .effect = DRA_EFFECT_EMPTY};
+    CHECK(dra_toleration_tolerates(&all, &ns)); /* empty key + Exists = everything */
+    dra_toleration_t other = {.key = "x", .op = DRA_TOL_EXISTS, .effect = DRA_EFFECT_EMPTY};
+    CHECK(!dra_toleration_tolerates(&other, &ns));
+    dra_toleration_t unk = {.key = "k", .op = DRA_TOL_UNKNOWN, .effect = DRA_EFFECT_EMPTY};
+    CHECK(!dra_toleration_tolerates(&unk, &ns));
+
+    dra_taint_t taints[2] = {none, ns};
+    dra_device_t d;
+    memset(&d, 0, sizeof d);
+    d.taints = taints;
+    d.ntaints = 1;
+    CHECK(!dra_taint_blocks(&d, NULL, 0)); /* effect None never blocks */
+    d.ntaints = 2;
+    CHECK(dra_taint_blocks(&d, NULL, 0));
+    dra_toleration_t tols[2] = {other, ex_any};
+    CHECK(dra_taint_blocks(&d, tols, 1));
+    CHECK(!dra_taint_blocks(&d, tols, 2));
+}
+
+/* ---- consumable capacity ----------------------------------------------------------------- */
+
+static dra_quantity_t q(const char *s)
+{
+    dra_quantity_t v;
+    memset(&v, 0, sizeof v);
+    int rc = dra_quantity_parse(s, strlen(s), &v, NULL);
+    CHECK_OK(rc);
+    return v;
+}
+
+static dra_aq_t aq(const char *s)
+{
+    dra_quantity_t v = q(s);
+    return dra_aq_from(&v);
+}
+
+static void test_capacity_default_policy(void)
+{
+    dra_request_policy_t p;
+    memset(&p, 0, sizeof p);
+    dra_capacity_t cap = {.name = "mem", .value = q("10Gi"), .policy = NULL};
+    /* not requested, no policy: the whole capacity */
+    CHECK(dra_cap_consumed(NULL, &cap, false) == aq("10Gi"));
+    /* not requested, default: the default */
+    p.has_default = true;
+    p.def = q("1Gi");
+    cap.policy = &p;
+    CHECK(dra_cap_consumed(NULL, &cap, false) == aq("1Gi"));
+    /* requested, policy without range/values: as requested */
+    dra_cap_request_t r = {.name = "mem", .value = q("3Gi")};
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("3Gi"));
+    /* the default is always acceptable; other values are fine without range / values */
+    CHECK(!dra_cap_violates(aq("1Gi"), &p, false));
+    CHECK(!dra_cap_violates(aq("3Gi"), &p, false));
+    CHECK(!dra_cap_violates(aq("3Gi"), NULL, false));
+}
+
+static void test_capacity_valid_range(void)
+{
+    dra_request_policy_t p;
+    memset(&p, 0, sizeof p);
+    p.has_default = true;
+    p.def = q("2");
+    p.has_valid_range = true;
+    p.min = q("2");
+    p.has_max = true;
+    p.max = q("10");
+    p.has_step = true;
+    p.step = q("2");
+    dra_capacity_t cap = {.name = "c", .value = q("10"), .policy = &p};
+    dra_cap_request_t r = {.name = "c"};
+    r.value = q("1"); /* below min: min */
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("2"));
+    r.value = q("3"); /* rounded up to min + k*step */
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4"));
+    r.value = q("4");
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4"));
+    r.value = q("9");
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("10"));
+    CHECK(!dra_cap_violates(aq("10"), &p, false));
+    CHECK(dra_cap_violates(aq("12"), &p, false)); /* over max */
+    CHECK(dra_cap_violates(aq("5"), &p, false));  /* off the step grid */
+    /* fractional step: exact arithmetic (fixed) vs Quantity.Value() ceilings (#140160) */
+    p.def = q("500m");
+    p.min = q("500m");
+    p.step = q("500m");
+    p.max = q("4");
+    r.value = q("700m");
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("1"));
+    /* bugs: ceil(0.7)=1, ceil(0.5)=1, ceil(0.5)=1 -> min 1 + 1*ceil((1-1)/1)=1 unit */
+    CHECK(dra_cap_consumed(&r, &cap, true) == aq("1"));
+    r.value = q("1200m");
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("1500m"));
+    CHECK(dra_cap_consumed(&r, &cap, true) == aq("2")); /* ceil(1.2)=2 */
+    CHECK(!dra_cap_violates(aq("1500m"), &p, false));
+    CHECK(dra_cap_violates(aq("1200m"), &p, false));
+    /* without a step any value in range is taken as requested */
+    p.has_step = false;
+    r.value = q("1234m");
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("1234m"));
+    CHECK(!dra_cap_violates(aq("1234m"), &p, false));
+}
+
+static void test_capacity_valid_values(void)
+{
+    dra_quantity_t vals[3] = {q("1Gi"), q("4Gi"), q("8Gi")};
+    dra_request_policy_t p;
+    memset(&p, 0, sizeof p);
+    p.has_default = true;
+    p.def = q("1Gi");
+    p.valid_values = vals;
+    p.nvalid_values = 3;
+    dra_capacity_t cap = {.name = "mem", .value = q("8Gi"), .policy = &p};
+    dra_cap_request_t r = {.name = "mem"};
+    r.value = q("2Gi"); /* rounded up to the next valid value */
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4Gi"));
+    r.value = q("4Gi");
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4Gi"));
+    r.value = q("9Gi"); /* above every value: as requested, then a violation */
+    CHECK(dra_cap_consumed(&r, &cap, false) == aq("9Gi"));
+    CHECK(dra_cap_violates(aq("9Gi"), &p, false));
+    CHECK(!dra_cap_violates(aq("8Gi"), &p, false));
+    CHECK(dra_cap_violates(aq("3Gi"), &p, false));
+}
+
+static void test_capacity_fits(void)
+{
+    dra_request_policy_t p;
+    memset(&p, 0, sizeof p);
+    p.has_default = true;
+    p.def = q("1");
+    dra_capacity_t caps[2] = {{.name = "a", .value = q("4"), .policy = &p},
+                              {.name = "b", .value = q("2"), .policy = NULL}};
+    dra_device_t d;
+    memset(&d, 0, sizeof d);
+    d.caps = caps;
+    d.ncaps = 2;
+    dra_cap_request_t creq[2] = {{.name = "a", .value = q("2")}, {.name = "b", .value = q("1")}};
+    dra_exact_request_t req;
+    memset(&req, 0, sizeof req);
+    req.cap_requests = creq;
+    req.ncap_requests = 2;
+    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, NULL, false), 1);
+    dra_aq_t existing[2] = {aq("2"), 0}, allocating[2] = {0, aq("1")};
+    CHECK_EQ_I64(dra_cap_fits(&req, &d, existing, NULL, false), 1);        /* 2+2 <= 4 */
+    CHECK_EQ_I64(dra_cap_fits(&req, &d, existing, allocating, false), 1);  /* 1+1 <= 2 */
+    existing[0] = aq("3");
+    CHECK_EQ_I64(dra_cap_fits(&req, &d, existing, NULL, false), 0);        /* 2+3 > 4 */
+    /* a capacity the request does not name consumes its default / the whole value */
+    req.ncap_requests = 1;
+    existing[0] = 0;
+    allocating[1] = aq("1");
+    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, allocating, false), 0); /* b: 2 + 1 > 2 */
+    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, NULL, false), 1);
+    /* a request naming a capacity the device lacks */
+    dra_cap_request_t unknown = {.name = "c", .value = q("1")};
+    req.cap_requests = &unknown;
+    req.ncap_requests = 1;
+    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, NULL, false), -1);
+}
+
+int main(void)
+{
+    RUN(test_release_defaults);
+    RUN(test_release_parse);
+    RUN(test_gate_parse);
+    RUN(test_variants);
+    RUN(test_tolerations);
+    RUN(test_capacity_default_policy);
+    RUN(test_capacity_valid_range);
+    RUN(test_capacity_valid_values);
+    RUN(test_capacity_fits);
+    return check_summary();
+}
