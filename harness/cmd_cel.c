@@ -134,7 +134,7 @@ int dra_cel_device_from_json(dra_model_t *m, const json_t *o, const char *name,
 static const char help[] =
     "drabench cel - compile a DRA device-selector CEL expression and evaluate it per device\n"
     "\n"
-    "Usage: drabench cel EXPR (--device JSON | -f FILE... | --bench N) [-o text|json]\n"
+    "Usage: drabench cel EXPR (--device JSON | -f FILE... | --bench N | --cost) [-o text|json]\n"
     "\n"
     "Compiles EXPR in the DRA environment (the `device` variable, Kubernetes CEL libraries) and\n"
     "prints, for every device, `true`, `false` or the CEL runtime error (an error is not false).\n"
@@ -149,6 +149,7 @@ static const char help[] =
     "  -o, --output FMT    text (default) or json: {\"results\":[{\"device\":N,\"value\":true}]}\n"
     "                      or {\"error\":\"compile: ...\"}\n"
     "      --bench N       time interpreted evaluation over N generated GPU devices (ns/device)\n"
+    "      --cost          print the static worst-case cost estimate (API-server admission check)\n"
     "  -h, --help          show this help\n"
     "\n"
     "Examples:\n"
@@ -332,11 +333,12 @@ static int run_bench(const dra_cel_prog_t *p, unsigned long long n, bool json)
 
 int dra_cmd_cel(int argc, char **argv)
 {
-    enum { OPT_BENCH = 256 };
+    enum { OPT_BENCH = 256, OPT_COST };
     static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
                                          {"file", required_argument, NULL, 'f'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"bench", required_argument, NULL, OPT_BENCH},
+                                         {"cost", no_argument, NULL, OPT_COST},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *device_json = NULL;
@@ -344,6 +346,7 @@ int dra_cmd_cel(int argc, char **argv)
     int nfiles = 0, c;
     bool json = false;
     unsigned long long bench = 0;
+    bool cost = false;
     if (!files)
         return DRA_EXIT_ENV;
     optind = 1;
@@ -369,6 +372,9 @@ int dra_cmd_cel(int argc, char **argv)
                 free(files);
                 return dra_cli_usage_error("cel", "--bench wants a device count in 1..1e8");
             }
+            break;
+        case OPT_COST:
+            cost = true;
             break;
         case 'h':
             fputs(help, stdout);
@@ -399,6 +405,8 @@ int dra_cmd_cel(int argc, char **argv)
                 json = !strcmp(optarg, "json");
             else if (c2 == OPT_BENCH)
                 dra_cli_parse_u64(optarg, &bench);
+            else if (c2 == OPT_COST)
+                cost = true;
             else if (c2 == 'h') {
                 fputs(help, stdout);
                 free(files);
@@ -413,7 +421,7 @@ int dra_cmd_cel(int argc, char **argv)
         free(files);
         return dra_cli_usage_error("cel", "missing EXPR");
     }
-    if (!device_json && !nfiles && !bench) {
+    if (!device_json && !nfiles && !bench && !cost) {
         free(files);
         return dra_cli_usage_error("cel", "give --device JSON, -f FILE or --bench N");
     }
@@ -428,6 +436,27 @@ int dra_cmd_cel(int argc, char **argv)
         dra_arena_fini(&arena);
         free(files);
         return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    }
+    if (cost) {
+        uint64_t est = 0;
+        if (dra_cel_estimate_cost(prog, &est) != DRA_OK) {
+            dra_arena_fini(&arena);
+            free(files);
+            return DRA_EXIT_ENV;
+        }
+        if (json)
+            printf("{\"estimated_cost\": %llu, \"limit\": %llu, \"exceeds\": %s}\n",
+                   (unsigned long long)est, (unsigned long long)DRA_CEL_MAX_COST,
+                   est > DRA_CEL_MAX_COST ? "true" : "false");
+        else
+            printf("estimated cost: %llu (limit %llu%s)\n", (unsigned long long)est,
+                   (unsigned long long)DRA_CEL_MAX_COST,
+                   est > DRA_CEL_MAX_COST ? ", too complex, exceeds cost limit" : "");
+        if (!device_json && !nfiles && !bench) {
+            dra_arena_fini(&arena);
+            free(files);
+            return DRA_EXIT_OK;
+        }
     }
     if (bench) {
         status = run_bench(prog, bench, json);

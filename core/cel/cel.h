@@ -80,6 +80,13 @@ typedef struct dra_cel_ref {
 void dra_cel_prog_refs(const dra_cel_prog_t *p, const dra_cel_ref_t **refs, uint32_t *n,
                        bool *dynamic);
 
+/* Static worst-case cost estimate, approximating the API server's cel-go estimate with DRA's
+ * declared size limits (32 domains / ids, 64-byte strings, 64-value lists). API validation
+ * rejects a new selector whose estimate exceeds DRA_CEL_MAX_COST ("too complex, exceeds cost
+ * limit"); the scheduler never checks it (evaluation has its own runtime budget). Not bit-exact
+ * with cel-go. */
+int dra_cel_estimate_cost(const dra_cel_prog_t *p, uint64_t *max_cost);
+
 /* Evaluate and render the result value (any type) as CEL-like text, for the CLI: "true",
  * "42", "\"abc\"", "[1, 2]". On DRA_OK *text is the value (allocated in out_arena, which is not
  * reset); on a runtime error, diag carries the message. The bool/non-bool check of DRA is

@@ -350,6 +350,37 @@ static void test_cache_and_refs(void)
     dra_cel_cache_free(c);
 }
 
+static uint64_t est_of(const char *expr)
+{
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    dra_cel_prog_t *p;
+    dra_diag_t d;
+    uint64_t c = 0;
+    CHECK_OK(dra_cel_compile(expr, strlen(expr), &a, &p, &d));
+    if (p)
+        CHECK_OK(dra_cel_estimate_cost(p, &c));
+    dra_arena_fini(&a);
+    return c;
+}
+
+/* the compile_test.go estimates quoted in CEL-DRA §4.1 */
+static void test_cost_estimate(void)
+{
+    CHECK_EQ_U64(est_of("device.driver == 'x'"), 4);
+    CHECK_EQ_U64(est_of("'x' in device.attributes"), 3);
+    CHECK_EQ_U64(est_of("device.attributes['d'].a"), 4);
+    CHECK_EQ_U64(est_of("device.attributes['d'].a == 1"), 5);
+    CHECK_EQ_U64(est_of("device.capacity['d'].m.compareTo(quantity('1Gi')) >= 0"), 6);
+    CHECK_EQ_U64(est_of("device.attributes.exists_one(d, d == 'x')"), 164);
+    CHECK(est_of("device.attributes['d'].l.includes(1)") >= 48);
+    uint64_t nested = est_of("[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, "
+                             "[1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, "
+                             "[1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, "
+                             "[1,2,3,4,5,6,7,8,9,10].all(g, true)))))))");
+    CHECK(nested > DRA_CEL_MAX_COST);
+}
+
 static void test_eval_text(void)
 {
     dra_arena_t a;
@@ -374,6 +405,7 @@ int main(void)
     RUN(test_checker);
     RUN(test_dra_semantics);
     RUN(test_cache_and_refs);
+    RUN(test_cost_estimate);
     RUN(test_eval_text);
     dra_model_fini(&model);
     return check_summary();
