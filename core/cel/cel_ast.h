@@ -38,6 +38,9 @@ typedef enum dra_cel_kind {
     DRA_CEL_OPTIONAL, /* opt: NULL = optional.none() */
     DRA_CEL_QUANTITY, /* q */
     DRA_CEL_SEMVER,   /* sv */
+    DRA_CEL_IP,       /* s: 16 address bytes (IPv4 in the first 4), sub: family 4 or 6 */
+    DRA_CEL_CIDR,     /* s: 16 address bytes + prefix length byte, sub: family */
+    DRA_CEL_URL,      /* s/len: the URL text (validated by url()) */
     DRA_CEL_ERROR,    /* s/len: the runtime error message; sub = 1 for cost-limit errors */
     /* views of the device, only produced during evaluation */
     DRA_CEL_DEVICE,  /* the `device` variable */
@@ -100,6 +103,9 @@ typedef enum dra_cel_tkind {
     DRA_CEL_T_DEVICE,
     DRA_CEL_T_TIMESTAMP,
     DRA_CEL_T_DURATION,
+    DRA_CEL_T_IP,
+    DRA_CEL_T_CIDR,
+    DRA_CEL_T_URL,
     DRA_CEL_T_ERROR
 } dra_cel_tkind_t;
 

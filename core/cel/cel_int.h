@@ -106,7 +106,29 @@
     FN(IS_SEMVER, "isSemver")                                                                      \
     FN(MAJOR, "major")                                                                             \
     FN(MINOR, "minor")                                                                             \
-    FN(PATCH, "patch")
+    FN(PATCH, "patch")                                                                             \
+    FN(IP, "ip")                                                                                   \
+    FN(IS_IP, "isIP")                                                                              \
+    FN(CIDR, "cidr")                                                                               \
+    FN(IS_CIDR, "isCIDR")                                                                          \
+    FN(FAMILY, "family")                                                                           \
+    FN(IS_UNSPECIFIED, "isUnspecified")                                                            \
+    FN(IS_LOOPBACK, "isLoopback")                                                                  \
+    FN(IS_LL_MULTICAST, "isLinkLocalMulticast")                                                    \
+    FN(IS_LL_UNICAST, "isLinkLocalUnicast")                                                        \
+    FN(IS_GLOBAL_UNICAST, "isGlobalUnicast")                                                       \
+    FN(CONTAINS_IP, "containsIP")                                                                  \
+    FN(CONTAINS_CIDR, "containsCIDR")                                                              \
+    FN(MASKED, "masked")                                                                           \
+    FN(PREFIX_LENGTH, "prefixLength")                                                              \
+    FN(URL, "url")                                                                                 \
+    FN(IS_URL, "isURL")                                                                            \
+    FN(GET_SCHEME, "getScheme")                                                                    \
+    FN(GET_HOST, "getHost")                                                                        \
+    FN(GET_HOSTNAME, "getHostname")                                                                \
+    FN(GET_PORT, "getPort")                                                                        \
+    FN(GET_ESCAPED_PATH, "getEscapedPath")                                                         \
+    FN(GET_QUERY, "getQuery")
 
 typedef enum dra_cel_fn {
 #define DRA_CEL_FN_ENUM(id, name) DRA_CEL_FN_##id,
@@ -189,7 +211,8 @@ int dra_cel_compile_error(dra_diag_t *diag, const char *src, size_t len, uint32_
 extern const dra_cel_type_t dra_cel_t_dyn, dra_cel_t_null, dra_cel_t_bool, dra_cel_t_int,
     dra_cel_t_uint, dra_cel_t_double, dra_cel_t_string, dra_cel_t_bytes, dra_cel_t_quantity,
     dra_cel_t_semver, dra_cel_t_device, dra_cel_t_list_dyn, dra_cel_t_map_dyn, dra_cel_t_type,
-    dra_cel_t_error, dra_cel_t_timestamp, dra_cel_t_duration;
+    dra_cel_t_error, dra_cel_t_timestamp, dra_cel_t_duration, dra_cel_t_ip, dra_cel_t_cidr,
+    dra_cel_t_url;
 /* Type name as cel-go prints it ("list(int)", "map(string, dyn)", "kubernetes.Quantity"). */
 size_t dra_cel_type_str(const dra_cel_type_t *t, char *buf, size_t len);
 
@@ -271,6 +294,11 @@ const void *dra_cel_regex_compile(dra_arena_t *a, const char *pat, size_t len, c
 /* 1 match, 0 no match, -1 error (message in errbuf). Captures: start/end of the whole match. */
 int dra_cel_regex_search(dra_arena_t *a, const void *re, const char *s, size_t len, size_t start,
                          size_t *mstart, size_t *mend, char *errbuf, size_t errlen);
+
+/* Kubernetes IP / CIDR / URL libraries (netlib.c). Returns true when fn is one of them (and
+ * *out is set). */
+bool dra_cel_netlib_call(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a, uint32_t n,
+                         dra_cel_val_t *out);
 
 /* Cost units charged per operation. */
 #define DRA_CEL_COST_ERR_MSG "operation cancelled: actual cost limit exceeded"

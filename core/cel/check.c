@@ -36,6 +36,10 @@ const dra_cel_type_t dra_cel_t_type = {DRA_CEL_T_TYPE, NULL, NULL};
 const dra_cel_type_t dra_cel_t_error = {DRA_CEL_T_ERROR, NULL, NULL};
 const dra_cel_type_t dra_cel_t_timestamp = {DRA_CEL_T_TIMESTAMP, NULL, NULL};
 const dra_cel_type_t dra_cel_t_duration = {DRA_CEL_T_DURATION, NULL, NULL};
+const dra_cel_type_t dra_cel_t_ip = {DRA_CEL_T_IP, NULL, NULL};
+const dra_cel_type_t dra_cel_t_cidr = {DRA_CEL_T_CIDR, NULL, NULL};
+const dra_cel_type_t dra_cel_t_url = {DRA_CEL_T_URL, NULL, NULL};
+static const dra_cel_type_t t_map_query = {DRA_CEL_T_MAP, &dra_cel_t_string, &(const dra_cel_type_t){DRA_CEL_T_LIST, &dra_cel_t_string, NULL}};
 static const dra_cel_type_t t_opt_dyn = {DRA_CEL_T_OPTIONAL, &dra_cel_t_dyn, NULL};
 static const dra_cel_type_t t_list_string = {DRA_CEL_T_LIST, &dra_cel_t_string, NULL};
 static const dra_cel_type_t t_inner_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &dra_cel_t_dyn};
@@ -91,7 +95,7 @@ static const sigs_t sig_table[] = {
     {DRA_CEL_FN_INT, {"gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i"}},
     {DRA_CEL_FN_UINT, {"gi>u", "gu>u", "gd>u", "gs>u"}},
     {DRA_CEL_FN_DOUBLE, {"gi>d", "gu>d", "gd>d", "gs>d"}},
-    {DRA_CEL_FN_STRING, {"gi>s", "gu>s", "gd>s", "gs>s", "gy>s", "gb>s", "gP>s", "gD>s"}},
+    {DRA_CEL_FN_STRING, {"gi>s", "gu>s", "gd>s", "gs>s", "gy>s", "gb>s", "gP>s", "gD>s", "gp>s", "gc>s"}},
     {DRA_CEL_FN_BYTES, {"gs>y", "gy>y"}},
     {DRA_CEL_FN_BOOL, {"gb>b", "gs>b"}},
     {DRA_CEL_FN_TYPE, {"gA>t"}},
@@ -146,6 +150,28 @@ static const sigs_t sig_table[] = {
     {DRA_CEL_FN_MAJOR, {"mv>i"}},
     {DRA_CEL_FN_MINOR, {"mv>i"}},
     {DRA_CEL_FN_PATCH, {"mv>i"}},
+    {DRA_CEL_FN_IP, {"gs>p", "mc>p"}},
+    {DRA_CEL_FN_IS_IP, {"gs>b"}},
+    {DRA_CEL_FN_CIDR, {"gs>c"}},
+    {DRA_CEL_FN_IS_CIDR, {"gs>b"}},
+    {DRA_CEL_FN_FAMILY, {"mp>i"}},
+    {DRA_CEL_FN_IS_UNSPECIFIED, {"mp>b"}},
+    {DRA_CEL_FN_IS_LOOPBACK, {"mp>b"}},
+    {DRA_CEL_FN_IS_LL_MULTICAST, {"mp>b"}},
+    {DRA_CEL_FN_IS_LL_UNICAST, {"mp>b"}},
+    {DRA_CEL_FN_IS_GLOBAL_UNICAST, {"mp>b"}},
+    {DRA_CEL_FN_CONTAINS_IP, {"mcp>b", "mcs>b"}},
+    {DRA_CEL_FN_CONTAINS_CIDR, {"mcc>b", "mcs>b"}},
+    {DRA_CEL_FN_MASKED, {"mc>c"}},
+    {DRA_CEL_FN_PREFIX_LENGTH, {"mc>i"}},
+    {DRA_CEL_FN_URL, {"gs>w"}},
+    {DRA_CEL_FN_IS_URL, {"gs>b"}},
+    {DRA_CEL_FN_GET_SCHEME, {"mw>s"}},
+    {DRA_CEL_FN_GET_HOST, {"mw>s"}},
+    {DRA_CEL_FN_GET_HOSTNAME, {"mw>s"}},
+    {DRA_CEL_FN_GET_PORT, {"mw>s"}},
+    {DRA_CEL_FN_GET_ESCAPED_PATH, {"mw>s"}},
+    {DRA_CEL_FN_GET_QUERY, {"mw>Q"}},
 };
 
 /* ---- type helpers --------------------------------------------------------------------------- */
@@ -232,6 +258,9 @@ size_t dra_cel_type_str(const dra_cel_type_t *t, char *buf, size_t len)
     case DRA_CEL_T_DEVICE: return (size_t)snprintf(buf, len, "kubernetes.DRADevice");
     case DRA_CEL_T_TIMESTAMP: return (size_t)snprintf(buf, len, "google.protobuf.Timestamp");
     case DRA_CEL_T_DURATION: return (size_t)snprintf(buf, len, "google.protobuf.Duration");
+    case DRA_CEL_T_IP: return (size_t)snprintf(buf, len, "net.IP");
+    case DRA_CEL_T_CIDR: return (size_t)snprintf(buf, len, "net.CIDR");
+    case DRA_CEL_T_URL: return (size_t)snprintf(buf, len, "kubernetes.URL");
     default: return (size_t)snprintf(buf, len, "*error*");
     }
 }
@@ -316,6 +345,9 @@ static bool code_match(char code, const dra_cel_type_t *t)
     case 'M': return t->k == DRA_CEL_T_MAP;
     case 'O': return t->k == DRA_CEL_T_OPTIONAL;
     case 't': return t->k == DRA_CEL_T_TYPE;
+    case 'p': return t->k == DRA_CEL_T_IP;
+    case 'c': return t->k == DRA_CEL_T_CIDR;
+    case 'w': return t->k == DRA_CEL_T_URL;
     default: return false;
     }
 }
@@ -338,6 +370,10 @@ static const dra_cel_type_t *code_type(checker_t *c, char code, const dra_cel_ty
     case 'M': return &dra_cel_t_map_dyn;
     case 'O': return &t_opt_dyn;
     case 'Z': return &t_list_string;
+    case 'p': return &dra_cel_t_ip;
+    case 'c': return &dra_cel_t_cidr;
+    case 'w': return &dra_cel_t_url;
+    case 'Q': return &t_map_query;
     case 't': return mk(c, DRA_CEL_T_TYPE, args[0], NULL);
     case '1': return args[0] ? args[0] : &dra_cel_t_dyn;
     case 'e':

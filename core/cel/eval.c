@@ -383,6 +383,12 @@ int dra_cel_equal(const dra_cel_val_t *a, const dra_cel_val_t *b)
         if (!a->v.opt || !b->v.opt)
             return a->v.opt == b->v.opt;
         return dra_cel_equal(a->v.opt, b->v.opt);
+    case DRA_CEL_IP:
+        return a->sub == b->sub && !memcmp(a->v.s, b->v.s, 16);
+    case DRA_CEL_CIDR:
+        return a->sub == b->sub && !memcmp(a->v.s, b->v.s, 17);
+    case DRA_CEL_URL:
+        return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
     default:
         return 0;
     }

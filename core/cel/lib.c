@@ -200,6 +200,9 @@ const char *dra_cel_kind_type_name(const dra_cel_val_t *v)
     case DRA_CEL_OPTIONAL: return "optional_type";
     case DRA_CEL_QUANTITY: return "kubernetes.Quantity";
     case DRA_CEL_SEMVER: return "kubernetes.Semver";
+    case DRA_CEL_IP: return "net.IP";
+    case DRA_CEL_CIDR: return "net.CIDR";
+    case DRA_CEL_URL: return "kubernetes.URL";
     case DRA_CEL_DEVICE: return "kubernetes.DRADevice";
     default: return "error";
     }
@@ -1269,6 +1272,14 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
         memcpy(na, a, n * sizeof *na);
         na[1] = tmp1;
         a = na;
+    }
+    {
+        dra_cel_val_t nr;
+        if (fn >= DRA_CEL_FN_IP && dra_cel_netlib_call(c, fn, a, n, &nr))
+            return nr;
+        if (fn == DRA_CEL_FN_STRING && n == 1 && (K(a[0], IP) || K(a[0], CIDR)) &&
+            dra_cel_netlib_call(c, fn, a, n, &nr))
+            return nr;
     }
     switch (fn) {
     case DRA_CEL_FN_NOT:

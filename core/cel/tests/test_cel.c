@@ -296,6 +296,15 @@ static void test_dra_semantics(void)
         {"optional.none().orValue(1) == 1 && optional.of(2).value() == 2", 'T', NULL},
         {"type(1) == int && type('a') == string", 'T', NULL},
         {"{'a': 1, 'a': 2}.size() == 1", 'R', "repeated key"},
+        /* Kubernetes IP / CIDR / URL libraries */
+        {"isIP('10.0.0.1') && !isIP('10.0.0.256') && !isIP('010.0.0.1') && !isIP('::ffff:1.2.3.4')", 'T', NULL},
+        {"ip('fe80::1').isLinkLocalUnicast() && ip('8.8.8.8').isGlobalUnicast() && ip('::1').family() == 6", 'T', NULL},
+        {"cidr('10.0.0.0/8').containsIP('10.1.2.3') && !cidr('10.0.0.0/8').containsIP(ip('11.0.0.1'))", 'T', NULL},
+        {"cidr('10.1.2.3/8').masked() == cidr('10.0.0.0/8') && string(cidr('::1/128').ip()) == '::1'", 'T', NULL},
+        {"ip('1.2.3') == ip('1.2.3.4')", 'R', "parse error"},
+        {"url('https://a@e.com:8080/x?a=1&a=2').getQuery() == {'a': ['1', '2']} && url('/p').getHost() == ''", 'T', NULL},
+        {"url('https://[::1]:80/').getHostname() == '::1' && url('https://e.com:8080/').getPort() == '8080'", 'T', NULL},
+        {"!isURL('x') && isURL('/abs')", 'T', NULL},
         /* 13. cost budget */
         {"lists.range(10).all(a, lists.range(10).all(b, lists.range(10).all(c, lists.range(10)"
          ".all(d, lists.range(10).all(e, lists.range(10).all(f, lists.range(10).all(g, true)))))))",
