@@ -38,7 +38,8 @@ static const char help[] =
     "  -b, --upstream-bugs     reproduce the known upstream allocator bugs (default: fixed)\n"
     "  -o, --output FMT        yaml | json (default yaml)\n"
     "  -t, --test              run conformance cases from the paths given as arguments\n"
-    "  -v, --verbose           --test: also print the outcome message of passing cases\n"
+    "  -v, --verbose           --test: also print the outcome, allocateOne calls and allocate time\n"
+    "                          of passing cases\n"
     "  -h, --help              show this help\n"
     "\n"
     "Examples:\n"
@@ -774,11 +775,24 @@ static int run_case(const char *path, const opts_t *o, int *npass)
     uint64_t digest0 = dra_alloc_state_digest(st);
     dra_alloc_options_t ao = {0};
     ao.share_seed = 1;
+    const dra_ynode_t *ms = dra_ynode_get(spec, "maxSteps"); /* drabench extension */
+    if (ms) {
+        int64_t v = 0;
+        if (dra_ynode_int64(ms, path, "spec.maxSteps", &v, &d) != DRA_OK || v < 0) {
+            printf("FAIL %s (%s): %s\n", name, path, v < 0 ? "spec.maxSteps: negative" : d.msg);
+            goto done;
+        }
+        ao.max_steps = (uint64_t)v;
+    }
     if (dra_alloc_new(&m, &feat, st, cel, &ao, &al))
         goto done;
     dra_alloc_outcome_t out;
+    struct timespec ta, tb;
+    clock_gettime(CLOCK_MONOTONIC, &ta);
     if (dra_alloc_allocate(al, node, claims, nc, &out_arena, &out))
         goto done;
+    clock_gettime(CLOCK_MONOTONIC, &tb);
+    double alloc_ms = (double)(tb.tv_sec - ta.tv_sec) * 1e3 + (double)(tb.tv_nsec - ta.tv_nsec) / 1e6;
     result = 1;
     const char *have = dra_outcome_name(out.kind);
     if (!want || strcmp(want, have) != 0) {
@@ -838,7 +852,8 @@ static int run_case(const char *path, const opts_t *o, int *npass)
             failf(&f, "allocateOneInvocations %llu, expected %lld",
                   (unsigned long long)out.stats.allocate_one, (long long)v);
     }
-    snprintf(have_msg, sizeof have_msg, "%s%s%s", have, out.msg[0] ? ": " : "", out.msg);
+    snprintf(have_msg, sizeof have_msg, "%s%s%s (allocateOne %llu, %.2f ms)", have,
+             out.msg[0] ? ": " : "", out.msg, (unsigned long long)out.stats.allocate_one, alloc_ms);
 report:
     if (f.failed) {
         printf("FAIL %s (%s): %s\n", name, path, f.why);
