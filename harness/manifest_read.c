@@ -35,7 +35,8 @@ typedef struct rd {
     char path[768];
 } rd_t;
 
-#define K(s) (strcmp(key, (s)) == 0)
+/* Key dispatch: the first-byte test skips the strcmp call for almost every non-matching key. */
+#define K(s) (key[0] == (s)[0] && strcmp(key, (s)) == 0)
 
 static void rerr(rd_t *rd, const dra_ynode_t *at, const char *fmt, ...) DRA_PRINTF(3, 4);
 
@@ -560,8 +561,10 @@ static void rd_attr(rd_t *rd, dra_attr_t *a, const dra_ynode_t *v)
         size_t s = pushk(rd, key);
         int kind = 0;
         for (int j = 0; k_attr[j]; j++)
-            if (K(k_attr[j]))
+            if (K(k_attr[j])) {
                 kind = j + 1;
+                break;
+            }
         if (!kind) {
             unknown_field(rd, v->keys[k], k_attr);
         } else if (dra_ynode_is_null(val)) {

@@ -51,6 +51,45 @@ static void vfind(vd_t *v, int sev, const dra_srcpos_t *pos, const char *path, c
 
 #define VERR(pos, path, ...) vfind(v, SEV_ERROR, (pos), (path), __VA_ARGS__)
 
+/* Field paths without printf (check_device runs per device and per attribute): the same bytes
+ * snprintf would write, truncated the same way to cap - 1 characters. */
+typedef struct pbuf {
+    char *p;
+    size_t cap, len;
+} pbuf_t;
+
+static pbuf_t pb_start(char *p, size_t cap)
+{
+    p[0] = 0;
+    return (pbuf_t){.p = p, .cap = cap, .len = 0};
+}
+
+static void pb_put(pbuf_t *b, const char *s, size_t n)
+{
+    size_t room = b->cap - 1 - b->len;
+    if (n > room)
+        n = room;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+static void pb_s(pbuf_t *b, const char *s)
+{
+    pb_put(b, s, strlen(s));
+}
+
+static void pb_u(pbuf_t *b, uint32_t u)
+{
+    char tmp[12];
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    pb_put(b, tmp + n, sizeof tmp - n);
+}
+
 /* ---- name rules ------------------------------------------------------------------------ */
 
 static bool label_n(const char *s, size_t n)
@@ -259,7 +298,11 @@ static void check_tolerations(vd_t *v, const dra_toleration_t *t, uint32_t n,
     if (n > 16)
         VERR(pos, path, "must have at most 16 tolerations, has %u", n);
     for (uint32_t i = 0; i < n; i++) {
-        snprintf(p, sizeof p, "%s[%u]", path, i);
+        pbuf_t pb = pb_start(p, sizeof p);
+        pb_s(&pb, path);
+        pb_s(&pb, "[");
+        pb_u(&pb, i);
+        pb_s(&pb, "]");
         bool empty_key = !t[i].key || !t[i].key[0];
         if (!empty_key && !dra_name_is_label_key(t[i].key))
             VERR(pos, p, "key: invalid key \"%s\"", t[i].key);
@@ -348,7 +391,11 @@ static void check_policy(vd_t *v, const dra_request_policy_t *p, const dra_srcpo
 static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, uint32_t idx)
 {
     char path[200], p[300];
-    snprintf(path, sizeof path, "spec.devices[%u]", idx);
+    pbuf_t pb = pb_start(path, sizeof path);
+    pb_s(&pb, "spec.devices[");
+    pb_u(&pb, idx);
+    pb_s(&pb, "]");
+    size_t pathlen = pb.len;
     const dra_srcpos_t *pos = d->pos.line ? &d->pos : &s->pos;
     if (!d->name)
         VERR(pos, path, "name: required field missing");
@@ -357,7 +404,10 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
     uint32_t nvalues = 0;
     for (uint32_t i = 0; i < d->nattrs; i++) {
         const dra_attr_t *a = &d->attrs[i];
-        snprintf(p, sizeof p, "%s.attributes.%s", path, a->name ? a->name : "");
+        pb = pb_start(p, sizeof p);
+        pb_put(&pb, path, pathlen);
+        pb_s(&pb, ".attributes.");
+        pb_s(&pb, a->name ? a->name : "");
         if (!dra_name_is_qualified(a->name))
             VERR(pos, p, "invalid qualified name (C identifier <= 32, optionally prefixed by a "
                          "DNS subdomain <= 63 and '/')");
@@ -391,7 +441,10 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
              d->nattrs + d->ncaps);
     for (uint32_t i = 0; i < d->ncaps; i++) {
         const dra_capacity_t *c = &d->caps[i];
-        snprintf(p, sizeof p, "%s.capacity.%s", path, c->name ? c->name : "");
+        pb = pb_start(p, sizeof p);
+        pb_put(&pb, path, pathlen);
+        pb_s(&pb, ".capacity.");
+        pb_s(&pb, c->name ? c->name : "");
         if (!dra_name_is_qualified(c->name))
             VERR(pos, p, "invalid qualified name");
         if (c->policy)
@@ -407,7 +460,11 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
     const dra_slice_t *const *buf = d->nconsumes ? pool_slices(v, s, &nps) : NULL;
     for (uint32_t i = 0; i < d->nconsumes; i++) {
         const dra_consumes_t *c = &d->consumes[i];
-        snprintf(p, sizeof p, "%s.consumesCounters[%u]", path, i);
+        pb = pb_start(p, sizeof p);
+        pb_put(&pb, path, pathlen);
+        pb_s(&pb, ".consumesCounters[");
+        pb_u(&pb, i);
+        pb_s(&pb, "]");
         if (c->ncounters > 32)
             VERR(pos, p, "counters: at most 32, has %u", c->ncounters);
         if (!c->counter_set) {
@@ -472,7 +529,11 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
         vfind(v, SEV_RELEASE, pos, path, "taints: %u taints are invalid in Kubernetes 1.34 (at most 4)",
               d->ntaints);
     for (uint32_t i = 0; i < d->ntaints; i++) {
-        snprintf(p, sizeof p, "%s.taints[%u]", path, i);
+        pb = pb_start(p, sizeof p);
+        pb_put(&pb, path, pathlen);
+        pb_s(&pb, ".taints[");
+        pb_u(&pb, i);
+        pb_s(&pb, "]");
         if (!d->taints[i].key || !dra_name_is_label_key(d->taints[i].key))
             VERR(pos, p, "key: invalid or missing taint key \"%s\"",
                  d->taints[i].key ? d->taints[i].key : "");

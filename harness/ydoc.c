@@ -75,7 +75,9 @@ static void offset_pos(const char *buf, size_t len, size_t off, uint32_t *line, 
     *col = c;
 }
 
-static dra_ynode_t *new_node(ybuild_t *b, uint8_t type, const yaml_mark_t *mark)
+/* A node, followed in the same arena block by `extra` bytes (a scalar's text): one bump per
+ * node keeps the arena out of the profile. */
+static dra_ynode_t *new_node(ybuild_t *b, uint8_t type, const yaml_mark_t *mark, size_t extra)
 {
     if (++b->nnodes > DRA_YDOC_MAX_NODES) {
         yerr(b, DRA_ELIMIT, (uint32_t)mark->line + 1, (uint32_t)mark->column + 1,
@@ -83,12 +85,12 @@ static dra_ynode_t *new_node(ybuild_t *b, uint8_t type, const yaml_mark_t *mark)
         b->rc_limit = DRA_ELIMIT;
         return NULL;
     }
-    dra_ynode_t *n = dra_arena_calloc(b->arena, 1, sizeof *n, _Alignof(dra_ynode_t));
+    dra_ynode_t *n = dra_arena_alloc(b->arena, sizeof *n + extra, _Alignof(dra_ynode_t));
     if (!n)
         return NULL;
-    n->type = type;
-    n->line = (uint32_t)mark->line + 1;
-    n->column = (uint32_t)mark->column + 1;
+    *n = (dra_ynode_t){.type = type,
+                       .line = (uint32_t)mark->line + 1,
+                       .column = (uint32_t)mark->column + 1};
     return n;
 }
 
@@ -184,10 +186,10 @@ static int close_frame(ybuild_t *b)
     if (n->type == DRA_YNODE_MAP) {
         size_t pairs = nk / 2;
         n->n = (uint32_t)pairs;
-        n->keys = dra_arena_alloc(b->arena, pairs * sizeof *n->keys, _Alignof(dra_ynode_t *));
-        n->vals = dra_arena_alloc(b->arena, pairs * sizeof *n->vals, _Alignof(dra_ynode_t *));
-        if (!n->keys || !n->vals)
+        n->keys = dra_arena_alloc(b->arena, 2 * pairs * sizeof *n->keys, _Alignof(dra_ynode_t *));
+        if (!n->keys)
             return DRA_ENOMEM;
+        n->vals = n->keys + pairs;
         for (size_t i = 0; i < pairs; i++) {
             n->keys[i] = f->kids[2 * i];
             n->vals[i] = f->kids[2 * i + 1];
@@ -232,12 +234,13 @@ static int scalar_event(ybuild_t *b, const yaml_event_t *ev)
         b->rc_limit = DRA_ELIMIT;
         return DRA_ELIMIT;
     }
-    dra_ynode_t *n = new_node(b, DRA_YNODE_SCALAR, &ev->start_mark);
+    dra_ynode_t *n = new_node(b, DRA_YNODE_SCALAR, &ev->start_mark, len + 1);
     if (!n)
         return b->rc_limit ? b->rc_limit : DRA_ENOMEM;
-    char *t = dra_arena_strndup(b->arena, (const char *)ev->data.scalar.value, len);
-    if (!t)
-        return DRA_ENOMEM;
+    char *t = (char *)(n + 1);
+    if (len)
+        memcpy(t, ev->data.scalar.value, len);
+    t[len] = 0;
     n->text = t;
     n->len = len;
     const char *tag = (const char *)ev->data.scalar.tag;
@@ -353,7 +356,7 @@ int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t
             dra_ynode_t *n = new_node(b,
                                       ev.type == YAML_MAPPING_START_EVENT ? DRA_YNODE_MAP
                                                                           : DRA_YNODE_SEQ,
-                                      &ev.start_mark);
+                                      &ev.start_mark, 0);
             rc = n ? open_frame(b, n) : (b->rc_limit ? b->rc_limit : DRA_ENOMEM);
             break;
         }
@@ -575,12 +578,28 @@ static bool text_in(const dra_ynode_t *n, const char *const *list)
     return false;
 }
 
+/* Plain-scalar null test on the text alone: "", "~", "null", "Null", "NULL". */
+static bool text_is_null(const char *s, size_t len)
+{
+    switch (len) {
+    case 0:
+        return true;
+    case 1:
+        return s[0] == '~';
+    case 4:
+        return memcmp(s, "null", 4) == 0 || memcmp(s, "Null", 4) == 0 ||
+               memcmp(s, "NULL", 4) == 0;
+    default:
+        return false;
+    }
+}
+
 bool dra_ynode_is_null(const dra_ynode_t *n)
 {
-    static const char *const nulls[] = {"~", "null", "Null", "NULL", "", NULL};
     if (!n)
         return true;
-    return n->type == DRA_YNODE_SCALAR && n->style == DRA_YSTYLE_PLAIN && text_in(n, nulls);
+    return n->type == DRA_YNODE_SCALAR && n->style == DRA_YSTYLE_PLAIN &&
+           text_is_null(n->text, n->len);
 }
 
 bool dra_ynode_is_map(const dra_ynode_t *n)
@@ -680,10 +699,24 @@ dra_yscalar_kind_t dra_ynode_scalar_kind(const dra_ynode_t *n)
         return DRA_YSCALAR_NULL;
     if (n->type != DRA_YNODE_SCALAR || n->style != DRA_YSTYLE_PLAIN)
         return DRA_YSCALAR_STRING;
-    if (dra_ynode_is_null(n))
+    if (text_is_null(n->text, n->len))
         return DRA_YSCALAR_NULL;
-    if (text_in(n, bools))
-        return DRA_YSCALAR_BOOL;
+    /* Only text starting with t/T/f/F can be a bool and only text starting with a digit, a
+     * sign or '.' can be a number (ints, .inf/.nan, floats): everything else is a string. */
+    switch (n->text[0]) {
+    case 't':
+    case 'T':
+    case 'f':
+    case 'F':
+        return text_in(n, bools) ? DRA_YSCALAR_BOOL : DRA_YSCALAR_STRING;
+    case '+':
+    case '-':
+    case '.':
+        break;
+    default:
+        if (n->text[0] < '0' || n->text[0] > '9')
+            return DRA_YSCALAR_STRING;
+    }
     int64_t v;
     if (dra_yparse_int64(n->text, n->len, &v))
         return DRA_YSCALAR_INT;
