@@ -12,6 +12,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc/invariants.h"
+#include "alloc/fast.h"
 #include "cli.h"
 #include "manifest.h"
 #include "taintrule.h"
@@ -36,6 +37,10 @@ static const char help[] =
     "  -r, --release R         release profile 1.34 | 1.35 | 1.36 (default 1.36)\n"
     "  -F, --feature GATE=B    feature gate override, e.g. DRADeviceTaints=false (repeatable)\n"
     "  -b, --upstream-bugs     reproduce the known upstream allocator bugs (default: fixed)\n"
+    "  -A, --allocator NAME    reference | fast | both (default reference); --test with both:\n"
+    "                          reference checks, and the fast allocator (with and without\n"
+    "                          pruning) must decide identically (same allocateOne unpruned);\n"
+    "                          with fast, expected allocateOne counts are upper bounds\n"
     "  -o, --output FMT        yaml | json (default yaml)\n"
     "  -t, --test              run conformance cases from the paths given as arguments\n"
     "  -v, --verbose           --test: also print the outcome, allocateOne calls and allocate time\n"
@@ -54,6 +59,8 @@ typedef struct opts {
     dra_alloc_features_t f;
     const char *node;
     bool json, verbose;
+    dra_alloc_kind_t kind;
+    bool both; /* --allocator both (differential) */
 } opts_t;
 
 static const char *nz(const char *s)
@@ -176,7 +183,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     int exitc = DRA_EXIT_OK;
     dra_alloc_state_t *st = NULL;
     dra_cel_cache_t *cel = NULL;
-    dra_allocator_t *al = NULL;
+    dra_anyalloc_t al = {0};
     dra_taint_rules_t rules;
     dra_taint_rules_init(&rules);
     plist_t files = {0};
@@ -223,7 +230,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
                 rules.n, (unsigned)(o->f.release - 100));
     }
     dra_alloc_options_t ao = {0};
-    if (dra_alloc_new(&m, &o->f, st, cel, &ao, &al)) {
+    if (dra_anyalloc_new(o->kind, &m, &o->f, st, cel, &ao, &al)) {
         exitc = DRA_EXIT_ENV;
         goto out;
     }
@@ -291,7 +298,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
                 if (o->node && strcmp(o->node, nz(node->name)) != 0)
                     continue;
                 dra_alloc_outcome_t out;
-                if (dra_alloc_allocate(al, node, batch, nb, &m.arena, &out)) {
+                if (dra_anyalloc_allocate(&al, node, batch, nb, &m.arena, &out)) {
                     exitc = DRA_EXIT_ENV;
                     goto out;
                 }
@@ -352,7 +359,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     else if (nerr && exitc == DRA_EXIT_OK)
         exitc = DRA_EXIT_REGRESSION;
 out:
-    dra_alloc_free(al);
+    dra_anyalloc_free(&al);
     dra_cel_cache_free(cel);
     dra_alloc_state_free(st);
     dra_taint_rules_fini(&rules);
@@ -595,7 +602,7 @@ static int run_case(const char *path, const opts_t *o, int *npass)
     tcase_t tc = {0};
     dra_alloc_state_t *st = NULL;
     dra_cel_cache_t *cel = NULL;
-    dra_allocator_t *al = NULL;
+    dra_anyalloc_t al = {0};
     dra_arena_t out_arena;
     dra_arena_init(&out_arena, 0);
     const char *name = path;
@@ -784,14 +791,32 @@ static int run_case(const char *path, const opts_t *o, int *npass)
         }
         ao.max_steps = (uint64_t)v;
     }
-    if (dra_alloc_new(&m, &feat, st, cel, &ao, &al))
+    if (dra_anyalloc_new(o->kind, &m, &feat, st, cel, &ao, &al))
         goto done;
     dra_alloc_outcome_t out;
     struct timespec ta, tb;
     clock_gettime(CLOCK_MONOTONIC, &ta);
-    if (dra_alloc_allocate(al, node, claims, nc, &out_arena, &out))
+    if (dra_anyalloc_allocate(&al, node, claims, nc, &out_arena, &out))
         goto done;
     clock_gettime(CLOCK_MONOTONIC, &tb);
+    for (int pr = 0; o->both && pr < 2; pr++) { /* differential: fast without / with pruning */
+        dra_fast_t *fa = NULL;
+        dra_alloc_outcome_t fo;
+        char why[DRA_DIAG_MSG_MAX * 2 + 64];
+        if (dra_fast_new(&m, &feat, st, cel, &ao, &fa))
+            goto done;
+        dra_fast_set_pruning(fa, pr == 1);
+        int frc = dra_fast_allocate(fa, node, claims, nc, &out_arena, &fo);
+        if (frc)
+            failf(&f, "fast allocator: %s", dra_strerror(frc));
+        else if (dra_alloc_outcome_differs(&out, &fo, why, sizeof why))
+            failf(&f, "fast allocator%s differs: %s", pr ? "" : " (no pruning)", why);
+        else if (!pr && fo.stats.allocate_one != out.stats.allocate_one)
+            failf(&f, "fast allocator (no pruning): allocateOne %llu, reference %llu",
+                  (unsigned long long)fo.stats.allocate_one,
+                  (unsigned long long)out.stats.allocate_one);
+        dra_fast_free(fa);
+    }
     double alloc_ms = (double)(tb.tv_sec - ta.tv_sec) * 1e3 + (double)(tb.tv_nsec - ta.tv_nsec) / 1e6;
     result = 1;
     const char *have = dra_outcome_name(out.kind);
@@ -848,7 +873,8 @@ static int run_case(const char *path, const opts_t *o, int *npass)
     if (ai) {
         int64_t v = 0;
         if (dra_ynode_int64(ai, path, "expect.stats.allocateOneInvocations", &v, NULL) == DRA_OK &&
-            (uint64_t)v != out.stats.allocate_one)
+            ((uint64_t)v != out.stats.allocate_one &&
+             (o->kind != DRA_ALLOC_FAST || (uint64_t)v < out.stats.allocate_one)))
             failf(&f, "allocateOneInvocations %llu, expected %lld",
                   (unsigned long long)out.stats.allocate_one, (long long)v);
     }
@@ -866,7 +892,7 @@ report:
         result = 0;
     }
 done:
-    dra_alloc_free(al);
+    dra_anyalloc_free(&al);
     dra_cel_cache_free(cel);
     dra_alloc_state_free(st);
     dra_taint_rules_fini(&rules);
@@ -921,6 +947,7 @@ int dra_cmd_alloc(int argc, char **argv)
         {"release", required_argument, NULL, 'r'}, {"feature", required_argument, NULL, 'F'},
         {"upstream-bugs", no_argument, NULL, 'b'}, {"output", required_argument, NULL, 'o'},
         {"test", no_argument, NULL, 't'},          {"verbose", no_argument, NULL, 'v'},
+        {"allocator", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     opts_t o;
     memset(&o, 0, sizeof o);
@@ -937,7 +964,7 @@ int dra_cmd_alloc(int argc, char **argv)
         return DRA_EXIT_ENV;
     }
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvh", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvA:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             files[nfiles++] = optarg;
@@ -970,6 +997,13 @@ int dra_cmd_alloc(int argc, char **argv)
             break;
         case 'v':
             o.verbose = true;
+            break;
+        case 'A':
+            o.both = strcmp(optarg, "both") == 0;
+            if (!o.both && dra_alloc_kind_parse(optarg, &o.kind)) {
+                ret = dra_cli_usage_error("alloc", "--allocator: reference, fast or both, got '%s'", optarg);
+                goto out;
+            }
             break;
         case 'h':
             fputs(help, stdout);

@@ -1,0 +1,1911 @@
+/*
+ * fast.c - the fast allocator (fast.h): the reference allocator's search (reference.c, kept
+ * step for step so decisions, messages, shareIDs and allocateOne counts agree) over indexes that
+ * outlive a call:
+ *  - GatherPools and the slot layout of a node are computed on the node's first call from the
+ *    slices bucketed for it (its nodeName bucket, the slices with selectors / allNodes /
+ *    per-device selection, and every slice of the pools those touch, in model order, so the
+ *    gathering sees exactly what it would see over the whole model) and reused afterwards;
+ *  - selectability (class + request selectors) is cached per (class, request selector texts)
+ *    and device row for the allocator's lifetime; errors are cached as errors and re-evaluated
+ *    for their message only when the search reaches them; per-device node selection stays a
+ *    per-call check;
+ *  - allocation state is looked up per device only when the search reaches the device;
+ *  - pruning: a request that needs k more devices fails at once when fewer than k candidates
+ *    are left ahead of the search position (enabled only when it cannot change the outcome:
+ *    no upstream-bug leaks, no multi-allocatable device on the node (shareIDs), no step budget,
+ *    no invalid pool, no CEL error in the skipped region).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_impl.h"
+#include "alloc/fast.h"
+#include "base/bitset.h"
+#include "base/intern.h"
+
+#define R_OK 1
+#define R_FAIL 0
+#define R_MAXEXC (-1000) /* errAllocationResultMaxSizeExceeded */
+#define R_FATAL (-1001)
+#define R_NODE (-1002)
+#define R_NOMEM (-1003)
+
+typedef struct slot {
+    const dra_device_t *d;
+    uint32_t pool;
+    bool excl;         /* in AllocatedDevices */
+    bool persist_cap;  /* AggregatedCapacity has an entry */
+    bool persist_share;
+    dra_aq_t *existing; /* per device capacity: aggregated consumed capacity (NULL = none) */
+    dra_aq_t *allocating; /* per device capacity, this attempt (NULL until used) */
+    uint32_t nallocating;
+    uint64_t *taken; /* bitset over claims */
+    uint32_t ntaken;
+    uint32_t scope;
+    uint32_t row;   /* device row over the whole model (selector caches) */
+    bool pdns;      /* slice uses per-device node selection: per-call selector cache */
+    bool ready;     /* state fields (excl, persist_*, existing) looked up in this call */
+} slot_t;
+
+typedef struct cent {
+    const char *set, *name;
+    dra_aq_t avail, consumed;
+    bool has_avail;
+} cent_t;
+
+typedef struct scope {
+    bool ready;
+    cent_t *e;
+    uint32_t n, cap;
+} scope_t;
+
+typedef struct rq {
+    const dra_exact_request_t *body;
+    const dra_request_t *parent;
+    bool is_sub;
+    const dra_device_class_t *cls;
+    int64_t num;
+    bool all;
+    uint32_t *all_slots;
+    uint32_t nall;
+    const char *name; /* "req" or "req/sub" */
+    uint32_t key;
+    bool *in_scope; /* per constraint of the claim */
+    struct fsig *sig; /* persistent selector cache of (class, request selectors) */
+} rq_t;
+
+typedef struct cons {
+    const dra_constraint_t *c;
+    uint32_t qname;
+    bool distinct;
+    uint32_t n;
+    const dra_attr_t *ref;
+    const dra_attr_t **stk; /* fixed mode: attributes added, LIFO */
+    uint32_t nstk, capstk;
+    struct {
+        const char *req;
+        const dra_attr_t *a;
+    } *map; /* BUG(3): distinctAttribute keyed by request name */
+    uint32_t nmap, capmap;
+    dra_aval_t isect[DRA_AVAL_MAX]; /* BUG(4): list intersection, never restored */
+    uint32_t nisect;
+} cons_t;
+
+typedef struct res {
+    uint32_t slot, rq;
+    bool multi, charged;
+    char share[37];
+    dra_aq_t *consumed; /* per device capacity (multi only) */
+} res_t;
+
+typedef struct cl {
+    const dra_claim_t *c;
+    uint32_t *rq_first; /* per request: index of its rq (first subrequest) */
+    uint32_t *nsub;     /* per request: number of subrequests (0 = exactly) */
+    uint32_t *selected; /* per request: chosen subrequest */
+    res_t res[DRA_ALLOC_MAX_RESULTS + 1];
+    uint32_t nres;
+    dra_aq_t *consumed_pool; /* (MAX+1) * maxcaps */
+    cons_t *cons;
+    uint32_t ncons;
+} cl_t;
+
+/* Persistent selector cache of one (class, request selectors) combination: per device row
+ * 0 unknown, 1 no match, 2 match, 3 error (re-evaluated for its message). */
+typedef struct fsig {
+    const dra_device_class_t *cls;
+    const char **sel; /* copies of the request selector expressions */
+    uint32_t nsel;
+    uint64_t hash;
+    uint8_t *val;
+    struct fsig *next;
+} fsig_t;
+enum { SIG_UNKNOWN = 0, SIG_NO = 1, SIG_YES = 2, SIG_ERR = 3 };
+
+/* Everything about a node that does not depend on the state or the claims. */
+typedef struct fnode {
+    const dra_node_t *key;
+    const char *name; /* copies, checked on every hit (the key pointer may be reused) */
+    const char **lk, **lv;
+    uint32_t nlabels;
+    int gather_rc;
+    const char *gather_err;
+    dra_gpools_t gp;
+    slot_t *slots; /* template: d, pool, scope, row, pdns */
+    uint32_t nslots, nscopes, maxcaps;
+    bool has_multi; /* a multi-allocatable device (shareIDs) */
+    uint32_t **slice_base;
+    struct fnode *next;
+} fnode_t;
+
+/* string -> list of slice indices */
+typedef struct fbucket {
+    const char *key1, *key2;
+    uint32_t *idx;
+    uint32_t n, cap;
+    struct fbucket *next;
+} fbucket_t;
+
+struct dra_fast {
+    const dra_model_t *m;
+    dra_alloc_features_t f;
+    dra_beh_t b;
+    const dra_alloc_state_t *st;
+    dra_cel_cache_t *cel;
+    dra_alloc_options_t opts;
+    dra_arena_t scratch, celscratch, perm;
+    uint64_t rng;
+    bool prune_on;
+
+    /* persistent indexes */
+    uint32_t nrows;
+    uint32_t *slice_row;      /* per model slice: first device row */
+    const dra_slice_t **sptr; /* open hash: slice pointer -> model index */
+    uint32_t *sidx;
+    size_t smask;
+    fbucket_t **byname; /* node name -> slices with that nodeName */
+    fbucket_t **bypool; /* (driver, pool) -> all its slices */
+    size_t bmask;
+    uint32_t *general; /* slices to test against every node */
+    uint32_t ngeneral;
+    uint32_t *pool_of; /* per model slice: its bypool bucket's first slice (pool key) */
+    fnode_t **nodes;
+    size_t nmask, nnodes;
+    fsig_t **sigs;
+    size_t sigmask;
+    uint8_t *mark; /* per model slice, scratch for node gathering */
+
+    /* per call */
+    const dra_node_t *node;
+    const fnode_t *fn;
+    bool prune;
+    uint32_t nclaims;
+    dra_gpools_t gp;
+    slot_t *slots;
+    uint32_t nslots;
+    uint32_t **slice_base; /* per pool, per slice: first slot */
+    scope_t *scopes;
+    uint32_t nscopes;
+    rq_t *rqs;
+    uint32_t nrqs;
+    int8_t *sel; /* nslots * nrqs: -1 unknown, 0 no, 1 yes (per-device node selection only) */
+    cl_t *cls;
+    uint32_t maxcaps;
+    uint32_t claim_words;
+    dra_alloc_outcome_t *out;
+    char err[DRA_DIAG_MSG_MAX];
+};
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+/* ---- construction ---------------------------------------------------------------------------- */
+
+/* ---- persistent indexes ---------------------------------------------------------------------- */
+
+static uint64_t str_hash(const char *x, uint64_t seed)
+{
+    x = x ? x : "";
+    return dra_hash64_seed(x, strlen(x), seed);
+}
+
+static bool str_eq(const char *x, const char *y)
+{
+    return strcmp(x ? x : "", y ? y : "") == 0;
+}
+
+static size_t pow2_at_least(size_t n)
+{
+    size_t k = 16;
+    while (k < n)
+        k <<= 1;
+    return k;
+}
+
+static fbucket_t *bucket_get(dra_fast_t *a, fbucket_t **tab, const char *k1, const char *k2,
+                             bool add)
+{
+    size_t h = (size_t)(str_hash(k1, 1) ^ (str_hash(k2, 2) * 31)) & a->bmask;
+    for (fbucket_t *e = tab[h]; e; e = e->next)
+        if (str_eq(e->key1, k1) && str_eq(e->key2, k2))
+            return e;
+    if (!add)
+        return NULL;
+    fbucket_t *e = dra_arena_calloc(&a->perm, 1, sizeof *e, 8);
+    if (!e)
+        return NULL;
+    e->key1 = k1;
+    e->key2 = k2;
+    e->next = tab[h];
+    tab[h] = e;
+    return e;
+}
+
+static int bucket_push(dra_fast_t *a, fbucket_t *e, uint32_t v)
+{
+    if (e->n == e->cap) {
+        uint32_t nc = e->cap ? e->cap * 2 : 4;
+        uint32_t *ni = dra_arena_realloc(&a->perm, e->idx, e->cap * sizeof *ni, nc * sizeof *ni, 4);
+        if (!ni)
+            return DRA_ENOMEM;
+        e->idx = ni;
+        e->cap = nc;
+    }
+    e->idx[e->n++] = v;
+    return DRA_OK;
+}
+
+static uint32_t slice_index(const dra_fast_t *a, const dra_slice_t *sl)
+{
+    size_t h = (size_t)(((uintptr_t)sl >> 4) * 0x9e3779b97f4a7c15ULL) & a->smask;
+    while (a->sptr[h] != sl)
+        h = (h + 1) & a->smask;
+    return a->sidx[h];
+}
+
+static int build_indexes(dra_fast_t *a)
+{
+    const dra_model_t *m = a->m;
+    dra_arena_t *ar = &a->perm;
+    uint32_t ns = m->nslices;
+    a->slice_row = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
+    a->pool_of = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
+    a->mark = dra_arena_calloc(ar, ns + 1, 1, 1);
+    a->smask = pow2_at_least((size_t)ns * 2) - 1;
+    a->sptr = dra_arena_calloc(ar, a->smask + 1, sizeof(void *), 8);
+    a->sidx = dra_arena_calloc(ar, a->smask + 1, sizeof(uint32_t), 4);
+    a->bmask = pow2_at_least((size_t)ns) - 1;
+    a->byname = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
+    a->bypool = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
+    a->general = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
+    a->nmask = 255;
+    a->nodes = dra_arena_calloc(ar, a->nmask + 1, sizeof(void *), 8);
+    a->sigmask = 63;
+    a->sigs = dra_arena_calloc(ar, a->sigmask + 1, sizeof(void *), 8);
+    if (!a->slice_row || !a->pool_of || !a->mark || !a->sptr || !a->sidx || !a->byname ||
+        !a->bypool || !a->general || !a->nodes || !a->sigs)
+        return DRA_ENOMEM;
+    uint32_t rows = 0;
+    for (uint32_t i = 0; i < ns; i++) {
+        const dra_slice_t *sl = m->slices[i];
+        a->slice_row[i] = rows;
+        rows += sl->ndevices;
+        size_t h = (size_t)(((uintptr_t)sl >> 4) * 0x9e3779b97f4a7c15ULL) & a->smask;
+        while (a->sptr[h])
+            h = (h + 1) & a->smask;
+        a->sptr[h] = sl;
+        a->sidx[h] = i;
+        fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), true);
+        if (!pb || bucket_push(a, pb, i))
+            return DRA_ENOMEM;
+        a->pool_of[i] = pb->idx[0];
+        /* the relevance rules of dra_gather_pools, as a superset */
+        if (!a->b.pd && (sl->per_device_node_selection || sl->ncounter_sets > 0))
+            continue;
+        if (a->b.pd && a->b.counter_slices_always && sl->ncounter_sets > 0) {
+            a->general[a->ngeneral++] = i;
+        } else if (sl->node_name && sl->node_name[0]) {
+            fbucket_t *nb = bucket_get(a, a->byname, sl->node_name, NULL, true);
+            if (!nb || bucket_push(a, nb, i))
+                return DRA_ENOMEM;
+        } else if (sl->all_nodes || sl->node_selector || sl->per_device_node_selection) {
+            a->general[a->ngeneral++] = i;
+        }
+    }
+    a->nrows = rows;
+    return DRA_OK;
+}
+
+int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                 const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                 const dra_alloc_options_t *opts, dra_fast_t **out)
+{
+    if (!m || !f || !state || !cel || !out)
+        return DRA_EINVAL;
+    dra_fast_t *a = calloc(1, sizeof *a);
+    if (!a)
+        return DRA_ENOMEM;
+    a->m = m;
+    a->f = *f;
+    dra_beh_init(&a->b, f);
+    a->st = state;
+    a->cel = cel;
+    if (opts)
+        a->opts = *opts;
+    a->rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
+    a->prune_on = true;
+    dra_arena_init(&a->scratch, 256 * 1024);
+    dra_arena_init(&a->celscratch, 64 * 1024);
+    dra_arena_init(&a->perm, 256 * 1024);
+    if (build_indexes(a)) {
+        dra_fast_free(a);
+        return DRA_ENOMEM;
+    }
+    *out = a;
+    return DRA_OK;
+}
+
+void dra_fast_free(dra_fast_t *a)
+{
+    if (!a)
+        return;
+    dra_arena_fini(&a->scratch);
+    dra_arena_fini(&a->celscratch);
+    dra_arena_fini(&a->perm);
+    free(a);
+}
+
+void dra_fast_set_pruning(dra_fast_t *a, bool on)
+{
+    if (a)
+        a->prune_on = on;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+    return p < q ? -1 : p > q;
+}
+
+static bool node_same(const fnode_t *fn, const dra_node_t *node)
+{
+    if (fn->key != node || !str_eq(fn->name, node->name) || fn->nlabels != node->nlabels)
+        return false;
+    for (uint32_t i = 0; i < fn->nlabels; i++)
+        if (!str_eq(fn->lk[i], node->labels[i].key) || !str_eq(fn->lv[i], node->labels[i].value))
+            return false;
+    return true;
+}
+
+static int build_node_slots(dra_fast_t *a, fnode_t *fn);
+
+/* The node's gathered pools and slot layout, built on first use. NULL: out of memory. */
+static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
+{
+    size_t h = (size_t)(((uintptr_t)node >> 4) * 0x9e3779b97f4a7c15ULL) & a->nmask;
+    fnode_t **pp = &a->nodes[h];
+    for (fnode_t *e = *pp; e; pp = &e->next, e = e->next)
+        if (e->key == node) {
+            if (node_same(e, node))
+                return e;
+            *pp = e->next; /* the pointer now names another node: forget the old entry */
+            break;
+        }
+    dra_arena_t *ar = &a->perm;
+    fnode_t *fn = dra_arena_calloc(ar, 1, sizeof *fn, 8);
+    if (!fn)
+        return NULL;
+    fn->key = node;
+    fn->name = node->name ? dra_arena_strdup(ar, node->name) : NULL;
+    fn->nlabels = node->nlabels;
+    fn->lk = dra_arena_calloc(ar, node->nlabels + 1, sizeof(char *), 8);
+    fn->lv = dra_arena_calloc(ar, node->nlabels + 1, sizeof(char *), 8);
+    if (!fn->lk || !fn->lv || (node->name && !fn->name))
+        return NULL;
+    for (uint32_t i = 0; i < node->nlabels; i++) {
+        fn->lk[i] = node->labels[i].key ? dra_arena_strdup(ar, node->labels[i].key) : NULL;
+        fn->lv[i] = node->labels[i].value ? dra_arena_strdup(ar, node->labels[i].value) : NULL;
+    }
+    /* the slices that may be relevant, plus every slice of their pools, in model order */
+    const fbucket_t *nb = node->name ? bucket_get(a, a->byname, node->name, NULL, false) : NULL;
+    uint32_t cap = (nb ? nb->n : 0) + a->ngeneral;
+    uint32_t *idx = dra_arena_calloc(&a->scratch, cap + 1, sizeof(uint32_t), 4);
+    if (!idx)
+        return NULL;
+    uint32_t n = 0;
+    for (uint32_t i = 0; nb && i < nb->n; i++)
+        idx[n++] = nb->idx[i];
+    for (uint32_t i = 0; i < a->ngeneral; i++)
+        idx[n++] = a->general[i];
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const dra_slice_t *sl = a->m->slices[a->pool_of[idx[i]]];
+        uint32_t first = a->pool_of[idx[i]];
+        if (a->mark[first] & 2)
+            continue;
+        a->mark[first] |= 2;
+        const fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false);
+        total += pb ? pb->n : 0;
+    }
+    uint32_t *all = dra_arena_calloc(&a->scratch, total + 1, sizeof(uint32_t), 4);
+    const dra_slice_t **sp = dra_arena_calloc(&a->scratch, total + 1, sizeof(void *), 8);
+    if (!all || !sp)
+        return NULL;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t first = a->pool_of[idx[i]];
+        if (!(a->mark[first] & 2))
+            continue;
+        a->mark[first] &= (uint8_t)~2u;
+        const dra_slice_t *sl = a->m->slices[first];
+        const fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false);
+        for (uint32_t j = 0; pb && j < pb->n; j++)
+            all[k++] = pb->idx[j];
+    }
+    qsort(all, k, sizeof *all, cmp_u32);
+    for (uint32_t i = 0; i < k; i++)
+        sp[i] = a->m->slices[all[i]];
+    dra_model_t fm = *a->m; /* the same model restricted to those slices (read-only view) */
+    fm.slices = (dra_slice_t **)(void *)sp;
+    fm.nslices = k;
+    fm.cap_slices = k;
+    char err[DRA_DIAG_MSG_MAX];
+    err[0] = 0;
+    fn->gather_rc = dra_gather_pools(&fm, &a->b, node, ar, &fn->gp, err, sizeof err);
+    if (fn->gather_rc == DRA_ENOMEM)
+        return NULL;
+    if (fn->gather_rc) {
+        fn->gather_err = dra_arena_strdup(ar, err);
+        if (!fn->gather_err)
+            return NULL;
+    } else if (build_node_slots(a, fn)) {
+        return NULL;
+    }
+    fn->next = a->nodes[h];
+    a->nodes[h] = fn;
+    a->nnodes++;
+    return fn;
+}
+
+/* The persistent selector cache of (class, request selectors). NULL: out of memory. */
+static fsig_t *sig_get(dra_fast_t *a, const dra_device_class_t *cls, const dra_exact_request_t *req)
+{
+    uint64_t hv = (uint64_t)(uintptr_t)cls * 0x9e3779b97f4a7c15ULL;
+    for (uint32_t i = 0; i < req->nselectors; i++)
+        hv = str_hash(req->selectors[i].cel, hv + i);
+    size_t h = (size_t)hv & a->sigmask;
+    for (fsig_t *e = a->sigs[h]; e; e = e->next) {
+        if (e->hash != hv || e->cls != cls || e->nsel != req->nselectors)
+            continue;
+        uint32_t i = 0;
+        while (i < e->nsel && str_eq(e->sel[i], req->selectors[i].cel))
+            i++;
+        if (i == e->nsel)
+            return e;
+    }
+    dra_arena_t *ar = &a->perm;
+    fsig_t *e = dra_arena_calloc(ar, 1, sizeof *e, 8);
+    if (!e)
+        return NULL;
+    e->cls = cls;
+    e->hash = hv;
+    e->nsel = req->nselectors;
+    e->sel = dra_arena_calloc(ar, e->nsel + 1, sizeof(char *), 8);
+    e->val = dra_arena_calloc(ar, a->nrows + 1, 1, 64);
+    if (!e->sel || !e->val)
+        return NULL;
+    for (uint32_t i = 0; i < e->nsel; i++)
+        if (!(e->sel[i] = dra_arena_strdup(ar, nz(req->selectors[i].cel))))
+            return NULL;
+    e->next = a->sigs[h];
+    a->sigs[h] = e;
+    return e;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void next_share_id(dra_fast_t *a, char buf[37])
+{
+    uint64_t x = splitmix(&a->rng), y = splitmix(&a->rng);
+    snprintf(buf, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(x >> 32),
+             (unsigned)((x >> 16) & 0xffff), (unsigned)(x & 0xfff), (unsigned)(8 + ((y >> 60) & 3)),
+             (unsigned)((y >> 48) & 0xfff), (unsigned long long)(y & 0xffffffffffffULL));
+}
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+static int fatal(dra_fast_t *a, const char *fmt, ...) DRA_PRINTF(2, 3);
+static int fatal(dra_fast_t *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->err, sizeof a->err, fmt, ap);
+    va_end(ap);
+    return R_FATAL;
+}
+
+static const char *cref(const dra_claim_t *c, char *buf)
+{
+    return dra_claim_ref(c, buf, 300);
+}
+
+/* ---- slots and state ------------------------------------------------------------------------- */
+
+static bool taken_by(const dra_fast_t *a, const slot_t *s, uint32_t ci)
+{
+    (void)a;
+    return dra_bit_get(s->taken, ci);
+}
+
+static void take(dra_fast_t *a, slot_t *s, uint32_t ci)
+{
+    (void)a;
+    if (!dra_bit_get(s->taken, ci)) {
+        dra_bit_set(s->taken, ci);
+        s->ntaken++;
+    }
+}
+
+static void untake(dra_fast_t *a, slot_t *s, uint32_t ci)
+{
+    (void)a;
+    if (dra_bit_get(s->taken, ci)) {
+        dra_bit_clear(s->taken, ci);
+        s->ntaken--;
+    }
+}
+
+/* The state-independent part of the node's slots (reference build_slots), kept in perm. */
+static int build_node_slots(dra_fast_t *a, fnode_t *fn)
+{
+    dra_arena_t *ar = &a->perm;
+    const dra_gpools_t *gp = &fn->gp;
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < gp->n; p++)
+        for (uint32_t s = 0; s < gp->pools[p].nslices; s++)
+            n += gp->pools[p].slices[s]->ndevices;
+    fn->nslots = n;
+    fn->slots = dra_arena_calloc(ar, n ? n : 1, sizeof(slot_t), 16);
+    fn->slice_base = dra_arena_calloc(ar, gp->n ? gp->n : 1, sizeof(uint32_t *), 8);
+    if (!fn->slots || !fn->slice_base)
+        return DRA_ENOMEM;
+    /* counter scopes: per pool (1.35+; BUG(5): per pool name) or per slice (1.34) */
+    uint32_t nsc = 0;
+    if (!a->b.pool_counters)
+        for (uint32_t p = 0; p < gp->n; p++)
+            nsc += gp->pools[p].nslices;
+    else
+        nsc = gp->n;
+    fn->nscopes = nsc;
+    uint32_t k = 0, sk = 0;
+    fn->maxcaps = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        fn->slice_base[p] = dra_arena_calloc(ar, pool->nslices ? pool->nslices : 1, sizeof(uint32_t), 4);
+        if (!fn->slice_base[p])
+            return DRA_ENOMEM;
+        uint32_t pscope = p;
+        if (a->b.pool_counters && a->b.bugs) {
+            for (uint32_t q = 0; q < p; q++)
+                if (strcmp(gp->pools[q].name, pool->name) == 0) {
+                    pscope = q;
+                    break;
+                }
+        }
+        for (uint32_t s = 0; s < pool->nslices; s++) {
+            const dra_slice_t *sl = pool->slices[s];
+            fn->slice_base[p][s] = k;
+            uint32_t scope = a->b.pool_counters ? pscope : sk++;
+            uint32_t row0 = a->slice_row[slice_index(a, sl)];
+            for (uint32_t d = 0; d < sl->ndevices; d++, k++) {
+                slot_t *st = &fn->slots[k];
+                const dra_device_t *dev = &sl->devices[d];
+                st->d = dev;
+                st->pool = p;
+                st->scope = scope;
+                st->row = row0 + d;
+                st->pdns = sl->per_device_node_selection;
+                if (dev->ncaps > fn->maxcaps)
+                    fn->maxcaps = dev->ncaps;
+                fn->has_multi |= dev->allow_multiple_allocations;
+            }
+        }
+    }
+    return DRA_OK;
+}
+
+/* Per call: a copy of the node's slots with empty dynamic fields. */
+static int build_slots(dra_fast_t *a)
+{
+    dra_arena_t *ar = &a->scratch;
+    const fnode_t *fn = a->fn;
+    uint32_t n = fn->nslots;
+    a->nslots = n;
+    a->slice_base = fn->slice_base;
+    a->maxcaps = fn->maxcaps;
+    a->slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(slot_t), 16);
+    a->claim_words = (uint32_t)dra_bitset_words(a->nclaims ? a->nclaims : 1);
+    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->claim_words, 8, 8);
+    a->nscopes = fn->nscopes;
+    a->scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(scope_t), 16);
+    if (!a->slots || !tk || !a->scopes)
+        return DRA_ENOMEM;
+    memcpy(a->slots, fn->slots, n * sizeof(slot_t));
+    for (uint32_t k = 0; k < n; k++)
+        a->slots[k].taken = tk + (size_t)k * a->claim_words;
+    return DRA_OK;
+}
+
+/* The state of a slot's device, looked up the first time the search needs it in this call. */
+static int slot_ready(dra_fast_t *a, slot_t *st)
+{
+    if (DRA_LIKELY(st->ready))
+        return DRA_OK;
+    st->ready = true;
+    const dra_gpool_t *pool = &a->gp.pools[st->pool];
+    const dra_device_t *dev = st->d;
+    st->excl = dra_alloc_state_exclusive(a->st, pool->driver, pool->name, dev->name) > 0;
+    if (!a->b.cc)
+        return DRA_OK; /* capacity and shares are read only with DRAConsumableCapacity */
+    st->persist_cap = dra_alloc_state_has_capacity(a->st, pool->driver, pool->name, dev->name);
+    st->persist_share = dra_alloc_state_shares(a->st, pool->driver, pool->name, dev->name) > 0;
+    if (st->persist_cap) {
+        st->existing = dra_arena_calloc(&a->scratch, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
+        if (!st->existing)
+            return DRA_ENOMEM;
+        for (uint32_t c = 0; c < dev->ncaps; c++) {
+            dra_aq_t v = 0;
+            if (dra_alloc_state_cap_aq(a->st, pool->driver, pool->name, dev->name,
+                                       dev->caps[c].name, &v))
+                st->existing[c] = v;
+        }
+    }
+    return DRA_OK;
+}
+
+/* ---- counters (DRA-SEMANTICS §2.10) ---------------------------------------------------------- */
+
+static cent_t *centry(dra_fast_t *a, scope_t *sc, const char *set, const char *name, bool add)
+{
+    for (uint32_t i = 0; i < sc->n; i++)
+        if (strcmp(sc->e[i].set, set) == 0 && strcmp(sc->e[i].name, name) == 0)
+            return &sc->e[i];
+    if (!add)
+        return NULL;
+    if (sc->n == sc->cap) {
+        uint32_t nc = sc->cap ? sc->cap * 2 : 16;
+        cent_t *ne = dra_arena_realloc(&a->scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
+        if (!ne)
+            return NULL;
+        sc->e = ne;
+        sc->cap = nc;
+    }
+    cent_t *e = &sc->e[sc->n++];
+    memset(e, 0, sizeof *e);
+    e->set = set;
+    e->name = name;
+    return e;
+}
+
+static void subtract_allocated(dra_fast_t *a, scope_t *sc, const dra_gpool_t *p,
+                               const dra_slice_t *sl)
+{
+    for (uint32_t d = 0; d < sl->ndevices; d++) {
+        const dra_device_t *dev = &sl->devices[d];
+        if (!dev->nconsumes || !dra_alloc_state_in_use(a->st, p->driver, p->name, dev->name))
+            continue;
+        for (uint32_t c = 0; c < dev->nconsumes; c++)
+            for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
+                cent_t *e = centry(a, sc, nz(dev->consumes[c].counter_set),
+                                   nz(dev->consumes[c].counters[k].name), false);
+                if (e && e->has_avail)
+                    e->avail -= dra_aq_from(&dev->consumes[c].counters[k].value);
+            }
+    }
+}
+
+static int scope_ready(dra_fast_t *a, slot_t *st)
+{
+    scope_t *sc = &a->scopes[st->scope];
+    if (sc->ready)
+        return DRA_OK;
+    const dra_gpool_t *p = &a->gp.pools[st->pool];
+    if (a->b.pool_counters) {
+        for (uint32_t i = 0; i < p->ncounter_slices; i++) {
+            const dra_slice_t *s = p->counter_slices[i];
+            for (uint32_t j = 0; j < s->ncounter_sets; j++)
+                for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
+                    cent_t *e = centry(a, sc, nz(s->counter_sets[j].name),
+                                       nz(s->counter_sets[j].counters[k].name), true);
+                    if (!e)
+                        return DRA_ENOMEM;
+                    e->has_avail = true;
+                    e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
+                }
+        }
+        for (uint32_t i = 0; i < p->nslices; i++)
+            subtract_allocated(a, sc, p, p->slices[i]);
+        for (uint32_t i = 0; i < p->nother; i++)
+            subtract_allocated(a, sc, p, p->other[i]);
+    } else {
+        const dra_slice_t *s = st->d->slice;
+        for (uint32_t j = 0; j < s->ncounter_sets; j++)
+            for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
+                cent_t *e = centry(a, sc, nz(s->counter_sets[j].name),
+                                   nz(s->counter_sets[j].counters[k].name), true);
+                if (!e)
+                    return DRA_ENOMEM;
+                e->has_avail = true;
+                e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
+            }
+        subtract_allocated(a, sc, p, s);
+    }
+    sc->ready = true;
+    return DRA_OK;
+}
+
+static void counters_apply(dra_fast_t *a, slot_t *st, int sign)
+{
+    scope_t *sc = &a->scopes[st->scope];
+    const dra_device_t *d = st->d;
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        for (uint32_t k = 0; k < d->consumes[c].ncounters; k++) {
+            cent_t *e = centry(a, sc, nz(d->consumes[c].counter_set), nz(d->consumes[c].counters[k].name),
+                               true);
+            if (e) /* out of memory here only loses precision of a failing call */
+                e->consumed += sign * dra_aq_from(&d->consumes[c].counters[k].value);
+        }
+}
+
+/* 1 reserved, 0 does not fit, <0 error */
+static int counters_reserve(dra_fast_t *a, slot_t *st)
+{
+    if (scope_ready(a, st))
+        return R_NOMEM;
+    counters_apply(a, st, +1);
+    scope_t *sc = &a->scopes[st->scope];
+    for (uint32_t i = 0; i < sc->n; i++)
+        if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
+            counters_apply(a, st, -1);
+            return 0;
+        }
+    return 1;
+}
+
+/* ---- constraints (DRA-SEMANTICS §2.7) -------------------------------------------------------- */
+
+static bool set_intersects(const dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
+{
+    if (!nx || !ny || x[0].base != y[0].base)
+        return false;
+    for (uint32_t i = 0; i < nx; i++)
+        for (uint32_t j = 0; j < ny; j++)
+            if (dra_aval_eq(&x[i], &y[j]))
+                return true;
+    return false;
+}
+
+static uint32_t set_intersect_into(dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
+{
+    if (!nx || !ny || x[0].base != y[0].base)
+        return nx; /* upstream leaves the set unchanged for different kinds */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < nx; i++) {
+        bool in = false;
+        for (uint32_t j = 0; j < ny && !in; j++)
+            in = dra_aval_eq(&x[i], &y[j]);
+        if (in)
+            x[k++] = x[i];
+    }
+    return k;
+}
+
+static int stk_push(dra_fast_t *a, cons_t *c, const dra_attr_t *at)
+{
+    if (c->nstk == c->capstk) {
+        uint32_t nc = c->capstk ? c->capstk * 2 : 8;
+        const dra_attr_t **ns = dra_arena_realloc(&a->scratch, (void *)c->stk, c->capstk * sizeof(void *),
+                                                  nc * sizeof(void *), 8);
+        if (!ns)
+            return DRA_ENOMEM;
+        c->stk = ns;
+        c->capstk = nc;
+    }
+    c->stk[c->nstk++] = at;
+    return DRA_OK;
+}
+
+/* 1 added, 0 rejected, <0 out of memory */
+static int cons_add(dra_fast_t *a, cons_t *c, const rq_t *rq, uint32_t ci_cons,
+                    const dra_device_t *d)
+{
+    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
+        return 1;
+    const dra_attr_t *at = c->qname ? dra_device_attr(d, c->qname) : NULL;
+    if (!at)
+        return 0;
+    bool bugs = a->b.bugs;
+    dra_aval_t nv[DRA_AVAL_MAX], ov[DRA_AVAL_MAX];
+    if (!c->distinct) {
+        if (a->b.lists) {
+            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
+            if (c->n == 0) {
+                if (!nn)
+                    return 0;
+                memcpy(c->isect, nv, nn * sizeof nv[0]);
+                c->nisect = nn;
+            } else {
+                if (!nn)
+                    return 0;
+                if (bugs) {
+                    if (!set_intersects(c->isect, c->nisect, nv, nn))
+                        return 0;
+                    c->nisect = set_intersect_into(c->isect, c->nisect, nv, nn);
+                } else {
+                    /* fixed: intersection over every device currently in the set */
+                    uint32_t k = nn;
+                    for (uint32_t i = 0; i < c->nstk && k; i++) {
+                        uint32_t no = dra_attr_values(c->stk[i], ov, DRA_AVAL_MAX);
+                        if (!set_intersects(nv, k, ov, no))
+                            return 0;
+                        k = set_intersect_into(nv, k, ov, no);
+                    }
+                    if (!k)
+                        return 0;
+                }
+            }
+        } else {
+            if (c->n == 0) {
+                c->ref = at;
+            } else if (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, c->ref)) {
+                return 0;
+            }
+        }
+        if (!bugs && stk_push(a, c, at))
+            return -1;
+        c->n++;
+        return 1;
+    }
+    /* distinctAttribute */
+    const char *key = rq->parent->name;
+    if (c->n > 0) {
+        uint32_t nold = bugs ? c->nmap : c->nstk;
+        if (a->b.lists) {
+            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
+            if (!nn)
+                return 0;
+            for (uint32_t i = 0; i < nold; i++) {
+                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
+                uint32_t no = dra_attr_values(o, ov, DRA_AVAL_MAX);
+                if (no && set_intersects(nv, nn, ov, no))
+                    return 0;
+            }
+        } else {
+            for (uint32_t i = 0; i < nold; i++) {
+                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
+                if (!dra_attr_is_scalar(at))
+                    return 0;
+                if (dra_attr_scalar_eq(at, o))
+                    return 0;
+            }
+        }
+    }
+    if (bugs) {
+        uint32_t i;
+        for (i = 0; i < c->nmap; i++)
+            if (strcmp(c->map[i].req, key) == 0)
+                break;
+        if (i == c->nmap) {
+            if (c->nmap == c->capmap) {
+                uint32_t nc = c->capmap ? c->capmap * 2 : 8;
+                void *nm = dra_arena_realloc(&a->scratch, c->map, c->capmap * sizeof c->map[0],
+                                             nc * sizeof c->map[0], 8);
+                if (!nm)
+                    return -1;
+                c->map = nm;
+                c->capmap = nc;
+            }
+            c->nmap++;
+        }
+        c->map[i].req = key;
+        c->map[i].a = at;
+    } else if (stk_push(a, c, at)) {
+        return -1;
+    }
+    c->n++;
+    return 1;
+}
+
+static void cons_remove(dra_fast_t *a, cons_t *c, const rq_t *rq, uint32_t ci_cons)
+{
+    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
+        return;
+    if (a->b.bugs) {
+        if (c->distinct) {
+            for (uint32_t i = 0; i < c->nmap; i++)
+                if (strcmp(c->map[i].req, rq->parent->name) == 0) {
+                    c->map[i] = c->map[c->nmap - 1];
+                    c->nmap--;
+                    break;
+                }
+        }
+    } else if (c->nstk) {
+        c->nstk--;
+    }
+    c->n--;
+}
+
+/* ---- selectability --------------------------------------------------------------------------- */
+
+static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, bool *match)
+{
+    const slot_t *st = &a->slots[slot];
+    if (!a->b.binding && st->d->nbinding_conditions > 0) {
+        *match = false;
+        return DRA_OK;
+    }
+    const rq_t *rq = &a->rqs[rqi];
+    int8_t *cache = NULL;
+    uint8_t *pv = NULL;
+    if (st->pdns) {
+        cache = &a->sel[(size_t)slot * a->nrqs + rqi];
+        if (*cache >= 0) {
+            *match = *cache;
+            return DRA_OK;
+        }
+    } else {
+        pv = &rq->sig->val[st->row];
+        if (*pv == SIG_YES || *pv == SIG_NO) {
+            *match = *pv == SIG_YES;
+            return DRA_OK;
+        }
+    }
+    int rc = dra_device_selectable(a->m, &a->b, a->cel, &a->celscratch, a->node, a->cls[ci].c,
+                                   rq->cls, rq->body, st->d, match, &a->out->stats.cel_evals,
+                                   a->err, sizeof a->err);
+    if (rc == DRA_ENOMEM)
+        return R_NOMEM;
+    if (rc) {
+        if (pv)
+            *pv = SIG_ERR;
+        return R_FATAL;
+    }
+    if (pv)
+        *pv = *match ? SIG_YES : SIG_NO;
+    else
+        *cache = *match ? 1 : 0;
+    return DRA_OK;
+}
+
+static int capacity_fits(dra_fast_t *a, const rq_t *rq, slot_t *st)
+{
+    if (slot_ready(a, st))
+        return -2;
+    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, a->b.bugs);
+}
+
+/* ---- allocateDevice -------------------------------------------------------------------------- */
+
+/* R_OK allocated (result appended), R_FAIL rejected, R_FATAL / R_NOMEM */
+static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
+{
+    cl_t *cl = &a->cls[ci];
+    const rq_t *rq = &a->rqs[rqi];
+    slot_t *st = &a->slots[slot];
+    const dra_device_t *d = st->d;
+    bool bugs = a->b.bugs;
+    bool multi = a->b.cc && d->allow_multiple_allocations;
+    bool admin = rq->body->admin_access && !rq->is_sub;
+    if (slot_ready(a, st))
+        return R_NOMEM;
+    if (!multi && admin && taken_by(a, st, ci))
+        return R_FAIL;
+    if (!admin && (st->excl || st->ntaken > 0))
+        return R_FAIL;
+    if (!a->b.pd && d->nconsumes > 0)
+        return R_FAIL;
+    bool cap_in_use = st->persist_cap || st->nallocating > 0 || (!bugs && st->persist_share);
+    bool skip_counters = multi && cap_in_use;
+    bool charged = false;
+    if (!skip_counters && d->nconsumes > 0) {
+        int rc = counters_reserve(a, st);
+        if (rc < 0)
+            return rc;
+        if (!rc)
+            return R_FAIL;
+        charged = true;
+    }
+    if (a->b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
+        if (charged && !bugs) /* BUG(1): counters leak */
+            counters_apply(a, st, -1);
+        return R_FAIL;
+    }
+    for (uint32_t i = 0; i < cl->ncons; i++) {
+        int rc = cons_add(a, &cl->cons[i], rq, i, d);
+        if (rc < 0)
+            return R_NOMEM;
+        if (!rc) {
+            if (must) {
+                char cb[300];
+                const dra_gpool_t *p = &a->gp.pools[st->pool];
+                return fatal(a,
+                             "claim %s, request %s: cannot add device %s/%s/%s because a claim "
+                             "constraint would not be satisfied",
+                             cref(cl->c, cb), nz(rq->body->name), p->driver, p->name, nz(d->name));
+            }
+            for (uint32_t e = 0; e < i; e++)
+                cons_remove(a, &cl->cons[e], rq, e);
+            if (charged && !bugs) /* BUG(1) */
+                counters_apply(a, st, -1);
+            return R_FAIL;
+        }
+    }
+    if (!multi)
+        take(a, st, ci);
+    res_t *r = &cl->res[cl->nres];
+    memset(r, 0, sizeof *r);
+    if (a->b.cc) {
+        int fits = capacity_fits(a, rq, st);
+        if (fits != 1) {
+            if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
+                if (!multi)
+                    untake(a, st, ci);
+                for (uint32_t e = cl->ncons; e-- > 0;)
+                    cons_remove(a, &cl->cons[e], rq, e);
+                if (charged)
+                    counters_apply(a, st, -1);
+            }
+            return R_FAIL;
+        }
+        if (multi) {
+            r->consumed = cl->consumed_pool + (size_t)cl->nres * (a->maxcaps ? a->maxcaps : 1);
+            if (d->ncaps && !st->allocating) {
+                st->allocating = dra_arena_calloc(&a->scratch, d->ncaps, sizeof(dra_aq_t), 16);
+                if (!st->allocating)
+                    return R_NOMEM;
+            }
+            for (uint32_t c = 0; c < d->ncaps; c++) {
+                r->consumed[c] = dra_cap_consumed(dra_cap_find_request(rq->body, d->caps[c].name),
+                                                  &d->caps[c], bugs);
+                st->allocating[c] += r->consumed[c];
+            }
+            st->nallocating++;
+            next_share_id(a, r->share);
+        }
+    }
+    r->slot = slot;
+    r->rq = rqi;
+    r->multi = multi;
+    r->charged = charged;
+    cl->nres++;
+    return R_OK;
+}
+
+static void deallocate(dra_fast_t *a, uint32_t ci)
+{
+    cl_t *cl = &a->cls[ci];
+    res_t *r = &cl->res[cl->nres - 1];
+    slot_t *st = &a->slots[r->slot];
+    const rq_t *rq = &a->rqs[r->rq];
+    for (uint32_t e = cl->ncons; e-- > 0;)
+        cons_remove(a, &cl->cons[e], rq, e);
+    untake(a, st, ci);
+    if (r->multi) {
+        if (r->consumed)
+            for (uint32_t c = 0; c < st->d->ncaps; c++)
+                st->allocating[c] -= r->consumed[c];
+        st->nallocating--;
+        if (r->charged && !a->b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
+            counters_apply(a, st, -1);
+    } else if (r->charged) {
+        counters_apply(a, st, -1);
+    }
+    cl->nres--;
+}
+
+/* ---- allocateOne ----------------------------------------------------------------------------- */
+
+typedef struct loc {
+    uint32_t p, s, d;
+} loc_t;
+
+/* Pruning: are at least `need` candidates (free, selectable; an over-estimate of what the
+ * search below can use) left from `start`? 1 yes or undecided (a CEL error lies ahead: the
+ * search must reach it as the reference does), R_FAIL (0) no, <0 out of memory. */
+static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc_t start,
+                       int64_t need)
+{
+    const rq_t *rq = &a->rqs[rqi];
+    const uint8_t *sigv = rq->sig->val;
+    int64_t have = 0;
+    for (uint32_t p = start.p; p < a->gp.n; p++) {
+        const dra_gpool_t *pool = &a->gp.pools[p];
+        if ((pool->incomplete && a->b.strict_pools) || pool->invalid)
+            continue;
+        uint32_t s0 = p == start.p ? start.s : 0;
+        if (s0 >= pool->nslices)
+            continue;
+        uint32_t lo = a->slice_base[p][s0] + ((p == start.p && s0 == start.s) ? start.d : 0);
+        uint32_t hi = a->slice_base[p][pool->nslices - 1] + pool->slices[pool->nslices - 1]->ndevices;
+        for (uint32_t slot = lo; slot < hi; slot++) {
+            slot_t *st = &a->slots[slot];
+            if (!st->pdns && sigv[st->row] == SIG_NO)
+                continue;
+            if (admin && taken_by(a, st, ci))
+                continue;
+            if (slot_ready(a, st))
+                return R_NOMEM;
+            if (!admin && (st->excl || st->ntaken > 0))
+                continue;
+            if (!st->pdns) {
+                bool m;
+                int rc = selectable(a, slot, rqi, ci, &m);
+                if (rc == R_NOMEM)
+                    return rc;
+                if (rc)
+                    return 1; /* an error ahead: let the search report it where it meets it */
+                if (!m)
+                    continue;
+            }
+            if (++have >= need)
+                return 1;
+        }
+    }
+    return R_FAIL;
+}
+
+static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, int64_t di,
+                        bool in_sub, loc_t start)
+{
+    dra_alloc_stats_t *stats = &a->out->stats;
+    stats->allocate_one++;
+    if (a->opts.max_steps && stats->allocate_one > a->opts.max_steps)
+        return fatal(a, "filter operation aborted: search budget of %llu steps exhausted",
+                     (unsigned long long)a->opts.max_steps);
+    const loc_t origin = {0, 0, 0};
+    if (ci >= a->nclaims)
+        return R_OK;
+    cl_t *cl = &a->cls[ci];
+    if (ri >= cl->c->nrequests) {
+        int rc = allocate_one(a, ci + 1, 0, 0, 0, false, origin);
+        if (rc == R_MAXEXC)
+            return R_FAIL;
+        return rc;
+    }
+    if (!in_sub && cl->nsub[ri] > 0) {
+        bool all_exceeded = true;
+        for (uint32_t sub = 0; sub < cl->nsub[ri]; sub++) {
+            int rc = allocate_one(a, ci, ri, sub, di, true, origin);
+            if (rc == R_MAXEXC)
+                continue;
+            all_exceeded = false;
+            if (rc < 0)
+                return rc;
+            if (rc == R_OK) {
+                cl->selected[ri] = sub;
+                return R_OK;
+            }
+        }
+        return all_exceeded ? R_MAXEXC : R_FAIL;
+    }
+    uint32_t rqi = cl->rq_first[ri] + (cl->nsub[ri] ? si : 0);
+    const rq_t *rq = &a->rqs[rqi];
+    if (rq->all && rq->nall == 0)
+        return R_FAIL;
+    if (di >= rq->num)
+        return allocate_one(a, ci, ri + 1, 0, 0, false, origin);
+    if ((int64_t)cl->nres + rq->num - di > DRA_ALLOC_MAX_RESULTS)
+        return R_MAXEXC;
+    if (rq->all) {
+        uint32_t slot = rq->all_slots[di];
+        int rc = allocate_device(a, ci, rqi, slot, true);
+        if (rc < 0)
+            return rc;
+        if (rc != R_OK)
+            return R_FAIL;
+        rc = allocate_one(a, ci, ri, si, di + 1, in_sub, origin);
+        if (rc != R_OK)
+            deallocate(a, ci);
+        return rc;
+    }
+    bool admin = rq->body->admin_access && !rq->is_sub;
+    if (!a->b.combos)
+        start = origin;
+    if (a->prune && rq->num - di >= 2) {
+        int rc = enough_left(a, ci, rqi, admin, start, rq->num - di);
+        if (rc <= 0)
+            return rc;
+    }
+    const uint8_t *sigv = rq->sig->val;
+    for (uint32_t p = start.p; p < a->gp.n; p++) {
+        const dra_gpool_t *pool = &a->gp.pools[p];
+        if (pool->invalid && !a->b.strict_pools)
+            return fatal(a, "pool %s/%s is invalid: %s", pool->driver, pool->name,
+                         nz(pool->invalid_reason));
+        if ((pool->incomplete && a->b.strict_pools) || pool->invalid)
+            continue;
+        for (uint32_t s = p == start.p ? start.s : 0; s < pool->nslices; s++) {
+            const dra_slice_t *sl = pool->slices[s];
+            uint32_t base = a->slice_base[p][s];
+            for (uint32_t d = (p == start.p && s == start.s) ? start.d : 0; d < sl->ndevices; d++) {
+                uint32_t slot = base + d;
+                slot_t *st = &a->slots[slot];
+                stats->candidates++;
+                if (!st->pdns && sigv[st->row] == SIG_NO)
+                    continue; /* no side effect in either order: skip before the state lookup */
+                if (admin && taken_by(a, st, ci))
+                    continue;
+                if (slot_ready(a, st))
+                    return R_NOMEM;
+                if (!admin && (st->excl || st->ntaken > 0))
+                    continue;
+                bool m;
+                int rc = selectable(a, slot, rqi, ci, &m);
+                if (rc)
+                    return rc;
+                if (!m)
+                    continue;
+                if (a->b.cc && capacity_fits(a, rq, st) != 1)
+                    continue;
+                rc = allocate_device(a, ci, rqi, slot, false);
+                if (rc < 0)
+                    return rc;
+                if (rc != R_OK)
+                    continue;
+                loc_t next = {p, s, d + 1};
+                rc = allocate_one(a, ci, ri, si, di + 1, in_sub, next);
+                if (rc == R_OK)
+                    return R_OK;
+                deallocate(a, ci);
+                if (rc < 0)
+                    return rc;
+            }
+        }
+    }
+    return R_FAIL;
+}
+
+/* ---- preprocessing (DRA-SEMANTICS §2.4) ------------------------------------------------------ */
+
+static int validate_request(dra_fast_t *a, uint32_t ci, uint32_t rqi)
+{
+    rq_t *rq = &a->rqs[rqi];
+    const dra_claim_t *c = a->cls[ci].c;
+    const dra_exact_request_t *body = rq->body;
+    char cb[300];
+    for (uint32_t i = 0; i < body->nselectors; i++)
+        if (!body->selectors[i].cel)
+            return fatal(a, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
+                         cref(c, cb), nz(body->name), i);
+    if (!a->b.admin && body->has_admin_access)
+        return fatal(a, "claim %s, request %s: admin access is requested, but the feature is disabled",
+                     cref(c, cb), nz(body->name));
+    if (!body->class_name || !body->class_name[0])
+        return fatal(a, "claim %s, request %s: missing device class name (unsupported request type?)",
+                     cref(c, cb), nz(body->name));
+    rq->cls = dra_model_find_class(a->m, body->class_name);
+    if (!rq->cls)
+        return fatal(a, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+                     cref(c, cb), nz(body->name), body->class_name, body->class_name);
+    rq->sig = sig_get(a, rq->cls, body);
+    if (!rq->sig)
+        return R_NOMEM;
+    switch (body->mode) {
+    case DRA_MODE_EXACT_COUNT:
+        rq->num = body->has_count ? body->count : 1;
+        return DRA_OK;
+    case DRA_MODE_ALL:
+        break;
+    default:
+        return fatal(a, "claim %s, request %s: unsupported count mode %s", cref(c, cb),
+                     nz(body->name), nz(body->mode_raw));
+    }
+    rq->all = true;
+    uint32_t cap = 0;
+    for (uint32_t p = 0; p < a->gp.n; p++) {
+        const dra_gpool_t *pool = &a->gp.pools[p];
+        if (pool->incomplete || pool->invalid) {
+            int r = fatal(a, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
+                          cref(c, cb), nz(body->name), pool->driver, pool->name,
+                          pool->incomplete ? "being updated" : "invalid");
+            /* PR #141898: per-node failure; the snapshot (BUG 9) made it fatal */
+            return a->b.bugs ? r : R_NODE;
+        }
+        for (uint32_t s = 0; s < pool->nslices; s++)
+            for (uint32_t d = 0; d < pool->slices[s]->ndevices; d++) {
+                uint32_t slot = a->slice_base[p][s] + d;
+                bool m;
+                int rc = selectable(a, slot, rqi, ci, &m);
+                if (rc)
+                    return rc;
+                if (!m)
+                    continue;
+                if (a->b.cc) {
+                    slot_t *st = &a->slots[slot];
+                    if (slot_ready(a, st))
+                        return R_NOMEM;
+                    /* PR #140769: static capacity only; the snapshot (BUG 8) subtracted the
+                     * capacity already consumed, so All silently took a subset */
+                    int fits = dra_cap_fits(body, st->d, a->b.bugs ? st->existing : NULL, NULL,
+                                            a->b.bugs);
+                    if (fits != 1)
+                        continue;
+                }
+                if (rq->nall == cap) {
+                    uint32_t nc = cap ? cap * 2 : 8;
+                    uint32_t *na = dra_arena_realloc(&a->scratch, rq->all_slots, cap * sizeof *na,
+                                                     nc * sizeof *na, 4);
+                    if (!na)
+                        return R_NOMEM;
+                    rq->all_slots = na;
+                    cap = nc;
+                }
+                rq->all_slots[rq->nall++] = slot;
+            }
+    }
+    rq->num = rq->nall;
+    return DRA_OK;
+}
+
+static bool name_listed(const char *const *list, uint32_t n, const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(nz(list[i]), name) == 0)
+            return true;
+    return false;
+}
+
+static int preprocess(dra_fast_t *a, dra_claim_t *const *claims)
+{
+    dra_arena_t *ar = &a->scratch;
+    uint32_t nrq = 0;
+    for (uint32_t ci = 0; ci < a->nclaims; ci++)
+        for (uint32_t ri = 0; ri < claims[ci]->nrequests; ri++) {
+            const dra_request_t *r = &claims[ci]->requests[ri];
+            nrq += r->nfirst_available ? r->nfirst_available : 1;
+        }
+    a->nrqs = nrq;
+    a->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(rq_t), 16);
+    a->cls = dra_arena_calloc(ar, a->nclaims ? a->nclaims : 1, sizeof(cl_t), 16);
+    a->sel = dra_arena_alloc(ar, (size_t)a->nslots * nrq + 1, 1);
+    if (!a->rqs || !a->cls || !a->sel)
+        return R_NOMEM;
+    memset(a->sel, 0xff, (size_t)a->nslots * nrq + 1);
+    uint32_t k = 0;
+    char cb[300];
+    for (uint32_t ci = 0; ci < a->nclaims; ci++) {
+        cl_t *cl = &a->cls[ci];
+        const dra_claim_t *c = claims[ci];
+        cl->c = c;
+        cl->rq_first = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
+        cl->nsub = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
+        cl->selected = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
+        cl->consumed_pool = dra_arena_calloc(ar, (DRA_ALLOC_MAX_RESULTS + 1) * (size_t)(a->maxcaps ? a->maxcaps : 1),
+                                             sizeof(dra_aq_t), 16);
+        cl->ncons = c->nconstraints;
+        cl->cons = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(cons_t), 16);
+        if (!cl->rq_first || !cl->nsub || !cl->selected || !cl->consumed_pool || !cl->cons)
+            return R_NOMEM;
+        int64_t min_claim = 0;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+            const dra_request_t *r = &c->requests[ri];
+            bool subs = r->nfirst_available > 0;
+            if (!a->b.prio && subs)
+                return fatal(a, "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
+                             cref(c, cb), nz(r->name));
+            if (!a->b.cc) {
+                if (r->exactly && r->exactly->has_capacity)
+                    return fatal(a, "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                                 cref(c, cb), nz(r->name));
+                for (uint32_t s = 0; s < r->nfirst_available; s++)
+                    if (r->first_available[s].has_capacity)
+                        return fatal(a, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                                     cref(c, cb), nz(r->first_available[s].name));
+            }
+            cl->rq_first[ri] = k;
+            cl->nsub[ri] = subs ? r->nfirst_available : 0;
+            if (!subs && !r->exactly)
+                return fatal(a, "claim %s, request %s: missing device class name (unsupported request type?)",
+                             cref(c, cb), nz(r->name));
+            uint32_t nalt = subs ? r->nfirst_available : 1;
+            int64_t min_req = INT64_MAX;
+            for (uint32_t s = 0; s < nalt; s++, k++) {
+                rq_t *rq = &a->rqs[k];
+                rq->key = k;
+                rq->parent = r;
+                rq->is_sub = subs;
+                rq->body = subs ? &r->first_available[s] : r->exactly;
+                if (subs) {
+                    size_t ln = strlen(nz(r->name)) + strlen(nz(rq->body->name)) + 2;
+                    char *nm = dra_arena_alloc(ar, ln, 1);
+                    if (!nm)
+                        return R_NOMEM;
+                    snprintf(nm, ln, "%s/%s", nz(r->name), nz(rq->body->name));
+                    rq->name = nm;
+                } else {
+                    rq->name = nz(r->name);
+                }
+                rq->in_scope = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(bool), 1);
+                if (!rq->in_scope)
+                    return R_NOMEM;
+                for (uint32_t x = 0; x < c->nconstraints; x++) {
+                    const dra_constraint_t *cn = &c->constraints[x];
+                    rq->in_scope[x] = name_listed(cn->requests, cn->nrequests, nz(r->name)) ||
+                                      (subs && name_listed(cn->requests, cn->nrequests, rq->name));
+                }
+                int rc = validate_request(a, ci, k);
+                if (rc)
+                    return rc;
+                if (rq->num < min_req)
+                    min_req = rq->num;
+            }
+            min_claim += min_req;
+        }
+        if (min_claim > DRA_ALLOC_MAX_RESULTS)
+            return fatal(a, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
+                         cref(c, cb), (long long)min_claim, DRA_ALLOC_MAX_RESULTS);
+        for (uint32_t x = 0; x < c->nconstraints; x++) {
+            const dra_constraint_t *cn = &c->constraints[x];
+            cons_t *co = &cl->cons[x];
+            co->c = cn;
+            const char *nm = NULL;
+            if (cn->match_attribute) {
+                nm = cn->match_attribute;
+            } else if (cn->distinct_attribute && a->b.cc) {
+                nm = cn->distinct_attribute;
+                co->distinct = true;
+            } else {
+                return fatal(a, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)",
+                             cref(c, cb), x);
+            }
+            co->qname = dra_intern_find(&a->m->intern, nm, strlen(nm));
+        }
+    }
+    return DRA_OK;
+}
+
+/* ---- results (DRA-SEMANTICS §2.14) ----------------------------------------------------------- */
+
+static int build_node_selector(dra_fast_t *a, cl_t *cl, dra_arena_t *out,
+                               const dra_node_selector_t **res)
+{
+    *res = NULL;
+    dra_ns_req_t *fields = NULL, *exprs = NULL;
+    uint32_t nf = 0, ne = 0, capf = 0, cape = 0;
+    for (uint32_t i = 0; i < cl->nres; i++) {
+        const slot_t *st = &a->slots[cl->res[i].slot];
+        const dra_device_t *d = st->d;
+        const dra_slice_t *sl = d->slice;
+        const char *nn;
+        const dra_node_selector_t *sel;
+        if (sl->per_device_node_selection) {
+            nn = d->node_name;
+            sel = d->node_selector;
+        } else {
+            nn = sl->node_name;
+            sel = sl->node_selector;
+        }
+        if ((nn && nn[0]) || (a->b.binds_to_node && d->binds_to_node)) {
+            dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
+            dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
+            dra_ns_req_t *r = dra_arena_calloc(out, 1, sizeof *r, 8);
+            const char **vals = dra_arena_calloc(out, 1, sizeof(char *), 8);
+            if (!ns || !t || !r || !vals)
+                return R_NOMEM;
+            vals[0] = a->node->name;
+            r->key = "metadata.name";
+            r->op = DRA_NS_IN;
+            r->op_raw = "In";
+            r->values = vals;
+            r->nvalues = 1;
+            t->fields = r;
+            t->nfields = 1;
+            ns->terms = t;
+            ns->nterms = 1;
+            *res = ns;
+            return DRA_OK;
+        }
+        if (!sel)
+            continue;
+        if (sel->nterms > 1) {
+            return fatal(a, "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %u terms",
+                         nz(cl->c->name), sel->nterms);
+        }
+        if (sel->nterms == 0)
+            continue;
+        const dra_ns_term_t *t = &sel->terms[0];
+        for (int pass = 0; pass < 2; pass++) {
+            const dra_ns_req_t *src = pass ? t->exprs : t->fields;
+            uint32_t nsrc = pass ? t->nexprs : t->nfields;
+            dra_ns_req_t **dst = pass ? &exprs : &fields;
+            uint32_t *nd = pass ? &ne : &nf, *capd = pass ? &cape : &capf;
+            for (uint32_t j = 0; j < nsrc; j++) {
+                bool dup = false;
+                for (uint32_t x = 0; x < *nd && !dup; x++)
+                    dup = dra_ns_req_equal(&(*dst)[x], &src[j]);
+                if (dup)
+                    continue;
+                if (*nd == *capd) {
+                    uint32_t nc = *capd ? *capd * 2 : 4;
+                    dra_ns_req_t *nr = dra_arena_realloc(out, *dst, *capd * sizeof **dst, nc * sizeof **dst, 8);
+                    if (!nr)
+                        return R_NOMEM;
+                    *dst = nr;
+                    *capd = nc;
+                }
+                (*dst)[(*nd)++] = src[j];
+            }
+        }
+    }
+    if (!nf && !ne)
+        return DRA_OK;
+    dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
+    dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
+    if (!ns || !t)
+        return R_NOMEM;
+    t->fields = fields;
+    t->nfields = nf;
+    t->exprs = exprs;
+    t->nexprs = ne;
+    ns->terms = t;
+    ns->nterms = 1;
+    *res = ns;
+    return DRA_OK;
+}
+
+static int build_results(dra_fast_t *a, dra_arena_t *out)
+{
+    a->out->allocations = dra_arena_calloc(out, a->nclaims ? a->nclaims : 1, sizeof(dra_allocation_t *), 8);
+    if (!a->out->allocations)
+        return R_NOMEM;
+    for (uint32_t ci = 0; ci < a->nclaims; ci++) {
+        cl_t *cl = &a->cls[ci];
+        const dra_claim_t *c = cl->c;
+        dra_allocation_t *al = dra_arena_calloc(out, 1, sizeof *al, 8);
+        if (!al)
+            return R_NOMEM;
+        al->results = dra_arena_calloc(out, cl->nres ? cl->nres : 1, sizeof(dra_result_t), 8);
+        if (!al->results)
+            return R_NOMEM;
+        for (uint32_t i = 0; i < cl->nres; i++) {
+            const res_t *r = &cl->res[i];
+            const slot_t *st = &a->slots[r->slot];
+            const rq_t *rq = &a->rqs[r->rq];
+            const dra_gpool_t *p = &a->gp.pools[st->pool];
+            dra_result_t *o = &al->results[i];
+            o->request = dra_arena_strdup(out, rq->name);
+            o->driver = p->driver;
+            o->pool = p->name;
+            o->device = st->d->name;
+            o->admin_access = rq->body->admin_access && !rq->is_sub;
+            o->tolerations = rq->body->tolerations;
+            o->ntolerations = rq->body->ntolerations;
+            if (a->b.binding) {
+                o->binding_conditions = st->d->binding_conditions;
+                o->nbinding_conditions = st->d->nbinding_conditions;
+                o->binding_failure_conditions = st->d->binding_failure_conditions;
+                o->nbinding_failure_conditions = st->d->nbinding_failure_conditions;
+            }
+            if (r->multi) {
+                o->share_id = dra_arena_strdup(out, r->share);
+                if (st->d->ncaps) {
+                    o->consumed = dra_arena_calloc(out, st->d->ncaps, sizeof(dra_consumed_t), 8);
+                    if (!o->consumed)
+                        return R_NOMEM;
+                    o->nconsumed = st->d->ncaps;
+                    for (uint32_t k = 0; k < st->d->ncaps; k++) {
+                        o->consumed[k].name = st->d->caps[k].name;
+                        dra_aq_to(r->consumed[k], &st->d->caps[k].value, &o->consumed[k].value);
+                    }
+                }
+            }
+            if (!o->request)
+                return R_NOMEM;
+        }
+        al->nresults = cl->nres;
+        /* configs: class configs once per class, then claim configs */
+        uint32_t maxcfg = c->nconfigs;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+            const rq_t *rq = &a->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
+            if (rq->cls)
+                maxcfg += rq->cls->nconfigs;
+        }
+        if (a->b.bugs && a->b.release == DRA_RELEASE_1_36)
+            maxcfg += c->nconfigs * c->nrequests;
+        al->configs = dra_arena_calloc(out, maxcfg ? maxcfg : 1, sizeof(dra_alloc_config_t), 8);
+        if (!al->configs)
+            return R_NOMEM;
+        struct {
+            const dra_device_class_t *cls;
+            uint32_t start, end;
+        } seen[DRA_ALLOC_MAX_REQUESTS + 1];
+        uint32_t nseen = 0;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+            const rq_t *rq = &a->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
+            if (!rq->cls)
+                continue;
+            uint32_t si = 0;
+            while (si < nseen && seen[si].cls != rq->cls)
+                si++;
+            if (si < nseen) {
+                for (uint32_t k = seen[si].start; k < seen[si].end; k++) {
+                    dra_alloc_config_t *cf = &al->configs[k];
+                    const char **nr = dra_arena_calloc(out, cf->nrequests + 1, sizeof(char *), 8);
+                    if (!nr)
+                        return R_NOMEM;
+                    memcpy(nr, cf->requests, cf->nrequests * sizeof(char *));
+                    nr[cf->nrequests] = dra_arena_strdup(out, rq->name);
+                    cf->requests = nr;
+                    cf->nrequests++;
+                }
+                continue;
+            }
+            uint32_t first = al->nconfigs;
+            for (uint32_t x = 0; x < rq->cls->nconfigs; x++) {
+                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
+                cf->source = DRA_CONFIG_FROM_CLASS;
+                cf->opaque = rq->cls->configs[x].opaque;
+                cf->requests = dra_arena_calloc(out, 1, sizeof(char *), 8);
+                if (!cf->requests)
+                    return R_NOMEM;
+                cf->requests[0] = dra_arena_strdup(out, rq->name);
+                cf->nrequests = 1;
+            }
+            if (nseen <= DRA_ALLOC_MAX_REQUESTS) {
+                seen[nseen].cls = rq->cls;
+                seen[nseen].start = first;
+                seen[nseen].end = al->nconfigs;
+                nseen++;
+            }
+        }
+        bool dup_bug = a->b.bugs && a->b.release == DRA_RELEASE_1_36;
+        for (uint32_t x = 0; x < c->nconfigs; x++) {
+            const dra_claim_config_t *cc = &c->configs[x];
+            uint32_t times = 0;
+            if (cc->nrequests == 0) {
+                times = 1;
+            } else {
+                for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+                    const dra_request_t *r = &c->requests[ri];
+                    bool hit = name_listed(cc->requests, cc->nrequests, nz(r->name));
+                    if (!hit && cl->nsub[ri]) {
+                        const rq_t *rq = &a->rqs[cl->rq_first[ri] + cl->selected[ri]];
+                        hit = name_listed(cc->requests, cc->nrequests, rq->name);
+                    }
+                    if (hit) {
+                        times++;
+                        if (!dup_bug) /* BUG(6): 1.36 appended once per matching request */
+                            break;
+                    }
+                }
+            }
+            for (uint32_t t = 0; t < times; t++) {
+                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
+                cf->source = DRA_CONFIG_FROM_CLAIM;
+                cf->requests = cc->requests;
+                cf->nrequests = cc->nrequests;
+                cf->opaque = cc->opaque;
+            }
+        }
+        int rc = build_node_selector(a, cl, out, &al->node_selector);
+        if (rc)
+            return rc;
+        a->out->allocations[ci] = al;
+    }
+    a->out->n = a->nclaims;
+    return DRA_OK;
+}
+
+/* ---- entry point ----------------------------------------------------------------------------- */
+
+int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const *claims,
+                      uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out)
+{
+    if (!a || !node || (!claims && n) || !out_arena || !out)
+        return DRA_EINVAL;
+    memset(out, 0, sizeof *out);
+    dra_arena_reset(&a->scratch);
+    a->out = out;
+    a->node = node;
+    a->nclaims = n;
+    a->err[0] = 0;
+    a->fn = node_get(a, node);
+    if (!a->fn)
+        return DRA_ENOMEM;
+    if (a->fn->gather_rc) {
+        out->kind = DRA_OUTCOME_FATAL;
+        snprintf(out->msg, sizeof out->msg, "%s", a->fn->gather_err);
+        return DRA_OK;
+    }
+    a->gp = a->fn->gp;
+    /* pruning skips allocateDevice calls of failing subtrees: only where those leave no trace
+     * (no leaking upstream bugs, no shareIDs drawn, no step budget, no invalid-pool fatal) */
+    a->prune = a->prune_on && !a->b.bugs && !(a->b.cc && a->fn->has_multi) && !a->opts.max_steps &&
+               !a->gp.any_invalid;
+    int rc;
+    out->stats.pools = a->gp.n;
+    if (build_slots(a))
+        return DRA_ENOMEM;
+    rc = preprocess(a, claims);
+    if (rc == DRA_OK) {
+        const loc_t origin = {0, 0, 0};
+        rc = allocate_one(a, 0, 0, 0, 0, false, origin);
+        if (rc == R_MAXEXC)
+            rc = fatal(a, "allocation max size exceeded");
+    }
+    switch (rc) {
+    case R_OK:
+        rc = build_results(a, out_arena);
+        if (rc == R_NOMEM)
+            return DRA_ENOMEM;
+        if (rc) {
+            out->kind = DRA_OUTCOME_FATAL;
+            out->allocations = NULL;
+            out->n = 0;
+            snprintf(out->msg, sizeof out->msg, "%s", a->err);
+            return DRA_OK;
+        }
+        out->kind = DRA_OUTCOME_ALLOCATED;
+        return DRA_OK;
+    case R_FAIL:
+        if (a->gp.any_invalid && a->b.strict_pools) {
+            out->kind = DRA_OUTCOME_NODE_FAILURE;
+            snprintf(out->msg, sizeof out->msg, "invalid resource pools were encountered");
+        } else {
+            out->kind = DRA_OUTCOME_UNSATISFIABLE;
+        }
+        return DRA_OK;
+    case R_NOMEM:
+        return DRA_ENOMEM;
+    case R_NODE:
+        out->kind = DRA_OUTCOME_NODE_FAILURE;
+        snprintf(out->msg, sizeof out->msg, "%s", a->err);
+        return DRA_OK;
+    default:
+        out->kind = DRA_OUTCOME_FATAL;
+        snprintf(out->msg, sizeof out->msg, "%s", a->err);
+        return DRA_OK;
+    }
+}
+
+/* ---- an allocator of either kind ------------------------------------------------------------- */
+
+int dra_alloc_kind_parse(const char *s, dra_alloc_kind_t *out)
+{
+    if (s && strcmp(s, "reference") == 0)
+        *out = DRA_ALLOC_REFERENCE;
+    else if (s && strcmp(s, "fast") == 0)
+        *out = DRA_ALLOC_FAST;
+    else
+        return DRA_EINVAL;
+    return DRA_OK;
+}
+
+const char *dra_alloc_kind_name(dra_alloc_kind_t k)
+{
+    return k == DRA_ALLOC_FAST ? "fast" : "reference";
+}
+
+int dra_anyalloc_new(dra_alloc_kind_t kind, const dra_model_t *m, const dra_alloc_features_t *f,
+                     const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                     const dra_alloc_options_t *opts, dra_anyalloc_t *out)
+{
+    if (!out)
+        return DRA_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->kind = kind;
+    if (kind == DRA_ALLOC_FAST)
+        return dra_fast_new(m, f, state, cel, opts, &out->fast);
+    return dra_alloc_new(m, f, state, cel, opts, &out->ref);
+}
+
+void dra_anyalloc_free(dra_anyalloc_t *a)
+{
+    if (!a)
+        return;
+    dra_fast_free(a->fast);
+    dra_alloc_free(a->ref);
+    a->fast = NULL;
+    a->ref = NULL;
+}
+
+int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node, dra_claim_t *const *claims,
+                          uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out)
+{
+    if (!a)
+        return DRA_EINVAL;
+    if (a->kind == DRA_ALLOC_FAST)
+        return dra_fast_allocate(a->fast, node, claims, n, out_arena, out);
+    return dra_alloc_allocate(a->ref, node, claims, n, out_arena, out);
+}
+
+/* ---- comparing outcomes ------------------------------------------------------------------------ */
+
+static bool ns_equal(const dra_node_selector_t *x, const dra_node_selector_t *y)
+{
+    if (!x || !y)
+        return x == y;
+    if (x->nterms != y->nterms)
+        return false;
+    for (uint32_t t = 0; t < x->nterms; t++) {
+        const dra_ns_term_t *p = &x->terms[t], *q = &y->terms[t];
+        if (p->nfields != q->nfields || p->nexprs != q->nexprs)
+            return false;
+        for (uint32_t i = 0; i < p->nfields; i++)
+            if (!dra_ns_req_equal(&p->fields[i], &q->fields[i]))
+                return false;
+        for (uint32_t i = 0; i < p->nexprs; i++)
+            if (!dra_ns_req_equal(&p->exprs[i], &q->exprs[i]))
+                return false;
+    }
+    return true;
+}
+
+bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_outcome_t *y,
+                               char *why, size_t len)
+{
+#define DIFF(...)                                                                                  \
+    do {                                                                                           \
+        if (why && len)                                                                            \
+            snprintf(why, len, __VA_ARGS__);                                                       \
+        return true;                                                                               \
+    } while (0)
+    if (x->kind != y->kind)
+        DIFF("outcome %s vs %s (%s | %s)", dra_outcome_name(x->kind), dra_outcome_name(y->kind),
+             x->msg, y->msg);
+    if (strcmp(x->msg, y->msg) != 0)
+        DIFF("message \"%s\" vs \"%s\"", x->msg, y->msg);
+    if (x->kind != DRA_OUTCOME_ALLOCATED)
+        return false;
+    if (x->n != y->n)
+        DIFF("%u vs %u allocations", x->n, y->n);
+    for (uint32_t c = 0; c < x->n; c++) {
+        const dra_allocation_t *p = x->allocations[c], *q = y->allocations[c];
+        if (p->nresults != q->nresults)
+            DIFF("claim #%u: %u vs %u results", c, p->nresults, q->nresults);
+        for (uint32_t i = 0; i < p->nresults; i++) {
+            const dra_result_t *r = &p->results[i], *s = &q->results[i];
+            if (!str_eq(r->request, s->request) || !str_eq(r->driver, s->driver) ||
+                !str_eq(r->pool, s->pool) || !str_eq(r->device, s->device) ||
+                r->admin_access != s->admin_access || !str_eq(r->share_id, s->share_id) ||
+                (r->share_id == NULL) != (s->share_id == NULL) || r->nconsumed != s->nconsumed ||
+                r->ntolerations != s->ntolerations ||
+                r->nbinding_conditions != s->nbinding_conditions)
+                DIFF("claim #%u result #%u: %s %s/%s/%s vs %s %s/%s/%s", c, i, nz(r->request),
+                     nz(r->driver), nz(r->pool), nz(r->device), nz(s->request), nz(s->driver),
+                     nz(s->pool), nz(s->device));
+            for (uint32_t k = 0; k < r->nconsumed; k++)
+                if (!str_eq(r->consumed[k].name, s->consumed[k].name) ||
+                    dra_quantity_cmp(&r->consumed[k].value, &s->consumed[k].value) != 0)
+                    DIFF("claim #%u result #%u: consumed capacity %s differs", c, i,
+                         nz(r->consumed[k].name));
+        }
+        if (p->nconfigs != q->nconfigs)
+            DIFF("claim #%u: %u vs %u configs", c, p->nconfigs, q->nconfigs);
+        for (uint32_t i = 0; i < p->nconfigs; i++) {
+            const dra_alloc_config_t *r = &p->configs[i], *s = &q->configs[i];
+            bool same = r->source == s->source && r->nrequests == s->nrequests &&
+                        str_eq(r->opaque.driver, s->opaque.driver) &&
+                        str_eq(r->opaque.params_json, s->opaque.params_json);
+            for (uint32_t k = 0; same && k < r->nrequests; k++)
+                same = str_eq(r->requests[k], s->requests[k]);
+            if (!same)
+                DIFF("claim #%u: config #%u differs", c, i);
+        }
+        if (!ns_equal(p->node_selector, q->node_selector))
+            DIFF("claim #%u: node selectors differ", c);
+    }
+    return false;
+#undef DIFF
+}

@@ -1,0 +1,82 @@
+/*
+ * fast.h - the fast allocator: the same decisions as the reference allocator of alloc.h (same
+ * outcome kind, same devices in the same order, same messages, same shareIDs for the same seed)
+ * from indexes kept across calls instead of per-call rescans (DESIGN §4.3):
+ *  - slices bucketed by node name once; GatherPools and the node's device layout ("slots" in
+ *    upstream search order) computed once per node and reused by every later call;
+ *  - selector results (class selectors + request selectors) cached per device for each distinct
+ *    selector combination for the allocator's lifetime (device attributes never change); a CEL
+ *    error is cached as such and reported, with the reference's message, only when the search
+ *    reaches that device in the reference's order; per-device node selection and
+ *    binding-condition gating are checked per node on top;
+ *  - the allocation state read per device only when the search looks at the device;
+ *  - a request needing k more devices than the candidates left fails without descending
+ *    (only where provably decision-preserving: no error, no share IDs, no step budget).
+ *
+ * The API mirrors dra_alloc_new / dra_alloc_allocate / dra_alloc_free and fills the same
+ * dra_alloc_outcome_t. Stats differ from the reference where work is skipped (cel_evals counts
+ * real evaluations; candidates counts devices looked at); allocate_one is the number of
+ * recursive search calls actually made.
+ *
+ * Ownership: borrows the model (which must not change while the allocator lives), the state (may
+ * change between calls through dra_alloc_state_commit / release) and the CEL cache. Results are
+ * written into out_arena. Per-call scratch lives in an arena reset at the start of each call;
+ * per-node layouts and selector caches grow in a long-lived arena (no malloc in allocate once a
+ * node and a selector combination have been seen).
+ *
+ * Errors: as dra_alloc_allocate (DRA_OK whenever a decision was reached, see out->kind).
+ * Cost: first call per node O(slices relevant to the node); later calls O(devices of the node
+ * looked at by the search), exponential only where the reference is (bounded by max_steps).
+ * Thread safety: single-threaded, like dra_allocator_t.
+ */
+#ifndef DRA_ALLOC_FAST_H
+#define DRA_ALLOC_FAST_H
+
+#include "alloc/alloc.h"
+
+typedef struct dra_fast dra_fast_t;
+
+int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                 const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                 const dra_alloc_options_t *opts, dra_fast_t **out);
+void dra_fast_free(dra_fast_t *a);
+
+/* Allocate claims together on node (all-or-nothing), exactly as dra_alloc_allocate decides. */
+int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const *claims,
+                      uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
+
+/* Disable the decision-preserving pruning (tests compare allocate_one counts with it off). */
+void dra_fast_set_pruning(dra_fast_t *a, bool on);
+
+/* Decisions differ: outcome kind, message, and for ALLOCATED every claim's results (request,
+ * device, adminAccess, shareID, consumed capacity, tolerations, binding conditions), configs
+ * and node selector. Stats are not compared. why (may be NULL) gets the first difference. */
+bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_outcome_t *y,
+                               char *why, size_t len);
+
+/* ---- an allocator of either kind ------------------------------------------------------------ */
+
+typedef enum dra_alloc_kind {
+    DRA_ALLOC_REFERENCE = 0,
+    DRA_ALLOC_FAST,
+} dra_alloc_kind_t;
+
+/* "reference" / "fast" -> kind; DRA_EINVAL for anything else. */
+int dra_alloc_kind_parse(const char *s, dra_alloc_kind_t *out);
+const char *dra_alloc_kind_name(dra_alloc_kind_t k);
+
+/* A tagged pair so callers (runner, CLI, fuzzer) switch allocators with one option. */
+typedef struct dra_anyalloc {
+    dra_alloc_kind_t kind;
+    dra_allocator_t *ref;
+    dra_fast_t *fast;
+} dra_anyalloc_t;
+
+int dra_anyalloc_new(dra_alloc_kind_t kind, const dra_model_t *m, const dra_alloc_features_t *f,
+                     const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                     const dra_alloc_options_t *opts, dra_anyalloc_t *out);
+void dra_anyalloc_free(dra_anyalloc_t *a);
+int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node, dra_claim_t *const *claims,
+                          uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
+
+#endif /* DRA_ALLOC_FAST_H */

@@ -1,0 +1,28 @@
+# core/alloc/tests/fast.cmake - the fast allocator against the reference allocator.
+# Differential conformance: every case through the reference allocator with all its checks, and
+# the fast allocator without pruning (same decisions, same allocateOne count) and with pruning
+# (same decisions) on the same inputs.
+add_test(NAME alloc.fast.differential
+         COMMAND $<TARGET_FILE:drabench> alloc --test --allocator both corpora/conformance
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.fast.differential PROPERTIES LABELS "conformance" TIMEOUT 900
+                     ENVIRONMENT "${DRA_TEST_ENV}")
+# The conformance expectations hold for the fast allocator alone (allocateOne counts as upper
+# bounds because of pruning).
+add_test(NAME alloc.fast.conformance
+         COMMAND $<TARGET_FILE:drabench> alloc --test --allocator fast corpora/conformance
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.fast.conformance PROPERTIES LABELS "conformance" TIMEOUT 600
+                     ENVIRONMENT "${DRA_TEST_ENV}")
+# Pruning answers the upstream "6 of 5" case in one step where the reference takes 32.
+add_test(NAME alloc.fast.prunes_six_of_five
+         COMMAND $<TARGET_FILE:drabench> alloc --test -v --allocator fast corpora/conformance/exponential
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.fast.prunes_six_of_five PROPERTIES LABELS "unit" TIMEOUT 300
+                     PASS_REGULAR_EXPRESSION "PASS six-of-five-1.36: Unsatisfiable \\(allocateOne 1,"
+                     ENVIRONMENT "${DRA_TEST_ENV}")
+add_test(NAME alloc.fast.cli_bad_allocator
+         COMMAND $<TARGET_FILE:drabench> alloc --allocator quick --test corpora/conformance/alloc-smoke
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(alloc.fast.cli_bad_allocator PROPERTIES LABELS "unit" TIMEOUT 60 WILL_FAIL TRUE
+                     ENVIRONMENT "${DRA_TEST_ENV}")
