@@ -162,7 +162,7 @@ typedef struct dra_cel_env {
  * block; a writer that loses the race simply does not fill the cache). */
 typedef struct dra_cel_qcache {
     _Atomic uint32_t seq;               /* odd while being written */
-    _Atomic(const dra_model_t *) model; /* model the ids belong to */
+    _Atomic uint64_t model_uid;         /* dra_model_t.uid the ids belong to (0 = none) */
     _Atomic uint32_t intern_count;      /* its intern table size when resolved */
     _Atomic uint32_t *ids;              /* per reference; 0 = name not interned */
 } dra_cel_qcache_t;

@@ -1224,7 +1224,7 @@ int dra_cel_check(dra_cel_prog_t *p, dra_arena_t *arena, dra_diag_t *diag)
         if (!p->qc || !ids)
             return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
         atomic_init(&p->qc->seq, 0);
-        atomic_init(&p->qc->model, NULL);
+        atomic_init(&p->qc->model_uid, 0);
         atomic_init(&p->qc->intern_count, 0);
         for (uint32_t i = 0; i < p->nrefs; i++)
             atomic_init(&ids[i], 0);

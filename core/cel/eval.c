@@ -704,7 +704,7 @@ static bool cached_qid(const dra_cel_ctx_t *c, uint32_t ref, uint32_t *qid)
     if (!qc || ref >= c->prog->nrefs)
         return false;
     uint32_t s1 = atomic_load_explicit(&qc->seq, memory_order_acquire);
-    if (!(s1 & 1) && atomic_load_explicit(&qc->model, memory_order_relaxed) == m &&
+    if (!(s1 & 1) && atomic_load_explicit(&qc->model_uid, memory_order_relaxed) == m->uid &&
         atomic_load_explicit(&qc->intern_count, memory_order_relaxed) == m->intern.count) {
         *qid = atomic_load_explicit(&qc->ids[ref], memory_order_relaxed);
         atomic_thread_fence(memory_order_acquire);
@@ -720,7 +720,7 @@ static bool cached_qid(const dra_cel_ctx_t *c, uint32_t ref, uint32_t *qid)
         atomic_store_explicit(&qc->ids[i], dra_intern_find(&m->intern, q, strlen(q)),
                               memory_order_relaxed);
     }
-    atomic_store_explicit(&qc->model, m, memory_order_relaxed);
+    atomic_store_explicit(&qc->model_uid, m->uid, memory_order_relaxed);
     atomic_store_explicit(&qc->intern_count, m->intern.count, memory_order_relaxed);
     *qid = atomic_load_explicit(&qc->ids[ref], memory_order_relaxed);
     atomic_store_explicit(&qc->seq, s1 + 2, memory_order_release);

@@ -8,15 +8,19 @@
  */
 #include "model.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+static _Atomic uint64_t model_uids = 0;
+
 void dra_model_init(dra_model_t *m)
 {
     memset(m, 0, sizeof *m);
+    m->uid = atomic_fetch_add(&model_uids, 1) + 1;
     dra_arena_init(&m->arena, 0);
     dra_intern_init(&m->intern, &m->arena);
 }

@@ -420,6 +420,8 @@ typedef struct dra_model {
     DRA_MODEL_VEC(dra_claim_t, templates); /* ResourceClaimTemplates (is_template = true) */
     DRA_MODEL_VEC(dra_pod_t, pods);
     DRA_MODEL_VEC(dra_node_t, nodes);
+    uint64_t uid;      /* unique per dra_model_init in this process (never 0): caches keyed by a
+                          model use it, since a new model may reuse a freed model's address */
     uint32_t nskipped; /* documents of unknown kinds, skipped by the reader */
     uint64_t ndevices; /* running total over all slices */
 } dra_model_t;

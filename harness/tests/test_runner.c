@@ -51,10 +51,13 @@ static void write_scenario(void)
     CHECK(write(fd, scenario_yaml, sizeof scenario_yaml - 1) == (ssize_t)(sizeof scenario_yaml - 1));
     close(fd);
     /* the scenario loader takes a path ending in .yaml */
-    char p2[80];
-    snprintf(p2, sizeof p2, "%s.yaml", path);
+    char p2[sizeof path];
+    size_t n = strlen(path);
+    CHECK(n + 6 <= sizeof p2);
+    memcpy(p2, path, n);
+    memcpy(p2 + n, ".yaml", 6);
     CHECK(rename(path, p2) == 0);
-    snprintf(path, sizeof path, "%s", p2);
+    memcpy(path, p2, sizeof path);
 }
 
 static int run_with(dra_runner_opts_t *o, dra_run_t *r)

@@ -143,8 +143,23 @@ static void test_digest(void)
     CHECK_EQ_U64(digest_of(4), base);
 }
 
+static void test_uid(void)
+{
+    /* models built one after another at the same address must be told apart by caches */
+    uint64_t prev = 0;
+    for (int i = 0; i < 3; i++) {
+        dra_model_t m;
+        dra_model_init(&m);
+        CHECK(m.uid != 0);
+        CHECK(m.uid != prev);
+        prev = m.uid;
+        dra_model_fini(&m);
+    }
+}
+
 int main(void)
 {
+    RUN(test_uid);
     RUN(test_qname);
     RUN(test_slices_and_lookup);
     RUN(test_many_objects);
