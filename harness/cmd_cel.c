@@ -1,5 +1,6 @@
 /* cmd_cel.c - `drabench cel EXPR (--device JSON | -f FILE...)`: compile a DRA device selector and
- * evaluate it per device; `--bench N` times interpreted evaluation over N generated devices. */
+ * evaluate it per device; `--bench N` times interpreted and lowered evaluation over N generated
+ * devices. */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -8,6 +9,8 @@
 #include <time.h>
 
 #include "cel/cel.h"
+#include "cel/lower.h"
+#include "kern/kern.h"
 #include "cli.h"
 #include "manifest.h"
 
@@ -148,7 +151,11 @@ static const char help[] =
     "                      further FILE arguments may follow EXPR\n"
     "  -o, --output FMT    text (default) or json: {\"results\":[{\"device\":N,\"value\":true}]}\n"
     "                      or {\"error\":\"compile: ...\"}\n"
-    "      --bench N       time interpreted evaluation over N generated GPU devices (ns/device)\n"
+    "      --bench N       time interpreted evaluation over N generated GPU devices (ns/device),\n"
+    "                      then the lowered column predicates over a table of N devices\n"
+    "                      (exit 3 if the two disagree on any verified row)\n"
+    "      --kernel K      SIMD kernel for lowered evaluation: scalar, avx2, avx512 or auto\n"
+    "                      (default auto: the best the CPU supports; env DRA_KERNEL too)\n"
     "      --cost          print the static worst-case cost estimate (API-server admission check)\n"
     "  -h, --help          show this help\n"
     "\n"
@@ -286,7 +293,54 @@ static int bench_model(dra_model_t *m, unsigned long long n)
     return DRA_OK;
 }
 
-static int run_bench(const dra_cel_prog_t *p, unsigned long long n, bool json)
+/* Lowered timing through core/cel/lower.h: the same expression compiled to column predicates
+ * over a generated table, with the first rows checked against the evaluator. Returns the exit
+ * status (3 when lowered and interpreted evaluation disagree). */
+static int run_bench_lowered(const char *src, unsigned long long n, const char *kernel,
+                             double interp_ns, bool json)
+{
+    dra_lower_bench_result_t r;
+    memset(&r, 0, sizeof r);
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    uint32_t verify = n < 100000 ? (uint32_t)n : 100000;
+    int rc = dra_lower_bench(src, (uint32_t)n, kernel, 20, verify, &r, &d);
+    if (rc == DRA_EUNSUPPORTED) {
+        if (json)
+            printf("{\"mode\": \"lowered\", \"lowerable\": false}\n");
+        else
+            printf("lowered: not lowerable (this shape runs on the evaluator)\n");
+        return DRA_EXIT_OK;
+    }
+    if (rc != DRA_OK) {
+        dra_cli_errorf("lowered bench: %s", d.msg[0] ? d.msg : dra_strerror(rc));
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    }
+    double per_dev = r.eval_ns_median / (double)(r.ndevices ? r.ndevices : 1);
+    if (json)
+        printf("{\"mode\": \"lowered\", \"lowerable\": true, \"kernel\": \"%s\", \"devices\": %u, "
+               "\"column_passes\": %u, \"compile_ns\": %.0f, \"eval_ns_best\": %.0f, "
+               "\"eval_ns_median\": %.0f, \"ns_per_device\": %.3f, \"speedup\": %.1f, "
+               "\"table_build_ms\": %.1f, \"table_bytes\": %zu, \"verified\": %u, "
+               "\"mismatches\": %u}\n",
+               r.kernel, r.ndevices, r.nleaves, r.compile_ns, r.eval_ns_best, r.eval_ns_median, per_dev,
+               per_dev > 0 ? interp_ns / per_dev : 0.0, r.build_ms, r.table_bytes, r.verified,
+               r.mismatches);
+    else
+        printf("lowered: kernel %s, %u column passes, lowering %.1f us, whole table %.3f ms median "
+               "(%.3f ms best) = %.3f ns/device, %.0fx the interpreter; table %zu bytes built in "
+               "%.1f ms; %u rows verified, %u mismatches\n",
+               r.kernel, r.nleaves, r.compile_ns / 1e3, r.eval_ns_median / 1e6, r.eval_ns_best / 1e6,
+               per_dev, per_dev > 0 ? interp_ns / per_dev : 0.0, r.table_bytes, r.build_ms,
+               r.verified, r.mismatches);
+    if (r.mismatches) {
+        dra_cli_errorf("lowered and interpreted evaluation disagree on %u rows", r.mismatches);
+        return DRA_EXIT_CORRECTNESS;
+    }
+    return DRA_EXIT_OK;
+}
+
+static int run_bench(const dra_cel_prog_t *p, unsigned long long n, bool json, double *ns_out)
 {
     dra_model_t m;
     dra_model_init(&m);
@@ -317,6 +371,7 @@ static int run_bench(const dra_cel_prog_t *p, unsigned long long n, bool json)
         t1 = now_s();
     } while (t1 - t0 < 0.5 && reps < 1000000);
     double ns = (t1 - t0) * 1e9 / (double)evals;
+    *ns_out = ns;
     if (json)
         printf("{\"devices\": %llu, \"reps\": %u, \"ns_per_device\": %.1f, \"matches\": %llu, "
                "\"errors\": %llu, \"mode\": \"interpreted\", \"clock\": \"thread-cpu\"}\n",
@@ -331,58 +386,74 @@ static int run_bench(const dra_cel_prog_t *p, unsigned long long n, bool json)
     return DRA_EXIT_OK;
 }
 
+enum { OPT_BENCH = 256, OPT_COST, OPT_KERNEL };
+
+typedef struct {
+    const char *device_json, *kernel;
+    char **files;
+    int nfiles;
+    bool json, cost;
+    unsigned long long bench;
+} cel_opts_t;
+
+/* One parsed option into o; returns -1 to go on, or the exit status to return with. */
+static int apply_opt(cel_opts_t *o, int c, const char *arg)
+{
+    switch (c) {
+    case 'd':
+        o->device_json = arg;
+        return -1;
+    case 'f':
+        o->files[o->nfiles++] = (char *)arg;
+        return -1;
+    case 'o':
+        if (!strcmp(arg, "json"))
+            o->json = true;
+        else if (!strcmp(arg, "text"))
+            o->json = false;
+        else
+            return dra_cli_usage_error("cel", "unknown output format '%s'", arg);
+        return -1;
+    case OPT_BENCH:
+        if (!dra_cli_parse_u64(arg, &o->bench) || o->bench == 0 || o->bench > 100000000ULL)
+            return dra_cli_usage_error("cel", "--bench wants a device count in 1..1e8");
+        return -1;
+    case OPT_COST:
+        o->cost = true;
+        return -1;
+    case OPT_KERNEL:
+        o->kernel = arg;
+        return -1;
+    case 'h':
+        fputs(help, stdout);
+        return DRA_EXIT_OK;
+    default:
+        return dra_cli_usage_error("cel", "unknown option");
+    }
+}
+
 int dra_cmd_cel(int argc, char **argv)
 {
-    enum { OPT_BENCH = 256, OPT_COST };
     static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
                                          {"file", required_argument, NULL, 'f'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"bench", required_argument, NULL, OPT_BENCH},
                                          {"cost", no_argument, NULL, OPT_COST},
+                                         {"kernel", required_argument, NULL, OPT_KERNEL},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *device_json = NULL;
-    char **files = calloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0, c;
-    bool json = false;
-    unsigned long long bench = 0;
-    bool cost = false;
+    cel_opts_t opt = {.files = calloc((size_t)argc + 1, sizeof(char *))};
+    char **files = opt.files;
+    int c;
     if (!files)
         return DRA_EXIT_ENV;
     optind = 1;
     int status = DRA_EXIT_OK;
     while ((c = getopt_long(argc, argv, "+d:f:o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            device_json = optarg;
-            break;
-        case 'f':
-            files[nfiles++] = optarg;
-            break;
-        case 'o':
-            if (!strcmp(optarg, "json"))
-                json = true;
-            else if (strcmp(optarg, "text")) {
-                free(files);
-                return dra_cli_usage_error("cel", "unknown output format '%s'", optarg);
-            }
-            break;
-        case OPT_BENCH:
-            if (!dra_cli_parse_u64(optarg, &bench) || bench == 0 || bench > 100000000ULL) {
-                free(files);
-                return dra_cli_usage_error("cel", "--bench wants a device count in 1..1e8");
-            }
-            break;
-        case OPT_COST:
-            cost = true;
-            break;
-        case 'h':
-            fputs(help, stdout);
+        int r = apply_opt(&opt, c, optarg);
+        if (r >= 0) {
             free(files);
-            return DRA_EXIT_OK;
-        default:
-            free(files);
-            return dra_cli_usage_error("cel", "unknown option");
+            return r;
         }
     }
     /* EXPR, then (with -f) more files; options may also follow EXPR */
@@ -390,33 +461,24 @@ int dra_cmd_cel(int argc, char **argv)
     while (optind < argc) {
         if (!expr) {
             expr = argv[optind++];
-        } else if (nfiles > 0 || argv[optind][0] != '-') {
-            files[nfiles++] = argv[optind++];
+        } else if (opt.nfiles > 0 || argv[optind][0] != '-') {
+            files[opt.nfiles++] = argv[optind++];
             continue;
         }
         int c2;
         while (optind < argc && argv[optind][0] == '-' &&
                (c2 = getopt_long(argc, argv, "+d:f:o:h", opts, NULL)) != -1) {
-            if (c2 == 'd')
-                device_json = optarg;
-            else if (c2 == 'f')
-                files[nfiles++] = optarg;
-            else if (c2 == 'o')
-                json = !strcmp(optarg, "json");
-            else if (c2 == OPT_BENCH)
-                dra_cli_parse_u64(optarg, &bench);
-            else if (c2 == OPT_COST)
-                cost = true;
-            else if (c2 == 'h') {
-                fputs(help, stdout);
+            int r = apply_opt(&opt, c2, optarg);
+            if (r >= 0) {
                 free(files);
-                return DRA_EXIT_OK;
-            } else {
-                free(files);
-                return dra_cli_usage_error("cel", "unknown option");
+                return r;
             }
         }
     }
+    const char *device_json = opt.device_json, *kernel = opt.kernel;
+    int nfiles = opt.nfiles;
+    bool json = opt.json, cost = opt.cost;
+    unsigned long long bench = opt.bench;
     if (!expr) {
         free(files);
         return dra_cli_usage_error("cel", "missing EXPR");
@@ -458,8 +520,17 @@ int dra_cmd_cel(int argc, char **argv)
             return DRA_EXIT_OK;
         }
     }
+    if (kernel && dra_kern_select(kernel) != DRA_OK) {
+        dra_arena_fini(&arena);
+        free(files);
+        return dra_cli_usage_error("cel", "--kernel %s: unknown or not supported by this CPU "
+                                   "(scalar, avx2, avx512, auto)", kernel);
+    }
     if (bench) {
-        status = run_bench(prog, bench, json);
+        double interp_ns = 0;
+        status = run_bench(prog, bench, json, &interp_ns);
+        if (status == DRA_EXIT_OK)
+            status = run_bench_lowered(expr, bench, dra_kern_name(), interp_ns, json);
         dra_arena_fini(&arena);
         free(files);
         return status;

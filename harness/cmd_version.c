@@ -8,6 +8,7 @@
 
 #include "buildinfo.h"
 #include "cli.h"
+#include "kern/kern.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -44,6 +45,15 @@ int dra_cmd_version(int argc, char **argv)
     unsigned xv = XXH_versionNumber();
     char xxver[32];
     snprintf(xxver, sizeof xxver, "%u.%u.%u", xv / 10000, (xv / 100) % 100, xv % 100);
+    json_t *avail = json_array();
+    char kbuf[128] = "";
+    for (const char *const *k = dra_kern_names(); *k; k++) {
+        if (!dra_kern_lookup(*k))
+            continue;
+        json_array_append_new(avail, json_string(*k));
+        size_t l = strlen(kbuf);
+        snprintf(kbuf + l, sizeof kbuf - l, "%s%s", l ? " " : "", *k);
+    }
     if (json) {
         json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s}}", "version",
                               DRA_VERSION, "git", DRA_BUILD_GIT, "build_type", DRA_BUILD_TYPE,
@@ -51,8 +61,12 @@ int dra_cmd_version(int argc, char **argv)
                               "sanitize", DRA_BUILD_SANITIZE, "deps", "libyaml",
                               yaml_get_version_string(), "jansson", jansson_version_str(),
                               "xxhash", xxver);
-        if (!o)
+        if (!o) {
+            json_decref(avail);
             return DRA_EXIT_ENV;
+        }
+        json_object_set_new(o, "kernel", json_pack("{s:s, s:o}", "selected", dra_kern_name(),
+                                                   "available", avail));
         char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
         json_decref(o);
         if (!s)
@@ -66,5 +80,8 @@ int dra_cmd_version(int argc, char **argv)
            DRA_BUILD_FLAGS, *DRA_BUILD_SANITIZE ? ", sanitizers " : "", DRA_BUILD_SANITIZE);
     printf("deps:     libyaml %s, jansson %s, xxhash %s\n", yaml_get_version_string(),
            jansson_version_str(), xxver);
+    printf("kernels:  %s (selected: %s; force with DRA_KERNEL=scalar|avx2|avx512)\n", kbuf,
+           dra_kern_name());
+    json_decref(avail);
     return DRA_EXIT_OK;
 }

@@ -1,0 +1,16 @@
+# CLI checks of `drabench cel --bench/--kernel` and `drabench version`.
+set(_expr "device.attributes[\"gpu.nvidia.com\"].productName == \"NVIDIA H100 80GB HBM3\" && device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0")
+foreach(k scalar auto)
+  add_test(NAME harness.cli_cel_bench_${k}
+           COMMAND drabench cel --kernel ${k} --bench 3000 -o json "${_expr}"
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(harness.cli_cel_bench_${k} PROPERTIES LABELS "unit;harness;bench-smoke"
+    TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}"
+    PASS_REGULAR_EXPRESSION "\"lowerable\": true.*\"verified\": 3000, \"mismatches\": 0")
+endforeach()
+add_test(NAME harness.cli_cel_bad_kernel COMMAND drabench cel --kernel bogus --bench 10 "true")
+set_tests_properties(harness.cli_cel_bad_kernel PROPERTIES LABELS "unit;harness" TIMEOUT 60
+  ENVIRONMENT "${DRA_TEST_ENV}" WILL_FAIL TRUE)
+add_test(NAME harness.cli_version_json COMMAND drabench version --json)
+set_tests_properties(harness.cli_version_json PROPERTIES LABELS "unit;harness" TIMEOUT 60
+  ENVIRONMENT "${DRA_TEST_ENV}" PASS_REGULAR_EXPRESSION "\"selected\": \"(scalar|avx2|avx512)\"")
