@@ -189,7 +189,7 @@ static void load_hist(ctx_t *c, const json_t *h, const char *path, dra_rload_his
         const json_t *v = json_array_get(pair, 0), *k = json_array_get(pair, 1);
         if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(v) ||
             !json_is_integer(k) || json_integer_value(k) < 0) {
-            char p[256];
+            char p[320];
             snprintf(p, sizeof p, "%s.buckets[%zu]", path, i);
             if (c->rc == DRA_OK)
                 c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
