@@ -31,7 +31,7 @@ static const char help[] =
     "  -w, --warmup N           warm-up pods run and undone before measuring (default: scenario's)\n"
     "  -s, --seed N             master seed (default: the scenario's; always recorded)\n"
     "  -n, --count N            workload arrivals (default: the scenario's count)\n"
-    "      --allocator NAME     allocator: reference (default: reference)\n"
+    "      --allocator NAME     allocator: fast | reference (default: fast; same decisions)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
     "      --invariants MODE    off | full | sample=P (0 < P <= 1) (default: scenario's)\n"
     "      --release R          release profile 1.34 | 1.35 | 1.36 (default: scenario's)\n"
@@ -301,8 +301,8 @@ int dra_cmd_run(int argc, char **argv)
             ro.count = u;
             break;
         case O_ALLOC:
-            if (strcmp(optarg, "reference") != 0) {
-                status = dra_cli_usage_error("run", "--allocator: only 'reference' is available, got '%s'",
+            if (strcmp(optarg, "reference") != 0 && strcmp(optarg, "fast") != 0) {
+                status = dra_cli_usage_error("run", "--allocator: reference or fast, got '%s'",
                                              optarg);
                 goto out;
             }

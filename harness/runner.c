@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "alloc/fast.h"
 #include "alloc/invariants.h"
 #include "base/intern.h"
 #include "cli.h"
@@ -198,7 +199,7 @@ typedef struct ctx {
     dra_alloc_state_t *state;
     uint64_t empty_digest;
     dra_cel_cache_t *cel;
-    dra_allocator_t *alloc;
+    dra_anyalloc_t alloc; /* reference or fast (alloc/fast.h) */
     /* nodes */
     uint32_t nnodes;
     uint32_t *node_used;
@@ -591,7 +592,7 @@ static int frag_measure(ctx_t *c, frag_values_t *out)
         for (uint32_t k = 0; k < c->ncommon && !fits; k++) {
             dra_claim_t *cl[1] = {c->claims[c->common[k]]};
             dra_alloc_outcome_t o;
-            rc = dra_alloc_allocate(c->alloc, c->model.nodes[n], cl, 1, &c->frag_arena, &o);
+            rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[n], cl, 1, &c->frag_arena, &o);
             dra_arena_reset(&c->frag_arena);
             if (rc != DRA_OK)
                 goto done;
@@ -713,7 +714,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
                 i = c->perm[k];
             }
             int64_t ta = now_ns();
-            rc = dra_alloc_allocate(c->alloc, c->model.nodes[i], claims, 1, s->arena, &o);
+            rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[i], claims, 1, s->arena, &o);
             int64_t tb = now_ns();
             if (rc != DRA_OK)
                 break;
@@ -740,7 +741,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         for (uint32_t i = 0; i < nn; i++) {
             dra_arena_reset(c->spare);
             int64_t ta = now_ns();
-            rc = dra_alloc_allocate(c->alloc, c->model.nodes[i], claims, 1, c->spare, &o);
+            rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[i], claims, 1, c->spare, &o);
             int64_t tb = now_ns();
             if (rc != DRA_OK)
                 break;
@@ -1169,9 +1170,10 @@ static int setup(ctx_t *c)
     }
     c->nreps = o->has_repeat ? o->repeat : (c->scn.repetitions ? c->scn.repetitions : 1);
     c->warmup = o->has_warmup ? o->warmup : c->scn.warmup;
-    if (o->allocator && strcmp(o->allocator, "reference") != 0)
+    dra_alloc_kind_t akind = DRA_ALLOC_FAST;
+    if (o->allocator && dra_alloc_kind_parse(o->allocator, &akind))
         return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,
-                            "allocator '%s' is not available (only 'reference')", o->allocator);
+                            "allocator '%s' is not available (reference or fast)", o->allocator);
 
     /* features: release profile, scenario gates, command-line overrides */
     dra_release_t rel = (dra_release_t)c->scn.release;
@@ -1247,7 +1249,7 @@ static int setup(ctx_t *c)
     if ((rc = dra_cel_cache_new(&c->cel)))
         return rc;
     dra_alloc_options_t ao = {0, c->seed};
-    if ((rc = dra_alloc_new(&c->model, &c->feat, c->state, c->cel, &ao, &c->alloc)))
+    if ((rc = dra_anyalloc_new(akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc)))
         return rc;
 
     c->node_used = calloc((size_t)c->nnodes + 1, sizeof *c->node_used);
@@ -1324,7 +1326,7 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
         "scenario_hash", dra_result_hex_json(c->scn.hash), "cluster_hash",
         dra_result_hex_json(dra_model_digest(&c->model)), "seed", seed_dec, "seed_hex",
         dra_result_hex_json(c->seed), "release", rel, "features", features_json(&c->feat),
-        "upstream_bugs", c->feat.upstream_bugs, "allocator", "reference", "policy",
+        "upstream_bugs", c->feat.upstream_bugs, "allocator", dra_alloc_kind_name(c->alloc.kind), "policy",
         dra_placement_name(c->policy), "invariant_mode", inv, "method", "warmup",
         (json_int_t)c->warmup, "repetitions", (int)c->nreps, "timer", "CLOCK_MONOTONIC",
         "timer_resolution_ns", (json_int_t)(res.tv_sec * 1000000000 + res.tv_nsec), "hist_sigfigs",
@@ -1419,8 +1421,7 @@ static void doc_finish(ctx_t *c)
 
 static void ctx_fini(ctx_t *c)
 {
-    if (c->alloc)
-        dra_alloc_free(c->alloc);
+    dra_anyalloc_free(&c->alloc);
     if (c->cel)
         dra_cel_cache_free(c->cel);
     if (c->state)

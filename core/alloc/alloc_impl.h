@@ -137,6 +137,15 @@ bool dra_alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver
 bool dra_alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
                             const char *device, const char *cap_name, dra_aq_t *out);
 
+/* Change watchers: fn(ctx, a) runs at the start of every commit / release of allocation a (its
+ * devices may change; the call may still fail). Registering the same (fn, ctx) twice is a
+ * no-op; on = false removes it. DRA_ENOMEM when DRA_ALLOC_STATE_MAX_WATCH are registered. The
+ * watcher list is not part of the state (digest, queries), hence the const state. */
+#define DRA_ALLOC_STATE_MAX_WATCH 8
+typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a);
+int dra_alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx,
+                          bool on);
+
 /* "ns/name" of a claim into buf. */
 const char *dra_claim_ref(const dra_claim_t *c, char *buf, size_t len);
 

@@ -124,6 +124,13 @@ typedef struct fsig {
     struct fsig *next;
 } fsig_t;
 enum { SIG_UNKNOWN = 0, SIG_NO = 1, SIG_YES = 2, SIG_ERR = 3 };
+enum { MIR_VALID = 1, MIR_EXCL = 2, MIR_INUSE = 4, MIR_CAP = 8, MIR_SHARE = 16 };
+
+typedef struct fdev {
+    const char *drv, *pool, *dev;
+    uint32_t row;
+    struct fdev *next;
+} fdev_t;
 
 /* Everything about a node that does not depend on the state or the claims. */
 typedef struct fnode {
@@ -137,6 +144,7 @@ typedef struct fnode {
     slot_t *slots; /* template: d, pool, scope, row, pdns */
     uint32_t nslots, nscopes, maxcaps;
     bool has_multi; /* a multi-allocatable device (shareIDs) */
+    bool has_pdns;  /* a slice with per-device node selection */
     uint32_t **slice_base;
     struct fnode *next;
 } fnode_t;
@@ -177,6 +185,13 @@ struct dra_fast {
     fsig_t **sigs;
     size_t sigmask;
     uint8_t *mark; /* per model slice, scratch for node gathering */
+    /* row mirror of the state: MIR_VALID set = MIR_EXCL / MIR_INUSE are current; the state's
+     * watcher clears a row whenever a commit / release names its device */
+    uint8_t *mir;
+    struct fdev **devs; /* open hash (driver, pool, device) -> rows */
+    struct fdev *devpool;
+    size_t dmask;
+    bool watching;
 
     /* per call */
     const dra_node_t *node;
@@ -260,9 +275,20 @@ static int bucket_push(dra_fast_t *a, fbucket_t *e, uint32_t v)
     return DRA_OK;
 }
 
+static uint64_t dev_hash(const char *drv, const char *pool, const char *dev)
+{
+    return str_hash(dev, str_hash(pool, str_hash(drv, 7)));
+}
+
+static size_t ptr_hash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+    return (size_t)(x ^ (x >> 29) ^ (x >> 41));
+}
+
 static uint32_t slice_index(const dra_fast_t *a, const dra_slice_t *sl)
 {
-    size_t h = (size_t)(((uintptr_t)sl >> 4) * 0x9e3779b97f4a7c15ULL) & a->smask;
+    size_t h = ptr_hash(sl) & a->smask;
     while (a->sptr[h] != sl)
         h = (h + 1) & a->smask;
     return a->sidx[h];
@@ -283,7 +309,7 @@ static int build_indexes(dra_fast_t *a)
     a->byname = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
     a->bypool = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
     a->general = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
-    a->nmask = 255;
+    a->nmask = pow2_at_least((size_t)m->nnodes * 2) - 1;
     a->nodes = dra_arena_calloc(ar, a->nmask + 1, sizeof(void *), 8);
     a->sigmask = 63;
     a->sigs = dra_arena_calloc(ar, a->sigmask + 1, sizeof(void *), 8);
@@ -295,7 +321,7 @@ static int build_indexes(dra_fast_t *a)
         const dra_slice_t *sl = m->slices[i];
         a->slice_row[i] = rows;
         rows += sl->ndevices;
-        size_t h = (size_t)(((uintptr_t)sl >> 4) * 0x9e3779b97f4a7c15ULL) & a->smask;
+        size_t h = ptr_hash(sl) & a->smask;
         while (a->sptr[h])
             h = (h + 1) & a->smask;
         a->sptr[h] = sl;
@@ -318,7 +344,59 @@ static int build_indexes(dra_fast_t *a)
         }
     }
     a->nrows = rows;
+    a->mir = dra_arena_calloc(ar, rows + 1, 1, 64);
+    a->dmask = pow2_at_least((size_t)rows) - 1;
+    a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(void *), 8);
+    a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
+    if (!a->mir || !a->devs || !a->devpool)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < ns; i++) {
+        const dra_slice_t *sl = m->slices[i];
+        for (uint32_t d = 0; d < sl->ndevices; d++) {
+            fdev_t *e = &a->devpool[a->slice_row[i] + d];
+            e->drv = nz(sl->driver);
+            e->pool = nz(sl->pool_name);
+            e->dev = nz(sl->devices[d].name);
+            e->row = a->slice_row[i] + d;
+            size_t h = (size_t)dev_hash(e->drv, e->pool, e->dev) & a->dmask;
+            e->next = a->devs[h];
+            a->devs[h] = e;
+        }
+    }
     return DRA_OK;
+}
+
+/* State watcher: forget the mirrored state of every row a commit / release names. */
+static void on_state_change(void *ctx, const dra_allocation_t *al)
+{
+    dra_fast_t *a = ctx;
+    for (uint32_t i = 0; i < al->nresults; i++) {
+        const dra_result_t *r = &al->results[i];
+        size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
+        for (const fdev_t *e = a->devs[h]; e; e = e->next)
+            if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver))
+                a->mir[e->row] = 0;
+    }
+}
+
+/* Mirrored state bits of a row (MIR_EXCL, MIR_INUSE), looked up after a change. */
+static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const char *pool,
+                      const dra_device_t *dev)
+{
+    uint8_t v = a->mir[row];
+    if (DRA_LIKELY(v & MIR_VALID))
+        return v;
+    v = MIR_VALID;
+    if (dra_alloc_state_exclusive(a->st, driver, pool, dev->name) > 0)
+        v |= MIR_EXCL;
+    if (dra_alloc_state_in_use(a->st, driver, pool, dev->name))
+        v |= MIR_INUSE;
+    if (a->b.cc && dra_alloc_state_has_capacity(a->st, driver, pool, dev->name))
+        v |= MIR_CAP;
+    if (a->b.cc && dra_alloc_state_shares(a->st, driver, pool, dev->name) > 0)
+        v |= MIR_SHARE;
+    a->mir[row] = v;
+    return v;
 }
 
 int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
@@ -342,10 +420,11 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra_arena_init(&a->scratch, 256 * 1024);
     dra_arena_init(&a->celscratch, 64 * 1024);
     dra_arena_init(&a->perm, 256 * 1024);
-    if (build_indexes(a)) {
+    if (build_indexes(a) || dra_alloc_state_watch(state, on_state_change, a, true)) {
         dra_fast_free(a);
         return DRA_ENOMEM;
     }
+    a->watching = true;
     *out = a;
     return DRA_OK;
 }
@@ -354,6 +433,8 @@ void dra_fast_free(dra_fast_t *a)
 {
     if (!a)
         return;
+    if (a->watching)
+        (void)dra_alloc_state_watch(a->st, on_state_change, a, false);
     dra_arena_fini(&a->scratch);
     dra_arena_fini(&a->celscratch);
     dra_arena_fini(&a->perm);
@@ -387,7 +468,7 @@ static int build_node_slots(dra_fast_t *a, fnode_t *fn);
 /* The node's gathered pools and slot layout, built on first use. NULL: out of memory. */
 static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
 {
-    size_t h = (size_t)(((uintptr_t)node >> 4) * 0x9e3779b97f4a7c15ULL) & a->nmask;
+    size_t h = ptr_hash(node) & a->nmask;
     fnode_t **pp = &a->nodes[h];
     for (fnode_t *e = *pp; e; pp = &e->next, e = e->next)
         if (e->key == node) {
@@ -619,6 +700,7 @@ static int build_node_slots(dra_fast_t *a, fnode_t *fn)
                 if (dev->ncaps > fn->maxcaps)
                     fn->maxcaps = dev->ncaps;
                 fn->has_multi |= dev->allow_multiple_allocations;
+                fn->has_pdns |= st->pdns;
             }
         }
     }
@@ -655,20 +737,21 @@ static int slot_ready(dra_fast_t *a, slot_t *st)
     st->ready = true;
     const dra_gpool_t *pool = &a->gp.pools[st->pool];
     const dra_device_t *dev = st->d;
-    st->excl = dra_alloc_state_exclusive(a->st, pool->driver, pool->name, dev->name) > 0;
+    uint8_t v = mirror(a, st->row, pool->driver, pool->name, dev);
+    st->excl = (v & MIR_EXCL) != 0;
     if (!a->b.cc)
         return DRA_OK; /* capacity and shares are read only with DRAConsumableCapacity */
-    st->persist_cap = dra_alloc_state_has_capacity(a->st, pool->driver, pool->name, dev->name);
-    st->persist_share = dra_alloc_state_shares(a->st, pool->driver, pool->name, dev->name) > 0;
+    st->persist_cap = (v & MIR_CAP) != 0;
+    st->persist_share = (v & MIR_SHARE) != 0;
     if (st->persist_cap) {
         st->existing = dra_arena_calloc(&a->scratch, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
         if (!st->existing)
             return DRA_ENOMEM;
         for (uint32_t c = 0; c < dev->ncaps; c++) {
-            dra_aq_t v = 0;
+            dra_aq_t q = 0;
             if (dra_alloc_state_cap_aq(a->st, pool->driver, pool->name, dev->name,
-                                       dev->caps[c].name, &v))
-                st->existing[c] = v;
+                                       dev->caps[c].name, &q))
+                st->existing[c] = q;
         }
     }
     return DRA_OK;
@@ -703,7 +786,8 @@ static void subtract_allocated(dra_fast_t *a, scope_t *sc, const dra_gpool_t *p,
 {
     for (uint32_t d = 0; d < sl->ndevices; d++) {
         const dra_device_t *dev = &sl->devices[d];
-        if (!dev->nconsumes || !dra_alloc_state_in_use(a->st, p->driver, p->name, dev->name))
+        if (!dev->nconsumes ||
+            !(mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, dev) & MIR_INUSE))
             continue;
         for (uint32_t c = 0; c < dev->nconsumes; c++)
             for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
@@ -1378,10 +1462,11 @@ static int preprocess(dra_fast_t *a, dra_claim_t *const *claims)
     a->nrqs = nrq;
     a->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(rq_t), 16);
     a->cls = dra_arena_calloc(ar, a->nclaims ? a->nclaims : 1, sizeof(cl_t), 16);
-    a->sel = dra_arena_alloc(ar, (size_t)a->nslots * nrq + 1, 1);
+    size_t nsel = a->fn->has_pdns ? (size_t)a->nslots * nrq + 1 : 1;
+    a->sel = dra_arena_alloc(ar, nsel, 1);
     if (!a->rqs || !a->cls || !a->sel)
         return R_NOMEM;
-    memset(a->sel, 0xff, (size_t)a->nslots * nrq + 1);
+    memset(a->sel, 0xff, nsel);
     uint32_t k = 0;
     char cb[300];
     for (uint32_t ci = 0; ci < a->nclaims; ci++) {

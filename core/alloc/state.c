@@ -34,7 +34,39 @@ struct dra_alloc_state {
     dra_intern_t intern;
     st_dev_t *slots;
     size_t nslots, used;
+    /* change watchers (alloc_impl.h, used by the fast allocator's row mirror) */
+    dra_alloc_state_watch_fn watch[DRA_ALLOC_STATE_MAX_WATCH];
+    void *watch_ctx[DRA_ALLOC_STATE_MAX_WATCH];
+    uint32_t nwatch;
 };
+
+int dra_alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx,
+                          bool on)
+{
+    dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* watchers are not state */
+    for (uint32_t i = 0; i < s->nwatch; i++)
+        if (s->watch[i] == fn && s->watch_ctx[i] == ctx) {
+            if (!on) {
+                s->watch[i] = s->watch[s->nwatch - 1];
+                s->watch_ctx[i] = s->watch_ctx[s->nwatch - 1];
+                s->nwatch--;
+            }
+            return DRA_OK;
+        }
+    if (!on)
+        return DRA_OK;
+    if (s->nwatch == DRA_ALLOC_STATE_MAX_WATCH)
+        return DRA_ENOMEM;
+    s->watch[s->nwatch] = fn;
+    s->watch_ctx[s->nwatch++] = ctx;
+    return DRA_OK;
+}
+
+static void notify(const dra_alloc_state_t *s, const dra_allocation_t *a)
+{
+    for (uint32_t i = 0; i < s->nwatch; i++)
+        s->watch[i](s->watch_ctx[i], a);
+}
 
 int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
                         dra_alloc_state_t **out)
@@ -176,6 +208,7 @@ int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a)
 {
     if (!a)
         return DRA_OK;
+    notify(s, a);
     for (uint32_t i = 0; i < a->nresults; i++) {
         const dra_result_t *r = &a->results[i];
         int k = result_kind(s, r);
@@ -251,6 +284,7 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
 {
     if (!a)
         return DRA_OK;
+    notify(s, a);
     /* check first, so a failed release leaves the state unchanged; multiplicities within one
      * allocation are counted by a dry run that decrements and then restores */
     int rc = DRA_OK;
