@@ -153,7 +153,7 @@ jq -e -f "$RT/schema.jq" "$out" > /dev/null
 # Usage errors exit 2 with a hint; --help exits 0.
 dra_runner_cli_test(cli_usage [=[
 "$DRABENCH" run --help | head -1 | grep -q '^drabench run - '
-for a in "--policy worst" "--invariants sample=2" "--repeat 0" "--bogus" "--release 1.99" "--feature NoSuchGate=true" "--allocator fast"; do
+for a in "--policy worst" "--invariants sample=2" "--repeat 0" "--bogus" "--release 1.99" "--feature NoSuchGate=true" "--allocator quick"; do
   rc=0; "$DRABENCH" run $a -o /dev/null 2> "$RT/usage.txt" || rc=$?
   test "$rc" = 2; grep -q "Try 'drabench run --help'" "$RT/usage.txt"
 done

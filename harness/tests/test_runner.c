@@ -285,7 +285,7 @@ static void test_bad_inputs(void)
     CHECK(d.msg[0] != '\0');
     dra_runner_opts_init(&o);
     o.scenario = path;
-    o.allocator = "fast";
+    o.allocator = "quick";
     dra_diag_clear(&d);
     CHECK(dra_runner_run(&o, &r, &d) == DRA_EUNSUPPORTED);
     dra_placement_t p;
