@@ -1,5 +1,6 @@
 /* cmd_baseline.c - `drabench baseline bless RESULT... [--release NAME]`: record a baseline set. */
 #include <dirent.h>
+#include <jansson.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@ static const char help[] =
     "\n"
     "Usage: drabench baseline bless [options] RESULT...\n"
     "\n"
-    "Copies the result files (drabench-result/v1) into DIR/<release>/<scenario>.json, replacing\n"
+    "Copies the result files (drabench-result/v1) into DIR/<release>/<scenario>.json (compact,\n"
+    "absolute paths reduced to file names, see --keep-histograms), replacing\n"
     "the JSON files of an earlier set of that release, writes DIR/<release>/MANIFEST with the\n"
     "build and host facts of every file, and names the release in DIR/CURRENT (the set\n"
     "scripts/nightly compares with). Refuses interrupted runs, runs with invariant violations\n"
@@ -27,6 +29,8 @@ static const char help[] =
     "  -r, --release NAME   name of the set (default: the drabench version of the first file)\n"
     "  -d, --dir DIR        baseline root (default: results/baseline)\n"
     "      --no-current     do not update DIR/CURRENT\n"
+    "      --keep-histograms  keep every histogram (default: only the all-shapes pod latency\n"
+    "                       histogram per repetition, which keeps baselines small)\n"
     "  -f, --force          bless files that would otherwise be refused\n"
     "  -h, --help           show this help\n"
     "\n"
@@ -69,8 +73,67 @@ static bool name_ok(const char *s)
     return true;
 }
 
-static int bless(const char *root, const char *release, bool current, bool force, char **files,
-                 size_t nf)
+/* Make a result file fit for a commit: absolute paths (host.executable, run.argv) are reduced to
+ * their last component, and unless keep_hists only the all-shapes pod latency histogram of each
+ * repetition is kept (the others can be tens of MB over 20 repetitions; compare reads `values`,
+ * report plots that histogram). The output is compact JSON with sorted keys and 15 significant
+ * digits, as the runner writes. */
+static int slim(const char *buf, size_t len, const char *path, bool keep_hists, char **out,
+                size_t *out_len)
+{
+    json_error_t err;
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        fprintf(stderr, "drabench baseline: %s:%d:%d: %s\n", path, err.line, err.column, err.text);
+        return DRA_EXIT_USAGE;
+    }
+    json_t *host = json_object_get(root, "host");
+    const char *exe = json_string_value(json_object_get(host, "executable"));
+    if (exe && strchr(exe, '/'))
+        json_object_set_new(host, "executable", json_string(strrchr(exe, '/') + 1));
+    json_t *argv = json_object_get(json_object_get(root, "run"), "argv");
+    size_t i;
+    json_t *a;
+    json_array_foreach(argv, i, a) {
+        const char *s = json_string_value(a);
+        if (s && s[0] == '/')
+            json_array_set_new(argv, i, json_string(strrchr(s, '/') + 1));
+    }
+    json_t *reps = json_object_get(root, "repetitions");
+    json_t *rep;
+    json_array_foreach(reps, i, rep) {
+        json_t *hs = json_object_get(rep, "histograms");
+        if (keep_hists || !json_is_array(hs))
+            continue;
+        for (size_t k = json_array_size(hs); k-- > 0;) {
+            json_t *h = json_array_get(hs, k);
+            const char *shape = json_string_value(json_object_get(h, "shape"));
+            const char *phase = json_string_value(json_object_get(h, "phase"));
+            const char *outc = json_string_value(json_object_get(h, "outcome"));
+            if (!(shape && phase && outc && strcmp(shape, "all") == 0 &&
+                  strcmp(phase, "pod") == 0 && strcmp(outc, "any") == 0))
+                json_array_remove(hs, k);
+        }
+    }
+    char *s = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(15));
+    json_decref(root);
+    if (!s)
+        return DRA_EXIT_ENV;
+    size_t n = strlen(s);
+    char *o = realloc(s, n + 2);
+    if (!o) {
+        free(s);
+        return DRA_EXIT_ENV;
+    }
+    o[n] = '\n';
+    o[n + 1] = '\0';
+    *out = o;
+    *out_len = n + 1;
+    return DRA_EXIT_OK;
+}
+
+static int bless(const char *root, const char *release, bool current, bool force, bool keep_hists,
+                 char **files, size_t nf)
 {
     dra_rload_result_t *r = calloc(nf, sizeof *r);
     char **bufs = calloc(nf, sizeof *bufs);
@@ -158,9 +221,13 @@ static int bless(const char *root, const char *release, bool current, bool force
         gmtime_r(&now, &tm);
         strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
         fprintf(m, "# drabench baseline %s\n# blessed %s by `drabench baseline bless`; compare "
-                   "with: drabench compare %s/%s/*.json -- NEW.json...\nrelease: %s\nblessed: %s\n"
-                   "files: %zu\n",
-                release, ts, root, release, release, ts, nf);
+                   "with: drabench compare %s/%s/*.json -- NEW.json...\n# Files are the runs' "
+                   "result files with absolute paths reduced to file names%s.\nrelease: %s\n"
+                   "blessed: %s\nfiles: %zu\n",
+                release, ts, root, release,
+                keep_hists ? "" : " and only the all-shapes pod latency histogram kept per "
+                                  "repetition (--keep-histograms keeps all)",
+                release, ts, nf);
         for (size_t i = 0; i < nf && status == DRA_EXIT_OK; i++) {
             const dra_rload_result_t *x = &r[i];
             char sname[128], fname[200], path[4400], dmsg[DRA_DIAG_MSG_MAX + 64];
@@ -175,7 +242,14 @@ static int bless(const char *root, const char *release, bool current, bool force
             snprintf(path, sizeof path, "%s/%s", dir, fname);
             dra_diag_t d;
             dra_diag_clear(&d);
-            if (dra_cli_write_file_atomic(path, bufs[i], lens[i], &d) != DRA_OK) {
+            char *slimmed = NULL;
+            size_t slen = 0;
+            status = slim(bufs[i], lens[i], x->path, keep_hists, &slimmed, &slen);
+            if (status != DRA_EXIT_OK)
+                break;
+            int wrc = dra_cli_write_file_atomic(path, slimmed, slen, &d);
+            free(slimmed);
+            if (wrc != DRA_OK) {
                 fprintf(stderr, "drabench baseline: %s\n", dra_diag_format(&d, dmsg, sizeof dmsg));
                 status = DRA_EXIT_ENV;
                 break;
@@ -186,7 +260,7 @@ static int bless(const char *root, const char *release, bool current, bool force
                     "invariants: %lld checked, %lld violated\n"
                     "build: drabench %s (git %s), %s, %s, flags '%s', sanitize '%s', kernel %s%s\n"
                     "host: %s, %s, %lld CPUs, %.0f MHz, governor %s, Linux %s\nrun_date: %s\n",
-                    fname, x->path, x->scenario, x->scenario_hash, x->seed, x->release, x->policy,
+                    fname, strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path, x->scenario, x->scenario_hash, x->seed, x->release, x->policy,
                     x->nreps, x->status, x->digest, (long long)x->inv_checked,
                     (long long)x->inv_violations, x->tool_version, x->tool_git, x->build_type,
                     x->compiler, x->flags, x->sanitize, *x->kernel ? x->kernel : "?",
@@ -227,7 +301,7 @@ static int bless(const char *root, const char *release, bool current, bool force
 int dra_cmd_baseline(int argc, char **argv)
 {
     const char *release = NULL, *root = "results/baseline";
-    bool current = true, force = false;
+    bool current = true, force = false, keep_hists = false;
     if (argc >= 2 && is_opt(argv[1], "-h", "--help")) {
         fputs(help, stdout);
         return DRA_EXIT_OK;
@@ -249,6 +323,9 @@ int dra_cmd_baseline(int argc, char **argv)
             return DRA_EXIT_OK;
         } else if (is_opt(a, NULL, "--no-current")) {
             current = false;
+            continue;
+        } else if (is_opt(a, NULL, "--keep-histograms")) {
+            keep_hists = true;
             continue;
         } else if (is_opt(a, "-f", "--force")) {
             force = true;
@@ -278,7 +355,7 @@ int dra_cmd_baseline(int argc, char **argv)
         dra_cli_usage_error("baseline", "no result files to bless");
         goto out;
     }
-    status = bless(root, release, current, force, files, nf);
+    status = bless(root, release, current, force, keep_hists, files, nf);
 out:
     free(files);
     return status;
