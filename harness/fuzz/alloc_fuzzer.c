@@ -5,7 +5,11 @@
  * firstAvailable, matchAttribute / distinctAttribute, tolerations, capacity requests). Classes
  * have no selectors, so no CEL is involved. Checks, with upstream bugs fixed:
  *  - ALLOCATED: the invariant checker finds nothing; commit then release restores the digest;
- *  - UNSATISFIABLE: the brute-force enumerator finds no assignment either.
+ *  - UNSATISFIABLE: the brute-force enumerator finds no assignment either;
+ *  - the fast allocator (alloc/fast.h) decides identically: with the same step budget (no
+ *    pruning) also with the same allocateOne count, without a budget (pruning on) whenever the
+ *    reference did not run out of steps; and again after the result is committed and after it
+ *    is released (its state mirror follows the commits).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +17,7 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
+#include "alloc/fast.h"
 #include "alloc/invariants.h"
 
 typedef struct rd {
@@ -27,6 +32,38 @@ static unsigned take(rd_t *r, unsigned mod)
     unsigned v = *r->p++;
     r->n--;
     return v % mod;
+}
+
+static bool budget_hit(const dra_alloc_outcome_t *o)
+{
+    return o->kind == DRA_OUTCOME_FATAL && strncmp(o->msg, "filter operation aborted", 24) == 0;
+}
+
+/* The fast allocators decide as the reference did (fa: same budget, fb: none, may be NULL). */
+static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_fast_t *fb,
+                             const dra_node_t *node, dra_claim_t *const *claims, unsigned n,
+                             dra_arena_t *out)
+{
+    dra_alloc_outcome_t fo;
+    char why[1200];
+    if (dra_fast_allocate(fa, node, claims, n, out, &fo))
+        return -1;
+    if (dra_alloc_outcome_differs(o, &fo, why, sizeof why) ||
+        fo.stats.allocate_one != o->stats.allocate_one) {
+        fprintf(stderr, "fast allocator differs from the reference: %s (allocateOne %llu vs %llu)\n",
+                why, (unsigned long long)fo.stats.allocate_one,
+                (unsigned long long)o->stats.allocate_one);
+        abort();
+    }
+    if (fb && !budget_hit(o)) {
+        if (dra_fast_allocate(fb, node, claims, n, out, &fo))
+            return -1;
+        if (dra_alloc_outcome_differs(o, &fo, why, sizeof why)) {
+            fprintf(stderr, "fast allocator (pruning) differs from the reference: %s\n", why);
+            abort();
+        }
+    }
+    return 0;
 }
 
 static void qty(dra_quantity_t *q, uint64_t v)
@@ -180,6 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dra_alloc_state_t *st = NULL;
     dra_cel_cache_t *cel = NULL;
     dra_allocator_t *al = NULL;
+    dra_fast_t *fa = NULL, *fb = NULL;
     dra_arena_t out;
     dra_arena_init(&out, 0);
     if (dra_alloc_state_new(&m, &f, &st) || dra_cel_cache_new(&cel))
@@ -189,6 +227,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto done;
     dra_alloc_outcome_t o;
     if (dra_alloc_allocate(al, node, claims, nclaims, &out, &o))
+        goto done;
+    dra_alloc_options_t ao0 = ao;
+    ao0.max_steps = 0;
+    if (dra_fast_new(&m, &f, st, cel, &ao, &fa) ||
+        (!budget_hit(&o) && dra_fast_new(&m, &f, st, cel, &ao0, &fb)))
+        goto done;
+    if (same_as_reference(&o, fa, fb, node, claims, nclaims, &out))
         goto done;
     if (o.kind == DRA_OUTCOME_ALLOCATED) {
         dra_inv_report_t rep;
@@ -201,11 +246,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (unsigned c = 0; c < nclaims; c++)
             if (dra_alloc_state_commit(st, o.allocations[c]))
                 goto done;
+        dra_alloc_outcome_t o2; /* the same claims again, against the committed state */
+        if (dra_alloc_allocate(al, node, claims, nclaims, &out, &o2) ||
+            same_as_reference(&o2, fa, budget_hit(&o2) ? NULL : fb, node, claims, nclaims, &out))
+            goto done;
         for (unsigned c = nclaims; c-- > 0;)
             if (dra_alloc_state_release(st, o.allocations[c]) != DRA_OK)
                 abort();
         if (dra_alloc_state_digest(st) != d0)
             abort();
+        if (dra_alloc_allocate(al, node, claims, nclaims, &out, &o2) ||
+            same_as_reference(&o2, fa, budget_hit(&o2) ? NULL : fb, node, claims, nclaims, &out))
+            goto done;
     } else if (o.kind == DRA_OUTCOME_UNSATISFIABLE) {
         dra_bf_result_t bf;
         if (dra_alloc_bruteforce(&m, &f, st, cel, node, claims, nclaims, 200000, &bf) == DRA_OK &&
@@ -215,6 +267,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
 done:
+    dra_fast_free(fa);
+    dra_fast_free(fb);
     dra_alloc_free(al);
     dra_cel_cache_free(cel);
     dra_alloc_state_free(st);
