@@ -445,8 +445,8 @@ static int plot_frag(out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
                 return o->rc;
             gp_header(gp, "frag", "Fragmentation over the run (first repetition)", 960, 440);
             fputs("set xlabel 'time of sample (as recorded by the runner)'\n"
-                  "set ylabel 'GPUs / NVLink domains'\n"
-                  "set y2label 'stranded MIG fraction'\nset y2tics\nset ytics nomirror\n"
+                  "set ylabel 'GPUs, domains'\n"
+                  "set y2label 'MIG fraction'\nset y2tics\nset ytics nomirror\n"
                   "set key outside bottom center horizontal\nplot ",
                   gp);
         }
