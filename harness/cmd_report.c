@@ -14,14 +14,15 @@ static const char help[] =
     "\n"
     "Writes DIR/index.html (self-contained: inline CSS, local SVG images, nothing fetched from\n"
     "the network) and DIR/report.md: the runs with their build, host and seed, key metrics as\n"
-    "medians with 95% confidence intervals, run #1 compared with the others, and gnuplot plots -\n"
-    "latency percentile spectrum on HdrHistogram's 1/(1-p) axis, latency histogram overlays,\n"
-    "throughput with confidence intervals, fragmentation over time. The .dat data, .gp scripts and\n"
-    ".hgrm percentile files stay in DIR. Without gnuplot the report has tables only.\n"
+    "medians with 95% confidence intervals, the base runs (--base) compared with the others, and\n"
+    "gnuplot plots - latency percentile spectrum on HdrHistogram's 1/(1-p) axis, latency\n"
+    "histogram overlays, throughput with confidence intervals, fragmentation over time. The .dat\n"
+    "data, .gp scripts and .hgrm percentile files stay in DIR. Without gnuplot: tables only.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR     output directory (required; created if missing)\n"
     "  -t, --title TEXT     page title (default: drabench report)\n"
+    "  -b, --base N         the first N files are the base of the comparison section (default: 1)\n"
     "      --gnuplot PATH   gnuplot executable (default: $GNUPLOT, else gnuplot)\n"
     "      --no-plots       write data and scripts but do not run gnuplot\n"
     "  -h, --help           show this help\n"
@@ -43,7 +44,7 @@ static bool is_opt(const char *arg, const char *shrt, const char *lng)
 
 int dra_cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL;
+    const char *dir = NULL, *base = NULL;
     dra_report_opts_t opts = {0};
     char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nf = 0;
@@ -64,6 +65,8 @@ int dra_cmd_report(int argc, char **argv)
             dst = &dir;
         } else if (is_opt(a, "-t", "--title")) {
             dst = &opts.title;
+        } else if (is_opt(a, "-b", "--base")) {
+            dst = &base;
         } else if (is_opt(a, NULL, "--gnuplot")) {
             dst = &opts.gnuplot;
         } else if (strcmp(a, "--") == 0) {
@@ -90,6 +93,15 @@ int dra_cmd_report(int argc, char **argv)
     if (!dir) {
         dra_cli_usage_error("report", "-o DIR is required");
         goto out;
+    }
+    if (base) {
+        unsigned long long nb;
+        if (!dra_cli_parse_u64(base, &nb) || nb < 1 || nb >= (unsigned long long)nf) {
+            dra_cli_usage_error("report", "--base: expected 1..%zu (files before the new ones), "
+                                          "got '%s'", nf ? nf - 1 : 0, base);
+            goto out;
+        }
+        opts.nbase = (size_t)nb;
     }
     if (nf == 0) {
         dra_cli_usage_error("report", "no result files");

@@ -678,11 +678,12 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     /* comparison of the first run with the others, when they share scenarios */
     dra_compare_report_t cmp;
     bool have_cmp = false;
-    if (n >= 2) {
+    size_t nbase = opts && opts->nbase ? opts->nbase : 1;
+    if (n > nbase) {
         dra_compare_opts_t co;
         dra_compare_opts_init(&co);
         co.allow_digest_change = false;
-        if (dra_compare_run(r, 1, r + 1, n - 1, &co, &cmp) == DRA_OK)
+        if (dra_compare_run(r, nbase, r + nbase, n - nbase, &co, &cmp) == DRA_OK)
             have_cmp = cmp.nrows > 0;
         if (!have_cmp)
             dra_compare_fini(&cmp);
@@ -727,13 +728,19 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     fputs("<h2>Key metrics</h2>\n", f);
     write_metrics_table(f, r, n, false);
     if (have_cmp) {
-        fprintf(f, "<h2>Run #1 against the others</h2>\n<p class=note>Mann-Whitney U test at "
-                   "alpha %g; <code>~</code> = no significant change. Gate verdict: <span "
-                   "class=\"%s\">%s</span> (exit %d from <code>drabench compare</code> with a 5%% "
-                   "threshold).</p>\n<table><tr><th>metric</th><th>scenario</th><th>run "
-                   "#1</th><th>others</th><th>change</th><th>verdict</th></tr>\n",
-                cmp.alpha, cmp.exit_status ? "bad" : "ok", cmp.exit_status ? "FAIL" : "PASS",
-                cmp.exit_status);
+        char base_runs[32];
+        if (nbase == 1)
+            snprintf(base_runs, sizeof base_runs, "Run #1");
+        else
+            snprintf(base_runs, sizeof base_runs, "Runs #1-#%zu", nbase);
+        fprintf(f, "<h2>%s against the others</h2>\n<p class=note>Medians per scenario; "
+                   "Mann-Whitney U test at alpha %g; <code>~</code> = no significant change. "
+                   "Verdict of <code>drabench compare</code> with a 5%% threshold on every "
+                   "metric: <span class=\"%s\">%s</span> (exit %d).</p>\n"
+                   "<table><tr><th>metric</th><th>scenario</th><th>base</th><th>new</th>"
+                   "<th>change</th><th>verdict</th></tr>\n",
+                base_runs, cmp.alpha, cmp.exit_status ? "bad" : "ok",
+                cmp.exit_status ? "FAIL" : "PASS", cmp.exit_status);
         for (size_t k = 0; k < cmp.nrows; k++) {
             const dra_compare_row_t *row = &cmp.rows[k];
             char a[64], b[64];
@@ -797,7 +804,7 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
         fputs("\n## Key metrics\n\n", f);
         write_metrics_table(f, r, n, true);
         if (have_cmp) {
-            fputs("## Run #1 against the others\n\n", f);
+            fprintf(f, "## Runs #1-#%zu against the others\n\n", nbase);
             if (dra_compare_write_md(&cmp, f) != DRA_OK && o.rc == DRA_OK)
                 o.rc = DRA_EIO;
         }

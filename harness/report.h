@@ -32,7 +32,8 @@
 typedef struct dra_report_opts {
     const char *title;   /* page title; NULL = "drabench report" */
     const char *gnuplot; /* gnuplot executable; NULL = $GNUPLOT or "gnuplot"; "" = do not plot */
-    const char *scripts; /* directory with the *.gp templates; NULL = built-in scripts */
+    size_t nbase;        /* the first nbase results are the base side of the comparison section
+                            (0 = 1); the rest are compared against them */
 } dra_report_opts_t;
 
 /* What dra_report_write did (for the caller's summary line and tests). */

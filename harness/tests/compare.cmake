@@ -83,3 +83,10 @@ add_test(NAME compare.e2e_same_build_and_delay
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(compare.e2e_same_build_and_delay PROPERTIES LABELS "bench-smoke;harness" TIMEOUT 300
                      ENVIRONMENT "${DRA_TEST_ENV}")
+dra_compare_cli(report_bad_base 2 report -b 2 -o /tmp/drabench-report-bad-base ${_cmp_dir}/base-default.json ${_cmp_dir}/regress-default.json)
+add_test(NAME compare.cli_report_base
+         COMMAND sh -c "d=$(mktemp -d) && \"$0\" report --no-plots -b 2 -o \"$d\" corpora/golden/compare/base-default.json corpora/golden/compare/base-mig-inference.json corpora/golden/compare/regress-default.json corpora/golden/compare/regress-mig-inference.json >/dev/null 2>&1 && grep -q 'Runs #1-#2 against the others' \"$d/index.html\" && grep -q 'mig-inference</td><td class=num>400.5 claims/s</td><td class=num>320.4 claims/s' \"$d/index.html\"; rc=$?; rm -rf \"$d\"; exit $rc"
+                 $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(compare.cli_report_base PROPERTIES LABELS "unit;harness" TIMEOUT 60
+                     ENVIRONMENT "${DRA_TEST_ENV}")
