@@ -1,12 +1,15 @@
 /* cmd_gen.c - `drabench gen`: build a scenario's cluster and workload and write them as real
  * Kubernetes v1 manifests. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
 
 #include "base/intern.h"
 #include "cli.h"
@@ -136,6 +139,101 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
+/* Streaming output of `gen -o`: the manifests go to a temporary file next to the target
+ * (PATH.tmp.PID, as dra_cli_write_file_atomic) or to stdout while their digest is computed;
+ * out_close fsyncs and renames, out_abort removes the temporary file. Memory stays bounded by
+ * the writer's chunk instead of the whole YAML. */
+typedef struct gen_out {
+    const char *path; /* final name; NULL = stdout */
+    char *tmp;
+    int fd;
+    XXH3_state_t *h;
+    size_t bytes;
+    dra_diag_t *d;
+} gen_out_t;
+
+static int out_sink(void *ud, const char *p, size_t n)
+{
+    gen_out_t *o = ud;
+    if (XXH3_64bits_update(o->h, p, n) != XXH_OK)
+        return DRA_ENOMEM;
+    o->bytes += n;
+    if (!o->path) {
+        if (fwrite(p, 1, n, stdout) != n)
+            return dra_diag_set(o->d, DRA_EIO, "<stdout>", 0, 0, "write failed: %s",
+                                strerror(errno));
+        return DRA_OK;
+    }
+    while (n) {
+        ssize_t w = write(o->fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return dra_diag_set(o->d, DRA_EIO, o->path, 0, 0, "write failed: %s", strerror(errno));
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return DRA_OK;
+}
+
+static int out_open(gen_out_t *o, const char *path, dra_diag_t *d)
+{
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->d = d;
+    o->h = XXH3_createState();
+    if (!o->h || XXH3_64bits_reset(o->h) != XXH_OK)
+        return DRA_ENOMEM;
+    if (strcmp(path, "-") == 0)
+        return DRA_OK;
+    o->path = path;
+    size_t plen = strlen(path);
+    o->tmp = malloc(plen + 32);
+    if (!o->tmp)
+        return DRA_ENOMEM;
+    snprintf(o->tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+    o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (o->fd < 0)
+        return dra_diag_set(d, DRA_EIO, path, 0, 0, "cannot create %s: %s", o->tmp,
+                            strerror(errno));
+    return DRA_OK;
+}
+
+/* Release everything; remove the temporary file unless it was renamed. */
+static void out_abort(gen_out_t *o)
+{
+    if (o->fd >= 0)
+        close(o->fd);
+    if (o->tmp)
+        unlink(o->tmp);
+    free(o->tmp);
+    XXH3_freeState(o->h);
+    o->fd = -1;
+    o->tmp = NULL;
+    o->h = NULL;
+}
+
+static int out_close(gen_out_t *o, uint64_t *digest)
+{
+    *digest = XXH3_64bits_digest(o->h);
+    if (!o->path) {
+        if (fflush(stdout) != 0)
+            return dra_diag_set(o->d, DRA_EIO, "<stdout>", 0, 0, "write failed: %s",
+                                strerror(errno));
+        return DRA_OK;
+    }
+    int fd = o->fd;
+    o->fd = -1;
+    if (fsync(fd) != 0 || close(fd) != 0)
+        return dra_diag_set(o->d, DRA_EIO, o->path, 0, 0, "sync failed: %s", strerror(errno));
+    if (rename(o->tmp, o->path) != 0)
+        return dra_diag_set(o->d, DRA_EIO, o->path, 0, 0, "rename failed: %s", strerror(errno));
+    free(o->tmp);
+    o->tmp = NULL;
+    return DRA_OK;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -237,32 +335,33 @@ int dra_cmd_gen(int argc, char **argv)
     uint64_t bdig = 0;
     size_t nbytes = 0;
     if (out) {
-        dra_sbuf_t sb = {0};
-        rc = dra_manifest_write_yaml_buf(&m, &sb);
-        if (rc || sb.err) {
-            dra_cli_errorf("writing manifests: %s", dra_strerror(rc ? rc : sb.err));
-            dra_sbuf_fini(&sb);
-            status = DRA_EXIT_ENV;
-            goto done;
-        }
-        bdig = dra_hash64(sb.p, sb.len);
-        nbytes = sb.len;
         char path[4096];
         if (strcmp(out, "-") == 0) {
             snprintf(path, sizeof path, "-");
         } else {
             if (mkdir_p(out) != 0) {
                 dra_cli_errorf("%s: %s", out, strerror(errno));
-                dra_sbuf_fini(&sb);
                 status = DRA_EXIT_ENV;
                 goto done;
             }
             snprintf(path, sizeof path, "%s/manifests.yaml", out);
         }
-        rc = dra_cli_write_file_atomic(path, sb.p, sb.len, &d);
-        dra_sbuf_fini(&sb);
+        gen_out_t go;
+        dra_diag_clear(&d);
+        rc = out_open(&go, path, &d);
+        if (rc == DRA_OK) {
+            rc = dra_manifest_write_yaml_sink(&m, out_sink, &go);
+            if (rc == DRA_OK)
+                rc = out_close(&go, &bdig);
+        }
+        nbytes = go.bytes;
+        out_abort(&go);
         if (rc) {
-            dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
+            /* I/O errors carry a message naming the file; the writer's own do not */
+            if (d.msg[0])
+                dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
+            else
+                dra_cli_errorf("writing manifests: %s", dra_strerror(rc));
             status = DRA_EXIT_ENV;
             goto done;
         }

@@ -104,6 +104,13 @@ void dra_sbuf_printf(dra_sbuf_t *b, const char *fmt, ...) DRA_PRINTF(2, 3);
 int dra_manifest_write_yaml_buf(const dra_model_t *m, dra_sbuf_t *out);
 /* One JSON `List` (apiVersion v1, kind List, items) with the same objects. */
 int dra_manifest_write_json_buf(const dra_model_t *m, dra_sbuf_t *out);
+/* Streaming: the output is handed to sink in pieces of about 256 KiB, split at object
+ * boundaries, so memory stays bounded by the largest object; the concatenated pieces are the
+ * bytes the _buf functions produce. sink returns DRA_OK or an error code, which stops the
+ * writer and is returned. */
+typedef int (*dra_manifest_sink_fn)(void *ud, const char *p, size_t n);
+int dra_manifest_write_yaml_sink(const dra_model_t *m, dra_manifest_sink_fn sink, void *ud);
+int dra_manifest_write_json_sink(const dra_model_t *m, dra_manifest_sink_fn sink, void *ud);
 /* The same to a stream; DRA_EIO on a write error. */
 int dra_manifest_write_yaml(const dra_model_t *m, FILE *f);
 int dra_manifest_write_json(const dra_model_t *m, FILE *f);

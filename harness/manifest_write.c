@@ -24,8 +24,14 @@ typedef struct lvl {
     uint32_t n;
 } lvl_t;
 
+/* plain_safe results by string address: keys are mostly literals and model strings repeat
+ * (attribute names), and nothing the writer reads changes while it runs. */
+#define PLAIN_CACHE 512
+
 typedef struct em {
     dra_sbuf_t *b;
+    const char *pc_str[PLAIN_CACHE];
+    uint32_t pc_len[PLAIN_CACHE]; /* length + 1 when plain-safe, 0 when not */
     bool json;
     int depth;
     bool after_key; /* YAML: "key:" written, value pending */
@@ -33,64 +39,127 @@ typedef struct em {
 } em_t;
 
 static const char spaces[] = "                                                                ";
+static const char nl_spaces[] = "\n                                                                ";
+
+/* Appends without the NUL terminator and without a call on the fast path (the writer makes
+ * ~20 appends per device); write_all terminates the buffer once at the end. */
+static inline void bput(dra_sbuf_t *b, const char *s, size_t n)
+{
+    if (DRA_LIKELY(b->len + n < b->cap && !b->err)) {
+        char *d = b->p + b->len;
+        /* most pieces are short: fixed-size moves instead of a memcpy call */
+        if (n >= 8 && n <= 16) {
+            memcpy(d, s, 8);
+            memcpy(d + n - 8, s + n - 8, 8);
+        } else if (n >= 4 && n < 8) {
+            memcpy(d, s, 4);
+            memcpy(d + n - 4, s + n - 4, 4);
+        } else if (n < 4) {
+            for (size_t i = 0; i < n; i++)
+                d[i] = s[i];
+        } else {
+            memcpy(d, s, n);
+        }
+        b->len += n;
+    } else {
+        dra_sbuf_put(b, s, n);
+    }
+}
+
+static inline void bputs(dra_sbuf_t *b, const char *s)
+{
+    bput(b, s, strlen(s));
+}
 
 static void em_indent(em_t *e, uint32_t n)
 {
     while (n > 0) {
         uint32_t k = n < 64 ? n : 64;
-        dra_sbuf_put(e->b, spaces, k);
+        bput(e->b, spaces, k);
         n -= k;
     }
 }
 
 static void json_quote(dra_sbuf_t *b, const char *s)
 {
-    dra_sbuf_put(b, "\"", 1);
+    bput(b, "\"", 1);
     const char *run = s;
     for (const char *p = s; *p; p++) {
         unsigned char c = (unsigned char)*p;
         if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
             continue;
-        dra_sbuf_put(b, run, (size_t)(p - run));
+        bput(b, run, (size_t)(p - run));
         run = p + 1;
         char esc[8];
         if (c == '"' || c == '\\') {
             esc[0] = '\\';
             esc[1] = (char)c;
-            dra_sbuf_put(b, esc, 2);
+            bput(b, esc, 2);
         } else if (c == '\n') {
-            dra_sbuf_put(b, "\\n", 2);
+            bput(b, "\\n", 2);
         } else if (c == '\t') {
-            dra_sbuf_put(b, "\\t", 2);
+            bput(b, "\\t", 2);
         } else {
             snprintf(esc, sizeof esc, "\\u%04x", c);
-            dra_sbuf_put(b, esc, 6);
+            bput(b, esc, 6);
         }
     }
-    dra_sbuf_put(b, run, strlen(run));
-    dra_sbuf_put(b, "\"", 1);
+    bput(b, run, strlen(run));
+    bput(b, "\"", 1);
 }
 
-/* Can s be written as a plain YAML scalar and still read back as this string everywhere? */
-static bool plain_safe(const char *s)
+/* Characters a plain scalar may hold: [A-Za-z0-9._/-]. */
+static const unsigned char plain_char[256] = {
+    ['-'] = 1, ['.'] = 1, ['/'] = 1, ['_'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1,
+    ['A'] = 2, ['B'] = 2, ['C'] = 2, ['D'] = 2, ['E'] = 2, ['F'] = 2, ['G'] = 2, ['H'] = 2,
+    ['I'] = 2, ['J'] = 2, ['K'] = 2, ['L'] = 2, ['M'] = 2, ['N'] = 2, ['O'] = 2, ['P'] = 2,
+    ['Q'] = 2, ['R'] = 2, ['S'] = 2, ['T'] = 2, ['U'] = 2, ['V'] = 2, ['W'] = 2, ['X'] = 2,
+    ['Y'] = 2, ['Z'] = 2,
+    ['a'] = 2, ['b'] = 2, ['c'] = 2, ['d'] = 2, ['e'] = 2, ['f'] = 2, ['g'] = 2, ['h'] = 2,
+    ['i'] = 2, ['j'] = 2, ['k'] = 2, ['l'] = 2, ['m'] = 2, ['n'] = 2, ['o'] = 2, ['p'] = 2,
+    ['q'] = 2, ['r'] = 2, ['s'] = 2, ['t'] = 2, ['u'] = 2, ['v'] = 2, ['w'] = 2, ['x'] = 2,
+    ['y'] = 2, ['z'] = 2,
+};
+
+/* Can s be written as a plain YAML scalar and still read back as this string everywhere?
+ * (starts with a letter, only [A-Za-z0-9._/-], at most 200 characters, not a YAML 1.1 bool or
+ * null word in any case). On true, *len is strlen(s). */
+static bool plain_safe(const char *s, size_t *len)
 {
     static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false",
                                         "null", NULL};
-    if (!s[0] || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+    if (plain_char[(unsigned char)s[0]] != 2)
         return false;
-    size_t n = 0;
-    for (const char *p = s; *p; p++, n++) {
-        char c = *p;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '-' || c == '.' || c == '_' || c == '/'))
-            return false;
+    size_t n = 1;
+    while (plain_char[(unsigned char)s[n]])
+        n++;
+    if (s[n] || n > 200)
+        return false;
+    if (n <= 5) {
+        /* the words start with y, n, o, t or f: skip the compares for anything else */
+        char c0 = (char)(s[0] | 0x20);
+        if (c0 == 'y' || c0 == 'n' || c0 == 'o' || c0 == 't' || c0 == 'f')
+            for (const char *const *w = words; *w; w++)
+                if (strcasecmp(*w, s) == 0)
+                    return false;
     }
-    if (n > 200)
-        return false;
-    for (const char *const *w = words; *w; w++)
-        if (strcasecmp(*w, s) == 0)
-            return false;
+    *len = n;
     return true;
+}
+
+static bool plain_safe_cached(em_t *e, const char *s, size_t *len)
+{
+    size_t slot = ((uintptr_t)s >> 3 ^ (uintptr_t)s >> 12) & (PLAIN_CACHE - 1);
+    if (e->pc_str[slot] == s) {
+        *len = e->pc_len[slot] ? e->pc_len[slot] - 1 : 0;
+        return e->pc_len[slot] != 0;
+    }
+    bool ok = plain_safe(s, len);
+    e->pc_str[slot] = s;
+    e->pc_len[slot] = ok ? (uint32_t)*len + 1 : 0;
+    return ok;
 }
 
 /* Start an entry in the current collection (newline + indent, or inline after "- "). */
@@ -99,13 +168,17 @@ static void em_entry(em_t *e)
     lvl_t *l = &e->st[e->depth - 1];
     if (e->json) {
         if (l->n)
-            dra_sbuf_put(e->b, ",", 1);
+            bput(e->b, ",", 1);
     } else if (!(l->n == 0 && l->inline_first)) {
-        dra_sbuf_put(e->b, "\n", 1);
-        em_indent(e, l->indent);
+        if (l->indent < sizeof spaces) {
+            bput(e->b, nl_spaces, 1 + l->indent);
+        } else {
+            bput(e->b, "\n", 1);
+            em_indent(e, l->indent);
+        }
     }
     if (!e->json && l->type == LV_SEQ)
-        dra_sbuf_put(e->b, "- ", 2);
+        bput(e->b, "- ", 2);
     l->n++;
 }
 
@@ -114,13 +187,14 @@ static void em_key(em_t *e, const char *k)
     em_entry(e);
     if (e->json) {
         json_quote(e->b, k);
-        dra_sbuf_put(e->b, ":", 1);
+        bput(e->b, ":", 1);
     } else {
-        if (plain_safe(k))
-            dra_sbuf_puts(e->b, k);
+        size_t kl;
+        if (plain_safe_cached(e, k, &kl))
+            bput(e->b, k, kl);
         else
             json_quote(e->b, k);
-        dra_sbuf_put(e->b, ":", 1);
+        bput(e->b, ":", 1);
         e->after_key = true;
     }
 }
@@ -134,7 +208,7 @@ static void em_value_start(em_t *e, bool scalar)
     if (l->type == LV_SEQ)
         em_entry(e);
     else if (!e->json && scalar)
-        dra_sbuf_put(e->b, " ", 1);
+        bput(e->b, " ", 1);
     e->after_key = false;
 }
 
@@ -161,7 +235,7 @@ static void em_push(em_t *e, uint8_t type)
         l->inline_first = 0;
     }
     if (e->json)
-        dra_sbuf_put(e->b, type == LV_MAP ? "{" : "[", 1);
+        bput(e->b, type == LV_MAP ? "{" : "[", 1);
 }
 
 static void em_map(em_t *e)
@@ -180,17 +254,18 @@ static void em_end(em_t *e)
         return;
     lvl_t *l = &e->st[--e->depth];
     if (e->json)
-        dra_sbuf_put(e->b, l->type == LV_MAP ? "}" : "]", 1);
+        bput(e->b, l->type == LV_MAP ? "}" : "]", 1);
     else if (l->n == 0)
-        dra_sbuf_puts(e->b, l->inline_first && e->depth > 0 ? (l->type == LV_MAP ? "{}" : "[]")
+        bputs(e->b, l->inline_first && e->depth > 0 ? (l->type == LV_MAP ? "{}" : "[]")
                                                             : (l->type == LV_MAP ? " {}" : " []"));
 }
 
 static void em_str(em_t *e, const char *s)
 {
     em_value_start(e, true);
-    if (!e->json && plain_safe(s))
-        dra_sbuf_puts(e->b, s);
+    size_t sl;
+    if (!e->json && plain_safe_cached(e, s, &sl))
+        bput(e->b, s, sl);
     else
         json_quote(e->b, s);
 }
@@ -198,14 +273,22 @@ static void em_str(em_t *e, const char *s)
 static void em_raw(em_t *e, const char *s)
 {
     em_value_start(e, true);
-    dra_sbuf_puts(e->b, s);
+    bputs(e->b, s);
 }
 
 static void em_i64(em_t *e, int64_t v)
 {
-    char num[32];
-    snprintf(num, sizeof num, "%lld", (long long)v);
-    em_raw(e, num);
+    char num[24];
+    size_t i = sizeof num;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        num[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        num[--i] = '-';
+    em_value_start(e, true);
+    bput(e->b, num + i, sizeof num - i);
 }
 
 static void em_bool(em_t *e, bool v)
@@ -229,7 +312,7 @@ static void em_json_text(em_t *e, const char *j)
 {
     em_value_start(e, true);
     if (e->json) {
-        dra_sbuf_puts(e->b, j);
+        bputs(e->b, j);
         return;
     }
     bool in_str = false;
@@ -243,12 +326,12 @@ static void em_json_text(em_t *e, const char *j)
         } else if (*p == '"') {
             in_str = true;
         } else if (*p == ':' || *p == ',') {
-            dra_sbuf_put(e->b, run, (size_t)(p - run + 1));
-            dra_sbuf_put(e->b, " ", 1);
+            bput(e->b, run, (size_t)(p - run + 1));
+            bput(e->b, " ", 1);
             run = p + 1;
         }
     }
-    dra_sbuf_puts(e->b, run);
+    bputs(e->b, run);
 }
 
 /* key helpers */
@@ -294,7 +377,7 @@ static void kv_strs(em_t *e, const char *k, const char *const *v, uint32_t n, bo
 static void doc_begin(em_t *e, const char *api, const char *kind)
 {
     if (!e->json)
-        dra_sbuf_puts(e->b, "---\n");
+        bputs(e->b, "---\n");
     em_map(e);
     kv_str(e, "apiVersion", api);
     kv_str(e, "kind", kind);
@@ -304,7 +387,7 @@ static void doc_end(em_t *e)
 {
     em_end(e);
     if (!e->json)
-        dra_sbuf_put(e->b, "\n", 1);
+        bput(e->b, "\n", 1);
 }
 
 static void meta(em_t *e, const char *name, const char *ns)
@@ -845,7 +928,24 @@ static void w_node(em_t *e, const dra_node_t *n)
     doc_end(e);
 }
 
-static int write_all(const dra_model_t *m, dra_sbuf_t *out, bool json)
+/* Output is handed to the sink in pieces of about this size, at object boundaries. */
+#define WRITE_CHUNK ((size_t)256 << 10)
+
+static int flush_to(dra_sbuf_t *out, dra_manifest_sink_fn sink, void *ud)
+{
+    if (out->err || !out->len)
+        return out->err;
+    int rc = sink(ud, out->p, out->len);
+    out->len = 0;
+    if (rc)
+        out->err = rc;
+    return rc;
+}
+
+/* With a sink, out is a scratch buffer flushed to it every WRITE_CHUNK bytes; without one, the
+ * whole output is appended to out. */
+static int write_all(const dra_model_t *m, dra_sbuf_t *out, bool json, dra_manifest_sink_fn sink,
+                     void *ud)
 {
     em_t e;
     memset(&e, 0, sizeof e);
@@ -853,14 +953,16 @@ static int write_all(const dra_model_t *m, dra_sbuf_t *out, bool json)
     e.json = json;
     uint64_t nitems = 0;
     if (json)
-        dra_sbuf_puts(out, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n");
+        bputs(out, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n");
 #define ITEM(fn, obj)                                                                              \
     do {                                                                                           \
         if (json && nitems)                                                                        \
-            dra_sbuf_put(out, ",\n", 2);                                                           \
+            bput(out, ",\n", 2);                                                                   \
         e.depth = 0;                                                                               \
         fn(&e, obj);                                                                               \
         nitems++;                                                                                  \
+        if (sink && out->len >= WRITE_CHUNK && flush_to(out, sink, ud))                            \
+            return out->err;                                                                       \
     } while (0)
     for (uint32_t i = 0; i < m->nnodes; i++)
         if (!m->nodes[i]->implied)
@@ -877,29 +979,56 @@ static int write_all(const dra_model_t *m, dra_sbuf_t *out, bool json)
         ITEM(w_pod, m->pods[i]);
 #undef ITEM
     if (json)
-        dra_sbuf_puts(out, "\n]}\n");
+        bputs(out, "\n]}\n");
+    if (out->p && out->len < out->cap)
+        out->p[out->len] = 0; /* bput does not terminate */
+    if (sink)
+        flush_to(out, sink, ud);
     return out->err ? out->err : DRA_OK;
 }
 
 int dra_manifest_write_yaml_buf(const dra_model_t *m, dra_sbuf_t *out)
 {
-    return write_all(m, out, false);
+    return write_all(m, out, false, NULL, NULL);
 }
 
 int dra_manifest_write_json_buf(const dra_model_t *m, dra_sbuf_t *out)
 {
-    return write_all(m, out, true);
+    return write_all(m, out, true, NULL, NULL);
+}
+
+static int to_sink(const dra_model_t *m, bool json, dra_manifest_sink_fn sink, void *ud)
+{
+    dra_sbuf_t b = {0};
+    b.p = malloc(WRITE_CHUNK * 2);
+    if (!b.p)
+        return DRA_ENOMEM;
+    b.cap = WRITE_CHUNK * 2;
+    int rc = write_all(m, &b, json, sink, ud);
+    dra_sbuf_fini(&b);
+    return rc;
+}
+
+int dra_manifest_write_yaml_sink(const dra_model_t *m, dra_manifest_sink_fn sink, void *ud)
+{
+    return to_sink(m, false, sink, ud);
+}
+
+int dra_manifest_write_json_sink(const dra_model_t *m, dra_manifest_sink_fn sink, void *ud)
+{
+    return to_sink(m, true, sink, ud);
+}
+
+static int file_sink(void *ud, const char *p, size_t n)
+{
+    return fwrite(p, 1, n, (FILE *)ud) == n ? DRA_OK : DRA_EIO;
 }
 
 static int to_file(const dra_model_t *m, FILE *f, bool json)
 {
-    dra_sbuf_t b = {0};
-    int rc = write_all(m, &b, json);
-    if (rc == DRA_OK && b.len && fwrite(b.p, 1, b.len, f) != b.len)
-        rc = DRA_EIO;
+    int rc = to_sink(m, json, file_sink, f);
     if (rc == DRA_OK && fflush(f) != 0)
         rc = DRA_EIO;
-    dra_sbuf_fini(&b);
     return rc;
 }
 
