@@ -1,0 +1,28 @@
+# harness/tests/fast.cmake - `drabench run` with the fast and the reference allocator make the
+# same decisions: equal decision digests and outcome counts per built-in scenario (small
+# counts, no warm-up). Arguments of the script: drabench, output dir, scenario, count.
+set(_fast_digest_script [=[
+out="$1/fast-digest-$2"
+"$0" run "$2" --allocator reference -n "$3" -w 0 -r 1 -q -o "$out-ref.json"
+"$0" run "$2" --allocator fast -n "$3" -w 0 -r 1 -q -o "$out-fast.json"
+test "$(jq -r .run.allocator "$out-fast.json")" = fast
+test "$(jq -r .run.allocator "$out-ref.json")" = reference
+a=$(jq -r .digest "$out-ref.json"); b=$(jq -r .digest "$out-fast.json")
+echo "reference $a fast $b"
+test -n "$a" && test "$a" = "$b"
+u1=$(jq -c '.repetitions[0].values["outcomes.unsatisfiable"]' "$out-ref.json")
+u2=$(jq -c '.repetitions[0].values["outcomes.unsatisfiable"]' "$out-fast.json")
+test "$u1" = "$u2"
+]=])
+function(dra_fast_digest_test scn count)
+  add_test(NAME harness.fast.digest_${scn}
+           COMMAND sh -ec "${_fast_digest_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
+                   ${scn} ${count}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(harness.fast.digest_${scn} PROPERTIES LABELS "harness;bench-smoke"
+                       TIMEOUT 900 ENVIRONMENT "${DRA_TEST_ENV}")
+endfunction()
+dra_fast_digest_test(default 300)
+dra_fast_digest_test(sched-perf-500 600)
+dra_fast_digest_test(nvl72-training 200)
+dra_fast_digest_test(mig-inference 30)
