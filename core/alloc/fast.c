@@ -761,9 +761,12 @@ static int slot_ready(dra_fast_t *a, slot_t *st)
 
 static cent_t *centry(dra_fast_t *a, scope_t *sc, const char *set, const char *name, bool add)
 {
-    for (uint32_t i = 0; i < sc->n; i++)
-        if (strcmp(sc->e[i].set, set) == 0 && strcmp(sc->e[i].name, name) == 0)
+    for (uint32_t i = 0; i < sc->n; i++) {
+        const cent_t *e = &sc->e[i];
+        if ((e->name == name || strcmp(e->name, name) == 0) &&
+            (e->set == set || strcmp(e->set, set) == 0))
             return &sc->e[i];
+    }
     if (!add)
         return NULL;
     if (sc->n == sc->cap) {
@@ -1153,6 +1156,13 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
             return R_FAIL;
         }
         if (multi) {
+            if (!cl->consumed_pool) { /* first multi-allocatable result of the claim */
+                cl->consumed_pool = dra_arena_calloc(
+                    &a->scratch, (DRA_ALLOC_MAX_RESULTS + 1) * (size_t)(a->maxcaps ? a->maxcaps : 1),
+                    sizeof(dra_aq_t), 16);
+                if (!cl->consumed_pool)
+                    return R_NOMEM;
+            }
             r->consumed = cl->consumed_pool + (size_t)cl->nres * (a->maxcaps ? a->maxcaps : 1);
             if (d->ncaps && !st->allocating) {
                 st->allocating = dra_arena_calloc(&a->scratch, d->ncaps, sizeof(dra_aq_t), 16);
@@ -1476,11 +1486,10 @@ static int preprocess(dra_fast_t *a, dra_claim_t *const *claims)
         cl->rq_first = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
         cl->nsub = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
         cl->selected = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
-        cl->consumed_pool = dra_arena_calloc(ar, (DRA_ALLOC_MAX_RESULTS + 1) * (size_t)(a->maxcaps ? a->maxcaps : 1),
-                                             sizeof(dra_aq_t), 16);
+        cl->consumed_pool = NULL; /* allocated on the first multi-allocatable result */
         cl->ncons = c->nconstraints;
         cl->cons = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(cons_t), 16);
-        if (!cl->rq_first || !cl->nsub || !cl->selected || !cl->consumed_pool || !cl->cons)
+        if (!cl->rq_first || !cl->nsub || !cl->selected || !cl->cons)
             return R_NOMEM;
         int64_t min_claim = 0;
         for (uint32_t ri = 0; ri < c->nrequests; ri++) {
