@@ -39,6 +39,11 @@ typedef struct pool_key {
     uint32_t slice;
 } pool_key_t;
 
+/* Dictionary ids by string address: models built by the generator share their strings
+ * (driver, product names, versions), and the model does not change while the table is built,
+ * so an address seen once always maps to the same id. Direct-mapped, power of two. */
+#define PTR_CACHE 4096
+
 typedef struct builder {
     const dra_model_t *m;
     dra_arena_t *a;   /* the table's arena */
@@ -46,6 +51,8 @@ typedef struct builder {
     dra_intern_t dict; /* strings; bytes in the table arena */
     dra_table_t *t;
     dra_diag_t *diag;
+    const char **pc_ptr; /* PTR_CACHE entries (scratch arena) */
+    uint32_t *pc_id;
 } builder_t;
 
 static const char *nz(const char *s)
@@ -53,10 +60,41 @@ static const char *nz(const char *s)
     return s ? s : "";
 }
 
+static size_t pc_slot(const char *s)
+{
+    uintptr_t u = (uintptr_t)s;
+    return (size_t)((u ^ (u >> 12) ^ (u >> 24)) & (PTR_CACHE - 1));
+}
+
 static int dict_put(builder_t *b, const char *s, uint32_t *id)
 {
     s = nz(s);
-    return dra_intern_put(&b->dict, s, strlen(s), id);
+    size_t slot = pc_slot(s);
+    if (b->pc_ptr[slot] == s) {
+        *id = b->pc_id[slot];
+        return DRA_OK;
+    }
+    int rc = dra_intern_put(&b->dict, s, strlen(s), id);
+    if (rc == DRA_OK) {
+        b->pc_ptr[slot] = s;
+        b->pc_id[slot] = *id;
+    }
+    return rc;
+}
+
+/* Id of a string already put (0 if absent), through the same cache. */
+static uint32_t dict_find(builder_t *b, const char *s)
+{
+    s = nz(s);
+    size_t slot = pc_slot(s);
+    if (b->pc_ptr[slot] == s)
+        return b->pc_id[slot];
+    uint32_t id = dra_intern_find(&b->dict, s, strlen(s));
+    if (id) {
+        b->pc_ptr[slot] = s;
+        b->pc_id[slot] = id;
+    }
+    return id;
 }
 
 static void *col_alloc(builder_t *b, size_t n, size_t sz)
@@ -211,7 +249,7 @@ static int build_rows(builder_t *b)
         const dra_slice_t *s = m->slices[i];
         sk[i].group = t->nnodes;
         if (is_local(s))
-            sk[i].group = node_of[dra_intern_find(&b->dict, s->node_name, strlen(s->node_name))];
+            sk[i].group = node_of[dict_find(b, s->node_name)];
         sk[i].pool = pool_of_slice[i];
         sk[i].name = nz(s->name);
         sk[i].idx = i;
@@ -328,7 +366,7 @@ static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_si
             uint32_t n = at->kind == DRA_ATTR_VERSION ? 1 : at->count;
             for (uint32_t j = 0; j < n; j++) {
                 const char *s = nz(at->kind == DRA_ATTR_VERSION ? at->v.s : at->v.strs[j]);
-                uint32_t sid = dra_intern_find(&b->dict, s, strlen(s));
+                uint32_t sid = dict_find(b, s);
                 if (seen[sid])
                     continue;
                 const char *stable = dra_intern_str(&b->dict, sid);
@@ -485,7 +523,6 @@ static int build_attrs(builder_t *b)
             dra_bit_set(col->present, r);
             col->npresent++;
             col->kind[r] = at->kind;
-            const char *s;
             switch ((dra_attr_kind_t)at->kind) {
             case DRA_ATTR_NONE:
                 break;
@@ -496,12 +533,10 @@ static int build_attrs(builder_t *b)
                 col->id[r] = at->v.b ? 1u : 0u;
                 break;
             case DRA_ATTR_STRING:
-                s = nz(at->v.s);
-                col->id[r] = dra_intern_find(&b->dict, s, strlen(s));
+                col->id[r] = dict_find(b, at->v.s);
                 break;
             case DRA_ATTR_VERSION: {
-                s = nz(at->v.s);
-                uint32_t sid = dra_intern_find(&b->dict, s, strlen(s));
+                uint32_t sid = dict_find(b, at->v.s);
                 col->id[r] = rank_of_sid[sid];
                 if (ver_state[sid] == 2)
                     t->flags[r] |= DRA_ROW_BAD_VERSION;
@@ -521,8 +556,7 @@ static int build_attrs(builder_t *b)
                     } else if (at->kind == DRA_ATTR_BOOLS) {
                         v = at->v.bools[j] ? 1 : 0;
                     } else {
-                        s = nz(at->v.strs[j]);
-                        uint32_t sid = dra_intern_find(&b->dict, s, strlen(s));
+                        uint32_t sid = dict_find(b, at->v.strs[j]);
                         if (at->kind == DRA_ATTR_STRINGS) {
                             v = sid;
                         } else {
@@ -545,6 +579,39 @@ static int build_attrs(builder_t *b)
     return DRA_OK;
 }
 
+/* The fixed-point forms of the last quantity seen in a capacity column: devices of one kind
+ * repeat the same values, and dra_quantity_to_fixed is 128-bit arithmetic at four scales. */
+typedef struct qmemo {
+    uint64_t lo, hi;
+    int32_t exp;
+    int8_t neg;
+    uint8_t valid;
+    uint8_t exact; /* bit s: representable at scales[s] */
+    int64_t units[4];
+} qmemo_t;
+
+#define QMEMO_WAYS 16 /* direct-mapped entries per column */
+
+static const qmemo_t *qmemo_get(qmemo_t *col_memo, const dra_quantity_t *q, const int32_t *scales)
+{
+    uint64_t h = q->lo * 0x9e3779b97f4a7c15ull ^ q->hi ^ (uint64_t)(uint32_t)q->exp * 31u;
+    qmemo_t *mc = &col_memo[(h >> 59) & (QMEMO_WAYS - 1)];
+    if (mc->valid && mc->lo == q->lo && mc->hi == q->hi && mc->exp == q->exp && mc->neg == q->neg)
+        return mc;
+    mc->lo = q->lo;
+    mc->hi = q->hi;
+    mc->exp = q->exp;
+    mc->neg = q->neg;
+    mc->valid = 1;
+    mc->exact = 0;
+    for (uint32_t s = 0; s < 4; s++) {
+        mc->units[s] = 0;
+        if (dra_quantity_to_fixed(q, &mc->units[s], scales[s]))
+            mc->exact |= (uint8_t)(1u << s);
+    }
+    return mc;
+}
+
 static int build_caps(builder_t *b)
 {
     dra_table_t *t = b->t;
@@ -560,7 +627,9 @@ static int build_caps(builder_t *b)
     }
     /* scale choice: count exact values per candidate scale */
     uint32_t *exact = dra_arena_calloc(&b->tmp, (size_t)(t->ncaps + 1) * 4, sizeof(uint32_t), 8);
-    if (!exact)
+    qmemo_t *memo = dra_arena_calloc(&b->tmp, (size_t)(t->ncaps + 1) * QMEMO_WAYS, sizeof *memo, 8);
+    uint8_t *scale_idx = dra_arena_calloc(&b->tmp, t->ncaps + 1, 1, 8);
+    if (!exact || !memo || !scale_idx)
         return DRA_ENOMEM;
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
@@ -574,11 +643,10 @@ static int build_caps(builder_t *b)
                 continue;
             dra_bit_set(col->present, r);
             col->npresent++;
-            for (uint32_t s = 0; s < 4; s++) {
-                int64_t u;
-                if (dra_quantity_to_fixed(&d->caps[i].value, &u, scales[s]))
+            const qmemo_t *qm = qmemo_get(&memo[c * QMEMO_WAYS], &d->caps[i].value, scales);
+            for (uint32_t s = 0; s < 4; s++)
+                if (qm->exact & (1u << s))
                     exact[c * 4 + s]++;
-            }
         }
     }
     for (uint32_t c = 0; c < t->ncaps; c++) {
@@ -593,6 +661,7 @@ static int build_caps(builder_t *b)
                 best = s;
         }
         col->scale = scales[best];
+        scale_idx[c] = (uint8_t)best;
         memset(col->present, 0, dra_bitset_words(np) * sizeof(uint64_t));
     }
     for (uint32_t r = 0; r < t->nrows; r++) {
@@ -601,13 +670,15 @@ static int build_caps(builder_t *b)
             uint32_t q = d->caps[i].qname;
             if (!q || q >= t->nqname_map)
                 continue;
-            dra_table_cap_t *col = &t->caps[t->cap_by_qname[q] - 1];
+            uint32_t c = t->cap_by_qname[q] - 1;
+            dra_table_cap_t *col = &t->caps[c];
             if (dra_bit_get(col->present, r))
                 continue;
             dra_bit_set(col->present, r);
-            int64_t u;
-            if (dra_quantity_to_fixed(&d->caps[i].value, &u, col->scale)) {
-                col->units[r] = u;
+            uint32_t si = scale_idx[c];
+            const qmemo_t *qm = qmemo_get(&memo[c * QMEMO_WAYS], &d->caps[i].value, scales);
+            if (qm->exact & (1u << si)) {
+                col->units[r] = qm->units[si];
             } else {
                 dra_bit_set(col->inexact, r);
                 col->ninexact++;
@@ -662,7 +733,9 @@ int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
     dra_arena_init(&b.tmp, 0);
     dra_intern_init(&b.dict, arena);
     int rc = DRA_ENOMEM;
-    b.t = dra_arena_calloc(arena, 1, sizeof *b.t, 64);
+    b.pc_ptr = dra_arena_calloc(&b.tmp, PTR_CACHE, sizeof *b.pc_ptr, 8);
+    b.pc_id = dra_arena_calloc(&b.tmp, PTR_CACHE, sizeof *b.pc_id, 8);
+    b.t = b.pc_ptr && b.pc_id ? dra_arena_calloc(arena, 1, sizeof *b.t, 64) : NULL;
     if (b.t) {
         b.t->model = m;
         rc = build_rows(&b);
