@@ -78,7 +78,7 @@ static void quantity_single(const dra_quantity_t *q)
         /* Documented exception: parsing a binary-SI literal caps it at 2^63-1. */
         dra_quantity_t ar = r;
         ar.neg = 0;
-        if (dra_quantity_cmp(&ar, &binary_cap) != 0 || ar.neg != q->neg)
+        if (dra_quantity_cmp(&ar, &binary_cap) != 0 || r.neg != q->neg)
             fail("binary-SI value above 2^63-1 not capped on re-parse", buf, qstr(&r, again));
         quantity_single(&r);
     } else {
@@ -87,7 +87,13 @@ static void quantity_single(const dra_quantity_t *q)
         if (dra_quantity_hash(q) != dra_quantity_hash(&r))
             fail("equal values hash differently", buf, qstr(&r, again));
         dra_quantity_format(&r, again, sizeof again);
-        if (strcmp(buf, again) != 0)
+        /* A binary-SI integer that is no multiple of 1024 prints as bare digits (upstream
+         * CanonicalizeBytes keeps BinarySI with exponent 0), which re-parse as DecimalSI and may
+         * then print with a decimal suffix: 1.5Gi - 1536736 -> "1609076000" -> "1609076k". */
+        bool family_change = q->format == DRA_QFMT_BINARY_SI && r.format != DRA_QFMT_BINARY_SI;
+        if (family_change)
+            quantity_single(&r); /* r itself must then be stable */
+        else if (strcmp(buf, again) != 0)
             fail("format is not idempotent", buf, again);
     }
 
