@@ -12,6 +12,7 @@
 
 #define BF_MAXDEV 64
 #define BF_MAXREQ 16
+#define BF_MAXBODY (BF_MAXREQ * DRA_ALLOC_MAX_SUBREQUESTS)
 
 typedef struct bf_use {
     uint32_t dev;  /* index into cand devices */
@@ -36,6 +37,12 @@ typedef struct bf {
     bf_use_t uses[DRA_ALLOC_MAX_RESULTS * 4];
     uint32_t nuses;
     uint64_t budget, count;
+    /* candidate devices per request body: selectability does not depend on the partial
+     * assignment, so it is computed once per body, not at every node of the recursion */
+    const dra_exact_request_t *cbody[BF_MAXBODY];
+    uint8_t ccand[BF_MAXBODY][BF_MAXDEV];
+    uint32_t cncand[BF_MAXBODY];
+    uint32_t nbody;
     bool found, too_big, error;
     dra_arena_t scratch;
     char msg[DRA_DIAG_MSG_MAX];
@@ -280,6 +287,36 @@ static void choose(bf_t *x, uint32_t c, uint32_t r, const dra_request_t *req,
     }
 }
 
+/* The selectable devices of a request body, memoised; false on a selector error. */
+static bool candidates(bf_t *x, const dra_claim_t *cl, const dra_exact_request_t *body,
+                       uint32_t *cand, uint32_t *ncand)
+{
+    uint32_t k = 0;
+    while (k < x->nbody && x->cbody[k] != body)
+        k++;
+    if (k == x->nbody) {
+        if (k == BF_MAXBODY) { /* cannot happen within BF_MAXREQ; compute without memo */
+            *ncand = 0;
+            for (uint32_t di = 0; di < x->ndev; di++)
+                if (selectable(x, cl, body, di))
+                    cand[(*ncand)++] = di;
+            return !x->error;
+        }
+        x->cbody[k] = body;
+        x->cncand[k] = 0;
+        for (uint32_t di = 0; di < x->ndev; di++)
+            if (selectable(x, cl, body, di))
+                x->ccand[k][x->cncand[k]++] = (uint8_t)di;
+        if (x->error)
+            return false;
+        x->nbody++;
+    }
+    *ncand = x->cncand[k];
+    for (uint32_t i = 0; i < *ncand; i++)
+        cand[i] = x->ccand[k][i];
+    return true;
+}
+
 static void rec(bf_t *x, uint32_t c, uint32_t r)
 {
     if (x->found || x->too_big || x->error)
@@ -309,10 +346,7 @@ static void rec(bf_t *x, uint32_t c, uint32_t r)
         if (!body)
             continue;
         uint32_t cand[BF_MAXDEV], ncand = 0;
-        for (uint32_t di = 0; di < x->ndev; di++)
-            if (selectable(x, cl, body, di))
-                cand[ncand++] = di;
-        if (x->error)
+        if (!candidates(x, cl, body, cand, &ncand))
             return;
         if (body->mode == DRA_MODE_ALL) {
             if (!ncand)
