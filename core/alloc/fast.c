@@ -1223,6 +1223,17 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc
     const rq_t *rq = &a->rqs[rqi];
     const uint8_t *sigv = rq->sig->val;
     int64_t have = 0;
+    /* matchAttribute constraints (scalar mode) already holding a value admit only devices with
+     * that value (cons_add rejects the others) */
+    const cons_t *fixed[DRA_ALLOC_MAX_CONSTRAINTS];
+    uint32_t nfixed = 0;
+    const cl_t *cl = &a->cls[ci];
+    for (uint32_t i = 0; !a->b.lists && i < cl->ncons && nfixed < DRA_ALLOC_MAX_CONSTRAINTS; i++) {
+        const cons_t *c = &cl->cons[i];
+        if (!c->distinct && c->n > 0 && c->ref && c->qname &&
+            (c->c->nrequests == 0 || rq->in_scope[i]))
+            fixed[nfixed++] = c;
+    }
     for (uint32_t p = start.p; p < a->gp.n; p++) {
         const dra_gpool_t *pool = &a->gp.pools[p];
         if ((pool->incomplete && a->b.strict_pools) || pool->invalid)
@@ -1252,6 +1263,13 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc
                 if (!m)
                     continue;
             }
+            bool ok = true;
+            for (uint32_t i = 0; i < nfixed && ok; i++) {
+                const dra_attr_t *at = dra_device_attr(st->d, fixed[i]->qname);
+                ok = at && dra_attr_is_scalar(at) && dra_attr_scalar_eq(at, fixed[i]->ref);
+            }
+            if (!ok)
+                continue;
             if (++have >= need)
                 return 1;
         }
