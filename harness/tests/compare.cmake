@@ -73,15 +73,15 @@ add_test(NAME compare.cli_export_perfdash
 set_tests_properties(compare.cli_baseline_bless compare.cli_export_perfdash
                      PROPERTIES LABELS "unit;harness" TIMEOUT 60 ENVIRONMENT "${DRA_TEST_ENV}")
 
-# End to end with the runner (tiny runs, seconds): two runs of one build do not gate (the 50%
-# threshold keeps a noisy shared CI machine from failing on wall-clock blips; deterministic
-# metrics and digests must match exactly), and DRA_TEST_DELAY_NS (busy waiting per claim)
-# compares as a regression (exit 1).
+# End to end with the runner (tiny runs, seconds): two runs of one build do not gate (the gate file
+# corpora/golden/compare/e2e-gate.yaml keeps a noisy shared CI machine from failing on wall-clock
+# blips; deterministic metrics and digests must match exactly), and DRA_TEST_DELAY_NS (5 ms of
+# busy waiting per claim) compares as a regression (exit 1).
 add_test(NAME compare.e2e_same_build_and_delay
-         COMMAND sh -c "set -u; d=$(mktemp -d); run() { \"$0\" run default --repeat 6 --count 40 --invariants off -q -o \"$1\" || exit 4; }; run \"$d/a.json\"; run \"$d/b.json\"; DRA_TEST_DELAY_NS=400000 run \"$d/c.json\"; \"$0\" compare -q -t 50% \"$d/a.json\" \"$d/b.json\"; s=$?; \"$0\" compare -q -t 50% \"$d/a.json\" \"$d/c.json\" >\"$d/c.txt\"; r=$?; echo \"same build: exit $s (want 0); with delay: exit $r (want 1)\"; grep -E '^expected throughput' \"$d/c.txt\"; rm -rf \"$d\"; [ $s -eq 0 ] && [ $r -eq 1 ]"
+         COMMAND sh -c "set -u; d=$(mktemp -d); run() { \"$0\" run default --repeat 6 --count 40 --invariants off -q -o \"$1\" || exit 4; }; run \"$d/a.json\"; run \"$d/b.json\"; DRA_TEST_DELAY_NS=5000000 run \"$d/c.json\"; \"$0\" compare -q --gate corpora/golden/compare/e2e-gate.yaml \"$d/a.json\" \"$d/b.json\"; s=$?; \"$0\" compare -q --gate corpora/golden/compare/e2e-gate.yaml \"$d/a.json\" \"$d/c.json\" >\"$d/c.txt\"; r=$?; echo \"same build: exit $s (want 0); with delay: exit $r (want 1)\"; grep -E '^expected throughput' \"$d/c.txt\"; rm -rf \"$d\"; [ $s -eq 0 ] && [ $r -eq 1 ]"
                  $<TARGET_FILE:drabench>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(compare.e2e_same_build_and_delay PROPERTIES LABELS "bench-smoke;harness" TIMEOUT 300
+set_tests_properties(compare.e2e_same_build_and_delay PROPERTIES LABELS "bench-smoke;harness" TIMEOUT 300 RUN_SERIAL TRUE
                      ENVIRONMENT "${DRA_TEST_ENV}")
 dra_compare_cli(report_bad_base 2 report -b 2 -o /tmp/drabench-report-bad-base ${_cmp_dir}/base-default.json ${_cmp_dir}/regress-default.json)
 add_test(NAME compare.cli_report_base
