@@ -33,6 +33,7 @@ typedef struct bf {
     dra_gpools_t gp;
     const dra_device_t *dev[BF_MAXDEV];
     uint32_t devpool[BF_MAXDEV];
+    bool dexcl[BF_MAXDEV]; /* already exclusively allocated in the state (looked up once) */
     uint32_t ndev;
     bf_use_t uses[DRA_ALLOC_MAX_RESULTS * 4];
     uint32_t nuses;
@@ -92,9 +93,8 @@ static bool check(bf_t *x)
     for (uint32_t i = 0; i < x->nuses; i++) {
         const bf_use_t *u = &x->uses[i];
         const dra_device_t *d = x->dev[u->dev];
-        const dra_gpool_t *p = &x->gp.pools[x->devpool[u->dev]];
         bool multi = b->cc && d->allow_multiple_allocations;
-        if (!u->admin && dra_alloc_state_exclusive(x->st, p->driver, p->name, nz(d->name)))
+        if (!u->admin && x->dexcl[u->dev])
             return false;
         if (!b->pd && d->nconsumes)
             return false;
@@ -181,7 +181,6 @@ static bool check(bf_t *x)
         for (uint32_t k = 0; k < d->ncaps; k++) {
             dra_aq_t total = 0, ex = 0;
             bool any = false;
-            dra_alloc_state_cap_aq(x->st, p->driver, p->name, nz(d->name), nz(d->caps[k].name), &ex);
             for (uint32_t i = 0; i < x->nuses; i++) {
                 if (x->uses[i].dev != di)
                     continue;
@@ -193,7 +192,10 @@ static bool check(bf_t *x)
                 /* a dedicated device only ever holds one consumer */
                 total = d->allow_multiple_allocations ? total + c : c;
             }
-            if (any && total + ex > dra_aq_from(&d->caps[k].value))
+            if (!any)
+                continue; /* unused devices: no state lookup */
+            dra_alloc_state_cap_aq(x->st, p->driver, p->name, nz(d->name), nz(d->caps[k].name), &ex);
+            if (total + ex > dra_aq_from(&d->caps[k].value))
                 return false;
         }
     }
@@ -398,8 +400,11 @@ int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
                     out->verdict = DRA_BF_TOO_BIG;
                     goto done;
                 }
+                const dra_device_t *dv = &gp->slices[s]->devices[d];
                 x->devpool[x->ndev] = p;
-                x->dev[x->ndev++] = &gp->slices[s]->devices[d];
+                x->dexcl[x->ndev] =
+                    dra_alloc_state_exclusive(state, gp->driver, gp->name, nz(dv->name)) != 0;
+                x->dev[x->ndev++] = dv;
             }
     }
     uint32_t nreq = 0;

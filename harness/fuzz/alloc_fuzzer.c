@@ -72,6 +72,10 @@ static void qty(dra_quantity_t *q, uint64_t v)
     q->lo = v;
 }
 
+/* Complete assignments the brute force may examine before it gives up without a verdict: bounded
+ * so that one input stays well inside libFuzzer's 10 s timeout under ASan+UBSan+coverage. */
+#define BF_BUDGET 50000
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -260,7 +264,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             goto done;
     } else if (o.kind == DRA_OUTCOME_UNSATISFIABLE) {
         dra_bf_result_t bf;
-        if (dra_alloc_bruteforce(&m, &f, st, cel, node, claims, nclaims, 200000, &bf) == DRA_OK &&
+        if (dra_alloc_bruteforce(&m, &f, st, cel, node, claims, nclaims, BF_BUDGET, &bf) == DRA_OK &&
             bf.verdict == DRA_BF_SATISFIABLE) {
             fprintf(stderr, "reference says unsatisfiable, brute force found an assignment\n");
             abort();
