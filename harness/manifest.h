@@ -39,6 +39,7 @@
 
 #include "base/err.h"
 #include "model/model.h"
+#include "ydoc.h"
 
 /* Largest manifest file read (bytes). */
 #define DRA_MANIFEST_MAX_FILE ((size_t)1 << 30)
@@ -52,6 +53,11 @@
  * dra_model_imply_nodes (the _file and _paths variants do, after the last file). */
 int dra_manifest_read_buffer(dra_model_t *m, const char *file, const char *buf, size_t len,
                              dra_diag_list_t *errs);
+/* The same with the YAML parse split as sp says (ydoc.h; sp NULL = one thread). The result never
+ * depends on the split; dra_manifest_read_buffer uses DRA_YDOC_SPLIT_AUTO (2 threads for large
+ * YAML inputs). */
+int dra_manifest_read_buffer_split(dra_model_t *m, const char *file, const char *buf, size_t len,
+                                   dra_ydoc_split_t *sp, dra_diag_list_t *errs);
 /* Read one file ("-" = stdin), then dra_model_imply_nodes. */
 int dra_manifest_read_file(dra_model_t *m, const char *path, dra_diag_list_t *errs);
 /* Files, or directories walked recursively in sorted order (*.yaml, *.yml, *.json); then

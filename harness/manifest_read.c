@@ -1806,6 +1806,13 @@ static int on_doc(const dra_ynode_t *root, void *ud)
 int dra_manifest_read_buffer(dra_model_t *m, const char *file, const char *buf, size_t len,
                              dra_diag_list_t *errs)
 {
+    dra_ydoc_split_t sp = {.at = DRA_YDOC_SPLIT_AUTO};
+    return dra_manifest_read_buffer_split(m, file, buf, len, &sp, errs);
+}
+
+int dra_manifest_read_buffer_split(dra_model_t *m, const char *file, const char *buf, size_t len,
+                                   dra_ydoc_split_t *sp, dra_diag_list_t *errs)
+{
     rctx_t c;
     memset(&c, 0, sizeof c);
     c.rd.m = m;
@@ -1813,8 +1820,8 @@ int dra_manifest_read_buffer(dra_model_t *m, const char *file, const char *buf, 
     c.rd.errs = errs;
     dra_arena_t scratch;
     dra_arena_init(&scratch, 0);
-    int rc = dra_ydoc_parse_file_buf(buf, len, c.rd.file, &scratch, DRA_YDOC_RESET_PER_DOC, on_doc,
-                                     &c, errs);
+    int rc = dra_ydoc_parse_split(buf, len, c.rd.file, &scratch, DRA_YDOC_RESET_PER_DOC, sp, on_doc,
+                                  &c, errs);
     dra_arena_fini(&scratch);
     if (rc == DRA_OK && c.rd.nerr)
         rc = DRA_EVALIDATE;

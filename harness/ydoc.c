@@ -11,6 +11,8 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +24,16 @@ typedef struct yframe {
     size_t n, cap;
 } yframe_t;
 
+typedef struct ysecond ysecond_t;
+
 typedef struct ybuild {
     const char *buf;
     size_t len;
     const char *file;
+    uint32_t line0; /* lines before buf (a second part starts on a line of its own) */
+    size_t off0;    /* bytes before buf */
+    ysecond_t *sec; /* the second part's thread (main thread only), or NULL */
+    atomic_int *stop; /* second thread: set when its result is no longer wanted */
     dra_arena_t *arena;
     dra_diag_list_t *errs;
     unsigned flags;
@@ -38,7 +46,15 @@ typedef struct ybuild {
     int doc_bad;   /* the current document had an error; do not deliver it */
     int nerrors;
     int rc_limit;  /* DRA_ELIMIT when a limit stopped the parse */
+    size_t ndocs2; /* documents handed over from the second part */
+    int handed;    /* the second part's result replaced the rest of this parse */
 } ybuild_t;
+
+/* 1-based line of a libyaml mark (0-based) in the whole input. */
+static uint32_t mline(const ybuild_t *b, const yaml_mark_t *m)
+{
+    return (uint32_t)m->line + 1 + b->line0;
+}
 
 static void yerr(ybuild_t *b, int code, uint32_t line, uint32_t col, const char *fmt, ...)
     DRA_PRINTF(5, 6);
@@ -80,7 +96,7 @@ static void offset_pos(const char *buf, size_t len, size_t off, uint32_t *line, 
 static dra_ynode_t *new_node(ybuild_t *b, uint8_t type, const yaml_mark_t *mark, size_t extra)
 {
     if (++b->nnodes > DRA_YDOC_MAX_NODES) {
-        yerr(b, DRA_ELIMIT, (uint32_t)mark->line + 1, (uint32_t)mark->column + 1,
+        yerr(b, DRA_ELIMIT, mline(b, mark), (uint32_t)mark->column + 1,
              "more than %zu nodes in one document", (size_t)DRA_YDOC_MAX_NODES);
         b->rc_limit = DRA_ELIMIT;
         return NULL;
@@ -89,7 +105,7 @@ static dra_ynode_t *new_node(ybuild_t *b, uint8_t type, const yaml_mark_t *mark,
     if (!n)
         return NULL;
     *n = (dra_ynode_t){.type = type,
-                       .line = (uint32_t)mark->line + 1,
+                       .line = mline(b, mark),
                        .column = (uint32_t)mark->column + 1};
     return n;
 }
@@ -228,7 +244,7 @@ static int scalar_event(ybuild_t *b, const yaml_event_t *ev)
 {
     size_t len = ev->data.scalar.length;
     if (len > DRA_YDOC_MAX_SCALAR) {
-        yerr(b, DRA_ELIMIT, (uint32_t)ev->start_mark.line + 1,
+        yerr(b, DRA_ELIMIT, mline(b, &ev->start_mark),
              (uint32_t)ev->start_mark.column + 1, "scalar of %zu bytes exceeds the limit of %zu",
              len, (size_t)DRA_YDOC_MAX_SCALAR);
         b->rc_limit = DRA_ELIMIT;
@@ -261,20 +277,21 @@ static void report_parser_error(ybuild_t *b, const yaml_parser_t *p)
                                                         : "YAML error";
     if (p->error == YAML_READER_ERROR) {
         offset_pos(b->buf, b->len, p->problem_offset, &line, &col);
+        line += b->line0;
         if (p->problem_value != -1)
             yerr(b, DRA_EPARSE, line, col, "%s: %s (byte 0x%02x at offset %zu)", what,
                  p->problem ? p->problem : "?", (unsigned)p->problem_value & 0xffu,
-                 p->problem_offset);
+                 p->problem_offset + b->off0);
         else
             yerr(b, DRA_EPARSE, line, col, "%s: %s (at offset %zu)", what,
-                 p->problem ? p->problem : "?", p->problem_offset);
+                 p->problem ? p->problem : "?", p->problem_offset + b->off0);
         return;
     }
-    line = (uint32_t)p->problem_mark.line + 1;
+    line = mline(b, &p->problem_mark);
     col = (uint32_t)p->problem_mark.column + 1;
     if (p->context)
         yerr(b, DRA_EPARSE, line, col, "%s: %s %s (line %zu, column %zu)", what, p->problem,
-             p->context, p->context_mark.line + 1, p->context_mark.column + 1);
+             p->context, (size_t)mline(b, &p->context_mark), p->context_mark.column + 1);
     else
         yerr(b, DRA_EPARSE, line, col, "%s: %s", what, p->problem ? p->problem : "?");
 }
@@ -293,31 +310,296 @@ static int deliver(ybuild_t *b)
     return rc;
 }
 
-int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,
-                      unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+/* ---- the second part of a split parse ----------------------------------------------------
+ *
+ * The caller's thread parses the whole input with one libyaml parser, exactly as a sequential
+ * parse; a second thread parses buf[split..len) into trees in its own arena, recording its
+ * diagnostics and documents in order. When the first parser reaches an explicit document start
+ * at column 0 of the split line, its state equals a fresh parser's, so the recorded documents and
+ * diagnostics are exactly what it would produce next: they are handed to on_doc / errs in order
+ * and the first parser stops. When it does not reach that point (the `---` was not a document
+ * start, an error came first, on_doc stopped) or the second thread's input checks fail, the
+ * second result is discarded and the first parser simply goes on: the outcome never depends on
+ * the split. The second thread's checks make its positions and its libyaml reader behaviour
+ * those of the sequential parse: before the split, only '\n' and "\r\n" breaks (so the line
+ * count is libyaml's); after it, valid UTF-8 of characters libyaml accepts (a reader error
+ * could otherwise surface at a different event); no line starting with '%' (directives). */
+
+typedef struct ydocrec {
+    const dra_ynode_t *root;
+    size_t ndiag; /* diagnostics the second part had reported before this document */
+} ydocrec_t;
+
+struct ysecond {
+    const char *buf; /* the whole input */
+    size_t len, split;
+    const char *file;
+    pthread_t tid;
+    int joined;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int state;      /* under mu: 0 checking, 1 usable (line0 valid), -1 not usable */
+    uint32_t line0; /* 0-based line of the split */
+    atomic_int stop;
+    /* results, read by the first thread only after pthread_join */
+    dra_arena_t arena;
+    dra_diag_list_t errs;
+    ydocrec_t *docs;
+    size_t ndocs, cap;
+    int rc, nerrors, rc_limit;
+};
+
+/* Lines before split, or -1 when libyaml could count them differently (a lone '\r', NEL, LS,
+ * PS) or a line starts with '%'. */
+static int64_t scan_first(const unsigned char *s, size_t split)
 {
-    if (flags & DRA_YDOC_JSON)
-        return dra_ydoc_parse_json(buf, len, file, a, flags, on_doc, ud, errs);
-    ybuild_t *b = calloc(1, sizeof *b);
-    if (!b)
-        return DRA_ENOMEM;
-    b->buf = buf;
-    b->len = len;
-    b->file = file;
-    b->arena = a;
-    b->errs = errs;
-    b->flags = flags;
-    b->on_doc = on_doc;
-    b->ud = ud;
-    yaml_parser_t p;
-    if (!yaml_parser_initialize(&p)) {
-        free(b);
-        return DRA_ENOMEM;
+    int64_t nl = 0;
+    if (split && s[0] == '%')
+        return -1;
+    for (size_t i = 0; i < split; i++) {
+        unsigned c = s[i];
+        if (c > '\r' && c < 0x80)
+            continue;
+        if (c == '\n') {
+            nl++;
+            if (i + 1 < split && s[i + 1] == '%')
+                return -1;
+        } else if (c == '\r') {
+            if (i + 1 >= split || s[i + 1] != '\n')
+                return -1;
+        } else if (c == 0x85 && i >= 1 && s[i - 1] == 0xC2) {
+            return -1;
+        } else if ((c == 0xA8 || c == 0xA9) && i >= 2 && s[i - 1] == 0x80 && s[i - 2] == 0xE2) {
+            return -1;
+        }
     }
-    yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+    return nl;
+}
+
+/* True when s[0..n) is UTF-8 that libyaml's reader accepts without error (stricter: no BOM
+ * character) and no line starts with '%'. */
+static bool scan_second(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            if (c == '\n') {
+                if (i + 1 < n && s[i + 1] == '%')
+                    return false;
+            } else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
+                return false;
+            }
+            i++;
+            continue;
+        }
+        size_t w;
+        uint32_t v;
+        if ((c & 0xE0) == 0xC0) {
+            w = 2;
+            v = c & 0x1Fu;
+        } else if ((c & 0xF0) == 0xE0) {
+            w = 3;
+            v = c & 0x0Fu;
+        } else if ((c & 0xF8) == 0xF0) {
+            w = 4;
+            v = c & 0x07u;
+        } else {
+            return false;
+        }
+        if (n - i < w)
+            return false;
+        for (size_t k = 1; k < w; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return false;
+            v = v << 6 | (s[i + k] & 0x3Fu);
+        }
+        if ((w == 2 && v < 0x80) || (w == 3 && v < 0x800) || (w == 4 && v < 0x10000))
+            return false;
+        if (!(v == 0x85 || (v >= 0xA0 && v <= 0xD7FF) || (v >= 0xE000 && v <= 0xFFFD && v != 0xFEFF) ||
+              (v >= 0x10000 && v <= 0x10FFFF)))
+            return false;
+        i += w;
+    }
+    return true;
+}
+
+/* A line that is exactly `---` or starts with `--- ` / `---\t` begins at buf[at]. */
+static bool doc_start_line(const char *buf, size_t len, size_t at)
+{
+    if (at == 0 || at >= len || buf[at - 1] != '\n' || len - at < 3 || memcmp(buf + at, "---", 3))
+        return false;
+    if (len - at == 3)
+        return true;
+    char c = buf[at + 3];
+    return c == '\n' || c == ' ' || c == '\t' || (c == '\r' && len - at > 4 && buf[at + 4] == '\n');
+}
+
+static int record_doc(const dra_ynode_t *root, void *ud)
+{
+    ysecond_t *s = ud;
+    if (s->ndocs == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        ydocrec_t *d = realloc(s->docs, nc * sizeof *d);
+        if (!d)
+            return DRA_ENOMEM;
+        s->docs = d;
+        s->cap = nc;
+    }
+    s->docs[s->ndocs++] = (ydocrec_t){.root = root, .ndiag = s->errs.count};
+    return DRA_OK;
+}
+
+static int yaml_run(ybuild_t *b);
+
+static void *second_main(void *arg)
+{
+    ysecond_t *s = arg;
+    const unsigned char *u = (const unsigned char *)s->buf;
+    int64_t lines = doc_start_line(s->buf, s->len, s->split) ? scan_first(u, s->split) : -1;
+    bool ok = lines >= 0 && lines < (int64_t)UINT32_MAX / 2 &&
+              scan_second(u + s->split, s->len - s->split);
+    pthread_mutex_lock(&s->mu);
+    s->line0 = ok ? (uint32_t)lines : 0;
+    s->state = ok ? 1 : -1;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    if (!ok)
+        return NULL;
+    ybuild_t *b = calloc(1, sizeof *b);
+    if (!b) {
+        s->rc = DRA_ENOMEM;
+        return NULL;
+    }
+    b->buf = s->buf + s->split;
+    b->len = s->len - s->split;
+    b->file = s->file;
+    b->line0 = s->line0;
+    b->off0 = s->split;
+    b->stop = &s->stop;
+    b->arena = &s->arena;
+    b->errs = &s->errs;
+    b->on_doc = record_doc;
+    b->ud = s;
+    s->rc = yaml_run(b);
+    s->nerrors = b->nerrors;
+    s->rc_limit = b->rc_limit;
+    free(b);
+    return NULL;
+}
+
+/* Start the second thread on buf[split..); on any failure parse sequentially. */
+static void second_start(ybuild_t *b, size_t split)
+{
+    ysecond_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return;
+    s->buf = b->buf;
+    s->len = b->len;
+    s->split = split;
+    s->file = b->file;
+    atomic_init(&s->stop, 0);
+    dra_arena_init(&s->arena, 0);
+    dra_diag_list_init(&s->errs);
+    s->errs.max_keep = SIZE_MAX;
+    if (pthread_mutex_init(&s->mu, NULL) == 0) {
+        if (pthread_cond_init(&s->cv, NULL) == 0) {
+            if (pthread_create(&s->tid, NULL, second_main, s) == 0) {
+                b->sec = s;
+                return;
+            }
+            pthread_cond_destroy(&s->cv);
+        }
+        pthread_mutex_destroy(&s->mu);
+    }
+    dra_arena_fini(&s->arena);
+    free(s);
+}
+
+/* Stop (if still running), join and free the second part. */
+static void second_end(ybuild_t *b)
+{
+    ysecond_t *s = b->sec;
+    if (!s)
+        return;
+    b->sec = NULL;
+    atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
+    if (!s->joined)
+        pthread_join(s->tid, NULL);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s->docs);
+    dra_diag_list_fini(&s->errs);
+    dra_arena_fini(&s->arena);
+    free(s);
+}
+
+/* At an explicit document start in column 0: 1 when it is the split (the second part's result
+ * is complete and usable), else 0 (and the second part is dropped once it cannot be used). */
+static int second_at_split(ybuild_t *b, const yaml_mark_t *m)
+{
+    ysecond_t *s = b->sec;
+    pthread_mutex_lock(&s->mu);
+    while (s->state == 0)
+        pthread_cond_wait(&s->cv, &s->mu);
+    int state = s->state;
+    uint32_t line0 = s->line0;
+    pthread_mutex_unlock(&s->mu);
+    if (state > 0 && m->line < line0)
+        return 0;
+    if (state > 0 && m->line == line0) {
+        pthread_join(s->tid, NULL);
+        s->joined = 1;
+        if (s->rc != DRA_ENOMEM)
+            return 1;
+    }
+    second_end(b);
+    return 0;
+}
+
+/* Hand the second part's documents and diagnostics over in order; returns the rc the
+ * sequential parse would have had after them. */
+static int second_replay(ybuild_t *b, size_t *ndocs)
+{
+    ysecond_t *s = b->sec;
+    size_t di = 0;
+    int rc = DRA_OK;
+    for (size_t k = 0; k < s->ndocs; k++) {
+        for (; di < s->docs[k].ndiag; di++)
+            if (b->errs)
+                (void)dra_diag_list_push(b->errs, &s->errs.items[di]);
+        ++*ndocs;
+        rc = b->on_doc(s->docs[k].root, b->ud);
+        if (rc != DRA_OK) {
+            b->nerrors += (int)di;
+            return rc;
+        }
+    }
+    for (; di < s->errs.count; di++)
+        if (b->errs)
+            (void)dra_diag_list_push(b->errs, &s->errs.items[di]);
+    b->nerrors += s->nerrors;
+    if (s->rc_limit)
+        b->rc_limit = s->rc_limit;
+    return s->rc;
+}
+
+/* The event loop over b->buf; returns DRA_OK or the code that stopped it (errors counted in b). */
+static int yaml_run(ybuild_t *b)
+{
+    dra_arena_t *a = b->arena;
+    unsigned flags = b->flags;
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p))
+        return DRA_ENOMEM;
+    yaml_parser_set_input_string(&p, (const unsigned char *)b->buf, b->len);
     dra_arena_mark_t mark = dra_arena_mark(a);
     int rc = DRA_OK, done = 0;
     while (!done && rc == DRA_OK) {
+        if (b->stop && atomic_load_explicit(b->stop, memory_order_relaxed)) {
+            rc = DRA_EINTERRUPTED;
+            break;
+        }
         yaml_event_t ev;
         if (!yaml_parser_parse(&p, &ev)) {
             report_parser_error(b, &p);
@@ -329,6 +611,13 @@ int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t
             done = 1;
             break;
         case YAML_DOCUMENT_START_EVENT:
+            if (b->sec && ev.start_mark.column == 0 && !ev.data.document_start.implicit &&
+                second_at_split(b, &ev.start_mark)) {
+                b->handed = 1;
+                rc = second_replay(b, &b->ndocs2);
+                done = 1;
+                break;
+            }
             if (flags & DRA_YDOC_RESET_PER_DOC)
                 mark = dra_arena_mark(a);
             b->root = NULL;
@@ -342,8 +631,7 @@ int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t
             b->root = NULL;
             break;
         case YAML_ALIAS_EVENT:
-            yerr(b, DRA_EPARSE, (uint32_t)ev.start_mark.line + 1,
-                 (uint32_t)ev.start_mark.column + 1,
+            yerr(b, DRA_EPARSE, mline(b, &ev.start_mark), (uint32_t)ev.start_mark.column + 1,
                  "alias *%s: YAML aliases are not supported (rejected to bound expansion)",
                  ev.data.alias.anchor ? (const char *)ev.data.alias.anchor : "");
             rc = DRA_EPARSE;
@@ -371,12 +659,77 @@ int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t
     }
     yaml_parser_delete(&p);
     frames_free(b);
+    return rc;
+}
+
+static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                      unsigned flags, dra_ydoc_split_t *sp, dra_ydoc_fn on_doc, void *ud,
+                      dra_diag_list_t *errs)
+{
+    ybuild_t *b = calloc(1, sizeof *b);
+    if (!b)
+        return DRA_ENOMEM;
+    b->buf = buf;
+    b->len = len;
+    b->file = file;
+    b->arena = a;
+    b->errs = errs;
+    b->flags = flags;
+    b->on_doc = on_doc;
+    b->ud = ud;
+    size_t at = sp ? sp->at : 0;
+    if (at == DRA_YDOC_SPLIT_AUTO)
+        at = dra_ydoc_find_split(buf, len);
+    if (at > 0 && at < len)
+        second_start(b, at);
+    int rc = yaml_run(b);
+    second_end(b);
     if (rc == DRA_OK && b->nerrors)
         rc = DRA_EPARSE;
     if (rc == DRA_EPARSE && b->rc_limit)
         rc = b->rc_limit;
+    if (sp) {
+        sp->used = b->handed != 0;
+        sp->ndocs2 = b->ndocs2;
+    }
     free(b);
     return rc;
+}
+
+size_t dra_ydoc_find_split(const char *buf, size_t len)
+{
+    if (len < DRA_YDOC_SPLIT_MIN)
+        return 0;
+    const unsigned char *u = (const unsigned char *)buf;
+    if (u[0] == 0xFE || u[0] == 0xFF || u[0] == 0 || u[1] == 0)
+        return 0; /* UTF-16/32 */
+    size_t i = 0;
+    if (memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
+        i++;
+    if (i >= len || buf[i] == '{' || buf[i] == '[' || buf[i] == '%')
+        return 0; /* JSON or directives */
+    size_t from = len / 2;
+    while (from < len) {
+        const char *nl = memchr(buf + from, '\n', len - from);
+        if (!nl)
+            return 0;
+        size_t at = (size_t)(nl - buf) + 1;
+        if (doc_start_line(buf, len, at))
+            return at;
+        from = at;
+    }
+    return 0;
+}
+
+int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                      unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+{
+    if (flags & DRA_YDOC_JSON)
+        return dra_ydoc_parse_json(buf, len, file, a, flags, on_doc, ud, errs);
+    dra_ydoc_split_t sp = {.at = (flags & DRA_YDOC_PARALLEL) ? DRA_YDOC_SPLIT_AUTO : 0};
+    return parse_yaml(buf, len, file, a, flags, &sp, on_doc, ud, errs);
 }
 
 int dra_ydoc_parse(const char *buf, size_t len, const char *file, dra_arena_t *a, dra_ydoc_fn on_doc,
@@ -531,15 +884,20 @@ int dra_ydoc_parse_json(const char *buf, size_t len, const char *file, dra_arena
     return rc;
 }
 
-int dra_ydoc_parse_auto(const char *buf, size_t len, const char *file, dra_arena_t *a,
-                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+static bool looks_json(const char *buf, size_t len)
 {
     size_t i = 0;
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
         i = 3;
     while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
         i++;
-    if (i < len && (buf[i] == '{' || buf[i] == '['))
+    return i < len && (buf[i] == '{' || buf[i] == '[');
+}
+
+int dra_ydoc_parse_auto(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs)
+{
+    if (looks_json(buf, len))
         flags |= DRA_YDOC_JSON;
     return dra_ydoc_parse_ex(buf, len, file, a, flags, on_doc, ud, errs);
 }
@@ -553,6 +911,23 @@ int dra_ydoc_parse_file_buf(const char *buf, size_t len, const char *file, dra_a
     if (flags & DRA_YDOC_JSON)
         return dra_ydoc_parse_json(buf, len, file, a, flags, on_doc, ud, errs);
     return dra_ydoc_parse_auto(buf, len, file, a, flags, on_doc, ud, errs);
+}
+
+int dra_ydoc_parse_split(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                         unsigned flags, dra_ydoc_split_t *sp, dra_ydoc_fn on_doc, void *ud,
+                         dra_diag_list_t *errs)
+{
+    size_t fl = file ? strlen(file) : 0;
+    if ((fl >= 5 && strcmp(file + fl - 5, ".json") == 0) || looks_json(buf, len))
+        flags |= DRA_YDOC_JSON;
+    if (flags & DRA_YDOC_JSON) {
+        if (sp) {
+            sp->used = false;
+            sp->ndocs2 = 0;
+        }
+        return dra_ydoc_parse_json(buf, len, file, a, flags, on_doc, ud, errs);
+    }
+    return parse_yaml(buf, len, file, a, flags, sp, on_doc, ud, errs);
 }
 
 /* ---- accessors -------------------------------------------------------------------------- */

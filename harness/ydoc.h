@@ -31,6 +31,17 @@
  * are malloc'd and freed before return. Cost: O(input) time (duplicate-key checks sort maps larger
  * than 16 keys); memory ~48 bytes per node plus text. Thread-safety: none needed; no global state
  * (jansson's hash seed is initialised on first use; call json_object_seed() before threads).
+ *
+ * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split): YAML input of DRA_YDOC_SPLIT_MIN bytes
+ * or more is cut at a `---` line after its middle; a second thread parses the part after the cut
+ * into trees in its own arena while the caller's thread parses the whole input as usual. When the
+ * caller's parser reaches that `---` as a document start, the second part's documents and
+ * diagnostics are handed to on_doc / errs in document order and the parse ends; otherwise (the
+ * `---` was not a document start, an error or on_doc stopped first, the input has directives,
+ * lone CR line breaks before the cut or anything libyaml's reader would reject after it) the
+ * second result is discarded. So documents, positions, diagnostics, their order and the return
+ * code are always those of the sequential parse; on_doc is always called on the caller's thread.
+ * Memory: the second part's trees are held until handed over (~48 bytes per node plus text).
  */
 #ifndef DRA_YDOC_H
 #define DRA_YDOC_H
@@ -75,7 +86,20 @@ typedef int (*dra_ydoc_fn)(const dra_ynode_t *root, void *ud);
 enum {
     DRA_YDOC_RESET_PER_DOC = 1u << 0, /* reset the arena to its entry mark after each document */
     DRA_YDOC_JSON = 1u << 1,          /* input is JSON (jansson) */
+    DRA_YDOC_PARALLEL = 1u << 2,      /* YAML: split parse on 2 threads when len >= SPLIT_MIN */
 };
+
+/* Smallest input split by DRA_YDOC_PARALLEL / DRA_YDOC_SPLIT_AUTO. */
+#define DRA_YDOC_SPLIT_MIN ((size_t)2 << 20)
+#define DRA_YDOC_SPLIT_AUTO SIZE_MAX
+
+typedef struct dra_ydoc_split {
+    size_t at;     /* in: byte offset of the second part: 0 = no split, DRA_YDOC_SPLIT_AUTO =
+                      dra_ydoc_find_split, else any offset (used only when it starts a `---`
+                      line; the result does not depend on it) */
+    bool used;     /* out: the second part's result was used */
+    size_t ndocs2; /* out: documents delivered from the second part */
+} dra_ydoc_split_t;
 
 /* Parse YAML (multi-document) from buf[0..len); file names positions (not read). Calls on_doc for
  * every document whose root is not null. Returns DRA_OK, DRA_EPARSE / DRA_ELIMIT (errors in errs),
@@ -94,6 +118,16 @@ int dra_ydoc_parse_auto(const char *buf, size_t len, const char *file, dra_arena
 /* By file name: *.json -> JSON, anything else -> auto. */
 int dra_ydoc_parse_file_buf(const char *buf, size_t len, const char *file, dra_arena_t *a,
                             unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+
+/* As dra_ydoc_parse_file_buf (JSON by name or leading `{` / `[`), with YAML split as sp says
+ * (sp may be NULL: no split). */
+int dra_ydoc_parse_split(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                         unsigned flags, dra_ydoc_split_t *sp, dra_ydoc_fn on_doc, void *ud,
+                         dra_diag_list_t *errs);
+/* Where DRA_YDOC_PARALLEL cuts buf: the first `---` line (exactly `---` or starting with `--- `)
+ * after the middle; 0 when len < DRA_YDOC_SPLIT_MIN, the input looks like JSON, starts with a
+ * directive, or has no such line. */
+size_t dra_ydoc_find_split(const char *buf, size_t len);
 
 /* ---- accessors -------------------------------------------------------------------------- */
 
