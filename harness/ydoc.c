@@ -349,6 +349,9 @@ struct ysecond {
     int rc, nerrors, rc_limit;
 };
 
+/* Blocks of 64 bytes with nothing to look at closely are checked branch-free (vectorised). */
+#define SCAN_BLOCK 64
+
 /* Lines before split, or -1 when libyaml could count them differently (a lone '\r', NEL, LS,
  * PS) or a line starts with '%'. */
 static int64_t scan_first(const unsigned char *s, size_t split)
@@ -356,14 +359,26 @@ static int64_t scan_first(const unsigned char *s, size_t split)
     int64_t nl = 0;
     if (split && s[0] == '%')
         return -1;
-    for (size_t i = 0; i < split; i++) {
+    size_t i = 0;
+    while (i < split) {
+        if (i % SCAN_BLOCK == 0 && split - i >= SCAN_BLOCK) {
+            unsigned odd = 0, cnt = 0;
+            for (size_t k = 0; k < SCAN_BLOCK; k++) {
+                unsigned c = s[i + k];
+                cnt += c == '\n';
+                odd |= (unsigned)(c == '\r') | (unsigned)(c >= 0x80) | (unsigned)(c == '%');
+            }
+            if (!odd) {
+                nl += cnt;
+                i += SCAN_BLOCK;
+                continue;
+            }
+        }
         unsigned c = s[i];
-        if (c > '\r' && c < 0x80)
-            continue;
         if (c == '\n') {
             nl++;
-            if (i + 1 < split && s[i + 1] == '%')
-                return -1;
+        } else if (c == '%' && i >= 1 && s[i - 1] == '\n') {
+            return -1;
         } else if (c == '\r') {
             if (i + 1 >= split || s[i + 1] != '\n')
                 return -1;
@@ -372,6 +387,7 @@ static int64_t scan_first(const unsigned char *s, size_t split)
         } else if ((c == 0xA8 || c == 0xA9) && i >= 2 && s[i - 1] == 0x80 && s[i - 2] == 0xE2) {
             return -1;
         }
+        i++;
     }
     return nl;
 }
@@ -382,12 +398,23 @@ static bool scan_second(const unsigned char *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
+        if (i % SCAN_BLOCK == 0 && n - i >= SCAN_BLOCK) {
+            unsigned odd = 0;
+            for (size_t k = 0; k < SCAN_BLOCK; k++) {
+                unsigned c = s[i + k];
+                odd |= (unsigned)(c < 0x20 && c != '\n') | (unsigned)(c >= 0x7F) |
+                       (unsigned)(c == '%');
+            }
+            if (!odd) {
+                i += SCAN_BLOCK;
+                continue;
+            }
+        }
         unsigned c = s[i];
         if (c < 0x80) {
-            if (c == '\n') {
-                if (i + 1 < n && s[i + 1] == '%')
-                    return false;
-            } else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7F) {
+            if (c == '%' && i >= 1 && s[i - 1] == '\n')
+                return false;
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
                 return false;
             }
             i++;
@@ -710,7 +737,7 @@ size_t dra_ydoc_find_split(const char *buf, size_t len)
         i++;
     if (i >= len || buf[i] == '{' || buf[i] == '[' || buf[i] == '%')
         return 0; /* JSON or directives */
-    size_t from = len / 2;
+    size_t from = len / 20 * 9; /* a little before the middle: the first thread converts all */
     while (from < len) {
         const char *nl = memchr(buf + from, '\n', len - from);
         if (!nl)

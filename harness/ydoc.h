@@ -33,7 +33,7 @@
  * (jansson's hash seed is initialised on first use; call json_object_seed() before threads).
  *
  * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split): YAML input of DRA_YDOC_SPLIT_MIN bytes
- * or more is cut at a `---` line after its middle; a second thread parses the part after the cut
+ * or more is cut at a `---` line near its middle; a second thread parses the part after the cut
  * into trees in its own arena while the caller's thread parses the whole input as usual. When the
  * caller's parser reaches that `---` as a document start, the second part's documents and
  * diagnostics are handed to on_doc / errs in document order and the parse ends; otherwise (the
@@ -125,8 +125,9 @@ int dra_ydoc_parse_split(const char *buf, size_t len, const char *file, dra_aren
                          unsigned flags, dra_ydoc_split_t *sp, dra_ydoc_fn on_doc, void *ud,
                          dra_diag_list_t *errs);
 /* Where DRA_YDOC_PARALLEL cuts buf: the first `---` line (exactly `---` or starting with `--- `)
- * after the middle; 0 when len < DRA_YDOC_SPLIT_MIN, the input looks like JSON, starts with a
- * directive, or has no such line. */
+ * after 45% of it (the caller's thread also converts the second part's documents); 0 when
+ * len < DRA_YDOC_SPLIT_MIN, the input looks like JSON, starts with a directive, or has no such
+ * line. */
 size_t dra_ydoc_find_split(const char *buf, size_t len);
 
 /* ---- accessors -------------------------------------------------------------------------- */
