@@ -54,8 +54,8 @@
 int dra_manifest_read_buffer(dra_model_t *m, const char *file, const char *buf, size_t len,
                              dra_diag_list_t *errs);
 /* The same with the YAML parse split as sp says (ydoc.h; sp NULL = one thread). The result never
- * depends on the split; dra_manifest_read_buffer uses DRA_YDOC_SPLIT_AUTO (2 threads for large
- * YAML inputs). */
+ * depends on the split; dra_manifest_read_buffer uses DRA_YDOC_SPLIT_AUTO (2 threads for YAML
+ * inputs of 2 MiB or more; the second half's parse trees are then held until handed over). */
 int dra_manifest_read_buffer_split(dra_model_t *m, const char *file, const char *buf, size_t len,
                                    dra_ydoc_split_t *sp, dra_diag_list_t *errs);
 /* Read one file ("-" = stdin), then dra_model_imply_nodes. */

@@ -737,7 +737,7 @@ size_t dra_ydoc_find_split(const char *buf, size_t len)
         i++;
     if (i >= len || buf[i] == '{' || buf[i] == '[' || buf[i] == '%')
         return 0; /* JSON or directives */
-    size_t from = len / 20 * 9; /* a little before the middle: the first thread converts all */
+    size_t from = len / 2;
     while (from < len) {
         const char *nl = memchr(buf + from, '\n', len - from);
         if (!nl)

@@ -33,7 +33,7 @@
  * (jansson's hash seed is initialised on first use; call json_object_seed() before threads).
  *
  * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split): YAML input of DRA_YDOC_SPLIT_MIN bytes
- * or more is cut at a `---` line near its middle; a second thread parses the part after the cut
+ * or more is cut at a `---` line after its middle; a second thread parses the part after the cut
  * into trees in its own arena while the caller's thread parses the whole input as usual. When the
  * caller's parser reaches that `---` as a document start, the second part's documents and
  * diagnostics are handed to on_doc / errs in document order and the parse ends; otherwise (the
@@ -41,7 +41,8 @@
  * lone CR line breaks before the cut or anything libyaml's reader would reject after it) the
  * second result is discarded. So documents, positions, diagnostics, their order and the return
  * code are always those of the sequential parse; on_doc is always called on the caller's thread.
- * Memory: the second part's trees are held until handed over (~48 bytes per node plus text).
+ * Memory: the second part's trees are held until handed over (~48 bytes per node plus text; a
+ * 30 MB ResourceSlice file peaks at ~170 MB instead of ~75 MB).
  */
 #ifndef DRA_YDOC_H
 #define DRA_YDOC_H
@@ -125,7 +126,7 @@ int dra_ydoc_parse_split(const char *buf, size_t len, const char *file, dra_aren
                          unsigned flags, dra_ydoc_split_t *sp, dra_ydoc_fn on_doc, void *ud,
                          dra_diag_list_t *errs);
 /* Where DRA_YDOC_PARALLEL cuts buf: the first `---` line (exactly `---` or starting with `--- `)
- * after 45% of it (the caller's thread also converts the second part's documents); 0 when
+ * after its middle (measured: the first thread reaches it about when the second is done); 0 when
  * len < DRA_YDOC_SPLIT_MIN, the input looks like JSON, starts with a directive, or has no such
  * line. */
 size_t dra_ydoc_find_split(const char *buf, size_t len);

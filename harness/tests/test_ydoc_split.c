@@ -265,7 +265,7 @@ static void test_large_auto(void)
     dra_sbuf_puts(&t, "---\nkind: ResourceSlice\nspec: {a: 1, a: 2}\n");
     CHECK(!t.err);
     size_t at = dra_ydoc_find_split(t.p, t.len);
-    CHECK(at > t.len / 20 * 9 && at < t.len / 20 * 11);
+    CHECK(at > t.len / 2 && at < t.len / 20 * 11);
     CHECK(strncmp(t.p + at, "---\n", 4) == 0);
     uint64_t d0, d1;
     bool used = false;
