@@ -7,6 +7,8 @@
  */
 #include "ydoc.h"
 
+#include "yfast.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -339,7 +341,9 @@ struct ysecond {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int state;      /* under mu: 0 checking, 1 usable (line0 valid), -1 not usable */
-    uint32_t line0; /* 0-based line of the split */
+    uint32_t line0; /* 0-based line of the split in buf */
+    uint32_t base_line0; /* lines before buf in the whole input (after a fast-path prefix) */
+    size_t base_off0;    /* bytes before buf in the whole input */
     atomic_int stop;
     /* results, read by the first thread only after pthread_join */
     dra_arena_t arena;
@@ -501,8 +505,8 @@ static void *second_main(void *arg)
     b->buf = s->buf + s->split;
     b->len = s->len - s->split;
     b->file = s->file;
-    b->line0 = s->line0;
-    b->off0 = s->split;
+    b->line0 = s->line0 + s->base_line0;
+    b->off0 = s->split + s->base_off0;
     b->stop = &s->stop;
     b->arena = &s->arena;
     b->errs = &s->errs;
@@ -525,6 +529,8 @@ static void second_start(ybuild_t *b, size_t split)
     s->len = b->len;
     s->split = split;
     s->file = b->file;
+    s->base_line0 = b->line0;
+    s->base_off0 = b->off0;
     atomic_init(&s->stop, 0);
     dra_arena_init(&s->arena, 0);
     dra_diag_list_init(&s->errs);
@@ -689,6 +695,45 @@ static int yaml_run(ybuild_t *b)
     return rc;
 }
 
+/* The fast path (yfast.h): documents in the plain block subset, read until one declines (then
+ * *off / *lines name its start) or the input ends (*off == len). Returns DRA_OK or on_doc's
+ * non-OK return. */
+static int fast_prefix(ybuild_t *b, size_t *off, uint32_t *lines, size_t *ndocs)
+{
+    *off = 0;
+    *lines = 0;
+    /* libyaml's reader decodes 16 KB ahead: a byte it rejects fails the parse before documents
+     * that precede it are delivered. Such input, and directives, go to libyaml whole. */
+    if (!scan_second((const unsigned char *)b->buf, b->len))
+        return DRA_OK;
+    dra_yfast_t f;
+    dra_yfast_init(&f, b->buf, b->len, b->arena);
+    int rc = DRA_OK;
+    for (;;) {
+        dra_arena_mark_t mark = dra_arena_mark(b->arena);
+        dra_ynode_t *root;
+        int r = dra_yfast_next(&f, &root);
+        if (r != DRA_YFAST_DOC) {
+            if (r == DRA_YFAST_DECLINED)
+                dra_arena_reset_to(b->arena, mark);
+            else
+                f.pos = b->len;
+            break;
+        }
+        ++*ndocs;
+        if (root && !dra_ynode_is_null(root))
+            rc = b->on_doc(root, b->ud);
+        if (b->flags & DRA_YDOC_RESET_PER_DOC)
+            dra_arena_reset_to(b->arena, mark);
+        if (rc != DRA_OK)
+            break;
+    }
+    *off = f.pos;
+    *lines = f.lines;
+    dra_yfast_fini(&f);
+    return rc;
+}
+
 static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t *a,
                       unsigned flags, dra_ydoc_split_t *sp, dra_ydoc_fn on_doc, void *ud,
                       dra_diag_list_t *errs)
@@ -704,20 +749,35 @@ static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t
     b->flags = flags;
     b->on_doc = on_doc;
     b->ud = ud;
-    size_t at = sp ? sp->at : 0;
-    if (at == DRA_YDOC_SPLIT_AUTO)
-        at = dra_ydoc_find_split(buf, len);
-    if (at > 0 && at < len)
-        second_start(b, at);
-    int rc = yaml_run(b);
-    second_end(b);
-    if (rc == DRA_OK && b->nerrors)
-        rc = DRA_EPARSE;
-    if (rc == DRA_EPARSE && b->rc_limit)
-        rc = b->rc_limit;
+    size_t off = 0, nfast = 0;
+    uint32_t lines = 0;
+    int rc = DRA_OK;
+    if (!(flags & DRA_YDOC_NO_FAST) && !(sp && sp->no_fast))
+        rc = fast_prefix(b, &off, &lines, &nfast);
+    if (rc == DRA_OK && off < len) {
+        /* libyaml from the first document the fast path declined */
+        b->buf = buf + off;
+        b->len = len - off;
+        b->line0 = lines;
+        b->off0 = off;
+        size_t at = sp ? sp->at : 0;
+        if (at == DRA_YDOC_SPLIT_AUTO)
+            at = dra_ydoc_find_split(b->buf, b->len);
+        else
+            at = at > off ? at - off : 0;
+        if (at > 0 && at < b->len)
+            second_start(b, at);
+        rc = yaml_run(b);
+        second_end(b);
+        if (rc == DRA_OK && b->nerrors)
+            rc = DRA_EPARSE;
+        if (rc == DRA_EPARSE && b->rc_limit)
+            rc = b->rc_limit;
+    }
     if (sp) {
         sp->used = b->handed != 0;
         sp->ndocs2 = b->ndocs2;
+        sp->fast_docs = nfast;
     }
     free(b);
     return rc;

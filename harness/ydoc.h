@@ -32,7 +32,14 @@
  * than 16 keys); memory ~48 bytes per node plus text. Thread-safety: none needed; no global state
  * (jansson's hash seed is initialised on first use; call json_object_seed() before threads).
  *
- * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split): YAML input of DRA_YDOC_SPLIT_MIN bytes
+ * Fast path (yfast.h, on unless DRA_YDOC_NO_FAST or split.no_fast): documents in the plain
+ * block subset that kubectl, client-go and drabench's writer produce are read without libyaml
+ * (~10x faster); from the first document outside the subset, libyaml reads the rest. Input
+ * with a byte libyaml's reader rejects (it decodes 16 KB ahead, so such an error comes before
+ * earlier documents) or with a directive goes to libyaml whole. Trees, positions, diagnostics
+ * and return codes are exactly libyaml's (test_ydoc_fast, yaml_fuzzer).
+ *
+ * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split), for what libyaml reads: YAML input of DRA_YDOC_SPLIT_MIN bytes
  * or more is cut at a `---` line after its middle; a second thread parses the part after the cut
  * into trees in its own arena while the caller's thread parses the whole input as usual. When the
  * caller's parser reaches that `---` as a document start, the second part's documents and
@@ -88,6 +95,7 @@ enum {
     DRA_YDOC_RESET_PER_DOC = 1u << 0, /* reset the arena to its entry mark after each document */
     DRA_YDOC_JSON = 1u << 1,          /* input is JSON (jansson) */
     DRA_YDOC_PARALLEL = 1u << 2,      /* YAML: split parse on 2 threads when len >= SPLIT_MIN */
+    DRA_YDOC_NO_FAST = 1u << 3,       /* YAML: libyaml for every document (no yfast.h path) */
 };
 
 /* Smallest input split by DRA_YDOC_PARALLEL / DRA_YDOC_SPLIT_AUTO. */
@@ -100,6 +108,8 @@ typedef struct dra_ydoc_split {
                       line; the result does not depend on it) */
     bool used;     /* out: the second part's result was used */
     size_t ndocs2; /* out: documents delivered from the second part */
+    bool no_fast;     /* in: libyaml for every document, as DRA_YDOC_NO_FAST */
+    size_t fast_docs; /* out: documents (empty ones too) read by the fast path */
 } dra_ydoc_split_t;
 
 /* Parse YAML (multi-document) from buf[0..len); file names positions (not read). Calls on_doc for

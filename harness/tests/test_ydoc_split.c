@@ -6,42 +6,7 @@
 #include "check.h"
 #include "manifest.h"
 #include "ydoc.h"
-
-/* ---- a textual trace of one parse: every on_doc tree, every diagnostic, the return code ---- */
-
-typedef struct trace {
-    dra_sbuf_t out;
-    int stop_after; /* on_doc returns DRA_EINVAL at this document (1-based; 0 = never) */
-    int ndocs;
-} trace_t;
-
-static void dump_node(dra_sbuf_t *o, const dra_ynode_t *n)
-{
-    dra_sbuf_printf(o, "%u:%u", n->line, n->column);
-    if (n->type == DRA_YNODE_SCALAR) {
-        dra_sbuf_printf(o, "%c\"", n->style == DRA_YSTYLE_PLAIN ? 'p' : 'q');
-        dra_sbuf_put(o, n->text, n->len);
-        dra_sbuf_puts(o, "\" ");
-        return;
-    }
-    dra_sbuf_puts(o, n->type == DRA_YNODE_MAP ? "{" : "[");
-    for (uint32_t i = 0; i < n->n; i++) {
-        if (n->type == DRA_YNODE_MAP)
-            dump_node(o, n->keys[i]);
-        dump_node(o, n->vals[i]);
-    }
-    dra_sbuf_puts(o, n->type == DRA_YNODE_MAP ? "} " : "] ");
-}
-
-static int on_doc(const dra_ynode_t *root, void *ud)
-{
-    trace_t *t = ud;
-    t->ndocs++;
-    dra_sbuf_printf(&t->out, "doc %d: ", t->ndocs);
-    dump_node(&t->out, root);
-    dra_sbuf_puts(&t->out, "\n");
-    return t->stop_after && t->ndocs == t->stop_after ? DRA_EINVAL : DRA_OK;
-}
+#include "ytrace.h"
 
 static void dump_diags(dra_sbuf_t *o, const dra_diag_list_t *l)
 {
@@ -50,25 +15,21 @@ static void dump_diags(dra_sbuf_t *o, const dra_diag_list_t *l)
         dra_sbuf_printf(o, "diag %s\n", dra_diag_format(&l->items[i], buf, sizeof buf));
 }
 
-/* Parse text split at `at` (0 = sequential); returns the trace (caller frees). */
-static char *trace_parse(const char *text, size_t at, int stop_after, bool *used)
+/* Parse text split at `at` (0 = sequential) with libyaml only (fast path off unless `fast`);
+ * returns the trace (caller frees). */
+static char *trace_parse_ex(const char *text, size_t at, int stop_after, bool *used, bool fast)
 {
-    trace_t t = {.stop_after = stop_after};
-    dra_arena_t a;
-    dra_arena_init(&a, 0);
-    dra_diag_list_t errs;
-    dra_diag_list_init(&errs);
     dra_ydoc_split_t sp = {.at = at};
-    int rc = dra_ydoc_parse_split(text, strlen(text), "s.yaml", &a, DRA_YDOC_RESET_PER_DOC, &sp,
-                                  on_doc, &t, &errs);
-    dump_diags(&t.out, &errs);
-    dra_sbuf_printf(&t.out, "rc %d\n", rc);
+    unsigned flags = DRA_YDOC_RESET_PER_DOC | (fast ? 0u : DRA_YDOC_NO_FAST);
+    char *t = ytrace_parse(text, strlen(text), flags, &sp, stop_after);
     if (used)
         *used = sp.used;
-    dra_diag_list_fini(&errs);
-    dra_arena_fini(&a);
-    dra_sbuf_put(&t.out, "", 1);
-    return t.out.p;
+    return t;
+}
+
+static char *trace_parse(const char *text, size_t at, int stop_after, bool *used)
+{
+    return trace_parse_ex(text, at, stop_after, used, false);
 }
 
 /* Every line start as the split point gives the sequential trace; returns how many splits were
@@ -87,6 +48,14 @@ static int check_all_splits(const char *text, int stop_after)
         if (strcmp(want, got) != 0) {
             fprintf(stderr, "split at %zu differs:\n--- sequential\n%s--- split\n%s", at, want,
                     got);
+            CHECK(0);
+        }
+        free(got);
+        /* the fast path first, then libyaml (split or not) from the first document it declines */
+        got = trace_parse_ex(text, at, stop_after, NULL, true);
+        if (strcmp(want, got) != 0) {
+            fprintf(stderr, "fast path + split at %zu differs:\n--- libyaml\n%s--- fast\n%s", at,
+                    want, got);
             CHECK(0);
         }
         free(got);
@@ -170,14 +139,15 @@ static void test_clean_split_is_used(void)
 
 /* ---- manifests: model digest and diagnostics ---------------------------------------------- */
 
-static char *read_model(const char *text, size_t len, size_t at, bool *used, uint64_t *digest)
+static char *read_model_ex(const char *text, size_t len, size_t at, bool *used,
+                           uint64_t *digest, bool fast)
 {
     dra_model_t m;
     dra_model_init(&m);
     dra_diag_list_t errs;
     dra_diag_list_init(&errs);
-    dra_ydoc_split_t sp = {.at = at};
-    int rc = dra_manifest_read_buffer_split(&m, "m.yaml", text, len, at ? &sp : NULL, &errs);
+    dra_ydoc_split_t sp = {.at = at, .no_fast = !fast};
+    int rc = dra_manifest_read_buffer_split(&m, "m.yaml", text, len, &sp, &errs);
     dra_sbuf_t o = {0};
     dump_diags(&o, &errs);
     dra_sbuf_printf(&o, "rc %d\n", rc);
@@ -188,6 +158,12 @@ static char *read_model(const char *text, size_t len, size_t at, bool *used, uin
     dra_diag_list_fini(&errs);
     dra_model_fini(&m);
     return o.p;
+}
+
+/* libyaml only (the split mechanism under test). */
+static char *read_model(const char *text, size_t len, size_t at, bool *used, uint64_t *digest)
+{
+    return read_model_ex(text, len, at, used, digest, false);
 }
 
 static void slice(dra_sbuf_t *o, int s, int ndev, bool bad)
@@ -248,6 +224,10 @@ static void test_manifest_splits(void)
                 CHECK(0);
             }
             free(got);
+            got = read_model_ex(t.p, len, at, NULL, &d1, true);
+            CHECK_EQ_I64((int64_t)d1, (int64_t)d0);
+            CHECK_STREQ(got, want);
+            free(got);
         }
         CHECK(ntried > 10);
         CHECK(nused >= ntried - 3); /* all but the block-scalar lines and the first */
@@ -275,6 +255,11 @@ static void test_large_auto(void)
     CHECK_EQ_I64((int64_t)d1, (int64_t)d0);
     CHECK_STREQ(got, want);
     CHECK(strstr(want, "duplicate mapping key") != NULL);
+    free(got);
+    /* fast path: the clean slices without libyaml, the last document by libyaml */
+    got = read_model_ex(t.p, t.len, DRA_YDOC_SPLIT_AUTO, NULL, &d1, true);
+    CHECK_EQ_I64((int64_t)d1, (int64_t)d0);
+    CHECK_STREQ(got, want);
     free(got);
     free(want);
     /* the public entry point agrees too */
