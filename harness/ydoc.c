@@ -397,9 +397,10 @@ static int64_t scan_first(const unsigned char *s, size_t split)
 }
 
 /* True when s[0..n) is UTF-8 that libyaml's reader accepts without error (stricter: no BOM
- * character) and no line starts with '%'. */
-static bool scan_second(const unsigned char *s, size_t n)
+ * character) and no line starts with '%'. *pure (may be NULL): only printable ASCII and '\n'. */
+static bool scan_input(const unsigned char *s, size_t n, bool *pure)
 {
+    bool only_ascii = true;
     size_t i = 0;
     while (i < n) {
         if (i % SCAN_BLOCK == 0 && n - i >= SCAN_BLOCK) {
@@ -421,9 +422,12 @@ static bool scan_second(const unsigned char *s, size_t n)
             if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
                 return false;
             }
+            if (c == '\t' || c == '\r')
+                only_ascii = false;
             i++;
             continue;
         }
+        only_ascii = false;
         size_t w;
         uint32_t v;
         if ((c & 0xE0) == 0xC0) {
@@ -452,6 +456,8 @@ static bool scan_second(const unsigned char *s, size_t n)
             return false;
         i += w;
     }
+    if (pure)
+        *pure = only_ascii;
     return true;
 }
 
@@ -489,7 +495,7 @@ static void *second_main(void *arg)
     const unsigned char *u = (const unsigned char *)s->buf;
     int64_t lines = doc_start_line(s->buf, s->len, s->split) ? scan_first(u, s->split) : -1;
     bool ok = lines >= 0 && lines < (int64_t)UINT32_MAX / 2 &&
-              scan_second(u + s->split, s->len - s->split);
+              scan_input(u + s->split, s->len - s->split, NULL);
     pthread_mutex_lock(&s->mu);
     s->line0 = ok ? (uint32_t)lines : 0;
     s->state = ok ? 1 : -1;
@@ -695,21 +701,135 @@ static int yaml_run(ybuild_t *b)
     return rc;
 }
 
+static size_t find_split_from(const char *buf, size_t len, size_t from);
+
+/* ---- fast path on two threads ------------------------------------------------------------
+ *
+ * The caller's thread reads documents from the start and hands each to on_doc; a second thread
+ * reads the documents from a `---` line about a third into the input (the caller's thread also
+ * runs on_doc, so it reaches that line about when the second is done). yfast reads a document
+ * the same way whatever came before it, so when the caller's thread arrives exactly at that line
+ * the second thread's trees are what it would read next: they are handed to on_doc in order, and
+ * where the second thread declined, libyaml takes over as usual. Arriving anywhere else (the
+ * first part declined, on_doc stopped) discards the second result. */
+
+typedef struct fsecond {
+    const char *buf;
+    size_t len, at;
+    bool pure;
+    pthread_t tid;
+    atomic_int stop;
+    dra_arena_t arena;
+    dra_ynode_t **roots; /* documents in order (NULL: an empty document) */
+    size_t n, cap;
+    int status;          /* DRA_YFAST_END or DRA_YFAST_DECLINED (then pos / lines) */
+    size_t pos;
+    uint32_t lines;
+} fsecond_t;
+
+static void *fsecond_main(void *arg)
+{
+    fsecond_t *s = arg;
+    uint32_t nl = 0;
+    for (const char *q = s->buf, *e = s->buf + s->at; (q = memchr(q, '\n', (size_t)(e - q)));)
+        nl++, q++;
+    dra_yfast_t f;
+    dra_yfast_init(&f, s->buf, s->len, &s->arena);
+    f.pure = s->pure;
+    f.pos = s->at;
+    f.lines = nl;
+    s->status = DRA_YFAST_DECLINED;
+    while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+        dra_arena_mark_t mark = dra_arena_mark(&s->arena);
+        dra_ynode_t *root;
+        int r = dra_yfast_next(&f, &root);
+        if (r == DRA_YFAST_DOC && s->n == s->cap) {
+            size_t nc = s->cap ? s->cap * 2 : 256;
+            dra_ynode_t **k = realloc(s->roots, nc * sizeof *k);
+            if (!k)
+                r = DRA_YFAST_DECLINED;
+            else
+                s->roots = k, s->cap = nc;
+        }
+        if (r != DRA_YFAST_DOC) {
+            if (r == DRA_YFAST_DECLINED)
+                dra_arena_reset_to(&s->arena, mark);
+            s->status = r;
+            break;
+        }
+        s->roots[s->n++] = root;
+    }
+    s->pos = f.pos;
+    s->lines = f.lines;
+    dra_yfast_fini(&f);
+    return NULL;
+}
+
+static fsecond_t *fsecond_start(const char *buf, size_t len, size_t at, bool pure)
+{
+    fsecond_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    *s = (fsecond_t){.buf = buf, .len = len, .at = at, .pure = pure};
+    atomic_init(&s->stop, 0);
+    dra_arena_init(&s->arena, 0);
+    if (pthread_create(&s->tid, NULL, fsecond_main, s) != 0) {
+        dra_arena_fini(&s->arena);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void fsecond_end(fsecond_t *s, bool joined)
+{
+    if (!s)
+        return;
+    atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
+    if (!joined)
+        pthread_join(s->tid, NULL);
+    free(s->roots);
+    dra_arena_fini(&s->arena);
+    free(s);
+}
+
 /* The fast path (yfast.h): documents in the plain block subset, read until one declines (then
  * *off / *lines name its start) or the input ends (*off == len). Returns DRA_OK or on_doc's
  * non-OK return. */
-static int fast_prefix(ybuild_t *b, size_t *off, uint32_t *lines, size_t *ndocs)
+static int fast_prefix(ybuild_t *b, size_t at, size_t *off, uint32_t *lines, size_t *ndocs,
+                       bool *used)
 {
     *off = 0;
     *lines = 0;
     /* libyaml's reader decodes 16 KB ahead: a byte it rejects fails the parse before documents
      * that precede it are delivered. Such input, and directives, go to libyaml whole. */
-    if (!scan_second((const unsigned char *)b->buf, b->len))
+    bool pure = false;
+    if (!scan_input((const unsigned char *)b->buf, b->len, &pure))
         return DRA_OK;
     dra_yfast_t f;
     dra_yfast_init(&f, b->buf, b->len, b->arena);
+    f.pure = pure;
+    fsecond_t *sec = at > 0 && at < b->len ? fsecond_start(b->buf, b->len, at, pure) : NULL;
     int rc = DRA_OK;
     for (;;) {
+        if (sec && f.pos >= at) {
+            bool here = f.pos == at;
+            pthread_join(sec->tid, NULL);
+            for (size_t k = 0; here && k < sec->n && rc == DRA_OK; k++) {
+                ++*ndocs;
+                if (sec->roots[k] && !dra_ynode_is_null(sec->roots[k]))
+                    rc = b->on_doc(sec->roots[k], b->ud);
+            }
+            if (here && rc == DRA_OK) {
+                f.pos = sec->status == DRA_YFAST_END ? b->len : sec->pos;
+                f.lines = sec->lines;
+                *used = true;
+            }
+            fsecond_end(sec, true);
+            sec = NULL;
+            if (here)
+                break;
+        }
         dra_arena_mark_t mark = dra_arena_mark(b->arena);
         dra_ynode_t *root;
         int r = dra_yfast_next(&f, &root);
@@ -728,6 +848,7 @@ static int fast_prefix(ybuild_t *b, size_t *off, uint32_t *lines, size_t *ndocs)
         if (rc != DRA_OK)
             break;
     }
+    fsecond_end(sec, false);
     *off = f.pos;
     *lines = f.lines;
     dra_yfast_fini(&f);
@@ -752,8 +873,13 @@ static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t
     size_t off = 0, nfast = 0;
     uint32_t lines = 0;
     int rc = DRA_OK;
-    if (!(flags & DRA_YDOC_NO_FAST) && !(sp && sp->no_fast))
-        rc = fast_prefix(b, &off, &lines, &nfast);
+    bool fast_used = false;
+    if (!(flags & DRA_YDOC_NO_FAST) && !(sp && sp->no_fast)) {
+        size_t fat = sp ? sp->at : 0;
+        if (fat == DRA_YDOC_SPLIT_AUTO)
+            fat = len >= DRA_YDOC_SPLIT_MIN ? find_split_from(buf, len, len / 3) : 0;
+        rc = fast_prefix(b, fat, &off, &lines, &nfast, &fast_used);
+    }
     if (rc == DRA_OK && off < len) {
         /* libyaml from the first document the fast path declined */
         b->buf = buf + off;
@@ -775,7 +901,7 @@ static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t
             rc = b->rc_limit;
     }
     if (sp) {
-        sp->used = b->handed != 0;
+        sp->used = b->handed != 0 || fast_used;
         sp->ndocs2 = b->ndocs2;
         sp->fast_docs = nfast;
     }
@@ -783,7 +909,8 @@ static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t
     return rc;
 }
 
-size_t dra_ydoc_find_split(const char *buf, size_t len)
+/* The first `---` line at or after buf[from] (see dra_ydoc_find_split). */
+static size_t find_split_from(const char *buf, size_t len, size_t from)
 {
     if (len < DRA_YDOC_SPLIT_MIN)
         return 0;
@@ -797,7 +924,6 @@ size_t dra_ydoc_find_split(const char *buf, size_t len)
         i++;
     if (i >= len || buf[i] == '{' || buf[i] == '[' || buf[i] == '%')
         return 0; /* JSON or directives */
-    size_t from = len / 2;
     while (from < len) {
         const char *nl = memchr(buf + from, '\n', len - from);
         if (!nl)
@@ -808,6 +934,11 @@ size_t dra_ydoc_find_split(const char *buf, size_t len)
         from = at;
     }
     return 0;
+}
+
+size_t dra_ydoc_find_split(const char *buf, size_t len)
+{
+    return find_split_from(buf, len, len / 2);
 }
 
 int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,

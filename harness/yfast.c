@@ -34,8 +34,9 @@ static int load_line(dra_yfast_t *f, const char *s)
     const char *nl = memchr(s, '\n', (size_t)(end - s));
     const char *e = nl ? nl : end;
     unsigned bad = 0;
-    for (const char *q = s; q < e; q++)
-        bad |= (unsigned)((unsigned char)(*q - 0x20) > 0x5e);
+    if (!f->pure)
+        for (const char *q = s; q < e; q++)
+            bad |= (unsigned)((unsigned char)(*q - 0x20) > 0x5e);
     f->ls = s;
     f->le = e;
     f->p = s;

@@ -28,6 +28,7 @@
 #ifndef DRA_YFAST_H
 #define DRA_YFAST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,8 @@ typedef struct dra_yfast {
     size_t pos;     /* offset of the next document's first line (a line start) */
     uint32_t lines; /* '\n' before pos */
     int ndocs;      /* documents read */
+    bool pure;      /* set by the caller when buf holds only printable ASCII and '\n' (then
+                       lines are not checked byte by byte) */
     /* private */
     dra_ynode_t **stk;
     size_t top, cap;

@@ -257,7 +257,9 @@ static void test_large_auto(void)
     CHECK(strstr(want, "duplicate mapping key") != NULL);
     free(got);
     /* fast path: the clean slices without libyaml, the last document by libyaml */
-    got = read_model_ex(t.p, t.len, DRA_YDOC_SPLIT_AUTO, NULL, &d1, true);
+    used = false;
+    got = read_model_ex(t.p, t.len, DRA_YDOC_SPLIT_AUTO, &used, &d1, true);
+    CHECK(used); /* the second third read on the other thread */
     CHECK_EQ_I64((int64_t)d1, (int64_t)d0);
     CHECK_STREQ(got, want);
     free(got);
