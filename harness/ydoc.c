@@ -701,103 +701,167 @@ static int yaml_run(ybuild_t *b)
     return rc;
 }
 
-static size_t find_split_from(const char *buf, size_t len, size_t from);
-
-/* ---- fast path on two threads ------------------------------------------------------------
+/* ---- fast path as a pipeline ------------------------------------------------------------
  *
- * The caller's thread reads documents from the start and hands each to on_doc; a second thread
- * reads the documents from a `---` line about a third into the input (the caller's thread also
- * runs on_doc, so it reaches that line about when the second is done). yfast reads a document
- * the same way whatever came before it, so when the caller's thread arrives exactly at that line
- * the second thread's trees are what it would read next: they are handed to on_doc in order, and
- * where the second thread declined, libyaml takes over as usual. Arriving anywhere else (the
- * first part declined, on_doc stopped) discards the second result. */
+ * For large input read with DRA_YDOC_RESET_PER_DOC (trees only live inside on_doc), a second
+ * thread runs the fast reader and queues each document's tree while the caller's thread hands
+ * them to on_doc in order, so reading and on_doc overlap. Documents are the same as the
+ * sequential fast path's, in the same order; where the reader declines, the caller's thread goes
+ * on with libyaml as usual. Memory stays bounded: trees go to a ring of FP_ARENAS arenas, a new
+ * one after FP_ARENA_FILL bytes, and the reader waits until every document of an arena has been
+ * handed over before reusing it. */
 
-typedef struct fsecond {
+#define FP_ARENAS 4
+#define FP_ARENA_FILL ((size_t)1 << 20)
+#define FP_QUEUE 1024
+
+typedef struct fpipe {
     const char *buf;
-    size_t len, at;
+    size_t len;
     bool pure;
     pthread_t tid;
-    atomic_int stop;
-    dra_arena_t arena;
-    dra_ynode_t **roots; /* documents in order (NULL: an empty document) */
-    size_t n, cap;
-    int status;          /* DRA_YFAST_END or DRA_YFAST_DECLINED (then pos / lines) */
-    size_t pos;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    dra_arena_t arenas[FP_ARENAS];
+    size_t users[FP_ARENAS]; /* documents of each arena not yet handed back */
+    struct {
+        dra_ynode_t *root;
+        int arena;
+    } q[FP_QUEUE];
+    size_t produced, consumed;
+    int done, stop;     /* under mu */
+    int status;         /* DRA_YFAST_END or DRA_YFAST_DECLINED (then pos / lines) */
+    size_t pos, ndocs;  /* valid once done */
     uint32_t lines;
-} fsecond_t;
+} fpipe_t;
 
-static void *fsecond_main(void *arg)
+static void *fpipe_main(void *arg)
 {
-    fsecond_t *s = arg;
-    uint32_t nl = 0;
-    for (const char *q = s->buf, *e = s->buf + s->at; (q = memchr(q, '\n', (size_t)(e - q)));)
-        nl++, q++;
+    fpipe_t *s = arg;
     dra_yfast_t f;
-    dra_yfast_init(&f, s->buf, s->len, &s->arena);
+    dra_yfast_init(&f, s->buf, s->len, &s->arenas[0]);
     f.pure = s->pure;
-    f.pos = s->at;
-    f.lines = nl;
-    s->status = DRA_YFAST_DECLINED;
-    while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-        dra_arena_mark_t mark = dra_arena_mark(&s->arena);
+    int cur = 0, status = DRA_YFAST_DECLINED;
+    for (;;) {
+        dra_arena_t *ar = &s->arenas[cur];
+        if (ar->used >= FP_ARENA_FILL) {
+            int next = (cur + 1) % FP_ARENAS;
+            pthread_mutex_lock(&s->mu);
+            while (s->users[next] && !s->stop)
+                pthread_cond_wait(&s->cv, &s->mu);
+            int stop = s->stop;
+            pthread_mutex_unlock(&s->mu);
+            if (stop)
+                break;
+            cur = next;
+            ar = &s->arenas[cur];
+            dra_arena_reset(ar);
+        }
+        f.arena = ar;
+        dra_arena_mark_t mark = dra_arena_mark(ar);
         dra_ynode_t *root;
         int r = dra_yfast_next(&f, &root);
-        if (r == DRA_YFAST_DOC && s->n == s->cap) {
-            size_t nc = s->cap ? s->cap * 2 : 256;
-            dra_ynode_t **k = realloc(s->roots, nc * sizeof *k);
-            if (!k)
-                r = DRA_YFAST_DECLINED;
-            else
-                s->roots = k, s->cap = nc;
-        }
         if (r != DRA_YFAST_DOC) {
             if (r == DRA_YFAST_DECLINED)
-                dra_arena_reset_to(&s->arena, mark);
-            s->status = r;
+                dra_arena_reset_to(ar, mark);
+            status = r;
             break;
         }
-        s->roots[s->n++] = root;
+        pthread_mutex_lock(&s->mu);
+        while (s->produced - s->consumed == FP_QUEUE && !s->stop)
+            pthread_cond_wait(&s->cv, &s->mu);
+        int stop = s->stop;
+        if (!stop) {
+            s->q[s->produced % FP_QUEUE].root = root;
+            s->q[s->produced % FP_QUEUE].arena = cur;
+            s->users[cur]++;
+            s->produced++;
+            pthread_cond_broadcast(&s->cv);
+        }
+        pthread_mutex_unlock(&s->mu);
+        if (stop)
+            break;
     }
+    pthread_mutex_lock(&s->mu);
+    s->status = status;
     s->pos = f.pos;
     s->lines = f.lines;
+    s->done = 1;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
     dra_yfast_fini(&f);
     return NULL;
 }
 
-static fsecond_t *fsecond_start(const char *buf, size_t len, size_t at, bool pure)
+/* Run the pipeline over the whole input; as fast_prefix. *started false: the thread could not
+ * start, nothing was read (the caller then reads sequentially). */
+static int fast_pipeline(ybuild_t *b, bool pure, size_t *off, uint32_t *lines, size_t *ndocs,
+                         bool *started_out)
 {
-    fsecond_t *s = calloc(1, sizeof *s);
+    *started_out = false;
+    fpipe_t *s = calloc(1, sizeof *s);
     if (!s)
-        return NULL;
-    *s = (fsecond_t){.buf = buf, .len = len, .at = at, .pure = pure};
-    atomic_init(&s->stop, 0);
-    dra_arena_init(&s->arena, 0);
-    if (pthread_create(&s->tid, NULL, fsecond_main, s) != 0) {
-        dra_arena_fini(&s->arena);
-        free(s);
-        return NULL;
+        return DRA_OK;
+    s->buf = b->buf;
+    s->len = b->len;
+    s->pure = pure;
+    for (int i = 0; i < FP_ARENAS; i++)
+        dra_arena_init(&s->arenas[i], 0);
+    int started = 0;
+    if (pthread_mutex_init(&s->mu, NULL) == 0) {
+        if (pthread_cond_init(&s->cv, NULL) == 0) {
+            started = pthread_create(&s->tid, NULL, fpipe_main, s) == 0;
+            if (!started)
+                pthread_cond_destroy(&s->cv);
+        }
+        if (!started)
+            pthread_mutex_destroy(&s->mu);
     }
-    return s;
-}
-
-static void fsecond_end(fsecond_t *s, bool joined)
-{
-    if (!s)
-        return;
-    atomic_store_explicit(&s->stop, 1, memory_order_relaxed);
-    if (!joined)
-        pthread_join(s->tid, NULL);
-    free(s->roots);
-    dra_arena_fini(&s->arena);
+    if (!started) {
+        for (int i = 0; i < FP_ARENAS; i++)
+            dra_arena_fini(&s->arenas[i]);
+        free(s);
+        return DRA_OK;
+    }
+    *started_out = true;
+    int rc = DRA_OK;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (s->produced == s->consumed && !s->done)
+            pthread_cond_wait(&s->cv, &s->mu);
+        if (s->produced == s->consumed)
+            break; /* done, everything handed over */
+        dra_ynode_t *root = s->q[s->consumed % FP_QUEUE].root;
+        int ar = s->q[s->consumed % FP_QUEUE].arena;
+        pthread_mutex_unlock(&s->mu);
+        ++*ndocs;
+        if (root && !dra_ynode_is_null(root))
+            rc = b->on_doc(root, b->ud);
+        pthread_mutex_lock(&s->mu);
+        s->users[ar]--;
+        s->consumed++;
+        pthread_cond_broadcast(&s->cv);
+        if (rc != DRA_OK) {
+            s->stop = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->tid, NULL);
+    *off = s->status == DRA_YFAST_END ? b->len : s->pos;
+    *lines = s->lines;
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    for (int i = 0; i < FP_ARENAS; i++)
+        dra_arena_fini(&s->arenas[i]);
     free(s);
+    return rc;
 }
 
 /* The fast path (yfast.h): documents in the plain block subset, read until one declines (then
  * *off / *lines name its start) or the input ends (*off == len). Returns DRA_OK or on_doc's
  * non-OK return. */
-static int fast_prefix(ybuild_t *b, size_t at, size_t *off, uint32_t *lines, size_t *ndocs,
-                       bool *used)
+static int fast_prefix(ybuild_t *b, bool pipeline, size_t *off, uint32_t *lines, size_t *ndocs)
 {
     *off = 0;
     *lines = 0;
@@ -806,30 +870,17 @@ static int fast_prefix(ybuild_t *b, size_t at, size_t *off, uint32_t *lines, siz
     bool pure = false;
     if (!scan_input((const unsigned char *)b->buf, b->len, &pure))
         return DRA_OK;
+    if (pipeline) {
+        bool started;
+        int rc = fast_pipeline(b, pure, off, lines, ndocs, &started);
+        if (started)
+            return rc;
+    }
     dra_yfast_t f;
     dra_yfast_init(&f, b->buf, b->len, b->arena);
     f.pure = pure;
-    fsecond_t *sec = at > 0 && at < b->len ? fsecond_start(b->buf, b->len, at, pure) : NULL;
     int rc = DRA_OK;
     for (;;) {
-        if (sec && f.pos >= at) {
-            bool here = f.pos == at;
-            pthread_join(sec->tid, NULL);
-            for (size_t k = 0; here && k < sec->n && rc == DRA_OK; k++) {
-                ++*ndocs;
-                if (sec->roots[k] && !dra_ynode_is_null(sec->roots[k]))
-                    rc = b->on_doc(sec->roots[k], b->ud);
-            }
-            if (here && rc == DRA_OK) {
-                f.pos = sec->status == DRA_YFAST_END ? b->len : sec->pos;
-                f.lines = sec->lines;
-                *used = true;
-            }
-            fsecond_end(sec, true);
-            sec = NULL;
-            if (here)
-                break;
-        }
         dra_arena_mark_t mark = dra_arena_mark(b->arena);
         dra_ynode_t *root;
         int r = dra_yfast_next(&f, &root);
@@ -848,7 +899,6 @@ static int fast_prefix(ybuild_t *b, size_t at, size_t *off, uint32_t *lines, siz
         if (rc != DRA_OK)
             break;
     }
-    fsecond_end(sec, false);
     *off = f.pos;
     *lines = f.lines;
     dra_yfast_fini(&f);
@@ -875,10 +925,10 @@ static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t
     int rc = DRA_OK;
     bool fast_used = false;
     if (!(flags & DRA_YDOC_NO_FAST) && !(sp && sp->no_fast)) {
-        size_t fat = sp ? sp->at : 0;
-        if (fat == DRA_YDOC_SPLIT_AUTO)
-            fat = len >= DRA_YDOC_SPLIT_MIN ? find_split_from(buf, len, len / 3) : 0;
-        rc = fast_prefix(b, fat, &off, &lines, &nfast, &fast_used);
+        bool pipeline = (flags & DRA_YDOC_RESET_PER_DOC) && sp &&
+                        (sp->pipeline || (sp->at == DRA_YDOC_SPLIT_AUTO && len >= DRA_YDOC_SPLIT_MIN));
+        rc = fast_prefix(b, pipeline, &off, &lines, &nfast);
+        fast_used = pipeline;
     }
     if (rc == DRA_OK && off < len) {
         /* libyaml from the first document the fast path declined */
@@ -909,9 +959,9 @@ static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t
     return rc;
 }
 
-/* The first `---` line at or after buf[from] (see dra_ydoc_find_split). */
-static size_t find_split_from(const char *buf, size_t len, size_t from)
+size_t dra_ydoc_find_split(const char *buf, size_t len)
 {
+    size_t from = len / 2;
     if (len < DRA_YDOC_SPLIT_MIN)
         return 0;
     const unsigned char *u = (const unsigned char *)buf;
@@ -934,11 +984,6 @@ static size_t find_split_from(const char *buf, size_t len, size_t from)
         from = at;
     }
     return 0;
-}
-
-size_t dra_ydoc_find_split(const char *buf, size_t len)
-{
-    return find_split_from(buf, len, len / 2);
 }
 
 int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,

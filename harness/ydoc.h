@@ -34,7 +34,9 @@
  *
  * Fast path (yfast.h, on unless DRA_YDOC_NO_FAST or split.no_fast): documents in the plain
  * block subset that kubectl, client-go and drabench's writer produce are read without libyaml
- * (~10x faster); from the first document outside the subset, libyaml reads the rest. Input
+ * (~10x faster; for input of DRA_YDOC_SPLIT_MIN or more read with SPLIT_AUTO and RESET_PER_DOC,
+ * a second thread reads while the caller's runs on_doc, memory bounded by a ring of 4 arenas of
+ * ~1 MB); from the first document outside the subset, libyaml reads the rest. Input
  * with a byte libyaml's reader rejects (it decodes 16 KB ahead, so such an error comes before
  * earlier documents) or with a directive goes to libyaml whole. Trees, positions, diagnostics
  * and return codes are exactly libyaml's (test_ydoc_fast, yaml_fuzzer).
@@ -109,6 +111,8 @@ typedef struct dra_ydoc_split {
     bool used;     /* out: the second part's result was used */
     size_t ndocs2; /* out: documents delivered from the second part */
     bool no_fast;     /* in: libyaml for every document, as DRA_YDOC_NO_FAST */
+    bool pipeline;    /* in: run the fast path as a 2-thread pipeline whatever the size (with
+                         DRA_YDOC_RESET_PER_DOC only; automatic for SPLIT_AUTO from SPLIT_MIN) */
     size_t fast_docs; /* out: documents (empty ones too) read by the fast path */
 } dra_ydoc_split_t;
 

@@ -1,7 +1,7 @@
 /*
  * yaml_fuzzer.c - libFuzzer target: the fast block-YAML path (yfast.h) against libyaml. The input
- * is parsed twice by ydoc, once with libyaml for every document and once fast path first (libyaml
- * from the first document it declines); the traces (every delivered tree with positions and
+ * is parsed three times by ydoc: with libyaml for every document, fast path first (libyaml from
+ * the first document it declines), and the fast path as a 2-thread pipeline; the traces (every delivered tree with positions and
  * styles, every diagnostic, the return code) must be identical. The first byte, when it is 0x01,
  * makes on_doc stop after the first document, so the hand-over under a stopped parse is covered.
  */
@@ -29,6 +29,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *got = ytrace_parse(text, size, 0, NULL, stop);
     if (strcmp(want, got) != 0) {
         fprintf(stderr, "fast path differs from libyaml\n--- libyaml\n%s--- fast\n%s", want, got);
+        abort();
+    }
+    free(got);
+    dra_ydoc_split_t pp = {.pipeline = true};
+    got = ytrace_parse(text, size, DRA_YDOC_RESET_PER_DOC, &pp, stop);
+    if (strcmp(want, got) != 0) {
+        fprintf(stderr, "fast pipeline differs from libyaml\n--- libyaml\n%s--- fast\n%s", want,
+                got);
         abort();
     }
     free(want);

@@ -15,6 +15,10 @@
 #include "ydoc.h"
 #include "ytrace.h"
 
+/* The pipeline is checked on every pipeline_every-th input (a thread per parse is costly under
+ * the sanitizers; the mutation test thins it out). */
+static unsigned pipeline_every = 1, ncompared;
+
 /* Parse both ways; on a difference print both traces. Returns the fast path's document count. */
 static size_t same_both_ways(const char *what, const char *text, size_t len, int stop_after)
 {
@@ -26,6 +30,20 @@ static size_t same_both_ways(const char *what, const char *text, size_t len, int
                 (int)DRA_MIN(len, (size_t)2000), text, want, got);
         CHECK(0);
     }
+    free(got);
+    if (ncompared++ % pipeline_every) {
+        free(want);
+        return sp.fast_docs;
+    }
+    /* the same as a 2-thread pipeline */
+    dra_ydoc_split_t pp = {.pipeline = true};
+    got = ytrace_parse(text, len, DRA_YDOC_RESET_PER_DOC, &pp, stop_after);
+    if (strcmp(want, got) != 0) {
+        fprintf(stderr, "%s: fast pipeline differs on:\n%.*s\n--- libyaml\n%s--- fast\n%s", what,
+                (int)DRA_MIN(len, (size_t)2000), text, want, got);
+        CHECK(0);
+    }
+    CHECK_EQ_I64((int64_t)pp.fast_docs, (int64_t)sp.fast_docs);
     free(want);
     free(got);
     return sp.fast_docs;
@@ -135,6 +153,7 @@ static void test_mutations(void)
     static const char subst[] = " \t\n:-#\"'[]{}a1,|&!?\\";
     char buf[512];
     size_t nparse = 0;
+    pipeline_every = 7;
     for (size_t i = 0; i < DRA_ARRAY_LEN(k_cases); i++) {
         const char *t = k_cases[i].text;
         size_t len = strlen(t);
@@ -161,6 +180,7 @@ static void test_mutations(void)
             }
         }
     }
+    pipeline_every = 1;
     printf("%zu mutated inputs\n", nparse);
 }
 

@@ -19,7 +19,7 @@ static void dump_diags(dra_sbuf_t *o, const dra_diag_list_t *l)
  * returns the trace (caller frees). */
 static char *trace_parse_ex(const char *text, size_t at, int stop_after, bool *used, bool fast)
 {
-    dra_ydoc_split_t sp = {.at = at};
+    dra_ydoc_split_t sp = {.at = at, .pipeline = fast && at % 2};
     unsigned flags = DRA_YDOC_RESET_PER_DOC | (fast ? 0u : DRA_YDOC_NO_FAST);
     char *t = ytrace_parse(text, strlen(text), flags, &sp, stop_after);
     if (used)
