@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli.h"
 #include "manifest.h"
 
@@ -16,19 +18,26 @@ static const char help[] =
     "v1, v1beta2, v1beta1, v1alpha3), Pods, workloads and Nodes from YAML or JSON files, or from\n"
     "directories walked recursively (*.yaml, *.yml, *.json), and lists every problem on stderr as\n"
     "file:line:col: Kind/name: field.path: reason, followed by a summary line.\n"
+    "Each file is checked on its own (a directory of unrelated examples is fine); with --cluster\n"
+    "all inputs are one cluster, so names must be unique across files and a pool's slices and\n"
+    "counter sets may be spread over several files.\n"
     "Rules that depend on the Kubernetes release are warnings unless --release is given; required\n"
     "fields that documentation examples trim (a slice's driver, pool, node scoping) are warnings\n"
     "unless --strict is given.\n"
     "\n"
     "Options:\n"
+    "  -c, --cluster       check all inputs together as one cluster          (default: per file)\n"
     "  -r, --release VER   apply the rules of Kubernetes 1.34, 1.35 or 1.36   (default: any)\n"
     "  -s, --strict        report incomplete objects as errors                 (default: warnings)\n"
+    "  -o, --output FMT    text, or json: {\"files\": [{\"file\", \"valid\", \"errors\": [...],\n"
+    "                      \"warnings\": [...]}], \"summary\": {...}} on stdout (default: text)\n"
     "  -q, --quiet         do not print warnings or the summary line\n"
     "  -h, --help          show this help\n"
     "\n"
     "Examples:\n"
     "  drabench validate ../shared/real-manifests\n"
     "  drabench validate --release 1.35 --strict slices.yaml claims/\n"
+    "  drabench validate --cluster -o json cluster/ | jq '.files[] | select(.valid == false)'\n"
     "\n"
     "Exit status: 0 all valid, 2 invalid input or usage error, 4 a file could not be read.\n";
 
@@ -49,18 +58,114 @@ static void print_list(const dra_diag_list_t *l, const char *sev)
         fprintf(stderr, "... and %zu more %ss not shown\n", l->dropped, sev);
 }
 
+/* Diagnostics as JSON objects {"file", "line", "column", "message"}. */
+static json_t *diags_json(const dra_diag_list_t *l)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < l->count; i++) {
+        const dra_diag_t *d = &l->items[i];
+        json_t *o = json_pack("{s:s, s:i, s:i, s:s}", "file", d->file ? d->file : "", "line",
+                              (int)d->line, "column", (int)d->column, "message", d->msg);
+        if (o)
+            json_array_append_new(arr, o);
+    }
+    return arr;
+}
+
+typedef struct vtotals {
+    unsigned long long slices, devices, classes, claims, templates, pods, nodes, skipped;
+    size_t files, invalid, errors, warnings;
+    int env; /* a file could not be read, or out of memory */
+} vtotals_t;
+
+typedef struct vctx {
+    const dra_validate_opts_t *vo;
+    int quiet, json;
+    vtotals_t t;
+    json_t *files; /* -o json: one entry per unit */
+} vctx_t;
+
+/* Validate the model m read from `what` (a file, or the whole input with --cluster). */
+static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
+                          dra_diag_list_t *errs)
+{
+    dra_diag_list_t warns;
+    dra_diag_list_init(&warns);
+    int vrc = dra_manifest_validate_ex(m, c->vo, errs, &warns);
+    size_t nerr = errs->count + errs->dropped, nwarn = warns.count + warns.dropped;
+    if (c->json) {
+        json_t *o = json_pack("{s:s, s:b, s:o, s:o, s:I, s:I}", "file", what, "valid", nerr == 0,
+                              "errors", diags_json(errs), "warnings", diags_json(&warns),
+                              "slices", (json_int_t)m->nslices, "devices",
+                              (json_int_t)m->ndevices);
+        if (o)
+            json_array_append_new(c->files, o);
+    } else {
+        print_list(errs, "error");
+        if (!c->quiet)
+            print_list(&warns, "warning");
+    }
+    c->t.files++;
+    c->t.invalid += nerr != 0;
+    c->t.errors += nerr;
+    c->t.warnings += nwarn;
+    c->t.slices += m->nslices;
+    c->t.devices += m->ndevices;
+    c->t.classes += m->nclasses;
+    c->t.claims += m->nclaims;
+    c->t.templates += m->ntemplates;
+    c->t.pods += m->npods;
+    c->t.nodes += m->nnodes;
+    c->t.skipped += m->nskipped;
+    if (rrc == DRA_ENOMEM || vrc == DRA_ENOMEM || (rrc == DRA_EIO && nerr == 1))
+        c->t.env = 1;
+    dra_diag_list_fini(&warns);
+}
+
+static int validate_file(const char *path, void *ud)
+{
+    vctx_t *c = ud;
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int rrc = dra_manifest_read_file(&m, path, &errs);
+    validate_unit(c, path, &m, rrc, &errs);
+    dra_diag_list_fini(&errs);
+    dra_model_fini(&m);
+    return DRA_OK;
+}
+
+static int count_file(const char *path, void *ud)
+{
+    (void)path;
+    ++*(size_t *)ud;
+    return DRA_OK;
+}
+
 int dra_cmd_validate(int argc, char **argv)
 {
-    static const struct option opts[] = {{"release", required_argument, NULL, 'r'},
+    static const struct option opts[] = {{"cluster", no_argument, NULL, 'c'},
+                                         {"release", required_argument, NULL, 'r'},
                                          {"strict", no_argument, NULL, 's'},
+                                         {"output", required_argument, NULL, 'o'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     dra_validate_opts_t vo = {0, 0};
-    int quiet = 0, c;
+    int quiet = 0, cluster = 0, json = 0, c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "r:sqh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "cr:so:qh", opts, NULL)) != -1) {
         switch (c) {
+        case 'c':
+            cluster = 1;
+            break;
+        case 'o':
+            if (strcmp(optarg, "json") == 0)
+                json = 1;
+            else if (strcmp(optarg, "text") != 0)
+                return dra_cli_usage_error("validate", "-o must be text or json, not '%s'", optarg);
+            break;
         case 'r':
             if (strcmp(optarg, "1.34") == 0)
                 vo.release = 134;
@@ -87,33 +192,62 @@ int dra_cmd_validate(int argc, char **argv)
     }
     if (optind >= argc)
         return dra_cli_usage_error("validate", "no FILE or DIR given");
-    dra_model_t m;
-    dra_model_init(&m);
-    dra_diag_list_t errs, warns;
-    dra_diag_list_init(&errs);
-    dra_diag_list_init(&warns);
-    int rrc = dra_manifest_read_paths(&m, argv + optind, argc - optind, &errs);
-    int vrc = dra_manifest_validate_ex(&m, &vo, &errs, &warns);
-    print_list(&errs, "error");
-    if (!quiet)
-        print_list(&warns, "warning");
-    size_t nerr = errs.count + errs.dropped, nwarn = warns.count + warns.dropped;
-    if (!quiet)
+    vctx_t vc = {.vo = &vo, .quiet = quiet, .json = json};
+    if (json && !(vc.files = json_array()))
+        return DRA_EXIT_ENV;
+    char *const *paths = argv + optind;
+    int npaths = argc - optind;
+    if (cluster) {
+        dra_model_t m;
+        dra_model_init(&m);
+        dra_diag_list_t errs;
+        dra_diag_list_init(&errs);
+        int rrc = dra_manifest_read_paths(&m, paths, npaths, &errs);
+        validate_unit(&vc, "(cluster)", &m, rrc, &errs);
+        vc.t.files = 0;
+        (void)dra_manifest_each_file(paths, npaths, count_file, &vc.t.files, NULL);
+        dra_diag_list_fini(&errs);
+        dra_model_fini(&m);
+    } else {
+        dra_diag_list_t werrs; /* a directory that cannot be walked */
+        dra_diag_list_init(&werrs);
+        int wrc = dra_manifest_each_file(paths, npaths, validate_file, &vc, &werrs);
+        if (werrs.count) {
+            dra_model_t empty;
+            dra_model_init(&empty);
+            validate_unit(&vc, "(paths)", &empty, wrc, &werrs);
+            dra_model_fini(&empty);
+        }
+        dra_diag_list_fini(&werrs);
+    }
+    const vtotals_t *t = &vc.t;
+    if (json) {
+        json_t *root = json_pack(
+            "{s:o, s:{s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}}", "files",
+            vc.files, "summary", "cluster", cluster, "files", (json_int_t)t->files, "invalid_files",
+            (json_int_t)t->invalid, "errors", (json_int_t)t->errors, "warnings",
+            (json_int_t)t->warnings, "slices", (json_int_t)t->slices, "devices",
+            (json_int_t)t->devices, "classes", (json_int_t)t->classes, "claims",
+            (json_int_t)t->claims, "templates", (json_int_t)t->templates, "pods",
+            (json_int_t)t->pods, "nodes", (json_int_t)t->nodes, "documents_skipped",
+            (json_int_t)t->skipped);
+        if (!root || json_dumpf(root, stdout, JSON_INDENT(2)) != 0 || fputc('\n', stdout) == EOF)
+            vc.t.env = 1;
+        json_decref(root);
+    } else if (!quiet) {
+        char files[96] = "";
+        if (!cluster)
+            snprintf(files, sizeof files, "%zu file%s (%zu invalid), ", t->files,
+                     t->files == 1 ? "" : "s", t->invalid);
         fprintf(stderr,
-                "validate: %u slices (%llu devices), %u classes, %u claims, %u templates, %u pods "
-                "and workloads, %u nodes, %u documents skipped: %zu error%s, %zu warning%s\n",
-                m.nslices, (unsigned long long)m.ndevices, m.nclasses, m.nclaims, m.ntemplates,
-                m.npods, m.nnodes, m.nskipped, nerr, nerr == 1 ? "" : "s", nwarn,
-                nwarn == 1 ? "" : "s");
-    int status = DRA_EXIT_OK;
-    if (rrc == DRA_EIO && nerr == 1)
-        status = DRA_EXIT_ENV;
-    else if (rrc == DRA_ENOMEM || vrc == DRA_ENOMEM)
-        status = DRA_EXIT_ENV;
-    else if (nerr || rrc || vrc)
-        status = DRA_EXIT_USAGE;
-    dra_diag_list_fini(&errs);
-    dra_diag_list_fini(&warns);
-    dra_model_fini(&m);
-    return status;
+                "validate: %s%llu slices (%llu devices), %llu classes, %llu claims, %llu "
+                "templates, %llu pods and workloads, %llu nodes, %llu documents skipped: %zu "
+                "error%s, %zu warning%s\n",
+                files, t->slices, t->devices, t->classes, t->claims, t->templates, t->pods,
+                t->nodes, t->skipped, t->errors, t->errors == 1 ? "" : "s", t->warnings,
+                t->warnings == 1 ? "" : "s");
+    }
+    if (vc.t.env)
+        return DRA_EXIT_ENV;
+    return t->errors ? DRA_EXIT_USAGE : DRA_EXIT_OK;
 }

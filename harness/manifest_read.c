@@ -1865,7 +1865,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk(dra_model_t *m, const char *path, int depth, dra_diag_list_t *errs)
+static int walk(const char *path, int depth, dra_manifest_file_fn fn, void *ud,
+                dra_diag_list_t *errs)
 {
     struct stat st;
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -1912,7 +1913,7 @@ static int walk(dra_model_t *m, const char *path, int depth, dra_diag_list_t *er
             struct stat st2;
             if (rc != DRA_ENOMEM && stat(names[i], &st2) == 0 &&
                 (S_ISDIR(st2.st_mode) || manifest_name(names[i]))) {
-                int r = walk(m, names[i], depth + 1, errs);
+                int r = walk(names[i], depth + 1, fn, ud, errs);
                 if (r && !rc)
                     rc = r;
             }
@@ -1921,17 +1922,36 @@ static int walk(dra_model_t *m, const char *path, int depth, dra_diag_list_t *er
         free(names);
         return rc;
     }
-    return read_one(m, path, errs);
+    return fn(path, ud);
+}
+
+int dra_manifest_each_file(char *const *paths, int n, dra_manifest_file_fn fn, void *ud,
+                           dra_diag_list_t *errs)
+{
+    int rc = DRA_OK;
+    for (int i = 0; i < n; i++) {
+        int r = walk(paths[i], 0, fn, ud, errs);
+        if (r && !rc)
+            rc = r;
+    }
+    return rc;
+}
+
+typedef struct read_paths_ctx {
+    dra_model_t *m;
+    dra_diag_list_t *errs;
+} read_paths_ctx_t;
+
+static int read_paths_one(const char *path, void *ud)
+{
+    read_paths_ctx_t *c = ud;
+    return read_one(c->m, path, c->errs);
 }
 
 int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n, dra_diag_list_t *errs)
 {
-    int rc = DRA_OK;
-    for (int i = 0; i < n; i++) {
-        int r = walk(m, paths[i], 0, errs);
-        if (r && !rc)
-            rc = r;
-    }
+    read_paths_ctx_t c = {m, errs};
+    int rc = dra_manifest_each_file(paths, n, read_paths_one, &c, errs);
     int r = dra_model_imply_nodes(m);
     return rc ? rc : r;
 }

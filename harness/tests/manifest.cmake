@@ -23,7 +23,7 @@ endfunction()
 dra_manifest_cli_test(validate_help ARGS validate --help REGEX "^drabench validate - .*Exit status")
 dra_manifest_cli_test(inspect_help ARGS inspect --help REGEX "^drabench inspect - .*Exit status")
 dra_manifest_cli_test(validate_sample ARGS validate corpora/samples/sample-cluster.yaml
-                      REGEX "validate: 2 slices \\(3 devices\\).* 0 errors")
+                      REGEX "validate: 1 file \\(0 invalid\\), 2 slices \\(3 devices\\).* 0 errors")
 dra_manifest_cli_test(validate_good_file ARGS validate
                       ../shared/real-manifests/dranet/oci_oke_examples/BM.GPU.GB200-v3.4/resourceslice-gpu.yaml)
 # invalid input exits 2 (WILL_FAIL: any non-zero; the message names the fault)
@@ -48,6 +48,30 @@ add_test(NAME harness.cli_manifest.validate_exit_code
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.cli_manifest.validate_exit_code PROPERTIES LABELS "unit;harness;cli"
                      TIMEOUT 60 ENVIRONMENT "${DRA_TEST_ENV}")
+
+# The whole real-manifest directory, each file on its own (the default): exit 2, and the files
+# with errors are exactly the four INDEX.md marks UPSTREAM BUG / UPSTREAM ERRORS.
+add_test(NAME harness.cli_manifest.validate_real_dir_four_bad
+         COMMAND sh -c "out=$(\"$1\" validate -q ../shared/real-manifests 2>&1); rc=$?; \
+test $rc -eq 2 || { echo \"exit $rc\"; exit 1; }; \
+got=$(printf '%s\\n' \"$out\" | grep ': error: ' | cut -d: -f1 | sed 's|.*/real-manifests/||' | sort -u); \
+want='dra-example-driver/device-taints-tolerations/device-taint-pod-noschedule/4-pod-not-scheduled.yaml
+intel-resource-drivers/gpu/pod-inline-aligned-gpus.yaml
+k8s-enhancements-keps/KEP-4815.tpu-multihost-slices.yaml
+k8s-website-examples/resourceclaim.yaml'; \
+test \"$got\" = \"$want\" || { printf 'files with errors:\\n%s\\n' \"$got\"; exit 1; }" sh $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# --cluster: one cluster, so names must be unique across files; -o json lists every file.
+add_test(NAME harness.cli_manifest.validate_cluster_and_json
+         COMMAND sh -c "\"$1\" validate -q --cluster ../shared/real-manifests 2>&1 | grep -q 'duplicate name' || exit 1; \
+\"$1\" validate -o json ../shared/real-manifests > validate-real.json 2>/dev/null; test $? -eq 2 || exit 1; \
+test $(grep -c '\"valid\": false' validate-real.json) -eq 4 || exit 1; \
+test $(grep -c '\"valid\": true' validate-real.json) -ge 140 || exit 1; \
+grep -q '\"invalid_files\": 4' validate-real.json" sh $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.cli_manifest.validate_real_dir_four_bad
+                     harness.cli_manifest.validate_cluster_and_json
+                     PROPERTIES LABELS "unit;harness;cli" TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}")
 
 # Replay the manifest fuzzer over every directory of the shared corpus (the replay driver reads
 # directories non-recursively, so pass each one).
