@@ -10,3 +10,16 @@ add_test(NAME gen.cli_gen
           -P ${PROJECT_SOURCE_DIR}/gen/tests/cli_gen.cmk
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(gen.cli_gen PROPERTIES LABELS "unit;gen;cli" TIMEOUT 300 ENVIRONMENT "${DRA_TEST_ENV}")
+# Scale: fleet-50k (50,000 nodes, 1.18 M devices) builds within the stated bounds: cluster build
+# at most 10 s even in this unoptimised build (about 0.2-1.4 s in Release) and a model arena of at
+# most 256 MiB (200 MiB today; independent of the build type). Not under ASan (too slow there).
+add_test(NAME gen.scale_fleet_50k
+  COMMAND sh -c "out=$(\"$1\" gen fleet-50k --no-pods) || exit 1; printf '%s\\n' \"$out\"; \
+printf '%s\\n' \"$out\" | grep -q '50000 nodes, 92040 slices, 1180920 devices' || exit 1; \
+built=$(printf '%s\\n' \"$out\" | sed -n 's/.*(built in \\([0-9.]*\\) s).*/\\1/p'); \
+mib=$(printf '%s\\n' \"$out\" | sed -n 's/^memory: *\\([0-9.]*\\) MiB.*/\\1/p'); \
+test -n \"$built\" && test -n \"$mib\" || exit 1; \
+awk -v b=\"$built\" -v m=\"$mib\" 'BEGIN { exit !(b <= 10 && m <= 256) }'" sh $<TARGET_FILE:drabench>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(gen.scale_fleet_50k PROPERTIES LABELS "unit;gen;scale;no-asan" TIMEOUT 300
+                     ENVIRONMENT "${DRA_TEST_ENV}")
