@@ -110,7 +110,7 @@ int dra_cel_eval_device(const dra_cel_prog_t *p, const dra_model_t *m, const dra
 {
     if (!p || !m || !dev || !scratch || !match)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "invalid argument");
-    if (DRA_UNLIKELY(has_versions(dev))) {
+    if (!(dev->slice && dev->slice->versions_valid) && DRA_UNLIKELY(has_versions(dev))) {
         int rc = check_versions(dev, diag);
         if (rc != DRA_OK)
             return rc;
@@ -137,7 +137,7 @@ int dra_cel_eval_device_text(const dra_cel_prog_t *p, const dra_model_t *m,
                              dra_diag_t *diag)
 {
     *text = NULL;
-    if (dev && has_versions(dev)) {
+    if (dev && !(dev->slice && dev->slice->versions_valid) && has_versions(dev)) {
         int rc = check_versions(dev, diag);
         if (rc != DRA_OK)
             return rc;

@@ -15,6 +15,8 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "base/semver.h"
+
 static _Atomic uint64_t model_uids = 0;
 
 void dra_model_init(dra_model_t *m)
@@ -93,12 +95,33 @@ void *dra_model_array(dra_model_t *m, size_t n, size_t sz)
     return dra_arena_calloc(&m->arena, n ? n : 1, sz, 8);
 }
 
+/* True when every version attribute of d parses as strict semver. */
+static bool device_versions_valid(const dra_device_t *d)
+{
+    for (uint32_t i = 0; i < d->nattrs; i++) {
+        const dra_attr_t *a = &d->attrs[i];
+        if (a->kind != DRA_ATTR_VERSION && a->kind != DRA_ATTR_VERSIONS)
+            continue;
+        uint32_t n = a->kind == DRA_ATTR_VERSION ? 1 : a->count;
+        for (uint32_t k = 0; k < n; k++) {
+            const char *s = a->kind == DRA_ATTR_VERSION ? a->v.s : a->v.strs[k];
+            dra_semver_t sv;
+            if (!s || dra_semver_parse(s, strlen(s), false, &sv, NULL) != DRA_OK)
+                return false;
+        }
+    }
+    return true;
+}
+
 void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice)
 {
+    bool valid = true;
     for (uint32_t i = 0; i < slice->ndevices; i++) {
         slice->devices[i].slice = slice;
         slice->devices[i].index = i;
+        valid = valid && device_versions_valid(&slice->devices[i]);
     }
+    slice->versions_valid = valid;
     m->ndevices += slice->ndevices;
 }
 

@@ -226,6 +226,9 @@ typedef struct dra_slice {
     dra_counter_set_t *counter_sets; /* sharedCounters */
     uint32_t ncounter_sets;
     dra_srcpos_t pos;
+    /* Set by dra_model_slice_done: every version attribute of every device parses as semver
+     * (strict), so CEL need not re-check them per evaluation (false: not known, check). */
+    bool versions_valid;
 } dra_slice_t;
 
 /* ---- classes, claims, templates ------------------------------------------------------------- */

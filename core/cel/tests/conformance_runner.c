@@ -32,7 +32,9 @@ static size_t ntagrows;
 static void load_index(const char *dir)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/index.tsv", dir);
+    int pn = snprintf(path, sizeof path, "%s/index.tsv", dir);
+    if (pn < 0 || (size_t)pn >= sizeof path)
+        return;
     FILE *f = fopen(path, "r");
     if (!f)
         return;

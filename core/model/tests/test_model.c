@@ -157,8 +157,49 @@ static void test_uid(void)
     }
 }
 
+/* dra_model_slice_done records whether every version attribute parses (CEL then skips the
+ * per-evaluation check); one bad version anywhere in the slice, or in a list, clears it. */
+static void test_versions_valid(void)
+{
+    static const char *const good[] = {"1.2.3", "550.54.15", "1.0.0-rc.1+b"};
+    static const char *const bad_list[] = {"1.2.3", "v1"};
+    const char *singles[] = {"1.2.3", "01.2.3", "1.2", NULL};
+    for (int variant = 0; variant < 5; variant++) {
+        dra_model_t m;
+        dra_model_init(&m);
+        dra_slice_t *s = dra_model_add_slice(&m);
+        s->driver = dra_model_str(&m, "gpu.example.com");
+        s->devices = dra_model_array(&m, 2, sizeof(dra_device_t));
+        s->ndevices = 2;
+        for (int i = 0; i < 2; i++) {
+            dra_device_t *d = &s->devices[i];
+            d->name = i ? "b" : "a";
+            d->attrs = dra_model_array(&m, 1, sizeof(dra_attr_t));
+            d->nattrs = 1;
+            dra_attr_t *a = &d->attrs[0];
+            a->name = "v";
+            a->qname = dra_model_qname(&m, s->driver, "v");
+            if (variant == 4 || (variant == 3 && i == 1)) {
+                a->kind = DRA_ATTR_VERSIONS;
+                a->v.strs = variant == 4 ? good : bad_list;
+                a->count = variant == 4 ? 3 : 2;
+            } else {
+                a->kind = DRA_ATTR_VERSION;
+                a->count = 1;
+                a->v.s = i == 0 ? "2.0.0" : singles[variant];
+            }
+        }
+        dra_model_slice_done(&m, s);
+        bool want = variant == 0 || variant == 4; /* "01.2.3", "1.2", NULL, "v1": strict rejects */
+        CHECK_MSG(s->versions_valid == want, "variant %d: versions_valid %d", variant,
+                  (int)s->versions_valid);
+        dra_model_fini(&m);
+    }
+}
+
 int main(void)
 {
+    RUN(test_versions_valid);
     RUN(test_uid);
     RUN(test_qname);
     RUN(test_slices_and_lookup);
