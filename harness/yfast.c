@@ -494,6 +494,28 @@ static int inline_value(dra_yfast_t *f, int depth, dra_ynode_t **out)
     return *out ? finish_line(f) : 0;
 }
 
+/* A value on the rest of the line inside a block at column col: the next content line must not
+ * be deeper (libyaml would continue a plain scalar there, or fail). */
+static int inline_in_block(dra_yfast_t *f, uint32_t col, int depth, dra_ynode_t **out)
+{
+    return inline_value(f, depth, out) && (f->at_end || col_of(f, f->p) <= col);
+}
+
+/* After an entry of the block at column col: push its node v; *more when the next content line
+ * is in the block's column (the caller checks what it holds). 0 declines (a deeper line). */
+static int block_next(dra_yfast_t *f, dra_ynode_t *v, uint32_t col, bool *more)
+{
+    *more = false;
+    if (!push(f, v))
+        return 0;
+    if (f->at_end || col_of(f, f->p) < col)
+        return 1;
+    if (col_of(f, f->p) > col)
+        return 0;
+    *more = true;
+    return 1;
+}
+
 static int block_node(dra_yfast_t *f, int depth, dra_ynode_t **out);
 static int block_seq(dra_yfast_t *f, uint32_t col, bool indentless, int depth, dra_ynode_t **out);
 
@@ -530,20 +552,15 @@ static int block_map(dra_yfast_t *f, uint32_t col, int depth, dra_ynode_t **out)
             } else {
                 v = mk_scalar(f, klno, after, "", 0, DRA_YSTYLE_PLAIN);
             }
-        } else {
-            if (!inline_value(f, depth + 1, &v))
-                return 0;
-            if (!f->at_end && col_of(f, f->p) > col)
-                return 0;
-        }
-        if (!push(f, v))
+        } else if (!inline_in_block(f, col, depth + 1, &v)) {
             return 0;
-        if (f->at_end)
+        }
+        bool more;
+        if (!block_next(f, v, col, &more))
+            return 0;
+        if (!more)
             break;
-        uint32_t d = col_of(f, f->p);
-        if (d < col)
-            break;
-        if (d > col || is_entry(f, f->p))
+        if (is_entry(f, f->p))
             return 0;
     }
     if (!close_coll(f, map, base))
@@ -587,22 +604,15 @@ static int block_seq(dra_yfast_t *f, uint32_t col, bool indentless, int depth, d
             if (k == 1) {
                 if (!block_map(f, col_of(f, f->p), depth + 1, &v))
                     return 0;
-            } else {
-                if (!inline_value(f, depth + 1, &v))
-                    return 0;
-                if (!f->at_end && col_of(f, f->p) > col)
-                    return 0;
+            } else if (!inline_in_block(f, col, depth + 1, &v)) {
+                return 0;
             }
         }
-        if (!push(f, v))
+        bool more;
+        if (!block_next(f, v, col, &more))
             return 0;
-        if (f->at_end)
+        if (!more)
             break;
-        uint32_t d = col_of(f, f->p);
-        if (d < col)
-            break;
-        if (d > col)
-            return 0;
         if (!is_entry(f, f->p)) {
             if (indentless)
                 break;

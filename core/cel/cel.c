@@ -77,23 +77,12 @@ void dra_cel_prog_refs(const dra_cel_prog_t *p, const dra_cel_ref_t **refs, uint
  * every expression on the device (CEL-DRA §3.2). */
 static int check_versions(const dra_device_t *dev, dra_diag_t *diag)
 {
-    for (uint32_t i = 0; i < dev->nattrs; i++) {
-        const dra_attr_t *a = &dev->attrs[i];
-        if (a->kind != DRA_ATTR_VERSION && a->kind != DRA_ATTR_VERSIONS)
-            continue;
-        uint32_t n = a->kind == DRA_ATTR_VERSION ? 1 : a->count;
-        for (uint32_t k = 0; k < n; k++) {
-            const char *s = a->kind == DRA_ATTR_VERSION ? a->v.s : a->v.strs[k];
-            dra_semver_t sv;
-            dra_diag_t d;
-            dra_diag_clear(&d);
-            if (!s)
-                s = "";
-            if (dra_semver_parse(s, strlen(s), false, &sv, &d) != DRA_OK)
-                return dra_diag_set(diag, DRA_ERUNTIME, NULL, 0, 0,
-                                    "attribute %s: parse semantic version: %s", a->name, d.msg);
-        }
-    }
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    const dra_attr_t *a = dra_device_bad_version(dev, &d);
+    if (a)
+        return dra_diag_set(diag, DRA_ERUNTIME, NULL, 0, 0,
+                            "attribute %s: parse semantic version: %s", a->name, d.msg);
     return DRA_OK;
 }
 

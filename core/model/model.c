@@ -95,8 +95,7 @@ void *dra_model_array(dra_model_t *m, size_t n, size_t sz)
     return dra_arena_calloc(&m->arena, n ? n : 1, sz, 8);
 }
 
-/* True when every version attribute of d parses as strict semver. */
-static bool device_versions_valid(const dra_device_t *d)
+const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)
 {
     for (uint32_t i = 0; i < d->nattrs; i++) {
         const dra_attr_t *a = &d->attrs[i];
@@ -106,11 +105,13 @@ static bool device_versions_valid(const dra_device_t *d)
         for (uint32_t k = 0; k < n; k++) {
             const char *s = a->kind == DRA_ATTR_VERSION ? a->v.s : a->v.strs[k];
             dra_semver_t sv;
-            if (!s || dra_semver_parse(s, strlen(s), false, &sv, NULL) != DRA_OK)
-                return false;
+            if (!s)
+                s = "";
+            if (dra_semver_parse(s, strlen(s), false, &sv, why) != DRA_OK)
+                return a;
         }
     }
-    return true;
+    return NULL;
 }
 
 void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice)
@@ -119,7 +120,7 @@ void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice)
     for (uint32_t i = 0; i < slice->ndevices; i++) {
         slice->devices[i].slice = slice;
         slice->devices[i].index = i;
-        valid = valid && device_versions_valid(&slice->devices[i]);
+        valid = valid && !dra_device_bad_version(&slice->devices[i], NULL);
     }
     slice->versions_valid = valid;
     m->ndevices += slice->ndevices;

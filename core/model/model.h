@@ -467,6 +467,9 @@ int dra_model_imply_nodes(dra_model_t *m);
 
 /* Attribute / capacity lookup on a device by interned qualified name (0 when absent). */
 const dra_attr_t *dra_device_attr(const dra_device_t *d, uint32_t qname);
+/* The first version attribute of d (VERSION, or any element of VERSIONS) that is not strict
+ * semver, with the parser's reason in why (may be NULL); NULL when all parse. O(attributes). */
+const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why);
 const dra_capacity_t *dra_device_capacity(const dra_device_t *d, uint32_t qname);
 
 /* Canonical digest (XXH3-64) of everything the model holds except source positions and the

@@ -64,10 +64,10 @@ test \"$got\" = \"$want\" || { printf 'files with errors:\\n%s\\n' \"$got\"; exi
 # --cluster: one cluster, so names must be unique across files; -o json lists every file.
 add_test(NAME harness.cli_manifest.validate_cluster_and_json
          COMMAND sh -c "\"$1\" validate -q --cluster ../shared/real-manifests 2>&1 | grep -q 'duplicate name' || exit 1; \
-\"$1\" validate -o json ../shared/real-manifests > validate-real.json 2>/dev/null; test $? -eq 2 || exit 1; \
-test $(grep -c '\"valid\": false' validate-real.json) -eq 4 || exit 1; \
-test $(grep -c '\"valid\": true' validate-real.json) -ge 140 || exit 1; \
-grep -q '\"invalid_files\": 4' validate-real.json" sh $<TARGET_FILE:drabench>
+\"$1\" validate -o json ../shared/real-manifests > ${CMAKE_CURRENT_BINARY_DIR}/validate-real.json 2>/dev/null; test $? -eq 2 || exit 1; \
+test $(grep -c '\"valid\": false' ${CMAKE_CURRENT_BINARY_DIR}/validate-real.json) -eq 4 || exit 1; \
+test $(grep -c '\"valid\": true' ${CMAKE_CURRENT_BINARY_DIR}/validate-real.json) -ge 140 || exit 1; \
+grep -q '\"invalid_files\": 4' ${CMAKE_CURRENT_BINARY_DIR}/validate-real.json" sh $<TARGET_FILE:drabench>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.cli_manifest.validate_real_dir_four_bad
                      harness.cli_manifest.validate_cluster_and_json

@@ -6,12 +6,12 @@
  * faults; every other file must read and validate without errors and round-trip: write v1 YAML,
  * read it again, same dra_model_digest (and the same through the JSON writer).
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "check.h"
+#include "each_manifest.h"
 #include "manifest.h"
 
 typedef struct bad {
@@ -129,44 +129,6 @@ static void one_file(const char *path)
     dra_model_fini(&m);
 }
 
-static int cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void walk(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char **names = NULL;
-    size_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        names = realloc(names, (n + 1) * sizeof *names);
-        size_t l = strlen(dir) + strlen(e->d_name) + 2;
-        names[n] = malloc(l);
-        snprintf(names[n], l, "%s/%s", dir, e->d_name);
-        n++;
-    }
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp);
-    for (size_t i = 0; i < n; i++) {
-        struct stat st;
-        size_t l = strlen(names[i]);
-        if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
-            walk(names[i]);
-        else if ((l > 5 && strcmp(names[i] + l - 5, ".yaml") == 0) ||
-                 (l > 4 && strcmp(names[i] + l - 4, ".yml") == 0) ||
-                 (l > 5 && strcmp(names[i] + l - 5, ".json") == 0))
-            one_file(names[i]);
-        free(names[i]);
-    }
-    free(names);
-}
-
 static void test_corpus(void)
 {
     const char *shared = getenv("DRA_SHARED");
@@ -177,7 +139,7 @@ static void test_corpus(void)
         CHECK_SKIP("real-manifests not found");
         return;
     }
-    walk(dir);
+    each_manifest(dir, one_file);
     printf("%d files, %d expected-bad files seen\n", nfiles, nbad_seen);
     CHECK(nfiles >= 150);
     CHECK_EQ_I64(nbad_seen, (int)DRA_ARRAY_LEN(bad_files));

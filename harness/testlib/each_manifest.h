@@ -1,0 +1,31 @@
+/*
+ * each_manifest.h - tests: call fn on every manifest file below dir, in the order
+ * `drabench validate DIR` reads them (dra_manifest_each_file). Header-only; a walk error fails
+ * the calling test through check.h (include check.h first).
+ */
+#ifndef DRA_EACH_MANIFEST_H
+#define DRA_EACH_MANIFEST_H
+
+#include "manifest.h"
+
+typedef struct each_manifest_fn {
+    void (*fn)(const char *path);
+} each_manifest_fn_t;
+
+static int each_manifest_cb(const char *path, void *ud)
+{
+    ((const each_manifest_fn_t *)ud)->fn(path);
+    return DRA_OK;
+}
+
+static void each_manifest(const char *dir, void (*fn)(const char *path))
+{
+    char *paths[] = {(char *)dir};
+    each_manifest_fn_t w = {fn};
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    CHECK_OK(dra_manifest_each_file(paths, 1, each_manifest_cb, &w, &errs));
+    dra_diag_list_fini(&errs);
+}
+
+#endif /* DRA_EACH_MANIFEST_H */
