@@ -298,6 +298,17 @@ static int bless(const char *root, const char *release, bool current, bool force
     return status;
 }
 
+/* True for the comparison file scripts/nightly writes beside the runs (schema
+ * drabench-compare/...), so blessing every JSON file of a nightly directory takes the runs. */
+static bool is_compare_file(const char *path)
+{
+    json_t *root = json_load_file(path, 0, NULL);
+    const char *schema = json_string_value(json_object_get(root, "schema"));
+    bool yes = schema && strncmp(schema, "drabench-compare/", 17) == 0;
+    json_decref(root);
+    return yes;
+}
+
 int dra_cmd_baseline(int argc, char **argv)
 {
     const char *release = NULL, *root = "results/baseline";
@@ -338,7 +349,11 @@ int dra_cmd_baseline(int argc, char **argv)
             dra_cli_usage_error("baseline", "unknown option '%s'", a);
             goto out;
         } else {
-            files[nf++] = argv[i];
+            if (is_compare_file(argv[i]))
+                fprintf(stderr, "drabench baseline: skipping %s (a comparison, not a run)\n",
+                        argv[i]);
+            else
+                files[nf++] = argv[i];
             continue;
         }
         const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;

@@ -70,7 +70,13 @@ add_test(NAME compare.cli_export_perfdash
          COMMAND sh -c "d=$(mktemp -d) && \"$0\" export --format perfdash -o \"$d\" corpora/golden/compare/base-default.json >/dev/null && jq -e '.version == \"v1\" and (.dataItems | length) > 0 and all(.dataItems[]; (.labels | keys) == [\"Metric\",\"Name\",\"phase\",\"policy\",\"release\",\"shape\"])' \"$d/BenchmarkDRAAlloc_2026-01-01T00:00:00Z.json\"; rc=$?; rm -rf \"$d\"; exit $rc"
                  $<TARGET_FILE:drabench>
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# Blessing every JSON file of a nightly directory skips its compare.json (a comparison, not a run).
+add_test(NAME compare.cli_baseline_bless_nightly_dir
+         COMMAND sh -c "t=$(mktemp -d) && d=$(mktemp -d) && cp corpora/golden/compare/base-default.json corpora/golden/compare/base-mig-inference.json \"$t\" && \"$0\" compare --format json \"$t\"/base-default.json -- corpora/golden/compare/noise-default.json > \"$t/compare.json\" && \"$0\" baseline bless --dir \"$d\" --release fx \"$t\"/*.json 2>\"$t/err\" >/dev/null && grep -q 'skipping .*compare.json' \"$t/err\" && test $(ls \"$d/fx\"/*.json | wc -l) -eq 2; rc=$?; rm -rf \"$t\" \"$d\"; exit $rc"
+                 $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(compare.cli_baseline_bless compare.cli_export_perfdash
+                     compare.cli_baseline_bless_nightly_dir
                      PROPERTIES LABELS "unit;harness" TIMEOUT 60 ENVIRONMENT "${DRA_TEST_ENV}")
 
 # End to end with the runner (tiny runs, seconds): two runs of one build do not gate (the gate file
