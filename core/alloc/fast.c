@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "alloc/alloc_impl.h"
 #include "alloc/fast.h"
 #include "base/bitset.h"
@@ -52,6 +55,7 @@ typedef struct slot {
 
 typedef struct cent {
     const char *set, *name;
+    uint64_t h; /* cent_hash(set, name): most lookups differ here, without a strcmp */
     dra_aq_t avail, consumed;
     bool has_avail;
 } cent_t;
@@ -60,6 +64,8 @@ typedef struct scope {
     bool ready;
     cent_t *e;
     uint32_t n, cap;
+    uint32_t *idx; /* open addressing on cent_t.h: entry index, UINT32_MAX empty */
+    uint32_t icap; /* power of two > 2n, or 0 */
 } scope_t;
 
 typedef struct rq {
@@ -759,13 +765,43 @@ static int slot_ready(dra_fast_t *a, slot_t *st)
 
 /* ---- counters (DRA-SEMANTICS §2.10) ---------------------------------------------------------- */
 
+static uint64_t cent_hash(const char *set, const char *name)
+{
+    return XXH3_64bits(set, strlen(set)) * 0x9E3779B97F4A7C15ull ^ XXH3_64bits(name, strlen(name));
+}
+
+/* Rebuild the scope's hash index with room for twice its entries. */
+static int scope_index(dra_fast_t *a, scope_t *sc)
+{
+    uint32_t nc = sc->icap ? sc->icap : 64;
+    while (nc < 2 * sc->n + 2)
+        nc *= 2;
+    uint32_t *ni = dra_arena_alloc(&a->scratch, nc * sizeof *ni, 4);
+    if (!ni)
+        return DRA_ENOMEM;
+    memset(ni, 0xff, nc * sizeof *ni);
+    for (uint32_t i = 0; i < sc->n; i++) {
+        uint32_t j = (uint32_t)sc->e[i].h & (nc - 1);
+        while (ni[j] != UINT32_MAX)
+            j = (j + 1) & (nc - 1);
+        ni[j] = i;
+    }
+    sc->idx = ni;
+    sc->icap = nc;
+    return DRA_OK;
+}
+
 static cent_t *centry(dra_fast_t *a, scope_t *sc, const char *set, const char *name, bool add)
 {
-    for (uint32_t i = 0; i < sc->n; i++) {
-        const cent_t *e = &sc->e[i];
-        if ((e->name == name || strcmp(e->name, name) == 0) &&
-            (e->set == set || strcmp(e->set, set) == 0))
-            return &sc->e[i];
+    uint64_t h = cent_hash(set, name);
+    uint32_t j = 0;
+    if (sc->icap) {
+        for (j = (uint32_t)h & (sc->icap - 1); sc->idx[j] != UINT32_MAX; j = (j + 1) & (sc->icap - 1)) {
+            cent_t *e = &sc->e[sc->idx[j]];
+            if (e->h == h && (e->name == name || strcmp(e->name, name) == 0) &&
+                (e->set == set || strcmp(e->set, set) == 0))
+                return e;
+        }
     }
     if (!add)
         return NULL;
@@ -781,6 +817,13 @@ static cent_t *centry(dra_fast_t *a, scope_t *sc, const char *set, const char *n
     memset(e, 0, sizeof *e);
     e->set = set;
     e->name = name;
+    e->h = h;
+    if (2 * sc->n + 2 > sc->icap) {
+        if (scope_index(a, sc) != DRA_OK)
+            return NULL;
+    } else {
+        sc->idx[j] = sc->n - 1; /* j: the empty slot the probe stopped at */
+    }
     return e;
 }
 
