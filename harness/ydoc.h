@@ -41,14 +41,14 @@
  * earlier documents) or with a directive goes to libyaml whole. Trees, positions, diagnostics
  * and return codes are exactly libyaml's (test_ydoc_fast, yaml_fuzzer).
  *
- * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split), for what libyaml reads: YAML input of DRA_YDOC_SPLIT_MIN bytes
- * or more is cut at a `---` line after its middle; a second thread parses the part after the cut
- * into trees in its own arena while the caller's thread parses the whole input as usual. When the
- * caller's parser reaches that `---` as a document start, the second part's documents and
- * diagnostics are handed to on_doc / errs in document order and the parse ends; otherwise (the
- * `---` was not a document start, an error or on_doc stopped first, the input has directives,
- * lone CR line breaks before the cut or anything libyaml's reader would reject after it) the
- * second result is discarded. So documents, positions, diagnostics, their order and the return
+ * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split), for what libyaml reads: YAML input of
+ * DRA_YDOC_SPLIT_MIN bytes or more is cut at a `---` line after its middle; a second thread
+ * parses the part after the cut into trees in its own arena while the caller's thread parses the
+ * whole input as usual. When the caller's parser reaches that `---` as a document start, the
+ * second part's documents and diagnostics are handed to on_doc / errs in document order and the
+ * parse ends; otherwise (the `---` was not a document start, an error or on_doc stopped first,
+ * the input has directives, lone CR line breaks before the cut or anything libyaml's reader would
+ * reject after it) the second result is discarded. So documents, positions, diagnostics, their order and the return
  * code are always those of the sequential parse; on_doc is always called on the caller's thread.
  * Memory: the second part's trees are held until handed over (~48 bytes per node plus text; a
  * 30 MB ResourceSlice file peaks at ~170 MB instead of ~75 MB).
