@@ -48,8 +48,9 @@
  * second part's documents and diagnostics are handed to on_doc / errs in document order and the
  * parse ends; otherwise (the `---` was not a document start, an error or on_doc stopped first,
  * the input has directives, lone CR line breaks before the cut or anything libyaml's reader would
- * reject after it) the second result is discarded. So documents, positions, diagnostics, their order and the return
- * code are always those of the sequential parse; on_doc is always called on the caller's thread.
+ * reject after it) the second result is discarded. So documents, positions, diagnostics, their
+ * order and the return code are always those of the sequential parse; on_doc is always called on
+ * the caller's thread.
  * Memory: the second part's trees are held until handed over (~48 bytes per node plus text; a
  * 30 MB ResourceSlice file peaks at ~170 MB instead of ~75 MB).
  */
