@@ -925,8 +925,8 @@ static int parse_yaml(const char *buf, size_t len, const char *file, dra_arena_t
     int rc = DRA_OK;
     bool fast_used = false;
     if (!(flags & DRA_YDOC_NO_FAST) && !(sp && sp->no_fast)) {
-        bool pipeline = (flags & DRA_YDOC_RESET_PER_DOC) && sp &&
-                        (sp->pipeline || (sp->at == DRA_YDOC_SPLIT_AUTO && len >= DRA_YDOC_SPLIT_MIN));
+        bool big = sp && sp->at == DRA_YDOC_SPLIT_AUTO && len >= DRA_YDOC_SPLIT_MIN;
+        bool pipeline = (flags & DRA_YDOC_RESET_PER_DOC) && sp && (sp->pipeline || big);
         rc = fast_prefix(b, pipeline, &off, &lines, &nfast);
         fast_used = pipeline;
     }
