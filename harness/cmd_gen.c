@@ -16,6 +16,7 @@
 #include "gen/profiles.h"
 #include "gen/shapes.h"
 #include "manifest.h"
+#include "progress.h"
 #include "scenario.h"
 
 static const char help[] =
@@ -37,6 +38,8 @@ static const char help[] =
     "      --no-pods      write the cluster and templates only\n"
     "  -l, --list         list node profiles, claim shapes and built-in scenarios\n"
     "  -q, --quiet        print only the digests\n"
+    "      --progress W   auto | always | never: a bar of MiB written on stderr (auto: when\n"
+    "                     stderr is a terminal and CI is unset)\n"
     "  -h, --help         show this help\n"
     "\n"
     "Examples:\n"
@@ -150,6 +153,7 @@ typedef struct gen_out {
     XXH3_state_t *h;
     size_t bytes;
     dra_diag_t *d;
+    dra_progress_t *prog;
 } gen_out_t;
 
 static int out_sink(void *ud, const char *p, size_t n)
@@ -158,6 +162,8 @@ static int out_sink(void *ud, const char *p, size_t n)
     if (XXH3_64bits_update(o->h, p, n) != XXH_OK)
         return DRA_ENOMEM;
     o->bytes += n;
+    if (o->prog)
+        dra_progress_update(o->prog, "gen: MiB written", o->bytes >> 20, 0, false);
     if (!o->path) {
         if (fwrite(p, 1, n, stdout) != n)
             return dra_diag_set(o->d, DRA_EIO, "<stdout>", 0, 0, "write failed: %s",
@@ -243,16 +249,18 @@ static double now_s(void)
 
 int dra_cmd_gen(int argc, char **argv)
 {
-    enum { OPT_NO_PODS = 256 };
+    enum { OPT_NO_PODS = 256, OPT_PROGRESS };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"seed", required_argument, NULL, 's'},
                                          {"pods", required_argument, NULL, 'p'},
                                          {"no-pods", no_argument, NULL, OPT_NO_PODS},
                                          {"list", no_argument, NULL, 'l'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         {"progress", required_argument, NULL, OPT_PROGRESS},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *out = NULL;
+    dra_progress_when_t when = DRA_PROGRESS_AUTO;
     unsigned long long seed = 0, max_pods = 100000;
     bool has_seed = false, list = false, quiet = false;
     int c;
@@ -279,6 +287,11 @@ int dra_cmd_gen(int argc, char **argv)
             break;
         case 'q':
             quiet = true;
+            break;
+        case OPT_PROGRESS:
+            if (!dra_progress_parse_when(optarg, &when))
+                return dra_cli_usage_error("gen", "--progress must be auto, always or never, not '%s'",
+                                           optarg);
             break;
         case 'h':
             fputs(help, stdout);
@@ -349,11 +362,17 @@ int dra_cmd_gen(int argc, char **argv)
         gen_out_t go;
         dra_diag_clear(&d);
         rc = out_open(&go, path, &d);
+        dra_progress_t prog;
+        dra_progress_mode_t pm = dra_progress_mode(when, quiet);
+        dra_progress_init(&prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
+        go.prog = &prog;
         if (rc == DRA_OK) {
             rc = dra_manifest_write_yaml_sink(&m, out_sink, &go);
             if (rc == DRA_OK)
                 rc = out_close(&go, &bdig);
         }
+        dra_progress_update(&prog, "gen: MiB written", go.bytes >> 20, 0, true);
+        dra_progress_finish(&prog);
         nbytes = go.bytes;
         out_abort(&go);
         if (rc) {

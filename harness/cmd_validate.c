@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "manifest.h"
+#include "progress.h"
 
 static const char help[] =
     "drabench validate - check Kubernetes DRA manifests as the API server and allocator would\n"
@@ -32,6 +33,8 @@ static const char help[] =
     "  -o, --output FMT    text, or json: {\"files\": [{\"file\", \"valid\", \"errors\": [...],\n"
     "                      \"warnings\": [...]}], \"summary\": {...}} on stdout (default: text)\n"
     "  -q, --quiet         do not print warnings or the summary line\n"
+    "      --progress W    auto | always | never: a bar of files checked on stderr (auto: when\n"
+    "                      stderr is a terminal and CI is unset)\n"
     "  -h, --help          show this help\n"
     "\n"
     "Examples:\n"
@@ -83,6 +86,8 @@ typedef struct vctx {
     int quiet, json;
     vtotals_t t;
     json_t *files; /* -o json: one entry per unit */
+    dra_progress_t prog;
+    size_t nfiles; /* files to check (progress total) */
 } vctx_t;
 
 /* Validate the model m read from `what` (a file, or the whole input with --cluster). */
@@ -100,7 +105,8 @@ static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
                               (json_int_t)m->ndevices);
         if (o)
             json_array_append_new(c->files, o);
-    } else {
+    } else if (errs->count || (!c->quiet && warns.count)) {
+        dra_progress_clear(&c->prog);
         print_list(errs, "error");
         if (!c->quiet)
             print_list(&warns, "warning");
@@ -131,6 +137,7 @@ static int validate_file(const char *path, void *ud)
     dra_diag_list_init(&errs);
     int rrc = dra_manifest_read_file(&m, path, &errs);
     validate_unit(c, path, &m, rrc, &errs);
+    dra_progress_update(&c->prog, "validate: files", c->t.files, c->nfiles, false);
     dra_diag_list_fini(&errs);
     dra_model_fini(&m);
     return DRA_OK;
@@ -150,15 +157,23 @@ int dra_cmd_validate(int argc, char **argv)
                                          {"strict", no_argument, NULL, 's'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         {"progress", required_argument, NULL, 'P'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     dra_validate_opts_t vo = {0, 0};
+    dra_progress_when_t when = DRA_PROGRESS_AUTO;
     int quiet = 0, cluster = 0, json = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "cr:so:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             cluster = 1;
+            break;
+        case 'P':
+            if (!dra_progress_parse_when(optarg, &when))
+                return dra_cli_usage_error("validate",
+                                           "--progress must be auto, always or never, not '%s'",
+                                           optarg);
             break;
         case 'o':
             if (strcmp(optarg, "json") == 0)
@@ -209,6 +224,10 @@ int dra_cmd_validate(int argc, char **argv)
         dra_diag_list_fini(&errs);
         dra_model_fini(&m);
     } else {
+        dra_progress_mode_t pm = dra_progress_mode(when, quiet || json);
+        dra_progress_init(&vc.prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
+        if (pm == DRA_PROGRESS_BAR)
+            (void)dra_manifest_each_file(paths, npaths, count_file, &vc.nfiles, NULL);
         dra_diag_list_t werrs; /* a directory that cannot be walked */
         dra_diag_list_init(&werrs);
         int wrc = dra_manifest_each_file(paths, npaths, validate_file, &vc, &werrs);
@@ -219,6 +238,8 @@ int dra_cmd_validate(int argc, char **argv)
             dra_model_fini(&empty);
         }
         dra_diag_list_fini(&werrs);
+        dra_progress_update(&vc.prog, "validate: files", vc.t.files, vc.nfiles, true);
+        dra_progress_finish(&vc.prog);
     }
     const vtotals_t *t = &vc.t;
     if (json) {

@@ -85,6 +85,15 @@ void dra_progress_line(dra_progress_t *p, const char *text)
     fflush(p->out);
 }
 
+void dra_progress_clear(dra_progress_t *p)
+{
+    if (p->mode == DRA_PROGRESS_BAR && p->drawn) {
+        fputs("\r\033[K", p->out);
+        fflush(p->out);
+        p->drawn = false;
+    }
+}
+
 void dra_progress_finish(dra_progress_t *p)
 {
     if (p->mode == DRA_PROGRESS_BAR && p->drawn) {

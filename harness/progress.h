@@ -51,6 +51,8 @@ void dra_progress_update(dra_progress_t *p, const char *label, uint64_t done, ui
                          bool force);
 /* A finished step: LINES prints `text` as a line; BAR clears the bar first and prints it too. */
 void dra_progress_line(dra_progress_t *p, const char *text);
+/* BAR: erase a drawn bar so other output can follow on stderr (the next update redraws it). */
+void dra_progress_clear(dra_progress_t *p);
 /* End: BAR finishes the line with a newline if one is drawn. */
 void dra_progress_finish(dra_progress_t *p);
 

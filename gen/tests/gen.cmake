@@ -23,3 +23,9 @@ awk -v b=\"$built\" -v m=\"$mib\" 'BEGIN { exit !(b <= 10 && m <= 256) }'" sh $<
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(gen.scale_fleet_50k PROPERTIES LABELS "unit;gen;scale;no-asan" TIMEOUT 300
                      ENVIRONMENT "${DRA_TEST_ENV}")
+# gen -o: a bar of MiB written when forced (ctest's stderr is no terminal).
+add_test(NAME gen.cli_gen_progress
+  COMMAND sh -c "d=$(mktemp -d) && \"$1\" gen default --progress always -o \"$d\" 2>&1 >/dev/null | grep -q 'gen: MiB written [0-9]'; rc=$?; rm -rf \"$d\"; exit $rc" sh $<TARGET_FILE:drabench>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(gen.cli_gen_progress PROPERTIES LABELS "unit;gen;cli" TIMEOUT 120
+                     ENVIRONMENT "${DRA_TEST_ENV}")

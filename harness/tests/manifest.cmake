@@ -89,3 +89,9 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/harness/fuzz/manifest_fuzzer.c AND EXISTS ${_rm}
   set_tests_properties(fuzz.manifest_fuzzer.real_manifests PROPERTIES LABELS "fuzz;regression"
                        TIMEOUT 600 ENVIRONMENT "${DRA_TEST_ENV}")
 endif()
+
+# Progress bar (forced: ctest's stderr is no terminal) and a bad --progress value.
+dra_manifest_cli_test(validate_progress ARGS validate --progress always corpora/samples
+                      REGEX "validate: files \\[#+\\] [0-9]+/[0-9]+")
+dra_manifest_cli_test(validate_progress_bad ARGS validate --progress sometimes corpora/samples
+                      WILL_FAIL)
