@@ -12,6 +12,8 @@
 #include <xxhash.h>
 
 #include "base/intern.h"
+#include <jansson.h>
+
 #include "cli.h"
 #include "gen/profiles.h"
 #include "gen/shapes.h"
@@ -38,6 +40,7 @@ static const char help[] =
     "      --no-pods      write the cluster and templates only\n"
     "  -l, --list         list node profiles, claim shapes and built-in scenarios\n"
     "  -q, --quiet        print only the digests\n"
+    "      --json         print the summary as one JSON object instead (on stderr with -o -)\n"
     "      --progress W   auto | always | never: a bar of MiB written on stderr (auto: when\n"
     "                     stderr is a terminal and CI is unset)\n"
     "  -h, --help         show this help\n"
@@ -249,7 +252,7 @@ static double now_s(void)
 
 int dra_cmd_gen(int argc, char **argv)
 {
-    enum { OPT_NO_PODS = 256, OPT_PROGRESS };
+    enum { OPT_NO_PODS = 256, OPT_PROGRESS, OPT_JSON };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"seed", required_argument, NULL, 's'},
                                          {"pods", required_argument, NULL, 'p'},
@@ -257,12 +260,13 @@ int dra_cmd_gen(int argc, char **argv)
                                          {"list", no_argument, NULL, 'l'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"progress", required_argument, NULL, OPT_PROGRESS},
+                                         {"json", no_argument, NULL, OPT_JSON},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *out = NULL;
     dra_progress_when_t when = DRA_PROGRESS_AUTO;
     unsigned long long seed = 0, max_pods = 100000;
-    bool has_seed = false, list = false, quiet = false;
+    bool has_seed = false, list = false, quiet = false, json = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:s:p:lqh", opts, NULL)) != -1) {
@@ -287,6 +291,9 @@ int dra_cmd_gen(int argc, char **argv)
             break;
         case 'q':
             quiet = true;
+            break;
+        case OPT_JSON:
+            json = true;
             break;
         case OPT_PROGRESS:
             if (!dra_progress_parse_when(optarg, &when))
@@ -347,6 +354,7 @@ int dra_cmd_gen(int argc, char **argv)
     uint64_t mdig = dra_model_digest(&m);
     uint64_t bdig = 0;
     size_t nbytes = 0;
+    char path_written[4096] = "";
     if (out) {
         char path[4096];
         if (strcmp(out, "-") == 0) {
@@ -359,6 +367,7 @@ int dra_cmd_gen(int argc, char **argv)
             }
             snprintf(path, sizeof path, "%s/manifests.yaml", out);
         }
+        snprintf(path_written, sizeof path_written, "%s", path);
         gen_out_t go;
         dra_diag_clear(&d);
         rc = out_open(&go, path, &d);
@@ -386,6 +395,29 @@ int dra_cmd_gen(int argc, char **argv)
         }
     }
     FILE *info = out && strcmp(out, "-") == 0 ? stderr : stdout;
+    if (json) {
+        char md[17], bd[17], seedtxt[24];
+        snprintf(seedtxt, sizeof seedtxt, "%llu", (unsigned long long)sd);
+        snprintf(md, sizeof md, "%016llx", (unsigned long long)mdig);
+        snprintf(bd, sizeof bd, "%016llx", (unsigned long long)bdig);
+        json_t *o = json_pack(
+            "{s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:f}, s:{s:I, s:I, s:I, s:s, s:I}, s:I, s:s, "
+            "s:o}",
+            "scenario", s.name, "seed", seedtxt, "cluster", "nodes",
+            (json_int_t)b.cluster.nodes, "slices", (json_int_t)b.cluster.slices, "devices",
+            (json_int_t)b.cluster.devices, "accelerators", (json_int_t)b.cluster.gpus, "classes",
+            (json_int_t)m.nclasses, "build_s", t_build, "workload", "templates",
+            (json_int_t)m.ntemplates, "claims", (json_int_t)m.nclaims, "pods", (json_int_t)npods,
+            "mode", s.mode == DRA_WL_FILL ? "fill" : "steady", "arrivals", (json_int_t)s.count,
+            "model_arena_bytes", (json_int_t)m.arena.reserved, "model_digest", md, "written",
+            out ? json_pack("{s:s, s:I, s:s}", "path", strcmp(out, "-") ? path_written : "-",
+                            "bytes", (json_int_t)nbytes, "manifest_digest", bd)
+                : json_null());
+        if (!o || json_dumpf(o, info, JSON_INDENT(2)) != 0 || fputc('\n', info) == EOF)
+            status = DRA_EXIT_ENV;
+        json_decref(o);
+        goto done;
+    }
     if (!quiet) {
         fprintf(info, "scenario:  %s (seed %llu)\n", s.name, (unsigned long long)sd);
         fprintf(info, "cluster:   %llu nodes, %llu slices, %llu devices, %llu accelerators, %u classes (built in %.3f s)\n",

@@ -29,3 +29,12 @@ add_test(NAME gen.cli_gen_progress
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(gen.cli_gen_progress PROPERTIES LABELS "unit;gen;cli" TIMEOUT 120
                      ENVIRONMENT "${DRA_TEST_ENV}")
+# gen --json: the summary as JSON, with the same model digest as the text summary.
+add_test(NAME gen.cli_gen_json
+  COMMAND sh -c "j=$(\"$1\" gen default --no-pods --json) || exit 1; \
+t=$(\"$1\" gen default --no-pods -q | sed -n 's/^model digest: *//p'); \
+printf '%s\\n' \"$j\" | grep -q \"\\\"model_digest\\\": \\\"$t\\\"\" && printf '%s\\n' \"$j\" | grep -q '\"seed\": \"1\"' && \
+printf '%s\\n' \"$j\" | grep -q '\"written\": null'" sh $<TARGET_FILE:drabench>
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(gen.cli_gen_json PROPERTIES LABELS "unit;gen;cli" TIMEOUT 120
+                     ENVIRONMENT "${DRA_TEST_ENV}")
