@@ -1,8 +1,9 @@
 /*
- * alloc_impl.h - internals shared by the reference allocator, the brute-force enumerator and the
- * invariant checker (not a public header): exact quantity arithmetic, node selector matching,
- * taint toleration, the consumable-capacity policy arithmetic, attribute value sets, pool
- * gathering and per-device selectability.
+ * alloc_impl.h - internals shared by the reference and fast allocators, the brute-force enumerator
+ * and the invariant checker (not a public header): exact quantity arithmetic, node selector
+ * matching, taint toleration, the consumable-capacity policy arithmetic, attribute value sets,
+ * pool gathering, per-device selectability, and the per-call state and steps both allocators
+ * share (dra_acall_t, claims.c).
  *
  * Quantities are handled as signed 128-bit integers in nano units (dra_aq_t). Kubernetes rounds
  * every parsed Quantity up to 1n, so sums and comparisons are exact; values beyond +-2^120 nano
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "base/arena.h"
 
 __extension__ typedef __int128 dra_aq_t;
 __extension__ typedef unsigned __int128 dra_uaq_t;
@@ -117,6 +119,131 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
  * (1.34); NULL when absent. */
 const dra_counter_set_t *dra_pool_counter_set(const dra_beh_t *b, const dra_gpool_t *p,
                                               const dra_slice_t *dev_slice, const char *name);
+
+/* ---- per-call state of the reference and the fast allocator --------------------------------
+ *
+ * Both allocators (reference.c, fast.c) keep the state of one Allocate call in a dra_acall_t and
+ * share the steps that do not depend on how devices are searched (claims.c): claim
+ * preprocessing (requests and subrequests, feature checks, limits, constraints), the result's
+ * node selector and the result construction. Memory comes from scratch, reset per call. */
+
+#define R_OK 1
+#define R_FAIL 0
+#define R_MAXEXC (-1000) /* errAllocationResultMaxSizeExceeded */
+#define R_FATAL (-1001)
+#define R_NODE (-1002)
+#define R_NOMEM (-1003)
+
+typedef struct slot {
+    const dra_device_t *d;
+    uint32_t pool;
+    bool excl;         /* in AllocatedDevices */
+    bool persist_cap;  /* AggregatedCapacity has an entry */
+    bool persist_share;
+    dra_aq_t *existing; /* per device capacity: aggregated consumed capacity (NULL = none) */
+    dra_aq_t *allocating; /* per device capacity, this attempt (NULL until used) */
+    uint32_t nallocating;
+    uint64_t *taken; /* bitset over claims */
+    uint32_t ntaken;
+    uint32_t scope;
+    uint32_t row;   /* fast: device row over the whole model (selector caches) */
+    bool pdns;      /* fast: slice uses per-device node selection: per-call selector cache */
+    bool ready;     /* fast: state fields (excl, persist_*, existing) looked up in this call */
+} slot_t;
+
+typedef struct rq {
+    const dra_exact_request_t *body;
+    const dra_request_t *parent;
+    bool is_sub;
+    const dra_device_class_t *cls;
+    int64_t num;
+    bool all;
+    uint32_t *all_slots;
+    uint32_t nall;
+    const char *name; /* "req" or "req/sub" */
+    uint32_t key;
+    bool *in_scope; /* per constraint of the claim */
+    struct fsig *sig; /* fast: persistent selector cache of (class, request selectors) */
+} rq_t;
+
+typedef struct cons {
+    const dra_constraint_t *c;
+    uint32_t qname;
+    bool distinct;
+    uint32_t n;
+    const dra_attr_t *ref;
+    const dra_attr_t **stk; /* fixed mode: attributes added, LIFO */
+    uint32_t nstk, capstk;
+    struct {
+        const char *req;
+        const dra_attr_t *a;
+    } *map; /* BUG(3): distinctAttribute keyed by request name */
+    uint32_t nmap, capmap;
+    dra_aval_t isect[DRA_AVAL_MAX]; /* BUG(4): list intersection, never restored */
+    uint32_t nisect;
+} cons_t;
+
+typedef struct res {
+    uint32_t slot, rq;
+    bool multi, charged;
+    char share[37];
+    dra_aq_t *consumed; /* per device capacity (multi only) */
+} res_t;
+
+typedef struct cl {
+    const dra_claim_t *c;
+    uint32_t *rq_first; /* per request: index of its rq (first subrequest) */
+    uint32_t *nsub;     /* per request: number of subrequests (0 = exactly) */
+    uint32_t *selected; /* per request: chosen subrequest */
+    res_t res[DRA_ALLOC_MAX_RESULTS + 1];
+    uint32_t nres;
+    dra_aq_t *consumed_pool; /* (MAX+1) * maxcaps, allocated on the first multi result */
+    cons_t *cons;
+    uint32_t ncons;
+} cl_t;
+
+typedef struct dra_acall {
+    const dra_model_t *m;
+    dra_beh_t b;
+    dra_arena_t scratch;
+    const dra_node_t *node;
+    uint32_t nclaims;
+    dra_gpools_t gp;
+    slot_t *slots;
+    uint32_t nslots;
+    uint32_t **slice_base; /* per pool, per slice: first slot */
+    rq_t *rqs;
+    uint32_t nrqs;
+    int8_t *sel; /* nslots * nrqs: -1 unknown, 0 no, 1 yes (see dra_acall_preprocess) */
+    cl_t *cls;
+    uint32_t maxcaps;
+    uint32_t claim_words;
+    dra_alloc_outcome_t *out;
+    char err[DRA_DIAG_MSG_MAX];
+} dra_acall_t;
+
+/* The request's class, count and selectors checks of one allocator (validateDeviceRequest):
+ * called by dra_acall_preprocess for every request and subrequest, in order. */
+typedef int (*dra_acall_validate_fn)(void *self, uint32_t ci, uint32_t rqi);
+
+/* R_FATAL with the message in c->err. */
+int dra_acall_fatal(dra_acall_t *c, const char *fmt, ...) DRA_PRINTF(2, 3);
+/* Requests, subrequests and constraints of c->nclaims claims into c->rqs / c->cls; c->sel sized
+ * for nslots * nrqs when need_sel (else one byte), all unknown. DRA_OK, R_FATAL, R_NOMEM, or
+ * what validate returns. */
+int dra_acall_preprocess(dra_acall_t *c, dra_claim_t *const *claims, bool need_sel,
+                         dra_acall_validate_fn validate, void *self);
+/* Constraints (DRA-SEMANTICS §2.7, BUG(3) and BUG(4) with b.bugs): add device d, picked for
+ * rq, to constraint c (index ci_cons of its claim): 1 added, 0 rejected, < 0 out of memory;
+ * remove undoes the last add of rq. */
+int dra_acons_add(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons,
+                  const dra_device_t *d);
+void dra_acons_remove(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons);
+/* The consumed-capacity vector of cl's next result (cl->nres), allocated on first use; NULL on
+ * out of memory. */
+dra_aq_t *dra_acall_consumed(dra_acall_t *c, cl_t *cl);
+/* Allocation results of every claim into c->out (DRA-SEMANTICS §2.14), memory from out. */
+int dra_acall_build_results(dra_acall_t *c, dra_arena_t *out);
 
 /* ---- selectors ---------------------------------------------------------------------------- */
 

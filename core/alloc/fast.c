@@ -29,29 +29,6 @@
 #include "base/bitset.h"
 #include "base/intern.h"
 
-#define R_OK 1
-#define R_FAIL 0
-#define R_MAXEXC (-1000) /* errAllocationResultMaxSizeExceeded */
-#define R_FATAL (-1001)
-#define R_NODE (-1002)
-#define R_NOMEM (-1003)
-
-typedef struct slot {
-    const dra_device_t *d;
-    uint32_t pool;
-    bool excl;         /* in AllocatedDevices */
-    bool persist_cap;  /* AggregatedCapacity has an entry */
-    bool persist_share;
-    dra_aq_t *existing; /* per device capacity: aggregated consumed capacity (NULL = none) */
-    dra_aq_t *allocating; /* per device capacity, this attempt (NULL until used) */
-    uint32_t nallocating;
-    uint64_t *taken; /* bitset over claims */
-    uint32_t ntaken;
-    uint32_t scope;
-    uint32_t row;   /* device row over the whole model (selector caches) */
-    bool pdns;      /* slice uses per-device node selection: per-call selector cache */
-    bool ready;     /* state fields (excl, persist_*, existing) looked up in this call */
-} slot_t;
 
 typedef struct cent {
     const char *set, *name;
@@ -68,56 +45,6 @@ typedef struct scope {
     uint32_t icap; /* power of two > 2n, or 0 */
 } scope_t;
 
-typedef struct rq {
-    const dra_exact_request_t *body;
-    const dra_request_t *parent;
-    bool is_sub;
-    const dra_device_class_t *cls;
-    int64_t num;
-    bool all;
-    uint32_t *all_slots;
-    uint32_t nall;
-    const char *name; /* "req" or "req/sub" */
-    uint32_t key;
-    bool *in_scope; /* per constraint of the claim */
-    struct fsig *sig; /* persistent selector cache of (class, request selectors) */
-} rq_t;
-
-typedef struct cons {
-    const dra_constraint_t *c;
-    uint32_t qname;
-    bool distinct;
-    uint32_t n;
-    const dra_attr_t *ref;
-    const dra_attr_t **stk; /* fixed mode: attributes added, LIFO */
-    uint32_t nstk, capstk;
-    struct {
-        const char *req;
-        const dra_attr_t *a;
-    } *map; /* BUG(3): distinctAttribute keyed by request name */
-    uint32_t nmap, capmap;
-    dra_aval_t isect[DRA_AVAL_MAX]; /* BUG(4): list intersection, never restored */
-    uint32_t nisect;
-} cons_t;
-
-typedef struct res {
-    uint32_t slot, rq;
-    bool multi, charged;
-    char share[37];
-    dra_aq_t *consumed; /* per device capacity (multi only) */
-} res_t;
-
-typedef struct cl {
-    const dra_claim_t *c;
-    uint32_t *rq_first; /* per request: index of its rq (first subrequest) */
-    uint32_t *nsub;     /* per request: number of subrequests (0 = exactly) */
-    uint32_t *selected; /* per request: chosen subrequest */
-    res_t res[DRA_ALLOC_MAX_RESULTS + 1];
-    uint32_t nres;
-    dra_aq_t *consumed_pool; /* (MAX+1) * maxcaps */
-    cons_t *cons;
-    uint32_t ncons;
-} cl_t;
 
 /* Persistent selector cache of one (class, request selectors) combination: per device row
  * 0 unknown, 1 no match, 2 match, 3 error (re-evaluated for its message). */
@@ -164,13 +91,12 @@ typedef struct fbucket {
 } fbucket_t;
 
 struct dra_fast {
-    const dra_model_t *m;
+    dra_acall_t c; /* model, behaviour, scratch and the per-call state shared with reference.c */
     dra_alloc_features_t f;
-    dra_beh_t b;
     const dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
     dra_alloc_options_t opts;
-    dra_arena_t scratch, celscratch, perm;
+    dra_arena_t celscratch, perm;
     uint64_t rng;
     bool prune_on;
 
@@ -199,25 +125,11 @@ struct dra_fast {
     size_t dmask;
     bool watching;
 
-    /* per call */
-    const dra_node_t *node;
+    /* per call, besides c (c.sel only with per-device node selection) */
     const fnode_t *fn;
     bool prune;
-    uint32_t nclaims;
-    dra_gpools_t gp;
-    slot_t *slots;
-    uint32_t nslots;
-    uint32_t **slice_base; /* per pool, per slice: first slot */
     scope_t *scopes;
     uint32_t nscopes;
-    rq_t *rqs;
-    uint32_t nrqs;
-    int8_t *sel; /* nslots * nrqs: -1 unknown, 0 no, 1 yes (per-device node selection only) */
-    cl_t *cls;
-    uint32_t maxcaps;
-    uint32_t claim_words;
-    dra_alloc_outcome_t *out;
-    char err[DRA_DIAG_MSG_MAX];
 };
 
 static const char *nz(const char *s)
@@ -302,7 +214,7 @@ static uint32_t slice_index(const dra_fast_t *a, const dra_slice_t *sl)
 
 static int build_indexes(dra_fast_t *a)
 {
-    const dra_model_t *m = a->m;
+    const dra_model_t *m = a->c.m;
     dra_arena_t *ar = &a->perm;
     uint32_t ns = m->nslices;
     a->slice_row = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
@@ -337,9 +249,9 @@ static int build_indexes(dra_fast_t *a)
             return DRA_ENOMEM;
         a->pool_of[i] = pb->idx[0];
         /* the relevance rules of dra_gather_pools, as a superset */
-        if (!a->b.pd && (sl->per_device_node_selection || sl->ncounter_sets > 0))
+        if (!a->c.b.pd && (sl->per_device_node_selection || sl->ncounter_sets > 0))
             continue;
-        if (a->b.pd && a->b.counter_slices_always && sl->ncounter_sets > 0) {
+        if (a->c.b.pd && a->c.b.counter_slices_always && sl->ncounter_sets > 0) {
             a->general[a->ngeneral++] = i;
         } else if (sl->node_name && sl->node_name[0]) {
             fbucket_t *nb = bucket_get(a, a->byname, sl->node_name, NULL, true);
@@ -397,9 +309,9 @@ static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const cha
         v |= MIR_EXCL;
     if (dra_alloc_state_in_use(a->st, driver, pool, dev->name))
         v |= MIR_INUSE;
-    if (a->b.cc && dra_alloc_state_has_capacity(a->st, driver, pool, dev->name))
+    if (a->c.b.cc && dra_alloc_state_has_capacity(a->st, driver, pool, dev->name))
         v |= MIR_CAP;
-    if (a->b.cc && dra_alloc_state_shares(a->st, driver, pool, dev->name) > 0)
+    if (a->c.b.cc && dra_alloc_state_shares(a->st, driver, pool, dev->name) > 0)
         v |= MIR_SHARE;
     a->mir[row] = v;
     return v;
@@ -414,16 +326,16 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra_fast_t *a = calloc(1, sizeof *a);
     if (!a)
         return DRA_ENOMEM;
-    a->m = m;
+    a->c.m = m;
     a->f = *f;
-    dra_beh_init(&a->b, f);
+    dra_beh_init(&a->c.b, f);
     a->st = state;
     a->cel = cel;
     if (opts)
         a->opts = *opts;
     a->rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
     a->prune_on = true;
-    dra_arena_init(&a->scratch, 256 * 1024);
+    dra_arena_init(&a->c.scratch, 256 * 1024);
     dra_arena_init(&a->celscratch, 64 * 1024);
     dra_arena_init(&a->perm, 256 * 1024);
     if (build_indexes(a) || dra_alloc_state_watch(state, on_state_change, a, true)) {
@@ -441,7 +353,7 @@ void dra_fast_free(dra_fast_t *a)
         return;
     if (a->watching)
         (void)dra_alloc_state_watch(a->st, on_state_change, a, false);
-    dra_arena_fini(&a->scratch);
+    dra_arena_fini(&a->c.scratch);
     dra_arena_fini(&a->celscratch);
     dra_arena_fini(&a->perm);
     free(a);
@@ -501,7 +413,7 @@ static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
     /* the slices that may be relevant, plus every slice of their pools, in model order */
     const fbucket_t *nb = node->name ? bucket_get(a, a->byname, node->name, NULL, false) : NULL;
     uint32_t cap = (nb ? nb->n : 0) + a->ngeneral;
-    uint32_t *idx = dra_arena_calloc(&a->scratch, cap + 1, sizeof(uint32_t), 4);
+    uint32_t *idx = dra_arena_calloc(&a->c.scratch, cap + 1, sizeof(uint32_t), 4);
     if (!idx)
         return NULL;
     uint32_t n = 0;
@@ -511,7 +423,7 @@ static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
         idx[n++] = a->general[i];
     uint32_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const dra_slice_t *sl = a->m->slices[a->pool_of[idx[i]]];
+        const dra_slice_t *sl = a->c.m->slices[a->pool_of[idx[i]]];
         uint32_t first = a->pool_of[idx[i]];
         if (a->mark[first] & 2)
             continue;
@@ -519,8 +431,8 @@ static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
         const fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false);
         total += pb ? pb->n : 0;
     }
-    uint32_t *all = dra_arena_calloc(&a->scratch, total + 1, sizeof(uint32_t), 4);
-    const dra_slice_t **sp = dra_arena_calloc(&a->scratch, total + 1, sizeof(void *), 8);
+    uint32_t *all = dra_arena_calloc(&a->c.scratch, total + 1, sizeof(uint32_t), 4);
+    const dra_slice_t **sp = dra_arena_calloc(&a->c.scratch, total + 1, sizeof(void *), 8);
     if (!all || !sp)
         return NULL;
     uint32_t k = 0;
@@ -529,21 +441,21 @@ static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
         if (!(a->mark[first] & 2))
             continue;
         a->mark[first] &= (uint8_t)~2u;
-        const dra_slice_t *sl = a->m->slices[first];
+        const dra_slice_t *sl = a->c.m->slices[first];
         const fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false);
         for (uint32_t j = 0; pb && j < pb->n; j++)
             all[k++] = pb->idx[j];
     }
     qsort(all, k, sizeof *all, cmp_u32);
     for (uint32_t i = 0; i < k; i++)
-        sp[i] = a->m->slices[all[i]];
-    dra_model_t fm = *a->m; /* the same model restricted to those slices (read-only view) */
+        sp[i] = a->c.m->slices[all[i]];
+    dra_model_t fm = *a->c.m; /* the same model restricted to those slices (read-only view) */
     fm.slices = (dra_slice_t **)(void *)sp;
     fm.nslices = k;
     fm.cap_slices = k;
     char err[DRA_DIAG_MSG_MAX];
     err[0] = 0;
-    fn->gather_rc = dra_gather_pools(&fm, &a->b, node, ar, &fn->gp, err, sizeof err);
+    fn->gather_rc = dra_gather_pools(&fm, &a->c.b, node, ar, &fn->gp, err, sizeof err);
     if (fn->gather_rc == DRA_ENOMEM)
         return NULL;
     if (fn->gather_rc) {
@@ -612,16 +524,6 @@ static void next_share_id(dra_fast_t *a, char buf[37])
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
-static int fatal(dra_fast_t *a, const char *fmt, ...) DRA_PRINTF(2, 3);
-static int fatal(dra_fast_t *a, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->err, sizeof a->err, fmt, ap);
-    va_end(ap);
-    return R_FATAL;
-}
-
 static const char *cref(const dra_claim_t *c, char *buf)
 {
     return dra_claim_ref(c, buf, 300);
@@ -669,7 +571,7 @@ static int build_node_slots(dra_fast_t *a, fnode_t *fn)
         return DRA_ENOMEM;
     /* counter scopes: per pool (1.35+; BUG(5): per pool name) or per slice (1.34) */
     uint32_t nsc = 0;
-    if (!a->b.pool_counters)
+    if (!a->c.b.pool_counters)
         for (uint32_t p = 0; p < gp->n; p++)
             nsc += gp->pools[p].nslices;
     else
@@ -683,7 +585,7 @@ static int build_node_slots(dra_fast_t *a, fnode_t *fn)
         if (!fn->slice_base[p])
             return DRA_ENOMEM;
         uint32_t pscope = p;
-        if (a->b.pool_counters && a->b.bugs) {
+        if (a->c.b.pool_counters && a->c.b.bugs) {
             for (uint32_t q = 0; q < p; q++)
                 if (strcmp(gp->pools[q].name, pool->name) == 0) {
                     pscope = q;
@@ -693,7 +595,7 @@ static int build_node_slots(dra_fast_t *a, fnode_t *fn)
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
             fn->slice_base[p][s] = k;
-            uint32_t scope = a->b.pool_counters ? pscope : sk++;
+            uint32_t scope = a->c.b.pool_counters ? pscope : sk++;
             uint32_t row0 = a->slice_row[slice_index(a, sl)];
             for (uint32_t d = 0; d < sl->ndevices; d++, k++) {
                 slot_t *st = &fn->slots[k];
@@ -716,22 +618,22 @@ static int build_node_slots(dra_fast_t *a, fnode_t *fn)
 /* Per call: a copy of the node's slots with empty dynamic fields. */
 static int build_slots(dra_fast_t *a)
 {
-    dra_arena_t *ar = &a->scratch;
+    dra_arena_t *ar = &a->c.scratch;
     const fnode_t *fn = a->fn;
     uint32_t n = fn->nslots;
-    a->nslots = n;
-    a->slice_base = fn->slice_base;
-    a->maxcaps = fn->maxcaps;
-    a->slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(slot_t), 16);
-    a->claim_words = (uint32_t)dra_bitset_words(a->nclaims ? a->nclaims : 1);
-    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->claim_words, 8, 8);
+    a->c.nslots = n;
+    a->c.slice_base = fn->slice_base;
+    a->c.maxcaps = fn->maxcaps;
+    a->c.slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(slot_t), 16);
+    a->c.claim_words = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
+    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->c.claim_words, 8, 8);
     a->nscopes = fn->nscopes;
     a->scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(scope_t), 16);
-    if (!a->slots || !tk || !a->scopes)
+    if (!a->c.slots || !tk || !a->scopes)
         return DRA_ENOMEM;
-    memcpy(a->slots, fn->slots, n * sizeof(slot_t));
+    memcpy(a->c.slots, fn->slots, n * sizeof(slot_t));
     for (uint32_t k = 0; k < n; k++)
-        a->slots[k].taken = tk + (size_t)k * a->claim_words;
+        a->c.slots[k].taken = tk + (size_t)k * a->c.claim_words;
     return DRA_OK;
 }
 
@@ -741,16 +643,16 @@ static int slot_ready(dra_fast_t *a, slot_t *st)
     if (DRA_LIKELY(st->ready))
         return DRA_OK;
     st->ready = true;
-    const dra_gpool_t *pool = &a->gp.pools[st->pool];
+    const dra_gpool_t *pool = &a->c.gp.pools[st->pool];
     const dra_device_t *dev = st->d;
     uint8_t v = mirror(a, st->row, pool->driver, pool->name, dev);
     st->excl = (v & MIR_EXCL) != 0;
-    if (!a->b.cc)
+    if (!a->c.b.cc)
         return DRA_OK; /* capacity and shares are read only with DRAConsumableCapacity */
     st->persist_cap = (v & MIR_CAP) != 0;
     st->persist_share = (v & MIR_SHARE) != 0;
     if (st->persist_cap) {
-        st->existing = dra_arena_calloc(&a->scratch, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
+        st->existing = dra_arena_calloc(&a->c.scratch, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
         if (!st->existing)
             return DRA_ENOMEM;
         for (uint32_t c = 0; c < dev->ncaps; c++) {
@@ -776,7 +678,7 @@ static int scope_index(dra_fast_t *a, scope_t *sc)
     uint32_t nc = sc->icap ? sc->icap : 64;
     while (nc < 2 * sc->n + 2)
         nc *= 2;
-    uint32_t *ni = dra_arena_alloc(&a->scratch, nc * sizeof *ni, 4);
+    uint32_t *ni = dra_arena_alloc(&a->c.scratch, nc * sizeof *ni, 4);
     if (!ni)
         return DRA_ENOMEM;
     memset(ni, 0xff, nc * sizeof *ni);
@@ -807,7 +709,7 @@ static cent_t *centry(dra_fast_t *a, scope_t *sc, const char *set, const char *n
         return NULL;
     if (sc->n == sc->cap) {
         uint32_t nc = sc->cap ? sc->cap * 2 : 16;
-        cent_t *ne = dra_arena_realloc(&a->scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
+        cent_t *ne = dra_arena_realloc(&a->c.scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
         if (!ne)
             return NULL;
         sc->e = ne;
@@ -850,8 +752,8 @@ static int scope_ready(dra_fast_t *a, slot_t *st)
     scope_t *sc = &a->scopes[st->scope];
     if (sc->ready)
         return DRA_OK;
-    const dra_gpool_t *p = &a->gp.pools[st->pool];
-    if (a->b.pool_counters) {
+    const dra_gpool_t *p = &a->c.gp.pools[st->pool];
+    if (a->c.b.pool_counters) {
         for (uint32_t i = 0; i < p->ncounter_slices; i++) {
             const dra_slice_t *s = p->counter_slices[i];
             for (uint32_t j = 0; j < s->ncounter_sets; j++)
@@ -913,183 +815,20 @@ static int counters_reserve(dra_fast_t *a, slot_t *st)
     return 1;
 }
 
-/* ---- constraints (DRA-SEMANTICS §2.7) -------------------------------------------------------- */
-
-static bool set_intersects(const dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
-{
-    if (!nx || !ny || x[0].base != y[0].base)
-        return false;
-    for (uint32_t i = 0; i < nx; i++)
-        for (uint32_t j = 0; j < ny; j++)
-            if (dra_aval_eq(&x[i], &y[j]))
-                return true;
-    return false;
-}
-
-static uint32_t set_intersect_into(dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
-{
-    if (!nx || !ny || x[0].base != y[0].base)
-        return nx; /* upstream leaves the set unchanged for different kinds */
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < nx; i++) {
-        bool in = false;
-        for (uint32_t j = 0; j < ny && !in; j++)
-            in = dra_aval_eq(&x[i], &y[j]);
-        if (in)
-            x[k++] = x[i];
-    }
-    return k;
-}
-
-static int stk_push(dra_fast_t *a, cons_t *c, const dra_attr_t *at)
-{
-    if (c->nstk == c->capstk) {
-        uint32_t nc = c->capstk ? c->capstk * 2 : 8;
-        const dra_attr_t **ns = dra_arena_realloc(&a->scratch, (void *)c->stk, c->capstk * sizeof(void *),
-                                                  nc * sizeof(void *), 8);
-        if (!ns)
-            return DRA_ENOMEM;
-        c->stk = ns;
-        c->capstk = nc;
-    }
-    c->stk[c->nstk++] = at;
-    return DRA_OK;
-}
-
-/* 1 added, 0 rejected, <0 out of memory */
-static int cons_add(dra_fast_t *a, cons_t *c, const rq_t *rq, uint32_t ci_cons,
-                    const dra_device_t *d)
-{
-    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
-        return 1;
-    const dra_attr_t *at = c->qname ? dra_device_attr(d, c->qname) : NULL;
-    if (!at)
-        return 0;
-    bool bugs = a->b.bugs;
-    dra_aval_t nv[DRA_AVAL_MAX], ov[DRA_AVAL_MAX];
-    if (!c->distinct) {
-        if (a->b.lists) {
-            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
-            if (c->n == 0) {
-                if (!nn)
-                    return 0;
-                memcpy(c->isect, nv, nn * sizeof nv[0]);
-                c->nisect = nn;
-            } else {
-                if (!nn)
-                    return 0;
-                if (bugs) {
-                    if (!set_intersects(c->isect, c->nisect, nv, nn))
-                        return 0;
-                    c->nisect = set_intersect_into(c->isect, c->nisect, nv, nn);
-                } else {
-                    /* fixed: intersection over every device currently in the set */
-                    uint32_t k = nn;
-                    for (uint32_t i = 0; i < c->nstk && k; i++) {
-                        uint32_t no = dra_attr_values(c->stk[i], ov, DRA_AVAL_MAX);
-                        if (!set_intersects(nv, k, ov, no))
-                            return 0;
-                        k = set_intersect_into(nv, k, ov, no);
-                    }
-                    if (!k)
-                        return 0;
-                }
-            }
-        } else {
-            if (c->n == 0) {
-                c->ref = at;
-            } else if (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, c->ref)) {
-                return 0;
-            }
-        }
-        if (!bugs && stk_push(a, c, at))
-            return -1;
-        c->n++;
-        return 1;
-    }
-    /* distinctAttribute */
-    const char *key = rq->parent->name;
-    if (c->n > 0) {
-        uint32_t nold = bugs ? c->nmap : c->nstk;
-        if (a->b.lists) {
-            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
-            if (!nn)
-                return 0;
-            for (uint32_t i = 0; i < nold; i++) {
-                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
-                uint32_t no = dra_attr_values(o, ov, DRA_AVAL_MAX);
-                if (no && set_intersects(nv, nn, ov, no))
-                    return 0;
-            }
-        } else {
-            for (uint32_t i = 0; i < nold; i++) {
-                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
-                if (!dra_attr_is_scalar(at))
-                    return 0;
-                if (dra_attr_scalar_eq(at, o))
-                    return 0;
-            }
-        }
-    }
-    if (bugs) {
-        uint32_t i;
-        for (i = 0; i < c->nmap; i++)
-            if (strcmp(c->map[i].req, key) == 0)
-                break;
-        if (i == c->nmap) {
-            if (c->nmap == c->capmap) {
-                uint32_t nc = c->capmap ? c->capmap * 2 : 8;
-                void *nm = dra_arena_realloc(&a->scratch, c->map, c->capmap * sizeof c->map[0],
-                                             nc * sizeof c->map[0], 8);
-                if (!nm)
-                    return -1;
-                c->map = nm;
-                c->capmap = nc;
-            }
-            c->nmap++;
-        }
-        c->map[i].req = key;
-        c->map[i].a = at;
-    } else if (stk_push(a, c, at)) {
-        return -1;
-    }
-    c->n++;
-    return 1;
-}
-
-static void cons_remove(dra_fast_t *a, cons_t *c, const rq_t *rq, uint32_t ci_cons)
-{
-    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
-        return;
-    if (a->b.bugs) {
-        if (c->distinct) {
-            for (uint32_t i = 0; i < c->nmap; i++)
-                if (strcmp(c->map[i].req, rq->parent->name) == 0) {
-                    c->map[i] = c->map[c->nmap - 1];
-                    c->nmap--;
-                    break;
-                }
-        }
-    } else if (c->nstk) {
-        c->nstk--;
-    }
-    c->n--;
-}
-
 /* ---- selectability --------------------------------------------------------------------------- */
 
 static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, bool *match)
 {
-    const slot_t *st = &a->slots[slot];
-    if (!a->b.binding && st->d->nbinding_conditions > 0) {
+    const slot_t *st = &a->c.slots[slot];
+    if (!a->c.b.binding && st->d->nbinding_conditions > 0) {
         *match = false;
         return DRA_OK;
     }
-    const rq_t *rq = &a->rqs[rqi];
+    const rq_t *rq = &a->c.rqs[rqi];
     int8_t *cache = NULL;
     uint8_t *pv = NULL;
     if (st->pdns) {
-        cache = &a->sel[(size_t)slot * a->nrqs + rqi];
+        cache = &a->c.sel[(size_t)slot * a->c.nrqs + rqi];
         if (*cache >= 0) {
             *match = *cache;
             return DRA_OK;
@@ -1101,9 +840,9 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
             return DRA_OK;
         }
     }
-    int rc = dra_device_selectable(a->m, &a->b, a->cel, &a->celscratch, a->node, a->cls[ci].c,
-                                   rq->cls, rq->body, st->d, match, &a->out->stats.cel_evals,
-                                   a->err, sizeof a->err);
+    int rc = dra_device_selectable(a->c.m, &a->c.b, a->cel, &a->celscratch, a->c.node, a->c.cls[ci].c,
+                                   rq->cls, rq->body, st->d, match, &a->c.out->stats.cel_evals,
+                                   a->c.err, sizeof a->c.err);
     if (rc == DRA_ENOMEM)
         return R_NOMEM;
     if (rc) {
@@ -1122,7 +861,7 @@ static int capacity_fits(dra_fast_t *a, const rq_t *rq, slot_t *st)
 {
     if (slot_ready(a, st))
         return -2;
-    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, a->b.bugs);
+    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, a->c.b.bugs);
 }
 
 /* ---- allocateDevice -------------------------------------------------------------------------- */
@@ -1130,12 +869,12 @@ static int capacity_fits(dra_fast_t *a, const rq_t *rq, slot_t *st)
 /* R_OK allocated (result appended), R_FAIL rejected, R_FATAL / R_NOMEM */
 static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
 {
-    cl_t *cl = &a->cls[ci];
-    const rq_t *rq = &a->rqs[rqi];
-    slot_t *st = &a->slots[slot];
+    cl_t *cl = &a->c.cls[ci];
+    const rq_t *rq = &a->c.rqs[rqi];
+    slot_t *st = &a->c.slots[slot];
     const dra_device_t *d = st->d;
-    bool bugs = a->b.bugs;
-    bool multi = a->b.cc && d->allow_multiple_allocations;
+    bool bugs = a->c.b.bugs;
+    bool multi = a->c.b.cc && d->allow_multiple_allocations;
     bool admin = rq->body->admin_access && !rq->is_sub;
     if (slot_ready(a, st))
         return R_NOMEM;
@@ -1143,7 +882,7 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
         return R_FAIL;
     if (!admin && (st->excl || st->ntaken > 0))
         return R_FAIL;
-    if (!a->b.pd && d->nconsumes > 0)
+    if (!a->c.b.pd && d->nconsumes > 0)
         return R_FAIL;
     bool cap_in_use = st->persist_cap || st->nallocating > 0 || (!bugs && st->persist_share);
     bool skip_counters = multi && cap_in_use;
@@ -1156,26 +895,26 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
             return R_FAIL;
         charged = true;
     }
-    if (a->b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
+    if (a->c.b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
             counters_apply(a, st, -1);
         return R_FAIL;
     }
     for (uint32_t i = 0; i < cl->ncons; i++) {
-        int rc = cons_add(a, &cl->cons[i], rq, i, d);
+        int rc = dra_acons_add(&a->c, &cl->cons[i], rq, i, d);
         if (rc < 0)
             return R_NOMEM;
         if (!rc) {
             if (must) {
                 char cb[300];
-                const dra_gpool_t *p = &a->gp.pools[st->pool];
-                return fatal(a,
+                const dra_gpool_t *p = &a->c.gp.pools[st->pool];
+                return dra_acall_fatal(&a->c,
                              "claim %s, request %s: cannot add device %s/%s/%s because a claim "
                              "constraint would not be satisfied",
                              cref(cl->c, cb), nz(rq->body->name), p->driver, p->name, nz(d->name));
             }
             for (uint32_t e = 0; e < i; e++)
-                cons_remove(a, &cl->cons[e], rq, e);
+                dra_acons_remove(&a->c, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
                 counters_apply(a, st, -1);
             return R_FAIL;
@@ -1185,30 +924,25 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
         take(a, st, ci);
     res_t *r = &cl->res[cl->nres];
     memset(r, 0, sizeof *r);
-    if (a->b.cc) {
+    if (a->c.b.cc) {
         int fits = capacity_fits(a, rq, st);
         if (fits != 1) {
             if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
                 if (!multi)
                     untake(a, st, ci);
                 for (uint32_t e = cl->ncons; e-- > 0;)
-                    cons_remove(a, &cl->cons[e], rq, e);
+                    dra_acons_remove(&a->c, &cl->cons[e], rq, e);
                 if (charged)
                     counters_apply(a, st, -1);
             }
             return R_FAIL;
         }
         if (multi) {
-            if (!cl->consumed_pool) { /* first multi-allocatable result of the claim */
-                cl->consumed_pool = dra_arena_calloc(
-                    &a->scratch, (DRA_ALLOC_MAX_RESULTS + 1) * (size_t)(a->maxcaps ? a->maxcaps : 1),
-                    sizeof(dra_aq_t), 16);
-                if (!cl->consumed_pool)
-                    return R_NOMEM;
-            }
-            r->consumed = cl->consumed_pool + (size_t)cl->nres * (a->maxcaps ? a->maxcaps : 1);
+            r->consumed = dra_acall_consumed(&a->c, cl);
+            if (!r->consumed)
+                return R_NOMEM;
             if (d->ncaps && !st->allocating) {
-                st->allocating = dra_arena_calloc(&a->scratch, d->ncaps, sizeof(dra_aq_t), 16);
+                st->allocating = dra_arena_calloc(&a->c.scratch, d->ncaps, sizeof(dra_aq_t), 16);
                 if (!st->allocating)
                     return R_NOMEM;
             }
@@ -1231,19 +965,19 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
 
 static void deallocate(dra_fast_t *a, uint32_t ci)
 {
-    cl_t *cl = &a->cls[ci];
+    cl_t *cl = &a->c.cls[ci];
     res_t *r = &cl->res[cl->nres - 1];
-    slot_t *st = &a->slots[r->slot];
-    const rq_t *rq = &a->rqs[r->rq];
+    slot_t *st = &a->c.slots[r->slot];
+    const rq_t *rq = &a->c.rqs[r->rq];
     for (uint32_t e = cl->ncons; e-- > 0;)
-        cons_remove(a, &cl->cons[e], rq, e);
+        dra_acons_remove(&a->c, &cl->cons[e], rq, e);
     untake(a, st, ci);
     if (r->multi) {
         if (r->consumed)
             for (uint32_t c = 0; c < st->d->ncaps; c++)
                 st->allocating[c] -= r->consumed[c];
         st->nallocating--;
-        if (r->charged && !a->b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
+        if (r->charged && !a->c.b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
             counters_apply(a, st, -1);
     } else if (r->charged) {
         counters_apply(a, st, -1);
@@ -1263,31 +997,31 @@ typedef struct loc {
 static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc_t start,
                        int64_t need)
 {
-    const rq_t *rq = &a->rqs[rqi];
+    const rq_t *rq = &a->c.rqs[rqi];
     const uint8_t *sigv = rq->sig->val;
     int64_t have = 0;
     /* matchAttribute constraints (scalar mode) already holding a value admit only devices with
      * that value (cons_add rejects the others) */
     const cons_t *fixed[DRA_ALLOC_MAX_CONSTRAINTS];
     uint32_t nfixed = 0;
-    const cl_t *cl = &a->cls[ci];
-    for (uint32_t i = 0; !a->b.lists && i < cl->ncons && nfixed < DRA_ALLOC_MAX_CONSTRAINTS; i++) {
+    const cl_t *cl = &a->c.cls[ci];
+    for (uint32_t i = 0; !a->c.b.lists && i < cl->ncons && nfixed < DRA_ALLOC_MAX_CONSTRAINTS; i++) {
         const cons_t *c = &cl->cons[i];
         if (!c->distinct && c->n > 0 && c->ref && c->qname &&
             (c->c->nrequests == 0 || rq->in_scope[i]))
             fixed[nfixed++] = c;
     }
-    for (uint32_t p = start.p; p < a->gp.n; p++) {
-        const dra_gpool_t *pool = &a->gp.pools[p];
-        if ((pool->incomplete && a->b.strict_pools) || pool->invalid)
+    for (uint32_t p = start.p; p < a->c.gp.n; p++) {
+        const dra_gpool_t *pool = &a->c.gp.pools[p];
+        if ((pool->incomplete && a->c.b.strict_pools) || pool->invalid)
             continue;
         uint32_t s0 = p == start.p ? start.s : 0;
         if (s0 >= pool->nslices)
             continue;
-        uint32_t lo = a->slice_base[p][s0] + ((p == start.p && s0 == start.s) ? start.d : 0);
-        uint32_t hi = a->slice_base[p][pool->nslices - 1] + pool->slices[pool->nslices - 1]->ndevices;
+        uint32_t lo = a->c.slice_base[p][s0] + ((p == start.p && s0 == start.s) ? start.d : 0);
+        uint32_t hi = a->c.slice_base[p][pool->nslices - 1] + pool->slices[pool->nslices - 1]->ndevices;
         for (uint32_t slot = lo; slot < hi; slot++) {
-            slot_t *st = &a->slots[slot];
+            slot_t *st = &a->c.slots[slot];
             if (!st->pdns && sigv[st->row] == SIG_NO)
                 continue;
             if (admin && taken_by(a, st, ci))
@@ -1323,15 +1057,15 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc
 static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, int64_t di,
                         bool in_sub, loc_t start)
 {
-    dra_alloc_stats_t *stats = &a->out->stats;
+    dra_alloc_stats_t *stats = &a->c.out->stats;
     stats->allocate_one++;
     if (a->opts.max_steps && stats->allocate_one > a->opts.max_steps)
-        return fatal(a, "filter operation aborted: search budget of %llu steps exhausted",
+        return dra_acall_fatal(&a->c, "filter operation aborted: search budget of %llu steps exhausted",
                      (unsigned long long)a->opts.max_steps);
     const loc_t origin = {0, 0, 0};
-    if (ci >= a->nclaims)
+    if (ci >= a->c.nclaims)
         return R_OK;
-    cl_t *cl = &a->cls[ci];
+    cl_t *cl = &a->c.cls[ci];
     if (ri >= cl->c->nrequests) {
         int rc = allocate_one(a, ci + 1, 0, 0, 0, false, origin);
         if (rc == R_MAXEXC)
@@ -1355,7 +1089,7 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
         return all_exceeded ? R_MAXEXC : R_FAIL;
     }
     uint32_t rqi = cl->rq_first[ri] + (cl->nsub[ri] ? si : 0);
-    const rq_t *rq = &a->rqs[rqi];
+    const rq_t *rq = &a->c.rqs[rqi];
     if (rq->all && rq->nall == 0)
         return R_FAIL;
     if (di >= rq->num)
@@ -1375,7 +1109,7 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
         return rc;
     }
     bool admin = rq->body->admin_access && !rq->is_sub;
-    if (!a->b.combos)
+    if (!a->c.b.combos)
         start = origin;
     if (a->prune && rq->num - di >= 2) {
         int rc = enough_left(a, ci, rqi, admin, start, rq->num - di);
@@ -1383,19 +1117,19 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
             return rc;
     }
     const uint8_t *sigv = rq->sig->val;
-    for (uint32_t p = start.p; p < a->gp.n; p++) {
-        const dra_gpool_t *pool = &a->gp.pools[p];
-        if (pool->invalid && !a->b.strict_pools)
-            return fatal(a, "pool %s/%s is invalid: %s", pool->driver, pool->name,
+    for (uint32_t p = start.p; p < a->c.gp.n; p++) {
+        const dra_gpool_t *pool = &a->c.gp.pools[p];
+        if (pool->invalid && !a->c.b.strict_pools)
+            return dra_acall_fatal(&a->c, "pool %s/%s is invalid: %s", pool->driver, pool->name,
                          nz(pool->invalid_reason));
-        if ((pool->incomplete && a->b.strict_pools) || pool->invalid)
+        if ((pool->incomplete && a->c.b.strict_pools) || pool->invalid)
             continue;
         for (uint32_t s = p == start.p ? start.s : 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
-            uint32_t base = a->slice_base[p][s];
+            uint32_t base = a->c.slice_base[p][s];
             for (uint32_t d = (p == start.p && s == start.s) ? start.d : 0; d < sl->ndevices; d++) {
                 uint32_t slot = base + d;
-                slot_t *st = &a->slots[slot];
+                slot_t *st = &a->c.slots[slot];
                 stats->candidates++;
                 if (!st->pdns && sigv[st->row] == SIG_NO)
                     continue; /* no side effect in either order: skip before the state lookup */
@@ -1411,7 +1145,7 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
                     return rc;
                 if (!m)
                     continue;
-                if (a->b.cc && capacity_fits(a, rq, st) != 1)
+                if (a->c.b.cc && capacity_fits(a, rq, st) != 1)
                     continue;
                 rc = allocate_device(a, ci, rqi, slot, false);
                 if (rc < 0)
@@ -1435,23 +1169,23 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
 
 static int validate_request(dra_fast_t *a, uint32_t ci, uint32_t rqi)
 {
-    rq_t *rq = &a->rqs[rqi];
-    const dra_claim_t *c = a->cls[ci].c;
+    rq_t *rq = &a->c.rqs[rqi];
+    const dra_claim_t *c = a->c.cls[ci].c;
     const dra_exact_request_t *body = rq->body;
     char cb[300];
     for (uint32_t i = 0; i < body->nselectors; i++)
         if (!body->selectors[i].cel)
-            return fatal(a, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
+            return dra_acall_fatal(&a->c, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
                          cref(c, cb), nz(body->name), i);
-    if (!a->b.admin && body->has_admin_access)
-        return fatal(a, "claim %s, request %s: admin access is requested, but the feature is disabled",
+    if (!a->c.b.admin && body->has_admin_access)
+        return dra_acall_fatal(&a->c, "claim %s, request %s: admin access is requested, but the feature is disabled",
                      cref(c, cb), nz(body->name));
     if (!body->class_name || !body->class_name[0])
-        return fatal(a, "claim %s, request %s: missing device class name (unsupported request type?)",
+        return dra_acall_fatal(&a->c, "claim %s, request %s: missing device class name (unsupported request type?)",
                      cref(c, cb), nz(body->name));
-    rq->cls = dra_model_find_class(a->m, body->class_name);
+    rq->cls = dra_model_find_class(a->c.m, body->class_name);
     if (!rq->cls)
-        return fatal(a, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+        return dra_acall_fatal(&a->c, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
                      cref(c, cb), nz(body->name), body->class_name, body->class_name);
     rq->sig = sig_get(a, rq->cls, body);
     if (!rq->sig)
@@ -1463,43 +1197,43 @@ static int validate_request(dra_fast_t *a, uint32_t ci, uint32_t rqi)
     case DRA_MODE_ALL:
         break;
     default:
-        return fatal(a, "claim %s, request %s: unsupported count mode %s", cref(c, cb),
+        return dra_acall_fatal(&a->c, "claim %s, request %s: unsupported count mode %s", cref(c, cb),
                      nz(body->name), nz(body->mode_raw));
     }
     rq->all = true;
     uint32_t cap = 0;
-    for (uint32_t p = 0; p < a->gp.n; p++) {
-        const dra_gpool_t *pool = &a->gp.pools[p];
+    for (uint32_t p = 0; p < a->c.gp.n; p++) {
+        const dra_gpool_t *pool = &a->c.gp.pools[p];
         if (pool->incomplete || pool->invalid) {
-            int r = fatal(a, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
+            int r = dra_acall_fatal(&a->c, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
                           cref(c, cb), nz(body->name), pool->driver, pool->name,
                           pool->incomplete ? "being updated" : "invalid");
             /* PR #141898: per-node failure; the snapshot (BUG 9) made it fatal */
-            return a->b.bugs ? r : R_NODE;
+            return a->c.b.bugs ? r : R_NODE;
         }
         for (uint32_t s = 0; s < pool->nslices; s++)
             for (uint32_t d = 0; d < pool->slices[s]->ndevices; d++) {
-                uint32_t slot = a->slice_base[p][s] + d;
+                uint32_t slot = a->c.slice_base[p][s] + d;
                 bool m;
                 int rc = selectable(a, slot, rqi, ci, &m);
                 if (rc)
                     return rc;
                 if (!m)
                     continue;
-                if (a->b.cc) {
-                    slot_t *st = &a->slots[slot];
+                if (a->c.b.cc) {
+                    slot_t *st = &a->c.slots[slot];
                     if (slot_ready(a, st))
                         return R_NOMEM;
                     /* PR #140769: static capacity only; the snapshot (BUG 8) subtracted the
                      * capacity already consumed, so All silently took a subset */
-                    int fits = dra_cap_fits(body, st->d, a->b.bugs ? st->existing : NULL, NULL,
-                                            a->b.bugs);
+                    int fits = dra_cap_fits(body, st->d, a->c.b.bugs ? st->existing : NULL, NULL,
+                                            a->c.b.bugs);
                     if (fits != 1)
                         continue;
                 }
                 if (rq->nall == cap) {
                     uint32_t nc = cap ? cap * 2 : 8;
-                    uint32_t *na = dra_arena_realloc(&a->scratch, rq->all_slots, cap * sizeof *na,
+                    uint32_t *na = dra_arena_realloc(&a->c.scratch, rq->all_slots, cap * sizeof *na,
                                                      nc * sizeof *na, 4);
                     if (!na)
                         return R_NOMEM;
@@ -1513,354 +1247,12 @@ static int validate_request(dra_fast_t *a, uint32_t ci, uint32_t rqi)
     return DRA_OK;
 }
 
-static bool name_listed(const char *const *list, uint32_t n, const char *name)
+static int validate_cb(void *self, uint32_t ci, uint32_t rqi)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(nz(list[i]), name) == 0)
-            return true;
-    return false;
-}
-
-static int preprocess(dra_fast_t *a, dra_claim_t *const *claims)
-{
-    dra_arena_t *ar = &a->scratch;
-    uint32_t nrq = 0;
-    for (uint32_t ci = 0; ci < a->nclaims; ci++)
-        for (uint32_t ri = 0; ri < claims[ci]->nrequests; ri++) {
-            const dra_request_t *r = &claims[ci]->requests[ri];
-            nrq += r->nfirst_available ? r->nfirst_available : 1;
-        }
-    a->nrqs = nrq;
-    a->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(rq_t), 16);
-    a->cls = dra_arena_calloc(ar, a->nclaims ? a->nclaims : 1, sizeof(cl_t), 16);
-    size_t nsel = a->fn->has_pdns ? (size_t)a->nslots * nrq + 1 : 1;
-    a->sel = dra_arena_alloc(ar, nsel, 1);
-    if (!a->rqs || !a->cls || !a->sel)
-        return R_NOMEM;
-    memset(a->sel, 0xff, nsel);
-    uint32_t k = 0;
-    char cb[300];
-    for (uint32_t ci = 0; ci < a->nclaims; ci++) {
-        cl_t *cl = &a->cls[ci];
-        const dra_claim_t *c = claims[ci];
-        cl->c = c;
-        cl->rq_first = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
-        cl->nsub = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
-        cl->selected = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
-        cl->consumed_pool = NULL; /* allocated on the first multi-allocatable result */
-        cl->ncons = c->nconstraints;
-        cl->cons = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(cons_t), 16);
-        if (!cl->rq_first || !cl->nsub || !cl->selected || !cl->cons)
-            return R_NOMEM;
-        int64_t min_claim = 0;
-        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const dra_request_t *r = &c->requests[ri];
-            bool subs = r->nfirst_available > 0;
-            if (!a->b.prio && subs)
-                return fatal(a, "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
-                             cref(c, cb), nz(r->name));
-            if (!a->b.cc) {
-                if (r->exactly && r->exactly->has_capacity)
-                    return fatal(a, "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
-                                 cref(c, cb), nz(r->name));
-                for (uint32_t s = 0; s < r->nfirst_available; s++)
-                    if (r->first_available[s].has_capacity)
-                        return fatal(a, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
-                                     cref(c, cb), nz(r->first_available[s].name));
-            }
-            cl->rq_first[ri] = k;
-            cl->nsub[ri] = subs ? r->nfirst_available : 0;
-            if (!subs && !r->exactly)
-                return fatal(a, "claim %s, request %s: missing device class name (unsupported request type?)",
-                             cref(c, cb), nz(r->name));
-            uint32_t nalt = subs ? r->nfirst_available : 1;
-            int64_t min_req = INT64_MAX;
-            for (uint32_t s = 0; s < nalt; s++, k++) {
-                rq_t *rq = &a->rqs[k];
-                rq->key = k;
-                rq->parent = r;
-                rq->is_sub = subs;
-                rq->body = subs ? &r->first_available[s] : r->exactly;
-                if (subs) {
-                    size_t ln = strlen(nz(r->name)) + strlen(nz(rq->body->name)) + 2;
-                    char *nm = dra_arena_alloc(ar, ln, 1);
-                    if (!nm)
-                        return R_NOMEM;
-                    snprintf(nm, ln, "%s/%s", nz(r->name), nz(rq->body->name));
-                    rq->name = nm;
-                } else {
-                    rq->name = nz(r->name);
-                }
-                rq->in_scope = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(bool), 1);
-                if (!rq->in_scope)
-                    return R_NOMEM;
-                for (uint32_t x = 0; x < c->nconstraints; x++) {
-                    const dra_constraint_t *cn = &c->constraints[x];
-                    rq->in_scope[x] = name_listed(cn->requests, cn->nrequests, nz(r->name)) ||
-                                      (subs && name_listed(cn->requests, cn->nrequests, rq->name));
-                }
-                int rc = validate_request(a, ci, k);
-                if (rc)
-                    return rc;
-                if (rq->num < min_req)
-                    min_req = rq->num;
-            }
-            min_claim += min_req;
-        }
-        if (min_claim > DRA_ALLOC_MAX_RESULTS)
-            return fatal(a, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
-                         cref(c, cb), (long long)min_claim, DRA_ALLOC_MAX_RESULTS);
-        for (uint32_t x = 0; x < c->nconstraints; x++) {
-            const dra_constraint_t *cn = &c->constraints[x];
-            cons_t *co = &cl->cons[x];
-            co->c = cn;
-            const char *nm = NULL;
-            if (cn->match_attribute) {
-                nm = cn->match_attribute;
-            } else if (cn->distinct_attribute && a->b.cc) {
-                nm = cn->distinct_attribute;
-                co->distinct = true;
-            } else {
-                return fatal(a, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)",
-                             cref(c, cb), x);
-            }
-            co->qname = dra_intern_find(&a->m->intern, nm, strlen(nm));
-        }
-    }
-    return DRA_OK;
+    return validate_request(self, ci, rqi);
 }
 
 /* ---- results (DRA-SEMANTICS §2.14) ----------------------------------------------------------- */
-
-static int build_node_selector(dra_fast_t *a, cl_t *cl, dra_arena_t *out,
-                               const dra_node_selector_t **res)
-{
-    *res = NULL;
-    dra_ns_req_t *fields = NULL, *exprs = NULL;
-    uint32_t nf = 0, ne = 0, capf = 0, cape = 0;
-    for (uint32_t i = 0; i < cl->nres; i++) {
-        const slot_t *st = &a->slots[cl->res[i].slot];
-        const dra_device_t *d = st->d;
-        const dra_slice_t *sl = d->slice;
-        const char *nn;
-        const dra_node_selector_t *sel;
-        if (sl->per_device_node_selection) {
-            nn = d->node_name;
-            sel = d->node_selector;
-        } else {
-            nn = sl->node_name;
-            sel = sl->node_selector;
-        }
-        if ((nn && nn[0]) || (a->b.binds_to_node && d->binds_to_node)) {
-            dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
-            dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
-            dra_ns_req_t *r = dra_arena_calloc(out, 1, sizeof *r, 8);
-            const char **vals = dra_arena_calloc(out, 1, sizeof(char *), 8);
-            if (!ns || !t || !r || !vals)
-                return R_NOMEM;
-            vals[0] = a->node->name;
-            r->key = "metadata.name";
-            r->op = DRA_NS_IN;
-            r->op_raw = "In";
-            r->values = vals;
-            r->nvalues = 1;
-            t->fields = r;
-            t->nfields = 1;
-            ns->terms = t;
-            ns->nterms = 1;
-            *res = ns;
-            return DRA_OK;
-        }
-        if (!sel)
-            continue;
-        if (sel->nterms > 1) {
-            return fatal(a, "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %u terms",
-                         nz(cl->c->name), sel->nterms);
-        }
-        if (sel->nterms == 0)
-            continue;
-        const dra_ns_term_t *t = &sel->terms[0];
-        for (int pass = 0; pass < 2; pass++) {
-            const dra_ns_req_t *src = pass ? t->exprs : t->fields;
-            uint32_t nsrc = pass ? t->nexprs : t->nfields;
-            dra_ns_req_t **dst = pass ? &exprs : &fields;
-            uint32_t *nd = pass ? &ne : &nf, *capd = pass ? &cape : &capf;
-            for (uint32_t j = 0; j < nsrc; j++) {
-                bool dup = false;
-                for (uint32_t x = 0; x < *nd && !dup; x++)
-                    dup = dra_ns_req_equal(&(*dst)[x], &src[j]);
-                if (dup)
-                    continue;
-                if (*nd == *capd) {
-                    uint32_t nc = *capd ? *capd * 2 : 4;
-                    dra_ns_req_t *nr = dra_arena_realloc(out, *dst, *capd * sizeof **dst, nc * sizeof **dst, 8);
-                    if (!nr)
-                        return R_NOMEM;
-                    *dst = nr;
-                    *capd = nc;
-                }
-                (*dst)[(*nd)++] = src[j];
-            }
-        }
-    }
-    if (!nf && !ne)
-        return DRA_OK;
-    dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
-    dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
-    if (!ns || !t)
-        return R_NOMEM;
-    t->fields = fields;
-    t->nfields = nf;
-    t->exprs = exprs;
-    t->nexprs = ne;
-    ns->terms = t;
-    ns->nterms = 1;
-    *res = ns;
-    return DRA_OK;
-}
-
-static int build_results(dra_fast_t *a, dra_arena_t *out)
-{
-    a->out->allocations = dra_arena_calloc(out, a->nclaims ? a->nclaims : 1, sizeof(dra_allocation_t *), 8);
-    if (!a->out->allocations)
-        return R_NOMEM;
-    for (uint32_t ci = 0; ci < a->nclaims; ci++) {
-        cl_t *cl = &a->cls[ci];
-        const dra_claim_t *c = cl->c;
-        dra_allocation_t *al = dra_arena_calloc(out, 1, sizeof *al, 8);
-        if (!al)
-            return R_NOMEM;
-        al->results = dra_arena_calloc(out, cl->nres ? cl->nres : 1, sizeof(dra_result_t), 8);
-        if (!al->results)
-            return R_NOMEM;
-        for (uint32_t i = 0; i < cl->nres; i++) {
-            const res_t *r = &cl->res[i];
-            const slot_t *st = &a->slots[r->slot];
-            const rq_t *rq = &a->rqs[r->rq];
-            const dra_gpool_t *p = &a->gp.pools[st->pool];
-            dra_result_t *o = &al->results[i];
-            o->request = dra_arena_strdup(out, rq->name);
-            o->driver = p->driver;
-            o->pool = p->name;
-            o->device = st->d->name;
-            o->admin_access = rq->body->admin_access && !rq->is_sub;
-            o->tolerations = rq->body->tolerations;
-            o->ntolerations = rq->body->ntolerations;
-            if (a->b.binding) {
-                o->binding_conditions = st->d->binding_conditions;
-                o->nbinding_conditions = st->d->nbinding_conditions;
-                o->binding_failure_conditions = st->d->binding_failure_conditions;
-                o->nbinding_failure_conditions = st->d->nbinding_failure_conditions;
-            }
-            if (r->multi) {
-                o->share_id = dra_arena_strdup(out, r->share);
-                if (st->d->ncaps) {
-                    o->consumed = dra_arena_calloc(out, st->d->ncaps, sizeof(dra_consumed_t), 8);
-                    if (!o->consumed)
-                        return R_NOMEM;
-                    o->nconsumed = st->d->ncaps;
-                    for (uint32_t k = 0; k < st->d->ncaps; k++) {
-                        o->consumed[k].name = st->d->caps[k].name;
-                        dra_aq_to(r->consumed[k], &st->d->caps[k].value, &o->consumed[k].value);
-                    }
-                }
-            }
-            if (!o->request)
-                return R_NOMEM;
-        }
-        al->nresults = cl->nres;
-        /* configs: class configs once per class, then claim configs */
-        uint32_t maxcfg = c->nconfigs;
-        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const rq_t *rq = &a->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
-            if (rq->cls)
-                maxcfg += rq->cls->nconfigs;
-        }
-        if (a->b.bugs && a->b.release == DRA_RELEASE_1_36)
-            maxcfg += c->nconfigs * c->nrequests;
-        al->configs = dra_arena_calloc(out, maxcfg ? maxcfg : 1, sizeof(dra_alloc_config_t), 8);
-        if (!al->configs)
-            return R_NOMEM;
-        struct {
-            const dra_device_class_t *cls;
-            uint32_t start, end;
-        } seen[DRA_ALLOC_MAX_REQUESTS + 1];
-        uint32_t nseen = 0;
-        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const rq_t *rq = &a->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
-            if (!rq->cls)
-                continue;
-            uint32_t si = 0;
-            while (si < nseen && seen[si].cls != rq->cls)
-                si++;
-            if (si < nseen) {
-                for (uint32_t k = seen[si].start; k < seen[si].end; k++) {
-                    dra_alloc_config_t *cf = &al->configs[k];
-                    const char **nr = dra_arena_calloc(out, cf->nrequests + 1, sizeof(char *), 8);
-                    if (!nr)
-                        return R_NOMEM;
-                    memcpy(nr, cf->requests, cf->nrequests * sizeof(char *));
-                    nr[cf->nrequests] = dra_arena_strdup(out, rq->name);
-                    cf->requests = nr;
-                    cf->nrequests++;
-                }
-                continue;
-            }
-            uint32_t first = al->nconfigs;
-            for (uint32_t x = 0; x < rq->cls->nconfigs; x++) {
-                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
-                cf->source = DRA_CONFIG_FROM_CLASS;
-                cf->opaque = rq->cls->configs[x].opaque;
-                cf->requests = dra_arena_calloc(out, 1, sizeof(char *), 8);
-                if (!cf->requests)
-                    return R_NOMEM;
-                cf->requests[0] = dra_arena_strdup(out, rq->name);
-                cf->nrequests = 1;
-            }
-            if (nseen <= DRA_ALLOC_MAX_REQUESTS) {
-                seen[nseen].cls = rq->cls;
-                seen[nseen].start = first;
-                seen[nseen].end = al->nconfigs;
-                nseen++;
-            }
-        }
-        bool dup_bug = a->b.bugs && a->b.release == DRA_RELEASE_1_36;
-        for (uint32_t x = 0; x < c->nconfigs; x++) {
-            const dra_claim_config_t *cc = &c->configs[x];
-            uint32_t times = 0;
-            if (cc->nrequests == 0) {
-                times = 1;
-            } else {
-                for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-                    const dra_request_t *r = &c->requests[ri];
-                    bool hit = name_listed(cc->requests, cc->nrequests, nz(r->name));
-                    if (!hit && cl->nsub[ri]) {
-                        const rq_t *rq = &a->rqs[cl->rq_first[ri] + cl->selected[ri]];
-                        hit = name_listed(cc->requests, cc->nrequests, rq->name);
-                    }
-                    if (hit) {
-                        times++;
-                        if (!dup_bug) /* BUG(6): 1.36 appended once per matching request */
-                            break;
-                    }
-                }
-            }
-            for (uint32_t t = 0; t < times; t++) {
-                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
-                cf->source = DRA_CONFIG_FROM_CLAIM;
-                cf->requests = cc->requests;
-                cf->nrequests = cc->nrequests;
-                cf->opaque = cc->opaque;
-            }
-        }
-        int rc = build_node_selector(a, cl, out, &al->node_selector);
-        if (rc)
-            return rc;
-        a->out->allocations[ci] = al;
-    }
-    a->out->n = a->nclaims;
-    return DRA_OK;
-}
 
 /* ---- entry point ----------------------------------------------------------------------------- */
 
@@ -1870,11 +1262,11 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
     if (!a || !node || (!claims && n) || !out_arena || !out)
         return DRA_EINVAL;
     memset(out, 0, sizeof *out);
-    dra_arena_reset(&a->scratch);
-    a->out = out;
-    a->node = node;
-    a->nclaims = n;
-    a->err[0] = 0;
+    dra_arena_reset(&a->c.scratch);
+    a->c.out = out;
+    a->c.node = node;
+    a->c.nclaims = n;
+    a->c.err[0] = 0;
     a->fn = node_get(a, node);
     if (!a->fn)
         return DRA_ENOMEM;
@@ -1883,38 +1275,38 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
         snprintf(out->msg, sizeof out->msg, "%s", a->fn->gather_err);
         return DRA_OK;
     }
-    a->gp = a->fn->gp;
+    a->c.gp = a->fn->gp;
     /* pruning skips allocateDevice calls of failing subtrees: only where those leave no trace
      * (no leaking upstream bugs, no shareIDs drawn, no step budget, no invalid-pool fatal) */
-    a->prune = a->prune_on && !a->b.bugs && !(a->b.cc && a->fn->has_multi) && !a->opts.max_steps &&
-               !a->gp.any_invalid;
+    a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->opts.max_steps &&
+               !a->c.gp.any_invalid;
     int rc;
-    out->stats.pools = a->gp.n;
+    out->stats.pools = a->c.gp.n;
     if (build_slots(a))
         return DRA_ENOMEM;
-    rc = preprocess(a, claims);
+    rc = dra_acall_preprocess(&a->c, claims, a->fn->has_pdns, validate_cb, a);
     if (rc == DRA_OK) {
         const loc_t origin = {0, 0, 0};
         rc = allocate_one(a, 0, 0, 0, 0, false, origin);
         if (rc == R_MAXEXC)
-            rc = fatal(a, "allocation max size exceeded");
+            rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
     }
     switch (rc) {
     case R_OK:
-        rc = build_results(a, out_arena);
+        rc = dra_acall_build_results(&a->c, out_arena);
         if (rc == R_NOMEM)
             return DRA_ENOMEM;
         if (rc) {
             out->kind = DRA_OUTCOME_FATAL;
             out->allocations = NULL;
             out->n = 0;
-            snprintf(out->msg, sizeof out->msg, "%s", a->err);
+            snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
             return DRA_OK;
         }
         out->kind = DRA_OUTCOME_ALLOCATED;
         return DRA_OK;
     case R_FAIL:
-        if (a->gp.any_invalid && a->b.strict_pools) {
+        if (a->c.gp.any_invalid && a->c.b.strict_pools) {
             out->kind = DRA_OUTCOME_NODE_FAILURE;
             snprintf(out->msg, sizeof out->msg, "invalid resource pools were encountered");
         } else {
@@ -1925,11 +1317,11 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
         return DRA_ENOMEM;
     case R_NODE:
         out->kind = DRA_OUTCOME_NODE_FAILURE;
-        snprintf(out->msg, sizeof out->msg, "%s", a->err);
+        snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
         return DRA_OK;
     default:
         out->kind = DRA_OUTCOME_FATAL;
-        snprintf(out->msg, sizeof out->msg, "%s", a->err);
+        snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
         return DRA_OK;
     }
 }

@@ -18,26 +18,6 @@
 #include "alloc/alloc_impl.h"
 #include "base/bitset.h"
 
-#define R_OK 1
-#define R_FAIL 0
-#define R_MAXEXC (-1000) /* errAllocationResultMaxSizeExceeded */
-#define R_FATAL (-1001)
-#define R_NODE (-1002)
-#define R_NOMEM (-1003)
-
-typedef struct slot {
-    const dra_device_t *d;
-    uint32_t pool;
-    bool excl;         /* in AllocatedDevices */
-    bool persist_cap;  /* AggregatedCapacity has an entry */
-    bool persist_share;
-    dra_aq_t *existing; /* per device capacity: aggregated consumed capacity (NULL = none) */
-    dra_aq_t *allocating; /* per device capacity, this attempt (NULL until used) */
-    uint32_t nallocating;
-    uint64_t *taken; /* bitset over claims */
-    uint32_t ntaken;
-    uint32_t scope;
-} slot_t;
 
 typedef struct cent {
     const char *set, *name;
@@ -51,83 +31,19 @@ typedef struct scope {
     uint32_t n, cap;
 } scope_t;
 
-typedef struct rq {
-    const dra_exact_request_t *body;
-    const dra_request_t *parent;
-    bool is_sub;
-    const dra_device_class_t *cls;
-    int64_t num;
-    bool all;
-    uint32_t *all_slots;
-    uint32_t nall;
-    const char *name; /* "req" or "req/sub" */
-    uint32_t key;
-    bool *in_scope; /* per constraint of the claim */
-} rq_t;
-
-typedef struct cons {
-    const dra_constraint_t *c;
-    uint32_t qname;
-    bool distinct;
-    uint32_t n;
-    const dra_attr_t *ref;
-    const dra_attr_t **stk; /* fixed mode: attributes added, LIFO */
-    uint32_t nstk, capstk;
-    struct {
-        const char *req;
-        const dra_attr_t *a;
-    } *map; /* BUG(3): distinctAttribute keyed by request name */
-    uint32_t nmap, capmap;
-    dra_aval_t isect[DRA_AVAL_MAX]; /* BUG(4): list intersection, never restored */
-    uint32_t nisect;
-} cons_t;
-
-typedef struct res {
-    uint32_t slot, rq;
-    bool multi, charged;
-    char share[37];
-    dra_aq_t *consumed; /* per device capacity (multi only) */
-} res_t;
-
-typedef struct cl {
-    const dra_claim_t *c;
-    uint32_t *rq_first; /* per request: index of its rq (first subrequest) */
-    uint32_t *nsub;     /* per request: number of subrequests (0 = exactly) */
-    uint32_t *selected; /* per request: chosen subrequest */
-    res_t res[DRA_ALLOC_MAX_RESULTS + 1];
-    uint32_t nres;
-    dra_aq_t *consumed_pool; /* (MAX+1) * maxcaps */
-    cons_t *cons;
-    uint32_t ncons;
-} cl_t;
 
 struct dra_allocator {
-    const dra_model_t *m;
+    dra_acall_t c; /* model, behaviour, scratch and the per-call state shared with fast.c */
     dra_alloc_features_t f;
-    dra_beh_t b;
     const dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
     dra_alloc_options_t opts;
-    dra_arena_t scratch, celscratch;
+    dra_arena_t celscratch;
     uint64_t rng;
 
-    /* per call */
-    const dra_node_t *node;
-    uint32_t nclaims;
-    dra_gpools_t gp;
-    slot_t *slots;
-    uint32_t nslots;
-    uint32_t **slice_base; /* per pool, per slice: first slot */
+    /* per call, besides c */
     scope_t *scopes;
     uint32_t nscopes;
-    rq_t *rqs;
-    uint32_t nrqs;
-    int8_t *sel; /* nslots * nrqs: -1 unknown, 0 no, 1 yes */
-    cl_t *cls;
-    uint32_t maxcaps;
-    uint32_t claim_words;
-    dra_alloc_outcome_t *out;
-    char err[DRA_DIAG_MSG_MAX];
 };
 
 static const char *nz(const char *s)
@@ -146,15 +62,15 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra_allocator_t *a = calloc(1, sizeof *a);
     if (!a)
         return DRA_ENOMEM;
-    a->m = m;
+    a->c.m = m;
     a->f = *f;
-    dra_beh_init(&a->b, f);
+    dra_beh_init(&a->c.b, f);
     a->st = state;
     a->cel = cel;
     if (opts)
         a->opts = *opts;
     a->rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
-    dra_arena_init(&a->scratch, 256 * 1024);
+    dra_arena_init(&a->c.scratch, 256 * 1024);
     dra_arena_init(&a->celscratch, 64 * 1024);
     *out = a;
     return DRA_OK;
@@ -164,7 +80,7 @@ void dra_alloc_free(dra_allocator_t *a)
 {
     if (!a)
         return;
-    dra_arena_fini(&a->scratch);
+    dra_arena_fini(&a->c.scratch);
     dra_arena_fini(&a->celscratch);
     free(a);
 }
@@ -186,16 +102,6 @@ void dra_alloc_next_share_id(dra_allocator_t *a, char buf[37])
 }
 
 /* ---- errors ---------------------------------------------------------------------------------- */
-
-static int fatal(dra_allocator_t *a, const char *fmt, ...) DRA_PRINTF(2, 3);
-static int fatal(dra_allocator_t *a, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->err, sizeof a->err, fmt, ap);
-    va_end(ap);
-    return R_FATAL;
-}
 
 static const char *cref(const dra_claim_t *c, char *buf)
 {
@@ -230,60 +136,60 @@ static void untake(dra_allocator_t *a, slot_t *s, uint32_t ci)
 
 static int build_slots(dra_allocator_t *a)
 {
-    dra_arena_t *ar = &a->scratch;
+    dra_arena_t *ar = &a->c.scratch;
     uint32_t n = 0;
-    for (uint32_t p = 0; p < a->gp.n; p++)
-        for (uint32_t s = 0; s < a->gp.pools[p].nslices; s++)
-            n += a->gp.pools[p].slices[s]->ndevices;
-    a->nslots = n;
-    a->slots = dra_arena_calloc(ar, n ? n : 1, sizeof(slot_t), 16);
-    a->slice_base = dra_arena_calloc(ar, a->gp.n ? a->gp.n : 1, sizeof(uint32_t *), 8);
-    a->claim_words = (uint32_t)dra_bitset_words(a->nclaims ? a->nclaims : 1);
-    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->claim_words, 8, 8);
-    if (!a->slots || !a->slice_base || !tk)
+    for (uint32_t p = 0; p < a->c.gp.n; p++)
+        for (uint32_t s = 0; s < a->c.gp.pools[p].nslices; s++)
+            n += a->c.gp.pools[p].slices[s]->ndevices;
+    a->c.nslots = n;
+    a->c.slots = dra_arena_calloc(ar, n ? n : 1, sizeof(slot_t), 16);
+    a->c.slice_base = dra_arena_calloc(ar, a->c.gp.n ? a->c.gp.n : 1, sizeof(uint32_t *), 8);
+    a->c.claim_words = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
+    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->c.claim_words, 8, 8);
+    if (!a->c.slots || !a->c.slice_base || !tk)
         return DRA_ENOMEM;
     /* counter scopes: per pool (1.35+; BUG(5): per pool name) or per slice (1.34) */
     uint32_t nsc = 0;
-    if (!a->b.pool_counters)
-        for (uint32_t p = 0; p < a->gp.n; p++)
-            nsc += a->gp.pools[p].nslices;
+    if (!a->c.b.pool_counters)
+        for (uint32_t p = 0; p < a->c.gp.n; p++)
+            nsc += a->c.gp.pools[p].nslices;
     else
-        nsc = a->gp.n;
+        nsc = a->c.gp.n;
     a->nscopes = nsc;
     a->scopes = dra_arena_calloc(ar, nsc ? nsc : 1, sizeof(scope_t), 16);
     if (!a->scopes)
         return DRA_ENOMEM;
     uint32_t k = 0, sk = 0;
-    a->maxcaps = 0;
-    for (uint32_t p = 0; p < a->gp.n; p++) {
-        const dra_gpool_t *pool = &a->gp.pools[p];
-        a->slice_base[p] = dra_arena_calloc(ar, pool->nslices ? pool->nslices : 1, sizeof(uint32_t), 4);
-        if (!a->slice_base[p])
+    a->c.maxcaps = 0;
+    for (uint32_t p = 0; p < a->c.gp.n; p++) {
+        const dra_gpool_t *pool = &a->c.gp.pools[p];
+        a->c.slice_base[p] = dra_arena_calloc(ar, pool->nslices ? pool->nslices : 1, sizeof(uint32_t), 4);
+        if (!a->c.slice_base[p])
             return DRA_ENOMEM;
         uint32_t pscope = p;
-        if (a->b.pool_counters && a->b.bugs) {
+        if (a->c.b.pool_counters && a->c.b.bugs) {
             for (uint32_t q = 0; q < p; q++)
-                if (strcmp(a->gp.pools[q].name, pool->name) == 0) {
+                if (strcmp(a->c.gp.pools[q].name, pool->name) == 0) {
                     pscope = q;
                     break;
                 }
         }
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
-            a->slice_base[p][s] = k;
-            uint32_t scope = a->b.pool_counters ? pscope : sk++;
+            a->c.slice_base[p][s] = k;
+            uint32_t scope = a->c.b.pool_counters ? pscope : sk++;
             for (uint32_t d = 0; d < sl->ndevices; d++, k++) {
-                slot_t *st = &a->slots[k];
+                slot_t *st = &a->c.slots[k];
                 const dra_device_t *dev = &sl->devices[d];
                 st->d = dev;
                 st->pool = p;
                 st->scope = scope;
-                st->taken = tk + (size_t)k * a->claim_words;
+                st->taken = tk + (size_t)k * a->c.claim_words;
                 st->excl = dra_alloc_state_exclusive(a->st, pool->driver, pool->name, dev->name) > 0;
                 st->persist_cap = dra_alloc_state_has_capacity(a->st, pool->driver, pool->name, dev->name);
                 st->persist_share = dra_alloc_state_shares(a->st, pool->driver, pool->name, dev->name) > 0;
-                if (dev->ncaps > a->maxcaps)
-                    a->maxcaps = dev->ncaps;
+                if (dev->ncaps > a->c.maxcaps)
+                    a->c.maxcaps = dev->ncaps;
                 if (st->persist_cap) {
                     st->existing = dra_arena_calloc(ar, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
                     if (!st->existing)
@@ -312,7 +218,7 @@ static cent_t *centry(dra_allocator_t *a, scope_t *sc, const char *set, const ch
         return NULL;
     if (sc->n == sc->cap) {
         uint32_t nc = sc->cap ? sc->cap * 2 : 16;
-        cent_t *ne = dra_arena_realloc(&a->scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
+        cent_t *ne = dra_arena_realloc(&a->c.scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
         if (!ne)
             return NULL;
         sc->e = ne;
@@ -347,8 +253,8 @@ static int scope_ready(dra_allocator_t *a, slot_t *st)
     scope_t *sc = &a->scopes[st->scope];
     if (sc->ready)
         return DRA_OK;
-    const dra_gpool_t *p = &a->gp.pools[st->pool];
-    if (a->b.pool_counters) {
+    const dra_gpool_t *p = &a->c.gp.pools[st->pool];
+    if (a->c.b.pool_counters) {
         for (uint32_t i = 0; i < p->ncounter_slices; i++) {
             const dra_slice_t *s = p->counter_slices[i];
             for (uint32_t j = 0; j < s->ncounter_sets; j++)
@@ -410,176 +316,13 @@ static int counters_reserve(dra_allocator_t *a, slot_t *st)
     return 1;
 }
 
-/* ---- constraints (DRA-SEMANTICS §2.7) -------------------------------------------------------- */
-
-static bool set_intersects(const dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
-{
-    if (!nx || !ny || x[0].base != y[0].base)
-        return false;
-    for (uint32_t i = 0; i < nx; i++)
-        for (uint32_t j = 0; j < ny; j++)
-            if (dra_aval_eq(&x[i], &y[j]))
-                return true;
-    return false;
-}
-
-static uint32_t set_intersect_into(dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
-{
-    if (!nx || !ny || x[0].base != y[0].base)
-        return nx; /* upstream leaves the set unchanged for different kinds */
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < nx; i++) {
-        bool in = false;
-        for (uint32_t j = 0; j < ny && !in; j++)
-            in = dra_aval_eq(&x[i], &y[j]);
-        if (in)
-            x[k++] = x[i];
-    }
-    return k;
-}
-
-static int stk_push(dra_allocator_t *a, cons_t *c, const dra_attr_t *at)
-{
-    if (c->nstk == c->capstk) {
-        uint32_t nc = c->capstk ? c->capstk * 2 : 8;
-        const dra_attr_t **ns = dra_arena_realloc(&a->scratch, (void *)c->stk, c->capstk * sizeof(void *),
-                                                  nc * sizeof(void *), 8);
-        if (!ns)
-            return DRA_ENOMEM;
-        c->stk = ns;
-        c->capstk = nc;
-    }
-    c->stk[c->nstk++] = at;
-    return DRA_OK;
-}
-
-/* 1 added, 0 rejected, <0 out of memory */
-static int cons_add(dra_allocator_t *a, cons_t *c, const rq_t *rq, uint32_t ci_cons,
-                    const dra_device_t *d)
-{
-    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
-        return 1;
-    const dra_attr_t *at = c->qname ? dra_device_attr(d, c->qname) : NULL;
-    if (!at)
-        return 0;
-    bool bugs = a->b.bugs;
-    dra_aval_t nv[DRA_AVAL_MAX], ov[DRA_AVAL_MAX];
-    if (!c->distinct) {
-        if (a->b.lists) {
-            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
-            if (c->n == 0) {
-                if (!nn)
-                    return 0;
-                memcpy(c->isect, nv, nn * sizeof nv[0]);
-                c->nisect = nn;
-            } else {
-                if (!nn)
-                    return 0;
-                if (bugs) {
-                    if (!set_intersects(c->isect, c->nisect, nv, nn))
-                        return 0;
-                    c->nisect = set_intersect_into(c->isect, c->nisect, nv, nn);
-                } else {
-                    /* fixed: intersection over every device currently in the set */
-                    uint32_t k = nn;
-                    for (uint32_t i = 0; i < c->nstk && k; i++) {
-                        uint32_t no = dra_attr_values(c->stk[i], ov, DRA_AVAL_MAX);
-                        if (!set_intersects(nv, k, ov, no))
-                            return 0;
-                        k = set_intersect_into(nv, k, ov, no);
-                    }
-                    if (!k)
-                        return 0;
-                }
-            }
-        } else {
-            if (c->n == 0) {
-                c->ref = at;
-            } else if (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, c->ref)) {
-                return 0;
-            }
-        }
-        if (!bugs && stk_push(a, c, at))
-            return -1;
-        c->n++;
-        return 1;
-    }
-    /* distinctAttribute */
-    const char *key = rq->parent->name;
-    if (c->n > 0) {
-        uint32_t nold = bugs ? c->nmap : c->nstk;
-        if (a->b.lists) {
-            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
-            if (!nn)
-                return 0;
-            for (uint32_t i = 0; i < nold; i++) {
-                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
-                uint32_t no = dra_attr_values(o, ov, DRA_AVAL_MAX);
-                if (no && set_intersects(nv, nn, ov, no))
-                    return 0;
-            }
-        } else {
-            for (uint32_t i = 0; i < nold; i++) {
-                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
-                if (!dra_attr_is_scalar(at))
-                    return 0;
-                if (dra_attr_scalar_eq(at, o))
-                    return 0;
-            }
-        }
-    }
-    if (bugs) {
-        uint32_t i;
-        for (i = 0; i < c->nmap; i++)
-            if (strcmp(c->map[i].req, key) == 0)
-                break;
-        if (i == c->nmap) {
-            if (c->nmap == c->capmap) {
-                uint32_t nc = c->capmap ? c->capmap * 2 : 8;
-                void *nm = dra_arena_realloc(&a->scratch, c->map, c->capmap * sizeof c->map[0],
-                                             nc * sizeof c->map[0], 8);
-                if (!nm)
-                    return -1;
-                c->map = nm;
-                c->capmap = nc;
-            }
-            c->nmap++;
-        }
-        c->map[i].req = key;
-        c->map[i].a = at;
-    } else if (stk_push(a, c, at)) {
-        return -1;
-    }
-    c->n++;
-    return 1;
-}
-
-static void cons_remove(dra_allocator_t *a, cons_t *c, const rq_t *rq, uint32_t ci_cons)
-{
-    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
-        return;
-    if (a->b.bugs) {
-        if (c->distinct) {
-            for (uint32_t i = 0; i < c->nmap; i++)
-                if (strcmp(c->map[i].req, rq->parent->name) == 0) {
-                    c->map[i] = c->map[c->nmap - 1];
-                    c->nmap--;
-                    break;
-                }
-        }
-    } else if (c->nstk) {
-        c->nstk--;
-    }
-    c->n--;
-}
-
 /* ---- selectability --------------------------------------------------------------------------- */
 
 static int selectable(dra_allocator_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, bool *match)
 {
-    int8_t *cache = &a->sel[(size_t)slot * a->nrqs + rqi];
-    const slot_t *st = &a->slots[slot];
-    if (!a->b.binding && st->d->nbinding_conditions > 0) {
+    int8_t *cache = &a->c.sel[(size_t)slot * a->c.nrqs + rqi];
+    const slot_t *st = &a->c.slots[slot];
+    if (!a->c.b.binding && st->d->nbinding_conditions > 0) {
         *match = false;
         return DRA_OK;
     }
@@ -587,10 +330,10 @@ static int selectable(dra_allocator_t *a, uint32_t slot, uint32_t rqi, uint32_t 
         *match = *cache;
         return DRA_OK;
     }
-    const rq_t *rq = &a->rqs[rqi];
-    int rc = dra_device_selectable(a->m, &a->b, a->cel, &a->celscratch, a->node, a->cls[ci].c,
-                                   rq->cls, rq->body, st->d, match, &a->out->stats.cel_evals,
-                                   a->err, sizeof a->err);
+    const rq_t *rq = &a->c.rqs[rqi];
+    int rc = dra_device_selectable(a->c.m, &a->c.b, a->cel, &a->celscratch, a->c.node, a->c.cls[ci].c,
+                                   rq->cls, rq->body, st->d, match, &a->c.out->stats.cel_evals,
+                                   a->c.err, sizeof a->c.err);
     if (rc == DRA_ENOMEM)
         return R_NOMEM;
     if (rc)
@@ -601,7 +344,7 @@ static int selectable(dra_allocator_t *a, uint32_t slot, uint32_t rqi, uint32_t 
 
 static int capacity_fits(dra_allocator_t *a, const rq_t *rq, const slot_t *st)
 {
-    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, a->b.bugs);
+    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, a->c.b.bugs);
 }
 
 /* ---- allocateDevice -------------------------------------------------------------------------- */
@@ -609,18 +352,18 @@ static int capacity_fits(dra_allocator_t *a, const rq_t *rq, const slot_t *st)
 /* R_OK allocated (result appended), R_FAIL rejected, R_FATAL / R_NOMEM */
 static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
 {
-    cl_t *cl = &a->cls[ci];
-    const rq_t *rq = &a->rqs[rqi];
-    slot_t *st = &a->slots[slot];
+    cl_t *cl = &a->c.cls[ci];
+    const rq_t *rq = &a->c.rqs[rqi];
+    slot_t *st = &a->c.slots[slot];
     const dra_device_t *d = st->d;
-    bool bugs = a->b.bugs;
-    bool multi = a->b.cc && d->allow_multiple_allocations;
+    bool bugs = a->c.b.bugs;
+    bool multi = a->c.b.cc && d->allow_multiple_allocations;
     bool admin = rq->body->admin_access && !rq->is_sub;
     if (!multi && admin && taken_by(a, st, ci))
         return R_FAIL;
     if (!admin && (st->excl || st->ntaken > 0))
         return R_FAIL;
-    if (!a->b.pd && d->nconsumes > 0)
+    if (!a->c.b.pd && d->nconsumes > 0)
         return R_FAIL;
     bool cap_in_use = st->persist_cap || st->nallocating > 0 || (!bugs && st->persist_share);
     bool skip_counters = multi && cap_in_use;
@@ -633,26 +376,26 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
             return R_FAIL;
         charged = true;
     }
-    if (a->b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
+    if (a->c.b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
             counters_apply(a, st, -1);
         return R_FAIL;
     }
     for (uint32_t i = 0; i < cl->ncons; i++) {
-        int rc = cons_add(a, &cl->cons[i], rq, i, d);
+        int rc = dra_acons_add(&a->c, &cl->cons[i], rq, i, d);
         if (rc < 0)
             return R_NOMEM;
         if (!rc) {
             if (must) {
                 char cb[300];
-                const dra_gpool_t *p = &a->gp.pools[st->pool];
-                return fatal(a,
+                const dra_gpool_t *p = &a->c.gp.pools[st->pool];
+                return dra_acall_fatal(&a->c,
                              "claim %s, request %s: cannot add device %s/%s/%s because a claim "
                              "constraint would not be satisfied",
                              cref(cl->c, cb), nz(rq->body->name), p->driver, p->name, nz(d->name));
             }
             for (uint32_t e = 0; e < i; e++)
-                cons_remove(a, &cl->cons[e], rq, e);
+                dra_acons_remove(&a->c, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
                 counters_apply(a, st, -1);
             return R_FAIL;
@@ -662,23 +405,25 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
         take(a, st, ci);
     res_t *r = &cl->res[cl->nres];
     memset(r, 0, sizeof *r);
-    if (a->b.cc) {
+    if (a->c.b.cc) {
         int fits = capacity_fits(a, rq, st);
         if (fits != 1) {
             if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
                 if (!multi)
                     untake(a, st, ci);
                 for (uint32_t e = cl->ncons; e-- > 0;)
-                    cons_remove(a, &cl->cons[e], rq, e);
+                    dra_acons_remove(&a->c, &cl->cons[e], rq, e);
                 if (charged)
                     counters_apply(a, st, -1);
             }
             return R_FAIL;
         }
         if (multi) {
-            r->consumed = cl->consumed_pool + (size_t)cl->nres * (a->maxcaps ? a->maxcaps : 1);
+            r->consumed = dra_acall_consumed(&a->c, cl);
+            if (!r->consumed)
+                return R_NOMEM;
             if (d->ncaps && !st->allocating) {
-                st->allocating = dra_arena_calloc(&a->scratch, d->ncaps, sizeof(dra_aq_t), 16);
+                st->allocating = dra_arena_calloc(&a->c.scratch, d->ncaps, sizeof(dra_aq_t), 16);
                 if (!st->allocating)
                     return R_NOMEM;
             }
@@ -701,19 +446,19 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
 
 static void deallocate(dra_allocator_t *a, uint32_t ci)
 {
-    cl_t *cl = &a->cls[ci];
+    cl_t *cl = &a->c.cls[ci];
     res_t *r = &cl->res[cl->nres - 1];
-    slot_t *st = &a->slots[r->slot];
-    const rq_t *rq = &a->rqs[r->rq];
+    slot_t *st = &a->c.slots[r->slot];
+    const rq_t *rq = &a->c.rqs[r->rq];
     for (uint32_t e = cl->ncons; e-- > 0;)
-        cons_remove(a, &cl->cons[e], rq, e);
+        dra_acons_remove(&a->c, &cl->cons[e], rq, e);
     untake(a, st, ci);
     if (r->multi) {
         if (r->consumed)
             for (uint32_t c = 0; c < st->d->ncaps; c++)
                 st->allocating[c] -= r->consumed[c];
         st->nallocating--;
-        if (r->charged && !a->b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
+        if (r->charged && !a->c.b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
             counters_apply(a, st, -1);
     } else if (r->charged) {
         counters_apply(a, st, -1);
@@ -730,15 +475,15 @@ typedef struct loc {
 static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t si, int64_t di,
                         bool in_sub, loc_t start)
 {
-    dra_alloc_stats_t *stats = &a->out->stats;
+    dra_alloc_stats_t *stats = &a->c.out->stats;
     stats->allocate_one++;
     if (a->opts.max_steps && stats->allocate_one > a->opts.max_steps)
-        return fatal(a, "filter operation aborted: search budget of %llu steps exhausted",
+        return dra_acall_fatal(&a->c, "filter operation aborted: search budget of %llu steps exhausted",
                      (unsigned long long)a->opts.max_steps);
     const loc_t origin = {0, 0, 0};
-    if (ci >= a->nclaims)
+    if (ci >= a->c.nclaims)
         return R_OK;
-    cl_t *cl = &a->cls[ci];
+    cl_t *cl = &a->c.cls[ci];
     if (ri >= cl->c->nrequests) {
         int rc = allocate_one(a, ci + 1, 0, 0, 0, false, origin);
         if (rc == R_MAXEXC)
@@ -762,7 +507,7 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
         return all_exceeded ? R_MAXEXC : R_FAIL;
     }
     uint32_t rqi = cl->rq_first[ri] + (cl->nsub[ri] ? si : 0);
-    const rq_t *rq = &a->rqs[rqi];
+    const rq_t *rq = &a->c.rqs[rqi];
     if (rq->all && rq->nall == 0)
         return R_FAIL;
     if (di >= rq->num)
@@ -782,21 +527,21 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
         return rc;
     }
     bool admin = rq->body->admin_access && !rq->is_sub;
-    if (!a->b.combos)
+    if (!a->c.b.combos)
         start = origin;
-    for (uint32_t p = start.p; p < a->gp.n; p++) {
-        const dra_gpool_t *pool = &a->gp.pools[p];
-        if (pool->invalid && !a->b.strict_pools)
-            return fatal(a, "pool %s/%s is invalid: %s", pool->driver, pool->name,
+    for (uint32_t p = start.p; p < a->c.gp.n; p++) {
+        const dra_gpool_t *pool = &a->c.gp.pools[p];
+        if (pool->invalid && !a->c.b.strict_pools)
+            return dra_acall_fatal(&a->c, "pool %s/%s is invalid: %s", pool->driver, pool->name,
                          nz(pool->invalid_reason));
-        if ((pool->incomplete && a->b.strict_pools) || pool->invalid)
+        if ((pool->incomplete && a->c.b.strict_pools) || pool->invalid)
             continue;
         for (uint32_t s = p == start.p ? start.s : 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
-            uint32_t base = a->slice_base[p][s];
+            uint32_t base = a->c.slice_base[p][s];
             for (uint32_t d = (p == start.p && s == start.s) ? start.d : 0; d < sl->ndevices; d++) {
                 uint32_t slot = base + d;
-                slot_t *st = &a->slots[slot];
+                slot_t *st = &a->c.slots[slot];
                 stats->candidates++;
                 if (admin && taken_by(a, st, ci))
                     continue;
@@ -808,7 +553,7 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
                     return rc;
                 if (!m)
                     continue;
-                if (a->b.cc && capacity_fits(a, rq, st) != 1)
+                if (a->c.b.cc && capacity_fits(a, rq, st) != 1)
                     continue;
                 rc = allocate_device(a, ci, rqi, slot, false);
                 if (rc < 0)
@@ -832,23 +577,23 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
 
 static int validate_request(dra_allocator_t *a, uint32_t ci, uint32_t rqi)
 {
-    rq_t *rq = &a->rqs[rqi];
-    const dra_claim_t *c = a->cls[ci].c;
+    rq_t *rq = &a->c.rqs[rqi];
+    const dra_claim_t *c = a->c.cls[ci].c;
     const dra_exact_request_t *body = rq->body;
     char cb[300];
     for (uint32_t i = 0; i < body->nselectors; i++)
         if (!body->selectors[i].cel)
-            return fatal(a, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
+            return dra_acall_fatal(&a->c, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
                          cref(c, cb), nz(body->name), i);
-    if (!a->b.admin && body->has_admin_access)
-        return fatal(a, "claim %s, request %s: admin access is requested, but the feature is disabled",
+    if (!a->c.b.admin && body->has_admin_access)
+        return dra_acall_fatal(&a->c, "claim %s, request %s: admin access is requested, but the feature is disabled",
                      cref(c, cb), nz(body->name));
     if (!body->class_name || !body->class_name[0])
-        return fatal(a, "claim %s, request %s: missing device class name (unsupported request type?)",
+        return dra_acall_fatal(&a->c, "claim %s, request %s: missing device class name (unsupported request type?)",
                      cref(c, cb), nz(body->name));
-    rq->cls = dra_model_find_class(a->m, body->class_name);
+    rq->cls = dra_model_find_class(a->c.m, body->class_name);
     if (!rq->cls)
-        return fatal(a, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+        return dra_acall_fatal(&a->c, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
                      cref(c, cb), nz(body->name), body->class_name, body->class_name);
     switch (body->mode) {
     case DRA_MODE_EXACT_COUNT:
@@ -857,41 +602,41 @@ static int validate_request(dra_allocator_t *a, uint32_t ci, uint32_t rqi)
     case DRA_MODE_ALL:
         break;
     default:
-        return fatal(a, "claim %s, request %s: unsupported count mode %s", cref(c, cb),
+        return dra_acall_fatal(&a->c, "claim %s, request %s: unsupported count mode %s", cref(c, cb),
                      nz(body->name), nz(body->mode_raw));
     }
     rq->all = true;
     uint32_t cap = 0;
-    for (uint32_t p = 0; p < a->gp.n; p++) {
-        const dra_gpool_t *pool = &a->gp.pools[p];
+    for (uint32_t p = 0; p < a->c.gp.n; p++) {
+        const dra_gpool_t *pool = &a->c.gp.pools[p];
         if (pool->incomplete || pool->invalid) {
-            int r = fatal(a, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
+            int r = dra_acall_fatal(&a->c, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
                           cref(c, cb), nz(body->name), pool->driver, pool->name,
                           pool->incomplete ? "being updated" : "invalid");
             /* PR #141898: per-node failure; the snapshot (BUG 9) made it fatal */
-            return a->b.bugs ? r : R_NODE;
+            return a->c.b.bugs ? r : R_NODE;
         }
         for (uint32_t s = 0; s < pool->nslices; s++)
             for (uint32_t d = 0; d < pool->slices[s]->ndevices; d++) {
-                uint32_t slot = a->slice_base[p][s] + d;
+                uint32_t slot = a->c.slice_base[p][s] + d;
                 bool m;
                 int rc = selectable(a, slot, rqi, ci, &m);
                 if (rc)
                     return rc;
                 if (!m)
                     continue;
-                if (a->b.cc) {
-                    const slot_t *st = &a->slots[slot];
+                if (a->c.b.cc) {
+                    const slot_t *st = &a->c.slots[slot];
                     /* PR #140769: static capacity only; the snapshot (BUG 8) subtracted the
                      * capacity already consumed, so All silently took a subset */
-                    int fits = dra_cap_fits(body, st->d, a->b.bugs ? st->existing : NULL, NULL,
-                                            a->b.bugs);
+                    int fits = dra_cap_fits(body, st->d, a->c.b.bugs ? st->existing : NULL, NULL,
+                                            a->c.b.bugs);
                     if (fits != 1)
                         continue;
                 }
                 if (rq->nall == cap) {
                     uint32_t nc = cap ? cap * 2 : 8;
-                    uint32_t *na = dra_arena_realloc(&a->scratch, rq->all_slots, cap * sizeof *na,
+                    uint32_t *na = dra_arena_realloc(&a->c.scratch, rq->all_slots, cap * sizeof *na,
                                                      nc * sizeof *na, 4);
                     if (!na)
                         return R_NOMEM;
@@ -905,354 +650,12 @@ static int validate_request(dra_allocator_t *a, uint32_t ci, uint32_t rqi)
     return DRA_OK;
 }
 
-static bool name_listed(const char *const *list, uint32_t n, const char *name)
+static int validate_cb(void *self, uint32_t ci, uint32_t rqi)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (strcmp(nz(list[i]), name) == 0)
-            return true;
-    return false;
-}
-
-static int preprocess(dra_allocator_t *a, dra_claim_t *const *claims)
-{
-    dra_arena_t *ar = &a->scratch;
-    uint32_t nrq = 0;
-    for (uint32_t ci = 0; ci < a->nclaims; ci++)
-        for (uint32_t ri = 0; ri < claims[ci]->nrequests; ri++) {
-            const dra_request_t *r = &claims[ci]->requests[ri];
-            nrq += r->nfirst_available ? r->nfirst_available : 1;
-        }
-    a->nrqs = nrq;
-    a->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(rq_t), 16);
-    a->cls = dra_arena_calloc(ar, a->nclaims ? a->nclaims : 1, sizeof(cl_t), 16);
-    a->sel = dra_arena_alloc(ar, (size_t)a->nslots * nrq + 1, 1);
-    if (!a->rqs || !a->cls || !a->sel)
-        return R_NOMEM;
-    memset(a->sel, 0xff, (size_t)a->nslots * nrq + 1);
-    uint32_t k = 0;
-    char cb[300];
-    for (uint32_t ci = 0; ci < a->nclaims; ci++) {
-        cl_t *cl = &a->cls[ci];
-        const dra_claim_t *c = claims[ci];
-        cl->c = c;
-        cl->rq_first = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
-        cl->nsub = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
-        cl->selected = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
-        cl->consumed_pool = dra_arena_calloc(ar, (DRA_ALLOC_MAX_RESULTS + 1) * (size_t)(a->maxcaps ? a->maxcaps : 1),
-                                             sizeof(dra_aq_t), 16);
-        cl->ncons = c->nconstraints;
-        cl->cons = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(cons_t), 16);
-        if (!cl->rq_first || !cl->nsub || !cl->selected || !cl->consumed_pool || !cl->cons)
-            return R_NOMEM;
-        int64_t min_claim = 0;
-        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const dra_request_t *r = &c->requests[ri];
-            bool subs = r->nfirst_available > 0;
-            if (!a->b.prio && subs)
-                return fatal(a, "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
-                             cref(c, cb), nz(r->name));
-            if (!a->b.cc) {
-                if (r->exactly && r->exactly->has_capacity)
-                    return fatal(a, "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
-                                 cref(c, cb), nz(r->name));
-                for (uint32_t s = 0; s < r->nfirst_available; s++)
-                    if (r->first_available[s].has_capacity)
-                        return fatal(a, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
-                                     cref(c, cb), nz(r->first_available[s].name));
-            }
-            cl->rq_first[ri] = k;
-            cl->nsub[ri] = subs ? r->nfirst_available : 0;
-            if (!subs && !r->exactly)
-                return fatal(a, "claim %s, request %s: missing device class name (unsupported request type?)",
-                             cref(c, cb), nz(r->name));
-            uint32_t nalt = subs ? r->nfirst_available : 1;
-            int64_t min_req = INT64_MAX;
-            for (uint32_t s = 0; s < nalt; s++, k++) {
-                rq_t *rq = &a->rqs[k];
-                rq->key = k;
-                rq->parent = r;
-                rq->is_sub = subs;
-                rq->body = subs ? &r->first_available[s] : r->exactly;
-                if (subs) {
-                    size_t ln = strlen(nz(r->name)) + strlen(nz(rq->body->name)) + 2;
-                    char *nm = dra_arena_alloc(ar, ln, 1);
-                    if (!nm)
-                        return R_NOMEM;
-                    snprintf(nm, ln, "%s/%s", nz(r->name), nz(rq->body->name));
-                    rq->name = nm;
-                } else {
-                    rq->name = nz(r->name);
-                }
-                rq->in_scope = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(bool), 1);
-                if (!rq->in_scope)
-                    return R_NOMEM;
-                for (uint32_t x = 0; x < c->nconstraints; x++) {
-                    const dra_constraint_t *cn = &c->constraints[x];
-                    rq->in_scope[x] = name_listed(cn->requests, cn->nrequests, nz(r->name)) ||
-                                      (subs && name_listed(cn->requests, cn->nrequests, rq->name));
-                }
-                int rc = validate_request(a, ci, k);
-                if (rc)
-                    return rc;
-                if (rq->num < min_req)
-                    min_req = rq->num;
-            }
-            min_claim += min_req;
-        }
-        if (min_claim > DRA_ALLOC_MAX_RESULTS)
-            return fatal(a, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
-                         cref(c, cb), (long long)min_claim, DRA_ALLOC_MAX_RESULTS);
-        for (uint32_t x = 0; x < c->nconstraints; x++) {
-            const dra_constraint_t *cn = &c->constraints[x];
-            cons_t *co = &cl->cons[x];
-            co->c = cn;
-            const char *nm = NULL;
-            if (cn->match_attribute) {
-                nm = cn->match_attribute;
-            } else if (cn->distinct_attribute && a->b.cc) {
-                nm = cn->distinct_attribute;
-                co->distinct = true;
-            } else {
-                return fatal(a, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)",
-                             cref(c, cb), x);
-            }
-            co->qname = dra_intern_find(&a->m->intern, nm, strlen(nm));
-        }
-    }
-    return DRA_OK;
+    return validate_request(self, ci, rqi);
 }
 
 /* ---- results (DRA-SEMANTICS §2.14) ----------------------------------------------------------- */
-
-static int build_node_selector(dra_allocator_t *a, cl_t *cl, dra_arena_t *out,
-                               const dra_node_selector_t **res)
-{
-    *res = NULL;
-    dra_ns_req_t *fields = NULL, *exprs = NULL;
-    uint32_t nf = 0, ne = 0, capf = 0, cape = 0;
-    for (uint32_t i = 0; i < cl->nres; i++) {
-        const slot_t *st = &a->slots[cl->res[i].slot];
-        const dra_device_t *d = st->d;
-        const dra_slice_t *sl = d->slice;
-        const char *nn;
-        const dra_node_selector_t *sel;
-        if (sl->per_device_node_selection) {
-            nn = d->node_name;
-            sel = d->node_selector;
-        } else {
-            nn = sl->node_name;
-            sel = sl->node_selector;
-        }
-        if ((nn && nn[0]) || (a->b.binds_to_node && d->binds_to_node)) {
-            dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
-            dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
-            dra_ns_req_t *r = dra_arena_calloc(out, 1, sizeof *r, 8);
-            const char **vals = dra_arena_calloc(out, 1, sizeof(char *), 8);
-            if (!ns || !t || !r || !vals)
-                return R_NOMEM;
-            vals[0] = a->node->name;
-            r->key = "metadata.name";
-            r->op = DRA_NS_IN;
-            r->op_raw = "In";
-            r->values = vals;
-            r->nvalues = 1;
-            t->fields = r;
-            t->nfields = 1;
-            ns->terms = t;
-            ns->nterms = 1;
-            *res = ns;
-            return DRA_OK;
-        }
-        if (!sel)
-            continue;
-        if (sel->nterms > 1) {
-            return fatal(a, "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %u terms",
-                         nz(cl->c->name), sel->nterms);
-        }
-        if (sel->nterms == 0)
-            continue;
-        const dra_ns_term_t *t = &sel->terms[0];
-        for (int pass = 0; pass < 2; pass++) {
-            const dra_ns_req_t *src = pass ? t->exprs : t->fields;
-            uint32_t nsrc = pass ? t->nexprs : t->nfields;
-            dra_ns_req_t **dst = pass ? &exprs : &fields;
-            uint32_t *nd = pass ? &ne : &nf, *capd = pass ? &cape : &capf;
-            for (uint32_t j = 0; j < nsrc; j++) {
-                bool dup = false;
-                for (uint32_t x = 0; x < *nd && !dup; x++)
-                    dup = dra_ns_req_equal(&(*dst)[x], &src[j]);
-                if (dup)
-                    continue;
-                if (*nd == *capd) {
-                    uint32_t nc = *capd ? *capd * 2 : 4;
-                    dra_ns_req_t *nr = dra_arena_realloc(out, *dst, *capd * sizeof **dst, nc * sizeof **dst, 8);
-                    if (!nr)
-                        return R_NOMEM;
-                    *dst = nr;
-                    *capd = nc;
-                }
-                (*dst)[(*nd)++] = src[j];
-            }
-        }
-    }
-    if (!nf && !ne)
-        return DRA_OK;
-    dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
-    dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
-    if (!ns || !t)
-        return R_NOMEM;
-    t->fields = fields;
-    t->nfields = nf;
-    t->exprs = exprs;
-    t->nexprs = ne;
-    ns->terms = t;
-    ns->nterms = 1;
-    *res = ns;
-    return DRA_OK;
-}
-
-static int build_results(dra_allocator_t *a, dra_arena_t *out)
-{
-    a->out->allocations = dra_arena_calloc(out, a->nclaims ? a->nclaims : 1, sizeof(dra_allocation_t *), 8);
-    if (!a->out->allocations)
-        return R_NOMEM;
-    for (uint32_t ci = 0; ci < a->nclaims; ci++) {
-        cl_t *cl = &a->cls[ci];
-        const dra_claim_t *c = cl->c;
-        dra_allocation_t *al = dra_arena_calloc(out, 1, sizeof *al, 8);
-        if (!al)
-            return R_NOMEM;
-        al->results = dra_arena_calloc(out, cl->nres ? cl->nres : 1, sizeof(dra_result_t), 8);
-        if (!al->results)
-            return R_NOMEM;
-        for (uint32_t i = 0; i < cl->nres; i++) {
-            const res_t *r = &cl->res[i];
-            const slot_t *st = &a->slots[r->slot];
-            const rq_t *rq = &a->rqs[r->rq];
-            const dra_gpool_t *p = &a->gp.pools[st->pool];
-            dra_result_t *o = &al->results[i];
-            o->request = dra_arena_strdup(out, rq->name);
-            o->driver = p->driver;
-            o->pool = p->name;
-            o->device = st->d->name;
-            o->admin_access = rq->body->admin_access && !rq->is_sub;
-            o->tolerations = rq->body->tolerations;
-            o->ntolerations = rq->body->ntolerations;
-            if (a->b.binding) {
-                o->binding_conditions = st->d->binding_conditions;
-                o->nbinding_conditions = st->d->nbinding_conditions;
-                o->binding_failure_conditions = st->d->binding_failure_conditions;
-                o->nbinding_failure_conditions = st->d->nbinding_failure_conditions;
-            }
-            if (r->multi) {
-                o->share_id = dra_arena_strdup(out, r->share);
-                if (st->d->ncaps) {
-                    o->consumed = dra_arena_calloc(out, st->d->ncaps, sizeof(dra_consumed_t), 8);
-                    if (!o->consumed)
-                        return R_NOMEM;
-                    o->nconsumed = st->d->ncaps;
-                    for (uint32_t k = 0; k < st->d->ncaps; k++) {
-                        o->consumed[k].name = st->d->caps[k].name;
-                        dra_aq_to(r->consumed[k], &st->d->caps[k].value, &o->consumed[k].value);
-                    }
-                }
-            }
-            if (!o->request)
-                return R_NOMEM;
-        }
-        al->nresults = cl->nres;
-        /* configs: class configs once per class, then claim configs */
-        uint32_t maxcfg = c->nconfigs;
-        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const rq_t *rq = &a->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
-            if (rq->cls)
-                maxcfg += rq->cls->nconfigs;
-        }
-        if (a->b.bugs && a->b.release == DRA_RELEASE_1_36)
-            maxcfg += c->nconfigs * c->nrequests;
-        al->configs = dra_arena_calloc(out, maxcfg ? maxcfg : 1, sizeof(dra_alloc_config_t), 8);
-        if (!al->configs)
-            return R_NOMEM;
-        struct {
-            const dra_device_class_t *cls;
-            uint32_t start, end;
-        } seen[DRA_ALLOC_MAX_REQUESTS + 1];
-        uint32_t nseen = 0;
-        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const rq_t *rq = &a->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
-            if (!rq->cls)
-                continue;
-            uint32_t si = 0;
-            while (si < nseen && seen[si].cls != rq->cls)
-                si++;
-            if (si < nseen) {
-                for (uint32_t k = seen[si].start; k < seen[si].end; k++) {
-                    dra_alloc_config_t *cf = &al->configs[k];
-                    const char **nr = dra_arena_calloc(out, cf->nrequests + 1, sizeof(char *), 8);
-                    if (!nr)
-                        return R_NOMEM;
-                    memcpy(nr, cf->requests, cf->nrequests * sizeof(char *));
-                    nr[cf->nrequests] = dra_arena_strdup(out, rq->name);
-                    cf->requests = nr;
-                    cf->nrequests++;
-                }
-                continue;
-            }
-            uint32_t first = al->nconfigs;
-            for (uint32_t x = 0; x < rq->cls->nconfigs; x++) {
-                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
-                cf->source = DRA_CONFIG_FROM_CLASS;
-                cf->opaque = rq->cls->configs[x].opaque;
-                cf->requests = dra_arena_calloc(out, 1, sizeof(char *), 8);
-                if (!cf->requests)
-                    return R_NOMEM;
-                cf->requests[0] = dra_arena_strdup(out, rq->name);
-                cf->nrequests = 1;
-            }
-            if (nseen <= DRA_ALLOC_MAX_REQUESTS) {
-                seen[nseen].cls = rq->cls;
-                seen[nseen].start = first;
-                seen[nseen].end = al->nconfigs;
-                nseen++;
-            }
-        }
-        bool dup_bug = a->b.bugs && a->b.release == DRA_RELEASE_1_36;
-        for (uint32_t x = 0; x < c->nconfigs; x++) {
-            const dra_claim_config_t *cc = &c->configs[x];
-            uint32_t times = 0;
-            if (cc->nrequests == 0) {
-                times = 1;
-            } else {
-                for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-                    const dra_request_t *r = &c->requests[ri];
-                    bool hit = name_listed(cc->requests, cc->nrequests, nz(r->name));
-                    if (!hit && cl->nsub[ri]) {
-                        const rq_t *rq = &a->rqs[cl->rq_first[ri] + cl->selected[ri]];
-                        hit = name_listed(cc->requests, cc->nrequests, rq->name);
-                    }
-                    if (hit) {
-                        times++;
-                        if (!dup_bug) /* BUG(6): 1.36 appended once per matching request */
-                            break;
-                    }
-                }
-            }
-            for (uint32_t t = 0; t < times; t++) {
-                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
-                cf->source = DRA_CONFIG_FROM_CLAIM;
-                cf->requests = cc->requests;
-                cf->nrequests = cc->nrequests;
-                cf->opaque = cc->opaque;
-            }
-        }
-        int rc = build_node_selector(a, cl, out, &al->node_selector);
-        if (rc)
-            return rc;
-        a->out->allocations[ci] = al;
-    }
-    a->out->n = a->nclaims;
-    return DRA_OK;
-}
 
 /* ---- entry point ----------------------------------------------------------------------------- */
 
@@ -1262,45 +665,45 @@ int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *
     if (!a || !node || (!claims && n) || !out_arena || !out)
         return DRA_EINVAL;
     memset(out, 0, sizeof *out);
-    dra_arena_reset(&a->scratch);
-    a->out = out;
-    a->node = node;
-    a->nclaims = n;
-    a->err[0] = 0;
-    int rc = dra_gather_pools(a->m, &a->b, node, &a->scratch, &a->gp, a->err, sizeof a->err);
+    dra_arena_reset(&a->c.scratch);
+    a->c.out = out;
+    a->c.node = node;
+    a->c.nclaims = n;
+    a->c.err[0] = 0;
+    int rc = dra_gather_pools(a->c.m, &a->c.b, node, &a->c.scratch, &a->c.gp, a->c.err, sizeof a->c.err);
     if (rc == DRA_ENOMEM)
         return DRA_ENOMEM;
     if (rc) {
         out->kind = DRA_OUTCOME_FATAL;
-        snprintf(out->msg, sizeof out->msg, "%s", a->err);
+        snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
         return DRA_OK;
     }
-    out->stats.pools = a->gp.n;
+    out->stats.pools = a->c.gp.n;
     if (build_slots(a))
         return DRA_ENOMEM;
-    rc = preprocess(a, claims);
+    rc = dra_acall_preprocess(&a->c, claims, true, validate_cb, a);
     if (rc == DRA_OK) {
         const loc_t origin = {0, 0, 0};
         rc = allocate_one(a, 0, 0, 0, 0, false, origin);
         if (rc == R_MAXEXC)
-            rc = fatal(a, "allocation max size exceeded");
+            rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
     }
     switch (rc) {
     case R_OK:
-        rc = build_results(a, out_arena);
+        rc = dra_acall_build_results(&a->c, out_arena);
         if (rc == R_NOMEM)
             return DRA_ENOMEM;
         if (rc) {
             out->kind = DRA_OUTCOME_FATAL;
             out->allocations = NULL;
             out->n = 0;
-            snprintf(out->msg, sizeof out->msg, "%s", a->err);
+            snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
             return DRA_OK;
         }
         out->kind = DRA_OUTCOME_ALLOCATED;
         return DRA_OK;
     case R_FAIL:
-        if (a->gp.any_invalid && a->b.strict_pools) {
+        if (a->c.gp.any_invalid && a->c.b.strict_pools) {
             out->kind = DRA_OUTCOME_NODE_FAILURE;
             snprintf(out->msg, sizeof out->msg, "invalid resource pools were encountered");
         } else {
@@ -1311,11 +714,11 @@ int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *
         return DRA_ENOMEM;
     case R_NODE:
         out->kind = DRA_OUTCOME_NODE_FAILURE;
-        snprintf(out->msg, sizeof out->msg, "%s", a->err);
+        snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
         return DRA_OK;
     default:
         out->kind = DRA_OUTCOME_FATAL;
-        snprintf(out->msg, sizeof out->msg, "%s", a->err);
+        snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
         return DRA_OK;
     }
 }

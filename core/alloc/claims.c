@@ -1,0 +1,561 @@
+/*
+ * claims.c - the steps of an Allocate call that the reference and the fast allocator share (see
+ * alloc_impl.h, dra_acall_t): claim preprocessing, the result node selector, result construction.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_impl.h"
+#include "base/intern.h"
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+static const char *cref(const dra_claim_t *c, char *buf)
+{
+    return dra_claim_ref(c, buf, 300);
+}
+
+int dra_acall_fatal(dra_acall_t *ac, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ac->err, sizeof ac->err, fmt, ap);
+    va_end(ap);
+    return R_FATAL;
+}
+
+/* ---- constraints (DRA-SEMANTICS §2.7) -------------------------------------------------------- */
+
+static bool set_intersects(const dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
+{
+    if (!nx || !ny || x[0].base != y[0].base)
+        return false;
+    for (uint32_t i = 0; i < nx; i++)
+        for (uint32_t j = 0; j < ny; j++)
+            if (dra_aval_eq(&x[i], &y[j]))
+                return true;
+    return false;
+}
+
+static uint32_t set_intersect_into(dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
+{
+    if (!nx || !ny || x[0].base != y[0].base)
+        return nx; /* upstream leaves the set unchanged for different kinds */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < nx; i++) {
+        bool in = false;
+        for (uint32_t j = 0; j < ny && !in; j++)
+            in = dra_aval_eq(&x[i], &y[j]);
+        if (in)
+            x[k++] = x[i];
+    }
+    return k;
+}
+
+static int stk_push(dra_acall_t *ac, cons_t *c, const dra_attr_t *at)
+{
+    if (c->nstk == c->capstk) {
+        uint32_t nc = c->capstk ? c->capstk * 2 : 8;
+        const dra_attr_t **ns = dra_arena_realloc(&ac->scratch, (void *)c->stk, c->capstk * sizeof(void *),
+                                                  nc * sizeof(void *), 8);
+        if (!ns)
+            return DRA_ENOMEM;
+        c->stk = ns;
+        c->capstk = nc;
+    }
+    c->stk[c->nstk++] = at;
+    return DRA_OK;
+}
+
+/* 1 added, 0 rejected, <0 out of memory */
+int dra_acons_add(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons,
+                  const dra_device_t *d)
+{
+    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
+        return 1;
+    const dra_attr_t *at = c->qname ? dra_device_attr(d, c->qname) : NULL;
+    if (!at)
+        return 0;
+    bool bugs = ac->b.bugs;
+    dra_aval_t nv[DRA_AVAL_MAX], ov[DRA_AVAL_MAX];
+    if (!c->distinct) {
+        if (ac->b.lists) {
+            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
+            if (c->n == 0) {
+                if (!nn)
+                    return 0;
+                memcpy(c->isect, nv, nn * sizeof nv[0]);
+                c->nisect = nn;
+            } else {
+                if (!nn)
+                    return 0;
+                if (bugs) {
+                    if (!set_intersects(c->isect, c->nisect, nv, nn))
+                        return 0;
+                    c->nisect = set_intersect_into(c->isect, c->nisect, nv, nn);
+                } else {
+                    /* fixed: intersection over every device currently in the set */
+                    uint32_t k = nn;
+                    for (uint32_t i = 0; i < c->nstk && k; i++) {
+                        uint32_t no = dra_attr_values(c->stk[i], ov, DRA_AVAL_MAX);
+                        if (!set_intersects(nv, k, ov, no))
+                            return 0;
+                        k = set_intersect_into(nv, k, ov, no);
+                    }
+                    if (!k)
+                        return 0;
+                }
+            }
+        } else {
+            if (c->n == 0) {
+                c->ref = at;
+            } else if (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, c->ref)) {
+                return 0;
+            }
+        }
+        if (!bugs && stk_push(ac, c, at))
+            return -1;
+        c->n++;
+        return 1;
+    }
+    /* distinctAttribute */
+    const char *key = rq->parent->name;
+    if (c->n > 0) {
+        uint32_t nold = bugs ? c->nmap : c->nstk;
+        if (ac->b.lists) {
+            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
+            if (!nn)
+                return 0;
+            for (uint32_t i = 0; i < nold; i++) {
+                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
+                uint32_t no = dra_attr_values(o, ov, DRA_AVAL_MAX);
+                if (no && set_intersects(nv, nn, ov, no))
+                    return 0;
+            }
+        } else {
+            for (uint32_t i = 0; i < nold; i++) {
+                const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
+                if (!dra_attr_is_scalar(at))
+                    return 0;
+                if (dra_attr_scalar_eq(at, o))
+                    return 0;
+            }
+        }
+    }
+    if (bugs) {
+        uint32_t i;
+        for (i = 0; i < c->nmap; i++)
+            if (strcmp(c->map[i].req, key) == 0)
+                break;
+        if (i == c->nmap) {
+            if (c->nmap == c->capmap) {
+                uint32_t nc = c->capmap ? c->capmap * 2 : 8;
+                void *nm = dra_arena_realloc(&ac->scratch, c->map, c->capmap * sizeof c->map[0],
+                                             nc * sizeof c->map[0], 8);
+                if (!nm)
+                    return -1;
+                c->map = nm;
+                c->capmap = nc;
+            }
+            c->nmap++;
+        }
+        c->map[i].req = key;
+        c->map[i].a = at;
+    } else if (stk_push(ac, c, at)) {
+        return -1;
+    }
+    c->n++;
+    return 1;
+}
+
+void dra_acons_remove(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons)
+{
+    if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
+        return;
+    if (ac->b.bugs) {
+        if (c->distinct) {
+            for (uint32_t i = 0; i < c->nmap; i++)
+                if (strcmp(c->map[i].req, rq->parent->name) == 0) {
+                    c->map[i] = c->map[c->nmap - 1];
+                    c->nmap--;
+                    break;
+                }
+        }
+    } else if (c->nstk) {
+        c->nstk--;
+    }
+    c->n--;
+}
+
+/* ---- results ------------------------------------------------------------------------------- */
+
+dra_aq_t *dra_acall_consumed(dra_acall_t *ac, cl_t *cl)
+{
+    size_t per = ac->maxcaps ? ac->maxcaps : 1;
+    if (!cl->consumed_pool) {
+        cl->consumed_pool =
+            dra_arena_calloc(&ac->scratch, (DRA_ALLOC_MAX_RESULTS + 1) * per, sizeof(dra_aq_t), 16);
+        if (!cl->consumed_pool)
+            return NULL;
+    }
+    return cl->consumed_pool + (size_t)cl->nres * per;
+}
+
+static bool name_listed(const char *const *list, uint32_t n, const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(nz(list[i]), name) == 0)
+            return true;
+    return false;
+}
+
+int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_sel,
+                         dra_acall_validate_fn validate, void *self)
+{
+    dra_arena_t *ar = &ac->scratch;
+    uint32_t nrq = 0;
+    for (uint32_t ci = 0; ci < ac->nclaims; ci++)
+        for (uint32_t ri = 0; ri < claims[ci]->nrequests; ri++) {
+            const dra_request_t *r = &claims[ci]->requests[ri];
+            nrq += r->nfirst_available ? r->nfirst_available : 1;
+        }
+    ac->nrqs = nrq;
+    ac->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(rq_t), 16);
+    ac->cls = dra_arena_calloc(ar, ac->nclaims ? ac->nclaims : 1, sizeof(cl_t), 16);
+    size_t nsel = need_sel ? (size_t)ac->nslots * nrq + 1 : 1;
+    ac->sel = dra_arena_alloc(ar, nsel, 1);
+    if (!ac->rqs || !ac->cls || !ac->sel)
+        return R_NOMEM;
+    memset(ac->sel, 0xff, nsel);
+    uint32_t k = 0;
+    char cb[300];
+    for (uint32_t ci = 0; ci < ac->nclaims; ci++) {
+        cl_t *cl = &ac->cls[ci];
+        const dra_claim_t *c = claims[ci];
+        cl->c = c;
+        cl->rq_first = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
+        cl->nsub = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
+        cl->selected = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
+        cl->consumed_pool = NULL; /* allocated on the first multi-allocatable result */
+        cl->ncons = c->nconstraints;
+        cl->cons = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(cons_t), 16);
+        if (!cl->rq_first || !cl->nsub || !cl->selected || !cl->cons)
+            return R_NOMEM;
+        int64_t min_claim = 0;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+            const dra_request_t *r = &c->requests[ri];
+            bool subs = r->nfirst_available > 0;
+            if (!ac->b.prio && subs)
+                return dra_acall_fatal(ac, "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
+                             cref(c, cb), nz(r->name));
+            if (!ac->b.cc) {
+                if (r->exactly && r->exactly->has_capacity)
+                    return dra_acall_fatal(ac, "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                                 cref(c, cb), nz(r->name));
+                for (uint32_t s = 0; s < r->nfirst_available; s++)
+                    if (r->first_available[s].has_capacity)
+                        return dra_acall_fatal(ac, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                                     cref(c, cb), nz(r->first_available[s].name));
+            }
+            cl->rq_first[ri] = k;
+            cl->nsub[ri] = subs ? r->nfirst_available : 0;
+            if (!subs && !r->exactly)
+                return dra_acall_fatal(ac, "claim %s, request %s: missing device class name (unsupported request type?)",
+                             cref(c, cb), nz(r->name));
+            uint32_t nalt = subs ? r->nfirst_available : 1;
+            int64_t min_req = INT64_MAX;
+            for (uint32_t s = 0; s < nalt; s++, k++) {
+                rq_t *rq = &ac->rqs[k];
+                rq->key = k;
+                rq->parent = r;
+                rq->is_sub = subs;
+                rq->body = subs ? &r->first_available[s] : r->exactly;
+                if (subs) {
+                    size_t ln = strlen(nz(r->name)) + strlen(nz(rq->body->name)) + 2;
+                    char *nm = dra_arena_alloc(ar, ln, 1);
+                    if (!nm)
+                        return R_NOMEM;
+                    snprintf(nm, ln, "%s/%s", nz(r->name), nz(rq->body->name));
+                    rq->name = nm;
+                } else {
+                    rq->name = nz(r->name);
+                }
+                rq->in_scope = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(bool), 1);
+                if (!rq->in_scope)
+                    return R_NOMEM;
+                for (uint32_t x = 0; x < c->nconstraints; x++) {
+                    const dra_constraint_t *cn = &c->constraints[x];
+                    rq->in_scope[x] = name_listed(cn->requests, cn->nrequests, nz(r->name)) ||
+                                      (subs && name_listed(cn->requests, cn->nrequests, rq->name));
+                }
+                int rc = validate(self, ci, k);
+                if (rc)
+                    return rc;
+                if (rq->num < min_req)
+                    min_req = rq->num;
+            }
+            min_claim += min_req;
+        }
+        if (min_claim > DRA_ALLOC_MAX_RESULTS)
+            return dra_acall_fatal(ac, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
+                         cref(c, cb), (long long)min_claim, DRA_ALLOC_MAX_RESULTS);
+        for (uint32_t x = 0; x < c->nconstraints; x++) {
+            const dra_constraint_t *cn = &c->constraints[x];
+            cons_t *co = &cl->cons[x];
+            co->c = cn;
+            const char *nm = NULL;
+            if (cn->match_attribute) {
+                nm = cn->match_attribute;
+            } else if (cn->distinct_attribute && ac->b.cc) {
+                nm = cn->distinct_attribute;
+                co->distinct = true;
+            } else {
+                return dra_acall_fatal(ac, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)",
+                             cref(c, cb), x);
+            }
+            co->qname = dra_intern_find(&ac->m->intern, nm, strlen(nm));
+        }
+    }
+    return DRA_OK;
+}
+
+/* ---- results (DRA-SEMANTICS §2.14) ----------------------------------------------------------- */
+
+static int build_node_selector(dra_acall_t *ac, cl_t *cl, dra_arena_t *out,
+                               const dra_node_selector_t **res)
+{
+    *res = NULL;
+    dra_ns_req_t *fields = NULL, *exprs = NULL;
+    uint32_t nf = 0, ne = 0, capf = 0, cape = 0;
+    for (uint32_t i = 0; i < cl->nres; i++) {
+        const slot_t *st = &ac->slots[cl->res[i].slot];
+        const dra_device_t *d = st->d;
+        const dra_slice_t *sl = d->slice;
+        const char *nn;
+        const dra_node_selector_t *sel;
+        if (sl->per_device_node_selection) {
+            nn = d->node_name;
+            sel = d->node_selector;
+        } else {
+            nn = sl->node_name;
+            sel = sl->node_selector;
+        }
+        if ((nn && nn[0]) || (ac->b.binds_to_node && d->binds_to_node)) {
+            dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
+            dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
+            dra_ns_req_t *r = dra_arena_calloc(out, 1, sizeof *r, 8);
+            const char **vals = dra_arena_calloc(out, 1, sizeof(char *), 8);
+            if (!ns || !t || !r || !vals)
+                return R_NOMEM;
+            vals[0] = ac->node->name;
+            r->key = "metadata.name";
+            r->op = DRA_NS_IN;
+            r->op_raw = "In";
+            r->values = vals;
+            r->nvalues = 1;
+            t->fields = r;
+            t->nfields = 1;
+            ns->terms = t;
+            ns->nterms = 1;
+            *res = ns;
+            return DRA_OK;
+        }
+        if (!sel)
+            continue;
+        if (sel->nterms > 1) {
+            return dra_acall_fatal(ac, "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %u terms",
+                         nz(cl->c->name), sel->nterms);
+        }
+        if (sel->nterms == 0)
+            continue;
+        const dra_ns_term_t *t = &sel->terms[0];
+        for (int pass = 0; pass < 2; pass++) {
+            const dra_ns_req_t *src = pass ? t->exprs : t->fields;
+            uint32_t nsrc = pass ? t->nexprs : t->nfields;
+            dra_ns_req_t **dst = pass ? &exprs : &fields;
+            uint32_t *nd = pass ? &ne : &nf, *capd = pass ? &cape : &capf;
+            for (uint32_t j = 0; j < nsrc; j++) {
+                bool dup = false;
+                for (uint32_t x = 0; x < *nd && !dup; x++)
+                    dup = dra_ns_req_equal(&(*dst)[x], &src[j]);
+                if (dup)
+                    continue;
+                if (*nd == *capd) {
+                    uint32_t nc = *capd ? *capd * 2 : 4;
+                    dra_ns_req_t *nr = dra_arena_realloc(out, *dst, *capd * sizeof **dst, nc * sizeof **dst, 8);
+                    if (!nr)
+                        return R_NOMEM;
+                    *dst = nr;
+                    *capd = nc;
+                }
+                (*dst)[(*nd)++] = src[j];
+            }
+        }
+    }
+    if (!nf && !ne)
+        return DRA_OK;
+    dra_node_selector_t *ns = dra_arena_calloc(out, 1, sizeof *ns, 8);
+    dra_ns_term_t *t = dra_arena_calloc(out, 1, sizeof *t, 8);
+    if (!ns || !t)
+        return R_NOMEM;
+    t->fields = fields;
+    t->nfields = nf;
+    t->exprs = exprs;
+    t->nexprs = ne;
+    ns->terms = t;
+    ns->nterms = 1;
+    *res = ns;
+    return DRA_OK;
+}
+
+int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
+{
+    ac->out->allocations = dra_arena_calloc(out, ac->nclaims ? ac->nclaims : 1, sizeof(dra_allocation_t *), 8);
+    if (!ac->out->allocations)
+        return R_NOMEM;
+    for (uint32_t ci = 0; ci < ac->nclaims; ci++) {
+        cl_t *cl = &ac->cls[ci];
+        const dra_claim_t *c = cl->c;
+        dra_allocation_t *al = dra_arena_calloc(out, 1, sizeof *al, 8);
+        if (!al)
+            return R_NOMEM;
+        al->results = dra_arena_calloc(out, cl->nres ? cl->nres : 1, sizeof(dra_result_t), 8);
+        if (!al->results)
+            return R_NOMEM;
+        for (uint32_t i = 0; i < cl->nres; i++) {
+            const res_t *r = &cl->res[i];
+            const slot_t *st = &ac->slots[r->slot];
+            const rq_t *rq = &ac->rqs[r->rq];
+            const dra_gpool_t *p = &ac->gp.pools[st->pool];
+            dra_result_t *o = &al->results[i];
+            o->request = dra_arena_strdup(out, rq->name);
+            o->driver = p->driver;
+            o->pool = p->name;
+            o->device = st->d->name;
+            o->admin_access = rq->body->admin_access && !rq->is_sub;
+            o->tolerations = rq->body->tolerations;
+            o->ntolerations = rq->body->ntolerations;
+            if (ac->b.binding) {
+                o->binding_conditions = st->d->binding_conditions;
+                o->nbinding_conditions = st->d->nbinding_conditions;
+                o->binding_failure_conditions = st->d->binding_failure_conditions;
+                o->nbinding_failure_conditions = st->d->nbinding_failure_conditions;
+            }
+            if (r->multi) {
+                o->share_id = dra_arena_strdup(out, r->share);
+                if (st->d->ncaps) {
+                    o->consumed = dra_arena_calloc(out, st->d->ncaps, sizeof(dra_consumed_t), 8);
+                    if (!o->consumed)
+                        return R_NOMEM;
+                    o->nconsumed = st->d->ncaps;
+                    for (uint32_t k = 0; k < st->d->ncaps; k++) {
+                        o->consumed[k].name = st->d->caps[k].name;
+                        dra_aq_to(r->consumed[k], &st->d->caps[k].value, &o->consumed[k].value);
+                    }
+                }
+            }
+            if (!o->request)
+                return R_NOMEM;
+        }
+        al->nresults = cl->nres;
+        /* configs: class configs once per class, then claim configs */
+        uint32_t maxcfg = c->nconfigs;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+            const rq_t *rq = &ac->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
+            if (rq->cls)
+                maxcfg += rq->cls->nconfigs;
+        }
+        if (ac->b.bugs && ac->b.release == DRA_RELEASE_1_36)
+            maxcfg += c->nconfigs * c->nrequests;
+        al->configs = dra_arena_calloc(out, maxcfg ? maxcfg : 1, sizeof(dra_alloc_config_t), 8);
+        if (!al->configs)
+            return R_NOMEM;
+        struct {
+            const dra_device_class_t *cls;
+            uint32_t start, end;
+        } seen[DRA_ALLOC_MAX_REQUESTS + 1];
+        uint32_t nseen = 0;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+            const rq_t *rq = &ac->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
+            if (!rq->cls)
+                continue;
+            uint32_t si = 0;
+            while (si < nseen && seen[si].cls != rq->cls)
+                si++;
+            if (si < nseen) {
+                for (uint32_t k = seen[si].start; k < seen[si].end; k++) {
+                    dra_alloc_config_t *cf = &al->configs[k];
+                    const char **nr = dra_arena_calloc(out, cf->nrequests + 1, sizeof(char *), 8);
+                    if (!nr)
+                        return R_NOMEM;
+                    memcpy(nr, cf->requests, cf->nrequests * sizeof(char *));
+                    nr[cf->nrequests] = dra_arena_strdup(out, rq->name);
+                    cf->requests = nr;
+                    cf->nrequests++;
+                }
+                continue;
+            }
+            uint32_t first = al->nconfigs;
+            for (uint32_t x = 0; x < rq->cls->nconfigs; x++) {
+                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
+                cf->source = DRA_CONFIG_FROM_CLASS;
+                cf->opaque = rq->cls->configs[x].opaque;
+                cf->requests = dra_arena_calloc(out, 1, sizeof(char *), 8);
+                if (!cf->requests)
+                    return R_NOMEM;
+                cf->requests[0] = dra_arena_strdup(out, rq->name);
+                cf->nrequests = 1;
+            }
+            if (nseen <= DRA_ALLOC_MAX_REQUESTS) {
+                seen[nseen].cls = rq->cls;
+                seen[nseen].start = first;
+                seen[nseen].end = al->nconfigs;
+                nseen++;
+            }
+        }
+        bool dup_bug = ac->b.bugs && ac->b.release == DRA_RELEASE_1_36;
+        for (uint32_t x = 0; x < c->nconfigs; x++) {
+            const dra_claim_config_t *cc = &c->configs[x];
+            uint32_t times = 0;
+            if (cc->nrequests == 0) {
+                times = 1;
+            } else {
+                for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+                    const dra_request_t *r = &c->requests[ri];
+                    bool hit = name_listed(cc->requests, cc->nrequests, nz(r->name));
+                    if (!hit && cl->nsub[ri]) {
+                        const rq_t *rq = &ac->rqs[cl->rq_first[ri] + cl->selected[ri]];
+                        hit = name_listed(cc->requests, cc->nrequests, rq->name);
+                    }
+                    if (hit) {
+                        times++;
+                        if (!dup_bug) /* BUG(6): 1.36 appended once per matching request */
+                            break;
+                    }
+                }
+            }
+            for (uint32_t t = 0; t < times; t++) {
+                dra_alloc_config_t *cf = &al->configs[al->nconfigs++];
+                cf->source = DRA_CONFIG_FROM_CLAIM;
+                cf->requests = cc->requests;
+                cf->nrequests = cc->nrequests;
+                cf->opaque = cc->opaque;
+            }
+        }
+        int rc = build_node_selector(ac, cl, out, &al->node_selector);
+        if (rc)
+            return rc;
+        ac->out->allocations[ci] = al;
+    }
+    ac->out->n = ac->nclaims;
+    return DRA_OK;
+}
+
+/* ---- entry point ----------------------------------------------------------------------------- */
+
