@@ -37,8 +37,9 @@
  * (`drabench validate` of 50,000 devices: ~1.5 s -> ~0.5 s; for input of DRA_YDOC_SPLIT_MIN
  * or more read with SPLIT_AUTO and RESET_PER_DOC, a second thread reads while the caller's runs
  * on_doc, memory bounded by a ring of 4 arenas of ~1 MB); from the first document outside the
- * subset, libyaml reads the rest. Input with a byte libyaml's reader rejects (it decodes 16 KB ahead, so such an error comes before
- * earlier documents) or with a directive goes to libyaml whole. Trees, positions, diagnostics
+ * subset, libyaml reads the rest. Input with a byte libyaml's reader rejects (it decodes 16 KB
+ * ahead, so such an error comes before earlier documents) or with a directive goes to libyaml
+ * whole. Trees, positions, diagnostics
  * and return codes are exactly libyaml's (test_ydoc_fast, yaml_fuzzer).
  *
  * Split parse (DRA_YDOC_PARALLEL, dra_ydoc_parse_split), for what libyaml reads: YAML input of
