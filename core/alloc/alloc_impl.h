@@ -18,6 +18,7 @@
 
 #include "alloc/alloc.h"
 #include "base/arena.h"
+#include "base/bitset.h"
 
 __extension__ typedef __int128 dra_aq_t;
 __extension__ typedef unsigned __int128 dra_uaq_t;
@@ -151,6 +152,23 @@ typedef struct slot {
     bool ready;     /* fast: state fields (excl, persist_*, existing) looked up in this call */
 } slot_t;
 
+typedef struct cent {
+    const char *set, *name;
+    uint64_t h; /* hash of (set, name): most lookups differ here, without a strcmp */
+    dra_aq_t avail, consumed;
+    bool has_avail;
+} cent_t;
+
+/* Counter entries of one counter scope (a pool from 1.35, a slice in 1.34; DRA-SEMANTICS
+ * §2.10), built on first use in a call. */
+typedef struct scope {
+    bool ready;
+    cent_t *e;
+    uint32_t n, cap;
+    uint32_t *idx; /* open addressing on cent_t.h: entry index, UINT32_MAX empty */
+    uint32_t icap; /* power of two > 2n, or 0 */
+} scope_t;
+
 typedef struct rq {
     const dra_exact_request_t *body;
     const dra_request_t *parent;
@@ -220,7 +238,32 @@ typedef struct dra_acall {
     uint32_t claim_words;
     dra_alloc_outcome_t *out;
     char err[DRA_DIAG_MSG_MAX];
+    scope_t *scopes; /* per counter scope of the node's pools */
+    uint32_t nscopes;
+    /* the allocator's answer to "is device d of slice sl (pool p) allocated already?" */
+    bool (*in_use)(void *self, const dra_gpool_t *p, const dra_slice_t *sl, uint32_t d);
+    void *self;
 } dra_acall_t;
+
+/* The claim's bit in a slot (a device picked by claim ci in this call). */
+static inline bool dra_slot_taken_by(const slot_t *s, uint32_t ci)
+{
+    return dra_bit_get(s->taken, ci);
+}
+static inline void dra_slot_take(slot_t *s, uint32_t ci)
+{
+    if (!dra_slot_taken_by(s, ci)) {
+        dra_bit_set(s->taken, ci);
+        s->ntaken++;
+    }
+}
+static inline void dra_slot_untake(slot_t *s, uint32_t ci)
+{
+    if (dra_slot_taken_by(s, ci)) {
+        dra_bit_clear(s->taken, ci);
+        s->ntaken--;
+    }
+}
 
 /* The request's class, count and selectors checks of one allocator (validateDeviceRequest):
  * called by dra_acall_preprocess for every request and subrequest, in order. */
@@ -239,6 +282,13 @@ int dra_acall_preprocess(dra_acall_t *c, dra_claim_t *const *claims, bool need_s
 int dra_acons_add(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons,
                   const dra_device_t *d);
 void dra_acons_remove(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons);
+/* Counters (DRA-SEMANTICS §2.10) of the slot's device: apply adds (+1) or removes (-1) its
+ * consumption; reserve applies it when every counter of its scope stays within the available
+ * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
+void dra_acall_counters_apply(dra_acall_t *c, slot_t *st, int sign);
+int dra_acall_counters_reserve(dra_acall_t *c, slot_t *st);
+/* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
+void dra_acall_deallocate(dra_acall_t *c, uint32_t ci);
 /* The consumed-capacity vector of cl's next result (cl->nres), allocated on first use; NULL on
  * out of memory. */
 dra_aq_t *dra_acall_consumed(dra_acall_t *c, cl_t *cl);

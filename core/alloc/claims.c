@@ -11,6 +11,9 @@
 #include "alloc/alloc_impl.h"
 #include "base/intern.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 static const char *nz(const char *s)
 {
     return s ? s : "";
@@ -28,6 +31,155 @@ int dra_acall_fatal(dra_acall_t *ac, const char *fmt, ...)
     vsnprintf(ac->err, sizeof ac->err, fmt, ap);
     va_end(ap);
     return R_FATAL;
+}
+
+/* ---- counters (DRA-SEMANTICS §2.10) ---------------------------------------------------------- */
+
+static uint64_t cent_hash(const char *set, const char *name)
+{
+    return XXH3_64bits(set, strlen(set)) * 0x9E3779B97F4A7C15ull ^ XXH3_64bits(name, strlen(name));
+}
+
+/* Rebuild the scope's hash index with room for twice its entries. */
+static int scope_index(dra_acall_t *ac, scope_t *sc)
+{
+    uint32_t nc = sc->icap ? sc->icap : 64;
+    while (nc < 2 * sc->n + 2)
+        nc *= 2;
+    uint32_t *ni = dra_arena_alloc(&ac->scratch, nc * sizeof *ni, 4);
+    if (!ni)
+        return DRA_ENOMEM;
+    memset(ni, 0xff, nc * sizeof *ni);
+    for (uint32_t i = 0; i < sc->n; i++) {
+        uint32_t j = (uint32_t)sc->e[i].h & (nc - 1);
+        while (ni[j] != UINT32_MAX)
+            j = (j + 1) & (nc - 1);
+        ni[j] = i;
+    }
+    sc->idx = ni;
+    sc->icap = nc;
+    return DRA_OK;
+}
+
+static cent_t *centry(dra_acall_t *ac, scope_t *sc, const char *set, const char *name, bool add)
+{
+    uint64_t h = cent_hash(set, name);
+    uint32_t j = 0;
+    if (sc->icap) {
+        for (j = (uint32_t)h & (sc->icap - 1); sc->idx[j] != UINT32_MAX; j = (j + 1) & (sc->icap - 1)) {
+            cent_t *e = &sc->e[sc->idx[j]];
+            if (e->h == h && (e->name == name || strcmp(e->name, name) == 0) &&
+                (e->set == set || strcmp(e->set, set) == 0))
+                return e;
+        }
+    }
+    if (!add)
+        return NULL;
+    if (sc->n == sc->cap) {
+        uint32_t nc = sc->cap ? sc->cap * 2 : 16;
+        cent_t *ne = dra_arena_realloc(&ac->scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
+        if (!ne)
+            return NULL;
+        sc->e = ne;
+        sc->cap = nc;
+    }
+    cent_t *e = &sc->e[sc->n++];
+    memset(e, 0, sizeof *e);
+    e->set = set;
+    e->name = name;
+    e->h = h;
+    if (2 * sc->n + 2 > sc->icap) {
+        if (scope_index(ac, sc) != DRA_OK)
+            return NULL;
+    } else {
+        sc->idx[j] = sc->n - 1; /* j: the empty slot the probe stopped at */
+    }
+    return e;
+}
+
+static void subtract_allocated(dra_acall_t *ac, scope_t *sc, const dra_gpool_t *p,
+                               const dra_slice_t *sl)
+{
+    for (uint32_t d = 0; d < sl->ndevices; d++) {
+        const dra_device_t *dev = &sl->devices[d];
+        if (!dev->nconsumes || !ac->in_use(ac->self, p, sl, d))
+            continue;
+        for (uint32_t c = 0; c < dev->nconsumes; c++)
+            for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
+                cent_t *e = centry(ac, sc, nz(dev->consumes[c].counter_set),
+                                   nz(dev->consumes[c].counters[k].name), false);
+                if (e && e->has_avail)
+                    e->avail -= dra_aq_from(&dev->consumes[c].counters[k].value);
+            }
+    }
+}
+
+static int scope_ready(dra_acall_t *ac, slot_t *st)
+{
+    scope_t *sc = &ac->scopes[st->scope];
+    if (sc->ready)
+        return DRA_OK;
+    const dra_gpool_t *p = &ac->gp.pools[st->pool];
+    if (ac->b.pool_counters) {
+        for (uint32_t i = 0; i < p->ncounter_slices; i++) {
+            const dra_slice_t *s = p->counter_slices[i];
+            for (uint32_t j = 0; j < s->ncounter_sets; j++)
+                for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
+                    cent_t *e = centry(ac, sc, nz(s->counter_sets[j].name),
+                                       nz(s->counter_sets[j].counters[k].name), true);
+                    if (!e)
+                        return DRA_ENOMEM;
+                    e->has_avail = true;
+                    e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
+                }
+        }
+        for (uint32_t i = 0; i < p->nslices; i++)
+            subtract_allocated(ac, sc, p, p->slices[i]);
+        for (uint32_t i = 0; i < p->nother; i++)
+            subtract_allocated(ac, sc, p, p->other[i]);
+    } else {
+        const dra_slice_t *s = st->d->slice;
+        for (uint32_t j = 0; j < s->ncounter_sets; j++)
+            for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
+                cent_t *e = centry(ac, sc, nz(s->counter_sets[j].name),
+                                   nz(s->counter_sets[j].counters[k].name), true);
+                if (!e)
+                    return DRA_ENOMEM;
+                e->has_avail = true;
+                e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
+            }
+        subtract_allocated(ac, sc, p, s);
+    }
+    sc->ready = true;
+    return DRA_OK;
+}
+
+void dra_acall_counters_apply(dra_acall_t *ac, slot_t *st, int sign)
+{
+    scope_t *sc = &ac->scopes[st->scope];
+    const dra_device_t *d = st->d;
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        for (uint32_t k = 0; k < d->consumes[c].ncounters; k++) {
+            cent_t *e = centry(ac, sc, nz(d->consumes[c].counter_set), nz(d->consumes[c].counters[k].name),
+                               true);
+            if (e) /* out of memory here only loses precision of a failing call */
+                e->consumed += sign * dra_aq_from(&d->consumes[c].counters[k].value);
+        }
+}
+
+/* 1 reserved, 0 does not fit, <0 error */
+int dra_acall_counters_reserve(dra_acall_t *ac, slot_t *st)
+{
+    if (scope_ready(ac, st))
+        return R_NOMEM;
+    dra_acall_counters_apply(ac, st, +1);
+    scope_t *sc = &ac->scopes[st->scope];
+    for (uint32_t i = 0; i < sc->n; i++)
+        if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
+            dra_acall_counters_apply(ac, st, -1);
+            return 0;
+        }
+    return 1;
 }
 
 /* ---- constraints (DRA-SEMANTICS §2.7) -------------------------------------------------------- */
@@ -191,6 +343,30 @@ void dra_acons_remove(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_co
         c->nstk--;
     }
     c->n--;
+}
+
+/* ---- allocateDevice undo -------------------------------------------------------------------- */
+
+void dra_acall_deallocate(dra_acall_t *ac, uint32_t ci)
+{
+    cl_t *cl = &ac->cls[ci];
+    res_t *r = &cl->res[cl->nres - 1];
+    slot_t *st = &ac->slots[r->slot];
+    const rq_t *rq = &ac->rqs[r->rq];
+    for (uint32_t e = cl->ncons; e-- > 0;)
+        dra_acons_remove(ac, &cl->cons[e], rq, e);
+    dra_slot_untake(st, ci);
+    if (r->multi) {
+        if (r->consumed)
+            for (uint32_t c = 0; c < st->d->ncaps; c++)
+                st->allocating[c] -= r->consumed[c];
+        st->nallocating--;
+        if (r->charged && !ac->b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
+            dra_acall_counters_apply(ac, st, -1);
+    } else if (r->charged) {
+        dra_acall_counters_apply(ac, st, -1);
+    }
+    cl->nres--;
 }
 
 /* ---- results ------------------------------------------------------------------------------- */

@@ -30,20 +30,6 @@
 #include "base/intern.h"
 
 
-typedef struct cent {
-    const char *set, *name;
-    uint64_t h; /* cent_hash(set, name): most lookups differ here, without a strcmp */
-    dra_aq_t avail, consumed;
-    bool has_avail;
-} cent_t;
-
-typedef struct scope {
-    bool ready;
-    cent_t *e;
-    uint32_t n, cap;
-    uint32_t *idx; /* open addressing on cent_t.h: entry index, UINT32_MAX empty */
-    uint32_t icap; /* power of two > 2n, or 0 */
-} scope_t;
 
 
 /* Persistent selector cache of one (class, request selectors) combination: per device row
@@ -128,8 +114,6 @@ struct dra_fast {
     /* per call, besides c (c.sel only with per-device node selection) */
     const fnode_t *fn;
     bool prune;
-    scope_t *scopes;
-    uint32_t nscopes;
 };
 
 static const char *nz(const char *s)
@@ -317,6 +301,13 @@ static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const cha
     return v;
 }
 
+static bool in_use(void *self, const dra_gpool_t *p, const dra_slice_t *sl, uint32_t d)
+{
+    dra_fast_t *a = self;
+    return mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, &sl->devices[d]) &
+           MIR_INUSE;
+}
+
 int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
                  const dra_alloc_state_t *state, dra_cel_cache_t *cel,
                  const dra_alloc_options_t *opts, dra_fast_t **out)
@@ -336,6 +327,8 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     a->rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
     a->prune_on = true;
     dra_arena_init(&a->c.scratch, 256 * 1024);
+    a->c.in_use = in_use;
+    a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);
     dra_arena_init(&a->perm, 256 * 1024);
     if (build_indexes(a) || dra_alloc_state_watch(state, on_state_change, a, true)) {
@@ -531,30 +524,6 @@ static const char *cref(const dra_claim_t *c, char *buf)
 
 /* ---- slots and state ------------------------------------------------------------------------- */
 
-static bool taken_by(const dra_fast_t *a, const slot_t *s, uint32_t ci)
-{
-    (void)a;
-    return dra_bit_get(s->taken, ci);
-}
-
-static void take(dra_fast_t *a, slot_t *s, uint32_t ci)
-{
-    (void)a;
-    if (!dra_bit_get(s->taken, ci)) {
-        dra_bit_set(s->taken, ci);
-        s->ntaken++;
-    }
-}
-
-static void untake(dra_fast_t *a, slot_t *s, uint32_t ci)
-{
-    (void)a;
-    if (dra_bit_get(s->taken, ci)) {
-        dra_bit_clear(s->taken, ci);
-        s->ntaken--;
-    }
-}
-
 /* The state-independent part of the node's slots (reference build_slots), kept in perm. */
 static int build_node_slots(dra_fast_t *a, fnode_t *fn)
 {
@@ -627,9 +596,9 @@ static int build_slots(dra_fast_t *a)
     a->c.slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(slot_t), 16);
     a->c.claim_words = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
     uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->c.claim_words, 8, 8);
-    a->nscopes = fn->nscopes;
-    a->scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(scope_t), 16);
-    if (!a->c.slots || !tk || !a->scopes)
+    a->c.nscopes = fn->nscopes;
+    a->c.scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(scope_t), 16);
+    if (!a->c.slots || !tk || !a->c.scopes)
         return DRA_ENOMEM;
     memcpy(a->c.slots, fn->slots, n * sizeof(slot_t));
     for (uint32_t k = 0; k < n; k++)
@@ -663,156 +632,6 @@ static int slot_ready(dra_fast_t *a, slot_t *st)
         }
     }
     return DRA_OK;
-}
-
-/* ---- counters (DRA-SEMANTICS §2.10) ---------------------------------------------------------- */
-
-static uint64_t cent_hash(const char *set, const char *name)
-{
-    return XXH3_64bits(set, strlen(set)) * 0x9E3779B97F4A7C15ull ^ XXH3_64bits(name, strlen(name));
-}
-
-/* Rebuild the scope's hash index with room for twice its entries. */
-static int scope_index(dra_fast_t *a, scope_t *sc)
-{
-    uint32_t nc = sc->icap ? sc->icap : 64;
-    while (nc < 2 * sc->n + 2)
-        nc *= 2;
-    uint32_t *ni = dra_arena_alloc(&a->c.scratch, nc * sizeof *ni, 4);
-    if (!ni)
-        return DRA_ENOMEM;
-    memset(ni, 0xff, nc * sizeof *ni);
-    for (uint32_t i = 0; i < sc->n; i++) {
-        uint32_t j = (uint32_t)sc->e[i].h & (nc - 1);
-        while (ni[j] != UINT32_MAX)
-            j = (j + 1) & (nc - 1);
-        ni[j] = i;
-    }
-    sc->idx = ni;
-    sc->icap = nc;
-    return DRA_OK;
-}
-
-static cent_t *centry(dra_fast_t *a, scope_t *sc, const char *set, const char *name, bool add)
-{
-    uint64_t h = cent_hash(set, name);
-    uint32_t j = 0;
-    if (sc->icap) {
-        for (j = (uint32_t)h & (sc->icap - 1); sc->idx[j] != UINT32_MAX; j = (j + 1) & (sc->icap - 1)) {
-            cent_t *e = &sc->e[sc->idx[j]];
-            if (e->h == h && (e->name == name || strcmp(e->name, name) == 0) &&
-                (e->set == set || strcmp(e->set, set) == 0))
-                return e;
-        }
-    }
-    if (!add)
-        return NULL;
-    if (sc->n == sc->cap) {
-        uint32_t nc = sc->cap ? sc->cap * 2 : 16;
-        cent_t *ne = dra_arena_realloc(&a->c.scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
-        if (!ne)
-            return NULL;
-        sc->e = ne;
-        sc->cap = nc;
-    }
-    cent_t *e = &sc->e[sc->n++];
-    memset(e, 0, sizeof *e);
-    e->set = set;
-    e->name = name;
-    e->h = h;
-    if (2 * sc->n + 2 > sc->icap) {
-        if (scope_index(a, sc) != DRA_OK)
-            return NULL;
-    } else {
-        sc->idx[j] = sc->n - 1; /* j: the empty slot the probe stopped at */
-    }
-    return e;
-}
-
-static void subtract_allocated(dra_fast_t *a, scope_t *sc, const dra_gpool_t *p,
-                               const dra_slice_t *sl)
-{
-    for (uint32_t d = 0; d < sl->ndevices; d++) {
-        const dra_device_t *dev = &sl->devices[d];
-        if (!dev->nconsumes ||
-            !(mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, dev) & MIR_INUSE))
-            continue;
-        for (uint32_t c = 0; c < dev->nconsumes; c++)
-            for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
-                cent_t *e = centry(a, sc, nz(dev->consumes[c].counter_set),
-                                   nz(dev->consumes[c].counters[k].name), false);
-                if (e && e->has_avail)
-                    e->avail -= dra_aq_from(&dev->consumes[c].counters[k].value);
-            }
-    }
-}
-
-static int scope_ready(dra_fast_t *a, slot_t *st)
-{
-    scope_t *sc = &a->scopes[st->scope];
-    if (sc->ready)
-        return DRA_OK;
-    const dra_gpool_t *p = &a->c.gp.pools[st->pool];
-    if (a->c.b.pool_counters) {
-        for (uint32_t i = 0; i < p->ncounter_slices; i++) {
-            const dra_slice_t *s = p->counter_slices[i];
-            for (uint32_t j = 0; j < s->ncounter_sets; j++)
-                for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
-                    cent_t *e = centry(a, sc, nz(s->counter_sets[j].name),
-                                       nz(s->counter_sets[j].counters[k].name), true);
-                    if (!e)
-                        return DRA_ENOMEM;
-                    e->has_avail = true;
-                    e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
-                }
-        }
-        for (uint32_t i = 0; i < p->nslices; i++)
-            subtract_allocated(a, sc, p, p->slices[i]);
-        for (uint32_t i = 0; i < p->nother; i++)
-            subtract_allocated(a, sc, p, p->other[i]);
-    } else {
-        const dra_slice_t *s = st->d->slice;
-        for (uint32_t j = 0; j < s->ncounter_sets; j++)
-            for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
-                cent_t *e = centry(a, sc, nz(s->counter_sets[j].name),
-                                   nz(s->counter_sets[j].counters[k].name), true);
-                if (!e)
-                    return DRA_ENOMEM;
-                e->has_avail = true;
-                e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
-            }
-        subtract_allocated(a, sc, p, s);
-    }
-    sc->ready = true;
-    return DRA_OK;
-}
-
-static void counters_apply(dra_fast_t *a, slot_t *st, int sign)
-{
-    scope_t *sc = &a->scopes[st->scope];
-    const dra_device_t *d = st->d;
-    for (uint32_t c = 0; c < d->nconsumes; c++)
-        for (uint32_t k = 0; k < d->consumes[c].ncounters; k++) {
-            cent_t *e = centry(a, sc, nz(d->consumes[c].counter_set), nz(d->consumes[c].counters[k].name),
-                               true);
-            if (e) /* out of memory here only loses precision of a failing call */
-                e->consumed += sign * dra_aq_from(&d->consumes[c].counters[k].value);
-        }
-}
-
-/* 1 reserved, 0 does not fit, <0 error */
-static int counters_reserve(dra_fast_t *a, slot_t *st)
-{
-    if (scope_ready(a, st))
-        return R_NOMEM;
-    counters_apply(a, st, +1);
-    scope_t *sc = &a->scopes[st->scope];
-    for (uint32_t i = 0; i < sc->n; i++)
-        if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
-            counters_apply(a, st, -1);
-            return 0;
-        }
-    return 1;
 }
 
 /* ---- selectability --------------------------------------------------------------------------- */
@@ -878,7 +697,7 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
     bool admin = rq->body->admin_access && !rq->is_sub;
     if (slot_ready(a, st))
         return R_NOMEM;
-    if (!multi && admin && taken_by(a, st, ci))
+    if (!multi && admin && dra_slot_taken_by(st, ci))
         return R_FAIL;
     if (!admin && (st->excl || st->ntaken > 0))
         return R_FAIL;
@@ -888,7 +707,7 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
     bool skip_counters = multi && cap_in_use;
     bool charged = false;
     if (!skip_counters && d->nconsumes > 0) {
-        int rc = counters_reserve(a, st);
+        int rc = dra_acall_counters_reserve(&a->c, st);
         if (rc < 0)
             return rc;
         if (!rc)
@@ -897,7 +716,7 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
     }
     if (a->c.b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
-            counters_apply(a, st, -1);
+            dra_acall_counters_apply(&a->c, st, -1);
         return R_FAIL;
     }
     for (uint32_t i = 0; i < cl->ncons; i++) {
@@ -916,12 +735,12 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
             for (uint32_t e = 0; e < i; e++)
                 dra_acons_remove(&a->c, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
-                counters_apply(a, st, -1);
+                dra_acall_counters_apply(&a->c, st, -1);
             return R_FAIL;
         }
     }
     if (!multi)
-        take(a, st, ci);
+        dra_slot_take(st, ci);
     res_t *r = &cl->res[cl->nres];
     memset(r, 0, sizeof *r);
     if (a->c.b.cc) {
@@ -929,11 +748,11 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
         if (fits != 1) {
             if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
                 if (!multi)
-                    untake(a, st, ci);
+                    dra_slot_untake(st, ci);
                 for (uint32_t e = cl->ncons; e-- > 0;)
                     dra_acons_remove(&a->c, &cl->cons[e], rq, e);
                 if (charged)
-                    counters_apply(a, st, -1);
+                    dra_acall_counters_apply(&a->c, st, -1);
             }
             return R_FAIL;
         }
@@ -961,28 +780,6 @@ static int allocate_device(dra_fast_t *a, uint32_t ci, uint32_t rqi, uint32_t sl
     r->charged = charged;
     cl->nres++;
     return R_OK;
-}
-
-static void deallocate(dra_fast_t *a, uint32_t ci)
-{
-    cl_t *cl = &a->c.cls[ci];
-    res_t *r = &cl->res[cl->nres - 1];
-    slot_t *st = &a->c.slots[r->slot];
-    const rq_t *rq = &a->c.rqs[r->rq];
-    for (uint32_t e = cl->ncons; e-- > 0;)
-        dra_acons_remove(&a->c, &cl->cons[e], rq, e);
-    untake(a, st, ci);
-    if (r->multi) {
-        if (r->consumed)
-            for (uint32_t c = 0; c < st->d->ncaps; c++)
-                st->allocating[c] -= r->consumed[c];
-        st->nallocating--;
-        if (r->charged && !a->c.b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
-            counters_apply(a, st, -1);
-    } else if (r->charged) {
-        counters_apply(a, st, -1);
-    }
-    cl->nres--;
 }
 
 /* ---- allocateOne ----------------------------------------------------------------------------- */
@@ -1024,7 +821,7 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc
             slot_t *st = &a->c.slots[slot];
             if (!st->pdns && sigv[st->row] == SIG_NO)
                 continue;
-            if (admin && taken_by(a, st, ci))
+            if (admin && dra_slot_taken_by(st, ci))
                 continue;
             if (slot_ready(a, st))
                 return R_NOMEM;
@@ -1105,7 +902,7 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
             return R_FAIL;
         rc = allocate_one(a, ci, ri, si, di + 1, in_sub, origin);
         if (rc != R_OK)
-            deallocate(a, ci);
+            dra_acall_deallocate(&a->c, ci);
         return rc;
     }
     bool admin = rq->body->admin_access && !rq->is_sub;
@@ -1133,7 +930,7 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
                 stats->candidates++;
                 if (!st->pdns && sigv[st->row] == SIG_NO)
                     continue; /* no side effect in either order: skip before the state lookup */
-                if (admin && taken_by(a, st, ci))
+                if (admin && dra_slot_taken_by(st, ci))
                     continue;
                 if (slot_ready(a, st))
                     return R_NOMEM;
@@ -1156,7 +953,7 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
                 rc = allocate_one(a, ci, ri, si, di + 1, in_sub, next);
                 if (rc == R_OK)
                     return R_OK;
-                deallocate(a, ci);
+                dra_acall_deallocate(&a->c, ci);
                 if (rc < 0)
                     return rc;
             }

@@ -19,17 +19,6 @@
 #include "base/bitset.h"
 
 
-typedef struct cent {
-    const char *set, *name;
-    dra_aq_t avail, consumed;
-    bool has_avail;
-} cent_t;
-
-typedef struct scope {
-    bool ready;
-    cent_t *e;
-    uint32_t n, cap;
-} scope_t;
 
 
 struct dra_allocator {
@@ -40,10 +29,6 @@ struct dra_allocator {
     dra_alloc_options_t opts;
     dra_arena_t celscratch;
     uint64_t rng;
-
-    /* per call, besides c */
-    scope_t *scopes;
-    uint32_t nscopes;
 };
 
 static const char *nz(const char *s)
@@ -52,6 +37,12 @@ static const char *nz(const char *s)
 }
 
 /* ---- construction ---------------------------------------------------------------------------- */
+
+static bool in_use(void *self, const dra_gpool_t *p, const dra_slice_t *sl, uint32_t d)
+{
+    const dra_allocator_t *a = self;
+    return dra_alloc_state_in_use(a->st, p->driver, p->name, sl->devices[d].name);
+}
 
 int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
                   const dra_alloc_state_t *state, dra_cel_cache_t *cel,
@@ -71,6 +62,8 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
         a->opts = *opts;
     a->rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
     dra_arena_init(&a->c.scratch, 256 * 1024);
+    a->c.in_use = in_use;
+    a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);
     *out = a;
     return DRA_OK;
@@ -110,30 +103,6 @@ static const char *cref(const dra_claim_t *c, char *buf)
 
 /* ---- slots and state ------------------------------------------------------------------------- */
 
-static bool taken_by(const dra_allocator_t *a, const slot_t *s, uint32_t ci)
-{
-    (void)a;
-    return dra_bit_get(s->taken, ci);
-}
-
-static void take(dra_allocator_t *a, slot_t *s, uint32_t ci)
-{
-    (void)a;
-    if (!dra_bit_get(s->taken, ci)) {
-        dra_bit_set(s->taken, ci);
-        s->ntaken++;
-    }
-}
-
-static void untake(dra_allocator_t *a, slot_t *s, uint32_t ci)
-{
-    (void)a;
-    if (dra_bit_get(s->taken, ci)) {
-        dra_bit_clear(s->taken, ci);
-        s->ntaken--;
-    }
-}
-
 static int build_slots(dra_allocator_t *a)
 {
     dra_arena_t *ar = &a->c.scratch;
@@ -155,9 +124,9 @@ static int build_slots(dra_allocator_t *a)
             nsc += a->c.gp.pools[p].nslices;
     else
         nsc = a->c.gp.n;
-    a->nscopes = nsc;
-    a->scopes = dra_arena_calloc(ar, nsc ? nsc : 1, sizeof(scope_t), 16);
-    if (!a->scopes)
+    a->c.nscopes = nsc;
+    a->c.scopes = dra_arena_calloc(ar, nsc ? nsc : 1, sizeof(scope_t), 16);
+    if (!a->c.scopes)
         return DRA_ENOMEM;
     uint32_t k = 0, sk = 0;
     a->c.maxcaps = 0;
@@ -207,115 +176,6 @@ static int build_slots(dra_allocator_t *a)
     return DRA_OK;
 }
 
-/* ---- counters (DRA-SEMANTICS §2.10) ---------------------------------------------------------- */
-
-static cent_t *centry(dra_allocator_t *a, scope_t *sc, const char *set, const char *name, bool add)
-{
-    for (uint32_t i = 0; i < sc->n; i++)
-        if (strcmp(sc->e[i].set, set) == 0 && strcmp(sc->e[i].name, name) == 0)
-            return &sc->e[i];
-    if (!add)
-        return NULL;
-    if (sc->n == sc->cap) {
-        uint32_t nc = sc->cap ? sc->cap * 2 : 16;
-        cent_t *ne = dra_arena_realloc(&a->c.scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
-        if (!ne)
-            return NULL;
-        sc->e = ne;
-        sc->cap = nc;
-    }
-    cent_t *e = &sc->e[sc->n++];
-    memset(e, 0, sizeof *e);
-    e->set = set;
-    e->name = name;
-    return e;
-}
-
-static void subtract_allocated(dra_allocator_t *a, scope_t *sc, const dra_gpool_t *p,
-                               const dra_slice_t *sl)
-{
-    for (uint32_t d = 0; d < sl->ndevices; d++) {
-        const dra_device_t *dev = &sl->devices[d];
-        if (!dev->nconsumes || !dra_alloc_state_in_use(a->st, p->driver, p->name, dev->name))
-            continue;
-        for (uint32_t c = 0; c < dev->nconsumes; c++)
-            for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
-                cent_t *e = centry(a, sc, nz(dev->consumes[c].counter_set),
-                                   nz(dev->consumes[c].counters[k].name), false);
-                if (e && e->has_avail)
-                    e->avail -= dra_aq_from(&dev->consumes[c].counters[k].value);
-            }
-    }
-}
-
-static int scope_ready(dra_allocator_t *a, slot_t *st)
-{
-    scope_t *sc = &a->scopes[st->scope];
-    if (sc->ready)
-        return DRA_OK;
-    const dra_gpool_t *p = &a->c.gp.pools[st->pool];
-    if (a->c.b.pool_counters) {
-        for (uint32_t i = 0; i < p->ncounter_slices; i++) {
-            const dra_slice_t *s = p->counter_slices[i];
-            for (uint32_t j = 0; j < s->ncounter_sets; j++)
-                for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
-                    cent_t *e = centry(a, sc, nz(s->counter_sets[j].name),
-                                       nz(s->counter_sets[j].counters[k].name), true);
-                    if (!e)
-                        return DRA_ENOMEM;
-                    e->has_avail = true;
-                    e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
-                }
-        }
-        for (uint32_t i = 0; i < p->nslices; i++)
-            subtract_allocated(a, sc, p, p->slices[i]);
-        for (uint32_t i = 0; i < p->nother; i++)
-            subtract_allocated(a, sc, p, p->other[i]);
-    } else {
-        const dra_slice_t *s = st->d->slice;
-        for (uint32_t j = 0; j < s->ncounter_sets; j++)
-            for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
-                cent_t *e = centry(a, sc, nz(s->counter_sets[j].name),
-                                   nz(s->counter_sets[j].counters[k].name), true);
-                if (!e)
-                    return DRA_ENOMEM;
-                e->has_avail = true;
-                e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
-            }
-        subtract_allocated(a, sc, p, s);
-    }
-    sc->ready = true;
-    return DRA_OK;
-}
-
-static void counters_apply(dra_allocator_t *a, slot_t *st, int sign)
-{
-    scope_t *sc = &a->scopes[st->scope];
-    const dra_device_t *d = st->d;
-    for (uint32_t c = 0; c < d->nconsumes; c++)
-        for (uint32_t k = 0; k < d->consumes[c].ncounters; k++) {
-            cent_t *e = centry(a, sc, nz(d->consumes[c].counter_set), nz(d->consumes[c].counters[k].name),
-                               true);
-            if (e) /* out of memory here only loses precision of a failing call */
-                e->consumed += sign * dra_aq_from(&d->consumes[c].counters[k].value);
-        }
-}
-
-/* 1 reserved, 0 does not fit, <0 error */
-static int counters_reserve(dra_allocator_t *a, slot_t *st)
-{
-    if (scope_ready(a, st))
-        return R_NOMEM;
-    counters_apply(a, st, +1);
-    scope_t *sc = &a->scopes[st->scope];
-    for (uint32_t i = 0; i < sc->n; i++)
-        if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
-            counters_apply(a, st, -1);
-            return 0;
-        }
-    return 1;
-}
-
 /* ---- selectability --------------------------------------------------------------------------- */
 
 static int selectable(dra_allocator_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, bool *match)
@@ -359,7 +219,7 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
     bool bugs = a->c.b.bugs;
     bool multi = a->c.b.cc && d->allow_multiple_allocations;
     bool admin = rq->body->admin_access && !rq->is_sub;
-    if (!multi && admin && taken_by(a, st, ci))
+    if (!multi && admin && dra_slot_taken_by(st, ci))
         return R_FAIL;
     if (!admin && (st->excl || st->ntaken > 0))
         return R_FAIL;
@@ -369,7 +229,7 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
     bool skip_counters = multi && cap_in_use;
     bool charged = false;
     if (!skip_counters && d->nconsumes > 0) {
-        int rc = counters_reserve(a, st);
+        int rc = dra_acall_counters_reserve(&a->c, st);
         if (rc < 0)
             return rc;
         if (!rc)
@@ -378,7 +238,7 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
     }
     if (a->c.b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
-            counters_apply(a, st, -1);
+            dra_acall_counters_apply(&a->c, st, -1);
         return R_FAIL;
     }
     for (uint32_t i = 0; i < cl->ncons; i++) {
@@ -397,12 +257,12 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
             for (uint32_t e = 0; e < i; e++)
                 dra_acons_remove(&a->c, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
-                counters_apply(a, st, -1);
+                dra_acall_counters_apply(&a->c, st, -1);
             return R_FAIL;
         }
     }
     if (!multi)
-        take(a, st, ci);
+        dra_slot_take(st, ci);
     res_t *r = &cl->res[cl->nres];
     memset(r, 0, sizeof *r);
     if (a->c.b.cc) {
@@ -410,11 +270,11 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
         if (fits != 1) {
             if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
                 if (!multi)
-                    untake(a, st, ci);
+                    dra_slot_untake(st, ci);
                 for (uint32_t e = cl->ncons; e-- > 0;)
                     dra_acons_remove(&a->c, &cl->cons[e], rq, e);
                 if (charged)
-                    counters_apply(a, st, -1);
+                    dra_acall_counters_apply(&a->c, st, -1);
             }
             return R_FAIL;
         }
@@ -442,28 +302,6 @@ static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32
     r->charged = charged;
     cl->nres++;
     return R_OK;
-}
-
-static void deallocate(dra_allocator_t *a, uint32_t ci)
-{
-    cl_t *cl = &a->c.cls[ci];
-    res_t *r = &cl->res[cl->nres - 1];
-    slot_t *st = &a->c.slots[r->slot];
-    const rq_t *rq = &a->c.rqs[r->rq];
-    for (uint32_t e = cl->ncons; e-- > 0;)
-        dra_acons_remove(&a->c, &cl->cons[e], rq, e);
-    untake(a, st, ci);
-    if (r->multi) {
-        if (r->consumed)
-            for (uint32_t c = 0; c < st->d->ncaps; c++)
-                st->allocating[c] -= r->consumed[c];
-        st->nallocating--;
-        if (r->charged && !a->c.b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
-            counters_apply(a, st, -1);
-    } else if (r->charged) {
-        counters_apply(a, st, -1);
-    }
-    cl->nres--;
 }
 
 /* ---- allocateOne ----------------------------------------------------------------------------- */
@@ -523,7 +361,7 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
             return R_FAIL;
         rc = allocate_one(a, ci, ri, si, di + 1, in_sub, origin);
         if (rc != R_OK)
-            deallocate(a, ci);
+            dra_acall_deallocate(&a->c, ci);
         return rc;
     }
     bool admin = rq->body->admin_access && !rq->is_sub;
@@ -543,7 +381,7 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
                 uint32_t slot = base + d;
                 slot_t *st = &a->c.slots[slot];
                 stats->candidates++;
-                if (admin && taken_by(a, st, ci))
+                if (admin && dra_slot_taken_by(st, ci))
                     continue;
                 if (!admin && (st->excl || st->ntaken > 0))
                     continue;
@@ -564,7 +402,7 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
                 rc = allocate_one(a, ci, ri, si, di + 1, in_sub, next);
                 if (rc == R_OK)
                     return R_OK;
-                deallocate(a, ci);
+                dra_acall_deallocate(&a->c, ci);
                 if (rc < 0)
                     return rc;
             }
