@@ -242,7 +242,10 @@ typedef struct dra_acall {
     uint32_t nscopes;
     /* the allocator's answer to "is device d of slice sl (pool p) allocated already?" */
     bool (*in_use)(void *self, const dra_gpool_t *p, const dra_slice_t *sl, uint32_t d);
+    /* fast: look up a slot's state on first use (NULL: slots are complete when built) */
+    int (*slot_ready)(void *self, slot_t *st);
     void *self;
+    uint64_t rng; /* shareID generator (splitmix64 from options.share_seed) */
 } dra_acall_t;
 
 /* The claim's bit in a slot (a device picked by claim ci in this call). */
@@ -287,6 +290,13 @@ void dra_acons_remove(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_co
  * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
 void dra_acall_counters_apply(dra_acall_t *c, slot_t *st, int sign);
 int dra_acall_counters_reserve(dra_acall_t *c, slot_t *st);
+/* allocateDevice: try slot for request rqi of claim ci (must: a constraint failure is Fatal, as
+ * for All). R_OK with the result appended, R_FAIL, R_FATAL, R_NOMEM. */
+int dra_acall_allocate_device(dra_acall_t *c, uint32_t ci, uint32_t rqi, uint32_t slot, bool must);
+/* Consumable capacity of rq fits the slot's device: 1 yes, 0 no, < 0 error. */
+int dra_acall_capacity_fits(dra_acall_t *c, const rq_t *rq, slot_t *st);
+/* The next shareID (a UUID-shaped text from c->rng). */
+void dra_acall_share_id(dra_acall_t *c, char buf[37]);
 /* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
 void dra_acall_deallocate(dra_acall_t *c, uint32_t ci);
 /* The consumed-capacity vector of cl's next result (cl->nres), allocated on first use; NULL on

@@ -345,6 +345,127 @@ void dra_acons_remove(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_co
     c->n--;
 }
 
+/* ---- allocateDevice (DRA-SEMANTICS §2.9) ---------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void dra_acall_share_id(dra_acall_t *ac, char buf[37])
+{
+    uint64_t x = splitmix(&ac->rng), y = splitmix(&ac->rng);
+    snprintf(buf, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(x >> 32),
+             (unsigned)((x >> 16) & 0xffff), (unsigned)(x & 0xfff), (unsigned)(8 + ((y >> 60) & 3)),
+             (unsigned)((y >> 48) & 0xfff), (unsigned long long)(y & 0xffffffffffffULL));
+}
+
+int dra_acall_capacity_fits(dra_acall_t *ac, const rq_t *rq, slot_t *st)
+{
+    if (ac->slot_ready && ac->slot_ready(ac->self, st))
+        return -2;
+    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, ac->b.bugs);
+}
+
+int dra_acall_allocate_device(dra_acall_t *ac, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
+{
+    cl_t *cl = &ac->cls[ci];
+    const rq_t *rq = &ac->rqs[rqi];
+    slot_t *st = &ac->slots[slot];
+    const dra_device_t *d = st->d;
+    bool bugs = ac->b.bugs;
+    bool multi = ac->b.cc && d->allow_multiple_allocations;
+    bool admin = rq->body->admin_access && !rq->is_sub;
+    if (ac->slot_ready && ac->slot_ready(ac->self, st))
+        return R_NOMEM;
+    if (!multi && admin && dra_slot_taken_by(st, ci))
+        return R_FAIL;
+    if (!admin && (st->excl || st->ntaken > 0))
+        return R_FAIL;
+    if (!ac->b.pd && d->nconsumes > 0)
+        return R_FAIL;
+    bool cap_in_use = st->persist_cap || st->nallocating > 0 || (!bugs && st->persist_share);
+    bool skip_counters = multi && cap_in_use;
+    bool charged = false;
+    if (!skip_counters && d->nconsumes > 0) {
+        int rc = dra_acall_counters_reserve(ac, st);
+        if (rc < 0)
+            return rc;
+        if (!rc)
+            return R_FAIL;
+        charged = true;
+    }
+    if (ac->b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
+        if (charged && !bugs) /* BUG(1): counters leak */
+            dra_acall_counters_apply(ac, st, -1);
+        return R_FAIL;
+    }
+    for (uint32_t i = 0; i < cl->ncons; i++) {
+        int rc = dra_acons_add(ac, &cl->cons[i], rq, i, d);
+        if (rc < 0)
+            return R_NOMEM;
+        if (!rc) {
+            if (must) {
+                char cb[300];
+                const dra_gpool_t *p = &ac->gp.pools[st->pool];
+                return dra_acall_fatal(ac,
+                             "claim %s, request %s: cannot add device %s/%s/%s because a claim "
+                             "constraint would not be satisfied",
+                             cref(cl->c, cb), nz(rq->body->name), p->driver, p->name, nz(d->name));
+            }
+            for (uint32_t e = 0; e < i; e++)
+                dra_acons_remove(ac, &cl->cons[e], rq, e);
+            if (charged && !bugs) /* BUG(1) */
+                dra_acall_counters_apply(ac, st, -1);
+            return R_FAIL;
+        }
+    }
+    if (!multi)
+        dra_slot_take(st, ci);
+    res_t *r = &cl->res[cl->nres];
+    memset(r, 0, sizeof *r);
+    if (ac->b.cc) {
+        int fits = dra_acall_capacity_fits(ac, rq, st);
+        if (fits != 1) {
+            if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
+                if (!multi)
+                    dra_slot_untake(st, ci);
+                for (uint32_t e = cl->ncons; e-- > 0;)
+                    dra_acons_remove(ac, &cl->cons[e], rq, e);
+                if (charged)
+                    dra_acall_counters_apply(ac, st, -1);
+            }
+            return R_FAIL;
+        }
+        if (multi) {
+            r->consumed = dra_acall_consumed(ac, cl);
+            if (!r->consumed)
+                return R_NOMEM;
+            if (d->ncaps && !st->allocating) {
+                st->allocating = dra_arena_calloc(&ac->scratch, d->ncaps, sizeof(dra_aq_t), 16);
+                if (!st->allocating)
+                    return R_NOMEM;
+            }
+            for (uint32_t c = 0; c < d->ncaps; c++) {
+                r->consumed[c] = dra_cap_consumed(dra_cap_find_request(rq->body, d->caps[c].name),
+                                                  &d->caps[c], bugs);
+                st->allocating[c] += r->consumed[c];
+            }
+            st->nallocating++;
+            dra_acall_share_id(ac, r->share);
+        }
+    }
+    r->slot = slot;
+    r->rq = rqi;
+    r->multi = multi;
+    r->charged = charged;
+    cl->nres++;
+    return R_OK;
+}
+
 /* ---- allocateDevice undo -------------------------------------------------------------------- */
 
 void dra_acall_deallocate(dra_acall_t *ac, uint32_t ci)

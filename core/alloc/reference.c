@@ -28,7 +28,6 @@ struct dra_allocator {
     dra_cel_cache_t *cel;
     dra_alloc_options_t opts;
     dra_arena_t celscratch;
-    uint64_t rng;
 };
 
 static const char *nz(const char *s)
@@ -60,7 +59,7 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
     a->cel = cel;
     if (opts)
         a->opts = *opts;
-    a->rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
+    a->c.rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
     dra_arena_init(&a->c.scratch, 256 * 1024);
     a->c.in_use = in_use;
     a->c.self = a;
@@ -78,20 +77,9 @@ void dra_alloc_free(dra_allocator_t *a)
     free(a);
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 void dra_alloc_next_share_id(dra_allocator_t *a, char buf[37])
 {
-    uint64_t x = splitmix(&a->rng), y = splitmix(&a->rng);
-    snprintf(buf, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(x >> 32),
-             (unsigned)((x >> 16) & 0xffff), (unsigned)(x & 0xfff), (unsigned)(8 + ((y >> 60) & 3)),
-             (unsigned)((y >> 48) & 0xfff), (unsigned long long)(y & 0xffffffffffffULL));
+    dra_acall_share_id(&a->c, buf);
 }
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -202,108 +190,9 @@ static int selectable(dra_allocator_t *a, uint32_t slot, uint32_t rqi, uint32_t 
     return DRA_OK;
 }
 
-static int capacity_fits(dra_allocator_t *a, const rq_t *rq, const slot_t *st)
-{
-    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, a->c.b.bugs);
-}
-
 /* ---- allocateDevice -------------------------------------------------------------------------- */
 
 /* R_OK allocated (result appended), R_FAIL rejected, R_FATAL / R_NOMEM */
-static int allocate_device(dra_allocator_t *a, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
-{
-    cl_t *cl = &a->c.cls[ci];
-    const rq_t *rq = &a->c.rqs[rqi];
-    slot_t *st = &a->c.slots[slot];
-    const dra_device_t *d = st->d;
-    bool bugs = a->c.b.bugs;
-    bool multi = a->c.b.cc && d->allow_multiple_allocations;
-    bool admin = rq->body->admin_access && !rq->is_sub;
-    if (!multi && admin && dra_slot_taken_by(st, ci))
-        return R_FAIL;
-    if (!admin && (st->excl || st->ntaken > 0))
-        return R_FAIL;
-    if (!a->c.b.pd && d->nconsumes > 0)
-        return R_FAIL;
-    bool cap_in_use = st->persist_cap || st->nallocating > 0 || (!bugs && st->persist_share);
-    bool skip_counters = multi && cap_in_use;
-    bool charged = false;
-    if (!skip_counters && d->nconsumes > 0) {
-        int rc = dra_acall_counters_reserve(&a->c, st);
-        if (rc < 0)
-            return rc;
-        if (!rc)
-            return R_FAIL;
-        charged = true;
-    }
-    if (a->c.b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
-        if (charged && !bugs) /* BUG(1): counters leak */
-            dra_acall_counters_apply(&a->c, st, -1);
-        return R_FAIL;
-    }
-    for (uint32_t i = 0; i < cl->ncons; i++) {
-        int rc = dra_acons_add(&a->c, &cl->cons[i], rq, i, d);
-        if (rc < 0)
-            return R_NOMEM;
-        if (!rc) {
-            if (must) {
-                char cb[300];
-                const dra_gpool_t *p = &a->c.gp.pools[st->pool];
-                return dra_acall_fatal(&a->c,
-                             "claim %s, request %s: cannot add device %s/%s/%s because a claim "
-                             "constraint would not be satisfied",
-                             cref(cl->c, cb), nz(rq->body->name), p->driver, p->name, nz(d->name));
-            }
-            for (uint32_t e = 0; e < i; e++)
-                dra_acons_remove(&a->c, &cl->cons[e], rq, e);
-            if (charged && !bugs) /* BUG(1) */
-                dra_acall_counters_apply(&a->c, st, -1);
-            return R_FAIL;
-        }
-    }
-    if (!multi)
-        dra_slot_take(st, ci);
-    res_t *r = &cl->res[cl->nres];
-    memset(r, 0, sizeof *r);
-    if (a->c.b.cc) {
-        int fits = capacity_fits(a, rq, st);
-        if (fits != 1) {
-            if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
-                if (!multi)
-                    dra_slot_untake(st, ci);
-                for (uint32_t e = cl->ncons; e-- > 0;)
-                    dra_acons_remove(&a->c, &cl->cons[e], rq, e);
-                if (charged)
-                    dra_acall_counters_apply(&a->c, st, -1);
-            }
-            return R_FAIL;
-        }
-        if (multi) {
-            r->consumed = dra_acall_consumed(&a->c, cl);
-            if (!r->consumed)
-                return R_NOMEM;
-            if (d->ncaps && !st->allocating) {
-                st->allocating = dra_arena_calloc(&a->c.scratch, d->ncaps, sizeof(dra_aq_t), 16);
-                if (!st->allocating)
-                    return R_NOMEM;
-            }
-            for (uint32_t c = 0; c < d->ncaps; c++) {
-                r->consumed[c] = dra_cap_consumed(dra_cap_find_request(rq->body, d->caps[c].name),
-                                                  &d->caps[c], bugs);
-                st->allocating[c] += r->consumed[c];
-            }
-            st->nallocating++;
-            dra_alloc_next_share_id(a, r->share);
-        }
-    }
-    r->slot = slot;
-    r->rq = rqi;
-    r->multi = multi;
-    r->charged = charged;
-    cl->nres++;
-    return R_OK;
-}
-
 /* ---- allocateOne ----------------------------------------------------------------------------- */
 
 typedef struct loc {
@@ -354,7 +243,7 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
         return R_MAXEXC;
     if (rq->all) {
         uint32_t slot = rq->all_slots[di];
-        int rc = allocate_device(a, ci, rqi, slot, true);
+        int rc = dra_acall_allocate_device(&a->c, ci, rqi, slot, true);
         if (rc < 0)
             return rc;
         if (rc != R_OK)
@@ -391,9 +280,9 @@ static int allocate_one(dra_allocator_t *a, uint32_t ci, uint32_t ri, uint32_t s
                     return rc;
                 if (!m)
                     continue;
-                if (a->c.b.cc && capacity_fits(a, rq, st) != 1)
+                if (a->c.b.cc && dra_acall_capacity_fits(&a->c, rq, st) != 1)
                     continue;
-                rc = allocate_device(a, ci, rqi, slot, false);
+                rc = dra_acall_allocate_device(&a->c, ci, rqi, slot, false);
                 if (rc < 0)
                     return rc;
                 if (rc != R_OK)
