@@ -1,7 +1,8 @@
 /*
  * fast.c - the fast allocator (fast.h): the reference allocator's search (reference.c, kept
- * step for step so decisions, messages, shareIDs and allocateOne counts agree) over indexes that
- * outlive a call:
+ * step for step so decisions, messages, shareIDs and allocateOne counts agree; the steps both
+ * share, from claim preprocessing to allocateDevice and the results, are in claims.c) over
+ * indexes that outlive a call:
  *  - GatherPools and the slot layout of a node are computed on the node's first call from the
  *    slices bucketed for it (its nodeName bucket, the slices with selectors / allNodes /
  *    per-device selection, and every slice of the pools those touch, in model order, so the
@@ -667,9 +668,6 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
     return DRA_OK;
 }
 
-/* ---- allocateDevice -------------------------------------------------------------------------- */
-
-/* R_OK allocated (result appended), R_FAIL rejected, R_FATAL / R_NOMEM */
 /* ---- allocateOne ----------------------------------------------------------------------------- */
 
 typedef struct loc {

@@ -4,8 +4,10 @@
  *
  * One call: gather pools for the node, lay the node's devices out as "slots" (pool order, slice
  * order, device order), preprocess claims (fatal checks, All sets, the 32-device minimum,
- * constraints), run the depth-first search allocateOne, then build the results. All per-call
- * memory comes from the allocator's scratch arena, reset at the start of the next call.
+ * constraints), run the depth-first search allocateOne, then build the results. The steps the
+ * fast allocator shares (preprocessing, constraints, counters, allocateDevice, results) are in
+ * claims.c; this file keeps the slot layout, selectability and the search. All per-call memory
+ * comes from the scratch arena, reset at the start of the next call.
  *
  * Upstream defects are reproduced only when beh.bugs is set; every such place is marked BUG(n)
  * with the number used in README.md.
@@ -190,9 +192,6 @@ static int selectable(dra_allocator_t *a, uint32_t slot, uint32_t rqi, uint32_t 
     return DRA_OK;
 }
 
-/* ---- allocateDevice -------------------------------------------------------------------------- */
-
-/* R_OK allocated (result appended), R_FAIL rejected, R_FATAL / R_NOMEM */
 /* ---- allocateOne ----------------------------------------------------------------------------- */
 
 typedef struct loc {
