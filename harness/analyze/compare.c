@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "exitcode.h"
+#include "files.h"
 #include "stats.h"
 #include "ydoc.h"
 

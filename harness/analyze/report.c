@@ -10,7 +10,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "compare.h"
 #include "stats.h"
 

@@ -23,7 +23,7 @@
 #include "alloc/fast.h"
 #include "alloc/invariants.h"
 #include "base/intern.h"
-#include "cli.h"
+#include "files.h"
 #include "manifest.h"
 #include "cel/cel.h"
 #include "gen/rng.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/intern.h"
-#include "cli.h"
+#include "files.h"
 #include "embedded.h"
 #include "ydoc.h"
 

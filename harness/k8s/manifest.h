@@ -39,6 +39,8 @@
 
 #include "base/err.h"
 #include "model/model.h"
+#include "sbuf.h"
+#include "walk.h"
 #include "ydoc.h"
 
 /* Largest manifest file read (bytes). */
@@ -63,13 +65,7 @@ int dra_manifest_read_file(dra_model_t *m, const char *path, dra_diag_list_t *er
 /* Files, or directories walked recursively in sorted order (*.yaml, *.yml, *.json); then
  * dra_model_imply_nodes. Reads every path even after errors; returns the first non-OK code. */
 int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n, dra_diag_list_t *errs);
-/* Called per manifest file; a non-OK return is remembered (the walk goes on). */
-typedef int (*dra_manifest_file_fn)(const char *path, void *ud);
-/* The files dra_manifest_read_paths reads, in its order: each path as given (a file, or "-"),
- * directories walked recursively in sorted order (*.yaml, *.yml, *.json; names starting with '.'
- * skipped). Directory errors go to errs. Returns the first non-OK code. */
-int dra_manifest_each_file(char *const *paths, int n, dra_manifest_file_fn fn, void *ud,
-                           dra_diag_list_t *errs);
+/* The files it reads, in its order: dra_manifest_each_file (walk.h). */
 
 /* ---- validator --------------------------------------------------------------------------- */
 
@@ -99,18 +95,6 @@ bool dra_name_is_qualified(const char *s);
 bool dra_name_is_label_key(const char *s);
 
 /* ---- writer ------------------------------------------------------------------------------ */
-
-/* A growable byte buffer (malloc). */
-typedef struct dra_sbuf {
-    char *p;
-    size_t len, cap;
-    int err; /* DRA_ENOMEM once an append failed; later appends are ignored */
-} dra_sbuf_t;
-
-void dra_sbuf_fini(dra_sbuf_t *b);
-void dra_sbuf_put(dra_sbuf_t *b, const char *s, size_t n);
-void dra_sbuf_puts(dra_sbuf_t *b, const char *s);
-void dra_sbuf_printf(dra_sbuf_t *b, const char *fmt, ...) DRA_PRINTF(2, 3);
 
 /* v1 multi-document YAML (Nodes, DeviceClasses, ResourceSlices, ResourceClaimTemplates,
  * ResourceClaims, Pods/workloads), appended to out. Implied nodes are not written. */

@@ -7,7 +7,6 @@
  * v1beta1/v1alpha3 requests carry the `exactly` fields inline, v1beta1/v1alpha3 devices wrap
  * attributes and capacity in `basic`, and v1alpha3 capacities may be bare quantities.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,9 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
-#include "cli.h"
+#include "files.h"
 #include "manifest.h"
 #include "ydoc.h"
 
@@ -1853,90 +1851,6 @@ int dra_manifest_read_file(dra_model_t *m, const char *path, dra_diag_list_t *er
     return rc ? rc : rc2;
 }
 
-static bool manifest_name(const char *n)
-{
-    size_t l = strlen(n);
-    return (l > 5 && strcmp(n + l - 5, ".yaml") == 0) || (l > 4 && strcmp(n + l - 4, ".yml") == 0) ||
-           (l > 5 && strcmp(n + l - 5, ".json") == 0);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk(const char *path, int depth, dra_manifest_file_fn fn, void *ud,
-                dra_diag_list_t *errs)
-{
-    struct stat st;
-    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        if (depth > 32)
-            return dra_diag_list_add(errs, DRA_ELIMIT, path, 0, 0, "directories nested too deep"),
-                   DRA_ELIMIT;
-        DIR *d = opendir(path);
-        if (!d) {
-            if (errs)
-                (void)dra_diag_list_add(errs, DRA_EIO, path, 0, 0, "cannot open directory: %s",
-                                        strerror(errno));
-            return DRA_EIO;
-        }
-        char **names = NULL;
-        size_t n = 0, cap = 0;
-        struct dirent *e;
-        int rc = DRA_OK;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 32;
-                char **nn = realloc(names, cap * sizeof *nn);
-                if (!nn) {
-                    rc = DRA_ENOMEM;
-                    break;
-                }
-                names = nn;
-            }
-            size_t pl = strlen(path) + strlen(e->d_name) + 2;
-            names[n] = malloc(pl);
-            if (!names[n]) {
-                rc = DRA_ENOMEM;
-                break;
-            }
-            snprintf(names[n], pl, "%s%s%s", path,
-                     path[strlen(path) - 1] == '/' ? "" : "/", e->d_name);
-            n++;
-        }
-        closedir(d);
-        if (n)
-            qsort(names, n, sizeof *names, cmp_str);
-        for (size_t i = 0; i < n; i++) {
-            struct stat st2;
-            if (rc != DRA_ENOMEM && stat(names[i], &st2) == 0 &&
-                (S_ISDIR(st2.st_mode) || manifest_name(names[i]))) {
-                int r = walk(names[i], depth + 1, fn, ud, errs);
-                if (r && !rc)
-                    rc = r;
-            }
-            free(names[i]);
-        }
-        free(names);
-        return rc;
-    }
-    return fn(path, ud);
-}
-
-int dra_manifest_each_file(char *const *paths, int n, dra_manifest_file_fn fn, void *ud,
-                           dra_diag_list_t *errs)
-{
-    int rc = DRA_OK;
-    for (int i = 0; i < n; i++) {
-        int r = walk(paths[i], 0, fn, ud, errs);
-        if (r && !rc)
-            rc = r;
-    }
-    return rc;
-}
-
 typedef struct read_paths_ctx {
     dra_model_t *m;
     dra_diag_list_t *errs;
@@ -1954,64 +1868,4 @@ int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n, dra_diag_
     int rc = dra_manifest_each_file(paths, n, read_paths_one, &c, errs);
     int r = dra_model_imply_nodes(m);
     return rc ? rc : r;
-}
-
-/* ---- growable buffer ------------------------------------------------------------------- */
-
-void dra_sbuf_fini(dra_sbuf_t *b)
-{
-    free(b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
-}
-
-void dra_sbuf_put(dra_sbuf_t *b, const char *s, size_t n)
-{
-    if (b->err || n == 0)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 4096;
-        while (nc < b->len + n + 1)
-            nc *= 2;
-        char *p = realloc(b->p, nc);
-        if (!p) {
-            b->err = DRA_ENOMEM;
-            return;
-        }
-        b->p = p;
-        b->cap = nc;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-void dra_sbuf_puts(dra_sbuf_t *b, const char *s)
-{
-    dra_sbuf_put(b, s, strlen(s));
-}
-
-void dra_sbuf_printf(dra_sbuf_t *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof tmp) {
-        dra_sbuf_put(b, tmp, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->err = DRA_ENOMEM;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    dra_sbuf_put(b, big, (size_t)n);
-    free(big);
 }

@@ -8,7 +8,7 @@
 #include <yaml.h>
 
 #include "buildinfo.h"
-#include "cli.h"
+#include "files.h"
 #include "kern/kern.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "files.h"
 
 #define RLOAD_MAX_FILE ((size_t)1 << 30)
 
