@@ -8,9 +8,10 @@ foreach(k scalar auto)
     TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}"
     PASS_REGULAR_EXPRESSION "\"lowerable\": true.*\"verified\": 3000, \"mismatches\": 0")
 endforeach()
-add_test(NAME harness.cli_cel_bad_kernel COMMAND drabench cel --kernel bogus --bench 10 "true")
+add_test(NAME harness.cli_cel_bad_kernel
+         COMMAND ${DRA_EXPECT_EXIT} 2 $<TARGET_FILE:drabench> cel --kernel bogus --bench 10 "true")
 set_tests_properties(harness.cli_cel_bad_kernel PROPERTIES LABELS "unit;harness" TIMEOUT 60
-  ENVIRONMENT "${DRA_TEST_ENV}" WILL_FAIL TRUE)
+  ENVIRONMENT "${DRA_TEST_ENV}")
 add_test(NAME harness.cli_version_json COMMAND drabench version --json)
 set_tests_properties(harness.cli_version_json PROPERTIES LABELS "unit;harness" TIMEOUT 60
   ENVIRONMENT "${DRA_TEST_ENV}" PASS_REGULAR_EXPRESSION "\"selected\": \"(scalar|avx2|avx512)\"")

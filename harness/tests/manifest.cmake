@@ -4,14 +4,21 @@
 set(_rm ${DRA_SHARED_DIR}/real-manifests)
 
 function(dra_manifest_cli_test name)
-  cmake_parse_arguments(T "WILL_FAIL" "REGEX;FAIL_REGEX" "ARGS" ${ARGN})
-  add_test(NAME harness.cli_manifest.${name} COMMAND $<TARGET_FILE:drabench> ${T_ARGS}
-           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  cmake_parse_arguments(T "WILL_FAIL" "EXIT;REGEX;FAIL_REGEX" "ARGS" ${ARGN})
+  if(T_WILL_FAIL)
+    message(FATAL_ERROR "dra_manifest_cli_test(${name}): WILL_FAIL accepts any non-zero status; "
+                        "name the exact one with EXIT <status>")
+  endif()
+  if(DEFINED T_EXIT)
+    add_test(NAME harness.cli_manifest.${name}
+             COMMAND ${DRA_EXPECT_EXIT} ${T_EXIT} $<TARGET_FILE:drabench> ${T_ARGS}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  else()
+    add_test(NAME harness.cli_manifest.${name} COMMAND $<TARGET_FILE:drabench> ${T_ARGS}
+             WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  endif()
   set_tests_properties(harness.cli_manifest.${name} PROPERTIES LABELS "unit;harness;cli"
                        TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}")
-  if(T_WILL_FAIL)
-    set_tests_properties(harness.cli_manifest.${name} PROPERTIES WILL_FAIL TRUE)
-  endif()
   if(T_REGEX)
     set_tests_properties(harness.cli_manifest.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${T_REGEX}")
   endif()
@@ -26,15 +33,16 @@ dra_manifest_cli_test(validate_sample ARGS validate corpora/samples/sample-clust
                       REGEX "validate: 1 file \\(0 invalid\\), 2 slices \\(3 devices\\).* 0 errors")
 dra_manifest_cli_test(validate_good_file ARGS validate
                       ../shared/real-manifests/dranet/oci_oke_examples/BM.GPU.GB200-v3.4/resourceslice-gpu.yaml)
-# invalid input exits 2 (WILL_FAIL: any non-zero; the message names the fault)
+# invalid input exits 2 (the message names the fault)
 dra_manifest_cli_test(validate_bad_exit ARGS validate
                       ../shared/real-manifests/k8s-enhancements-keps/KEP-4815.tpu-multihost-slices.yaml
-                      WILL_FAIL)
+                      EXIT 2)
 dra_manifest_cli_test(validate_bad_message ARGS validate
                       ../shared/real-manifests/k8s-enhancements-keps/KEP-4815.tpu-multihost-slices.yaml
                       REGEX "KEP-4815.tpu-multihost-slices.yaml:[0-9]+:[0-9]+: error: ResourceSlice/device-slice: .*tpu-couner-set")
-dra_manifest_cli_test(validate_missing_file ARGS validate no/such/file.yaml WILL_FAIL)
-dra_manifest_cli_test(validate_usage ARGS validate --release 2.0 x.yaml WILL_FAIL)
+# A missing input is an environment error (4) today.
+dra_manifest_cli_test(validate_missing_file ARGS validate no/such/file.yaml EXIT 4)
+dra_manifest_cli_test(validate_usage ARGS validate --release 2.0 x.yaml EXIT 2)
 dra_manifest_cli_test(inspect_gb200 ARGS inspect
                       ../shared/real-manifests/dranet/oci_oke_examples/BM.GPU.GB200-v3.4/resourceslice-gpu.yaml
                       REGEX "gpu-0.*productName.*NVIDIA GB200.*gpu-1.*gpu-2.*gpu-3")
@@ -94,4 +102,4 @@ endif()
 dra_manifest_cli_test(validate_progress ARGS validate --progress always corpora/samples
                       REGEX "validate: files \\[#+\\] [0-9]+/[0-9]+")
 dra_manifest_cli_test(validate_progress_bad ARGS validate --progress sometimes corpora/samples
-                      WILL_FAIL)
+                      EXIT 2)

@@ -15,7 +15,7 @@ add_test(NAME alloc.cli_help COMMAND $<TARGET_FILE:drabench> alloc --help
 set_tests_properties(alloc.cli_help PROPERTIES LABELS "unit" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "drabench alloc - " ENVIRONMENT "${DRA_TEST_ENV}")
 add_test(NAME alloc.cli_bad_feature
-         COMMAND $<TARGET_FILE:drabench> alloc --feature NoSuchGate=true -f corpora/conformance/alloc-smoke
+         COMMAND ${DRA_EXPECT_EXIT} 2 $<TARGET_FILE:drabench> alloc --feature NoSuchGate=true -f corpora/conformance/alloc-smoke
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(alloc.cli_bad_feature PROPERTIES LABELS "unit" TIMEOUT 60 WILL_FAIL TRUE
+set_tests_properties(alloc.cli_bad_feature PROPERTIES LABELS "unit" TIMEOUT 60
                      ENVIRONMENT "${DRA_TEST_ENV}")

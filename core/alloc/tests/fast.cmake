@@ -24,7 +24,7 @@ set_tests_properties(alloc.fast.prunes_exponential PROPERTIES LABELS "unit" TIME
                      PASS_REGULAR_EXPRESSION "PASS six-of-five-1.36: Unsatisfiable \\(allocateOne 1,.*PASS match-11-of-20-alternating-numa-1.36: Unsatisfiable \\(allocateOne 21,"
                      ENVIRONMENT "${DRA_TEST_ENV}")
 add_test(NAME alloc.fast.cli_bad_allocator
-         COMMAND $<TARGET_FILE:drabench> alloc --allocator quick --test corpora/conformance/alloc-smoke
+         COMMAND ${DRA_EXPECT_EXIT} 2 $<TARGET_FILE:drabench> alloc --allocator quick --test corpora/conformance/alloc-smoke
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(alloc.fast.cli_bad_allocator PROPERTIES LABELS "unit" TIMEOUT 60 WILL_FAIL TRUE
+set_tests_properties(alloc.fast.cli_bad_allocator PROPERTIES LABELS "unit" TIMEOUT 60
                      ENVIRONMENT "${DRA_TEST_ENV}")
