@@ -1,6 +1,7 @@
 /* cli.c - shared CLI helpers; see cli.h. */
 #include "cli.h"
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,4 +37,34 @@ bool dra_cli_progress_enabled(void)
     if (term && strcmp(term, "dumb") == 0)
         return false;
     return isatty(STDERR_FILENO) != 0;
+}
+
+int dra_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts, const char **arg)
+{
+    char spec[128];
+    snprintf(spec, sizeof spec, "-:%s", shortopts);
+    opterr = 0;
+    int before = optind > 0 ? optind : 1; /* optind 0: getopt_long starts at 1 */
+    int c = getopt_long(argc, argv, spec, longopts, NULL);
+    *arg = optarg;
+    if (c == -1)
+        return before < argc && optind == before + 1 && strcmp(argv[before], "--") == 0
+                   ? DRA_CLI_SPLIT
+                   : -1;
+    if (c == 1)
+        return DRA_CLI_OPERAND;
+    if (c == '?' || c == ':') {
+        const char *typed = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+        char shortopt[3] = {'-', (char)optopt, 0};
+        /* A bad short option inside a cluster ("-qx"): name the letter, not the cluster. */
+        if (optopt && (strncmp(typed, "--", 2) != 0) && (c == '?' || strlen(typed) > 2))
+            typed = shortopt;
+        if (c == '?')
+            dra_cli_usage_error(cmd, "unknown option '%s'", typed);
+        else
+            dra_cli_usage_error(cmd, "option %s needs a value", typed);
+        return DRA_CLI_BAD;
+    }
+    return c;
 }

@@ -26,6 +26,19 @@ int dra_cli_usage_error(const char *cmd, const char *fmt, ...) DRA_PRINTF(2, 3);
 /* Print "drabench: <message>" to stderr. */
 void dra_cli_errorf(const char *fmt, ...) DRA_PRINTF(1, 2);
 
+/* dra_cli_getopt's results besides an option's val and -1 (the end). */
+enum { DRA_CLI_OPERAND = 1, DRA_CLI_SPLIT = -2, DRA_CLI_BAD = -3 };
+
+struct option;
+/* One step of getopt_long over argv in order (glibc's "-" mode, so operands keep their place
+ * relative to options and "--"). Returns the option's val (*arg = its value, or NULL),
+ * DRA_CLI_OPERAND with *arg = the operand, DRA_CLI_SPLIT for a "--" (the caller decides whether
+ * options may follow: calling again goes on parsing), -1 at the end, or DRA_CLI_BAD after printing
+ * "drabench CMD: unknown option 'X'" or "option X needs a value" (X as typed) and the --help hint.
+ * Set optind = 0 before the first call (glibc's full re-initialisation). */
+int dra_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+                   const struct option *longopts, const char **arg);
+
 /* True when progress may be drawn on stderr: a TTY, CI unset or empty, TERM not "dumb". */
 bool dra_cli_progress_enabled(void);
 

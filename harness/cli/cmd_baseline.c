@@ -1,4 +1,5 @@
 /* cmd_baseline.c - `drabench baseline bless RESULT... [--release NAME]`: record a baseline set. */
+#include <getopt.h>
 #include <dirent.h>
 #include <jansson.h>
 #include <errno.h>
@@ -41,12 +42,15 @@ static const char help[] =
     "Exit status: 0 ok, 2 usage error or invalid/refused result file, 3 a file records invariant\n"
     "violations (without --force), 4 cannot write.\n";
 
-static bool is_opt(const char *arg, const char *shrt, const char *lng)
-{
-    size_t n = strlen(lng);
-    return (shrt && strcmp(arg, shrt) == 0) ||
-           (strncmp(arg, lng, n) == 0 && (arg[n] == '\0' || arg[n] == '='));
-}
+static const struct option lopts[] = {
+    {"release", required_argument, NULL, 'r'},
+    {"dir", required_argument, NULL, 'd'},
+    {"force", no_argument, NULL, 'f'},
+    {"no-current", no_argument, NULL, 'C'},
+    {"keep-histograms", no_argument, NULL, 'K'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
 
 static int mkdirs(const char *path)
 {
@@ -313,7 +317,7 @@ int dra_cmd_baseline(int argc, char **argv)
 {
     const char *release = NULL, *root = "results/baseline";
     bool current = true, force = false, keep_hists = false;
-    if (argc >= 2 && is_opt(argv[1], "-h", "--help")) {
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         fputs(help, stdout);
         return DRA_EXIT_OK;
     }
@@ -325,45 +329,43 @@ int dra_cmd_baseline(int argc, char **argv)
     if (!files)
         return DRA_EXIT_ENV;
     int status = DRA_EXIT_USAGE;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (is_opt(a, "-h", "--help")) {
+    optind = 0;
+    for (;;) {
+        const char *v;
+        int c = dra_cli_getopt("baseline", argc - 1, argv + 1, "r:d:fh", lopts, &v);
+        if (c == -1)
+            break;
+        switch (c) {
+        case DRA_CLI_BAD:
+            goto out;
+        case 'h':
             fputs(help, stdout);
             free(files);
             return DRA_EXIT_OK;
-        } else if (is_opt(a, NULL, "--no-current")) {
+        case 'C':
             current = false;
-            continue;
-        } else if (is_opt(a, NULL, "--keep-histograms")) {
+            break;
+        case 'K':
             keep_hists = true;
-            continue;
-        } else if (is_opt(a, "-f", "--force")) {
+            break;
+        case 'f':
             force = true;
-            continue;
-        } else if (is_opt(a, "-r", "--release")) {
-            dst = &release;
-        } else if (is_opt(a, "-d", "--dir")) {
-            dst = &root;
-        } else if (a[0] == '-' && a[1]) {
-            dra_cli_usage_error("baseline", "unknown option '%s'", a);
+            break;
+        case 'r':
+            release = v;
+            break;
+        case 'd':
+            root = v;
+            break;
+        case DRA_CLI_SPLIT:
+            dra_cli_usage_error("baseline", "unknown option '%s'", "--");
             goto out;
-        } else {
-            if (is_compare_file(argv[i]))
-                fprintf(stderr, "drabench baseline: skipping %s (a comparison, not a run)\n",
-                        argv[i]);
+        case DRA_CLI_OPERAND:
+            if (is_compare_file(v))
+                fprintf(stderr, "drabench baseline: skipping %s (a comparison, not a run)\n", v);
             else
-                files[nf++] = argv[i];
-            continue;
-        }
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq) {
-            *dst = eq + 1;
-        } else if (i + 1 < argc) {
-            *dst = argv[++i];
-        } else {
-            dra_cli_usage_error("baseline", "option %s needs a value", a);
-            goto out;
+                files[nf++] = (char *)v;
+            break;
         }
     }
     if (nf == 0) {

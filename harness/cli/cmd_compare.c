@@ -1,4 +1,5 @@
 /* cmd_compare.c - `drabench compare BASE... -- NEW...`: benchstat-style A/B tables and the gate. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,25 +70,17 @@ static int load_side(char **paths, size_t n, dra_rload_result_t *out)
     return DRA_EXIT_OK;
 }
 
-/* Value of an option: "--name=value" or the next argument. */
-static const char *optval(int argc, char **argv, int *i, const char *arg, const char *name)
-{
-    const char *eq = strchr(arg, '=');
-    if (eq && strncmp(arg, "--", 2) == 0)
-        return eq + 1;
-    if (*i + 1 >= argc) {
-        dra_cli_usage_error("compare", "option %s needs a value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static bool is_opt(const char *arg, const char *shrt, const char *lng)
-{
-    size_t n = strlen(lng);
-    return (shrt && strcmp(arg, shrt) == 0) ||
-           (strncmp(arg, lng, n) == 0 && (arg[n] == '\0' || arg[n] == '='));
-}
+static const struct option lopts[] = {
+    {"threshold", required_argument, NULL, 't'},
+    {"gate", required_argument, NULL, 'g'},
+    {"alpha", required_argument, NULL, 'a'},
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"allow-digest-change", no_argument, NULL, 'D'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
 
 int dra_cmd_compare(int argc, char **argv)
 {
@@ -104,34 +97,49 @@ int dra_cmd_compare(int argc, char **argv)
         free(right);
         return DRA_EXIT_ENV;
     }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "--") == 0 && !split) {
+    optind = 0;
+    for (;;) {
+        const char *v;
+        int c = dra_cli_getopt("compare", argc, argv, "t:g:a:f:o:qh", lopts, &v);
+        if (c == -1)
+            break;
+        switch (c) {
+        case DRA_CLI_BAD:
+            goto out;
+        case DRA_CLI_SPLIT:
+            if (split) {
+                dra_cli_usage_error("compare", "unknown option '%s'", "--");
+                goto out;
+            }
             split = true;
-        } else if (is_opt(a, "-h", "--help")) {
+            break;
+        case DRA_CLI_OPERAND:
+            if (split)
+                right[nr++] = (char *)v;
+            else
+                left[nl++] = (char *)v;
+            break;
+        case 'h':
             fputs(help, stdout);
             status = DRA_EXIT_OK;
             goto out;
-        } else if (is_opt(a, "-t", "--threshold")) {
-            if (!(v = optval(argc, argv, &i, a, "--threshold")))
-                goto out;
+        case 't':
             if (!dra_compare_parse_threshold(v, &opts.threshold)) {
                 dra_cli_usage_error("compare", "bad --threshold '%s' (want e.g. 5%%, 0%% or off)", v);
                 goto out;
             }
-        } else if (is_opt(a, "-g", "--gate")) {
-            if (!(gate_path = optval(argc, argv, &i, a, "--gate")))
-                goto out;
-        } else if (is_opt(a, "-a", "--alpha")) {
-            if (!(v = optval(argc, argv, &i, a, "--alpha")))
-                goto out;
+            break;
+        case 'g':
+            gate_path = v;
+            break;
+        case 'a':
             if (!dra_cli_parse_double(v, &opts.alpha) || !(opts.alpha > 0 && opts.alpha < 1)) {
                 dra_cli_usage_error("compare", "bad --alpha '%s' (want a number in (0, 1))", v);
                 goto out;
             }
-        } else if (is_opt(a, "-f", "--format")) {
-            if (!(format = optval(argc, argv, &i, a, "--format")))
-                goto out;
+            break;
+        case 'f':
+            format = v;
             if (strcmp(format, "markdown") == 0)
                 format = "md";
             if (strcmp(format, "terminal") == 0)
@@ -141,20 +149,16 @@ int dra_cmd_compare(int argc, char **argv)
                 dra_cli_usage_error("compare", "unknown --format '%s' (text, md, json)", format);
                 goto out;
             }
-        } else if (is_opt(a, "-o", "--output")) {
-            if (!(output = optval(argc, argv, &i, a, "--output")))
-                goto out;
-        } else if (is_opt(a, NULL, "--allow-digest-change")) {
+            break;
+        case 'o':
+            output = v;
+            break;
+        case 'D':
             opts.allow_digest_change = true;
-        } else if (is_opt(a, "-q", "--quiet")) {
+            break;
+        case 'q':
             quiet = true;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            dra_cli_usage_error("compare", "unknown option '%s'", a);
-            goto out;
-        } else if (split) {
-            right[nr++] = argv[i];
-        } else {
-            left[nl++] = argv[i];
+            break;
         }
     }
     if (!split) {

@@ -1,5 +1,6 @@
 /* cmd_export.c - `drabench export --format perfdash|benchfmt RESULT...` and the exporters
  * declared in report.h. */
+#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -351,12 +352,12 @@ static const char help[] =
     "\n"
     "Exit status: 0 ok, 2 usage error or invalid result file, 4 cannot write.\n";
 
-static bool is_opt(const char *arg, const char *shrt, const char *lng)
-{
-    size_t n = strlen(lng);
-    return (shrt && strcmp(arg, shrt) == 0) ||
-           (strncmp(arg, lng, n) == 0 && (arg[n] == '\0' || arg[n] == '='));
-}
+static const struct option lopts[] = {
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
 
 int dra_cmd_export(int argc, char **argv)
 {
@@ -366,36 +367,32 @@ int dra_cmd_export(int argc, char **argv)
     int status = DRA_EXIT_USAGE;
     if (!files)
         return DRA_EXIT_ENV;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (is_opt(a, "-h", "--help")) {
+    optind = 0;
+    for (;;) {
+        const char *v;
+        int c = dra_cli_getopt("export", argc, argv, "f:o:h", lopts, &v);
+        if (c == -1)
+            break;
+        switch (c) {
+        case DRA_CLI_BAD:
+            goto out;
+        case 'h':
             fputs(help, stdout);
             free(files);
             return DRA_EXIT_OK;
-        } else if (is_opt(a, "-f", "--format")) {
-            dst = &format;
-        } else if (is_opt(a, "-o", "--output")) {
-            dst = &output;
-        } else if (strcmp(a, "--") == 0) {
-            for (i++; i < argc; i++)
-                files[nf++] = argv[i];
+        case 'f':
+            format = v;
             break;
-        } else if (a[0] == '-' && a[1]) {
-            dra_cli_usage_error("export", "unknown option '%s'", a);
-            goto out;
-        } else {
-            files[nf++] = argv[i];
-            continue;
-        }
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq) {
-            *dst = eq + 1;
-        } else if (i + 1 < argc) {
-            *dst = argv[++i];
-        } else {
-            dra_cli_usage_error("export", "option %s needs a value", a);
-            goto out;
+        case 'o':
+            output = v;
+            break;
+        case DRA_CLI_SPLIT:
+            for (; optind < argc; optind++)
+                files[nf++] = argv[optind];
+            break;
+        case DRA_CLI_OPERAND:
+            files[nf++] = (char *)v;
+            break;
         }
     }
     if (!format) {

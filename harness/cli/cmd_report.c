@@ -1,4 +1,5 @@
 /* cmd_report.c - `drabench report RESULT... -o DIR`: HTML + Markdown report with gnuplot plots. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,15 @@ static const char help[] =
     "Exit status: 0 ok (also when gnuplot is missing: the page says so), 2 usage error or invalid\n"
     "result file, 4 cannot write DIR.\n";
 
-static bool is_opt(const char *arg, const char *shrt, const char *lng)
-{
-    size_t n = strlen(lng);
-    return (shrt && strcmp(arg, shrt) == 0) ||
-           (strncmp(arg, lng, n) == 0 && (arg[n] == '\0' || arg[n] == '='));
-}
+static const struct option lopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"title", required_argument, NULL, 't'},
+    {"base", required_argument, NULL, 'b'},
+    {"gnuplot", required_argument, NULL, 'G'},
+    {"no-plots", no_argument, NULL, 'P'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
 
 int dra_cmd_report(int argc, char **argv)
 {
@@ -51,43 +55,41 @@ int dra_cmd_report(int argc, char **argv)
     int status = DRA_EXIT_USAGE;
     if (!files)
         return DRA_EXIT_ENV;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **dst = NULL;
-        if (is_opt(a, "-h", "--help")) {
+    optind = 0;
+    for (;;) {
+        const char *v;
+        int c = dra_cli_getopt("report", argc, argv, "o:t:b:h", lopts, &v);
+        if (c == -1)
+            break;
+        switch (c) {
+        case DRA_CLI_BAD:
+            goto out;
+        case 'h':
             fputs(help, stdout);
             free(files);
             return DRA_EXIT_OK;
-        } else if (is_opt(a, NULL, "--no-plots")) {
+        case 'P':
             opts.gnuplot = "";
-            continue;
-        } else if (is_opt(a, "-o", "--output")) {
-            dst = &dir;
-        } else if (is_opt(a, "-t", "--title")) {
-            dst = &opts.title;
-        } else if (is_opt(a, "-b", "--base")) {
-            dst = &base;
-        } else if (is_opt(a, NULL, "--gnuplot")) {
-            dst = &opts.gnuplot;
-        } else if (strcmp(a, "--") == 0) {
-            for (i++; i < argc; i++)
-                files[nf++] = argv[i];
             break;
-        } else if (a[0] == '-' && a[1]) {
-            dra_cli_usage_error("report", "unknown option '%s'", a);
-            goto out;
-        } else {
-            files[nf++] = argv[i];
-            continue;
-        }
-        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-        if (eq) {
-            *dst = eq + 1;
-        } else if (i + 1 < argc) {
-            *dst = argv[++i];
-        } else {
-            dra_cli_usage_error("report", "option %s needs a value", a);
-            goto out;
+        case 'o':
+            dir = v;
+            break;
+        case 't':
+            opts.title = v;
+            break;
+        case 'b':
+            base = v;
+            break;
+        case 'G':
+            opts.gnuplot = v;
+            break;
+        case DRA_CLI_SPLIT:
+            for (; optind < argc; optind++)
+                files[nf++] = argv[optind];
+            break;
+        case DRA_CLI_OPERAND:
+            files[nf++] = (char *)v;
+            break;
         }
     }
     if (!dir) {
