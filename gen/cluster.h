@@ -42,16 +42,18 @@ typedef struct dra_gen_cluster_stats {
 } dra_gen_cluster_stats_t;
 
 /* Add the cluster to m. stats may be NULL. */
-int dra_gen_cluster_build(dra_model_t *m, const dra_gen_cluster_spec_t *spec, uint64_t seed,
-                          dra_gen_cluster_stats_t *stats, dra_diag_t *diag);
+DRA_NODISCARD int dra_gen_cluster_build(dra_model_t *m, const dra_gen_cluster_spec_t *spec,
+                                        uint64_t seed, dra_gen_cluster_stats_t *stats,
+                                        dra_diag_t *diag);
 
 /* Add a DeviceClass with one CEL selector unless a class of that name exists (then DRA_OK).
  * ext_resource may be NULL. */
-int dra_gen_add_class(dra_model_t *m, const char *name, const char *cel, const char *ext_resource);
+DRA_NODISCARD int dra_gen_add_class(dra_model_t *m, const char *name, const char *cel,
+                                    const char *ext_resource);
 
 /* Add the standard DeviceClass of that name (the classes listed by dra_gen_class_names) unless it
  * exists. DRA_ENOTFOUND for other names. */
-int dra_gen_add_std_class(dra_model_t *m, const char *name);
+DRA_NODISCARD int dra_gen_add_std_class(dra_model_t *m, const char *name);
 /* Names of the standard classes, NULL-terminated. */
 const char *const *dra_gen_class_names(void);
 

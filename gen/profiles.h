@@ -105,7 +105,7 @@ typedef struct dra_gen_params {
 
 /* Catalog access. dra_gen_profile_find returns DRA_ENOTFOUND for unknown names. */
 const dra_gen_profile_info_t *dra_gen_profile_info(dra_gen_profile_t p);
-int dra_gen_profile_find(const char *name, dra_gen_profile_t *out);
+DRA_NODISCARD int dra_gen_profile_find(const char *name, dra_gen_profile_t *out);
 void dra_gen_params_default(dra_gen_profile_t p, dra_gen_params_t *out);
 
 /* Attribute names (as written in the slice) a profile publishes beyond its source file, NULL-

@@ -67,16 +67,19 @@ typedef struct dra_shape_spec {
 
 const dra_shape_info_t *dra_shape_info(dra_shape_kind_t k);
 /* "gpu-1", ..., "mig" matches "mig" and "mig-<profile>" (then *profile_out points into name). */
-int dra_shape_find(const char *name, dra_shape_kind_t *out, const char **mig_profile_out);
+DRA_NODISCARD int dra_shape_find(const char *name, dra_shape_kind_t *out,
+                                 const char **mig_profile_out);
 
 /* Default template name of a spec ("gpu-n-8", "mig-1g.10gb", ...) into buf. */
 const char *dra_shape_name(const dra_shape_spec_t *s, char *buf, size_t len);
 
 /* Add the shape's ResourceClaimTemplate (or, for `shared`, the template of its shared claims:
  * the workload instantiates ResourceClaims from it) plus classes. *out may be NULL. */
-int dra_shape_build(dra_model_t *m, const dra_shape_spec_t *s, dra_claim_t **out, dra_diag_t *diag);
+DRA_NODISCARD int dra_shape_build(dra_model_t *m, const dra_shape_spec_t *s, dra_claim_t **out,
+                                  dra_diag_t *diag);
 
 /* Instantiate a ResourceClaim named `name` from template t (same spec, is_template false). */
-int dra_shape_instantiate(dra_model_t *m, const dra_claim_t *t, const char *name, dra_claim_t **out);
+DRA_NODISCARD int dra_shape_instantiate(dra_model_t *m, const dra_claim_t *t, const char *name,
+                                        dra_claim_t **out);
 
 #endif /* DRA_GEN_SHAPES_H */

@@ -96,10 +96,11 @@ typedef struct dra_workload {
     bool has_pending;
 } dra_workload_t;
 
-int dra_workload_init(dra_workload_t *w, const dra_workload_spec_t *spec, uint64_t seed, dra_diag_t *diag);
+DRA_NODISCARD int dra_workload_init(dra_workload_t *w, const dra_workload_spec_t *spec,
+                                    uint64_t seed, dra_diag_t *diag);
 void dra_workload_fini(dra_workload_t *w);
 /* Next event: 1 with *ev filled, 0 at the end of the stream, or DRA_ENOMEM. */
-int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev);
+DRA_NODISCARD int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev);
 /* Optional: the runner's outcome for the arrival just returned (ok = it was placed). A pod that
  * did not fit never departs; in fill mode `stop_after` failures in a row end the stream. Must be
  * called before the next dra_workload_next. */

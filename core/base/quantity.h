@@ -83,7 +83,8 @@ typedef struct dra_quantity {
  * Returns DRA_OK, DRA_EPARSE (diag->msg is upstream's text: "quantities must match the regular
  * expression '...'", "unable to parse quantity's suffix" or "unable to parse numeric part of
  * quantity"), DRA_ELIMIT (see Limits above) or DRA_EINVAL (NULL out). */
-int dra_quantity_parse(const char *s, size_t len, dra_quantity_t *out, dra_diag_t *diag);
+DRA_NODISCARD int dra_quantity_parse(const char *s, size_t len, dra_quantity_t *out,
+                                     dra_diag_t *diag);
 
 /* Exact numeric comparison whatever the forms and formats: -1, 0 or 1. */
 int dra_quantity_cmp(const dra_quantity_t *a, const dra_quantity_t *b);
@@ -93,8 +94,10 @@ int dra_quantity_cmp(const dra_quantity_t *a, const dra_quantity_t *b);
  * b's format). out may alias a or b. DRA_EOVERFLOW (out untouched) when the result, or an
  * operand aligned to the other's exponent, exceeds the 128-bit mantissa (e.g. 2^128-1 + 1, or
  * 9999999999999999999999999999999999999G + 1n); upstream would not fail there. */
-int dra_quantity_add(const dra_quantity_t *a, const dra_quantity_t *b, dra_quantity_t *out);
-int dra_quantity_sub(const dra_quantity_t *a, const dra_quantity_t *b, dra_quantity_t *out);
+DRA_NODISCARD int dra_quantity_add(const dra_quantity_t *a, const dra_quantity_t *b,
+                                   dra_quantity_t *out);
+DRA_NODISCARD int dra_quantity_sub(const dra_quantity_t *a, const dra_quantity_t *b,
+                                   dra_quantity_t *out);
 
 /* v as an int-form quantity with scale 0 in DecimalSI (resource.NewQuantity(v, DecimalSI)).
  * CEL's add(int)/sub(int) use DecimalExponent: call dra_quantity_from_int64_fmt. */
@@ -106,7 +109,7 @@ void dra_quantity_from_int64_fmt(int64_t v, dra_qformat_t format, dra_quantity_t
 bool dra_quantity_is_integer(const dra_quantity_t *q);
 /* CEL asInteger(): DRA_OK and *v, or DRA_EOVERFLOW ("cannot convert value to integer") when
  * dra_quantity_is_integer is false. */
-int dra_quantity_as_int64(const dra_quantity_t *q, int64_t *v);
+DRA_NODISCARD int dra_quantity_as_int64(const dra_quantity_t *q, int64_t *v);
 
 /* CEL asApproximateFloat() (AsApproximateFloat64): mantissa * 10^scale in doubles, computed the
  * way upstream does; +-Inf when out of range (and NaN for upstream's 0 * Inf cases). */
@@ -125,7 +128,7 @@ size_t dra_quantity_format(const dra_quantity_t *q, char *buf, size_t len);
  * 2^63-1, which the re-parse caps as the API server would); the form becomes the one a capacity
  * read from the API has (e.g. "1.0" -> "1" int form, "1.5Gi" -> "1536Mi", both isInteger()).
  * out may alias q. */
-int dra_quantity_canonicalize(const dra_quantity_t *q, dra_quantity_t *out);
+DRA_NODISCARD int dra_quantity_canonicalize(const dra_quantity_t *q, dra_quantity_t *out);
 
 /* Hash of the numeric value: equal values (cmp == 0) hash equal whatever form and format. */
 uint64_t dra_quantity_hash(const dra_quantity_t *q);

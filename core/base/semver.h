@@ -53,8 +53,8 @@ typedef struct dra_semver {
  *   containing '-' or '+' is rejected; then the strict parse. Whitespace is still rejected.
  * Strings over UINT32_MAX bytes are rejected with DRA_ELIMIT.
  */
-int dra_semver_parse(const char *s, size_t len, bool lenient, dra_semver_t *out,
-                     dra_diag_t *diag);
+DRA_NODISCARD int dra_semver_parse(const char *s, size_t len, bool lenient, dra_semver_t *out,
+                                   dra_diag_t *diag);
 
 /* SemVer precedence: -1, 0 or 1. Major, minor, patch numerically; a version with a prerelease
  * is lower than the same version without; prerelease identifiers left to right (numeric ones

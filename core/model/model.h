@@ -463,7 +463,7 @@ dra_claim_t *dra_model_find_claim(const dra_model_t *m, const char *ns, const ch
 dra_claim_t *dra_model_find_template(const dra_model_t *m, const char *ns, const char *name);
 dra_node_t *dra_model_find_node(const dra_model_t *m, const char *name);
 /* Add an implied Node for every slice/device nodeName that has no Node object. */
-int dra_model_imply_nodes(dra_model_t *m);
+DRA_NODISCARD int dra_model_imply_nodes(dra_model_t *m);
 
 /* Attribute / capacity lookup on a device by interned qualified name (0 when absent). */
 const dra_attr_t *dra_device_attr(const dra_device_t *d, uint32_t qname);

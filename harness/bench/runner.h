@@ -107,7 +107,7 @@ typedef struct dra_runner_opts {
 
 void dra_runner_opts_init(dra_runner_opts_t *o);
 /* Read DRA_TEST_INJECT_FAULT and DRA_TEST_DELAY_NS; DRA_EINVAL for junk values. */
-int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag);
+DRA_NODISCARD int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag);
 bool dra_runner_parse_policy(const char *s, dra_placement_t *out);
 /* "off", "full" (or "all"), "sample=P" with 0 < P <= 1. */
 bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p);

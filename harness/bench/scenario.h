@@ -114,9 +114,11 @@ typedef struct dra_scenario {
 } dra_scenario_t;
 
 /* Parse and validate scenario text. */
-int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char *file, dra_diag_t *diag);
+DRA_NODISCARD int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len,
+                                    const char *file, dra_diag_t *diag);
 /* A built-in name ("default", "fleet-5k") or a file path. */
-int dra_scenario_load_named(dra_scenario_t *s, const char *name_or_path, dra_diag_t *diag);
+DRA_NODISCARD int dra_scenario_load_named(dra_scenario_t *s, const char *name_or_path,
+                                          dra_diag_t *diag);
 void dra_scenario_fini(dra_scenario_t *s);
 
 /* Names of the built-in scenarios, in table order; returns how many (up to max). */
@@ -133,8 +135,8 @@ typedef struct dra_scenario_built {
 /* Build the cluster (seed: the scenario's unless override_seed), the shapes' templates and
  * classes into m, and the workload spec. Extra manifests are NOT read here (harness callers use
  * dra_manifest_read_paths with s->manifests before or after). */
-int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, dra_scenario_built_t *out,
-                       dra_diag_t *diag);
+DRA_NODISCARD int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed,
+                                     dra_scenario_built_t *out, dra_diag_t *diag);
 void dra_scenario_built_fini(dra_scenario_built_t *b);
 
 const char *dra_placement_name(dra_placement_t p);

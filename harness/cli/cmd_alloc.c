@@ -850,8 +850,8 @@ static int run_case(const char *path, const opts_t *o, int *npass)
         dra_inv_report_t rep;
         bool want_viol = false; /* drabench extension: expect.invariantViolations (bug cases) */
         const dra_ynode_t *iv = dra_ynode_get(exp, "invariantViolations");
-        if (iv)
-            (void)dra_ynode_bool(iv, path, "expect.invariantViolations", &want_viol, NULL);
+        if (iv && dra_ynode_bool(iv, path, "expect.invariantViolations", &want_viol, NULL))
+            failf(&f, "expect.invariantViolations: expected true or false");
         if (dra_inv_check(&m, &feat, st, cel, node, claims, out.allocations, nc, &rep) == DRA_OK) {
             if (rep.nviolations && !want_viol)
                 failf(&f, "invariant violated (%u): %s", rep.nviolations, rep.first[0]);

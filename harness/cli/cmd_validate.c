@@ -220,14 +220,19 @@ int dra_cmd_validate(int argc, char **argv)
         int rrc = dra_manifest_read_paths(&m, paths, npaths, &errs);
         validate_unit(&vc, "(cluster)", &m, rrc, &errs);
         vc.t.files = 0;
-        (void)dra_manifest_each_file(paths, npaths, count_file, &vc.t.files, NULL);
+        /* counting only: the read above reported the walk's errors */
+        int crc = dra_manifest_each_file(paths, npaths, count_file, &vc.t.files, NULL);
+        (void)crc;
         dra_diag_list_fini(&errs);
         dra_model_fini(&m);
     } else {
         dra_progress_mode_t pm = dra_progress_mode(when, quiet || json);
         dra_progress_init(&vc.prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
-        if (pm == DRA_PROGRESS_BAR)
-            (void)dra_manifest_each_file(paths, npaths, count_file, &vc.nfiles, NULL);
+        if (pm == DRA_PROGRESS_BAR) {
+            /* counting only: the walk below reports its errors */
+            int crc = dra_manifest_each_file(paths, npaths, count_file, &vc.nfiles, NULL);
+            (void)crc;
+        }
         dra_diag_list_t werrs; /* a directory that cannot be walked */
         dra_diag_list_init(&werrs);
         int wrc = dra_manifest_each_file(paths, npaths, validate_file, &vc, &werrs);

@@ -17,11 +17,13 @@
 
 /* Write buf to path atomically: a temporary file in the same directory, fsync, rename.
  * path "-" writes to stdout. Returns DRA_OK or DRA_EIO (diag says why). */
-int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len, dra_diag_t *diag);
+DRA_NODISCARD int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len,
+                                            dra_diag_t *diag);
 
 /* Read a whole file (or "-" for stdin) into a malloc'd NUL-terminated buffer. max_len bounds
  * it (DRA_ELIMIT beyond). The caller frees *out. */
-int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len, dra_diag_t *diag);
+DRA_NODISCARD int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len,
+                                    dra_diag_t *diag);
 
 /* Parse an unsigned 64-bit decimal (or 0x hex) option value; false on junk or overflow. */
 bool dra_cli_parse_u64(const char *s, unsigned long long *out);

@@ -18,7 +18,7 @@ typedef int (*dra_manifest_file_fn)(const char *path, void *ud);
 /* The files dra_manifest_read_paths reads, in its order: each path as given (a file, or "-"),
  * directories walked recursively in sorted order (*.yaml, *.yml, *.json; names starting with '.'
  * skipped). Directory errors go to errs. Returns the first non-OK code. */
-int dra_manifest_each_file(char *const *paths, int n, dra_manifest_file_fn fn, void *ud,
-                           dra_diag_list_t *errs);
+DRA_NODISCARD int dra_manifest_each_file(char *const *paths, int n, dra_manifest_file_fn fn,
+                                         void *ud, dra_diag_list_t *errs);
 
 #endif

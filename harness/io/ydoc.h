@@ -121,26 +121,30 @@ typedef struct dra_ydoc_split {
 /* Parse YAML (multi-document) from buf[0..len); file names positions (not read). Calls on_doc for
  * every document whose root is not null. Returns DRA_OK, DRA_EPARSE / DRA_ELIMIT (errors in errs),
  * DRA_ENOMEM, or on_doc's non-OK return. errs may be NULL. */
-int dra_ydoc_parse(const char *buf, size_t len, const char *file, dra_arena_t *a, dra_ydoc_fn on_doc,
-                   void *ud, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_ydoc_parse(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                                 dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
 /* The same with flags (DRA_YDOC_*). */
-int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,
-                      unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_ydoc_parse_ex(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                                    unsigned flags, dra_ydoc_fn on_doc, void *ud,
+                                    dra_diag_list_t *errs);
 /* JSON (one document, jansson with JSON_REJECT_DUPLICATES); same tree and contract. */
-int dra_ydoc_parse_json(const char *buf, size_t len, const char *file, dra_arena_t *a,
-                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_ydoc_parse_json(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                                      unsigned flags, dra_ydoc_fn on_doc, void *ud,
+                                      dra_diag_list_t *errs);
 /* JSON when the first non-space character is `{` or `[`, else YAML. */
-int dra_ydoc_parse_auto(const char *buf, size_t len, const char *file, dra_arena_t *a,
-                        unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_ydoc_parse_auto(const char *buf, size_t len, const char *file, dra_arena_t *a,
+                                      unsigned flags, dra_ydoc_fn on_doc, void *ud,
+                                      dra_diag_list_t *errs);
 /* By file name: *.json -> JSON, anything else -> auto. */
-int dra_ydoc_parse_file_buf(const char *buf, size_t len, const char *file, dra_arena_t *a,
-                            unsigned flags, dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_ydoc_parse_file_buf(const char *buf, size_t len, const char *file,
+                                          dra_arena_t *a, unsigned flags, dra_ydoc_fn on_doc,
+                                          void *ud, dra_diag_list_t *errs);
 
 /* As dra_ydoc_parse_file_buf (JSON by name or leading `{` / `[`), with YAML split as sp says
  * (sp may be NULL: no split). */
-int dra_ydoc_parse_split(const char *buf, size_t len, const char *file, dra_arena_t *a,
-                         unsigned flags, dra_ydoc_split_t *sp, dra_ydoc_fn on_doc, void *ud,
-                         dra_diag_list_t *errs);
+DRA_NODISCARD int dra_ydoc_parse_split(const char *buf, size_t len, const char *file,
+                                       dra_arena_t *a, unsigned flags, dra_ydoc_split_t *sp,
+                                       dra_ydoc_fn on_doc, void *ud, dra_diag_list_t *errs);
 /* Where DRA_YDOC_PARALLEL cuts buf: the first `---` line (exactly `---` or starting with `--- `)
  * after its middle (measured: the first thread reaches it about when the second is done); 0 when
  * len < DRA_YDOC_SPLIT_MIN, the input looks like JSON, starts with a directive, or has no such
@@ -173,16 +177,16 @@ const char *dra_ynode_kind_name(const dra_ynode_t *n);
 
 /* Typed reads. On mismatch they return DRA_ETYPE and fill d (may be NULL) with
  * "file:line:col: <path>: expected <type>, got <kind> ..." (path may be NULL). */
-int dra_ynode_bool(const dra_ynode_t *n, const char *file, const char *path, bool *out,
-                   dra_diag_t *d);
-int dra_ynode_int64(const dra_ynode_t *n, const char *file, const char *path, int64_t *out,
-                    dra_diag_t *d);
-int dra_ynode_double(const dra_ynode_t *n, const char *file, const char *path, double *out,
-                     dra_diag_t *d);
+DRA_NODISCARD int dra_ynode_bool(const dra_ynode_t *n, const char *file, const char *path,
+                                 bool *out, dra_diag_t *d);
+DRA_NODISCARD int dra_ynode_int64(const dra_ynode_t *n, const char *file, const char *path,
+                                  int64_t *out, dra_diag_t *d);
+DRA_NODISCARD int dra_ynode_double(const dra_ynode_t *n, const char *file, const char *path,
+                                   double *out, dra_diag_t *d);
 /* Strings: a quoted scalar, or a plain scalar typed STRING. With `lenient`, any non-null scalar
  * (so plain 4 or true also read as text, as Kubernetes does for quantities). */
-int dra_ynode_string(const dra_ynode_t *n, const char *file, const char *path, bool lenient,
-                     const char **out, dra_diag_t *d);
+DRA_NODISCARD int dra_ynode_string(const dra_ynode_t *n, const char *file, const char *path,
+                                   bool lenient, const char **out, dra_diag_t *d);
 
 /* Parse a core-schema integer from text (decimal, 0o, 0x; optional sign); false on junk or
  * overflow. */

@@ -62,6 +62,6 @@ enum {
 void dra_yfast_init(dra_yfast_t *f, const char *buf, size_t len, dra_arena_t *a);
 void dra_yfast_fini(dra_yfast_t *f);
 /* Read the next document; see the enum. Out of memory also declines. */
-int dra_yfast_next(dra_yfast_t *f, dra_ynode_t **root);
+DRA_NODISCARD int dra_yfast_next(dra_yfast_t *f, dra_ynode_t **root);
 
 #endif /* DRA_YFAST_H */

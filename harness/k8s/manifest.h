@@ -53,18 +53,20 @@
  * DRA_EPARSE / DRA_EVALIDATE / DRA_ELIMIT with every problem in errs (objects read without error
  * stay in the model), or DRA_ENOMEM. Calls dra_model_slice_done per slice; does NOT call
  * dra_model_imply_nodes (the _file and _paths variants do, after the last file). */
-int dra_manifest_read_buffer(dra_model_t *m, const char *file, const char *buf, size_t len,
-                             dra_diag_list_t *errs);
+DRA_NODISCARD int dra_manifest_read_buffer(dra_model_t *m, const char *file, const char *buf,
+                                           size_t len, dra_diag_list_t *errs);
 /* The same with the YAML parse split as sp says (ydoc.h; sp NULL = one thread). The result never
  * depends on the split; dra_manifest_read_buffer uses DRA_YDOC_SPLIT_AUTO (2 threads for YAML
  * inputs of 2 MiB or more; the second half's parse trees are then held until handed over). */
-int dra_manifest_read_buffer_split(dra_model_t *m, const char *file, const char *buf, size_t len,
-                                   dra_ydoc_split_t *sp, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_manifest_read_buffer_split(dra_model_t *m, const char *file, const char *buf,
+                                                 size_t len, dra_ydoc_split_t *sp,
+                                                 dra_diag_list_t *errs);
 /* Read one file ("-" = stdin), then dra_model_imply_nodes. */
-int dra_manifest_read_file(dra_model_t *m, const char *path, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_manifest_read_file(dra_model_t *m, const char *path, dra_diag_list_t *errs);
 /* Files, or directories walked recursively in sorted order (*.yaml, *.yml, *.json); then
  * dra_model_imply_nodes. Reads every path even after errors; returns the first non-OK code. */
-int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n,
+                                          dra_diag_list_t *errs);
 /* The files it reads, in its order: dra_manifest_each_file (walk.h). */
 
 /* ---- validator --------------------------------------------------------------------------- */
@@ -80,10 +82,10 @@ typedef struct dra_validate_opts {
 
 /* Errors only (release-dependent and incomplete findings are not reported). DRA_OK or
  * DRA_EVALIDATE. */
-int dra_manifest_validate(const dra_model_t *m, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_manifest_validate(const dra_model_t *m, dra_diag_list_t *errs);
 /* Full form: errors to errs, warnings to warns (either may be NULL; opts NULL = defaults). */
-int dra_manifest_validate_ex(const dra_model_t *m, const dra_validate_opts_t *opts,
-                             dra_diag_list_t *errs, dra_diag_list_t *warns);
+DRA_NODISCARD int dra_manifest_validate_ex(const dra_model_t *m, const dra_validate_opts_t *opts,
+                                           dra_diag_list_t *errs, dra_diag_list_t *warns);
 
 /* Name rules (exposed for the generator and tests). */
 bool dra_name_is_dns_label(const char *s);     /* RFC 1123 label, <= 63 */
@@ -98,18 +100,20 @@ bool dra_name_is_label_key(const char *s);
 
 /* v1 multi-document YAML (Nodes, DeviceClasses, ResourceSlices, ResourceClaimTemplates,
  * ResourceClaims, Pods/workloads), appended to out. Implied nodes are not written. */
-int dra_manifest_write_yaml_buf(const dra_model_t *m, dra_sbuf_t *out);
+DRA_NODISCARD int dra_manifest_write_yaml_buf(const dra_model_t *m, dra_sbuf_t *out);
 /* One JSON `List` (apiVersion v1, kind List, items) with the same objects. */
-int dra_manifest_write_json_buf(const dra_model_t *m, dra_sbuf_t *out);
+DRA_NODISCARD int dra_manifest_write_json_buf(const dra_model_t *m, dra_sbuf_t *out);
 /* Streaming: the output is handed to sink in pieces of about 256 KiB, split at object
  * boundaries, so memory stays bounded by the largest object; the concatenated pieces are the
  * bytes the _buf functions produce. sink returns DRA_OK or an error code, which stops the
  * writer and is returned. */
 typedef int (*dra_manifest_sink_fn)(void *ud, const char *p, size_t n);
-int dra_manifest_write_yaml_sink(const dra_model_t *m, dra_manifest_sink_fn sink, void *ud);
-int dra_manifest_write_json_sink(const dra_model_t *m, dra_manifest_sink_fn sink, void *ud);
+DRA_NODISCARD int dra_manifest_write_yaml_sink(const dra_model_t *m, dra_manifest_sink_fn sink,
+                                               void *ud);
+DRA_NODISCARD int dra_manifest_write_json_sink(const dra_model_t *m, dra_manifest_sink_fn sink,
+                                               void *ud);
 /* The same to a stream; DRA_EIO on a write error. */
-int dra_manifest_write_yaml(const dra_model_t *m, FILE *f);
-int dra_manifest_write_json(const dra_model_t *m, FILE *f);
+DRA_NODISCARD int dra_manifest_write_yaml(const dra_model_t *m, FILE *f);
+DRA_NODISCARD int dra_manifest_write_json(const dra_model_t *m, FILE *f);
 
 #endif /* DRA_MANIFEST_H */

@@ -351,8 +351,7 @@ static void json_canon(dra_sbuf_t *b, const dra_ynode_t *v)
         return;
     case DRA_YSCALAR_FLOAT: {
         double d = 0;
-        (void)dra_ynode_double(v, NULL, NULL, &d, NULL);
-        if (!isfinite(d)) {
+        if (dra_ynode_double(v, NULL, NULL, &d, NULL) != DRA_OK || !isfinite(d)) {
             json_str(b, v->text, v->len);
             return;
         }

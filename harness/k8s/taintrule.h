@@ -60,19 +60,20 @@ void dra_taint_rules_fini(dra_taint_rules_t *r);
  * kinds are ignored. Strings go to m's arena. Returns DRA_OK, DRA_EPARSE (syntax) or
  * DRA_EVALIDATE (a rule without spec.taint.key or effect, unknown fields, wrong types) with every
  * problem in errs, or DRA_ENOMEM. Valid rules of the buffer are kept even after errors. */
-int dra_taint_rules_read_buffer(dra_taint_rules_t *r, dra_model_t *m, const char *file,
-                                const char *buf, size_t len, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_taint_rules_read_buffer(dra_taint_rules_t *r, dra_model_t *m,
+                                              const char *file, const char *buf, size_t len,
+                                              dra_diag_list_t *errs);
 
 /* Does device d of the model match rule? DRA_OK with *match, DRA_ECOMPILE (diag) or DRA_ENOMEM.
  * scratch is an arena for CEL evaluation (reset by the callee). */
-int dra_taint_rule_matches(const dra_taint_rule_t *rule, const dra_model_t *m,
-                           dra_cel_cache_t *cel, dra_arena_t *scratch, const dra_device_t *d,
-                           bool *match, dra_diag_t *diag);
+DRA_NODISCARD int dra_taint_rule_matches(const dra_taint_rule_t *rule, const dra_model_t *m,
+                                         dra_cel_cache_t *cel, dra_arena_t *scratch,
+                                         const dra_device_t *d, bool *match, dra_diag_t *diag);
 
 /* Append the taint of every matching rule to every device of the model. *ntainted (optional)
  * receives the number of (device, rule) matches. */
-int dra_taint_rules_apply(const dra_taint_rules_t *r, dra_model_t *m, dra_cel_cache_t *cel,
-                          uint32_t *ntainted, dra_diag_t *diag);
+DRA_NODISCARD int dra_taint_rules_apply(const dra_taint_rules_t *r, dra_model_t *m,
+                                        dra_cel_cache_t *cel, uint32_t *ntainted, dra_diag_t *diag);
 
 /* Whether the scheduler of this profile applies DeviceTaintRules (see "Gate" above). */
 bool dra_taint_rules_enabled(const dra_alloc_features_t *f);

@@ -40,15 +40,15 @@ json_t *dra_result_host_json(const dra_hostinfo_t *h);
 json_t *dra_result_hist_json(const dra_hist_t *h, const char *shape, const char *phase,
                              const char *outcome);
 /* Rebuild a histogram from such an object (h is initialised here; dra_hist_fini it). */
-int dra_result_hist_from_json(const json_t *o, dra_hist_t *h, dra_diag_t *diag);
+DRA_NODISCARD int dra_result_hist_from_json(const json_t *o, dra_hist_t *h, dra_diag_t *diag);
 
 /* Serialize (sorted keys, 2-space indent, 15 significant digits) and write atomically to path
  * ("-" = stdout). */
-int dra_result_write(const json_t *doc, const char *path, dra_diag_t *diag);
+DRA_NODISCARD int dra_result_write(const json_t *doc, const char *path, dra_diag_t *diag);
 
 /* Check a document against the schema: required keys and their types at every level,
  * schema string, status, hex digests, histogram consistency (bucket counts sum to count),
  * every `values` key described in `metrics`. */
-int dra_result_check(const json_t *doc, dra_diag_t *diag);
+DRA_NODISCARD int dra_result_check(const json_t *doc, dra_diag_t *diag);
 
 #endif /* DRA_RESULT_H */

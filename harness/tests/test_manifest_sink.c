@@ -48,7 +48,9 @@ static int build_model(dra_model_t *m)
         return rc;
     /* classes, claims, templates, pods and slices of every shape from real manifests */
     char *dir[] = {"../shared/real-manifests/dra-example-driver"};
-    (void)dra_manifest_read_paths(m, dir, 1, NULL); /* findings do not matter here */
+    rc = dra_manifest_read_paths(m, dir, 1, NULL); /* findings do not matter here */
+    if (rc == DRA_ENOMEM || rc == DRA_EIO)
+        return rc;
     return m->npods && m->nclaims && m->ntemplates && m->nclasses ? DRA_OK : DRA_EINVAL;
 }
 

@@ -477,7 +477,7 @@ static void gen_model(dra_model_t *m, const pools_t *p, uint32_t ndev, int flavo
                 c->name = cn[j];
                 c->qname = dra_model_qname(m, NULL, cn[j]);
                 const char *q = j == 0 ? caps[rnd() % 3] : caps[3 + rnd() % 8];
-                (void)dra_quantity_parse(q, strlen(q), &c->value, NULL);
+                CHECK(dra_quantity_parse(q, strlen(q), &c->value, NULL) == DRA_OK);
             }
             for (uint32_t j = 0; j < nr; j++) {
                 const dra_cel_ref_t *r = &p->refs[ex][j];
@@ -494,7 +494,7 @@ static void gen_model(dra_model_t *m, const pools_t *p, uint32_t ndev, int flavo
                         c->value = p->qs[rnd() % p->nqs];
                     else {
                         const char *qs = caps[rnd() % DRA_ARRAY_LEN(caps)];
-                        (void)dra_quantity_parse(qs, strlen(qs), &c->value, NULL);
+                        CHECK(dra_quantity_parse(qs, strlen(qs), &c->value, NULL) == DRA_OK);
                     }
                 } else {
                     if (dra_device_attr(d, q))
