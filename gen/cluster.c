@@ -32,11 +32,6 @@ static const char *const std_class_names[] = {
     "gpu.nvidia.com", "mig.nvidia.com", "compute-domain-default-channel.nvidia.com", "imex.nvidia.com",
     "dranet.net", "gpu.amd.com", "test-class", "gpu.example.com", NULL};
 
-const char *const *dra_gen_class_names(void)
-{
-    return std_class_names;
-}
-
 int dra_gen_add_class(dra_model_t *m, const char *name, const char *cel, const char *ext)
 {
     if (dra_model_find_class(m, name))

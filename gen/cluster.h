@@ -51,10 +51,8 @@ DRA_NODISCARD int dra_gen_cluster_build(dra_model_t *m, const dra_gen_cluster_sp
 DRA_NODISCARD int dra_gen_add_class(dra_model_t *m, const char *name, const char *cel,
                                     const char *ext_resource);
 
-/* Add the standard DeviceClass of that name (the classes listed by dra_gen_class_names) unless it
- * exists. DRA_ENOTFOUND for other names. */
+/* Add the standard DeviceClass of that name (gpu.nvidia.com, mig.nvidia.com, dranet.net, ...:
+ * the table in cluster.c) unless it exists. DRA_ENOTFOUND for other names. */
 DRA_NODISCARD int dra_gen_add_std_class(dra_model_t *m, const char *name);
-/* Names of the standard classes, NULL-terminated. */
-const char *const *dra_gen_class_names(void);
 
 #endif /* DRA_GEN_CLUSTER_H */

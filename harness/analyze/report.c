@@ -15,16 +15,6 @@
 
 /* ---- histograms ----------------------------------------------------------------------------- */
 
-int dra_report_hist_load(const dra_rload_hist_t *src, dra_hist_t *h)
-{
-    int rc = dra_hist_init(h, src->lowest, src->highest, src->sigfigs);
-    if (rc != DRA_OK)
-        return rc;
-    for (size_t i = 0; i < src->nbuckets; i++)
-        dra_hist_record_n(h, src->bucket_value[i], src->bucket_count[i]);
-    return DRA_OK;
-}
-
 int dra_report_hist_pool(const dra_rload_result_t *r, size_t n, const char *shape,
                          const char *phase, const char *outcome, dra_hist_t *h, size_t *count)
 {

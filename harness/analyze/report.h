@@ -47,8 +47,6 @@ DRA_NODISCARD int dra_report_write(const dra_rload_result_t *r, size_t n, const 
                                    const dra_report_opts_t *opts, dra_report_info_t *info,
                                    dra_diag_t *diag);
 
-/* Rebuild h (initialised here with src's layout) from a result histogram dump. */
-DRA_NODISCARD int dra_report_hist_load(const dra_rload_hist_t *src, dra_hist_t *h);
 /* Pool every repetition's histogram with this shape/phase/outcome over results r[0..n) into h
  * (initialised here, default layout). *count = repetitions that had it. */
 DRA_NODISCARD int dra_report_hist_pool(const dra_rload_result_t *r, size_t n, const char *shape,

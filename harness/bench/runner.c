@@ -44,16 +44,6 @@ static const char *const phase_names[DRA_PHASE_COUNT] = {"node_search", "allocat
                                                          "release", "pod"};
 static const char *const hout_names[DRA_HOUT_COUNT] = {"allocated", "unsatisfiable", "any"};
 
-const char *dra_phase_name(dra_phase_t p)
-{
-    return (unsigned)p < DRA_PHASE_COUNT ? phase_names[p] : "?";
-}
-
-const char *dra_houtcome_name(dra_houtcome_t o)
-{
-    return (unsigned)o < DRA_HOUT_COUNT ? hout_names[o] : "?";
-}
-
 /* Which (phase, outcome) histograms exist. */
 static bool hist_used(int phase, int out)
 {

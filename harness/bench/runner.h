@@ -65,9 +65,6 @@ typedef enum dra_houtcome {
     DRA_HOUT_COUNT
 } dra_houtcome_t;
 
-const char *dra_phase_name(dra_phase_t p);
-const char *dra_houtcome_name(dra_houtcome_t o);
-
 struct dra_run;
 
 /* Progress callback: called at pod boundaries (outside timed regions), at most every 256 pods,
