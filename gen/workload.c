@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gen/workload.h"
+#include "gen/workload_tests.h"
 
 double dra_dist_draw(const dra_dist_t *d, dra_rng_t *r)
 {

@@ -106,7 +106,4 @@ DRA_NODISCARD int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev);
  * called before the next dra_workload_next. */
 void dra_workload_report(dra_workload_t *w, uint64_t pod, bool ok);
 
-/* Draw from a distribution (exposed for tests). */
-double dra_dist_draw(const dra_dist_t *d, dra_rng_t *r);
-
 #endif /* DRA_GEN_WORKLOAD_H */

@@ -29,6 +29,7 @@
 #include "gen/rng.h"
 #include "hostinfo.h"
 #include "result.h"
+#include "runner_tests.h"
 #include "table/table.h"
 
 #define XXH_INLINE_ALL

@@ -161,16 +161,4 @@ void dra_run_fini(dra_run_t *run);
 /* Exit status of a finished run: 3 when any invariant was violated, else 0. */
 int dra_run_exit_status(const dra_run_t *run);
 
-/* Test hook: when set, called with DRA_RUNNER_HOOK_ENTER when a timed region starts and
- * DRA_RUNNER_HOOK_LEAVE when it ends (both outside the measured interval), and with
- * DRA_RUNNER_HOOK_WARMUP / DRA_RUNNER_HOOK_REP when the warm-up / a measured repetition begins.
- * Tests count mallocs between ENTER and LEAVE. NULL in production. */
-enum {
-    DRA_RUNNER_HOOK_LEAVE = 0,
-    DRA_RUNNER_HOOK_ENTER = 1,
-    DRA_RUNNER_HOOK_REP = 2,
-    DRA_RUNNER_HOOK_WARMUP = 3
-};
-extern void (*dra_runner_timed_hook)(int event);
-
 #endif /* DRA_RUNNER_H */

@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "runner.h"
+#include "runner_tests.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t sz);
