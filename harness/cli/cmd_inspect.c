@@ -108,6 +108,310 @@ typedef struct drv {
     uint32_t pools;
 } drv_t;
 
+/* What the listings print beside the model: per driver counts, attribute and capacity names. */
+typedef struct summary {
+    drv_t *drivers;
+    size_t ndrivers;
+    namevec_t names; /* sorted by driver, name, kind */
+    uint32_t declared; /* nodes not implied */
+} summary_t;
+
+/* Per driver: slices, devices, pools (distinct pool names); the names in use. */
+static void summarise(const dra_model_t *m, summary_t *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    drv_t *drivers = calloc(m->nslices + 1, sizeof *drivers);
+    size_t ndrivers = 0;
+    namevec_t names = {0};
+    for (uint32_t i = 0; drivers && i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        const char *dn = s->driver ? s->driver : "(none)";
+        size_t k = 0;
+        while (k < ndrivers && strcmp(drivers[k].driver, dn) != 0)
+            k++;
+        if (k == ndrivers)
+            drivers[ndrivers++].driver = dn;
+        drivers[k].slices++;
+        drivers[k].devices += s->ndevices;
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = m->slices[j]->driver && s->driver && m->slices[j]->pool_name && s->pool_name &&
+                   strcmp(m->slices[j]->driver, s->driver) == 0 &&
+                   strcmp(m->slices[j]->pool_name, s->pool_name) == 0;
+        if (!seen)
+            drivers[k].pools++;
+        for (uint32_t d = 0; d < s->ndevices; d++) {
+            const dra_device_t *dev = &s->devices[d];
+            for (uint32_t a = 0; a < dev->nattrs; a++)
+                nv_add(&names, dn, dra_intern_str(&m->intern, dev->attrs[a].qname)
+                                       ? dra_intern_str(&m->intern, dev->attrs[a].qname)
+                                       : dev->attrs[a].name,
+                       dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind));
+            for (uint32_t a = 0; a < dev->ncaps; a++)
+                nv_add(&names, dn, dra_intern_str(&m->intern, dev->caps[a].qname)
+                                       ? dra_intern_str(&m->intern, dev->caps[a].qname)
+                                       : dev->caps[a].name,
+                       "capacity");
+        }
+    }
+    if (names.n)
+        qsort(names.v, names.n, sizeof *names.v, cmp_ni);
+    uint32_t declared = 0;
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        declared += !m->nodes[i]->implied;
+    sum->drivers = drivers;
+    sum->ndrivers = ndrivers;
+    sum->names = names;
+    sum->declared = declared;
+}
+
+static void summary_fini(summary_t *sum)
+{
+    free(sum->names.v);
+    free(sum->drivers);
+}
+
+/* ---- -o json ---------------------------------------------------------------------------------- */
+
+static json_t *json_drivers(const summary_t *sum)
+{
+    const drv_t *drivers = sum->drivers;
+    const namevec_t names = sum->names;
+    json_t *jd = json_array();
+    for (size_t k = 0; k < sum->ndrivers; k++) {
+        json_t *an = json_array();
+        for (size_t i = 0; i < names.n; i++)
+            if (strcmp(names.v[i].driver, drivers[k].driver) == 0)
+                json_array_append_new(an, json_pack("{s:s, s:s, s:I}", "name", names.v[i].name,
+                                                    "kind", names.v[i].kind, "devices",
+                                                    (json_int_t)names.v[i].count));
+        json_array_append_new(jd, json_pack("{s:s, s:I, s:I, s:I, s:o}", "driver",
+                                            drivers[k].driver, "pools",
+                                            (json_int_t)drivers[k].pools, "slices",
+                                            (json_int_t)drivers[k].slices, "devices",
+                                            (json_int_t)drivers[k].devices, "names", an));
+    }
+    return jd;
+}
+
+static json_t *json_slices(const dra_model_t *m, bool list_devices)
+{
+    char buf[2048];
+    json_t *js = json_array();
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        json_t *o = json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "name", s->name, "driver",
+                              s->driver, "pool", s->pool_name, "node", s->node_name,
+                              "devices", (json_int_t)s->ndevices);
+        json_t *cs = json_array();
+        for (uint32_t k = 0; k < s->ncounter_sets; k++)
+            json_array_append_new(cs, json_pack("{s:s?, s:I}", "name", s->counter_sets[k].name,
+                                                "counters",
+                                                (json_int_t)s->counter_sets[k].ncounters));
+        json_object_set_new(o, "counter_sets", cs);
+        if (list_devices) {
+            json_t *dv = json_array();
+            for (uint32_t d = 0; d < s->ndevices; d++) {
+                const dra_device_t *dev = &s->devices[d];
+                json_t *attrs = json_object(), *caps = json_object();
+                for (uint32_t a = 0; a < dev->nattrs; a++) {
+                    attr_value(&dev->attrs[a], buf, sizeof buf);
+                    json_object_set_new(attrs, dev->attrs[a].name ? dev->attrs[a].name : "",
+                                        json_string(buf));
+                }
+                for (uint32_t a = 0; a < dev->ncaps; a++) {
+                    dra_quantity_format(&dev->caps[a].value, buf, sizeof buf);
+                    json_object_set_new(caps, dev->caps[a].name ? dev->caps[a].name : "",
+                                        json_string(buf));
+                }
+                json_array_append_new(dv, json_pack("{s:s?, s:o, s:o}", "name", dev->name,
+                                                    "attributes", attrs, "capacity", caps));
+            }
+            json_object_set_new(o, "device_list", dv);
+        }
+        json_array_append_new(js, o);
+    }
+    return js;
+}
+
+/* Classes, claims and templates, pods: set on root. */
+static void json_objects(const dra_model_t *m, json_t *root)
+{
+    json_t *jc = json_array();
+    for (uint32_t i = 0; i < m->nclasses; i++)
+        json_array_append_new(jc, json_pack("{s:s?, s:I}", "name", m->classes[i]->name,
+                                            "selectors",
+                                            (json_int_t)m->classes[i]->nselectors));
+    json_object_set_new(root, "classes", jc);
+    json_t *jq = json_array();
+    for (int t = 0; t < 2; t++) {
+        dra_claim_t **v = t ? m->templates : m->claims;
+        uint32_t n = t ? m->ntemplates : m->nclaims;
+        for (uint32_t i = 0; i < n; i++)
+            json_array_append_new(jq, json_pack("{s:s, s:s?, s:s?, s:I, s:b}", "kind",
+                                                t ? "ResourceClaimTemplate" : "ResourceClaim",
+                                                "namespace", v[i]->namespace_, "name",
+                                                v[i]->name, "requests",
+                                                (json_int_t)v[i]->nrequests, "allocated",
+                                                v[i]->allocation != NULL));
+    }
+    json_object_set_new(root, "claims", jq);
+    json_t *jp = json_array();
+    for (uint32_t i = 0; i < m->npods; i++)
+        json_array_append_new(jp, json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "kind",
+                                            dra_pod_kind_name(m->pods[i]->kind), "namespace",
+                                            m->pods[i]->namespace_, "name", m->pods[i]->name,
+                                            "replicas", (json_int_t)m->pods[i]->replicas,
+                                            "claims", (json_int_t)m->pods[i]->nclaims));
+    json_object_set_new(root, "pods", jp);
+}
+
+/* The whole document on stdout; DRA_EXIT_OK or DRA_EXIT_ENV. */
+static int print_json(const dra_model_t *m, const summary_t *sum, bool list_devices)
+{
+    int status = DRA_EXIT_OK;
+    json_t *root = json_object();
+    json_t *js = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "nodes",
+                           (json_int_t)m->nnodes, "nodes_declared", (json_int_t)sum->declared,
+                           "slices", (json_int_t)m->nslices, "devices",
+                           (json_int_t)m->ndevices, "classes", (json_int_t)m->nclasses,
+                           "claims", (json_int_t)m->nclaims, "templates",
+                           (json_int_t)m->ntemplates, "pods", (json_int_t)m->npods, "skipped",
+                           (json_int_t)m->nskipped);
+    json_object_set_new(root, "summary", js);
+    json_object_set_new(root, "drivers", json_drivers(sum));
+    json_object_set_new(root, "slices", json_slices(m, list_devices));
+    json_objects(m, root);
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
+    if (s) {
+        puts(s);
+        free(s);
+    } else {
+        status = DRA_EXIT_ENV;
+    }
+    json_decref(root);
+    return status;
+}
+
+/* ---- -o table ------------------------------------------------------------------------------- */
+
+static void table_drivers(const summary_t *sum)
+{
+    const drv_t *drivers = sum->drivers;
+    const namevec_t names = sum->names;
+    if (sum->ndrivers) {
+        printf("%-40s %6s %7s %8s\n", "DRIVER", "POOLS", "SLICES", "DEVICES");
+        for (size_t k = 0; k < sum->ndrivers; k++)
+            printf("%-40s %6u %7llu %8llu\n", drivers[k].driver, drivers[k].pools,
+                   (unsigned long long)drivers[k].slices,
+                   (unsigned long long)drivers[k].devices);
+        printf("\n%-40s %-48s %-9s %8s\n", "DRIVER", "NAME", "KIND", "DEVICES");
+        for (size_t i = 0; i < names.n; i++)
+            printf("%-40s %-48s %-9s %8llu\n", names.v[i].driver, names.v[i].name,
+                   names.v[i].kind, (unsigned long long)names.v[i].count);
+    }
+}
+
+static void table_counter_sets(const dra_model_t *m)
+{
+    char buf[2048];
+    bool any_cs = false;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        for (uint32_t k = 0; k < m->slices[i]->ncounter_sets; k++) {
+            const dra_counter_set_t *cs = &m->slices[i]->counter_sets[k];
+            if (!any_cs)
+                printf("\n%-40s %-32s %s\n", "SLICE", "COUNTER SET", "COUNTERS");
+            any_cs = true;
+            printf("%-40s %-32s", m->slices[i]->name ? m->slices[i]->name : "",
+                   cs->name ? cs->name : "");
+            for (uint32_t j = 0; j < cs->ncounters; j++) {
+                dra_quantity_format(&cs->counters[j].value, buf, sizeof buf);
+                printf(" %s=%s", cs->counters[j].name ? cs->counters[j].name : "", buf);
+            }
+            printf("\n");
+        }
+}
+
+static void table_devices(const dra_model_t *m)
+{
+    char buf[2048];
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        printf("\nslice %s  driver %s  pool %s  node %s  (%u devices)\n",
+               s->name ? s->name : "", s->driver ? s->driver : "",
+               s->pool_name ? s->pool_name : "",
+               s->node_name ? s->node_name
+               : s->all_nodes ? "(all nodes)"
+               : s->node_selector ? "(selector)"
+               : s->per_device_node_selection ? "(per device)"
+                                              : "",
+               s->ndevices);
+        for (uint32_t d = 0; d < s->ndevices; d++) {
+            const dra_device_t *dev = &s->devices[d];
+            printf("  %s\n", dev->name ? dev->name : "");
+            for (uint32_t a = 0; a < dev->nattrs; a++) {
+                attr_value(&dev->attrs[a], buf, sizeof buf);
+                printf("    %-44s %-8s %s\n", dev->attrs[a].name ? dev->attrs[a].name : "",
+                       dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind), buf);
+            }
+            for (uint32_t a = 0; a < dev->ncaps; a++) {
+                dra_quantity_format(&dev->caps[a].value, buf, sizeof buf);
+                printf("    %-44s %-8s %s\n", dev->caps[a].name ? dev->caps[a].name : "",
+                       "capacity", buf);
+            }
+        }
+    }
+}
+
+/* Classes, claims and templates, pods. */
+static void table_objects(const dra_model_t *m)
+{
+    if (m->nclasses) {
+        printf("\n%-48s %s\n", "CLASS", "SELECTORS");
+        for (uint32_t i = 0; i < m->nclasses; i++)
+            printf("%-48s %u\n", m->classes[i]->name ? m->classes[i]->name : "",
+                   m->classes[i]->nselectors);
+    }
+    if (m->nclaims + m->ntemplates) {
+        printf("\n%-22s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REQUESTS",
+               "ALLOCATED");
+        for (int t = 0; t < 2; t++) {
+            dra_claim_t **v = t ? m->templates : m->claims;
+            uint32_t n = t ? m->ntemplates : m->nclaims;
+            for (uint32_t i = 0; i < n; i++)
+                printf("%-22s %-24s %-40s %8u %s\n",
+                       t ? "ResourceClaimTemplate" : "ResourceClaim",
+                       v[i]->namespace_ ? v[i]->namespace_ : "",
+                       v[i]->name ? v[i]->name : "", v[i]->nrequests,
+                       v[i]->allocation ? "yes" : "no");
+        }
+    }
+    if (m->npods) {
+        printf("\n%-12s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REPLICAS",
+               "CLAIMS");
+        for (uint32_t i = 0; i < m->npods; i++)
+            printf("%-12s %-24s %-40s %8lld %u\n", dra_pod_kind_name(m->pods[i]->kind),
+                   m->pods[i]->namespace_ ? m->pods[i]->namespace_ : "",
+                   m->pods[i]->name ? m->pods[i]->name : "", (long long)m->pods[i]->replicas,
+                   m->pods[i]->nclaims);
+    }
+}
+
+static void print_table(const dra_model_t *m, const summary_t *sum, bool list_devices)
+{
+    printf("nodes %u (%u declared)  slices %u  devices %llu  classes %u  claims %u  "
+           "templates %u  pods/workloads %u  skipped %u\n\n",
+           m->nnodes, sum->declared, m->nslices, (unsigned long long)m->ndevices, m->nclasses,
+           m->nclaims, m->ntemplates, m->npods, m->nskipped);
+    table_drivers(sum);
+    table_counter_sets(m);
+    if (list_devices)
+        table_devices(m);
+    table_objects(m);
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
 int dra_cmd_inspect(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -147,232 +451,16 @@ int dra_cmd_inspect(int argc, char **argv)
     int status = rc == DRA_OK ? DRA_EXIT_OK : rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
     bool list_devices = all_devices || m.ndevices <= 256;
 
-    /* per driver: slices, devices, pools (distinct pool names) */
-    drv_t *drivers = calloc(m.nslices + 1, sizeof *drivers);
-    size_t ndrivers = 0;
-    namevec_t names = {0};
-    for (uint32_t i = 0; drivers && i < m.nslices; i++) {
-        const dra_slice_t *s = m.slices[i];
-        const char *dn = s->driver ? s->driver : "(none)";
-        size_t k = 0;
-        while (k < ndrivers && strcmp(drivers[k].driver, dn) != 0)
-            k++;
-        if (k == ndrivers)
-            drivers[ndrivers++].driver = dn;
-        drivers[k].slices++;
-        drivers[k].devices += s->ndevices;
-        bool seen = false;
-        for (uint32_t j = 0; j < i && !seen; j++)
-            seen = m.slices[j]->driver && s->driver && m.slices[j]->pool_name && s->pool_name &&
-                   strcmp(m.slices[j]->driver, s->driver) == 0 &&
-                   strcmp(m.slices[j]->pool_name, s->pool_name) == 0;
-        if (!seen)
-            drivers[k].pools++;
-        for (uint32_t d = 0; d < s->ndevices; d++) {
-            const dra_device_t *dev = &s->devices[d];
-            for (uint32_t a = 0; a < dev->nattrs; a++)
-                nv_add(&names, dn, dra_intern_str(&m.intern, dev->attrs[a].qname)
-                                       ? dra_intern_str(&m.intern, dev->attrs[a].qname)
-                                       : dev->attrs[a].name,
-                       dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind));
-            for (uint32_t a = 0; a < dev->ncaps; a++)
-                nv_add(&names, dn, dra_intern_str(&m.intern, dev->caps[a].qname)
-                                       ? dra_intern_str(&m.intern, dev->caps[a].qname)
-                                       : dev->caps[a].name,
-                       "capacity");
-        }
-    }
-    if (names.n)
-        qsort(names.v, names.n, sizeof *names.v, cmp_ni);
-    uint32_t declared = 0;
-    for (uint32_t i = 0; i < m.nnodes; i++)
-        declared += !m.nodes[i]->implied;
-
+    summary_t sum;
+    summarise(&m, &sum);
     if (json) {
-        json_t *root = json_object();
-        json_t *sum = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "nodes",
-                                (json_int_t)m.nnodes, "nodes_declared", (json_int_t)declared,
-                                "slices", (json_int_t)m.nslices, "devices",
-                                (json_int_t)m.ndevices, "classes", (json_int_t)m.nclasses,
-                                "claims", (json_int_t)m.nclaims, "templates",
-                                (json_int_t)m.ntemplates, "pods", (json_int_t)m.npods, "skipped",
-                                (json_int_t)m.nskipped);
-        json_object_set_new(root, "summary", sum);
-        json_t *jd = json_array();
-        for (size_t k = 0; k < ndrivers; k++) {
-            json_t *an = json_array();
-            for (size_t i = 0; i < names.n; i++)
-                if (strcmp(names.v[i].driver, drivers[k].driver) == 0)
-                    json_array_append_new(an, json_pack("{s:s, s:s, s:I}", "name", names.v[i].name,
-                                                        "kind", names.v[i].kind, "devices",
-                                                        (json_int_t)names.v[i].count));
-            json_array_append_new(jd, json_pack("{s:s, s:I, s:I, s:I, s:o}", "driver",
-                                                drivers[k].driver, "pools",
-                                                (json_int_t)drivers[k].pools, "slices",
-                                                (json_int_t)drivers[k].slices, "devices",
-                                                (json_int_t)drivers[k].devices, "names", an));
-        }
-        json_object_set_new(root, "drivers", jd);
-        json_t *js = json_array();
-        for (uint32_t i = 0; i < m.nslices; i++) {
-            const dra_slice_t *s = m.slices[i];
-            json_t *o = json_pack("{s:s?, s:s?, s:s?, s:s?, s:I}", "name", s->name, "driver",
-                                  s->driver, "pool", s->pool_name, "node", s->node_name,
-                                  "devices", (json_int_t)s->ndevices);
-            json_t *cs = json_array();
-            for (uint32_t k = 0; k < s->ncounter_sets; k++)
-                json_array_append_new(cs, json_pack("{s:s?, s:I}", "name", s->counter_sets[k].name,
-                                                    "counters",
-                                                    (json_int_t)s->counter_sets[k].ncounters));
-            json_object_set_new(o, "counter_sets", cs);
-            if (list_devices) {
-                json_t *dv = json_array();
-                for (uint32_t d = 0; d < s->ndevices; d++) {
-                    const dra_device_t *dev = &s->devices[d];
-                    json_t *attrs = json_object(), *caps = json_object();
-                    for (uint32_t a = 0; a < dev->nattrs; a++) {
-                        attr_value(&dev->attrs[a], buf, sizeof buf);
-                        json_object_set_new(attrs, dev->attrs[a].name ? dev->attrs[a].name : "",
-                                            json_string(buf));
-                    }
-                    for (uint32_t a = 0; a < dev->ncaps; a++) {
-                        dra_quantity_format(&dev->caps[a].value, buf, sizeof buf);
-                        json_object_set_new(caps, dev->caps[a].name ? dev->caps[a].name : "",
-                                            json_string(buf));
-                    }
-                    json_array_append_new(dv, json_pack("{s:s?, s:o, s:o}", "name", dev->name,
-                                                        "attributes", attrs, "capacity", caps));
-                }
-                json_object_set_new(o, "device_list", dv);
-            }
-            json_array_append_new(js, o);
-        }
-        json_object_set_new(root, "slices", js);
-        json_t *jc = json_array();
-        for (uint32_t i = 0; i < m.nclasses; i++)
-            json_array_append_new(jc, json_pack("{s:s?, s:I}", "name", m.classes[i]->name,
-                                                "selectors",
-                                                (json_int_t)m.classes[i]->nselectors));
-        json_object_set_new(root, "classes", jc);
-        json_t *jq = json_array();
-        for (int t = 0; t < 2; t++) {
-            dra_claim_t **v = t ? m.templates : m.claims;
-            uint32_t n = t ? m.ntemplates : m.nclaims;
-            for (uint32_t i = 0; i < n; i++)
-                json_array_append_new(jq, json_pack("{s:s, s:s?, s:s?, s:I, s:b}", "kind",
-                                                    t ? "ResourceClaimTemplate" : "ResourceClaim",
-                                                    "namespace", v[i]->namespace_, "name",
-                                                    v[i]->name, "requests",
-                                                    (json_int_t)v[i]->nrequests, "allocated",
-                                                    v[i]->allocation != NULL));
-        }
-        json_object_set_new(root, "claims", jq);
-        json_t *jp = json_array();
-        for (uint32_t i = 0; i < m.npods; i++)
-            json_array_append_new(jp, json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "kind",
-                                                dra_pod_kind_name(m.pods[i]->kind), "namespace",
-                                                m.pods[i]->namespace_, "name", m.pods[i]->name,
-                                                "replicas", (json_int_t)m.pods[i]->replicas,
-                                                "claims", (json_int_t)m.pods[i]->nclaims));
-        json_object_set_new(root, "pods", jp);
-        char *s = json_dumps(root, JSON_INDENT(2) | JSON_SORT_KEYS);
-        if (s) {
-            puts(s);
-            free(s);
-        } else {
-            status = DRA_EXIT_ENV;
-        }
-        json_decref(root);
+        int js = print_json(&m, &sum, list_devices);
+        if (js != DRA_EXIT_OK)
+            status = js;
     } else {
-        printf("nodes %u (%u declared)  slices %u  devices %llu  classes %u  claims %u  "
-               "templates %u  pods/workloads %u  skipped %u\n\n",
-               m.nnodes, declared, m.nslices, (unsigned long long)m.ndevices, m.nclasses,
-               m.nclaims, m.ntemplates, m.npods, m.nskipped);
-        if (ndrivers) {
-            printf("%-40s %6s %7s %8s\n", "DRIVER", "POOLS", "SLICES", "DEVICES");
-            for (size_t k = 0; k < ndrivers; k++)
-                printf("%-40s %6u %7llu %8llu\n", drivers[k].driver, drivers[k].pools,
-                       (unsigned long long)drivers[k].slices,
-                       (unsigned long long)drivers[k].devices);
-            printf("\n%-40s %-48s %-9s %8s\n", "DRIVER", "NAME", "KIND", "DEVICES");
-            for (size_t i = 0; i < names.n; i++)
-                printf("%-40s %-48s %-9s %8llu\n", names.v[i].driver, names.v[i].name,
-                       names.v[i].kind, (unsigned long long)names.v[i].count);
-        }
-        bool any_cs = false;
-        for (uint32_t i = 0; i < m.nslices; i++)
-            for (uint32_t k = 0; k < m.slices[i]->ncounter_sets; k++) {
-                const dra_counter_set_t *cs = &m.slices[i]->counter_sets[k];
-                if (!any_cs)
-                    printf("\n%-40s %-32s %s\n", "SLICE", "COUNTER SET", "COUNTERS");
-                any_cs = true;
-                printf("%-40s %-32s", m.slices[i]->name ? m.slices[i]->name : "",
-                       cs->name ? cs->name : "");
-                for (uint32_t j = 0; j < cs->ncounters; j++) {
-                    dra_quantity_format(&cs->counters[j].value, buf, sizeof buf);
-                    printf(" %s=%s", cs->counters[j].name ? cs->counters[j].name : "", buf);
-                }
-                printf("\n");
-            }
-        if (list_devices)
-            for (uint32_t i = 0; i < m.nslices; i++) {
-                const dra_slice_t *s = m.slices[i];
-                printf("\nslice %s  driver %s  pool %s  node %s  (%u devices)\n",
-                       s->name ? s->name : "", s->driver ? s->driver : "",
-                       s->pool_name ? s->pool_name : "",
-                       s->node_name ? s->node_name
-                       : s->all_nodes ? "(all nodes)"
-                       : s->node_selector ? "(selector)"
-                       : s->per_device_node_selection ? "(per device)"
-                                                      : "",
-                       s->ndevices);
-                for (uint32_t d = 0; d < s->ndevices; d++) {
-                    const dra_device_t *dev = &s->devices[d];
-                    printf("  %s\n", dev->name ? dev->name : "");
-                    for (uint32_t a = 0; a < dev->nattrs; a++) {
-                        attr_value(&dev->attrs[a], buf, sizeof buf);
-                        printf("    %-44s %-8s %s\n", dev->attrs[a].name ? dev->attrs[a].name : "",
-                               dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind), buf);
-                    }
-                    for (uint32_t a = 0; a < dev->ncaps; a++) {
-                        dra_quantity_format(&dev->caps[a].value, buf, sizeof buf);
-                        printf("    %-44s %-8s %s\n", dev->caps[a].name ? dev->caps[a].name : "",
-                               "capacity", buf);
-                    }
-                }
-            }
-        if (m.nclasses) {
-            printf("\n%-48s %s\n", "CLASS", "SELECTORS");
-            for (uint32_t i = 0; i < m.nclasses; i++)
-                printf("%-48s %u\n", m.classes[i]->name ? m.classes[i]->name : "",
-                       m.classes[i]->nselectors);
-        }
-        if (m.nclaims + m.ntemplates) {
-            printf("\n%-22s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REQUESTS",
-                   "ALLOCATED");
-            for (int t = 0; t < 2; t++) {
-                dra_claim_t **v = t ? m.templates : m.claims;
-                uint32_t n = t ? m.ntemplates : m.nclaims;
-                for (uint32_t i = 0; i < n; i++)
-                    printf("%-22s %-24s %-40s %8u %s\n",
-                           t ? "ResourceClaimTemplate" : "ResourceClaim",
-                           v[i]->namespace_ ? v[i]->namespace_ : "",
-                           v[i]->name ? v[i]->name : "", v[i]->nrequests,
-                           v[i]->allocation ? "yes" : "no");
-            }
-        }
-        if (m.npods) {
-            printf("\n%-12s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REPLICAS",
-                   "CLAIMS");
-            for (uint32_t i = 0; i < m.npods; i++)
-                printf("%-12s %-24s %-40s %8lld %u\n", dra_pod_kind_name(m.pods[i]->kind),
-                       m.pods[i]->namespace_ ? m.pods[i]->namespace_ : "",
-                       m.pods[i]->name ? m.pods[i]->name : "", (long long)m.pods[i]->replicas,
-                       m.pods[i]->nclaims);
-        }
+        print_table(&m, &sum, list_devices);
     }
-    free(names.v);
-    free(drivers);
+    summary_fini(&sum);
     dra_diag_list_fini(&errs);
     dra_model_fini(&m);
     return status;
