@@ -67,7 +67,39 @@ int dra_workload_init(dra_workload_t *w, const dra_workload_spec_t *spec, uint64
             return DRA_ENOMEM;
         }
     }
+    DRA_ASSERT_EXPENSIVE(dra_workload_check(w));
     return DRA_OK;
+}
+
+/* The O(1) part of dra_workload_check. */
+static bool shape_ok(const dra_workload_t *w)
+{
+    return w->mix && w->cum && w->cur_claim && w->cur_fill && w->spec.nmix >= 1 &&
+           w->spec.mix == w->mix && w->total > 0 && w->nheap <= w->cap_heap &&
+           (w->nheap == 0 || w->heap) && w->arrived <= w->spec.count;
+}
+
+static bool dep_less(const dra_wl_dep_t *a, const dra_wl_dep_t *b);
+
+bool dra_workload_check(const dra_workload_t *w)
+{
+    if (!shape_ok(w))
+        return false;
+    double prev = 0;
+    for (uint32_t i = 0; i < w->spec.nmix; i++) {
+        if (!(w->cum[i] > prev))
+            return false;
+        prev = w->cum[i];
+        uint32_t share = w->mix[i].share;
+        if (w->cur_fill[i] != UINT32_MAX && (share <= 1 || w->cur_fill[i] > share))
+            return false;
+    }
+    if (prev != w->total)
+        return false;
+    for (size_t i = 1; i < w->nheap; i++)
+        if (dep_less(&w->heap[i], &w->heap[(i - 1) / 2]))
+            return false;
+    return true;
 }
 
 void dra_workload_fini(dra_workload_t *w)
@@ -131,6 +163,7 @@ static dra_wl_dep_t heap_pop(dra_workload_t *w)
 
 void dra_workload_report(dra_workload_t *w, uint64_t pod, bool ok)
 {
+    DRA_ASSERT_INTERNAL(shape_ok(w));
     if (w->has_pending && w->pending.pod == pod && !ok)
         w->has_pending = false; /* never departs */
     if (w->spec.mode == DRA_WL_FILL) {
@@ -158,6 +191,8 @@ static uint32_t pick_mix(dra_workload_t *w)
 
 int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev)
 {
+    DRA_ASSERT_INTERNAL(shape_ok(w));
+    DRA_ASSERT_EXPENSIVE(dra_workload_check(w));
     if (w->has_pending) {
         w->has_pending = false;
         if (heap_push(w, &w->pending) != DRA_OK)

@@ -105,5 +105,11 @@ DRA_NODISCARD int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev);
  * did not fit never departs; in fill mode `stop_after` failures in a row end the stream. Must be
  * called before the next dra_workload_next. */
 void dra_workload_report(dra_workload_t *w, uint64_t pod, bool ok);
+/* True when w holds its invariants: a non-empty mix with strictly increasing cumulative weights
+ * ending at the total, the departure heap ordered (earliest time, then pod) within its capacity,
+ * shared-claim fill counts within their share, arrivals within count. O(mix + heap); meant for
+ * tests and debug builds: DRA_DEBUG >= 3 asserts it at the entry of dra_workload_next, >= 2 the
+ * O(1) part. */
+bool dra_workload_check(const dra_workload_t *w);
 
 #endif /* DRA_GEN_WORKLOAD_H */

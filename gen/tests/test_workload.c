@@ -64,8 +64,52 @@ static void test_dist_deterministic(void)
         CHECK(dra_dist_draw(&d, &a) == dra_dist_draw(&d, &b));
 }
 
+/* dra_workload_check holds over a steady stream with departures and shared claims, and fails
+ * on a broken heap, cumulative weights or fill count. */
+static void test_check(void)
+{
+    dra_wl_mix_t mix[] = {{0, 3, 1}, {1, 1, 4}};
+    dra_workload_spec_t spec = {.mode = DRA_WL_STEADY, .count = 5000, .rate = 100,
+                                .lifetime = {DRA_DIST_EXP, 2, 0}, .mix = mix, .nmix = 2};
+    dra_workload_t w;
+    dra_diag_t d;
+    CHECK_OK(dra_workload_init(&w, &spec, 5, &d));
+    CHECK(dra_workload_check(&w));
+    dra_wl_event_t ev;
+    int rc, departs = 0, n = 0;
+    while ((rc = dra_workload_next(&w, &ev)) == 1) {
+        departs += ev.kind == DRA_WL_DEPART;
+        if (ev.kind == DRA_WL_ARRIVE)
+            dra_workload_report(&w, ev.pod, ev.pod % 5 != 0);
+        if (++n % 97 == 0)
+            CHECK(dra_workload_check(&w));
+        if (n == 3000)
+            break;
+    }
+    CHECK(rc == 1 && departs > 100 && w.nheap > 10);
+    CHECK(dra_workload_check(&w));
+    dra_wl_dep_t t = w.heap[0];
+    w.heap[0] = w.heap[w.nheap - 1];
+    w.heap[w.nheap - 1] = t;
+    CHECK(!dra_workload_check(&w));
+    w.heap[w.nheap - 1] = w.heap[0];
+    w.heap[0] = t;
+    CHECK(dra_workload_check(&w));
+    double c0 = w.cum[0];
+    w.cum[0] = w.cum[1];
+    CHECK(!dra_workload_check(&w));
+    w.cum[0] = c0;
+    uint32_t f = w.cur_fill[1];
+    w.cur_fill[1] = 5; /* more pods on the shared claim than its share of 4 */
+    CHECK(!dra_workload_check(&w));
+    w.cur_fill[1] = f;
+    CHECK(dra_workload_check(&w));
+    dra_workload_fini(&w);
+}
+
 int main(void)
 {
+    RUN(test_check);
     RUN(test_dist_const);
     RUN(test_dist_uniform);
     RUN(test_dist_exp);

@@ -1,6 +1,7 @@
 /* scenario.c - scenario loader and builder; see scenario.h. */
 #include "scenario.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -689,6 +690,31 @@ static int on_doc(const dra_ynode_t *root, void *ud_)
     return DRA_OK;
 }
 
+bool dra_scenario_check(const dra_scenario_t *s)
+{
+    if (s->release < 134 || s->release > 136 || s->ngroups == 0 || !s->groups || s->nmix == 0 ||
+        s->nmix > 256 || !s->mix || s->repetitions == 0 || !(s->sample_rate > 0) ||
+        s->sample_rate > 1 || (unsigned)s->mode > DRA_WL_STEADY ||
+        (unsigned)s->placement > DRA_PLACE_RANDOM || (unsigned)s->invariants > DRA_INV_OFF ||
+        (s->nmanifests && !s->manifests) || !s->name || !s->file)
+        return false;
+    if (s->mode == DRA_WL_STEADY) {
+        const dra_dist_t *l = &s->lifetime;
+        if (!(s->rate > 0) || !isfinite(s->rate) || !(l->a > 0) || !isfinite(l->a) ||
+            (unsigned)l->kind > DRA_DIST_UNIFORM ||
+            (l->kind == DRA_DIST_UNIFORM && !(l->b >= l->a && isfinite(l->b))))
+            return false;
+    }
+    for (uint32_t i = 0; i < s->nmix; i++) {
+        const dra_scenario_mix_t *mx = &s->mix[i];
+        if (!(mx->weight > 0) || !isfinite(mx->weight) ||
+            (unsigned)mx->shape.kind >= DRA_SHAPE_NKINDS ||
+            (mx->shape.kind == DRA_SHAPE_INLINE) != (mx->inline_node != NULL))
+            return false;
+    }
+    return true;
+}
+
 int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char *file, dra_diag_t *diag)
 {
     memset(s, 0, sizeof *s);
@@ -724,7 +750,10 @@ int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char
         if (l > 5 && strcmp(base + l - 5, ".yaml") == 0)
             l -= 5;
         s->name = dra_arena_strndup(&s->arena, base, l);
+        if (!s->name)
+            rc = DRA_ENOMEM;
     }
+    DRA_ASSERT_INTERNAL(rc != DRA_OK || dra_scenario_check(s));
     return rc;
 }
 
@@ -777,6 +806,7 @@ int dra_scenario_load_named(dra_scenario_t *s, const char *name, dra_diag_t *dia
 int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, dra_scenario_built_t *out,
                        dra_diag_t *diag)
 {
+    DRA_ASSERT_INTERNAL(dra_scenario_check(s));
     memset(out, 0, sizeof *out);
     dra_gen_cluster_spec_t cs = {s->groups, s->ngroups};
     int rc = dra_gen_cluster_build(m, &cs, seed, &out->cluster, diag);

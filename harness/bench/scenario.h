@@ -120,6 +120,12 @@ DRA_NODISCARD int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t l
 DRA_NODISCARD int dra_scenario_load_named(dra_scenario_t *s, const char *name_or_path,
                                           dra_diag_t *diag);
 void dra_scenario_fini(dra_scenario_t *s);
+/* True when s holds what dra_scenario_load guarantees: a release profile, >= 1 node group,
+ * 1..256 mix entries with positive finite weights and known shapes (inline ones with their
+ * template), a known mode, placement and invariant mode, steady mode with a positive rate and
+ * lifetime, >= 1 repetition, sampleRate in (0, 1]. O(groups + mix). Debug builds (DRA_DEBUG >= 2)
+ * assert it when load succeeds and at the entry of dra_scenario_build. */
+bool dra_scenario_check(const dra_scenario_t *s);
 
 /* Names of the built-in scenarios, in table order; returns how many (up to max). */
 size_t dra_scenario_builtins(const char **names, size_t max);

@@ -24,6 +24,34 @@ static int floor_log2_u64(uint64_t v)
     return 63 - __builtin_clzll(v);
 }
 
+/* The O(1) part of dra_hist_check: the configuration dra_hist_init derives, or zeroed. */
+static DRA_UNUSED bool layout_ok(const dra_hist_t *h)
+{
+    if (!h->counts)
+        return h->counts_len == 0 && h->total_count == 0 && h->out_of_range == 0;
+    return h->lowest >= 1 && h->highest >= 2 * h->lowest && h->sigfigs >= 1 && h->sigfigs <= 5 &&
+           h->unit_magnitude == floor_log2_u64((uint64_t)h->lowest) &&
+           h->sub_bucket_half_count_magnitude >= 0 && h->sub_bucket_half_count_magnitude < 30 &&
+           h->sub_bucket_half_count == INT32_C(1) << h->sub_bucket_half_count_magnitude &&
+           h->sub_bucket_count == 2 * h->sub_bucket_half_count && h->bucket_count >= 1 &&
+           (int64_t)h->counts_len == (int64_t)(h->bucket_count + 1) * h->sub_bucket_half_count &&
+           h->sub_bucket_mask == ((int64_t)h->sub_bucket_count - 1) << h->unit_magnitude &&
+           h->total_count >= 0 && h->out_of_range >= 0 && h->out_of_range <= h->total_count;
+}
+
+bool dra_hist_check(const dra_hist_t *h)
+{
+    if (!layout_ok(h))
+        return false;
+    int64_t sum = 0;
+    for (int32_t i = 0; i < h->counts_len; i++) {
+        if (h->counts[i] < 0 || h->counts[i] > INT64_MAX - sum)
+            return false;
+        sum += h->counts[i];
+    }
+    return sum == h->total_count;
+}
+
 int dra_hist_init(dra_hist_t *h, int64_t lowest, int64_t highest, int sigfigs)
 {
     memset(h, 0, sizeof *h);
@@ -84,6 +112,7 @@ void dra_hist_fini(dra_hist_t *h)
 
 void dra_hist_reset(dra_hist_t *h)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
     if (h->counts)
         memset(h->counts, 0, (size_t)h->counts_len * sizeof *h->counts);
     h->total_count = 0;
@@ -133,18 +162,21 @@ static int64_t index_mid(const dra_hist_t *h, int32_t index)
 
 int64_t dra_hist_lowest_equivalent(const dra_hist_t *h, int64_t v)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h) && h->counts);
     DRA_ASSERT(v >= 0 && v <= h->highest);
     return index_lo(h, dra_hist__index(h, v));
 }
 
 int64_t dra_hist_highest_equivalent(const dra_hist_t *h, int64_t v)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h) && h->counts);
     DRA_ASSERT(v >= 0 && v <= h->highest);
     return index_hi(h, dra_hist__index(h, v));
 }
 
 int dra_hist_bucket_range(const dra_hist_t *h, int32_t index, int64_t *lo, int64_t *hi)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
     if (index < 0 || index >= h->counts_len)
         return DRA_EINVAL;
     *lo = index_lo(h, index);
@@ -156,6 +188,8 @@ int dra_hist_bucket_range(const dra_hist_t *h, int32_t index, int64_t *lo, int64
 
 int dra_hist_merge(dra_hist_t *dst, const dra_hist_t *src)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(dst) && layout_ok(src));
+    DRA_ASSERT_EXPENSIVE(dra_hist_check(dst) && dra_hist_check(src));
     if (dst->lowest != src->lowest || dst->highest != src->highest ||
         dst->sigfigs != src->sigfigs || dst->counts_len != src->counts_len || !dst->counts ||
         !src->counts)
@@ -169,6 +203,7 @@ int dra_hist_merge(dra_hist_t *dst, const dra_hist_t *src)
 
 int dra_hist_set_bucket(dra_hist_t *h, int32_t index, int64_t count)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
     if (index < 0 || index >= h->counts_len || count < 0)
         return DRA_EINVAL;
     h->total_count += count - h->counts[index];
@@ -178,6 +213,8 @@ int dra_hist_set_bucket(dra_hist_t *h, int32_t index, int64_t count)
 
 void dra_hist_iter_init(dra_hist_iter_t *it, const dra_hist_t *h)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
+    DRA_ASSERT_EXPENSIVE(dra_hist_check(h));
     memset(it, 0, sizeof *it);
     it->h = h;
 }
@@ -203,6 +240,8 @@ bool dra_hist_iter_next(dra_hist_iter_t *it)
 
 int64_t dra_hist_percentile(const dra_hist_t *h, double p)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
+    DRA_ASSERT_EXPENSIVE(dra_hist_check(h));
     if (h->total_count <= 0)
         return 0;
     if (!(p > 0.0)) /* also maps NaN to 0 */
@@ -226,6 +265,7 @@ int64_t dra_hist_percentile(const dra_hist_t *h, double p)
 
 int64_t dra_hist_min(const dra_hist_t *h)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
     for (int32_t i = 0; i < h->counts_len; i++)
         if (h->counts[i] != 0)
             return index_lo(h, i);
@@ -234,6 +274,7 @@ int64_t dra_hist_min(const dra_hist_t *h)
 
 int64_t dra_hist_max(const dra_hist_t *h)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
     for (int32_t i = h->counts_len - 1; i >= 0; i--)
         if (h->counts[i] != 0)
             return index_hi(h, i);
@@ -242,6 +283,8 @@ int64_t dra_hist_max(const dra_hist_t *h)
 
 double dra_hist_mean(const dra_hist_t *h)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
+    DRA_ASSERT_EXPENSIVE(dra_hist_check(h));
     if (h->total_count <= 0)
         return 0.0;
     /* long double keeps the sum exact wherever HdrHistogram's int64 sum is exact. */
@@ -254,6 +297,7 @@ double dra_hist_mean(const dra_hist_t *h)
 
 double dra_hist_stddev(const dra_hist_t *h)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
     if (h->total_count <= 0)
         return 0.0;
     double mean = dra_hist_mean(h);
@@ -325,6 +369,8 @@ static bool walk_next(pct_walk_t *w)
 
 int dra_hist_write_hgrm(const dra_hist_t *h, FILE *f, double value_scale, int ticks_per_half)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(h));
+    DRA_ASSERT_EXPENSIVE(dra_hist_check(h));
     if (!(value_scale > 0.0) || ticks_per_half < 1 || !h->counts)
         return DRA_EINVAL;
     if (fprintf(f, "%12s %12s %12s %12s\n\n", "Value", "Percentile", "TotalCount",

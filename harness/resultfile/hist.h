@@ -98,6 +98,11 @@ void dra_hist_fini(dra_hist_t *h);
 void dra_hist_reset(dra_hist_t *h);
 /* Bytes used by h: sizeof(dra_hist_t) + counts_len * sizeof(int64_t). */
 size_t dra_hist_memory_size(const dra_hist_t *h);
+/* True when h holds its invariants: the layout dra_hist_init computes (or the zeroed state of
+ * dra_hist_fini), every count >= 0 and summing to total_count, 0 <= out_of_range <= total_count.
+ * O(counts_len). Debug builds assert it at the entry of the report-time functions
+ * (DRA_ASSERT_EXPENSIVE, DRA_DEBUG >= 3) and the O(1) layout part everywhere (DRA_DEBUG >= 2). */
+bool dra_hist_check(const dra_hist_t *h);
 
 /* Internal: counts[] index of a value already inside [lowest, highest]. */
 static inline int32_t dra_hist__index(const dra_hist_t *h, int64_t v)
@@ -116,6 +121,7 @@ static inline int32_t dra_hist__index(const dra_hist_t *h, int64_t v)
  */
 static inline void dra_hist_record_n(dra_hist_t *h, int64_t value, int64_t n)
 {
+    DRA_ASSERT_INTERNAL(h->counts != NULL && n >= 0);
     int64_t v = value < h->lowest ? h->lowest : value;
     v = v > h->highest ? h->highest : v;
     h->out_of_range += (v != value) ? n : 0;

@@ -115,13 +115,21 @@ int dra_result_hist_from_json(const json_t *o, dra_hist_t *h, dra_diag_t *diag)
     {
         json_int_t v = json_integer_value(json_array_get(pair, 0));
         json_int_t c = json_integer_value(json_array_get(pair, 1));
-        if (v < h->lowest || v > h->highest || c < 0) {
+        if (v < h->lowest || v > h->highest || c < 0 || c > INT64_MAX - h->total_count) {
             dra_hist_fini(h);
             return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "histogram: bucket %zu out of range", i);
         }
         dra_hist_record_n(h, v, c);
     }
-    h->out_of_range = json_integer_value(json_object_get(o, "out_of_range"));
+    json_int_t oor = json_integer_value(json_object_get(o, "out_of_range"));
+    if (oor < 0 || oor > h->total_count) {
+        long long total = (long long)h->total_count;
+        dra_hist_fini(h);
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "histogram: out_of_range %lld outside 0..%lld (the total count)",
+                            (long long)oor, total);
+    }
+    h->out_of_range = oor;
     return DRA_OK;
 }
 

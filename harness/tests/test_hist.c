@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "check.h"
 #include "hist.h"
+#include "result.h"
 
 /* splitmix64: fixed-seed generator so every run sees the same samples. */
 static uint64_t rng_state;
@@ -480,8 +483,82 @@ static void test_hgrm_golden(void)
     dra_hist_fini(&h);
 }
 
+/* dra_hist_check: holds after every operation, fails on each broken invariant. */
+static void test_check(void)
+{
+    dra_hist_t h, g;
+    memset(&h, 0, sizeof h);
+    CHECK(dra_hist_check(&h)); /* zeroed = empty */
+    CHECK_OK(dra_hist_init(&h, DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS));
+    CHECK_OK(dra_hist_init(&g, DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS));
+    CHECK(dra_hist_check(&h));
+    for (int64_t v = 0; v < 100000; v += 7)
+        dra_hist_record(&h, v * 997);
+    dra_hist_record_n(&g, -5, 3);
+    CHECK(dra_hist_check(&h) && dra_hist_check(&g));
+    CHECK_OK(dra_hist_merge(&h, &g));
+    CHECK(dra_hist_check(&h));
+    CHECK_OK(dra_hist_set_bucket(&h, 10, 42));
+    CHECK(dra_hist_check(&h));
+    /* each invariant broken in turn */
+    h.total_count++;
+    CHECK(!dra_hist_check(&h));
+    h.total_count--;
+    h.counts[3] = -1;
+    h.total_count -= 1 + 0; /* keep the sum equal: only the sign is wrong */
+    CHECK(!dra_hist_check(&h));
+    h.total_count += 1;
+    h.counts[3] = 0;
+    CHECK(dra_hist_check(&h));
+    int64_t oor = h.out_of_range;
+    h.out_of_range = h.total_count + 1;
+    CHECK(!dra_hist_check(&h));
+    h.out_of_range = oor;
+    h.counts_len--;
+    CHECK(!dra_hist_check(&h));
+    h.counts_len++;
+    h.unit_magnitude++;
+    CHECK(!dra_hist_check(&h));
+    h.unit_magnitude--;
+    CHECK(dra_hist_check(&h));
+    dra_hist_reset(&h);
+    CHECK(dra_hist_check(&h));
+    dra_hist_fini(&h);
+    dra_hist_fini(&g);
+    CHECK(dra_hist_check(&h));
+}
+
+/* A dumped histogram read back from a result file: an out_of_range beyond the total count or
+ * counts that overflow are rejected (the file is untrusted), a good one passes dra_hist_check. */
+static void test_from_json(void)
+{
+    dra_diag_t d;
+    dra_hist_t h;
+    json_t *o = json_pack("{s:I, s:I, s:i, s:[[I, I], [I, I]], s:I}", "lowest", (json_int_t)1,
+                          "highest", (json_int_t)DRA_HIST_HIGHEST, "sigfigs", 3, "buckets",
+                          (json_int_t)100, (json_int_t)5, (json_int_t)2000, (json_int_t)7,
+                          "out_of_range", (json_int_t)2);
+    CHECK(o != NULL);
+    dra_diag_clear(&d);
+    CHECK_OK(dra_result_hist_from_json(o, &h, &d));
+    CHECK(dra_hist_check(&h) && h.total_count == 12 && h.out_of_range == 2);
+    dra_hist_fini(&h);
+    json_object_set_new(o, "out_of_range", json_integer(13));
+    dra_diag_clear(&d);
+    CHECK(dra_result_hist_from_json(o, &h, &d) == DRA_EINVAL);
+    CHECK_MSG(strstr(d.msg, "out_of_range 13 outside 0..12") != NULL, "%s", d.msg);
+    json_object_set_new(o, "out_of_range", json_integer(0));
+    json_array_append_new(json_object_get(o, "buckets"),
+                          json_pack("[I, I]", (json_int_t)50, (json_int_t)INT64_MAX));
+    dra_diag_clear(&d);
+    CHECK(dra_result_hist_from_json(o, &h, &d) == DRA_EINVAL);
+    json_decref(o);
+}
+
 int main(void)
 {
+    RUN(test_check);
+    RUN(test_from_json);
     RUN(test_init_layout);
     RUN(test_accuracy);
     RUN(test_merge);

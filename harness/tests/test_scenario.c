@@ -45,6 +45,7 @@ static void test_builtins_load_and_build(void)
         snprintf(nm, sizeof nm, "%.*s", (int)(strlen(names[i]) - 5), names[i]);
         int rc = dra_scenario_load_named(&s, nm, &d);
         CHECK_MSG(rc == DRA_OK, "%s: %s", nm, d.msg);
+        CHECK_MSG(rc != DRA_OK || dra_scenario_check(&s), "%s: dra_scenario_check", nm);
         if (rc == DRA_OK && strcmp(nm, "fleet-50k") != 0) { /* fleet-50k: measured by the scale test */
             dra_model_t m;
             dra_model_init(&m);
@@ -202,8 +203,40 @@ static void test_determinism(void)
     CHECK(dg[0] != dg[2]);
 }
 
+/* dra_scenario_check fails on each field a loaded scenario cannot have. */
+static void test_check(void)
+{
+    dra_scenario_t s;
+    dra_diag_t d;
+    CHECK_OK(dra_scenario_load_named(&s, "default", &d));
+    CHECK(dra_scenario_check(&s));
+    dra_scenario_t t = s;
+    t.release = 133;
+    CHECK(!dra_scenario_check(&t));
+    t = s;
+    t.nmix = 0;
+    CHECK(!dra_scenario_check(&t));
+    t = s;
+    t.repetitions = 0;
+    CHECK(!dra_scenario_check(&t));
+    t = s;
+    t.sample_rate = 1.5;
+    CHECK(!dra_scenario_check(&t));
+    t = s;
+    t.mode = DRA_WL_STEADY;
+    t.rate = 0;
+    CHECK(!dra_scenario_check(&t));
+    double w0 = s.mix[0].weight;
+    s.mix[0].weight = -1;
+    CHECK(!dra_scenario_check(&s));
+    s.mix[0].weight = w0;
+    CHECK(dra_scenario_check(&s));
+    dra_scenario_fini(&s);
+}
+
 int main(void)
 {
+    RUN(test_check);
     RUN(test_builtins_load_and_build);
     RUN(test_fields);
     RUN(test_errors);
