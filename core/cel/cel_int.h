@@ -300,6 +300,14 @@ int dra_cel_regex_search(dra_arena_t *a, const void *re, const char *s, size_t l
 bool dra_cel_netlib_call(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a, uint32_t n,
                          dra_cel_val_t *out);
 
+/* Go strconv conversions for int(string) / uint(string) / double(string) (strconv.c): the
+ * input is length-delimited (a NUL byte is an invalid character). Return DRA_CEL_CONV_OK,
+ * _SYNTAX, _RANGE or (parse_float only, for a long input copied to the arena) _NOMEM. */
+enum { DRA_CEL_CONV_OK = 0, DRA_CEL_CONV_SYNTAX, DRA_CEL_CONV_RANGE, DRA_CEL_CONV_NOMEM };
+int dra_cel_go_parse_int(const char *s, size_t n, int64_t *out);
+int dra_cel_go_parse_uint(const char *s, size_t n, uint64_t *out);
+int dra_cel_go_parse_float(dra_arena_t *a, const char *s, size_t n, double *out);
+
 /* Cost units charged per operation. */
 #define DRA_CEL_COST_ERR_MSG "operation cancelled: actual cost limit exceeded"
 

@@ -243,7 +243,7 @@ static size_t fmt_double(double d, char *buf, size_t len)
     char out[64];
     if (neg)
         out[o++] = '-';
-    if (exp < -4 || exp >= 21) {
+    if (exp < -4 || exp >= 6) { /* Go %g, shortest form: exponent form below 1e-4 and from 1e6 */
         out[o++] = digits[0];
         if (nd > 1) {
             out[o++] = '.';
@@ -532,6 +532,19 @@ static dra_cel_val_t arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a
 
 /* ---- conversions ---------------------------------------------------------------------------- */
 
+/* strconv.ParseX: parsing "<s>": invalid syntax | value out of range (the quoted text is cut
+ * at 64 bytes; a NUL or control byte is shown as '?'). */
+static dra_cel_val_t conv_err(dra_cel_ctx_t *c, const char *fn, const dra_cel_val_t *a, int rc)
+{
+    char q[72];
+    size_t n = DRA_MIN(a->len, 64u);
+    for (size_t i = 0; i < n; i++)
+        q[i] = (unsigned char)a->v.s[i] < 0x20 ? '?' : a->v.s[i];
+    q[n] = 0;
+    return dra_cel_err(c, "strconv.%s: parsing \"%s%s\": %s", fn, q, a->len > 64 ? "..." : "",
+                       rc == DRA_CEL_CONV_RANGE ? "value out of range" : "invalid syntax");
+}
+
 static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
 {
     char buf[80];
@@ -549,16 +562,10 @@ static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
                 return dra_cel_err(c, "range error converting %g to int", a->v.d);
             return dra_cel_int((int64_t)a->v.d);
         case DRA_CEL_STRING: {
-            if (a->len == 0 || a->len >= sizeof buf)
-                return dra_cel_err(c, "cannot convert string to int");
-            memcpy(buf, a->v.s, a->len);
-            buf[a->len] = 0;
-            char *end;
-            errno = 0;
-            long long v = strtoll(buf, &end, 10);
-            if (*end || buf[0] == ' ' || buf[0] == '+' || errno)
-                return dra_cel_err(c, "strconv.ParseInt: parsing \"%s\": %s", buf,
-                                   errno == ERANGE ? "value out of range" : "invalid syntax");
+            int64_t v;
+            int rc = dra_cel_go_parse_int(a->v.s, a->len, &v);
+            if (rc != DRA_CEL_CONV_OK)
+                return conv_err(c, "ParseInt", a, rc);
             return dra_cel_int(v);
         }
         default: break;
@@ -576,18 +583,10 @@ static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
                 return dra_cel_err(c, "range error converting %g to uint", a->v.d);
             return dra_cel_uint((uint64_t)a->v.d);
         case DRA_CEL_STRING: {
-            if (a->len == 0 || a->len >= sizeof buf)
-                return dra_cel_err(c, "cannot convert string to uint");
-            memcpy(buf, a->v.s, a->len);
-            buf[a->len] = 0;
-            char *end;
-            errno = 0;
-            if (buf[0] == '-' || buf[0] == '+' || buf[0] == ' ')
-                return dra_cel_err(c, "strconv.ParseUint: parsing \"%s\": invalid syntax", buf);
-            unsigned long long v = strtoull(buf, &end, 10);
-            if (*end || errno)
-                return dra_cel_err(c, "strconv.ParseUint: parsing \"%s\": %s", buf,
-                                   errno == ERANGE ? "value out of range" : "invalid syntax");
+            uint64_t v;
+            int rc = dra_cel_go_parse_uint(a->v.s, a->len, &v);
+            if (rc != DRA_CEL_CONV_OK)
+                return conv_err(c, "ParseUint", a, rc);
             return dra_cel_uint(v);
         }
         default: break;
@@ -599,16 +598,12 @@ static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
         case DRA_CEL_INT: return dra_cel_double((double)a->v.i);
         case DRA_CEL_UINT: return dra_cel_double((double)a->v.u);
         case DRA_CEL_STRING: {
-            if (a->len == 0 || a->len >= sizeof buf)
-                return dra_cel_err(c, "cannot convert string to double");
-            memcpy(buf, a->v.s, a->len);
-            buf[a->len] = 0;
-            char *end;
-            if (buf[0] == ' ' || (strchr(buf, 'x') || strchr(buf, 'X')))
-                return dra_cel_err(c, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
-            double v = strtod(buf, &end);
-            if (*end)
-                return dra_cel_err(c, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
+            double v;
+            int rc = dra_cel_go_parse_float(c->a, a->v.s, a->len, &v);
+            if (rc == DRA_CEL_CONV_NOMEM)
+                return oom(c);
+            if (rc != DRA_CEL_CONV_OK)
+                return conv_err(c, "ParseFloat", a, rc);
             return dra_cel_double(v);
         }
         default: break;

@@ -406,6 +406,50 @@ static void test_eval_text(void)
     dra_arena_fini(&a);
 }
 
+/* String <-> number conversions follow Go's strconv as cel-go uses it (differential check). */
+static void test_go_conversions(void)
+{
+    static const kase_t k[] = {
+        /* ParseInt(s, 10, 64): sign allowed, no whitespace, no underscores, NUL is a character */
+        {"int('+1') == 1 && int('-0') == 0 && int('007') == 7", 'T', NULL},
+        {"int(' 1') == 1", 'C', "invalid syntax"},
+        {"int('1 ') == 1", 'C', "invalid syntax"},
+        {"int('1_000') == 1000", 'C', "invalid syntax"},
+        {"int('1\\x002') == 1", 'C', "invalid syntax"},
+        {"int('0x10') == 16", 'C', "invalid syntax"},
+        {"int('9223372036854775807') == 9223372036854775807", 'T', NULL},
+        {"int('-9223372036854775808') < 0", 'T', NULL},
+        {"int('9223372036854775808') > 0", 'C', "value out of range"},
+        {"int('0000000000000000000000000000000000000000000000000000000000000000000000000000000000001') == 1",
+         'T', NULL},
+        /* ParseUint(s, 10, 64): no sign at all */
+        {"uint('+1') == 1u", 'C', "invalid syntax"},
+        {"uint('18446744073709551615') == 18446744073709551615u", 'T', NULL},
+        {"uint('18446744073709551616') > 0u", 'C', "value out of range"},
+        /* ParseFloat(s, 64): Go literal syntax, hex floats, underscores, inf/nan, range */
+        {"double('0x1p3') == 8.0 && double('0X1.8P1') == 3.0 && double('0x_1p0') == 1.0", 'T', NULL},
+        {"double('1_000') == 1000.0 && double('1_0.2_5e1_0') == 10.25e10", 'T', NULL},
+        {"double('1__0') > 0.0", 'C', "invalid syntax"},
+        {"double('_1') > 0.0", 'C', "invalid syntax"},
+        {"double('0x10') > 0.0", 'C', "invalid syntax"},
+        {"double(' 1') > 0.0", 'C', "invalid syntax"},
+        {"double('nan(1)') > 0.0", 'C', "invalid syntax"},
+        {"double('-nan') > 0.0", 'C', "invalid syntax"},
+        {"double('1e400') > 0.0", 'C', "value out of range"},
+        {"double('1e-400') == 0.0 && double('.5') == 0.5 && double('5.') == 5.0", 'T', NULL},
+        {"double('-Inf') < 0.0 && double('+infinity') > 0.0 && double('INF') > 0.0", 'T', NULL},
+        {"double('NaN') != double('nan')", 'T', NULL},
+        {"double('infinit') > 0.0", 'C', "invalid syntax"},
+        /* FormatFloat(d, 'g', -1, 64) */
+        {"string(1e6) == '1e+06' && string(123456.0) == '123456' && string(1234567.0) == '1.234567e+06'",
+         'T', NULL},
+        {"string(0.0001) == '0.0001' && string(0.00001) == '1e-05' && string(-1.5) == '-1.5'", 'T',
+         NULL},
+        {"string(1e21) == '1e+21' && string(1.0/0.0) == '+Inf' && string(-0.0) == '-0'", 'T', NULL},
+    };
+    run_cases(k, DRA_ARRAY_LEN(k), dev);
+}
+
 int main(void)
 {
     setup();
@@ -416,6 +460,7 @@ int main(void)
     RUN(test_cache_and_refs);
     RUN(test_cost_estimate);
     RUN(test_eval_text);
+    RUN(test_go_conversions);
     dra_model_fini(&model);
     return check_summary();
 }
