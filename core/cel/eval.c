@@ -435,6 +435,21 @@ int dra_cel_order(const dra_cel_val_t *a, const dra_cel_val_t *b)
     }
 }
 
+/* Map-literal keys equal as Go values (cel-go's map[ref.Val]ref.Val): same kind, same value;
+ * 1 and 1u are different keys. */
+static bool same_key(const dra_cel_val_t *a, const dra_cel_val_t *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case DRA_CEL_BOOL: return a->v.b == b->v.b;
+    case DRA_CEL_INT: return a->v.i == b->v.i;
+    case DRA_CEL_UINT: return a->v.u == b->v.u;
+    case DRA_CEL_STRING: return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
+    default: return false;
+    }
+}
+
 /* ---- evaluation ----------------------------------------------------------------------------- */
 
 static dra_cel_val_t eval(dra_cel_ctx_t *c, const dra_cel_expr_t *e);
@@ -942,9 +957,19 @@ static dra_cel_val_t eval(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
                     continue;
                 v = *v.v.opt;
             }
-            if (dra_cel_map_find(m, &k) >= 0) {
+            /* A repeated key: cel-spec (standard mode, the conformance suite) makes it an error;
+             * cel-go, which the DRA environment follows, keeps the last value (it assigns the
+             * entries in order to a Go map: keys equal as Go values, same kind and value). */
+            if (!c->prog->env->dra && dra_cel_map_find(m, &k) >= 0) {
                 const char *s = dra_cel_val_str(c->a, &k);
                 return dra_cel_err(c, "Failed with repeated key: %s", s ? s : "?");
+            }
+            uint32_t j = 0;
+            while (j < m->n && !same_key(&ks[j], &k))
+                j++;
+            if (j < m->n) {
+                vs[j] = v;
+                continue;
             }
             ks[m->n] = k;
             vs[m->n] = v;

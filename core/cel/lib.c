@@ -1304,8 +1304,8 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
         int r = dra_cel_order(&a[0], &a[1]);
         if (r == 3)
             return no_overload(c, fn, a, 2);
-        if (r == 2)
-            return dra_cel_bool(false);
+        if (r == 2) /* cel-go: Double/Int/Uint Compare with a NaN operand */
+            return dra_cel_err(c, "NaN values cannot be ordered");
         bool b = fn == DRA_CEL_FN_LT ? r < 0 : fn == DRA_CEL_FN_LE ? r <= 0 : fn == DRA_CEL_FN_GT ? r > 0 : r >= 0;
         return dra_cel_bool(b);
     }
