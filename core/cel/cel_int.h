@@ -300,6 +300,11 @@ int dra_cel_regex_search(dra_arena_t *a, const void *re, const char *s, size_t l
 bool dra_cel_netlib_call(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a, uint32_t n,
                          dra_cel_val_t *out);
 
+/* Marker in call.aux of an `@in` call whose list is a constant of primitive values: membership
+ * is cel-go's set lookup (values equal as Go values, plus the lossless int/uint forms of an
+ * integral double element and the double / int / uint forms of an integer element). */
+extern const char dra_cel_in_set;
+
 /* Go strconv conversions for int(string) / uint(string) / double(string) (strconv.c): the
  * input is length-delimited (a NUL byte is an invalid character). Return DRA_CEL_CONV_OK,
  * _SYNTAX, _RANGE or (parse_float only, for a long input copied to the arena) _NOMEM. */

@@ -525,11 +525,49 @@ static bool is_conversion(unsigned fn)
            fn == DRA_CEL_FN_STRING || fn == DRA_CEL_FN_BYTES || fn == DRA_CEL_FN_BOOL;
 }
 
-/* Evaluate a constant node at compile time (values live in the program arena). */
+/* A constant to cel-go's planner (an InterpretableConst): a literal, or a node folded from
+ * constants of that kind by a type conversion or as an aggregate literal. Nodes folded from
+ * other operations (arithmetic, string functions ...) are drabench's own optimisation and carry
+ * DRA_CEL_CONST_FOLDED. An empty list literal is constant too. */
+static bool go_const(const dra_cel_expr_t *e)
+{
+    if (e && e->kind == DRA_CEL_E_LIST && e->u.list.n == 0)
+        return true;
+    return is_const(e) && !(e->flags & DRA_CEL_CONST_FOLDED);
+}
+
+/* Would cel-go's OptOptimize planner turn e into a constant (decOptimize: conversions of
+ * constants, list and map literals of constants)? */
+static bool go_foldable(const dra_cel_expr_t *e)
+{
+    switch (e->kind) {
+    case DRA_CEL_E_CALL:
+        return (is_conversion(e->fn) || e->fn == DRA_CEL_FN_DYN || e->fn == DRA_CEL_FN_TYPE) &&
+               !e->u.call.target && e->u.call.nargs == 1 && go_const(e->u.call.args[0]);
+    case DRA_CEL_E_LIST:
+        for (uint32_t i = 0; i < e->u.list.n; i++)
+            if (e->u.list.optional[i] || !go_const(e->u.list.elems[i]))
+                return false;
+        return true;
+    case DRA_CEL_E_MAP:
+        for (uint32_t i = 0; i < e->u.map.n; i++)
+            if (e->u.map.optional[i] || !go_const(e->u.map.keys[i]) || !go_const(e->u.map.vals[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Evaluate a constant node at compile time (values live in the program arena). An error leaves
+ * the node to run time, except where cel-go fails when building the program: a conversion of a
+ * constant (OptOptimize folds those and reports their error as "program instantiation
+ * failed"); `true || uint(-(5)) == 1u` is true because -(5) is not a constant to cel-go. */
 static bool fold(checker_t *c, dra_cel_expr_t *e)
 {
     if (c->env->no_fold)
         return false;
+    bool goc = go_foldable(e);
     dra_cel_act_t act = {0};
     dra_cel_ctx_t ctx = {.prog = c->prog, .act = &act, .a = c->a, .cost_limit = DRA_CEL_MAX_COST};
     dra_cel_val_t v = dra_cel_eval_node(&ctx, e);
@@ -538,13 +576,13 @@ static bool fold(checker_t *c, dra_cel_expr_t *e)
         return false;
     }
     if (v.kind == DRA_CEL_ERROR) {
-        if (c->env->dra && e->kind == DRA_CEL_E_CALL && is_conversion(e->fn))
+        if (c->env->dra && goc && e->kind == DRA_CEL_E_CALL && is_conversion(e->fn))
             cerr(c, e->offset, "program instantiation failed: %.*s", (int)v.len, v.v.s);
         return false;
     }
     const dra_cel_type_t *t = e->type;
     e->kind = DRA_CEL_E_CONST;
-    e->flags = 0;
+    e->flags = goc ? 0 : DRA_CEL_CONST_FOLDED;
     e->fn = 0;
     e->u.c = v;
     e->type = t;
@@ -982,6 +1020,31 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
     }
     if (c->env->dra && fn == DRA_CEL_FN_INDEX && try_devref(c, e))
         return e->type;
+    /* `x in <constant list>`: cel-go's OptOptimize turns it into a set lookup (decOptimize,
+     * maybeOptimizeSetMembership): `x in []` is the constant false (x is not evaluated), and a
+     * list of primitive constants is an exact lookup (see dra_cel_in_set) */
+    if (c->env->dra && fn == DRA_CEL_FN_IN && !member && e->u.call.nargs == 2 &&
+        go_const(e->u.call.args[1])) {
+        const dra_cel_expr_t *l = e->u.call.args[1];
+        if (l->kind == DRA_CEL_E_LIST ||
+            (l->u.c.kind == DRA_CEL_LIST && l->u.c.v.list->n == 0)) {
+            e->kind = DRA_CEL_E_CONST;
+            e->flags = 0;
+            e->fn = 0;
+            e->u.c = dra_cel_bool(false);
+            return e->type;
+        }
+        if (l->u.c.kind == DRA_CEL_LIST) {
+            bool prim = true;
+            for (uint32_t i = 0; i < l->u.c.v.list->n && prim; i++) {
+                uint8_t ek = l->u.c.v.list->items[i].kind;
+                prim = ek == DRA_CEL_BOOL || ek == DRA_CEL_INT || ek == DRA_CEL_UINT ||
+                       ek == DRA_CEL_DOUBLE || ek == DRA_CEL_STRING;
+            }
+            if (prim)
+                e->u.call.aux = &dra_cel_in_set;
+        }
+    }
     /* constant folding */
     if (foldable_fn(fn) && (!target || is_const(target))) {
         bool all = true;

@@ -530,6 +530,45 @@ static dra_cel_val_t arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a
     return no_overload(c, fn, (dra_cel_val_t[]){*a, *b}, 2);
 }
 
+/* ---- `x in <constant list>` as cel-go's set lookup -------------------------------------------- */
+
+const char dra_cel_in_set = 1;
+
+/* Is x one of the keys cel-go's maybeOptimizeSetMembership puts in its set for element el? The
+ * set holds el itself, for a double el its int / uint conversions when lossless, for an int or
+ * uint el its double conversion (lossy) and its uint / int conversion when in range; keys match
+ * as Go values (same kind and value; doubles by ==, so NaN never matches). */
+static bool in_set_key(const dra_cel_val_t *el, const dra_cel_val_t *x)
+{
+    if (el->kind == x->kind) {
+        switch (x->kind) {
+        case DRA_CEL_BOOL: return el->v.b == x->v.b;
+        case DRA_CEL_INT: return el->v.i == x->v.i;
+        case DRA_CEL_UINT: return el->v.u == x->v.u;
+        case DRA_CEL_DOUBLE: return el->v.d == x->v.d;
+        case DRA_CEL_STRING: return el->len == x->len && !memcmp(el->v.s, x->v.s, x->len);
+        default: return false;
+        }
+    }
+    switch (el->kind * 16 + x->kind) {
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_INT: {
+        double d = el->v.d;
+        return d > -9223372036854775808.0 && d < 9223372036854775808.0 && d == trunc(d) &&
+               (int64_t)d == x->v.i;
+    }
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_UINT: {
+        double d = el->v.d;
+        return d >= 0 && d < 18446744073709551616.0 && d == trunc(d) && (uint64_t)d == x->v.u;
+    }
+    case DRA_CEL_INT * 16 + DRA_CEL_DOUBLE: return (double)el->v.i == x->v.d;
+    case DRA_CEL_INT * 16 + DRA_CEL_UINT: return el->v.i >= 0 && (uint64_t)el->v.i == x->v.u;
+    case DRA_CEL_UINT * 16 + DRA_CEL_DOUBLE: return (double)el->v.u == x->v.d;
+    case DRA_CEL_UINT * 16 + DRA_CEL_INT:
+        return el->v.u <= (uint64_t)INT64_MAX && (int64_t)el->v.u == x->v.i;
+    default: return false;
+    }
+}
+
 /* ---- conversions ---------------------------------------------------------------------------- */
 
 /* strconv.ParseX: parsing "<s>": invalid syntax | value out of range (the quoted text is cut
@@ -1319,6 +1358,14 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
         break;
     case DRA_CEL_FN_IN: {
         const dra_cel_val_t *x = &a[0], *r = &a[1];
+        if (K(*r, LIST) && e && e->u.call.aux == &dra_cel_in_set) {
+            if (!charge(c, r->v.list->n / 4))
+                return cost_err();
+            for (uint32_t i = 0; i < r->v.list->n; i++)
+                if (in_set_key(&r->v.list->items[i], x))
+                    return dra_cel_bool(true);
+            return dra_cel_bool(false);
+        }
         if (K(*r, LIST)) {
             if (!charge(c, r->v.list->n / 4))
                 return cost_err();
