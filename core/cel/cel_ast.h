@@ -106,7 +106,9 @@ typedef enum dra_cel_tkind {
     DRA_CEL_T_IP,
     DRA_CEL_T_CIDR,
     DRA_CEL_T_URL,
-    DRA_CEL_T_ERROR
+    DRA_CEL_T_ERROR,
+    DRA_CEL_T_VAR /* checker-internal type variable (p1 = its binding or NULL); a checked
+                   * program holds none: unbound variables become dyn */
 } dra_cel_tkind_t;
 
 typedef struct dra_cel_type {

@@ -304,6 +304,15 @@ static void test_dra_semantics(void)
         {"1 >= double('NaN')", 'R', "NaN values cannot be ordered"},
         {"2u <= double('NaN')", 'R', "NaN values cannot be ordered"},
         {"double('NaN') == double('NaN')", 'F', NULL},
+        /* `[]`, `{}` and map()/filter() results have type variables, as in cel-go */
+        {"[[], [1]] != [[1]] && [[], [1]][1] == [1]", 'T', NULL},
+        {"[0, [][3]] == [0]", 'R', "index out of bounds"},
+        {"[[1].map(x, x), [2]].size() == 2 && [[1].filter(x, x > 0), [2]].size() == 2", 'T', NULL},
+        {"[{}, {1: 2}].size() == 2 && [[] + [1], [2]].size() == 2 && ([] + [1])[0] == 1", 'T', NULL},
+        {"[1, 2].map(x, [x]) + [[]] == [[1], [2], []] && (true ? [] : [1]).size() == 0", 'T', NULL},
+        {"[['a'].map(x, x), [1]].size() == 2", 'C', "expected type 'list(string)' but found 'list(int)'"},
+        {"[1] + ['a'] == []", 'C', "found no matching overload for '_+_'"},
+        {"[dyn(1), 7].size() == 2", 'C', "expected type 'dyn' but found 'int'"},
         /* only conversions of constants fail at compile time (cel-go OptOptimize) */
         {"true || uint(-(5)) == 1u", 'T', NULL},
         {"uint(-(5)) == 1u", 'R', "range error"},

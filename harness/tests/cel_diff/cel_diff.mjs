@@ -16,7 +16,7 @@
 // Exit status: 0 no difference, 3 differences found, 2 usage error, 4 environment error.
 import { spawnSync } from "node:child_process";
 import { celFunc, CelScalar, isCelError, isCelList, isCelMap, isCelUint, celUint, plan, parse,
-         celEnv } from "@bufbuild/cel";
+         celEnv, listType } from "@bufbuild/cel";
 
 const { BOOL, DOUBLE, INT, STRING, UINT } = CelScalar;
 
@@ -204,6 +204,8 @@ const ORD = [["_<_", (c) => c < 0], ["_<=_", (c) => c <= 0], ["_>_", (c) => c > 
 const num = (x) => (typeof x === "bigint" ? Number(x) : isCelUint(x) ? Number(x.value) : x);
 const ruleFuncs = [
   celFunc("string", [DOUBLE], STRING, goFormatG),
+  celFunc("bool", [STRING], BOOL, (s) => goParseBool(s)),
+  celFunc("_/_", [UINT, UINT], UINT, (l, r) => uintDiv(l, r)),
   celFunc("int", [STRING], INT, (s) => goParseInt(s, false)),
   celFunc("uint", [STRING], UINT, (s) => celUint(goParseInt(s, true))),
   celFunc("double", [STRING], DOUBLE, goParseFloat),
@@ -217,11 +219,114 @@ for (const [op, test] of ORD) {
     }));
   ruleFuncs.push(celFunc(op, [STRING, STRING], BOOL, (a, b) => test(cmpStr(a, b))));
 }
+// R7 cel-go's OptOptimize planner (Kubernetes compiles with it) folds, when building the
+//    program, (a) a type conversion whose argument is a constant (a literal, or a constant made
+//    by this same rule, or a list / map literal of constants): if the conversion fails, the
+//    program fails to build ("program instantiation failed", a compile error for the selector,
+//    even where evaluation would never reach it); (b) `x in <constant list>` into a set lookup:
+//    `x in []` is the constant false (x is not evaluated), and membership is by Go value
+//    equality of the set keys (the element, plus the lossless int/uint forms of a double
+//    element and the double/int/uint forms of an integer element). bufbuild does neither; the
+//    harness applies both to bufbuild's parsed AST before planning (optOptimize below).
+const CONVERSIONS = new Set(["int", "uint", "double", "string", "bytes", "bool", "dyn", "type"]);
+class InstantiationError extends Error {}
+function isPrimitive(v) {
+  return typeof v === "bigint" || typeof v === "number" || typeof v === "string" ||
+    typeof v === "boolean" || isCelUint(v);
+}
+function setKeyMatch(el, x) {
+  const kind = (v) => (typeof v === "bigint" ? "i" : typeof v === "number" ? "d" : isCelUint(v) ? "u" : typeof v);
+  const ke = kind(el), kx = kind(x);
+  if (ke === kx) return ke === "u" ? el.value === x.value : el === x;
+  const I64 = 9223372036854775808, U64 = 18446744073709551616;
+  switch (ke + kx) {
+    case "di": return el > -I64 && el < I64 && Number.isInteger(el) && BigInt(el) === x;
+    case "du": return el >= 0 && el < U64 && Number.isInteger(el) && BigInt(el) === x.value;
+    case "id": return Number(el) === x;
+    case "iu": return el >= 0n && el === x.value;
+    case "ud": return Number(el.value) === x;
+    case "ui": return el.value <= 9223372036854775807n && el.value === x;
+  }
+  return false;
+}
+function optOptimize(node) {
+  // returns true when node is a constant to cel-go's planner; rewrites `@in` nodes
+  const k = node.exprKind;
+  switch (k.case) {
+    case "constExpr": return true;
+    case "identExpr": return false;
+    case "selectExpr": optOptimize(k.value.operand); return false;
+    case "listExpr": {
+      let all = k.value.optionalIndices.length === 0;
+      for (const e of k.value.elements) all = optOptimize(e) && all;
+      return all;
+    }
+    case "structExpr": {
+      let all = k.value.messageName === "";
+      for (const en of k.value.entries) {
+        const a = en.keyKind.case === "mapKey" ? optOptimize(en.keyKind.value) : false;
+        const b = optOptimize(en.value);
+        all = all && a && b && !en.optionalEntry;
+      }
+      return all;
+    }
+    case "comprehensionExpr": {
+      const c = k.value;
+      for (const e of [c.iterRange, c.accuInit, c.loopCondition, c.loopStep, c.result]) optOptimize(e);
+      return false;
+    }
+    case "callExpr": {
+      const c = k.value;
+      if (c.target) optOptimize(c.target);
+      const consts = c.args.map(optOptimize);
+      if (!c.target && c.args.length === 1 && consts[0] && CONVERSIONS.has(c.function)) {
+        const r = plan(env, c.args.length ? node : node)();
+        if (isCelError(r)) throw new InstantiationError(`program instantiation failed: ${r.message}`);
+        return true;
+      }
+      if (!c.target && c.function === "@in" && c.args.length === 2 && consts[1] &&
+          c.args[1].exprKind.case === "listExpr") {
+        const lst = c.args[1].exprKind.value.elements;
+        if (lst.length === 0) {
+          node.exprKind = { case: "constExpr",
+            value: { $typeName: "cel.expr.Constant", constantKind: { case: "boolValue", value: false } } };
+          return true;
+        }
+        const vals = lst.map((e) => plan(env, e)());
+        if (vals.every(isPrimitive)) c.function = "__cel_go_set_in";
+      }
+      return false;
+    }
+  }
+  return false;
+}
+
+// R9 bool(string): cel-go uses strconv.ParseBool ("1", "t", "T", "TRUE", "true", "True" and
+//    "0", "f", "F", "FALSE", "false", "False"); bufbuild rejects "T" and "F".
+const GO_TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
+const GO_FALSE = new Set(["0", "f", "F", "FALSE", "false", "False"]);
+function goParseBool(s) {
+  if (GO_TRUE.has(s)) return true;
+  if (GO_FALSE.has(s)) return false;
+  throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(s)}: invalid syntax`);
+}
+// R10 uint division: bufbuild checks the quotient of two uints against the int64 range ("int
+//    overflow during divide" for a dividend >= 2^63); cel-go divides uint64 values.
+function uintDiv(l, r) {
+  if (r.value === 0n) throw new Error("divide by zero");
+  return celUint(l.value / r.value);
+}
+
 // R6 duplicate keys in a map literal: cel-go keeps the last value (its map literal is built by
 //    assigning entries in order); bufbuild answers the error "map key conflict". Not expressible
 //    as a function override: such cases are skipped (counted as "skipped R6").
 const SKIP_RULES = [["R6", /map key conflict/]];
 
+ruleFuncs.push(celFunc("__cel_go_set_in", [CelScalar.DYN, listType(CelScalar.DYN)], BOOL,
+  (x, l) => [...l].some((el) => setKeyMatch(el, x))));
+// R8 map keys of type uint: bufbuild keeps a repeated uint key as a second entry (its CelUint
+//    keys compare by object identity); cel-go keeps one entry, the last value. The harness
+//    merges such entries of bufbuild's result, keeping the last (dedupLast in norm).
 const env = celEnv({ funcs: ruleFuncs });
 
 // ---- devices -----------------------------------------------------------------------------------
@@ -232,7 +337,7 @@ function genDevice() {
   const STRS = ["", "a", "gpu", "A100", "x_y", "é", "日本", "😀", "+1", "1e6", " 2", "0x10", "NaN"];
   for (let i = 0; i < 3; i++) {
     const v = pick(INTS);
-    attrs[`i${i}`] = { int: Number(v) === Number(BigInt.asIntN(53, v)) ? Number(v) : v.toString() };
+    attrs[`i${i}`] = { int: `__INT__${v}` }; // written as a JSON integer (int64, exact)
     js.set(`i${i}`, v);
   }
   for (let i = 0; i < 2; i++) {
@@ -468,7 +573,9 @@ function canon(v) {
 function norm(c) {
   if (c[0] === "list") return ["list", c[1].map(norm)];
   if (c[0] === "map") {
-    const es = c[1].map(([k, v]) => [norm(k), norm(v)]);
+    const byKey = new Map();
+    for (const [k, v] of c[1]) byKey.set(JSON.stringify(norm(k)), [norm(k), norm(v)]); // R8
+    const es = [...byKey.values()];
     es.sort((a, b) => (JSON.stringify(a[0]) < JSON.stringify(b[0]) ? -1 : 1));
     return ["map", es];
   }
@@ -477,7 +584,14 @@ function norm(c) {
 
 function runJs(expr, jsdev) {
   try {
-    const r = plan(env, parse(expr))({ device: jsdev });
+    const parsed = parse(expr);
+    try {
+      optOptimize(parsed.expr);
+    } catch (e) {
+      if (e instanceof InstantiationError) return { instantiation: e.message };
+      throw e;
+    }
+    const r = plan(env, parsed)({ device: jsdev });
     if (isCelError(r)) return { error: r.message };
     return { value: norm(canon(r)) };
   } catch (e) {
@@ -487,7 +601,7 @@ function runJs(expr, jsdev) {
 
 // ---- main loop ---------------------------------------------------------------------------------
 const gen = new Gen();
-let done = 0, diffs = 0, skipped = {}, shown = 0, nerr = 0, ncomp = 0;
+let done = 0, diffs = 0, skipped = {}, shown = 0, nerr = 0, ncomp = 0, ninst = 0;
 const started = Date.now();
 while (done < opt.count) {
   const n = Math.min(opt.batch, opt.count - done);
@@ -497,7 +611,8 @@ while (done < opt.count) {
     gen.nv = 0;
     exprs.push(gen.gen(randType(2), 2 + ri(3)));
   }
-  const input = [JSON.stringify({ device: dev }), ...exprs.map((e) => JSON.stringify({ expr: e }))].join("\n") + "\n";
+  const devJson = JSON.stringify({ device: dev }).replace(/"__INT__(-?\d+)"/g, "$1");
+  const input = [devJson, ...exprs.map((e) => JSON.stringify({ expr: e }))].join("\n") + "\n";
   const res = spawnSync(opt.exe, [], { input, maxBuffer: 1 << 30, encoding: "utf8" });
   if (res.error || res.status !== 0) {
     console.error(`cel_diff: ${opt.exe} failed (${res.error ? res.error.message : "exit " + res.status}): ${res.stderr}`);
@@ -513,16 +628,21 @@ while (done < opt.count) {
     const j = runJs(exprs[i], jsdev);
     let cAns, jAns, same;
     if (c.compile !== undefined) {
-      ncomp++;
-      same = false;
+      // a compile error agrees only with an R7 instantiation failure
+      same = j.instantiation !== undefined && /program instantiation failed/.test(c.compile);
+      if (!same) ncomp++;
+      else ninst++;
       cAns = `compile error: ${c.compile}`;
     } else if (c.runtime !== undefined) {
       cAns = `error: ${c.runtime}`;
     } else {
       cAns = JSON.stringify(norm(c.value));
     }
-    jAns = j.error !== undefined ? `error: ${j.error}` : JSON.stringify(j.value);
-    if (c.compile === undefined) {
+    jAns = j.instantiation !== undefined ? `compile error: ${j.instantiation}`
+      : j.error !== undefined ? `error: ${j.error}` : JSON.stringify(j.value);
+    if (c.compile === undefined && j.instantiation !== undefined) {
+      same = false;
+    } else if (c.compile === undefined) {
       const cErr = c.runtime !== undefined, jErr = j.error !== undefined;
       same = cErr && jErr ? true : !cErr && !jErr ? cAns === jAns : false;
       if (cErr && jErr) nerr++;
@@ -538,7 +658,7 @@ while (done < opt.count) {
       diffs++;
       if (shown < opt.show) {
         shown++;
-        console.log(`DIFF ${exprs[i]}\n  device:   ${JSON.stringify(dev)}\n  drabench: ${cAns}\n  bufbuild: ${jAns}`);
+        console.log(`DIFF ${exprs[i]}\n  device:   ${devJson}\n  drabench: ${cAns}\n  bufbuild: ${jAns}`);
       }
     } else if (opt.verbose) {
       console.log(`ok   ${exprs[i]} => ${cAns}`);
@@ -549,5 +669,5 @@ while (done < opt.count) {
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 const sk = Object.entries(skipped).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
 console.log(`cel_diff: seed ${opt.seed}: ${done} expressions, ${diffs} differences (${ncomp} drabench compile errors), ` +
-  `${nerr} agreed errors, skipped by rule: ${sk}; ${secs} s`);
+  `${nerr} agreed runtime errors, ${ninst} agreed instantiation failures (R7), skipped by rule: ${sk}; ${secs} s`);
 process.exit(diffs ? 3 : 0);
