@@ -72,26 +72,28 @@ typedef struct sigs {
     const char *s[16];
 } sigs_t;
 
+/* Overloads are listed in cel-go's declaration order: a free type variable is bound by the
+ * first one that matches (`-[][0]` is a double, `[][0] < 1` an int comparison). */
 #define ORD                                                                                        \
     {                                                                                              \
-        "gii>b", "guu>b", "gdd>b", "gss>b", "gyy>b", "gbb>b", "gPP>b", "gDD>b", "giu>b", "gid>b",  \
-            "gui>b", "gud>b", "gdi>b", "gdu>b"                                                     \
+        "gbb>b", "gii>b", "gid>b", "giu>b", "guu>b", "gud>b", "gui>b", "gdd>b", "gdi>b", "gdu>b",  \
+            "gss>b", "gyy>b", "gPP>b", "gDD>b"                                                     \
     }
 
 static const sigs_t sig_table[] = {
     {DRA_CEL_FN_NOT, {"gb>b"}},
-    {DRA_CEL_FN_NEG, {"gi>i", "gd>d"}},
+    {DRA_CEL_FN_NEG, {"gd>d", "gi>i"}},
     {DRA_CEL_FN_LT, ORD},
     {DRA_CEL_FN_LE, ORD},
     {DRA_CEL_FN_GT, ORD},
     {DRA_CEL_FN_GE, ORD},
-    {DRA_CEL_FN_ADD, {"gii>i", "guu>u", "gdd>d", "gss>s", "gyy>y", "gLL>1", "gPD>P", "gDP>P", "gDD>D"}},
-    {DRA_CEL_FN_SUB, {"gii>i", "guu>u", "gdd>d", "gPP>D", "gPD>P", "gDD>D"}},
-    {DRA_CEL_FN_MUL, {"gii>i", "guu>u", "gdd>d"}},
-    {DRA_CEL_FN_DIV, {"gii>i", "guu>u", "gdd>d"}},
+    {DRA_CEL_FN_ADD, {"gyy>y", "gdd>d", "gDD>D", "gDP>P", "gPD>P", "gii>i", "gLL>1", "gss>s", "guu>u"}},
+    {DRA_CEL_FN_SUB, {"gdd>d", "gDD>D", "gii>i", "gPD>P", "gPP>D", "guu>u"}},
+    {DRA_CEL_FN_MUL, {"gdd>d", "gii>i", "guu>u"}},
+    {DRA_CEL_FN_DIV, {"gdd>d", "gii>i", "guu>u"}},
     {DRA_CEL_FN_MOD, {"gii>i", "guu>u"}},
     {DRA_CEL_FN_NOT_STRICTLY_FALSE, {"gb>b"}},
-    {DRA_CEL_FN_SIZE, {"gs>i", "ms>i", "gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i"}},
+    {DRA_CEL_FN_SIZE, {"gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i", "gs>i", "ms>i"}},
     {DRA_CEL_FN_INT, {"gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i"}},
     {DRA_CEL_FN_UINT, {"gi>u", "gu>u", "gd>u", "gs>u"}},
     {DRA_CEL_FN_DOUBLE, {"gi>d", "gu>d", "gd>d", "gs>d"}},
@@ -477,14 +479,35 @@ static const dra_cel_type_t *code_type(checker_t *c, char code, const dra_cel_ty
     case 'c': return &dra_cel_t_cidr;
     case 'w': return &dra_cel_t_url;
     case 'Q': return &t_map_query;
-    case 't': return mk(c, DRA_CEL_T_TYPE, args[0], NULL);
-    case '1': return args[0] ? args[0] : &dra_cel_t_dyn;
-    case 'e':
-        if (args[0] && args[0]->k == DRA_CEL_T_LIST && args[0]->p1)
-            return args[0]->p1;
+    case 't': return mk(c, DRA_CEL_T_TYPE, args ? args[0] : NULL, NULL);
+    case '1': return args && args[0] ? args[0] : &dra_cel_t_dyn;
+    case 'e': {
+        const dra_cel_type_t *a0 = args ? resolve(args[0]) : NULL;
+        if (a0 && a0->k == DRA_CEL_T_LIST && a0->p1)
+            return a0->p1;
         return &dra_cel_t_dyn;
+    }
     default: return &dra_cel_t_dyn;
     }
+}
+
+/* Match one argument against a signature code; a free type variable is bound to the code's
+ * type, as cel-go binds it while trying the overloads in order (`-[][3]` is an int). */
+static bool code_bind(checker_t *c, char code, const dra_cel_type_t *t)
+{
+    t = resolve(t);
+    if (!t || t->k != DRA_CEL_T_VAR)
+        return code_match(code, t);
+    const dra_cel_type_t *ct;
+    switch (code) {
+    case 'A':
+    case 't': return true;
+    case 'L': ct = mk(c, DRA_CEL_T_LIST, new_var(c), NULL); break;
+    case 'M': ct = mk(c, DRA_CEL_T_MAP, new_var(c), new_var(c)); break;
+    case 'O': ct = mk(c, DRA_CEL_T_OPTIONAL, new_var(c), NULL); break;
+    default: ct = code_type(c, code, NULL); break;
+    }
+    return bind_var(c, t, ct);
 }
 
 static void no_overload(checker_t *c, const dra_cel_expr_t *e, const char *name,
@@ -534,13 +557,17 @@ static const dra_cel_type_t *resolve_sigs(checker_t *c, const dra_cel_expr_t *e,
         if (na != n)
             continue;
         bool ok = true;
+        uint32_t mark = c->ntrail;
         for (uint32_t i = 0; i < n && ok; i++)
-            ok = code_match(s[1 + i], types[i]);
-        if (!ok)
+            ok = code_bind(c, s[1 + i], types[i]);
+        if (!ok) {
+            while (c->ntrail > mark)
+                c->trail[--c->ntrail]->p1 = NULL;
             continue;
+        }
         const dra_cel_type_t *r = code_type(c, gt[1], types);
         res = any ? join(res, r) : r;
-        if (any && res->k != r->k)
+        if (any && resolve(res)->k != resolve(r)->k)
             res = &dra_cel_t_dyn;
         any = true;
     }
@@ -685,7 +712,7 @@ static bool fold(checker_t *c, dra_cel_expr_t *e)
     }
     const dra_cel_type_t *t = e->type;
     e->kind = DRA_CEL_E_CONST;
-    e->flags = goc ? 0 : DRA_CEL_CONST_FOLDED;
+    e->flags = (uint8_t)(goc ? 0 : DRA_CEL_CONST_FOLDED);
     e->fn = 0;
     e->u.c = v;
     e->type = t;
@@ -1009,6 +1036,14 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
             if (ct->k == DRA_CEL_T_OPTIONAL) {
                 opt = true;
                 ct = ct->p1 ? resolve(ct->p1) : &dra_cel_t_dyn;
+            }
+            if (ct->k == DRA_CEL_T_VAR) {
+                /* cel-go tries index_list (list(A), int) first, then index_map (map(K, V), K) */
+                const dra_cel_type_t *nt = code_match('i', it)
+                                               ? mk(c, DRA_CEL_T_LIST, new_var(c), NULL)
+                                               : mk(c, DRA_CEL_T_MAP, new_var(c), new_var(c));
+                if (bind_var(c, ct, nt))
+                    ct = nt;
             }
             if (ct->k == DRA_CEL_T_LIST) {
                 if (!code_match('i', it) && !code_match('u', it)) {

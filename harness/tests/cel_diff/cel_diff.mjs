@@ -16,7 +16,7 @@
 // Exit status: 0 no difference, 3 differences found, 2 usage error, 4 environment error.
 import { spawnSync } from "node:child_process";
 import { celFunc, CelScalar, isCelError, isCelList, isCelMap, isCelUint, celUint, plan, parse,
-         celEnv, listType } from "@bufbuild/cel";
+         celEnv, listType, mapType, celMap } from "@bufbuild/cel";
 
 const { BOOL, DOUBLE, INT, STRING, UINT } = CelScalar;
 
@@ -206,6 +206,7 @@ const ruleFuncs = [
   celFunc("string", [DOUBLE], STRING, goFormatG),
   celFunc("bool", [STRING], BOOL, (s) => goParseBool(s)),
   celFunc("_/_", [UINT, UINT], UINT, (l, r) => uintDiv(l, r)),
+  celFunc("_%_", [INT, INT], INT, (l, r) => intMod(l, r)),
   celFunc("int", [STRING], INT, (s) => goParseInt(s, false)),
   celFunc("uint", [STRING], UINT, (s) => celUint(goParseInt(s, true))),
   celFunc("double", [STRING], DOUBLE, goParseFloat),
@@ -230,6 +231,7 @@ for (const [op, test] of ORD) {
 //    harness applies both to bufbuild's parsed AST before planning (optOptimize below).
 const CONVERSIONS = new Set(["int", "uint", "double", "string", "bytes", "bool", "dyn", "type"]);
 class InstantiationError extends Error {}
+let nextId = 1n << 40n; // ids of the nodes the harness adds
 function isPrimitive(v) {
   return typeof v === "bigint" || typeof v === "number" || typeof v === "string" ||
     typeof v === "boolean" || isCelUint(v);
@@ -267,6 +269,14 @@ function optOptimize(node) {
         const a = en.keyKind.case === "mapKey" ? optOptimize(en.keyKind.value) : false;
         const b = optOptimize(en.value);
         all = all && a && b && !en.optionalEntry;
+      }
+      if (k.value.messageName === "" && k.value.entries.every((en) => en.keyKind.case === "mapKey" && !en.optionalEntry)) {
+        const elements = [];
+        for (const en of k.value.entries) elements.push(en.keyKind.value, en.value);
+        const list = { $typeName: "cel.expr.Expr", id: nextId++, exprKind: { case: "listExpr",
+          value: { $typeName: "cel.expr.Expr.CreateList", elements, optionalIndices: [] } } };
+        node.exprKind = { case: "callExpr", value: { $typeName: "cel.expr.Expr.Call",
+          function: "__cel_go_map", args: [list] } };
       }
       return all;
     }
@@ -317,16 +327,78 @@ function uintDiv(l, r) {
   return celUint(l.value / r.value);
 }
 
-// R6 duplicate keys in a map literal: cel-go keeps the last value (its map literal is built by
-//    assigning entries in order); bufbuild answers the error "map key conflict". Not expressible
-//    as a function override: such cases are skipped (counted as "skipped R6").
-const SKIP_RULES = [["R6", /map key conflict/]];
+// R12 equality across int/uint and double: cel-go's Int/Uint Equal(Double) converts the integer
+//    to double (lossy: 9223372036854775807u == 9223372036854775807.0); bufbuild compares exactly.
+//    The harness overrides _==_, _!=_ and `in` over lists with cel-go's equality.
+function celGoEquals(a, b) {
+  const kind = (v) => v === null ? "null" : typeof v === "bigint" ? "i" : typeof v === "number" ? "d"
+    : isCelUint(v) ? "u" : v instanceof Uint8Array ? "y" : isCelList(v) ? "l" : isCelMap(v) ? "m" : typeof v;
+  const ka = kind(a), kb = kind(b);
+  const ival = (v) => (isCelUint(v) ? v.value : v);
+  if ("iud".includes(ka) && "iud".includes(kb) && ka.length === 1 && kb.length === 1) {
+    if (ka === "d" || kb === "d") {
+      const x = ka === "d" ? a : Number(ival(a)), y = kb === "d" ? b : Number(ival(b));
+      return x === y; // NaN is never equal
+    }
+    return ival(a) === ival(b);
+  }
+  if (ka !== kb) return false;
+  switch (ka) {
+    case "null": return true;
+    case "y": return a.length === b.length && a.every((x, i) => x === b[i]);
+    case "l": {
+      if (a.size !== b.size) return false;
+      for (let i = 0; i < a.size; i++) if (!celGoEquals(a.get(i), b.get(i))) return false;
+      return true;
+    }
+    case "m": {
+      if (a.size !== b.size) return false;
+      for (const [k, v] of a.entries()) {
+        if (!b.has(isCelUint(k) ? k : k)) return false;
+        if (!celGoEquals(v, b.get(k))) return false;
+      }
+      return true;
+    }
+    default: return a === b;
+  }
+}
+
+// R13 int modulo: cel-go's moduloInt64Checked makes MinInt64 % -1 the error "integer overflow";
+//    bufbuild answers 0.
+function intMod(l, r) {
+  if (r === 0n) throw new Error("modulus by zero");
+  if (l === -9223372036854775808n && r === -1n) throw new Error("integer overflow");
+  return l % r;
+}
+
+// R6 map literals: bufbuild rejects a repeated key ("map key conflict") and bool keys
+//    ("unsupported key type"), and keeps a repeated uint key twice (its CelUint keys compare by
+//    object identity); cel-go assigns the entries in order to a Go map: bool keys are fine and a
+//    repeated key (same type and value) keeps the last value. The harness rewrites every map
+//    literal {k1: v1, ...} into __cel_go_map([k1, v1, ...]) (in optOptimize), which builds the
+//    map by cel-go's rule after the keys and values were evaluated in order.
+const SKIP_RULES = [];
+function celGoMap(kvs) {
+  const items = [...kvs], keys = [], vals = [];
+  const same = (a, b) => (isCelUint(a) && isCelUint(b) ? a.value === b.value : a === b);
+  for (let i = 0; i + 1 < items.length; i += 2) {
+    const k = items[i];
+    if (!(typeof k === "bigint" || typeof k === "string" || typeof k === "boolean" || isCelUint(k)))
+      throw new Error("unsupported key type");
+    const j = keys.findIndex((x) => same(x, k));
+    if (j >= 0) vals[j] = items[i + 1];
+    else { keys.push(k); vals.push(items[i + 1]); }
+  }
+  return celMap(new Map(keys.map((k, i) => [k, vals[i]])));
+}
 
 ruleFuncs.push(celFunc("__cel_go_set_in", [CelScalar.DYN, listType(CelScalar.DYN)], BOOL,
   (x, l) => [...l].some((el) => setKeyMatch(el, x))));
-// R8 map keys of type uint: bufbuild keeps a repeated uint key as a second entry (its CelUint
-//    keys compare by object identity); cel-go keeps one entry, the last value. The harness
-//    merges such entries of bufbuild's result, keeping the last (dedupLast in norm).
+ruleFuncs.push(celFunc("_==_", [CelScalar.DYN, CelScalar.DYN], BOOL, (a, b) => celGoEquals(a, b)));
+ruleFuncs.push(celFunc("_!=_", [CelScalar.DYN, CelScalar.DYN], BOOL, (a, b) => !celGoEquals(a, b)));
+ruleFuncs.push(celFunc("@in", [CelScalar.DYN, listType(CelScalar.DYN)], BOOL,
+  (x, l) => [...l].some((el) => celGoEquals(x, el))));
+ruleFuncs.push(celFunc("__cel_go_map", [listType(CelScalar.DYN)], mapType(CelScalar.DYN, CelScalar.DYN), celGoMap));
 const env = celEnv({ funcs: ruleFuncs });
 
 // ---- devices -----------------------------------------------------------------------------------
@@ -440,9 +512,9 @@ class Gen {
     const r = ri(100);
     // shapes valid for every type
     if (r < 6) return `(${g("bool")} ? ${g(t, true)} : ${g(t, true)})`;
-    if (r < 10) { const lt = { l: t }; return `${g(lt, true)}[${this.index()}]`; }
+    if (r < 10) return `${this.pinned({ l: t }, d - 1)}[${this.index()}]`;
     if (r < 13 && typeof t === "string" && KEYS.includes(t)) {
-      const k = pick(KEYS); return `${g({ m: [k, t] }, true)}[${g(k, true)}]`;
+      const k = pick(KEYS); return `${this.pinned({ m: [k, t] }, d - 1)}[${g(k, true)}]`;
     }
     if (r < 15 && !exact) return `dyn(${g(t)})`;
     this.exact = exact;
@@ -457,15 +529,47 @@ class Gen {
     }
     return this.leaf(t, exact);
   }
+  // An expression whose static type is fully known (no free type variable from `[]`, `{}`,
+  // filter() of those ...): the containers that are indexed or iterated over. cel-go binds a
+  // free type variable to the first overload that matches, so `[][0] + 1.5` or
+  // `[].exists(x, x < 1.0) ... x + 0.5` are not well-typed as the generator means them.
+  pinned(t, d) {
+    if (typeof t === "string") return this.gen(t, d, true);
+    const dd = Math.max(d - 1, 0);
+    if (t.l) {
+      switch (d <= 0 ? 0 : ri(4)) {
+        case 1: {
+          const st = pick(SCALARS);
+          return `${this.pinned({ l: st }, dd)}.map(${this.withVar(st, (v) => `${v}, ${this.pinned(t.l, dd)})`)}`;
+        }
+        case 2: return `(${this.pinned(t, dd)} + ${this.gen(t, dd, true)})`;
+        default: {
+          const xs = [];
+          for (let i = 1 + ri(3); i > 0; i--) xs.push(this.pinned(t.l, dd));
+          return `[${xs.join(", ")}]`;
+        }
+      }
+    }
+    const xs = [];
+    for (let i = 1 + ri(3); i > 0; i--) xs.push(`${this.pinned(t.m[0], dd)}: ${this.pinned(t.m[1], dd)}`);
+    return `{${xs.join(", ")}}`;
+  }
+  // -x / !x. cel-go's parser drops an even run of adjacent '-' or '!' (`--x` is x), so do both
+  // sides; bufbuild also drops a negation of a negation through parentheses (`-(-(5))` is the
+  // literal 5, a constant for R7), which cel-go does not: never emitted (R11).
+  neg(op, x) {
+    if (x.startsWith(op)) return `${op}${x}`;
+    return chance(0.5) ? `${op}(${x})` : `${op}${x}`;
+  }
   index() { return pick(["0", "1", "2", "-1", "3", "0u", "1u"]); }
   genInt(d, g) {
     switch (ri(9)) {
       case 0: case 1: return `(${g("int")} ${pick(["+", "-", "*", "/", "%"])} ${g("int")})`;
-      case 2: return `-${chance(0.5) ? "(" + g("int") + ")" : g("int")}`;
+      case 2: return this.neg("-", g("int"));
       case 3: return `int(${g(pick(["uint", "double", "string", "int"]), false)})`;
       case 4: return `size(${g(pick(["string", { l: pick(SCALARS) }, { m: [pick(KEYS), "int"] }]), false)})`;
       case 5: return `${g({ l: pick(SCALARS) }, false)}.size()`;
-      case 6: { const et = pick(SCALARS); return `size(${g({ l: et }, false)}.filter(${this.withVar(et, (v) => `${v}, ${this.gen("bool", d - 1)})`)})`; }
+      case 6: { const et = pick(SCALARS); return `size(${this.pinned({ l: et }, d - 1)}.filter(${this.withVar(et, (v) => `${v}, ${this.gen("bool", d - 1)})`)})`; }
       default: return this.leaf("int", this.exact);
     }
   }
@@ -479,7 +583,7 @@ class Gen {
   genDouble(d, g) {
     switch (ri(5)) {
       case 0: case 1: return `(${g("double")} ${pick(["+", "-", "*", "/"])} ${g("double")})`;
-      case 2: return `-${chance(0.5) ? "(" + g("double") + ")" : g("double")}`;
+      case 2: return this.neg("-", g("double"));
       case 3: return `double(${g(pick(["int", "uint", "string", "double"]), false)})`;
       default: return this.leaf("double", this.exact);
     }
@@ -492,6 +596,7 @@ class Gen {
     }
   }
   genBool(d, g0) {
+    const ex = this.exact;
     const g = (tt, e = false) => g0(tt, e);
     switch (ri(13)) {
       case 0: { // ordering, same or cross numeric type
@@ -508,17 +613,17 @@ class Gen {
         return `(dyn(${g(a)}) ${pick(["==", "!="])} ${g(b)})`;
       }
       case 3: return `(${g("bool")} ${pick(["&&", "||"])} ${g("bool")})`;
-      case 4: return `!${g("bool")}`;
+      case 4: return this.neg("!", g0("bool", ex));
       case 5: { const et = pick(SCALARS); return `(${g(et, true)} in ${g({ l: et }, true)})`; }
       case 6: { const k = pick(KEYS); return `(${g(k, true)} in ${g({ m: [k, pick(SCALARS)] }, true)})`; }
       case 7: return `${g("string")}.${pick(["contains", "startsWith", "endsWith"])}(${g("string")})`;
       case 8: {
         const et = pick(SCALARS), m = pick(["all", "exists", "exists_one"]);
-        return `${g({ l: et })}.${m}(${this.withVar(et, (v) => `${v}, ${this.gen("bool", d - 1)})`)}`;
+        return `${this.pinned({ l: et }, d - 1)}.${m}(${this.withVar(et, (v) => `${v}, ${this.gen("bool", d - 1)})`)}`;
       }
       case 9: {
         const k = pick(KEYS), m = pick(["all", "exists"]);
-        return `${g({ m: [k, "int"] })}.${m}(${this.withVar(k, (v) => `${v}, ${this.gen("bool", d - 1)})`)}`;
+        return `${this.pinned({ m: [k, "int"] }, d - 1)}.${m}(${this.withVar(k, (v) => `${v}, ${this.gen("bool", d - 1)})`)}`;
       }
       case 10: return `has(device.attributes[${strLit(DRIVER)}].${pick(["i0", "s1", "b0", "zz"])})`;
       case 11: return `bool(${g("string")})`;
@@ -528,16 +633,17 @@ class Gen {
   genList(t, d, g, exact) {
     switch (ri(6)) {
       case 0: case 1: {
+        // an element `[][i]` has a free type, bound by its siblings (`[0, [][3]]`)
         const n = ri(4), xs = [];
-        for (let i = 0; i < n; i++) xs.push(g(t.l, true));
+        for (let i = 0; i < n; i++) xs.push(n > 1 && chance(0.1) ? `[][${this.index()}]` : g(t.l, true));
         return `[${xs.join(", ")}]`;
       }
       case 2: return `(${g(t, true)} + ${g(t, true)})`;
       case 3: {
         const st = pick(SCALARS);
-        return `${g({ l: st })}.map(${this.withVar(st, (v) => `${v}, ${this.gen(t.l, d - 1, true)})`)}`;
+        return `${this.pinned({ l: st }, d - 1)}.map(${this.withVar(st, (v) => `${v}, ${this.gen(t.l, d - 1, true)})`)}`;
       }
-      case 4: return `${g(t)}.filter(${this.withVar(t.l, (v) => `${v}, ${this.gen("bool", d - 1)})`)}`;
+      case 4: return `${this.pinned(t, d - 1)}.filter(${this.withVar(t.l, (v) => `${v}, ${this.gen("bool", d - 1)})`)}`;
       default: return this.leaf(t, exact);
     }
   }
@@ -573,9 +679,7 @@ function canon(v) {
 function norm(c) {
   if (c[0] === "list") return ["list", c[1].map(norm)];
   if (c[0] === "map") {
-    const byKey = new Map();
-    for (const [k, v] of c[1]) byKey.set(JSON.stringify(norm(k)), [norm(k), norm(v)]); // R8
-    const es = [...byKey.values()];
+    const es = c[1].map(([k, v]) => [norm(k), norm(v)]);
     es.sort((a, b) => (JSON.stringify(a[0]) < JSON.stringify(b[0]) ? -1 : 1));
     return ["map", es];
   }
