@@ -304,6 +304,9 @@ static void test_dra_semantics(void)
         {"1 >= double('NaN')", 'R', "NaN values cannot be ordered"},
         {"2u <= double('NaN')", 'R', "NaN values cannot be ordered"},
         {"double('NaN') == double('NaN')", 'F', NULL},
+        /* braces of \p{..} and \x{..} are not a counted repetition: \p{L}+ is not possessive */
+        {"'日本'.matches('^\\\\p{L}+$') && 'é'.matches('^\\\\x{e9}+$') && !'1'.matches('\\\\P{N}+')", 'T', NULL},
+        {"'aa'.matches('a{2}+')", 'C', "possessive"},
         /* `[]`, `{}` and map()/filter() results have type variables, as in cel-go */
         {"[[], [1]] != [[1]] && [[], [1]][1] == [1]", 'T', NULL},
         {"[0, [][3]] == [0]", 'R', "index out of bounds"},
