@@ -11,3 +11,11 @@ add_test(NAME harness.cel_diff
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.cel_diff PROPERTIES LABELS "unit;harness;cel" TIMEOUT 300
                      ENVIRONMENT "${DRA_TEST_ENV}")
+# The comparison reports a wrong answer: one planted in drabench's answers must be the only
+# difference found.
+add_test(NAME harness.cel_diff_detects
+         COMMAND ${PROJECT_SOURCE_DIR}/scripts/cel-diff --exe $<TARGET_FILE:cel_diff> --seed 2
+                 --count 300 --plant 17 --expect-differences 1 --show 1 --no-install
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.cel_diff_detects PROPERTIES LABELS "unit;harness;cel" TIMEOUT 120
+                     ENVIRONMENT "${DRA_TEST_ENV}")

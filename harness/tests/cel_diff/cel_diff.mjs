@@ -14,6 +14,10 @@
 // SKIP_RULES would list answers that cannot be compared (none today); skips are counted.
 //
 // Usage: node cel_diff.mjs --exe PATH [--seed N] [--count N] [--batch N] [--show N] [-v]
+//                          [--plant K] [--expect-differences N]
+//   --plant K                 self-test: replace drabench's answer to the K-th expression (1-based)
+//                             by a wrong value, which the comparison must report
+//   --expect-differences N    exit 0 only when exactly N differences were found (else 3)
 // Exit status: 0 no difference, 3 differences found, 2 usage error, 4 environment error.
 import { spawnSync } from "node:child_process";
 import { celFunc, CelScalar, isCelError, isCelList, isCelMap, isCelUint, celUint, plan, parse,
@@ -22,7 +26,8 @@ import { celFunc, CelScalar, isCelError, isCelList, isCelMap, isCelUint, celUint
 const { BOOL, DOUBLE, INT, STRING, UINT } = CelScalar;
 
 // ---- options ---------------------------------------------------------------------------------
-const opt = { exe: null, seed: 1, count: 5000, batch: 2000, show: 20, verbose: false };
+const opt = { exe: null, seed: 1, count: 5000, batch: 2000, show: 20, verbose: false, plant: 0,
+              expect: -1 };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   const next = () => {
@@ -34,9 +39,12 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === "--count") opt.count = Number(next());
   else if (a === "--batch") opt.batch = Number(next());
   else if (a === "--show") opt.show = Number(next());
+  else if (a === "--plant") opt.plant = Number(next());
+  else if (a === "--expect-differences") opt.expect = Number(next());
   else if (a === "-v" || a === "--verbose") opt.verbose = true;
   else if (a === "-h" || a === "--help") {
-    console.log("usage: node cel_diff.mjs --exe PATH [--seed N] [--count N] [--batch N] [--show N] [-v]");
+    console.log("usage: node cel_diff.mjs --exe PATH [--seed N] [--count N] [--batch N] [--show N] [-v]\n" +
+                "                       [--plant K] [--expect-differences N]");
     process.exit(0);
   } else usage(`unknown argument ${a}`);
 }
@@ -45,7 +53,7 @@ function usage(msg) {
   process.exit(2);
 }
 if (!opt.exe) usage("--exe PATH (the cel_diff executable) is required");
-for (const k of ["seed", "count", "batch", "show"])
+for (const k of ["seed", "count", "batch", "show", "plant"])
   if (!Number.isSafeInteger(opt[k]) || opt[k] < 0) usage(`--${k} must be a non-negative integer`);
 if (opt.batch === 0) opt.batch = 1;
 
@@ -751,6 +759,11 @@ while (done < opt.count) {
   }
   for (let i = 0; i < n; i++) {
     const c = JSON.parse(lines[i]);
+    if (opt.plant === done + i + 1) {
+      delete c.compile;
+      delete c.runtime;
+      c.value = ["string", "planted by --plant"];
+    }
     const j = runJs(exprs[i], jsdev);
     let cAns, jAns, same;
     if (c.compile !== undefined) {
@@ -796,4 +809,8 @@ const secs = ((Date.now() - started) / 1000).toFixed(1);
 const sk = Object.entries(skipped).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
 console.log(`cel_diff: seed ${opt.seed}: ${done} expressions, ${diffs} differences (${ncomp} drabench compile errors), ` +
   `${nerr} agreed runtime errors, ${ninst} agreed instantiation failures (R7), skipped by rule: ${sk}; ${secs} s`);
+if (opt.expect >= 0) {
+  if (diffs !== opt.expect) console.log(`cel_diff: expected ${opt.expect} differences, found ${diffs}`);
+  process.exit(diffs === opt.expect ? 0 : 3);
+}
 process.exit(diffs ? 3 : 0);
