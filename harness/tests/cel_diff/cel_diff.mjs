@@ -429,6 +429,15 @@ function genDevice() {
   const b = chance(0.5);
   attrs.b0 = { bool: b };
   js.set("b0", b);
+  // list-valued attributes (DRA list attributes): ints and strings
+  const li = [];
+  for (let i = ri(4); i > 0; i--) li.push(pick(INTS));
+  attrs.li = { ints: li.map((v) => `__INT__${v}`) };
+  js.set("li", li);
+  const ls = [];
+  for (let i = ri(4); i > 0; i--) ls.push(pick(STRS));
+  attrs.ls = { strings: ls };
+  js.set("ls", ls);
   const amu = chance(0.5);
   const dev = { driver: DRIVER, allowMultipleAllocations: amu, attributes: attrs };
   const jsdev = new Map([["driver", DRIVER], ["allowMultipleAllocations", amu],
@@ -493,13 +502,16 @@ class Gen {
     // a device attribute read (static type dyn); a missing id is a runtime error
     const miss = chance(0.03);
     const d = `device.attributes[${strLit(DRIVER)}]`;
-    const id = miss ? "zz" : t === "int" ? `i${ri(3)}` : t === "string" ? `s${ri(2)}` : "b0";
+    const id = miss ? "zz" : t === "int" ? `i${ri(3)}` : t === "string" ? `s${ri(2)}`
+      : t === "bool" ? "b0" : t.l === "int" ? "li" : "ls";
     return chance(0.5) ? `${d}.${id}` : `${d}[${strLit(id)}]`;
   }
   leaf(t, exact) {
     const vs = this.vars.filter((v) => tstr(v.t) === tstr(t));
     if (vs.length && chance(0.4)) return pick(vs).name;
-    if (!exact && (t === "int" || t === "string" || t === "bool") && chance(0.3)) return this.attr(t);
+    if (!exact && (t === "int" || t === "string" || t === "bool" || (t.l === "int" || t.l === "string")) &&
+        chance(0.3))
+      return this.attr(t);
     switch (t) {
       case "int": return pick(INTLITS);
       case "uint": return pick(UINTLITS);
