@@ -234,11 +234,16 @@ dra_cel_val_t dra_cel_eval_node(dra_cel_ctx_t *c, const dra_cel_expr_t *e);
 /* Call a library function on evaluated arguments (target first for member calls). */
 dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
                               const dra_cel_val_t *args, uint32_t nargs, bool member);
-/* Equality: 1 true, 0 false, -1 no such overload (Quantity/Semver on the left vs other). */
+/* Equality (value.c): 1 true, 0 false, -1 no such overload (Quantity/Semver on the left vs
+ * other). */
 int dra_cel_equal(const dra_cel_val_t *a, const dra_cel_val_t *b);
-/* Device views and containers (eval.c). */
+/* Device views (device.c). */
 dra_cel_val_t dra_cel_materialize(dra_cel_ctx_t *c, const dra_cel_val_t *v);
 dra_cel_val_t dra_cel_attr_value(dra_cel_ctx_t *c, const dra_attr_t *at);
+/* Attribute (cap false) or capacity `dom`/`id` of the device; *found false when absent. */
+dra_cel_val_t dra_cel_dev_lookup(dra_cel_ctx_t *c, bool cap, const char *dom, uint32_t dlen,
+                                 const char *id, uint32_t idlen, bool *found);
+/* Map lookup with numeric key equivalence, -1 when absent (value.c). */
 int dra_cel_map_find(const dra_cel_map_t *m, const dra_cel_val_t *k);
 /* Ordering: -1/0/1, 2 unordered (NaN), 3 no such overload. */
 int dra_cel_order(const dra_cel_val_t *a, const dra_cel_val_t *b);

@@ -47,24 +47,6 @@ static const dra_cel_type_t t_inner_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &d
 static const dra_cel_type_t t_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_attrs};
 static const dra_cel_type_t t_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_caps};
 
-static const char *const fn_names[] = {
-#define DRA_CEL_FN_NAME(id, name) name,
-    DRA_CEL_FN_MAP(DRA_CEL_FN_NAME)
-#undef DRA_CEL_FN_NAME
-};
-
-const char *dra_cel_fn_name(unsigned fn)
-{
-    return fn < DRA_CEL_FN_COUNT ? fn_names[fn] : "?";
-}
-
-unsigned dra_cel_fn_lookup(const char *name, size_t len)
-{
-    for (unsigned i = 1; i < DRA_CEL_FN_COUNT; i++)
-        if (strlen(fn_names[i]) == len && !memcmp(fn_names[i], name, len))
-            return i;
-    return 0;
-}
 
 /* Signatures per function; NULL = checked by custom code. */
 typedef struct sigs {
