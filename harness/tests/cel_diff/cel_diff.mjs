@@ -299,7 +299,7 @@ function optOptimize(node) {
       if (c.target) optOptimize(c.target);
       const consts = c.args.map(optOptimize);
       if (!c.target && c.args.length === 1 && consts[0] && CONVERSIONS.has(c.function)) {
-        const r = plan(env, c.args.length ? node : node)();
+        const r = plan(env, node)();
         if (isCelError(r)) throw new InstantiationError(`program instantiation failed: ${r.message}`);
         return true;
       }
