@@ -106,7 +106,9 @@ typedef enum dra_cel_tkind {
     DRA_CEL_T_IP,
     DRA_CEL_T_CIDR,
     DRA_CEL_T_URL,
-    DRA_CEL_T_ERROR
+    DRA_CEL_T_ERROR,
+    DRA_CEL_T_VAR /* checker-internal type variable (p1 = its binding or NULL); a checked
+                   * program holds none: unbound variables become dyn */
 } dra_cel_tkind_t;
 
 typedef struct dra_cel_type {
@@ -130,6 +132,11 @@ typedef enum dra_cel_ekind {
 /* SELECT flags */
 #define DRA_CEL_SEL_TEST_ONLY 1u /* has(a.b) */
 #define DRA_CEL_SEL_OPTIONAL 2u  /* a.?b */
+/* CONST flags */
+#define DRA_CEL_CONST_FOLDED 1u /* computed by drabench's constant folding of an operation that
+                                 * cel-go evaluates at run time (not a constant to cel-go's planner:
+                                 * only literals, conversions of constants and aggregate literals
+                                 * of constants are) */
 /* DEVREF modes (flags) */
 #define DRA_CEL_DEV_GET 0u /* value, "no such key" error when missing */
 #define DRA_CEL_DEV_HAS 1u /* presence test, bool */

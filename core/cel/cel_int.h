@@ -234,11 +234,16 @@ dra_cel_val_t dra_cel_eval_node(dra_cel_ctx_t *c, const dra_cel_expr_t *e);
 /* Call a library function on evaluated arguments (target first for member calls). */
 dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
                               const dra_cel_val_t *args, uint32_t nargs, bool member);
-/* Equality: 1 true, 0 false, -1 no such overload (Quantity/Semver on the left vs other). */
+/* Equality (value.c): 1 true, 0 false, -1 no such overload (Quantity/Semver on the left vs
+ * other). */
 int dra_cel_equal(const dra_cel_val_t *a, const dra_cel_val_t *b);
-/* Device views and containers (eval.c). */
+/* Device views (device.c). */
 dra_cel_val_t dra_cel_materialize(dra_cel_ctx_t *c, const dra_cel_val_t *v);
 dra_cel_val_t dra_cel_attr_value(dra_cel_ctx_t *c, const dra_attr_t *at);
+/* Attribute (cap false) or capacity `dom`/`id` of the device; *found false when absent. */
+dra_cel_val_t dra_cel_dev_lookup(dra_cel_ctx_t *c, bool cap, const char *dom, uint32_t dlen,
+                                 const char *id, uint32_t idlen, bool *found);
+/* Map lookup with numeric key equivalence, -1 when absent (value.c). */
 int dra_cel_map_find(const dra_cel_map_t *m, const dra_cel_val_t *k);
 /* Ordering: -1/0/1, 2 unordered (NaN), 3 no such overload. */
 int dra_cel_order(const dra_cel_val_t *a, const dra_cel_val_t *b);
@@ -299,6 +304,19 @@ int dra_cel_regex_search(dra_arena_t *a, const void *re, const char *s, size_t l
  * *out is set). */
 bool dra_cel_netlib_call(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a, uint32_t n,
                          dra_cel_val_t *out);
+
+/* Marker in call.aux of an `@in` call whose list is a constant of primitive values: membership
+ * is cel-go's set lookup (values equal as Go values, plus the lossless int/uint forms of an
+ * integral double element and the double / int / uint forms of an integer element). */
+extern const char dra_cel_in_set;
+
+/* Go strconv conversions for int(string) / uint(string) / double(string) (strconv.c): the
+ * input is length-delimited (a NUL byte is an invalid character). Return DRA_CEL_CONV_OK,
+ * _SYNTAX, _RANGE or (parse_float only, for a long input copied to the arena) _NOMEM. */
+enum { DRA_CEL_CONV_OK = 0, DRA_CEL_CONV_SYNTAX, DRA_CEL_CONV_RANGE, DRA_CEL_CONV_NOMEM };
+int dra_cel_go_parse_int(const char *s, size_t n, int64_t *out);
+int dra_cel_go_parse_uint(const char *s, size_t n, uint64_t *out);
+int dra_cel_go_parse_float(dra_arena_t *a, const char *s, size_t n, double *out);
 
 /* Cost units charged per operation. */
 #define DRA_CEL_COST_ERR_MSG "operation cancelled: actual cost limit exceeded"

@@ -47,24 +47,6 @@ static const dra_cel_type_t t_inner_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &d
 static const dra_cel_type_t t_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_attrs};
 static const dra_cel_type_t t_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_caps};
 
-static const char *const fn_names[] = {
-#define DRA_CEL_FN_NAME(id, name) name,
-    DRA_CEL_FN_MAP(DRA_CEL_FN_NAME)
-#undef DRA_CEL_FN_NAME
-};
-
-const char *dra_cel_fn_name(unsigned fn)
-{
-    return fn < DRA_CEL_FN_COUNT ? fn_names[fn] : "?";
-}
-
-unsigned dra_cel_fn_lookup(const char *name, size_t len)
-{
-    for (unsigned i = 1; i < DRA_CEL_FN_COUNT; i++)
-        if (strlen(fn_names[i]) == len && !memcmp(fn_names[i], name, len))
-            return i;
-    return 0;
-}
 
 /* Signatures per function; NULL = checked by custom code. */
 typedef struct sigs {
@@ -72,26 +54,28 @@ typedef struct sigs {
     const char *s[16];
 } sigs_t;
 
+/* Overloads are listed in cel-go's declaration order: a free type variable is bound by the
+ * first one that matches (`-[][0]` is a double, `[][0] < 1` an int comparison). */
 #define ORD                                                                                        \
     {                                                                                              \
-        "gii>b", "guu>b", "gdd>b", "gss>b", "gyy>b", "gbb>b", "gPP>b", "gDD>b", "giu>b", "gid>b",  \
-            "gui>b", "gud>b", "gdi>b", "gdu>b"                                                     \
+        "gbb>b", "gii>b", "gid>b", "giu>b", "guu>b", "gud>b", "gui>b", "gdd>b", "gdi>b", "gdu>b",  \
+            "gss>b", "gyy>b", "gPP>b", "gDD>b"                                                     \
     }
 
 static const sigs_t sig_table[] = {
     {DRA_CEL_FN_NOT, {"gb>b"}},
-    {DRA_CEL_FN_NEG, {"gi>i", "gd>d"}},
+    {DRA_CEL_FN_NEG, {"gd>d", "gi>i"}},
     {DRA_CEL_FN_LT, ORD},
     {DRA_CEL_FN_LE, ORD},
     {DRA_CEL_FN_GT, ORD},
     {DRA_CEL_FN_GE, ORD},
-    {DRA_CEL_FN_ADD, {"gii>i", "guu>u", "gdd>d", "gss>s", "gyy>y", "gLL>1", "gPD>P", "gDP>P", "gDD>D"}},
-    {DRA_CEL_FN_SUB, {"gii>i", "guu>u", "gdd>d", "gPP>D", "gPD>P", "gDD>D"}},
-    {DRA_CEL_FN_MUL, {"gii>i", "guu>u", "gdd>d"}},
-    {DRA_CEL_FN_DIV, {"gii>i", "guu>u", "gdd>d"}},
+    {DRA_CEL_FN_ADD, {"gyy>y", "gdd>d", "gDD>D", "gDP>P", "gPD>P", "gii>i", "gLL>1", "gss>s", "guu>u"}},
+    {DRA_CEL_FN_SUB, {"gdd>d", "gDD>D", "gii>i", "gPD>P", "gPP>D", "guu>u"}},
+    {DRA_CEL_FN_MUL, {"gdd>d", "gii>i", "guu>u"}},
+    {DRA_CEL_FN_DIV, {"gdd>d", "gii>i", "guu>u"}},
     {DRA_CEL_FN_MOD, {"gii>i", "guu>u"}},
     {DRA_CEL_FN_NOT_STRICTLY_FALSE, {"gb>b"}},
-    {DRA_CEL_FN_SIZE, {"gs>i", "ms>i", "gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i"}},
+    {DRA_CEL_FN_SIZE, {"gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i", "gs>i", "ms>i"}},
     {DRA_CEL_FN_INT, {"gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i"}},
     {DRA_CEL_FN_UINT, {"gi>u", "gu>u", "gd>u", "gs>u"}},
     {DRA_CEL_FN_DOUBLE, {"gi>d", "gu>d", "gd>d", "gs>d"}},
@@ -191,6 +175,8 @@ typedef struct checker {
     uint32_t nscope, cap_scope;
     int32_t nslots_live, max_slots;
     bool failed;
+    dra_cel_type_t **trail; /* type variables bound, in order (undone when a unification fails) */
+    uint32_t ntrail, cap_trail;
     uint32_t dev_maps;  /* device.attributes / device.capacity reads seen */
     uint32_t dev_refs;  /* ... of which were turned into DEVREF nodes */
     uint32_t cap_refs;
@@ -227,10 +213,13 @@ static const dra_cel_type_t *mk(checker_t *c, uint8_t k, const dra_cel_type_t *p
 size_t dra_cel_type_str(const dra_cel_type_t *t, char *buf, size_t len)
 {
     char a[128], b[128];
+    while (t && t->k == DRA_CEL_T_VAR && t->p1)
+        t = t->p1;
     if (!t)
         return (size_t)snprintf(buf, len, "dyn");
     switch (t->k) {
-    case DRA_CEL_T_DYN: return (size_t)snprintf(buf, len, "dyn");
+    case DRA_CEL_T_DYN:
+    case DRA_CEL_T_VAR: return (size_t)snprintf(buf, len, "dyn");
     case DRA_CEL_T_NULL: return (size_t)snprintf(buf, len, "null_type");
     case DRA_CEL_T_BOOL: return (size_t)snprintf(buf, len, "bool");
     case DRA_CEL_T_INT: return (size_t)snprintf(buf, len, "int");
@@ -265,14 +254,74 @@ size_t dra_cel_type_str(const dra_cel_type_t *t, char *buf, size_t len)
     }
 }
 
-static bool is_dyn(const dra_cel_type_t *t)
+/* ---- type variables ---------------------------------------------------------------------------
+ * As cel-go, the checker gives `[]`, `{}` and the accumulators of map()/filter() (and the
+ * other list/map building macros) fresh type variables: `[[], [1]]` is list(list(int)) and
+ * `[0, [][3]]` is list(int), so homogeneous literals accept them. A variable is bound (p1) by
+ * unification where cel-go's isAssignable would bind it (equality, conditional branches,
+ * aggregate literal elements, `in`, map index, list concatenation, the accumulator step);
+ * variables still free at the end become dyn. */
+
+static const dra_cel_type_t *resolve(const dra_cel_type_t *t)
 {
-    return !t || t->k == DRA_CEL_T_DYN || t->k == DRA_CEL_T_ERROR;
+    while (t && t->k == DRA_CEL_T_VAR && t->p1)
+        t = t->p1;
+    return t;
 }
 
-/* Can values of type a and b be compared for equality / unified? */
-static bool unifiable(const dra_cel_type_t *a, const dra_cel_type_t *b)
+static const dra_cel_type_t *new_var(checker_t *c)
 {
+    return mk(c, DRA_CEL_T_VAR, NULL, NULL);
+}
+
+static bool is_dyn(const dra_cel_type_t *t)
+{
+    t = resolve(t);
+    return !t || t->k == DRA_CEL_T_DYN || t->k == DRA_CEL_T_ERROR || t->k == DRA_CEL_T_VAR;
+}
+
+static bool occurs(const dra_cel_type_t *v, const dra_cel_type_t *t)
+{
+    t = resolve(t);
+    if (!t)
+        return false;
+    if (t == v)
+        return true;
+    return (t->p1 && t->k != DRA_CEL_T_VAR && occurs(v, t->p1)) || (t->p2 && occurs(v, t->p2));
+}
+
+static bool bind_var(checker_t *c, const dra_cel_type_t *v, const dra_cel_type_t *t)
+{
+    if (occurs(v, t))
+        return false;
+    if (c->ntrail == c->cap_trail) {
+        uint32_t nc = c->cap_trail ? c->cap_trail * 2 : 32;
+        dra_cel_type_t **nt = dra_arena_alloc(c->a, nc * sizeof *nt, 8);
+        if (!nt) {
+            c->failed = true;
+            return false;
+        }
+        if (c->ntrail)
+            memcpy(nt, c->trail, c->ntrail * sizeof *nt);
+        c->trail = nt;
+        c->cap_trail = nc;
+    }
+    dra_cel_type_t *w = (dra_cel_type_t *)(uintptr_t)v; /* variables are checker-allocated */
+    w->p1 = t;
+    c->trail[c->ntrail++] = w;
+    return true;
+}
+
+static bool unify_rec(checker_t *c, const dra_cel_type_t *a, const dra_cel_type_t *b)
+{
+    a = resolve(a);
+    b = resolve(b);
+    if (a == b)
+        return true;
+    if (a && a->k == DRA_CEL_T_VAR)
+        return bind_var(c, a, b ? b : &dra_cel_t_dyn);
+    if (b && b->k == DRA_CEL_T_VAR)
+        return bind_var(c, b, a ? a : &dra_cel_t_dyn);
     if (is_dyn(a) || is_dyn(b))
         return true;
     if (a->k == DRA_CEL_T_NULL || b->k == DRA_CEL_T_NULL)
@@ -284,16 +333,46 @@ static bool unifiable(const dra_cel_type_t *a, const dra_cel_type_t *b)
     switch (a->k) {
     case DRA_CEL_T_LIST:
     case DRA_CEL_T_OPTIONAL:
-        return unifiable(a->p1, b->p1);
+        return unify_rec(c, a->p1, b->p1);
     case DRA_CEL_T_MAP:
-        return unifiable(a->p1, b->p1) && unifiable(a->p2, b->p2);
+        return unify_rec(c, a->p1, b->p1) && unify_rec(c, a->p2, b->p2);
     default:
         return true;
     }
 }
 
+/* Can values of type a and b be compared for equality / unified? Binds type variables on
+ * success; on failure no binding is left behind. */
+static bool unify(checker_t *c, const dra_cel_type_t *a, const dra_cel_type_t *b)
+{
+    uint32_t mark = c->ntrail;
+    if (unify_rec(c, a, b))
+        return true;
+    while (c->ntrail > mark)
+        c->trail[--c->ntrail]->p1 = NULL;
+    return false;
+}
+
+/* The type with every bound variable replaced by its binding and free ones by dyn. */
+static const dra_cel_type_t *subst(checker_t *c, const dra_cel_type_t *t)
+{
+    t = resolve(t);
+    if (!t || t->k == DRA_CEL_T_VAR)
+        return &dra_cel_t_dyn;
+    if (t->k == DRA_CEL_T_LIST || t->k == DRA_CEL_T_OPTIONAL || t->k == DRA_CEL_T_MAP ||
+        t->k == DRA_CEL_T_TYPE) {
+        const dra_cel_type_t *p1 = t->p1 ? subst(c, t->p1) : NULL;
+        const dra_cel_type_t *p2 = t->p2 ? subst(c, t->p2) : NULL;
+        if (p1 != t->p1 || p2 != t->p2)
+            return mk(c, t->k, p1, p2);
+    }
+    return t;
+}
+
 static bool type_exact(const dra_cel_type_t *a, const dra_cel_type_t *b)
 {
+    a = resolve(a);
+    b = resolve(b);
     if (!a || !b)
         return a == b;
     if (a->k != b->k)
@@ -304,11 +383,18 @@ static bool type_exact(const dra_cel_type_t *a, const dra_cel_type_t *b)
         return type_exact(a->p1, b->p1);
     case DRA_CEL_T_MAP:
         return type_exact(a->p1, b->p1) && type_exact(a->p2, b->p2);
-    case DRA_CEL_T_TYPE:
-        return true;
+    case DRA_CEL_T_VAR:
+        return a == b;
     default:
         return true;
     }
+}
+
+/* Equivalent once substituted (free variables as dyn): cel-go's homogeneous-literal validator
+ * compares the final element types. */
+static bool type_equiv(checker_t *c, const dra_cel_type_t *a, const dra_cel_type_t *b)
+{
+    return type_exact(subst(c, a), subst(c, b));
 }
 
 /* Join of two types for list elements / conditional branches. */
@@ -318,9 +404,10 @@ static const dra_cel_type_t *join(const dra_cel_type_t *a, const dra_cel_type_t 
         return b;
     if (type_exact(a, b))
         return a;
-    if (a->k == DRA_CEL_T_NULL && b->k != DRA_CEL_T_NULL)
+    const dra_cel_type_t *ra = resolve(a), *rb = resolve(b);
+    if (ra->k == DRA_CEL_T_NULL && rb->k != DRA_CEL_T_NULL)
         return b;
-    if (b->k == DRA_CEL_T_NULL)
+    if (rb->k == DRA_CEL_T_NULL)
         return a;
     return &dra_cel_t_dyn;
 }
@@ -374,14 +461,35 @@ static const dra_cel_type_t *code_type(checker_t *c, char code, const dra_cel_ty
     case 'c': return &dra_cel_t_cidr;
     case 'w': return &dra_cel_t_url;
     case 'Q': return &t_map_query;
-    case 't': return mk(c, DRA_CEL_T_TYPE, args[0], NULL);
-    case '1': return args[0] ? args[0] : &dra_cel_t_dyn;
-    case 'e':
-        if (args[0] && args[0]->k == DRA_CEL_T_LIST && args[0]->p1)
-            return args[0]->p1;
+    case 't': return mk(c, DRA_CEL_T_TYPE, args ? args[0] : NULL, NULL);
+    case '1': return args && args[0] ? args[0] : &dra_cel_t_dyn;
+    case 'e': {
+        const dra_cel_type_t *a0 = args ? resolve(args[0]) : NULL;
+        if (a0 && a0->k == DRA_CEL_T_LIST && a0->p1)
+            return a0->p1;
         return &dra_cel_t_dyn;
+    }
     default: return &dra_cel_t_dyn;
     }
+}
+
+/* Match one argument against a signature code; a free type variable is bound to the code's
+ * type, as cel-go binds it while trying the overloads in order (`-[][3]` is an int). */
+static bool code_bind(checker_t *c, char code, const dra_cel_type_t *t)
+{
+    t = resolve(t);
+    if (!t || t->k != DRA_CEL_T_VAR)
+        return code_match(code, t);
+    const dra_cel_type_t *ct;
+    switch (code) {
+    case 'A':
+    case 't': return true;
+    case 'L': ct = mk(c, DRA_CEL_T_LIST, new_var(c), NULL); break;
+    case 'M': ct = mk(c, DRA_CEL_T_MAP, new_var(c), new_var(c)); break;
+    case 'O': ct = mk(c, DRA_CEL_T_OPTIONAL, new_var(c), NULL); break;
+    default: ct = code_type(c, code, NULL); break;
+    }
+    return bind_var(c, t, ct);
 }
 
 static void no_overload(checker_t *c, const dra_cel_expr_t *e, const char *name,
@@ -431,13 +539,17 @@ static const dra_cel_type_t *resolve_sigs(checker_t *c, const dra_cel_expr_t *e,
         if (na != n)
             continue;
         bool ok = true;
+        uint32_t mark = c->ntrail;
         for (uint32_t i = 0; i < n && ok; i++)
-            ok = code_match(s[1 + i], types[i]);
-        if (!ok)
+            ok = code_bind(c, s[1 + i], types[i]);
+        if (!ok) {
+            while (c->ntrail > mark)
+                c->trail[--c->ntrail]->p1 = NULL;
             continue;
+        }
         const dra_cel_type_t *r = code_type(c, gt[1], types);
         res = any ? join(res, r) : r;
-        if (any && res->k != r->k)
+        if (any && resolve(res)->k != resolve(r)->k)
             res = &dra_cel_t_dyn;
         any = true;
     }
@@ -525,11 +637,49 @@ static bool is_conversion(unsigned fn)
            fn == DRA_CEL_FN_STRING || fn == DRA_CEL_FN_BYTES || fn == DRA_CEL_FN_BOOL;
 }
 
-/* Evaluate a constant node at compile time (values live in the program arena). */
+/* A constant to cel-go's planner (an InterpretableConst): a literal, or a node folded from
+ * constants of that kind by a type conversion or as an aggregate literal. Nodes folded from
+ * other operations (arithmetic, string functions ...) are drabench's own optimisation and carry
+ * DRA_CEL_CONST_FOLDED. An empty list literal is constant too. */
+static bool go_const(const dra_cel_expr_t *e)
+{
+    if (e && e->kind == DRA_CEL_E_LIST && e->u.list.n == 0)
+        return true;
+    return is_const(e) && !(e->flags & DRA_CEL_CONST_FOLDED);
+}
+
+/* Would cel-go's OptOptimize planner turn e into a constant (decOptimize: conversions of
+ * constants, list and map literals of constants)? */
+static bool go_foldable(const dra_cel_expr_t *e)
+{
+    switch (e->kind) {
+    case DRA_CEL_E_CALL:
+        return (is_conversion(e->fn) || e->fn == DRA_CEL_FN_DYN || e->fn == DRA_CEL_FN_TYPE) &&
+               !e->u.call.target && e->u.call.nargs == 1 && go_const(e->u.call.args[0]);
+    case DRA_CEL_E_LIST:
+        for (uint32_t i = 0; i < e->u.list.n; i++)
+            if (e->u.list.optional[i] || !go_const(e->u.list.elems[i]))
+                return false;
+        return true;
+    case DRA_CEL_E_MAP:
+        for (uint32_t i = 0; i < e->u.map.n; i++)
+            if (e->u.map.optional[i] || !go_const(e->u.map.keys[i]) || !go_const(e->u.map.vals[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Evaluate a constant node at compile time (values live in the program arena). An error leaves
+ * the node to run time, except where cel-go fails when building the program: a conversion of a
+ * constant (OptOptimize folds those and reports their error as "program instantiation
+ * failed"); `true || uint(-(5)) == 1u` is true because -(5) is not a constant to cel-go. */
 static bool fold(checker_t *c, dra_cel_expr_t *e)
 {
     if (c->env->no_fold)
         return false;
+    bool goc = go_foldable(e);
     dra_cel_act_t act = {0};
     dra_cel_ctx_t ctx = {.prog = c->prog, .act = &act, .a = c->a, .cost_limit = DRA_CEL_MAX_COST};
     dra_cel_val_t v = dra_cel_eval_node(&ctx, e);
@@ -538,13 +688,13 @@ static bool fold(checker_t *c, dra_cel_expr_t *e)
         return false;
     }
     if (v.kind == DRA_CEL_ERROR) {
-        if (c->env->dra && e->kind == DRA_CEL_E_CALL && is_conversion(e->fn))
+        if (c->env->dra && goc && e->kind == DRA_CEL_E_CALL && is_conversion(e->fn))
             cerr(c, e->offset, "program instantiation failed: %.*s", (int)v.len, v.v.s);
         return false;
     }
     const dra_cel_type_t *t = e->type;
     e->kind = DRA_CEL_E_CONST;
-    e->flags = 0;
+    e->flags = (uint8_t)(goc ? 0 : DRA_CEL_CONST_FOLDED);
     e->fn = 0;
     e->u.c = v;
     e->type = t;
@@ -691,7 +841,7 @@ static bool try_devref(checker_t *c, dra_cel_expr_t *e)
 
 static const dra_cel_type_t *check_select(checker_t *c, dra_cel_expr_t *e)
 {
-    const dra_cel_type_t *ot = check(c, e->u.sel.operand);
+    const dra_cel_type_t *ot = resolve(check(c, e->u.sel.operand));
     if (c->failed)
         return ot;
     const char *f = e->u.sel.field;
@@ -722,6 +872,7 @@ static const dra_cel_type_t *check_select(checker_t *c, dra_cel_expr_t *e)
         break;
     case DRA_CEL_T_DYN:
     case DRA_CEL_T_ERROR:
+    case DRA_CEL_T_VAR:
         break;
     case DRA_CEL_T_OPTIONAL:
         r = ot->p1 && ot->p1->k == DRA_CEL_T_MAP ? ot->p1->p2 : &dra_cel_t_dyn;
@@ -819,9 +970,9 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
     }
     uint32_t k = 0;
     if (target)
-        types[k++] = check(c, target);
+        types[k++] = resolve(check(c, target));
     for (uint32_t i = 0; i < e->u.call.nargs; i++)
-        types[k++] = check(c, e->u.call.args[i]);
+        types[k++] = resolve(check(c, e->u.call.args[i]));
     if (c->failed)
         return &dra_cel_t_error;
     bool member = target != NULL;
@@ -846,7 +997,7 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
                 no_overload(c, e, name, types, n, member);
                 return &dra_cel_t_error;
             }
-            if (!unifiable(types[1], types[2])) {
+            if (!unify(c, types[1], types[2])) {
                 no_overload(c, e, name, types, n, member);
                 return &dra_cel_t_error;
             }
@@ -854,7 +1005,7 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
             break;
         case DRA_CEL_FN_EQ:
         case DRA_CEL_FN_NE:
-            if (member || n != 2 || !unifiable(types[0], types[1])) {
+            if (member || n != 2 || !unify(c, types[0], types[1])) {
                 no_overload(c, e, name, types, n, member);
                 return &dra_cel_t_error;
             }
@@ -866,7 +1017,15 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
             bool opt = fn == DRA_CEL_FN_OPT_INDEX;
             if (ct->k == DRA_CEL_T_OPTIONAL) {
                 opt = true;
-                ct = ct->p1 ? ct->p1 : &dra_cel_t_dyn;
+                ct = ct->p1 ? resolve(ct->p1) : &dra_cel_t_dyn;
+            }
+            if (ct->k == DRA_CEL_T_VAR) {
+                /* cel-go tries index_list (list(A), int) first, then index_map (map(K, V), K) */
+                const dra_cel_type_t *nt = code_match('i', it)
+                                               ? mk(c, DRA_CEL_T_LIST, new_var(c), NULL)
+                                               : mk(c, DRA_CEL_T_MAP, new_var(c), new_var(c));
+                if (bind_var(c, ct, nt))
+                    ct = nt;
             }
             if (ct->k == DRA_CEL_T_LIST) {
                 if (!code_match('i', it) && !code_match('u', it)) {
@@ -875,7 +1034,7 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
                 }
                 r = ct->p1 ? ct->p1 : &dra_cel_t_dyn;
             } else if (ct->k == DRA_CEL_T_MAP) {
-                if (!unifiable(ct->p1, it)) {
+                if (!unify(c, ct->p1, it)) {
                     no_overload(c, e, name, types, n, member);
                     return &dra_cel_t_error;
                 }
@@ -891,12 +1050,12 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
         case DRA_CEL_FN_IN: {
             const dra_cel_type_t *ct = types[1];
             if (ct->k == DRA_CEL_T_LIST) {
-                if (!unifiable(ct->p1, types[0])) {
+                if (!unify(c, ct->p1, types[0])) {
                     no_overload(c, e, name, types, n, member);
                     return &dra_cel_t_error;
                 }
             } else if (ct->k == DRA_CEL_T_MAP) {
-                if (!unifiable(ct->p1, types[0])) {
+                if (!unify(c, ct->p1, types[0])) {
                     no_overload(c, e, name, types, n, member);
                     return &dra_cel_t_error;
                 }
@@ -916,12 +1075,32 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
             break;
         case DRA_CEL_FN_LIST_APPEND:
             r = mk(c, DRA_CEL_T_LIST, types[1], NULL);
+            if (types[0]->k == DRA_CEL_T_LIST && unify(c, types[0], r))
+                r = types[0];
             break;
         case DRA_CEL_FN_MAP_INSERT:
             if (n == 3)
                 r = mk(c, DRA_CEL_T_MAP, types[1], types[2]);
             else
                 r = &dra_cel_t_map_dyn;
+            if (types[0]->k == DRA_CEL_T_MAP && unify(c, types[0], r))
+                r = types[0];
+            break;
+        case DRA_CEL_FN_ADD:
+            /* list + list: both list(A) (cel-go add_list), which binds an empty list's element */
+            if (!member && n == 2 && types[0]->k == DRA_CEL_T_LIST &&
+                types[1]->k == DRA_CEL_T_LIST) {
+                if (!unify(c, types[0], types[1])) {
+                    no_overload(c, e, name, types, n, member);
+                    return &dra_cel_t_error;
+                }
+                r = types[0];
+                break;
+            }
+            bool known_add;
+            r = resolve_sigs(c, e, fn, types, n, member, &known_add);
+            if (c->failed)
+                return &dra_cel_t_error;
             break;
         case DRA_CEL_FN_OPT_OF:
         case DRA_CEL_FN_OPT_OF_NON_ZERO:
@@ -982,6 +1161,31 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
     }
     if (c->env->dra && fn == DRA_CEL_FN_INDEX && try_devref(c, e))
         return e->type;
+    /* `x in <constant list>`: cel-go's OptOptimize turns it into a set lookup (decOptimize,
+     * maybeOptimizeSetMembership): `x in []` is the constant false (x is not evaluated), and a
+     * list of primitive constants is an exact lookup (see dra_cel_in_set) */
+    if (c->env->dra && fn == DRA_CEL_FN_IN && !member && e->u.call.nargs == 2 &&
+        go_const(e->u.call.args[1])) {
+        const dra_cel_expr_t *l = e->u.call.args[1];
+        if (l->kind == DRA_CEL_E_LIST ||
+            (l->u.c.kind == DRA_CEL_LIST && l->u.c.v.list->n == 0)) {
+            e->kind = DRA_CEL_E_CONST;
+            e->flags = 0;
+            e->fn = 0;
+            e->u.c = dra_cel_bool(false);
+            return e->type;
+        }
+        if (l->u.c.kind == DRA_CEL_LIST) {
+            bool prim = true;
+            for (uint32_t i = 0; i < l->u.c.v.list->n && prim; i++) {
+                uint8_t ek = l->u.c.v.list->items[i].kind;
+                prim = ek == DRA_CEL_BOOL || ek == DRA_CEL_INT || ek == DRA_CEL_UINT ||
+                       ek == DRA_CEL_DOUBLE || ek == DRA_CEL_STRING;
+            }
+            if (prim)
+                e->u.call.aux = &dra_cel_in_set;
+        }
+    }
     /* constant folding */
     if (foldable_fn(fn) && (!target || is_const(target))) {
         bool all = true;
@@ -995,8 +1199,8 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
 
 static const dra_cel_type_t *check_compr(checker_t *c, dra_cel_expr_t *e)
 {
-    const dra_cel_type_t *rt = check(c, e->u.compr.range);
-    const dra_cel_type_t *it = check(c, e->u.compr.init);
+    const dra_cel_type_t *rt = resolve(check(c, e->u.compr.range));
+    const dra_cel_type_t *it = resolve(check(c, e->u.compr.init));
     if (c->failed)
         return &dra_cel_t_error;
     const dra_cel_type_t *v1 = &dra_cel_t_dyn, *v2 = &dra_cel_t_dyn;
@@ -1039,6 +1243,8 @@ static const dra_cel_type_t *check_compr(checker_t *c, dra_cel_expr_t *e)
     if (two)
         pop_var(c);
     pop_var(c);
+    if (!c->failed && st)
+        unify(c, it, st); /* the step is assignable to the accumulator (binds `[]`'s element) */
     if (!c->failed && st && it->k == DRA_CEL_T_LIST && (!it->p1 || is_dyn(it->p1)))
         c->scope[accu_idx].type = st; /* the empty-list accumulator takes the step's type */
     if (!c->failed && st && it->k == DRA_CEL_T_MAP && is_dyn(it->p1))
@@ -1116,7 +1322,7 @@ static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
         const dra_cel_type_t *et = NULL, *first = NULL;
         bool all_const = true;
         for (uint32_t i = 0; i < e->u.list.n; i++) {
-            const dra_cel_type_t *t = check(c, e->u.list.elems[i]);
+            const dra_cel_type_t *t = resolve(check(c, e->u.list.elems[i]));
             if (c->failed)
                 return &dra_cel_t_error;
             if (e->u.list.optional[i]) {
@@ -1133,10 +1339,12 @@ static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
             }
             if (!is_const(e->u.list.elems[i]))
                 all_const = false;
-            if (c->env->homogeneous && first && !type_exact(first, t) && !c->env->no_check) {
+            if (et)
+                unify(c, et, t);
+            if (c->env->homogeneous && first && !type_equiv(c, first, t) && !c->env->no_check) {
                 char a[128], b[128];
-                dra_cel_type_str(first, a, sizeof a);
-                dra_cel_type_str(t, b, sizeof b);
+                dra_cel_type_str(subst(c, first), a, sizeof a);
+                dra_cel_type_str(subst(c, t), b, sizeof b);
                 cerr(c, e->u.list.elems[i]->offset, "expected type '%s' but found '%s'", a, b);
                 return &dra_cel_t_error;
             }
@@ -1144,7 +1352,7 @@ static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
                 first = t;
             et = join(et, t);
         }
-        e->type = mk(c, DRA_CEL_T_LIST, et ? et : &dra_cel_t_dyn, NULL);
+        e->type = mk(c, DRA_CEL_T_LIST, et ? et : new_var(c), NULL);
         if (all_const && e->u.list.n)
             fold(c, e);
         return e->type;
@@ -1153,8 +1361,8 @@ static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
         const dra_cel_type_t *kt = NULL, *vt = NULL, *fk = NULL, *fv = NULL;
         bool all_const = true;
         for (uint32_t i = 0; i < e->u.map.n; i++) {
-            const dra_cel_type_t *k = check(c, e->u.map.keys[i]);
-            const dra_cel_type_t *v = check(c, e->u.map.vals[i]);
+            const dra_cel_type_t *k = resolve(check(c, e->u.map.keys[i]));
+            const dra_cel_type_t *v = resolve(check(c, e->u.map.vals[i]));
             if (c->failed)
                 return &dra_cel_t_error;
             if (e->u.map.optional[i]) {
@@ -1171,12 +1379,18 @@ static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
             }
             if (!is_const(e->u.map.keys[i]) || !is_const(e->u.map.vals[i]))
                 all_const = false;
+            if (kt) {
+                unify(c, kt, k);
+                unify(c, vt, v);
+            }
             if (c->env->homogeneous && fk && !c->env->no_check) {
-                const dra_cel_type_t *bad1 = !type_exact(fk, k) ? fk : !type_exact(fv, v) ? fv : NULL;
+                const dra_cel_type_t *bad1 = !type_equiv(c, fk, k)   ? fk
+                                             : !type_equiv(c, fv, v) ? fv
+                                                                     : NULL;
                 if (bad1) {
                     char a[128], b[128];
-                    dra_cel_type_str(bad1, a, sizeof a);
-                    dra_cel_type_str(bad1 == fk ? k : v, b, sizeof b);
+                    dra_cel_type_str(subst(c, bad1), a, sizeof a);
+                    dra_cel_type_str(subst(c, bad1 == fk ? k : v), b, sizeof b);
                     cerr(c, (bad1 == fk ? e->u.map.keys[i] : e->u.map.vals[i])->offset,
                          "expected type '%s' but found '%s'", a, b);
                     return &dra_cel_t_error;
@@ -1189,7 +1403,7 @@ static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
             kt = join(kt, k);
             vt = join(vt, v);
         }
-        e->type = mk(c, DRA_CEL_T_MAP, kt ? kt : &dra_cel_t_dyn, vt ? vt : &dra_cel_t_dyn);
+        e->type = mk(c, DRA_CEL_T_MAP, kt ? kt : new_var(c), vt ? vt : new_var(c));
         if (all_const && e->u.map.n)
             fold(c, e);
         return e->type;
@@ -1203,10 +1417,46 @@ static const dra_cel_type_t *check(checker_t *c, dra_cel_expr_t *e)
     }
 }
 
+/* Replace every node's type by its substitution (no type variable is left in the program). */
+static void subst_all(checker_t *c, dra_cel_expr_t *e)
+{
+    if (!e || c->failed)
+        return;
+    e->type = subst(c, e->type);
+    switch (e->kind) {
+    case DRA_CEL_E_SELECT: subst_all(c, e->u.sel.operand); break;
+    case DRA_CEL_E_CALL:
+        subst_all(c, e->u.call.target);
+        for (uint32_t i = 0; i < e->u.call.nargs; i++)
+            subst_all(c, e->u.call.args[i]);
+        break;
+    case DRA_CEL_E_LIST:
+        for (uint32_t i = 0; i < e->u.list.n; i++)
+            subst_all(c, e->u.list.elems[i]);
+        break;
+    case DRA_CEL_E_MAP:
+        for (uint32_t i = 0; i < e->u.map.n; i++) {
+            subst_all(c, e->u.map.keys[i]);
+            subst_all(c, e->u.map.vals[i]);
+        }
+        break;
+    case DRA_CEL_E_COMPR:
+        subst_all(c, e->u.compr.range);
+        subst_all(c, e->u.compr.init);
+        subst_all(c, e->u.compr.cond);
+        subst_all(c, e->u.compr.step);
+        subst_all(c, e->u.compr.result);
+        break;
+    default: break;
+    }
+}
+
 int dra_cel_check(dra_cel_prog_t *p, dra_arena_t *arena, dra_diag_t *diag)
 {
     checker_t c = {.prog = p, .env = p->env, .a = arena, .diag = diag};
     const dra_cel_type_t *t = check(&c, p->root);
+    subst_all(&c, p->root);
+    t = subst(&c, t);
     if (!c.failed && p->env->dra && !p->env->no_check && t->k != DRA_CEL_T_BOOL && !is_dyn(t)) {
         char tb[128];
         dra_cel_type_str(t, tb, sizeof tb);

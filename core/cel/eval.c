@@ -1,7 +1,8 @@
 /*
  * eval.c - tree-walking CEL evaluator: error values, commutative && / || with error absorption,
- * comprehensions, optional selection, the DRA device views (device, device.attributes,
- * device.attributes["d"]) and the runtime cost budget. Library functions are in lib.c.
+ * comprehensions, optional selection, DEVREF reads and the runtime cost budget. Library
+ * functions are in lib.c, the device views (device, device.attributes, device.attributes["d"])
+ * in device.c, error values, equality and ordering in value.c.
  *
  * Values are 16-byte dra_cel_val_t; anything they point to lives in the context's arena (the
  * caller's scratch arena), the program's arena (constants) or the model (attribute strings,
@@ -14,29 +15,6 @@
 #include <string.h>
 
 #include "cel_int.h"
-
-dra_cel_val_t dra_cel_err(dra_cel_ctx_t *c, const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        n = 0;
-    if ((size_t)n >= sizeof buf)
-        n = sizeof buf - 1;
-    dra_cel_val_t v = {.kind = DRA_CEL_ERROR, .len = (uint32_t)n};
-    char *s = dra_arena_strndup(c->a, buf, (size_t)n);
-    if (!s) {
-        c->oom = true;
-        v.v.s = "out of memory";
-        v.len = 13;
-    } else {
-        v.v.s = s;
-    }
-    return v;
-}
 
 static dra_cel_val_t cost_err(dra_cel_ctx_t *c)
 {
@@ -53,385 +31,18 @@ static inline bool charge(dra_cel_ctx_t *c, uint64_t units)
     return c->cost <= c->cost_limit;
 }
 
-/* ---- device views ---------------------------------------------------------------------------- */
-
-static const char *qname_str(const dra_cel_ctx_t *c, uint32_t q, uint32_t *len)
+/* Map-literal keys equal as Go values (cel-go's map[ref.Val]ref.Val): same kind, same value;
+ * 1 and 1u are different keys. */
+static bool same_key(const dra_cel_val_t *a, const dra_cel_val_t *b)
 {
-    const dra_intern_t *in = &c->act->model->intern;
-    *len = dra_intern_len(in, q);
-    return dra_intern_str(in, q);
-}
-
-/* Domain part of an interned qualified name (split at the first '/'). */
-static void split_q(const char *s, uint32_t len, uint32_t *dlen)
-{
-    const char *sl = memchr(s, '/', len);
-    *dlen = sl ? (uint32_t)(sl - s) : 0;
-}
-
-static uint32_t dev_count(const dra_cel_ctx_t *c, bool cap)
-{
-    return cap ? c->act->dev->ncaps : c->act->dev->nattrs;
-}
-
-static uint32_t dev_qname(const dra_cel_ctx_t *c, bool cap, uint32_t i)
-{
-    return cap ? c->act->dev->caps[i].qname : c->act->dev->attrs[i].qname;
-}
-
-dra_cel_val_t dra_cel_attr_value(dra_cel_ctx_t *c, const dra_attr_t *at)
-{
-    dra_cel_val_t v = {0};
-    switch (at->kind) {
-    case DRA_ATTR_INT:
-        return dra_cel_int(at->v.i);
-    case DRA_ATTR_BOOL:
-        return dra_cel_bool(at->v.b);
-    case DRA_ATTR_STRING:
-        return dra_cel_str(at->v.s ? at->v.s : "", at->v.s ? strlen(at->v.s) : 0);
-    case DRA_ATTR_VERSION: {
-        dra_semver_t *sv = dra_arena_alloc(c->a, sizeof *sv, 8);
-        if (!sv) {
-            c->oom = true;
-            return dra_cel_err(c, "out of memory");
-        }
-        dra_diag_t d;
-        dra_diag_clear(&d);
-        const char *s = at->v.s ? at->v.s : "";
-        if (dra_semver_parse(s, strlen(s), false, sv, &d) != DRA_OK)
-            return dra_cel_err(c, "attribute %s: parse semantic version: %s", at->name, d.msg);
-        v.kind = DRA_CEL_SEMVER;
-        v.v.sv = sv;
-        return v;
-    }
-    case DRA_ATTR_INTS:
-    case DRA_ATTR_BOOLS:
-    case DRA_ATTR_STRINGS:
-    case DRA_ATTR_VERSIONS: {
-        dra_cel_list_t *l = dra_arena_alloc(c->a, sizeof *l, 8);
-        dra_cel_val_t *items = dra_arena_alloc(c->a, (at->count ? at->count : 1) * sizeof *items, 8);
-        if (!l || !items) {
-            c->oom = true;
-            return dra_cel_err(c, "out of memory");
-        }
-        for (uint32_t i = 0; i < at->count; i++) {
-            if (at->kind == DRA_ATTR_INTS) {
-                items[i] = dra_cel_int(at->v.ints[i]);
-            } else if (at->kind == DRA_ATTR_BOOLS) {
-                items[i] = dra_cel_bool(at->v.bools[i]);
-            } else if (at->kind == DRA_ATTR_STRINGS) {
-                const char *s = at->v.strs[i] ? at->v.strs[i] : "";
-                items[i] = dra_cel_str(s, strlen(s));
-            } else {
-                dra_semver_t *sv = dra_arena_alloc(c->a, sizeof *sv, 8);
-                if (!sv) {
-                    c->oom = true;
-                    return dra_cel_err(c, "out of memory");
-                }
-                dra_diag_t d;
-                dra_diag_clear(&d);
-                const char *s = at->v.strs[i] ? at->v.strs[i] : "";
-                if (dra_semver_parse(s, strlen(s), false, sv, &d) != DRA_OK)
-                    return dra_cel_err(c, "attribute %s: parse semantic version: %s", at->name,
-                                       d.msg);
-                items[i].kind = DRA_CEL_SEMVER;
-                items[i].v.sv = sv;
-            }
-        }
-        l->n = at->count;
-        l->cap = 0;
-        l->items = items;
-        v.kind = DRA_CEL_LIST;
-        v.v.list = l;
-        return v;
-    }
-    default:
-        return dra_cel_err(c, "attribute %s has no value", at->name);
-    }
-}
-
-/* Look up id in domain dom of the device (attributes or capacity). found=false when absent. */
-static dra_cel_val_t dev_lookup(dra_cel_ctx_t *c, bool cap, const char *dom, uint32_t dlen,
-                                const char *id, uint32_t idlen, bool *found)
-{
-    *found = false;
-    dra_cel_val_t none = {0};
-    if (!c->act->dev || memchr(dom, '/', dlen))
-        return none;
-    char stack[256];
-    size_t ql = (size_t)dlen + 1 + idlen;
-    char *q = ql <= sizeof stack ? stack : dra_arena_alloc(c->a, ql, 1);
-    if (!q) {
-        c->oom = true;
-        return dra_cel_err(c, "out of memory");
-    }
-    memcpy(q, dom, dlen);
-    q[dlen] = '/';
-    memcpy(q + dlen + 1, id, idlen);
-    uint32_t qid = dra_intern_find(&c->act->model->intern, q, ql);
-    if (!qid)
-        return none;
-    if (cap) {
-        const dra_capacity_t *k = dra_device_capacity(c->act->dev, qid);
-        if (!k)
-            return none;
-        *found = true;
-        dra_cel_val_t v = {.kind = DRA_CEL_QUANTITY};
-        v.v.q = &k->value;
-        return v;
-    }
-    const dra_attr_t *at = dra_device_attr(c->act->dev, qid);
-    if (!at)
-        return none;
-    *found = true;
-    return dra_cel_attr_value(c, at);
-}
-
-/* Turn a device view into a real map (for equality, printing and generic functions). */
-dra_cel_val_t dra_cel_materialize(dra_cel_ctx_t *c, const dra_cel_val_t *v)
-{
-    if (v->kind != DRA_CEL_DOMAINS && v->kind != DRA_CEL_DOMAIN && v->kind != DRA_CEL_DEVICE)
-        return *v;
-    if (!c->act->dev)
-        return dra_cel_err(c, "no device");
-    dra_cel_map_t *m = dra_arena_alloc(c->a, sizeof *m, 8);
-    if (!m) {
-        c->oom = true;
-        return dra_cel_err(c, "out of memory");
-    }
-    memset(m, 0, sizeof *m);
-    uint32_t cap = 8;
-    m->keys = dra_arena_alloc(c->a, cap * sizeof *m->keys, 8);
-    m->vals = dra_arena_alloc(c->a, cap * sizeof *m->vals, 8);
-    if (!m->keys || !m->vals) {
-        c->oom = true;
-        return dra_cel_err(c, "out of memory");
-    }
-#define PUT(K, V)                                                                                  \
-    do {                                                                                           \
-        if (m->n == cap) {                                                                         \
-            dra_cel_val_t *nk = dra_arena_alloc(c->a, cap * 2 * sizeof *nk, 8);                    \
-            dra_cel_val_t *nv = dra_arena_alloc(c->a, cap * 2 * sizeof *nv, 8);                    \
-            if (!nk || !nv) {                                                                      \
-                c->oom = true;                                                                     \
-                return dra_cel_err(c, "out of memory");                                            \
-            }                                                                                      \
-            memcpy(nk, m->keys, m->n * sizeof *nk);                                                \
-            memcpy(nv, m->vals, m->n * sizeof *nv);                                                \
-            m->keys = nk;                                                                          \
-            m->vals = nv;                                                                          \
-            cap *= 2;                                                                              \
-        }                                                                                          \
-        m->keys[m->n] = (K);                                                                       \
-        m->vals[m->n] = (V);                                                                       \
-        m->n++;                                                                                    \
-    } while (0)
-    dra_cel_val_t out = {.kind = DRA_CEL_MAP};
-    if (v->kind == DRA_CEL_DEVICE) {
-        const char *drv = c->act->dev->slice && c->act->dev->slice->driver ? c->act->dev->slice->driver : "";
-        dra_cel_val_t a = {.kind = DRA_CEL_DOMAINS, .sub = 0}, k = {.kind = DRA_CEL_DOMAINS, .sub = 1};
-        PUT(dra_cel_str("driver", 6), dra_cel_str(drv, strlen(drv)));
-        PUT(dra_cel_str("attributes", 10), dra_cel_materialize(c, &a));
-        PUT(dra_cel_str("capacity", 8), dra_cel_materialize(c, &k));
-        PUT(dra_cel_str("allowMultipleAllocations", 24),
-            dra_cel_bool(c->act->dev->allow_multiple_allocations));
-        out.v.map = m;
-        return out;
-    }
-    bool capm = v->sub == 1;
-    uint32_t n = dev_count(c, capm);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t ql, dl;
-        const char *q = qname_str(c, dev_qname(c, capm, i), &ql);
-        if (!q)
-            continue;
-        split_q(q, ql, &dl);
-        if (v->kind == DRA_CEL_DOMAINS) {
-            bool seen = false;
-            for (uint32_t j = 0; j < m->n && !seen; j++)
-                seen = m->keys[j].len == dl && !memcmp(m->keys[j].v.s, q, dl);
-            if (seen)
-                continue;
-            dra_cel_val_t d = {.kind = DRA_CEL_DOMAIN, .sub = v->sub, .len = dl};
-            d.v.s = q;
-            PUT(dra_cel_str(q, dl), dra_cel_materialize(c, &d));
-        } else {
-            if (dl != v->len || memcmp(q, v->v.s, dl))
-                continue;
-            dra_cel_val_t val;
-            if (capm) {
-                val.kind = DRA_CEL_QUANTITY;
-                val.v.q = &c->act->dev->caps[i].value;
-            } else {
-                val = dra_cel_attr_value(c, &c->act->dev->attrs[i]);
-                if (val.kind == DRA_CEL_ERROR)
-                    return val;
-            }
-            PUT(dra_cel_str(q + dl + 1, ql - dl - 1), val);
-        }
-    }
-#undef PUT
-    out.v.map = m;
-    return out;
-}
-
-/* ---- equality and ordering ------------------------------------------------------------------ */
-
-/* int/uint against double compare as doubles (lossy, as cel-go does). */
-static int dbl_cmp(double a, double b)
-{
-    if (isnan(a) || isnan(b))
-        return 2;
-    return a < b ? -1 : a > b;
-}
-
-/* Numeric comparison across int/uint/double: -1, 0, 1, or 2 when unordered (NaN). */
-static int num_cmp(const dra_cel_val_t *a, const dra_cel_val_t *b)
-{
-    switch (a->kind * 16 + b->kind) {
-    case DRA_CEL_INT * 16 + DRA_CEL_INT:
-        return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
-    case DRA_CEL_UINT * 16 + DRA_CEL_UINT:
-        return a->v.u < b->v.u ? -1 : a->v.u > b->v.u;
-    case DRA_CEL_DOUBLE * 16 + DRA_CEL_DOUBLE:
-        if (isnan(a->v.d) || isnan(b->v.d))
-            return 2;
-        return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
-    case DRA_CEL_INT * 16 + DRA_CEL_UINT:
-        if (a->v.i < 0)
-            return -1;
-        return (uint64_t)a->v.i < b->v.u ? -1 : (uint64_t)a->v.i > b->v.u;
-    case DRA_CEL_UINT * 16 + DRA_CEL_INT:
-        if (b->v.i < 0)
-            return 1;
-        return a->v.u < (uint64_t)b->v.i ? -1 : a->v.u > (uint64_t)b->v.i;
-    case DRA_CEL_INT * 16 + DRA_CEL_DOUBLE:
-        return dbl_cmp((double)a->v.i, b->v.d);
-    case DRA_CEL_DOUBLE * 16 + DRA_CEL_INT:
-        return dbl_cmp(a->v.d, (double)b->v.i);
-    case DRA_CEL_UINT * 16 + DRA_CEL_DOUBLE:
-        return dbl_cmp((double)a->v.u, b->v.d);
-    case DRA_CEL_DOUBLE * 16 + DRA_CEL_UINT:
-        return dbl_cmp(a->v.d, (double)b->v.u);
-    default:
-        return 3;
-    }
-}
-
-static bool is_num(const dra_cel_val_t *v)
-{
-    return v->kind == DRA_CEL_INT || v->kind == DRA_CEL_UINT || v->kind == DRA_CEL_DOUBLE;
-}
-
-static int bytes_cmp(const char *a, uint32_t al, const char *b, uint32_t bl)
-{
-    int r = memcmp(a, b, DRA_MIN(al, bl));
-    if (r)
-        return r < 0 ? -1 : 1;
-    return al < bl ? -1 : al > bl;
-}
-
-int dra_cel_equal(const dra_cel_val_t *a, const dra_cel_val_t *b)
-{
-    if (is_num(a) && is_num(b))
-        return num_cmp(a, b) == 0;
-    if (a->kind == DRA_CEL_QUANTITY) {
-        if (b->kind != DRA_CEL_QUANTITY)
-            return -1;
-        return dra_quantity_cmp(a->v.q, b->v.q) == 0;
-    }
-    if (a->kind == DRA_CEL_SEMVER) {
-        if (b->kind != DRA_CEL_SEMVER)
-            return -1;
-        return dra_semver_cmp(a->v.sv, b->v.sv) == 0;
-    }
     if (a->kind != b->kind)
-        return 0;
+        return false;
     switch (a->kind) {
-    case DRA_CEL_NULL:
-        return 1;
-    case DRA_CEL_BOOL:
-        return a->v.b == b->v.b;
-    case DRA_CEL_STRING:
-    case DRA_CEL_BYTES:
-    case DRA_CEL_TYPE:
-        return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
-    case DRA_CEL_LIST: {
-        if (a->v.list->n != b->v.list->n)
-            return 0;
-        for (uint32_t i = 0; i < a->v.list->n; i++) {
-            int r = dra_cel_equal(&a->v.list->items[i], &b->v.list->items[i]);
-            if (r != 1)
-                return r < 0 ? -1 : 0;
-        }
-        return 1;
-    }
-    case DRA_CEL_MAP: {
-        if (a->v.map->n != b->v.map->n)
-            return 0;
-        for (uint32_t i = 0; i < a->v.map->n; i++) {
-            int j = dra_cel_map_find(b->v.map, &a->v.map->keys[i]);
-            if (j < 0)
-                return 0;
-            int r = dra_cel_equal(&a->v.map->vals[i], &b->v.map->vals[j]);
-            if (r != 1)
-                return r < 0 ? -1 : 0;
-        }
-        return 1;
-    }
-    case DRA_CEL_OPTIONAL:
-        if (!a->v.opt || !b->v.opt)
-            return a->v.opt == b->v.opt;
-        return dra_cel_equal(a->v.opt, b->v.opt);
-    case DRA_CEL_IP:
-        return a->sub == b->sub && !memcmp(a->v.s, b->v.s, 16);
-    case DRA_CEL_CIDR:
-        return a->sub == b->sub && !memcmp(a->v.s, b->v.s, 17);
-    case DRA_CEL_URL:
-        return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
-    default:
-        return 0;
-    }
-}
-
-/* Map lookup with numeric key equivalence; -1 when absent. */
-int dra_cel_map_find(const dra_cel_map_t *m, const dra_cel_val_t *k)
-{
-    for (uint32_t i = 0; i < m->n; i++) {
-        const dra_cel_val_t *x = &m->keys[i];
-        if (x->kind == k->kind) {
-            if (x->kind == DRA_CEL_STRING) {
-                if (x->len == k->len && !memcmp(x->v.s, k->v.s, k->len))
-                    return (int)i;
-                continue;
-            }
-            if (x->kind == DRA_CEL_INT ? x->v.i == k->v.i
-                : x->kind == DRA_CEL_UINT ? x->v.u == k->v.u
-                : x->kind == DRA_CEL_BOOL ? x->v.b == k->v.b
-                                          : dra_cel_equal(x, k) == 1)
-                return (int)i;
-        } else if (is_num(x) && is_num(k) && num_cmp(x, k) == 0) {
-            return (int)i;
-        }
-    }
-    return -1;
-}
-
-/* Ordering for < <= > >=: -1/0/1, 2 unordered (NaN), 3 no such overload. */
-int dra_cel_order(const dra_cel_val_t *a, const dra_cel_val_t *b)
-{
-    if (is_num(a) && is_num(b))
-        return num_cmp(a, b);
-    if (a->kind != b->kind)
-        return 3;
-    switch (a->kind) {
-    case DRA_CEL_STRING:
-    case DRA_CEL_BYTES:
-        return bytes_cmp(a->v.s, a->len, b->v.s, b->len);
-    case DRA_CEL_BOOL:
-        return a->v.b == b->v.b ? 0 : a->v.b ? 1 : -1;
-    default:
-        return 3;
+    case DRA_CEL_BOOL: return a->v.b == b->v.b;
+    case DRA_CEL_INT: return a->v.i == b->v.i;
+    case DRA_CEL_UINT: return a->v.u == b->v.u;
+    case DRA_CEL_STRING: return a->len == b->len && !memcmp(a->v.s, b->v.s, a->len);
+    default: return false;
     }
 }
 
@@ -491,7 +102,7 @@ static dra_cel_val_t select_field(dra_cel_ctx_t *c, const dra_cel_val_t *o, cons
         return d;
     }
     case DRA_CEL_DOMAIN:
-        return dev_lookup(c, o->sub == 1, o->v.s, o->len, f, flen, found);
+        return dra_cel_dev_lookup(c, o->sub == 1, o->v.s, o->len, f, flen, found);
     default:
         return dra_cel_err(c, "no such overload: field selection on %s", dra_cel_kind_type_name(o));
     }
@@ -754,7 +365,7 @@ static dra_cel_val_t eval_devref(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
             }
         }
     } else {
-        v = dev_lookup(c, e->u.dev.is_capacity, e->u.dev.domain, e->u.dev.dlen, e->u.dev.id,
+        v = dra_cel_dev_lookup(c, e->u.dev.is_capacity, e->u.dev.domain, e->u.dev.dlen, e->u.dev.id,
                        e->u.dev.idlen, &found);
     }
     if (e->flags & DRA_CEL_DEV_HAS)
@@ -942,9 +553,19 @@ static dra_cel_val_t eval(dra_cel_ctx_t *c, const dra_cel_expr_t *e)
                     continue;
                 v = *v.v.opt;
             }
-            if (dra_cel_map_find(m, &k) >= 0) {
+            /* A repeated key: cel-spec (standard mode, the conformance suite) makes it an error;
+             * cel-go, which the DRA environment follows, keeps the last value (it assigns the
+             * entries in order to a Go map: keys equal as Go values, same kind and value). */
+            if (!c->prog->env->dra && dra_cel_map_find(m, &k) >= 0) {
                 const char *s = dra_cel_val_str(c->a, &k);
                 return dra_cel_err(c, "Failed with repeated key: %s", s ? s : "?");
+            }
+            uint32_t j = 0;
+            while (j < m->n && !same_key(&ks[j], &k))
+                j++;
+            if (j < m->n) {
+                vs[j] = v;
+                continue;
             }
             ks[m->n] = k;
             vs[m->n] = v;

@@ -243,7 +243,7 @@ static size_t fmt_double(double d, char *buf, size_t len)
     char out[64];
     if (neg)
         out[o++] = '-';
-    if (exp < -4 || exp >= 21) {
+    if (exp < -4 || exp >= 6) { /* Go %g, shortest form: exponent form below 1e-4 and from 1e6 */
         out[o++] = digits[0];
         if (nd > 1) {
             out[o++] = '.';
@@ -530,7 +530,59 @@ static dra_cel_val_t arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a
     return no_overload(c, fn, (dra_cel_val_t[]){*a, *b}, 2);
 }
 
+/* ---- `x in <constant list>` as cel-go's set lookup -------------------------------------------- */
+
+const char dra_cel_in_set = 1;
+
+/* Is x one of the keys cel-go's maybeOptimizeSetMembership puts in its set for element el? The
+ * set holds el itself, for a double el its int / uint conversions when lossless, for an int or
+ * uint el its double conversion (lossy) and its uint / int conversion when in range; keys match
+ * as Go values (same kind and value; doubles by ==, so NaN never matches). */
+static bool in_set_key(const dra_cel_val_t *el, const dra_cel_val_t *x)
+{
+    if (el->kind == x->kind) {
+        switch (x->kind) {
+        case DRA_CEL_BOOL: return el->v.b == x->v.b;
+        case DRA_CEL_INT: return el->v.i == x->v.i;
+        case DRA_CEL_UINT: return el->v.u == x->v.u;
+        case DRA_CEL_DOUBLE: return el->v.d == x->v.d;
+        case DRA_CEL_STRING: return el->len == x->len && !memcmp(el->v.s, x->v.s, x->len);
+        default: return false;
+        }
+    }
+    switch (el->kind * 16 + x->kind) {
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_INT: {
+        double d = el->v.d;
+        return d > -9223372036854775808.0 && d < 9223372036854775808.0 && d == trunc(d) &&
+               (int64_t)d == x->v.i;
+    }
+    case DRA_CEL_DOUBLE * 16 + DRA_CEL_UINT: {
+        double d = el->v.d;
+        return d >= 0 && d < 18446744073709551616.0 && d == trunc(d) && (uint64_t)d == x->v.u;
+    }
+    case DRA_CEL_INT * 16 + DRA_CEL_DOUBLE: return (double)el->v.i == x->v.d;
+    case DRA_CEL_INT * 16 + DRA_CEL_UINT: return el->v.i >= 0 && (uint64_t)el->v.i == x->v.u;
+    case DRA_CEL_UINT * 16 + DRA_CEL_DOUBLE: return (double)el->v.u == x->v.d;
+    case DRA_CEL_UINT * 16 + DRA_CEL_INT:
+        return el->v.u <= (uint64_t)INT64_MAX && (int64_t)el->v.u == x->v.i;
+    default: return false;
+    }
+}
+
 /* ---- conversions ---------------------------------------------------------------------------- */
+
+/* strconv.ParseX: parsing "<s>": invalid syntax | value out of range (the quoted text is cut
+ * at 64 bytes; a NUL or control byte is shown as '?'). */
+static dra_cel_val_t conv_err(dra_cel_ctx_t *c, const char *fn, const dra_cel_val_t *a, int rc)
+{
+    char q[72];
+    size_t n = DRA_MIN(a->len, 64u);
+    for (size_t i = 0; i < n; i++)
+        q[i] = (unsigned char)a->v.s[i] < 0x20 ? '?' : a->v.s[i];
+    q[n] = 0;
+    return dra_cel_err(c, "strconv.%s: parsing \"%s%s\": %s", fn, q, a->len > 64 ? "..." : "",
+                       rc == DRA_CEL_CONV_RANGE ? "value out of range" : "invalid syntax");
+}
 
 static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
 {
@@ -549,16 +601,10 @@ static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
                 return dra_cel_err(c, "range error converting %g to int", a->v.d);
             return dra_cel_int((int64_t)a->v.d);
         case DRA_CEL_STRING: {
-            if (a->len == 0 || a->len >= sizeof buf)
-                return dra_cel_err(c, "cannot convert string to int");
-            memcpy(buf, a->v.s, a->len);
-            buf[a->len] = 0;
-            char *end;
-            errno = 0;
-            long long v = strtoll(buf, &end, 10);
-            if (*end || buf[0] == ' ' || buf[0] == '+' || errno)
-                return dra_cel_err(c, "strconv.ParseInt: parsing \"%s\": %s", buf,
-                                   errno == ERANGE ? "value out of range" : "invalid syntax");
+            int64_t v;
+            int rc = dra_cel_go_parse_int(a->v.s, a->len, &v);
+            if (rc != DRA_CEL_CONV_OK)
+                return conv_err(c, "ParseInt", a, rc);
             return dra_cel_int(v);
         }
         default: break;
@@ -576,18 +622,10 @@ static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
                 return dra_cel_err(c, "range error converting %g to uint", a->v.d);
             return dra_cel_uint((uint64_t)a->v.d);
         case DRA_CEL_STRING: {
-            if (a->len == 0 || a->len >= sizeof buf)
-                return dra_cel_err(c, "cannot convert string to uint");
-            memcpy(buf, a->v.s, a->len);
-            buf[a->len] = 0;
-            char *end;
-            errno = 0;
-            if (buf[0] == '-' || buf[0] == '+' || buf[0] == ' ')
-                return dra_cel_err(c, "strconv.ParseUint: parsing \"%s\": invalid syntax", buf);
-            unsigned long long v = strtoull(buf, &end, 10);
-            if (*end || errno)
-                return dra_cel_err(c, "strconv.ParseUint: parsing \"%s\": %s", buf,
-                                   errno == ERANGE ? "value out of range" : "invalid syntax");
+            uint64_t v;
+            int rc = dra_cel_go_parse_uint(a->v.s, a->len, &v);
+            if (rc != DRA_CEL_CONV_OK)
+                return conv_err(c, "ParseUint", a, rc);
             return dra_cel_uint(v);
         }
         default: break;
@@ -599,16 +637,12 @@ static dra_cel_val_t conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a)
         case DRA_CEL_INT: return dra_cel_double((double)a->v.i);
         case DRA_CEL_UINT: return dra_cel_double((double)a->v.u);
         case DRA_CEL_STRING: {
-            if (a->len == 0 || a->len >= sizeof buf)
-                return dra_cel_err(c, "cannot convert string to double");
-            memcpy(buf, a->v.s, a->len);
-            buf[a->len] = 0;
-            char *end;
-            if (buf[0] == ' ' || (strchr(buf, 'x') || strchr(buf, 'X')))
-                return dra_cel_err(c, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
-            double v = strtod(buf, &end);
-            if (*end)
-                return dra_cel_err(c, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
+            double v;
+            int rc = dra_cel_go_parse_float(c->a, a->v.s, a->len, &v);
+            if (rc == DRA_CEL_CONV_NOMEM)
+                return oom(c);
+            if (rc != DRA_CEL_CONV_OK)
+                return conv_err(c, "ParseFloat", a, rc);
             return dra_cel_double(v);
         }
         default: break;
@@ -1309,8 +1343,8 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
         int r = dra_cel_order(&a[0], &a[1]);
         if (r == 3)
             return no_overload(c, fn, a, 2);
-        if (r == 2)
-            return dra_cel_bool(false);
+        if (r == 2) /* cel-go: Double/Int/Uint Compare with a NaN operand */
+            return dra_cel_err(c, "NaN values cannot be ordered");
         bool b = fn == DRA_CEL_FN_LT ? r < 0 : fn == DRA_CEL_FN_LE ? r <= 0 : fn == DRA_CEL_FN_GT ? r > 0 : r >= 0;
         return dra_cel_bool(b);
     }
@@ -1324,6 +1358,14 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
         break;
     case DRA_CEL_FN_IN: {
         const dra_cel_val_t *x = &a[0], *r = &a[1];
+        if (K(*r, LIST) && e && e->u.call.aux == &dra_cel_in_set) {
+            if (!charge(c, r->v.list->n / 4))
+                return cost_err();
+            for (uint32_t i = 0; i < r->v.list->n; i++)
+                if (in_set_key(&r->v.list->items[i], x))
+                    return dra_cel_bool(true);
+            return dra_cel_bool(false);
+        }
         if (K(*r, LIST)) {
             if (!charge(c, r->v.list->n / 4))
                 return cost_err();

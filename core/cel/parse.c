@@ -1327,21 +1327,22 @@ static dra_cel_expr_t *parse_unary(parser_t *p)
             return NULL;
         }
         dra_cel_expr_t *m;
-        if (k == T_MINUS && (p->t.k == T_INT || p->t.k == T_DOUBLE)) {
-            /* `-<literal>` is a negative literal (the last minus), as in cel-go's grammar */
+        if (k == T_MINUS && n == 1 && (p->t.k == T_INT || p->t.k == T_DOUBLE)) {
+            /* `-<literal>` is a negative literal, as in cel-go's grammar */
             tok_t t = p->t;
             next(p);
             if (t.k == T_INT)
-                m = cnst(p, offs[n - 1], dra_cel_int(t.neg_ok ? INT64_MIN : -(int64_t)t.v.u));
+                m = cnst(p, offs[0], dra_cel_int(t.neg_ok ? INT64_MIN : -(int64_t)t.v.u));
             else
-                m = cnst(p, offs[n - 1], dra_cel_double(-t.v.d));
-            n--;
+                m = cnst(p, offs[0], dra_cel_double(-t.v.d));
             m = parse_member_tail(p, m);
         } else {
+            /* cel-go (VisitNegate / VisitLogicalNot): an even run of '-' or '!' is dropped, an
+             * odd run is one call; `--5` is the literal 5, `---5` is -_(5) */
             m = parse_member_tail(p, parse_primary(p));
+            if (m && n % 2 == 1)
+                m = call(p, offs[0], k == T_NOT ? "!_" : "-_", NULL, 1, m);
         }
-        for (int i = n - 1; i >= 0 && m; i--)
-            m = call(p, offs[i], k == T_NOT ? "!_" : "-_", NULL, 1, m);
         r = m;
     } else {
         r = parse_member_tail(p, parse_primary(p));

@@ -52,6 +52,12 @@ static const char *re2_unsupported(const char *p, size_t n)
             if (e == 'C')
                 return "\\C is not supported";
             i++;
+            /* \p{Greek}, \P{L}, \x{e9}: the braces belong to the escape, not a repetition */
+            if ((e == 'p' || e == 'P' || e == 'x') && i + 1 < n && p[i + 1] == '{') {
+                const char *close = memchr(p + i + 1, '}', n - i - 1);
+                if (close)
+                    i = (size_t)(close - p);
+            }
             continue;
         }
         if (in_class) {

@@ -295,7 +295,57 @@ static void test_dra_semantics(void)
         {"[1, 2].all(i, v, i < v)", 'T', NULL},
         {"optional.none().orValue(1) == 1 && optional.of(2).value() == 2", 'T', NULL},
         {"type(1) == int && type('a') == string", 'T', NULL},
-        {"{'a': 1, 'a': 2}.size() == 1", 'R', "repeated key"},
+        /* a repeated map-literal key keeps the last value (cel-go); 1 and 1u are two keys */
+        {"{'a': 1, 'a': 2}.size() == 1 && {'a': 1, 'a': 2}.a == 2", 'T', NULL},
+        {"{dyn(1u): 'x', dyn(1): 'y', dyn(1u): 'z'}.size() == 2 && {1u: 'x', 1u: 'z'}[1u] == 'z'", 'T', NULL},
+        {"{true: 1, false: 2, true: 3}[true] == 3", 'T', NULL},
+        /* ordering a NaN is an error (cel-go Compare), equality is false */
+        {"double('NaN') < 1.0", 'R', "NaN values cannot be ordered"},
+        {"1 >= double('NaN')", 'R', "NaN values cannot be ordered"},
+        {"2u <= double('NaN')", 'R', "NaN values cannot be ordered"},
+        {"double('NaN') == double('NaN')", 'F', NULL},
+        /* braces of \p{..} and \x{..} are not a counted repetition: \p{L}+ is not possessive */
+        {"'日本'.matches('^\\\\p{L}+$') && 'é'.matches('^\\\\x{e9}+$') && !'1'.matches('\\\\P{N}+')", 'T', NULL},
+        {"'aa'.matches('a{2}+')", 'C', "possessive"},
+        /* `[]`, `{}` and map()/filter() results have type variables, as in cel-go */
+        {"[[], [1]] != [[1]] && [[], [1]][1] == [1]", 'T', NULL},
+        {"[0, [][3]] == [0]", 'R', "index out of bounds"},
+        {"[[1].map(x, x), [2]].size() == 2 && [[1].filter(x, x > 0), [2]].size() == 2", 'T', NULL},
+        {"[{}, {1: 2}].size() == 2 && [[] + [1], [2]].size() == 2 && ([] + [1])[0] == 1", 'T', NULL},
+        {"[1, 2].map(x, [x]) + [[]] == [[1], [2], []] && (true ? [] : [1]).size() == 0", 'T', NULL},
+        {"[['a'].map(x, x), [1]].size() == 2", 'C', "expected type 'list(string)' but found 'list(int)'"},
+        {"[1] + ['a'] == []", 'C', "found no matching overload for '_+_'"},
+        {"[dyn(1), 7].size() == 2", 'C', "expected type 'dyn' but found 'int'"},
+        /* only conversions of constants fail at compile time (cel-go OptOptimize) */
+        {"true || uint(-(5)) == 1u", 'T', NULL},
+        {"uint(-(5)) == 1u", 'R', "range error"},
+        {"uint(-5) == 1u", 'C', "program instantiation failed"},
+        {"int(dyn('x')) == 1", 'C', "program instantiation failed"},
+        {"int(int('x')) == 1", 'C', "program instantiation failed"},
+        {"int('' + 'x') == 1 || true", 'T', NULL},
+        {"int(---1e300) == 1", 'R', "range error"},
+        /* an even run of '-' or '!' is dropped by cel-go's parser: --1e300 is a literal */
+        {"int(--1e300) == 1", 'C', "program instantiation failed"},
+        {"!!1 == 1 && --2 == 2 && ---3 == -3 && -(5) == -5", 'T', NULL},
+        {"--9223372036854775808 > 0", 'C', "invalid int literal"},
+        /* a free type variable is bound by the first overload that matches, as in cel-go */
+        {"[--(1.5), -[][3]].size() == 2", 'R', "index out of bounds"},
+        {"[--(1), -[][3]].size() == 2", 'C', "expected type 'int' but found 'double'"},
+        {"[[][0] < 1, true].size() == 2 && [[].filter(x, x < 1.0), [1]].size() == 2", 'R', "index"},
+        {"[[].filter(x, x < 1.0), [1.0]].size() == 2", 'C', "expected type 'list(int)'"},
+        {"[[][1u][-1], device.driver].size() == 2", 'R', "index out of bounds"},
+        /* `x in <constant list>`: cel-go's set lookup */
+        {"(1 / 0) in []", 'F', NULL},
+        {"!(device.attributes['dra.example.com'].nosuch in [])", 'T', NULL},
+        {"(1 / 0) in [1, 2]", 'R', "division by zero"},
+        {"dyn(9007199254740993) in [9007199254740992.0]", 'F', NULL},
+        {"dyn(9007199254740993) == 9007199254740992.0", 'T', NULL},
+        {"dyn(9007199254740993) in [9007199254740992.0, 2.0 * 1.0]", 'T', NULL},
+        {"dyn(9007199254740992.0) in [9007199254740993]", 'T', NULL},
+        {"dyn(1u) in [1.0] && dyn(1) in [1u] && dyn(1.0) in [1] && !(dyn(1.5) in [1])", 'T', NULL},
+        {"dyn(-1) in [18446744073709551615u]", 'F', NULL},
+        {"dyn(double('NaN')) in [double('NaN')]", 'F', NULL},
+        {"'b' in ['a', 'b'] && !('c' in ['a', 'b']) && [1] in [[1]]", 'T', NULL},
         /* Kubernetes IP / CIDR / URL libraries */
         {"isIP('10.0.0.1') && !isIP('10.0.0.256') && !isIP('010.0.0.1') && !isIP('::ffff:1.2.3.4')", 'T', NULL},
         {"ip('fe80::1').isLinkLocalUnicast() && ip('8.8.8.8').isGlobalUnicast() && ip('::1').family() == 6", 'T', NULL},
@@ -406,6 +456,50 @@ static void test_eval_text(void)
     dra_arena_fini(&a);
 }
 
+/* String <-> number conversions follow Go's strconv as cel-go uses it (differential check). */
+static void test_go_conversions(void)
+{
+    static const kase_t k[] = {
+        /* ParseInt(s, 10, 64): sign allowed, no whitespace, no underscores, NUL is a character */
+        {"int('+1') == 1 && int('-0') == 0 && int('007') == 7", 'T', NULL},
+        {"int(' 1') == 1", 'C', "invalid syntax"},
+        {"int('1 ') == 1", 'C', "invalid syntax"},
+        {"int('1_000') == 1000", 'C', "invalid syntax"},
+        {"int('1\\x002') == 1", 'C', "invalid syntax"},
+        {"int('0x10') == 16", 'C', "invalid syntax"},
+        {"int('9223372036854775807') == 9223372036854775807", 'T', NULL},
+        {"int('-9223372036854775808') < 0", 'T', NULL},
+        {"int('9223372036854775808') > 0", 'C', "value out of range"},
+        {"int('0000000000000000000000000000000000000000000000000000000000000000000000000000000000001') == 1",
+         'T', NULL},
+        /* ParseUint(s, 10, 64): no sign at all */
+        {"uint('+1') == 1u", 'C', "invalid syntax"},
+        {"uint('18446744073709551615') == 18446744073709551615u", 'T', NULL},
+        {"uint('18446744073709551616') > 0u", 'C', "value out of range"},
+        /* ParseFloat(s, 64): Go literal syntax, hex floats, underscores, inf/nan, range */
+        {"double('0x1p3') == 8.0 && double('0X1.8P1') == 3.0 && double('0x_1p0') == 1.0", 'T', NULL},
+        {"double('1_000') == 1000.0 && double('1_0.2_5e1_0') == 10.25e10", 'T', NULL},
+        {"double('1__0') > 0.0", 'C', "invalid syntax"},
+        {"double('_1') > 0.0", 'C', "invalid syntax"},
+        {"double('0x10') > 0.0", 'C', "invalid syntax"},
+        {"double(' 1') > 0.0", 'C', "invalid syntax"},
+        {"double('nan(1)') > 0.0", 'C', "invalid syntax"},
+        {"double('-nan') > 0.0", 'C', "invalid syntax"},
+        {"double('1e400') > 0.0", 'C', "value out of range"},
+        {"double('1e-400') == 0.0 && double('.5') == 0.5 && double('5.') == 5.0", 'T', NULL},
+        {"double('-Inf') < 0.0 && double('+infinity') > 0.0 && double('INF') > 0.0", 'T', NULL},
+        {"double('NaN') != double('nan')", 'T', NULL},
+        {"double('infinit') > 0.0", 'C', "invalid syntax"},
+        /* FormatFloat(d, 'g', -1, 64) */
+        {"string(1e6) == '1e+06' && string(123456.0) == '123456' && string(1234567.0) == '1.234567e+06'",
+         'T', NULL},
+        {"string(0.0001) == '0.0001' && string(0.00001) == '1e-05' && string(-1.5) == '-1.5'", 'T',
+         NULL},
+        {"string(1e21) == '1e+21' && string(1.0/0.0) == '+Inf' && string(-0.0) == '-0'", 'T', NULL},
+    };
+    run_cases(k, DRA_ARRAY_LEN(k), dev);
+}
+
 int main(void)
 {
     setup();
@@ -416,6 +510,7 @@ int main(void)
     RUN(test_cache_and_refs);
     RUN(test_cost_estimate);
     RUN(test_eval_text);
+    RUN(test_go_conversions);
     dra_model_fini(&model);
     return check_summary();
 }
