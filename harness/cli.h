@@ -3,7 +3,9 @@
  * terminal detection for progress output, and atomic file writes.
  *
  * Exit codes (STYLE §3.4): DRA_EXIT_OK 0, DRA_EXIT_REGRESSION 1, DRA_EXIT_USAGE 2 (usage error or
- * invalid input), DRA_EXIT_CORRECTNESS 3 (invariant violated), DRA_EXIT_ENV 4 (I/O, memory).
+ * invalid input), DRA_EXIT_CORRECTNESS 3 (invariant violated), DRA_EXIT_ENV 4 (I/O, memory),
+ * DRA_EXIT_INCONCLUSIVE 5 (compare: the gate could not see - too few samples, or timings from
+ * different hosts - and found nothing worse).
  * No global state except the program name. Not thread-safe.
  */
 #ifndef DRA_CLI_H
@@ -21,6 +23,7 @@ enum {
     DRA_EXIT_USAGE = 2,
     DRA_EXIT_CORRECTNESS = 3,
     DRA_EXIT_ENV = 4,
+    DRA_EXIT_INCONCLUSIVE = 5,
     DRA_EXIT_SKIP = 77,
 };
 

@@ -1,6 +1,8 @@
 /* rload.c - result file loader; see rload.h. */
 #include "rload.h"
 
+#include "hostinfo.h"
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +349,16 @@ static const char *features_string(ctx_t *c, const json_t *f)
     return s;
 }
 
+/* Host fingerprint from the loaded facts (hostinfo.h); never trusted from the file. */
+static void load_fingerprint(ctx_t *c, dra_rload_result_t *r)
+{
+    char hex[17];
+    uint64_t fp = dra_host_fingerprint(r->cpu_model, (long long)r->cpus, r->host_kernel,
+                                       r->compiler, r->build_type, r->flags, r->sanitize, r->native);
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fp);
+    r->fingerprint = dup(c, hex);
+}
+
 static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
 {
     if (!json_is_object(root)) {
@@ -435,6 +447,9 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
     const json_t *method = get_obj(c, run, "method", "run");
     r->warmup = get_int(c, method, "warmup", "run.method");
     r->repetitions_planned = get_int(c, method, "repetitions", "run.method");
+    r->timer_resolution_ns = get_int(c, method, "timer_resolution_ns", "run.method");
+    r->workload_count = get_int(c, run, "workload_count", "run");
+    load_fingerprint(c, r);
 
     const json_t *cl = get_obj(c, root, "cluster", "");
     r->nodes = get_int(c, cl, "nodes", "cluster");

@@ -91,6 +91,10 @@ typedef struct dra_rload_result {
     bool has_test_delay;
     int64_t test_delay_ns;
     int64_t warmup, repetitions_planned;
+    int64_t workload_count;      /* run.workload_count; 0 when the file does not say */
+    int64_t timer_resolution_ns; /* run.method.timer_resolution_ns; 0 when unknown */
+    const char *fingerprint;     /* dra_host_fingerprint of the file's host and tool facts (hex),
+                                    computed on load whatever host.fingerprint says */
     /* cluster */
     int64_t nodes, slices, devices, arena_high_water_bytes;
     /* measurements */

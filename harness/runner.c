@@ -1484,6 +1484,8 @@ int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
         run->json = doc_begin(c, &host);
         if (!run->json)
             rc = DRA_ENOMEM;
+        else
+            dra_result_set_fingerprint(run->json);
     }
     if (rc == DRA_OK) {
         c->reps = json_object_get(run->json, "repetitions");
