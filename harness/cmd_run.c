@@ -157,6 +157,55 @@ static int write_hgrm(const dra_run_t *run, const char *dir)
     return DRA_OK;
 }
 
+/* Relative spread of the repetitions' throughput above which the summary warns (as hyperfine
+ * does about outliers): the samples disagree by more than run-to-run noise on a quiet host. */
+#define SPREAD_WARN 0.10
+
+static void print_spread_warning(FILE *f, const dra_run_t *run)
+{
+    double med = run->claims_per_s_median;
+    if (run->reps_done < 2 || !(med > 0))
+        return;
+    double spread = (run->claims_per_s_max - run->claims_per_s_min) / med;
+    if (spread > SPREAD_WARN)
+        fprintf(f, "warning     repetitions differ by %.0f%% of the median throughput (more than "
+                   "%.0f%%): the machine may be busy or the workload too short; close other "
+                   "programs, raise --count or --repeat\n",
+                100 * spread, 100 * SPREAD_WARN);
+}
+
+/* A message that may quote scenario input, with control characters shown as \xNN so it cannot
+ * drive the terminal. */
+static void put_term_safe(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch == 0x7f)
+            fprintf(f, "\\x%02x", ch);
+        else
+            fputc(ch, f);
+    }
+}
+
+/* Reasons of every outcome other than allocated, from the first repetition (all repetitions
+ * make the same decisions). */
+static void print_reasons(FILE *f, const dra_run_t *run)
+{
+    const json_t *reps = json_object_get((const json_t *)run->json, "repetitions");
+    const json_t *rs = json_object_get(json_array_get(reps, 0), "outcome_reasons");
+    size_t i;
+    const json_t *r;
+    json_array_foreach(rs, i, r)
+    {
+        fprintf(f, "  %lld %s (%s, per repetition): ",
+                (long long)json_integer_value(json_object_get(r, "count")),
+                json_string_value(json_object_get(r, "outcome")),
+                json_string_value(json_object_get(r, "shape")));
+        put_term_safe(f, json_string_value(json_object_get(r, "reason")));
+        fputc('\n', f);
+    }
+}
+
 static void print_table(FILE *f, const dra_run_t *run, const char *written)
 {
     const json_t *doc = run->json;
@@ -193,11 +242,18 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 (unsigned long long)x->pods, (unsigned long long)x->allocated,
                 (unsigned long long)x->unsatisfiable, a, b, c);
     }
-    fprintf(f, "\nthroughput  %.0f claims/s, %.0f pods/s (per second of timed allocator work)\n",
+    fprintf(f, "\nthroughput  median of repetitions %.0f claims/s (min %.0f, max %.0f; what compare "
+               "uses), %.0f pods/s\n",
+            run->claims_per_s_median, run->claims_per_s_min, run->claims_per_s_max,
+            run->pods_per_s_median);
+    fprintf(f, "            pooled %.0f claims/s, %.0f pods/s (all claims / all timed allocator "
+               "work)\n",
             run->claims_per_s, run->pods_per_s);
+    print_spread_warning(f, run);
     fprintf(f, "outcomes    %llu allocated, %llu unsatisfiable, %llu node failure, %llu fatal\n",
             (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
             (unsigned long long)run->node_failure, (unsigned long long)run->fatal);
+    print_reasons(f, run);
     const json_t *reps = json_object_get(doc, "repetitions");
     const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
     if (fr)

@@ -29,6 +29,7 @@
 #include "gen/rng.h"
 #include "hostinfo.h"
 #include "result.h"
+#include "stats.h"
 #include "table/table.h"
 
 #define XXH_INLINE_ALL
@@ -200,6 +201,11 @@ typedef struct ctx {
     uint64_t empty_digest;
     dra_cel_cache_t *cel;
     dra_anyalloc_t alloc; /* reference or fast (alloc/fast.h) */
+    dra_alloc_kind_t akind;
+    /* reasons of outcomes other than allocated, per repetition (reason_t) */
+    struct reason *reasons;
+    uint32_t nreasons, cap_reasons;
+    dra_arena_t *explain;
     /* nodes */
     uint32_t nnodes;
     uint32_t *node_used;
@@ -644,6 +650,107 @@ static void busy_wait(int64_t from, uint64_t ns)
     }
 }
 
+/* ---- outcome reasons ------------------------------------------------------------------------ */
+
+/* Pods of one shape that ended with one outcome other than allocated, and why. */
+typedef struct reason {
+    uint32_t shape;
+    int kind; /* DRA_OUTCOME_* */
+    uint64_t count;
+    char text[256];
+} reason_t;
+
+static const char *outcome_key(int kind)
+{
+    switch (kind) {
+    case DRA_OUTCOME_UNSATISFIABLE:
+        return "unsatisfiable";
+    case DRA_OUTCOME_NODE_FAILURE:
+        return "node_failure";
+    case DRA_OUTCOME_FATAL:
+        return "fatal";
+    default:
+        return "allocated";
+    }
+}
+
+/* Why the pod of ev ended with `kind`: for fatal and node-failure outcomes the allocator's
+ * message on the first node (model order) that gives that outcome, found by asking the
+ * allocator again outside the timed regions, once per shape and outcome in each measured
+ * repetition (so every repetition does the same extra work); unsatisfiable needs no search. */
+static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size_t len)
+{
+    if (kind == DRA_OUTCOME_UNSATISFIABLE) {
+        snprintf(out, len, "no node can allocate the claim (%u node(s) searched, policy %s)",
+                 c->nnodes, dra_placement_name(c->policy));
+        return DRA_OK;
+    }
+    if (!c->explain && !(c->explain = arena_new_warm()))
+        return DRA_ENOMEM;
+    dra_claim_t *claims[1] = {c->claims[ev->shape]};
+    snprintf(out, len, "%s on every node searched", outcome_key(kind));
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        dra_alloc_outcome_t o;
+        dra_arena_reset(c->explain);
+        int rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[i], claims, 1, c->explain, &o);
+        if (rc != DRA_OK)
+            return rc;
+        if ((int)o.kind == kind) {
+            if (o.msg[0])
+                snprintf(out, len, "%s", o.msg);
+            break;
+        }
+    }
+    dra_arena_reset(c->explain);
+    return DRA_OK;
+}
+
+/* Count the outcome of a pod that was not placed (outc before arrive in `before`). */
+static int note_failure(ctx_t *c, const dra_wl_event_t *ev, const uint64_t before[4])
+{
+    int kind = -1;
+    for (int k = 0; k < 4; k++)
+        if (c->outc[k] != before[k])
+            kind = k;
+    if (kind < 0 || kind == DRA_OUTCOME_ALLOCATED)
+        return DRA_OK;
+    for (uint32_t i = 0; i < c->nreasons; i++)
+        if (c->reasons[i].shape == ev->shape && c->reasons[i].kind == kind) {
+            c->reasons[i].count++;
+            return DRA_OK;
+        }
+    if (c->nreasons == c->cap_reasons) {
+        uint32_t nc = c->cap_reasons ? 2 * c->cap_reasons : 8;
+        reason_t *p = realloc(c->reasons, nc * sizeof *p);
+        if (!p)
+            return DRA_ENOMEM;
+        c->reasons = p;
+        c->cap_reasons = nc;
+    }
+    reason_t *r = &c->reasons[c->nreasons];
+    memset(r, 0, sizeof *r);
+    r->shape = ev->shape;
+    r->kind = kind;
+    r->count = 1;
+    int rc = explain(c, ev, kind, r->text, sizeof r->text);
+    if (rc == DRA_OK)
+        c->nreasons++;
+    return rc;
+}
+
+/* `outcome_reasons` of a repetition: [{shape, outcome, reason, count}] in order of appearance. */
+static json_t *reasons_json(const ctx_t *c)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; a && i < c->nreasons; i++) {
+        const reason_t *r = &c->reasons[i];
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I}", "shape",
+                                           c->shape_names[r->shape], "outcome", outcome_key(r->kind),
+                                           "reason", r->text, "count", (json_int_t)r->count));
+    }
+    return a;
+}
+
 static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 {
     uint32_t shape = ev->shape;
@@ -1003,6 +1110,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     c->pods = c->claims_n = c->busy_ns = c->ok_allocs = c->checked = c->violations = 0;
     memset(c->outc, 0, sizeof c->outc);
     memset(&c->st, 0, sizeof c->st);
+    c->nreasons = 0;
     XXH3_64bits_reset(c->dig);
     dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
@@ -1049,8 +1157,12 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
             if (warmup && arrivals >= max_pods)
                 break;
             bool placed;
+            uint64_t before[4];
+            memcpy(before, c->outc, sizeof before);
             rc = arrive(c, &ev, &placed);
             if (rc)
+                break;
+            if (!placed && !warmup && (rc = note_failure(c, &ev, before)))
                 break;
             dra_workload_report(&w, ev.pod, placed);
             arrivals++;
@@ -1105,6 +1217,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     }
     if ((rc = rep_json(c, w1 - w0, fv, &hv)))
         return rc;
+    json_object_set_new(json_array_get(c->reps, json_array_size(c->reps) - 1), "outcome_reasons",
+                        reasons_json(c));
     /* totals and merged histograms */
     dra_run_t *r = c->run;
     r->reps_done++;
@@ -1149,6 +1263,43 @@ static int presize_state(ctx_t *c)
         }
     }
     return DRA_OK;
+}
+
+/* A fresh engine: the allocator (per-node layouts, selector results) and the CEL program cache
+ * are rebuilt, so every measured repetition starts from the same state and its exact counters
+ * (search.*) are the same in every repetition. Untimed. */
+static int engine_fresh(ctx_t *c)
+{
+    dra_anyalloc_free(&c->alloc);
+    memset(&c->alloc, 0, sizeof c->alloc);
+    if (c->cel)
+        dra_cel_cache_free(c->cel);
+    c->cel = NULL;
+    int rc = dra_cel_cache_new(&c->cel);
+    if (rc)
+        return rc;
+    dra_alloc_options_t ao = {0, c->seed};
+    return dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+}
+
+/* One measured repetition as an independent sample: fresh engine, the warm-up (if any) on it,
+ * then the measured run. Violations found in the warm-up are not recorded (as before). */
+static int run_measured(ctx_t *c, uint32_t r, bool *intr)
+{
+    int rc = r == 0 ? DRA_OK : engine_fresh(c);
+    if (rc == DRA_OK && c->warmup) {
+        uint32_t keep = c->run->nfirst;
+        c->rep = r;
+        rc = run_rep(c, true, c->warmup, intr);
+        c->run->nfirst = keep;
+    }
+    c->violations = 0;
+    if (rc == DRA_OK && !*intr) {
+        c->rep = r;
+        c->hash_workload = r == 0;
+        rc = run_rep(c, false, 0, intr);
+    }
+    return rc;
 }
 
 static int setup(ctx_t *c)
@@ -1246,10 +1397,8 @@ static int setup(ctx_t *c)
     if (dra_alloc_state_digest(c->state) != c->empty_digest)
         return dra_diag_set(diag, DRA_EINTERNAL, NULL, 0, 0,
                             "allocation state digest changed by commit + release");
-    if ((rc = dra_cel_cache_new(&c->cel)))
-        return rc;
-    dra_alloc_options_t ao = {0, c->seed};
-    if ((rc = dra_anyalloc_new(akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc)))
+    c->akind = akind;
+    if ((rc = engine_fresh(c)))
         return rc;
 
     c->node_used = calloc((size_t)c->nnodes + 1, sizeof *c->node_used);
@@ -1359,6 +1508,52 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
                      json_object(), "repetitions", json_array());
 }
 
+/* Median, min and max of one per-repetition value. */
+static void rep_spread(const json_t *reps, const char *metric, double *med, double *lo, double *hi)
+{
+    size_t n = json_array_size(reps), k = 0;
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    *med = *lo = *hi = 0;
+    if (!x)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_object_get(json_object_get(json_array_get(reps, i), "values"), metric);
+        if (json_is_number(v))
+            x[k++] = json_number_value(v);
+    }
+    if (k) {
+        *med = dra_stats_median(x, k);
+        *lo = *hi = x[0];
+        for (size_t i = 1; i < k; i++) {
+            *lo = x[i] < *lo ? x[i] : *lo;
+            *hi = x[i] > *hi ? x[i] : *hi;
+        }
+    }
+    free(x);
+}
+
+/* Both definitions of throughput, named, with the spread of the repetitions: top-level
+ * `throughput` of the result file and the run summary. */
+static void throughput_spread(ctx_t *c)
+{
+    dra_run_t *r = c->run;
+    rep_spread(c->reps, "throughput.claims_per_s", &r->claims_per_s_median, &r->claims_per_s_min,
+               &r->claims_per_s_max);
+    rep_spread(c->reps, "throughput.pods_per_s", &r->pods_per_s_median, &r->pods_per_s_min,
+               &r->pods_per_s_max);
+    json_t *t = json_pack("{s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}", "claims_per_s",
+                          "pooled", dra_result_real(r->claims_per_s), "median_of_repetitions",
+                          dra_result_real(r->claims_per_s_median), "min",
+                          dra_result_real(r->claims_per_s_min), "max",
+                          dra_result_real(r->claims_per_s_max), "pods_per_s", "pooled",
+                          dra_result_real(r->pods_per_s), "median_of_repetitions",
+                          dra_result_real(r->pods_per_s_median), "min",
+                          dra_result_real(r->pods_per_s_min), "max",
+                          dra_result_real(r->pods_per_s_max));
+    if (t)
+        json_object_set_new(r->json, "throughput", t);
+}
+
 static void summarize(ctx_t *c)
 {
     dra_run_t *r = c->run;
@@ -1369,6 +1564,7 @@ static void summarize(ctx_t *c)
     busy /= 1e9;
     r->claims_per_s = busy > 0 ? (double)r->claims / busy : 0;
     r->pods_per_s = busy > 0 ? (double)r->pods / busy : 0;
+    throughput_spread(c);
     const dra_hist_t *pod = &r->hists[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ANY)];
     r->pod_p50 = dra_hist_percentile(pod, 50);
     r->pod_p99 = dra_hist_percentile(pod, 99);
@@ -1448,6 +1644,11 @@ static void ctx_fini(ctx_t *c)
         XXH3_freeState(c->dig);
     if (c->wl_dig)
         XXH3_freeState(c->wl_dig);
+    free(c->reasons);
+    if (c->explain) {
+        dra_arena_fini(c->explain);
+        free(c->explain);
+    }
     free(c->fdev);
     free(c->fcons);
     free(c->set_total);
@@ -1490,17 +1691,9 @@ int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
     if (rc == DRA_OK) {
         c->reps = json_object_get(run->json, "repetitions");
         bool intr = false;
-        if (c->warmup) {
-            c->rep = 0;
-            rc = run_rep(c, true, c->warmup, &intr);
-        }
-        c->violations = 0;
-        run->nfirst = 0;
         for (uint32_t r = 0; rc == DRA_OK && r < c->nreps && !intr; r++) {
-            c->rep = r;
-            c->hash_workload = r == 0;
-            rc = run_rep(c, false, 0, &intr);
-            if (rc == DRA_OK && o->progress)
+            rc = run_measured(c, r, &intr);
+            if (rc == DRA_OK && !intr && o->progress)
                 o->progress(o->progress_ctx, false, r, c->nreps, c->pods, c->built.workload.count,
                             true, run);
         }

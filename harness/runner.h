@@ -23,7 +23,10 @@
  *     the same histogram of shape "all".
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
  *     (XXH3-64); equal seeds give equal digests on every repetition and process.
- * Warm-up pods run before the measured repetitions and are undone; they are not recorded.
+ * Repetitions are independent samples: each measured repetition starts on a fresh engine (the
+ * allocator and its CEL program cache rebuilt, the state empty), runs the warm-up pods on it
+ * (undone, not recorded), then the measured workload; so the first repetition does not pay for
+ * cold caches the others skip, and the exact counters (search.*) are equal in every repetition.
  *
  * Test hooks (environment, read by dra_runner_opts_from_env): DRA_TEST_INJECT_FAULT=N corrupts
  * the N-th (1-based) successful pod allocation of each measured repetition (one device is
@@ -139,7 +142,10 @@ typedef struct dra_run {
     uint32_t reps_done;
     uint64_t pods, claims, allocated, unsatisfiable, node_failure, fatal; /* all measured reps */
     uint64_t wall_ns;
-    double claims_per_s, pods_per_s; /* over all measured repetitions */
+    double claims_per_s, pods_per_s; /* pooled: all claims (pods) / all timed work */
+    /* per-repetition throughput (the samples compare uses): median, min, max */
+    double claims_per_s_median, claims_per_s_min, claims_per_s_max;
+    double pods_per_s_median, pods_per_s_min, pods_per_s_max;
     int64_t pod_p50, pod_p99, pod_p999, pod_max;
     uint64_t inv_checked, inv_violations;
     dra_run_violation_t first[DRA_RUN_KEEP_VIOLATIONS];
