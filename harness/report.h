@@ -70,6 +70,12 @@ void dra_export_perfdash_name(const dra_rload_result_t *r, char *buf, size_t len
 /* Go benchmark format: configuration lines, `Unit` metadata lines, then one line per repetition
  * `BenchmarkDRAAlloc/<scenario>/<policy>-<release> <claims> <ns/op> ns/op <v> <unit>...`. */
 DRA_NODISCARD int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f);
+/* benchfmt with per-run keys (commit, host, date, digest) as configuration when label. */
+DRA_NODISCARD int dra_export_benchfmt_ex(const dra_rload_result_t *r, size_t n, bool label,
+                                         FILE *f);
+/* CSV (RFC 4180, CRLF): one row per file, repetition and metric; text fields that a spreadsheet
+ * would read as a formula are prefixed with an apostrophe. */
+DRA_NODISCARD int dra_export_csv(const dra_rload_result_t *r, size_t n, FILE *f);
 /* benchfmt unit of a metric: "claims/s", "pods/s", else the name with '.' -> '-' plus "-<unit>"
  * (latency.pod.p99 -> "pod-p99-ns"). */
 const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char *buf, size_t len);
