@@ -1,5 +1,6 @@
 /* cmd_run.c - `drabench run`: run a scenario and write a drabench-result/v1 file (runner.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
@@ -8,9 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "progress.h"
+#include "report.h"
 #include "result.h"
 #include "runner.h"
 
@@ -25,7 +28,8 @@ static const char help[] =
     "Without an argument the built-in 'default' scenario runs.\n"
     "\n"
     "Options:\n"
-    "  -o, --output FILE        result file (default: results/runs/<UTC timestamp>.json);\n"
+    "  -o, --output FILE        result file (default: results/runs/<scenario>-<UTC time in\n"
+    "                           ms>.json, never overwriting another run's file);\n"
     "                           '-' writes the JSON to stdout and the table to stderr\n"
     "  -r, --repeat N           measured repetitions (default: the scenario's, else 1)\n"
     "  -w, --warmup N           warm-up pods run and undone before measuring (default: scenario's)\n"
@@ -80,12 +84,25 @@ static void fmt_ns(double ns, char *buf, size_t len)
         snprintf(buf, len, "%.2f s", ns / 1e9);
 }
 
+static int64_t progress_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, uint64_t done,
                         uint64_t total, bool rep_done, const dra_run_t *run)
 {
     prog_ctx_t *pc = vctx;
     char label[96];
     if (!rep_done) {
+        /* ETA over the whole run: the measured work done so far (warm-ups not counted) */
+        double frac = nreps && total ? ((double)rep + (warmup ? 0.0 : (double)done / (double)total)) /
+                                           (double)nreps
+                                     : 0;
+        double el = (double)(progress_now_ns() - pc->p.start_ns) / 1e9;
+        dra_progress_set_eta(&pc->p, frac > 0 ? el * (1 - frac) / frac : -1);
         if (warmup)
             snprintf(label, sizeof label, "%s warm-up", pc->scenario);
         else
@@ -278,17 +295,40 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         fprintf(f, "written     %s\n", written);
 }
 
-static const char *default_output(char *buf, size_t len)
+/* The default result file: results/runs/<scenario>-<UTC time to the millisecond>.json, the
+ * scenario reduced to a safe file name. The name is reserved by creating the file exclusively
+ * (O_EXCL); when it exists, -2, -3, ... are added, so two runs never overwrite each other. The
+ * caller writes over the reserved (empty) file atomically, or removes it when the run fails. */
+static const char *default_output(const char *scenario, char *buf, size_t len)
 {
-    time_t now = time(NULL);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
     struct tm tm;
-    char ts[32] = "run";
-    if (gmtime_r(&now, &tm))
-        strftime(ts, sizeof ts, "%Y-%m-%dT%H-%M-%SZ", &tm);
+    char ts[48] = "run";
+    if (gmtime_r(&now.tv_sec, &tm)) {
+        char sec[32];
+        strftime(sec, sizeof sec, "%Y-%m-%dT%H-%M-%S", &tm);
+        snprintf(ts, sizeof ts, "%s.%03ldZ", sec, now.tv_nsec / 1000000);
+    }
+    char name[128];
+    dra_export_scenario_name(scenario ? scenario : "default", name, sizeof name);
     if (mkdir_p("results/runs") != 0)
         return NULL;
-    snprintf(buf, len, "results/runs/%s.json", ts);
-    return buf;
+    for (int i = 1; i < 1000; i++) {
+        if (i == 1)
+            snprintf(buf, len, "results/runs/%s-%s.json", name, ts);
+        else
+            snprintf(buf, len, "results/runs/%s-%s-%d.json", name, ts, i);
+        int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            close(fd);
+            return buf;
+        }
+        if (errno != EEXIST)
+            return NULL;
+    }
+    errno = EEXIST;
+    return NULL;
 }
 
 int dra_cmd_run(int argc, char **argv)
@@ -441,13 +481,14 @@ int dra_cmd_run(int argc, char **argv)
             goto out;
         }
     }
-    char outbuf[256];
-    if (!output && !(output = default_output(outbuf, sizeof outbuf))) {
+    char outbuf[512];
+    bool reserved = false;
+    if (!output && mkdir_p("results/runs") != 0) {
         dra_cli_errorf("run: cannot create results/runs: %s", strerror(errno));
         status = DRA_EXIT_ENV;
         goto out;
     }
-    bool json_stdout = strcmp(output, "-") == 0;
+    bool json_stdout = output && strcmp(output, "-") == 0;
     FILE *table = json_stdout ? stderr : stdout;
 
     prog_ctx_t pc;
@@ -478,7 +519,19 @@ int dra_cmd_run(int argc, char **argv)
         goto out;
     }
     dra_diag_clear(&d);
+    if (!output) {
+        /* named after the scenario the run loaded (its metadata name) */
+        if (!(output = default_output(run.scenario, outbuf, sizeof outbuf))) {
+            dra_cli_errorf("run: cannot create a result file in results/runs: %s", strerror(errno));
+            dra_run_fini(&run);
+            status = DRA_EXIT_ENV;
+            goto out;
+        }
+        reserved = true;
+    }
     if (dra_result_write(run.json, output, &d) != DRA_OK) {
+        if (reserved)
+            unlink(output);
         dra_cli_errorf("run: %s: %s", output, d.msg);
         status = DRA_EXIT_ENV;
     } else if (hgrm && write_hgrm(&run, hgrm) != DRA_OK) {

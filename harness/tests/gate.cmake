@@ -8,3 +8,13 @@ foreach(_case few_samples other_host inputs_differ sets noise)
   set_tests_properties(compare.gate_${_case} PROPERTIES LABELS "unit;harness" TIMEOUT 120
                        ENVIRONMENT "${DRA_TEST_ENV}")
 endforeach()
+
+# `drabench run` behind the gate (harness/tests/gate_run.sh): independent repetitions, outcome
+# reasons, default result names, the ETA, CSV export.
+foreach(_case independent_reps reasons names eta csv)
+  add_test(NAME harness.gate_run_${_case}
+           COMMAND sh harness/tests/gate_run.sh ${_case}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(harness.gate_run_${_case} PROPERTIES LABELS "unit;harness;bench-smoke"
+                       TIMEOUT 300 ENVIRONMENT "${DRA_TEST_ENV}")
+endforeach()

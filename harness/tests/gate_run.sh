@@ -1,0 +1,100 @@
+#!/bin/sh
+# gate_run.sh CASE - end-to-end checks of `drabench run` and `export` behind the gate
+# (harness/tests/gate.cmake). Small scenarios, seconds under sanitizers. Needs $DRABENCH and jq;
+# runs from the project root.
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+root=$(pwd)
+case "$DRABENCH" in /*) ;; *) DRABENCH=$root/$DRABENCH ;; esac
+cat >"$T/small.yaml" <<'YAML'
+apiVersion: drabench.dev/v1alpha1
+kind: Scenario
+metadata: {name: gate-small}
+spec:
+  seed: 5
+  release: "1.36"
+  cluster:
+    nodes:
+    - {profile: dgx-h100, count: 2, name: dgx}
+    - {profile: a100-mig-dynamic, count: 1, name: mig}
+  workload:
+    mode: fill
+    count: 30
+    mix:
+    - {shape: gpu-1, weight: 3}
+    - {shape: mig-1g.5gb, weight: 1}
+    - weight: 1
+      template:
+        name: typo-class
+        requests:
+        - {name: gpu, deviceClassName: gpu.nvidia.con, count: 1}
+    - weight: 1
+      template:
+        name: bad-selector
+        requests:
+        - {name: gpu, deviceClassName: gpu.nvidia.com, count: 1, selectors: ["device.attributes['gpu.nvidia.com'].productName == "]}
+  placement: first-fit
+  run: {warmup: 5, repetitions: 3, invariants: all}
+YAML
+
+case "$1" in
+independent_reps)
+    # every repetition starts from the same state: exact counters equal (and non-zero) in every
+    # repetition, also without a warm-up; both throughput definitions are in the file
+    for w in 0 5; do
+        "$DRABENCH" run "$T/small.yaml" -q -w $w -o "$T/r$w.json" || fail "run -w $w"
+        jq -e '[.repetitions[].values["search.cel_evaluations"]] | (unique | length == 1) and .[0] > 0' "$T/r$w.json" >/dev/null \
+            || fail "search.cel_evaluations differs between repetitions (-w $w): $(jq -c '[.repetitions[].values["search.cel_evaluations"]]' "$T/r$w.json")"
+        jq -e '[.repetitions[].values["search.allocate_one_calls"]] | unique | length == 1' "$T/r$w.json" >/dev/null || fail "allocate_one differs"
+    done
+    jq -e '.throughput.claims_per_s | (.pooled > 0) and (.median_of_repetitions > 0) and (.min <= .median_of_repetitions) and (.median_of_repetitions <= .max)' "$T/r5.json" >/dev/null || fail "no throughput summary"
+    "$DRABENCH" run "$T/small.yaml" -r 3 --progress never -o "$T/t.json" >"$T/t.txt" || fail run
+    grep -q '^throughput  median of repetitions [0-9]* claims/s (min [0-9]*, max [0-9]*' "$T/t.txt" || fail "summary does not name the median"
+    grep -q 'pooled [0-9]* claims/s' "$T/t.txt" || fail "summary does not name the pooled figure"
+    ;;
+reasons)
+    # fatal outcomes carry the allocator's reason, counted per shape, in the file and the summary
+    "$DRABENCH" run "$T/small.yaml" -r 1 --progress never -o "$T/f.json" >"$T/f.txt" || fail run
+    jq -e '[.repetitions[0].outcome_reasons[] | select(.outcome == "fatal" and .shape == "typo-class")][0].reason | test("gpu.nvidia.con")' "$T/f.json" >/dev/null || fail "no class reason"
+    jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "bad-selector")][0].reason | test("CEL compile error")' "$T/f.json" >/dev/null || fail "no selector reason"
+    jq -e '(.repetitions[0].outcome_reasons | map(.count) | add) == (.repetitions[0].outcomes | .unsatisfiable + .node_failure + .fatal)' "$T/f.json" >/dev/null || fail "reason counts do not add up"
+    grep -q 'fatal (typo-class, per repetition): .*gpu.nvidia.con' "$T/f.txt" || fail "summary has no reason"
+    ;;
+names)
+    # default result names carry the scenario and milliseconds and never overwrite
+    mkdir "$T/cwd" && cd "$T/cwd" || fail cd
+    "$DRABENCH" run "$T/small.yaml" -q -r 1 -w 0 || fail run1
+    "$DRABENCH" run "$T/small.yaml" -q -r 1 -w 0 || fail run2
+    n=$(ls results/runs | wc -l)
+    [ "$n" -eq 2 ] || fail "want 2 result files, got $n: $(ls results/runs)"
+    ls results/runs | grep -qE '^gate-small-[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}-[0-9]{2}-[0-9]{2}\.[0-9]{3}Z(-[0-9]+)?\.json$' || fail "bad name: $(ls results/runs)"
+    for f in results/runs/*.json; do jq -e '.status == "complete"' "$f" >/dev/null || fail "$f"; done
+    # a failing run leaves no reserved file behind
+    "$DRABENCH" run no-such-scenario -q 2>/dev/null && fail "bad scenario ran"
+    [ "$(ls results/runs | wc -l)" -eq 2 ] || fail "a failed run left a file"
+    cd "$root" || fail cd
+    ;;
+eta)
+    # progress is reported every 256 arrivals: a run of 600
+    "$DRABENCH" run default -n 600 -r 2 -w 0 --invariants off --progress always -o "$T/e.json" >/dev/null 2>"$T/e.err" || fail run
+    grep -q 'ETA [0-9]' "$T/e.err" || fail "no ETA in the progress bar"
+    ;;
+csv)
+    "$DRABENCH" run "$T/small.yaml" -q -r 2 -w 0 -o "$T/c.json" || fail run
+    "$DRABENCH" export --format csv -o "$T/c.csv" "$T/c.json" || fail export
+    head -1 "$T/c.csv" | grep -q '^file,scenario,seed,release,policy,allocator,commit,host,date,repetition,metric,unit,better,exact,value' || fail header
+    rows=$(($(wc -l <"$T/c.csv") - 1))
+    want=$(jq '[.repetitions[].values | length] | add' "$T/c.json")
+    [ "$rows" -eq "$want" ] || fail "csv rows $rows, values $want"
+    grep -q ',throughput.claims_per_s,claims/s,higher,false,' "$T/c.csv" || fail "no throughput row"
+    # a text field that a spreadsheet would evaluate is neutralised
+    jq '.run.scenario = "=HYPERLINK(\"x\")"' "$T/c.json" >"$T/evil.json"
+    "$DRABENCH" export --format csv "$T/evil.json" | grep -q ',"'"'"'=HYPERLINK(""x"")",' || fail "formula not neutralised"
+    ;;
+*)
+    fail "unknown case $1"
+    ;;
+esac
+echo "ok: $1"
