@@ -599,6 +599,17 @@ static double noise_floor(const scen_t *sc, double bm, double cm)
     return fmax(f, bucket_width(fmax(fabs(bm), fabs(cm)), 3));
 }
 
+/* Both confidence intervals of the median finite and overlapping: a timing row whose medians
+ * moved beyond the threshold is then "worse", not a regression - the gate fires only when it is
+ * confident the two medians differ (many metrics are tested at once; see compare.h). Exact rows
+ * and samples too small for a finite interval (n < 6) are decided by the U test alone. */
+static bool cis_overlap(const dra_compare_row_t *row)
+{
+    if (row->exact || !row->base.ci_finite || !row->cur.ci_finite)
+        return false;
+    return row->base.lo <= row->cur.hi && row->cur.lo <= row->base.hi;
+}
+
 static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_t *sc,
                           const char *m, const char *unit, int better, bool exact,
                           const row_ctx_t *rc_ctx, build_t *bld, dra_compare_row_t *row)
@@ -671,7 +682,7 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
                 row->verdict = DRA_CMP_IMPROVED;
             else if (row->threshold < 0)
                 row->verdict = DRA_CMP_CHANGED;
-            else if (fabs(row->delta) > row->threshold)
+            else if (fabs(row->delta) > row->threshold && !cis_overlap(row))
                 row->verdict = DRA_CMP_REGRESSION;
             else
                 row->verdict = DRA_CMP_WORSE;

@@ -19,8 +19,11 @@
  *  - scenarios present on one side only (informational).
  *
  * Gate (exit status, STYLE §3.4): a row is a regression when its change is significant, in the
- * bad direction of the metric (`better` higher|lower; informational metrics never gate) and
- * larger than its threshold (--threshold for all metrics, default 5%, or a gate file's rules).
+ * bad direction of the metric (`better` higher|lower; informational metrics never gate),
+ * larger than its threshold (--threshold for all metrics, default 5%, or a gate file's rules)
+ * and, for timing rows where both sides have finite confidence intervals of the median (n >= 6),
+ * those intervals do not overlap (many metrics are tested at once: the U test alone at alpha
+ * 0.05 fires on noise somewhere in most comparisons); otherwise it is "worse".
  * What the gate does not gate, and what it refuses:
  *  - noise floor: a latency (unit ns) whose medians differ by less than max(100 ns, the timer's
  *    resolution, two histogram buckets at that value) is "~ (noise)", never a regression;

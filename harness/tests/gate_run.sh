@@ -93,6 +93,30 @@ csv)
     jq '.run.scenario = "=HYPERLINK(\"x\")"' "$T/c.json" >"$T/evil.json"
     "$DRABENCH" export --format csv "$T/evil.json" | grep -q ',"'"'"'=HYPERLINK(""x"")",' || fail "formula not neutralised"
     ;;
+delay20)
+    # a 20% slowdown (DRA_TEST_DELAY_NS = a fifth of the measured timed work per claim) at the
+    # scenario's default repetitions (3) is inconclusive or a regression, never PASS
+    "$DRABENCH" run default -n 200 -w 20 --invariants off -q -o "$T/a.json" || fail run
+    jq -e '.repetitions | length == 3' "$T/a.json" >/dev/null || fail "default repetitions are not 3"
+    d=$(jq '[.repetitions[].values["throughput.claims_per_s"]] | sort | .[1] | 1e9 / . * 0.2 | floor | if . < 1 then 1 else . end' "$T/a.json")
+    DRA_TEST_DELAY_NS=$d "$DRABENCH" run default -n 200 -w 20 --invariants off -q -o "$T/b.json" || fail run
+    "$DRABENCH" compare "$T/a.json" "$T/b.json" >"$T/out" 2>&1; rc=$?
+    echo "delay $d ns per claim: compare exit $rc"
+    [ $rc -eq 1 ] || [ $rc -eq 5 ] || { cat "$T/out"; fail "a 20% slowdown at 3 repetitions gave exit $rc"; }
+    ;;
+self20)
+    # the same build compared with itself passes 20 times in a row with the default gate: one
+    # run's 12 repetitions split into halves by 20 different permutations (so machine-load drift
+    # between processes does not enter), each half a result file
+    "$DRABENCH" run default -n 300 -r 12 -w 50 --invariants off -q -o "$T/s.json" || fail run
+    k=1
+    while [ $k -le 20 ]; do
+        jq --argjson k $k '.repetitions |= (sort_by((.index * 7919 + $k * 104729) % 997) | .[:6])' "$T/s.json" >"$T/x.json"
+        jq --argjson k $k '.repetitions |= (sort_by((.index * 7919 + $k * 104729) % 997) | .[6:])' "$T/s.json" >"$T/y.json"
+        "$DRABENCH" compare "$T/x.json" "$T/y.json" >"$T/out" 2>&1 || { cat "$T/out"; fail "compare $k of 20 failed"; }
+        k=$((k + 1))
+    done
+    ;;
 *)
     fail "unknown case $1"
     ;;
