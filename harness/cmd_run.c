@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "progress.h"
-#include "report.h"
 #include "result.h"
 #include "runner.h"
 
@@ -295,6 +294,30 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         fprintf(f, "written     %s\n", written);
 }
 
+/* A scenario name as a file name: its last path component without .yaml/.yml, characters
+ * other than [A-Za-z0-9._-] replaced by '_', never empty, never starting with '.'. */
+static void safe_file_name(const char *s, char *buf, size_t len)
+{
+    const char *b = strrchr(s, '/');
+    b = b ? b + 1 : s;
+    size_t n = strlen(b);
+    if (n > 5 && strcmp(b + n - 5, ".yaml") == 0)
+        n -= 5;
+    else if (n > 4 && strcmp(b + n - 4, ".yml") == 0)
+        n -= 4;
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < len && k < 64; i++) {
+        char ch = b[i];
+        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                  ch == '.' || ch == '_' || ch == '-';
+        bool first = k == 0;
+        buf[k++] = ok && !(first && ch == '.') ? ch : '_';
+    }
+    if (k == 0)
+        buf[k++] = '_';
+    buf[k] = '\0';
+}
+
 /* The default result file: results/runs/<scenario>-<UTC time to the millisecond>.json, the
  * scenario reduced to a safe file name. The name is reserved by creating the file exclusively
  * (O_EXCL); when it exists, -2, -3, ... are added, so two runs never overwrite each other. The
@@ -311,7 +334,7 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
         snprintf(ts, sizeof ts, "%s.%03ldZ", sec, now.tv_nsec / 1000000);
     }
     char name[128];
-    dra_export_scenario_name(scenario ? scenario : "default", name, sizeof name);
+    safe_file_name(scenario ? scenario : "default", name, sizeof name);
     if (mkdir_p("results/runs") != 0)
         return NULL;
     for (int i = 1; i < 1000; i++) {

@@ -34,6 +34,11 @@ typedef struct dra_report_opts {
     const char *gnuplot; /* gnuplot executable; NULL = $GNUPLOT or "gnuplot"; "" = do not plot */
     size_t nbase;        /* the first nbase results are the base side of the comparison section
                             (0 = 1); the rest are compared against them */
+    /* the comparison section's thresholds, the same source as `drabench compare`: a gate file,
+     * or one threshold for every metric (has_threshold), else compare's default (5%) */
+    const struct dra_gate *gate;
+    bool has_threshold;
+    double threshold;
 } dra_report_opts_t;
 
 /* What dra_report_write did (for the caller's summary line and tests). */

@@ -1,7 +1,7 @@
 # gate.cmake - the regression gate of `drabench compare` (harness/tests/gate.sh): inconclusive
 # with too few samples, timings refused across hosts, inputs that are not comparable unless
 # --across, missing/interrupted/empty files, the noise floor and shapes of meaningful size.
-foreach(_case few_samples other_host inputs_differ sets noise)
+foreach(_case few_samples other_host inputs_differ sets noise report_same_gate)
   add_test(NAME compare.gate_${_case}
            COMMAND sh harness/tests/gate.sh ${_case}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -97,6 +97,18 @@ noise)
     derive noise-default.json '.repetitions |= map(.values["latency.pod.p50"] *= 2)' d.json
     expect 1 "$T/out" "$D/base-default.json" "$T/d.json"
     ;;
+report_same_gate)
+    # one source of thresholds: the report's comparison section gives compare's verdict for the
+    # same files and the same gate (none, the nightly gate file, a stricter threshold)
+    for g in "" "--gate corpora/nightly-gate.yaml" "--gate $D/e2e-gate.yaml" "--threshold 2%"; do
+        for set in regress within noise; do
+            "$DRABENCH" compare $g "$D/base-default.json" "$D/$set-default.json" >/dev/null 2>&1; want=$?
+            rm -rf "$T/rep"
+            "$DRABENCH" report --no-plots $g -o "$T/rep" "$D/base-default.json" "$D/$set-default.json" >/dev/null 2>&1 || fail "report $g"
+            grep -q "^Exit status $want:" "$T/rep/report.md" || fail "report with '$g' on $set does not say exit $want: $(grep '^Exit status' "$T/rep/report.md")"
+        done
+    done
+    ;;
 *)
     fail "unknown case $1"
     ;;
