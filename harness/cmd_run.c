@@ -40,6 +40,10 @@ static const char help[] =
     "      --release R          release profile 1.34 | 1.35 | 1.36 (default: scenario's)\n"
     "      --feature GATE=BOOL  feature gate override, repeatable (e.g. DRAAdminAccess=false)\n"
     "      --hgrm DIR           also write every histogram as DIR/<shape>_<phase>_<outcome>.hgrm\n"
+    "      --cluster PATH       run the scenario's workload against these manifests instead of\n"
+    "                           its generated cluster: a real cluster's ResourceSlices,\n"
+    "                           DeviceClasses and Nodes (kubectl get resourceslices,\n"
+    "                           deviceclasses,nodes -o yaml > dump.yaml); file or directory\n"
     "  -q, --quiet              no progress and no summary table\n"
     "      --progress WHEN      auto | always | never (default: auto: a bar when stderr is a\n"
     "                           terminal and CI is unset, else one line per repetition)\n"
@@ -53,6 +57,7 @@ static const char help[] =
     "  drabench run sched-perf-500 --repeat 5 -o results/runs/sp500.json\n"
     "  drabench run fleet-5k --policy best-fit --invariants sample=0.01 --hgrm /tmp/hgrm\n"
     "  drabench run my-scenario.yaml -o - | jq .repetitions[0].values\n"
+    "  drabench run --cluster dump.yaml my-workload.yaml\n"
     "\n"
     "Exit status: 0 ok, 2 usage error or invalid scenario, 3 an invariant was violated,\n"
     "4 environment error (I/O, memory), 130 interrupted (the result file is still written).\n";
@@ -356,7 +361,7 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
 
 int dra_cmd_run(int argc, char **argv)
 {
-    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS };
+    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -367,6 +372,7 @@ int dra_cmd_run(int argc, char **argv)
         {"release", required_argument, NULL, O_RELEASE},
         {"feature", required_argument, NULL, O_FEATURE},
         {"hgrm", required_argument, NULL, O_HGRM},
+        {"cluster", required_argument, NULL, O_CLUSTER},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     dra_runner_opts_t ro;
@@ -468,6 +474,9 @@ int dra_cmd_run(int argc, char **argv)
         }
         case O_HGRM:
             hgrm = optarg;
+            break;
+        case O_CLUSTER:
+            ro.cluster = optarg;
             break;
         case 'q':
             quiet = true;

@@ -717,6 +717,10 @@ static const char *input_diff(build_t *b, const dra_rload_result_t *x, const dra
     if (*x->scenario_hash && *y->scenario_hash && strcmp(x->scenario_hash, y->scenario_hash) != 0)
         return bprintf(b, "scenario hash %s vs %s: the scenario itself changed", x->scenario_hash,
                        y->scenario_hash);
+    if (*x->cluster_hash && *y->cluster_hash && strcmp(x->cluster_hash, y->cluster_hash) != 0 &&
+        strcmp(x->seed, y->seed) == 0)
+        return bprintf(b, "cluster hash %s vs %s: the cluster differs", x->cluster_hash,
+                       y->cluster_hash);
     idiff_t d[5];
     size_t nd = 0;
     if (x->workload_count > 0 && y->workload_count > 0 && x->workload_count != y->workload_count)
@@ -780,7 +784,7 @@ static const char *across_of(const char *text)
         return across_name(DRA_ACROSS_POLICY);
     if (strncmp(text, "allocator ", 10) == 0)
         return across_name(DRA_ACROSS_ALLOCATOR);
-    if (strncmp(text, "scenario ", 9) == 0)
+    if (strncmp(text, "scenario ", 9) == 0 || strncmp(text, "cluster ", 8) == 0)
         return NULL;
     return across_name(DRA_ACROSS_RELEASE);
 }

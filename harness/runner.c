@@ -202,6 +202,7 @@ typedef struct ctx {
     dra_cel_cache_t *cel;
     dra_anyalloc_t alloc; /* reference or fast (alloc/fast.h) */
     dra_alloc_kind_t akind;
+    const char *cluster_paths[1]; /* --cluster */
     /* reasons of outcomes other than allocated, per repetition (reason_t) */
     struct reason *reasons;
     uint32_t nreasons, cap_reasons;
@@ -1311,6 +1312,13 @@ static int setup(ctx_t *c)
     if (rc)
         return rc;
     c->scn_loaded = true;
+    if (o->cluster) {
+        /* the workload of the scenario against a real cluster: its slices, classes and nodes */
+        c->cluster_paths[0] = o->cluster;
+        c->scn.ngroups = 0;
+        c->scn.manifests = c->cluster_paths;
+        c->scn.nmanifests = 1;
+    }
     c->seed = o->has_seed ? o->seed : c->scn.seed;
     c->policy = o->has_policy ? o->policy : c->scn.placement;
     c->inv = c->scn.invariants;
@@ -1482,6 +1490,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
         DRA_HIST_SIGFIGS, "interleaving", "sequential", "argv", argv);
     if (run && c->scn.file)
         json_object_set_new(run, "scenario_file", json_string(c->scn.file));
+    if (run && o->cluster)
+        json_object_set_new(run, "cluster_file", json_string(o->cluster));
     if (run)
         json_object_set_new(run, "workload_mode",
                             json_string(c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill"));

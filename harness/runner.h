@@ -98,6 +98,8 @@ typedef struct dra_runner_opts {
     const char *const *features; /* "GATE=bool" overrides, applied after the scenario's */
     uint32_t nfeatures;
     const char *allocator;       /* "fast" or "reference" (NULL = fast) */
+    const char *cluster;         /* manifests file or directory that replaces the scenario's
+                                    cluster (a real cluster's kubectl dump); NULL = the scenario's */
     uint64_t test_delay_ns;      /* DRA_TEST_DELAY_NS */
     uint64_t inject_fault;       /* DRA_TEST_INJECT_FAULT (0 = off) */
     volatile sig_atomic_t *stop; /* set asynchronously (SIGINT): stop at the next pod boundary */

@@ -117,6 +117,45 @@ self20)
         k=$((k + 1))
     done
     ;;
+cluster)
+    # a real cluster's manifests as the cluster: --cluster DUMP with a workload scenario, and a
+    # scenario whose cluster is only manifests (no node groups)
+    R=${DRA_SHARED:-../shared}/real-manifests
+    [ -r "$R/dra-example-driver/gpu-default.derived.yaml" ] || { echo "skip: no shared manifests"; exit 0; }
+    { cat "$R/dra-example-driver/gpu-default.derived.yaml"; echo "---"; cat "$R/k8s-website-examples/driver-install/deviceclass.yaml"; } >"$T/dump.yaml"
+    cat >"$T/w.yaml" <<'YAML'
+apiVersion: drabench.dev/v1alpha1
+kind: Scenario
+metadata: {name: example-gpus}
+spec:
+  seed: 1
+  release: "1.36"
+  cluster:
+    manifests: [dump.yaml]
+  workload:
+    mode: fill
+    count: 12
+    mix:
+    - weight: 1
+      template:
+        name: one-gpu
+        requests:
+        - {name: gpu, deviceClassName: gpu.example.com, count: 1}
+  placement: first-fit
+  run: {warmup: 0, repetitions: 1, invariants: all}
+YAML
+    "$DRABENCH" run "$T/w.yaml" -q -o "$T/m.json" || fail "manifests-only scenario"
+    jq -e '.cluster.nodes == 1 and .cluster.devices == 8 and .repetitions[0].outcomes.allocated == 8 and .repetitions[0].outcomes.unsatisfiable == 4' "$T/m.json" >/dev/null || fail "manifests-only: $(jq -c '.cluster, .repetitions[0].outcomes' "$T/m.json")"
+    "$DRABENCH" run --cluster "$T/dump.yaml" "$T/small.yaml" -q -r 1 -w 0 -o "$T/c.json" || fail "--cluster"
+    jq -e '.run.cluster_file | endswith("dump.yaml")' "$T/c.json" >/dev/null || fail "cluster_file not recorded"
+    jq -e '.cluster.nodes == 1 and .cluster.devices == 8' "$T/c.json" >/dev/null || fail "--cluster did not replace the generated cluster"
+    # no NVIDIA device in that cluster: nothing is allocated and every outcome says why
+    jq -e '.repetitions[0].outcomes.allocated == 0 and (.repetitions[0].outcome_reasons | map(.count) | add) == .repetitions[0].pods and ([.repetitions[0].outcome_reasons[].reason] | any(test("gpu.nvidia.con")))' "$T/c.json" >/dev/null || fail "reasons: $(jq -c '.repetitions[0].outcome_reasons' "$T/c.json")"
+    ;;
+gen_list_json)
+    "$DRABENCH" gen --list --json >"$T/l.json" || fail "gen --list --json"
+    jq -e '(.profiles | map(.name) | index("dgx-h100")) != null and (.shapes | map(.name) | index("gpu-1")) != null and ([.scenarios[] | select(.name == "default")][0] | .repetitions == 3 and .count == 4000 and .mode == "steady")' "$T/l.json" >/dev/null || fail "gen --list --json content"
+    ;;
 *)
     fail "unknown case $1"
     ;;
