@@ -156,6 +156,24 @@ gen_list_json)
     "$DRABENCH" gen --list --json >"$T/l.json" || fail "gen --list --json"
     jq -e '(.profiles | map(.name) | index("dgx-h100")) != null and (.shapes | map(.name) | index("gpu-1")) != null and ([.scenarios[] | select(.name == "default")][0] | .repetitions == 3 and .count == 4000 and .mode == "steady")' "$T/l.json" >/dev/null || fail "gen --list --json content"
     ;;
+validate)
+    # a class no device can satisfy and a selector that does not compile are reported by
+    # validate, for a scenario and for gen output with --cluster
+    "$DRABENCH" validate "$T/small.yaml" 2>"$T/v.err"; rc=$?
+    [ $rc -eq 2 ] || { cat "$T/v.err"; fail "validate of a bad scenario exited $rc"; }
+    grep -q 'small.yaml:[0-9]*:[0-9]*: error: spec.workload.mix\[2\] (typo-class): request gpu: device class gpu.nvidia.con does not exist' "$T/v.err" || { cat "$T/v.err"; fail "no class error"; }
+    grep -q 'spec.workload.mix\[3\] (bad-selector): request gpu: request selector #0 does not compile' "$T/v.err" || fail "no selector error"
+    "$DRABENCH" validate corpora/scenarios/default.yaml corpora/scenarios/mig-inference.yaml 2>"$T/ok.err" || { cat "$T/ok.err"; fail "built-in scenarios invalid"; }
+    "$DRABENCH" gen "$T/small.yaml" -o "$T/gen" >/dev/null || fail gen
+    "$DRABENCH" validate --cluster "$T/gen" 2>"$T/g.err"; rc=$?
+    [ $rc -eq 2 ] || fail "validate --cluster of gen output exited $rc"
+    grep -q 'ResourceClaimTemplate/typo-class: request gpu: device class gpu.nvidia.con does not exist' "$T/g.err" || fail "gen output: no class error"
+    grep -q 'ResourceClaimTemplate/bad-selector: .*does not compile' "$T/g.err" || fail "gen output: no selector error"
+    # a class that exists but that no device satisfies
+    sed 's/deviceClassName: gpu.nvidia.con/deviceClassName: mig.nvidia.com/; s/- {shape: mig-1g.5gb, weight: 1}//; s/profile: a100-mig-dynamic/profile: cpu-only/' "$T/small.yaml" >"$T/nodev.yaml"
+    "$DRABENCH" validate "$T/nodev.yaml" 2>"$T/n.err"
+    grep -q 'no device of the cluster .* satisfies device class' "$T/n.err" || { cat "$T/n.err"; fail "no unsatisfiable-class error"; }
+    ;;
 *)
     fail "unknown case $1"
     ;;
