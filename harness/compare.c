@@ -718,7 +718,7 @@ static const char *input_diff(build_t *b, const dra_rload_result_t *x, const dra
         return bprintf(b, "scenario hash %s vs %s: the scenario itself changed", x->scenario_hash,
                        y->scenario_hash);
     if (*x->cluster_hash && *y->cluster_hash && strcmp(x->cluster_hash, y->cluster_hash) != 0 &&
-        strcmp(x->seed, y->seed) == 0)
+        strcmp(x->seed, y->seed) == 0 && strcmp(x->release, y->release) == 0)
         return bprintf(b, "cluster hash %s vs %s: the cluster differs", x->cluster_hash,
                        y->cluster_hash);
     idiff_t d[5];
