@@ -174,6 +174,25 @@ validate)
     "$DRABENCH" validate "$T/nodev.yaml" 2>"$T/n.err"
     grep -q 'no device of the cluster .* satisfies device class' "$T/n.err" || { cat "$T/n.err"; fail "no unsatisfiable-class error"; }
     ;;
+ci)
+    # the committed nightly workflow and the README's GitLab example are YAML (drabench's reader
+    # finds no syntax error, only that they are not Kubernetes objects) and run scripts/nightly
+    # on a dedicated runner, cache the build, keep artifacts, summarize, and fail on 1 and 3
+    w=.github/workflows/nightly.yml
+    "$DRABENCH" validate "$w" 2>"$T/w.err"
+    grep -q 'YAML syntax error' "$T/w.err" && { cat "$T/w.err"; fail "$w is not YAML"; }
+    for want in 'cron:' 'runs-on: \[self-hosted, linux, drabench-bench\]' 'scripts/nightly --budget' \
+                'actions/cache@' 'path: build/release' 'path: results/baseline/local' 'actions/upload-artifact@' \
+                'GITHUB_STEP_SUMMARY' '1) echo .*exit 1' '3) echo .*exit 3'; do
+        grep -q "$want" "$w" || fail "$w lacks $want"
+    done
+    awk '/^```yaml$/ {on = 1; next} /^```$/ {on = 0} on' README.md | awk '/^nightly:/ {on = 1} on' >"$T/gitlab.yml"
+    grep -q 'scripts/nightly' "$T/gitlab.yml" || fail "no GitLab example in README.md"
+    "$DRABENCH" validate "$T/gitlab.yml" 2>"$T/g.err"
+    grep -q 'YAML syntax error' "$T/g.err" && { cat "$T/g.err"; fail "the GitLab example is not YAML"; }
+    bash -n scripts/nightly || fail "scripts/nightly has a syntax error"
+    scripts/nightly --help | grep -q 'local/<host fingerprint>' || fail "scripts/nightly --help"
+    ;;
 *)
     fail "unknown case $1"
     ;;
