@@ -123,7 +123,7 @@ static int list_json(void)
             uint64_t nodes = 0;
             for (uint32_t g = 0; g < s.ngroups; g++)
                 nodes += s.groups[g].count;
-            char seed[24], rel[8];
+            char seed[24], rel[32];
             snprintf(seed, sizeof seed, "%llu", (unsigned long long)s.seed);
             snprintf(rel, sizeof rel, "%d.%d", s.release / 100, s.release % 100);
             json_array_append_new(

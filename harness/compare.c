@@ -113,6 +113,23 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             if (!(g->alpha > 0 && g->alpha < 1))
                 return gate_err(c, v, "alpha: must lie in (0, 1)");
             g->has_alpha = true;
+        } else if (strcmp(k, "noise_floor") == 0) {
+            char *end = NULL;
+            const char *t = dra_ynode_is_scalar(v) && v->text ? v->text : "";
+            double x = strtod(t, &end);
+            double mul = 0;
+            if (end && end != t) {
+                if (strcmp(end, "ns") == 0 || (*end == '\0' && x == 0))
+                    mul = 1;
+                else if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
+                    mul = 1e3;
+                else if (strcmp(end, "ms") == 0)
+                    mul = 1e6;
+            }
+            if (!(mul > 0) || !(x >= 0) || !isfinite(x))
+                return gate_err(c, v, "noise_floor: expected a duration such as 100ns, 2us or 0");
+            g->noise_floor_ns = x * mul;
+            g->has_noise_floor = true;
         } else if (strcmp(k, "metrics") == 0) {
             if (dra_ynode_is_null(v))
                 continue;
@@ -159,7 +176,8 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             }
         } else {
             return gate_err(c, root->keys[i],
-                            "gate file: unknown key '%s' (expected default, alpha, metrics)", k);
+                            "gate file: unknown key '%s' (expected default, alpha, noise_floor, metrics)",
+                            k);
         }
     }
     return DRA_OK;
@@ -350,6 +368,7 @@ void dra_compare_opts_init(dra_compare_opts_t *o)
     o->alpha = DRA_STATS_ALPHA;
     o->confidence = DRA_STATS_CONFIDENCE;
     o->threshold = DRA_COMPARE_DEFAULT_THRESHOLD;
+    o->noise_floor_ns = DRA_COMPARE_NOISE_FLOOR_NS;
 }
 
 /* Growable arrays in the report arena. */
@@ -587,9 +606,9 @@ static long long min_shape_pods(const scen_t *sc, const char *m)
     return best;
 }
 
-static double noise_floor(const scen_t *sc, double bm, double cm)
+static double noise_floor(const scen_t *sc, double floor_ns, double bm, double cm)
 {
-    double f = DRA_COMPARE_NOISE_FLOOR_NS;
+    double f = floor_ns > 0 ? floor_ns : 0;
     for (int side = 0; side < 2; side++) {
         const dra_rload_result_t **fs = side ? sc->cur : sc->base;
         size_t n = side ? sc->ncur : sc->nbase;
@@ -660,7 +679,9 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
             row->significant = rc == DRA_OK && row->p < alpha;
             row->few_samples = min_p(na, nb) >= alpha;
             if (is_ns) {
-                row->floor_ns = noise_floor(sc, bm, cm);
+                double fl = o->gate && o->gate->has_noise_floor ? o->gate->noise_floor_ns
+                                                                : o->noise_floor_ns;
+                row->floor_ns = noise_floor(sc, fl, bm, cm);
                 row->below_floor = cm != bm && fabs(cm - bm) < row->floor_ns;
             }
         }
@@ -1490,6 +1511,10 @@ int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
     if (r->nerrors)
         fputc('\n', f);
     write_files_text(r, f, false);
+    fputs("values: median of the repetitions ± the 95% confidence interval of the median; "
+          "throughput is per second of timed allocator work (the median of the repetitions' "
+          "throughput, not the pooled figure of the run summary)\n\n",
+          f);
     write_shape_changes(r, f, false);
     for (size_t i = 0; i < r->nrows;) {
         size_t j = i;

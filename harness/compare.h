@@ -48,6 +48,7 @@
  * Gate file (YAML or JSON; see dra_compare_gate_parse):
  *     default: 5%                      # metrics no rule names; "off" = report only
  *     alpha: 0.05                      # optional significance level
+ *     noise_floor: 100ns               # optional: latency changes below it are noise (ns, us, ms)
  *     metrics:                         # first matching rule wins; shell patterns (fnmatch)
  *       throughput.claims_per_s: 5%
  *       "latency.pod.*": 10%
@@ -97,9 +98,10 @@ typedef struct dra_gate_rule {
 
 typedef struct dra_gate {
     const char *path;
-    bool has_default, has_alpha;
+    bool has_default, has_alpha, has_noise_floor;
     double default_threshold; /* fraction; negative = off */
     double alpha;
+    double noise_floor_ns;    /* noise_floor: "100ns", "1us", "0" */
     size_t nrules;
     dra_gate_rule_t *rules;
     dra_arena_t arena;
@@ -124,6 +126,9 @@ typedef struct dra_compare_opts {
     double threshold;        /* fraction for every metric when no gate file; negative = off */
     const dra_gate_t *gate;  /* optional; overrides threshold */
     bool allow_digest_change;
+    double noise_floor_ns;   /* latency changes below max(this, timer, one bucket) are noise;
+                                default DRA_COMPARE_NOISE_FLOOR_NS, 0 = only timer and bucket
+                                (a gate file's noise_floor overrides) */
     unsigned across;         /* DRA_ACROSS_* the user compares across on purpose */
     bool exact_only;         /* compare exact metrics, digests and invariants only */
 } dra_compare_opts_t;
