@@ -52,7 +52,7 @@ static const char help[] =
     "\n"
     "What is not gated: a latency change below the noise floor (max(100 ns, the timer's\n"
     "resolution, one histogram bucket)); a percentile of a shape with too few pods per\n"
-    "repetition (p50 20, p90 100, p99 1000, p999 10000; max never). Interrupted runs are left\n"
+    "repetition (p50, p90 100, p99 1000, p999 10000; max never). Interrupted runs are left\n"
     "out. Files whose inputs differ (scenario, --count, seed, release, policy, allocator) are\n"
     "not comparable unless --across names the difference.\n"
     "\n"

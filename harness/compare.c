@@ -651,6 +651,8 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
             row->not_gated = "one sample per repetition";
         } else if (q > 0 && q < 1) {
             long long need = (long long)ceil(10.0 / (1.0 - q) - 1e-9);
+            if (need < DRA_COMPARE_MIN_PODS)
+                need = DRA_COMPARE_MIN_PODS;
             long long have = min_shape_pods(sc, m);
             if (have >= 0 && have < need)
                 row->not_gated = bprintf(bld, "%lld pods per repetition, need >= %lld for %s", have,

@@ -28,7 +28,8 @@
  *  - noise floor: a latency (unit ns) whose medians differ by less than max(100 ns, the timer's
  *    resolution, two histogram buckets at that value) is "~ (noise)", never a regression;
  *  - size: a latency percentile pXX of a shape is gated only when every repetition had at least
- *    10 / (1 - q) pods of that shape (p50: 20, p90: 100, p99: 1000, p999: 10000); `.max` never;
+ *    max(100, 10 / (1 - q)) pods of that shape (p50, p90: 100, p99: 1000, p999: 10000); `.max`
+ *    never;
  *  - inconclusive: a gated timing row whose U test cannot reach alpha with the samples it has
  *    (fewer than 4 per side at 0.05) is "inconclusive", never "~";
  *  - hosts: timing rows of files with different host fingerprints (hostinfo.h) are not compared
@@ -75,6 +76,8 @@
 
 #define DRA_COMPARE_DEFAULT_THRESHOLD 0.05
 #define DRA_COMPARE_NOISE_FLOOR_NS 100.0
+/* Fewest pods of a shape per repetition for any of its latency percentiles to gate. */
+#define DRA_COMPARE_MIN_PODS 100
 
 /* Inputs a comparison may cross on purpose (--across). */
 enum {

@@ -93,9 +93,15 @@ noise)
     expect 0 "$T/out" "$T/b.json" "$T/c.json"
     grep -q '~ (noise: |Δ| < 100ns' "$T/out" || fail "no noise note"
     grep -q 'not gated: 44 pods per repetition, need >= 1000 for p99' "$T/out" || fail "p99 of 44 pods gated"
-    # 1 us -> 2 us on p50 (44 pods >= 20) still gates
+    # 1 us -> 2 us on p50 of 44 pods per repetition is not gated (fewer than 100) ...
     derive noise-default.json '.repetitions |= map(.values["latency.pod.p50"] *= 2)' d.json
-    expect 1 "$T/out" "$D/base-default.json" "$T/d.json"
+    expect 0 "$T/out" "$D/base-default.json" "$T/d.json"
+    grep -q 'not gated: 44 pods per repetition, need >= 100 for p50' "$T/out" || fail "p50 of 44 pods gated"
+    # ... with 200 pods per repetition it gates
+    big='.repetitions[].histograms |= map(if .name == "all/pod/any" then .count = 200 | .buckets = [[1000, 200]] else . end)'
+    derive base-default.json "$big" b200.json
+    derive noise-default.json "$big"' | .repetitions |= map(.values["latency.pod.p50"] *= 2)' d200.json
+    expect 1 "$T/out" "$T/b200.json" "$T/d200.json"
     ;;
 report_same_gate)
     # one source of thresholds: the report's comparison section gives compare's verdict for the
