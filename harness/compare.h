@@ -12,7 +12,8 @@
  *
  * Correctness checks, reported prominently:
  *  - decision digest changes: two files (of different sides, or of one side) whose inputs are
- *    equal - scenario hash, seed, release profile, feature gates, upstream-bug mode and policy -
+ *    equal - scenario hash, seed, release profile, feature gates, upstream-bug mode, policy and
+ *    workload count -
  *    but whose decision digests differ, or a repetition whose digest differs from its file's:
  *    the same inputs produced different allocations;
  *  - invariant violations in any file (either side);

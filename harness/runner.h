@@ -28,6 +28,13 @@
  * (undone, not recorded), then the measured workload; so the first repetition does not pay for
  * cold caches the others skip, and the exact counters (search.*) are equal in every repetition.
  *
+ * Outcomes other than allocated are counted per shape with their reason (`outcome_reasons` of a
+ * repetition): the allocator's message for fatal and node-failure outcomes, found by asking the
+ * allocator once more, outside the timed regions, for the first pod of each shape and outcome in
+ * every measured repetition (the same extra work in each repetition).
+ * With opts.cluster the scenario's node groups and manifests are replaced by that path's
+ * manifests (a real cluster's slices, classes and nodes); the workload stays the scenario's.
+ *
  * Test hooks (environment, read by dra_runner_opts_from_env): DRA_TEST_INJECT_FAULT=N corrupts
  * the N-th (1-based) successful pod allocation of each measured repetition (one device is
  * replaced by one already allocated, or a non-existent one) so the invariant checker must
