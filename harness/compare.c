@@ -855,6 +855,33 @@ static long long hist_count(const dra_rload_rep_t *rep, const char *name)
     return 0;
 }
 
+/* Per pod, from the files' decision records: pods compared and changed per shape (and "all").
+ * Pods are matched by arrival index; when a matched pair has different mix entries the
+ * arrivals differ (another seed) and nothing is counted. */
+static void per_pod_changes(dra_compare_report_t *out, const char *scenario,
+                            const dra_rload_result_t *x, const dra_rload_result_t *y)
+{
+    if (!x->dec_pods || !y->dec_pods)
+        return;
+    size_t n = x->dec_pods < y->dec_pods ? x->dec_pods : y->dec_pods;
+    for (size_t p = 0; p < n; p++)
+        if (strcmp(x->dec_shapes[x->dec_shape[p]], y->dec_shapes[y->dec_shape[p]]) != 0)
+            return;
+    for (size_t i = 0; i < out->nshape_changes; i++) {
+        dra_compare_shape_change_t *c = &out->shape_changes[i];
+        if (strcmp(c->scenario, scenario) != 0)
+            continue;
+        bool all = strcmp(c->shape, "all") == 0;
+        c->pods_compared = c->pods_changed = 0;
+        for (size_t p = 0; p < n; p++) {
+            if (!all && strcmp(x->dec_shapes[x->dec_shape[p]], c->shape) != 0)
+                continue;
+            c->pods_compared++;
+            c->pods_changed += x->dec_hash[p] != y->dec_hash[p];
+        }
+    }
+}
+
 /* Per-shape outcomes of the first repetition of the first file of each side (--across). */
 static void shape_changes(build_t *b, dra_compare_report_t *out, size_t *cap, const scen_t *sc)
 {
@@ -890,8 +917,10 @@ static void shape_changes(build_t *b, dra_compare_report_t *out, size_t *cap, co
             c->cur_allocated = hist_count(ry, bprintf(b, "%s/pod/allocated", sh));
             c->cur_unsat = hist_count(ry, bprintf(b, "%s/pod/unsatisfiable", sh));
             c->digest_differs = strcmp(x->digest, y->digest) != 0;
+            c->pods_compared = c->pods_changed = -1;
         }
     }
+    per_pod_changes(out, sc->name, x, y);
 }
 
 int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rload_result_t *cur,
@@ -1481,26 +1510,32 @@ static void write_shape_changes(const dra_compare_report_t *r, FILE *f, bool md)
     if (md)
         fprintf(f, "### Decisions across inputs (%s)\n\nOutcomes of the first repetition per shape; "
                    "decision changes are information here, not failures.\n\n"
-                   "| scenario | shape | pods | allocated | unsatisfiable | digest |\n"
-                   "| --- | --- | ---: | ---: | ---: | --- |\n",
+                   "| scenario | shape | pods | allocated | unsatisfiable | pods changed | digest |\n"
+                   "| --- | --- | ---: | ---: | ---: | ---: | --- |\n",
                 r->across_diff ? r->across_diff : "");
     else
         fprintf(f, "decisions across inputs (%s): first repetition per shape, information only\n",
                 r->across_diff ? r->across_diff : "");
     for (size_t i = 0; i < r->nshape_changes; i++) {
         const dra_compare_shape_change_t *c = &r->shape_changes[i];
+        char changed[96];
+        if (c->pods_compared >= 0)
+            snprintf(changed, sizeof changed, "%lld of %lld", c->pods_changed, c->pods_compared);
+        else
+            snprintf(changed, sizeof changed, "?");
         if (md)
-            fprintf(f, "| %s | %s | %lld -> %lld | %lld -> %lld (%+lld) | %lld -> %lld (%+lld) | %s |\n",
+            fprintf(f, "| %s | %s | %lld -> %lld | %lld -> %lld (%+lld) | %lld -> %lld (%+lld) | %s | %s |\n",
                     c->scenario, c->shape, c->base_pods, c->cur_pods, c->base_allocated,
                     c->cur_allocated, c->cur_allocated - c->base_allocated, c->base_unsat,
-                    c->cur_unsat, c->cur_unsat - c->base_unsat,
+                    c->cur_unsat, c->cur_unsat - c->base_unsat, changed,
                     c->digest_differs ? "differs" : "equal");
         else
             fprintf(f, "  %s %-16s pods %lld -> %lld, allocated %lld -> %lld (%+lld), "
-                       "unsatisfiable %lld -> %lld (%+lld)%s\n",
+                       "unsatisfiable %lld -> %lld (%+lld), pods with another outcome, node or "
+                       "devices: %s%s\n",
                     c->scenario, c->shape, c->base_pods, c->cur_pods, c->base_allocated,
                     c->cur_allocated, c->cur_allocated - c->base_allocated, c->base_unsat,
-                    c->cur_unsat, c->cur_unsat - c->base_unsat,
+                    c->cur_unsat, c->cur_unsat - c->base_unsat, changed,
                     c->digest_differs ? ", decision digest differs" : "");
     }
     fputc('\n', f);
@@ -1862,6 +1897,11 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
                               (json_int_t)c->cur_pods, "allocated", (json_int_t)c->cur_allocated,
                               "unsatisfiable", (json_int_t)c->cur_unsat, "digest_differs",
                               c->digest_differs));
+        json_t *jc = json_array_get(shapes, json_array_size(shapes) - 1);
+        json_object_set_new(jc, "pods_compared",
+                            c->pods_compared >= 0 ? json_integer(c->pods_compared) : json_null());
+        json_object_set_new(jc, "pods_changed",
+                            c->pods_changed >= 0 ? json_integer(c->pods_changed) : json_null());
     }
     json_object_set_new(root, "errors", errs);
     json_object_set_new(root, "missing", miss);

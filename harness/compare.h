@@ -38,8 +38,9 @@
  *    invariants still are;
  *  - inputs: files of one scenario whose inputs differ (scenario hash, --count, seed, release
  *    profile and gates, policy, allocator) are "not comparable" (exit 2) unless the dimension
- *    is named in `across`; then decision changes are information (per-shape outcome counts)
- *    and exact metrics do not gate;
+ *    is named in `across`; then decision changes are information (per shape: outcome counts
+ *    and, from the files' per-pod `decisions`, the pods whose outcome, node or devices
+ *    changed) and exact metrics do not gate;
  *  - interrupted files are excluded; a file with no repetitions or no values is invalid
  *    (exit 2); a scenario with a complete base file and no complete new file fails the gate.
  * dra_compare_run sets report->exit_status: 2 when report->nerrors (not comparable or invalid),
@@ -187,6 +188,10 @@ typedef struct dra_compare_shape_change {
     long long base_pods, base_allocated, base_unsat;
     long long cur_pods, cur_allocated, cur_unsat;
     bool digest_differs; /* the files' decision digests differ */
+    /* pods of this shape compared one to one (same arrival, same mix entry) from the files'
+     * `decisions`, and how many of them changed outcome, node or devices; -1 when the files
+     * have no such records or their arrivals differ */
+    long long pods_compared, pods_changed;
 } dra_compare_shape_change_t;
 
 typedef struct dra_compare_geomean {

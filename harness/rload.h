@@ -95,6 +95,14 @@ typedef struct dra_rload_result {
     int64_t timer_resolution_ns; /* run.method.timer_resolution_ns; 0 when unknown */
     const char *fingerprint;     /* dra_host_fingerprint of the file's host and tool facts (hex),
                                     computed on load whatever host.fingerprint says */
+    /* `decisions` (first measured repetition): per pod in arrival order its mix entry (index
+     * into dec_shapes) and a 32-bit hash of its outcome, node and devices; dec_pods 0 when the
+     * file has none or it does not decode */
+    size_t ndec_shapes;
+    const char **dec_shapes;
+    size_t dec_pods;
+    uint8_t *dec_shape;
+    uint32_t *dec_hash;
     /* cluster */
     int64_t nodes, slices, devices, arena_high_water_bytes;
     /* measurements */

@@ -232,6 +232,12 @@ typedef struct ctx {
     XXH3_state_t *dig;
     XXH3_state_t *wl_dig;
     bool hash_workload;
+    /* per-pod decision records of the first measured repetition (run JSON `decisions`) */
+    bool rec_on;
+    XXH3_state_t *rec_dig;
+    uint32_t *rec_hash;  /* decision hash per pod (0 = no decision) */
+    uint8_t *rec_shape;  /* mix entry per pod */
+    uint64_t rec_cap, rec_n;
     /* fragmentation */
     frag_dev_t *fdev;
     uint32_t nfdev;
@@ -343,24 +349,36 @@ static void dig_str(XXH3_state_t *d, const char *s)
     XXH3_64bits_update(d, s, strlen(s) + 1);
 }
 
+static void digest_into(XXH3_state_t *d, const ctx_t *c, const slot_t *s)
+{
+    if (!s) {
+        dig_str(d, "");
+        return;
+    }
+    dig_str(d, c->model.nodes[s->node]->name);
+    for (uint32_t i = 0; i < s->n; i++) {
+        const dra_allocation_t *a = s->allocs[i];
+        for (uint32_t j = 0; a && j < a->nresults; j++) {
+            dig_str(d, a->results[j].request);
+            dig_str(d, a->results[j].driver);
+            dig_str(d, a->results[j].pool);
+            dig_str(d, a->results[j].device);
+        }
+        dig_str(d, "|");
+    }
+}
+
 static void digest_decision(ctx_t *c, uint64_t pod, int outcome, const slot_t *s)
 {
     uint64_t hdr[2] = {pod, (uint64_t)outcome};
     XXH3_64bits_update(c->dig, hdr, sizeof hdr);
-    if (!s) {
-        dig_str(c->dig, "");
-        return;
-    }
-    dig_str(c->dig, c->model.nodes[s->node]->name);
-    for (uint32_t i = 0; i < s->n; i++) {
-        const dra_allocation_t *a = s->allocs[i];
-        for (uint32_t j = 0; a && j < a->nresults; j++) {
-            dig_str(c->dig, a->results[j].request);
-            dig_str(c->dig, a->results[j].driver);
-            dig_str(c->dig, a->results[j].pool);
-            dig_str(c->dig, a->results[j].device);
-        }
-        dig_str(c->dig, "|");
+    digest_into(c->dig, c, s);
+    if (c->rec_on && pod < c->rec_cap) {
+        /* the pod's own decision (outcome, node, devices) for per-pod comparisons (--across) */
+        XXH3_64bits_reset(c->rec_dig);
+        XXH3_64bits_update(c->rec_dig, &hdr[1], sizeof hdr[1]);
+        digest_into(c->rec_dig, c, s);
+        c->rec_hash[pod] = (uint32_t)XXH3_64bits_digest(c->rec_dig);
     }
 }
 
@@ -1099,6 +1117,82 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     return DRA_OK;
 }
 
+#define REC_MAX_PODS (UINT64_C(1) << 22) /* decision records kept for at most 4 Mi pods */
+
+/* Room for pod's decision record (outside timed regions: the arrays grow here, not in arrive). */
+static int rec_reserve(ctx_t *c, uint64_t pod, uint32_t shape)
+{
+    if (pod >= REC_MAX_PODS || shape > 255)
+        return DRA_OK;
+    if (pod >= c->rec_cap) {
+        uint64_t nc = c->rec_cap ? c->rec_cap : 1024;
+        while (nc <= pod)
+            nc *= 2;
+        uint32_t *h = realloc(c->rec_hash, nc * sizeof *h);
+        if (!h)
+            return DRA_ENOMEM;
+        c->rec_hash = h;
+        uint8_t *sh = realloc(c->rec_shape, nc * sizeof *sh);
+        if (!sh)
+            return DRA_ENOMEM;
+        c->rec_shape = sh;
+        memset(c->rec_hash + c->rec_cap, 0, (nc - c->rec_cap) * sizeof *h);
+        memset(c->rec_shape + c->rec_cap, 0, (nc - c->rec_cap) * sizeof *sh);
+        c->rec_cap = nc;
+    }
+    c->rec_shape[pod] = (uint8_t)shape;
+    if (pod + 1 > c->rec_n)
+        c->rec_n = pod + 1;
+    return DRA_OK;
+}
+
+/* `decisions` of the result: {shapes: [mix entry names], pods, records: base64 of 5 bytes per
+ * pod in arrival order (mix entry, then the 32-bit decision hash little-endian)}. */
+static json_t *decisions_json(const ctx_t *c)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t nbytes = (size_t)c->rec_n * 5, outlen = 4 * ((nbytes + 2) / 3);
+    char *out = malloc(outlen + 1);
+    json_t *shapes = json_array();
+    if (!out || !shapes) {
+        free(out);
+        json_decref(shapes);
+        return NULL;
+    }
+    size_t k = 0;
+    uint32_t acc = 0;
+    int nacc = 0;
+    for (uint64_t p = 0; p < c->rec_n; p++) {
+        uint8_t rec[5] = {c->rec_shape[p], (uint8_t)c->rec_hash[p], (uint8_t)(c->rec_hash[p] >> 8),
+                          (uint8_t)(c->rec_hash[p] >> 16), (uint8_t)(c->rec_hash[p] >> 24)};
+        for (int i = 0; i < 5; i++) {
+            acc = (acc << 8) | rec[i];
+            if (++nacc == 3) {
+                out[k++] = b64[(acc >> 18) & 63];
+                out[k++] = b64[(acc >> 12) & 63];
+                out[k++] = b64[(acc >> 6) & 63];
+                out[k++] = b64[acc & 63];
+                acc = 0;
+                nacc = 0;
+            }
+        }
+    }
+    if (nacc) {
+        acc <<= 8 * (3 - nacc);
+        out[k++] = b64[(acc >> 18) & 63];
+        out[k++] = b64[(acc >> 12) & 63];
+        out[k++] = nacc == 2 ? b64[(acc >> 6) & 63] : '=';
+        out[k++] = '=';
+    }
+    out[k] = '\0';
+    for (uint32_t i = 0; i < c->nshapes; i++)
+        json_array_append_new(shapes, json_string(c->shape_names[i]));
+    json_t *o = json_pack("{s:o, s:I, s:s}", "shapes", shapes, "pods", (json_int_t)c->rec_n,
+                          "records", out);
+    free(out);
+    return o;
+}
+
 /* Run the workload once. warmup: stop after max_pods arrivals, record nothing. */
 static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 {
@@ -1160,6 +1254,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
             bool placed;
             uint64_t before[4];
             memcpy(before, c->outc, sizeof before);
+            if (c->rec_on && (rc = rec_reserve(c, ev.pod, ev.shape)))
+                break;
             rc = arrive(c, &ev, &placed);
             if (rc)
                 break;
@@ -1298,7 +1394,15 @@ static int run_measured(ctx_t *c, uint32_t r, bool *intr)
     if (rc == DRA_OK && !*intr) {
         c->rep = r;
         c->hash_workload = r == 0;
+        c->rec_on = r == 0 && c->rec_dig != NULL;
         rc = run_rep(c, false, 0, intr);
+        c->rec_on = false;
+        if (rc == DRA_OK && r == 0 && !*intr && c->rec_dig) {
+            json_t *d = decisions_json(c);
+            if (!d)
+                return DRA_ENOMEM;
+            json_object_set_new(c->run->json, "decisions", d);
+        }
     }
     return rc;
 }
@@ -1442,7 +1546,8 @@ static int setup(ctx_t *c)
             }
     c->dig = XXH3_createState();
     c->wl_dig = XXH3_createState();
-    if (!c->dig || !c->wl_dig)
+    c->rec_dig = XXH3_createState();
+    if (!c->dig || !c->wl_dig || !c->rec_dig)
         return DRA_ENOMEM;
     XXH3_64bits_reset(c->wl_dig);
     return frag_setup(c);
@@ -1654,6 +1759,10 @@ static void ctx_fini(ctx_t *c)
         XXH3_freeState(c->dig);
     if (c->wl_dig)
         XXH3_freeState(c->wl_dig);
+    if (c->rec_dig)
+        XXH3_freeState(c->rec_dig);
+    free(c->rec_hash);
+    free(c->rec_shape);
     free(c->reasons);
     if (c->explain) {
         dra_arena_fini(c->explain);

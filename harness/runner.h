@@ -32,6 +32,8 @@
  * repetition): the allocator's message for fatal and node-failure outcomes, found by asking the
  * allocator once more, outside the timed regions, for the first pod of each shape and outcome in
  * every measured repetition (the same extra work in each repetition).
+ * The first measured repetition also records every pod's decision (mix entry and a 32-bit hash
+ * of outcome, node and devices) as the result's `decisions`, for per-pod comparisons.
  * With opts.cluster the scenario's node groups and manifests are replaced by that path's
  * manifests (a real cluster's slices, classes and nodes); the workload stays the scenario's.
  *

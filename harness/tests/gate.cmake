@@ -12,7 +12,7 @@ endforeach()
 # `drabench run` behind the gate (harness/tests/gate_run.sh): independent repetitions, outcome
 # reasons, default result names, the ETA, CSV export; the gate end to end: a 20% slowdown at
 # the default repetitions is never PASS, the same build passes 20 compares in a row.
-foreach(_case independent_reps reasons names eta csv delay20 self20 cluster gen_list_json validate ci)
+foreach(_case independent_reps reasons names eta csv delay20 self20 cluster gen_list_json validate ci across)
   add_test(NAME harness.gate_run_${_case}
            COMMAND sh harness/tests/gate_run.sh ${_case}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
