@@ -1049,6 +1049,16 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
                                       : "timings not compared (bless a baseline on this host, or "
                                         "--exact-only)"));
 
+    /* a host busy with other work when a run started: its timings are suspect */
+    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+        const dra_rload_result_t *r = out->files[i].r;
+        if (usable[i] && r->cpus > 0 && r->load1 >= (double)r->cpus)
+            push_str(&b, &out->warn, &out->nwarn, &cap_warn,
+                     bprintf(&b, "%s: the host was busy when the run started (load average %.2f on "
+                                 "%lld CPUs): its timings include other programs' work",
+                             r->path, r->load1, (long long)r->cpus));
+    }
+
     /* metric names: union over all repetitions, in report order */
     size_t nm = 0, cap_m = 0;
     const char **mnames = NULL;

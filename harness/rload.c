@@ -555,6 +555,10 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
     r->timer_resolution_ns = get_int(c, method, "timer_resolution_ns", "run.method");
     r->workload_count = get_int(c, run, "workload_count", "run");
     load_fingerprint(c, r);
+    const json_t *la = host ? json_object_get(host, "load_avg") : NULL;
+    r->load1 = json_is_array(la) && json_is_number(json_array_get(la, 0))
+                   ? json_number_value(json_array_get(la, 0))
+                   : -1;
     load_decisions(c, json_object_get(root, "decisions"), r);
 
     const json_t *cl = get_obj(c, root, "cluster", "");

@@ -83,6 +83,7 @@ typedef struct dra_rload_result {
     const char *hostname, *date, *host_kernel, *cpu_model, *governor;
     int64_t cpus;
     double mhz; /* 0 when null/unknown */
+    double load1; /* host.load_avg[0] at the start of the run; -1 when unknown */
     /* run */
     const char *scenario, *scenario_hash, *cluster_hash, *workload_hash, *seed, *seed_hex;
     const char *release, *allocator, *policy, *invariant_mode;

@@ -43,6 +43,9 @@ other_host)
     grep -q '^throughput\.' "$T/out" && fail "--exact-only still shows timings"
     derive digest-default.json '.host.cpu_model = "Other CPU"' hd.json
     expect 3 "$T/out" --exact-only "$D/base-default.json" "$T/hd.json"
+    derive noise-default.json '.host.load_avg = [3.5, 2, 1]' busy.json
+    expect 0 "$T/out" "$D/base-default.json" "$T/busy.json"
+    grep -q 'busy.json: the host was busy when the run started (load average 3.50 on 2 CPUs)' "$T/out" || fail "no busy-host warning"
     derive noise-default.json '.tool.flags = "-O3 -march=native"' fl.json
     expect 5 "$T/out" "$D/base-default.json" "$T/fl.json"
     grep -q "flags" "$T/out" || fail "build flags not named"
