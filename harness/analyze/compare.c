@@ -35,6 +35,33 @@ bool dra_compare_parse_threshold(const char *s, double *out)
     return true;
 }
 
+bool dra_compare_parse_across(const char *s, unsigned *mask)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } dims[] = {{"release", DRA_ACROSS_RELEASE}, {"policy", DRA_ACROSS_POLICY},
+                {"seed", DRA_ACROSS_SEED},       {"count", DRA_ACROSS_COUNT},
+                {"allocator", DRA_ACROSS_ALLOCATOR}};
+    if (!s || !*s)
+        return false;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        bool found = false;
+        for (size_t i = 0; i < DRA_ARRAY_LEN(dims) && !found; i++)
+            if (strlen(dims[i].name) == n && strncmp(s, dims[i].name, n) == 0) {
+                *mask |= dims[i].bit;
+                found = true;
+            }
+        if (!found)
+            return false;
+        s += n;
+        if (*s == ',')
+            s++;
+    }
+    return true;
+}
+
 typedef struct {
     dra_gate_t *g;
     dra_diag_t *d;
@@ -87,6 +114,23 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             if (!(g->alpha > 0 && g->alpha < 1))
                 return gate_err(c, v, "alpha: must lie in (0, 1)");
             g->has_alpha = true;
+        } else if (strcmp(k, "noise_floor") == 0) {
+            char *end = NULL;
+            const char *t = dra_ynode_is_scalar(v) && v->text ? v->text : "";
+            double x = strtod(t, &end);
+            double mul = 0;
+            if (end && end != t) {
+                if (strcmp(end, "ns") == 0 || (*end == '\0' && x == 0))
+                    mul = 1;
+                else if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
+                    mul = 1e3;
+                else if (strcmp(end, "ms") == 0)
+                    mul = 1e6;
+            }
+            if (!(mul > 0) || !(x >= 0) || !isfinite(x))
+                return gate_err(c, v, "noise_floor: expected a duration such as 100ns, 2us or 0");
+            g->noise_floor_ns = x * mul;
+            g->has_noise_floor = true;
         } else if (strcmp(k, "metrics") == 0) {
             if (dra_ynode_is_null(v))
                 continue;
@@ -133,7 +177,8 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             }
         } else {
             return gate_err(c, root->keys[i],
-                            "gate file: unknown key '%s' (expected default, alpha, metrics)", k);
+                            "gate file: unknown key '%s' (expected default, alpha, noise_floor, metrics)",
+                            k);
         }
     }
     return DRA_OK;
@@ -308,6 +353,10 @@ const char *dra_compare_verdict_name(dra_compare_verdict_t v)
         return "regression";
     case DRA_CMP_CHANGED:
         return "changed";
+    case DRA_CMP_INCONCLUSIVE:
+        return "inconclusive";
+    case DRA_CMP_REFUSED:
+        return "refused";
     }
     return "?";
 }
@@ -320,6 +369,7 @@ void dra_compare_opts_init(dra_compare_opts_t *o)
     o->alpha = DRA_STATS_ALPHA;
     o->confidence = DRA_STATS_CONFIDENCE;
     o->threshold = DRA_COMPARE_DEFAULT_THRESHOLD;
+    o->noise_floor_ns = DRA_COMPARE_NOISE_FLOOR_NS;
 }
 
 /* Growable arrays in the report arena. */
@@ -375,7 +425,7 @@ static bool same_inputs(const dra_rload_result_t *a, const dra_rload_result_t *b
     return *a->scenario_hash && strcmp(a->scenario_hash, b->scenario_hash) == 0 &&
            strcmp(a->seed, b->seed) == 0 && strcmp(a->release, b->release) == 0 &&
            strcmp(a->features, b->features) == 0 && a->upstream_bugs == b->upstream_bugs &&
-           strcmp(a->policy, b->policy) == 0;
+           strcmp(a->policy, b->policy) == 0 && a->workload_count == b->workload_count;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -480,9 +530,109 @@ static int side_stat(const double *x, size_t n, double confidence, bool exact,
     return DRA_OK;
 }
 
+/* What compare_metric needs to know beyond the samples. */
+typedef struct {
+    bool hosts_differ;
+    bool across; /* the sides differ in inputs on purpose: exact rows are information */
+} row_ctx_t;
+
+/* Smallest two-sided p the U test reaches with samples of na and nb values: 2 / C(na+nb, na). */
+static double min_p(size_t na, size_t nb)
+{
+    double c = 1;
+    for (size_t i = 1; i <= nb; i++)
+        c = c * (double)(na + i) / (double)i;
+    return c > 0 ? fmin(1.0, 2.0 / c) : 1.0;
+}
+
+/* Width of one HDR histogram bucket at value v (hist.h: 2048 sub-buckets at 3 digits). */
+static double bucket_width(double v, int sigfigs)
+{
+    if (!(v >= 1))
+        return 1;
+    int mag = (int)ceil(log2(2.0 * pow(10.0, sigfigs)));
+    int e = (int)floor(log2(v)) - (mag - 1);
+    return e > 0 ? ldexp(1.0, e) : 1.0;
+}
+
+/* Quantile of a latency metric's suffix (p50 -> 0.5); -1 for max (one sample: never gated), 0
+ * when the name is not a percentile. */
+static double metric_quantile(const char *m)
+{
+    const char *d = strrchr(m, '.');
+    if (!d)
+        return 0;
+    d++;
+    if (strcmp(d, "max") == 0)
+        return -1;
+    if (d[0] != 'p' || !d[1])
+        return 0;
+    /* p50 = 0.50, p999 = 0.999, p9999 = 0.9999 */
+    double q = 0, scale = 0.1;
+    for (const char *c = d + 1; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return 0;
+        q += (*c - '0') * scale;
+        scale /= 10;
+    }
+    return q;
+}
+
+/* Fewest pods of the metric's shape in one repetition over the files of both sides (histogram
+ * <shape>/pod/any; shape "all" for latency.pod.*); -1 when no file records it. */
+static long long min_shape_pods(const scen_t *sc, const char *m)
+{
+    const char *a = m + 8, *d = strrchr(m, '.');
+    if (!d || d <= a)
+        return -1;
+    char hname[256];
+    size_t sl = (size_t)(d - a);
+    if (sl == 3 && strncmp(a, "pod", 3) == 0)
+        snprintf(hname, sizeof hname, "all/pod/any");
+    else
+        snprintf(hname, sizeof hname, "%.*s/pod/any", (int)sl, a);
+    long long best = -1;
+    for (int side = 0; side < 2; side++) {
+        const dra_rload_result_t **fs = side ? sc->cur : sc->base;
+        size_t n = side ? sc->ncur : sc->nbase;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < fs[i]->nreps; j++)
+                for (size_t h = 0; h < fs[i]->reps[j].nhists; h++)
+                    if (strcmp(fs[i]->reps[j].hists[h].name, hname) == 0) {
+                        long long c = (long long)fs[i]->reps[j].hists[h].count;
+                        if (best < 0 || c < best)
+                            best = c;
+                    }
+    }
+    return best;
+}
+
+static double noise_floor(const scen_t *sc, double floor_ns, double bm, double cm)
+{
+    double f = floor_ns > 0 ? floor_ns : 0;
+    for (int side = 0; side < 2; side++) {
+        const dra_rload_result_t **fs = side ? sc->cur : sc->base;
+        size_t n = side ? sc->ncur : sc->nbase;
+        for (size_t i = 0; i < n; i++)
+            f = fmax(f, (double)fs[i]->timer_resolution_ns);
+    }
+    return fmax(f, bucket_width(fmax(fabs(bm), fabs(cm)), 3));
+}
+
+/* Both confidence intervals of the median finite and overlapping: a timing row whose medians
+ * moved beyond the threshold is then "worse", not a regression - the gate fires only when it is
+ * confident the two medians differ (many metrics are tested at once; see compare.h). Exact rows
+ * and samples too small for a finite interval (n < 6) are decided by the U test alone. */
+static bool cis_overlap(const dra_compare_row_t *row)
+{
+    if (row->exact || !row->base.ci_finite || !row->cur.ci_finite)
+        return false;
+    return row->base.lo <= row->cur.hi && row->cur.lo <= row->base.hi;
+}
+
 static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_t *sc,
                           const char *m, const char *unit, int better, bool exact,
-                          dra_compare_row_t *row)
+                          const row_ctx_t *rc_ctx, build_t *bld, dra_compare_row_t *row)
 {
     memset(row, 0, sizeof *row);
     row->scenario = sc->name;
@@ -493,6 +643,23 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
     row->p = NAN;
     row->delta = NAN;
     gate_for(o, m, &row->threshold, &row->better);
+    bool is_ns = unit && strcmp(unit, "ns") == 0;
+    if (rc_ctx->across && exact)
+        row->not_gated = "decisions differ across inputs";
+    else if (is_ns && !exact && strncmp(m, "latency.", 8) == 0) {
+        double q = metric_quantile(m);
+        if (q < 0) {
+            row->not_gated = "one sample per repetition";
+        } else if (q > 0 && q < 1) {
+            long long need = (long long)ceil(10.0 / (1.0 - q) - 1e-9);
+            if (need < DRA_COMPARE_MIN_PODS)
+                need = DRA_COMPARE_MIN_PODS;
+            long long have = min_shape_pods(sc, m);
+            if (have >= 0 && have < need)
+                row->not_gated = bprintf(bld, "%lld pods per repetition, need >= %lld for %s", have,
+                                         need, strrchr(m, '.') + 1);
+        }
+    }
     size_t na, nb;
     double *a = samples(sc->base, sc->nbase, m, &na);
     double *b = samples(sc->cur, sc->ncur, m, &nb);
@@ -507,16 +674,31 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
             row->delta = cm / bm - 1.0;
         else
             row->delta = cm == 0 ? 0.0 : (cm > 0 ? INFINITY : -INFINITY);
+        bool gated = row->better != DRA_RLOAD_BETTER_NONE && row->threshold >= 0 && !row->not_gated;
         if (exact) {
             row->significant = bm != cm;
         } else {
             rc = dra_stats_mann_whitney(a, na, b, nb, &row->p, NULL);
             row->significant = rc == DRA_OK && row->p < alpha;
-            row->few_samples = na < 4 || nb < 4;
+            row->few_samples = min_p(na, nb) >= alpha;
+            if (is_ns) {
+                double fl = o->gate && o->gate->has_noise_floor ? o->gate->noise_floor_ns
+                                                                : o->noise_floor_ns;
+                row->floor_ns = noise_floor(sc, fl, bm, cm);
+                row->below_floor = cm != bm && fabs(cm - bm) < row->floor_ns;
+            }
         }
-        if (!row->significant) {
+        if (!exact && rc_ctx->hosts_differ) {
+            row->verdict = DRA_CMP_REFUSED;
+            row->significant = false;
+        } else if (row->below_floor) {
             row->verdict = DRA_CMP_NOCHANGE;
-        } else if (row->better == DRA_RLOAD_BETTER_NONE) {
+            row->significant = false;
+        } else if (!exact && gated && row->few_samples) {
+            row->verdict = DRA_CMP_INCONCLUSIVE;
+        } else if (!row->significant) {
+            row->verdict = DRA_CMP_NOCHANGE;
+        } else if (row->better == DRA_RLOAD_BETTER_NONE || row->not_gated) {
             row->verdict = DRA_CMP_CHANGED;
         } else {
             bool worse = row->better == DRA_RLOAD_BETTER_HIGHER ? cm < bm : cm > bm;
@@ -524,7 +706,7 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
                 row->verdict = DRA_CMP_IMPROVED;
             else if (row->threshold < 0)
                 row->verdict = DRA_CMP_CHANGED;
-            else if (fabs(row->delta) > row->threshold)
+            else if (fabs(row->delta) > row->threshold && !cis_overlap(row))
                 row->verdict = DRA_CMP_REGRESSION;
             else
                 row->verdict = DRA_CMP_WORSE;
@@ -533,6 +715,213 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
     free(a);
     free(b);
     return rc;
+}
+
+/* Append a string to a growable array of the report. */
+static void push_str(build_t *b, const char ***arr, size_t *n, size_t *cap, const char *s)
+{
+    const char **p = grow(b, *arr, cap, *n, sizeof **arr);
+    if (!p)
+        return;
+    *arr = p;
+    p[(*n)++] = s;
+}
+
+typedef struct {
+    unsigned bit;
+    const char *text;
+} idiff_t;
+
+/* The first input of y that differs from x outside `allowed` ("count 500 vs 600"), or NULL;
+ * differences inside `allowed` are ORed into *crossed as DRA_ACROSS_* bits and described in
+ * *crossed_text (the first one). */
+static const char *input_diff(build_t *b, const dra_rload_result_t *x, const dra_rload_result_t *y,
+                              unsigned allowed, unsigned *crossed, const char **crossed_text)
+{
+    if (*x->scenario_hash && *y->scenario_hash && strcmp(x->scenario_hash, y->scenario_hash) != 0)
+        return bprintf(b, "scenario hash %s vs %s: the scenario itself changed", x->scenario_hash,
+                       y->scenario_hash);
+    if (*x->cluster_hash && *y->cluster_hash && strcmp(x->cluster_hash, y->cluster_hash) != 0 &&
+        strcmp(x->seed, y->seed) == 0 && strcmp(x->release, y->release) == 0)
+        return bprintf(b, "cluster hash %s vs %s: the cluster differs", x->cluster_hash,
+                       y->cluster_hash);
+    idiff_t d[5];
+    size_t nd = 0;
+    if (x->workload_count > 0 && y->workload_count > 0 && x->workload_count != y->workload_count)
+        d[nd++] = (idiff_t){DRA_ACROSS_COUNT,
+                                 bprintf(b, "count %lld vs %lld", (long long)x->workload_count,
+                                         (long long)y->workload_count)};
+    if (strcmp(x->seed, y->seed) != 0)
+        d[nd++] = (idiff_t){DRA_ACROSS_SEED,
+                                 bprintf(b, "seed %s vs %s", *x->seed ? x->seed : "?",
+                                         *y->seed ? y->seed : "?")};
+    if (strcmp(x->release, y->release) != 0)
+        d[nd++] = (idiff_t){DRA_ACROSS_RELEASE,
+                                 bprintf(b, "release %s vs %s", *x->release ? x->release : "?",
+                                         *y->release ? y->release : "?")};
+    else if (strcmp(x->features, y->features) != 0)
+        d[nd++] = (idiff_t){DRA_ACROSS_RELEASE, "feature gates differ"};
+    else if (x->upstream_bugs != y->upstream_bugs)
+        d[nd++] = (idiff_t){DRA_ACROSS_RELEASE,
+                                 bprintf(b, "upstream bugs %s vs %s", x->upstream_bugs ? "on" : "off",
+                                         y->upstream_bugs ? "on" : "off")};
+    if (*x->policy && *y->policy && strcmp(x->policy, y->policy) != 0)
+        d[nd++] = (idiff_t){DRA_ACROSS_POLICY,
+                                 bprintf(b, "policy %s vs %s", x->policy, y->policy)};
+    if (*x->allocator && *y->allocator && strcmp(x->allocator, y->allocator) != 0)
+        d[nd++] = (idiff_t){DRA_ACROSS_ALLOCATOR,
+                                 bprintf(b, "allocator %s vs %s", x->allocator, y->allocator)};
+    for (size_t i = 0; i < nd; i++) {
+        if (!(allowed & d[i].bit))
+            return d[i].text;
+        *crossed |= d[i].bit;
+        if (!*crossed_text)
+            *crossed_text = d[i].text;
+    }
+    return NULL;
+}
+
+static const char *across_name(unsigned bit)
+{
+    switch (bit) {
+    case DRA_ACROSS_RELEASE:
+        return "release";
+    case DRA_ACROSS_POLICY:
+        return "policy";
+    case DRA_ACROSS_SEED:
+        return "seed";
+    case DRA_ACROSS_COUNT:
+        return "count";
+    default:
+        return "allocator";
+    }
+}
+
+/* The --across name of a difference text such as "count 500 vs 600". */
+static const char *across_of(const char *text)
+{
+    if (strncmp(text, "count ", 6) == 0)
+        return across_name(DRA_ACROSS_COUNT);
+    if (strncmp(text, "seed ", 5) == 0)
+        return across_name(DRA_ACROSS_SEED);
+    if (strncmp(text, "policy ", 7) == 0)
+        return across_name(DRA_ACROSS_POLICY);
+    if (strncmp(text, "allocator ", 10) == 0)
+        return across_name(DRA_ACROSS_ALLOCATOR);
+    if (strncmp(text, "scenario ", 9) == 0 || strncmp(text, "cluster ", 8) == 0)
+        return NULL;
+    return across_name(DRA_ACROSS_RELEASE);
+}
+
+/* The host and build facts that differ between x and y ("cpu_model 'A' vs 'B'; ..."). */
+static const char *host_diff(build_t *b, const dra_rload_result_t *x, const dra_rload_result_t *y)
+{
+    char buf[1024] = "";
+    size_t pos = 0;
+#define DIFF_S(label, fx, fy)                                                                      \
+    if (strcmp(fx, fy) != 0 && pos < sizeof buf)                                                   \
+        pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s '%s' vs '%s'", pos ? "; " : "", \
+                                label, fx, fy);
+    DIFF_S("cpu_model", x->cpu_model, y->cpu_model)
+    if (x->cpus != y->cpus && pos < sizeof buf)
+        pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%scpus %lld vs %lld", pos ? "; " : "",
+                                (long long)x->cpus, (long long)y->cpus);
+    DIFF_S("kernel", x->host_kernel, y->host_kernel)
+    DIFF_S("compiler", x->compiler, y->compiler)
+    DIFF_S("build_type", x->build_type, y->build_type)
+    DIFF_S("flags", x->flags, y->flags)
+    DIFF_S("sanitize", x->sanitize, y->sanitize)
+#undef DIFF_S
+    if (x->native != y->native && pos < sizeof buf)
+        pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%snative %s vs %s", pos ? "; " : "",
+                                x->native ? "on" : "off", y->native ? "on" : "off");
+    (void)pos;
+    return bprintf(b, "%s (%s on %s, %s on %s)", buf[0] ? buf : "fingerprints differ", x->path,
+                   *x->hostname ? x->hostname : "?", y->path, *y->hostname ? y->hostname : "?");
+}
+
+static bool has_values(const dra_rload_result_t *r)
+{
+    for (size_t j = 0; j < r->nreps; j++)
+        if (r->reps[j].nvalues)
+            return true;
+    return false;
+}
+
+static long long hist_count(const dra_rload_rep_t *rep, const char *name)
+{
+    for (size_t h = 0; h < rep->nhists; h++)
+        if (strcmp(rep->hists[h].name, name) == 0)
+            return (long long)rep->hists[h].count;
+    return 0;
+}
+
+/* Per pod, from the files' decision records: pods compared and changed per shape (and "all").
+ * Pods are matched by arrival index; when a matched pair has different mix entries the
+ * arrivals differ (another seed) and nothing is counted. */
+static void per_pod_changes(dra_compare_report_t *out, const char *scenario,
+                            const dra_rload_result_t *x, const dra_rload_result_t *y)
+{
+    if (!x->dec_pods || !y->dec_pods)
+        return;
+    size_t n = x->dec_pods < y->dec_pods ? x->dec_pods : y->dec_pods;
+    for (size_t p = 0; p < n; p++)
+        if (strcmp(x->dec_shapes[x->dec_shape[p]], y->dec_shapes[y->dec_shape[p]]) != 0)
+            return;
+    for (size_t i = 0; i < out->nshape_changes; i++) {
+        dra_compare_shape_change_t *c = &out->shape_changes[i];
+        if (strcmp(c->scenario, scenario) != 0)
+            continue;
+        bool all = strcmp(c->shape, "all") == 0;
+        c->pods_compared = c->pods_changed = 0;
+        for (size_t p = 0; p < n; p++) {
+            if (!all && strcmp(x->dec_shapes[x->dec_shape[p]], c->shape) != 0)
+                continue;
+            c->pods_compared++;
+            c->pods_changed += x->dec_hash[p] != y->dec_hash[p];
+        }
+    }
+}
+
+/* Per-shape outcomes of the first repetition of the first file of each side (--across). */
+static void shape_changes(build_t *b, dra_compare_report_t *out, size_t *cap, const scen_t *sc)
+{
+    const dra_rload_result_t *x = sc->base[0], *y = sc->cur[0];
+    if (!x->nreps || !y->nreps)
+        return;
+    const dra_rload_rep_t *rx = &x->reps[0], *ry = &y->reps[0];
+    for (int side = 0; side < 2; side++) {
+        const dra_rload_rep_t *rr = side ? ry : rx;
+        for (size_t h = 0; h < rr->nhists && !b->rc; h++) {
+            const dra_rload_hist_t *hh = &rr->hists[h];
+            if (strcmp(hh->phase, "pod") != 0 || strcmp(hh->outcome, "any") != 0)
+                continue;
+            bool seen = false;
+            for (size_t q = 0; q < out->nshape_changes && !seen; q++)
+                seen = strcmp(out->shape_changes[q].scenario, sc->name) == 0 &&
+                       strcmp(out->shape_changes[q].shape, hh->shape) == 0;
+            if (seen)
+                continue;
+            dra_compare_shape_change_t *p =
+                grow(b, out->shape_changes, cap, out->nshape_changes, sizeof *p);
+            if (!p)
+                return;
+            out->shape_changes = p;
+            dra_compare_shape_change_t *c = &p[out->nshape_changes++];
+            const char *sh = hh->shape;
+            c->scenario = sc->name;
+            c->shape = sh;
+            c->base_pods = hist_count(rx, bprintf(b, "%s/pod/any", sh));
+            c->base_allocated = hist_count(rx, bprintf(b, "%s/pod/allocated", sh));
+            c->base_unsat = hist_count(rx, bprintf(b, "%s/pod/unsatisfiable", sh));
+            c->cur_pods = hist_count(ry, bprintf(b, "%s/pod/any", sh));
+            c->cur_allocated = hist_count(ry, bprintf(b, "%s/pod/allocated", sh));
+            c->cur_unsat = hist_count(ry, bprintf(b, "%s/pod/unsatisfiable", sh));
+            c->digest_differs = strcmp(x->digest, y->digest) != 0;
+            c->pods_compared = c->pods_changed = -1;
+        }
+    }
+    per_pod_changes(out, sc->name, x, y);
 }
 
 int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rload_result_t *cur,
@@ -553,10 +942,12 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
     out->allow_digest_change = o.allow_digest_change;
     out->gate_path = o.gate ? o.gate->path : NULL;
     out->threshold = o.gate && o.gate->has_default ? o.gate->default_threshold : o.threshold;
+    out->across = o.across;
+    out->exact_only = o.exact_only;
 
     build_t b = {.a = &out->arena, .rc = DRA_OK};
     size_t cap_rows = 0, cap_geo = 0, cap_dig = 0, cap_viol = 0, cap_ob = 0, cap_on = 0,
-           cap_warn = 0;
+           cap_warn = 0, cap_err = 0, cap_miss = 0, cap_shape = 0;
 
     /* files */
     out->files = dra_arena_calloc(&out->arena, nbase + ncur, sizeof *out->files, 16);
@@ -568,6 +959,28 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
     }
     out->nfiles = nbase + ncur;
 
+    /* usable files: complete, with repetitions and values; interrupted ones are excluded */
+    bool *usable = dra_arena_calloc(&out->arena, out->nfiles, sizeof *usable, 16);
+    if (!usable)
+        return DRA_ENOMEM;
+    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+        const dra_rload_result_t *r = out->files[i].r;
+        if (strcmp(r->status, "complete") != 0) {
+            push_str(&b, &out->warn, &out->nwarn, &cap_warn,
+                     bprintf(&b, "%s: status %s with %zu repetition(s): excluded from the gate "
+                                 "(its partial digest is not a decision digest)",
+                             r->path, r->status, r->nreps));
+        } else if (r->nreps == 0) {
+            push_str(&b, &out->errors, &out->nerrors, &cap_err,
+                     bprintf(&b, "%s: invalid: no repetitions (nothing was measured)", r->path));
+        } else if (!has_values(r)) {
+            push_str(&b, &out->errors, &out->nerrors, &cap_err,
+                     bprintf(&b, "%s: invalid: no metric values in any repetition", r->path));
+        } else {
+            usable[i] = true;
+        }
+    }
+
     /* scenarios, in order of first appearance */
     size_t nsc = 0;
     scen_t *sc = dra_arena_calloc(&out->arena, nbase + ncur, sizeof *sc, 16);
@@ -576,6 +989,8 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
     if (!sc || !lists)
         return DRA_ENOMEM;
     for (size_t i = 0; i < nbase + ncur; i++) {
+        if (!usable[i])
+            continue;
         const dra_rload_result_t *r = out->files[i].r;
         int k = find_scen(sc, nsc, r->scenario);
         if (k < 0) {
@@ -590,41 +1005,59 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
             sc[k].cur[sc[k].ncur++] = r;
     }
 
-    /* warnings about the inputs */
+    /* comparability of the inputs, per scenario */
+    unsigned crossed = 0;
+    for (size_t s = 0; s < nsc && !b.rc; s++) {
+        const dra_rload_result_t *ref = sc[s].nbase ? sc[s].base[0] : sc[s].cur[0];
+        for (int side = 0; side < 2; side++) {
+            const dra_rload_result_t **fs = side ? sc[s].cur : sc[s].base;
+            size_t n = side ? sc[s].ncur : sc[s].nbase;
+            for (size_t i = 0; i < n && !b.rc; i++) {
+                const char *d = input_diff(&b, ref, fs[i], o.across, &crossed, &out->across_diff);
+                if (!d)
+                    continue;
+                const char *how = across_of(d);
+                push_str(&b, &out->errors, &out->nerrors, &cap_err,
+                         bprintf(&b, "not comparable: inputs of scenario %s differ (%s): %s vs %s%s%s",
+                                 sc[s].name, d, ref->path, fs[i]->path,
+                                 how ? "; to compare across them on purpose: --across " : "",
+                                 how ? how : ""));
+                break;
+            }
+        }
+    }
+
+    /* hosts: timings compare only like with like */
+    bool hosts_differ = false;
+    const dra_rload_result_t *first = NULL;
+    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+        if (!usable[i])
+            continue;
+        const dra_rload_result_t *r = out->files[i].r;
+        if (!first) {
+            first = r;
+        } else if (strcmp(first->fingerprint ? first->fingerprint : "",
+                          r->fingerprint ? r->fingerprint : "") != 0) {
+            hosts_differ = true;
+            out->host_diff = host_diff(&b, first, r);
+            break;
+        }
+    }
+    if (hosts_differ)
+        push_str(&b, &out->warn, &out->nwarn, &cap_warn,
+                 bprintf(&b, "files come from different hosts or builds: %s: %s", out->host_diff,
+                         o.exact_only ? "timings left out (--exact-only)"
+                                      : "timings not compared (bless a baseline on this host, or "
+                                        "--exact-only)"));
+
+    /* a host busy with other work when a run started: its timings are suspect */
     for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
         const dra_rload_result_t *r = out->files[i].r;
-        const char **w = NULL;
-        if (strcmp(r->status, "complete") != 0 || r->nreps == 0) {
-            out->warn = grow(&b, out->warn, &cap_warn, out->nwarn, sizeof *out->warn);
-            if (!out->warn)
-                break;
-            w = &out->warn[out->nwarn++];
-            *w = bprintf(&b, "%s: status %s with %zu repetition(s)", r->path, r->status, r->nreps);
-        }
-    }
-    for (size_t i = 1; i < out->nfiles && !b.rc; i++) {
-        const dra_rload_result_t *r0 = out->files[0].r, *r = out->files[i].r;
-        if (strcmp(r0->hostname, r->hostname) != 0 || strcmp(r0->cpu_model, r->cpu_model) != 0) {
-            out->warn = grow(&b, out->warn, &cap_warn, out->nwarn, sizeof *out->warn);
-            if (out->warn)
-                out->warn[out->nwarn++] =
-                    bprintf(&b, "files come from different hosts (%s, %s): timings may not be "
-                                "comparable", *r0->hostname ? r0->hostname : "?",
-                            *r->hostname ? r->hostname : "?");
-            break;
-        }
-    }
-    for (size_t i = 1; i < out->nfiles && !b.rc; i++) {
-        const dra_rload_result_t *r0 = out->files[0].r, *r = out->files[i].r;
-        if (strcmp(r0->build_type, r->build_type) != 0 || strcmp(r0->sanitize, r->sanitize) != 0) {
-            out->warn = grow(&b, out->warn, &cap_warn, out->nwarn, sizeof *out->warn);
-            if (out->warn)
-                out->warn[out->nwarn++] = bprintf(
-                    &b, "files come from different build configurations (%s%s%s, %s%s%s)",
-                    r0->build_type, *r0->sanitize ? " +" : "", r0->sanitize, r->build_type,
-                    *r->sanitize ? " +" : "", r->sanitize);
-            break;
-        }
+        if (usable[i] && r->cpus > 0 && r->load1 >= (double)r->cpus)
+            push_str(&b, &out->warn, &out->nwarn, &cap_warn,
+                     bprintf(&b, "%s: the host was busy when the run started (load average %.2f on "
+                                 "%lld CPUs): its timings include other programs' work",
+                             r->path, r->load1, (long long)r->cpus));
     }
 
     /* metric names: union over all repetitions, in report order */
@@ -632,6 +1065,8 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
     const char **mnames = NULL;
     for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
         const dra_rload_result_t *r = out->files[i].r;
+        if (!usable[i])
+            continue;
         for (size_t j = 0; j < r->nreps; j++)
             for (size_t k = 0; k < r->reps[j].nvalues; k++) {
                 const char *m = r->reps[j].value_names[k];
@@ -650,11 +1085,14 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
         qsort(mnames, nm, sizeof *mnames, cmp_names);
 
     /* rows and geomeans */
+    row_ctx_t rctx = {.hosts_differ = hosts_differ && !o.exact_only, .across = crossed != 0};
     for (size_t mi = 0; mi < nm && !b.rc; mi++) {
         const char *unit;
         int better;
         bool exact;
         metric_meta(base, nbase, cur, ncur, mnames[mi], &unit, &better, &exact);
+        if (o.exact_only && !exact)
+            continue;
         size_t first_row = out->nrows;
         for (size_t s = 0; s < nsc; s++) {
             if (!sc[s].nbase || !sc[s].ncur)
@@ -663,16 +1101,23 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
             if (!out->rows)
                 return b.rc;
             dra_compare_row_t *row = &out->rows[out->nrows];
-            int rc = compare_metric(&o, alpha, &sc[s], mnames[mi], unit, better, exact, row);
+            int rc = compare_metric(&o, alpha, &sc[s], mnames[mi], unit, better, exact, &rctx, &b,
+                                    row);
             if (rc != DRA_OK)
                 return rc;
             if (row->base.n == 0 && row->cur.n == 0)
                 continue;
             out->nrows++;
+            bool gated = row->better != DRA_RLOAD_BETTER_NONE && row->threshold >= 0 &&
+                         !row->not_gated;
             if (row->verdict == DRA_CMP_REGRESSION)
                 out->nregressions++;
             else if (row->verdict == DRA_CMP_IMPROVED)
                 out->nimproved++;
+            else if (row->verdict == DRA_CMP_INCONCLUSIVE)
+                out->ninconclusive++;
+            else if (row->verdict == DRA_CMP_REFUSED && gated)
+                out->nrefused++;
         }
         /* geomean over rows with both medians > 0 */
         size_t n = 0;
@@ -707,25 +1152,30 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
         free(gc);
     }
 
-    /* one-sided scenarios */
+    /* one-sided scenarios: a scenario the base measured and the new side lacks fails the gate */
     for (size_t s = 0; s < nsc && !b.rc; s++) {
         if (!sc[s].ncur) {
             out->only_base = grow(&b, out->only_base, &cap_ob, out->nonly_base, sizeof(char *));
             if (out->only_base)
                 out->only_base[out->nonly_base++] = sc[s].name;
+            push_str(&b, &out->missing, &out->nmissing, &cap_miss, sc[s].name);
         } else if (!sc[s].nbase) {
             out->only_new = grow(&b, out->only_new, &cap_on, out->nonly_new, sizeof(char *));
             if (out->only_new)
                 out->only_new[out->nonly_new++] = sc[s].name;
+        } else if (crossed) {
+            shape_changes(&b, out, &cap_shape, &sc[s]);
         }
     }
 
-    /* digests: pairs of files with equal inputs, and repetitions within a file */
+    /* digests: pairs of complete files with equal inputs, and repetitions within a file */
     for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
         const dra_rload_result_t *ri = out->files[i].r;
+        if (!usable[i])
+            continue;
         for (size_t j = i + 1; j < out->nfiles && !b.rc; j++) {
             const dra_rload_result_t *rj = out->files[j].r;
-            if (!same_inputs(ri, rj) || !*ri->digest || !*rj->digest ||
+            if (!usable[j] || !same_inputs(ri, rj) || !*ri->digest || !*rj->digest ||
                 strcmp(ri->digest, rj->digest) == 0)
                 continue;
             const char *where = i < nbase && j >= nbase ? "base->new" : i < nbase ? "base" : "new";
@@ -755,7 +1205,7 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
         }
     }
 
-    /* violations */
+    /* violations (any file: an interrupted run's violations are still violations) */
     for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
         const dra_rload_result_t *r = out->files[i].r;
         if (r->inv_violations <= 0)
@@ -770,10 +1220,14 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
     if (b.rc)
         return b.rc;
 
-    if (out->nviol || (out->ndigest && !o.allow_digest_change))
+    if (out->nerrors)
+        out->exit_status = DRA_EXIT_USAGE;
+    else if (out->nviol || (out->ndigest && !o.allow_digest_change))
         out->exit_status = DRA_EXIT_CORRECTNESS;
-    else if (out->nregressions)
+    else if (out->nregressions || out->nmissing)
         out->exit_status = DRA_EXIT_REGRESSION;
+    else if (out->ninconclusive || out->nrefused)
+        out->exit_status = DRA_EXIT_INCONCLUSIVE;
     else
         out->exit_status = DRA_EXIT_OK;
     return DRA_OK;
@@ -827,6 +1281,14 @@ static void fmt_delta(const dra_compare_row_t *row, char *buf, size_t len)
         snprintf(buf, len, "%s", row->base.n ? "gone" : "new");
         return;
     }
+    if (row->verdict == DRA_CMP_REFUSED) {
+        snprintf(buf, len, "not compared (other host) %s", n);
+        return;
+    }
+    if (row->below_floor) {
+        snprintf(buf, len, "~ (noise: |Δ| < %.0fns %s)", row->floor_ns, n);
+        return;
+    }
     const char *sup = row->few_samples && !row->significant ? " ²" : "";
     if (row->exact) {
         if (!row->significant)
@@ -858,7 +1320,16 @@ static void fmt_gate(const dra_compare_row_t *row, char *buf, size_t len)
         snprintf(buf, len, "improved");
         break;
     case DRA_CMP_CHANGED:
-        snprintf(buf, len, "changed (not gated)");
+        if (row->not_gated)
+            snprintf(buf, len, "changed (not gated: %s)", row->not_gated);
+        else
+            snprintf(buf, len, "changed (not gated)");
+        break;
+    case DRA_CMP_INCONCLUSIVE:
+        snprintf(buf, len, "INCONCLUSIVE (too few samples)");
+        break;
+    case DRA_CMP_REFUSED:
+        snprintf(buf, len, "refused (hosts differ)");
         break;
     case DRA_CMP_NOCHANGE:
     case DRA_CMP_MISSING:
@@ -939,9 +1410,25 @@ static void gate_line(const dra_compare_report_t *r, const dra_compare_row_t *ro
 
 void dra_compare_write_gate_lines(const dra_compare_report_t *r, FILE *f)
 {
+    for (size_t i = 0; i < r->nerrors; i++)
+        fprintf(f, "%s\n", r->errors[i]);
     for (size_t i = 0; i < r->nrows; i++)
         if (r->rows[i].verdict == DRA_CMP_REGRESSION)
             gate_line(r, &r->rows[i], f);
+    for (size_t i = 0; i < r->nmissing; i++)
+        fprintf(f, "scenario %s is in the base but has no complete result in the new set\n",
+                r->missing[i]);
+    for (size_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].verdict == DRA_CMP_INCONCLUSIVE)
+            fprintf(f,
+                    "inconclusive: %s of %s: %zu vs %zu sample(s) cannot show a change at alpha "
+                    "%g (the U test needs >= 4 per side at 0.05; run more repetitions)\n",
+                    r->rows[i].metric, r->rows[i].scenario, r->rows[i].base.n, r->rows[i].cur.n,
+                    r->alpha);
+    if (r->nrefused && r->host_diff)
+        fprintf(f, "inconclusive: %zu timing row(s) not compared: files come from different hosts "
+                   "or builds: %s\n",
+                r->nrefused, r->host_diff);
     for (size_t i = 0; i < r->ndigest; i++) {
         const dra_compare_digest_change_t *d = &r->digest[i];
         fprintf(f, "decision digest of %s (seed %s) changed%s: %s (%s) vs %s (%s)%s\n",
@@ -963,6 +1450,10 @@ static const char *status_text(const dra_compare_report_t *r)
         return "PASS";
     case DRA_EXIT_REGRESSION:
         return "FAIL: regression";
+    case DRA_EXIT_USAGE:
+        return "ERROR: not comparable or invalid input";
+    case DRA_EXIT_INCONCLUSIVE:
+        return "INCONCLUSIVE";
     default:
         return "FAIL: correctness";
     }
@@ -1022,9 +1513,57 @@ static void geo_cells(const dra_compare_geomean_t *g, char cells[NCOL][96])
     cells[4][0] = '\0';
 }
 
+/* Per-shape outcome changes (--across), text or Markdown. */
+static void write_shape_changes(const dra_compare_report_t *r, FILE *f, bool md)
+{
+    if (!r->nshape_changes)
+        return;
+    if (md)
+        fprintf(f, "### Decisions across inputs (%s)\n\nOutcomes of the first repetition per shape; "
+                   "decision changes are information here, not failures.\n\n"
+                   "| scenario | shape | pods | allocated | unsatisfiable | pods changed | digest |\n"
+                   "| --- | --- | ---: | ---: | ---: | ---: | --- |\n",
+                r->across_diff ? r->across_diff : "");
+    else
+        fprintf(f, "decisions across inputs (%s): first repetition per shape, information only\n",
+                r->across_diff ? r->across_diff : "");
+    for (size_t i = 0; i < r->nshape_changes; i++) {
+        const dra_compare_shape_change_t *c = &r->shape_changes[i];
+        char changed[96];
+        if (c->pods_compared >= 0)
+            snprintf(changed, sizeof changed, "%lld of %lld", c->pods_changed, c->pods_compared);
+        else
+            snprintf(changed, sizeof changed, "?");
+        if (md)
+            fprintf(f, "| %s | %s | %lld -> %lld | %lld -> %lld (%+lld) | %lld -> %lld (%+lld) | %s | %s |\n",
+                    c->scenario, c->shape, c->base_pods, c->cur_pods, c->base_allocated,
+                    c->cur_allocated, c->cur_allocated - c->base_allocated, c->base_unsat,
+                    c->cur_unsat, c->cur_unsat - c->base_unsat, changed,
+                    c->digest_differs ? "differs" : "equal");
+        else
+            fprintf(f, "  %s %-16s pods %lld -> %lld, allocated %lld -> %lld (%+lld), "
+                       "unsatisfiable %lld -> %lld (%+lld), pods with another outcome, node or "
+                       "devices: %s%s\n",
+                    c->scenario, c->shape, c->base_pods, c->cur_pods, c->base_allocated,
+                    c->cur_allocated, c->cur_allocated - c->base_allocated, c->base_unsat,
+                    c->cur_unsat, c->cur_unsat - c->base_unsat, changed,
+                    c->digest_differs ? ", decision digest differs" : "");
+    }
+    fputc('\n', f);
+}
+
 int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
 {
+    for (size_t i = 0; i < r->nerrors; i++)
+        fprintf(f, "error: %s\n", r->errors[i]);
+    if (r->nerrors)
+        fputc('\n', f);
     write_files_text(r, f, false);
+    fputs("values: median of the repetitions ± the 95% confidence interval of the median; "
+          "throughput is per second of timed allocator work (the median of the repetitions' "
+          "throughput, not the pooled figure of the run summary)\n\n",
+          f);
+    write_shape_changes(r, f, false);
     for (size_t i = 0; i < r->nrows;) {
         size_t j = i;
         while (j < r->nrows && strcmp(r->rows[j].metric, r->rows[i].metric) == 0)
@@ -1118,7 +1657,8 @@ int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
         fputc('\n', f);
     }
     for (size_t i = 0; i < r->nonly_base; i++)
-        fprintf(f, "only in base: %s\n", r->only_base[i]);
+        fprintf(f, "only in base: %s (missing from the new set: fails the gate)\n",
+                r->only_base[i]);
     for (size_t i = 0; i < r->nonly_new; i++)
         fprintf(f, "only in new: %s\n", r->only_new[i]);
     for (size_t i = 0; i < r->nwarn; i++)
@@ -1131,9 +1671,12 @@ int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
     else
         snprintf(thr, sizeof thr, "%g%%", 100 * r->threshold);
     fprintf(f, "gate: %s (exit %d): %zu regression(s), %zu improvement(s), %zu digest change(s), "
-               "%zu file(s) with violations; alpha %g, threshold %s%s%s\n",
+               "%zu file(s) with violations, %zu inconclusive, %zu refused, %zu missing; alpha %g, "
+               "threshold %s%s%s%s\n",
             status_text(r), r->exit_status, r->nregressions, r->nimproved, r->ndigest, r->nviol,
-            r->alpha, thr, r->gate_path ? ", gate file " : "", r->gate_path ? r->gate_path : "");
+            r->ninconclusive, r->nrefused, r->nmissing, r->alpha, thr,
+            r->gate_path ? ", gate file " : "", r->gate_path ? r->gate_path : "",
+            r->exact_only ? ", exact metrics only" : "");
     dra_compare_write_gate_lines(r, f);
     return ferror(f) ? DRA_EIO : DRA_OK;
 }
@@ -1169,6 +1712,7 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
         dra_compare_write_gate_lines(r, f);
         fputs("```\n\n", f);
     }
+    write_shape_changes(r, f, true);
     if (r->ndigest) {
         fprintf(f, "### Decision digest changed%s\n\nSame scenario hash, seed and release "
                    "profile gave different allocations.\n\n"
@@ -1300,6 +1844,10 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
                             row->significant, "threshold_pct",
                             row->threshold < 0 ? json_null() : jnum(100 * row->threshold),
                             "verdict", dra_compare_verdict_name(row->verdict)));
+        json_t *jr = json_array_get(rows, json_array_size(rows) - 1);
+        json_object_set_new(jr, "not_gated", row->not_gated ? json_string(row->not_gated) : json_null());
+        json_object_set_new(jr, "below_noise_floor", json_boolean(row->below_floor));
+        json_object_set_new(jr, "noise_floor_ns", row->floor_ns > 0 ? json_real(row->floor_ns) : json_null());
     }
     for (size_t i = 0; i < r->ngeo; i++) {
         const dra_compare_geomean_t *g = &r->geo[i];
@@ -1345,6 +1893,35 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     json_object_set_new(root, "only_base", ob);
     json_object_set_new(root, "only_new", on);
     json_object_set_new(root, "warnings", warn);
+    json_t *errs = json_array(), *miss = json_array(), *shapes = json_array();
+    for (size_t i = 0; i < r->nerrors; i++)
+        json_array_append_new(errs, json_string(r->errors[i]));
+    for (size_t i = 0; i < r->nmissing; i++)
+        json_array_append_new(miss, json_string(r->missing[i]));
+    for (size_t i = 0; i < r->nshape_changes; i++) {
+        const dra_compare_shape_change_t *c = &r->shape_changes[i];
+        json_array_append_new(
+            shapes, json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I}, s:b}", "scenario",
+                              c->scenario, "shape", c->shape, "base", "pods",
+                              (json_int_t)c->base_pods, "allocated", (json_int_t)c->base_allocated,
+                              "unsatisfiable", (json_int_t)c->base_unsat, "new", "pods",
+                              (json_int_t)c->cur_pods, "allocated", (json_int_t)c->cur_allocated,
+                              "unsatisfiable", (json_int_t)c->cur_unsat, "digest_differs",
+                              c->digest_differs));
+        json_t *jc = json_array_get(shapes, json_array_size(shapes) - 1);
+        json_object_set_new(jc, "pods_compared",
+                            c->pods_compared >= 0 ? json_integer(c->pods_compared) : json_null());
+        json_object_set_new(jc, "pods_changed",
+                            c->pods_changed >= 0 ? json_integer(c->pods_changed) : json_null());
+    }
+    json_object_set_new(root, "errors", errs);
+    json_object_set_new(root, "missing", miss);
+    json_object_set_new(root, "shape_changes", shapes);
+    json_object_set_new(root, "inconclusive", json_integer((json_int_t)r->ninconclusive));
+    json_object_set_new(root, "refused", json_integer((json_int_t)r->nrefused));
+    json_object_set_new(root, "host_diff", r->host_diff ? json_string(r->host_diff) : json_null());
+    json_object_set_new(root, "across", r->across_diff ? json_string(r->across_diff) : json_null());
+    json_object_set_new(root, "exact_only", json_boolean(r->exact_only));
     int rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(15));
     fputc('\n', f);
     json_decref(root);

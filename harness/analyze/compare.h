@@ -12,22 +12,46 @@
  *
  * Correctness checks, reported prominently:
  *  - decision digest changes: two files (of different sides, or of one side) whose inputs are
- *    equal - scenario hash, seed, release profile, feature gates, upstream-bug mode and policy -
+ *    equal - scenario hash, seed, release profile, feature gates, upstream-bug mode, policy and
+ *    workload count -
  *    but whose decision digests differ, or a repetition whose digest differs from its file's:
  *    the same inputs produced different allocations;
  *  - invariant violations in any file (either side);
  *  - scenarios present on one side only (informational).
  *
  * Gate (exit status, STYLE §3.4): a row is a regression when its change is significant, in the
- * bad direction of the metric (`better` higher|lower; informational metrics never gate) and
- * larger than its threshold (--threshold for all metrics, default 5%, or a gate file's rules).
- * dra_compare_run sets report->exit_status: 3 (DRA_EXIT_CORRECTNESS) when any invariant was
- * violated or a digest changed (unless allow_digest_change), else 1 when any row regressed,
- * else 0.
+ * bad direction of the metric (`better` higher|lower; informational metrics never gate),
+ * larger than its threshold (--threshold for all metrics, default 5%, or a gate file's rules)
+ * and, for timing rows where both sides have finite confidence intervals of the median (n >= 6),
+ * those intervals do not overlap (many metrics are tested at once: the U test alone at alpha
+ * 0.05 fires on noise somewhere in most comparisons); otherwise it is "worse".
+ * What the gate does not gate, and what it refuses:
+ *  - noise floor: a latency (unit ns) whose medians differ by less than max(100 ns, the timer's
+ *    resolution, two histogram buckets at that value) is "~ (noise)", never a regression;
+ *  - size: a latency percentile pXX of a shape is gated only when every repetition had at least
+ *    max(100, 10 / (1 - q)) pods of that shape (p50, p90: 100, p99: 1000, p999: 10000); `.max`
+ *    never;
+ *  - inconclusive: a gated timing row whose U test cannot reach alpha with the samples it has
+ *    (fewer than 4 per side at 0.05) is "inconclusive", never "~";
+ *  - hosts: timing rows of files with different host fingerprints (hostinfo.h) are not compared
+ *    (inconclusive) unless exact_only, which drops them on purpose; exact rows, digests and
+ *    invariants still are;
+ *  - inputs: files of one scenario whose inputs differ (scenario hash, --count, seed, release
+ *    profile and gates, policy, allocator) are "not comparable" (exit 2) unless the dimension
+ *    is named in `across`; then decision changes are information (per shape: outcome counts
+ *    and, from the files' per-pod `decisions`, the pods whose outcome, node or devices
+ *    changed) and exact metrics do not gate;
+ *  - interrupted files are excluded; a file with no repetitions or no values is invalid
+ *    (exit 2); a scenario with a complete base file and no complete new file fails the gate.
+ * dra_compare_run sets report->exit_status: 2 when report->nerrors (not comparable or invalid),
+ * else 3 (DRA_EXIT_CORRECTNESS) when any invariant was violated or a digest changed (unless
+ * allow_digest_change), else 1 when any row regressed or a scenario went missing, else 5
+ * (DRA_EXIT_INCONCLUSIVE) when a gated row was inconclusive or refused, else 0.
  *
  * Gate file (YAML or JSON; see dra_compare_gate_parse):
  *     default: 5%                      # metrics no rule names; "off" = report only
  *     alpha: 0.05                      # optional significance level
+ *     noise_floor: 100ns               # optional: latency changes below it are noise (ns, us, ms)
  *     metrics:                         # first matching rule wins; shell patterns (fnmatch)
  *       throughput.claims_per_s: 5%
  *       "latency.pod.*": 10%
@@ -53,6 +77,20 @@
 #include "rload.h"
 
 #define DRA_COMPARE_DEFAULT_THRESHOLD 0.05
+#define DRA_COMPARE_NOISE_FLOOR_NS 100.0
+/* Fewest pods of a shape per repetition for any of its latency percentiles to gate. */
+#define DRA_COMPARE_MIN_PODS 100
+
+/* Inputs a comparison may cross on purpose (--across). */
+enum {
+    DRA_ACROSS_RELEASE = 1,   /* release profile, feature gates, upstream-bug mode */
+    DRA_ACROSS_POLICY = 2,
+    DRA_ACROSS_SEED = 4,
+    DRA_ACROSS_COUNT = 8,     /* workload arrivals (--count) */
+    DRA_ACROSS_ALLOCATOR = 16,
+};
+/* "release,policy" -> mask; false on an unknown name. */
+bool dra_compare_parse_across(const char *s, unsigned *mask);
 #define DRA_COMPARE_SCHEMA "drabench-compare/v1"
 
 /* ---- gate file ------------------------------------------------------------------------------ */
@@ -65,9 +103,10 @@ typedef struct dra_gate_rule {
 
 typedef struct dra_gate {
     const char *path;
-    bool has_default, has_alpha;
+    bool has_default, has_alpha, has_noise_floor;
     double default_threshold; /* fraction; negative = off */
     double alpha;
+    double noise_floor_ns;    /* noise_floor: "100ns", "1us", "0" */
     size_t nrules;
     dra_gate_rule_t *rules;
     dra_arena_t arena;
@@ -92,6 +131,11 @@ typedef struct dra_compare_opts {
     double threshold;        /* fraction for every metric when no gate file; negative = off */
     const dra_gate_t *gate;  /* optional; overrides threshold */
     bool allow_digest_change;
+    double noise_floor_ns;   /* latency changes below max(this, timer, one bucket) are noise;
+                                default DRA_COMPARE_NOISE_FLOOR_NS, 0 = only timer and bucket
+                                (a gate file's noise_floor overrides) */
+    unsigned across;         /* DRA_ACROSS_* the user compares across on purpose */
+    bool exact_only;         /* compare exact metrics, digests and invariants only */
 } dra_compare_opts_t;
 
 /* Initialise opts with the defaults (alpha 0.05, confidence 0.95, threshold 5%). */
@@ -103,10 +147,13 @@ typedef enum dra_compare_verdict {
     DRA_CMP_IMPROVED,    /* significant, good direction */
     DRA_CMP_WORSE,       /* significant, bad direction, within the threshold */
     DRA_CMP_REGRESSION,  /* significant, bad direction, beyond the threshold: gates */
-    DRA_CMP_CHANGED,     /* significant, informational metric (or gate off) */
+    DRA_CMP_CHANGED,     /* significant, informational metric (or gate off, or not gated) */
+    DRA_CMP_INCONCLUSIVE, /* gated, but the U test cannot reach alpha with these samples */
+    DRA_CMP_REFUSED,     /* timing row of files from different hosts: not compared */
 } dra_compare_verdict_t;
 
-/* Name of a verdict: "missing", "no change", "improved", "worse", "regression", "changed". */
+/* Name of a verdict: "missing", "no change", "improved", "worse", "regression", "changed",
+ * "inconclusive", "refused". */
 const char *dra_compare_verdict_name(dra_compare_verdict_t v);
 
 typedef struct dra_compare_side_stat {
@@ -128,8 +175,24 @@ typedef struct dra_compare_row {
     bool significant;
     bool few_samples; /* fewer than 4 samples on a side: the U test cannot reach alpha 0.05 */
     double threshold; /* fraction; negative = off */
+    bool below_floor; /* latency change smaller than floor_ns: noise */
+    double floor_ns;  /* the noise floor applied (ns metrics), else 0 */
+    const char *not_gated; /* why a gated metric is reported only ("few pods ..."), or NULL */
     dra_compare_verdict_t verdict;
 } dra_compare_row_t;
+
+/* Per scenario and shape, with --across: pod outcomes of the first repetition of each side (from
+ * the <shape>/pod/{any,allocated,unsatisfiable} histograms). */
+typedef struct dra_compare_shape_change {
+    const char *scenario, *shape;
+    long long base_pods, base_allocated, base_unsat;
+    long long cur_pods, cur_allocated, cur_unsat;
+    bool digest_differs; /* the files' decision digests differ */
+    /* pods of this shape compared one to one (same arrival, same mix entry) from the files'
+     * `decisions`, and how many of them changed outcome, node or devices; -1 when the files
+     * have no such records or their arrivals differ */
+    long long pods_compared, pods_changed;
+} dra_compare_shape_change_t;
 
 typedef struct dra_compare_geomean {
     const char *metric;
@@ -178,6 +241,17 @@ typedef struct dra_compare_report {
     size_t nwarn;
     const char **warn; /* human warnings (interrupted files, mixed hosts, few samples) */
     size_t nregressions, nimproved;
+    size_t ninconclusive, nrefused;
+    size_t nerrors;
+    const char **errors;  /* not comparable / invalid input: exit 2 */
+    size_t nmissing;
+    const char **missing; /* scenarios with a complete base file and no complete new file */
+    const char *host_diff; /* "cpu_model 'A' vs 'B', kernel ..." when fingerprints differ, or NULL */
+    unsigned across;
+    bool exact_only;
+    const char *across_diff; /* the inputs that differ across the sides (with across), or NULL */
+    size_t nshape_changes;
+    dra_compare_shape_change_t *shape_changes;
     int exit_status;
     dra_arena_t arena;
 } dra_compare_report_t;

@@ -672,6 +672,10 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
         dra_compare_opts_t co;
         dra_compare_opts_init(&co);
         co.allow_digest_change = false;
+        if (opts && opts->has_threshold)
+            co.threshold = opts->threshold;
+        if (opts)
+            co.gate = opts->gate;
         if (dra_compare_run(r, nbase, r + nbase, n - nbase, &co, &cmp) == DRA_OK)
             have_cmp = cmp.nrows > 0;
         if (!have_cmp)
@@ -722,14 +726,31 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
             snprintf(base_runs, sizeof base_runs, "Run #1");
         else
             snprintf(base_runs, sizeof base_runs, "Runs #1-#%zu", nbase);
+        char thr[64];
+        if (cmp.threshold < 0)
+            snprintf(thr, sizeof thr, "no default threshold");
+        else
+            snprintf(thr, sizeof thr, "a %g%% threshold", 100 * cmp.threshold);
         fprintf(f, "<h2>%s against the others</h2>\n<p class=note>Medians per scenario; "
                    "Mann-Whitney U test at alpha %g; <code>~</code> = no significant change. "
-                   "Verdict of <code>drabench compare</code> with a 5%% threshold on every "
-                   "metric: <span class=\"%s\">%s</span> (exit %d).</p>\n"
+                   "Verdict of <code>drabench compare</code> with %s",
+                base_runs, cmp.alpha, thr);
+        if (cmp.gate_path) {
+            fputs(" and the rules of the gate file <code>", f);
+            html_esc(f, cmp.gate_path);
+            fputs("</code>", f);
+        } else {
+            fputs(" on every gated metric (compare's defaults)", f);
+        }
+        fprintf(f, ": <span class=\"%s\">%s</span> (exit %d).</p>\n"
                    "<table><tr><th>metric</th><th>scenario</th><th>base</th><th>new</th>"
                    "<th>change</th><th>verdict</th></tr>\n",
-                base_runs, cmp.alpha, cmp.exit_status ? "bad" : "ok",
-                cmp.exit_status ? "FAIL" : "PASS", cmp.exit_status);
+                cmp.exit_status ? "bad" : "ok",
+                cmp.exit_status == 0   ? "PASS"
+                : cmp.exit_status == 5 ? "INCONCLUSIVE"
+                : cmp.exit_status == 2 ? "NOT COMPARABLE"
+                                       : "FAIL",
+                cmp.exit_status);
         for (size_t k = 0; k < cmp.nrows; k++) {
             const dra_compare_row_t *row = &cmp.rows[k];
             char a[64], b[64];

@@ -34,6 +34,11 @@ typedef struct dra_report_opts {
     const char *gnuplot; /* gnuplot executable; NULL = $GNUPLOT or "gnuplot"; "" = do not plot */
     size_t nbase;        /* the first nbase results are the base side of the comparison section
                             (0 = 1); the rest are compared against them */
+    /* the comparison section's thresholds, the same source as `drabench compare`: a gate file,
+     * or one threshold for every metric (has_threshold), else compare's default (5%) */
+    const struct dra_gate *gate;
+    bool has_threshold;
+    double threshold;
 } dra_report_opts_t;
 
 /* What dra_report_write did (for the caller's summary line and tests). */
@@ -68,6 +73,12 @@ void dra_export_perfdash_name(const dra_rload_result_t *r, char *buf, size_t len
 /* Go benchmark format: configuration lines, `Unit` metadata lines, then one line per repetition
  * `BenchmarkDRAAlloc/<scenario>/<policy>-<release> <claims> <ns/op> ns/op <v> <unit>...`. */
 DRA_NODISCARD int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f);
+/* benchfmt with per-run keys (commit, host, date, digest) as configuration when label. */
+DRA_NODISCARD int dra_export_benchfmt_ex(const dra_rload_result_t *r, size_t n, bool label,
+                                         FILE *f);
+/* CSV (RFC 4180, CRLF): one row per file, repetition and metric; text fields that a spreadsheet
+ * would read as a formula are prefixed with an apostrophe. */
+DRA_NODISCARD int dra_export_csv(const dra_rload_result_t *r, size_t n, FILE *f);
 /* benchfmt unit of a metric: "claims/s", "pods/s", else the name with '.' -> '-' plus "-<unit>"
  * (latency.pod.p99 -> "pod-p99-ns"). */
 const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char *buf, size_t len);

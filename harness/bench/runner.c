@@ -30,6 +30,7 @@
 #include "hostinfo.h"
 #include "result.h"
 #include "runner_tests.h"
+#include "stats.h"
 #include "table/table.h"
 
 #define XXH_INLINE_ALL
@@ -191,6 +192,12 @@ typedef struct ctx {
     uint64_t empty_digest;
     dra_cel_cache_t *cel;
     dra_anyalloc_t alloc; /* reference or fast (alloc/fast.h) */
+    dra_alloc_kind_t akind;
+    const char *cluster_paths[1]; /* --cluster */
+    /* reasons of outcomes other than allocated, per repetition (reason_t) */
+    struct reason *reasons;
+    uint32_t nreasons, cap_reasons;
+    dra_arena_t *explain;
     /* nodes */
     uint32_t nnodes;
     uint32_t *node_used;
@@ -216,6 +223,12 @@ typedef struct ctx {
     XXH3_state_t *dig;
     XXH3_state_t *wl_dig;
     bool hash_workload;
+    /* per-pod decision records of the first measured repetition (run JSON `decisions`) */
+    bool rec_on;
+    XXH3_state_t *rec_dig;
+    uint32_t *rec_hash;  /* decision hash per pod (0 = no decision) */
+    uint8_t *rec_shape;  /* mix entry per pod */
+    uint64_t rec_cap, rec_n;
     /* fragmentation */
     frag_dev_t *fdev;
     uint32_t nfdev;
@@ -327,24 +340,36 @@ static void dig_str(XXH3_state_t *d, const char *s)
     XXH3_64bits_update(d, s, strlen(s) + 1);
 }
 
+static void digest_into(XXH3_state_t *d, const ctx_t *c, const slot_t *s)
+{
+    if (!s) {
+        dig_str(d, "");
+        return;
+    }
+    dig_str(d, c->model.nodes[s->node]->name);
+    for (uint32_t i = 0; i < s->n; i++) {
+        const dra_allocation_t *a = s->allocs[i];
+        for (uint32_t j = 0; a && j < a->nresults; j++) {
+            dig_str(d, a->results[j].request);
+            dig_str(d, a->results[j].driver);
+            dig_str(d, a->results[j].pool);
+            dig_str(d, a->results[j].device);
+        }
+        dig_str(d, "|");
+    }
+}
+
 static void digest_decision(ctx_t *c, uint64_t pod, int outcome, const slot_t *s)
 {
     uint64_t hdr[2] = {pod, (uint64_t)outcome};
     XXH3_64bits_update(c->dig, hdr, sizeof hdr);
-    if (!s) {
-        dig_str(c->dig, "");
-        return;
-    }
-    dig_str(c->dig, c->model.nodes[s->node]->name);
-    for (uint32_t i = 0; i < s->n; i++) {
-        const dra_allocation_t *a = s->allocs[i];
-        for (uint32_t j = 0; a && j < a->nresults; j++) {
-            dig_str(c->dig, a->results[j].request);
-            dig_str(c->dig, a->results[j].driver);
-            dig_str(c->dig, a->results[j].pool);
-            dig_str(c->dig, a->results[j].device);
-        }
-        dig_str(c->dig, "|");
+    digest_into(c->dig, c, s);
+    if (c->rec_on && pod < c->rec_cap) {
+        /* the pod's own decision (outcome, node, devices) for per-pod comparisons (--across) */
+        XXH3_64bits_reset(c->rec_dig);
+        XXH3_64bits_update(c->rec_dig, &hdr[1], sizeof hdr[1]);
+        digest_into(c->rec_dig, c, s);
+        c->rec_hash[pod] = (uint32_t)XXH3_64bits_digest(c->rec_dig);
     }
 }
 
@@ -633,6 +658,107 @@ static void busy_wait(int64_t from, uint64_t ns)
 {
     while ((uint64_t)(now_ns() - from) < ns) {
     }
+}
+
+/* ---- outcome reasons ------------------------------------------------------------------------ */
+
+/* Pods of one shape that ended with one outcome other than allocated, and why. */
+typedef struct reason {
+    uint32_t shape;
+    int kind; /* DRA_OUTCOME_* */
+    uint64_t count;
+    char text[256];
+} reason_t;
+
+static const char *outcome_key(int kind)
+{
+    switch (kind) {
+    case DRA_OUTCOME_UNSATISFIABLE:
+        return "unsatisfiable";
+    case DRA_OUTCOME_NODE_FAILURE:
+        return "node_failure";
+    case DRA_OUTCOME_FATAL:
+        return "fatal";
+    default:
+        return "allocated";
+    }
+}
+
+/* Why the pod of ev ended with `kind`: for fatal and node-failure outcomes the allocator's
+ * message on the first node (model order) that gives that outcome, found by asking the
+ * allocator again outside the timed regions, once per shape and outcome in each measured
+ * repetition (so every repetition does the same extra work); unsatisfiable needs no search. */
+static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size_t len)
+{
+    if (kind == DRA_OUTCOME_UNSATISFIABLE) {
+        snprintf(out, len, "no node can allocate the claim (%u node(s) searched, policy %s)",
+                 c->nnodes, dra_placement_name(c->policy));
+        return DRA_OK;
+    }
+    if (!c->explain && !(c->explain = arena_new_warm()))
+        return DRA_ENOMEM;
+    dra_claim_t *claims[1] = {c->claims[ev->shape]};
+    snprintf(out, len, "%s on every node searched", outcome_key(kind));
+    for (uint32_t i = 0; i < c->nnodes; i++) {
+        dra_alloc_outcome_t o;
+        dra_arena_reset(c->explain);
+        int rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[i], claims, 1, c->explain, &o);
+        if (rc != DRA_OK)
+            return rc;
+        if ((int)o.kind == kind) {
+            if (o.msg[0])
+                snprintf(out, len, "%s", o.msg);
+            break;
+        }
+    }
+    dra_arena_reset(c->explain);
+    return DRA_OK;
+}
+
+/* Count the outcome of a pod that was not placed (outc before arrive in `before`). */
+static int note_failure(ctx_t *c, const dra_wl_event_t *ev, const uint64_t before[4])
+{
+    int kind = -1;
+    for (int k = 0; k < 4; k++)
+        if (c->outc[k] != before[k])
+            kind = k;
+    if (kind < 0 || kind == DRA_OUTCOME_ALLOCATED)
+        return DRA_OK;
+    for (uint32_t i = 0; i < c->nreasons; i++)
+        if (c->reasons[i].shape == ev->shape && c->reasons[i].kind == kind) {
+            c->reasons[i].count++;
+            return DRA_OK;
+        }
+    if (c->nreasons == c->cap_reasons) {
+        uint32_t nc = c->cap_reasons ? 2 * c->cap_reasons : 8;
+        reason_t *p = realloc(c->reasons, nc * sizeof *p);
+        if (!p)
+            return DRA_ENOMEM;
+        c->reasons = p;
+        c->cap_reasons = nc;
+    }
+    reason_t *r = &c->reasons[c->nreasons];
+    memset(r, 0, sizeof *r);
+    r->shape = ev->shape;
+    r->kind = kind;
+    r->count = 1;
+    int rc = explain(c, ev, kind, r->text, sizeof r->text);
+    if (rc == DRA_OK)
+        c->nreasons++;
+    return rc;
+}
+
+/* `outcome_reasons` of a repetition: [{shape, outcome, reason, count}] in order of appearance. */
+static json_t *reasons_json(const ctx_t *c)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; a && i < c->nreasons; i++) {
+        const reason_t *r = &c->reasons[i];
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I}", "shape",
+                                           c->shape_names[r->shape], "outcome", outcome_key(r->kind),
+                                           "reason", r->text, "count", (json_int_t)r->count));
+    }
+    return a;
 }
 
 static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
@@ -982,6 +1108,82 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     return DRA_OK;
 }
 
+#define REC_MAX_PODS (UINT64_C(1) << 22) /* decision records kept for at most 4 Mi pods */
+
+/* Room for pod's decision record (outside timed regions: the arrays grow here, not in arrive). */
+static int rec_reserve(ctx_t *c, uint64_t pod, uint32_t shape)
+{
+    if (pod >= REC_MAX_PODS || shape > 255)
+        return DRA_OK;
+    if (pod >= c->rec_cap) {
+        uint64_t nc = c->rec_cap ? c->rec_cap : 1024;
+        while (nc <= pod)
+            nc *= 2;
+        uint32_t *h = realloc(c->rec_hash, nc * sizeof *h);
+        if (!h)
+            return DRA_ENOMEM;
+        c->rec_hash = h;
+        uint8_t *sh = realloc(c->rec_shape, nc * sizeof *sh);
+        if (!sh)
+            return DRA_ENOMEM;
+        c->rec_shape = sh;
+        memset(c->rec_hash + c->rec_cap, 0, (nc - c->rec_cap) * sizeof *h);
+        memset(c->rec_shape + c->rec_cap, 0, (nc - c->rec_cap) * sizeof *sh);
+        c->rec_cap = nc;
+    }
+    c->rec_shape[pod] = (uint8_t)shape;
+    if (pod + 1 > c->rec_n)
+        c->rec_n = pod + 1;
+    return DRA_OK;
+}
+
+/* `decisions` of the result: {shapes: [mix entry names], pods, records: base64 of 5 bytes per
+ * pod in arrival order (mix entry, then the 32-bit decision hash little-endian)}. */
+static json_t *decisions_json(const ctx_t *c)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t nbytes = (size_t)c->rec_n * 5, outlen = 4 * ((nbytes + 2) / 3);
+    char *out = malloc(outlen + 1);
+    json_t *shapes = json_array();
+    if (!out || !shapes) {
+        free(out);
+        json_decref(shapes);
+        return NULL;
+    }
+    size_t k = 0;
+    uint32_t acc = 0;
+    int nacc = 0;
+    for (uint64_t p = 0; p < c->rec_n; p++) {
+        uint8_t rec[5] = {c->rec_shape[p], (uint8_t)c->rec_hash[p], (uint8_t)(c->rec_hash[p] >> 8),
+                          (uint8_t)(c->rec_hash[p] >> 16), (uint8_t)(c->rec_hash[p] >> 24)};
+        for (int i = 0; i < 5; i++) {
+            acc = (acc << 8) | rec[i];
+            if (++nacc == 3) {
+                out[k++] = b64[(acc >> 18) & 63];
+                out[k++] = b64[(acc >> 12) & 63];
+                out[k++] = b64[(acc >> 6) & 63];
+                out[k++] = b64[acc & 63];
+                acc = 0;
+                nacc = 0;
+            }
+        }
+    }
+    if (nacc) {
+        acc <<= 8 * (3 - nacc);
+        out[k++] = b64[(acc >> 18) & 63];
+        out[k++] = b64[(acc >> 12) & 63];
+        out[k++] = nacc == 2 ? b64[(acc >> 6) & 63] : '=';
+        out[k++] = '=';
+    }
+    out[k] = '\0';
+    for (uint32_t i = 0; i < c->nshapes; i++)
+        json_array_append_new(shapes, json_string(c->shape_names[i]));
+    json_t *o = json_pack("{s:o, s:I, s:s}", "shapes", shapes, "pods", (json_int_t)c->rec_n,
+                          "records", out);
+    free(out);
+    return o;
+}
+
 /* Run the workload once. warmup: stop after max_pods arrivals, record nothing. */
 static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 {
@@ -994,6 +1196,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     c->pods = c->claims_n = c->busy_ns = c->ok_allocs = c->checked = c->violations = 0;
     memset(c->outc, 0, sizeof c->outc);
     memset(&c->st, 0, sizeof c->st);
+    c->nreasons = 0;
     XXH3_64bits_reset(c->dig);
     dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
@@ -1040,8 +1243,14 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
             if (warmup && arrivals >= max_pods)
                 break;
             bool placed;
+            uint64_t before[4];
+            memcpy(before, c->outc, sizeof before);
+            if (c->rec_on && (rc = rec_reserve(c, ev.pod, ev.shape)))
+                break;
             rc = arrive(c, &ev, &placed);
             if (rc)
+                break;
+            if (!placed && !warmup && (rc = note_failure(c, &ev, before)))
                 break;
             dra_workload_report(&w, ev.pod, placed);
             arrivals++;
@@ -1096,6 +1305,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     }
     if ((rc = rep_json(c, w1 - w0, fv, &hv)))
         return rc;
+    json_object_set_new(json_array_get(c->reps, json_array_size(c->reps) - 1), "outcome_reasons",
+                        reasons_json(c));
     /* totals and merged histograms */
     dra_run_t *r = c->run;
     r->reps_done++;
@@ -1142,6 +1353,51 @@ static int presize_state(ctx_t *c)
     return DRA_OK;
 }
 
+/* A fresh engine: the allocator (per-node layouts, selector results) and the CEL program cache
+ * are rebuilt, so every measured repetition starts from the same state and its exact counters
+ * (search.*) are the same in every repetition. Untimed. */
+static int engine_fresh(ctx_t *c)
+{
+    dra_anyalloc_free(&c->alloc);
+    memset(&c->alloc, 0, sizeof c->alloc);
+    if (c->cel)
+        dra_cel_cache_free(c->cel);
+    c->cel = NULL;
+    int rc = dra_cel_cache_new(&c->cel);
+    if (rc)
+        return rc;
+    dra_alloc_options_t ao = {0, c->seed};
+    return dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+}
+
+/* One measured repetition as an independent sample: fresh engine, the warm-up (if any) on it,
+ * then the measured run. Violations found in the warm-up are not recorded (as before). */
+static int run_measured(ctx_t *c, uint32_t r, bool *intr)
+{
+    int rc = r == 0 ? DRA_OK : engine_fresh(c);
+    if (rc == DRA_OK && c->warmup) {
+        uint32_t keep = c->run->nfirst;
+        c->rep = r;
+        rc = run_rep(c, true, c->warmup, intr);
+        c->run->nfirst = keep;
+    }
+    c->violations = 0;
+    if (rc == DRA_OK && !*intr) {
+        c->rep = r;
+        c->hash_workload = r == 0;
+        c->rec_on = r == 0 && c->rec_dig != NULL;
+        rc = run_rep(c, false, 0, intr);
+        c->rec_on = false;
+        if (rc == DRA_OK && r == 0 && !*intr && c->rec_dig) {
+            json_t *d = decisions_json(c);
+            if (!d)
+                return DRA_ENOMEM;
+            json_object_set_new(c->run->json, "decisions", d);
+        }
+    }
+    return rc;
+}
+
 static int setup(ctx_t *c)
 {
     const dra_runner_opts_t *o = c->o;
@@ -1151,6 +1407,13 @@ static int setup(ctx_t *c)
     if (rc)
         return rc;
     c->scn_loaded = true;
+    if (o->cluster) {
+        /* the workload of the scenario against a real cluster: its slices, classes and nodes */
+        c->cluster_paths[0] = o->cluster;
+        c->scn.ngroups = 0;
+        c->scn.manifests = c->cluster_paths;
+        c->scn.nmanifests = 1;
+    }
     c->seed = o->has_seed ? o->seed : c->scn.seed;
     c->policy = o->has_policy ? o->policy : c->scn.placement;
     c->inv = c->scn.invariants;
@@ -1237,10 +1500,8 @@ static int setup(ctx_t *c)
     if (dra_alloc_state_digest(c->state) != c->empty_digest)
         return dra_diag_set(diag, DRA_EINTERNAL, NULL, 0, 0,
                             "allocation state digest changed by commit + release");
-    if ((rc = dra_cel_cache_new(&c->cel)))
-        return rc;
-    dra_alloc_options_t ao = {0, c->seed};
-    if ((rc = dra_anyalloc_new(akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc)))
+    c->akind = akind;
+    if ((rc = engine_fresh(c)))
         return rc;
 
     c->node_used = calloc((size_t)c->nnodes + 1, sizeof *c->node_used);
@@ -1276,7 +1537,8 @@ static int setup(ctx_t *c)
             }
     c->dig = XXH3_createState();
     c->wl_dig = XXH3_createState();
-    if (!c->dig || !c->wl_dig)
+    c->rec_dig = XXH3_createState();
+    if (!c->dig || !c->wl_dig || !c->rec_dig)
         return DRA_ENOMEM;
     XXH3_64bits_reset(c->wl_dig);
     return frag_setup(c);
@@ -1324,6 +1586,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
         DRA_HIST_SIGFIGS, "interleaving", "sequential", "argv", argv);
     if (run && c->scn.file)
         json_object_set_new(run, "scenario_file", json_string(c->scn.file));
+    if (run && o->cluster)
+        json_object_set_new(run, "cluster_file", json_string(o->cluster));
     if (run)
         json_object_set_new(run, "workload_mode",
                             json_string(c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill"));
@@ -1350,6 +1614,52 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
                      json_object(), "repetitions", json_array());
 }
 
+/* Median, min and max of one per-repetition value. */
+static void rep_spread(const json_t *reps, const char *metric, double *med, double *lo, double *hi)
+{
+    size_t n = json_array_size(reps), k = 0;
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    *med = *lo = *hi = 0;
+    if (!x)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_object_get(json_object_get(json_array_get(reps, i), "values"), metric);
+        if (json_is_number(v))
+            x[k++] = json_number_value(v);
+    }
+    if (k) {
+        *med = dra_stats_median(x, k);
+        *lo = *hi = x[0];
+        for (size_t i = 1; i < k; i++) {
+            *lo = x[i] < *lo ? x[i] : *lo;
+            *hi = x[i] > *hi ? x[i] : *hi;
+        }
+    }
+    free(x);
+}
+
+/* Both definitions of throughput, named, with the spread of the repetitions: top-level
+ * `throughput` of the result file and the run summary. */
+static void throughput_spread(ctx_t *c)
+{
+    dra_run_t *r = c->run;
+    rep_spread(c->reps, "throughput.claims_per_s", &r->claims_per_s_median, &r->claims_per_s_min,
+               &r->claims_per_s_max);
+    rep_spread(c->reps, "throughput.pods_per_s", &r->pods_per_s_median, &r->pods_per_s_min,
+               &r->pods_per_s_max);
+    json_t *t = json_pack("{s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}", "claims_per_s",
+                          "pooled", dra_result_real(r->claims_per_s), "median_of_repetitions",
+                          dra_result_real(r->claims_per_s_median), "min",
+                          dra_result_real(r->claims_per_s_min), "max",
+                          dra_result_real(r->claims_per_s_max), "pods_per_s", "pooled",
+                          dra_result_real(r->pods_per_s), "median_of_repetitions",
+                          dra_result_real(r->pods_per_s_median), "min",
+                          dra_result_real(r->pods_per_s_min), "max",
+                          dra_result_real(r->pods_per_s_max));
+    if (t)
+        json_object_set_new(r->json, "throughput", t);
+}
+
 static void summarize(ctx_t *c)
 {
     dra_run_t *r = c->run;
@@ -1360,6 +1670,7 @@ static void summarize(ctx_t *c)
     busy /= 1e9;
     r->claims_per_s = busy > 0 ? (double)r->claims / busy : 0;
     r->pods_per_s = busy > 0 ? (double)r->pods / busy : 0;
+    throughput_spread(c);
     const dra_hist_t *pod = &r->hists[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ANY)];
     r->pod_p50 = dra_hist_percentile(pod, 50);
     r->pod_p99 = dra_hist_percentile(pod, 99);
@@ -1439,6 +1750,15 @@ static void ctx_fini(ctx_t *c)
         XXH3_freeState(c->dig);
     if (c->wl_dig)
         XXH3_freeState(c->wl_dig);
+    if (c->rec_dig)
+        XXH3_freeState(c->rec_dig);
+    free(c->rec_hash);
+    free(c->rec_shape);
+    free(c->reasons);
+    if (c->explain) {
+        dra_arena_fini(c->explain);
+        free(c->explain);
+    }
     free(c->fdev);
     free(c->fcons);
     free(c->set_total);
@@ -1475,21 +1795,15 @@ int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
         run->json = doc_begin(c, &host);
         if (!run->json)
             rc = DRA_ENOMEM;
+        else
+            dra_result_set_fingerprint(run->json);
     }
     if (rc == DRA_OK) {
         c->reps = json_object_get(run->json, "repetitions");
         bool intr = false;
-        if (c->warmup) {
-            c->rep = 0;
-            rc = run_rep(c, true, c->warmup, &intr);
-        }
-        c->violations = 0;
-        run->nfirst = 0;
         for (uint32_t r = 0; rc == DRA_OK && r < c->nreps && !intr; r++) {
-            c->rep = r;
-            c->hash_workload = r == 0;
-            rc = run_rep(c, false, 0, &intr);
-            if (rc == DRA_OK && o->progress)
+            rc = run_measured(c, r, &intr);
+            if (rc == DRA_OK && !intr && o->progress)
                 o->progress(o->progress_ctx, false, r, c->nreps, c->pods, c->built.workload.count,
                             true, run);
         }

@@ -23,7 +23,19 @@
  *     the same histogram of shape "all".
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
  *     (XXH3-64); equal seeds give equal digests on every repetition and process.
- * Warm-up pods run before the measured repetitions and are undone; they are not recorded.
+ * Repetitions are independent samples: each measured repetition starts on a fresh engine (the
+ * allocator and its CEL program cache rebuilt, the state empty), runs the warm-up pods on it
+ * (undone, not recorded), then the measured workload; so the first repetition does not pay for
+ * cold caches the others skip, and the exact counters (search.*) are equal in every repetition.
+ *
+ * Outcomes other than allocated are counted per shape with their reason (`outcome_reasons` of a
+ * repetition): the allocator's message for fatal and node-failure outcomes, found by asking the
+ * allocator once more, outside the timed regions, for the first pod of each shape and outcome in
+ * every measured repetition (the same extra work in each repetition).
+ * The first measured repetition also records every pod's decision (mix entry and a 32-bit hash
+ * of outcome, node and devices) as the result's `decisions`, for per-pod comparisons.
+ * With opts.cluster the scenario's node groups and manifests are replaced by that path's
+ * manifests (a real cluster's slices, classes and nodes); the workload stays the scenario's.
  *
  * Test hooks (environment, read by dra_runner_opts_from_env): DRA_TEST_INJECT_FAULT=N corrupts
  * the N-th (1-based) successful pod allocation of each measured repetition (one device is
@@ -92,6 +104,8 @@ typedef struct dra_runner_opts {
     const char *const *features; /* "GATE=bool" overrides, applied after the scenario's */
     uint32_t nfeatures;
     const char *allocator;       /* "fast" or "reference" (NULL = fast) */
+    const char *cluster;         /* manifests file or directory that replaces the scenario's
+                                    cluster (a real cluster's kubectl dump); NULL = the scenario's */
     uint64_t test_delay_ns;      /* DRA_TEST_DELAY_NS */
     uint64_t inject_fault;       /* DRA_TEST_INJECT_FAULT (0 = off) */
     volatile sig_atomic_t *stop; /* set asynchronously (SIGINT): stop at the next pod boundary */
@@ -136,7 +150,10 @@ typedef struct dra_run {
     uint32_t reps_done;
     uint64_t pods, claims, allocated, unsatisfiable, node_failure, fatal; /* all measured reps */
     uint64_t wall_ns;
-    double claims_per_s, pods_per_s; /* over all measured repetitions */
+    double claims_per_s, pods_per_s; /* pooled: all claims (pods) / all timed work */
+    /* per-repetition throughput (the samples compare uses): median, min, max */
+    double claims_per_s_median, claims_per_s_min, claims_per_s_max;
+    double pods_per_s_median, pods_per_s_min, pods_per_s_max;
     int64_t pod_p50, pod_p99, pod_p999, pod_max;
     uint64_t inv_checked, inv_violations;
     dra_run_violation_t first[DRA_RUN_KEEP_VIOLATIONS];

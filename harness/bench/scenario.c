@@ -390,14 +390,18 @@ static int load_cluster(sp_t *p, const dra_ynode_t *n)
     if (rc)
         return rc;
     const dra_ynode_t *nodes = dra_ynode_get(n, "nodes"), *man = dra_ynode_get(n, "manifests");
-    if (!dra_ynode_is_seq(nodes) || nodes->n == 0)
-        return err_at(p, nodes ? nodes : n, "spec.cluster.nodes", "expected a non-empty list of node groups");
-    s->groups = dra_arena_calloc(&s->arena, nodes->n, sizeof *s->groups, 8);
+    /* a cluster of manifests only (a real cluster's kubectl dump) needs no node groups */
+    bool manifests_only = !nodes && dra_ynode_is_seq(man) && man->n > 0;
+    if (!manifests_only && (!dra_ynode_is_seq(nodes) || nodes->n == 0))
+        return err_at(p, nodes ? nodes : n, "spec.cluster.nodes",
+                      "expected a non-empty list of node groups (or only manifests)");
+    uint32_t ngroups = manifests_only ? 0 : nodes->n;
+    s->groups = dra_arena_calloc(&s->arena, ngroups ? ngroups : 1, sizeof *s->groups, 8);
     if (!s->groups)
         return DRA_ENOMEM;
-    s->ngroups = nodes->n;
+    s->ngroups = ngroups;
     uint64_t total = 0;
-    for (uint32_t i = 0; i < nodes->n; i++) {
+    for (uint32_t i = 0; i < ngroups; i++) {
         const dra_ynode_t *g = nodes->vals[i];
         char path[64];
         snprintf(path, sizeof path, "spec.cluster.nodes[%u]", i);
@@ -424,6 +428,8 @@ static int load_cluster(sp_t *p, const dra_ynode_t *n)
     }
     if (total > 1000000)
         return err_at(p, nodes, "spec.cluster.nodes", "more than 1,000,000 nodes in total");
+    if (man && !dra_ynode_is_seq(man))
+        return err_at(p, man, "spec.cluster.manifests", "expected a list of paths");
     if (man) {
         if (!dra_ynode_is_seq(man))
             return err_at(p, man, "spec.cluster.manifests", "expected a list of paths");
@@ -692,7 +698,8 @@ static int on_doc(const dra_ynode_t *root, void *ud_)
 
 bool dra_scenario_check(const dra_scenario_t *s)
 {
-    if (s->release < 134 || s->release > 136 || s->ngroups == 0 || !s->groups || s->nmix == 0 ||
+    if (s->release < 134 || s->release > 136 || (s->ngroups == 0 && s->nmanifests == 0) ||
+        (s->ngroups && !s->groups) || s->nmix == 0 ||
         s->nmix > 256 || !s->mix || s->repetitions == 0 || !(s->sample_rate > 0) ||
         s->sample_rate > 1 || (unsigned)s->mode > DRA_WL_STEADY ||
         (unsigned)s->placement > DRA_PLACE_RANDOM || (unsigned)s->invariants > DRA_INV_OFF ||

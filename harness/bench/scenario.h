@@ -120,7 +120,8 @@ DRA_NODISCARD int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t l
 DRA_NODISCARD int dra_scenario_load_named(dra_scenario_t *s, const char *name_or_path,
                                           dra_diag_t *diag);
 void dra_scenario_fini(dra_scenario_t *s);
-/* True when s holds what dra_scenario_load guarantees: a release profile, >= 1 node group,
+/* True when s holds what dra_scenario_load guarantees: a release profile, >= 1 node group (or
+ * cluster manifests only),
  * 1..256 mix entries with positive finite weights and known shapes (inline ones with their
  * template), a known mode, placement and invariant mode, steady mode with a positive rate and
  * lifetime, >= 1 repetition, sampleRate in (0, 1]. O(groups + mix). Debug builds (DRA_DEBUG >= 2)

@@ -29,6 +29,11 @@ static const char help[] =
     "  -f, --format FMT         text (default, benchstat-like), md (Markdown) or json\n"
     "  -o, --output FILE        write the report to FILE (default: stdout)\n"
     "      --allow-digest-change  report changed decision digests without failing (exit 0/1)\n"
+    "      --across DIMS        compare runs whose inputs differ on purpose: release, policy,\n"
+    "                           seed, count, allocator (comma-separated); decision changes are\n"
+    "                           then reported per shape as information, not failures\n"
+    "      --exact-only         compare only exact metrics, digests and invariants (timings\n"
+    "                           of another host are left out on purpose)\n"
     "  -q, --quiet              no gate lines on stderr\n"
     "  -h, --help               show this help\n"
     "\n"
@@ -46,10 +51,18 @@ static const char help[] =
     "  drabench compare --threshold 3% --format md old.json new.json > compare.md\n"
     "  drabench compare --gate ci/gate.yaml --format json base.json -- new1.json new2.json\n"
     "\n"
-    "Exit status: 0 no gated regression, 1 a significant regression beyond its threshold,\n"
-    "2 usage error or an invalid result or gate file, 3 an invariant violation or a changed\n"
-    "decision digest (same inputs, different allocations; exit 0/1 with --allow-digest-change),\n"
-    "4 environment error.\n";
+    "What is not gated: a latency change below the noise floor (max(100 ns, the timer's\n"
+    "resolution, one histogram bucket)); a percentile of a shape with too few pods per\n"
+    "repetition (p50, p90 100, p99 1000, p999 10000; max never). Interrupted runs are left\n"
+    "out. Files whose inputs differ (scenario, --count, seed, release, policy, allocator) are\n"
+    "not comparable unless --across names the difference.\n"
+    "\n"
+    "Exit status: 0 no gated regression, 1 a significant regression beyond its threshold or a\n"
+    "base scenario missing from the new set, 2 usage error, an invalid result or gate file, or\n"
+    "inputs that are not comparable, 3 an invariant violation or a changed decision digest\n"
+    "(same inputs, different allocations; exit 0/1 with --allow-digest-change), 4 environment\n"
+    "error, 5 inconclusive: nothing worse was found but the gate could not see (fewer than 4\n"
+    "repetitions per side, or timings from different hosts or builds).\n";
 
 static int load_side(char **paths, size_t n, dra_rload_result_t *out)
 {
@@ -77,6 +90,8 @@ static const struct option lopts[] = {
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
     {"allow-digest-change", no_argument, NULL, 'D'},
+    {"across", required_argument, NULL, 'A'},
+    {"exact-only", no_argument, NULL, 'E'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -156,6 +171,16 @@ int dra_cmd_compare(int argc, char **argv)
         case 'D':
             opts.allow_digest_change = true;
             break;
+        case 'A':
+            if (!dra_compare_parse_across(v, &opts.across)) {
+                dra_cli_usage_error("compare",
+                                    "bad --across '%s' (release, policy, seed, count, allocator)", v);
+                goto out;
+            }
+            break;
+        case 'E':
+            opts.exact_only = true;
+            break;
         case 'q':
             quiet = true;
             break;
@@ -211,6 +236,11 @@ int dra_cmd_compare(int argc, char **argv)
         if (rc != DRA_OK) {
             dra_cli_errorf("compare: %s", dra_strerror(rc));
             status = DRA_EXIT_ENV;
+        } else if (rep.nerrors) {
+            for (size_t i = 0; i < rep.nerrors; i++)
+                fprintf(stderr, "drabench compare: %s\n", rep.errors[i]);
+            status = rep.exit_status;
+            dra_compare_fini(&rep);
         } else {
             FILE *f = strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
             if (!f) {

@@ -1,4 +1,4 @@
-/* cmd_export.c - `drabench export --format perfdash|benchfmt RESULT...` and the exporters
+/* cmd_export.c - `drabench export --format perfdash|benchfmt|csv RESULT...` and the exporters
  * declared in report.h. */
 #include <getopt.h>
 #include <jansson.h>
@@ -40,10 +40,11 @@ const char *dra_export_scenario_name(const char *scenario, char *buf, size_t len
 
 static void bench_name(const dra_rload_result_t *r, char *buf, size_t len)
 {
-    char s[128];
+    char s[128], p[64], rel[64];
     dra_export_scenario_name(r->scenario, s, sizeof s);
-    snprintf(buf, len, "BenchmarkDRAAlloc/%s/%s-%s", s, *r->policy ? r->policy : "default",
-             *r->release ? r->release : "default");
+    dra_export_scenario_name(*r->policy ? r->policy : "default", p, sizeof p);
+    dra_export_scenario_name(*r->release ? r->release : "default", rel, sizeof rel);
+    snprintf(buf, len, "BenchmarkDRAAlloc/%s/%s-%s", s, p, rel);
 }
 
 const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char *buf, size_t len)
@@ -66,6 +67,10 @@ const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char 
                     *p = *p == '/' ? '/' : '-';
         }
     }
+    /* a benchfmt unit is one run of non-space characters */
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p <= 0x20 || *p == 0x7f)
+            *p = '-';
     return buf;
 }
 
@@ -258,35 +263,52 @@ static void config(FILE *f, const char *key, const char *val, char (*last)[256])
     /* config values are one line */
     fprintf(f, "%s: ", key);
     for (const char *p = val; *p; p++)
-        fputc(*p == '\n' ? ' ' : *p, f);
+        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p, f);
     fputc('\n', f);
     snprintf(*last, sizeof *last, "%s", val);
 }
 
-int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f)
+/* Timed allocator work per claim of a repetition: 1e9 / throughput.claims_per_s (throughput is
+ * claims per second of busy time, so this is busy_ns / claims); NaN when unknown. */
+static double ns_per_claim(const dra_rload_rep_t *rep)
 {
-    enum { NKEY = 12 };
+    double tp;
+    if (dra_rload_value(rep, "throughput.claims_per_s", &tp) && tp > 0)
+        return 1e9 / tp;
+    return NAN;
+}
+
+int dra_export_benchfmt_ex(const dra_rload_result_t *r, size_t n, bool label, FILE *f)
+{
+    enum { NKEY = 14 };
     char last[NKEY][256];
     memset(last, 0, sizeof last);
     char units_seen[256][96];
     size_t nunits = 0;
     fputs("goos: linux\n", f);
+    fputs("Unit ns/op better=lower\n", f);
     for (size_t i = 0; i < n; i++) {
         const dra_rload_result_t *x = &r[i];
-        char buf[64];
+        /* configuration: what was measured and where - the same for runs benchstat should
+         * compare; per-run keys (commit, date, host, digest) only with --label */
         config(f, "cpu", x->cpu_model, &last[0]);
-        config(f, "host", x->hostname, &last[1]);
+        char cpus[32];
+        snprintf(cpus, sizeof cpus, "%lld", (long long)x->cpus);
+        config(f, "cpus", x->cpus > 0 ? cpus : "", &last[1]);
         config(f, "kernel", x->host_kernel, &last[2]);
-        config(f, "commit", x->tool_git, &last[3]);
-        config(f, "build", x->build_type, &last[4]);
-        config(f, "simd", x->kernel, &last[5]);
-        config(f, "release", x->release, &last[6]);
-        config(f, "policy", x->policy, &last[7]);
-        config(f, "seed", x->seed, &last[8]);
-        config(f, "scenario-hash", x->scenario_hash, &last[9]);
-        config(f, "digest", x->digest, &last[10]);
-        snprintf(buf, sizeof buf, "%s", x->date);
-        config(f, "date", buf, &last[11]);
+        config(f, "build", x->build_type, &last[3]);
+        config(f, "simd", x->kernel, &last[4]);
+        config(f, "release", x->release, &last[5]);
+        config(f, "policy", x->policy, &last[6]);
+        config(f, "seed", x->seed, &last[7]);
+        config(f, "scenario-hash", x->scenario_hash, &last[8]);
+        config(f, "allocator", x->allocator, &last[9]);
+        if (label) {
+            config(f, "commit", x->tool_git, &last[10]);
+            config(f, "host", x->hostname, &last[11]);
+            config(f, "date", x->date, &last[12]);
+            config(f, "digest", x->digest, &last[13]);
+        }
         /* unit metadata, once per unit */
         for (size_t m = 0; m < x->nmetrics; m++) {
             char u[96];
@@ -299,18 +321,21 @@ int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f)
             snprintf(units_seen[nunits], sizeof units_seen[nunits], "%s", u);
             nunits++;
             const dra_rload_metric_t *e = &x->metrics[m];
-            fprintf(f, "Unit %s%s%s%s\n", u,
+            fprintf(f, "Unit %s%s%s\n", u,
                     e->better == DRA_RLOAD_BETTER_HIGHER  ? " better=higher"
                     : e->better == DRA_RLOAD_BETTER_LOWER ? " better=lower"
                                                           : "",
-                    e->exact ? " assume=exact" : "", "");
+                    e->exact ? " assume=exact" : "");
         }
         char name[256];
         bench_name(x, name, sizeof name);
         for (size_t j = 0; j < x->nreps; j++) {
             const dra_rload_rep_t *rep = &x->reps[j];
             long long iters = rep->claims > 0 ? (long long)rep->claims : 1;
-            fprintf(f, "%s %lld %.15g ns/op", name, iters, (double)rep->wall_ns / (double)iters);
+            fprintf(f, "%s %lld", name, iters);
+            double nspc = ns_per_claim(rep);
+            if (isfinite(nspc))
+                fprintf(f, " %.15g ns/op", nspc);
             for (size_t k = 0; k < rep->nvalues; k++) {
                 const dra_rload_metric_t *e = dra_rload_metric(x, rep->value_names[k]);
                 char u[96];
@@ -323,13 +348,76 @@ int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f)
     return ferror(f) ? DRA_EIO : DRA_OK;
 }
 
+int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f)
+{
+    return dra_export_benchfmt_ex(r, n, false, f);
+}
+
+/* ---- CSV (RFC 4180) ------------------------------------------------------------------------- */
+
+/* One field: quoted when it holds a comma, quote or line break; a text field that a spreadsheet
+ * would take for a formula (= + - @, tab, CR) gets a leading apostrophe. */
+static void csv_field(FILE *f, const char *s, bool text)
+{
+    if (!s)
+        s = "";
+    bool quote = strpbrk(s, ",\"\r\n") != NULL;
+    bool formula = text && (*s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t' ||
+                            *s == '\r');
+    if (quote || formula)
+        fputc('"', f);
+    if (formula)
+        fputc('\'', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    if (quote || formula)
+        fputc('"', f);
+}
+
+int dra_export_csv(const dra_rload_result_t *r, size_t n, FILE *f)
+{
+    fputs("file,scenario,seed,release,policy,allocator,commit,host,date,repetition,metric,unit,"
+          "better,exact,value\r\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        const dra_rload_result_t *x = &r[i];
+        for (size_t j = 0; j < x->nreps; j++) {
+            const dra_rload_rep_t *rep = &x->reps[j];
+            for (size_t k = 0; k < rep->nvalues; k++) {
+                const dra_rload_metric_t *e = dra_rload_metric(x, rep->value_names[k]);
+                const char *fields[] = {x->path,      x->scenario, x->seed,     x->release,
+                                        x->policy,    x->allocator, x->tool_git, x->hostname,
+                                        x->date};
+                for (size_t q = 0; q < DRA_ARRAY_LEN(fields); q++) {
+                    csv_field(f, fields[q], true);
+                    fputc(',', f);
+                }
+                fprintf(f, "%lld,", (long long)rep->index);
+                csv_field(f, rep->value_names[k], true);
+                fputc(',', f);
+                csv_field(f, e ? e->unit : "", true);
+                fprintf(f, ",%s,%s,%.15g\r\n",
+                        !e || e->better == DRA_RLOAD_BETTER_NONE ? "none"
+                        : e->better == DRA_RLOAD_BETTER_HIGHER   ? "higher"
+                                                                 : "lower",
+                        e && e->exact ? "true" : "false", rep->values[k]);
+            }
+        }
+    }
+    return ferror(f) ? DRA_EIO : DRA_OK;
+}
+
 /* ---- the command ------------------------------------------------------------------------------ */
 
 static const char help[] =
     "drabench export - write result files in formats other tools read\n"
     "\n"
     "Usage: drabench export --format perfdash [-o DIR] RESULT...\n"
-    "       drabench export --format benchfmt [-o FILE] RESULT...\n"
+    "       drabench export --format benchfmt [--label] [-o FILE] RESULT...\n"
+    "       drabench export --format csv [-o FILE] RESULT...\n"
     "\n"
     "perfdash: Kubernetes scheduler_perf DataItems JSON ({\"version\":\"v1\",\"dataItems\":[...]})\n"
     "written to DIR/BenchmarkDRAAlloc_<UTC start of the first run>.json, the file name perfdash's\n"
@@ -338,23 +426,32 @@ static const char help[] =
     "CandidatesScanned, CELEvaluations, AllocateOneCalls and ArenaHighWater (MB); every item has\n"
     "the labels Metric, Name (BenchmarkDRAAlloc/<scenario>/<policy>-<release>), shape, phase,\n"
     "release and policy (\"not applicable\" when unused). Results with the same Name are pooled.\n"
-    "benchfmt: Go benchmark text for benchstat - configuration lines, Unit lines (better=,\n"
-    "assume=exact) and one line per repetition: name, claims, ns/op and every metric.\n"
+    "benchfmt: Go benchmark text for benchstat (golang.org/x/perf/benchfmt) - configuration\n"
+    "lines that describe what was measured and where (cpu, kernel, build, simd, release, policy,\n"
+    "seed, scenario-hash, allocator), Unit lines (better=, assume=exact) and one line per\n"
+    "repetition: name, claims as iterations, ns/op = timed allocator work per claim (1e9 /\n"
+    "throughput.claims_per_s) and every metric. Per-run keys (commit, host, date, digest) are\n"
+    "left out so benchstat compares two exports; --label adds them.\n"
+    "csv: one row per file, repetition and metric (RFC 4180, CRLF), for spreadsheets.\n"
     "\n"
     "Options:\n"
-    "  -f, --format FMT     perfdash or benchfmt (required)\n"
-    "  -o, --output PATH    perfdash: directory (default: .); benchfmt: file (default: stdout)\n"
+    "  -f, --format FMT     perfdash, benchfmt or csv (required)\n"
+    "  -o, --output PATH    perfdash: directory (default: .); benchfmt, csv: file (default:\n"
+    "                       stdout)\n"
+    "      --label          benchfmt: also commit, host, date and digest as configuration\n"
     "  -h, --help           show this help\n"
     "\n"
     "Examples:\n"
     "  drabench export --format perfdash -o results/drabench/42 results/runs/*.json\n"
     "  drabench export --format benchfmt old.json > old.txt; benchstat old.txt new.txt\n"
+    "  drabench export --format csv -o runs.csv results/runs/*.json\n"
     "\n"
     "Exit status: 0 ok, 2 usage error or invalid result file, 4 cannot write.\n";
 
 static const struct option lopts[] = {
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
+    {"label", no_argument, NULL, 'L'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -362,6 +459,7 @@ static const struct option lopts[] = {
 int dra_cmd_export(int argc, char **argv)
 {
     const char *format = NULL, *output = NULL;
+    bool label = false;
     char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nf = 0;
     int status = DRA_EXIT_USAGE;
@@ -380,6 +478,9 @@ int dra_cmd_export(int argc, char **argv)
             fputs(help, stdout);
             free(files);
             return DRA_EXIT_OK;
+        case 'L':
+            label = true;
+            break;
         case 'f':
             format = v;
             break;
@@ -396,11 +497,12 @@ int dra_cmd_export(int argc, char **argv)
         }
     }
     if (!format) {
-        dra_cli_usage_error("export", "--format perfdash|benchfmt is required");
+        dra_cli_usage_error("export", "--format perfdash|benchfmt|csv is required");
         goto out;
     }
-    if (strcmp(format, "perfdash") != 0 && strcmp(format, "benchfmt") != 0) {
-        dra_cli_usage_error("export", "unknown --format '%s' (perfdash, benchfmt)", format);
+    if (strcmp(format, "perfdash") != 0 && strcmp(format, "benchfmt") != 0 &&
+        strcmp(format, "csv") != 0) {
+        dra_cli_usage_error("export", "unknown --format '%s' (perfdash, benchfmt, csv)", format);
         goto out;
     }
     if (nf == 0) {
@@ -433,8 +535,9 @@ int dra_cmd_export(int argc, char **argv)
         FILE *mf = open_memstream(&buf, &len);
         int rc = mf ? DRA_OK : DRA_ENOMEM;
         if (rc == DRA_OK) {
-            rc = strcmp(format, "perfdash") == 0 ? dra_export_perfdash(r, nf, mf)
-                                                 : dra_export_benchfmt(r, nf, mf);
+            rc = strcmp(format, "perfdash") == 0   ? dra_export_perfdash(r, nf, mf)
+                 : strcmp(format, "csv") == 0      ? dra_export_csv(r, nf, mf)
+                                                   : dra_export_benchfmt_ex(r, nf, label, mf);
             if (fclose(mf) != 0 && rc == DRA_OK)
                 rc = DRA_EIO;
         }

@@ -25,7 +25,7 @@ static const char help[] =
     "drabench gen - generate a scenario's cluster and workload as Kubernetes manifests\n"
     "\n"
     "Usage: drabench gen [options] SCENARIO|NAME\n"
-    "       drabench gen --list\n"
+    "       drabench gen --list [--json]\n"
     "\n"
     "Builds the cluster of a scenario (a file or a built-in name) from its seed, instantiates its\n"
     "workload (one Pod per arrival; claims from templates or shared ResourceClaims) and writes\n"
@@ -38,7 +38,8 @@ static const char help[] =
     "  -s, --seed N       override the scenario's seed (decimal or 0x hex)\n"
     "  -p, --pods N       write at most N pods (default: all arrivals, up to 100000)\n"
     "      --no-pods      write the cluster and templates only\n"
-    "  -l, --list         list node profiles, claim shapes and built-in scenarios\n"
+    "  -l, --list         list node profiles, claim shapes and built-in scenarios (--json: as\n"
+    "                     one JSON object: profiles, shapes, scenarios with their defaults)\n"
     "  -q, --quiet        print only the digests\n"
     "      --json         print the summary as one JSON object instead (on stderr with -o -)\n"
     "      --progress W   auto | always | never: a bar of MiB written on stderr (auto: when\n"
@@ -79,6 +80,71 @@ static int list_all(void)
             printf("  %-18s (invalid: %s)\n", nm, d.msg);
         dra_scenario_fini(&s);
     }
+    return DRA_EXIT_OK;
+}
+
+/* --list --json: {"profiles": [{name, summary, driver, source, per_node}], "shapes": [{name,
+ * summary, profile}], "scenarios": [{name, description, seed, release, nodes, mode, count,
+ * repetitions, warmup, placement} or {name, error}]}, keys sorted. */
+static int list_json(void)
+{
+    json_t *root = json_object(), *prof = json_array(), *shapes = json_array(), *scn = json_array();
+    if (!root || !prof || !shapes || !scn) {
+        json_decref(root);
+        json_decref(prof);
+        json_decref(shapes);
+        json_decref(scn);
+        return DRA_EXIT_ENV;
+    }
+    for (int i = 0; i < DRA_GEN_NPROFILES; i++) {
+        const dra_gen_profile_info_t *p = dra_gen_profile_info((dra_gen_profile_t)i);
+        json_array_append_new(
+            prof, json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", p->name, "summary", p->summary,
+                            "driver", p->driver ? json_string(p->driver) : json_null(), "source",
+                            p->source ? json_string(p->source) : json_null(), "per_node",
+                            p->per_node));
+    }
+    for (int i = 0; i < DRA_SHAPE_NKINDS; i++) {
+        const dra_shape_info_t *sh = dra_shape_info((dra_shape_kind_t)i);
+        json_array_append_new(
+            shapes, json_pack("{s:s, s:s, s:s}", "name",
+                              strcmp(sh->name, "mig") == 0 ? "mig-<profile>" : sh->name, "summary",
+                              sh->summary, "profile", dra_gen_profile_info(sh->profile)->name));
+    }
+    const char *names[64];
+    size_t n = dra_scenario_builtins(names, 64);
+    for (size_t i = 0; i < n && i < 64; i++) {
+        dra_scenario_t s;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        char nm[128];
+        snprintf(nm, sizeof nm, "%.*s", (int)(strlen(names[i]) - 5), names[i]);
+        if (dra_scenario_load_named(&s, nm, &d) == DRA_OK) {
+            uint64_t nodes = 0;
+            for (uint32_t g = 0; g < s.ngroups; g++)
+                nodes += s.groups[g].count;
+            char seed[24], rel[32];
+            snprintf(seed, sizeof seed, "%llu", (unsigned long long)s.seed);
+            snprintf(rel, sizeof rel, "%d.%d", s.release / 100, s.release % 100);
+            json_array_append_new(
+                scn, json_pack("{s:s, s:s, s:s, s:s, s:I, s:s, s:I, s:i, s:I, s:s}", "name", nm,
+                               "description", s.description ? s.description : "", "seed", seed,
+                               "release", rel, "nodes", (json_int_t)nodes, "mode",
+                               s.mode == DRA_WL_STEADY ? "steady" : "fill", "count",
+                               (json_int_t)s.count, "repetitions", (int)s.repetitions, "warmup",
+                               (json_int_t)s.warmup, "placement", dra_placement_name(s.placement)));
+        } else {
+            json_array_append_new(scn, json_pack("{s:s, s:s}", "name", nm, "error", d.msg));
+        }
+        dra_scenario_fini(&s);
+    }
+    json_object_set_new(root, "profiles", prof);
+    json_object_set_new(root, "shapes", shapes);
+    json_object_set_new(root, "scenarios", scn);
+    int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+    json_decref(root);
+    if (rc != 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+        return DRA_EXIT_ENV;
     return DRA_EXIT_OK;
 }
 
@@ -308,7 +374,9 @@ int dra_cmd_gen(int argc, char **argv)
         }
     }
     if (list)
-        return optind == argc ? list_all() : dra_cli_usage_error("gen", "--list takes no scenario");
+        return optind != argc ? dra_cli_usage_error("gen", "--list takes no scenario")
+               : json        ? list_json()
+                             : list_all();
     if (optind + 1 != argc)
         return dra_cli_usage_error("gen", optind == argc ? "missing SCENARIO" : "exactly one SCENARIO expected");
     dra_scenario_t s;

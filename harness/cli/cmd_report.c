@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "compare.h"
 #include "report.h"
 #include "rload.h"
 
@@ -24,6 +25,9 @@ static const char help[] =
     "  -o, --output DIR     output directory (required; created if missing)\n"
     "  -t, --title TEXT     page title (default: drabench report)\n"
     "  -b, --base N         the first N files are the base of the comparison section (default: 1)\n"
+    "  -g, --gate FILE      thresholds of the comparison section from a gate file (the same\n"
+    "                       file and rules as drabench compare --gate)\n"
+    "      --threshold PCT  one threshold for every metric (as drabench compare; default 5%)\n"
     "      --gnuplot PATH   gnuplot executable (default: $GNUPLOT, else gnuplot)\n"
     "      --no-plots       write data and scripts but do not run gnuplot\n"
     "  -h, --help           show this help\n"
@@ -42,14 +46,18 @@ static const struct option lopts[] = {
     {"base", required_argument, NULL, 'b'},
     {"gnuplot", required_argument, NULL, 'G'},
     {"no-plots", no_argument, NULL, 'P'},
+    {"gate", required_argument, NULL, 'g'},
+    {"threshold", required_argument, NULL, 'T'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 int dra_cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL, *base = NULL;
+    const char *dir = NULL, *base = NULL, *gate_path = NULL, *threshold = NULL;
     dra_report_opts_t opts = {0};
+    dra_gate_t gate;
+    memset(&gate, 0, sizeof gate);
     char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nf = 0;
     int status = DRA_EXIT_USAGE;
@@ -58,7 +66,7 @@ int dra_cmd_report(int argc, char **argv)
     optind = 0;
     for (;;) {
         const char *v;
-        int c = dra_cli_getopt("report", argc, argv, "o:t:b:h", lopts, &v);
+        int c = dra_cli_getopt("report", argc, argv, "o:t:b:g:h", lopts, &v);
         if (c == -1)
             break;
         switch (c) {
@@ -83,6 +91,12 @@ int dra_cmd_report(int argc, char **argv)
         case 'G':
             opts.gnuplot = v;
             break;
+        case 'g':
+            gate_path = v;
+            break;
+        case 'T':
+            threshold = v;
+            break;
         case DRA_CLI_SPLIT:
             for (; optind < argc; optind++)
                 files[nf++] = argv[optind];
@@ -95,6 +109,24 @@ int dra_cmd_report(int argc, char **argv)
     if (!dir) {
         dra_cli_usage_error("report", "-o DIR is required");
         goto out;
+    }
+    if (threshold) {
+        if (!dra_compare_parse_threshold(threshold, &opts.threshold)) {
+            dra_cli_usage_error("report", "bad --threshold '%s' (want e.g. 5%%, 0%% or off)",
+                                threshold);
+            goto out;
+        }
+        opts.has_threshold = true;
+    }
+    if (gate_path) {
+        dra_diag_t gd;
+        dra_diag_clear(&gd);
+        if (dra_compare_gate_load(gate_path, &gate, &gd) != DRA_OK) {
+            char buf[DRA_DIAG_MSG_MAX + 256];
+            fprintf(stderr, "drabench report: gate file %s\n", dra_diag_format(&gd, buf, sizeof buf));
+            goto out;
+        }
+        opts.gate = &gate;
     }
     if (base) {
         unsigned long long nb;
@@ -155,6 +187,7 @@ int dra_cmd_report(int argc, char **argv)
         dra_rload_fini(&r[i]);
     free(r);
 out:
+    dra_compare_gate_fini(&gate);
     free(files);
     return status;
 }

@@ -1,5 +1,6 @@
 /* cmd_run.c - `drabench run`: run a scenario and write a drabench-result/v1 file (runner.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -25,7 +27,8 @@ static const char help[] =
     "Without an argument the built-in 'default' scenario runs.\n"
     "\n"
     "Options:\n"
-    "  -o, --output FILE        result file (default: results/runs/<UTC timestamp>.json);\n"
+    "  -o, --output FILE        result file (default: results/runs/<scenario>-<UTC time in\n"
+    "                           ms>.json, never overwriting another run's file);\n"
     "                           '-' writes the JSON to stdout and the table to stderr\n"
     "  -r, --repeat N           measured repetitions (default: the scenario's, else 1)\n"
     "  -w, --warmup N           warm-up pods run and undone before measuring (default: scenario's)\n"
@@ -37,6 +40,10 @@ static const char help[] =
     "      --release R          release profile 1.34 | 1.35 | 1.36 (default: scenario's)\n"
     "      --feature GATE=BOOL  feature gate override, repeatable (e.g. DRAAdminAccess=false)\n"
     "      --hgrm DIR           also write every histogram as DIR/<shape>_<phase>_<outcome>.hgrm\n"
+    "      --cluster PATH       run the scenario's workload against these manifests instead of\n"
+    "                           its generated cluster: a real cluster's ResourceSlices,\n"
+    "                           DeviceClasses and Nodes (kubectl get resourceslices,\n"
+    "                           deviceclasses,nodes -o yaml > dump.yaml); file or directory\n"
     "  -q, --quiet              no progress and no summary table\n"
     "      --progress WHEN      auto | always | never (default: auto: a bar when stderr is a\n"
     "                           terminal and CI is unset, else one line per repetition)\n"
@@ -50,6 +57,7 @@ static const char help[] =
     "  drabench run sched-perf-500 --repeat 5 -o results/runs/sp500.json\n"
     "  drabench run fleet-5k --policy best-fit --invariants sample=0.01 --hgrm /tmp/hgrm\n"
     "  drabench run my-scenario.yaml -o - | jq .repetitions[0].values\n"
+    "  drabench run --cluster dump.yaml my-workload.yaml\n"
     "\n"
     "Exit status: 0 ok, 2 usage error or invalid scenario, 3 an invariant was violated,\n"
     "4 environment error (I/O, memory), 130 interrupted (the result file is still written).\n";
@@ -80,12 +88,25 @@ static void fmt_ns(double ns, char *buf, size_t len)
         snprintf(buf, len, "%.2f s", ns / 1e9);
 }
 
+static int64_t progress_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, uint64_t done,
                         uint64_t total, bool rep_done, const dra_run_t *run)
 {
     prog_ctx_t *pc = vctx;
     char label[96];
     if (!rep_done) {
+        /* ETA over the whole run: the measured work done so far (warm-ups not counted) */
+        double frac = nreps && total ? ((double)rep + (warmup ? 0.0 : (double)done / (double)total)) /
+                                           (double)nreps
+                                     : 0;
+        double el = (double)(progress_now_ns() - pc->p.start_ns) / 1e9;
+        dra_progress_set_eta(&pc->p, frac > 0 ? el * (1 - frac) / frac : -1);
         if (warmup)
             snprintf(label, sizeof label, "%s warm-up", pc->scenario);
         else
@@ -157,6 +178,55 @@ static int write_hgrm(const dra_run_t *run, const char *dir)
     return DRA_OK;
 }
 
+/* Relative spread of the repetitions' throughput above which the summary warns (as hyperfine
+ * does about outliers): the samples disagree by more than run-to-run noise on a quiet host. */
+#define SPREAD_WARN 0.10
+
+static void print_spread_warning(FILE *f, const dra_run_t *run)
+{
+    double med = run->claims_per_s_median;
+    if (run->reps_done < 2 || !(med > 0))
+        return;
+    double spread = (run->claims_per_s_max - run->claims_per_s_min) / med;
+    if (spread > SPREAD_WARN)
+        fprintf(f, "warning     repetitions differ by %.0f%% of the median throughput (more than "
+                   "%.0f%%): the machine may be busy or the workload too short; close other "
+                   "programs, raise --count or --repeat\n",
+                100 * spread, 100 * SPREAD_WARN);
+}
+
+/* A message that may quote scenario input, with control characters shown as \xNN so it cannot
+ * drive the terminal. */
+static void put_term_safe(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch == 0x7f)
+            fprintf(f, "\\x%02x", ch);
+        else
+            fputc(ch, f);
+    }
+}
+
+/* Reasons of every outcome other than allocated, from the first repetition (all repetitions
+ * make the same decisions). */
+static void print_reasons(FILE *f, const dra_run_t *run)
+{
+    const json_t *reps = json_object_get((const json_t *)run->json, "repetitions");
+    const json_t *rs = json_object_get(json_array_get(reps, 0), "outcome_reasons");
+    size_t i;
+    const json_t *r;
+    json_array_foreach(rs, i, r)
+    {
+        fprintf(f, "  %lld %s (%s, per repetition): ",
+                (long long)json_integer_value(json_object_get(r, "count")),
+                json_string_value(json_object_get(r, "outcome")),
+                json_string_value(json_object_get(r, "shape")));
+        put_term_safe(f, json_string_value(json_object_get(r, "reason")));
+        fputc('\n', f);
+    }
+}
+
 static void print_table(FILE *f, const dra_run_t *run, const char *written)
 {
     const json_t *doc = run->json;
@@ -193,11 +263,18 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 (unsigned long long)x->pods, (unsigned long long)x->allocated,
                 (unsigned long long)x->unsatisfiable, a, b, c);
     }
-    fprintf(f, "\nthroughput  %.0f claims/s, %.0f pods/s (per second of timed allocator work)\n",
+    fprintf(f, "\nthroughput  median of repetitions %.0f claims/s (min %.0f, max %.0f; what compare "
+               "uses), %.0f pods/s\n",
+            run->claims_per_s_median, run->claims_per_s_min, run->claims_per_s_max,
+            run->pods_per_s_median);
+    fprintf(f, "            pooled %.0f claims/s, %.0f pods/s (all claims / all timed allocator "
+               "work)\n",
             run->claims_per_s, run->pods_per_s);
+    print_spread_warning(f, run);
     fprintf(f, "outcomes    %llu allocated, %llu unsatisfiable, %llu node failure, %llu fatal\n",
             (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
             (unsigned long long)run->node_failure, (unsigned long long)run->fatal);
+    print_reasons(f, run);
     const json_t *reps = json_object_get(doc, "repetitions");
     const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
     if (fr)
@@ -222,22 +299,69 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         fprintf(f, "written     %s\n", written);
 }
 
-static const char *default_output(char *buf, size_t len)
+/* A scenario name as a file name: its last path component without .yaml/.yml, characters
+ * other than [A-Za-z0-9._-] replaced by '_', never empty, never starting with '.'. */
+static void safe_file_name(const char *s, char *buf, size_t len)
 {
-    time_t now = time(NULL);
+    const char *b = strrchr(s, '/');
+    b = b ? b + 1 : s;
+    size_t n = strlen(b);
+    if (n > 5 && strcmp(b + n - 5, ".yaml") == 0)
+        n -= 5;
+    else if (n > 4 && strcmp(b + n - 4, ".yml") == 0)
+        n -= 4;
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < len && k < 64; i++) {
+        char ch = b[i];
+        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                  ch == '.' || ch == '_' || ch == '-';
+        bool first = k == 0;
+        buf[k++] = ok && !(first && ch == '.') ? ch : '_';
+    }
+    if (k == 0)
+        buf[k++] = '_';
+    buf[k] = '\0';
+}
+
+/* The default result file: results/runs/<scenario>-<UTC time to the millisecond>.json, the
+ * scenario reduced to a safe file name. The name is reserved by creating the file exclusively
+ * (O_EXCL); when it exists, -2, -3, ... are added, so two runs never overwrite each other. The
+ * caller writes over the reserved (empty) file atomically, or removes it when the run fails. */
+static const char *default_output(const char *scenario, char *buf, size_t len)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
     struct tm tm;
-    char ts[32] = "run";
-    if (gmtime_r(&now, &tm))
-        strftime(ts, sizeof ts, "%Y-%m-%dT%H-%M-%SZ", &tm);
+    char ts[48] = "run";
+    if (gmtime_r(&now.tv_sec, &tm)) {
+        char sec[32];
+        strftime(sec, sizeof sec, "%Y-%m-%dT%H-%M-%S", &tm);
+        snprintf(ts, sizeof ts, "%s.%03ldZ", sec, now.tv_nsec / 1000000);
+    }
+    char name[128];
+    safe_file_name(scenario ? scenario : "default", name, sizeof name);
     if (mkdir_p("results/runs") != 0)
         return NULL;
-    snprintf(buf, len, "results/runs/%s.json", ts);
-    return buf;
+    for (int i = 1; i < 1000; i++) {
+        if (i == 1)
+            snprintf(buf, len, "results/runs/%s-%s.json", name, ts);
+        else
+            snprintf(buf, len, "results/runs/%s-%s-%d.json", name, ts, i);
+        int fd = open(buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            close(fd);
+            return buf;
+        }
+        if (errno != EEXIST)
+            return NULL;
+    }
+    errno = EEXIST;
+    return NULL;
 }
 
 int dra_cmd_run(int argc, char **argv)
 {
-    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS };
+    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -248,6 +372,7 @@ int dra_cmd_run(int argc, char **argv)
         {"release", required_argument, NULL, O_RELEASE},
         {"feature", required_argument, NULL, O_FEATURE},
         {"hgrm", required_argument, NULL, O_HGRM},
+        {"cluster", required_argument, NULL, O_CLUSTER},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     dra_runner_opts_t ro;
@@ -350,6 +475,9 @@ int dra_cmd_run(int argc, char **argv)
         case O_HGRM:
             hgrm = optarg;
             break;
+        case O_CLUSTER:
+            ro.cluster = optarg;
+            break;
         case 'q':
             quiet = true;
             break;
@@ -385,13 +513,14 @@ int dra_cmd_run(int argc, char **argv)
             goto out;
         }
     }
-    char outbuf[256];
-    if (!output && !(output = default_output(outbuf, sizeof outbuf))) {
+    char outbuf[512];
+    bool reserved = false;
+    if (!output && mkdir_p("results/runs") != 0) {
         dra_cli_errorf("run: cannot create results/runs: %s", strerror(errno));
         status = DRA_EXIT_ENV;
         goto out;
     }
-    bool json_stdout = strcmp(output, "-") == 0;
+    bool json_stdout = output && strcmp(output, "-") == 0;
     FILE *table = json_stdout ? stderr : stdout;
 
     prog_ctx_t pc;
@@ -422,7 +551,19 @@ int dra_cmd_run(int argc, char **argv)
         goto out;
     }
     dra_diag_clear(&d);
+    if (!output) {
+        /* named after the scenario the run loaded (its metadata name) */
+        if (!(output = default_output(run.scenario, outbuf, sizeof outbuf))) {
+            dra_cli_errorf("run: cannot create a result file in results/runs: %s", strerror(errno));
+            dra_run_fini(&run);
+            status = DRA_EXIT_ENV;
+            goto out;
+        }
+        reserved = true;
+    }
     if (dra_result_write(run.json, output, &d) != DRA_OK) {
+        if (reserved)
+            unlink(output);
         dra_cli_errorf("run: %s: %s", output, d.msg);
         status = DRA_EXIT_ENV;
     } else if (hgrm && write_hgrm(&run, hgrm) != DRA_OK) {

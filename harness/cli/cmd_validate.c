@@ -7,8 +7,10 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "cel/cel.h"
 #include "manifest.h"
 #include "progress.h"
+#include "scenario.h"
 
 static const char help[] =
     "drabench validate - check Kubernetes DRA manifests as the API server and allocator would\n"
@@ -25,6 +27,10 @@ static const char help[] =
     "Rules that depend on the Kubernetes release are warnings unless --release is given; required\n"
     "fields that documentation examples trim (a slice's driver, pool, node scoping) are warnings\n"
     "unless --strict is given.\n"
+    "A drabench scenario file (kind: Scenario) is loaded and its cluster built; every request of\n"
+    "its workload mix must name an existing device class whose selectors, and the request's,\n"
+    "compile and match at least one device of that cluster. With --cluster the same holds for\n"
+    "every ResourceClaim and ResourceClaimTemplate of the inputs (drabench gen output).\n"
     "\n"
     "Options:\n"
     "  -c, --cluster       check all inputs together as one cluster          (default: per file)\n"
@@ -128,9 +134,206 @@ static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
     dra_diag_list_fini(&warns);
 }
 
+/* ---- scenarios and satisfiability -------------------------------------------------------- */
+
+/* Does one device satisfy every program? (An evaluation error counts as no.) */
+static bool device_matches(const dra_model_t *m, const dra_device_t *dev,
+                           const dra_cel_prog_t *const *progs, uint32_t n, dra_arena_t *scratch)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        bool match = false;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        if (dra_cel_eval_device(progs[i], m, dev, scratch, &match, &d) != DRA_OK || !match)
+            return false;
+    }
+    return true;
+}
+
+/* Check the requests of a claim or template against the cluster of m: the device class exists,
+ * every class and request selector compiles, and some device of the cluster satisfies the class
+ * and the request's selectors. Errors go to errs as "FILE:LINE:COL: WHAT: request R: reason". */
+static void check_satisfiable(const dra_model_t *m, const dra_claim_t *cl, const char *file,
+                              const char *what, dra_diag_list_t *errs)
+{
+    dra_arena_t arena, scratch;
+    dra_arena_init(&arena, 16 * 1024);
+    dra_arena_init(&scratch, 16 * 1024);
+    for (uint32_t r = 0; r < cl->nrequests; r++) {
+        const dra_request_t *rq = &cl->requests[r];
+        uint32_t nb = rq->exactly ? 1 : rq->nfirst_available;
+        /* firstAvailable: unsatisfiable alternatives are fine while one can be satisfied */
+        bool any_found = false;
+        const char *nf_file = file, *nf_class = "";
+        uint32_t nf_line = 0, nf_col = 0;
+        for (uint32_t b = 0; b < nb; b++) {
+            const dra_exact_request_t *body = rq->exactly ? rq->exactly : &rq->first_available[b];
+            const char *f = body->pos.file && strcmp(body->pos.file, "<gen>") != 0 ? body->pos.file : file;
+            uint32_t line = f == file && cl->pos.line == 0 ? 0 : body->pos.line;
+            uint32_t col = line ? body->pos.column : 0;
+            const dra_device_class_t *dc =
+                body->class_name ? dra_model_find_class(m, body->class_name) : NULL;
+            if (!dc) {
+                dra_diag_list_add(errs, DRA_EVALIDATE, f, line, col,
+                                  "%s: request %s: device class %s does not exist in the cluster",
+                                  what, body->name ? body->name : "?",
+                                  body->class_name ? body->class_name : "(none)");
+                continue;
+            }
+            const dra_cel_prog_t *progs[64];
+            uint32_t np = 0;
+            bool ok = true;
+            for (int pass = 0; pass < 2; pass++) {
+                const dra_selector_t *sel = pass ? body->selectors : dc->selectors;
+                uint32_t ns = pass ? body->nselectors : dc->nselectors;
+                for (uint32_t k = 0; k < ns; k++) {
+                    if (!sel[k].cel)
+                        continue;
+                    dra_cel_prog_t *prog = NULL;
+                    dra_diag_t d;
+                    dra_diag_clear(&d);
+                    if (dra_cel_compile(sel[k].cel, strlen(sel[k].cel), &arena, &prog, &d) != DRA_OK) {
+                        dra_diag_list_add(errs, DRA_EVALIDATE, f, line, col,
+                                          "%s: request %s: %s selector #%u does not compile: %s",
+                                          what, body->name ? body->name : "?",
+                                          pass ? "request" : "device class", k, d.msg);
+                        ok = false;
+                    } else if (np < DRA_ARRAY_LEN(progs)) {
+                        progs[np++] = prog;
+                    }
+                }
+            }
+            if (!ok)
+                continue;
+            bool found = false;
+            for (uint32_t si = 0; si < m->nslices && !found; si++)
+                for (uint32_t di = 0; di < m->slices[si]->ndevices && !found; di++)
+                    found = device_matches(m, &m->slices[si]->devices[di], progs, np, &scratch);
+            if (found) {
+                any_found = true;
+            } else if (rq->exactly) {
+                dra_diag_list_add(errs, DRA_EVALIDATE, f, line, col,
+                                  "%s: request %s: no device of the cluster (%u slices) satisfies "
+                                  "device class %s%s",
+                                  what, body->name ? body->name : "?", m->nslices, dc->name,
+                                  body->nselectors ? " and the request's selectors" : "");
+            } else if (!*nf_class) {
+                nf_file = f;
+                nf_line = line;
+                nf_col = col;
+                nf_class = dc->name;
+            }
+        }
+        if (!rq->exactly && !any_found && *nf_class)
+            dra_diag_list_add(errs, DRA_EVALIDATE, nf_file, nf_line, nf_col,
+                              "%s: request %s: no alternative of firstAvailable can be satisfied "
+                              "by a device of the cluster (%u slices; first: device class %s)",
+                              what, rq->name ? rq->name : "?", m->nslices, nf_class);
+    }
+    dra_arena_fini(&scratch);
+    dra_arena_fini(&arena);
+}
+
+/* The claims and templates of a cluster (validate --cluster). */
+static void check_cluster_claims(const dra_model_t *m, dra_diag_list_t *errs)
+{
+    char what[300];
+    for (uint32_t i = 0; i < m->nclaims; i++) {
+        snprintf(what, sizeof what, "ResourceClaim/%s", m->claims[i]->name);
+        check_satisfiable(m, m->claims[i], m->claims[i]->pos.file, what, errs);
+    }
+    for (uint32_t i = 0; i < m->ntemplates; i++) {
+        snprintf(what, sizeof what, "ResourceClaimTemplate/%s", m->templates[i]->name);
+        check_satisfiable(m, m->templates[i], m->templates[i]->pos.file, what, errs);
+    }
+}
+
+/* A drabench scenario (kind: Scenario), not a manifest: its first 4 KiB name the kind. */
+static bool is_scenario_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char buf[4097];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, "drabench.dev/") && strstr(buf, "kind: Scenario");
+}
+
+/* Validate a scenario: load it, build its cluster and claim shapes, read its manifests, and check
+ * that every mix entry's requests can be satisfied by some device of that cluster. */
+static void validate_scenario(vctx_t *c, const char *path)
+{
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    dra_scenario_t s;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_scenario_load_named(&s, path, &d);
+    bool loaded = rc == DRA_OK;
+    dra_scenario_built_t built;
+    bool have_built = false;
+    if (rc == DRA_OK) {
+        rc = dra_scenario_build(&s, &m, s.seed, &built, &d);
+        have_built = rc == DRA_OK;
+    }
+    if (rc != DRA_OK) {
+        if (!d.file)
+            d.file = path;
+        dra_diag_list_push(&errs, &d);
+    }
+    if (rc == DRA_OK && s.nmanifests)
+        rc = dra_manifest_read_paths(&m, (char *const *)s.manifests, (int)s.nmanifests, &errs);
+    if (rc == DRA_OK && dra_model_imply_nodes(&m) == DRA_OK) {
+        char what[300];
+        for (uint32_t i = 0; i < s.nmix; i++) {
+            snprintf(what, sizeof what, "spec.workload.mix[%u] (%s)", i,
+                     built.templates[i] && built.templates[i]->name ? built.templates[i]->name : "?");
+            if (built.templates[i])
+                check_satisfiable(&m, built.templates[i], path, what, &errs);
+        }
+    }
+    /* the generated objects are the generator's: validate the unit for the counts and the
+       errors above only */
+    size_t nerr = errs.count + errs.dropped;
+    if (c->json) {
+        json_t *o = json_pack("{s:s, s:b, s:o, s:o, s:I, s:I}", "file", path, "valid", nerr == 0,
+                              "errors", diags_json(&errs), "warnings", json_array(), "slices",
+                              (json_int_t)m.nslices, "devices", (json_int_t)m.ndevices);
+        if (o)
+            json_array_append_new(c->files, o);
+    } else if (errs.count) {
+        dra_progress_clear(&c->prog);
+        print_list(&errs, "error");
+    }
+    c->t.files++;
+    c->t.invalid += nerr != 0;
+    c->t.errors += nerr;
+    c->t.slices += m.nslices;
+    c->t.devices += m.ndevices;
+    c->t.classes += m.nclasses;
+    c->t.nodes += m.nnodes;
+    if (rc == DRA_ENOMEM)
+        c->t.env = 1;
+    if (have_built)
+        dra_scenario_built_fini(&built);
+    if (loaded)
+        dra_scenario_fini(&s);
+    dra_diag_list_fini(&errs);
+    dra_model_fini(&m);
+}
+
 static int validate_file(const char *path, void *ud)
 {
     vctx_t *c = ud;
+    if (is_scenario_file(path)) {
+        validate_scenario(c, path);
+        dra_progress_update(&c->prog, "validate: files", c->t.files, c->nfiles, false);
+        return DRA_OK;
+    }
     dra_model_t m;
     dra_model_init(&m);
     dra_diag_list_t errs;
@@ -218,6 +421,8 @@ int dra_cmd_validate(int argc, char **argv)
         dra_diag_list_t errs;
         dra_diag_list_init(&errs);
         int rrc = dra_manifest_read_paths(&m, paths, npaths, &errs);
+        if (rrc == DRA_OK && errs.count == 0)
+            check_cluster_claims(&m, &errs);
         validate_unit(&vc, "(cluster)", &m, rrc, &errs);
         vc.t.files = 0;
         /* counting only: the read above reported the walk's errors */

@@ -44,6 +44,28 @@ void dra_progress_init(dra_progress_t *p, dra_progress_mode_t mode, FILE *out)
     p->out = out;
     p->start_ns = now_ns();
     p->last_ns = p->start_ns - REDRAW_NS;
+    p->eta_s = -1;
+}
+
+void dra_progress_set_eta(dra_progress_t *p, double seconds)
+{
+    p->eta_s = seconds;
+}
+
+const char *dra_progress_fmt_eta(double seconds, char *buf, size_t len)
+{
+    if (!(seconds >= 0) || seconds > 360000.0) {
+        snprintf(buf, len, "ETA ?");
+        return buf;
+    }
+    long long s = (long long)(seconds + 0.5);
+    if (s < 60)
+        snprintf(buf, len, "ETA %llds", s);
+    else if (s < 3600)
+        snprintf(buf, len, "ETA %lldm%02llds", s / 60, s % 60);
+    else
+        snprintf(buf, len, "ETA %lldh%02lldm", s / 3600, (s % 3600) / 60);
+    return buf;
 }
 
 void dra_progress_update(dra_progress_t *p, const char *label, uint64_t done, uint64_t total,
@@ -64,9 +86,15 @@ void dra_progress_update(dra_progress_t *p, const char *label, uint64_t done, ui
     memset(bar + fill, ' ', (size_t)(width - fill));
     bar[width] = '\0';
     double el = (double)(t - p->start_ns) / 1e9;
+    char eta[32] = "";
+    double left = p->eta_s >= 0 ? p->eta_s
+                  : done && total ? el * (double)(total > done ? total - done : 0) / (double)done
+                                  : -1;
+    if (left >= 0)
+        dra_progress_fmt_eta(left, eta, sizeof eta);
     if (total)
-        fprintf(p->out, "\r\033[K%s [%s] %llu/%llu %.1fs", label, bar, (unsigned long long)done,
-                (unsigned long long)total, el);
+        fprintf(p->out, "\r\033[K%s [%s] %llu/%llu %.1fs%s%s", label, bar, (unsigned long long)done,
+                (unsigned long long)total, el, *eta ? " " : "", eta);
     else
         fprintf(p->out, "\r\033[K%s %llu %.1fs", label, (unsigned long long)done, el);
     fflush(p->out);

@@ -37,6 +37,7 @@ typedef struct dra_progress {
     int64_t start_ns;
     bool drawn;        /* a bar line is on screen (needs a newline before other output) */
     uint64_t redraws;  /* number of redraws (tests check the rate limit) */
+    double eta_s;      /* caller's estimate of the seconds left; < 0 = from done/total */
 } dra_progress_t;
 
 /* Parse "auto" / "always" / "never"; false otherwise. */
@@ -45,10 +46,15 @@ bool dra_progress_parse_when(const char *s, dra_progress_when_t *out);
 dra_progress_mode_t dra_progress_mode(dra_progress_when_t when, bool quiet);
 
 void dra_progress_init(dra_progress_t *p, dra_progress_mode_t mode, FILE *out);
-/* BAR: redraw "label  [#####     ]  done/total  elapsed" if 100 ms passed since the last one
- * (or force). Other modes: nothing. */
+/* BAR: redraw "label  [#####     ]  done/total  elapsed  ETA 12s" if 100 ms passed since the
+ * last one (or force). The ETA is the caller's (dra_progress_set_eta) or else elapsed x
+ * (total - done) / done; none before the first step is done. Other modes: nothing. */
 void dra_progress_update(dra_progress_t *p, const char *label, uint64_t done, uint64_t total,
                          bool force);
+/* Set the estimate of the seconds left shown by the bar (negative: back to done/total). */
+void dra_progress_set_eta(dra_progress_t *p, double seconds);
+/* "ETA 45s", "ETA 3m05s", "ETA 1h02m" into buf; returns buf. */
+const char *dra_progress_fmt_eta(double seconds, char *buf, size_t len);
 /* A finished step: LINES prints `text` as a line; BAR clears the bar first and prints it too. */
 void dra_progress_line(dra_progress_t *p, const char *text);
 /* BAR: erase a drawn bar so other output can follow on stderr (the next update redraws it). */

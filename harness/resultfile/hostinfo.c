@@ -13,6 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 static void copy_str(char *dst, size_t cap, const char *src)
 {
     size_t n = strlen(src);
@@ -189,4 +192,26 @@ void dra_hwc_close(dra_hwc_t *c)
     if (c->fd_cycles >= 0)
         close(c->fd_cycles);
     c->fd_instr = c->fd_cycles = -1;
+}
+
+uint64_t dra_host_fingerprint(const char *cpu_model, long long cpus, const char *kernel,
+                              const char *compiler, const char *build_type, const char *flags,
+                              const char *sanitize, bool native)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    const char *parts[] = {cpu_model, kernel, compiler, build_type, flags, sanitize};
+    char num[32];
+    snprintf(num, sizeof num, "%lld", cpus);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        const char *s = parts[i] ? parts[i] : "";
+        XXH3_64bits_update(&st, s, strlen(s));
+        XXH3_64bits_update(&st, "\n", 1);
+        if (i == 0) {
+            XXH3_64bits_update(&st, num, strlen(num));
+            XXH3_64bits_update(&st, "\n", 1);
+        }
+    }
+    XXH3_64bits_update(&st, native ? "1" : "0", 1);
+    return XXH3_64bits_digest(&st);
 }

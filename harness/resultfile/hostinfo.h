@@ -48,6 +48,16 @@ typedef struct dra_hostinfo {
 /* Fill h with the facts of this machine at this moment. */
 void dra_hostinfo_collect(dra_hostinfo_t *h);
 
+/* Host fingerprint: XXH3-64 of the facts that decide whether two timings can be compared -
+ * CPU model, online CPUs, kernel release, compiler, build type, compiler flags, sanitizers and
+ * -march=native - hashed as "cpu_model\ncpus\nkernel\ncompiler\nbuild_type\nflags\nsanitize\n
+ * native". Host name, date, load and frequency are left out (two identical runners compare).
+ * NULL strings count as "". Pure function; the writer (result.c) and the loader (rload.c) use it,
+ * so files written before the fingerprint existed get the same value. */
+uint64_t dra_host_fingerprint(const char *cpu_model, long long cpus, const char *kernel,
+                              const char *compiler, const char *build_type, const char *flags,
+                              const char *sanitize, bool native);
+
 /* Hardware counters of the calling thread (instructions, cycles), user space only. */
 typedef struct dra_hwc {
     int fd_instr, fd_cycles; /* -1 when unavailable */

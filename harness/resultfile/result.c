@@ -71,6 +71,34 @@ json_t *dra_result_host_json(const dra_hostinfo_t *h)
                      h->hw_counters, "executable", h->executable);
 }
 
+void dra_result_set_fingerprint(json_t *doc)
+{
+    json_t *host = json_object_get(doc, "host"), *tool = json_object_get(doc, "tool");
+    if (!json_is_object(host) || !json_is_object(tool))
+        return;
+    char san[256] = "";
+    const json_t *sv = json_object_get(tool, "sanitize");
+    if (json_is_array(sv)) {
+        size_t pos = 0;
+        for (size_t i = 0; i < json_array_size(sv) && pos < sizeof san - 1; i++) {
+            const char *x = json_string_value(json_array_get(sv, i));
+            pos += (size_t)snprintf(san + pos, sizeof san - pos, "%s%s", i ? "," : "", x ? x : "?");
+            if (pos >= sizeof san)
+                pos = sizeof san - 1;
+        }
+    } else if (json_is_string(sv)) {
+        snprintf(san, sizeof san, "%s", json_string_value(sv));
+    }
+#define S_(o, k) (json_string_value(json_object_get(o, k)) ? json_string_value(json_object_get(o, k)) : "")
+    uint64_t fp = dra_host_fingerprint(S_(host, "cpu_model"),
+                                       (long long)json_integer_value(json_object_get(host, "cpus")),
+                                       S_(host, "kernel"), S_(tool, "compiler"), S_(tool, "build_type"),
+                                       S_(tool, "flags"), san,
+                                       json_is_true(json_object_get(tool, "native")));
+#undef S_
+    json_object_set_new(host, "fingerprint", dra_result_hex_json(fp));
+}
+
 json_t *dra_result_hist_json(const dra_hist_t *h, const char *shape, const char *phase,
                              const char *outcome)
 {

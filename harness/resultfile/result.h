@@ -35,6 +35,9 @@ json_t *dra_result_real(double x);
 json_t *dra_result_tool_json(void);
 /* `host`. */
 json_t *dra_result_host_json(const dra_hostinfo_t *h);
+/* Add host.fingerprint (hex, dra_host_fingerprint of the document's host and tool facts) to a
+ * document that has `host` and `tool` objects; no-op otherwise. */
+void dra_result_set_fingerprint(json_t *doc);
 /* One histogram object: name, shape, phase, outcome, lowest, highest, sigfigs, count, min, max,
  * mean, stddev, p50, p90, p99, p999 and buckets [[lowest equivalent value, count], ...]. */
 json_t *dra_result_hist_json(const dra_hist_t *h, const char *shape, const char *phase,

@@ -1,6 +1,8 @@
 /* rload.c - result file loader; see rload.h. */
 #include "rload.h"
 
+#include "hostinfo.h"
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,6 +349,121 @@ static const char *features_string(ctx_t *c, const json_t *f)
     return s;
 }
 
+/* Host fingerprint from the loaded facts (hostinfo.h); never trusted from the file. */
+static void load_fingerprint(ctx_t *c, dra_rload_result_t *r)
+{
+    char hex[17];
+    uint64_t fp = dra_host_fingerprint(r->cpu_model, (long long)r->cpus, r->host_kernel,
+                                       r->compiler, r->build_type, r->flags, r->sanitize, r->native);
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)fp);
+    r->fingerprint = dup(c, hex);
+}
+
+static int b64_value(char ch)
+{
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A';
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0' + 52;
+    return ch == '+' ? 62 : ch == '/' ? 63 : -1;
+}
+
+/* `decisions`: {shapes, pods, records}. Optional; a malformed one is an error, naming the key. */
+static void load_decisions(ctx_t *c, const json_t *d, dra_rload_result_t *r)
+{
+    if (!d || c->rc)
+        return;
+    if (!json_is_object(d)) {
+        type_error(c, "decisions", "an object", d);
+        return;
+    }
+    const json_t *sh = json_object_get(d, "shapes"), *pods = json_object_get(d, "pods"),
+                 *rec = json_object_get(d, "records");
+    if (!json_is_array(sh) || !json_is_integer(pods) || !json_is_string(rec) ||
+        json_integer_value(pods) < 0 || json_array_size(sh) > 256) {
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "decisions: expected {shapes: [names], pods: N, records: base64}");
+        return;
+    }
+    size_t n = (size_t)json_integer_value(pods), len = json_string_length(rec);
+    const char *txt = json_string_value(rec);
+    if (len != 4 * ((n * 5 + 2) / 3)) {
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "decisions.records: %zu characters for %zu pods (want %zu)", len, n,
+                             4 * ((n * 5 + 2) / 3));
+        return;
+    }
+    r->dec_shapes = alloc_arr(c, json_array_size(sh), sizeof *r->dec_shapes);
+    r->dec_shape = alloc_arr(c, n, 1);
+    r->dec_hash = alloc_arr(c, n, sizeof *r->dec_hash);
+    if (c->rc)
+        return;
+    for (size_t i = 0; i < json_array_size(sh); i++) {
+        const char *nm = json_string_value(json_array_get(sh, i));
+        r->dec_shapes[i] = dup(c, nm ? nm : "?");
+    }
+    r->ndec_shapes = json_array_size(sh);
+    uint8_t rec5[5];
+    size_t nb = 0, pod = 0;
+    uint32_t acc = 0;
+    int nacc = 0;
+    for (size_t i = 0; i < len && pod < n; i++) {
+        if (txt[i] == '=')
+            break;
+        int v = b64_value(txt[i]);
+        if (v < 0) {
+            c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                                 "decisions.records: not base64 at character %zu", i);
+            return;
+        }
+        acc = (acc << 6) | (uint32_t)v;
+        if (++nacc == 4) {
+            uint8_t b3[3] = {(uint8_t)(acc >> 16), (uint8_t)(acc >> 8), (uint8_t)acc};
+            for (int k = 0; k < 3 && pod < n; k++) {
+                rec5[nb++] = b3[k];
+                if (nb == 5) {
+                    r->dec_shape[pod] = rec5[0];
+                    r->dec_hash[pod] = (uint32_t)rec5[1] | (uint32_t)rec5[2] << 8 |
+                                       (uint32_t)rec5[3] << 16 | (uint32_t)rec5[4] << 24;
+                    pod++;
+                    nb = 0;
+                }
+            }
+            acc = 0;
+            nacc = 0;
+        }
+    }
+    if (nacc >= 2) { /* the tail group */
+        acc <<= 6 * (4 - nacc);
+        uint8_t b3[3] = {(uint8_t)(acc >> 16), (uint8_t)(acc >> 8), (uint8_t)acc};
+        for (int k = 0; k < nacc - 1 && pod < n; k++) {
+            rec5[nb++] = b3[k];
+            if (nb == 5) {
+                r->dec_shape[pod] = rec5[0];
+                r->dec_hash[pod] = (uint32_t)rec5[1] | (uint32_t)rec5[2] << 8 |
+                                   (uint32_t)rec5[3] << 16 | (uint32_t)rec5[4] << 24;
+                pod++;
+                nb = 0;
+            }
+        }
+    }
+    if (pod != n) {
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "decisions.records: %zu of %zu pods decoded", pod, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (r->dec_shape[i] >= r->ndec_shapes) {
+            c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                                 "decisions.records: pod %zu has mix entry %u of %zu", i,
+                                 r->dec_shape[i], r->ndec_shapes);
+            return;
+        }
+    r->dec_pods = n;
+}
+
 static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
 {
     if (!json_is_object(root)) {
@@ -435,6 +552,14 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
     const json_t *method = get_obj(c, run, "method", "run");
     r->warmup = get_int(c, method, "warmup", "run.method");
     r->repetitions_planned = get_int(c, method, "repetitions", "run.method");
+    r->timer_resolution_ns = get_int(c, method, "timer_resolution_ns", "run.method");
+    r->workload_count = get_int(c, run, "workload_count", "run");
+    load_fingerprint(c, r);
+    const json_t *la = host ? json_object_get(host, "load_avg") : NULL;
+    r->load1 = json_is_array(la) && json_is_number(json_array_get(la, 0))
+                   ? json_number_value(json_array_get(la, 0))
+                   : -1;
+    load_decisions(c, json_object_get(root, "decisions"), r);
 
     const json_t *cl = get_obj(c, root, "cluster", "");
     r->nodes = get_int(c, cl, "nodes", "cluster");

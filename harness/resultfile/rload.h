@@ -83,6 +83,7 @@ typedef struct dra_rload_result {
     const char *hostname, *date, *host_kernel, *cpu_model, *governor;
     int64_t cpus;
     double mhz; /* 0 when null/unknown */
+    double load1; /* host.load_avg[0] at the start of the run; -1 when unknown */
     /* run */
     const char *scenario, *scenario_hash, *cluster_hash, *workload_hash, *seed, *seed_hex;
     const char *release, *allocator, *policy, *invariant_mode;
@@ -91,6 +92,18 @@ typedef struct dra_rload_result {
     bool has_test_delay;
     int64_t test_delay_ns;
     int64_t warmup, repetitions_planned;
+    int64_t workload_count;      /* run.workload_count; 0 when the file does not say */
+    int64_t timer_resolution_ns; /* run.method.timer_resolution_ns; 0 when unknown */
+    const char *fingerprint;     /* dra_host_fingerprint of the file's host and tool facts (hex),
+                                    computed on load whatever host.fingerprint says */
+    /* `decisions` (first measured repetition): per pod in arrival order its mix entry (index
+     * into dec_shapes) and a 32-bit hash of its outcome, node and devices; dec_pods 0 when the
+     * file has none or it does not decode */
+    size_t ndec_shapes;
+    const char **dec_shapes;
+    size_t dec_pods;
+    uint8_t *dec_shape;
+    uint32_t *dec_hash;
     /* cluster */
     int64_t nodes, slices, devices, arena_high_water_bytes;
     /* measurements */

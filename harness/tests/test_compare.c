@@ -134,6 +134,7 @@ static void test_regression_ci_and_u(void)
     spec_t sa = spec("latency.pod.p50", "lower", a, 6), sb = spec("latency.pod.p50", "lower", b, 6);
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_REGRESSION);
     CHECK_EQ_I64(rep.nrows, 1);
@@ -175,6 +176,7 @@ static void test_noise_not_significant(void)
     spec_t sa = spec("latency.pod.p50", "lower", a, 6), sb = spec("latency.pod.p50", "lower", b, 6);
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     o.threshold = 0; /* even a zero threshold does not gate noise */
     dra_compare_report_t rep;
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
@@ -204,6 +206,7 @@ static void test_threshold(void)
     spec_t sa = spec("latency.pod.p99", "lower", a, 6), sb = spec("latency.pod.p99", "lower", b, 6);
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
     CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_WORSE);
@@ -230,6 +233,7 @@ static void test_threshold(void)
     /* informational metric */
     sa.better = sb.better = "none";
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
     CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_CHANGED);
     fin(&rep);
@@ -237,16 +241,20 @@ static void test_threshold(void)
 
 static void test_small_samples(void)
 {
-    /* n = 3 per side: the smallest reachable p is 2/C(6,3) = 0.1, never significant;
-     * n = 5: the 95% CI of the median is unbounded (needs 6 samples) */
+    /* n = 3 per side: the smallest reachable p is 2/C(6,3) = 0.1, never significant, so the
+     * gate cannot see: inconclusive (exit 5), never PASS; n = 5: the 95% CI of the median is
+     * unbounded (needs 6 samples) */
     const double a[] = {1, 2, 3}, b[] = {10, 20, 30};
     spec_t sa = spec("latency.pod.p50", "lower", a, 3), sb = spec("latency.pod.p50", "lower", b, 3);
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
-    CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
+    CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_INCONCLUSIVE);
     CHECK_NEAR(rep.rows[0].p, 0.1, 1e-12);
     CHECK(rep.rows[0].few_samples);
+    CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_INCONCLUSIVE);
+    CHECK_EQ_I64(rep.ninconclusive, 1);
     CHECK(!rep.rows[0].base.ci_finite);
     char *buf = NULL;
     size_t len = 0;
@@ -256,7 +264,12 @@ static void test_small_samples(void)
     CHECK(strstr(buf, "± ∞ ¹") != NULL);
     CHECK(strstr(buf, "need >= 6 samples for confidence interval at level 0.95") != NULL);
     CHECK(strstr(buf, "need >= 4 samples to detect a difference") != NULL);
+    CHECK(strstr(buf, "gate: INCONCLUSIVE (exit 5)") != NULL);
     free(buf);
+    fin(&rep);
+    /* the same with the gate off for the metric: reported, not gated, so PASS */
+    o.threshold = -1;
+    CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
     fin(&rep);
 }
 
@@ -269,6 +282,7 @@ static void test_exact_metric(void)
     sa.unit = sb.unit = "count";
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
     /* +0.02%: significant (deterministic) but within 5% */
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
@@ -291,6 +305,7 @@ static void test_digest_and_violations(void)
     sb.digest = "fedcba9876543210";
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_CORRECTNESS);
     CHECK_EQ_I64(rep.ndigest, 1);
@@ -300,12 +315,19 @@ static void test_digest_and_violations(void)
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
     CHECK_EQ_I64(rep.ndigest, 1);
     fin(&rep);
-    /* a different seed is a different input: no digest change */
+    /* a different seed is a different input: not comparable (exit 2), and with --across seed
+     * no digest change */
     o.allow_digest_change = false;
     sb.seed = "43";
+    CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_USAGE);
+    CHECK_EQ_I64(rep.nerrors, 1);
+    CHECK(strstr(rep.errors[0], "(seed 42 vs 43)") != NULL);
+    fin(&rep);
+    o.across = DRA_ACROSS_SEED;
     CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_OK);
     CHECK_EQ_I64(rep.ndigest, 0);
     fin(&rep);
+    o.across = 0;
     /* a violation is a correctness failure even when digest changes are allowed */
     sb = sa;
     sb.violations = 2;
@@ -337,6 +359,7 @@ static void test_geomean_and_sides(void)
     load(&s[3], &cur[1]);
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
     CHECK_OK(dra_compare_run(base, 3, cur, 2, &o, &rep));
     CHECK_EQ_I64(rep.nrows, 2);
@@ -368,6 +391,7 @@ static void test_pooled_files(void)
     load(&s3, &cur);
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
     CHECK_OK(dra_compare_run(base, 2, &cur, 1, &o, &rep));
     CHECK_EQ_I64(rep.rows[0].base.n, 6);
@@ -407,6 +431,7 @@ static void test_gate_file(void)
     spec_t s50a = spec("latency.pod.p50", "lower", a, 6), s50b = spec("latency.pod.p50", "lower", b, 6);
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     o.gate = &g;
     dra_compare_report_t rep;
     CHECK_EQ_I64(run2(&s99a, &s99b, &o, &rep), DRA_EXIT_REGRESSION);
@@ -521,6 +546,7 @@ static void test_golden_markdown(void)
     }
     dra_compare_opts_t o;
     dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0; /* hand-made samples of tens of ns: the floor is tested in gate.sh */
     dra_compare_report_t rep;
     CHECK_OK(dra_compare_run(base, 2, cur, 2, &o, &rep));
     CHECK_EQ_I64(rep.exit_status, DRA_EXIT_REGRESSION);
