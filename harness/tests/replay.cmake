@@ -95,3 +95,21 @@ grep -F -q 'model in [\"T4\", \"P100\"]' "$2/emit/replay.yaml" || { echo "no sel
 jq -e '[.items[] | select(.kind == "ResourceClaim") | .status.allocation.devices.results[] | "\(.pool)/\(.device)"] ==
        ["n-0/gpu-0", "n-0/gpu-1", "n-1/gpu-0", "n-1/gpu-1"]' "$2/alloc.json" >/dev/null || { cat "$2/alloc.json"; exit 1; }
 ]=])
+
+# drabench report on replay results: the plots' scripts and tables; untrusted fields rejected
+# (a policy that is not one drabench knows, as a gnuplot injection would need); a file name
+# with a quote and a newline does not break the gnuplot script.
+dra_replay_test(report [=[
+rm -rf "$2/rep" "$2/MARKER"
+"$1" replay --nodes "$2/nodes.csv" --pods "$2/pods.csv" --policy fgd,best-fit --device-choice policy,dra --tune 0.8 --result "$2/r.json" >/dev/null || exit 1
+evil="$2/evil'
+x.json"
+cp "$2/r.json" "$evil"
+"$1" report -o "$2/rep" "$2/r.json" "$evil" >/dev/null || exit 1
+grep -F -q 'fgd, dra choice, dra mode \[r.json\] | - | 80.00 | 20.00 | 100.00 | 0.0 |' "$2/rep/report.md" || { cat "$2/rep/report.md"; exit 1; }
+grep -F -q "title 'best-fit, policy choice, dra mode [evil__x.json]'" "$2/rep/replay-alloc.gp" || { cat "$2/rep/replay-alloc.gp"; exit 1; }
+test "$(ls "$2"/rep/replay-run-*.dat | wc -l)" -eq 8 || exit 1
+sed 's/"policy": "fgd"/"policy": "fgd\\nsystem(\\"touch MARKER\\")"/' "$2/r.json" > "$2/bad.json"
+"$1" report -o "$2/rep2" "$2/bad.json" 2>"$2/bad.err"; rc=$?
+test $rc -eq 2 && grep -q 'bad.json: runs\[0\].policy: not a known policy' "$2/bad.err" && test ! -e "$2/rep2/MARKER" && test ! -e MARKER
+]=])
