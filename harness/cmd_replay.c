@@ -221,7 +221,7 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
     if (!res)
         return DRA_EXIT_ENV;
     dra_replay_opts_t ro = {pol, ch, mode, o->tune, 0};
-    double secs = 0;
+    double secs = 0, cpu = 0;
     for (uint32_t s = 0; s < o->nseeds; s++) {
         ro.seed = o->seeds[s];
         dra_diag_t d;
@@ -237,6 +237,7 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
             return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_CORRECTNESS;
         }
         secs += res[s].seconds;
+        cpu += res[s].cpu_seconds;
     }
     uint32_t np = res[0].npoints;
     json_t *run = json_object(), *curve = json_array(), *seeds = json_array(), *un = json_object();
@@ -259,15 +260,16 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
         json_object_set_new(js, "dra_calls", json_integer((json_int_t)r->dra_calls));
         json_object_set_new(js, "dra_refused", json_integer((json_int_t)r->dra_refused));
         json_object_set_new(js, "seconds", json_real(r->seconds));
+        json_object_set_new(js, "cpu_seconds", json_real(r->cpu_seconds));
         json_object_set_new(js, "final_gpu_alloc_ratio_pct", json_real(round2(r->pt[np - 1].alloc_pct)));
         json_array_append_new(seeds, js);
     }
     if (!o->json)
         printf("\n%s, device choice %s, mode %s: %u seed(s), %.0f pods submitted, %.0f scheduled "
-               "(mean), %.3f s per replay\n"
+               "(mean), %.3f s per replay (%.3f s CPU)\n"
                "arrived%%  alloc%% [min, max]        frag/idle%% [min, max]    frag/all%%  served%%\n",
                dra_pol_kind_name(pol), dra_replay_choice_name(ch), dra_replay_mode_name(mode),
-               o->nseeds, agg_mean(&subm), agg_mean(&sched), secs / o->nseeds);
+               o->nseeds, agg_mean(&subm), agg_mean(&sched), secs / o->nseeds, cpu / o->nseeds);
     for (uint32_t i = 0; i < np; i++) {
         agg_t a[M_COUNT] = {{0}};
         for (uint32_t s = 0; s < o->nseeds; s++)
@@ -303,6 +305,7 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
     json_object_set_new(run, "mode", json_string(dra_replay_mode_name(mode)));
     json_object_set_new(run, "typical_classes", json_integer(res[0].nclasses));
     json_object_set_new(run, "seconds_mean", json_real(secs / o->nseeds));
+    json_object_set_new(run, "cpu_seconds_mean", json_real(cpu / o->nseeds));
     json_object_set_new(run, "unscheduled_mean", un);
     json_object_set_new(run, "curve", curve);
     json_object_set_new(run, "per_seed", seeds);

@@ -134,6 +134,7 @@ typedef struct dra_replay_result {
     int64_t submitted_milli, capacity_milli;
     uint32_t nclasses;    /* typical classes of the fragmentation measure */
     double seconds;       /* wall time of the replay loop (re-sampling excluded) */
+    double cpu_seconds;   /* CPU time of this process over the same loop */
 } dra_replay_result_t;
 
 /* One replay. dra is required for choice DRA (built with device_plugin == (mode ==

@@ -398,9 +398,8 @@ static bool is_share(const dra_pol_pod_t *pod)
     return pod->num_gpu == 1 && pod->gpu_milli < DRA_POL_MILLI;
 }
 
-bool dra_pol_feasible(const dra_pol_t *p, uint32_t node, const dra_pol_pod_t *pod)
+static inline bool feasible(const dra_pol_node_t *n, const dra_pol_pod_t *pod)
 {
-    const dra_pol_node_t *n = &p->nodes[node];
     if (n->cpu_left < pod->cpu_milli || n->mem_left < pod->mem_mib)
         return false;
     if (pod->num_gpu == 0)
@@ -410,6 +409,11 @@ bool dra_pol_feasible(const dra_pol_t *p, uint32_t node, const dra_pol_pod_t *po
     if (is_share(pod))
         return n->max_left >= pod->gpu_milli;
     return n->nfree >= pod->num_gpu;
+}
+
+bool dra_pol_feasible(const dra_pol_t *p, uint32_t node, const dra_pol_pod_t *pod)
+{
+    return feasible(&p->nodes[node], pod);
 }
 
 static int64_t total_left(const dra_pol_node_t *n)
@@ -636,7 +640,7 @@ bool dra_pol_pick(dra_pol_t *p, const dra_pol_pod_t *pod, const uint8_t *skip, u
     uint32_t chosen = UINT32_MAX, cnt = 0;
     int32_t best = INT32_MIN;
     for (uint32_t i = 0; i < p->nnodes; i++) {
-        if ((skip && skip[i]) || !dra_pol_feasible(p, i, pod))
+        if ((skip && skip[i]) || !feasible(&p->nodes[i], pod))
             continue;
         if (p->kind == DRA_POL_FIRST_FIT) {
             chosen = i;
