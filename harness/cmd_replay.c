@@ -426,8 +426,7 @@ int dra_cmd_replay(int argc, char **argv)
         fprintf(stderr, "drabench replay: %s\n", dra_diag_format(&d, buf, sizeof buf));
         dra_replay_trace_fini(&t);
         return rc == DRA_EPARSE || rc == DRA_ENOTFOUND || rc == DRA_ELIMIT ? DRA_EXIT_USAGE
-               : rc == DRA_EIO && errno == ENOENT                             ? DRA_EXIT_USAGE
-                                                                               : DRA_EXIT_ENV;
+                                                                            : DRA_EXIT_ENV;
     }
     int status = DRA_EXIT_OK;
     if (o.emit)

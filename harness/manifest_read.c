@@ -1765,15 +1765,15 @@ static void rd_object(rd_t *rd, const dra_ynode_t *doc, int depth)
             pop(rd, s);
             s = pushk(rd, "status.allocatable");
             const dra_ynode_t *v = dra_ynode_get(alc, "cpu");
-            if (v) {
+            if (v && v->type == DRA_YNODE_SCALAR) { /* `cpu: 8` or `cpu: "8"`: kept as text */
                 size_t s2 = pushk(rd, "cpu");
-                nd->alloc_cpu = rd_str(rd, v, false);
+                nd->alloc_cpu = rd_str(rd, v, true);
                 pop(rd, s2);
             }
             v = dra_ynode_get(alc, "memory");
-            if (v) {
+            if (v && v->type == DRA_YNODE_SCALAR) {
                 size_t s2 = pushk(rd, "memory");
-                nd->alloc_memory = rd_str(rd, v, false);
+                nd->alloc_memory = rd_str(rd, v, true);
                 pop(rd, s2);
             }
         }

@@ -141,8 +141,8 @@ static int csv_name(csv_t *c, dra_replay_trace_t *t, const field_t *f, const cha
                     const char **out)
 {
     char tmp[256];
-    if (f->n == 0 || f->n >= sizeof tmp)
-        return csv_err(c, "%s: want 1..253 characters, got %zu", col, f->n);
+    if (f->n == 0 || f->n > 240) /* room for the slice name "<node>-gpus" */
+        return csv_err(c, "%s: want 1..240 characters, got %zu", col, f->n);
     memcpy(tmp, f->p, f->n);
     tmp[f->n] = '\0';
     if (!dra_name_is_dns_subdomain(tmp))
@@ -341,10 +341,16 @@ static int read_csv(dra_replay_trace_t *t, const char *path, dra_diag_t *diag, b
 {
     char *buf = NULL;
     size_t len = 0;
+    errno = 0;
     int rc = dra_cli_read_file(path, (size_t)1 << 30, &buf, &len, diag);
     if (rc != DRA_OK) {
         if (diag && !diag->file)
             diag->file = path;
+        if (rc == DRA_EIO && (errno == ENOENT || errno == ENOTDIR || errno == EISDIR))
+            /* a missing input (or a directory) is invalid input: exit 2 */
+            rc = DRA_ENOTFOUND;
+        if (diag)
+            diag->code = rc;
         return rc;
     }
     rc = nodes ? dra_replay_parse_nodes(t, path, buf, len, diag)
