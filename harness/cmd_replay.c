@@ -20,7 +20,7 @@ static const char help[] =
     "Arrival-only, as the FGD simulator (ATC'23) replays the trace: the pods are re-sampled with\n"
     "the seed until the submitted GPU demand reaches TUNE x the cluster's GPU capacity, shuffled,\n"
     "and placed one by one (cpu and memory checked first, as NodeResourcesFit; then the GPU model\n"
-    "and free GPU milli). Prints the curve at every 10%% of arrived GPU demand: GPU allocation\n"
+    "and free GPU milli). Prints the curve at every 10% of arrived GPU demand: GPU allocation\n"
     "ratio, fragmentation ratio of the idle GPU milli, fragmentation amount as a share of all GPU\n"
     "milli, and the share of the capacity the scheduled pods asked for; then the unscheduled pods\n"
     "by reason. With several seeds: the mean and [min, max] over seeds.\n"
