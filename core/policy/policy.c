@@ -633,6 +633,12 @@ static void choose_gpus(dra_pol_t *p, const dra_pol_node_t *n, const dra_pol_pod
     gpus[0] = best;
 }
 
+int32_t dra_pol_score(dra_pol_t *p, uint32_t node, const dra_pol_pod_t *pod)
+{
+    p->pick_stamp++; /* a fresh score, not one cached for an earlier pod */
+    return score_of(p, &p->nodes[node], pod);
+}
+
 bool dra_pol_pick(dra_pol_t *p, const dra_pol_pod_t *pod, const uint8_t *skip, uint32_t *node,
                   uint32_t gpus[DRA_POL_MAX_GPUS])
 {

@@ -156,6 +156,10 @@ bool dra_pol_feasible(const dra_pol_t *p, uint32_t node, const dra_pol_pod_t *po
 bool dra_pol_pick(dra_pol_t *p, const dra_pol_pod_t *pod, const uint8_t *skip, uint32_t *node,
                   uint32_t gpus[DRA_POL_MAX_GPUS]);
 
+/* The policy's integer score of node for pod (the node must be feasible): the value dra_pol_pick
+ * compares. first-fit and random: 0 (they do not score); spread: minus the GPUs in use. */
+int32_t dra_pol_score(dra_pol_t *p, uint32_t node, const dra_pol_pod_t *pod);
+
 /* Apply a placement: cpu, memory, and pod->gpu_milli (1000 for whole GPUs) taken from each GPU of
  * gpus[0..num_gpu) on node; updates affinity, the node's fragmentation and the totals.
  * DRA_EINVAL (nothing changed) when it does not fit. */

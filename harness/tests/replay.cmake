@@ -24,7 +24,7 @@ function(dra_replay_test name script)
                        TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}")
 endfunction()
 
-dra_replay_test(help [=[set -e; "$1" replay --help | grep -q '^drabench replay - '; "$1" replay --help | grep -q 'Exit status']=])
+dra_replay_test(help [=[set -e; "$1" replay --help | grep -q '^drabench replay - '; "$1" replay --help | grep -q 'Exit status'; ! "$1" replay --help | grep -q '%%']=])
 
 # The hand-computed curve end, for both device choices; device plugin.
 dra_replay_test(tiny_first_fit [=[

@@ -72,15 +72,25 @@ static void test_pick_by_hand(void)
     static const struct {
         dra_pol_kind_t k;
         uint32_t node, gpu;
+        int32_t score[3]; /* N0, N1, N2 */
     } want[] = {
-        {DRA_POL_FIRST_FIT, 0, 0},   {DRA_POL_SPREAD, 0, 0},     {DRA_POL_DOT_PRODUCT, 2, 1},
-        {DRA_POL_BEST_FIT, 2, 1},    {DRA_POL_GPU_CLUSTERING, 1, 1}, {DRA_POL_GPU_PACKING, 1, 1},
-        {DRA_POL_FGD, 1, 1},
+        {DRA_POL_FIRST_FIT, 0, 0, {0, 0, 0}},
+        {DRA_POL_SPREAD, 0, 0, {0, -1, -1}},
+        {DRA_POL_DOT_PRODUCT, 2, 1, {91, 92, 93}},
+        {DRA_POL_BEST_FIT, 2, 1, {39, 68, 83}},
+        {DRA_POL_GPU_CLUSTERING, 1, 1, {25, 89, 21}},
+        {DRA_POL_GPU_PACKING, 1, 1, {25, 96, 49}},
+        {DRA_POL_FGD, 1, 1, {50, 57, 50}},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         dra_pol_t p;
         setup(&p, want[i].k);
         dra_pol_pod_t pod = share(300, 32000);
+        for (uint32_t n = 0; n < 3; n++) {
+            int32_t sc = dra_pol_score(&p, n, &pod);
+            CHECK_MSG(sc == want[i].score[n], "%s: node %u scores %d, want %d",
+                      dra_pol_kind_name(want[i].k), n, sc, want[i].score[n]);
+        }
         uint32_t node = 99, gpus[DRA_POL_MAX_GPUS] = {99};
         CHECK(dra_pol_pick(&p, &pod, NULL, &node, gpus));
         CHECK_MSG(node == want[i].node && gpus[0] == want[i].gpu, "%s: got node %u gpu %u",
@@ -127,7 +137,9 @@ static void test_random(void)
 
 /* A small replay: 2 nodes of 2 GPUs, pods share 600, share 600, two whole GPUs. Classes for
  * fragmentation: X = share 600 (2 pods), Y = 2 GPUs (1 pod), total 3.
- *  first-fit, best-fit, gpu-packing, fgd: both shares on N0 ([400, 400]), the 2-GPU pod on N1:
+ *  first-fit, best-fit, gpu-packing, fgd, dot-product, gpu-clustering: both shares on N0
+ *    ([400, 400]), the 2-GPU pod on N1 (second share: dot-product 99 on N0 against 98 on N1,
+ *    gpu-clustering 75 + 20 = 95 on N0 against 25 + 18 = 43 on N1, fgd 48 against 32):
  *    allocated 3200 / 4000 = 80%; N0 strands all 800 for X and Y: (2 + 1) * 800 / 3 = 800
  *    milli = 20% of all GPU, 100% of idle.
  *  spread: the second share goes to N1, the 2-GPU pod fits nowhere: 1200 / 4000 = 30%;
@@ -143,6 +155,8 @@ static void test_small_replay(void)
                 {DRA_POL_BEST_FIT, 3200, 2400},
                 {DRA_POL_GPU_PACKING, 3200, 2400},
                 {DRA_POL_FGD, 3200, 2400},
+                {DRA_POL_DOT_PRODUCT, 3200, 2400},
+                {DRA_POL_GPU_CLUSTERING, 3200, 2400},
                 {DRA_POL_SPREAD, 1200, 4400}};
     dra_pol_node_spec_t ns[2] = {{64000, 1000000, 2, 0}, {64000, 1000000, 2, 0}};
     dra_pol_pod_t pods[3] = {share(600, 1000), share(600, 1000), whole(2, 1000)};
