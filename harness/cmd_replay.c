@@ -36,7 +36,7 @@ static const char help[] =
     "                            comma-separated for both (default policy)\n"
     "      --mode LIST           dra (GPU shares share a GPU) | device-plugin (every GPU request\n"
     "                            takes whole GPUs); comma-separated for both (default dra)\n"
-    "      --tune X              target GPU demand / capacity, 0 < X <= 3 (default 1.3)\n"
+    "      --tune X              target GPU demand / capacity, 0.1 <= X <= 3 (default 1.3)\n"
     "  -s, --seeds SPEC          seeds: N, A..B or a comma-separated list (default 42)\n"
     "  -o, --output FMT          text | json (default text)\n"
     "      --result FILE         also write the JSON result there (drabench report reads it)\n"
@@ -404,8 +404,8 @@ int dra_cmd_replay(int argc, char **argv)
         o.json = true;
     else if (fmt && strcmp(fmt, "text") != 0)
         return dra_cli_usage_error("replay", "-o: want text or json, got '%s'", fmt);
-    if (tune && (!dra_cli_parse_double(tune, &o.tune) || !(o.tune > 0 && o.tune <= 3.0)))
-        return dra_cli_usage_error("replay", "--tune: want a number in (0, 3], got '%s'", tune);
+    if (tune && (!dra_cli_parse_double(tune, &o.tune) || !(o.tune >= 0.1 && o.tune <= 3.0)))
+        return dra_cli_usage_error("replay", "--tune: want a number in [0.1, 3], got '%s'", tune);
     if (!o.npol)
         o.pol[o.npol++] = DRA_POL_FGD;
     if (!o.nchoice)

@@ -728,8 +728,8 @@ int dra_replay_run(const dra_replay_trace_t *t, const dra_replay_opts_t *o, dra_
                    dra_replay_result_t *out, dra_diag_t *diag)
 {
     memset(out, 0, sizeof *out);
-    if (!(o->tune > 0 && o->tune <= 3.0))
-        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "tune must be in (0, 3]");
+    if (!(o->tune >= 0.1 && o->tune <= 3.0)) /* at least one point after the start */
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "tune must be in [0.1, 3]");
     if (o->choice == DRA_REPLAY_CHOICE_DRA && !dra)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "device choice dra needs the model");
     bool dp = o->mode == DRA_REPLAY_MODE_DEVICE_PLUGIN;

@@ -103,7 +103,7 @@ typedef struct dra_replay_opts {
     dra_pol_kind_t policy;
     dra_replay_choice_t choice;
     dra_replay_mode_t mode;
-    double tune;   /* 0 < tune <= 3 */
+    double tune;   /* 0.1 <= tune <= 3 */
     uint64_t seed;
 } dra_replay_opts_t;
 

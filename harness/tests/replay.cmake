@@ -82,6 +82,8 @@ foreach(c IN LISTS _bad_cases)
 endforeach()
 dra_replay_test(missing_file [=["$1" replay --nodes "$2/no-such.csv" --pods "$2/pods.csv" 2>/dev/null; test $? -eq 2]=])
 dra_replay_test(bad_option [=["$1" replay --nodes "$2/nodes.csv" --pods "$2/pods.csv" --policy tetris 2>/dev/null; test $? -eq 2]=])
+dra_replay_test(bad_tune [=[for t in 0.05 3.5 nan x; do "$1" replay --nodes "$2/nodes.csv" --pods "$2/pods.csv" --tune $t 2>/dev/null; test $? -eq 2 || exit 1; done
+"$1" replay --nodes "$2/nodes.csv" --pods "$2/pods.csv" --tune 0.1 -o json | jq -e '.runs[0].curve | length == 2' >/dev/null]=])
 
 # --emit: the objects read back by validate (no errors) and alloc (all three claims allocated,
 # the shares on n-0's two GPUs, the 2-GPU claim on n-1). The Node allocatable round trip is
