@@ -27,12 +27,15 @@ static const char help[] =
     "\n"
     "Options:\n"
     "      --nodes FILE          node list: sn,cpu_milli,memory_mib,gpu,model\n"
-    "      --pods FILE           pod list: name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...]\n"
-    "  -p, --policy LIST         comma-separated: random, dot-product, gpu-clustering, gpu-packing,\n"
+    "      --pods FILE           pod list: "
+    "name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec,...]\n"
+    "  -p, --policy LIST         comma-separated: random, dot-product, gpu-clustering, "
+    "gpu-packing,\n"
     "                            best-fit, fgd, first-fit, spread, or 'all' (the first six)\n"
     "                            (default fgd)\n"
     "      --device-choice LIST  policy (the policy picks the GPUs inside the node, as the\n"
-    "                            simulator does) | dra (the exact DRA allocator on the chosen node);\n"
+    "                            simulator does) | dra (the exact DRA allocator on the chosen "
+    "node);\n"
     "                            comma-separated for both (default policy)\n"
     "      --mode LIST           dra (GPU shares share a GPU) | device-plugin (every GPU request\n"
     "                            takes whole GPUs); comma-separated for both (default dra)\n"
@@ -49,8 +52,10 @@ static const char help[] =
     "\n"
     "Examples:\n"
     "  T=../shared/traces/alibaba-gpu-v2023\n"
-    "  drabench replay --nodes $T/openb_node_list_gpu_node.csv --pods $T/openb_pod_list_default.csv\n"
-    "  drabench replay --nodes $T/openb_node_list_gpu_node.csv --pods $T/openb_pod_list_default.csv \\\n"
+    "  drabench replay --nodes $T/openb_node_list_gpu_node.csv --pods "
+    "$T/openb_pod_list_default.csv\n"
+    "  drabench replay --nodes $T/openb_node_list_gpu_node.csv --pods "
+    "$T/openb_pod_list_default.csv \\\n"
     "      --policy all --device-choice policy,dra --seeds 42..51 --result openb.json\n"
     "  drabench report -o openb-report openb.json\n"
     "\n"
@@ -87,8 +92,7 @@ static bool each_token(const char *list, bool (*fn)(const char *tok, opts_t *o),
     if (strlen(list) >= sizeof buf || !*list)
         return false;
     strcpy(buf, list);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save))
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
         if (!fn(tok, o))
             return false;
     return true;
@@ -97,9 +101,9 @@ static bool each_token(const char *list, bool (*fn)(const char *tok, opts_t *o),
 static bool add_pol(const char *tok, opts_t *o)
 {
     if (strcmp(tok, "all") == 0) {
-        static const dra_pol_kind_t six[] = {DRA_POL_RANDOM,      DRA_POL_DOT_PRODUCT,
+        static const dra_pol_kind_t six[] = {DRA_POL_RANDOM,         DRA_POL_DOT_PRODUCT,
                                              DRA_POL_GPU_CLUSTERING, DRA_POL_GPU_PACKING,
-                                             DRA_POL_BEST_FIT,    DRA_POL_FGD};
+                                             DRA_POL_BEST_FIT,       DRA_POL_FGD};
         for (size_t i = 0; i < 6; i++)
             if (o->npol < DRA_POL_COUNT)
                 o->pol[o->npol++] = six[i];
@@ -167,7 +171,8 @@ static bool add_seed(const char *tok, opts_t *o)
     return true;
 }
 
-/* ---- aggregation ------------------------------------------------------------------------------ */
+/* ---- aggregation ------------------------------------------------------------------------------
+ */
 
 typedef struct agg {
     double sum, min, max;
@@ -191,7 +196,7 @@ static double agg_mean(const agg_t *a)
 
 enum { M_ALLOC, M_FRAG_RATIO, M_FRAG_AMOUNT, M_SERVED, M_COUNT };
 static const char *const metric_key[M_COUNT] = {"gpu_alloc_ratio_pct", "frag_ratio_pct_of_idle",
-                                                 "frag_amount_pct_of_total", "served_demand_pct"};
+                                                "frag_amount_pct_of_total", "served_demand_pct"};
 
 static double metric(const dra_replay_point_t *p, int m)
 {
@@ -230,9 +235,8 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
         if (rc != DRA_OK) {
             char buf[DRA_DIAG_MSG_MAX + 64];
             fprintf(stderr, "drabench replay: %s (policy %s, seed %llu): %s\n",
-                    dra_replay_choice_name(ch), dra_pol_kind_name(pol),
-                    (unsigned long long)ro.seed, d.code ? dra_diag_format(&d, buf, sizeof buf)
-                                                        : dra_strerror(rc));
+                    dra_replay_choice_name(ch), dra_pol_kind_name(pol), (unsigned long long)ro.seed,
+                    d.code ? dra_diag_format(&d, buf, sizeof buf) : dra_strerror(rc));
             free(res);
             return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_CORRECTNESS;
         }
@@ -247,7 +251,8 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
         const dra_replay_result_t *r = &res[s];
         json_t *js = json_object(), *ju = json_object();
         for (int k = 0; k < DRA_REPLAY_UNSCHED_COUNT; k++) {
-            json_object_set_new(ju, dra_replay_reason_name(k), json_integer((json_int_t)r->unsched[k]));
+            json_object_set_new(ju, dra_replay_reason_name(k),
+                                json_integer((json_int_t)r->unsched[k]));
             agg_add(&ua[k], (double)r->unsched[k]);
         }
         agg_add(&sched, (double)r->scheduled);
@@ -261,22 +266,25 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
         json_object_set_new(js, "dra_refused", json_integer((json_int_t)r->dra_refused));
         json_object_set_new(js, "seconds", json_real(r->seconds));
         json_object_set_new(js, "cpu_seconds", json_real(r->cpu_seconds));
-        json_object_set_new(js, "final_gpu_alloc_ratio_pct", json_real(round2(r->pt[np - 1].alloc_pct)));
+        json_object_set_new(js, "final_gpu_alloc_ratio_pct",
+                            json_real(round2(r->pt[np - 1].alloc_pct)));
         json_array_append_new(seeds, js);
     }
     if (!o->json)
-        printf("\n%s, device choice %s, mode %s: %u seed(s), %.0f pods submitted, %.0f scheduled "
-               "(mean), %.3f s per replay (%.3f s CPU)\n"
-               "arrived%%  alloc%% [min, max]        frag/idle%% [min, max]    frag/all%%  served%%\n",
-               dra_pol_kind_name(pol), dra_replay_choice_name(ch), dra_replay_mode_name(mode),
-               o->nseeds, agg_mean(&subm), agg_mean(&sched), secs / o->nseeds, cpu / o->nseeds);
+        printf(
+            "\n%s, device choice %s, mode %s: %u seed(s), %.0f pods submitted, %.0f scheduled "
+            "(mean), %.3f s per replay (%.3f s CPU)\n"
+            "arrived%%  alloc%% [min, max]        frag/idle%% [min, max]    frag/all%%  served%%\n",
+            dra_pol_kind_name(pol), dra_replay_choice_name(ch), dra_replay_mode_name(mode),
+            o->nseeds, agg_mean(&subm), agg_mean(&sched), secs / o->nseeds, cpu / o->nseeds);
     for (uint32_t i = 0; i < np; i++) {
         agg_t a[M_COUNT] = {{0}};
         for (uint32_t s = 0; s < o->nseeds; s++)
             for (int m = 0; m < M_COUNT; m++)
                 agg_add(&a[m], metric(&res[s].pt[i], m));
         json_t *p = json_object(), *mn = json_object(), *mx = json_object();
-        json_object_set_new(p, "arrived_gpu_pct", json_integer((json_int_t)lround(res[0].pt[i].arrived_pct)));
+        json_object_set_new(p, "arrived_gpu_pct",
+                            json_integer((json_int_t)lround(res[0].pt[i].arrived_pct)));
         for (int m = 0; m < M_COUNT; m++) {
             json_object_set_new(p, metric_key[m], json_real(round2(agg_mean(&a[m]))));
             json_object_set_new(mn, metric_key[m], json_real(round2(a[m].min)));
@@ -287,9 +295,9 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
         json_array_append_new(curve, p);
         if (!o->json)
             printf("%7.0f  %6.2f [%6.2f, %6.2f]  %6.2f [%6.2f, %6.2f]  %8.2f  %7.2f\n",
-                   res[0].pt[i].arrived_pct, agg_mean(&a[M_ALLOC]), a[M_ALLOC].min,
-                   a[M_ALLOC].max, agg_mean(&a[M_FRAG_RATIO]), a[M_FRAG_RATIO].min,
-                   a[M_FRAG_RATIO].max, agg_mean(&a[M_FRAG_AMOUNT]), agg_mean(&a[M_SERVED]));
+                   res[0].pt[i].arrived_pct, agg_mean(&a[M_ALLOC]), a[M_ALLOC].min, a[M_ALLOC].max,
+                   agg_mean(&a[M_FRAG_RATIO]), a[M_FRAG_RATIO].min, a[M_FRAG_RATIO].max,
+                   agg_mean(&a[M_FRAG_AMOUNT]), agg_mean(&a[M_SERVED]));
     }
     if (!o->json)
         printf("unscheduled pods (mean):");
@@ -426,7 +434,7 @@ int dra_cmd_replay(int argc, char **argv)
         fprintf(stderr, "drabench replay: %s\n", dra_diag_format(&d, buf, sizeof buf));
         dra_replay_trace_fini(&t);
         return rc == DRA_EPARSE || rc == DRA_ENOTFOUND || rc == DRA_ELIMIT ? DRA_EXIT_USAGE
-                                                                            : DRA_EXIT_ENV;
+                                                                           : DRA_EXIT_ENV;
     }
     int status = DRA_EXIT_OK;
     if (o.emit)
@@ -438,8 +446,10 @@ int dra_cmd_replay(int argc, char **argv)
     json_object_set_new(root, "schema", json_string("drabench-replay/v1"));
     json_object_set_new(root, "drabench", json_string(DRA_VERSION));
     json_object_set_new(root, "git", json_string(DRA_BUILD_GIT));
-    json_object_set_new(root, "nodes_file", json_string(strrchr(o.nodes, '/') ? strrchr(o.nodes, '/') + 1 : o.nodes));
-    json_object_set_new(root, "pods_file", json_string(strrchr(o.pods, '/') ? strrchr(o.pods, '/') + 1 : o.pods));
+    json_object_set_new(root, "nodes_file",
+                        json_string(strrchr(o.nodes, '/') ? strrchr(o.nodes, '/') + 1 : o.nodes));
+    json_object_set_new(root, "pods_file",
+                        json_string(strrchr(o.pods, '/') ? strrchr(o.pods, '/') + 1 : o.pods));
     json_object_set_new(root, "nodes", json_integer(t.nnodes));
     json_object_set_new(root, "gpus", json_integer(gpus));
     json_object_set_new(root, "pods", json_integer(t.npods));

@@ -11,7 +11,8 @@
 #include "cli.h"
 #include "manifest.h"
 
-/* ---- strings and names ------------------------------------------------------------------------ */
+/* ---- strings and names ------------------------------------------------------------------------
+ */
 
 static const char *keep(dra_replay_trace_t *t, const char *s, size_t n)
 {
@@ -44,11 +45,12 @@ void dra_replay_trace_fini(dra_replay_trace_t *t)
 
 static bool model_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.' || c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
 }
 
-/* ---- CSV -------------------------------------------------------------------------------------- */
+/* ---- CSV --------------------------------------------------------------------------------------
+ */
 
 #define MAX_FIELDS 16
 
@@ -116,7 +118,8 @@ static bool field_is(const field_t *f, const char *s)
 }
 
 /* A decimal integer in [lo, hi] (no sign, no spaces). */
-static int csv_int(csv_t *c, const field_t *f, const char *col, int64_t lo, int64_t hi, int64_t *out)
+static int csv_int(csv_t *c, const field_t *f, const char *col, int64_t lo, int64_t hi,
+                   int64_t *out)
 {
     if (f->n == 0)
         return csv_err(c, "%s: empty, want an integer", col);
@@ -175,33 +178,52 @@ static int model_id(csv_t *c, dra_replay_trace_t *t, const char *p, size_t n, ui
     return DRA_OK;
 }
 
-static int name_qcmp(const void *a, const void *b)
+typedef struct named {
+    const char *name;
+    uint32_t line;
+} named_t;
+
+static int named_qcmp(const void *a, const void *b)
 {
-    return strcmp(**(const char *const *const *)a, **(const char *const *const *)b);
+    const named_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-/* Names must be unique: sort pointers to the name fields, compare neighbours. */
-static int check_unique(const char *file, const char *const *names, size_t stride, uint32_t n,
-                        const uint32_t *lines, size_t lstride, dra_diag_t *diag)
+/* Names must be unique: sort (name, line) pairs, compare neighbours; the later line is named. */
+static int check_unique(const char *file, named_t *v, uint32_t n, dra_diag_t *diag)
 {
-    const char *const **v = malloc((n ? n : 1) * sizeof *v);
+    qsort(v, n, sizeof *v, named_qcmp);
+    for (uint32_t i = 1; i < n; i++)
+        if (strcmp(v[i].name, v[i - 1].name) == 0)
+            return dra_diag_set(diag, DRA_EPARSE, file, v[i].line, 0,
+                                "duplicate name \"%s\" (also on line %u)", v[i].name,
+                                v[i - 1].line);
+    return DRA_OK;
+}
+
+static int unique_nodes(const char *file, const dra_replay_trace_t *t, dra_diag_t *diag)
+{
+    named_t *v = malloc(t->nnodes * sizeof *v);
     if (!v)
         return DRA_ENOMEM;
-    for (uint32_t i = 0; i < n; i++)
-        v[i] = (const char *const *)((const char *)names + i * stride);
-    qsort(v, n, sizeof *v, name_qcmp);
-    for (uint32_t i = 1; i < n; i++)
-        if (strcmp(*v[i], *v[i - 1]) == 0) {
-            const char *a = (const char *)v[i - 1], *b = (const char *)v[i];
-            uint32_t la = *(const uint32_t *)((const char *)lines + (size_t)(a - (const char *)names) / stride * lstride);
-            uint32_t lb = *(const uint32_t *)((const char *)lines + (size_t)(b - (const char *)names) / stride * lstride);
-            free(v);
-            return dra_diag_set(diag, DRA_EPARSE, file, la > lb ? la : lb, 0,
-                                "duplicate name \"%s\" (also on line %u)", *(const char *const *)a,
-                                la > lb ? lb : la);
-        }
+    for (uint32_t i = 0; i < t->nnodes; i++)
+        v[i] = (named_t){t->nodes[i].name, t->nodes[i].line};
+    int rc = check_unique(file, v, t->nnodes, diag);
     free(v);
-    return DRA_OK;
+    return rc;
+}
+
+static int unique_pods(const char *file, const dra_replay_trace_t *t, dra_diag_t *diag)
+{
+    named_t *v = malloc(t->npods * sizeof *v);
+    if (!v)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < t->npods; i++)
+        v[i] = (named_t){t->pods[i].name, t->pods[i].line};
+    int rc = check_unique(file, v, t->npods, diag);
+    free(v);
+    return rc;
 }
 
 int dra_replay_parse_nodes(dra_replay_trace_t *t, const char *file, const char *buf, size_t len,
@@ -213,7 +235,8 @@ int dra_replay_parse_nodes(dra_replay_trace_t *t, const char *file, const char *
     uint32_t nf;
     int rc = csv_next(&c, f, &nf);
     if (rc <= 0)
-        return rc < 0 ? rc : dra_diag_set(diag, DRA_EPARSE, file, 1, 0, "empty file, want a header");
+        return rc < 0 ? rc
+                      : dra_diag_set(diag, DRA_EPARSE, file, 1, 0, "empty file, want a header");
     if (nf != 5)
         return csv_err(&c, "header: want sn,cpu_milli,memory_mib,gpu,model");
     for (uint32_t i = 0; i < 5; i++)
@@ -253,22 +276,22 @@ int dra_replay_parse_nodes(dra_replay_trace_t *t, const char *file, const char *
         return rc;
     if (t->nnodes == 0)
         return dra_diag_set(diag, DRA_EPARSE, file, c.line, 0, "no nodes");
-    return check_unique(file, &t->nodes[0].name, sizeof t->nodes[0], t->nnodes,
-                        &t->nodes[0].line, sizeof t->nodes[0], diag);
+    return unique_nodes(file, t, diag);
 }
 
 int dra_replay_parse_pods(dra_replay_trace_t *t, const char *file, const char *buf, size_t len,
                           dra_diag_t *diag)
 {
-    static const char *const cols[] = {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli",
-                                       "gpu_spec", "qos", "pod_phase", "creation_time",
-                                       "deletion_time", "scheduled_time"};
+    static const char *const cols[] = {
+        "name", "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",     "gpu_spec",
+        "qos",  "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
     csv_t c = {file, buf, buf + len, buf, 0, diag};
     field_t f[MAX_FIELDS];
     uint32_t nf;
     int rc = csv_next(&c, f, &nf);
     if (rc <= 0)
-        return rc < 0 ? rc : dra_diag_set(diag, DRA_EPARSE, file, 1, 0, "empty file, want a header");
+        return rc < 0 ? rc
+                      : dra_diag_set(diag, DRA_EPARSE, file, 1, 0, "empty file, want a header");
     uint32_t ncols = nf;
     if (ncols != 5 && ncols != 11)
         return csv_err(&c, "header: want the 11 columns name,...,scheduled_time or the first 5");
@@ -333,8 +356,7 @@ int dra_replay_parse_pods(dra_replay_trace_t *t, const char *file, const char *b
         return rc;
     if (t->npods == 0)
         return dra_diag_set(diag, DRA_EPARSE, file, c.line, 0, "no pods");
-    return check_unique(file, &t->pods[0].name, sizeof t->pods[0], t->npods, &t->pods[0].line,
-                        sizeof t->pods[0], diag);
+    return unique_pods(file, t, diag);
 }
 
 static int read_csv(dra_replay_trace_t *t, const char *path, dra_diag_t *diag, bool nodes)
@@ -369,7 +391,8 @@ int dra_replay_read_pods(dra_replay_trace_t *t, const char *path, dra_diag_t *di
     return read_csv(t, path, diag, false);
 }
 
-/* ---- names ------------------------------------------------------------------------------------ */
+/* ---- names ------------------------------------------------------------------------------------
+ */
 
 const char *dra_replay_choice_name(dra_replay_choice_t c)
 {
@@ -395,7 +418,8 @@ const char *dra_replay_reason_name(dra_replay_reason_t r)
     }
 }
 
-/* ---- objects ---------------------------------------------------------------------------------- */
+/* ---- objects ----------------------------------------------------------------------------------
+ */
 
 static uint32_t pod_milli(const dra_replay_pod_t *p, bool device_plugin)
 {
@@ -516,8 +540,8 @@ int dra_replay_build_model(const dra_replay_trace_t *t, bool device_plugin, dra_
         e->ncap_requests = 1;
         e->has_capacity = true;
         if (tp->models) {
-            size_t o = (size_t)snprintf(buf, sizeof buf,
-                                        "device.attributes[\"%s\"].model in [", DRA_REPLAY_DRIVER);
+            size_t o = (size_t)snprintf(buf, sizeof buf, "device.attributes[\"%s\"].model in [",
+                                        DRA_REPLAY_DRIVER);
             bool first = true;
             for (uint32_t k = 0; k < t->nmodels && o < sizeof buf; k++)
                 if ((tp->models >> k) & 1u) {
@@ -568,7 +592,8 @@ void dra_replay_dra_fini(dra_replay_dra_t *d)
     memset(d, 0, sizeof *d);
 }
 
-/* ---- the replay ------------------------------------------------------------------------------- */
+/* ---- the replay -------------------------------------------------------------------------------
+ */
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -664,8 +689,8 @@ static dra_replay_reason_t classify(const dra_pol_t *pol, const dra_pol_pod_t *p
     bool model = false, fits = false;
     for (uint32_t i = 0; i < pol->nnodes; i++) {
         const dra_pol_node_t *n = &pol->nodes[i];
-        bool m = pod->num_gpu == 0 ||
-                 (n->ngpu >= pod->num_gpu && (pod->models == 0 || ((pod->models >> n->model) & 1u)));
+        bool m = pod->num_gpu == 0 || (n->ngpu >= pod->num_gpu &&
+                                       (pod->models == 0 || ((pod->models >> n->model) & 1u)));
         if (!m)
             continue;
         model = true;

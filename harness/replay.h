@@ -76,8 +76,14 @@ DRA_NODISCARD int dra_replay_parse_pods(dra_replay_trace_t *t, const char *file,
                                         size_t len, dra_diag_t *diag);
 void dra_replay_trace_fini(dra_replay_trace_t *t);
 
-typedef enum dra_replay_choice { DRA_REPLAY_CHOICE_POLICY = 0, DRA_REPLAY_CHOICE_DRA } dra_replay_choice_t;
-typedef enum dra_replay_mode { DRA_REPLAY_MODE_DRA = 0, DRA_REPLAY_MODE_DEVICE_PLUGIN } dra_replay_mode_t;
+typedef enum dra_replay_choice {
+    DRA_REPLAY_CHOICE_POLICY = 0,
+    DRA_REPLAY_CHOICE_DRA
+} dra_replay_choice_t;
+typedef enum dra_replay_mode {
+    DRA_REPLAY_MODE_DRA = 0,
+    DRA_REPLAY_MODE_DEVICE_PLUGIN
+} dra_replay_mode_t;
 
 const char *dra_replay_choice_name(dra_replay_choice_t c);
 const char *dra_replay_mode_name(dra_replay_mode_t m);
@@ -103,7 +109,7 @@ typedef struct dra_replay_opts {
     dra_pol_kind_t policy;
     dra_replay_choice_t choice;
     dra_replay_mode_t mode;
-    double tune;   /* 0.1 <= tune <= 3 */
+    double tune; /* 0.1 <= tune <= 3 */
     uint64_t seed;
 } dra_replay_opts_t;
 
@@ -132,9 +138,9 @@ typedef struct dra_replay_result {
     uint64_t dra_calls;   /* dra_fast_allocate calls (--device-choice dra) */
     uint64_t dra_refused; /* nodes the summaries admitted but the allocator refused */
     int64_t submitted_milli, capacity_milli;
-    uint32_t nclasses;    /* typical classes of the fragmentation measure */
-    double seconds;       /* wall time of the replay loop (re-sampling excluded) */
-    double cpu_seconds;   /* CPU time of this process over the same loop */
+    uint32_t nclasses;  /* typical classes of the fragmentation measure */
+    double seconds;     /* wall time of the replay loop (re-sampling excluded) */
+    double cpu_seconds; /* CPU time of this process over the same loop */
 } dra_replay_result_t;
 
 /* One replay. dra is required for choice DRA (built with device_plugin == (mode ==

@@ -92,7 +92,8 @@ static int load(const char *path, run_t *runs, size_t *nruns, dra_diag_t *diag)
     json_error_t e;
     json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
     if (!root)
-        return dra_diag_set(diag, errno == ENOENT ? DRA_EIO : DRA_EPARSE, path, (uint32_t)(e.line > 0 ? e.line : 0),
+        return dra_diag_set(diag, errno == ENOENT ? DRA_EIO : DRA_EPARSE, path,
+                            (uint32_t)(e.line > 0 ? e.line : 0),
                             (uint32_t)(e.column > 0 ? e.column : 0), "%s", e.text);
     int rc = DRA_OK;
     char base[48];
@@ -164,7 +165,8 @@ static int load(const char *path, run_t *runs, size_t *nruns, dra_diag_t *diag)
         const json_t *un = json_object_get(r, "unscheduled_mean");
         const char *key;
         const json_t *v;
-        json_object_foreach((json_t *)un, key, v) {
+        json_object_foreach((json_t *)un, key, v)
+        {
             if (json_is_number(v) && isfinite(json_number_value(v)) && json_number_value(v) >= 0)
                 u->unsched += json_number_value(v);
         }
@@ -193,12 +195,23 @@ static void html(FILE *f, const char *s)
 {
     for (; *s; s++)
         switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
         }
 }
 
@@ -207,16 +220,31 @@ static void md(FILE *f, const char *s)
 {
     for (; *s; s++)
         switch (*s) {
-        case '|': fputs("\\|", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '*': case '_': case '`': case '[': case ']':
+        case '|':
+            fputs("\\|", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '*':
+        case '_':
+        case '`':
+        case '[':
+        case ']':
             fputc('\\', f);
             fputc(*s, f);
             break;
-        default: fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+        default:
+            fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
         }
 }
 
@@ -281,7 +309,8 @@ static void write_plot(FILE *f, const char *name, const char *title, const char 
     gp_str(f, ylabel);
     fputs("\nset xrange [0:*]\nset yrange [0:*]\nplot ", f);
     for (size_t i = 0; i < n; i++) {
-        fprintf(f, "%s'replay-run-%zu.dat' using 1:%d with linespoints lw 2 pt %zu lc rgb '%s' title ",
+        fprintf(f,
+                "%s'replay-run-%zu.dat' using 1:%d with linespoints lw 2 pt %zu lc rgb '%s' title ",
                 i ? ", \\\n     " : "", i, col, i % 13 + 1, palette[i % 8]);
         gp_str(f, runs[i].label);
     }
@@ -329,7 +358,8 @@ int dra_report_replay(char *const *files, size_t n, const char *dir, const char 
     } pl[] = {
         {"replay-alloc", "GPU allocation ratio", "GPU allocation ratio (%)", 2},
         {"replay-frag", "Fragmentation amount", "fragmented GPU milli (% of all GPU)", 4},
-        {"replay-frag-ratio", "Fragmentation ratio of idle GPU", "fragmented / idle GPU milli (%)", 3},
+        {"replay-frag-ratio", "Fragmentation ratio of idle GPU", "fragmented / idle GPU milli (%)",
+         3},
     };
     bool ok[3] = {false, false, false};
     const char *gp = gnuplot ? gnuplot : getenv("GNUPLOT");
@@ -395,7 +425,8 @@ int dra_report_replay(char *const *files, size_t n, const char *dir, const char 
                 snprintf(a, sizeof a, "%.2f", a100);
             fputs("<tr><td>", h);
             html(h, u->label);
-            fprintf(h, "</td><td>%s</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.1f</td></tr>\n",
+            fprintf(h,
+                    "</td><td>%s</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.1f</td></tr>\n",
                     a, end->alloc, end->frag_amount, end->frag_ratio, u->unsched);
             fputs("| ", m);
             md(m, u->label);

@@ -12,8 +12,8 @@
 #define MAX_SCORE 100
 
 static const char *const kind_names[DRA_POL_COUNT] = {
-    "first-fit", "spread", "random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit",
-    "fgd",
+    "first-fit",      "spread",      "random",   "dot-product",
+    "gpu-clustering", "gpu-packing", "best-fit", "fgd",
 };
 
 const char *dra_pol_kind_name(dra_pol_kind_t k)
@@ -31,7 +31,8 @@ int dra_pol_kind_parse(const char *s, dra_pol_kind_t *out)
     return DRA_EINVAL;
 }
 
-/* ---- random stream ---------------------------------------------------------------------------- */
+/* ---- random stream ----------------------------------------------------------------------------
+ */
 
 static uint64_t next_u64(uint64_t *s)
 {
@@ -46,7 +47,8 @@ uint32_t dra_pol_rand(dra_pol_t *p, uint32_t n)
     return (uint32_t)(((next_u64(&p->rng) >> 32) * (uint64_t)n) >> 32);
 }
 
-/* ---- node states ------------------------------------------------------------------------------ */
+/* ---- node states ------------------------------------------------------------------------------
+ */
 
 /* A node state as fragmentation sees it: model, cpu left and the multiset of free milli
  * (sorted descending, so equal multisets compare equal). */
@@ -155,9 +157,9 @@ typedef struct hent {
 struct dra_pol_memo {
     sent_t *ent;
     uint32_t n, cap;
-    uint32_t *idx; /* open addressing: entry id + 1, 0 = empty */
+    uint32_t *idx;    /* open addressing: entry id + 1, 0 = empty */
     uint32_t idx_cap; /* power of two */
-    hent_t *hc;    /* 1 << HCACHE_BITS entries */
+    hent_t *hc;       /* 1 << HCACHE_BITS entries */
 };
 
 static int memo_grow_idx(dra_pol_memo_t *m)
@@ -228,7 +230,8 @@ int64_t dra_pol_frag_of(const dra_pol_t *p, const dra_pol_node_t *n)
     return frag_key(p, &k);
 }
 
-/* ---- set-up ----------------------------------------------------------------------------------- */
+/* ---- set-up -----------------------------------------------------------------------------------
+ */
 
 static void node_summary(dra_pol_node_t *n)
 {
@@ -310,7 +313,8 @@ void dra_pol_fini(dra_pol_t *p)
     memset(p, 0, sizeof *p);
 }
 
-/* ---- typical classes -------------------------------------------------------------------------- */
+/* ---- typical classes --------------------------------------------------------------------------
+ */
 
 static int shape_cmp(const dra_pol_pod_t *a, const dra_pol_pod_t *b)
 {
@@ -391,7 +395,8 @@ int dra_pol_typical_classes(const dra_pol_pod_t *pods, uint32_t n, dra_pol_class
     return DRA_OK;
 }
 
-/* ---- feasibility and scores ------------------------------------------------------------------- */
+/* ---- feasibility and scores -------------------------------------------------------------------
+ */
 
 static bool is_share(const dra_pol_pod_t *pod)
 {
@@ -500,9 +505,9 @@ static int32_t score_dot(const dra_pol_node_t *n, const dra_pol_pod_t *pod)
 {
     if (n->cpu_left < pod->cpu_milli)
         return 0;
-    double dp = ((double)n->cpu_left / MAX_SPEC_CPU) * ((double)pod->cpu_milli / MAX_SPEC_CPU) +
-                ((double)total_left(n) / MAX_SPEC_GPU) *
-                    ((double)pod_milli_total(pod) / MAX_SPEC_GPU);
+    double dp =
+        ((double)n->cpu_left / MAX_SPEC_CPU) * ((double)pod->cpu_milli / MAX_SPEC_CPU) +
+        ((double)total_left(n) / MAX_SPEC_GPU) * ((double)pod_milli_total(pod) / MAX_SPEC_GPU);
     return (int32_t)(MAX_SCORE * (1.0 - dp / 2.0));
 }
 
@@ -512,8 +517,8 @@ static int32_t score_clustering(const dra_pol_node_t *n, const dra_pol_pod_t *po
     if (pod->num_gpu == 0)
         return 0;
     uint32_t tag = is_share(pod) ? 0 : pod->num_gpu;
-    int64_t base = (int64_t)(MAX_SCORE / 4) * ((int64_t)MAX_SPEC_GPU - total_left(n)) /
-                   (int64_t)MAX_SPEC_GPU;
+    int64_t base =
+        (int64_t)(MAX_SCORE / 4) * ((int64_t)MAX_SPEC_GPU - total_left(n)) / (int64_t)MAX_SPEC_GPU;
     if (n->aff[tag] > 0)
         return (int32_t)(base + (n->naff == 1 ? MAX_SCORE * 3 / 4 : MAX_SCORE * 2 / 4));
     return (int32_t)(base + (n->naff == 0 ? MAX_SCORE / 4 : 0));

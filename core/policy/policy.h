@@ -4,9 +4,9 @@
  *
  * Sources. Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with
  * Fragmentation Gradient Descent", USENIX ATC '23, and its simulator
- * hkust-adsl/kubernetes-scheduler-simulator (the pkg/simulator/plugin score plugins, pkg/utils/frag.go,
- * pkg/type/resource.go, pkg/simulator/plugin/open_gpu_share.go). The definitions below follow
- * that code (re-implemented here, see core/policy/README.md for each formula):
+ * hkust-adsl/kubernetes-scheduler-simulator (the pkg/simulator/plugin score plugins,
+ * pkg/utils/frag.go, pkg/type/resource.go, pkg/simulator/plugin/open_gpu_share.go). The definitions
+ * below follow that code (re-implemented here, see core/policy/README.md for each formula):
  *  - random:          one feasible node drawn uniformly (RandomScore's PreScore); a share goes to
  *                     a GPU drawn uniformly among those it fits on (gpusel random).
  *  - dot-product:     Tetris' alignment score over [cpu, total GPU milli] normalised by the
@@ -105,14 +105,14 @@ typedef struct dra_pol_node_spec {
 typedef struct dra_pol_node {
     int64_t cpu_cap, mem_cap, cpu_left, mem_left;
     uint32_t ngpu, model;
-    uint16_t left[DRA_POL_MAX_GPUS]; /* free milli per GPU, device order */
-    uint32_t in_use;                 /* GPUs with any milli allocated */
-    uint32_t nfree;                  /* GPUs fully free */
-    uint16_t max_left;               /* largest free milli of one GPU */
+    uint16_t left[DRA_POL_MAX_GPUS];    /* free milli per GPU, device order */
+    uint32_t in_use;                    /* GPUs with any milli allocated */
+    uint32_t nfree;                     /* GPUs fully free */
+    uint16_t max_left;                  /* largest free milli of one GPU */
     uint32_t aff[DRA_POL_MAX_GPUS + 1]; /* pods placed by GPU shape: [0] shares, [k] k-GPU pods */
-    uint32_t naff;                   /* shapes with a non-zero count */
-    uint32_t state;                  /* memo entry of the current state (fgd and fragmentation) */
-    int64_t frag;                    /* stranded amount, class units */
+    uint32_t naff;                      /* shapes with a non-zero count */
+    uint32_t state; /* memo entry of the current state (fgd and fragmentation) */
+    int64_t frag;   /* stranded amount, class units */
 } dra_pol_node_t;
 
 typedef struct dra_pol_memo dra_pol_memo_t;
@@ -123,13 +123,13 @@ typedef struct dra_pol {
     uint32_t nnodes;
     dra_pol_class_t *classes;
     uint32_t nclasses;
-    uint64_t class_total;  /* sum of the classes' counts (divides class units into milli) */
-    uint64_t rng;          /* splitmix64 state */
+    uint64_t class_total; /* sum of the classes' counts (divides class units into milli) */
+    uint64_t rng;         /* splitmix64 state */
     dra_pol_memo_t *memo;
     int64_t frag_total;    /* sum of nodes' frag, class units */
     int64_t gpu_milli_cap; /* sum of GPUs x 1000 */
     int64_t gpu_milli_used;
-    uint64_t pick_stamp;   /* per-pick stamp for the memo's score cache */
+    uint64_t pick_stamp; /* per-pick stamp for the memo's score cache */
 } dra_pol_t;
 
 /* Copies nodes and classes. classes may be NULL / 0: fragmentation is then 0 everywhere and fgd

@@ -48,8 +48,8 @@ static void test_frag_by_hand(void)
  * ([1000, 400, 1000, 1000]); N2 2 GPUs with a whole GPU on gpu0 ([0, 1000]). cpu 64000 each. */
 static void setup(dra_pol_t *p, dra_pol_kind_t k)
 {
-    dra_pol_node_spec_t ns[3] = {{64000, 1000000, 8, 0}, {64000, 1000000, 4, 0},
-                                 {64000, 1000000, 2, 0}};
+    dra_pol_node_spec_t ns[3] = {
+        {64000, 1000000, 8, 0}, {64000, 1000000, 4, 0}, {64000, 1000000, 2, 0}};
     dra_pol_class_t cls[1] = {{share(500, 1000), 1}};
     CHECK_OK(dra_pol_init(p, k, ns, 3, cls, 1, 7));
     dra_pol_pod_t s600 = share(600, 0), w1 = whole(1, 0);
@@ -151,12 +151,9 @@ static void test_small_replay(void)
         dra_pol_kind_t k;
         int64_t used;
         int64_t frag_units;
-    } want[] = {{DRA_POL_FIRST_FIT, 3200, 2400},
-                {DRA_POL_BEST_FIT, 3200, 2400},
-                {DRA_POL_GPU_PACKING, 3200, 2400},
-                {DRA_POL_FGD, 3200, 2400},
-                {DRA_POL_DOT_PRODUCT, 3200, 2400},
-                {DRA_POL_GPU_CLUSTERING, 3200, 2400},
+    } want[] = {{DRA_POL_FIRST_FIT, 3200, 2400},   {DRA_POL_BEST_FIT, 3200, 2400},
+                {DRA_POL_GPU_PACKING, 3200, 2400}, {DRA_POL_FGD, 3200, 2400},
+                {DRA_POL_DOT_PRODUCT, 3200, 2400}, {DRA_POL_GPU_CLUSTERING, 3200, 2400},
                 {DRA_POL_SPREAD, 1200, 4400}};
     dra_pol_node_spec_t ns[2] = {{64000, 1000000, 2, 0}, {64000, 1000000, 2, 0}};
     dra_pol_pod_t pods[3] = {share(600, 1000), share(600, 1000), whole(2, 1000)};
@@ -174,10 +171,10 @@ static void test_small_replay(void)
             if (dra_pol_pick(&p, &pods[k], NULL, &node, gpus))
                 CHECK_OK(dra_pol_place(&p, node, &pods[k], gpus));
         }
-        CHECK_MSG(p.gpu_milli_used == want[i].used, "%s: used %lld",
-                  dra_pol_kind_name(want[i].k), (long long)p.gpu_milli_used);
-        CHECK_MSG(p.frag_total == want[i].frag_units, "%s: frag %lld",
-                  dra_pol_kind_name(want[i].k), (long long)p.frag_total);
+        CHECK_MSG(p.gpu_milli_used == want[i].used, "%s: used %lld", dra_pol_kind_name(want[i].k),
+                  (long long)p.gpu_milli_used);
+        CHECK_MSG(p.frag_total == want[i].frag_units, "%s: frag %lld", dra_pol_kind_name(want[i].k),
+                  (long long)p.frag_total);
         int64_t scratch = 0;
         for (uint32_t n = 0; n < p.nnodes; n++)
             scratch += dra_pol_frag_of(&p, &p.nodes[n]);
