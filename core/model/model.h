@@ -405,6 +405,10 @@ typedef struct dra_node {
     uint32_t nlabels;
     bool implied; /* not declared as a Node object: implied by a slice's nodeName */
     dra_srcpos_t pos;
+    /* status.allocatable cpu / memory as written (quantities); NULL when absent. Kept for the
+     * round trip of trace replays (drabench replay --emit); the allocator does not read them. */
+    const char *alloc_cpu;
+    const char *alloc_memory;
 } dra_node_t;
 
 /* ---- the model ------------------------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 #include "compare.h"
 #include "report.h"
 #include "rload.h"
+#include "report_replay.h"
 
 static const char help[] =
     "drabench report - write an HTML and Markdown report with plots from result files\n"
@@ -20,6 +21,9 @@ static const char help[] =
     "gnuplot plots - latency percentile spectrum on HdrHistogram's 1/(1-p) axis, latency\n"
     "histogram overlays, throughput with confidence intervals, fragmentation over time. The .dat\n"
     "data, .gp scripts and .hgrm percentile files stay in DIR. Without gnuplot: tables only.\n"
+    "Trace-replay results (drabench replay --result, schema drabench-replay/v1) get their own\n"
+    "report: GPU allocation ratio, fragmentation amount and fragmentation ratio against arrived\n"
+    "GPU demand, one curve per policy / device choice / mode of every file, in one plot each.\n"
     "\n"
     "Options:\n"
     "  -o, --output DIR     output directory (required; created if missing)\n"
@@ -51,6 +55,23 @@ static const struct option lopts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+static int report_replay(char **files, size_t nf, const char *dir, const dra_report_opts_t *opts)
+{
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int plots = 0;
+    int rc = dra_report_replay(files, nf, dir, opts->title, opts->gnuplot, &plots, &d);
+    if (rc != DRA_OK) {
+        char buf[DRA_DIAG_MSG_MAX + 256];
+        fprintf(stderr, "drabench report: %s\n", dra_diag_format(&d, buf, sizeof buf));
+        return rc == DRA_EPARSE ? DRA_EXIT_USAGE : DRA_EXIT_ENV;
+    }
+    fprintf(stderr, "drabench report: wrote %s/index.html and %s/report.md with %d plot(s)\n", dir,
+            dir, plots);
+    printf("%s/index.html\n", dir);
+    return DRA_EXIT_OK;
+}
 
 int dra_cmd_report(int argc, char **argv)
 {
@@ -139,6 +160,10 @@ int dra_cmd_report(int argc, char **argv)
     }
     if (nf == 0) {
         dra_cli_usage_error("report", "no result files");
+        goto out;
+    }
+    if (dra_report_is_replay(files[0])) { /* trace-replay results: report_replay.c */
+        status = report_replay(files, nf, dir, &opts);
         goto out;
     }
     dra_rload_result_t *r = calloc(nf, sizeof *r);

@@ -1757,6 +1757,23 @@ static void rd_object(rd_t *rd, const dra_ynode_t *doc, int depth)
                 pop(rd, s2);
             }
         }
+        const dra_ynode_t *alc = dra_ynode_get(dra_ynode_get(doc, "status"), "allocatable");
+        if (alc) { /* cpu / memory kept as written (drabench replay --emit writes them) */
+            pop(rd, s);
+            s = pushk(rd, "status.allocatable");
+            const dra_ynode_t *v = dra_ynode_get(alc, "cpu");
+            if (v && v->type == DRA_YNODE_SCALAR) { /* `cpu: 8` or `cpu: "8"`: kept as text */
+                size_t s2 = pushk(rd, "cpu");
+                nd->alloc_cpu = rd_str(rd, v, true);
+                pop(rd, s2);
+            }
+            v = dra_ynode_get(alc, "memory");
+            if (v && v->type == DRA_YNODE_SCALAR) {
+                size_t s2 = pushk(rd, "memory");
+                nd->alloc_memory = rd_str(rd, v, true);
+                pop(rd, s2);
+            }
+        }
         break;
     }
     default: { /* workloads: 6 Deployment 7 ReplicaSet 8 StatefulSet 9 DaemonSet 10 Job */

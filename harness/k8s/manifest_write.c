@@ -925,6 +925,16 @@ static void w_node(em_t *e, const dra_node_t *n)
         em_end(e);
     }
     em_end(e);
+    if (n->alloc_cpu || n->alloc_memory) {
+        em_key(e, "status");
+        em_map(e);
+        em_key(e, "allocatable");
+        em_map(e);
+        kv_str(e, "cpu", n->alloc_cpu);
+        kv_str(e, "memory", n->alloc_memory);
+        em_end(e);
+        em_end(e);
+    }
     doc_end(e);
 }
 
