@@ -1,5 +1,5 @@
 /*
- * replay_fuzzer.c - property fuzzing of the trace replay (harness/replay.h, core/policy).
+ * replay_fuzzer.c - property fuzzing of the trace replay (harness/bench/replay.h, core/policy).
  *
  * Input: a node list CSV, a NUL byte, a pod list CSV (without a NUL: the whole input is the pod
  * list, replayed on a fixed two-node cluster). Properties (abort on violation):

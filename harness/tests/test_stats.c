@@ -1,5 +1,5 @@
 /*
- * test_stats.c - unit tests for harness/stats.{h,c} against hand-computed tables (the arithmetic
+ * test_stats.c - unit tests for harness/resultfile/stats.{h,c} against hand-computed tables (the arithmetic
  * is in the comments) and against values benchstat / go-moremath document for the same inputs.
  */
 #include <math.h>
