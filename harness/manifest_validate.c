@@ -42,7 +42,7 @@ static void vfind(vd_t *v, int sev, const dra_srcpos_t *pos, const char *path, c
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dra_msg_vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
     (void)dra_diag_list_add(l, is_err ? DRA_EVALIDATE : DRA_OK, pos ? pos->file : NULL,
                             pos ? pos->line : 0, pos ? pos->column : 0, "%s/%s: %s: %s", v->kind,

@@ -22,7 +22,7 @@ static int err_at(sp_t *p, const dra_ynode_t *n, const char *path, const char *f
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dra_msg_vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return dra_diag_set(p->diag, DRA_EINVAL, p->file, n ? n->line : 0, n ? n->column : 0, "%s: %s", path, msg);
 }
@@ -724,6 +724,12 @@ int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char
         if (l > 5 && strcmp(base + l - 5, ".yaml") == 0)
             l -= 5;
         s->name = dra_arena_strndup(&s->arena, base, l);
+    }
+    if (rc != DRA_OK) {
+        /* nothing half-loaded is left behind; the diagnostic must not point into the arena */
+        if (diag && diag->file == s->file)
+            diag->file = file ? file : "<scenario>";
+        dra_scenario_fini(s);
     }
     return rc;
 }
