@@ -1,6 +1,7 @@
 /*
  * cli.h - shared helpers for drabench subcommands: the command registry, usage errors,
- * terminal detection for progress output, and atomic file writes.
+ * terminal detection for progress output, the output-file layer (atomic replacement of regular
+ * files, in-place writes to devices and FIFOs) and the final check of stdout.
  *
  * Exit codes (STYLE §3.4): DRA_EXIT_OK 0, DRA_EXIT_REGRESSION 1, DRA_EXIT_USAGE 2 (usage error or
  * invalid input), DRA_EXIT_CORRECTNESS 3 (invariant violated), DRA_EXIT_ENV 4 (I/O, memory).
@@ -36,12 +37,53 @@ void dra_cli_errorf(const char *fmt, ...) DRA_PRINTF(1, 2);
 /* True when progress may be drawn on stderr: a TTY, CI unset or empty, TERM not "dumb". */
 bool dra_cli_progress_enabled(void);
 
-/* Write buf to path atomically: a temporary file in the same directory, fsync, rename.
- * path "-" writes to stdout. Returns DRA_OK or DRA_EIO (diag says why). */
+/* ---- output files: the one path every writer takes ------------------------------------------
+ * dra_out_open picks how PATH is written:
+ *   "-"                         stdout (flushed, not closed, by commit);
+ *   a new or regular file       a temporary file in the same directory (PATH.tmp.XXXXXX), made
+ *                               durable (fsync) and renamed over PATH by commit, so readers never
+ *                               see half a file; a symlink to a regular file replaces its target;
+ *   anything else that exists   written in place, never replaced: character devices
+ *   (/dev/null, /dev/full), FIFOs, sockets, /dev/stdout and every other path under /dev/ or
+ *   /proc/.
+ * A directory or an unwritable location fails at open. Every write error (ENOSPC from
+ * /dev/full, EIO, EPIPE) surfaces at commit with the reason. abort removes the temporary file.
+ * Ownership: dra_out_t owns its FILE and the temporary name until commit or abort; commit
+ * releases everything also when it fails, and abort after commit does nothing. Errors: DRA_EIO, DRA_ENOMEM; diag names the
+ * path and the reason. */
+typedef struct dra_out {
+    FILE *f;          /* write here */
+    const char *path; /* as given; borrowed */
+    char *tmp;        /* temporary file renamed over target at commit; NULL = written in place */
+    char *target;     /* the rename target (path, or the file a symlink points to) */
+    bool is_stdout;
+    int error; /* errno of the first failed write, when the writer records it (else unknown) */
+} dra_out_t;
+
+DRA_NODISCARD int dra_out_open(dra_out_t *o, const char *path, dra_diag_t *diag);
+DRA_NODISCARD int dra_out_commit(dra_out_t *o, dra_diag_t *diag);
+void dra_out_abort(dra_out_t *o);
+
+/* Check, before any work, that dra_out_open(path) can succeed: "-", an existing writable
+ * non-directory, or a new name in an existing writable directory. DRA_OK, or DRA_EIO with the
+ * reason (missing directory, not a directory, permission). Creates nothing. */
+DRA_NODISCARD int dra_cli_check_output(const char *path, dra_diag_t *diag);
+
+/* Write buf to path through dra_out_* (atomic for regular files, in place for devices and
+ * FIFOs, "-" = stdout). Returns DRA_OK or DRA_EIO/DRA_ENOMEM (diag says why). */
 int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len, dra_diag_t *diag);
 
+/* Flush and close stdout at the end of a command (main calls it once, after the command):
+ * 0, or -1 after printing "drabench: cannot write standard output: REASON" to stderr. */
+int dra_cli_finish_stdout(void);
+
+/* Exit status for a DRA_E* code from loading inputs: DRA_EIO and DRA_ENOMEM are environment
+ * errors (4), everything else (not found, parse, validation, limits) is invalid input (2). */
+int dra_cli_exit_for(int rc);
+
 /* Read a whole file (or "-" for stdin) into a malloc'd NUL-terminated buffer. max_len bounds
- * it (DRA_ELIMIT beyond). The caller frees *out. */
+ * it (DRA_ELIMIT beyond). A missing file (or a missing directory on its path) is DRA_ENOTFOUND,
+ * a directory DRA_EINVAL (both invalid input); other failures DRA_EIO. The caller frees *out. */
 int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len, dra_diag_t *diag);
 
 /* Parse an unsigned 64-bit decimal (or 0x hex) option value; false on junk or overflow. */

@@ -208,24 +208,30 @@ int dra_cmd_compare(int argc, char **argv)
             dra_cli_errorf("compare: %s", dra_strerror(rc));
             status = DRA_EXIT_ENV;
         } else {
-            FILE *f = strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
-            if (!f) {
-                dra_cli_errorf("compare: cannot write %s", output);
-                status = DRA_EXIT_ENV;
-            } else {
+            dra_out_t out;
+            dra_diag_t d;
+            dra_diag_clear(&d);
+            rc = dra_out_open(&out, output, &d);
+            if (rc == DRA_OK) {
+                FILE *f = out.f;
                 if (strcmp(format, "json") == 0)
                     rc = dra_compare_write_json(&rep, f);
                 else if (strcmp(format, "md") == 0)
                     rc = dra_compare_write_md(&rep, f);
                 else
                     rc = dra_compare_write_text(&rep, f);
-                if (f != stdout && fclose(f) != 0)
-                    rc = DRA_EIO;
-                else if (f == stdout && fflush(stdout) != 0)
-                    rc = DRA_EIO;
-                status = rc == DRA_OK ? rep.exit_status : DRA_EXIT_ENV;
-                if (!quiet && rc == DRA_OK && rep.exit_status != DRA_EXIT_OK &&
-                    (strcmp(format, "text") != 0 || f != stdout))
+                (void)rc; /* a write error stays on the stream: commit reports it */
+                rc = dra_out_commit(&out, &d);
+            }
+            if (rc != DRA_OK) {
+                char m[DRA_DIAG_MSG_MAX + 256];
+                fprintf(stderr, "drabench compare: %s\n",
+                        d.code ? dra_diag_format(&d, m, sizeof m) : dra_strerror(rc));
+                status = DRA_EXIT_ENV;
+            } else {
+                status = rep.exit_status;
+                if (!quiet && rep.exit_status != DRA_EXIT_OK &&
+                    (strcmp(format, "text") != 0 || strcmp(output, "-") != 0))
                     dra_compare_write_gate_lines(&rep, stderr);
             }
             dra_compare_fini(&rep);
