@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "report.h"
 #include "rload.h"
 #include "stats.h"
@@ -39,10 +40,12 @@ const char *dra_export_scenario_name(const char *scenario, char *buf, size_t len
 
 static void bench_name(const dra_rload_result_t *r, char *buf, size_t len)
 {
-    char s[128];
+    /* one whitespace-free field of the benchfmt line (escape.h) */
+    char s[128], p[128], rel[128];
     dra_export_scenario_name(r->scenario, s, sizeof s);
-    snprintf(buf, len, "BenchmarkDRAAlloc/%s/%s-%s", s, *r->policy ? r->policy : "default",
-             *r->release ? r->release : "default");
+    dra_esc_bench_name(p, sizeof p, *r->policy ? r->policy : "default");
+    dra_esc_bench_name(rel, sizeof rel, *r->release ? r->release : "default");
+    snprintf(buf, len, "BenchmarkDRAAlloc/%s/%s-%s", s, p, rel);
 }
 
 const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char *buf, size_t len)
@@ -61,10 +64,14 @@ const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char 
             size_t used = strlen(buf);
             snprintf(buf + used, len - used, "-%s", unit);
             for (char *p = buf + used; *p; p++)
-                if (*p == ' ' || *p == '/')
-                    *p = *p == '/' ? '/' : '-';
+                if (*p == ' ')
+                    *p = '-';
         }
     }
+    /* a unit is one field: no white space or control characters from the metric name */
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7F)
+            *p = '_';
     return buf;
 }
 
@@ -256,8 +263,7 @@ static void config(FILE *f, const char *key, const char *val, char (*last)[256])
         return;
     /* config values are one line */
     fprintf(f, "%s: ", key);
-    for (const char *p = val; *p; p++)
-        fputc(*p == '\n' ? ' ' : *p, f);
+    dra_esc_line(f, val);
     fputc('\n', f);
     snprintf(*last, sizeof *last, "%s", val);
 }
