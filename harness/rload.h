@@ -13,9 +13,15 @@
  * present with the wrong type is an error. A metric value that is `null` (undefined statistic)
  * is skipped, not an error. Parse errors name file:line:col; semantic errors name the file and
  * the JSON path ("repetitions[2].values.throughput.claims_per_s: expected a number, got string").
+ * Result files are untrusted (they reach gnuplot, HTML, Markdown, benchfmt and terminals): no
+ * string may hold a control character (C0, DEL, C1) or a bidi control; names - metric keys,
+ * histogram name/shape/phase/outcome, units, hashes, digests, seed, release, policy, allocator,
+ * tool version/git/build type, kernel, feature gates - are limited to [A-Za-z0-9._/:+=,@%-] and
+ * 256 bytes; status is "complete" or "interrupted"; host.date holds RFC 3339 characters only.
  *
  * Ownership: everything a dra_rload_result_t points to (strings included) lives in its arena;
- * dra_rload_fini releases it. Errors: DRA_OK, DRA_EIO (unreadable), DRA_ELIMIT (> 1 GiB),
+ * dra_rload_fini releases it. Errors: DRA_OK, DRA_ENOTFOUND (no such file), DRA_EIO (unreadable),
+ * DRA_ELIMIT (> 1 GiB),
  * DRA_EPARSE (not JSON), DRA_EVALIDATE (wrong schema or types), DRA_ENOMEM; diag says why.
  * Cost: O(file size). Thread-safety: independent results may be loaded concurrently.
  */
