@@ -151,8 +151,22 @@ static int read_with_rules(dra_model_t *m, dra_taint_rules_t *rules, const char 
     }
     int rc = dra_manifest_read_buffer(m, path, buf, len, errs);
     if (rc != DRA_ENOMEM) {
+        /* the second reader parses the same bytes: a YAML error it shares with the first is
+         * reported once */
+        size_t before = errs->count;
         int r2 = dra_taint_rules_read_buffer(rules, m, path, buf, len, errs);
         rc = rc ? rc : r2;
+        size_t keep = before;
+        for (size_t i = before; i < errs->count; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < before && !dup; j++)
+                dup = errs->items[j].line == errs->items[i].line &&
+                      errs->items[j].column == errs->items[i].column &&
+                      strcmp(errs->items[j].msg, errs->items[i].msg) == 0;
+            if (!dup)
+                errs->items[keep++] = errs->items[i];
+        }
+        errs->count = keep;
     }
     free(buf);
     return rc;

@@ -577,8 +577,9 @@ int dra_cmd_cel(int argc, char **argv)
             fprintf(stderr, "drabench cel: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
         }
         dra_diag_list_fini(&errs);
-        if (rc == DRA_ENOMEM || rc == DRA_EIO) {
-            status = rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_ENV;
+        if (rc != DRA_OK) {
+            /* a missing or invalid file is invalid input (2); I/O and memory are 4 */
+            status = dra_cli_exit_for(rc);
             goto out;
         }
         for (uint32_t si = 0; si < m.nslices; si++) {

@@ -5,8 +5,8 @@
  * through this module: YAML with libyaml's event API (never yaml_parser_load, which costs ~100x the
  * memory, STYLE §4.1), JSON with jansson (json_loadb, JSON_REJECT_DUPLICATES), both turned into the
  * same tree of dra_ynode_t: scalars (text, length, plain or quoted style), maps (scalar keys and
- * values, in document order) and sequences. Nodes carry 1-based line and column (0 when unknown:
- * JSON nodes, whose parser reports positions only for errors).
+ * values, in document order) and sequences. Nodes carry 1-based line and column (0 when unknown);
+ * for JSON, whose parser keeps no positions, a second linear scan of the text records them.
  *
  * Guards (bad input never crashes, hangs or allocates without bound):
  *  - nesting depth > DRA_YDOC_MAX_DEPTH (64) is an error (libyaml 0.2.5 has no limit and is
