@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "manifest.h"
 
 static const char help[] =
@@ -284,19 +285,28 @@ int dra_cmd_inspect(int argc, char **argv)
         }
         json_decref(root);
     } else {
-        printf("nodes %u (%u declared)  slices %u  devices %llu  classes %u  claims %u  "
+        /* the table holds names and values from the inputs: it reaches the terminal through
+         * dra_esc_term_text, which shows control characters as \xNN (escape.h) */
+        char *tbuf = NULL;
+        size_t tlen = 0;
+        FILE *out = open_memstream(&tbuf, &tlen);
+        if (!out) {
+            status = DRA_EXIT_ENV;
+            goto done;
+        }
+        fprintf(out, "nodes %u (%u declared)  slices %u  devices %llu  classes %u  claims %u  "
                "templates %u  pods/workloads %u  skipped %u\n\n",
                m.nnodes, declared, m.nslices, (unsigned long long)m.ndevices, m.nclasses,
                m.nclaims, m.ntemplates, m.npods, m.nskipped);
         if (ndrivers) {
-            printf("%-40s %6s %7s %8s\n", "DRIVER", "POOLS", "SLICES", "DEVICES");
+            fprintf(out, "%-40s %6s %7s %8s\n", "DRIVER", "POOLS", "SLICES", "DEVICES");
             for (size_t k = 0; k < ndrivers; k++)
-                printf("%-40s %6u %7llu %8llu\n", drivers[k].driver, drivers[k].pools,
+                fprintf(out, "%-40s %6u %7llu %8llu\n", drivers[k].driver, drivers[k].pools,
                        (unsigned long long)drivers[k].slices,
                        (unsigned long long)drivers[k].devices);
-            printf("\n%-40s %-48s %-9s %8s\n", "DRIVER", "NAME", "KIND", "DEVICES");
+            fprintf(out, "\n%-40s %-48s %-9s %8s\n", "DRIVER", "NAME", "KIND", "DEVICES");
             for (size_t i = 0; i < names.n; i++)
-                printf("%-40s %-48s %-9s %8llu\n", names.v[i].driver, names.v[i].name,
+                fprintf(out, "%-40s %-48s %-9s %8llu\n", names.v[i].driver, names.v[i].name,
                        names.v[i].kind, (unsigned long long)names.v[i].count);
         }
         bool any_cs = false;
@@ -304,20 +314,20 @@ int dra_cmd_inspect(int argc, char **argv)
             for (uint32_t k = 0; k < m.slices[i]->ncounter_sets; k++) {
                 const dra_counter_set_t *cs = &m.slices[i]->counter_sets[k];
                 if (!any_cs)
-                    printf("\n%-40s %-32s %s\n", "SLICE", "COUNTER SET", "COUNTERS");
+                    fprintf(out, "\n%-40s %-32s %s\n", "SLICE", "COUNTER SET", "COUNTERS");
                 any_cs = true;
-                printf("%-40s %-32s", m.slices[i]->name ? m.slices[i]->name : "",
+                fprintf(out, "%-40s %-32s", m.slices[i]->name ? m.slices[i]->name : "",
                        cs->name ? cs->name : "");
                 for (uint32_t j = 0; j < cs->ncounters; j++) {
                     dra_quantity_format(&cs->counters[j].value, buf, sizeof buf);
-                    printf(" %s=%s", cs->counters[j].name ? cs->counters[j].name : "", buf);
+                    fprintf(out, " %s=%s", cs->counters[j].name ? cs->counters[j].name : "", buf);
                 }
-                printf("\n");
+                fprintf(out, "\n");
             }
         if (list_devices)
             for (uint32_t i = 0; i < m.nslices; i++) {
                 const dra_slice_t *s = m.slices[i];
-                printf("\nslice %s  driver %s  pool %s  node %s  (%u devices)\n",
+                fprintf(out, "\nslice %s  driver %s  pool %s  node %s  (%u devices)\n",
                        s->name ? s->name : "", s->driver ? s->driver : "",
                        s->pool_name ? s->pool_name : "",
                        s->node_name ? s->node_name
@@ -328,33 +338,33 @@ int dra_cmd_inspect(int argc, char **argv)
                        s->ndevices);
                 for (uint32_t d = 0; d < s->ndevices; d++) {
                     const dra_device_t *dev = &s->devices[d];
-                    printf("  %s\n", dev->name ? dev->name : "");
+                    fprintf(out, "  %s\n", dev->name ? dev->name : "");
                     for (uint32_t a = 0; a < dev->nattrs; a++) {
                         attr_value(&dev->attrs[a], buf, sizeof buf);
-                        printf("    %-44s %-8s %s\n", dev->attrs[a].name ? dev->attrs[a].name : "",
+                        fprintf(out, "    %-44s %-8s %s\n", dev->attrs[a].name ? dev->attrs[a].name : "",
                                dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind), buf);
                     }
                     for (uint32_t a = 0; a < dev->ncaps; a++) {
                         dra_quantity_format(&dev->caps[a].value, buf, sizeof buf);
-                        printf("    %-44s %-8s %s\n", dev->caps[a].name ? dev->caps[a].name : "",
+                        fprintf(out, "    %-44s %-8s %s\n", dev->caps[a].name ? dev->caps[a].name : "",
                                "capacity", buf);
                     }
                 }
             }
         if (m.nclasses) {
-            printf("\n%-48s %s\n", "CLASS", "SELECTORS");
+            fprintf(out, "\n%-48s %s\n", "CLASS", "SELECTORS");
             for (uint32_t i = 0; i < m.nclasses; i++)
-                printf("%-48s %u\n", m.classes[i]->name ? m.classes[i]->name : "",
+                fprintf(out, "%-48s %u\n", m.classes[i]->name ? m.classes[i]->name : "",
                        m.classes[i]->nselectors);
         }
         if (m.nclaims + m.ntemplates) {
-            printf("\n%-22s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REQUESTS",
+            fprintf(out, "\n%-22s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REQUESTS",
                    "ALLOCATED");
             for (int t = 0; t < 2; t++) {
                 dra_claim_t **v = t ? m.templates : m.claims;
                 uint32_t n = t ? m.ntemplates : m.nclaims;
                 for (uint32_t i = 0; i < n; i++)
-                    printf("%-22s %-24s %-40s %8u %s\n",
+                    fprintf(out, "%-22s %-24s %-40s %8u %s\n",
                            t ? "ResourceClaimTemplate" : "ResourceClaim",
                            v[i]->namespace_ ? v[i]->namespace_ : "",
                            v[i]->name ? v[i]->name : "", v[i]->nrequests,
@@ -362,15 +372,19 @@ int dra_cmd_inspect(int argc, char **argv)
             }
         }
         if (m.npods) {
-            printf("\n%-12s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REPLICAS",
+            fprintf(out, "\n%-12s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REPLICAS",
                    "CLAIMS");
             for (uint32_t i = 0; i < m.npods; i++)
-                printf("%-12s %-24s %-40s %8lld %u\n", dra_pod_kind_name(m.pods[i]->kind),
+                fprintf(out, "%-12s %-24s %-40s %8lld %u\n", dra_pod_kind_name(m.pods[i]->kind),
                        m.pods[i]->namespace_ ? m.pods[i]->namespace_ : "",
                        m.pods[i]->name ? m.pods[i]->name : "", (long long)m.pods[i]->replicas,
                        m.pods[i]->nclaims);
         }
+        fclose(out);
+        dra_esc_term_text(stdout, tbuf, tlen);
+        free(tbuf);
     }
+done:
     free(names.v);
     free(drivers);
     dra_diag_list_fini(&errs);

@@ -259,6 +259,27 @@ void dra_esc_term(FILE *f, const char *s)
     }
 }
 
+void dra_esc_term_text(FILE *f, const char *text, size_t len)
+{
+    size_t i = 0, start = 0;
+    while (i < len) {
+        unsigned cp = 0;
+        size_t n = text[i] ? dra_utf8_decode(text + i, &cp) : 0;
+        if (n && i + n <= len && (!dra_esc_is_control(cp) || cp == '\n' || cp == '\t')) {
+            i += n;
+            continue;
+        }
+        fwrite(text + start, 1, i - start, f);
+        if (n && i + n <= len)
+            put_visible(f, cp);
+        else
+            fprintf(f, "\\x%02x", (unsigned char)text[i]);
+        i += n && i + n <= len ? n : 1;
+        start = i;
+    }
+    fwrite(text + start, 1, i - start, f);
+}
+
 const char *dra_esc_term_buf(char *buf, size_t len, const char *s)
 {
     if (!buf || len == 0)

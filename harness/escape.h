@@ -49,6 +49,9 @@ void dra_esc_line(FILE *f, const char *s);
 const char *dra_esc_bench_name(char *buf, size_t len, const char *s);
 void dra_esc_term(FILE *f, const char *s);
 const char *dra_esc_term_buf(char *buf, size_t len, const char *s);
+/* A whole text report (len bytes, NULs included) for the terminal: line breaks and tabs kept,
+ * every other control character and invalid byte shown as \xNN. */
+void dra_esc_term_text(FILE *f, const char *text, size_t len);
 /* 0, or -1 when the quoted text does not fit in len (buf is then ""). */
 int dra_esc_sh(char *buf, size_t len, const char *s);
 
