@@ -198,4 +198,8 @@ printf '{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",\n "metadat
 rc=0; "$DRABENCH" validate "$d/c.json" 2> "$d/err.txt" || rc=$?
 test "$rc" = 2
 grep -q 'c.json:4:29: error: .*deviceClassName: required field missing' "$d/err.txt"
+printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s1}\nspec:\n  driver: gpu.example.com\n  pool: {name: "p_x", generation: 1, resourceSliceCount: 1}\n  nodeName: n1\n' > "$d/pool.yaml"
+rc=0; "$DRABENCH" validate "$d/pool.yaml" 2> "$d/err.txt" || rc=$?
+test "$rc" = 2
+grep -q 'pool.yaml:6:16: error: ResourceSlice/s1: spec.pool.name: "p_x"' "$d/err.txt"
 ]=])
