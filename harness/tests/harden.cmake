@@ -75,6 +75,13 @@ rc=0; "$DRABENCH" validate "$d" 2> "$d/err2.txt" || rc=$?
 test "$rc" = 2
 grep -q 'bad\\x1b\[31m.yaml' "$d/err2.txt"
 ! grep -q "$(printf '\033')" "$d/err2.txt"
+printf '{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},\n "spec": {"driver": "d.example.com", "pool": {"name": "p\\u001b[2J", "generation": 1, "resourceSliceCount": 1},\n "nodeName": "n1", "devices": [{"name": "d0", "attributes": {"m": {"string": "A\\u001b[31m"}}}]}}\n' > "$d/slice.json"
+"$DRABENCH" inspect "$d/slice.json" > "$d/inspect.txt" 2>&1 || true
+grep -q 'A\\x1b\[31m' "$d/inspect.txt"
+! grep -q "$(printf '\033')" "$d/inspect.txt"
+"$DRABENCH" cel -f "$d/slice.json" true > "$d/cel.txt" 2>&1 || true
+grep -q 'p\\x1b\[2J/d0: true' "$d/cel.txt"
+! grep -q "$(printf '\033')" "$d/cel.txt"
 ]=])
 # A newline in a benchfmt metric name is rejected with the field path (it would split the line).
 dra_harden_test(benchfmt_newline [=[
@@ -128,7 +135,8 @@ set(_h_stdout_cmds
   "compare_regression::compare ${_hfix}/base-default.json ${_hfix}/regress-default.json"
   "export::export --format benchfmt ${_hfix}/base-default.json"
   "report::report --no-plots -o ${_ht}/rep-stdout ${_hfix}/base-default.json"
-  "run::run ${_ht}/small.yaml -q -o -")
+  "run::run ${_ht}/small.yaml -q -o -"
+  "baseline::baseline bless --dir ${_ht}/bl-stdout ${_hfix}/base-default.json")
 foreach(entry IN LISTS _h_stdout_cmds)
   string(REPLACE "::" ";" parts "${entry}")
   list(GET parts 0 tname)
@@ -172,9 +180,10 @@ m="$HT/no-such-file"
 for cmd in "validate $m.yaml" "inspect $m.yaml" "alloc -f $m.yaml" "alloc --test $m.yaml" \
            "cel -f $m.yaml true" "gen $m.yaml --json" "run $m.yaml -q -o $HT/none.json" \
            "compare $m.json $m.json" "report -o $HT/none $m.json" \
-           "export --format benchfmt $m.json" "baseline bless --root $HT/none $m.json"; do
-  rc=0; "$DRABENCH" $cmd > /dev/null 2>&1 || rc=$?
+           "export --format benchfmt $m.json" "baseline bless --dir $HT/none $m.json"; do
+  rc=0; "$DRABENCH" $cmd > /dev/null 2> "$HT/missing.txt" || rc=$?
   test "$rc" = 2 || { echo "$cmd: exit $rc, want 2"; exit 1; }
+  grep -q -e 'No such file or directory' -e 'cannot read' "$HT/missing.txt" || { echo "$cmd:"; cat "$HT/missing.txt"; exit 1; }
 done
 test ! -e "$HT/none.json"
 ]=])
