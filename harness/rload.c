@@ -16,7 +16,13 @@ typedef struct {
     dra_arena_t *a;
     dra_diag_t *d;
     int rc; /* first error */
+    int64_t samples; /* histogram counts in the whole file (bounded: readers pool them) */
 } ctx_t;
+
+/* Histogram counts are summed when readers pool repetitions and files (int64_t): one histogram
+ * may hold at most 2^40 samples and one file 2^44, so no realistic number of files overflows. */
+#define HIST_MAX_COUNT (INT64_C(1) << 40)
+#define FILE_MAX_SAMPLES (INT64_C(1) << 44)
 
 static const char *jtype_name(const json_t *v)
 {
@@ -242,12 +248,20 @@ static void load_hist(ctx_t *c, const json_t *h, const char *path, dra_rload_his
         out->highest = INT64_C(3600000000000);
     if (out->sigfigs <= 0)
         out->sigfigs = 3;
+    if ((out->sigfigs > 5 || out->highest / 2 < out->lowest) && c->rc == DRA_OK) {
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "%s: layout sigfigs %d, lowest %lld, highest %lld is not a histogram "
+                             "(sigfigs 1..5, highest >= 2 * lowest)",
+                             path, out->sigfigs, (long long)out->lowest, (long long)out->highest);
+        return;
+    }
     const json_t *b = get_arr(c, h, "buckets", path);
     size_t n = b ? json_array_size(b) : 0;
     out->bucket_value = alloc_arr(c, n, sizeof(int64_t));
     out->bucket_count = alloc_arr(c, n, sizeof(int64_t));
     if (c->rc)
         return;
+    int64_t sum = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *pair = json_array_get(b, i);
         const json_t *v = json_array_get(pair, 0), *k = json_array_get(pair, 1);
@@ -262,7 +276,17 @@ static void load_hist(ctx_t *c, const json_t *h, const char *path, dra_rload_his
         }
         out->bucket_value[i] = (int64_t)json_integer_value(v);
         out->bucket_count[i] = (int64_t)json_integer_value(k);
+        sum += out->bucket_count[i] > HIST_MAX_COUNT ? HIST_MAX_COUNT + 1 : out->bucket_count[i];
+        if (sum > HIST_MAX_COUNT || c->samples + sum > FILE_MAX_SAMPLES) {
+            if (c->rc == DRA_OK)
+                c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                                     "%s.buckets: more than 2^40 samples in one histogram or "
+                                     "2^44 in one file",
+                                     path);
+            return;
+        }
     }
+    c->samples += sum;
     out->nbuckets = n;
 }
 

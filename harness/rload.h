@@ -18,6 +18,8 @@
  * histogram name/shape/phase/outcome, units, hashes, digests, seed, release, policy, allocator,
  * tool version/git/build type, kernel, feature gates - are limited to [A-Za-z0-9._/:+=,@%-] and
  * 256 bytes; status is "complete" or "interrupted"; host.date holds RFC 3339 characters only.
+ * Histograms: sigfigs 1..5, highest >= 2 * lowest, at most 2^40 samples in one histogram and
+ * 2^44 in one file (readers pool counts in int64_t).
  *
  * Ownership: everything a dra_rload_result_t points to (strings included) lives in its arena;
  * dra_rload_fini releases it. Errors: DRA_OK, DRA_ENOTFOUND (no such file), DRA_EIO (unreadable),

@@ -96,6 +96,20 @@ static void test_loader_rejects(void)
                       "\"run\": {\"scenario\": \"s\"}, \"repetitions\": []}",
                       &r, &d),
                  DRA_EVALIDATE);
+    /* histogram counts that would overflow when readers pool them; a layout that is none */
+    CHECK_EQ_I64(load("{\"schema\": \"drabench-result/v1\", \"run\": {\"scenario\": \"s\"}, "
+                      "\"repetitions\": [{\"values\": {}, \"histograms\": [{\"name\": \"h\", "
+                      "\"buckets\": [[5, 9223372036854775807], [6, 8]]}]}]}",
+                      &r, &d),
+                 DRA_EVALIDATE);
+    CHECK_MSG(strstr(d.msg, "repetitions[0].histograms[0].buckets: more than 2^40") != NULL, "%s",
+              d.msg);
+    CHECK_EQ_I64(load("{\"schema\": \"drabench-result/v1\", \"run\": {\"scenario\": \"s\"}, "
+                      "\"repetitions\": [{\"values\": {}, \"histograms\": [{\"name\": \"h\", "
+                      "\"sigfigs\": 100, \"lowest\": 9223372036854775807, \"buckets\": []}]}]}",
+                      &r, &d),
+                 DRA_EVALIDATE);
+    CHECK(strstr(d.msg, "is not a histogram") != NULL);
     /* free text may hold markup: the writers escape it */
     CHECK_OK(load("{\"schema\": \"drabench-result/v1\", \"run\": {\"scenario\": "
                   "\"<script>alert(1)</script>\"}, \"repetitions\": []}",
