@@ -41,7 +41,7 @@ const char *dra_export_scenario_name(const char *scenario, char *buf, size_t len
 static void bench_name(const dra_rload_result_t *r, char *buf, size_t len)
 {
     /* one whitespace-free field of the benchfmt line (escape.h) */
-    char s[128], p[128], rel[128];
+    char s[128], p[48], rel[48]; /* 18 + 127 + 1 + 47 + 1 + 47 < 256 */
     dra_export_scenario_name(r->scenario, s, sizeof s);
     dra_esc_bench_name(p, sizeof p, *r->policy ? r->policy : "default");
     dra_esc_bench_name(rel, sizeof rel, *r->release ? r->release : "default");

@@ -72,24 +72,24 @@ static bool is_control(unsigned cp)
            (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* The character at s[i] (within n): its input length *step and its escaped form in out[8]
+/* The character at s[i] (within n): its input length *step and its escaped form in out[12]
  * (returned length). */
-static size_t esc_char(const unsigned char *s, size_t i, size_t n, size_t *step, char out[8])
+static size_t esc_char(const unsigned char *s, size_t i, size_t n, size_t *step, char out[12])
 {
     unsigned cp;
     size_t len = u8_char(s + i, n - i, &cp);
     if (len == 0) {
         *step = 1;
-        snprintf(out, 8, "\\x%02x", s[i]);
+        snprintf(out, 12, "\\x%02x", s[i]);
         return 4;
     }
     *step = len;
     if (is_control(cp)) {
         if (cp < 0x100) {
-            snprintf(out, 8, "\\x%02x", cp);
+            snprintf(out, 12, "\\x%02x", cp);
             return 4;
         }
-        snprintf(out, 8, "\\u%04x", cp);
+        snprintf(out, 12, "\\u%04x", cp);
         return 6;
     }
     memcpy(out, s + i, len);
@@ -99,7 +99,7 @@ static size_t esc_char(const unsigned char *s, size_t i, size_t n, size_t *step,
 static size_t esc_len(const unsigned char *s, size_t n)
 {
     size_t total = 0, step;
-    char tmp[8];
+    char tmp[12];
     for (size_t i = 0; i < n; i += step)
         total += esc_char(s, i, n, &step, tmp);
     return total;
@@ -123,7 +123,7 @@ static void mb_put(mb_t *b, const char *p, size_t n)
 static void mb_esc(mb_t *b, const unsigned char *s, size_t from, size_t to)
 {
     size_t step;
-    char tmp[8];
+    char tmp[12];
     for (size_t i = from; i < to; i += step) {
         size_t k = esc_char(s, i, to, &step, tmp);
         mb_put(b, tmp, k);
@@ -139,7 +139,7 @@ static void mb_value(mb_t *b, const unsigned char *s, size_t n, size_t full, siz
     }
     size_t keep = limit > 3 ? limit - 3 : 0, head = keep * 2 / 3, tail = keep - head;
     size_t i = 0, used = 0, step;
-    char tmp[8];
+    char tmp[12];
     for (;;) {
         if (i >= n)
             break;
@@ -350,7 +350,7 @@ size_t dra_msg_vformat(char *buf, size_t cap, const char *fmt, va_list ap)
         if (fmt)
             vsnprintf(buf, cap, fmt, ap);
         size_t n = strlen(buf), i = 0, step;
-        char tmp[8];
+        char tmp[12];
         while (i < n) {
             (void)esc_char((const unsigned char *)buf, i, n, &step, tmp);
             unsigned cp;
