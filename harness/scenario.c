@@ -8,6 +8,7 @@
 #include "base/intern.h"
 #include "cli.h"
 #include "embedded.h"
+#include "escape.h"
 #include "ydoc.h"
 
 typedef struct sp {
@@ -59,6 +60,19 @@ static int get_str(sp_t *p, const dra_ynode_t *n, const char *path, const char *
     int rc = dra_ynode_string(n, p->file, path, true, &v, p->diag);
     if (rc)
         return rc;
+    /* names reach result files, terminals and reports: no control characters (a YAML "\e"
+     * escape makes one); a description may span lines */
+    bool text = strcmp(path, "metadata.description") == 0;
+    for (size_t i = 0; v[i];) {
+        unsigned cp;
+        size_t k = dra_utf8_decode(v + i, &cp);
+        if (k && (!dra_esc_is_control(cp) || (text && (cp == '\n' || cp == '\t')))) {
+            i += k;
+            continue;
+        }
+        return err_at(p, n, path, "control character U+%04X at byte %zu is not allowed",
+                      k ? cp : (unsigned char)v[i], i);
+    }
     if (!(*out = dra_arena_strdup(&p->s->arena, v)))
         return DRA_ENOMEM;
     return DRA_OK;
