@@ -82,6 +82,24 @@ grep -q 'A\\x1b\[31m' "$d/inspect.txt"
 "$DRABENCH" cel -f "$d/slice.json" true > "$d/cel.txt" 2>&1 || true
 grep -q 'p\\x1b\[2J/d0: true' "$d/cel.txt"
 ! grep -q "$(printf '\033')" "$d/cel.txt"
+printf '{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": "c\\u001b[2J"},\n "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "g"}}]}}}\n' > "$d/claim.json"
+"$DRABENCH" alloc -f "$d/claim.json" > "$d/alloc.txt" 2>&1 || true
+grep -q 'claim c\\x1b\[2J: unsatisfiable' "$d/alloc.txt"
+! grep -q "$(printf '\033')" "$d/alloc.txt"
+]=])
+# A YAML escape (\e) in a scenario name is refused at load: it would reach the terminal (run, gen)
+# and make the run's own result file unreadable.
+dra_harden_test(scenario_control_chars [=[
+d="$HT/scn"; mkdir -p "$d"
+sed 's/metadata: {name: harden-small}/metadata: {name: "s\\e[31mRED"}/' "$HT/small.yaml" > "$d/esc.yaml"
+grep -q 'e\[31mRED' "$d/esc.yaml"
+for cmd in "run $d/esc.yaml -q -o $d/out.json" "gen $d/esc.yaml --json"; do
+  rc=0; "$DRABENCH" $cmd > "$d/out.txt" 2> "$d/err.txt" || rc=$?
+  test "$rc" = 2 || { echo "$cmd: exit $rc"; exit 1; }
+  grep -q 'metadata.name: control character U+001B' "$d/err.txt"
+  ! grep -q "$(printf '\033')" "$d/out.txt" "$d/err.txt"
+done
+test ! -e "$d/out.json"
 ]=])
 # A newline in a benchfmt metric name is rejected with the field path (it would split the line).
 dra_harden_test(benchfmt_newline [=[
@@ -164,7 +182,7 @@ jq -e '[.files[].errors[].message | select(test("unknown field"))] | length == 1
 
 # 10. SIGTERM stops the run like SIGINT: the result file is written, marked interrupted.
 dra_harden_test(sigterm [=[
-out="$HT/term.json"; rm -f "$out"
+out="$HT/term.json"; rm -f "$out" "$HT/term.txt"
 "$DRABENCH" run "$HT/small.yaml" --repeat 100000 --invariants off --progress always -o "$out" > "$HT/term.txt" 2>&1 &
 pid=$!
 i=0; while [ $i -lt 600 ] && ! grep -q 'rep 2/100000' "$HT/term.txt"; do sleep 0.1; i=$((i+1)); done
