@@ -409,8 +409,8 @@ size_t dra_msg_vformat(char *buf, size_t cap, const char *fmt, va_list ap)
         size_t j = n - 1;
         while (j > 0 && ((unsigned char)buf[j] & 0xC0) == 0x80)
             j--;
-        unsigned char lead = (unsigned char)buf[j];
-        size_t want = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+        unsigned char first = (unsigned char)buf[j];
+        size_t want = first < 0x80 ? 1 : first >= 0xF0 ? 4 : first >= 0xE0 ? 3 : 2;
         if (j + want > n)
             n = j;
     }

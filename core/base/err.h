@@ -71,7 +71,7 @@ int dra_diag_set(dra_diag_t *d, int code, const char *file, uint32_t line, uint3
                  const char *fmt, ...) DRA_PRINTF(6, 7);
 int dra_diag_setv(dra_diag_t *d, int code, const char *file, uint32_t line, uint32_t column,
                   const char *fmt, va_list ap) DRA_PRINTF(6, 0);
-/* Message building for every diagnostic (dra_diag_setv and the modules' own error helpers):
+/* Message building for every diagnostic (dra_diag_setv and the modules' own error functions):
  * like vsnprintf into buf[cap], but the text is always valid UTF-8 and terminal-safe, and a
  * long message loses its quoted values, not its reason:
  *  - every %s argument (the values from inputs) is copied with control characters (C0, DEL,
