@@ -80,44 +80,6 @@ static const dra_ynode_t *loc_find(const dra_ynode_t *n, uint32_t line, uint32_t
     return NULL;
 }
 
-/* Follow "a.b[2].c" from n as far as the tree goes; keys may contain dots (attribute names),
- * so the longest key that matches wins. */
-static const dra_ynode_t *loc_walk(const dra_ynode_t *n, const char *p)
-{
-    while (n && *p) {
-        if (*p == '.')
-            p++;
-        if (*p == '[') {
-            char *end;
-            unsigned long i = strtoul(p + 1, &end, 10);
-            if (n->type != DRA_YNODE_SEQ || *end != ']' || i >= n->n || !n->vals[i])
-                break;
-            n = n->vals[i];
-            p = end + 1;
-            continue;
-        }
-        if (n->type != DRA_YNODE_MAP)
-            break;
-        const dra_ynode_t *best = NULL;
-        size_t blen = 0;
-        for (uint32_t i = 0; i < n->n; i++) {
-            const dra_ynode_t *k = n->keys[i];
-            if (!k || !k->text || k->len <= blen || strncmp(p, k->text, k->len) != 0)
-                continue;
-            char after = p[k->len];
-            if (after == '\0' || after == '.' || after == '[') {
-                best = n->vals[i];
-                blen = k->len;
-            }
-        }
-        if (!best)
-            break;
-        n = best;
-        p += blen;
-    }
-    return n;
-}
-
 /* Position of `path` inside the object at pos, when the file can be read again; else false. */
 static bool locate(loc_t *l, const dra_srcpos_t *pos, const char *path, dra_srcpos_t *out)
 {
@@ -138,7 +100,7 @@ static bool locate(loc_t *l, const dra_srcpos_t *pos, const char *path, dra_srcp
     const dra_ynode_t *obj = NULL;
     for (size_t i = 0; i < l->ndocs && !obj; i++)
         obj = loc_find(l->docs[i], pos->line, pos->column, 0);
-    const dra_ynode_t *at = obj ? loc_walk(obj, path) : NULL;
+    const dra_ynode_t *at = obj ? dra_ynode_at_path(obj, path) : NULL;
     if (!at || at == obj || !at->line)
         return false;
     *out = (dra_srcpos_t){pos->file, at->line, at->column};

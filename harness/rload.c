@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "ydoc.h"
 
 #define RLOAD_MAX_FILE ((size_t)1 << 30)
 
@@ -17,7 +18,14 @@ typedef struct {
     dra_diag_t *d;
     int rc; /* first error */
     int64_t samples; /* histogram counts in the whole file (bounded: readers pool them) */
+    char err_path[256]; /* JSON path of the first error, to give it a line:col afterwards */
 } ctx_t;
+
+static void note_path(ctx_t *c, const char *path)
+{
+    if (c->rc == DRA_OK)
+        snprintf(c->err_path, sizeof c->err_path, "%s", path);
+}
 
 /* Histogram counts are summed when readers pool repetitions and files (int64_t): one histogram
  * may hold at most 2^40 samples and one file 2^44, so no realistic number of files overflows. */
@@ -47,6 +55,7 @@ static const char *jtype_name(const json_t *v)
 
 static int type_error(ctx_t *c, const char *path, const char *want, const json_t *got)
 {
+    note_path(c, path);
     if (c->rc == DRA_OK)
         c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0, "%s: expected %s, got %s", path,
                              want, jtype_name(got));
@@ -90,6 +99,7 @@ static bool check_text(ctx_t *c, const char *path, const char *s)
         unsigned cp;
         size_t n = dra_utf8_decode(s + i, &cp);
         if (n == 0 || dra_esc_is_control(cp)) {
+            note_path(c, path);
             if (c->rc == DRA_OK)
                 c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
                                      "%s: control character U+%04X at byte %zu is not allowed", path,
@@ -109,6 +119,8 @@ static bool check_name(ctx_t *c, const char *path, const char *s)
     bool ok = n <= NAME_MAX_LEN;
     for (size_t i = 0; ok && i < n; i++)
         ok = name_char(s[i]);
+    if (!ok)
+        note_path(c, path);
     if (!ok && c->rc == DRA_OK)
         c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
                              "%s: \"%s\" is not a valid name (characters %s, at most %d bytes)",
@@ -630,6 +642,31 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
         r->digest = r->reps[0].digest;
 }
 
+/* Give a validation error the line:col of its field: jansson keeps no positions, so on an
+ * error (only then) the text is parsed again with positions (ydoc) and the JSON path walked. */
+static int locate_doc(const dra_ynode_t *root, void *ud)
+{
+    const dra_ynode_t **out = ud;
+    *out = root;
+    return DRA_OK;
+}
+
+static void locate(const char *buf, size_t len, const char *name, const char *path,
+                   dra_diag_t *diag)
+{
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    const dra_ynode_t *root = NULL;
+    if (dra_ydoc_parse_json(buf, len, name, &a, 0, locate_doc, &root, NULL) == DRA_OK && root) {
+        const dra_ynode_t *at = dra_ynode_at_path(root, path);
+        if (at && at != root && at->line) {
+            diag->line = at->line;
+            diag->column = at->column;
+        }
+    }
+    dra_arena_fini(&a);
+}
+
 int dra_rload_buf(const char *buf, size_t len, const char *name, dra_rload_result_t *out,
                   dra_diag_t *diag)
 {
@@ -648,6 +685,8 @@ int dra_rload_buf(const char *buf, size_t len, const char *name, dra_rload_resul
     out->path = dup(&c, name);
     load_root(&c, root, out);
     json_decref(root);
+    if (c.rc == DRA_EVALIDATE && diag && c.err_path[0])
+        locate(buf, len, name, c.err_path, diag);
     if (c.rc != DRA_OK) {
         dra_rload_fini(out);
         return c.rc;

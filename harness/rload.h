@@ -11,8 +11,9 @@
  * `schema` is "drabench-result/v1"; `run.scenario` and `repetitions` are required; every other
  * documented key is optional (absent strings read as "", absent numbers as 0), but a key that is
  * present with the wrong type is an error. A metric value that is `null` (undefined statistic)
- * is skipped, not an error. Parse errors name file:line:col; semantic errors name the file and
- * the JSON path ("repetitions[2].values.throughput.claims_per_s: expected a number, got string").
+ * is skipped, not an error. Parse errors name file:line:col; semantic errors name the file, the
+ * line:col of the field (found by parsing the text again, only on error) and the JSON path
+ * ("repetitions[2].values.throughput.claims_per_s: expected a number, got string").
  * Result files are untrusted (they reach gnuplot, HTML, Markdown, benchfmt and terminals): no
  * string may hold a control character (C0, DEL, C1) or a bidi control; names - metric keys,
  * histogram name/shape/phase/outcome, units, hashes, digests, seed, release, policy, allocator,

@@ -1403,6 +1403,42 @@ bool dra_ynode_is_scalar(const dra_ynode_t *n)
     return n && n->type == DRA_YNODE_SCALAR;
 }
 
+const dra_ynode_t *dra_ynode_at_path(const dra_ynode_t *n, const char *p)
+{
+    while (n && p && *p) {
+        if (*p == '.')
+            p++;
+        if (*p == '[') {
+            char *end;
+            unsigned long i = strtoul(p + 1, &end, 10);
+            if (n->type != DRA_YNODE_SEQ || *end != ']' || i >= n->n || !n->vals[i])
+                break;
+            n = n->vals[i];
+            p = end + 1;
+            continue;
+        }
+        if (n->type != DRA_YNODE_MAP)
+            break;
+        const dra_ynode_t *best = NULL;
+        size_t blen = 0;
+        for (uint32_t i = 0; i < n->n; i++) {
+            const dra_ynode_t *k = n->keys[i];
+            if (!k || !k->text || k->len <= blen || strncmp(p, k->text, k->len) != 0)
+                continue;
+            char after = p[k->len];
+            if (after == '\0' || after == '.' || after == '[') {
+                best = n->vals[i];
+                blen = k->len;
+            }
+        }
+        if (!best)
+            break;
+        n = best;
+        p += blen;
+    }
+    return n;
+}
+
 bool dra_yparse_int64(const char *s, size_t len, int64_t *out)
 {
     size_t i = 0;

@@ -184,6 +184,12 @@ int dra_ynode_double(const dra_ynode_t *n, const char *file, const char *path, d
 int dra_ynode_string(const dra_ynode_t *n, const char *file, const char *path, bool lenient,
                      const char **out, dra_diag_t *d);
 
+/* The node at a field path such as "spec.devices[2].attributes.gpu.example.com/model" below n,
+ * or the deepest node the path reaches (n itself when its first step fails). Keys may contain
+ * dots: at each map the longest key that matches the rest of the path wins. For messages:
+ * O(depth x keys per map). */
+const dra_ynode_t *dra_ynode_at_path(const dra_ynode_t *n, const char *path);
+
 /* Parse a core-schema integer from text (decimal, 0o, 0x; optional sign); false on junk or
  * overflow. */
 bool dra_yparse_int64(const char *s, size_t len, int64_t *out);

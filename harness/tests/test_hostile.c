@@ -64,6 +64,9 @@ static void test_loader_rejects(void)
                  DRA_EVALIDATE);
     CHECK_MSG(strstr(d.msg, "tool.git: control character U+000A") != NULL, "%s", d.msg);
     CHECK(d.file && strcmp(d.file, "evil.json") == 0);
+    /* the error points at the field's value: line 1, column 50 of this text */
+    CHECK_EQ_I64(d.line, 1);
+    CHECK_EQ_I64(d.column, 50);
     /* a newline in a metric name (it would break the benchfmt line format) */
     CHECK_EQ_I64(load("{\"schema\": \"drabench-result/v1\", \"run\": {\"scenario\": \"s\"}, "
                       "\"repetitions\": [{\"values\": {\"a\\nBenchmarkX 1 1 ns/op\": 1}}]}",
