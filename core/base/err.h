@@ -71,7 +71,23 @@ int dra_diag_set(dra_diag_t *d, int code, const char *file, uint32_t line, uint3
                  const char *fmt, ...) DRA_PRINTF(6, 7);
 int dra_diag_setv(dra_diag_t *d, int code, const char *file, uint32_t line, uint32_t column,
                   const char *fmt, va_list ap) DRA_PRINTF(6, 0);
-/* "file:line:col: msg" (parts omitted when unknown) into buf; returns buf. */
+/* Message building for every diagnostic (dra_diag_setv and the modules' own error functions):
+ * like vsnprintf into buf[cap], but the text is always valid UTF-8 and terminal-safe, and a
+ * long message loses its quoted values, not its reason:
+ *  - every %s argument (the values from inputs) is copied with control characters (C0, DEL,
+ *    C1, bidi controls) and invalid UTF-8 bytes written as \xNN / \uNNNN;
+ *  - when the whole text does not fit, every %s argument longer than DRA_MSG_VALUE_MAX bytes
+ *    is shortened to its beginning and end joined by "…" (at character boundaries), then the
+ *    longest ones further until it fits; the format's own text (the reason) and the other
+ *    conversions are kept whole.
+ * Conversions: d i u x X o c s p f F e E g G a A % with flags, width, precision (also *) and
+ * length modifiers hh h l ll z j t L. Returns the length written. No allocation. */
+#define DRA_MSG_VALUE_MAX 160
+size_t dra_msg_vformat(char *buf, size_t cap, const char *fmt, va_list ap) DRA_PRINTF(3, 0);
+size_t dra_msg_format(char *buf, size_t cap, const char *fmt, ...) DRA_PRINTF(3, 4);
+
+/* "file:line:col: msg" (parts omitted when unknown) into buf; returns buf. The file name is
+ * written terminal-safe (control characters as \xNN), the result cut at a character boundary. */
 const char *dra_diag_format(const dra_diag_t *d, char *buf, size_t len);
 
 /* A growable list of diagnostics. */

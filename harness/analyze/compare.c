@@ -10,6 +10,7 @@
 
 #include "exitcode.h"
 #include "files.h"
+#include "escape.h"
 #include "stats.h"
 #include "ydoc.h"
 
@@ -204,6 +205,9 @@ int dra_compare_gate_parse(const char *buf, size_t len, const char *name, dra_ga
         dra_diag_set(diag, rc, out->path, 0, 0, "cannot parse gate file");
     dra_diag_list_fini(&errs);
     if (rc != DRA_OK) {
+        /* the diagnostic outlives the arena: point it at the caller's name */
+        if (diag && diag->file == out->path)
+            diag->file = name;
         dra_compare_gate_fini(out);
         return rc;
     }
@@ -1459,6 +1463,34 @@ static const char *status_text(const dra_compare_report_t *r)
     }
 }
 
+static void md_escape(FILE *f, const char *s)
+{
+    dra_esc_md(f, s);
+}
+
+/* One table row: "| a | b | ... |", every cell escaped (escape.h) except those whose bit is set
+ * in raw (text this file wrote itself, such as **REGRESSION**); cells whose bit is set in code
+ * are code spans. */
+static void md_row_code(FILE *f, const char *const *cells, size_t n, unsigned raw, unsigned code)
+{
+    for (size_t i = 0; i < n; i++) {
+        fputs("| ", f);
+        if (raw & (1u << i))
+            fputs(cells[i], f);
+        else if (code & (1u << i))
+            dra_esc_md_code(f, cells[i] ? cells[i] : "");
+        else
+            dra_esc_md(f, cells[i] ? cells[i] : "");
+        fputc(' ', f);
+    }
+    fputs("|\n", f);
+}
+
+static void md_row(FILE *f, const char *const *cells, size_t n, unsigned raw)
+{
+    md_row_code(f, cells, n, raw, 0);
+}
+
 /* ---- text ----------------------------------------------------------------------------------- */
 
 static void write_files_text(const dra_compare_report_t *r, FILE *f, bool md)
@@ -1469,13 +1501,16 @@ static void write_files_text(const dra_compare_report_t *r, FILE *f, bool md)
               f);
     for (size_t i = 0; i < r->nfiles; i++) {
         const dra_rload_result_t *x = r->files[i].r;
-        if (md)
-            fprintf(f, "| %s | `%s` | %s | %s | %zu | %s | %s%s%s | %s | %s |\n",
-                    r->files[i].side, x->path, x->scenario, *x->seed ? x->seed : "-", x->nreps,
-                    *x->tool_git ? x->tool_git : "-", *x->build_type ? x->build_type : "-",
-                    *x->sanitize ? " +" : "", x->sanitize, *x->hostname ? x->hostname : "-",
-                    *x->date ? x->date : "-");
-        else
+        if (md) {
+            char reps[32], build[600];
+            snprintf(reps, sizeof reps, "%zu", x->nreps);
+            snprintf(build, sizeof build, "%s%s%s", *x->build_type ? x->build_type : "-",
+                     *x->sanitize ? " +" : "", x->sanitize);
+            const char *cells[] = {r->files[i].side, x->path, x->scenario, *x->seed ? x->seed : "-",
+                                   reps, *x->tool_git ? x->tool_git : "-", build,
+                                   *x->hostname ? x->hostname : "-", *x->date ? x->date : "-"};
+            md_row_code(f, cells, DRA_ARRAY_LEN(cells), 0, 1u << 1);
+        } else
             fprintf(f, "%-4s  %s: %s seed=%s reps=%zu commit=%s build=%s%s%s host=%s date=%s\n",
                     r->files[i].side, x->path, x->scenario, *x->seed ? x->seed : "-", x->nreps,
                     *x->tool_git ? x->tool_git : "-", *x->build_type ? x->build_type : "-",
@@ -1683,16 +1718,6 @@ int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
 
 /* ---- Markdown ------------------------------------------------------------------------------- */
 
-static void md_escape(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else
-            fputc(*s, f);
-    }
-}
-
 int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
 {
     fprintf(f, "## drabench compare: %s\n\n", status_text(r));
@@ -1703,10 +1728,14 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
         snprintf(thr, sizeof thr, "%g%%", 100 * r->threshold);
     fprintf(f, "Exit status %d: %zu regression(s), %zu improvement(s), %zu decision digest "
                "change(s), %zu file(s) with invariant violations. Mann-Whitney U test at alpha "
-               "%g, %g%% confidence intervals of the median, threshold %s%s%s%s.\n\n",
+               "%g, %g%% confidence intervals of the median, threshold %s.\n\n",
             r->exit_status, r->nregressions, r->nimproved, r->ndigest, r->nviol, r->alpha,
-            100 * r->confidence, thr, r->gate_path ? " (gate file `" : "",
-            r->gate_path ? r->gate_path : "", r->gate_path ? "`)" : "");
+            100 * r->confidence, thr);
+    if (r->gate_path) {
+        fputs("Gate file: ", f);
+        md_escape(f, r->gate_path);
+        fputs(".\n\n", f);
+    }
     if (r->exit_status != DRA_EXIT_OK) {
         fputs("```\n", f);
         dra_compare_write_gate_lines(r, f);
@@ -1721,9 +1750,10 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
                 r->allow_digest_change ? " (allowed)" : "");
         for (size_t i = 0; i < r->ndigest; i++) {
             const dra_compare_digest_change_t *d = &r->digest[i];
-            fprintf(f, "| %s | %s | %s | `%s` | `%s` | `%s` | `%s` |\n", d->scenario,
-                    *d->seed ? d->seed : "-", d->where, short_digest(d->digest_a), d->file_a,
-                    short_digest(d->digest_b), d->file_b);
+            const char *cells[] = {d->scenario, *d->seed ? d->seed : "-", d->where,
+                                   short_digest(d->digest_a), d->file_a,
+                                   short_digest(d->digest_b), d->file_b};
+            md_row_code(f, cells, DRA_ARRAY_LEN(cells), 0, 0x78u);
         }
         fputc('\n', f);
     }
@@ -1732,10 +1762,11 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
               "| --- | --- | --- | ---: | --- |\n",
               f);
         for (size_t i = 0; i < r->nviol; i++) {
-            fprintf(f, "| %s | `%s` | %s | %lld | ", r->viol[i].side, r->viol[i].file,
-                    r->viol[i].scenario, r->viol[i].count);
-            md_escape(f, r->viol[i].first);
-            fputs(" |\n", f);
+            char cnt[32];
+            snprintf(cnt, sizeof cnt, "%lld", r->viol[i].count);
+            const char *cells[] = {r->viol[i].side, r->viol[i].file, r->viol[i].scenario, cnt,
+                                   r->viol[i].first};
+            md_row_code(f, cells, DRA_ARRAY_LEN(cells), 0, 1u << 1);
         }
         fputc('\n', f);
     }
@@ -1749,8 +1780,11 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
         const dra_compare_row_t *h = &r->rows[i];
         const dra_compare_geomean_t *g = geo_of(r, h->metric);
         const char *du = dra_compare_display_unit(h->unit);
-        fprintf(f, "**%s** (%s%s%s)\n\n", h->metric, *du ? du : "", *du ? ", " : "",
-                better_text(h->better));
+        fputs("**", f);
+        md_escape(f, h->metric);
+        fputs("** (", f);
+        md_escape(f, du);
+        fprintf(f, "%s%s)\n\n", *du ? ", " : "", better_text(h->better));
         fputs("| scenario | base | new | vs base | gate |\n| --- | ---: | ---: | ---: | --- |\n", f);
         char cells[NCOL][96];
         for (size_t k = i; k < j + (g ? 1 : 0); k++) {
@@ -1758,10 +1792,12 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
                 row_cells(&r->rows[k], cells);
             else
                 geo_cells(g, cells);
-            fprintf(f, "| %s%s%s | %s | %s | %s | %s |\n", k < j ? "" : "*", cells[0],
-                    k < j ? "" : "*", cells[1], cells[2], cells[3],
-                    r->rows[k < j ? k : i].verdict == DRA_CMP_REGRESSION && k < j ? "**REGRESSION**"
-                                                                                  : cells[4]);
+            const char *row[] = {k < j ? cells[0] : "*geomean*", cells[1], cells[2], cells[3],
+                                 r->rows[k < j ? k : i].verdict == DRA_CMP_REGRESSION && k < j
+                                     ? "**REGRESSION**"
+                                     : cells[4]};
+            /* the geomean row is in italics (written here, not escaped) */
+            md_row(f, row, DRA_ARRAY_LEN(row), (k < j ? 0u : 1u) | (k < j && row[4] != cells[4] ? 16u : 0u));
         }
         fputc('\n', f);
         i = j;
@@ -1775,16 +1811,25 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
         fputc('\n', f);
     if (r->nonly_base || r->nonly_new) {
         fputs("### Scenarios on one side only\n\n", f);
-        for (size_t i = 0; i < r->nonly_base; i++)
-            fprintf(f, "- only in base: %s\n", r->only_base[i]);
-        for (size_t i = 0; i < r->nonly_new; i++)
-            fprintf(f, "- only in new: %s\n", r->only_new[i]);
+        for (size_t i = 0; i < r->nonly_base; i++) {
+            fputs("- only in base: ", f);
+            md_escape(f, r->only_base[i]);
+            fputc('\n', f);
+        }
+        for (size_t i = 0; i < r->nonly_new; i++) {
+            fputs("- only in new: ", f);
+            md_escape(f, r->only_new[i]);
+            fputc('\n', f);
+        }
         fputc('\n', f);
     }
     if (r->nwarn) {
         fputs("### Warnings\n\n", f);
-        for (size_t i = 0; i < r->nwarn; i++)
-            fprintf(f, "- %s\n", r->warn[i]);
+        for (size_t i = 0; i < r->nwarn; i++) {
+            fputs("- ", f);
+            md_escape(f, r->warn[i]);
+            fputc('\n', f);
+        }
         fputc('\n', f);
     }
     return ferror(f) ? DRA_EIO : DRA_OK;

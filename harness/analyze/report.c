@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "escape.h"
+#include "files.h"
 #include "stats.h"
 
 /* ---- histograms ----------------------------------------------------------------------------- */
@@ -50,81 +53,76 @@ const char *dra_report_label(const dra_rload_result_t *r, size_t index, char *bu
 
 /* ---- small output helpers ------------------------------------------------------------------- */
 
+/* Every file of the report goes through the output-file layer (cli.h): a regular file is
+ * replaced atomically, a device or FIFO written in place. At most a few files are open at once;
+ * each FILE maps back to its dra_out_t here. */
+enum { MAX_OPEN = 4 };
+
 typedef struct {
     const char *dir;
     dra_diag_t *diag;
     int rc;
+    dra_out_t open[MAX_OPEN];
 } out_t;
 
 static FILE *open_in(out_t *o, const char *name)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", o->dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f && o->rc == DRA_OK)
-        o->rc = dra_diag_set(o->diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
-    return f;
+    for (size_t i = 0; i < MAX_OPEN; i++) {
+        if (o->open[i].f)
+            continue;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        int rc = dra_out_open(&o->open[i], path, &d);
+        if (rc == DRA_OK)
+            return o->open[i].f;
+        if (o->rc == DRA_OK)
+            o->rc = dra_diag_set(o->diag, rc, d.file ? o->dir : NULL, 0, 0, "%s: %s", name, d.msg);
+        return NULL;
+    }
+    if (o->rc == DRA_OK)
+        o->rc = dra_diag_set(o->diag, DRA_EINTERNAL, o->dir, 0, 0, "too many open report files");
+    return NULL;
 }
 
 static void close_out(out_t *o, FILE *f, const char *name)
 {
     if (!f)
         return;
-    if ((ferror(f) | fclose(f)) != 0 && o->rc == DRA_OK)
-        o->rc = dra_diag_set(o->diag, DRA_EIO, name, 0, 0, "write failed");
+    for (size_t i = 0; i < MAX_OPEN; i++) {
+        if (o->open[i].f != f)
+            continue;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        int rc = dra_out_commit(&o->open[i], &d);
+        if (rc != DRA_OK && o->rc == DRA_OK)
+            o->rc = dra_diag_set(o->diag, rc, o->dir, 0, 0, "%s: %s", name, d.msg);
+        return;
+    }
+}
+
+/* Release whatever is still open after an error (temporary files are removed). */
+static void abort_all(out_t *o)
+{
+    for (size_t i = 0; i < MAX_OPEN; i++)
+        dra_out_abort(&o->open[i]);
 }
 
 static void html_esc(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
+    dra_esc_html(f, s);
 }
 
-/* gnuplot string literal: single quotes, '' for a quote */
+static void md_esc(FILE *f, const char *s)
+{
+    dra_esc_md(f, s);
+}
+
+/* gnuplot string literal of untrusted text (escape.h) */
 static void gp_str(FILE *f, const char *s)
 {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-/* Shell-quote a path for system(). */
-static void sh_quote(char *dst, size_t len, const char *s)
-{
-    size_t k = 0;
-    if (k + 1 < len)
-        dst[k++] = '\'';
-    for (; *s && k + 5 < len; s++) {
-        if (*s == '\'') {
-            memcpy(dst + k, "'\\''", 4);
-            k += 4;
-        } else {
-            dst[k++] = *s;
-        }
-    }
-    if (k + 1 < len)
-        dst[k++] = '\'';
-    dst[k] = '\0';
+    dra_esc_gnuplot(f, s);
 }
 
 /* ---- per-run summary ------------------------------------------------------------------------ */
@@ -379,10 +377,9 @@ static int plot_throughput(out_t *o, const dra_rload_result_t *r, size_t n, bool
         double lo = s.finite ? s.lo : s.median, hi = s.finite ? s.hi : s.median;
         char label[256];
         dra_report_label(&r[i], i, label, sizeof label);
-        for (char *p = label; *p; p++)
-            if (*p == '"')
-                *p = '\'';
-        fprintf(f, "%zu %.6g %.6g %.6g %zu \"%s\"\n", i + 1, s.median, lo, hi, s.n, label);
+        fprintf(f, "%zu %.6g %.6g %.6g %zu ", i + 1, s.median, lo, hi, s.n);
+        dra_esc_gnuplot_data(f, label);
+        fputc('\n', f);
         rows++;
     }
     close_out(o, f, "throughput.dat");
@@ -464,24 +461,51 @@ static int plot_frag(out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
     return o->rc;
 }
 
+/* Run gnuplot without a shell (no quoting to get wrong): argv as given, in directory dir when
+ * not NULL, stdout to /dev/null, stderr appended to dir/gnuplot.log (or /dev/null). */
+static bool spawn(const char *const argv[], const char *dir)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return false;
+    if (pid == 0) {
+        if (dir && chdir(dir) != 0)
+            _exit(127);
+        int null = open("/dev/null", O_RDWR);
+        int log = dir ? open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND, 0644) : -1;
+        if (null >= 0) {
+            dup2(null, STDIN_FILENO);
+            dup2(null, STDOUT_FILENO);
+            dup2(log >= 0 ? log : null, STDERR_FILENO);
+        }
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return false;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 static bool have_gnuplot(const char *gnuplot)
 {
-    char q[1024], cmd[1200];
-    sh_quote(q, sizeof q, gnuplot);
-    snprintf(cmd, sizeof cmd, "%s --version >/dev/null 2>&1", q);
-    int st = system(cmd);
-    return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    const char *argv[] = {gnuplot, "--version", NULL};
+    return spawn(argv, NULL);
 }
 
 static bool run_gnuplot(const char *gnuplot, const char *dir, const char *name)
 {
-    char qd[4200], qg[1024], cmd[8192];
-    sh_quote(qd, sizeof qd, dir);
-    sh_quote(qg, sizeof qg, gnuplot);
-    snprintf(cmd, sizeof cmd, "cd %s && rm -f %s.svg && %s %s.gp 2>>gnuplot.log && test -s %s.svg",
-             qd, name, qg, name, name);
-    int st = system(cmd);
-    return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    char gp[64], svg[64], svgpath[4200];
+    snprintf(gp, sizeof gp, "%s.gp", name);
+    snprintf(svg, sizeof svg, "%s.svg", name);
+    snprintf(svgpath, sizeof svgpath, "%s/%s", dir, svg);
+    unlink(svgpath);
+    const char *argv[] = {gnuplot, gp, NULL};
+    if (!spawn(argv, dir))
+        return false;
+    struct stat st;
+    return stat(svgpath, &st) == 0 && st.st_size > 0;
 }
 
 /* ---- HTML and Markdown ---------------------------------------------------------------------- */
@@ -575,9 +599,11 @@ static void write_metrics_table(FILE *f, const dra_rload_result_t *r, size_t n, 
         fputs("</tr>\n", f);
     }
     for (size_t i = 0; i < n; i++) {
-        if (md)
-            fprintf(f, "| #%zu | %s |", i + 1, r[i].scenario);
-        else {
+        if (md) {
+            fprintf(f, "| #%zu | ", i + 1);
+            md_esc(f, r[i].scenario);
+            fputs(" |", f);
+        } else {
             fprintf(f, "<tr><td>#%zu</td><td>", i + 1);
             html_esc(f, r[i].scenario);
             fputs("</td>", f);
@@ -651,8 +677,10 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
         rc = plot_throughput(&o, r, n, &plots[2].data);
     if (rc == DRA_OK)
         rc = plot_frag(&o, r, n, &plots[3].data);
-    if (rc != DRA_OK)
+    if (rc != DRA_OK) {
+        abort_all(&o);
         return rc;
+    }
     info->gnuplot_found = *gnuplot && have_gnuplot(gnuplot);
     for (size_t p = 0; p < DRA_ARRAY_LEN(plots); p++) {
         if (!plots[p].data || !info->gnuplot_found)
@@ -687,6 +715,7 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     if (!f) {
         if (have_cmp)
             dra_compare_fini(&cmp);
+        abort_all(&o);
         return o.rc;
     }
     fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n"
@@ -797,9 +826,11 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     /* Markdown */
     f = open_in(&o, "report.md");
     if (f) {
-        fprintf(f, "# %s\n\n%zu result file(s); medians over repetitions with 95%% confidence "
+        fputs("# ", f);
+        md_esc(f, title);
+        fprintf(f, "\n\n%zu result file(s); medians over repetitions with 95%% confidence "
                    "intervals of the median.\n\n",
-                title, n);
+                n);
         if (viol)
             fprintf(f, "**%lld invariant violation(s) recorded.**\n\n", viol);
         if (!info->gnuplot_found)
@@ -807,10 +838,23 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
         fputs("## Runs\n\n| run | file | scenario | seed | reps | commit | host | date |\n"
               "| --- | --- | --- | --- | ---: | --- | --- | --- |\n",
               f);
-        for (size_t i = 0; i < n; i++)
-            fprintf(f, "| #%zu | `%s` | %s | %s | %zu | %s | %s | %s |\n", i + 1, r[i].path,
-                    r[i].scenario, *r[i].seed ? r[i].seed : "-", r[i].nreps,
-                    *r[i].tool_git ? r[i].tool_git : "-", r[i].hostname, r[i].date);
+        for (size_t i = 0; i < n; i++) {
+            const char *cells[] = {r[i].path, r[i].scenario, *r[i].seed ? r[i].seed : "-", NULL,
+                                   *r[i].tool_git ? r[i].tool_git : "-", r[i].hostname,
+                                   r[i].date};
+            fprintf(f, "| #%zu |", i + 1);
+            for (size_t c = 0; c < DRA_ARRAY_LEN(cells); c++) {
+                fputc(' ', f);
+                if (c == 0)
+                    dra_esc_md_code(f, cells[c]);
+                else if (cells[c])
+                    md_esc(f, cells[c]);
+                else
+                    fprintf(f, "%zu", r[i].nreps);
+                fputs(" |", f);
+            }
+            fputc('\n', f);
+        }
         fputs("\n## Key metrics\n\n", f);
         write_metrics_table(f, r, n, true);
         if (have_cmp) {
@@ -826,5 +870,6 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     }
     if (have_cmp)
         dra_compare_fini(&cmp);
+    abort_all(&o);
     return o.rc;
 }

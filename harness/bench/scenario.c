@@ -9,6 +9,7 @@
 #include "base/intern.h"
 #include "files.h"
 #include "embedded.h"
+#include "escape.h"
 #include "ydoc.h"
 
 typedef struct sp {
@@ -23,7 +24,7 @@ static int err_at(sp_t *p, const dra_ynode_t *n, const char *path, const char *f
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dra_msg_vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return dra_diag_set(p->diag, DRA_EINVAL, p->file, n ? n->line : 0, n ? n->column : 0, "%s: %s", path, msg);
 }
@@ -60,6 +61,19 @@ static int get_str(sp_t *p, const dra_ynode_t *n, const char *path, const char *
     int rc = dra_ynode_string(n, p->file, path, true, &v, p->diag);
     if (rc)
         return rc;
+    /* names reach result files, terminals and reports: no control characters (a YAML "\e"
+     * escape makes one); a description may span lines */
+    bool text = strcmp(path, "metadata.description") == 0;
+    for (size_t i = 0; v[i];) {
+        unsigned cp;
+        size_t k = dra_utf8_decode(v + i, &cp);
+        if (k && (!dra_esc_is_control(cp) || (text && (cp == '\n' || cp == '\t')))) {
+            i += k;
+            continue;
+        }
+        return err_at(p, n, path, "control character U+%04X at byte %zu is not allowed",
+                      k ? cp : (unsigned char)v[i], i);
+    }
     if (!(*out = dra_arena_strdup(&p->s->arena, v)))
         return DRA_ENOMEM;
     return DRA_OK;
@@ -761,6 +775,12 @@ int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char
             rc = DRA_ENOMEM;
     }
     DRA_ASSERT_INTERNAL(rc != DRA_OK || dra_scenario_check(s));
+    if (rc != DRA_OK) {
+        /* nothing half-loaded is left behind; the diagnostic must not point into the arena */
+        if (diag && diag->file == s->file)
+            diag->file = file ? file : "<scenario>";
+        dra_scenario_fini(s);
+    }
     return rc;
 }
 

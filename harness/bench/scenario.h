@@ -50,7 +50,7 @@
  * dra_scenario_load_named accepts such a name or a path.
  *
  * Ownership: a dra_scenario_t owns an arena with all its strings and parse tree
- * (dra_scenario_fini). Errors: DRA_EPARSE, DRA_EINVAL (bad scenario, diag filled), DRA_EIO,
+ * (dra_scenario_fini; on error nothing is kept and fini is optional). Errors: DRA_EPARSE, DRA_EINVAL (bad scenario, diag filled), DRA_EIO,
  * DRA_ENOTFOUND (no such built-in or file), DRA_ENOMEM. Not thread-safe.
  */
 #ifndef DRA_SCENARIO_H

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,14 +152,41 @@ static int read_with_rules(dra_model_t *m, dra_taint_rules_t *rules, const char 
     }
     int rc = dra_manifest_read_buffer(m, path, buf, len, errs);
     if (rc != DRA_ENOMEM) {
+        /* the second reader parses the same bytes: a YAML error it shares with the first is
+         * reported once */
+        size_t before = errs->count;
         int r2 = dra_taint_rules_read_buffer(rules, m, path, buf, len, errs);
         rc = rc ? rc : r2;
+        size_t keep = before;
+        for (size_t i = before; i < errs->count; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < before && !dup; j++)
+                dup = errs->items[j].line == errs->items[i].line &&
+                      errs->items[j].column == errs->items[i].column &&
+                      strcmp(errs->items[j].msg, errs->items[i].msg) == 0;
+            if (!dup)
+                errs->items[keep++] = errs->items[i];
+        }
+        errs->count = keep;
     }
     free(buf);
     return rc;
 }
 
 /* ---- allocate mode --------------------------------------------------------------------------- */
+
+/* One line on stderr built by dra_msg_vformat: claim, pod and node names from the manifests are
+ * shown terminal-safe (a JSON name can carry an escape sequence). */
+static void say(const char *fmt, ...) DRA_PRINTF(1, 2);
+static void say(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    dra_msg_vformat(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s\n", line);
+}
 
 static dra_claim_t *instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
                                 const char *name)
@@ -281,7 +309,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
                         }
                     }
                     if (!c) {
-                        fprintf(stderr, "drabench alloc: pod %s: claim %s not found\n", podname, nz(pc->name));
+                        say("drabench alloc: pod %s: claim %s not found", podname, nz(pc->name));
                         nerr++;
                         continue;
                     }
@@ -308,7 +336,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
                     dra_inv_report_t irep;
                     if (dra_inv_check(&m, &o->f, st, cel, node, batch, out.allocations, nb, &irep) == DRA_OK &&
                         irep.nviolations) {
-                        fprintf(stderr, "drabench alloc: %s: invariant violated: %s\n", podname, irep.first[0]);
+                        say("drabench alloc: %s: invariant violated: %s", podname, irep.first[0]);
                         exitc = DRA_EXIT_CORRECTNESS;
                     }
                     for (uint32_t k = 0; k < nb; k++) {
@@ -318,7 +346,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
                             goto out;
                         }
                     }
-                    fprintf(stderr, "%s: allocated on %s\n", podname, nz(node->name));
+                    say("%s: allocated on %s", podname, nz(node->name));
                     break;
                 }
                 if (out.kind == DRA_OUTCOME_FATAL)
@@ -328,10 +356,10 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
                 nok++;
             } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
                 nunsat++;
-                fprintf(stderr, "%s: unsatisfiable on every node tried\n", podname);
+                say("%s: unsatisfiable on every node tried", podname);
             } else {
                 nerr++;
-                fprintf(stderr, "%s: %s: %s\n", podname, dra_outcome_name(last), msg);
+                say("%s: %s: %s", podname, dra_outcome_name(last), msg);
             }
         }
     }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "report.h"
 #include "rload.h"
 
@@ -64,6 +65,14 @@ static int mkdirs(const char *path)
             *p = '/';
         }
     return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* "key: value" line of MANIFEST; the value on one line (escape.h). */
+static void man_kv(FILE *m, const char *key, const char *val)
+{
+    fprintf(m, "%s: ", key);
+    dra_esc_line(m, val);
+    fputc('\n', m);
 }
 
 static bool name_ok(const char *s)
@@ -258,18 +267,47 @@ static int bless(const char *root, const char *release, bool current, bool force
                 status = DRA_EXIT_ENV;
                 break;
             }
-            fprintf(m,
-                    "\n[%s]\nsource: %s\nscenario: %s\nscenario_hash: %s\nseed: %s\nrelease_profile: "
-                    "%s\npolicy: %s\nrepetitions: %zu\nstatus: %s\ndigest: %s\n"
-                    "invariants: %lld checked, %lld violated\n"
-                    "build: drabench %s (git %s), %s, %s, flags '%s', sanitize '%s', kernel %s%s\n"
-                    "host: %s, %s, %lld CPUs, %.0f MHz, governor %s, Linux %s\nrun_date: %s\n",
-                    fname, strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path, x->scenario, x->scenario_hash, x->seed, x->release, x->policy,
-                    x->nreps, x->status, x->digest, (long long)x->inv_checked,
-                    (long long)x->inv_violations, x->tool_version, x->tool_git, x->build_type,
-                    x->compiler, x->flags, x->sanitize, *x->kernel ? x->kernel : "?",
-                    x->native ? ", native" : "", x->hostname, x->cpu_model, (long long)x->cpus,
-                    x->mhz, x->governor, x->host_kernel, x->date);
+            /* MANIFEST is line based: every value from a result file is kept on its line */
+            const char *src = strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path;
+            char num[160];
+            fprintf(m, "\n[%s]\n", fname);
+            man_kv(m, "source", src);
+            man_kv(m, "scenario", x->scenario);
+            man_kv(m, "scenario_hash", x->scenario_hash);
+            man_kv(m, "seed", x->seed);
+            man_kv(m, "release_profile", x->release);
+            man_kv(m, "policy", x->policy);
+            snprintf(num, sizeof num, "%zu", x->nreps);
+            man_kv(m, "repetitions", num);
+            man_kv(m, "status", x->status);
+            man_kv(m, "digest", x->digest);
+            snprintf(num, sizeof num, "%lld checked, %lld violated", (long long)x->inv_checked,
+                     (long long)x->inv_violations);
+            man_kv(m, "invariants", num);
+            fputs("build: drabench ", m);
+            dra_esc_line(m, x->tool_version);
+            fputs(" (git ", m);
+            dra_esc_line(m, x->tool_git);
+            fputs("), ", m);
+            dra_esc_line(m, x->build_type);
+            fputs(", ", m);
+            dra_esc_line(m, x->compiler);
+            fputs(", flags '", m);
+            dra_esc_line(m, x->flags);
+            fputs("', sanitize '", m);
+            dra_esc_line(m, x->sanitize);
+            fputs("', kernel ", m);
+            dra_esc_line(m, *x->kernel ? x->kernel : "?");
+            fprintf(m, "%s\nhost: ", x->native ? ", native" : "");
+            dra_esc_line(m, x->hostname);
+            fputs(", ", m);
+            dra_esc_line(m, x->cpu_model);
+            fprintf(m, ", %lld CPUs, %.0f MHz, governor ", (long long)x->cpus, x->mhz);
+            dra_esc_line(m, x->governor);
+            fputs(", Linux ", m);
+            dra_esc_line(m, x->host_kernel);
+            fputc('\n', m);
+            man_kv(m, "run_date", x->date);
             printf("%s\n", path);
         }
         fclose(m);
@@ -277,14 +315,22 @@ static int bless(const char *root, const char *release, bool current, bool force
             char path[4400];
             dra_diag_t d;
             snprintf(path, sizeof path, "%s/MANIFEST", dir);
-            if (dra_cli_write_file_atomic(path, man, manlen, &d) != DRA_OK)
+            char dmsg[DRA_DIAG_MSG_MAX + 256];
+            dra_diag_clear(&d);
+            if (dra_cli_write_file_atomic(path, man, manlen, &d) != DRA_OK) {
+                fprintf(stderr, "drabench baseline: %s\n", dra_diag_format(&d, dmsg, sizeof dmsg));
                 status = DRA_EXIT_ENV;
+            }
             if (status == DRA_EXIT_OK && current) {
                 char line[300];
                 int ll = snprintf(line, sizeof line, "%s\n", release);
                 snprintf(path, sizeof path, "%s/CURRENT", root);
-                if (dra_cli_write_file_atomic(path, line, (size_t)ll, &d) != DRA_OK)
+                dra_diag_clear(&d);
+                if (dra_cli_write_file_atomic(path, line, (size_t)ll, &d) != DRA_OK) {
+                    fprintf(stderr, "drabench baseline: %s\n",
+                            dra_diag_format(&d, dmsg, sizeof dmsg));
                     status = DRA_EXIT_ENV;
+                }
             }
             if (status == DRA_EXIT_OK)
                 fprintf(stderr, "drabench baseline: blessed %zu file(s) as %s\n", nf, dir);

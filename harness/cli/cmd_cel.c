@@ -12,6 +12,7 @@
 #include "cel/lower.h"
 #include "kern/kern.h"
 #include "cli.h"
+#include "escape.h"
 #include "manifest.h"
 
 /* Build a one-device model from the `device_context` JSON form of dra-expressions.tsv:
@@ -220,10 +221,11 @@ static void emit(result_sink_t *r, const char *dev, int rc, bool match, const dr
             json_array_append_new(r->arr, o);
         return;
     }
+    dra_esc_term(stdout, dev); /* names from the manifests (escape.h) */
     if (rc == DRA_OK)
-        printf("%s: %s\n", dev, match ? "true" : "false");
+        printf(": %s\n", match ? "true" : "false");
     else
-        printf("%s: error: runtime: %s\n", dev, d->msg);
+        printf(": error: runtime: %s\n", d->msg);
 }
 
 /* Thread CPU time: the bench reports CPU time per device so that a loaded machine (other
@@ -577,8 +579,9 @@ int dra_cmd_cel(int argc, char **argv)
             fprintf(stderr, "drabench cel: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
         }
         dra_diag_list_fini(&errs);
-        if (rc == DRA_ENOMEM || rc == DRA_EIO) {
-            status = rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_ENV;
+        if (rc != DRA_OK) {
+            /* a missing or invalid file is invalid input (2); I/O and memory are 4 */
+            status = dra_cli_exit_for(rc);
             goto out;
         }
         for (uint32_t si = 0; si < m.nslices; si++) {

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "escape.h"
 #include "rload.h"
 
 static const char help[] =
@@ -81,6 +82,24 @@ static int load_side(char **paths, size_t n, dra_rload_result_t *out)
         }
     }
     return DRA_EXIT_OK;
+}
+
+/* The text table for a terminal: names come from result files (the loader refuses control
+ * characters; this is the second layer), so it passes through dra_esc_term_text. */
+static int write_text_safe(const dra_compare_report_t *rep, FILE *f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return DRA_ENOMEM;
+    int rc = dra_compare_write_text(rep, m);
+    if (fclose(m) != 0 && rc == DRA_OK)
+        rc = DRA_ENOMEM;
+    if (rc == DRA_OK)
+        dra_esc_term_text(f, buf, len);
+    free(buf);
+    return rc;
 }
 
 static const struct option lopts[] = {
@@ -242,24 +261,33 @@ int dra_cmd_compare(int argc, char **argv)
             status = rep.exit_status;
             dra_compare_fini(&rep);
         } else {
-            FILE *f = strcmp(output, "-") == 0 ? stdout : fopen(output, "w");
-            if (!f) {
-                dra_cli_errorf("compare: cannot write %s", output);
+            dra_out_t out;
+            dra_diag_t d;
+            dra_diag_clear(&d);
+            rc = dra_out_open(&out, output, &d);
+            if (rc == DRA_OK) {
+                FILE *f = out.f;
+                int wrc;
+                if (strcmp(format, "json") == 0)
+                    wrc = dra_compare_write_json(&rep, f);
+                else if (strcmp(format, "md") == 0)
+                    wrc = dra_compare_write_md(&rep, f);
+                else
+                    wrc = write_text_safe(&rep, f);
+                /* a write error stays on the stream: commit reports it with the reason */
+                rc = dra_out_commit(&out, &d);
+                if (rc == DRA_OK && wrc != DRA_OK && wrc != DRA_EIO)
+                    rc = wrc; /* the writer's own failure (memory) */
+            }
+            if (rc != DRA_OK) {
+                char m[DRA_DIAG_MSG_MAX + 256];
+                fprintf(stderr, "drabench compare: %s\n",
+                        d.code ? dra_diag_format(&d, m, sizeof m) : dra_strerror(rc));
                 status = DRA_EXIT_ENV;
             } else {
-                if (strcmp(format, "json") == 0)
-                    rc = dra_compare_write_json(&rep, f);
-                else if (strcmp(format, "md") == 0)
-                    rc = dra_compare_write_md(&rep, f);
-                else
-                    rc = dra_compare_write_text(&rep, f);
-                if (f != stdout && fclose(f) != 0)
-                    rc = DRA_EIO;
-                else if (f == stdout && fflush(stdout) != 0)
-                    rc = DRA_EIO;
-                status = rc == DRA_OK ? rep.exit_status : DRA_EXIT_ENV;
-                if (!quiet && rc == DRA_OK && rep.exit_status != DRA_EXIT_OK &&
-                    (strcmp(format, "text") != 0 || f != stdout))
+                status = rep.exit_status;
+                if (!quiet && rep.exit_status != DRA_EXIT_OK &&
+                    (strcmp(format, "text") != 0 || strcmp(output, "-") != 0))
                     dra_compare_write_gate_lines(&rep, stderr);
             }
             dra_compare_fini(&rep);

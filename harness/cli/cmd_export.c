@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "report.h"
 #include "rload.h"
 #include "stats.h"
@@ -40,10 +41,11 @@ const char *dra_export_scenario_name(const char *scenario, char *buf, size_t len
 
 static void bench_name(const dra_rload_result_t *r, char *buf, size_t len)
 {
-    char s[128], p[64], rel[64];
+    /* one whitespace-free field of the benchfmt line (escape.h) */
+    char s[128], p[48], rel[48]; /* 18 + 127 + 1 + 47 + 1 + 47 < 256 */
     dra_export_scenario_name(r->scenario, s, sizeof s);
-    dra_export_scenario_name(*r->policy ? r->policy : "default", p, sizeof p);
-    dra_export_scenario_name(*r->release ? r->release : "default", rel, sizeof rel);
+    dra_esc_bench_name(p, sizeof p, *r->policy ? r->policy : "default");
+    dra_esc_bench_name(rel, sizeof rel, *r->release ? r->release : "default");
     snprintf(buf, len, "BenchmarkDRAAlloc/%s/%s-%s", s, p, rel);
 }
 
@@ -63,14 +65,14 @@ const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char 
             size_t used = strlen(buf);
             snprintf(buf + used, len - used, "-%s", unit);
             for (char *p = buf + used; *p; p++)
-                if (*p == ' ' || *p == '/')
-                    *p = *p == '/' ? '/' : '-';
+                if (*p == ' ')
+                    *p = '-';
         }
     }
-    /* a benchfmt unit is one run of non-space characters */
+    /* a unit is one field: no white space or control characters from the metric name */
     for (char *p = buf; *p; p++)
-        if ((unsigned char)*p <= 0x20 || *p == 0x7f)
-            *p = '-';
+        if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7F)
+            *p = '_';
     return buf;
 }
 
@@ -262,8 +264,7 @@ static void config(FILE *f, const char *key, const char *val, char (*last)[256])
         return;
     /* config values are one line */
     fprintf(f, "%s: ", key);
-    for (const char *p = val; *p; p++)
-        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p, f);
+    dra_esc_line(f, val);
     fputc('\n', f);
     snprintf(*last, sizeof *last, "%s", val);
 }

@@ -211,14 +211,13 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
-/* Streaming output of `gen -o`: the manifests go to a temporary file next to the target
- * (PATH.tmp.PID, as dra_cli_write_file_atomic) or to stdout while their digest is computed;
- * out_close fsyncs and renames, out_abort removes the temporary file. Memory stays bounded by
- * the writer's chunk instead of the whole YAML. */
+/* Streaming output of `gen -o`: the manifests go through the output-file layer (cli.h: a
+ * temporary file renamed over a regular target, a device or FIFO written in place, '-' stdout)
+ * while their digest is computed; out_close commits, out_abort removes the temporary file.
+ * Memory stays bounded by the writer's chunk instead of the whole YAML. */
 typedef struct gen_out {
-    const char *path; /* final name; NULL = stdout */
-    char *tmp;
-    int fd;
+    dra_out_t out;
+    bool open;
     XXH3_state_t *h;
     size_t bytes;
     dra_diag_t *d;
@@ -233,21 +232,10 @@ static int out_sink(void *ud, const char *p, size_t n)
     o->bytes += n;
     if (o->prog)
         dra_progress_update(o->prog, "gen: MiB written", o->bytes >> 20, 0, false);
-    if (!o->path) {
-        if (fwrite(p, 1, n, stdout) != n)
-            return dra_diag_set(o->d, DRA_EIO, "<stdout>", 0, 0, "write failed: %s",
-                                strerror(errno));
-        return DRA_OK;
-    }
-    while (n) {
-        ssize_t w = write(o->fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return dra_diag_set(o->d, DRA_EIO, o->path, 0, 0, "write failed: %s", strerror(errno));
-        }
-        p += w;
-        n -= (size_t)w;
+    if (fwrite(p, 1, n, o->out.f) != n) {
+        int e = errno;
+        return dra_diag_set(o->d, DRA_EIO, o->out.is_stdout ? "<stdout>" : o->out.path, 0, 0,
+                            "write failed: %s", strerror(e));
     }
     return DRA_OK;
 }
@@ -255,58 +243,30 @@ static int out_sink(void *ud, const char *p, size_t n)
 static int out_open(gen_out_t *o, const char *path, dra_diag_t *d)
 {
     memset(o, 0, sizeof *o);
-    o->fd = -1;
     o->d = d;
     o->h = XXH3_createState();
     if (!o->h || XXH3_64bits_reset(o->h) != XXH_OK)
         return DRA_ENOMEM;
-    if (strcmp(path, "-") == 0)
-        return DRA_OK;
-    o->path = path;
-    size_t plen = strlen(path);
-    o->tmp = malloc(plen + 32);
-    if (!o->tmp)
-        return DRA_ENOMEM;
-    snprintf(o->tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (o->fd < 0)
-        return dra_diag_set(d, DRA_EIO, path, 0, 0, "cannot create %s: %s", o->tmp,
-                            strerror(errno));
-    return DRA_OK;
+    int rc = dra_out_open(&o->out, path, d);
+    o->open = rc == DRA_OK;
+    return rc;
 }
 
 /* Release everything; remove the temporary file unless it was renamed. */
 static void out_abort(gen_out_t *o)
 {
-    if (o->fd >= 0)
-        close(o->fd);
-    if (o->tmp)
-        unlink(o->tmp);
-    free(o->tmp);
+    if (o->open)
+        dra_out_abort(&o->out);
+    o->open = false;
     XXH3_freeState(o->h);
-    o->fd = -1;
-    o->tmp = NULL;
     o->h = NULL;
 }
 
 static int out_close(gen_out_t *o, uint64_t *digest)
 {
     *digest = XXH3_64bits_digest(o->h);
-    if (!o->path) {
-        if (fflush(stdout) != 0)
-            return dra_diag_set(o->d, DRA_EIO, "<stdout>", 0, 0, "write failed: %s",
-                                strerror(errno));
-        return DRA_OK;
-    }
-    int fd = o->fd;
-    o->fd = -1;
-    if (fsync(fd) != 0 || close(fd) != 0)
-        return dra_diag_set(o->d, DRA_EIO, o->path, 0, 0, "sync failed: %s", strerror(errno));
-    if (rename(o->tmp, o->path) != 0)
-        return dra_diag_set(o->d, DRA_EIO, o->path, 0, 0, "rename failed: %s", strerror(errno));
-    free(o->tmp);
-    o->tmp = NULL;
-    return DRA_OK;
+    o->open = false;
+    return dra_out_commit(&o->out, o->d);
 }
 
 static double now_s(void)

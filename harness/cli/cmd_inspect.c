@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "manifest.h"
 
 static const char help[] =
@@ -457,7 +458,21 @@ int dra_cmd_inspect(int argc, char **argv)
         if (js != DRA_EXIT_OK)
             status = js;
     } else {
-        print_table(stdout, &m, &sum, list_devices);
+        /* the table holds names and values from the inputs: it reaches the terminal through
+         * dra_esc_term_text, which shows control characters as \xNN (escape.h) */
+        char *tbuf = NULL;
+        size_t tlen = 0;
+        FILE *out = open_memstream(&tbuf, &tlen);
+        if (!out) {
+            status = DRA_EXIT_ENV;
+        } else {
+            print_table(out, &m, &sum, list_devices);
+            if (fclose(out) != 0)
+                status = DRA_EXIT_ENV;
+            else
+                dra_esc_term_text(stdout, tbuf, tlen);
+            free(tbuf);
+        }
     }
     summary_fini(&sum);
     dra_diag_list_fini(&errs);

@@ -60,15 +60,19 @@ static const char help[] =
     "  drabench run --cluster dump.yaml my-workload.yaml\n"
     "\n"
     "Exit status: 0 ok, 2 usage error or invalid scenario, 3 an invariant was violated,\n"
-    "4 environment error (I/O, memory), 130 interrupted (the result file is still written).\n";
+    "4 environment error (I/O, memory; an unwritable -o fails before the run), 130 or 143\n"
+    "interrupted by SIGINT or SIGTERM (the run stops at a pod boundary and the result file is\n"
+    "still written, marked \"interrupted\"; a second signal kills at once).\n";
 
 static volatile sig_atomic_t g_stop;
 
-static void on_sigint(int sig)
+/* SIGINT (Ctrl-C) and SIGTERM (what CI runners and timeout(1) send) stop the run at the next
+ * pod boundary; the result file is still written, marked "interrupted". g_stop keeps the
+ * signal number for the exit status (128 + signal). A second signal kills at once. */
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    g_stop = 1;
-    signal(SIGINT, SIG_DFL); /* a second Ctrl-C kills at once */
+    g_stop = sig;
+    signal(sig, SIG_DFL);
 }
 
 typedef struct prog_ctx {
@@ -529,19 +533,35 @@ int dra_cmd_run(int argc, char **argv)
     ro.progress = on_progress;
     ro.progress_ctx = &pc;
 
+    /* the output must be writable before the run starts, not only after it (the default name is
+     * reserved in results/runs, created above, once the run has named its scenario) */
+    {
+        dra_diag_t od;
+        dra_diag_clear(&od);
+        if (output && dra_cli_check_output(output, &od) != DRA_OK) {
+            char buf[DRA_DIAG_MSG_MAX + 256];
+            dra_cli_errorf("run: %s", dra_diag_format(&od, buf, sizeof buf));
+            dra_progress_finish(&pc.p);
+            status = DRA_EXIT_ENV;
+            goto out;
+        }
+    }
+
     g_stop = 0;
     ro.stop = &g_stop;
-    struct sigaction sa, old;
+    struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
 
     dra_run_t run;
     dra_diag_t d;
     dra_diag_clear(&d);
     int rc = dra_runner_run(&ro, &run, &d);
-    sigaction(SIGINT, &old, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     dra_progress_finish(&pc.p);
     if (rc != DRA_OK) {
         char buf[DRA_DIAG_MSG_MAX + 256];
@@ -574,7 +594,7 @@ int dra_cmd_run(int argc, char **argv)
     if (status == DRA_EXIT_OK) {
         status = dra_run_exit_status(&run);
         if (status == DRA_EXIT_OK && run.interrupted)
-            status = 130;
+            status = 128 + (g_stop > 1 ? (int)g_stop : SIGINT);
     }
     dra_run_fini(&run);
 out:

@@ -37,7 +37,8 @@ static const char help[] =
     "  -r, --release VER   apply the rules of Kubernetes 1.34, 1.35 or 1.36   (default: any)\n"
     "  -s, --strict        report incomplete objects as errors                 (default: warnings)\n"
     "  -o, --output FMT    text, or json: {\"files\": [{\"file\", \"valid\", \"errors\": [...],\n"
-    "                      \"warnings\": [...]}], \"summary\": {...}} on stdout (default: text)\n"
+    "                      \"warnings\": [...], \"errors_not_listed\"}], \"summary\": {...}} on stdout\n"
+    "                      (default: text; errors beyond 10,000 per file are counted, not listed)\n"
     "  -q, --quiet         do not print warnings or the summary line\n"
     "      --progress W    auto | always | never: a bar of files checked on stderr (auto: when\n"
     "                      stderr is a terminal and CI is unset)\n"
@@ -55,28 +56,46 @@ static void print_list(const dra_diag_list_t *l, const char *sev)
     char buf[DRA_DIAG_MSG_MAX + 512];
     for (size_t i = 0; i < l->count; i++) {
         const dra_diag_t *d = &l->items[i];
+        /* dra_msg_format: a file name from a directory walk is shown terminal-safe */
         if (d->file && d->line)
-            snprintf(buf, sizeof buf, "%s:%u:%u: %s: %s", d->file, d->line, d->column, sev, d->msg);
+            dra_msg_format(buf, sizeof buf, "%s:%u:%u: %s: %s", d->file, d->line, d->column, sev,
+                           d->msg);
         else if (d->file)
-            snprintf(buf, sizeof buf, "%s: %s: %s", d->file, sev, d->msg);
+            dra_msg_format(buf, sizeof buf, "%s: %s: %s", d->file, sev, d->msg);
         else
-            snprintf(buf, sizeof buf, "%s: %s", sev, d->msg);
+            dra_msg_format(buf, sizeof buf, "%s: %s", sev, d->msg);
         fprintf(stderr, "%s\n", buf);
     }
     if (l->dropped)
         fprintf(stderr, "... and %zu more %ss not shown\n", l->dropped, sev);
 }
 
-/* Diagnostics as JSON objects {"file", "line", "column", "message"}. */
+/* A JSON string of s; a file name that is not UTF-8 is written escaped (\xNN) rather than
+ * dropped, so no entry goes missing from the output. */
+static json_t *jstr(const char *s)
+{
+    json_t *j = json_string(s ? s : "");
+    if (!j) {
+        char buf[4096];
+        dra_msg_format(buf, sizeof buf, "%s", s ? s : "");
+        j = json_string(buf);
+    }
+    return j;
+}
+
+/* Diagnostics as JSON objects {"file", "line", "column", "message"}; every entry of the list
+ * is written (json_pack would silently drop one whose strings are not UTF-8). */
 static json_t *diags_json(const dra_diag_list_t *l)
 {
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < l->count; i++) {
         const dra_diag_t *d = &l->items[i];
-        json_t *o = json_pack("{s:s, s:i, s:i, s:s}", "file", d->file ? d->file : "", "line",
-                              (int)d->line, "column", (int)d->column, "message", d->msg);
-        if (o)
-            json_array_append_new(arr, o);
+        json_t *o = json_pack("{s:o, s:i, s:i, s:o}", "file", jstr(d->file), "line",
+                              (int)d->line, "column", (int)d->column, "message", jstr(d->msg));
+        if (!o || json_array_append_new(arr, o) != 0) {
+            json_decref(arr);
+            return NULL;
+        }
     }
     return arr;
 }
@@ -105,12 +124,12 @@ static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
     int vrc = dra_manifest_validate_ex(m, c->vo, errs, &warns);
     size_t nerr = errs->count + errs->dropped, nwarn = warns.count + warns.dropped;
     if (c->json) {
-        json_t *o = json_pack("{s:s, s:b, s:o, s:o, s:I, s:I}", "file", what, "valid", nerr == 0,
-                              "errors", diags_json(errs), "warnings", diags_json(&warns),
-                              "slices", (json_int_t)m->nslices, "devices",
-                              (json_int_t)m->ndevices);
-        if (o)
-            json_array_append_new(c->files, o);
+        json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I, s:I}", "file", jstr(what), "valid",
+                              nerr == 0, "errors", diags_json(errs), "warnings", diags_json(&warns),
+                              "errors_not_listed", (json_int_t)errs->dropped, "slices",
+                              (json_int_t)m->nslices, "devices", (json_int_t)m->ndevices);
+        if (!o || json_array_append_new(c->files, o) != 0)
+            c->t.env = 1; /* out of memory: the JSON would be incomplete */
     } else if (errs->count || (!c->quiet && warns.count)) {
         dra_progress_clear(&c->prog);
         print_list(errs, "error");

@@ -2,7 +2,8 @@
  * main.c - the drabench command line: git-style subcommands from commands.def.
  *
  * `drabench --help` lists the commands; `drabench help CMD` equals `drabench CMD --help`;
- * an unknown command is a usage error (exit 2).
+ * an unknown command is a usage error (exit 2). Every command's stdout is checked at the end
+ * (dra_cli_finish_stdout): a failed write exits 4 with the reason.
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +35,24 @@ static void usage(FILE *f)
                "3 correctness failure (invariant violated), 4 environment error.\n");
 }
 
+/* A write error on stdout (a full disk, /dev/full, a closed pipe) turns success or a gated
+ * regression into exit 4: the output the caller relies on is incomplete. A usage error (2) or a
+ * correctness failure (3) keeps its more specific status; the reason is printed either way. */
+static int finish(int status)
+{
+    if (dra_cli_finish_stdout() != 0 && (status == DRA_EXIT_OK || status == DRA_EXIT_REGRESSION))
+        return DRA_EXIT_ENV;
+    return status;
+}
+
+static int dispatch(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    return finish(dispatch(argc, argv));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

@@ -1,71 +1,232 @@
-/* files.c - whole-file reading and atomic writing, number parsing; see files.h. */
+/* files.c - whole files in and out: the output-file layer (atomic replacement of regular files,
+ * in-place writes to devices and FIFOs), the final check of stdout, reading with limits, number
+ * parsing; see files.h. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "files.h"
+
+#include "exitcode.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len, dra_diag_t *diag)
+static bool in_place_prefix(const char *path)
 {
+    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
+int dra_out_open(dra_out_t *o, const char *path, dra_diag_t *diag)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
     if (strcmp(path, "-") == 0) {
-        if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)
-            return dra_diag_set(diag, DRA_EIO, "<stdout>", 0, 0, "write failed: %s",
-                                strerror(errno));
+        o->f = stdout;
+        o->is_stdout = true;
         return DRA_OK;
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp)
-        return DRA_ENOMEM;
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        int r = dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot create %s: %s", tmp,
-                             strerror(errno));
-        free(tmp);
-        return r;
-    }
-    const char *p = buf;
-    size_t left = len;
-    while (left) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int r = dra_diag_set(diag, DRA_EIO, path, 0, 0, "write failed: %s", strerror(errno));
+    struct stat lst, st;
+    bool exists = lstat(path, &lst) == 0;
+    bool target_ok = exists && stat(path, &st) == 0;
+    if (target_ok && S_ISDIR(st.st_mode))
+        return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: is a directory");
+    if (target_ok && (!S_ISREG(st.st_mode) || in_place_prefix(path))) {
+        /* a device, FIFO, socket or /dev/stdout: write in place, never replace it */
+        int fd = open(path, O_WRONLY | O_NOCTTY | (S_ISREG(st.st_mode) ? O_APPEND : 0));
+        if (fd < 0)
+            return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
+        o->f = fdopen(fd, "w");
+        if (!o->f) {
             close(fd);
-            unlink(tmp);
-            free(tmp);
-            return r;
+            return DRA_ENOMEM;
         }
-        p += w;
-        left -= (size_t)w;
+        return DRA_OK;
     }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        int r = dra_diag_set(diag, DRA_EIO, path, 0, 0, "sync failed: %s", strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return r;
+    /* a regular file (or a new one): temporary file next to the final one, renamed at commit */
+    if (exists && S_ISLNK(lst.st_mode) && target_ok)
+        o->target = realpath(path, NULL);
+    else
+        o->target = strdup(path);
+    size_t tlen = o->target ? strlen(o->target) + 16 : 0;
+    o->tmp = tlen ? malloc(tlen) : NULL;
+    if (!o->target || !o->tmp) {
+        dra_out_abort(o);
+        return dra_diag_set(diag, DRA_ENOMEM, path, 0, 0, "out of memory");
     }
-    if (rename(tmp, path) != 0) {
-        int r = dra_diag_set(diag, DRA_EIO, path, 0, 0, "rename failed: %s", strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return r;
+    snprintf(o->tmp, tlen, "%s.tmp.XXXXXX", o->target);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        dra_out_abort(o);
+        return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot create a file there: %s",
+                            strerror(e));
     }
-    free(tmp);
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, target_ok ? (st.st_mode & 07777) : (0666 & ~mask));
+    o->f = fdopen(fd, "w");
+    if (!o->f) {
+        close(fd);
+        dra_out_abort(o);
+        return dra_diag_set(diag, DRA_ENOMEM, path, 0, 0, "out of memory");
+    }
     return DRA_OK;
+}
+
+void dra_out_abort(dra_out_t *o)
+{
+    if (o->f && !o->is_stdout)
+        fclose(o->f);
+    if (o->tmp)
+        unlink(o->tmp);
+    free(o->tmp);
+    free(o->target);
+    o->f = NULL;
+    o->tmp = NULL;
+    o->target = NULL;
+}
+
+int dra_out_commit(dra_out_t *o, dra_diag_t *diag)
+{
+    const char *shown = o->is_stdout ? "<stdout>" : o->path;
+    int rc = DRA_OK;
+    if (!o->f)
+        return dra_diag_set(diag, DRA_EIO, shown, 0, 0, "write failed: not open");
+    bool err = ferror(o->f) != 0;
+    int e = o->error;
+    if (fflush(o->f) != 0 || err) {
+        if (!err || !e)
+            e = err ? o->error : errno;
+        rc = dra_diag_set(diag, DRA_EIO, shown, 0, 0, "write failed: %s",
+                          e ? strerror(e) : "I/O error");
+    } else if (o->tmp && fsync(fileno(o->f)) != 0) {
+        rc = dra_diag_set(diag, DRA_EIO, shown, 0, 0, "sync failed: %s", strerror(errno));
+    }
+    if (o->is_stdout) {
+        if (rc != DRA_OK)
+            clearerr(stdout); /* reported here; main's final check must not report it again */
+        o->f = NULL;
+        return rc;
+    }
+    FILE *f = o->f;
+    o->f = NULL;
+    if (fclose(f) != 0 && rc == DRA_OK)
+        rc = dra_diag_set(diag, DRA_EIO, shown, 0, 0, "write failed: %s", strerror(errno));
+    if (rc == DRA_OK && o->tmp && rename(o->tmp, o->target) != 0)
+        rc = dra_diag_set(diag, DRA_EIO, shown, 0, 0, "rename failed: %s", strerror(errno));
+    if (rc == DRA_OK && o->tmp) {
+        free(o->tmp); /* renamed: nothing to remove */
+        o->tmp = NULL;
+    }
+    dra_out_abort(o);
+    return rc;
+}
+
+int dra_cli_check_output(const char *path, dra_diag_t *diag)
+{
+    if (strcmp(path, "-") == 0)
+        return DRA_OK;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: is a directory");
+        if (access(path, W_OK) != 0)
+            return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
+        if (S_ISREG(st.st_mode) && !in_place_prefix(path)) {
+            /* replaced through a temporary file: its directory must be writable too */
+        } else {
+            return DRA_OK;
+        }
+    }
+    size_t n = strlen(path);
+    char *dir = malloc(n + 2);
+    if (!dir)
+        return dra_diag_set(diag, DRA_ENOMEM, path, 0, 0, "out of memory");
+    memcpy(dir, path, n + 1);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int rc = DRA_OK;
+    if (stat(dir, &st) != 0)
+        rc = dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: directory %s: %s", dir,
+                          strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        rc = dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: %s is not a directory", dir);
+    else if (access(dir, W_OK | X_OK) != 0)
+        rc = dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: directory %s: %s", dir,
+                          strerror(errno));
+    free(dir);
+    return rc;
+}
+
+int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len, dra_diag_t *diag)
+{
+    dra_out_t o;
+    int rc = dra_out_open(&o, path, diag);
+    if (rc != DRA_OK)
+        return rc;
+    if (len && fwrite(buf, 1, len, o.f) != len)
+        o.error = errno; /* commit reports it with this reason */
+    rc = dra_out_commit(&o, diag);
+    if (rc != DRA_OK)
+        dra_out_abort(&o);
+    return rc;
+}
+
+int dra_cli_finish_stdout(void)
+{
+    bool err = ferror(stdout) != 0;
+    int e = 0;
+    if (fflush(stdout) != 0 || err) {
+        if (!err) {
+            e = errno;
+        } else {
+            /* an earlier buffered write failed and its errno is gone; the output is already
+             * incomplete, so one more byte may be tried to learn the reason */
+            clearerr(stdout);
+            if (fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+                e = errno;
+        }
+        fprintf(stderr, "drabench: cannot write standard output: %s\n",
+                e ? strerror(e) : "I/O error");
+        return -1;
+    }
+    if (fclose(stdout) != 0) {
+        fprintf(stderr, "drabench: cannot write standard output: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int dra_cli_exit_for(int rc)
+{
+    return rc == DRA_OK ? DRA_EXIT_OK : rc == DRA_EIO || rc == DRA_ENOMEM ? DRA_EXIT_ENV
+                                                                          : DRA_EXIT_USAGE;
 }
 
 int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len, dra_diag_t *diag)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f)
-        return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+    if (!f) {
+        int e = errno;
+        return dra_diag_set(diag, e == ENOENT || e == ENOTDIR ? DRA_ENOTFOUND : DRA_EIO, path, 0,
+                            0, "cannot open: %s", strerror(e));
+    }
+    struct stat st;
+    if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return dra_diag_set(diag, DRA_EINVAL, path, 0, 0, "cannot read: is a directory");
+    }
     size_t cap = 65536, n = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {

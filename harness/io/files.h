@@ -1,6 +1,7 @@
 /*
- * files.h - whole files in and out: read with a size limit, write atomically, and the number
- * parsing shared by options and environment variables.
+ * files.h - whole files in and out: the output-file layer every writer takes (atomic replacement
+ * of regular files, devices and FIFOs written in place), the final check of stdout, reading with a
+ * size limit, and the number parsing shared by options and environment variables.
  *
  * Ownership: dra_cli_read_file hands back a malloc'd buffer the caller frees; nothing else
  * allocates beyond the call. Errors: DRA_EIO / DRA_ELIMIT / DRA_ENOMEM with the path and the
@@ -12,16 +13,58 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/err.h"
 
-/* Write buf to path atomically: a temporary file in the same directory, fsync, rename.
- * path "-" writes to stdout. Returns DRA_OK or DRA_EIO (diag says why). */
+/* ---- output files: the one path every writer takes ------------------------------------------
+ * dra_out_open picks how PATH is written:
+ *   "-"                         stdout (flushed, not closed, by commit);
+ *   a new or regular file       a temporary file in the same directory (PATH.tmp.XXXXXX), made
+ *                               durable (fsync) and renamed over PATH by commit, so readers never
+ *                               see half a file; a symlink to a regular file replaces its target;
+ *   anything else that exists   written in place, never replaced: character devices
+ *   (/dev/null, /dev/full), FIFOs, sockets, /dev/stdout and every other path under /dev/ or
+ *   /proc/.
+ * A directory or an unwritable location fails at open. Every write error (ENOSPC from
+ * /dev/full, EIO, EPIPE) surfaces at commit with the reason. abort removes the temporary file.
+ * Ownership: dra_out_t owns its FILE and the temporary name until commit or abort; commit
+ * releases everything also when it fails, and abort after commit does nothing. Errors: DRA_EIO, DRA_ENOMEM; diag names the
+ * path and the reason. */
+typedef struct dra_out {
+    FILE *f;          /* write here */
+    const char *path; /* as given; borrowed */
+    char *tmp;        /* temporary file renamed over target at commit; NULL = written in place */
+    char *target;     /* the rename target (path, or the file a symlink points to) */
+    bool is_stdout;
+    int error; /* errno of the first failed write, when the writer records it (else unknown) */
+} dra_out_t;
+
+DRA_NODISCARD int dra_out_open(dra_out_t *o, const char *path, dra_diag_t *diag);
+DRA_NODISCARD int dra_out_commit(dra_out_t *o, dra_diag_t *diag);
+void dra_out_abort(dra_out_t *o);
+
+/* Check, before any work, that dra_out_open(path) can succeed: "-", an existing writable
+ * non-directory, or a new name in an existing writable directory. DRA_OK, or DRA_EIO with the
+ * reason (missing directory, not a directory, permission). Creates nothing. */
+DRA_NODISCARD int dra_cli_check_output(const char *path, dra_diag_t *diag);
+
+/* Write buf to path through dra_out_* (atomic for regular files, in place for devices and
+ * FIFOs, "-" = stdout). Returns DRA_OK or DRA_EIO/DRA_ENOMEM (diag says why). */
 DRA_NODISCARD int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len,
                                             dra_diag_t *diag);
 
+/* Flush and close stdout at the end of a command (main calls it once, after the command):
+ * 0, or -1 after printing "drabench: cannot write standard output: REASON" to stderr. */
+int dra_cli_finish_stdout(void);
+
+/* Exit status for a DRA_E* code from loading inputs: DRA_EIO and DRA_ENOMEM are environment
+ * errors (4), everything else (not found, parse, validation, limits) is invalid input (2). */
+int dra_cli_exit_for(int rc);
+
 /* Read a whole file (or "-" for stdin) into a malloc'd NUL-terminated buffer. max_len bounds
- * it (DRA_ELIMIT beyond). The caller frees *out. */
+ * it (DRA_ELIMIT beyond). A missing file (or a missing directory on its path) is DRA_ENOTFOUND,
+ * a directory DRA_EINVAL (both invalid input); other failures DRA_EIO. The caller frees *out. */
 DRA_NODISCARD int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len,
                                     dra_diag_t *diag);
 

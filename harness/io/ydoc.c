@@ -1003,13 +1003,141 @@ int dra_ydoc_parse(const char *buf, size_t len, const char *file, dra_arena_t *a
 
 /* ---- JSON ------------------------------------------------------------------------------- */
 
+/* Positions of JSON keys and values: jansson keeps none, so the text is scanned once more and
+ * every key and value start is recorded in document order, the order jconv visits them
+ * (jansson iterates object members in insertion order). */
+typedef struct jpos {
+    uint32_t (*at)[2]; /* line, column (1-based) */
+    size_t n, cap, next;
+} jpos_t;
+
+typedef struct jscan {
+    const char *p, *end;
+    uint32_t line, col;
+    jpos_t *out;
+    int depth;
+} jscan_t;
+
+static void js_adv(jscan_t *s)
+{
+    if (*s->p == '\n') {
+        s->line++;
+        s->col = 1;
+    } else if (((unsigned char)*s->p & 0xC0) != 0x80) {
+        s->col++;
+    }
+    s->p++;
+}
+
+static void js_ws(jscan_t *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        js_adv(s);
+}
+
+static bool js_mark(jscan_t *s)
+{
+    jpos_t *o = s->out;
+    if (o->n == o->cap) {
+        size_t nc = o->cap ? o->cap * 2 : 256;
+        void *nb = realloc(o->at, nc * sizeof *o->at);
+        if (!nb)
+            return false;
+        o->at = nb;
+        o->cap = nc;
+    }
+    o->at[o->n][0] = s->line;
+    o->at[o->n][1] = s->col;
+    o->n++;
+    return true;
+}
+
+static void js_string(jscan_t *s)
+{
+    js_adv(s); /* opening quote */
+    while (s->p < s->end && *s->p != '"') {
+        if (*s->p == '\\' && s->p + 1 < s->end)
+            js_adv(s);
+        js_adv(s);
+    }
+    if (s->p < s->end)
+        js_adv(s);
+}
+
+static bool js_value(jscan_t *s)
+{
+    js_ws(s);
+    if (s->p >= s->end || !js_mark(s) || ++s->depth > DRA_YDOC_MAX_DEPTH + 1)
+        return false;
+    char c = *s->p;
+    bool ok = true;
+    if (c == '{' || c == '[') {
+        char close = c == '{' ? '}' : ']';
+        js_adv(s);
+        js_ws(s);
+        if (s->p < s->end && *s->p == close) {
+            js_adv(s);
+        } else {
+            for (;;) {
+                if (c == '{') {
+                    js_ws(s);
+                    if (s->p >= s->end || *s->p != '"' || !js_mark(s)) {
+                        ok = false;
+                        break;
+                    }
+                    js_string(s);
+                    js_ws(s);
+                    if (s->p >= s->end || *s->p != ':') {
+                        ok = false;
+                        break;
+                    }
+                    js_adv(s);
+                }
+                if (!js_value(s)) {
+                    ok = false;
+                    break;
+                }
+                js_ws(s);
+                if (s->p < s->end && *s->p == ',') {
+                    js_adv(s);
+                    continue;
+                }
+                if (s->p < s->end && *s->p == close)
+                    js_adv(s);
+                else
+                    ok = false;
+                break;
+            }
+        }
+    } else if (c == '"') {
+        js_string(s);
+    } else {
+        while (s->p < s->end && !strchr(" \t\r\n,]}", *s->p))
+            js_adv(s);
+    }
+    s->depth--;
+    return ok;
+}
+
 typedef struct jbuild {
     dra_arena_t *arena;
     const char *file;
     dra_diag_list_t *errs;
     size_t nnodes;
     int err;
+    jpos_t *pos;
 } jbuild_t;
+
+/* Give n the next recorded position (none when the scan stopped early). */
+static void jplace(jbuild_t *j, dra_ynode_t *n)
+{
+    if (n && j->pos && j->pos->next < j->pos->n) {
+        n->line = j->pos->at[j->pos->next][0];
+        n->column = j->pos->at[j->pos->next][1];
+    }
+    if (j->pos)
+        j->pos->next++;
+}
 
 static dra_ynode_t *jscalar(jbuild_t *j, const char *text, size_t len, uint8_t style)
 {
@@ -1026,7 +1154,20 @@ static dra_ynode_t *jscalar(jbuild_t *j, const char *text, size_t len, uint8_t s
     return n;
 }
 
+static dra_ynode_t *jconv_at(jbuild_t *j, json_t *v, int depth);
+
 static dra_ynode_t *jconv(jbuild_t *j, json_t *v, int depth)
+{
+    size_t slot = j->pos ? j->pos->next++ : 0;
+    dra_ynode_t *n = jconv_at(j, v, depth);
+    if (n && j->pos && slot < j->pos->n) {
+        n->line = j->pos->at[slot][0];
+        n->column = j->pos->at[slot][1];
+    }
+    return n;
+}
+
+static dra_ynode_t *jconv_at(jbuild_t *j, json_t *v, int depth)
 {
     if (j->err)
         return NULL;
@@ -1068,6 +1209,7 @@ static dra_ynode_t *jconv(jbuild_t *j, json_t *v, int depth)
             json_object_foreach(v, key, val)
             {
                 n->keys[i] = jscalar(j, key, strlen(key), DRA_YSTYLE_QUOTED);
+                jplace(j, n->keys[i]);
                 n->vals[i] = jconv(j, val, depth + 1);
                 if (j->err)
                     return NULL;
@@ -1136,8 +1278,14 @@ int dra_ydoc_parse_json(const char *buf, size_t len, const char *file, dra_arena
         return DRA_EPARSE;
     }
     dra_arena_mark_t mark = dra_arena_mark(a);
-    jbuild_t j = {.arena = a, .file = file, .errs = errs};
+    jpos_t pos = {0};
+    jscan_t scan = {.p = buf, .end = buf + len, .line = 1, .col = 1, .out = &pos};
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        scan.p += 3;
+    (void)js_value(&scan); /* positions are best effort: a short scan leaves the rest unknown */
+    jbuild_t j = {.arena = a, .file = file, .errs = errs, .pos = &pos};
     dra_ynode_t *n = jconv(&j, root, 0);
+    free(pos.at);
     json_decref(root);
     int rc = j.err;
     if (!rc && n)
@@ -1253,6 +1401,42 @@ bool dra_ynode_is_seq(const dra_ynode_t *n)
 bool dra_ynode_is_scalar(const dra_ynode_t *n)
 {
     return n && n->type == DRA_YNODE_SCALAR;
+}
+
+const dra_ynode_t *dra_ynode_at_path(const dra_ynode_t *n, const char *p)
+{
+    while (n && p && *p) {
+        if (*p == '.')
+            p++;
+        if (*p == '[') {
+            char *end;
+            unsigned long i = strtoul(p + 1, &end, 10);
+            if (n->type != DRA_YNODE_SEQ || *end != ']' || i >= n->n || !n->vals[i])
+                break;
+            n = n->vals[i];
+            p = end + 1;
+            continue;
+        }
+        if (n->type != DRA_YNODE_MAP)
+            break;
+        const dra_ynode_t *best = NULL;
+        size_t blen = 0;
+        for (uint32_t i = 0; i < n->n; i++) {
+            const dra_ynode_t *k = n->keys[i];
+            if (!k || !k->text || k->len <= blen || strncmp(p, k->text, k->len) != 0)
+                continue;
+            char after = p[k->len];
+            if (after == '\0' || after == '.' || after == '[') {
+                best = n->vals[i];
+                blen = k->len;
+            }
+        }
+        if (!best)
+            break;
+        n = best;
+        p += blen;
+    }
+    return n;
 }
 
 bool dra_yparse_int64(const char *s, size_t len, int64_t *out)

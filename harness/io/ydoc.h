@@ -5,8 +5,8 @@
  * through this module: YAML with libyaml's event API (never yaml_parser_load, which costs ~100x the
  * memory, STYLE §4.1), JSON with jansson (json_loadb, JSON_REJECT_DUPLICATES), both turned into the
  * same tree of dra_ynode_t: scalars (text, length, plain or quoted style), maps (scalar keys and
- * values, in document order) and sequences. Nodes carry 1-based line and column (0 when unknown:
- * JSON nodes, whose parser reports positions only for errors).
+ * values, in document order) and sequences. Nodes carry 1-based line and column (0 when unknown);
+ * for JSON, whose parser keeps no positions, a second linear scan of the text records them.
  *
  * Guards (bad input never crashes, hangs or allocates without bound):
  *  - nesting depth > DRA_YDOC_MAX_DEPTH (64) is an error (libyaml 0.2.5 has no limit and is
@@ -187,6 +187,12 @@ DRA_NODISCARD int dra_ynode_double(const dra_ynode_t *n, const char *file, const
  * (so plain 4 or true also read as text, as Kubernetes does for quantities). */
 DRA_NODISCARD int dra_ynode_string(const dra_ynode_t *n, const char *file, const char *path,
                                    bool lenient, const char **out, dra_diag_t *d);
+
+/* The node at a field path such as "spec.devices[2].attributes.gpu.example.com/model" below n,
+ * or the deepest node the path reaches (n itself when its first step fails). Keys may contain
+ * dots: at each map the longest key that matches the rest of the path wins. For messages:
+ * O(depth x keys per map). */
+const dra_ynode_t *dra_ynode_at_path(const dra_ynode_t *n, const char *path);
 
 /* Parse a core-schema integer from text (decimal, 0o, 0x; optional sign); false on junk or
  * overflow. */

@@ -46,7 +46,7 @@ static void rerr(rd_t *rd, const dra_ynode_t *at, const char *fmt, ...)
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dra_msg_vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
     (void)dra_diag_list_add(rd->errs, DRA_EVALIDATE, rd->file, at ? at->line : 0,
                             at ? at->column : 0, "%s/%s: %s: %s", rd->kind ? rd->kind : "?",

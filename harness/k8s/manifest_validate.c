@@ -12,7 +12,100 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "manifest.h"
+#include "ydoc.h"
+
+/* ---- field positions ------------------------------------------------------------------------
+ * The model keeps one position per object (its document or list item). A finding about one of
+ * its fields is moved to the field itself: the file is parsed again - once per validation, and
+ * only when such a finding occurs - and the field path walked from the object's node. */
+typedef struct loc {
+    const char *file; /* the file parsed (borrowed from the model); NULL = none yet */
+    bool ok;
+    char *buf;
+    dra_arena_t arena;
+    const dra_ynode_t **docs;
+    size_t ndocs, cap;
+} loc_t;
+
+static int loc_doc(const dra_ynode_t *root, void *ud)
+{
+    loc_t *l = ud;
+    if (l->ndocs == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 16;
+        const dra_ynode_t **nd = realloc(l->docs, nc * sizeof *nd);
+        if (!nd)
+            return DRA_ENOMEM;
+        l->docs = nd;
+        l->cap = nc;
+    }
+    l->docs[l->ndocs++] = root;
+    return DRA_OK;
+}
+
+static void loc_reset(loc_t *l)
+{
+    if (l->file)
+        dra_arena_fini(&l->arena);
+    free(l->buf);
+    free(l->docs);
+    memset(l, 0, sizeof *l);
+}
+
+static bool before(const dra_ynode_t *n, uint32_t line, uint32_t col)
+{
+    return n->line < line || (n->line == line && n->column <= col);
+}
+
+/* The mapping that starts exactly at line:col: only the last child starting at or before it
+ * can hold it (children are in document order), so the search is a path, not a scan. */
+static const dra_ynode_t *loc_find(const dra_ynode_t *n, uint32_t line, uint32_t col, int depth)
+{
+    for (; n && depth < 16; depth++) {
+        if (n->type == DRA_YNODE_MAP && n->line == line && n->column == col)
+            return n;
+        if ((n->type != DRA_YNODE_MAP && n->type != DRA_YNODE_SEQ) || !n->n || !n->vals)
+            return NULL;
+        size_t lo = 0, hi = n->n; /* last i with vals[i] before line:col */
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (n->vals[mid] && before(n->vals[mid], line, col))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        n = n->vals[lo] && before(n->vals[lo], line, col) ? n->vals[lo] : NULL;
+    }
+    return NULL;
+}
+
+/* Position of `path` inside the object at pos, when the file can be read again; else false. */
+static bool locate(loc_t *l, const dra_srcpos_t *pos, const char *path, dra_srcpos_t *out)
+{
+    if (!pos || !pos->file || !pos->line || !path || !*path || pos->file[0] == '<' ||
+        strcmp(pos->file, "-") == 0)
+        return false;
+    if (!l->file || strcmp(l->file, pos->file) != 0) {
+        loc_reset(l);
+        l->file = pos->file;
+        dra_arena_init(&l->arena, 0);
+        size_t len = 0;
+        l->ok = dra_cli_read_file(pos->file, DRA_MANIFEST_MAX_FILE, &l->buf, &len, NULL) == DRA_OK &&
+                dra_ydoc_parse_file_buf(l->buf, len, pos->file, &l->arena, 0, loc_doc, l, NULL) ==
+                    DRA_OK;
+    }
+    if (!l->ok)
+        return false;
+    const dra_ynode_t *obj = NULL;
+    for (size_t i = 0; i < l->ndocs && !obj; i++)
+        obj = loc_find(l->docs[i], pos->line, pos->column, 0);
+    const dra_ynode_t *at = obj ? dra_ynode_at_path(obj, path) : NULL;
+    if (!at || at == obj || !at->line)
+        return false;
+    *out = (dra_srcpos_t){pos->file, at->line, at->column};
+    return true;
+}
 
 typedef struct vd {
     const dra_model_t *m;
@@ -23,6 +116,7 @@ typedef struct vd {
     const char *kind;
     const char *name;
     int nerr;
+    loc_t loc; /* field positions, parsed on the first finding that needs them */
 } vd_t;
 
 enum { SEV_ERROR, SEV_RELEASE, SEV_INCOMPLETE, SEV_WARN };
@@ -42,8 +136,11 @@ static void vfind(vd_t *v, int sev, const dra_srcpos_t *pos, const char *path, c
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    dra_msg_vformat(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    dra_srcpos_t field;
+    if (locate(&v->loc, pos, path, &field))
+        pos = &field;
     (void)dra_diag_list_add(l, is_err ? DRA_EVALIDATE : DRA_OK, pos ? pos->file : NULL,
                             pos ? pos->line : 0, pos ? pos->column : 0, "%s/%s: %s: %s", v->kind,
                             v->name ? v->name : "<unnamed>", path, msg);
@@ -997,7 +1094,7 @@ int dra_manifest_validate_ex(const dra_model_t *m, const dra_validate_opts_t *op
                              dra_diag_list_t *errs, dra_diag_list_t *warns)
 {
     dra_validate_opts_t def = {0, 0};
-    vd_t v = {m, NULL, 0, opts ? opts : &def, errs, warns, "", NULL, 0};
+    vd_t v = {m, NULL, 0, opts ? opts : &def, errs, warns, "", NULL, 0, {0}};
     v.by_pool = malloc((m->nslices ? m->nslices : 1) * sizeof *v.by_pool);
     if (!v.by_pool)
         return DRA_ENOMEM;
@@ -1017,6 +1114,7 @@ int dra_manifest_validate_ex(const dra_model_t *m, const dra_validate_opts_t *op
         check_pod(&v, m->pods[i]);
     dup_names(&v);
     free(v.by_pool);
+    loc_reset(&v.loc);
     return v.nerr ? DRA_EVALIDATE : DRA_OK;
 }
 

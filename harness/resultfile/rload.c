@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "files.h"
+#include "escape.h"
+#include "ydoc.h"
 
 #define RLOAD_MAX_FILE ((size_t)1 << 30)
 
@@ -17,7 +19,20 @@ typedef struct {
     dra_arena_t *a;
     dra_diag_t *d;
     int rc; /* first error */
+    int64_t samples; /* histogram counts in the whole file (bounded: readers pool them) */
+    char err_path[256]; /* JSON path of the first error, to give it a line:col afterwards */
 } ctx_t;
+
+static void note_path(ctx_t *c, const char *path)
+{
+    if (c->rc == DRA_OK)
+        snprintf(c->err_path, sizeof c->err_path, "%s", path);
+}
+
+/* Histogram counts are summed when readers pool repetitions and files (int64_t): one histogram
+ * may hold at most 2^40 samples and one file 2^44, so no realistic number of files overflows. */
+#define HIST_MAX_COUNT (INT64_C(1) << 40)
+#define FILE_MAX_SAMPLES (INT64_C(1) << 44)
 
 static const char *jtype_name(const json_t *v)
 {
@@ -42,6 +57,7 @@ static const char *jtype_name(const json_t *v)
 
 static int type_error(ctx_t *c, const char *path, const char *want, const json_t *got)
 {
+    note_path(c, path);
     if (c->rc == DRA_OK)
         c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0, "%s: expected %s, got %s", path,
                              want, jtype_name(got));
@@ -63,19 +79,85 @@ static const char *dup(ctx_t *c, const char *s)
     return p ? p : "";
 }
 
+/* ---- character sets: result files are untrusted ----------------------------------------------
+ * Every string may hold any printable UTF-8 (jansson has checked the encoding and rejects
+ * NUL) but no control character: no C0/C1 control, DEL or bidi control, so nothing from a
+ * result reaches a terminal, a line-based format or a script as a line break or an escape
+ * sequence. Names (metrics, histograms, hashes, digests, release, policy, commit, dates) are
+ * restricted further to NAME_CHARS, at most NAME_MAX bytes. Writers escape for their target as
+ * well (escape.h); this is the second layer. */
+#define NAME_CHARS "A-Za-z0-9 and ._/:+=,@%-"
+#define NAME_MAX_LEN 256
+
+static bool name_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           (ch && strchr("._/:+=,@%-", ch) != NULL);
+}
+
+static bool check_text(ctx_t *c, const char *path, const char *s)
+{
+    for (size_t i = 0; s[i];) {
+        unsigned cp;
+        size_t n = dra_utf8_decode(s + i, &cp);
+        if (n == 0 || dra_esc_is_control(cp)) {
+            note_path(c, path);
+            if (c->rc == DRA_OK)
+                c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                                     "%s: control character U+%04X at byte %zu is not allowed", path,
+                                     n ? cp : (unsigned char)s[i], i);
+            return false;
+        }
+        i += n;
+    }
+    return true;
+}
+
+static bool check_name(ctx_t *c, const char *path, const char *s)
+{
+    if (!check_text(c, path, s))
+        return false;
+    size_t n = strlen(s);
+    bool ok = n <= NAME_MAX_LEN;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = name_char(s[i]);
+    if (!ok)
+        note_path(c, path);
+    if (!ok && c->rc == DRA_OK)
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "%s: \"%s\" is not a valid name (characters %s, at most %d bytes)",
+                             path, s, NAME_CHARS, NAME_MAX_LEN);
+    return ok;
+}
+
 /* Optional string member; "" when absent or null. */
 static const char *get_str(ctx_t *c, const json_t *obj, const char *key, const char *ppath)
 {
     const json_t *v = obj ? json_object_get(obj, key) : NULL;
     if (!v || json_is_null(v))
         return "";
+    char path[256];
+    snprintf(path, sizeof path, "%s%s%s", ppath, *ppath ? "." : "", key);
     if (!json_is_string(v)) {
-        char path[256];
-        snprintf(path, sizeof path, "%s.%s", ppath, key);
         type_error(c, path, "a string", v);
         return "";
     }
+    if (!check_text(c, path, json_string_value(v)))
+        return "";
     return dup(c, json_string_value(v));
+}
+
+/* Optional string member that is a name (NAME_CHARS). */
+static const char *get_name(ctx_t *c, const json_t *obj, const char *key, const char *ppath)
+{
+    const char *s = get_str(c, obj, key, ppath);
+    if (*s) {
+        char path[256];
+        snprintf(path, sizeof path, "%s%s%s", ppath, *ppath ? "." : "", key);
+        if (!check_name(c, path, s))
+            return "";
+    }
+    return s;
 }
 
 static int64_t get_int(ctx_t *c, const json_t *obj, const char *key, const char *ppath)
@@ -162,10 +244,10 @@ static void load_hist(ctx_t *c, const json_t *h, const char *path, dra_rload_his
         type_error(c, path, "an object", h);
         return;
     }
-    out->name = get_str(c, h, "name", path);
-    out->shape = get_str(c, h, "shape", path);
-    out->phase = get_str(c, h, "phase", path);
-    out->outcome = get_str(c, h, "outcome", path);
+    out->name = get_name(c, h, "name", path);
+    out->shape = get_name(c, h, "shape", path);
+    out->phase = get_name(c, h, "phase", path);
+    out->outcome = get_name(c, h, "outcome", path);
     out->lowest = get_int(c, h, "lowest", path);
     out->highest = get_int(c, h, "highest", path);
     out->sigfigs = (int)get_int(c, h, "sigfigs", path);
@@ -180,12 +262,20 @@ static void load_hist(ctx_t *c, const json_t *h, const char *path, dra_rload_his
         out->highest = INT64_C(3600000000000);
     if (out->sigfigs <= 0)
         out->sigfigs = 3;
+    if ((out->sigfigs > 5 || out->highest / 2 < out->lowest) && c->rc == DRA_OK) {
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "%s: layout sigfigs %d, lowest %lld, highest %lld is not a histogram "
+                             "(sigfigs 1..5, highest >= 2 * lowest)",
+                             path, out->sigfigs, (long long)out->lowest, (long long)out->highest);
+        return;
+    }
     const json_t *b = get_arr(c, h, "buckets", path);
     size_t n = b ? json_array_size(b) : 0;
     out->bucket_value = alloc_arr(c, n, sizeof(int64_t));
     out->bucket_count = alloc_arr(c, n, sizeof(int64_t));
     if (c->rc)
         return;
+    int64_t sum = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *pair = json_array_get(b, i);
         const json_t *v = json_array_get(pair, 0), *k = json_array_get(pair, 1);
@@ -200,7 +290,17 @@ static void load_hist(ctx_t *c, const json_t *h, const char *path, dra_rload_his
         }
         out->bucket_value[i] = (int64_t)json_integer_value(v);
         out->bucket_count[i] = (int64_t)json_integer_value(k);
+        sum += out->bucket_count[i] > HIST_MAX_COUNT ? HIST_MAX_COUNT + 1 : out->bucket_count[i];
+        if (sum > HIST_MAX_COUNT || c->samples + sum > FILE_MAX_SAMPLES) {
+            if (c->rc == DRA_OK)
+                c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                                     "%s.buckets: more than 2^40 samples in one histogram or "
+                                     "2^44 in one file",
+                                     path);
+            return;
+        }
     }
+    c->samples += sum;
     out->nbuckets = n;
 }
 
@@ -223,7 +323,7 @@ static void load_rep(ctx_t *c, const json_t *r, size_t ri, dra_rload_rep_t *out)
     out->unsatisfiable = get_int(c, oc, "unsatisfiable", sub);
     out->node_failure = get_int(c, oc, "node_failure", sub);
     out->fatal = get_int(c, oc, "fatal", sub);
-    out->digest = get_str(c, r, "digest", path);
+    out->digest = get_name(c, r, "digest", path);
 
     const json_t *vals = json_object_get(r, "values");
     if (!vals || !json_is_object(vals)) {
@@ -246,6 +346,9 @@ static void load_rep(ctx_t *c, const json_t *r, size_t ri, dra_rload_rep_t *out)
     json_object_foreach((json_t *)vals, key, v) {
         if (json_is_null(v))
             continue;
+        snprintf(sub, sizeof sub, "%s.values", path);
+        if (!check_name(c, sub, key))
+            return;
         if (!json_is_number(v)) {
             snprintf(sub, sizeof sub, "%s.values.%s", path, key);
             type_error(c, sub, "a number", v);
@@ -328,6 +431,10 @@ static const char *features_string(ctx_t *c, const json_t *f)
     const char *k;
     const json_t *v;
     json_object_foreach((json_t *)f, k, v) {
+        if (!check_name(c, "run.features", k)) {
+            free(keys);
+            return "";
+        }
         keys[i++] = k;
         total += strlen(k) + 8;
     }
@@ -483,14 +590,18 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
                              json_string_value(schema), DRA_RLOAD_SCHEMA);
         return;
     }
-    r->status = get_str(c, root, "status", "");
+    r->status = get_name(c, root, "status", "");
     if (!*r->status)
         r->status = "complete";
+    if (strcmp(r->status, "complete") != 0 && strcmp(r->status, "interrupted") != 0 &&
+        c->rc == DRA_OK)
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "status: \"%s\" (expected \"complete\" or \"interrupted\")", r->status);
 
     const json_t *tool = get_obj(c, root, "tool", "");
-    r->tool_version = get_str(c, tool, "version", "tool");
-    r->tool_git = get_str(c, tool, "git", "tool");
-    r->build_type = get_str(c, tool, "build_type", "tool");
+    r->tool_version = get_name(c, tool, "version", "tool");
+    r->tool_git = get_name(c, tool, "git", "tool");
+    r->build_type = get_name(c, tool, "build_type", "tool");
     r->compiler = get_str(c, tool, "compiler", "tool");
     r->flags = get_str(c, tool, "flags", "tool");
     const json_t *san = tool ? json_object_get(tool, "sanitize") : NULL;
@@ -499,6 +610,8 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
         size_t pos = 0;
         for (size_t i = 0; i < json_array_size(san) && pos < sizeof buf - 1; i++) {
             const char *s = json_string_value(json_array_get(san, i));
+            if (s && !check_name(c, "tool.sanitize", s))
+                return;
             pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s", i ? "," : "",
                                     s ? s : "?");
             if (pos >= sizeof buf)
@@ -510,11 +623,15 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
     }
     r->native = get_bool(c, tool, "native", "tool");
     const json_t *kern = get_obj(c, tool, "kernel", "tool");
-    r->kernel = get_str(c, kern, "selected", "tool.kernel");
+    r->kernel = get_name(c, kern, "selected", "tool.kernel");
 
     const json_t *host = get_obj(c, root, "host", "");
     r->hostname = get_str(c, host, "hostname", "host");
-    r->date = get_str(c, host, "date", "host");
+    r->date = get_name(c, host, "date", "host");
+    /* RFC 3339 characters only: the date becomes part of an export file name */
+    if (r->date[strspn(r->date, "0123456789-:.+TZ")] != '\0' && c->rc == DRA_OK)
+        c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0,
+                             "host.date: \"%s\" is not an RFC 3339 date", r->date);
     r->host_kernel = get_str(c, host, "kernel", "host");
     r->cpu_model = get_str(c, host, "cpu_model", "host");
     r->governor = get_str(c, host, "governor", "host");
@@ -536,15 +653,15 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
         c->rc = dra_diag_set(c->d, DRA_EVALIDATE, c->file, 0, 0, "run.scenario: missing or empty");
         return;
     }
-    r->scenario_hash = get_str(c, run, "scenario_hash", "run");
-    r->cluster_hash = get_str(c, run, "cluster_hash", "run");
-    r->workload_hash = get_str(c, run, "workload_hash", "run");
-    r->seed = get_str(c, run, "seed", "run");
-    r->seed_hex = get_str(c, run, "seed_hex", "run");
-    r->release = get_str(c, run, "release", "run");
-    r->allocator = get_str(c, run, "allocator", "run");
-    r->policy = get_str(c, run, "policy", "run");
-    r->invariant_mode = get_str(c, run, "invariant_mode", "run");
+    r->scenario_hash = get_name(c, run, "scenario_hash", "run");
+    r->cluster_hash = get_name(c, run, "cluster_hash", "run");
+    r->workload_hash = get_name(c, run, "workload_hash", "run");
+    r->seed = get_name(c, run, "seed", "run");
+    r->seed_hex = get_name(c, run, "seed_hex", "run");
+    r->release = get_name(c, run, "release", "run");
+    r->allocator = get_name(c, run, "allocator", "run");
+    r->policy = get_name(c, run, "policy", "run");
+    r->invariant_mode = get_name(c, run, "invariant_mode", "run");
     r->features = features_string(c, get_obj(c, run, "features", "run"));
     r->upstream_bugs = get_bool(c, run, "upstream_bugs", "run");
     r->has_test_delay = json_object_get(run, "test_delay_ns") != NULL;
@@ -594,6 +711,8 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
     const json_t *m;
     json_object_foreach((json_t *)mets, key, m) {
         char p[256];
+        if (!check_name(c, "metrics", key))
+            return;
         snprintf(p, sizeof p, "metrics.%s", key);
         if (!json_is_object(m)) {
             type_error(c, p, "an object", m);
@@ -601,7 +720,7 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
         }
         dra_rload_metric_t *e = &r->metrics[r->nmetrics++];
         e->name = dup(c, key);
-        e->unit = get_str(c, m, "unit", p);
+        e->unit = get_name(c, m, "unit", p);
         const char *b = get_str(c, m, "better", p);
         if (strcmp(b, "higher") == 0)
             e->better = DRA_RLOAD_BETTER_HIGHER;
@@ -643,9 +762,34 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
         rep_viol += r->reps[i].inv_violations;
     if (rep_viol > r->inv_violations)
         r->inv_violations = rep_viol;
-    r->digest = get_str(c, root, "digest", "");
+    r->digest = get_name(c, root, "digest", "");
     if (!*r->digest && r->nreps)
         r->digest = r->reps[0].digest;
+}
+
+/* Give a validation error the line:col of its field: jansson keeps no positions, so on an
+ * error (only then) the text is parsed again with positions (ydoc) and the JSON path walked. */
+static int locate_doc(const dra_ynode_t *root, void *ud)
+{
+    const dra_ynode_t **out = ud;
+    *out = root;
+    return DRA_OK;
+}
+
+static void locate(const char *buf, size_t len, const char *name, const char *path,
+                   dra_diag_t *diag)
+{
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    const dra_ynode_t *root = NULL;
+    if (dra_ydoc_parse_json(buf, len, name, &a, 0, locate_doc, &root, NULL) == DRA_OK && root) {
+        const dra_ynode_t *at = dra_ynode_at_path(root, path);
+        if (at && at != root && at->line) {
+            diag->line = at->line;
+            diag->column = at->column;
+        }
+    }
+    dra_arena_fini(&a);
 }
 
 int dra_rload_buf(const char *buf, size_t len, const char *name, dra_rload_result_t *out,
@@ -666,6 +810,8 @@ int dra_rload_buf(const char *buf, size_t len, const char *name, dra_rload_resul
     out->path = dup(&c, name);
     load_root(&c, root, out);
     json_decref(root);
+    if (c.rc == DRA_EVALIDATE && diag && c.err_path[0])
+        locate(buf, len, name, c.err_path, diag);
     if (c.rc != DRA_OK) {
         dra_rload_fini(out);
         return c.rc;

@@ -11,11 +11,20 @@
  * `schema` is "drabench-result/v1"; `run.scenario` and `repetitions` are required; every other
  * documented key is optional (absent strings read as "", absent numbers as 0), but a key that is
  * present with the wrong type is an error. A metric value that is `null` (undefined statistic)
- * is skipped, not an error. Parse errors name file:line:col; semantic errors name the file and
- * the JSON path ("repetitions[2].values.throughput.claims_per_s: expected a number, got string").
+ * is skipped, not an error. Parse errors name file:line:col; semantic errors name the file, the
+ * line:col of the field (found by parsing the text again, only on error) and the JSON path
+ * ("repetitions[2].values.throughput.claims_per_s: expected a number, got string").
+ * Result files are untrusted (they reach gnuplot, HTML, Markdown, benchfmt and terminals): no
+ * string may hold a control character (C0, DEL, C1) or a bidi control; names - metric keys,
+ * histogram name/shape/phase/outcome, units, hashes, digests, seed, release, policy, allocator,
+ * tool version/git/build type, kernel, feature gates - are limited to [A-Za-z0-9._/:+=,@%-] and
+ * 256 bytes; status is "complete" or "interrupted"; host.date holds RFC 3339 characters only.
+ * Histograms: sigfigs 1..5, highest >= 2 * lowest, at most 2^40 samples in one histogram and
+ * 2^44 in one file (readers pool counts in int64_t).
  *
  * Ownership: everything a dra_rload_result_t points to (strings included) lives in its arena;
- * dra_rload_fini releases it. Errors: DRA_OK, DRA_EIO (unreadable), DRA_ELIMIT (> 1 GiB),
+ * dra_rload_fini releases it. Errors: DRA_OK, DRA_ENOTFOUND (no such file), DRA_EIO (unreadable),
+ * DRA_ELIMIT (> 1 GiB),
  * DRA_EPARSE (not JSON), DRA_EVALIDATE (wrong schema or types), DRA_ENOMEM; diag says why.
  * Cost: O(file size). Thread-safety: independent results may be loaded concurrently.
  */

@@ -41,7 +41,7 @@ dra_manifest_cli_test(validate_bad_message ARGS validate
                       ../shared/real-manifests/k8s-enhancements-keps/KEP-4815.tpu-multihost-slices.yaml
                       REGEX "KEP-4815.tpu-multihost-slices.yaml:[0-9]+:[0-9]+: error: ResourceSlice/device-slice: .*tpu-couner-set")
 # A missing input is an environment error (4) today.
-dra_manifest_cli_test(validate_missing_file ARGS validate no/such/file.yaml EXIT 4)
+dra_manifest_cli_test(validate_missing_file ARGS validate no/such/file.yaml EXIT 2)
 dra_manifest_cli_test(validate_usage ARGS validate --release 2.0 x.yaml EXIT 2)
 dra_manifest_cli_test(inspect_gb200 ARGS inspect
                       ../shared/real-manifests/dranet/oci_oke_examples/BM.GPU.GB200-v3.4/resourceslice-gpu.yaml

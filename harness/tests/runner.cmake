@@ -139,7 +139,7 @@ jq -e -f "$RT/schema.jq" "$RT/delay.json" > /dev/null
 
 # SIGINT stops at a pod boundary and still writes a valid file marked "interrupted".
 dra_runner_cli_test(cli_sigint [=[
-out="$RT/intr.json"; rm -f "$out"
+out="$RT/intr.json"; rm -f "$out" "$RT/intr.txt"
 "$DRABENCH" run "$RT/small.yaml" --repeat 100000 --warmup 0 --invariants off --progress auto -o "$out" > "$RT/intr.txt" 2>&1 &
 pid=$!
 i=0; while [ $i -lt 600 ] && ! grep -q 'rep 2/100000' "$RT/intr.txt"; do sleep 0.1; i=$((i+1)); done

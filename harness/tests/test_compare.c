@@ -526,7 +526,7 @@ static void test_loader_errors(void)
     CHECK(!dra_rload_value(&r.reps[0], "m", &v));
     CHECK(dra_rload_value(&r.reps[0], "k", &v) && v == 2);
     dra_rload_fini(&r);
-    CHECK_EQ_I64(dra_rload_file("corpora/golden/compare/does-not-exist.json", &r, &d), DRA_EIO);
+    CHECK_EQ_I64(dra_rload_file("corpora/golden/compare/does-not-exist.json", &r, &d), DRA_ENOTFOUND);
 }
 
 static void test_golden_markdown(void)
