@@ -572,13 +572,21 @@ int dra_cmd_cel(int argc, char **argv)
         dra_diag_list_t errs;
         dra_diag_list_init(&errs);
         rc = dra_manifest_read_paths(&m, files, nfiles, &errs);
+        /* a file or directory that cannot be read (4), a symbolic-link loop, nesting too deep
+         * or a file over the size limit (2) stop here; objects that fail validation are
+         * reported and the devices that loaded are still evaluated */
+        int walk_status = rc == DRA_ENOMEM || rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_OK;
         for (size_t i = 0; i < errs.count; i++) {
             char buf[DRA_DIAG_MSG_MAX + 256];
             fprintf(stderr, "drabench cel: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+            if (errs.items[i].code == DRA_EIO)
+                walk_status = DRA_EXIT_ENV;
+            else if (errs.items[i].code == DRA_ELIMIT && walk_status == DRA_EXIT_OK)
+                walk_status = DRA_EXIT_USAGE;
         }
         dra_diag_list_fini(&errs);
-        if (rc == DRA_ENOMEM || rc == DRA_EIO) {
-            status = rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_ENV;
+        if (walk_status != DRA_EXIT_OK) {
+            status = walk_status;
             goto out;
         }
         for (uint32_t si = 0; si < m.nslices; si++) {

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "manifest.h"
 #include "progress.h"
+#include "walk.h"
 
 static const char help[] =
     "drabench validate - check Kubernetes DRA manifests as the API server and allocator would\n"
@@ -220,24 +221,33 @@ int dra_cmd_validate(int argc, char **argv)
         int rrc = dra_manifest_read_paths(&m, paths, npaths, &errs);
         validate_unit(&vc, "(cluster)", &m, rrc, &errs);
         vc.t.files = 0;
-        (void)dra_manifest_each_file(paths, npaths, count_file, &vc.t.files, NULL);
+        dra_walk_t cw;
+        dra_walk_init(&cw, dra_walk_manifest_suffixes);
+        (void)dra_walk_paths(&cw, paths, npaths, count_file, &vc.t.files, NULL);
+        dra_walk_fini(&cw);
         dra_diag_list_fini(&errs);
         dra_model_fini(&m);
     } else {
         dra_progress_mode_t pm = dra_progress_mode(when, quiet || json);
         dra_progress_init(&vc.prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
+        dra_walk_t w; /* owns the paths the walk errors name, until after they are reported */
+        dra_walk_init(&w, dra_walk_manifest_suffixes);
         if (pm == DRA_PROGRESS_BAR)
-            (void)dra_manifest_each_file(paths, npaths, count_file, &vc.nfiles, NULL);
-        dra_diag_list_t werrs; /* a directory that cannot be walked */
+            (void)dra_walk_paths(&w, paths, npaths, count_file, &vc.nfiles, NULL);
+        dra_diag_list_t werrs; /* a directory that cannot be walked, a loop, too deep */
         dra_diag_list_init(&werrs);
-        int wrc = dra_manifest_each_file(paths, npaths, validate_file, &vc, &werrs);
+        int wrc = dra_walk_paths(&w, paths, npaths, validate_file, &vc, &werrs);
         if (werrs.count) {
             dra_model_t empty;
             dra_model_init(&empty);
             validate_unit(&vc, "(paths)", &empty, wrc, &werrs);
             dra_model_fini(&empty);
+            for (size_t i = 0; i < werrs.count; i++)
+                if (werrs.items[i].code == DRA_EIO)
+                    vc.t.env = 1; /* unreadable: environment; a loop or depth: invalid input */
         }
         dra_diag_list_fini(&werrs);
+        dra_walk_fini(&w);
         dra_progress_update(&vc.prog, "validate: files", vc.t.files, vc.nfiles, true);
         dra_progress_finish(&vc.prog);
     }

@@ -60,16 +60,13 @@ int dra_manifest_read_buffer_split(dra_model_t *m, const char *file, const char 
                                    dra_ydoc_split_t *sp, dra_diag_list_t *errs);
 /* Read one file ("-" = stdin), then dra_model_imply_nodes. */
 int dra_manifest_read_file(dra_model_t *m, const char *path, dra_diag_list_t *errs);
-/* Files, or directories walked recursively in sorted order (*.yaml, *.yml, *.json); then
- * dra_model_imply_nodes. Reads every path even after errors; returns the first non-OK code. */
+/* Files, or directories walked recursively in sorted order (*.yaml, *.yml, *.json; the walk of
+ * walk.h: symbolic-link loops, unreadable directories and nesting deeper than 32 are errors naming
+ * the path); then dra_model_imply_nodes. Reads every path even after errors; returns the first
+ * non-OK code (DRA_EIO for an unreadable directory, DRA_ELIMIT for a loop or depth). The file
+ * names of the diagnostics are owned by m. Walking the same order without reading:
+ * dra_walk_paths with dra_walk_manifest_suffixes (walk.h). */
 int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n, dra_diag_list_t *errs);
-/* Called per manifest file; a non-OK return is remembered (the walk goes on). */
-typedef int (*dra_manifest_file_fn)(const char *path, void *ud);
-/* The files dra_manifest_read_paths reads, in its order: each path as given (a file, or "-"),
- * directories walked recursively in sorted order (*.yaml, *.yml, *.json; names starting with '.'
- * skipped). Directory errors go to errs. Returns the first non-OK code. */
-int dra_manifest_each_file(char *const *paths, int n, dra_manifest_file_fn fn, void *ud,
-                           dra_diag_list_t *errs);
 
 /* ---- validator --------------------------------------------------------------------------- */
 
