@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "cel/cel.h"
 #include "cli.h"
 #include "manifest.h"
 #include "progress.h"
@@ -19,7 +20,8 @@ static const char help[] =
     "Reads ResourceSlices, DeviceClasses, ResourceClaims, ResourceClaimTemplates (resource.k8s.io\n"
     "v1, v1beta2, v1beta1, v1alpha3), Pods, workloads and Nodes from YAML or JSON files, or from\n"
     "directories walked recursively (*.yaml, *.yml, *.json), and lists every problem on stderr as\n"
-    "file:line:col: Kind/name: field.path: reason, followed by a summary line.\n"
+    "file:line:col: Kind/name: field.path: reason, followed by a summary line. Every CEL\n"
+    "selector is compiled and its estimated cost checked against the limit, as at admission.\n"
     "Each file is checked on its own (a directory of unrelated examples is fine); with --cluster\n"
     "all inputs are one cluster, so names must be unique across files and a pool's slices and\n"
     "counter sets may be spread over several files.\n"
@@ -76,6 +78,107 @@ static json_t *diags_json(const dra_diag_list_t *l)
     return arr;
 }
 
+/* ---- CEL selectors: compiled and cost-checked as the API server does at admission ---------- */
+
+typedef struct celck {
+    dra_arena_t arena; /* programs, reset after each expression */
+    dra_diag_list_t *errs;
+    const char *kind, *name;
+    int rc; /* DRA_ENOMEM when it happened */
+} celck_t;
+
+/* One diagnostic "Kind/name: path: msg" at the expression's position. */
+static void cel_error(celck_t *c, const dra_srcpos_t *pos, const char *path, const char *msg)
+{
+    (void)dra_diag_list_add(c->errs, DRA_EVALIDATE, pos ? pos->file : NULL, pos ? pos->line : 0,
+                            pos ? pos->column : 0, "%s/%s: %s: %s", c->kind,
+                            c->name ? c->name : "<unnamed>", path, msg);
+}
+
+static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t n,
+                                const dra_srcpos_t *fallback, const char *path)
+{
+    for (uint32_t i = 0; i < n && c->rc == DRA_OK; i++) {
+        const char *src = sel[i].cel;
+        if (!src || strlen(src) > DRA_CEL_MAX_LEN)
+            continue; /* missing or too long: the structural checks say so */
+        char p[400];
+        snprintf(p, sizeof p, "%s[%u].cel.expression", path, i);
+        const dra_srcpos_t *pos = sel[i].pos.line ? &sel[i].pos : fallback;
+        dra_arena_mark_t mk = dra_arena_mark(&c->arena);
+        dra_cel_prog_t *prog = NULL;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        int rc = dra_cel_compile(src, strlen(src), &c->arena, &prog, &d);
+        uint64_t cost = 0;
+        char msg[DRA_DIAG_MSG_MAX];
+        if (rc == DRA_ENOMEM) {
+            c->rc = rc;
+        } else if (rc != DRA_OK) {
+            snprintf(msg, sizeof msg, "compilation failed: %s", d.msg); /* <input>:1:col */
+            cel_error(c, pos, p, msg);
+        } else if ((rc = dra_cel_estimate_cost(prog, &cost)) != DRA_OK) {
+            c->rc = rc;
+        } else if (cost > DRA_CEL_MAX_COST) {
+            snprintf(msg, sizeof msg,
+                     "too complex, exceeds cost limit (estimated cost %llu, limit %llu)",
+                     (unsigned long long)cost, (unsigned long long)DRA_CEL_MAX_COST);
+            cel_error(c, pos, p, msg);
+        }
+        dra_arena_reset_to(&c->arena, mk);
+    }
+}
+
+static void cel_check_request(celck_t *c, const dra_exact_request_t *r, const dra_srcpos_t *pos,
+                              const char *path)
+{
+    char p[300];
+    snprintf(p, sizeof p, "%s.selectors", path);
+    cel_check_selectors(c, r->selectors, r->nselectors, r->pos.line ? &r->pos : pos, p);
+}
+
+static void cel_check_claim(celck_t *c, const dra_claim_t *cl)
+{
+    c->kind = cl->is_template ? "ResourceClaimTemplate" : "ResourceClaim";
+    c->name = cl->name;
+    const char *spec = cl->is_template ? "spec.spec" : "spec";
+    for (uint32_t i = 0; i < cl->nrequests; i++) {
+        const dra_request_t *r = &cl->requests[i];
+        const dra_srcpos_t *pos = r->pos.line ? &r->pos : &cl->pos;
+        char p[300];
+        if (r->exactly) {
+            snprintf(p, sizeof p, "%s.devices.requests[%u].exactly", spec, i);
+            cel_check_request(c, r->exactly, pos, p);
+        }
+        for (uint32_t k = 0; k < r->nfirst_available; k++) {
+            snprintf(p, sizeof p, "%s.devices.requests[%u].firstAvailable[%u]", spec, i, k);
+            cel_check_request(c, &r->first_available[k], pos, p);
+        }
+    }
+}
+
+/* Every CEL selector of the model's DeviceClasses, ResourceClaims and ResourceClaimTemplates:
+ * a compile error (syntax, types, an invalid regular expression literal in matches()) or an
+ * estimated cost above DRA_CEL_MAX_COST is an error at the expression's file:line:col, as the
+ * API server rejects such objects. Returns DRA_OK or DRA_ENOMEM. */
+static int validate_cel(const dra_model_t *m, dra_diag_list_t *errs)
+{
+    celck_t c = {.errs = errs};
+    dra_arena_init(&c.arena, 0);
+    for (uint32_t i = 0; i < m->nclasses && c.rc == DRA_OK; i++) {
+        const dra_device_class_t *cl = m->classes[i];
+        c.kind = "DeviceClass";
+        c.name = cl->name;
+        cel_check_selectors(&c, cl->selectors, cl->nselectors, &cl->pos, "spec.selectors");
+    }
+    for (uint32_t i = 0; i < m->nclaims && c.rc == DRA_OK; i++)
+        cel_check_claim(&c, m->claims[i]);
+    for (uint32_t i = 0; i < m->ntemplates && c.rc == DRA_OK; i++)
+        cel_check_claim(&c, m->templates[i]);
+    dra_arena_fini(&c.arena);
+    return c.rc;
+}
+
 typedef struct vtotals {
     unsigned long long slices, devices, classes, claims, templates, pods, nodes, skipped;
     size_t files, invalid, errors, warnings;
@@ -98,6 +201,8 @@ static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
     dra_diag_list_t warns;
     dra_diag_list_init(&warns);
     int vrc = dra_manifest_validate_ex(m, c->vo, errs, &warns);
+    if (validate_cel(m, errs) == DRA_ENOMEM)
+        vrc = DRA_ENOMEM;
     size_t nerr = errs->count + errs->dropped, nwarn = warns.count + warns.dropped;
     if (c->json) {
         json_t *o = json_pack("{s:s, s:b, s:o, s:o, s:I, s:I}", "file", what, "valid", nerr == 0,
