@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "alloc/alloc.h"
@@ -761,6 +762,16 @@ static int check_test_doc(const dra_ynode_t *doc, const char *file, dra_diag_t *
     if (!spec || !dra_ynode_is_map(spec))
         return dra_diag_set(d, DRA_EVALIDATE, file, doc->line, doc->column,
                             "AllocationTest has no spec");
+    /* includes name regular files: not "-" (stdin), a directory or a device */
+    const dra_ynode_t *inc = dra_ynode_get(spec, "include");
+    for (uint32_t i = 0; inc && dra_ynode_is_seq(inc) && i < inc->n; i++) {
+        const dra_ynode_t *e = inc->vals[i];
+        struct stat sb;
+        if (!scal(e) || stat(scal(e), &sb) != 0 || !S_ISREG(sb.st_mode))
+            return dra_diag_set(d, DRA_EVALIDATE, file, e->line, e->column,
+                                "spec.include[%u]: \"%.200s\" is not a readable regular file", i,
+                                scal(e) ? scal(e) : "");
+    }
     const dra_ynode_t *exp = dra_ynode_get(spec, "expect");
     if (!exp || !dra_ynode_is_map(exp))
         return dra_diag_set(d, DRA_EVALIDATE, file, spec->line, spec->column,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # alloc_schema.sh DRABENCH - `alloc --test` reads its cases strictly: an unknown key, a value of
 # the wrong shape, an unknown outcome or a missing expectation make the case invalid (exit 2, the
-# message names file:line:col and the key), never a pass (exit 0) or a failure (exit 1).
+# message names file:line:col and the key), never a pass (exit 0) or a failure (exit 1); an
+# include that is not a regular file ("-" would read stdin) too.
 set -u
 bin=$1
 root=$(mktemp -d "${TMPDIR:-/tmp}/drabench-schema-XXXXXX") || exit 1
@@ -73,6 +74,10 @@ mk no-expect ''
 mk shape '  expect:
     outcome: Allocated
     allocations: [claim]'
+mk include-stdin '  include: ["-"]
+  expect: {outcome: Allocated}'
+mk include-dir '  include: ["."]
+  expect: {outcome: Allocated}'
 mk wrong '  expect:
     outcome: Allocated
     allocations:
@@ -95,6 +100,8 @@ check spec-key 2 'invalid case: spec-key.yaml:[0-9]+:[0-9]+: unknown key "nod" i
 check maybe 2 'invalid case: maybe.yaml:[0-9]+:[0-9]+: spec.expect.outcome "Maybe" is none of'
 check no-outcome 2 'spec.expect.outcome is missing'
 check no-expect 2 'spec.expect is missing'
+check include-stdin 2 'spec.include\[0\]: "-" is not a readable regular file'
+check include-dir 2 'spec.include\[0\]: "." is not a readable regular file'
 check shape 2 'spec.expect.allocations: must be a mapping, not a list'
 # one invalid case among passing ones still makes the run invalid
 "$bin" alloc --test good.yaml maybe.yaml >/dev/null 2>err.txt; rc=$?
