@@ -81,7 +81,7 @@ static json_t *diags_json(const dra_diag_list_t *l)
 /* ---- CEL selectors: compiled and cost-checked as the API server does at admission ---------- */
 
 typedef struct celck {
-    dra_arena_t arena; /* programs, reset after each expression */
+    dra_cel_cache_t *cache; /* one compile per distinct expression text (errors cached too) */
     dra_diag_list_t *errs;
     const char *kind, *name;
     int rc; /* DRA_ENOMEM when it happened */
@@ -105,11 +105,10 @@ static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t 
         char p[400];
         snprintf(p, sizeof p, "%s[%u].cel.expression", path, i);
         const dra_srcpos_t *pos = sel[i].pos.line ? &sel[i].pos : fallback;
-        dra_arena_mark_t mk = dra_arena_mark(&c->arena);
-        dra_cel_prog_t *prog = NULL;
+        const dra_cel_prog_t *prog = NULL;
         dra_diag_t d;
         dra_diag_clear(&d);
-        int rc = dra_cel_compile(src, strlen(src), &c->arena, &prog, &d);
+        int rc = dra_cel_cache_get(c->cache, src, &prog, &d);
         uint64_t cost = 0;
         char msg[DRA_DIAG_MSG_MAX];
         if (rc == DRA_ENOMEM) {
@@ -125,7 +124,6 @@ static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t 
                      (unsigned long long)cost, (unsigned long long)DRA_CEL_MAX_COST);
             cel_error(c, pos, p, msg);
         }
-        dra_arena_reset_to(&c->arena, mk);
     }
 }
 
@@ -164,7 +162,8 @@ static void cel_check_claim(celck_t *c, const dra_claim_t *cl)
 static int validate_cel(const dra_model_t *m, dra_diag_list_t *errs)
 {
     celck_t c = {.errs = errs};
-    dra_arena_init(&c.arena, 0);
+    if (dra_cel_cache_new(&c.cache) != DRA_OK)
+        return DRA_ENOMEM;
     for (uint32_t i = 0; i < m->nclasses && c.rc == DRA_OK; i++) {
         const dra_device_class_t *cl = m->classes[i];
         c.kind = "DeviceClass";
@@ -175,7 +174,7 @@ static int validate_cel(const dra_model_t *m, dra_diag_list_t *errs)
         cel_check_claim(&c, m->claims[i]);
     for (uint32_t i = 0; i < m->ntemplates && c.rc == DRA_OK; i++)
         cel_check_claim(&c, m->templates[i]);
-    dra_arena_fini(&c.arena);
+    dra_cel_cache_free(c.cache);
     return c.rc;
 }
 
