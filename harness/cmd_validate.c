@@ -110,7 +110,7 @@ static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t 
         dra_diag_clear(&d);
         int rc = dra_cel_cache_get(c->cache, src, &prog, &d);
         uint64_t cost = 0;
-        char msg[DRA_DIAG_MSG_MAX];
+        char msg[DRA_DIAG_MSG_MAX + 64];
         if (rc == DRA_ENOMEM) {
             c->rc = rc;
         } else if (rc != DRA_OK) {

@@ -65,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != DRA_OK) {
         if (rc != DRA_ENOMEM && !d.msg[0])
             fail("load error without a message", NULL);
+        dra_scenario_fini(&s); /* the arena is the caller's to release, also after an error */
         return 0;
     }
     if (dra_scenario_load(&s2, (const char *)data, size, "fuzz.yaml", &d) != DRA_OK ||
