@@ -166,7 +166,8 @@ static const char help[] =
     "  drabench cel --bench 100000 'device.attributes[\"gpu.nvidia.com\"].index < 4'\n"
     "\n"
     "Exit status: 0 when the expression compiled (whatever the per-device results), 2 on a\n"
-    "compile error or a usage error, 4 on an I/O or memory error.\n";
+    "compile error, a usage error, or -f input that cannot be walked (a symbolic-link loop,\n"
+    "directories nested deeper than 32), 4 on an I/O or memory error.\n";
 
 static void print_compile_error(const char *expr, const dra_diag_t *d, bool json)
 {
