@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "manifest.h"
 #include "walk.h"
 
 static char root[256];
@@ -120,6 +121,30 @@ static void test_symlink_loop(void)
         CHECK(strlen(errs.items[i].file) > strlen(root));
     dra_diag_list_fini(&errs);
     dra_walk_fini(&w);
+}
+
+/* The reader over the same tree: the loop is an error whose file name (owned by the model now)
+ * is still readable after the walk ended; under ASan the old walker read freed memory here. */
+static void test_read_paths_loop(void)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/l", root);
+    char *paths[] = {p};
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    CHECK_EQ_I64(dra_manifest_read_paths(&m, paths, 1, &errs), DRA_ELIMIT);
+    CHECK_EQ_U64(errs.count, 2);
+    char want[600];
+    snprintf(want, sizeof want, "%s/l/a/back", root);
+    if (errs.count >= 1) {
+        CHECK_STREQ(errs.items[0].file, want);
+        char buf[1200];
+        CHECK(strstr(dra_diag_format(&errs.items[0], buf, sizeof buf), "directory loop") != NULL);
+    }
+    dra_diag_list_fini(&errs);
+    dra_model_fini(&m);
 }
 
 static void test_depth(void)
@@ -252,6 +277,7 @@ int main(void)
     (void)chmod(root, 0755); /* the unprivileged child must reach u/ */
     RUN(test_order_and_suffixes);
     RUN(test_symlink_loop);
+    RUN(test_read_paths_loop);
     RUN(test_depth);
     RUN(test_dangling_link);
     RUN(test_unreadable);
