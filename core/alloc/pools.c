@@ -6,16 +6,69 @@
  * matters through the sorts below). Pools are sorted by (driver, pool) bytewise in every release:
  * upstream <= 1.35 and the stable variant iterate a Go map (random order); a deterministic order
  * is the only reproducible choice (documented in README.md).
+ *
+ * Cost: linear in the slices and devices looked at. The pool of a slice, the duplicate device and
+ * counter-set names of a pool and the slices of a pool's completeness re-check are found through
+ * hash sets in the arena (no pairwise comparisons: 400 slices x 128 devices in one pool used to
+ * take seconds); every decision and message is the one the pairwise scans gave.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xxhash.h>
 
 #include "alloc/alloc_impl.h"
 
 static const char *nz(const char *s)
 {
     return s ? s : "";
+}
+
+/* ---- arena hash sets (open addressing, power-of-two tables, never full) ----------------------- */
+
+static uint64_t hash_str(const char *s)
+{
+    return XXH3_64bits(s, strlen(s));
+}
+
+/* A set of strings (borrowed pointers). */
+typedef struct strset {
+    const char **slot;
+    uint64_t mask;
+} strset_t;
+
+static int strset_init(strset_t *t, dra_arena_t *a, uint64_t n)
+{
+    uint64_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    t->slot = dra_arena_calloc(a, (size_t)cap, sizeof *t->slot, 8);
+    t->mask = cap - 1;
+    return t->slot ? DRA_OK : DRA_ENOMEM;
+}
+
+/* Adds k; true when it was already there. The table holds at most half its size (strset_init). */
+static bool strset_add(strset_t *t, const char *k)
+{
+    for (uint64_t i = hash_str(k) & t->mask;; i = (i + 1) & t->mask) {
+        if (!t->slot[i]) {
+            t->slot[i] = k;
+            return false;
+        }
+        if (strcmp(t->slot[i], k) == 0)
+            return true;
+    }
+}
+
+static bool strset_has(const strset_t *t, const char *k)
+{
+    for (uint64_t i = hash_str(k) & t->mask;; i = (i + 1) & t->mask) {
+        if (!t->slot[i])
+            return false;
+        if (strcmp(t->slot[i], k) == 0)
+            return true;
+    }
 }
 
 static int push_slice(dra_arena_t *a, const dra_slice_t ***arr, uint32_t *n, uint32_t *cap,
@@ -40,6 +93,17 @@ typedef struct gp_tmp {
     uint32_t n, cap;
 } gp_tmp_t;
 
+/* (driver, pool) -> index into the gathered pools (gp_tmp_t), 0 = empty slot, else index + 1. */
+typedef struct poolmap {
+    uint32_t *slot;
+    uint64_t mask;
+} poolmap_t;
+
+static uint64_t hash_pool(const char *driver, const char *pool)
+{
+    return hash_str(driver) * 0x9E3779B97F4A7C15ull ^ hash_str(pool);
+}
+
 static int cmp_slice_name(const void *a, const void *b)
 {
     const dra_slice_t *x = *(const dra_slice_t *const *)a, *y = *(const dra_slice_t *const *)b;
@@ -55,12 +119,41 @@ static int cmp_pool(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static bool slice_in(const dra_slice_t *s, const dra_slice_t *const *arr, uint32_t n)
+/* The gathered pool of (driver, pool), or UINT32_MAX. */
+static uint32_t poolmap_find(const poolmap_t *pm, const gp_tmp_t *tmp, const char *driver,
+                             const char *pool)
 {
+    for (uint64_t i = hash_pool(driver, pool) & pm->mask;; i = (i + 1) & pm->mask) {
+        uint32_t v = pm->slot[i];
+        if (!v)
+            return UINT32_MAX;
+        if (strcmp(tmp[v - 1].driver, driver) == 0 && strcmp(tmp[v - 1].name, pool) == 0)
+            return v - 1;
+    }
+}
+
+static void poolmap_put(poolmap_t *pm, const gp_tmp_t *tmp, uint32_t idx)
+{
+    uint64_t i = hash_pool(tmp[idx].driver, tmp[idx].name) & pm->mask;
+    while (pm->slot[i])
+        i = (i + 1) & pm->mask;
+    pm->slot[i] = idx + 1;
+}
+
+/* A table for n pools (at most half full), filled with tmp[0..n). */
+static int poolmap_build(poolmap_t *pm, dra_arena_t *a, const gp_tmp_t *tmp, uint32_t n,
+                         uint64_t want)
+{
+    uint64_t cap = 16;
+    while (cap < 2 * want)
+        cap *= 2;
+    pm->slot = dra_arena_calloc(a, (size_t)cap, sizeof *pm->slot, 8);
+    if (!pm->slot)
+        return DRA_ENOMEM;
+    pm->mask = cap - 1;
     for (uint32_t i = 0; i < n; i++)
-        if (arr[i] == s || strcmp(nz(arr[i]->name), nz(s->name)) == 0)
-            return true;
-    return false;
+        poolmap_put(pm, tmp, i);
+    return DRA_OK;
 }
 
 const dra_counter_set_t *dra_pool_counter_set(const dra_beh_t *b, const dra_gpool_t *p,
@@ -133,9 +226,16 @@ static int build_pool(const dra_beh_t *b, gp_tmp_t *t, const dra_slice_t *const 
         if (rc)
             return rc;
     }
+    strset_t have = {0}; /* names of the gathered slices (the same slice has the same name) */
+    if (nextra) {
+        if (strset_init(&have, a, t->n))
+            return DRA_ENOMEM;
+        for (uint32_t i = 0; i < t->n; i++)
+            (void)strset_add(&have, nz(t->slices[i]->name));
+    }
     for (uint32_t i = 0; i < nextra; i++) {
         const dra_slice_t *s = extra[i];
-        if (slice_in(s, t->slices, t->n))
+        if (strset_has(&have, nz(s->name)))
             continue;
         int rc;
         if (b->pd && b->pool_counters && s->ncounter_sets > 0)
@@ -145,42 +245,45 @@ static int build_pool(const dra_beh_t *b, gp_tmp_t *t, const dra_slice_t *const 
         if (rc)
             return rc;
     }
-    /* duplicate device names among the targeting device slices */
+    /* duplicate device names among the targeting device slices: the first device (slice order,
+     * then device order) whose name an earlier one had */
     char buf[400];
-    for (uint32_t i = 0; i < p->nslices && !p->invalid; i++) {
-        for (uint32_t d = 0; d < p->slices[i]->ndevices && !p->invalid; d++) {
-            const char *nm = nz(p->slices[i]->devices[d].name);
-            for (uint32_t j = 0; j <= i && !p->invalid; j++) {
-                uint32_t lim = j == i ? d : p->slices[j]->ndevices;
-                for (uint32_t e = 0; e < lim; e++) {
-                    if (strcmp(nm, nz(p->slices[j]->devices[e].name)) == 0) {
-                        snprintf(buf, sizeof buf, "duplicate device name %s", nm);
-                        p->invalid = true;
-                        p->invalid_reason = dra_arena_strdup(a, buf);
-                        break;
-                    }
+    uint64_t ndev = 0;
+    for (uint32_t i = 0; i < p->nslices; i++)
+        ndev += p->slices[i]->ndevices;
+    if (ndev > 1) {
+        strset_t names;
+        if (strset_init(&names, a, ndev))
+            return DRA_ENOMEM;
+        for (uint32_t i = 0; i < p->nslices && !p->invalid; i++) {
+            for (uint32_t d = 0; d < p->slices[i]->ndevices; d++) {
+                const char *nm = nz(p->slices[i]->devices[d].name);
+                if (strset_add(&names, nm)) {
+                    snprintf(buf, sizeof buf, "duplicate device name %s", nm);
+                    p->invalid = true;
+                    p->invalid_reason = dra_arena_strdup(a, buf);
+                    break;
                 }
             }
         }
     }
     if (!p->invalid && b->pd) {
         if (b->pool_counters) {
-            for (uint32_t i = 0; i < p->ncounter_slices && !p->invalid; i++) {
+            uint64_t nsets = 0;
+            for (uint32_t i = 0; i < p->ncounter_slices; i++)
+                nsets += p->counter_slices[i]->ncounter_sets;
+            strset_t sets = {0};
+            if (nsets > 1 && strset_init(&sets, a, nsets))
+                return DRA_ENOMEM;
+            for (uint32_t i = 0; nsets > 1 && i < p->ncounter_slices && !p->invalid; i++) {
                 const dra_slice_t *s = p->counter_slices[i];
-                for (uint32_t k = 0; k < s->ncounter_sets && !p->invalid; k++) {
-                    for (uint32_t j = 0; j <= i && !p->invalid; j++) {
-                        const dra_slice_t *s2 = p->counter_slices[j];
-                        uint32_t lim = j == i ? k : s2->ncounter_sets;
-                        for (uint32_t l = 0; l < lim; l++) {
-                            if (strcmp(nz(s->counter_sets[k].name), nz(s2->counter_sets[l].name)) ==
-                                0) {
-                                snprintf(buf, sizeof buf, "duplicate counter set name %s",
-                                         nz(s->counter_sets[k].name));
-                                p->invalid = true;
-                                p->invalid_reason = dra_arena_strdup(a, buf);
-                                break;
-                            }
-                        }
+                for (uint32_t k = 0; k < s->ncounter_sets; k++) {
+                    if (strset_add(&sets, nz(s->counter_sets[k].name))) {
+                        snprintf(buf, sizeof buf, "duplicate counter set name %s",
+                                 nz(s->counter_sets[k].name));
+                        p->invalid = true;
+                        p->invalid_reason = dra_arena_strdup(a, buf);
+                        break;
                     }
                 }
             }
@@ -215,6 +318,7 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
     memset(out, 0, sizeof *out);
     gp_tmp_t *tmp = NULL;
     uint32_t ntmp = 0, captmp = 0;
+    poolmap_t pm = {0};
     char e2[300];
     for (uint32_t i = 0; i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
@@ -250,12 +354,9 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
         if (!relevant)
             continue;
         gp_tmp_t *t = NULL;
-        for (uint32_t j = 0; j < ntmp; j++)
-            if (strcmp(tmp[j].driver, nz(s->driver)) == 0 &&
-                strcmp(tmp[j].name, nz(s->pool_name)) == 0) {
-                t = &tmp[j];
-                break;
-            }
+        uint32_t ti = ntmp ? poolmap_find(&pm, tmp, nz(s->driver), nz(s->pool_name)) : UINT32_MAX;
+        if (ti != UINT32_MAX)
+            t = &tmp[ti];
         if (!t) {
             if (ntmp == captmp) {
                 uint32_t nc = captmp ? captmp * 2 : 8;
@@ -264,11 +365,14 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
                     return DRA_ENOMEM;
                 tmp = nt;
                 captmp = nc;
+                if (poolmap_build(&pm, a, tmp, ntmp, nc)) /* room for nc pools */
+                    return DRA_ENOMEM;
             }
             t = &tmp[ntmp++];
             memset(t, 0, sizeof *t);
             t->driver = nz(s->driver);
             t->name = nz(s->pool_name);
+            poolmap_put(&pm, tmp, ntmp - 1);
         }
         if (t->n > 0) {
             if (s->generation < t->slices[0]->generation)
@@ -283,6 +387,21 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
     out->pools = dra_arena_calloc(a, ntmp ? ntmp : 1, sizeof(dra_gpool_t), 8);
     if (!out->pools)
         return DRA_ENOMEM;
+    /* the completeness re-check needs every model slice of an incomplete pool: bucket the model's
+     * slices by gathered pool in one pass (model order kept), only when some pool needs it */
+    gp_tmp_t *every = NULL; /* per gathered pool: all its model slices (slices, n used) */
+    for (uint32_t j = 0; j < ntmp && !every; j++)
+        if ((int64_t)tmp[j].n != tmp[j].slices[0]->slice_count && b->strict_pools) {
+            every = dra_arena_calloc(a, ntmp, sizeof *every, 8);
+            if (!every)
+                return DRA_ENOMEM;
+            for (uint32_t i = 0; i < m->nslices; i++) {
+                const dra_slice_t *s = m->slices[i];
+                uint32_t k = poolmap_find(&pm, tmp, nz(s->driver), nz(s->pool_name));
+                if (k != UINT32_MAX && push_slice(a, &every[k].slices, &every[k].n, &every[k].cap, s))
+                    return DRA_ENOMEM;
+            }
+        }
     for (uint32_t j = 0; j < ntmp; j++) {
         gp_tmp_t *t = &tmp[j];
         dra_gpool_t *p = &out->pools[out->n];
@@ -298,10 +417,8 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
             const dra_slice_t **all = NULL;
             uint32_t nall = 0, capall = 0;
             int64_t gen = t->slices[0]->generation;
-            for (uint32_t i = 0; i < m->nslices && !obsolete; i++) {
-                const dra_slice_t *s = m->slices[i];
-                if (strcmp(nz(s->driver), t->driver) != 0 || strcmp(nz(s->pool_name), t->name) != 0)
-                    continue;
+            for (uint32_t i = 0; i < every[j].n && !obsolete; i++) {
+                const dra_slice_t *s = every[j].slices[i];
                 if (s->generation == gen) {
                     if (push_slice(a, &all, &nall, &capall, s))
                         return DRA_ENOMEM;

@@ -242,6 +242,20 @@ static int dec_add(const dra_quantity_t *a, const dra_quantity_t *b, bool negate
     return DRA_OK;
 }
 
+/* True when q's value, written with its trailing zeros folded into the exponent (as
+ * dra_quantity_format does), has a decimal exponent within int32, so that its printed form
+ * reads back as the same value. 1000000000e2147483647 is 1e2147483656: it would print as
+ * "10e2147483655", and upstream truncates that exponent to int32 on the way back. */
+static bool exp_fits(const dra_quantity_t *q)
+{
+    u128 m = q_mag(q);
+    int64_t e = q->exp;
+    if (m == 0)
+        return true;
+    strip_tens(&m, &e);
+    return e <= INT32_MAX;
+}
+
 /* ---- parsing -------------------------------------------------------------------------------- */
 
 static int perr(dra_diag_t *diag, const char *msg)
@@ -468,6 +482,8 @@ int dra_quantity_parse(const char *s, size_t len, dra_quantity_t *out, dra_diag_
             if (!__builtin_mul_overflow(v, mant, &r)) {
                 set_int(&q, positive ? r : -r, (int32_t)scale);
                 q.format = (uint8_t)fmt;
+                if (!exp_fits(&q))
+                    return elimit(diag, s, len, "has a decimal exponent beyond int32");
                 *out = q;
                 return DRA_OK;
             }
@@ -605,6 +621,8 @@ int dra_quantity_add(const dra_quantity_t *a, const dra_quantity_t *b, dra_quant
         int32_t as = a->exp;
         if (i64amt_add(&av, &as, ival(b), b->exp)) {
             set_int(&r, av, as);
+            if (!exp_fits(&r))
+                return DRA_EOVERFLOW;
             *out = r;
             return DRA_OK;
         }
@@ -629,6 +647,8 @@ int dra_quantity_sub(const dra_quantity_t *a, const dra_quantity_t *b, dra_quant
             int32_t as = a->exp;
             if (i64amt_add(&av, &as, -bv, b->exp)) {
                 set_int(&r, av, as);
+                if (!exp_fits(&r))
+                    return DRA_EOVERFLOW;
                 *out = r;
                 return DRA_OK;
             }

@@ -21,8 +21,10 @@
  * Limits (this implementation, not upstream): a value must have a mantissa of at most 128 bits
  * after nano rounding and trailing-zero removal (about 38 significant digits; for example
  * "9999999999999999999999999999999999999G" is fine, a 40-digit integer is not), a decimal
- * exponent within int32, and a literal at most DRA_QUANTITY_MAX_DIGITS significant digits.
- * Such inputs return DRA_ELIMIT with a message saying so; upstream would accept them.
+ * exponent within int32 (trailing zeros of the mantissa counted in the exponent, so that the
+ * printed form reads back: "1000000000e2147483647" is refused), and a literal at most
+ * DRA_QUANTITY_MAX_DIGITS significant digits. Such inputs return DRA_ELIMIT with a message
+ * saying so (add/sub: DRA_EOVERFLOW); upstream would accept them.
  *
  * Documented decisions (mirroring upstream ParseQuantity, checked against its source):
  *   - digit-less strings whose suffix is valid parse as zero: "Mi", "k", "+", "-", ".", "e5",

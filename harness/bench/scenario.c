@@ -10,6 +10,7 @@
 #include "files.h"
 #include "embedded.h"
 #include "escape.h"
+#include "manifest.h"
 #include "ydoc.h"
 
 typedef struct sp {
@@ -269,7 +270,7 @@ static int build_inline(sp_t *p, dra_model_t *m, const dra_ynode_t *n, const cha
             const char *attr;
             if ((rc = dra_ynode_string(ma ? ma : da, p->file, b1, false, &attr, p->diag)))
                 return rc;
-            if (!strchr(attr, '/'))
+            if (!strchr(attr, '/') || !dra_name_is_qualified(attr))
                 return err_at(p, ma ? ma : da, b1, "attribute \"%s\" must be fully qualified (domain/name)", attr);
             dra_constraint_t *k = &t->constraints[i];
             k->pos = (dra_srcpos_t){t->pos.file, c->line, c->column};

@@ -2,7 +2,7 @@
  * cmd_alloc.c - `drabench alloc`: allocate the claims of manifests with the reference allocator
  * and print them with status.allocation, or run conformance cases (`--test`, DESIGN §6).
  */
-#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "manifest.h"
 #include "taintrule.h"
+#include "walk.h"
 #include "ydoc.h"
 
 static const char help[] =
@@ -42,6 +43,11 @@ static const char help[] =
     "                          reference checks, and the fast allocator (with and without\n"
     "                          pruning) must decide identically (same allocateOne unpruned);\n"
     "                          with fast, expected allocateOne counts are upper bounds\n"
+    "  -S, --max-steps N       search budget per allocate call in allocateOne calls; beyond it\n"
+    "                          the outcome is Fatal \"filter operation aborted\" (default\n"
+    "                          1000000 for the reference allocator, none for fast, whose\n"
+    "                          pruning a budget turns off; 0 = no limit; a case's\n"
+    "                          spec.maxSteps wins)\n"
     "  -o, --output FMT        yaml | json (default yaml)\n"
     "  -t, --test              run conformance cases from the paths given as arguments\n"
     "  -v, --verbose           --test: also print the outcome, allocateOne calls and allocate time\n"
@@ -62,7 +68,23 @@ typedef struct opts {
     bool json, verbose;
     dra_alloc_kind_t kind;
     bool both; /* --allocator both (differential) */
+    bool max_steps_set; /* --max-steps given */
+    uint64_t max_steps; /* --max-steps N (0 = unlimited) */
 } opts_t;
+
+/* Default search budget of the reference allocator in `alloc` (allocateOne calls per allocate
+ * call; about 0.3 s in a release build): beyond it the outcome is Fatal "filter operation
+ * aborted", the deterministic stand-in for the scheduler's Filter timeout. */
+#define ALLOC_DEFAULT_MAX_STEPS 1000000u
+
+/* The budget of an allocate call by allocator kind: --max-steps, else the default for the
+ * reference; the fast allocator gets none by default (a budget turns its pruning off, fast.h). */
+static uint64_t budget_for(const opts_t *o, dra_alloc_kind_t kind)
+{
+    if (o->max_steps_set)
+        return o->max_steps;
+    return kind == DRA_ALLOC_FAST ? 0 : ALLOC_DEFAULT_MAX_STEPS;
+}
 
 static const char *nz(const char *s)
 {
@@ -70,69 +92,50 @@ static const char *nz(const char *s)
 }
 
 typedef struct plist {
-    char **v;
+    const char **v; /* borrowed from the walker */
     size_t n, cap;
 } plist_t;
 
-static int plist_add(plist_t *p, const char *s)
+static int plist_add(const char *s, void *ud)
 {
+    plist_t *p = ud;
     if (p->n == p->cap) {
         size_t nc = p->cap ? p->cap * 2 : 64;
-        char **nv = realloc(p->v, nc * sizeof *nv);
+        const char **nv = realloc(p->v, nc * sizeof *nv);
         if (!nv)
-            return -1;
+            return DRA_ENOMEM;
         p->v = nv;
         p->cap = nc;
     }
-    p->v[p->n] = strdup(s);
-    return p->v[p->n++] ? 0 : -1;
+    p->v[p->n++] = s;
+    return DRA_OK;
 }
 
-static int cmpstr(const void *a, const void *b)
+static const char *const case_suffixes[] = {".yaml", ".yml", NULL};
+
+/* The files below paths (walk.h) into files; walk errors printed. Returns an exit status:
+ * 0, 2 (a symbolic-link loop, too deep), 4 (unreadable directory, out of memory). */
+static int collect(dra_walk_t *w, plist_t *files, char **paths, int npaths)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int collect(plist_t *p, const char *path)
-{
-    struct stat sb;
-    if (strcmp(path, "-") == 0)
-        return plist_add(p, path);
-    if (stat(path, &sb) != 0)
-        return -2;
-    if (!S_ISDIR(sb.st_mode))
-        return plist_add(p, path);
-    DIR *d = opendir(path);
-    if (!d)
-        return -2;
-    plist_t sub = {0};
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char full[4096];
-        snprintf(full, sizeof full, "%s/%s", path, e->d_name);
-        struct stat s2;
-        if (stat(full, &s2) != 0)
-            continue;
-        size_t l = strlen(e->d_name);
-        if (S_ISDIR(s2.st_mode) || (l > 5 && strcmp(e->d_name + l - 5, ".yaml") == 0) ||
-            (l > 4 && strcmp(e->d_name + l - 4, ".yml") == 0))
-            plist_add(&sub, full);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int rc = dra_walk_paths(w, paths, npaths, plist_add, files, &errs);
+    int exitc = DRA_EXIT_OK;
+    char buf[DRA_DIAG_MSG_MAX + 256];
+    for (size_t i = 0; i < errs.count; i++) {
+        fprintf(stderr, "drabench alloc: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+        if (errs.items[i].code == DRA_EIO)
+            exitc = DRA_EXIT_ENV;
+        else if (exitc == DRA_EXIT_OK)
+            exitc = DRA_EXIT_USAGE;
     }
-    closedir(d);
-    qsort(sub.v, sub.n, sizeof *sub.v, cmpstr);
-    int rc = 0;
-    for (size_t i = 0; i < sub.n; i++) {
-        struct stat s2;
-        if (rc == 0 && stat(sub.v[i], &s2) == 0)
-            rc = S_ISDIR(s2.st_mode) ? collect(p, sub.v[i]) : plist_add(p, sub.v[i]);
-        free(sub.v[i]);
-    }
-    free(sub.v);
-    return rc;
+    if (rc == DRA_ENOMEM)
+        exitc = DRA_EXIT_ENV;
+    else if (rc != DRA_OK && exitc == DRA_EXIT_OK)
+        exitc = DRA_EXIT_USAGE;
+    dra_diag_list_fini(&errs);
+    return exitc;
 }
-
 
 /* Read one manifest file ("-" = stdin) into the model and its DeviceTaintRules into rules. Does
  * not imply nodes (call dra_model_imply_nodes after the last file). */
@@ -216,18 +219,20 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     dra_taint_rules_init(&rules);
     plist_t files = {0};
     int rc = DRA_OK;
-    for (int i = 0; i < npaths && rc == DRA_OK; i++)
-        if (collect(&files, paths[i]) != 0) {
-            dra_cli_errorf("alloc: cannot read %s", paths[i]);
-            rc = DRA_EIO;
-        }
+    dra_walk_t walk;
+    dra_walk_init(&walk, dra_walk_manifest_suffixes);
+    exitc = collect(&walk, &files, paths, npaths);
+    if (exitc != DRA_EXIT_OK) {
+        free(files.v);
+        dra_walk_fini(&walk);
+        goto out;
+    }
     for (size_t i = 0; i < files.n && rc != DRA_ENOMEM; i++) {
         int r2 = read_with_rules(&m, &rules, files.v[i], &errs);
         rc = rc ? rc : r2;
     }
-    for (size_t i = 0; i < files.n; i++)
-        free(files.v[i]);
     free(files.v);
+    dra_walk_fini(&walk); /* the model holds its own copies of the file names */
     if (rc == DRA_OK)
         rc = dra_model_imply_nodes(&m);
     if (rc) {
@@ -258,6 +263,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
                 rules.n, (unsigned)(o->f.release - 100));
     }
     dra_alloc_options_t ao = {0};
+    ao.max_steps = budget_for(o, o->kind);
     if (dra_anyalloc_new(o->kind, &m, &o->f, st, cel, &ao, &al)) {
         exitc = DRA_EXIT_ENV;
         goto out;
@@ -608,6 +614,210 @@ static void check_config(const dra_ynode_t *exp, const dra_allocation_t *al, con
     }
 }
 
+/* ---- the AllocationTest schema (strict: an unknown key or a wrong shape makes the case
+ * invalid, so that a misspelt expectation cannot pass unchecked) ------------------------------ */
+
+typedef enum skind {
+    SK_ANY,    /* anything (annotations, labels, opaque parameters) */
+    SK_SCALAR, /* a scalar */
+    SK_MAP,    /* a mapping with the listed keys only */
+    SK_MAPOF,  /* a mapping with any keys, every value of `item` */
+    SK_SEQ,    /* a sequence, every item of `item` */
+    SK_SCALAR_OR_MAP, /* a scalar, or a mapping with the listed keys only */
+} skind_t;
+
+typedef struct sdef sdef_t;
+typedef struct skey {
+    const char *name;
+    const sdef_t *def;
+} skey_t;
+struct sdef {
+    skind_t kind;
+    const skey_t *keys; /* SK_MAP, SK_SCALAR_OR_MAP: NULL-name terminated */
+    const sdef_t *item; /* SK_MAPOF, SK_SEQ */
+};
+
+static const sdef_t s_any = {SK_ANY, NULL, NULL};
+static const sdef_t s_scalar = {SK_SCALAR, NULL, NULL};
+static const sdef_t s_scalars = {SK_SEQ, NULL, &s_scalar};
+static const sdef_t s_map_any = {SK_MAPOF, NULL, &s_any};
+static const sdef_t s_map_scalars = {SK_MAPOF, NULL, &s_scalar};
+static const skey_t k_meta[] = {{"name", &s_scalar}, {"namespace", &s_scalar},
+                                {"annotations", &s_map_any}, {"labels", &s_map_any}, {NULL, NULL}};
+static const sdef_t s_meta = {SK_MAP, k_meta, NULL};
+static const skey_t k_claim[] = {{"name", &s_scalar}, {"template", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_claim = {SK_SCALAR_OR_MAP, k_claim, NULL};
+static const sdef_t s_claims = {SK_SEQ, NULL, &s_claim};
+static const skey_t k_toleration[] = {{"key", &s_scalar},    {"operator", &s_scalar},
+                                      {"value", &s_scalar},  {"effect", &s_scalar},
+                                      {"tolerationSeconds", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_toleration = {SK_MAP, k_toleration, NULL};
+static const sdef_t s_tolerations = {SK_SEQ, NULL, &s_toleration};
+static const skey_t k_result[] = {{"request", &s_scalar},
+                                  {"driver", &s_scalar},
+                                  {"pool", &s_scalar},
+                                  {"device", &s_scalar},
+                                  {"adminAccess", &s_scalar},
+                                  {"shared", &s_scalar},
+                                  {"tolerations", &s_tolerations},
+                                  {"bindingConditions", &s_scalars},
+                                  {"bindingFailureConditions", &s_scalars},
+                                  {"consumedCapacity", &s_map_scalars},
+                                  {NULL, NULL}};
+static const sdef_t s_result = {SK_MAP, k_result, NULL};
+static const sdef_t s_results = {SK_SEQ, NULL, &s_result};
+static const sdef_t s_allocations = {SK_MAPOF, NULL, &s_results};
+static const skey_t k_nsreq[] = {{"key", &s_scalar}, {"operator", &s_scalar},
+                                 {"values", &s_scalars}, {NULL, NULL}};
+static const sdef_t s_nsreq = {SK_MAP, k_nsreq, NULL};
+static const sdef_t s_nsreqs = {SK_SEQ, NULL, &s_nsreq};
+static const skey_t k_nsterm[] = {{"matchExpressions", &s_nsreqs}, {"matchFields", &s_nsreqs},
+                                  {NULL, NULL}};
+static const sdef_t s_nsterm = {SK_MAP, k_nsterm, NULL};
+static const sdef_t s_nsterms = {SK_SEQ, NULL, &s_nsterm};
+static const skey_t k_nodesel[] = {{"nodeSelectorTerms", &s_nsterms}, {NULL, NULL}};
+static const sdef_t s_nodesel = {SK_MAP, k_nodesel, NULL};
+static const skey_t k_opaque[] = {{"driver", &s_scalar}, {"parameters", &s_any}, {NULL, NULL}};
+static const sdef_t s_opaque = {SK_MAP, k_opaque, NULL};
+static const skey_t k_config[] = {{"source", &s_scalar}, {"requests", &s_scalars},
+                                  {"opaque", &s_opaque}, {NULL, NULL}};
+static const sdef_t s_config_entry = {SK_MAP, k_config, NULL};
+static const sdef_t s_config_list = {SK_SEQ, NULL, &s_config_entry};
+static const sdef_t s_config = {SK_MAPOF, NULL, &s_config_list};
+static const skey_t k_stats[] = {{"allocateOneInvocations", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_stats = {SK_MAP, k_stats, NULL};
+static const skey_t k_expect[] = {{"outcome", &s_scalar},
+                                  {"errorContains", &s_scalar},
+                                  {"allocations", &s_allocations},
+                                  {"nodeSelector", &s_nodesel},
+                                  {"config", &s_config},
+                                  {"stats", &s_stats},
+                                  {"invariantViolations", &s_scalar},
+                                  {NULL, NULL}};
+static const sdef_t s_expect = {SK_MAP, k_expect, NULL};
+static const skey_t k_spec[] = {{"release", &s_scalar},    {"features", &s_map_scalars},
+                                {"include", &s_scalars},   {"node", &s_scalar},
+                                {"claims", &s_claims},     {"allocated", &s_scalars},
+                                {"expect", &s_expect},     {"upstreamBugs", &s_scalar},
+                                {"maxSteps", &s_scalar},   {NULL, NULL}};
+static const sdef_t s_spec = {SK_MAP, k_spec, NULL};
+static const skey_t k_test[] = {{"apiVersion", &s_scalar}, {"kind", &s_scalar},
+                                {"metadata", &s_meta},     {"spec", &s_spec},
+                                {NULL, NULL}};
+static const sdef_t s_test = {SK_MAP, k_test, NULL};
+
+static const char *ykind(const dra_ynode_t *n)
+{
+    return dra_ynode_is_map(n) ? "a mapping" : dra_ynode_is_seq(n) ? "a list" : "a scalar";
+}
+
+/* Check n (at field path `at`) against def; the first problem goes to d. */
+static int schema_check(const dra_ynode_t *n, const sdef_t *def, const char *file, char *at,
+                        size_t atlen, dra_diag_t *d)
+{
+    if (!n || def->kind == SK_ANY || dra_ynode_is_null(n))
+        return DRA_OK;
+    bool ok;
+    const char *want;
+    switch (def->kind) {
+    case SK_SCALAR:
+        ok = dra_ynode_is_scalar(n);
+        want = "a scalar";
+        break;
+    case SK_SEQ:
+        ok = dra_ynode_is_seq(n);
+        want = "a list";
+        break;
+    case SK_SCALAR_OR_MAP:
+        ok = dra_ynode_is_scalar(n) || dra_ynode_is_map(n);
+        want = "a name or a mapping";
+        break;
+    default:
+        ok = dra_ynode_is_map(n);
+        want = "a mapping";
+        break;
+    }
+    if (!ok)
+        return dra_diag_set(d, DRA_EVALIDATE, file, n->line, n->column, "%s: must be %s, not %s",
+                            at, want, ykind(n));
+    size_t base = strlen(at);
+    if (def->kind == SK_SEQ) {
+        for (uint32_t i = 0; i < n->n; i++) {
+            snprintf(at + base, atlen - base, "[%u]", i);
+            int rc = schema_check(n->vals[i], def->item, file, at, atlen, d);
+            at[base] = '\0';
+            if (rc)
+                return rc;
+        }
+        return DRA_OK;
+    }
+    if (!dra_ynode_is_map(n))
+        return DRA_OK; /* SK_SCALAR_OR_MAP given a scalar, or SK_SCALAR */
+    for (uint32_t i = 0; i < n->n; i++) {
+        const dra_ynode_t *k = n->keys[i];
+        const char *kn = k->text ? k->text : "";
+        const sdef_t *vd = def->item;
+        if (def->kind != SK_MAPOF) {
+            vd = NULL;
+            for (const skey_t *e = def->keys; e->name && !vd; e++)
+                if (strcmp(e->name, kn) == 0)
+                    vd = e->def;
+            if (!vd)
+                return dra_diag_set(d, DRA_EVALIDATE, file, k->line, k->column,
+                                    "unknown key \"%.200s\" in %s", kn, base ? at : "the document");
+        }
+        snprintf(at + base, atlen - base, "%s%.200s", base ? "." : "", kn);
+        int rc = schema_check(n->vals[i], vd, file, at, atlen, d);
+        at[base] = '\0';
+        if (rc)
+            return rc;
+    }
+    return DRA_OK;
+}
+
+static const char *const outcomes[] = {"Allocated", "Unsatisfiable", "NodeFailure", "Fatal",
+                                       "Invalid", NULL};
+
+/* The AllocationTest document doc of file: the schema, then what the schema cannot say
+ * (spec and spec.expect.outcome are required, the outcome is one of the five). */
+static int check_test_doc(const dra_ynode_t *doc, const char *file, dra_diag_t *d)
+{
+    char at[1024] = "";
+    int rc = schema_check(doc, &s_test, file, at, sizeof at, d);
+    if (rc)
+        return rc;
+    const dra_ynode_t *spec = dra_ynode_get(doc, "spec");
+    if (!spec || !dra_ynode_is_map(spec))
+        return dra_diag_set(d, DRA_EVALIDATE, file, doc->line, doc->column,
+                            "AllocationTest has no spec");
+    /* includes name regular files: not "-" (stdin), a directory or a device */
+    const dra_ynode_t *inc = dra_ynode_get(spec, "include");
+    for (uint32_t i = 0; inc && dra_ynode_is_seq(inc) && i < inc->n; i++) {
+        const dra_ynode_t *e = inc->vals[i];
+        struct stat sb;
+        if (!scal(e) || stat(scal(e), &sb) != 0 || !S_ISREG(sb.st_mode))
+            return dra_diag_set(d, DRA_EVALIDATE, file, e->line, e->column,
+                                "spec.include[%u]: \"%.200s\" is not a readable regular file", i,
+                                scal(e) ? scal(e) : "");
+    }
+    const dra_ynode_t *exp = dra_ynode_get(spec, "expect");
+    if (!exp || !dra_ynode_is_map(exp))
+        return dra_diag_set(d, DRA_EVALIDATE, file, spec->line, spec->column,
+                            "spec.expect is missing: a case must say what it expects");
+    const dra_ynode_t *oc = dra_ynode_get(exp, "outcome");
+    if (!oc || !scal(oc))
+        return dra_diag_set(d, DRA_EVALIDATE, file, exp->line, exp->column,
+                            "spec.expect.outcome is missing (Allocated, Unsatisfiable, "
+                            "NodeFailure, Fatal or Invalid)");
+    for (const char *const *o = outcomes; *o; o++)
+        if (strcmp(*o, scal(oc)) == 0)
+            return DRA_OK;
+    return dra_diag_set(d, DRA_EVALIDATE, file, oc->line, oc->column,
+                        "spec.expect.outcome \"%.100s\" is none of Allocated, Unsatisfiable, "
+                        "NodeFailure, Fatal, Invalid",
+                        scal(oc));
+}
+
 /* 0 pass, 1 fail, 2 invalid */
 static int run_case(const char *path, const opts_t *o, int *npass)
 {
@@ -657,8 +867,8 @@ static int run_case(const char *path, const opts_t *o, int *npass)
     const dra_ynode_t *meta = dra_ynode_get(tc.doc, "metadata"), *spec = dra_ynode_get(tc.doc, "spec");
     if (scal(dra_ynode_get(meta, "name")))
         name = scal(dra_ynode_get(meta, "name"));
-    if (!dra_ynode_is_map(spec)) {
-        printf("FAIL %s (%s): AllocationTest has no spec\n", name, path);
+    if (check_test_doc(tc.doc, path, &d) != DRA_OK) {
+        printf("FAIL %s (%s): invalid case: %s\n", name, path, dra_diag_format(&d, dbuf, sizeof dbuf));
         goto done;
     }
     const dra_ynode_t *exp = dra_ynode_get(spec, "expect");
@@ -818,6 +1028,8 @@ static int run_case(const char *path, const opts_t *o, int *npass)
             goto done;
         }
         ao.max_steps = (uint64_t)v;
+    } else {
+        ao.max_steps = budget_for(o, o->kind);
     }
     if (dra_anyalloc_new(o->kind, &m, &feat, st, cel, &ao, &al))
         goto done;
@@ -827,11 +1039,17 @@ static int run_case(const char *path, const opts_t *o, int *npass)
     if (dra_anyalloc_allocate(&al, node, claims, nc, &out_arena, &out))
         goto done;
     clock_gettime(CLOCK_MONOTONIC, &tb);
+    /* The fast runs of --allocator both: under the case's or the given budget as the reference;
+     * under the default budget only when the reference ran into it (else the reference's count
+     * bounds theirs, and without a budget the pruning is on). */
+    dra_alloc_options_t fao = ao;
+    if (!ms && !o->max_steps_set && !(ao.max_steps && out.stats.allocate_one > ao.max_steps))
+        fao.max_steps = 0;
     for (int pr = 0; o->both && pr < 2; pr++) { /* differential: fast without / with pruning */
         dra_fast_t *fa = NULL;
         dra_alloc_outcome_t fo;
         char why[DRA_DIAG_MSG_MAX * 2 + 64];
-        if (dra_fast_new(&m, &feat, st, cel, &ao, &fa))
+        if (dra_fast_new(&m, &feat, st, cel, &fao, &fa))
             goto done;
         dra_fast_set_pruning(fa, pr == 1);
         int frc = dra_fast_allocate(fa, node, claims, nc, &out_arena, &fo);
@@ -935,15 +1153,13 @@ done:
 static int run_tests(const opts_t *o, char **paths, int npaths)
 {
     plist_t files = {0};
-    for (int i = 0; i < npaths; i++) {
-        int rc = collect(&files, paths[i]);
-        if (rc) {
-            dra_cli_errorf("alloc: cannot read %s", paths[i]);
-            for (size_t k = 0; k < files.n; k++)
-                free(files.v[k]);
-            free(files.v);
-            return DRA_EXIT_USAGE;
-        }
+    dra_walk_t walk;
+    dra_walk_init(&walk, case_suffixes);
+    int wexit = collect(&walk, &files, paths, npaths);
+    if (wexit != DRA_EXIT_OK) {
+        free(files.v);
+        dra_walk_fini(&walk);
+        return wexit;
     }
     int npass = 0, nfail = 0, ninvalid = 0;
     struct timespec t0, t1;
@@ -956,9 +1172,9 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
             nfail++;
         else
             ninvalid++;
-        free(files.v[i]);
     }
     free(files.v);
+    dra_walk_fini(&walk);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fflush(stdout);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
@@ -976,6 +1192,7 @@ int dra_cmd_alloc(int argc, char **argv)
         {"upstream-bugs", no_argument, NULL, 'b'}, {"output", required_argument, NULL, 'o'},
         {"test", no_argument, NULL, 't'},          {"verbose", no_argument, NULL, 'v'},
         {"allocator", required_argument, NULL, 'A'},
+        {"max-steps", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     opts_t o;
     memset(&o, 0, sizeof o);
@@ -992,7 +1209,7 @@ int dra_cmd_alloc(int argc, char **argv)
         return DRA_EXIT_ENV;
     }
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvA:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvA:S:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             files[nfiles++] = optarg;
@@ -1026,6 +1243,19 @@ int dra_cmd_alloc(int argc, char **argv)
         case 'v':
             o.verbose = true;
             break;
+        case 'S': {
+            char *end = NULL;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno) {
+                ret = dra_cli_usage_error("alloc", "--max-steps wants a whole number (0 = no "
+                                                   "limit), got '%s'", optarg);
+                goto out;
+            }
+            o.max_steps = v;
+            o.max_steps_set = true;
+            break;
+        }
         case 'A':
             o.both = strcmp(optarg, "both") == 0;
             if (!o.both && dra_alloc_kind_parse(optarg, &o.kind)) {

@@ -167,7 +167,8 @@ static const char help[] =
     "  drabench cel --bench 100000 'device.attributes[\"gpu.nvidia.com\"].index < 4'\n"
     "\n"
     "Exit status: 0 when the expression compiled (whatever the per-device results), 2 on a\n"
-    "compile error or a usage error, 4 on an I/O or memory error.\n";
+    "compile error, a usage error, or -f input that cannot be walked (a symbolic-link loop,\n"
+    "directories nested deeper than 32), 4 on an I/O or memory error.\n";
 
 static void print_compile_error(const char *expr, const dra_diag_t *d, bool json)
 {
@@ -574,14 +575,22 @@ int dra_cmd_cel(int argc, char **argv)
         dra_diag_list_t errs;
         dra_diag_list_init(&errs);
         rc = dra_manifest_read_paths(&m, files, nfiles, &errs);
+        /* a file or directory that cannot be read (4), a symbolic-link loop, nesting too deep,
+         * a file over the size limit, a missing or invalid file (2) stop here */
+        int walk_status = rc == DRA_ENOMEM || rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_OK;
         for (size_t i = 0; i < errs.count; i++) {
             char buf[DRA_DIAG_MSG_MAX + 256];
             fprintf(stderr, "drabench cel: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+            if (errs.items[i].code == DRA_EIO)
+                walk_status = DRA_EXIT_ENV;
+            else if (errs.items[i].code == DRA_ELIMIT && walk_status == DRA_EXIT_OK)
+                walk_status = DRA_EXIT_USAGE;
         }
         dra_diag_list_fini(&errs);
-        if (rc != DRA_OK) {
-            /* a missing or invalid file is invalid input (2); I/O and memory are 4 */
-            status = dra_cli_exit_for(rc);
+        if (walk_status == DRA_EXIT_OK && rc != DRA_OK)
+            walk_status = dra_cli_exit_for(rc); /* missing or invalid file 2; I/O, memory 4 */
+        if (walk_status != DRA_EXIT_OK) {
+            status = walk_status;
             goto out;
         }
         for (uint32_t si = 0; si < m.nslices; si++) {

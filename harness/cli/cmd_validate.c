@@ -11,6 +11,7 @@
 #include "manifest.h"
 #include "progress.h"
 #include "scenario.h"
+#include "walk.h"
 
 static const char help[] =
     "drabench validate - check Kubernetes DRA manifests as the API server and allocator would\n"
@@ -20,7 +21,8 @@ static const char help[] =
     "Reads ResourceSlices, DeviceClasses, ResourceClaims, ResourceClaimTemplates (resource.k8s.io\n"
     "v1, v1beta2, v1beta1, v1alpha3), Pods, workloads and Nodes from YAML or JSON files, or from\n"
     "directories walked recursively (*.yaml, *.yml, *.json), and lists every problem on stderr as\n"
-    "file:line:col: Kind/name: field.path: reason, followed by a summary line.\n"
+    "file:line:col: Kind/name: field.path: reason, followed by a summary line. Every CEL\n"
+    "selector is compiled and its estimated cost checked against the limit, as at admission.\n"
     "Each file is checked on its own (a directory of unrelated examples is fine); with --cluster\n"
     "all inputs are one cluster, so names must be unique across files and a pool's slices and\n"
     "counter sets may be spread over several files.\n"
@@ -100,6 +102,106 @@ static json_t *diags_json(const dra_diag_list_t *l)
     return arr;
 }
 
+/* ---- CEL selectors: compiled and cost-checked as the API server does at admission ---------- */
+
+typedef struct celck {
+    dra_cel_cache_t *cache; /* one compile per distinct expression text (errors cached too) */
+    dra_diag_list_t *errs;
+    const char *kind, *name;
+    int rc; /* DRA_ENOMEM when it happened */
+} celck_t;
+
+/* One diagnostic "Kind/name: path: msg" at the expression's position. */
+static void cel_error(celck_t *c, const dra_srcpos_t *pos, const char *path, const char *msg)
+{
+    (void)dra_diag_list_add(c->errs, DRA_EVALIDATE, pos ? pos->file : NULL, pos ? pos->line : 0,
+                            pos ? pos->column : 0, "%s/%s: %s: %s", c->kind,
+                            c->name ? c->name : "<unnamed>", path, msg);
+}
+
+static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t n,
+                                const dra_srcpos_t *fallback, const char *path)
+{
+    for (uint32_t i = 0; i < n && c->rc == DRA_OK; i++) {
+        const char *src = sel[i].cel;
+        if (!src || strlen(src) > DRA_CEL_MAX_LEN)
+            continue; /* missing or too long: the structural checks say so */
+        char p[400];
+        snprintf(p, sizeof p, "%s[%u].cel.expression", path, i);
+        const dra_srcpos_t *pos = sel[i].pos.line ? &sel[i].pos : fallback;
+        const dra_cel_prog_t *prog = NULL;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        int rc = dra_cel_cache_get(c->cache, src, &prog, &d);
+        uint64_t cost = 0;
+        char msg[DRA_DIAG_MSG_MAX + 64];
+        if (rc == DRA_ENOMEM) {
+            c->rc = rc;
+        } else if (rc != DRA_OK) {
+            snprintf(msg, sizeof msg, "compilation failed: %s", d.msg); /* <input>:1:col */
+            cel_error(c, pos, p, msg);
+        } else if ((rc = dra_cel_estimate_cost(prog, &cost)) != DRA_OK) {
+            c->rc = rc;
+        } else if (cost > DRA_CEL_MAX_COST) {
+            snprintf(msg, sizeof msg,
+                     "too complex, exceeds cost limit (estimated cost %llu, limit %llu)",
+                     (unsigned long long)cost, (unsigned long long)DRA_CEL_MAX_COST);
+            cel_error(c, pos, p, msg);
+        }
+    }
+}
+
+static void cel_check_request(celck_t *c, const dra_exact_request_t *r, const dra_srcpos_t *pos,
+                              const char *path)
+{
+    char p[300];
+    snprintf(p, sizeof p, "%s.selectors", path);
+    cel_check_selectors(c, r->selectors, r->nselectors, r->pos.line ? &r->pos : pos, p);
+}
+
+static void cel_check_claim(celck_t *c, const dra_claim_t *cl)
+{
+    c->kind = cl->is_template ? "ResourceClaimTemplate" : "ResourceClaim";
+    c->name = cl->name;
+    const char *spec = cl->is_template ? "spec.spec" : "spec";
+    for (uint32_t i = 0; i < cl->nrequests; i++) {
+        const dra_request_t *r = &cl->requests[i];
+        const dra_srcpos_t *pos = r->pos.line ? &r->pos : &cl->pos;
+        char p[300];
+        if (r->exactly) {
+            snprintf(p, sizeof p, "%s.devices.requests[%u].exactly", spec, i);
+            cel_check_request(c, r->exactly, pos, p);
+        }
+        for (uint32_t k = 0; k < r->nfirst_available; k++) {
+            snprintf(p, sizeof p, "%s.devices.requests[%u].firstAvailable[%u]", spec, i, k);
+            cel_check_request(c, &r->first_available[k], pos, p);
+        }
+    }
+}
+
+/* Every CEL selector of the model's DeviceClasses, ResourceClaims and ResourceClaimTemplates:
+ * a compile error (syntax, types, an invalid regular expression literal in matches()) or an
+ * estimated cost above DRA_CEL_MAX_COST is an error at the expression's file:line:col, as the
+ * API server rejects such objects. Returns DRA_OK or DRA_ENOMEM. */
+static int validate_cel(const dra_model_t *m, dra_diag_list_t *errs)
+{
+    celck_t c = {.errs = errs};
+    if (dra_cel_cache_new(&c.cache) != DRA_OK)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < m->nclasses && c.rc == DRA_OK; i++) {
+        const dra_device_class_t *cl = m->classes[i];
+        c.kind = "DeviceClass";
+        c.name = cl->name;
+        cel_check_selectors(&c, cl->selectors, cl->nselectors, &cl->pos, "spec.selectors");
+    }
+    for (uint32_t i = 0; i < m->nclaims && c.rc == DRA_OK; i++)
+        cel_check_claim(&c, m->claims[i]);
+    for (uint32_t i = 0; i < m->ntemplates && c.rc == DRA_OK; i++)
+        cel_check_claim(&c, m->templates[i]);
+    dra_cel_cache_free(c.cache);
+    return c.rc;
+}
+
 typedef struct vtotals {
     unsigned long long slices, devices, classes, claims, templates, pods, nodes, skipped;
     size_t files, invalid, errors, warnings;
@@ -122,6 +224,8 @@ static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
     dra_diag_list_t warns;
     dra_diag_list_init(&warns);
     int vrc = dra_manifest_validate_ex(m, c->vo, errs, &warns);
+    if (validate_cel(m, errs) == DRA_ENOMEM)
+        vrc = DRA_ENOMEM;
     size_t nerr = errs->count + errs->dropped, nwarn = warns.count + warns.dropped;
     if (c->json) {
         json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I, s:I}", "file", jstr(what), "valid",
@@ -445,28 +549,33 @@ int dra_cmd_validate(int argc, char **argv)
         validate_unit(&vc, "(cluster)", &m, rrc, &errs);
         vc.t.files = 0;
         /* counting only: the read above reported the walk's errors */
-        int crc = dra_manifest_each_file(paths, npaths, count_file, &vc.t.files, NULL);
-        (void)crc;
+        dra_walk_t cw;
+        dra_walk_init(&cw, dra_walk_manifest_suffixes);
+        (void)dra_walk_paths(&cw, paths, npaths, count_file, &vc.t.files, NULL);
+        dra_walk_fini(&cw);
         dra_diag_list_fini(&errs);
         dra_model_fini(&m);
     } else {
         dra_progress_mode_t pm = dra_progress_mode(when, quiet || json);
         dra_progress_init(&vc.prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
-        if (pm == DRA_PROGRESS_BAR) {
-            /* counting only: the walk below reports its errors */
-            int crc = dra_manifest_each_file(paths, npaths, count_file, &vc.nfiles, NULL);
-            (void)crc;
-        }
-        dra_diag_list_t werrs; /* a directory that cannot be walked */
+        dra_walk_t w; /* owns the paths the walk errors name, until after they are reported */
+        dra_walk_init(&w, dra_walk_manifest_suffixes);
+        if (pm == DRA_PROGRESS_BAR) /* counting only: the walk below reports its errors */
+            (void)dra_walk_paths(&w, paths, npaths, count_file, &vc.nfiles, NULL);
+        dra_diag_list_t werrs; /* a directory that cannot be walked, a loop, too deep */
         dra_diag_list_init(&werrs);
-        int wrc = dra_manifest_each_file(paths, npaths, validate_file, &vc, &werrs);
+        int wrc = dra_walk_paths(&w, paths, npaths, validate_file, &vc, &werrs);
         if (werrs.count) {
             dra_model_t empty;
             dra_model_init(&empty);
             validate_unit(&vc, "(paths)", &empty, wrc, &werrs);
             dra_model_fini(&empty);
+            for (size_t i = 0; i < werrs.count; i++)
+                if (werrs.items[i].code == DRA_EIO)
+                    vc.t.env = 1; /* unreadable: environment; a loop or depth: invalid input */
         }
         dra_diag_list_fini(&werrs);
+        dra_walk_fini(&w);
         dra_progress_update(&vc.prog, "validate: files", vc.t.files, vc.nfiles, true);
         dra_progress_finish(&vc.prog);
     }

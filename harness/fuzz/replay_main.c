@@ -2,15 +2,15 @@
  * replay_main.c - run a libFuzzer target over files and directories without libFuzzer.
  *
  * Linked into every *_fuzzer in gcc and plain builds so ctest replays the corpora through the
- * same LLVMFuzzerTestOneInput. Each argument is a file or a directory (read non-recursively,
- * sorted). Exit 0 when every input ran; a crash or sanitizer report aborts the process.
+ * same LLVMFuzzerTestOneInput. Each argument is a file or a directory (its files read in sorted
+ * order, subdirectories skipped: walk.h). Exit 0 when every input ran; a crash or sanitizer
+ * report aborts the process.
  */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
+
+#include "walk.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
@@ -41,65 +41,32 @@ static int run_file(const char *path)
     return 0;
 }
 
-static int cmp(const void *a, const void *b)
+static int replay_one(const char *path, void *ud)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    int *errors = ud;
+    *errors += run_file(path);
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (LLVMFuzzerInitialize)
         LLVMFuzzerInitialize(&argc, &argv);
-    int files = 0, errors = 0;
-    for (int i = 1; i < argc; i++) {
-        struct stat st;
-        if (stat(argv[i], &st) != 0) {
-            fprintf(stderr, "replay: cannot stat %s\n", argv[i]);
-            errors++;
-            continue;
-        }
-        if (!S_ISDIR(st.st_mode)) {
-            errors += run_file(argv[i]);
-            files++;
-            continue;
-        }
-        DIR *d = opendir(argv[i]);
-        if (!d) {
-            errors++;
-            continue;
-        }
-        char **names = NULL;
-        size_t n = 0, cap = 0;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (e->d_name[0] == '.')
-                continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 64;
-                char **nn = realloc(names, cap * sizeof *nn);
-                if (!nn)
-                    abort();
-                names = nn;
-            }
-            size_t len = strlen(argv[i]) + strlen(e->d_name) + 2;
-            names[n] = malloc(len);
-            if (!names[n])
-                abort();
-            snprintf(names[n], len, "%s/%s", argv[i], e->d_name);
-            n++;
-        }
-        closedir(d);
-        qsort(names, n, sizeof *names, cmp);
-        for (size_t k = 0; k < n; k++) {
-            struct stat fs;
-            if (stat(names[k], &fs) == 0 && S_ISREG(fs.st_mode)) {
-                errors += run_file(names[k]);
-                files++;
-            }
-            free(names[k]);
-        }
-        free(names);
+    int errors = 0;
+    dra_walk_t w;
+    dra_walk_init(&w, NULL);
+    w.flat = 1;
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    (void)dra_walk_paths(&w, argv + 1, argc - 1, replay_one, &errors, &errs);
+    for (size_t i = 0; i < errs.count; i++) {
+        char buf[DRA_DIAG_MSG_MAX + 256];
+        fprintf(stderr, "replay: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+        errors++;
     }
+    int files = (int)w.nfiles;
+    dra_diag_list_fini(&errs);
+    dra_walk_fini(&w);
     printf("replayed %d inputs, %d unreadable\n", files, errors);
     printf("%d passed, %d failed\n", files, errors);
     return errors ? 1 : 0;

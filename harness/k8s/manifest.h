@@ -63,11 +63,14 @@ DRA_NODISCARD int dra_manifest_read_buffer_split(dra_model_t *m, const char *fil
                                                  dra_diag_list_t *errs);
 /* Read one file ("-" = stdin), then dra_model_imply_nodes. */
 DRA_NODISCARD int dra_manifest_read_file(dra_model_t *m, const char *path, dra_diag_list_t *errs);
-/* Files, or directories walked recursively in sorted order (*.yaml, *.yml, *.json); then
- * dra_model_imply_nodes. Reads every path even after errors; returns the first non-OK code. */
+/* Files, or directories walked recursively in sorted order (*.yaml, *.yml, *.json; the walk of
+ * walk.h: symbolic-link loops, unreadable directories and nesting deeper than 32 are errors naming
+ * the path); then dra_model_imply_nodes. Reads every path even after errors; returns the first
+ * non-OK code (DRA_EIO for an unreadable directory, DRA_ELIMIT for a loop or depth). The file
+ * names of the diagnostics are owned by m. Walking the same order without reading:
+ * dra_walk_paths with dra_walk_manifest_suffixes (walk.h). */
 DRA_NODISCARD int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n,
                                           dra_diag_list_t *errs);
-/* The files it reads, in its order: dra_manifest_each_file (walk.h). */
 
 /* ---- validator --------------------------------------------------------------------------- */
 

@@ -17,6 +17,7 @@
 
 #include "files.h"
 #include "manifest.h"
+#include "walk.h"
 #include "ydoc.h"
 
 enum { API_V1 = 1, API_V1BETA2, API_V1BETA1, API_V1ALPHA3 };
@@ -1881,7 +1882,19 @@ static int read_paths_one(const char *path, void *ud)
 int dra_manifest_read_paths(dra_model_t *m, char *const *paths, int n, dra_diag_list_t *errs)
 {
     read_paths_ctx_t c = {m, errs};
-    int rc = dra_manifest_each_file(paths, n, read_paths_one, &c, errs);
+    size_t first = errs ? errs->count : 0;
+    dra_walk_t w;
+    dra_walk_init(&w, dra_walk_manifest_suffixes);
+    int rc = dra_walk_paths(&w, paths, n, read_paths_one, &c, errs);
+    /* the walker's path strings die with it: the diagnostics name the model's copies */
+    for (size_t i = first; errs && i < errs->count; i++)
+        if (errs->items[i].file) {
+            const char *f = dra_model_str(m, errs->items[i].file);
+            errs->items[i].file = f ? f : "<path>";
+            if (!f && !rc)
+                rc = DRA_ENOMEM;
+        }
+    dra_walk_fini(&w);
     int r = dra_model_imply_nodes(m);
     return rc ? rc : r;
 }

@@ -142,7 +142,7 @@ set(_h_stdout_cmds
   "version::version"
   "version_json::version --json"
   "help::--help"
-  "validate_json::validate -o json corpora/conformance/alloc-smoke"
+  "validate_json::validate -o json corpora/conformance/alloc-smoke/counters-rollback.yaml"
   "inspect::inspect corpora/conformance/alloc-smoke"
   "gen_json::gen default --json"
   "gen_list::gen --list"
@@ -199,7 +199,7 @@ for cmd in "validate $m.yaml" "inspect $m.yaml" "alloc -f $m.yaml" "alloc --test
            "cel -f $m.yaml true" "gen $m.yaml --json" "run $m.yaml -q -o $HT/none.json" \
            "compare $m.json $m.json" "report -o $HT/none $m.json" \
            "export --format benchfmt $m.json" "baseline bless --dir $HT/none $m.json"; do
-  rc=0; "$DRABENCH" $cmd > /dev/null 2> "$HT/missing.txt" || rc=$?
+  rc=0; "$DRABENCH" $cmd > "$HT/missing.txt" 2>&1 || rc=$?
   test "$rc" = 2 || { echo "$cmd: exit $rc, want 2"; exit 1; }
   grep -q -e 'No such file or directory' -e 'cannot read' "$HT/missing.txt" || { echo "$cmd:"; cat "$HT/missing.txt"; exit 1; }
 done

@@ -197,6 +197,23 @@ static void test_parse_limits(void)
     memcpy(buf + 902, "Ki", 2);
     CHECK_OK(dra_quantity_parse(buf, 904, &q, NULL));
     CHECK_STREQ(fmtq(&q, buf + 1000), "341333333334n"); /* ceil(1024/3 * 1e9) */
+    /* a value whose exponent, trailing zeros folded in, leaves int32 is refused: it would print
+     * as "10e2147483655", which reads back (exponent truncated to int32) as 1n */
+    const char *wide = "1000000000e2147483647";
+    CHECK_EQ_I64(dra_quantity_parse(wide, strlen(wide), &q, &d), DRA_ELIMIT);
+    CHECK(strstr(d.msg, "beyond int32") != NULL);
+    CHECK_EQ_I64(dra_quantity_parse("10e2147483647", 13, &q, NULL), DRA_ELIMIT);
+    /* the largest exponent still round-trips */
+    dra_quantity_t r;
+    CHECK_OK(dra_quantity_parse("100e2147483645", 14, &q, NULL));
+    CHECK_STREQ(fmtq(&q, buf), "10e2147483646");
+    CHECK_OK(dra_quantity_parse(buf, strlen(buf), &r, NULL));
+    CHECK_EQ_I64(dra_quantity_cmp(&q, &r), 0);
+    /* a sum that would carry past it overflows instead of printing what cannot be read back */
+    CHECK_OK(dra_quantity_parse("5e2147483647", 12, &q, NULL));
+    CHECK_EQ_I64(dra_quantity_add(&q, &q, &r), DRA_EOVERFLOW);
+    CHECK_OK(dra_quantity_parse("-5e2147483647", 13, &r, NULL));
+    CHECK_EQ_I64(dra_quantity_sub(&q, &r, &r), DRA_EOVERFLOW);
 }
 
 /* ---- comparison ---------------------------------------------------------------------------- */
