@@ -84,7 +84,7 @@ struct dra_fast {
     dra_cel_cache_t *cel;
     dra_alloc_options_t opts;
     dra_arena_t celscratch, perm;
-    bool prune_on;
+    bool prune_on, paths_on;
 
     /* persistent indexes */
     uint32_t nrows;
@@ -328,6 +328,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
         a->opts = *opts;
     a->c.rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
     a->prune_on = true;
+    a->paths_on = true;
     dra_arena_init(&a->c.scratch, 256 * 1024);
     a->c.in_use = in_use;
     a->c.slot_ready = slot_ready_cb;
@@ -359,6 +360,19 @@ void dra_fast_set_pruning(dra_fast_t *a, bool on)
 {
     if (a)
         a->prune_on = on;
+}
+
+void dra_fast_set_paths(dra_fast_t *a, bool on)
+{
+    if (a)
+        a->paths_on = on;
+}
+
+const char *dra_fast_path_name(dra_fast_path_t p)
+{
+    static const char *const names[DRA_FAST_PATH_COUNT] = {"search", "first", "match", "counters",
+                                                           "unsat"};
+    return (unsigned)p < DRA_FAST_PATH_COUNT ? names[p] : "?";
 }
 
 static int cmp_u32(const void *x, const void *y)
@@ -668,6 +682,8 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
     return DRA_OK;
 }
 
+static int validate_cb(void *self, uint32_t ci, uint32_t rqi);
+
 /* ---- allocateOne ----------------------------------------------------------------------------- */
 
 typedef struct loc {
@@ -848,6 +864,160 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
     return R_FAIL;
 }
 
+/* ---- exact per-node fast paths ----------------------------------------------------------------
+ *
+ * Why they return what the search returns. For one claim with one request (ExactCount k, no
+ * subrequests, no admin access) the search is: level j scans the node's devices in search order
+ * from just after the previous pick (combinations; permutations rescan from the start, skipping
+ * the devices already picked) and descends into the first device allocateDevice accepts; it
+ * backtracks only when a level finds nothing. Its first leaf is therefore the greedy path: at
+ * every level, the first device passing every check given the devices picked so far. When the
+ * greedy path reaches k devices the search returns exactly it, with allocateOne = k + 3 (one call
+ * per level, then the next request, then the next claim), having evaluated selectors on exactly
+ * the devices the greedy scan looked at, in the same order, so a CEL error is met at the same
+ * device. Permutations take the same path: every check only gets stricter as devices are picked
+ * (a matchAttribute holds a value, a distinctAttribute excludes one more value, counters and
+ * capacity shrink), so a device rejected before a pick is rejected after it too.
+ * When the greedy path stops short the search backtracks, and the call goes to the search,
+ * except when no check depended on the picks (no constraint in scope, no counters met): then
+ * every level sees the same eligible set and fewer than k eligible devices is unsatisfiable.
+ * That answer skips the search's failing subtrees, like the pruning, so it is taken only where
+ * the pruning is allowed (dra_fast_allocate) and changes only the allocateOne count.
+ * A CEL error, a device the scan does not judge itself (multi-allocatable under consumable
+ * capacity: shareIDs; persisted aggregated capacity), or a step budget below k + 3 sends the
+ * call to the search, from scratch (the selector cache keeps what the scan evaluated). */
+
+enum { FP_FALLBACK = 2 };
+
+/* The claim shapes the fast paths serve, judged before preprocessing. */
+static bool fp_shape(const dra_fast_t *a, dra_claim_t *const *claims, uint32_t n)
+{
+    if (!a->paths_on || n != 1 || a->c.b.bugs || a->fn->has_pdns || a->c.gp.any_invalid)
+        return false;
+    const dra_claim_t *c = claims[0];
+    if (c->nrequests != 1 || (c->nconstraints && a->c.b.lists))
+        return false;
+    const dra_request_t *r = &c->requests[0];
+    return !r->nfirst_available && r->exactly && r->exactly->mode == DRA_MODE_EXACT_COUNT &&
+           !r->exactly->admin_access;
+}
+
+/* Add device d to every constraint of the claim (dra_acall_allocate_device's order); on a
+ * rejection undo the ones added. 1 added, 0 rejected, R_NOMEM. */
+static int fp_constraints_add(dra_acall_t *ac, cl_t *cl, const rq_t *rq, const dra_device_t *d)
+{
+    for (uint32_t i = 0; i < cl->ncons; i++) {
+        int rc = dra_acons_add(ac, &cl->cons[i], rq, i, d);
+        if (rc < 0)
+            return R_NOMEM;
+        if (!rc) {
+            for (uint32_t e = 0; e < i; e++)
+                dra_acons_remove(ac, &cl->cons[e], rq, e);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The greedy scan over the node's slot template (a->c.slots points at it; nothing in it is
+ * written). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK, R_NOMEM. */
+static int fp_run(dra_fast_t *a)
+{
+    dra_acall_t *ac = &a->c;
+    dra_alloc_stats_t *stats = &ac->out->stats;
+    cl_t *cl = &ac->cls[0];
+    const rq_t *rq = &ac->rqs[0];
+    const int64_t k = rq->num;
+    if (rq->all || k < 1 || k > DRA_ALLOC_MAX_RESULTS ||
+        (a->opts.max_steps && a->opts.max_steps < (uint64_t)k + 3))
+        return FP_FALLBACK;
+    bool dependent = false; /* some check depends on the devices picked before */
+    for (uint32_t i = 0; i < cl->ncons; i++)
+        dependent |= cl->cons[i].c->nrequests == 0 || rq->in_scope[i];
+    const bool constrained = dependent;
+    bool counters = false;
+    const dra_exact_request_t *body = rq->body;
+    const uint8_t *sigv = rq->sig->val;
+    const bool cc = ac->b.cc, pd = ac->b.pd, taints = ac->b.taints;
+    /* slots are laid out in search order (pool, slice, device), so one pass over them is the
+     * search's scan */
+    for (uint32_t slot = 0; slot < ac->nslots; slot++) {
+        const slot_t *st = &ac->slots[slot];
+        const dra_gpool_t *pool = &ac->gp.pools[st->pool];
+        if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
+            continue;
+        stats->candidates++;
+        if (sigv[st->row] == SIG_NO)
+            continue;
+        uint8_t v = mirror(a, st->row, pool->driver, pool->name, st->d);
+        if (v & MIR_EXCL)
+            continue;
+        bool m;
+        int rc = selectable(a, slot, rq->key, 0, &m);
+        if (rc == R_NOMEM)
+            return rc;
+        if (rc)
+            return FP_FALLBACK; /* the search reports the error where it meets it */
+        if (!m)
+            continue;
+        const dra_device_t *d = st->d;
+        if (cc) {
+            if (d->allow_multiple_allocations || (v & MIR_CAP))
+                return FP_FALLBACK;
+            if (dra_cap_fits(body, d, NULL, NULL, false) != 1)
+                continue;
+        }
+        if (d->nconsumes > 0) {
+            if (!pd)
+                continue;
+            return FP_FALLBACK;
+        }
+        if (taints && dra_taint_blocks(d, body->tolerations, body->ntolerations))
+            continue;
+        if (constrained) {
+            rc = fp_constraints_add(ac, cl, rq, d);
+            if (rc < 0)
+                return rc;
+            if (!rc)
+                continue;
+        }
+        res_t *r = &cl->res[cl->nres++];
+        memset(r, 0, sizeof *r);
+        r->slot = slot;
+        r->rq = rq->key;
+        if ((int64_t)cl->nres == k) {
+            stats->allocate_one = (uint64_t)k + 3;
+            stats->path = constrained ? DRA_FAST_PATH_MATCH
+                          : counters  ? DRA_FAST_PATH_COUNTERS
+                                      : DRA_FAST_PATH_FIRST;
+            return R_OK;
+        }
+    }
+    dependent |= counters;
+    if (dependent || !a->prune)
+        return FP_FALLBACK;
+    stats->allocate_one = 1;
+    stats->path = DRA_FAST_PATH_UNSAT;
+    return R_FAIL;
+}
+
+/* The fast paths for one call: preprocessing over the node's slot template, then the scan.
+ * DRA_OK / R_FATAL / R_NODE from preprocessing, R_OK, R_FAIL, FP_FALLBACK, R_NOMEM. */
+static int fp_call(dra_fast_t *a, dra_claim_t *const *claims)
+{
+    const fnode_t *fn = a->fn;
+    a->c.nslots = fn->nslots;
+    a->c.slots = fn->slots; /* read only on this path */
+    a->c.slice_base = fn->slice_base;
+    a->c.maxcaps = fn->maxcaps;
+    a->c.nscopes = 0;
+    a->c.scopes = NULL;
+    int rc = dra_acall_preprocess(&a->c, claims, false, validate_cb, a);
+    if (rc != DRA_OK)
+        return rc;
+    return fp_run(a);
+}
+
 /* ---- preprocessing (DRA-SEMANTICS §2.4) ------------------------------------------------------ */
 
 static int validate_request(dra_fast_t *a, uint32_t ci, uint32_t rqi)
@@ -944,7 +1114,11 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
 {
     if (!a || !node || (!claims && n) || !out_arena || !out)
         return DRA_EINVAL;
-    memset(out, 0, sizeof *out);
+    out->kind = DRA_OUTCOME_ALLOCATED;
+    out->allocations = NULL;
+    out->n = 0;
+    out->msg[0] = 0; /* not the whole 512-byte buffer: this runs on every call */
+    memset(&out->stats, 0, sizeof out->stats);
     dra_arena_reset(&a->c.scratch);
     a->c.out = out;
     a->c.node = node;
@@ -963,16 +1137,25 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
      * (no leaking upstream bugs, no shareIDs drawn, no step budget, no invalid-pool fatal) */
     a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->opts.max_steps &&
                !a->c.gp.any_invalid;
-    int rc;
+    int rc = FP_FALLBACK;
     out->stats.pools = a->c.gp.n;
-    if (build_slots(a))
-        return DRA_ENOMEM;
-    rc = dra_acall_preprocess(&a->c, claims, a->fn->has_pdns, validate_cb, a);
-    if (rc == DRA_OK) {
-        const loc_t origin = {0, 0, 0};
-        rc = allocate_one(a, 0, 0, 0, 0, false, origin);
-        if (rc == R_MAXEXC)
-            rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
+    if (fp_shape(a, claims, n)) {
+        rc = fp_call(a, claims);
+        if (rc == FP_FALLBACK) { /* the search, from scratch */
+            dra_arena_reset(&a->c.scratch);
+            out->stats.allocate_one = 0;
+        }
+    }
+    if (rc == FP_FALLBACK) {
+        if (build_slots(a))
+            return DRA_ENOMEM;
+        rc = dra_acall_preprocess(&a->c, claims, a->fn->has_pdns, validate_cb, a);
+        if (rc == DRA_OK) {
+            const loc_t origin = {0, 0, 0};
+            rc = allocate_one(a, 0, 0, 0, 0, false, origin);
+            if (rc == R_MAXEXC)
+                rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
+        }
     }
     switch (rc) {
     case R_OK:

@@ -48,6 +48,23 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
 /* Disable the decision-preserving pruning (tests compare allocate_one counts with it off). */
 void dra_fast_set_pruning(dra_fast_t *a, bool on);
 
+/* The path that decided a call (out->stats.path). Every path other than the search answers
+ * only calls whose answer it proves equal to the search's (see fast.c, "exact per-node fast
+ * paths"); anything else, and any call a path cannot finish, goes to the search. */
+typedef enum dra_fast_path {
+    DRA_FAST_PATH_SEARCH = 0, /* the depth-first search (the reference's, with caches) */
+    DRA_FAST_PATH_FIRST,      /* one request, ExactCount k: the first k eligible devices */
+    DRA_FAST_PATH_MATCH,      /* the same with matchAttribute / distinctAttribute constraints */
+    DRA_FAST_PATH_COUNTERS,   /* the same over devices consuming shared counters */
+    DRA_FAST_PATH_UNSAT,      /* fewer than k eligible devices, eligibility independent of the
+                                 picks: unsatisfiable without the search (only with pruning on) */
+    DRA_FAST_PATH_COUNT
+} dra_fast_path_t;
+/* "search", "first", "match", "counters", "unsat". */
+const char *dra_fast_path_name(dra_fast_path_t p);
+/* Disable the fast paths (every call goes to the search; on by default). */
+void dra_fast_set_paths(dra_fast_t *a, bool on);
+
 /* Decisions differ: outcome kind, message, and for ALLOCATED every claim's results (request,
  * device, adminAccess, shareID, consumed capacity, tolerations, binding conditions), configs
  * and node selector. Stats are not compared. why (may be NULL) gets the first difference. */
