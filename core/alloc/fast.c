@@ -66,14 +66,42 @@ typedef struct fnode {
     bool has_multi; /* a multi-allocatable device (shareIDs) */
     bool has_pdns;  /* a slice with per-device node selection */
     uint32_t **slice_base;
+    struct fcnt *cnt; /* counters as columns, built on first need */
     struct fnode *next;
 } fnode_t;
+
+/* Counters as columns (DRAPartitionableDevices, DRA-SEMANTICS §2.10), per node, built on the
+ * first fast-path call that meets a device consuming counters: one entry per (counter scope,
+ * counter set, counter) with its available amount (the last definition wins, as in the search's
+ * scope table); per consumer (a device of the scopes' pools consuming counters) its consumption
+ * as (entry, amount) pairs summed per entry, counters the scope does not define left out (they
+ * limit nothing); and the remaining amount per entry once the devices in use are subtracted,
+ * recomputed when a commit / release touched one of the node's pools (bucket versions). */
+typedef struct fcnt {
+    uint32_t nent, nscopes;
+    dra_aq_t *avail, *rem;
+    uint32_t *scope_neg; /* per scope: entries with a negative remaining amount */
+    uint32_t *ent_scope;
+    uint32_t ncons;
+    uint32_t *off; /* per consumer: [off[i], off[i + 1]) into ent / amt */
+    uint32_t *ent;
+    dra_aq_t *amt;
+    uint32_t *cons_row, *cons_scope, *cons_pool;
+    const dra_device_t **cons_dev;
+    uint32_t *slot_cons; /* per slot: its consumer index, UINT32_MAX for none */
+    uint8_t *cons_inuse; /* per consumer: in use when rem was last brought up to date */
+    struct fbucket **pools; /* per pool of the node: its bucket, and the version rem was built at */
+    uint32_t *ver;
+    uint32_t npools;
+    bool fresh;
+} fcnt_t;
 
 /* string -> list of slice indices */
 typedef struct fbucket {
     const char *key1, *key2;
     uint32_t *idx;
     uint32_t n, cap;
+    uint32_t ver; /* bypool: bumped by every commit / release naming a device of the pool */
     struct fbucket *next;
 } fbucket_t;
 
@@ -106,6 +134,9 @@ struct dra_fast {
     /* row mirror of the state: MIR_VALID set = MIR_EXCL / MIR_INUSE are current; the state's
      * watcher clears a row whenever a commit / release names its device */
     uint8_t *mir;
+    /* per row: consumable capacity fits a request without capacity requests and nothing else
+     * consumed (0 unknown, 1 yes, 2 no): depends on the device only */
+    uint8_t *capfit0;
     struct fdev **devs; /* open hash (driver, pool, device) -> rows */
     struct fdev *devpool;
     size_t dmask;
@@ -247,6 +278,9 @@ static int build_indexes(dra_fast_t *a)
     }
     a->nrows = rows;
     a->mir = dra_arena_calloc(ar, rows + 1, 1, 64);
+    a->capfit0 = dra_arena_calloc(ar, rows + 1, 1, 64);
+    if (!a->capfit0)
+        return DRA_ENOMEM;
     a->dmask = pow2_at_least((size_t)rows) - 1;
     a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(void *), 8);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
@@ -274,6 +308,9 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
     dra_fast_t *a = ctx;
     for (uint32_t i = 0; i < al->nresults; i++) {
         const dra_result_t *r = &al->results[i];
+        fbucket_t *pb = bucket_get(a, a->bypool, nz(r->driver), nz(r->pool), false);
+        if (pb)
+            pb->ver++;
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
         for (const fdev_t *e = a->devs[h]; e; e = e->next)
             if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver))
@@ -919,18 +956,226 @@ static int fp_constraints_add(dra_acall_t *ac, cl_t *cl, const rq_t *rq, const d
     return 1;
 }
 
+/* ---- counters as columns ------------------------------------------------------------------ */
+
+typedef struct fkey {
+    uint32_t scope;
+    const char *set, *name;
+    uint64_t h;
+} fkey_t;
+
+static uint64_t fkey_hash(uint32_t scope, const char *set, const char *name)
+{
+    return str_hash(name, str_hash(set, 0x51ed27 + scope));
+}
+
+/* Entry index of (scope, set, name) in the open-addressed table tab (cap a power of two);
+ * adds it when add, else UINT32_MAX when absent. */
+static uint32_t fkey_find(fkey_t *keys, uint32_t *nkeys, uint32_t *tab, uint32_t cap,
+                          uint32_t scope, const char *set, const char *name, bool add)
+{
+    uint64_t h = fkey_hash(scope, set, name);
+    uint32_t j = (uint32_t)h & (cap - 1);
+    for (; tab[j] != UINT32_MAX; j = (j + 1) & (cap - 1)) {
+        const fkey_t *k = &keys[tab[j]];
+        if (k->h == h && k->scope == scope && strcmp(k->set, set) == 0 && strcmp(k->name, name) == 0)
+            return tab[j];
+    }
+    if (!add)
+        return UINT32_MAX;
+    keys[*nkeys] = (fkey_t){scope, set, name, h};
+    tab[j] = (*nkeys)++;
+    return tab[j];
+}
+
+static int fcnt_build(dra_fast_t *a, fnode_t *fn)
+{
+    const bool pool_mode = a->c.b.pool_counters;
+    const dra_gpools_t *gp = &fn->gp;
+    dra_arena_t *sc = &a->c.scratch, *ar = &a->perm;
+    /* upper bounds: counters defined, consumers and their items */
+    uint32_t ndef = 0, ncons = 0, nitems = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        for (int pass = 0; pass < 3; pass++) {
+            const dra_slice_t *const *sls = pass == 0 ? pool->slices
+                                            : pass == 1 ? pool->other : pool->counter_slices;
+            uint32_t nsl = pass == 0 ? pool->nslices : pass == 1 ? pool->nother : pool->ncounter_slices;
+            for (uint32_t i = 0; i < nsl; i++) {
+                const dra_slice_t *sl = sls[i];
+                for (uint32_t j = 0; j < sl->ncounter_sets; j++)
+                    ndef += sl->counter_sets[j].ncounters;
+                for (uint32_t d = 0; pass < 2 && d < sl->ndevices; d++) {
+                    const dra_device_t *dev = &sl->devices[d];
+                    if (!dev->nconsumes)
+                        continue;
+                    ncons++;
+                    for (uint32_t c = 0; c < dev->nconsumes; c++)
+                        nitems += dev->consumes[c].ncounters;
+                }
+            }
+        }
+    }
+    fcnt_t *fc = dra_arena_calloc(ar, 1, sizeof *fc, 16);
+    uint32_t cap = (uint32_t)pow2_at_least((size_t)ndef * 2 + 2);
+    fkey_t *keys = dra_arena_alloc(sc, (ndef + 1) * sizeof *keys, 8);
+    uint32_t *tab = dra_arena_alloc(sc, cap * sizeof *tab, 4);
+    dra_aq_t *avail = dra_arena_alloc(sc, (ndef + 1) * sizeof *avail, 16);
+    if (!fc || !keys || !tab || !avail)
+        return DRA_ENOMEM;
+    memset(tab, 0xff, cap * sizeof *tab);
+    uint32_t nkeys = 0;
+    /* definitions, in the order the search's scope table is filled */
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        const dra_slice_t *const *sls = pool_mode ? pool->counter_slices : pool->slices;
+        uint32_t nsl = pool_mode ? pool->ncounter_slices : pool->nslices;
+        for (uint32_t i = 0; i < nsl; i++) {
+            const dra_slice_t *sl = sls[i];
+            if (!pool_mode && !sl->ndevices)
+                continue; /* a slice without devices: no slot, no scope anybody reserves in */
+            uint32_t scope = pool_mode ? p : fn->slots[fn->slice_base[p][i]].scope;
+            for (uint32_t j = 0; j < sl->ncounter_sets; j++)
+                for (uint32_t k = 0; k < sl->counter_sets[j].ncounters; k++) {
+                    uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope, nz(sl->counter_sets[j].name),
+                                           nz(sl->counter_sets[j].counters[k].name), true);
+                    avail[e] = dra_aq_from(&sl->counter_sets[j].counters[k].value);
+                }
+        }
+    }
+    fc->nent = nkeys;
+    fc->nscopes = fn->nscopes;
+    fc->avail = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra_aq_t), 16);
+    fc->rem = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra_aq_t), 16);
+    fc->scope_neg = dra_arena_calloc(ar, fn->nscopes + 1, sizeof(uint32_t), 4);
+    fc->ent_scope = dra_arena_calloc(ar, nkeys + 1, sizeof(uint32_t), 4);
+    fc->off = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->ent = dra_arena_calloc(ar, nitems + 1, sizeof(uint32_t), 4);
+    fc->amt = dra_arena_calloc(ar, nitems + 1, sizeof(dra_aq_t), 16);
+    fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->cons_scope = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->cons_pool = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->cons_dev = dra_arena_calloc(ar, ncons + 1, sizeof(void *), 8);
+    fc->slot_cons = dra_arena_alloc(ar, (fn->nslots + 1) * sizeof(uint32_t), 4);
+    fc->cons_inuse = dra_arena_calloc(ar, ncons + 1, 1, 1);
+    fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(void *), 8);
+    fc->ver = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
+    if (!fc->avail || !fc->rem || !fc->scope_neg || !fc->ent_scope || !fc->off || !fc->ent || !fc->amt ||
+        !fc->cons_row || !fc->cons_scope || !fc->cons_pool || !fc->cons_dev || !fc->slot_cons ||
+        !fc->cons_inuse || !fc->pools || !fc->ver)
+        return DRA_ENOMEM;
+    memcpy(fc->avail, avail, nkeys * sizeof *avail);
+    memcpy(fc->rem, avail, nkeys * sizeof *avail); /* nothing in use yet: see fcnt_get */
+    for (uint32_t e = 0; e < nkeys; e++)
+        fc->ent_scope[e] = keys[e].scope;
+    memset(fc->slot_cons, 0xff, (fn->nslots + 1) * sizeof(uint32_t));
+    fc->npools = gp->n;
+    for (uint32_t p = 0; p < gp->n; p++)
+        fc->pools[p] = bucket_get(a, a->bypool, gp->pools[p].driver, gp->pools[p].name, false);
+    /* consumers: the node's slots (in a scope of their own pool / slice), then the pool's other
+     * slices (pool mode only: the search subtracts what they use from the pool's counters) */
+    uint32_t nc = 0, ni = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        for (int pass = 0; pass < (pool_mode ? 2 : 1); pass++) {
+            const dra_slice_t *const *sls = pass ? pool->other : pool->slices;
+            uint32_t nsl = pass ? pool->nother : pool->nslices;
+            for (uint32_t i = 0; i < nsl; i++) {
+                const dra_slice_t *sl = sls[i];
+                uint32_t row0 = a->slice_row[slice_index(a, sl)];
+                for (uint32_t d = 0; d < sl->ndevices; d++) {
+                    const dra_device_t *dev = &sl->devices[d];
+                    if (!dev->nconsumes)
+                        continue;
+                    uint32_t slot = pass ? UINT32_MAX : fn->slice_base[p][i] + d;
+                    uint32_t scope = pool_mode ? p : fn->slots[slot].scope;
+                    if (slot != UINT32_MAX)
+                        fc->slot_cons[slot] = nc;
+                    fc->cons_row[nc] = row0 + d;
+                    fc->cons_scope[nc] = scope;
+                    fc->cons_pool[nc] = p;
+                    fc->cons_dev[nc] = dev;
+                    fc->off[nc] = ni;
+                    for (uint32_t c = 0; c < dev->nconsumes; c++)
+                        for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
+                            uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope,
+                                                   nz(dev->consumes[c].counter_set),
+                                                   nz(dev->consumes[c].counters[k].name), false);
+                            if (e == UINT32_MAX)
+                                continue;
+                            dra_aq_t q = dra_aq_from(&dev->consumes[c].counters[k].value);
+                            uint32_t x = fc->off[nc];
+                            while (x < ni && fc->ent[x] != e)
+                                x++;
+                            if (x == ni) {
+                                fc->ent[ni] = e;
+                                fc->amt[ni++] = q;
+                            } else {
+                                fc->amt[x] += q;
+                            }
+                        }
+                    nc++;
+                }
+            }
+        }
+    }
+    fc->off[nc] = ni;
+    fc->ncons = nc;
+    fc->fresh = false;
+    fn->cnt = fc;
+    return DRA_OK;
+}
+
+/* The node's counter columns, built on first use and refreshed after the state changed in one
+ * of its pools. NULL: out of memory. */
+static fcnt_t *fcnt_get(dra_fast_t *a)
+{
+    fnode_t *fn = (fnode_t *)a->fn;
+    if (!fn->cnt && fcnt_build(a, fn))
+        return NULL;
+    fcnt_t *fc = fn->cnt;
+    for (uint32_t p = 0; fc->fresh && p < fc->npools; p++)
+        fc->fresh = !fc->pools[p] || fc->pools[p]->ver == fc->ver[p];
+    if (fc->fresh)
+        return fc;
+    for (uint32_t p = 0; p < fc->npools; p++)
+        fc->ver[p] = fc->pools[p] ? fc->pools[p]->ver : 0;
+    /* only the consumers whose in-use bit changed move the remaining amounts (exact sums:
+     * subtracting then adding back the same amounts restores the same value) */
+    for (uint32_t i = 0; i < fc->ncons; i++) {
+        const dra_gpool_t *pool = &fn->gp.pools[fc->cons_pool[i]];
+        uint8_t u = (mirror(a, fc->cons_row[i], pool->driver, pool->name, fc->cons_dev[i]) &
+                     MIR_INUSE) != 0;
+        if (u == fc->cons_inuse[i])
+            continue;
+        fc->cons_inuse[i] = u;
+        for (uint32_t x = fc->off[i]; x < fc->off[i + 1]; x++)
+            fc->rem[fc->ent[x]] += u ? -fc->amt[x] : fc->amt[x];
+    }
+    memset(fc->scope_neg, 0, fc->nscopes * sizeof(uint32_t));
+    for (uint32_t e = 0; e < fc->nent; e++)
+        fc->scope_neg[fc->ent_scope[e]] += fc->rem[e] < 0;
+    fc->fresh = true;
+    return fc;
+}
+
 /* The greedy scan over the node's slot template (a->c.slots points at it; nothing in it is
  * written). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK, R_NOMEM. */
-static int fp_run(dra_fast_t *a)
+static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *ncharged_out)
 {
     dra_acall_t *ac = &a->c;
+    fcnt_t *fc = NULL;
+    uint32_t ncharged = 0;
+    int ret = FP_FALLBACK;
     dra_alloc_stats_t *stats = &ac->out->stats;
     cl_t *cl = &ac->cls[0];
     const rq_t *rq = &ac->rqs[0];
     const int64_t k = rq->num;
     if (rq->all || k < 1 || k > DRA_ALLOC_MAX_RESULTS ||
-        (a->opts.max_steps && a->opts.max_steps < (uint64_t)k + 3))
-        return FP_FALLBACK;
+        (a->opts.max_steps && a->opts.max_steps < (uint64_t)k + 3)) {
+        ret = FP_FALLBACK;
+        goto out;
+    }
     bool dependent = false; /* some check depends on the devices picked before */
     for (uint32_t i = 0; i < cl->ncons; i++)
         dependent |= cl->cons[i].c->nrequests == 0 || rq->in_scope[i];
@@ -954,51 +1199,110 @@ static int fp_run(dra_fast_t *a)
             continue;
         bool m;
         int rc = selectable(a, slot, rq->key, 0, &m);
-        if (rc == R_NOMEM)
-            return rc;
-        if (rc)
-            return FP_FALLBACK; /* the search reports the error where it meets it */
+        if (rc == R_NOMEM) {
+            ret = rc;
+            goto out;
+        }
+        if (rc) { /* the search reports the error where it meets it */
+            ret = FP_FALLBACK;
+            goto out;
+        }
         if (!m)
             continue;
         const dra_device_t *d = st->d;
         if (cc) {
-            if (d->allow_multiple_allocations || (v & MIR_CAP))
-                return FP_FALLBACK;
-            if (dra_cap_fits(body, d, NULL, NULL, false) != 1)
-                continue;
+            if (d->allow_multiple_allocations || (v & MIR_CAP)) {
+                ret = FP_FALLBACK;
+                goto out;
+            }
+            if (body->ncap_requests) {
+                if (dra_cap_fits(body, d, NULL, NULL, false) != 1)
+                    continue;
+            } else {
+                uint8_t *cf = &a->capfit0[st->row];
+                if (!*cf)
+                    *cf = dra_cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
+                if (*cf != 1)
+                    continue;
+            }
         }
+        uint32_t con = UINT32_MAX;
         if (d->nconsumes > 0) {
             if (!pd)
                 continue;
-            return FP_FALLBACK;
+            /* counters_reserve: every counter of the scope stays within what is available
+             * after the devices in use and the devices picked so far; entries already
+             * negative make every reservation in their scope fail */
+            counters = true;
+            if (!fc && !(fc = fcnt_get(a))) {
+                ret = R_NOMEM;
+                goto out;
+            }
+            con = fc->slot_cons[slot];
+            if (fc->scope_neg[fc->cons_scope[con]])
+                continue;
+            bool fits = true;
+            for (uint32_t x = fc->off[con]; x < fc->off[con + 1] && fits; x++)
+                fits = fc->rem[fc->ent[x]] - fc->amt[x] >= 0;
+            if (!fits)
+                continue;
         }
         if (taints && dra_taint_blocks(d, body->tolerations, body->ntolerations))
             continue;
         if (constrained) {
             rc = fp_constraints_add(ac, cl, rq, d);
-            if (rc < 0)
-                return rc;
+            if (rc < 0) {
+                ret = rc;
+                goto out;
+            }
             if (!rc)
                 continue;
+        }
+        if (con != UINT32_MAX) {
+            for (uint32_t x = fc->off[con]; x < fc->off[con + 1]; x++)
+                fc->rem[fc->ent[x]] -= fc->amt[x];
+            charged[ncharged++] = con;
         }
         res_t *r = &cl->res[cl->nres++];
         memset(r, 0, sizeof *r);
         r->slot = slot;
         r->rq = rq->key;
+        r->charged = con != UINT32_MAX;
         if ((int64_t)cl->nres == k) {
             stats->allocate_one = (uint64_t)k + 3;
             stats->path = constrained ? DRA_FAST_PATH_MATCH
                           : counters  ? DRA_FAST_PATH_COUNTERS
                                       : DRA_FAST_PATH_FIRST;
-            return R_OK;
+            ret = R_OK;
+            goto out;
         }
     }
     dependent |= counters;
-    if (dependent || !a->prune)
-        return FP_FALLBACK;
+    if (dependent || !a->prune) {
+        ret = FP_FALLBACK;
+        goto out;
+    }
     stats->allocate_one = 1;
     stats->path = DRA_FAST_PATH_UNSAT;
-    return R_FAIL;
+    ret = R_FAIL;
+    goto out;
+out:
+    *fcp = fc;
+    *ncharged_out = ncharged;
+    return ret;
+}
+
+/* The scan, then the counter columns restored (they hold the state's remaining amounts; the
+ * call's own picks live only in the result). */
+static int fp_run(dra_fast_t *a)
+{
+    fcnt_t *fc = NULL;
+    uint32_t charged[DRA_ALLOC_MAX_RESULTS + 1], n = 0;
+    int rc = fp_scan(a, &fc, charged, &n);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t x = fc->off[charged[i]]; x < fc->off[charged[i] + 1]; x++)
+            fc->rem[fc->ent[x]] += fc->amt[x];
+    return rc;
 }
 
 /* The fast paths for one call: preprocessing over the node's slot template, then the scan.
