@@ -1159,6 +1159,107 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
     return fc;
 }
 
+/* The greedy path failed on a request with matchAttribute constraints only (no counters, no
+ * distinctAttribute): group the eligible devices by their tuple of constrained values. The
+ * search picks a first device in order and then only devices of its group after it; it
+ * backtracks to the next first device when the group runs out. So it ends at the first device
+ * whose group has k eligible devices from it on, which is that group's first device (an earlier
+ * member would have been tried first and succeeded), and returns the group's first k devices;
+ * no such group: unsatisfiable. Eligibility is independent of the picks here (the checks other
+ * than the constraints do not depend on them), the scan before reached every device (so every
+ * selector the search would evaluate was evaluated without error), and a device whose value is
+ * not a scalar can only be a first pick (a group of one, useless for k >= 2). Like the pruning,
+ * this skips the search's failing subtrees: only with pruning on, allocateOne differs.
+ * R_OK with cl->res filled, R_FAIL, FP_FALLBACK (a distinctAttribute, or too many groups). */
+static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
+{
+    dra_acall_t *ac = &a->c;
+    enum { MAXG = 64 };
+    uint32_t qn[DRA_ALLOC_MAX_CONSTRAINTS], nq = 0;
+    for (uint32_t i = 0; i < cl->ncons; i++) {
+        const cons_t *co = &cl->cons[i];
+        if (co->c->nrequests > 0 && !rq->in_scope[i])
+            continue;
+        if (co->distinct)
+            return FP_FALLBACK;
+        qn[nq++] = co->qname;
+    }
+    uint32_t first[MAXG], cnt[MAXG], ng = 0;
+    const dra_exact_request_t *body = rq->body;
+    const bool cc = ac->b.cc, taints = ac->b.taints;
+    const uint8_t *sigv = rq->sig->val;
+    int64_t k = rq->num;
+    uint32_t best = UINT32_MAX;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t slot = 0; slot < ac->nslots; slot++) {
+            const slot_t *st = &ac->slots[slot];
+            const dra_gpool_t *pool = &ac->gp.pools[st->pool];
+            if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
+                continue;
+            if (sigv[st->row] != SIG_YES || (a->mir[st->row] & MIR_EXCL))
+                continue; /* mirror bits are current: the scan looked at every device */
+            const dra_device_t *d = st->d;
+            if (!ac->b.binding && d->nbinding_conditions > 0)
+                continue;
+            if (cc && (body->ncap_requests ? dra_cap_fits(body, d, NULL, NULL, false) != 1
+                                           : a->capfit0[st->row] != 1))
+                continue;
+            if (d->nconsumes > 0 && !ac->b.pd)
+                continue;
+            if (taints && dra_taint_blocks(d, body->tolerations, body->ntolerations))
+                continue;
+            const dra_attr_t *at[DRA_ALLOC_MAX_CONSTRAINTS];
+            bool scalar = true;
+            for (uint32_t i = 0; i < nq && scalar; i++) {
+                at[i] = qn[i] ? dra_device_attr(d, qn[i]) : NULL;
+                scalar = at[i] && dra_attr_is_scalar(at[i]);
+            }
+            if (!scalar)
+                continue; /* missing: never picked; not a scalar: a group of one */
+            uint32_t g = 0;
+            for (; g < ng; g++) {
+                const dra_device_t *f = ac->slots[first[g]].d;
+                bool same = true;
+                for (uint32_t i = 0; i < nq && same; i++)
+                    same = dra_attr_scalar_eq(at[i], dra_device_attr(f, qn[i]));
+                if (same)
+                    break;
+            }
+            if (pass == 0) {
+                if (g == ng) {
+                    if (ng == MAXG)
+                        return FP_FALLBACK;
+                    first[ng] = slot;
+                    cnt[ng++] = 0;
+                }
+                cnt[g]++;
+            } else if (g == best) {
+                res_t *r = &cl->res[cl->nres++];
+                memset(r, 0, sizeof *r);
+                r->slot = slot;
+                r->rq = rq->key;
+                if ((int64_t)cl->nres == k) {
+                    ac->out->stats.allocate_one = (uint64_t)k + 3;
+                    ac->out->stats.path = DRA_FAST_PATH_MATCH;
+                    return R_OK;
+                }
+            }
+        }
+        if (pass == 0) {
+            for (uint32_t g = 0; g < ng && best == UINT32_MAX; g++)
+                if (cnt[g] >= k)
+                    best = g;
+            if (best == UINT32_MAX) {
+                ac->out->stats.allocate_one = 1;
+                ac->out->stats.path = DRA_FAST_PATH_UNSAT;
+                return R_FAIL;
+            }
+            cl->nres = 0;
+        }
+    }
+    return FP_FALLBACK; /* not reached: the group has k members */
+}
+
 /* The greedy scan over the node's slot template (a->c.slots points at it; nothing in it is
  * written). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK, R_NOMEM. */
 static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *ncharged_out)
@@ -1277,9 +1378,20 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
             goto out;
         }
     }
-    dependent |= counters;
-    if (dependent || !a->prune) {
+    /* k == 1: the search has one level, and that level's scan is the one above: nothing
+     * passed, so it returns unsatisfiable after one allocateOne call, whatever the checks */
+    if (k == 1) {
+        stats->allocate_one = 1;
+        stats->path = DRA_FAST_PATH_UNSAT;
+        ret = R_FAIL;
+        goto out;
+    }
+    if (!a->prune || counters) {
         ret = FP_FALLBACK;
+        goto out;
+    }
+    if (constrained) {
+        ret = fp_groups(a, cl, rq);
         goto out;
     }
     stats->allocate_one = 1;
