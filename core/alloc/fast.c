@@ -49,6 +49,7 @@ enum { MIR_VALID = 1, MIR_EXCL = 2, MIR_INUSE = 4, MIR_CAP = 8, MIR_SHARE = 16 }
 typedef struct fdev {
     const char *drv, *pool, *dev;
     uint32_t row;
+    struct fbucket *pb; /* the device's pool (bypool bucket) */
     struct fdev *next;
 } fdev_t;
 
@@ -288,12 +289,15 @@ static int build_indexes(dra_fast_t *a)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
+        fbucket_t *pb = sl->ndevices ? bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false)
+                                     : NULL;
         for (uint32_t d = 0; d < sl->ndevices; d++) {
             fdev_t *e = &a->devpool[a->slice_row[i] + d];
             e->drv = nz(sl->driver);
             e->pool = nz(sl->pool_name);
             e->dev = nz(sl->devices[d].name);
             e->row = a->slice_row[i] + d;
+            e->pb = pb;
             size_t h = (size_t)dev_hash(e->drv, e->pool, e->dev) & a->dmask;
             e->next = a->devs[h];
             a->devs[h] = e;
@@ -308,13 +312,13 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
     dra_fast_t *a = ctx;
     for (uint32_t i = 0; i < al->nresults; i++) {
         const dra_result_t *r = &al->results[i];
-        fbucket_t *pb = bucket_get(a, a->bypool, nz(r->driver), nz(r->pool), false);
-        if (pb)
-            pb->ver++;
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
         for (const fdev_t *e = a->devs[h]; e; e = e->next)
-            if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver))
+            if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver)) {
                 a->mir[e->row] = 0;
+                if (e->pb)
+                    e->pb->ver++; /* the pool's counter columns must be brought up to date */
+            }
     }
 }
 
