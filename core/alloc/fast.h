@@ -11,7 +11,10 @@
  *    binding-condition gating are checked per node on top;
  *  - the allocation state read per device only when the search looks at the device;
  *  - a request needing k more devices than the candidates left fails without descending
- *    (only where provably decision-preserving: no error, no share IDs, no step budget).
+ *    (only where provably decision-preserving: no error, no share IDs, no step budget);
+ *  - exact per-node fast paths (dra_fast_path_t) answer one ExactCount request without the
+ *    search where the answer provably is the search's (greedy first leaf, matchAttribute
+ *    groups, counters as per-node columns); out->stats.path names the path that decided.
  *
  * The API mirrors dra_alloc_new / dra_alloc_allocate / dra_alloc_free and fills the same
  * dra_alloc_outcome_t. Stats differ from the reference where work is skipped (cel_evals counts
