@@ -57,12 +57,13 @@ function(dra_fast_matrix_test scn count labels)
   set_tests_properties(harness.fast.matrix_${scn} PROPERTIES LABELS "${labels}" TIMEOUT 1800
                        ENVIRONMENT "${DRA_TEST_ENV}")
 endfunction()
-# the reference allocator gathers pools per node and call: large clusters only in Release, and
-# on fleet-50k only first-fit (best-fit and spread try all 50,000 nodes for every pod)
-dra_fast_matrix_test(default 40 "harness;no-asan")
-dra_fast_matrix_test(sched-perf-500 40 "harness;no-asan")
-dra_fast_matrix_test(nvl72-training 40 "harness;no-asan")
+# the reference allocator gathers pools per node and call: large clusters, MIG and the
+# unsatisfiable storm only in Release (label bench), and on fleet-50k only first-fit (best-fit
+# and spread try all 50,000 nodes for every pod)
+dra_fast_matrix_test(default 20 "harness;no-asan")
+dra_fast_matrix_test(sched-perf-500 20 "harness;no-asan")
+dra_fast_matrix_test(nvl72-training 20 "harness;no-asan")
 dra_fast_matrix_test(unsat-storm 3 "harness;bench")
-dra_fast_matrix_test(mig-inference 4 "harness;no-asan")
+dra_fast_matrix_test(mig-inference 4 "harness;bench")
 dra_fast_matrix_test(fleet-5k 6 "harness;bench")
 dra_fast_matrix_test(fleet-50k 3 "harness;bench" "first-fit")
