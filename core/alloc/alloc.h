@@ -160,6 +160,8 @@ typedef struct dra_alloc_stats {
     uint64_t cel_evals;      /* CEL selector evaluations (cache misses of isSelectable) */
     uint64_t candidates;     /* devices looked at by the search loop */
     uint64_t pools;          /* pools gathered for the node */
+    uint32_t path;           /* fast allocator: the path that decided the call (dra_fast_path_t,
+                                fast.h); 0 = the search (always 0 for the reference) */
 } dra_alloc_stats_t;
 
 typedef struct dra_alloc_outcome {

@@ -49,6 +49,7 @@ enum { MIR_VALID = 1, MIR_EXCL = 2, MIR_INUSE = 4, MIR_CAP = 8, MIR_SHARE = 16 }
 typedef struct fdev {
     const char *drv, *pool, *dev;
     uint32_t row;
+    struct fbucket *pb; /* the device's pool (bypool bucket) */
     struct fdev *next;
 } fdev_t;
 
@@ -66,14 +67,42 @@ typedef struct fnode {
     bool has_multi; /* a multi-allocatable device (shareIDs) */
     bool has_pdns;  /* a slice with per-device node selection */
     uint32_t **slice_base;
+    struct fcnt *cnt; /* counters as columns, built on first need */
     struct fnode *next;
 } fnode_t;
+
+/* Counters as columns (DRAPartitionableDevices, DRA-SEMANTICS §2.10), per node, built on the
+ * first fast-path call that meets a device consuming counters: one entry per (counter scope,
+ * counter set, counter) with its available amount (the last definition wins, as in the search's
+ * scope table); per consumer (a device of the scopes' pools consuming counters) its consumption
+ * as (entry, amount) pairs summed per entry, counters the scope does not define left out (they
+ * limit nothing); and the remaining amount per entry once the devices in use are subtracted,
+ * recomputed when a commit / release touched one of the node's pools (bucket versions). */
+typedef struct fcnt {
+    uint32_t nent, nscopes;
+    dra_aq_t *avail, *rem;
+    uint32_t *scope_neg; /* per scope: entries with a negative remaining amount */
+    uint32_t *ent_scope;
+    uint32_t ncons;
+    uint32_t *off; /* per consumer: [off[i], off[i + 1]) into ent / amt */
+    uint32_t *ent;
+    dra_aq_t *amt;
+    uint32_t *cons_row, *cons_scope, *cons_pool;
+    const dra_device_t **cons_dev;
+    uint32_t *slot_cons; /* per slot: its consumer index, UINT32_MAX for none */
+    uint8_t *cons_inuse; /* per consumer: in use when rem was last brought up to date */
+    struct fbucket **pools; /* per pool of the node: its bucket, and the version rem was built at */
+    uint32_t *ver;
+    uint32_t npools;
+    bool fresh;
+} fcnt_t;
 
 /* string -> list of slice indices */
 typedef struct fbucket {
     const char *key1, *key2;
     uint32_t *idx;
     uint32_t n, cap;
+    uint32_t ver; /* bypool: bumped by every commit / release naming a device of the pool */
     struct fbucket *next;
 } fbucket_t;
 
@@ -84,7 +113,7 @@ struct dra_fast {
     dra_cel_cache_t *cel;
     dra_alloc_options_t opts;
     dra_arena_t celscratch, perm;
-    bool prune_on;
+    bool prune_on, paths_on;
 
     /* persistent indexes */
     uint32_t nrows;
@@ -106,6 +135,9 @@ struct dra_fast {
     /* row mirror of the state: MIR_VALID set = MIR_EXCL / MIR_INUSE are current; the state's
      * watcher clears a row whenever a commit / release names its device */
     uint8_t *mir;
+    /* per row: consumable capacity fits a request without capacity requests and nothing else
+     * consumed (0 unknown, 1 yes, 2 no): depends on the device only */
+    uint8_t *capfit0;
     struct fdev **devs; /* open hash (driver, pool, device) -> rows */
     struct fdev *devpool;
     size_t dmask;
@@ -247,6 +279,9 @@ static int build_indexes(dra_fast_t *a)
     }
     a->nrows = rows;
     a->mir = dra_arena_calloc(ar, rows + 1, 1, 64);
+    a->capfit0 = dra_arena_calloc(ar, rows + 1, 1, 64);
+    if (!a->capfit0)
+        return DRA_ENOMEM;
     a->dmask = pow2_at_least((size_t)rows) - 1;
     a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(void *), 8);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
@@ -254,12 +289,15 @@ static int build_indexes(dra_fast_t *a)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
+        fbucket_t *pb = sl->ndevices ? bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false)
+                                     : NULL;
         for (uint32_t d = 0; d < sl->ndevices; d++) {
             fdev_t *e = &a->devpool[a->slice_row[i] + d];
             e->drv = nz(sl->driver);
             e->pool = nz(sl->pool_name);
             e->dev = nz(sl->devices[d].name);
             e->row = a->slice_row[i] + d;
+            e->pb = pb;
             size_t h = (size_t)dev_hash(e->drv, e->pool, e->dev) & a->dmask;
             e->next = a->devs[h];
             a->devs[h] = e;
@@ -276,8 +314,11 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
         const dra_result_t *r = &al->results[i];
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
         for (const fdev_t *e = a->devs[h]; e; e = e->next)
-            if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver))
+            if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver)) {
                 a->mir[e->row] = 0;
+                if (e->pb)
+                    e->pb->ver++; /* the pool's counter columns must be brought up to date */
+            }
     }
 }
 
@@ -328,6 +369,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
         a->opts = *opts;
     a->c.rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
     a->prune_on = true;
+    a->paths_on = true;
     dra_arena_init(&a->c.scratch, 256 * 1024);
     a->c.in_use = in_use;
     a->c.slot_ready = slot_ready_cb;
@@ -359,6 +401,19 @@ void dra_fast_set_pruning(dra_fast_t *a, bool on)
 {
     if (a)
         a->prune_on = on;
+}
+
+void dra_fast_set_paths(dra_fast_t *a, bool on)
+{
+    if (a)
+        a->paths_on = on;
+}
+
+const char *dra_fast_path_name(dra_fast_path_t p)
+{
+    static const char *const names[DRA_FAST_PATH_COUNT] = {"search", "first", "match", "counters",
+                                                           "unsat"};
+    return (unsigned)p < DRA_FAST_PATH_COUNT ? names[p] : "?";
 }
 
 static int cmp_u32(const void *x, const void *y)
@@ -668,6 +723,8 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
     return DRA_OK;
 }
 
+static int validate_cb(void *self, uint32_t ci, uint32_t rqi);
+
 /* ---- allocateOne ----------------------------------------------------------------------------- */
 
 typedef struct loc {
@@ -848,6 +905,539 @@ static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, in
     return R_FAIL;
 }
 
+/* ---- exact per-node fast paths ----------------------------------------------------------------
+ *
+ * Why they return what the search returns. For one claim with one request (ExactCount k, no
+ * subrequests, no admin access) the search is: level j scans the node's devices in search order
+ * from just after the previous pick (combinations; permutations rescan from the start, skipping
+ * the devices already picked) and descends into the first device allocateDevice accepts; it
+ * backtracks only when a level finds nothing. Its first leaf is therefore the greedy path: at
+ * every level, the first device passing every check given the devices picked so far. When the
+ * greedy path reaches k devices the search returns exactly it, with allocateOne = k + 3 (one call
+ * per level, then the next request, then the next claim), having evaluated selectors on exactly
+ * the devices the greedy scan looked at, in the same order, so a CEL error is met at the same
+ * device. Permutations take the same path: every check only gets stricter as devices are picked
+ * (a matchAttribute holds a value, a distinctAttribute excludes one more value, counters and
+ * capacity shrink), so a device rejected before a pick is rejected after it too.
+ * When the greedy path stops short the search backtracks, and the call goes to the search,
+ * except when no check depended on the picks (no constraint in scope, no counters met): then
+ * every level sees the same eligible set and fewer than k eligible devices is unsatisfiable.
+ * That answer skips the search's failing subtrees, like the pruning, so it is taken only where
+ * the pruning is allowed (dra_fast_allocate) and changes only the allocateOne count.
+ * A CEL error, a device the scan does not judge itself (multi-allocatable under consumable
+ * capacity: shareIDs; persisted aggregated capacity), or a step budget below k + 3 sends the
+ * call to the search, from scratch (the selector cache keeps what the scan evaluated). */
+
+enum { FP_FALLBACK = 2 };
+
+/* The claim shapes the fast paths serve, judged before preprocessing. */
+static bool fp_shape(const dra_fast_t *a, dra_claim_t *const *claims, uint32_t n)
+{
+    if (!a->paths_on || n != 1 || a->c.b.bugs || a->fn->has_pdns || a->c.gp.any_invalid)
+        return false;
+    const dra_claim_t *c = claims[0];
+    if (c->nrequests != 1 || (c->nconstraints && a->c.b.lists))
+        return false;
+    const dra_request_t *r = &c->requests[0];
+    return !r->nfirst_available && r->exactly && r->exactly->mode == DRA_MODE_EXACT_COUNT &&
+           !r->exactly->admin_access;
+}
+
+/* Add device d to every constraint of the claim (dra_acall_allocate_device's order); on a
+ * rejection undo the ones added. 1 added, 0 rejected, R_NOMEM. */
+static int fp_constraints_add(dra_acall_t *ac, cl_t *cl, const rq_t *rq, const dra_device_t *d)
+{
+    for (uint32_t i = 0; i < cl->ncons; i++) {
+        int rc = dra_acons_add(ac, &cl->cons[i], rq, i, d);
+        if (rc < 0)
+            return R_NOMEM;
+        if (!rc) {
+            for (uint32_t e = 0; e < i; e++)
+                dra_acons_remove(ac, &cl->cons[e], rq, e);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- counters as columns ------------------------------------------------------------------ */
+
+typedef struct fkey {
+    uint32_t scope;
+    const char *set, *name;
+    uint64_t h;
+} fkey_t;
+
+static uint64_t fkey_hash(uint32_t scope, const char *set, const char *name)
+{
+    return str_hash(name, str_hash(set, 0x51ed27 + scope));
+}
+
+/* Entry index of (scope, set, name) in the open-addressed table tab (cap a power of two);
+ * adds it when add, else UINT32_MAX when absent. */
+static uint32_t fkey_find(fkey_t *keys, uint32_t *nkeys, uint32_t *tab, uint32_t cap,
+                          uint32_t scope, const char *set, const char *name, bool add)
+{
+    uint64_t h = fkey_hash(scope, set, name);
+    uint32_t j = (uint32_t)h & (cap - 1);
+    for (; tab[j] != UINT32_MAX; j = (j + 1) & (cap - 1)) {
+        const fkey_t *k = &keys[tab[j]];
+        if (k->h == h && k->scope == scope && strcmp(k->set, set) == 0 && strcmp(k->name, name) == 0)
+            return tab[j];
+    }
+    if (!add)
+        return UINT32_MAX;
+    keys[*nkeys] = (fkey_t){scope, set, name, h};
+    tab[j] = (*nkeys)++;
+    return tab[j];
+}
+
+static int fcnt_build(dra_fast_t *a, fnode_t *fn)
+{
+    const bool pool_mode = a->c.b.pool_counters;
+    const dra_gpools_t *gp = &fn->gp;
+    dra_arena_t *sc = &a->c.scratch, *ar = &a->perm;
+    /* upper bounds: counters defined, consumers and their items */
+    uint32_t ndef = 0, ncons = 0, nitems = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        for (int pass = 0; pass < 3; pass++) {
+            const dra_slice_t *const *sls = pass == 0 ? pool->slices
+                                            : pass == 1 ? pool->other : pool->counter_slices;
+            uint32_t nsl = pass == 0 ? pool->nslices : pass == 1 ? pool->nother : pool->ncounter_slices;
+            for (uint32_t i = 0; i < nsl; i++) {
+                const dra_slice_t *sl = sls[i];
+                for (uint32_t j = 0; j < sl->ncounter_sets; j++)
+                    ndef += sl->counter_sets[j].ncounters;
+                for (uint32_t d = 0; pass < 2 && d < sl->ndevices; d++) {
+                    const dra_device_t *dev = &sl->devices[d];
+                    if (!dev->nconsumes)
+                        continue;
+                    ncons++;
+                    for (uint32_t c = 0; c < dev->nconsumes; c++)
+                        nitems += dev->consumes[c].ncounters;
+                }
+            }
+        }
+    }
+    fcnt_t *fc = dra_arena_calloc(ar, 1, sizeof *fc, 16);
+    uint32_t cap = (uint32_t)pow2_at_least((size_t)ndef * 2 + 2);
+    fkey_t *keys = dra_arena_alloc(sc, (ndef + 1) * sizeof *keys, 8);
+    uint32_t *tab = dra_arena_alloc(sc, cap * sizeof *tab, 4);
+    dra_aq_t *avail = dra_arena_alloc(sc, (ndef + 1) * sizeof *avail, 16);
+    if (!fc || !keys || !tab || !avail)
+        return DRA_ENOMEM;
+    memset(tab, 0xff, cap * sizeof *tab);
+    uint32_t nkeys = 0;
+    /* definitions, in the order the search's scope table is filled */
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        const dra_slice_t *const *sls = pool_mode ? pool->counter_slices : pool->slices;
+        uint32_t nsl = pool_mode ? pool->ncounter_slices : pool->nslices;
+        for (uint32_t i = 0; i < nsl; i++) {
+            const dra_slice_t *sl = sls[i];
+            if (!pool_mode && !sl->ndevices)
+                continue; /* a slice without devices: no slot, no scope anybody reserves in */
+            uint32_t scope = pool_mode ? p : fn->slots[fn->slice_base[p][i]].scope;
+            for (uint32_t j = 0; j < sl->ncounter_sets; j++)
+                for (uint32_t k = 0; k < sl->counter_sets[j].ncounters; k++) {
+                    uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope, nz(sl->counter_sets[j].name),
+                                           nz(sl->counter_sets[j].counters[k].name), true);
+                    avail[e] = dra_aq_from(&sl->counter_sets[j].counters[k].value);
+                }
+        }
+    }
+    fc->nent = nkeys;
+    fc->nscopes = fn->nscopes;
+    fc->avail = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra_aq_t), 16);
+    fc->rem = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra_aq_t), 16);
+    fc->scope_neg = dra_arena_calloc(ar, fn->nscopes + 1, sizeof(uint32_t), 4);
+    fc->ent_scope = dra_arena_calloc(ar, nkeys + 1, sizeof(uint32_t), 4);
+    fc->off = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->ent = dra_arena_calloc(ar, nitems + 1, sizeof(uint32_t), 4);
+    fc->amt = dra_arena_calloc(ar, nitems + 1, sizeof(dra_aq_t), 16);
+    fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->cons_scope = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->cons_pool = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    fc->cons_dev = dra_arena_calloc(ar, ncons + 1, sizeof(void *), 8);
+    fc->slot_cons = dra_arena_alloc(ar, (fn->nslots + 1) * sizeof(uint32_t), 4);
+    fc->cons_inuse = dra_arena_calloc(ar, ncons + 1, 1, 1);
+    fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(void *), 8);
+    fc->ver = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
+    if (!fc->avail || !fc->rem || !fc->scope_neg || !fc->ent_scope || !fc->off || !fc->ent || !fc->amt ||
+        !fc->cons_row || !fc->cons_scope || !fc->cons_pool || !fc->cons_dev || !fc->slot_cons ||
+        !fc->cons_inuse || !fc->pools || !fc->ver)
+        return DRA_ENOMEM;
+    memcpy(fc->avail, avail, nkeys * sizeof *avail);
+    memcpy(fc->rem, avail, nkeys * sizeof *avail); /* nothing in use yet: see fcnt_get */
+    for (uint32_t e = 0; e < nkeys; e++)
+        fc->ent_scope[e] = keys[e].scope;
+    memset(fc->slot_cons, 0xff, (fn->nslots + 1) * sizeof(uint32_t));
+    fc->npools = gp->n;
+    for (uint32_t p = 0; p < gp->n; p++)
+        fc->pools[p] = bucket_get(a, a->bypool, gp->pools[p].driver, gp->pools[p].name, false);
+    /* consumers: the node's slots (in a scope of their own pool / slice), then the pool's other
+     * slices (pool mode only: the search subtracts what they use from the pool's counters) */
+    uint32_t nc = 0, ni = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        for (int pass = 0; pass < (pool_mode ? 2 : 1); pass++) {
+            const dra_slice_t *const *sls = pass ? pool->other : pool->slices;
+            uint32_t nsl = pass ? pool->nother : pool->nslices;
+            for (uint32_t i = 0; i < nsl; i++) {
+                const dra_slice_t *sl = sls[i];
+                uint32_t row0 = a->slice_row[slice_index(a, sl)];
+                for (uint32_t d = 0; d < sl->ndevices; d++) {
+                    const dra_device_t *dev = &sl->devices[d];
+                    if (!dev->nconsumes)
+                        continue;
+                    uint32_t slot = pass ? UINT32_MAX : fn->slice_base[p][i] + d;
+                    uint32_t scope = pool_mode ? p : fn->slots[slot].scope;
+                    if (slot != UINT32_MAX)
+                        fc->slot_cons[slot] = nc;
+                    fc->cons_row[nc] = row0 + d;
+                    fc->cons_scope[nc] = scope;
+                    fc->cons_pool[nc] = p;
+                    fc->cons_dev[nc] = dev;
+                    fc->off[nc] = ni;
+                    for (uint32_t c = 0; c < dev->nconsumes; c++)
+                        for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
+                            uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope,
+                                                   nz(dev->consumes[c].counter_set),
+                                                   nz(dev->consumes[c].counters[k].name), false);
+                            if (e == UINT32_MAX)
+                                continue;
+                            dra_aq_t q = dra_aq_from(&dev->consumes[c].counters[k].value);
+                            uint32_t x = fc->off[nc];
+                            while (x < ni && fc->ent[x] != e)
+                                x++;
+                            if (x == ni) {
+                                fc->ent[ni] = e;
+                                fc->amt[ni++] = q;
+                            } else {
+                                fc->amt[x] += q;
+                            }
+                        }
+                    nc++;
+                }
+            }
+        }
+    }
+    fc->off[nc] = ni;
+    fc->ncons = nc;
+    fc->fresh = false;
+    fn->cnt = fc;
+    return DRA_OK;
+}
+
+/* The node's counter columns, built on first use and refreshed after the state changed in one
+ * of its pools. NULL: out of memory. */
+static fcnt_t *fcnt_get(dra_fast_t *a)
+{
+    fnode_t *fn = (fnode_t *)a->fn;
+    if (!fn->cnt && fcnt_build(a, fn))
+        return NULL;
+    fcnt_t *fc = fn->cnt;
+    for (uint32_t p = 0; fc->fresh && p < fc->npools; p++)
+        fc->fresh = !fc->pools[p] || fc->pools[p]->ver == fc->ver[p];
+    if (fc->fresh)
+        return fc;
+    for (uint32_t p = 0; p < fc->npools; p++)
+        fc->ver[p] = fc->pools[p] ? fc->pools[p]->ver : 0;
+    /* only the consumers whose in-use bit changed move the remaining amounts (exact sums:
+     * subtracting then adding back the same amounts restores the same value) */
+    for (uint32_t i = 0; i < fc->ncons; i++) {
+        const dra_gpool_t *pool = &fn->gp.pools[fc->cons_pool[i]];
+        uint8_t u = (mirror(a, fc->cons_row[i], pool->driver, pool->name, fc->cons_dev[i]) &
+                     MIR_INUSE) != 0;
+        if (u == fc->cons_inuse[i])
+            continue;
+        fc->cons_inuse[i] = u;
+        for (uint32_t x = fc->off[i]; x < fc->off[i + 1]; x++)
+            fc->rem[fc->ent[x]] += u ? -fc->amt[x] : fc->amt[x];
+    }
+    memset(fc->scope_neg, 0, fc->nscopes * sizeof(uint32_t));
+    for (uint32_t e = 0; e < fc->nent; e++)
+        fc->scope_neg[fc->ent_scope[e]] += fc->rem[e] < 0;
+    fc->fresh = true;
+    return fc;
+}
+
+/* The greedy path failed on a request with matchAttribute constraints only (no counters, no
+ * distinctAttribute): group the eligible devices by their tuple of constrained values. The
+ * search picks a first device in order and then only devices of its group after it; it
+ * backtracks to the next first device when the group runs out. So it ends at the first device
+ * whose group has k eligible devices from it on, which is that group's first device (an earlier
+ * member would have been tried first and succeeded), and returns the group's first k devices;
+ * no such group: unsatisfiable. Eligibility is independent of the picks here (the checks other
+ * than the constraints do not depend on them), the scan before reached every device (so every
+ * selector the search would evaluate was evaluated without error), and a device whose value is
+ * not a scalar can only be a first pick (a group of one, useless for k >= 2). Like the pruning,
+ * this skips the search's failing subtrees: only with pruning on, allocateOne differs.
+ * R_OK with cl->res filled, R_FAIL, FP_FALLBACK (a distinctAttribute, or too many groups). */
+static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
+{
+    dra_acall_t *ac = &a->c;
+    enum { MAXG = 64 };
+    uint32_t qn[DRA_ALLOC_MAX_CONSTRAINTS], nq = 0;
+    for (uint32_t i = 0; i < cl->ncons; i++) {
+        const cons_t *co = &cl->cons[i];
+        if (co->c->nrequests > 0 && !rq->in_scope[i])
+            continue;
+        if (co->distinct)
+            return FP_FALLBACK;
+        qn[nq++] = co->qname;
+    }
+    uint32_t first[MAXG], cnt[MAXG], ng = 0;
+    const dra_exact_request_t *body = rq->body;
+    const bool cc = ac->b.cc, taints = ac->b.taints;
+    const uint8_t *sigv = rq->sig->val;
+    int64_t k = rq->num;
+    uint32_t best = UINT32_MAX;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t slot = 0; slot < ac->nslots; slot++) {
+            const slot_t *st = &ac->slots[slot];
+            const dra_gpool_t *pool = &ac->gp.pools[st->pool];
+            if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
+                continue;
+            if (sigv[st->row] != SIG_YES || (a->mir[st->row] & MIR_EXCL))
+                continue; /* mirror bits are current: the scan looked at every device */
+            const dra_device_t *d = st->d;
+            if (!ac->b.binding && d->nbinding_conditions > 0)
+                continue;
+            if (cc && (body->ncap_requests ? dra_cap_fits(body, d, NULL, NULL, false) != 1
+                                           : a->capfit0[st->row] != 1))
+                continue;
+            if (d->nconsumes > 0 && !ac->b.pd)
+                continue;
+            if (taints && dra_taint_blocks(d, body->tolerations, body->ntolerations))
+                continue;
+            const dra_attr_t *at[DRA_ALLOC_MAX_CONSTRAINTS];
+            bool scalar = true;
+            for (uint32_t i = 0; i < nq && scalar; i++) {
+                at[i] = qn[i] ? dra_device_attr(d, qn[i]) : NULL;
+                scalar = at[i] && dra_attr_is_scalar(at[i]);
+            }
+            if (!scalar)
+                continue; /* missing: never picked; not a scalar: a group of one */
+            uint32_t g = 0;
+            for (; g < ng; g++) {
+                const dra_device_t *f = ac->slots[first[g]].d;
+                bool same = true;
+                for (uint32_t i = 0; i < nq && same; i++)
+                    same = dra_attr_scalar_eq(at[i], dra_device_attr(f, qn[i]));
+                if (same)
+                    break;
+            }
+            if (pass == 0) {
+                if (g == ng) {
+                    if (ng == MAXG)
+                        return FP_FALLBACK;
+                    first[ng] = slot;
+                    cnt[ng++] = 0;
+                }
+                cnt[g]++;
+            } else if (g == best) {
+                res_t *r = &cl->res[cl->nres++];
+                memset(r, 0, sizeof *r);
+                r->slot = slot;
+                r->rq = rq->key;
+                if ((int64_t)cl->nres == k) {
+                    ac->out->stats.allocate_one = (uint64_t)k + 3;
+                    ac->out->stats.path = DRA_FAST_PATH_MATCH;
+                    return R_OK;
+                }
+            }
+        }
+        if (pass == 0) {
+            for (uint32_t g = 0; g < ng && best == UINT32_MAX; g++)
+                if (cnt[g] >= k)
+                    best = g;
+            if (best == UINT32_MAX) {
+                ac->out->stats.allocate_one = 1;
+                ac->out->stats.path = DRA_FAST_PATH_UNSAT;
+                return R_FAIL;
+            }
+            cl->nres = 0;
+        }
+    }
+    return FP_FALLBACK; /* not reached: the group has k members */
+}
+
+/* The greedy scan over the node's slot template (a->c.slots points at it; nothing in it is
+ * written). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK, R_NOMEM. */
+static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *ncharged_out)
+{
+    dra_acall_t *ac = &a->c;
+    fcnt_t *fc = NULL;
+    uint32_t ncharged = 0;
+    int ret = FP_FALLBACK;
+    dra_alloc_stats_t *stats = &ac->out->stats;
+    cl_t *cl = &ac->cls[0];
+    const rq_t *rq = &ac->rqs[0];
+    const int64_t k = rq->num;
+    if (rq->all || k < 1 || k > DRA_ALLOC_MAX_RESULTS ||
+        (a->opts.max_steps && a->opts.max_steps < (uint64_t)k + 3)) {
+        ret = FP_FALLBACK;
+        goto out;
+    }
+    bool dependent = false; /* some check depends on the devices picked before */
+    for (uint32_t i = 0; i < cl->ncons; i++)
+        dependent |= cl->cons[i].c->nrequests == 0 || rq->in_scope[i];
+    const bool constrained = dependent;
+    bool counters = false;
+    const dra_exact_request_t *body = rq->body;
+    const uint8_t *sigv = rq->sig->val;
+    const bool cc = ac->b.cc, pd = ac->b.pd, taints = ac->b.taints;
+    /* slots are laid out in search order (pool, slice, device), so one pass over them is the
+     * search's scan */
+    for (uint32_t slot = 0; slot < ac->nslots; slot++) {
+        const slot_t *st = &ac->slots[slot];
+        const dra_gpool_t *pool = &ac->gp.pools[st->pool];
+        if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
+            continue;
+        stats->candidates++;
+        if (sigv[st->row] == SIG_NO)
+            continue;
+        uint8_t v = mirror(a, st->row, pool->driver, pool->name, st->d);
+        if (v & MIR_EXCL)
+            continue;
+        bool m;
+        int rc = selectable(a, slot, rq->key, 0, &m);
+        if (rc == R_NOMEM) {
+            ret = rc;
+            goto out;
+        }
+        if (rc) { /* the search reports the error where it meets it */
+            ret = FP_FALLBACK;
+            goto out;
+        }
+        if (!m)
+            continue;
+        const dra_device_t *d = st->d;
+        if (cc) {
+            if (d->allow_multiple_allocations || (v & MIR_CAP)) {
+                ret = FP_FALLBACK;
+                goto out;
+            }
+            if (body->ncap_requests) {
+                if (dra_cap_fits(body, d, NULL, NULL, false) != 1)
+                    continue;
+            } else {
+                uint8_t *cf = &a->capfit0[st->row];
+                if (!*cf)
+                    *cf = dra_cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
+                if (*cf != 1)
+                    continue;
+            }
+        }
+        uint32_t con = UINT32_MAX;
+        if (d->nconsumes > 0) {
+            if (!pd)
+                continue;
+            /* counters_reserve: every counter of the scope stays within what is available
+             * after the devices in use and the devices picked so far; entries already
+             * negative make every reservation in their scope fail */
+            counters = true;
+            if (!fc && !(fc = fcnt_get(a))) {
+                ret = R_NOMEM;
+                goto out;
+            }
+            con = fc->slot_cons[slot];
+            if (fc->scope_neg[fc->cons_scope[con]])
+                continue;
+            bool fits = true;
+            for (uint32_t x = fc->off[con]; x < fc->off[con + 1] && fits; x++)
+                fits = fc->rem[fc->ent[x]] - fc->amt[x] >= 0;
+            if (!fits)
+                continue;
+        }
+        if (taints && dra_taint_blocks(d, body->tolerations, body->ntolerations))
+            continue;
+        if (constrained) {
+            rc = fp_constraints_add(ac, cl, rq, d);
+            if (rc < 0) {
+                ret = rc;
+                goto out;
+            }
+            if (!rc)
+                continue;
+        }
+        if (con != UINT32_MAX) {
+            for (uint32_t x = fc->off[con]; x < fc->off[con + 1]; x++)
+                fc->rem[fc->ent[x]] -= fc->amt[x];
+            charged[ncharged++] = con;
+        }
+        res_t *r = &cl->res[cl->nres++];
+        memset(r, 0, sizeof *r);
+        r->slot = slot;
+        r->rq = rq->key;
+        r->charged = con != UINT32_MAX;
+        if ((int64_t)cl->nres == k) {
+            stats->allocate_one = (uint64_t)k + 3;
+            stats->path = constrained ? DRA_FAST_PATH_MATCH
+                          : counters  ? DRA_FAST_PATH_COUNTERS
+                                      : DRA_FAST_PATH_FIRST;
+            ret = R_OK;
+            goto out;
+        }
+    }
+    /* k == 1: the search has one level, and that level's scan is the one above: nothing
+     * passed, so it returns unsatisfiable after one allocateOne call, whatever the checks */
+    if (k == 1) {
+        stats->allocate_one = 1;
+        stats->path = DRA_FAST_PATH_UNSAT;
+        ret = R_FAIL;
+        goto out;
+    }
+    if (!a->prune || counters) {
+        ret = FP_FALLBACK;
+        goto out;
+    }
+    if (constrained) {
+        ret = fp_groups(a, cl, rq);
+        goto out;
+    }
+    stats->allocate_one = 1;
+    stats->path = DRA_FAST_PATH_UNSAT;
+    ret = R_FAIL;
+    goto out;
+out:
+    *fcp = fc;
+    *ncharged_out = ncharged;
+    return ret;
+}
+
+/* The scan, then the counter columns restored (they hold the state's remaining amounts; the
+ * call's own picks live only in the result). */
+static int fp_run(dra_fast_t *a)
+{
+    fcnt_t *fc = NULL;
+    uint32_t charged[DRA_ALLOC_MAX_RESULTS + 1], n = 0;
+    int rc = fp_scan(a, &fc, charged, &n);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t x = fc->off[charged[i]]; x < fc->off[charged[i] + 1]; x++)
+            fc->rem[fc->ent[x]] += fc->amt[x];
+    return rc;
+}
+
+/* The fast paths for one call: preprocessing over the node's slot template, then the scan.
+ * DRA_OK / R_FATAL / R_NODE from preprocessing, R_OK, R_FAIL, FP_FALLBACK, R_NOMEM. */
+static int fp_call(dra_fast_t *a, dra_claim_t *const *claims)
+{
+    const fnode_t *fn = a->fn;
+    a->c.nslots = fn->nslots;
+    a->c.slots = fn->slots; /* read only on this path */
+    a->c.slice_base = fn->slice_base;
+    a->c.maxcaps = fn->maxcaps;
+    a->c.nscopes = 0;
+    a->c.scopes = NULL;
+    int rc = dra_acall_preprocess(&a->c, claims, false, validate_cb, a);
+    if (rc != DRA_OK)
+        return rc;
+    return fp_run(a);
+}
+
 /* ---- preprocessing (DRA-SEMANTICS §2.4) ------------------------------------------------------ */
 
 static int validate_request(dra_fast_t *a, uint32_t ci, uint32_t rqi)
@@ -944,7 +1534,11 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
 {
     if (!a || !node || (!claims && n) || !out_arena || !out)
         return DRA_EINVAL;
-    memset(out, 0, sizeof *out);
+    out->kind = DRA_OUTCOME_ALLOCATED;
+    out->allocations = NULL;
+    out->n = 0;
+    out->msg[0] = 0; /* not the whole 512-byte buffer: this runs on every call */
+    memset(&out->stats, 0, sizeof out->stats);
     dra_arena_reset(&a->c.scratch);
     a->c.out = out;
     a->c.node = node;
@@ -963,16 +1557,25 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
      * (no leaking upstream bugs, no shareIDs drawn, no step budget, no invalid-pool fatal) */
     a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->opts.max_steps &&
                !a->c.gp.any_invalid;
-    int rc;
+    int rc = FP_FALLBACK;
     out->stats.pools = a->c.gp.n;
-    if (build_slots(a))
-        return DRA_ENOMEM;
-    rc = dra_acall_preprocess(&a->c, claims, a->fn->has_pdns, validate_cb, a);
-    if (rc == DRA_OK) {
-        const loc_t origin = {0, 0, 0};
-        rc = allocate_one(a, 0, 0, 0, 0, false, origin);
-        if (rc == R_MAXEXC)
-            rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
+    if (fp_shape(a, claims, n)) {
+        rc = fp_call(a, claims);
+        if (rc == FP_FALLBACK) { /* the search, from scratch */
+            dra_arena_reset(&a->c.scratch);
+            out->stats.allocate_one = 0;
+        }
+    }
+    if (rc == FP_FALLBACK) {
+        if (build_slots(a))
+            return DRA_ENOMEM;
+        rc = dra_acall_preprocess(&a->c, claims, a->fn->has_pdns, validate_cb, a);
+        if (rc == DRA_OK) {
+            const loc_t origin = {0, 0, 0};
+            rc = allocate_one(a, 0, 0, 0, 0, false, origin);
+            if (rc == R_MAXEXC)
+                rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
+        }
     }
     switch (rc) {
     case R_OK:

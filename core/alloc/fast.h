@@ -11,7 +11,10 @@
  *    binding-condition gating are checked per node on top;
  *  - the allocation state read per device only when the search looks at the device;
  *  - a request needing k more devices than the candidates left fails without descending
- *    (only where provably decision-preserving: no error, no share IDs, no step budget).
+ *    (only where provably decision-preserving: no error, no share IDs, no step budget);
+ *  - exact per-node fast paths (dra_fast_path_t) answer one ExactCount request without the
+ *    search where the answer provably is the search's (greedy first leaf, matchAttribute
+ *    groups, counters as per-node columns); out->stats.path names the path that decided.
  *
  * The API mirrors dra_alloc_new / dra_alloc_allocate / dra_alloc_free and fills the same
  * dra_alloc_outcome_t. Stats differ from the reference where work is skipped (cel_evals counts
@@ -47,6 +50,23 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
 
 /* Disable the decision-preserving pruning (tests compare allocate_one counts with it off). */
 void dra_fast_set_pruning(dra_fast_t *a, bool on);
+
+/* The path that decided a call (out->stats.path). Every path other than the search answers
+ * only calls whose answer it proves equal to the search's (see fast.c, "exact per-node fast
+ * paths"); anything else, and any call a path cannot finish, goes to the search. */
+typedef enum dra_fast_path {
+    DRA_FAST_PATH_SEARCH = 0, /* the depth-first search (the reference's, with caches) */
+    DRA_FAST_PATH_FIRST,      /* one request, ExactCount k: the first k eligible devices */
+    DRA_FAST_PATH_MATCH,      /* the same with matchAttribute / distinctAttribute constraints */
+    DRA_FAST_PATH_COUNTERS,   /* the same over devices consuming shared counters */
+    DRA_FAST_PATH_UNSAT,      /* fewer than k eligible devices, eligibility independent of the
+                                 picks: unsatisfiable without the search (only with pruning on) */
+    DRA_FAST_PATH_COUNT
+} dra_fast_path_t;
+/* "search", "first", "match", "counters", "unsat". */
+const char *dra_fast_path_name(dra_fast_path_t p);
+/* Disable the fast paths (every call goes to the search; on by default). */
+void dra_fast_set_paths(dra_fast_t *a, bool on);
 
 /* Decisions differ: outcome kind, message, and for ALLOCATED every claim's results (request,
  * device, adminAccess, shareID, consumed capacity, tolerations, binding conditions), configs

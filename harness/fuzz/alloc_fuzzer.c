@@ -2,14 +2,17 @@
  * alloc_fuzzer.c - structured fuzzing of the reference allocator. Input bytes decode into a tiny
  * cluster (one node, up to 8 devices in one or two pools with numa attributes, taints, shared
  * counters, multi-allocatable devices with capacity) and up to two claims (ExactCount / All,
- * firstAvailable, matchAttribute / distinctAttribute, tolerations, capacity requests). Classes
- * have no selectors, so no CEL is involved. Checks, with upstream bugs fixed:
+ * firstAvailable, matchAttribute / distinctAttribute, tolerations, capacity requests), then
+ * (trailing bytes) a class selector (none, two CEL selectors, one failing on every device) and a
+ * device already in use. Checks, with upstream bugs fixed:
  *  - ALLOCATED: the invariant checker finds nothing; commit then release restores the digest;
  *  - UNSATISFIABLE: the brute-force enumerator finds no assignment either;
  *  - the fast allocator (alloc/fast.h) decides identically: with the same step budget (no
  *    pruning) also with the same allocateOne count, without a budget (pruning on) whenever the
  *    reference did not run out of steps; and again after the result is committed and after it
- *    is released (its state mirror follows the commits).
+ *    is released (its state mirror follows the commits);
+ *  - the fast allocator's first-path scan (stats.path) serves every allocated plain claim (one
+ *    ExactCount request, no constraint, no counters, no consumable capacity, no CEL error).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +42,8 @@ static bool budget_hit(const dra_alloc_outcome_t *o)
     return o->kind == DRA_OUTCOME_FATAL && strncmp(o->msg, "filter operation aborted", 24) == 0;
 }
 
+static uint32_t last_path; /* stats.path of the last call of the budgeted fast allocator */
+
 /* The fast allocators decide as the reference did (fa: same budget, fb: none, may be NULL). */
 static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_fast_t *fb,
                              const dra_node_t *node, dra_claim_t *const *claims, unsigned n,
@@ -48,6 +53,7 @@ static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_f
     char why[1200];
     if (dra_fast_allocate(fa, node, claims, n, out, &fo))
         return -1;
+    last_path = fo.stats.path;
     if (dra_alloc_outcome_differs(o, &fo, why, sizeof why) ||
         fo.stats.allocate_one != o->stats.allocate_one) {
         fprintf(stderr, "fast allocator differs from the reference: %s (allocateOne %llu vs %llu)\n",
@@ -217,6 +223,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         claims[c] = cl;
     }
+    /* Trailing bytes (absent in older corpus files, which decode as before): a class selector
+     * (none, two that match some devices, one whose evaluation fails on every device), and a
+     * device of pool-a allocated before the first call. */
+    static const char *const class_sel[4] = {NULL, "device.attributes['driver-a'].numa >= 1",
+                                              "device.attributes['driver-a'].numa != 1",
+                                              "device.attributes['driver-a'].nosuch == 1"};
+    unsigned selk = take(&r, 4);
+    if (class_sel[selk]) {
+        cls->selectors = dra_model_array(&m, 1, sizeof(dra_selector_t));
+        cls->selectors[0].cel = class_sel[selk];
+        cls->nselectors = 1;
+    }
+    unsigned pre = take(&r, 5); /* 1..4: dev-(pre-1) of pool-a in use */
+    dra_result_t pre_res = {.request = "pre", .driver = "driver-a", .pool = "pool-a"};
+    char pre_dev[16];
+    snprintf(pre_dev, sizeof pre_dev, "dev-%u", pre ? pre - 1 : 0);
+    pre_res.device = pre_dev;
+    dra_allocation_t pre_alloc = {.results = &pre_res, .nresults = 1};
 
     dra_alloc_state_t *st = NULL;
     dra_cel_cache_t *cel = NULL;
@@ -225,6 +249,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dra_arena_t out;
     dra_arena_init(&out, 0);
     if (dra_alloc_state_new(&m, &f, &st) || dra_cel_cache_new(&cel))
+        goto done;
+    if (pre && m.nslices && m.slices[0]->ndevices >= pre &&
+        dra_alloc_state_commit(st, &pre_alloc))
         goto done;
     dra_alloc_options_t ao = {.max_steps = 200000, .share_seed = 7};
     if (dra_alloc_new(&m, &f, st, cel, &ao, &al))
@@ -239,6 +266,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto done;
     if (same_as_reference(&o, fa, fb, node, claims, nclaims, &out))
         goto done;
+    /* the first-path scan serves the plainest shape (one ExactCount request, no constraint, no
+     * counters, no consumable capacity, no CEL error) whenever it allocates */
+    bool plain = nclaims == 1 && claims[0]->nrequests == 1 && claims[0]->requests[0].exactly &&
+                 claims[0]->requests[0].exactly->mode == DRA_MODE_EXACT_COUNT &&
+                 !claims[0]->nconstraints && selk != 3 &&
+                 !dra_alloc_gate_on(&f, DRA_GATE_CONSUMABLE_CAPACITY);
+    for (uint32_t i = 0; plain && i < m.nslices; i++)
+        for (uint32_t d = 0; plain && d < m.slices[i]->ndevices; d++)
+            plain = !m.slices[i]->devices[d].nconsumes;
+    if (plain && o.kind == DRA_OUTCOME_ALLOCATED && last_path != DRA_FAST_PATH_FIRST) {
+        fprintf(stderr, "plain claim served by the %s path\n", dra_fast_path_name(last_path));
+        abort();
+    }
     if (o.kind == DRA_OUTCOME_ALLOCATED) {
         dra_inv_report_t rep;
         if (dra_inv_check(&m, &f, st, cel, node, claims, o.allocations, nclaims, &rep) == DRA_OK &&

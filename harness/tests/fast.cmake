@@ -26,3 +26,44 @@ dra_fast_digest_test(default 300)
 dra_fast_digest_test(sched-perf-500 600)
 dra_fast_digest_test(nvl72-training 200)
 dra_fast_digest_test(mig-inference 30)
+# Every built-in scenario under every placement policy and release profile (short prefixes): the
+# fast allocator (its exact fast paths included) and the reference decide alike (equal decision
+# digests and outcome counts). Arguments: drabench, output dir, scenario, count, policies.
+set(_fast_matrix_script [=[
+out="$1/fast-matrix-$2"
+for policy in $4; do
+  for release in 1.34 1.35 1.36; do
+    for al in reference fast; do
+      "$0" run "$2" --allocator $al --policy $policy --release $release -n "$3" -w 0 -r 1 -q \
+        --invariants off -o "$out-$al.json"
+    done
+    a=$(jq -r .digest "$out-reference.json"); b=$(jq -r .digest "$out-fast.json")
+    u1=$(jq -c '.repetitions[0].outcomes' "$out-reference.json")
+    u2=$(jq -c '.repetitions[0].outcomes' "$out-fast.json")
+    echo "$policy $release: reference $a fast $b; $u1 $u2"
+    test -n "$a" && test "$a" = "$b" && test "$u1" = "$u2"
+  done
+done
+]=])
+function(dra_fast_matrix_test scn count labels)
+  set(policies "first-fit best-fit spread random")
+  if(ARGC GREATER 3)
+    set(policies "${ARGV3}")
+  endif()
+  add_test(NAME harness.fast.matrix_${scn}
+           COMMAND sh -ec "${_fast_matrix_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
+                   ${scn} ${count} ${policies}
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(harness.fast.matrix_${scn} PROPERTIES LABELS "${labels}" TIMEOUT 1800
+                       ENVIRONMENT "${DRA_TEST_ENV}")
+endfunction()
+# the reference allocator gathers pools per node and call: large clusters, MIG and the
+# unsatisfiable storm only in Release (label bench), and on fleet-50k only first-fit (best-fit
+# and spread try all 50,000 nodes for every pod)
+dra_fast_matrix_test(default 20 "harness;no-asan")
+dra_fast_matrix_test(sched-perf-500 20 "harness;no-asan")
+dra_fast_matrix_test(nvl72-training 20 "harness;no-asan")
+dra_fast_matrix_test(unsat-storm 3 "harness;bench")
+dra_fast_matrix_test(mig-inference 4 "harness;bench")
+dra_fast_matrix_test(fleet-5k 6 "harness;bench")
+dra_fast_matrix_test(fleet-50k 3 "harness;bench" "first-fit")
