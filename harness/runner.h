@@ -94,13 +94,14 @@ typedef struct dra_runner_opts {
     const char *release;         /* NULL = the scenario's */
     const char *const *features; /* "GATE=bool" overrides, applied after the scenario's */
     uint32_t nfeatures;
-    const char *allocator;       /* "fast" or "reference" (NULL = fast) */
+    const char *allocator;       /* "fast", "reference" or "both" (NULL = fast) */
     uint64_t test_delay_ns;      /* DRA_TEST_DELAY_NS */
     uint64_t inject_fault;       /* DRA_TEST_INJECT_FAULT (0 = off) */
     volatile sig_atomic_t *stop; /* set asynchronously (SIGINT): stop at the next pod boundary */
     uint32_t frag_samples;       /* fragmentation samples per steady repetition (0 = 16) */
     dra_runner_progress_fn progress;
     void *progress_ctx;
+    uint64_t both_prefix;        /* --allocator both: arrivals compared (0 = DRA_RUNNER_BOTH_PREFIX) */
     int argc;                    /* recorded in run.argv */
     char **argv;
 } dra_runner_opts_t;
@@ -155,7 +156,15 @@ typedef struct dra_run {
     dra_hist_t *hists;
     char **hist_names;    /* "<shape>/<phase>/<outcome>" per slot (NULL for unused) */
     uint32_t nhists;
+    /* --allocator both: arrivals whose decision was compared with the reference placement, and
+     * the time of both (reference untimed in the histograms) */
+    uint64_t both_pods, both_ref_ns, both_engine_ns;
+    /* placements served per engine path (dra_engine_path_t: index, reject, brute), all reps */
+    uint64_t paths[3];
 } dra_run_t;
+
+/* --allocator both compares this many arrivals (warm-up included) unless told otherwise. */
+#define DRA_RUNNER_BOTH_PREFIX 2000
 
 /* Run. On DRA_OK the caller owns *run (dra_run_fini) whatever the outcome. */
 DRA_NODISCARD int dra_runner_run(const dra_runner_opts_t *opts, dra_run_t *run, dra_diag_t *diag);
