@@ -70,6 +70,19 @@ struct dra_engine {
     bool all_brute;      /* repeated node names: every plan is brute force */
     bool multiterm;
     uint32_t *use;       /* per row: exclusive allocations */
+    uint8_t *av;         /* per row: available (free and its counter consumption fits) */
+    /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
+     * name), their counters' capacity and consumption by the rows in use, each row's
+     * consumption entries and each set's consuming rows */
+    uint32_t nsets, nctrs;
+    uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
+    const dra_counter_set_t **set_def;
+    dra_aq_t *ccap, *cused;        /* per counter */
+    uint32_t *rc_off, *rc_n;       /* per row: entries [rc_off, +rc_n) */
+    uint32_t *ent_ctr;             /* per entry: counter */
+    dra_aq_t *ent_amt;             /* per entry: amount */
+    uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
+    uint32_t *ent_set;             /* per entry: set */
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
     sig_t *sigs;
@@ -270,6 +283,24 @@ static bool row_free(const dra_engine_t *e, uint32_t r)
     return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
 }
 
+/* Every counter the device consumes has that much left (a device whose consumption does not fit
+ * the remaining counters cannot be allocated; consumption is counted for exclusively allocated
+ * devices only, so the remaining counters are never underestimated). */
+static bool row_fits(const dra_engine_t *e, uint32_t r)
+{
+    if (!e->rc_n)
+        return true;
+    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++)
+        if (e->cused[e->ent_ctr[i]] + e->ent_amt[i] > e->ccap[e->ent_ctr[i]])
+            return false;
+    return true;
+}
+
+static bool row_avail(const dra_engine_t *e, uint32_t r)
+{
+    return row_free(e, r) && row_fits(e, r);
+}
+
 static void sig_count(dra_engine_t *e, sig_t *s)
 {
     memset(s->cnt, 0, (size_t)e->nnodes * sizeof *s->cnt);
@@ -288,7 +319,7 @@ static void sig_count(dra_engine_t *e, sig_t *s)
             else if (n != NONE)
                 s->herr[n] = 1;
         }
-        if (mt && row_free(e, r)) {
+        if (mt && e->av[r]) {
             if (shared)
                 s->shcnt++;
             else if (n != NONE)
@@ -320,6 +351,32 @@ static void row_flip(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
+static void refresh_row(dra_engine_t *e, uint32_t r)
+{
+    bool now = row_avail(e, r);
+    if (now != (bool)e->av[r]) {
+        e->av[r] = now;
+        row_flip(e, r, now ? 1 : -1);
+    }
+}
+
+/* Row r went in use (delta 1) or out of use (-1): charge or refund its counter consumption and
+ * refresh every row consuming the same sets. */
+static void charge(dra_engine_t *e, uint32_t r, int delta)
+{
+    if (!e->rc_n || !e->rc_n[r])
+        return;
+    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++)
+        e->cused[e->ent_ctr[i]] += delta > 0 ? e->ent_amt[i] : -e->ent_amt[i];
+    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++) {
+        uint32_t st = e->ent_set[i];
+        if (i > e->rc_off[r] && e->ent_set[i - 1] == st)
+            continue;
+        for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++)
+            refresh_row(e, e->srows[j]);
+    }
+}
+
 static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
 {
     if (res->admin_access) /* the state skips adminAccess results */
@@ -332,14 +389,14 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
         if (strcmp(row_device(e, r), dev) || strcmp(row_pool(e, r), pool) ||
             strcmp(row_driver(e, r), drv))
             continue;
-        bool was = row_free(e, r);
+        uint32_t before = e->use[r];
         if (delta > 0)
             e->use[r]++;
         else if (e->use[r])
             e->use[r]--;
-        bool now = row_free(e, r);
-        if (was != now)
-            row_flip(e, r, now ? 1 : -1);
+        if ((before == 0) != (e->use[r] == 0))
+            charge(e, r, e->use[r] ? 1 : -1);
+        refresh_row(e, r);
     }
 }
 
@@ -855,6 +912,181 @@ static int hazards(dra_engine_t *e)
     return DRA_OK;
 }
 
+/* ---- counters -------------------------------------------------------------------------------- */
+
+typedef struct setkey {
+    const char *driver, *pool;
+    const dra_counter_set_t *def;
+} setkey_t;
+
+static uint64_t set_hash(const char *driver, const char *pool, const char *name)
+{
+    return key_hash(driver, pool, name);
+}
+
+/* Set id of (driver, pool, name), NONE when no slice of the pool defines it. */
+static uint32_t set_find(const setkey_t *keys, const uint32_t *slots, uint32_t nslots,
+                         const char *driver, const char *pool, const char *name)
+{
+    uint32_t mask = nslots - 1;
+    for (uint32_t i = (uint32_t)set_hash(driver, pool, name) & mask; slots[i]; i = (i + 1) & mask) {
+        const setkey_t *k = &keys[slots[i] - 1];
+        if (!strcmp(k->def->name ? k->def->name : "", name) && !strcmp(k->pool, pool) &&
+            !strcmp(k->driver, driver))
+            return slots[i] - 1;
+    }
+    return NONE;
+}
+
+static int counters_setup(dra_engine_t *e)
+{
+    const dra_model_t *m = e->m;
+    const dra_table_t *t = e->t;
+    if (!e->beh.pd)
+        return DRA_OK;
+    uint32_t nkeys = 0;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        nkeys += m->slices[i]->ncounter_sets;
+    bool any = false;
+    for (uint32_t r = 0; r < t->nrows && !any; r++)
+        any = (t->flags[r] & DRA_ROW_CONSUMES) != 0;
+    if (!nkeys || !any)
+        return DRA_OK;
+    uint32_t nslots = 16;
+    while (nslots < 2 * (uint64_t)nkeys + 16)
+        nslots *= 2;
+    setkey_t *keys = calloc(nkeys, sizeof *keys);
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    int rc = DRA_ENOMEM;
+    if (!keys || !slots)
+        goto out;
+    /* sets: the first definition of each (driver, pool, name) (a pool defining a name twice is
+     * a hazard pool, see pool_suspect) */
+    uint32_t nctr = 0;
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        for (uint32_t j = 0; j < s->ncounter_sets; j++) {
+            const char *drv = nz(s->driver), *pool = nz(s->pool_name);
+            const char *nm = nz(s->counter_sets[j].name);
+            if (set_find(keys, slots, nslots, drv, pool, nm) != NONE)
+                continue;
+            keys[e->nsets].driver = drv;
+            keys[e->nsets].pool = pool;
+            keys[e->nsets].def = &s->counter_sets[j];
+            uint32_t x = (uint32_t)set_hash(drv, pool, nm) & (nslots - 1);
+            while (slots[x])
+                x = (x + 1) & (nslots - 1);
+            slots[x] = ++e->nsets;
+            nctr += s->counter_sets[j].ncounters;
+        }
+    }
+    e->nctrs = nctr;
+    e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
+    e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
+    e->ccap = calloc(nctr + 1, sizeof *e->ccap);
+    e->cused = calloc(nctr + 1, sizeof *e->cused);
+    e->rc_off = calloc((size_t)t->nrows + 1, sizeof *e->rc_off);
+    e->rc_n = calloc((size_t)t->nrows + 1, sizeof *e->rc_n);
+    e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
+    e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
+    if (!e->set_ctr0 || !e->set_nctr || !e->ccap || !e->cused || !e->rc_off || !e->rc_n ||
+        !e->sr_off || !e->sr_n)
+        goto out;
+    for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
+        e->set_ctr0[i] = c;
+        e->set_nctr[i] = keys[i].def->ncounters;
+        for (uint32_t k = 0; k < keys[i].def->ncounters; k++)
+            e->ccap[c++] = dra_aq_from(&keys[i].def->counters[k].value);
+    }
+    /* entries per row: every (set, counter) it consumes; a reference that does not resolve
+     * leaves the row unchecked (its pool is a hazard pool anyway) */
+    uint32_t nent = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        nent = 0;
+        for (uint32_t r = 0; r < t->nrows; r++) {
+            const dra_device_t *d = t->dev[r];
+            if (!(t->flags[r] & DRA_ROW_CONSUMES) || !d->nconsumes)
+                continue;
+            uint32_t start = nent;
+            bool ok = true;
+            for (uint32_t c = 0; c < d->nconsumes && ok; c++) {
+                const dra_consumes_t *cc = &d->consumes[c];
+                uint32_t st = set_find(keys, slots, nslots, row_driver(e, r), row_pool(e, r),
+                                       nz(cc->counter_set));
+                if (st == NONE) {
+                    ok = false;
+                    break;
+                }
+                for (uint32_t k = 0; k < cc->ncounters; k++) {
+                    uint32_t ci = NONE;
+                    for (uint32_t x = 0; x < e->set_nctr[st] && ci == NONE; x++)
+                        if (!strcmp(nz(keys[st].def->counters[x].name), nz(cc->counters[k].name)))
+                            ci = e->set_ctr0[st] + x;
+                    if (ci == NONE) {
+                        ok = false;
+                        break;
+                    }
+                    if (pass) {
+                        e->ent_ctr[nent] = ci;
+                        e->ent_set[nent] = st;
+                        e->ent_amt[nent] = dra_aq_from(&cc->counters[k].value);
+                    }
+                    nent++;
+                }
+            }
+            if (!ok)
+                nent = start;
+            if (pass) {
+                e->rc_off[r] = start;
+                e->rc_n[r] = nent - start;
+            }
+        }
+        if (!pass) {
+            e->ent_ctr = calloc(nent + 1, sizeof *e->ent_ctr);
+            e->ent_set = calloc(nent + 1, sizeof *e->ent_set);
+            e->ent_amt = calloc(nent + 1, sizeof *e->ent_amt);
+            if (!e->ent_ctr || !e->ent_set || !e->ent_amt)
+                goto out;
+        }
+    }
+    /* consuming rows per set (a row listed once per set) */
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t tot = 0;
+        if (pass) {
+            for (uint32_t i = 0; i < e->nsets; i++) {
+                e->sr_off[i] = tot;
+                tot += e->sr_n[i];
+                e->sr_n[i] = 0;
+            }
+            e->srows = calloc(tot + 1, sizeof *e->srows);
+            if (!e->srows)
+                goto out;
+        }
+        for (uint32_t r = 0; r < t->nrows; r++)
+            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r] + e->rc_n[r]; i++) {
+                uint32_t st = e->ent_set[i];
+                bool dup = false;
+                for (uint32_t j = e->rc_off[r]; j < i && !dup; j++)
+                    dup = e->ent_set[j] == st;
+                if (dup)
+                    continue;
+                if (pass)
+                    e->srows[e->sr_off[st] + e->sr_n[st]] = r;
+                e->sr_n[st]++;
+            }
+    }
+    /* consumption of the devices already in use */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if (e->use[r])
+            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r] + e->rc_n[r]; i++)
+                e->cused[e->ent_ctr[i]] += e->ent_amt[i];
+    rc = DRA_OK;
+out:
+    free(keys);
+    free(slots);
+    return rc;
+}
+
 /* ---- set-up ---------------------------------------------------------------------------------- */
 
 int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_features_t *f,
@@ -914,8 +1146,14 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     for (uint32_t r = 0; r < t->nrows; r++)
         e->use[r] = dra_alloc_state_exclusive(state, row_driver(e, r), row_pool(e, r),
                                               row_device(e, r));
-    if ((rc = hazards(e)))
+    if ((rc = hazards(e)) || (rc = counters_setup(e)))
         goto fail;
+    e->av = calloc((size_t)t->nrows + 1, 1);
+    rc = DRA_ENOMEM;
+    if (!e->av)
+        goto fail;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        e->av[r] = row_avail(e, r);
     /* buckets: scores up to the largest node range plus the shared range, one overflow bucket */
     uint64_t nb = (uint64_t)maxrange + (t->nrows - t->shared_begin) + 2;
     e->nbuckets = (uint32_t)(nb > 4096 ? 4096 : nb);
@@ -957,6 +1195,20 @@ void dra_engine_free(dra_engine_t *e)
     free(e->row_node);
     free(e->hz);
     free(e->use);
+    free(e->av);
+    free(e->set_ctr0);
+    free(e->set_nctr);
+    free(e->set_def);
+    free(e->ccap);
+    free(e->cused);
+    free(e->rc_off);
+    free(e->rc_n);
+    free(e->ent_ctr);
+    free(e->ent_amt);
+    free(e->ent_set);
+    free(e->sr_off);
+    free(e->sr_n);
+    free(e->srows);
     free(e->hslots);
     free(e->score);
     free(e->tried);
@@ -1285,7 +1537,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             uint32_t tn = e->tnode[n];
             if (tn != NONE)
                 for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++)
-                    c += dra_bit_get(s->match, r) && row_free(e, r);
+                    c += dra_bit_get(s->match, r) && row_avail(e, r);
             if (c != s->cnt[n] || s->tree[e->P + n] != leaf_value(e, s, n)) {
                 snprintf(why, len, "signature %u node %u: %d free matching, summary %d", i, n, c,
                          s->cnt[n]);
@@ -1293,7 +1545,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             }
         }
         for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
-            sh += dra_bit_get(s->match, r) && row_free(e, r);
+            sh += dra_bit_get(s->match, r) && row_avail(e, r);
         if (sh != s->shcnt) {
             snprintf(why, len, "signature %u: %d free matching shared, summary %d", i, sh, s->shcnt);
             return false;
