@@ -9,14 +9,20 @@
  *     digest is checked against the empty digest at the end (a leak is a violation).
  *  2. ARRIVE: the pod's claim (one ResourceClaim per mix entry, instantiated from the shape's
  *     template; shared claims are allocated by their first pod and reused by the next ones) is
- *     offered to nodes in policy order. Every policy sees the same feasibility answer per node
- *     (dra_alloc_allocate on that node): first-fit takes the first feasible node in model
- *     order; best-fit the feasible node with the most allocated devices, spread the one with
- *     the fewest (ties: model order); random the first feasible node of a seeded random
- *     permutation (uniform among feasible nodes). Then the result is checked by the invariant
- *     checker (all, or a seeded sample) outside the timed region, and committed.
- *  3. DEPART: the pod's allocations are released.
- *  4. Timed regions (CLOCK_MONOTONIC): node search (all feasibility calls), the allocate call
+ *     placed by one call of the placement engine (core/engine/engine.h: node choice by policy
+ *     from per-node summaries and a candidate-node index, then the exact fast allocator on
+ *     candidate nodes only); --allocator reference places by brute force instead (the
+ *     reference allocator on node after node). Policies: first-fit takes the first feasible
+ *     node in model order; best-fit the feasible node with the most allocated devices, spread
+ *     the one with the fewest (ties: model order); random is first-fit in cyclic node order from
+ *     a start node drawn uniformly, one draw per pod from the placement stream. Then the result
+ *     is checked by the invariant checker (all, or a seeded sample) outside the timed region,
+ *     and committed through the engine (state, summaries and index together).
+ *     --allocator both places with the engine and, for the first both_prefix arrivals, also
+ *     with the brute-force reference placement (untimed); a different decision is a violation
+ *     and stops the run.
+ *  3. DEPART: the pod's allocations are released (through the engine).
+ *  4. Timed regions (CLOCK_MONOTONIC): node search (the whole engine call), the allocate call
  *     that produced the chosen result, commit, release, and the pod (search + commit). They
  *     contain no malloc (arenas reset per pod, state pre-sized, histograms preallocated), no
  *     I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome> and into

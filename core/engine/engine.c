@@ -793,6 +793,8 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
                         return true;
             }
         }
+    if (!e->beh.pd) /* counter sets are validated (and gathered) only with the feature on */
+        return false;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t k = 0; k < sl[i]->ncounter_sets; k++)
             for (uint32_t j = 0; j <= i; j++) {
