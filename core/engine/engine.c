@@ -27,6 +27,13 @@ typedef struct sig {
     int32_t shcnt;                   /* free matching rows in the shared range */
     bool sherr;                      /* an error row in the shared range */
     bool any_err;                    /* sherr or some herr */
+    /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
+     * of node n sharing one value of the attribute (rows without it cannot join the request),
+     * shcnt counts the shared rows that have the attribute */
+    uint32_t attr;                   /* table attribute column index, NONE for the plain count */
+    int32_t *grp;                    /* per row: group (node, value), -1: none */
+    int32_t *gcnt;                   /* per group: free matching rows */
+    uint32_t *gfirst;                /* per node: its groups [gfirst[n], gfirst[n + 1]) */
 } sig_t;
 
 typedef struct alt {
@@ -301,9 +308,24 @@ static bool row_avail(const dra_engine_t *e, uint32_t r)
     return row_free(e, r) && row_fits(e, r);
 }
 
+static int32_t group_max(const sig_t *s, uint32_t n)
+{
+    int32_t m = 0;
+    for (uint32_t g = s->gfirst[n]; g < s->gfirst[n + 1]; g++)
+        m = s->gcnt[g] > m ? s->gcnt[g] : m;
+    return m;
+}
+
+static bool has_attr(const dra_engine_t *e, const sig_t *s, uint32_t r)
+{
+    return e->t->attrs[s->attr].kind[r] != DRA_ATTR_NONE;
+}
+
 static void sig_count(dra_engine_t *e, sig_t *s)
 {
     memset(s->cnt, 0, (size_t)e->nnodes * sizeof *s->cnt);
+    if (s->attr != NONE)
+        memset(s->gcnt, 0, (size_t)s->gfirst[e->nnodes] * sizeof *s->gcnt);
     memset(s->herr, 0, e->nnodes);
     s->shcnt = 0;
     s->sherr = false;
@@ -320,12 +342,21 @@ static void sig_count(dra_engine_t *e, sig_t *s)
                 s->herr[n] = 1;
         }
         if (mt && e->av[r]) {
-            if (shared)
+            if (s->attr != NONE) {
+                if (shared && has_attr(e, s, r))
+                    s->shcnt++;
+                else if (!shared && s->grp[r] >= 0)
+                    s->gcnt[s->grp[r]]++;
+            } else if (shared) {
                 s->shcnt++;
-            else if (n != NONE)
+            } else if (n != NONE) {
                 s->cnt[n]++;
+            }
         }
     }
+    if (s->attr != NONE)
+        for (uint32_t i = 0; i < e->nnodes; i++)
+            s->cnt[i] = group_max(s, i);
     s->any_err = s->sherr;
     for (uint32_t n = 0; n < e->nnodes && !s->any_err; n++)
         s->any_err = s->herr[n];
@@ -342,7 +373,19 @@ static void row_flip(dra_engine_t *e, uint32_t r, int delta)
         sig_t *s = &e->sigs[i];
         if (!dra_bit_get(s->match, r))
             continue;
-        if (shared) {
+        if (s->attr != NONE) {
+            if (shared) {
+                if (has_attr(e, s, r))
+                    s->shcnt += delta;
+            } else if (s->grp[r] >= 0) {
+                s->gcnt[s->grp[r]] += delta;
+                int32_t m = group_max(s, n);
+                if (m != s->cnt[n]) {
+                    s->cnt[n] = m;
+                    tree_set(e, s, n);
+                }
+            }
+        } else if (shared) {
             s->shcnt += delta;
         } else {
             s->cnt[n] += delta;
@@ -524,7 +567,7 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
 {
     *out = NONE;
     for (uint32_t i = 0; i < e->nsigs; i++)
-        if (e->sigs[i].cls == cls && same_selectors(e->sigs[i].body, body)) {
+        if (e->sigs[i].cls == cls && e->sigs[i].attr == NONE && same_selectors(e->sigs[i].body, body)) {
             *out = i;
             return DRA_OK;
         }
@@ -584,6 +627,7 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     }
     sig_t *s = &e->sigs[e->nsigs];
     memset(s, 0, sizeof *s);
+    s->attr = NONE;
     s->cls = cls;
     s->body = body;
     s->match = match;
@@ -592,6 +636,89 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
     s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
     if (!s->cnt || !s->herr || !s->tree)
+        return DRA_ENOMEM;
+    sig_count(e, s);
+    tree_build(e, s);
+    *out = e->nsigs++;
+    return DRA_OK;
+}
+
+static bool same_value(const dra_table_attr_t *a, uint32_t x, uint32_t y)
+{
+    if (a->kind[x] != a->kind[y])
+        return false;
+    if (a->kind[x] == DRA_ATTR_INT)
+        return a->i64[x] == a->i64[y];
+    return a->id[x] == a->id[y];
+}
+
+/* The matchAttribute variant of signature base over table attribute column ai; *out NONE when
+ * the column holds list values (intersection semantics: not summarized). */
+static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *out)
+{
+    *out = NONE;
+    for (uint32_t i = 0; i < e->nsigs; i++)
+        if (e->sigs[i].attr == ai && e->sigs[i].cls == e->sigs[base].cls &&
+            same_selectors(e->sigs[i].body, e->sigs[base].body)) {
+            *out = i;
+            return DRA_OK;
+        }
+    const dra_table_t *t = e->t;
+    const dra_table_attr_t *a = &t->attrs[ai];
+    for (int k = DRA_ATTR_INTS; k <= DRA_ATTR_VERSIONS; k++)
+        if (a->kinds & (1u << k))
+            return DRA_OK;
+    if (e->nsigs == e->capsigs) {
+        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+        if (!ns)
+            return DRA_ENOMEM;
+        e->sigs = ns;
+        e->capsigs = nc;
+    }
+    sig_t *s = &e->sigs[e->nsigs];
+    *s = e->sigs[base]; /* shares match / err bitsets */
+    s->attr = ai;
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    s->grp = dra_arena_alloc(&e->arena, ((size_t)t->nrows + 1) * sizeof *s->grp, 8);
+    s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
+    if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
+        return DRA_ENOMEM;
+    /* groups: per node, one per distinct value among its matching rows (rows in node order) */
+    uint32_t ng = 0;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        s->grp[r] = -1;
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        s->gfirst[n] = ng;
+        uint32_t tn = e->tnode[n];
+        if (tn == NONE)
+            continue;
+        uint32_t first_row_of_group[64];
+        uint32_t here = 0;
+        for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
+            if (!dra_bit_get(s->match, r) || a->kind[r] == DRA_ATTR_NONE)
+                continue;
+            uint32_t g = NONE;
+            for (uint32_t j = 0; j < here && g == NONE; j++)
+                if (same_value(a, first_row_of_group[j], r))
+                    g = j;
+            if (g == NONE) {
+                if (here == 64) { /* too many values on one node: one group for the rest */
+                    g = here - 1;
+                } else {
+                    first_row_of_group[here] = r;
+                    g = here++;
+                }
+            }
+            s->grp[r] = (int32_t)(ng + g);
+        }
+        ng += here;
+    }
+    s->gfirst[e->nnodes] = ng;
+    s->gcnt = dra_arena_alloc(&e->arena, ((size_t)ng + 1) * sizeof *s->gcnt, 8);
+    if (!s->gcnt)
         return DRA_ENOMEM;
     sig_count(e, s);
     tree_build(e, s);
@@ -640,6 +767,37 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
     return DRA_OK;
 }
 
+/* A matchAttribute constraint in scope of request r: its devices all have the attribute with one
+ * value, so the request needs k free matching devices of one value on the node (plus shared
+ * ones that have the attribute). The last alternative added (r's) switches to that variant. */
+static int match_group(dra_engine_t *e, plan_t *p, const dra_claim_t *cl, const dra_request_t *r)
+{
+    for (uint32_t x = 0; x < cl->nconstraints; x++) {
+        const dra_constraint_t *cn = &cl->constraints[x];
+        if (!cn->match_attribute)
+            continue;
+        bool in = cn->nrequests == 0;
+        for (uint32_t j = 0; j < cn->nrequests && !in; j++)
+            in = strcmp(nz(cn->requests[j]), nz(r->name)) == 0;
+        if (!in)
+            continue;
+        const dra_table_attr_t *ta =
+            dra_table_attr_by_name(e->t, cn->match_attribute, strlen(cn->match_attribute));
+        if (!ta)
+            continue;
+        alt_t *a = &p->alts[p->nalts - 1];
+        uint32_t gs;
+        int rc = sig_get_group(e, a->sig, (uint32_t)(ta - e->t->attrs), &gs);
+        if (rc)
+            return rc;
+        if (gs != NONE) {
+            a->sig = gs;
+            return DRA_OK;
+        }
+    }
+    return DRA_OK;
+}
+
 static int plan_compile(dra_engine_t *e, plan_t *p)
 {
     p->indexed = false;
@@ -684,6 +842,8 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
             } else if (r->exactly) {
                 int rc = add_alt(e, p, r->exactly, &ok);
                 if (rc)
+                    return rc;
+                if (ok && !r->exactly->admin_access && (rc = match_group(e, p, cl, r)))
                     return rc;
                 minc = r->exactly->has_count ? r->exactly->count : 1;
             } else {
@@ -1537,9 +1697,22 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
         for (uint32_t n = 0; n < e->nnodes; n++) {
             int32_t c = 0;
             uint32_t tn = e->tnode[n];
-            if (tn != NONE)
+            if (tn != NONE && s->attr == NONE) {
                 for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++)
                     c += dra_bit_get(s->match, r) && row_avail(e, r);
+            } else if (tn != NONE) {
+                /* largest group of one value, by brute force over pairs of rows */
+                const dra_table_attr_t *a = &e->t->attrs[s->attr];
+                for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++) {
+                    if (s->grp[r] < 0 || !dra_bit_get(s->match, r) || !row_avail(e, r))
+                        continue;
+                    int32_t g = 0;
+                    for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)
+                        g += s->grp[q] == s->grp[r] && dra_bit_get(s->match, q) && row_avail(e, q) &&
+                             a->kind[q] != DRA_ATTR_NONE;
+                    c = g > c ? g : c;
+                }
+            }
             if (c != s->cnt[n] || s->tree[e->P + n] != leaf_value(e, s, n)) {
                 snprintf(why, len, "signature %u node %u: %d free matching, summary %d", i, n, c,
                          s->cnt[n]);
@@ -1547,7 +1720,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             }
         }
         for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
-            sh += dra_bit_get(s->match, r) && row_avail(e, r);
+            sh += dra_bit_get(s->match, r) && row_avail(e, r) &&
+                  (s->attr == NONE || has_attr(e, s, r));
         if (sh != s->shcnt) {
             snprintf(why, len, "signature %u: %d free matching shared, summary %d", i, sh, s->shcnt);
             return false;

@@ -159,6 +159,9 @@ static const char k_three[] =
     CLAIM("four", "{requests: [{name: r, exactly: {deviceClassName: a, count: 4}}]}")
     CLAIM("same", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}],"
                   " constraints: [{matchAttribute: drv/model}]}")
+    CLAIM("pair", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1}},"
+                  " {name: b, exactly: {deviceClassName: a, count: 1}}],"
+                  " constraints: [{matchAttribute: drv/model}]}")
     CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: a, count: 3},"
                   " {name: small, deviceClassName: a, count: 1}]}]}");
 
@@ -211,14 +214,23 @@ static void test_summary_admits_exact_fails(void)
         fx_fini(&x);
         return;
     }
-    /* n1 has two free devices (the count admits it) of different models: matchAttribute fails
-     * there, the engine moves on to n2 */
-    uint32_t same = plan(&x, "same");
-    CHECK(dra_engine_admits(x.e, same, 0));
-    dra_engine_result_t r = place(&x, same, DRA_ENGINE_FIRST_FIT, 0);
+    /* two requests of one device each under one matchAttribute: each request alone finds a
+     * group of one value on n1 (x or y), so the summaries admit n1, but no value serves both:
+     * the exact allocator fails there and the engine moves on to n2 */
+    uint32_t pair = plan(&x, "pair");
+    CHECK(dra_engine_admits(x.e, pair, 0));
+    dra_engine_result_t r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
     CHECK_EQ_U64(r.node, 1);
     CHECK_EQ_U64(r.exact_calls, 2);
+    /* one request of two devices under the constraint: the largest one-value group on n1 has 1
+     * device, n1 is not a candidate (the matchAttribute summary) */
+    uint32_t same = plan(&x, "same");
+    CHECK(!dra_engine_admits(x.e, same, 0));
+    CHECK(dra_engine_admits(x.e, same, 1));
+    r = place(&x, same, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
     fx_fini(&x);
 }
 
@@ -234,9 +246,10 @@ static void test_policies_match_reference(void)
             fx_fini(&x);
             return;
         }
-        uint32_t ps[4] = {plan(&x, "one"), plan(&x, "two"), plan(&x, "same"), plan(&x, "prio")};
-        for (uint32_t i = 0; i < 12; i++) {
-            dra_engine_result_t r = place(&x, ps[i % 4], pols[pi], (i * 2) % 3);
+        uint32_t ps[5] = {plan(&x, "one"), plan(&x, "two"), plan(&x, "same"), plan(&x, "prio"),
+                          plan(&x, "pair")};
+        for (uint32_t i = 0; i < 15; i++) {
+            dra_engine_result_t r = place(&x, ps[i % 5], pols[pi], (i * 2) % 3);
             if (r.kind == DRA_OUTCOME_ALLOCATED) {
                 CHECK_OK(dra_engine_commit(x.e, r.node, r.allocations, r.n));
                 if (i % 3 == 2)
