@@ -1008,10 +1008,17 @@ static void mark_all(dra_engine_t *e)
 }
 
 static void selector_check(dra_engine_t *e, const char *node_name, bool all_nodes,
-                           const dra_node_selector_t *sel)
+                           const dra_node_selector_t *sel, const dra_node_selector_t **seen,
+                           uint32_t *nseen)
 {
     if (!sel)
         return;
+    /* slices of one pool share their selector: evaluate each distinct one once */
+    for (uint32_t i = 0; i < *nseen; i++)
+        if (seen[i] == sel)
+            return;
+    if (*nseen < 1024)
+        seen[(*nseen)++] = sel;
     if (sel->nterms > 1)
         e->multiterm = true;
     char err[256];
@@ -1053,15 +1060,20 @@ static int hazards(dra_engine_t *e)
         i = j;
     }
     free(sl);
+    const dra_node_selector_t **seen = malloc(1024 * sizeof *seen);
+    uint32_t nseen = 0;
+    if (!seen)
+        return DRA_ENOMEM;
     for (uint32_t i = 0; i < m->nslices && e->nhazard < e->nnodes; i++) {
         const dra_slice_t *s = m->slices[i];
         if (s->node_selector && !(s->node_name && s->node_name[0]))
-            selector_check(e, s->node_name, s->all_nodes, s->node_selector);
+            selector_check(e, s->node_name, s->all_nodes, s->node_selector, seen, &nseen);
         if (s->per_device_node_selection)
             for (uint32_t d = 0; d < s->ndevices; d++)
                 selector_check(e, s->devices[d].node_name, s->devices[d].all_nodes,
-                               s->devices[d].node_selector);
+                               s->devices[d].node_selector, seen, &nseen);
     }
+    free(seen);
     /* multi-term selectors also matter when every node is already a hazard (best-fit / spread) */
     for (uint32_t i = 0; i < m->nslices && !e->multiterm; i++) {
         const dra_slice_t *s = m->slices[i];
