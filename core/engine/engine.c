@@ -936,6 +936,11 @@ static bool slice_defines(const dra_slice_t *s, const dra_consumes_t *cc)
     return false;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* A pool (its slices sl[0..n)) that pool gathering might find invalid or incomplete on some node
  * (a superset of the conditions of core/alloc/pools.c). */
 static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, uint32_t n)
@@ -943,16 +948,24 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
     for (uint32_t i = 0; i < n; i++)
         if (sl[i]->generation != sl[0]->generation || sl[i]->slice_count != (int64_t)n)
             return true;
+    /* duplicate device names: sort the names, compare neighbours (O(d log d) per pool) */
+    size_t nd = 0;
     for (uint32_t i = 0; i < n; i++)
-        for (uint32_t d = 0; d < sl[i]->ndevices; d++) {
-            const char *nm = nz(sl[i]->devices[d].name);
-            for (uint32_t j = 0; j <= i; j++) {
-                uint32_t lim = j == i ? d : sl[j]->ndevices;
-                for (uint32_t x = 0; x < lim; x++)
-                    if (strcmp(nm, nz(sl[j]->devices[x].name)) == 0)
-                        return true;
-            }
-        }
+        nd += sl[i]->ndevices;
+    const char **names = malloc((nd + 1) * sizeof *names);
+    if (!names)
+        return true; /* cannot check: treat as a hazard (conservative) */
+    nd = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < sl[i]->ndevices; d++)
+            names[nd++] = nz(sl[i]->devices[d].name);
+    qsort((void *)names, nd, sizeof *names, cmp_str);
+    bool dup = false;
+    for (size_t i = 1; i < nd && !dup; i++)
+        dup = strcmp(names[i - 1], names[i]) == 0;
+    free(names);
+    if (dup)
+        return true;
     if (!e->beh.pd) /* counter sets are validated (and gathered) only with the feature on */
         return false;
     for (uint32_t i = 0; i < n; i++)
