@@ -12,17 +12,26 @@
  * picked at run time) where it lowers, else evaluated by the interpreter row by row.
  *
  * Summaries, per signature and model node: the number of matching rows in the node's range that
- * are free (not exclusively allocated, or multi-allocatable), whether the range holds an error
- * row, and the same two facts for the shared (network-attached) range. A request for k devices
- * can only be satisfied on a node whose free matching devices in its range plus the shared range
- * number at least k: the exact search only ever picks free devices that pass every selector,
- * from the node's own slices or from shared slices. This is a NECESSARY condition; taints,
- * constraints, counters, capacity and node selectors of shared slices can only reject more. So
+ * are available, whether the range holds an error row, and the same two facts for the shared
+ * (network-attached) range. Available = free (not exclusively allocated, or multi-allocatable)
+ * and, for partitionable devices (DRAPartitionableDevices on), every counter it consumes has that
+ * much left in its counter set (consumption of exclusively allocated devices is tracked per
+ * counter on commit and release, so what is left is never underestimated). A request for k
+ * devices can only be satisfied on a node whose available matching devices in its range plus the
+ * shared range number at least k: the exact search only ever picks free devices that pass every
+ * selector and fit their counters, from the node's own slices or from shared slices. A request in
+ * the scope of a matchAttribute constraint (scalar attribute columns) uses the largest number of
+ * available matching devices of the node that share one value of the attribute instead (e.g. an
+ * NVLink clique or a PCIe root; devices without the attribute cannot join), plus the shared ones
+ * that have it. Each is a NECESSARY condition; taints, other constraints, capacity and node
+ * selectors of shared slices can only reject more (the multi-allocatable devices' spare
+ * capacity is not summarized: such devices always count as available). So
  * skipping a node that fails it cannot change a decision, provided the exact allocator would
  * have answered Unsatisfiable there (and not NodeFailure or Fatal): nodes where that is not
  * certain are "hazard" nodes and always go to the exact allocator (see below). Summaries are
  * updated on dra_engine_commit / dra_engine_release: O(devices in the result * signatures) plus
- * O(log nodes) per changed count.
+ * O(log nodes) per changed count, plus, for a partitionable device, a re-check of the devices
+ * sharing its counter sets and, for matchAttribute summaries, of the node's value groups.
  *
  * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
  * claim's signatures (errors must surface where upstream's search reaches them); a node that
