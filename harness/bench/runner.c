@@ -3,8 +3,9 @@
  *
  * Memory plan (why nothing allocates inside a timed region):
  *  - every pod's allocation results live in a slot arena taken from a free list before the
- *    clock starts; new slot arenas get their first chunk before first use; best-fit / spread
- *    write candidates into a spare warm arena and swap it with the slot's when a candidate wins;
+ *    clock starts; new slot arenas get their first chunk before first use; placement (node
+ *    choice by policy and the exact allocation) is one engine call (core/engine/engine.h) whose
+ *    index and summaries are allocated at set-up and updated in commit / release;
  *  - the allocation state is pre-sized by committing and releasing every device once at set-up
  *    (its hash never shrinks, and the digest is unchanged by it);
  *  - histograms are allocated for every (shape, phase, outcome) slot that can be recorded;
@@ -22,6 +23,7 @@
 
 #include "alloc/fast.h"
 #include "alloc/invariants.h"
+#include "engine/engine.h"
 #include "base/intern.h"
 #include "files.h"
 #include "manifest.h"
@@ -144,7 +146,7 @@ typedef struct slot {
     dra_allocation_t **allocs;
     uint32_t n;
     uint32_t node;
-    uint32_t ndev;       /* results counted on node_used[node] */
+    uint32_t ndev;       /* results counted in the node's score */
     uint32_t next_free;  /* free list link */
     bool live;
 } slot_t;
@@ -198,10 +200,19 @@ typedef struct ctx {
     struct reason *reasons;
     uint32_t nreasons, cap_reasons;
     dra_arena_t *explain;
+    /* placement: the engine (index + fast allocator), or the brute-force reference placement
+     * (--allocator reference); --allocator both: the engine, checked against the reference
+     * placement with the reference allocator on the first both_prefix arrivals */
+    dra_engine_t *eng;
+    uint32_t *plan; /* per mix entry */
+    bool ref_place, both;
+    dra_anyalloc_t cmp;
+    bool cmp_init;
+    dra_arena_t *cmp_arena;
+    uint64_t both_left;
+    bool halt; /* a decision differed: stop at the next pod boundary */
     /* nodes */
     uint32_t nnodes;
-    uint32_t *node_used;
-    uint32_t *perm;
     dra_rng_t r_place, r_sample;
     /* slots */
     slot_t *slots;
@@ -219,6 +230,7 @@ typedef struct ctx {
     bool measuring;
     uint32_t rep;
     uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, checked, violations;
+    uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
     dra_alloc_stats_t st;
     XXH3_state_t *dig;
     XXH3_state_t *wl_dig;
@@ -761,6 +773,138 @@ static json_t *reasons_json(const ctx_t *c)
     return a;
 }
 
+/* ---- placement -------------------------------------------------------------------------------- */
+
+static int64_t clock_fn(void)
+{
+    return now_ns();
+}
+
+static dra_engine_policy_t engine_policy(dra_placement_t p)
+{
+    switch (p) {
+    case DRA_PLACE_BEST_FIT:
+        return DRA_ENGINE_BEST_FIT;
+    case DRA_PLACE_SPREAD:
+        return DRA_ENGINE_SPREAD;
+    case DRA_PLACE_RANDOM:
+        return DRA_ENGINE_RANDOM;
+    case DRA_PLACE_FIRST_FIT:
+        break;
+    }
+    return DRA_ENGINE_FIRST_FIT;
+}
+
+/* Engine and reference placement decided differently: outcome, node, devices, message. */
+static bool decision_differs(const ctx_t *c, const dra_engine_result_t *x,
+                             const dra_engine_result_t *y, char *why, size_t len)
+{
+    const char *nx = x->node < c->nnodes ? c->model.nodes[x->node]->name : "-";
+    const char *ny = y->node < c->nnodes ? c->model.nodes[y->node]->name : "-";
+    if (x->kind != y->kind || x->node != y->node) {
+        snprintf(why, len, "engine %s on node %.60s, reference %s on node %.60s",
+                 dra_outcome_name(x->kind), nx, dra_outcome_name(y->kind), ny);
+        return true;
+    }
+    if (x->kind != DRA_OUTCOME_ALLOCATED) {
+        if (x->kind != DRA_OUTCOME_UNSATISFIABLE && strcmp(x->msg, y->msg) != 0) {
+            snprintf(why, len, "messages differ: engine '%.80s', reference '%.80s'", x->msg, y->msg);
+            return true;
+        }
+        return false;
+    }
+    if (x->n != y->n) {
+        snprintf(why, len, "%u allocations, reference %u", x->n, y->n);
+        return true;
+    }
+    for (uint32_t i = 0; i < x->n; i++) {
+        const dra_allocation_t *a = x->allocations[i], *b = y->allocations[i];
+        uint32_t na = a ? a->nresults : 0, nb = b ? b->nresults : 0;
+        if (na != nb) {
+            snprintf(why, len, "claim %u: %u devices, reference %u", i, na, nb);
+            return true;
+        }
+        for (uint32_t j = 0; j < na; j++) {
+            const dra_result_t *ra = &a->results[j], *rb = &b->results[j];
+            if (strcmp(ra->request, rb->request) || strcmp(ra->driver, rb->driver) ||
+                strcmp(ra->pool, rb->pool) || strcmp(ra->device, rb->device)) {
+                snprintf(why, len, "claim %u result %u: engine %.30s/%.30s/%.30s, reference %.30s/%.30s/%.30s", i,
+                         j, ra->driver, ra->pool, ra->device, rb->driver, rb->pool, rb->device);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static void violation(ctx_t *c, uint64_t pod, const char *claim, const char *node, const char *msg);
+
+/* --allocator both: the reference placement with the reference allocator on the same state
+ * (untimed); a different decision is a violation and stops the run. */
+static int compare_reference(ctx_t *c, uint64_t pod, uint32_t shape, dra_engine_policy_t pol,
+                             uint32_t start, const dra_engine_result_t *res, int64_t engine_ns)
+{
+    dra_arena_reset(c->cmp_arena);
+    dra_engine_result_t ref;
+    int64_t a = now_ns();
+    int rc = dra_engine_place_reference(c->eng, &c->cmp, c->plan[shape], pol, start, c->cmp_arena,
+                                        &ref);
+    int64_t b = now_ns();
+    if (rc != DRA_OK)
+        return dra_diag_set(c->diag, rc, NULL, 0, 0, "reference allocator error: %s",
+                            dra_strerror(rc));
+    c->run->both_pods++;
+    c->run->both_ref_ns += (uint64_t)(b - a);
+    c->run->both_engine_ns += (uint64_t)engine_ns;
+    char why[512], msg[600];
+    if (decision_differs(c, res, &ref, why, sizeof why)) {
+        snprintf(msg, sizeof msg, "allocator both: decisions differ: %s", why);
+        violation(c, pod, c->claims[shape]->name,
+                  res->node < c->nnodes ? c->model.nodes[res->node]->name : "", msg);
+        c->halt = true;
+    }
+    dra_arena_reset(c->cmp_arena);
+    return DRA_OK;
+}
+
+/* The engine over the current allocator and CEL cache, and the plan of every shape. */
+static int engine_build(ctx_t *c)
+{
+    dra_engine_opts_t eo = {clock_fn};
+    int rc = dra_engine_new(&c->model, c->table, &c->feat, c->state, c->cel, &c->alloc, &eo,
+                            &c->eng, c->diag);
+    if (rc)
+        return rc;
+    c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
+    if (!c->plan)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < c->nshapes; i++)
+        if ((rc = dra_engine_plan(c->eng, &c->claims[i], 1, &c->plan[i])))
+            return rc;
+    if (c->both) { /* the reference allocator of --allocator both shares the CEL cache */
+        dra_alloc_options_t ao = {0, c->seed};
+        if ((rc = dra_anyalloc_new(DRA_ALLOC_REFERENCE, &c->model, &c->feat, c->state, c->cel, &ao,
+                                   &c->cmp)))
+            return rc;
+        c->cmp_init = true;
+    }
+    return DRA_OK;
+}
+
+static int engine_setup(ctx_t *c)
+{
+    int rc = engine_build(c);
+    if (rc)
+        return rc;
+    if (c->both) {
+        c->cmp_arena = arena_new_warm();
+        if (!c->cmp_arena)
+            return DRA_ENOMEM;
+        c->both_left = c->o->both_prefix ? c->o->both_prefix : DRA_RUNNER_BOTH_PREFIX;
+    }
+    return DRA_OK;
+}
+
 static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 {
     uint32_t shape = ev->shape;
@@ -800,93 +944,21 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     uint32_t si = slot_get(c);
     if (si == NONE)
         return DRA_ENOMEM;
-    if ((c->policy == DRA_PLACE_BEST_FIT || c->policy == DRA_PLACE_SPREAD) && !c->spare) {
-        c->spare = arena_new_warm();
-        if (!c->spare)
-            return DRA_ENOMEM;
-    }
     slot_t *s = &c->slots[si];
     dra_claim_t *claims[1] = {c->claims[shape]};
     c->claims_n++;
-    dra_alloc_outcome_t o;
-    uint32_t best = NONE, best_score = 0, nnode_fail = 0;
-    dra_allocation_t **best_allocs = NULL;
-    uint32_t best_n = 0;
-    int64_t best_alloc_ns = 0;
-    bool fatal = false;
-    int rc = DRA_OK;
     uint32_t nn = c->nnodes;
+    dra_engine_policy_t pol = engine_policy(c->policy);
+    uint32_t start = 0;
+    if (pol == DRA_ENGINE_RANDOM && nn)
+        start = (uint32_t)dra_rng_below(&c->r_place, nn); /* one draw per pod */
+    dra_engine_result_t res;
 
     hook(1);
     int64_t t0 = now_ns();
-    if (c->policy == DRA_PLACE_FIRST_FIT || c->policy == DRA_PLACE_RANDOM) {
-        bool rnd = c->policy == DRA_PLACE_RANDOM;
-        for (uint32_t k = 0; k < nn; k++) {
-            uint32_t i = k;
-            if (rnd) {
-                uint32_t j = k + (uint32_t)dra_rng_below(&c->r_place, nn - k);
-                uint32_t tmp = c->perm[k];
-                c->perm[k] = c->perm[j];
-                c->perm[j] = tmp;
-                i = c->perm[k];
-            }
-            int64_t ta = now_ns();
-            rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[i], claims, 1, s->arena, &o);
-            int64_t tb = now_ns();
-            if (rc != DRA_OK)
-                break;
-            c->st.allocate_one += o.stats.allocate_one;
-            c->st.cel_evals += o.stats.cel_evals;
-            c->st.candidates += o.stats.candidates;
-            c->st.pools += o.stats.pools;
-            if (o.kind == DRA_OUTCOME_ALLOCATED) {
-                best = i;
-                best_allocs = o.allocations;
-                best_n = o.n;
-                best_alloc_ns = tb - ta;
-                break;
-            }
-            dra_arena_reset(s->arena);
-            if (o.kind == DRA_OUTCOME_FATAL) {
-                fatal = true;
-                break;
-            }
-            nnode_fail += o.kind == DRA_OUTCOME_NODE_FAILURE;
-        }
-    } else {
-        bool most = c->policy == DRA_PLACE_BEST_FIT;
-        for (uint32_t i = 0; i < nn; i++) {
-            dra_arena_reset(c->spare);
-            int64_t ta = now_ns();
-            rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[i], claims, 1, c->spare, &o);
-            int64_t tb = now_ns();
-            if (rc != DRA_OK)
-                break;
-            c->st.allocate_one += o.stats.allocate_one;
-            c->st.cel_evals += o.stats.cel_evals;
-            c->st.candidates += o.stats.candidates;
-            c->st.pools += o.stats.pools;
-            if (o.kind == DRA_OUTCOME_ALLOCATED) {
-                uint32_t score = c->node_used[i];
-                if (best == NONE || (most ? score > best_score : score < best_score)) {
-                    dra_arena_t *t = s->arena; /* keep this result: swap arenas */
-                    s->arena = c->spare;
-                    c->spare = t;
-                    best = i;
-                    best_score = score;
-                    best_allocs = o.allocations;
-                    best_n = o.n;
-                    best_alloc_ns = tb - ta;
-                }
-            } else if (o.kind == DRA_OUTCOME_FATAL) {
-                fatal = true;
-                best = NONE;
-                break;
-            } else {
-                nnode_fail += o.kind == DRA_OUTCOME_NODE_FAILURE;
-            }
-        }
-    }
+    int rc = c->ref_place ? dra_engine_place_reference(c->eng, &c->alloc, c->plan[shape], pol,
+                                                       start, s->arena, &res)
+                          : dra_engine_place(c->eng, c->plan[shape], pol, start, s->arena, &res);
     if (c->o->test_delay_ns)
         busy_wait(now_ns(), c->o->test_delay_ns);
     int64_t t1 = now_ns();
@@ -895,12 +967,25 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         slot_put(c, si);
         return dra_diag_set(c->diag, rc, NULL, 0, 0, "allocator error: %s", dra_strerror(rc));
     }
+    c->st.allocate_one += res.stats.allocate_one;
+    c->st.cel_evals += res.stats.cel_evals;
+    c->st.candidates += res.stats.candidates;
+    c->st.pools += res.stats.pools;
+    c->paths[res.path]++;
+    if (c->both && c->both_left) {
+        c->both_left--;
+        if ((rc = compare_reference(c, ev->pod, shape, pol, start, &res, t1 - t0)))
+            return rc;
+    }
+    uint32_t best = res.kind == DRA_OUTCOME_ALLOCATED ? res.node : NONE;
+    bool fatal = res.kind == DRA_OUTCOME_FATAL;
+    dra_allocation_t **best_allocs = res.allocations;
+    uint32_t best_n = res.n;
+    int64_t best_alloc_ns = res.alloc_ns;
 
     if (best == NONE) {
         slot_put(c, si);
-        int oc = fatal ? DRA_OUTCOME_FATAL
-                       : (nnode_fail == nn && nn > 0 ? DRA_OUTCOME_NODE_FAILURE
-                                                     : DRA_OUTCOME_UNSATISFIABLE);
+        int oc = fatal ? DRA_OUTCOME_FATAL : (int)res.kind;
         c->outc[oc]++;
         if (c->measuring) {
             rec(c, shape, DRA_PHASE_NODE_SEARCH, DRA_HOUT_UNSATISFIABLE, t1 - t0);
@@ -923,11 +1008,9 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         inject_fault(c, s);
     check_invariants(c, ev->pod, shape, s);
 
-    int crc = DRA_OK;
     hook(1);
     int64_t t2 = now_ns();
-    for (uint32_t i = 0; i < best_n && crc == DRA_OK; i++)
-        crc = dra_alloc_state_commit(c->state, best_allocs[i]);
+    int crc = dra_engine_commit(c->eng, best, best_allocs, best_n);
     int64_t t3 = now_ns();
     hook(0);
     if (crc != DRA_OK) {
@@ -935,7 +1018,6 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
         violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
     }
-    c->node_used[best] += s->ndev;
     c->pod_slot[ev->pod] = si;
     if (shared) {
         c->claim_slot[ev->claim] = si;
@@ -961,8 +1043,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     int rc = DRA_OK;
     hook(1);
     int64_t t0 = now_ns();
-    for (uint32_t i = 0; i < s->n && rc == DRA_OK; i++)
-        rc = dra_alloc_state_release(c->state, s->allocs[i]);
+    rc = dra_engine_release(c->eng, s->node, s->allocs, s->n);
     int64_t t1 = now_ns();
     hook(0);
     if (rc != DRA_OK) {
@@ -970,7 +1051,6 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         snprintf(msg, sizeof msg, "release failed: %s", dra_strerror(rc));
         violation(c, pod, "", c->model.nodes[s->node]->name, msg);
     }
-    c->node_used[s->node] -= s->ndev;
     if (timed) {
         if (c->measuring)
             rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
@@ -1197,11 +1277,10 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     memset(c->outc, 0, sizeof c->outc);
     memset(&c->st, 0, sizeof c->st);
     c->nreasons = 0;
+    memset(c->paths, 0, sizeof c->paths);
     XXH3_64bits_reset(c->dig);
     dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
-    for (uint32_t i = 0; i < c->nnodes; i++)
-        c->perm[i] = i;
     for (uint32_t i = 0; i < c->nhists; i++)
         if (c->rh[i].counts)
             dra_hist_reset(&c->rh[i]);
@@ -1223,7 +1302,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     int64_t w0 = now_ns();
     dra_wl_event_t ev;
     for (;;) {
-        if (c->o->stop && *c->o->stop) {
+        if ((c->o->stop && *c->o->stop) || c->halt) {
             *interrupted = true;
             break;
         }
@@ -1316,6 +1395,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     r->unsatisfiable += c->outc[1];
     r->node_failure += c->outc[2];
     r->fatal += c->outc[3];
+    for (int i = 0; i < DRA_ENGINE_PATH_COUNT; i++)
+        r->paths[i] += c->paths[i];
     r->wall_ns += (uint64_t)(w1 - w0);
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;
@@ -1358,6 +1439,18 @@ static int presize_state(ctx_t *c)
  * (search.*) are the same in every repetition. Untimed. */
 static int engine_fresh(ctx_t *c)
 {
+    /* the placement engine borrows the allocator and the CEL cache: it is rebuilt with them
+     * (its summaries start from the state, which is empty again between repetitions) */
+    bool had_engine = c->eng != NULL;
+    dra_engine_free(c->eng);
+    c->eng = NULL;
+    free(c->plan);
+    c->plan = NULL;
+    if (c->cmp_init) {
+        dra_anyalloc_free(&c->cmp);
+        memset(&c->cmp, 0, sizeof c->cmp);
+        c->cmp_init = false;
+    }
     dra_anyalloc_free(&c->alloc);
     memset(&c->alloc, 0, sizeof c->alloc);
     if (c->cel)
@@ -1367,7 +1460,10 @@ static int engine_fresh(ctx_t *c)
     if (rc)
         return rc;
     dra_alloc_options_t ao = {0, c->seed};
-    return dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+    rc = dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+    if (rc == DRA_OK && had_engine)
+        rc = engine_build(c);
+    return rc;
 }
 
 /* One measured repetition as an independent sample: fresh engine, the warm-up (if any) on it,
@@ -1425,9 +1521,12 @@ static int setup(ctx_t *c)
     c->nreps = o->has_repeat ? o->repeat : (c->scn.repetitions ? c->scn.repetitions : 1);
     c->warmup = o->has_warmup ? o->warmup : c->scn.warmup;
     dra_alloc_kind_t akind = DRA_ALLOC_FAST;
-    if (o->allocator && dra_alloc_kind_parse(o->allocator, &akind))
+    c->both = o->allocator && strcmp(o->allocator, "both") == 0;
+    if (o->allocator && !c->both && dra_alloc_kind_parse(o->allocator, &akind))
         return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,
-                            "allocator '%s' is not available (reference or fast)", o->allocator);
+                            "allocator '%s' is not available (fast, reference or both)",
+                            o->allocator);
+    c->ref_place = akind == DRA_ALLOC_REFERENCE;
 
     /* features: release profile, scenario gates, command-line overrides */
     dra_release_t rel = (dra_release_t)c->scn.release;
@@ -1504,10 +1603,8 @@ static int setup(ctx_t *c)
     if ((rc = engine_fresh(c)))
         return rc;
 
-    c->node_used = calloc((size_t)c->nnodes + 1, sizeof *c->node_used);
-    c->perm = calloc((size_t)c->nnodes + 1, sizeof *c->perm);
-    if (!c->node_used || !c->perm)
-        return DRA_ENOMEM;
+    if ((rc = engine_setup(c)))
+        return rc;
     c->free_head = NONE;
     dra_arena_init(&c->frag_arena, 64 * 1024);
 
@@ -1579,7 +1676,7 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
         "scenario_hash", dra_result_hex_json(c->scn.hash), "cluster_hash",
         dra_result_hex_json(dra_model_digest(&c->model)), "seed", seed_dec, "seed_hex",
         dra_result_hex_json(c->seed), "release", rel, "features", features_json(&c->feat),
-        "upstream_bugs", c->feat.upstream_bugs, "allocator", dra_alloc_kind_name(c->alloc.kind), "policy",
+        "upstream_bugs", c->feat.upstream_bugs, "allocator", c->both ? "both" : dra_alloc_kind_name(c->alloc.kind), "policy",
         dra_placement_name(c->policy), "invariant_mode", inv, "method", "warmup",
         (json_int_t)c->warmup, "repetitions", (int)c->nreps, "timer", "CLOCK_MONOTONIC",
         "timer_resolution_ns", (json_int_t)(res.tv_sec * 1000000000 + res.tv_nsec), "hist_sigfigs",
@@ -1741,8 +1838,14 @@ static void ctx_fini(ctx_t *c)
     free(c->pod_slot);
     free(c->claim_slot);
     free(c->claim_refs);
-    free(c->node_used);
-    free(c->perm);
+    dra_engine_free(c->eng);
+    free(c->plan);
+    if (c->cmp_init)
+        dra_anyalloc_free(&c->cmp);
+    if (c->cmp_arena) {
+        dra_arena_fini(c->cmp_arena);
+        free(c->cmp_arena);
+    }
     for (uint32_t i = 0; c->rh && i < c->nhists; i++)
         dra_hist_fini(&c->rh[i]);
     free(c->rh);

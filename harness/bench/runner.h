@@ -9,14 +9,20 @@
  *     digest is checked against the empty digest at the end (a leak is a violation).
  *  2. ARRIVE: the pod's claim (one ResourceClaim per mix entry, instantiated from the shape's
  *     template; shared claims are allocated by their first pod and reused by the next ones) is
- *     offered to nodes in policy order. Every policy sees the same feasibility answer per node
- *     (dra_alloc_allocate on that node): first-fit takes the first feasible node in model
- *     order; best-fit the feasible node with the most allocated devices, spread the one with
- *     the fewest (ties: model order); random the first feasible node of a seeded random
- *     permutation (uniform among feasible nodes). Then the result is checked by the invariant
- *     checker (all, or a seeded sample) outside the timed region, and committed.
- *  3. DEPART: the pod's allocations are released.
- *  4. Timed regions (CLOCK_MONOTONIC): node search (all feasibility calls), the allocate call
+ *     placed by one call of the placement engine (core/engine/engine.h: node choice by policy
+ *     from per-node summaries and a candidate-node index, then the exact fast allocator on
+ *     candidate nodes only); --allocator reference places by brute force instead (the
+ *     reference allocator on node after node). Policies: first-fit takes the first feasible
+ *     node in model order; best-fit the feasible node with the most allocated devices, spread
+ *     the one with the fewest (ties: model order); random is first-fit in cyclic node order from
+ *     a start node drawn uniformly, one draw per pod from the placement stream. Then the result
+ *     is checked by the invariant checker (all, or a seeded sample) outside the timed region,
+ *     and committed through the engine (state, summaries and index together).
+ *     --allocator both places with the engine and, for the first both_prefix arrivals, also
+ *     with the brute-force reference placement (untimed); a different decision is a violation
+ *     and stops the run.
+ *  3. DEPART: the pod's allocations are released (through the engine).
+ *  4. Timed regions (CLOCK_MONOTONIC): node search (the whole engine call), the allocate call
  *     that produced the chosen result, commit, release, and the pod (search + commit). They
  *     contain no malloc (arenas reset per pod, state pre-sized, histograms preallocated), no
  *     I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome> and into
@@ -103,7 +109,7 @@ typedef struct dra_runner_opts {
     const char *release;         /* NULL = the scenario's */
     const char *const *features; /* "GATE=bool" overrides, applied after the scenario's */
     uint32_t nfeatures;
-    const char *allocator;       /* "fast" or "reference" (NULL = fast) */
+    const char *allocator;       /* "fast", "reference" or "both" (NULL = fast) */
     const char *cluster;         /* manifests file or directory that replaces the scenario's
                                     cluster (a real cluster's kubectl dump); NULL = the scenario's */
     uint64_t test_delay_ns;      /* DRA_TEST_DELAY_NS */
@@ -112,6 +118,7 @@ typedef struct dra_runner_opts {
     uint32_t frag_samples;       /* fragmentation samples per steady repetition (0 = 16) */
     dra_runner_progress_fn progress;
     void *progress_ctx;
+    uint64_t both_prefix;        /* --allocator both: arrivals compared (0 = DRA_RUNNER_BOTH_PREFIX) */
     int argc;                    /* recorded in run.argv */
     char **argv;
 } dra_runner_opts_t;
@@ -169,7 +176,15 @@ typedef struct dra_run {
     dra_hist_t *hists;
     char **hist_names;    /* "<shape>/<phase>/<outcome>" per slot (NULL for unused) */
     uint32_t nhists;
+    /* --allocator both: arrivals whose decision was compared with the reference placement, and
+     * the time of both (reference untimed in the histograms) */
+    uint64_t both_pods, both_ref_ns, both_engine_ns;
+    /* placements served per engine path (dra_engine_path_t: index, reject, brute), all reps */
+    uint64_t paths[3];
 } dra_run_t;
+
+/* --allocator both compares this many arrivals (warm-up included) unless told otherwise. */
+#define DRA_RUNNER_BOTH_PREFIX 2000
 
 /* Run. On DRA_OK the caller owns *run (dra_run_fini) whatever the outcome. */
 DRA_NODISCARD int dra_runner_run(const dra_runner_opts_t *opts, dra_run_t *run, dra_diag_t *diag);

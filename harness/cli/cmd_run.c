@@ -34,7 +34,13 @@ static const char help[] =
     "  -w, --warmup N           warm-up pods run and undone before measuring (default: scenario's)\n"
     "  -s, --seed N             master seed (default: the scenario's; always recorded)\n"
     "  -n, --count N            workload arrivals (default: the scenario's count)\n"
-    "      --allocator NAME     allocator: fast | reference (default: fast; same decisions)\n"
+    "      --allocator NAME     fast: the placement engine (candidate-node index + fast\n"
+    "                           allocator); reference: the reference allocator on node after\n"
+    "                           node; both: fast, each decision of the first --both-prefix\n"
+    "                           arrivals checked against reference (exit 3 at the first\n"
+    "                           difference) and the speed ratio printed (default: fast)\n"
+    "      --both-prefix N      arrivals compared by --allocator both, warm-up included\n"
+    "                           (default: 2000)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
     "      --invariants MODE    off | full | sample=P (0 < P <= 1) (default: scenario's)\n"
     "      --release R          release profile 1.34 | 1.35 | 1.36 (default: scenario's)\n"
@@ -279,6 +285,16 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
             (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
             (unsigned long long)run->node_failure, (unsigned long long)run->fatal);
     print_reasons(f, run);
+    fprintf(f, "placement   %llu by the node index, %llu rejected by summaries, %llu brute force\n",
+            (unsigned long long)run->paths[0], (unsigned long long)run->paths[1],
+            (unsigned long long)run->paths[2]);
+    if (run->both_pods)
+        fprintf(f, "both        %llu decisions compared with the reference placement (the first "
+                   "arrivals, warm-up included; a difference is an invariant violation); "
+                   "reference %.3f s, fast %.3f s: %.0fx\n",
+                (unsigned long long)run->both_pods, (double)run->both_ref_ns / 1e9,
+                (double)run->both_engine_ns / 1e9,
+                run->both_engine_ns ? (double)run->both_ref_ns / (double)run->both_engine_ns : 0);
     const json_t *reps = json_object_get(doc, "repetitions");
     const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
     if (fr)
@@ -365,7 +381,7 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
 
 int dra_cmd_run(int argc, char **argv)
 {
-    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER };
+    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -377,6 +393,7 @@ int dra_cmd_run(int argc, char **argv)
         {"feature", required_argument, NULL, O_FEATURE},
         {"hgrm", required_argument, NULL, O_HGRM},
         {"cluster", required_argument, NULL, O_CLUSTER},
+        {"both-prefix", required_argument, NULL, O_BOTHP},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     dra_runner_opts_t ro;
@@ -430,12 +447,21 @@ int dra_cmd_run(int argc, char **argv)
             ro.count = u;
             break;
         case O_ALLOC:
-            if (strcmp(optarg, "reference") != 0 && strcmp(optarg, "fast") != 0) {
-                status = dra_cli_usage_error("run", "--allocator: reference or fast, got '%s'",
+            if (strcmp(optarg, "reference") != 0 && strcmp(optarg, "fast") != 0 &&
+                strcmp(optarg, "both") != 0) {
+                status = dra_cli_usage_error("run", "--allocator: fast, reference or both, got '%s'",
                                              optarg);
                 goto out;
             }
             ro.allocator = optarg;
+            break;
+        case O_BOTHP:
+            if (!dra_cli_parse_u64(optarg, &u) || u == 0) {
+                status = dra_cli_usage_error("run", "--both-prefix: expected a count >= 1, got '%s'",
+                                             optarg);
+                goto out;
+            }
+            ro.both_prefix = u;
             break;
         case O_POLICY:
             if (!dra_runner_parse_policy(optarg, &ro.policy)) {

@@ -1,0 +1,1770 @@
+/*
+ * engine.c - compiled signatures, per-node summaries, the candidate-node index and placement
+ * (engine.h explains the semantics and why each summary is a necessary condition).
+ */
+#include "engine/engine.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc_impl.h"
+#include "base/bitset.h"
+#include "base/intern.h"
+#include "cel/lower.h"
+
+#define NONE DRA_ENGINE_NONE
+#define HAZARD INT32_MAX
+
+typedef struct sig {
+    const dra_device_class_t *cls;
+    const dra_exact_request_t *body; /* selectors (the first body compiled with this key) */
+    uint64_t *match, *err;           /* over table rows */
+    int32_t *cnt;                    /* per model node: free matching rows in the node's range */
+    uint8_t *herr;                   /* per model node: an error row in the node's range */
+    int32_t *tree;                   /* max segment tree, 2 * P leaves-and-inner */
+    int32_t shcnt;                   /* free matching rows in the shared range */
+    bool sherr;                      /* an error row in the shared range */
+    bool any_err;                    /* sherr or some herr */
+    /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
+     * of node n sharing one value of the attribute (rows without it cannot join the request),
+     * shcnt counts the shared rows that have the attribute */
+    uint32_t attr;                   /* table attribute column index, NONE for the plain count */
+    int32_t *grp;                    /* per row: group (node, value), -1: none */
+    int32_t *gcnt;                   /* per group: free matching rows */
+    uint32_t *gfirst;                /* per node: its groups [gfirst[n], gfirst[n + 1]) */
+} sig_t;
+
+typedef struct alt {
+    uint32_t sig;
+    int32_t k;
+} alt_t;
+
+typedef struct creq {
+    uint32_t alt0, nalt; /* alternatives in plan->alts; nalt 0: no condition */
+} creq_t;
+
+typedef struct plan {
+    dra_claim_t **claims;
+    uint32_t nclaims;
+    bool indexed;
+    bool hazard; /* some node is a hazard for this plan (an error row, a hazard node) */
+    creq_t *reqs;
+    uint32_t nreqs;
+    alt_t *alts;
+    uint32_t nalts;
+} plan_t;
+
+struct dra_engine {
+    const dra_model_t *m;
+    const dra_table_t *t;
+    dra_alloc_features_t feat;
+    dra_beh_t beh;
+    dra_alloc_state_t *state;
+    dra_cel_cache_t *cel;
+    dra_anyalloc_t *alloc;
+    dra_engine_opts_t opts;
+    dra_arena_t arena;   /* signatures, lowered programs */
+    dra_arena_t scratch; /* interpreter scratch */
+    dra_arena_t spare;   /* brute-force best-fit trials */
+    uint32_t nnodes;     /* model nodes */
+    uint32_t P;          /* segment tree leaves (power of two >= nnodes) */
+    uint32_t *tnode;     /* model node -> table node index (NONE: no rows) */
+    uint32_t *row_node;  /* table row -> model node (NONE: shared range or no model node) */
+    uint8_t *hz;         /* per model node: hazard */
+    uint32_t nhazard;
+    bool all_brute;      /* repeated node names: every plan is brute force */
+    bool multiterm;
+    uint32_t *use;       /* per row: exclusive allocations */
+    uint8_t *av;         /* per row: available (free and its counter consumption fits) */
+    /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
+     * name), their counters' capacity and consumption by the rows in use, each row's
+     * consumption entries and each set's consuming rows */
+    uint32_t nsets, nctrs;
+    uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
+    const dra_counter_set_t **set_def;
+    dra_aq_t *ccap, *cused;        /* per counter */
+    uint32_t *rc_off, *rc_n;       /* per row: entries [rc_off, +rc_n) */
+    uint32_t *ent_ctr;             /* per entry: counter */
+    dra_aq_t *ent_amt;             /* per entry: amount */
+    uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
+    uint32_t *ent_set;             /* per entry: set */
+    uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
+    uint32_t nhslots;
+    sig_t *sigs;
+    uint32_t nsigs, capsigs;
+    plan_t *plans;
+    uint32_t nplans, capplans;
+    uint32_t nlowered, ninterpreted;
+    /* scores and buckets */
+    uint32_t *score;
+    uint32_t nbuckets;   /* the last bucket holds every score >= nbuckets - 1 */
+    uint32_t W, W2;      /* words per bucket bitset, per bucket summary */
+    uint64_t *bbits;     /* nbuckets * W */
+    uint64_t *bsum;      /* nbuckets * W2: word w of the bucket is non-zero */
+    uint32_t *bcount;
+    uint32_t *tried;     /* per node: placement epoch of the last overflow-bucket trial */
+    uint32_t epoch;
+    uint64_t placements[DRA_ENGINE_PATH_COUNT];
+};
+
+const char *dra_engine_path_name(dra_engine_path_t p)
+{
+    static const char *const names[] = {"index", "reject", "brute"};
+    return (unsigned)p < DRA_ENGINE_PATH_COUNT ? names[p] : "?";
+}
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+/* ---- rows by device ID ----------------------------------------------------------------------- */
+
+static uint64_t key_hash(const char *driver, const char *pool, const char *device)
+{
+    uint64_t h = dra_hash64(driver, strlen(driver));
+    h = dra_hash64_seed(pool, strlen(pool), h);
+    return dra_hash64_seed(device, strlen(device), h);
+}
+
+static const char *row_driver(const dra_engine_t *e, uint32_t r)
+{
+    return nz(e->t->pools[e->t->pool[r]].driver);
+}
+static const char *row_pool(const dra_engine_t *e, uint32_t r)
+{
+    return nz(e->t->pools[e->t->pool[r]].name);
+}
+static const char *row_device(const dra_engine_t *e, uint32_t r)
+{
+    return nz(e->t->dev[r]->name);
+}
+
+static int hash_build(dra_engine_t *e)
+{
+    uint32_t n = 16;
+    while (n < 2 * (uint64_t)e->t->nrows + 16)
+        n *= 2;
+    e->hslots = calloc(n, sizeof *e->hslots);
+    if (!e->hslots)
+        return DRA_ENOMEM;
+    e->nhslots = n;
+    for (uint32_t r = 0; r < e->t->nrows; r++) {
+        uint64_t h = key_hash(row_driver(e, r), row_pool(e, r), row_device(e, r));
+        uint32_t i = (uint32_t)h & (n - 1);
+        while (e->hslots[i])
+            i = (i + 1) & (n - 1);
+        e->hslots[i] = r + 1;
+    }
+    return DRA_OK;
+}
+
+/* ---- the index ------------------------------------------------------------------------------- */
+
+static int32_t leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
+{
+    return e->hz[n] || s->herr[n] ? HAZARD : s->cnt[n];
+}
+
+static void tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
+{
+    int32_t *t = s->tree;
+    uint32_t i = e->P + n;
+    t[i] = leaf_value(e, s, n);
+    for (i >>= 1; i >= 1; i >>= 1) {
+        int32_t v = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+        if (t[i] == v)
+            break;
+        t[i] = v;
+    }
+}
+
+static void tree_build(dra_engine_t *e, sig_t *s)
+{
+    int32_t *t = s->tree;
+    for (uint32_t i = 0; i < e->P; i++)
+        t[e->P + i] = i < e->nnodes ? leaf_value(e, s, i) : INT32_MIN;
+    for (uint32_t i = e->P - 1; i >= 1; i--)
+        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+}
+
+/* First node >= pos whose leaf is >= need, or NONE. */
+static uint32_t tree_first(const dra_engine_t *e, const sig_t *s, uint32_t pos, int32_t need)
+{
+    if (pos >= e->nnodes)
+        return NONE;
+    const int32_t *t = s->tree;
+    uint32_t i = e->P + pos;
+    if (t[i] >= need)
+        return pos;
+    for (;;) {
+        if (i == 1)
+            return NONE;
+        if ((i & 1) == 0 && t[i + 1] >= need) {
+            i++;
+            break;
+        }
+        i >>= 1;
+    }
+    while (i < e->P) {
+        i <<= 1;
+        if (t[i] < need)
+            i++;
+    }
+    uint32_t r = i - e->P;
+    return r < e->nnodes ? r : NONE;
+}
+
+/* The need of an alternative on the node's own range (INT32_MIN: always admitted). */
+static int32_t alt_need(const dra_engine_t *e, const alt_t *a)
+{
+    const sig_t *s = &e->sigs[a->sig];
+    if (s->sherr)
+        return INT32_MIN;
+    return a->k - s->shcnt;
+}
+
+static bool req_admits(const dra_engine_t *e, const plan_t *p, const creq_t *rq, uint32_t n)
+{
+    if (!rq->nalt)
+        return true;
+    for (uint32_t j = 0; j < rq->nalt; j++) {
+        const alt_t *a = &p->alts[rq->alt0 + j];
+        if (leaf_value(e, &e->sigs[a->sig], n) >= alt_need(e, a))
+            return true;
+    }
+    return false;
+}
+
+static bool plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n)
+{
+    for (uint32_t i = 0; i < p->nreqs; i++)
+        if (!req_admits(e, p, &p->reqs[i], n))
+            return false;
+    return true;
+}
+
+/* First node >= pos admitted by request rq, or NONE. */
+static uint32_t req_next(const dra_engine_t *e, const plan_t *p, const creq_t *rq, uint32_t pos)
+{
+    if (pos >= e->nnodes)
+        return NONE;
+    if (!rq->nalt)
+        return pos;
+    uint32_t best = NONE;
+    for (uint32_t j = 0; j < rq->nalt; j++) {
+        const alt_t *a = &p->alts[rq->alt0 + j];
+        int32_t need = alt_need(e, a);
+        uint32_t x = need <= 0 ? pos : tree_first(e, &e->sigs[a->sig], pos, need);
+        if (x < best)
+            best = x;
+    }
+    return best;
+}
+
+/* First node >= pos admitted by every request (leapfrog), or NONE. */
+static uint32_t plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos)
+{
+    for (;;) {
+        if (pos >= e->nnodes)
+            return NONE;
+        uint32_t hi = pos;
+        for (uint32_t i = 0; i < p->nreqs; i++) {
+            uint32_t x = req_next(e, p, &p->reqs[i], hi);
+            if (x == NONE)
+                return NONE;
+            hi = x;
+        }
+        if (hi == pos)
+            return pos;
+        pos = hi;
+    }
+}
+
+/* ---- summaries ------------------------------------------------------------------------------- */
+
+static bool row_free(const dra_engine_t *e, uint32_t r)
+{
+    return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+}
+
+/* Every counter the device consumes has that much left (a device whose consumption does not fit
+ * the remaining counters cannot be allocated; consumption is counted for exclusively allocated
+ * devices only, so the remaining counters are never underestimated). */
+static bool row_fits(const dra_engine_t *e, uint32_t r)
+{
+    if (!e->rc_n)
+        return true;
+    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++)
+        if (e->cused[e->ent_ctr[i]] + e->ent_amt[i] > e->ccap[e->ent_ctr[i]])
+            return false;
+    return true;
+}
+
+static bool row_avail(const dra_engine_t *e, uint32_t r)
+{
+    return row_free(e, r) && row_fits(e, r);
+}
+
+static int32_t group_max(const sig_t *s, uint32_t n)
+{
+    int32_t m = 0;
+    for (uint32_t g = s->gfirst[n]; g < s->gfirst[n + 1]; g++)
+        m = s->gcnt[g] > m ? s->gcnt[g] : m;
+    return m;
+}
+
+static bool has_attr(const dra_engine_t *e, const sig_t *s, uint32_t r)
+{
+    return e->t->attrs[s->attr].kind[r] != DRA_ATTR_NONE;
+}
+
+static void sig_count(dra_engine_t *e, sig_t *s)
+{
+    memset(s->cnt, 0, (size_t)e->nnodes * sizeof *s->cnt);
+    if (s->attr != NONE)
+        memset(s->gcnt, 0, (size_t)s->gfirst[e->nnodes] * sizeof *s->gcnt);
+    memset(s->herr, 0, e->nnodes);
+    s->shcnt = 0;
+    s->sherr = false;
+    for (uint32_t r = 0; r < e->t->nrows; r++) {
+        bool mt = dra_bit_get(s->match, r), er = dra_bit_get(s->err, r);
+        if (!mt && !er)
+            continue;
+        uint32_t n = e->row_node[r];
+        bool shared = r >= e->t->shared_begin;
+        if (er) {
+            if (shared)
+                s->sherr = true;
+            else if (n != NONE)
+                s->herr[n] = 1;
+        }
+        if (mt && e->av[r]) {
+            if (s->attr != NONE) {
+                if (shared && has_attr(e, s, r))
+                    s->shcnt++;
+                else if (!shared && s->grp[r] >= 0)
+                    s->gcnt[s->grp[r]]++;
+            } else if (shared) {
+                s->shcnt++;
+            } else if (n != NONE) {
+                s->cnt[n]++;
+            }
+        }
+    }
+    if (s->attr != NONE)
+        for (uint32_t i = 0; i < e->nnodes; i++)
+            s->cnt[i] = group_max(s, i);
+    s->any_err = s->sherr;
+    for (uint32_t n = 0; n < e->nnodes && !s->any_err; n++)
+        s->any_err = s->herr[n];
+}
+
+/* Row r changed between free and not free: adjust every signature it matches. */
+static void row_flip(dra_engine_t *e, uint32_t r, int delta)
+{
+    bool shared = r >= e->t->shared_begin;
+    uint32_t n = e->row_node[r];
+    if (!shared && n == NONE)
+        return;
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        sig_t *s = &e->sigs[i];
+        if (!dra_bit_get(s->match, r))
+            continue;
+        if (s->attr != NONE) {
+            if (shared) {
+                if (has_attr(e, s, r))
+                    s->shcnt += delta;
+            } else if (s->grp[r] >= 0) {
+                s->gcnt[s->grp[r]] += delta;
+                int32_t m = group_max(s, n);
+                if (m != s->cnt[n]) {
+                    s->cnt[n] = m;
+                    tree_set(e, s, n);
+                }
+            }
+        } else if (shared) {
+            s->shcnt += delta;
+        } else {
+            s->cnt[n] += delta;
+            tree_set(e, s, n);
+        }
+    }
+}
+
+static void refresh_row(dra_engine_t *e, uint32_t r)
+{
+    bool now = row_avail(e, r);
+    if (now != (bool)e->av[r]) {
+        e->av[r] = now;
+        row_flip(e, r, now ? 1 : -1);
+    }
+}
+
+/* Row r went in use (delta 1) or out of use (-1): charge or refund its counter consumption and
+ * refresh every row consuming the same sets. */
+static void charge(dra_engine_t *e, uint32_t r, int delta)
+{
+    if (!e->rc_n || !e->rc_n[r])
+        return;
+    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++)
+        e->cused[e->ent_ctr[i]] += delta > 0 ? e->ent_amt[i] : -e->ent_amt[i];
+    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++) {
+        uint32_t st = e->ent_set[i];
+        if (i > e->rc_off[r] && e->ent_set[i - 1] == st)
+            continue;
+        for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++)
+            refresh_row(e, e->srows[j]);
+    }
+}
+
+static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
+{
+    if (res->admin_access) /* the state skips adminAccess results */
+        return;
+    const char *drv = nz(res->driver), *pool = nz(res->pool), *dev = nz(res->device);
+    uint64_t h = key_hash(drv, pool, dev);
+    uint32_t mask = e->nhslots - 1;
+    for (uint32_t i = (uint32_t)h & mask; e->hslots[i]; i = (i + 1) & mask) {
+        uint32_t r = e->hslots[i] - 1;
+        if (strcmp(row_device(e, r), dev) || strcmp(row_pool(e, r), pool) ||
+            strcmp(row_driver(e, r), drv))
+            continue;
+        uint32_t before = e->use[r];
+        if (delta > 0)
+            e->use[r]++;
+        else if (e->use[r])
+            e->use[r]--;
+        if ((before == 0) != (e->use[r] == 0))
+            charge(e, r, e->use[r] ? 1 : -1);
+        refresh_row(e, r);
+    }
+}
+
+/* ---- scores and buckets ---------------------------------------------------------------------- */
+
+static uint32_t bucket_of(const dra_engine_t *e, uint32_t score)
+{
+    return score < e->nbuckets - 1 ? score : e->nbuckets - 1;
+}
+
+static void bucket_add(dra_engine_t *e, uint32_t b, uint32_t n, bool on)
+{
+    uint64_t *w = e->bbits + (size_t)b * e->W;
+    uint64_t *sm = e->bsum + (size_t)b * e->W2;
+    uint32_t wi = n >> 6;
+    if (on) {
+        w[wi] |= (uint64_t)1 << (n & 63);
+        sm[wi >> 6] |= (uint64_t)1 << (wi & 63);
+        e->bcount[b]++;
+    } else {
+        w[wi] &= ~((uint64_t)1 << (n & 63));
+        if (!w[wi])
+            sm[wi >> 6] &= ~((uint64_t)1 << (wi & 63));
+        e->bcount[b]--;
+    }
+}
+
+static void score_set(dra_engine_t *e, uint32_t n, uint32_t v)
+{
+    uint32_t ob = bucket_of(e, e->score[n]), nb = bucket_of(e, v);
+    e->score[n] = v;
+    if (ob != nb) {
+        bucket_add(e, ob, n, false);
+        bucket_add(e, nb, n, true);
+    }
+}
+
+/* Next node >= from in bucket b, or NONE. */
+static uint32_t bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from)
+{
+    if (from >= e->nnodes)
+        return NONE;
+    const uint64_t *w = e->bbits + (size_t)b * e->W;
+    const uint64_t *sm = e->bsum + (size_t)b * e->W2;
+    uint32_t wi = from >> 6;
+    uint64_t cur = w[wi] & (~(uint64_t)0 << (from & 63));
+    if (cur)
+        return (wi << 6) + (uint32_t)__builtin_ctzll(cur);
+    wi++;
+    while (wi < e->W) {
+        uint32_t si = wi >> 6;
+        uint64_t sc = sm[si] & (~(uint64_t)0 << (wi & 63));
+        if (sc) {
+            wi = (si << 6) + (uint32_t)__builtin_ctzll(sc);
+            return (wi << 6) + (uint32_t)__builtin_ctzll(w[wi]);
+        }
+        wi = (si + 1) << 6;
+    }
+    return NONE;
+}
+
+/* ---- signatures ------------------------------------------------------------------------------ */
+
+static bool same_selectors(const dra_exact_request_t *a, const dra_exact_request_t *b)
+{
+    if (a->nselectors != b->nselectors)
+        return false;
+    for (uint32_t i = 0; i < a->nselectors; i++)
+        if (strcmp(nz(a->selectors[i].cel), nz(b->selectors[i].cel)))
+            return false;
+    return true;
+}
+
+/* AND one selector into match, OR its errors into err. */
+static int eval_selector(dra_engine_t *e, const char *src, uint64_t *match, uint64_t *err,
+                         uint64_t *tm, uint64_t *te)
+{
+    const dra_table_t *t = e->t;
+    const dra_cel_prog_t *prog = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_cel_cache_get(e->cel, src, &prog, &d);
+    if (rc == DRA_ENOMEM)
+        return rc;
+    if (rc)
+        return DRA_EUNSUPPORTED; /* compile error: the plan goes to brute force */
+    size_t nw = dra_bitset_words(t->nrows_padded);
+    dra_lowered_t *l = NULL;
+    rc = dra_lower_compile(prog, t, &e->arena, &l);
+    if (rc == DRA_OK && (rc = dra_lower_eval(l, t, tm, te)) == DRA_OK) {
+        e->nlowered++;
+    } else if (rc == DRA_EUNSUPPORTED) {
+        e->ninterpreted++;
+        memset(tm, 0, nw * sizeof *tm);
+        memset(te, 0, nw * sizeof *te);
+        for (uint32_t r = 0; r < t->nrows; r++) {
+            if (!dra_bit_get(match, r))
+                continue; /* already false or an error: no need to evaluate */
+            bool mt = false;
+            dra_diag_clear(&d);
+            int er = dra_cel_eval_device(prog, e->m, t->dev[r], &e->scratch, &mt, &d);
+            dra_arena_reset(&e->scratch);
+            if (er == DRA_ENOMEM)
+                return er;
+            if (er)
+                dra_bit_set(te, r);
+            else if (mt)
+                dra_bit_set(tm, r);
+        }
+    } else {
+        return rc;
+    }
+    /* selectors run in order and stop at the first false or error: this selector's errors count
+     * only on rows where every earlier selector was true */
+    for (size_t i = 0; i < nw; i++) {
+        err[i] |= te[i] & match[i];
+        match[i] &= tm[i];
+    }
+    return DRA_OK;
+}
+
+/* The signature of (class, body), compiled on first use. *out NONE when it cannot be compiled. */
+static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exact_request_t *body,
+                   uint32_t *out)
+{
+    *out = NONE;
+    for (uint32_t i = 0; i < e->nsigs; i++)
+        if (e->sigs[i].cls == cls && e->sigs[i].attr == NONE && same_selectors(e->sigs[i].body, body)) {
+            *out = i;
+            return DRA_OK;
+        }
+    for (uint32_t i = 0; i < cls->nselectors; i++)
+        if (!cls->selectors[i].cel)
+            return DRA_OK;
+    for (uint32_t i = 0; i < body->nselectors; i++)
+        if (!body->selectors[i].cel)
+            return DRA_OK;
+    const dra_table_t *t = e->t;
+    size_t nw = dra_bitset_words(t->nrows_padded);
+    uint64_t *match = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+    uint64_t *err = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+    uint64_t *tm = malloc(nw * 8 + 64), *te = malloc(nw * 8 + 64);
+    if (!match || !err || !tm || !te) {
+        free(tm);
+        free(te);
+        return DRA_ENOMEM;
+    }
+    memset(err, 0, nw * 8);
+    memset(match, 0, nw * 8);
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if (t->dev[r])
+            dra_bit_set(match, r);
+    int rc = DRA_OK;
+    uint32_t nsel = cls->nselectors + body->nselectors;
+    for (uint32_t i = 0; i < nsel && rc == DRA_OK; i++) {
+        const char *src = i < cls->nselectors ? cls->selectors[i].cel
+                                              : body->selectors[i - cls->nselectors].cel;
+        rc = eval_selector(e, src, match, err, tm, te);
+    }
+    free(tm);
+    free(te);
+    if (rc == DRA_EUNSUPPORTED)
+        return DRA_OK;
+    if (rc)
+        return rc;
+    if (nsel) {
+        /* an attribute of an unsupported kind fails every selector evaluation */
+        for (uint32_t r = 0; r < t->nrows; r++) {
+            const dra_device_t *d = t->dev[r];
+            for (uint32_t a = 0; d && a < d->nattrs; a++)
+                if (d->attrs[a].kind == DRA_ATTR_NONE) {
+                    dra_bit_set(err, r);
+                    dra_bit_clear(match, r);
+                    break;
+                }
+        }
+    }
+    if (e->nsigs == e->capsigs) {
+        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+        if (!ns)
+            return DRA_ENOMEM;
+        e->sigs = ns;
+        e->capsigs = nc;
+    }
+    sig_t *s = &e->sigs[e->nsigs];
+    memset(s, 0, sizeof *s);
+    s->attr = NONE;
+    s->cls = cls;
+    s->body = body;
+    s->match = match;
+    s->err = err;
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    if (!s->cnt || !s->herr || !s->tree)
+        return DRA_ENOMEM;
+    sig_count(e, s);
+    tree_build(e, s);
+    *out = e->nsigs++;
+    return DRA_OK;
+}
+
+static bool same_value(const dra_table_attr_t *a, uint32_t x, uint32_t y)
+{
+    if (a->kind[x] != a->kind[y])
+        return false;
+    if (a->kind[x] == DRA_ATTR_INT)
+        return a->i64[x] == a->i64[y];
+    return a->id[x] == a->id[y];
+}
+
+/* The matchAttribute variant of signature base over table attribute column ai; *out NONE when
+ * the column holds list values (intersection semantics: not summarized). */
+static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *out)
+{
+    *out = NONE;
+    for (uint32_t i = 0; i < e->nsigs; i++)
+        if (e->sigs[i].attr == ai && e->sigs[i].cls == e->sigs[base].cls &&
+            same_selectors(e->sigs[i].body, e->sigs[base].body)) {
+            *out = i;
+            return DRA_OK;
+        }
+    const dra_table_t *t = e->t;
+    const dra_table_attr_t *a = &t->attrs[ai];
+    for (int k = DRA_ATTR_INTS; k <= DRA_ATTR_VERSIONS; k++)
+        if (a->kinds & (1u << k))
+            return DRA_OK;
+    if (e->nsigs == e->capsigs) {
+        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+        if (!ns)
+            return DRA_ENOMEM;
+        e->sigs = ns;
+        e->capsigs = nc;
+    }
+    sig_t *s = &e->sigs[e->nsigs];
+    *s = e->sigs[base]; /* shares match / err bitsets */
+    s->attr = ai;
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    s->grp = dra_arena_alloc(&e->arena, ((size_t)t->nrows + 1) * sizeof *s->grp, 8);
+    s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
+    if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
+        return DRA_ENOMEM;
+    /* groups: per node, one per distinct value among its matching rows (rows in node order) */
+    uint32_t ng = 0;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        s->grp[r] = -1;
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        s->gfirst[n] = ng;
+        uint32_t tn = e->tnode[n];
+        if (tn == NONE)
+            continue;
+        uint32_t first_row_of_group[64];
+        uint32_t here = 0;
+        for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
+            if (!dra_bit_get(s->match, r) || a->kind[r] == DRA_ATTR_NONE)
+                continue;
+            uint32_t g = NONE;
+            for (uint32_t j = 0; j < here && g == NONE; j++)
+                if (same_value(a, first_row_of_group[j], r))
+                    g = j;
+            if (g == NONE) {
+                if (here == 64) { /* too many values on one node: one group for the rest */
+                    g = here - 1;
+                } else {
+                    first_row_of_group[here] = r;
+                    g = here++;
+                }
+            }
+            s->grp[r] = (int32_t)(ng + g);
+        }
+        ng += here;
+    }
+    s->gfirst[e->nnodes] = ng;
+    s->gcnt = dra_arena_alloc(&e->arena, ((size_t)ng + 1) * sizeof *s->gcnt, 8);
+    if (!s->gcnt)
+        return DRA_ENOMEM;
+    sig_count(e, s);
+    tree_build(e, s);
+    *out = e->nsigs++;
+    return DRA_OK;
+}
+
+/* ---- plans ----------------------------------------------------------------------------------- */
+
+/* Add the alternative (body); false when the plan cannot be indexed. */
+static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, bool *ok)
+{
+    if (!body || !body->class_name || !body->class_name[0] || body->mode != DRA_MODE_EXACT_COUNT) {
+        *ok = false;
+        return DRA_OK;
+    }
+    int64_t k = body->has_count ? body->count : 1;
+    if (k < 1 || k > DRA_ALLOC_MAX_RESULTS || (body->has_admin_access && !e->beh.admin) ||
+        (body->has_capacity && !e->beh.cc)) {
+        *ok = false;
+        return DRA_OK;
+    }
+    const dra_device_class_t *cls = dra_model_find_class(e->m, body->class_name);
+    if (!cls) {
+        *ok = false;
+        return DRA_OK;
+    }
+    uint32_t si;
+    int rc = sig_get(e, cls, body, &si);
+    if (rc)
+        return rc;
+    if (si == NONE) {
+        *ok = false;
+        return DRA_OK;
+    }
+    alt_t *na = realloc(p->alts, (p->nalts + 1) * sizeof *na);
+    if (!na)
+        return DRA_ENOMEM;
+    p->alts = na;
+    /* adminAccess may take allocated devices: count-only summaries say nothing, no condition */
+    na[p->nalts].sig = si;
+    na[p->nalts].k = body->admin_access ? INT32_MIN / 2 : (int32_t)k;
+    p->nalts++;
+    if (e->sigs[si].any_err)
+        p->hazard = true;
+    return DRA_OK;
+}
+
+/* A matchAttribute constraint in scope of request r: its devices all have the attribute with one
+ * value, so the request needs k free matching devices of one value on the node (plus shared
+ * ones that have the attribute). The last alternative added (r's) switches to that variant. */
+static int match_group(dra_engine_t *e, plan_t *p, const dra_claim_t *cl, const dra_request_t *r)
+{
+    for (uint32_t x = 0; x < cl->nconstraints; x++) {
+        const dra_constraint_t *cn = &cl->constraints[x];
+        if (!cn->match_attribute)
+            continue;
+        bool in = cn->nrequests == 0;
+        for (uint32_t j = 0; j < cn->nrequests && !in; j++)
+            in = strcmp(nz(cn->requests[j]), nz(r->name)) == 0;
+        if (!in)
+            continue;
+        const dra_table_attr_t *ta =
+            dra_table_attr_by_name(e->t, cn->match_attribute, strlen(cn->match_attribute));
+        if (!ta)
+            continue;
+        alt_t *a = &p->alts[p->nalts - 1];
+        uint32_t gs;
+        int rc = sig_get_group(e, a->sig, (uint32_t)(ta - e->t->attrs), &gs);
+        if (rc)
+            return rc;
+        if (gs != NONE) {
+            a->sig = gs;
+            return DRA_OK;
+        }
+    }
+    return DRA_OK;
+}
+
+static int plan_compile(dra_engine_t *e, plan_t *p)
+{
+    p->indexed = false;
+    if (e->all_brute || !p->nclaims)
+        return DRA_OK;
+    uint32_t nreq = 0;
+    for (uint32_t c = 0; c < p->nclaims; c++)
+        nreq += p->claims[c]->nrequests;
+    p->reqs = calloc(nreq + 1, sizeof *p->reqs);
+    if (!p->reqs)
+        return DRA_ENOMEM;
+    bool ok = true;
+    for (uint32_t c = 0; c < p->nclaims && ok; c++) {
+        const dra_claim_t *cl = p->claims[c];
+        if (!cl->nrequests) {
+            ok = false;
+            break;
+        }
+        int64_t total = 0;
+        for (uint32_t x = 0; x < cl->nconstraints; x++) {
+            const dra_constraint_t *cn = &cl->constraints[x];
+            if (!cn->match_attribute && !(cn->distinct_attribute && e->beh.cc))
+                ok = false;
+        }
+        for (uint32_t ri = 0; ri < cl->nrequests && ok; ri++) {
+            const dra_request_t *r = &cl->requests[ri];
+            creq_t *q = &p->reqs[p->nreqs++];
+            q->alt0 = p->nalts;
+            int64_t minc = INT64_MAX;
+            if (r->nfirst_available) {
+                if (!e->beh.prio) {
+                    ok = false;
+                    break;
+                }
+                for (uint32_t s = 0; s < r->nfirst_available && ok; s++) {
+                    int rc = add_alt(e, p, &r->first_available[s], &ok);
+                    if (rc)
+                        return rc;
+                    int64_t k = r->first_available[s].has_count ? r->first_available[s].count : 1;
+                    minc = k < minc ? k : minc;
+                }
+            } else if (r->exactly) {
+                int rc = add_alt(e, p, r->exactly, &ok);
+                if (rc)
+                    return rc;
+                if (ok && !r->exactly->admin_access && (rc = match_group(e, p, cl, r)))
+                    return rc;
+                minc = r->exactly->has_count ? r->exactly->count : 1;
+            } else {
+                ok = false;
+            }
+            q->nalt = p->nalts - q->alt0;
+            total += minc == INT64_MAX ? 0 : minc;
+        }
+        if (total > DRA_ALLOC_MAX_RESULTS)
+            ok = false;
+    }
+    if (!ok) {
+        p->nreqs = 0;
+        p->nalts = 0;
+        return DRA_OK;
+    }
+    for (uint32_t i = 0; i < e->nnodes && !p->hazard; i++)
+        p->hazard = e->hz[i];
+    p->indexed = true;
+    return DRA_OK;
+}
+
+int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n, uint32_t *plan)
+{
+    if (!e || (!claims && n) || !plan)
+        return DRA_EINVAL;
+    if (e->nplans == e->capplans) {
+        uint32_t nc = e->capplans ? e->capplans * 2 : 8;
+        plan_t *np = realloc(e->plans, nc * sizeof *np);
+        if (!np)
+            return DRA_ENOMEM;
+        e->plans = np;
+        e->capplans = nc;
+    }
+    plan_t *p = &e->plans[e->nplans];
+    memset(p, 0, sizeof *p);
+    p->claims = calloc(n + 1, sizeof *p->claims);
+    if (!p->claims)
+        return DRA_ENOMEM;
+    memcpy(p->claims, claims, n * sizeof *claims);
+    p->nclaims = n;
+    e->nplans++;
+    int rc = plan_compile(e, p);
+    if (rc)
+        return rc;
+    *plan = e->nplans - 1;
+    return DRA_OK;
+}
+
+bool dra_engine_plan_indexed(const dra_engine_t *e, uint32_t plan)
+{
+    return plan < e->nplans && e->plans[plan].indexed;
+}
+
+bool dra_engine_admits(const dra_engine_t *e, uint32_t plan, uint32_t node)
+{
+    if (plan >= e->nplans || node >= e->nnodes)
+        return false;
+    const plan_t *p = &e->plans[plan];
+    return !p->indexed || plan_admits(e, p, node);
+}
+
+/* ---- hazard nodes ---------------------------------------------------------------------------- */
+
+static bool same_scope(const dra_slice_t *a, const dra_slice_t *b)
+{
+    if (a->all_nodes != b->all_nodes || a->node_selector != b->node_selector ||
+        a->per_device_node_selection != b->per_device_node_selection)
+        return false;
+    return strcmp(nz(a->node_name), nz(b->node_name)) == 0;
+}
+
+static bool set_has(const dra_counter_set_t *cs, const dra_consumes_t *cc)
+{
+    for (uint32_t k = 0; k < cc->ncounters; k++) {
+        bool found = false;
+        for (uint32_t j = 0; j < cs->ncounters && !found; j++)
+            found = strcmp(nz(cs->counters[j].name), nz(cc->counters[k].name)) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static bool slice_defines(const dra_slice_t *s, const dra_consumes_t *cc)
+{
+    for (uint32_t j = 0; j < s->ncounter_sets; j++)
+        if (strcmp(nz(s->counter_sets[j].name), nz(cc->counter_set)) == 0)
+            return set_has(&s->counter_sets[j], cc);
+    return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A pool (its slices sl[0..n)) that pool gathering might find invalid or incomplete on some node
+ * (a superset of the conditions of core/alloc/pools.c). */
+static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (sl[i]->generation != sl[0]->generation || sl[i]->slice_count != (int64_t)n)
+            return true;
+    /* duplicate device names: sort the names, compare neighbours (O(d log d) per pool) */
+    size_t nd = 0;
+    for (uint32_t i = 0; i < n; i++)
+        nd += sl[i]->ndevices;
+    const char **names = malloc((nd + 1) * sizeof *names);
+    if (!names)
+        return true; /* cannot check: treat as a hazard (conservative) */
+    nd = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < sl[i]->ndevices; d++)
+            names[nd++] = nz(sl[i]->devices[d].name);
+    qsort((void *)names, nd, sizeof *names, cmp_str);
+    bool dup = false;
+    for (size_t i = 1; i < nd && !dup; i++)
+        dup = strcmp(names[i - 1], names[i]) == 0;
+    free(names);
+    if (dup)
+        return true;
+    if (!e->beh.pd) /* counter sets are validated (and gathered) only with the feature on */
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < sl[i]->ncounter_sets; k++)
+            for (uint32_t j = 0; j <= i; j++) {
+                uint32_t lim = j == i ? k : sl[j]->ncounter_sets;
+                for (uint32_t x = 0; x < lim; x++)
+                    if (strcmp(nz(sl[i]->counter_sets[k].name), nz(sl[j]->counter_sets[x].name)) == 0)
+                        return true;
+            }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < sl[i]->ndevices; d++) {
+            const dra_device_t *dev = &sl[i]->devices[d];
+            for (uint32_t c = 0; c < dev->nconsumes; c++) {
+                const dra_consumes_t *cc = &dev->consumes[c];
+                bool found = false;
+                if (e->beh.pool_counters) {
+                    for (uint32_t j = 0; j < n && !found; j++)
+                        found = (j == i || same_scope(sl[i], sl[j])) && slice_defines(sl[j], cc);
+                } else {
+                    found = slice_defines(sl[i], cc);
+                }
+                if (!found)
+                    return true;
+            }
+        }
+    return false;
+}
+
+static int cmp_slice_pool(const void *a, const void *b)
+{
+    const dra_slice_t *x = *(const dra_slice_t *const *)a, *y = *(const dra_slice_t *const *)b;
+    int c = strcmp(nz(x->driver), nz(y->driver));
+    return c ? c : strcmp(nz(x->pool_name), nz(y->pool_name));
+}
+
+static void mark_node_name(dra_engine_t *e, const char *name)
+{
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        if (!e->hz[i] && strcmp(nz(e->m->nodes[i]->name), nz(name)) == 0) {
+            e->hz[i] = 1;
+            e->nhazard++;
+        }
+}
+
+static void mark_all(dra_engine_t *e)
+{
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        if (!e->hz[i]) {
+            e->hz[i] = 1;
+            e->nhazard++;
+        }
+}
+
+static void selector_check(dra_engine_t *e, const char *node_name, bool all_nodes,
+                           const dra_node_selector_t *sel, const dra_node_selector_t **seen,
+                           uint32_t *nseen)
+{
+    if (!sel)
+        return;
+    /* slices of one pool share their selector: evaluate each distinct one once */
+    for (uint32_t i = 0; i < *nseen; i++)
+        if (seen[i] == sel)
+            return;
+    if (*nseen < 1024)
+        seen[(*nseen)++] = sel;
+    if (sel->nterms > 1)
+        e->multiterm = true;
+    char err[256];
+    for (uint32_t i = 0; i < e->nnodes; i++) {
+        bool mt;
+        if (!e->hz[i] &&
+            dra_node_matches(e->m->nodes[i], node_name, all_nodes, sel, &mt, err, sizeof err)) {
+            e->hz[i] = 1;
+            e->nhazard++;
+        }
+    }
+}
+
+static int hazards(dra_engine_t *e)
+{
+    const dra_model_t *m = e->m;
+    const dra_slice_t **sl = malloc((m->nslices + 1) * sizeof *sl);
+    if (!sl)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        sl[i] = m->slices[i];
+    qsort((void *)sl, m->nslices, sizeof *sl, cmp_slice_pool);
+    for (uint32_t i = 0; i < m->nslices;) {
+        uint32_t j = i + 1;
+        while (j < m->nslices && cmp_slice_pool(&sl[i], &sl[j]) == 0)
+            j++;
+        if (pool_suspect(e, sl + i, j - i)) {
+            bool node_scoped = true;
+            for (uint32_t k = i; k < j; k++)
+                if (!sl[k]->node_name || !sl[k]->node_name[0] || sl[k]->ncounter_sets)
+                    node_scoped = false;
+            if (node_scoped) {
+                for (uint32_t k = i; k < j; k++)
+                    mark_node_name(e, sl[k]->node_name);
+            } else {
+                mark_all(e);
+            }
+        }
+        i = j;
+    }
+    free(sl);
+    const dra_node_selector_t **seen = malloc(1024 * sizeof *seen);
+    uint32_t nseen = 0;
+    if (!seen)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < m->nslices && e->nhazard < e->nnodes; i++) {
+        const dra_slice_t *s = m->slices[i];
+        if (s->node_selector && !(s->node_name && s->node_name[0]))
+            selector_check(e, s->node_name, s->all_nodes, s->node_selector, seen, &nseen);
+        if (s->per_device_node_selection)
+            for (uint32_t d = 0; d < s->ndevices; d++)
+                selector_check(e, s->devices[d].node_name, s->devices[d].all_nodes,
+                               s->devices[d].node_selector, seen, &nseen);
+    }
+    free(seen);
+    /* multi-term selectors also matter when every node is already a hazard (best-fit / spread) */
+    for (uint32_t i = 0; i < m->nslices && !e->multiterm; i++) {
+        const dra_slice_t *s = m->slices[i];
+        if (s->node_selector && s->node_selector->nterms > 1)
+            e->multiterm = true;
+        for (uint32_t d = 0; d < s->ndevices; d++)
+            if (s->devices[d].node_selector && s->devices[d].node_selector->nterms > 1)
+                e->multiterm = true;
+    }
+    return DRA_OK;
+}
+
+/* ---- counters -------------------------------------------------------------------------------- */
+
+typedef struct setkey {
+    const char *driver, *pool;
+    const dra_counter_set_t *def;
+} setkey_t;
+
+static uint64_t set_hash(const char *driver, const char *pool, const char *name)
+{
+    return key_hash(driver, pool, name);
+}
+
+/* Set id of (driver, pool, name), NONE when no slice of the pool defines it. */
+static uint32_t set_find(const setkey_t *keys, const uint32_t *slots, uint32_t nslots,
+                         const char *driver, const char *pool, const char *name)
+{
+    uint32_t mask = nslots - 1;
+    for (uint32_t i = (uint32_t)set_hash(driver, pool, name) & mask; slots[i]; i = (i + 1) & mask) {
+        const setkey_t *k = &keys[slots[i] - 1];
+        if (!strcmp(k->def->name ? k->def->name : "", name) && !strcmp(k->pool, pool) &&
+            !strcmp(k->driver, driver))
+            return slots[i] - 1;
+    }
+    return NONE;
+}
+
+static int counters_setup(dra_engine_t *e)
+{
+    const dra_model_t *m = e->m;
+    const dra_table_t *t = e->t;
+    if (!e->beh.pd)
+        return DRA_OK;
+    uint32_t nkeys = 0;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        nkeys += m->slices[i]->ncounter_sets;
+    bool any = false;
+    for (uint32_t r = 0; r < t->nrows && !any; r++)
+        any = (t->flags[r] & DRA_ROW_CONSUMES) != 0;
+    if (!nkeys || !any)
+        return DRA_OK;
+    uint32_t nslots = 16;
+    while (nslots < 2 * (uint64_t)nkeys + 16)
+        nslots *= 2;
+    setkey_t *keys = calloc(nkeys, sizeof *keys);
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    int rc = DRA_ENOMEM;
+    if (!keys || !slots)
+        goto out;
+    /* sets: the first definition of each (driver, pool, name) (a pool defining a name twice is
+     * a hazard pool, see pool_suspect) */
+    uint32_t nctr = 0;
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        for (uint32_t j = 0; j < s->ncounter_sets; j++) {
+            const char *drv = nz(s->driver), *pool = nz(s->pool_name);
+            const char *nm = nz(s->counter_sets[j].name);
+            if (set_find(keys, slots, nslots, drv, pool, nm) != NONE)
+                continue;
+            keys[e->nsets].driver = drv;
+            keys[e->nsets].pool = pool;
+            keys[e->nsets].def = &s->counter_sets[j];
+            uint32_t x = (uint32_t)set_hash(drv, pool, nm) & (nslots - 1);
+            while (slots[x])
+                x = (x + 1) & (nslots - 1);
+            slots[x] = ++e->nsets;
+            nctr += s->counter_sets[j].ncounters;
+        }
+    }
+    e->nctrs = nctr;
+    e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
+    e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
+    e->ccap = calloc(nctr + 1, sizeof *e->ccap);
+    e->cused = calloc(nctr + 1, sizeof *e->cused);
+    e->rc_off = calloc((size_t)t->nrows + 1, sizeof *e->rc_off);
+    e->rc_n = calloc((size_t)t->nrows + 1, sizeof *e->rc_n);
+    e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
+    e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
+    if (!e->set_ctr0 || !e->set_nctr || !e->ccap || !e->cused || !e->rc_off || !e->rc_n ||
+        !e->sr_off || !e->sr_n)
+        goto out;
+    for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
+        e->set_ctr0[i] = c;
+        e->set_nctr[i] = keys[i].def->ncounters;
+        for (uint32_t k = 0; k < keys[i].def->ncounters; k++)
+            e->ccap[c++] = dra_aq_from(&keys[i].def->counters[k].value);
+    }
+    /* entries per row: every (set, counter) it consumes; a reference that does not resolve
+     * leaves the row unchecked (its pool is a hazard pool anyway) */
+    uint32_t nent = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        nent = 0;
+        for (uint32_t r = 0; r < t->nrows; r++) {
+            const dra_device_t *d = t->dev[r];
+            if (!(t->flags[r] & DRA_ROW_CONSUMES) || !d->nconsumes)
+                continue;
+            uint32_t start = nent;
+            bool ok = true;
+            for (uint32_t c = 0; c < d->nconsumes && ok; c++) {
+                const dra_consumes_t *cc = &d->consumes[c];
+                uint32_t st = set_find(keys, slots, nslots, row_driver(e, r), row_pool(e, r),
+                                       nz(cc->counter_set));
+                if (st == NONE) {
+                    ok = false;
+                    break;
+                }
+                for (uint32_t k = 0; k < cc->ncounters; k++) {
+                    uint32_t ci = NONE;
+                    for (uint32_t x = 0; x < e->set_nctr[st] && ci == NONE; x++)
+                        if (!strcmp(nz(keys[st].def->counters[x].name), nz(cc->counters[k].name)))
+                            ci = e->set_ctr0[st] + x;
+                    if (ci == NONE) {
+                        ok = false;
+                        break;
+                    }
+                    if (pass) {
+                        e->ent_ctr[nent] = ci;
+                        e->ent_set[nent] = st;
+                        e->ent_amt[nent] = dra_aq_from(&cc->counters[k].value);
+                    }
+                    nent++;
+                }
+            }
+            if (!ok)
+                nent = start;
+            if (pass) {
+                e->rc_off[r] = start;
+                e->rc_n[r] = nent - start;
+            }
+        }
+        if (!pass) {
+            e->ent_ctr = calloc(nent + 1, sizeof *e->ent_ctr);
+            e->ent_set = calloc(nent + 1, sizeof *e->ent_set);
+            e->ent_amt = calloc(nent + 1, sizeof *e->ent_amt);
+            if (!e->ent_ctr || !e->ent_set || !e->ent_amt)
+                goto out;
+        }
+    }
+    /* consuming rows per set (a row listed once per set) */
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t tot = 0;
+        if (pass) {
+            for (uint32_t i = 0; i < e->nsets; i++) {
+                e->sr_off[i] = tot;
+                tot += e->sr_n[i];
+                e->sr_n[i] = 0;
+            }
+            e->srows = calloc(tot + 1, sizeof *e->srows);
+            if (!e->srows)
+                goto out;
+        }
+        for (uint32_t r = 0; r < t->nrows; r++)
+            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r] + e->rc_n[r]; i++) {
+                uint32_t st = e->ent_set[i];
+                bool dup = false;
+                for (uint32_t j = e->rc_off[r]; j < i && !dup; j++)
+                    dup = e->ent_set[j] == st;
+                if (dup)
+                    continue;
+                if (pass)
+                    e->srows[e->sr_off[st] + e->sr_n[st]] = r;
+                e->sr_n[st]++;
+            }
+    }
+    /* consumption of the devices already in use */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if (e->use[r])
+            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r] + e->rc_n[r]; i++)
+                e->cused[e->ent_ctr[i]] += e->ent_amt[i];
+    rc = DRA_OK;
+out:
+    free(keys);
+    free(slots);
+    return rc;
+}
+
+/* ---- set-up ---------------------------------------------------------------------------------- */
+
+int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_features_t *f,
+                   dra_alloc_state_t *state, dra_cel_cache_t *cel, dra_anyalloc_t *alloc,
+                   const dra_engine_opts_t *opts, dra_engine_t **out, dra_diag_t *diag)
+{
+    if (!m || !t || !f || !state || !cel || !alloc || !out)
+        return DRA_EINVAL;
+    *out = NULL;
+    dra_engine_t *e = calloc(1, sizeof *e);
+    if (!e)
+        return DRA_ENOMEM;
+    e->m = m;
+    e->t = t;
+    e->feat = *f;
+    dra_beh_init(&e->beh, f);
+    e->state = state;
+    e->cel = cel;
+    e->alloc = alloc;
+    if (opts)
+        e->opts = *opts;
+    dra_arena_init(&e->arena, 0);
+    dra_arena_init(&e->scratch, 0);
+    dra_arena_init(&e->spare, 16 * 1024);
+    e->nnodes = m->nnodes;
+    e->P = 1;
+    while (e->P < e->nnodes)
+        e->P *= 2;
+    int rc = DRA_ENOMEM;
+    e->tnode = calloc((size_t)e->nnodes + 1, sizeof *e->tnode);
+    e->row_node = malloc(((size_t)t->nrows + 1) * sizeof *e->row_node);
+    e->hz = calloc((size_t)e->nnodes + 1, 1);
+    e->use = calloc((size_t)t->nrows + 1, sizeof *e->use);
+    e->score = calloc((size_t)e->nnodes + 1, sizeof *e->score);
+    e->tried = calloc((size_t)e->nnodes + 1, sizeof *e->tried);
+    if (!e->tnode || !e->row_node || !e->hz || !e->use || !e->score || !e->tried)
+        goto fail;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        e->row_node[r] = NONE;
+    uint32_t maxrange = 0;
+    for (uint32_t i = 0; i < e->nnodes; i++) {
+        uint32_t tn = dra_table_node_index(t, nz(m->nodes[i]->name));
+        e->tnode[i] = tn;
+        if (tn == NONE)
+            continue;
+        const dra_table_node_t *nd = &t->nodes[tn];
+        for (uint32_t r = nd->begin; r < nd->end; r++) {
+            if (e->row_node[r] != NONE)
+                e->all_brute = true; /* two model nodes share a name */
+            e->row_node[r] = i;
+        }
+        if (nd->end - nd->begin > maxrange)
+            maxrange = nd->end - nd->begin;
+    }
+    if ((rc = hash_build(e)))
+        goto fail;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        e->use[r] = dra_alloc_state_exclusive(state, row_driver(e, r), row_pool(e, r),
+                                              row_device(e, r));
+    if ((rc = hazards(e)) || (rc = counters_setup(e)))
+        goto fail;
+    e->av = calloc((size_t)t->nrows + 1, 1);
+    rc = DRA_ENOMEM;
+    if (!e->av)
+        goto fail;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        e->av[r] = row_avail(e, r);
+    /* buckets: scores up to the largest node range plus the shared range, one overflow bucket */
+    uint64_t nb = (uint64_t)maxrange + (t->nrows - t->shared_begin) + 2;
+    e->nbuckets = (uint32_t)(nb > 4096 ? 4096 : nb);
+    e->W = (e->nnodes + 63) / 64 + 1;
+    e->W2 = (e->W + 63) / 64 + 1;
+    e->bbits = calloc((size_t)e->nbuckets * e->W, sizeof *e->bbits);
+    e->bsum = calloc((size_t)e->nbuckets * e->W2, sizeof *e->bsum);
+    e->bcount = calloc(e->nbuckets, sizeof *e->bcount);
+    rc = DRA_ENOMEM;
+    if (!e->bbits || !e->bsum || !e->bcount)
+        goto fail;
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        bucket_add(e, 0, i, true);
+    /* warm the spare arena outside timed regions */
+    if (!dra_arena_alloc(&e->spare, 1, 1))
+        goto fail;
+    dra_arena_reset(&e->spare);
+    *out = e;
+    return DRA_OK;
+fail:
+    if (diag)
+        dra_diag_set(diag, rc, NULL, 0, 0, "engine set-up: %s", dra_strerror(rc));
+    dra_engine_free(e);
+    return rc;
+}
+
+void dra_engine_free(dra_engine_t *e)
+{
+    if (!e)
+        return;
+    for (uint32_t i = 0; i < e->nplans; i++) {
+        free(e->plans[i].claims);
+        free(e->plans[i].reqs);
+        free(e->plans[i].alts);
+    }
+    free(e->plans);
+    free(e->sigs);
+    free(e->tnode);
+    free(e->row_node);
+    free(e->hz);
+    free(e->use);
+    free(e->av);
+    free(e->set_ctr0);
+    free(e->set_nctr);
+    free(e->set_def);
+    free(e->ccap);
+    free(e->cused);
+    free(e->rc_off);
+    free(e->rc_n);
+    free(e->ent_ctr);
+    free(e->ent_amt);
+    free(e->ent_set);
+    free(e->sr_off);
+    free(e->sr_n);
+    free(e->srows);
+    free(e->hslots);
+    free(e->score);
+    free(e->tried);
+    free(e->bbits);
+    free(e->bsum);
+    free(e->bcount);
+    dra_arena_fini(&e->arena);
+    dra_arena_fini(&e->scratch);
+    dra_arena_fini(&e->spare);
+    free(e);
+}
+
+/* ---- placement ------------------------------------------------------------------------------- */
+
+static void res_init(dra_engine_result_t *out, dra_engine_path_t path)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = DRA_OUTCOME_UNSATISFIABLE;
+    out->node = NONE;
+    out->path = path;
+}
+
+static int64_t clk(const dra_engine_t *e)
+{
+    return e->opts.clock_ns ? e->opts.clock_ns() : 0;
+}
+
+static void add_stats(dra_alloc_stats_t *s, const dra_alloc_stats_t *x)
+{
+    s->allocate_one += x->allocate_one;
+    s->cel_evals += x->cel_evals;
+    s->candidates += x->candidates;
+    s->pools += x->pools;
+}
+
+/* Run alloc on node n. Returns DRA_OK and sets *decided when the node decides (ALLOCATED into
+ * arena, or FATAL); otherwise the arena is reset and *nf counts NodeFailure answers. */
+static int try_node(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, uint32_t n,
+                    dra_arena_t *arena, dra_engine_result_t *out, bool *decided, uint32_t *nf)
+{
+    dra_alloc_outcome_t o;
+    int64_t t0 = clk(e);
+    int rc = dra_anyalloc_allocate(alloc, e->m->nodes[n], p->claims, p->nclaims, arena, &o);
+    int64_t t1 = clk(e);
+    *decided = false;
+    if (rc)
+        return rc;
+    out->exact_calls++;
+    add_stats(&out->stats, &o.stats);
+    if (o.kind == DRA_OUTCOME_ALLOCATED || o.kind == DRA_OUTCOME_FATAL) {
+        out->kind = o.kind;
+        out->node = n;
+        out->allocations = o.allocations;
+        out->n = o.n;
+        out->alloc_ns = t1 - t0;
+        memcpy(out->msg, o.msg, sizeof out->msg);
+        *decided = true;
+        return DRA_OK;
+    }
+    dra_arena_reset(arena);
+    if (o.kind == DRA_OUTCOME_NODE_FAILURE) {
+        if (!*nf)
+            memcpy(out->msg, o.msg, sizeof out->msg);
+        (*nf)++;
+    }
+    return DRA_OK;
+}
+
+static void finish_none(const dra_engine_t *e, dra_engine_result_t *out, uint32_t nf)
+{
+    out->node = NONE;
+    out->allocations = NULL;
+    out->n = 0;
+    if (nf == e->nnodes && e->nnodes > 0) {
+        out->kind = DRA_OUTCOME_NODE_FAILURE;
+    } else {
+        out->kind = DRA_OUTCOME_UNSATISFIABLE;
+        out->msg[0] = 0;
+    }
+}
+
+/* Nodes in order from `from` (inclusive) to `to` (exclusive), admitted ones only when idx. */
+static int scan_range(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, bool idx,
+                      uint32_t from, uint32_t to, dra_arena_t *arena, dra_engine_result_t *out,
+                      bool *decided, uint32_t *nf)
+{
+    *decided = false;
+    uint32_t n = from;
+    for (;;) {
+        if (idx)
+            n = plan_next(e, p, n);
+        if (n == NONE || n >= to)
+            return DRA_OK;
+        int rc = try_node(e, alloc, p, n, arena, out, decided, nf);
+        if (rc || *decided)
+            return rc;
+        n++;
+    }
+}
+
+static int place_order(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, bool idx,
+                       uint32_t start, dra_arena_t *arena, dra_engine_result_t *out)
+{
+    uint32_t nf = 0;
+    bool decided;
+    if (start >= e->nnodes)
+        start = 0;
+    int rc = scan_range(e, alloc, p, idx, start, e->nnodes, arena, out, &decided, &nf);
+    if (!rc && !decided && start > 0)
+        rc = scan_range(e, alloc, p, idx, 0, start, arena, out, &decided, &nf);
+    if (rc)
+        return rc;
+    if (!decided)
+        finish_none(e, out, nf);
+    return DRA_OK;
+}
+
+/* Best-fit / spread by score bucket over admitted nodes (no hazard: skipped and unadmitted
+ * nodes are Unsatisfiable, so the first success in score order is the answer). */
+static int place_buckets(dra_engine_t *e, const plan_t *p, bool most, dra_arena_t *arena,
+                         dra_engine_result_t *out)
+{
+    uint32_t nf = 0;
+    bool decided = false;
+    uint32_t last = e->nbuckets - 1;
+    for (uint32_t k = 0; k < e->nbuckets && !decided; k++) {
+        uint32_t b = most ? last - k : k;
+        if (!e->bcount[b])
+            continue;
+        if (b != last) {
+            for (uint32_t n = bucket_next(e, b, 0); n != NONE; n = bucket_next(e, b, n + 1)) {
+                if (!plan_admits(e, p, n))
+                    continue;
+                int rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf);
+                if (rc)
+                    return rc;
+                if (decided)
+                    break;
+            }
+            continue;
+        }
+        /* overflow bucket: exact scores, selection in (score, node) order */
+        if (++e->epoch == 0) {
+            memset(e->tried, 0, (size_t)e->nnodes * sizeof *e->tried);
+            e->epoch = 1;
+        }
+        for (;;) {
+            uint32_t pick = NONE;
+            for (uint32_t n = bucket_next(e, b, 0); n != NONE; n = bucket_next(e, b, n + 1)) {
+                if (e->tried[n] == e->epoch || !plan_admits(e, p, n))
+                    continue;
+                if (pick == NONE || (most ? e->score[n] > e->score[pick] : e->score[n] < e->score[pick]))
+                    pick = n;
+            }
+            if (pick == NONE)
+                break;
+            e->tried[pick] = e->epoch;
+            int rc = try_node(e, e->alloc, p, pick, arena, out, &decided, &nf);
+            if (rc)
+                return rc;
+            if (decided)
+                break;
+        }
+    }
+    if (!decided)
+        finish_none(e, out, nf);
+    return DRA_OK;
+}
+
+static int place_brute_best(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, bool most,
+                            dra_arena_t *arena, dra_engine_result_t *out)
+{
+    uint32_t nf = 0, best = NONE;
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        bool decided;
+        dra_arena_reset(&e->spare);
+        int rc = try_node(e, alloc, p, n, &e->spare, out, &decided, &nf);
+        if (rc)
+            return rc;
+        if (!decided)
+            continue;
+        if (out->kind == DRA_OUTCOME_FATAL) {
+            out->allocations = NULL;
+            out->n = 0;
+            dra_arena_reset(&e->spare);
+            return DRA_OK;
+        }
+        if (best == NONE || (most ? e->score[n] > e->score[best] : e->score[n] < e->score[best]))
+            best = n;
+    }
+    dra_arena_reset(&e->spare);
+    if (best == NONE) {
+        finish_none(e, out, nf);
+        return DRA_OK;
+    }
+    /* the chosen node once more, into the caller's arena (same state: same devices) */
+    bool decided;
+    uint32_t nf2 = 0;
+    int rc = try_node(e, alloc, p, best, arena, out, &decided, &nf2);
+    if (rc)
+        return rc;
+    if (!decided)
+        return DRA_EINTERNAL;
+    return DRA_OK;
+}
+
+int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *alloc, uint32_t plan,
+                               dra_engine_policy_t policy, uint32_t start,
+                               dra_arena_t *out_arena, dra_engine_result_t *out)
+{
+    if (!e || !alloc || plan >= e->nplans || !out_arena || !out)
+        return DRA_EINVAL;
+    res_init(out, DRA_ENGINE_PATH_BRUTE);
+    const plan_t *p = &e->plans[plan];
+    switch (policy) {
+    case DRA_ENGINE_FIRST_FIT:
+        return place_order(e, alloc, p, false, 0, out_arena, out);
+    case DRA_ENGINE_RANDOM:
+        return place_order(e, alloc, p, false, start, out_arena, out);
+    case DRA_ENGINE_BEST_FIT:
+    case DRA_ENGINE_SPREAD:
+        return place_brute_best(e, alloc, p, policy == DRA_ENGINE_BEST_FIT, out_arena, out);
+    }
+    return DRA_EINVAL;
+}
+
+int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy, uint32_t start,
+                     dra_arena_t *out_arena, dra_engine_result_t *out)
+{
+    if (!e || plan >= e->nplans || !out_arena || !out)
+        return DRA_EINVAL;
+    const plan_t *p = &e->plans[plan];
+    bool best = policy == DRA_ENGINE_BEST_FIT || policy == DRA_ENGINE_SPREAD;
+    if (!p->indexed || (best && (p->hazard || e->multiterm))) {
+        int rc = dra_engine_place_reference(e, e->alloc, plan, policy, start, out_arena, out);
+        e->placements[DRA_ENGINE_PATH_BRUTE]++;
+        return rc;
+    }
+    res_init(out, DRA_ENGINE_PATH_INDEX);
+    int rc;
+    if (best)
+        rc = place_buckets(e, p, policy == DRA_ENGINE_BEST_FIT, out_arena, out);
+    else
+        rc = place_order(e, e->alloc, p, true, policy == DRA_ENGINE_RANDOM ? start : 0, out_arena,
+                         out);
+    if (rc == DRA_OK && out->exact_calls == 0)
+        out->path = DRA_ENGINE_PATH_REJECT;
+    e->placements[out->path]++;
+    return rc;
+}
+
+/* ---- commit and release ---------------------------------------------------------------------- */
+
+static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n,
+                          int delta)
+{
+    if (!e || (!a && n))
+        return DRA_EINVAL;
+    int first = DRA_OK;
+    uint32_t ndev = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!a[i])
+            continue;
+        ndev += a[i]->nresults;
+        int rc = delta > 0 ? dra_alloc_state_commit(e->state, a[i])
+                           : dra_alloc_state_release(e->state, a[i]);
+        if (rc) {
+            if (first == DRA_OK)
+                first = rc;
+            continue;
+        }
+        for (uint32_t j = 0; j < a[i]->nresults; j++)
+            apply_result(e, &a[i]->results[j], delta);
+    }
+    if (node < e->nnodes) {
+        uint32_t s = e->score[node];
+        score_set(e, node, delta > 0 ? s + ndev : (s > ndev ? s - ndev : 0));
+    }
+    return first;
+}
+
+int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
+{
+    return commit_release(e, node, a, n, +1);
+}
+
+int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
+{
+    return commit_release(e, node, a, n, -1);
+}
+
+uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node)
+{
+    return e && node < e->nnodes ? e->score[node] : 0;
+}
+
+/* ---- introspection --------------------------------------------------------------------------- */
+
+void dra_engine_get_info(const dra_engine_t *e, dra_engine_info_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->nsigs = e->nsigs;
+    out->nlowered = e->nlowered;
+    out->ninterpreted = e->ninterpreted;
+    out->nhazard = e->nhazard;
+    out->multiterm = e->multiterm;
+    memcpy(out->placements, e->placements, sizeof out->placements);
+}
+
+bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
+{
+    for (uint32_t r = 0; r < e->t->nrows; r++) {
+        uint32_t x = dra_alloc_state_exclusive(e->state, row_driver(e, r), row_pool(e, r),
+                                               row_device(e, r));
+        if (x != e->use[r]) {
+            snprintf(why, len, "row %u (%s/%s/%s): %u exclusive allocations, engine has %u", r,
+                     row_driver(e, r), row_pool(e, r), row_device(e, r), x, e->use[r]);
+            return false;
+        }
+    }
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        const sig_t *s = &e->sigs[i];
+        int32_t sh = 0;
+        for (uint32_t n = 0; n < e->nnodes; n++) {
+            int32_t c = 0;
+            uint32_t tn = e->tnode[n];
+            if (tn != NONE && s->attr == NONE) {
+                for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++)
+                    c += dra_bit_get(s->match, r) && row_avail(e, r);
+            } else if (tn != NONE) {
+                /* largest group of one value, by brute force over pairs of rows */
+                const dra_table_attr_t *a = &e->t->attrs[s->attr];
+                for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++) {
+                    if (s->grp[r] < 0 || !dra_bit_get(s->match, r) || !row_avail(e, r))
+                        continue;
+                    int32_t g = 0;
+                    for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)
+                        g += s->grp[q] == s->grp[r] && dra_bit_get(s->match, q) && row_avail(e, q) &&
+                             a->kind[q] != DRA_ATTR_NONE;
+                    c = g > c ? g : c;
+                }
+            }
+            if (c != s->cnt[n] || s->tree[e->P + n] != leaf_value(e, s, n)) {
+                snprintf(why, len, "signature %u node %u: %d free matching, summary %d", i, n, c,
+                         s->cnt[n]);
+                return false;
+            }
+        }
+        for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
+            sh += dra_bit_get(s->match, r) && row_avail(e, r) &&
+                  (s->attr == NONE || has_attr(e, s, r));
+        if (sh != s->shcnt) {
+            snprintf(why, len, "signature %u: %d free matching shared, summary %d", i, sh, s->shcnt);
+            return false;
+        }
+        for (uint32_t k = 1; k < e->P; k++) {
+            int32_t v = s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1];
+            if (s->tree[k] != v) {
+                snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
+                return false;
+            }
+        }
+    }
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        const uint64_t *w = e->bbits + (size_t)bucket_of(e, e->score[n]) * e->W;
+        if (!((w[n >> 6] >> (n & 63)) & 1)) {
+            snprintf(why, len, "node %u not in the bucket of score %u", n, e->score[n]);
+            return false;
+        }
+    }
+    return true;
+}

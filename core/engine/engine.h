@@ -1,0 +1,189 @@
+/*
+ * engine.h - placement in the core: compiled claim signatures, per-node summaries, a
+ * candidate-node index, and one call that places a pod's claims on a node by policy with the
+ * exact per-node allocator (core/alloc/fast.h) run on candidate nodes only.
+ *
+ * Signatures. Every distinct (device class, request selectors) of a request or firstAvailable
+ * subrequest compiles once to two bitsets over the device table's rows (core/table/table.h):
+ *   match: the class selectors and the request selectors are all true (no error);
+ *   error: some selector would fail with a CEL runtime error (or the device has an attribute of
+ *          an unsupported kind, which fails every selector), kept apart: never folded into false.
+ * Each selector is lowered to column predicates (dra_lower_compile / dra_lower_eval, kernels
+ * picked at run time) where it lowers, else evaluated by the interpreter row by row.
+ *
+ * Summaries, per signature and model node: the number of matching rows in the node's range that
+ * are available, whether the range holds an error row, and the same two facts for the shared
+ * (network-attached) range. Available = free (not exclusively allocated, or multi-allocatable)
+ * and, for partitionable devices (DRAPartitionableDevices on), every counter it consumes has that
+ * much left in its counter set (consumption of exclusively allocated devices is tracked per
+ * counter on commit and release, so what is left is never underestimated). A request for k
+ * devices can only be satisfied on a node whose available matching devices in its range plus the
+ * shared range number at least k: the exact search only ever picks free devices that pass every
+ * selector and fit their counters, from the node's own slices or from shared slices. A request in
+ * the scope of a matchAttribute constraint (scalar attribute columns) uses the largest number of
+ * available matching devices of the node that share one value of the attribute instead (e.g. an
+ * NVLink clique or a PCIe root; devices without the attribute cannot join), plus the shared ones
+ * that have it. Each is a NECESSARY condition; taints, other constraints, capacity and node
+ * selectors of shared slices can only reject more (the multi-allocatable devices' spare
+ * capacity is not summarized: such devices always count as available). So
+ * skipping a node that fails it cannot change a decision, provided the exact allocator would
+ * have answered Unsatisfiable there (and not NodeFailure or Fatal): nodes where that is not
+ * certain are "hazard" nodes and always go to the exact allocator (see below). Summaries are
+ * updated on dra_engine_commit / dra_engine_release: O(devices in the result * signatures) plus
+ * O(log nodes) per changed count, plus, for a partitionable device, a re-check of the devices
+ * sharing its counter sets and, for matchAttribute summaries, of the node's value groups.
+ *
+ * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
+ * claim's signatures (errors must surface where upstream's search reaches them); a node that
+ * sees a pool that may be invalid, incomplete or of mixed generations (duplicate device names,
+ * duplicate counter sets, consumption of an unknown counter set, slice count mismatch), or whose
+ * node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
+ * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
+ * allocator): a request with allocationMode All or an unknown mode, a count outside 1..32, a
+ * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
+ * empty constraint, more than 32 devices in all, and every claim when model node names repeat.
+ *
+ * Candidate-node index: per signature a max segment tree over model nodes of the free matching
+ * count (hazard nodes hold INT32_MAX). A request admits node n when one of its alternatives (the
+ * request itself, or any firstAvailable subrequest) has count(n) + shared >= k; a claim set
+ * admits n when every request does; the first admitting node at or after a position is found by
+ * leapfrogging the requests' segment trees, O(requests * log nodes) per step.
+ *
+ * Policies (the decision is the same as the brute-force reference placement computes):
+ *  - first-fit: the first node in model node order on which the exact allocator returns
+ *    Allocated (or Fatal, which ends the search with that outcome);
+ *  - random: first-fit in cyclic node order starting at a node drawn uniformly (the caller draws
+ *    `start` once per pod from its seeded stream): nodes start, start+1, ..., N-1, 0, ...,
+ *    start-1. Not uniform over the feasible nodes (a node after a long run of full nodes is
+ *    chosen more often), but exact, index-served and the rotation kube-scheduler uses;
+ *  - best-fit / spread: the feasible node with the most / the fewest devices in use (the score:
+ *    results committed on the node through the engine), ties by node order. Nodes are walked by
+ *    score bucket (descending / ascending), in node order within a bucket; the first admitted node
+ *    where the exact allocator succeeds is the answer. A Fatal anywhere ends the brute force with
+ *    Fatal, so a claim with a hazard node, or a cluster where some node selector has several terms
+ *    (results from such slices are Fatal when built), is placed by brute force under these two.
+ * With no node allocating: NodeFailure when every node answered NodeFailure, else Unsatisfiable
+ * (skipped nodes are Unsatisfiable by construction). A claim set no node admits is rejected
+ * without any exact call.
+ *
+ * Ownership: the engine borrows the model, the table, the state (which it mutates in commit and
+ * release: commit and release results through the engine so the summaries stay exact), the CEL
+ * cache and the allocator; all must outlive it. Claims passed to dra_engine_plan are borrowed.
+ * Results are written into the caller's out_arena (reset when nothing was placed).
+ * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL); placement returns DRA_OK
+ * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one
+ * selector evaluation pass per selector; placement O(requests * log nodes) per admitted node
+ * plus the exact calls; no allocation in place / commit / release once planned.
+ * Thread safety: single-threaded.
+ */
+#ifndef DRA_ENGINE_H
+#define DRA_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "alloc/alloc.h"
+#include "alloc/fast.h"
+#include "base/arena.h"
+#include "base/err.h"
+#include "cel/cel.h"
+#include "model/model.h"
+#include "table/table.h"
+
+#define DRA_ENGINE_NONE UINT32_MAX
+
+typedef enum dra_engine_policy {
+    DRA_ENGINE_FIRST_FIT = 0,
+    DRA_ENGINE_BEST_FIT,
+    DRA_ENGINE_SPREAD,
+    DRA_ENGINE_RANDOM,
+} dra_engine_policy_t;
+
+/* How a placement was served. */
+typedef enum dra_engine_path {
+    DRA_ENGINE_PATH_INDEX = 0, /* candidates from the index, exact allocator on those */
+    DRA_ENGINE_PATH_REJECT,    /* no node admitted: Unsatisfiable without an exact call */
+    DRA_ENGINE_PATH_BRUTE,     /* brute force (claim the index cannot reason about) */
+    DRA_ENGINE_PATH_COUNT
+} dra_engine_path_t;
+const char *dra_engine_path_name(dra_engine_path_t p);
+
+typedef struct dra_engine dra_engine_t;
+
+typedef struct dra_engine_opts {
+    /* Optional monotonic clock (ns) used to time the exact call that produced the result
+     * (out->alloc_ns); NULL = not timed. */
+    int64_t (*clock_ns)(void);
+} dra_engine_opts_t;
+
+/* Build the engine over model m (its nodes are the placement targets, m->nodes order), its table
+ * t, features f, the allocation state, the CEL cache and the exact allocator alloc (normally
+ * the fast one). Reads the state's current allocations. diag gets a message on failure. */
+DRA_NODISCARD int dra_engine_new(const dra_model_t *m, const dra_table_t *t,
+                                 const dra_alloc_features_t *f, dra_alloc_state_t *state,
+                                 dra_cel_cache_t *cel, dra_anyalloc_t *alloc,
+                                 const dra_engine_opts_t *opts, dra_engine_t **out,
+                                 dra_diag_t *diag);
+void dra_engine_free(dra_engine_t *e);
+
+/* Compile a pod's claims once (untimed set-up); *plan is the id for dra_engine_place. The claims
+ * array is copied, the claims borrowed. */
+DRA_NODISCARD int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n,
+                                  uint32_t *plan);
+/* Whether a plan is served by the index (false: brute force). */
+bool dra_engine_plan_indexed(const dra_engine_t *e, uint32_t plan);
+
+typedef struct dra_engine_result {
+    dra_outcome_t kind;
+    uint32_t node;                  /* model node index when ALLOCATED / FATAL, else NONE */
+    dra_allocation_t **allocations; /* ALLOCATED: one per claim, in out_arena */
+    uint32_t n;
+    char msg[DRA_DIAG_MSG_MAX];     /* FATAL / NODE_FAILURE message of the deciding call */
+    dra_engine_path_t path;
+    uint32_t exact_calls;           /* nodes the exact allocator ran on */
+    int64_t alloc_ns;               /* the exact call that produced the result (opts clock) */
+    dra_alloc_stats_t stats;        /* summed over the exact calls */
+} dra_engine_result_t;
+
+/* Place the plan's claims by policy (start: the random policy's first node, < node count,
+ * ignored by the others). */
+int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy, uint32_t start,
+                     dra_arena_t *out_arena, dra_engine_result_t *out);
+
+/* The same decision by brute force: allocator `alloc` (reference or fast, over the engine's
+ * state) on node after node in the policy's order (best-fit / spread: every node, then the
+ * chosen node once more into out_arena). Scores are the engine's. path is BRUTE. */
+int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *alloc, uint32_t plan,
+                               dra_engine_policy_t policy, uint32_t start,
+                               dra_arena_t *out_arena, dra_engine_result_t *out);
+
+/* Commit / release a placed pod's allocations on model node `node` into the state and update
+ * summaries, index and the node's score (+/- the number of results). Returns the first state
+ * error (the remaining allocations are still attempted); summaries follow what the state
+ * accepted. */
+int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n);
+int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n);
+
+/* Devices in use on a model node (the best-fit / spread score). */
+uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);
+
+/* ---- introspection for tests ----------------------------------------------------------------- */
+
+typedef struct dra_engine_info {
+    uint32_t nsigs;        /* distinct compiled signatures */
+    uint32_t nlowered;     /* selectors evaluated through lowered column predicates */
+    uint32_t ninterpreted; /* selectors evaluated by the interpreter per row */
+    uint32_t nhazard;      /* hazard nodes (pools / node selectors) */
+    bool multiterm;        /* some node selector has several terms */
+    uint64_t placements[DRA_ENGINE_PATH_COUNT];
+} dra_engine_info_t;
+void dra_engine_get_info(const dra_engine_t *e, dra_engine_info_t *out);
+
+/* Whether the plan's summaries admit model node `node` (hazard nodes always do). */
+bool dra_engine_admits(const dra_engine_t *e, uint32_t plan, uint32_t node);
+
+/* Recompute every summary from the state and compare with the incremental ones; false (with the
+ * first difference in why) when they differ. O(rows * signatures). */
+bool dra_engine_check(const dra_engine_t *e, char *why, size_t len);
+
+#endif /* DRA_ENGINE_H */

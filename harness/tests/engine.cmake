@@ -1,0 +1,27 @@
+# harness/tests/engine.cmake - the engine's scenario equivalence test (test_engine_scenarios.c)
+# for the two fleet scenarios as their own entries, so they run beside the small ones.
+if(TARGET harness_test_engine_scenarios)
+  foreach(scn fleet-5k fleet-50k)
+    add_test(NAME harness.test_engine_scenarios.${scn}
+             COMMAND harness_test_engine_scenarios ${scn} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    set_tests_properties(harness.test_engine_scenarios.${scn} PROPERTIES LABELS "unit;harness"
+                         TIMEOUT 900 ENVIRONMENT "${DRA_TEST_ENV}")
+  endforeach()
+endif()
+
+# `drabench run --allocator both`: the engine's decisions on the first arrivals equal the
+# brute-force reference placement's (exit 0), the comparison count and speed ratio are printed,
+# and the result file records the allocator as "both".
+set(_both_script [=[
+out="$1/engine-both.json"
+"$0" run default -n 40 -w 0 -r 1 --allocator both --both-prefix 25 -o "$out" > "$1/engine-both.txt"
+grep -E "^both +25 decisions compared .*: [0-9]+x$" "$1/engine-both.txt"
+grep -E "^placement +[0-9]+ by the node index" "$1/engine-both.txt"
+test "$(jq -r .run.allocator "$out")" = both
+if "$0" run default --allocator both --both-prefix 0 -o "$out" 2>/dev/null; then exit 1; fi
+]=])
+add_test(NAME harness.engine.cli_both
+         COMMAND sh -ec "${_both_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.engine.cli_both PROPERTIES LABELS "harness;cli" TIMEOUT 600
+                     ENVIRONMENT "${DRA_TEST_ENV}")

@@ -1,0 +1,408 @@
+/* test_engine.c - the placement engine (core/engine/engine.h) on small models read from YAML:
+ * free-matching summaries and the node index follow commit and release; a claim no node admits
+ * is rejected without an exact call; the summary admits a node where the exact allocator fails
+ * (matchAttribute) and placement moves on; a CEL runtime error on a node without matching
+ * devices still surfaces where the reference placement reaches it; an invalid pool is a hazard
+ * node (NodeFailure as the reference); counters of partitionable devices shrink the summaries.
+ * Every decision is compared with the brute-force reference placement, under every policy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/alloc.h"
+#include "alloc/fast.h"
+#include "check.h"
+#include "engine/engine.h"
+#include "manifest.h"
+#include "table/table.h"
+
+typedef struct fx {
+    dra_model_t m;
+    dra_alloc_features_t f;
+    dra_alloc_state_t *st;
+    dra_cel_cache_t *cel;
+    dra_anyalloc_t fast, ref;
+    dra_arena_t tarena, out, out2;
+    dra_table_t *t;
+    dra_engine_t *e;
+    bool ok;
+} fx_t;
+
+static void fx_init_gate(fx_t *x, const char *yaml, dra_release_t rel, const char *gate)
+{
+    memset(x, 0, sizeof *x);
+    dra_model_init(&x->m);
+    dra_arena_init(&x->out, 0);
+    dra_arena_init(&x->out2, 0);
+    dra_arena_init(&x->tarena, 0);
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int rc = dra_manifest_read_buffer(&x->m, "t.yaml", yaml, strlen(yaml), &errs);
+    if (rc == DRA_OK)
+        rc = dra_model_imply_nodes(&x->m);
+    if (rc != DRA_OK) {
+        char buf[800];
+        for (size_t i = 0; i < errs.count; i++)
+            fprintf(stderr, "  %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+    }
+    dra_diag_list_fini(&errs);
+    CHECK_OK(rc);
+    if (rc)
+        return;
+    dra_alloc_features_init(&x->f, rel);
+    if (gate)
+        CHECK_OK(dra_alloc_features_set(&x->f, gate, NULL));
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    dra_alloc_options_t o = {0, 7};
+    CHECK_OK(dra_table_build(&x->m, &x->tarena, &x->t, &d));
+    CHECK_OK(dra_alloc_state_new(&x->m, &x->f, &x->st));
+    CHECK_OK(dra_cel_cache_new(&x->cel));
+    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &x->m, &x->f, x->st, x->cel, &o, &x->fast));
+    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x->m, &x->f, x->st, x->cel, &o, &x->ref));
+    rc = dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, NULL, &x->e, &d);
+    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
+    x->ok = rc == DRA_OK;
+}
+
+static void fx_init(fx_t *x, const char *yaml, dra_release_t rel)
+{
+    fx_init_gate(x, yaml, rel, NULL);
+}
+
+static void fx_fini(fx_t *x)
+{
+    dra_engine_free(x->e);
+    dra_anyalloc_free(&x->fast);
+    dra_anyalloc_free(&x->ref);
+    if (x->cel)
+        dra_cel_cache_free(x->cel);
+    if (x->st)
+        dra_alloc_state_free(x->st);
+    dra_arena_fini(&x->out);
+    dra_arena_fini(&x->out2);
+    dra_arena_fini(&x->tarena);
+    dra_model_fini(&x->m);
+}
+
+static uint32_t plan(fx_t *x, const char *name)
+{
+    dra_claim_t *c = dra_model_find_claim(&x->m, NULL, name);
+    CHECK_MSG(c != NULL, "claim %s", name);
+    uint32_t p = 0;
+    if (c)
+        CHECK_OK(dra_engine_plan(x->e, &c, 1, &p));
+    return p;
+}
+
+static const char *node_name(const fx_t *x, uint32_t n)
+{
+    return n < x->m.nnodes ? x->m.nodes[n]->name : "-";
+}
+
+/* Place with the engine and with the reference placement (reference allocator); they must
+ * agree on outcome, node and devices. Returns the engine's result (in x->out). */
+static dra_engine_result_t place_into(fx_t *x, uint32_t p, dra_engine_policy_t pol,
+                                      uint32_t start, dra_arena_t *into)
+{
+    dra_engine_result_t a, b;
+    dra_arena_reset(into);
+    dra_arena_reset(&x->out2);
+    CHECK_OK(dra_engine_place(x->e, p, pol, start, into, &a));
+    CHECK_OK(dra_engine_place_reference(x->e, &x->ref, p, pol, start, &x->out2, &b));
+    CHECK_MSG(a.kind == b.kind && a.node == b.node, "policy %d: engine %s on %s, reference %s on %s",
+              (int)pol, dra_outcome_name(a.kind), node_name(x, a.node), dra_outcome_name(b.kind),
+              node_name(x, b.node));
+    if (a.kind == b.kind && a.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_EQ_U64(a.n, b.n);
+        for (uint32_t i = 0; i < a.n && i < b.n; i++) {
+            CHECK_EQ_U64(a.allocations[i]->nresults, b.allocations[i]->nresults);
+            for (uint32_t j = 0; j < a.allocations[i]->nresults && j < b.allocations[i]->nresults; j++)
+                CHECK_STREQ(a.allocations[i]->results[j].device, b.allocations[i]->results[j].device);
+        }
+    }
+    if (a.kind == b.kind && a.kind != DRA_OUTCOME_ALLOCATED && a.kind != DRA_OUTCOME_UNSATISFIABLE)
+        CHECK_STREQ(a.msg, b.msg);
+    return a;
+}
+
+static dra_engine_result_t place(fx_t *x, uint32_t p, dra_engine_policy_t pol, uint32_t start)
+{
+    return place_into(x, p, pol, start, &x->out);
+}
+
+static void check_summaries(fx_t *x)
+{
+    char why[256] = "";
+    CHECK_MSG(dra_engine_check(x->e, why, sizeof why), "%s", why);
+}
+
+#define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
+#define CLASS(name, drv)                                                                           \
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"             \
+    "spec: {selectors: [{cel: {expression: 'device.driver == \"" drv "\"'}}]}\n---\n"
+#define CLAIM(name, body)                                                                          \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
+    "spec: {devices: " body "}\n---\n"
+#define SLICE(name, node, devices)                                                                 \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n"           \
+    "spec:\n  driver: drv\n  pool: {name: " name ", generation: 1, resourceSliceCount: 1}\n"       \
+    "  nodeName: " node "\n  devices: " devices "\n---\n"
+#define DEV(n, model) "{name: " n ", attributes: {model: {string: " model "}}}"
+
+static const char k_three[] =
+    NODE("n1") NODE("n2") NODE("n3") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" DEV("d1", "x") ", " DEV("d2", "y") "]")
+    SLICE("s2", "n2", "[" DEV("d1", "x") ", " DEV("d2", "x") "]")
+    SLICE("s3", "n3", "[" DEV("d1", "x") ", " DEV("d2", "x") ", " DEV("d3", "x") "]")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}]}")
+    CLAIM("four", "{requests: [{name: r, exactly: {deviceClassName: a, count: 4}}]}")
+    CLAIM("same", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}],"
+                  " constraints: [{matchAttribute: drv/model}]}")
+    CLAIM("pair", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1}},"
+                  " {name: b, exactly: {deviceClassName: a, count: 1}}],"
+                  " constraints: [{matchAttribute: drv/model}]}")
+    CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: a, count: 3},"
+                  " {name: small, deviceClassName: a, count: 1}]}]}");
+
+static void test_summaries_follow_commit_and_release(void)
+{
+    fx_t x;
+    fx_init(&x, k_three, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t two = plan(&x, "two"), four = plan(&x, "four");
+    CHECK(dra_engine_plan_indexed(x.e, two));
+    for (uint32_t n = 0; n < 3; n++)
+        CHECK(dra_engine_admits(x.e, two, n));
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t r = place_into(&x, two, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 0);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.path, DRA_ENGINE_PATH_INDEX);
+    CHECK_OK(dra_engine_commit(x.e, r.node, r.allocations, r.n));
+    CHECK_EQ_U64(dra_engine_score(x.e, 0), 2);
+    CHECK(!dra_engine_admits(x.e, two, 0)); /* n1 is full */
+    check_summaries(&x);
+    /* the next pod goes straight to n2: one exact call */
+    dra_engine_result_t r2 = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r2.node, 1);
+    CHECK_EQ_U64(r2.exact_calls, 1);
+    /* four devices: no node has them, rejected without an exact call */
+    dra_engine_result_t r4 = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r4.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r4.exact_calls, 0);
+    CHECK_EQ_U64(r4.path, DRA_ENGINE_PATH_REJECT);
+    /* release restores n1 */
+    CHECK_OK(dra_engine_release(x.e, r.node, r.allocations, r.n));
+    CHECK(dra_engine_admits(x.e, two, 0));
+    CHECK_EQ_U64(dra_engine_score(x.e, 0), 0);
+    check_summaries(&x);
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
+static void test_summary_admits_exact_fails(void)
+{
+    fx_t x;
+    fx_init(&x, k_three, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    /* two requests of one device each under one matchAttribute: each request alone finds a
+     * group of one value on n1 (x or y), so the summaries admit n1, but no value serves both:
+     * the exact allocator fails there and the engine moves on to n2 */
+    uint32_t pair = plan(&x, "pair");
+    CHECK(dra_engine_admits(x.e, pair, 0));
+    dra_engine_result_t r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 2);
+    /* one request of two devices under the constraint: the largest one-value group on n1 has 1
+     * device, n1 is not a candidate (the matchAttribute summary) */
+    uint32_t same = plan(&x, "same");
+    CHECK(!dra_engine_admits(x.e, same, 0));
+    CHECK(dra_engine_admits(x.e, same, 1));
+    r = place(&x, same, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    fx_fini(&x);
+}
+
+/* Every policy, a sequence of placements with commits: engine == reference each time. */
+static void test_policies_match_reference(void)
+{
+    static const dra_engine_policy_t pols[] = {DRA_ENGINE_FIRST_FIT, DRA_ENGINE_BEST_FIT,
+                                               DRA_ENGINE_SPREAD, DRA_ENGINE_RANDOM};
+    for (size_t pi = 0; pi < sizeof pols / sizeof pols[0]; pi++) {
+        fx_t x;
+        fx_init(&x, k_three, DRA_RELEASE_1_36);
+        if (!x.ok) {
+            fx_fini(&x);
+            return;
+        }
+        uint32_t ps[5] = {plan(&x, "one"), plan(&x, "two"), plan(&x, "same"), plan(&x, "prio"),
+                          plan(&x, "pair")};
+        for (uint32_t i = 0; i < 15; i++) {
+            dra_engine_result_t r = place(&x, ps[i % 5], pols[pi], (i * 2) % 3);
+            if (r.kind == DRA_OUTCOME_ALLOCATED) {
+                CHECK_OK(dra_engine_commit(x.e, r.node, r.allocations, r.n));
+                if (i % 3 == 2)
+                    CHECK_OK(dra_engine_release(x.e, r.node, r.allocations, r.n));
+            }
+            check_summaries(&x);
+        }
+        fx_fini(&x);
+    }
+}
+
+/* n1 has no device with the attribute the selector reads as a bool (false there), n2's devices
+ * lack it (a runtime error), n3 has it true. First-fit: n1 Unsatisfiable, n2 Fatal. The count
+ * summary of n2 is 0, but its error rows make it a candidate. */
+static const char k_celerr[] =
+    NODE("n1") NODE("n2") NODE("n3") CLASS("a", "drv")
+    SLICE("s1", "n1", "[{name: d1, attributes: {ok: {bool: false}}}]")
+    SLICE("s2", "n2", "[{name: d1}]")
+    SLICE("s3", "n3", "[{name: d1, attributes: {ok: {bool: true}}}]")
+    CLAIM("c", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"
+               " [{cel: {expression: 'device.attributes[\"drv\"].ok'}}]}}]}");
+
+static void test_cel_error_surfaces(void)
+{
+    fx_t x;
+    fx_init(&x, k_celerr, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t c = plan(&x, "c");
+    CHECK(dra_engine_plan_indexed(x.e, c));
+    CHECK(!dra_engine_admits(x.e, c, 0));
+    CHECK(dra_engine_admits(x.e, c, 1)); /* error rows: always a candidate */
+    CHECK(dra_engine_admits(x.e, c, 2));
+    dra_engine_result_t r = place(&x, c, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_FATAL);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK(strstr(r.msg, "CEL runtime error") != NULL);
+    /* random from n3: n3 allocates before n2 is reached */
+    r = place(&x, c, DRA_ENGINE_RANDOM, 2);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 2);
+    /* best-fit / spread: a possible Fatal anywhere means brute force */
+    r = place(&x, c, DRA_ENGINE_BEST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_FATAL);
+    CHECK_EQ_U64(r.path, DRA_ENGINE_PATH_BRUTE);
+    fx_fini(&x);
+}
+
+/* n2's pool has a duplicate device name: invalid (1.35+: NodeFailure when nothing fits there). */
+static const char k_invalid[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[{name: d1}]")
+    SLICE("s2", "n2", "[{name: d1}, {name: d1}]")
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}]}");
+
+static const char k_invalid_only[] =
+    NODE("n2") CLASS("a", "drv")
+    SLICE("s2", "n2", "[{name: d1}, {name: d1}]")
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}]}");
+
+static void test_invalid_pool_is_a_hazard(void)
+{
+    static const dra_release_t rels[] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36};
+    for (size_t i = 0; i < 3; i++) {
+        fx_t x;
+        fx_init(&x, k_invalid, rels[i]);
+        if (!x.ok) {
+            fx_fini(&x);
+            return;
+        }
+        dra_engine_info_t info;
+        dra_engine_get_info(x.e, &info);
+        CHECK_EQ_U64(info.nhazard, 1);
+        uint32_t two = plan(&x, "two");
+        CHECK(!dra_engine_admits(x.e, two, 0));
+        CHECK(dra_engine_admits(x.e, two, 1));
+        for (int pol = 0; pol < 4; pol++)
+            place(&x, two, (dra_engine_policy_t)pol, 1);
+        fx_fini(&x);
+        fx_init(&x, k_invalid_only, rels[i]);
+        if (!x.ok) {
+            fx_fini(&x);
+            return;
+        }
+        two = plan(&x, "two");
+        dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, rels[i] == DRA_RELEASE_1_34 ? DRA_OUTCOME_FATAL : DRA_OUTCOME_NODE_FAILURE);
+        CHECK_EQ_U64(r.exact_calls, 1);
+        fx_fini(&x);
+    }
+}
+
+/* Partitionable devices: 8Gi of counters, big-1 / big-2 (6Gi each), small (2Gi). */
+static const char k_counters[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices:\n"
+    "  - {name: big-1, attributes: {big: {bool: true}},\n"
+    "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
+    "  - {name: big-2, attributes: {big: {bool: true}},\n"
+    "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
+    "  - {name: small, consumesCounters: [{counterSet: set, counters: {mem: {value: 2Gi}}}]}\n---\n"
+    SLICE("s2", "n2", "[{name: big-9, attributes: {big: {bool: true}}}]")
+    CLAIM("big", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"
+                 " [{cel: {expression: 'has(device.attributes[\"drv\"].big)'}}]}}]}");
+
+static void test_counters_shrink_summaries(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t big = plan(&x, "big");
+    CHECK(dra_engine_admits(x.e, big, 0));
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t r = place_into(&x, big, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 0);
+    if (r.kind != DRA_OUTCOME_ALLOCATED) {
+        dra_arena_fini(&keep);
+        fx_fini(&x);
+        return;
+    }
+    CHECK_OK(dra_engine_commit(x.e, r.node, r.allocations, r.n));
+    /* big-2 is free but 6Gi + 6Gi > 8Gi: n1 no longer admits, n2 gets the next one directly */
+    CHECK(!dra_engine_admits(x.e, big, 0));
+    check_summaries(&x);
+    dra_engine_result_t r2 = place(&x, big, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r2.node, 1);
+    CHECK_EQ_U64(r2.exact_calls, 1);
+    CHECK_OK(dra_engine_release(x.e, r.node, r.allocations, r.n));
+    CHECK(dra_engine_admits(x.e, big, 0));
+    check_summaries(&x);
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
+int main(void)
+{
+    RUN(test_summaries_follow_commit_and_release);
+    RUN(test_summary_admits_exact_fails);
+    RUN(test_policies_match_reference);
+    RUN(test_cel_error_surfaces);
+    RUN(test_invalid_pool_is_a_hazard);
+    RUN(test_counters_shrink_summaries);
+    return check_summary();
+}
