@@ -718,8 +718,13 @@ static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size
         if (rc != DRA_OK)
             return rc;
         if ((int)o.kind == kind) {
-            if (o.msg[0])
-                snprintf(out, len, "%s", o.msg);
+            if (o.msg[0]) { /* cut at a UTF-8 character boundary if it does not fit */
+                size_t k = strnlen(o.msg, len - 1);
+                while (k > 0 && k < strlen(o.msg) && ((unsigned char)o.msg[k] & 0xC0) == 0x80)
+                    k--;
+                memcpy(out, o.msg, k);
+                out[k] = '\0';
+            }
             break;
         }
     }

@@ -154,7 +154,7 @@ static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t 
 static void cel_check_request(celck_t *c, const dra_exact_request_t *r, const dra_srcpos_t *pos,
                               const char *path)
 {
-    char p[300];
+    char p[320]; /* path is at most 299 bytes */
     snprintf(p, sizeof p, "%s.selectors", path);
     cel_check_selectors(c, r->selectors, r->nselectors, r->pos.line ? &r->pos : pos, p);
 }
