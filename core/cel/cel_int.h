@@ -17,121 +17,127 @@
 #include "cel.h"
 #include "cel_ast.h"
 
-/* Function ids: FN(id, name). Operators use cel-go's names. */
+/* The CEL functions and operators, one row each: FN(id, name, impl).
+ * - id: DRA_CEL_FN_<id>; name: as cel-go spells it (operators "_+_", member and global functions
+ *   by their name);
+ * - impl: the evaluator's implementation (a dra_cel_impl_t of libint.h, in strlib.c, listlib.c,
+ *   quantitylib.c, semverlib.c, or dra_cel_net_call for netlib.c), or NULL for the operators,
+ *   conversions, optionals and comprehension helpers that dra_cel_call_fn's own switch handles.
+ * The checker's overloads are in check.c's signature table, the static cost in cost.c. */
 #define DRA_CEL_FN_MAP(FN)                                                                         \
-    FN(NONE, "")                                                                                   \
-    FN(AND, "_&&_")                                                                                \
-    FN(OR, "_||_")                                                                                 \
-    FN(NOT, "!_")                                                                                  \
-    FN(NEG, "-_")                                                                                  \
-    FN(COND, "_?_:_")                                                                              \
-    FN(EQ, "_==_")                                                                                 \
-    FN(NE, "_!=_")                                                                                 \
-    FN(LT, "_<_")                                                                                  \
-    FN(LE, "_<=_")                                                                                 \
-    FN(GT, "_>_")                                                                                  \
-    FN(GE, "_>=_")                                                                                 \
-    FN(ADD, "_+_")                                                                                 \
-    FN(SUB, "_-_")                                                                                 \
-    FN(MUL, "_*_")                                                                                 \
-    FN(DIV, "_/_")                                                                                 \
-    FN(MOD, "_%_")                                                                                 \
-    FN(INDEX, "_[_]")                                                                              \
-    FN(OPT_INDEX, "_[?_]")                                                                         \
-    FN(IN, "@in")                                                                                  \
-    FN(NOT_STRICTLY_FALSE, "@not_strictly_false")                                                  \
-    FN(LIST_APPEND, "@append")                                                                     \
-    FN(MAP_INSERT, "@mapinsert")                                                                   \
-    FN(SORT_BY_KEYS, "@sortByAssociatedKeys")                                                      \
-    FN(SIZE, "size")                                                                               \
-    FN(INT, "int")                                                                                 \
-    FN(UINT, "uint")                                                                               \
-    FN(DOUBLE, "double")                                                                           \
-    FN(STRING, "string")                                                                           \
-    FN(BYTES, "bytes")                                                                             \
-    FN(BOOL, "bool")                                                                               \
-    FN(DYN, "dyn")                                                                                 \
-    FN(TYPE, "type")                                                                               \
-    FN(CONTAINS, "contains")                                                                       \
-    FN(STARTS_WITH, "startsWith")                                                                  \
-    FN(ENDS_WITH, "endsWith")                                                                      \
-    FN(MATCHES, "matches")                                                                         \
-    FN(FIND, "find")                                                                               \
-    FN(FIND_ALL, "findAll")                                                                        \
-    FN(CHAR_AT, "charAt")                                                                          \
-    FN(INDEX_OF, "indexOf")                                                                        \
-    FN(LAST_INDEX_OF, "lastIndexOf")                                                               \
-    FN(LOWER_ASCII, "lowerAscii")                                                                  \
-    FN(UPPER_ASCII, "upperAscii")                                                                  \
-    FN(REPLACE, "replace")                                                                         \
-    FN(SPLIT, "split")                                                                             \
-    FN(SUBSTRING, "substring")                                                                     \
-    FN(TRIM, "trim")                                                                               \
-    FN(JOIN, "join")                                                                               \
-    FN(FORMAT, "format")                                                                           \
-    FN(STRINGS_QUOTE, "strings.quote")                                                             \
-    FN(DISTINCT, "distinct")                                                                       \
-    FN(FLATTEN, "flatten")                                                                         \
-    FN(LISTS_RANGE, "lists.range")                                                                 \
-    FN(REVERSE, "reverse")                                                                         \
-    FN(SLICE, "slice")                                                                             \
-    FN(SORT, "sort")                                                                               \
-    FN(IS_SORTED, "isSorted")                                                                      \
-    FN(SUM, "sum")                                                                                 \
-    FN(MIN, "min")                                                                                 \
-    FN(MAX, "max")                                                                                 \
-    FN(INCLUDES, "includes")                                                                       \
-    FN(SETS_CONTAINS, "sets.contains")                                                             \
-    FN(SETS_EQUIVALENT, "sets.equivalent")                                                         \
-    FN(SETS_INTERSECTS, "sets.intersects")                                                         \
-    FN(OPT_OF, "optional.of")                                                                      \
-    FN(OPT_NONE, "optional.none")                                                                  \
-    FN(OPT_OF_NON_ZERO, "optional.ofNonZeroValue")                                                 \
-    FN(HAS_VALUE, "hasValue")                                                                      \
-    FN(VALUE, "value")                                                                             \
-    FN(OR_VALUE, "orValue")                                                                        \
-    FN(OPT_OR, "or")                                                                               \
-    FN(QUANTITY, "quantity")                                                                       \
-    FN(IS_QUANTITY, "isQuantity")                                                                  \
-    FN(SIGN, "sign")                                                                               \
-    FN(IS_GREATER_THAN, "isGreaterThan")                                                           \
-    FN(IS_LESS_THAN, "isLessThan")                                                                 \
-    FN(COMPARE_TO, "compareTo")                                                                    \
-    FN(Q_ADD, "add")                                                                               \
-    FN(Q_SUB, "sub")                                                                               \
-    FN(AS_INTEGER, "asInteger")                                                                    \
-    FN(IS_INTEGER, "isInteger")                                                                    \
-    FN(AS_APPROX_FLOAT, "asApproximateFloat")                                                      \
-    FN(SEMVER, "semver")                                                                           \
-    FN(IS_SEMVER, "isSemver")                                                                      \
-    FN(MAJOR, "major")                                                                             \
-    FN(MINOR, "minor")                                                                             \
-    FN(PATCH, "patch")                                                                             \
-    FN(IP, "ip")                                                                                   \
-    FN(IS_IP, "isIP")                                                                              \
-    FN(CIDR, "cidr")                                                                               \
-    FN(IS_CIDR, "isCIDR")                                                                          \
-    FN(FAMILY, "family")                                                                           \
-    FN(IS_UNSPECIFIED, "isUnspecified")                                                            \
-    FN(IS_LOOPBACK, "isLoopback")                                                                  \
-    FN(IS_LL_MULTICAST, "isLinkLocalMulticast")                                                    \
-    FN(IS_LL_UNICAST, "isLinkLocalUnicast")                                                        \
-    FN(IS_GLOBAL_UNICAST, "isGlobalUnicast")                                                       \
-    FN(CONTAINS_IP, "containsIP")                                                                  \
-    FN(CONTAINS_CIDR, "containsCIDR")                                                              \
-    FN(MASKED, "masked")                                                                           \
-    FN(PREFIX_LENGTH, "prefixLength")                                                              \
-    FN(URL, "url")                                                                                 \
-    FN(IS_URL, "isURL")                                                                            \
-    FN(GET_SCHEME, "getScheme")                                                                    \
-    FN(GET_HOST, "getHost")                                                                        \
-    FN(GET_HOSTNAME, "getHostname")                                                                \
-    FN(GET_PORT, "getPort")                                                                        \
-    FN(GET_ESCAPED_PATH, "getEscapedPath")                                                         \
-    FN(GET_QUERY, "getQuery")
+    FN(NONE, "", NULL)                                                                             \
+    FN(AND, "_&&_", NULL)                                                                          \
+    FN(OR, "_||_", NULL)                                                                           \
+    FN(NOT, "!_", NULL)                                                                            \
+    FN(NEG, "-_", NULL)                                                                            \
+    FN(COND, "_?_:_", NULL)                                                                        \
+    FN(EQ, "_==_", NULL)                                                                           \
+    FN(NE, "_!=_", NULL)                                                                           \
+    FN(LT, "_<_", NULL)                                                                            \
+    FN(LE, "_<=_", NULL)                                                                           \
+    FN(GT, "_>_", NULL)                                                                            \
+    FN(GE, "_>=_", NULL)                                                                           \
+    FN(ADD, "_+_", NULL)                                                                           \
+    FN(SUB, "_-_", NULL)                                                                           \
+    FN(MUL, "_*_", NULL)                                                                           \
+    FN(DIV, "_/_", NULL)                                                                           \
+    FN(MOD, "_%_", NULL)                                                                           \
+    FN(INDEX, "_[_]", NULL)                                                                        \
+    FN(OPT_INDEX, "_[?_]", NULL)                                                                   \
+    FN(IN, "@in", NULL)                                                                            \
+    FN(NOT_STRICTLY_FALSE, "@not_strictly_false", NULL)                                            \
+    FN(LIST_APPEND, "@append", NULL)                                                               \
+    FN(MAP_INSERT, "@mapinsert", NULL)                                                             \
+    FN(SORT_BY_KEYS, "@sortByAssociatedKeys", NULL)                                                \
+    FN(SIZE, "size", NULL)                                                                         \
+    FN(INT, "int", NULL)                                                                           \
+    FN(UINT, "uint", NULL)                                                                         \
+    FN(DOUBLE, "double", NULL)                                                                     \
+    FN(STRING, "string", NULL)                                                                     \
+    FN(BYTES, "bytes", NULL)                                                                       \
+    FN(BOOL, "bool", NULL)                                                                         \
+    FN(DYN, "dyn", NULL)                                                                           \
+    FN(TYPE, "type", NULL)                                                                         \
+    FN(CONTAINS, "contains", dra_cel_str_contains)                                                 \
+    FN(STARTS_WITH, "startsWith", dra_cel_str_contains)                                            \
+    FN(ENDS_WITH, "endsWith", dra_cel_str_contains)                                                \
+    FN(MATCHES, "matches", dra_cel_str_matches)                                                    \
+    FN(FIND, "find", dra_cel_str_matches)                                                          \
+    FN(FIND_ALL, "findAll", dra_cel_str_find_all)                                                  \
+    FN(CHAR_AT, "charAt", dra_cel_str_char_at)                                                     \
+    FN(INDEX_OF, "indexOf", dra_cel_str_index_of)                                                  \
+    FN(LAST_INDEX_OF, "lastIndexOf", dra_cel_str_index_of)                                         \
+    FN(LOWER_ASCII, "lowerAscii", dra_cel_str_lower_ascii)                                         \
+    FN(UPPER_ASCII, "upperAscii", dra_cel_str_lower_ascii)                                         \
+    FN(REPLACE, "replace", dra_cel_str_replace)                                                    \
+    FN(SPLIT, "split", dra_cel_str_split)                                                          \
+    FN(SUBSTRING, "substring", dra_cel_str_substring)                                              \
+    FN(TRIM, "trim", dra_cel_str_trim)                                                             \
+    FN(JOIN, "join", dra_cel_str_join)                                                             \
+    FN(FORMAT, "format", dra_cel_str_format)                                                       \
+    FN(STRINGS_QUOTE, "strings.quote", dra_cel_str_strings_quote)                                  \
+    FN(DISTINCT, "distinct", dra_cel_list_distinct)                                                \
+    FN(FLATTEN, "flatten", dra_cel_list_flatten)                                                   \
+    FN(LISTS_RANGE, "lists.range", dra_cel_list_lists_range)                                       \
+    FN(REVERSE, "reverse", dra_cel_list_reverse)                                                   \
+    FN(SLICE, "slice", dra_cel_list_slice)                                                         \
+    FN(SORT, "sort", dra_cel_list_sort)                                                            \
+    FN(IS_SORTED, "isSorted", dra_cel_list_is_sorted)                                              \
+    FN(SUM, "sum", dra_cel_list_sum)                                                               \
+    FN(MIN, "min", dra_cel_list_min)                                                               \
+    FN(MAX, "max", dra_cel_list_min)                                                               \
+    FN(INCLUDES, "includes", dra_cel_list_includes)                                                \
+    FN(SETS_CONTAINS, "sets.contains", dra_cel_list_sets_contains)                                 \
+    FN(SETS_EQUIVALENT, "sets.equivalent", dra_cel_list_sets_contains)                             \
+    FN(SETS_INTERSECTS, "sets.intersects", dra_cel_list_sets_contains)                             \
+    FN(OPT_OF, "optional.of", NULL)                                                                \
+    FN(OPT_NONE, "optional.none", NULL)                                                            \
+    FN(OPT_OF_NON_ZERO, "optional.ofNonZeroValue", NULL)                                           \
+    FN(HAS_VALUE, "hasValue", NULL)                                                                \
+    FN(VALUE, "value", NULL)                                                                       \
+    FN(OR_VALUE, "orValue", NULL)                                                                  \
+    FN(OPT_OR, "or", NULL)                                                                         \
+    FN(QUANTITY, "quantity", dra_cel_q_quantity)                                                   \
+    FN(IS_QUANTITY, "isQuantity", dra_cel_q_quantity)                                              \
+    FN(SIGN, "sign", dra_cel_q_sign)                                                               \
+    FN(IS_GREATER_THAN, "isGreaterThan", dra_cel_q_is_greater_than)                                \
+    FN(IS_LESS_THAN, "isLessThan", dra_cel_q_is_greater_than)                                      \
+    FN(COMPARE_TO, "compareTo", dra_cel_q_is_greater_than)                                         \
+    FN(Q_ADD, "add", dra_cel_q_q_add)                                                              \
+    FN(Q_SUB, "sub", dra_cel_q_q_add)                                                              \
+    FN(AS_INTEGER, "asInteger", dra_cel_q_as_integer)                                              \
+    FN(IS_INTEGER, "isInteger", dra_cel_q_is_integer)                                              \
+    FN(AS_APPROX_FLOAT, "asApproximateFloat", dra_cel_q_as_approx_float)                           \
+    FN(SEMVER, "semver", dra_cel_sv_semver)                                                        \
+    FN(IS_SEMVER, "isSemver", dra_cel_sv_semver)                                                   \
+    FN(MAJOR, "major", dra_cel_sv_major)                                                           \
+    FN(MINOR, "minor", dra_cel_sv_major)                                                           \
+    FN(PATCH, "patch", dra_cel_sv_major)                                                           \
+    FN(IP, "ip", dra_cel_net_call)                                                                 \
+    FN(IS_IP, "isIP", dra_cel_net_call)                                                            \
+    FN(CIDR, "cidr", dra_cel_net_call)                                                             \
+    FN(IS_CIDR, "isCIDR", dra_cel_net_call)                                                        \
+    FN(FAMILY, "family", dra_cel_net_call)                                                         \
+    FN(IS_UNSPECIFIED, "isUnspecified", dra_cel_net_call)                                          \
+    FN(IS_LOOPBACK, "isLoopback", dra_cel_net_call)                                                \
+    FN(IS_LL_MULTICAST, "isLinkLocalMulticast", dra_cel_net_call)                                  \
+    FN(IS_LL_UNICAST, "isLinkLocalUnicast", dra_cel_net_call)                                      \
+    FN(IS_GLOBAL_UNICAST, "isGlobalUnicast", dra_cel_net_call)                                     \
+    FN(CONTAINS_IP, "containsIP", dra_cel_net_call)                                                \
+    FN(CONTAINS_CIDR, "containsCIDR", dra_cel_net_call)                                            \
+    FN(MASKED, "masked", dra_cel_net_call)                                                         \
+    FN(PREFIX_LENGTH, "prefixLength", dra_cel_net_call)                                            \
+    FN(URL, "url", dra_cel_net_call)                                                               \
+    FN(IS_URL, "isURL", dra_cel_net_call)                                                          \
+    FN(GET_SCHEME, "getScheme", dra_cel_net_call)                                                  \
+    FN(GET_HOST, "getHost", dra_cel_net_call)                                                      \
+    FN(GET_HOSTNAME, "getHostname", dra_cel_net_call)                                              \
+    FN(GET_PORT, "getPort", dra_cel_net_call)                                                      \
+    FN(GET_ESCAPED_PATH, "getEscapedPath", dra_cel_net_call)                                       \
+    FN(GET_QUERY, "getQuery", dra_cel_net_call)
 
 typedef enum dra_cel_fn {
-#define DRA_CEL_FN_ENUM(id, name) DRA_CEL_FN_##id,
+#define DRA_CEL_FN_ENUM(id, name, impl) DRA_CEL_FN_##id,
     DRA_CEL_FN_MAP(DRA_CEL_FN_ENUM)
 #undef DRA_CEL_FN_ENUM
         DRA_CEL_FN_COUNT

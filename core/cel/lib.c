@@ -604,38 +604,27 @@ static dra_cel_val_t type_of(dra_cel_ctx_t *c, const dra_cel_val_t *v)
 
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
-dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                              const dra_cel_val_t *a, uint32_t n, bool member)
+DRA_CEL_IMPL(dra_cel_net_call)
 {
-    (void)member;
-    dra_cel_val_t tmp0, tmp1;
-    /* materialize device views for everything except size/in */
-    if (n >= 1 && (a[0].kind >= DRA_CEL_DEVICE) && fn != DRA_CEL_FN_SIZE && fn != DRA_CEL_FN_IN) {
-        tmp0 = dra_cel_materialize(c, &a[0]);
-        if (K(tmp0, ERROR))
-            return tmp0;
-        dra_cel_val_t *na = dra_arena_alloc(c->a, n * sizeof *na, 8);
-        if (!na)
-            return dra_cel__oom(c);
-        memcpy(na, a, n * sizeof *na);
-        na[0] = tmp0;
-        a = na;
-    }
-    if (n >= 2 && a[1].kind >= DRA_CEL_DEVICE && a[1].kind != DRA_CEL_ERROR && fn != DRA_CEL_FN_IN) {
-        tmp1 = dra_cel_materialize(c, &a[1]);
-        if (K(tmp1, ERROR))
-            return tmp1;
-        dra_cel_val_t *na = dra_arena_alloc(c->a, n * sizeof *na, 8);
-        if (!na)
-            return dra_cel__oom(c);
-        memcpy(na, a, n * sizeof *na);
-        na[1] = tmp1;
-        a = na;
-    }
+    dra_cel_val_t r;
+    if (dra_cel_netlib_call(c, fn, a, n, &r))
+        return r;
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+static const dra_cel_impl_t fn_impl[DRA_CEL_FN_COUNT] = {
+#define DRA_CEL_FN_IMPL(id, name, impl) [DRA_CEL_FN_##id] = impl,
+    DRA_CEL_FN_MAP(DRA_CEL_FN_IMPL)
+#undef DRA_CEL_FN_IMPL
+};
+
+/* The operators, conversions, size / type / dyn, `in`, the comprehension helpers and optionals
+ * (the rows of DRA_CEL_FN_MAP without an impl). */
+DRA_NOINLINE static dra_cel_val_t call_core(dra_cel_ctx_t *c, const dra_cel_expr_t *e,
+                                             unsigned fn, const dra_cel_val_t *a, uint32_t n)
+{
     {
         dra_cel_val_t nr;
-        if (fn >= DRA_CEL_FN_IP && dra_cel_netlib_call(c, fn, a, n, &nr))
-            return nr;
         if (fn == DRA_CEL_FN_STRING && n == 1 && (K(a[0], IP) || K(a[0], CIDR)) &&
             dra_cel_netlib_call(c, fn, a, n, &nr))
             return nr;
@@ -880,18 +869,57 @@ dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
             return a[0].v.opt ? a[0] : a[1];
         break;
     default:
-        /* the other libraries, by the ranges of DRA_CEL_FN_MAP */
-        if (fn >= DRA_CEL_FN_CONTAINS && fn <= DRA_CEL_FN_STRINGS_QUOTE)
-            return dra_cel_strlib_call(c, e, fn, a, n);
-        if (fn >= DRA_CEL_FN_DISTINCT && fn <= DRA_CEL_FN_SETS_INTERSECTS)
-            return dra_cel_listlib_call(c, e, fn, a, n);
-        if (fn >= DRA_CEL_FN_QUANTITY && fn <= DRA_CEL_FN_AS_APPROX_FLOAT)
-            return dra_cel_quantitylib_call(c, e, fn, a, n);
-        if (fn >= DRA_CEL_FN_SEMVER && fn <= DRA_CEL_FN_PATCH)
-            return dra_cel_semverlib_call(c, e, fn, a, n);
         break;
     }
     if (fn == DRA_CEL_FN_NONE && e)
         return dra_cel_err(c, "no such overload: %s", e->u.call.name);
     return dra_cel__no_overload(c, fn, a, n);
+}
+
+static dra_cel_val_t dispatch(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
+                              const dra_cel_val_t *a, uint32_t n)
+{
+    /* the library functions: the impl column of DRA_CEL_FN_MAP */
+    if (fn < DRA_CEL_FN_COUNT && fn_impl[fn])
+        return fn_impl[fn](c, e, fn, a, n);
+    return call_core(c, e, fn, a, n);
+}
+
+/* Arguments that are device views are materialized first (except for size and in). */
+DRA_NOINLINE static dra_cel_val_t call_dev(dra_cel_ctx_t *c, const dra_cel_expr_t *e,
+                                            unsigned fn, const dra_cel_val_t *a, uint32_t n)
+{
+    dra_cel_val_t tmp0, tmp1;
+    if (n >= 1 && (a[0].kind >= DRA_CEL_DEVICE) && fn != DRA_CEL_FN_SIZE && fn != DRA_CEL_FN_IN) {
+        tmp0 = dra_cel_materialize(c, &a[0]);
+        if (K(tmp0, ERROR))
+            return tmp0;
+        dra_cel_val_t *na = dra_arena_alloc(c->a, n * sizeof *na, 8);
+        if (!na)
+            return dra_cel__oom(c);
+        memcpy(na, a, n * sizeof *na);
+        na[0] = tmp0;
+        a = na;
+    }
+    if (n >= 2 && a[1].kind >= DRA_CEL_DEVICE && a[1].kind != DRA_CEL_ERROR && fn != DRA_CEL_FN_IN) {
+        tmp1 = dra_cel_materialize(c, &a[1]);
+        if (K(tmp1, ERROR))
+            return tmp1;
+        dra_cel_val_t *na = dra_arena_alloc(c->a, n * sizeof *na, 8);
+        if (!na)
+            return dra_cel__oom(c);
+        memcpy(na, a, n * sizeof *na);
+        na[1] = tmp1;
+        a = na;
+    }
+    return dispatch(c, e, fn, a, n);
+}
+
+dra_cel_val_t dra_cel_call_fn(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
+                              const dra_cel_val_t *a, uint32_t n, bool member)
+{
+    (void)member;
+    if ((n >= 1 && a[0].kind >= DRA_CEL_DEVICE) || (n >= 2 && a[1].kind >= DRA_CEL_DEVICE))
+        return call_dev(c, e, fn, a, n);
+    return dispatch(c, e, fn, a, n);
 }

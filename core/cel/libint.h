@@ -72,18 +72,62 @@ int dra_cel__cmp_for_sort(const dra_cel_val_t *a, const dra_cel_val_t *b);
 bool dra_cel__sort_vals(dra_cel_ctx_t *c, dra_cel_val_t *items, dra_cel_val_t *keys, uint32_t n);
 dra_cel_val_t dra_cel__copy_list(dra_cel_ctx_t *c, const dra_cel_list_t *l, dra_cel_val_t **it);
 
-/* The libraries: fn applied to a[0..n) (the receiver first for a member call); the result, an
- * error value, or "no such overload" when no overload of fn fits the argument kinds. e is the
- * call node (NULL when called without one). indexOf / lastIndexOf on a list go from strlib to
- * listlib, the Semver overloads of isGreaterThan / isLessThan / compareTo from quantitylib to
- * semverlib. */
-dra_cel_val_t dra_cel_strlib_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                                  const dra_cel_val_t *a, uint32_t n);
-dra_cel_val_t dra_cel_listlib_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                                   const dra_cel_val_t *a, uint32_t n);
-dra_cel_val_t dra_cel_quantitylib_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                                       const dra_cel_val_t *a, uint32_t n);
-dra_cel_val_t dra_cel_semverlib_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                                     const dra_cel_val_t *a, uint32_t n);
+/* A function's implementation (the impl column of DRA_CEL_FN_MAP): fn applied to a[0..n) (the
+ * receiver first for a member call); the result, an error value, or "no such overload" when no
+ * overload of fn fits the argument kinds. e is the call node (NULL when called without one).
+ * Rows that share a body share an implementation (it tells them apart by fn). */
+typedef dra_cel_val_t (*dra_cel_impl_t)(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
+                                        const dra_cel_val_t *a, uint32_t n);
+#define DRA_CEL_IMPL(name)                                                                         \
+    dra_cel_val_t name(dra_cel_ctx_t *c, const dra_cel_expr_t *e DRA_UNUSED,                  \
+                       unsigned fn DRA_UNUSED, const dra_cel_val_t *a, uint32_t n)
+
+
+/* strlib.c (indexOf / lastIndexOf on a list go on to dra_cel_list_index_of) */
+DRA_CEL_IMPL(dra_cel_str_contains);
+DRA_CEL_IMPL(dra_cel_str_matches);
+DRA_CEL_IMPL(dra_cel_str_find_all);
+DRA_CEL_IMPL(dra_cel_str_char_at);
+DRA_CEL_IMPL(dra_cel_str_index_of);
+DRA_CEL_IMPL(dra_cel_str_lower_ascii);
+DRA_CEL_IMPL(dra_cel_str_replace);
+DRA_CEL_IMPL(dra_cel_str_split);
+DRA_CEL_IMPL(dra_cel_str_substring);
+DRA_CEL_IMPL(dra_cel_str_trim);
+DRA_CEL_IMPL(dra_cel_str_join);
+DRA_CEL_IMPL(dra_cel_str_format);
+DRA_CEL_IMPL(dra_cel_str_strings_quote);
+
+/* listlib.c */
+DRA_CEL_IMPL(dra_cel_list_index_of);
+DRA_CEL_IMPL(dra_cel_list_distinct);
+DRA_CEL_IMPL(dra_cel_list_flatten);
+DRA_CEL_IMPL(dra_cel_list_lists_range);
+DRA_CEL_IMPL(dra_cel_list_reverse);
+DRA_CEL_IMPL(dra_cel_list_slice);
+DRA_CEL_IMPL(dra_cel_list_sort);
+DRA_CEL_IMPL(dra_cel_list_is_sorted);
+DRA_CEL_IMPL(dra_cel_list_sum);
+DRA_CEL_IMPL(dra_cel_list_min);
+DRA_CEL_IMPL(dra_cel_list_includes);
+DRA_CEL_IMPL(dra_cel_list_sets_contains);
+
+/* quantitylib.c (the Semver overloads of isGreaterThan / isLessThan / compareTo go on to
+ * dra_cel_sv_is_greater_than) */
+DRA_CEL_IMPL(dra_cel_q_quantity);
+DRA_CEL_IMPL(dra_cel_q_sign);
+DRA_CEL_IMPL(dra_cel_q_is_greater_than);
+DRA_CEL_IMPL(dra_cel_q_q_add);
+DRA_CEL_IMPL(dra_cel_q_as_integer);
+DRA_CEL_IMPL(dra_cel_q_is_integer);
+DRA_CEL_IMPL(dra_cel_q_as_approx_float);
+
+/* semverlib.c */
+DRA_CEL_IMPL(dra_cel_sv_semver);
+DRA_CEL_IMPL(dra_cel_sv_is_greater_than);
+DRA_CEL_IMPL(dra_cel_sv_major);
+
+/* lib.c: the IP / CIDR / URL functions through dra_cel_netlib_call (netlib.c) */
+DRA_CEL_IMPL(dra_cel_net_call);
 
 #endif /* DRA_CEL_LIBINT_H */

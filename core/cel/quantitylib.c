@@ -37,64 +37,77 @@ static dra_cel_val_t parse_quantity(dra_cel_ctx_t *c, const dra_cel_val_t *s, bo
     return mk_q(c, &q);
 }
 
-/* ---- dispatch ------------------------------------------------------------------------------- */
+/* ---- the functions (rows of DRA_CEL_FN_MAP) ------------------------------------------------ */
 
-dra_cel_val_t dra_cel_quantitylib_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                          const dra_cel_val_t *a, uint32_t n)
+/* QUANTITY, IS_QUANTITY */
+DRA_CEL_IMPL(dra_cel_q_quantity)
 {
-    (void)e;
-    switch (fn) {
-    case DRA_CEL_FN_QUANTITY:
-    case DRA_CEL_FN_IS_QUANTITY:
-        if (n == 1 && K(a[0], STRING))
-            return parse_quantity(c, &a[0], fn == DRA_CEL_FN_IS_QUANTITY);
-        break;
-    case DRA_CEL_FN_SIGN:
-        if (n == 1 && K(a[0], QUANTITY))
-            return dra_cel_int(dra_quantity_sign(a[0].v.q));
-        break;
-    case DRA_CEL_FN_IS_GREATER_THAN:
-    case DRA_CEL_FN_IS_LESS_THAN:
-    case DRA_CEL_FN_COMPARE_TO:
-        if (n == 2 && K(a[0], QUANTITY) && K(a[1], QUANTITY)) {
-            int r = dra_cel__cmp3(dra_quantity_cmp(a[0].v.q, a[1].v.q));
-            return fn == DRA_CEL_FN_COMPARE_TO ? dra_cel_int(r)
-                                               : dra_cel_bool(fn == DRA_CEL_FN_IS_GREATER_THAN ? r > 0 : r < 0);
-        }
-        return dra_cel_semverlib_call(c, e, fn, a, n); /* the Semver overloads */
-    case DRA_CEL_FN_Q_ADD:
-    case DRA_CEL_FN_Q_SUB:
-        if (n == 2 && K(a[0], QUANTITY) && (K(a[1], QUANTITY) || K(a[1], INT))) {
-            dra_quantity_t rhs, out;
-            if (K(a[1], INT))
-                dra_quantity_from_int64_fmt(a[1].v.i, DRA_QFMT_DECIMAL_EXPONENT, &rhs);
-            else
-                rhs = *a[1].v.q;
-            int rc = fn == DRA_CEL_FN_Q_ADD ? dra_quantity_add(a[0].v.q, &rhs, &out)
-                                            : dra_quantity_sub(a[0].v.q, &rhs, &out);
-            if (rc != DRA_OK)
-                return dra_cel_err(c, "quantity arithmetic overflow");
-            return mk_q(c, &out);
-        }
-        break;
-    case DRA_CEL_FN_AS_INTEGER:
-        if (n == 1 && K(a[0], QUANTITY)) {
-            int64_t v;
-            if (dra_quantity_as_int64(a[0].v.q, &v) != DRA_OK)
-                return dra_cel_err(c, "cannot convert value to integer");
-            return dra_cel_int(v);
-        }
-        break;
-    case DRA_CEL_FN_IS_INTEGER:
-        if (n == 1 && K(a[0], QUANTITY))
-            return dra_cel_bool(dra_quantity_is_integer(a[0].v.q));
-        break;
-    case DRA_CEL_FN_AS_APPROX_FLOAT:
-        if (n == 1 && K(a[0], QUANTITY))
-            return dra_cel_double(dra_quantity_to_double(a[0].v.q));
-        break;
-    default:
-        break;
+    if (n == 1 && K(a[0], STRING))
+        return parse_quantity(c, &a[0], fn == DRA_CEL_FN_IS_QUANTITY);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* SIGN */
+DRA_CEL_IMPL(dra_cel_q_sign)
+{
+    if (n == 1 && K(a[0], QUANTITY))
+        return dra_cel_int(dra_quantity_sign(a[0].v.q));
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* IS_GREATER_THAN, IS_LESS_THAN, COMPARE_TO */
+DRA_CEL_IMPL(dra_cel_q_is_greater_than)
+{
+    if (n == 2 && K(a[0], QUANTITY) && K(a[1], QUANTITY)) {
+        int r = dra_cel__cmp3(dra_quantity_cmp(a[0].v.q, a[1].v.q));
+        return fn == DRA_CEL_FN_COMPARE_TO ? dra_cel_int(r)
+                                           : dra_cel_bool(fn == DRA_CEL_FN_IS_GREATER_THAN ? r > 0 : r < 0);
     }
+    return dra_cel_sv_is_greater_than(c, e, fn, a, n); /* the Semver overloads */
+}
+
+/* Q_ADD, Q_SUB */
+DRA_CEL_IMPL(dra_cel_q_q_add)
+{
+    if (n == 2 && K(a[0], QUANTITY) && (K(a[1], QUANTITY) || K(a[1], INT))) {
+        dra_quantity_t rhs, out;
+        if (K(a[1], INT))
+            dra_quantity_from_int64_fmt(a[1].v.i, DRA_QFMT_DECIMAL_EXPONENT, &rhs);
+        else
+            rhs = *a[1].v.q;
+        int rc = fn == DRA_CEL_FN_Q_ADD ? dra_quantity_add(a[0].v.q, &rhs, &out)
+                                        : dra_quantity_sub(a[0].v.q, &rhs, &out);
+        if (rc != DRA_OK)
+            return dra_cel_err(c, "quantity arithmetic overflow");
+        return mk_q(c, &out);
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* AS_INTEGER */
+DRA_CEL_IMPL(dra_cel_q_as_integer)
+{
+    if (n == 1 && K(a[0], QUANTITY)) {
+        int64_t v;
+        if (dra_quantity_as_int64(a[0].v.q, &v) != DRA_OK)
+            return dra_cel_err(c, "cannot convert value to integer");
+        return dra_cel_int(v);
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* IS_INTEGER */
+DRA_CEL_IMPL(dra_cel_q_is_integer)
+{
+    if (n == 1 && K(a[0], QUANTITY))
+        return dra_cel_bool(dra_quantity_is_integer(a[0].v.q));
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* AS_APPROX_FLOAT */
+DRA_CEL_IMPL(dra_cel_q_as_approx_float)
+{
+    if (n == 1 && K(a[0], QUANTITY))
+        return dra_cel_double(dra_quantity_to_double(a[0].v.q));
     return dra_cel__no_overload(c, fn, a, n);
 }

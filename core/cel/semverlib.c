@@ -30,38 +30,34 @@ static dra_cel_val_t parse_semver(dra_cel_ctx_t *c, const dra_cel_val_t *s, bool
     return v;
 }
 
-/* ---- dispatch ------------------------------------------------------------------------------- */
+/* ---- the functions (rows of DRA_CEL_FN_MAP) ------------------------------------------------ */
 
-dra_cel_val_t dra_cel_semverlib_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                          const dra_cel_val_t *a, uint32_t n)
+/* SEMVER, IS_SEMVER */
+DRA_CEL_IMPL(dra_cel_sv_semver)
 {
-    (void)e;
-    switch (fn) {
-    case DRA_CEL_FN_SEMVER:
-    case DRA_CEL_FN_IS_SEMVER:
-        if ((n == 1 || n == 2) && K(a[0], STRING) && (n == 1 || K(a[1], BOOL)))
-            return parse_semver(c, &a[0], n == 2 && a[1].v.b, fn == DRA_CEL_FN_IS_SEMVER);
-        break;
-    case DRA_CEL_FN_IS_GREATER_THAN:
-    case DRA_CEL_FN_IS_LESS_THAN:
-    case DRA_CEL_FN_COMPARE_TO:
-        if (n == 2 && K(a[0], SEMVER) && K(a[1], SEMVER)) {
-            int r = dra_cel__cmp3(dra_semver_cmp(a[0].v.sv, a[1].v.sv));
-            return fn == DRA_CEL_FN_COMPARE_TO ? dra_cel_int(r)
-                                               : dra_cel_bool(fn == DRA_CEL_FN_IS_GREATER_THAN ? r > 0 : r < 0);
-        }
-        break;
-    case DRA_CEL_FN_MAJOR:
-    case DRA_CEL_FN_MINOR:
-    case DRA_CEL_FN_PATCH:
-        if (n == 1 && K(a[0], SEMVER)) {
-            uint64_t v = fn == DRA_CEL_FN_MAJOR ? a[0].v.sv->major
-                         : fn == DRA_CEL_FN_MINOR ? a[0].v.sv->minor : a[0].v.sv->patch;
-            return dra_cel_int((int64_t)v);
-        }
-        break;
-    default:
-        break;
+    if ((n == 1 || n == 2) && K(a[0], STRING) && (n == 1 || K(a[1], BOOL)))
+        return parse_semver(c, &a[0], n == 2 && a[1].v.b, fn == DRA_CEL_FN_IS_SEMVER);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* IS_GREATER_THAN, IS_LESS_THAN, COMPARE_TO */
+DRA_CEL_IMPL(dra_cel_sv_is_greater_than)
+{
+    if (n == 2 && K(a[0], SEMVER) && K(a[1], SEMVER)) {
+        int r = dra_cel__cmp3(dra_semver_cmp(a[0].v.sv, a[1].v.sv));
+        return fn == DRA_CEL_FN_COMPARE_TO ? dra_cel_int(r)
+                                           : dra_cel_bool(fn == DRA_CEL_FN_IS_GREATER_THAN ? r > 0 : r < 0);
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* MAJOR, MINOR, PATCH */
+DRA_CEL_IMPL(dra_cel_sv_major)
+{
+    if (n == 1 && K(a[0], SEMVER)) {
+        uint64_t v = fn == DRA_CEL_FN_MAJOR ? a[0].v.sv->major
+                     : fn == DRA_CEL_FN_MINOR ? a[0].v.sv->minor : a[0].v.sv->patch;
+        return dra_cel_int((int64_t)v);
     }
     return dra_cel__no_overload(c, fn, a, n);
 }

@@ -498,138 +498,175 @@ static dra_cel_val_t str_format(dra_cel_ctx_t *c, const dra_cel_val_t *f, const 
     return dra_cel_str(b.p, b.n);
 }
 
-/* ---- dispatch ------------------------------------------------------------------------------- */
+/* ---- the functions (rows of DRA_CEL_FN_MAP) ------------------------------------------------ */
 
-dra_cel_val_t dra_cel_strlib_call(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
-                          const dra_cel_val_t *a, uint32_t n)
+/* CONTAINS, STARTS_WITH, ENDS_WITH */
+DRA_CEL_IMPL(dra_cel_str_contains)
 {
-    switch (fn) {
-    case DRA_CEL_FN_CONTAINS:
-    case DRA_CEL_FN_STARTS_WITH:
-    case DRA_CEL_FN_ENDS_WITH:
-        if (n == 2 && K(a[0], STRING) && K(a[1], STRING)) {
-            if (!dra_cel__charge(c, a[0].len / 16))
-                return dra_cel__cost_err();
-            return dra_cel_bool(has_sub(&a[0], &a[1], fn == DRA_CEL_FN_CONTAINS ? 0 : fn == DRA_CEL_FN_STARTS_WITH ? 1 : 2));
+    if (n == 2 && K(a[0], STRING) && K(a[1], STRING)) {
+        if (!dra_cel__charge(c, a[0].len / 16))
+            return dra_cel__cost_err();
+        return dra_cel_bool(has_sub(&a[0], &a[1], fn == DRA_CEL_FN_CONTAINS ? 0 : fn == DRA_CEL_FN_STARTS_WITH ? 1 : 2));
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* MATCHES, FIND */
+DRA_CEL_IMPL(dra_cel_str_matches)
+{
+    if (n == 2 && K(a[0], STRING) && K(a[1], STRING))
+        return regex_fn(c, e, fn, &a[0], &a[1], -1);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* FIND_ALL */
+DRA_CEL_IMPL(dra_cel_str_find_all)
+{
+    if (n >= 2 && n <= 3 && K(a[0], STRING) && K(a[1], STRING) && (n == 2 || K(a[2], INT)))
+        return regex_fn(c, e, fn, &a[0], &a[1], n == 3 ? a[2].v.i : -1);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* CHAR_AT */
+DRA_CEL_IMPL(dra_cel_str_char_at)
+{
+    if (n == 2 && K(a[0], STRING) && K(a[1], INT)) {
+        int64_t i = a[1].v.i;
+        int64_t ncp = dra_cel__cp_count(a[0].v.s, a[0].len);
+        if (i < 0 || i > ncp)
+            return dra_cel_err(c, "index out of range: %lld", (long long)i);
+        if (i == ncp)
+            return dra_cel_str("", 0);
+        int64_t off = dra_cel__cp_off(a[0].v.s, a[0].len, i);
+        return dra_cel_str(a[0].v.s + off, dra_cel__u8len((unsigned char)a[0].v.s[off]));
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* INDEX_OF, LAST_INDEX_OF */
+DRA_CEL_IMPL(dra_cel_str_index_of)
+{
+    if (n >= 2 && K(a[0], STRING) && K(a[1], STRING) && (n == 2 || (n == 3 && K(a[2], INT))))
+        return str_index_of(c, &a[0], &a[1], n == 3 ? &a[2] : NULL, fn == DRA_CEL_FN_LAST_INDEX_OF);
+    return dra_cel_list_index_of(c, e, fn, a, n); /* indexOf / lastIndexOf on a list */
+}
+
+/* LOWER_ASCII, UPPER_ASCII */
+DRA_CEL_IMPL(dra_cel_str_lower_ascii)
+{
+    if (n == 1 && K(a[0], STRING)) {
+        char *p = dra_arena_alloc(c->a, a[0].len + 1, 1);
+        if (!p)
+            return dra_cel__oom(c);
+        for (uint32_t i = 0; i < a[0].len; i++) {
+            char ch = a[0].v.s[i];
+            if (fn == DRA_CEL_FN_LOWER_ASCII && ch >= 'A' && ch <= 'Z')
+                ch = (char)(ch + 32);
+            else if (fn == DRA_CEL_FN_UPPER_ASCII && ch >= 'a' && ch <= 'z')
+                ch = (char)(ch - 32);
+            p[i] = ch;
         }
-        break;
-    case DRA_CEL_FN_MATCHES:
-    case DRA_CEL_FN_FIND:
-        if (n == 2 && K(a[0], STRING) && K(a[1], STRING))
-            return regex_fn(c, e, fn, &a[0], &a[1], -1);
-        break;
-    case DRA_CEL_FN_FIND_ALL:
-        if (n >= 2 && n <= 3 && K(a[0], STRING) && K(a[1], STRING) && (n == 2 || K(a[2], INT)))
-            return regex_fn(c, e, fn, &a[0], &a[1], n == 3 ? a[2].v.i : -1);
-        break;
-    case DRA_CEL_FN_CHAR_AT:
-        if (n == 2 && K(a[0], STRING) && K(a[1], INT)) {
-            int64_t i = a[1].v.i;
-            int64_t ncp = dra_cel__cp_count(a[0].v.s, a[0].len);
-            if (i < 0 || i > ncp)
-                return dra_cel_err(c, "index out of range: %lld", (long long)i);
-            if (i == ncp)
-                return dra_cel_str("", 0);
-            int64_t off = dra_cel__cp_off(a[0].v.s, a[0].len, i);
-            return dra_cel_str(a[0].v.s + off, dra_cel__u8len((unsigned char)a[0].v.s[off]));
+        p[a[0].len] = 0;
+        return dra_cel_str(p, a[0].len);
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* REPLACE */
+DRA_CEL_IMPL(dra_cel_str_replace)
+{
+    if ((n == 3 || n == 4) && K(a[0], STRING) && K(a[1], STRING) && K(a[2], STRING) &&
+        (n == 3 || K(a[3], INT)))
+        return str_replace(c, &a[0], &a[1], &a[2], n == 4 ? a[3].v.i : -1);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* SPLIT */
+DRA_CEL_IMPL(dra_cel_str_split)
+{
+    if ((n == 2 || n == 3) && K(a[0], STRING) && K(a[1], STRING) && (n == 2 || K(a[2], INT)))
+        return str_split(c, &a[0], &a[1], n == 3 ? a[2].v.i : -1);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* SUBSTRING */
+DRA_CEL_IMPL(dra_cel_str_substring)
+{
+    if ((n == 2 || n == 3) && K(a[0], STRING) && K(a[1], INT) && (n == 2 || K(a[2], INT))) {
+        int64_t ncp = dra_cel__cp_count(a[0].v.s, a[0].len);
+        int64_t s = a[1].v.i, t = n == 3 ? a[2].v.i : ncp;
+        if (s < 0 || s > ncp)
+            return dra_cel_err(c, "index out of range: %lld", (long long)s);
+        if (t < 0 || t > ncp)
+            return dra_cel_err(c, "index out of range: %lld", (long long)t);
+        if (s > t)
+            return dra_cel_err(c, "invalid substring range. start: %lld, end: %lld", (long long)s,
+                               (long long)t);
+        int64_t so = dra_cel__cp_off(a[0].v.s, a[0].len, s), eo = dra_cel__cp_off(a[0].v.s, a[0].len, t);
+        return dra_cel_str(a[0].v.s + so, (size_t)(eo - so));
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* TRIM */
+DRA_CEL_IMPL(dra_cel_str_trim)
+{
+    if (n == 1 && K(a[0], STRING)) {
+        const char *s = a[0].v.s;
+        size_t st = 0, en = a[0].len, adv;
+        while (st < en && dra_cel__is_uspace(dra_cel__decode_cp(s + st, en - st, &adv)))
+            st += adv;
+        while (en > st) {
+            size_t b = en - 1;
+            while (b > st && ((unsigned char)s[b] & 0xC0) == 0x80)
+                b--;
+            if (!dra_cel__is_uspace(dra_cel__decode_cp(s + b, en - b, &adv)))
+                break;
+            en = b;
         }
-        break;
-    case DRA_CEL_FN_INDEX_OF:
-    case DRA_CEL_FN_LAST_INDEX_OF:
-        if (n >= 2 && K(a[0], STRING) && K(a[1], STRING) && (n == 2 || (n == 3 && K(a[2], INT))))
-            return str_index_of(c, &a[0], &a[1], n == 3 ? &a[2] : NULL, fn == DRA_CEL_FN_LAST_INDEX_OF);
-        return dra_cel_listlib_call(c, e, fn, a, n); /* indexOf / lastIndexOf on a list */
-    case DRA_CEL_FN_LOWER_ASCII:
-    case DRA_CEL_FN_UPPER_ASCII:
-        if (n == 1 && K(a[0], STRING)) {
-            char *p = dra_arena_alloc(c->a, a[0].len + 1, 1);
-            if (!p)
-                return dra_cel__oom(c);
-            for (uint32_t i = 0; i < a[0].len; i++) {
-                char ch = a[0].v.s[i];
-                if (fn == DRA_CEL_FN_LOWER_ASCII && ch >= 'A' && ch <= 'Z')
-                    ch = (char)(ch + 32);
-                else if (fn == DRA_CEL_FN_UPPER_ASCII && ch >= 'a' && ch <= 'z')
-                    ch = (char)(ch - 32);
-                p[i] = ch;
-            }
-            p[a[0].len] = 0;
-            return dra_cel_str(p, a[0].len);
+        return dra_cel_str(s + st, en - st);
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* JOIN */
+DRA_CEL_IMPL(dra_cel_str_join)
+{
+    if ((n == 1 || n == 2) && K(a[0], LIST) && (n == 1 || K(a[1], STRING))) {
+        dra_cel__sbuf_t b = {.a = c->a};
+        dra_cel__sb_put(&b, "", 0);
+        for (uint32_t i = 0; i < a[0].v.list->n; i++) {
+            const dra_cel_val_t *x = &a[0].v.list->items[i];
+            if (!K(*x, STRING))
+                return dra_cel_err(c, "join: list element %u is not a string", i);
+            if (i && n == 2)
+                dra_cel__sb_put(&b, a[1].v.s, a[1].len);
+            dra_cel__sb_put(&b, x->v.s, x->len);
         }
-        break;
-    case DRA_CEL_FN_REPLACE:
-        if ((n == 3 || n == 4) && K(a[0], STRING) && K(a[1], STRING) && K(a[2], STRING) &&
-            (n == 3 || K(a[3], INT)))
-            return str_replace(c, &a[0], &a[1], &a[2], n == 4 ? a[3].v.i : -1);
-        break;
-    case DRA_CEL_FN_SPLIT:
-        if ((n == 2 || n == 3) && K(a[0], STRING) && K(a[1], STRING) && (n == 2 || K(a[2], INT)))
-            return str_split(c, &a[0], &a[1], n == 3 ? a[2].v.i : -1);
-        break;
-    case DRA_CEL_FN_SUBSTRING:
-        if ((n == 2 || n == 3) && K(a[0], STRING) && K(a[1], INT) && (n == 2 || K(a[2], INT))) {
-            int64_t ncp = dra_cel__cp_count(a[0].v.s, a[0].len);
-            int64_t s = a[1].v.i, t = n == 3 ? a[2].v.i : ncp;
-            if (s < 0 || s > ncp)
-                return dra_cel_err(c, "index out of range: %lld", (long long)s);
-            if (t < 0 || t > ncp)
-                return dra_cel_err(c, "index out of range: %lld", (long long)t);
-            if (s > t)
-                return dra_cel_err(c, "invalid substring range. start: %lld, end: %lld", (long long)s,
-                                   (long long)t);
-            int64_t so = dra_cel__cp_off(a[0].v.s, a[0].len, s), eo = dra_cel__cp_off(a[0].v.s, a[0].len, t);
-            return dra_cel_str(a[0].v.s + so, (size_t)(eo - so));
-        }
-        break;
-    case DRA_CEL_FN_TRIM:
-        if (n == 1 && K(a[0], STRING)) {
-            const char *s = a[0].v.s;
-            size_t st = 0, en = a[0].len, adv;
-            while (st < en && dra_cel__is_uspace(dra_cel__decode_cp(s + st, en - st, &adv)))
-                st += adv;
-            while (en > st) {
-                size_t b = en - 1;
-                while (b > st && ((unsigned char)s[b] & 0xC0) == 0x80)
-                    b--;
-                if (!dra_cel__is_uspace(dra_cel__decode_cp(s + b, en - b, &adv)))
-                    break;
-                en = b;
-            }
-            return dra_cel_str(s + st, en - st);
-        }
-        break;
-    case DRA_CEL_FN_JOIN:
-        if ((n == 1 || n == 2) && K(a[0], LIST) && (n == 1 || K(a[1], STRING))) {
-            dra_cel__sbuf_t b = {.a = c->a};
-            dra_cel__sb_put(&b, "", 0);
-            for (uint32_t i = 0; i < a[0].v.list->n; i++) {
-                const dra_cel_val_t *x = &a[0].v.list->items[i];
-                if (!K(*x, STRING))
-                    return dra_cel_err(c, "join: list element %u is not a string", i);
-                if (i && n == 2)
-                    dra_cel__sb_put(&b, a[1].v.s, a[1].len);
-                dra_cel__sb_put(&b, x->v.s, x->len);
-            }
-            if (b.oom)
-                return dra_cel__oom(c);
-            return dra_cel_str(b.p, b.n);
-        }
-        break;
-    case DRA_CEL_FN_FORMAT:
-        if (n == 2 && K(a[0], STRING) && K(a[1], LIST))
-            return str_format(c, &a[0], &a[1]);
-        break;
-    case DRA_CEL_FN_STRINGS_QUOTE:
-        if (n == 1 && K(a[0], STRING)) {
-            dra_cel__sbuf_t b = {.a = c->a};
-            dra_cel__quote_str(&b, a[0].v.s, a[0].len, '"');
-            if (b.oom)
-                return dra_cel__oom(c);
-            return dra_cel_str(b.p, b.n);
-        }
-        break;
-    default:
-        break;
+        if (b.oom)
+            return dra_cel__oom(c);
+        return dra_cel_str(b.p, b.n);
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* FORMAT */
+DRA_CEL_IMPL(dra_cel_str_format)
+{
+    if (n == 2 && K(a[0], STRING) && K(a[1], LIST))
+        return str_format(c, &a[0], &a[1]);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* STRINGS_QUOTE */
+DRA_CEL_IMPL(dra_cel_str_strings_quote)
+{
+    if (n == 1 && K(a[0], STRING)) {
+        dra_cel__sbuf_t b = {.a = c->a};
+        dra_cel__quote_str(&b, a[0].v.s, a[0].len, '"');
+        if (b.oom)
+            return dra_cel__oom(c);
+        return dra_cel_str(b.p, b.n);
     }
     return dra_cel__no_overload(c, fn, a, n);
 }
