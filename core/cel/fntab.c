@@ -7,7 +7,7 @@
 #include "cel_int.h"
 
 static const char *const fn_names[] = {
-#define DRA_CEL_FN_NAME(id, name, impl) name,
+#define DRA_CEL_FN_NAME(id, name, ...) name,
     DRA_CEL_FN_MAP(DRA_CEL_FN_NAME)
 #undef DRA_CEL_FN_NAME
 };

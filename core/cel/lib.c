@@ -613,7 +613,7 @@ DRA_CEL_IMPL(dra_cel_net_call)
 }
 
 static const dra_cel_impl_t fn_impl[DRA_CEL_FN_COUNT] = {
-#define DRA_CEL_FN_IMPL(id, name, impl) [DRA_CEL_FN_##id] = impl,
+#define DRA_CEL_FN_IMPL(id, name, impl, ...) [DRA_CEL_FN_##id] = impl,
     DRA_CEL_FN_MAP(DRA_CEL_FN_IMPL)
 #undef DRA_CEL_FN_IMPL
 };
