@@ -20,7 +20,8 @@ dra_cel_val_t dra_cel__oom(dra_cel_ctx_t *c)
     return dra_cel_err(c, "out of memory");
 }
 
-dra_cel_val_t dra_cel__no_overload(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a, uint32_t n)
+dra_cel_val_t dra_cel__no_overload(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a,
+                                   uint32_t n)
 {
     char buf[200];
     size_t o = 0;
@@ -315,7 +316,8 @@ const char *dra_cel_val_str(dra_arena_t *a, const dra_cel_val_t *v)
 
 /* ---- arithmetic ----------------------------------------------------------------------------- */
 
-dra_cel_val_t dra_cel__arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a, const dra_cel_val_t *b)
+dra_cel_val_t dra_cel__arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a,
+                             const dra_cel_val_t *b)
 {
     if (a->kind != b->kind)
         return dra_cel__no_overload(c, fn, (dra_cel_val_t[]){*a, *b}, 2);
@@ -602,6 +604,312 @@ static dra_cel_val_t type_of(dra_cel_ctx_t *c, const dra_cel_val_t *v)
     return dra_cel_typeval(dra_cel_kind_type_name(v));
 }
 
+/* ---- operators, conversions, size / type / dyn, `in`, comprehension helpers, optionals ------- */
+
+/* NOT */
+static DRA_CEL_IMPL(op_not)
+{
+    if (n == 1 && K(a[0], BOOL))
+        return dra_cel_bool(!a[0].v.b);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* NEG */
+static DRA_CEL_IMPL(op_neg)
+{
+    if (n == 1 && K(a[0], INT)) {
+        if (a[0].v.i == INT64_MIN)
+            return dra_cel_err(c, "integer overflow");
+        return dra_cel_int(-a[0].v.i);
+    }
+    if (n == 1 && K(a[0], DOUBLE))
+        return dra_cel_double(-a[0].v.d);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* EQ, NE */
+static DRA_CEL_IMPL(op_eq)
+{
+    int r = dra_cel_equal(&a[0], &a[1]);
+    if (r < 0)
+        return dra_cel__no_overload(c, fn, a, 2);
+    return dra_cel_bool(fn == DRA_CEL_FN_EQ ? r == 1 : r != 1);
+}
+
+/* LT, LE, GT, GE */
+static DRA_CEL_IMPL(op_lt)
+{
+    int r = dra_cel_order(&a[0], &a[1]);
+    if (r == 3)
+        return dra_cel__no_overload(c, fn, a, 2);
+    if (r == 2) /* cel-go: Double/Int/Uint Compare with a NaN operand */
+        return dra_cel_err(c, "NaN values cannot be ordered");
+    bool b = fn == DRA_CEL_FN_LT ? r < 0 : fn == DRA_CEL_FN_LE ? r <= 0 : fn == DRA_CEL_FN_GT ? r > 0 : r >= 0;
+    return dra_cel_bool(b);
+}
+
+/* ADD, SUB, MUL, DIV, MOD */
+static DRA_CEL_IMPL(op_add)
+{
+    if (n == 2)
+        return dra_cel__arith(c, fn, &a[0], &a[1]);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* IN */
+static DRA_CEL_IMPL(op_in)
+{
+    const dra_cel_val_t *x = &a[0], *r = &a[1];
+    if (K(*r, LIST) && e && e->u.call.aux == &dra_cel_in_set) {
+        if (!dra_cel__charge(c, r->v.list->n / 4))
+            return dra_cel__cost_err();
+        for (uint32_t i = 0; i < r->v.list->n; i++)
+            if (in_set_key(&r->v.list->items[i], x))
+                return dra_cel_bool(true);
+        return dra_cel_bool(false);
+    }
+    if (K(*r, LIST)) {
+        if (!dra_cel__charge(c, r->v.list->n / 4))
+            return dra_cel__cost_err();
+        for (uint32_t i = 0; i < r->v.list->n; i++)
+            if (dra_cel_equal(x, &r->v.list->items[i]) == 1)
+                return dra_cel_bool(true);
+        return dra_cel_bool(false);
+    }
+    if (K(*r, MAP))
+        return dra_cel_bool(dra_cel_map_find(r->v.map, x) >= 0);
+    if (K(*r, DOMAINS) || K(*r, DOMAIN)) {
+        if (!K(*x, STRING))
+            return dra_cel_bool(false);
+        dra_cel_val_t m = dra_cel_materialize(c, r);
+        if (K(m, ERROR))
+            return m;
+        return dra_cel_bool(dra_cel_map_find(m.v.map, x) >= 0);
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* LIST_APPEND */
+static DRA_CEL_IMPL(op_list_append)
+{
+    /* accumulator append: in place when the accumulator is a builder we own */
+    if (!K(a[0], LIST))
+        return dra_cel__no_overload(c, fn, a, n);
+    dra_cel_list_t *l = (dra_cel_list_t *)a[0].v.list;
+    if (l->cap == 0) {
+        dra_cel_list_t *nl = dra_arena_alloc(c->a, sizeof *nl, 8);
+        uint32_t cap = l->n + 8;
+        dra_cel_val_t *it = dra_arena_alloc(c->a, cap * sizeof *it, 8);
+        if (!nl || !it)
+            return dra_cel__oom(c);
+        memcpy(it, l->items, l->n * sizeof *it);
+        nl->n = l->n;
+        nl->cap = cap;
+        nl->items = it;
+        l = nl;
+    }
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap * 2;
+        dra_cel_val_t *it = dra_arena_alloc(c->a, cap * sizeof *it, 8);
+        if (!it)
+            return dra_cel__oom(c);
+        memcpy(it, l->items, l->n * sizeof *it);
+        l->items = it;
+        l->cap = cap;
+    }
+    l->items[l->n++] = a[1];
+    dra_cel_val_t r = {.kind = DRA_CEL_LIST};
+    r.v.list = l;
+    return r;
+}
+
+/* MAP_INSERT */
+static DRA_CEL_IMPL(op_map_insert)
+{
+    if (!K(a[0], MAP))
+        return dra_cel__no_overload(c, fn, a, n);
+    dra_cel_val_t k, v;
+    if (n == 3) {
+        k = a[1];
+        v = a[2];
+    } else {
+        /* transformMapEntry: the expression yields a one-entry map */
+        if (!K(a[1], MAP))
+            return dra_cel__no_overload(c, fn, a, n);
+        if (a[1].v.map->n != 1)
+            return dra_cel_err(c, "transformMapEntry: expected a single-entry map");
+        k = a[1].v.map->keys[0];
+        v = a[1].v.map->vals[0];
+    }
+    if (!K(k, STRING) && !K(k, INT) && !K(k, UINT) && !K(k, BOOL))
+        return dra_cel_err(c, "unsupported key type: %s", dra_cel_kind_type_name(&k));
+    dra_cel_map_t *m = (dra_cel_map_t *)a[0].v.map;
+    if (dra_cel_map_find(m, &k) >= 0) {
+        const char *ks = dra_cel_val_str(c->a, &k);
+        return dra_cel_err(c, "insert failed: key %s already exists", ks ? ks : "?");
+    }
+    if (m->cap == 0) {
+        dra_cel_map_t *nm = dra_arena_alloc(c->a, sizeof *nm, 8);
+        uint32_t cap = m->n + 8;
+        dra_cel_val_t *ks = dra_arena_alloc(c->a, cap * sizeof *ks, 8);
+        dra_cel_val_t *vs = dra_arena_alloc(c->a, cap * sizeof *vs, 8);
+        if (!nm || !ks || !vs)
+            return dra_cel__oom(c);
+        memcpy(ks, m->keys, m->n * sizeof *ks);
+        memcpy(vs, m->vals, m->n * sizeof *vs);
+        nm->n = m->n;
+        nm->cap = cap;
+        nm->keys = ks;
+        nm->vals = vs;
+        m = nm;
+    }
+    if (m->n == m->cap) {
+        uint32_t cap = m->cap * 2;
+        dra_cel_val_t *ks = dra_arena_alloc(c->a, cap * sizeof *ks, 8);
+        dra_cel_val_t *vs = dra_arena_alloc(c->a, cap * sizeof *vs, 8);
+        if (!ks || !vs)
+            return dra_cel__oom(c);
+        memcpy(ks, m->keys, m->n * sizeof *ks);
+        memcpy(vs, m->vals, m->n * sizeof *vs);
+        m->keys = ks;
+        m->vals = vs;
+        m->cap = cap;
+    }
+    m->keys[m->n] = k;
+    m->vals[m->n] = v;
+    m->n++;
+    dra_cel_val_t r = {.kind = DRA_CEL_MAP};
+    r.v.map = m;
+    return r;
+}
+
+/* SORT_BY_KEYS */
+static DRA_CEL_IMPL(op_sort_by_keys)
+{
+    if (n != 2 || !K(a[0], LIST) || !K(a[1], LIST) || a[0].v.list->n != a[1].v.list->n)
+        return dra_cel__no_overload(c, fn, a, n);
+    dra_cel_val_t *it = NULL, *ks = NULL;
+    dra_cel_val_t r = dra_cel__copy_list(c, a[0].v.list, &it);
+    dra_cel_val_t kr = dra_cel__copy_list(c, a[1].v.list, &ks);
+    if (K(r, ERROR))
+        return r;
+    if (K(kr, ERROR))
+        return kr;
+    if (!dra_cel__sort_vals(c, it, ks, a[0].v.list->n))
+        return c->cost > c->cost_limit ? dra_cel__cost_err()
+                                       : dra_cel_err(c, "sortBy: keys are not comparable");
+    return r;
+}
+
+/* SIZE */
+static DRA_CEL_IMPL(op_size)
+{
+    if (n == 1) {
+        switch (a[0].kind) {
+        case DRA_CEL_STRING: return dra_cel_int(dra_cel__cp_count(a[0].v.s, a[0].len));
+        case DRA_CEL_BYTES: return dra_cel_int(a[0].len);
+        case DRA_CEL_LIST: return dra_cel_int(a[0].v.list->n);
+        case DRA_CEL_MAP: return dra_cel_int(a[0].v.map->n);
+        case DRA_CEL_DOMAINS:
+        case DRA_CEL_DOMAIN: {
+            dra_cel_val_t m = dra_cel_materialize(c, &a[0]);
+            if (K(m, ERROR))
+                return m;
+            return dra_cel_int(m.v.map->n);
+        }
+        default: break;
+        }
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* INT, UINT, DOUBLE, STRING, BYTES, BOOL */
+static DRA_CEL_IMPL(op_int)
+{
+    dra_cel_val_t nr;
+    if (fn == DRA_CEL_FN_STRING && n == 1 && (K(a[0], IP) || K(a[0], CIDR)) &&
+        dra_cel_netlib_call(c, fn, a, n, &nr))
+        return nr;
+    if (n == 1)
+        return dra_cel__conv(c, fn, &a[0]);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* DYN */
+static DRA_CEL_IMPL(op_dyn)
+{
+    if (n == 1)
+        return a[0];
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* TYPE */
+static DRA_CEL_IMPL(op_type)
+{
+    if (n == 1)
+        return type_of(c, &a[0]);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* OPT_OF */
+static DRA_CEL_IMPL(op_opt_of)
+{
+    if (n == 1)
+        return mk_opt(c, &a[0]);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* OPT_NONE */
+static DRA_CEL_IMPL(op_opt_none)
+{
+    if (n == 0)
+        return mk_opt(c, NULL);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* OPT_OF_NON_ZERO */
+static DRA_CEL_IMPL(op_opt_of_non_zero)
+{
+    if (n == 1)
+        return mk_opt(c, is_zero_value(&a[0]) ? NULL : &a[0]);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* HAS_VALUE */
+static DRA_CEL_IMPL(op_has_value)
+{
+    if (n == 1 && K(a[0], OPTIONAL))
+        return dra_cel_bool(a[0].v.opt != NULL);
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* VALUE */
+static DRA_CEL_IMPL(op_value)
+{
+    if (n == 1 && K(a[0], OPTIONAL)) {
+        if (!a[0].v.opt)
+            return dra_cel_err(c, "optional.none() dereference");
+        return *a[0].v.opt;
+    }
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* OR_VALUE */
+static DRA_CEL_IMPL(op_or_value)
+{
+    if (n == 2 && K(a[0], OPTIONAL))
+        return a[0].v.opt ? *a[0].v.opt : a[1];
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
+/* OPT_OR */
+static DRA_CEL_IMPL(op_opt_or)
+{
+    if (n == 2 && K(a[0], OPTIONAL) && K(a[1], OPTIONAL))
+        return a[0].v.opt ? a[0] : a[1];
+    return dra_cel__no_overload(c, fn, a, n);
+}
+
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
 DRA_CEL_IMPL(dra_cel_net_call)
@@ -618,259 +926,10 @@ static const dra_cel_impl_t fn_impl[DRA_CEL_FN_COUNT] = {
 #undef DRA_CEL_FN_IMPL
 };
 
-/* The operators, conversions, size / type / dyn, `in`, the comprehension helpers and optionals
- * (the rows of DRA_CEL_FN_MAP without an impl). */
-DRA_NOINLINE static dra_cel_val_t call_core(dra_cel_ctx_t *c, const dra_cel_expr_t *e,
+/* A call without an implementation: an unknown function (FN_NONE) or no overload. */
+DRA_NOINLINE static dra_cel_val_t call_none(dra_cel_ctx_t *c, const dra_cel_expr_t *e,
                                              unsigned fn, const dra_cel_val_t *a, uint32_t n)
 {
-    {
-        dra_cel_val_t nr;
-        if (fn == DRA_CEL_FN_STRING && n == 1 && (K(a[0], IP) || K(a[0], CIDR)) &&
-            dra_cel_netlib_call(c, fn, a, n, &nr))
-            return nr;
-    }
-    switch (fn) {
-    case DRA_CEL_FN_NOT:
-        if (n == 1 && K(a[0], BOOL))
-            return dra_cel_bool(!a[0].v.b);
-        break;
-    case DRA_CEL_FN_NEG:
-        if (n == 1 && K(a[0], INT)) {
-            if (a[0].v.i == INT64_MIN)
-                return dra_cel_err(c, "integer overflow");
-            return dra_cel_int(-a[0].v.i);
-        }
-        if (n == 1 && K(a[0], DOUBLE))
-            return dra_cel_double(-a[0].v.d);
-        break;
-    case DRA_CEL_FN_EQ:
-    case DRA_CEL_FN_NE: {
-        int r = dra_cel_equal(&a[0], &a[1]);
-        if (r < 0)
-            return dra_cel__no_overload(c, fn, a, 2);
-        return dra_cel_bool(fn == DRA_CEL_FN_EQ ? r == 1 : r != 1);
-    }
-    case DRA_CEL_FN_LT:
-    case DRA_CEL_FN_LE:
-    case DRA_CEL_FN_GT:
-    case DRA_CEL_FN_GE: {
-        int r = dra_cel_order(&a[0], &a[1]);
-        if (r == 3)
-            return dra_cel__no_overload(c, fn, a, 2);
-        if (r == 2) /* cel-go: Double/Int/Uint Compare with a NaN operand */
-            return dra_cel_err(c, "NaN values cannot be ordered");
-        bool b = fn == DRA_CEL_FN_LT ? r < 0 : fn == DRA_CEL_FN_LE ? r <= 0 : fn == DRA_CEL_FN_GT ? r > 0 : r >= 0;
-        return dra_cel_bool(b);
-    }
-    case DRA_CEL_FN_ADD:
-    case DRA_CEL_FN_SUB:
-    case DRA_CEL_FN_MUL:
-    case DRA_CEL_FN_DIV:
-    case DRA_CEL_FN_MOD:
-        if (n == 2)
-            return dra_cel__arith(c, fn, &a[0], &a[1]);
-        break;
-    case DRA_CEL_FN_IN: {
-        const dra_cel_val_t *x = &a[0], *r = &a[1];
-        if (K(*r, LIST) && e && e->u.call.aux == &dra_cel_in_set) {
-            if (!dra_cel__charge(c, r->v.list->n / 4))
-                return dra_cel__cost_err();
-            for (uint32_t i = 0; i < r->v.list->n; i++)
-                if (in_set_key(&r->v.list->items[i], x))
-                    return dra_cel_bool(true);
-            return dra_cel_bool(false);
-        }
-        if (K(*r, LIST)) {
-            if (!dra_cel__charge(c, r->v.list->n / 4))
-                return dra_cel__cost_err();
-            for (uint32_t i = 0; i < r->v.list->n; i++)
-                if (dra_cel_equal(x, &r->v.list->items[i]) == 1)
-                    return dra_cel_bool(true);
-            return dra_cel_bool(false);
-        }
-        if (K(*r, MAP))
-            return dra_cel_bool(dra_cel_map_find(r->v.map, x) >= 0);
-        if (K(*r, DOMAINS) || K(*r, DOMAIN)) {
-            if (!K(*x, STRING))
-                return dra_cel_bool(false);
-            dra_cel_val_t m = dra_cel_materialize(c, r);
-            if (K(m, ERROR))
-                return m;
-            return dra_cel_bool(dra_cel_map_find(m.v.map, x) >= 0);
-        }
-        break;
-    }
-    case DRA_CEL_FN_LIST_APPEND: {
-        /* accumulator append: in place when the accumulator is a builder we own */
-        if (!K(a[0], LIST))
-            break;
-        dra_cel_list_t *l = (dra_cel_list_t *)a[0].v.list;
-        if (l->cap == 0) {
-            dra_cel_list_t *nl = dra_arena_alloc(c->a, sizeof *nl, 8);
-            uint32_t cap = l->n + 8;
-            dra_cel_val_t *it = dra_arena_alloc(c->a, cap * sizeof *it, 8);
-            if (!nl || !it)
-                return dra_cel__oom(c);
-            memcpy(it, l->items, l->n * sizeof *it);
-            nl->n = l->n;
-            nl->cap = cap;
-            nl->items = it;
-            l = nl;
-        }
-        if (l->n == l->cap) {
-            uint32_t cap = l->cap * 2;
-            dra_cel_val_t *it = dra_arena_alloc(c->a, cap * sizeof *it, 8);
-            if (!it)
-                return dra_cel__oom(c);
-            memcpy(it, l->items, l->n * sizeof *it);
-            l->items = it;
-            l->cap = cap;
-        }
-        l->items[l->n++] = a[1];
-        dra_cel_val_t r = {.kind = DRA_CEL_LIST};
-        r.v.list = l;
-        return r;
-    }
-    case DRA_CEL_FN_MAP_INSERT: {
-        if (!K(a[0], MAP))
-            break;
-        dra_cel_val_t k, v;
-        if (n == 3) {
-            k = a[1];
-            v = a[2];
-        } else {
-            /* transformMapEntry: the expression yields a one-entry map */
-            if (!K(a[1], MAP))
-                return dra_cel__no_overload(c, fn, a, n);
-            if (a[1].v.map->n != 1)
-                return dra_cel_err(c, "transformMapEntry: expected a single-entry map");
-            k = a[1].v.map->keys[0];
-            v = a[1].v.map->vals[0];
-        }
-        if (!K(k, STRING) && !K(k, INT) && !K(k, UINT) && !K(k, BOOL))
-            return dra_cel_err(c, "unsupported key type: %s", dra_cel_kind_type_name(&k));
-        dra_cel_map_t *m = (dra_cel_map_t *)a[0].v.map;
-        if (dra_cel_map_find(m, &k) >= 0) {
-            const char *ks = dra_cel_val_str(c->a, &k);
-            return dra_cel_err(c, "insert failed: key %s already exists", ks ? ks : "?");
-        }
-        if (m->cap == 0) {
-            dra_cel_map_t *nm = dra_arena_alloc(c->a, sizeof *nm, 8);
-            uint32_t cap = m->n + 8;
-            dra_cel_val_t *ks = dra_arena_alloc(c->a, cap * sizeof *ks, 8);
-            dra_cel_val_t *vs = dra_arena_alloc(c->a, cap * sizeof *vs, 8);
-            if (!nm || !ks || !vs)
-                return dra_cel__oom(c);
-            memcpy(ks, m->keys, m->n * sizeof *ks);
-            memcpy(vs, m->vals, m->n * sizeof *vs);
-            nm->n = m->n;
-            nm->cap = cap;
-            nm->keys = ks;
-            nm->vals = vs;
-            m = nm;
-        }
-        if (m->n == m->cap) {
-            uint32_t cap = m->cap * 2;
-            dra_cel_val_t *ks = dra_arena_alloc(c->a, cap * sizeof *ks, 8);
-            dra_cel_val_t *vs = dra_arena_alloc(c->a, cap * sizeof *vs, 8);
-            if (!ks || !vs)
-                return dra_cel__oom(c);
-            memcpy(ks, m->keys, m->n * sizeof *ks);
-            memcpy(vs, m->vals, m->n * sizeof *vs);
-            m->keys = ks;
-            m->vals = vs;
-            m->cap = cap;
-        }
-        m->keys[m->n] = k;
-        m->vals[m->n] = v;
-        m->n++;
-        dra_cel_val_t r = {.kind = DRA_CEL_MAP};
-        r.v.map = m;
-        return r;
-    }
-    case DRA_CEL_FN_SORT_BY_KEYS: {
-        if (n != 2 || !K(a[0], LIST) || !K(a[1], LIST) || a[0].v.list->n != a[1].v.list->n)
-            break;
-        dra_cel_val_t *it = NULL, *ks = NULL;
-        dra_cel_val_t r = dra_cel__copy_list(c, a[0].v.list, &it);
-        dra_cel_val_t kr = dra_cel__copy_list(c, a[1].v.list, &ks);
-        if (K(r, ERROR))
-            return r;
-        if (K(kr, ERROR))
-            return kr;
-        if (!dra_cel__sort_vals(c, it, ks, a[0].v.list->n))
-            return c->cost > c->cost_limit ? dra_cel__cost_err() : dra_cel_err(c, "sortBy: keys are not comparable");
-        return r;
-    }
-    case DRA_CEL_FN_SIZE:
-        if (n == 1) {
-            switch (a[0].kind) {
-            case DRA_CEL_STRING: return dra_cel_int(dra_cel__cp_count(a[0].v.s, a[0].len));
-            case DRA_CEL_BYTES: return dra_cel_int(a[0].len);
-            case DRA_CEL_LIST: return dra_cel_int(a[0].v.list->n);
-            case DRA_CEL_MAP: return dra_cel_int(a[0].v.map->n);
-            case DRA_CEL_DOMAINS:
-            case DRA_CEL_DOMAIN: {
-                dra_cel_val_t m = dra_cel_materialize(c, &a[0]);
-                if (K(m, ERROR))
-                    return m;
-                return dra_cel_int(m.v.map->n);
-            }
-            default: break;
-            }
-        }
-        break;
-    case DRA_CEL_FN_INT:
-    case DRA_CEL_FN_UINT:
-    case DRA_CEL_FN_DOUBLE:
-    case DRA_CEL_FN_STRING:
-    case DRA_CEL_FN_BYTES:
-    case DRA_CEL_FN_BOOL:
-        if (n == 1)
-            return dra_cel__conv(c, fn, &a[0]);
-        break;
-    case DRA_CEL_FN_DYN:
-        if (n == 1)
-            return a[0];
-        break;
-    case DRA_CEL_FN_TYPE:
-        if (n == 1)
-            return type_of(c, &a[0]);
-        break;
-    case DRA_CEL_FN_OPT_OF:
-        if (n == 1)
-            return mk_opt(c, &a[0]);
-        break;
-    case DRA_CEL_FN_OPT_NONE:
-        if (n == 0)
-            return mk_opt(c, NULL);
-        break;
-    case DRA_CEL_FN_OPT_OF_NON_ZERO:
-        if (n == 1)
-            return mk_opt(c, is_zero_value(&a[0]) ? NULL : &a[0]);
-        break;
-    case DRA_CEL_FN_HAS_VALUE:
-        if (n == 1 && K(a[0], OPTIONAL))
-            return dra_cel_bool(a[0].v.opt != NULL);
-        break;
-    case DRA_CEL_FN_VALUE:
-        if (n == 1 && K(a[0], OPTIONAL)) {
-            if (!a[0].v.opt)
-                return dra_cel_err(c, "optional.none() dereference");
-            return *a[0].v.opt;
-        }
-        break;
-    case DRA_CEL_FN_OR_VALUE:
-        if (n == 2 && K(a[0], OPTIONAL))
-            return a[0].v.opt ? *a[0].v.opt : a[1];
-        break;
-    case DRA_CEL_FN_OPT_OR:
-        if (n == 2 && K(a[0], OPTIONAL) && K(a[1], OPTIONAL))
-            return a[0].v.opt ? a[0] : a[1];
-        break;
-    default:
-        break;
-    }
     if (fn == DRA_CEL_FN_NONE && e)
         return dra_cel_err(c, "no such overload: %s", e->u.call.name);
     return dra_cel__no_overload(c, fn, a, n);
@@ -882,7 +941,7 @@ static dra_cel_val_t dispatch(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigne
     /* the library functions: the impl column of DRA_CEL_FN_MAP */
     if (fn < DRA_CEL_FN_COUNT && fn_impl[fn])
         return fn_impl[fn](c, e, fn, a, n);
-    return call_core(c, e, fn, a, n);
+    return call_none(c, e, fn, a, n);
 }
 
 /* Arguments that are device views are materialized first (except for size and in). */

@@ -38,7 +38,8 @@ static inline int dra_cel__cmp3(int r)
 dra_cel_val_t dra_cel__oom(dra_cel_ctx_t *c);
 dra_cel_val_t dra_cel__mk_list(dra_cel_ctx_t *c, uint32_t n, dra_cel_val_t **items);
 /* lib.c: the "no such overload: fn(types)" error; arithmetic (fn is ADD, SUB, MUL, DIV or MOD). */
-dra_cel_val_t dra_cel__no_overload(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a, uint32_t n);
+dra_cel_val_t dra_cel__no_overload(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a,
+                                   uint32_t n);
 dra_cel_val_t dra_cel__arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a,
                              const dra_cel_val_t *b);
 /* lib.c: the conversion fn (INT, UINT, DOUBLE, STRING, BYTES or BOOL) of *a. */
@@ -79,8 +80,8 @@ dra_cel_val_t dra_cel__copy_list(dra_cel_ctx_t *c, const dra_cel_list_t *l, dra_
 typedef dra_cel_val_t (*dra_cel_impl_t)(dra_cel_ctx_t *c, const dra_cel_expr_t *e, unsigned fn,
                                         const dra_cel_val_t *a, uint32_t n);
 #define DRA_CEL_IMPL(name)                                                                         \
-    dra_cel_val_t name(dra_cel_ctx_t *c, const dra_cel_expr_t *e DRA_UNUSED,                  \
-                       unsigned fn DRA_UNUSED, const dra_cel_val_t *a, uint32_t n)
+    dra_cel_val_t name(dra_cel_ctx_t *c, const dra_cel_expr_t *e DRA_UNUSED,                      \
+                       unsigned fn DRA_UNUSED, const dra_cel_val_t *a, uint32_t n DRA_UNUSED)
 
 
 /* strlib.c (indexOf / lastIndexOf on a list go on to dra_cel_list_index_of) */
