@@ -20,7 +20,7 @@
 /* The CEL functions and operators, one row each: FN(id, name, impl, cost, overloads...).
  * - id: DRA_CEL_FN_<id>; name: as cel-go spells it (operators "_+_", member and global functions
  *   by their name);
- * - impl: the evaluator's implementation (a dra_cel_impl_t of libint.h: op_* in lib.c for the
+ * - impl: the evaluator's implementation (a dra_cel_impl_t of libint.h: dra_cel_op_* in oplib.c for the
  *   operators, conversions, optionals and comprehension helpers, dra_cel_str_* in strlib.c,
  *   dra_cel_list_* in listlib.c, dra_cel_q_* in quantitylib.c, dra_cel_sv_* in semverlib.c,
  *   dra_cel_net_call for netlib.c), or NULL for what eval.c evaluates itself (&&, ||, ?:,
@@ -36,38 +36,38 @@
     FN(NONE, "", NULL, ONE, NULL)                                                                  \
     FN(AND, "_&&_", NULL, OWN, NULL)                                                               \
     FN(OR, "_||_", NULL, OWN, NULL)                                                                \
-    FN(NOT, "!_", op_not, ONE, "gb>b")                                                             \
-    FN(NEG, "-_", op_neg, ONE, "gd>d", "gi>i")                                                     \
+    FN(NOT, "!_", dra_cel_op_not, ONE, "gb>b")                                                             \
+    FN(NEG, "-_", dra_cel_op_neg, ONE, "gd>d", "gi>i")                                                     \
     FN(COND, "_?_:_", NULL, OWN, NULL)                                                             \
-    FN(EQ, "_==_", op_eq, OWN, NULL)                                                               \
-    FN(NE, "_!=_", op_eq, OWN, NULL)                                                               \
-    FN(LT, "_<_", op_lt, OWN, DRA_CEL_SIG_ORD)                                                     \
-    FN(LE, "_<=_", op_lt, OWN, DRA_CEL_SIG_ORD)                                                    \
-    FN(GT, "_>_", op_lt, OWN, DRA_CEL_SIG_ORD)                                                     \
-    FN(GE, "_>=_", op_lt, OWN, DRA_CEL_SIG_ORD)                                                    \
-    FN(ADD, "_+_", op_add, OWN, "gyy>y", "gdd>d", "gDD>D", "gDP>P", "gPD>P", "gii>i", "gLL>1",     \
+    FN(EQ, "_==_", dra_cel_op_eq, OWN, NULL)                                                               \
+    FN(NE, "_!=_", dra_cel_op_eq, OWN, NULL)                                                               \
+    FN(LT, "_<_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                     \
+    FN(LE, "_<=_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                    \
+    FN(GT, "_>_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                     \
+    FN(GE, "_>=_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                    \
+    FN(ADD, "_+_", dra_cel_op_add, OWN, "gyy>y", "gdd>d", "gDD>D", "gDP>P", "gPD>P", "gii>i", "gLL>1",     \
        "gss>s", "guu>u")                                                                           \
-    FN(SUB, "_-_", op_add, ONE, "gdd>d", "gDD>D", "gii>i", "gPD>P", "gPP>D", "guu>u")              \
-    FN(MUL, "_*_", op_add, ONE, "gdd>d", "gii>i", "guu>u")                                         \
-    FN(DIV, "_/_", op_add, ONE, "gdd>d", "gii>i", "guu>u")                                         \
-    FN(MOD, "_%_", op_add, ONE, "gii>i", "guu>u")                                                  \
+    FN(SUB, "_-_", dra_cel_op_add, ONE, "gdd>d", "gDD>D", "gii>i", "gPD>P", "gPP>D", "guu>u")              \
+    FN(MUL, "_*_", dra_cel_op_add, ONE, "gdd>d", "gii>i", "guu>u")                                         \
+    FN(DIV, "_/_", dra_cel_op_add, ONE, "gdd>d", "gii>i", "guu>u")                                         \
+    FN(MOD, "_%_", dra_cel_op_add, ONE, "gii>i", "guu>u")                                                  \
     FN(INDEX, "_[_]", NULL, OWN, NULL)                                                             \
     FN(OPT_INDEX, "_[?_]", NULL, OWN, NULL)                                                        \
-    FN(IN, "@in", op_in, OWN, NULL)                                                                \
+    FN(IN, "@in", dra_cel_op_in, OWN, NULL)                                                                \
     FN(NOT_STRICTLY_FALSE, "@not_strictly_false", NULL, OWN, "gb>b")                               \
-    FN(LIST_APPEND, "@append", op_list_append, OWN, NULL)                                          \
-    FN(MAP_INSERT, "@mapinsert", op_map_insert, OWN, NULL)                                         \
-    FN(SORT_BY_KEYS, "@sortByAssociatedKeys", op_sort_by_keys, LIST_PAIR, "gLL>1")                 \
-    FN(SIZE, "size", op_size, ONE, "gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i", "gs>i", "ms>i") \
-    FN(INT, "int", op_int, ONE, "gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i")                    \
-    FN(UINT, "uint", op_int, ONE, "gi>u", "gu>u", "gd>u", "gs>u")                                  \
-    FN(DOUBLE, "double", op_int, ONE, "gi>d", "gu>d", "gd>d", "gs>d")                              \
-    FN(STRING, "string", op_int, PASS, "gi>s", "gu>s", "gd>s", "gs>s", "gy>s", "gb>s", "gP>s",     \
+    FN(LIST_APPEND, "@append", dra_cel_op_list_append, OWN, NULL)                                          \
+    FN(MAP_INSERT, "@mapinsert", dra_cel_op_map_insert, OWN, NULL)                                         \
+    FN(SORT_BY_KEYS, "@sortByAssociatedKeys", dra_cel_op_sort_by_keys, LIST_PAIR, "gLL>1")                 \
+    FN(SIZE, "size", dra_cel_op_size, ONE, "gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i", "gs>i", "ms>i") \
+    FN(INT, "int", dra_cel_op_int, ONE, "gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i")                    \
+    FN(UINT, "uint", dra_cel_op_int, ONE, "gi>u", "gu>u", "gd>u", "gs>u")                                  \
+    FN(DOUBLE, "double", dra_cel_op_int, ONE, "gi>d", "gu>d", "gd>d", "gs>d")                              \
+    FN(STRING, "string", dra_cel_op_int, PASS, "gi>s", "gu>s", "gd>s", "gs>s", "gy>s", "gb>s", "gP>s",     \
        "gD>s", "gp>s", "gc>s")                                                                     \
-    FN(BYTES, "bytes", op_int, PASS, "gs>y", "gy>y")                                               \
-    FN(BOOL, "bool", op_int, ONE, "gb>b", "gs>b")                                                  \
-    FN(DYN, "dyn", op_dyn, PASS, NULL)                                                             \
-    FN(TYPE, "type", op_type, ONE, "gA>t")                                                         \
+    FN(BYTES, "bytes", dra_cel_op_int, PASS, "gs>y", "gy>y")                                               \
+    FN(BOOL, "bool", dra_cel_op_int, ONE, "gb>b", "gs>b")                                                  \
+    FN(DYN, "dyn", dra_cel_op_dyn, PASS, NULL)                                                             \
+    FN(TYPE, "type", dra_cel_op_type, ONE, "gA>t")                                                         \
     FN(CONTAINS, "contains", dra_cel_str_contains, STR, "mss>b")                                   \
     FN(STARTS_WITH, "startsWith", dra_cel_str_contains, STR, "mss>b")                              \
     FN(ENDS_WITH, "endsWith", dra_cel_str_contains, STR, "mss>b")                                  \
@@ -100,13 +100,13 @@
     FN(SETS_CONTAINS, "sets.contains", dra_cel_list_sets_contains, LIST_PAIR, "gLL>b")             \
     FN(SETS_EQUIVALENT, "sets.equivalent", dra_cel_list_sets_contains, LIST_PAIR, "gLL>b")         \
     FN(SETS_INTERSECTS, "sets.intersects", dra_cel_list_sets_contains, LIST_PAIR, "gLL>b")         \
-    FN(OPT_OF, "optional.of", op_opt_of, PASS, NULL)                                               \
-    FN(OPT_NONE, "optional.none", op_opt_none, ONE, "g>O")                                         \
-    FN(OPT_OF_NON_ZERO, "optional.ofNonZeroValue", op_opt_of_non_zero, ONE, NULL)                  \
-    FN(HAS_VALUE, "hasValue", op_has_value, ONE, "mO>b")                                           \
-    FN(VALUE, "value", op_value, PASS, NULL)                                                       \
-    FN(OR_VALUE, "orValue", op_or_value, PASS, NULL)                                               \
-    FN(OPT_OR, "or", op_opt_or, ONE, NULL)                                                         \
+    FN(OPT_OF, "optional.of", dra_cel_op_opt_of, PASS, NULL)                                               \
+    FN(OPT_NONE, "optional.none", dra_cel_op_opt_none, ONE, "g>O")                                         \
+    FN(OPT_OF_NON_ZERO, "optional.ofNonZeroValue", dra_cel_op_opt_of_non_zero, ONE, NULL)                  \
+    FN(HAS_VALUE, "hasValue", dra_cel_op_has_value, ONE, "mO>b")                                           \
+    FN(VALUE, "value", dra_cel_op_value, PASS, NULL)                                                       \
+    FN(OR_VALUE, "orValue", dra_cel_op_or_value, PASS, NULL)                                               \
+    FN(OPT_OR, "or", dra_cel_op_opt_or, ONE, NULL)                                                         \
     FN(QUANTITY, "quantity", dra_cel_q_quantity, ONE, "gs>q")                                      \
     FN(IS_QUANTITY, "isQuantity", dra_cel_q_quantity, ONE, "gs>b")                                 \
     FN(SIGN, "sign", dra_cel_q_sign, ONE, "gq>i")                                                  \

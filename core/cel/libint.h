@@ -1,6 +1,8 @@
 /*
- * libint.h - internals shared by the files of the CEL function library (lib.c, strlib.c,
- * listlib.c, quantitylib.c, semverlib.c); not included by the parser, checker or evaluator.
+ * libint.h - internals shared by the files of the CEL function library (lib.c, oplib.c, strlib.c,
+ * listlib.c, quantitylib.c, semverlib.c, libutil.c); not included by the parser, checker or
+ * evaluator. Calls go one way: lib.c (dispatch) -> the library files -> oplib.c (conversions,
+ * arithmetic) -> libutil.c (helpers).
  * Values built here live in the evaluation arena (c->a); a helper that cannot allocate sets
  * c->oom and returns the "out of memory" error value. The dra_cel__ prefix marks names internal
  * to the library.
@@ -34,18 +36,24 @@ static inline int dra_cel__cmp3(int r)
     return r < 0 ? -1 : r > 0;
 }
 
-/* lib.c: the out-of-memory error (sets c->oom); a list of n items (*items to fill). */
+static inline size_t dra_cel__u8len(unsigned char c)
+{
+    return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+}
+
+/* libutil.c: the out-of-memory error (sets c->oom); a list of n items (*items to fill). */
 dra_cel_val_t dra_cel__oom(dra_cel_ctx_t *c);
 dra_cel_val_t dra_cel__mk_list(dra_cel_ctx_t *c, uint32_t n, dra_cel_val_t **items);
-/* lib.c: the "no such overload: fn(types)" error; arithmetic (fn is ADD, SUB, MUL, DIV or MOD). */
+/* libutil.c: the "no such overload: fn(types)" error. oplib.c: arithmetic (fn is ADD, SUB, MUL,
+ * DIV or MOD). */
 dra_cel_val_t dra_cel__no_overload(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a,
                                    uint32_t n);
 dra_cel_val_t dra_cel__arith(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a,
                              const dra_cel_val_t *b);
-/* lib.c: the conversion fn (INT, UINT, DOUBLE, STRING, BYTES or BOOL) of *a. */
+/* oplib.c: the conversion fn (INT, UINT, DOUBLE, STRING, BYTES or BOOL) of *a. */
 dra_cel_val_t dra_cel__conv(dra_cel_ctx_t *c, unsigned fn, const dra_cel_val_t *a);
 
-/* lib.c: an arena-backed string builder (oom set once an append failed), CEL quoting and Go %g
+/* libutil.c: an arena-backed string builder (oom set once an append failed), CEL quoting and Go %g
  * formatting of a double. */
 typedef struct dra_cel__sbuf {
     dra_arena_t *a;
@@ -58,14 +66,14 @@ void dra_cel__sb_puts(dra_cel__sbuf_t *b, const char *s);
 void dra_cel__quote_str(dra_cel__sbuf_t *b, const char *s, size_t n, char q);
 size_t dra_cel__fmt_double(double d, char *buf, size_t len);
 
-/* strlib.c: UTF-8 code points (invalid bytes count as one code point each). */
+/* libutil.c: UTF-8 code points (invalid bytes count as one code point each). */
 int64_t dra_cel__cp_count(const char *s, size_t n);
 int64_t dra_cel__cp_off(const char *s, size_t n, int64_t cp); /* byte offset, -1 past the end */
 bool dra_cel__utf8_valid(const char *s, size_t n);
 uint32_t dra_cel__decode_cp(const char *s, size_t n, size_t *adv);
 bool dra_cel__is_uspace(uint32_t cp);
 
-/* listlib.c: index of x in l (first or last), -1 when absent; the sort order of sort() and
+/* libutil.c: index of x in l (first or last), -1 when absent; the sort order of sort() and
  * sortBy (0 equal, 2 incomparable); stable sort of items (with keys, when not NULL, as the sort
  * keys); a copy of a list that can be sorted in place. */
 int dra_cel__list_index_of(const dra_cel_list_t *l, const dra_cel_val_t *x, bool last);
@@ -83,6 +91,28 @@ typedef dra_cel_val_t (*dra_cel_impl_t)(dra_cel_ctx_t *c, const dra_cel_expr_t *
     dra_cel_val_t name(dra_cel_ctx_t *c, const dra_cel_expr_t *e DRA_UNUSED,                      \
                        unsigned fn DRA_UNUSED, const dra_cel_val_t *a, uint32_t n DRA_UNUSED)
 
+
+/* oplib.c */
+DRA_CEL_IMPL(dra_cel_op_not);
+DRA_CEL_IMPL(dra_cel_op_neg);
+DRA_CEL_IMPL(dra_cel_op_eq);
+DRA_CEL_IMPL(dra_cel_op_lt);
+DRA_CEL_IMPL(dra_cel_op_add);
+DRA_CEL_IMPL(dra_cel_op_in);
+DRA_CEL_IMPL(dra_cel_op_list_append);
+DRA_CEL_IMPL(dra_cel_op_map_insert);
+DRA_CEL_IMPL(dra_cel_op_sort_by_keys);
+DRA_CEL_IMPL(dra_cel_op_size);
+DRA_CEL_IMPL(dra_cel_op_int);
+DRA_CEL_IMPL(dra_cel_op_dyn);
+DRA_CEL_IMPL(dra_cel_op_type);
+DRA_CEL_IMPL(dra_cel_op_opt_of);
+DRA_CEL_IMPL(dra_cel_op_opt_none);
+DRA_CEL_IMPL(dra_cel_op_opt_of_non_zero);
+DRA_CEL_IMPL(dra_cel_op_has_value);
+DRA_CEL_IMPL(dra_cel_op_value);
+DRA_CEL_IMPL(dra_cel_op_or_value);
+DRA_CEL_IMPL(dra_cel_op_opt_or);
 
 /* strlib.c (indexOf / lastIndexOf on a list go on to dra_cel_list_index_of) */
 DRA_CEL_IMPL(dra_cel_str_contains);

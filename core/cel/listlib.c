@@ -13,69 +13,6 @@
 
 #include "libint.h"
 
-/* ---- lists ---------------------------------------------------------------------------------- */
-
-int dra_cel__list_index_of(const dra_cel_list_t *l, const dra_cel_val_t *x, bool last)
-{
-    int r = -1;
-    for (uint32_t i = 0; i < l->n; i++)
-        if (dra_cel_equal(&l->items[i], x) == 1) {
-            r = (int)i;
-            if (!last)
-                return r;
-        }
-    return r;
-}
-
-int dra_cel__cmp_for_sort(const dra_cel_val_t *a, const dra_cel_val_t *b)
-{
-    if (K(*a, QUANTITY) && K(*b, QUANTITY))
-        return dra_quantity_cmp(a->v.q, b->v.q);
-    if (K(*a, SEMVER) && K(*b, SEMVER))
-        return dra_semver_cmp(a->v.sv, b->v.sv);
-    int r = dra_cel_order(a, b);
-    return r > 1 ? 2 : r;
-}
-
-/* Stable insertion/merge sort of items (with optional parallel keys). Returns false if not
- * comparable. */
-bool dra_cel__sort_vals(dra_cel_ctx_t *c, dra_cel_val_t *items, dra_cel_val_t *keys, uint32_t n)
-{
-    dra_cel_val_t *k = keys ? keys : items;
-    for (uint32_t i = 1; i < n; i++) {
-        if (!dra_cel__charge(c, 1))
-            return false;
-        dra_cel_val_t xi = items[i], xk = k[i];
-        uint32_t j = i;
-        while (j > 0) {
-            int r = dra_cel__cmp_for_sort(&k[j - 1], &xk);
-            if (r == 2 || (r != -1 && r != 0 && r != 1))
-                return false;
-            if (r <= 0)
-                break;
-            items[j] = items[j - 1];
-            if (keys)
-                k[j] = k[j - 1];
-            j--;
-        }
-        items[j] = xi;
-        if (keys)
-            k[j] = xk;
-    }
-    for (uint32_t i = 1; i < n; i++)
-        if (dra_cel__cmp_for_sort(&k[i - 1], &k[i]) == 2)
-            return false;
-    return true;
-}
-
-dra_cel_val_t dra_cel__copy_list(dra_cel_ctx_t *c, const dra_cel_list_t *l, dra_cel_val_t **it)
-{
-    dra_cel_val_t r = dra_cel__mk_list(c, l->n, it);
-    if (!K(r, ERROR))
-        memcpy(*it, l->items, l->n * sizeof **it);
-    return r;
-}
-
 static dra_cel_val_t flatten(dra_cel_ctx_t *c, const dra_cel_list_t *l, int64_t depth)
 {
     dra_cel__sbuf_t dummy = {0};
