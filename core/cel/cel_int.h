@@ -17,125 +17,157 @@
 #include "cel.h"
 #include "cel_ast.h"
 
-/* Function ids: FN(id, name). Operators use cel-go's names. */
+/* The CEL functions and operators, one row each: FN(id, name, impl, cost, overloads...).
+ * - id: DRA_CEL_FN_<id>; name: as cel-go spells it (operators "_+_", member and global functions
+ *   by their name);
+ * - impl: the evaluator's implementation (a dra_cel_impl_t of libint.h: dra_cel_op_* in oplib.c for the
+ *   operators, conversions, optionals and comprehension helpers, dra_cel_str_* in strlib.c,
+ *   dra_cel_list_* in listlib.c, dra_cel_q_* in quantitylib.c, dra_cel_sv_* in semverlib.c,
+ *   dra_cel_net_call for netlib.c), or NULL for what eval.c evaluates itself (&&, ||, ?:,
+ *   indexing, @not_strictly_false);
+ * - cost: the static cost rule of cost.c (DRA_CEL_FC_<cost>, below);
+ * - overloads: the checker's signature strings (check.c explains the codes), in cel-go's
+ *   declaration order (a free type variable is bound by the first one that matches), or NULL
+ *   when check.c types the call with its own code. */
+#define DRA_CEL_SIG_ORD                                                                            \
+    "gbb>b", "gii>b", "gid>b", "giu>b", "guu>b", "gud>b", "gui>b", "gdd>b", "gdi>b", "gdu>b",      \
+        "gss>b", "gyy>b", "gPP>b", "gDD>b"
 #define DRA_CEL_FN_MAP(FN)                                                                         \
-    FN(NONE, "")                                                                                   \
-    FN(AND, "_&&_")                                                                                \
-    FN(OR, "_||_")                                                                                 \
-    FN(NOT, "!_")                                                                                  \
-    FN(NEG, "-_")                                                                                  \
-    FN(COND, "_?_:_")                                                                              \
-    FN(EQ, "_==_")                                                                                 \
-    FN(NE, "_!=_")                                                                                 \
-    FN(LT, "_<_")                                                                                  \
-    FN(LE, "_<=_")                                                                                 \
-    FN(GT, "_>_")                                                                                  \
-    FN(GE, "_>=_")                                                                                 \
-    FN(ADD, "_+_")                                                                                 \
-    FN(SUB, "_-_")                                                                                 \
-    FN(MUL, "_*_")                                                                                 \
-    FN(DIV, "_/_")                                                                                 \
-    FN(MOD, "_%_")                                                                                 \
-    FN(INDEX, "_[_]")                                                                              \
-    FN(OPT_INDEX, "_[?_]")                                                                         \
-    FN(IN, "@in")                                                                                  \
-    FN(NOT_STRICTLY_FALSE, "@not_strictly_false")                                                  \
-    FN(LIST_APPEND, "@append")                                                                     \
-    FN(MAP_INSERT, "@mapinsert")                                                                   \
-    FN(SORT_BY_KEYS, "@sortByAssociatedKeys")                                                      \
-    FN(SIZE, "size")                                                                               \
-    FN(INT, "int")                                                                                 \
-    FN(UINT, "uint")                                                                               \
-    FN(DOUBLE, "double")                                                                           \
-    FN(STRING, "string")                                                                           \
-    FN(BYTES, "bytes")                                                                             \
-    FN(BOOL, "bool")                                                                               \
-    FN(DYN, "dyn")                                                                                 \
-    FN(TYPE, "type")                                                                               \
-    FN(CONTAINS, "contains")                                                                       \
-    FN(STARTS_WITH, "startsWith")                                                                  \
-    FN(ENDS_WITH, "endsWith")                                                                      \
-    FN(MATCHES, "matches")                                                                         \
-    FN(FIND, "find")                                                                               \
-    FN(FIND_ALL, "findAll")                                                                        \
-    FN(CHAR_AT, "charAt")                                                                          \
-    FN(INDEX_OF, "indexOf")                                                                        \
-    FN(LAST_INDEX_OF, "lastIndexOf")                                                               \
-    FN(LOWER_ASCII, "lowerAscii")                                                                  \
-    FN(UPPER_ASCII, "upperAscii")                                                                  \
-    FN(REPLACE, "replace")                                                                         \
-    FN(SPLIT, "split")                                                                             \
-    FN(SUBSTRING, "substring")                                                                     \
-    FN(TRIM, "trim")                                                                               \
-    FN(JOIN, "join")                                                                               \
-    FN(FORMAT, "format")                                                                           \
-    FN(STRINGS_QUOTE, "strings.quote")                                                             \
-    FN(DISTINCT, "distinct")                                                                       \
-    FN(FLATTEN, "flatten")                                                                         \
-    FN(LISTS_RANGE, "lists.range")                                                                 \
-    FN(REVERSE, "reverse")                                                                         \
-    FN(SLICE, "slice")                                                                             \
-    FN(SORT, "sort")                                                                               \
-    FN(IS_SORTED, "isSorted")                                                                      \
-    FN(SUM, "sum")                                                                                 \
-    FN(MIN, "min")                                                                                 \
-    FN(MAX, "max")                                                                                 \
-    FN(INCLUDES, "includes")                                                                       \
-    FN(SETS_CONTAINS, "sets.contains")                                                             \
-    FN(SETS_EQUIVALENT, "sets.equivalent")                                                         \
-    FN(SETS_INTERSECTS, "sets.intersects")                                                         \
-    FN(OPT_OF, "optional.of")                                                                      \
-    FN(OPT_NONE, "optional.none")                                                                  \
-    FN(OPT_OF_NON_ZERO, "optional.ofNonZeroValue")                                                 \
-    FN(HAS_VALUE, "hasValue")                                                                      \
-    FN(VALUE, "value")                                                                             \
-    FN(OR_VALUE, "orValue")                                                                        \
-    FN(OPT_OR, "or")                                                                               \
-    FN(QUANTITY, "quantity")                                                                       \
-    FN(IS_QUANTITY, "isQuantity")                                                                  \
-    FN(SIGN, "sign")                                                                               \
-    FN(IS_GREATER_THAN, "isGreaterThan")                                                           \
-    FN(IS_LESS_THAN, "isLessThan")                                                                 \
-    FN(COMPARE_TO, "compareTo")                                                                    \
-    FN(Q_ADD, "add")                                                                               \
-    FN(Q_SUB, "sub")                                                                               \
-    FN(AS_INTEGER, "asInteger")                                                                    \
-    FN(IS_INTEGER, "isInteger")                                                                    \
-    FN(AS_APPROX_FLOAT, "asApproximateFloat")                                                      \
-    FN(SEMVER, "semver")                                                                           \
-    FN(IS_SEMVER, "isSemver")                                                                      \
-    FN(MAJOR, "major")                                                                             \
-    FN(MINOR, "minor")                                                                             \
-    FN(PATCH, "patch")                                                                             \
-    FN(IP, "ip")                                                                                   \
-    FN(IS_IP, "isIP")                                                                              \
-    FN(CIDR, "cidr")                                                                               \
-    FN(IS_CIDR, "isCIDR")                                                                          \
-    FN(FAMILY, "family")                                                                           \
-    FN(IS_UNSPECIFIED, "isUnspecified")                                                            \
-    FN(IS_LOOPBACK, "isLoopback")                                                                  \
-    FN(IS_LL_MULTICAST, "isLinkLocalMulticast")                                                    \
-    FN(IS_LL_UNICAST, "isLinkLocalUnicast")                                                        \
-    FN(IS_GLOBAL_UNICAST, "isGlobalUnicast")                                                       \
-    FN(CONTAINS_IP, "containsIP")                                                                  \
-    FN(CONTAINS_CIDR, "containsCIDR")                                                              \
-    FN(MASKED, "masked")                                                                           \
-    FN(PREFIX_LENGTH, "prefixLength")                                                              \
-    FN(URL, "url")                                                                                 \
-    FN(IS_URL, "isURL")                                                                            \
-    FN(GET_SCHEME, "getScheme")                                                                    \
-    FN(GET_HOST, "getHost")                                                                        \
-    FN(GET_HOSTNAME, "getHostname")                                                                \
-    FN(GET_PORT, "getPort")                                                                        \
-    FN(GET_ESCAPED_PATH, "getEscapedPath")                                                         \
-    FN(GET_QUERY, "getQuery")
+    FN(NONE, "", NULL, ONE, NULL)                                                                  \
+    FN(AND, "_&&_", NULL, OWN, NULL)                                                               \
+    FN(OR, "_||_", NULL, OWN, NULL)                                                                \
+    FN(NOT, "!_", dra_cel_op_not, ONE, "gb>b")                                                             \
+    FN(NEG, "-_", dra_cel_op_neg, ONE, "gd>d", "gi>i")                                                     \
+    FN(COND, "_?_:_", NULL, OWN, NULL)                                                             \
+    FN(EQ, "_==_", dra_cel_op_eq, OWN, NULL)                                                               \
+    FN(NE, "_!=_", dra_cel_op_eq, OWN, NULL)                                                               \
+    FN(LT, "_<_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                     \
+    FN(LE, "_<=_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                    \
+    FN(GT, "_>_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                     \
+    FN(GE, "_>=_", dra_cel_op_lt, OWN, DRA_CEL_SIG_ORD)                                                    \
+    FN(ADD, "_+_", dra_cel_op_add, OWN, "gyy>y", "gdd>d", "gDD>D", "gDP>P", "gPD>P", "gii>i", "gLL>1",     \
+       "gss>s", "guu>u")                                                                           \
+    FN(SUB, "_-_", dra_cel_op_add, ONE, "gdd>d", "gDD>D", "gii>i", "gPD>P", "gPP>D", "guu>u")              \
+    FN(MUL, "_*_", dra_cel_op_add, ONE, "gdd>d", "gii>i", "guu>u")                                         \
+    FN(DIV, "_/_", dra_cel_op_add, ONE, "gdd>d", "gii>i", "guu>u")                                         \
+    FN(MOD, "_%_", dra_cel_op_add, ONE, "gii>i", "guu>u")                                                  \
+    FN(INDEX, "_[_]", NULL, OWN, NULL)                                                             \
+    FN(OPT_INDEX, "_[?_]", NULL, OWN, NULL)                                                        \
+    FN(IN, "@in", dra_cel_op_in, OWN, NULL)                                                                \
+    FN(NOT_STRICTLY_FALSE, "@not_strictly_false", NULL, OWN, "gb>b")                               \
+    FN(LIST_APPEND, "@append", dra_cel_op_list_append, OWN, NULL)                                          \
+    FN(MAP_INSERT, "@mapinsert", dra_cel_op_map_insert, OWN, NULL)                                         \
+    FN(SORT_BY_KEYS, "@sortByAssociatedKeys", dra_cel_op_sort_by_keys, LIST_PAIR, "gLL>1")                 \
+    FN(SIZE, "size", dra_cel_op_size, ONE, "gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i", "gs>i", "ms>i") \
+    FN(INT, "int", dra_cel_op_int, ONE, "gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i")                    \
+    FN(UINT, "uint", dra_cel_op_int, ONE, "gi>u", "gu>u", "gd>u", "gs>u")                                  \
+    FN(DOUBLE, "double", dra_cel_op_int, ONE, "gi>d", "gu>d", "gd>d", "gs>d")                              \
+    FN(STRING, "string", dra_cel_op_int, PASS, "gi>s", "gu>s", "gd>s", "gs>s", "gy>s", "gb>s", "gP>s",     \
+       "gD>s", "gp>s", "gc>s")                                                                     \
+    FN(BYTES, "bytes", dra_cel_op_int, PASS, "gs>y", "gy>y")                                               \
+    FN(BOOL, "bool", dra_cel_op_int, ONE, "gb>b", "gs>b")                                                  \
+    FN(DYN, "dyn", dra_cel_op_dyn, PASS, NULL)                                                             \
+    FN(TYPE, "type", dra_cel_op_type, ONE, "gA>t")                                                         \
+    FN(CONTAINS, "contains", dra_cel_str_contains, STR, "mss>b")                                   \
+    FN(STARTS_WITH, "startsWith", dra_cel_str_contains, STR, "mss>b")                              \
+    FN(ENDS_WITH, "endsWith", dra_cel_str_contains, STR, "mss>b")                                  \
+    FN(MATCHES, "matches", dra_cel_str_matches, STR_REGEX, "gss>b", "mss>b")                       \
+    FN(FIND, "find", dra_cel_str_matches, STR_REGEX, "mss>s")                                      \
+    FN(FIND_ALL, "findAll", dra_cel_str_find_all, STR_REGEX_LIST, "mss>Z", "mssi>Z")               \
+    FN(CHAR_AT, "charAt", dra_cel_str_char_at, STR, "msi>s")                                       \
+    FN(INDEX_OF, "indexOf", dra_cel_str_index_of, STR, "mss>i", "mssi>i", "mLA>i")                 \
+    FN(LAST_INDEX_OF, "lastIndexOf", dra_cel_str_index_of, STR, "mss>i", "mssi>i", "mLA>i")        \
+    FN(LOWER_ASCII, "lowerAscii", dra_cel_str_lower_ascii, STR, "ms>s")                            \
+    FN(UPPER_ASCII, "upperAscii", dra_cel_str_lower_ascii, STR, "ms>s")                            \
+    FN(REPLACE, "replace", dra_cel_str_replace, STR, "msss>s", "msssi>s")                          \
+    FN(SPLIT, "split", dra_cel_str_split, STR_SPLIT, "mss>Z", "mssi>Z")                            \
+    FN(SUBSTRING, "substring", dra_cel_str_substring, STR, "msi>s", "msii>s")                      \
+    FN(TRIM, "trim", dra_cel_str_trim, STR, "ms>s")                                                \
+    FN(JOIN, "join", dra_cel_str_join, STR_JOIN, "mL>s", "mLs>s")                                  \
+    FN(FORMAT, "format", dra_cel_str_format, STR, "msL>s")                                         \
+    FN(STRINGS_QUOTE, "strings.quote", dra_cel_str_strings_quote, STR, "gs>s")                     \
+    FN(DISTINCT, "distinct", dra_cel_list_distinct, LIST_PAIR, "mL>1")                             \
+    FN(FLATTEN, "flatten", dra_cel_list_flatten, LIST_FLATTEN, "mL>L", "mLi>L")                    \
+    FN(LISTS_RANGE, "lists.range", dra_cel_list_lists_range, OWN, "gi>L")                          \
+    FN(REVERSE, "reverse", dra_cel_list_reverse, LIST, "mL>1")                                     \
+    FN(SLICE, "slice", dra_cel_list_slice, LIST, "mLii>1")                                         \
+    FN(SORT, "sort", dra_cel_list_sort, LIST_PAIR, "mL>1")                                         \
+    FN(IS_SORTED, "isSorted", dra_cel_list_is_sorted, LIST, "mL>b")                                \
+    FN(SUM, "sum", dra_cel_list_sum, LIST, "mL>e")                                                 \
+    FN(MIN, "min", dra_cel_list_min, LIST, "mL>e")                                                 \
+    FN(MAX, "max", dra_cel_list_min, LIST, "mL>e")                                                 \
+    FN(INCLUDES, "includes", dra_cel_list_includes, OWN, "mAA>b")                                  \
+    FN(SETS_CONTAINS, "sets.contains", dra_cel_list_sets_contains, LIST_PAIR, "gLL>b")             \
+    FN(SETS_EQUIVALENT, "sets.equivalent", dra_cel_list_sets_contains, LIST_PAIR, "gLL>b")         \
+    FN(SETS_INTERSECTS, "sets.intersects", dra_cel_list_sets_contains, LIST_PAIR, "gLL>b")         \
+    FN(OPT_OF, "optional.of", dra_cel_op_opt_of, PASS, NULL)                                               \
+    FN(OPT_NONE, "optional.none", dra_cel_op_opt_none, ONE, "g>O")                                         \
+    FN(OPT_OF_NON_ZERO, "optional.ofNonZeroValue", dra_cel_op_opt_of_non_zero, ONE, NULL)                  \
+    FN(HAS_VALUE, "hasValue", dra_cel_op_has_value, ONE, "mO>b")                                           \
+    FN(VALUE, "value", dra_cel_op_value, PASS, NULL)                                                       \
+    FN(OR_VALUE, "orValue", dra_cel_op_or_value, PASS, NULL)                                               \
+    FN(OPT_OR, "or", dra_cel_op_opt_or, ONE, NULL)                                                         \
+    FN(QUANTITY, "quantity", dra_cel_q_quantity, ONE, "gs>q")                                      \
+    FN(IS_QUANTITY, "isQuantity", dra_cel_q_quantity, ONE, "gs>b")                                 \
+    FN(SIGN, "sign", dra_cel_q_sign, ONE, "gq>i")                                                  \
+    FN(IS_GREATER_THAN, "isGreaterThan", dra_cel_q_is_greater_than, ONE, "mqq>b", "mvv>b")         \
+    FN(IS_LESS_THAN, "isLessThan", dra_cel_q_is_greater_than, ONE, "mqq>b", "mvv>b")               \
+    FN(COMPARE_TO, "compareTo", dra_cel_q_is_greater_than, ONE, "mqq>i", "mvv>i")                  \
+    FN(Q_ADD, "add", dra_cel_q_q_add, ONE, "mqq>q", "mqi>q")                                       \
+    FN(Q_SUB, "sub", dra_cel_q_q_add, ONE, "mqq>q", "mqi>q")                                       \
+    FN(AS_INTEGER, "asInteger", dra_cel_q_as_integer, ONE, "mq>i")                                 \
+    FN(IS_INTEGER, "isInteger", dra_cel_q_is_integer, ONE, "mq>b")                                 \
+    FN(AS_APPROX_FLOAT, "asApproximateFloat", dra_cel_q_as_approx_float, ONE, "mq>d")              \
+    FN(SEMVER, "semver", dra_cel_sv_semver, ONE, "gs>v", "gsb>v")                                  \
+    FN(IS_SEMVER, "isSemver", dra_cel_sv_semver, ONE, "gs>b", "gsb>b")                             \
+    FN(MAJOR, "major", dra_cel_sv_major, ONE, "mv>i")                                              \
+    FN(MINOR, "minor", dra_cel_sv_major, ONE, "mv>i")                                              \
+    FN(PATCH, "patch", dra_cel_sv_major, ONE, "mv>i")                                              \
+    FN(IP, "ip", dra_cel_net_call, ONE, "gs>p", "mc>p")                                            \
+    FN(IS_IP, "isIP", dra_cel_net_call, ONE, "gs>b")                                               \
+    FN(CIDR, "cidr", dra_cel_net_call, ONE, "gs>c")                                                \
+    FN(IS_CIDR, "isCIDR", dra_cel_net_call, ONE, "gs>b")                                           \
+    FN(FAMILY, "family", dra_cel_net_call, ONE, "mp>i")                                            \
+    FN(IS_UNSPECIFIED, "isUnspecified", dra_cel_net_call, ONE, "mp>b")                             \
+    FN(IS_LOOPBACK, "isLoopback", dra_cel_net_call, ONE, "mp>b")                                   \
+    FN(IS_LL_MULTICAST, "isLinkLocalMulticast", dra_cel_net_call, ONE, "mp>b")                     \
+    FN(IS_LL_UNICAST, "isLinkLocalUnicast", dra_cel_net_call, ONE, "mp>b")                         \
+    FN(IS_GLOBAL_UNICAST, "isGlobalUnicast", dra_cel_net_call, ONE, "mp>b")                        \
+    FN(CONTAINS_IP, "containsIP", dra_cel_net_call, ONE, "mcp>b", "mcs>b")                         \
+    FN(CONTAINS_CIDR, "containsCIDR", dra_cel_net_call, ONE, "mcc>b", "mcs>b")                     \
+    FN(MASKED, "masked", dra_cel_net_call, ONE, "mc>c")                                            \
+    FN(PREFIX_LENGTH, "prefixLength", dra_cel_net_call, ONE, "mc>i")                               \
+    FN(URL, "url", dra_cel_net_call, ONE, "gs>w")                                                  \
+    FN(IS_URL, "isURL", dra_cel_net_call, ONE, "gs>b")                                             \
+    FN(GET_SCHEME, "getScheme", dra_cel_net_call, ONE, "mw>s")                                     \
+    FN(GET_HOST, "getHost", dra_cel_net_call, ONE, "mw>s")                                         \
+    FN(GET_HOSTNAME, "getHostname", dra_cel_net_call, ONE, "mw>s")                                 \
+    FN(GET_PORT, "getPort", dra_cel_net_call, ONE, "mw>s")                                         \
+    FN(GET_ESCAPED_PATH, "getEscapedPath", dra_cel_net_call, ONE, "mw>s")                          \
+    FN(GET_QUERY, "getQuery", dra_cel_net_call, ONE, "mw>Q")
 
 typedef enum dra_cel_fn {
-#define DRA_CEL_FN_ENUM(id, name) DRA_CEL_FN_##id,
+#define DRA_CEL_FN_ENUM(id, name, impl, cost, ...) DRA_CEL_FN_##id,
     DRA_CEL_FN_MAP(DRA_CEL_FN_ENUM)
 #undef DRA_CEL_FN_ENUM
         DRA_CEL_FN_COUNT
 } dra_cel_fn_t;
+
+/* Static cost rules (cost.c); a, b: the estimates of the first two arguments (target first),
+ * sum: the arguments' costs. */
+enum {
+    DRA_CEL_FC_ONE,            /* sum + 1 */
+    DRA_CEL_FC_OWN,            /* a case of its own in cost.c (operators, in, indexing, ...) */
+    DRA_CEL_FC_PASS,           /* sum + 1, the size of a (dyn, optional.of, value, string ...) */
+    DRA_CEL_FC_STR,            /* sum + 1 + size(a)/10 */
+    DRA_CEL_FC_STR_JOIN,       /* as STR with size(a) * element size(a) */
+    DRA_CEL_FC_STR_REGEX,      /* sum + 1 + size(a) * size(b) / 10 */
+    DRA_CEL_FC_STR_REGEX_LIST, /* as STR_REGEX, a list of up to size(a) + 1 strings */
+    DRA_CEL_FC_STR_SPLIT,      /* as STR, a list of up to size(a) + 1 strings */
+    DRA_CEL_FC_LIST,           /* sum + 1 + size(a) */
+    DRA_CEL_FC_LIST_FLATTEN,   /* as LIST, size(a) * element size(a) elements */
+    DRA_CEL_FC_LIST_PAIR,      /* sum + 1 + size(a) * size(b) */
+};
 
 const char *dra_cel_fn_name(unsigned fn);
 unsigned dra_cel_fn_lookup(const char *name, size_t len);

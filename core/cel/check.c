@@ -7,11 +7,12 @@
  * (quantity("40Gi"), constant list literals), precompiles constant regular expressions and
  * rewrites constant device attribute / capacity reads into DEVREF nodes.
  *
- * Overloads are described by small signature strings: style ('g' global, 'm' member: the first
- * type code is the receiver), argument type codes, '>' and the result code. Codes: b bool, i int,
- * u uint, d double, s string, y bytes, q Quantity, v Semver, P timestamp, D duration, N null,
- * A any, L list(any), M map(any, any), O optional(any), t type; result codes also: 1 the type of
- * the first argument, e element type of the first argument, Z list(string), x dyn.
+ * Overloads (the last column of DRA_CEL_FN_MAP in cel_int.h) are small signature strings: style
+ * ('g' global, 'm' member: the first type code is the receiver), argument type codes, '>' and the
+ * result code. Codes: b bool, i int, u uint, d double, s string, y bytes, q Quantity, v Semver,
+ * P timestamp, D duration, N null, A any, L list(any), M map(any, any), O optional(any), t type;
+ * result codes also: 1 the type of the first argument, e element type of the first argument,
+ * Z list(string), x dyn.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,114 +49,16 @@ static const dra_cel_type_t t_attrs = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inne
 static const dra_cel_type_t t_caps = {DRA_CEL_T_MAP, &dra_cel_t_string, &t_inner_caps};
 
 
-/* Signatures per function; NULL = checked by custom code. */
+/* Signatures per function: the overloads column of DRA_CEL_FN_MAP (s[0] NULL = typed by custom
+ * code). */
 typedef struct sigs {
-    unsigned fn;
     const char *s[16];
 } sigs_t;
 
-/* Overloads are listed in cel-go's declaration order: a free type variable is bound by the
- * first one that matches (`-[][0]` is a double, `[][0] < 1` an int comparison). */
-#define ORD                                                                                        \
-    {                                                                                              \
-        "gbb>b", "gii>b", "gid>b", "giu>b", "guu>b", "gud>b", "gui>b", "gdd>b", "gdi>b", "gdu>b",  \
-            "gss>b", "gyy>b", "gPP>b", "gDD>b"                                                     \
-    }
-
-static const sigs_t sig_table[] = {
-    {DRA_CEL_FN_NOT, {"gb>b"}},
-    {DRA_CEL_FN_NEG, {"gd>d", "gi>i"}},
-    {DRA_CEL_FN_LT, ORD},
-    {DRA_CEL_FN_LE, ORD},
-    {DRA_CEL_FN_GT, ORD},
-    {DRA_CEL_FN_GE, ORD},
-    {DRA_CEL_FN_ADD, {"gyy>y", "gdd>d", "gDD>D", "gDP>P", "gPD>P", "gii>i", "gLL>1", "gss>s", "guu>u"}},
-    {DRA_CEL_FN_SUB, {"gdd>d", "gDD>D", "gii>i", "gPD>P", "gPP>D", "guu>u"}},
-    {DRA_CEL_FN_MUL, {"gdd>d", "gii>i", "guu>u"}},
-    {DRA_CEL_FN_DIV, {"gdd>d", "gii>i", "guu>u"}},
-    {DRA_CEL_FN_MOD, {"gii>i", "guu>u"}},
-    {DRA_CEL_FN_NOT_STRICTLY_FALSE, {"gb>b"}},
-    {DRA_CEL_FN_SIZE, {"gy>i", "my>i", "gL>i", "mL>i", "gM>i", "mM>i", "gs>i", "ms>i"}},
-    {DRA_CEL_FN_INT, {"gi>i", "gu>i", "gd>i", "gs>i", "gP>i", "gD>i"}},
-    {DRA_CEL_FN_UINT, {"gi>u", "gu>u", "gd>u", "gs>u"}},
-    {DRA_CEL_FN_DOUBLE, {"gi>d", "gu>d", "gd>d", "gs>d"}},
-    {DRA_CEL_FN_STRING, {"gi>s", "gu>s", "gd>s", "gs>s", "gy>s", "gb>s", "gP>s", "gD>s", "gp>s", "gc>s"}},
-    {DRA_CEL_FN_BYTES, {"gs>y", "gy>y"}},
-    {DRA_CEL_FN_BOOL, {"gb>b", "gs>b"}},
-    {DRA_CEL_FN_TYPE, {"gA>t"}},
-    {DRA_CEL_FN_CONTAINS, {"mss>b"}},
-    {DRA_CEL_FN_STARTS_WITH, {"mss>b"}},
-    {DRA_CEL_FN_ENDS_WITH, {"mss>b"}},
-    {DRA_CEL_FN_MATCHES, {"gss>b", "mss>b"}},
-    {DRA_CEL_FN_FIND, {"mss>s"}},
-    {DRA_CEL_FN_FIND_ALL, {"mss>Z", "mssi>Z"}},
-    {DRA_CEL_FN_CHAR_AT, {"msi>s"}},
-    {DRA_CEL_FN_INDEX_OF, {"mss>i", "mssi>i", "mLA>i"}},
-    {DRA_CEL_FN_LAST_INDEX_OF, {"mss>i", "mssi>i", "mLA>i"}},
-    {DRA_CEL_FN_LOWER_ASCII, {"ms>s"}},
-    {DRA_CEL_FN_UPPER_ASCII, {"ms>s"}},
-    {DRA_CEL_FN_REPLACE, {"msss>s", "msssi>s"}},
-    {DRA_CEL_FN_SPLIT, {"mss>Z", "mssi>Z"}},
-    {DRA_CEL_FN_SUBSTRING, {"msi>s", "msii>s"}},
-    {DRA_CEL_FN_TRIM, {"ms>s"}},
-    {DRA_CEL_FN_JOIN, {"mL>s", "mLs>s"}},
-    {DRA_CEL_FN_FORMAT, {"msL>s"}},
-    {DRA_CEL_FN_STRINGS_QUOTE, {"gs>s"}},
-    {DRA_CEL_FN_DISTINCT, {"mL>1"}},
-    {DRA_CEL_FN_FLATTEN, {"mL>L", "mLi>L"}},
-    {DRA_CEL_FN_LISTS_RANGE, {"gi>L"}},
-    {DRA_CEL_FN_REVERSE, {"mL>1"}},
-    {DRA_CEL_FN_SLICE, {"mLii>1"}},
-    {DRA_CEL_FN_SORT, {"mL>1"}},
-    {DRA_CEL_FN_SORT_BY_KEYS, {"gLL>1"}},
-    {DRA_CEL_FN_IS_SORTED, {"mL>b"}},
-    {DRA_CEL_FN_SUM, {"mL>e"}},
-    {DRA_CEL_FN_MIN, {"mL>e"}},
-    {DRA_CEL_FN_MAX, {"mL>e"}},
-    {DRA_CEL_FN_INCLUDES, {"mAA>b"}},
-    {DRA_CEL_FN_SETS_CONTAINS, {"gLL>b"}},
-    {DRA_CEL_FN_SETS_EQUIVALENT, {"gLL>b"}},
-    {DRA_CEL_FN_SETS_INTERSECTS, {"gLL>b"}},
-    {DRA_CEL_FN_OPT_NONE, {"g>O"}},
-    {DRA_CEL_FN_HAS_VALUE, {"mO>b"}},
-    {DRA_CEL_FN_QUANTITY, {"gs>q"}},
-    {DRA_CEL_FN_IS_QUANTITY, {"gs>b"}},
-    {DRA_CEL_FN_SIGN, {"gq>i"}},
-    {DRA_CEL_FN_IS_GREATER_THAN, {"mqq>b", "mvv>b"}},
-    {DRA_CEL_FN_IS_LESS_THAN, {"mqq>b", "mvv>b"}},
-    {DRA_CEL_FN_COMPARE_TO, {"mqq>i", "mvv>i"}},
-    {DRA_CEL_FN_Q_ADD, {"mqq>q", "mqi>q"}},
-    {DRA_CEL_FN_Q_SUB, {"mqq>q", "mqi>q"}},
-    {DRA_CEL_FN_AS_INTEGER, {"mq>i"}},
-    {DRA_CEL_FN_IS_INTEGER, {"mq>b"}},
-    {DRA_CEL_FN_AS_APPROX_FLOAT, {"mq>d"}},
-    {DRA_CEL_FN_SEMVER, {"gs>v", "gsb>v"}},
-    {DRA_CEL_FN_IS_SEMVER, {"gs>b", "gsb>b"}},
-    {DRA_CEL_FN_MAJOR, {"mv>i"}},
-    {DRA_CEL_FN_MINOR, {"mv>i"}},
-    {DRA_CEL_FN_PATCH, {"mv>i"}},
-    {DRA_CEL_FN_IP, {"gs>p", "mc>p"}},
-    {DRA_CEL_FN_IS_IP, {"gs>b"}},
-    {DRA_CEL_FN_CIDR, {"gs>c"}},
-    {DRA_CEL_FN_IS_CIDR, {"gs>b"}},
-    {DRA_CEL_FN_FAMILY, {"mp>i"}},
-    {DRA_CEL_FN_IS_UNSPECIFIED, {"mp>b"}},
-    {DRA_CEL_FN_IS_LOOPBACK, {"mp>b"}},
-    {DRA_CEL_FN_IS_LL_MULTICAST, {"mp>b"}},
-    {DRA_CEL_FN_IS_LL_UNICAST, {"mp>b"}},
-    {DRA_CEL_FN_IS_GLOBAL_UNICAST, {"mp>b"}},
-    {DRA_CEL_FN_CONTAINS_IP, {"mcp>b", "mcs>b"}},
-    {DRA_CEL_FN_CONTAINS_CIDR, {"mcc>b", "mcs>b"}},
-    {DRA_CEL_FN_MASKED, {"mc>c"}},
-    {DRA_CEL_FN_PREFIX_LENGTH, {"mc>i"}},
-    {DRA_CEL_FN_URL, {"gs>w"}},
-    {DRA_CEL_FN_IS_URL, {"gs>b"}},
-    {DRA_CEL_FN_GET_SCHEME, {"mw>s"}},
-    {DRA_CEL_FN_GET_HOST, {"mw>s"}},
-    {DRA_CEL_FN_GET_HOSTNAME, {"mw>s"}},
-    {DRA_CEL_FN_GET_PORT, {"mw>s"}},
-    {DRA_CEL_FN_GET_ESCAPED_PATH, {"mw>s"}},
-    {DRA_CEL_FN_GET_QUERY, {"mw>Q"}},
+static const sigs_t sig_table[DRA_CEL_FN_COUNT] = {
+#define DRA_CEL_FN_SIGS(id, name, impl, cost, ...) [DRA_CEL_FN_##id] = {{__VA_ARGS__}},
+    DRA_CEL_FN_MAP(DRA_CEL_FN_SIGS)
+#undef DRA_CEL_FN_SIGS
 };
 
 /* ---- type helpers --------------------------------------------------------------------------- */
@@ -518,12 +421,7 @@ static const dra_cel_type_t *resolve_sigs(checker_t *c, const dra_cel_expr_t *e,
                                           const dra_cel_type_t **types, uint32_t n, bool member,
                                           bool *known)
 {
-    const sigs_t *sg = NULL;
-    for (size_t i = 0; i < DRA_ARRAY_LEN(sig_table); i++)
-        if (sig_table[i].fn == fn) {
-            sg = &sig_table[i];
-            break;
-        }
+    const sigs_t *sg = fn < DRA_CEL_FN_COUNT && sig_table[fn].s[0] ? &sig_table[fn] : NULL;
     *known = sg != NULL;
     if (!sg)
         return NULL;

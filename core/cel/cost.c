@@ -86,32 +86,12 @@ static est_t const_est(const dra_cel_val_t *v)
     return r;
 }
 
-static bool is_string_op(unsigned fn)
-{
-    switch (fn) {
-    case DRA_CEL_FN_CONTAINS:
-    case DRA_CEL_FN_STARTS_WITH:
-    case DRA_CEL_FN_ENDS_WITH:
-    case DRA_CEL_FN_MATCHES:
-    case DRA_CEL_FN_FIND:
-    case DRA_CEL_FN_FIND_ALL:
-    case DRA_CEL_FN_CHAR_AT:
-    case DRA_CEL_FN_INDEX_OF:
-    case DRA_CEL_FN_LAST_INDEX_OF:
-    case DRA_CEL_FN_LOWER_ASCII:
-    case DRA_CEL_FN_UPPER_ASCII:
-    case DRA_CEL_FN_REPLACE:
-    case DRA_CEL_FN_SPLIT:
-    case DRA_CEL_FN_SUBSTRING:
-    case DRA_CEL_FN_TRIM:
-    case DRA_CEL_FN_FORMAT:
-    case DRA_CEL_FN_STRINGS_QUOTE:
-    case DRA_CEL_FN_JOIN:
-        return true;
-    default:
-        return false;
-    }
-}
+/* The cost column of DRA_CEL_FN_MAP. */
+static const unsigned char cost_rule[DRA_CEL_FN_COUNT] = {
+#define DRA_CEL_FN_COST(id, name, impl, cost, ...) [DRA_CEL_FN_##id] = DRA_CEL_FC_##cost,
+    DRA_CEL_FN_MAP(DRA_CEL_FN_COST)
+#undef DRA_CEL_FN_COST
+};
 
 static est_t est_call(estimator_t *x, const dra_cel_expr_t *e)
 {
@@ -205,51 +185,55 @@ static est_t est_call(estimator_t *x, const dra_cel_expr_t *e)
                      : DRA_CEL_COST_UNBOUNDED_SIZE;
         r.cost = sadd(r.cost, r.size);
         return r;
-    case DRA_CEL_FN_SORT:
-    case DRA_CEL_FN_DISTINCT:
-    case DRA_CEL_FN_SORT_BY_KEYS:
-    case DRA_CEL_FN_SETS_CONTAINS:
-    case DRA_CEL_FN_SETS_EQUIVALENT:
-    case DRA_CEL_FN_SETS_INTERSECTS:
+    default:
+        break;
+    }
+    switch (fn < DRA_CEL_FN_COUNT ? cost_rule[fn] : DRA_CEL_FC_ONE) {
+    case DRA_CEL_FC_LIST_PAIR:
         r.cost = sadd(sum, sadd(1, smul(a[0].size, n > 1 ? DRA_MAX(a[1].size, 1) : 1)));
         r.size = a[0].size;
         r.esize = a[0].esize;
         r.dev = a[0].dev;
         return r;
-    case DRA_CEL_FN_REVERSE:
-    case DRA_CEL_FN_SLICE:
-    case DRA_CEL_FN_FLATTEN:
-    case DRA_CEL_FN_SUM:
-    case DRA_CEL_FN_MIN:
-    case DRA_CEL_FN_MAX:
-    case DRA_CEL_FN_IS_SORTED:
+    case DRA_CEL_FC_LIST:
+    case DRA_CEL_FC_LIST_FLATTEN:
         r.cost = sadd(sum, sadd(1, a[0].size));
-        r.size = fn == DRA_CEL_FN_FLATTEN ? smul(a[0].size, DRA_MAX(a[0].esize, 1)) : a[0].size;
+        r.size = cost_rule[fn] == DRA_CEL_FC_LIST_FLATTEN ? smul(a[0].size, DRA_MAX(a[0].esize, 1))
+                                                          : a[0].size;
         r.esize = a[0].esize;
         r.dev = a[0].dev;
         return r;
-    default:
-        break;
-    }
-    if (is_string_op(fn) && n) {
+    case DRA_CEL_FC_STR:
+    case DRA_CEL_FC_STR_JOIN:
+    case DRA_CEL_FC_STR_REGEX:
+    case DRA_CEL_FC_STR_REGEX_LIST:
+    case DRA_CEL_FC_STR_SPLIT: {
+        if (!n)
+            break;
+        unsigned rule = cost_rule[fn];
         uint64_t s = a[0].size;
-        if (fn == DRA_CEL_FN_JOIN)
+        if (rule == DRA_CEL_FC_STR_JOIN)
             s = smul(a[0].size, DRA_MAX(a[0].esize, 1));
         r.cost = sadd(sum, sadd(1, tenth(s)));
-        if (fn == DRA_CEL_FN_MATCHES || fn == DRA_CEL_FN_FIND || fn == DRA_CEL_FN_FIND_ALL)
+        if (rule == DRA_CEL_FC_STR_REGEX || rule == DRA_CEL_FC_STR_REGEX_LIST)
             r.cost = sadd(sum, sadd(1, tenth(smul(s, n > 1 ? DRA_MAX(a[1].size, 1) : 1))));
-        r.size = fn == DRA_CEL_FN_SPLIT || fn == DRA_CEL_FN_FIND_ALL ? sadd(s, 1) : s;
+        r.size = rule == DRA_CEL_FC_STR_SPLIT || rule == DRA_CEL_FC_STR_REGEX_LIST ? sadd(s, 1) : s;
         r.esize = s;
         r.dev = dev;
         return r;
     }
-    r.cost = sadd(sum, 1);
-    if (n && (fn == DRA_CEL_FN_DYN || fn == DRA_CEL_FN_OPT_OF || fn == DRA_CEL_FN_VALUE ||
-              fn == DRA_CEL_FN_OR_VALUE || fn == DRA_CEL_FN_STRING || fn == DRA_CEL_FN_BYTES)) {
-        r.size = a[0].size;
-        r.esize = a[0].esize;
-        r.dev = a[0].dev;
+    case DRA_CEL_FC_PASS:
+        r.cost = sadd(sum, 1);
+        if (n) {
+            r.size = a[0].size;
+            r.esize = a[0].esize;
+            r.dev = a[0].dev;
+        }
+        return r;
+    default:
+        break;
     }
+    r.cost = sadd(sum, 1);
     return r;
 }
 

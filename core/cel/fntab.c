@@ -1,13 +1,13 @@
 /*
- * fntab.c - names of the CEL functions and operators (DRA_CEL_FN_MAP in cel_int.h) and the
- * name -> id lookup, shared by the checker and the library's error messages.
+ * fntab.c - names of the CEL functions and operators (the name column of DRA_CEL_FN_MAP in
+ * cel_int.h) and the name -> id lookup, shared by the checker and the library's error messages.
  */
 #include <string.h>
 
 #include "cel_int.h"
 
 static const char *const fn_names[] = {
-#define DRA_CEL_FN_NAME(id, name) name,
+#define DRA_CEL_FN_NAME(id, name, ...) name,
     DRA_CEL_FN_MAP(DRA_CEL_FN_NAME)
 #undef DRA_CEL_FN_NAME
 };
