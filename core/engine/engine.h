@@ -114,7 +114,7 @@ typedef enum dra_engine_policy {
 /* How a placement was served. */
 typedef enum dra_engine_path {
     DRA_ENGINE_PATH_INDEX = 0, /* candidates from the index, exact allocator on those */
-    DRA_ENGINE_PATH_REJECT,    /* no node admitted: Unsatisfiable without an exact call */
+    DRA_ENGINE_PATH_REJECT,    /* no node admitted (devices or node resources): no exact call */
     DRA_ENGINE_PATH_BRUTE,     /* brute force (claim the index cannot reason about) */
     DRA_ENGINE_PATH_COUNT
 } dra_engine_path_t;
