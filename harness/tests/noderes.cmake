@@ -3,7 +3,8 @@
 # status.allocatable before devices (core/engine/engine.h). Two nodes of two GPUs, n1 with 4 cpu,
 # n2 with 2 cpu (16Gi each); one-GPU pods of 1500m fill n1 twice and n2 once, although n2 keeps
 # a free GPU: 3 of 6 allocated, the rest Unsatisfiable with a reason naming cpu. Without requests
-# 4 are allocated; memory 10Gi: one per node. --allocator both agrees with the reference.
+# 4 are allocated; memory 10Gi: one per node. --allocator both agrees with the reference under
+# every policy. In steady state a departure frees its cpu (all 40 placed).
 # Bad quantities and requests on shared pods are errors (exit 2, file:line).
 set(_nr ${PROJECT_BINARY_DIR}/noderes-tests)
 file(MAKE_DIRECTORY ${_nr})
@@ -79,6 +80,16 @@ jq -e '.digests_equal == true' "$d/cpu.json" >/dev/null
 grep -Eq "^invariants +full: .* 0 violation" "$d/cpu.txt"
 "$1" run "$d/cpu.yaml" -o "$d/both.json" --allocator both --both-prefix 6 > "$d/both.txt"
 grep -Eq "^both +6 decisions compared" "$d/both.txt"
+for p in best-fit spread random; do
+  "$1" run "$d/cpu.yaml" -o "$d/both.json" --allocator both --both-prefix 6 --policy $p > "$d/both.txt"
+  grep -Eq "^both +6 decisions compared" "$d/both.txt"
+  grep -Eq "^invariants +full: .* 0 violation" "$d/both.txt"
+done
+# steady state, each pod gone before the next arrives: release frees the cpu, all 40 placed
+sed -e 's/    mode: fill/    mode: steady\n    rate: 100\n    lifetime: {distribution: constant, value: 0.005}/' \
+    -e 's/count: 6$/count: 40/' "$d/cpu.yaml" > "$d/steady.yaml"
+runs "$1" steady
+jq -e '[.repetitions[] | .outcomes.allocated] == [40, 40]' "$d/steady.json" >/dev/null
 runs "$1" none
 jq -e '[.repetitions[] | .outcome_reasons[0].count] == [2, 2]' "$d/none.json" >/dev/null
 runs "$1" mem
