@@ -12,6 +12,7 @@
 #include "alloc/alloc_impl.h"
 #include "base/bitset.h"
 #include "base/intern.h"
+#include "base/quantity.h"
 #include "cel/lower.h"
 
 #define NONE DRA_ENGINE_NONE
@@ -54,6 +55,7 @@ typedef struct plan {
     uint32_t nreqs;
     alt_t *alts;
     uint32_t nalts;
+    int64_t cpu_m, mem_b; /* pod requests (millicores, bytes); 0: none */
 } plan_t;
 
 struct dra_engine {
@@ -107,6 +109,8 @@ struct dra_engine {
     uint32_t *tried;     /* per node: placement epoch of the last overflow-bucket trial */
     uint32_t epoch;
     uint64_t placements[DRA_ENGINE_PATH_COUNT];
+    /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
+    int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
 };
 
 const char *dra_engine_path_name(dra_engine_path_t p)
@@ -1276,6 +1280,109 @@ out:
 
 /* ---- set-up ---------------------------------------------------------------------------------- */
 
+int dra_engine_quantity_units(const char *s, int32_t scale, int64_t *out)
+{
+    dra_quantity_t q;
+    dra_diag_t d;
+    memset(&d, 0, sizeof d);
+    if (!s || !out || dra_quantity_parse(s, strlen(s), &q, &d) != DRA_OK || q.neg)
+        return DRA_EINVAL;
+    /* exact at the unit, else at up to 18 finer digits, rounded up */
+    int64_t v, div = 1;
+    for (int k = 0; k <= 18; k++, div *= 10) {
+        if (dra_quantity_to_fixed(&q, &v, scale - k)) {
+            *out = v / div + (v % div != 0);
+            return DRA_OK;
+        }
+        if (k == 18)
+            break;
+    }
+    return DRA_EINVAL;
+}
+
+/* ---- node resources -------------------------------------------------------------------------- */
+
+/* Quantity text -> units of 10^scale, rounded up (kube's MilliValue / Value); -1 when absent. */
+static int res_parse(const char *s, int32_t scale, int64_t *out)
+{
+    *out = -1;
+    return s ? dra_engine_quantity_units(s, scale, out) : DRA_OK;
+}
+
+static int res_setup(dra_engine_t *e, dra_diag_t *diag)
+{
+    size_t n = (size_t)e->nnodes + 1;
+    e->cpu_cap = calloc(n, sizeof *e->cpu_cap);
+    e->mem_cap = calloc(n, sizeof *e->mem_cap);
+    e->cpu_used = calloc(n, sizeof *e->cpu_used);
+    e->mem_used = calloc(n, sizeof *e->mem_used);
+    if (!e->cpu_cap || !e->mem_cap || !e->cpu_used || !e->mem_used)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < e->nnodes; i++) {
+        const dra_node_t *nd = e->m->nodes[i];
+        const char *bad = NULL;
+        if (res_parse(nd->alloc_cpu, -3, &e->cpu_cap[i]) != DRA_OK)
+            bad = "cpu";
+        else if (res_parse(nd->alloc_memory, 0, &e->mem_cap[i]) != DRA_OK)
+            bad = "memory";
+        if (bad) {
+            if (diag)
+                dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                             "engine set-up: node %s: allocatable %s \"%s\" is not a "
+                             "non-negative quantity", nz(nd->name), bad,
+                             bad[0] == 'c' ? nd->alloc_cpu : nd->alloc_memory);
+            return DRA_EINVAL;
+        }
+    }
+    return DRA_OK;
+}
+
+/* Whether node n has the plan's cpu and memory left (no request, or no allocatable: true). */
+static bool res_fits(const dra_engine_t *e, const plan_t *p, uint32_t n)
+{
+    if (p->cpu_m && e->cpu_cap[n] >= 0 && p->cpu_m > e->cpu_cap[n] - e->cpu_used[n])
+        return false;
+    if (p->mem_b && e->mem_cap[n] >= 0 && p->mem_b > e->mem_cap[n] - e->mem_used[n])
+        return false;
+    return true;
+}
+
+int dra_engine_plan_resources(dra_engine_t *e, uint32_t plan, int64_t cpu_milli,
+                              int64_t memory_bytes)
+{
+    if (!e || plan >= e->nplans || cpu_milli < 0 || memory_bytes < 0)
+        return DRA_EINVAL;
+    e->plans[plan].cpu_m = cpu_milli;
+    e->plans[plan].mem_b = memory_bytes;
+    return DRA_OK;
+}
+
+void dra_engine_res_short(const dra_engine_t *e, uint32_t plan, uint32_t *cpu, uint32_t *memory)
+{
+    *cpu = *memory = 0;
+    if (!e || plan >= e->nplans)
+        return;
+    const plan_t *p = &e->plans[plan];
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        if (p->cpu_m && e->cpu_cap[n] >= 0 && p->cpu_m > e->cpu_cap[n] - e->cpu_used[n])
+            (*cpu)++;
+        if (p->mem_b && e->mem_cap[n] >= 0 && p->mem_b > e->mem_cap[n] - e->mem_used[n])
+            (*memory)++;
+    }
+}
+
+void dra_engine_node_resources(const dra_engine_t *e, uint32_t node, int64_t out[4])
+{
+    out[0] = out[1] = -1;
+    out[2] = out[3] = 0;
+    if (!e || node >= e->nnodes)
+        return;
+    out[0] = e->cpu_cap[node];
+    out[1] = e->mem_cap[node];
+    out[2] = e->cpu_used[node];
+    out[3] = e->mem_used[node];
+}
+
 int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_features_t *f,
                    dra_alloc_state_t *state, dra_cel_cache_t *cel, dra_anyalloc_t *alloc,
                    const dra_engine_opts_t *opts, dra_engine_t **out, dra_diag_t *diag)
@@ -1335,6 +1442,13 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
                                               row_device(e, r));
     if ((rc = hazards(e)) || (rc = counters_setup(e)))
         goto fail;
+    if ((rc = res_setup(e, diag))) {
+        if (rc == DRA_EINVAL) {
+            dra_engine_free(e);
+            return rc;
+        }
+        goto fail;
+    }
     e->av = calloc((size_t)t->nrows + 1, 1);
     rc = DRA_ENOMEM;
     if (!e->av)
@@ -1399,6 +1513,10 @@ void dra_engine_free(dra_engine_t *e)
     free(e->hslots);
     free(e->score);
     free(e->tried);
+    free(e->cpu_cap);
+    free(e->mem_cap);
+    free(e->cpu_used);
+    free(e->mem_used);
     free(e->bbits);
     free(e->bsum);
     free(e->bcount);
@@ -1489,6 +1607,10 @@ static int scan_range(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, b
             n = plan_next(e, p, n);
         if (n == NONE || n >= to)
             return DRA_OK;
+        if (!res_fits(e, p, n)) { /* NodeResourcesFit before devices */
+            n++;
+            continue;
+        }
         int rc = try_node(e, alloc, p, n, arena, out, decided, nf);
         if (rc || *decided)
             return rc;
@@ -1527,7 +1649,7 @@ static int place_buckets(dra_engine_t *e, const plan_t *p, bool most, dra_arena_
             continue;
         if (b != last) {
             for (uint32_t n = bucket_next(e, b, 0); n != NONE; n = bucket_next(e, b, n + 1)) {
-                if (!plan_admits(e, p, n))
+                if (!plan_admits(e, p, n) || !res_fits(e, p, n))
                     continue;
                 int rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf);
                 if (rc)
@@ -1545,7 +1667,7 @@ static int place_buckets(dra_engine_t *e, const plan_t *p, bool most, dra_arena_
         for (;;) {
             uint32_t pick = NONE;
             for (uint32_t n = bucket_next(e, b, 0); n != NONE; n = bucket_next(e, b, n + 1)) {
-                if (e->tried[n] == e->epoch || !plan_admits(e, p, n))
+                if (e->tried[n] == e->epoch || !plan_admits(e, p, n) || !res_fits(e, p, n))
                     continue;
                 if (pick == NONE || (most ? e->score[n] > e->score[pick] : e->score[n] < e->score[pick]))
                     pick = n;
@@ -1571,6 +1693,8 @@ static int place_brute_best(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t
     uint32_t nf = 0, best = NONE;
     for (uint32_t n = 0; n < e->nnodes; n++) {
         bool decided;
+        if (!res_fits(e, p, n))
+            continue;
         dra_arena_reset(&e->spare);
         int rc = try_node(e, alloc, p, n, &e->spare, out, &decided, &nf);
         if (rc)
@@ -1685,6 +1809,32 @@ int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a
 int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
 {
     return commit_release(e, node, a, n, -1);
+}
+
+static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
+                              dra_allocation_t *const *a, uint32_t n, int delta)
+{
+    if (!e || plan >= e->nplans)
+        return DRA_EINVAL;
+    int rc = commit_release(e, node, a, n, delta);
+    if (node < e->nnodes) {
+        const plan_t *p = &e->plans[plan];
+        e->cpu_used[node] += delta * p->cpu_m;
+        e->mem_used[node] += delta * p->mem_b;
+    }
+    return rc;
+}
+
+int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                          dra_allocation_t *const *a, uint32_t n)
+{
+    return pod_commit_release(e, plan, node, a, n, +1);
+}
+
+int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                           dra_allocation_t *const *a, uint32_t n)
+{
+    return pod_commit_release(e, plan, node, a, n, -1);
 }
 
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node)

@@ -66,6 +66,18 @@
  * (skipped nodes are Unsatisfiable by construction). A claim set no node admits is rejected
  * without any exact call.
  *
+ * Node resources (the kube-scheduler's NodeResourcesFit): a plan may carry the pod's cpu and
+ * memory requests (dra_engine_plan_resources; 0 = no request, the default, which skips the
+ * check entirely, so plans without requests place exactly as before). A node fits when its
+ * status.allocatable (m->nodes[i]->alloc_cpu / alloc_memory, read at set-up; cpu rounded up to
+ * millicores, memory to bytes) minus the requests of the pods committed on it through
+ * dra_engine_commit_pod is at least the request. A node that declares no allocatable for a
+ * resource is unlimited in it. The check runs before devices, in every path (index, brute
+ * force, reference placement): a node that does not fit is skipped like an Unsatisfiable node
+ * (no exact call). dra_engine_commit / dra_engine_release do not touch resource usage.
+ * Set-up fails with DRA_EINVAL (diag names the node) on an allocatable that is not a
+ * non-negative quantity of at most 2^63-1 units.
+ *
  * Ownership: the engine borrows the model, the table, the state (which it mutates in commit and
  * release: commit and release results through the engine so the summaries stay exact), the CEL
  * cache and the allocator; all must outlive it. Claims passed to dra_engine_plan are borrowed.
@@ -102,7 +114,7 @@ typedef enum dra_engine_policy {
 /* How a placement was served. */
 typedef enum dra_engine_path {
     DRA_ENGINE_PATH_INDEX = 0, /* candidates from the index, exact allocator on those */
-    DRA_ENGINE_PATH_REJECT,    /* no node admitted: Unsatisfiable without an exact call */
+    DRA_ENGINE_PATH_REJECT,    /* no node admitted (devices or node resources): no exact call */
     DRA_ENGINE_PATH_BRUTE,     /* brute force (claim the index cannot reason about) */
     DRA_ENGINE_PATH_COUNT
 } dra_engine_path_t;
@@ -130,6 +142,19 @@ void dra_engine_free(dra_engine_t *e);
  * array is copied, the claims borrowed. */
 DRA_NODISCARD int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n,
                                   uint32_t *plan);
+/* Set the pod's cpu (millicores) and memory (bytes) requests of a plan; 0 = no request.
+ * DRA_EINVAL on a negative value or an unknown plan. O(1). */
+DRA_NODISCARD int dra_engine_plan_resources(dra_engine_t *e, uint32_t plan, int64_t cpu_milli,
+                                            int64_t memory_bytes);
+/* Quantity text ("500m", "2Gi", "1.5") in units of 10^scale, rounded up like kube's
+ * MilliValue (scale -3) / Value (scale 0). DRA_EINVAL when it does not parse, is negative, or
+ * does not fit int64 units. */
+DRA_NODISCARD int dra_engine_quantity_units(const char *s, int32_t scale, int64_t *out);
+/* How many nodes lack the plan's cpu / memory request now (for a reason text). O(nodes). */
+void dra_engine_res_short(const dra_engine_t *e, uint32_t plan, uint32_t *cpu, uint32_t *memory);
+/* Node resources: out = {cpu allocatable (milli), memory allocatable (bytes), cpu used, memory
+ * used}; allocatable -1 = unlimited. */
+void dra_engine_node_resources(const dra_engine_t *e, uint32_t node, int64_t out[4]);
 /* Whether a plan is served by the index (false: brute force). */
 bool dra_engine_plan_indexed(const dra_engine_t *e, uint32_t plan);
 
@@ -163,6 +188,13 @@ int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *alloc, uint32_t 
  * accepted. */
 int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n);
 int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n);
+
+/* dra_engine_commit / dra_engine_release plus the plan's cpu / memory requests added to /
+ * removed from the node's usage (node resources, above). Release with the plan committed. */
+int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                          dra_allocation_t *const *a, uint32_t n);
+int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                           dra_allocation_t *const *a, uint32_t n);
 
 /* Devices in use on a model node (the best-fit / spread score). */
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);

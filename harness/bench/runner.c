@@ -147,6 +147,7 @@ typedef struct slot {
     uint32_t n;
     uint32_t node;
     uint32_t ndev;       /* results counted in the node's score */
+    uint32_t shape;      /* mix entry (its plan carries the cpu / memory requests) */
     uint32_t next_free;  /* free list link */
     bool live;
 } slot_t;
@@ -699,12 +700,23 @@ static const char *outcome_key(int kind)
 /* Why the pod of ev ended with `kind`: for fatal and node-failure outcomes the allocator's
  * message on the first node (model order) that gives that outcome, found by asking the
  * allocator again outside the timed regions, once per shape and outcome in each measured
- * repetition (so every repetition does the same extra work); unsatisfiable needs no search. */
+ * repetition (so every repetition does the same extra work); unsatisfiable needs no search (it
+ * names cpu / memory when nodes lack the pod's requests now: dra_engine_res_short). */
 static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size_t len)
 {
     if (kind == DRA_OUTCOME_UNSATISFIABLE) {
-        snprintf(out, len, "no node can allocate the claim (%u node(s) searched, policy %s)",
-                 c->nnodes, dra_placement_name(c->policy));
+        uint32_t ncpu = 0, nmem = 0;
+        if (c->eng && ev->shape < c->nshapes)
+            dra_engine_res_short(c->eng, c->plan[ev->shape], &ncpu, &nmem);
+        char rs[96] = "";
+        if (ncpu && nmem)
+            snprintf(rs, sizeof rs, "insufficient cpu on %u node(s), insufficient memory on %u "
+                     "node(s); ", ncpu, nmem);
+        else if (ncpu || nmem)
+            snprintf(rs, sizeof rs, "insufficient %s on %u node(s); ", ncpu ? "cpu" : "memory",
+                     ncpu ? ncpu : nmem);
+        snprintf(out, len, "%sno %snode can allocate the claim (%u node(s) searched, policy %s)",
+                 rs, rs[0] ? "other " : "", c->nnodes, dra_placement_name(c->policy));
         return DRA_OK;
     }
     if (!c->explain && !(c->explain = arena_new_warm()))
@@ -883,9 +895,14 @@ static int engine_build(ctx_t *c)
     c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
     if (!c->plan)
         return DRA_ENOMEM;
-    for (uint32_t i = 0; i < c->nshapes; i++)
+    for (uint32_t i = 0; i < c->nshapes; i++) {
         if ((rc = dra_engine_plan(c->eng, &c->claims[i], 1, &c->plan[i])))
             return rc;
+        const dra_scenario_mix_t *mx = i < c->scn.nmix ? &c->scn.mix[i] : NULL;
+        if (mx && (rc = dra_engine_plan_resources(c->eng, c->plan[i], mx->cpu_milli,
+                                                  mx->memory_bytes)))
+            return rc;
+    }
     if (c->both) { /* the reference allocator of --allocator both shares the CEL cache */
         dra_alloc_options_t ao = {0, c->seed};
         if ((rc = dra_anyalloc_new(DRA_ALLOC_REFERENCE, &c->model, &c->feat, c->state, c->cel, &ao,
@@ -1005,6 +1022,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     s->allocs = best_allocs;
     s->n = best_n;
     s->node = best;
+    s->shape = shape;
     s->ndev = 0;
     for (uint32_t i = 0; i < best_n; i++)
         s->ndev += best_allocs[i] ? best_allocs[i]->nresults : 0;
@@ -1015,7 +1033,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 
     hook(1);
     int64_t t2 = now_ns();
-    int crc = dra_engine_commit(c->eng, best, best_allocs, best_n);
+    int crc = dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
     int64_t t3 = now_ns();
     hook(0);
     if (crc != DRA_OK) {
@@ -1048,7 +1066,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     int rc = DRA_OK;
     hook(1);
     int64_t t0 = now_ns();
-    rc = dra_engine_release(c->eng, s->node, s->allocs, s->n);
+    rc = dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
     int64_t t1 = now_ns();
     hook(0);
     if (rc != DRA_OK) {

@@ -37,7 +37,10 @@
  * Outcomes other than allocated are counted per shape with their reason (`outcome_reasons` of a
  * repetition): the allocator's message for fatal and node-failure outcomes, found by asking the
  * allocator once more, outside the timed regions, for the first pod of each shape and outcome in
- * every measured repetition (the same extra work in each repetition).
+ * every measured repetition (the same extra work in each repetition); for unsatisfiable ones
+ * a fixed text, prefixed with how many nodes lack the mix entry's cpu / memory requests when
+ * any do (`insufficient cpu on 2 node(s); ...`). A mix entry's requests go to the engine's plan
+ * (dra_engine_plan_resources) and are charged to the node on commit, freed on release.
  * The first measured repetition also records every pod's decision (mix entry and a 32-bit hash
  * of outcome, node and devices) as the result's `decisions`, for per-pod comparisons.
  * With opts.cluster the scenario's node groups and manifests are replaced by that path's

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/intern.h"
+#include "engine/engine.h"
 #include "files.h"
 #include "embedded.h"
 #include "escape.h"
@@ -318,7 +319,8 @@ static const char *const k_selector[] = {"key", "value", NULL};
 static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "lifetime", "mix", NULL};
 static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
 static const char *const k_mix[] = {"shape", "template", "weight", "count", "migProfile", "sameParent", "memory",
-                                    "class", "constraint", "share", "name", NULL};
+                                    "class", "constraint", "share", "name", "requests", NULL};
+static const char *const k_requests[] = {"cpu", "memory", NULL};
 static const char *const k_run[] = {"warmup", "repetitions", "invariants", "sampleRate", NULL};
 
 static int load_params(sp_t *p, const dra_ynode_t *n, const char *path, dra_gen_group_t *g)
@@ -469,6 +471,35 @@ static int load_cluster(sp_t *p, const dra_ynode_t *n)
     return DRA_OK;
 }
 
+/* A mix entry's pod requests {cpu, memory} (quantities; absent = 0 = no request). */
+static int load_requests(sp_t *p, const dra_ynode_t *n, const char *path, dra_scenario_mix_t *mx)
+{
+    char b[220];
+    int rc = check_keys(p, n, path, k_requests);
+    if (rc)
+        return rc;
+    if (mx->shape.share > 0)
+        return err_at(p, n, path, "pods sharing a claim (share) cannot request cpu or memory");
+    for (int i = 0; i < 2; i++) {
+        const char *key = k_requests[i], *text;
+        const dra_ynode_t *v = dra_ynode_get(n, key);
+        if (!v)
+            continue;
+        sub(b, sizeof b, path, key);
+        if ((rc = get_str(p, v, b, &text)))
+            return rc;
+        int64_t units;
+        if (dra_engine_quantity_units(text, i == 0 ? -3 : 0, &units) != DRA_OK)
+            return err_at(p, v, b, "\"%s\" is not a non-negative quantity (like %s)", text,
+                          i == 0 ? "500m or 2" : "512Mi or 4Gi");
+        if (i == 0)
+            mx->cpu_milli = units;
+        else
+            mx->memory_bytes = units;
+    }
+    return DRA_OK;
+}
+
 static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_scenario_mix_t *mx,
                           dra_model_t *scratch)
 {
@@ -486,7 +517,7 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
     if (tm) {
         for (uint32_t i = 0; i < e->n; i++)
             if (strcmp(e->keys[i]->text, "template") && strcmp(e->keys[i]->text, "weight") &&
-                strcmp(e->keys[i]->text, "share"))
+                strcmp(e->keys[i]->text, "share") && strcmp(e->keys[i]->text, "requests"))
                 return err_at(p, e->keys[i], path, "field \"%s\" does not apply to an inline template",
                               e->keys[i]->text);
         ss->kind = DRA_SHAPE_INLINE;
@@ -529,6 +560,8 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
         return rc;
     if (ss->kind == DRA_SHAPE_SHARED && ss->share == 0)
         ss->share = 2;
+    if ((v = dra_ynode_get(e, "requests")) && (rc = load_requests(p, v, sub(b, sizeof b, path, "requests"), mx)))
+        return rc;
     if (ss->kind != DRA_SHAPE_INLINE) { /* validate parameters by building into the scratch model */
         dra_diag_t d;
         if (dra_shape_build(scratch, ss, NULL, &d) != DRA_OK)

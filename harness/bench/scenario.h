@@ -41,7 +41,10 @@
  *     placement: first-fit | best-fit | spread | random
  *     run: {warmup: 100, repetitions: 3, invariants: all | sampled | off, sampleRate: 0.01}
  * Shape entry keys: shape, weight, count, migProfile, sameParent, memory, class, constraint,
- * share, name. A request of an inline template takes name, deviceClassName, count,
+ * share, name, requests. `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
+ * are each pod's node resources, checked against the nodes' status.allocatable by the placement
+ * engine (core/engine/engine.h; `memory` alone is the memory-share shape's device capacity);
+ * not with share (a pod joining a shared claim is not placed). A request of an inline template takes name, deviceClassName, count,
  * allocationMode (ExactCount | All), selectors (CEL strings), adminAccess, capacity (name ->
  * quantity); a constraint takes requests and matchAttribute or distinctAttribute.
  * Unknown fields are errors; every error reads "file:line:col: spec.path: reason".
@@ -85,6 +88,8 @@ typedef struct dra_scenario_mix {
     dra_shape_spec_t shape;   /* kind DRA_SHAPE_INLINE for inline templates */
     double weight;
     const void *inline_node;  /* inline template (a dra_ynode_t owned by the scenario) */
+    int64_t cpu_milli;        /* requests.cpu of each pod (millicores, rounded up); 0: none */
+    int64_t memory_bytes;     /* requests.memory of each pod (bytes, rounded up); 0: none */
 } dra_scenario_mix_t;
 
 typedef struct dra_scenario {

@@ -3,7 +3,8 @@
  * is rejected without an exact call; the summary admits a node where the exact allocator fails
  * (matchAttribute) and placement moves on; a CEL runtime error on a node without matching
  * devices still surfaces where the reference placement reaches it; an invalid pool is a hazard
- * node (NodeFailure as the reference); counters of partitionable devices shrink the summaries.
+ * node (NodeFailure as the reference); counters of partitionable devices shrink the summaries;
+ * pods' cpu / memory requests against the nodes' allocatable decide the node.
  * Every decision is compared with the brute-force reference placement, under every policy. */
 #include <stdlib.h>
 #include <string.h>
@@ -396,6 +397,127 @@ static void test_counters_shrink_summaries(void)
     fx_fini(&x);
 }
 
+/* Node resources (NodeResourcesFit before devices): n1 {cpu 2, memory 4Gi}, n2 {cpu 4, no
+ * memory: unlimited}, n3 {cpu 3, memory 16Gi}; pods of one device with cpu 1500m and memory
+ * 3Gi. First-fit skips n1 once its cpu is used although a device is free there, release frees
+ * it; a plan without requests ignores cpu; every step under every policy equals the reference
+ * placement. */
+#define RNODE(n, alc) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\nstatus: {allocatable: " alc "}\n---\n"
+static const char k_res[] =
+    RNODE("n1", "{cpu: '2', memory: 4Gi}") RNODE("n2", "{cpu: 4}")
+    RNODE("n3", "{cpu: 3000m, memory: 16Gi}") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" DEV("d1", "x") ", " DEV("d2", "y") "]")
+    SLICE("s2", "n2", "[" DEV("d1", "x") ", " DEV("d2", "x") "]")
+    SLICE("s3", "n3", "[" DEV("d1", "x") ", " DEV("d2", "x") ", " DEV("d3", "x") "]")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}");
+
+static void all_policies_agree(fx_t *x, uint32_t p)
+{
+    static const dra_engine_policy_t pols[] = {DRA_ENGINE_FIRST_FIT, DRA_ENGINE_BEST_FIT,
+                                               DRA_ENGINE_SPREAD, DRA_ENGINE_RANDOM};
+    for (size_t i = 0; i < sizeof pols / sizeof pols[0]; i++)
+        for (uint32_t start = 0; start < (pols[i] == DRA_ENGINE_RANDOM ? 3u : 1u); start++)
+            (void)place(x, p, pols[i], start);
+}
+
+static void test_node_resources(void)
+{
+    fx_t x;
+    fx_init(&x, k_res, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    int64_t u;
+    CHECK_OK(dra_engine_quantity_units("1.5", -3, &u));
+    CHECK_EQ_U64(u, 1500);
+    CHECK_OK(dra_engine_quantity_units("100m", 0, &u)); /* rounded up */
+    CHECK_EQ_U64(u, 1);
+    CHECK_OK(dra_engine_quantity_units("3Gi", 0, &u));
+    CHECK_EQ_U64(u, 3ull << 30);
+    CHECK(dra_engine_quantity_units("-1", 0, &u) != DRA_OK);
+    CHECK(dra_engine_quantity_units("2x", 0, &u) != DRA_OK);
+    int64_t nr[4];
+    dra_engine_node_resources(x.e, 1, nr);
+    CHECK(nr[0] == 4000 && nr[1] == -1 && nr[2] == 0 && nr[3] == 0);
+
+    dra_claim_t *one = dra_model_find_claim(&x.m, NULL, "one");
+    uint32_t pod, bare, mem, cpu8;
+    CHECK_OK(dra_engine_plan(x.e, &one, 1, &pod));
+    CHECK_OK(dra_engine_plan(x.e, &one, 1, &bare));
+    CHECK_OK(dra_engine_plan(x.e, &one, 1, &mem));
+    CHECK_OK(dra_engine_plan(x.e, &one, 1, &cpu8));
+    CHECK_OK(dra_engine_plan_resources(x.e, pod, 1500, INT64_C(3) << 30));
+    CHECK_OK(dra_engine_plan_resources(x.e, mem, 0, INT64_C(100) << 30));
+    CHECK_OK(dra_engine_plan_resources(x.e, cpu8, 8000, 0));
+    CHECK(dra_engine_plan_resources(x.e, pod, -1, 0) == DRA_EINVAL);
+
+    /* memory 100Gi: only n2 (no memory declared) */
+    dra_engine_result_t r = place(&x, mem, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    all_policies_agree(&x, mem);
+    /* 8 cpu: no node, rejected without an exact call; all three short of cpu */
+    r = place(&x, cpu8, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    uint32_t sc, sm;
+    dra_engine_res_short(x.e, cpu8, &sc, &sm);
+    CHECK(sc == 3 && sm == 0);
+    all_policies_agree(&x, cpu8);
+
+    /* first-fit sequence: n1, n2, n2, n3, n3, then nothing (cpu), n1 after a release */
+    static const uint32_t want[] = {0, 1, 1, 2, 2};
+    dra_arena_t keep[5];
+    dra_engine_result_t placed[5];
+    for (int i = 0; i < 5; i++) {
+        dra_arena_init(&keep[i], 0);
+        all_policies_agree(&x, pod);
+        placed[i] = place_into(&x, pod, DRA_ENGINE_FIRST_FIT, 0, &keep[i]);
+        CHECK_EQ_U64(placed[i].kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_EQ_U64(placed[i].node, want[i]);
+        CHECK_OK(dra_engine_commit_pod(x.e, pod, placed[i].node, placed[i].allocations,
+                                       placed[i].n));
+        check_summaries(&x);
+    }
+    /* pod 2 skipped n1 (cpu 500m left) although d2 is free there: one exact call */
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK(nr[0] == 2000 && nr[1] == (INT64_C(4) << 30) && nr[2] == 1500 && nr[3] == (INT64_C(3) << 30));
+    CHECK(dra_engine_admits(x.e, pod, 0)); /* the device summary still admits n1 */
+    r = place(&x, pod, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    all_policies_agree(&x, pod);
+    dra_engine_res_short(x.e, pod, &sc, &sm);
+    CHECK_EQ_U64(sc, 3); /* 500m, 1000m, 0 left */
+    CHECK_EQ_U64(sm, 1); /* n1: 1Gi left; n2 unlimited; n3 10Gi left */
+    /* a plan without requests ignores cpu: n1's free device */
+    r = place(&x, bare, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 0);
+    /* release the first pod: n1 fits again */
+    CHECK_OK(dra_engine_release_pod(x.e, pod, placed[0].node, placed[0].allocations, placed[0].n));
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK(nr[2] == 0 && nr[3] == 0);
+    r = place(&x, pod, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 0);
+    all_policies_agree(&x, pod);
+    check_summaries(&x);
+    for (int i = 0; i < 5; i++)
+        dra_arena_fini(&keep[i]);
+
+    /* an allocatable that is not a quantity: set-up fails naming the node */
+    x.m.nodes[2]->alloc_memory = "lots";
+    dra_engine_t *e2 = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    CHECK(dra_engine_new(&x.m, x.t, &x.f, x.st, x.cel, &x.fast, NULL, &e2, &d) == DRA_EINVAL);
+    CHECK(e2 == NULL);
+    CHECK(strstr(d.msg, "n3") && strstr(d.msg, "memory") && strstr(d.msg, "lots"));
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -404,5 +526,6 @@ int main(void)
     RUN(test_cel_error_surfaces);
     RUN(test_invalid_pool_is_a_hazard);
     RUN(test_counters_shrink_summaries);
+    RUN(test_node_resources);
     return check_summary();
 }

@@ -93,6 +93,8 @@ static void test_fields(void)
     CHECK_EQ_I64(s.groups[0].params.gpus, 8);
     CHECK_EQ_I64(s.nmix, 1);
     CHECK_EQ_I64(s.mix[0].shape.kind, DRA_SHAPE_GPU_1);
+    CHECK_EQ_I64(s.mix[0].cpu_milli, 0); /* no requests: none */
+    CHECK_EQ_I64(s.mix[0].memory_bytes, 0);
     dra_scenario_fini(&s);
 
     static const char full[] =
@@ -103,8 +105,8 @@ static void test_fields(void)
         "    - profile: net-pool\n      count: 1\n      params: {scope: nodeSelector, selector: {key: a, value: b}}\n"
         "  workload:\n    mode: steady\n    count: 100\n    rate: 10\n"
         "    lifetime: {distribution: uniform, min: 1, max: 3}\n"
-        "    mix:\n    - {shape: mig-2g.10gb, weight: 2.5}\n"
-        "    - weight: 1\n      template:\n        name: x\n        requests:\n"
+        "    mix:\n    - {shape: mig-2g.10gb, weight: 2.5, requests: {cpu: 1.25, memory: 1.5Gi}}\n"
+        "    - weight: 1\n      requests: {cpu: 1m}\n      template:\n        name: x\n        requests:\n"
         "        - {name: a, deviceClassName: mig.nvidia.com, count: 2, selectors: [\"true\"]}\n"
         "        constraints:\n        - {matchAttribute: gpu.nvidia.com/parentUUID, requests: [a]}\n"
         "  placement: spread\n  run: {warmup: 5, repetitions: 2, invariants: sampled, sampleRate: 0.5}\n";
@@ -119,6 +121,10 @@ static void test_fields(void)
     CHECK_NEAR(s.lifetime.b, 3, 0);
     CHECK_STREQ(s.mix[0].shape.mig_profile, "2g.10gb");
     CHECK_EQ_I64(s.mix[1].shape.kind, DRA_SHAPE_INLINE);
+    CHECK_EQ_I64(s.mix[0].cpu_milli, 1250);
+    CHECK_EQ_I64(s.mix[0].memory_bytes, INT64_C(3) << 29);
+    CHECK_EQ_I64(s.mix[1].cpu_milli, 1);
+    CHECK_EQ_I64(s.mix[1].memory_bytes, 0);
     CHECK_EQ_I64(s.placement, DRA_PLACE_SPREAD);
     CHECK_EQ_I64(s.invariants, DRA_INV_SAMPLED);
     dra_model_t m;
@@ -172,6 +178,9 @@ static void test_errors(void)
     expect_error("shape: gpu-1, weight: 1", "shape: gpu-1, weight: 0", 13, "weight");
     expect_error("count: 2}", "count: 2, params: {nics: 9}}", 8, "nics");
     expect_error("count: 2}", "count: 2, params: {migLayout: some}}", 8, "migLayout");
+    expect_error("weight: 1}", "weight: 1, requests: {cpu: -1}}", 13, "not a non-negative quantity");
+    expect_error("weight: 1}", "weight: 1, requests: {memory: 1Qi}}", 13, "spec.workload.mix[0].requests.memory");
+    expect_error("weight: 1}", "weight: 1, requests: {gpu: 1}}", 13, "unknown field \"gpu\"");
     /* YAML syntax errors are reported with their position by the parser */
     dra_scenario_t s;
     dra_diag_t d;
