@@ -68,3 +68,22 @@ int dra_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts
     }
     return c;
 }
+
+int dra_cli_load_results(const char *cmd, char *const *paths, size_t n, dra_rload_result_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        int rc = dra_rload_file(paths[i], &out[i], &d);
+        if (rc != DRA_OK) {
+            char buf[DRA_DIAG_MSG_MAX + 256];
+            if (!d.file)
+                d.file = paths[i];
+            fprintf(stderr, "drabench %s: %s\n", cmd, dra_diag_format(&d, buf, sizeof buf));
+            for (size_t j = 0; j < i; j++)
+                dra_rload_fini(&out[j]);
+            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+        }
+    }
+    return DRA_EXIT_OK;
+}

@@ -16,6 +16,7 @@
 #include "base/err.h"
 #include "exitcode.h"
 #include "files.h"
+#include "rload.h"
 
 #define CMD(name, fn, purpose) int fn(int argc, char **argv);
 #include "commands.def"
@@ -41,5 +42,12 @@ int dra_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts
 
 /* True when progress may be drawn on stderr: a TTY, CI unset or empty, TERM not "dumb". */
 bool dra_cli_progress_enabled(void);
+
+/* Load n result files (drabench-result/v1) into out[0..n) for command cmd. On the first file
+ * that does not load, prints "drabench CMD: file:line:col: reason", releases the ones already
+ * loaded and returns the exit status (2 invalid or missing input, 4 memory); DRA_EXIT_OK when all
+ * n loaded (the caller releases them with dra_rload_fini). */
+DRA_NODISCARD int dra_cli_load_results(const char *cmd, char *const *paths, size_t n,
+                                       dra_rload_result_t *out);
 
 #endif

@@ -65,25 +65,6 @@ static const char help[] =
     "error, 5 inconclusive: nothing worse was found but the gate could not see (fewer than 4\n"
     "repetitions per side, or timings from different hosts or builds).\n";
 
-static int load_side(char **paths, size_t n, dra_rload_result_t *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        dra_diag_t d;
-        dra_diag_clear(&d);
-        int rc = dra_rload_file(paths[i], &out[i], &d);
-        if (rc != DRA_OK) {
-            char buf[DRA_DIAG_MSG_MAX + 256];
-            if (!d.file)
-                d.file = paths[i];
-            fprintf(stderr, "drabench compare: %s\n", dra_diag_format(&d, buf, sizeof buf));
-            for (size_t j = 0; j < i; j++)
-                dra_rload_fini(&out[j]);
-            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
-        }
-    }
-    return DRA_EXIT_OK;
-}
-
 /* The text table for a terminal: names come from result files (the loader refuses control
  * characters; this is the second layer), so it passes through dra_esc_term_text. */
 static int write_text_safe(const dra_compare_report_t *rep, FILE *f)
@@ -242,9 +223,9 @@ int dra_cmd_compare(int argc, char **argv)
         status = DRA_EXIT_ENV;
         goto out;
     }
-    status = load_side(left, nl, base);
+    status = dra_cli_load_results("compare", left, nl, base);
     if (status == DRA_EXIT_OK) {
-        status = load_side(right, nr, cur);
+        status = dra_cli_load_results("compare", right, nr, cur);
         if (status != DRA_EXIT_OK)
             for (size_t i = 0; i < nl; i++)
                 dra_rload_fini(&base[i]);

@@ -515,21 +515,8 @@ int dra_cmd_export(int argc, char **argv)
         status = DRA_EXIT_ENV;
         goto out;
     }
-    size_t loaded = 0;
-    status = DRA_EXIT_OK;
-    for (; loaded < nf; loaded++) {
-        dra_diag_t d;
-        dra_diag_clear(&d);
-        int rc = dra_rload_file(files[loaded], &r[loaded], &d);
-        if (rc != DRA_OK) {
-            char buf[DRA_DIAG_MSG_MAX + 256];
-            if (!d.file)
-                d.file = files[loaded];
-            fprintf(stderr, "drabench export: %s\n", dra_diag_format(&d, buf, sizeof buf));
-            status = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
-            break;
-        }
-    }
+    status = dra_cli_load_results("export", files, nf, r);
+    size_t loaded = status == DRA_EXIT_OK ? nf : 0;
     if (status == DRA_EXIT_OK) {
         char *buf = NULL;
         size_t len = 0;
