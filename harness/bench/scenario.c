@@ -500,6 +500,29 @@ static int load_requests(sp_t *p, const dra_ynode_t *n, const char *path, dra_sc
     return DRA_OK;
 }
 
+
+/* An inline template is a ResourceClaimTemplate: the scratch model that holds the templates built
+ * so far is checked by the manifest validator, so a template the API server would reject (a class
+ * name that is not a DNS subdomain, a bad selector list, ...) is a scenario error at its field, not
+ * a cluster that later fails to validate. */
+static int validate_inline(sp_t *p, const dra_model_t *scratch, const dra_ynode_t *tm,
+                           const char *path)
+{
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int vrc = dra_manifest_validate(scratch, &errs);
+    int rc = DRA_OK;
+    if (errs.count) {
+        const dra_diag_t *d = &errs.items[0];
+        rc = dra_diag_set(p->diag, DRA_EINVAL, p->file, d->line ? d->line : tm->line,
+                          d->line ? d->column : tm->column, "%s: %s", path, d->msg);
+    } else if (vrc == DRA_ENOMEM) {
+        rc = DRA_ENOMEM;
+    }
+    dra_diag_list_fini(&errs);
+    return rc;
+}
+
 static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_scenario_mix_t *mx,
                           dra_model_t *scratch)
 {
@@ -523,7 +546,8 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
         ss->kind = DRA_SHAPE_INLINE;
         mx->inline_node = tm;
         dra_claim_t *t;
-        if ((rc = build_inline(p, scratch, tm, sub(b, sizeof b, path, "template"), &t)))
+        if ((rc = build_inline(p, scratch, tm, sub(b, sizeof b, path, "template"), &t)) ||
+            (rc = validate_inline(p, scratch, tm, b)))
             return rc;
         ss->name = dra_arena_strdup(&p->s->arena, t->name);
     } else {
