@@ -440,6 +440,12 @@ static int load_cluster(sp_t *p, const dra_ynode_t *n)
         const dra_ynode_t *v;
         if ((v = dra_ynode_get(g, "name")) && (rc = get_str(p, v, sub(b, sizeof b, path, "name"), &gr->name)))
             return rc;
+        /* node names are "<name>-<index>" and slice names start with them: a lowercase RFC 1123
+         * label short enough that every derived name is a valid DNS subdomain */
+        if (v && (strlen(gr->name) > 40 || !dra_name_is_dns_label(gr->name)))
+            return err_at(p, v, b, "\"%s\" must be a DNS label (lowercase letters, digits, '-') of at "
+                                   "most 40 characters: node and slice names are made from it",
+                          gr->name);
         if ((v = dra_ynode_get(g, "params")) && (rc = load_params(p, v, sub(b, sizeof b, path, "params"), gr)))
             return rc;
     }
