@@ -49,11 +49,12 @@ static void put_visible(FILE *f, unsigned cp)
         fprintf(f, "\\u%04x", cp);
 }
 
-void dra_esc_gnuplot(FILE *f, const char *s)
+/* A gnuplot string between quote characters q: no escape sequence is processed inside, so q itself
+ * is written as q_as; a line break would end the command, so control characters are written as
+ * visible text; invalid UTF-8 becomes U+FFFD. */
+static void gnuplot_quoted(FILE *f, const char *s, char q, const char *q_as)
 {
-    /* single-quoted: no backslash processing; '' is a quote; a line break would end the
-     * command, so control characters are written as visible text */
-    fputc('\'', f);
+    fputc(q, f);
     for (size_t i = 0; s && s[i];) {
         unsigned cp;
         size_t n = dra_utf8_decode(s + i, &cp);
@@ -64,36 +65,23 @@ void dra_esc_gnuplot(FILE *f, const char *s)
         }
         if (dra_esc_is_control(cp))
             put_visible(f, cp);
-        else if (cp == '\'')
-            fputs("''", f);
+        else if (cp == (unsigned char)q)
+            fputs(q_as, f);
         else
             fwrite(s + i, 1, n, f);
         i += n;
     }
-    fputc('\'', f);
+    fputc(q, f);
+}
+
+void dra_esc_gnuplot(FILE *f, const char *s)
+{
+    gnuplot_quoted(f, s, '\'', "''"); /* single-quoted script literal: '' is a quote */
 }
 
 void dra_esc_gnuplot_data(FILE *f, const char *s)
 {
-    /* a "..." column in a data file: no escapes exist there, so a double quote becomes ' */
-    fputc('"', f);
-    for (size_t i = 0; s && s[i];) {
-        unsigned cp;
-        size_t n = dra_utf8_decode(s + i, &cp);
-        if (n == 0) {
-            fputs(replacement, f);
-            i++;
-            continue;
-        }
-        if (dra_esc_is_control(cp))
-            put_visible(f, cp);
-        else if (cp == '"')
-            fputc('\'', f);
-        else
-            fwrite(s + i, 1, n, f);
-        i += n;
-    }
-    fputc('"', f);
+    gnuplot_quoted(f, s, '"', "'"); /* a "..." data column has no escapes: " becomes ' */
 }
 
 void dra_esc_html(FILE *f, const char *s)
