@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
@@ -207,17 +208,6 @@ static void print_spread_warning(FILE *f, const dra_run_t *run)
 
 /* A message that may quote scenario input, with control characters shown as \xNN so it cannot
  * drive the terminal. */
-static void put_term_safe(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch < 0x20 || ch == 0x7f)
-            fprintf(f, "\\x%02x", ch);
-        else
-            fputc(ch, f);
-    }
-}
-
 /* Reasons of every outcome other than allocated, from the first repetition (all repetitions
  * make the same decisions). */
 static void print_reasons(FILE *f, const dra_run_t *run)
@@ -228,11 +218,12 @@ static void print_reasons(FILE *f, const dra_run_t *run)
     const json_t *r;
     json_array_foreach(rs, i, r)
     {
-        fprintf(f, "  %lld %s (%s, per repetition): ",
-                (long long)json_integer_value(json_object_get(r, "count")),
-                json_string_value(json_object_get(r, "outcome")),
-                json_string_value(json_object_get(r, "shape")));
-        put_term_safe(f, json_string_value(json_object_get(r, "reason")));
+        fprintf(f, "  %lld %s (", (long long)json_integer_value(json_object_get(r, "count")),
+                json_string_value(json_object_get(r, "outcome")));
+        dra_esc_term(f, json_string_value(json_object_get(r, "shape")));
+        fputs(", per repetition): ", f);
+        /* the allocator's message names objects of the inputs: the terminal layer of escape.h */
+        dra_esc_term(f, json_string_value(json_object_get(r, "reason")));
         fputc('\n', f);
     }
 }
