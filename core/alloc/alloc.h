@@ -145,6 +145,20 @@ bool dra_alloc_state_in_use(const dra_alloc_state_t *s, const char *driver, cons
 /* Number of distinct devices with any record. */
 uint32_t dra_alloc_state_count(const dra_alloc_state_t *s);
 
+/* Everything the allocators read about one device, found by its row (0-based, rows as
+ * dra_model_device_rows numbers them over the state's model, the numbering of
+ * dra_result_t.row) and checked against (driver, pool, device): a mask of DRA_STATE_* bits with
+ * the meaning of the string lookups above. O(1) once a commit or an earlier call resolved the
+ * row, else one string lookup (a row not of that device is looked up by the strings alone). */
+#define DRA_STATE_EXCL 1u   /* dra_alloc_state_exclusive > 0 */
+#define DRA_STATE_IN_USE 2u /* dra_alloc_state_in_use */
+#define DRA_STATE_CAP 4u    /* dra_alloc_state_has_capacity */
+#define DRA_STATE_SHARE 8u  /* dra_alloc_state_shares > 0 */
+unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                   const char *pool, const char *device);
+/* The model the state was created for (rows are numbered over it). */
+const dra_model_t *dra_alloc_state_model(const dra_alloc_state_t *s);
+
 /* ---- the allocator --------------------------------------------------------------------------- */
 
 typedef enum dra_outcome {

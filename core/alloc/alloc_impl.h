@@ -246,6 +246,8 @@ typedef struct dra_acall {
     int (*slot_ready)(void *self, slot_t *st);
     void *self;
     uint64_t rng; /* shareID generator (splitmix64 from options.share_seed) */
+    bool rows;    /* slot_t.row is the device's model row (dra_model_device_rows): results
+                     carry it (dra_result_t.row) */
 } dra_acall_t;
 
 /* The claim's bit in a slot (a device picked by claim ci in this call). */

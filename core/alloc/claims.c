@@ -735,6 +735,7 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
             o->driver = p->driver;
             o->pool = p->name;
             o->device = st->d->name;
+            o->row = ac->rows ? st->row + 1 : 0;
             o->admin_access = rq->body->admin_access && !rq->is_sub;
             o->tolerations = rq->body->tolerations;
             o->ntolerations = rq->body->ntolerations;

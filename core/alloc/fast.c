@@ -139,6 +139,7 @@ struct dra_fast {
      * consumed (0 unknown, 1 yes, 2 no): depends on the device only */
     uint8_t *capfit0;
     struct fdev **devs; /* open hash (driver, pool, device) -> rows */
+    uint64_t *dupid;    /* per row: another row has the same (driver, pool, device) */
     struct fdev *devpool;
     size_t dmask;
     bool watching;
@@ -285,7 +286,8 @@ static int build_indexes(dra_fast_t *a)
     a->dmask = pow2_at_least((size_t)rows) - 1;
     a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(void *), 8);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
-    if (!a->mir || !a->devs || !a->devpool)
+    a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
+    if (!a->mir || !a->devs || !a->devpool || !a->dupid)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
@@ -299,6 +301,11 @@ static int build_indexes(dra_fast_t *a)
             e->row = a->slice_row[i] + d;
             e->pb = pb;
             size_t h = (size_t)dev_hash(e->drv, e->pool, e->dev) & a->dmask;
+            for (const fdev_t *o = a->devs[h]; o; o = o->next)
+                if (str_eq(o->dev, e->dev) && str_eq(o->pool, e->pool) && str_eq(o->drv, e->drv)) {
+                    dra_bit_set(a->dupid, o->row);
+                    dra_bit_set(a->dupid, e->row);
+                }
             e->next = a->devs[h];
             a->devs[h] = e;
         }
@@ -306,12 +313,25 @@ static int build_indexes(dra_fast_t *a)
     return DRA_OK;
 }
 
-/* State watcher: forget the mirrored state of every row a commit / release names. */
+/* State watcher: forget the mirrored state of every row a commit / release names. A result
+ * carrying its row (dra_result_t.row, our own numbering) names exactly that row when the row is
+ * that device and no other row has the same device ID; else every row of the ID is found by
+ * the strings. */
 static void on_state_change(void *ctx, const dra_allocation_t *al)
 {
     dra_fast_t *a = ctx;
     for (uint32_t i = 0; i < al->nresults; i++) {
         const dra_result_t *r = &al->results[i];
+        if (r->row && r->row <= a->nrows && !dra_bit_get(a->dupid, r->row - 1)) {
+            fdev_t *e = &a->devpool[r->row - 1];
+            if (e->dev == r->device ||
+                (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver))) {
+                a->mir[e->row] = 0;
+                if (e->pb)
+                    e->pb->ver++;
+                continue;
+            }
+        }
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
         for (const fdev_t *e = a->devs[h]; e; e = e->next)
             if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver)) {
@@ -330,13 +350,16 @@ static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const cha
     if (DRA_LIKELY(v & MIR_VALID))
         return v;
     v = MIR_VALID;
-    if (dra_alloc_state_exclusive(a->st, driver, pool, dev->name) > 0)
+    /* rows are the state's own numbering when it was made for our model (a->c.rows) */
+    unsigned f = dra_alloc_state_row_flags(a->st, a->c.rows ? row : UINT32_MAX, driver, pool,
+                                           dev->name);
+    if (f & DRA_STATE_EXCL)
         v |= MIR_EXCL;
-    if (dra_alloc_state_in_use(a->st, driver, pool, dev->name))
+    if (f & DRA_STATE_IN_USE)
         v |= MIR_INUSE;
-    if (a->c.b.cc && dra_alloc_state_has_capacity(a->st, driver, pool, dev->name))
+    if (a->c.b.cc && (f & DRA_STATE_CAP))
         v |= MIR_CAP;
-    if (a->c.b.cc && dra_alloc_state_shares(a->st, driver, pool, dev->name) > 0)
+    if (a->c.b.cc && (f & DRA_STATE_SHARE))
         v |= MIR_SHARE;
     a->mir[row] = v;
     return v;
@@ -373,6 +396,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra_arena_init(&a->c.scratch, 256 * 1024);
     a->c.in_use = in_use;
     a->c.slot_ready = slot_ready_cb;
+    a->c.rows = dra_alloc_state_model(state) == m;
     a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);
     dra_arena_init(&a->perm, 256 * 1024);
@@ -1661,6 +1685,55 @@ int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node, dra_claim_t
     if (a->kind == DRA_ALLOC_FAST)
         return dra_fast_allocate(a->fast, node, claims, n, out_arena, out);
     return dra_alloc_allocate(a->ref, node, claims, n, out_arena, out);
+}
+
+int dra_fast_prepare(dra_fast_t *a, const dra_node_t *node)
+{
+    if (!a || !node)
+        return DRA_EINVAL;
+    dra_arena_reset(&a->c.scratch);
+    fnode_t *fn = node_get(a, node);
+    if (!fn)
+        return DRA_ENOMEM;
+    /* the counter columns too, where the fast paths will want them */
+    bool consumes = false;
+    for (uint32_t i = 0; i < fn->nslots && !consumes; i++)
+        consumes = fn->slots[i].d->nconsumes > 0;
+    if (consumes && a->c.b.pd && !fn->gather_rc && !fn->cnt) {
+        a->fn = fn;
+        bool ok = fcnt_get(a) != NULL;
+        a->fn = NULL;
+        dra_arena_reset(&a->c.scratch);
+        if (!ok)
+            return DRA_ENOMEM;
+    }
+    return DRA_OK;
+}
+
+int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_t *cls,
+                            const dra_exact_request_t *req, uint32_t nrows,
+                            const uint32_t *col_of_row, const uint64_t *match, const uint64_t *err)
+{
+    if (!a || !cls || !req || (nrows && (!col_of_row || !match || !err)))
+        return DRA_EINVAL;
+    fsig_t *sg = sig_get(a, cls, req);
+    if (!sg)
+        return DRA_ENOMEM;
+    uint32_t n = nrows < a->nrows ? nrows : a->nrows;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t c = col_of_row[r];
+        if (c == UINT32_MAX || sg->val[r] != SIG_UNKNOWN)
+            continue;
+        sg->val[r] = dra_bit_get(err, c) ? SIG_ERR : dra_bit_get(match, c) ? SIG_YES : SIG_NO;
+    }
+    return DRA_OK;
+}
+
+int dra_anyalloc_prepare(dra_anyalloc_t *a, const dra_node_t *node)
+{
+    if (!a)
+        return DRA_EINVAL;
+    return a->kind == DRA_ALLOC_FAST ? dra_fast_prepare(a->fast, node) : DRA_OK;
 }
 
 /* ---- comparing outcomes ------------------------------------------------------------------------ */

@@ -96,6 +96,26 @@ int dra_anyalloc_new(dra_alloc_kind_t kind, const dra_model_t *m, const dra_allo
                      const dra_alloc_state_t *state, dra_cel_cache_t *cel,
                      const dra_alloc_options_t *opts, dra_anyalloc_t *out);
 void dra_anyalloc_free(dra_anyalloc_t *a);
+/* Build what the fast allocator keeps per node (gathered pools, slot layout) ahead of the node's
+ * first allocate call, so that call costs what every later one does (the runner prepares every
+ * node before its timed loop). The reference allocator keeps nothing per node: a no-op.
+ * Errors: DRA_ENOMEM, DRA_EINVAL. Cost: the first-call cost of the node, O(its slices). */
+DRA_NODISCARD int dra_fast_prepare(dra_fast_t *a, const dra_node_t *node);
+DRA_NODISCARD int dra_anyalloc_prepare(dra_anyalloc_t *a, const dra_node_t *node);
+
+/* Claims compiled once: fill the selector cache of (cls, req) from a compiled match / error
+ * bitset over some other row numbering (the placement engine's device table): col_of_row[r]
+ * is the bit of model device row r (dra_model_device_rows), UINT32_MAX to leave the row to be
+ * evaluated on demand. A set err bit marks the row as an error (the search evaluates it again
+ * for its message when it reaches it, as it does without the seed); otherwise the match bit is
+ * the selectors' answer, which must be exactly what dra_device_selectable would compute for the
+ * row without node selection (class selectors, then request selectors, stopping at the first
+ * false or error). Rows already cached keep their value. Errors: DRA_ENOMEM, DRA_EINVAL.
+ * Cost: O(nrows), untimed setup. */
+DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_t *cls,
+                                          const dra_exact_request_t *req, uint32_t nrows,
+                                          const uint32_t *col_of_row, const uint64_t *match,
+                                          const uint64_t *err);
 int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node, dra_claim_t *const *claims,
                           uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
 

@@ -3,7 +3,11 @@
  * exclusive allocations, the set of share IDs, and the aggregated consumed capacity of the shares.
  *
  * Storage: device IDs and share IDs are interned in the state's own table; entries live in an
- * open-addressing hash keyed by the three ids. The digest is the wrapping sum of one XXH3 per
+ * open-addressing hash keyed by the three ids. Row index: a result that carries its device's row
+ * (dra_result_t.row, rows as dra_model_device_rows numbers them over the state's model) finds its
+ * entry through row_entry[row] in O(1), without hashing a string: the entry remembers the row it
+ * was reached from, and row_entry is only filled after the row's device was compared with the
+ * result's strings, so a stale or foreign row falls back to the string lookup. The digest is the wrapping sum of one XXH3 per
  * entry (and per share / capacity inside it), so it does not depend on commit order and a release
  * restores it exactly. Quantities are summed exactly (dra_aq_t).
  */
@@ -20,6 +24,8 @@ typedef struct st_cap {
 
 typedef struct st_dev {
     uint32_t drv, pool, dev; /* 0 = empty slot */
+    uint32_t row;            /* row + 1 of the model device last reached through row_entry */
+    const char *devname;     /* that row's device name (the model's pointer) */
     uint32_t exclusive;
     uint32_t *shares; /* interned share ids (malloc) */
     uint32_t nshares, capshares;
@@ -34,6 +40,12 @@ struct dra_alloc_state {
     dra_intern_t intern;
     st_dev_t *slots;
     size_t nslots, used;
+    /* row index over the model's devices (dra_model_device_rows): first row of each slice, and
+     * per row its entry's slot + 1 (0 = not resolved yet; checked against the entry's row,
+     * so slots moved by grow() are simply resolved again) */
+    uint32_t *first;
+    uint32_t nfirst, nrows;
+    uint32_t *row_entry;
     /* change watchers (alloc_impl.h, used by the fast allocator's row mirror) */
     dra_alloc_state_watch_fn watch[DRA_ALLOC_STATE_MAX_WATCH];
     void *watch_ctx[DRA_ALLOC_STATE_MAX_WATCH];
@@ -80,7 +92,12 @@ int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra_intern_init(&s->intern, &s->arena);
     s->nslots = 64;
     s->slots = calloc(s->nslots, sizeof *s->slots);
-    if (!s->slots) {
+    s->nfirst = m ? m->nslices : 0;
+    s->first = malloc(((size_t)s->nfirst + 1) * sizeof *s->first);
+    if (s->first)
+        s->nrows = m ? dra_model_device_rows(m, s->first) : 0;
+    s->row_entry = calloc((size_t)s->nrows + 1, sizeof *s->row_entry);
+    if (!s->slots || !s->first || !s->row_entry) {
         dra_alloc_state_free(s);
         return DRA_ENOMEM;
     }
@@ -97,6 +114,8 @@ void dra_alloc_state_free(dra_alloc_state_t *s)
         free(s->slots[i].caps);
     }
     free(s->slots);
+    free(s->first);
+    free(s->row_entry);
     dra_intern_fini(&s->intern);
     dra_arena_fini(&s->arena);
     free(s);
@@ -135,6 +154,8 @@ static int grow(dra_alloc_state_t *s)
         for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & (nn - 1);; j = (j + 1) & (nn - 1))
             if (!ns[j].drv) {
                 ns[j] = *e;
+                if (e->row) /* the row index follows its entry */
+                    s->row_entry[e->row - 1] = (uint32_t)j + 1;
                 break;
             }
     }
@@ -156,8 +177,77 @@ static int intern3(dra_alloc_state_t *s, const char *d, const char *p, const cha
     return DRA_OK;
 }
 
+static const char *nz(const char *x)
+{
+    return x ? x : "";
+}
+
+/* The model device of row `row` (0-based) when it is the device (driver, pool, device) names,
+ * else NULL. O(log slices). */
+static const dra_device_t *row_device(const dra_alloc_state_t *s, uint32_t row, const char *d,
+                                      const char *p, const char *v)
+{
+    if (row >= s->nrows || !s->nfirst)
+        return NULL;
+    uint32_t lo = 0, hi = s->nfirst - 1; /* last slice whose first row <= row */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (s->first[mid] <= row)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const dra_slice_t *sl = s->model->slices[lo];
+    uint32_t i = row - s->first[lo];
+    if (i >= sl->ndevices)
+        return NULL;
+    const dra_device_t *dev = &sl->devices[i];
+    if (strcmp(nz(dev->name), nz(v)) || strcmp(nz(sl->pool_name), nz(p)) ||
+        strcmp(nz(sl->driver), nz(d)))
+        return NULL;
+    return dev;
+}
+
+/* The entry a result's row hint leads to, or NULL (no hint, not resolved yet, or not that
+ * device). O(1); the strings are compared only when the name is not the model's own pointer. */
+static st_dev_t *by_row(const dra_alloc_state_t *s, const dra_result_t *r)
+{
+    uint32_t row = r->row;
+    if (!row || row > s->nrows)
+        return NULL;
+    uint32_t k = s->row_entry[row - 1];
+    if (!k || k > s->nslots)
+        return NULL;
+    st_dev_t *e = &s->slots[k - 1];
+    if (e->row != row || !e->drv)
+        return NULL;
+    if (e->devname != r->device && !row_device(s, row - 1, r->driver, r->pool, r->device))
+        return NULL;
+    DRA_ASSERT_EXPENSIVE(row_device(s, row - 1, r->driver, r->pool, r->device) != NULL);
+    return e;
+}
+
+/* Remember that the result's row leads to entry e (after checking the row is its device). */
+static void row_learn(const dra_alloc_state_t *cs, const dra_result_t *r, st_dev_t *e)
+{
+    dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* a cache, not state */
+    if (!r->row || r->row > s->nrows)
+        return;
+    const dra_device_t *dev = row_device(s, r->row - 1, r->driver, r->pool, r->device);
+    if (!dev)
+        return;
+    e->row = r->row;
+    e->devname = dev->name;
+    s->row_entry[r->row - 1] = (uint32_t)(e - s->slots) + 1;
+}
+
 static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **out)
 {
+    st_dev_t *hit = by_row(s, r);
+    if (hit) {
+        *out = hit;
+        return DRA_OK;
+    }
     uint32_t a, b, c;
     if (intern3(s, r->driver, r->pool, r->device, &a, &b, &c))
         return DRA_ENOMEM;
@@ -177,8 +267,24 @@ static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **ou
         e->dev = c;
         s->used++;
     }
+    row_learn(s, r, e);
     *out = e;
     return DRA_OK;
+}
+
+static const st_dev_t *lookup(const dra_alloc_state_t *s, const char *d, const char *p,
+                              const char *v);
+
+/* The entry of a result's device, or NULL when the state never saw it. */
+static st_dev_t *lookup_result(const dra_alloc_state_t *s, const dra_result_t *r)
+{
+    st_dev_t *e = by_row(s, r);
+    if (e)
+        return e;
+    e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
+    if (e)
+        row_learn(s, r, e);
+    return e;
 }
 
 static const st_dev_t *lookup(const dra_alloc_state_t *s, const char *d, const char *p,
@@ -294,7 +400,7 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
         int k = result_kind(s, r);
         if (k == R_SKIP)
             continue;
-        st_dev_t *e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
+        st_dev_t *e = lookup_result(s, r);
         if (!e) {
             rc = DRA_ENOTFOUND;
             break;
@@ -322,7 +428,7 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
             int k = result_kind(s, r);
             if (k == R_SKIP)
                 continue;
-            st_dev_t *e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
+            st_dev_t *e = lookup_result(s, r);
             if (k == R_EXCL) {
                 e->exclusive++;
             } else {
@@ -337,7 +443,7 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
         const dra_result_t *r = &a->results[i];
         if (result_kind(s, r) != R_SHARE)
             continue;
-        st_dev_t *e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
+        st_dev_t *e = lookup_result(s, r);
         int z = find_share(e, 0);
         if (z >= 0) {
             e->shares[z] = e->shares[e->nshares - 1];
@@ -453,17 +559,37 @@ bool dra_alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver
     return e && e->ncaps > 0;
 }
 
-bool dra_alloc_state_in_use(const dra_alloc_state_t *s, const char *driver, const char *pool,
-                            const char *device)
+static bool entry_in_use(const dra_alloc_state_t *s, const st_dev_t *e)
 {
-    const st_dev_t *e = lookup(s, driver, pool, device);
-    if (!e)
-        return false;
     if (e->exclusive)
         return true;
     if (s->beh.bugs && s->beh.release < DRA_RELEASE_1_36)
         return false; /* before PR #139040 only AllocatedDevices counted (issue #139034) */
     return e->nshares > 0 || e->ncaps > 0;
+}
+
+bool dra_alloc_state_in_use(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                            const char *device)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    return e && entry_in_use(s, e);
+}
+
+unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                   const char *pool, const char *device)
+{
+    dra_result_t r = {.driver = driver, .pool = pool, .device = device,
+                      .row = row < UINT32_MAX ? row + 1 : 0};
+    const st_dev_t *e = lookup_result(s, &r);
+    if (!e)
+        return 0;
+    return (e->exclusive ? DRA_STATE_EXCL : 0u) | (entry_in_use(s, e) ? DRA_STATE_IN_USE : 0u) |
+           (e->ncaps ? DRA_STATE_CAP : 0u) | (e->nshares ? DRA_STATE_SHARE : 0u);
+}
+
+const dra_model_t *dra_alloc_state_model(const dra_alloc_state_t *s)
+{
+    return s->model;
 }
 
 uint32_t dra_alloc_state_count(const dra_alloc_state_t *s)

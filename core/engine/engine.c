@@ -94,6 +94,9 @@ struct dra_engine {
     uint32_t *ent_set;             /* per entry: set */
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
+    uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
+                            another device has the same (driver, pool, device) */
+    uint32_t nord;
     sig_t *sigs;
     uint32_t nsigs, capsigs;
     plan_t *plans;
@@ -155,13 +158,39 @@ static int hash_build(dra_engine_t *e)
     if (!e->hslots)
         return DRA_ENOMEM;
     e->nhslots = n;
+    const dra_model_t *m = e->t->model;
+    uint32_t *first = malloc(((size_t)m->nslices + 1) * sizeof *first);
+    if (!first)
+        return DRA_ENOMEM;
+    e->nord = dra_model_device_rows(m, first);
+    e->ord_row = malloc(((size_t)e->nord + 1) * sizeof *e->ord_row);
+    if (!e->ord_row) {
+        free(first);
+        return DRA_ENOMEM;
+    }
+    for (uint32_t i = 0; i < e->nord; i++)
+        e->ord_row[i] = NONE;
     for (uint32_t r = 0; r < e->t->nrows; r++) {
+        uint32_t si = e->t->slice[r];
+        uint32_t ord = first[si] + (uint32_t)(e->t->dev[r] - m->slices[si]->devices);
+        DRA_ASSERT_INTERNAL(ord < e->nord);
+        bool dup = false;
         uint64_t h = key_hash(row_driver(e, r), row_pool(e, r), row_device(e, r));
         uint32_t i = (uint32_t)h & (n - 1);
-        while (e->hslots[i])
-            i = (i + 1) & (n - 1);
+        for (; e->hslots[i]; i = (i + 1) & (n - 1)) {
+            uint32_t o = e->hslots[i] - 1;
+            if (!strcmp(row_device(e, o), row_device(e, r)) && !strcmp(row_pool(e, o), row_pool(e, r)) &&
+                !strcmp(row_driver(e, o), row_driver(e, r))) {
+                dup = true; /* results name both rows: the string lookup finds every one */
+                uint32_t so = e->t->slice[o];
+                e->ord_row[first[so] + (uint32_t)(e->t->dev[o] - m->slices[so]->devices)] = NONE;
+            }
+        }
         e->hslots[i] = r + 1;
+        if (ord < e->nord)
+            e->ord_row[ord] = dup ? NONE : r;
     }
+    free(first);
     return DRA_OK;
 }
 
@@ -424,11 +453,34 @@ static void charge(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
+static void apply_row(dra_engine_t *e, uint32_t r, int delta)
+{
+    uint32_t before = e->use[r];
+    if (delta > 0)
+        e->use[r]++;
+    else if (e->use[r])
+        e->use[r]--;
+    if ((before == 0) != (e->use[r] == 0))
+        charge(e, r, e->use[r] ? 1 : -1);
+    refresh_row(e, r);
+}
+
+/* A result changes every row of its device: found in O(1) through its row hint when that row
+ * is the device and the only one with its ID, else through the strings. */
 static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
 {
     if (res->admin_access) /* the state skips adminAccess results */
         return;
     const char *drv = nz(res->driver), *pool = nz(res->pool), *dev = nz(res->device);
+    if (res->row && res->row <= e->nord) {
+        uint32_t r = e->ord_row[res->row - 1];
+        if (r != NONE && (e->t->dev[r]->name == res->device ||
+                          (!strcmp(row_device(e, r), dev) && !strcmp(row_pool(e, r), pool) &&
+                           !strcmp(row_driver(e, r), drv)))) {
+            apply_row(e, r, delta);
+            return;
+        }
+    }
     uint64_t h = key_hash(drv, pool, dev);
     uint32_t mask = e->nhslots - 1;
     for (uint32_t i = (uint32_t)h & mask; e->hslots[i]; i = (i + 1) & mask) {
@@ -436,14 +488,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
         if (strcmp(row_device(e, r), dev) || strcmp(row_pool(e, r), pool) ||
             strcmp(row_driver(e, r), drv))
             continue;
-        uint32_t before = e->use[r];
-        if (delta > 0)
-            e->use[r]++;
-        else if (e->use[r])
-            e->use[r]--;
-        if ((before == 0) != (e->use[r] == 0))
-            charge(e, r, e->use[r] ? 1 : -1);
-        refresh_row(e, r);
+        apply_row(e, r, delta);
     }
 }
 
@@ -644,6 +689,9 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     sig_count(e, s);
     tree_build(e, s);
     *out = e->nsigs++;
+    /* the exact allocator reads the same compiled answer instead of evaluating CEL per device */
+    if (e->alloc && e->alloc->kind == DRA_ALLOC_FAST && e->alloc->fast)
+        return dra_fast_seed_selectors(e->alloc->fast, cls, body, e->nord, e->ord_row, match, err);
     return DRA_OK;
 }
 
@@ -1511,6 +1559,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->sr_n);
     free(e->srows);
     free(e->hslots);
+    free(e->ord_row);
     free(e->score);
     free(e->tried);
     free(e->cpu_cap);

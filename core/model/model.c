@@ -760,3 +760,14 @@ uint64_t dra_model_digest(const dra_model_t *m)
     free(hp);
     return r;
 }
+
+uint32_t dra_model_device_rows(const dra_model_t *m, uint32_t *first)
+{
+    uint32_t rows = 0;
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        if (first)
+            first[i] = rows;
+        rows += m->slices[i]->ndevices;
+    }
+    return rows;
+}

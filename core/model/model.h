@@ -333,6 +333,14 @@ typedef struct dra_result {
     const char *share_id; /* NULL unless the device is multi-allocatable */
     dra_consumed_t *consumed; /* consumedCapacity */
     uint32_t nconsumed;
+    /* Not part of the claim (never read, written, compared or digested as such): the device's
+     * row + 1 in the model it was allocated from, 0 when unknown. A device's row is its
+     * position in model order (slices in m->slices order, devices in slice order; see
+     * dra_model_device_rows). The allocation state and the engine use it to update their
+     * per-device columns in O(1) instead of looking the (driver, pool, device) strings up; they
+     * check it against the strings before trusting it, so a wrong hint costs time, not
+     * correctness. */
+    uint32_t row;
 } dra_result_t;
 
 typedef struct dra_alloc_config {
@@ -452,6 +460,11 @@ void *dra_model_array(dra_model_t *m, size_t n, size_t sz);
 /* Fill device->slice and device->index for every device of the slice and add to m->ndevices.
  * Call once after slice->devices is complete. */
 void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice);
+
+/* Device rows: first[i] = the row of slices[i]->devices[0] for i < m->nslices (the number of
+ * devices of the slices before it, in m->slices order); first must hold m->nslices elements.
+ * Returns the number of rows (devices) in all. O(slices). */
+uint32_t dra_model_device_rows(const dra_model_t *m, uint32_t *first);
 
 /* Interned fully qualified name for an attribute/capacity name written in a slice of `driver`:
  * "numa" -> "<driver>/numa"; "a.b/numa" -> "a.b/numa". Returns 0 on out-of-memory. */

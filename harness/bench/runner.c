@@ -597,8 +597,10 @@ static int frag_measure(ctx_t *c, frag_values_t *out)
     for (uint32_t i = 0; i < c->nfdev; i++) {
         const frag_dev_t *f = &c->fdev[i];
         const dra_device_t *d = f->dev;
-        bool in_use = dra_alloc_state_in_use(c->state, d->slice->driver, d->slice->pool_name,
-                                             d->name);
+        /* fdev is in model device order: i is the device's row (dra_model_device_rows) */
+        bool in_use = dra_alloc_state_row_flags(c->state, i, d->slice->driver, d->slice->pool_name,
+                                                d->name) &
+                      DRA_STATE_IN_USE;
         if (f->node != NONE) {
             if (in_use)
                 used[f->node]++;
@@ -892,6 +894,10 @@ static int engine_build(ctx_t *c)
                             &c->eng, c->diag);
     if (rc)
         return rc;
+    /* the allocator's per-node layouts are built here, untimed, not on a node's first visit */
+    for (uint32_t i = 0; i < c->model.nnodes; i++)
+        if ((rc = dra_anyalloc_prepare(&c->alloc, c->model.nodes[i])))
+            return rc;
     c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
     if (!c->plan)
         return DRA_ENOMEM;
@@ -1434,6 +1440,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 static int presize_state(ctx_t *c)
 {
     dra_model_t *m = &c->model;
+    uint32_t row = 0; /* dra_model_device_rows numbering: the state learns every row here */
     for (uint32_t si = 0; si < m->nslices; si++) {
         const dra_slice_t *s = m->slices[si];
         for (uint32_t di = 0; di < s->ndevices; di++) {
@@ -1443,6 +1450,7 @@ static int presize_state(ctx_t *c)
             r.driver = s->driver;
             r.pool = s->pool_name;
             r.device = s->devices[di].name;
+            r.row = ++row;
             dra_allocation_t a;
             memset(&a, 0, sizeof a);
             a.results = &r;

@@ -1,0 +1,218 @@
+/* test_state_rows.c - the allocation state's row index (state.c, dra_result_t.row): a result
+ * carrying its device's row updates the same entry as one found by its strings, a wrong or
+ * foreign row is never trusted, a device ID listed in two slices stays one entry, the index
+ * survives the hash table growing, and the digest does not depend on the hints. Also
+ * dra_model_device_rows, the numbering the hints use. */
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc/alloc.h"
+#include "check.h"
+
+/* slices s0 (pool-a, 3 devices), s1 (pool-b, 2), s2 (pool-a again, its dev-1: the same ID as
+ * s0's dev-1), then `extra` one-device slices (pool-x<i>) to make the state grow */
+static void build(dra_model_t *m, uint32_t extra)
+{
+    dra_model_init(m);
+    const char *pools[3] = {"pool-a", "pool-b", "pool-a"};
+    const uint32_t ndev[3] = {3, 2, 1};
+    for (uint32_t i = 0; i < 3 + extra; i++) {
+        dra_slice_t *s = dra_model_add_slice(m);
+        CHECK(s != NULL);
+        char nm[32];
+        snprintf(nm, sizeof nm, "slice-%u", i);
+        s->name = dra_model_str(m, nm);
+        s->driver = "drv";
+        if (i < 3) {
+            s->pool_name = pools[i];
+        } else {
+            snprintf(nm, sizeof nm, "pool-x%u", i);
+            s->pool_name = dra_model_str(m, nm);
+        }
+        s->node_name = "node-1";
+        s->ndevices = i < 3 ? ndev[i] : 1;
+        s->devices = dra_model_array(m, s->ndevices, sizeof(dra_device_t));
+        for (uint32_t d = 0; d < s->ndevices; d++) {
+            snprintf(nm, sizeof nm, "dev-%u", i == 2 ? 1u : d);
+            s->devices[d].name = dra_model_str(m, nm);
+        }
+        dra_model_slice_done(m, s);
+    }
+}
+
+static dra_result_t res(const char *pool, const char *dev, uint32_t row)
+{
+    dra_result_t r;
+    memset(&r, 0, sizeof r);
+    r.request = "r";
+    r.driver = "drv";
+    r.pool = pool;
+    r.device = dev;
+    r.row = row;
+    return r;
+}
+
+static int commit1(dra_alloc_state_t *s, dra_result_t r, bool rel)
+{
+    dra_allocation_t a;
+    memset(&a, 0, sizeof a);
+    a.results = &r;
+    a.nresults = 1;
+    return rel ? dra_alloc_state_release(s, &a) : dra_alloc_state_commit(s, &a);
+}
+
+static void test_rows_numbering(void)
+{
+    dra_model_t m;
+    build(&m, 2);
+    uint32_t first[5];
+    CHECK_EQ_I64(dra_model_device_rows(&m, first), 8);
+    CHECK_EQ_I64(first[0], 0);
+    CHECK_EQ_I64(first[1], 3);
+    CHECK_EQ_I64(first[2], 5);
+    CHECK_EQ_I64(first[3], 6);
+    CHECK_EQ_I64(first[4], 7);
+    CHECK_EQ_I64(dra_model_device_rows(&m, NULL), 8);
+    dra_model_fini(&m);
+}
+
+static void test_hint_equals_strings(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *a = NULL, *b = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &a));
+    CHECK_OK(dra_alloc_state_new(&m, &f, &b));
+    CHECK(dra_alloc_state_model(a) == &m);
+    /* pool-b/dev-1 is row 4 (s1 starts at row 3) */
+    CHECK_OK(commit1(a, res("pool-b", "dev-1", 5), false));
+    CHECK_OK(commit1(b, res("pool-b", "dev-1", 0), false));
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-b", "dev-1"), 1);
+    CHECK_EQ_I64(dra_alloc_state_row_flags(a, 4, "drv", "pool-b", "dev-1"),
+                 DRA_STATE_EXCL | DRA_STATE_IN_USE);
+    CHECK_EQ_I64(dra_alloc_state_row_flags(b, 4, "drv", "pool-b", "dev-1"),
+                 DRA_STATE_EXCL | DRA_STATE_IN_USE);
+    /* the row reached with its hint again, then by the strings alone: one entry */
+    CHECK_OK(commit1(a, res("pool-b", "dev-1", 5), false));
+    CHECK_OK(commit1(a, res("pool-b", "dev-1", 0), false));
+    CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-b", "dev-1"), 3);
+    CHECK_EQ_I64(dra_alloc_state_count(a), 1);
+    CHECK_OK(commit1(a, res("pool-b", "dev-1", 0), true));
+    CHECK_OK(commit1(a, res("pool-b", "dev-1", 5), true));
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    /* release with the hint of something never committed fails and changes nothing */
+    CHECK_EQ_I64(commit1(b, res("pool-a", "dev-0", 1), true), DRA_ENOTFOUND);
+    CHECK_OK(commit1(b, res("pool-b", "dev-1", 5), true));
+    CHECK_EQ_I64(dra_alloc_state_count(b), 0);
+    dra_alloc_state_free(a);
+    dra_alloc_state_free(b);
+    dra_model_fini(&m);
+}
+
+static void test_wrong_hint_not_trusted(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *s = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &s));
+    /* row 1 is pool-a/dev-1; learn it, then name another device with row 1's hint */
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 2), false));
+    CHECK_OK(commit1(s, res("pool-a", "dev-2", 2), false));
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-1"), 1);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-2"), 1);
+    /* a row beyond the model, and a row of a device not in the model */
+    CHECK_OK(commit1(s, res("pool-a", "dev-0", 99), false));
+    CHECK_OK(commit1(s, res("pool-z", "ghost", 1), false));
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-0"), 1);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-z", "ghost"), 1);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-1"), 1);
+    /* row flags with a row of another device answer for the strings */
+    CHECK_EQ_I64(dra_alloc_state_row_flags(s, 1, "drv", "pool-a", "dev-2"),
+                 DRA_STATE_EXCL | DRA_STATE_IN_USE);
+    CHECK_EQ_I64(dra_alloc_state_row_flags(s, 1, "drv", "pool-b", "dev-0"), 0);
+    CHECK_EQ_I64(dra_alloc_state_row_flags(s, UINT32_MAX, "drv", "pool-a", "dev-1"),
+                 DRA_STATE_EXCL | DRA_STATE_IN_USE);
+    dra_alloc_state_free(s);
+    dra_model_fini(&m);
+}
+
+static void test_duplicate_id_one_entry(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *s = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &s));
+    /* pool-a/dev-1 is row 1 (s0) and row 5 (s2): both hints reach the one entry */
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 2), false));
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 6), false));
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 2), false));
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-1"), 3);
+    CHECK_EQ_I64(dra_alloc_state_count(s), 1);
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 6), true));
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 2), true));
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 6), true));
+    CHECK_EQ_I64(commit1(s, res("pool-a", "dev-1", 2), true), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra_alloc_state_count(s), 0);
+    dra_alloc_state_free(s);
+    dra_model_fini(&m);
+}
+
+/* Many devices: the table grows several times while rows are learned; afterwards every row
+ * still reaches its own entry (the digest equals a state built by strings only). */
+static void test_index_survives_growth(void)
+{
+    dra_model_t m;
+    build(&m, 300);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *a = NULL, *b = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &a));
+    CHECK_OK(dra_alloc_state_new(&m, &f, &b));
+    uint32_t row = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        row = 0;
+        for (uint32_t si = 0; si < m.nslices; si++) {
+            const dra_slice_t *sl = m.slices[si];
+            for (uint32_t d = 0; d < sl->ndevices; d++) {
+                row++;
+                CHECK_OK(commit1(a, res(sl->pool_name, sl->devices[d].name, row), false));
+                CHECK_OK(commit1(b, res(sl->pool_name, sl->devices[d].name, 0), false));
+            }
+        }
+    }
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    CHECK_EQ_I64(dra_alloc_state_count(a), dra_alloc_state_count(b));
+    CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-x200", "dev-0"), 2);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-a", "dev-1"), 4); /* rows 1 and 5 */
+    row = 0;
+    for (uint32_t si = 0; si < m.nslices; si++) {
+        const dra_slice_t *sl = m.slices[si];
+        for (uint32_t d = 0; d < sl->ndevices; d++) {
+            row++;
+            CHECK_OK(commit1(a, res(sl->pool_name, sl->devices[d].name, row), true));
+        }
+    }
+    CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-x200", "dev-0"), 1);
+    CHECK_EQ_I64(dra_alloc_state_row_flags(a, 6 + 200 - 3, "drv", "pool-x200", "dev-0"),
+                 DRA_STATE_EXCL | DRA_STATE_IN_USE);
+    dra_alloc_state_free(a);
+    dra_alloc_state_free(b);
+    dra_model_fini(&m);
+}
+
+int main(void)
+{
+    RUN(test_rows_numbering);
+    RUN(test_hint_equals_strings);
+    RUN(test_wrong_hint_not_trusted);
+    RUN(test_duplicate_id_one_entry);
+    RUN(test_index_survives_growth);
+    return check_summary();
+}

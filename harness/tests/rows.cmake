@@ -1,0 +1,24 @@
+# harness/tests/rows.cmake - claims compiled once, rows carried in results (included by
+# dra_add_unit_tests(harness ...)).
+#
+# With the placement engine, the fast allocator reads the engine's compiled selector bitsets
+# (dra_fast_seed_selectors) and every node's layout is built before the timed loop
+# (dra_anyalloc_prepare): a run evaluates no CEL inside the allocator, and its decisions are the
+# ones of a run without them (the digest of this workload is pinned by the engine matrix
+# tests; here the reference allocator's run of the same prefix must agree).
+set(_rows_script [=[
+set -e
+out="$1/rows-fast.json"
+"$0" run default -n 300 -w 0 -r 1 --invariants all -o "$out" > /dev/null
+test "$(jq -r '.repetitions[0].search.cel_evals' "$out")" = 0
+test "$(jq -r '.repetitions[0].invariants.violations // 0' "$out")" = 0
+ref="$1/rows-ref.json"
+"$0" run default -n 300 -w 0 -r 1 --invariants off --allocator reference -o "$ref" > /dev/null
+test "$(jq -r '.repetitions[0].digest' "$out")" = "$(jq -r '.repetitions[0].digest' "$ref")"
+test "$(jq -r '.repetitions[0].search.cel_evals' "$ref")" -gt 0
+]=])
+add_test(NAME harness.rows.compiled_once
+         COMMAND sh -c "${_rows_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.rows.compiled_once PROPERTIES LABELS "harness" TIMEOUT 600
+                     ENVIRONMENT "${DRA_TEST_ENV}")
