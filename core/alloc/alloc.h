@@ -159,6 +159,13 @@ unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, con
 /* The model the state was created for (rows are numbered over it). */
 const dra_model_t *dra_alloc_state_model(const dra_alloc_state_t *s);
 
+/* Check the state's invariants: the hash table's load and probe sequences, every entry's
+ * shares and capacity sums, the row index (an entry's row is its device in the model).
+ * false on the first violation. O(entries * log slices); debug builds (DRA_DEBUG >= 3) run it
+ * on commit and release, amortized (at operation counts that are powers of two and every
+ * 4096th), and tests call it directly. */
+bool dra_alloc_state_check(const dra_alloc_state_t *s);
+
 /* ---- the allocator --------------------------------------------------------------------------- */
 
 typedef enum dra_outcome {

@@ -46,6 +46,7 @@ struct dra_alloc_state {
     uint32_t *first;
     uint32_t nfirst, nrows;
     uint32_t *row_entry;
+    uint64_t nops; /* commits and releases, for the amortized debug check */
     /* change watchers (alloc_impl.h, used by the fast allocator's row mirror) */
     dra_alloc_state_watch_fn watch[DRA_ALLOC_STATE_MAX_WATCH];
     void *watch_ctx[DRA_ALLOC_STATE_MAX_WATCH];
@@ -297,6 +298,56 @@ static const st_dev_t *lookup(const dra_alloc_state_t *s, const char *d, const c
                 dra_intern_find(&s->intern, p, strlen(p)), dra_intern_find(&s->intern, v, strlen(v)));
 }
 
+bool dra_alloc_state_check(const dra_alloc_state_t *s)
+{
+    if (!s || !s->slots || (s->nslots & (s->nslots - 1)) || s->used * 4 > s->nslots * 3)
+        return false;
+    size_t used = 0, mask = s->nslots - 1;
+    for (size_t i = 0; i < s->nslots; i++) {
+        const st_dev_t *e = &s->slots[i];
+        if (!e->drv)
+            continue;
+        used++;
+        if (!e->pool || !e->dev)
+            return false;
+        /* reachable: no empty slot between its home and its place */
+        for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & mask; j != i; j = (j + 1) & mask)
+            if (!s->slots[j].drv)
+                return false;
+        if (e->nshares > e->capshares || e->ncaps > e->capcaps)
+            return false;
+        for (uint32_t k = 0; k < e->nshares; k++)
+            if (!e->shares[k])
+                return false;
+        for (uint32_t k = 0; k < e->ncaps; k++) {
+            if (!e->caps[k].n)
+                return false;
+            for (uint32_t k2 = 0; k2 < k; k2++)
+                if (e->caps[k2].name == e->caps[k].name)
+                    return false;
+        }
+        if (e->row) {
+            if (e->row > s->nrows)
+                return false;
+            const dra_device_t *d = row_device(s, e->row - 1, dra_intern_str(&s->intern, e->drv),
+                                               dra_intern_str(&s->intern, e->pool),
+                                               dra_intern_str(&s->intern, e->dev));
+            if (!d || d->name != e->devname)
+                return false;
+        }
+    }
+    return used == s->used;
+}
+
+#if DRA_DEBUG >= 3
+/* The debug check of commit / release, amortized: at powers of two and every 4096th call. */
+static bool check_now(dra_alloc_state_t *s)
+{
+    uint64_t n = ++s->nops;
+    return !(n & (n - 1)) || !(n & 4095);
+}
+#endif
+
 /* What a result means for the state (DRA-SEMANTICS §1.7). */
 enum { R_SKIP, R_EXCL, R_SHARE };
 static int result_kind(const dra_alloc_state_t *s, const dra_result_t *r)
@@ -314,6 +365,7 @@ int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a)
 {
     if (!a)
         return DRA_OK;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
     notify(s, a);
     for (uint32_t i = 0; i < a->nresults; i++) {
         const dra_result_t *r = &a->results[i];
@@ -390,6 +442,7 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
 {
     if (!a)
         return DRA_OK;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
     notify(s, a);
     /* check first, so a failed release leaves the state unchanged; multiplicities within one
      * allocation are counted by a dry run that decrements and then restores */

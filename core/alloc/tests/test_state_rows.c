@@ -130,6 +130,7 @@ static void test_wrong_hint_not_trusted(void)
     CHECK_OK(commit1(s, res("pool-z", "ghost", 1), false));
     CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-0"), 1);
     CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-z", "ghost"), 1);
+    CHECK(dra_alloc_state_check(s));
     CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-1"), 1);
     /* row flags with a row of another device answer for the strings */
     CHECK_EQ_I64(dra_alloc_state_row_flags(s, 1, "drv", "pool-a", "dev-2"),
@@ -155,6 +156,7 @@ static void test_duplicate_id_one_entry(void)
     CHECK_OK(commit1(s, res("pool-a", "dev-1", 2), false));
     CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-1"), 3);
     CHECK_EQ_I64(dra_alloc_state_count(s), 1);
+    CHECK(dra_alloc_state_check(s));
     CHECK_OK(commit1(s, res("pool-a", "dev-1", 6), true));
     CHECK_OK(commit1(s, res("pool-a", "dev-1", 2), true));
     CHECK_OK(commit1(s, res("pool-a", "dev-1", 6), true));
@@ -189,6 +191,8 @@ static void test_index_survives_growth(void)
     }
     CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
     CHECK_EQ_I64(dra_alloc_state_count(a), dra_alloc_state_count(b));
+    CHECK(dra_alloc_state_check(a));
+    CHECK(dra_alloc_state_check(b));
     CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-x200", "dev-0"), 2);
     CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-a", "dev-1"), 4); /* rows 1 and 5 */
     row = 0;
