@@ -1,6 +1,7 @@
 /*
  * conformance.c - the AllocationTest case runner (conformance.h): the strict case schema, the
- * case's steps from loading to the expectations.
+ * case's steps from loading to the expectations, and the differential pair of
+ * `alloc --allocator both`.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,9 +12,12 @@
 
 #include "alloc/invariants.h"
 #include "conformance.h"
+#include "conformance_tests.h"
 #include "exitcode.h"
 #include "files.h"
 #include "ydoc.h"
+
+void (*dra_conf_test_perturb)(uint64_t decision, dra_alloc_outcome_t *fast) = NULL;
 
 static const char *nz(const char *s)
 {
@@ -932,4 +936,91 @@ int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out)
     int result = k->result;
     free(k);
     return result;
+}
+
+/* ---- the differential pair of `alloc --allocator both` --------------------------------------- */
+
+int dra_conf_pair_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                      dra_alloc_state_t *ref_state, dra_cel_cache_t *cel,
+                      const dra_alloc_options_t *ref_opts, bool budget_explicit,
+                      dra_conf_pair_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->f = *f;
+    p->cel = cel;
+    p->ref_opts = *ref_opts;
+    p->budget_explicit = budget_explicit;
+    int rc = dra_anyalloc_new(DRA_ALLOC_REFERENCE, m, f, ref_state, cel, ref_opts, &p->ref);
+    if (rc == DRA_OK)
+        rc = dra_alloc_state_new(m, f, &p->fast_state);
+    if (rc == DRA_OK)
+        rc = dra_alloc_state_add_model_claims(p->fast_state);
+    dra_alloc_options_t fo = *ref_opts;
+    if (!budget_explicit)
+        fo.max_steps = 0; /* the fast allocator's pruning is on without a budget (fast.h) */
+    if (rc == DRA_OK)
+        rc = dra_anyalloc_new(DRA_ALLOC_FAST, m, f, p->fast_state, cel, &fo, &p->fast);
+    if (rc != DRA_OK)
+        dra_conf_pair_free(p);
+    return rc;
+}
+
+void dra_conf_pair_free(dra_conf_pair_t *p)
+{
+    dra_anyalloc_free(&p->ref);
+    dra_anyalloc_free(&p->fast);
+    dra_anyalloc_free(&p->fast_budget);
+    dra_alloc_state_free(p->fast_state);
+    p->fast_state = NULL;
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int dra_conf_pair_allocate(dra_conf_pair_t *p, const dra_node_t *node,
+                           dra_claim_t *const *claims, uint32_t n, dra_arena_t *arena,
+                           dra_alloc_outcome_t *out, bool *differs, char *why, size_t len)
+{
+    *differs = false;
+    int64_t t0 = mono_ns();
+    int rc = dra_anyalloc_allocate(&p->ref, node, claims, n, arena, out);
+    int64_t t1 = mono_ns();
+    if (rc)
+        return rc;
+    rc = dra_anyalloc_allocate(&p->fast, node, claims, n, arena, &p->fo);
+    int64_t t2 = mono_ns();
+    if (rc)
+        return rc;
+    p->ref_ns += (uint64_t)(t1 - t0);
+    p->fast_ns += (uint64_t)(t2 - t1);
+    if (!p->budget_explicit && p->ref_opts.max_steps &&
+        out->stats.allocate_one > p->ref_opts.max_steps) {
+        /* the reference ran into its default budget: the fast allocator under the same one */
+        if (!p->fast_budget.fast && !p->fast_budget.ref &&
+            (rc = dra_anyalloc_new(DRA_ALLOC_FAST, p->m, &p->f, p->fast_state, p->cel,
+                                   &p->ref_opts, &p->fast_budget)))
+            return rc;
+        if ((rc = dra_anyalloc_allocate(&p->fast_budget, node, claims, n, arena, &p->fo)))
+            return rc;
+    }
+    p->decisions++;
+    if (dra_conf_test_perturb)
+        dra_conf_test_perturb(p->decisions, &p->fo);
+    *differs = dra_alloc_outcome_differs(out, &p->fo, why, len);
+    return DRA_OK;
+}
+
+int dra_conf_pair_commit_fast(dra_conf_pair_t *p)
+{
+    for (uint32_t i = 0; p->fo.kind == DRA_OUTCOME_ALLOCATED && i < p->fo.n; i++) {
+        int rc = dra_alloc_state_commit(p->fast_state, p->fo.allocations[i]);
+        if (rc)
+            return rc;
+    }
+    return DRA_OK;
 }

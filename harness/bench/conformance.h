@@ -1,7 +1,7 @@
 /*
  * conformance.h - the AllocationTest case runner behind `drabench alloc --test` (DESIGN §6;
- * format in corpora/conformance/README.md) and the manifest loading it shares with
- * `drabench alloc`.
+ * format in corpora/conformance/README.md), the manifest loading it shares with
+ * `drabench alloc`, and the differential pair behind `drabench alloc --allocator both`.
  *
  * A case is one file: the objects (DeviceClasses, ResourceSlices, claims, templates, Nodes,
  * DeviceTaintRules) plus one AllocationTest document. dra_conf_run_case runs it in steps:
@@ -74,5 +74,46 @@ DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rule
 /* A claim of m instantiated from template tpl as ns/name (not allocated). NULL: out of memory. */
 dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
                                   const char *name);
+
+/* ---- the differential pair of `alloc --allocator both` ---------------------------------------
+ * The reference allocator on the caller's state and the fast allocator on a state of its own
+ * (the same model claims), asked the same claims in the same order; every decision compared with
+ * dra_alloc_outcome_differs. The fast allocator runs without a budget (pruning on); when the
+ * reference ran into its budget and no budget was given explicitly, that decision is asked again
+ * of a fast allocator under the same budget. Allocate calls are timed (CLOCK_MONOTONIC) for the
+ * speed ratio. Ownership: the pair owns the fast state and both allocators; model, features,
+ * reference state and CEL cache are borrowed and must outlive it. */
+typedef struct dra_conf_pair {
+    dra_anyalloc_t ref;              /* on the caller's state */
+    dra_anyalloc_t fast, fast_budget; /* on fast_state; fast_budget made when first needed */
+    dra_alloc_state_t *fast_state;
+    const dra_model_t *m;
+    dra_alloc_features_t f;
+    dra_cel_cache_t *cel;
+    dra_alloc_options_t ref_opts;
+    bool budget_explicit;            /* the fast allocator runs under ref_opts.max_steps too */
+    dra_alloc_outcome_t fo;          /* the fast allocator's last decision */
+    uint64_t decisions;              /* decisions compared (the last one's number, from 1) */
+    uint64_t ref_ns, fast_ns;        /* time in allocate calls */
+} dra_conf_pair_t;
+
+/* Errors: DRA_ENOMEM, or what the allocators' constructors return. */
+DRA_NODISCARD int dra_conf_pair_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                                    dra_alloc_state_t *ref_state, dra_cel_cache_t *cel,
+                                    const dra_alloc_options_t *ref_opts, bool budget_explicit,
+                                    dra_conf_pair_t *p);
+void dra_conf_pair_free(dra_conf_pair_t *p);
+
+/* Both allocators on node for claims; out gets the reference's decision (allocations in arena).
+ * *differs is set when the fast allocator decided otherwise, why (may be NULL) says how.
+ * Errors: an allocator's error (DRA_ENOMEM, ...). */
+DRA_NODISCARD int dra_conf_pair_allocate(dra_conf_pair_t *p, const dra_node_t *node,
+                                         dra_claim_t *const *claims, uint32_t n, dra_arena_t *arena,
+                                         dra_alloc_outcome_t *out, bool *differs, char *why,
+                                         size_t len);
+
+/* Commit the fast allocator's last (allocated) decision to its state; the caller commits the
+ * reference's to its own. */
+DRA_NODISCARD int dra_conf_pair_commit_fast(dra_conf_pair_t *p);
 
 #endif /* DRA_CONFORMANCE_H */

@@ -38,10 +38,17 @@ static const char help[] =
     "  -r, --release R         release profile 1.34 | 1.35 | 1.36 (default 1.36)\n"
     "  -F, --feature GATE=B    feature gate override, e.g. DRADeviceTaints=false (repeatable)\n"
     "  -b, --upstream-bugs     reproduce the known upstream allocator bugs (default: fixed)\n"
-    "  -A, --allocator NAME    reference | fast | both (default reference); --test with both:\n"
-    "                          reference checks, and the fast allocator (with and without\n"
-    "                          pruning) must decide identically (same allocateOne unpruned);\n"
-    "                          with fast, expected allocateOne counts are upper bounds\n"
+    "  -A, --allocator NAME    reference | fast | both (default reference); with both the\n"
+    "                          reference allocates and the fast allocator, on its own state,\n"
+    "                          is asked the same claims in the same order and must decide\n"
+    "                          identically: stderr gets the number of decisions compared and\n"
+    "                          the speed ratio reference/fast of the allocate calls; the first\n"
+    "                          differing decision stops the run with exit 3, naming it, its\n"
+    "                          pod, claims and node, and the difference (no claims printed);\n"
+    "                          --test with both: reference checks, and the fast allocator\n"
+    "                          (with and without pruning) must decide identically (same\n"
+    "                          allocateOne unpruned); with fast, expected allocateOne counts\n"
+    "                          are upper bounds\n"
     "  -S, --max-steps N       search budget per allocate call in allocateOne calls; beyond it\n"
     "                          the outcome is Fatal \"filter operation aborted\" (default\n"
     "                          1000000 for the reference allocator, none for fast, whose\n"
@@ -56,10 +63,12 @@ static const char help[] =
     "Examples:\n"
     "  drabench alloc -f ../shared/real-manifests/dra-example-driver --node node-1\n"
     "  drabench alloc -f cluster.yaml --release 1.35 --feature DRAPartitionableDevices=true -o json\n"
+    "  drabench alloc -f cluster.yaml --allocator both > /dev/null\n"
     "  drabench alloc --test corpora/conformance\n"
     "\n"
-    "Exit status: 0 ok (all cases pass), 1 a case failed, 2 usage error or invalid input,\n"
-    "3 an invariant was violated, 4 environment error.\n";
+    "Exit status: 0 ok (all cases pass), 1 a case failed (or a pod could not be allocated for\n"
+    "a reason other than unsatisfiable), 2 usage error or invalid input, 3 an invariant was\n"
+    "violated or the reference and fast allocators decided differently, 4 environment error.\n";
 
 typedef struct opts {
     dra_conf_opts_t c; /* allocator, features, budget, verbose (shared with --test) */
@@ -142,6 +151,8 @@ typedef struct actx {
     dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
     dra_anyalloc_t al;     /* one allocator */
+    dra_conf_pair_t pair;  /* --allocator both: reference (decides) and fast (compared) */
+    bool pair_init;
     uint32_t nok, nunsat, nerr;
     int exitc;
 } actx_t;
@@ -197,15 +208,36 @@ static int setup_allocators(actx_t *a)
     }
     dra_alloc_options_t ao = {0};
     ao.max_steps = dra_conf_budget(&o->c, o->c.kind);
-    if (dra_anyalloc_new(o->c.kind, &a->m, &o->c.f, a->st, a->cel, &ao, &a->al))
+    if (o->c.both) {
+        if (dra_conf_pair_new(&a->m, &o->c.f, a->st, a->cel, &ao, o->c.max_steps_set, &a->pair))
+            return DRA_EXIT_ENV;
+        a->pair_init = true;
+    } else if (dra_anyalloc_new(o->c.kind, &a->m, &o->c.f, a->st, a->cel, &ao, &a->al)) {
         return DRA_EXIT_ENV;
+    }
     return DRA_EXIT_OK;
+}
+
+/* --allocator both: the reference and the fast allocator decided differently on node for the
+ * claims of podname. Says which decision, which claims and how; exit 3. */
+static int report_difference(const actx_t *a, const char *podname, const dra_node_t *node,
+                             dra_claim_t *const *batch, uint32_t nb, const char *why)
+{
+    char names[1024] = "";
+    size_t used = 0;
+    for (uint32_t k = 0; k < nb && used < sizeof names; k++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s/%s", k ? ", " : "",
+                                 nz(batch[k]->namespace_), nz(batch[k]->name));
+    say("drabench alloc: decision #%llu differs (%s on node %s, claim%s %s): reference vs fast: %s",
+        (unsigned long long)a->pair.decisions, podname, nz(node->name), nb > 1 ? "s" : "", names,
+        why);
+    return DRA_EXIT_CORRECTNESS;
 }
 
 /* Allocate batch (the claims of podname) on the first node that takes it, trying the nodes in
  * order (only --node when given); commit; one line on stderr. Returns an exit status: OK (also
- * for an unsatisfiable or failed pod, counted; an invariant violation sets a->exitc to 3 and
- * allocation goes on) or 4. */
+ * for an unsatisfiable or failed pod, counted), 3 (a decision differs, or an invariant was
+ * violated: then a->exitc is 3 and allocation goes on), 4. */
 static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *podname)
 {
     const opts_t *o = a->o;
@@ -216,8 +248,15 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *
         if (o->node && strcmp(o->node, nz(node->name)) != 0)
             continue;
         dra_alloc_outcome_t out;
-        if (dra_anyalloc_allocate(&a->al, node, batch, nb, &a->m.arena, &out))
+        bool differs = false;
+        char why[DRA_DIAG_MSG_MAX * 2 + 64];
+        int rc = o->c.both ? dra_conf_pair_allocate(&a->pair, node, batch, nb, &a->m.arena, &out,
+                                                    &differs, why, sizeof why)
+                           : dra_anyalloc_allocate(&a->al, node, batch, nb, &a->m.arena, &out);
+        if (rc)
             return DRA_EXIT_ENV;
+        if (differs)
+            return report_difference(a, podname, node, batch, nb, why);
         last = out.kind;
         snprintf(msg, sizeof msg, "%s", out.msg);
         if (out.kind == DRA_OUTCOME_ALLOCATED) {
@@ -233,6 +272,8 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *
                 if (dra_alloc_state_commit(a->st, out.allocations[k]))
                     return DRA_EXIT_ENV;
             }
+            if (o->c.both && dra_conf_pair_commit_fast(&a->pair))
+                return DRA_EXIT_ENV;
             say("%s: allocated on %s", podname, nz(node->name));
             break;
         }
@@ -287,7 +328,8 @@ static uint32_t pod_batch(actx_t *a, const dra_pod_t *pod, int64_t reps, int64_t
 }
 
 /* The work list: per pod (replica) the claims to allocate together; without pods, every
- * unallocated claim on its own. Returns an exit status (stops at 4). */
+ * unallocated claim on its own. Returns an exit status (stops at 3 only for a differing
+ * decision, at 4). */
 static int allocate_all(actx_t *a)
 {
     dra_claim_t *batch[64];
@@ -326,6 +368,17 @@ static int allocate_all(actx_t *a)
     return ret;
 }
 
+/* --allocator both: how many decisions were compared and the speed ratio on stderr. */
+static void both_summary(const actx_t *a)
+{
+    const dra_conf_pair_t *p = &a->pair;
+    fprintf(stderr,
+            "both: %llu decisions compared with the fast allocator; allocate calls: reference "
+            "%.3f ms, fast %.3f ms, ratio reference/fast %.1fx\n",
+            (unsigned long long)p->decisions, (double)p->ref_ns / 1e6, (double)p->fast_ns / 1e6,
+            p->fast_ns ? (double)p->ref_ns / (double)p->fast_ns : 0.0);
+}
+
 /* The claims (only) as YAML or JSON on stdout, and the summary line. */
 static int write_claims(actx_t *a)
 {
@@ -361,8 +414,11 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     int exitc = load_manifests(a, paths, npaths);
     if (exitc == DRA_EXIT_OK)
         exitc = setup_allocators(a);
-    if (exitc == DRA_EXIT_OK)
+    if (exitc == DRA_EXIT_OK) {
         exitc = allocate_all(a);
+        if (o->c.both)
+            both_summary(a);
+    }
     if (exitc == DRA_EXIT_OK) {
         exitc = write_claims(a);
         if (exitc == DRA_EXIT_OK)
@@ -370,6 +426,8 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
         if (exitc == DRA_EXIT_OK && a->nerr)
             exitc = DRA_EXIT_REGRESSION;
     }
+    if (a->pair_init)
+        dra_conf_pair_free(&a->pair);
     dra_anyalloc_free(&a->al);
     dra_cel_cache_free(a->cel);
     dra_alloc_state_free(a->st);
