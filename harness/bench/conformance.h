@@ -26,7 +26,7 @@
  * options are borrowed. Errors: a case that cannot be read, parsed, or whose objects are invalid
  * (unless it expects Invalid) is DRA_CONF_INVALID, as is running out of memory. Cost: one parse
  * of the file and of its includes plus one allocate call (three with `both`); the allocate call
- * is bounded by the search budget. Not thread-safe (CEL program caches are per case).
+ * is bounded by the search budget. Not meant for concurrent use.
  */
 #ifndef DRA_CONFORMANCE_H
 #define DRA_CONFORMANCE_H
@@ -82,7 +82,9 @@ dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const 
  * reference ran into its budget and no budget was given explicitly, that decision is asked again
  * of a fast allocator under the same budget. Allocate calls are timed (CLOCK_MONOTONIC) for the
  * speed ratio. Ownership: the pair owns the fast state and both allocators; model, features,
- * reference state and CEL cache are borrowed and must outlive it. */
+ * reference state and CEL cache are borrowed and must outlive it. Cost: per decision the
+ * reference's search plus the fast allocator's call (a second one after a budget ran out); a
+ * second allocation state. */
 typedef struct dra_conf_pair {
     dra_anyalloc_t ref;              /* on the caller's state */
     dra_anyalloc_t fast, fast_budget; /* on fast_state; fast_budget made when first needed */
@@ -97,7 +99,8 @@ typedef struct dra_conf_pair {
     uint64_t ref_ns, fast_ns;        /* time in allocate calls */
 } dra_conf_pair_t;
 
-/* Errors: DRA_ENOMEM, or what the allocators' constructors return. */
+/* p is cleared first and, on an error, left freed. Errors: DRA_ENOMEM, or what the allocators'
+ * constructors return. */
 DRA_NODISCARD int dra_conf_pair_new(const dra_model_t *m, const dra_alloc_features_t *f,
                                     dra_alloc_state_t *ref_state, dra_cel_cache_t *cel,
                                     const dra_alloc_options_t *ref_opts, bool budget_explicit,

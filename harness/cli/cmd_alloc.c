@@ -372,11 +372,12 @@ static int allocate_all(actx_t *a)
 static void both_summary(const actx_t *a)
 {
     const dra_conf_pair_t *p = &a->pair;
+    double ratio = p->fast_ns ? (double)p->ref_ns / (double)p->fast_ns : 0.0;
     fprintf(stderr,
             "both: %llu decisions compared with the fast allocator; allocate calls: reference "
-            "%.3f ms, fast %.3f ms, ratio reference/fast %.1fx\n",
+            "%.3f ms, fast %.3f ms, ratio reference/fast %.*fx\n",
             (unsigned long long)p->decisions, (double)p->ref_ns / 1e6, (double)p->fast_ns / 1e6,
-            p->fast_ns ? (double)p->ref_ns / (double)p->fast_ns : 0.0);
+            ratio >= 10 ? 0 : 2, ratio);
 }
 
 /* The claims (only) as YAML or JSON on stdout, and the summary line. */
