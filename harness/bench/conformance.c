@@ -144,7 +144,8 @@ static bool qty_equal(const dra_ynode_t *y, const dra_quantity_t *q)
     return dra_quantity_cmp(&a, q) == 0;
 }
 
-static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key, fail_t *f)
+static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key,
+                          fail_t *f)
 {
     if (!dra_ynode_is_seq(exp)) {
         failf(f, "expect.allocations.%s: not a list", key);
@@ -161,7 +162,8 @@ static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, co
         for (int k = 0; k < 4; k++) {
             const char *want = scal(dra_ynode_get(e, keys[k]));
             if (want && strcmp(want, nz(vals[k])) != 0)
-                failf(f, "claim %s result #%u: %s %s, expected %s", key, i, keys[k], nz(vals[k]), want);
+                failf(f, "claim %s result #%u: %s %s, expected %s", key, i, keys[k], nz(vals[k]),
+                      want);
         }
         const dra_ynode_t *aa = dra_ynode_get(e, "adminAccess");
         bool want_admin = aa && scal(aa) && strcmp(scal(aa), "true") == 0;
@@ -179,13 +181,15 @@ static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, co
         if (bc && !seq_strs_equal(bc, r->binding_conditions, r->nbinding_conditions))
             failf(f, "claim %s result #%u: bindingConditions differ", key, i);
         const dra_ynode_t *bfc = dra_ynode_get(e, "bindingFailureConditions");
-        if (bfc && !seq_strs_equal(bfc, r->binding_failure_conditions, r->nbinding_failure_conditions))
+        if (bfc &&
+            !seq_strs_equal(bfc, r->binding_failure_conditions, r->nbinding_failure_conditions))
             failf(f, "claim %s result #%u: bindingFailureConditions differ", key, i);
         const dra_ynode_t *tl = dra_ynode_get(e, "tolerations");
         if (tl) {
             uint32_t n = dra_ynode_is_seq(tl) ? tl->n : 0;
             if (n != r->ntolerations)
-                failf(f, "claim %s result #%u: %u tolerations, expected %u", key, i, r->ntolerations, n);
+                failf(f, "claim %s result #%u: %u tolerations, expected %u", key, i,
+                      r->ntolerations, n);
             for (uint32_t t = 0; t < n && t < r->ntolerations; t++) {
                 const char *k2 = scal(dra_ynode_get(tl->vals[t], "key"));
                 if (strcmp(nz(k2), nz(r->tolerations[t].key)) != 0)
@@ -211,7 +215,8 @@ static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, co
                         }
                     }
                 if (!found)
-                    failf(f, "claim %s result #%u: consumedCapacity %s missing", key, i, cc->keys[k]->text);
+                    failf(f, "claim %s result #%u: consumedCapacity %s missing", key, i,
+                          cc->keys[k]->text);
             }
         }
     }
@@ -272,7 +277,8 @@ static bool selector_equal(const dra_ynode_t *y, const dra_node_selector_t *s)
     return true;
 }
 
-static void check_config(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key, fail_t *f)
+static void check_config(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key,
+                         fail_t *f)
 {
     uint32_t n = exp && dra_ynode_is_seq(exp) ? exp->n : 0;
     if (n != al->nconfigs) {
@@ -290,7 +296,8 @@ static void check_config(const dra_ynode_t *exp, const dra_allocation_t *al, con
             failf(f, "claim %s config #%u: requests differ", key, i);
         const char *drv = scal(dra_ynode_get(dra_ynode_get(e, "opaque"), "driver"));
         if (drv && strcmp(drv, nz(c->opaque.driver)) != 0)
-            failf(f, "claim %s config #%u: driver %s, expected %s", key, i, nz(c->opaque.driver), drv);
+            failf(f, "claim %s config #%u: driver %s, expected %s", key, i, nz(c->opaque.driver),
+                  drv);
     }
 }
 
@@ -298,11 +305,11 @@ static void check_config(const dra_ynode_t *exp, const dra_allocation_t *al, con
  * invalid, so that a misspelt expectation cannot pass unchecked) ------------------------------ */
 
 typedef enum skind {
-    SK_ANY,    /* anything (annotations, labels, opaque parameters) */
-    SK_SCALAR, /* a scalar */
-    SK_MAP,    /* a mapping with the listed keys only */
-    SK_MAPOF,  /* a mapping with any keys, every value of `item` */
-    SK_SEQ,    /* a sequence, every item of `item` */
+    SK_ANY,           /* anything (annotations, labels, opaque parameters) */
+    SK_SCALAR,        /* a scalar */
+    SK_MAP,           /* a mapping with the listed keys only */
+    SK_MAPOF,         /* a mapping with any keys, every value of `item` */
+    SK_SEQ,           /* a sequence, every item of `item` */
     SK_SCALAR_OR_MAP, /* a scalar, or a mapping with the listed keys only */
 } skind_t;
 
@@ -322,15 +329,18 @@ static const sdef_t s_scalar = {SK_SCALAR, NULL, NULL};
 static const sdef_t s_scalars = {SK_SEQ, NULL, &s_scalar};
 static const sdef_t s_map_any = {SK_MAPOF, NULL, &s_any};
 static const sdef_t s_map_scalars = {SK_MAPOF, NULL, &s_scalar};
-static const skey_t k_meta[] = {{"name", &s_scalar}, {"namespace", &s_scalar},
-                                {"annotations", &s_map_any}, {"labels", &s_map_any}, {NULL, NULL}};
+static const skey_t k_meta[] = {{"name", &s_scalar},
+                                {"namespace", &s_scalar},
+                                {"annotations", &s_map_any},
+                                {"labels", &s_map_any},
+                                {NULL, NULL}};
 static const sdef_t s_meta = {SK_MAP, k_meta, NULL};
 static const skey_t k_claim[] = {{"name", &s_scalar}, {"template", &s_scalar}, {NULL, NULL}};
 static const sdef_t s_claim = {SK_SCALAR_OR_MAP, k_claim, NULL};
 static const sdef_t s_claims = {SK_SEQ, NULL, &s_claim};
-static const skey_t k_toleration[] = {{"key", &s_scalar},    {"operator", &s_scalar},
-                                      {"value", &s_scalar},  {"effect", &s_scalar},
-                                      {"tolerationSeconds", &s_scalar}, {NULL, NULL}};
+static const skey_t k_toleration[] = {
+    {"key", &s_scalar},    {"operator", &s_scalar},          {"value", &s_scalar},
+    {"effect", &s_scalar}, {"tolerationSeconds", &s_scalar}, {NULL, NULL}};
 static const sdef_t s_toleration = {SK_MAP, k_toleration, NULL};
 static const sdef_t s_tolerations = {SK_SEQ, NULL, &s_toleration};
 static const skey_t k_result[] = {{"request", &s_scalar},
@@ -347,20 +357,20 @@ static const skey_t k_result[] = {{"request", &s_scalar},
 static const sdef_t s_result = {SK_MAP, k_result, NULL};
 static const sdef_t s_results = {SK_SEQ, NULL, &s_result};
 static const sdef_t s_allocations = {SK_MAPOF, NULL, &s_results};
-static const skey_t k_nsreq[] = {{"key", &s_scalar}, {"operator", &s_scalar},
-                                 {"values", &s_scalars}, {NULL, NULL}};
+static const skey_t k_nsreq[] = {
+    {"key", &s_scalar}, {"operator", &s_scalar}, {"values", &s_scalars}, {NULL, NULL}};
 static const sdef_t s_nsreq = {SK_MAP, k_nsreq, NULL};
 static const sdef_t s_nsreqs = {SK_SEQ, NULL, &s_nsreq};
-static const skey_t k_nsterm[] = {{"matchExpressions", &s_nsreqs}, {"matchFields", &s_nsreqs},
-                                  {NULL, NULL}};
+static const skey_t k_nsterm[] = {
+    {"matchExpressions", &s_nsreqs}, {"matchFields", &s_nsreqs}, {NULL, NULL}};
 static const sdef_t s_nsterm = {SK_MAP, k_nsterm, NULL};
 static const sdef_t s_nsterms = {SK_SEQ, NULL, &s_nsterm};
 static const skey_t k_nodesel[] = {{"nodeSelectorTerms", &s_nsterms}, {NULL, NULL}};
 static const sdef_t s_nodesel = {SK_MAP, k_nodesel, NULL};
 static const skey_t k_opaque[] = {{"driver", &s_scalar}, {"parameters", &s_any}, {NULL, NULL}};
 static const sdef_t s_opaque = {SK_MAP, k_opaque, NULL};
-static const skey_t k_config[] = {{"source", &s_scalar}, {"requests", &s_scalars},
-                                  {"opaque", &s_opaque}, {NULL, NULL}};
+static const skey_t k_config[] = {
+    {"source", &s_scalar}, {"requests", &s_scalars}, {"opaque", &s_opaque}, {NULL, NULL}};
 static const sdef_t s_config_entry = {SK_MAP, k_config, NULL};
 static const sdef_t s_config_list = {SK_SEQ, NULL, &s_config_entry};
 static const sdef_t s_config = {SK_MAPOF, NULL, &s_config_list};
@@ -375,14 +385,16 @@ static const skey_t k_expect[] = {{"outcome", &s_scalar},
                                   {"invariantViolations", &s_scalar},
                                   {NULL, NULL}};
 static const sdef_t s_expect = {SK_MAP, k_expect, NULL};
-static const skey_t k_spec[] = {{"release", &s_scalar},    {"features", &s_map_scalars},
-                                {"include", &s_scalars},   {"node", &s_scalar},
-                                {"claims", &s_claims},     {"allocated", &s_scalars},
-                                {"expect", &s_expect},     {"upstreamBugs", &s_scalar},
-                                {"maxSteps", &s_scalar},   {NULL, NULL}};
+static const skey_t k_spec[] = {{"release", &s_scalar},  {"features", &s_map_scalars},
+                                {"include", &s_scalars}, {"node", &s_scalar},
+                                {"claims", &s_claims},   {"allocated", &s_scalars},
+                                {"expect", &s_expect},   {"upstreamBugs", &s_scalar},
+                                {"maxSteps", &s_scalar}, {NULL, NULL}};
 static const sdef_t s_spec = {SK_MAP, k_spec, NULL};
-static const skey_t k_test[] = {{"apiVersion", &s_scalar}, {"kind", &s_scalar},
-                                {"metadata", &s_meta},     {"spec", &s_spec},
+static const skey_t k_test[] = {{"apiVersion", &s_scalar},
+                                {"kind", &s_scalar},
+                                {"metadata", &s_meta},
+                                {"spec", &s_spec},
                                 {NULL, NULL}};
 static const sdef_t s_test = {SK_MAP, k_test, NULL};
 
@@ -455,8 +467,8 @@ static int schema_check(const dra_ynode_t *n, const sdef_t *def, const char *fil
     return DRA_OK;
 }
 
-static const char *const outcomes[] = {"Allocated", "Unsatisfiable", "NodeFailure", "Fatal",
-                                       "Invalid", NULL};
+static const char *const outcomes[] = {"Allocated", "Unsatisfiable", "NodeFailure",
+                                       "Fatal",     "Invalid",       NULL};
 
 /* The AllocationTest document doc of file: the schema, then what the schema cannot say
  * (spec and spec.expect.outcome are required, the outcome is one of the five). */
@@ -824,8 +836,8 @@ static step_t check_allocated(kase_t *k)
     const dra_ynode_t *iv = dra_ynode_get(k->exp, "invariantViolations");
     if (iv && dra_ynode_bool(iv, k->path, "expect.invariantViolations", &want_viol, NULL))
         failf(f, "expect.invariantViolations: expected true or false");
-    if (dra_inv_check(&k->m, &k->feat, k->st, k->cel, k->node, k->claims, k->res.allocations,
-                      k->nc, &rep) == DRA_OK) {
+    if (dra_inv_check(&k->m, &k->feat, k->st, k->cel, k->node, k->claims, k->res.allocations, k->nc,
+                      &rep) == DRA_OK) {
         if (rep.nviolations && !want_viol)
             failf(f, "invariant violated (%u): %s", rep.nviolations, rep.first[0]);
         else if (!rep.nviolations && want_viol)
@@ -867,8 +879,7 @@ static step_t step_expect(kase_t *k)
                   (unsigned long long)r->stats.allocate_one, (long long)v);
     }
     snprintf(k->have_msg, sizeof k->have_msg, "%s%s%s (allocateOne %llu, %.2f ms)", have,
-             r->msg[0] ? ": " : "", r->msg, (unsigned long long)r->stats.allocate_one,
-             k->alloc_ms);
+             r->msg[0] ? ": " : "", r->msg, (unsigned long long)r->stats.allocate_one, k->alloc_ms);
     return STEP_REPORT;
 }
 
@@ -902,9 +913,9 @@ static void case_fini(kase_t *k)
 
 int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out)
 {
-    static step_t (*const steps[])(kase_t *) = {step_load,  step_objects, step_features,
-                                                 step_claims, step_state,  step_allocate,
-                                                 step_expect};
+    static step_t (*const steps[])(kase_t *) = {step_load,   step_objects, step_features,
+                                                step_claims, step_state,   step_allocate,
+                                                step_expect};
     kase_t *k = calloc(1, sizeof *k);
     if (!k)
         return DRA_CONF_INVALID;
@@ -942,8 +953,7 @@ int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out)
 
 int dra_conf_pair_new(const dra_model_t *m, const dra_alloc_features_t *f,
                       dra_alloc_state_t *ref_state, dra_cel_cache_t *cel,
-                      const dra_alloc_options_t *ref_opts, bool budget_explicit,
-                      dra_conf_pair_t *p)
+                      const dra_alloc_options_t *ref_opts, bool budget_explicit, dra_conf_pair_t *p)
 {
     memset(p, 0, sizeof *p);
     p->m = m;
@@ -982,9 +992,9 @@ static int64_t mono_ns(void)
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-int dra_conf_pair_allocate(dra_conf_pair_t *p, const dra_node_t *node,
-                           dra_claim_t *const *claims, uint32_t n, dra_arena_t *arena,
-                           dra_alloc_outcome_t *out, bool *differs, char *why, size_t len)
+int dra_conf_pair_allocate(dra_conf_pair_t *p, const dra_node_t *node, dra_claim_t *const *claims,
+                           uint32_t n, dra_arena_t *arena, dra_alloc_outcome_t *out, bool *differs,
+                           char *why, size_t len)
 {
     *differs = false;
     int64_t t0 = mono_ns();
@@ -1002,8 +1012,8 @@ int dra_conf_pair_allocate(dra_conf_pair_t *p, const dra_node_t *node,
         out->stats.allocate_one > p->ref_opts.max_steps) {
         /* the reference ran into its default budget: the fast allocator under the same one */
         if (!p->fast_budget.fast && !p->fast_budget.ref &&
-            (rc = dra_anyalloc_new(DRA_ALLOC_FAST, p->m, &p->f, p->fast_state, p->cel,
-                                   &p->ref_opts, &p->fast_budget)))
+            (rc = dra_anyalloc_new(DRA_ALLOC_FAST, p->m, &p->f, p->fast_state, p->cel, &p->ref_opts,
+                                   &p->fast_budget)))
             return rc;
         if ((rc = dra_anyalloc_allocate(&p->fast_budget, node, claims, n, arena, &p->fo)))
             return rc;

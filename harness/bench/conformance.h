@@ -46,12 +46,12 @@
 #define DRA_CONF_DEFAULT_MAX_STEPS 1000000u
 
 typedef struct dra_conf_opts {
-    dra_alloc_features_t f;  /* release, gates, upstream bugs (a case's spec may override) */
-    dra_alloc_kind_t kind;   /* the allocator whose decision is checked */
-    bool both;               /* also the fast allocator, without and with pruning (differential) */
-    bool max_steps_set;      /* max_steps given (else the default budget by kind) */
-    uint64_t max_steps;      /* budget per allocate call, 0 = unlimited */
-    bool verbose;            /* PASS lines carry outcome, allocateOne calls and time */
+    dra_alloc_features_t f; /* release, gates, upstream bugs (a case's spec may override) */
+    dra_alloc_kind_t kind;  /* the allocator whose decision is checked */
+    bool both;              /* also the fast allocator, without and with pruning (differential) */
+    bool max_steps_set;     /* max_steps given (else the default budget by kind) */
+    uint64_t max_steps;     /* budget per allocate call, 0 = unlimited */
+    bool verbose;           /* PASS lines carry outcome, allocateOne calls and time */
 } dra_conf_opts_t;
 
 /* The budget of an allocate call by allocator kind: max_steps when set, else
@@ -68,8 +68,8 @@ int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out);
 /* Read one manifest file ("-" = stdin) into m and its DeviceTaintRules into rules; a YAML error
  * both readers see is reported once in errs. Does not imply nodes (dra_model_imply_nodes after
  * the last file). Returns DRA_OK or the first error (details in errs). */
-DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules,
-                                         const char *path, dra_diag_list_t *errs);
+DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char *path,
+                                         dra_diag_list_t *errs);
 
 /* A claim of m instantiated from template tpl as ns/name (not allocated). NULL: out of memory. */
 dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
@@ -86,17 +86,17 @@ dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const 
  * reference's search plus the fast allocator's call (a second one after a budget ran out); a
  * second allocation state. */
 typedef struct dra_conf_pair {
-    dra_anyalloc_t ref;              /* on the caller's state */
+    dra_anyalloc_t ref;               /* on the caller's state */
     dra_anyalloc_t fast, fast_budget; /* on fast_state; fast_budget made when first needed */
     dra_alloc_state_t *fast_state;
     const dra_model_t *m;
     dra_alloc_features_t f;
     dra_cel_cache_t *cel;
     dra_alloc_options_t ref_opts;
-    bool budget_explicit;            /* the fast allocator runs under ref_opts.max_steps too */
-    dra_alloc_outcome_t fo;          /* the fast allocator's last decision */
-    uint64_t decisions;              /* decisions compared (the last one's number, from 1) */
-    uint64_t ref_ns, fast_ns;        /* time in allocate calls */
+    bool budget_explicit;     /* the fast allocator runs under ref_opts.max_steps too */
+    dra_alloc_outcome_t fo;   /* the fast allocator's last decision */
+    uint64_t decisions;       /* decisions compared (the last one's number, from 1) */
+    uint64_t ref_ns, fast_ns; /* time in allocate calls */
 } dra_conf_pair_t;
 
 /* p is cleared first and, on an error, left freed. Errors: DRA_ENOMEM, or what the allocators'

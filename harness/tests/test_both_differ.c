@@ -109,8 +109,8 @@ static int alloc_both(char **out, char **err)
 {
     char pods[300];
     snprintf(pods, sizeof pods, "%s/pods.yaml", dir);
-    char *argv[] = {"alloc", "-f", "corpora/samples/sample-cluster.yaml", "-f", pods,
-                    "--allocator", "both", NULL};
+    char *argv[] = {"alloc", "-f", "corpora/samples/sample-cluster.yaml", "-f", pods, "--allocator",
+                    "both",  NULL};
     return run_cmd(dra_cmd_alloc, 7, argv, out, err);
 }
 
@@ -135,10 +135,12 @@ static void test_alloc_both_differs_exit3(void)
         uint64_t at;
         const char *want[4];
     } cases[] = {
-        {4, {"decision #4 differs (w2 on node node-b, claim default/w2-gpu)", "gpu-perturbed",
-             "reference vs fast", NULL}},
-        {5, {"decision #5 differs (w3 on node node-a, claim default/w3-gpu)",
-             "outcome Unsatisfiable vs Allocated", NULL, NULL}},
+        {4,
+         {"decision #4 differs (w2 on node node-b, claim default/w2-gpu)", "gpu-perturbed",
+          "reference vs fast", NULL}},
+        {5,
+         {"decision #5 differs (w3 on node node-a, claim default/w3-gpu)",
+          "outcome Unsatisfiable vs Allocated", NULL, NULL}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *out, *err;
@@ -150,8 +152,8 @@ static void test_alloc_both_differs_exit3(void)
         CHECK_EQ_I64(rc, 3);
         CHECK_EQ_U64(perturb_calls, cases[i].at); /* stopped at the first difference */
         for (int k = 0; k < 4 && cases[i].want[k]; k++)
-            CHECK_MSG(strstr(err, cases[i].want[k]) != NULL, "want '%s' in: %s",
-                      cases[i].want[k], err);
+            CHECK_MSG(strstr(err, cases[i].want[k]) != NULL, "want '%s' in: %s", cases[i].want[k],
+                      err);
         CHECK_MSG(out[0] == '\0', "claims printed after a difference: %s", out);
         free(out);
         free(err);
@@ -222,8 +224,8 @@ static void test_run_cli_both_differs_exit3(void)
 {
     char res[300];
     snprintf(res, sizeof res, "%s/run.json", dir);
-    char *argv[] = {"run", "default", "-n", "40", "-w", "0", "-r", "1", "--allocator", "both",
-                    "--both-prefix", "25", "-o", res, NULL};
+    char *argv[] = {"run",  "default",       "-n", "40", "-w", "0", "-r", "1", "--allocator",
+                    "both", "--both-prefix", "25", "-o", res,  NULL};
     char *out, *err;
     perturb_pod = 3;
     dra_runner_both_hook = perturb_reference;
