@@ -82,7 +82,7 @@ dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const 
     return c;
 }
 
-/* ---- case helpers --------------------------------------------------------------------------- */
+/* ---- case checks ---------------------------------------------------------------------------- */
 
 typedef struct tcase {
     const dra_ynode_t *doc; /* the AllocationTest document */
