@@ -858,6 +858,9 @@ static bool decision_differs(const ctx_t *c, const dra_engine_result_t *x,
 
 static void violation(ctx_t *c, uint64_t pod, const char *claim, const char *node, const char *msg);
 
+/* The test hook of --allocator both (runner_tests.h). */
+void (*dra_runner_both_hook)(uint64_t pod, dra_engine_result_t *reference) = NULL;
+
 /* --allocator both: the reference placement with the reference allocator on the same state
  * (untimed); a different decision is a violation and stops the run. */
 static int compare_reference(ctx_t *c, uint64_t pod, uint32_t shape, dra_engine_policy_t pol,
@@ -875,6 +878,8 @@ static int compare_reference(ctx_t *c, uint64_t pod, uint32_t shape, dra_engine_
     c->run->both_pods++;
     c->run->both_ref_ns += (uint64_t)(b - a);
     c->run->both_engine_ns += (uint64_t)engine_ns;
+    if (DRA_UNLIKELY(dra_runner_both_hook != NULL))
+        dra_runner_both_hook(pod, &ref);
     char why[512], msg[600];
     if (decision_differs(c, res, &ref, why, sizeof why)) {
         snprintf(msg, sizeof msg, "allocator both: decisions differ: %s", why);

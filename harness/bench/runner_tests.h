@@ -1,9 +1,12 @@
 /*
- * runner_tests.h - the runner's test hook (HdrHistogram's hdr_tests.h idea): not part of the
- * runner's API, included only by runner.c and the tests that watch its timed regions.
+ * runner_tests.h - the runner's test hooks (HdrHistogram's hdr_tests.h idea): not part of the
+ * runner's API, included only by runner.c and the tests that watch its timed regions or force
+ * an --allocator both difference.
  */
 #ifndef DRA_RUNNER_TESTS_H
 #define DRA_RUNNER_TESTS_H
+
+#include <stdint.h>
 
 /* When set, called with DRA_RUNNER_HOOK_ENTER when a timed region starts and
  * DRA_RUNNER_HOOK_LEAVE when it ends (both outside the measured interval), and with
@@ -16,5 +19,12 @@ enum {
     DRA_RUNNER_HOOK_WARMUP = 3
 };
 extern void (*dra_runner_timed_hook)(int event);
+
+/* --allocator both: when set, called with the pod's number and the reference placement's result
+ * after the reference placed the pod and before that result is compared with the engine's; it
+ * may change the result (it is only compared, never committed) to force a difference. NULL in
+ * production; one predictable branch per compared arrival, outside the timed regions. */
+struct dra_engine_result;
+extern void (*dra_runner_both_hook)(uint64_t pod, struct dra_engine_result *reference);
 
 #endif /* DRA_RUNNER_TESTS_H */

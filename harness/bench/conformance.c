@@ -1,0 +1,1036 @@
+/*
+ * conformance.c - the AllocationTest case runner (conformance.h): the strict case schema, the
+ * case's steps from loading to the expectations, and the differential pair of
+ * `alloc --allocator both`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "alloc/invariants.h"
+#include "conformance.h"
+#include "conformance_tests.h"
+#include "exitcode.h"
+#include "files.h"
+#include "ydoc.h"
+
+void (*dra_conf_test_perturb)(uint64_t decision, dra_alloc_outcome_t *fast) = NULL;
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+uint64_t dra_conf_budget(const dra_conf_opts_t *o, dra_alloc_kind_t kind)
+{
+    if (o->max_steps_set)
+        return o->max_steps;
+    return kind == DRA_ALLOC_FAST ? 0 : DRA_CONF_DEFAULT_MAX_STEPS;
+}
+
+int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char *path,
+                           dra_diag_list_t *errs)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    d.file = path;
+    if (dra_cli_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d) != DRA_OK) {
+        d.file = path;
+        if (dra_diag_list_push(errs, &d) != DRA_OK)
+            return DRA_ENOMEM;
+        return d.code ? d.code : DRA_EIO;
+    }
+    int rc = dra_manifest_read_buffer(m, path, buf, len, errs);
+    if (rc != DRA_ENOMEM) {
+        /* the second reader parses the same bytes: a YAML error it shares with the first is
+         * reported once */
+        size_t before = errs->count;
+        int r2 = dra_taint_rules_read_buffer(rules, m, path, buf, len, errs);
+        rc = rc ? rc : r2;
+        size_t keep = before;
+        for (size_t i = before; i < errs->count; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < before && !dup; j++)
+                dup = errs->items[j].line == errs->items[i].line &&
+                      errs->items[j].column == errs->items[i].column &&
+                      strcmp(errs->items[j].msg, errs->items[i].msg) == 0;
+            if (!dup)
+                errs->items[keep++] = errs->items[i];
+        }
+        errs->count = keep;
+    }
+    free(buf);
+    return rc;
+}
+
+dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
+                                  const char *name)
+{
+    dra_claim_t *c = dra_model_add_claim(m);
+    if (!c)
+        return NULL;
+    *c = *tpl;
+    c->is_template = false;
+    c->allocation = NULL;
+    c->namespace_ = dra_model_str(m, ns ? ns : "default");
+    c->name = dra_model_str(m, name);
+    return c;
+}
+
+/* ---- case checks ---------------------------------------------------------------------------- */
+
+typedef struct tcase {
+    const dra_ynode_t *doc; /* the AllocationTest document */
+    int ndocs;
+    char err[512];
+} tcase_t;
+
+static int on_doc(const dra_ynode_t *root, void *ud)
+{
+    tcase_t *t = ud;
+    const dra_ynode_t *k = dra_ynode_get(root, "kind");
+    if (k && dra_ynode_is_scalar(k) && strcmp(k->text, "AllocationTest") == 0) {
+        t->doc = root;
+        t->ndocs++;
+    }
+    return DRA_OK;
+}
+
+static const char *scal(const dra_ynode_t *n)
+{
+    return n && dra_ynode_is_scalar(n) && !dra_ynode_is_null(n) ? n->text : NULL;
+}
+
+typedef struct fail {
+    char why[1024];
+    bool failed;
+} fail_t;
+
+static void failf(fail_t *f, const char *fmt, ...) DRA_PRINTF(2, 3);
+static void failf(fail_t *f, const char *fmt, ...)
+{
+    if (f->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->why, sizeof f->why, fmt, ap);
+    va_end(ap);
+    f->failed = true;
+}
+
+static bool seq_strs_equal(const dra_ynode_t *seq, const char *const *v, uint32_t n)
+{
+    if (!seq || dra_ynode_is_null(seq))
+        return n == 0;
+    if (!dra_ynode_is_seq(seq) || seq->n != n)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!scal(seq->vals[i]) || strcmp(scal(seq->vals[i]), nz(v[i])) != 0)
+            return false;
+    return true;
+}
+
+static bool qty_equal(const dra_ynode_t *y, const dra_quantity_t *q)
+{
+    const char *s = scal(y);
+    dra_quantity_t a;
+    if (!s || dra_quantity_parse(s, strlen(s), &a, NULL))
+        return false;
+    return dra_quantity_cmp(&a, q) == 0;
+}
+
+static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key,
+                          fail_t *f)
+{
+    if (!dra_ynode_is_seq(exp)) {
+        failf(f, "expect.allocations.%s: not a list", key);
+        return;
+    }
+    if (exp->n != al->nresults) {
+        failf(f, "claim %s: %u results, expected %u", key, al->nresults, exp->n);
+    }
+    for (uint32_t i = 0; i < exp->n && i < al->nresults && !f->failed; i++) {
+        const dra_ynode_t *e = exp->vals[i];
+        const dra_result_t *r = &al->results[i];
+        static const char *const keys[] = {"request", "driver", "pool", "device"};
+        const char *vals[] = {r->request, r->driver, r->pool, r->device};
+        for (int k = 0; k < 4; k++) {
+            const char *want = scal(dra_ynode_get(e, keys[k]));
+            if (want && strcmp(want, nz(vals[k])) != 0)
+                failf(f, "claim %s result #%u: %s %s, expected %s", key, i, keys[k], nz(vals[k]),
+                      want);
+        }
+        const dra_ynode_t *aa = dra_ynode_get(e, "adminAccess");
+        bool want_admin = aa && scal(aa) && strcmp(scal(aa), "true") == 0;
+        if (want_admin != r->admin_access)
+            failf(f, "claim %s result #%u: adminAccess %s, expected %s", key, i,
+                  r->admin_access ? "true" : "unset", want_admin ? "true" : "unset");
+        const dra_ynode_t *sh = dra_ynode_get(e, "shared");
+        if (sh && scal(sh)) {
+            bool want = strcmp(scal(sh), "true") == 0;
+            if (want != (r->share_id != NULL))
+                failf(f, "claim %s result #%u: shareID %s, expected %s", key, i,
+                      r->share_id ? "set" : "unset", want ? "set" : "unset");
+        }
+        const dra_ynode_t *bc = dra_ynode_get(e, "bindingConditions");
+        if (bc && !seq_strs_equal(bc, r->binding_conditions, r->nbinding_conditions))
+            failf(f, "claim %s result #%u: bindingConditions differ", key, i);
+        const dra_ynode_t *bfc = dra_ynode_get(e, "bindingFailureConditions");
+        if (bfc &&
+            !seq_strs_equal(bfc, r->binding_failure_conditions, r->nbinding_failure_conditions))
+            failf(f, "claim %s result #%u: bindingFailureConditions differ", key, i);
+        const dra_ynode_t *tl = dra_ynode_get(e, "tolerations");
+        if (tl) {
+            uint32_t n = dra_ynode_is_seq(tl) ? tl->n : 0;
+            if (n != r->ntolerations)
+                failf(f, "claim %s result #%u: %u tolerations, expected %u", key, i,
+                      r->ntolerations, n);
+            for (uint32_t t = 0; t < n && t < r->ntolerations; t++) {
+                const char *k2 = scal(dra_ynode_get(tl->vals[t], "key"));
+                if (strcmp(nz(k2), nz(r->tolerations[t].key)) != 0)
+                    failf(f, "claim %s result #%u: toleration #%u key %s, expected %s", key, i, t,
+                          nz(r->tolerations[t].key), nz(k2));
+            }
+        }
+        const dra_ynode_t *cc = dra_ynode_get(e, "consumedCapacity");
+        if (cc && dra_ynode_is_map(cc)) {
+            if (cc->n != r->nconsumed)
+                failf(f, "claim %s result #%u: %u consumedCapacity entries, expected %u", key, i,
+                      r->nconsumed, cc->n);
+            for (uint32_t k = 0; k < cc->n; k++) {
+                bool found = false;
+                for (uint32_t z = 0; z < r->nconsumed && !found; z++)
+                    if (strcmp(nz(r->consumed[z].name), cc->keys[k]->text) == 0) {
+                        found = true;
+                        if (!qty_equal(cc->vals[k], &r->consumed[z].value)) {
+                            char b2[64];
+                            dra_quantity_format(&r->consumed[z].value, b2, sizeof b2);
+                            failf(f, "claim %s result #%u: consumedCapacity %s = %s, expected %s",
+                                  key, i, cc->keys[k]->text, b2, nz(scal(cc->vals[k])));
+                        }
+                    }
+                if (!found)
+                    failf(f, "claim %s result #%u: consumedCapacity %s missing", key, i,
+                          cc->keys[k]->text);
+            }
+        }
+    }
+}
+
+/* set comparison of a node selector requirement list */
+static bool reqs_equal(const dra_ynode_t *y, const dra_ns_req_t *r, uint32_t n)
+{
+    uint32_t ny = y && dra_ynode_is_seq(y) ? y->n : 0;
+    if (ny != n)
+        return false;
+    for (uint32_t i = 0; i < ny; i++) {
+        const dra_ynode_t *e = y->vals[i];
+        const char *k = scal(dra_ynode_get(e, "key")), *op = scal(dra_ynode_get(e, "operator"));
+        const dra_ynode_t *vals = dra_ynode_get(e, "values");
+        bool found = false;
+        for (uint32_t j = 0; j < n && !found; j++) {
+            if (strcmp(nz(k), nz(r[j].key)) || strcmp(nz(op), nz(r[j].op_raw)))
+                continue;
+            uint32_t nv = vals && dra_ynode_is_seq(vals) ? vals->n : 0;
+            if (nv != r[j].nvalues)
+                continue;
+            bool all = true;
+            for (uint32_t a = 0; a < nv && all; a++) {
+                bool in = false;
+                for (uint32_t b = 0; b < nv && !in; b++)
+                    in = scal(vals->vals[a]) && strcmp(scal(vals->vals[a]), r[j].values[b]) == 0;
+                all = in;
+            }
+            found = all;
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static bool selector_equal(const dra_ynode_t *y, const dra_node_selector_t *s)
+{
+    if (!y || dra_ynode_is_null(y))
+        return s == NULL;
+    if (!s)
+        return false;
+    const dra_ynode_t *terms = dra_ynode_get(y, "nodeSelectorTerms");
+    uint32_t nt = terms && dra_ynode_is_seq(terms) ? terms->n : 0;
+    if (nt != s->nterms)
+        return false;
+    for (uint32_t i = 0; i < nt; i++) {
+        bool found = false;
+        for (uint32_t j = 0; j < s->nterms && !found; j++)
+            found = reqs_equal(dra_ynode_get(terms->vals[i], "matchExpressions"), s->terms[j].exprs,
+                               s->terms[j].nexprs) &&
+                    reqs_equal(dra_ynode_get(terms->vals[i], "matchFields"), s->terms[j].fields,
+                               s->terms[j].nfields);
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+static void check_config(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key,
+                         fail_t *f)
+{
+    uint32_t n = exp && dra_ynode_is_seq(exp) ? exp->n : 0;
+    if (n != al->nconfigs) {
+        failf(f, "claim %s: %u config entries, expected %u", key, al->nconfigs, n);
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const dra_ynode_t *e = exp->vals[i];
+        const dra_alloc_config_t *c = &al->configs[i];
+        const char *src = scal(dra_ynode_get(e, "source"));
+        const char *have = c->source == DRA_CONFIG_FROM_CLASS ? "FromClass" : "FromClaim";
+        if (src && strcmp(src, have) != 0)
+            failf(f, "claim %s config #%u: source %s, expected %s", key, i, have, src);
+        if (!seq_strs_equal(dra_ynode_get(e, "requests"), c->requests, c->nrequests))
+            failf(f, "claim %s config #%u: requests differ", key, i);
+        const char *drv = scal(dra_ynode_get(dra_ynode_get(e, "opaque"), "driver"));
+        if (drv && strcmp(drv, nz(c->opaque.driver)) != 0)
+            failf(f, "claim %s config #%u: driver %s, expected %s", key, i, nz(c->opaque.driver),
+                  drv);
+    }
+}
+
+/* ---- the AllocationTest schema (strict: an unknown key or a wrong shape makes the case
+ * invalid, so that a misspelt expectation cannot pass unchecked) ------------------------------ */
+
+typedef enum skind {
+    SK_ANY,           /* anything (annotations, labels, opaque parameters) */
+    SK_SCALAR,        /* a scalar */
+    SK_MAP,           /* a mapping with the listed keys only */
+    SK_MAPOF,         /* a mapping with any keys, every value of `item` */
+    SK_SEQ,           /* a sequence, every item of `item` */
+    SK_SCALAR_OR_MAP, /* a scalar, or a mapping with the listed keys only */
+} skind_t;
+
+typedef struct sdef sdef_t;
+typedef struct skey {
+    const char *name;
+    const sdef_t *def;
+} skey_t;
+struct sdef {
+    skind_t kind;
+    const skey_t *keys; /* SK_MAP, SK_SCALAR_OR_MAP: NULL-name terminated */
+    const sdef_t *item; /* SK_MAPOF, SK_SEQ */
+};
+
+static const sdef_t s_any = {SK_ANY, NULL, NULL};
+static const sdef_t s_scalar = {SK_SCALAR, NULL, NULL};
+static const sdef_t s_scalars = {SK_SEQ, NULL, &s_scalar};
+static const sdef_t s_map_any = {SK_MAPOF, NULL, &s_any};
+static const sdef_t s_map_scalars = {SK_MAPOF, NULL, &s_scalar};
+static const skey_t k_meta[] = {{"name", &s_scalar},
+                                {"namespace", &s_scalar},
+                                {"annotations", &s_map_any},
+                                {"labels", &s_map_any},
+                                {NULL, NULL}};
+static const sdef_t s_meta = {SK_MAP, k_meta, NULL};
+static const skey_t k_claim[] = {{"name", &s_scalar}, {"template", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_claim = {SK_SCALAR_OR_MAP, k_claim, NULL};
+static const sdef_t s_claims = {SK_SEQ, NULL, &s_claim};
+static const skey_t k_toleration[] = {
+    {"key", &s_scalar},    {"operator", &s_scalar},          {"value", &s_scalar},
+    {"effect", &s_scalar}, {"tolerationSeconds", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_toleration = {SK_MAP, k_toleration, NULL};
+static const sdef_t s_tolerations = {SK_SEQ, NULL, &s_toleration};
+static const skey_t k_result[] = {{"request", &s_scalar},
+                                  {"driver", &s_scalar},
+                                  {"pool", &s_scalar},
+                                  {"device", &s_scalar},
+                                  {"adminAccess", &s_scalar},
+                                  {"shared", &s_scalar},
+                                  {"tolerations", &s_tolerations},
+                                  {"bindingConditions", &s_scalars},
+                                  {"bindingFailureConditions", &s_scalars},
+                                  {"consumedCapacity", &s_map_scalars},
+                                  {NULL, NULL}};
+static const sdef_t s_result = {SK_MAP, k_result, NULL};
+static const sdef_t s_results = {SK_SEQ, NULL, &s_result};
+static const sdef_t s_allocations = {SK_MAPOF, NULL, &s_results};
+static const skey_t k_nsreq[] = {
+    {"key", &s_scalar}, {"operator", &s_scalar}, {"values", &s_scalars}, {NULL, NULL}};
+static const sdef_t s_nsreq = {SK_MAP, k_nsreq, NULL};
+static const sdef_t s_nsreqs = {SK_SEQ, NULL, &s_nsreq};
+static const skey_t k_nsterm[] = {
+    {"matchExpressions", &s_nsreqs}, {"matchFields", &s_nsreqs}, {NULL, NULL}};
+static const sdef_t s_nsterm = {SK_MAP, k_nsterm, NULL};
+static const sdef_t s_nsterms = {SK_SEQ, NULL, &s_nsterm};
+static const skey_t k_nodesel[] = {{"nodeSelectorTerms", &s_nsterms}, {NULL, NULL}};
+static const sdef_t s_nodesel = {SK_MAP, k_nodesel, NULL};
+static const skey_t k_opaque[] = {{"driver", &s_scalar}, {"parameters", &s_any}, {NULL, NULL}};
+static const sdef_t s_opaque = {SK_MAP, k_opaque, NULL};
+static const skey_t k_config[] = {
+    {"source", &s_scalar}, {"requests", &s_scalars}, {"opaque", &s_opaque}, {NULL, NULL}};
+static const sdef_t s_config_entry = {SK_MAP, k_config, NULL};
+static const sdef_t s_config_list = {SK_SEQ, NULL, &s_config_entry};
+static const sdef_t s_config = {SK_MAPOF, NULL, &s_config_list};
+static const skey_t k_stats[] = {{"allocateOneInvocations", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_stats = {SK_MAP, k_stats, NULL};
+static const skey_t k_expect[] = {{"outcome", &s_scalar},
+                                  {"errorContains", &s_scalar},
+                                  {"allocations", &s_allocations},
+                                  {"nodeSelector", &s_nodesel},
+                                  {"config", &s_config},
+                                  {"stats", &s_stats},
+                                  {"invariantViolations", &s_scalar},
+                                  {NULL, NULL}};
+static const sdef_t s_expect = {SK_MAP, k_expect, NULL};
+static const skey_t k_spec[] = {{"release", &s_scalar},  {"features", &s_map_scalars},
+                                {"include", &s_scalars}, {"node", &s_scalar},
+                                {"claims", &s_claims},   {"allocated", &s_scalars},
+                                {"expect", &s_expect},   {"upstreamBugs", &s_scalar},
+                                {"maxSteps", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_spec = {SK_MAP, k_spec, NULL};
+static const skey_t k_test[] = {{"apiVersion", &s_scalar},
+                                {"kind", &s_scalar},
+                                {"metadata", &s_meta},
+                                {"spec", &s_spec},
+                                {NULL, NULL}};
+static const sdef_t s_test = {SK_MAP, k_test, NULL};
+
+static const char *ykind(const dra_ynode_t *n)
+{
+    return dra_ynode_is_map(n) ? "a mapping" : dra_ynode_is_seq(n) ? "a list" : "a scalar";
+}
+
+/* Check n (at field path `at`) against def; the first problem goes to d. */
+static int schema_check(const dra_ynode_t *n, const sdef_t *def, const char *file, char *at,
+                        size_t atlen, dra_diag_t *d)
+{
+    if (!n || def->kind == SK_ANY || dra_ynode_is_null(n))
+        return DRA_OK;
+    bool ok;
+    const char *want;
+    switch (def->kind) {
+    case SK_SCALAR:
+        ok = dra_ynode_is_scalar(n);
+        want = "a scalar";
+        break;
+    case SK_SEQ:
+        ok = dra_ynode_is_seq(n);
+        want = "a list";
+        break;
+    case SK_SCALAR_OR_MAP:
+        ok = dra_ynode_is_scalar(n) || dra_ynode_is_map(n);
+        want = "a name or a mapping";
+        break;
+    default:
+        ok = dra_ynode_is_map(n);
+        want = "a mapping";
+        break;
+    }
+    if (!ok)
+        return dra_diag_set(d, DRA_EVALIDATE, file, n->line, n->column, "%s: must be %s, not %s",
+                            at, want, ykind(n));
+    size_t base = strlen(at);
+    if (def->kind == SK_SEQ) {
+        for (uint32_t i = 0; i < n->n; i++) {
+            snprintf(at + base, atlen - base, "[%u]", i);
+            int rc = schema_check(n->vals[i], def->item, file, at, atlen, d);
+            at[base] = '\0';
+            if (rc)
+                return rc;
+        }
+        return DRA_OK;
+    }
+    if (!dra_ynode_is_map(n))
+        return DRA_OK; /* SK_SCALAR_OR_MAP given a scalar, or SK_SCALAR */
+    for (uint32_t i = 0; i < n->n; i++) {
+        const dra_ynode_t *k = n->keys[i];
+        const char *kn = k->text ? k->text : "";
+        const sdef_t *vd = def->item;
+        if (def->kind != SK_MAPOF) {
+            vd = NULL;
+            for (const skey_t *e = def->keys; e->name && !vd; e++)
+                if (strcmp(e->name, kn) == 0)
+                    vd = e->def;
+            if (!vd)
+                return dra_diag_set(d, DRA_EVALIDATE, file, k->line, k->column,
+                                    "unknown key \"%.200s\" in %s", kn, base ? at : "the document");
+        }
+        snprintf(at + base, atlen - base, "%s%.200s", base ? "." : "", kn);
+        int rc = schema_check(n->vals[i], vd, file, at, atlen, d);
+        at[base] = '\0';
+        if (rc)
+            return rc;
+    }
+    return DRA_OK;
+}
+
+static const char *const outcomes[] = {"Allocated", "Unsatisfiable", "NodeFailure",
+                                       "Fatal",     "Invalid",       NULL};
+
+/* The AllocationTest document doc of file: the schema, then what the schema cannot say
+ * (spec and spec.expect.outcome are required, the outcome is one of the five). */
+static int check_test_doc(const dra_ynode_t *doc, const char *file, dra_diag_t *d)
+{
+    char at[1024] = "";
+    int rc = schema_check(doc, &s_test, file, at, sizeof at, d);
+    if (rc)
+        return rc;
+    const dra_ynode_t *spec = dra_ynode_get(doc, "spec");
+    if (!spec || !dra_ynode_is_map(spec))
+        return dra_diag_set(d, DRA_EVALIDATE, file, doc->line, doc->column,
+                            "AllocationTest has no spec");
+    /* includes name regular files: not "-" (stdin), a directory or a device */
+    const dra_ynode_t *inc = dra_ynode_get(spec, "include");
+    for (uint32_t i = 0; inc && dra_ynode_is_seq(inc) && i < inc->n; i++) {
+        const dra_ynode_t *e = inc->vals[i];
+        struct stat sb;
+        if (!scal(e) || stat(scal(e), &sb) != 0 || !S_ISREG(sb.st_mode))
+            return dra_diag_set(d, DRA_EVALIDATE, file, e->line, e->column,
+                                "spec.include[%u]: \"%.200s\" is not a readable regular file", i,
+                                scal(e) ? scal(e) : "");
+    }
+    const dra_ynode_t *exp = dra_ynode_get(spec, "expect");
+    if (!exp || !dra_ynode_is_map(exp))
+        return dra_diag_set(d, DRA_EVALIDATE, file, spec->line, spec->column,
+                            "spec.expect is missing: a case must say what it expects");
+    const dra_ynode_t *oc = dra_ynode_get(exp, "outcome");
+    if (!oc || !scal(oc))
+        return dra_diag_set(d, DRA_EVALIDATE, file, exp->line, exp->column,
+                            "spec.expect.outcome is missing (Allocated, Unsatisfiable, "
+                            "NodeFailure, Fatal or Invalid)");
+    for (const char *const *o = outcomes; *o; o++)
+        if (strcmp(*o, scal(oc)) == 0)
+            return DRA_OK;
+    return dra_diag_set(d, DRA_EVALIDATE, file, oc->line, oc->column,
+                        "spec.expect.outcome \"%.100s\" is none of Allocated, Unsatisfiable, "
+                        "NodeFailure, Fatal, Invalid",
+                        scal(oc));
+}
+
+/* 0 pass, 1 fail, 2 invalid */
+
+/* ---- one case, step by step ------------------------------------------------------------------ */
+
+/* What a step tells the case: go on, end (the result as set, the line printed or none), or end
+ * with the PASS/FAIL line of the expectations checked so far. */
+typedef enum step { STEP_NEXT, STEP_DONE, STEP_REPORT } step_t;
+
+typedef struct kase {
+    const char *path, *name; /* name: metadata.name, else the path */
+    const dra_conf_opts_t *o;
+    FILE *out;
+    int result; /* DRA_CONF_* */
+    char *buf;  /* the file's bytes */
+    size_t len;
+    dra_model_t m;
+    dra_arena_t ya, out_arena; /* the YAML tree; the allocations */
+    dra_diag_list_t errs;
+    tcase_t tc;
+    dra_taint_rules_t rules;
+    dra_cel_cache_t *cel;
+    dra_alloc_state_t *st;
+    dra_anyalloc_t al;
+    fail_t f;
+    char dbuf[700];
+    char have_msg[DRA_DIAG_MSG_MAX + 32]; /* the verbose PASS line's outcome */
+    const dra_ynode_t *spec, *exp;
+    const char *want, *ec; /* expect.outcome, expect.errorContains */
+    dra_alloc_features_t feat;
+    dra_node_t tmpnode;
+    const dra_node_t *node;
+    dra_claim_t **claims;
+    const char **keys; /* spec.claims' names, per claim */
+    uint32_t nc;
+    uint64_t digest0; /* the state's digest before the allocate call */
+    dra_alloc_options_t ao;
+    bool spec_budget; /* spec.maxSteps given */
+    dra_alloc_outcome_t res;
+    double alloc_ms;
+} kase_t;
+
+/* Print the case's FAIL line with the diag's message. */
+static step_t case_fail_msg(kase_t *k, const char *msg)
+{
+    fprintf(k->out, "FAIL %s (%s): %s\n", k->name, k->path, msg);
+    return STEP_DONE;
+}
+
+/* 1. load: parse, the one AllocationTest document, the strict schema. */
+static step_t step_load(kase_t *k)
+{
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_ydoc_parse_file_buf(k->buf, k->len, k->path, &k->ya, 0, on_doc, &k->tc, &k->errs);
+    if (rc || k->tc.ndocs != 1) {
+        fprintf(k->out, "FAIL %s: %s\n", k->path,
+                rc ? (k->errs.count ? dra_diag_format(&k->errs.items[0], k->dbuf, sizeof k->dbuf)
+                                    : "parse error")
+                   : "expected exactly one AllocationTest document");
+        return STEP_DONE;
+    }
+    const dra_ynode_t *meta = dra_ynode_get(k->tc.doc, "metadata");
+    k->spec = dra_ynode_get(k->tc.doc, "spec");
+    if (scal(dra_ynode_get(meta, "name")))
+        k->name = scal(dra_ynode_get(meta, "name"));
+    if (check_test_doc(k->tc.doc, k->path, &d) != DRA_OK) {
+        fprintf(k->out, "FAIL %s (%s): invalid case: %s\n", k->name, k->path,
+                dra_diag_format(&d, k->dbuf, sizeof k->dbuf));
+        return STEP_DONE;
+    }
+    k->exp = dra_ynode_get(k->spec, "expect");
+    k->want = scal(dra_ynode_get(k->exp, "outcome"));
+    k->ec = scal(dra_ynode_get(k->exp, "errorContains"));
+    return STEP_NEXT;
+}
+
+/* 2. objects: the file's and spec.include's; expect.outcome Invalid (a drabench extension)
+ * passes when loading rejects them with expect.errorContains. */
+static step_t step_objects(kase_t *k)
+{
+    bool want_invalid = k->want && strcmp(k->want, "Invalid") == 0;
+    int rc = dra_manifest_read_buffer(&k->m, k->path, k->buf, k->len, &k->errs);
+    if (rc != DRA_ENOMEM) {
+        int r2 = dra_taint_rules_read_buffer(&k->rules, &k->m, k->path, k->buf, k->len, &k->errs);
+        rc = rc ? rc : r2;
+    }
+    const dra_ynode_t *inc = dra_ynode_get(k->spec, "include");
+    for (uint32_t i = 0; !rc && inc && dra_ynode_is_seq(inc) && i < inc->n; i++)
+        if (scal(inc->vals[i]))
+            rc = dra_conf_read_manifest(&k->m, &k->rules, scal(inc->vals[i]), &k->errs);
+    if (rc) {
+        if (rc == DRA_ENOMEM)
+            return STEP_DONE;
+        const char *first = k->errs.count
+                                ? dra_diag_format(&k->errs.items[0], k->dbuf, sizeof k->dbuf)
+                                : dra_strerror(rc);
+        if (!want_invalid) {
+            fprintf(k->out, "FAIL %s (%s): invalid objects: %s\n", k->name, k->path, first);
+            return STEP_DONE;
+        }
+        k->result = DRA_CONF_FAIL;
+        /* the case passes when loading or validation rejects the objects with the message */
+        bool found = !k->ec;
+        for (size_t i = 0; i < k->errs.count && !found; i++)
+            found = strstr(k->errs.items[i].msg, k->ec) != NULL;
+        if (!found)
+            failf(&k->f, "objects rejected, but no error contains \"%s\": %s", nz(k->ec), first);
+        snprintf(k->have_msg, sizeof k->have_msg, "Invalid: %s", first);
+        return STEP_REPORT;
+    }
+    if (want_invalid) {
+        k->result = DRA_CONF_FAIL;
+        failf(&k->f, "objects loaded without error, expected Invalid%s%s", k->ec ? " with " : "",
+              nz(k->ec));
+        return STEP_REPORT;
+    }
+    return dra_model_imply_nodes(&k->m) ? STEP_DONE : STEP_NEXT;
+}
+
+/* 3. features: spec.release (keeping the caller's upstream-bugs choice), spec.upstreamBugs,
+ * spec.features; then the DeviceTaintRules, patched into the devices as the scheduler's slice
+ * tracker does when their gate is on. */
+static step_t step_features(kase_t *k)
+{
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    k->feat = k->o->f;
+    const char *rel = scal(dra_ynode_get(k->spec, "release"));
+    if (rel) {
+        dra_release_t r;
+        if (dra_alloc_release_parse(rel, &r, &d))
+            return case_fail_msg(k, d.msg);
+        bool bugs = k->feat.upstream_bugs;
+        dra_alloc_features_init(&k->feat, r);
+        k->feat.upstream_bugs = bugs;
+    }
+    const dra_ynode_t *ub = dra_ynode_get(k->spec, "upstreamBugs"); /* drabench extension */
+    if (ub && dra_ynode_bool(ub, k->path, "spec.upstreamBugs", &k->feat.upstream_bugs, &d))
+        return case_fail_msg(k, d.msg);
+    const dra_ynode_t *fs = dra_ynode_get(k->spec, "features");
+    for (uint32_t i = 0; fs && dra_ynode_is_map(fs) && i < fs->n; i++) {
+        bool on = false;
+        if (dra_ynode_bool(fs->vals[i], k->path, "spec.features", &on, &d) ||
+            dra_alloc_features_set_gate(&k->feat, fs->keys[i]->text, on, &d))
+            return case_fail_msg(k, d.msg);
+    }
+    if (k->rules.n && dra_taint_rules_enabled(&k->feat) &&
+        dra_taint_rules_apply(&k->rules, &k->m, k->cel, NULL, &d) != DRA_OK)
+        return case_fail_msg(k, d.msg);
+    return STEP_NEXT;
+}
+
+/* "ns/name" -> ns (default "default") and the name after the slash. */
+static const char *split_ns(const char *s, char *ns, size_t nslen)
+{
+    snprintf(ns, nslen, "default");
+    const char *sl = strchr(s, '/');
+    if (!sl)
+        return s;
+    snprintf(ns, nslen, "%.*s", (int)(sl - s), s);
+    return sl + 1;
+}
+
+/* 4. claims: spec.node (a node that no object names is a bare node of that name, default
+ * node-1) and spec.claims: names of claims ("ns/name") or {name, template: "ns/tpl"}. */
+static step_t step_claims(kase_t *k)
+{
+    const char *nodename = scal(dra_ynode_get(k->spec, "node"));
+    k->node = nodename ? dra_model_find_node(&k->m, nodename) : NULL;
+    if (!k->node) {
+        k->tmpnode.name = nodename ? nodename : "node-1";
+        k->node = &k->tmpnode;
+    }
+    const dra_ynode_t *cl = dra_ynode_get(k->spec, "claims");
+    k->nc = cl && dra_ynode_is_seq(cl) ? cl->n : 0;
+    k->claims = dra_arena_calloc(&k->out_arena, k->nc ? k->nc : 1, sizeof *k->claims, 8);
+    k->keys = dra_arena_calloc(&k->out_arena, k->nc ? k->nc : 1, sizeof *k->keys, 8);
+    if (!k->claims || !k->keys)
+        return STEP_DONE;
+    for (uint32_t i = 0; i < k->nc; i++) {
+        const dra_ynode_t *e = cl->vals[i];
+        const char *cn = scal(e) ? scal(e) : scal(dra_ynode_get(e, "name"));
+        const char *tn = scal(dra_ynode_get(e, "template"));
+        if (!cn) {
+            fprintf(k->out, "FAIL %s (%s): spec.claims[%u]: missing name\n", k->name, k->path, i);
+            return STEP_DONE;
+        }
+        k->keys[i] = cn;
+        char ns[256];
+        if (tn) {
+            tn = split_ns(tn, ns, sizeof ns);
+            const dra_claim_t *t = dra_model_find_template(&k->m, ns, tn);
+            if (!t) {
+                fprintf(k->out, "FAIL %s (%s): template %s/%s not found\n", k->name, k->path, ns,
+                        tn);
+                return STEP_DONE;
+            }
+            k->claims[i] = dra_conf_instantiate(&k->m, t, ns, cn);
+        } else {
+            const char *base = split_ns(cn, ns, sizeof ns);
+            k->claims[i] = dra_model_find_claim(&k->m, ns, base);
+        }
+        if (!k->claims[i]) {
+            fprintf(k->out, "FAIL %s (%s): claim %s not found\n", k->name, k->path, cn);
+            return STEP_DONE;
+        }
+    }
+    return STEP_NEXT;
+}
+
+/* 5. state: spec.allocated committed; the search budget (spec.maxSteps, else the caller's). */
+static step_t step_state(kase_t *k)
+{
+    if (dra_alloc_state_new(&k->m, &k->feat, &k->st))
+        return STEP_DONE;
+    const dra_ynode_t *alc = dra_ynode_get(k->spec, "allocated");
+    for (uint32_t i = 0; alc && dra_ynode_is_seq(alc) && i < alc->n; i++) {
+        const char *cn = scal(alc->vals[i]);
+        char ns[256];
+        const char *base = split_ns(cn ? cn : "", ns, sizeof ns);
+        const dra_claim_t *c = dra_model_find_claim(&k->m, ns, base);
+        if (!c || !c->allocation) {
+            fprintf(k->out,
+                    "FAIL %s (%s): allocated claim %s not found or has no status.allocation\n",
+                    k->name, k->path, nz(cn));
+            return STEP_DONE;
+        }
+        if (dra_alloc_state_commit(k->st, c->allocation))
+            return STEP_DONE;
+    }
+    k->digest0 = dra_alloc_state_digest(k->st);
+    k->ao.share_seed = 1;
+    const dra_ynode_t *ms = dra_ynode_get(k->spec, "maxSteps"); /* drabench extension */
+    k->spec_budget = ms != NULL;
+    if (ms) {
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        int64_t v = 0;
+        if (dra_ynode_int64(ms, k->path, "spec.maxSteps", &v, &d) != DRA_OK || v < 0)
+            return case_fail_msg(k, v < 0 ? "spec.maxSteps: negative" : d.msg);
+        k->ao.max_steps = (uint64_t)v;
+    } else {
+        k->ao.max_steps = dra_conf_budget(k->o, k->o->kind);
+    }
+    return STEP_NEXT;
+}
+
+/* 6b. --allocator both: the fast allocator without and with pruning decides as the reference
+ * did, under the case's or the given budget as the reference; under the default budget only
+ * when the reference ran into it (else the reference's count bounds theirs, and without a budget
+ * the pruning is on). */
+static step_t step_differential(kase_t *k)
+{
+    dra_alloc_options_t fao = k->ao;
+    if (!k->spec_budget && !k->o->max_steps_set &&
+        !(k->ao.max_steps && k->res.stats.allocate_one > k->ao.max_steps))
+        fao.max_steps = 0;
+    for (int pr = 0; pr < 2; pr++) {
+        dra_fast_t *fa = NULL;
+        dra_alloc_outcome_t fo;
+        char why[DRA_DIAG_MSG_MAX * 2 + 64];
+        if (dra_fast_new(&k->m, &k->feat, k->st, k->cel, &fao, &fa))
+            return STEP_DONE;
+        dra_fast_set_pruning(fa, pr == 1);
+        int frc = dra_fast_allocate(fa, k->node, k->claims, k->nc, &k->out_arena, &fo);
+        if (frc)
+            failf(&k->f, "fast allocator: %s", dra_strerror(frc));
+        else if (dra_alloc_outcome_differs(&k->res, &fo, why, sizeof why))
+            failf(&k->f, "fast allocator%s differs: %s", pr ? "" : " (no pruning)", why);
+        else if (!pr && fo.stats.allocate_one != k->res.stats.allocate_one)
+            failf(&k->f, "fast allocator (no pruning): allocateOne %llu, reference %llu",
+                  (unsigned long long)fo.stats.allocate_one,
+                  (unsigned long long)k->res.stats.allocate_one);
+        dra_fast_free(fa);
+    }
+    return STEP_NEXT;
+}
+
+/* 6. allocate: one call of the chosen allocator, timed; then the differential runs. */
+static step_t step_allocate(kase_t *k)
+{
+    if (dra_anyalloc_new(k->o->kind, &k->m, &k->feat, k->st, k->cel, &k->ao, &k->al))
+        return STEP_DONE;
+    struct timespec ta, tb;
+    clock_gettime(CLOCK_MONOTONIC, &ta);
+    if (dra_anyalloc_allocate(&k->al, k->node, k->claims, k->nc, &k->out_arena, &k->res))
+        return STEP_DONE;
+    clock_gettime(CLOCK_MONOTONIC, &tb);
+    if (k->o->both && step_differential(k) != STEP_NEXT)
+        return STEP_DONE;
+    k->alloc_ms = (double)(tb.tv_sec - ta.tv_sec) * 1e3 + (double)(tb.tv_nsec - ta.tv_nsec) / 1e6;
+    k->result = DRA_CONF_FAIL;
+    return STEP_NEXT;
+}
+
+/* 7a. an allocated outcome: results, node selector, config, invariants (expected or not), and
+ * commit + release restoring the state digest. */
+static step_t check_allocated(kase_t *k)
+{
+    fail_t *f = &k->f;
+    const dra_ynode_t *ea = dra_ynode_get(k->exp, "allocations");
+    for (uint32_t i = 0; ea && dra_ynode_is_map(ea) && i < ea->n; i++) {
+        uint32_t c = 0;
+        while (c < k->nc && strcmp(k->keys[c], ea->keys[i]->text) != 0)
+            c++;
+        if (c == k->nc) {
+            failf(f, "expect.allocations: unknown claim %s", ea->keys[i]->text);
+            break;
+        }
+        check_results(ea->vals[i], k->res.allocations[c], k->keys[c], f);
+    }
+    const dra_ynode_t *es = dra_ynode_get(k->exp, "nodeSelector");
+    if (es)
+        for (uint32_t c = 0; c < k->nc; c++)
+            if (!selector_equal(es, k->res.allocations[c]->node_selector))
+                failf(f, "claim %s: node selector differs from expect.nodeSelector", k->keys[c]);
+    const dra_ynode_t *ecf = dra_ynode_get(k->exp, "config");
+    for (uint32_t i = 0; ecf && dra_ynode_is_map(ecf) && i < ecf->n; i++)
+        for (uint32_t c = 0; c < k->nc; c++)
+            if (strcmp(k->keys[c], ecf->keys[i]->text) == 0)
+                check_config(ecf->vals[i], k->res.allocations[c], k->keys[c], f);
+    dra_inv_report_t rep;
+    bool want_viol = false; /* drabench extension: expect.invariantViolations (bug cases) */
+    const dra_ynode_t *iv = dra_ynode_get(k->exp, "invariantViolations");
+    if (iv && dra_ynode_bool(iv, k->path, "expect.invariantViolations", &want_viol, NULL))
+        failf(f, "expect.invariantViolations: expected true or false");
+    if (dra_inv_check(&k->m, &k->feat, k->st, k->cel, k->node, k->claims, k->res.allocations, k->nc,
+                      &rep) == DRA_OK) {
+        if (rep.nviolations && !want_viol)
+            failf(f, "invariant violated (%u): %s", rep.nviolations, rep.first[0]);
+        else if (!rep.nviolations && want_viol)
+            failf(f, "expected an invariant violation, found none");
+    }
+    for (uint32_t c = 0; c < k->nc; c++)
+        if (dra_alloc_state_commit(k->st, k->res.allocations[c]))
+            return STEP_DONE;
+    for (uint32_t c = k->nc; c-- > 0;)
+        if (dra_alloc_state_release(k->st, k->res.allocations[c]))
+            failf(f, "release of claim %s failed", k->keys[c]);
+    if (dra_alloc_state_digest(k->st) != k->digest0)
+        failf(f, "state digest differs after commit + release");
+    return STEP_NEXT;
+}
+
+/* 7. expect: outcome and errorContains, the allocation, stats.allocateOneInvocations (for the
+ * fast allocator an upper bound). */
+static step_t step_expect(kase_t *k)
+{
+    const dra_alloc_outcome_t *r = &k->res;
+    const char *have = dra_outcome_name(r->kind);
+    if (!k->want || strcmp(k->want, have) != 0)
+        failf(&k->f, "outcome %s%s%s, expected %s", have, r->msg[0] ? ": " : "", r->msg,
+              nz(k->want));
+    if (k->ec && !strstr(r->msg, k->ec))
+        failf(&k->f, "error \"%s\" does not contain \"%s\"", r->msg, k->ec);
+    if (r->kind == DRA_OUTCOME_ALLOCATED && check_allocated(k) != STEP_NEXT)
+        return STEP_DONE;
+    const dra_ynode_t *stats = dra_ynode_get(k->exp, "stats");
+    const dra_ynode_t *ai = dra_ynode_get(stats, "allocateOneInvocations");
+    if (ai) {
+        int64_t v = 0;
+        if (dra_ynode_int64(ai, k->path, "expect.stats.allocateOneInvocations", &v, NULL) ==
+                DRA_OK &&
+            ((uint64_t)v != r->stats.allocate_one &&
+             (k->o->kind != DRA_ALLOC_FAST || (uint64_t)v < r->stats.allocate_one)))
+            failf(&k->f, "allocateOneInvocations %llu, expected %lld",
+                  (unsigned long long)r->stats.allocate_one, (long long)v);
+    }
+    snprintf(k->have_msg, sizeof k->have_msg, "%s%s%s (allocateOne %llu, %.2f ms)", have,
+             r->msg[0] ? ": " : "", r->msg, (unsigned long long)r->stats.allocate_one, k->alloc_ms);
+    return STEP_REPORT;
+}
+
+/* The PASS or FAIL line of a case whose expectations were checked. */
+static void case_report(kase_t *k)
+{
+    if (k->f.failed) {
+        fprintf(k->out, "FAIL %s (%s): %s\n", k->name, k->path, k->f.why);
+        k->result = DRA_CONF_FAIL;
+    } else {
+        if (k->o->verbose)
+            fprintf(k->out, "PASS %s: %s\n", k->name, k->have_msg);
+        else
+            fprintf(k->out, "PASS %s\n", k->name);
+        k->result = DRA_CONF_PASS;
+    }
+}
+
+static void case_fini(kase_t *k)
+{
+    dra_anyalloc_free(&k->al);
+    dra_cel_cache_free(k->cel);
+    dra_alloc_state_free(k->st);
+    dra_taint_rules_fini(&k->rules);
+    dra_arena_fini(&k->out_arena);
+    dra_diag_list_fini(&k->errs);
+    dra_arena_fini(&k->ya);
+    dra_model_fini(&k->m);
+    free(k->buf);
+}
+
+int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out)
+{
+    static step_t (*const steps[])(kase_t *) = {step_load,   step_objects, step_features,
+                                                step_claims, step_state,   step_allocate,
+                                                step_expect};
+    kase_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return DRA_CONF_INVALID;
+    k->path = k->name = path;
+    k->o = o;
+    k->out = out;
+    k->result = DRA_CONF_INVALID;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    if (dra_cli_read_file(path, DRA_MANIFEST_MAX_FILE, &k->buf, &k->len, &d)) {
+        fprintf(out, "FAIL %s: cannot read: %s\n", path, d.msg);
+        free(k);
+        return DRA_CONF_INVALID;
+    }
+    dra_model_init(&k->m);
+    dra_arena_init(&k->ya, 0);
+    dra_arena_init(&k->out_arena, 0);
+    dra_diag_list_init(&k->errs);
+    dra_taint_rules_init(&k->rules);
+    snprintf(k->have_msg, sizeof k->have_msg, "Invalid");
+    if (dra_cel_cache_new(&k->cel) == DRA_OK) {
+        step_t s = STEP_NEXT;
+        for (size_t i = 0; s == STEP_NEXT && i < sizeof steps / sizeof steps[0]; i++)
+            s = steps[i](k);
+        if (s == STEP_REPORT)
+            case_report(k);
+    }
+    case_fini(k);
+    int result = k->result;
+    free(k);
+    return result;
+}
+
+/* ---- the differential pair of `alloc --allocator both` --------------------------------------- */
+
+int dra_conf_pair_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                      dra_alloc_state_t *ref_state, dra_cel_cache_t *cel,
+                      const dra_alloc_options_t *ref_opts, bool budget_explicit, dra_conf_pair_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->f = *f;
+    p->cel = cel;
+    p->ref_opts = *ref_opts;
+    p->budget_explicit = budget_explicit;
+    int rc = dra_anyalloc_new(DRA_ALLOC_REFERENCE, m, f, ref_state, cel, ref_opts, &p->ref);
+    if (rc == DRA_OK)
+        rc = dra_alloc_state_new(m, f, &p->fast_state);
+    if (rc == DRA_OK)
+        rc = dra_alloc_state_add_model_claims(p->fast_state);
+    dra_alloc_options_t fo = *ref_opts;
+    if (!budget_explicit)
+        fo.max_steps = 0; /* the fast allocator's pruning is on without a budget (fast.h) */
+    if (rc == DRA_OK)
+        rc = dra_anyalloc_new(DRA_ALLOC_FAST, m, f, p->fast_state, cel, &fo, &p->fast);
+    if (rc != DRA_OK)
+        dra_conf_pair_free(p);
+    return rc;
+}
+
+void dra_conf_pair_free(dra_conf_pair_t *p)
+{
+    dra_anyalloc_free(&p->ref);
+    dra_anyalloc_free(&p->fast);
+    dra_anyalloc_free(&p->fast_budget);
+    dra_alloc_state_free(p->fast_state);
+    p->fast_state = NULL;
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int dra_conf_pair_allocate(dra_conf_pair_t *p, const dra_node_t *node, dra_claim_t *const *claims,
+                           uint32_t n, dra_arena_t *arena, dra_alloc_outcome_t *out, bool *differs,
+                           char *why, size_t len)
+{
+    *differs = false;
+    int64_t t0 = mono_ns();
+    int rc = dra_anyalloc_allocate(&p->ref, node, claims, n, arena, out);
+    int64_t t1 = mono_ns();
+    if (rc)
+        return rc;
+    rc = dra_anyalloc_allocate(&p->fast, node, claims, n, arena, &p->fo);
+    int64_t t2 = mono_ns();
+    if (rc)
+        return rc;
+    p->ref_ns += (uint64_t)(t1 - t0);
+    p->fast_ns += (uint64_t)(t2 - t1);
+    if (!p->budget_explicit && p->ref_opts.max_steps &&
+        out->stats.allocate_one > p->ref_opts.max_steps) {
+        /* the reference ran into its default budget: the fast allocator under the same one */
+        if (!p->fast_budget.fast && !p->fast_budget.ref &&
+            (rc = dra_anyalloc_new(DRA_ALLOC_FAST, p->m, &p->f, p->fast_state, p->cel, &p->ref_opts,
+                                   &p->fast_budget)))
+            return rc;
+        if ((rc = dra_anyalloc_allocate(&p->fast_budget, node, claims, n, arena, &p->fo)))
+            return rc;
+    }
+    p->decisions++;
+    if (dra_conf_test_perturb)
+        dra_conf_test_perturb(p->decisions, &p->fo);
+    *differs = dra_alloc_outcome_differs(out, &p->fo, why, len);
+    return DRA_OK;
+}
+
+int dra_conf_pair_commit_fast(dra_conf_pair_t *p)
+{
+    for (uint32_t i = 0; p->fo.kind == DRA_OUTCOME_ALLOCATED && i < p->fo.n; i++) {
+        int rc = dra_alloc_state_commit(p->fast_state, p->fo.allocations[i]);
+        if (rc)
+            return rc;
+    }
+    return DRA_OK;
+}

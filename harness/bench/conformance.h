@@ -1,0 +1,122 @@
+/*
+ * conformance.h - the AllocationTest case runner behind `drabench alloc --test` (DESIGN §6;
+ * format in corpora/conformance/README.md), the manifest loading it shares with
+ * `drabench alloc`, and the differential pair behind `drabench alloc --allocator both`.
+ *
+ * A case is one file: the objects (DeviceClasses, ResourceSlices, claims, templates, Nodes,
+ * DeviceTaintRules) plus one AllocationTest document. dra_conf_run_case runs it in steps:
+ *  1. load: read the file, parse it, find the one AllocationTest document and check it against
+ *     the strict case schema (an unknown key or a wrong shape makes the case invalid);
+ *  2. objects: read the file's objects and spec.include's files (an expected outcome Invalid
+ *     passes when loading rejects them with spec.expect.errorContains);
+ *  3. features: spec.release, spec.upstreamBugs, spec.features over the caller's features; the
+ *     DeviceTaintRules patched into the devices when their gate is on;
+ *  4. claims: spec.node and spec.claims resolved (templates instantiated);
+ *  5. state: spec.allocated committed, the search budget (spec.maxSteps, else the caller's);
+ *  6. allocate: one allocate call of the chosen allocator (timed); with `both` the fast allocator
+ *     without and with pruning must decide identically (and, unpruned, with the same number of
+ *     allocateOne calls);
+ *  7. expect: outcome, errorContains, allocations, nodeSelector, config, the invariant checker
+ *     (expect.invariantViolations), commit + release restoring the state digest,
+ *     stats.allocateOneInvocations (an upper bound for the fast allocator);
+ * and prints one line on `out`: "PASS name" (with verbose, the outcome, allocateOne calls and
+ * time) or "FAIL name (path): reason".
+ *
+ * Ownership: everything a case builds is freed before dra_conf_run_case returns; paths and
+ * options are borrowed. Errors: a case that cannot be read, parsed, or whose objects are invalid
+ * (unless it expects Invalid) is DRA_CONF_INVALID, as is running out of memory. Cost: one parse
+ * of the file and of its includes plus one allocate call (three with `both`); the allocate call
+ * is bounded by the search budget. Not meant for concurrent use.
+ */
+#ifndef DRA_CONFORMANCE_H
+#define DRA_CONFORMANCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alloc/alloc.h"
+#include "alloc/fast.h"
+#include "manifest.h"
+#include "taintrule.h"
+
+/* Default search budget of the reference allocator in `alloc` (allocateOne calls per allocate
+ * call; about 0.3 s in a release build): beyond it the outcome is Fatal "filter operation
+ * aborted", the deterministic stand-in for the scheduler's Filter timeout. */
+#define DRA_CONF_DEFAULT_MAX_STEPS 1000000u
+
+typedef struct dra_conf_opts {
+    dra_alloc_features_t f; /* release, gates, upstream bugs (a case's spec may override) */
+    dra_alloc_kind_t kind;  /* the allocator whose decision is checked */
+    bool both;              /* also the fast allocator, without and with pruning (differential) */
+    bool max_steps_set;     /* max_steps given (else the default budget by kind) */
+    uint64_t max_steps;     /* budget per allocate call, 0 = unlimited */
+    bool verbose;           /* PASS lines carry outcome, allocateOne calls and time */
+} dra_conf_opts_t;
+
+/* The budget of an allocate call by allocator kind: max_steps when set, else
+ * DRA_CONF_DEFAULT_MAX_STEPS for the reference and none for the fast allocator (a budget turns
+ * its pruning off, fast.h). */
+uint64_t dra_conf_budget(const dra_conf_opts_t *o, dra_alloc_kind_t kind);
+
+enum { DRA_CONF_PASS = 0, DRA_CONF_FAIL = 1, DRA_CONF_INVALID = 2 };
+
+/* Run the case in file path and print its PASS/FAIL line on out. Returns DRA_CONF_PASS,
+ * DRA_CONF_FAIL or DRA_CONF_INVALID. */
+int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out);
+
+/* Read one manifest file ("-" = stdin) into m and its DeviceTaintRules into rules; a YAML error
+ * both readers see is reported once in errs. Does not imply nodes (dra_model_imply_nodes after
+ * the last file). Returns DRA_OK or the first error (details in errs). */
+DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char *path,
+                                         dra_diag_list_t *errs);
+
+/* A claim of m instantiated from template tpl as ns/name (not allocated). NULL: out of memory. */
+dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
+                                  const char *name);
+
+/* ---- the differential pair of `alloc --allocator both` ---------------------------------------
+ * The reference allocator on the caller's state and the fast allocator on a state of its own
+ * (the same model claims), asked the same claims in the same order; every decision compared with
+ * dra_alloc_outcome_differs. The fast allocator runs without a budget (pruning on); when the
+ * reference ran into its budget and no budget was given explicitly, that decision is asked again
+ * of a fast allocator under the same budget. Allocate calls are timed (CLOCK_MONOTONIC) for the
+ * speed ratio. Ownership: the pair owns the fast state and both allocators; model, features,
+ * reference state and CEL cache are borrowed and must outlive it. Cost: per decision the
+ * reference's search plus the fast allocator's call (a second one after a budget ran out); a
+ * second allocation state. */
+typedef struct dra_conf_pair {
+    dra_anyalloc_t ref;               /* on the caller's state */
+    dra_anyalloc_t fast, fast_budget; /* on fast_state; fast_budget made when first needed */
+    dra_alloc_state_t *fast_state;
+    const dra_model_t *m;
+    dra_alloc_features_t f;
+    dra_cel_cache_t *cel;
+    dra_alloc_options_t ref_opts;
+    bool budget_explicit;     /* the fast allocator runs under ref_opts.max_steps too */
+    dra_alloc_outcome_t fo;   /* the fast allocator's last decision */
+    uint64_t decisions;       /* decisions compared (the last one's number, from 1) */
+    uint64_t ref_ns, fast_ns; /* time in allocate calls */
+} dra_conf_pair_t;
+
+/* p is cleared first and, on an error, left freed. Errors: DRA_ENOMEM, or what the allocators'
+ * constructors return. */
+DRA_NODISCARD int dra_conf_pair_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                                    dra_alloc_state_t *ref_state, dra_cel_cache_t *cel,
+                                    const dra_alloc_options_t *ref_opts, bool budget_explicit,
+                                    dra_conf_pair_t *p);
+void dra_conf_pair_free(dra_conf_pair_t *p);
+
+/* Both allocators on node for claims; out gets the reference's decision (allocations in arena).
+ * *differs is set when the fast allocator decided otherwise, why (may be NULL) says how.
+ * Errors: an allocator's error (DRA_ENOMEM, ...). */
+DRA_NODISCARD int dra_conf_pair_allocate(dra_conf_pair_t *p, const dra_node_t *node,
+                                         dra_claim_t *const *claims, uint32_t n, dra_arena_t *arena,
+                                         dra_alloc_outcome_t *out, bool *differs, char *why,
+                                         size_t len);
+
+/* Commit the fast allocator's last (allocated) decision to its state; the caller commits the
+ * reference's to its own. */
+DRA_NODISCARD int dra_conf_pair_commit_fast(dra_conf_pair_t *p);
+
+#endif /* DRA_CONFORMANCE_H */
