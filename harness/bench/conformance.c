@@ -13,6 +13,7 @@
 #include "alloc/invariants.h"
 #include "conformance.h"
 #include "conformance_tests.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "files.h"
 #include "ydoc.h"
@@ -551,10 +552,24 @@ typedef struct kase {
     double alloc_ms;
 } kase_t;
 
+/* One PASS / FAIL line of a case: names and messages come from the case file, so the line goes
+ * through the terminal layer (control and bidi characters, a newline included, as \xNN): one
+ * case, one line, whatever the file holds. */
+DRA_PRINTF(2, 3) static void case_line(const kase_t *k, const char *fmt, ...)
+{
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    dra_esc_term(k->out, line);
+    fputc('\n', k->out);
+}
+
 /* Print the case's FAIL line with the diag's message. */
 static step_t case_fail_msg(kase_t *k, const char *msg)
 {
-    fprintf(k->out, "FAIL %s (%s): %s\n", k->name, k->path, msg);
+    case_line(k, "FAIL %s (%s): %s", k->name, k->path, msg);
     return STEP_DONE;
 }
 
@@ -565,7 +580,7 @@ static step_t step_load(kase_t *k)
     dra_diag_clear(&d);
     int rc = dra_ydoc_parse_file_buf(k->buf, k->len, k->path, &k->ya, 0, on_doc, &k->tc, &k->errs);
     if (rc || k->tc.ndocs != 1) {
-        fprintf(k->out, "FAIL %s: %s\n", k->path,
+        case_line(k, "FAIL %s: %s", k->path,
                 rc ? (k->errs.count ? dra_diag_format(&k->errs.items[0], k->dbuf, sizeof k->dbuf)
                                     : "parse error")
                    : "expected exactly one AllocationTest document");
@@ -576,7 +591,7 @@ static step_t step_load(kase_t *k)
     if (scal(dra_ynode_get(meta, "name")))
         k->name = scal(dra_ynode_get(meta, "name"));
     if (check_test_doc(k->tc.doc, k->path, &d) != DRA_OK) {
-        fprintf(k->out, "FAIL %s (%s): invalid case: %s\n", k->name, k->path,
+        case_line(k, "FAIL %s (%s): invalid case: %s", k->name, k->path,
                 dra_diag_format(&d, k->dbuf, sizeof k->dbuf));
         return STEP_DONE;
     }
@@ -607,7 +622,7 @@ static step_t step_objects(kase_t *k)
                                 ? dra_diag_format(&k->errs.items[0], k->dbuf, sizeof k->dbuf)
                                 : dra_strerror(rc);
         if (!want_invalid) {
-            fprintf(k->out, "FAIL %s (%s): invalid objects: %s\n", k->name, k->path, first);
+            case_line(k, "FAIL %s (%s): invalid objects: %s", k->name, k->path, first);
             return STEP_DONE;
         }
         k->result = DRA_CONF_FAIL;
@@ -694,7 +709,7 @@ static step_t step_claims(kase_t *k)
         const char *cn = scal(e) ? scal(e) : scal(dra_ynode_get(e, "name"));
         const char *tn = scal(dra_ynode_get(e, "template"));
         if (!cn) {
-            fprintf(k->out, "FAIL %s (%s): spec.claims[%u]: missing name\n", k->name, k->path, i);
+            case_line(k, "FAIL %s (%s): spec.claims[%u]: missing name", k->name, k->path, i);
             return STEP_DONE;
         }
         k->keys[i] = cn;
@@ -703,7 +718,7 @@ static step_t step_claims(kase_t *k)
             tn = split_ns(tn, ns, sizeof ns);
             const dra_claim_t *t = dra_model_find_template(&k->m, ns, tn);
             if (!t) {
-                fprintf(k->out, "FAIL %s (%s): template %s/%s not found\n", k->name, k->path, ns,
+                case_line(k, "FAIL %s (%s): template %s/%s not found", k->name, k->path, ns,
                         tn);
                 return STEP_DONE;
             }
@@ -713,7 +728,7 @@ static step_t step_claims(kase_t *k)
             k->claims[i] = dra_model_find_claim(&k->m, ns, base);
         }
         if (!k->claims[i]) {
-            fprintf(k->out, "FAIL %s (%s): claim %s not found\n", k->name, k->path, cn);
+            case_line(k, "FAIL %s (%s): claim %s not found", k->name, k->path, cn);
             return STEP_DONE;
         }
     }
@@ -732,8 +747,8 @@ static step_t step_state(kase_t *k)
         const char *base = split_ns(cn ? cn : "", ns, sizeof ns);
         const dra_claim_t *c = dra_model_find_claim(&k->m, ns, base);
         if (!c || !c->allocation) {
-            fprintf(k->out,
-                    "FAIL %s (%s): allocated claim %s not found or has no status.allocation\n",
+            case_line(k,
+                    "FAIL %s (%s): allocated claim %s not found or has no status.allocation",
                     k->name, k->path, nz(cn));
             return STEP_DONE;
         }
@@ -887,13 +902,13 @@ static step_t step_expect(kase_t *k)
 static void case_report(kase_t *k)
 {
     if (k->f.failed) {
-        fprintf(k->out, "FAIL %s (%s): %s\n", k->name, k->path, k->f.why);
+        case_line(k, "FAIL %s (%s): %s", k->name, k->path, k->f.why);
         k->result = DRA_CONF_FAIL;
     } else {
         if (k->o->verbose)
-            fprintf(k->out, "PASS %s: %s\n", k->name, k->have_msg);
+            case_line(k, "PASS %s: %s", k->name, k->have_msg);
         else
-            fprintf(k->out, "PASS %s\n", k->name);
+            case_line(k, "PASS %s", k->name);
         k->result = DRA_CONF_PASS;
     }
 }
