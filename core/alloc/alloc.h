@@ -189,10 +189,6 @@ void dra_alloc_free(dra_allocator_t *a);
 int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *const *claims,
                        uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
 
-/* The next shareID (a version-4-shaped UUID string from the seeded generator, deterministic per
- * allocator). Exposed for tests. */
-void dra_alloc_next_share_id(dra_allocator_t *a, char buf[37]);
-
 /* ---- brute force ------------------------------------------------------------------------------ */
 
 typedef enum dra_bf_verdict {

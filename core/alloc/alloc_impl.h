@@ -245,8 +245,14 @@ typedef struct dra_acall {
     /* fast: look up a slot's state on first use (NULL: slots are complete when built) */
     int (*slot_ready)(void *self, slot_t *st);
     void *self;
-    uint64_t rng; /* shareID generator (splitmix64 from options.share_seed) */
+    uint64_t rng;       /* shareID generator (splitmix64 from options.share_seed) */
+    uint64_t max_steps; /* options.max_steps: allocateOne budget per call (0 = none) */
 } dra_acall_t;
+
+/* A position of the search in the node's slot layout: pool, slice of the pool, device. */
+typedef struct dra_sloc {
+    uint32_t p, s, d;
+} dra_sloc_t;
 
 /* The claim's bit in a slot (a device picked by claim ci in this call). */
 static inline bool dra_slot_taken_by(const slot_t *s, uint32_t ci)
@@ -304,6 +310,29 @@ void dra_acall_deallocate(dra_acall_t *c, uint32_t ci);
 dra_aq_t *dra_acall_consumed(dra_acall_t *c, cl_t *cl);
 /* Allocation results of every claim into c->out (DRA-SEMANTICS §2.14), memory from out. */
 int dra_acall_build_results(dra_acall_t *c, dra_arena_t *out);
+/* The outcome of a call from the code its search (or fast path) ended with: R_OK builds the
+ * results (memory from out_arena), R_FAIL is Unsatisfiable (NodeFailure when an invalid pool was
+ * skipped, 1.35+), R_NODE NodeFailure, anything else Fatal, all with c->err as message. DRA_OK,
+ * or DRA_ENOMEM for R_NOMEM. */
+DRA_NODISCARD int dra_acall_outcome(dra_acall_t *c, int rc, dra_arena_t *out_arena);
+/* The slot layout of the pools gp (pool order, slice order, device order), memory from ar:
+ * *slots (fields d, pool, scope set, the rest zero), *nslots, *slice_base (per pool, per slice:
+ * first slot), *nscopes (counter scopes: per pool from 1.35 (BUG(5): per pool name), per slice
+ * in 1.34) and *maxcaps (most capacities of a device). DRA_OK or DRA_ENOMEM. */
+DRA_NODISCARD int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar,
+                                   slot_t **slots, uint32_t *nslots, uint32_t ***slice_base,
+                                   uint32_t *nscopes, uint32_t *maxcaps);
+/* isSelectable of the slot's device for request rqi of claim ci, evaluated (no cache): DRA_OK
+ * with *match, R_FATAL with the message in c->err, R_NOMEM. Counts CEL evaluations in the
+ * outcome's stats; CEL scratch memory from celscratch. */
+DRA_NODISCARD int dra_acall_eval_selectable(dra_acall_t *c, dra_cel_cache_t *cel,
+                                            dra_arena_t *celscratch, const slot_t *st,
+                                            uint32_t rqi, uint32_t ci, bool *match);
+/* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off. */
+static inline bool dra_slot_binding_blocked(const dra_acall_t *c, const slot_t *st)
+{
+    return !c->b.binding && st->d->nbinding_conditions > 0;
+}
 
 /* ---- selectors ---------------------------------------------------------------------------- */
 
