@@ -1,7 +1,7 @@
 /*
  * claims.c - the steps of an Allocate call that the reference and the fast allocator share (see
  * alloc_impl.h, dra_acall_t): claim preprocessing, the result node selector, result construction,
- * the slot layout, selector evaluation and the outcome of a call (the search itself is search_impl.h).
+ * the slot layout and the outcome of a call (the search itself is search_impl.h).
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -856,7 +856,7 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
 }
 
 
-/* ---- slot layout, selectability, outcome ----------------------------------------------------- */
+/* ---- slot layout and outcome ----------------------------------------------------------------- */
 
 int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar, slot_t **slots,
                      uint32_t *nslots, uint32_t ***slice_base, uint32_t *nscopes, uint32_t *maxcaps)
@@ -910,18 +910,6 @@ int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar
     *nscopes = nsc;
     *maxcaps = mc;
     return DRA_OK;
-}
-
-int dra_acall_eval_selectable(dra_acall_t *ac, dra_cel_cache_t *cel, dra_arena_t *celscratch,
-                              const slot_t *st, uint32_t rqi, uint32_t ci, bool *match)
-{
-    const rq_t *rq = &ac->rqs[rqi];
-    int rc = dra_device_selectable(ac->m, &ac->b, cel, celscratch, ac->node, ac->cls[ci].c, rq->cls,
-                                   rq->body, st->d, match, &ac->out->stats.cel_evals, ac->err,
-                                   sizeof ac->err);
-    if (rc == DRA_ENOMEM)
-        return R_NOMEM;
-    return rc ? R_FATAL : DRA_OK;
 }
 
 int dra_acall_outcome(dra_acall_t *ac, int rc, dra_arena_t *out_arena)

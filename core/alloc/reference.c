@@ -105,11 +105,11 @@ static int build_slots(dra_allocator_t *a)
             st->existing = dra_arena_calloc(ar, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
             if (!st->existing)
                 return DRA_ENOMEM;
-            for (uint32_t ci = 0; ci < dev->ncaps; ci++) {
+            for (uint32_t cap = 0; cap < dev->ncaps; cap++) {
                 dra_aq_t v = 0;
                 if (dra_alloc_state_cap_aq(a->st, pool->driver, pool->name, dev->name,
-                                           dev->caps[ci].name, &v))
-                    st->existing[ci] = v;
+                                           dev->caps[cap].name, &v))
+                    st->existing[cap] = v;
             }
         }
     }
