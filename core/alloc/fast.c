@@ -27,6 +27,7 @@
 
 #include "alloc/alloc_impl.h"
 #include "alloc/fast.h"
+#include "alloc/fast_tests.h"
 #include "base/bitset.h"
 #include "base/intern.h"
 
