@@ -96,10 +96,12 @@ typedef struct dra_alloc_features {
 /* Defaults of a release (gate stages of DRA-SEMANTICS §3.1), upstream_bugs off. */
 void dra_alloc_features_init(dra_alloc_features_t *f, dra_release_t release);
 /* Parse "1.34" / "1.35" / "1.36" (also "v1.36", "1.36.2"); DRA_EINVAL otherwise. */
-int dra_alloc_release_parse(const char *s, dra_release_t *out, dra_diag_t *diag);
+DRA_NODISCARD int dra_alloc_release_parse(const char *s, dra_release_t *out, dra_diag_t *diag);
 /* "GATE=true|false" (or "GATE" = true). Unknown gate or value: DRA_EINVAL with a message. */
-int dra_alloc_features_set(dra_alloc_features_t *f, const char *assignment, dra_diag_t *diag);
-int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool on, dra_diag_t *diag);
+DRA_NODISCARD int dra_alloc_features_set(dra_alloc_features_t *f, const char *assignment,
+                                         dra_diag_t *diag);
+DRA_NODISCARD int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool on,
+                                              dra_diag_t *diag);
 static inline bool dra_alloc_gate_on(const dra_alloc_features_t *f, dra_gate_t g)
 {
     return (f->gates >> g) & 1u;
@@ -201,18 +203,15 @@ typedef struct dra_alloc_options {
 
 typedef struct dra_allocator dra_allocator_t;
 
-int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
-                  const dra_alloc_state_t *state, dra_cel_cache_t *cel,
-                  const dra_alloc_options_t *opts, dra_allocator_t **out);
+DRA_NODISCARD int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                                const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                                const dra_alloc_options_t *opts, dra_allocator_t **out);
 void dra_alloc_free(dra_allocator_t *a);
 
 /* Allocate claims together on node (all-or-nothing). Claims are read, never modified. */
-int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *const *claims,
-                       uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
-
-/* The next shareID (a version-4-shaped UUID string from the seeded generator, deterministic per
- * allocator). Exposed for tests. */
-void dra_alloc_next_share_id(dra_allocator_t *a, char buf[37]);
+DRA_NODISCARD int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node,
+                                     dra_claim_t *const *claims, uint32_t n, dra_arena_t *out_arena,
+                                     dra_alloc_outcome_t *out);
 
 /* ---- brute force ------------------------------------------------------------------------------ */
 
@@ -235,9 +234,9 @@ typedef struct dra_bf_result {
  * and the 32-device limit. It checks complete assignments only (no incremental pruning), so it
  * shares no search code with the reference allocator. Upstream bugs are never reproduced here.
  * budget bounds the number of complete assignments (0 = 1,000,000). */
-int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
-                         const dra_alloc_state_t *state, dra_cel_cache_t *cel,
-                         const dra_node_t *node, dra_claim_t *const *claims, uint32_t n,
-                         uint64_t budget, dra_bf_result_t *out);
+DRA_NODISCARD int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
+                                       const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                                       const dra_node_t *node, dra_claim_t *const *claims,
+                                       uint32_t n, uint64_t budget, dra_bf_result_t *out);
 
 #endif /* DRA_ALLOC_H */

@@ -54,8 +54,9 @@ void dra_beh_init(dra_beh_t *b, const dra_alloc_features_t *f);
 
 /* NodeMatches(node, nodeName, allNodes, selector). DRA_EINVAL with a message in err for a
  * selector that cannot be parsed (unknown operator, Gt/Lt with a bad value). */
-int dra_node_matches(const dra_node_t *node, const char *node_name, bool all_nodes,
-                     const dra_node_selector_t *sel, bool *match, char *err, size_t errlen);
+DRA_NODISCARD int dra_node_matches(const dra_node_t *node, const char *node_name, bool all_nodes,
+                                   const dra_node_selector_t *sel, bool *match, char *err,
+                                   size_t errlen);
 bool dra_ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b);
 
 /* ---- taints ------------------------------------------------------------------------------- */
@@ -113,8 +114,8 @@ typedef struct dra_gpools {
 
 /* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences). Memory from a.
  * DRA_EFATAL with err filled for a node-selector error. */
-int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t *node,
-                     dra_arena_t *a, dra_gpools_t *out, char *err, size_t errlen);
+DRA_NODISCARD int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t *node,
+                                   dra_arena_t *a, dra_gpools_t *out, char *err, size_t errlen);
 
 /* Counter set named `name` among the pool's counter slices (1.35+) or in the device's own slice
  * (1.34); NULL when absent. */
@@ -245,10 +246,16 @@ typedef struct dra_acall {
     /* fast: look up a slot's state on first use (NULL: slots are complete when built) */
     int (*slot_ready)(void *self, slot_t *st);
     void *self;
-    uint64_t rng; /* shareID generator (splitmix64 from options.share_seed) */
-    bool rows;    /* slot_t.row is the device's model row (dra_model_device_rows): results
-                     carry it (dra_result_t.row) */
+    uint64_t rng;       /* shareID generator (splitmix64 from options.share_seed) */
+    uint64_t max_steps; /* options.max_steps: allocateOne budget per call (0 = none) */
+    bool rows;          /* slot_t.row is the device's model row (dra_model_device_rows): results
+                           carry it (dra_result_t.row) */
 } dra_acall_t;
+
+/* A position of the search in the node's slot layout: pool, slice of the pool, device. */
+typedef struct dra_sloc {
+    uint32_t p, s, d;
+} dra_sloc_t;
 
 /* The claim's bit in a slot (a device picked by claim ci in this call). */
 static inline bool dra_slot_taken_by(const slot_t *s, uint32_t ci)
@@ -279,24 +286,25 @@ int dra_acall_fatal(dra_acall_t *c, const char *fmt, ...) DRA_PRINTF(2, 3);
 /* Requests, subrequests and constraints of c->nclaims claims into c->rqs / c->cls; c->sel sized
  * for nslots * nrqs when need_sel (else one byte), all unknown. DRA_OK, R_FATAL, R_NOMEM, or
  * what validate returns. */
-int dra_acall_preprocess(dra_acall_t *c, dra_claim_t *const *claims, bool need_sel,
-                         dra_acall_validate_fn validate, void *self);
+DRA_NODISCARD int dra_acall_preprocess(dra_acall_t *c, dra_claim_t *const *claims, bool need_sel,
+                                       dra_acall_validate_fn validate, void *self);
 /* Constraints (DRA-SEMANTICS §2.7, BUG(3) and BUG(4) with b.bugs): add device d, picked for
  * rq, to constraint c (index ci_cons of its claim): 1 added, 0 rejected, < 0 out of memory;
  * remove undoes the last add of rq. */
-int dra_acons_add(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons,
-                  const dra_device_t *d);
+DRA_NODISCARD int dra_acons_add(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons,
+                                const dra_device_t *d);
 void dra_acons_remove(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons);
 /* Counters (DRA-SEMANTICS §2.10) of the slot's device: apply adds (+1) or removes (-1) its
  * consumption; reserve applies it when every counter of its scope stays within the available
  * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
 void dra_acall_counters_apply(dra_acall_t *c, slot_t *st, int sign);
-int dra_acall_counters_reserve(dra_acall_t *c, slot_t *st);
+DRA_NODISCARD int dra_acall_counters_reserve(dra_acall_t *c, slot_t *st);
 /* allocateDevice: try slot for request rqi of claim ci (must: a constraint failure is Fatal, as
  * for All). R_OK with the result appended, R_FAIL, R_FATAL, R_NOMEM. */
-int dra_acall_allocate_device(dra_acall_t *c, uint32_t ci, uint32_t rqi, uint32_t slot, bool must);
+DRA_NODISCARD int dra_acall_allocate_device(dra_acall_t *c, uint32_t ci, uint32_t rqi,
+                                            uint32_t slot, bool must);
 /* Consumable capacity of rq fits the slot's device: 1 yes, 0 no, < 0 error. */
-int dra_acall_capacity_fits(dra_acall_t *c, const rq_t *rq, slot_t *st);
+DRA_NODISCARD int dra_acall_capacity_fits(dra_acall_t *c, const rq_t *rq, slot_t *st);
 /* The next shareID (a UUID-shaped text from c->rng). */
 void dra_acall_share_id(dra_acall_t *c, char buf[37]);
 /* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
@@ -305,17 +313,51 @@ void dra_acall_deallocate(dra_acall_t *c, uint32_t ci);
  * out of memory. */
 dra_aq_t *dra_acall_consumed(dra_acall_t *c, cl_t *cl);
 /* Allocation results of every claim into c->out (DRA-SEMANTICS §2.14), memory from out. */
-int dra_acall_build_results(dra_acall_t *c, dra_arena_t *out);
+DRA_NODISCARD int dra_acall_build_results(dra_acall_t *c, dra_arena_t *out);
+/* The outcome of a call from the code its search (or fast path) ended with: R_OK builds the
+ * results (memory from out_arena), R_FAIL is Unsatisfiable (NodeFailure when an invalid pool was
+ * skipped, 1.35+), R_NODE NodeFailure, anything else Fatal, all with c->err as message. DRA_OK,
+ * or DRA_ENOMEM for R_NOMEM. */
+DRA_NODISCARD int dra_acall_outcome(dra_acall_t *c, int rc, dra_arena_t *out_arena);
+/* The slot layout of the pools gp (pool order, slice order, device order), memory from ar:
+ * *slots (fields d, pool, scope set, the rest zero), *nslots, *slice_base (per pool, per slice:
+ * first slot), *nscopes (counter scopes: per pool from 1.35 (BUG(5): per pool name), per slice
+ * in 1.34) and *maxcaps (most capacities of a device). DRA_OK or DRA_ENOMEM. */
+DRA_NODISCARD int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar,
+                                   slot_t **slots, uint32_t *nslots, uint32_t ***slice_base,
+                                   uint32_t *nscopes, uint32_t *maxcaps);
+/* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off. */
+static inline bool dra_slot_binding_blocked(const dra_acall_t *c, const slot_t *st)
+{
+    return !c->b.binding && st->d->nbinding_conditions > 0;
+}
 
 /* ---- selectors ---------------------------------------------------------------------------- */
 
 /* Class selectors then request selectors, then per-device node selection (isSelectable, steps
  * 1 and 3-5). DRA_OK with *match, or DRA_EFATAL with the upstream-like message in err. */
-int dra_device_selectable(const dra_model_t *m, const dra_beh_t *b, dra_cel_cache_t *cel,
-                          dra_arena_t *scratch, const dra_node_t *node, const dra_claim_t *claim,
-                          const dra_device_class_t *cls, const dra_exact_request_t *req,
-                          const dra_device_t *d, bool *match, uint64_t *nevals, char *err,
-                          size_t errlen);
+DRA_NODISCARD int dra_device_selectable(const dra_model_t *m, const dra_beh_t *b,
+                                        dra_cel_cache_t *cel, dra_arena_t *scratch,
+                                        const dra_node_t *node, const dra_claim_t *claim,
+                                        const dra_device_class_t *cls,
+                                        const dra_exact_request_t *req, const dra_device_t *d,
+                                        bool *match, uint64_t *nevals, char *err, size_t errlen);
+
+/* isSelectable of the slot's device for request rqi of claim ci, evaluated (no cache): DRA_OK
+ * with *match, R_FATAL with the message in c->err, R_NOMEM. Counts CEL evaluations in the
+ * outcome's stats; CEL scratch memory from celscratch. Inline: it runs once per evaluation. */
+static inline int dra_acall_eval_selectable(dra_acall_t *c, dra_cel_cache_t *cel,
+                                            dra_arena_t *celscratch, const slot_t *st,
+                                            uint32_t rqi, uint32_t ci, bool *match)
+{
+    const rq_t *rq = &c->rqs[rqi];
+    int rc = dra_device_selectable(c->m, &c->b, cel, celscratch, c->node, c->cls[ci].c, rq->cls,
+                                   rq->body, st->d, match, &c->out->stats.cel_evals, c->err,
+                                   sizeof c->err);
+    if (rc == DRA_ENOMEM)
+        return R_NOMEM;
+    return rc ? R_FATAL : DRA_OK;
+}
 
 /* ---- state internals ---------------------------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /*
  * claims.c - the steps of an Allocate call that the reference and the fast allocator share (see
- * alloc_impl.h, dra_acall_t): claim preprocessing, the result node selector, result construction.
+ * alloc_impl.h, dra_acall_t): claim preprocessing, the result node selector, result construction,
+ * the slot layout and the outcome of a call (the search itself is search_impl.h).
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -855,5 +856,97 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
     return DRA_OK;
 }
 
-/* ---- entry point ----------------------------------------------------------------------------- */
 
+/* ---- slot layout and outcome ----------------------------------------------------------------- */
+
+int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar, slot_t **slots,
+                     uint32_t *nslots, uint32_t ***slice_base, uint32_t *nscopes, uint32_t *maxcaps)
+{
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < gp->n; p++)
+        for (uint32_t s = 0; s < gp->pools[p].nslices; s++)
+            n += gp->pools[p].slices[s]->ndevices;
+    slot_t *sl_out = dra_arena_calloc(ar, n ? n : 1, sizeof(slot_t), 16);
+    uint32_t **base = dra_arena_calloc(ar, gp->n ? gp->n : 1, sizeof(uint32_t *), 8);
+    if (!sl_out || !base)
+        return DRA_ENOMEM;
+    /* counter scopes: per pool (1.35+; BUG(5): per pool name) or per slice (1.34) */
+    uint32_t nsc = 0;
+    if (!b->pool_counters)
+        for (uint32_t p = 0; p < gp->n; p++)
+            nsc += gp->pools[p].nslices;
+    else
+        nsc = gp->n;
+    uint32_t k = 0, sk = 0, mc = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra_gpool_t *pool = &gp->pools[p];
+        base[p] = dra_arena_calloc(ar, pool->nslices ? pool->nslices : 1, sizeof(uint32_t), 4);
+        if (!base[p])
+            return DRA_ENOMEM;
+        uint32_t pscope = p;
+        if (b->pool_counters && b->bugs) {
+            for (uint32_t q = 0; q < p; q++)
+                if (strcmp(gp->pools[q].name, pool->name) == 0) {
+                    pscope = q;
+                    break;
+                }
+        }
+        for (uint32_t s = 0; s < pool->nslices; s++) {
+            const dra_slice_t *sl = pool->slices[s];
+            base[p][s] = k;
+            uint32_t scope = b->pool_counters ? pscope : sk++;
+            for (uint32_t d = 0; d < sl->ndevices; d++, k++) {
+                slot_t *st = &sl_out[k];
+                st->d = &sl->devices[d];
+                st->pool = p;
+                st->scope = scope;
+                if (st->d->ncaps > mc)
+                    mc = st->d->ncaps;
+            }
+        }
+    }
+    *slots = sl_out;
+    *nslots = n;
+    *slice_base = base;
+    *nscopes = nsc;
+    *maxcaps = mc;
+    return DRA_OK;
+}
+
+int dra_acall_outcome(dra_acall_t *ac, int rc, dra_arena_t *out_arena)
+{
+    dra_alloc_outcome_t *out = ac->out;
+    switch (rc) {
+    case R_OK:
+        rc = dra_acall_build_results(ac, out_arena);
+        if (rc == R_NOMEM)
+            return DRA_ENOMEM;
+        if (rc) {
+            out->kind = DRA_OUTCOME_FATAL;
+            out->allocations = NULL;
+            out->n = 0;
+            snprintf(out->msg, sizeof out->msg, "%s", ac->err);
+            return DRA_OK;
+        }
+        out->kind = DRA_OUTCOME_ALLOCATED;
+        return DRA_OK;
+    case R_FAIL:
+        if (ac->gp.any_invalid && ac->b.strict_pools) {
+            out->kind = DRA_OUTCOME_NODE_FAILURE;
+            snprintf(out->msg, sizeof out->msg, "invalid resource pools were encountered");
+        } else {
+            out->kind = DRA_OUTCOME_UNSATISFIABLE;
+        }
+        return DRA_OK;
+    case R_NOMEM:
+        return DRA_ENOMEM;
+    case R_NODE:
+        out->kind = DRA_OUTCOME_NODE_FAILURE;
+        snprintf(out->msg, sizeof out->msg, "%s", ac->err);
+        return DRA_OK;
+    default:
+        out->kind = DRA_OUTCOME_FATAL;
+        snprintf(out->msg, sizeof out->msg, "%s", ac->err);
+        return DRA_OK;
+    }
+}

@@ -1,8 +1,8 @@
 /*
- * fast.c - the fast allocator (fast.h): the reference allocator's search (reference.c, kept
- * step for step so decisions, messages, shareIDs and allocateOne counts agree; the steps both
- * share, from claim preprocessing to allocateDevice and the results, are in claims.c) over
- * indexes that outlive a call:
+ * fast.c - the fast allocator (fast.h): the reference allocator's search (the one in
+ * search_impl.h, compiled here with this file's hooks, so decisions, messages, shareIDs and
+ * allocateOne counts agree; the steps both share, from claim preprocessing to allocateDevice, the
+ * slot layout and the results, are in claims.c) over indexes that outlive a call:
  *  - GatherPools and the slot layout of a node are computed on the node's first call from the
  *    slices bucketed for it (its nodeName bucket, the slices with selectors / allNodes /
  *    per-device selection, and every slice of the pools those touch, in model order, so the
@@ -27,6 +27,7 @@
 
 #include "alloc/alloc_impl.h"
 #include "alloc/fast.h"
+#include "alloc/fast_tests.h"
 #include "base/bitset.h"
 #include "base/intern.h"
 
@@ -391,6 +392,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     a->c.rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
+    a->c.max_steps = a->opts.max_steps;
     a->prune_on = true;
     a->paths_on = true;
     dra_arena_init(&a->c.scratch, 256 * 1024);
@@ -581,68 +583,26 @@ static fsig_t *sig_get(dra_fast_t *a, const dra_device_class_t *cls, const dra_e
     return e;
 }
 
-/* ---- errors ---------------------------------------------------------------------------------- */
-
-static const char *cref(const dra_claim_t *c, char *buf)
-{
-    return dra_claim_ref(c, buf, 300);
-}
-
 /* ---- slots and state ------------------------------------------------------------------------- */
 
-/* The state-independent part of the node's slots (reference build_slots), kept in perm. */
+/* The state-independent part of the node's slots (dra_acall_layout, plus each device's row and
+ * per-device node selection), kept in perm. */
 static int build_node_slots(dra_fast_t *a, fnode_t *fn)
 {
-    dra_arena_t *ar = &a->perm;
     const dra_gpools_t *gp = &fn->gp;
-    uint32_t n = 0;
-    for (uint32_t p = 0; p < gp->n; p++)
-        for (uint32_t s = 0; s < gp->pools[p].nslices; s++)
-            n += gp->pools[p].slices[s]->ndevices;
-    fn->nslots = n;
-    fn->slots = dra_arena_calloc(ar, n ? n : 1, sizeof(slot_t), 16);
-    fn->slice_base = dra_arena_calloc(ar, gp->n ? gp->n : 1, sizeof(uint32_t *), 8);
-    if (!fn->slots || !fn->slice_base)
+    if (dra_acall_layout(&a->c.b, gp, &a->perm, &fn->slots, &fn->nslots, &fn->slice_base,
+                         &fn->nscopes, &fn->maxcaps))
         return DRA_ENOMEM;
-    /* counter scopes: per pool (1.35+; BUG(5): per pool name) or per slice (1.34) */
-    uint32_t nsc = 0;
-    if (!a->c.b.pool_counters)
-        for (uint32_t p = 0; p < gp->n; p++)
-            nsc += gp->pools[p].nslices;
-    else
-        nsc = gp->n;
-    fn->nscopes = nsc;
-    uint32_t k = 0, sk = 0;
-    fn->maxcaps = 0;
     for (uint32_t p = 0; p < gp->n; p++) {
         const dra_gpool_t *pool = &gp->pools[p];
-        fn->slice_base[p] = dra_arena_calloc(ar, pool->nslices ? pool->nslices : 1, sizeof(uint32_t), 4);
-        if (!fn->slice_base[p])
-            return DRA_ENOMEM;
-        uint32_t pscope = p;
-        if (a->c.b.pool_counters && a->c.b.bugs) {
-            for (uint32_t q = 0; q < p; q++)
-                if (strcmp(gp->pools[q].name, pool->name) == 0) {
-                    pscope = q;
-                    break;
-                }
-        }
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
-            fn->slice_base[p][s] = k;
-            uint32_t scope = a->c.b.pool_counters ? pscope : sk++;
             uint32_t row0 = a->slice_row[slice_index(a, sl)];
-            for (uint32_t d = 0; d < sl->ndevices; d++, k++) {
-                slot_t *st = &fn->slots[k];
-                const dra_device_t *dev = &sl->devices[d];
-                st->d = dev;
-                st->pool = p;
-                st->scope = scope;
+            slot_t *st = &fn->slots[fn->slice_base[p][s]];
+            for (uint32_t d = 0; d < sl->ndevices; d++, st++) {
                 st->row = row0 + d;
                 st->pdns = sl->per_device_node_selection;
-                if (dev->ncaps > fn->maxcaps)
-                    fn->maxcaps = dev->ncaps;
-                fn->has_multi |= dev->allow_multiple_allocations;
+                fn->has_multi |= st->d->allow_multiple_allocations;
                 fn->has_pdns |= st->pdns;
             }
         }
@@ -710,7 +670,7 @@ static int slot_ready_cb(void *self, slot_t *st)
 static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, bool *match)
 {
     const slot_t *st = &a->c.slots[slot];
-    if (!a->c.b.binding && st->d->nbinding_conditions > 0) {
+    if (dra_slot_binding_blocked(&a->c, st)) {
         *match = false;
         return DRA_OK;
     }
@@ -730,10 +690,8 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
             return DRA_OK;
         }
     }
-    int rc = dra_device_selectable(a->c.m, &a->c.b, a->cel, &a->celscratch, a->c.node, a->c.cls[ci].c,
-                                   rq->cls, rq->body, st->d, match, &a->c.out->stats.cel_evals,
-                                   a->c.err, sizeof a->c.err);
-    if (rc == DRA_ENOMEM)
+    int rc = dra_acall_eval_selectable(&a->c, a->cel, &a->celscratch, st, rqi, ci, match);
+    if (rc == R_NOMEM)
         return R_NOMEM;
     if (rc) {
         if (pv)
@@ -747,18 +705,12 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
     return DRA_OK;
 }
 
-static int validate_cb(void *self, uint32_t ci, uint32_t rqi);
-
-/* ---- allocateOne ----------------------------------------------------------------------------- */
-
-typedef struct loc {
-    uint32_t p, s, d;
-} loc_t;
+/* ---- the search's hooks (search_impl.h) ------------------------------------------------------ */
 
 /* Pruning: are at least `need` candidates (free, selectable; an over-estimate of what the
  * search below can use) left from `start`? 1 yes or undecided (a CEL error lies ahead: the
  * search must reach it as the reference does), R_FAIL (0) no, <0 out of memory. */
-static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc_t start,
+static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra_sloc_t start,
                        int64_t need)
 {
     const rq_t *rq = &a->c.rqs[rqi];
@@ -818,116 +770,40 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, loc
     return R_FAIL;
 }
 
-static int allocate_one(dra_fast_t *a, uint32_t ci, uint32_t ri, uint32_t si, int64_t di,
-                        bool in_sub, loc_t start)
+static inline bool search_skip(dra_fast_t *a, const slot_t *st, const rq_t *rq)
 {
-    dra_alloc_stats_t *stats = &a->c.out->stats;
-    stats->allocate_one++;
-    if (a->opts.max_steps && stats->allocate_one > a->opts.max_steps)
-        return dra_acall_fatal(&a->c, "filter operation aborted: search budget of %llu steps exhausted",
-                     (unsigned long long)a->opts.max_steps);
-    const loc_t origin = {0, 0, 0};
-    if (ci >= a->c.nclaims)
-        return R_OK;
-    cl_t *cl = &a->c.cls[ci];
-    if (ri >= cl->c->nrequests) {
-        int rc = allocate_one(a, ci + 1, 0, 0, 0, false, origin);
-        if (rc == R_MAXEXC)
-            return R_FAIL;
-        return rc;
-    }
-    if (!in_sub && cl->nsub[ri] > 0) {
-        bool all_exceeded = true;
-        for (uint32_t sub = 0; sub < cl->nsub[ri]; sub++) {
-            int rc = allocate_one(a, ci, ri, sub, di, true, origin);
-            if (rc == R_MAXEXC)
-                continue;
-            all_exceeded = false;
-            if (rc < 0)
-                return rc;
-            if (rc == R_OK) {
-                cl->selected[ri] = sub;
-                return R_OK;
-            }
-        }
-        return all_exceeded ? R_MAXEXC : R_FAIL;
-    }
-    uint32_t rqi = cl->rq_first[ri] + (cl->nsub[ri] ? si : 0);
-    const rq_t *rq = &a->c.rqs[rqi];
-    if (rq->all && rq->nall == 0)
-        return R_FAIL;
-    if (di >= rq->num)
-        return allocate_one(a, ci, ri + 1, 0, 0, false, origin);
-    if ((int64_t)cl->nres + rq->num - di > DRA_ALLOC_MAX_RESULTS)
-        return R_MAXEXC;
-    if (rq->all) {
-        uint32_t slot = rq->all_slots[di];
-        int rc = dra_acall_allocate_device(&a->c, ci, rqi, slot, true);
-        if (rc < 0)
-            return rc;
-        if (rc != R_OK)
-            return R_FAIL;
-        rc = allocate_one(a, ci, ri, si, di + 1, in_sub, origin);
-        if (rc != R_OK)
-            dra_acall_deallocate(&a->c, ci);
-        return rc;
-    }
-    bool admin = rq->body->admin_access && !rq->is_sub;
-    if (!a->c.b.combos)
-        start = origin;
-    if (a->prune && rq->num - di >= 2) {
-        int rc = enough_left(a, ci, rqi, admin, start, rq->num - di);
-        if (rc <= 0)
-            return rc;
-    }
-    const uint8_t *sigv = rq->sig->val;
-    for (uint32_t p = start.p; p < a->c.gp.n; p++) {
-        const dra_gpool_t *pool = &a->c.gp.pools[p];
-        if (pool->invalid && !a->c.b.strict_pools)
-            return dra_acall_fatal(&a->c, "pool %s/%s is invalid: %s", pool->driver, pool->name,
-                         nz(pool->invalid_reason));
-        if ((pool->incomplete && a->c.b.strict_pools) || pool->invalid)
-            continue;
-        for (uint32_t s = p == start.p ? start.s : 0; s < pool->nslices; s++) {
-            const dra_slice_t *sl = pool->slices[s];
-            uint32_t base = a->c.slice_base[p][s];
-            for (uint32_t d = (p == start.p && s == start.s) ? start.d : 0; d < sl->ndevices; d++) {
-                uint32_t slot = base + d;
-                slot_t *st = &a->c.slots[slot];
-                stats->candidates++;
-                if (!st->pdns && sigv[st->row] == SIG_NO)
-                    continue; /* no side effect in either order: skip before the state lookup */
-                if (admin && dra_slot_taken_by(st, ci))
-                    continue;
-                if (slot_ready(a, st))
-                    return R_NOMEM;
-                if (!admin && (st->excl || st->ntaken > 0))
-                    continue;
-                bool m;
-                int rc = selectable(a, slot, rqi, ci, &m);
-                if (rc)
-                    return rc;
-                if (!m)
-                    continue;
-                if (a->c.b.cc && dra_acall_capacity_fits(&a->c, rq, st) != 1)
-                    continue;
-                rc = dra_acall_allocate_device(&a->c, ci, rqi, slot, false);
-                if (rc < 0)
-                    return rc;
-                if (rc != R_OK)
-                    continue;
-                loc_t next = {p, s, d + 1};
-                rc = allocate_one(a, ci, ri, si, di + 1, in_sub, next);
-                if (rc == R_OK)
-                    return R_OK;
-                dra_acall_deallocate(&a->c, ci);
-                if (rc < 0)
-                    return rc;
-            }
-        }
-    }
-    return R_FAIL;
+    (void)a;
+    return !st->pdns && rq->sig->val[st->row] == SIG_NO;
 }
+
+static inline int search_ready(dra_fast_t *a, slot_t *st)
+{
+    return slot_ready(a, st);
+}
+
+static inline int search_selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci,
+                                    bool *match)
+{
+    return selectable(a, slot, rqi, ci, match);
+}
+
+static inline int search_prune(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin,
+                               dra_sloc_t start, int64_t need)
+{
+    if (!a->prune || need < 2)
+        return 1;
+    return enough_left(a, ci, rqi, admin, start, need);
+}
+
+/* The request's persistent selector cache. */
+static inline int search_request_ready(dra_fast_t *a, rq_t *rq)
+{
+    rq->sig = sig_get(a, rq->cls, rq->body);
+    return rq->sig ? DRA_OK : R_NOMEM;
+}
+
+#define SEARCH_SELF dra_fast_t
+#include "alloc/search_impl.h"
 
 /* ---- exact per-node fast paths ----------------------------------------------------------------
  *
@@ -1301,7 +1177,7 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
     const rq_t *rq = &ac->rqs[0];
     const int64_t k = rq->num;
     if (rq->all || k < 1 || k > DRA_ALLOC_MAX_RESULTS ||
-        (a->opts.max_steps && a->opts.max_steps < (uint64_t)k + 3)) {
+        (a->c.max_steps && a->c.max_steps < (uint64_t)k + 3)) {
         ret = FP_FALLBACK;
         goto out;
     }
@@ -1456,100 +1332,11 @@ static int fp_call(dra_fast_t *a, dra_claim_t *const *claims)
     a->c.maxcaps = fn->maxcaps;
     a->c.nscopes = 0;
     a->c.scopes = NULL;
-    int rc = dra_acall_preprocess(&a->c, claims, false, validate_cb, a);
+    int rc = dra_acall_preprocess(&a->c, claims, false, search_validate_cb, a);
     if (rc != DRA_OK)
         return rc;
     return fp_run(a);
 }
-
-/* ---- preprocessing (DRA-SEMANTICS §2.4) ------------------------------------------------------ */
-
-static int validate_request(dra_fast_t *a, uint32_t ci, uint32_t rqi)
-{
-    rq_t *rq = &a->c.rqs[rqi];
-    const dra_claim_t *c = a->c.cls[ci].c;
-    const dra_exact_request_t *body = rq->body;
-    char cb[300];
-    for (uint32_t i = 0; i < body->nselectors; i++)
-        if (!body->selectors[i].cel)
-            return dra_acall_fatal(&a->c, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
-                         cref(c, cb), nz(body->name), i);
-    if (!a->c.b.admin && body->has_admin_access)
-        return dra_acall_fatal(&a->c, "claim %s, request %s: admin access is requested, but the feature is disabled",
-                     cref(c, cb), nz(body->name));
-    if (!body->class_name || !body->class_name[0])
-        return dra_acall_fatal(&a->c, "claim %s, request %s: missing device class name (unsupported request type?)",
-                     cref(c, cb), nz(body->name));
-    rq->cls = dra_model_find_class(a->c.m, body->class_name);
-    if (!rq->cls)
-        return dra_acall_fatal(&a->c, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
-                     cref(c, cb), nz(body->name), body->class_name, body->class_name);
-    rq->sig = sig_get(a, rq->cls, body);
-    if (!rq->sig)
-        return R_NOMEM;
-    switch (body->mode) {
-    case DRA_MODE_EXACT_COUNT:
-        rq->num = body->has_count ? body->count : 1;
-        return DRA_OK;
-    case DRA_MODE_ALL:
-        break;
-    default:
-        return dra_acall_fatal(&a->c, "claim %s, request %s: unsupported count mode %s", cref(c, cb),
-                     nz(body->name), nz(body->mode_raw));
-    }
-    rq->all = true;
-    uint32_t cap = 0;
-    for (uint32_t p = 0; p < a->c.gp.n; p++) {
-        const dra_gpool_t *pool = &a->c.gp.pools[p];
-        if (pool->incomplete || pool->invalid) {
-            int r = dra_acall_fatal(&a->c, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
-                          cref(c, cb), nz(body->name), pool->driver, pool->name,
-                          pool->incomplete ? "being updated" : "invalid");
-            /* PR #141898: per-node failure; the snapshot (BUG 9) made it fatal */
-            return a->c.b.bugs ? r : R_NODE;
-        }
-        for (uint32_t s = 0; s < pool->nslices; s++)
-            for (uint32_t d = 0; d < pool->slices[s]->ndevices; d++) {
-                uint32_t slot = a->c.slice_base[p][s] + d;
-                bool m;
-                int rc = selectable(a, slot, rqi, ci, &m);
-                if (rc)
-                    return rc;
-                if (!m)
-                    continue;
-                if (a->c.b.cc) {
-                    slot_t *st = &a->c.slots[slot];
-                    if (slot_ready(a, st))
-                        return R_NOMEM;
-                    /* PR #140769: static capacity only; the snapshot (BUG 8) subtracted the
-                     * capacity already consumed, so All silently took a subset */
-                    int fits = dra_cap_fits(body, st->d, a->c.b.bugs ? st->existing : NULL, NULL,
-                                            a->c.b.bugs);
-                    if (fits != 1)
-                        continue;
-                }
-                if (rq->nall == cap) {
-                    uint32_t nc = cap ? cap * 2 : 8;
-                    uint32_t *na = dra_arena_realloc(&a->c.scratch, rq->all_slots, cap * sizeof *na,
-                                                     nc * sizeof *na, 4);
-                    if (!na)
-                        return R_NOMEM;
-                    rq->all_slots = na;
-                    cap = nc;
-                }
-                rq->all_slots[rq->nall++] = slot;
-            }
-    }
-    rq->num = rq->nall;
-    return DRA_OK;
-}
-
-static int validate_cb(void *self, uint32_t ci, uint32_t rqi)
-{
-    return validate_request(self, ci, rqi);
-}
-
-/* ---- results (DRA-SEMANTICS §2.14) ----------------------------------------------------------- */
 
 /* ---- entry point ----------------------------------------------------------------------------- */
 
@@ -1579,7 +1366,7 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
     a->c.gp = a->fn->gp;
     /* pruning skips allocateDevice calls of failing subtrees: only where those leave no trace
      * (no leaking upstream bugs, no shareIDs drawn, no step budget, no invalid-pool fatal) */
-    a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->opts.max_steps &&
+    a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->c.max_steps &&
                !a->c.gp.any_invalid;
     int rc = FP_FALLBACK;
     out->stats.pools = a->c.gp.n;
@@ -1593,47 +1380,9 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
     if (rc == FP_FALLBACK) {
         if (build_slots(a))
             return DRA_ENOMEM;
-        rc = dra_acall_preprocess(&a->c, claims, a->fn->has_pdns, validate_cb, a);
-        if (rc == DRA_OK) {
-            const loc_t origin = {0, 0, 0};
-            rc = allocate_one(a, 0, 0, 0, 0, false, origin);
-            if (rc == R_MAXEXC)
-                rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
-        }
+        rc = search_run(a, claims, a->fn->has_pdns);
     }
-    switch (rc) {
-    case R_OK:
-        rc = dra_acall_build_results(&a->c, out_arena);
-        if (rc == R_NOMEM)
-            return DRA_ENOMEM;
-        if (rc) {
-            out->kind = DRA_OUTCOME_FATAL;
-            out->allocations = NULL;
-            out->n = 0;
-            snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
-            return DRA_OK;
-        }
-        out->kind = DRA_OUTCOME_ALLOCATED;
-        return DRA_OK;
-    case R_FAIL:
-        if (a->c.gp.any_invalid && a->c.b.strict_pools) {
-            out->kind = DRA_OUTCOME_NODE_FAILURE;
-            snprintf(out->msg, sizeof out->msg, "invalid resource pools were encountered");
-        } else {
-            out->kind = DRA_OUTCOME_UNSATISFIABLE;
-        }
-        return DRA_OK;
-    case R_NOMEM:
-        return DRA_ENOMEM;
-    case R_NODE:
-        out->kind = DRA_OUTCOME_NODE_FAILURE;
-        snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
-        return DRA_OK;
-    default:
-        out->kind = DRA_OUTCOME_FATAL;
-        snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
-        return DRA_OK;
-    }
+    return dra_acall_outcome(&a->c, rc, out_arena);
 }
 
 /* ---- an allocator of either kind ------------------------------------------------------------- */

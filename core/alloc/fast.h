@@ -39,14 +39,15 @@
 
 typedef struct dra_fast dra_fast_t;
 
-int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
-                 const dra_alloc_state_t *state, dra_cel_cache_t *cel,
-                 const dra_alloc_options_t *opts, dra_fast_t **out);
+DRA_NODISCARD int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                               const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                               const dra_alloc_options_t *opts, dra_fast_t **out);
 void dra_fast_free(dra_fast_t *a);
 
 /* Allocate claims together on node (all-or-nothing), exactly as dra_alloc_allocate decides. */
-int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const *claims,
-                      uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
+DRA_NODISCARD int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node,
+                                    dra_claim_t *const *claims, uint32_t n, dra_arena_t *out_arena,
+                                    dra_alloc_outcome_t *out);
 
 /* Disable the decision-preserving pruning (tests compare allocate_one counts with it off). */
 void dra_fast_set_pruning(dra_fast_t *a, bool on);
@@ -65,8 +66,6 @@ typedef enum dra_fast_path {
 } dra_fast_path_t;
 /* "search", "first", "match", "counters", "unsat". */
 const char *dra_fast_path_name(dra_fast_path_t p);
-/* Disable the fast paths (every call goes to the search; on by default). */
-void dra_fast_set_paths(dra_fast_t *a, bool on);
 
 /* Decisions differ: outcome kind, message, and for ALLOCATED every claim's results (request,
  * device, adminAccess, shareID, consumed capacity, tolerations, binding conditions), configs
@@ -82,7 +81,7 @@ typedef enum dra_alloc_kind {
 } dra_alloc_kind_t;
 
 /* "reference" / "fast" -> kind; DRA_EINVAL for anything else. */
-int dra_alloc_kind_parse(const char *s, dra_alloc_kind_t *out);
+DRA_NODISCARD int dra_alloc_kind_parse(const char *s, dra_alloc_kind_t *out);
 const char *dra_alloc_kind_name(dra_alloc_kind_t k);
 
 /* A tagged pair so callers (runner, CLI, fuzzer) switch allocators with one option. */
@@ -92,9 +91,10 @@ typedef struct dra_anyalloc {
     dra_fast_t *fast;
 } dra_anyalloc_t;
 
-int dra_anyalloc_new(dra_alloc_kind_t kind, const dra_model_t *m, const dra_alloc_features_t *f,
-                     const dra_alloc_state_t *state, dra_cel_cache_t *cel,
-                     const dra_alloc_options_t *opts, dra_anyalloc_t *out);
+DRA_NODISCARD int dra_anyalloc_new(dra_alloc_kind_t kind, const dra_model_t *m,
+                                   const dra_alloc_features_t *f, const dra_alloc_state_t *state,
+                                   dra_cel_cache_t *cel, const dra_alloc_options_t *opts,
+                                   dra_anyalloc_t *out);
 void dra_anyalloc_free(dra_anyalloc_t *a);
 /* Build what the fast allocator keeps per node (gathered pools, slot layout) ahead of the node's
  * first allocate call, so that call costs what every later one does (the runner prepares every
@@ -116,7 +116,8 @@ DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_
                                           const dra_exact_request_t *req, uint32_t nrows,
                                           const uint32_t *col_of_row, const uint64_t *match,
                                           const uint64_t *err);
-int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node, dra_claim_t *const *claims,
-                          uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out);
+DRA_NODISCARD int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node,
+                                        dra_claim_t *const *claims, uint32_t n,
+                                        dra_arena_t *out_arena, dra_alloc_outcome_t *out);
 
 #endif /* DRA_ALLOC_FAST_H */

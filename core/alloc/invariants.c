@@ -65,252 +65,303 @@ static bool in_scope(const dra_constraint_t *c, const ires_t *x)
     return false;
 }
 
-int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
-                  const dra_alloc_state_t *before, dra_cel_cache_t *cel, const dra_node_t *node,
-                  dra_claim_t *const *claims, dra_allocation_t *const *allocs, uint32_t n,
-                  dra_inv_report_t *out)
-{
-    memset(out, 0, sizeof *out);
+/* One check: the inputs, the pools of the node, the results resolved so far, the report. */
+typedef struct ictx {
+    const dra_model_t *m;
     dra_beh_t b;
-    dra_beh_init(&b, f);
-    b.bugs = false;
-    dra_arena_t ar, scratch;
-    dra_arena_init(&ar, 64 * 1024);
-    dra_arena_init(&scratch, 16 * 1024);
-    char err[512];
+    const dra_alloc_state_t *before;
+    dra_cel_cache_t *cel;
+    const dra_node_t *node;
+    dra_claim_t *const *claims;
     dra_gpools_t gp;
-    int rc = dra_gather_pools(m, &b, node, &ar, &gp, err, sizeof err);
-    if (rc == DRA_ENOMEM)
-        goto done;
-    if (rc) {
-        violation(out, "pool gathering failed: %s", err);
-        rc = DRA_OK;
-        goto done;
+    dra_arena_t scratch;
+    ires_t *xs; /* every result resolved to its device and request, claim by claim */
+    uint32_t nx;
+    dra_inv_report_t *out;
+    char err[512];
+} ictx_t;
+
+/* The request (or subrequest) a result names: x->req and x->body; false (a violation) when none. */
+static bool resolve_request(ictx_t *x, const dra_claim_t *cl, ires_t *e)
+{
+    const dra_result_t *r = e->r;
+    const char *slash = strchr(nz(r->request), '/');
+    size_t plen = slash ? (size_t)(slash - r->request) : strlen(nz(r->request));
+    for (uint32_t q = 0; q < cl->nrequests && !e->req; q++)
+        if (strlen(nz(cl->requests[q].name)) == plen &&
+            strncmp(cl->requests[q].name, r->request, plen) == 0)
+            e->req = &cl->requests[q];
+    if (e->req && slash) {
+        for (uint32_t s = 0; s < e->req->nfirst_available; s++)
+            if (strcmp(nz(e->req->first_available[s].name), slash + 1) == 0)
+                e->body = &e->req->first_available[s];
+    } else if (e->req && !e->req->nfirst_available) {
+        e->body = e->req->exactly;
     }
-    uint32_t total = 0;
-    for (uint32_t c = 0; c < n; c++)
-        total += allocs[c] ? allocs[c]->nresults : 0;
-    ires_t *xs = dra_arena_calloc(&ar, total ? total : 1, sizeof *xs, 8);
-    if (!xs) {
-        rc = DRA_ENOMEM;
-        goto done;
+    if (!e->body) {
+        violation(x->out, "claim %s: result names unknown request %s", nz(cl->name), nz(r->request));
+        return false;
     }
-    uint32_t nx = 0;
-    for (uint32_t c = 0; c < n; c++) {
-        const dra_claim_t *cl = claims[c];
-        const dra_allocation_t *al = allocs[c];
-        if (!al) {
-            violation(out, "claim %s: no allocation", nz(cl->name));
+    return true;
+}
+
+/* The rules of one device for its request: selectable, adminAccess as asked, taints tolerated,
+ * counters only with partitionable devices, not allocated already, capacity and shareID. */
+static void check_device(ictx_t *x, const dra_claim_t *cl, const ires_t *e)
+{
+    const dra_beh_t *b = &x->b;
+    const dra_result_t *r = e->r;
+    const dra_device_class_t *cls = dra_model_find_class(x->m, nz(e->body->class_name));
+    bool match = false;
+    if (dra_device_selectable(x->m, b, x->cel, &x->scratch, x->node, cl, cls, e->body, e->d, &match,
+                              NULL, x->err, sizeof x->err) ||
+        !match || !cls)
+        violation(x->out, "claim %s: device %s is not selectable for request %s", nz(cl->name),
+                  nz(r->device), nz(r->request));
+    bool admin = e->body->admin_access && !strchr(nz(r->request), '/');
+    if (admin != r->admin_access)
+        violation(x->out, "claim %s: result %s adminAccess %d, request asks %d", nz(cl->name),
+                  nz(r->device), r->admin_access, admin);
+    if (b->taints && dra_taint_blocks(e->d, e->body->tolerations, e->body->ntolerations))
+        violation(x->out, "claim %s: device %s has an untolerated taint", nz(cl->name), nz(r->device));
+    if (!b->pd && e->d->nconsumes)
+        violation(x->out, "claim %s: device %s consumes counters with partitionable devices off",
+                  nz(cl->name), nz(r->device));
+    bool multi = b->cc && e->d->allow_multiple_allocations;
+    if (!admin && !multi &&
+        dra_alloc_state_exclusive(x->before, nz(r->driver), nz(r->pool), nz(r->device)) > 0)
+        violation(x->out, "claim %s: device %s is already allocated", nz(cl->name), nz(r->device));
+    if (b->cc) {
+        int fits = dra_cap_fits(e->body, e->d, NULL, NULL, false);
+        if (fits != 1)
+            violation(x->out, "claim %s: device %s cannot hold the requested capacity",
+                      nz(cl->name), nz(r->device));
+        if (multi != (r->share_id != NULL))
+            violation(x->out, "claim %s: device %s shareID presence is wrong", nz(cl->name),
+                      nz(r->device));
+    }
+}
+
+/* Every result of claim c resolved into x->xs and checked device by device; *node_local: some
+ * device is local to the node (its node selector must be metadata.name). */
+static void check_results(ictx_t *x, uint32_t c, const dra_allocation_t *al, bool *node_local)
+{
+    const dra_claim_t *cl = x->claims[c];
+    if (al->nresults > DRA_ALLOC_MAX_RESULTS)
+        violation(x->out, "claim %s: %u results exceed the limit of 32", nz(cl->name), al->nresults);
+    for (uint32_t i = 0; i < al->nresults; i++) {
+        const dra_result_t *r = &al->results[i];
+        ires_t *e = &x->xs[x->nx];
+        *e = (ires_t){0}; /* a slot left by a result that failed to resolve is reused */
+        e->r = r;
+        e->claim = c;
+        e->d = find_device(&x->gp, r, &e->pool);
+        if (!e->d) {
+            violation(x->out, "claim %s: device %s/%s/%s is not available on node %s", nz(cl->name),
+                      nz(r->driver), nz(r->pool), nz(r->device), nz(x->node->name));
             continue;
         }
-        if (al->nresults > DRA_ALLOC_MAX_RESULTS)
-            violation(out, "claim %s: %u results exceed the limit of 32", nz(cl->name), al->nresults);
-        bool node_local = false;
-        for (uint32_t i = 0; i < al->nresults; i++) {
-            const dra_result_t *r = &al->results[i];
-            ires_t *x = &xs[nx];
-            x->r = r;
-            x->claim = c;
-            x->d = find_device(&gp, r, &x->pool);
-            if (!x->d) {
-                violation(out, "claim %s: device %s/%s/%s is not available on node %s", nz(cl->name),
-                          nz(r->driver), nz(r->pool), nz(r->device), nz(node->name));
+        if (e->pool->incomplete && x->b.strict_pools)
+            violation(x->out, "claim %s: device %s comes from incomplete pool", nz(cl->name),
+                      nz(r->device));
+        if (!resolve_request(x, cl, e))
+            continue;
+        x->nx++;
+        check_device(x, cl, e);
+        const dra_slice_t *sl = e->d->slice;
+        const char *nn = sl->per_device_node_selection ? e->d->node_name : sl->node_name;
+        if ((nn && nn[0]) || (x->b.binds_to_node && e->d->binds_to_node))
+            *node_local = true;
+    }
+}
+
+/* The node selector selects the node, and is metadata.name for a node-local allocation (§2.14). */
+static void check_node_selector(ictx_t *x, const dra_claim_t *cl, const dra_allocation_t *al,
+                                bool node_local)
+{
+    if (al->node_selector) {
+        bool ok = false;
+        if (dra_node_matches(x->node, NULL, false, al->node_selector, &ok, x->err, sizeof x->err) ||
+            !ok)
+            violation(x->out, "claim %s: node selector does not select node %s", nz(cl->name),
+                      nz(x->node->name));
+    }
+    if (node_local) {
+        const dra_node_selector_t *s = al->node_selector;
+        if (!s || s->nterms != 1 || s->terms[0].nfields != 1 || s->terms[0].nexprs != 0)
+            violation(x->out, "claim %s: node-local device but node selector is not metadata.name",
+                      nz(cl->name));
+    }
+}
+
+/* The selectable devices of the node whose static capacity fits an All request. */
+static int64_t all_devices(ictx_t *x, const dra_claim_t *cl, const dra_exact_request_t *body)
+{
+    int64_t want = 0;
+    const dra_device_class_t *cls = dra_model_find_class(x->m, nz(body->class_name));
+    for (uint32_t p = 0; p < x->gp.n; p++)
+        for (uint32_t s = 0; s < x->gp.pools[p].nslices; s++)
+            for (uint32_t d = 0; d < x->gp.pools[p].slices[s]->ndevices; d++) {
+                const dra_device_t *dev = &x->gp.pools[p].slices[s]->devices[d];
+                bool mt = false;
+                if (dra_device_selectable(x->m, &x->b, x->cel, &x->scratch, x->node, cl, cls, body,
+                                          dev, &mt, NULL, x->err, sizeof x->err) == DRA_OK &&
+                    mt && (!x->b.cc || dra_cap_fits(body, dev, NULL, NULL, false) == 1))
+                    want++;
+            }
+    return want;
+}
+
+/* Each request of claim c answered by one alternative with exactly its count (All: every
+ * selectable device, at least one). */
+static void check_counts(ictx_t *x, uint32_t c)
+{
+    const dra_claim_t *cl = x->claims[c];
+    for (uint32_t q = 0; q < cl->nrequests; q++) {
+        const dra_request_t *req = &cl->requests[q];
+        const dra_exact_request_t *body = NULL;
+        int64_t got = 0;
+        bool mixed = false;
+        for (uint32_t i = 0; i < x->nx; i++) {
+            if (x->xs[i].claim != c || x->xs[i].req != req)
                 continue;
-            }
-            if (x->pool->incomplete && b.strict_pools)
-                violation(out, "claim %s: device %s comes from incomplete pool", nz(cl->name), nz(r->device));
-            /* request / subrequest */
-            const char *slash = strchr(nz(r->request), '/');
-            size_t plen = slash ? (size_t)(slash - r->request) : strlen(nz(r->request));
-            for (uint32_t q = 0; q < cl->nrequests && !x->req; q++)
-                if (strlen(nz(cl->requests[q].name)) == plen &&
-                    strncmp(cl->requests[q].name, r->request, plen) == 0)
-                    x->req = &cl->requests[q];
-            if (x->req && slash) {
-                for (uint32_t s = 0; s < x->req->nfirst_available; s++)
-                    if (strcmp(nz(x->req->first_available[s].name), slash + 1) == 0)
-                        x->body = &x->req->first_available[s];
-            } else if (x->req && !x->req->nfirst_available) {
-                x->body = x->req->exactly;
-            }
-            if (!x->body) {
-                violation(out, "claim %s: result names unknown request %s", nz(cl->name), nz(r->request));
-                continue;
-            }
-            nx++;
-            const dra_device_class_t *cls = dra_model_find_class(m, nz(x->body->class_name));
-            bool match = false;
-            if (dra_device_selectable(m, &b, cel, &scratch, node, cl, cls, x->body, x->d, &match,
-                                      NULL, err, sizeof err) ||
-                !match || !cls)
-                violation(out, "claim %s: device %s is not selectable for request %s", nz(cl->name),
-                          nz(r->device), nz(r->request));
-            bool admin = x->body->admin_access && !slash;
-            if (admin != r->admin_access)
-                violation(out, "claim %s: result %s adminAccess %d, request asks %d", nz(cl->name),
-                          nz(r->device), r->admin_access, admin);
-            if (b.taints && dra_taint_blocks(x->d, x->body->tolerations, x->body->ntolerations))
-                violation(out, "claim %s: device %s has an untolerated taint", nz(cl->name), nz(r->device));
-            if (!b.pd && x->d->nconsumes)
-                violation(out, "claim %s: device %s consumes counters with partitionable devices off",
-                          nz(cl->name), nz(r->device));
-            bool multi = b.cc && x->d->allow_multiple_allocations;
-            if (!admin && !multi &&
-                dra_alloc_state_exclusive(before, nz(r->driver), nz(r->pool), nz(r->device)) > 0)
-                violation(out, "claim %s: device %s is already allocated", nz(cl->name), nz(r->device));
-            if (b.cc) {
-                int fits = dra_cap_fits(x->body, x->d, NULL, NULL, false);
-                if (fits != 1)
-                    violation(out, "claim %s: device %s cannot hold the requested capacity",
-                              nz(cl->name), nz(r->device));
-                if (multi != (r->share_id != NULL))
-                    violation(out, "claim %s: device %s shareID presence is wrong", nz(cl->name), nz(r->device));
-            }
-            const dra_slice_t *sl = x->d->slice;
-            const char *nn = sl->per_device_node_selection ? x->d->node_name : sl->node_name;
-            if ((nn && nn[0]) || (b.binds_to_node && x->d->binds_to_node))
-                node_local = true;
+            if (body && body != x->xs[i].body)
+                mixed = true;
+            body = x->xs[i].body;
+            got++;
         }
-        /* node selector */
-        if (al->node_selector) {
-            bool ok = false;
-            if (dra_node_matches(node, NULL, false, al->node_selector, &ok, err, sizeof err) || !ok)
-                violation(out, "claim %s: node selector does not select node %s", nz(cl->name), nz(node->name));
+        if (mixed)
+            violation(x->out, "claim %s, request %s: results from two alternatives", nz(cl->name),
+                      nz(req->name));
+        if (!body) {
+            violation(x->out, "claim %s, request %s: no devices", nz(cl->name), nz(req->name));
+            continue;
         }
-        if (node_local) {
-            const dra_node_selector_t *s = al->node_selector;
-            if (!s || s->nterms != 1 || s->terms[0].nfields != 1 || s->terms[0].nexprs != 0)
-                violation(out, "claim %s: node-local device but node selector is not metadata.name", nz(cl->name));
-        }
-        /* counts per request */
-        for (uint32_t q = 0; q < cl->nrequests; q++) {
-            const dra_request_t *req = &cl->requests[q];
-            const dra_exact_request_t *body = NULL;
-            int64_t got = 0;
-            bool mixed = false;
-            for (uint32_t i = 0; i < nx; i++) {
-                if (xs[i].claim != c || xs[i].req != req)
-                    continue;
-                if (body && body != xs[i].body)
-                    mixed = true;
-                body = xs[i].body;
-                got++;
-            }
-            if (mixed)
-                violation(out, "claim %s, request %s: results from two alternatives", nz(cl->name), nz(req->name));
-            if (!body) {
-                violation(out, "claim %s, request %s: no devices", nz(cl->name), nz(req->name));
-                continue;
-            }
-            if (body->mode == DRA_MODE_EXACT_COUNT) {
-                int64_t want = body->has_count ? body->count : 1;
-                if (got != want)
-                    violation(out, "claim %s, request %s: %lld devices, want %lld", nz(cl->name),
-                              nz(req->name), (long long)got, (long long)want);
-            } else if (body->mode == DRA_MODE_ALL) {
-                int64_t want = 0;
-                const dra_device_class_t *cls = dra_model_find_class(m, nz(body->class_name));
-                for (uint32_t p = 0; p < gp.n; p++)
-                    for (uint32_t s = 0; s < gp.pools[p].nslices; s++)
-                        for (uint32_t d = 0; d < gp.pools[p].slices[s]->ndevices; d++) {
-                            const dra_device_t *dev = &gp.pools[p].slices[s]->devices[d];
-                            bool mt = false;
-                            if (dra_device_selectable(m, &b, cel, &scratch, node, cl, cls, body, dev,
-                                                      &mt, NULL, err, sizeof err) == DRA_OK &&
-                                mt && (!b.cc || dra_cap_fits(body, dev, NULL, NULL, false) == 1))
-                                want++;
-                        }
-                if (got != want || got == 0)
-                    violation(out, "claim %s, request %s: All got %lld of %lld devices", nz(cl->name),
-                              nz(req->name), (long long)got, (long long)want);
-            }
-        }
-        /* constraints over the final set */
-        for (uint32_t k = 0; k < cl->nconstraints; k++) {
-            const dra_constraint_t *cn = &cl->constraints[k];
-            const char *an = cn->match_attribute ? cn->match_attribute : cn->distinct_attribute;
-            if (!an)
-                continue;
-            uint32_t q = dra_intern_find(&m->intern, an, strlen(an));
-            const dra_attr_t *first = NULL;
-            dra_aval_t isect[DRA_AVAL_MAX], v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
-            uint32_t ni = 0;
-            for (uint32_t i = 0; i < nx; i++) {
-                if (xs[i].claim != c || !in_scope(cn, &xs[i]))
-                    continue;
-                const dra_attr_t *at = q ? dra_device_attr(xs[i].d, q) : NULL;
-                if (!at) {
-                    violation(out, "claim %s, constraint #%u: device %s lacks %s", nz(cl->name), k,
-                              nz(xs[i].r->device), an);
-                    continue;
-                }
-                if (cn->match_attribute) {
-                    if (b.lists) {
-                        uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
-                        if (!first) {
-                            memcpy(isect, v, nv * sizeof v[0]);
-                            ni = nv;
-                        } else {
-                            uint32_t kk = 0;
-                            for (uint32_t x1 = 0; x1 < ni; x1++)
-                                for (uint32_t x2 = 0; x2 < nv; x2++)
-                                    if (dra_aval_eq(&isect[x1], &v[x2])) {
-                                        isect[kk++] = isect[x1];
-                                        break;
-                                    }
-                            ni = kk;
-                            if (!ni)
-                                violation(out, "claim %s, constraint #%u: no common value of %s",
-                                          nz(cl->name), k, an);
-                        }
-                    } else if (first && (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, first))) {
-                        violation(out, "claim %s, constraint #%u: %s differs on %s", nz(cl->name), k,
-                                  an, nz(xs[i].r->device));
-                    }
-                    if (!first)
-                        first = at;
-                } else {
-                    for (uint32_t j = 0; j < i; j++) {
-                        if (xs[j].claim != c || !in_scope(cn, &xs[j]))
-                            continue;
-                        const dra_attr_t *o = dra_device_attr(xs[j].d, q);
-                        if (!o)
-                            continue;
-                        bool same;
-                        if (b.lists) {
-                            uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
-                            uint32_t nw = dra_attr_values(o, w, DRA_AVAL_MAX);
-                            same = false;
-                            for (uint32_t x1 = 0; x1 < nv && !same; x1++)
-                                for (uint32_t x2 = 0; x2 < nw && !same; x2++)
-                                    same = dra_aval_eq(&v[x1], &w[x2]);
-                        } else {
-                            same = dra_attr_scalar_eq(at, o);
-                        }
-                        if (same)
-                            violation(out, "claim %s, constraint #%u: %s repeats on %s and %s",
-                                      nz(cl->name), k, an, nz(xs[j].r->device), nz(xs[i].r->device));
-                    }
-                }
-            }
+        if (body->mode == DRA_MODE_EXACT_COUNT) {
+            int64_t want = body->has_count ? body->count : 1;
+            if (got != want)
+                violation(x->out, "claim %s, request %s: %lld devices, want %lld", nz(cl->name),
+                          nz(req->name), (long long)got, (long long)want);
+        } else if (body->mode == DRA_MODE_ALL) {
+            int64_t want = all_devices(x, cl, body);
+            if (got != want || got == 0)
+                violation(x->out, "claim %s, request %s: All got %lld of %lld devices", nz(cl->name),
+                          nz(req->name), (long long)got, (long long)want);
         }
     }
-    /* exclusivity across the call */
-    for (uint32_t i = 0; i < nx; i++) {
+}
+
+/* distinctAttribute: result i's value (at) repeats on no earlier result of the claim in scope. */
+static void check_distinct(ictx_t *x, uint32_t c, const dra_constraint_t *cn, uint32_t k,
+                           uint32_t q, const char *an, uint32_t i, const dra_attr_t *at)
+{
+    const dra_claim_t *cl = x->claims[c];
+    dra_aval_t v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
+    for (uint32_t j = 0; j < i; j++) {
+        const ires_t *o = &x->xs[j];
+        if (o->claim != c || !in_scope(cn, o))
+            continue;
+        const dra_attr_t *oa = dra_device_attr(o->d, q);
+        if (!oa)
+            continue;
+        bool same;
+        if (x->b.lists) {
+            uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
+            uint32_t nw = dra_attr_values(oa, w, DRA_AVAL_MAX);
+            same = false;
+            for (uint32_t x1 = 0; x1 < nv && !same; x1++)
+                for (uint32_t x2 = 0; x2 < nw && !same; x2++)
+                    same = dra_aval_eq(&v[x1], &w[x2]);
+        } else {
+            same = dra_attr_scalar_eq(at, oa);
+        }
+        if (same)
+            violation(x->out, "claim %s, constraint #%u: %s repeats on %s and %s", nz(cl->name), k,
+                      an, nz(o->r->device), nz(x->xs[i].r->device));
+    }
+}
+
+/* matchAttribute / distinctAttribute of claim c over its final set (list-type attributes as
+ * sets when enabled). */
+static void check_constraints(ictx_t *x, uint32_t c)
+{
+    const dra_claim_t *cl = x->claims[c];
+    for (uint32_t k = 0; k < cl->nconstraints; k++) {
+        const dra_constraint_t *cn = &cl->constraints[k];
+        const char *an = cn->match_attribute ? cn->match_attribute : cn->distinct_attribute;
+        if (!an)
+            continue;
+        uint32_t q = dra_intern_find(&x->m->intern, an, strlen(an));
+        const dra_attr_t *first = NULL;
+        dra_aval_t isect[DRA_AVAL_MAX], v[DRA_AVAL_MAX];
+        uint32_t ni = 0;
+        for (uint32_t i = 0; i < x->nx; i++) {
+            const ires_t *e = &x->xs[i];
+            if (e->claim != c || !in_scope(cn, e))
+                continue;
+            const dra_attr_t *at = q ? dra_device_attr(e->d, q) : NULL;
+            if (!at) {
+                violation(x->out, "claim %s, constraint #%u: device %s lacks %s", nz(cl->name), k,
+                          nz(e->r->device), an);
+                continue;
+            }
+            if (!cn->match_attribute) {
+                check_distinct(x, c, cn, k, q, an, i, at);
+                continue;
+            }
+            if (x->b.lists) {
+                uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
+                if (!first) {
+                    memcpy(isect, v, nv * sizeof v[0]);
+                    ni = nv;
+                } else {
+                    uint32_t kk = 0;
+                    for (uint32_t x1 = 0; x1 < ni; x1++)
+                        for (uint32_t x2 = 0; x2 < nv; x2++)
+                            if (dra_aval_eq(&isect[x1], &v[x2])) {
+                                isect[kk++] = isect[x1];
+                                break;
+                            }
+                    ni = kk;
+                    if (!ni)
+                        violation(x->out, "claim %s, constraint #%u: no common value of %s",
+                                  nz(cl->name), k, an);
+                }
+            } else if (first && (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, first))) {
+                violation(x->out, "claim %s, constraint #%u: %s differs on %s", nz(cl->name), k, an,
+                          nz(e->r->device));
+            }
+            if (!first)
+                first = at;
+        }
+    }
+}
+
+/* No device twice in the call unless multi-allocatable, or adminAccess in another claim. */
+static void check_exclusive(ictx_t *x)
+{
+    const ires_t *xs = x->xs;
+    for (uint32_t i = 0; i < x->nx; i++) {
         for (uint32_t j = 0; j < i; j++) {
             if (xs[i].d != xs[j].d)
                 continue;
-            bool multi = b.cc && xs[i].d->allow_multiple_allocations;
+            bool multi = x->b.cc && xs[i].d->allow_multiple_allocations;
             if (multi)
                 continue; /* shares; <= 1.35 even twice within one request */
             bool ok = xs[i].claim != xs[j].claim && xs[i].r->admin_access;
             if (!ok)
-                violation(out, "device %s allocated twice (claims %s and %s)", nz(xs[i].r->device),
-                          nz(claims[xs[j].claim]->name), nz(claims[xs[i].claim]->name));
+                violation(x->out, "device %s allocated twice (claims %s and %s)",
+                          nz(xs[i].r->device), nz(x->claims[xs[j].claim]->name),
+                          nz(x->claims[xs[i].claim]->name));
         }
     }
-    /* capacity of multi-allocatable devices: existing + new <= value */
-    for (uint32_t i = 0; i < nx && b.cc; i++) {
+}
+
+/* Capacity of multi-allocatable devices: existing + new within each capacity's value. */
+static void check_capacity(ictx_t *x)
+{
+    const ires_t *xs = x->xs;
+    for (uint32_t i = 0; i < x->nx && x->b.cc; i++) {
         const dra_device_t *d = xs[i].d;
         if (!d->allow_multiple_allocations)
             continue;
@@ -322,26 +373,67 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
             continue;
         for (uint32_t k = 0; k < d->ncaps; k++) {
             dra_aq_t sum = 0, ex = 0;
-            dra_alloc_state_cap_aq(before, nz(xs[i].r->driver), nz(xs[i].r->pool), nz(d->name),
+            dra_alloc_state_cap_aq(x->before, nz(xs[i].r->driver), nz(xs[i].r->pool), nz(d->name),
                                    nz(d->caps[k].name), &ex);
-            for (uint32_t j = i; j < nx; j++)
+            for (uint32_t j = i; j < x->nx; j++)
                 if (xs[j].d == d)
                     for (uint32_t z = 0; z < xs[j].r->nconsumed; z++)
                         if (strcmp(nz(xs[j].r->consumed[z].name), nz(d->caps[k].name)) == 0)
                             sum += dra_aq_from(&xs[j].r->consumed[z].value);
             if (sum > 0 && ex + sum > dra_aq_from(&d->caps[k].value))
-                violation(out, "device %s: capacity %s over its value", nz(d->name), nz(d->caps[k].name));
+                violation(x->out, "device %s: capacity %s over its value", nz(d->name),
+                          nz(d->caps[k].name));
         }
     }
-    /* counters per pool: new consumption within what is left */
-    for (uint32_t p = 0; p < gp.n && b.pd; p++) {
-        const dra_gpool_t *pool = &gp.pools[p];
-        for (uint32_t i = 0; i < nx; i++) {
-            if (xs[i].pool != pool)
+}
+
+/* Counter tot of set cs consumed by device dv of the pool: its amount is added to *used when the
+ * device was in use before, to *add once per new allocation of it (a multi-allocatable device
+ * only for its first share, and only when it was not in use). */
+static void counter_use(ictx_t *x, const dra_gpool_t *pool, const dra_device_t *dv,
+                        const dra_counter_set_t *cs, const dra_counter_t *tot, dra_aq_t *used,
+                        dra_aq_t *add)
+{
+    for (uint32_t c3 = 0; c3 < dv->nconsumes; c3++) {
+        if (strcmp(nz(dv->consumes[c3].counter_set), nz(cs->name)))
+            continue;
+        for (uint32_t k3 = 0; k3 < dv->consumes[c3].ncounters; k3++) {
+            if (strcmp(nz(dv->consumes[c3].counters[k3].name), nz(tot->name)))
                 continue;
-            for (uint32_t c2 = 0; c2 < xs[i].d->nconsumes; c2++) {
-                const dra_consumes_t *cc = &xs[i].d->consumes[c2];
-                const dra_counter_set_t *cs = dra_pool_counter_set(&b, pool, xs[i].d->slice, cc->counter_set);
+            dra_aq_t v1 = dra_aq_from(&dv->consumes[c3].counters[k3].value);
+            bool was_in_use = dra_alloc_state_in_use(x->before, pool->driver, pool->name, nz(dv->name));
+            if (was_in_use)
+                *used += v1;
+            for (uint32_t j = 0; j < x->nx; j++) {
+                if (x->xs[j].d != dv)
+                    continue;
+                bool mj = x->b.cc && dv->allow_multiple_allocations;
+                bool first_share = true;
+                for (uint32_t j2 = 0; j2 < j; j2++)
+                    if (x->xs[j2].d == dv)
+                        first_share = false;
+                if (mj && (!first_share || was_in_use))
+                    continue;
+                *add += v1;
+            }
+        }
+    }
+}
+
+/* Counters per pool (DRA-SEMANTICS §2.10): the new consumption fits in what the devices in use
+ * before left of each counter a result consumes. */
+static void check_counters(ictx_t *x)
+{
+    const dra_beh_t *b = &x->b;
+    for (uint32_t p = 0; p < x->gp.n && b->pd; p++) {
+        const dra_gpool_t *pool = &x->gp.pools[p];
+        for (uint32_t i = 0; i < x->nx; i++) {
+            const ires_t *e = &x->xs[i];
+            if (e->pool != pool)
+                continue;
+            for (uint32_t c2 = 0; c2 < e->d->nconsumes; c2++) {
+                const dra_consumes_t *cc = &e->d->consumes[c2];
+                const dra_counter_set_t *cs = dra_pool_counter_set(b, pool, e->d->slice, cc->counter_set);
                 if (!cs)
                     continue;
                 for (uint32_t k = 0; k < cc->ncounters; k++) {
@@ -358,46 +450,66 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
                     for (int L = 0; L < 2; L++)
                         for (uint32_t s = 0; s < nl[L]; s++) {
                             const dra_slice_t *sl = lists[L][s];
-                            if (!b.pool_counters && sl != xs[i].d->slice)
+                            if (!b->pool_counters && sl != e->d->slice)
                                 continue;
-                            for (uint32_t d = 0; d < sl->ndevices; d++) {
-                                const dra_device_t *dv = &sl->devices[d];
-                                for (uint32_t c3 = 0; c3 < dv->nconsumes; c3++) {
-                                    if (strcmp(nz(dv->consumes[c3].counter_set), nz(cs->name)))
-                                        continue;
-                                    for (uint32_t k3 = 0; k3 < dv->consumes[c3].ncounters; k3++) {
-                                        if (strcmp(nz(dv->consumes[c3].counters[k3].name), nz(tot->name)))
-                                            continue;
-                                        dra_aq_t v1 = dra_aq_from(&dv->consumes[c3].counters[k3].value);
-                                        if (dra_alloc_state_in_use(before, pool->driver, pool->name, nz(dv->name)))
-                                            used += v1;
-                                        for (uint32_t j = 0; j < nx; j++) {
-                                            if (xs[j].d != dv)
-                                                continue;
-                                            bool mj = b.cc && dv->allow_multiple_allocations;
-                                            bool first_share = true;
-                                            for (uint32_t j2 = 0; j2 < j; j2++)
-                                                if (xs[j2].d == dv)
-                                                    first_share = false;
-                                            if (mj && (!first_share ||
-                                                       dra_alloc_state_in_use(before, pool->driver, pool->name, nz(dv->name))))
-                                                continue;
-                                            add += v1;
-                                        }
-                                    }
-                                }
-                            }
+                            for (uint32_t d = 0; d < sl->ndevices; d++)
+                                counter_use(x, pool, &sl->devices[d], cs, tot, &used, &add);
                         }
                     if (add > 0 && used + add > dra_aq_from(&tot->value))
-                        violation(out, "pool %s/%s: counter %s/%s over its total", pool->driver,
+                        violation(x->out, "pool %s/%s: counter %s/%s over its total", pool->driver,
                                   pool->name, nz(cs->name), nz(tot->name));
                 }
             }
         }
     }
+}
+
+int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
+                  const dra_alloc_state_t *before, dra_cel_cache_t *cel, const dra_node_t *node,
+                  dra_claim_t *const *claims, dra_allocation_t *const *allocs, uint32_t n,
+                  dra_inv_report_t *out)
+{
+    memset(out, 0, sizeof *out);
+    ictx_t x = {.m = m, .before = before, .cel = cel, .node = node, .claims = claims, .out = out};
+    dra_beh_init(&x.b, f);
+    x.b.bugs = false;
+    dra_arena_t ar;
+    dra_arena_init(&ar, 64 * 1024);
+    dra_arena_init(&x.scratch, 16 * 1024);
+    int rc = dra_gather_pools(m, &x.b, node, &ar, &x.gp, x.err, sizeof x.err);
+    if (rc == DRA_ENOMEM)
+        goto done;
+    if (rc) {
+        violation(out, "pool gathering failed: %s", x.err);
+        rc = DRA_OK;
+        goto done;
+    }
+    uint32_t total = 0;
+    for (uint32_t c = 0; c < n; c++)
+        total += allocs[c] ? allocs[c]->nresults : 0;
+    x.xs = dra_arena_calloc(&ar, total ? total : 1, sizeof *x.xs, 8);
+    if (!x.xs) {
+        rc = DRA_ENOMEM;
+        goto done;
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        const dra_allocation_t *al = allocs[c];
+        if (!al) {
+            violation(out, "claim %s: no allocation", nz(claims[c]->name));
+            continue;
+        }
+        bool node_local = false;
+        check_results(&x, c, al, &node_local);
+        check_node_selector(&x, claims[c], al, node_local);
+        check_counts(&x, c);
+        check_constraints(&x, c);
+    }
+    check_exclusive(&x);
+    check_capacity(&x);
+    check_counters(&x);
     rc = DRA_OK;
 done:
-    dra_arena_fini(&scratch);
+    dra_arena_fini(&x.scratch);
     dra_arena_fini(&ar);
     return rc;
 }

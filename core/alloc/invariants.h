@@ -36,9 +36,9 @@ typedef struct dra_inv_report {
 
 /* Check allocs[i] (the allocation of claims[i]) against the state before the call. Returns
  * DRA_OK when the check ran (violations are in the report), DRA_ENOMEM otherwise. */
-int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
-                  const dra_alloc_state_t *before, dra_cel_cache_t *cel, const dra_node_t *node,
-                  dra_claim_t *const *claims, dra_allocation_t *const *allocs, uint32_t n,
-                  dra_inv_report_t *out);
+DRA_NODISCARD int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
+                                const dra_alloc_state_t *before, dra_cel_cache_t *cel,
+                                const dra_node_t *node, dra_claim_t *const *claims,
+                                dra_allocation_t *const *allocs, uint32_t n, dra_inv_report_t *out);
 
 #endif /* DRA_ALLOC_INVARIANTS_H */

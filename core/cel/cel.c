@@ -54,11 +54,6 @@ int dra_cel_compile(const char *src, size_t len, dra_arena_t *arena, dra_cel_pro
     return dra_cel_compile_env(src, len, NULL, arena, out, diag);
 }
 
-const char *dra_cel_prog_source(const dra_cel_prog_t *p)
-{
-    return p->src;
-}
-
 const struct dra_cel_expr *dra_cel_prog_ast(const dra_cel_prog_t *p)
 {
     return p->root;

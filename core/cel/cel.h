@@ -61,9 +61,6 @@ int dra_cel_cache_get(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t 
 
 /* ---- extras ------------------------------------------------------------------------------- */
 
-/* Source text of a program (NUL-terminated, arena-owned). */
-const char *dra_cel_prog_source(const dra_cel_prog_t *p);
-
 /* Root of the checked AST (see cel_ast.h), for the column-predicate lowering. */
 struct dra_cel_expr;
 const struct dra_cel_expr *dra_cel_prog_ast(const dra_cel_prog_t *p);

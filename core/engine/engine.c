@@ -116,12 +116,6 @@ struct dra_engine {
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
 };
 
-const char *dra_engine_path_name(dra_engine_path_t p)
-{
-    static const char *const names[] = {"index", "reject", "brute"};
-    return (unsigned)p < DRA_ENGINE_PATH_COUNT ? names[p] : "?";
-}
-
 static const char *nz(const char *s)
 {
     return s ? s : "";

@@ -118,7 +118,6 @@ typedef enum dra_engine_path {
     DRA_ENGINE_PATH_BRUTE,     /* brute force (claim the index cannot reason about) */
     DRA_ENGINE_PATH_COUNT
 } dra_engine_path_t;
-const char *dra_engine_path_name(dra_engine_path_t p);
 
 typedef struct dra_engine dra_engine_t;
 
@@ -172,29 +171,32 @@ typedef struct dra_engine_result {
 
 /* Place the plan's claims by policy (start: the random policy's first node, < node count,
  * ignored by the others). */
-int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy, uint32_t start,
-                     dra_arena_t *out_arena, dra_engine_result_t *out);
+DRA_NODISCARD int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
+                                   uint32_t start, dra_arena_t *out_arena,
+                                   dra_engine_result_t *out);
 
 /* The same decision by brute force: allocator `alloc` (reference or fast, over the engine's
  * state) on node after node in the policy's order (best-fit / spread: every node, then the
  * chosen node once more into out_arena). Scores are the engine's. path is BRUTE. */
-int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *alloc, uint32_t plan,
-                               dra_engine_policy_t policy, uint32_t start,
-                               dra_arena_t *out_arena, dra_engine_result_t *out);
+DRA_NODISCARD int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *alloc, uint32_t plan,
+                                             dra_engine_policy_t policy, uint32_t start,
+                                             dra_arena_t *out_arena, dra_engine_result_t *out);
 
 /* Commit / release a placed pod's allocations on model node `node` into the state and update
  * summaries, index and the node's score (+/- the number of results). Returns the first state
  * error (the remaining allocations are still attempted); summaries follow what the state
  * accepted. */
-int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n);
-int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n);
+DRA_NODISCARD int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
+                                    uint32_t n);
+DRA_NODISCARD int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
+                                     uint32_t n);
 
 /* dra_engine_commit / dra_engine_release plus the plan's cpu / memory requests added to /
  * removed from the node's usage (node resources, above). Release with the plan committed. */
-int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
-                          dra_allocation_t *const *a, uint32_t n);
-int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
-                           dra_allocation_t *const *a, uint32_t n);
+DRA_NODISCARD int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                                        dra_allocation_t *const *a, uint32_t n);
+DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                                         dra_allocation_t *const *a, uint32_t n);
 
 /* Devices in use on a model node (the best-fit / spread score). */
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);

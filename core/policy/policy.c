@@ -416,11 +416,6 @@ static inline bool feasible(const dra_pol_node_t *n, const dra_pol_pod_t *pod)
     return n->nfree >= pod->num_gpu;
 }
 
-bool dra_pol_feasible(const dra_pol_t *p, uint32_t node, const dra_pol_pod_t *pod)
-{
-    return feasible(&p->nodes[node], pod);
-}
-
 static int64_t total_left(const dra_pol_node_t *n)
 {
     int64_t t = 0;

@@ -146,10 +146,6 @@ void dra_pol_fini(dra_pol_t *p);
 DRA_NODISCARD int dra_pol_typical_classes(const dra_pol_pod_t *pods, uint32_t n,
                                           dra_pol_class_t *out, uint32_t *nout);
 
-/* NodeResourcesFit, the model, and enough GPUs with enough free milli: the pod can be placed on
- * the node (necessary and, for the per-GPU model, sufficient). */
-bool dra_pol_feasible(const dra_pol_t *p, uint32_t node, const dra_pol_pod_t *pod);
-
 /* Pick a node for pod among feasible nodes whose skip[] entry is 0 (skip may be NULL) and the
  * policy's GPUs for it (gpus[0..num_gpu), device indexes). Returns true when a node was found.
  * Advances the random stream (random ties / random policy). */

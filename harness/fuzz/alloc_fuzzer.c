@@ -82,6 +82,13 @@ static void qty(dra_quantity_t *q, uint64_t v)
  * so that one input stays well inside libFuzzer's 10 s timeout under ASan+UBSan+coverage. */
 #define BF_BUDGET 50000
 
+/* A gate the allocator knows: setting it cannot fail. */
+static void gate_on(dra_alloc_features_t *f, const char *gate)
+{
+    if (dra_alloc_features_set_gate(f, gate, true, NULL) != DRA_OK)
+        abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -91,11 +98,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dra_alloc_features_t f;
     dra_alloc_features_init(&f, (dra_release_t)(134 + take(&r, 3)));
     if (take(&r, 2))
-        dra_alloc_features_set_gate(&f, "DRAPartitionableDevices", true, NULL);
+        gate_on(&f, "DRAPartitionableDevices");
     if (take(&r, 2))
-        dra_alloc_features_set_gate(&f, "DRAConsumableCapacity", true, NULL);
+        gate_on(&f, "DRAConsumableCapacity");
     if (take(&r, 2))
-        dra_alloc_features_set_gate(&f, "DRADeviceTaints", true, NULL);
+        gate_on(&f, "DRADeviceTaints");
 
     dra_node_t *node = dra_model_add_node(&m);
     node->name = "node-1";

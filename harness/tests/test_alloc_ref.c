@@ -518,7 +518,9 @@ static const char k_inv[] =
     CLAIM("pair", "{requests: [{name: r, exactly: {deviceClassName: class-a, count: 2}}],"
                   " constraints: [{matchAttribute: driver-a/numa}]}")
     CLAIM("cap", "{requests: [{name: r, exactly: {deviceClassName: class-a, count: 1,"
-                 " capacity: {requests: {bw: '3'}}}}]}");
+                 " capacity: {requests: {bw: '3'}}}}]}")
+    CLAIM("two", "{requests: [{name: a, exactly: {deviceClassName: class-a}},"
+                 " {name: b, exactly: {deviceClassName: class-a}}]}");
 
 static dra_allocation_t *copy_alloc(fx_t *x, const dra_allocation_t *a)
 {
@@ -569,6 +571,17 @@ static void test_invariant_checker(void)
     a = copy_alloc(&x, o.allocations[0]);
     a->results[0].request = "zzz";
     CHECK(violations(&x, pair, &a, "unknown request") > 0);
+    /* a result naming an unknown subrequest of request a leaves nothing behind for the next
+     * result (request b): a is the request without devices, b is answered */
+    const char *two[] = {"two", NULL};
+    dra_alloc_outcome_t ot;
+    CHECK_EQ_I64(alloc1(&x, "two", &ot), DRA_OUTCOME_ALLOCATED);
+    if (ot.kind == DRA_OUTCOME_ALLOCATED) {
+        a = copy_alloc(&x, ot.allocations[0]);
+        a->results[0].request = "a/x";
+        CHECK(violations(&x, two, &a, "claim two, request a: no devices") > 0);
+        CHECK_EQ_I64(violations(&x, two, &a, NULL), 2); /* that and "unknown request a/x" */
+    }
     /* wrong count */
     a = copy_alloc(&x, o.allocations[0]);
     a->nresults = 1;

@@ -7,6 +7,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc/fast.h"
+#include "alloc/fast_tests.h"
 #include "check.h"
 
 typedef struct fx {

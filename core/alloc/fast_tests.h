@@ -1,0 +1,16 @@
+/*
+ * fast_tests.h - test hooks of the fast allocator (fast.h), for tests only (not part of the API,
+ * as HdrHistogram keeps hdr_tests.h): switches that change how a call is served, never what it
+ * decides. Ownership, errors and cost as fast.h; O(1).
+ */
+#ifndef DRA_ALLOC_FAST_TESTS_H
+#define DRA_ALLOC_FAST_TESTS_H
+
+#include <stdbool.h>
+
+#include "alloc/fast.h"
+
+/* Disable the fast paths (every call goes to the search; on by default). */
+void dra_fast_set_paths(dra_fast_t *a, bool on);
+
+#endif /* DRA_ALLOC_FAST_TESTS_H */
