@@ -117,17 +117,17 @@ typedef struct dra_alloc_state dra_alloc_state_t;
 
 /* An empty state. The model is borrowed (device lookups for counters); features decide how
  * results are recorded (with DRAConsumableCapacity, a result with a shareID is a share). */
-int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
+DRA_NODISCARD int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
                         dra_alloc_state_t **out);
 void dra_alloc_state_free(dra_alloc_state_t *s);
 /* Commit every claim of the model that has status.allocation (DRA-SEMANTICS §1.7). */
-int dra_alloc_state_add_model_claims(dra_alloc_state_t *s);
+DRA_NODISCARD int dra_alloc_state_add_model_claims(dra_alloc_state_t *s);
 /* Record / remove one claim's allocation. adminAccess results are skipped; with
  * DRAConsumableCapacity a result with shareID becomes a share (+ its consumedCapacity),
  * every other result an exclusive allocation (counted, so double commits are visible).
  * release of something never committed: DRA_ENOTFOUND (the state is unchanged). */
-int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a);
-int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a);
+DRA_NODISCARD int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a);
+DRA_NODISCARD int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a);
 /* Order-independent digest of the whole state; equal states have equal digests. */
 uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s);
 /* Queries by device ID (driver, pool, device). */

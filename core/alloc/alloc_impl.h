@@ -370,12 +370,14 @@ bool dra_alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, cons
 
 /* Change watchers: fn(ctx, a) runs at the start of every commit / release of allocation a (its
  * devices may change; the call may still fail). Registering the same (fn, ctx) twice is a
- * no-op; on = false removes it. DRA_ENOMEM when DRA_ALLOC_STATE_MAX_WATCH are registered. The
- * watcher list is not part of the state (digest, queries), hence the const state. */
+ * no-op. DRA_ENOMEM when DRA_ALLOC_STATE_MAX_WATCH are registered. Removing cannot fail (an
+ * unknown pair is a no-op). The watcher list is not part of the state (digest, queries), hence
+ * the const state. */
 #define DRA_ALLOC_STATE_MAX_WATCH 8
 typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a);
-int dra_alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx,
-                          bool on);
+DRA_NODISCARD int dra_alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
+                                        void *ctx);
+void dra_alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx);
 
 /* "ns/name" of a claim into buf. */
 const char *dra_claim_ref(const dra_claim_t *c, char *buf, size_t len);

@@ -402,7 +402,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);
     dra_arena_init(&a->perm, 256 * 1024);
-    if (build_indexes(a) || dra_alloc_state_watch(state, on_state_change, a, true)) {
+    if (build_indexes(a) || dra_alloc_state_watch(state, on_state_change, a)) {
         dra_fast_free(a);
         return DRA_ENOMEM;
     }
@@ -416,7 +416,7 @@ void dra_fast_free(dra_fast_t *a)
     if (!a)
         return;
     if (a->watching)
-        (void)dra_alloc_state_watch(a->st, on_state_change, a, false);
+        dra_alloc_state_unwatch(a->st, on_state_change, a);
     dra_arena_fini(&a->c.scratch);
     dra_arena_fini(&a->celscratch);
     dra_arena_fini(&a->perm);

@@ -53,21 +53,24 @@ struct dra_alloc_state {
     uint32_t nwatch;
 };
 
-int dra_alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx,
-                          bool on)
+void dra_alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
 {
     dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* watchers are not state */
     for (uint32_t i = 0; i < s->nwatch; i++)
         if (s->watch[i] == fn && s->watch_ctx[i] == ctx) {
-            if (!on) {
-                s->watch[i] = s->watch[s->nwatch - 1];
-                s->watch_ctx[i] = s->watch_ctx[s->nwatch - 1];
-                s->nwatch--;
-            }
-            return DRA_OK;
+            s->watch[i] = s->watch[s->nwatch - 1];
+            s->watch_ctx[i] = s->watch_ctx[s->nwatch - 1];
+            s->nwatch--;
+            return;
         }
-    if (!on)
-        return DRA_OK;
+}
+
+int dra_alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
+{
+    dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* watchers are not state */
+    for (uint32_t i = 0; i < s->nwatch; i++)
+        if (s->watch[i] == fn && s->watch_ctx[i] == ctx)
+            return DRA_OK;
     if (s->nwatch == DRA_ALLOC_STATE_MAX_WATCH)
         return DRA_ENOMEM;
     s->watch[s->nwatch] = fn;
