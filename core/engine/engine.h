@@ -33,13 +33,37 @@
  * O(log nodes) per changed count, plus, for a partitionable device, a re-check of the devices
  * sharing its counter sets and, for matchAttribute summaries, of the node's value groups.
  *
+ * allocationMode All (DRA-SEMANTICS 2.8): the request's set is every selectable device the node
+ * sees (its range plus shared slices that select it), fixed before the search; each must then be
+ * allocated, so the request fails when one of them is exclusively allocated (a multi-allocatable
+ * device too) or, unless multi-allocatable, consumes a counter with too little left, and when the
+ * set is empty. The All signature of a request without adminAccess therefore admits node n only
+ * when no matching row of n's range is such a "blocked" row (counted per node, blk) and at least
+ * one available matching row is in n's range or the shared range. A row counts as a certain
+ * member of the set only when nothing else can leave it out: no binding conditions with the
+ * feature off, and with DRAConsumableCapacity a capacity that passes the static check of a
+ * request without capacity (the snapshot's check also subtracts capacity in use: rows with
+ * capacities do not count); a request that asks for capacity has no blocked rows. Shared rows are
+ * never blocked rows (a shared slice may not select the node). Beside an All request (exactly,
+ * without adminAccess or capacity), the other requests of the pod cannot take a device of its
+ * set (the All request fails on a device already taken, and takes its set): their signatures
+ * drop the certain non-multi-allocatable members of the All set from the node ranges ("excl"
+ * signatures; their error rows include the All signature's). So "All of class a, plus one more
+ * of class a" is rejected on every node without an exact call. adminAccess All has no condition.
+ * Claims where All could end in Fatal for reasons the summaries do not see stay brute force: a
+ * constraint in the claim (a violated constraint is Fatal under All), a claim whose requests
+ * could take more than 32 devices (the All set counted as the node's matching rows plus the
+ * shared ones), and every plan with an All request in a cluster with a pool that an All request
+ * might find incomplete from some node (NodeFailure up front; Fatal in the snapshot): a pool is
+ * safe when it is not a hazard pool and its slices all name one node or are all for all nodes.
+ *
  * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
  * claim's signatures (errors must surface where upstream's search reaches them); a node that
  * sees a pool that may be invalid, incomplete or of mixed generations (duplicate device names,
  * duplicate counter sets, consumption of an unknown counter set, slice count mismatch), or whose
  * node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
- * allocator): a request with allocationMode All or an unknown mode, a count outside 1..32, a
+ * allocator): a request with an unknown mode (allocationMode All: see above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
  * empty constraint, more than 32 devices in all, and every claim when model node names repeat.
  *
