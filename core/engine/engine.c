@@ -1899,8 +1899,19 @@ static int place_buckets(dra_engine_t *e, const plan_t *p, bool most, dra_arena_
         if (!e->bcount[b])
             continue;
         if (b != last) {
+            /* the bucket's admitted nodes in node order: leapfrog the bucket's bitset and the
+             * index (plan_next), each jumping to the other's next position */
             for (uint32_t n = bucket_next(e, b, 0); n != NONE; n = bucket_next(e, b, n + 1)) {
-                if (!plan_admits(e, p, n) || !res_fits(e, p, n))
+                uint32_t m = plan_next(e, p, n);
+                while (m != n && m != NONE) {
+                    n = bucket_next(e, b, m);
+                    if (n == NONE)
+                        break;
+                    m = plan_next(e, p, n);
+                }
+                if (m == NONE || n == NONE)
+                    break;
+                if (!res_fits(e, p, n))
                     continue;
                 int rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf);
                 if (rc)
