@@ -46,6 +46,10 @@ typedef struct sig {
      * cannot succeed); err is both signatures' errors */
     uint32_t excl;
     int32_t maxset; /* most matching rows one node can see (its range + shared), -1: not yet */
+    /* capacity variant (capbody != NULL, DRAConsumableCapacity): a row counts only while the
+     * request's capacity fits what its shares left (cfit, per row) */
+    const dra_exact_request_t *capbody;
+    uint64_t *cfit;
 } sig_t;
 
 typedef struct alt {
@@ -90,13 +94,16 @@ struct dra_engine {
     uint32_t nhazard;
     bool all_brute;      /* repeated node names: every plan is brute force */
     bool multiterm;
-    uint32_t *use;       /* per row: exclusive allocations */
+    uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
     uint8_t *av;         /* per row: available (free and its counter consumption fits) */
     uint8_t *amem;       /* per row: certainly in an All request's set when its selectors match */
     uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All) */
     uint8_t *ahz;        /* per model node: sees a pool an All request may find incomplete */
     uint32_t nahz;
     uint32_t nall;       /* All signatures */
+    uint32_t ncapsigs;   /* capacity signatures */
+    uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
+    dra_aq_t *cx;
     /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
      * name), their counters' capacity and consumption by the rows in use, each row's
      * consumption entries and each set's consuming rows */
@@ -346,14 +353,14 @@ static bool row_multi(const dra_engine_t *e, uint32_t r)
 }
 
 /* Certainly not allocatable by a request without adminAccess (and so, when in an All request's
- * set, that request fails): exclusively allocated (a multi-allocatable device too), or, unless
- * multi-allocatable (whose counters are not checked while it has capacity in use), a counter it
- * consumes has too little left. */
+ * set, that request fails): exclusively allocated, or a counter it consumes has too little left.
+ * Never a multi-allocatable device (its counters are not checked while it has capacity in use,
+ * and its shares are not exclusive allocations). */
 static bool row_blocked(const dra_engine_t *e, uint32_t r)
 {
-    if (!e->amem[r])
+    if (!e->amem[r] || row_multi(e, r))
         return false;
-    return e->use[r] > 0 || (!row_multi(e, r) && !row_fits(e, r));
+    return e->use[r] > 0 || !row_fits(e, r);
 }
 
 static int32_t group_max(const sig_t *s, uint32_t n)
@@ -393,7 +400,7 @@ static void sig_count(dra_engine_t *e, sig_t *s)
         }
         if (mt && s->all && !s->noblk && !shared && n != NONE && e->bk[r])
             s->blk[n]++;
-        if (mt && e->av[r]) {
+        if (mt && e->av[r] && (!s->capbody || dra_bit_get(s->cfit, r))) {
             if (s->attr != NONE) {
                 if (shared && has_attr(e, s, r))
                     s->shcnt++;
@@ -414,35 +421,82 @@ static void sig_count(dra_engine_t *e, sig_t *s)
         s->any_err = s->herr[n];
 }
 
-/* Row r changed between free and not free: adjust every signature it matches. */
-static void row_flip(dra_engine_t *e, uint32_t r, int delta)
+/* Row r (matching s) starts (delta 1) or stops (-1) counting for s. */
+static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
     uint32_t n = e->row_node[r];
     if (!shared && n == NONE)
         return;
+    if (s->attr != NONE) {
+        if (shared) {
+            if (has_attr(e, s, r))
+                s->shcnt += delta;
+        } else if (s->grp[r] >= 0) {
+            s->gcnt[s->grp[r]] += delta;
+            int32_t m = group_max(s, n);
+            if (m != s->cnt[n]) {
+                s->cnt[n] = m;
+                tree_set(e, s, n);
+            }
+        }
+    } else if (shared) {
+        s->shcnt += delta;
+    } else {
+        s->cnt[n] += delta;
+        tree_set(e, s, n);
+    }
+}
+
+/* Row r changed between free and not free: adjust every signature it matches. */
+static void row_flip(dra_engine_t *e, uint32_t r, int delta)
+{
+    if (r < e->t->shared_begin && e->row_node[r] == NONE)
+        return;
     for (uint32_t i = 0; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
-        if (!dra_bit_get(s->match, r))
+        if (dra_bit_get(s->match, r) && (!s->capbody || dra_bit_get(s->cfit, r)))
+            sig_row_delta(e, s, r, delta);
+    }
+}
+
+/* Whether the request of capacity signature s fits row r's capacity left by its shares. */
+static bool cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
+{
+    const dra_aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
+    return dra_cap_fits(s->capbody, e->t->dev[r], x, NULL, e->beh.bugs) == 1;
+}
+
+/* Re-read the capacity a multi-allocatable row's shares consume (the state's aggregate, as the
+ * allocator reads it) and re-check the capacity signatures it matches. */
+static void refresh_cap(dra_engine_t *e, uint32_t r)
+{
+    const dra_device_t *d = e->t->dev[r];
+    dra_aq_t *x = e->cx + e->cx_off[r];
+    bool changed = false;
+    for (uint32_t c = 0; c < d->ncaps; c++) {
+        dra_aq_t q = 0;
+        if (!dra_alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
+                                    d->caps[c].name, &q))
+            q = 0;
+        changed |= q != x[c];
+        x[c] = q;
+    }
+    if (!changed)
+        return;
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        sig_t *s = &e->sigs[i];
+        if (!s->capbody || !dra_bit_get(s->match, r))
             continue;
-        if (s->attr != NONE) {
-            if (shared) {
-                if (has_attr(e, s, r))
-                    s->shcnt += delta;
-            } else if (s->grp[r] >= 0) {
-                s->gcnt[s->grp[r]] += delta;
-                int32_t m = group_max(s, n);
-                if (m != s->cnt[n]) {
-                    s->cnt[n] = m;
-                    tree_set(e, s, n);
-                }
-            }
-        } else if (shared) {
-            s->shcnt += delta;
-        } else {
-            s->cnt[n] += delta;
-            tree_set(e, s, n);
-        }
+        bool now = cap_fits_row(e, s, r);
+        if (now == dra_bit_get(s->cfit, r))
+            continue;
+        if (now)
+            dra_bit_set(s->cfit, r);
+        else
+            dra_bit_clear(s->cfit, r);
+        if (e->av[r])
+            sig_row_delta(e, s, r, now ? 1 : -1);
     }
 }
 
@@ -470,6 +524,8 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
         e->av[r] = now;
         row_flip(e, r, now ? 1 : -1);
     }
+    if (e->ncapsigs && e->cx_off[r] != NONE && row_multi(e, r))
+        refresh_cap(e, r);
     bool b = row_blocked(e, r);
     if (b != (bool)e->bk[r]) {
         e->bk[r] = b;
@@ -643,7 +699,7 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     *out = NONE;
     for (uint32_t i = 0; i < e->nsigs; i++)
         if (e->sigs[i].cls == cls && e->sigs[i].attr == NONE && !e->sigs[i].all &&
-            e->sigs[i].excl == NONE && same_selectors(e->sigs[i].body, body)) {
+            e->sigs[i].excl == NONE && !e->sigs[i].capbody && same_selectors(e->sigs[i].body, body)) {
             *out = i;
             return DRA_OK;
         }
@@ -737,7 +793,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     *out = NONE;
     for (uint32_t i = 0; i < e->nsigs; i++)
         if (e->sigs[i].attr == ai && e->sigs[i].cls == e->sigs[base].cls &&
-            e->sigs[i].excl == e->sigs[base].excl &&
+            e->sigs[i].excl == e->sigs[base].excl && e->sigs[i].capbody == e->sigs[base].capbody &&
             same_selectors(e->sigs[i].body, e->sigs[base].body)) {
             *out = i;
             return DRA_OK;
@@ -835,7 +891,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
     for (uint32_t i = 0; i < e->nsigs; i++) {
         const sig_t *s = &e->sigs[i], *b = &e->sigs[base];
         if (s->cls == b->cls && s->attr == NONE && s->all == all && s->noblk == noblk &&
-            s->excl == excl && same_selectors(s->body, b->body)) {
+            s->excl == excl && !s->capbody && same_selectors(s->body, b->body)) {
             *out = i;
             return DRA_OK;
         }
@@ -886,6 +942,61 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
     return DRA_OK;
 }
 
+static bool same_caps(const dra_exact_request_t *a, const dra_exact_request_t *b)
+{
+    if (a == b)
+        return true;
+    if (a->ncap_requests != b->ncap_requests)
+        return false;
+    for (uint32_t i = 0; i < a->ncap_requests; i++)
+        if (strcmp(nz(a->cap_requests[i].name), nz(b->cap_requests[i].name)) ||
+            dra_aq_from(&a->cap_requests[i].value) != dra_aq_from(&b->cap_requests[i].value))
+            return false;
+    return true;
+}
+
+/* The capacity variant of the plain signature base for a request body with capacity requests:
+ * rows count only while the body's capacity fits (see sig_t). Compiled on first use. */
+static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *body, uint32_t *out)
+{
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        const sig_t *s = &e->sigs[i], *b = &e->sigs[base];
+        if (s->cls == b->cls && s->attr == NONE && !s->all && s->excl == NONE && s->capbody &&
+            same_caps(s->capbody, body) && same_selectors(s->body, b->body)) {
+            *out = i;
+            return DRA_OK;
+        }
+    }
+    if (e->nsigs == e->capsigs) {
+        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+        if (!ns)
+            return DRA_ENOMEM;
+        e->sigs = ns;
+        e->capsigs = nc;
+    }
+    sig_t *s = &e->sigs[e->nsigs];
+    *s = e->sigs[base];
+    s->capbody = body;
+    s->maxset = -1;
+    size_t nw = dra_bitset_words(e->t->nrows_padded);
+    s->cfit = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    if (!s->cfit || !s->cnt || !s->herr || !s->tree)
+        return DRA_ENOMEM;
+    memset(s->cfit, 0, nw * 8);
+    for (uint32_t r = 0; r < e->t->nrows; r++)
+        if (dra_bit_get(s->match, r) && cap_fits_row(e, s, r))
+            dra_bit_set(s->cfit, r);
+    sig_count(e, s);
+    tree_build(e, s);
+    e->ncapsigs++;
+    *out = e->nsigs++;
+    return DRA_OK;
+}
+
 /* ---- plans ----------------------------------------------------------------------------------- */
 
 /* Add the alternative (body); false when the plan cannot be indexed. xs: the plain signature of
@@ -927,8 +1038,12 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
             (rc = sig_variant(e, si, true, body->has_capacity || body->ncap_requests > 0, NONE,
                               &si)))
             return rc;
-    } else if (xs != NONE && !body->admin_access && (rc = sig_variant(e, si, false, false, xs, &si))) {
-        return rc;
+    } else if (xs != NONE && !body->admin_access) {
+        if ((rc = sig_variant(e, si, false, false, xs, &si)))
+            return rc;
+    } else if (e->beh.cc && e->cx_off && !body->admin_access && body->ncap_requests > 0) {
+        if ((rc = sig_cap(e, si, body, &si)))
+            return rc;
     }
     alt_t *na = realloc(p->alts, (p->nalts + 1) * sizeof *na);
     if (!na)
@@ -1672,9 +1787,13 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     }
     if ((rc = hash_build(e)))
         goto fail;
-    for (uint32_t r = 0; r < t->nrows; r++)
+    for (uint32_t r = 0; r < t->nrows; r++) {
         e->use[r] = dra_alloc_state_exclusive(state, row_driver(e, r), row_pool(e, r),
                                               row_device(e, r));
+        if (row_multi(e, r)) /* as commit counts them (dra_engine_check) */
+            e->use[r] += dra_alloc_state_shares(state, row_driver(e, r), row_pool(e, r),
+                                                row_device(e, r));
+    }
     if ((rc = hazards(e)) || (rc = counters_setup(e)))
         goto fail;
     if ((rc = res_setup(e, diag))) {
@@ -1690,6 +1809,30 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     rc = DRA_ENOMEM;
     if (!e->av || !e->amem || !e->bk)
         goto fail;
+    /* capacity consumed by the shares of multi-allocatable devices (capacity signatures) */
+    size_t ncx = 0;
+    for (uint32_t r = 0; e->beh.cc && r < t->nrows; r++)
+        if (t->dev[r] && t->dev[r]->ncaps && row_multi(e, r))
+            ncx += t->dev[r]->ncaps;
+    if (ncx) {
+        e->cx_off = malloc(((size_t)t->nrows + 1) * sizeof *e->cx_off);
+        e->cx = calloc(ncx, sizeof *e->cx);
+        if (!e->cx_off || !e->cx)
+            goto fail;
+        ncx = 0;
+        for (uint32_t r = 0; r < t->nrows; r++) {
+            const dra_device_t *d = t->dev[r];
+            e->cx_off[r] = NONE;
+            if (!d || !d->ncaps || !row_multi(e, r))
+                continue;
+            e->cx_off[r] = (uint32_t)ncx;
+            for (uint32_t c = 0; c < d->ncaps; c++)
+                if (!dra_alloc_state_cap_aq(state, row_driver(e, r), row_pool(e, r),
+                                            row_device(e, r), d->caps[c].name, &e->cx[ncx + c]))
+                    e->cx[ncx + c] = 0;
+            ncx += d->ncaps;
+        }
+    }
     dra_exact_request_t nocap;
     memset(&nocap, 0, sizeof nocap);
     for (uint32_t r = 0; r < t->nrows; r++) {
@@ -1748,6 +1891,8 @@ void dra_engine_free(dra_engine_t *e)
     free(e->av);
     free(e->amem);
     free(e->bk);
+    free(e->cx_off);
+    free(e->cx);
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);
@@ -2117,13 +2262,36 @@ void dra_engine_get_info(const dra_engine_t *e, dra_engine_info_t *out)
     memcpy(out->placements, e->placements, sizeof out->placements);
 }
 
+/* Row r counts for s, recomputed from the state (availability, and the capacity its shares left
+ * as the state aggregates it). */
+static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
+{
+    if (!dra_bit_get(s->match, r) || !row_avail(e, r))
+        return false;
+    if (!s->capbody)
+        return true;
+    const dra_device_t *d = e->t->dev[r];
+    dra_aq_t x[64];
+    bool multi = row_multi(e, r) && d->ncaps <= 64;
+    for (uint32_t c = 0; multi && c < d->ncaps; c++)
+        if (!dra_alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
+                                    d->caps[c].name, &x[c]))
+            x[c] = 0;
+    return dra_cap_fits(s->capbody, d, multi ? x : NULL, NULL, e->beh.bugs) == 1;
+}
+
 bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
 {
     for (uint32_t r = 0; r < e->t->nrows; r++) {
+        /* use counts the results committed on the row: exclusive allocations and, with
+         * DRAConsumableCapacity, the shares of a multi-allocatable device */
         uint32_t x = dra_alloc_state_exclusive(e->state, row_driver(e, r), row_pool(e, r),
                                                row_device(e, r));
+        if (row_multi(e, r))
+            x += dra_alloc_state_shares(e->state, row_driver(e, r), row_pool(e, r),
+                                        row_device(e, r));
         if (x != e->use[r]) {
-            snprintf(why, len, "row %u (%s/%s/%s): %u exclusive allocations, engine has %u", r,
+            snprintf(why, len, "row %u (%s/%s/%s): %u allocations and shares, engine has %u", r,
                      row_driver(e, r), row_pool(e, r), row_device(e, r), x, e->use[r]);
             return false;
         }
@@ -2140,16 +2308,16 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             uint32_t tn = e->tnode[n];
             if (tn != NONE && s->attr == NONE) {
                 for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++)
-                    c += dra_bit_get(s->match, r) && row_avail(e, r);
+                    c += counts_fresh(e, s, r);
             } else if (tn != NONE) {
                 /* largest group of one value, by brute force over pairs of rows */
                 const dra_table_attr_t *a = &e->t->attrs[s->attr];
                 for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++) {
-                    if (s->grp[r] < 0 || !dra_bit_get(s->match, r) || !row_avail(e, r))
+                    if (s->grp[r] < 0 || !counts_fresh(e, s, r))
                         continue;
                     int32_t g = 0;
                     for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)
-                        g += s->grp[q] == s->grp[r] && dra_bit_get(s->match, q) && row_avail(e, q) &&
+                        g += s->grp[q] == s->grp[r] && counts_fresh(e, s, q) &&
                              a->kind[q] != DRA_ATTR_NONE;
                     c = g > c ? g : c;
                 }
@@ -2172,8 +2340,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             }
         }
         for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
-            sh += dra_bit_get(s->match, r) && row_avail(e, r) &&
-                  (s->attr == NONE || has_attr(e, s, r));
+            sh += counts_fresh(e, s, r) && (s->attr == NONE || has_attr(e, s, r));
         if (sh != s->shcnt) {
             snprintf(why, len, "signature %u: %d free matching shared, summary %d", i, sh, s->shcnt);
             return false;

@@ -23,21 +23,27 @@
  * the scope of a matchAttribute constraint (scalar attribute columns) uses the largest number of
  * available matching devices of the node that share one value of the attribute instead (e.g. an
  * NVLink clique or a PCIe root; devices without the attribute cannot join), plus the shared ones
- * that have it. Each is a NECESSARY condition; taints, other constraints, capacity and node
- * selectors of shared slices can only reject more (the multi-allocatable devices' spare
- * capacity is not summarized: such devices always count as available). So
+ * that have it. A request that asks for consumable capacity (DRAConsumableCapacity) uses a
+ * capacity signature, per (selectors, capacity requests): a row counts only while the request's
+ * capacity fits what the device's shares left (dra_cap_fits against the state's aggregated
+ * consumption, re-read when a result of the row is committed or released; the search's own
+ * capacity check adds the shares of the same call, so it can only reject more). Each is a
+ * NECESSARY condition; taints, other constraints and node selectors of shared slices can only
+ * reject more. So
  * skipping a node that fails it cannot change a decision, provided the exact allocator would
  * have answered Unsatisfiable there (and not NodeFailure or Fatal): nodes where that is not
  * certain are "hazard" nodes and always go to the exact allocator (see below). Summaries are
  * updated on dra_engine_commit / dra_engine_release: O(devices in the result * signatures) plus
+ * one state lookup per capacity of a multi-allocatable device in the result (with capacity
+ * signatures) plus
  * O(log nodes) per changed count, plus, for a partitionable device, a re-check of the devices
  * sharing its counter sets and, for matchAttribute summaries, of the node's value groups.
  *
  * allocationMode All (DRA-SEMANTICS 2.8): the request's set is every selectable device the node
  * sees (its range plus shared slices that select it), fixed before the search; each must then be
- * allocated, so the request fails when one of them is exclusively allocated (a multi-allocatable
- * device too) or, unless multi-allocatable, consumes a counter with too little left, and when the
- * set is empty. The All signature of a request without adminAccess therefore admits node n only
+ * allocated, so the request fails when one of them is exclusively allocated or consumes a
+ * counter with too little left (multi-allocatable devices are never counted so: their counters
+ * are not checked while they have capacity in use), and when the set is empty. The All signature of a request without adminAccess therefore admits node n only
  * when no matching row of n's range is such a "blocked" row (counted per node, blk) and at least
  * one available matching row is in n's range or the shared range. A row counts as a certain
  * member of the set only when nothing else can leave it out: no binding conditions with the

@@ -6,7 +6,8 @@
  * node (NodeFailure as the reference); counters of partitionable devices shrink the summaries;
  * pods' cpu / memory requests against the nodes' allocatable decide the node; allocationMode
  * All skips nodes where a device of its set is in use or out of counters, and the requests
- * beside it skip nodes whose only devices are in its set.
+ * beside it skip nodes whose only devices are in its set; a request for consumable capacity
+ * skips nodes whose multi-allocatable devices have too little capacity left.
  * Every decision is compared with the brute-force reference placement, under every policy. */
 #include <stdlib.h>
 #include <string.h>
@@ -721,6 +722,77 @@ static void test_all_mode_split_pool(void)
     }
 }
 
+/* Consumable capacity (DRAConsumableCapacity): n1 and n2 each have one multi-allocatable device
+ * with 10Gi of memory; a request for 6Gi fits once per device. After a share of n1's device the
+ * capacity left (4Gi) is short: the capacity summary skips n1 (the availability summary alone
+ * admits a multi-allocatable device forever); a 3Gi request still fits there. */
+#define SHDEV(n) "{name: " n ", allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}}}"
+static const char k_cap[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" SHDEV("g") "]")
+    SLICE("s2", "n2", "[" SHDEV("g") "]")
+    CLAIM("six", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                 " capacity: {requests: {memory: 6Gi}}}}]}")
+    CLAIM("three", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                   " capacity: {requests: {memory: 3Gi}}}}]}")
+    CLAIM("plain", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}");
+
+static void test_capacity_summary(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t six = plan(&x, "six"), three = plan(&x, "three"), plain = plan(&x, "plain");
+    const uint32_t ps[] = {six, three, plain};
+    CHECK(dra_engine_plan_indexed(x.e, six));
+    every_policy(&x, ps, 3);
+    dra_arena_t keep[3];
+    dra_engine_result_t held[3];
+    for (int i = 0; i < 3; i++)
+        dra_arena_init(&keep[i], 0);
+    held[0] = place_into(&x, six, DRA_ENGINE_FIRST_FIT, 0, &keep[0]);
+    CHECK_EQ_U64(held[0].kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(held[0].node, 0);
+    CHECK_OK(dra_engine_commit(x.e, held[0].node, held[0].allocations, held[0].n));
+    check_summaries(&x);
+    CHECK(!dra_engine_admits(x.e, six, 0));
+    CHECK(dra_engine_admits(x.e, three, 0));
+    dra_engine_result_t r = place(&x, six, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    every_policy(&x, ps, 3);
+    /* n2 too: no node left for 6Gi, rejected without an exact call; 3Gi still fits on n1 */
+    held[1] = place_into(&x, six, DRA_ENGINE_FIRST_FIT, 0, &keep[1]);
+    CHECK_EQ_U64(held[1].node, 1);
+    CHECK_OK(dra_engine_commit(x.e, held[1].node, held[1].allocations, held[1].n));
+    r = place(&x, six, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    held[2] = place_into(&x, three, DRA_ENGINE_FIRST_FIT, 0, &keep[2]);
+    CHECK_EQ_U64(held[2].node, 0);
+    CHECK_OK(dra_engine_commit(x.e, held[2].node, held[2].allocations, held[2].n));
+    CHECK(!dra_engine_admits(x.e, three, 0)); /* 1Gi left */
+    check_summaries(&x);
+    every_policy(&x, ps, 3);
+    /* releases give the capacity back */
+    CHECK_OK(dra_engine_release(x.e, held[0].node, held[0].allocations, held[0].n));
+    CHECK(dra_engine_admits(x.e, three, 0));
+    CHECK(dra_engine_admits(x.e, six, 0)); /* the 3Gi share left 7Gi */
+    check_summaries(&x);
+    every_policy(&x, ps, 3);
+    CHECK_OK(dra_engine_release(x.e, held[2].node, held[2].allocations, held[2].n));
+    CHECK(dra_engine_admits(x.e, six, 0));
+    CHECK(!dra_engine_admits(x.e, six, 1)); /* n2's 6Gi share is still there */
+    CHECK_OK(dra_engine_release(x.e, held[1].node, held[1].allocations, held[1].n));
+    check_summaries(&x);
+    for (int i = 0; i < 3; i++)
+        dra_arena_fini(&keep[i]);
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -733,5 +805,6 @@ int main(void)
     RUN(test_all_mode_partially_used_nodes);
     RUN(test_all_mode_counters);
     RUN(test_all_mode_split_pool);
+    RUN(test_capacity_summary);
     return check_summary();
 }
