@@ -821,6 +821,15 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
         return DRA_ENOMEM;
+    if (s->capbody) { /* its own fit bits: refresh_cap updates each signature's */
+        size_t nw = dra_bitset_words(t->nrows_padded);
+        uint64_t *cf = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+        if (!cf)
+            return DRA_ENOMEM;
+        memcpy(cf, s->cfit, nw * 8);
+        s->cfit = cf;
+        e->ncapsigs++;
+    }
     /* groups: per node, one per distinct value among its matching rows (rows in node order) */
     uint32_t ng = 0;
     for (uint32_t r = 0; r < t->nrows; r++)

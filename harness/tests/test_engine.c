@@ -737,6 +737,48 @@ static const char k_cap[] =
                    " capacity: {requests: {memory: 3Gi}}}}]}")
     CLAIM("plain", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}");
 
+/* Two multi-allocatable devices of one model on n1; a pair of 6Gi shares of one model. */
+#define SHDEVM(n) "{name: " n ", allowMultipleAllocations: true, attributes: {model: {string: x}},"    \
+                  " capacity: {memory: {value: 10Gi}}}"
+static const char k_cap_pair[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" SHDEVM("g1") ", " SHDEVM("g2") "]")
+    SLICE("s2", "n2", "[" SHDEVM("g1") ", " SHDEVM("g2") "]")
+    CLAIM("six", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                 " capacity: {requests: {memory: 6Gi}}}}]}")
+    CLAIM("pair", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2,"
+                  " capacity: {requests: {memory: 6Gi}}}}], constraints: [{matchAttribute: drv/model}]}");
+
+static void test_capacity_summary_groups(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_cap_pair, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t six = plan(&x, "six"), pair = plan(&x, "pair");
+    const uint32_t ps[] = {six, pair};
+    CHECK(dra_engine_admits(x.e, pair, 0));
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t h = place_into(&x, six, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(h.node, 0);
+    CHECK_OK(dra_engine_commit(x.e, h.node, h.allocations, h.n));
+    check_summaries(&x);
+    /* one device of the model group keeps 4Gi: the group has one device that fits */
+    CHECK(!dra_engine_admits(x.e, pair, 0));
+    dra_engine_result_t r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    every_policy(&x, ps, 2);
+    CHECK_OK(dra_engine_release(x.e, h.node, h.allocations, h.n));
+    CHECK(dra_engine_admits(x.e, pair, 0));
+    check_summaries(&x);
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
 static void test_capacity_summary(void)
 {
     fx_t x;
@@ -806,5 +848,6 @@ int main(void)
     RUN(test_all_mode_counters);
     RUN(test_all_mode_split_pool);
     RUN(test_capacity_summary);
+    RUN(test_capacity_summary_groups);
     return check_summary();
 }
