@@ -342,14 +342,16 @@ static bool row_fits(const dra_engine_t *e, uint32_t r)
     return true;
 }
 
-static bool row_avail(const dra_engine_t *e, uint32_t r)
-{
-    return row_free(e, r) && row_fits(e, r);
-}
-
 static bool row_multi(const dra_engine_t *e, uint32_t r)
 {
     return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+}
+
+/* A multi-allocatable device skips the counter check while it has capacity in use (DRA-SEMANTICS
+ * 2.6 step 4): it stays available whatever its counters say. */
+static bool row_avail(const dra_engine_t *e, uint32_t r)
+{
+    return row_free(e, r) && (row_multi(e, r) || row_fits(e, r));
 }
 
 /* Certainly not allocatable by a request without adminAccess (and so, when in an All request's

@@ -16,7 +16,9 @@
  * (network-attached) range. Available = free (not exclusively allocated, or multi-allocatable)
  * and, for partitionable devices (DRAPartitionableDevices on), every counter it consumes has that
  * much left in its counter set (consumption of exclusively allocated devices is tracked per
- * counter on commit and release, so what is left is never underestimated). A request for k
+ * counter on commit and release, so what is left is never underestimated); a multi-allocatable
+ * device (DRAConsumableCapacity) is not held to its counters, which the search skips while it has
+ * capacity in use. A request for k
  * devices can only be satisfied on a node whose available matching devices in its range plus the
  * shared range number at least k: the exact search only ever picks free devices that pass every
  * selector and fit their counters, from the node's own slices or from shared slices. A request in

@@ -835,6 +835,51 @@ static void test_capacity_summary(void)
     fx_fini(&x);
 }
 
+/* A multi-allocatable partitionable device: the search skips its counters while it has capacity
+ * in use, so its own consumption (counted once it is in use) must not make it unavailable: the
+ * second share goes to the same device. */
+static const char k_cap_counters[] =
+    NODE("n1") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices:\n"
+    "  - {name: m, allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}},\n"
+    "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n---\n"
+    CLAIM("share", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                   " capacity: {requests: {memory: 3Gi}}}}]}")
+    CLAIM("any", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}");
+
+static void test_multi_allocatable_counters(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t share = plan(&x, "share"), any = plan(&x, "any");
+    const uint32_t ps[] = {share, any};
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t h = place_into(&x, share, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(h.kind, DRA_OUTCOME_ALLOCATED);
+    if (h.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_OK(dra_engine_commit(x.e, h.node, h.allocations, h.n));
+        check_summaries(&x);
+        CHECK(dra_engine_admits(x.e, share, 0));
+        dra_engine_result_t r = place(&x, share, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        every_policy(&x, ps, 2);
+        CHECK_OK(dra_engine_release(x.e, h.node, h.allocations, h.n));
+        check_summaries(&x);
+    }
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -849,5 +894,6 @@ int main(void)
     RUN(test_all_mode_split_pool);
     RUN(test_capacity_summary);
     RUN(test_capacity_summary_groups);
+    RUN(test_multi_allocatable_counters);
     return check_summary();
 }
