@@ -97,7 +97,8 @@ struct dra_engine {
     uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
     uint8_t *av;         /* per row: available (free and its counter consumption fits) */
     uint8_t *amem;       /* per row: certainly in an All request's set when its selectors match */
-    uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All) */
+    uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All); kept
+                          * once there is an All signature */
     uint8_t *ahz;        /* per model node: sees a pool an All request may find incomplete */
     uint32_t nahz;
     uint32_t nall;       /* All signatures */
@@ -528,11 +529,12 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
     }
     if (e->ncapsigs && e->cx_off[r] != NONE && row_multi(e, r))
         refresh_cap(e, r);
-    bool b = row_blocked(e, r);
-    if (b != (bool)e->bk[r]) {
-        e->bk[r] = b;
-        if (e->nall)
+    if (e->nall) { /* bk is kept from the first All signature on */
+        bool b = row_blocked(e, r);
+        if (b != (bool)e->bk[r]) {
+            e->bk[r] = b;
             row_flip_blocked(e, r, b ? 1 : -1);
+        }
     }
 }
 
@@ -945,6 +947,9 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
     s->blk = all ? dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->blk, 8) : NULL;
     if (!s->cnt || !s->herr || !s->tree || (all && !s->blk))
         return DRA_ENOMEM;
+    if (all && !e->nall)
+        for (uint32_t r = 0; r < t->nrows; r++)
+            e->bk[r] = row_blocked(e, r);
     sig_count(e, s);
     tree_build(e, s);
     if (all)
@@ -1855,7 +1860,6 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         e->amem[r] = d && !(!e->beh.binding && (t->flags[r] & DRA_ROW_BINDING)) &&
                      !(e->beh.cc && d->ncaps > 0 &&
                        (e->beh.bugs || dra_cap_fits(&nocap, d, NULL, NULL, false) != 1));
-        e->bk[r] = row_blocked(e, r);
     }
     /* buckets: scores up to the largest node range plus the shared range, one overflow bucket */
     uint64_t nb = (uint64_t)maxrange + (t->nrows - t->shared_begin) + 2;
@@ -2306,7 +2310,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                      row_driver(e, r), row_pool(e, r), row_device(e, r), x, e->use[r]);
             return false;
         }
-        if ((bool)e->bk[r] != row_blocked(e, r)) {
+        if (e->nall && (bool)e->bk[r] != row_blocked(e, r)) {
             snprintf(why, len, "row %u: blocked flag stale", r);
             return false;
         }
