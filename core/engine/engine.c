@@ -703,7 +703,8 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     *out = NONE;
     for (uint32_t i = 0; i < e->nsigs; i++)
         if (e->sigs[i].cls == cls && e->sigs[i].attr == NONE && !e->sigs[i].all &&
-            e->sigs[i].excl == NONE && !e->sigs[i].capbody && same_selectors(e->sigs[i].body, body)) {
+            e->sigs[i].excl == NONE && !e->sigs[i].capbody &&
+            same_selectors(e->sigs[i].body, body)) {
             *out = i;
             return DRA_OK;
         }
@@ -1413,7 +1414,8 @@ static int hazards(dra_engine_t *e)
             const dra_slice_t *a = sl[k];
             bool named = a->node_name && a->node_name[0];
             one_node &= named && strcmp(a->node_name, nz(sl[i]->node_name)) == 0;
-            all_nodes &= !named && a->all_nodes && !a->node_selector && !a->per_device_node_selection;
+            all_nodes &= !named && a->all_nodes && !a->node_selector &&
+                         !a->per_device_node_selection;
         }
         if (suspect || !(one_node || all_nodes)) {
             bool named = true;
