@@ -2297,6 +2297,53 @@ static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
     return dra_cap_fits(s->capbody, d, multi ? x : NULL, NULL, e->beh.bugs) == 1;
 }
 
+/* dra_engine_check for a capacity signature: its fit bits and counts recomputed from the state
+ * (the largest group of one value for a matchAttribute variant), and its tree. */
+static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t len)
+{
+    const sig_t *s = &e->sigs[i];
+    for (uint32_t r = 0; r < e->t->nrows; r++)
+        if (dra_bit_get(s->match, r) && e->av[r] &&
+            dra_bit_get(s->cfit, r) != counts_fresh(e, s, r)) {
+            snprintf(why, len, "signature %u row %u: capacity fit stale", i, r);
+            return false;
+        }
+    int32_t sh = 0;
+    for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
+        sh += counts_fresh(e, s, r) && (s->attr == NONE || has_attr(e, s, r));
+    if (sh != s->shcnt) {
+        snprintf(why, len, "signature %u: %d fitting shared, summary %d", i, sh, s->shcnt);
+        return false;
+    }
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        uint32_t tn = e->tnode[n];
+        int32_t c = 0;
+        for (uint32_t r = tn == NONE ? 0 : e->t->nodes[tn].begin;
+             tn != NONE && r < e->t->nodes[tn].end; r++) {
+            if (!counts_fresh(e, s, r) || (s->attr != NONE && s->grp[r] < 0))
+                continue;
+            if (s->attr == NONE) {
+                c++;
+                continue;
+            }
+            int32_t g = 0;
+            for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)
+                g += s->grp[q] == s->grp[r] && counts_fresh(e, s, q);
+            c = g > c ? g : c;
+        }
+        if (c != s->cnt[n] || s->tree[e->P + n] != leaf_value(e, s, n)) {
+            snprintf(why, len, "signature %u node %u: %d fitting, summary %d", i, n, c, s->cnt[n]);
+            return false;
+        }
+    }
+    for (uint32_t k = 1; k < e->P; k++)
+        if (s->tree[k] != (s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1])) {
+            snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
+            return false;
+        }
+    return true;
+}
+
 bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
 {
     for (uint32_t r = 0; r < e->t->nrows; r++) {
@@ -2319,22 +2366,27 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
     }
     for (uint32_t i = 0; i < e->nsigs; i++) {
         const sig_t *s = &e->sigs[i];
+        if (s->capbody) {
+            if (!check_cap_sig(e, i, why, len))
+                return false;
+            continue;
+        }
         int32_t sh = 0;
         for (uint32_t n = 0; n < e->nnodes; n++) {
             int32_t c = 0;
             uint32_t tn = e->tnode[n];
             if (tn != NONE && s->attr == NONE) {
                 for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++)
-                    c += counts_fresh(e, s, r);
+                    c += dra_bit_get(s->match, r) && row_avail(e, r);
             } else if (tn != NONE) {
                 /* largest group of one value, by brute force over pairs of rows */
                 const dra_table_attr_t *a = &e->t->attrs[s->attr];
                 for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++) {
-                    if (s->grp[r] < 0 || !counts_fresh(e, s, r))
+                    if (s->grp[r] < 0 || !dra_bit_get(s->match, r) || !row_avail(e, r))
                         continue;
                     int32_t g = 0;
                     for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)
-                        g += s->grp[q] == s->grp[r] && counts_fresh(e, s, q) &&
+                        g += s->grp[q] == s->grp[r] && dra_bit_get(s->match, q) && row_avail(e, q) &&
                              a->kind[q] != DRA_ATTR_NONE;
                     c = g > c ? g : c;
                 }
@@ -2357,7 +2409,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             }
         }
         for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
-            sh += counts_fresh(e, s, r) && (s->attr == NONE || has_attr(e, s, r));
+            sh += dra_bit_get(s->match, r) && row_avail(e, r) &&
+                  (s->attr == NONE || has_attr(e, s, r));
         if (sh != s->shcnt) {
             snprintf(why, len, "signature %u: %d free matching shared, summary %d", i, sh, s->shcnt);
             return false;
