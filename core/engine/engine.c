@@ -35,6 +35,21 @@ typedef struct sig {
     int32_t *grp;                    /* per row: group (node, value), -1: none */
     int32_t *gcnt;                   /* per group: free matching rows */
     uint32_t *gfirst;                /* per node: its groups [gfirst[n], gfirst[n + 1]) */
+    /* allocationMode All variant (all): blk[n] counts the matching rows of node n's range that
+     * are certainly in the request's "all" set and certainly not allocatable (engine.h); the leaf
+     * is -1 while blk[n] > 0, else cnt[n]. noblk: the request asks for capacity with
+     * DRAConsumableCapacity on (static capacity filters the set): blk stays 0. */
+    bool all, noblk;
+    int32_t *blk;
+    /* excl != NONE: match is the selectors' match minus the rows of the node ranges that are
+     * certainly in the "all" set of the All signature excl (an allocation that takes both
+     * cannot succeed); err is both signatures' errors */
+    uint32_t excl;
+    int32_t maxset; /* most matching rows one node can see (its range + shared), -1: not yet */
+    /* capacity variant (capbody != NULL, DRAConsumableCapacity): a row counts only while the
+     * request's capacity fits what its shares left (cfit, per row) */
+    const dra_exact_request_t *capbody;
+    uint64_t *cfit;
 } sig_t;
 
 typedef struct alt {
@@ -51,6 +66,7 @@ typedef struct plan {
     uint32_t nclaims;
     bool indexed;
     bool hazard; /* some node is a hazard for this plan (an error row, a hazard node) */
+    bool anyall; /* some alternative has allocationMode All */
     creq_t *reqs;
     uint32_t nreqs;
     alt_t *alts;
@@ -78,8 +94,17 @@ struct dra_engine {
     uint32_t nhazard;
     bool all_brute;      /* repeated node names: every plan is brute force */
     bool multiterm;
-    uint32_t *use;       /* per row: exclusive allocations */
+    uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
     uint8_t *av;         /* per row: available (free and its counter consumption fits) */
+    uint8_t *amem;       /* per row: certainly in an All request's set when its selectors match */
+    uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All); kept
+                          * once there is an All signature */
+    uint8_t *ahz;        /* per model node: sees a pool an All request may find incomplete */
+    uint32_t nahz;
+    uint32_t nall;       /* All signatures */
+    uint32_t ncapsigs;   /* capacity signatures */
+    uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
+    dra_aq_t *cx;
     /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
      * name), their counters' capacity and consumption by the rows in use, each row's
      * consumption entries and each set's consuming rows */
@@ -192,7 +217,9 @@ static int hash_build(dra_engine_t *e)
 
 static int32_t leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
 {
-    return e->hz[n] || s->herr[n] ? HAZARD : s->cnt[n];
+    if (e->hz[n] || s->herr[n])
+        return HAZARD;
+    return s->all && s->blk[n] ? -1 : s->cnt[n];
 }
 
 static void tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
@@ -250,7 +277,15 @@ static int32_t alt_need(const dra_engine_t *e, const alt_t *a)
     const sig_t *s = &e->sigs[a->sig];
     if (s->sherr)
         return INT32_MIN;
+    if (s->all) /* at least one allocatable device, none blocked (leaf -1) */
+        return s->shcnt >= 1 ? 0 : 1;
     return a->k - s->shcnt;
+}
+
+/* need at or below every leaf: admitted everywhere without a look at the tree */
+static bool need_trivial(const sig_t *s, int32_t need)
+{
+    return s->all ? need == INT32_MIN : need <= 0;
 }
 
 static bool req_admits(const dra_engine_t *e, const plan_t *p, const creq_t *rq, uint32_t n)
@@ -284,7 +319,8 @@ static uint32_t req_next(const dra_engine_t *e, const plan_t *p, const creq_t *r
     for (uint32_t j = 0; j < rq->nalt; j++) {
         const alt_t *a = &p->alts[rq->alt0 + j];
         int32_t need = alt_need(e, a);
-        uint32_t x = need <= 0 ? pos : tree_first(e, &e->sigs[a->sig], pos, need);
+        const sig_t *s = &e->sigs[a->sig];
+        uint32_t x = need_trivial(s, need) ? pos : tree_first(e, s, pos, need);
         if (x < best)
             best = x;
     }
@@ -330,9 +366,27 @@ static bool row_fits(const dra_engine_t *e, uint32_t r)
     return true;
 }
 
+static bool row_multi(const dra_engine_t *e, uint32_t r)
+{
+    return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+}
+
+/* A multi-allocatable device skips the counter check while it has capacity in use (DRA-SEMANTICS
+ * 2.6 step 4): it stays available whatever its counters say. */
 static bool row_avail(const dra_engine_t *e, uint32_t r)
 {
-    return row_free(e, r) && row_fits(e, r);
+    return row_free(e, r) && (row_multi(e, r) || row_fits(e, r));
+}
+
+/* Certainly not allocatable by a request without adminAccess (and so, when in an All request's
+ * set, that request fails): exclusively allocated, or a counter it consumes has too little left.
+ * Never a multi-allocatable device (its counters are not checked while it has capacity in use,
+ * and its shares are not exclusive allocations). */
+static bool row_blocked(const dra_engine_t *e, uint32_t r)
+{
+    if (!e->amem[r] || row_multi(e, r))
+        return false;
+    return e->use[r] > 0 || !row_fits(e, r);
 }
 
 static int32_t group_max(const sig_t *s, uint32_t n)
@@ -354,6 +408,8 @@ static void sig_count(dra_engine_t *e, sig_t *s)
     if (s->attr != NONE)
         memset(s->gcnt, 0, (size_t)s->gfirst[e->nnodes] * sizeof *s->gcnt);
     memset(s->herr, 0, e->nnodes);
+    if (s->all)
+        memset(s->blk, 0, (size_t)e->nnodes * sizeof *s->blk);
     s->shcnt = 0;
     s->sherr = false;
     for (uint32_t r = 0; r < e->t->nrows; r++) {
@@ -368,7 +424,9 @@ static void sig_count(dra_engine_t *e, sig_t *s)
             else if (n != NONE)
                 s->herr[n] = 1;
         }
-        if (mt && e->av[r]) {
+        if (mt && s->all && !s->noblk && !shared && n != NONE && e->bk[r])
+            s->blk[n]++;
+        if (mt && e->av[r] && (!s->capbody || dra_bit_get(s->cfit, r))) {
             if (s->attr != NONE) {
                 if (shared && has_attr(e, s, r))
                     s->shcnt++;
@@ -389,35 +447,99 @@ static void sig_count(dra_engine_t *e, sig_t *s)
         s->any_err = s->herr[n];
 }
 
-/* Row r changed between free and not free: adjust every signature it matches. */
-static void row_flip(dra_engine_t *e, uint32_t r, int delta)
+/* Row r (matching s) starts (delta 1) or stops (-1) counting for s. */
+static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
     uint32_t n = e->row_node[r];
     if (!shared && n == NONE)
         return;
+    if (s->attr != NONE) {
+        if (shared) {
+            if (has_attr(e, s, r))
+                s->shcnt += delta;
+        } else if (s->grp[r] >= 0) {
+            s->gcnt[s->grp[r]] += delta;
+            int32_t m = group_max(s, n);
+            if (m != s->cnt[n]) {
+                s->cnt[n] = m;
+                tree_set(e, s, n);
+            }
+        }
+    } else if (shared) {
+        s->shcnt += delta;
+    } else {
+        s->cnt[n] += delta;
+        tree_set(e, s, n);
+    }
+}
+
+/* Row r changed between free and not free: adjust every signature it matches. */
+static void row_flip(dra_engine_t *e, uint32_t r, int delta)
+{
+    if (r < e->t->shared_begin && e->row_node[r] == NONE)
+        return;
     for (uint32_t i = 0; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
-        if (!dra_bit_get(s->match, r))
+        if (dra_bit_get(s->match, r) && (!s->capbody || dra_bit_get(s->cfit, r)))
+            sig_row_delta(e, s, r, delta);
+    }
+}
+
+/* Whether the request of capacity signature s fits row r's capacity left by its shares. */
+static bool cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
+{
+    const dra_aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
+    return dra_cap_fits(s->capbody, e->t->dev[r], x, NULL, e->beh.bugs) == 1;
+}
+
+/* Re-read the capacity a multi-allocatable row's shares consume (the state's aggregate, as the
+ * allocator reads it) and re-check the capacity signatures it matches. */
+static void refresh_cap(dra_engine_t *e, uint32_t r)
+{
+    const dra_device_t *d = e->t->dev[r];
+    dra_aq_t *x = e->cx + e->cx_off[r];
+    bool changed = false;
+    for (uint32_t c = 0; c < d->ncaps; c++) {
+        dra_aq_t q = 0;
+        if (!dra_alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
+                                    d->caps[c].name, &q))
+            q = 0;
+        changed |= q != x[c];
+        x[c] = q;
+    }
+    if (!changed)
+        return;
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        sig_t *s = &e->sigs[i];
+        if (!s->capbody || !dra_bit_get(s->match, r))
             continue;
-        if (s->attr != NONE) {
-            if (shared) {
-                if (has_attr(e, s, r))
-                    s->shcnt += delta;
-            } else if (s->grp[r] >= 0) {
-                s->gcnt[s->grp[r]] += delta;
-                int32_t m = group_max(s, n);
-                if (m != s->cnt[n]) {
-                    s->cnt[n] = m;
-                    tree_set(e, s, n);
-                }
-            }
-        } else if (shared) {
-            s->shcnt += delta;
-        } else {
-            s->cnt[n] += delta;
+        bool now = cap_fits_row(e, s, r);
+        if (now == dra_bit_get(s->cfit, r))
+            continue;
+        if (now)
+            dra_bit_set(s->cfit, r);
+        else
+            dra_bit_clear(s->cfit, r);
+        if (e->av[r])
+            sig_row_delta(e, s, r, now ? 1 : -1);
+    }
+}
+
+/* Row r changed between blocked and not: adjust the All signatures it matches. */
+static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
+{
+    uint32_t n = e->row_node[r];
+    if (r >= e->t->shared_begin || n == NONE)
+        return;
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        sig_t *s = &e->sigs[i];
+        if (!s->all || s->noblk || !dra_bit_get(s->match, r))
+            continue;
+        bool was = s->blk[n] > 0;
+        s->blk[n] += delta;
+        if (was != (s->blk[n] > 0))
             tree_set(e, s, n);
-        }
     }
 }
 
@@ -427,6 +549,15 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
     if (now != (bool)e->av[r]) {
         e->av[r] = now;
         row_flip(e, r, now ? 1 : -1);
+    }
+    if (e->ncapsigs && e->cx_off[r] != NONE && row_multi(e, r))
+        refresh_cap(e, r);
+    if (e->nall) { /* bk is kept from the first All signature on */
+        bool b = row_blocked(e, r);
+        if (b != (bool)e->bk[r]) {
+            e->bk[r] = b;
+            row_flip_blocked(e, r, b ? 1 : -1);
+        }
     }
 }
 
@@ -610,7 +741,9 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
 {
     *out = NONE;
     for (uint32_t i = 0; i < e->nsigs; i++)
-        if (e->sigs[i].cls == cls && e->sigs[i].attr == NONE && same_selectors(e->sigs[i].body, body)) {
+        if (e->sigs[i].cls == cls && e->sigs[i].attr == NONE && !e->sigs[i].all &&
+            e->sigs[i].excl == NONE && !e->sigs[i].capbody &&
+            same_selectors(e->sigs[i].body, body)) {
             *out = i;
             return DRA_OK;
         }
@@ -671,6 +804,8 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     sig_t *s = &e->sigs[e->nsigs];
     memset(s, 0, sizeof *s);
     s->attr = NONE;
+    s->excl = NONE;
+    s->maxset = -1;
     s->cls = cls;
     s->body = body;
     s->match = match;
@@ -705,6 +840,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     *out = NONE;
     for (uint32_t i = 0; i < e->nsigs; i++)
         if (e->sigs[i].attr == ai && e->sigs[i].cls == e->sigs[base].cls &&
+            e->sigs[i].excl == e->sigs[base].excl && e->sigs[i].capbody == e->sigs[base].capbody &&
             same_selectors(e->sigs[i].body, e->sigs[base].body)) {
             *out = i;
             return DRA_OK;
@@ -732,6 +868,15 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
         return DRA_ENOMEM;
+    if (s->capbody) { /* its own fit bits: refresh_cap updates each signature's */
+        size_t nw = dra_bitset_words(t->nrows_padded);
+        uint64_t *cf = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+        if (!cf)
+            return DRA_ENOMEM;
+        memcpy(cf, s->cfit, nw * 8);
+        s->cfit = cf;
+        e->ncapsigs++;
+    }
     /* groups: per node, one per distinct value among its matching rows (rows in node order) */
     uint32_t ng = 0;
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -772,16 +917,160 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     return DRA_OK;
 }
 
+/* Most matching rows (errors aside) one node can see: its range plus the whole shared range, an
+ * upper bound on the size of an All request's set on any node. */
+static int32_t sig_maxset(dra_engine_t *e, uint32_t si)
+{
+    sig_t *s = &e->sigs[si];
+    if (s->maxset >= 0)
+        return s->maxset;
+    int32_t sh = 0, best = 0;
+    for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
+        sh += dra_bit_get(s->match, r);
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        uint32_t tn = e->tnode[n];
+        int32_t c = 0;
+        if (tn != NONE)
+            for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++)
+                c += dra_bit_get(s->match, r);
+        best = c > best ? c : best;
+    }
+    s->maxset = best + sh;
+    return s->maxset;
+}
+
+/* A variant of the plain signature base: the All variant (all, noblk) or, excl != NONE, base
+ * minus the certain members of the All signature excl's set (see sig_t). Compiled on first use. */
+static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uint32_t excl,
+                       uint32_t *out)
+{
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        const sig_t *s = &e->sigs[i], *b = &e->sigs[base];
+        if (s->cls == b->cls && s->attr == NONE && s->all == all && s->noblk == noblk &&
+            s->excl == excl && !s->capbody && same_selectors(s->body, b->body)) {
+            *out = i;
+            return DRA_OK;
+        }
+    }
+    if (e->nsigs == e->capsigs) {
+        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+        if (!ns)
+            return DRA_ENOMEM;
+        e->sigs = ns;
+        e->capsigs = nc;
+    }
+    sig_t *s = &e->sigs[e->nsigs];
+    *s = e->sigs[base]; /* shares match / err unless excl */
+    s->all = all;
+    s->noblk = noblk;
+    s->excl = excl;
+    s->maxset = -1;
+    const dra_table_t *t = e->t;
+    if (excl != NONE) {
+        const sig_t *x = &e->sigs[excl];
+        size_t nw = dra_bitset_words(t->nrows_padded);
+        uint64_t *match = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+        uint64_t *err = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+        if (!match || !err)
+            return DRA_ENOMEM;
+        for (size_t i = 0; i < nw; i++) {
+            match[i] = s->match[i];
+            err[i] = s->err[i] | x->err[i];
+        }
+        for (uint32_t r = 0; r < t->shared_begin; r++)
+            if (dra_bit_get(x->match, r) && e->amem[r] && !row_multi(e, r))
+                dra_bit_clear(match, r);
+        s->match = match;
+        s->err = err;
+    }
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    s->blk = all ? dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->blk, 8) : NULL;
+    if (!s->cnt || !s->herr || !s->tree || (all && !s->blk))
+        return DRA_ENOMEM;
+    if (all && !e->nall)
+        for (uint32_t r = 0; r < t->nrows; r++)
+            e->bk[r] = row_blocked(e, r);
+    sig_count(e, s);
+    tree_build(e, s);
+    if (all)
+        e->nall++;
+    *out = e->nsigs++;
+    return DRA_OK;
+}
+
+static bool same_caps(const dra_exact_request_t *a, const dra_exact_request_t *b)
+{
+    if (a == b)
+        return true;
+    if (a->ncap_requests != b->ncap_requests)
+        return false;
+    for (uint32_t i = 0; i < a->ncap_requests; i++)
+        if (strcmp(nz(a->cap_requests[i].name), nz(b->cap_requests[i].name)) ||
+            dra_aq_from(&a->cap_requests[i].value) != dra_aq_from(&b->cap_requests[i].value))
+            return false;
+    return true;
+}
+
+/* The capacity variant of the plain signature base for a request body with capacity requests:
+ * rows count only while the body's capacity fits (see sig_t). Compiled on first use. */
+static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *body, uint32_t *out)
+{
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        const sig_t *s = &e->sigs[i], *b = &e->sigs[base];
+        if (s->cls == b->cls && s->attr == NONE && !s->all && s->excl == NONE && s->capbody &&
+            same_caps(s->capbody, body) && same_selectors(s->body, b->body)) {
+            *out = i;
+            return DRA_OK;
+        }
+    }
+    if (e->nsigs == e->capsigs) {
+        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+        if (!ns)
+            return DRA_ENOMEM;
+        e->sigs = ns;
+        e->capsigs = nc;
+    }
+    sig_t *s = &e->sigs[e->nsigs];
+    *s = e->sigs[base];
+    s->capbody = body;
+    s->maxset = -1;
+    size_t nw = dra_bitset_words(e->t->nrows_padded);
+    s->cfit = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    if (!s->cfit || !s->cnt || !s->herr || !s->tree)
+        return DRA_ENOMEM;
+    memset(s->cfit, 0, nw * 8);
+    for (uint32_t r = 0; r < e->t->nrows; r++)
+        if (dra_bit_get(s->match, r) && cap_fits_row(e, s, r))
+            dra_bit_set(s->cfit, r);
+    sig_count(e, s);
+    tree_build(e, s);
+    e->ncapsigs++;
+    *out = e->nsigs++;
+    return DRA_OK;
+}
+
 /* ---- plans ----------------------------------------------------------------------------------- */
 
-/* Add the alternative (body); false when the plan cannot be indexed. */
-static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, bool *ok)
+/* Add the alternative (body); false when the plan cannot be indexed. xs: the plain signature of
+ * the plan's All request whose set other requests cannot take from (NONE: none). *size: the
+ * most devices the alternative can take (k, or the All set's bound). */
+static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, uint32_t xs,
+                   bool *ok, int64_t *size)
 {
-    if (!body || !body->class_name || !body->class_name[0] || body->mode != DRA_MODE_EXACT_COUNT) {
+    if (!body || !body->class_name || !body->class_name[0] ||
+        (body->mode != DRA_MODE_EXACT_COUNT && body->mode != DRA_MODE_ALL)) {
         *ok = false;
         return DRA_OK;
     }
-    int64_t k = body->has_count ? body->count : 1;
+    bool all = body->mode == DRA_MODE_ALL;
+    int64_t k = all ? 1 : body->has_count ? body->count : 1; /* All ignores count */
     if (k < 1 || k > DRA_ALLOC_MAX_RESULTS || (body->has_admin_access && !e->beh.admin) ||
         (body->has_capacity && !e->beh.cc)) {
         *ok = false;
@@ -800,6 +1089,21 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
         *ok = false;
         return DRA_OK;
     }
+    *size = k;
+    if (all) {
+        *size = sig_maxset(e, si);
+        /* adminAccess may take allocated devices: the plain signature without a condition */
+        if (!body->admin_access &&
+            (rc = sig_variant(e, si, true, body->has_capacity || body->ncap_requests > 0, NONE,
+                              &si)))
+            return rc;
+    } else if (xs != NONE && !body->admin_access) {
+        if ((rc = sig_variant(e, si, false, false, xs, &si)))
+            return rc;
+    } else if (e->beh.cc && e->cx_off && !body->admin_access && body->ncap_requests > 0) {
+        if ((rc = sig_cap(e, si, body, &si)))
+            return rc;
+    }
     alt_t *na = realloc(p->alts, (p->nalts + 1) * sizeof *na);
     if (!na)
         return DRA_ENOMEM;
@@ -807,6 +1111,8 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
     /* adminAccess may take allocated devices: count-only summaries say nothing, no condition */
     na[p->nalts].sig = si;
     na[p->nalts].k = body->admin_access ? INT32_MIN / 2 : (int32_t)k;
+    if (all)
+        p->anyall = true;
     p->nalts++;
     if (e->sigs[si].any_err)
         p->hazard = true;
@@ -856,13 +1162,30 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
     if (!p->reqs)
         return DRA_ENOMEM;
     bool ok = true;
+    /* an All request (exactly, no adminAccess, no capacity) takes every device of its set: the
+     * devices of the other requests of the pod cannot be among them (a taken device fails the
+     * All request, and a device the All request took is taken) */
+    uint32_t xs = NONE;
+    for (uint32_t c = 0; c < p->nclaims && xs == NONE; c++)
+        for (uint32_t ri = 0; ri < p->claims[c]->nrequests && xs == NONE; ri++) {
+            const dra_exact_request_t *b = p->claims[c]->requests[ri].exactly;
+            if (p->claims[c]->requests[ri].nfirst_available || !b || b->mode != DRA_MODE_ALL ||
+                b->admin_access || b->has_admin_access || b->has_capacity ||
+                b->ncap_requests > 0 || !b->class_name)
+                continue;
+            const dra_device_class_t *cls = dra_model_find_class(e->m, b->class_name);
+            int rc = cls ? sig_get(e, cls, b, &xs) : DRA_OK;
+            if (rc)
+                return rc;
+        }
     for (uint32_t c = 0; c < p->nclaims && ok; c++) {
         const dra_claim_t *cl = p->claims[c];
         if (!cl->nrequests) {
             ok = false;
             break;
         }
-        int64_t total = 0;
+        int64_t total = 0, most = 0;
+        bool anyall = false;
         for (uint32_t x = 0; x < cl->nconstraints; x++) {
             const dra_constraint_t *cn = &cl->constraints[x];
             if (!cn->match_attribute && !(cn->distinct_attribute && e->beh.cc))
@@ -872,36 +1195,56 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
             const dra_request_t *r = &cl->requests[ri];
             creq_t *q = &p->reqs[p->nreqs++];
             q->alt0 = p->nalts;
-            int64_t minc = INT64_MAX;
+            int64_t minc = INT64_MAX, maxc = 0, size = 0;
             if (r->nfirst_available) {
                 if (!e->beh.prio) {
                     ok = false;
                     break;
                 }
                 for (uint32_t s = 0; s < r->nfirst_available && ok; s++) {
-                    int rc = add_alt(e, p, &r->first_available[s], &ok);
+                    const dra_exact_request_t *b = &r->first_available[s];
+                    int rc = add_alt(e, p, b, xs, &ok, &size);
                     if (rc)
                         return rc;
-                    int64_t k = r->first_available[s].has_count ? r->first_available[s].count : 1;
+                    anyall |= b->mode == DRA_MODE_ALL;
+                    int64_t k = b->mode == DRA_MODE_ALL ? 0 : b->has_count ? b->count : 1;
                     minc = k < minc ? k : minc;
+                    maxc = size > maxc ? size : maxc;
                 }
             } else if (r->exactly) {
-                int rc = add_alt(e, p, r->exactly, &ok);
+                int rc = add_alt(e, p, r->exactly, xs, &ok, &size);
                 if (rc)
                     return rc;
-                if (ok && !r->exactly->admin_access && (rc = match_group(e, p, cl, r)))
+                anyall |= r->exactly->mode == DRA_MODE_ALL;
+                if (ok && r->exactly->mode != DRA_MODE_ALL && !r->exactly->admin_access &&
+                    (rc = match_group(e, p, cl, r)))
                     return rc;
-                minc = r->exactly->has_count ? r->exactly->count : 1;
+                minc = r->exactly->mode == DRA_MODE_ALL ? 0
+                       : r->exactly->has_count ? r->exactly->count : 1;
+                maxc = size;
             } else {
                 ok = false;
             }
             q->nalt = p->nalts - q->alt0;
             total += minc == INT64_MAX ? 0 : minc;
+            most += maxc;
         }
         if (total > DRA_ALLOC_MAX_RESULTS)
             ok = false;
+        /* All: a claim constraint violated by a device of the set is Fatal, and a set that would
+         * take the claim past the result limit ends the search: neither depends only on the
+         * summaries, so such claims stay with brute force */
+        if (anyall && (cl->nconstraints || most > DRA_ALLOC_MAX_RESULTS))
+            ok = false;
     }
     if (!ok) {
+        p->nreqs = 0;
+        p->nalts = 0;
+        return DRA_OK;
+    }
+    /* every All request checks every pool the node sees before the search (NodeFailure or Fatal
+     * on one that is incomplete from the node): with such nodes, All plans stay brute force */
+    if (p->anyall && e->nahz) {
         p->nreqs = 0;
         p->nalts = 0;
         return DRA_OK;
@@ -1104,7 +1447,31 @@ static int hazards(dra_engine_t *e)
         uint32_t j = i + 1;
         while (j < m->nslices && cmp_slice_pool(&sl[i], &sl[j]) == 0)
             j++;
-        if (pool_suspect(e, sl + i, j - i)) {
+        bool suspect = pool_suspect(e, sl + i, j - i);
+        /* an All request fails on a node (NodeFailure, or Fatal in the snapshot) when a pool it
+         * sees is incomplete from there: certain not to happen only for a valid pool whose
+         * slices all name one node, or all are for all nodes */
+        bool one_node = true, all_nodes = true;
+        for (uint32_t k = i; k < j; k++) {
+            const dra_slice_t *a = sl[k];
+            bool named = a->node_name && a->node_name[0];
+            one_node &= named && strcmp(a->node_name, nz(sl[i]->node_name)) == 0;
+            all_nodes &= !named && a->all_nodes && !a->node_selector &&
+                         !a->per_device_node_selection;
+        }
+        if (suspect || !(one_node || all_nodes)) {
+            bool named = true;
+            for (uint32_t k = i; k < j && named; k++)
+                named = sl[k]->node_name && sl[k]->node_name[0];
+            for (uint32_t k = i; k < j; k++)
+                for (uint32_t n = 0; n < e->nnodes; n++)
+                    if (!e->ahz[n] &&
+                        (!named || strcmp(nz(e->m->nodes[n]->name), sl[k]->node_name) == 0)) {
+                        e->ahz[n] = 1;
+                        e->nahz++;
+                    }
+        }
+        if (suspect) {
             bool node_scoped = true;
             for (uint32_t k = i; k < j; k++)
                 if (!sl[k]->node_name || !sl[k]->node_name[0] || sl[k]->ncounter_sets)
@@ -1455,10 +1822,11 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->tnode = calloc((size_t)e->nnodes + 1, sizeof *e->tnode);
     e->row_node = malloc(((size_t)t->nrows + 1) * sizeof *e->row_node);
     e->hz = calloc((size_t)e->nnodes + 1, 1);
+    e->ahz = calloc((size_t)e->nnodes + 1, 1);
     e->use = calloc((size_t)t->nrows + 1, sizeof *e->use);
     e->score = calloc((size_t)e->nnodes + 1, sizeof *e->score);
     e->tried = calloc((size_t)e->nnodes + 1, sizeof *e->tried);
-    if (!e->tnode || !e->row_node || !e->hz || !e->use || !e->score || !e->tried)
+    if (!e->tnode || !e->row_node || !e->hz || !e->ahz || !e->use || !e->score || !e->tried)
         goto fail;
     for (uint32_t r = 0; r < t->nrows; r++)
         e->row_node[r] = NONE;
@@ -1479,9 +1847,13 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     }
     if ((rc = hash_build(e)))
         goto fail;
-    for (uint32_t r = 0; r < t->nrows; r++)
+    for (uint32_t r = 0; r < t->nrows; r++) {
         e->use[r] = dra_alloc_state_exclusive(state, row_driver(e, r), row_pool(e, r),
                                               row_device(e, r));
+        if (row_multi(e, r)) /* as commit counts them (dra_engine_check) */
+            e->use[r] += dra_alloc_state_shares(state, row_driver(e, r), row_pool(e, r),
+                                                row_device(e, r));
+    }
     if ((rc = hazards(e)) || (rc = counters_setup(e)))
         goto fail;
     if ((rc = res_setup(e, diag))) {
@@ -1492,11 +1864,47 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         goto fail;
     }
     e->av = calloc((size_t)t->nrows + 1, 1);
+    e->amem = calloc((size_t)t->nrows + 1, 1);
+    e->bk = calloc((size_t)t->nrows + 1, 1);
     rc = DRA_ENOMEM;
-    if (!e->av)
+    if (!e->av || !e->amem || !e->bk)
         goto fail;
-    for (uint32_t r = 0; r < t->nrows; r++)
+    /* capacity consumed by the shares of multi-allocatable devices (capacity signatures) */
+    size_t ncx = 0;
+    for (uint32_t r = 0; e->beh.cc && r < t->nrows; r++)
+        if (t->dev[r] && t->dev[r]->ncaps && row_multi(e, r))
+            ncx += t->dev[r]->ncaps;
+    if (ncx) {
+        e->cx_off = malloc(((size_t)t->nrows + 1) * sizeof *e->cx_off);
+        e->cx = calloc(ncx, sizeof *e->cx);
+        if (!e->cx_off || !e->cx)
+            goto fail;
+        ncx = 0;
+        for (uint32_t r = 0; r < t->nrows; r++) {
+            const dra_device_t *d = t->dev[r];
+            e->cx_off[r] = NONE;
+            if (!d || !d->ncaps || !row_multi(e, r))
+                continue;
+            e->cx_off[r] = (uint32_t)ncx;
+            for (uint32_t c = 0; c < d->ncaps; c++)
+                if (!dra_alloc_state_cap_aq(state, row_driver(e, r), row_pool(e, r),
+                                            row_device(e, r), d->caps[c].name, &e->cx[ncx + c]))
+                    e->cx[ncx + c] = 0;
+            ncx += d->ncaps;
+        }
+    }
+    dra_exact_request_t nocap;
+    memset(&nocap, 0, sizeof nocap);
+    for (uint32_t r = 0; r < t->nrows; r++) {
         e->av[r] = row_avail(e, r);
+        /* the set also requires: no binding conditions unless the feature is on; with
+         * DRAConsumableCapacity, the static capacity check of a request without capacity (the
+         * snapshot's also subtracts capacity in use: devices with capacities are left out) */
+        const dra_device_t *d = t->dev[r];
+        e->amem[r] = d && !(!e->beh.binding && (t->flags[r] & DRA_ROW_BINDING)) &&
+                     !(e->beh.cc && d->ncaps > 0 &&
+                       (e->beh.bugs || dra_cap_fits(&nocap, d, NULL, NULL, false) != 1));
+    }
     /* buckets: scores up to the largest node range plus the shared range, one overflow bucket */
     uint64_t nb = (uint64_t)maxrange + (t->nrows - t->shared_begin) + 2;
     e->nbuckets = (uint32_t)(nb > 4096 ? 4096 : nb);
@@ -1537,8 +1945,13 @@ void dra_engine_free(dra_engine_t *e)
     free(e->tnode);
     free(e->row_node);
     free(e->hz);
+    free(e->ahz);
     free(e->use);
     free(e->av);
+    free(e->amem);
+    free(e->bk);
+    free(e->cx_off);
+    free(e->cx);
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);
@@ -1691,8 +2104,19 @@ static int place_buckets(dra_engine_t *e, const plan_t *p, bool most, dra_arena_
         if (!e->bcount[b])
             continue;
         if (b != last) {
+            /* the bucket's admitted nodes in node order: leapfrog the bucket's bitset and the
+             * index (plan_next), each jumping to the other's next position */
             for (uint32_t n = bucket_next(e, b, 0); n != NONE; n = bucket_next(e, b, n + 1)) {
-                if (!plan_admits(e, p, n) || !res_fits(e, p, n))
+                uint32_t m = plan_next(e, p, n);
+                while (m != n && m != NONE) {
+                    n = bucket_next(e, b, m);
+                    if (n == NONE)
+                        break;
+                    m = plan_next(e, p, n);
+                }
+                if (m == NONE || n == NONE)
+                    break;
+                if (!res_fits(e, p, n))
                     continue;
                 int rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf);
                 if (rc)
@@ -1898,19 +2322,98 @@ void dra_engine_get_info(const dra_engine_t *e, dra_engine_info_t *out)
     memcpy(out->placements, e->placements, sizeof out->placements);
 }
 
+/* Row r counts for s, recomputed from the state (availability, and the capacity its shares left
+ * as the state aggregates it). */
+static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
+{
+    if (!dra_bit_get(s->match, r) || !row_avail(e, r))
+        return false;
+    if (!s->capbody)
+        return true;
+    const dra_device_t *d = e->t->dev[r];
+    dra_aq_t x[64];
+    bool multi = row_multi(e, r) && d->ncaps <= 64;
+    for (uint32_t c = 0; multi && c < d->ncaps; c++)
+        if (!dra_alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
+                                    d->caps[c].name, &x[c]))
+            x[c] = 0;
+    return dra_cap_fits(s->capbody, d, multi ? x : NULL, NULL, e->beh.bugs) == 1;
+}
+
+/* dra_engine_check for a capacity signature: its fit bits and counts recomputed from the state
+ * (the largest group of one value for a matchAttribute variant), and its tree. */
+static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t len)
+{
+    const sig_t *s = &e->sigs[i];
+    for (uint32_t r = 0; r < e->t->nrows; r++)
+        if (dra_bit_get(s->match, r) && e->av[r] &&
+            dra_bit_get(s->cfit, r) != counts_fresh(e, s, r)) {
+            snprintf(why, len, "signature %u row %u: capacity fit stale", i, r);
+            return false;
+        }
+    int32_t sh = 0;
+    for (uint32_t r = e->t->shared_begin; r < e->t->nrows; r++)
+        sh += counts_fresh(e, s, r) && (s->attr == NONE || has_attr(e, s, r));
+    if (sh != s->shcnt) {
+        snprintf(why, len, "signature %u: %d fitting shared, summary %d", i, sh, s->shcnt);
+        return false;
+    }
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        uint32_t tn = e->tnode[n];
+        int32_t c = 0;
+        for (uint32_t r = tn == NONE ? 0 : e->t->nodes[tn].begin;
+             tn != NONE && r < e->t->nodes[tn].end; r++) {
+            if (!counts_fresh(e, s, r) || (s->attr != NONE && s->grp[r] < 0))
+                continue;
+            if (s->attr == NONE) {
+                c++;
+                continue;
+            }
+            int32_t g = 0;
+            for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)
+                g += s->grp[q] == s->grp[r] && counts_fresh(e, s, q);
+            c = g > c ? g : c;
+        }
+        if (c != s->cnt[n] || s->tree[e->P + n] != leaf_value(e, s, n)) {
+            snprintf(why, len, "signature %u node %u: %d fitting, summary %d", i, n, c, s->cnt[n]);
+            return false;
+        }
+    }
+    for (uint32_t k = 1; k < e->P; k++)
+        if (s->tree[k] != (s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1])) {
+            snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
+            return false;
+        }
+    return true;
+}
+
 bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
 {
     for (uint32_t r = 0; r < e->t->nrows; r++) {
+        /* use counts the results committed on the row: exclusive allocations and, with
+         * DRAConsumableCapacity, the shares of a multi-allocatable device */
         uint32_t x = dra_alloc_state_exclusive(e->state, row_driver(e, r), row_pool(e, r),
                                                row_device(e, r));
+        if (row_multi(e, r))
+            x += dra_alloc_state_shares(e->state, row_driver(e, r), row_pool(e, r),
+                                        row_device(e, r));
         if (x != e->use[r]) {
-            snprintf(why, len, "row %u (%s/%s/%s): %u exclusive allocations, engine has %u", r,
+            snprintf(why, len, "row %u (%s/%s/%s): %u allocations and shares, engine has %u", r,
                      row_driver(e, r), row_pool(e, r), row_device(e, r), x, e->use[r]);
+            return false;
+        }
+        if (e->nall && (bool)e->bk[r] != row_blocked(e, r)) {
+            snprintf(why, len, "row %u: blocked flag stale", r);
             return false;
         }
     }
     for (uint32_t i = 0; i < e->nsigs; i++) {
         const sig_t *s = &e->sigs[i];
+        if (s->capbody) {
+            if (!check_cap_sig(e, i, why, len))
+                return false;
+            continue;
+        }
         int32_t sh = 0;
         for (uint32_t n = 0; n < e->nnodes; n++) {
             int32_t c = 0;
@@ -1929,6 +2432,17 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                         g += s->grp[q] == s->grp[r] && dra_bit_get(s->match, q) && row_avail(e, q) &&
                              a->kind[q] != DRA_ATTR_NONE;
                     c = g > c ? g : c;
+                }
+            }
+            if (s->all) {
+                int32_t b = 0;
+                for (uint32_t r = tn == NONE ? 0 : e->t->nodes[tn].begin;
+                     tn != NONE && r < e->t->nodes[tn].end; r++)
+                    b += !s->noblk && dra_bit_get(s->match, r) && row_blocked(e, r);
+                if (b != s->blk[n]) {
+                    snprintf(why, len, "signature %u node %u: %d blocked All members, summary %d",
+                             i, n, b, s->blk[n]);
+                    return false;
                 }
             }
             if (c != s->cnt[n] || s->tree[e->P + n] != leaf_value(e, s, n)) {

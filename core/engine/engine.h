@@ -11,27 +11,58 @@
  * Each selector is lowered to column predicates (dra_lower_compile / dra_lower_eval, kernels
  * picked at run time) where it lowers, else evaluated by the interpreter row by row.
  *
- * Summaries, per signature and model node: the number of matching rows in the node's range that
- * are available, whether the range holds an error row, and the same two facts for the shared
- * (network-attached) range. Available = free (not exclusively allocated, or multi-allocatable)
- * and, for partitionable devices (DRAPartitionableDevices on), every counter it consumes has that
- * much left in its counter set (consumption of exclusively allocated devices is tracked per
- * counter on commit and release, so what is left is never underestimated). A request for k
- * devices can only be satisfied on a node whose available matching devices in its range plus the
- * shared range number at least k: the exact search only ever picks free devices that pass every
- * selector and fit their counters, from the node's own slices or from shared slices. A request in
- * the scope of a matchAttribute constraint (scalar attribute columns) uses the largest number of
- * available matching devices of the node that share one value of the attribute instead (e.g. an
- * NVLink clique or a PCIe root; devices without the attribute cannot join), plus the shared ones
- * that have it. Each is a NECESSARY condition; taints, other constraints, capacity and node
- * selectors of shared slices can only reject more (the multi-allocatable devices' spare
- * capacity is not summarized: such devices always count as available). So
- * skipping a node that fails it cannot change a decision, provided the exact allocator would
- * have answered Unsatisfiable there (and not NodeFailure or Fatal): nodes where that is not
- * certain are "hazard" nodes and always go to the exact allocator (see below). Summaries are
- * updated on dra_engine_commit / dra_engine_release: O(devices in the result * signatures) plus
- * O(log nodes) per changed count, plus, for a partitionable device, a re-check of the devices
- * sharing its counter sets and, for matchAttribute summaries, of the node's value groups.
+ * Summaries, per signature and model node: the number of matching rows in the node's range that are
+ * available, whether the range holds an error row, and the same two facts for the shared
+ * (network-attached) range. Available = free (not exclusively allocated, or multi-allocatable) and,
+ * for partitionable devices (DRAPartitionableDevices on), every counter it consumes has that much
+ * left in its counter set (consumption of exclusively allocated devices is tracked per counter on
+ * commit and release, so what is left is never underestimated); a multi-allocatable device
+ * (DRAConsumableCapacity) is not held to its counters, which the search skips while it has capacity
+ * in use. A request for k devices can only be satisfied on a node whose available matching devices
+ * in its range plus the shared range number at least k: the exact search only ever picks free
+ * devices that pass every selector and fit their counters, from the node's own slices or from
+ * shared slices. A request in the scope of a matchAttribute constraint (scalar attribute columns)
+ * uses the largest number of available matching devices of the node that share one value of the
+ * attribute instead (e.g. an NVLink clique or a PCIe root; devices without the attribute cannot
+ * join), plus the shared ones that have it. A request that asks for consumable capacity
+ * (DRAConsumableCapacity) uses a capacity signature, per (selectors, capacity requests): a row
+ * counts only while the request's capacity fits what the device's shares left (dra_cap_fits against
+ * the state's aggregated consumption, re-read when a result of the row is committed or released;
+ * the search's own capacity check adds the shares of the same call, so it can only reject more).
+ * Each is a NECESSARY condition; taints, other constraints and node selectors of shared slices can
+ * only reject more. So skipping a node that fails it cannot change a decision, provided the exact
+ * allocator would have answered Unsatisfiable there (and not NodeFailure or Fatal): nodes where
+ * that is not certain are "hazard" nodes and always go to the exact allocator (see below).
+ * Summaries are updated on dra_engine_commit / dra_engine_release: O(devices in the result *
+ * signatures) plus one state lookup per capacity of a multi-allocatable device in the result (with
+ * capacity signatures) plus O(log nodes) per changed count, plus, for a partitionable device, a
+ * re-check of the devices sharing its counter sets and, for matchAttribute summaries, of the node's
+ * value groups.
+ *
+ * allocationMode All (DRA-SEMANTICS 2.8): the request's set is every selectable device the node
+ * sees (its range plus shared slices that select it), fixed before the search; each must then be
+ * allocated, so the request fails when one of them is exclusively allocated or consumes a
+ * counter with too little left (multi-allocatable devices are never counted so: their counters
+ * are not checked while they have capacity in use), and when the set is empty. The All
+ * signature of a request without adminAccess therefore admits node n only when no matching row
+ * of n's range is such a "blocked" row (counted per node, blk) and at least one available
+ * matching row is in n's range or the shared range. A row counts as a certain
+ * member of the set only when nothing else can leave it out: no binding conditions with the
+ * feature off, and with DRAConsumableCapacity a capacity that passes the static check of a
+ * request without capacity (the snapshot's check also subtracts capacity in use: rows with
+ * capacities do not count); a request that asks for capacity has no blocked rows. Shared rows are
+ * never blocked rows (a shared slice may not select the node). Beside an All request (exactly,
+ * without adminAccess or capacity), the other requests of the pod cannot take a device of its
+ * set (the All request fails on a device already taken, and takes its set): their signatures
+ * drop the certain non-multi-allocatable members of the All set from the node ranges ("excl"
+ * signatures; their error rows include the All signature's). So "All of class a, plus one more
+ * of class a" is rejected on every node without an exact call. adminAccess All has no condition.
+ * Claims where All could end in Fatal for reasons the summaries do not see stay brute force: a
+ * constraint in the claim (a violated constraint is Fatal under All), a claim whose requests
+ * could take more than 32 devices (the All set counted as the node's matching rows plus the
+ * shared ones), and every plan with an All request in a cluster with a pool that an All request
+ * might find incomplete from some node (NodeFailure up front; Fatal in the snapshot): a pool is
+ * safe when it is not a hazard pool and its slices all name one node or are all for all nodes.
  *
  * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
  * claim's signatures (errors must surface where upstream's search reaches them); a node that
@@ -39,7 +70,7 @@
  * duplicate counter sets, consumption of an unknown counter set, slice count mismatch), or whose
  * node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
- * allocator): a request with allocationMode All or an unknown mode, a count outside 1..32, a
+ * allocator): a request with an unknown mode (allocationMode All: above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
  * empty constraint, more than 32 devices in all, and every claim when model node names repeat.
  *

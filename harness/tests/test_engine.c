@@ -4,7 +4,10 @@
  * (matchAttribute) and placement moves on; a CEL runtime error on a node without matching
  * devices still surfaces where the reference placement reaches it; an invalid pool is a hazard
  * node (NodeFailure as the reference); counters of partitionable devices shrink the summaries;
- * pods' cpu / memory requests against the nodes' allocatable decide the node.
+ * pods' cpu / memory requests against the nodes' allocatable decide the node; allocationMode
+ * All skips nodes where a device of its set is in use or out of counters, and the requests
+ * beside it skip nodes whose only devices are in its set; a request for consumable capacity
+ * skips nodes whose multi-allocatable devices have too little capacity left.
  * Every decision is compared with the brute-force reference placement, under every policy. */
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +521,365 @@ static void test_node_resources(void)
     fx_fini(&x);
 }
 
+/* allocationMode All (DRA-SEMANTICS 2.8): the request takes every selectable device the node
+ * sees and fails when one of them is in use or does not fit its counters, or when there is none.
+ * n1 {d1 x, d2 x}, n2 {d1 x, d2 y}, n3 {d1 x}. */
+static const char k_all[] =
+    NODE("n1") NODE("n2") NODE("n3") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" DEV("d1", "x") ", " DEV("d2", "x") "]")
+    SLICE("s2", "n2", "[" DEV("d1", "x") ", " DEV("d2", "y") "]")
+    SLICE("s3", "n3", "[" DEV("d1", "x") "]")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("all", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All}}]}")
+    CLAIM("allplus", "{requests: [{name: all, exactly: {deviceClassName: a, allocationMode: All}},"
+                     " {name: more, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("allx", "{requests: [{name: all, exactly: {deviceClassName: a, allocationMode: All,"
+                  " selectors: [{cel: {expression: 'device.attributes[\"drv\"].model == \"x\"'}}]}},"
+                  " {name: more, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: every, deviceClassName: a,"
+                  " allocationMode: All}, {name: single, deviceClassName: a, count: 1}]}]}")
+    CLAIM("admin", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All,"
+                   " adminAccess: true}}]}")
+    CLAIM("pair", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All}}],"
+                  " constraints: [{matchAttribute: drv/model}]}");
+
+static void every_policy(fx_t *x, const uint32_t *ps, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        all_policies_agree(x, ps[i]);
+}
+
+static void test_all_mode_partially_used_nodes(void)
+{
+    fx_t x;
+    fx_init(&x, k_all, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t one = plan(&x, "one"), all = plan(&x, "all"), allplus = plan(&x, "allplus"),
+             allx = plan(&x, "allx"), prio = plan(&x, "prio"), admin = plan(&x, "admin"),
+             pair = plan(&x, "pair");
+    const uint32_t ps[] = {one, all, allplus, allx, prio, admin, pair};
+    CHECK(dra_engine_plan_indexed(x.e, all));
+    CHECK(dra_engine_plan_indexed(x.e, allplus));
+    CHECK(dra_engine_plan_indexed(x.e, allx));
+    CHECK(dra_engine_plan_indexed(x.e, prio));
+    CHECK(dra_engine_plan_indexed(x.e, admin));
+    CHECK(!dra_engine_plan_indexed(x.e, pair)); /* a constraint violation would be Fatal */
+    for (uint32_t n = 0; n < 3; n++)
+        CHECK(dra_engine_admits(x.e, all, n));
+    every_policy(&x, ps, sizeof ps / sizeof ps[0]);
+    /* All of class a plus one more of it: the All set holds every device of the class, nothing
+     * is left for the second request on any node: rejected without an exact call */
+    dra_engine_result_t r = place(&x, allplus, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_EQ_U64(r.path, DRA_ENGINE_PATH_REJECT);
+    /* All of the x devices plus one more: only n2 has a device outside the All set */
+    CHECK(!dra_engine_admits(x.e, allx, 0));
+    CHECK(dra_engine_admits(x.e, allx, 1));
+    CHECK(!dra_engine_admits(x.e, allx, 2));
+    r = place(&x, allx, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+
+    /* one device of n1 in use: All cannot succeed there */
+    dra_arena_t keep[2];
+    dra_arena_init(&keep[0], 0);
+    dra_arena_init(&keep[1], 0);
+    dra_engine_result_t u = place_into(&x, one, DRA_ENGINE_FIRST_FIT, 0, &keep[0]);
+    CHECK_EQ_U64(u.node, 0);
+    CHECK_OK(dra_engine_commit(x.e, u.node, u.allocations, u.n));
+    check_summaries(&x);
+    CHECK(!dra_engine_admits(x.e, all, 0));
+    CHECK(dra_engine_admits(x.e, all, 1));
+    CHECK(dra_engine_admits(x.e, admin, 0)); /* adminAccess takes allocated devices */
+    CHECK(dra_engine_admits(x.e, prio, 0));  /* the fallback alternative fits on n1 */
+    r = place(&x, all, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    r = place(&x, prio, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 0);
+    r = place(&x, admin, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 0);
+    every_policy(&x, ps, sizeof ps / sizeof ps[0]);
+    /* All on n2 too: n3 is the only candidate */
+    dra_engine_result_t v = place_into(&x, all, DRA_ENGINE_FIRST_FIT, 0, &keep[1]);
+    CHECK_EQ_U64(v.node, 1);
+    CHECK_OK(dra_engine_commit(x.e, v.node, v.allocations, v.n));
+    check_summaries(&x);
+    CHECK(!dra_engine_admits(x.e, all, 1));
+    CHECK(!dra_engine_admits(x.e, allx, 1));
+    r = place(&x, all, DRA_ENGINE_BEST_FIT, 0);
+    CHECK_EQ_U64(r.node, 2);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    every_policy(&x, ps, sizeof ps / sizeof ps[0]);
+    /* release: n1 admits again */
+    CHECK_OK(dra_engine_release(x.e, u.node, u.allocations, u.n));
+    CHECK(dra_engine_admits(x.e, all, 0));
+    check_summaries(&x);
+    every_policy(&x, ps, sizeof ps / sizeof ps[0]);
+    CHECK_OK(dra_engine_release(x.e, v.node, v.allocations, v.n));
+    check_summaries(&x);
+    dra_arena_fini(&keep[0]);
+    dra_arena_fini(&keep[1]);
+    fx_fini(&x);
+}
+
+/* Partitionable devices on n1: 8Gi of counters, wide (6Gi) and narrow (4Gi); n2 has a plain
+ * narrow device. With wide in use, narrow is free but does not fit its counters: All of the
+ * narrow devices cannot succeed on n1. */
+static const char k_all_counters[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices:\n"
+    "  - {name: wide, attributes: {model: {string: w}},\n"
+    "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
+    "  - {name: narrow, attributes: {model: {string: n}},\n"
+    "     consumesCounters: [{counterSet: set, counters: {mem: {value: 4Gi}}}]}\n---\n"
+    SLICE("s2", "n2", "[" DEV("narrow", "n") "]")
+    CLAIM("wide", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"
+                  " [{cel: {expression: 'device.attributes[\"drv\"].model == \"w\"'}}]}}]}")
+    CLAIM("narrow", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All,"
+                    " selectors: [{cel: {expression: 'device.attributes[\"drv\"].model == \"n\"'}}]}}]}");
+
+static void test_all_mode_counters(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_all_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t wide = plan(&x, "wide"), narrow = plan(&x, "narrow");
+    const uint32_t ps[] = {wide, narrow};
+    CHECK(dra_engine_plan_indexed(x.e, narrow));
+    CHECK(dra_engine_admits(x.e, narrow, 0));
+    every_policy(&x, ps, 2);
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t w = place_into(&x, wide, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(w.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(w.node, 0);
+    if (w.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_OK(dra_engine_commit(x.e, w.node, w.allocations, w.n));
+        check_summaries(&x);
+        CHECK(!dra_engine_admits(x.e, narrow, 0));
+        dra_engine_result_t r = place(&x, narrow, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.node, 1);
+        CHECK_EQ_U64(r.exact_calls, 1);
+        every_policy(&x, ps, 2);
+        CHECK_OK(dra_engine_release(x.e, w.node, w.allocations, w.n));
+        CHECK(dra_engine_admits(x.e, narrow, 0));
+        check_summaries(&x);
+    }
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
+/* A pool whose two slices are on two nodes is incomplete from each of them before 1.35: an All
+ * request fails there up front (NodeFailure; Fatal in the snapshot), whatever the summaries say.
+ * Plans with an All request stay brute force in such a cluster, and decide as the reference. */
+static const char k_all_split[] =
+    NODE("n1") NODE("n2") NODE("n3") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: half-1}\n"
+    "spec:\n  driver: drv\n  pool: {name: split, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices: [{name: d1}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: half-2}\n"
+    "spec:\n  driver: drv\n  pool: {name: split, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n2\n  devices: [{name: d2}]\n---\n"
+    SLICE("s3", "n3", "[{name: d1}]")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("all", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All}}]}");
+
+static void test_all_mode_split_pool(void)
+{
+    static const dra_release_t rels[] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36};
+    for (size_t i = 0; i < 3; i++) {
+        fx_t x;
+        fx_init(&x, k_all_split, rels[i]);
+        if (!x.ok) {
+            fx_fini(&x);
+            return;
+        }
+        uint32_t one = plan(&x, "one"), all = plan(&x, "all");
+        CHECK(dra_engine_plan_indexed(x.e, one));
+        CHECK(!dra_engine_plan_indexed(x.e, all));
+        const uint32_t ps[] = {one, all};
+        every_policy(&x, ps, 2);
+        dra_engine_result_t r = place(&x, all, DRA_ENGINE_FIRST_FIT, 0);
+        if (rels[i] == DRA_RELEASE_1_34)
+            CHECK(r.kind != DRA_OUTCOME_ALLOCATED || r.node == 2);
+        fx_fini(&x);
+    }
+}
+
+/* Consumable capacity (DRAConsumableCapacity): n1 and n2 each have one multi-allocatable device
+ * with 10Gi of memory; a request for 6Gi fits once per device. After a share of n1's device the
+ * capacity left (4Gi) is short: the capacity summary skips n1 (the availability summary alone
+ * admits a multi-allocatable device forever); a 3Gi request still fits there. */
+#define SHDEV(n) "{name: " n ", allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}}}"
+static const char k_cap[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" SHDEV("g") "]")
+    SLICE("s2", "n2", "[" SHDEV("g") "]")
+    CLAIM("six", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                 " capacity: {requests: {memory: 6Gi}}}}]}")
+    CLAIM("three", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                   " capacity: {requests: {memory: 3Gi}}}}]}")
+    CLAIM("plain", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}");
+
+/* Two multi-allocatable devices of one model on n1; a pair of 6Gi shares of one model. */
+#define SHDEVM(n) "{name: " n ", allowMultipleAllocations: true, attributes: {model: {string: x}},"    \
+                  " capacity: {memory: {value: 10Gi}}}"
+static const char k_cap_pair[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" SHDEVM("g1") ", " SHDEVM("g2") "]")
+    SLICE("s2", "n2", "[" SHDEVM("g1") ", " SHDEVM("g2") "]")
+    CLAIM("six", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                 " capacity: {requests: {memory: 6Gi}}}}]}")
+    CLAIM("pair", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2,"
+                  " capacity: {requests: {memory: 6Gi}}}}], constraints: [{matchAttribute: drv/model}]}");
+
+static void test_capacity_summary_groups(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_cap_pair, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t six = plan(&x, "six"), pair = plan(&x, "pair");
+    const uint32_t ps[] = {six, pair};
+    CHECK(dra_engine_admits(x.e, pair, 0));
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t h = place_into(&x, six, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(h.node, 0);
+    CHECK_OK(dra_engine_commit(x.e, h.node, h.allocations, h.n));
+    check_summaries(&x);
+    /* one device of the model group keeps 4Gi: the group has one device that fits */
+    CHECK(!dra_engine_admits(x.e, pair, 0));
+    dra_engine_result_t r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    every_policy(&x, ps, 2);
+    CHECK_OK(dra_engine_release(x.e, h.node, h.allocations, h.n));
+    CHECK(dra_engine_admits(x.e, pair, 0));
+    check_summaries(&x);
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
+static void test_capacity_summary(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t six = plan(&x, "six"), three = plan(&x, "three"), plain = plan(&x, "plain");
+    const uint32_t ps[] = {six, three, plain};
+    CHECK(dra_engine_plan_indexed(x.e, six));
+    every_policy(&x, ps, 3);
+    dra_arena_t keep[3];
+    dra_engine_result_t held[3];
+    for (int i = 0; i < 3; i++)
+        dra_arena_init(&keep[i], 0);
+    held[0] = place_into(&x, six, DRA_ENGINE_FIRST_FIT, 0, &keep[0]);
+    CHECK_EQ_U64(held[0].kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(held[0].node, 0);
+    CHECK_OK(dra_engine_commit(x.e, held[0].node, held[0].allocations, held[0].n));
+    check_summaries(&x);
+    CHECK(!dra_engine_admits(x.e, six, 0));
+    CHECK(dra_engine_admits(x.e, three, 0));
+    dra_engine_result_t r = place(&x, six, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    every_policy(&x, ps, 3);
+    /* n2 too: no node left for 6Gi, rejected without an exact call; 3Gi still fits on n1 */
+    held[1] = place_into(&x, six, DRA_ENGINE_FIRST_FIT, 0, &keep[1]);
+    CHECK_EQ_U64(held[1].node, 1);
+    CHECK_OK(dra_engine_commit(x.e, held[1].node, held[1].allocations, held[1].n));
+    r = place(&x, six, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    held[2] = place_into(&x, three, DRA_ENGINE_FIRST_FIT, 0, &keep[2]);
+    CHECK_EQ_U64(held[2].node, 0);
+    CHECK_OK(dra_engine_commit(x.e, held[2].node, held[2].allocations, held[2].n));
+    CHECK(!dra_engine_admits(x.e, three, 0)); /* 1Gi left */
+    check_summaries(&x);
+    every_policy(&x, ps, 3);
+    /* releases give the capacity back */
+    CHECK_OK(dra_engine_release(x.e, held[0].node, held[0].allocations, held[0].n));
+    CHECK(dra_engine_admits(x.e, three, 0));
+    CHECK(dra_engine_admits(x.e, six, 0)); /* the 3Gi share left 7Gi */
+    check_summaries(&x);
+    every_policy(&x, ps, 3);
+    CHECK_OK(dra_engine_release(x.e, held[2].node, held[2].allocations, held[2].n));
+    CHECK(dra_engine_admits(x.e, six, 0));
+    CHECK(!dra_engine_admits(x.e, six, 1)); /* n2's 6Gi share is still there */
+    CHECK_OK(dra_engine_release(x.e, held[1].node, held[1].allocations, held[1].n));
+    check_summaries(&x);
+    for (int i = 0; i < 3; i++)
+        dra_arena_fini(&keep[i]);
+    fx_fini(&x);
+}
+
+/* A multi-allocatable partitionable device: the search skips its counters while it has capacity
+ * in use, so its own consumption (counted once it is in use) must not make it unavailable: the
+ * second share goes to the same device. */
+static const char k_cap_counters[] =
+    NODE("n1") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices:\n"
+    "  - {name: m, allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}},\n"
+    "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n---\n"
+    CLAIM("share", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                   " capacity: {requests: {memory: 3Gi}}}}]}")
+    CLAIM("any", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}");
+
+static void test_multi_allocatable_counters(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t share = plan(&x, "share"), any = plan(&x, "any");
+    const uint32_t ps[] = {share, any};
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t h = place_into(&x, share, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(h.kind, DRA_OUTCOME_ALLOCATED);
+    if (h.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_OK(dra_engine_commit(x.e, h.node, h.allocations, h.n));
+        check_summaries(&x);
+        CHECK(dra_engine_admits(x.e, share, 0));
+        dra_engine_result_t r = place(&x, share, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        every_policy(&x, ps, 2);
+        CHECK_OK(dra_engine_release(x.e, h.node, h.allocations, h.n));
+        check_summaries(&x);
+    }
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -527,5 +889,11 @@ int main(void)
     RUN(test_invalid_pool_is_a_hazard);
     RUN(test_counters_shrink_summaries);
     RUN(test_node_resources);
+    RUN(test_all_mode_partially_used_nodes);
+    RUN(test_all_mode_counters);
+    RUN(test_all_mode_split_pool);
+    RUN(test_capacity_summary);
+    RUN(test_capacity_summary_groups);
+    RUN(test_multi_allocatable_counters);
     return check_summary();
 }
