@@ -42,21 +42,21 @@ typedef struct dra_cel_prog dra_cel_prog_t; /* opaque compiled program, arena-ow
 
 /* Compile (parse + check against the DRA `device` environment). DRA_ECOMPILE on a compile
  * error: diag->msg reads like upstream's compile error, diag->column is the 1-based position. */
-int dra_cel_compile(const char *src, size_t len, dra_arena_t *arena, dra_cel_prog_t **out,
+DRA_NODISCARD int dra_cel_compile(const char *src, size_t len, dra_arena_t *arena, dra_cel_prog_t **out,
                     dra_diag_t *diag);
 
 /* Evaluate against one device of the model (its driver is dev->slice->driver). Returns DRA_OK
  * and sets *match, or DRA_ERUNTIME / DRA_ECOST with the CEL runtime error text in diag (an error
  * is never `false`). scratch is reset by the callee to where it was on entry before returning. */
-int dra_cel_eval_device(const dra_cel_prog_t *p, const dra_model_t *m, const dra_device_t *dev,
+DRA_NODISCARD int dra_cel_eval_device(const dra_cel_prog_t *p, const dra_model_t *m, const dra_device_t *dev,
                         dra_arena_t *scratch, bool *match, dra_diag_t *diag);
 
 /* A cache of compiled programs keyed by expression text (one compile per distinct expression).
  * Compile errors are cached too (the same diag is returned on every get). */
 typedef struct dra_cel_cache dra_cel_cache_t;
-int dra_cel_cache_new(dra_cel_cache_t **out);
+DRA_NODISCARD int dra_cel_cache_new(dra_cel_cache_t **out);
 void dra_cel_cache_free(dra_cel_cache_t *c);
-int dra_cel_cache_get(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t **out,
+DRA_NODISCARD int dra_cel_cache_get(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t **out,
                       dra_diag_t *diag);
 
 /* ---- extras ------------------------------------------------------------------------------- */
@@ -82,13 +82,13 @@ void dra_cel_prog_refs(const dra_cel_prog_t *p, const dra_cel_ref_t **refs, uint
  * rejects a new selector whose estimate exceeds DRA_CEL_MAX_COST ("too complex, exceeds cost
  * limit"); the scheduler never checks it (evaluation has its own runtime budget). Not bit-exact
  * with cel-go. */
-int dra_cel_estimate_cost(const dra_cel_prog_t *p, uint64_t *max_cost);
+DRA_NODISCARD int dra_cel_estimate_cost(const dra_cel_prog_t *p, uint64_t *max_cost);
 
 /* Evaluate and render the result value (any type) as CEL-like text, for the CLI: "true",
  * "42", "\"abc\"", "[1, 2]". On DRA_OK *text is the value (allocated in out_arena, which is not
  * reset); on a runtime error, diag carries the message. The bool/non-bool check of DRA is
  * applied as in dra_cel_eval_device when *match is wanted; this call does not apply it. */
-int dra_cel_eval_device_text(const dra_cel_prog_t *p, const dra_model_t *m,
+DRA_NODISCARD int dra_cel_eval_device_text(const dra_cel_prog_t *p, const dra_model_t *m,
                              const dra_device_t *dev, dra_arena_t *out_arena, const char **text,
                              dra_diag_t *diag);
 

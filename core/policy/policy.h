@@ -74,7 +74,7 @@ typedef enum dra_pol_kind {
 /* "first-fit", "spread", "random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit",
  * "fgd" <-> kind. parse returns DRA_EINVAL for anything else. */
 const char *dra_pol_kind_name(dra_pol_kind_t k);
-int dra_pol_kind_parse(const char *s, dra_pol_kind_t *out);
+DRA_NODISCARD int dra_pol_kind_parse(const char *s, dra_pol_kind_t *out);
 
 /* What a pod asks for. num_gpu == 0: CPU-only (gpu_milli 0). num_gpu == 1 and gpu_milli < 1000:
  * a share of one GPU. Otherwise num_gpu whole GPUs (gpu_milli 1000). models: bit i set = GPU

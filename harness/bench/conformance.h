@@ -63,7 +63,7 @@ enum { DRA_CONF_PASS = 0, DRA_CONF_FAIL = 1, DRA_CONF_INVALID = 2 };
 
 /* Run the case in file path and print its PASS/FAIL line on out. Returns DRA_CONF_PASS,
  * DRA_CONF_FAIL or DRA_CONF_INVALID. */
-int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out);
+DRA_NODISCARD int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out);
 
 /* Read one manifest file ("-" = stdin) into m and its DeviceTaintRules into rules; a YAML error
  * both readers see is reported once in errs. Does not imply nodes (dra_model_imply_nodes after

@@ -551,7 +551,8 @@ int dra_cmd_validate(int argc, char **argv)
         /* counting only: the read above reported the walk's errors */
         dra_walk_t cw;
         dra_walk_init(&cw, dra_walk_manifest_suffixes);
-        (void)dra_walk_paths(&cw, paths, npaths, count_file, &vc.t.files, NULL);
+        if (dra_walk_paths(&cw, paths, npaths, count_file, &vc.t.files, NULL) == DRA_ENOMEM)
+            vc.t.files = 0; /* the count is only shown; a partial count is not */
         dra_walk_fini(&cw);
         dra_diag_list_fini(&errs);
         dra_model_fini(&m);
@@ -560,8 +561,9 @@ int dra_cmd_validate(int argc, char **argv)
         dra_progress_init(&vc.prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
         dra_walk_t w; /* owns the paths the walk errors name, until after they are reported */
         dra_walk_init(&w, dra_walk_manifest_suffixes);
-        if (pm == DRA_PROGRESS_BAR) /* counting only: the walk below reports its errors */
-            (void)dra_walk_paths(&w, paths, npaths, count_file, &vc.nfiles, NULL);
+        if (pm == DRA_PROGRESS_BAR && /* counting only: the walk below reports its errors */
+            dra_walk_paths(&w, paths, npaths, count_file, &vc.nfiles, NULL) != DRA_OK)
+            vc.nfiles = 0; /* no total: the bar shows a count without one */
         dra_diag_list_t werrs; /* a directory that cannot be walked, a loop, too deep */
         dra_diag_list_init(&werrs);
         int wrc = dra_walk_paths(&w, paths, npaths, validate_file, &vc, &werrs);

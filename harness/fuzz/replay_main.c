@@ -58,7 +58,8 @@ int main(int argc, char **argv)
     w.flat = 1;
     dra_diag_list_t errs;
     dra_diag_list_init(&errs);
-    (void)dra_walk_paths(&w, argv + 1, argc - 1, replay_one, &errors, &errs);
+    if (dra_walk_paths(&w, argv + 1, argc - 1, replay_one, &errors, &errs) != DRA_OK && !errs.count)
+        errors++; /* failed without naming a path (out of memory) */
     for (size_t i = 0; i < errs.count; i++) {
         char buf[DRA_DIAG_MSG_MAX + 256];
         fprintf(stderr, "replay: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));

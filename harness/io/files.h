@@ -56,7 +56,7 @@ DRA_NODISCARD int dra_cli_write_file_atomic(const char *path, const void *buf, s
 
 /* Flush and close stdout at the end of a command (main calls it once, after the command):
  * 0, or -1 after printing "drabench: cannot write standard output: REASON" to stderr. */
-int dra_cli_finish_stdout(void);
+DRA_NODISCARD int dra_cli_finish_stdout(void);
 
 /* Exit status for a DRA_E* code from loading inputs: DRA_EIO and DRA_ENOMEM are environment
  * errors (4), everything else (not found, parse, validation, limits) is invalid input (2). */

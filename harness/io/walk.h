@@ -53,7 +53,7 @@ void dra_walk_fini(dra_walk_t *w);
 
 /* Walk the n paths in order, calling fn for each file. Errors go to errs (may be NULL).
  * Returns DRA_OK or the first non-OK code (of the walk or of fn). */
-int dra_walk_paths(dra_walk_t *w, char *const *paths, int n, dra_walk_fn fn, void *ud,
+DRA_NODISCARD int dra_walk_paths(dra_walk_t *w, char *const *paths, int n, dra_walk_fn fn, void *ud,
                    dra_diag_list_t *errs);
 
 #endif /* DRA_WALK_H */
