@@ -82,6 +82,7 @@ struct lnode {
 };
 
 struct dra_lowered {
+    const dra_table_t *t; /* the table it was lowered against */
     lnode_t *root;
     uint32_t depth, nleaves;
     size_t nwords;
@@ -648,6 +649,7 @@ int dra_lower_compile(const dra_cel_prog_t *p, const dra_table_t *t, dra_arena_t
     if (n && !l)
         rc = DRA_ENOMEM;
     if (l) {
+        l->t = t;
         l->root = n;
         l->depth = maxdepth;
         l->nleaves = c.nleaves;
@@ -809,6 +811,7 @@ int dra_lower_eval_with(const dra_lowered_t *l, const dra_table_t *t, const dra_
 {
     if (!l || !t || !k || !match || !error)
         return DRA_EINVAL;
+    DRA_ASSERT_INTERNAL(l->t == t && l->nwords == dra_bitset_words(t->nrows_padded));
     ectx_t c = {.l = l, .t = t, .k = k, .nw = l->nwords};
     if (c.nw == 0)
         return DRA_OK;

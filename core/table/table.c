@@ -1098,6 +1098,11 @@ int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
     }
     dra_intern_fini(&b.dict);
     dra_arena_fini(&b.tmp);
+#if DRA_DEBUG >= 3
+    /* debug presets (gcc-debug): every table any test builds is checked against its model */
+    if (rc == DRA_OK && dra_table_check(b.t, diag) != DRA_OK)
+        rc = DRA_EINTERNAL;
+#endif
     if (rc != DRA_OK) {
         if (diag && diag->code == DRA_OK)
             dra_diag_set(diag, rc, NULL, 0, 0, "device table: %s", dra_strerror(rc));
@@ -1109,8 +1114,17 @@ int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
 
 /* ---- lookups -------------------------------------------------------------------------------- */
 
+/* The layout invariants every lookup relies on (cheap; the full list is dra_table_check). */
+DRA_UNUSED static bool layout_ok(const dra_table_t *t)
+{
+    return t && t->model && t->nrows_padded % DRA_TABLE_PAD == 0 && t->nrows <= t->nrows_padded &&
+           t->nrows_padded - t->nrows < DRA_TABLE_PAD && t->shared_begin <= t->nrows &&
+           (t->nqname_map == 0 || (t->attr_by_qname && t->cap_by_qname));
+}
+
 const dra_table_attr_t *dra_table_attr(const dra_table_t *t, uint32_t qname)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     if (!qname || qname >= t->nqname_map || !t->attr_by_qname[qname])
         return NULL;
     return &t->attrs[t->attr_by_qname[qname] - 1];
@@ -1118,6 +1132,7 @@ const dra_table_attr_t *dra_table_attr(const dra_table_t *t, uint32_t qname)
 
 const dra_table_cap_t *dra_table_cap(const dra_table_t *t, uint32_t qname)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     if (!qname || qname >= t->nqname_map || !t->cap_by_qname[qname])
         return NULL;
     return &t->caps[t->cap_by_qname[qname] - 1];
@@ -1135,6 +1150,8 @@ const dra_table_cap_t *dra_table_cap_by_name(const dra_table_t *t, const char *q
 
 uint32_t dra_table_str_find(const dra_table_t *t, const char *s, size_t len)
 {
+    DRA_ASSERT_INTERNAL(t && (s || len == 0));
+    DRA_ASSERT_INTERNAL((t->nstr_slots & (t->nstr_slots - 1)) == 0 && t->nstr_slots >= t->nstrs);
     if (!t->nstr_slots)
         return 0;
     uint32_t mask = t->nstr_slots - 1;
@@ -1147,11 +1164,13 @@ uint32_t dra_table_str_find(const dra_table_t *t, const char *s, size_t len)
 
 const char *dra_table_str(const dra_table_t *t, uint32_t id)
 {
+    DRA_ASSERT_INTERNAL(t && (t->nstrs == 0 || t->strs));
     return id && id <= t->nstrs ? t->strs[id] : NULL;
 }
 
 uint32_t dra_table_node_index(const dra_table_t *t, const char *name)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     if (!name)
         return DRA_TABLE_NONE;
     uint32_t id = dra_table_str_find(t, name, strlen(name));
@@ -1163,9 +1182,19 @@ uint32_t dra_table_node_index(const dra_table_t *t, const char *name)
     return DRA_TABLE_NONE;
 }
 
+DRA_UNUSED static bool vers_sorted(const dra_table_t *t)
+{
+    for (uint32_t i = 1; i < t->nvers; i++)
+        if (dra_semver_cmp(&t->vers[i - 1], &t->vers[i]) >= 0)
+            return false;
+    return true;
+}
+
 void dra_table_version_locate(const dra_table_t *t, const dra_semver_t *v, uint32_t *rank,
                               bool *exact)
 {
+    DRA_ASSERT_INTERNAL(t && v && rank && exact);
+    DRA_ASSERT_EXPENSIVE(vers_sorted(t)); /* the binary search needs strictly increasing ranks */
     /* largest k with vers[k-1] <= v */
     uint32_t lo = 0, hi = t->nvers;
     while (lo < hi) {
@@ -1196,6 +1225,7 @@ static void h_str(XXH3_state_t *st, const char *s)
 
 uint64_t dra_table_digest(const dra_table_t *t)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     XXH3_state_t st;
     XXH3_INITSTATE(&st);
     XXH3_64bits_reset(&st);
@@ -1485,6 +1515,7 @@ static int check_cap(const dra_table_t *t, const dra_table_cap_t *col, uint64_t 
 
 int dra_table_check(const dra_table_t *t, dra_diag_t *diag)
 {
+    DRA_ASSERT_INTERNAL(t && t->model);
     const dra_model_t *m = t->model;
     if (t->nrows_padded % DRA_TABLE_PAD || t->nrows_padded < t->nrows ||
         t->nrows_padded - t->nrows >= DRA_TABLE_PAD)

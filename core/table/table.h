@@ -140,6 +140,7 @@ typedef struct dra_table_cap {
 /* Code of row r in a dictionary-encoded column of width w (padding rows: 0). */
 static inline uint32_t dra_table_code_at(const void *code, uint8_t w, uint32_t r)
 {
+    DRA_ASSERT_INTERNAL(code && (w == 1 || w == 2 || w == 4));
     if (w == 1)
         return ((const uint8_t *)code)[r];
     if (w == 2)
@@ -218,7 +219,10 @@ DRA_NODISCARD int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_
                                   dra_diag_t *diag);
 
 /* Check every invariant listed above against the table and its model. DRA_EVALIDATE with the
- * first violation in diag. Cost O(rows * columns); meant for tests and DRA_DEBUG >= 3. */
+ * first violation in diag (DRA_ENOMEM if its scratch cannot be allocated). Cost O(rows *
+ * columns); meant for tests and debug builds: with DRA_DEBUG >= 3 (the gcc-debug preset)
+ * dra_table_build runs it on every table it builds and fails with DRA_EINTERNAL (the violation
+ * in diag) when it does not hold. */
 DRA_NODISCARD int dra_table_check(const dra_table_t *t, dra_diag_t *diag);
 
 /* XXH3-64 of the logical content (row order, strings as text, attribute and capacity values,
