@@ -521,7 +521,8 @@ static int dhash_put(builder_t *b, dhash_t *h, uint32_t col, uint8_t kind, int64
         h->cap *= 2;
     }
     dent_t *en = &h->ents[h->n];
-    *en = (dent_t){.val = val, .q = q, .rep = rep, .col = col, .code = ++h->ncol[col], .kind = kind};
+    *en = (dent_t){
+        .val = val, .q = q, .rep = rep, .col = col, .code = ++h->ncol[col], .kind = kind};
     h->slots[i] = ++h->n;
     h->last[col] = h->n;
     *code = en->code;
@@ -637,7 +638,8 @@ static int list_index(builder_t *b, lhash_t *lh, uint32_t c, uint8_t k, const in
         if (lh->hv[i] != hv || lh->col[i] != c || lh->kind[i] != k)
             continue;
         const dra_table_list_t *l = &col->lists[lh->idx[i]];
-        if (l->len == len && (len == 0 || !memcmp(&col->lvals[l->off], elems, len * sizeof *elems))) {
+        if (l->len == len &&
+            (len == 0 || !memcmp(&col->lvals[l->off], elems, len * sizeof *elems))) {
             *out = lh->idx[i];
             return DRA_OK;
         }
@@ -1032,7 +1034,8 @@ static int build_caps(builder_t *b)
             col->code = col_alloc(b, np, col->width);
             col->dunits = col_alloc(b, (size_t)col->ndict + 1, sizeof *col->dunits);
             col->dq = col_alloc(b, (size_t)col->ndict + 1, sizeof *col->dq);
-            col->dinexact = col_alloc(b, dra_bitset_words((size_t)col->ndict + 1), sizeof(uint64_t));
+            col->dinexact =
+                col_alloc(b, dra_bitset_words((size_t)col->ndict + 1), sizeof(uint64_t));
             if (!col->code || !col->dunits || !col->dq || !col->dinexact)
                 return DRA_ENOMEM;
         }

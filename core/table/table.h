@@ -60,10 +60,12 @@
  *
  * Ownership: everything lives in the arena given to dra_table_build, which must outlive the
  * table; the table keeps a pointer to the model (for device pointers and qname lookups), which
- * must outlive it too. Errors: DRA_ENOMEM, DRA_ELIMIT (more than 2^31 rows), DRA_EINVAL.
+ * must outlive it too. Errors: DRA_ENOMEM, DRA_ELIMIT (more than 2^31 rows), DRA_EINVAL,
+ * DRA_EINTERNAL (only with DRA_DEBUG >= 3: the built table fails dra_table_check).
  * Cost: build is O(devices * attributes + V log V) for V distinct versions and dictionary
  * entries; lookups are O(1) (names: one hash). Memory: `bytes` counts every per-row array and
- * bitset and every dictionary (see DESIGN §4.1 for the figures of the built-in fleets). Thread safety: a built table is immutable; read it from any thread.
+ * bitset and every dictionary (fleet-5k: 93.2 B/device, fleet-50k: 95.1; README "Performance").
+ * Thread safety: a built table is immutable; read it from any thread.
  */
 #ifndef DRA_TABLE_H
 #define DRA_TABLE_H

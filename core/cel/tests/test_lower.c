@@ -699,7 +699,8 @@ static void test_wide_dictionaries(void)
 {
     static const char *exprs[] = {
         "device.attributes[\"w.example.com\"].v >= 300",
-        "device.attributes[\"w.example.com\"].v == 17 || device.attributes[\"w.example.com\"].v in [5, 699, 70000]",
+        "device.attributes[\"w.example.com\"].v == 17 || "
+        "device.attributes[\"w.example.com\"].v in [5, 699, 70000]",
         "device.attributes[\"w.example.com\"].s == \"s-123\"",
         "device.attributes[\"w.example.com\"].s in [\"s-1\", \"s-399\", \"nope\"]",
         "device.attributes[\"w.example.com\"].ver.compareTo(semver(\"1.150.0\")) < 0",
