@@ -410,7 +410,8 @@ static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_si
 
 /* One dictionary entry while building: (column, kind, value), for capacities also the model
  * quantity (inexact values are told apart by representation). Codes are provisional (order of
- * first appearance) until dhash_finish sorts each column and renumbers. */
+ * first appearance) until dhash_finish sorts each column and renumbers. The first pass over the
+ * devices records each value's entry index; the second writes the entries' final codes. */
 typedef struct dent {
     int64_t val;
     const dra_quantity_t *q;   /* key: inexact capacity value (by representation), else NULL */
@@ -419,15 +420,16 @@ typedef struct dent {
     uint8_t kind;
 } dent_t;
 
+#define DHASH_MEMO 32
+
 typedef struct dhash {
     dent_t *ents;
     uint32_t n, cap;
     uint32_t *slots; /* entry index + 1, open addressing, power of two */
     uint32_t nslots;
     uint32_t *ncol;  /* entries per column */
-    uint32_t *last;  /* per column: entry index + 1 of the last hit (values repeat in runs) */
+    uint32_t *memo;  /* per column DHASH_MEMO slots: entry index + 1 of a recent value */
     uint32_t ncols;
-    bool frozen; /* after dhash_finish: lookups only */
     bool caps;   /* capacity dictionaries: sort by exact value */
 } dhash_t;
 
@@ -440,7 +442,7 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 33);
 }
 
-static bool same_repr(const dra_quantity_t *a, const dra_quantity_t *b)
+static inline bool same_repr(const dra_quantity_t *a, const dra_quantity_t *b)
 {
     if (!a || !b)
         return a == b;
@@ -455,7 +457,7 @@ static uint64_t dent_hash(uint32_t col, uint8_t kind, int64_t val, const dra_qua
     return h;
 }
 
-static bool dent_eq(const dent_t *e, uint32_t col, uint8_t kind, int64_t val,
+static inline bool dent_eq(const dent_t *e, uint32_t col, uint8_t kind, int64_t val,
                     const dra_quantity_t *q)
 {
     return e->col == col && e->kind == kind && e->val == val && same_repr(e->q, q);
@@ -470,8 +472,8 @@ static int dhash_init(builder_t *b, dhash_t *h, uint32_t ncols)
     h->ents = dra_arena_alloc(&b->tmp, h->cap * sizeof *h->ents, 8);
     h->slots = dra_arena_calloc(&b->tmp, h->nslots, sizeof *h->slots, 8);
     h->ncol = dra_arena_calloc(&b->tmp, ncols + 1, sizeof *h->ncol, 8);
-    h->last = dra_arena_calloc(&b->tmp, ncols + 1, sizeof *h->last, 8);
-    return h->ents && h->slots && h->ncol && h->last ? DRA_OK : DRA_ENOMEM;
+    h->memo = dra_arena_calloc(&b->tmp, ((size_t)ncols + 1) * DHASH_MEMO, sizeof *h->memo, 8);
+    return h->ents && h->slots && h->ncol && h->memo ? DRA_OK : DRA_ENOMEM;
 }
 
 static int dhash_grow(builder_t *b, dhash_t *h)
@@ -492,26 +494,21 @@ static int dhash_grow(builder_t *b, dhash_t *h)
     return DRA_OK;
 }
 
-/* Code of (col, kind, val, q): found, or added (before dhash_finish). */
-static int dhash_put(builder_t *b, dhash_t *h, uint32_t col, uint8_t kind, int64_t val,
-                     const dra_quantity_t *q, const dra_quantity_t *rep, uint32_t *code)
+/* Entry index of (col, kind, val, q): found, or added. The memo probe is inline (it answers
+ * nearly every call: most columns hold a few values); the table probe is not. */
+static DRA_NOINLINE int dhash_put_slow(builder_t *b, dhash_t *h, uint32_t col, uint8_t kind,
+                                       int64_t val, const dra_quantity_t *q,
+                                       const dra_quantity_t *rep, uint32_t *memo, uint32_t *ent)
 {
-    uint32_t last = h->last[col];
-    if (last && dent_eq(&h->ents[last - 1], col, kind, val, q)) {
-        *code = h->ents[last - 1].code;
-        return DRA_OK;
-    }
     uint32_t mask = h->nslots - 1;
     uint32_t i = (uint32_t)dent_hash(col, kind, val, q) & mask;
     for (uint32_t e; (e = h->slots[i]) != 0; i = (i + 1) & mask) {
         if (dent_eq(&h->ents[e - 1], col, kind, val, q)) {
-            h->last[col] = e;
-            *code = h->ents[e - 1].code;
+            *memo = e;
+            *ent = e - 1;
             return DRA_OK;
         }
     }
-    if (h->frozen)
-        return DRA_EINTERNAL;
     if (h->n == h->cap) {
         dent_t *ne = dra_arena_realloc(&b->tmp, h->ents, (size_t)h->cap * sizeof *ne,
                                        (size_t)h->cap * 2 * sizeof *ne, 8);
@@ -520,15 +517,27 @@ static int dhash_put(builder_t *b, dhash_t *h, uint32_t col, uint8_t kind, int64
         h->ents = ne;
         h->cap *= 2;
     }
-    dent_t *en = &h->ents[h->n];
-    *en = (dent_t){
+    h->ents[h->n] = (dent_t){
         .val = val, .q = q, .rep = rep, .col = col, .code = ++h->ncol[col], .kind = kind};
     h->slots[i] = ++h->n;
-    h->last[col] = h->n;
-    *code = en->code;
+    *memo = h->n;
+    *ent = h->n - 1;
     if ((uint64_t)h->n * 2 > h->nslots)
         return dhash_grow(b, h);
     return DRA_OK;
+}
+
+static inline int dhash_put(builder_t *b, dhash_t *h, uint32_t col, uint8_t kind, int64_t val,
+                            const dra_quantity_t *q, const dra_quantity_t *rep, uint32_t *ent)
+{
+    uint32_t *memo = &h->memo[(size_t)col * DHASH_MEMO +
+                              (((uint64_t)val * 0x9e3779b97f4a7c15ull) >> 59 ^ kind) %
+                                  DHASH_MEMO];
+    if (*memo && dent_eq(&h->ents[*memo - 1], col, kind, val, q)) {
+        *ent = *memo - 1;
+        return DRA_OK;
+    }
+    return dhash_put_slow(b, h, col, kind, val, q, rep, memo, ent);
 }
 
 static int cmp_dent(const void *x, const void *y)
@@ -570,9 +579,6 @@ static int dhash_finish(builder_t *b, dhash_t *h)
         k = e > 0 && order[e - 1]->col == order[e]->col ? k + 1 : 1;
         ((dent_t *)order[e])->code = k;
     }
-    for (uint32_t c = 0; c < h->ncols; c++)
-        h->last[c] = 0;
-    h->frozen = true;
     return DRA_OK;
 }
 
@@ -625,9 +631,9 @@ static int lhash_grow(builder_t *b, lhash_t *lh)
     return DRA_OK;
 }
 
-/* List index of elems[0..len) of kind k in column c: found, or appended when `add`. */
+/* List index of elems[0..len) of kind k in column c: found, or appended. */
 static int list_index(builder_t *b, lhash_t *lh, uint32_t c, uint8_t k, const int64_t *elems,
-                      uint32_t len, bool add, uint32_t *out)
+                      uint32_t len, uint32_t *out)
 {
     dra_table_attr_t *col = &b->t->attrs[c];
     if (!lh->nslots && lhash_grow(b, lh) != DRA_OK)
@@ -644,8 +650,6 @@ static int list_index(builder_t *b, lhash_t *lh, uint32_t c, uint8_t k, const in
             return DRA_OK;
         }
     }
-    if (!add)
-        return DRA_EINTERNAL;
     dra_table_list_t *l = &col->lists[col->nlists];
     l->off = col->nlvals;
     l->len = len;
@@ -663,10 +667,10 @@ static int list_index(builder_t *b, lhash_t *lh, uint32_t c, uint8_t k, const in
 }
 
 /* The dictionary value of an attribute (see dra_table_attr_t.dval); *bad when a version in it
- * does not parse. Lists are deduplicated (added in pass A, found in pass B). */
+ * does not parse. Lists are deduplicated. */
 static int attr_value(builder_t *b, lhash_t *lh, uint32_t c, const dra_attr_t *at,
                       const uint32_t *rank_of_sid, const uint8_t *ver_state, int64_t *elems,
-                      bool add, int64_t *v, bool *bad)
+                      int64_t *v, bool *bad)
 {
     *v = 0;
     switch ((dra_attr_kind_t)at->kind) {
@@ -700,7 +704,7 @@ static int attr_value(builder_t *b, lhash_t *lh, uint32_t c, const dra_attr_t *a
             }
         }
         uint32_t idx = 0;
-        int rc = list_index(b, lh, c, at->kind, elems, at->count, add, &idx);
+        int rc = list_index(b, lh, c, at->kind, elems, at->count, &idx);
         *v = idx;
         return rc;
     }
@@ -824,6 +828,13 @@ static int build_attrs(builder_t *b)
     lhash_t lh = {0};
     if ((rc = dhash_init(b, &h, t->nattrs)) != DRA_OK)
         return rc;
+    uint64_t ninst = 0; /* attribute instances: one entry index each */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        ninst += t->dev[r]->nattrs;
+    uint32_t *ents = dra_arena_alloc(&b->tmp, (size_t)(ninst + 1) * sizeof *ents, 8);
+    uint32_t nents = 0;
+    if (!ents)
+        return DRA_ENOMEM;
     /* pass A: distinct values per column (first-wins on a name repeated on one device) */
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
@@ -839,13 +850,12 @@ static int build_attrs(builder_t *b)
             col->npresent++;
             int64_t v;
             bool bad = false;
-            if ((rc = attr_value(b, &lh, c, at, rank_of_sid, ver_state, elems, true, &v, &bad)) !=
+            if ((rc = attr_value(b, &lh, c, at, rank_of_sid, ver_state, elems, &v, &bad)) !=
                 DRA_OK)
                 return rc;
             if (bad)
                 t->flags[r] |= DRA_ROW_BAD_VERSION;
-            uint32_t code;
-            if ((rc = dhash_put(b, &h, c, at->kind, v, NULL, NULL, &code)) != DRA_OK)
+            if ((rc = dhash_put(b, &h, c, at->kind, v, NULL, NULL, &ents[nents++])) != DRA_OK)
                 return rc;
         }
     }
@@ -877,29 +887,20 @@ static int build_attrs(builder_t *b)
         t->attrs[en->col].dkind[en->code] = en->kind;
         t->attrs[en->col].dval[en->code] = en->val;
     }
-    /* pass B: codes */
+    /* pass B: codes, in the order pass A recorded the entries */
     for (uint32_t c = 0; c < t->nattrs; c++)
         memset(t->attrs[c].present, 0, dra_bitset_words(np) * sizeof(uint64_t));
-    for (uint32_t r = 0; r < t->nrows; r++) {
+    for (uint32_t r = 0, k = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
         for (uint32_t i = 0; i < d->nattrs; i++) {
             const dra_attr_t *at = &d->attrs[i];
             if (at->qname == 0 || at->qname >= t->nqname_map || at->kind > DRA_ATTR_VERSIONS)
                 continue;
-            uint32_t c = t->attr_by_qname[at->qname] - 1;
-            dra_table_attr_t *col = &t->attrs[c];
+            dra_table_attr_t *col = &t->attrs[t->attr_by_qname[at->qname] - 1];
             if (dra_bit_get(col->present, r))
                 continue;
             dra_bit_set(col->present, r);
-            int64_t v;
-            bool bad = false;
-            if ((rc = attr_value(b, &lh, c, at, rank_of_sid, ver_state, elems, false, &v, &bad)) !=
-                DRA_OK)
-                return rc;
-            uint32_t code;
-            if ((rc = dhash_put(b, &h, c, at->kind, v, NULL, NULL, &code)) != DRA_OK)
-                return rc;
-            code_set(col->code, col->width, r, code);
+            code_set(col->code, col->width, r, h.ents[ents[k++]].code);
         }
     }
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -991,15 +992,22 @@ static int build_caps(builder_t *b)
         col->scale = scales[best];
         scale_idx[c] = (uint8_t)best;
     }
-    /* pass A: distinct values (exact ones by units, inexact ones by representation); pass B:
-     * codes. Both passes see the same first capacity of a name on each device. */
+    /* pass A: distinct values (exact ones by units, inexact ones by representation), the
+     * entry of every first capacity of a name on a device recorded in order; pass B: codes */
     dhash_t h;
     if ((rc = dhash_init(b, &h, t->ncaps)) != DRA_OK)
         return rc;
+    uint64_t ninst = 0;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        ninst += t->dev[r]->ncaps;
+    uint32_t *ents = dra_arena_alloc(&b->tmp, (size_t)(ninst + 1) * sizeof *ents, 8);
+    uint32_t nents = 0;
+    if (!ents)
+        return DRA_ENOMEM;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t c = 0; c < t->ncaps; c++)
             memset(t->caps[c].present, 0, dra_bitset_words(np) * sizeof(uint64_t));
-        for (uint32_t r = 0; r < t->nrows; r++) {
+        for (uint32_t r = 0, k = 0; r < t->nrows; r++) {
             const dra_device_t *d = t->dev[r];
             for (uint32_t i = 0; i < d->ncaps; i++) {
                 uint32_t q = d->caps[i].qname;
@@ -1010,17 +1018,18 @@ static int build_caps(builder_t *b)
                 if (dra_bit_get(col->present, r))
                     continue;
                 dra_bit_set(col->present, r);
-                uint32_t si = scale_idx[c], code;
+                if (pass == 1) {
+                    code_set(col->code, col->width, r, h.ents[ents[k++]].code);
+                    continue;
+                }
+                uint32_t si = scale_idx[c];
                 const dra_quantity_t *qv = &d->caps[i].value;
                 const qmemo_t *qm = qmemo_get(&memo[c * QMEMO_WAYS], qv, scales);
                 bool ex = (qm->exact & (1u << si)) != 0;
                 if ((rc = dhash_put(b, &h, c, ex ? 0 : 1, ex ? qm->units[si] : 0, ex ? NULL : qv,
-                                    qv, &code)) != DRA_OK)
+                                    qv, &ents[nents++])) != DRA_OK)
                     return rc;
-                if (pass == 1)
-                    code_set(col->code, col->width, r, code);
-                else if (!ex)
-                    col->ninexact++;
+                col->ninexact += !ex;
             }
         }
         if (pass == 1)
