@@ -7,8 +7,14 @@
  *    version rank, a fixed-point value at the column's scale). Column content decides some
  *    shapes: a leaf whose semantics would depend on per-row kinds we do not model (versions or
  *    lists in an equality column) makes the whole program unsupported.
- * 2. Eval: every node yields two bitsets (M = true rows, E = error rows; disjoint). A leaf is one
- *    or two kernel passes plus O(words) mask arithmetic; AND / OR / NOT combine with CEL's
+ *    Attribute and capacity columns are dictionary-encoded (table.h): once the tree is built,
+ *    each column leaf is evaluated on every dictionary entry of its column (a few to a few
+ *    hundred values) into a bitmap over the codes (`lut`; for leaves whose errors depend on
+ *    the value's kind also `elut`). Inexact capacity entries are compared exactly here
+ *    (dra_quantity_cmp), so eval needs no per-row fix-ups.
+ * 2. Eval: every node yields two bitsets (M = true rows, E = error rows; disjoint). A column
+ *    leaf is one gather pass (M = lut[code]) and E = ~present (or a second gather of elut);
+ *    other leaves are one kernel pass or a copy. AND / OR / NOT combine with CEL's
  *    three-valued rules, word by word:
  *       AND: M = Ma & Mb, E = (Ea | Eb) & ~(Fa | Fb)      with F = ~M & ~E (false rows)
  *       OR:  M = Ma | Mb, E = (Ea | Eb) & ~M
@@ -19,10 +25,8 @@
  */
 #include "lower.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/bitset.h"
 #include "base/quantity.h"
@@ -67,11 +71,18 @@ struct lnode {
     uint32_t *set;    /* L_STR_IN */
     int64_t *iset;    /* L_INT_IN */
     uint32_t nset;
-    dra_quantity_t q; /* L_CAP_CMP: the constant, for inexact rows */
+    dra_quantity_t q; /* L_CAP_CMP: the constant, for inexact dictionary entries */
+    /* column leaves (L_STR_EQ .. L_VER_CMP), bound after compilation: the leaf evaluated on
+     * every dictionary entry of the column. M = lut[code], E = elut[code] or ~present. */
+    const void *code;
+    uint8_t width;
+    const uint64_t *present;
+    uint64_t *lut, *elut;
     lnode_t *a, *b;
 };
 
 struct dra_lowered {
+    const dra_table_t *t; /* the table it was lowered against */
     lnode_t *root;
     uint32_t depth, nleaves;
     size_t nwords;
@@ -510,6 +521,114 @@ static lnode_t *lower(lctx_t *c, const dra_cel_expr_t *e, uint32_t depth, uint32
     UNSUP();
 }
 
+/* ---- binding column leaves to their dictionaries ------------------------------------------- */
+
+static bool cmp_holds(dra_kern_cmp_t op, int64_t x, int64_t v)
+{
+    switch (op) {
+    case DRA_CMP_EQ: return x == v;
+    case DRA_CMP_NE: return x != v;
+    case DRA_CMP_LT: return x < v;
+    case DRA_CMP_LE: return x <= v;
+    case DRA_CMP_GT: return x > v;
+    case DRA_CMP_GE: return x >= v;
+    }
+    return false;
+}
+
+/* Outcome bit (R_LT / R_EQ / R_GT) of a version rank x against the constant's position. */
+static uint8_t ver_outcome(const lnode_t *n, int64_t x)
+{
+    int64_t r = n->u32;
+    if (!n->ver_exact) /* never equal; ranks <= r are below the constant */
+        return x <= r ? R_LT : R_GT;
+    return x < r ? R_LT : x == r ? R_EQ : R_GT;
+}
+
+/* M of an attribute leaf for a present value (kind k, dictionary value v). */
+static bool attr_entry_match(const lnode_t *n, uint8_t k, int64_t v)
+{
+    bool hit = false;
+    switch ((lkind_t)n->leaf) {
+    case L_STR_EQ: hit = k == DRA_ATTR_STRING && n->u32 != 0 && v == n->u32; break;
+    case L_BOOL_EQ: hit = k == DRA_ATTR_BOOL && v == n->u32; break;
+    case L_INT_EQ: hit = k == DRA_ATTR_INT && v == n->i64; break;
+    case L_INT_ORD: return k == DRA_ATTR_INT && cmp_holds(n->op, v, n->i64);
+    case L_BOOL_BARE: return k == DRA_ATTR_BOOL && v == 1;
+    case L_STR_IN:
+        for (uint32_t i = 0; k == DRA_ATTR_STRING && i < n->nset; i++)
+            hit |= v == n->set[i];
+        return hit;
+    case L_INT_IN:
+        for (uint32_t i = 0; k == DRA_ATTR_INT && i < n->nset; i++)
+            hit |= v == n->iset[i];
+        return hit;
+    case L_VER_CMP: return k == DRA_ATTR_VERSION && (n->rset & ver_outcome(n, v)) != 0;
+    default: return false;
+    }
+    return n->neg ? !hit : hit; /* the equality leaves */
+}
+
+static bool is_column_leaf(const lnode_t *n)
+{
+    return n->kind == N_LEAF && n->leaf >= L_STR_EQ && n->leaf <= L_VER_CMP;
+}
+
+static uint64_t *lut_alloc(dra_arena_t *a, uint32_t ndict)
+{
+    size_t nw = dra_bitset_words((size_t)ndict + 1);
+    return dra_arena_calloc(a, nw < 4 ? 4 : nw, sizeof(uint64_t), 64); /* gather_u8 reads 4 */
+}
+
+static int bind_leaf(lctx_t *c, lnode_t *n)
+{
+    if (n->leaf == L_CAP_CMP) {
+        const dra_table_cap_t *cc = n->cap;
+        if (!(n->lut = lut_alloc(c->a, cc->ndict)))
+            return DRA_ENOMEM;
+        for (uint32_t e = 1; e <= cc->ndict; e++) {
+            int cmp = dra_bit_get(cc->dinexact, e)
+                          ? dra_quantity_cmp(cc->dq[e], &n->q)
+                          : (cc->dunits[e] > n->i64) - (cc->dunits[e] < n->i64);
+            if (n->rset & (1u << (cmp + 1)))
+                dra_bit_set(n->lut, e);
+        }
+        n->code = cc->code;
+        n->width = cc->width;
+        n->present = cc->present;
+        return DRA_OK;
+    }
+    const dra_table_attr_t *col = n->attr;
+    if (!(n->lut = lut_alloc(c->a, col->ndict)))
+        return DRA_ENOMEM;
+    for (uint32_t e = 1; e <= col->ndict; e++)
+        if (attr_entry_match(n, col->dkind[e], col->dval[e]))
+            dra_bit_set(n->lut, e);
+    /* a bare bool / a version comparison: absent rows and rows of another kind are errors */
+    if (n->leaf == L_BOOL_BARE || n->leaf == L_VER_CMP) {
+        uint8_t want = n->leaf == L_BOOL_BARE ? DRA_ATTR_BOOL : DRA_ATTR_VERSION;
+        if (!(n->elut = lut_alloc(c->a, col->ndict)))
+            return DRA_ENOMEM;
+        for (uint32_t e = 0; e <= col->ndict; e++)
+            if (col->dkind[e] != want)
+                dra_bit_set(n->elut, e);
+    }
+    n->code = col->code;
+    n->width = col->width;
+    n->present = col->present;
+    return DRA_OK;
+}
+
+static int bind(lctx_t *c, lnode_t *n)
+{
+    if (!n)
+        return DRA_OK;
+    if (is_column_leaf(n))
+        return bind_leaf(c, n);
+    int rc = bind(c, n->a);
+    return rc == DRA_OK ? bind(c, n->b) : rc;
+}
+
 int dra_lower_compile(const dra_cel_prog_t *p, const dra_table_t *t, dra_arena_t *arena,
                       dra_lowered_t **out)
 {
@@ -524,10 +643,13 @@ int dra_lower_compile(const dra_cel_prog_t *p, const dra_table_t *t, dra_arena_t
     uint32_t maxdepth = 0;
     int rc = DRA_OK;
     lnode_t *n = lower(&c, root, 0, &maxdepth, &rc);
+    if (n && (rc = bind(&c, n)) != DRA_OK)
+        n = NULL;
     dra_lowered_t *l = n ? dra_arena_calloc(arena, 1, sizeof *l, 8) : NULL;
     if (n && !l)
         rc = DRA_ENOMEM;
     if (l) {
+        l->t = t;
         l->root = n;
         l->depth = maxdepth;
         l->nleaves = c.nleaves;
@@ -584,33 +706,23 @@ static void absent(const ectx_t *c, const uint64_t *present, uint64_t *E)
     c->k->not_(E, present, c->nw * 64);
 }
 
-/* M = neg ? present & ~hit : hit */
-static void finish_eq(const ectx_t *c, bool neg, const uint64_t *present, uint64_t *M)
+/* out = lut[code] over every row (and the padding: codes 0). */
+static void gather(const ectx_t *c, const lnode_t *n, const uint64_t *lut, uint64_t *out)
 {
-    if (neg)
-        c->k->andnot(M, present, M, c->nw);
+    const size_t np = c->t->nrows_padded;
+    if (n->width == 1)
+        c->k->gather_u8(n->code, np, lut, out);
+    else if (n->width == 2)
+        c->k->gather_u16(n->code, np, lut, out);
+    else
+        c->k->gather_u32(n->code, np, lut, out);
 }
 
-/* M &= rows of kind `kind` (skipped when the column holds only that kind: absent rows are then
- * excluded by the caller's `present` logic or by construction). */
-static void and_kind(const ectx_t *c, const dra_table_attr_t *col, uint8_t kind, uint64_t *M,
-                     uint64_t *T)
-{
-    if ((col->kinds & ~(1u << kind)) == 0) {
-        c->k->and_(M, M, col->present, c->nw);
-        return;
-    }
-    c->k->eq_u8(col->kind, c->t->nrows_padded, kind, T);
-    c->k->and_(M, M, T, c->nw);
-}
-
-static void eval_leaf(const ectx_t *c, const lnode_t *n, uint32_t lv, uint64_t *M, uint64_t *E)
+static void eval_leaf(const ectx_t *c, const lnode_t *n, uint64_t *M, uint64_t *E)
 {
     const dra_table_t *t = c->t;
     const dra_kern_t *k = c->k;
     const size_t np = t->nrows_padded, nw = c->nw;
-    const dra_table_attr_t *col = n->attr;
-    uint64_t *T = tmp(c, lv, 0);
     switch ((lkind_t)n->leaf) {
     case L_ALL_ERROR:
         fill(M, nw, 0);
@@ -627,7 +739,7 @@ static void eval_leaf(const ectx_t *c, const lnode_t *n, uint32_t lv, uint64_t *
         fill(E, nw, 0);
         return;
     case L_HAS_ATTR:
-        memcpy(M, col->present, nw * sizeof *M);
+        memcpy(M, n->attr->present, nw * sizeof *M);
         fill(E, nw, 0);
         return;
     case L_HAS_CAP:
@@ -635,109 +747,20 @@ static void eval_leaf(const ectx_t *c, const lnode_t *n, uint32_t lv, uint64_t *
         fill(E, nw, 0);
         return;
     case L_STR_EQ:
-    case L_BOOL_EQ:
-        if (n->leaf == L_STR_EQ && n->u32 == 0)
-            fill(M, nw, 0);
-        else
-            k->eq_u32(col->id, np, n->u32, M);
-        and_kind(c, col, n->leaf == L_STR_EQ ? DRA_ATTR_STRING : DRA_ATTR_BOOL, M, T);
-        finish_eq(c, n->neg, col->present, M);
-        absent(c, col->present, E);
-        return;
     case L_INT_EQ:
-        if (!col->i64)
-            fill(M, nw, 0);
-        else
-            k->cmp_i64(col->i64, np, DRA_CMP_EQ, n->i64, M);
-        and_kind(c, col, DRA_ATTR_INT, M, T);
-        finish_eq(c, n->neg, col->present, M);
-        absent(c, col->present, E);
-        return;
-    case L_INT_ORD: /* column holds ints only (compile-time check) */
-        k->cmp_i64(col->i64, np, n->op, n->i64, M);
-        k->and_(M, M, col->present, nw);
-        absent(c, col->present, E);
-        return;
+    case L_BOOL_EQ:
+    case L_INT_ORD:
     case L_BOOL_BARE:
-        k->eq_u8(col->kind, np, DRA_ATTR_BOOL, T); /* T = bool rows */
-        k->eq_u32(col->id, np, 1, M);
-        k->and_(M, M, T, nw);
-        k->not_(E, T, np);
-        return;
     case L_STR_IN:
-        k->in_set_u32(col->id, np, n->set, n->nset, M);
-        and_kind(c, col, DRA_ATTR_STRING, M, T);
-        absent(c, col->present, E);
-        return;
     case L_INT_IN:
-        fill(M, nw, 0);
-        if (col->i64) {
-            for (uint32_t i = 0; i < n->nset; i++) {
-                k->cmp_i64(col->i64, np, DRA_CMP_EQ, n->iset[i], T);
-                k->or_(M, M, T, nw);
-            }
-        }
-        and_kind(c, col, DRA_ATTR_INT, M, T);
-        absent(c, col->present, E);
+    case L_CAP_CMP:
+    case L_VER_CMP:
+        gather(c, n, n->lut, M);
+        if (n->elut)
+            gather(c, n, n->elut, E);
+        else
+            absent(c, n->present, E);
         return;
-    case L_CAP_CMP: {
-        const dra_table_cap_t *cc = n->cap;
-        switch (n->rset) {
-        case 0: fill(M, nw, 0); break;
-        case R_LT: k->cmp_i64(cc->units, np, DRA_CMP_LT, n->i64, M); break;
-        case R_EQ: k->cmp_i64(cc->units, np, DRA_CMP_EQ, n->i64, M); break;
-        case R_GT: k->cmp_i64(cc->units, np, DRA_CMP_GT, n->i64, M); break;
-        case R_LT | R_EQ: k->cmp_i64(cc->units, np, DRA_CMP_LE, n->i64, M); break;
-        case R_GT | R_EQ: k->cmp_i64(cc->units, np, DRA_CMP_GE, n->i64, M); break;
-        case R_LT | R_GT: k->cmp_i64(cc->units, np, DRA_CMP_NE, n->i64, M); break;
-        default: fill(M, nw, ~(uint64_t)0); break;
-        }
-        k->and_(M, M, cc->present, nw);
-        for (uint32_t i = 0; i < cc->ninexact; i++) { /* exact comparison on the model */
-            uint32_t r = cc->inexact_rows[i];
-            const dra_capacity_t *cap = dra_device_capacity(t->dev[r], cc->qname);
-            int cmp = cap ? dra_quantity_cmp(&cap->value, &n->q) : 0;
-            dra_bit_assign(M, r, cap && (n->rset & (1u << (cmp + 1))));
-        }
-        absent(c, cc->present, E);
-        return;
-    }
-    case L_VER_CMP: {
-        /* ranks: row rank x (1..nvers) against constant position u32 (see locate) */
-        uint32_t r = n->u32;
-        uint8_t s = n->rset;
-        bool lt = s & R_LT, eq = s & R_EQ, gt = s & R_GT;
-        if (!n->ver_exact) { /* never equal; x <= r means below, x > r above */
-            if (lt && gt)
-                fill(M, nw, ~(uint64_t)0);
-            else if (lt)
-                k->cmp_u32(col->id, np, DRA_CMP_LE, r, M);
-            else if (gt)
-                k->cmp_u32(col->id, np, DRA_CMP_GT, r, M);
-            else
-                fill(M, nw, 0);
-        } else if (lt && eq && gt) {
-            fill(M, nw, ~(uint64_t)0);
-        } else if (lt && eq) {
-            k->cmp_u32(col->id, np, DRA_CMP_LE, r, M);
-        } else if (gt && eq) {
-            k->cmp_u32(col->id, np, DRA_CMP_GE, r, M);
-        } else if (lt && gt) {
-            k->cmp_u32(col->id, np, DRA_CMP_NE, r, M);
-        } else if (lt) {
-            k->cmp_u32(col->id, np, DRA_CMP_LT, r, M);
-        } else if (gt) {
-            k->cmp_u32(col->id, np, DRA_CMP_GT, r, M);
-        } else if (eq) {
-            k->cmp_u32(col->id, np, DRA_CMP_EQ, r, M);
-        } else {
-            fill(M, nw, 0);
-        }
-        k->eq_u8(col->kind, np, DRA_ATTR_VERSION, T); /* non-version rows: no such overload */
-        k->and_(M, M, T, nw);
-        k->not_(E, T, np);
-        return;
-    }
     }
 }
 
@@ -754,7 +777,7 @@ static void eval_node(const ectx_t *c, const lnode_t *n, uint32_t lv, uint64_t *
         fill(E, nw, 0);
         return;
     case N_LEAF:
-        eval_leaf(c, n, lv, M, E);
+        eval_leaf(c, n, M, E);
         return;
     case N_NOT:
         eval_node(c, n->a, lv + 1, M, E);
@@ -788,6 +811,7 @@ int dra_lower_eval_with(const dra_lowered_t *l, const dra_table_t *t, const dra_
 {
     if (!l || !t || !k || !match || !error)
         return DRA_EINVAL;
+    DRA_ASSERT_INTERNAL(l->t == t && l->nwords == dra_bitset_words(t->nrows_padded));
     ectx_t c = {.l = l, .t = t, .k = k, .nw = l->nwords};
     if (c.nw == 0)
         return DRA_OK;
@@ -807,165 +831,4 @@ int dra_lower_eval_with(const dra_lowered_t *l, const dra_table_t *t, const dra_
 int dra_lower_eval(const dra_lowered_t *l, const dra_table_t *t, uint64_t *match, uint64_t *error)
 {
     return dra_lower_eval_with(l, t, dra_kern_get(), match, error);
-}
-
-/* ---- benchmark helper ----------------------------------------------------------------------- */
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/* ndevices GPUs, 8 per node: a quarter are H100 80GB, the others spread over four products;
- * memory from a fixed cycle; an int index and a driver version on every device. */
-static int bench_model(dra_model_t *m, uint32_t ndevices)
-{
-    static const char *products[] = {"NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB",
-                                     "NVIDIA A100-SXM4-80GB", "NVIDIA L4", "NVIDIA H200"};
-    static const char *mems[] = {"80Gi", "40Gi", "80Gi", "24Gi", "141Gi", "16Gi", "48Gi"};
-    static const char *vers[] = {"550.54.15", "535.129.3", "560.28.3"};
-    dra_quantity_t q[DRA_ARRAY_LEN(mems)];
-    for (size_t i = 0; i < DRA_ARRAY_LEN(mems); i++)
-        if (dra_quantity_parse(mems[i], strlen(mems[i]), &q[i], NULL) != DRA_OK)
-            return DRA_EINTERNAL;
-    uint32_t q_prod = dra_model_qname(m, "gpu.nvidia.com", "productName");
-    uint32_t q_idx = dra_model_qname(m, "gpu.nvidia.com", "index");
-    uint32_t q_ver = dra_model_qname(m, "gpu.nvidia.com", "driverVersion");
-    uint32_t q_mem = dra_model_qname(m, "gpu.nvidia.com", "memory");
-    if (!q_prod || !q_idx || !q_ver || !q_mem)
-        return DRA_ENOMEM;
-    const char *drv = dra_model_str(m, "gpu.nvidia.com");
-    uint32_t nnodes = (ndevices + 7) / 8;
-    uint64_t seq = 0;
-    for (uint32_t nd = 0; nd < nnodes; nd++) {
-        char name[32];
-        snprintf(name, sizeof name, "node-%u", nd);
-        dra_slice_t *s = dra_model_add_slice(m);
-        if (!s)
-            return DRA_ENOMEM;
-        uint32_t ndev = ndevices - nd * 8 < 8 ? ndevices - nd * 8 : 8;
-        s->name = dra_model_str(m, name);
-        s->driver = drv;
-        s->pool_name = s->name;
-        s->node_name = s->name;
-        s->devices = dra_model_array(m, ndev, sizeof(dra_device_t));
-        if (!s->devices)
-            return DRA_ENOMEM;
-        s->ndevices = ndev;
-        for (uint32_t i = 0; i < ndev; i++, seq++) {
-            static const char *gpu_names[] = {"gpu-0", "gpu-1", "gpu-2", "gpu-3",
-                                              "gpu-4", "gpu-5", "gpu-6", "gpu-7"};
-            dra_device_t *d = &s->devices[i];
-            d->name = gpu_names[i];
-            d->attrs = dra_model_array(m, 3, sizeof(dra_attr_t));
-            d->caps = dra_model_array(m, 1, sizeof(dra_capacity_t));
-            if (!d->attrs || !d->caps)
-                return DRA_ENOMEM;
-            uint64_t h = seq * 0x9e3779b97f4a7c15ull;
-            d->nattrs = 3;
-            d->attrs[0] = (dra_attr_t){.name = "productName", .qname = q_prod,
-                                       .kind = DRA_ATTR_STRING, .count = 1};
-            d->attrs[0].v.s = products[(h >> 40) % 4 == 0 ? 0 : 1 + (h >> 44) % 4];
-            d->attrs[1] = (dra_attr_t){.name = "index", .qname = q_idx, .kind = DRA_ATTR_INT,
-                                       .count = 1};
-            d->attrs[1].v.i = i;
-            d->attrs[2] = (dra_attr_t){.name = "driverVersion", .qname = q_ver,
-                                       .kind = DRA_ATTR_VERSION, .count = 1};
-            d->attrs[2].v.s = vers[(h >> 50) % 3];
-            d->ncaps = 1;
-            d->caps[0] = (dra_capacity_t){.name = "memory", .qname = q_mem,
-                                          .value = q[(h >> 33) % DRA_ARRAY_LEN(mems)]};
-        }
-        dra_model_slice_done(m, s);
-    }
-    return DRA_OK;
-}
-
-int dra_lower_bench(const char *src, uint32_t ndevices, const char *kernel, uint32_t reps,
-                    uint32_t verify, dra_lower_bench_result_t *res, dra_diag_t *diag)
-{
-    if (!src || !res || !kernel)
-        return DRA_EINVAL;
-    memset(res, 0, sizeof *res);
-    if (reps == 0)
-        reps = 1;
-    const dra_kern_t *k = dra_kern_lookup(kernel);
-    if (!k) {
-        bool known = strcmp(kernel, "auto") == 0;
-        for (const char *const *n = dra_kern_names(); *n; n++)
-            known |= strcmp(*n, kernel) == 0;
-        return dra_diag_set(diag, known ? DRA_EUNSUPPORTED : DRA_EINVAL, NULL, 0, 0,
-                            "kernel %s: %s", kernel,
-                            known ? "not supported by this CPU" : "unknown kernel");
-    }
-    res->kernel = k->name;
-    dra_model_t m;
-    dra_model_init(&m);
-    dra_arena_t a, scratch;
-    dra_arena_init(&a, 0);
-    dra_arena_init(&scratch, 0);
-    dra_table_t *t = NULL;
-    dra_cel_prog_t *p = NULL;
-    dra_lowered_t *l = NULL;
-    uint64_t *M = NULL, *E = NULL;
-    double *times = NULL;
-    int rc = dra_cel_compile(src, strlen(src), &a, &p, diag);
-    if (rc != DRA_OK)
-        goto out;
-    if ((rc = bench_model(&m, ndevices)) != DRA_OK)
-        goto out;
-    double t0 = now_ns();
-    if ((rc = dra_table_build(&m, &a, &t, diag)) != DRA_OK)
-        goto out;
-    res->build_ms = (now_ns() - t0) / 1e6;
-    res->ndevices = t->nrows;
-    res->table_bytes = t->bytes;
-    t0 = now_ns();
-    rc = dra_lower_compile(p, t, &a, &l);
-    res->compile_ns = now_ns() - t0;
-    if (rc != DRA_OK) {
-        dra_diag_set(diag, rc, NULL, 0, 0, "expression does not lower to column predicates");
-        goto out;
-    }
-    res->nleaves = l->nleaves;
-    size_t nw = dra_bitset_words(t->nrows_padded);
-    M = dra_arena_calloc(&a, nw ? nw : 1, sizeof *M, 64);
-    E = dra_arena_calloc(&a, nw ? nw : 1, sizeof *E, 64);
-    times = calloc(reps, sizeof *times);
-    if (!M || !E || !times) {
-        rc = DRA_ENOMEM;
-        goto out;
-    }
-    for (uint32_t i = 0; i < reps; i++) {
-        t0 = now_ns();
-        dra_lower_eval_with(l, t, k, M, E);
-        times[i] = now_ns() - t0;
-    }
-    qsort(times, reps, sizeof *times, cmp_double);
-    res->eval_ns_best = times[0];
-    res->eval_ns_median = reps % 2 ? times[reps / 2] : (times[reps / 2 - 1] + times[reps / 2]) / 2;
-    res->nmatch = dra_bitset_count(M, t->nrows);
-    res->nerror = dra_bitset_count(E, t->nrows);
-    for (uint32_t r = 0; r < t->nrows && r < verify; r++) {
-        bool match = false;
-        int erc = dra_cel_eval_device(p, &m, t->dev[r], &scratch, &match, NULL);
-        bool is_err = erc != DRA_OK;
-        if (is_err != dra_bit_get(E, r) || (!is_err && match != dra_bit_get(M, r)))
-            res->mismatches++;
-        res->verified++;
-    }
-out:
-    free(times);
-    dra_arena_fini(&scratch);
-    dra_arena_fini(&a);
-    dra_model_fini(&m);
-    return rc;
 }

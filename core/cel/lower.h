@@ -22,8 +22,8 @@
  *   - device.allowMultipleAllocations;
  *   - capacity comparisons: c.compareTo(Q) OP k (k in -1..1), c.isGreaterThan(Q),
  *     c.isLessThan(Q), c == Q, c != Q, in either operand order, Q a constant quantity exactly
- *     representable at the column's fixed-point scale (rows flagged inexact in the table are
- *     compared exactly on the model);
+ *     representable at the column's fixed-point scale (dictionary entries flagged inexact in the
+ *     table are compared exactly, dra_quantity_cmp, when the program is lowered);
  *   - version comparisons: v.compareTo(semver("...")) OP k, isGreaterThan, isLessThan, by rank;
  *   - true, false, and &&, ||, ! of lowerable shapes.
  * A missing attribute / capacity is an error row (CEL-DRA §3.3); a device whose version
@@ -35,8 +35,10 @@
  * parallel use). match and error are caller-owned, dra_bitset_words(t->nrows_padded) words each;
  * on return bits >= t->nrows are zero.
  * Errors: DRA_EUNSUPPORTED (shape not lowerable; not an error of the selector), DRA_ENOMEM,
- * DRA_EINVAL. Cost: compile O(AST size + constant sizes); eval O(rows) per leaf with the
- * selected kernel (core/kern), plus O(inexact rows) exact fix-ups. No allocation in eval.
+ * DRA_EINVAL. Cost: compile O(AST size + constant sizes + dictionary entries of the columns
+ * read: each column leaf is evaluated once per distinct value); eval O(rows) per leaf with the
+ * selected kernel (core/kern): one gather of the leaf's per-code bitmap over the column's codes.
+ * No allocation in eval.
  */
 #ifndef DRA_LOWER_H
 #define DRA_LOWER_H
@@ -66,30 +68,5 @@ int dra_lower_eval_with(const dra_lowered_t *l, const dra_table_t *t, const dra_
 
 /* Number of predicate leaves (column passes) of a lowered program, for reports. */
 uint32_t dra_lower_nleaves(const dra_lowered_t *l);
-
-/* Benchmark helper for `drabench cel --bench` (harness/cmd_cel.c): compile src, build a table of
- * `ndevices` synthetic GPU devices (8 per node; 1/4 H100 80GB, the rest other products; memory
- * 16Gi..80Gi), lower the expression and time dra_lower_eval with kernel `kernel` ("scalar",
- * "avx2", "avx512", "auto") over `reps` runs (>= 1). Fills the result; DRA_EUNSUPPORTED when
- * the expression does not lower, DRA_EUNSUPPORTED/DRA_EINVAL for the kernel as
- * dra_kern_select, DRA_ECOMPILE with diag for a bad expression. Also checks the lowered result
- * against the evaluator on the first `verify` rows (0 = none) and reports mismatches. */
-typedef struct dra_lower_bench_result {
-    const char *kernel;    /* name of the kernel used */
-    uint32_t ndevices;     /* rows of the table */
-    uint32_t nleaves;      /* column passes */
-    double compile_ns;     /* lowering time (one run) */
-    double eval_ns_best;   /* best of reps */
-    double eval_ns_median; /* median of reps */
-    double build_ms;       /* table build time */
-    uint64_t nmatch, nerror;
-    uint32_t verified;   /* rows checked against the evaluator */
-    uint32_t mismatches; /* of those, rows where value or error differ */
-    size_t table_bytes;
-} dra_lower_bench_result_t;
-
-DRA_NODISCARD int dra_lower_bench(const char *src, uint32_t ndevices, const char *kernel,
-                                  uint32_t reps, uint32_t verify, dra_lower_bench_result_t *res,
-                                  dra_diag_t *diag);
 
 #endif /* DRA_LOWER_H */

@@ -399,7 +399,7 @@ static int32_t group_max(const sig_t *s, uint32_t n)
 
 static bool has_attr(const dra_engine_t *e, const sig_t *s, uint32_t r)
 {
-    return e->t->attrs[s->attr].kind[r] != DRA_ATTR_NONE;
+    return dra_table_attr_code(&e->t->attrs[s->attr], r) != 0;
 }
 
 static void sig_count(dra_engine_t *e, sig_t *s)
@@ -824,13 +824,10 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     return DRA_OK;
 }
 
+/* Same kind and value: the same dictionary code (list columns never get here). */
 static bool same_value(const dra_table_attr_t *a, uint32_t x, uint32_t y)
 {
-    if (a->kind[x] != a->kind[y])
-        return false;
-    if (a->kind[x] == DRA_ATTR_INT)
-        return a->i64[x] == a->i64[y];
-    return a->id[x] == a->id[y];
+    return dra_table_attr_same(a, x, y);
 }
 
 /* The matchAttribute variant of signature base over table attribute column ai; *out NONE when
@@ -889,7 +886,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
         uint32_t first_row_of_group[64];
         uint32_t here = 0;
         for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
-            if (!dra_bit_get(s->match, r) || a->kind[r] == DRA_ATTR_NONE)
+            if (!dra_bit_get(s->match, r) || dra_table_attr_code(a, r) == 0)
                 continue;
             uint32_t g = NONE;
             for (uint32_t j = 0; j < here && g == NONE; j++)
@@ -2430,7 +2427,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                     int32_t g = 0;
                     for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)
                         g += s->grp[q] == s->grp[r] && dra_bit_get(s->match, q) && row_avail(e, q) &&
-                             a->kind[q] != DRA_ATTR_NONE;
+                             dra_table_attr_code(a, q) != 0;
                     c = g > c ? g : c;
                 }
             }

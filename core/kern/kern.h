@@ -2,8 +2,9 @@
  * kern.h - SIMD kernels over device-table columns and match bitsets.
  *
  * Purpose: the few vector passes that column predicates (core/cel/lower.h) and the allocator
- * need: compare an id / int column against a constant or a small set, test a flag byte, and
- * combine, count and scan match bitsets. Output bitsets are uint64_t words, bit i = element i
+ * need: compare an id / int column against a constant or a small set, test a flag byte, gather a
+ * per-code bitmap over a dictionary-encoded column (core/table), and combine, count and scan
+ * match bitsets. Output bitsets are uint64_t words, bit i = element i
  * (word i / 64, bit i % 64).
  *
  * Implementations: one dra_kern_t table of function pointers per instruction set. "scalar" is
@@ -65,6 +66,13 @@ typedef struct dra_kern {
     void (*eq_u8)(const uint8_t *a, size_t n, uint8_t v, uint64_t *out);
     /* out bit i = (a[i] & mask) != 0: flag bytes, bool columns */
     void (*test_u8)(const uint8_t *a, size_t n, uint8_t mask, uint64_t *out);
+    /* out bit i = bit a[i] of lut (lut bit c at word c / 64, bit c % 64): a predicate evaluated
+     * once per dictionary entry, spread over the rows of a dictionary-encoded column. lut must
+     * be readable for every code read (round_up(n, 16) elements); gather_u8 reads all 256 bits
+     * (4 words) of lut whatever the codes. */
+    void (*gather_u8)(const uint8_t *a, size_t n, const uint64_t *lut, uint64_t *out);
+    void (*gather_u16)(const uint16_t *a, size_t n, const uint64_t *lut, uint64_t *out);
+    void (*gather_u32)(const uint32_t *a, size_t n, const uint64_t *lut, uint64_t *out);
     /* bitset combinators over nwords words: dst = a & b, a | b, a & ~b */
     void (*and_)(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_t nwords);
     void (*or_)(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_t nwords);

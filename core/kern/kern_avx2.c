@@ -251,6 +251,61 @@ static void test_u8(const uint8_t *a, size_t n, uint8_t mask, uint64_t *out)
 #undef B_
 }
 
+/* ---- gathers ------------------------------------------------------------------------------- */
+
+/* u8 codes: the 256-bit lut as 32 bytes; byte c >> 3 is picked with two in-lane byte shuffles
+ * (low and high 16 bytes, blended on bit 4 of the byte index), bit c & 7 with a third shuffle
+ * of {1, 2, ..., 128}; a lane is set when the picked byte has that bit. */
+static inline uint32_t blk16_gather_u8(const uint8_t *p, __m128i lo, __m128i hi)
+{
+    const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const __m128i bi = _mm_and_si128(_mm_srli_epi16(c, 3), _mm_set1_epi8(0x1f));
+    const __m128i byte = _mm_blendv_epi8(_mm_shuffle_epi8(lo, bi), _mm_shuffle_epi8(hi, bi),
+                                         _mm_slli_epi16(bi, 3));
+    const __m128i bits = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+    const __m128i bit = _mm_shuffle_epi8(bits, _mm_and_si128(c, _mm_set1_epi8(7)));
+    const __m128i z = _mm_cmpeq_epi8(_mm_and_si128(byte, bit), _mm_setzero_si128());
+    return ~(uint32_t)_mm_movemask_epi8(z) & 0xffffu;
+}
+
+static inline uint32_t blk32_gather_u8(const uint8_t *p, __m256i lo, __m256i hi)
+{
+    const __m256i c = ld256(p);
+    const __m256i bi = _mm256_and_si256(_mm256_srli_epi16(c, 3), _mm256_set1_epi8(0x1f));
+    const __m256i byte = _mm256_blendv_epi8(_mm256_shuffle_epi8(lo, bi),
+                                            _mm256_shuffle_epi8(hi, bi), _mm256_slli_epi16(bi, 3));
+    const __m256i bits = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+                                          -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32,
+                                          64, -128);
+    const __m256i bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(c, _mm256_set1_epi8(7)));
+    const __m256i z = _mm256_cmpeq_epi8(_mm256_and_si256(byte, bit), _mm256_setzero_si256());
+    return ~(uint32_t)_mm256_movemask_epi8(z);
+}
+
+static void gather_u8(const uint8_t *a, size_t n, const uint64_t *lut, uint64_t *out)
+{
+    const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)lut);
+    const __m128i hi = _mm_loadu_si128((const __m128i *)(const void *)(lut + 2));
+    const __m256i lo2 = _mm256_broadcastsi128_si256(lo), hi2 = _mm256_broadcastsi128_si256(hi);
+    size_t nfull = n / 64;
+    for (size_t w = 0; w < nfull; w++) {
+        const uint8_t *p = a + w * 64;
+        out[w] = (uint64_t)blk32_gather_u8(p, lo2, hi2) |
+                 (uint64_t)blk32_gather_u8(p + 32, lo2, hi2) << 32;
+    }
+    size_t rem = n & 63;
+    if (rem) {
+        uint64_t word = 0;
+        for (size_t j = 0; j < rem; j += 16)
+            word |= (uint64_t)blk16_gather_u8(a + nfull * 64 + j, lo, hi) << j;
+        out[nfull] = word & (((uint64_t)1 << rem) - 1);
+    }
+}
+
+/* u16 / u32 codes (dictionaries of more than 255 entries, rare): the scalar loop. */
+KERN_GATHER_SCALAR(gather_u16, uint16_t)
+KERN_GATHER_SCALAR(gather_u32, uint32_t)
+
 /* ---- bitsets ------------------------------------------------------------------------------- */
 
 static void and_(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_t nwords)
@@ -311,6 +366,9 @@ const dra_kern_t dra_kern__avx2 = {
     .cmp_i64 = cmp_i64,
     .eq_u8 = eq_u8,
     .test_u8 = test_u8,
+    .gather_u8 = gather_u8,
+    .gather_u16 = gather_u16,
+    .gather_u32 = gather_u32,
     .and_ = and_,
     .or_ = or_,
     .andnot = andnot,

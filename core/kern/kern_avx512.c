@@ -187,6 +187,11 @@ static size_t first_set(const uint64_t *w, size_t nwords)
     return nwords * 64;
 }
 
+/* Gathers: the scalar loop (no AVX-512 form yet; the AVX2 byte-shuffle form would apply). */
+KERN_GATHER_SCALAR(gather_u8, uint8_t)
+KERN_GATHER_SCALAR(gather_u16, uint16_t)
+KERN_GATHER_SCALAR(gather_u32, uint32_t)
+
 const dra_kern_t dra_kern__avx512 = {
     .name = "avx512",
     .eq_u32 = eq_u32,
@@ -196,6 +201,9 @@ const dra_kern_t dra_kern__avx512 = {
     .cmp_i64 = cmp_i64,
     .eq_u8 = eq_u8,
     .test_u8 = test_u8,
+    .gather_u8 = gather_u8,
+    .gather_u16 = gather_u16,
+    .gather_u32 = gather_u32,
     .and_ = and_,
     .or_ = or_,
     .andnot = andnot,

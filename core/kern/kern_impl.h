@@ -35,6 +35,23 @@
         }                                                                                          \
     } while (0)
 
+/* A scalar gather kernel (see kern.h): reads exactly n codes. Each ISA file that has no vector
+ * form for a width instantiates this one. */
+#define KERN_GATHER_SCALAR(fname, T)                                                               \
+    static void fname(const T *a, size_t n, const uint64_t *lut, uint64_t *out)                    \
+    {                                                                                              \
+        size_t nw = (n + 63) / 64;                                                                 \
+        for (size_t w = 0; w < nw; w++) {                                                          \
+            size_t base = w * 64, lim = n - base < 64 ? n - base : 64;                             \
+            uint64_t word = 0;                                                                     \
+            for (size_t j = 0; j < lim; j++) {                                                     \
+                uint32_t c = a[base + j];                                                          \
+                word |= ((lut[c >> 6] >> (c & 63)) & 1u) << j;                                     \
+            }                                                                                      \
+            out[w] = word;                                                                         \
+        }                                                                                          \
+    }
+
 static inline size_t kern__popcount(const uint64_t *w, size_t nwords)
 {
     size_t c0 = 0, c1 = 0, c2 = 0, c3 = 0, i = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kern.h"
+#include "kern_impl.h"
 
 #define ELEM_KERNEL(fname, T, V, PRED)                                                             \
     static void fname(const T *a, size_t n, V v, uint64_t *out)                                    \
@@ -37,6 +38,10 @@ ELEM_KERNEL(lt_i64, int64_t, int64_t, x < v)
 ELEM_KERNEL(le_i64, int64_t, int64_t, x <= v)
 ELEM_KERNEL(gt_i64, int64_t, int64_t, x > v)
 ELEM_KERNEL(ge_i64, int64_t, int64_t, x >= v)
+
+KERN_GATHER_SCALAR(gather_u8, uint8_t)
+KERN_GATHER_SCALAR(gather_u16, uint16_t)
+KERN_GATHER_SCALAR(gather_u32, uint32_t)
 
 static void cmp_u32(const uint32_t *a, size_t n, dra_kern_cmp_t op, uint32_t v, uint64_t *out)
 {
@@ -140,6 +145,9 @@ const dra_kern_t dra_kern__scalar = {
     .cmp_i64 = cmp_i64,
     .eq_u8 = eq_u8,
     .test_u8 = test_u8,
+    .gather_u8 = gather_u8,
+    .gather_u16 = gather_u16,
+    .gather_u32 = gather_u32,
     .and_ = and_,
     .or_ = or_,
     .andnot = andnot,

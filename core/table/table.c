@@ -406,6 +406,311 @@ static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_si
     return DRA_OK;
 }
 
+/* ---- dictionaries ---------------------------------------------------------------------------- */
+
+/* One dictionary entry while building: (column, kind, value), for capacities also the model
+ * quantity (inexact values are told apart by representation). Codes are provisional (order of
+ * first appearance) until dhash_finish sorts each column and renumbers. The first pass over the
+ * devices records each value's entry index; the second writes the entries' final codes. */
+typedef struct dent {
+    int64_t val;
+    const dra_quantity_t *q;   /* key: inexact capacity value (by representation), else NULL */
+    const dra_quantity_t *rep; /* capacities: a quantity with this value (not part of the key) */
+    uint32_t col, code;
+    uint8_t kind;
+} dent_t;
+
+#define DHASH_MEMO 32
+
+typedef struct dhash {
+    dent_t *ents;
+    uint32_t n, cap;
+    uint32_t *slots; /* entry index + 1, open addressing, power of two */
+    uint32_t nslots;
+    uint32_t *ncol;  /* entries per column */
+    uint32_t *memo;  /* per column DHASH_MEMO slots: entry index + 1 of a recent value */
+    uint32_t ncols;
+    bool caps;   /* capacity dictionaries: sort by exact value */
+} dhash_t;
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    return x ^ (x >> 33);
+}
+
+static inline bool same_repr(const dra_quantity_t *a, const dra_quantity_t *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a->lo == b->lo && a->hi == b->hi && a->exp == b->exp && a->neg == b->neg;
+}
+
+static uint64_t dent_hash(uint32_t col, uint8_t kind, int64_t val, const dra_quantity_t *q)
+{
+    uint64_t h = mix64(((uint64_t)col << 8 | kind) ^ mix64((uint64_t)val));
+    if (q)
+        h = mix64(h ^ q->lo ^ mix64(q->hi ^ (uint64_t)(uint32_t)q->exp << 1 ^ (uint64_t)q->neg));
+    return h;
+}
+
+static inline bool dent_eq(const dent_t *e, uint32_t col, uint8_t kind, int64_t val,
+                    const dra_quantity_t *q)
+{
+    return e->col == col && e->kind == kind && e->val == val && same_repr(e->q, q);
+}
+
+static int dhash_init(builder_t *b, dhash_t *h, uint32_t ncols)
+{
+    memset(h, 0, sizeof *h);
+    h->ncols = ncols;
+    h->cap = 256;
+    h->nslots = 512;
+    h->ents = dra_arena_alloc(&b->tmp, h->cap * sizeof *h->ents, 8);
+    h->slots = dra_arena_calloc(&b->tmp, h->nslots, sizeof *h->slots, 8);
+    h->ncol = dra_arena_calloc(&b->tmp, ncols + 1, sizeof *h->ncol, 8);
+    h->memo = dra_arena_calloc(&b->tmp, ((size_t)ncols + 1) * DHASH_MEMO, sizeof *h->memo, 8);
+    return h->ents && h->slots && h->ncol && h->memo ? DRA_OK : DRA_ENOMEM;
+}
+
+static int dhash_grow(builder_t *b, dhash_t *h)
+{
+    uint32_t ns = h->nslots * 2;
+    uint32_t *slots = dra_arena_calloc(&b->tmp, ns, sizeof *slots, 8);
+    if (!slots)
+        return DRA_ENOMEM;
+    for (uint32_t e = 0; e < h->n; e++) {
+        const dent_t *en = &h->ents[e];
+        uint32_t i = (uint32_t)dent_hash(en->col, en->kind, en->val, en->q) & (ns - 1);
+        while (slots[i])
+            i = (i + 1) & (ns - 1);
+        slots[i] = e + 1;
+    }
+    h->slots = slots;
+    h->nslots = ns;
+    return DRA_OK;
+}
+
+/* Entry index of (col, kind, val, q): found, or added. The memo probe is inline (it answers
+ * nearly every call: most columns hold a few values); the table probe is not. */
+static DRA_NOINLINE int dhash_put_slow(builder_t *b, dhash_t *h, uint32_t col, uint8_t kind,
+                                       int64_t val, const dra_quantity_t *q,
+                                       const dra_quantity_t *rep, uint32_t *memo, uint32_t *ent)
+{
+    uint32_t mask = h->nslots - 1;
+    uint32_t i = (uint32_t)dent_hash(col, kind, val, q) & mask;
+    for (uint32_t e; (e = h->slots[i]) != 0; i = (i + 1) & mask) {
+        if (dent_eq(&h->ents[e - 1], col, kind, val, q)) {
+            *memo = e;
+            *ent = e - 1;
+            return DRA_OK;
+        }
+    }
+    if (h->n == h->cap) {
+        dent_t *ne = dra_arena_realloc(&b->tmp, h->ents, (size_t)h->cap * sizeof *ne,
+                                       (size_t)h->cap * 2 * sizeof *ne, 8);
+        if (!ne)
+            return DRA_ENOMEM;
+        h->ents = ne;
+        h->cap *= 2;
+    }
+    h->ents[h->n] = (dent_t){
+        .val = val, .q = q, .rep = rep, .col = col, .code = ++h->ncol[col], .kind = kind};
+    h->slots[i] = ++h->n;
+    *memo = h->n;
+    *ent = h->n - 1;
+    if ((uint64_t)h->n * 2 > h->nslots)
+        return dhash_grow(b, h);
+    return DRA_OK;
+}
+
+static inline int dhash_put(builder_t *b, dhash_t *h, uint32_t col, uint8_t kind, int64_t val,
+                            const dra_quantity_t *q, const dra_quantity_t *rep, uint32_t *ent)
+{
+    uint32_t *memo = &h->memo[(size_t)col * DHASH_MEMO +
+                              (((uint64_t)val * 0x9e3779b97f4a7c15ull) >> 59 ^ kind) %
+                                  DHASH_MEMO];
+    if (*memo && dent_eq(&h->ents[*memo - 1], col, kind, val, q)) {
+        *ent = *memo - 1;
+        return DRA_OK;
+    }
+    return dhash_put_slow(b, h, col, kind, val, q, rep, memo, ent);
+}
+
+static int cmp_dent(const void *x, const void *y)
+{
+    const dent_t *a = *(const dent_t *const *)x, *b = *(const dent_t *const *)y;
+    if (a->col != b->col)
+        return a->col < b->col ? -1 : 1;
+    if (a->rep && b->rep) { /* capacities: value, then exact before inexact, representation */
+        bool ax = a->kind == 0, bx = b->kind == 0;
+        int c = ax && bx ? (a->val > b->val) - (a->val < b->val)
+                         : dra_quantity_cmp(a->rep, b->rep);
+        if (c)
+            return c;
+        if (ax != bx)
+            return ax ? -1 : 1;
+        if (ax)
+            return 0; /* one entry per exact value */
+        if (a->q->exp != b->q->exp)
+            return a->q->exp < b->q->exp ? -1 : 1;
+        if (a->q->hi != b->q->hi)
+            return a->q->hi < b->q->hi ? -1 : 1;
+        return (a->q->lo > b->q->lo) - (a->q->lo < b->q->lo);
+    }
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    return (a->val > b->val) - (a->val < b->val);
+}
+
+/* Sort every column's entries and renumber their codes 1..ncol[col] in that order. */
+static int dhash_finish(builder_t *b, dhash_t *h)
+{
+    const dent_t **order = dra_arena_alloc(&b->tmp, ((size_t)h->n + 1) * sizeof *order, 8);
+    if (!order)
+        return DRA_ENOMEM;
+    for (uint32_t e = 0; e < h->n; e++)
+        order[e] = &h->ents[e];
+    qsort(order, h->n, sizeof *order, cmp_dent);
+    for (uint32_t e = 0, k = 0; e < h->n; e++) {
+        k = e > 0 && order[e - 1]->col == order[e]->col ? k + 1 : 1;
+        ((dent_t *)order[e])->code = k;
+    }
+    return DRA_OK;
+}
+
+static uint8_t code_width(uint32_t ndict)
+{
+    return ndict <= UINT8_MAX ? 1 : ndict <= UINT16_MAX ? 2 : 4;
+}
+
+static void code_set(void *code, uint8_t w, uint32_t r, uint32_t v)
+{
+    if (w == 1)
+        ((uint8_t *)code)[r] = (uint8_t)v;
+    else if (w == 2)
+        ((uint16_t *)code)[r] = (uint16_t)v;
+    else
+        ((uint32_t *)code)[r] = v;
+}
+
+/* Distinct lists per column: open addressing over (column, kind, content hash); slots hold
+ * (column, list index + 1). Contents are compared element by element. */
+typedef struct lhash {
+    uint32_t *col, *idx;
+    uint8_t *kind;
+    uint64_t *hv;
+    uint32_t n, nslots;
+} lhash_t;
+
+static int lhash_grow(builder_t *b, lhash_t *lh)
+{
+    uint32_t ns = lh->nslots ? lh->nslots * 2 : 64;
+    lhash_t nh = {.nslots = ns, .n = lh->n};
+    nh.col = dra_arena_calloc(&b->tmp, ns, sizeof *nh.col, 8);
+    nh.idx = dra_arena_calloc(&b->tmp, ns, sizeof *nh.idx, 8);
+    nh.kind = dra_arena_calloc(&b->tmp, ns, 1, 8);
+    nh.hv = dra_arena_calloc(&b->tmp, ns, sizeof *nh.hv, 8);
+    if (!nh.col || !nh.idx || !nh.kind || !nh.hv)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < lh->nslots; i++) {
+        if (!lh->idx[i])
+            continue;
+        uint32_t j = (uint32_t)lh->hv[i] & (ns - 1);
+        while (nh.idx[j])
+            j = (j + 1) & (ns - 1);
+        nh.col[j] = lh->col[i];
+        nh.idx[j] = lh->idx[i];
+        nh.kind[j] = lh->kind[i];
+        nh.hv[j] = lh->hv[i];
+    }
+    *lh = nh;
+    return DRA_OK;
+}
+
+/* List index of elems[0..len) of kind k in column c: found, or appended. */
+static int list_index(builder_t *b, lhash_t *lh, uint32_t c, uint8_t k, const int64_t *elems,
+                      uint32_t len, uint32_t *out)
+{
+    dra_table_attr_t *col = &b->t->attrs[c];
+    if (!lh->nslots && lhash_grow(b, lh) != DRA_OK)
+        return DRA_ENOMEM;
+    uint64_t hv = mix64(((uint64_t)c << 8 | k) ^ XXH3_64bits(elems, (size_t)len * sizeof *elems));
+    uint32_t mask = lh->nslots - 1, i = (uint32_t)hv & mask;
+    for (; lh->idx[i]; i = (i + 1) & mask) {
+        if (lh->hv[i] != hv || lh->col[i] != c || lh->kind[i] != k)
+            continue;
+        const dra_table_list_t *l = &col->lists[lh->idx[i]];
+        if (l->len == len &&
+            (len == 0 || !memcmp(&col->lvals[l->off], elems, len * sizeof *elems))) {
+            *out = lh->idx[i];
+            return DRA_OK;
+        }
+    }
+    dra_table_list_t *l = &col->lists[col->nlists];
+    l->off = col->nlvals;
+    l->len = len;
+    if (len)
+        memcpy(&col->lvals[col->nlvals], elems, len * sizeof *elems);
+    col->nlvals += len;
+    lh->col[i] = c;
+    lh->idx[i] = col->nlists++;
+    lh->kind[i] = k;
+    lh->hv[i] = hv;
+    *out = lh->idx[i];
+    if (++lh->n * 2 > lh->nslots)
+        return lhash_grow(b, lh);
+    return DRA_OK;
+}
+
+/* The dictionary value of an attribute (see dra_table_attr_t.dval); *bad when a version in it
+ * does not parse. Lists are deduplicated. */
+static int attr_value(builder_t *b, lhash_t *lh, uint32_t c, const dra_attr_t *at,
+                      const uint32_t *rank_of_sid, const uint8_t *ver_state, int64_t *elems,
+                      int64_t *v, bool *bad)
+{
+    *v = 0;
+    switch ((dra_attr_kind_t)at->kind) {
+    case DRA_ATTR_NONE: return DRA_OK;
+    case DRA_ATTR_INT: *v = at->v.i; return DRA_OK;
+    case DRA_ATTR_BOOL: *v = at->v.b ? 1 : 0; return DRA_OK;
+    case DRA_ATTR_STRING: *v = dict_find(b, at->v.s); return DRA_OK;
+    case DRA_ATTR_VERSION: {
+        uint32_t sid = dict_find(b, at->v.s);
+        *v = rank_of_sid[sid];
+        *bad = ver_state[sid] == 2;
+        return DRA_OK;
+    }
+    case DRA_ATTR_INTS:
+    case DRA_ATTR_BOOLS:
+    case DRA_ATTR_STRINGS:
+    case DRA_ATTR_VERSIONS:
+        for (uint32_t j = 0; j < at->count; j++) {
+            if (at->kind == DRA_ATTR_INTS) {
+                elems[j] = at->v.ints[j];
+            } else if (at->kind == DRA_ATTR_BOOLS) {
+                elems[j] = at->v.bools[j] ? 1 : 0;
+            } else {
+                uint32_t sid = dict_find(b, at->v.strs[j]);
+                if (at->kind == DRA_ATTR_STRINGS) {
+                    elems[j] = sid;
+                } else {
+                    elems[j] = rank_of_sid[sid];
+                    *bad |= ver_state[sid] == 2;
+                }
+            }
+        }
+        uint32_t idx = 0;
+        int rc = list_index(b, lh, c, at->kind, elems, at->count, &idx);
+        *v = idx;
+        return rc;
+    }
+    return DRA_OK;
+}
+
 static int build_attrs(builder_t *b)
 {
     const dra_model_t *m = b->m;
@@ -482,7 +787,7 @@ static int build_attrs(builder_t *b)
             c->name = dra_intern_str(&m->intern, q);
         }
     }
-    /* which columns hold ints (to skip the i64 array otherwise) */
+    /* kinds present per column */
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
         for (uint32_t i = 0; i < d->nattrs; i++) {
@@ -491,27 +796,101 @@ static int build_attrs(builder_t *b)
                 t->attrs[t->attr_by_qname[q] - 1].kinds |= 1u << d->attrs[i].kind;
         }
     }
+    /* scratch list storage (upper bounds; distinct lists are copied out at the end) */
+    dra_table_list_t **slists = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof *slists, 8);
+    int64_t **slvals = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof *slvals, 8);
+    int64_t *elems = NULL;
+    uint32_t maxlen = 1;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        for (uint32_t i = 0; i < t->dev[r]->nattrs; i++)
+            if (t->dev[r]->attrs[i].count > maxlen)
+                maxlen = t->dev[r]->attrs[i].count;
+    elems = dra_arena_calloc(&b->tmp, maxlen, sizeof *elems, 8);
+    if (!slists || !slvals || !elems)
+        return DRA_ENOMEM;
     size_t np = t->nrows_padded;
     for (uint32_t c = 0; c < t->nattrs; c++) {
         dra_table_attr_t *col = &t->attrs[c];
-        col->kind = col_alloc(b, np, 1);
-        col->id = col_alloc(b, np, sizeof(uint32_t));
         col->present = bits_alloc(b);
-        if (col->kinds & (1u << DRA_ATTR_INT))
-            if (!(col->i64 = col_alloc(b, np, sizeof(int64_t))))
-                return DRA_ENOMEM;
+        if (!col->present)
+            return DRA_ENOMEM;
         if (nlists[c]) {
-            col->lists = col_alloc(b, nlists[c] + 1, sizeof *col->lists);
-            col->lvals = col_alloc(b, nlvals[c] + 1, sizeof *col->lvals);
-            if (!col->lists || !col->lvals)
+            slists[c] = dra_arena_calloc(&b->tmp, nlists[c] + 1, sizeof **slists, 8);
+            slvals[c] = dra_arena_calloc(&b->tmp, nlvals[c] + 1, sizeof **slvals, 8);
+            if (!slists[c] || !slvals[c])
                 return DRA_ENOMEM;
+            col->lists = slists[c];
+            col->lvals = slvals[c];
             col->nlists = 1; /* index 0 unused */
         }
-        if (!col->kind || !col->id || !col->present)
-            return DRA_ENOMEM;
     }
-    /* pass 2: values */
+    dhash_t h;
+    lhash_t lh = {0};
+    if ((rc = dhash_init(b, &h, t->nattrs)) != DRA_OK)
+        return rc;
+    uint64_t ninst = 0; /* attribute instances: one entry index each */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        ninst += t->dev[r]->nattrs;
+    uint32_t *ents = dra_arena_alloc(&b->tmp, (size_t)(ninst + 1) * sizeof *ents, 8);
+    uint32_t nents = 0;
+    if (!ents)
+        return DRA_ENOMEM;
+    /* pass A: distinct values per column (first-wins on a name repeated on one device) */
     for (uint32_t r = 0; r < t->nrows; r++) {
+        const dra_device_t *d = t->dev[r];
+        for (uint32_t i = 0; i < d->nattrs; i++) {
+            const dra_attr_t *at = &d->attrs[i];
+            if (at->qname == 0 || at->qname >= t->nqname_map || at->kind > DRA_ATTR_VERSIONS)
+                continue;
+            uint32_t c = t->attr_by_qname[at->qname] - 1;
+            dra_table_attr_t *col = &t->attrs[c];
+            if (dra_bit_get(col->present, r))
+                continue;
+            dra_bit_set(col->present, r);
+            col->npresent++;
+            int64_t v;
+            bool bad = false;
+            if ((rc = attr_value(b, &lh, c, at, rank_of_sid, ver_state, elems, &v, &bad)) !=
+                DRA_OK)
+                return rc;
+            if (bad)
+                t->flags[r] |= DRA_ROW_BAD_VERSION;
+            if ((rc = dhash_put(b, &h, c, at->kind, v, NULL, NULL, &ents[nents++])) != DRA_OK)
+                return rc;
+        }
+    }
+    /* dictionaries: sort each column's entries, give codes, choose widths */
+    if ((rc = dhash_finish(b, &h)) != DRA_OK)
+        return rc;
+    for (uint32_t c = 0; c < t->nattrs; c++) {
+        dra_table_attr_t *col = &t->attrs[c];
+        col->ndict = h.ncol[c];
+        col->dkind = col_alloc(b, (size_t)col->ndict + 1, 1);
+        col->dval = col_alloc(b, (size_t)col->ndict + 1, sizeof(int64_t));
+        col->width = code_width(col->ndict);
+        col->code = col_alloc(b, np, col->width);
+        if (!col->dkind || !col->dval || !col->code)
+            return DRA_ENOMEM;
+        if (col->nlists > 1) { /* copy the distinct lists out of scratch */
+            dra_table_list_t *l = col_alloc(b, col->nlists, sizeof *l);
+            int64_t *lv = col_alloc(b, (size_t)col->nlvals + 1, sizeof *lv);
+            if (!l || !lv)
+                return DRA_ENOMEM;
+            memcpy(l, col->lists, (size_t)col->nlists * sizeof *l);
+            memcpy(lv, col->lvals, (size_t)col->nlvals * sizeof *lv);
+            col->lists = l;
+            col->lvals = lv;
+        }
+    }
+    for (uint32_t e = 0; e < h.n; e++) {
+        const dent_t *en = &h.ents[e];
+        t->attrs[en->col].dkind[en->code] = en->kind;
+        t->attrs[en->col].dval[en->code] = en->val;
+    }
+    /* pass B: codes, in the order pass A recorded the entries */
+    for (uint32_t c = 0; c < t->nattrs; c++)
+        memset(t->attrs[c].present, 0, dra_bitset_words(np) * sizeof(uint64_t));
+    for (uint32_t r = 0, k = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
         for (uint32_t i = 0; i < d->nattrs; i++) {
             const dra_attr_t *at = &d->attrs[i];
@@ -519,58 +898,9 @@ static int build_attrs(builder_t *b)
                 continue;
             dra_table_attr_t *col = &t->attrs[t->attr_by_qname[at->qname] - 1];
             if (dra_bit_get(col->present, r))
-                continue; /* duplicate name on one device: the first one wins */
+                continue;
             dra_bit_set(col->present, r);
-            col->npresent++;
-            col->kind[r] = at->kind;
-            switch ((dra_attr_kind_t)at->kind) {
-            case DRA_ATTR_NONE:
-                break;
-            case DRA_ATTR_INT:
-                col->i64[r] = at->v.i;
-                break;
-            case DRA_ATTR_BOOL:
-                col->id[r] = at->v.b ? 1u : 0u;
-                break;
-            case DRA_ATTR_STRING:
-                col->id[r] = dict_find(b, at->v.s);
-                break;
-            case DRA_ATTR_VERSION: {
-                uint32_t sid = dict_find(b, at->v.s);
-                col->id[r] = rank_of_sid[sid];
-                if (ver_state[sid] == 2)
-                    t->flags[r] |= DRA_ROW_BAD_VERSION;
-                break;
-            }
-            case DRA_ATTR_INTS:
-            case DRA_ATTR_BOOLS:
-            case DRA_ATTR_STRINGS:
-            case DRA_ATTR_VERSIONS: {
-                dra_table_list_t *l = &col->lists[col->nlists];
-                l->off = col->nlvals;
-                l->len = at->count;
-                for (uint32_t j = 0; j < at->count; j++) {
-                    int64_t v = 0;
-                    if (at->kind == DRA_ATTR_INTS) {
-                        v = at->v.ints[j];
-                    } else if (at->kind == DRA_ATTR_BOOLS) {
-                        v = at->v.bools[j] ? 1 : 0;
-                    } else {
-                        uint32_t sid = dict_find(b, at->v.strs[j]);
-                        if (at->kind == DRA_ATTR_STRINGS) {
-                            v = sid;
-                        } else {
-                            v = rank_of_sid[sid];
-                            if (ver_state[sid] == 2)
-                                t->flags[r] |= DRA_ROW_BAD_VERSION;
-                        }
-                    }
-                    col->lvals[col->nlvals++] = v;
-                }
-                col->id[r] = col->nlists++;
-                break;
-            }
-            }
+            code_set(col->code, col->width, r, h.ents[ents[k++]].code);
         }
     }
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -617,12 +947,11 @@ static int build_caps(builder_t *b)
     dra_table_t *t = b->t;
     static const int32_t scales[] = {0, -3, -6, -9};
     size_t np = t->nrows_padded;
+    int rc;
     for (uint32_t c = 0; c < t->ncaps; c++) {
         dra_table_cap_t *col = &t->caps[c];
-        col->units = col_alloc(b, np, sizeof(int64_t));
         col->present = bits_alloc(b);
-        col->inexact = bits_alloc(b);
-        if (!col->units || !col->present || !col->inexact)
+        if (!col->present)
             return DRA_ENOMEM;
     }
     /* scale choice: count exact values per candidate scale */
@@ -662,38 +991,71 @@ static int build_caps(builder_t *b)
         }
         col->scale = scales[best];
         scale_idx[c] = (uint8_t)best;
-        memset(col->present, 0, dra_bitset_words(np) * sizeof(uint64_t));
     }
-    for (uint32_t r = 0; r < t->nrows; r++) {
-        const dra_device_t *d = t->dev[r];
-        for (uint32_t i = 0; i < d->ncaps; i++) {
-            uint32_t q = d->caps[i].qname;
-            if (!q || q >= t->nqname_map)
-                continue;
-            uint32_t c = t->cap_by_qname[q] - 1;
-            dra_table_cap_t *col = &t->caps[c];
-            if (dra_bit_get(col->present, r))
-                continue;
-            dra_bit_set(col->present, r);
-            uint32_t si = scale_idx[c];
-            const qmemo_t *qm = qmemo_get(&memo[c * QMEMO_WAYS], &d->caps[i].value, scales);
-            if (qm->exact & (1u << si)) {
-                col->units[r] = qm->units[si];
-            } else {
-                dra_bit_set(col->inexact, r);
-                col->ninexact++;
+    /* pass A: distinct values (exact ones by units, inexact ones by representation), the
+     * entry of every first capacity of a name on a device recorded in order; pass B: codes */
+    dhash_t h;
+    if ((rc = dhash_init(b, &h, t->ncaps)) != DRA_OK)
+        return rc;
+    uint64_t ninst = 0;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        ninst += t->dev[r]->ncaps;
+    uint32_t *ents = dra_arena_alloc(&b->tmp, (size_t)(ninst + 1) * sizeof *ents, 8);
+    uint32_t nents = 0;
+    if (!ents)
+        return DRA_ENOMEM;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t c = 0; c < t->ncaps; c++)
+            memset(t->caps[c].present, 0, dra_bitset_words(np) * sizeof(uint64_t));
+        for (uint32_t r = 0, k = 0; r < t->nrows; r++) {
+            const dra_device_t *d = t->dev[r];
+            for (uint32_t i = 0; i < d->ncaps; i++) {
+                uint32_t q = d->caps[i].qname;
+                if (!q || q >= t->nqname_map)
+                    continue;
+                uint32_t c = t->cap_by_qname[q] - 1;
+                dra_table_cap_t *col = &t->caps[c];
+                if (dra_bit_get(col->present, r))
+                    continue;
+                dra_bit_set(col->present, r);
+                if (pass == 1) {
+                    code_set(col->code, col->width, r, h.ents[ents[k++]].code);
+                    continue;
+                }
+                uint32_t si = scale_idx[c];
+                const dra_quantity_t *qv = &d->caps[i].value;
+                const qmemo_t *qm = qmemo_get(&memo[c * QMEMO_WAYS], qv, scales);
+                bool ex = (qm->exact & (1u << si)) != 0;
+                if ((rc = dhash_put(b, &h, c, ex ? 0 : 1, ex ? qm->units[si] : 0, ex ? NULL : qv,
+                                    qv, &ents[nents++])) != DRA_OK)
+                    return rc;
+                col->ninexact += !ex;
             }
         }
-    }
-    for (uint32_t c = 0; c < t->ncaps; c++) {
-        dra_table_cap_t *col = &t->caps[c];
-        col->inexact_rows = dra_arena_calloc(b->a, col->ninexact + 1, sizeof(uint32_t), 8);
-        if (!col->inexact_rows)
-            return DRA_ENOMEM;
-        uint32_t k = 0;
-        for (size_t r = dra_bitset_next(col->inexact, t->nrows, 0); r < t->nrows;
-             r = dra_bitset_next(col->inexact, t->nrows, r + 1))
-            col->inexact_rows[k++] = (uint32_t)r;
+        if (pass == 1)
+            break;
+        if ((rc = dhash_finish(b, &h)) != DRA_OK)
+            return rc;
+        for (uint32_t c = 0; c < t->ncaps; c++) {
+            dra_table_cap_t *col = &t->caps[c];
+            col->ndict = h.ncol[c];
+            col->width = code_width(col->ndict);
+            col->code = col_alloc(b, np, col->width);
+            col->dunits = col_alloc(b, (size_t)col->ndict + 1, sizeof *col->dunits);
+            col->dq = col_alloc(b, (size_t)col->ndict + 1, sizeof *col->dq);
+            col->dinexact =
+                col_alloc(b, dra_bitset_words((size_t)col->ndict + 1), sizeof(uint64_t));
+            if (!col->code || !col->dunits || !col->dq || !col->dinexact)
+                return DRA_ENOMEM;
+        }
+        for (uint32_t e = 0; e < h.n; e++) {
+            const dent_t *en = &h.ents[e];
+            dra_table_cap_t *col = &t->caps[en->col];
+            col->dunits[en->code] = en->val;
+            col->dq[en->code] = en->rep;
+            if (en->kind)
+                dra_bit_set(col->dinexact, en->code);
+        }
     }
     return DRA_OK;
 }
@@ -748,6 +1110,11 @@ int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
     }
     dra_intern_fini(&b.dict);
     dra_arena_fini(&b.tmp);
+#if DRA_DEBUG >= 3
+    /* debug presets (gcc-debug): every table any test builds is checked against its model */
+    if (rc == DRA_OK && dra_table_check(b.t, diag) != DRA_OK)
+        rc = DRA_EINTERNAL;
+#endif
     if (rc != DRA_OK) {
         if (diag && diag->code == DRA_OK)
             dra_diag_set(diag, rc, NULL, 0, 0, "device table: %s", dra_strerror(rc));
@@ -759,8 +1126,17 @@ int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
 
 /* ---- lookups -------------------------------------------------------------------------------- */
 
+/* The layout invariants every lookup relies on (cheap; the full list is dra_table_check). */
+DRA_UNUSED static bool layout_ok(const dra_table_t *t)
+{
+    return t && t->model && t->nrows_padded % DRA_TABLE_PAD == 0 && t->nrows <= t->nrows_padded &&
+           t->nrows_padded - t->nrows < DRA_TABLE_PAD && t->shared_begin <= t->nrows &&
+           (t->nqname_map == 0 || (t->attr_by_qname && t->cap_by_qname));
+}
+
 const dra_table_attr_t *dra_table_attr(const dra_table_t *t, uint32_t qname)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     if (!qname || qname >= t->nqname_map || !t->attr_by_qname[qname])
         return NULL;
     return &t->attrs[t->attr_by_qname[qname] - 1];
@@ -768,6 +1144,7 @@ const dra_table_attr_t *dra_table_attr(const dra_table_t *t, uint32_t qname)
 
 const dra_table_cap_t *dra_table_cap(const dra_table_t *t, uint32_t qname)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     if (!qname || qname >= t->nqname_map || !t->cap_by_qname[qname])
         return NULL;
     return &t->caps[t->cap_by_qname[qname] - 1];
@@ -785,6 +1162,8 @@ const dra_table_cap_t *dra_table_cap_by_name(const dra_table_t *t, const char *q
 
 uint32_t dra_table_str_find(const dra_table_t *t, const char *s, size_t len)
 {
+    DRA_ASSERT_INTERNAL(t && (s || len == 0));
+    DRA_ASSERT_INTERNAL((t->nstr_slots & (t->nstr_slots - 1)) == 0 && t->nstr_slots >= t->nstrs);
     if (!t->nstr_slots)
         return 0;
     uint32_t mask = t->nstr_slots - 1;
@@ -797,11 +1176,13 @@ uint32_t dra_table_str_find(const dra_table_t *t, const char *s, size_t len)
 
 const char *dra_table_str(const dra_table_t *t, uint32_t id)
 {
+    DRA_ASSERT_INTERNAL(t && (t->nstrs == 0 || t->strs));
     return id && id <= t->nstrs ? t->strs[id] : NULL;
 }
 
 uint32_t dra_table_node_index(const dra_table_t *t, const char *name)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     if (!name)
         return DRA_TABLE_NONE;
     uint32_t id = dra_table_str_find(t, name, strlen(name));
@@ -813,9 +1194,19 @@ uint32_t dra_table_node_index(const dra_table_t *t, const char *name)
     return DRA_TABLE_NONE;
 }
 
+DRA_UNUSED static bool vers_sorted(const dra_table_t *t)
+{
+    for (uint32_t i = 1; i < t->nvers; i++)
+        if (dra_semver_cmp(&t->vers[i - 1], &t->vers[i]) >= 0)
+            return false;
+    return true;
+}
+
 void dra_table_version_locate(const dra_table_t *t, const dra_semver_t *v, uint32_t *rank,
                               bool *exact)
 {
+    DRA_ASSERT_INTERNAL(t && v && rank && exact);
+    DRA_ASSERT_EXPENSIVE(vers_sorted(t)); /* the binary search needs strictly increasing ranks */
     /* largest k with vers[k-1] <= v */
     uint32_t lo = 0, hi = t->nvers;
     while (lo < hi) {
@@ -846,6 +1237,7 @@ static void h_str(XXH3_state_t *st, const char *s)
 
 uint64_t dra_table_digest(const dra_table_t *t)
 {
+    DRA_ASSERT_INTERNAL(layout_ok(t));
     XXH3_state_t st;
     XXH3_INITSTATE(&st);
     XXH3_64bits_reset(&st);
@@ -874,26 +1266,27 @@ uint64_t dra_table_digest(const dra_table_t *t)
         const dra_table_attr_t *col = &t->attrs[c];
         h_str(&st, col->name);
         for (uint32_t r = 0; r < t->nrows; r++) {
-            uint8_t k = col->kind[r];
+            uint8_t k = (uint8_t)dra_table_attr_kind(col, r);
+            int64_t v = dra_table_attr_val(col, r);
             h_u64(&st, k);
             switch ((dra_attr_kind_t)k) {
             case DRA_ATTR_NONE: break;
-            case DRA_ATTR_INT: h_u64(&st, (uint64_t)col->i64[r]); break;
+            case DRA_ATTR_INT:
             case DRA_ATTR_BOOL:
-            case DRA_ATTR_VERSION: h_u64(&st, col->id[r]); break;
-            case DRA_ATTR_STRING: h_str(&st, dra_table_str(t, col->id[r])); break;
+            case DRA_ATTR_VERSION: h_u64(&st, (uint64_t)v); break;
+            case DRA_ATTR_STRING: h_str(&st, dra_table_str(t, (uint32_t)v)); break;
             case DRA_ATTR_INTS:
             case DRA_ATTR_BOOLS:
             case DRA_ATTR_STRINGS:
             case DRA_ATTR_VERSIONS: {
-                const dra_table_list_t *l = &col->lists[col->id[r]];
+                const dra_table_list_t *l = &col->lists[v];
                 h_u64(&st, l->len);
                 for (uint32_t j = 0; j < l->len; j++) {
-                    int64_t v = col->lvals[l->off + j];
+                    int64_t e = col->lvals[l->off + j];
                     if (k == DRA_ATTR_STRINGS)
-                        h_str(&st, dra_table_str(t, (uint32_t)v));
+                        h_str(&st, dra_table_str(t, (uint32_t)e));
                     else
-                        h_u64(&st, (uint64_t)v);
+                        h_u64(&st, (uint64_t)e);
                 }
                 break;
             }
@@ -905,10 +1298,11 @@ uint64_t dra_table_digest(const dra_table_t *t)
         h_str(&st, col->name);
         h_u64(&st, (uint64_t)(int64_t)col->scale);
         for (uint32_t r = 0; r < t->nrows; r++) {
-            bool pr = dra_bit_get(col->present, r), ix = dra_bit_get(col->inexact, r);
+            uint32_t code = dra_table_cap_code(col, r);
+            bool pr = code != 0, ix = pr && dra_bit_get(col->dinexact, code);
             h_u64(&st, (uint64_t)pr | (uint64_t)ix << 1);
             if (pr && !ix) {
-                h_u64(&st, (uint64_t)col->units[r]);
+                h_u64(&st, (uint64_t)col->dunits[code]);
             } else if (ix) {
                 const dra_capacity_t *cap = dra_device_capacity(t->dev[r], col->qname);
                 h_u64(&st, cap ? dra_quantity_hash(&cap->value) : 0);
@@ -938,60 +1332,118 @@ static bool bits_clean(const uint64_t *w, uint32_t nrows, uint32_t npad)
     return true;
 }
 
-static int check_attr(const dra_table_t *t, const dra_table_attr_t *col, dra_diag_t *diag)
+/* Dictionary shape shared by attribute and capacity columns: width fits ndict, padding codes
+ * are 0, present bit = code != 0, every code <= ndict and every entry used. */
+static int check_codes(const dra_table_t *t, const char *what, const char *name, const void *code,
+                       uint8_t width, uint32_t ndict, const uint64_t *present, uint32_t npresent,
+                       uint64_t *used, dra_diag_t *diag)
 {
-    if (!aligned(col->kind) || !aligned(col->id) || !aligned(col->present) ||
-        (col->i64 && !aligned(col->i64)))
-        FAIL("attribute %s: column not 64-byte aligned", col->name);
-    if (!bits_clean(col->present, t->nrows, t->nrows_padded))
-        FAIL("attribute %s: present bits beyond the rows", col->name);
-    uint32_t npresent = 0, kinds = 0;
+    if (!aligned(code) || !aligned(present))
+        FAIL("%s %s: column not 64-byte aligned", what, name);
+    if (width != (ndict <= UINT8_MAX ? 1 : ndict <= UINT16_MAX ? 2 : 4))
+        FAIL("%s %s: code width %u for %u entries", what, name, width, ndict);
+    if (!bits_clean(present, t->nrows, t->nrows_padded))
+        FAIL("%s %s: present bits beyond the rows", what, name);
+    uint32_t n = 0;
     for (uint32_t r = 0; r < t->nrows_padded; r++) {
-        uint8_t k = col->kind[r];
+        uint32_t c = dra_table_code_at(code, width, r);
         if (r >= t->nrows) {
-            if (k != DRA_ATTR_NONE || col->id[r] != 0 || (col->i64 && col->i64[r] != 0))
-                FAIL("attribute %s: padding row %u is not neutral", col->name, r);
+            if (c)
+                FAIL("%s %s: padding row %u is not neutral", what, name, r);
             continue;
         }
-        if ((k != DRA_ATTR_NONE) != dra_bit_get(col->present, r))
-            FAIL("attribute %s: row %u kind/present mismatch", col->name, r);
+        if (c > ndict)
+            FAIL("%s %s: row %u code %u beyond the %u entries", what, name, r, c, ndict);
+        if ((c != 0) != dra_bit_get(present, r))
+            FAIL("%s %s: row %u code/present mismatch", what, name, r);
+        n += c != 0;
+        if (c)
+            dra_bit_set(used, c);
+    }
+    if (n != npresent)
+        FAIL("%s %s: present count %u, rows %u", what, name, npresent, n);
+    for (uint32_t e = 1; e <= ndict; e++)
+        if (!dra_bit_get(used, e))
+            FAIL("%s %s: dictionary entry %u unused", what, name, e);
+    return DRA_OK;
+}
+
+static int check_attr(const dra_table_t *t, const dra_table_attr_t *col, uint64_t *used,
+                      dra_diag_t *diag)
+{
+    memset(used, 0, dra_bitset_words((size_t)col->ndict + 1) * sizeof *used);
+    int rc = check_codes(t, "attribute", col->name, col->code, col->width, col->ndict,
+                         col->present, col->npresent, used, diag);
+    if (rc != DRA_OK)
+        return rc;
+    /* dictionary: entry 0 neutral, entries strictly increasing by (kind, value), lists distinct */
+    if (col->dkind[0] != DRA_ATTR_NONE || col->dval[0] != 0)
+        FAIL("attribute %s: dictionary entry 0 is not neutral", col->name);
+    uint32_t kinds = 0;
+    for (uint32_t e = 1; e <= col->ndict; e++) {
+        uint8_t k = col->dkind[e];
+        int64_t v = col->dval[e];
+        if (k == DRA_ATTR_NONE || k > DRA_ATTR_VERSIONS)
+            FAIL("attribute %s: dictionary entry %u kind %u", col->name, e, k);
+        kinds |= 1u << k;
+        if (e > 1 && (col->dkind[e - 1] > k || (col->dkind[e - 1] == k && col->dval[e - 1] >= v)))
+            FAIL("attribute %s: dictionary entries %u, %u out of order", col->name, e - 1, e);
+        bool ok = true;
+        if (k == DRA_ATTR_BOOL)
+            ok = v == 0 || v == 1;
+        else if (k == DRA_ATTR_STRING)
+            ok = v >= 1 && v <= t->nstrs;
+        else if (k == DRA_ATTR_VERSION)
+            ok = v >= 0 && v <= t->nvers;
+        else if (dra_attr_kind_is_list((dra_attr_kind_t)k))
+            ok = v >= 1 && v < col->nlists &&
+                 (uint64_t)col->lists[v].off + col->lists[v].len <= col->nlvals;
+        if (!ok)
+            FAIL("attribute %s: dictionary entry %u value %lld", col->name, e, (long long)v);
+        for (uint32_t f = 1; ok && dra_attr_kind_is_list((dra_attr_kind_t)k) && f < e; f++) {
+            const dra_table_list_t *a = &col->lists[v], *b = &col->lists[col->dval[f]];
+            if (col->dkind[f] == k && a->len == b->len &&
+                (a->len == 0 ||
+                 !memcmp(&col->lvals[a->off], &col->lvals[b->off], a->len * sizeof(int64_t))))
+                FAIL("attribute %s: dictionary entries %u, %u hold the same list", col->name, f,
+                     e);
+        }
+    }
+    if (kinds != col->kinds)
+        FAIL("attribute %s: kind mask inconsistent", col->name);
+    /* every row against the model */
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        uint8_t k = (uint8_t)dra_table_attr_kind(col, r);
+        int64_t v = dra_table_attr_val(col, r);
         const dra_attr_t *at = dra_device_attr(t->dev[r], col->qname);
         if ((at != NULL) != (k != DRA_ATTR_NONE) || (at && at->kind != k))
             FAIL("attribute %s: row %u disagrees with the model", col->name, r);
-        if (k == DRA_ATTR_NONE) {
-            if (col->id[r] != 0 || (col->i64 && col->i64[r] != 0))
-                FAIL("attribute %s: absent row %u is not neutral", col->name, r);
-            continue;
-        }
-        npresent++;
-        kinds |= 1u << k;
         switch ((dra_attr_kind_t)k) {
         case DRA_ATTR_NONE: break;
         case DRA_ATTR_INT:
-            if (!col->i64 || col->i64[r] != at->v.i || col->id[r] != 0)
+            if (v != at->v.i)
                 FAIL("attribute %s: row %u int value", col->name, r);
             break;
         case DRA_ATTR_BOOL:
-            if (col->id[r] != (at->v.b ? 1u : 0u))
+            if (v != (at->v.b ? 1 : 0))
                 FAIL("attribute %s: row %u bool value", col->name, r);
             break;
         case DRA_ATTR_STRING: {
-            const char *s = dra_table_str(t, col->id[r]);
+            const char *s = dra_table_str(t, (uint32_t)v);
             if (!s || strcmp(s, nz(at->v.s)) != 0)
                 FAIL("attribute %s: row %u string id", col->name, r);
             break;
         }
         case DRA_ATTR_VERSION: {
-            dra_semver_t v;
+            dra_semver_t sv;
             const char *s = nz(at->v.s);
-            bool ok = dra_semver_parse(s, strlen(s), false, &v, NULL) == DRA_OK;
+            bool ok = dra_semver_parse(s, strlen(s), false, &sv, NULL) == DRA_OK;
             if (!ok) {
-                if (col->id[r] != 0 || !(t->flags[r] & DRA_ROW_BAD_VERSION))
+                if (v != 0 || !(t->flags[r] & DRA_ROW_BAD_VERSION))
                     FAIL("attribute %s: row %u bad version not flagged", col->name, r);
-            } else if (col->id[r] == 0 || col->id[r] > t->nvers ||
-                       dra_semver_cmp(&t->vers[col->id[r] - 1], &v) != 0) {
-                FAIL("attribute %s: row %u version rank %u inconsistent", col->name, r,
-                     col->id[r]);
+            } else if (v == 0 || dra_semver_cmp(&t->vers[v - 1], &sv) != 0) {
+                FAIL("attribute %s: row %u version rank %lld inconsistent", col->name, r,
+                     (long long)v);
             }
             break;
         }
@@ -999,23 +1451,20 @@ static int check_attr(const dra_table_t *t, const dra_table_attr_t *col, dra_dia
         case DRA_ATTR_BOOLS:
         case DRA_ATTR_STRINGS:
         case DRA_ATTR_VERSIONS: {
-            if (col->id[r] == 0 || col->id[r] >= col->nlists)
-                FAIL("attribute %s: row %u list index", col->name, r);
-            const dra_table_list_t *l = &col->lists[col->id[r]];
-            if (l->len != at->count || (uint64_t)l->off + l->len > col->nlvals)
+            const dra_table_list_t *l = &col->lists[v];
+            if (l->len != at->count)
                 FAIL("attribute %s: row %u list bounds", col->name, r);
             for (uint32_t j = 0; j < l->len; j++) {
-                int64_t v = col->lvals[l->off + j];
+                int64_t x = col->lvals[l->off + j];
                 bool good = true;
                 if (k == DRA_ATTR_INTS)
-                    good = v == at->v.ints[j];
+                    good = x == at->v.ints[j];
                 else if (k == DRA_ATTR_BOOLS)
-                    good = v == (at->v.bools[j] ? 1 : 0);
+                    good = x == (at->v.bools[j] ? 1 : 0);
                 else if (k == DRA_ATTR_STRINGS)
-                    good = v > 0 && v <= t->nstrs &&
-                           strcmp(t->strs[v], nz(at->v.strs[j])) == 0;
+                    good = x > 0 && x <= t->nstrs && strcmp(t->strs[x], nz(at->v.strs[j])) == 0;
                 else
-                    good = v >= 0 && v <= t->nvers;
+                    good = x >= 0 && x <= t->nvers;
                 if (!good)
                     FAIL("attribute %s: row %u list element %u", col->name, r, j);
             }
@@ -1023,52 +1472,62 @@ static int check_attr(const dra_table_t *t, const dra_table_attr_t *col, dra_dia
         }
         }
     }
-    if (npresent != col->npresent || kinds != col->kinds)
-        FAIL("attribute %s: counts or kind mask inconsistent", col->name);
     return DRA_OK;
 }
 
-static int check_cap(const dra_table_t *t, const dra_table_cap_t *col, dra_diag_t *diag)
+static int check_cap(const dra_table_t *t, const dra_table_cap_t *col, uint64_t *used,
+                     dra_diag_t *diag)
 {
-    if (!aligned(col->units) || !aligned(col->present) || !aligned(col->inexact))
-        FAIL("capacity %s: column not 64-byte aligned", col->name);
-    if (!bits_clean(col->present, t->nrows, t->nrows_padded) ||
-        !bits_clean(col->inexact, t->nrows, t->nrows_padded))
-        FAIL("capacity %s: bits beyond the rows", col->name);
-    uint32_t npresent = 0, ninexact = 0;
-    for (uint32_t r = 0; r < t->nrows_padded; r++) {
-        if (r >= t->nrows) {
-            if (col->units[r] != 0)
-                FAIL("capacity %s: padding row %u is not neutral", col->name, r);
-            continue;
-        }
-        const dra_capacity_t *cap = dra_device_capacity(t->dev[r], col->qname);
-        bool pr = dra_bit_get(col->present, r), ix = dra_bit_get(col->inexact, r);
-        if ((cap != NULL) != pr || (ix && !pr))
-            FAIL("capacity %s: row %u presence disagrees with the model", col->name, r);
-        if (!pr) {
-            if (col->units[r] != 0)
-                FAIL("capacity %s: absent row %u is not neutral", col->name, r);
-            continue;
-        }
-        npresent++;
+    memset(used, 0, dra_bitset_words((size_t)col->ndict + 1) * sizeof *used);
+    int rc = check_codes(t, "capacity", col->name, col->code, col->width, col->ndict,
+                         col->present, col->npresent, used, diag);
+    if (rc != DRA_OK)
+        return rc;
+    if (col->dunits[0] != 0 || col->dq[0] != NULL || dra_bit_get(col->dinexact, 0) ||
+        !bits_clean(col->dinexact, col->ndict + 1, (uint32_t)dra_bitset_words(col->ndict + 1) * 64))
+        FAIL("capacity %s: dictionary entry 0 or inexact bits not neutral", col->name);
+    for (uint32_t e = 1; e <= col->ndict; e++) {
+        bool ix = dra_bit_get(col->dinexact, e);
         int64_t u;
-        bool ex = dra_quantity_to_fixed(&cap->value, &u, col->scale);
-        if (ex == ix || (ex && u != col->units[r]))
-            FAIL("capacity %s: row %u fixed-point value or exactness flag", col->name, r);
-        if (ix) {
-            if (ninexact >= col->ninexact || col->inexact_rows[ninexact] != r)
-                FAIL("capacity %s: inexact row list", col->name);
-            ninexact++;
+        if (!col->dq[e])
+            FAIL("capacity %s: dictionary entry %u has no value", col->name, e);
+        bool ex = dra_quantity_to_fixed(col->dq[e], &u, col->scale);
+        if (ex == ix || (ex && u != col->dunits[e]) || (ix && col->dunits[e] != 0))
+            FAIL("capacity %s: dictionary entry %u fixed-point value or exactness", col->name, e);
+        if (e > 1) {
+            bool px = !dra_bit_get(col->dinexact, e - 1);
+            int c = px && ex ? (col->dunits[e - 1] > u) - (col->dunits[e - 1] < u)
+                             : dra_quantity_cmp(col->dq[e - 1], col->dq[e]);
+            if (c > 0 || (c == 0 && px && ex) || (c == 0 && !px && ex))
+                FAIL("capacity %s: dictionary entries %u, %u out of order", col->name, e - 1, e);
         }
     }
-    if (npresent != col->npresent || ninexact != col->ninexact)
-        FAIL("capacity %s: counts inconsistent", col->name);
+    uint32_t ninexact = 0;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        uint32_t code = dra_table_cap_code(col, r);
+        const dra_capacity_t *cap = dra_device_capacity(t->dev[r], col->qname);
+        if ((cap != NULL) != (code != 0))
+            FAIL("capacity %s: row %u presence disagrees with the model", col->name, r);
+        if (!code)
+            continue;
+        if (dra_quantity_cmp(&cap->value, col->dq[code]) != 0)
+            FAIL("capacity %s: row %u value differs from its dictionary entry", col->name, r);
+        if (dra_bit_get(col->dinexact, code)) {
+            ninexact++;
+            const dra_quantity_t *a = &cap->value, *b = col->dq[code];
+            if (a->lo != b->lo || a->hi != b->hi || a->exp != b->exp || a->neg != b->neg)
+                FAIL("capacity %s: row %u inexact value written differently from its entry",
+                     col->name, r);
+        }
+    }
+    if (ninexact != col->ninexact)
+        FAIL("capacity %s: inexact row count inconsistent", col->name);
     return DRA_OK;
 }
 
 int dra_table_check(const dra_table_t *t, dra_diag_t *diag)
 {
+    DRA_ASSERT_INTERNAL(t && t->model);
     const dra_model_t *m = t->model;
     if (t->nrows_padded % DRA_TABLE_PAD || t->nrows_padded < t->nrows ||
         t->nrows_padded - t->nrows >= DRA_TABLE_PAD)
@@ -1154,19 +1613,29 @@ int dra_table_check(const dra_table_t *t, dra_diag_t *diag)
     for (uint32_t id = 1; id <= t->nstrs; id++)
         if (dra_table_str_find(t, t->strs[id], t->str_lens[id]) != id)
             FAIL("string dictionary: id %u not found by its text", id);
-    for (uint32_t c = 0; c < t->nattrs; c++) {
+    uint32_t maxdict = 0;
+    for (uint32_t c = 0; c < t->nattrs; c++)
+        maxdict = t->attrs[c].ndict > maxdict ? t->attrs[c].ndict : maxdict;
+    for (uint32_t c = 0; c < t->ncaps; c++)
+        maxdict = t->caps[c].ndict > maxdict ? t->caps[c].ndict : maxdict;
+    uint64_t *used = calloc(dra_bitset_words((size_t)maxdict + 1), sizeof *used);
+    if (!used)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "device table check: out of memory");
+    int rc = DRA_OK;
+    for (uint32_t c = 0; rc == DRA_OK && c < t->nattrs; c++) {
         if (dra_table_attr(t, t->attrs[c].qname) != &t->attrs[c])
-            FAIL("attribute %s: lookup", t->attrs[c].name);
-        int rc = check_attr(t, &t->attrs[c], diag);
-        if (rc != DRA_OK)
-            return rc;
+            rc = dra_diag_set(diag, DRA_EVALIDATE, NULL, 0, 0, "attribute %s: lookup",
+                              t->attrs[c].name);
+        else
+            rc = check_attr(t, &t->attrs[c], used, diag);
     }
-    for (uint32_t c = 0; c < t->ncaps; c++) {
+    for (uint32_t c = 0; rc == DRA_OK && c < t->ncaps; c++) {
         if (dra_table_cap(t, t->caps[c].qname) != &t->caps[c])
-            FAIL("capacity %s: lookup", t->caps[c].name);
-        int rc = check_cap(t, &t->caps[c], diag);
-        if (rc != DRA_OK)
-            return rc;
+            rc = dra_diag_set(diag, DRA_EVALIDATE, NULL, 0, 0, "capacity %s: lookup",
+                              t->caps[c].name);
+        else
+            rc = check_cap(t, &t->caps[c], used, diag);
     }
-    return DRA_OK;
+    free(used);
+    return rc;
 }

@@ -23,10 +23,26 @@
  * slice index, model device pointer, flags), one dra_table_attr_t per distinct qualified
  * attribute name and one dra_table_cap_t per distinct qualified capacity name. Every per-row
  * array is 64-byte aligned and holds nrows_padded = round_up(nrows, 16) elements; the padding
- * rows hold neutral sentinels: node DRA_TABLE_NONE, pool DRA_TABLE_NONE, ids 0, kind NONE,
- * values 0, flags DRA_ROW_PAD, device pointer NULL. Bitsets (present, inexact) have
- * dra_bitset_words(nrows_padded) words, 64-byte aligned, bits >= nrows zero.
+ * rows hold neutral sentinels: node DRA_TABLE_NONE, pool DRA_TABLE_NONE, ids 0, codes 0,
+ * flags DRA_ROW_PAD, device pointer NULL. Bitsets (present) have dra_bitset_words(nrows_padded)
+ * words, 64-byte aligned, bits >= nrows zero.
  *
+ * Attribute and capacity columns are dictionary-encoded: a column keeps a dictionary of the
+ * distinct values its rows hold (entries 1..ndict; entry 0 is "absent") and one CODE per row,
+ * the index of the row's value in the dictionary (0: the row has no such attribute / capacity,
+ * or is padding). The code width is chosen per column from the dictionary size: 1 byte up to 255
+ * entries, 2 bytes up to 65535, else 4 (`width`); read a code with dra_table_attr_code /
+ * dra_table_cap_code. Predicates are evaluated once per dictionary entry into a bitmap over the
+ * codes, then gathered over the rows (dra_kern_t gather_u8/u16/u32). Per-row cost: width bytes
+ * per column plus one present bit, whatever the value's kind.
+ *  - Attribute dictionary: entries (dkind[i], dval[i]) sorted by (kind, value), no duplicates:
+ *    INT by value, BOOL 0 < 1, STRING by string id, VERSION by rank (so equal-precedence texts
+ *    share an entry), lists by their index into `lists` (one list per distinct content). Two rows
+ *    have the same code iff they have the same kind and value (for lists: the same elements).
+ *  - Capacity dictionary: entries sorted by exact value (dra_quantity_cmp; equal values differ
+ *    only when written differently and not both representable at the scale); dunits[i] is the
+ *    value in fixed point at the column's scale, dq[i] the model's quantity (exact text), and
+ *    bit i of dinexact says the value is not representable at the scale (dunits[i] is then 0).
  * Strings (drivers, pools, device and node names, string attribute values) are ids of the table's
  * own dictionary (1..nstrs, 0 = none), assigned in row order, so they are deterministic for a
  * given model. Attribute and capacity names are the model's interned qnames (model->intern).
@@ -39,14 +55,17 @@
  *
  * Capacities: fixed point, value = units * 10^scale with one scale per column (the coarsest of
  * 0, -3, -6, -9 that represents every value exactly; else the one that represents the most).
- * A value not representable exactly is flagged in `inexact` (and listed in inexact_rows); its
- * units are 0 and predicates compare it exactly on the model (dra_quantity_cmp).
+ * A value not representable exactly is an entry flagged in `dinexact`; predicates compare such
+ * an entry exactly (dra_quantity_cmp on dq[i]). ninexact counts the rows holding such values.
  *
  * Ownership: everything lives in the arena given to dra_table_build, which must outlive the
  * table; the table keeps a pointer to the model (for device pointers and qname lookups), which
- * must outlive it too. Errors: DRA_ENOMEM, DRA_ELIMIT (more than 2^31 rows), DRA_EINVAL.
- * Cost: build is O(devices * attributes + V log V) for V distinct versions; lookups are O(1)
- * (names: one hash). Thread safety: a built table is immutable; read it from any thread.
+ * must outlive it too. Errors: DRA_ENOMEM, DRA_ELIMIT (more than 2^31 rows), DRA_EINVAL,
+ * DRA_EINTERNAL (only with DRA_DEBUG >= 3: the built table fails dra_table_check).
+ * Cost: build is O(devices * attributes + V log V) for V distinct versions and dictionary
+ * entries; lookups are O(1) (names: one hash). Memory: `bytes` counts every per-row array and
+ * bitset and every dictionary (fleet-5k: 93.2 B/device, fleet-50k: 95.1; README "Performance").
+ * Thread safety: a built table is immutable; read it from any thread.
  */
 #ifndef DRA_TABLE_H
 #define DRA_TABLE_H
@@ -93,12 +112,14 @@ typedef struct dra_table_attr {
     const char *name; /* that text */
     uint32_t kinds;   /* bit (1u << kind) for each dra_attr_kind_t present in a row */
     uint32_t npresent;
-    uint8_t *kind;     /* per row: dra_attr_kind_t (DRA_ATTR_NONE: absent, padding) */
-    uint32_t *id;      /* per row: STRING string id, VERSION rank, BOOL 0/1, list kinds: index
-                          into lists; 0 for INT / absent / padding. Always allocated. */
-    int64_t *i64;      /* per row: INT value, else 0. NULL when no row holds an INT */
-    uint64_t *present; /* bitset: row has the attribute (any kind) */
-    dra_table_list_t *lists; /* list values (index 0 unused) */
+    uint8_t width;     /* bytes per code: 1, 2 or 4 */
+    void *code;        /* per row: dictionary entry (0: absent, padding); uint8/16/32_t by width */
+    uint32_t ndict;    /* dictionary entries 1..ndict */
+    uint8_t *dkind;    /* per entry: dra_attr_kind_t; dkind[0] = DRA_ATTR_NONE */
+    int64_t *dval;     /* per entry: INT value, BOOL 0/1, STRING string id, VERSION rank (0: does
+                          not parse), list kinds: index into lists; dval[0] = 0 */
+    uint64_t *present; /* bitset: row has the attribute (any kind), i.e. code != 0 */
+    dra_table_list_t *lists; /* list values (index 0 unused), one per distinct list */
     uint32_t nlists;
     int64_t *lvals; /* list elements: ints, bools 0/1, string ids, version ranks */
     uint32_t nlvals;
@@ -108,12 +129,53 @@ typedef struct dra_table_cap {
     uint32_t qname;
     const char *name;
     int32_t scale; /* value = units * 10^scale */
-    uint32_t npresent, ninexact;
-    int64_t *units;         /* per row; 0 when absent, inexact or padding */
-    uint64_t *present;      /* bitset */
-    uint64_t *inexact;      /* bitset: present but units not exact (compare on the model) */
-    uint32_t *inexact_rows; /* the rows of `inexact`, ascending */
+    uint32_t npresent, ninexact; /* rows */
+    uint8_t width;               /* bytes per code: 1, 2 or 4 */
+    void *code;                  /* per row: dictionary entry (0: absent, padding) */
+    uint32_t ndict;              /* dictionary entries 1..ndict, ascending by value */
+    int64_t *dunits;             /* per entry: fixed-point units; 0 for entry 0 and inexact ones */
+    const dra_quantity_t **dq;   /* per entry: the model's quantity; dq[0] = NULL */
+    uint64_t *dinexact;          /* bitset over entries: not exact at the scale */
+    uint64_t *present;           /* bitset over rows */
 } dra_table_cap_t;
+
+/* Code of row r in a dictionary-encoded column of width w (padding rows: 0). */
+static inline uint32_t dra_table_code_at(const void *code, uint8_t w, uint32_t r)
+{
+    DRA_ASSERT_INTERNAL(code && (w == 1 || w == 2 || w == 4));
+    if (w == 1)
+        return ((const uint8_t *)code)[r];
+    if (w == 2)
+        return ((const uint16_t *)code)[r];
+    return ((const uint32_t *)code)[r];
+}
+
+static inline uint32_t dra_table_attr_code(const dra_table_attr_t *a, uint32_t r)
+{
+    return dra_table_code_at(a->code, a->width, r);
+}
+
+/* Kind of row r's value (DRA_ATTR_NONE: absent) and its dictionary value (see dval). */
+static inline dra_attr_kind_t dra_table_attr_kind(const dra_table_attr_t *a, uint32_t r)
+{
+    return (dra_attr_kind_t)a->dkind[dra_table_attr_code(a, r)];
+}
+
+static inline int64_t dra_table_attr_val(const dra_table_attr_t *a, uint32_t r)
+{
+    return a->dval[dra_table_attr_code(a, r)];
+}
+
+/* Rows x and y hold the same value (same kind and value; both absent counts as the same). */
+static inline bool dra_table_attr_same(const dra_table_attr_t *a, uint32_t x, uint32_t y)
+{
+    return dra_table_attr_code(a, x) == dra_table_attr_code(a, y);
+}
+
+static inline uint32_t dra_table_cap_code(const dra_table_cap_t *c, uint32_t r)
+{
+    return dra_table_code_at(c->code, c->width, r);
+}
 
 typedef struct dra_table {
     const dra_model_t *model;
@@ -159,7 +221,10 @@ DRA_NODISCARD int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_
                                   dra_diag_t *diag);
 
 /* Check every invariant listed above against the table and its model. DRA_EVALIDATE with the
- * first violation in diag. Cost O(rows * columns); meant for tests and DRA_DEBUG >= 3. */
+ * first violation in diag (DRA_ENOMEM if its scratch cannot be allocated). Cost O(rows *
+ * columns); meant for tests and debug builds: with DRA_DEBUG >= 3 (the gcc-debug preset)
+ * dra_table_build runs it on every table it builds and fails with DRA_EINTERNAL (the violation
+ * in diag) when it does not hold. */
 DRA_NODISCARD int dra_table_check(const dra_table_t *t, dra_diag_t *diag);
 
 /* XXH3-64 of the logical content (row order, strings as text, attribute and capacity values,

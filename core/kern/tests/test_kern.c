@@ -163,6 +163,40 @@ static void case_u8(size_t n, size_t off)
     compare_out(n, "test_u8", off);
 }
 
+/* Gathers: a random lut (runs of zero and all-one words too), codes over the whole u8 range and
+ * up to 70,000 for u16 / u32 (the lut covers every code, including the ones past n). */
+#define LUT_WORDS 1100 /* 70,400 bits */
+static uint64_t lut[LUT_WORDS];
+static uint16_t u16buf[MAXN + SLACK];
+static uint32_t codebuf[MAXN + SLACK];
+static uint8_t bytebuf[MAXN + SLACK];
+
+static void case_gather(size_t n, size_t off)
+{
+    for (size_t i = 0; i < LUT_WORDS; i++) {
+        uint64_t r = rnd() % 4;
+        lut[i] = r == 0 ? 0 : r == 1 ? ~(uint64_t)0 : rnd();
+    }
+    for (size_t i = 0; i < MAXN + SLACK; i++) {
+        uint64_t r = rnd();
+        bytebuf[i] = (uint8_t)(r % 3 == 0 ? r >> 8 : (r >> 8) % 6);
+        u16buf[i] = (uint16_t)(r % 3 == 0 ? r >> 16 : (r >> 16) % 300);
+        codebuf[i] = (uint32_t)(r % 3 == 0 ? (r >> 16) % 70400 : (r >> 16) % 300);
+    }
+    reset_out();
+    dra_kern__scalar.gather_u8(bytebuf + off, n, lut, out_ref);
+    K->gather_u8(bytebuf + off, n, lut, out_k);
+    compare_out(n, "gather_u8", off);
+    reset_out();
+    dra_kern__scalar.gather_u16(u16buf + off, n, lut, out_ref);
+    K->gather_u16(u16buf + off, n, lut, out_k);
+    compare_out(n, "gather_u16", off);
+    reset_out();
+    dra_kern__scalar.gather_u32(codebuf + off, n, lut, out_ref);
+    K->gather_u32(codebuf + off, n, lut, out_k);
+    compare_out(n, "gather_u32", off);
+}
+
 static void case_bits(size_t nbits, size_t off)
 {
     static uint64_t a[80], b[80], r1[80], r2[80];
@@ -211,6 +245,7 @@ static void test_elements(void)
     for_each_case(case_u32);
     for_each_case(case_i64);
     for_each_case(case_u8);
+    for_each_case(case_gather);
     for (size_t n = 0; n <= 67 * 64; n += 37)
         case_bits(n, 0);
     for (size_t n = 0; n <= 64 * 64; n += 64)
@@ -239,6 +274,17 @@ static void test_scalar_reference(void)
     CHECK_EQ_U64(w[0], 0x1);
     K->test_u8(c, 5, 0x82, w);
     CHECK_EQ_U64(w[0], 0x1c);
+    /* gather: lut bits 0, 2, 64 + 1, 255 */
+    uint64_t lt[4] = {0x5, 0x2, 0, (uint64_t)1 << 63};
+    uint8_t g8[32] = {0, 1, 2, 65, 255, 254, 64};
+    K->gather_u8(g8, 7, lt, w);
+    CHECK_EQ_U64(w[0], 0x1d);
+    uint16_t g16[32] = {2, 3, 65, 255};
+    K->gather_u16(g16, 4, lt, w);
+    CHECK_EQ_U64(w[0], 0xd);
+    uint32_t g32[32] = {255, 0, 1};
+    K->gather_u32(g32, 3, lt, w);
+    CHECK_EQ_U64(w[0], 0x3);
     uint64_t z[3] = {0, 0, 0x100};
     CHECK_EQ_U64(K->first_set(z, 3), 136);
     CHECK_EQ_U64(K->first_set(z, 2), 128);

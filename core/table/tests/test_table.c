@@ -12,6 +12,20 @@
 #include "table/table.h"
 #include "table_testmodel.h"
 
+#define AK(c, r) dra_table_attr_kind((c), (r))
+#define AV(c, r) dra_table_attr_val((c), (r))
+#define CU(c, r) ((c)->dunits[dra_table_cap_code((c), (r))])
+
+static void set_code(void *code, uint8_t w, uint32_t r, uint32_t v)
+{
+    if (w == 1)
+        ((uint8_t *)code)[r] = (uint8_t)v;
+    else if (w == 2)
+        ((uint16_t *)code)[r] = (uint16_t)v;
+    else
+        ((uint32_t *)code)[r] = v;
+}
+
 static const char *rowname(const dra_table_t *t, uint32_t r)
 {
     return dra_table_str(t, t->name[r]);
@@ -184,22 +198,27 @@ static void test_attrs(void)
     if (c) {
         CHECK_EQ_U64(c->kinds, 1u << DRA_ATTR_INT);
         CHECK_EQ_I64(c->npresent, 3);
-        CHECK(c->i64 != NULL);
-        CHECK_EQ_I64(c->i64[1], -7);
-        CHECK_EQ_I64(c->i64[2], INT64_MAX);
-        CHECK_EQ_I64(c->kind[3], DRA_ATTR_NONE);
+        CHECK_EQ_I64(AV(c, 1), -7);
+        CHECK_EQ_I64(AV(c, 2), INT64_MAX);
+        CHECK_EQ_I64(AK(c, 1), DRA_ATTR_INT);
+        CHECK_EQ_I64(AK(c, 3), DRA_ATTR_NONE);
+        CHECK_EQ_I64(dra_table_attr_code(c, 3), 0);
         CHECK(dra_bit_get(c->present, 2) && !dra_bit_get(c->present, 3));
-        CHECK(((uintptr_t)c->i64 & 63) == 0 && ((uintptr_t)c->kind & 63) == 0);
+        CHECK(((uintptr_t)c->code & 63) == 0 && c->width == 1);
+        /* dictionary ascending by value: -7 < ... < INT64_MAX */
+        CHECK(dra_table_attr_code(c, 1) < dra_table_attr_code(c, 2));
     }
     q = "gpu.example.com/ok";
     c = dra_table_attr_by_name(t, q, strlen(q));
-    CHECK(c && c->i64 == NULL && c->id[0] == 1 && c->id[1] == 0 && c->kind[1] == DRA_ATTR_BOOL);
+    CHECK(c && AV(c, 0) == 1 && AV(c, 1) == 0 && AK(c, 1) == DRA_ATTR_BOOL && c->ndict == 2);
     q = "gpu.example.com/model";
     c = dra_table_attr_by_name(t, q, strlen(q));
     uint32_t h100 = dra_table_str_find(t, "H100", 4);
     CHECK(h100 != 0);
     CHECK_EQ_I64(dra_table_str_find(t, "B200", 4), 0);
-    CHECK(c && c->id[0] == h100 && c->id[2] == h100 && c->id[1] != h100 && c->id[3] == 0);
+    CHECK(c && AV(c, 0) == h100 && AV(c, 2) == h100 && AV(c, 1) != h100 && AV(c, 3) == 0);
+    /* rows with the same value share one dictionary entry */
+    CHECK(c && dra_table_attr_same(c, 0, 2) && !dra_table_attr_same(c, 0, 1));
     q = "other.example.com/model";
     CHECK(dra_table_attr_by_name(t, q, strlen(q)) != c);
     /* versions: 1.0.0-rc.1 < 1.0.0 == 1.0.0+build.7 < 1.9.0 < 1.10.0 < 2.0.0 */
@@ -207,12 +226,14 @@ static void test_attrs(void)
     c = dra_table_attr_by_name(t, q, strlen(q));
     CHECK_EQ_I64(t->nvers, 5);
     if (c) {
-        CHECK_EQ_I64(c->id[4], 1);
-        CHECK_EQ_I64(c->id[0], 2);
-        CHECK_EQ_I64(c->id[1], 2);
-        CHECK_EQ_I64(c->id[3], 3);
-        CHECK_EQ_I64(c->id[2], 4);
-        CHECK_EQ_I64(c->id[5], 0);
+        CHECK_EQ_I64(AV(c, 4), 1);
+        CHECK_EQ_I64(AV(c, 0), 2);
+        CHECK_EQ_I64(AV(c, 1), 2);
+        CHECK_EQ_I64(AV(c, 3), 3);
+        CHECK_EQ_I64(AV(c, 2), 4);
+        CHECK_EQ_I64(AV(c, 5), 0);
+        /* 1.0.0 and 1.0.0+build.7 have equal precedence: one entry */
+        CHECK(dra_table_attr_same(c, 0, 1));
     }
     CHECK(t->flags[5] & DRA_ROW_BAD_VERSION);
     CHECK(!(t->flags[4] & DRA_ROW_BAD_VERSION));
@@ -232,17 +253,17 @@ static void test_attrs(void)
     /* lists */
     q = "gpu.example.com/numas";
     c = dra_table_attr_by_name(t, q, strlen(q));
-    CHECK(c && c->kind[0] == DRA_ATTR_INTS && c->kind[1] == DRA_ATTR_STRINGS);
+    CHECK(c && AK(c, 0) == DRA_ATTR_INTS && AK(c, 1) == DRA_ATTR_STRINGS);
     if (c) {
-        const dra_table_list_t *l = &c->lists[c->id[0]];
+        const dra_table_list_t *l = &c->lists[AV(c, 0)];
         CHECK(l->len == 3 && c->lvals[l->off + 2] == 3);
-        l = &c->lists[c->id[1]];
+        l = &c->lists[AV(c, 1)];
         CHECK(l->len == 2 && c->lvals[l->off + 1] == h100);
     }
     q = "gpu.example.com/vers";
     c = dra_table_attr_by_name(t, q, strlen(q));
     if (c) {
-        const dra_table_list_t *l = &c->lists[c->id[2]];
+        const dra_table_list_t *l = &c->lists[AV(c, 2)];
         CHECK(l->len == 2 && c->lvals[l->off] == 5 && c->lvals[l->off + 1] == 3);
     }
     q = "gpu.example.com/mixed";
@@ -284,24 +305,29 @@ static void test_caps(void)
     const dra_table_cap_t *c = dra_table_cap_by_name(t, q, strlen(q));
     CHECK(c && c->scale == 0 && c->ninexact == 0 && c->npresent == 3);
     if (c) {
-        CHECK_EQ_I64(c->units[0], 80LL << 30);
-        CHECK_EQ_I64(c->units[2], 1610612736LL);
+        CHECK_EQ_I64(CU(c, 0), 80LL << 30);
+        CHECK_EQ_I64(CU(c, 2), 1610612736LL);
+        /* ascending: 1.5Gi < 40Gi < 80Gi */
+        CHECK(c->ndict == 3 && dra_table_cap_code(c, 2) == 1 && dra_table_cap_code(c, 0) == 3);
         CHECK(!dra_bit_get(c->present, 3));
     }
     q = "gpu.example.com/cores";
     c = dra_table_cap_by_name(t, q, strlen(q));
     CHECK(c && c->scale == -3);
     if (c)
-        CHECK(c->units[0] == 500 && c->units[1] == 2000);
+        CHECK(CU(c, 0) == 500 && CU(c, 1) == 2000);
     q = "gpu.example.com/mixed";
     c = dra_table_cap_by_name(t, q, strlen(q));
     CHECK(c && c->ninexact == 1);
     if (c) {
         /* scale 0 keeps two of three exact (9Ei, 5); 1n is the inexact row */
         CHECK_EQ_I64(c->scale, 0);
-        CHECK(dra_bit_get(c->inexact, 0) && !dra_bit_get(c->inexact, 1));
-        CHECK_EQ_I64(c->inexact_rows[0], 0);
-        CHECK_EQ_I64(c->units[2], 5);
+        CHECK(dra_bit_get(c->dinexact, dra_table_cap_code(c, 0)));
+        CHECK(!dra_bit_get(c->dinexact, dra_table_cap_code(c, 1)));
+        CHECK_EQ_I64(CU(c, 2), 5);
+        /* ascending by exact value: 1n (inexact) < 5 < 9Ei */
+        CHECK(dra_table_cap_code(c, 0) == 1 && dra_table_cap_code(c, 2) == 2 &&
+              dra_table_cap_code(c, 1) == 3);
     }
 out:
     dra_arena_fini(&a);
@@ -339,9 +365,15 @@ static void test_digest_and_check(void)
     dra_diag_t diag = {0};
     CHECK_OK(dra_table_check(t1, &diag));
     dra_table_attr_t *c = &t1->attrs[0];
-    c->id[t1->nrows_padded - 1] = 9;
+    set_code(c->code, c->width, t1->nrows_padded - 1, 1); /* a padding row with a value */
     CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
-    c->id[t1->nrows_padded - 1] = 0;
+    set_code(c->code, c->width, t1->nrows_padded - 1, 0);
+    c->dval[1]++; /* a dictionary value no longer the model's */
+    CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
+    c->dval[1]--;
+    c->ndict++; /* an entry no row uses */
+    CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
+    c->ndict--;
     t1->nodes[0].end++;
     CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
     t1->nodes[0].end--;
@@ -352,9 +384,14 @@ static void test_digest_and_check(void)
     const char *q = "gpu.example.com/driverVersion";
     dra_table_attr_t *vc = (dra_table_attr_t *)dra_table_attr_by_name(t1, q, strlen(q));
     if (vc) {
-        vc->id[2]--; /* 1.10.0 given the rank of 1.9.0 */
+        uint32_t e = dra_table_attr_code(vc, 2);
+        vc->dval[e]--; /* 1.10.0 given the rank of 1.9.0 */
         CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
-        vc->id[2]++;
+        vc->dval[e]++;
+        uint32_t e0 = dra_table_attr_code(vc, 0), e3 = dra_table_attr_code(vc, 3);
+        set_code(vc->code, vc->width, 0, e3); /* row 0 pointing at another entry */
+        CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
+        set_code(vc->code, vc->width, 0, e0);
     }
     CHECK_OK(dra_table_check(t1, &diag));
 out:
@@ -432,12 +469,86 @@ static void test_empty(void)
     dra_model_fini(&m);
 }
 
+/* Dictionary encoding: code widths follow the dictionary size (1, 2, 4 bytes), equal lists
+ * share an entry (a list of ints and a list of strings never do), equal capacities written
+ * differently share an entry, and the digest is the same whatever the width. */
+static void test_dictionary(void)
+{
+    static const uint32_t sizes[] = {255, 256, 65535, 65536};
+    static const uint8_t widths[] = {1, 2, 2, 4};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        dra_model_t m;
+        dra_model_init(&m);
+        uint32_t n = sizes[k] + 3; /* three repeats of value 0 */
+        dra_slice_t *s = tm_slice(&m, "s", "gpu.example.com", "p", "n", n);
+        for (uint32_t i = 0; i < n; i++) {
+            char nm[16];
+            snprintf(nm, sizeof nm, "g%u", i);
+            tm_devname(&m, s, i, nm);
+            tm_int(&m, s, i, "v", i < sizes[k] ? (int64_t)sizes[k] - 1 - i : 0);
+        }
+        dra_model_slice_done(&m, s);
+        dra_arena_t a;
+        dra_arena_init(&a, 0);
+        dra_table_t *t = NULL;
+        CHECK_OK(dra_table_build(&m, &a, &t, NULL));
+        const dra_table_attr_t *c = t ? dra_table_attr_by_name(t, "gpu.example.com/v", 17) : NULL;
+        CHECK(c != NULL);
+        if (c) {
+            CHECK_EQ_I64(c->ndict, sizes[k]);
+            CHECK_EQ_I64(c->width, widths[k]);
+            /* value v has code v + 1 (ascending), whatever the row order */
+            CHECK_EQ_I64(dra_table_attr_code(c, 0), sizes[k]);
+            CHECK_EQ_I64(dra_table_attr_code(c, n - 1), 1);
+            CHECK_EQ_I64(AV(c, 0), (int64_t)sizes[k] - 1);
+            CHECK(dra_table_attr_same(c, n - 1, n - 2));
+            CHECK_OK(dra_table_check(t, NULL));
+        }
+        dra_arena_fini(&a);
+        dra_model_fini(&m);
+    }
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_slice_t *s = tm_slice(&m, "s", "gpu.example.com", "p", "n", 4);
+    static const int64_t ones[] = {1, 1};
+    const char *strs[] = {"x", "y"};
+    for (uint32_t i = 0; i < 4; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "g%u", i);
+        tm_devname(&m, s, i, nm);
+        if (i < 3)
+            tm_ints(&m, s, i, "l", ones, 2);
+        else
+            tm_strs(&m, s, i, "l", DRA_ATTR_STRINGS, strs, 2);
+    }
+    CHECK_OK(tm_cap(&m, s, 0, "memory", "1Gi"));
+    CHECK_OK(tm_cap(&m, s, 1, "memory", "1024Mi"));
+    CHECK_OK(tm_cap(&m, s, 2, "memory", "2Gi"));
+    dra_model_slice_done(&m, s);
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    dra_table_t *t = NULL;
+    CHECK_OK(dra_table_build(&m, &a, &t, NULL));
+    if (t) {
+        CHECK_OK(dra_table_check(t, NULL));
+        const dra_table_attr_t *c = dra_table_attr_by_name(t, "gpu.example.com/l", 17);
+        CHECK(c && c->ndict == 2 && c->nlists == 3 && c->nlvals == 4);
+        CHECK(c && dra_table_attr_same(c, 0, 2) && !dra_table_attr_same(c, 0, 3));
+        const dra_table_cap_t *q = dra_table_cap_by_name(t, "gpu.example.com/memory", 22);
+        CHECK(q && q->ndict == 2 && dra_table_cap_code(q, 0) == dra_table_cap_code(q, 1));
+        CHECK(q && dra_table_cap_code(q, 3) == 0 && q->dq[0] == NULL);
+    }
+    dra_arena_fini(&a);
+    dra_model_fini(&m);
+}
+
 int main(void)
 {
     RUN(test_layout);
     RUN(test_attrs);
     RUN(test_caps);
     RUN(test_digest_and_check);
+    RUN(test_dictionary);
     RUN(test_bytes_per_device);
     RUN(test_empty);
     return check_summary();
