@@ -112,11 +112,13 @@ struct dra_engine {
     uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
     const dra_counter_set_t **set_def;
     dra_aq_t *ccap, *cused;        /* per counter */
-    uint32_t *rc_off, *rc_n;       /* per row: entries [rc_off, +rc_n) */
+    uint32_t *rc_off;              /* per row: entries [rc_off[r], rc_off[r + 1]) */
     uint32_t *ent_ctr;             /* per entry: counter */
-    dra_aq_t *ent_amt;             /* per entry: amount */
+    uint32_t *ent_amt;             /* per entry: its amount, an index into amts */
+    dra_aq_t *amts;                /* the distinct amounts (dictionary) */
+    uint32_t namts;
+    uint32_t *ctr_set;             /* per counter: its set */
     uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
-    uint32_t *ent_set;             /* per entry: set */
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
     uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
@@ -358,10 +360,10 @@ static bool row_free(const dra_engine_t *e, uint32_t r)
  * devices only, so the remaining counters are never underestimated). */
 static bool row_fits(const dra_engine_t *e, uint32_t r)
 {
-    if (!e->rc_n)
+    if (!e->rc_off)
         return true;
-    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++)
-        if (e->cused[e->ent_ctr[i]] + e->ent_amt[i] > e->ccap[e->ent_ctr[i]])
+    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++)
+        if (e->cused[e->ent_ctr[i]] + e->amts[e->ent_amt[i]] > e->ccap[e->ent_ctr[i]])
             return false;
     return true;
 }
@@ -565,13 +567,13 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
  * refresh every row consuming the same sets. */
 static void charge(dra_engine_t *e, uint32_t r, int delta)
 {
-    if (!e->rc_n || !e->rc_n[r])
+    if (!e->rc_off || e->rc_off[r] == e->rc_off[r + 1])
         return;
-    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++)
-        e->cused[e->ent_ctr[i]] += delta > 0 ? e->ent_amt[i] : -e->ent_amt[i];
-    for (uint32_t i = e->rc_off[r], end = i + e->rc_n[r]; i < end; i++) {
-        uint32_t st = e->ent_set[i];
-        if (i > e->rc_off[r] && e->ent_set[i - 1] == st)
+    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++)
+        e->cused[e->ent_ctr[i]] += delta > 0 ? e->amts[e->ent_amt[i]] : -e->amts[e->ent_amt[i]];
+    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++) {
+        uint32_t st = e->ctr_set[e->ent_ctr[i]];
+        if (i > e->rc_off[r] && e->ctr_set[e->ent_ctr[i - 1]] == st)
             continue;
         for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++)
             refresh_row(e, e->srows[j]);
@@ -1535,9 +1537,25 @@ static uint32_t set_find(const setkey_t *keys, const uint32_t *slots, uint32_t n
     return NONE;
 }
 
+/* Index of amount a in e->amts (added when new): h is an open-addressing hash of indexes + 1
+ * with cap slots (a power of two, never more than half full). */
+static uint32_t amt_index(dra_engine_t *e, uint32_t *h, uint32_t cap, dra_aq_t a)
+{
+    uint64_t lo = (uint64_t)a, hi = (uint64_t)((dra_uaq_t)a >> 64);
+    uint64_t x = (lo ^ (hi * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+    uint32_t i = (uint32_t)(x >> 32) & (cap - 1);
+    for (; h[i]; i = (i + 1) & (cap - 1))
+        if (e->amts[h[i] - 1] == a)
+            return h[i] - 1;
+    e->amts[e->namts] = a;
+    h[i] = ++e->namts;
+    return e->namts - 1;
+}
+
 static int counters_setup(dra_engine_t *e)
 {
     const dra_model_t *m = e->m;
+    uint32_t *ah = NULL, acap = 0; /* the amounts' dictionary while building */
     const dra_table_t *t = e->t;
     if (!e->beh.pd)
         return DRA_OK;
@@ -1582,18 +1600,20 @@ static int counters_setup(dra_engine_t *e)
     e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
     e->ccap = calloc(nctr + 1, sizeof *e->ccap);
     e->cused = calloc(nctr + 1, sizeof *e->cused);
+    e->ctr_set = calloc(nctr + 1, sizeof *e->ctr_set);
     e->rc_off = calloc((size_t)t->nrows + 1, sizeof *e->rc_off);
-    e->rc_n = calloc((size_t)t->nrows + 1, sizeof *e->rc_n);
     e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
     e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
-    if (!e->set_ctr0 || !e->set_nctr || !e->ccap || !e->cused || !e->rc_off || !e->rc_n ||
+    if (!e->set_ctr0 || !e->set_nctr || !e->ccap || !e->cused || !e->ctr_set || !e->rc_off ||
         !e->sr_off || !e->sr_n)
         goto out;
     for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
         e->set_ctr0[i] = c;
         e->set_nctr[i] = keys[i].def->ncounters;
-        for (uint32_t k = 0; k < keys[i].def->ncounters; k++)
+        for (uint32_t k = 0; k < keys[i].def->ncounters; k++) {
+            e->ctr_set[c] = i;
             e->ccap[c++] = dra_aq_from(&keys[i].def->counters[k].value);
+        }
     }
     /* entries per row: every (set, counter) it consumes; a reference that does not resolve
      * leaves the row unchecked (its pool is a hazard pool anyway) */
@@ -1602,6 +1622,8 @@ static int counters_setup(dra_engine_t *e)
         nent = 0;
         for (uint32_t r = 0; r < t->nrows; r++) {
             const dra_device_t *d = t->dev[r];
+            if (pass)
+                e->rc_off[r] = nent;
             if (!(t->flags[r] & DRA_ROW_CONSUMES) || !d->nconsumes)
                 continue;
             uint32_t start = nent;
@@ -1625,27 +1647,31 @@ static int counters_setup(dra_engine_t *e)
                     }
                     if (pass) {
                         e->ent_ctr[nent] = ci;
-                        e->ent_set[nent] = st;
-                        e->ent_amt[nent] = dra_aq_from(&cc->counters[k].value);
+                        e->ent_amt[nent] = amt_index(e, ah, acap, dra_aq_from(&cc->counters[k].value));
                     }
                     nent++;
                 }
             }
             if (!ok)
                 nent = start;
-            if (pass) {
-                e->rc_off[r] = start;
-                e->rc_n[r] = nent - start;
-            }
         }
-        if (!pass) {
+        if (pass) {
+            e->rc_off[t->nrows] = nent;
+        } else {
+            /* the amounts' dictionary: an open-addressing hash of indexes + 1, at most half full */
+            acap = 16;
+            while (acap < 2 * (uint64_t)nent + 2)
+                acap *= 2;
+            ah = calloc(acap, sizeof *ah);
             e->ent_ctr = calloc(nent + 1, sizeof *e->ent_ctr);
-            e->ent_set = calloc(nent + 1, sizeof *e->ent_set);
             e->ent_amt = calloc(nent + 1, sizeof *e->ent_amt);
-            if (!e->ent_ctr || !e->ent_set || !e->ent_amt)
+            e->amts = calloc(nent + 1, sizeof *e->amts);
+            if (!ah || !e->ent_ctr || !e->ent_amt || !e->amts)
                 goto out;
         }
     }
+    free(ah);
+    ah = NULL;
     /* consuming rows per set (a row listed once per set) */
     for (int pass = 0; pass < 2; pass++) {
         uint32_t tot = 0;
@@ -1660,11 +1686,11 @@ static int counters_setup(dra_engine_t *e)
                 goto out;
         }
         for (uint32_t r = 0; r < t->nrows; r++)
-            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r] + e->rc_n[r]; i++) {
-                uint32_t st = e->ent_set[i];
+            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++) {
+                uint32_t st = e->ctr_set[e->ent_ctr[i]];
                 bool dup = false;
                 for (uint32_t j = e->rc_off[r]; j < i && !dup; j++)
-                    dup = e->ent_set[j] == st;
+                    dup = e->ctr_set[e->ent_ctr[j]] == st;
                 if (dup)
                     continue;
                 if (pass)
@@ -1675,10 +1701,11 @@ static int counters_setup(dra_engine_t *e)
     /* consumption of the devices already in use */
     for (uint32_t r = 0; r < t->nrows; r++)
         if (e->use[r])
-            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r] + e->rc_n[r]; i++)
-                e->cused[e->ent_ctr[i]] += e->ent_amt[i];
+            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++)
+                e->cused[e->ent_ctr[i]] += e->amts[e->ent_amt[i]];
     rc = DRA_OK;
 out:
+    free(ah);
     free(keys);
     free(slots);
     return rc;
@@ -1955,10 +1982,10 @@ void dra_engine_free(dra_engine_t *e)
     free(e->ccap);
     free(e->cused);
     free(e->rc_off);
-    free(e->rc_n);
     free(e->ent_ctr);
     free(e->ent_amt);
-    free(e->ent_set);
+    free(e->amts);
+    free(e->ctr_set);
     free(e->sr_off);
     free(e->sr_n);
     free(e->srows);
