@@ -154,7 +154,7 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s);
  * row, else one string lookup (a row not of that device is looked up by the strings alone). */
 #define DRA_STATE_EXCL 1u   /* dra_alloc_state_exclusive > 0 */
 #define DRA_STATE_IN_USE 2u /* dra_alloc_state_in_use */
-#define DRA_STATE_CAP 4u    /* dra_alloc_state_has_capacity */
+#define DRA_STATE_CAP 4u    /* dra__alloc_state_has_capacity */
 #define DRA_STATE_SHARE 8u  /* dra_alloc_state_shares > 0 */
 unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
                                    const char *pool, const char *device);

@@ -3,9 +3,9 @@
  * and the invariant checker (not a public header): exact quantity arithmetic, node selector
  * matching, taint toleration, the consumable-capacity policy arithmetic, attribute value sets,
  * pool gathering, per-device selectability, and the per-call state and steps both allocators
- * share (dra_acall_t, claims.c).
+ * share (dra__acall_t, claims.c).
  *
- * Quantities are handled as signed 128-bit integers in nano units (dra_aq_t). Kubernetes rounds
+ * Quantities are handled as signed 128-bit integers in nano units (dra__aq_t). Kubernetes rounds
  * every parsed Quantity up to 1n, so sums and comparisons are exact; values beyond +-2^120 nano
  * saturate (they exceed every real capacity by far and still compare correctly against
  * realistic values).
@@ -20,17 +20,17 @@
 #include "base/arena.h"
 #include "base/bitset.h"
 
-__extension__ typedef __int128 dra_aq_t;
-__extension__ typedef unsigned __int128 dra_uaq_t;
+__extension__ typedef __int128 dra__aq_t;
+__extension__ typedef unsigned __int128 dra__uaq_t;
 
-#define DRA_AQ_SAT (((dra_aq_t)1) << 120)
+#define DRA_AQ_SAT (((dra__aq_t)1) << 120)
 
-dra_aq_t dra_aq_from(const dra_quantity_t *q);
+dra__aq_t dra__aq_from(const dra_quantity_t *q);
 /* A Quantity with value v (nano units); format copied from like (may be NULL). */
-void dra_aq_to(dra_aq_t v, const dra_quantity_t *like, dra_quantity_t *out);
+void dra__aq_to(dra__aq_t v, const dra_quantity_t *like, dra_quantity_t *out);
 /* Quantity.Value(): rounded up to an integer number of units. */
-dra_aq_t dra_aq_ceil_units(dra_aq_t v);
-#define DRA_AQ_UNIT ((dra_aq_t)1000000000)
+dra__aq_t dra__aq_ceil_units(dra__aq_t v);
+#define DRA_AQ_UNIT ((dra__aq_t)1000000000)
 
 /* ---- behaviour derived from the features -------------------------------------------------- */
 
@@ -46,35 +46,35 @@ typedef struct dra_beh {
     bool pool_counters; /* 1.35+: counters in sharedCounters slices of the pool; 1.34: per slice */
     bool counter_slices_always; /* stable variant: sharedCounters slices gathered for every node */
     bool bugs;
-} dra_beh_t;
+} dra__beh_t;
 
-void dra_beh_init(dra_beh_t *b, const dra_alloc_features_t *f);
+void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f);
 
 /* ---- node selection ----------------------------------------------------------------------- */
 
 /* NodeMatches(node, nodeName, allNodes, selector). DRA_EINVAL with a message in err for a
  * selector that cannot be parsed (unknown operator, Gt/Lt with a bad value). */
-DRA_NODISCARD int dra_node_matches(const dra_node_t *node, const char *node_name, bool all_nodes,
+DRA_NODISCARD int dra__node_matches(const dra_node_t *node, const char *node_name, bool all_nodes,
                                    const dra_node_selector_t *sel, bool *match, char *err,
                                    size_t errlen);
-bool dra_ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b);
+bool dra__ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b);
 
 /* ---- taints ------------------------------------------------------------------------------- */
 
-bool dra_toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
+bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
 /* Some NoSchedule/NoExecute taint of the device is not tolerated. */
-bool dra_taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols);
+bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols);
 
 /* ---- consumable capacity (DRA-SEMANTICS §2.11) -------------------------------------------- */
 
 /* The amount a request consumes of one capacity (r NULL = not requested). */
-dra_aq_t dra_cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs);
-bool dra_cap_violates(dra_aq_t c, const dra_request_policy_t *p, bool bugs);
-const dra_cap_request_t *dra_cap_find_request(const dra_exact_request_t *req, const char *name);
+dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs);
+bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs);
+const dra_cap_request_t *dra__cap_find_request(const dra_exact_request_t *req, const char *name);
 /* capacityFits: 1 fits, 0 does not, -1 the request names a capacity the device lacks.
  * existing[i] / allocating[i] are per device capacity index (NULL = zero). */
-int dra_cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra_aq_t *existing,
-                 const dra_aq_t *allocating, bool bugs);
+int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra__aq_t *existing,
+                 const dra__aq_t *allocating, bool bugs);
 
 /* ---- attribute values as sets (list-type attributes) -------------------------------------- */
 
@@ -82,14 +82,14 @@ typedef struct dra_aval {
     uint8_t base; /* DRA_ATTR_INT / BOOL / STRING / VERSION */
     int64_t i;
     const char *s;
-} dra_aval_t;
+} dra__aval_t;
 #define DRA_AVAL_MAX 64
 /* Values of an attribute as a set of one base kind; returns the count (0 = no value). */
-uint32_t dra_attr_values(const dra_attr_t *a, dra_aval_t *out, uint32_t max);
-bool dra_aval_eq(const dra_aval_t *a, const dra_aval_t *b);
+uint32_t dra__attr_values(const dra_attr_t *a, dra__aval_t *out, uint32_t max);
+bool dra__aval_eq(const dra__aval_t *a, const dra__aval_t *b);
 /* Scalar equality as upstream's matchAttribute (same scalar kind and value). */
-bool dra_attr_scalar_eq(const dra_attr_t *a, const dra_attr_t *b);
-bool dra_attr_is_scalar(const dra_attr_t *a);
+bool dra__attr_scalar_eq(const dra_attr_t *a, const dra_attr_t *b);
+bool dra__attr_is_scalar(const dra_attr_t *a);
 
 /* ---- pools -------------------------------------------------------------------------------- */
 
@@ -104,27 +104,27 @@ typedef struct dra_gpool {
     uint32_t nother;
     const dra_slice_t **counter_slices; /* sharedCounters slices (1.35+) */
     uint32_t ncounter_slices;
-} dra_gpool_t;
+} dra__gpool_t;
 
 typedef struct dra_gpools {
-    dra_gpool_t *pools;
+    dra__gpool_t *pools;
     uint32_t n;
     bool any_invalid;
-} dra_gpools_t;
+} dra__gpools_t;
 
 /* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences). Memory from a.
  * DRA_EFATAL with err filled for a node-selector error. */
-DRA_NODISCARD int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t *node,
-                                   dra_arena_t *a, dra_gpools_t *out, char *err, size_t errlen);
+DRA_NODISCARD int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_t *node,
+                                   dra_arena_t *a, dra__gpools_t *out, char *err, size_t errlen);
 
 /* Counter set named `name` among the pool's counter slices (1.35+) or in the device's own slice
  * (1.34); NULL when absent. */
-const dra_counter_set_t *dra_pool_counter_set(const dra_beh_t *b, const dra_gpool_t *p,
+const dra_counter_set_t *dra__pool_counter_set(const dra__beh_t *b, const dra__gpool_t *p,
                                               const dra_slice_t *dev_slice, const char *name);
 
 /* ---- per-call state of the reference and the fast allocator --------------------------------
  *
- * Both allocators (reference.c, fast.c) keep the state of one Allocate call in a dra_acall_t and
+ * Both allocators (reference.c, fast.c) keep the state of one Allocate call in a dra__acall_t and
  * share the steps that do not depend on how devices are searched (claims.c): claim
  * preprocessing (requests and subrequests, feature checks, limits, constraints), the result's
  * node selector and the result construction. Memory comes from scratch, reset per call. */
@@ -142,8 +142,8 @@ typedef struct slot {
     bool excl;         /* in AllocatedDevices */
     bool persist_cap;  /* AggregatedCapacity has an entry */
     bool persist_share;
-    dra_aq_t *existing; /* per device capacity: aggregated consumed capacity (NULL = none) */
-    dra_aq_t *allocating; /* per device capacity, this attempt (NULL until used) */
+    dra__aq_t *existing; /* per device capacity: aggregated consumed capacity (NULL = none) */
+    dra__aq_t *allocating; /* per device capacity, this attempt (NULL until used) */
     uint32_t nallocating;
     uint64_t *taken; /* bitset over claims */
     uint32_t ntaken;
@@ -151,24 +151,24 @@ typedef struct slot {
     uint32_t row;   /* fast: device row over the whole model (selector caches) */
     bool pdns;      /* fast: slice uses per-device node selection: per-call selector cache */
     bool ready;     /* fast: state fields (excl, persist_*, existing) looked up in this call */
-} slot_t;
+} dra__slot_t;
 
 typedef struct cent {
     const char *set, *name;
     uint64_t h; /* hash of (set, name): most lookups differ here, without a strcmp */
-    dra_aq_t avail, consumed;
+    dra__aq_t avail, consumed;
     bool has_avail;
-} cent_t;
+} dra__cent_t;
 
 /* Counter entries of one counter scope (a pool from 1.35, a slice in 1.34; DRA-SEMANTICS
  * §2.10), built on first use in a call. */
 typedef struct scope {
     bool ready;
-    cent_t *e;
+    dra__cent_t *e;
     uint32_t n, cap;
-    uint32_t *idx; /* open addressing on cent_t.h: entry index, UINT32_MAX empty */
+    uint32_t *idx; /* open addressing on dra__cent_t.h: entry index, UINT32_MAX empty */
     uint32_t icap; /* power of two > 2n, or 0 */
-} scope_t;
+} dra__scope_t;
 
 typedef struct rq {
     const dra_exact_request_t *body;
@@ -183,7 +183,7 @@ typedef struct rq {
     uint32_t key;
     bool *in_scope; /* per constraint of the claim */
     struct fsig *sig; /* fast: persistent selector cache of (class, request selectors) */
-} rq_t;
+} dra__rq_t;
 
 typedef struct cons {
     const dra_constraint_t *c;
@@ -198,136 +198,136 @@ typedef struct cons {
         const dra_attr_t *a;
     } *map; /* BUG(3): distinctAttribute keyed by request name */
     uint32_t nmap, capmap;
-    dra_aval_t isect[DRA_AVAL_MAX]; /* BUG(4): list intersection, never restored */
+    dra__aval_t isect[DRA_AVAL_MAX]; /* BUG(4): list intersection, never restored */
     uint32_t nisect;
-} cons_t;
+} dra__cons_t;
 
 typedef struct res {
     uint32_t slot, rq;
     bool multi, charged;
     char share[37];
-    dra_aq_t *consumed; /* per device capacity (multi only) */
-} res_t;
+    dra__aq_t *consumed; /* per device capacity (multi only) */
+} dra__res_t;
 
 typedef struct cl {
     const dra_claim_t *c;
     uint32_t *rq_first; /* per request: index of its rq (first subrequest) */
     uint32_t *nsub;     /* per request: number of subrequests (0 = exactly) */
     uint32_t *selected; /* per request: chosen subrequest */
-    res_t res[DRA_ALLOC_MAX_RESULTS + 1];
+    dra__res_t res[DRA_ALLOC_MAX_RESULTS + 1];
     uint32_t nres;
-    dra_aq_t *consumed_pool; /* (MAX+1) * maxcaps, allocated on the first multi result */
-    cons_t *cons;
+    dra__aq_t *consumed_pool; /* (MAX+1) * maxcaps, allocated on the first multi result */
+    dra__cons_t *cons;
     uint32_t ncons;
-} cl_t;
+} dra__cl_t;
 
 typedef struct dra_acall {
     const dra_model_t *m;
-    dra_beh_t b;
+    dra__beh_t b;
     dra_arena_t scratch;
     const dra_node_t *node;
     uint32_t nclaims;
-    dra_gpools_t gp;
-    slot_t *slots;
+    dra__gpools_t gp;
+    dra__slot_t *slots;
     uint32_t nslots;
     uint32_t **slice_base; /* per pool, per slice: first slot */
-    rq_t *rqs;
+    dra__rq_t *rqs;
     uint32_t nrqs;
-    int8_t *sel; /* nslots * nrqs: -1 unknown, 0 no, 1 yes (see dra_acall_preprocess) */
-    cl_t *cls;
+    int8_t *sel; /* nslots * nrqs: -1 unknown, 0 no, 1 yes (see dra__acall_preprocess) */
+    dra__cl_t *cls;
     uint32_t maxcaps;
     uint32_t claim_words;
     dra_alloc_outcome_t *out;
     char err[DRA_DIAG_MSG_MAX];
-    scope_t *scopes; /* per counter scope of the node's pools */
+    dra__scope_t *scopes; /* per counter scope of the node's pools */
     uint32_t nscopes;
     /* the allocator's answer to "is device d of slice sl (pool p) allocated already?" */
-    bool (*in_use)(void *self, const dra_gpool_t *p, const dra_slice_t *sl, uint32_t d);
+    bool (*in_use)(void *self, const dra__gpool_t *p, const dra_slice_t *sl, uint32_t d);
     /* fast: look up a slot's state on first use (NULL: slots are complete when built) */
-    int (*slot_ready)(void *self, slot_t *st);
+    int (*slot_ready)(void *self, dra__slot_t *st);
     void *self;
     uint64_t rng;       /* shareID generator (splitmix64 from options.share_seed) */
     uint64_t max_steps; /* options.max_steps: allocateOne budget per call (0 = none) */
-    bool rows;          /* slot_t.row is the device's model row (dra_model_device_rows): results
+    bool rows;          /* dra__slot_t.row is the device's model row (dra_model_device_rows): results
                            carry it (dra_result_t.row) */
-} dra_acall_t;
+} dra__acall_t;
 
 /* A position of the search in the node's slot layout: pool, slice of the pool, device. */
 typedef struct dra_sloc {
     uint32_t p, s, d;
-} dra_sloc_t;
+} dra__sloc_t;
 
 /* The claim's bit in a slot (a device picked by claim ci in this call). */
-static inline bool dra_slot_taken_by(const slot_t *s, uint32_t ci)
+static inline bool dra__slot_taken_by(const dra__slot_t *s, uint32_t ci)
 {
     return dra_bit_get(s->taken, ci);
 }
-static inline void dra_slot_take(slot_t *s, uint32_t ci)
+static inline void dra__slot_take(dra__slot_t *s, uint32_t ci)
 {
-    if (!dra_slot_taken_by(s, ci)) {
+    if (!dra__slot_taken_by(s, ci)) {
         dra_bit_set(s->taken, ci);
         s->ntaken++;
     }
 }
-static inline void dra_slot_untake(slot_t *s, uint32_t ci)
+static inline void dra__slot_untake(dra__slot_t *s, uint32_t ci)
 {
-    if (dra_slot_taken_by(s, ci)) {
+    if (dra__slot_taken_by(s, ci)) {
         dra_bit_clear(s->taken, ci);
         s->ntaken--;
     }
 }
 
 /* The request's class, count and selectors checks of one allocator (validateDeviceRequest):
- * called by dra_acall_preprocess for every request and subrequest, in order. */
+ * called by dra__acall_preprocess for every request and subrequest, in order. */
 typedef int (*dra_acall_validate_fn)(void *self, uint32_t ci, uint32_t rqi);
 
 /* R_FATAL with the message in c->err. */
-int dra_acall_fatal(dra_acall_t *c, const char *fmt, ...) DRA_PRINTF(2, 3);
+int dra__acall_fatal(dra__acall_t *c, const char *fmt, ...) DRA_PRINTF(2, 3);
 /* Requests, subrequests and constraints of c->nclaims claims into c->rqs / c->cls; c->sel sized
  * for nslots * nrqs when need_sel (else one byte), all unknown. DRA_OK, R_FATAL, R_NOMEM, or
  * what validate returns. */
-DRA_NODISCARD int dra_acall_preprocess(dra_acall_t *c, dra_claim_t *const *claims, bool need_sel,
+DRA_NODISCARD int dra__acall_preprocess(dra__acall_t *c, dra_claim_t *const *claims, bool need_sel,
                                        dra_acall_validate_fn validate, void *self);
 /* Constraints (DRA-SEMANTICS §2.7, BUG(3) and BUG(4) with b.bugs): add device d, picked for
  * rq, to constraint c (index ci_cons of its claim): 1 added, 0 rejected, < 0 out of memory;
  * remove undoes the last add of rq. */
-DRA_NODISCARD int dra_acons_add(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons,
+DRA_NODISCARD int dra__acons_add(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, uint32_t ci_cons,
                                 const dra_device_t *d);
-void dra_acons_remove(dra_acall_t *c, cons_t *co, const rq_t *rq, uint32_t ci_cons);
+void dra__acons_remove(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, uint32_t ci_cons);
 /* Counters (DRA-SEMANTICS §2.10) of the slot's device: apply adds (+1) or removes (-1) its
  * consumption; reserve applies it when every counter of its scope stays within the available
  * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
-void dra_acall_counters_apply(dra_acall_t *c, slot_t *st, int sign);
-DRA_NODISCARD int dra_acall_counters_reserve(dra_acall_t *c, slot_t *st);
+void dra__acall_counters_apply(dra__acall_t *c, dra__slot_t *st, int sign);
+DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
 /* allocateDevice: try slot for request rqi of claim ci (must: a constraint failure is Fatal, as
  * for All). R_OK with the result appended, R_FAIL, R_FATAL, R_NOMEM. */
-DRA_NODISCARD int dra_acall_allocate_device(dra_acall_t *c, uint32_t ci, uint32_t rqi,
+DRA_NODISCARD int dra__acall_allocate_device(dra__acall_t *c, uint32_t ci, uint32_t rqi,
                                             uint32_t slot, bool must);
 /* Consumable capacity of rq fits the slot's device: 1 yes, 0 no, < 0 error. */
-DRA_NODISCARD int dra_acall_capacity_fits(dra_acall_t *c, const rq_t *rq, slot_t *st);
+DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, const dra__rq_t *rq, dra__slot_t *st);
 /* The next shareID (a UUID-shaped text from c->rng). */
-void dra_acall_share_id(dra_acall_t *c, char buf[37]);
+void dra__acall_share_id(dra__acall_t *c, char buf[37]);
 /* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
-void dra_acall_deallocate(dra_acall_t *c, uint32_t ci);
+void dra__acall_deallocate(dra__acall_t *c, uint32_t ci);
 /* The consumed-capacity vector of cl's next result (cl->nres), allocated on first use; NULL on
  * out of memory. */
-dra_aq_t *dra_acall_consumed(dra_acall_t *c, cl_t *cl);
+dra__aq_t *dra__acall_consumed(dra__acall_t *c, dra__cl_t *cl);
 /* Allocation results of every claim into c->out (DRA-SEMANTICS §2.14), memory from out. */
-DRA_NODISCARD int dra_acall_build_results(dra_acall_t *c, dra_arena_t *out);
+DRA_NODISCARD int dra__acall_build_results(dra__acall_t *c, dra_arena_t *out);
 /* The outcome of a call from the code its search (or fast path) ended with: R_OK builds the
  * results (memory from out_arena), R_FAIL is Unsatisfiable (NodeFailure when an invalid pool was
  * skipped, 1.35+), R_NODE NodeFailure, anything else Fatal, all with c->err as message. DRA_OK,
  * or DRA_ENOMEM for R_NOMEM. */
-DRA_NODISCARD int dra_acall_outcome(dra_acall_t *c, int rc, dra_arena_t *out_arena);
+DRA_NODISCARD int dra__acall_outcome(dra__acall_t *c, int rc, dra_arena_t *out_arena);
 /* The slot layout of the pools gp (pool order, slice order, device order), memory from ar:
  * *slots (fields d, pool, scope set, the rest zero), *nslots, *slice_base (per pool, per slice:
  * first slot), *nscopes (counter scopes: per pool from 1.35 (BUG(5): per pool name), per slice
  * in 1.34) and *maxcaps (most capacities of a device). DRA_OK or DRA_ENOMEM. */
-DRA_NODISCARD int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar,
-                                   slot_t **slots, uint32_t *nslots, uint32_t ***slice_base,
+DRA_NODISCARD int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp, dra_arena_t *ar,
+                                   dra__slot_t **slots, uint32_t *nslots, uint32_t ***slice_base,
                                    uint32_t *nscopes, uint32_t *maxcaps);
 /* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off. */
-static inline bool dra_slot_binding_blocked(const dra_acall_t *c, const slot_t *st)
+static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__slot_t *st)
 {
     return !c->b.binding && st->d->nbinding_conditions > 0;
 }
@@ -336,7 +336,7 @@ static inline bool dra_slot_binding_blocked(const dra_acall_t *c, const slot_t *
 
 /* Class selectors then request selectors, then per-device node selection (isSelectable, steps
  * 1 and 3-5). DRA_OK with *match, or DRA_EFATAL with the upstream-like message in err. */
-DRA_NODISCARD int dra_device_selectable(const dra_model_t *m, const dra_beh_t *b,
+DRA_NODISCARD int dra__device_selectable(const dra_model_t *m, const dra__beh_t *b,
                                         dra_cel_cache_t *cel, dra_arena_t *scratch,
                                         const dra_node_t *node, const dra_claim_t *claim,
                                         const dra_device_class_t *cls,
@@ -346,12 +346,12 @@ DRA_NODISCARD int dra_device_selectable(const dra_model_t *m, const dra_beh_t *b
 /* isSelectable of the slot's device for request rqi of claim ci, evaluated (no cache): DRA_OK
  * with *match, R_FATAL with the message in c->err, R_NOMEM. Counts CEL evaluations in the
  * outcome's stats; CEL scratch memory from celscratch. Inline: it runs once per evaluation. */
-static inline int dra_acall_eval_selectable(dra_acall_t *c, dra_cel_cache_t *cel,
-                                            dra_arena_t *celscratch, const slot_t *st,
+static inline int dra__acall_eval_selectable(dra__acall_t *c, dra_cel_cache_t *cel,
+                                            dra_arena_t *celscratch, const dra__slot_t *st,
                                             uint32_t rqi, uint32_t ci, bool *match)
 {
-    const rq_t *rq = &c->rqs[rqi];
-    int rc = dra_device_selectable(c->m, &c->b, cel, celscratch, c->node, c->cls[ci].c, rq->cls,
+    const dra__rq_t *rq = &c->rqs[rqi];
+    int rc = dra__device_selectable(c->m, &c->b, cel, celscratch, c->node, c->cls[ci].c, rq->cls,
                                    rq->body, st->d, match, &c->out->stats.cel_evals, c->err,
                                    sizeof c->err);
     if (rc == DRA_ENOMEM)
@@ -362,11 +362,11 @@ static inline int dra_acall_eval_selectable(dra_acall_t *c, dra_cel_cache_t *cel
 /* ---- state internals ---------------------------------------------------------------------- */
 
 /* AggregatedCapacity of the device has an entry (any share with consumedCapacity). */
-bool dra_alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver,
+bool dra__alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver,
                                   const char *pool, const char *device);
 /* Aggregated consumed capacity by capacity name as written in consumedCapacity (false: none). */
-bool dra_alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
-                            const char *device, const char *cap_name, dra_aq_t *out);
+bool dra__alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                            const char *device, const char *cap_name, dra__aq_t *out);
 
 /* Change watchers: fn(ctx, a) runs at the start of every commit / release of allocation a (its
  * devices may change; the call may still fail). Registering the same (fn, ctx) twice is a
@@ -375,11 +375,11 @@ bool dra_alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, cons
  * the const state. */
 #define DRA_ALLOC_STATE_MAX_WATCH 8
 typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a);
-DRA_NODISCARD int dra_alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
+DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);
-void dra_alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx);
+void dra__alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx);
 
 /* "ns/name" of a claim into buf. */
-const char *dra_claim_ref(const dra_claim_t *c, char *buf, size_t len);
+const char *dra__claim_ref(const dra_claim_t *c, char *buf, size_t len);
 
 #endif /* DRA_ALLOC_IMPL_H */

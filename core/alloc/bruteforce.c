@@ -24,13 +24,13 @@ typedef struct bf_use {
 
 typedef struct bf {
     const dra_model_t *m;
-    dra_beh_t b;
+    dra__beh_t b;
     const dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
     const dra_node_t *node;
     dra_claim_t *const *claims;
     uint32_t n;
-    dra_gpools_t gp;
+    dra__gpools_t gp;
     const dra_device_t *dev[BF_MAXDEV];
     uint32_t devpool[BF_MAXDEV];
     bool dexcl[BF_MAXDEV]; /* already exclusively allocated in the state (looked up once) */
@@ -63,12 +63,12 @@ static bool selectable(bf_t *x, const dra_claim_t *c, const dra_exact_request_t 
         snprintf(x->msg, sizeof x->msg, "class %s not found", nz(body->class_name));
         return false;
     }
-    if (dra_device_selectable(x->m, &x->b, x->cel, &x->scratch, x->node, c, cls, body, x->dev[di],
+    if (dra__device_selectable(x->m, &x->b, x->cel, &x->scratch, x->node, c, cls, body, x->dev[di],
                               &mt, NULL, x->msg, sizeof x->msg)) {
         x->error = true;
         return false;
     }
-    if (x->b.cc && dra_cap_fits(body, x->dev[di], NULL, NULL, false) != 1)
+    if (x->b.cc && dra__cap_fits(body, x->dev[di], NULL, NULL, false) != 1)
         return false; /* can never fit, even alone (the All set is static, PR #140769) */
     return mt;
 }
@@ -88,7 +88,7 @@ static bool in_scope(const dra_constraint_t *cn, const bf_use_t *u)
 
 static bool check(bf_t *x)
 {
-    const dra_beh_t *b = &x->b;
+    const dra__beh_t *b = &x->b;
     /* per-use device rules, exclusivity */
     for (uint32_t i = 0; i < x->nuses; i++) {
         const bf_use_t *u = &x->uses[i];
@@ -98,7 +98,7 @@ static bool check(bf_t *x)
             return false;
         if (!b->pd && d->nconsumes)
             return false;
-        if (b->taints && dra_taint_blocks(d, u->body->tolerations, u->body->ntolerations))
+        if (b->taints && dra__taint_blocks(d, u->body->tolerations, u->body->ntolerations))
             return false;
         for (uint32_t j = 0; j < i && !multi; j++)
             if (x->uses[j].dev == u->dev && !(x->uses[j].claim != u->claim && u->admin))
@@ -114,7 +114,7 @@ static bool check(bf_t *x)
             if (!an)
                 continue;
             uint32_t q = dra_intern_find(&x->m->intern, an, strlen(an));
-            dra_aval_t acc[DRA_AVAL_MAX], v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
+            dra__aval_t acc[DRA_AVAL_MAX], v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
             uint32_t nacc = 0;
             bool first = true;
             const dra_attr_t *ref = NULL;
@@ -127,7 +127,7 @@ static bool check(bf_t *x)
                     return false;
                 if (cn->match_attribute) {
                     if (b->lists) {
-                        uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
+                        uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX);
                         if (!nv)
                             return false;
                         if (first) {
@@ -137,7 +137,7 @@ static bool check(bf_t *x)
                             uint32_t kk = 0;
                             for (uint32_t a = 0; a < nacc; a++)
                                 for (uint32_t z = 0; z < nv; z++)
-                                    if (dra_aval_eq(&acc[a], &v[z])) {
+                                    if (dra__aval_eq(&acc[a], &v[z])) {
                                         acc[kk++] = acc[a];
                                         break;
                                     }
@@ -145,7 +145,7 @@ static bool check(bf_t *x)
                             if (!nacc)
                                 return false;
                         }
-                    } else if (!first && (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, ref))) {
+                    } else if (!first && (!dra__attr_is_scalar(at) || !dra__attr_scalar_eq(at, ref))) {
                         return false;
                     }
                     if (first)
@@ -158,15 +158,15 @@ static bool check(bf_t *x)
                             continue;
                         const dra_attr_t *oa = dra_device_attr(x->dev[o->dev], q);
                         if (b->lists) {
-                            uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX),
-                                     nw = dra_attr_values(oa, w, DRA_AVAL_MAX);
+                            uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX),
+                                     nw = dra__attr_values(oa, w, DRA_AVAL_MAX);
                             if (!nv)
                                 return false;
                             for (uint32_t a = 0; a < nv; a++)
                                 for (uint32_t z = 0; z < nw; z++)
-                                    if (dra_aval_eq(&v[a], &w[z]))
+                                    if (dra__aval_eq(&v[a], &w[z]))
                                         return false;
-                        } else if (!dra_attr_is_scalar(at) || dra_attr_scalar_eq(at, oa)) {
+                        } else if (!dra__attr_is_scalar(at) || dra__attr_scalar_eq(at, oa)) {
                             return false;
                         }
                     }
@@ -177,25 +177,25 @@ static bool check(bf_t *x)
     /* capacity */
     for (uint32_t di = 0; di < x->ndev && b->cc; di++) {
         const dra_device_t *d = x->dev[di];
-        const dra_gpool_t *p = &x->gp.pools[x->devpool[di]];
+        const dra__gpool_t *p = &x->gp.pools[x->devpool[di]];
         for (uint32_t k = 0; k < d->ncaps; k++) {
-            dra_aq_t total = 0, ex = 0;
+            dra__aq_t total = 0, ex = 0;
             bool any = false;
             for (uint32_t i = 0; i < x->nuses; i++) {
                 if (x->uses[i].dev != di)
                     continue;
                 any = true;
-                dra_aq_t c = dra_cap_consumed(dra_cap_find_request(x->uses[i].body, d->caps[k].name),
+                dra__aq_t c = dra__cap_consumed(dra__cap_find_request(x->uses[i].body, d->caps[k].name),
                                               &d->caps[k], false);
-                if (dra_cap_violates(c, d->caps[k].policy, false))
+                if (dra__cap_violates(c, d->caps[k].policy, false))
                     return false;
                 /* a dedicated device only ever holds one consumer */
                 total = d->allow_multiple_allocations ? total + c : c;
             }
             if (!any)
                 continue; /* unused devices: no state lookup */
-            dra_alloc_state_cap_aq(x->st, p->driver, p->name, nz(d->name), nz(d->caps[k].name), &ex);
-            if (total + ex > dra_aq_from(&d->caps[k].value))
+            dra__alloc_state_cap_aq(x->st, p->driver, p->name, nz(d->name), nz(d->caps[k].name), &ex);
+            if (total + ex > dra__aq_from(&d->caps[k].value))
                 return false;
         }
     }
@@ -204,7 +204,7 @@ static bool check(bf_t *x)
         const dra_device_t *d = x->dev[di];
         if (!d->nconsumes)
             continue;
-        const dra_gpool_t *p = &x->gp.pools[x->devpool[di]];
+        const dra__gpool_t *p = &x->gp.pools[x->devpool[di]];
         bool used_here = false;
         for (uint32_t i = 0; i < x->nuses; i++)
             used_here |= x->uses[i].dev == di;
@@ -217,7 +217,7 @@ static bool check(bf_t *x)
         for (uint32_t c = 0; c < srcs[sc]->ncounter_sets; c++) {
             const dra_counter_set_t *cs = &srcs[sc]->counter_sets[c];
             for (uint32_t t = 0; cs && t < cs->ncounters; t++) {
-                dra_aq_t avail = dra_aq_from(&cs->counters[t].value), used = 0;
+                dra__aq_t avail = dra__aq_from(&cs->counters[t].value), used = 0;
                 bool charged_any = false;
                 const dra_slice_t *const *lists[2] = {p->slices, p->other};
                 uint32_t nl[2] = {p->nslices, p->nother};
@@ -233,7 +233,7 @@ static bool check(bf_t *x)
                                 if (x->dev[x->uses[i].dev] != dv)
                                     continue;
                                 bool multi = b->cc && dv->allow_multiple_allocations;
-                                bool persisted = dra_alloc_state_has_capacity(x->st, p->driver, p->name, nz(dv->name)) ||
+                                bool persisted = dra__alloc_state_has_capacity(x->st, p->driver, p->name, nz(dv->name)) ||
                                                  dra_alloc_state_shares(x->st, p->driver, p->name, nz(dv->name)) > 0;
                                 if (multi && (charges > 0 || persisted))
                                     continue;
@@ -245,7 +245,7 @@ static bool check(bf_t *x)
                                 for (uint32_t k = 0; k < dv->consumes[c2].ncounters; k++) {
                                     if (strcmp(nz(dv->consumes[c2].counters[k].name), nz(cs->counters[t].name)))
                                         continue;
-                                    dra_aq_t v1 = dra_aq_from(&dv->consumes[c2].counters[k].value);
+                                    dra__aq_t v1 = dra__aq_from(&dv->consumes[c2].counters[k].value);
                                     if (inuse)
                                         avail -= v1;
                                     used += v1 * charges;
@@ -373,7 +373,7 @@ int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
     if (!x)
         return DRA_ENOMEM;
     x->m = m;
-    dra_beh_init(&x->b, f);
+    dra__beh_init(&x->b, f);
     x->b.bugs = false;
     x->st = state;
     x->cel = cel;
@@ -382,7 +382,7 @@ int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
     x->n = n;
     x->budget = budget ? budget : 1000000;
     dra_arena_init(&x->scratch, 64 * 1024);
-    int rc = dra_gather_pools(m, &x->b, node, &x->scratch, &x->gp, x->msg, sizeof x->msg);
+    int rc = dra__gather_pools(m, &x->b, node, &x->scratch, &x->gp, x->msg, sizeof x->msg);
     if (rc == DRA_ENOMEM)
         goto done;
     if (rc) {
@@ -391,7 +391,7 @@ int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
         goto done;
     }
     for (uint32_t p = 0; p < x->gp.n; p++) {
-        const dra_gpool_t *gp = &x->gp.pools[p];
+        const dra__gpool_t *gp = &x->gp.pools[p];
         if (gp->invalid || (gp->incomplete && x->b.strict_pools))
             continue;
         for (uint32_t s = 0; s < gp->nslices; s++)

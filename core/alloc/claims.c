@@ -1,6 +1,6 @@
 /*
  * claims.c - the steps of an Allocate call that the reference and the fast allocator share (see
- * alloc_impl.h, dra_acall_t): claim preprocessing, the result node selector, result construction,
+ * alloc_impl.h, dra__acall_t): claim preprocessing, the result node selector, result construction,
  * the slot layout and the outcome of a call (the search itself is search_impl.h).
  */
 #include <limits.h>
@@ -22,10 +22,10 @@ static const char *nz(const char *s)
 
 static const char *cref(const dra_claim_t *c, char *buf)
 {
-    return dra_claim_ref(c, buf, 300);
+    return dra__claim_ref(c, buf, 300);
 }
 
-int dra_acall_fatal(dra_acall_t *ac, const char *fmt, ...)
+int dra__acall_fatal(dra__acall_t *ac, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -42,7 +42,7 @@ static uint64_t cent_hash(const char *set, const char *name)
 }
 
 /* Rebuild the scope's hash index with room for twice its entries. */
-static int scope_index(dra_acall_t *ac, scope_t *sc)
+static int scope_index(dra__acall_t *ac, dra__scope_t *sc)
 {
     uint32_t nc = sc->icap ? sc->icap : 64;
     while (nc < 2 * sc->n + 2)
@@ -62,13 +62,13 @@ static int scope_index(dra_acall_t *ac, scope_t *sc)
     return DRA_OK;
 }
 
-static cent_t *centry(dra_acall_t *ac, scope_t *sc, const char *set, const char *name, bool add)
+static dra__cent_t *centry(dra__acall_t *ac, dra__scope_t *sc, const char *set, const char *name, bool add)
 {
     uint64_t h = cent_hash(set, name);
     uint32_t j = 0;
     if (sc->icap) {
         for (j = (uint32_t)h & (sc->icap - 1); sc->idx[j] != UINT32_MAX; j = (j + 1) & (sc->icap - 1)) {
-            cent_t *e = &sc->e[sc->idx[j]];
+            dra__cent_t *e = &sc->e[sc->idx[j]];
             if (e->h == h && (e->name == name || strcmp(e->name, name) == 0) &&
                 (e->set == set || strcmp(e->set, set) == 0))
                 return e;
@@ -78,13 +78,13 @@ static cent_t *centry(dra_acall_t *ac, scope_t *sc, const char *set, const char 
         return NULL;
     if (sc->n == sc->cap) {
         uint32_t nc = sc->cap ? sc->cap * 2 : 16;
-        cent_t *ne = dra_arena_realloc(&ac->scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
+        dra__cent_t *ne = dra_arena_realloc(&ac->scratch, sc->e, sc->cap * sizeof *ne, nc * sizeof *ne, 16);
         if (!ne)
             return NULL;
         sc->e = ne;
         sc->cap = nc;
     }
-    cent_t *e = &sc->e[sc->n++];
+    dra__cent_t *e = &sc->e[sc->n++];
     memset(e, 0, sizeof *e);
     e->set = set;
     e->name = name;
@@ -98,7 +98,7 @@ static cent_t *centry(dra_acall_t *ac, scope_t *sc, const char *set, const char 
     return e;
 }
 
-static void subtract_allocated(dra_acall_t *ac, scope_t *sc, const dra_gpool_t *p,
+static void subtract_allocated(dra__acall_t *ac, dra__scope_t *sc, const dra__gpool_t *p,
                                const dra_slice_t *sl)
 {
     for (uint32_t d = 0; d < sl->ndevices; d++) {
@@ -107,31 +107,31 @@ static void subtract_allocated(dra_acall_t *ac, scope_t *sc, const dra_gpool_t *
             continue;
         for (uint32_t c = 0; c < dev->nconsumes; c++)
             for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
-                cent_t *e = centry(ac, sc, nz(dev->consumes[c].counter_set),
+                dra__cent_t *e = centry(ac, sc, nz(dev->consumes[c].counter_set),
                                    nz(dev->consumes[c].counters[k].name), false);
                 if (e && e->has_avail)
-                    e->avail -= dra_aq_from(&dev->consumes[c].counters[k].value);
+                    e->avail -= dra__aq_from(&dev->consumes[c].counters[k].value);
             }
     }
 }
 
-static int scope_ready(dra_acall_t *ac, slot_t *st)
+static int scope_ready(dra__acall_t *ac, dra__slot_t *st)
 {
-    scope_t *sc = &ac->scopes[st->scope];
+    dra__scope_t *sc = &ac->scopes[st->scope];
     if (sc->ready)
         return DRA_OK;
-    const dra_gpool_t *p = &ac->gp.pools[st->pool];
+    const dra__gpool_t *p = &ac->gp.pools[st->pool];
     if (ac->b.pool_counters) {
         for (uint32_t i = 0; i < p->ncounter_slices; i++) {
             const dra_slice_t *s = p->counter_slices[i];
             for (uint32_t j = 0; j < s->ncounter_sets; j++)
                 for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
-                    cent_t *e = centry(ac, sc, nz(s->counter_sets[j].name),
+                    dra__cent_t *e = centry(ac, sc, nz(s->counter_sets[j].name),
                                        nz(s->counter_sets[j].counters[k].name), true);
                     if (!e)
                         return DRA_ENOMEM;
                     e->has_avail = true;
-                    e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
+                    e->avail = dra__aq_from(&s->counter_sets[j].counters[k].value);
                 }
         }
         for (uint32_t i = 0; i < p->nslices; i++)
@@ -142,12 +142,12 @@ static int scope_ready(dra_acall_t *ac, slot_t *st)
         const dra_slice_t *s = st->d->slice;
         for (uint32_t j = 0; j < s->ncounter_sets; j++)
             for (uint32_t k = 0; k < s->counter_sets[j].ncounters; k++) {
-                cent_t *e = centry(ac, sc, nz(s->counter_sets[j].name),
+                dra__cent_t *e = centry(ac, sc, nz(s->counter_sets[j].name),
                                    nz(s->counter_sets[j].counters[k].name), true);
                 if (!e)
                     return DRA_ENOMEM;
                 e->has_avail = true;
-                e->avail = dra_aq_from(&s->counter_sets[j].counters[k].value);
+                e->avail = dra__aq_from(&s->counter_sets[j].counters[k].value);
             }
         subtract_allocated(ac, sc, p, s);
     }
@@ -155,29 +155,29 @@ static int scope_ready(dra_acall_t *ac, slot_t *st)
     return DRA_OK;
 }
 
-void dra_acall_counters_apply(dra_acall_t *ac, slot_t *st, int sign)
+void dra__acall_counters_apply(dra__acall_t *ac, dra__slot_t *st, int sign)
 {
-    scope_t *sc = &ac->scopes[st->scope];
+    dra__scope_t *sc = &ac->scopes[st->scope];
     const dra_device_t *d = st->d;
     for (uint32_t c = 0; c < d->nconsumes; c++)
         for (uint32_t k = 0; k < d->consumes[c].ncounters; k++) {
-            cent_t *e = centry(ac, sc, nz(d->consumes[c].counter_set), nz(d->consumes[c].counters[k].name),
+            dra__cent_t *e = centry(ac, sc, nz(d->consumes[c].counter_set), nz(d->consumes[c].counters[k].name),
                                true);
             if (e) /* out of memory here only loses precision of a failing call */
-                e->consumed += sign * dra_aq_from(&d->consumes[c].counters[k].value);
+                e->consumed += sign * dra__aq_from(&d->consumes[c].counters[k].value);
         }
 }
 
 /* 1 reserved, 0 does not fit, <0 error */
-int dra_acall_counters_reserve(dra_acall_t *ac, slot_t *st)
+int dra__acall_counters_reserve(dra__acall_t *ac, dra__slot_t *st)
 {
     if (scope_ready(ac, st))
         return R_NOMEM;
-    dra_acall_counters_apply(ac, st, +1);
-    scope_t *sc = &ac->scopes[st->scope];
+    dra__acall_counters_apply(ac, st, +1);
+    dra__scope_t *sc = &ac->scopes[st->scope];
     for (uint32_t i = 0; i < sc->n; i++)
         if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
-            dra_acall_counters_apply(ac, st, -1);
+            dra__acall_counters_apply(ac, st, -1);
             return 0;
         }
     return 1;
@@ -185,18 +185,18 @@ int dra_acall_counters_reserve(dra_acall_t *ac, slot_t *st)
 
 /* ---- constraints (DRA-SEMANTICS §2.7) -------------------------------------------------------- */
 
-static bool set_intersects(const dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
+static bool set_intersects(const dra__aval_t *x, uint32_t nx, const dra__aval_t *y, uint32_t ny)
 {
     if (!nx || !ny || x[0].base != y[0].base)
         return false;
     for (uint32_t i = 0; i < nx; i++)
         for (uint32_t j = 0; j < ny; j++)
-            if (dra_aval_eq(&x[i], &y[j]))
+            if (dra__aval_eq(&x[i], &y[j]))
                 return true;
     return false;
 }
 
-static uint32_t set_intersect_into(dra_aval_t *x, uint32_t nx, const dra_aval_t *y, uint32_t ny)
+static uint32_t set_intersect_into(dra__aval_t *x, uint32_t nx, const dra__aval_t *y, uint32_t ny)
 {
     if (!nx || !ny || x[0].base != y[0].base)
         return nx; /* upstream leaves the set unchanged for different kinds */
@@ -204,14 +204,14 @@ static uint32_t set_intersect_into(dra_aval_t *x, uint32_t nx, const dra_aval_t 
     for (uint32_t i = 0; i < nx; i++) {
         bool in = false;
         for (uint32_t j = 0; j < ny && !in; j++)
-            in = dra_aval_eq(&x[i], &y[j]);
+            in = dra__aval_eq(&x[i], &y[j]);
         if (in)
             x[k++] = x[i];
     }
     return k;
 }
 
-static int stk_push(dra_acall_t *ac, cons_t *c, const dra_attr_t *at)
+static int stk_push(dra__acall_t *ac, dra__cons_t *c, const dra_attr_t *at)
 {
     if (c->nstk == c->capstk) {
         uint32_t nc = c->capstk ? c->capstk * 2 : 8;
@@ -227,7 +227,7 @@ static int stk_push(dra_acall_t *ac, cons_t *c, const dra_attr_t *at)
 }
 
 /* 1 added, 0 rejected, <0 out of memory */
-int dra_acons_add(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons,
+int dra__acons_add(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, uint32_t ci_cons,
                   const dra_device_t *d)
 {
     if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
@@ -236,10 +236,10 @@ int dra_acons_add(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons,
     if (!at)
         return 0;
     bool bugs = ac->b.bugs;
-    dra_aval_t nv[DRA_AVAL_MAX], ov[DRA_AVAL_MAX];
+    dra__aval_t nv[DRA_AVAL_MAX], ov[DRA_AVAL_MAX];
     if (!c->distinct) {
         if (ac->b.lists) {
-            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
+            uint32_t nn = dra__attr_values(at, nv, DRA_AVAL_MAX);
             if (c->n == 0) {
                 if (!nn)
                     return 0;
@@ -256,7 +256,7 @@ int dra_acons_add(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons,
                     /* fixed: intersection over every device currently in the set */
                     uint32_t k = nn;
                     for (uint32_t i = 0; i < c->nstk && k; i++) {
-                        uint32_t no = dra_attr_values(c->stk[i], ov, DRA_AVAL_MAX);
+                        uint32_t no = dra__attr_values(c->stk[i], ov, DRA_AVAL_MAX);
                         if (!set_intersects(nv, k, ov, no))
                             return 0;
                         k = set_intersect_into(nv, k, ov, no);
@@ -268,7 +268,7 @@ int dra_acons_add(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons,
         } else {
             if (c->n == 0) {
                 c->ref = at;
-            } else if (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, c->ref)) {
+            } else if (!dra__attr_is_scalar(at) || !dra__attr_scalar_eq(at, c->ref)) {
                 return 0;
             }
         }
@@ -282,21 +282,21 @@ int dra_acons_add(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons,
     if (c->n > 0) {
         uint32_t nold = bugs ? c->nmap : c->nstk;
         if (ac->b.lists) {
-            uint32_t nn = dra_attr_values(at, nv, DRA_AVAL_MAX);
+            uint32_t nn = dra__attr_values(at, nv, DRA_AVAL_MAX);
             if (!nn)
                 return 0;
             for (uint32_t i = 0; i < nold; i++) {
                 const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
-                uint32_t no = dra_attr_values(o, ov, DRA_AVAL_MAX);
+                uint32_t no = dra__attr_values(o, ov, DRA_AVAL_MAX);
                 if (no && set_intersects(nv, nn, ov, no))
                     return 0;
             }
         } else {
             for (uint32_t i = 0; i < nold; i++) {
                 const dra_attr_t *o = bugs ? c->map[i].a : c->stk[i];
-                if (!dra_attr_is_scalar(at))
+                if (!dra__attr_is_scalar(at))
                     return 0;
-                if (dra_attr_scalar_eq(at, o))
+                if (dra__attr_scalar_eq(at, o))
                     return 0;
             }
         }
@@ -327,7 +327,7 @@ int dra_acons_add(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons,
     return 1;
 }
 
-void dra_acons_remove(dra_acall_t *ac, cons_t *c, const rq_t *rq, uint32_t ci_cons)
+void dra__acons_remove(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, uint32_t ci_cons)
 {
     if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
         return;
@@ -356,7 +356,7 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-void dra_acall_share_id(dra_acall_t *ac, char buf[37])
+void dra__acall_share_id(dra__acall_t *ac, char buf[37])
 {
     uint64_t x = splitmix(&ac->rng), y = splitmix(&ac->rng);
     snprintf(buf, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(x >> 32),
@@ -364,25 +364,25 @@ void dra_acall_share_id(dra_acall_t *ac, char buf[37])
              (unsigned)((y >> 48) & 0xfff), (unsigned long long)(y & 0xffffffffffffULL));
 }
 
-int dra_acall_capacity_fits(dra_acall_t *ac, const rq_t *rq, slot_t *st)
+int dra__acall_capacity_fits(dra__acall_t *ac, const dra__rq_t *rq, dra__slot_t *st)
 {
     if (ac->slot_ready && ac->slot_ready(ac->self, st))
         return -2;
-    return dra_cap_fits(rq->body, st->d, st->existing, st->allocating, ac->b.bugs);
+    return dra__cap_fits(rq->body, st->d, st->existing, st->allocating, ac->b.bugs);
 }
 
-int dra_acall_allocate_device(dra_acall_t *ac, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
+int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
 {
-    cl_t *cl = &ac->cls[ci];
-    const rq_t *rq = &ac->rqs[rqi];
-    slot_t *st = &ac->slots[slot];
+    dra__cl_t *cl = &ac->cls[ci];
+    const dra__rq_t *rq = &ac->rqs[rqi];
+    dra__slot_t *st = &ac->slots[slot];
     const dra_device_t *d = st->d;
     bool bugs = ac->b.bugs;
     bool multi = ac->b.cc && d->allow_multiple_allocations;
     bool admin = rq->body->admin_access && !rq->is_sub;
     if (ac->slot_ready && ac->slot_ready(ac->self, st))
         return R_NOMEM;
-    if (!multi && admin && dra_slot_taken_by(st, ci))
+    if (!multi && admin && dra__slot_taken_by(st, ci))
         return R_FAIL;
     if (!admin && (st->excl || st->ntaken > 0))
         return R_FAIL;
@@ -392,71 +392,71 @@ int dra_acall_allocate_device(dra_acall_t *ac, uint32_t ci, uint32_t rqi, uint32
     bool skip_counters = multi && cap_in_use;
     bool charged = false;
     if (!skip_counters && d->nconsumes > 0) {
-        int rc = dra_acall_counters_reserve(ac, st);
+        int rc = dra__acall_counters_reserve(ac, st);
         if (rc < 0)
             return rc;
         if (!rc)
             return R_FAIL;
         charged = true;
     }
-    if (ac->b.taints && dra_taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
+    if (ac->b.taints && dra__taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
-            dra_acall_counters_apply(ac, st, -1);
+            dra__acall_counters_apply(ac, st, -1);
         return R_FAIL;
     }
     for (uint32_t i = 0; i < cl->ncons; i++) {
-        int rc = dra_acons_add(ac, &cl->cons[i], rq, i, d);
+        int rc = dra__acons_add(ac, &cl->cons[i], rq, i, d);
         if (rc < 0)
             return R_NOMEM;
         if (!rc) {
             if (must) {
                 char cb[300];
-                const dra_gpool_t *p = &ac->gp.pools[st->pool];
-                return dra_acall_fatal(ac,
+                const dra__gpool_t *p = &ac->gp.pools[st->pool];
+                return dra__acall_fatal(ac,
                              "claim %s, request %s: cannot add device %s/%s/%s because a claim "
                              "constraint would not be satisfied",
                              cref(cl->c, cb), nz(rq->body->name), p->driver, p->name, nz(d->name));
             }
             for (uint32_t e = 0; e < i; e++)
-                dra_acons_remove(ac, &cl->cons[e], rq, e);
+                dra__acons_remove(ac, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
-                dra_acall_counters_apply(ac, st, -1);
+                dra__acall_counters_apply(ac, st, -1);
             return R_FAIL;
         }
     }
     if (!multi)
-        dra_slot_take(st, ci);
-    res_t *r = &cl->res[cl->nres];
+        dra__slot_take(st, ci);
+    dra__res_t *r = &cl->res[cl->nres];
     memset(r, 0, sizeof *r);
     if (ac->b.cc) {
-        int fits = dra_acall_capacity_fits(ac, rq, st);
+        int fits = dra__acall_capacity_fits(ac, rq, st);
         if (fits != 1) {
             if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
                 if (!multi)
-                    dra_slot_untake(st, ci);
+                    dra__slot_untake(st, ci);
                 for (uint32_t e = cl->ncons; e-- > 0;)
-                    dra_acons_remove(ac, &cl->cons[e], rq, e);
+                    dra__acons_remove(ac, &cl->cons[e], rq, e);
                 if (charged)
-                    dra_acall_counters_apply(ac, st, -1);
+                    dra__acall_counters_apply(ac, st, -1);
             }
             return R_FAIL;
         }
         if (multi) {
-            r->consumed = dra_acall_consumed(ac, cl);
+            r->consumed = dra__acall_consumed(ac, cl);
             if (!r->consumed)
                 return R_NOMEM;
             if (d->ncaps && !st->allocating) {
-                st->allocating = dra_arena_calloc(&ac->scratch, d->ncaps, sizeof(dra_aq_t), 16);
+                st->allocating = dra_arena_calloc(&ac->scratch, d->ncaps, sizeof(dra__aq_t), 16);
                 if (!st->allocating)
                     return R_NOMEM;
             }
             for (uint32_t c = 0; c < d->ncaps; c++) {
-                r->consumed[c] = dra_cap_consumed(dra_cap_find_request(rq->body, d->caps[c].name),
+                r->consumed[c] = dra__cap_consumed(dra__cap_find_request(rq->body, d->caps[c].name),
                                                   &d->caps[c], bugs);
                 st->allocating[c] += r->consumed[c];
             }
             st->nallocating++;
-            dra_acall_share_id(ac, r->share);
+            dra__acall_share_id(ac, r->share);
         }
     }
     r->slot = slot;
@@ -469,36 +469,36 @@ int dra_acall_allocate_device(dra_acall_t *ac, uint32_t ci, uint32_t rqi, uint32
 
 /* ---- allocateDevice undo -------------------------------------------------------------------- */
 
-void dra_acall_deallocate(dra_acall_t *ac, uint32_t ci)
+void dra__acall_deallocate(dra__acall_t *ac, uint32_t ci)
 {
-    cl_t *cl = &ac->cls[ci];
-    res_t *r = &cl->res[cl->nres - 1];
-    slot_t *st = &ac->slots[r->slot];
-    const rq_t *rq = &ac->rqs[r->rq];
+    dra__cl_t *cl = &ac->cls[ci];
+    dra__res_t *r = &cl->res[cl->nres - 1];
+    dra__slot_t *st = &ac->slots[r->slot];
+    const dra__rq_t *rq = &ac->rqs[r->rq];
     for (uint32_t e = cl->ncons; e-- > 0;)
-        dra_acons_remove(ac, &cl->cons[e], rq, e);
-    dra_slot_untake(st, ci);
+        dra__acons_remove(ac, &cl->cons[e], rq, e);
+    dra__slot_untake(st, ci);
     if (r->multi) {
         if (r->consumed)
             for (uint32_t c = 0; c < st->d->ncaps; c++)
                 st->allocating[c] -= r->consumed[c];
         st->nallocating--;
         if (r->charged && !ac->b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
-            dra_acall_counters_apply(ac, st, -1);
+            dra__acall_counters_apply(ac, st, -1);
     } else if (r->charged) {
-        dra_acall_counters_apply(ac, st, -1);
+        dra__acall_counters_apply(ac, st, -1);
     }
     cl->nres--;
 }
 
 /* ---- results ------------------------------------------------------------------------------- */
 
-dra_aq_t *dra_acall_consumed(dra_acall_t *ac, cl_t *cl)
+dra__aq_t *dra__acall_consumed(dra__acall_t *ac, dra__cl_t *cl)
 {
     size_t per = ac->maxcaps ? ac->maxcaps : 1;
     if (!cl->consumed_pool) {
         cl->consumed_pool =
-            dra_arena_calloc(&ac->scratch, (DRA_ALLOC_MAX_RESULTS + 1) * per, sizeof(dra_aq_t), 16);
+            dra_arena_calloc(&ac->scratch, (DRA_ALLOC_MAX_RESULTS + 1) * per, sizeof(dra__aq_t), 16);
         if (!cl->consumed_pool)
             return NULL;
     }
@@ -513,7 +513,7 @@ static bool name_listed(const char *const *list, uint32_t n, const char *name)
     return false;
 }
 
-int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_sel,
+int dra__acall_preprocess(dra__acall_t *ac, dra_claim_t *const *claims, bool need_sel,
                          dra_acall_validate_fn validate, void *self)
 {
     dra_arena_t *ar = &ac->scratch;
@@ -524,8 +524,8 @@ int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_
             nrq += r->nfirst_available ? r->nfirst_available : 1;
         }
     ac->nrqs = nrq;
-    ac->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(rq_t), 16);
-    ac->cls = dra_arena_calloc(ar, ac->nclaims ? ac->nclaims : 1, sizeof(cl_t), 16);
+    ac->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(dra__rq_t), 16);
+    ac->cls = dra_arena_calloc(ar, ac->nclaims ? ac->nclaims : 1, sizeof(dra__cl_t), 16);
     size_t nsel = need_sel ? (size_t)ac->nslots * nrq + 1 : 1;
     ac->sel = dra_arena_alloc(ar, nsel, 1);
     if (!ac->rqs || !ac->cls || !ac->sel)
@@ -534,7 +534,7 @@ int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_
     uint32_t k = 0;
     char cb[300];
     for (uint32_t ci = 0; ci < ac->nclaims; ci++) {
-        cl_t *cl = &ac->cls[ci];
+        dra__cl_t *cl = &ac->cls[ci];
         const dra_claim_t *c = claims[ci];
         cl->c = c;
         cl->rq_first = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
@@ -542,7 +542,7 @@ int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_
         cl->selected = dra_arena_calloc(ar, c->nrequests + 1, sizeof(uint32_t), 4);
         cl->consumed_pool = NULL; /* allocated on the first multi-allocatable result */
         cl->ncons = c->nconstraints;
-        cl->cons = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(cons_t), 16);
+        cl->cons = dra_arena_calloc(ar, c->nconstraints + 1, sizeof(dra__cons_t), 16);
         if (!cl->rq_first || !cl->nsub || !cl->selected || !cl->cons)
             return R_NOMEM;
         int64_t min_claim = 0;
@@ -550,26 +550,26 @@ int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_
             const dra_request_t *r = &c->requests[ri];
             bool subs = r->nfirst_available > 0;
             if (!ac->b.prio && subs)
-                return dra_acall_fatal(ac, "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
+                return dra__acall_fatal(ac, "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
                              cref(c, cb), nz(r->name));
             if (!ac->b.cc) {
                 if (r->exactly && r->exactly->has_capacity)
-                    return dra_acall_fatal(ac, "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                    return dra__acall_fatal(ac, "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
                                  cref(c, cb), nz(r->name));
                 for (uint32_t s = 0; s < r->nfirst_available; s++)
                     if (r->first_available[s].has_capacity)
-                        return dra_acall_fatal(ac, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                        return dra__acall_fatal(ac, "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
                                      cref(c, cb), nz(r->first_available[s].name));
             }
             cl->rq_first[ri] = k;
             cl->nsub[ri] = subs ? r->nfirst_available : 0;
             if (!subs && !r->exactly)
-                return dra_acall_fatal(ac, "claim %s, request %s: missing device class name (unsupported request type?)",
+                return dra__acall_fatal(ac, "claim %s, request %s: missing device class name (unsupported request type?)",
                              cref(c, cb), nz(r->name));
             uint32_t nalt = subs ? r->nfirst_available : 1;
             int64_t min_req = INT64_MAX;
             for (uint32_t s = 0; s < nalt; s++, k++) {
-                rq_t *rq = &ac->rqs[k];
+                dra__rq_t *rq = &ac->rqs[k];
                 rq->key = k;
                 rq->parent = r;
                 rq->is_sub = subs;
@@ -601,11 +601,11 @@ int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_
             min_claim += min_req;
         }
         if (min_claim > DRA_ALLOC_MAX_RESULTS)
-            return dra_acall_fatal(ac, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
+            return dra__acall_fatal(ac, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
                          cref(c, cb), (long long)min_claim, DRA_ALLOC_MAX_RESULTS);
         for (uint32_t x = 0; x < c->nconstraints; x++) {
             const dra_constraint_t *cn = &c->constraints[x];
-            cons_t *co = &cl->cons[x];
+            dra__cons_t *co = &cl->cons[x];
             co->c = cn;
             const char *nm = NULL;
             if (cn->match_attribute) {
@@ -614,7 +614,7 @@ int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_
                 nm = cn->distinct_attribute;
                 co->distinct = true;
             } else {
-                return dra_acall_fatal(ac, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)",
+                return dra__acall_fatal(ac, "claim %s, constraint #%u: empty constraint (unsupported constraint type?)",
                              cref(c, cb), x);
             }
             co->qname = dra_intern_find(&ac->m->intern, nm, strlen(nm));
@@ -625,14 +625,14 @@ int dra_acall_preprocess(dra_acall_t *ac, dra_claim_t *const *claims, bool need_
 
 /* ---- results (DRA-SEMANTICS §2.14) ----------------------------------------------------------- */
 
-static int build_node_selector(dra_acall_t *ac, cl_t *cl, dra_arena_t *out,
+static int build_node_selector(dra__acall_t *ac, dra__cl_t *cl, dra_arena_t *out,
                                const dra_node_selector_t **res)
 {
     *res = NULL;
     dra_ns_req_t *fields = NULL, *exprs = NULL;
     uint32_t nf = 0, ne = 0, capf = 0, cape = 0;
     for (uint32_t i = 0; i < cl->nres; i++) {
-        const slot_t *st = &ac->slots[cl->res[i].slot];
+        const dra__slot_t *st = &ac->slots[cl->res[i].slot];
         const dra_device_t *d = st->d;
         const dra_slice_t *sl = d->slice;
         const char *nn;
@@ -667,7 +667,7 @@ static int build_node_selector(dra_acall_t *ac, cl_t *cl, dra_arena_t *out,
         if (!sel)
             continue;
         if (sel->nterms > 1) {
-            return dra_acall_fatal(ac, "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %u terms",
+            return dra__acall_fatal(ac, "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %u terms",
                          nz(cl->c->name), sel->nterms);
         }
         if (sel->nterms == 0)
@@ -681,7 +681,7 @@ static int build_node_selector(dra_acall_t *ac, cl_t *cl, dra_arena_t *out,
             for (uint32_t j = 0; j < nsrc; j++) {
                 bool dup = false;
                 for (uint32_t x = 0; x < *nd && !dup; x++)
-                    dup = dra_ns_req_equal(&(*dst)[x], &src[j]);
+                    dup = dra__ns_req_equal(&(*dst)[x], &src[j]);
                 if (dup)
                     continue;
                 if (*nd == *capd) {
@@ -712,13 +712,13 @@ static int build_node_selector(dra_acall_t *ac, cl_t *cl, dra_arena_t *out,
     return DRA_OK;
 }
 
-int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
+int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
 {
     ac->out->allocations = dra_arena_calloc(out, ac->nclaims ? ac->nclaims : 1, sizeof(dra_allocation_t *), 8);
     if (!ac->out->allocations)
         return R_NOMEM;
     for (uint32_t ci = 0; ci < ac->nclaims; ci++) {
-        cl_t *cl = &ac->cls[ci];
+        dra__cl_t *cl = &ac->cls[ci];
         const dra_claim_t *c = cl->c;
         dra_allocation_t *al = dra_arena_calloc(out, 1, sizeof *al, 8);
         if (!al)
@@ -727,10 +727,10 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
         if (!al->results)
             return R_NOMEM;
         for (uint32_t i = 0; i < cl->nres; i++) {
-            const res_t *r = &cl->res[i];
-            const slot_t *st = &ac->slots[r->slot];
-            const rq_t *rq = &ac->rqs[r->rq];
-            const dra_gpool_t *p = &ac->gp.pools[st->pool];
+            const dra__res_t *r = &cl->res[i];
+            const dra__slot_t *st = &ac->slots[r->slot];
+            const dra__rq_t *rq = &ac->rqs[r->rq];
+            const dra__gpool_t *p = &ac->gp.pools[st->pool];
             dra_result_t *o = &al->results[i];
             o->request = dra_arena_strdup(out, rq->name);
             o->driver = p->driver;
@@ -755,7 +755,7 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
                     o->nconsumed = st->d->ncaps;
                     for (uint32_t k = 0; k < st->d->ncaps; k++) {
                         o->consumed[k].name = st->d->caps[k].name;
-                        dra_aq_to(r->consumed[k], &st->d->caps[k].value, &o->consumed[k].value);
+                        dra__aq_to(r->consumed[k], &st->d->caps[k].value, &o->consumed[k].value);
                     }
                 }
             }
@@ -766,7 +766,7 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
         /* configs: class configs once per class, then claim configs */
         uint32_t maxcfg = c->nconfigs;
         for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const rq_t *rq = &ac->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
+            const dra__rq_t *rq = &ac->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
             if (rq->cls)
                 maxcfg += rq->cls->nconfigs;
         }
@@ -781,7 +781,7 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
         } seen[DRA_ALLOC_MAX_REQUESTS + 1];
         uint32_t nseen = 0;
         for (uint32_t ri = 0; ri < c->nrequests; ri++) {
-            const rq_t *rq = &ac->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
+            const dra__rq_t *rq = &ac->rqs[cl->rq_first[ri] + (cl->nsub[ri] ? cl->selected[ri] : 0)];
             if (!rq->cls)
                 continue;
             uint32_t si = 0;
@@ -829,7 +829,7 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
                     const dra_request_t *r = &c->requests[ri];
                     bool hit = name_listed(cc->requests, cc->nrequests, nz(r->name));
                     if (!hit && cl->nsub[ri]) {
-                        const rq_t *rq = &ac->rqs[cl->rq_first[ri] + cl->selected[ri]];
+                        const dra__rq_t *rq = &ac->rqs[cl->rq_first[ri] + cl->selected[ri]];
                         hit = name_listed(cc->requests, cc->nrequests, rq->name);
                     }
                     if (hit) {
@@ -859,14 +859,14 @@ int dra_acall_build_results(dra_acall_t *ac, dra_arena_t *out)
 
 /* ---- slot layout and outcome ----------------------------------------------------------------- */
 
-int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar, slot_t **slots,
+int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp, dra_arena_t *ar, dra__slot_t **slots,
                      uint32_t *nslots, uint32_t ***slice_base, uint32_t *nscopes, uint32_t *maxcaps)
 {
     uint32_t n = 0;
     for (uint32_t p = 0; p < gp->n; p++)
         for (uint32_t s = 0; s < gp->pools[p].nslices; s++)
             n += gp->pools[p].slices[s]->ndevices;
-    slot_t *sl_out = dra_arena_calloc(ar, n ? n : 1, sizeof(slot_t), 16);
+    dra__slot_t *sl_out = dra_arena_calloc(ar, n ? n : 1, sizeof(dra__slot_t), 16);
     uint32_t **base = dra_arena_calloc(ar, gp->n ? gp->n : 1, sizeof(uint32_t *), 8);
     if (!sl_out || !base)
         return DRA_ENOMEM;
@@ -879,7 +879,7 @@ int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar
         nsc = gp->n;
     uint32_t k = 0, sk = 0, mc = 0;
     for (uint32_t p = 0; p < gp->n; p++) {
-        const dra_gpool_t *pool = &gp->pools[p];
+        const dra__gpool_t *pool = &gp->pools[p];
         base[p] = dra_arena_calloc(ar, pool->nslices ? pool->nslices : 1, sizeof(uint32_t), 4);
         if (!base[p])
             return DRA_ENOMEM;
@@ -896,7 +896,7 @@ int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar
             base[p][s] = k;
             uint32_t scope = b->pool_counters ? pscope : sk++;
             for (uint32_t d = 0; d < sl->ndevices; d++, k++) {
-                slot_t *st = &sl_out[k];
+                dra__slot_t *st = &sl_out[k];
                 st->d = &sl->devices[d];
                 st->pool = p;
                 st->scope = scope;
@@ -913,12 +913,12 @@ int dra_acall_layout(const dra_beh_t *b, const dra_gpools_t *gp, dra_arena_t *ar
     return DRA_OK;
 }
 
-int dra_acall_outcome(dra_acall_t *ac, int rc, dra_arena_t *out_arena)
+int dra__acall_outcome(dra__acall_t *ac, int rc, dra_arena_t *out_arena)
 {
     dra_alloc_outcome_t *out = ac->out;
     switch (rc) {
     case R_OK:
-        rc = dra_acall_build_results(ac, out_arena);
+        rc = dra__acall_build_results(ac, out_arena);
         if (rc == R_NOMEM)
             return DRA_ENOMEM;
         if (rc) {

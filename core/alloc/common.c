@@ -163,7 +163,7 @@ const char *dra_alloc_variant_name(dra_variant_t v)
     return "?";
 }
 
-void dra_beh_init(dra_beh_t *b, const dra_alloc_features_t *f)
+void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
 {
     memset(b, 0, sizeof *b);
     unsigned x = feature_flags(f);
@@ -202,7 +202,7 @@ const char *dra_outcome_name(dra_outcome_t o)
     return "?";
 }
 
-const char *dra_claim_ref(const dra_claim_t *c, char *buf, size_t len)
+const char *dra__claim_ref(const dra_claim_t *c, char *buf, size_t len)
 {
     if (c->namespace_ && c->namespace_[0])
         snprintf(buf, len, "%s/%s", c->namespace_, c->name ? c->name : "");
@@ -218,11 +218,11 @@ static const char *nz(const char *s)
 
 /* ---- quantities ------------------------------------------------------------------------------ */
 
-dra_aq_t dra_aq_from(const dra_quantity_t *q)
+dra__aq_t dra__aq_from(const dra_quantity_t *q)
 {
-    dra_uaq_t m = ((dra_uaq_t)q->hi << 64) | q->lo;
+    dra__uaq_t m = ((dra__uaq_t)q->hi << 64) | q->lo;
     int32_t e = q->exp + 9;
-    const dra_uaq_t lim = (dra_uaq_t)DRA_AQ_SAT;
+    const dra__uaq_t lim = (dra__uaq_t)DRA_AQ_SAT;
     if (m == 0)
         return 0;
     if (e >= 0) {
@@ -245,11 +245,11 @@ dra_aq_t dra_aq_from(const dra_quantity_t *q)
     }
     if (m > lim)
         m = lim;
-    dra_aq_t v = (dra_aq_t)m;
+    dra__aq_t v = (dra__aq_t)m;
     return q->neg ? -v : v;
 }
 
-void dra_aq_to(dra_aq_t v, const dra_quantity_t *like, dra_quantity_t *out)
+void dra__aq_to(dra__aq_t v, const dra_quantity_t *like, dra_quantity_t *out)
 {
     memset(out, 0, sizeof *out);
     if (like)
@@ -258,7 +258,7 @@ void dra_aq_to(dra_aq_t v, const dra_quantity_t *like, dra_quantity_t *out)
         out->neg = 1;
         v = -v;
     }
-    dra_uaq_t m = (dra_uaq_t)v;
+    dra__uaq_t m = (dra__uaq_t)v;
     int32_t e = -9;
     while (m && m % 10 == 0 && e < 0) {
         m /= 10;
@@ -271,9 +271,9 @@ void dra_aq_to(dra_aq_t v, const dra_quantity_t *like, dra_quantity_t *out)
     out->exp = e;
 }
 
-dra_aq_t dra_aq_ceil_units(dra_aq_t v)
+dra__aq_t dra__aq_ceil_units(dra__aq_t v)
 {
-    dra_aq_t q = v / DRA_AQ_UNIT;
+    dra__aq_t q = v / DRA_AQ_UNIT;
     if (v % DRA_AQ_UNIT > 0)
         q += 1;
     return q;
@@ -378,7 +378,7 @@ static bool req_match(const dra_ns_req_t *r, const char *val /* NULL = absent */
     }
 }
 
-int dra_node_matches(const dra_node_t *node, const char *node_name, bool all_nodes,
+int dra__node_matches(const dra_node_t *node, const char *node_name, bool all_nodes,
                      const dra_node_selector_t *sel, bool *match, char *err, size_t errlen)
 {
     *match = false;
@@ -416,7 +416,7 @@ int dra_node_matches(const dra_node_t *node, const char *node_name, bool all_nod
     return DRA_OK;
 }
 
-bool dra_ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b)
+bool dra__ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b)
 {
     if (strcmp(a->key ? a->key : "", b->key ? b->key : "") != 0 || a->op != b->op ||
         a->nvalues != b->nvalues)
@@ -432,7 +432,7 @@ bool dra_ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b)
 
 /* ---- taints ---------------------------------------------------------------------------------- */
 
-bool dra_toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint)
+bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint)
 {
     if (t->effect != DRA_EFFECT_EMPTY && t->effect != taint->effect)
         return false;
@@ -448,7 +448,7 @@ bool dra_toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *tain
     }
 }
 
-bool dra_taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols)
+bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols)
 {
     for (uint32_t i = 0; i < d->ntaints; i++) {
         const dra_taint_t *t = &d->taints[i];
@@ -456,7 +456,7 @@ bool dra_taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint3
             continue;
         bool tolerated = false;
         for (uint32_t j = 0; j < ntols && !tolerated; j++)
-            tolerated = dra_toleration_tolerates(&tols[j], t);
+            tolerated = dra__toleration_tolerates(&tols[j], t);
         if (!tolerated)
             return true;
     }
@@ -467,7 +467,7 @@ bool dra_taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint3
 
 /* Capacity requests and device capacities are matched by the name as written (map keys), as
  * upstream does; "memory" in a request does not match "driver.example/memory" on a device. */
-const dra_cap_request_t *dra_cap_find_request(const dra_exact_request_t *req, const char *name)
+const dra_cap_request_t *dra__cap_find_request(const dra_exact_request_t *req, const char *name)
 {
     for (uint32_t i = 0; i < req->ncap_requests; i++)
         if (strcmp(nz(req->cap_requests[i].name), nz(name)) == 0)
@@ -483,45 +483,45 @@ static bool device_has_capacity(const dra_device_t *d, const char *name)
     return false;
 }
 
-dra_aq_t dra_cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs)
+dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs)
 {
     const dra_request_policy_t *p = cap->policy;
     if (!r) {
         if (p && p->has_default)
-            return dra_aq_from(&p->def);
-        return dra_aq_from(&cap->value);
+            return dra__aq_from(&p->def);
+        return dra__aq_from(&cap->value);
     }
-    dra_aq_t rv = dra_aq_from(&r->value);
+    dra__aq_t rv = dra__aq_from(&r->value);
     if (!p)
         return rv;
     if (p->has_valid_range) {
-        dra_aq_t min = dra_aq_from(&p->min);
+        dra__aq_t min = dra__aq_from(&p->min);
         if (rv < min)
             return min;
         if (!p->has_step)
             return rv;
-        dra_aq_t step = dra_aq_from(&p->step);
+        dra__aq_t step = dra__aq_from(&p->step);
         if (bugs) {
             /* Quantity.Value() arithmetic (issue #140160): integers rounded up */
-            dra_aq_t ri = dra_aq_ceil_units(rv), si = dra_aq_ceil_units(step),
-                     mi = dra_aq_ceil_units(min);
+            dra__aq_t ri = dra__aq_ceil_units(rv), si = dra__aq_ceil_units(step),
+                     mi = dra__aq_ceil_units(min);
             if (si <= 0)
                 return rv;
-            dra_aq_t added = ri - mi, n = added / si;
+            dra__aq_t added = ri - mi, n = added / si;
             if (added % si)
                 n++;
             return (mi + si * n) * DRA_AQ_UNIT;
         }
         if (step <= 0)
             return rv;
-        dra_aq_t added = rv - min, n = added / step;
+        dra__aq_t added = rv - min, n = added / step;
         if (added % step)
             n++;
         return min + step * n;
     }
     if (p->nvalid_values) {
         for (uint32_t i = 0; i < p->nvalid_values; i++) {
-            dra_aq_t v = dra_aq_from(&p->valid_values[i]);
+            dra__aq_t v = dra__aq_from(&p->valid_values[i]);
             if (rv <= v)
                 return v;
         }
@@ -530,20 +530,20 @@ dra_aq_t dra_cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap,
     return rv;
 }
 
-bool dra_cap_violates(dra_aq_t c, const dra_request_policy_t *p, bool bugs)
+bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs)
 {
     if (!p)
         return false;
-    if (p->has_default && c == dra_aq_from(&p->def))
+    if (p->has_default && c == dra__aq_from(&p->def))
         return false;
     if (p->has_valid_range) {
-        if (p->has_max && c > dra_aq_from(&p->max))
+        if (p->has_max && c > dra__aq_from(&p->max))
             return true;
         if (p->has_step) {
-            dra_aq_t step = dra_aq_from(&p->step), min = dra_aq_from(&p->min);
+            dra__aq_t step = dra__aq_from(&p->step), min = dra__aq_from(&p->min);
             if (bugs) {
-                dra_aq_t si = dra_aq_ceil_units(step);
-                if (si > 0 && (dra_aq_ceil_units(c) - dra_aq_ceil_units(min)) % si != 0)
+                dra__aq_t si = dra__aq_ceil_units(step);
+                if (si > 0 && (dra__aq_ceil_units(c) - dra__aq_ceil_units(min)) % si != 0)
                     return true;
             } else if (step > 0 && (c - min) % step != 0) {
                 return true;
@@ -553,26 +553,26 @@ bool dra_cap_violates(dra_aq_t c, const dra_request_policy_t *p, bool bugs)
     }
     if (p->nvalid_values) {
         for (uint32_t i = 0; i < p->nvalid_values; i++)
-            if (c == dra_aq_from(&p->valid_values[i]))
+            if (c == dra__aq_from(&p->valid_values[i]))
                 return false;
         return true;
     }
     return false;
 }
 
-int dra_cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra_aq_t *existing,
-                 const dra_aq_t *allocating, bool bugs)
+int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra__aq_t *existing,
+                 const dra__aq_t *allocating, bool bugs)
 {
     for (uint32_t i = 0; i < req->ncap_requests; i++)
         if (!device_has_capacity(d, req->cap_requests[i].name))
             return -1;
     for (uint32_t i = 0; i < d->ncaps; i++) {
         const dra_capacity_t *cap = &d->caps[i];
-        dra_aq_t c = dra_cap_consumed(dra_cap_find_request(req, cap->name), cap, bugs);
-        if (dra_cap_violates(c, cap->policy, bugs))
+        dra__aq_t c = dra__cap_consumed(dra__cap_find_request(req, cap->name), cap, bugs);
+        if (dra__cap_violates(c, cap->policy, bugs))
             return 0;
-        dra_aq_t total = c + (existing ? existing[i] : 0) + (allocating ? allocating[i] : 0);
-        if (total > dra_aq_from(&cap->value))
+        dra__aq_t total = c + (existing ? existing[i] : 0) + (allocating ? allocating[i] : 0);
+        if (total > dra__aq_from(&cap->value))
             return 0;
     }
     return 1;
@@ -580,14 +580,14 @@ int dra_cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dr
 
 /* ---- attribute values ------------------------------------------------------------------------ */
 
-bool dra_attr_is_scalar(const dra_attr_t *a)
+bool dra__attr_is_scalar(const dra_attr_t *a)
 {
     return a->kind >= DRA_ATTR_INT && a->kind <= DRA_ATTR_VERSION;
 }
 
-bool dra_attr_scalar_eq(const dra_attr_t *a, const dra_attr_t *b)
+bool dra__attr_scalar_eq(const dra_attr_t *a, const dra_attr_t *b)
 {
-    if (a->kind != b->kind || !dra_attr_is_scalar(a))
+    if (a->kind != b->kind || !dra__attr_is_scalar(a))
         return false;
     switch (a->kind) {
     case DRA_ATTR_INT:
@@ -599,7 +599,7 @@ bool dra_attr_scalar_eq(const dra_attr_t *a, const dra_attr_t *b)
     }
 }
 
-uint32_t dra_attr_values(const dra_attr_t *a, dra_aval_t *out, uint32_t max)
+uint32_t dra__attr_values(const dra_attr_t *a, dra__aval_t *out, uint32_t max)
 {
     uint32_t n = 0;
     switch (a->kind) {
@@ -618,7 +618,7 @@ uint32_t dra_attr_values(const dra_attr_t *a, dra_aval_t *out, uint32_t max)
     case DRA_ATTR_STRINGS:
     case DRA_ATTR_VERSIONS:
         for (uint32_t i = 0; i < a->count; i++) {
-            dra_aval_t v = {0};
+            dra__aval_t v = {0};
             v.base = (uint8_t)(a->kind - (DRA_ATTR_INTS - DRA_ATTR_INT));
             if (a->kind == DRA_ATTR_INTS)
                 v.i = a->v.ints[i];
@@ -628,7 +628,7 @@ uint32_t dra_attr_values(const dra_attr_t *a, dra_aval_t *out, uint32_t max)
                 v.s = nz(a->v.strs[i]);
             bool dup = false;
             for (uint32_t j = 0; j < n && !dup; j++)
-                dup = dra_aval_eq(&out[j], &v);
+                dup = dra__aval_eq(&out[j], &v);
             if (!dup && n < max)
                 out[n++] = v;
         }
@@ -638,7 +638,7 @@ uint32_t dra_attr_values(const dra_attr_t *a, dra_aval_t *out, uint32_t max)
     }
 }
 
-bool dra_aval_eq(const dra_aval_t *a, const dra_aval_t *b)
+bool dra__aval_eq(const dra__aval_t *a, const dra__aval_t *b)
 {
     if (a->base != b->base)
         return false;
@@ -649,7 +649,7 @@ bool dra_aval_eq(const dra_aval_t *a, const dra_aval_t *b)
 
 /* ---- selectors ------------------------------------------------------------------------------- */
 
-static int eval_selectors(const dra_model_t *m, const dra_beh_t *b, dra_cel_cache_t *cel,
+static int eval_selectors(const dra_model_t *m, const dra__beh_t *b, dra_cel_cache_t *cel,
                           dra_arena_t *scratch, const dra_claim_t *claim,
                           const dra_device_class_t *cls, const dra_selector_t *sels, uint32_t n,
                           const dra_device_t *d, bool *match, uint64_t *nevals, char *err,
@@ -668,7 +668,7 @@ static int eval_selectors(const dra_model_t *m, const dra_beh_t *b, dra_cel_cach
                          i, diag.msg);
             else
                 snprintf(err, errlen, "claim %s: selector #%u: CEL compile error: %s",
-                         dra_claim_ref(claim, cref, sizeof cref), i, diag.msg);
+                         dra__claim_ref(claim, cref, sizeof cref), i, diag.msg);
             return DRA_EFATAL;
         }
         bool bad_attr = false;
@@ -693,7 +693,7 @@ static int eval_selectors(const dra_model_t *m, const dra_beh_t *b, dra_cel_cach
                          i, diag.msg);
             else
                 snprintf(err, errlen, "claim %s: selector #%u: CEL runtime error: %s",
-                         dra_claim_ref(claim, cref, sizeof cref), i, diag.msg);
+                         dra__claim_ref(claim, cref, sizeof cref), i, diag.msg);
             return DRA_EFATAL;
         }
         if (!mt) {
@@ -704,7 +704,7 @@ static int eval_selectors(const dra_model_t *m, const dra_beh_t *b, dra_cel_cach
     return DRA_OK;
 }
 
-int dra_device_selectable(const dra_model_t *m, const dra_beh_t *b, dra_cel_cache_t *cel,
+int dra__device_selectable(const dra_model_t *m, const dra__beh_t *b, dra_cel_cache_t *cel,
                           dra_arena_t *scratch, const dra_node_t *node, const dra_claim_t *claim,
                           const dra_device_class_t *cls, const dra_exact_request_t *req,
                           const dra_device_t *d, bool *match, uint64_t *nevals, char *err,
@@ -727,7 +727,7 @@ int dra_device_selectable(const dra_model_t *m, const dra_beh_t *b, dra_cel_cach
         return rc;
     if (d->slice && d->slice->per_device_node_selection) {
         char e2[256];
-        if (dra_node_matches(node, d->node_name, d->all_nodes, d->node_selector, &mt, e2,
+        if (dra__node_matches(node, d->node_name, d->all_nodes, d->node_selector, &mt, e2,
                              sizeof e2)) {
             snprintf(err, errlen, "failed to parse node selector: %s", e2);
             return DRA_EFATAL;

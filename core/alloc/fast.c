@@ -62,8 +62,8 @@ typedef struct fnode {
     uint32_t nlabels;
     int gather_rc;
     const char *gather_err;
-    dra_gpools_t gp;
-    slot_t *slots; /* template: d, pool, scope, row, pdns */
+    dra__gpools_t gp;
+    dra__slot_t *slots; /* template: d, pool, scope, row, pdns */
     uint32_t nslots, nscopes, maxcaps;
     bool has_multi; /* a multi-allocatable device (shareIDs) */
     bool has_pdns;  /* a slice with per-device node selection */
@@ -81,13 +81,13 @@ typedef struct fnode {
  * recomputed when a commit / release touched one of the node's pools (bucket versions). */
 typedef struct fcnt {
     uint32_t nent, nscopes;
-    dra_aq_t *avail, *rem;
+    dra__aq_t *avail, *rem;
     uint32_t *scope_neg; /* per scope: entries with a negative remaining amount */
     uint32_t *ent_scope;
     uint32_t ncons;
     uint32_t *off; /* per consumer: [off[i], off[i + 1]) into ent / amt */
     uint32_t *ent;
-    dra_aq_t *amt;
+    dra__aq_t *amt;
     uint32_t *cons_row, *cons_scope, *cons_pool;
     const dra_device_t **cons_dev;
     uint32_t *slot_cons; /* per slot: its consumer index, UINT32_MAX for none */
@@ -108,7 +108,7 @@ typedef struct fbucket {
 } fbucket_t;
 
 struct dra_fast {
-    dra_acall_t c; /* model, behaviour, scratch and the per-call state shared with reference.c */
+    dra__acall_t c; /* model, behaviour, scratch and the per-call state shared with reference.c */
     dra_alloc_features_t f;
     const dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
@@ -266,7 +266,7 @@ static int build_indexes(dra_fast_t *a)
         if (!pb || bucket_push(a, pb, i))
             return DRA_ENOMEM;
         a->pool_of[i] = pb->idx[0];
-        /* the relevance rules of dra_gather_pools, as a superset */
+        /* the relevance rules of dra__gather_pools, as a superset */
         if (!a->c.b.pd && (sl->per_device_node_selection || sl->ncounter_sets > 0))
             continue;
         if (a->c.b.pd && a->c.b.counter_slices_always && sl->ncounter_sets > 0) {
@@ -366,9 +366,9 @@ static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const cha
     return v;
 }
 
-static int slot_ready_cb(void *self, slot_t *st);
+static int slot_ready_cb(void *self, dra__slot_t *st);
 
-static bool in_use(void *self, const dra_gpool_t *p, const dra_slice_t *sl, uint32_t d)
+static bool in_use(void *self, const dra__gpool_t *p, const dra_slice_t *sl, uint32_t d)
 {
     dra_fast_t *a = self;
     return mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, &sl->devices[d]) &
@@ -386,7 +386,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
         return DRA_ENOMEM;
     a->c.m = m;
     a->f = *f;
-    dra_beh_init(&a->c.b, f);
+    dra__beh_init(&a->c.b, f);
     a->st = state;
     a->cel = cel;
     if (opts)
@@ -402,7 +402,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);
     dra_arena_init(&a->perm, 256 * 1024);
-    if (build_indexes(a) || dra_alloc_state_watch(state, on_state_change, a)) {
+    if (build_indexes(a) || dra__alloc_state_watch(state, on_state_change, a)) {
         dra_fast_free(a);
         return DRA_ENOMEM;
     }
@@ -416,7 +416,7 @@ void dra_fast_free(dra_fast_t *a)
     if (!a)
         return;
     if (a->watching)
-        dra_alloc_state_unwatch(a->st, on_state_change, a);
+        dra__alloc_state_unwatch(a->st, on_state_change, a);
     dra_arena_fini(&a->c.scratch);
     dra_arena_fini(&a->celscratch);
     dra_arena_fini(&a->perm);
@@ -532,7 +532,7 @@ static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
     fm.cap_slices = k;
     char err[DRA_DIAG_MSG_MAX];
     err[0] = 0;
-    fn->gather_rc = dra_gather_pools(&fm, &a->c.b, node, ar, &fn->gp, err, sizeof err);
+    fn->gather_rc = dra__gather_pools(&fm, &a->c.b, node, ar, &fn->gp, err, sizeof err);
     if (fn->gather_rc == DRA_ENOMEM)
         return NULL;
     if (fn->gather_rc) {
@@ -585,20 +585,20 @@ static fsig_t *sig_get(dra_fast_t *a, const dra_device_class_t *cls, const dra_e
 
 /* ---- slots and state ------------------------------------------------------------------------- */
 
-/* The state-independent part of the node's slots (dra_acall_layout, plus each device's row and
+/* The state-independent part of the node's slots (dra__acall_layout, plus each device's row and
  * per-device node selection), kept in perm. */
 static int build_node_slots(dra_fast_t *a, fnode_t *fn)
 {
-    const dra_gpools_t *gp = &fn->gp;
-    if (dra_acall_layout(&a->c.b, gp, &a->perm, &fn->slots, &fn->nslots, &fn->slice_base,
+    const dra__gpools_t *gp = &fn->gp;
+    if (dra__acall_layout(&a->c.b, gp, &a->perm, &fn->slots, &fn->nslots, &fn->slice_base,
                          &fn->nscopes, &fn->maxcaps))
         return DRA_ENOMEM;
     for (uint32_t p = 0; p < gp->n; p++) {
-        const dra_gpool_t *pool = &gp->pools[p];
+        const dra__gpool_t *pool = &gp->pools[p];
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
             uint32_t row0 = a->slice_row[slice_index(a, sl)];
-            slot_t *st = &fn->slots[fn->slice_base[p][s]];
+            dra__slot_t *st = &fn->slots[fn->slice_base[p][s]];
             for (uint32_t d = 0; d < sl->ndevices; d++, st++) {
                 st->row = row0 + d;
                 st->pdns = sl->per_device_node_selection;
@@ -619,26 +619,26 @@ static int build_slots(dra_fast_t *a)
     a->c.nslots = n;
     a->c.slice_base = fn->slice_base;
     a->c.maxcaps = fn->maxcaps;
-    a->c.slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(slot_t), 16);
+    a->c.slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(dra__slot_t), 16);
     a->c.claim_words = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
     uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->c.claim_words, 8, 8);
     a->c.nscopes = fn->nscopes;
-    a->c.scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(scope_t), 16);
+    a->c.scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(dra__scope_t), 16);
     if (!a->c.slots || !tk || !a->c.scopes)
         return DRA_ENOMEM;
-    memcpy(a->c.slots, fn->slots, n * sizeof(slot_t));
+    memcpy(a->c.slots, fn->slots, n * sizeof(dra__slot_t));
     for (uint32_t k = 0; k < n; k++)
         a->c.slots[k].taken = tk + (size_t)k * a->c.claim_words;
     return DRA_OK;
 }
 
 /* The state of a slot's device, looked up the first time the search needs it in this call. */
-static int slot_ready(dra_fast_t *a, slot_t *st)
+static int slot_ready(dra_fast_t *a, dra__slot_t *st)
 {
     if (DRA_LIKELY(st->ready))
         return DRA_OK;
     st->ready = true;
-    const dra_gpool_t *pool = &a->c.gp.pools[st->pool];
+    const dra__gpool_t *pool = &a->c.gp.pools[st->pool];
     const dra_device_t *dev = st->d;
     uint8_t v = mirror(a, st->row, pool->driver, pool->name, dev);
     st->excl = (v & MIR_EXCL) != 0;
@@ -647,12 +647,12 @@ static int slot_ready(dra_fast_t *a, slot_t *st)
     st->persist_cap = (v & MIR_CAP) != 0;
     st->persist_share = (v & MIR_SHARE) != 0;
     if (st->persist_cap) {
-        st->existing = dra_arena_calloc(&a->c.scratch, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
+        st->existing = dra_arena_calloc(&a->c.scratch, dev->ncaps ? dev->ncaps : 1, sizeof(dra__aq_t), 16);
         if (!st->existing)
             return DRA_ENOMEM;
         for (uint32_t c = 0; c < dev->ncaps; c++) {
-            dra_aq_t q = 0;
-            if (dra_alloc_state_cap_aq(a->st, pool->driver, pool->name, dev->name,
+            dra__aq_t q = 0;
+            if (dra__alloc_state_cap_aq(a->st, pool->driver, pool->name, dev->name,
                                        dev->caps[c].name, &q))
                 st->existing[c] = q;
         }
@@ -660,7 +660,7 @@ static int slot_ready(dra_fast_t *a, slot_t *st)
     return DRA_OK;
 }
 
-static int slot_ready_cb(void *self, slot_t *st)
+static int slot_ready_cb(void *self, dra__slot_t *st)
 {
     return slot_ready(self, st);
 }
@@ -669,12 +669,12 @@ static int slot_ready_cb(void *self, slot_t *st)
 
 static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, bool *match)
 {
-    const slot_t *st = &a->c.slots[slot];
-    if (dra_slot_binding_blocked(&a->c, st)) {
+    const dra__slot_t *st = &a->c.slots[slot];
+    if (dra__slot_binding_blocked(&a->c, st)) {
         *match = false;
         return DRA_OK;
     }
-    const rq_t *rq = &a->c.rqs[rqi];
+    const dra__rq_t *rq = &a->c.rqs[rqi];
     int8_t *cache = NULL;
     uint8_t *pv = NULL;
     if (st->pdns) {
@@ -690,7 +690,7 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
             return DRA_OK;
         }
     }
-    int rc = dra_acall_eval_selectable(&a->c, a->cel, &a->celscratch, st, rqi, ci, match);
+    int rc = dra__acall_eval_selectable(&a->c, a->cel, &a->celscratch, st, rqi, ci, match);
     if (rc == R_NOMEM)
         return R_NOMEM;
     if (rc) {
@@ -710,25 +710,25 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
 /* Pruning: are at least `need` candidates (free, selectable; an over-estimate of what the
  * search below can use) left from `start`? 1 yes or undecided (a CEL error lies ahead: the
  * search must reach it as the reference does), R_FAIL (0) no, <0 out of memory. */
-static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra_sloc_t start,
+static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra__sloc_t start,
                        int64_t need)
 {
-    const rq_t *rq = &a->c.rqs[rqi];
+    const dra__rq_t *rq = &a->c.rqs[rqi];
     const uint8_t *sigv = rq->sig->val;
     int64_t have = 0;
     /* matchAttribute constraints (scalar mode) already holding a value admit only devices with
      * that value (cons_add rejects the others) */
-    const cons_t *fixed[DRA_ALLOC_MAX_CONSTRAINTS];
+    const dra__cons_t *fixed[DRA_ALLOC_MAX_CONSTRAINTS];
     uint32_t nfixed = 0;
-    const cl_t *cl = &a->c.cls[ci];
+    const dra__cl_t *cl = &a->c.cls[ci];
     for (uint32_t i = 0; !a->c.b.lists && i < cl->ncons && nfixed < DRA_ALLOC_MAX_CONSTRAINTS; i++) {
-        const cons_t *c = &cl->cons[i];
+        const dra__cons_t *c = &cl->cons[i];
         if (!c->distinct && c->n > 0 && c->ref && c->qname &&
             (c->c->nrequests == 0 || rq->in_scope[i]))
             fixed[nfixed++] = c;
     }
     for (uint32_t p = start.p; p < a->c.gp.n; p++) {
-        const dra_gpool_t *pool = &a->c.gp.pools[p];
+        const dra__gpool_t *pool = &a->c.gp.pools[p];
         if ((pool->incomplete && a->c.b.strict_pools) || pool->invalid)
             continue;
         uint32_t s0 = p == start.p ? start.s : 0;
@@ -737,10 +737,10 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra
         uint32_t lo = a->c.slice_base[p][s0] + ((p == start.p && s0 == start.s) ? start.d : 0);
         uint32_t hi = a->c.slice_base[p][pool->nslices - 1] + pool->slices[pool->nslices - 1]->ndevices;
         for (uint32_t slot = lo; slot < hi; slot++) {
-            slot_t *st = &a->c.slots[slot];
+            dra__slot_t *st = &a->c.slots[slot];
             if (!st->pdns && sigv[st->row] == SIG_NO)
                 continue;
-            if (admin && dra_slot_taken_by(st, ci))
+            if (admin && dra__slot_taken_by(st, ci))
                 continue;
             if (slot_ready(a, st))
                 return R_NOMEM;
@@ -759,7 +759,7 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra
             bool ok = true;
             for (uint32_t i = 0; i < nfixed && ok; i++) {
                 const dra_attr_t *at = dra_device_attr(st->d, fixed[i]->qname);
-                ok = at && dra_attr_is_scalar(at) && dra_attr_scalar_eq(at, fixed[i]->ref);
+                ok = at && dra__attr_is_scalar(at) && dra__attr_scalar_eq(at, fixed[i]->ref);
             }
             if (!ok)
                 continue;
@@ -770,13 +770,13 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra
     return R_FAIL;
 }
 
-static inline bool search_skip(dra_fast_t *a, const slot_t *st, const rq_t *rq)
+static inline bool search_skip(dra_fast_t *a, const dra__slot_t *st, const dra__rq_t *rq)
 {
     (void)a;
     return !st->pdns && rq->sig->val[st->row] == SIG_NO;
 }
 
-static inline int search_ready(dra_fast_t *a, slot_t *st)
+static inline int search_ready(dra_fast_t *a, dra__slot_t *st)
 {
     return slot_ready(a, st);
 }
@@ -788,7 +788,7 @@ static inline int search_selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, 
 }
 
 static inline int search_prune(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin,
-                               dra_sloc_t start, int64_t need)
+                               dra__sloc_t start, int64_t need)
 {
     if (!a->prune || need < 2)
         return 1;
@@ -796,7 +796,7 @@ static inline int search_prune(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool ad
 }
 
 /* The request's persistent selector cache. */
-static inline int search_request_ready(dra_fast_t *a, rq_t *rq)
+static inline int search_request_ready(dra_fast_t *a, dra__rq_t *rq)
 {
     rq->sig = sig_get(a, rq->cls, rq->body);
     return rq->sig ? DRA_OK : R_NOMEM;
@@ -843,17 +843,17 @@ static bool fp_shape(const dra_fast_t *a, dra_claim_t *const *claims, uint32_t n
            !r->exactly->admin_access;
 }
 
-/* Add device d to every constraint of the claim (dra_acall_allocate_device's order); on a
+/* Add device d to every constraint of the claim (dra__acall_allocate_device's order); on a
  * rejection undo the ones added. 1 added, 0 rejected, R_NOMEM. */
-static int fp_constraints_add(dra_acall_t *ac, cl_t *cl, const rq_t *rq, const dra_device_t *d)
+static int fp_constraints_add(dra__acall_t *ac, dra__cl_t *cl, const dra__rq_t *rq, const dra_device_t *d)
 {
     for (uint32_t i = 0; i < cl->ncons; i++) {
-        int rc = dra_acons_add(ac, &cl->cons[i], rq, i, d);
+        int rc = dra__acons_add(ac, &cl->cons[i], rq, i, d);
         if (rc < 0)
             return R_NOMEM;
         if (!rc) {
             for (uint32_t e = 0; e < i; e++)
-                dra_acons_remove(ac, &cl->cons[e], rq, e);
+                dra__acons_remove(ac, &cl->cons[e], rq, e);
             return 0;
         }
     }
@@ -895,12 +895,12 @@ static uint32_t fkey_find(fkey_t *keys, uint32_t *nkeys, uint32_t *tab, uint32_t
 static int fcnt_build(dra_fast_t *a, fnode_t *fn)
 {
     const bool pool_mode = a->c.b.pool_counters;
-    const dra_gpools_t *gp = &fn->gp;
+    const dra__gpools_t *gp = &fn->gp;
     dra_arena_t *sc = &a->c.scratch, *ar = &a->perm;
     /* upper bounds: counters defined, consumers and their items */
     uint32_t ndef = 0, ncons = 0, nitems = 0;
     for (uint32_t p = 0; p < gp->n; p++) {
-        const dra_gpool_t *pool = &gp->pools[p];
+        const dra__gpool_t *pool = &gp->pools[p];
         for (int pass = 0; pass < 3; pass++) {
             const dra_slice_t *const *sls = pass == 0 ? pool->slices
                                             : pass == 1 ? pool->other : pool->counter_slices;
@@ -924,14 +924,14 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     uint32_t cap = (uint32_t)pow2_at_least((size_t)ndef * 2 + 2);
     fkey_t *keys = dra_arena_alloc(sc, (ndef + 1) * sizeof *keys, 8);
     uint32_t *tab = dra_arena_alloc(sc, cap * sizeof *tab, 4);
-    dra_aq_t *avail = dra_arena_alloc(sc, (ndef + 1) * sizeof *avail, 16);
+    dra__aq_t *avail = dra_arena_alloc(sc, (ndef + 1) * sizeof *avail, 16);
     if (!fc || !keys || !tab || !avail)
         return DRA_ENOMEM;
     memset(tab, 0xff, cap * sizeof *tab);
     uint32_t nkeys = 0;
     /* definitions, in the order the search's scope table is filled */
     for (uint32_t p = 0; p < gp->n; p++) {
-        const dra_gpool_t *pool = &gp->pools[p];
+        const dra__gpool_t *pool = &gp->pools[p];
         const dra_slice_t *const *sls = pool_mode ? pool->counter_slices : pool->slices;
         uint32_t nsl = pool_mode ? pool->ncounter_slices : pool->nslices;
         for (uint32_t i = 0; i < nsl; i++) {
@@ -943,19 +943,19 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                 for (uint32_t k = 0; k < sl->counter_sets[j].ncounters; k++) {
                     uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope, nz(sl->counter_sets[j].name),
                                            nz(sl->counter_sets[j].counters[k].name), true);
-                    avail[e] = dra_aq_from(&sl->counter_sets[j].counters[k].value);
+                    avail[e] = dra__aq_from(&sl->counter_sets[j].counters[k].value);
                 }
         }
     }
     fc->nent = nkeys;
     fc->nscopes = fn->nscopes;
-    fc->avail = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra_aq_t), 16);
-    fc->rem = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra_aq_t), 16);
+    fc->avail = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra__aq_t), 16);
+    fc->rem = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra__aq_t), 16);
     fc->scope_neg = dra_arena_calloc(ar, fn->nscopes + 1, sizeof(uint32_t), 4);
     fc->ent_scope = dra_arena_calloc(ar, nkeys + 1, sizeof(uint32_t), 4);
     fc->off = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->ent = dra_arena_calloc(ar, nitems + 1, sizeof(uint32_t), 4);
-    fc->amt = dra_arena_calloc(ar, nitems + 1, sizeof(dra_aq_t), 16);
+    fc->amt = dra_arena_calloc(ar, nitems + 1, sizeof(dra__aq_t), 16);
     fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->cons_scope = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->cons_pool = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
@@ -980,7 +980,7 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
      * slices (pool mode only: the search subtracts what they use from the pool's counters) */
     uint32_t nc = 0, ni = 0;
     for (uint32_t p = 0; p < gp->n; p++) {
-        const dra_gpool_t *pool = &gp->pools[p];
+        const dra__gpool_t *pool = &gp->pools[p];
         for (int pass = 0; pass < (pool_mode ? 2 : 1); pass++) {
             const dra_slice_t *const *sls = pass ? pool->other : pool->slices;
             uint32_t nsl = pass ? pool->nother : pool->nslices;
@@ -1007,7 +1007,7 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                                                    nz(dev->consumes[c].counters[k].name), false);
                             if (e == UINT32_MAX)
                                 continue;
-                            dra_aq_t q = dra_aq_from(&dev->consumes[c].counters[k].value);
+                            dra__aq_t q = dra__aq_from(&dev->consumes[c].counters[k].value);
                             uint32_t x = fc->off[nc];
                             while (x < ni && fc->ent[x] != e)
                                 x++;
@@ -1047,7 +1047,7 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
     /* only the consumers whose in-use bit changed move the remaining amounts (exact sums:
      * subtracting then adding back the same amounts restores the same value) */
     for (uint32_t i = 0; i < fc->ncons; i++) {
-        const dra_gpool_t *pool = &fn->gp.pools[fc->cons_pool[i]];
+        const dra__gpool_t *pool = &fn->gp.pools[fc->cons_pool[i]];
         uint8_t u = (mirror(a, fc->cons_row[i], pool->driver, pool->name, fc->cons_dev[i]) &
                      MIR_INUSE) != 0;
         if (u == fc->cons_inuse[i])
@@ -1075,13 +1075,13 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
  * not a scalar can only be a first pick (a group of one, useless for k >= 2). Like the pruning,
  * this skips the search's failing subtrees: only with pruning on, allocateOne differs.
  * R_OK with cl->res filled, R_FAIL, FP_FALLBACK (a distinctAttribute, or too many groups). */
-static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
+static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
 {
-    dra_acall_t *ac = &a->c;
+    dra__acall_t *ac = &a->c;
     enum { MAXG = 64 };
     uint32_t qn[DRA_ALLOC_MAX_CONSTRAINTS], nq = 0;
     for (uint32_t i = 0; i < cl->ncons; i++) {
-        const cons_t *co = &cl->cons[i];
+        const dra__cons_t *co = &cl->cons[i];
         if (co->c->nrequests > 0 && !rq->in_scope[i])
             continue;
         if (co->distinct)
@@ -1096,8 +1096,8 @@ static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
     uint32_t best = UINT32_MAX;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t slot = 0; slot < ac->nslots; slot++) {
-            const slot_t *st = &ac->slots[slot];
-            const dra_gpool_t *pool = &ac->gp.pools[st->pool];
+            const dra__slot_t *st = &ac->slots[slot];
+            const dra__gpool_t *pool = &ac->gp.pools[st->pool];
             if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
                 continue;
             if (sigv[st->row] != SIG_YES || (a->mir[st->row] & MIR_EXCL))
@@ -1105,18 +1105,18 @@ static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
             const dra_device_t *d = st->d;
             if (!ac->b.binding && d->nbinding_conditions > 0)
                 continue;
-            if (cc && (body->ncap_requests ? dra_cap_fits(body, d, NULL, NULL, false) != 1
+            if (cc && (body->ncap_requests ? dra__cap_fits(body, d, NULL, NULL, false) != 1
                                            : a->capfit0[st->row] != 1))
                 continue;
             if (d->nconsumes > 0 && !ac->b.pd)
                 continue;
-            if (taints && dra_taint_blocks(d, body->tolerations, body->ntolerations))
+            if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
                 continue;
             const dra_attr_t *at[DRA_ALLOC_MAX_CONSTRAINTS];
             bool scalar = true;
             for (uint32_t i = 0; i < nq && scalar; i++) {
                 at[i] = qn[i] ? dra_device_attr(d, qn[i]) : NULL;
-                scalar = at[i] && dra_attr_is_scalar(at[i]);
+                scalar = at[i] && dra__attr_is_scalar(at[i]);
             }
             if (!scalar)
                 continue; /* missing: never picked; not a scalar: a group of one */
@@ -1125,7 +1125,7 @@ static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
                 const dra_device_t *f = ac->slots[first[g]].d;
                 bool same = true;
                 for (uint32_t i = 0; i < nq && same; i++)
-                    same = dra_attr_scalar_eq(at[i], dra_device_attr(f, qn[i]));
+                    same = dra__attr_scalar_eq(at[i], dra_device_attr(f, qn[i]));
                 if (same)
                     break;
             }
@@ -1138,7 +1138,7 @@ static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
                 }
                 cnt[g]++;
             } else if (g == best) {
-                res_t *r = &cl->res[cl->nres++];
+                dra__res_t *r = &cl->res[cl->nres++];
                 memset(r, 0, sizeof *r);
                 r->slot = slot;
                 r->rq = rq->key;
@@ -1168,13 +1168,13 @@ static int fp_groups(dra_fast_t *a, cl_t *cl, const rq_t *rq)
  * written). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK, R_NOMEM. */
 static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *ncharged_out)
 {
-    dra_acall_t *ac = &a->c;
+    dra__acall_t *ac = &a->c;
     fcnt_t *fc = NULL;
     uint32_t ncharged = 0;
     int ret = FP_FALLBACK;
     dra_alloc_stats_t *stats = &ac->out->stats;
-    cl_t *cl = &ac->cls[0];
-    const rq_t *rq = &ac->rqs[0];
+    dra__cl_t *cl = &ac->cls[0];
+    const dra__rq_t *rq = &ac->rqs[0];
     const int64_t k = rq->num;
     if (rq->all || k < 1 || k > DRA_ALLOC_MAX_RESULTS ||
         (a->c.max_steps && a->c.max_steps < (uint64_t)k + 3)) {
@@ -1192,8 +1192,8 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
     /* slots are laid out in search order (pool, slice, device), so one pass over them is the
      * search's scan */
     for (uint32_t slot = 0; slot < ac->nslots; slot++) {
-        const slot_t *st = &ac->slots[slot];
-        const dra_gpool_t *pool = &ac->gp.pools[st->pool];
+        const dra__slot_t *st = &ac->slots[slot];
+        const dra__gpool_t *pool = &ac->gp.pools[st->pool];
         if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
             continue;
         stats->candidates++;
@@ -1221,12 +1221,12 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                 goto out;
             }
             if (body->ncap_requests) {
-                if (dra_cap_fits(body, d, NULL, NULL, false) != 1)
+                if (dra__cap_fits(body, d, NULL, NULL, false) != 1)
                     continue;
             } else {
                 uint8_t *cf = &a->capfit0[st->row];
                 if (!*cf)
-                    *cf = dra_cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
+                    *cf = dra__cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
                 if (*cf != 1)
                     continue;
             }
@@ -1252,7 +1252,7 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
             if (!fits)
                 continue;
         }
-        if (taints && dra_taint_blocks(d, body->tolerations, body->ntolerations))
+        if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
             continue;
         if (constrained) {
             rc = fp_constraints_add(ac, cl, rq, d);
@@ -1268,7 +1268,7 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                 fc->rem[fc->ent[x]] -= fc->amt[x];
             charged[ncharged++] = con;
         }
-        res_t *r = &cl->res[cl->nres++];
+        dra__res_t *r = &cl->res[cl->nres++];
         memset(r, 0, sizeof *r);
         r->slot = slot;
         r->rq = rq->key;
@@ -1332,7 +1332,7 @@ static int fp_call(dra_fast_t *a, dra_claim_t *const *claims)
     a->c.maxcaps = fn->maxcaps;
     a->c.nscopes = 0;
     a->c.scopes = NULL;
-    int rc = dra_acall_preprocess(&a->c, claims, false, search_validate_cb, a);
+    int rc = dra__acall_preprocess(&a->c, claims, false, search_validate_cb, a);
     if (rc != DRA_OK)
         return rc;
     return fp_run(a);
@@ -1382,7 +1382,7 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
             return DRA_ENOMEM;
         rc = search_run(a, claims, a->fn->has_pdns);
     }
-    return dra_acall_outcome(&a->c, rc, out_arena);
+    return dra__acall_outcome(&a->c, rc, out_arena);
 }
 
 /* ---- an allocator of either kind ------------------------------------------------------------- */
@@ -1498,10 +1498,10 @@ static bool ns_equal(const dra_node_selector_t *x, const dra_node_selector_t *y)
         if (p->nfields != q->nfields || p->nexprs != q->nexprs)
             return false;
         for (uint32_t i = 0; i < p->nfields; i++)
-            if (!dra_ns_req_equal(&p->fields[i], &q->fields[i]))
+            if (!dra__ns_req_equal(&p->fields[i], &q->fields[i]))
                 return false;
         for (uint32_t i = 0; i < p->nexprs; i++)
-            if (!dra_ns_req_equal(&p->exprs[i], &q->exprs[i]))
+            if (!dra__ns_req_equal(&p->exprs[i], &q->exprs[i]))
                 return false;
     }
     return true;

@@ -108,7 +108,7 @@ DRA_NODISCARD int dra_anyalloc_prepare(dra_anyalloc_t *a, const dra_node_t *node
  * is the bit of model device row r (dra_model_device_rows), UINT32_MAX to leave the row to be
  * evaluated on demand. A set err bit marks the row as an error (the search evaluates it again
  * for its message when it reaches it, as it does without the seed); otherwise the match bit is
- * the selectors' answer, which must be exactly what dra_device_selectable would compute for the
+ * the selectors' answer, which must be exactly what dra__device_selectable would compute for the
  * row without node selection (class selectors, then request selectors, stopping at the first
  * false or error). Rows already cached keep their value. Errors: DRA_ENOMEM, DRA_EINVAL.
  * Cost: O(nrows), untimed setup. */

@@ -31,17 +31,17 @@ static void violation(dra_inv_report_t *r, const char *fmt, ...)
 typedef struct ires {
     const dra_result_t *r;
     const dra_device_t *d;
-    const dra_gpool_t *pool;
+    const dra__gpool_t *pool;
     const dra_request_t *req;
     const dra_exact_request_t *body;
     uint32_t claim;
 } ires_t;
 
-static const dra_device_t *find_device(const dra_gpools_t *gp, const dra_result_t *r,
-                                       const dra_gpool_t **pool)
+static const dra_device_t *find_device(const dra__gpools_t *gp, const dra_result_t *r,
+                                       const dra__gpool_t **pool)
 {
     for (uint32_t p = 0; p < gp->n; p++) {
-        const dra_gpool_t *gpl = &gp->pools[p];
+        const dra__gpool_t *gpl = &gp->pools[p];
         if (strcmp(gpl->driver, nz(r->driver)) || strcmp(gpl->name, nz(r->pool)))
             continue;
         for (uint32_t s = 0; s < gpl->nslices; s++)
@@ -68,12 +68,12 @@ static bool in_scope(const dra_constraint_t *c, const ires_t *x)
 /* One check: the inputs, the pools of the node, the results resolved so far, the report. */
 typedef struct ictx {
     const dra_model_t *m;
-    dra_beh_t b;
+    dra__beh_t b;
     const dra_alloc_state_t *before;
     dra_cel_cache_t *cel;
     const dra_node_t *node;
     dra_claim_t *const *claims;
-    dra_gpools_t gp;
+    dra__gpools_t gp;
     dra_arena_t scratch;
     ires_t *xs; /* every result resolved to its device and request, claim by claim */
     uint32_t nx;
@@ -109,11 +109,11 @@ static bool resolve_request(ictx_t *x, const dra_claim_t *cl, ires_t *e)
  * counters only with partitionable devices, not allocated already, capacity and shareID. */
 static void check_device(ictx_t *x, const dra_claim_t *cl, const ires_t *e)
 {
-    const dra_beh_t *b = &x->b;
+    const dra__beh_t *b = &x->b;
     const dra_result_t *r = e->r;
     const dra_device_class_t *cls = dra_model_find_class(x->m, nz(e->body->class_name));
     bool match = false;
-    if (dra_device_selectable(x->m, b, x->cel, &x->scratch, x->node, cl, cls, e->body, e->d, &match,
+    if (dra__device_selectable(x->m, b, x->cel, &x->scratch, x->node, cl, cls, e->body, e->d, &match,
                               NULL, x->err, sizeof x->err) ||
         !match || !cls)
         violation(x->out, "claim %s: device %s is not selectable for request %s", nz(cl->name),
@@ -122,7 +122,7 @@ static void check_device(ictx_t *x, const dra_claim_t *cl, const ires_t *e)
     if (admin != r->admin_access)
         violation(x->out, "claim %s: result %s adminAccess %d, request asks %d", nz(cl->name),
                   nz(r->device), r->admin_access, admin);
-    if (b->taints && dra_taint_blocks(e->d, e->body->tolerations, e->body->ntolerations))
+    if (b->taints && dra__taint_blocks(e->d, e->body->tolerations, e->body->ntolerations))
         violation(x->out, "claim %s: device %s has an untolerated taint", nz(cl->name), nz(r->device));
     if (!b->pd && e->d->nconsumes)
         violation(x->out, "claim %s: device %s consumes counters with partitionable devices off",
@@ -132,7 +132,7 @@ static void check_device(ictx_t *x, const dra_claim_t *cl, const ires_t *e)
         dra_alloc_state_exclusive(x->before, nz(r->driver), nz(r->pool), nz(r->device)) > 0)
         violation(x->out, "claim %s: device %s is already allocated", nz(cl->name), nz(r->device));
     if (b->cc) {
-        int fits = dra_cap_fits(e->body, e->d, NULL, NULL, false);
+        int fits = dra__cap_fits(e->body, e->d, NULL, NULL, false);
         if (fits != 1)
             violation(x->out, "claim %s: device %s cannot hold the requested capacity",
                       nz(cl->name), nz(r->device));
@@ -181,7 +181,7 @@ static void check_node_selector(ictx_t *x, const dra_claim_t *cl, const dra_allo
 {
     if (al->node_selector) {
         bool ok = false;
-        if (dra_node_matches(x->node, NULL, false, al->node_selector, &ok, x->err, sizeof x->err) ||
+        if (dra__node_matches(x->node, NULL, false, al->node_selector, &ok, x->err, sizeof x->err) ||
             !ok)
             violation(x->out, "claim %s: node selector does not select node %s", nz(cl->name),
                       nz(x->node->name));
@@ -204,9 +204,9 @@ static int64_t all_devices(ictx_t *x, const dra_claim_t *cl, const dra_exact_req
             for (uint32_t d = 0; d < x->gp.pools[p].slices[s]->ndevices; d++) {
                 const dra_device_t *dev = &x->gp.pools[p].slices[s]->devices[d];
                 bool mt = false;
-                if (dra_device_selectable(x->m, &x->b, x->cel, &x->scratch, x->node, cl, cls, body,
+                if (dra__device_selectable(x->m, &x->b, x->cel, &x->scratch, x->node, cl, cls, body,
                                           dev, &mt, NULL, x->err, sizeof x->err) == DRA_OK &&
-                    mt && (!x->b.cc || dra_cap_fits(body, dev, NULL, NULL, false) == 1))
+                    mt && (!x->b.cc || dra__cap_fits(body, dev, NULL, NULL, false) == 1))
                     want++;
             }
     return want;
@@ -256,7 +256,7 @@ static void check_distinct(ictx_t *x, uint32_t c, const dra_constraint_t *cn, ui
                            uint32_t q, const char *an, uint32_t i, const dra_attr_t *at)
 {
     const dra_claim_t *cl = x->claims[c];
-    dra_aval_t v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
+    dra__aval_t v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
     for (uint32_t j = 0; j < i; j++) {
         const ires_t *o = &x->xs[j];
         if (o->claim != c || !in_scope(cn, o))
@@ -266,14 +266,14 @@ static void check_distinct(ictx_t *x, uint32_t c, const dra_constraint_t *cn, ui
             continue;
         bool same;
         if (x->b.lists) {
-            uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
-            uint32_t nw = dra_attr_values(oa, w, DRA_AVAL_MAX);
+            uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX);
+            uint32_t nw = dra__attr_values(oa, w, DRA_AVAL_MAX);
             same = false;
             for (uint32_t x1 = 0; x1 < nv && !same; x1++)
                 for (uint32_t x2 = 0; x2 < nw && !same; x2++)
-                    same = dra_aval_eq(&v[x1], &w[x2]);
+                    same = dra__aval_eq(&v[x1], &w[x2]);
         } else {
-            same = dra_attr_scalar_eq(at, oa);
+            same = dra__attr_scalar_eq(at, oa);
         }
         if (same)
             violation(x->out, "claim %s, constraint #%u: %s repeats on %s and %s", nz(cl->name), k,
@@ -293,7 +293,7 @@ static void check_constraints(ictx_t *x, uint32_t c)
             continue;
         uint32_t q = dra_intern_find(&x->m->intern, an, strlen(an));
         const dra_attr_t *first = NULL;
-        dra_aval_t isect[DRA_AVAL_MAX], v[DRA_AVAL_MAX];
+        dra__aval_t isect[DRA_AVAL_MAX], v[DRA_AVAL_MAX];
         uint32_t ni = 0;
         for (uint32_t i = 0; i < x->nx; i++) {
             const ires_t *e = &x->xs[i];
@@ -310,7 +310,7 @@ static void check_constraints(ictx_t *x, uint32_t c)
                 continue;
             }
             if (x->b.lists) {
-                uint32_t nv = dra_attr_values(at, v, DRA_AVAL_MAX);
+                uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX);
                 if (!first) {
                     memcpy(isect, v, nv * sizeof v[0]);
                     ni = nv;
@@ -318,7 +318,7 @@ static void check_constraints(ictx_t *x, uint32_t c)
                     uint32_t kk = 0;
                     for (uint32_t x1 = 0; x1 < ni; x1++)
                         for (uint32_t x2 = 0; x2 < nv; x2++)
-                            if (dra_aval_eq(&isect[x1], &v[x2])) {
+                            if (dra__aval_eq(&isect[x1], &v[x2])) {
                                 isect[kk++] = isect[x1];
                                 break;
                             }
@@ -327,7 +327,7 @@ static void check_constraints(ictx_t *x, uint32_t c)
                         violation(x->out, "claim %s, constraint #%u: no common value of %s",
                                   nz(cl->name), k, an);
                 }
-            } else if (first && (!dra_attr_is_scalar(at) || !dra_attr_scalar_eq(at, first))) {
+            } else if (first && (!dra__attr_is_scalar(at) || !dra__attr_scalar_eq(at, first))) {
                 violation(x->out, "claim %s, constraint #%u: %s differs on %s", nz(cl->name), k, an,
                           nz(e->r->device));
             }
@@ -372,15 +372,15 @@ static void check_capacity(ictx_t *x)
         if (!firsthit)
             continue;
         for (uint32_t k = 0; k < d->ncaps; k++) {
-            dra_aq_t sum = 0, ex = 0;
-            dra_alloc_state_cap_aq(x->before, nz(xs[i].r->driver), nz(xs[i].r->pool), nz(d->name),
+            dra__aq_t sum = 0, ex = 0;
+            dra__alloc_state_cap_aq(x->before, nz(xs[i].r->driver), nz(xs[i].r->pool), nz(d->name),
                                    nz(d->caps[k].name), &ex);
             for (uint32_t j = i; j < x->nx; j++)
                 if (xs[j].d == d)
                     for (uint32_t z = 0; z < xs[j].r->nconsumed; z++)
                         if (strcmp(nz(xs[j].r->consumed[z].name), nz(d->caps[k].name)) == 0)
-                            sum += dra_aq_from(&xs[j].r->consumed[z].value);
-            if (sum > 0 && ex + sum > dra_aq_from(&d->caps[k].value))
+                            sum += dra__aq_from(&xs[j].r->consumed[z].value);
+            if (sum > 0 && ex + sum > dra__aq_from(&d->caps[k].value))
                 violation(x->out, "device %s: capacity %s over its value", nz(d->name),
                           nz(d->caps[k].name));
         }
@@ -390,9 +390,9 @@ static void check_capacity(ictx_t *x)
 /* Counter tot of set cs consumed by device dv of the pool: its amount is added to *used when the
  * device was in use before, to *add once per new allocation of it (a multi-allocatable device
  * only for its first share, and only when it was not in use). */
-static void counter_use(ictx_t *x, const dra_gpool_t *pool, const dra_device_t *dv,
-                        const dra_counter_set_t *cs, const dra_counter_t *tot, dra_aq_t *used,
-                        dra_aq_t *add)
+static void counter_use(ictx_t *x, const dra__gpool_t *pool, const dra_device_t *dv,
+                        const dra_counter_set_t *cs, const dra_counter_t *tot, dra__aq_t *used,
+                        dra__aq_t *add)
 {
     for (uint32_t c3 = 0; c3 < dv->nconsumes; c3++) {
         if (strcmp(nz(dv->consumes[c3].counter_set), nz(cs->name)))
@@ -400,7 +400,7 @@ static void counter_use(ictx_t *x, const dra_gpool_t *pool, const dra_device_t *
         for (uint32_t k3 = 0; k3 < dv->consumes[c3].ncounters; k3++) {
             if (strcmp(nz(dv->consumes[c3].counters[k3].name), nz(tot->name)))
                 continue;
-            dra_aq_t v1 = dra_aq_from(&dv->consumes[c3].counters[k3].value);
+            dra__aq_t v1 = dra__aq_from(&dv->consumes[c3].counters[k3].value);
             bool was_in_use = dra_alloc_state_in_use(x->before, pool->driver, pool->name, nz(dv->name));
             if (was_in_use)
                 *used += v1;
@@ -424,16 +424,16 @@ static void counter_use(ictx_t *x, const dra_gpool_t *pool, const dra_device_t *
  * before left of each counter a result consumes. */
 static void check_counters(ictx_t *x)
 {
-    const dra_beh_t *b = &x->b;
+    const dra__beh_t *b = &x->b;
     for (uint32_t p = 0; p < x->gp.n && b->pd; p++) {
-        const dra_gpool_t *pool = &x->gp.pools[p];
+        const dra__gpool_t *pool = &x->gp.pools[p];
         for (uint32_t i = 0; i < x->nx; i++) {
             const ires_t *e = &x->xs[i];
             if (e->pool != pool)
                 continue;
             for (uint32_t c2 = 0; c2 < e->d->nconsumes; c2++) {
                 const dra_consumes_t *cc = &e->d->consumes[c2];
-                const dra_counter_set_t *cs = dra_pool_counter_set(b, pool, e->d->slice, cc->counter_set);
+                const dra_counter_set_t *cs = dra__pool_counter_set(b, pool, e->d->slice, cc->counter_set);
                 if (!cs)
                     continue;
                 for (uint32_t k = 0; k < cc->ncounters; k++) {
@@ -444,7 +444,7 @@ static void check_counters(ictx_t *x)
                     if (!tot)
                         continue;
                     /* existing use: devices of the pool's scope in use */
-                    dra_aq_t used = 0, add = 0;
+                    dra__aq_t used = 0, add = 0;
                     const dra_slice_t *const *lists[2] = {pool->slices, pool->other};
                     uint32_t nl[2] = {pool->nslices, pool->nother};
                     for (int L = 0; L < 2; L++)
@@ -455,7 +455,7 @@ static void check_counters(ictx_t *x)
                             for (uint32_t d = 0; d < sl->ndevices; d++)
                                 counter_use(x, pool, &sl->devices[d], cs, tot, &used, &add);
                         }
-                    if (add > 0 && used + add > dra_aq_from(&tot->value))
+                    if (add > 0 && used + add > dra__aq_from(&tot->value))
                         violation(x->out, "pool %s/%s: counter %s/%s over its total", pool->driver,
                                   pool->name, nz(cs->name), nz(tot->name));
                 }
@@ -471,12 +471,12 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
 {
     memset(out, 0, sizeof *out);
     ictx_t x = {.m = m, .before = before, .cel = cel, .node = node, .claims = claims, .out = out};
-    dra_beh_init(&x.b, f);
+    dra__beh_init(&x.b, f);
     x.b.bugs = false;
     dra_arena_t ar;
     dra_arena_init(&ar, 64 * 1024);
     dra_arena_init(&x.scratch, 16 * 1024);
-    int rc = dra_gather_pools(m, &x.b, node, &ar, &x.gp, x.err, sizeof x.err);
+    int rc = dra__gather_pools(m, &x.b, node, &ar, &x.gp, x.err, sizeof x.err);
     if (rc == DRA_ENOMEM)
         goto done;
     if (rc) {

@@ -112,7 +112,7 @@ static int cmp_slice_name(const void *a, const void *b)
 
 static int cmp_pool(const void *a, const void *b)
 {
-    const dra_gpool_t *x = a, *y = b;
+    const dra__gpool_t *x = a, *y = b;
     int c = strcmp(x->driver, y->driver);
     if (c)
         return c;
@@ -156,7 +156,7 @@ static int poolmap_build(poolmap_t *pm, dra_arena_t *a, const gp_tmp_t *tmp, uin
     return DRA_OK;
 }
 
-const dra_counter_set_t *dra_pool_counter_set(const dra_beh_t *b, const dra_gpool_t *p,
+const dra_counter_set_t *dra__pool_counter_set(const dra__beh_t *b, const dra__gpool_t *p,
                                               const dra_slice_t *dev_slice, const char *name)
 {
     if (b->pool_counters) {
@@ -176,7 +176,7 @@ const dra_counter_set_t *dra_pool_counter_set(const dra_beh_t *b, const dra_gpoo
     return NULL;
 }
 
-static const char *validate_consumption(const dra_beh_t *b, const dra_gpool_t *p,
+static const char *validate_consumption(const dra__beh_t *b, const dra__gpool_t *p,
                                         const dra_slice_t *const *sl, uint32_t n, dra_arena_t *a)
 {
     char buf[400];
@@ -185,7 +185,7 @@ static const char *validate_consumption(const dra_beh_t *b, const dra_gpool_t *p
             const dra_device_t *dev = &sl[i]->devices[d];
             for (uint32_t c = 0; c < dev->nconsumes; c++) {
                 const dra_consumes_t *cc = &dev->consumes[c];
-                const dra_counter_set_t *cs = dra_pool_counter_set(b, p, sl[i], cc->counter_set);
+                const dra_counter_set_t *cs = dra__pool_counter_set(b, p, sl[i], cc->counter_set);
                 if (!cs) {
                     snprintf(buf, sizeof buf, "counter set %s not found", nz(cc->counter_set));
                     return dra_arena_strdup(a, buf);
@@ -206,8 +206,8 @@ static const char *validate_consumption(const dra_beh_t *b, const dra_gpool_t *p
     return NULL;
 }
 
-static int build_pool(const dra_beh_t *b, gp_tmp_t *t, const dra_slice_t *const *extra,
-                      uint32_t nextra, dra_arena_t *a, dra_gpool_t *p)
+static int build_pool(const dra__beh_t *b, gp_tmp_t *t, const dra_slice_t *const *extra,
+                      uint32_t nextra, dra_arena_t *a, dra__gpool_t *p)
 {
     memset(p, 0, sizeof *p);
     p->driver = t->driver;
@@ -312,8 +312,8 @@ static int build_pool(const dra_beh_t *b, gp_tmp_t *t, const dra_slice_t *const 
     return DRA_OK;
 }
 
-int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t *node,
-                     dra_arena_t *a, dra_gpools_t *out, char *err, size_t errlen)
+int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_t *node,
+                     dra_arena_t *a, dra__gpools_t *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     gp_tmp_t *tmp = NULL;
@@ -328,7 +328,7 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
         if (b->pd && b->counter_slices_always && s->ncounter_sets > 0) {
             relevant = true;
         } else if ((s->node_name && s->node_name[0]) || s->all_nodes || s->node_selector) {
-            if (dra_node_matches(node, s->node_name, s->all_nodes, s->node_selector, &relevant, e2,
+            if (dra__node_matches(node, s->node_name, s->all_nodes, s->node_selector, &relevant, e2,
                                  sizeof e2)) {
                 snprintf(err, errlen,
                          "gather pool information: failed to perform node selection for slice %s: "
@@ -339,7 +339,7 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
         } else if (s->per_device_node_selection) {
             for (uint32_t d = 0; d < s->ndevices && !relevant; d++) {
                 const dra_device_t *dev = &s->devices[d];
-                if (dra_node_matches(node, dev->node_name, dev->all_nodes, dev->node_selector,
+                if (dra__node_matches(node, dev->node_name, dev->all_nodes, dev->node_selector,
                                      &relevant, e2, sizeof e2)) {
                     snprintf(err, errlen,
                              "gather pool information: failed to perform node selection for device "
@@ -384,7 +384,7 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
             return DRA_ENOMEM;
     }
 
-    out->pools = dra_arena_calloc(a, ntmp ? ntmp : 1, sizeof(dra_gpool_t), 8);
+    out->pools = dra_arena_calloc(a, ntmp ? ntmp : 1, sizeof(dra__gpool_t), 8);
     if (!out->pools)
         return DRA_ENOMEM;
     /* the completeness re-check needs every model slice of an incomplete pool: bucket the model's
@@ -404,7 +404,7 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
         }
     for (uint32_t j = 0; j < ntmp; j++) {
         gp_tmp_t *t = &tmp[j];
-        dra_gpool_t *p = &out->pools[out->n];
+        dra__gpool_t *p = &out->pools[out->n];
         int64_t want = t->slices[0]->slice_count;
         if ((int64_t)t->n == want || !b->strict_pools) {
             if (build_pool(b, t, NULL, 0, a, p))
@@ -445,7 +445,7 @@ int dra_gather_pools(const dra_model_t *m, const dra_beh_t *b, const dra_node_t 
     /* order: (driver, pool); 1.36+: pools with binding-condition devices last */
     if (out->n > 1) {
         if (b->bc_last) {
-            dra_gpool_t *tmpp = dra_arena_calloc(a, out->n, sizeof *tmpp, 8);
+            dra__gpool_t *tmpp = dra_arena_calloc(a, out->n, sizeof *tmpp, 8);
             if (!tmpp)
                 return DRA_ENOMEM;
             uint32_t k = 0;

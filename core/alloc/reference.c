@@ -25,7 +25,7 @@
 #include "base/bitset.h"
 
 struct dra_allocator {
-    dra_acall_t c; /* model, behaviour, scratch and the per-call state shared with fast.c */
+    dra__acall_t c; /* model, behaviour, scratch and the per-call state shared with fast.c */
     dra_alloc_features_t f;
     const dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
@@ -35,7 +35,7 @@ struct dra_allocator {
 
 /* ---- construction ---------------------------------------------------------------------------- */
 
-static bool in_use(void *self, const dra_gpool_t *p, const dra_slice_t *sl, uint32_t d)
+static bool in_use(void *self, const dra__gpool_t *p, const dra_slice_t *sl, uint32_t d)
 {
     const dra_allocator_t *a = self;
     return dra_alloc_state_in_use(a->st, p->driver, p->name, sl->devices[d].name);
@@ -52,7 +52,7 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
         return DRA_ENOMEM;
     a->c.m = m;
     a->f = *f;
-    dra_beh_init(&a->c.b, f);
+    dra__beh_init(&a->c.b, f);
     a->st = state;
     a->cel = cel;
     if (opts)
@@ -82,32 +82,32 @@ void dra_alloc_free(dra_allocator_t *a)
  * nothing left to do). */
 static int build_slots(dra_allocator_t *a)
 {
-    dra_acall_t *c = &a->c;
+    dra__acall_t *c = &a->c;
     dra_arena_t *ar = &c->scratch;
-    if (dra_acall_layout(&c->b, &c->gp, ar, &c->slots, &c->nslots, &c->slice_base, &c->nscopes,
+    if (dra__acall_layout(&c->b, &c->gp, ar, &c->slots, &c->nslots, &c->slice_base, &c->nscopes,
                          &c->maxcaps))
         return DRA_ENOMEM;
     uint32_t n = c->nslots;
     c->claim_words = (uint32_t)dra_bitset_words(c->nclaims ? c->nclaims : 1);
     uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * c->claim_words, 8, 8);
-    c->scopes = dra_arena_calloc(ar, c->nscopes ? c->nscopes : 1, sizeof(scope_t), 16);
+    c->scopes = dra_arena_calloc(ar, c->nscopes ? c->nscopes : 1, sizeof(dra__scope_t), 16);
     if (!tk || !c->scopes)
         return DRA_ENOMEM;
     for (uint32_t k = 0; k < n; k++) {
-        slot_t *st = &c->slots[k];
-        const dra_gpool_t *pool = &c->gp.pools[st->pool];
+        dra__slot_t *st = &c->slots[k];
+        const dra__gpool_t *pool = &c->gp.pools[st->pool];
         const dra_device_t *dev = st->d;
         st->taken = tk + (size_t)k * c->claim_words;
         st->excl = dra_alloc_state_exclusive(a->st, pool->driver, pool->name, dev->name) > 0;
-        st->persist_cap = dra_alloc_state_has_capacity(a->st, pool->driver, pool->name, dev->name);
+        st->persist_cap = dra__alloc_state_has_capacity(a->st, pool->driver, pool->name, dev->name);
         st->persist_share = dra_alloc_state_shares(a->st, pool->driver, pool->name, dev->name) > 0;
         if (st->persist_cap) {
-            st->existing = dra_arena_calloc(ar, dev->ncaps ? dev->ncaps : 1, sizeof(dra_aq_t), 16);
+            st->existing = dra_arena_calloc(ar, dev->ncaps ? dev->ncaps : 1, sizeof(dra__aq_t), 16);
             if (!st->existing)
                 return DRA_ENOMEM;
             for (uint32_t cap = 0; cap < dev->ncaps; cap++) {
-                dra_aq_t v = 0;
-                if (dra_alloc_state_cap_aq(a->st, pool->driver, pool->name, dev->name,
+                dra__aq_t v = 0;
+                if (dra__alloc_state_cap_aq(a->st, pool->driver, pool->name, dev->name,
                                            dev->caps[cap].name, &v))
                     st->existing[cap] = v;
             }
@@ -118,13 +118,13 @@ static int build_slots(dra_allocator_t *a)
 
 /* ---- the search's hooks (search_impl.h) ------------------------------------------------------ */
 
-static inline bool search_skip(dra_allocator_t *a, const slot_t *st, const rq_t *rq)
+static inline bool search_skip(dra_allocator_t *a, const dra__slot_t *st, const dra__rq_t *rq)
 {
     (void)a, (void)st, (void)rq;
     return false;
 }
 
-static inline int search_ready(dra_allocator_t *a, slot_t *st)
+static inline int search_ready(dra_allocator_t *a, dra__slot_t *st)
 {
     (void)a, (void)st;
     return DRA_OK;
@@ -135,8 +135,8 @@ static inline int search_selectable(dra_allocator_t *a, uint32_t slot, uint32_t 
                                     bool *match)
 {
     int8_t *cache = &a->c.sel[(size_t)slot * a->c.nrqs + rqi];
-    const slot_t *st = &a->c.slots[slot];
-    if (dra_slot_binding_blocked(&a->c, st)) {
+    const dra__slot_t *st = &a->c.slots[slot];
+    if (dra__slot_binding_blocked(&a->c, st)) {
         *match = false;
         return DRA_OK;
     }
@@ -144,7 +144,7 @@ static inline int search_selectable(dra_allocator_t *a, uint32_t slot, uint32_t 
         *match = *cache;
         return DRA_OK;
     }
-    int rc = dra_acall_eval_selectable(&a->c, a->cel, &a->celscratch, st, rqi, ci, match);
+    int rc = dra__acall_eval_selectable(&a->c, a->cel, &a->celscratch, st, rqi, ci, match);
     if (rc)
         return rc;
     *cache = *match ? 1 : 0;
@@ -152,13 +152,13 @@ static inline int search_selectable(dra_allocator_t *a, uint32_t slot, uint32_t 
 }
 
 static inline int search_prune(dra_allocator_t *a, uint32_t ci, uint32_t rqi, bool admin,
-                               dra_sloc_t start, int64_t need)
+                               dra__sloc_t start, int64_t need)
 {
     (void)a, (void)ci, (void)rqi, (void)admin, (void)start, (void)need;
     return 1;
 }
 
-static inline int search_request_ready(dra_allocator_t *a, rq_t *rq)
+static inline int search_request_ready(dra_allocator_t *a, dra__rq_t *rq)
 {
     (void)a, (void)rq;
     return DRA_OK;
@@ -180,7 +180,7 @@ int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *
     a->c.node = node;
     a->c.nclaims = n;
     a->c.err[0] = 0;
-    int rc = dra_gather_pools(a->c.m, &a->c.b, node, &a->c.scratch, &a->c.gp, a->c.err, sizeof a->c.err);
+    int rc = dra__gather_pools(a->c.m, &a->c.b, node, &a->c.scratch, &a->c.gp, a->c.err, sizeof a->c.err);
     if (rc == DRA_ENOMEM)
         return DRA_ENOMEM;
     if (rc) {
@@ -191,5 +191,5 @@ int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *
     out->stats.pools = a->c.gp.n;
     if (build_slots(a))
         return DRA_ENOMEM;
-    return dra_acall_outcome(&a->c, search_run(a, claims, true), out_arena);
+    return dra__acall_outcome(&a->c, search_run(a, claims, true), out_arena);
 }

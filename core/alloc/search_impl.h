@@ -6,25 +6,25 @@
  *
  * What differs between the allocators is behind five hooks, static inline functions the
  * including file defines before it includes this header (SEARCH_SELF is its allocator type,
- * with the per-call state as member `c`, a dra_acall_t):
+ * with the per-call state as member `c`, a dra__acall_t):
  *
- *   bool search_skip(SEARCH_SELF *a, const slot_t *st, const rq_t *rq)
+ *   bool search_skip(SEARCH_SELF *a, const dra__slot_t *st, const dra__rq_t *rq)
  *       true: the slot's device is known not to be selectable for rq without a state lookup or
  *       an evaluation (no side effect either way). Reference: never; fast: the persistent
  *       selector cache says "no".
- *   int search_ready(SEARCH_SELF *a, slot_t *st)
+ *   int search_ready(SEARCH_SELF *a, dra__slot_t *st)
  *       the slot's state fields (excl, persist_*, existing) are valid afterwards: DRA_OK, or
  *       DRA_ENOMEM. Reference: filled when the slots are built; fast: looked up on first use.
  *   int search_selectable(SEARCH_SELF *a, uint32_t slot, uint32_t rqi, uint32_t ci, bool *match)
  *       isSelectable (binding conditions, class and request selectors, per-device node
  *       selection): DRA_OK with *match, R_FATAL (message in a->c.err), R_NOMEM. Reference:
  *       cached per call; fast: cached per (class, selectors) and device row across calls.
- *   int search_prune(SEARCH_SELF *a, uint32_t ci, uint32_t rqi, bool admin, dra_sloc_t start,
+ *   int search_prune(SEARCH_SELF *a, uint32_t ci, uint32_t rqi, bool admin, dra__sloc_t start,
  *                    int64_t need)
  *       before a request's device loop: 1 search, R_FAIL (0) no solution below (fewer than
  *       `need` candidates are left from `start`), < 0 error. Reference: always 1 (no pruning,
  *       README "Measurements" says why); fast: enough_left when pruning is on.
- *   int search_request_ready(SEARCH_SELF *a, rq_t *rq)
+ *   int search_request_ready(SEARCH_SELF *a, dra__rq_t *rq)
  *       the request's class is known (rq->cls): DRA_OK or R_NOMEM. Fast: its selector cache.
  *
  * Defines (static, per including file): search_allocate_one, search_validate_request and
@@ -46,18 +46,18 @@ static const char *search_nz(const char *s)
  * start (combinations mode; permutations restart at the origin). R_OK, R_FAIL, R_MAXEXC,
  * R_FATAL, R_NODE, R_NOMEM. */
 static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_t si, int64_t di,
-                               bool in_sub, dra_sloc_t start)
+                               bool in_sub, dra__sloc_t start)
 {
-    dra_acall_t *c = &a->c;
+    dra__acall_t *c = &a->c;
     dra_alloc_stats_t *stats = &c->out->stats;
     stats->allocate_one++;
     if (c->max_steps && stats->allocate_one > c->max_steps)
-        return dra_acall_fatal(c, "filter operation aborted: search budget of %llu steps exhausted",
+        return dra__acall_fatal(c, "filter operation aborted: search budget of %llu steps exhausted",
                                (unsigned long long)c->max_steps);
-    const dra_sloc_t origin = {0, 0, 0};
+    const dra__sloc_t origin = {0, 0, 0};
     if (ci >= c->nclaims)
         return R_OK;
-    cl_t *cl = &c->cls[ci];
+    dra__cl_t *cl = &c->cls[ci];
     if (ri >= cl->c->nrequests) {
         int rc = search_allocate_one(a, ci + 1, 0, 0, 0, false, origin);
         if (rc == R_MAXEXC)
@@ -81,7 +81,7 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
         return all_exceeded ? R_MAXEXC : R_FAIL;
     }
     uint32_t rqi = cl->rq_first[ri] + (cl->nsub[ri] ? si : 0);
-    const rq_t *rq = &c->rqs[rqi];
+    const dra__rq_t *rq = &c->rqs[rqi];
     if (rq->all && rq->nall == 0)
         return R_FAIL;
     if (di >= rq->num)
@@ -90,14 +90,14 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
         return R_MAXEXC;
     if (rq->all) {
         uint32_t slot = rq->all_slots[di];
-        int rc = dra_acall_allocate_device(c, ci, rqi, slot, true);
+        int rc = dra__acall_allocate_device(c, ci, rqi, slot, true);
         if (rc < 0)
             return rc;
         if (rc != R_OK)
             return R_FAIL;
         rc = search_allocate_one(a, ci, ri, si, di + 1, in_sub, origin);
         if (rc != R_OK)
-            dra_acall_deallocate(c, ci);
+            dra__acall_deallocate(c, ci);
         return rc;
     }
     bool admin = rq->body->admin_access && !rq->is_sub;
@@ -107,9 +107,9 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
     if (prc <= 0)
         return prc;
     for (uint32_t p = start.p; p < c->gp.n; p++) {
-        const dra_gpool_t *pool = &c->gp.pools[p];
+        const dra__gpool_t *pool = &c->gp.pools[p];
         if (pool->invalid && !c->b.strict_pools)
-            return dra_acall_fatal(c, "pool %s/%s is invalid: %s", pool->driver, pool->name,
+            return dra__acall_fatal(c, "pool %s/%s is invalid: %s", pool->driver, pool->name,
                                    search_nz(pool->invalid_reason));
         if ((pool->incomplete && c->b.strict_pools) || pool->invalid)
             continue;
@@ -118,11 +118,11 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
             uint32_t base = c->slice_base[p][s];
             for (uint32_t d = (p == start.p && s == start.s) ? start.d : 0; d < sl->ndevices; d++) {
                 uint32_t slot = base + d;
-                slot_t *st = &c->slots[slot];
+                dra__slot_t *st = &c->slots[slot];
                 stats->candidates++;
                 if (search_skip(a, st, rq))
                     continue; /* no side effect in either order: skip before the state lookup */
-                if (admin && dra_slot_taken_by(st, ci))
+                if (admin && dra__slot_taken_by(st, ci))
                     continue;
                 if (search_ready(a, st))
                     return R_NOMEM;
@@ -134,18 +134,18 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
                     return rc;
                 if (!m)
                     continue;
-                if (c->b.cc && dra_acall_capacity_fits(c, rq, st) != 1)
+                if (c->b.cc && dra__acall_capacity_fits(c, rq, st) != 1)
                     continue;
-                rc = dra_acall_allocate_device(c, ci, rqi, slot, false);
+                rc = dra__acall_allocate_device(c, ci, rqi, slot, false);
                 if (rc < 0)
                     return rc;
                 if (rc != R_OK)
                     continue;
-                dra_sloc_t next = {p, s, d + 1};
+                dra__sloc_t next = {p, s, d + 1};
                 rc = search_allocate_one(a, ci, ri, si, di + 1, in_sub, next);
                 if (rc == R_OK)
                     return R_OK;
-                dra_acall_deallocate(c, ci);
+                dra__acall_deallocate(c, ci);
                 if (rc < 0)
                     return rc;
             }
@@ -159,25 +159,25 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
  * selectable device of the node whose static capacity fits). DRA_OK, R_FATAL, R_NODE, R_NOMEM. */
 static int search_validate_request(SEARCH_SELF *a, uint32_t ci, uint32_t rqi)
 {
-    dra_acall_t *c = &a->c;
-    rq_t *rq = &c->rqs[rqi];
+    dra__acall_t *c = &a->c;
+    dra__rq_t *rq = &c->rqs[rqi];
     const dra_claim_t *claim = c->cls[ci].c;
     const dra_exact_request_t *body = rq->body;
     char cb[300];
     for (uint32_t i = 0; i < body->nselectors; i++)
         if (!body->selectors[i].cel)
-            return dra_acall_fatal(c, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
-                                   dra_claim_ref(claim, cb, sizeof cb), search_nz(body->name), i);
+            return dra__acall_fatal(c, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",
+                                   dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name), i);
     if (!c->b.admin && body->has_admin_access)
-        return dra_acall_fatal(c, "claim %s, request %s: admin access is requested, but the feature is disabled",
-                               dra_claim_ref(claim, cb, sizeof cb), search_nz(body->name));
+        return dra__acall_fatal(c, "claim %s, request %s: admin access is requested, but the feature is disabled",
+                               dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name));
     if (!body->class_name || !body->class_name[0])
-        return dra_acall_fatal(c, "claim %s, request %s: missing device class name (unsupported request type?)",
-                               dra_claim_ref(claim, cb, sizeof cb), search_nz(body->name));
+        return dra__acall_fatal(c, "claim %s, request %s: missing device class name (unsupported request type?)",
+                               dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name));
     rq->cls = dra_model_find_class(c->m, body->class_name);
     if (!rq->cls)
-        return dra_acall_fatal(c, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
-                               dra_claim_ref(claim, cb, sizeof cb), search_nz(body->name),
+        return dra__acall_fatal(c, "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+                               dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name),
                                body->class_name, body->class_name);
     int rc = search_request_ready(a, rq);
     if (rc)
@@ -189,17 +189,17 @@ static int search_validate_request(SEARCH_SELF *a, uint32_t ci, uint32_t rqi)
     case DRA_MODE_ALL:
         break;
     default:
-        return dra_acall_fatal(c, "claim %s, request %s: unsupported count mode %s",
-                               dra_claim_ref(claim, cb, sizeof cb), search_nz(body->name),
+        return dra__acall_fatal(c, "claim %s, request %s: unsupported count mode %s",
+                               dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name),
                                search_nz(body->mode_raw));
     }
     rq->all = true;
     uint32_t cap = 0;
     for (uint32_t p = 0; p < c->gp.n; p++) {
-        const dra_gpool_t *pool = &c->gp.pools[p];
+        const dra__gpool_t *pool = &c->gp.pools[p];
         if (pool->incomplete || pool->invalid) {
-            int r = dra_acall_fatal(c, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
-                                    dra_claim_ref(claim, cb, sizeof cb), search_nz(body->name),
+            int r = dra__acall_fatal(c, "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently %s",
+                                    dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name),
                                     pool->driver, pool->name,
                                     pool->incomplete ? "being updated" : "invalid");
             /* PR #141898: per-node failure; the snapshot (BUG 9) made it fatal */
@@ -215,12 +215,12 @@ static int search_validate_request(SEARCH_SELF *a, uint32_t ci, uint32_t rqi)
                 if (!m)
                     continue;
                 if (c->b.cc) {
-                    slot_t *st = &c->slots[slot];
+                    dra__slot_t *st = &c->slots[slot];
                     if (search_ready(a, st))
                         return R_NOMEM;
                     /* PR #140769: static capacity only; the snapshot (BUG 8) subtracted the
                      * capacity already consumed, so All silently took a subset */
-                    int fits = dra_cap_fits(body, st->d, c->b.bugs ? st->existing : NULL, NULL,
+                    int fits = dra__cap_fits(body, st->d, c->b.bugs ? st->existing : NULL, NULL,
                                             c->b.bugs);
                     if (fits != 1)
                         continue;
@@ -248,15 +248,15 @@ static int search_validate_cb(void *self, uint32_t ci, uint32_t rqi)
 
 /* Preprocess the claims (c.sel sized per slot and request when need_sel), then allocateOne from
  * the first claim; "allocation max size exceeded" is Fatal. The outcome code for
- * dra_acall_outcome. */
+ * dra__acall_outcome. */
 static int search_run(SEARCH_SELF *a, dra_claim_t *const *claims, bool need_sel)
 {
-    int rc = dra_acall_preprocess(&a->c, claims, need_sel, search_validate_cb, a);
+    int rc = dra__acall_preprocess(&a->c, claims, need_sel, search_validate_cb, a);
     if (rc != DRA_OK)
         return rc;
-    const dra_sloc_t origin = {0, 0, 0};
+    const dra__sloc_t origin = {0, 0, 0};
     rc = search_allocate_one(a, 0, 0, 0, 0, false, origin);
     if (rc == R_MAXEXC)
-        rc = dra_acall_fatal(&a->c, "allocation max size exceeded");
+        rc = dra__acall_fatal(&a->c, "allocation max size exceeded");
     return rc;
 }

@@ -9,7 +9,7 @@
  * was reached from, and row_entry is only filled after the row's device was compared with the
  * result's strings, so a stale or foreign row falls back to the string lookup. The digest is the wrapping sum of one XXH3 per
  * entry (and per share / capacity inside it), so it does not depend on commit order and a release
- * restores it exactly. Quantities are summed exactly (dra_aq_t).
+ * restores it exactly. Quantities are summed exactly (dra__aq_t).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@
 typedef struct st_cap {
     uint32_t name; /* interned capacity name as written in consumedCapacity */
     uint32_t n;    /* contributions */
-    dra_aq_t sum;
+    dra__aq_t sum;
 } st_cap_t;
 
 typedef struct st_dev {
@@ -35,7 +35,7 @@ typedef struct st_dev {
 
 struct dra_alloc_state {
     const dra_model_t *model;
-    dra_beh_t beh;
+    dra__beh_t beh;
     dra_arena_t arena;
     dra_intern_t intern;
     st_dev_t *slots;
@@ -53,7 +53,7 @@ struct dra_alloc_state {
     uint32_t nwatch;
 };
 
-void dra_alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
+void dra__alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
 {
     dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* watchers are not state */
     for (uint32_t i = 0; i < s->nwatch; i++)
@@ -65,7 +65,7 @@ void dra_alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_
         }
 }
 
-int dra_alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
+int dra__alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
 {
     dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* watchers are not state */
     for (uint32_t i = 0; i < s->nwatch; i++)
@@ -91,7 +91,7 @@ int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (!s)
         return DRA_ENOMEM;
     s->model = m;
-    dra_beh_init(&s->beh, f);
+    dra__beh_init(&s->beh, f);
     dra_arena_init(&s->arena, 64 * 1024);
     dra_intern_init(&s->intern, &s->arena);
     s->nslots = 64;
@@ -417,7 +417,7 @@ int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a)
                 c->name = nid;
             }
             c->n++;
-            c->sum += dra_aq_from(&r->consumed[j].value);
+            c->sum += dra__aq_from(&r->consumed[j].value);
         }
     }
     return DRA_OK;
@@ -511,7 +511,7 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
             for (uint32_t k2 = 0; k2 < e->ncaps; k2++) {
                 if (e->caps[k2].name == nid && e->caps[k2].n > 0) {
                     e->caps[k2].n--;
-                    e->caps[k2].sum -= dra_aq_from(&r->consumed[j].value);
+                    e->caps[k2].sum -= dra__aq_from(&r->consumed[j].value);
                     if (e->caps[k2].n == 0) {
                         e->caps[k2] = e->caps[e->ncaps - 1];
                         e->ncaps--;
@@ -587,14 +587,14 @@ bool dra_alloc_state_aggregated(const dra_alloc_state_t *s, const char *driver, 
     for (uint32_t j = 0; nid && j < e->ncaps; j++)
         if (e->caps[j].name == nid) {
             if (out)
-                dra_aq_to(e->caps[j].sum, NULL, out);
+                dra__aq_to(e->caps[j].sum, NULL, out);
             return true;
         }
     return false;
 }
 
-bool dra_alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
-                            const char *device, const char *cap_name, dra_aq_t *out)
+bool dra__alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                            const char *device, const char *cap_name, dra__aq_t *out)
 {
     const st_dev_t *e = lookup(s, driver, pool, device);
     if (!e || !cap_name)
@@ -608,7 +608,7 @@ bool dra_alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, cons
     return false;
 }
 
-bool dra_alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver,
+bool dra__alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver,
                                   const char *pool, const char *device)
 {
     const st_dev_t *e = lookup(s, driver, pool, device);

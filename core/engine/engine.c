@@ -78,7 +78,7 @@ struct dra_engine {
     const dra_model_t *m;
     const dra_table_t *t;
     dra_alloc_features_t feat;
-    dra_beh_t beh;
+    dra__beh_t beh;
     dra_alloc_state_t *state;
     dra_cel_cache_t *cel;
     dra_anyalloc_t *alloc;
@@ -104,18 +104,18 @@ struct dra_engine {
     uint32_t nall;       /* All signatures */
     uint32_t ncapsigs;   /* capacity signatures */
     uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
-    dra_aq_t *cx;
+    dra__aq_t *cx;
     /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
      * name), their counters' capacity and consumption by the rows in use, each row's
      * consumption entries and each set's consuming rows */
     uint32_t nsets, nctrs;
     uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
     const dra_counter_set_t **set_def;
-    dra_aq_t *ccap, *cused;        /* per counter */
+    dra__aq_t *ccap, *cused;        /* per counter */
     uint32_t *rc_off;              /* per row: entries [rc_off[r], rc_off[r + 1]) */
     uint32_t *ent_ctr;             /* per entry: counter */
     uint32_t *ent_amt;             /* per entry: its amount, an index into amts */
-    dra_aq_t *amts;                /* the distinct amounts (dictionary) */
+    dra__aq_t *amts;                /* the distinct amounts (dictionary) */
     uint32_t namts;
     uint32_t *ctr_set;             /* per counter: its set */
     uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
@@ -491,8 +491,8 @@ static void row_flip(dra_engine_t *e, uint32_t r, int delta)
 /* Whether the request of capacity signature s fits row r's capacity left by its shares. */
 static bool cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
 {
-    const dra_aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
-    return dra_cap_fits(s->capbody, e->t->dev[r], x, NULL, e->beh.bugs) == 1;
+    const dra__aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
+    return dra__cap_fits(s->capbody, e->t->dev[r], x, NULL, e->beh.bugs) == 1;
 }
 
 /* Re-read the capacity a multi-allocatable row's shares consume (the state's aggregate, as the
@@ -500,11 +500,11 @@ static bool cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
 static void refresh_cap(dra_engine_t *e, uint32_t r)
 {
     const dra_device_t *d = e->t->dev[r];
-    dra_aq_t *x = e->cx + e->cx_off[r];
+    dra__aq_t *x = e->cx + e->cx_off[r];
     bool changed = false;
     for (uint32_t c = 0; c < d->ncaps; c++) {
-        dra_aq_t q = 0;
-        if (!dra_alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
+        dra__aq_t q = 0;
+        if (!dra__alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
                                     d->caps[c].name, &q))
             q = 0;
         changed |= q != x[c];
@@ -1008,7 +1008,7 @@ static bool same_caps(const dra_exact_request_t *a, const dra_exact_request_t *b
         return false;
     for (uint32_t i = 0; i < a->ncap_requests; i++)
         if (strcmp(nz(a->cap_requests[i].name), nz(b->cap_requests[i].name)) ||
-            dra_aq_from(&a->cap_requests[i].value) != dra_aq_from(&b->cap_requests[i].value))
+            dra__aq_from(&a->cap_requests[i].value) != dra__aq_from(&b->cap_requests[i].value))
             return false;
     return true;
 }
@@ -1426,7 +1426,7 @@ static void selector_check(dra_engine_t *e, const char *node_name, bool all_node
     for (uint32_t i = 0; i < e->nnodes; i++) {
         bool mt;
         if (!e->hz[i] &&
-            dra_node_matches(e->m->nodes[i], node_name, all_nodes, sel, &mt, err, sizeof err)) {
+            dra__node_matches(e->m->nodes[i], node_name, all_nodes, sel, &mt, err, sizeof err)) {
             e->hz[i] = 1;
             e->nhazard++;
         }
@@ -1539,9 +1539,9 @@ static uint32_t set_find(const setkey_t *keys, const uint32_t *slots, uint32_t n
 
 /* Index of amount a in e->amts (added when new): h is an open-addressing hash of indexes + 1
  * with cap slots (a power of two, never more than half full). */
-static uint32_t amt_index(dra_engine_t *e, uint32_t *h, uint32_t cap, dra_aq_t a)
+static uint32_t amt_index(dra_engine_t *e, uint32_t *h, uint32_t cap, dra__aq_t a)
 {
-    uint64_t lo = (uint64_t)a, hi = (uint64_t)((dra_uaq_t)a >> 64);
+    uint64_t lo = (uint64_t)a, hi = (uint64_t)((dra__uaq_t)a >> 64);
     uint64_t x = (lo ^ (hi * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
     uint32_t i = (uint32_t)(x >> 32) & (cap - 1);
     for (; h[i]; i = (i + 1) & (cap - 1))
@@ -1612,7 +1612,7 @@ static int counters_setup(dra_engine_t *e)
         e->set_nctr[i] = keys[i].def->ncounters;
         for (uint32_t k = 0; k < keys[i].def->ncounters; k++) {
             e->ctr_set[c] = i;
-            e->ccap[c++] = dra_aq_from(&keys[i].def->counters[k].value);
+            e->ccap[c++] = dra__aq_from(&keys[i].def->counters[k].value);
         }
     }
     /* entries per row: every (set, counter) it consumes; a reference that does not resolve
@@ -1647,7 +1647,7 @@ static int counters_setup(dra_engine_t *e)
                     }
                     if (pass) {
                         e->ent_ctr[nent] = ci;
-                        e->ent_amt[nent] = amt_index(e, ah, acap, dra_aq_from(&cc->counters[k].value));
+                        e->ent_amt[nent] = amt_index(e, ah, acap, dra__aq_from(&cc->counters[k].value));
                     }
                     nent++;
                 }
@@ -1829,7 +1829,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->m = m;
     e->t = t;
     e->feat = *f;
-    dra_beh_init(&e->beh, f);
+    dra__beh_init(&e->beh, f);
     e->state = state;
     e->cel = cel;
     e->alloc = alloc;
@@ -1911,7 +1911,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
                 continue;
             e->cx_off[r] = (uint32_t)ncx;
             for (uint32_t c = 0; c < d->ncaps; c++)
-                if (!dra_alloc_state_cap_aq(state, row_driver(e, r), row_pool(e, r),
+                if (!dra__alloc_state_cap_aq(state, row_driver(e, r), row_pool(e, r),
                                             row_device(e, r), d->caps[c].name, &e->cx[ncx + c]))
                     e->cx[ncx + c] = 0;
             ncx += d->ncaps;
@@ -1927,7 +1927,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         const dra_device_t *d = t->dev[r];
         e->amem[r] = d && !(!e->beh.binding && (t->flags[r] & DRA_ROW_BINDING)) &&
                      !(e->beh.cc && d->ncaps > 0 &&
-                       (e->beh.bugs || dra_cap_fits(&nocap, d, NULL, NULL, false) != 1));
+                       (e->beh.bugs || dra__cap_fits(&nocap, d, NULL, NULL, false) != 1));
     }
     /* buckets: scores up to the largest node range plus the shared range, one overflow bucket */
     uint64_t nb = (uint64_t)maxrange + (t->nrows - t->shared_begin) + 2;
@@ -2355,13 +2355,13 @@ static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
     if (!s->capbody)
         return true;
     const dra_device_t *d = e->t->dev[r];
-    dra_aq_t x[64];
+    dra__aq_t x[64];
     bool multi = row_multi(e, r) && d->ncaps <= 64;
     for (uint32_t c = 0; multi && c < d->ncaps; c++)
-        if (!dra_alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
+        if (!dra__alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
                                     d->caps[c].name, &x[c]))
             x[c] = 0;
-    return dra_cap_fits(s->capbody, d, multi ? x : NULL, NULL, e->beh.bugs) == 1;
+    return dra__cap_fits(s->capbody, d, multi ? x : NULL, NULL, e->beh.bugs) == 1;
 }
 
 /* dra_engine_check for a capacity signature: its fit bits and counts recomputed from the state

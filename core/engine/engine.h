@@ -26,7 +26,7 @@
  * attribute instead (e.g. an NVLink clique or a PCIe root; devices without the attribute cannot
  * join), plus the shared ones that have it. A request that asks for consumable capacity
  * (DRAConsumableCapacity) uses a capacity signature, per (selectors, capacity requests): a row
- * counts only while the request's capacity fits what the device's shares left (dra_cap_fits against
+ * counts only while the request's capacity fits what the device's shares left (dra__cap_fits against
  * the state's aggregated consumption, re-read when a result of the row is committed or released;
  * the search's own capacity check adds the shares of the same call, so it can only reject more).
  * Each is a NECESSARY condition; taints, other constraints and node selectors of shared slices can

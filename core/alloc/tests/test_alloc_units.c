@@ -82,31 +82,31 @@ static void test_gate_parse(void)
 static void test_variants(void)
 {
     dra_alloc_features_t f;
-    dra_beh_t b;
+    dra__beh_t b;
     dra_alloc_features_init(&f, DRA_RELEASE_1_36);
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING); /* binding + capacity on */
-    dra_beh_init(&b, &f);
+    dra__beh_init(&b, &f);
     CHECK(b.combos && b.sort_slices && b.binds_to_node && b.strict_pools && b.pool_counters);
     CHECK(!b.lists && !b.bugs);
     CHECK_OK(dra_alloc_features_set(&f, "DRAConsumableCapacity=false", NULL));
     CHECK_OK(dra_alloc_features_set(&f, "DRADeviceBindingConditions=false", NULL));
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_STABLE);
-    dra_beh_init(&b, &f);
+    dra__beh_init(&b, &f);
     CHECK(!b.combos && !b.sort_slices && !b.binds_to_node); /* stable: permutations */
     CHECK(b.counter_slices_always);
     dra_alloc_features_init(&f, DRA_RELEASE_1_36);
     CHECK_OK(dra_alloc_features_set(&f, "DRAListTypeAttributes=true", NULL));
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_EXPERIMENTAL);
-    dra_beh_init(&b, &f);
+    dra__beh_init(&b, &f);
     CHECK(b.lists);
     CHECK_STREQ(dra_alloc_variant_name(DRA_VARIANT_EXPERIMENTAL), "experimental");
     /* 1.34 / 1.35: permutations everywhere, 1.34 keeps incomplete pools and per-slice counters */
     dra_alloc_features_init(&f, DRA_RELEASE_1_34);
     f.upstream_bugs = true;
-    dra_beh_init(&b, &f);
+    dra__beh_init(&b, &f);
     CHECK(!b.combos && !b.strict_pools && !b.pool_counters && b.bugs);
     dra_alloc_features_init(&f, DRA_RELEASE_1_35);
-    dra_beh_init(&b, &f);
+    dra__beh_init(&b, &f);
     CHECK(!b.combos && b.strict_pools && b.pool_counters);
 }
 
@@ -118,31 +118,31 @@ static void test_tolerations(void)
     dra_taint_t ne = {.key = "k", .value = "v", .effect = DRA_EFFECT_NO_EXECUTE};
     dra_taint_t none = {.key = "info", .effect = DRA_EFFECT_NONE};
     dra_toleration_t eq = {.key = "k", .op = DRA_TOL_EQUAL, .value = "v", .effect = DRA_EFFECT_NO_SCHEDULE};
-    CHECK(dra_toleration_tolerates(&eq, &ns));
-    CHECK(!dra_toleration_tolerates(&eq, &ne)); /* effect differs */
+    CHECK(dra__toleration_tolerates(&eq, &ns));
+    CHECK(!dra__toleration_tolerates(&eq, &ne)); /* effect differs */
     eq.value = "w";
-    CHECK(!dra_toleration_tolerates(&eq, &ns)); /* value differs */
+    CHECK(!dra__toleration_tolerates(&eq, &ns)); /* value differs */
     dra_toleration_t ex_any = {.key = "k", .op = DRA_TOL_EXISTS, .effect = DRA_EFFECT_EMPTY};
-    CHECK(dra_toleration_tolerates(&ex_any, &ns));
-    CHECK(dra_toleration_tolerates(&ex_any, &ne)); /* empty effect matches every effect */
+    CHECK(dra__toleration_tolerates(&ex_any, &ns));
+    CHECK(dra__toleration_tolerates(&ex_any, &ne)); /* empty effect matches every effect */
     dra_toleration_t all = {.key = NULL, .op = DRA_TOL_EXISTS, .effect = DRA_EFFECT_EMPTY};
-    CHECK(dra_toleration_tolerates(&all, &ns)); /* empty key + Exists = everything */
+    CHECK(dra__toleration_tolerates(&all, &ns)); /* empty key + Exists = everything */
     dra_toleration_t other = {.key = "x", .op = DRA_TOL_EXISTS, .effect = DRA_EFFECT_EMPTY};
-    CHECK(!dra_toleration_tolerates(&other, &ns));
+    CHECK(!dra__toleration_tolerates(&other, &ns));
     dra_toleration_t unk = {.key = "k", .op = DRA_TOL_UNKNOWN, .effect = DRA_EFFECT_EMPTY};
-    CHECK(!dra_toleration_tolerates(&unk, &ns));
+    CHECK(!dra__toleration_tolerates(&unk, &ns));
 
     dra_taint_t taints[2] = {none, ns};
     dra_device_t d;
     memset(&d, 0, sizeof d);
     d.taints = taints;
     d.ntaints = 1;
-    CHECK(!dra_taint_blocks(&d, NULL, 0)); /* effect None never blocks */
+    CHECK(!dra__taint_blocks(&d, NULL, 0)); /* effect None never blocks */
     d.ntaints = 2;
-    CHECK(dra_taint_blocks(&d, NULL, 0));
+    CHECK(dra__taint_blocks(&d, NULL, 0));
     dra_toleration_t tols[2] = {other, ex_any};
-    CHECK(dra_taint_blocks(&d, tols, 1));
-    CHECK(!dra_taint_blocks(&d, tols, 2));
+    CHECK(dra__taint_blocks(&d, tols, 1));
+    CHECK(!dra__taint_blocks(&d, tols, 2));
 }
 
 /* ---- consumable capacity ----------------------------------------------------------------- */
@@ -156,10 +156,10 @@ static dra_quantity_t q(const char *s)
     return v;
 }
 
-static dra_aq_t aq(const char *s)
+static dra__aq_t aq(const char *s)
 {
     dra_quantity_t v = q(s);
-    return dra_aq_from(&v);
+    return dra__aq_from(&v);
 }
 
 static void test_capacity_default_policy(void)
@@ -168,19 +168,19 @@ static void test_capacity_default_policy(void)
     memset(&p, 0, sizeof p);
     dra_capacity_t cap = {.name = "mem", .value = q("10Gi"), .policy = NULL};
     /* not requested, no policy: the whole capacity */
-    CHECK(dra_cap_consumed(NULL, &cap, false) == aq("10Gi"));
+    CHECK(dra__cap_consumed(NULL, &cap, false) == aq("10Gi"));
     /* not requested, default: the default */
     p.has_default = true;
     p.def = q("1Gi");
     cap.policy = &p;
-    CHECK(dra_cap_consumed(NULL, &cap, false) == aq("1Gi"));
+    CHECK(dra__cap_consumed(NULL, &cap, false) == aq("1Gi"));
     /* requested, policy without range/values: as requested */
     dra_cap_request_t r = {.name = "mem", .value = q("3Gi")};
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("3Gi"));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("3Gi"));
     /* the default is always acceptable; other values are fine without range / values */
-    CHECK(!dra_cap_violates(aq("1Gi"), &p, false));
-    CHECK(!dra_cap_violates(aq("3Gi"), &p, false));
-    CHECK(!dra_cap_violates(aq("3Gi"), NULL, false));
+    CHECK(!dra__cap_violates(aq("1Gi"), &p, false));
+    CHECK(!dra__cap_violates(aq("3Gi"), &p, false));
+    CHECK(!dra__cap_violates(aq("3Gi"), NULL, false));
 }
 
 static void test_capacity_valid_range(void)
@@ -198,35 +198,35 @@ static void test_capacity_valid_range(void)
     dra_capacity_t cap = {.name = "c", .value = q("10"), .policy = &p};
     dra_cap_request_t r = {.name = "c"};
     r.value = q("1"); /* below min: min */
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("2"));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("2"));
     r.value = q("3"); /* rounded up to min + k*step */
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4"));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("4"));
     r.value = q("4");
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4"));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("4"));
     r.value = q("9");
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("10"));
-    CHECK(!dra_cap_violates(aq("10"), &p, false));
-    CHECK(dra_cap_violates(aq("12"), &p, false)); /* over max */
-    CHECK(dra_cap_violates(aq("5"), &p, false));  /* off the step grid */
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("10"));
+    CHECK(!dra__cap_violates(aq("10"), &p, false));
+    CHECK(dra__cap_violates(aq("12"), &p, false)); /* over max */
+    CHECK(dra__cap_violates(aq("5"), &p, false));  /* off the step grid */
     /* fractional step: exact arithmetic (fixed) vs Quantity.Value() ceilings (#140160) */
     p.def = q("500m");
     p.min = q("500m");
     p.step = q("500m");
     p.max = q("4");
     r.value = q("700m");
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("1"));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("1"));
     /* bugs: ceil(0.7)=1, ceil(0.5)=1, ceil(0.5)=1 -> min 1 + 1*ceil((1-1)/1)=1 unit */
-    CHECK(dra_cap_consumed(&r, &cap, true) == aq("1"));
+    CHECK(dra__cap_consumed(&r, &cap, true) == aq("1"));
     r.value = q("1200m");
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("1500m"));
-    CHECK(dra_cap_consumed(&r, &cap, true) == aq("2")); /* ceil(1.2)=2 */
-    CHECK(!dra_cap_violates(aq("1500m"), &p, false));
-    CHECK(dra_cap_violates(aq("1200m"), &p, false));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("1500m"));
+    CHECK(dra__cap_consumed(&r, &cap, true) == aq("2")); /* ceil(1.2)=2 */
+    CHECK(!dra__cap_violates(aq("1500m"), &p, false));
+    CHECK(dra__cap_violates(aq("1200m"), &p, false));
     /* without a step any value in range is taken as requested */
     p.has_step = false;
     r.value = q("1234m");
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("1234m"));
-    CHECK(!dra_cap_violates(aq("1234m"), &p, false));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("1234m"));
+    CHECK(!dra__cap_violates(aq("1234m"), &p, false));
 }
 
 static void test_capacity_valid_values(void)
@@ -241,14 +241,14 @@ static void test_capacity_valid_values(void)
     dra_capacity_t cap = {.name = "mem", .value = q("8Gi"), .policy = &p};
     dra_cap_request_t r = {.name = "mem"};
     r.value = q("2Gi"); /* rounded up to the next valid value */
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4Gi"));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("4Gi"));
     r.value = q("4Gi");
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("4Gi"));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("4Gi"));
     r.value = q("9Gi"); /* above every value: as requested, then a violation */
-    CHECK(dra_cap_consumed(&r, &cap, false) == aq("9Gi"));
-    CHECK(dra_cap_violates(aq("9Gi"), &p, false));
-    CHECK(!dra_cap_violates(aq("8Gi"), &p, false));
-    CHECK(dra_cap_violates(aq("3Gi"), &p, false));
+    CHECK(dra__cap_consumed(&r, &cap, false) == aq("9Gi"));
+    CHECK(dra__cap_violates(aq("9Gi"), &p, false));
+    CHECK(!dra__cap_violates(aq("8Gi"), &p, false));
+    CHECK(dra__cap_violates(aq("3Gi"), &p, false));
 }
 
 static void test_capacity_fits(void)
@@ -268,23 +268,23 @@ static void test_capacity_fits(void)
     memset(&req, 0, sizeof req);
     req.cap_requests = creq;
     req.ncap_requests = 2;
-    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, NULL, false), 1);
-    dra_aq_t existing[2] = {aq("2"), 0}, allocating[2] = {0, aq("1")};
-    CHECK_EQ_I64(dra_cap_fits(&req, &d, existing, NULL, false), 1);        /* 2+2 <= 4 */
-    CHECK_EQ_I64(dra_cap_fits(&req, &d, existing, allocating, false), 1);  /* 1+1 <= 2 */
+    CHECK_EQ_I64(dra__cap_fits(&req, &d, NULL, NULL, false), 1);
+    dra__aq_t existing[2] = {aq("2"), 0}, allocating[2] = {0, aq("1")};
+    CHECK_EQ_I64(dra__cap_fits(&req, &d, existing, NULL, false), 1);        /* 2+2 <= 4 */
+    CHECK_EQ_I64(dra__cap_fits(&req, &d, existing, allocating, false), 1);  /* 1+1 <= 2 */
     existing[0] = aq("3");
-    CHECK_EQ_I64(dra_cap_fits(&req, &d, existing, NULL, false), 0);        /* 2+3 > 4 */
+    CHECK_EQ_I64(dra__cap_fits(&req, &d, existing, NULL, false), 0);        /* 2+3 > 4 */
     /* a capacity the request does not name consumes its default / the whole value */
     req.ncap_requests = 1;
     existing[0] = 0;
     allocating[1] = aq("1");
-    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, allocating, false), 0); /* b: 2 + 1 > 2 */
-    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, NULL, false), 1);
+    CHECK_EQ_I64(dra__cap_fits(&req, &d, NULL, allocating, false), 0); /* b: 2 + 1 > 2 */
+    CHECK_EQ_I64(dra__cap_fits(&req, &d, NULL, NULL, false), 1);
     /* a request naming a capacity the device lacks */
     dra_cap_request_t unknown = {.name = "c", .value = q("1")};
     req.cap_requests = &unknown;
     req.ncap_requests = 1;
-    CHECK_EQ_I64(dra_cap_fits(&req, &d, NULL, NULL, false), -1);
+    CHECK_EQ_I64(dra__cap_fits(&req, &d, NULL, NULL, false), -1);
 }
 
 int main(void)
