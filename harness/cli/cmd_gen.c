@@ -192,25 +192,6 @@ static int add_pods(dra_model_t *m, const dra_scenario_t *s, const dra_scenario_
     return rc < 0 ? rc : DRA_OK;
 }
 
-/* mkdir -p */
-static int mkdir_p(const char *dir)
-{
-    char buf[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof buf)
-        return -1;
-    memcpy(buf, dir, n + 1);
-    for (size_t i = 1; i <= n; i++)
-        if (buf[i] == '/' || buf[i] == 0) {
-            char saved = buf[i];
-            buf[i] = 0;
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            buf[i] = saved;
-        }
-    return 0;
-}
-
 /* Streaming output of `gen -o`: the manifests go through the output-file layer (cli.h: a
  * temporary file renamed over a regular target, a device or FIFO written in place, '-' stdout)
  * while their digest is computed; out_close commits, out_abort removes the temporary file.
@@ -388,7 +369,7 @@ int dra_cmd_gen(int argc, char **argv)
         if (strcmp(out, "-") == 0) {
             snprintf(path, sizeof path, "-");
         } else {
-            if (mkdir_p(out) != 0) {
+            if (dra_cli_mkdir_p(out, 0777) != 0) {
                 dra_cli_errorf("%s: %s", out, strerror(errno));
                 status = DRA_EXIT_ENV;
                 goto done;
