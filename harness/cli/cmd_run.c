@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "export.h"
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
@@ -137,25 +138,9 @@ static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, u
     dra_progress_line(&pc->p, line);
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 static int write_hgrm(const dra_run_t *run, const char *dir)
 {
-    if (mkdir_p(dir) != 0) {
+    if (dra_cli_mkdir_p(dir, 0777) != 0) {
         dra_cli_errorf("cannot create %s: %s", dir, strerror(errno));
         return DRA_EIO;
     }
@@ -312,28 +297,6 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
 
 /* A scenario name as a file name: its last path component without .yaml/.yml, characters
  * other than [A-Za-z0-9._-] replaced by '_', never empty, never starting with '.'. */
-static void safe_file_name(const char *s, char *buf, size_t len)
-{
-    const char *b = strrchr(s, '/');
-    b = b ? b + 1 : s;
-    size_t n = strlen(b);
-    if (n > 5 && strcmp(b + n - 5, ".yaml") == 0)
-        n -= 5;
-    else if (n > 4 && strcmp(b + n - 4, ".yml") == 0)
-        n -= 4;
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < len && k < 64; i++) {
-        char ch = b[i];
-        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                  ch == '.' || ch == '_' || ch == '-';
-        bool first = k == 0;
-        buf[k++] = ok && !(first && ch == '.') ? ch : '_';
-    }
-    if (k == 0)
-        buf[k++] = '_';
-    buf[k] = '\0';
-}
-
 /* The default result file: results/runs/<scenario>-<UTC time to the millisecond>.json, the
  * scenario reduced to a safe file name. The name is reserved by creating the file exclusively
  * (O_EXCL); when it exists, -2, -3, ... are added, so two runs never overwrite each other. The
@@ -349,9 +312,9 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
         strftime(sec, sizeof sec, "%Y-%m-%dT%H-%M-%S", &tm);
         snprintf(ts, sizeof ts, "%s.%03ldZ", sec, now.tv_nsec / 1000000);
     }
-    char name[128];
-    safe_file_name(scenario ? scenario : "default", name, sizeof name);
-    if (mkdir_p("results/runs") != 0)
+    char name[65]; /* at most 64 characters of the scenario */
+    dra_export_scenario_name(scenario ? scenario : "default", name, sizeof name);
+    if (dra_cli_mkdir_p("results/runs", 0777) != 0)
         return NULL;
     for (int i = 1; i < 1000; i++) {
         if (i == 1)
@@ -536,7 +499,7 @@ int dra_cmd_run(int argc, char **argv)
     }
     char outbuf[512];
     bool reserved = false;
-    if (!output && mkdir_p("results/runs") != 0) {
+    if (!output && dra_cli_mkdir_p("results/runs", 0777) != 0) {
         dra_cli_errorf("run: cannot create results/runs: %s", strerror(errno));
         status = DRA_EXIT_ENV;
         goto out;
