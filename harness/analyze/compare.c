@@ -64,7 +64,7 @@ bool dra_compare_parse_across(const char *s, unsigned *mask)
 }
 
 typedef struct {
-    dra_gate_t *g;
+    dra_compare_gate_t *g;
     dra_diag_t *d;
     int rc;
 } gate_ctx_t;
@@ -99,7 +99,7 @@ static int gate_threshold(gate_ctx_t *c, const dra_ynode_t *n, const char *what,
 static int gate_doc(const dra_ynode_t *root, void *ud)
 {
     gate_ctx_t *c = ud;
-    dra_gate_t *g = c->g;
+    dra_compare_gate_t *g = c->g;
     if (!dra_ynode_is_map(root))
         return gate_err(c, root, "gate file: expected a map with default, alpha, metrics");
     for (uint32_t i = 0; i < root->n; i++) {
@@ -141,7 +141,7 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             if (!g->rules)
                 return c->rc = DRA_ENOMEM;
             for (uint32_t j = 0; j < v->n; j++) {
-                dra_gate_rule_t *r = &g->rules[g->nrules];
+                dra_compare_gate_rule_t *r = &g->rules[g->nrules];
                 const dra_ynode_t *rv = v->vals[j];
                 r->pattern = v->keys[j]->text;
                 r->better = DRA_GATE_KEEP_BETTER;
@@ -185,7 +185,7 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
     return DRA_OK;
 }
 
-int dra_compare_gate_parse(const char *buf, size_t len, const char *name, dra_gate_t *out,
+int dra_compare_gate_parse(const char *buf, size_t len, const char *name, dra_compare_gate_t *out,
                            dra_diag_t *diag)
 {
     memset(out, 0, sizeof *out);
@@ -214,7 +214,7 @@ int dra_compare_gate_parse(const char *buf, size_t len, const char *name, dra_ga
     return DRA_OK;
 }
 
-int dra_compare_gate_load(const char *path, dra_gate_t *out, dra_diag_t *diag)
+int dra_compare_gate_load(const char *path, dra_compare_gate_t *out, dra_diag_t *diag)
 {
     memset(out, 0, sizeof *out);
     char *buf;
@@ -227,7 +227,7 @@ int dra_compare_gate_load(const char *path, dra_gate_t *out, dra_diag_t *diag)
     return rc;
 }
 
-void dra_compare_gate_fini(dra_gate_t *g)
+void dra_compare_gate_fini(dra_compare_gate_t *g)
 {
     if (!g)
         return;
@@ -468,7 +468,7 @@ static void metric_meta(const dra_rload_result_t *base, size_t nbase, const dra_
 
 static void gate_for(const dra_compare_opts_t *o, const char *metric, double *thr, int *better)
 {
-    const dra_gate_t *g = o->gate;
+    const dra_compare_gate_t *g = o->gate;
     *thr = o->threshold;
     if (!g)
         return;

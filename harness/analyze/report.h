@@ -36,7 +36,7 @@ typedef struct dra_report_opts {
                             (0 = 1); the rest are compared against them */
     /* the comparison section's thresholds, the same source as `drabench compare`: a gate file,
      * or one threshold for every metric (has_threshold), else compare's default (5%) */
-    const struct dra_gate *gate;
+    const struct dra_compare_gate *gate;
     bool has_threshold;
     double threshold;
 } dra_report_opts_t;

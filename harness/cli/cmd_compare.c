@@ -200,7 +200,7 @@ int dra_cmd_compare(int argc, char **argv)
         goto out;
     }
 
-    dra_gate_t gate;
+    dra_compare_gate_t gate;
     memset(&gate, 0, sizeof gate);
     if (gate_path) {
         dra_diag_t d;

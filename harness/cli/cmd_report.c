@@ -77,7 +77,7 @@ int dra_cmd_report(int argc, char **argv)
 {
     const char *dir = NULL, *base = NULL, *gate_path = NULL, *threshold = NULL;
     dra_report_opts_t opts = {0};
-    dra_gate_t gate;
+    dra_compare_gate_t gate;
     memset(&gate, 0, sizeof gate);
     char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nf = 0;
