@@ -145,10 +145,37 @@ static int bless(const char *root, const char *release, bool current, bool force
     return status;
 }
 
+struct baseline_args {
+    const char *release, *root;
+    bool current, force, keep_hists;
+};
+
+static int baseline_opt(int c, const char *v, void *ctx)
+{
+    struct baseline_args *x = ctx;
+    switch (c) {
+    case 'C':
+        x->current = false;
+        break;
+    case 'K':
+        x->keep_hists = true;
+        break;
+    case 'f':
+        x->force = true;
+        break;
+    case 'r':
+        x->release = v;
+        break;
+    case 'd':
+        x->root = v;
+        break;
+    }
+    return DRA_EXIT_OK;
+}
+
 int dra_cmd_baseline(int argc, char **argv)
 {
-    const char *release = NULL, *root = "results/baseline";
-    bool current = true, force = false, keep_hists = false;
+    struct baseline_args x = {.root = "results/baseline", .current = true};
     if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         fputs(help, stdout);
         return DRA_EXIT_OK;
@@ -156,56 +183,26 @@ int dra_cmd_baseline(int argc, char **argv)
     if (argc < 2 || strcmp(argv[1], "bless") != 0)
         return dra_cli_usage_error("baseline", argc < 2 ? "missing subcommand (bless)"
                                                         : "unknown subcommand (want: bless)");
-    char **files = calloc((size_t)argc + 1, sizeof *files);
+    dra_cli_args_t args;
+    int status = dra_cli_parse_args("baseline", argc - 1, argv + 1, "r:d:fh", lopts, help, false,
+                                    baseline_opt, &x, &args);
+    if (status != DRA_EXIT_OK || args.help)
+        goto out;
+    /* the comparison files of a nightly directory are skipped, the runs taken */
     size_t nf = 0;
-    if (!files)
-        return DRA_EXIT_ENV;
-    int status = DRA_EXIT_USAGE;
-    optind = 0;
-    for (;;) {
-        const char *v;
-        int c = dra_cli_getopt("baseline", argc - 1, argv + 1, "r:d:fh", lopts, &v);
-        if (c == -1)
-            break;
-        switch (c) {
-        case DRA_CLI_BAD:
-            goto out;
-        case 'h':
-            fputs(help, stdout);
-            free(files);
-            return DRA_EXIT_OK;
-        case 'C':
-            current = false;
-            break;
-        case 'K':
-            keep_hists = true;
-            break;
-        case 'f':
-            force = true;
-            break;
-        case 'r':
-            release = v;
-            break;
-        case 'd':
-            root = v;
-            break;
-        case DRA_CLI_SPLIT:
-            dra_cli_usage_error("baseline", "unknown option '%s'", "--");
-            goto out;
-        case DRA_CLI_OPERAND:
-            if (dra_baseline_is_compare_file(v))
-                fprintf(stderr, "drabench baseline: skipping %s (a comparison, not a run)\n", v);
-            else
-                files[nf++] = (char *)v;
-            break;
-        }
+    for (size_t i = 0; i < args.n; i++) {
+        if (dra_baseline_is_compare_file(args.operands[i]))
+            fprintf(stderr, "drabench baseline: skipping %s (a comparison, not a run)\n",
+                    args.operands[i]);
+        else
+            args.operands[nf++] = args.operands[i];
     }
     if (nf == 0) {
-        dra_cli_usage_error("baseline", "no result files to bless");
+        status = dra_cli_usage_error("baseline", "no result files to bless");
         goto out;
     }
-    status = bless(root, release, current, force, keep_hists, files, nf);
+    status = bless(x.root, x.release, x.current, x.force, x.keep_hists, args.operands, nf);
 out:
-    free(files);
+    dra_cli_args_fini(&args);
     return status;
 }

@@ -57,46 +57,36 @@ static const struct option lopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+struct export_args {
+    const char *format, *output;
+    bool label;
+};
+
+static int export_opt(int c, const char *v, void *ctx)
+{
+    struct export_args *x = ctx;
+    if (c == 'L')
+        x->label = true;
+    else if (c == 'f')
+        x->format = v;
+    else if (c == 'o')
+        x->output = v;
+    return DRA_EXIT_OK;
+}
+
 int dra_cmd_export(int argc, char **argv)
 {
-    const char *format = NULL, *output = NULL;
-    bool label = false;
-    char **files = calloc((size_t)argc + 1, sizeof *files);
-    size_t nf = 0;
-    int status = DRA_EXIT_USAGE;
-    if (!files)
-        return DRA_EXIT_ENV;
-    optind = 0;
-    for (;;) {
-        const char *v;
-        int c = dra_cli_getopt("export", argc, argv, "f:o:h", lopts, &v);
-        if (c == -1)
-            break;
-        switch (c) {
-        case DRA_CLI_BAD:
-            goto out;
-        case 'h':
-            fputs(help, stdout);
-            free(files);
-            return DRA_EXIT_OK;
-        case 'L':
-            label = true;
-            break;
-        case 'f':
-            format = v;
-            break;
-        case 'o':
-            output = v;
-            break;
-        case DRA_CLI_SPLIT:
-            for (; optind < argc; optind++)
-                files[nf++] = argv[optind];
-            break;
-        case DRA_CLI_OPERAND:
-            files[nf++] = (char *)v;
-            break;
-        }
-    }
+    struct export_args x = {0};
+    dra_cli_args_t args;
+    int status = dra_cli_parse_args("export", argc, argv, "f:o:h", lopts, help, true, export_opt,
+                                    &x, &args);
+    const char *format = x.format, *output = x.output;
+    bool label = x.label;
+    char **files = args.operands;
+    size_t nf = args.n;
+    if (status != DRA_EXIT_OK || args.help)
+        goto out;
+    status = DRA_EXIT_USAGE;
     if (!format) {
         dra_cli_usage_error("export", "--format perfdash|benchfmt|csv is required");
         goto out;
@@ -155,6 +145,6 @@ int dra_cmd_export(int argc, char **argv)
         dra_rload_fini(&r[i]);
     free(r);
 out:
-    free(files);
+    dra_cli_args_fini(&args);
     return status;
 }
