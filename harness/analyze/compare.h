@@ -120,7 +120,8 @@ bool dra_compare_parse_threshold(const char *s, double *out);
 /* Parse a gate file (YAML or JSON, by content) from memory; errors name file:line:col. */
 DRA_NODISCARD int dra_compare_gate_parse(const char *buf, size_t len, const char *name,
                                          dra_compare_gate_t *out, dra_diag_t *diag);
-DRA_NODISCARD int dra_compare_gate_load(const char *path, dra_compare_gate_t *out, dra_diag_t *diag);
+DRA_NODISCARD int dra_compare_gate_load(const char *path, dra_compare_gate_t *out,
+                                        dra_diag_t *diag);
 void dra_compare_gate_fini(dra_compare_gate_t *g);
 
 /* ---- comparison ----------------------------------------------------------------------------- */
