@@ -333,7 +333,18 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
     return NULL;
 }
 
-int dra_cmd_run(int argc, char **argv)
+/* The options of one `drabench run`. */
+typedef struct run_args {
+    dra_runner_opts_t ro;
+    const char *output, *hgrm;
+    bool quiet, help;
+    dra_progress_when_t when;
+    const char **features; /* malloc'd, freed by the caller (also on errors) */
+} run_args_t;
+
+/* Parse argv into a (and the environment's overrides): DRA_EXIT_OK (a->help: help printed), or
+ * the usage error's status after printing it. */
+static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP };
     static const struct option opts[] = {
@@ -356,6 +367,7 @@ int dra_cmd_run(int argc, char **argv)
     bool quiet = false;
     dra_progress_when_t when = DRA_PROGRESS_AUTO;
     const char **features = calloc((size_t)argc + 1, sizeof *features);
+    a->features = features;
     if (!features)
         return DRA_EXIT_ENV;
     uint32_t nfeatures = 0;
@@ -474,6 +486,7 @@ int dra_cmd_run(int argc, char **argv)
             break;
         case 'h':
             fputs(help, stdout);
+            a->help = true;
             goto out;
         default:
             status = dra_cli_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -497,6 +510,24 @@ int dra_cmd_run(int argc, char **argv)
             goto out;
         }
     }
+out:
+    a->ro = ro;
+    a->output = output;
+    a->hgrm = hgrm;
+    a->quiet = quiet;
+    a->when = when;
+    return status;
+}
+
+/* Run the benchmark with SIGINT/SIGTERM stopping it between pods, then write the result file
+ * (and --hgrm files) and print the table: the command's exit status. */
+static int run_and_write(run_args_t *a)
+{
+    dra_runner_opts_t ro = a->ro;
+    const char *output = a->output, *hgrm = a->hgrm;
+    bool quiet = a->quiet;
+    dra_progress_when_t when = a->when;
+    int status = DRA_EXIT_OK;
     char outbuf[512];
     bool reserved = false;
     if (!output && dra_cli_mkdir_p("results/runs", 0777) != 0) {
@@ -578,6 +609,16 @@ int dra_cmd_run(int argc, char **argv)
     }
     dra_run_fini(&run);
 out:
-    free(features);
+    return status;
+}
+
+int dra_cmd_run(int argc, char **argv)
+{
+    run_args_t a;
+    memset(&a, 0, sizeof a);
+    int status = parse_run_args(argc, argv, &a);
+    if (status == DRA_EXIT_OK && !a.help)
+        status = run_and_write(&a);
+    free(a.features);
     return status;
 }
