@@ -119,7 +119,7 @@ static void test_write(void)
     int written = 0;
     dra_baseline_opts_t o = {.root = root, .release = "fx", .current = true, .blessed = 0,
                              .on_file = on_file, .ctx = &written};
-    char dir[4096], p[4200];
+    char dir[4096], p[4400];
     CHECK_OK(dra_baseline_write(&o, in, 2, dir, sizeof dir, &d));
     CHECK_EQ_I64(written, 2);
     char sname[128];
