@@ -64,7 +64,7 @@ bool dra_compare_parse_across(const char *s, unsigned *mask)
 }
 
 typedef struct {
-    dra_gate_t *g;
+    dra_compare_gate_t *g;
     dra_diag_t *d;
     int rc;
 } gate_ctx_t;
@@ -99,7 +99,7 @@ static int gate_threshold(gate_ctx_t *c, const dra_ynode_t *n, const char *what,
 static int gate_doc(const dra_ynode_t *root, void *ud)
 {
     gate_ctx_t *c = ud;
-    dra_gate_t *g = c->g;
+    dra_compare_gate_t *g = c->g;
     if (!dra_ynode_is_map(root))
         return gate_err(c, root, "gate file: expected a map with default, alpha, metrics");
     for (uint32_t i = 0; i < root->n; i++) {
@@ -141,7 +141,7 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             if (!g->rules)
                 return c->rc = DRA_ENOMEM;
             for (uint32_t j = 0; j < v->n; j++) {
-                dra_gate_rule_t *r = &g->rules[g->nrules];
+                dra_compare_gate_rule_t *r = &g->rules[g->nrules];
                 const dra_ynode_t *rv = v->vals[j];
                 r->pattern = v->keys[j]->text;
                 r->better = DRA_GATE_KEEP_BETTER;
@@ -185,7 +185,7 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
     return DRA_OK;
 }
 
-int dra_compare_gate_parse(const char *buf, size_t len, const char *name, dra_gate_t *out,
+int dra_compare_gate_parse(const char *buf, size_t len, const char *name, dra_compare_gate_t *out,
                            dra_diag_t *diag)
 {
     memset(out, 0, sizeof *out);
@@ -214,7 +214,7 @@ int dra_compare_gate_parse(const char *buf, size_t len, const char *name, dra_ga
     return DRA_OK;
 }
 
-int dra_compare_gate_load(const char *path, dra_gate_t *out, dra_diag_t *diag)
+int dra_compare_gate_load(const char *path, dra_compare_gate_t *out, dra_diag_t *diag)
 {
     memset(out, 0, sizeof *out);
     char *buf;
@@ -227,7 +227,7 @@ int dra_compare_gate_load(const char *path, dra_gate_t *out, dra_diag_t *diag)
     return rc;
 }
 
-void dra_compare_gate_fini(dra_gate_t *g)
+void dra_compare_gate_fini(dra_compare_gate_t *g)
 {
     if (!g)
         return;
@@ -468,7 +468,7 @@ static void metric_meta(const dra_rload_result_t *base, size_t nbase, const dra_
 
 static void gate_for(const dra_compare_opts_t *o, const char *metric, double *thr, int *better)
 {
-    const dra_gate_t *g = o->gate;
+    const dra_compare_gate_t *g = o->gate;
     *thr = o->threshold;
     if (!g)
         return;
@@ -928,32 +928,31 @@ static void shape_changes(build_t *b, dra_compare_report_t *out, size_t *cap, co
     per_pod_changes(out, sc->name, x, y);
 }
 
-int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rload_result_t *cur,
-                    size_t ncur, const dra_compare_opts_t *opts, dra_compare_report_t *out)
+/* The state of one dra_compare_run, passed through its steps. */
+typedef struct run {
+    dra_compare_report_t *out;
+    dra_compare_opts_t o;
+    double alpha;
+    const dra_rload_result_t *base, *cur;
+    size_t nbase, ncur;
+    build_t b;
+    size_t cap_rows, cap_geo, cap_dig, cap_viol, cap_ob, cap_on, cap_warn, cap_err, cap_miss,
+        cap_shape;
+    bool *usable; /* per file: complete, with repetitions and values */
+    scen_t *sc;   /* scenarios in order of first appearance */
+    size_t nsc;
+    unsigned crossed; /* input differences compared on purpose (--across) */
+    bool hosts_differ;
+    const char **mnames; /* metric names, sorted */
+    size_t nm;
+} run_t;
+
+/* every file with its side, and which are usable */
+static int run_files(run_t *x)
 {
-    memset(out, 0, sizeof *out);
-    dra_arena_init(&out->arena, 64 * 1024);
-    if (!opts || nbase == 0 || ncur == 0)
-        return DRA_EINVAL;
-    dra_compare_opts_t o = *opts;
-    if (o.confidence <= 0 || o.confidence >= 1)
-        o.confidence = DRA_STATS_CONFIDENCE;
-    double alpha = o.alpha > 0 && o.alpha < 1 ? o.alpha : DRA_STATS_ALPHA;
-    if (o.gate && o.gate->has_alpha)
-        alpha = o.gate->alpha;
-    out->alpha = alpha;
-    out->confidence = o.confidence;
-    out->allow_digest_change = o.allow_digest_change;
-    out->gate_path = o.gate ? o.gate->path : NULL;
-    out->threshold = o.gate && o.gate->has_default ? o.gate->default_threshold : o.threshold;
-    out->across = o.across;
-    out->exact_only = o.exact_only;
-
-    build_t b = {.a = &out->arena, .rc = DRA_OK};
-    size_t cap_rows = 0, cap_geo = 0, cap_dig = 0, cap_viol = 0, cap_ob = 0, cap_on = 0,
-           cap_warn = 0, cap_err = 0, cap_miss = 0, cap_shape = 0;
-
-    /* files */
+    dra_compare_report_t *out = x->out;
+    size_t nbase = x->nbase, ncur = x->ncur;
+    const dra_rload_result_t *base = x->base, *cur = x->cur;
     out->files = dra_arena_calloc(&out->arena, nbase + ncur, sizeof *out->files, 16);
     if (!out->files)
         return DRA_ENOMEM;
@@ -964,36 +963,42 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
     out->nfiles = nbase + ncur;
 
     /* usable files: complete, with repetitions and values; interrupted ones are excluded */
-    bool *usable = dra_arena_calloc(&out->arena, out->nfiles, sizeof *usable, 16);
-    if (!usable)
+    x->usable = dra_arena_calloc(&out->arena, out->nfiles, sizeof *x->usable, 16);
+    if (!x->usable)
         return DRA_ENOMEM;
-    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+    for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
         const dra_rload_result_t *r = out->files[i].r;
         if (strcmp(r->status, "complete") != 0) {
-            push_str(&b, &out->warn, &out->nwarn, &cap_warn,
-                     bprintf(&b, "%s: status %s with %zu repetition(s): excluded from the gate "
+            push_str(&x->b, &out->warn, &out->nwarn, &x->cap_warn,
+                     bprintf(&x->b, "%s: status %s with %zu repetition(s): excluded from the gate "
                                  "(its partial digest is not a decision digest)",
                              r->path, r->status, r->nreps));
         } else if (r->nreps == 0) {
-            push_str(&b, &out->errors, &out->nerrors, &cap_err,
-                     bprintf(&b, "%s: invalid: no repetitions (nothing was measured)", r->path));
+            push_str(&x->b, &out->errors, &out->nerrors, &x->cap_err,
+                     bprintf(&x->b, "%s: invalid: no repetitions (nothing was measured)", r->path));
         } else if (!has_values(r)) {
-            push_str(&b, &out->errors, &out->nerrors, &cap_err,
-                     bprintf(&b, "%s: invalid: no metric values in any repetition", r->path));
+            push_str(&x->b, &out->errors, &out->nerrors, &x->cap_err,
+                     bprintf(&x->b, "%s: invalid: no metric values in any repetition", r->path));
         } else {
-            usable[i] = true;
+            x->usable[i] = true;
         }
     }
+    return x->b.rc;
+}
 
-    /* scenarios, in order of first appearance */
+/* the usable files grouped by scenario, in order of first appearance */
+static int run_scenarios(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
+    size_t nbase = x->nbase, ncur = x->ncur;
     size_t nsc = 0;
-    scen_t *sc = dra_arena_calloc(&out->arena, nbase + ncur, sizeof *sc, 16);
+    scen_t *sc = x->sc = dra_arena_calloc(&out->arena, nbase + ncur, sizeof *sc, 16);
     const dra_rload_result_t **lists =
         dra_arena_calloc(&out->arena, 2 * (nbase + ncur) * (nbase + ncur), sizeof *lists, 16);
     if (!sc || !lists)
         return DRA_ENOMEM;
     for (size_t i = 0; i < nbase + ncur; i++) {
-        if (!usable[i])
+        if (!x->usable[i])
             continue;
         const dra_rload_result_t *r = out->files[i].r;
         int k = find_scen(sc, nsc, r->scenario);
@@ -1008,21 +1013,30 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
         else
             sc[k].cur[sc[k].ncur++] = r;
     }
+    x->nsc = nsc;
+    return DRA_OK;
+}
 
-    /* comparability of the inputs, per scenario */
-    unsigned crossed = 0;
-    for (size_t s = 0; s < nsc && !b.rc; s++) {
+/* comparability of the inputs, per scenario */
+static int run_comparable(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
+    scen_t *sc = x->sc;
+    size_t nsc = x->nsc;
+    for (size_t s = 0; s < nsc && !x->b.rc; s++) {
         const dra_rload_result_t *ref = sc[s].nbase ? sc[s].base[0] : sc[s].cur[0];
         for (int side = 0; side < 2; side++) {
             const dra_rload_result_t **fs = side ? sc[s].cur : sc[s].base;
             size_t n = side ? sc[s].ncur : sc[s].nbase;
-            for (size_t i = 0; i < n && !b.rc; i++) {
-                const char *d = input_diff(&b, ref, fs[i], o.across, &crossed, &out->across_diff);
+            for (size_t i = 0; i < n && !x->b.rc; i++) {
+                const char *d = input_diff(&x->b, ref, fs[i], x->o.across, &x->crossed,
+                                           &out->across_diff);
                 if (!d)
                     continue;
                 const char *how = across_of(d);
-                push_str(&b, &out->errors, &out->nerrors, &cap_err,
-                         bprintf(&b, "not comparable: inputs of scenario %s differ (%s): %s vs %s%s%s",
+                push_str(&x->b, &out->errors, &out->nerrors, &x->cap_err,
+                         bprintf(&x->b,
+                                 "not comparable: inputs of scenario %s differ (%s): %s vs %s%s%s",
                                  sc[s].name, d, ref->path, fs[i]->path,
                                  how ? "; to compare across them on purpose: --across " : "",
                                  how ? how : ""));
@@ -1030,46 +1044,56 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
             }
         }
     }
+    return x->b.rc;
+}
 
-    /* hosts: timings compare only like with like */
-    bool hosts_differ = false;
+/* hosts: timings compare only like with like; a busy host makes them suspect */
+static int run_hosts(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
     const dra_rload_result_t *first = NULL;
-    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
-        if (!usable[i])
+    for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
+        if (!x->usable[i])
             continue;
         const dra_rload_result_t *r = out->files[i].r;
         if (!first) {
             first = r;
         } else if (strcmp(first->fingerprint ? first->fingerprint : "",
                           r->fingerprint ? r->fingerprint : "") != 0) {
-            hosts_differ = true;
-            out->host_diff = host_diff(&b, first, r);
+            x->hosts_differ = true;
+            out->host_diff = host_diff(&x->b, first, r);
             break;
         }
     }
-    if (hosts_differ)
-        push_str(&b, &out->warn, &out->nwarn, &cap_warn,
-                 bprintf(&b, "files come from different hosts or builds: %s: %s", out->host_diff,
-                         o.exact_only ? "timings left out (--exact-only)"
+    if (x->hosts_differ)
+        push_str(&x->b, &out->warn, &out->nwarn, &x->cap_warn,
+                 bprintf(&x->b, "files come from different hosts or builds: %s: %s", out->host_diff,
+                         x->o.exact_only ? "timings left out (--exact-only)"
                                       : "timings not compared (bless a baseline on this host, or "
                                         "--exact-only)"));
 
     /* a host busy with other work when a run started: its timings are suspect */
-    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+    for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
         const dra_rload_result_t *r = out->files[i].r;
-        if (usable[i] && r->cpus > 0 && r->load1 >= (double)r->cpus)
-            push_str(&b, &out->warn, &out->nwarn, &cap_warn,
-                     bprintf(&b, "%s: the host was busy when the run started (load average %.2f on "
-                                 "%lld CPUs): its timings include other programs' work",
+        if (x->usable[i] && r->cpus > 0 && r->load1 >= (double)r->cpus)
+            push_str(&x->b, &out->warn, &out->nwarn, &x->cap_warn,
+                     bprintf(&x->b,
+                             "%s: the host was busy when the run started (load average %.2f on "
+                             "%lld CPUs): its timings include other programs' work",
                              r->path, r->load1, (long long)r->cpus));
     }
+    return x->b.rc;
+}
 
-    /* metric names: union over all repetitions, in report order */
+/* metric names: union over all repetitions, in report order */
+static int run_metric_names(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
     size_t nm = 0, cap_m = 0;
     const char **mnames = NULL;
-    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+    for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
         const dra_rload_result_t *r = out->files[i].r;
-        if (!usable[i])
+        if (!x->usable[i])
             continue;
         for (size_t j = 0; j < r->nreps; j++)
             for (size_t k = 0; k < r->reps[j].nvalues; k++) {
@@ -1079,34 +1103,48 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
                     seen = strcmp(mnames[q], m) == 0;
                 if (seen)
                     continue;
-                mnames = grow(&b, mnames, &cap_m, nm, sizeof *mnames);
+                mnames = grow(&x->b, mnames, &cap_m, nm, sizeof *mnames);
                 if (!mnames)
-                    return b.rc;
+                    return x->b.rc;
                 mnames[nm++] = m;
             }
     }
     if (nm)
         qsort(mnames, nm, sizeof *mnames, cmp_names);
+    x->mnames = mnames;
+    x->nm = nm;
+    return x->b.rc;
+}
 
-    /* rows and geomeans */
-    row_ctx_t rctx = {.hosts_differ = hosts_differ && !o.exact_only, .across = crossed != 0};
-    for (size_t mi = 0; mi < nm && !b.rc; mi++) {
+/* one row per metric and scenario both sides measured, and a geomean per metric */
+static int run_rows(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
+    size_t nbase = x->nbase, ncur = x->ncur;
+    scen_t *sc = x->sc;
+    size_t nsc = x->nsc;
+    const dra_rload_result_t *base = x->base, *cur = x->cur;
+    const char **mnames = x->mnames;
+    size_t nm = x->nm;
+    row_ctx_t rctx = {.hosts_differ = x->hosts_differ && !x->o.exact_only,
+                        .across = x->crossed != 0};
+    for (size_t mi = 0; mi < nm && !x->b.rc; mi++) {
         const char *unit;
         int better;
         bool exact;
         metric_meta(base, nbase, cur, ncur, mnames[mi], &unit, &better, &exact);
-        if (o.exact_only && !exact)
+        if (x->o.exact_only && !exact)
             continue;
         size_t first_row = out->nrows;
         for (size_t s = 0; s < nsc; s++) {
             if (!sc[s].nbase || !sc[s].ncur)
                 continue;
-            out->rows = grow(&b, out->rows, &cap_rows, out->nrows, sizeof *out->rows);
+            out->rows = grow(&x->b, out->rows, &x->cap_rows, out->nrows, sizeof *out->rows);
             if (!out->rows)
-                return b.rc;
+                return x->b.rc;
             dra_compare_row_t *row = &out->rows[out->nrows];
-            int rc = compare_metric(&o, alpha, &sc[s], mnames[mi], unit, better, exact, &rctx, &b,
-                                    row);
+            int rc = compare_metric(&x->o, x->alpha, &sc[s], mnames[mi], unit, better, exact, &rctx,
+                                    &x->b, row);
             if (rc != DRA_OK)
                 return rc;
             if (row->base.n == 0 && row->cur.n == 0)
@@ -1141,7 +1179,7 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
             }
         }
         if (n) {
-            out->geo = grow(&b, out->geo, &cap_geo, out->ngeo, sizeof *out->geo);
+            out->geo = grow(&x->b, out->geo, &x->cap_geo, out->ngeo, sizeof *out->geo);
             if (out->geo) {
                 dra_compare_geomean_t *g = &out->geo[out->ngeo++];
                 g->metric = mnames[mi];
@@ -1155,31 +1193,45 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
         free(gb);
         free(gc);
     }
+    return x->b.rc;
+}
 
-    /* one-sided scenarios: a scenario the base measured and the new side lacks fails the gate */
-    for (size_t s = 0; s < nsc && !b.rc; s++) {
+/* one-sided scenarios: a scenario the base measured and the new side lacks fails the gate */
+static int run_one_sided(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
+    scen_t *sc = x->sc;
+    size_t nsc = x->nsc;
+    for (size_t s = 0; s < nsc && !x->b.rc; s++) {
         if (!sc[s].ncur) {
-            out->only_base = grow(&b, out->only_base, &cap_ob, out->nonly_base, sizeof(char *));
+            out->only_base = grow(&x->b, out->only_base, &x->cap_ob, out->nonly_base,
+                                  sizeof(char *));
             if (out->only_base)
                 out->only_base[out->nonly_base++] = sc[s].name;
-            push_str(&b, &out->missing, &out->nmissing, &cap_miss, sc[s].name);
+            push_str(&x->b, &out->missing, &out->nmissing, &x->cap_miss, sc[s].name);
         } else if (!sc[s].nbase) {
-            out->only_new = grow(&b, out->only_new, &cap_on, out->nonly_new, sizeof(char *));
+            out->only_new = grow(&x->b, out->only_new, &x->cap_on, out->nonly_new, sizeof(char *));
             if (out->only_new)
                 out->only_new[out->nonly_new++] = sc[s].name;
-        } else if (crossed) {
-            shape_changes(&b, out, &cap_shape, &sc[s]);
+        } else if (x->crossed) {
+            shape_changes(&x->b, out, &x->cap_shape, &sc[s]);
         }
     }
+    return x->b.rc;
+}
 
-    /* digests: pairs of complete files with equal inputs, and repetitions within a file */
-    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+/* digests: pairs of complete files with equal inputs, and repetitions within a file */
+static int run_digests(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
+    size_t nbase = x->nbase;
+    for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
         const dra_rload_result_t *ri = out->files[i].r;
-        if (!usable[i])
+        if (!x->usable[i])
             continue;
-        for (size_t j = i + 1; j < out->nfiles && !b.rc; j++) {
+        for (size_t j = i + 1; j < out->nfiles && !x->b.rc; j++) {
             const dra_rload_result_t *rj = out->files[j].r;
-            if (!usable[j] || !same_inputs(ri, rj) || !*ri->digest || !*rj->digest ||
+            if (!x->usable[j] || !same_inputs(ri, rj) || !*ri->digest || !*rj->digest ||
                 strcmp(ri->digest, rj->digest) == 0)
                 continue;
             const char *where = i < nbase && j >= nbase ? "base->new" : i < nbase ? "base" : "new";
@@ -1190,39 +1242,76 @@ int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rloa
                       strcmp(out->digest[q].digest_b, rj->digest) == 0;
             if (dup)
                 continue;
-            out->digest = grow(&b, out->digest, &cap_dig, out->ndigest, sizeof *out->digest);
+            out->digest = grow(&x->b, out->digest, &x->cap_dig, out->ndigest, sizeof *out->digest);
             if (!out->digest)
                 break;
             out->digest[out->ndigest++] = (dra_compare_digest_change_t){
                 ri->scenario, ri->seed, where, ri->path, ri->digest, rj->path, rj->digest};
         }
-        for (size_t k = 0; k < ri->nreps && !b.rc; k++) {
+        for (size_t k = 0; k < ri->nreps && !x->b.rc; k++) {
             const char *d = ri->reps[k].digest;
             if (!*d || !*ri->digest || strcmp(d, ri->digest) == 0)
                 continue;
-            out->digest = grow(&b, out->digest, &cap_dig, out->ndigest, sizeof *out->digest);
+            out->digest = grow(&x->b, out->digest, &x->cap_dig, out->ndigest, sizeof *out->digest);
             if (!out->digest)
                 break;
             out->digest[out->ndigest++] = (dra_compare_digest_change_t){
                 ri->scenario, ri->seed, "repetition", ri->path, ri->digest,
-                bprintf(&b, "%s repetition %lld", ri->path, (long long)ri->reps[k].index), d};
+                bprintf(&x->b, "%s repetition %lld", ri->path, (long long)ri->reps[k].index), d};
         }
     }
+    return x->b.rc;
+}
 
-    /* violations (any file: an interrupted run's violations are still violations) */
-    for (size_t i = 0; i < out->nfiles && !b.rc; i++) {
+/* violations (any file: an interrupted run's violations are still violations) */
+static int run_violations(run_t *x)
+{
+    dra_compare_report_t *out = x->out;
+    for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
         const dra_rload_result_t *r = out->files[i].r;
         if (r->inv_violations <= 0)
             continue;
-        out->viol = grow(&b, out->viol, &cap_viol, out->nviol, sizeof *out->viol);
+        out->viol = grow(&x->b, out->viol, &x->cap_viol, out->nviol, sizeof *out->viol);
         if (!out->viol)
             break;
         out->viol[out->nviol++] = (dra_compare_violation_t){
             out->files[i].side, r->path, r->scenario, (long long)r->inv_violations,
             r->nfirst ? r->first[0] : ""};
     }
-    if (b.rc)
-        return b.rc;
+    return x->b.rc;
+}
+
+int dra_compare_run(const dra_rload_result_t *base, size_t nbase, const dra_rload_result_t *cur,
+                    size_t ncur, const dra_compare_opts_t *opts, dra_compare_report_t *out)
+{
+    memset(out, 0, sizeof *out);
+    dra_arena_init(&out->arena, 64 * 1024);
+    if (!opts || nbase == 0 || ncur == 0)
+        return DRA_EINVAL;
+    run_t x = {.out = out, .o = *opts, .base = base, .cur = cur, .nbase = nbase, .ncur = ncur};
+    x.b = (build_t){.a = &out->arena, .rc = DRA_OK};
+    dra_compare_opts_t o = x.o;
+    if (o.confidence <= 0 || o.confidence >= 1)
+        x.o.confidence = o.confidence = DRA_STATS_CONFIDENCE;
+    double alpha = o.alpha > 0 && o.alpha < 1 ? o.alpha : DRA_STATS_ALPHA;
+    if (o.gate && o.gate->has_alpha)
+        alpha = o.gate->alpha;
+    x.alpha = out->alpha = alpha;
+    out->confidence = o.confidence;
+    out->allow_digest_change = o.allow_digest_change;
+    out->gate_path = o.gate ? o.gate->path : NULL;
+    out->threshold = o.gate && o.gate->has_default ? o.gate->default_threshold : o.threshold;
+    out->across = o.across;
+    out->exact_only = o.exact_only;
+
+    static int (*const steps[])(run_t *) = {run_files,     run_scenarios,    run_comparable,
+                                            run_hosts,     run_metric_names, run_rows,
+                                            run_one_sided, run_digests,      run_violations};
+    for (size_t i = 0; i < DRA_ARRAY_LEN(steps); i++) {
+        int rc = steps[i](&x);
+        if (rc != DRA_OK)
+            return rc;
+    }
 
     if (out->nerrors)
         out->exit_status = DRA_EXIT_USAGE;

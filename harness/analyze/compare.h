@@ -95,22 +95,22 @@ bool dra_compare_parse_across(const char *s, unsigned *mask);
 
 /* ---- gate file ------------------------------------------------------------------------------ */
 
-typedef struct dra_gate_rule {
+typedef struct dra_compare_gate_rule {
     const char *pattern; /* fnmatch pattern on the metric name */
     double threshold;    /* fraction (0.05 = 5%); negative = off (report only) */
     int better;          /* DRA_RLOAD_BETTER_*, or 2 = keep the catalogue's direction */
-} dra_gate_rule_t;
+} dra_compare_gate_rule_t;
 
-typedef struct dra_gate {
+typedef struct dra_compare_gate {
     const char *path;
     bool has_default, has_alpha, has_noise_floor;
     double default_threshold; /* fraction; negative = off */
     double alpha;
     double noise_floor_ns;    /* noise_floor: "100ns", "1us", "0" */
     size_t nrules;
-    dra_gate_rule_t *rules;
+    dra_compare_gate_rule_t *rules;
     dra_arena_t arena;
-} dra_gate_t;
+} dra_compare_gate_t;
 
 #define DRA_GATE_KEEP_BETTER 2
 
@@ -119,9 +119,10 @@ typedef struct dra_gate {
 bool dra_compare_parse_threshold(const char *s, double *out);
 /* Parse a gate file (YAML or JSON, by content) from memory; errors name file:line:col. */
 DRA_NODISCARD int dra_compare_gate_parse(const char *buf, size_t len, const char *name,
-                                         dra_gate_t *out, dra_diag_t *diag);
-DRA_NODISCARD int dra_compare_gate_load(const char *path, dra_gate_t *out, dra_diag_t *diag);
-void dra_compare_gate_fini(dra_gate_t *g);
+                                         dra_compare_gate_t *out, dra_diag_t *diag);
+DRA_NODISCARD int dra_compare_gate_load(const char *path, dra_compare_gate_t *out,
+                                        dra_diag_t *diag);
+void dra_compare_gate_fini(dra_compare_gate_t *g);
 
 /* ---- comparison ----------------------------------------------------------------------------- */
 
@@ -129,7 +130,7 @@ typedef struct dra_compare_opts {
     double alpha;            /* 0 = DRA_STATS_ALPHA (or the gate file's) */
     double confidence;       /* 0 = DRA_STATS_CONFIDENCE */
     double threshold;        /* fraction for every metric when no gate file; negative = off */
-    const dra_gate_t *gate;  /* optional; overrides threshold */
+    const dra_compare_gate_t *gate;  /* optional; overrides threshold */
     bool allow_digest_change;
     double noise_floor_ns;   /* latency changes below max(this, timer, one bucket) are noise;
                                 default DRA_COMPARE_NOISE_FLOOR_NS, 0 = only timer and bucket

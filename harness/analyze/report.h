@@ -8,8 +8,7 @@
  *    latency percentile curves on HdrHistogram's 1/(1-p) log axis, histogram overlays of the
  *    compared runs, throughput per run with its 95% confidence interval, fragmentation over time
  *    when recorded. Without gnuplot the page says so and keeps its tables.
- *  - dra_export_perfdash / dra_export_benchfmt (implemented in cmd_export.c): Kubernetes
- *    scheduler_perf DataItems JSON for perfdash and Go benchmark text for benchstat (STYLE §3.6).
+ *  - the exports (perfdash, benchfmt, CSV) are declared in export.h, included here.
  *  - Histogram helpers: rebuild a dra_hist_t from a result's bucket dump, and pool one
  *    histogram name across every repetition of one or more results.
  *
@@ -27,6 +26,7 @@
 
 #include "base/err.h"
 #include "hist.h"
+#include "export.h" /* the exports lived here; kept visible to report.h's users */
 #include "rload.h"
 
 typedef struct dra_report_opts {
@@ -36,7 +36,7 @@ typedef struct dra_report_opts {
                             (0 = 1); the rest are compared against them */
     /* the comparison section's thresholds, the same source as `drabench compare`: a gate file,
      * or one threshold for every metric (has_threshold), else compare's default (5%) */
-    const struct dra_gate *gate;
+    const struct dra_compare_gate *gate;
     bool has_threshold;
     double threshold;
 } dra_report_opts_t;
@@ -60,29 +60,5 @@ DRA_NODISCARD int dra_report_hist_pool(const dra_rload_result_t *r, size_t n, co
 
 /* Short label of a result for legends: "<scenario> <git> #<i>" style, written into buf. */
 const char *dra_report_label(const dra_rload_result_t *r, size_t index, char *buf, size_t len);
-
-/* ---- exports (cmd_export.c) ----------------------------------------------------------------- */
-
-/* perfdash DataItems: {"version":"v1","dataItems":[...]} for results r[0..n), pooling results with
- * the same Name (BenchmarkDRAAlloc/<scenario>/<policy>-<release>). Labels on every item: Metric,
- * Name, shape, phase, release, policy ("not applicable" when unused). Latency in ms. */
-DRA_NODISCARD int dra_export_perfdash(const dra_rload_result_t *r, size_t n, FILE *f);
-/* File name perfdash looks for: "BenchmarkDRAAlloc_<2006-01-02T15:04:05Z>.json" from the first
- * result's host.date (current time when absent). */
-void dra_export_perfdash_name(const dra_rload_result_t *r, char *buf, size_t len);
-/* Go benchmark format: configuration lines, `Unit` metadata lines, then one line per repetition
- * `BenchmarkDRAAlloc/<scenario>/<policy>-<release> <claims> <ns/op> ns/op <v> <unit>...`. */
-DRA_NODISCARD int dra_export_benchfmt(const dra_rload_result_t *r, size_t n, FILE *f);
-/* benchfmt with per-run keys (commit, host, date, digest) as configuration when label. */
-DRA_NODISCARD int dra_export_benchfmt_ex(const dra_rload_result_t *r, size_t n, bool label,
-                                         FILE *f);
-/* CSV (RFC 4180, CRLF): one row per file, repetition and metric; text fields that a spreadsheet
- * would read as a formula are prefixed with an apostrophe. */
-DRA_NODISCARD int dra_export_csv(const dra_rload_result_t *r, size_t n, FILE *f);
-/* benchfmt unit of a metric: "claims/s", "pods/s", else the name with '.' -> '-' plus "-<unit>"
- * (latency.pod.p99 -> "pod-p99-ns"). */
-const char *dra_export_benchfmt_unit(const char *metric, const char *unit, char *buf, size_t len);
-/* Scenario name safe for benchmark names: basename without extension, [A-Za-z0-9._-] only. */
-const char *dra_export_scenario_name(const char *scenario, char *buf, size_t len);
 
 #endif /* DRA_REPORT_H */

@@ -69,6 +69,52 @@ int dra_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts
     return c;
 }
 
+int dra_cli_parse_args(const char *cmd, int argc, char **argv, const char *shortopts,
+                       const struct option *longopts, const char *help, bool split_ends_options,
+                       dra_cli_opt_fn fn, void *ctx, dra_cli_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->operands = calloc((size_t)argc + 1, sizeof *a->operands);
+    if (!a->operands)
+        return DRA_EXIT_ENV;
+    optind = 0;
+    for (;;) {
+        const char *v;
+        int c = dra_cli_getopt(cmd, argc, argv, shortopts, longopts, &v);
+        int st = DRA_EXIT_OK;
+        switch (c) {
+        case -1:
+            return DRA_EXIT_OK;
+        case DRA_CLI_BAD:
+            return DRA_EXIT_USAGE;
+        case 'h':
+            fputs(help, stdout);
+            a->help = true;
+            return DRA_EXIT_OK;
+        case DRA_CLI_SPLIT:
+            if (!split_ends_options)
+                return dra_cli_usage_error(cmd, "unknown option '%s'", "--");
+            for (; optind < argc; optind++)
+                a->operands[a->n++] = argv[optind];
+            break;
+        case DRA_CLI_OPERAND:
+            a->operands[a->n++] = (char *)v;
+            break;
+        default:
+            st = fn(c, v, ctx);
+            break;
+        }
+        if (st != DRA_EXIT_OK)
+            return st;
+    }
+}
+
+void dra_cli_args_fini(dra_cli_args_t *a)
+{
+    free(a->operands);
+    memset(a, 0, sizeof *a);
+}
+
 int dra_cli_load_results(const char *cmd, char *const *paths, size_t n, dra_rload_result_t *out)
 {
     for (size_t i = 0; i < n; i++) {

@@ -40,6 +40,30 @@ struct option;
 int dra_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
                    const struct option *longopts, const char **arg);
 
+/* The operands of a command parsed by dra_cli_parse_args (owned: dra_cli_args_fini). */
+typedef struct dra_cli_args {
+    char **operands; /* argv's operands in order (pointers into argv), NULL-terminated */
+    size_t n;
+    bool help;       /* --help was given: help printed to stdout, the command ends with 0 */
+} dra_cli_args_t;
+
+/* Called by dra_cli_parse_args for every option other than -h/--help: opt is its val, val its
+ * value (or NULL). Returns DRA_EXIT_OK to go on, or the status to end the command with (after
+ * printing its usage error). */
+typedef int (*dra_cli_opt_fn)(int opt, const char *val, void *ctx);
+
+/* The option loop of a command that takes options and a list of operands (export, report,
+ * baseline): dra_cli_getopt over argv, -h/--help prints help and stops (a->help), every other
+ * option goes to fn, operands are collected in a->operands. A "--" ends the options (the rest
+ * are operands) when split_ends_options, else it is an unknown option. Returns DRA_EXIT_OK,
+ * DRA_EXIT_USAGE after a usage error (printed), DRA_EXIT_ENV without memory, or fn's status;
+ * a->operands is allocated in every case but DRA_EXIT_ENV. Cost: O(argc). */
+DRA_NODISCARD int dra_cli_parse_args(const char *cmd, int argc, char **argv, const char *shortopts,
+                                     const struct option *longopts, const char *help,
+                                     bool split_ends_options, dra_cli_opt_fn fn, void *ctx,
+                                     dra_cli_args_t *a);
+void dra_cli_args_fini(dra_cli_args_t *a);
+
 /* True when progress may be drawn on stderr: a TTY, CI unset or empty, TERM not "dumb". */
 bool dra_cli_progress_enabled(void);
 

@@ -621,6 +621,80 @@ static int apply_opt(cel_opts_t *o, int c, const char *arg)
     }
 }
 
+/* --device JSON: one device evaluated and printed (its slice becomes the model's first). */
+static int eval_device_arg(const dra_cel_prog_t *prog, dra_model_t *m, const char *device_json,
+                           dra_arena_t *scratch, result_sink_t *sink)
+{
+    bool json = sink->json;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    json_error_t je;
+    json_t *o = json_loads(device_json, 0, &je);
+    const dra_device_t *dev = NULL;
+    if (!o)
+        return dra_cli_usage_error("cel", "--device: invalid JSON: %s", je.text);
+    int rc = dra_cel_device_from_json(m, o, "device", &dev, &d);
+    json_decref(o);
+    if (rc != DRA_OK)
+        return dra_cli_usage_error("cel", "--device: %s", d.msg);
+    bool match = false;
+    dra_diag_clear(&d);
+    rc = dra_cel_eval_device(prog, m, dev, scratch, &match, &d);
+    if (rc == DRA_ENOMEM)
+        return DRA_EXIT_ENV;
+    if (json)
+        emit(sink, dev->name, rc, match, &d);
+    else if (rc == DRA_OK)
+        puts(match ? "true" : "false");
+    else
+        printf("error: runtime: %s\n", d.msg);
+    return DRA_EXIT_OK;
+}
+
+/* Every device of the manifests read from files[0..nfiles) (after the --device slice when
+ * skip_first) evaluated into the sink; a file that cannot be read ends it with its status. */
+static int eval_manifest_devices(const dra_cel_prog_t *prog, dra_model_t *m, char **files,
+                                 int nfiles, bool skip_first, dra_arena_t *scratch,
+                                 result_sink_t *sink)
+{
+    dra_diag_t d;
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int rc = dra_manifest_read_paths(m, files, nfiles, &errs);
+    /* a file or directory that cannot be read (4), a symbolic-link loop, nesting too deep,
+     * a file over the size limit, a missing or invalid file (2) stop here */
+    int walk_status = rc == DRA_ENOMEM || rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_OK;
+    for (size_t i = 0; i < errs.count; i++) {
+        char buf[DRA_DIAG_MSG_MAX + 256];
+        fprintf(stderr, "drabench cel: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
+        if (errs.items[i].code == DRA_EIO)
+            walk_status = DRA_EXIT_ENV;
+        else if (errs.items[i].code == DRA_ELIMIT && walk_status == DRA_EXIT_OK)
+            walk_status = DRA_EXIT_USAGE;
+    }
+    dra_diag_list_fini(&errs);
+    if (walk_status == DRA_EXIT_OK && rc != DRA_OK)
+        walk_status = dra_cli_exit_for(rc); /* missing or invalid file 2; I/O, memory 4 */
+    if (walk_status != DRA_EXIT_OK)
+        return walk_status;
+    for (uint32_t si = 0; si < m->nslices; si++) {
+        const dra_slice_t *s = m->slices[si];
+        if (skip_first && si == 0)
+            continue; /* the --device slice */
+        for (uint32_t i = 0; i < s->ndevices; i++) {
+            const dra_device_t *dev = &s->devices[i];
+            char name[512];
+            snprintf(name, sizeof name, "%s/%s/%s", s->driver ? s->driver : "",
+                     s->pool_name ? s->pool_name : "", dev->name ? dev->name : "");
+            bool match = false;
+            dra_diag_clear(&d);
+            rc = dra_cel_eval_device(prog, m, dev, scratch, &match, &d);
+            emit(sink, name, rc, match, &d);
+        }
+    }
+    return DRA_EXIT_OK;
+}
+
 int dra_cmd_cel(int argc, char **argv)
 {
     static const struct option opts[] = {{"device", required_argument, NULL, 'd'},
@@ -730,70 +804,15 @@ int dra_cmd_cel(int argc, char **argv)
     dra_arena_t scratch;
     dra_arena_init(&scratch, 1 << 16);
     if (device_json) {
-        json_error_t je;
-        json_t *o = json_loads(device_json, 0, &je);
-        const dra_device_t *dev = NULL;
-        if (!o) {
-            status = dra_cli_usage_error("cel", "--device: invalid JSON: %s", je.text);
+        status = eval_device_arg(prog, &m, device_json, &scratch, &sink);
+        if (status != DRA_EXIT_OK)
             goto out;
-        }
-        rc = dra_cel_device_from_json(&m, o, "device", &dev, &d);
-        json_decref(o);
-        if (rc != DRA_OK) {
-            status = dra_cli_usage_error("cel", "--device: %s", d.msg);
-            goto out;
-        }
-        bool match = false;
-        dra_diag_clear(&d);
-        rc = dra_cel_eval_device(prog, &m, dev, &scratch, &match, &d);
-        if (rc == DRA_ENOMEM) {
-            status = DRA_EXIT_ENV;
-            goto out;
-        }
-        if (json)
-            emit(&sink, dev->name, rc, match, &d);
-        else if (rc == DRA_OK)
-            puts(match ? "true" : "false");
-        else
-            printf("error: runtime: %s\n", d.msg);
     }
     if (nfiles) {
-        dra_diag_list_t errs;
-        dra_diag_list_init(&errs);
-        rc = dra_manifest_read_paths(&m, files, nfiles, &errs);
-        /* a file or directory that cannot be read (4), a symbolic-link loop, nesting too deep,
-         * a file over the size limit, a missing or invalid file (2) stop here */
-        int walk_status = rc == DRA_ENOMEM || rc == DRA_EIO ? DRA_EXIT_ENV : DRA_EXIT_OK;
-        for (size_t i = 0; i < errs.count; i++) {
-            char buf[DRA_DIAG_MSG_MAX + 256];
-            fprintf(stderr, "drabench cel: %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
-            if (errs.items[i].code == DRA_EIO)
-                walk_status = DRA_EXIT_ENV;
-            else if (errs.items[i].code == DRA_ELIMIT && walk_status == DRA_EXIT_OK)
-                walk_status = DRA_EXIT_USAGE;
-        }
-        dra_diag_list_fini(&errs);
-        if (walk_status == DRA_EXIT_OK && rc != DRA_OK)
-            walk_status = dra_cli_exit_for(rc); /* missing or invalid file 2; I/O, memory 4 */
-        if (walk_status != DRA_EXIT_OK) {
-            status = walk_status;
+        status = eval_manifest_devices(prog, &m, files, nfiles, device_json != NULL, &scratch,
+                                       &sink);
+        if (status != DRA_EXIT_OK)
             goto out;
-        }
-        for (uint32_t si = 0; si < m.nslices; si++) {
-            const dra_slice_t *s = m.slices[si];
-            if (device_json && si == 0)
-                continue; /* the --device slice */
-            for (uint32_t i = 0; i < s->ndevices; i++) {
-                const dra_device_t *dev = &s->devices[i];
-                char name[512];
-                snprintf(name, sizeof name, "%s/%s/%s", s->driver ? s->driver : "",
-                         s->pool_name ? s->pool_name : "", dev->name ? dev->name : "");
-                bool match = false;
-                dra_diag_clear(&d);
-                rc = dra_cel_eval_device(prog, &m, dev, &scratch, &match, &d);
-                emit(&sink, name, rc, match, &d);
-            }
-        }
     }
     if (json) {
         json_t *o = json_pack("{s:O}", "results", sink.arr);

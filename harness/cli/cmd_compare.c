@@ -97,6 +97,89 @@ static const struct option lopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* Write the report in its format to output (through the output-file layer) and, when the verdict
+ * is not OK and the text did not go to stdout, the gate lines to stderr: the exit status. */
+static int write_report(const dra_compare_report_t *rep, const char *format, const char *output,
+                        bool quiet)
+{
+    int status;
+    int rc;
+    dra_out_t out;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    rc = dra_out_open(&out, output, &d);
+    if (rc == DRA_OK) {
+        FILE *f = out.f;
+        int wrc;
+        if (strcmp(format, "json") == 0)
+            wrc = dra_compare_write_json(rep, f);
+        else if (strcmp(format, "md") == 0)
+            wrc = dra_compare_write_md(rep, f);
+        else
+            wrc = write_text_safe(rep, f);
+        /* a write error stays on the stream: commit reports it with the reason */
+        rc = dra_out_commit(&out, &d);
+        if (rc == DRA_OK && wrc != DRA_OK && wrc != DRA_EIO)
+            rc = wrc; /* the writer's own failure (memory) */
+    }
+    if (rc != DRA_OK) {
+        char m[DRA_DIAG_MSG_MAX + 256];
+        fprintf(stderr, "drabench compare: %s\n",
+                d.code ? dra_diag_format(&d, m, sizeof m) : dra_strerror(rc));
+        status = DRA_EXIT_ENV;
+    } else {
+        status = rep->exit_status;
+        if (!quiet && rep->exit_status != DRA_EXIT_OK &&
+            (strcmp(format, "text") != 0 || strcmp(output, "-") != 0))
+            dra_compare_write_gate_lines(rep, stderr);
+    }
+    return status;
+}
+
+/* Load both sides, compare them and write the report: the exit status. */
+static int compare_files(char **left, size_t nl, char **right, size_t nr,
+                         const dra_compare_opts_t *opts, const char *format, const char *output,
+                         bool quiet)
+{
+    int status;
+    dra_rload_result_t *base = calloc(nl, sizeof *base), *cur = calloc(nr, sizeof *cur);
+    if (!base || !cur) {
+        free(base);
+        free(cur);
+        return DRA_EXIT_ENV;
+    }
+    status = dra_cli_load_results("compare", left, nl, base);
+    if (status == DRA_EXIT_OK) {
+        status = dra_cli_load_results("compare", right, nr, cur);
+        if (status != DRA_EXIT_OK)
+            for (size_t i = 0; i < nl; i++)
+                dra_rload_fini(&base[i]);
+    }
+    if (status == DRA_EXIT_OK) {
+        dra_compare_report_t rep;
+        int rc = dra_compare_run(base, nl, cur, nr, opts, &rep);
+        if (rc != DRA_OK) {
+            dra_cli_errorf("compare: %s", dra_strerror(rc));
+            status = DRA_EXIT_ENV;
+        } else if (rep.nerrors) {
+            for (size_t i = 0; i < rep.nerrors; i++)
+                fprintf(stderr, "drabench compare: %s\n", rep.errors[i]);
+            status = rep.exit_status;
+            dra_compare_fini(&rep);
+        } else {
+            status = write_report(&rep, format, output, quiet);
+            dra_compare_fini(&rep);
+        }
+        for (size_t i = 0; i < nl; i++)
+            dra_rload_fini(&base[i]);
+        for (size_t i = 0; i < nr; i++)
+            dra_rload_fini(&cur[i]);
+    }
+    free(base);
+    free(cur);
+    return status;
+}
+
 int dra_cmd_compare(int argc, char **argv)
 {
     dra_compare_opts_t opts;
@@ -200,7 +283,7 @@ int dra_cmd_compare(int argc, char **argv)
         goto out;
     }
 
-    dra_gate_t gate;
+    dra_compare_gate_t gate;
     memset(&gate, 0, sizeof gate);
     if (gate_path) {
         dra_diag_t d;
@@ -215,71 +298,7 @@ int dra_cmd_compare(int argc, char **argv)
         opts.gate = &gate;
     }
 
-    dra_rload_result_t *base = calloc(nl, sizeof *base), *cur = calloc(nr, sizeof *cur);
-    if (!base || !cur) {
-        free(base);
-        free(cur);
-        dra_compare_gate_fini(&gate);
-        status = DRA_EXIT_ENV;
-        goto out;
-    }
-    status = dra_cli_load_results("compare", left, nl, base);
-    if (status == DRA_EXIT_OK) {
-        status = dra_cli_load_results("compare", right, nr, cur);
-        if (status != DRA_EXIT_OK)
-            for (size_t i = 0; i < nl; i++)
-                dra_rload_fini(&base[i]);
-    }
-    if (status == DRA_EXIT_OK) {
-        dra_compare_report_t rep;
-        int rc = dra_compare_run(base, nl, cur, nr, &opts, &rep);
-        if (rc != DRA_OK) {
-            dra_cli_errorf("compare: %s", dra_strerror(rc));
-            status = DRA_EXIT_ENV;
-        } else if (rep.nerrors) {
-            for (size_t i = 0; i < rep.nerrors; i++)
-                fprintf(stderr, "drabench compare: %s\n", rep.errors[i]);
-            status = rep.exit_status;
-            dra_compare_fini(&rep);
-        } else {
-            dra_out_t out;
-            dra_diag_t d;
-            dra_diag_clear(&d);
-            rc = dra_out_open(&out, output, &d);
-            if (rc == DRA_OK) {
-                FILE *f = out.f;
-                int wrc;
-                if (strcmp(format, "json") == 0)
-                    wrc = dra_compare_write_json(&rep, f);
-                else if (strcmp(format, "md") == 0)
-                    wrc = dra_compare_write_md(&rep, f);
-                else
-                    wrc = write_text_safe(&rep, f);
-                /* a write error stays on the stream: commit reports it with the reason */
-                rc = dra_out_commit(&out, &d);
-                if (rc == DRA_OK && wrc != DRA_OK && wrc != DRA_EIO)
-                    rc = wrc; /* the writer's own failure (memory) */
-            }
-            if (rc != DRA_OK) {
-                char m[DRA_DIAG_MSG_MAX + 256];
-                fprintf(stderr, "drabench compare: %s\n",
-                        d.code ? dra_diag_format(&d, m, sizeof m) : dra_strerror(rc));
-                status = DRA_EXIT_ENV;
-            } else {
-                status = rep.exit_status;
-                if (!quiet && rep.exit_status != DRA_EXIT_OK &&
-                    (strcmp(format, "text") != 0 || strcmp(output, "-") != 0))
-                    dra_compare_write_gate_lines(&rep, stderr);
-            }
-            dra_compare_fini(&rep);
-        }
-        for (size_t i = 0; i < nl; i++)
-            dra_rload_fini(&base[i]);
-        for (size_t i = 0; i < nr; i++)
-            dra_rload_fini(&cur[i]);
-    }
-    free(base);
-    free(cur);
+    status = compare_files(left, nl, right, nr, &opts, format, output, quiet);
     dra_compare_gate_fini(&gate);
 out:
     free(left);

@@ -192,25 +192,6 @@ static int add_pods(dra_model_t *m, const dra_scenario_t *s, const dra_scenario_
     return rc < 0 ? rc : DRA_OK;
 }
 
-/* mkdir -p */
-static int mkdir_p(const char *dir)
-{
-    char buf[4096];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof buf)
-        return -1;
-    memcpy(buf, dir, n + 1);
-    for (size_t i = 1; i <= n; i++)
-        if (buf[i] == '/' || buf[i] == 0) {
-            char saved = buf[i];
-            buf[i] = 0;
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            buf[i] = saved;
-        }
-    return 0;
-}
-
 /* Streaming output of `gen -o`: the manifests go through the output-file layer (cli.h: a
  * temporary file renamed over a regular target, a device or FIFO written in place, '-' stdout)
  * while their digest is computed; out_close commits, out_abort removes the temporary file.
@@ -274,6 +255,52 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Write the model as OUT/manifests.yaml (or "-": stdout) with a progress bar when wanted:
+ * *bdig = digest of the bytes, *nbytes their count, path_written the path. An exit status. */
+static int write_manifests(const dra_model_t *m, const char *out, dra_progress_when_t when,
+                           bool quiet, uint64_t *bdig, size_t *nbytes, char *path_written,
+                           size_t written_len)
+{
+    char dbuf[700];
+    dra_diag_t d;
+    char path[4096];
+    if (strcmp(out, "-") == 0) {
+        snprintf(path, sizeof path, "-");
+    } else {
+        if (dra_cli_mkdir_p(out, 0777) != 0) {
+            dra_cli_errorf("%s: %s", out, strerror(errno));
+            return DRA_EXIT_ENV;
+        }
+        snprintf(path, sizeof path, "%s/manifests.yaml", out);
+    }
+    snprintf(path_written, written_len, "%s", path);
+    gen_out_t go;
+    dra_diag_clear(&d);
+    int rc = out_open(&go, path, &d);
+    dra_progress_t prog;
+    dra_progress_mode_t pm = dra_progress_mode(when, quiet);
+    dra_progress_init(&prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
+    go.prog = &prog;
+    if (rc == DRA_OK) {
+        rc = dra_manifest_write_yaml_sink(m, out_sink, &go);
+        if (rc == DRA_OK)
+            rc = out_close(&go, bdig);
+    }
+    dra_progress_update(&prog, "gen: MiB written", go.bytes >> 20, 0, true);
+    dra_progress_finish(&prog);
+    *nbytes = go.bytes;
+    out_abort(&go);
+    if (rc) {
+        /* I/O errors carry a message naming the file; the writer's own do not */
+        if (d.msg[0])
+            dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
+        else
+            dra_cli_errorf("writing manifests: %s", dra_strerror(rc));
+        return DRA_EXIT_ENV;
+    }
+    return DRA_EXIT_OK;
 }
 
 int dra_cmd_gen(int argc, char **argv)
@@ -384,43 +411,10 @@ int dra_cmd_gen(int argc, char **argv)
     size_t nbytes = 0;
     char path_written[4096] = "";
     if (out) {
-        char path[4096];
-        if (strcmp(out, "-") == 0) {
-            snprintf(path, sizeof path, "-");
-        } else {
-            if (mkdir_p(out) != 0) {
-                dra_cli_errorf("%s: %s", out, strerror(errno));
-                status = DRA_EXIT_ENV;
-                goto done;
-            }
-            snprintf(path, sizeof path, "%s/manifests.yaml", out);
-        }
-        snprintf(path_written, sizeof path_written, "%s", path);
-        gen_out_t go;
-        dra_diag_clear(&d);
-        rc = out_open(&go, path, &d);
-        dra_progress_t prog;
-        dra_progress_mode_t pm = dra_progress_mode(when, quiet);
-        dra_progress_init(&prog, pm == DRA_PROGRESS_BAR ? pm : DRA_PROGRESS_NONE, stderr);
-        go.prog = &prog;
-        if (rc == DRA_OK) {
-            rc = dra_manifest_write_yaml_sink(&m, out_sink, &go);
-            if (rc == DRA_OK)
-                rc = out_close(&go, &bdig);
-        }
-        dra_progress_update(&prog, "gen: MiB written", go.bytes >> 20, 0, true);
-        dra_progress_finish(&prog);
-        nbytes = go.bytes;
-        out_abort(&go);
-        if (rc) {
-            /* I/O errors carry a message naming the file; the writer's own do not */
-            if (d.msg[0])
-                dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
-            else
-                dra_cli_errorf("writing manifests: %s", dra_strerror(rc));
-            status = DRA_EXIT_ENV;
+        status = write_manifests(&m, out, when, quiet, &bdig, &nbytes, path_written,
+                                 sizeof path_written);
+        if (status != DRA_EXIT_OK)
             goto done;
-        }
     }
     FILE *info = out && strcmp(out, "-") == 0 ? stderr : stdout;
     if (json) {

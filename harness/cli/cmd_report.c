@@ -73,60 +73,55 @@ static int report_replay(char **files, size_t nf, const char *dir, const dra_rep
     return DRA_EXIT_OK;
 }
 
+struct report_args {
+    const char *dir, *base, *gate_path, *threshold;
+    dra_report_opts_t *opts;
+};
+
+static int report_opt(int c, const char *v, void *ctx)
+{
+    struct report_args *x = ctx;
+    switch (c) {
+    case 'P':
+        x->opts->gnuplot = "";
+        break;
+    case 'o':
+        x->dir = v;
+        break;
+    case 't':
+        x->opts->title = v;
+        break;
+    case 'b':
+        x->base = v;
+        break;
+    case 'G':
+        x->opts->gnuplot = v;
+        break;
+    case 'g':
+        x->gate_path = v;
+        break;
+    case 'T':
+        x->threshold = v;
+        break;
+    }
+    return DRA_EXIT_OK;
+}
+
 int dra_cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL, *base = NULL, *gate_path = NULL, *threshold = NULL;
     dra_report_opts_t opts = {0};
-    dra_gate_t gate;
+    dra_compare_gate_t gate;
     memset(&gate, 0, sizeof gate);
-    char **files = calloc((size_t)argc + 1, sizeof *files);
-    size_t nf = 0;
-    int status = DRA_EXIT_USAGE;
-    if (!files)
-        return DRA_EXIT_ENV;
-    optind = 0;
-    for (;;) {
-        const char *v;
-        int c = dra_cli_getopt("report", argc, argv, "o:t:b:g:h", lopts, &v);
-        if (c == -1)
-            break;
-        switch (c) {
-        case DRA_CLI_BAD:
-            goto out;
-        case 'h':
-            fputs(help, stdout);
-            free(files);
-            return DRA_EXIT_OK;
-        case 'P':
-            opts.gnuplot = "";
-            break;
-        case 'o':
-            dir = v;
-            break;
-        case 't':
-            opts.title = v;
-            break;
-        case 'b':
-            base = v;
-            break;
-        case 'G':
-            opts.gnuplot = v;
-            break;
-        case 'g':
-            gate_path = v;
-            break;
-        case 'T':
-            threshold = v;
-            break;
-        case DRA_CLI_SPLIT:
-            for (; optind < argc; optind++)
-                files[nf++] = argv[optind];
-            break;
-        case DRA_CLI_OPERAND:
-            files[nf++] = (char *)v;
-            break;
-        }
-    }
+    struct report_args x = {.opts = &opts};
+    dra_cli_args_t args;
+    int status = dra_cli_parse_args("report", argc, argv, "o:t:b:g:h", lopts, help, true,
+                                    report_opt, &x, &args);
+    const char *dir = x.dir, *base = x.base, *gate_path = x.gate_path, *threshold = x.threshold;
+    char **files = args.operands;
+    size_t nf = args.n;
+    if (status != DRA_EXIT_OK || args.help)
+        goto out;
+    status = DRA_EXIT_USAGE;
     if (!dir) {
         dra_cli_usage_error("report", "-o DIR is required");
         goto out;
@@ -200,6 +195,6 @@ int dra_cmd_report(int argc, char **argv)
     free(r);
 out:
     dra_compare_gate_fini(&gate);
-    free(files);
+    dra_cli_args_fini(&args);
     return status;
 }

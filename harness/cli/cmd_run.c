@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "export.h"
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
@@ -137,25 +138,9 @@ static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, u
     dra_progress_line(&pc->p, line);
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", dir);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 static int write_hgrm(const dra_run_t *run, const char *dir)
 {
-    if (mkdir_p(dir) != 0) {
+    if (dra_cli_mkdir_p(dir, 0777) != 0) {
         dra_cli_errorf("cannot create %s: %s", dir, strerror(errno));
         return DRA_EIO;
     }
@@ -312,28 +297,6 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
 
 /* A scenario name as a file name: its last path component without .yaml/.yml, characters
  * other than [A-Za-z0-9._-] replaced by '_', never empty, never starting with '.'. */
-static void safe_file_name(const char *s, char *buf, size_t len)
-{
-    const char *b = strrchr(s, '/');
-    b = b ? b + 1 : s;
-    size_t n = strlen(b);
-    if (n > 5 && strcmp(b + n - 5, ".yaml") == 0)
-        n -= 5;
-    else if (n > 4 && strcmp(b + n - 4, ".yml") == 0)
-        n -= 4;
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < len && k < 64; i++) {
-        char ch = b[i];
-        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                  ch == '.' || ch == '_' || ch == '-';
-        bool first = k == 0;
-        buf[k++] = ok && !(first && ch == '.') ? ch : '_';
-    }
-    if (k == 0)
-        buf[k++] = '_';
-    buf[k] = '\0';
-}
-
 /* The default result file: results/runs/<scenario>-<UTC time to the millisecond>.json, the
  * scenario reduced to a safe file name. The name is reserved by creating the file exclusively
  * (O_EXCL); when it exists, -2, -3, ... are added, so two runs never overwrite each other. The
@@ -349,9 +312,9 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
         strftime(sec, sizeof sec, "%Y-%m-%dT%H-%M-%S", &tm);
         snprintf(ts, sizeof ts, "%s.%03ldZ", sec, now.tv_nsec / 1000000);
     }
-    char name[128];
-    safe_file_name(scenario ? scenario : "default", name, sizeof name);
-    if (mkdir_p("results/runs") != 0)
+    char name[65]; /* at most 64 characters of the scenario */
+    dra_export_scenario_name(scenario ? scenario : "default", name, sizeof name);
+    if (dra_cli_mkdir_p("results/runs", 0777) != 0)
         return NULL;
     for (int i = 1; i < 1000; i++) {
         if (i == 1)
@@ -370,7 +333,18 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
     return NULL;
 }
 
-int dra_cmd_run(int argc, char **argv)
+/* The options of one `drabench run`. */
+typedef struct run_args {
+    dra_runner_opts_t ro;
+    const char *output, *hgrm;
+    bool quiet, help;
+    dra_progress_when_t when;
+    const char **features; /* malloc'd, freed by the caller (also on errors) */
+} run_args_t;
+
+/* Parse argv into a (and the environment's overrides): DRA_EXIT_OK (a->help: help printed), or
+ * the usage error's status after printing it. */
+static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP };
     static const struct option opts[] = {
@@ -393,6 +367,7 @@ int dra_cmd_run(int argc, char **argv)
     bool quiet = false;
     dra_progress_when_t when = DRA_PROGRESS_AUTO;
     const char **features = calloc((size_t)argc + 1, sizeof *features);
+    a->features = features;
     if (!features)
         return DRA_EXIT_ENV;
     uint32_t nfeatures = 0;
@@ -511,6 +486,7 @@ int dra_cmd_run(int argc, char **argv)
             break;
         case 'h':
             fputs(help, stdout);
+            a->help = true;
             goto out;
         default:
             status = dra_cli_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -534,9 +510,27 @@ int dra_cmd_run(int argc, char **argv)
             goto out;
         }
     }
+out:
+    a->ro = ro;
+    a->output = output;
+    a->hgrm = hgrm;
+    a->quiet = quiet;
+    a->when = when;
+    return status;
+}
+
+/* Run the benchmark with SIGINT/SIGTERM stopping it between pods, then write the result file
+ * (and --hgrm files) and print the table: the command's exit status. */
+static int run_and_write(run_args_t *a)
+{
+    dra_runner_opts_t ro = a->ro;
+    const char *output = a->output, *hgrm = a->hgrm;
+    bool quiet = a->quiet;
+    dra_progress_when_t when = a->when;
+    int status = DRA_EXIT_OK;
     char outbuf[512];
     bool reserved = false;
-    if (!output && mkdir_p("results/runs") != 0) {
+    if (!output && dra_cli_mkdir_p("results/runs", 0777) != 0) {
         dra_cli_errorf("run: cannot create results/runs: %s", strerror(errno));
         status = DRA_EXIT_ENV;
         goto out;
@@ -615,6 +609,16 @@ int dra_cmd_run(int argc, char **argv)
     }
     dra_run_fini(&run);
 out:
-    free(features);
+    return status;
+}
+
+int dra_cmd_run(int argc, char **argv)
+{
+    run_args_t a;
+    memset(&a, 0, sizeof a);
+    int status = parse_run_args(argc, argv, &a);
+    if (status == DRA_EXIT_OK && !a.help)
+        status = run_and_write(&a);
+    free(a.features);
     return status;
 }

@@ -300,3 +300,23 @@ bool dra_cli_parse_double(const char *s, double *out)
     *out = v;
     return true;
 }
+
+int dra_cli_mkdir_p(const char *dir, unsigned mode)
+{
+    char buf[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof buf) {
+        errno = n ? ENAMETOOLONG : ENOENT;
+        return -1;
+    }
+    memcpy(buf, dir, n + 1);
+    for (size_t i = 1; i <= n; i++)
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char saved = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, (mode_t)mode) != 0 && errno != EEXIST)
+                return -1;
+            buf[i] = saved;
+        }
+    return 0;
+}

@@ -68,6 +68,10 @@ int dra_cli_exit_for(int rc);
 DRA_NODISCARD int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len,
                                     dra_diag_t *diag);
 
+/* mkdir -p: create dir and every missing parent with mode (before umask); an existing directory
+ * is fine. 0, or -1 with errno set (ENAMETOOLONG beyond 4095 bytes). */
+int dra_cli_mkdir_p(const char *dir, unsigned mode);
+
 /* Parse an unsigned 64-bit decimal (or 0x hex) option value; false on junk or overflow. */
 bool dra_cli_parse_u64(const char *s, unsigned long long *out);
 bool dra_cli_parse_double(const char *s, double *out);

@@ -485,19 +485,13 @@ static void check_policy(vd_t *v, const dra_request_policy_t *p, const dra_srcpo
     }
 }
 
-static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, uint32_t idx)
+/* attributes and capacity: names, values, limits, duplicates */
+static void check_device_attrs(vd_t *v, const dra_slice_t *s, const dra_device_t *d,
+                               const dra_srcpos_t *pos, const char *path, size_t pathlen)
 {
-    char path[200], p[300];
-    pbuf_t pb = pb_start(path, sizeof path);
-    pb_s(&pb, "spec.devices[");
-    pb_u(&pb, idx);
-    pb_s(&pb, "]");
-    size_t pathlen = pb.len;
-    const dra_srcpos_t *pos = d->pos.line ? &d->pos : &s->pos;
-    if (!d->name)
-        VERR(pos, path, "name: required field missing");
-    else if (!dra_name_is_dns_label(d->name))
-        VERR(pos, path, "name: \"%s\" is not a DNS label", d->name);
+    char p[300];
+    pbuf_t pb;
+    (void)s;
     uint32_t nvalues = 0;
     for (uint32_t i = 0; i < d->nattrs; i++) {
         const dra_attr_t *a = &d->attrs[i];
@@ -550,7 +544,14 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
             if (d->attrs[k].qname && d->attrs[k].qname == c->qname)
                 VERR(pos, p, "name used for both an attribute and a capacity");
     }
-    /* consumesCounters */
+}
+
+/* consumesCounters: entries, and every counter defined by its pool's counter set */
+static void check_device_counters(vd_t *v, const dra_slice_t *s, const dra_device_t *d,
+                                  const dra_srcpos_t *pos, const char *path, size_t pathlen)
+{
+    char p[300];
+    pbuf_t pb;
     if (d->nconsumes > 2)
         VERR(pos, path, "consumesCounters: at most 2 entries, has %u", d->nconsumes);
     uint32_t nps = 0;
@@ -601,7 +602,14 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
                      c->counters[k].name ? c->counters[k].name : "", c->counter_set);
         }
     }
-    /* per-device node selection */
+}
+
+/* per-device node selection (perDeviceNodeSelection) */
+static void check_device_nodes(vd_t *v, const dra_slice_t *s, const dra_device_t *d,
+                               const dra_srcpos_t *pos, const char *path, size_t pathlen)
+{
+    char p[300];
+    (void)pathlen;
     int nsel = (d->node_name != NULL) + (d->node_selector != NULL) + d->all_nodes;
     if (!s->per_device_node_selection) {
         if (nsel)
@@ -618,7 +626,15 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
         snprintf(p, sizeof p, "%s.nodeSelector", path);
         check_node_selector(v, d->node_selector, pos, p, true);
     }
-    /* taints */
+}
+
+/* taints and binding conditions */
+static void check_device_taints(vd_t *v, const dra_slice_t *s, const dra_device_t *d,
+                                const dra_srcpos_t *pos, const char *path, size_t pathlen)
+{
+    char p[300];
+    pbuf_t pb;
+    (void)s;
     uint32_t tmax = v->o->release == 134 ? 4 : 16;
     if (d->ntaints > tmax)
         VERR(pos, path, "taints: at most %u, has %u", tmax, d->ntaints);
@@ -644,6 +660,25 @@ static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, u
              d->nbinding_failure_conditions);
     if (d->nbinding_failure_conditions && !d->nbinding_conditions)
         VERR(pos, path, "bindingFailureConditions: requires bindingConditions");
+}
+
+static void check_device(vd_t *v, const dra_slice_t *s, const dra_device_t *d, uint32_t idx)
+{
+    char path[200];
+    pbuf_t pb = pb_start(path, sizeof path);
+    pb_s(&pb, "spec.devices[");
+    pb_u(&pb, idx);
+    pb_s(&pb, "]");
+    size_t pathlen = pb.len;
+    const dra_srcpos_t *pos = d->pos.line ? &d->pos : &s->pos;
+    if (!d->name)
+        VERR(pos, path, "name: required field missing");
+    else if (!dra_name_is_dns_label(d->name))
+        VERR(pos, path, "name: \"%s\" is not a DNS label", d->name);
+    check_device_attrs(v, s, d, pos, path, pathlen);
+    check_device_counters(v, s, d, pos, path, pathlen);
+    check_device_nodes(v, s, d, pos, path, pathlen);
+    check_device_taints(v, s, d, pos, path, pathlen);
 }
 
 static bool advanced(const dra_device_t *d)

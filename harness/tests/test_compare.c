@@ -413,7 +413,7 @@ static void test_gate_file(void)
                        "  latency.pod.p99: 1%\n"
                        "  \"latency.*\": off\n"
                        "  search.cel_evaluations: {threshold: 0%, better: lower}\n";
-    dra_gate_t g;
+    dra_compare_gate_t g;
     dra_diag_t d;
     CHECK_OK(dra_compare_gate_parse(yaml, strlen(yaml), "gate.yaml", &g, &d));
     CHECK(g.has_default && g.has_alpha);

@@ -1,0 +1,400 @@
+/*
+ * manifest_read_claim.c - ResourceClaim (spec and status.allocation) and
+ * ResourceClaimTemplate, v1 requests and the older flat ones (manifest_read_impl.h).
+ */
+#include <string.h>
+
+#include "manifest_read_impl.h"
+
+/* ---- ResourceClaim / ResourceClaimTemplate ---------------------------------------------- */
+
+static const char *const k_exact[] = {"deviceClassName", "selectors",  "allocationMode",
+                                      "count",           "adminAccess", "tolerations",
+                                      "capacity",        NULL};
+
+/* One field of an ExactDeviceRequest / DeviceSubRequest. Returns false when key is not one. */
+static bool rd_exact_field(rd_t *rd, dra_exact_request_t *r, const dra_ynode_t *keyn,
+                           const dra_ynode_t *val, bool allow_admin)
+{
+    const char *key = keyn->text;
+    if (K("deviceClassName"))
+        r->class_name = dra_mr_str(rd, val, false);
+    else if (K("selectors"))
+        r->selectors = dra_mr_selectors(rd, val, &r->nselectors);
+    else if (K("allocationMode")) {
+        r->mode_raw = dra_mr_str(rd, val, false);
+        r->mode = !r->mode_raw                               ? DRA_MODE_EXACT_COUNT
+                  : strcmp(r->mode_raw, "ExactCount") == 0 ? DRA_MODE_EXACT_COUNT
+                  : strcmp(r->mode_raw, "All") == 0        ? DRA_MODE_ALL
+                                                           : DRA_MODE_UNKNOWN;
+    } else if (K("count")) {
+        if (!dra_ynode_is_null(val))
+            r->has_count = dra_mr_int(rd, val, &r->count);
+    } else if (K("adminAccess")) {
+        if (!allow_admin)
+            dra_mr_err(rd, keyn, "unknown field \"adminAccess\" (subrequests have no adminAccess)");
+        else if (!dra_ynode_is_null(val))
+            r->has_admin_access = dra_mr_bool(rd, val, &r->admin_access);
+    } else if (K("tolerations"))
+        r->tolerations = dra_mr_tolerations(rd, val, &r->ntolerations);
+    else if (K("capacity")) {
+        static const char *const kcap[] = {"requests", NULL};
+        if (dra_mr_want_map(rd, val)) {
+            r->has_capacity = true;
+            for (uint32_t i = 0; i < val->n; i++) {
+                size_t s = pushk(rd, val->keys[i]->text);
+                const dra_ynode_t *rq = val->vals[i];
+                if (strcmp(val->keys[i]->text, "requests") == 0) {
+                    if (dra_mr_want_map(rd, rq)) {
+                        r->cap_requests = dra_model_array(rd->m, rq->n, sizeof *r->cap_requests);
+                        r->ncap_requests = r->cap_requests ? rq->n : 0;
+                        for (uint32_t j = 0; j < r->ncap_requests; j++) {
+                            size_t s2 = pushk(rd, rq->keys[j]->text);
+                            dra_cap_request_t *c = &r->cap_requests[j];
+                            c->name = dra_model_strn(rd->m, rq->keys[j]->text, rq->keys[j]->len);
+                            dra_mr_qty(rd, rq->vals[j], &c->value);
+                            pop(rd, s2);
+                        }
+                    }
+                } else
+                    dra_mr_unknown_field(rd, val->keys[i], kcap);
+                pop(rd, s);
+            }
+        } else if (dra_ynode_is_null(val)) {
+            r->has_capacity = false;
+        }
+    } else
+        return false;
+    return true;
+}
+
+static void rd_exact(rd_t *rd, dra_exact_request_t *r, const dra_ynode_t *v, bool allow_admin,
+                     bool with_name)
+{
+    static const char *const k_sub[] = {"name",   "deviceClassName", "selectors",
+                                        "allocationMode", "count", "tolerations",
+                                        "capacity", NULL};
+    dra_mr_set_pos(rd, &r->pos, v);
+    if (!dra_mr_want_map(rd, v))
+        return;
+    for (uint32_t k = 0; k < v->n; k++) {
+        size_t s = pushk(rd, v->keys[k]->text);
+        if (with_name && strcmp(v->keys[k]->text, "name") == 0)
+            r->name = dra_mr_str(rd, v->vals[k], false);
+        else if (!rd_exact_field(rd, r, v->keys[k], v->vals[k], allow_admin))
+            dra_mr_unknown_field(rd, v->keys[k], with_name ? k_sub : k_exact);
+        pop(rd, s);
+    }
+}
+
+static void rd_requests(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
+{
+    static const char *const k_req_v1[] = {"name", "exactly", "firstAvailable", NULL};
+    static const char *const k_req_old[] = {"name",  "firstAvailable", "deviceClassName",
+                                            "selectors", "allocationMode", "count",
+                                            "adminAccess", "tolerations", "capacity", NULL};
+    if (!dra_mr_want_seq(rd, v))
+        return;
+    c->requests = dra_model_array(rd->m, v->n, sizeof *c->requests);
+    c->nrequests = c->requests ? v->n : 0;
+    bool old = rd->api == API_V1BETA1 || rd->api == API_V1ALPHA3;
+    for (uint32_t i = 0; i < c->nrequests; i++) {
+        size_t s = pushi(rd, i);
+        dra_request_t *r = &c->requests[i];
+        const dra_ynode_t *e = v->vals[i];
+        dra_mr_set_pos(rd, &r->pos, e);
+        if (!dra_mr_want_map(rd, e)) {
+            pop(rd, s);
+            continue;
+        }
+        dra_exact_request_t *flat = NULL;
+        for (uint32_t k = 0; k < e->n; k++) {
+            const char *key = e->keys[k]->text;
+            const dra_ynode_t *val = e->vals[k];
+            size_t s2 = pushk(rd, key);
+            if (K("name"))
+                r->name = dra_mr_str(rd, val, false);
+            else if (K("exactly") && !old) {
+                if (!dra_ynode_is_null(val)) {
+                    r->exactly = dra_model_array(rd->m, 1, sizeof *r->exactly);
+                    if (r->exactly)
+                        rd_exact(rd, r->exactly, val, true, false);
+                }
+            } else if (K("firstAvailable")) {
+                if (dra_mr_want_seq(rd, val)) {
+                    r->first_available = dra_model_array(rd->m, val->n, sizeof *r->first_available);
+                    r->nfirst_available = r->first_available ? val->n : 0;
+                    for (uint32_t j = 0; j < r->nfirst_available; j++) {
+                        size_t s3 = pushi(rd, j);
+                        rd_exact(rd, &r->first_available[j], val->vals[j], false, true);
+                        pop(rd, s3);
+                    }
+                }
+            } else if (old) {
+                if (!flat) {
+                    flat = dra_model_array(rd->m, 1, sizeof *flat);
+                    if (!flat) {
+                        rd->nerr++;
+                        pop(rd, s2);
+                        break;
+                    }
+                    dra_mr_set_pos(rd, &flat->pos, e);
+                }
+                if (!rd_exact_field(rd, flat, e->keys[k], val, true))
+                    dra_mr_unknown_field(rd, e->keys[k], k_req_old);
+            } else
+                dra_mr_unknown_field(rd, e->keys[k], k_req_v1);
+            pop(rd, s2);
+        }
+        if (flat) {
+            /* v1beta1/v1alpha3 flat request: its fields become `exactly` (when deviceClassName
+             * is absent with firstAvailable set, the flat fields are an error the validator
+             * reports as "both"). */
+            r->exactly = flat;
+        }
+        if (r->exactly)
+            r->exactly->name = r->name;
+        pop(rd, s);
+    }
+}
+
+static void rd_claim_spec(rd_t *rd, dra_claim_t *c, const dra_ynode_t *spec)
+{
+    static const char *const known[] = {"devices", NULL};
+    static const char *const kdev[] = {"requests", "constraints", "config", NULL};
+    static const char *const kcons[] = {"requests", "matchAttribute", "distinctAttribute", NULL};
+    static const char *const kcfg[] = {"requests", "opaque", NULL};
+    if (!dra_mr_want_map(rd, spec))
+        return;
+    for (uint32_t k = 0; k < spec->n; k++) {
+        size_t s = pushk(rd, spec->keys[k]->text);
+        const dra_ynode_t *dv = spec->vals[k];
+        if (strcmp(spec->keys[k]->text, "devices") != 0) {
+            dra_mr_unknown_field(rd, spec->keys[k], known);
+        } else if (dra_mr_want_map(rd, dv)) {
+            for (uint32_t i = 0; i < dv->n; i++) {
+                const char *key = dv->keys[i]->text;
+                const dra_ynode_t *val = dv->vals[i];
+                size_t s2 = pushk(rd, key);
+                if (K("requests"))
+                    rd_requests(rd, c, val);
+                else if (K("constraints")) {
+                    if (dra_mr_want_seq(rd, val)) {
+                        c->constraints = dra_model_array(rd->m, val->n, sizeof *c->constraints);
+                        c->nconstraints = c->constraints ? val->n : 0;
+                        for (uint32_t j = 0; j < c->nconstraints; j++) {
+                            size_t s3 = pushi(rd, j);
+                            dra_constraint_t *co = &c->constraints[j];
+                            const dra_ynode_t *e = val->vals[j];
+                            dra_mr_set_pos(rd, &co->pos, e);
+                            if (dra_mr_want_map(rd, e))
+                                for (uint32_t x = 0; x < e->n; x++) {
+                                    const char *key2 = e->keys[x]->text;
+                                    size_t s4 = pushk(rd, key2);
+                                    if (strcmp(key2, "requests") == 0)
+                                        co->requests = dra_mr_strlist(rd, e->vals[x],
+                                                                      &co->nrequests);
+                                    else if (strcmp(key2, "matchAttribute") == 0)
+                                        co->match_attribute = dra_mr_str(rd, e->vals[x], false);
+                                    else if (strcmp(key2, "distinctAttribute") == 0)
+                                        co->distinct_attribute = dra_mr_str(rd, e->vals[x], false);
+                                    else
+                                        dra_mr_unknown_field(rd, e->keys[x], kcons);
+                                    pop(rd, s4);
+                                }
+                            pop(rd, s3);
+                        }
+                    }
+                } else if (K("config")) {
+                    if (dra_mr_want_seq(rd, val)) {
+                        c->configs = dra_model_array(rd->m, val->n, sizeof *c->configs);
+                        c->nconfigs = c->configs ? val->n : 0;
+                        for (uint32_t j = 0; j < c->nconfigs; j++) {
+                            size_t s3 = pushi(rd, j);
+                            const dra_ynode_t *e = val->vals[j];
+                            if (dra_mr_want_map(rd, e))
+                                for (uint32_t x = 0; x < e->n; x++) {
+                                    const char *key2 = e->keys[x]->text;
+                                    size_t s4 = pushk(rd, key2);
+                                    if (strcmp(key2, "requests") == 0)
+                                        c->configs[j].requests = dra_mr_strlist(
+                                            rd, e->vals[x], &c->configs[j].nrequests);
+                                    else if (strcmp(key2, "opaque") == 0)
+                                        dra_mr_opaque(rd, &c->configs[j].opaque, e->vals[x]);
+                                    else
+                                        dra_mr_unknown_field(rd, e->keys[x], kcfg);
+                                    pop(rd, s4);
+                                }
+                            pop(rd, s3);
+                        }
+                    }
+                } else
+                    dra_mr_unknown_field(rd, dv->keys[i], kdev);
+                pop(rd, s2);
+            }
+        }
+        pop(rd, s);
+    }
+}
+
+static void rd_allocation(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
+{
+    static const char *const kalloc[] = {"devices", "nodeSelector", "allocationTimestamp",
+                                         "controller", NULL};
+    static const char *const kdev[] = {"results", "config", NULL};
+    static const char *const kres[] = {
+        "request", "driver", "pool", "device", "adminAccess", "tolerations", "bindingConditions",
+        "bindingFailureConditions", "shareID", "consumedCapacity", NULL};
+    static const char *const kcfg[] = {"source", "requests", "opaque", NULL};
+    if (!dra_mr_want_map(rd, v))
+        return;
+    dra_allocation_t *a = dra_model_array(rd->m, 1, sizeof *a);
+    if (!a)
+    {
+        rd->nerr++;
+        return;
+    }
+    c->allocation = a;
+    for (uint32_t k = 0; k < v->n; k++) {
+        const char *key = v->keys[k]->text;
+        const dra_ynode_t *val = v->vals[k];
+        size_t s = pushk(rd, key);
+        if (K("nodeSelector"))
+            a->node_selector = dra_mr_node_selector(rd, val);
+        else if (K("allocationTimestamp"))
+            a->allocation_timestamp = dra_mr_str(rd, val, false);
+        else if (K("controller")) {
+        } else if (K("devices")) {
+            if (dra_mr_want_map(rd, val))
+                for (uint32_t i = 0; i < val->n; i++) {
+                    const char *k2 = val->keys[i]->text;
+                    const dra_ynode_t *x = val->vals[i];
+                    size_t s2 = pushk(rd, k2);
+                    if (strcmp(k2, "results") == 0 && dra_mr_want_seq(rd, x)) {
+                        a->results = dra_model_array(rd->m, x->n, sizeof *a->results);
+                        a->nresults = a->results ? x->n : 0;
+                        for (uint32_t j = 0; j < a->nresults; j++) {
+                            size_t s3 = pushi(rd, j);
+                            dra_result_t *r = &a->results[j];
+                            const dra_ynode_t *e = x->vals[j];
+                            if (dra_mr_want_map(rd, e))
+                                for (uint32_t y = 0; y < e->n; y++) {
+                                    const char *k3 = e->keys[y]->text;
+                                    const dra_ynode_t *z = e->vals[y];
+                                    size_t s4 = pushk(rd, k3);
+                                    if (strcmp(k3, "request") == 0)
+                                        r->request = dra_mr_str(rd, z, false);
+                                    else if (strcmp(k3, "driver") == 0)
+                                        r->driver = dra_mr_str(rd, z, false);
+                                    else if (strcmp(k3, "pool") == 0)
+                                        r->pool = dra_mr_str(rd, z, false);
+                                    else if (strcmp(k3, "device") == 0)
+                                        r->device = dra_mr_str(rd, z, false);
+                                    else if (strcmp(k3, "adminAccess") == 0) {
+                                        if (!dra_ynode_is_null(z))
+                                            dra_mr_bool(rd, z, &r->admin_access);
+                                    } else if (strcmp(k3, "tolerations") == 0)
+                                        r->tolerations = dra_mr_tolerations(rd, z,
+                                                                            &r->ntolerations);
+                                    else if (strcmp(k3, "bindingConditions") == 0)
+                                        r->binding_conditions =
+                                            dra_mr_strlist(rd, z, &r->nbinding_conditions);
+                                    else if (strcmp(k3, "bindingFailureConditions") == 0)
+                                        r->binding_failure_conditions =
+                                            dra_mr_strlist(rd, z, &r->nbinding_failure_conditions);
+                                    else if (strcmp(k3, "shareID") == 0)
+                                        r->share_id = dra_mr_str(rd, z, false);
+                                    else if (strcmp(k3, "consumedCapacity") == 0) {
+                                        if (dra_mr_want_map(rd, z)) {
+                                            r->consumed =
+                                                dra_model_array(rd->m, z->n, sizeof *r->consumed);
+                                            r->nconsumed = r->consumed ? z->n : 0;
+                                            for (uint32_t q = 0; q < r->nconsumed; q++) {
+                                                size_t s5 = pushk(rd, z->keys[q]->text);
+                                                r->consumed[q].name = dra_model_strn(
+                                                    rd->m, z->keys[q]->text, z->keys[q]->len);
+                                                dra_mr_qty(rd, z->vals[q], &r->consumed[q].value);
+                                                pop(rd, s5);
+                                            }
+                                        }
+                                    } else
+                                        dra_mr_unknown_field(rd, e->keys[y], kres);
+                                    pop(rd, s4);
+                                }
+                            pop(rd, s3);
+                        }
+                    } else if (strcmp(k2, "config") == 0 && dra_mr_want_seq(rd, x)) {
+                        a->configs = dra_model_array(rd->m, x->n, sizeof *a->configs);
+                        a->nconfigs = a->configs ? x->n : 0;
+                        for (uint32_t j = 0; j < a->nconfigs; j++) {
+                            size_t s3 = pushi(rd, j);
+                            const dra_ynode_t *e = x->vals[j];
+                            if (dra_mr_want_map(rd, e))
+                                for (uint32_t y = 0; y < e->n; y++) {
+                                    const char *k3 = e->keys[y]->text;
+                                    size_t s4 = pushk(rd, k3);
+                                    if (strcmp(k3, "source") == 0) {
+                                        const char *src = dra_mr_str(rd, e->vals[y], false);
+                                        if (src && strcmp(src, "FromClaim") == 0)
+                                            a->configs[j].source = DRA_CONFIG_FROM_CLAIM;
+                                        else if (src && strcmp(src, "FromClass") == 0)
+                                            a->configs[j].source = DRA_CONFIG_FROM_CLASS;
+                                        else
+                                            dra_mr_err(rd, e->vals[y],
+                                                 "unsupported value \"%s\": must be FromClass or "
+                                                 "FromClaim",
+                                                 src ? src : "");
+                                    } else if (strcmp(k3, "requests") == 0)
+                                        a->configs[j].requests = dra_mr_strlist(
+                                            rd, e->vals[y], &a->configs[j].nrequests);
+                                    else if (strcmp(k3, "opaque") == 0)
+                                        dra_mr_opaque(rd, &a->configs[j].opaque, e->vals[y]);
+                                    else
+                                        dra_mr_unknown_field(rd, e->keys[y], kcfg);
+                                    pop(rd, s4);
+                                }
+                            pop(rd, s3);
+                        }
+                    } else if (strcmp(k2, "results") != 0 && strcmp(k2, "config") != 0)
+                        dra_mr_unknown_field(rd, val->keys[i], kdev);
+                    pop(rd, s2);
+                }
+        } else
+            dra_mr_unknown_field(rd, v->keys[k], kalloc);
+        pop(rd, s);
+    }
+}
+
+void dra_mr_read_claim(rd_t *rd, const dra_mr_obj_t *o, bool is_template)
+{
+    dra_claim_t *c = is_template ? dra_model_add_template(rd->m) : dra_model_add_claim(rd->m);
+    if (!c)
+        return;
+    const dra_ynode_t *spec = o->spec;
+    c->name = o->name;
+    c->namespace_ = o->ns ? o->ns : "default";
+    c->is_template = is_template;
+    c->api_version = o->api_version;
+    c->pos = o->pos;
+    if (is_template) {
+        static const char *const kt[] = {"spec", "metadata", NULL};
+        if (dra_mr_want_map(rd, spec))
+            for (uint32_t i = 0; i < spec->n; i++) {
+                size_t s2 = pushk(rd, spec->keys[i]->text);
+                if (strcmp(spec->keys[i]->text, "spec") == 0)
+                    rd_claim_spec(rd, c, spec->vals[i]);
+                else if (strcmp(spec->keys[i]->text, "metadata") != 0)
+                    dra_mr_unknown_field(rd, spec->keys[i], kt);
+                pop(rd, s2);
+            }
+    } else {
+        rd_claim_spec(rd, c, spec);
+        const dra_ynode_t *st = dra_ynode_get(o->doc, "status");
+        const dra_ynode_t *al = dra_ynode_get(st, "allocation");
+        if (al && !dra_ynode_is_null(al)) {
+            pop(rd, o->spath);
+            pushk(rd, "status.allocation"); /* the caller pops to spath */
+            rd_allocation(rd, c, al);
+        }
+    }
+}

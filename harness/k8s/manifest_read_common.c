@@ -1,0 +1,469 @@
+/*
+ * manifest_read_common.c - the manifest reader's shared pieces (manifest_read_impl.h): errors
+ * and the field path, typed reads, canonical JSON of opaque parameters, node selectors and
+ * tolerations.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "manifest_read_impl.h"
+
+void dra_mr_err(rd_t *rd, const dra_ynode_t *at, const char *fmt, ...)
+{
+    rd->nerr++;
+    if (!rd->errs)
+        return;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    dra_msg_vformat(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    (void)dra_diag_list_add(rd->errs, DRA_EVALIDATE, rd->file, at ? at->line : 0,
+                            at ? at->column : 0, "%s/%s: %s: %s", rd->kind ? rd->kind : "?",
+                            rd->name ? rd->name : "<unnamed>", rd->plen ? rd->path : "(root)",
+                            msg);
+}
+
+size_t dra_mr_push(rd_t *rd, const char *fmt, ...)
+{
+    size_t save = rd->plen;
+    if (rd->plen < sizeof rd->path - 1) {
+        va_list ap;
+        va_start(ap, fmt);
+        int w = vsnprintf(rd->path + rd->plen, sizeof rd->path - rd->plen, fmt, ap);
+        va_end(ap);
+        if (w > 0)
+            rd->plen = DRA_MIN(rd->plen + (size_t)w, sizeof rd->path - 1);
+    }
+    return save;
+}
+
+void dra_mr_unknown_field(rd_t *rd, const dra_ynode_t *key, const char *const *known)
+{
+    for (const char *const *k = known; k && *k; k++)
+        if (strcasecmp(*k, key->text) == 0) {
+            dra_mr_err(rd, key,
+                       "unknown field \"%s\" (did you mean \"%s\"? field names are case-sensitive)",
+                       key->text, *k);
+            return;
+        }
+    dra_mr_err(rd, key, "unknown field \"%.80s\"", key->text);
+}
+
+void dra_mr_case_check(rd_t *rd, const dra_ynode_t *map, const char *const *known)
+{
+    if (!dra_ynode_is_map(map))
+        return;
+    for (uint32_t i = 0; i < map->n; i++) {
+        const char *key = map->keys[i]->text;
+        for (const char *const *k = known; *k; k++)
+            if (strcmp(*k, key) != 0 && strcasecmp(*k, key) == 0) {
+                size_t s = pushk(rd, key);
+                dra_mr_err(rd, map->keys[i],
+                     "unknown field \"%s\" (did you mean \"%s\"? field names are case-sensitive)",
+                     key, *k);
+                pop(rd, s);
+            }
+    }
+}
+
+/* ---- typed reads (report and return false on mismatch) ------------------------------------ */
+
+bool dra_mr_want_map(rd_t *rd, const dra_ynode_t *v)
+{
+    if (dra_ynode_is_map(v))
+        return true;
+    if (!dra_ynode_is_null(v))
+        dra_mr_err(rd, v, "expected a map, got %s", dra_ynode_kind_name(v));
+    return false;
+}
+
+bool dra_mr_want_seq(rd_t *rd, const dra_ynode_t *v)
+{
+    if (dra_ynode_is_seq(v))
+        return true;
+    if (!dra_ynode_is_null(v))
+        dra_mr_err(rd, v, "expected a list, got %s", dra_ynode_kind_name(v));
+    return false;
+}
+
+const char *dra_mr_str(rd_t *rd, const dra_ynode_t *v, bool lenient)
+{
+    if (dra_ynode_is_null(v) && v && v->type == DRA_YNODE_SCALAR)
+        return NULL; /* explicit null = absent */
+    const char *s;
+    if (dra_ynode_string(v, NULL, NULL, lenient, &s, NULL) != DRA_OK) {
+        if (v && v->type == DRA_YNODE_SCALAR)
+            dra_mr_err(rd, v, "expected a string, got %s %.40s", dra_ynode_kind_name(v), v->text);
+        else
+            dra_mr_err(rd, v, "expected a string, got %s", dra_ynode_kind_name(v));
+        return NULL;
+    }
+    if (memchr(s, 0, v->len)) {
+        dra_mr_err(rd, v, "string contains a NUL character");
+        return NULL;
+    }
+    const char *c = dra_model_strn(rd->m, s, v->len);
+    if (!c)
+        rd->nerr++;
+    return c;
+}
+
+bool dra_mr_bool(rd_t *rd, const dra_ynode_t *v, bool *out)
+{
+    if (dra_ynode_bool(v, NULL, NULL, out, NULL) == DRA_OK)
+        return true;
+    dra_mr_err(rd, v, "expected a bool, got %s %.40s", dra_ynode_kind_name(v),
+         v && v->type == DRA_YNODE_SCALAR ? v->text : "");
+    return false;
+}
+
+bool dra_mr_int(rd_t *rd, const dra_ynode_t *v, int64_t *out)
+{
+    dra_diag_t d;
+    if (dra_ynode_int64(v, NULL, NULL, out, &d) == DRA_OK)
+        return true;
+    dra_mr_err(rd, v, "%s", d.msg);
+    return false;
+}
+
+bool dra_mr_qty(rd_t *rd, const dra_ynode_t *v, dra_quantity_t *out)
+{
+    if (!v || v->type != DRA_YNODE_SCALAR || dra_ynode_is_null(v)) {
+        dra_mr_err(rd, v, "expected a quantity, got %s", dra_ynode_kind_name(v));
+        return false;
+    }
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    if (dra_quantity_parse(v->text, v->len, out, &d) != DRA_OK) {
+        dra_mr_err(rd, v, "invalid quantity \"%.60s\": %s", v->text,
+                   d.msg[0] ? d.msg : "parse error");
+        return false;
+    }
+    return true;
+}
+
+const char **dra_mr_strlist(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
+{
+    *n = 0;
+    if (!dra_mr_want_seq(rd, v))
+        return NULL;
+    const char **out = dra_model_array(rd->m, v->n, sizeof *out);
+    if (!out && v->n) {
+        rd->nerr++;
+        return NULL;
+    }
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t s = pushi(rd, i);
+        out[i] = dra_mr_str(rd, v->vals[i], false);
+        pop(rd, s);
+    }
+    *n = v->n;
+    return out;
+}
+
+/* ---- canonical JSON of opaque parameters ------------------------------------------------- */
+
+static void json_str(dra_sbuf_t *b, const char *s, size_t n)
+{
+    dra_sbuf_put(b, "\"", 1);
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        dra_sbuf_put(b, s + run, i - run);
+        run = i + 1;
+        char esc[8];
+        switch (c) {
+        case '"':
+            dra_sbuf_put(b, "\\\"", 2);
+            break;
+        case '\\':
+            dra_sbuf_put(b, "\\\\", 2);
+            break;
+        case '\n':
+            dra_sbuf_put(b, "\\n", 2);
+            break;
+        case '\t':
+            dra_sbuf_put(b, "\\t", 2);
+            break;
+        case '\r':
+            dra_sbuf_put(b, "\\r", 2);
+            break;
+        default:
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            dra_sbuf_put(b, esc, 6);
+        }
+    }
+    dra_sbuf_put(b, s + run, n - run);
+    dra_sbuf_put(b, "\"", 1);
+}
+
+static int cmp_keyidx(const void *pa, const void *pb, const dra_ynode_t *map)
+{
+    const dra_ynode_t *a = map->keys[*(const uint32_t *)pa], *b = map->keys[*(const uint32_t *)pb];
+    size_t n = DRA_MIN(a->len, b->len);
+    int c = memcmp(a->text, b->text, n);
+    return c ? c : (a->len < b->len ? -1 : a->len > b->len);
+}
+
+/* Insertion sort of key indices (maps in opaque parameters are small). */
+static void sort_keys(uint32_t *idx, uint32_t n, const dra_ynode_t *map)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = idx[i], j = i;
+        while (j > 0 && cmp_keyidx(&idx[j - 1], &x, map) > 0) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = x;
+    }
+}
+
+static void json_canon(dra_sbuf_t *b, const dra_ynode_t *v)
+{
+    char num[64];
+    if (v->type == DRA_YNODE_MAP) {
+        uint32_t *idx = malloc((v->n ? v->n : 1) * sizeof *idx);
+        if (!idx) {
+            b->err = DRA_ENOMEM;
+            return;
+        }
+        for (uint32_t i = 0; i < v->n; i++)
+            idx[i] = i;
+        if (v->n > 2000)
+            b->err = DRA_ELIMIT; /* opaque parameters are small; refuse quadratic sorting */
+        else
+            sort_keys(idx, v->n, v);
+        dra_sbuf_put(b, "{", 1);
+        for (uint32_t i = 0; i < v->n && !b->err; i++) {
+            if (i)
+                dra_sbuf_put(b, ",", 1);
+            json_str(b, v->keys[idx[i]]->text, v->keys[idx[i]]->len);
+            dra_sbuf_put(b, ":", 1);
+            json_canon(b, v->vals[idx[i]]);
+        }
+        dra_sbuf_put(b, "}", 1);
+        free(idx);
+        return;
+    }
+    if (v->type == DRA_YNODE_SEQ) {
+        dra_sbuf_put(b, "[", 1);
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i)
+                dra_sbuf_put(b, ",", 1);
+            json_canon(b, v->vals[i]);
+        }
+        dra_sbuf_put(b, "]", 1);
+        return;
+    }
+    int64_t iv;
+    switch (dra_ynode_scalar_kind(v)) {
+    case DRA_YSCALAR_NULL:
+        dra_sbuf_puts(b, "null");
+        return;
+    case DRA_YSCALAR_BOOL:
+        dra_sbuf_puts(b, (v->text[0] == 't' || v->text[0] == 'T') ? "true" : "false");
+        return;
+    case DRA_YSCALAR_INT:
+        if (dra_yparse_int64(v->text, v->len, &iv)) {
+            snprintf(num, sizeof num, "%lld", (long long)iv);
+            dra_sbuf_puts(b, num);
+        } else {
+            json_str(b, v->text, v->len); /* out of range: keep the digits as text */
+        }
+        return;
+    case DRA_YSCALAR_FLOAT: {
+        double d = 0;
+        if (dra_ynode_double(v, NULL, NULL, &d, NULL) != DRA_OK || !isfinite(d)) {
+            json_str(b, v->text, v->len);
+            return;
+        }
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(num, sizeof num, "%.*g", prec, d);
+            if (strtod(num, NULL) == d)
+                break;
+        }
+        if (!strpbrk(num, ".eE"))
+            strcat(num, ".0");
+        dra_sbuf_puts(b, num);
+        return;
+    }
+    default:
+        json_str(b, v->text, v->len);
+    }
+}
+
+const char *dra_mr_params(rd_t *rd, const dra_ynode_t *v)
+{
+    if (!v)
+        return NULL;
+    dra_sbuf_t b = {0};
+    json_canon(&b, v);
+    const char *r = NULL;
+    if (b.err)
+        dra_mr_err(rd, v, "parameters too large or out of memory");
+    else
+        r = dra_model_strn(rd->m, b.p ? b.p : "", b.len);
+    dra_sbuf_fini(&b);
+    return r;
+}
+
+/* ---- shared pieces ----------------------------------------------------------------------- */
+
+static const char *const k_selector_req[] = {"key", "operator", "values", NULL};
+
+static dra_ns_req_t *rd_ns_reqs(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
+{
+    *n = 0;
+    if (!dra_mr_want_seq(rd, v))
+        return NULL;
+    dra_ns_req_t *r = dra_model_array(rd->m, v->n, sizeof *r);
+    if (!r && v->n)
+        return rd->nerr++, NULL;
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t s = pushi(rd, i);
+        const dra_ynode_t *e = v->vals[i];
+        r[i].op = DRA_NS_UNKNOWN;
+        if (dra_mr_want_map(rd, e)) {
+            for (uint32_t k = 0; k < e->n; k++) {
+                const char *key = e->keys[k]->text;
+                size_t s2 = pushk(rd, key);
+                if (K("key"))
+                    r[i].key = dra_mr_str(rd, e->vals[k], false);
+                else if (K("operator")) {
+                    const char *op = dra_mr_str(rd, e->vals[k], false);
+                    r[i].op_raw = op;
+                    static const char *const ops[] = {"In", "NotIn", "Exists", "DoesNotExist",
+                                                      "Gt", "Lt"};
+                    for (int o = 0; op && o < 6; o++)
+                        if (strcmp(op, ops[o]) == 0)
+                            r[i].op = (dra_ns_op_t)o;
+                } else if (K("values"))
+                    r[i].values = dra_mr_strlist(rd, e->vals[k], &r[i].nvalues);
+                else
+                    dra_mr_unknown_field(rd, e->keys[k], k_selector_req);
+                pop(rd, s2);
+            }
+        }
+        pop(rd, s);
+    }
+    *n = v->n;
+    return r;
+}
+
+const dra_node_selector_t *dra_mr_node_selector(rd_t *rd, const dra_ynode_t *v)
+{
+    static const char *const known[] = {"nodeSelectorTerms", NULL};
+    static const char *const kterm[] = {"matchExpressions", "matchFields", NULL};
+    if (!dra_mr_want_map(rd, v))
+        return NULL;
+    dra_node_selector_t *ns = dra_model_array(rd->m, 1, sizeof *ns);
+    if (!ns)
+        return rd->nerr++, NULL;
+    ns->pos.file = rd->file;
+    ns->pos.line = v->line;
+    ns->pos.column = v->column;
+    for (uint32_t i = 0; i < v->n; i++) {
+        const char *key = v->keys[i]->text;
+        size_t s = pushk(rd, key);
+        const dra_ynode_t *t = v->vals[i];
+        if (K("nodeSelectorTerms")) {
+            if (dra_mr_want_seq(rd, t)) {
+                ns->terms = dra_model_array(rd->m, t->n, sizeof *ns->terms);
+                ns->nterms = ns->terms ? t->n : 0;
+                for (uint32_t j = 0; j < ns->nterms; j++) {
+                    size_t s2 = pushi(rd, j);
+                    const dra_ynode_t *term = t->vals[j];
+                    if (dra_mr_want_map(rd, term))
+                        for (uint32_t k = 0; k < term->n; k++) {
+                            const char *key2 = term->keys[k]->text;
+                            size_t s3 = pushk(rd, key2);
+                            if (strcmp(key2, "matchExpressions") == 0)
+                                ns->terms[j].exprs =
+                                    rd_ns_reqs(rd, term->vals[k], &ns->terms[j].nexprs);
+                            else if (strcmp(key2, "matchFields") == 0)
+                                ns->terms[j].fields =
+                                    rd_ns_reqs(rd, term->vals[k], &ns->terms[j].nfields);
+                            else
+                                dra_mr_unknown_field(rd, term->keys[k], kterm);
+                            pop(rd, s3);
+                        }
+                    pop(rd, s2);
+                }
+            }
+        } else {
+            dra_mr_unknown_field(rd, v->keys[i], known);
+        }
+        pop(rd, s);
+    }
+    return ns;
+}
+
+void dra_mr_set_pos(rd_t *rd, dra_srcpos_t *p, const dra_ynode_t *v)
+{
+    p->file = rd->file;
+    p->line = v ? v->line : 0;
+    p->column = v ? v->column : 0;
+}
+
+dra_taint_effect_t dra_mr_effect_of(const char *s)
+{
+    if (!s || !*s)
+        return DRA_EFFECT_EMPTY;
+    if (strcmp(s, "NoSchedule") == 0)
+        return DRA_EFFECT_NO_SCHEDULE;
+    if (strcmp(s, "NoExecute") == 0)
+        return DRA_EFFECT_NO_EXECUTE;
+    return DRA_EFFECT_NONE;
+}
+
+dra_toleration_t *dra_mr_tolerations(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
+{
+    static const char *const known[] = {"key", "operator", "value", "effect", "tolerationSeconds",
+                                        NULL};
+    *n = 0;
+    if (!dra_mr_want_seq(rd, v))
+        return NULL;
+    dra_toleration_t *t = dra_model_array(rd->m, v->n, sizeof *t);
+    if (!t && v->n)
+        return rd->nerr++, NULL;
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t s = pushi(rd, i);
+        const dra_ynode_t *e = v->vals[i];
+        t[i].effect = DRA_EFFECT_EMPTY;
+        if (dra_mr_want_map(rd, e))
+            for (uint32_t k = 0; k < e->n; k++) {
+                const char *key = e->keys[k]->text;
+                const dra_ynode_t *val = e->vals[k];
+                size_t s2 = pushk(rd, key);
+                if (K("key"))
+                    t[i].key = dra_mr_str(rd, val, false);
+                else if (K("operator")) {
+                    t[i].op_raw = dra_mr_str(rd, val, false);
+                    t[i].op = !t[i].op_raw                            ? DRA_TOL_EQUAL
+                              : strcmp(t[i].op_raw, "Equal") == 0  ? DRA_TOL_EQUAL
+                              : strcmp(t[i].op_raw, "Exists") == 0 ? DRA_TOL_EXISTS
+                                                                   : DRA_TOL_UNKNOWN;
+                } else if (K("value"))
+                    t[i].value = dra_mr_str(rd, val, false);
+                else if (K("effect")) {
+                    t[i].effect_raw = dra_mr_str(rd, val, false);
+                    t[i].effect = dra_mr_effect_of(t[i].effect_raw);
+                } else if (K("tolerationSeconds")) {
+                    if (!dra_ynode_is_null(val) && dra_mr_int(rd, val, &t[i].seconds))
+                        t[i].has_seconds = true;
+                } else
+                    dra_mr_unknown_field(rd, e->keys[k], known);
+                pop(rd, s2);
+            }
+        pop(rd, s);
+    }
+    *n = v->n;
+    return t;
+}

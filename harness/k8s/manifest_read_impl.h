@@ -1,0 +1,143 @@
+/*
+ * manifest_read_impl.h - what the files of the manifest reader share (manifest_read*.c only; never
+ * included from another module).
+ *
+ * The reader is one pass over each document's ydoc tree, split by what it reads:
+ *   manifest_read.c          documents: List wrappers, kind dispatch, apiVersion, metadata, the
+ *                            public entry points and the file-size limit;
+ *   manifest_read_common.c   the reading context (errors, field path), typed reads, canonical
+ *                            JSON of opaque parameters, node selectors and tolerations;
+ *   manifest_read_slice.c    ResourceSlice;      manifest_read_class.c  DeviceClass (and the
+ *                            selectors and opaque configuration claims share);
+ *   manifest_read_claim.c    ResourceClaim and ResourceClaimTemplate;
+ *   manifest_read_pod.c      Pod and the workloads holding a pod template;
+ *   manifest_read_node.c     Node.
+ * Every problem is reported through dra_mr_err (the Kind/name and field path of the context) and
+ * reading goes on with the next field. Objects and strings go into the model's arena; nothing
+ * here frees. Cost: O(fields); the field-path helpers run for every field and are inline.
+ */
+#ifndef DRA_MANIFEST_READ_IMPL_H
+#define DRA_MANIFEST_READ_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "manifest.h"
+#include "ydoc.h"
+
+enum { API_V1 = 1, API_V1BETA2, API_V1BETA1, API_V1ALPHA3 };
+
+/* The reading context: the model, the object being read and the path of the field. */
+typedef struct rd {
+    dra_model_t *m;
+    const char *file; /* model-arena copy */
+    dra_diag_list_t *errs;
+    const char *kind;
+    const char *name;
+    int api;
+    int nerr;
+    size_t plen;
+    char path[768];
+} rd_t;
+
+/* Key dispatch: the first-byte test skips the strcmp call for almost every non-matching key. */
+#define K(s) (key[0] == (s)[0] && strcmp(key, (s)) == 0)
+
+/* ---- errors and the field path (manifest_read_common.c) ------------------------------------ */
+
+/* Report "Kind/name: field.path: message" at node at (may be NULL) and count it. */
+void dra_mr_err(rd_t *rd, const dra_ynode_t *at, const char *fmt, ...) DRA_PRINTF(3, 4);
+/* Append printf text to the field path; returns the length to restore with pop. */
+size_t dra_mr_push(rd_t *rd, const char *fmt, ...) DRA_PRINTF(2, 3);
+void dra_mr_unknown_field(rd_t *rd, const dra_ynode_t *key, const char *const *known);
+/* Keys that differ from a known field only by case (for maps we do not check strictly). */
+void dra_mr_case_check(rd_t *rd, const dra_ynode_t *map, const char *const *known);
+
+/* ".key" (or "key" at the root) without printf: this runs for every field read. */
+static inline size_t pushk(rd_t *rd, const char *key)
+{
+    size_t save = rd->plen, room = sizeof rd->path - 1 - rd->plen;
+    size_t kl = strlen(key), need = kl + (save ? 1 : 0);
+    if (need > room)
+        return dra_mr_push(rd, save ? ".%s" : "%s", key);
+    char *p = rd->path + save;
+    if (save)
+        *p++ = '.';
+    memcpy(p, key, kl);
+    p[kl] = 0;
+    rd->plen = save + need;
+    return save;
+}
+
+/* "[i]" without printf. */
+static inline size_t pushi(rd_t *rd, uint32_t i)
+{
+    char tmp[16];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    size_t save = rd->plen;
+    if (save + (size_t)n + 3 > sizeof rd->path)
+        return save;
+    char *p = rd->path + save;
+    *p++ = '[';
+    while (n)
+        *p++ = tmp[--n];
+    *p++ = ']';
+    *p = 0;
+    rd->plen = (size_t)(p - rd->path);
+    return save;
+}
+
+static inline void pop(rd_t *rd, size_t save)
+{
+    rd->plen = save;
+    rd->path[save] = 0;
+}
+
+/* ---- typed reads: report and return false / NULL on a mismatch (manifest_read_common.c) ---- */
+
+bool dra_mr_want_map(rd_t *rd, const dra_ynode_t *v);
+bool dra_mr_want_seq(rd_t *rd, const dra_ynode_t *v);
+/* A string copied into the model (explicit null: NULL, no error); lenient as dra_ynode_string's
+ * (any non-null scalar as its text). */
+const char *dra_mr_str(rd_t *rd, const dra_ynode_t *v, bool lenient);
+bool dra_mr_bool(rd_t *rd, const dra_ynode_t *v, bool *out);
+bool dra_mr_int(rd_t *rd, const dra_ynode_t *v, int64_t *out);
+bool dra_mr_qty(rd_t *rd, const dra_ynode_t *v, dra_quantity_t *out);
+const char **dra_mr_strlist(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
+/* Opaque parameters as canonical JSON (sorted keys) in the model. */
+const char *dra_mr_params(rd_t *rd, const dra_ynode_t *v);
+const dra_node_selector_t *dra_mr_node_selector(rd_t *rd, const dra_ynode_t *v);
+void dra_mr_set_pos(rd_t *rd, dra_srcpos_t *p, const dra_ynode_t *v);
+dra_taint_effect_t dra_mr_effect_of(const char *s);
+dra_toleration_t *dra_mr_tolerations(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
+
+/* ---- shared by DeviceClass and ResourceClaim (manifest_read_class.c) ----------------------- */
+
+dra_selector_t *dra_mr_selectors(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
+void dra_mr_opaque(rd_t *rd, dra_opaque_config_t *o, const dra_ynode_t *v);
+
+/* ---- one object of a kind (the document's spec path is pushed; spath restores it) ---------- */
+
+typedef struct dra_mr_obj {
+    const dra_ynode_t *doc;    /* the whole document */
+    const dra_ynode_t *spec;   /* doc.spec (may be NULL) */
+    const dra_ynode_t *labels; /* metadata.labels (may be NULL) */
+    const char *name, *ns, *api_version;
+    dra_srcpos_t pos;
+    size_t spath; /* field-path length before "spec" */
+} dra_mr_obj_t;
+
+void dra_mr_read_slice(rd_t *rd, const dra_mr_obj_t *o);
+void dra_mr_read_class(rd_t *rd, const dra_mr_obj_t *o);
+void dra_mr_read_claim(rd_t *rd, const dra_mr_obj_t *o, bool is_template);
+void dra_mr_read_pod(rd_t *rd, const dra_mr_obj_t *o);
+void dra_mr_read_workload(rd_t *rd, const dra_mr_obj_t *o, dra_pod_kind_t kind);
+void dra_mr_read_node(rd_t *rd, const dra_mr_obj_t *o);
+
+#endif /* DRA_MANIFEST_READ_IMPL_H */

@@ -1,0 +1,47 @@
+/*
+ * manifest_read_node.c - Node: name, labels and status.allocatable cpu / memory
+ * (manifest_read_impl.h).
+ */
+#include "manifest_read_impl.h"
+
+void dra_mr_read_node(rd_t *rd, const dra_mr_obj_t *o)
+{
+    dra_model_t *m = rd->m;
+    const dra_ynode_t *labels = o->labels;
+    dra_node_t *nd = dra_model_add_node(m);
+    if (!nd)
+        return;
+    nd->name = o->name;
+    nd->pos = o->pos;
+    pop(rd, o->spath); /* the caller pops to spath again */
+    pushk(rd, "metadata.labels");
+    if (dra_mr_want_map(rd, labels)) {
+        nd->labels = dra_model_array(m, labels->n, sizeof *nd->labels);
+        nd->nlabels = nd->labels ? labels->n : 0;
+        for (uint32_t i = 0; i < nd->nlabels; i++) {
+            size_t s2 = pushk(rd, labels->keys[i]->text);
+            nd->labels[i].key = dra_model_strn(m, labels->keys[i]->text, labels->keys[i]->len);
+            nd->labels[i].value = dra_mr_str(rd, labels->vals[i], true);
+            if (!nd->labels[i].value)
+                nd->labels[i].value = "";
+            pop(rd, s2);
+        }
+    }
+    const dra_ynode_t *alc = dra_ynode_get(dra_ynode_get(o->doc, "status"), "allocatable");
+    if (alc) { /* cpu / memory kept as written (drabench replay --emit writes them) */
+        pop(rd, o->spath);
+        pushk(rd, "status.allocatable");
+        const dra_ynode_t *v = dra_ynode_get(alc, "cpu");
+        if (v && v->type == DRA_YNODE_SCALAR) { /* `cpu: 8` or `cpu: "8"`: kept as text */
+            size_t s2 = pushk(rd, "cpu");
+            nd->alloc_cpu = dra_mr_str(rd, v, true);
+            pop(rd, s2);
+        }
+        v = dra_ynode_get(alc, "memory");
+        if (v && v->type == DRA_YNODE_SCALAR) {
+            size_t s2 = pushk(rd, "memory");
+            nd->alloc_memory = dra_mr_str(rd, v, true);
+            pop(rd, s2);
+        }
+    }
+}
