@@ -1672,6 +1672,11 @@ static int counters_setup(dra_engine_t *e)
     }
     free(ah);
     ah = NULL;
+    { /* the dictionary was sized for one amount per entry: keep what it holds */
+        dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 1) * sizeof *na);
+        if (na)
+            e->amts = na;
+    }
     /* consuming rows per set (a row listed once per set) */
     for (int pass = 0; pass < 2; pass++) {
         uint32_t tot = 0;
