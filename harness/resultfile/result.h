@@ -21,8 +21,7 @@
 #include "base/err.h"
 #include "hist.h"
 #include "hostinfo.h"
-
-#define DRA_RESULT_SCHEMA "drabench-result/v1"
+#include "schema.h"
 
 /* "%016llx" of v into buf[17]; returns buf. */
 const char *dra_result_hex64(uint64_t v, char buf[17]);
