@@ -270,7 +270,7 @@ static void *on_walk(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size
 {
     ctx_t *c = w->ud;
     dra_rload_result_t *r = c->r;
-    size_t n = json_is_array(v) ? json_array_size(v) : json_is_object(v) ? json_object_size(v) : 0;
+    size_t n = ev != DRA_RS_BEGIN ? 0 : json_is_array(v) ? json_array_size(v) : json_object_size(v);
     switch (f) {
     case DRA_RF_REPETITIONS:
         if (ev == DRA_RS_BEGIN && (r->reps = alloc_arr(c, n, sizeof *r->reps)) != NULL)

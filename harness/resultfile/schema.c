@@ -87,6 +87,7 @@ const char *dra_rf_path(dra_rf_t f, char *buf, size_t size)
 
 /* ---- writer --------------------------------------------------------------------------------- */
 
+#ifndef NDEBUG
 static bool fits(int type, const json_t *v)
 {
     switch (type) {
@@ -115,6 +116,7 @@ static bool fits(int type, const json_t *v)
     }
     return false;
 }
+#endif
 
 void dra_rf_put(json_t *obj, dra_rf_t f, json_t *v)
 {
@@ -256,6 +258,11 @@ static int type_error(dra_rs_walk_t *w, const char *path, int type, const json_t
 bool dra_rs_check_text(dra_rs_walk_t *w, const char *path, const char *s)
 {
     for (size_t i = 0; s[i];) {
+        unsigned char b = (unsigned char)s[i];
+        if (b >= 0x20 && b < 0x7f) { /* printable ASCII: the common case */
+            i++;
+            continue;
+        }
         unsigned cp;
         size_t n = dra_utf8_decode(s + i, &cp);
         if (n == 0 || dra_esc_is_control(cp)) {
@@ -477,6 +484,60 @@ static void *hook(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size_t 
     return w->hook && w->rc == DRA_OK ? w->hook(w, ev, f, v, i, key, path, frame) : NULL;
 }
 
+/* buf = path.key (key alone at the top), truncated to size; without printf: it runs per field. */
+static void join_key(char *buf, size_t size, const char *path, const char *key)
+{
+    size_t pl = strlen(path), kl = strlen(key), pos = 0;
+    if (pl && pl < size - 1) {
+        memcpy(buf, path, pl);
+        buf[pl] = '.';
+        pos = pl + 1;
+    }
+    if (kl > size - 1 - pos)
+        kl = size - 1 - pos;
+    memcpy(buf + pos, key, kl);
+    buf[pos + kl] = '\0';
+}
+
+/* buf = path[i], truncated to size. */
+static void join_index(char *buf, size_t size, const char *path, size_t i)
+{
+    char idx[24];
+    int n = snprintf(idx, sizeof idx, "[%zu]", i);
+    size_t pl = strlen(path), il = n > 0 ? (size_t)n : 0;
+    if (pl > size - 1)
+        pl = size - 1;
+    memcpy(buf, path, pl);
+    if (il > size - 1 - pl)
+        il = size - 1 - pl;
+    memcpy(buf + pl, idx, il);
+    buf[pl + il] = '\0';
+}
+
+/* An element of a type without text that is certainly valid: no path is built for it (arrays
+ * of buckets and samples are long). */
+static bool quick_ok(int t, const json_t *v)
+{
+    switch (t) {
+    case DRA_RT_PAIR:
+        return json_is_array(v) && json_array_size(v) == 2 &&
+               json_is_integer(json_array_get(v, 0)) && json_is_integer(json_array_get(v, 1)) &&
+               json_integer_value(json_array_get(v, 1)) >= 0;
+    case DRA_RT_NUMN:
+        return json_is_number(v) || json_is_null(v);
+    case DRA_RT_BOOL:
+        return json_is_boolean(v);
+    case DRA_RT_NUMS:
+        if (!json_is_array(v))
+            return false;
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (!json_is_number(json_array_get(v, i)) && !json_is_null(json_array_get(v, i)))
+                return false;
+        return true;
+    }
+    return false;
+}
+
 static void walk_elem(dra_rs_walk_t *w, dra_rf_t f, const json_t *el, size_t i, const char *key,
                       const char *path, void *frame)
 {
@@ -515,8 +576,14 @@ static void walk_value(dra_rs_walk_t *w, dra_rf_t f, const json_t *v, const char
         }
         hook(w, DRA_RS_BEGIN, f, v, 0, NULL, path, frame);
         for (size_t i = 0; i < json_array_size(v) && w->rc == DRA_OK; i++) {
-            snprintf(sub, sizeof sub, "%s[%zu]", path, i);
-            walk_elem(w, f, json_array_get(v, i), i, NULL, sub, frame);
+            const json_t *el = json_array_get(v, i);
+            if (quick_ok(d->elem, el)) { /* rows of numbers are read whole at END */
+                if (d->elem != DRA_RT_PAIR && d->elem != DRA_RT_NUMS)
+                    hook(w, DRA_RS_ELEM, f, el, i, NULL, path, frame);
+                continue;
+            }
+            join_index(sub, sizeof sub, path, i);
+            walk_elem(w, f, el, i, NULL, sub, frame);
         }
         hook(w, DRA_RS_END, f, v, 0, NULL, path, frame);
         return;
@@ -534,7 +601,11 @@ static void walk_value(dra_rs_walk_t *w, dra_rf_t f, const json_t *v, const char
         {
             if (w->rc != DRA_OK || !dra_rs_check_name(w, path, k))
                 return;
-            snprintf(sub, sizeof sub, "%s.%s", path, k);
+            if (quick_ok(d->elem, x)) {
+                hook(w, DRA_RS_ELEM, f, x, i++, k, path, frame);
+                continue;
+            }
+            join_key(sub, sizeof sub, path, k);
             walk_elem(w, f, x, i++, k, sub, frame);
         }
         hook(w, DRA_RS_END, f, v, 0, NULL, path, frame);
@@ -572,7 +643,7 @@ void dra_rs_walk_obj(dra_rs_walk_t *w, int parent, const json_t *obj, const char
         const dra_rfield_t *d = &dra_rfields[f];
         if (d->parent != parent)
             continue;
-        snprintf(sub, sizeof sub, "%s%s%s", path, *path ? "." : "", d->key);
+        join_key(sub, sizeof sub, path, d->key);
         const json_t *v = obj ? json_object_get(obj, d->key) : NULL;
         if (v && json_is_null(v) && w->mode == DRA_RS_LOAD)
             v = NULL;
