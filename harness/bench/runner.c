@@ -1729,7 +1729,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_str(run, DRA_RF_RUN_RELEASE, rel);
     dra_rf_put(run, DRA_RF_RUN_FEATURES, features_json(&c->feat));
     dra_rf_put_bool(run, DRA_RF_RUN_UPSTREAM_BUGS, c->feat.upstream_bugs);
-    dra_rf_put_str(run, DRA_RF_RUN_ALLOCATOR, c->both ? "both" : dra_alloc_kind_name(c->alloc.kind));
+    dra_rf_put_str(run, DRA_RF_RUN_ALLOCATOR,
+                   c->both ? "both" : dra_alloc_kind_name(c->alloc.kind));
     dra_rf_put_str(run, DRA_RF_RUN_POLICY, dra_placement_name(c->policy));
     dra_rf_put_str(run, DRA_RF_RUN_INVARIANT_MODE, inv);
     json_t *method = dra_rf_put_obj(run, DRA_RF_RUN_METHOD);
@@ -1787,7 +1788,8 @@ static void rep_spread(const json_t *reps, const char *metric, double *med, doub
     if (!x)
         return;
     for (size_t i = 0; i < n; i++) {
-        const json_t *v = json_object_get(dra_rf_get(json_array_get(reps, i), DRA_RF_REP_VALUES), metric);
+        const json_t *v = json_object_get(dra_rf_get(json_array_get(reps, i), DRA_RF_REP_VALUES),
+                                          metric);
         if (json_is_number(v))
             x[k++] = json_number_value(v);
     }
@@ -1829,7 +1831,8 @@ static void summarize(ctx_t *c)
     double busy = 0;
     size_t i;
     json_t *rep;
-    json_array_foreach(c->reps, i, rep) busy += (double)json_integer_value(dra_rf_get(rep, DRA_RF_REP_BUSY_NS));
+    json_array_foreach(c->reps, i, rep)
+        busy += (double)json_integer_value(dra_rf_get(rep, DRA_RF_REP_BUSY_NS));
     busy /= 1e9;
     r->claims_per_s = busy > 0 ? (double)r->claims / busy : 0;
     r->pods_per_s = busy > 0 ? (double)r->pods / busy : 0;

@@ -152,8 +152,8 @@ json_t *dra_result_hist_json(const dra_hist_t *h, const char *shape, const char 
     dra_hist_iter_t it;
     dra_hist_iter_init(&it, h);
     while (buckets && dra_hist_iter_next(&it))
-        json_array_append_new(buckets, json_pack("[I, I]", (json_int_t)it.bucket.lo,
-                                                 (json_int_t)it.bucket.count));
+        json_array_append_new(
+            buckets, json_pack("[I, I]", (json_int_t)it.bucket.lo, (json_int_t)it.bucket.count));
     return o;
 }
 
@@ -272,6 +272,7 @@ int dra_result_check(const json_t *doc, dra_diag_t *diag)
     const char *st = json_string_value(dra_rf_get(doc, DRA_RF_STATUS));
     if (w.rc == DRA_OK && st && strcmp(st, "complete") == 0 &&
         json_array_size(dra_rf_get(doc, DRA_RF_REPETITIONS)) == 0)
-        dra_rs_fail(&w, dra_rf_key(DRA_RF_REPETITIONS), "a complete run has at least one repetition");
+        dra_rs_fail(&w, dra_rf_key(DRA_RF_REPETITIONS),
+                    "a complete run has at least one repetition");
     return w.rc;
 }

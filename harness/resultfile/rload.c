@@ -24,8 +24,8 @@
 typedef struct {
     dra_rs_walk_t w;
     dra_rload_result_t *r;
-    int64_t samples;       /* histogram counts in the whole file (bounded: readers pool them) */
-    dra_rs_first_t first;  /* the invariants.first element being read */
+    int64_t samples;      /* histogram counts in the whole file (bounded: readers pool them) */
+    dra_rs_first_t first; /* the invariants.first element being read */
 } ctx_t;
 
 static int oom(ctx_t *c)
@@ -134,7 +134,8 @@ static const char *features_string(ctx_t *c, const json_t *f)
     }
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)f, k, v) {
+    json_object_foreach((json_t *)f, k, v)
+    {
         keys[i++] = k;
         total += strlen(k) + 8;
     }
@@ -194,7 +195,7 @@ static void load_decisions(ctx_t *c, const json_t *d, dra_rload_result_t *r)
     const char *txt = rec ? json_string_value(rec) : "";
     if (len != 4 * ((n * 5 + 2) / 3)) {
         dra_rs_fail(&c->w, "", "decisions.records: %zu characters for %zu pods (want %zu)", len, n,
-                             4 * ((n * 5 + 2) / 3));
+                    4 * ((n * 5 + 2) / 3));
         return;
     }
     r->dec_shapes = alloc_arr(c, json_array_size(sh), sizeof *r->dec_shapes);
@@ -216,7 +217,7 @@ static void load_decisions(ctx_t *c, const json_t *d, dra_rload_result_t *r)
             break;
         int v = b64_value(txt[i]);
         if (v < 0) {
-            dra_rs_fail(&c->w, "",     "decisions.records: not base64 at character %zu", i);
+            dra_rs_fail(&c->w, "", "decisions.records: not base64 at character %zu", i);
             return;
         }
         acc = (acc << 6) | (uint32_t)v;
@@ -256,13 +257,12 @@ static void load_decisions(ctx_t *c, const json_t *d, dra_rload_result_t *r)
     }
     for (size_t i = 0; i < n; i++)
         if (r->dec_shape[i] >= r->ndec_shapes) {
-            dra_rs_fail(&c->w, "",     "decisions.records: pod %zu has mix entry %u of %zu", i,
-                                 r->dec_shape[i], r->ndec_shapes);
+            dra_rs_fail(&c->w, "", "decisions.records: pod %zu has mix entry %u of %zu", i,
+                        r->dec_shape[i], r->ndec_shapes);
             return;
         }
     r->dec_pods = n;
 }
-
 
 /* Containers of the walk: allocate element frames, build what the table cannot. */
 static void *on_walk(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size_t i,
@@ -437,8 +437,12 @@ int dra_rload_buf(const char *buf, size_t len, const char *name, dra_rload_resul
         dra_rload_fini(out);
         return rc;
     }
-    ctx_t c = {.w = {.mode = DRA_RS_LOAD, .file = name, .diag = diag, .arena = &out->arena,
-                     .hook = on_walk, .rc = DRA_OK},
+    ctx_t c = {.w = {.mode = DRA_RS_LOAD,
+                     .file = name,
+                     .diag = diag,
+                     .arena = &out->arena,
+                     .hook = on_walk,
+                     .rc = DRA_OK},
                .r = out};
     c.w.ud = &c;
     out->path = dup(&c, name);

@@ -44,7 +44,7 @@
 
 /* The schema this drabench writes and reads (schema.def holds its fields). */
 #define DRA_RESULT_SCHEMA "drabench-result/v1"
-#define DRA_RLOAD_SCHEMA DRA_RESULT_SCHEMA
+#define DRA_RLOAD_SCHEMA  DRA_RESULT_SCHEMA
 
 /* Direction of a metric (`better` in the catalogue). */
 enum {

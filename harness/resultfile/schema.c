@@ -15,22 +15,22 @@
 typedef struct {
     char _;
 } frame_none_t;
-#define FT_NONE frame_none_t
-#define FT_RES dra_rload_result_t
-#define FT_REP dra_rload_rep_t
-#define FT_HIST dra_rload_hist_t
+#define FT_NONE   frame_none_t
+#define FT_RES    dra_rload_result_t
+#define FT_REP    dra_rload_rep_t
+#define FT_HIST   dra_rload_hist_t
 #define FT_METRIC dra_rload_metric_t
-#define FT_FIRST dra_rs_first_t
+#define FT_FIRST  dra_rs_first_t
 
-#define LO_ANY INT64_MIN
-#define HI_ANY INT64_MAX
+#define LO_ANY    INT64_MIN
+#define HI_ANY    INT64_MAX
 #define LO_NONNEG 0
 #define HI_NONNEG INT64_MAX
-#define LO_POD (-1)
-#define HI_POD INT64_MAX
+#define LO_POD    (-1)
+#define HI_POD    INT64_MAX
 
 const dra_rfield_t dra_rfields[] = {
-#define DRA_RF(id, par, k, t, el, nd, rg, en, fr, m)                                                \
+#define DRA_RF(id, par, k, t, el, nd, rg, en, fr, m)                                               \
     [DRA_RF_##id] = {.key = k,                                                                     \
                      .parent = DRA_RF_##par,                                                       \
                      .type = DRA_RT_##t,                                                           \
@@ -47,21 +47,22 @@ const dra_rfield_t dra_rfields[] = {
 };
 
 /* The C type of a stored member fits its TYPE: 1 string, 2 integer, 3 double, 4 bool. */
-#define CTYPE_(x) _Generic((x), const char *: 1, int64_t: 2, int: 2, double: 3, bool: 4, default: 0)
-#define WANT_STR 1
+#define CTYPE_(x)                                                                                  \
+    _Generic((x), const char * : 1, int64_t : 2, int : 2, double : 3, bool : 4, default : 0)
+#define WANT_STR  1
 #define WANT_NAME 1
-#define WANT_HEX 1
+#define WANT_HEX  1
 #define WANT_DATE 1
 #define WANT_STRS 1
-#define WANT_ID 1
-#define WANT_INT 2
-#define WANT_NUM 3
+#define WANT_ID   1
+#define WANT_INT  2
+#define WANT_NUM  3
 #define WANT_NUMN 3
 #define WANT_BOOL 4
-#define WANT_OBJ (-1)
-#define WANT_ARR (-1)
-#define WANT_MAP (-1)
-#define DRA_RF(id, par, k, t, el, nd, rg, en, fr, m)                                                \
+#define WANT_OBJ  (-1)
+#define WANT_ARR  (-1)
+#define WANT_MAP  (-1)
+#define DRA_RF(id, par, k, t, el, nd, rg, en, fr, m)                                               \
     _Static_assert(DRA_RFR_##fr == DRA_RFR_NONE || CTYPE_(((FT_##fr *)0)->m) == WANT_##t,          \
                    "schema.def: the member of " #id " does not fit its type");
 #include "schema.def"
@@ -69,18 +70,19 @@ const dra_rfield_t dra_rfields[] = {
 
 const char *dra_rf_path(dra_rf_t f, char *buf, size_t size)
 {
-    const char *parts[16];
-    int n = 0;
+    int chain[16], n = 0;
     for (int x = (int)f; x != DRA_RF_ROOT && n < 16; x = dra_rfields[x].parent)
-        parts[n++] = dra_rfields[x].key;
+        chain[n++] = x;
     size_t pos = 0;
     buf[0] = '\0';
-    for (int i = n - 1; i >= 0 && pos < size; i--) {
-        int x = (int)f;
-        for (int k = 0; k < i; k++)
-            x = dra_rfields[x].parent;
-        const char *sfx = dra_rfields[x].type == DRA_RT_ARR ? "[]" : dra_rfields[x].type == DRA_RT_MAP && i ? ".*" : "";
-        pos += (size_t)snprintf(buf + pos, size - pos, "%s%s%s", pos ? "." : "", parts[i], i ? sfx : "");
+    for (int i = n - 1; i >= 0 && pos < size; i--) { /* outermost first */
+        const dra_rfield_t *d = &dra_rfields[chain[i]];
+        const char *sfx = i == 0                  ? ""
+                          : d->type == DRA_RT_ARR ? "[]"
+                          : d->type == DRA_RT_MAP ? ".*"
+                                                  : "";
+        int w = snprintf(buf + pos, size - pos, "%s%s%s", pos ? "." : "", d->key, sfx);
+        pos += w > 0 ? (size_t)w : 0;
     }
     return buf;
 }
@@ -277,7 +279,7 @@ bool dra_rs_check_text(dra_rs_walk_t *w, const char *path, const char *s)
 
 /* Names (metrics, histograms, hashes, digests, release, policy, commit, dates) are restricted to
  * NAME_CHARS, at most NAME_MAX_LEN bytes: they become file names, benchfmt keys, labels. */
-#define NAME_CHARS "A-Za-z0-9 and ._/:+=,@%-"
+#define NAME_CHARS   "A-Za-z0-9 and ._/:+=,@%-"
 #define NAME_MAX_LEN 256
 
 static bool name_char(char ch)
@@ -328,7 +330,10 @@ static void enum_error(dra_rs_walk_t *w, const char *path, const char *values, c
         const char *e = strchr(p, '|');
         int len = (int)(e ? (size_t)(e - p) : strlen(p));
         pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s\"%.*s\"",
-                                k == 0 ? "" : k + 1 == nv ? " or " : ", ", len, p);
+                                k == 0        ? ""
+                                : k + 1 == nv ? " or "
+                                              : ", ",
+                                len, p);
         if (!e)
             break;
         p = e + 1;
@@ -404,7 +409,8 @@ static bool leaf(dra_rs_walk_t *w, const dra_rfield_t *f, int t, const json_t *v
             return type_error(w, path, t, v), false;
         if (f && (json_integer_value(v) < f->lo || json_integer_value(v) > f->hi))
             return dra_rs_fail(w, path, "%lld is out of range (at least %lld)",
-                               (long long)json_integer_value(v), (long long)f->lo), false;
+                               (long long)json_integer_value(v), (long long)f->lo),
+                   false;
         if (json_integer_value(v) >= 0)
             snprintf(joined, sizeof joined, "%lld", (long long)json_integer_value(v));
         else
@@ -414,10 +420,12 @@ static bool leaf(dra_rs_walk_t *w, const dra_rfield_t *f, int t, const json_t *v
     case DRA_RT_INT: {
         if (!(json_is_integer(v) || (!strict && json_is_real(v))))
             return type_error(w, path, t, v), false;
-        int64_t x = json_is_integer(v) ? (int64_t)json_integer_value(v) : (int64_t)json_real_value(v);
+        int64_t x = json_is_integer(v) ? (int64_t)json_integer_value(v)
+                                       : (int64_t)json_real_value(v);
         if (f && (x < f->lo || x > f->hi)) {
             if (f->hi == INT64_MAX)
-                dra_rs_fail(w, path, "%" PRId64 " is out of range (at least %" PRId64 ")", x, f->lo);
+                dra_rs_fail(w, path, "%" PRId64 " is out of range (at least %" PRId64 ")", x,
+                            f->lo);
             else
                 dra_rs_fail(w, path, "%" PRId64 " is out of range (%" PRId64 "..%" PRId64 ")", x,
                             f->lo, f->hi);
@@ -427,8 +435,9 @@ static bool leaf(dra_rs_walk_t *w, const dra_rfield_t *f, int t, const json_t *v
             if (f->csize == sizeof(int64_t))
                 *(int64_t *)((char *)frame + f->off) = x;
             else
-                *(int *)((char *)frame + f->off) =
-                    x < INT32_MIN ? INT32_MIN : x > INT32_MAX ? INT32_MAX : (int)x;
+                *(int *)((char *)frame + f->off) = x < INT32_MIN   ? INT32_MIN
+                                                   : x > INT32_MAX ? INT32_MAX
+                                                                   : (int)x;
         }
         return true;
     }
@@ -446,9 +455,11 @@ static bool leaf(dra_rs_walk_t *w, const dra_rfield_t *f, int t, const json_t *v
             *(bool *)((char *)frame + f->off) = json_is_true(v);
         return true;
     case DRA_RT_PAIR:
-        if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 0)) ||
-            !json_is_integer(json_array_get(v, 1)) || json_integer_value(json_array_get(v, 1)) < 0)
-            return dra_rs_fail(w, path, "expected [value, count] with non-negative integers"), false;
+        if (!json_is_array(v) || json_array_size(v) != 2 ||
+            !json_is_integer(json_array_get(v, 0)) || !json_is_integer(json_array_get(v, 1)) ||
+            json_integer_value(json_array_get(v, 1)) < 0)
+            return dra_rs_fail(w, path, "expected [value, count] with non-negative integers"),
+                   false;
         return true;
     case DRA_RT_NUMS:
         if (!json_is_array(v))
@@ -652,8 +663,9 @@ void dra_rs_walk_obj(dra_rs_walk_t *w, int parent, const json_t *obj, const char
             continue;
         }
         if (obj && (d->need == DRA_RN_R || (d->need == DRA_RN_W && w->mode == DRA_RS_STRICT))) {
-            dra_rs_fail(w, sub, d->need == DRA_RN_R && is_string_type(d->type) ? "missing or empty"
-                                                                                : "missing");
+            dra_rs_fail(w, sub,
+                        d->need == DRA_RN_R && is_string_type(d->type) ? "missing or empty"
+                                                                       : "missing");
             return;
         }
         /* absent: strings read as "", nested objects' strings too */

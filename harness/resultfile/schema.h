@@ -96,7 +96,10 @@ typedef struct dra_rfield {
 extern const dra_rfield_t dra_rfields[];
 
 /* Key of a field. */
-static inline const char *dra_rf_key(dra_rf_t f) { return dra_rfields[f].key; }
+static inline const char *dra_rf_key(dra_rf_t f)
+{
+    return dra_rfields[f].key;
+}
 /* Dotted path of a field ("run.method.warmup", "repetitions[].digest") into buf; returns buf. */
 const char *dra_rf_path(dra_rf_t f, char *buf, size_t size);
 
@@ -120,7 +123,8 @@ json_t *dra_rf_get(const json_t *obj, dra_rf_t f);
 enum { DRA_RS_STRICT = 1, DRA_RS_LOAD = 2 };
 /* Hook events: a container (ARR or MAP) is present and of its type (BEGIN, before its
  * elements); one element passed its checks (ELEM: for OBJ elements the hook returns the frame
- * the element's fields go to, before they are walked); an OBJ element was walked (ELEM_END);
+ * the element's fields go to, before they are walked; not called for PAIR and NUMS rows, which
+ * the hook reads whole at END); an OBJ element was walked (ELEM_END);
  * the container is done (END). Also END for an OBJ field (v its object), so the loader can
  * read what the table does not describe. */
 enum { DRA_RS_BEGIN, DRA_RS_ELEM, DRA_RS_ELEM_END, DRA_RS_END };
@@ -130,8 +134,8 @@ typedef void *(*dra_rs_hook_fn)(dra_rs_walk_t *w, int event, dra_rf_t f, const j
                                 const char *key, const char *path, void *frame);
 
 struct dra_rs_walk {
-    int mode;            /* DRA_RS_STRICT or DRA_RS_LOAD */
-    const char *file;    /* for diag; NULL for a document in memory */
+    int mode;         /* DRA_RS_STRICT or DRA_RS_LOAD */
+    const char *file; /* for diag; NULL for a document in memory */
     dra_diag_t *diag;
     dra_arena_t *arena;  /* LOAD: strings are copied here */
     dra_rs_hook_fn hook; /* LOAD: containers; may be NULL */

@@ -181,9 +181,9 @@ static void test_loader_rules(void)
     }
     CHECK_EQ_I64(r.inv_violations, 2);
     dra_rload_fini(&r);
-    CHECK_EQ_I64(load(HEAD "\"repetitions\": [], \"invariants\": {\"first\": [{\"pod\": -2}]}}", &r,
-                      &d),
-                 DRA_EVALIDATE);
+    CHECK_EQ_I64(
+        load(HEAD "\"repetitions\": [], \"invariants\": {\"first\": [{\"pod\": -2}]}}", &r, &d),
+        DRA_EVALIDATE);
     CHECK_MSG(strstr(d.msg, "invariants.first[0].pod: -2 is out of range") != NULL, "%s", d.msg);
     /* ranges: a negative count */
     CHECK_EQ_I64(load(HEAD "\"repetitions\": [{\"values\": {}, \"pods\": -1}]}", &r, &d),
@@ -200,9 +200,9 @@ static void test_loader_rules(void)
                            "\"sleep\"}]}]}",
                       &r, &d),
                  DRA_EVALIDATE);
-    CHECK_MSG(strstr(d.msg, "repetitions[0].histograms[0].phase: \"sleep\" (expected "
-                            "\"node_search\", \"allocate\", \"commit\", \"release\" or \"pod\")") !=
-                  NULL,
+    CHECK_MSG(strstr(d.msg,
+                     "repetitions[0].histograms[0].phase: \"sleep\" (expected "
+                     "\"node_search\", \"allocate\", \"commit\", \"release\" or \"pod\")") != NULL,
               "%s", d.msg);
     CHECK_EQ_I64(load(HEAD "\"repetitions\": [], \"status\": \"done\"}", &r, &d), DRA_EVALIDATE);
     CHECK_MSG(strstr(d.msg, "status: \"done\" (expected \"complete\" or \"interrupted\")") != NULL,
@@ -231,7 +231,8 @@ static void test_loader_rules(void)
                  DRA_EVALIDATE);
     CHECK_MSG(strstr(d.msg, "cluster.nodes: expected a number, got string") != NULL, "%s", d.msg);
     /* sanitize: a string or a list of names */
-    CHECK_OK(load(HEAD "\"repetitions\": [], \"tool\": {\"sanitize\": [\"address\", \"undefined\"]}}",
+    CHECK_OK(load(HEAD
+                  "\"repetitions\": [], \"tool\": {\"sanitize\": [\"address\", \"undefined\"]}}",
                   &r, &d));
     CHECK_STREQ(r.sanitize, "address,undefined");
     dra_rload_fini(&r);

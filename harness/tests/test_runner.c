@@ -234,8 +234,8 @@ static int check_loaded_fields(const json_t *doc, const dra_rload_result_t *r)
     int compared = 0;
     for (int f = 0; f < DRA_RF_COUNT; f++) {
         const dra_rfield_t *d = &dra_rfields[f];
-        const void *frame = d->frame == DRA_RFR_RES                      ? (const void *)r
-                            : d->frame == DRA_RFR_REP && r->nreps        ? (const void *)&r->reps[0]
+        const void *frame = d->frame == DRA_RFR_RES               ? (const void *)r
+                            : d->frame == DRA_RFR_REP && r->nreps ? (const void *)&r->reps[0]
                             : d->frame == DRA_RFR_HIST && r->nreps && r->reps[0].nhists
                                 ? (const void *)&r->reps[0].hists[0]
                                 : NULL;
@@ -264,7 +264,8 @@ static int check_loaded_fields(const json_t *doc, const dra_rload_result_t *r)
             break;
         case DRA_RT_NUM:
         case DRA_RT_NUMN:
-            CHECK_MSG(fabs(*(const double *)(const void *)m - (json_is_number(v) ? json_number_value(v) : 0)) <=
+            CHECK_MSG(fabs(*(const double *)(const void *)m -
+                           (json_is_number(v) ? json_number_value(v) : 0)) <=
                           1e-9 * fabs(json_is_number(v) ? json_number_value(v) : 1),
                       "%s", p);
             break;
@@ -272,8 +273,8 @@ static int check_loaded_fields(const json_t *doc, const dra_rload_result_t *r)
             CHECK_MSG(*(const bool *)(const void *)m == json_is_true(v), "%s", p);
             break;
         default:
-            CHECK_MSG(json_is_string(v) && strcmp(*(const char *const *)(const void *)m,
-                                                  json_string_value(v)) == 0,
+            CHECK_MSG(json_is_string(v) &&
+                          strcmp(*(const char *const *)(const void *)m, json_string_value(v)) == 0,
                       "%s", p);
         }
         compared++;
