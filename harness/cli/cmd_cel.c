@@ -458,8 +458,12 @@ static int lower_bench(const char *src, uint32_t ndevices, const char *kernel, u
     }
     for (uint32_t i = 0; i < reps; i++) {
         t0 = lb_now_ns();
-        dra_lower_eval_with(l, t, k, M, E);
+        rc = dra_lower_eval_with(l, t, k, M, E);
         times[i] = lb_now_ns() - t0;
+        if (rc != DRA_OK) {
+            dra_diag_set(diag, rc, NULL, 0, 0, "evaluating the lowered expression failed");
+            goto out;
+        }
     }
     qsort(times, reps, sizeof *times, lb_cmp_double);
     res->eval_ns_best = times[0];
