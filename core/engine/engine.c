@@ -737,6 +737,29 @@ static int eval_selector(dra_engine_t *e, const char *src, uint64_t *match, uint
     return DRA_OK;
 }
 
+/* Room for one more signature in e->sigs (its address may change). */
+static int sig_reserve(dra_engine_t *e)
+{
+    if (e->nsigs < e->capsigs)
+        return DRA_OK;
+    uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+    sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+    if (!ns)
+        return DRA_ENOMEM;
+    e->sigs = ns;
+    e->capsigs = nc;
+    return DRA_OK;
+}
+
+/* A signature's per-node arrays (counts, error flags, segment tree); NULL members when out of
+ * memory, which the caller checks. */
+static void sig_node_arrays(dra_engine_t *e, sig_t *s)
+{
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+}
+
 /* The signature of (class, body), compiled on first use. *out NONE when it cannot be compiled. */
 static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exact_request_t *body,
                    uint32_t *out)
@@ -795,14 +818,8 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
                 }
         }
     }
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     memset(s, 0, sizeof *s);
     s->attr = NONE;
@@ -812,9 +829,7 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     s->body = body;
     s->match = match;
     s->err = err;
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     if (!s->cnt || !s->herr || !s->tree)
         return DRA_ENOMEM;
     sig_count(e, s);
@@ -849,20 +864,12 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     for (int k = DRA_ATTR_INTS; k <= DRA_ATTR_VERSIONS; k++)
         if (a->kinds & (1u << k))
             return DRA_OK;
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base]; /* shares match / err bitsets */
     s->attr = ai;
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     s->grp = dra_arena_alloc(&e->arena, ((size_t)t->nrows + 1) * sizeof *s->grp, 8);
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
@@ -951,14 +958,8 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
             return DRA_OK;
         }
     }
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base]; /* shares match / err unless excl */
     s->all = all;
@@ -983,9 +984,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
         s->match = match;
         s->err = err;
     }
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     s->blk = all ? dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->blk, 8) : NULL;
     if (!s->cnt || !s->herr || !s->tree || (all && !s->blk))
         return DRA_ENOMEM;
@@ -1025,23 +1024,15 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
             return DRA_OK;
         }
     }
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
     s->capbody = body;
     s->maxset = -1;
     size_t nw = dra_bitset_words(e->t->nrows_padded);
     s->cfit = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     if (!s->cfit || !s->cnt || !s->herr || !s->tree)
         return DRA_ENOMEM;
     memset(s->cfit, 0, nw * 8);
