@@ -90,7 +90,7 @@ static int env_u64(const char *name, uint64_t *out, dra_diag_t *diag)
     if (!v || !*v)
         return DRA_OK;
     unsigned long long x;
-    if (!dra_cli_parse_u64(v, &x))
+    if (!dra_io_parse_u64(v, &x))
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "%s: not a number: '%s'", name, v);
     *out = x;
     return DRA_OK;

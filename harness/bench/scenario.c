@@ -918,7 +918,7 @@ int dra_scenario_load_named(dra_scenario_t *s, const char *name, dra_diag_t *dia
     char *buf = NULL;
     size_t len = 0;
     memset(s, 0, sizeof *s);
-    int rc = dra_cli_read_file(name, (size_t)64 << 20, &buf, &len, diag);
+    int rc = dra_io_read_file(name, (size_t)64 << 20, &buf, &len, diag);
     if (rc) {
         if (!strchr(name, '/') && !has_ext)
             dra_diag_set(diag, DRA_ENOTFOUND, NULL, 0, 0,

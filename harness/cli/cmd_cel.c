@@ -608,7 +608,7 @@ static int apply_opt(cel_opts_t *o, int c, const char *arg)
             return dra_cli_usage_error("cel", "unknown output format '%s'", arg);
         return -1;
     case OPT_BENCH:
-        if (!dra_cli_parse_u64(arg, &o->bench) || o->bench == 0 || o->bench > 100000000ULL)
+        if (!dra_io_parse_u64(arg, &o->bench) || o->bench == 0 || o->bench > 100000000ULL)
             return dra_cli_usage_error("cel", "--bench wants a device count in 1..1e8");
         return -1;
     case OPT_COST:
@@ -678,7 +678,7 @@ static int eval_manifest_devices(const dra_cel_prog_t *prog, dra_model_t *m, cha
     }
     dra_diag_list_fini(&errs);
     if (walk_status == DRA_EXIT_OK && rc != DRA_OK)
-        walk_status = dra_cli_exit_for(rc); /* missing or invalid file 2; I/O, memory 4 */
+        walk_status = dra_io_exit_for(rc); /* missing or invalid file 2; I/O, memory 4 */
     if (walk_status != DRA_EXIT_OK)
         return walk_status;
     for (uint32_t si = 0; si < m->nslices; si++) {

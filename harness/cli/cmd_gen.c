@@ -269,7 +269,7 @@ static int write_manifests(const dra_model_t *m, const char *out, dra_progress_w
     if (strcmp(out, "-") == 0) {
         snprintf(path, sizeof path, "-");
     } else {
-        if (dra_cli_mkdir_p(out, 0777) != 0) {
+        if (dra_io_mkdir_p(out, 0777) != 0) {
             dra_cli_errorf("%s: %s", out, strerror(errno));
             return DRA_EXIT_ENV;
         }
@@ -481,12 +481,12 @@ int dra_cmd_gen(int argc, char **argv)
             out = optarg;
             break;
         case 's':
-            if (!dra_cli_parse_u64(optarg, &seed))
+            if (!dra_io_parse_u64(optarg, &seed))
                 return dra_cli_usage_error("gen", "--seed: not a number: %s", optarg);
             has_seed = true;
             break;
         case 'p':
-            if (!dra_cli_parse_u64(optarg, &max_pods))
+            if (!dra_io_parse_u64(optarg, &max_pods))
                 return dra_cli_usage_error("gen", "--pods: not a number: %s", optarg);
             break;
         case OPT_NO_PODS:

@@ -205,7 +205,7 @@ int dra_result_write(const json_t *doc, const char *path, dra_diag_t *diag)
     }
     buf[len] = '\n';
     buf[len + 1] = '\0';
-    int rc = dra_cli_write_file_atomic(path, buf, len + 1, diag);
+    int rc = dra_io_write_file_atomic(path, buf, len + 1, diag);
     free(buf);
     return rc;
 }

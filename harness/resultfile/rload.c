@@ -462,7 +462,7 @@ int dra_rload_file(const char *path, dra_rload_result_t *out, dra_diag_t *diag)
     memset(out, 0, sizeof *out);
     char *buf = NULL;
     size_t len = 0;
-    int rc = dra_cli_read_file(path, RLOAD_MAX_FILE, &buf, &len, diag);
+    int rc = dra_io_read_file(path, RLOAD_MAX_FILE, &buf, &len, diag);
     if (rc != DRA_OK)
         return rc;
     rc = dra_rload_buf(buf, len, path, out, diag);

@@ -260,7 +260,7 @@ int main(void)
     size_t len = 0;
     dra_diag_t d;
     dra_diag_clear(&d);
-    if (dra_cli_read_file("results/README.md", 1 << 20, &buf, &len, &d) != DRA_OK)
+    if (dra_io_read_file("results/README.md", 1 << 20, &buf, &len, &d) != DRA_OK)
         fprintf(stderr, "results/README.md: %s\n", d.msg);
     readme = buf ? buf : calloc(1, 1);
     RUN(test_table_shape);
