@@ -86,10 +86,10 @@ static bool in_scope(const dra_constraint_t *cn, const bf_use_t *u)
     return false;
 }
 
-static bool check(bf_t *x)
+/* The per-use device rules: exclusivity, counters known to the version, taints, sharing. */
+static bool check_uses(const bf_t *x)
 {
     const dra__beh_t *b = &x->b;
-    /* per-use device rules, exclusivity */
     for (uint32_t i = 0; i < x->nuses; i++) {
         const bf_use_t *u = &x->uses[i];
         const dra_device_t *d = x->dev[u->dev];
@@ -104,7 +104,93 @@ static bool check(bf_t *x)
             if (x->uses[j].dev == u->dev && !(x->uses[j].claim != u->claim && u->admin))
                 return false;
     }
-    /* constraints over each claim's final set */
+    return true;
+}
+
+/* A matchAttribute constraint cn (attribute q) over claim c's final set: every device in scope
+ * has the attribute and they share one value. */
+static bool check_match(const bf_t *x, uint32_t c, const dra_constraint_t *cn, uint32_t q)
+{
+    const dra__beh_t *b = &x->b;
+    dra__aval_t acc[DRA_AVAL_MAX], v[DRA_AVAL_MAX];
+    uint32_t nacc = 0;
+    bool first = true;
+    const dra_attr_t *ref = NULL;
+    for (uint32_t i = 0; i < x->nuses; i++) {
+        const bf_use_t *u = &x->uses[i];
+        if (u->claim != c || !in_scope(cn, u))
+            continue;
+        const dra_attr_t *at = q ? dra_device_attr(x->dev[u->dev], q) : NULL;
+        if (!at)
+            return false;
+        if (b->lists) {
+            uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX);
+            if (!nv)
+                return false;
+            if (first) {
+                memcpy(acc, v, nv * sizeof v[0]);
+                nacc = nv;
+            } else {
+                uint32_t kk = 0;
+                for (uint32_t a = 0; a < nacc; a++)
+                    for (uint32_t z = 0; z < nv; z++)
+                        if (dra__aval_eq(&acc[a], &v[z])) {
+                            acc[kk++] = acc[a];
+                            break;
+                        }
+                nacc = kk;
+                if (!nacc)
+                    return false;
+            }
+        } else if (!first && (!dra__attr_is_scalar(at) || !dra__attr_scalar_eq(at, ref))) {
+            return false;
+        }
+        if (first)
+            ref = at;
+        first = false;
+    }
+    return true;
+}
+
+/* A distinctAttribute constraint cn (attribute q) over claim c's final set: every device in
+ * scope has the attribute and no two share a value. */
+static bool check_distinct(const bf_t *x, uint32_t c, const dra_constraint_t *cn, uint32_t q)
+{
+    const dra__beh_t *b = &x->b;
+    dra__aval_t v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
+    for (uint32_t i = 0; i < x->nuses; i++) {
+        const bf_use_t *u = &x->uses[i];
+        if (u->claim != c || !in_scope(cn, u))
+            continue;
+        const dra_attr_t *at = q ? dra_device_attr(x->dev[u->dev], q) : NULL;
+        if (!at)
+            return false;
+        for (uint32_t j = 0; j < i; j++) {
+            const bf_use_t *o = &x->uses[j];
+            if (o->claim != c || !in_scope(cn, o))
+                continue;
+            const dra_attr_t *oa = dra_device_attr(x->dev[o->dev], q);
+            if (b->lists) {
+                uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX),
+                         nw = dra__attr_values(oa, w, DRA_AVAL_MAX);
+                if (!nv)
+                    return false;
+                for (uint32_t a = 0; a < nv; a++)
+                    for (uint32_t z = 0; z < nw; z++)
+                        if (dra__aval_eq(&v[a], &w[z]))
+                            return false;
+            } else if (!dra__attr_is_scalar(at) || dra__attr_scalar_eq(at, oa)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The constraints over each claim's final set. */
+static bool check_constraints(const bf_t *x)
+{
+    const dra__beh_t *b = &x->b;
     for (uint32_t c = 0; c < x->n; c++) {
         const dra_claim_t *cl = x->claims[c];
         for (uint32_t k = 0; k < cl->nconstraints; k++) {
@@ -114,67 +200,18 @@ static bool check(bf_t *x)
             if (!an)
                 continue;
             uint32_t q = dra_intern_find(&x->m->intern, an, strlen(an));
-            dra__aval_t acc[DRA_AVAL_MAX], v[DRA_AVAL_MAX], w[DRA_AVAL_MAX];
-            uint32_t nacc = 0;
-            bool first = true;
-            const dra_attr_t *ref = NULL;
-            for (uint32_t i = 0; i < x->nuses; i++) {
-                const bf_use_t *u = &x->uses[i];
-                if (u->claim != c || !in_scope(cn, u))
-                    continue;
-                const dra_attr_t *at = q ? dra_device_attr(x->dev[u->dev], q) : NULL;
-                if (!at)
-                    return false;
-                if (cn->match_attribute) {
-                    if (b->lists) {
-                        uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX);
-                        if (!nv)
-                            return false;
-                        if (first) {
-                            memcpy(acc, v, nv * sizeof v[0]);
-                            nacc = nv;
-                        } else {
-                            uint32_t kk = 0;
-                            for (uint32_t a = 0; a < nacc; a++)
-                                for (uint32_t z = 0; z < nv; z++)
-                                    if (dra__aval_eq(&acc[a], &v[z])) {
-                                        acc[kk++] = acc[a];
-                                        break;
-                                    }
-                            nacc = kk;
-                            if (!nacc)
-                                return false;
-                        }
-                    } else if (!first && (!dra__attr_is_scalar(at) || !dra__attr_scalar_eq(at, ref))) {
-                        return false;
-                    }
-                    if (first)
-                        ref = at;
-                    first = false;
-                } else {
-                    for (uint32_t j = 0; j < i; j++) {
-                        const bf_use_t *o = &x->uses[j];
-                        if (o->claim != c || !in_scope(cn, o))
-                            continue;
-                        const dra_attr_t *oa = dra_device_attr(x->dev[o->dev], q);
-                        if (b->lists) {
-                            uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX),
-                                     nw = dra__attr_values(oa, w, DRA_AVAL_MAX);
-                            if (!nv)
-                                return false;
-                            for (uint32_t a = 0; a < nv; a++)
-                                for (uint32_t z = 0; z < nw; z++)
-                                    if (dra__aval_eq(&v[a], &w[z]))
-                                        return false;
-                        } else if (!dra__attr_is_scalar(at) || dra__attr_scalar_eq(at, oa)) {
-                            return false;
-                        }
-                    }
-                }
-            }
+            if (cn->match_attribute ? !check_match(x, c, cn, q) : !check_distinct(x, c, cn, q))
+                return false;
         }
     }
-    /* capacity */
+    return true;
+}
+
+/* The capacity of every used device: each consumer within the policy, the sum (with what the
+ * state already holds) within the capacity. */
+static bool check_capacity(const bf_t *x)
+{
+    const dra__beh_t *b = &x->b;
     for (uint32_t di = 0; di < x->ndev && b->cc; di++) {
         const dra_device_t *d = x->dev[di];
         const dra__gpool_t *p = &x->gp.pools[x->devpool[di]];
@@ -199,7 +236,67 @@ static bool check(bf_t *x)
                 return false;
         }
     }
-    /* counters: each pool (or slice in 1.34) separately */
+    return true;
+}
+
+/* How many times the assignment charges device dv of pool p (a shared device once, and not at
+ * all when the state already holds it). */
+static uint32_t counter_charges(const bf_t *x, const dra__gpool_t *p, const dra_device_t *dv)
+{
+    const dra__beh_t *b = &x->b;
+    uint32_t charges = 0;
+    for (uint32_t i = 0; i < x->nuses; i++) {
+        if (x->dev[x->uses[i].dev] != dv)
+            continue;
+        bool multi = b->cc && dv->allow_multiple_allocations;
+        bool persisted = dra__alloc_state_has_capacity(x->st, p->driver, p->name, nz(dv->name)) ||
+                         dra_alloc_state_shares(x->st, p->driver, p->name, nz(dv->name)) > 0;
+        if (multi && (charges > 0 || persisted))
+            continue;
+        charges++;
+    }
+    return charges;
+}
+
+/* Counter t of set cs in the scope of device d (its pool p, or its slice in 1.34): what the
+ * devices in use and the assignment's charges draw stays within the counter's value. */
+static bool counter_ok(const bf_t *x, const dra_device_t *d, const dra__gpool_t *p,
+                       const dra_counter_set_t *cs, uint32_t t)
+{
+    const dra__beh_t *b = &x->b;
+    dra__aq_t avail = dra__aq_from(&cs->counters[t].value), used = 0;
+    const dra_slice_t *const *lists[2] = {p->slices, p->other};
+    uint32_t nl[2] = {p->nslices, p->nother};
+    for (int L = 0; L < 2; L++)
+        for (uint32_t s = 0; s < nl[L]; s++) {
+            if (!b->pool_counters && lists[L][s] != d->slice)
+                continue;
+            for (uint32_t e = 0; e < lists[L][s]->ndevices; e++) {
+                const dra_device_t *dv = &lists[L][s]->devices[e];
+                bool inuse = dra_alloc_state_in_use(x->st, p->driver, p->name, nz(dv->name));
+                uint32_t charges = counter_charges(x, p, dv);
+                for (uint32_t c2 = 0; c2 < dv->nconsumes; c2++) {
+                    if (strcmp(nz(dv->consumes[c2].counter_set), nz(cs->name)))
+                        continue;
+                    for (uint32_t k = 0; k < dv->consumes[c2].ncounters; k++) {
+                        if (strcmp(nz(dv->consumes[c2].counters[k].name), nz(cs->counters[t].name)))
+                            continue;
+                        dra__aq_t v1 = dra__aq_from(&dv->consumes[c2].counters[k].value);
+                        if (inuse)
+                            avail -= v1;
+                        used += v1 * charges;
+                    }
+                }
+            }
+        }
+    return avail >= used;
+}
+
+/* The counters: each pool (or slice in 1.34) separately; every counter of the scope of a used
+ * consuming device, as upstream rejects when any of them is overdrawn. */
+static bool check_counters(const bf_t *x)
+{
+    const dra__beh_t *b = &x->b;
     for (uint32_t di = 0; di < x->ndev && b->pd; di++) {
         const dra_device_t *d = x->dev[di];
         if (!d->nconsumes)
@@ -210,59 +307,23 @@ static bool check(bf_t *x)
             used_here |= x->uses[i].dev == di;
         if (!used_here)
             continue;
-        /* every counter of the scope: upstream rejects when any of them is overdrawn */
         const dra_slice_t *const *srcs = b->pool_counters ? p->counter_slices : &d->slice;
         uint32_t nsrcs = b->pool_counters ? p->ncounter_slices : 1;
         for (uint32_t sc = 0; sc < nsrcs; sc++)
-        for (uint32_t c = 0; c < srcs[sc]->ncounter_sets; c++) {
-            const dra_counter_set_t *cs = &srcs[sc]->counter_sets[c];
-            for (uint32_t t = 0; cs && t < cs->ncounters; t++) {
-                dra__aq_t avail = dra__aq_from(&cs->counters[t].value), used = 0;
-                bool charged_any = false;
-                const dra_slice_t *const *lists[2] = {p->slices, p->other};
-                uint32_t nl[2] = {p->nslices, p->nother};
-                for (int L = 0; L < 2; L++)
-                    for (uint32_t s = 0; s < nl[L]; s++) {
-                        if (!b->pool_counters && lists[L][s] != d->slice)
-                            continue;
-                        for (uint32_t e = 0; e < lists[L][s]->ndevices; e++) {
-                            const dra_device_t *dv = &lists[L][s]->devices[e];
-                            bool inuse = dra_alloc_state_in_use(x->st, p->driver, p->name, nz(dv->name));
-                            uint32_t charges = 0;
-                            for (uint32_t i = 0; i < x->nuses; i++) {
-                                if (x->dev[x->uses[i].dev] != dv)
-                                    continue;
-                                bool multi = b->cc && dv->allow_multiple_allocations;
-                                bool persisted = dra__alloc_state_has_capacity(x->st, p->driver, p->name, nz(dv->name)) ||
-                                                 dra_alloc_state_shares(x->st, p->driver, p->name, nz(dv->name)) > 0;
-                                if (multi && (charges > 0 || persisted))
-                                    continue;
-                                charges++;
-                            }
-                            for (uint32_t c2 = 0; c2 < dv->nconsumes; c2++) {
-                                if (strcmp(nz(dv->consumes[c2].counter_set), nz(cs->name)))
-                                    continue;
-                                for (uint32_t k = 0; k < dv->consumes[c2].ncounters; k++) {
-                                    if (strcmp(nz(dv->consumes[c2].counters[k].name), nz(cs->counters[t].name)))
-                                        continue;
-                                    dra__aq_t v1 = dra__aq_from(&dv->consumes[c2].counters[k].value);
-                                    if (inuse)
-                                        avail -= v1;
-                                    used += v1 * charges;
-                                    if (charges)
-                                        charged_any = true;
-                                }
-                            }
-                        }
-                    }
-                (void)charged_any;
-                if (avail < used)
-                    return false;
+            for (uint32_t c = 0; c < srcs[sc]->ncounter_sets; c++) {
+                const dra_counter_set_t *cs = &srcs[sc]->counter_sets[c];
+                for (uint32_t t = 0; cs && t < cs->ncounters; t++)
+                    if (!counter_ok(x, d, p, cs, t))
+                        return false;
             }
-        }
     }
-    /* a charged device also fails when any other counter of its pool is overdrawn */
     return true;
+}
+
+/* Whether the complete assignment in x->uses keeps every rule. */
+static bool check(bf_t *x)
+{
+    return check_uses(x) && check_constraints(x) && check_capacity(x) && check_counters(x);
 }
 
 static void rec(bf_t *x, uint32_t c, uint32_t r);

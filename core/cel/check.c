@@ -814,6 +814,232 @@ static bool qualified_name(const dra_cel_expr_t *e, char *buf, size_t len)
     return false;
 }
 
+/* Precompile the constant pattern of matches() / find() / findAll() into e->u.call.aux; false
+ * after reporting an invalid literal pattern (DRA environment). */
+static bool precompile_regex(checker_t *c, dra_cel_expr_t *e, unsigned fn, bool member, uint32_t n)
+{
+    if (fn != DRA_CEL_FN_MATCHES && fn != DRA_CEL_FN_FIND && fn != DRA_CEL_FN_FIND_ALL)
+        return true;
+    const dra_cel_expr_t *pat = e->u.call.nargs >= 1 ? e->u.call.args[member ? 0 : 1 % n] : NULL;
+    if (!member && e->u.call.nargs == 2)
+        pat = e->u.call.args[1];
+    if (pat && is_const(pat) && pat->u.c.kind == DRA_CEL_STRING) {
+        char eb[200];
+        const void *re = dra_cel_regex_compile(c->a, pat->u.c.v.s, pat->u.c.len, eb, sizeof eb);
+        if (re) {
+            e->u.call.aux = re;
+        } else if (c->env->dra) {
+            cerr(c, pat->offset, "invalid regular expression literal: %s", eb);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* `x in <constant list>`: cel-go's OptOptimize turns it into a set lookup (decOptimize,
+ * maybeOptimizeSetMembership): `x in []` is the constant false (x is not evaluated; e becomes
+ * that constant and true is returned), and a list of primitive constants is an exact lookup
+ * (see dra_cel_in_set). */
+static bool optimize_in(dra_cel_expr_t *e)
+{
+    const dra_cel_expr_t *l = e->u.call.args[1];
+    if (l->kind == DRA_CEL_E_LIST || (l->u.c.kind == DRA_CEL_LIST && l->u.c.v.list->n == 0)) {
+        e->kind = DRA_CEL_E_CONST;
+        e->flags = 0;
+        e->fn = 0;
+        e->u.c = dra_cel_bool(false);
+        return true;
+    }
+    if (l->u.c.kind == DRA_CEL_LIST) {
+        bool prim = true;
+        for (uint32_t i = 0; i < l->u.c.v.list->n && prim; i++) {
+            uint8_t ek = l->u.c.v.list->items[i].kind;
+            prim = ek == DRA_CEL_BOOL || ek == DRA_CEL_INT || ek == DRA_CEL_UINT ||
+                   ek == DRA_CEL_DOUBLE || ek == DRA_CEL_STRING;
+        }
+        if (prim)
+            e->u.call.aux = &dra_cel_in_set;
+    }
+    return false;
+}
+
+/* The result type of call e (function fn, named name) given its argument types (the target's
+ * first when member): the overload that applies, or NULL after reporting that none does (or
+ * that the arguments do not unify). Without type checking (no_check) or for an unknown
+ * function, a type that never fails. */
+static const dra_cel_type_t *call_overload(checker_t *c, dra_cel_expr_t *e, unsigned fn,
+                                           const char *name, const dra_cel_type_t **types,
+                                           uint32_t n, bool member)
+{
+    const dra_cel_type_t *r = &dra_cel_t_dyn;
+    if (c->env->no_check || !fn) {
+        /* still compute a useful type for some nodes, never fail */
+        r = &dra_cel_t_dyn;
+        if (fn == DRA_CEL_FN_AND || fn == DRA_CEL_FN_OR || fn == DRA_CEL_FN_NOT)
+            r = &dra_cel_t_bool;
+    } else {
+        switch (fn) {
+        case DRA_CEL_FN_AND:
+        case DRA_CEL_FN_OR:
+            if (member || n != 2 || !code_match('b', types[0]) || !code_match('b', types[1])) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = &dra_cel_t_bool;
+            break;
+        case DRA_CEL_FN_COND:
+            if (!code_match('b', types[0])) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            if (!unify(c, types[1], types[2])) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = join(types[1], types[2]);
+            break;
+        case DRA_CEL_FN_EQ:
+        case DRA_CEL_FN_NE:
+            if (member || n != 2 || !unify(c, types[0], types[1])) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = &dra_cel_t_bool;
+            break;
+        case DRA_CEL_FN_INDEX:
+        case DRA_CEL_FN_OPT_INDEX: {
+            const dra_cel_type_t *ct = types[0], *it = types[1];
+            bool opt = fn == DRA_CEL_FN_OPT_INDEX;
+            if (ct->k == DRA_CEL_T_OPTIONAL) {
+                opt = true;
+                ct = ct->p1 ? resolve(ct->p1) : &dra_cel_t_dyn;
+            }
+            if (ct->k == DRA_CEL_T_VAR) {
+                /* cel-go tries index_list (list(A), int) first, then index_map (map(K, V), K) */
+                const dra_cel_type_t *nt = code_match('i', it)
+                                               ? mk(c, DRA_CEL_T_LIST, new_var(c), NULL)
+                                               : mk(c, DRA_CEL_T_MAP, new_var(c), new_var(c));
+                if (bind_var(c, ct, nt))
+                    ct = nt;
+            }
+            if (ct->k == DRA_CEL_T_LIST) {
+                if (!code_match('i', it) && !code_match('u', it)) {
+                    no_overload(c, e, name, types, n, member);
+                    return NULL;
+                }
+                r = ct->p1 ? ct->p1 : &dra_cel_t_dyn;
+            } else if (ct->k == DRA_CEL_T_MAP) {
+                if (!unify(c, ct->p1, it)) {
+                    no_overload(c, e, name, types, n, member);
+                    return NULL;
+                }
+                r = ct->p2 ? ct->p2 : &dra_cel_t_dyn;
+            } else if (!is_dyn(ct)) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            if (opt)
+                r = mk(c, DRA_CEL_T_OPTIONAL, r, NULL);
+            break;
+        }
+        case DRA_CEL_FN_IN: {
+            const dra_cel_type_t *ct = types[1];
+            if (ct->k == DRA_CEL_T_LIST) {
+                if (!unify(c, ct->p1, types[0])) {
+                    no_overload(c, e, name, types, n, member);
+                    return NULL;
+                }
+            } else if (ct->k == DRA_CEL_T_MAP) {
+                if (!unify(c, ct->p1, types[0])) {
+                    no_overload(c, e, name, types, n, member);
+                    return NULL;
+                }
+            } else if (!is_dyn(ct)) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = &dra_cel_t_bool;
+            break;
+        }
+        case DRA_CEL_FN_DYN:
+            if (member || n != 1) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = &dra_cel_t_dyn;
+            break;
+        case DRA_CEL_FN_LIST_APPEND:
+            r = mk(c, DRA_CEL_T_LIST, types[1], NULL);
+            if (types[0]->k == DRA_CEL_T_LIST && unify(c, types[0], r))
+                r = types[0];
+            break;
+        case DRA_CEL_FN_MAP_INSERT:
+            if (n == 3)
+                r = mk(c, DRA_CEL_T_MAP, types[1], types[2]);
+            else
+                r = &dra_cel_t_map_dyn;
+            if (types[0]->k == DRA_CEL_T_MAP && unify(c, types[0], r))
+                r = types[0];
+            break;
+        case DRA_CEL_FN_ADD:
+            /* list + list: both list(A) (cel-go add_list), which binds an empty list's element */
+            if (!member && n == 2 && types[0]->k == DRA_CEL_T_LIST &&
+                types[1]->k == DRA_CEL_T_LIST) {
+                if (!unify(c, types[0], types[1])) {
+                    no_overload(c, e, name, types, n, member);
+                    return NULL;
+                }
+                r = types[0];
+                break;
+            }
+            bool known_add;
+            r = resolve_sigs(c, e, fn, types, n, member, &known_add);
+            if (c->failed)
+                return NULL;
+            break;
+        case DRA_CEL_FN_OPT_OF:
+        case DRA_CEL_FN_OPT_OF_NON_ZERO:
+            if (member || n != 1) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = mk(c, DRA_CEL_T_OPTIONAL, types[0], NULL);
+            break;
+        case DRA_CEL_FN_VALUE:
+            if (!member || n != 1 || !code_match('O', types[0])) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = types[0]->k == DRA_CEL_T_OPTIONAL && types[0]->p1 ? types[0]->p1 : &dra_cel_t_dyn;
+            break;
+        case DRA_CEL_FN_OR_VALUE:
+            if (!member || n != 2 || !code_match('O', types[0])) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = types[0]->k == DRA_CEL_T_OPTIONAL ? join(types[0]->p1, types[1]) : &dra_cel_t_dyn;
+            break;
+        case DRA_CEL_FN_OPT_OR:
+            if (!member || n != 2 || !code_match('O', types[0]) || !code_match('O', types[1])) {
+                no_overload(c, e, name, types, n, member);
+                return NULL;
+            }
+            r = types[0];
+            break;
+        default: {
+            bool known;
+            r = resolve_sigs(c, e, fn, types, n, member, &known);
+            if (!known)
+                r = &dra_cel_t_dyn;
+            if (c->failed)
+                return NULL;
+            break;
+        }
+        }
+    }
+    return r;
+}
+
 static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
 {
     const char *name = e->u.call.name;
@@ -874,216 +1100,17 @@ static const dra_cel_type_t *check_call(checker_t *c, dra_cel_expr_t *e)
     if (c->failed)
         return &dra_cel_t_error;
     bool member = target != NULL;
-    const dra_cel_type_t *r = &dra_cel_t_dyn;
-    if (c->env->no_check || !fn) {
-        /* still compute a useful type for some nodes, never fail */
-        r = &dra_cel_t_dyn;
-        if (fn == DRA_CEL_FN_AND || fn == DRA_CEL_FN_OR || fn == DRA_CEL_FN_NOT)
-            r = &dra_cel_t_bool;
-    } else {
-        switch (fn) {
-        case DRA_CEL_FN_AND:
-        case DRA_CEL_FN_OR:
-            if (member || n != 2 || !code_match('b', types[0]) || !code_match('b', types[1])) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = &dra_cel_t_bool;
-            break;
-        case DRA_CEL_FN_COND:
-            if (!code_match('b', types[0])) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            if (!unify(c, types[1], types[2])) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = join(types[1], types[2]);
-            break;
-        case DRA_CEL_FN_EQ:
-        case DRA_CEL_FN_NE:
-            if (member || n != 2 || !unify(c, types[0], types[1])) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = &dra_cel_t_bool;
-            break;
-        case DRA_CEL_FN_INDEX:
-        case DRA_CEL_FN_OPT_INDEX: {
-            const dra_cel_type_t *ct = types[0], *it = types[1];
-            bool opt = fn == DRA_CEL_FN_OPT_INDEX;
-            if (ct->k == DRA_CEL_T_OPTIONAL) {
-                opt = true;
-                ct = ct->p1 ? resolve(ct->p1) : &dra_cel_t_dyn;
-            }
-            if (ct->k == DRA_CEL_T_VAR) {
-                /* cel-go tries index_list (list(A), int) first, then index_map (map(K, V), K) */
-                const dra_cel_type_t *nt = code_match('i', it)
-                                               ? mk(c, DRA_CEL_T_LIST, new_var(c), NULL)
-                                               : mk(c, DRA_CEL_T_MAP, new_var(c), new_var(c));
-                if (bind_var(c, ct, nt))
-                    ct = nt;
-            }
-            if (ct->k == DRA_CEL_T_LIST) {
-                if (!code_match('i', it) && !code_match('u', it)) {
-                    no_overload(c, e, name, types, n, member);
-                    return &dra_cel_t_error;
-                }
-                r = ct->p1 ? ct->p1 : &dra_cel_t_dyn;
-            } else if (ct->k == DRA_CEL_T_MAP) {
-                if (!unify(c, ct->p1, it)) {
-                    no_overload(c, e, name, types, n, member);
-                    return &dra_cel_t_error;
-                }
-                r = ct->p2 ? ct->p2 : &dra_cel_t_dyn;
-            } else if (!is_dyn(ct)) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            if (opt)
-                r = mk(c, DRA_CEL_T_OPTIONAL, r, NULL);
-            break;
-        }
-        case DRA_CEL_FN_IN: {
-            const dra_cel_type_t *ct = types[1];
-            if (ct->k == DRA_CEL_T_LIST) {
-                if (!unify(c, ct->p1, types[0])) {
-                    no_overload(c, e, name, types, n, member);
-                    return &dra_cel_t_error;
-                }
-            } else if (ct->k == DRA_CEL_T_MAP) {
-                if (!unify(c, ct->p1, types[0])) {
-                    no_overload(c, e, name, types, n, member);
-                    return &dra_cel_t_error;
-                }
-            } else if (!is_dyn(ct)) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = &dra_cel_t_bool;
-            break;
-        }
-        case DRA_CEL_FN_DYN:
-            if (member || n != 1) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = &dra_cel_t_dyn;
-            break;
-        case DRA_CEL_FN_LIST_APPEND:
-            r = mk(c, DRA_CEL_T_LIST, types[1], NULL);
-            if (types[0]->k == DRA_CEL_T_LIST && unify(c, types[0], r))
-                r = types[0];
-            break;
-        case DRA_CEL_FN_MAP_INSERT:
-            if (n == 3)
-                r = mk(c, DRA_CEL_T_MAP, types[1], types[2]);
-            else
-                r = &dra_cel_t_map_dyn;
-            if (types[0]->k == DRA_CEL_T_MAP && unify(c, types[0], r))
-                r = types[0];
-            break;
-        case DRA_CEL_FN_ADD:
-            /* list + list: both list(A) (cel-go add_list), which binds an empty list's element */
-            if (!member && n == 2 && types[0]->k == DRA_CEL_T_LIST &&
-                types[1]->k == DRA_CEL_T_LIST) {
-                if (!unify(c, types[0], types[1])) {
-                    no_overload(c, e, name, types, n, member);
-                    return &dra_cel_t_error;
-                }
-                r = types[0];
-                break;
-            }
-            bool known_add;
-            r = resolve_sigs(c, e, fn, types, n, member, &known_add);
-            if (c->failed)
-                return &dra_cel_t_error;
-            break;
-        case DRA_CEL_FN_OPT_OF:
-        case DRA_CEL_FN_OPT_OF_NON_ZERO:
-            if (member || n != 1) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = mk(c, DRA_CEL_T_OPTIONAL, types[0], NULL);
-            break;
-        case DRA_CEL_FN_VALUE:
-            if (!member || n != 1 || !code_match('O', types[0])) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = types[0]->k == DRA_CEL_T_OPTIONAL && types[0]->p1 ? types[0]->p1 : &dra_cel_t_dyn;
-            break;
-        case DRA_CEL_FN_OR_VALUE:
-            if (!member || n != 2 || !code_match('O', types[0])) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = types[0]->k == DRA_CEL_T_OPTIONAL ? join(types[0]->p1, types[1]) : &dra_cel_t_dyn;
-            break;
-        case DRA_CEL_FN_OPT_OR:
-            if (!member || n != 2 || !code_match('O', types[0]) || !code_match('O', types[1])) {
-                no_overload(c, e, name, types, n, member);
-                return &dra_cel_t_error;
-            }
-            r = types[0];
-            break;
-        default: {
-            bool known;
-            r = resolve_sigs(c, e, fn, types, n, member, &known);
-            if (!known)
-                r = &dra_cel_t_dyn;
-            if (c->failed)
-                return &dra_cel_t_error;
-            break;
-        }
-        }
-    }
+    const dra_cel_type_t *r = call_overload(c, e, fn, name, types, n, member);
+    if (!r)
+        return &dra_cel_t_error;
     e->type = r;
-    /* precompile constant regular expressions */
-    if ((fn == DRA_CEL_FN_MATCHES || fn == DRA_CEL_FN_FIND || fn == DRA_CEL_FN_FIND_ALL)) {
-        const dra_cel_expr_t *pat = e->u.call.nargs >= 1 ? e->u.call.args[member ? 0 : 1 % n] : NULL;
-        if (!member && e->u.call.nargs == 2)
-            pat = e->u.call.args[1];
-        if (pat && is_const(pat) && pat->u.c.kind == DRA_CEL_STRING) {
-            char eb[200];
-            const void *re = dra_cel_regex_compile(c->a, pat->u.c.v.s, pat->u.c.len, eb, sizeof eb);
-            if (re)
-                e->u.call.aux = re;
-            else if (c->env->dra) {
-                cerr(c, pat->offset, "invalid regular expression literal: %s", eb);
-                return &dra_cel_t_error;
-            }
-        }
-    }
+    if (!precompile_regex(c, e, fn, member, n))
+        return &dra_cel_t_error;
     if (c->env->dra && fn == DRA_CEL_FN_INDEX && try_devref(c, e))
         return e->type;
-    /* `x in <constant list>`: cel-go's OptOptimize turns it into a set lookup (decOptimize,
-     * maybeOptimizeSetMembership): `x in []` is the constant false (x is not evaluated), and a
-     * list of primitive constants is an exact lookup (see dra_cel_in_set) */
     if (c->env->dra && fn == DRA_CEL_FN_IN && !member && e->u.call.nargs == 2 &&
-        go_const(e->u.call.args[1])) {
-        const dra_cel_expr_t *l = e->u.call.args[1];
-        if (l->kind == DRA_CEL_E_LIST ||
-            (l->u.c.kind == DRA_CEL_LIST && l->u.c.v.list->n == 0)) {
-            e->kind = DRA_CEL_E_CONST;
-            e->flags = 0;
-            e->fn = 0;
-            e->u.c = dra_cel_bool(false);
-            return e->type;
-        }
-        if (l->u.c.kind == DRA_CEL_LIST) {
-            bool prim = true;
-            for (uint32_t i = 0; i < l->u.c.v.list->n && prim; i++) {
-                uint8_t ek = l->u.c.v.list->items[i].kind;
-                prim = ek == DRA_CEL_BOOL || ek == DRA_CEL_INT || ek == DRA_CEL_UINT ||
-                       ek == DRA_CEL_DOUBLE || ek == DRA_CEL_STRING;
-            }
-            if (prim)
-                e->u.call.aux = &dra_cel_in_set;
-        }
-    }
+        go_const(e->u.call.args[1]) && optimize_in(e))
+        return e->type;
     /* constant folding */
     if (foldable_fn(fn) && (!target || is_const(target))) {
         bool all = true;

@@ -61,9 +61,9 @@ DRA_NODISCARD int dra_lower_compile(const dra_cel_prog_t *p, const dra_table_t *
 
 /* Evaluate over every row of t with the selected kernel (dra_kern_get). t must be the table the
  * program was lowered against. */
-int dra_lower_eval(const dra_lowered_t *l, const dra_table_t *t, uint64_t *match, uint64_t *error);
+DRA_NODISCARD int dra_lower_eval(const dra_lowered_t *l, const dra_table_t *t, uint64_t *match, uint64_t *error);
 /* Same with an explicit kernel table. */
-int dra_lower_eval_with(const dra_lowered_t *l, const dra_table_t *t, const dra_kern_t *k,
+DRA_NODISCARD int dra_lower_eval_with(const dra_lowered_t *l, const dra_table_t *t, const dra_kern_t *k,
                         uint64_t *match, uint64_t *error);
 
 /* Number of predicate leaves (column passes) of a lowered program, for reports. */

@@ -737,6 +737,29 @@ static int eval_selector(dra_engine_t *e, const char *src, uint64_t *match, uint
     return DRA_OK;
 }
 
+/* Room for one more signature in e->sigs (its address may change). */
+static int sig_reserve(dra_engine_t *e)
+{
+    if (e->nsigs < e->capsigs)
+        return DRA_OK;
+    uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
+    sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+    if (!ns)
+        return DRA_ENOMEM;
+    e->sigs = ns;
+    e->capsigs = nc;
+    return DRA_OK;
+}
+
+/* A signature's per-node arrays (counts, error flags, segment tree); NULL members when out of
+ * memory, which the caller checks. */
+static void sig_node_arrays(dra_engine_t *e, sig_t *s)
+{
+    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
+    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
+    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+}
+
 /* The signature of (class, body), compiled on first use. *out NONE when it cannot be compiled. */
 static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exact_request_t *body,
                    uint32_t *out)
@@ -795,14 +818,8 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
                 }
         }
     }
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     memset(s, 0, sizeof *s);
     s->attr = NONE;
@@ -812,9 +829,7 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     s->body = body;
     s->match = match;
     s->err = err;
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     if (!s->cnt || !s->herr || !s->tree)
         return DRA_ENOMEM;
     sig_count(e, s);
@@ -849,20 +864,12 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     for (int k = DRA_ATTR_INTS; k <= DRA_ATTR_VERSIONS; k++)
         if (a->kinds & (1u << k))
             return DRA_OK;
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base]; /* shares match / err bitsets */
     s->attr = ai;
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     s->grp = dra_arena_alloc(&e->arena, ((size_t)t->nrows + 1) * sizeof *s->grp, 8);
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
@@ -951,14 +958,8 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
             return DRA_OK;
         }
     }
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base]; /* shares match / err unless excl */
     s->all = all;
@@ -983,9 +984,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
         s->match = match;
         s->err = err;
     }
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     s->blk = all ? dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->blk, 8) : NULL;
     if (!s->cnt || !s->herr || !s->tree || (all && !s->blk))
         return DRA_ENOMEM;
@@ -1025,23 +1024,15 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
             return DRA_OK;
         }
     }
-    if (e->nsigs == e->capsigs) {
-        uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-        sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
-        if (!ns)
-            return DRA_ENOMEM;
-        e->sigs = ns;
-        e->capsigs = nc;
-    }
+    if (sig_reserve(e))
+        return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
     s->capbody = body;
     s->maxset = -1;
     size_t nw = dra_bitset_words(e->t->nrows_padded);
     s->cfit = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
-    s->cnt = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->cnt, 8);
-    s->herr = dra_arena_alloc(&e->arena, (size_t)e->nnodes + 1, 8);
-    s->tree = dra_arena_alloc(&e->arena, 2 * (size_t)e->P * sizeof *s->tree, 64);
+    sig_node_arrays(e, s);
     if (!s->cfit || !s->cnt || !s->herr || !s->tree)
         return DRA_ENOMEM;
     memset(s->cfit, 0, nw * 8);
@@ -1552,49 +1543,43 @@ static uint32_t amt_index(dra_engine_t *e, uint32_t *h, uint32_t cap, dra__aq_t 
     return e->namts - 1;
 }
 
-static int counters_setup(dra_engine_t *e)
+/* The counter sets while building: keys[] in set-id order, slots an open-addressing hash of
+ * set ids + 1 with nslots slots (a power of two). */
+typedef struct setdict {
+    setkey_t *keys;
+    uint32_t *slots, nslots;
+} setdict_t;
+
+/* Collects the sets, the first definition of each (driver, pool, name) (a pool defining a name
+ * twice is a hazard pool, see pool_suspect); returns how many counters they hold. */
+static uint32_t counters_sets(dra_engine_t *e, setdict_t *sd)
 {
     const dra_model_t *m = e->m;
-    uint32_t *ah = NULL, acap = 0; /* the amounts' dictionary while building */
-    const dra_table_t *t = e->t;
-    if (!e->beh.pd)
-        return DRA_OK;
-    uint32_t nkeys = 0;
-    for (uint32_t i = 0; i < m->nslices; i++)
-        nkeys += m->slices[i]->ncounter_sets;
-    bool any = false;
-    for (uint32_t r = 0; r < t->nrows && !any; r++)
-        any = (t->flags[r] & DRA_ROW_CONSUMES) != 0;
-    if (!nkeys || !any)
-        return DRA_OK;
-    uint32_t nslots = 16;
-    while (nslots < 2 * (uint64_t)nkeys + 16)
-        nslots *= 2;
-    setkey_t *keys = calloc(nkeys, sizeof *keys);
-    uint32_t *slots = calloc(nslots, sizeof *slots);
-    int rc = DRA_ENOMEM;
-    if (!keys || !slots)
-        goto out;
-    /* sets: the first definition of each (driver, pool, name) (a pool defining a name twice is
-     * a hazard pool, see pool_suspect) */
     uint32_t nctr = 0;
     for (uint32_t i = 0; i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
         for (uint32_t j = 0; j < s->ncounter_sets; j++) {
             const char *drv = nz(s->driver), *pool = nz(s->pool_name);
             const char *nm = nz(s->counter_sets[j].name);
-            if (set_find(keys, slots, nslots, drv, pool, nm) != NONE)
+            if (set_find(sd->keys, sd->slots, sd->nslots, drv, pool, nm) != NONE)
                 continue;
-            keys[e->nsets].driver = drv;
-            keys[e->nsets].pool = pool;
-            keys[e->nsets].def = &s->counter_sets[j];
-            uint32_t x = (uint32_t)set_hash(drv, pool, nm) & (nslots - 1);
-            while (slots[x])
-                x = (x + 1) & (nslots - 1);
-            slots[x] = ++e->nsets;
+            sd->keys[e->nsets].driver = drv;
+            sd->keys[e->nsets].pool = pool;
+            sd->keys[e->nsets].def = &s->counter_sets[j];
+            uint32_t x = (uint32_t)set_hash(drv, pool, nm) & (sd->nslots - 1);
+            while (sd->slots[x])
+                x = (x + 1) & (sd->nslots - 1);
+            sd->slots[x] = ++e->nsets;
             nctr += s->counter_sets[j].ncounters;
         }
     }
+    return nctr;
+}
+
+/* Allocates the per-set, per-counter and per-row arrays and fills the counters' capacities. */
+static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
+{
+    const dra_table_t *t = e->t;
     e->nctrs = nctr;
     e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
     e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
@@ -1606,54 +1591,64 @@ static int counters_setup(dra_engine_t *e)
     e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
     if (!e->set_ctr0 || !e->set_nctr || !e->ccap || !e->cused || !e->ctr_set || !e->rc_off ||
         !e->sr_off || !e->sr_n)
-        goto out;
+        return DRA_ENOMEM;
     for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
         e->set_ctr0[i] = c;
-        e->set_nctr[i] = keys[i].def->ncounters;
-        for (uint32_t k = 0; k < keys[i].def->ncounters; k++) {
+        e->set_nctr[i] = sd->keys[i].def->ncounters;
+        for (uint32_t k = 0; k < sd->keys[i].def->ncounters; k++) {
             e->ctr_set[c] = i;
-            e->ccap[c++] = dra__aq_from(&keys[i].def->counters[k].value);
+            e->ccap[c++] = dra__aq_from(&sd->keys[i].def->counters[k].value);
         }
     }
-    /* entries per row: every (set, counter) it consumes; a reference that does not resolve
-     * leaves the row unchecked (its pool is a hazard pool anyway) */
+    return DRA_OK;
+}
+
+/* Counts (and on the second pass stores, interning amounts in the dictionary ah of acap slots)
+ * row r's entries from *nent on; a reference that does not resolve leaves the row without any. */
+static void row_entries(dra_engine_t *e, const setdict_t *sd, uint32_t r, bool pass, uint32_t *ah,
+                        uint32_t acap, uint32_t *nent)
+{
+    const dra_table_t *t = e->t;
+    const dra_device_t *d = t->dev[r];
+    if (!(t->flags[r] & DRA_ROW_CONSUMES) || !d->nconsumes)
+        return;
+    uint32_t n = *nent;
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const dra_consumes_t *cc = &d->consumes[c];
+        uint32_t st = set_find(sd->keys, sd->slots, sd->nslots, row_driver(e, r), row_pool(e, r),
+                               nz(cc->counter_set));
+        if (st == NONE)
+            return;
+        for (uint32_t k = 0; k < cc->ncounters; k++) {
+            uint32_t ci = NONE;
+            for (uint32_t x = 0; x < e->set_nctr[st] && ci == NONE; x++)
+                if (!strcmp(nz(sd->keys[st].def->counters[x].name), nz(cc->counters[k].name)))
+                    ci = e->set_ctr0[st] + x;
+            if (ci == NONE)
+                return;
+            if (pass) {
+                e->ent_ctr[n] = ci;
+                e->ent_amt[n] = amt_index(e, ah, acap, dra__aq_from(&cc->counters[k].value));
+            }
+            n++;
+        }
+    }
+    *nent = n;
+}
+
+/* Entries per row: every (set, counter) it consumes, counted, then stored with their amounts
+ * interned in e->amts. */
+static int counters_entries(dra_engine_t *e, const setdict_t *sd)
+{
+    const dra_table_t *t = e->t;
+    uint32_t *ah = NULL, acap = 0; /* the amounts' dictionary while building */
     uint32_t nent = 0;
     for (int pass = 0; pass < 2; pass++) {
         nent = 0;
         for (uint32_t r = 0; r < t->nrows; r++) {
-            const dra_device_t *d = t->dev[r];
             if (pass)
                 e->rc_off[r] = nent;
-            if (!(t->flags[r] & DRA_ROW_CONSUMES) || !d->nconsumes)
-                continue;
-            uint32_t start = nent;
-            bool ok = true;
-            for (uint32_t c = 0; c < d->nconsumes && ok; c++) {
-                const dra_consumes_t *cc = &d->consumes[c];
-                uint32_t st = set_find(keys, slots, nslots, row_driver(e, r), row_pool(e, r),
-                                       nz(cc->counter_set));
-                if (st == NONE) {
-                    ok = false;
-                    break;
-                }
-                for (uint32_t k = 0; k < cc->ncounters; k++) {
-                    uint32_t ci = NONE;
-                    for (uint32_t x = 0; x < e->set_nctr[st] && ci == NONE; x++)
-                        if (!strcmp(nz(keys[st].def->counters[x].name), nz(cc->counters[k].name)))
-                            ci = e->set_ctr0[st] + x;
-                    if (ci == NONE) {
-                        ok = false;
-                        break;
-                    }
-                    if (pass) {
-                        e->ent_ctr[nent] = ci;
-                        e->ent_amt[nent] = amt_index(e, ah, acap, dra__aq_from(&cc->counters[k].value));
-                    }
-                    nent++;
-                }
-            }
-            if (!ok)
-                nent = start;
+            row_entries(e, sd, r, pass, ah, acap, &nent);
         }
         if (pass) {
             e->rc_off[t->nrows] = nent;
@@ -1666,18 +1661,25 @@ static int counters_setup(dra_engine_t *e)
             e->ent_ctr = calloc(nent + 1, sizeof *e->ent_ctr);
             e->ent_amt = calloc(nent + 1, sizeof *e->ent_amt);
             e->amts = calloc(nent + 1, sizeof *e->amts);
-            if (!ah || !e->ent_ctr || !e->ent_amt || !e->amts)
-                goto out;
+            if (!ah || !e->ent_ctr || !e->ent_amt || !e->amts) {
+                free(ah);
+                return DRA_ENOMEM;
+            }
         }
     }
     free(ah);
-    ah = NULL;
     { /* the dictionary was sized for one amount per entry: keep what it holds */
         dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 1) * sizeof *na);
         if (na)
             e->amts = na;
     }
-    /* consuming rows per set (a row listed once per set) */
+    return DRA_OK;
+}
+
+/* Lists the consuming rows per set (a row listed once per set): counted, then stored. */
+static int counters_set_rows(dra_engine_t *e)
+{
+    const dra_table_t *t = e->t;
     for (int pass = 0; pass < 2; pass++) {
         uint32_t tot = 0;
         if (pass) {
@@ -1688,7 +1690,7 @@ static int counters_setup(dra_engine_t *e)
             }
             e->srows = calloc(tot + 1, sizeof *e->srows);
             if (!e->srows)
-                goto out;
+                return DRA_ENOMEM;
         }
         for (uint32_t r = 0; r < t->nrows; r++)
             for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++) {
@@ -1703,16 +1705,44 @@ static int counters_setup(dra_engine_t *e)
                 e->sr_n[st]++;
             }
     }
-    /* consumption of the devices already in use */
+    return DRA_OK;
+}
+
+/* Adds the consumption of the devices already in use to the counters. */
+static void counters_in_use(dra_engine_t *e)
+{
+    const dra_table_t *t = e->t;
     for (uint32_t r = 0; r < t->nrows; r++)
         if (e->use[r])
             for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++)
                 e->cused[e->ent_ctr[i]] += e->amts[e->ent_amt[i]];
-    rc = DRA_OK;
-out:
-    free(ah);
-    free(keys);
-    free(slots);
+}
+
+static int counters_setup(dra_engine_t *e)
+{
+    const dra_model_t *m = e->m;
+    const dra_table_t *t = e->t;
+    if (!e->beh.pd)
+        return DRA_OK;
+    uint32_t nkeys = 0;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        nkeys += m->slices[i]->ncounter_sets;
+    bool any = false;
+    for (uint32_t r = 0; r < t->nrows && !any; r++)
+        any = (t->flags[r] & DRA_ROW_CONSUMES) != 0;
+    if (!nkeys || !any)
+        return DRA_OK;
+    setdict_t sd = {.nslots = 16};
+    while (sd.nslots < 2 * (uint64_t)nkeys + 16)
+        sd.nslots *= 2;
+    sd.keys = calloc(nkeys, sizeof *sd.keys);
+    sd.slots = calloc(sd.nslots, sizeof *sd.slots);
+    int rc = DRA_ENOMEM;
+    if (sd.keys && sd.slots && !(rc = counters_alloc(e, &sd, counters_sets(e, &sd))) &&
+        !(rc = counters_entries(e, &sd)) && !(rc = counters_set_rows(e)))
+        counters_in_use(e);
+    free(sd.keys);
+    free(sd.slots);
     return rc;
 }
 

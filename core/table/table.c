@@ -160,12 +160,13 @@ static int cmp_ver(const void *x, const void *y)
 
 /* ---- step 1-3: nodes, pools, rows ----------------------------------------------------------- */
 
-static int build_rows(builder_t *b)
+/* Step 1: the nodes, the model's in order then the names only local slices give, sorted; sets
+ * *node_of_out to the node of each dictionary id (DRA_TABLE_NONE for names of no node). */
+static int rows_nodes(builder_t *b, uint32_t **node_of_out)
 {
     const dra_model_t *m = b->m;
     dra_table_t *t = b->t;
     int rc;
-    /* nodes */
     uint32_t nnames = m->nnodes;
     for (uint32_t i = 0; i < m->nslices; i++)
         if (is_local(m->slices[i]))
@@ -212,8 +213,17 @@ static int build_rows(builder_t *b)
         t->nodes[m->nnodes + i].name = dra_intern_str(&b->dict, id);
         t->nodes[m->nnodes + i].name_id = id;
     }
+    *node_of_out = node_of;
+    return DRA_OK;
+}
 
-    /* pools */
+/* Step 2: the pools, one per (driver, pool name) in sorted order; sets *pool_of_out to the pool
+ * of each slice. */
+static int rows_pools(builder_t *b, uint32_t **pool_of_out)
+{
+    const dra_model_t *m = b->m;
+    dra_table_t *t = b->t;
+    int rc;
     pool_key_t *pk = dra_arena_calloc(&b->tmp, m->nslices + 1, sizeof *pk, 8);
     uint32_t *pool_of_slice = dra_arena_calloc(&b->tmp, m->nslices + 1, sizeof(uint32_t), 8);
     if (!pk || !pool_of_slice)
@@ -239,8 +249,17 @@ static int build_rows(builder_t *b)
         }
         pool_of_slice[pk[i].slice] = t->npools - 1;
     }
+    *pool_of_out = pool_of_slice;
+    return DRA_OK;
+}
 
-    /* slice order and rows */
+/* Step 3a: the slices in row order (node, pool, name; shared slices after the nodes) in *sk_out,
+ * and the row columns allocated for their devices. */
+static int rows_slice_order(builder_t *b, const uint32_t *node_of, const uint32_t *pool_of_slice,
+                            slice_key_t **sk_out)
+{
+    const dra_model_t *m = b->m;
+    dra_table_t *t = b->t;
     slice_key_t *sk = dra_arena_calloc(&b->tmp, m->nslices + 1, sizeof *sk, 8);
     if (!sk)
         return DRA_ENOMEM;
@@ -271,6 +290,34 @@ static int build_rows(builder_t *b)
     t->flags = col_alloc(b, np, sizeof(uint8_t));
     if (!t->node || !t->pool || !t->driver || !t->name || !t->slice || !t->dev || !t->flags)
         return DRA_ENOMEM;
+    *sk_out = sk;
+    return DRA_OK;
+}
+
+/* The row flags of device dev on node (DRA_TABLE_NONE: a shared device). */
+static uint8_t row_flags(const dra_device_t *dev, uint32_t node)
+{
+    uint8_t f = 0;
+    if (dev->allow_multiple_allocations)
+        f |= DRA_ROW_MULTI_ALLOC;
+    if (dev->ntaints)
+        f |= DRA_ROW_TAINTED;
+    if (dev->nconsumes)
+        f |= DRA_ROW_CONSUMES;
+    if (dev->nbinding_conditions || dev->nbinding_failure_conditions || dev->binds_to_node)
+        f |= DRA_ROW_BINDING;
+    if (node == DRA_TABLE_NONE)
+        f |= DRA_ROW_SHARED;
+    return f;
+}
+
+/* Step 3b: fills the rows slice by slice in sk's order, the nodes' row ranges, the shared range
+ * and the padding rows. */
+static int rows_fill(builder_t *b, const slice_key_t *sk)
+{
+    const dra_model_t *m = b->m;
+    dra_table_t *t = b->t;
+    int rc;
     uint32_t r = 0, g = 0;
     for (uint32_t k = 0; k < m->nslices; k++) {
         const dra_slice_t *s = m->slices[sk[k].idx];
@@ -291,18 +338,7 @@ static int build_rows(builder_t *b)
                 return rc;
             t->slice[r] = sk[k].idx;
             t->dev[r] = dev;
-            uint8_t f = 0;
-            if (dev->allow_multiple_allocations)
-                f |= DRA_ROW_MULTI_ALLOC;
-            if (dev->ntaints)
-                f |= DRA_ROW_TAINTED;
-            if (dev->nconsumes)
-                f |= DRA_ROW_CONSUMES;
-            if (dev->nbinding_conditions || dev->nbinding_failure_conditions || dev->binds_to_node)
-                f |= DRA_ROW_BINDING;
-            if (node == DRA_TABLE_NONE)
-                f |= DRA_ROW_SHARED;
-            t->flags[r] = f;
+            t->flags[r] = row_flags(dev, node);
         }
     }
     while (g < t->nnodes) {
@@ -315,12 +351,24 @@ static int build_rows(builder_t *b)
     for (uint32_t i = 0; t->nnodes && i < t->nnodes; i++)
         if (t->nodes[i].end < t->nodes[i].begin)
             t->nodes[i].end = t->nodes[i].begin;
-    for (; r < np; r++) {
+    for (; r < t->nrows_padded; r++) {
         t->node[r] = DRA_TABLE_NONE;
         t->pool[r] = DRA_TABLE_NONE;
         t->flags[r] = DRA_ROW_PAD;
     }
     return DRA_OK;
+}
+
+static int build_rows(builder_t *b)
+{
+    int rc;
+    uint32_t *node_of = NULL, *pool_of_slice = NULL;
+    slice_key_t *sk = NULL;
+    if ((rc = rows_nodes(b, &node_of)) != DRA_OK ||
+        (rc = rows_pools(b, &pool_of_slice)) != DRA_OK ||
+        (rc = rows_slice_order(b, node_of, pool_of_slice, &sk)) != DRA_OK)
+        return rc;
+    return rows_fill(b, sk);
 }
 
 /* ---- step 4: attribute and capacity columns ------------------------------------------------- */
@@ -711,16 +759,11 @@ static int attr_value(builder_t *b, lhash_t *lh, uint32_t c, const dra_attr_t *a
     return DRA_OK;
 }
 
-static int build_attrs(builder_t *b)
+/* Interns the string values: this comes before anything indexes by string id. */
+static int attr_intern_strings(builder_t *b)
 {
-    const dra_model_t *m = b->m;
     dra_table_t *t = b->t;
     int rc;
-    uint32_t *rank_of_sid;
-    uint8_t *ver_state;
-    if ((rc = build_versions(b, &rank_of_sid, &ver_state)) != DRA_OK)
-        return rc;
-    /* string values must be interned before anything indexes by string id */
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
         for (uint32_t i = 0; i < d->nattrs; i++) {
@@ -736,6 +779,15 @@ static int build_attrs(builder_t *b)
             }
         }
     }
+    return DRA_OK;
+}
+
+/* Creates the attribute and capacity columns in order of first appearance with the kinds each
+ * holds, and counts the lists (*nlists) and list values (*nlvals) per attribute column. */
+static int attr_columns(builder_t *b, uint32_t **nlists_out, uint32_t **nlvals_out)
+{
+    const dra_model_t *m = b->m;
+    dra_table_t *t = b->t;
     t->nqname_map = m->intern.count + 1;
     t->attr_by_qname = dra_arena_calloc(b->a, t->nqname_map, sizeof(uint32_t), 8);
     t->cap_by_qname = dra_arena_calloc(b->a, t->nqname_map, sizeof(uint32_t), 8);
@@ -771,6 +823,8 @@ static int build_attrs(builder_t *b)
                 return DRA_ENOMEM;
         }
     }
+    *nlists_out = nlists;
+    *nlvals_out = nlvals;
     t->attrs = dra_arena_calloc(b->a, t->nattrs + 1, sizeof *t->attrs, 8);
     t->caps = dra_arena_calloc(b->a, t->ncaps + 1, sizeof *t->caps, 8);
     if (!t->attrs || !t->caps)
@@ -796,7 +850,15 @@ static int build_attrs(builder_t *b)
                 t->attrs[t->attr_by_qname[q] - 1].kinds |= 1u << d->attrs[i].kind;
         }
     }
-    /* scratch list storage (upper bounds; distinct lists are copied out at the end) */
+    return DRA_OK;
+}
+
+/* Allocates the columns' presence bits, their scratch list storage (upper bounds; distinct lists
+ * are copied out at the end) and *elems, room for the longest attribute's elements. */
+static int attr_scratch(builder_t *b, const uint32_t *nlists, const uint32_t *nlvals,
+                        int64_t **elems_out)
+{
+    dra_table_t *t = b->t;
     dra_table_list_t **slists = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof *slists, 8);
     int64_t **slvals = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof *slvals, 8);
     int64_t *elems = NULL;
@@ -808,7 +870,7 @@ static int build_attrs(builder_t *b)
     elems = dra_arena_calloc(&b->tmp, maxlen, sizeof *elems, 8);
     if (!slists || !slvals || !elems)
         return DRA_ENOMEM;
-    size_t np = t->nrows_padded;
+    *elems_out = elems;
     for (uint32_t c = 0; c < t->nattrs; c++) {
         dra_table_attr_t *col = &t->attrs[c];
         col->present = bits_alloc(b);
@@ -824,9 +886,18 @@ static int build_attrs(builder_t *b)
             col->nlists = 1; /* index 0 unused */
         }
     }
-    dhash_t h;
+    return DRA_OK;
+}
+
+/* Pass A: puts each column's distinct values in h (first-wins on a name repeated on one device)
+ * and records, per attribute instance in row order, its entry in ents. */
+static int attr_distinct(builder_t *b, dhash_t *h, const uint32_t *rank_of_sid,
+                         const uint8_t *ver_state, int64_t *elems, uint32_t **ents_out)
+{
+    dra_table_t *t = b->t;
     lhash_t lh = {0};
-    if ((rc = dhash_init(b, &h, t->nattrs)) != DRA_OK)
+    int rc;
+    if ((rc = dhash_init(b, h, t->nattrs)) != DRA_OK)
         return rc;
     uint64_t ninst = 0; /* attribute instances: one entry index each */
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -835,7 +906,7 @@ static int build_attrs(builder_t *b)
     uint32_t nents = 0;
     if (!ents)
         return DRA_ENOMEM;
-    /* pass A: distinct values per column (first-wins on a name repeated on one device) */
+    *ents_out = ents;
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
         for (uint32_t i = 0; i < d->nattrs; i++) {
@@ -855,20 +926,28 @@ static int build_attrs(builder_t *b)
                 return rc;
             if (bad)
                 t->flags[r] |= DRA_ROW_BAD_VERSION;
-            if ((rc = dhash_put(b, &h, c, at->kind, v, NULL, NULL, &ents[nents++])) != DRA_OK)
+            if ((rc = dhash_put(b, h, c, at->kind, v, NULL, NULL, &ents[nents++])) != DRA_OK)
                 return rc;
         }
     }
-    /* dictionaries: sort each column's entries, give codes, choose widths */
-    if ((rc = dhash_finish(b, &h)) != DRA_OK)
+    return DRA_OK;
+}
+
+/* Dictionaries: sorts each column's entries, gives codes, chooses widths, fills the columns'
+ * dictionaries and copies the distinct lists out of scratch. */
+static int attr_dicts(builder_t *b, dhash_t *h)
+{
+    dra_table_t *t = b->t;
+    int rc;
+    if ((rc = dhash_finish(b, h)) != DRA_OK)
         return rc;
     for (uint32_t c = 0; c < t->nattrs; c++) {
         dra_table_attr_t *col = &t->attrs[c];
-        col->ndict = h.ncol[c];
+        col->ndict = h->ncol[c];
         col->dkind = col_alloc(b, (size_t)col->ndict + 1, 1);
         col->dval = col_alloc(b, (size_t)col->ndict + 1, sizeof(int64_t));
         col->width = code_width(col->ndict);
-        col->code = col_alloc(b, np, col->width);
+        col->code = col_alloc(b, t->nrows_padded, col->width);
         if (!col->dkind || !col->dval || !col->code)
             return DRA_ENOMEM;
         if (col->nlists > 1) { /* copy the distinct lists out of scratch */
@@ -882,12 +961,20 @@ static int build_attrs(builder_t *b)
             col->lvals = lv;
         }
     }
-    for (uint32_t e = 0; e < h.n; e++) {
-        const dent_t *en = &h.ents[e];
+    for (uint32_t e = 0; e < h->n; e++) {
+        const dent_t *en = &h->ents[e];
         t->attrs[en->col].dkind[en->code] = en->kind;
         t->attrs[en->col].dval[en->code] = en->val;
     }
-    /* pass B: codes, in the order pass A recorded the entries */
+    return DRA_OK;
+}
+
+/* Pass B: sets the codes, in the order pass A recorded the entries, and counts the rows with a
+ * bad version. */
+static void attr_codes(builder_t *b, const dhash_t *h, const uint32_t *ents)
+{
+    dra_table_t *t = b->t;
+    size_t np = t->nrows_padded;
     for (uint32_t c = 0; c < t->nattrs; c++)
         memset(t->attrs[c].present, 0, dra_bitset_words(np) * sizeof(uint64_t));
     for (uint32_t r = 0, k = 0; r < t->nrows; r++) {
@@ -900,12 +987,29 @@ static int build_attrs(builder_t *b)
             if (dra_bit_get(col->present, r))
                 continue;
             dra_bit_set(col->present, r);
-            code_set(col->code, col->width, r, h.ents[ents[k++]].code);
+            code_set(col->code, col->width, r, h->ents[ents[k++]].code);
         }
     }
     for (uint32_t r = 0; r < t->nrows; r++)
         if (t->flags[r] & DRA_ROW_BAD_VERSION)
             t->nbad_version_rows++;
+}
+
+static int build_attrs(builder_t *b)
+{
+    int rc;
+    uint32_t *rank_of_sid, *nlists = NULL, *nlvals = NULL, *ents = NULL;
+    uint8_t *ver_state;
+    int64_t *elems = NULL;
+    dhash_t h;
+    if ((rc = build_versions(b, &rank_of_sid, &ver_state)) != DRA_OK ||
+        (rc = attr_intern_strings(b)) != DRA_OK ||
+        (rc = attr_columns(b, &nlists, &nlvals)) != DRA_OK ||
+        (rc = attr_scratch(b, nlists, nlvals, &elems)) != DRA_OK ||
+        (rc = attr_distinct(b, &h, rank_of_sid, ver_state, elems, &ents)) != DRA_OK ||
+        (rc = attr_dicts(b, &h)) != DRA_OK)
+        return rc;
+    attr_codes(b, &h, ents);
     return DRA_OK;
 }
 

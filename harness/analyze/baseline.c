@@ -176,7 +176,7 @@ static void manifest_entry(FILE *m, const char *fname, const dra_rload_result_t 
 /* Create dir and remove an earlier set's *.json files from it. */
 static int prepare_dir(const char *dir, dra_diag_t *diag)
 {
-    if (dra_cli_mkdir_p(dir, 0755) != 0)
+    if (dra_io_mkdir_p(dir, 0755) != 0)
         return dra_diag_set(diag, DRA_EIO, NULL, 0, 0, "cannot create %s: %s", dir,
                             strerror(errno));
     DIR *dh = opendir(dir);
@@ -233,7 +233,7 @@ int dra_baseline_write(const dra_baseline_opts_t *o, const dra_baseline_file_t *
                                diag);
         if (rc != DRA_OK)
             break;
-        rc = dra_cli_write_file_atomic(path, slimmed, slen, diag);
+        rc = dra_io_write_file_atomic(path, slimmed, slen, diag);
         free(slimmed);
         if (rc != DRA_OK)
             break;
@@ -247,7 +247,7 @@ int dra_baseline_write(const dra_baseline_opts_t *o, const dra_baseline_file_t *
     if (rc == DRA_OK) {
         char path[4400];
         snprintf(path, sizeof path, "%s/MANIFEST", dir);
-        rc = dra_cli_write_file_atomic(path, man, manlen, diag);
+        rc = dra_io_write_file_atomic(path, man, manlen, diag);
     }
     if (rc == DRA_OK && o->current) {
         char path[4400], line[300];
@@ -257,7 +257,7 @@ int dra_baseline_write(const dra_baseline_opts_t *o, const dra_baseline_file_t *
             rc = dra_diag_set(diag, DRA_EINVAL, path, 0, 0, "release name longer than %zu bytes",
                               sizeof line - 2);
         else
-            rc = dra_cli_write_file_atomic(path, line, (size_t)ll, diag);
+            rc = dra_io_write_file_atomic(path, line, (size_t)ll, diag);
     }
     free(man);
     return rc;

@@ -219,7 +219,7 @@ int dra_compare_gate_load(const char *path, dra_compare_gate_t *out, dra_diag_t 
     memset(out, 0, sizeof *out);
     char *buf;
     size_t len;
-    int rc = dra_cli_read_file(path, (size_t)1 << 20, &buf, &len, diag);
+    int rc = dra_io_read_file(path, (size_t)1 << 20, &buf, &len, diag);
     if (rc != DRA_OK)
         return rc;
     rc = dra_compare_gate_parse(buf, len, path, out, diag);

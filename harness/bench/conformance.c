@@ -40,7 +40,7 @@ int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char 
     dra_diag_t d;
     dra_diag_clear(&d);
     d.file = path;
-    if (dra_cli_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d) != DRA_OK) {
+    if (dra_io_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d) != DRA_OK) {
         d.file = path;
         if (dra_diag_list_push(errs, &d) != DRA_OK)
             return DRA_ENOMEM;
@@ -940,7 +940,7 @@ int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out)
     k->result = DRA_CONF_INVALID;
     dra_diag_t d;
     dra_diag_clear(&d);
-    if (dra_cli_read_file(path, DRA_MANIFEST_MAX_FILE, &k->buf, &k->len, &d)) {
+    if (dra_io_read_file(path, DRA_MANIFEST_MAX_FILE, &k->buf, &k->len, &d)) {
         fprintf(out, "FAIL %s: cannot read: %s\n", path, d.msg);
         free(k);
         return DRA_CONF_INVALID;

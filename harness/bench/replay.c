@@ -364,7 +364,7 @@ static int read_csv(dra_replay_trace_t *t, const char *path, dra_diag_t *diag, b
     char *buf = NULL;
     size_t len = 0;
     errno = 0;
-    int rc = dra_cli_read_file(path, (size_t)1 << 30, &buf, &len, diag);
+    int rc = dra_io_read_file(path, (size_t)1 << 30, &buf, &len, diag);
     if (rc != DRA_OK) {
         if (diag && !diag->file)
             diag->file = path;

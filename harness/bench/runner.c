@@ -90,7 +90,7 @@ static int env_u64(const char *name, uint64_t *out, dra_diag_t *diag)
     if (!v || !*v)
         return DRA_OK;
     unsigned long long x;
-    if (!dra_cli_parse_u64(v, &x))
+    if (!dra_io_parse_u64(v, &x))
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "%s: not a number: '%s'", name, v);
     *out = x;
     return DRA_OK;
@@ -785,9 +785,12 @@ static json_t *reasons_json(const ctx_t *c)
     json_t *a = json_array();
     for (uint32_t i = 0; a && i < c->nreasons; i++) {
         const reason_t *r = &c->reasons[i];
-        json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I}", "shape",
-                                           c->shape_names[r->shape], "outcome", outcome_key(r->kind),
-                                           "reason", r->text, "count", (json_int_t)r->count));
+        json_t *o = json_object();
+        dra_rf_put_str(o, DRA_RF_REASON_SHAPE, c->shape_names[r->shape]);
+        dra_rf_put_str(o, DRA_RF_REASON_OUTCOME, outcome_key(r->kind));
+        dra_rf_put_str(o, DRA_RF_REASON_REASON, r->text);
+        dra_rf_put_int(o, DRA_RF_REASON_COUNT, (int64_t)r->count);
+        json_array_append_new(a, o);
     }
     return a;
 }
@@ -1125,9 +1128,14 @@ static void release_all(ctx_t *c)
 
 static json_t *metric(const char *unit, const char *better, bool exact)
 {
-    return json_pack("{s:s, s:s, s:b}", "unit", unit, "better", better, "exact", exact);
+    json_t *m = json_object();
+    dra_rf_put_str(m, DRA_RF_METRIC_UNIT, unit);
+    dra_rf_put_str(m, DRA_RF_METRIC_BETTER, better);
+    dra_rf_put_bool(m, DRA_RF_METRIC_EXACT, exact);
+    return m;
 }
 
+/* values and metrics are maps (schema.def REP_VALUES, METRICS): the metric name is the key. */
 static void add_value(json_t *values, json_t *metrics, const char *name, double v, const char *unit,
                       const char *better, bool exact)
 {
@@ -1138,8 +1146,7 @@ static void add_value(json_t *values, json_t *metrics, const char *name, double 
 
 static json_t *metrics_obj(ctx_t *c)
 {
-    json_t *m = json_object_get(c->run->json, "metrics");
-    return m;
+    return dra_rf_get(c->run->json, DRA_RF_METRICS);
 }
 
 static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_values_t *hw)
@@ -1200,24 +1207,39 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
                 json_array_append_new(hists, dra_result_hist_json(h, c->shape_names[s],
                                                                   phase_names[p], hout_names[o]));
             }
-    json_t *frag = json_pack("{s:f, s:f, s:f, s:O}", "idle_gpus_unusable", fv.idle_gpus_unusable,
-                             "stranded_mig_fraction", fv.stranded_mig_fraction,
-                             "partial_nvlink_domains", fv.partial_nvlink_domains, "samples",
-                             c->frag_samples);
-    json_t *rep = json_pack(
-        "{s:i, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:{s:I, s:I}, s:o, "
-        "s:{s:I, s:I, s:I, s:I}}",
-        "index", (int)c->rep, "wall_ns", (json_int_t)wall_ns, "busy_ns", (json_int_t)c->busy_ns,
-        "pods", (json_int_t)c->pods, "claims", (json_int_t)c->claims_n, "outcomes", "allocated",
-        (json_int_t)c->outc[0], "unsatisfiable", (json_int_t)c->outc[1], "node_failure",
-        (json_int_t)c->outc[2], "fatal", (json_int_t)c->outc[3], "values", values, "histograms",
-        hists, "fragmentation", frag, "invariants", "checked", (json_int_t)c->checked,
-        "violations", (json_int_t)c->violations, "digest",
-        dra_result_hex_json(XXH3_64bits_digest(c->dig)), "search", "allocate_one",
-        (json_int_t)c->st.allocate_one, "cel_evals", (json_int_t)c->st.cel_evals, "candidates",
-        (json_int_t)c->st.candidates, "pools", (json_int_t)c->st.pools);
-    if (!rep)
+    json_t *rep = json_object();
+    if (!rep || !values || !hists) {
+        json_decref(rep);
+        json_decref(values);
+        json_decref(hists);
         return DRA_ENOMEM;
+    }
+    dra_rf_put_int(rep, DRA_RF_REP_INDEX, c->rep);
+    dra_rf_put_int(rep, DRA_RF_REP_WALL_NS, wall_ns);
+    dra_rf_put_int(rep, DRA_RF_REP_BUSY_NS, c->busy_ns);
+    dra_rf_put_int(rep, DRA_RF_REP_PODS, (int64_t)c->pods);
+    dra_rf_put_int(rep, DRA_RF_REP_CLAIMS, (int64_t)c->claims_n);
+    json_t *oc = dra_rf_put_obj(rep, DRA_RF_REP_OUTCOMES);
+    dra_rf_put_int(oc, DRA_RF_OUTCOMES_ALLOCATED, (int64_t)c->outc[0]);
+    dra_rf_put_int(oc, DRA_RF_OUTCOMES_UNSATISFIABLE, (int64_t)c->outc[1]);
+    dra_rf_put_int(oc, DRA_RF_OUTCOMES_NODE_FAILURE, (int64_t)c->outc[2]);
+    dra_rf_put_int(oc, DRA_RF_OUTCOMES_FATAL, (int64_t)c->outc[3]);
+    dra_rf_put(rep, DRA_RF_REP_VALUES, values);
+    dra_rf_put(rep, DRA_RF_REP_HISTOGRAMS, hists);
+    json_t *frag = dra_rf_put_obj(rep, DRA_RF_REP_FRAGMENTATION);
+    dra_rf_put_num(frag, DRA_RF_FRAG_IDLE_GPUS_UNUSABLE, fv.idle_gpus_unusable);
+    dra_rf_put_num(frag, DRA_RF_FRAG_STRANDED_MIG_FRACTION, fv.stranded_mig_fraction);
+    dra_rf_put_num(frag, DRA_RF_FRAG_PARTIAL_NVLINK_DOMAINS, fv.partial_nvlink_domains);
+    dra_rf_put(frag, DRA_RF_FRAG_SAMPLES, json_incref(c->frag_samples));
+    json_t *inv = dra_rf_put_obj(rep, DRA_RF_REP_INVARIANTS);
+    dra_rf_put_int(inv, DRA_RF_REPINV_CHECKED, (int64_t)c->checked);
+    dra_rf_put_int(inv, DRA_RF_REPINV_VIOLATIONS, (int64_t)c->violations);
+    dra_rf_put_hex(rep, DRA_RF_REP_DIGEST, XXH3_64bits_digest(c->dig));
+    json_t *search = dra_rf_put_obj(rep, DRA_RF_REP_SEARCH);
+    dra_rf_put_int(search, DRA_RF_SEARCH_ALLOCATE_ONE, (int64_t)c->st.allocate_one);
+    dra_rf_put_int(search, DRA_RF_SEARCH_CEL_EVALS, (int64_t)c->st.cel_evals);
+    dra_rf_put_int(search, DRA_RF_SEARCH_CANDIDATES, (int64_t)c->st.candidates);
+    dra_rf_put_int(search, DRA_RF_SEARCH_POOLS, (int64_t)c->st.pools);
     json_array_append_new(c->reps, rep);
     return DRA_OK;
 }
@@ -1292,8 +1314,10 @@ static json_t *decisions_json(const ctx_t *c)
     out[k] = '\0';
     for (uint32_t i = 0; i < c->nshapes; i++)
         json_array_append_new(shapes, json_string(c->shape_names[i]));
-    json_t *o = json_pack("{s:o, s:I, s:s}", "shapes", shapes, "pods", (json_int_t)c->rec_n,
-                          "records", out);
+    json_t *o = json_object();
+    dra_rf_put(o, DRA_RF_DEC_SHAPES, shapes);
+    dra_rf_put_int(o, DRA_RF_DEC_PODS, (int64_t)c->rec_n);
+    dra_rf_put_str(o, DRA_RF_DEC_RECORDS, out);
     free(out);
     return o;
 }
@@ -1418,8 +1442,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     }
     if ((rc = rep_json(c, w1 - w0, fv, &hv)))
         return rc;
-    json_object_set_new(json_array_get(c->reps, json_array_size(c->reps) - 1), "outcome_reasons",
-                        reasons_json(c));
+    dra_rf_put(json_array_get(c->reps, json_array_size(c->reps) - 1), DRA_RF_REP_OUTCOME_REASONS,
+               reasons_json(c));
     /* totals and merged histograms */
     dra_run_t *r = c->run;
     r->reps_done++;
@@ -1524,7 +1548,7 @@ static int run_measured(ctx_t *c, uint32_t r, bool *intr)
             json_t *d = decisions_json(c);
             if (!d)
                 return DRA_ENOMEM;
-            json_object_set_new(c->run->json, "decisions", d);
+            dra_rf_put(c->run->json, DRA_RF_DECISIONS, d);
         }
     }
     return rc;
@@ -1702,49 +1726,70 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     snprintf(rel, sizeof rel, "%u.%u", c->feat.release / 100, c->feat.release % 100);
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);
-    json_t *argv = json_array();
-    for (int i = 0; i < o->argc; i++)
+    json_t *doc = json_object(), *run = json_object(), *cluster = json_object();
+    if (!doc || !run || !cluster) {
+        json_decref(doc);
+        json_decref(run);
+        json_decref(cluster);
+        return NULL;
+    }
+    dra_rf_put_str(run, DRA_RF_RUN_SCENARIO,
+                   c->scn.name ? c->scn.name : (o->scenario ? o->scenario : "default"));
+    dra_rf_put_hex(run, DRA_RF_RUN_SCENARIO_HASH, c->scn.hash);
+    dra_rf_put_hex(run, DRA_RF_RUN_CLUSTER_HASH, dra_model_digest(&c->model));
+    dra_rf_put_str(run, DRA_RF_RUN_SEED, seed_dec);
+    dra_rf_put_hex(run, DRA_RF_RUN_SEED_HEX, c->seed);
+    dra_rf_put_str(run, DRA_RF_RUN_RELEASE, rel);
+    dra_rf_put(run, DRA_RF_RUN_FEATURES, features_json(&c->feat));
+    dra_rf_put_bool(run, DRA_RF_RUN_UPSTREAM_BUGS, c->feat.upstream_bugs);
+    dra_rf_put_str(run, DRA_RF_RUN_ALLOCATOR,
+                   c->both ? "both" : dra_alloc_kind_name(c->alloc.kind));
+    dra_rf_put_str(run, DRA_RF_RUN_POLICY, dra_placement_name(c->policy));
+    dra_rf_put_str(run, DRA_RF_RUN_INVARIANT_MODE, inv);
+    json_t *method = dra_rf_put_obj(run, DRA_RF_RUN_METHOD);
+    dra_rf_put_int(method, DRA_RF_METHOD_WARMUP, (int64_t)c->warmup);
+    dra_rf_put_int(method, DRA_RF_METHOD_REPETITIONS, (int64_t)c->nreps);
+    dra_rf_put_str(method, DRA_RF_METHOD_TIMER, "CLOCK_MONOTONIC");
+    dra_rf_put_int(method, DRA_RF_METHOD_TIMER_RESOLUTION_NS,
+                   (int64_t)res.tv_sec * 1000000000 + res.tv_nsec);
+    dra_rf_put_int(method, DRA_RF_METHOD_HIST_SIGFIGS, DRA_HIST_SIGFIGS);
+    dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
+    json_t *argv = dra_rf_put_arr(run, DRA_RF_RUN_ARGV);
+    for (int i = 0; argv && i < o->argc; i++)
         json_array_append_new(argv, json_string(o->argv[i]));
-    json_t *run = json_pack(
-        "{s:s, s:o, s:o, s:s, s:o, s:s, s:o, s:b, s:s, s:s, s:s, s:{s:I, s:i, s:s, s:I, s:i, s:s}, "
-        "s:o}",
-        "scenario", c->scn.name ? c->scn.name : (o->scenario ? o->scenario : "default"),
-        "scenario_hash", dra_result_hex_json(c->scn.hash), "cluster_hash",
-        dra_result_hex_json(dra_model_digest(&c->model)), "seed", seed_dec, "seed_hex",
-        dra_result_hex_json(c->seed), "release", rel, "features", features_json(&c->feat),
-        "upstream_bugs", c->feat.upstream_bugs, "allocator", c->both ? "both" : dra_alloc_kind_name(c->alloc.kind), "policy",
-        dra_placement_name(c->policy), "invariant_mode", inv, "method", "warmup",
-        (json_int_t)c->warmup, "repetitions", (int)c->nreps, "timer", "CLOCK_MONOTONIC",
-        "timer_resolution_ns", (json_int_t)(res.tv_sec * 1000000000 + res.tv_nsec), "hist_sigfigs",
-        DRA_HIST_SIGFIGS, "interleaving", "sequential", "argv", argv);
-    if (run && c->scn.file)
-        json_object_set_new(run, "scenario_file", json_string(c->scn.file));
-    if (run && o->cluster)
-        json_object_set_new(run, "cluster_file", json_string(o->cluster));
-    if (run)
-        json_object_set_new(run, "workload_mode",
-                            json_string(c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill"));
-    if (run)
-        json_object_set_new(run, "workload_count", json_integer((json_int_t)c->built.workload.count));
-    if (run && o->test_delay_ns)
-        json_object_set_new(run, "test_delay_ns", json_integer((json_int_t)o->test_delay_ns));
-    if (run && o->inject_fault)
-        json_object_set_new(run, "test_inject_fault", json_integer((json_int_t)o->inject_fault));
+    if (c->scn.file)
+        dra_rf_put_str(run, DRA_RF_RUN_SCENARIO_FILE, c->scn.file);
+    if (o->cluster)
+        dra_rf_put_str(run, DRA_RF_RUN_CLUSTER_FILE, o->cluster);
+    dra_rf_put_str(run, DRA_RF_RUN_WORKLOAD_MODE,
+                   c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill");
+    dra_rf_put_int(run, DRA_RF_RUN_WORKLOAD_COUNT, (int64_t)c->built.workload.count);
+    if (o->test_delay_ns)
+        dra_rf_put_int(run, DRA_RF_RUN_TEST_DELAY_NS, (int64_t)o->test_delay_ns);
+    if (o->inject_fault)
+        dra_rf_put_int(run, DRA_RF_RUN_TEST_INJECT_FAULT, (int64_t)o->inject_fault);
     size_t high = c->model.arena.high_water + c->table_arena.high_water;
     double bpd = c->model.ndevices ? (double)c->table->bytes / (double)c->model.ndevices : 0;
     c->run->bytes_per_device = bpd;
     c->run->table_bytes = c->table->bytes;
-    json_t *cluster = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}", "nodes",
-                                (json_int_t)c->model.nnodes, "slices", (json_int_t)c->model.nslices,
-                                "devices", (json_int_t)c->model.ndevices, "pools",
-                                (json_int_t)c->table->npools, "build_ns", (json_int_t)c->build_ns,
-                                "table_build_ns", (json_int_t)c->table_build_ns, "table_bytes",
-                                (json_int_t)c->table->bytes, "bytes_per_device", bpd,
-                                "arena_high_water_bytes", (json_int_t)high);
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "schema", DRA_RESULT_SCHEMA,
-                     "status", "complete", "tool", dra_result_tool_json(), "host",
-                     dra_result_host_json(host), "run", run, "cluster", cluster, "metrics",
-                     json_object(), "repetitions", json_array());
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_NODES, (int64_t)c->model.nnodes);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_SLICES, (int64_t)c->model.nslices);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_DEVICES, (int64_t)c->model.ndevices);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_POOLS, (int64_t)c->table->npools);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_BUILD_NS, (int64_t)c->build_ns);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_TABLE_BUILD_NS, (int64_t)c->table_build_ns);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_TABLE_BYTES, (int64_t)c->table->bytes);
+    dra_rf_put_num(cluster, DRA_RF_CLUSTER_BYTES_PER_DEVICE, bpd);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_ARENA_HIGH_WATER, (int64_t)high);
+    dra_rf_put_str(doc, DRA_RF_SCHEMA, DRA_RESULT_SCHEMA);
+    dra_rf_put_str(doc, DRA_RF_STATUS, "complete");
+    dra_rf_put(doc, DRA_RF_TOOL, dra_result_tool_json());
+    dra_rf_put(doc, DRA_RF_HOST, dra_result_host_json(host));
+    dra_rf_put(doc, DRA_RF_RUN, run);
+    dra_rf_put(doc, DRA_RF_CLUSTER, cluster);
+    dra_rf_put(doc, DRA_RF_METRICS, json_object());
+    dra_rf_put(doc, DRA_RF_REPETITIONS, json_array());
+    return doc;
 }
 
 /* Median, min and max of one per-repetition value. */
@@ -1756,7 +1801,8 @@ static void rep_spread(const json_t *reps, const char *metric, double *med, doub
     if (!x)
         return;
     for (size_t i = 0; i < n; i++) {
-        const json_t *v = json_object_get(json_object_get(json_array_get(reps, i), "values"), metric);
+        const json_t *v = json_object_get(dra_rf_get(json_array_get(reps, i), DRA_RF_REP_VALUES),
+                                          metric);
         if (json_is_number(v))
             x[k++] = json_number_value(v);
     }
@@ -1780,17 +1826,16 @@ static void throughput_spread(ctx_t *c)
                &r->claims_per_s_max);
     rep_spread(c->reps, "throughput.pods_per_s", &r->pods_per_s_median, &r->pods_per_s_min,
                &r->pods_per_s_max);
-    json_t *t = json_pack("{s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}", "claims_per_s",
-                          "pooled", dra_result_real(r->claims_per_s), "median_of_repetitions",
-                          dra_result_real(r->claims_per_s_median), "min",
-                          dra_result_real(r->claims_per_s_min), "max",
-                          dra_result_real(r->claims_per_s_max), "pods_per_s", "pooled",
-                          dra_result_real(r->pods_per_s), "median_of_repetitions",
-                          dra_result_real(r->pods_per_s_median), "min",
-                          dra_result_real(r->pods_per_s_min), "max",
-                          dra_result_real(r->pods_per_s_max));
-    if (t)
-        json_object_set_new(r->json, "throughput", t);
+    json_t *t = dra_rf_put_obj(r->json, DRA_RF_THROUGHPUT);
+    json_t *cl = dra_rf_put_obj(t, DRA_RF_TP_CLAIMS), *po = dra_rf_put_obj(t, DRA_RF_TP_PODS);
+    dra_rf_put_num(cl, DRA_RF_TP_CLAIMS_POOLED, r->claims_per_s);
+    dra_rf_put_num(cl, DRA_RF_TP_CLAIMS_MEDIAN, r->claims_per_s_median);
+    dra_rf_put_num(cl, DRA_RF_TP_CLAIMS_MIN, r->claims_per_s_min);
+    dra_rf_put_num(cl, DRA_RF_TP_CLAIMS_MAX, r->claims_per_s_max);
+    dra_rf_put_num(po, DRA_RF_TP_PODS_POOLED, r->pods_per_s);
+    dra_rf_put_num(po, DRA_RF_TP_PODS_MEDIAN, r->pods_per_s_median);
+    dra_rf_put_num(po, DRA_RF_TP_PODS_MIN, r->pods_per_s_min);
+    dra_rf_put_num(po, DRA_RF_TP_PODS_MAX, r->pods_per_s_max);
 }
 
 static void summarize(ctx_t *c)
@@ -1799,7 +1844,8 @@ static void summarize(ctx_t *c)
     double busy = 0;
     size_t i;
     json_t *rep;
-    json_array_foreach(c->reps, i, rep) busy += (double)json_integer_value(json_object_get(rep, "busy_ns"));
+    json_array_foreach(c->reps, i, rep)
+        busy += (double)json_integer_value(dra_rf_get(rep, DRA_RF_REP_BUSY_NS));
     busy /= 1e9;
     r->claims_per_s = busy > 0 ? (double)r->claims / busy : 0;
     r->pods_per_s = busy > 0 ? (double)r->pods / busy : 0;
@@ -1829,29 +1875,30 @@ static void summarize(ctx_t *c)
 
 static void doc_finish(ctx_t *c)
 {
-    json_t *doc = c->run->json;
-    json_object_set_new(doc, "status", json_string(c->run->interrupted ? "interrupted" : "complete"));
+    json_t *doc = c->run->json, *run = dra_rf_get(doc, DRA_RF_RUN);
+    dra_rf_put_str(doc, DRA_RF_STATUS, c->run->interrupted ? "interrupted" : "complete");
     char mode[32];
     snprintf(mode, sizeof mode, "%s",
-             json_string_value(json_object_get(json_object_get(doc, "run"), "invariant_mode")));
-    json_t *first = json_array();
-    for (uint32_t i = 0; i < c->run->nfirst; i++) {
+             json_string_value(dra_rf_get(run, DRA_RF_RUN_INVARIANT_MODE)));
+    json_t *inv = dra_rf_put_obj(doc, DRA_RF_INVARIANTS);
+    dra_rf_put_str(inv, DRA_RF_INV_MODE, mode);
+    dra_rf_put_int(inv, DRA_RF_INV_CHECKED, (int64_t)c->run->inv_checked);
+    dra_rf_put_int(inv, DRA_RF_INV_VIOLATIONS, (int64_t)c->run->inv_violations);
+    json_t *first = dra_rf_put_arr(inv, DRA_RF_INV_FIRST);
+    for (uint32_t i = 0; first && i < c->run->nfirst; i++) {
         const dra_run_violation_t *v = &c->run->first[i];
-        json_array_append_new(first, json_pack("{s:i, s:I, s:s, s:s, s:s}", "repetition",
-                                               (int)v->repetition, "pod",
-                                               v->pod == UINT64_MAX ? (json_int_t)-1 : (json_int_t)v->pod,
-                                               "claim", v->claim, "node", v->node, "message",
-                                               v->message));
+        json_t *o = json_object();
+        dra_rf_put_int(o, DRA_RF_FIRST_REPETITION, (int64_t)v->repetition);
+        dra_rf_put_int(o, DRA_RF_FIRST_POD, v->pod == UINT64_MAX ? -1 : (int64_t)v->pod);
+        dra_rf_put_str(o, DRA_RF_FIRST_CLAIM, v->claim);
+        dra_rf_put_str(o, DRA_RF_FIRST_NODE, v->node);
+        dra_rf_put_str(o, DRA_RF_FIRST_MESSAGE, v->message);
+        json_array_append_new(first, o);
     }
-    json_object_set_new(doc, "invariants",
-                        json_pack("{s:s, s:I, s:I, s:o}", "mode", mode, "checked",
-                                  (json_int_t)c->run->inv_checked, "violations",
-                                  (json_int_t)c->run->inv_violations, "first", first));
-    json_object_set_new(doc, "digest", dra_result_hex_json(c->run->digest));
-    json_object_set_new(json_object_get(doc, "run"), "workload_hash",
-                        dra_result_hex_json(XXH3_64bits_digest(c->wl_dig)));
-    json_object_set_new(doc, "digests_equal", json_boolean(c->run->digests_equal));
-    c->run->scenario = json_string_value(json_object_get(json_object_get(doc, "run"), "scenario"));
+    dra_rf_put_hex(doc, DRA_RF_DIGEST, c->run->digest);
+    dra_rf_put_hex(run, DRA_RF_RUN_WORKLOAD_HASH, XXH3_64bits_digest(c->wl_dig));
+    dra_rf_put_bool(doc, DRA_RF_DIGESTS_EQUAL, c->run->digests_equal);
+    c->run->scenario = json_string_value(dra_rf_get(run, DRA_RF_RUN_SCENARIO));
 }
 
 static void ctx_fini(ctx_t *c)
@@ -1938,7 +1985,7 @@ int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
             dra_result_set_fingerprint(run->json);
     }
     if (rc == DRA_OK) {
-        c->reps = json_object_get(run->json, "repetitions");
+        c->reps = dra_rf_get(run->json, DRA_RF_REPETITIONS);
         bool intr = false;
         for (uint32_t r = 0; rc == DRA_OK && r < c->nreps && !intr; r++) {
             rc = run_measured(c, r, &intr);

@@ -137,10 +137,169 @@ static const char *const k_req[] = {"name", "deviceClassName", "count", "allocat
                                     "capacity", NULL};
 static const char *const k_cons[] = {"requests", "matchAttribute", "distinctAttribute", NULL};
 
+/* The selectors v of request e (at path rp) of template t. */
+static int inline_selectors(sp_t *p, dra_model_t *m, const dra_claim_t *t, dra_exact_request_t *e,
+                            const dra_ynode_t *v, const char *rp)
+{
+    char b2[200];
+    int rc;
+    if (!dra_ynode_is_seq(v) || v->n > 32)
+        return err_at(p, v, sub(b2, sizeof b2, rp, "selectors"), "expected a list of at most 32 CEL strings");
+    e->selectors = dra_model_array(m, v->n, sizeof *e->selectors);
+    if (!e->selectors)
+        return DRA_ENOMEM;
+    e->nselectors = v->n;
+    for (uint32_t k = 0; k < v->n; k++) {
+        const char *cel;
+        snprintf(b2, sizeof b2, "%s.selectors[%u]", rp, k);
+        if ((rc = dra_ynode_string(v->vals[k], p->file, b2, false, &cel, p->diag)))
+            return rc;
+        e->selectors[k].cel = dra_model_str(m, cel);
+        e->selectors[k].pos = (dra_srcpos_t){t->pos.file, v->vals[k]->line, v->vals[k]->column};
+    }
+    return DRA_OK;
+}
+
+/* The capacity requests v (name: quantity) of request e at path rp. */
+static int inline_capacity(sp_t *p, dra_model_t *m, dra_exact_request_t *e, const dra_ynode_t *v,
+                           const char *rp)
+{
+    char b2[200];
+    int rc;
+    if (!dra_ynode_is_map(v))
+        return err_at(p, v, sub(b2, sizeof b2, rp, "capacity"), "expected a map of name: quantity");
+    e->has_capacity = true;
+    e->cap_requests = dra_model_array(m, v->n, sizeof *e->cap_requests);
+    if (!e->cap_requests)
+        return DRA_ENOMEM;
+    e->ncap_requests = v->n;
+    for (uint32_t k = 0; k < v->n; k++) {
+        const char *q;
+        snprintf(b2, sizeof b2, "%s.capacity.%s", rp, v->keys[k]->text);
+        if ((rc = dra_ynode_string(v->vals[k], p->file, b2, true, &q, p->diag)))
+            return rc;
+        dra_cap_request_t *cr = &e->cap_requests[k];
+        cr->name = dra_model_str(m, v->keys[k]->text);
+        cr->qname = dra_model_qname(m, NULL, v->keys[k]->text);
+        dra_diag_t qd;
+        if (dra_quantity_parse(q, strlen(q), &cr->value, &qd) != DRA_OK)
+            return err_at(p, v->vals[k], b2, "not a quantity: %s", qd.msg);
+    }
+    return DRA_OK;
+}
+
+/* Request i of template t (at path) from node r: name, class, mode, count, admin access,
+ * selectors and capacity. */
+static int inline_request(sp_t *p, dra_model_t *m, dra_claim_t *t, uint32_t i, const dra_ynode_t *r,
+                          const char *path)
+{
+    char b1[160], b2[200];
+    int rc;
+    snprintf(b1, sizeof b1, "%s.requests[%u]", path, i);
+    if ((rc = check_keys(p, r, b1, k_req)))
+        return rc;
+    const dra_ynode_t *rn = dra_ynode_get(r, "name"), *cls = dra_ynode_get(r, "deviceClassName");
+    if (!rn || !cls)
+        return err_at(p, r, b1, "name and deviceClassName are required");
+    const char *rname, *cname;
+    if ((rc = dra_ynode_string(rn, p->file, sub(b2, sizeof b2, b1, "name"), false, &rname, p->diag)) ||
+        (rc = dra_ynode_string(cls, p->file, sub(b2, sizeof b2, b1, "deviceClassName"), false, &cname, p->diag)))
+        return rc;
+    dra_exact_request_t *e = dra_model_array(m, 1, sizeof *e);
+    if (!e)
+        return DRA_ENOMEM;
+    t->requests[i].name = dra_model_str(m, rname);
+    t->requests[i].exactly = e;
+    t->requests[i].pos = (dra_srcpos_t){t->pos.file, r->line, r->column};
+    e->name = t->requests[i].name;
+    e->class_name = dra_model_str(m, cname);
+    e->pos = t->requests[i].pos;
+    e->mode = DRA_MODE_EXACT_COUNT;
+    const dra_ynode_t *v;
+    if ((v = dra_ynode_get(r, "allocationMode"))) {
+        static const char *const modes[] = {"ExactCount", "All", NULL};
+        int mode;
+        if ((rc = get_enum(p, v, sub(b2, sizeof b2, b1, "allocationMode"), modes, &mode)))
+            return rc;
+        e->mode = mode ? DRA_MODE_ALL : DRA_MODE_EXACT_COUNT;
+        e->mode_raw = dra_model_str(m, modes[mode]);
+    }
+    if ((v = dra_ynode_get(r, "count"))) {
+        uint64_t cnt = 0;
+        if (e->mode == DRA_MODE_ALL)
+            return err_at(p, v, sub(b2, sizeof b2, b1, "count"), "must not be set with allocationMode All");
+        if ((rc = get_u64(p, v, sub(b2, sizeof b2, b1, "count"), 32, &cnt)))
+            return rc;
+        if (cnt == 0)
+            return err_at(p, v, b2, "must be at least 1");
+        e->has_count = true;
+        e->count = (int64_t)cnt;
+    } else if (e->mode == DRA_MODE_EXACT_COUNT) {
+        e->count = 1;
+    }
+    if ((v = dra_ynode_get(r, "adminAccess"))) {
+        if ((rc = dra_ynode_bool(v, p->file, sub(b2, sizeof b2, b1, "adminAccess"), &e->admin_access, p->diag)))
+            return rc;
+        e->has_admin_access = true;
+    }
+    if ((v = dra_ynode_get(r, "selectors")) && (rc = inline_selectors(p, m, t, e, v, b1)))
+        return rc;
+    if ((v = dra_ynode_get(r, "capacity")) && (rc = inline_capacity(p, m, e, v, b1)))
+        return rc;
+    return DRA_OK;
+}
+
+/* Constraint i of template t (at path) from node c: one attribute to match or keep distinct,
+ * over the listed requests (which must exist). */
+static int inline_constraint(sp_t *p, dra_model_t *m, dra_claim_t *t, uint32_t i, const dra_ynode_t *c,
+                             const char *path)
+{
+    char b1[160];
+    int rc;
+    snprintf(b1, sizeof b1, "%s.constraints[%u]", path, i);
+    if ((rc = check_keys(p, c, b1, k_cons)))
+        return rc;
+    const dra_ynode_t *ma = dra_ynode_get(c, "matchAttribute"), *da = dra_ynode_get(c, "distinctAttribute");
+    if (!ma == !da)
+        return err_at(p, c, b1, "exactly one of matchAttribute and distinctAttribute is required");
+    const char *attr;
+    if ((rc = dra_ynode_string(ma ? ma : da, p->file, b1, false, &attr, p->diag)))
+        return rc;
+    if (!strchr(attr, '/') || !dra_name_is_qualified(attr))
+        return err_at(p, ma ? ma : da, b1, "attribute \"%s\" must be fully qualified (domain/name)", attr);
+    dra_constraint_t *k = &t->constraints[i];
+    k->pos = (dra_srcpos_t){t->pos.file, c->line, c->column};
+    if (ma)
+        k->match_attribute = dra_model_str(m, attr);
+    else
+        k->distinct_attribute = dra_model_str(m, attr);
+    const dra_ynode_t *rq = dra_ynode_get(c, "requests");
+    if (!rq)
+        return DRA_OK;
+    if (!dra_ynode_is_seq(rq))
+        return err_at(p, rq, b1, "requests: expected a list of request names");
+    k->requests = dra_model_array(m, rq->n, sizeof *k->requests);
+    if (!k->requests && rq->n)
+        return DRA_ENOMEM;
+    k->nrequests = rq->n;
+    for (uint32_t j = 0; j < rq->n; j++) {
+        const char *rn;
+        if ((rc = dra_ynode_string(rq->vals[j], p->file, b1, false, &rn, p->diag)))
+            return rc;
+        bool found = false;
+        for (uint32_t q = 0; q < t->nrequests; q++)
+            found |= strcmp(t->requests[q].name, rn) == 0;
+        if (!found)
+            return err_at(p, rq->vals[j], b1, "unknown request \"%s\"", rn);
+        k->requests[j] = dra_model_str(m, rn);
+    }
+    return DRA_OK;
+}
+
 /* Build an inline template into m (also used at load time, into a scratch model, to validate). */
 static int build_inline(sp_t *p, dra_model_t *m, const dra_ynode_t *n, const char *path, dra_claim_t **out)
 {
-    char b1[160], b2[200];
+    char b1[160];
     int rc = check_keys(p, n, path, k_tmpl);
     if (rc)
         return rc;
@@ -166,93 +325,9 @@ static int build_inline(sp_t *p, dra_model_t *m, const dra_ynode_t *n, const cha
     if (!t->requests)
         return DRA_ENOMEM;
     t->nrequests = reqs->n;
-    for (uint32_t i = 0; i < reqs->n; i++) {
-        const dra_ynode_t *r = reqs->vals[i];
-        snprintf(b1, sizeof b1, "%s.requests[%u]", path, i);
-        if ((rc = check_keys(p, r, b1, k_req)))
+    for (uint32_t i = 0; i < reqs->n; i++)
+        if ((rc = inline_request(p, m, t, i, reqs->vals[i], path)))
             return rc;
-        const dra_ynode_t *rn = dra_ynode_get(r, "name"), *cls = dra_ynode_get(r, "deviceClassName");
-        if (!rn || !cls)
-            return err_at(p, r, b1, "name and deviceClassName are required");
-        const char *rname, *cname;
-        if ((rc = dra_ynode_string(rn, p->file, sub(b2, sizeof b2, b1, "name"), false, &rname, p->diag)) ||
-            (rc = dra_ynode_string(cls, p->file, sub(b2, sizeof b2, b1, "deviceClassName"), false, &cname, p->diag)))
-            return rc;
-        dra_exact_request_t *e = dra_model_array(m, 1, sizeof *e);
-        if (!e)
-            return DRA_ENOMEM;
-        t->requests[i].name = dra_model_str(m, rname);
-        t->requests[i].exactly = e;
-        t->requests[i].pos = (dra_srcpos_t){t->pos.file, r->line, r->column};
-        e->name = t->requests[i].name;
-        e->class_name = dra_model_str(m, cname);
-        e->pos = t->requests[i].pos;
-        e->mode = DRA_MODE_EXACT_COUNT;
-        const dra_ynode_t *v;
-        if ((v = dra_ynode_get(r, "allocationMode"))) {
-            static const char *const modes[] = {"ExactCount", "All", NULL};
-            int mode;
-            if ((rc = get_enum(p, v, sub(b2, sizeof b2, b1, "allocationMode"), modes, &mode)))
-                return rc;
-            e->mode = mode ? DRA_MODE_ALL : DRA_MODE_EXACT_COUNT;
-            e->mode_raw = dra_model_str(m, modes[mode]);
-        }
-        if ((v = dra_ynode_get(r, "count"))) {
-            uint64_t cnt = 0;
-            if (e->mode == DRA_MODE_ALL)
-                return err_at(p, v, sub(b2, sizeof b2, b1, "count"), "must not be set with allocationMode All");
-            if ((rc = get_u64(p, v, sub(b2, sizeof b2, b1, "count"), 32, &cnt)))
-                return rc;
-            if (cnt == 0)
-                return err_at(p, v, b2, "must be at least 1");
-            e->has_count = true;
-            e->count = (int64_t)cnt;
-        } else if (e->mode == DRA_MODE_EXACT_COUNT) {
-            e->count = 1;
-        }
-        if ((v = dra_ynode_get(r, "adminAccess"))) {
-            if ((rc = dra_ynode_bool(v, p->file, sub(b2, sizeof b2, b1, "adminAccess"), &e->admin_access, p->diag)))
-                return rc;
-            e->has_admin_access = true;
-        }
-        if ((v = dra_ynode_get(r, "selectors"))) {
-            if (!dra_ynode_is_seq(v) || v->n > 32)
-                return err_at(p, v, sub(b2, sizeof b2, b1, "selectors"), "expected a list of at most 32 CEL strings");
-            e->selectors = dra_model_array(m, v->n, sizeof *e->selectors);
-            if (!e->selectors)
-                return DRA_ENOMEM;
-            e->nselectors = v->n;
-            for (uint32_t k = 0; k < v->n; k++) {
-                const char *cel;
-                snprintf(b2, sizeof b2, "%s.selectors[%u]", b1, k);
-                if ((rc = dra_ynode_string(v->vals[k], p->file, b2, false, &cel, p->diag)))
-                    return rc;
-                e->selectors[k].cel = dra_model_str(m, cel);
-                e->selectors[k].pos = (dra_srcpos_t){t->pos.file, v->vals[k]->line, v->vals[k]->column};
-            }
-        }
-        if ((v = dra_ynode_get(r, "capacity"))) {
-            if (!dra_ynode_is_map(v))
-                return err_at(p, v, sub(b2, sizeof b2, b1, "capacity"), "expected a map of name: quantity");
-            e->has_capacity = true;
-            e->cap_requests = dra_model_array(m, v->n, sizeof *e->cap_requests);
-            if (!e->cap_requests)
-                return DRA_ENOMEM;
-            e->ncap_requests = v->n;
-            for (uint32_t k = 0; k < v->n; k++) {
-                const char *q;
-                snprintf(b2, sizeof b2, "%s.capacity.%s", b1, v->keys[k]->text);
-                if ((rc = dra_ynode_string(v->vals[k], p->file, b2, true, &q, p->diag)))
-                    return rc;
-                dra_cap_request_t *cr = &e->cap_requests[k];
-                cr->name = dra_model_str(m, v->keys[k]->text);
-                cr->qname = dra_model_qname(m, NULL, v->keys[k]->text);
-                dra_diag_t qd;
-                if (dra_quantity_parse(q, strlen(q), &cr->value, &qd) != DRA_OK)
-                    return err_at(p, v->vals[k], b2, "not a quantity: %s", qd.msg);
-            }
-        }
-    }
     if (cons) {
         if (!dra_ynode_is_seq(cons) || cons->n > 32)
             return err_at(p, cons, sub(b1, sizeof b1, path, "constraints"), "expected a list of at most 32 constraints");
@@ -260,46 +335,9 @@ static int build_inline(sp_t *p, dra_model_t *m, const dra_ynode_t *n, const cha
         if (!t->constraints && cons->n)
             return DRA_ENOMEM;
         t->nconstraints = cons->n;
-        for (uint32_t i = 0; i < cons->n; i++) {
-            const dra_ynode_t *c = cons->vals[i];
-            snprintf(b1, sizeof b1, "%s.constraints[%u]", path, i);
-            if ((rc = check_keys(p, c, b1, k_cons)))
+        for (uint32_t i = 0; i < cons->n; i++)
+            if ((rc = inline_constraint(p, m, t, i, cons->vals[i], path)))
                 return rc;
-            const dra_ynode_t *ma = dra_ynode_get(c, "matchAttribute"), *da = dra_ynode_get(c, "distinctAttribute");
-            if (!ma == !da)
-                return err_at(p, c, b1, "exactly one of matchAttribute and distinctAttribute is required");
-            const char *attr;
-            if ((rc = dra_ynode_string(ma ? ma : da, p->file, b1, false, &attr, p->diag)))
-                return rc;
-            if (!strchr(attr, '/') || !dra_name_is_qualified(attr))
-                return err_at(p, ma ? ma : da, b1, "attribute \"%s\" must be fully qualified (domain/name)", attr);
-            dra_constraint_t *k = &t->constraints[i];
-            k->pos = (dra_srcpos_t){t->pos.file, c->line, c->column};
-            if (ma)
-                k->match_attribute = dra_model_str(m, attr);
-            else
-                k->distinct_attribute = dra_model_str(m, attr);
-            const dra_ynode_t *rq = dra_ynode_get(c, "requests");
-            if (rq) {
-                if (!dra_ynode_is_seq(rq))
-                    return err_at(p, rq, b1, "requests: expected a list of request names");
-                k->requests = dra_model_array(m, rq->n, sizeof *k->requests);
-                if (!k->requests && rq->n)
-                    return DRA_ENOMEM;
-                k->nrequests = rq->n;
-                for (uint32_t j = 0; j < rq->n; j++) {
-                    const char *rn;
-                    if ((rc = dra_ynode_string(rq->vals[j], p->file, b1, false, &rn, p->diag)))
-                        return rc;
-                    bool found = false;
-                    for (uint32_t q = 0; q < t->nrequests; q++)
-                        found |= strcmp(t->requests[q].name, rn) == 0;
-                    if (!found)
-                        return err_at(p, rq->vals[j], b1, "unknown request \"%s\"", rn);
-                    k->requests[j] = dra_model_str(m, rn);
-                }
-            }
-        }
     }
     *out = t;
     return DRA_OK;
@@ -880,7 +918,7 @@ int dra_scenario_load_named(dra_scenario_t *s, const char *name, dra_diag_t *dia
     char *buf = NULL;
     size_t len = 0;
     memset(s, 0, sizeof *s);
-    int rc = dra_cli_read_file(name, (size_t)64 << 20, &buf, &len, diag);
+    int rc = dra_io_read_file(name, (size_t)64 << 20, &buf, &len, diag);
     if (rc) {
         if (!strchr(name, '/') && !has_ext)
             dra_diag_set(diag, DRA_ENOTFOUND, NULL, 0, 0,

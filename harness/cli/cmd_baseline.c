@@ -74,7 +74,7 @@ static int bless(const char *root, const char *release, bool current, bool force
         dra_diag_clear(&d);
         char msg[DRA_DIAG_MSG_MAX + 256];
         size_t len = 0;
-        int rc = dra_cli_read_file(files[loaded], (size_t)1 << 30, &bufs[loaded], &len, &d);
+        int rc = dra_io_read_file(files[loaded], (size_t)1 << 30, &bufs[loaded], &len, &d);
         if (rc == DRA_OK)
             rc = dra_rload_buf(bufs[loaded], len, files[loaded], &r[loaded], &d);
         if (rc != DRA_OK) {

@@ -458,8 +458,12 @@ static int lower_bench(const char *src, uint32_t ndevices, const char *kernel, u
     }
     for (uint32_t i = 0; i < reps; i++) {
         t0 = lb_now_ns();
-        dra_lower_eval_with(l, t, k, M, E);
+        rc = dra_lower_eval_with(l, t, k, M, E);
         times[i] = lb_now_ns() - t0;
+        if (rc != DRA_OK) {
+            dra_diag_set(diag, rc, NULL, 0, 0, "evaluating the lowered expression failed");
+            goto out;
+        }
     }
     qsort(times, reps, sizeof *times, lb_cmp_double);
     res->eval_ns_best = times[0];
@@ -604,7 +608,7 @@ static int apply_opt(cel_opts_t *o, int c, const char *arg)
             return dra_cli_usage_error("cel", "unknown output format '%s'", arg);
         return -1;
     case OPT_BENCH:
-        if (!dra_cli_parse_u64(arg, &o->bench) || o->bench == 0 || o->bench > 100000000ULL)
+        if (!dra_io_parse_u64(arg, &o->bench) || o->bench == 0 || o->bench > 100000000ULL)
             return dra_cli_usage_error("cel", "--bench wants a device count in 1..1e8");
         return -1;
     case OPT_COST:
@@ -674,7 +678,7 @@ static int eval_manifest_devices(const dra_cel_prog_t *prog, dra_model_t *m, cha
     }
     dra_diag_list_fini(&errs);
     if (walk_status == DRA_EXIT_OK && rc != DRA_OK)
-        walk_status = dra_cli_exit_for(rc); /* missing or invalid file 2; I/O, memory 4 */
+        walk_status = dra_io_exit_for(rc); /* missing or invalid file 2; I/O, memory 4 */
     if (walk_status != DRA_EXIT_OK)
         return walk_status;
     for (uint32_t si = 0; si < m->nslices; si++) {

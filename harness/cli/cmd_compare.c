@@ -231,7 +231,7 @@ int dra_cmd_compare(int argc, char **argv)
             gate_path = v;
             break;
         case 'a':
-            if (!dra_cli_parse_double(v, &opts.alpha) || !(opts.alpha > 0 && opts.alpha < 1)) {
+            if (!dra_io_parse_double(v, &opts.alpha) || !(opts.alpha > 0 && opts.alpha < 1)) {
                 dra_cli_usage_error("compare", "bad --alpha '%s' (want a number in (0, 1))", v);
                 goto out;
             }

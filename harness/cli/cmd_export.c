@@ -126,12 +126,12 @@ int dra_cmd_export(int argc, char **argv)
             dra_export_perfdash_name(&r[0], fname, sizeof fname);
             mkdir(dir, 0755);
             snprintf(path, sizeof path, "%s/%s", dir, fname);
-            rc = dra_cli_write_file_atomic(path, buf, len, &d);
+            rc = dra_io_write_file_atomic(path, buf, len, &d);
             if (rc == DRA_OK)
                 printf("%s\n", path);
         } else if (rc == DRA_OK) {
             snprintf(path, sizeof path, "%s", output ? output : "-");
-            rc = dra_cli_write_file_atomic(path, buf, len, &d);
+            rc = dra_io_write_file_atomic(path, buf, len, &d);
         }
         if (rc != DRA_OK) {
             char m[DRA_DIAG_MSG_MAX + 256];

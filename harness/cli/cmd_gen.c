@@ -269,7 +269,7 @@ static int write_manifests(const dra_model_t *m, const char *out, dra_progress_w
     if (strcmp(out, "-") == 0) {
         snprintf(path, sizeof path, "-");
     } else {
-        if (dra_cli_mkdir_p(out, 0777) != 0) {
+        if (dra_io_mkdir_p(out, 0777) != 0) {
             dra_cli_errorf("%s: %s", out, strerror(errno));
             return DRA_EXIT_ENV;
         }
@@ -303,6 +303,159 @@ static int write_manifests(const dra_model_t *m, const char *out, dra_progress_w
     return DRA_EXIT_OK;
 }
 
+/* The options of one `drabench gen` run over a scenario. */
+typedef struct gen_opts {
+    const char *out; /* NULL: write nothing; "-": stdout */
+    dra_progress_when_t when;
+    unsigned long long seed, max_pods;
+    bool has_seed, quiet, json;
+} gen_opts_t;
+
+/* What a run built and wrote, for its summary. */
+typedef struct gen_result {
+    const dra_scenario_t *s;
+    const dra_scenario_built_t *b;
+    const dra_model_t *m;
+    uint64_t seed, npods, mdig, bdig;
+    size_t nbytes;
+    double t_build;
+    const char *path_written;
+} gen_result_t;
+
+/* Adds the scenario's extra manifests to m, printing their errors. An exit status. */
+static int read_scenario_manifests(dra_model_t *m, const dra_scenario_t *s)
+{
+    char dbuf[700];
+    dra_diag_list_t errs;
+    dra_diag_list_init(&errs);
+    int rc = dra_manifest_read_paths(m, (char *const *)s->manifests, (int)s->nmanifests, &errs);
+    for (size_t i = 0; i < errs.count; i++)
+        dra_cli_errorf("%s", dra_diag_format(&errs.items[i], dbuf, sizeof dbuf));
+    dra_diag_list_fini(&errs);
+    if (rc)
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    return DRA_EXIT_OK;
+}
+
+/* Prints the summary as one JSON object on info. An exit status. */
+static int print_summary_json(FILE *info, const gen_opts_t *o, const gen_result_t *r)
+{
+    const dra_scenario_t *s = r->s;
+    const dra_scenario_built_t *b = r->b;
+    const dra_model_t *m = r->m;
+    const char *out = o->out;
+    int status = DRA_EXIT_OK;
+    char md[17], bd[17], seedtxt[24];
+    snprintf(seedtxt, sizeof seedtxt, "%llu", (unsigned long long)r->seed);
+    snprintf(md, sizeof md, "%016llx", (unsigned long long)r->mdig);
+    snprintf(bd, sizeof bd, "%016llx", (unsigned long long)r->bdig);
+    json_t *j = json_pack(
+        "{s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:f}, s:{s:I, s:I, s:I, s:s, s:I}, s:I, s:s, "
+        "s:o}",
+        "scenario", s->name, "seed", seedtxt, "cluster", "nodes",
+        (json_int_t)b->cluster.nodes, "slices", (json_int_t)b->cluster.slices, "devices",
+        (json_int_t)b->cluster.devices, "accelerators", (json_int_t)b->cluster.gpus, "classes",
+        (json_int_t)m->nclasses, "build_s", r->t_build, "workload", "templates",
+        (json_int_t)m->ntemplates, "claims", (json_int_t)m->nclaims, "pods", (json_int_t)r->npods,
+        "mode", s->mode == DRA_WL_FILL ? "fill" : "steady", "arrivals", (json_int_t)s->count,
+        "model_arena_bytes", (json_int_t)m->arena.reserved, "model_digest", md, "written",
+        out ? json_pack("{s:s, s:I, s:s}", "path", strcmp(out, "-") ? r->path_written : "-",
+                        "bytes", (json_int_t)r->nbytes, "manifest_digest", bd)
+            : json_null());
+    if (!j || json_dumpf(j, info, JSON_INDENT(2)) != 0 || fputc('\n', info) == EOF)
+        status = DRA_EXIT_ENV;
+    json_decref(j);
+    return status;
+}
+
+/* Prints the summary as text on info (only the digests with --quiet). */
+static void print_summary(FILE *info, const gen_opts_t *o, const gen_result_t *r)
+{
+    const dra_scenario_t *s = r->s;
+    const dra_scenario_built_t *b = r->b;
+    const dra_model_t *m = r->m;
+    const char *out = o->out;
+    if (!o->quiet) {
+        fprintf(info, "scenario:  %s (seed %llu)\n", s->name, (unsigned long long)r->seed);
+        fprintf(info, "cluster:   %llu nodes, %llu slices, %llu devices, %llu accelerators, %u classes (built in %.3f s)\n",
+                (unsigned long long)b->cluster.nodes, (unsigned long long)b->cluster.slices,
+                (unsigned long long)b->cluster.devices, (unsigned long long)b->cluster.gpus, m->nclasses,
+                r->t_build);
+        fprintf(info, "workload:  %u templates, %u claims, %llu pods (%s, %llu arrivals)\n", m->ntemplates,
+                m->nclaims, (unsigned long long)r->npods, s->mode == DRA_WL_FILL ? "fill" : "steady",
+                (unsigned long long)s->count);
+        fprintf(info, "memory:    %.1f MiB model arena\n", (double)m->arena.reserved / (1024.0 * 1024.0));
+        if (out)
+            fprintf(info, "written:   %s%s (%zu bytes)\n", strcmp(out, "-") ? out : "stdout",
+                    strcmp(out, "-") ? "/manifests.yaml" : "", r->nbytes);
+    }
+    fprintf(info, "model digest:    %016llx\n", (unsigned long long)r->mdig);
+    if (out)
+        fprintf(info, "manifest digest: %016llx\n", (unsigned long long)r->bdig);
+}
+
+/* Adds the extra manifests and the pods to the built model m, writes it when asked and prints
+ * the summary (d: the diagnostics the build used, reused for the pods). An exit status. */
+static int gen_output(dra_model_t *m, dra_scenario_t *s, dra_scenario_built_t *b, const gen_opts_t *o,
+                      uint64_t sd, double t_build, dra_diag_t *d)
+{
+    int rc, status;
+    if (s->nmanifests && (status = read_scenario_manifests(m, s)) != DRA_EXIT_OK)
+        return status;
+    uint64_t npods = 0;
+    if ((rc = add_pods(m, s, b, sd, o->max_pods, &npods, d))) {
+        dra_cli_errorf("workload: %s", d->msg[0] ? d->msg : dra_strerror(rc));
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    }
+    char path_written[4096] = "";
+    gen_result_t r = {.s = s, .b = b, .m = m, .seed = sd, .npods = npods, .t_build = t_build,
+                      .mdig = dra_model_digest(m), .path_written = path_written};
+    if (o->out) {
+        status = write_manifests(m, o->out, o->when, o->quiet, &r.bdig, &r.nbytes, path_written,
+                                 sizeof path_written);
+        if (status != DRA_EXIT_OK)
+            return status;
+    }
+    FILE *info = o->out && strcmp(o->out, "-") == 0 ? stderr : stdout;
+    if (o->json)
+        return print_summary_json(info, o, &r);
+    print_summary(info, o, &r);
+    return DRA_EXIT_OK;
+}
+
+/* Loads scenario name (a file or a built-in), builds its model and does the rest with
+ * gen_output. An exit status. */
+static int gen_scenario(const char *name, const gen_opts_t *o)
+{
+    dra_scenario_t s;
+    dra_diag_t d;
+    char dbuf[700];
+    int rc = dra_scenario_load_named(&s, name, &d);
+    if (rc) {
+        dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
+        dra_scenario_fini(&s);
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    }
+    uint64_t sd = o->has_seed ? o->seed : s.seed;
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_scenario_built_t b;
+    int status;
+    double t0 = now_s();
+    rc = dra_scenario_build(&s, &m, sd, &b, &d);
+    double t_build = now_s() - t0;
+    if (rc) {
+        dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
+        status = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    } else {
+        status = gen_output(&m, &s, &b, o, sd, t_build, &d);
+        dra_scenario_built_fini(&b);
+    }
+    dra_model_fini(&m);
+    dra_scenario_fini(&s);
+    return status;
+}
+
 int dra_cmd_gen(int argc, char **argv)
 {
     enum { OPT_NO_PODS = 256, OPT_PROGRESS, OPT_JSON };
@@ -328,12 +481,12 @@ int dra_cmd_gen(int argc, char **argv)
             out = optarg;
             break;
         case 's':
-            if (!dra_cli_parse_u64(optarg, &seed))
+            if (!dra_io_parse_u64(optarg, &seed))
                 return dra_cli_usage_error("gen", "--seed: not a number: %s", optarg);
             has_seed = true;
             break;
         case 'p':
-            if (!dra_cli_parse_u64(optarg, &max_pods))
+            if (!dra_io_parse_u64(optarg, &max_pods))
                 return dra_cli_usage_error("gen", "--pods: not a number: %s", optarg);
             break;
         case OPT_NO_PODS:
@@ -366,99 +519,7 @@ int dra_cmd_gen(int argc, char **argv)
                              : list_all();
     if (optind + 1 != argc)
         return dra_cli_usage_error("gen", optind == argc ? "missing SCENARIO" : "exactly one SCENARIO expected");
-    dra_scenario_t s;
-    dra_diag_t d;
-    char dbuf[700];
-    int rc = dra_scenario_load_named(&s, argv[optind], &d);
-    if (rc) {
-        dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
-        dra_scenario_fini(&s);
-        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
-    }
-    uint64_t sd = has_seed ? seed : s.seed;
-    dra_model_t m;
-    dra_model_init(&m);
-    dra_scenario_built_t b;
-    int status = DRA_EXIT_OK;
-    double t0 = now_s();
-    rc = dra_scenario_build(&s, &m, sd, &b, &d);
-    double t_build = now_s() - t0;
-    if (rc) {
-        dra_cli_errorf("%s", dra_diag_format(&d, dbuf, sizeof dbuf));
-        status = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
-        goto done_model;
-    }
-    if (s.nmanifests) {
-        dra_diag_list_t errs;
-        dra_diag_list_init(&errs);
-        rc = dra_manifest_read_paths(&m, (char *const *)s.manifests, (int)s.nmanifests, &errs);
-        for (size_t i = 0; i < errs.count; i++)
-            dra_cli_errorf("%s", dra_diag_format(&errs.items[i], dbuf, sizeof dbuf));
-        dra_diag_list_fini(&errs);
-        if (rc) {
-            status = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
-            goto done;
-        }
-    }
-    uint64_t npods = 0;
-    if ((rc = add_pods(&m, &s, &b, sd, max_pods, &npods, &d))) {
-        dra_cli_errorf("workload: %s", d.msg[0] ? d.msg : dra_strerror(rc));
-        status = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
-        goto done;
-    }
-    uint64_t mdig = dra_model_digest(&m);
-    uint64_t bdig = 0;
-    size_t nbytes = 0;
-    char path_written[4096] = "";
-    if (out) {
-        status = write_manifests(&m, out, when, quiet, &bdig, &nbytes, path_written,
-                                 sizeof path_written);
-        if (status != DRA_EXIT_OK)
-            goto done;
-    }
-    FILE *info = out && strcmp(out, "-") == 0 ? stderr : stdout;
-    if (json) {
-        char md[17], bd[17], seedtxt[24];
-        snprintf(seedtxt, sizeof seedtxt, "%llu", (unsigned long long)sd);
-        snprintf(md, sizeof md, "%016llx", (unsigned long long)mdig);
-        snprintf(bd, sizeof bd, "%016llx", (unsigned long long)bdig);
-        json_t *o = json_pack(
-            "{s:s, s:s, s:{s:I, s:I, s:I, s:I, s:I, s:f}, s:{s:I, s:I, s:I, s:s, s:I}, s:I, s:s, "
-            "s:o}",
-            "scenario", s.name, "seed", seedtxt, "cluster", "nodes",
-            (json_int_t)b.cluster.nodes, "slices", (json_int_t)b.cluster.slices, "devices",
-            (json_int_t)b.cluster.devices, "accelerators", (json_int_t)b.cluster.gpus, "classes",
-            (json_int_t)m.nclasses, "build_s", t_build, "workload", "templates",
-            (json_int_t)m.ntemplates, "claims", (json_int_t)m.nclaims, "pods", (json_int_t)npods,
-            "mode", s.mode == DRA_WL_FILL ? "fill" : "steady", "arrivals", (json_int_t)s.count,
-            "model_arena_bytes", (json_int_t)m.arena.reserved, "model_digest", md, "written",
-            out ? json_pack("{s:s, s:I, s:s}", "path", strcmp(out, "-") ? path_written : "-",
-                            "bytes", (json_int_t)nbytes, "manifest_digest", bd)
-                : json_null());
-        if (!o || json_dumpf(o, info, JSON_INDENT(2)) != 0 || fputc('\n', info) == EOF)
-            status = DRA_EXIT_ENV;
-        json_decref(o);
-        goto done;
-    }
-    if (!quiet) {
-        fprintf(info, "scenario:  %s (seed %llu)\n", s.name, (unsigned long long)sd);
-        fprintf(info, "cluster:   %llu nodes, %llu slices, %llu devices, %llu accelerators, %u classes (built in %.3f s)\n",
-                (unsigned long long)b.cluster.nodes, (unsigned long long)b.cluster.slices,
-                (unsigned long long)b.cluster.devices, (unsigned long long)b.cluster.gpus, m.nclasses, t_build);
-        fprintf(info, "workload:  %u templates, %u claims, %llu pods (%s, %llu arrivals)\n", m.ntemplates, m.nclaims,
-                (unsigned long long)npods, s.mode == DRA_WL_FILL ? "fill" : "steady", (unsigned long long)s.count);
-        fprintf(info, "memory:    %.1f MiB model arena\n", (double)m.arena.reserved / (1024.0 * 1024.0));
-        if (out)
-            fprintf(info, "written:   %s%s (%zu bytes)\n", strcmp(out, "-") ? out : "stdout",
-                    strcmp(out, "-") ? "/manifests.yaml" : "", nbytes);
-    }
-    fprintf(info, "model digest:    %016llx\n", (unsigned long long)mdig);
-    if (out)
-        fprintf(info, "manifest digest: %016llx\n", (unsigned long long)bdig);
-done:
-    dra_scenario_built_fini(&b);
-done_model:
-    dra_model_fini(&m);
-    dra_scenario_fini(&s);
-    return status;
+    gen_opts_t o = {.out = out, .when = when, .seed = seed, .max_pods = max_pods,
+                    .has_seed = has_seed, .quiet = quiet, .json = json};
+    return gen_scenario(argv[optind], &o);
 }

@@ -153,11 +153,11 @@ static bool add_seed(const char *tok, opts_t *o)
             return false;
         memcpy(first, tok, n);
         first[n] = '\0';
-        if (!dra_cli_parse_u64(first, &a) || !dra_cli_parse_u64(dots + 2, &b) || b < a ||
+        if (!dra_io_parse_u64(first, &a) || !dra_io_parse_u64(dots + 2, &b) || b < a ||
             b - a >= MAX_SEEDS)
             return false;
     } else {
-        if (!dra_cli_parse_u64(tok, &a))
+        if (!dra_io_parse_u64(tok, &a))
             return false;
         b = a;
     }
@@ -345,7 +345,7 @@ static int emit(const dra_replay_trace_t *t, const char *dir, bool device_plugin
         dra_diag_t d;
         dra_diag_clear(&d);
         snprintf(path, sizeof path, "%s/replay.yaml", dir);
-        if (dra_cli_write_file_atomic(path, b.p, b.len, &d) != DRA_OK) {
+        if (dra_io_write_file_atomic(path, b.p, b.len, &d) != DRA_OK) {
             char buf[DRA_DIAG_MSG_MAX + 64];
             fprintf(stderr, "drabench replay: %s\n", dra_diag_format(&d, buf, sizeof buf));
             status = DRA_EXIT_ENV;
@@ -412,7 +412,7 @@ int dra_cmd_replay(int argc, char **argv)
         o.json = true;
     else if (fmt && strcmp(fmt, "text") != 0)
         return dra_cli_usage_error("replay", "-o: want text or json, got '%s'", fmt);
-    if (tune && (!dra_cli_parse_double(tune, &o.tune) || !(o.tune >= 0.1 && o.tune <= 3.0)))
+    if (tune && (!dra_io_parse_double(tune, &o.tune) || !(o.tune >= 0.1 && o.tune <= 3.0)))
         return dra_cli_usage_error("replay", "--tune: want a number in [0.1, 3], got '%s'", tune);
     if (!o.npol)
         o.pol[o.npol++] = DRA_POL_FGD;
@@ -492,7 +492,7 @@ int dra_cmd_replay(int argc, char **argv)
                 size_t n = strlen(s);
                 s[n] = '\n';
                 dra_diag_clear(&d);
-                if (dra_cli_write_file_atomic(o.result, s, n + 1, &d) != DRA_OK) {
+                if (dra_io_write_file_atomic(o.result, s, n + 1, &d) != DRA_OK) {
                     char buf[DRA_DIAG_MSG_MAX + 64];
                     fprintf(stderr, "drabench replay: %s\n", dra_diag_format(&d, buf, sizeof buf));
                     status = DRA_EXIT_ENV;

@@ -146,7 +146,7 @@ int dra_cmd_report(int argc, char **argv)
     }
     if (base) {
         unsigned long long nb;
-        if (!dra_cli_parse_u64(base, &nb) || nb < 1 || nb >= (unsigned long long)nf) {
+        if (!dra_io_parse_u64(base, &nb) || nb < 1 || nb >= (unsigned long long)nf) {
             dra_cli_usage_error("report", "--base: expected 1..%zu (files before the new ones), "
                                           "got '%s'", nf ? nf - 1 : 0, base);
             goto out;

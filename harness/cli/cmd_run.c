@@ -140,7 +140,7 @@ static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, u
 
 static int write_hgrm(const dra_run_t *run, const char *dir)
 {
-    if (dra_cli_mkdir_p(dir, 0777) != 0) {
+    if (dra_io_mkdir_p(dir, 0777) != 0) {
         dra_cli_errorf("cannot create %s: %s", dir, strerror(errno));
         return DRA_EIO;
     }
@@ -164,7 +164,7 @@ static int write_hgrm(const dra_run_t *run, const char *dir)
         dra_diag_t d;
         dra_diag_clear(&d);
         if (rc == DRA_OK)
-            rc = dra_cli_write_file_atomic(path, buf, len, &d);
+            rc = dra_io_write_file_atomic(path, buf, len, &d);
         free(buf);
         if (rc != DRA_OK) {
             dra_cli_errorf("%s: %s", path, d.msg[0] ? d.msg : dra_strerror(rc));
@@ -314,7 +314,7 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
     }
     char name[65]; /* at most 64 characters of the scenario */
     dra_export_scenario_name(scenario ? scenario : "default", name, sizeof name);
-    if (dra_cli_mkdir_p("results/runs", 0777) != 0)
+    if (dra_io_mkdir_p("results/runs", 0777) != 0)
         return NULL;
     for (int i = 1; i < 1000; i++) {
         if (i == 1)
@@ -381,7 +381,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             output = optarg;
             break;
         case 'r':
-            if (!dra_cli_parse_u64(optarg, &u) || u == 0 || u > 1000000) {
+            if (!dra_io_parse_u64(optarg, &u) || u == 0 || u > 1000000) {
                 status = dra_cli_usage_error("run", "--repeat: expected a count >= 1, got '%s'", optarg);
                 goto out;
             }
@@ -389,7 +389,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             ro.repeat = (uint32_t)u;
             break;
         case 'w':
-            if (!dra_cli_parse_u64(optarg, &u)) {
+            if (!dra_io_parse_u64(optarg, &u)) {
                 status = dra_cli_usage_error("run", "--warmup: expected a count, got '%s'", optarg);
                 goto out;
             }
@@ -397,7 +397,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             ro.warmup = u;
             break;
         case 's':
-            if (!dra_cli_parse_u64(optarg, &u)) {
+            if (!dra_io_parse_u64(optarg, &u)) {
                 status = dra_cli_usage_error("run", "--seed: expected a 64-bit number, got '%s'", optarg);
                 goto out;
             }
@@ -405,7 +405,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             ro.seed = u;
             break;
         case 'n':
-            if (!dra_cli_parse_u64(optarg, &u) || u == 0) {
+            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
                 status = dra_cli_usage_error("run", "--count: expected a count >= 1, got '%s'", optarg);
                 goto out;
             }
@@ -422,7 +422,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             ro.allocator = optarg;
             break;
         case O_BOTHP:
-            if (!dra_cli_parse_u64(optarg, &u) || u == 0) {
+            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
                 status = dra_cli_usage_error("run", "--both-prefix: expected a count >= 1, got '%s'",
                                              optarg);
                 goto out;
@@ -530,7 +530,7 @@ static int run_and_write(run_args_t *a)
     int status = DRA_EXIT_OK;
     char outbuf[512];
     bool reserved = false;
-    if (!output && dra_cli_mkdir_p("results/runs", 0777) != 0) {
+    if (!output && dra_io_mkdir_p("results/runs", 0777) != 0) {
         dra_cli_errorf("run: cannot create results/runs: %s", strerror(errno));
         status = DRA_EXIT_ENV;
         goto out;
@@ -549,7 +549,7 @@ static int run_and_write(run_args_t *a)
     {
         dra_diag_t od;
         dra_diag_clear(&od);
-        if (output && dra_cli_check_output(output, &od) != DRA_OK) {
+        if (output && dra_io_check_output(output, &od) != DRA_OK) {
             char buf[DRA_DIAG_MSG_MAX + 256];
             dra_cli_errorf("run: %s", dra_diag_format(&od, buf, sizeof buf));
             dra_progress_finish(&pc.p);

@@ -3,7 +3,7 @@
  *
  * `drabench --help` lists the commands; `drabench help CMD` equals `drabench CMD --help`;
  * an unknown command is a usage error (exit 2). Every command's stdout is checked at the end
- * (dra_cli_finish_stdout): a failed write exits 4 with the reason.
+ * (dra_io_finish_stdout): a failed write exits 4 with the reason.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,7 +40,7 @@ static void usage(FILE *f)
  * correctness failure (3) keeps its more specific status; the reason is printed either way. */
 static int finish(int status)
 {
-    if (dra_cli_finish_stdout() != 0 && (status == DRA_EXIT_OK || status == DRA_EXIT_REGRESSION))
+    if (dra_io_finish_stdout() != 0 && (status == DRA_EXIT_OK || status == DRA_EXIT_REGRESSION))
         return DRA_EXIT_ENV;
     return status;
 }

@@ -128,7 +128,7 @@ int dra_out_commit(dra_out_t *o, dra_diag_t *diag)
     return rc;
 }
 
-int dra_cli_check_output(const char *path, dra_diag_t *diag)
+int dra_io_check_output(const char *path, dra_diag_t *diag)
 {
     if (strcmp(path, "-") == 0)
         return DRA_OK;
@@ -169,7 +169,7 @@ int dra_cli_check_output(const char *path, dra_diag_t *diag)
     return rc;
 }
 
-int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len, dra_diag_t *diag)
+int dra_io_write_file_atomic(const char *path, const void *buf, size_t len, dra_diag_t *diag)
 {
     dra_out_t o;
     int rc = dra_out_open(&o, path, diag);
@@ -183,7 +183,7 @@ int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len, dra
     return rc;
 }
 
-int dra_cli_finish_stdout(void)
+int dra_io_finish_stdout(void)
 {
     bool err = ferror(stdout) != 0;
     int e = 0;
@@ -208,13 +208,13 @@ int dra_cli_finish_stdout(void)
     return 0;
 }
 
-int dra_cli_exit_for(int rc)
+int dra_io_exit_for(int rc)
 {
     return rc == DRA_OK ? DRA_EXIT_OK : rc == DRA_EIO || rc == DRA_ENOMEM ? DRA_EXIT_ENV
                                                                           : DRA_EXIT_USAGE;
 }
 
-int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len, dra_diag_t *diag)
+int dra_io_read_file(const char *path, size_t max_len, char **out, size_t *len, dra_diag_t *diag)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -275,7 +275,7 @@ int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len,
     return DRA_OK;
 }
 
-bool dra_cli_parse_u64(const char *s, unsigned long long *out)
+bool dra_io_parse_u64(const char *s, unsigned long long *out)
 {
     if (!s || !*s || *s == '-' || *s == '+')
         return false;
@@ -288,7 +288,7 @@ bool dra_cli_parse_u64(const char *s, unsigned long long *out)
     return true;
 }
 
-bool dra_cli_parse_double(const char *s, double *out)
+bool dra_io_parse_double(const char *s, double *out)
 {
     if (!s || !*s)
         return false;
@@ -301,7 +301,7 @@ bool dra_cli_parse_double(const char *s, double *out)
     return true;
 }
 
-int dra_cli_mkdir_p(const char *dir, unsigned mode)
+int dra_io_mkdir_p(const char *dir, unsigned mode)
 {
     char buf[4096];
     size_t n = strlen(dir);

@@ -3,10 +3,10 @@
  * of regular files, devices and FIFOs written in place), the final check of stdout, reading with a
  * size limit, and the number parsing shared by options and environment variables.
  *
- * Ownership: dra_cli_read_file hands back a malloc'd buffer the caller frees; nothing else
+ * Ownership: dra_io_read_file hands back a malloc'd buffer the caller frees; nothing else
  * allocates beyond the call. Errors: DRA_EIO / DRA_ELIMIT / DRA_ENOMEM with the path and the
  * reason in diag. Cost: one pass over the bytes; the atomic write adds an fsync and a rename.
- * No global state. (The dra_cli_ prefix is historical: these lived in cli.c.)
+ * No global state.
  */
 #ifndef DRA_FILES_H
 #define DRA_FILES_H
@@ -47,33 +47,33 @@ void dra_out_abort(dra_out_t *o);
 /* Check, before any work, that dra_out_open(path) can succeed: "-", an existing writable
  * non-directory, or a new name in an existing writable directory. DRA_OK, or DRA_EIO with the
  * reason (missing directory, not a directory, permission). Creates nothing. */
-DRA_NODISCARD int dra_cli_check_output(const char *path, dra_diag_t *diag);
+DRA_NODISCARD int dra_io_check_output(const char *path, dra_diag_t *diag);
 
 /* Write buf to path through dra_out_* (atomic for regular files, in place for devices and
  * FIFOs, "-" = stdout). Returns DRA_OK or DRA_EIO/DRA_ENOMEM (diag says why). */
-DRA_NODISCARD int dra_cli_write_file_atomic(const char *path, const void *buf, size_t len,
+DRA_NODISCARD int dra_io_write_file_atomic(const char *path, const void *buf, size_t len,
                                             dra_diag_t *diag);
 
 /* Flush and close stdout at the end of a command (main calls it once, after the command):
  * 0, or -1 after printing "drabench: cannot write standard output: REASON" to stderr. */
-DRA_NODISCARD int dra_cli_finish_stdout(void);
+DRA_NODISCARD int dra_io_finish_stdout(void);
 
 /* Exit status for a DRA_E* code from loading inputs: DRA_EIO and DRA_ENOMEM are environment
  * errors (4), everything else (not found, parse, validation, limits) is invalid input (2). */
-int dra_cli_exit_for(int rc);
+int dra_io_exit_for(int rc);
 
 /* Read a whole file (or "-" for stdin) into a malloc'd NUL-terminated buffer. max_len bounds
  * it (DRA_ELIMIT beyond). A missing file (or a missing directory on its path) is DRA_ENOTFOUND,
  * a directory DRA_EINVAL (both invalid input); other failures DRA_EIO. The caller frees *out. */
-DRA_NODISCARD int dra_cli_read_file(const char *path, size_t max_len, char **out, size_t *len,
+DRA_NODISCARD int dra_io_read_file(const char *path, size_t max_len, char **out, size_t *len,
                                     dra_diag_t *diag);
 
 /* mkdir -p: create dir and every missing parent with mode (before umask); an existing directory
  * is fine. 0, or -1 with errno set (ENAMETOOLONG beyond 4095 bytes). */
-int dra_cli_mkdir_p(const char *dir, unsigned mode);
+int dra_io_mkdir_p(const char *dir, unsigned mode);
 
 /* Parse an unsigned 64-bit decimal (or 0x hex) option value; false on junk or overflow. */
-bool dra_cli_parse_u64(const char *s, unsigned long long *out);
-bool dra_cli_parse_double(const char *s, double *out);
+bool dra_io_parse_u64(const char *s, unsigned long long *out);
+bool dra_io_parse_double(const char *s, double *out);
 
 #endif

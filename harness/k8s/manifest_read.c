@@ -237,7 +237,7 @@ static int read_one(dra_model_t *m, const char *path, dra_diag_list_t *errs)
     size_t len = 0;
     dra_diag_t d;
     dra_diag_clear(&d);
-    int rc = dra_cli_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d);
+    int rc = dra_io_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d);
     if (rc != DRA_OK) {
         if (errs)
             (void)dra_diag_list_add(errs, rc, path, 0, 0, "%s",

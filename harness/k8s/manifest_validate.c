@@ -91,7 +91,7 @@ static bool locate(loc_t *l, const dra_srcpos_t *pos, const char *path, dra_srcp
         l->file = pos->file;
         dra_arena_init(&l->arena, 0);
         size_t len = 0;
-        l->ok = dra_cli_read_file(pos->file, DRA_MANIFEST_MAX_FILE, &l->buf, &len, NULL) == DRA_OK &&
+        l->ok = dra_io_read_file(pos->file, DRA_MANIFEST_MAX_FILE, &l->buf, &len, NULL) == DRA_OK &&
                 dra_ydoc_parse_file_buf(l->buf, len, pos->file, &l->arena, 0, loc_doc, l, NULL) ==
                     DRA_OK;
     }

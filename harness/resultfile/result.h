@@ -1,6 +1,7 @@
 /*
  * result.h - result files of schema drabench-result/v1 (results/README.md): JSON pieces the
- * runner assembles, the writer, and a schema checker.
+ * runner assembles, the writer, and a schema checker. The fields themselves are schema.def's
+ * (schema.h): the pieces set their keys by field id, the checker walks that table.
  *
  * Conventions enforced here: 64-bit identifiers as 16 lower-case hex digits, integer
  * nanoseconds, floats with 15 significant digits, undefined statistics as null (jansson refuses
@@ -21,8 +22,7 @@
 #include "base/err.h"
 #include "hist.h"
 #include "hostinfo.h"
-
-#define DRA_RESULT_SCHEMA "drabench-result/v1"
+#include "schema.h"
 
 /* "%016llx" of v into buf[17]; returns buf. */
 const char *dra_result_hex64(uint64_t v, char buf[17]);
@@ -49,9 +49,11 @@ DRA_NODISCARD int dra_result_hist_from_json(const json_t *o, dra_hist_t *h, dra_
  * ("-" = stdout). */
 DRA_NODISCARD int dra_result_write(const json_t *doc, const char *path, dra_diag_t *diag);
 
-/* Check a document against the schema: required keys and their types at every level,
- * schema string, status, hex digests, histogram consistency (bucket counts sum to count),
- * every `values` key described in `metrics`. */
+/* Check a document the runner wrote against the schema, strictly (schema.h DRA_RS_STRICT):
+ * every field schema.def marks W or R, types (integers as integers), limits and allowed values
+ * at every level, no key the table does not know; then histogram consistency (bucket values
+ * increasing, counts sum to count), every `values` key described in `metrics`, the four values
+ * every repetition carries, and a complete run has a repetition. */
 DRA_NODISCARD int dra_result_check(const json_t *doc, dra_diag_t *diag);
 
 #endif /* DRA_RESULT_H */

@@ -8,17 +8,21 @@
  * the metric catalogue. The jansson tree is released before returning (STYLE §2.5).
  *
  * Validation: the file must be JSON (jansson json_loadb with JSON_REJECT_DUPLICATES) whose
- * `schema` is "drabench-result/v1"; `run.scenario` and `repetitions` are required; every other
- * documented key is optional (absent strings read as "", absent numbers as 0), but a key that is
- * present with the wrong type is an error. A metric value that is `null` (undefined statistic)
+ * `schema` is "drabench-result/v1"; then the fields are checked and stored as schema.def
+ * describes them (the lenient walk of schema.h): `run.scenario`, `repetitions` and each
+ * repetition's `values` are required; every other documented key is optional (absent or null
+ * strings read as "", numbers as 0), unknown keys are ignored, but a key that is present with
+ * the wrong type, outside its range (counts >= 0) or its allowed values, or a hash or digest
+ * that is not 16 lower-case hex digits, is an error. A metric value that is `null` (undefined statistic)
  * is skipped, not an error. Parse errors name file:line:col; semantic errors name the file, the
  * line:col of the field (found by parsing the text again, only on error) and the JSON path
  * ("repetitions[2].values.throughput.claims_per_s: expected a number, got string").
  * Result files are untrusted (they reach gnuplot, HTML, Markdown, benchfmt and terminals): no
- * string may hold a control character (C0, DEL, C1) or a bidi control; names - metric keys,
- * histogram name/shape/phase/outcome, units, hashes, digests, seed, release, policy, allocator,
- * tool version/git/build type, kernel, feature gates - are limited to [A-Za-z0-9._/:+=,@%-] and
- * 256 bytes; status is "complete" or "interrupted"; host.date holds RFC 3339 characters only.
+ * string may hold a control character (C0, DEL, C1) or a bidi control; names (the NAME fields
+ * of schema.def: metric keys, histogram name/shape/phase/outcome, units, seed, release, policy,
+ * allocator, tool version/git/build type, kernel, feature gates, ...) are limited to
+ * [A-Za-z0-9._/:+=,@%-] and 256 bytes; status is "complete" or "interrupted"; host.date holds
+ * RFC 3339 characters only.
  * Histograms: sigfigs 1..5, highest >= 2 * lowest, at most 2^40 samples in one histogram and
  * 2^44 in one file (readers pool counts in int64_t).
  *
@@ -38,7 +42,9 @@
 #include "base/arena.h"
 #include "base/err.h"
 
-#define DRA_RLOAD_SCHEMA "drabench-result/v1"
+/* The schema this drabench writes and reads (schema.def holds its fields). */
+#define DRA_RESULT_SCHEMA "drabench-result/v1"
+#define DRA_RLOAD_SCHEMA  DRA_RESULT_SCHEMA
 
 /* Direction of a metric (`better` in the catalogue). */
 enum {

@@ -88,7 +88,7 @@ static int has_line(const char *path, const char *needle)
     char *buf = NULL;
     size_t len = 0;
     dra_diag_t d;
-    if (dra_cli_read_file(path, 1 << 20, &buf, &len, &d) != DRA_OK)
+    if (dra_io_read_file(path, 1 << 20, &buf, &len, &d) != DRA_OK)
         return 0;
     int yes = strstr(buf, needle) != NULL;
     free(buf);
@@ -109,7 +109,7 @@ static void test_write(void)
     dra_diag_t d;
     const char *paths[2] = {FIX "base-default.json", FIX "noise-default.json"};
     for (int i = 0; i < 2; i++) {
-        if (dra_cli_read_file(paths[i], 1 << 26, &bufs[i], &lens[i], &d) != DRA_OK)
+        if (dra_io_read_file(paths[i], 1 << 26, &bufs[i], &lens[i], &d) != DRA_OK)
             CHECK_SKIP("fixtures not found");
         CHECK_OK(dra_rload_buf(bufs[i], lens[i], paths[i], &r[i], &d));
     }

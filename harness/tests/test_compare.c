@@ -559,11 +559,11 @@ static void test_golden_markdown(void)
     const char *upd = getenv("DRA_UPDATE_GOLDEN");
     if (upd && *upd) {
         dra_diag_t wd;
-        CHECK_OK(dra_cli_write_file_atomic(golden, buf, len, &wd));
+        CHECK_OK(dra_io_write_file_atomic(golden, buf, len, &wd));
     } else {
         char *want = NULL;
         size_t wlen = 0;
-        CHECK_OK(dra_cli_read_file(golden, 1 << 20, &want, &wlen, &d));
+        CHECK_OK(dra_io_read_file(golden, 1 << 20, &want, &wlen, &d));
         CHECK_MSG(want && wlen == len && memcmp(want, buf, len) == 0,
                   "Markdown differs from %s; got:\n%s", golden, buf);
         free(want);

@@ -188,27 +188,27 @@ static void test_output_files(void)
     dra_diag_clear(&d);
 
     /* a regular file is replaced, with its mode kept and no temporary file left over */
-    CHECK_OK(dra_cli_write_file_atomic(path, "one\n", 4, &d));
+    CHECK_OK(dra_io_write_file_atomic(path, "one\n", 4, &d));
     chmod(path, 0600);
-    CHECK_OK(dra_cli_write_file_atomic(path, "two\n", 4, &d));
+    CHECK_OK(dra_io_write_file_atomic(path, "two\n", 4, &d));
     struct stat st;
     CHECK(stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
     CHECK_EQ_I64(st.st_size, 4);
     /* a symlink to a regular file: the target is replaced, the link stays */
     CHECK(symlink("a.txt", link) == 0);
-    CHECK_OK(dra_cli_write_file_atomic(link, "three\n", 6, &d));
+    CHECK_OK(dra_io_write_file_atomic(link, "three\n", 6, &d));
     CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
     CHECK(stat(path, &st) == 0 && st.st_size == 6);
 
     /* devices are written in place and stay devices */
     CHECK(is_char_device("/dev/null"));
-    CHECK_OK(dra_cli_write_file_atomic("/dev/null", "x", 1, &d));
+    CHECK_OK(dra_io_write_file_atomic("/dev/null", "x", 1, &d));
     CHECK(is_char_device("/dev/null"));
     if (is_char_device("/dev/full")) {
         dra_diag_clear(&d);
         char big[10000];
         memset(big, 'x', sizeof big);
-        CHECK_EQ_I64(dra_cli_write_file_atomic("/dev/full", big, sizeof big, &d), DRA_EIO);
+        CHECK_EQ_I64(dra_io_write_file_atomic("/dev/full", big, sizeof big, &d), DRA_EIO);
         CHECK_MSG(strstr(d.msg, strerror(ENOSPC)) != NULL, "%s", d.msg);
         CHECK(is_char_device("/dev/full"));
         /* a streaming writer that does not record errno still gets the reason at commit */
@@ -224,7 +224,7 @@ static void test_output_files(void)
     CHECK(mkfifo(fifo, 0600) == 0);
     FILE *rd = fopen(fifo, "r+");
     CHECK(rd != NULL);
-    CHECK_OK(dra_cli_write_file_atomic(fifo, "fifo\n", 5, &d));
+    CHECK_OK(dra_io_write_file_atomic(fifo, "fifo\n", 5, &d));
     CHECK(lstat(fifo, &st) == 0 && S_ISFIFO(st.st_mode));
     char got[8] = "";
     CHECK(rd && fgets(got, sizeof got, rd) && strcmp(got, "fifo\n") == 0);
@@ -242,22 +242,22 @@ static void test_output_files(void)
     CHECK(strstr(d.msg, "is a directory") != NULL);
 
     /* the pre-check of `run -o` */
-    CHECK_OK(dra_cli_check_output(path, &d));
-    CHECK_OK(dra_cli_check_output("-", &d));
-    CHECK_OK(dra_cli_check_output("/dev/null", &d));
+    CHECK_OK(dra_io_check_output(path, &d));
+    CHECK_OK(dra_io_check_output("-", &d));
+    CHECK_OK(dra_io_check_output("/dev/null", &d));
     snprintf(path, sizeof path, "%s/missing/x.json", dir);
-    CHECK_EQ_I64(dra_cli_check_output(path, &d), DRA_EIO);
+    CHECK_EQ_I64(dra_io_check_output(path, &d), DRA_EIO);
     CHECK(strstr(d.msg, "missing") != NULL);
-    CHECK_EQ_I64(dra_cli_check_output(dir, &d), DRA_EIO);
+    CHECK_EQ_I64(dra_io_check_output(dir, &d), DRA_EIO);
 
     /* a missing input is DRA_ENOTFOUND (invalid input), a directory DRA_EINVAL */
     char *buf = NULL;
     size_t len = 0;
     snprintf(path, sizeof path, "%s/nope.yaml", dir);
-    CHECK_EQ_I64(dra_cli_read_file(path, 1024, &buf, &len, &d), DRA_ENOTFOUND);
-    CHECK_EQ_I64(dra_cli_read_file(dir, 1024, &buf, &len, &d), DRA_EINVAL);
-    CHECK_EQ_I64(dra_cli_exit_for(DRA_ENOTFOUND), DRA_EXIT_USAGE);
-    CHECK_EQ_I64(dra_cli_exit_for(DRA_EIO), DRA_EXIT_ENV);
+    CHECK_EQ_I64(dra_io_read_file(path, 1024, &buf, &len, &d), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra_io_read_file(dir, 1024, &buf, &len, &d), DRA_EINVAL);
+    CHECK_EQ_I64(dra_io_exit_for(DRA_ENOTFOUND), DRA_EXIT_USAGE);
+    CHECK_EQ_I64(dra_io_exit_for(DRA_EIO), DRA_EXIT_ENV);
 
     unlink(fifo);
     unlink(link);

@@ -6,6 +6,7 @@
  * read back, and its histograms rebuild exactly from their buckets.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,9 @@
 
 #include "check.h"
 #include "result.h"
+#include "rload.h"
 #include "runner.h"
+#include "schema.h"
 
 static const char scenario_yaml[] =
     "apiVersion: drabench.dev/v1alpha1\n"
@@ -224,6 +227,61 @@ static void test_delay_hook_recorded(void)
     dra_run_fini(&r);
 }
 
+/* Every field schema.def stores in the loader's structs reads back as the writer wrote it
+ * (top level, the first repetition and its first histogram). Returns the fields compared. */
+static int check_loaded_fields(const json_t *doc, const dra_rload_result_t *r)
+{
+    int compared = 0;
+    for (int f = 0; f < DRA_RF_COUNT; f++) {
+        const dra_rfield_t *d = &dra_rfields[f];
+        const void *frame = d->frame == DRA_RFR_RES               ? (const void *)r
+                            : d->frame == DRA_RFR_REP && r->nreps ? (const void *)&r->reps[0]
+                            : d->frame == DRA_RFR_HIST && r->nreps && r->reps[0].nhists
+                                ? (const void *)&r->reps[0].hists[0]
+                                : NULL;
+        if (!frame)
+            continue;
+        int chain[16], n = 0;
+        for (int x = f; x != DRA_RF_ROOT && n < 16; x = dra_rfields[x].parent)
+            chain[n++] = x;
+        const json_t *v = doc;
+        for (int i = n - 1; i >= 0 && v; i--) {
+            v = json_object_get(v, dra_rfields[chain[i]].key);
+            if (i > 0 && dra_rfields[chain[i]].type == DRA_RT_ARR)
+                v = json_array_get(v, 0);
+        }
+        char p[128];
+        dra_rf_path((dra_rf_t)f, p, sizeof p);
+        if (!v && d->need == DRA_RN_O)
+            continue; /* not written in this run */
+        const char *m = (const char *)frame + d->off;
+        switch (d->type) {
+        case DRA_RT_INT:
+            CHECK_MSG(json_is_integer(v), "%s", p);
+            CHECK_MSG((d->csize == 8 ? *(const int64_t *)(const void *)m
+                                     : *(const int *)(const void *)m) == json_integer_value(v),
+                      "%s", p);
+            break;
+        case DRA_RT_NUM:
+        case DRA_RT_NUMN:
+            CHECK_MSG(fabs(*(const double *)(const void *)m -
+                           (json_is_number(v) ? json_number_value(v) : 0)) <=
+                          1e-9 * fabs(json_is_number(v) ? json_number_value(v) : 1),
+                      "%s", p);
+            break;
+        case DRA_RT_BOOL:
+            CHECK_MSG(*(const bool *)(const void *)m == json_is_true(v), "%s", p);
+            break;
+        default:
+            CHECK_MSG(json_is_string(v) &&
+                          strcmp(*(const char *const *)(const void *)m, json_string_value(v)) == 0,
+                      "%s", p);
+        }
+        compared++;
+    }
+    return compared;
+}
+
 static void test_result_round_trip(void)
 {
     dra_runner_opts_t o;
@@ -267,6 +325,19 @@ static void test_result_round_trip(void)
         json_object_del(json_object_get(back, "cluster"), "table_bytes");
         CHECK(dra_result_check(back, &d) == DRA_EVALIDATE);
         CHECK(strstr(d.msg, "cluster.table_bytes") != NULL);
+        json_decref(back);
+    }
+    /* the reader gets what the writer wrote, field by field (schema.def); the strict check
+     * refuses a key the table does not know */
+    dra_rload_result_t lr;
+    CHECK_MSG(dra_rload_file(out, &lr, &d) == DRA_OK, "%s", d.msg);
+    CHECK(check_loaded_fields(r.json, &lr) > 60);
+    dra_rload_fini(&lr);
+    back = json_load_file(out, JSON_REJECT_DUPLICATES, &je);
+    if (back) {
+        json_object_set_new(json_object_get(back, "cluster"), "gpus", json_integer(8));
+        CHECK(dra_result_check(back, &d) == DRA_EVALIDATE);
+        CHECK_MSG(strstr(d.msg, "cluster.gpus: unknown field") != NULL, "%s", d.msg);
         json_decref(back);
     }
     unlink(out);

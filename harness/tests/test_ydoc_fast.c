@@ -212,7 +212,7 @@ static void one_file(const char *path)
     char *text = NULL;
     size_t len = 0;
     dra_diag_t d;
-    if (dra_cli_read_file(path, (size_t)64 << 20, &text, &len, &d) != DRA_OK) {
+    if (dra_io_read_file(path, (size_t)64 << 20, &text, &len, &d) != DRA_OK) {
         CHECK_MSG(0, "%s: cannot read", path);
         return;
     }
