@@ -378,26 +378,35 @@ static bool is_version_kind(uint8_t k)
     return k == DRA_ATTR_VERSION || k == DRA_ATTR_VERSIONS;
 }
 
-static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_sid)
+/* Interns, in row order, the text of every attribute value of kind `one` and of every element of
+ * the lists of kind `many` (string ids must be stable before anything is sized by them). */
+static int intern_values(builder_t *b, dra_attr_kind_t one, dra_attr_kind_t many)
 {
-    dra_table_t *t = b->t;
-    int rc;
-    /* intern every version text first (ids must be stable before sizing the maps) */
+    const dra_table_t *t = b->t;
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
         for (uint32_t i = 0; i < d->nattrs; i++) {
             const dra_attr_t *at = &d->attrs[i];
             uint32_t sid;
-            if (at->kind == DRA_ATTR_VERSION) {
-                if ((rc = dict_put(b, at->v.s, &sid)) != DRA_OK)
-                    return rc;
-            } else if (at->kind == DRA_ATTR_VERSIONS) {
-                for (uint32_t j = 0; j < at->count; j++)
-                    if ((rc = dict_put(b, at->v.strs[j], &sid)) != DRA_OK)
-                        return rc;
-            }
+            int rc = DRA_OK;
+            if (at->kind == one)
+                rc = dict_put(b, at->v.s, &sid);
+            for (uint32_t j = 0; at->kind == many && j < at->count && rc == DRA_OK; j++)
+                rc = dict_put(b, at->v.strs[j], &sid);
+            if (rc != DRA_OK)
+                return rc;
         }
     }
+    return DRA_OK;
+}
+
+static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_sid)
+{
+    dra_table_t *t = b->t;
+    /* intern every version text first (ids must be stable before sizing the maps) */
+    int rc = intern_values(b, DRA_ATTR_VERSION, DRA_ATTR_VERSIONS);
+    if (rc != DRA_OK)
+        return rc;
     uint32_t nids = b->dict.count + 1;
     uint8_t *seen = dra_arena_calloc(&b->tmp, nids, 1, 8);
     uint32_t *rank = dra_arena_calloc(&b->tmp, nids, sizeof(uint32_t), 8);
@@ -762,24 +771,7 @@ static int attr_value(builder_t *b, lhash_t *lh, uint32_t c, const dra_attr_t *a
 /* Interns the string values: this comes before anything indexes by string id. */
 static int attr_intern_strings(builder_t *b)
 {
-    dra_table_t *t = b->t;
-    int rc;
-    for (uint32_t r = 0; r < t->nrows; r++) {
-        const dra_device_t *d = t->dev[r];
-        for (uint32_t i = 0; i < d->nattrs; i++) {
-            const dra_attr_t *at = &d->attrs[i];
-            uint32_t sid;
-            if (at->kind == DRA_ATTR_STRING) {
-                if ((rc = dict_put(b, at->v.s, &sid)) != DRA_OK)
-                    return rc;
-            } else if (at->kind == DRA_ATTR_STRINGS) {
-                for (uint32_t j = 0; j < at->count; j++)
-                    if ((rc = dict_put(b, at->v.strs[j], &sid)) != DRA_OK)
-                        return rc;
-            }
-        }
-    }
-    return DRA_OK;
+    return intern_values(b, DRA_ATTR_STRING, DRA_ATTR_STRINGS);
 }
 
 /* Creates the attribute and capacity columns in order of first appearance with the kinds each
