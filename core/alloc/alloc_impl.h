@@ -257,6 +257,12 @@ typedef struct dra_sloc {
     uint32_t p, s, d;
 } dra__sloc_t;
 
+/* The part of an allocator's per-call state both allocators set up alike: the model, the
+ * behaviour of the features, the shareID generator's seed, the step budget and the scratch
+ * arena (the caller finishes it with dra_arena_fini). */
+void dra__acall_init(dra__acall_t *c, const dra_model_t *m, const dra_alloc_features_t *f,
+                     const dra_alloc_options_t *opts);
+
 /* The claim's bit in a slot (a device picked by claim ci in this call). */
 static inline bool dra__slot_taken_by(const dra__slot_t *s, uint32_t ci)
 {

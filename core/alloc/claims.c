@@ -950,3 +950,13 @@ int dra__acall_outcome(dra__acall_t *ac, int rc, dra_arena_t *out_arena)
         return DRA_OK;
     }
 }
+
+void dra__acall_init(dra__acall_t *c, const dra_model_t *m, const dra_alloc_features_t *f,
+                     const dra_alloc_options_t *opts)
+{
+    c->m = m;
+    dra__beh_init(&c->b, f);
+    c->rng = opts->share_seed ^ 0x6a09e667f3bcc909ULL;
+    c->max_steps = opts->max_steps;
+    dra_arena_init(&c->scratch, 256 * 1024);
+}

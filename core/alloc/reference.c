@@ -50,16 +50,12 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra_allocator_t *a = calloc(1, sizeof *a);
     if (!a)
         return DRA_ENOMEM;
-    a->c.m = m;
     a->f = *f;
-    dra__beh_init(&a->c.b, f);
     a->st = state;
     a->cel = cel;
     if (opts)
         a->opts = *opts;
-    a->c.rng = a->opts.share_seed ^ 0x6a09e667f3bcc909ULL;
-    a->c.max_steps = a->opts.max_steps;
-    dra_arena_init(&a->c.scratch, 256 * 1024);
+    dra__acall_init(&a->c, m, f, &a->opts);
     a->c.in_use = in_use;
     a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);
