@@ -17,6 +17,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -895,17 +896,33 @@ static int compare_reference(ctx_t *c, uint64_t pod, uint32_t shape, dra_engine_
 }
 
 /* The engine over the current allocator and CEL cache, and the plan of every shape. */
+/* Bytes of heap in use (glibc's mallinfo2: small blocks plus mmapped ones). */
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+static size_t growth(size_t before, size_t after)
+{
+    return after > before ? after - before : 0;
+}
+
 static int engine_build(ctx_t *c)
 {
     dra_engine_opts_t eo = {clock_fn};
+    bool first = c->run->engine_bytes == 0 && c->run->layout_bytes == 0;
+    size_t h0 = heap_in_use();
     int rc = dra_engine_new(&c->model, c->table, &c->feat, c->state, c->cel, &c->alloc, &eo,
                             &c->eng, c->diag);
     if (rc)
         return rc;
+    size_t h1 = heap_in_use();
     /* the allocator's per-node layouts are built here, untimed, not on a node's first visit */
     for (uint32_t i = 0; i < c->model.nnodes; i++)
         if ((rc = dra_anyalloc_prepare(&c->alloc, c->model.nodes[i])))
             return rc;
+    size_t h2 = heap_in_use();
     c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
     if (!c->plan)
         return DRA_ENOMEM;
@@ -916,6 +933,10 @@ static int engine_build(ctx_t *c)
         if (mx && (rc = dra_engine_plan_resources(c->eng, c->plan[i], mx->cpu_milli,
                                                   mx->memory_bytes)))
             return rc;
+    }
+    if (first) { /* the memory figures of the engine and the layouts, measured once */
+        c->run->engine_bytes = growth(h0, h1) + growth(h2, heap_in_use());
+        c->run->layout_bytes = growth(h1, h2);
     }
     if (c->both) { /* the reference allocator of --allocator both shares the CEL cache */
         dra_alloc_options_t ao = {0, c->seed};

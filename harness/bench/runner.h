@@ -172,6 +172,10 @@ typedef struct dra_run {
     bool digests_equal;   /* every measured repetition had the same digest */
     size_t table_bytes;
     double bytes_per_device;
+    /* heap growth while the first repetition built the placement engine with its plans, and
+     * while it prepared the allocator's per-node layouts (0 where the C library does not report
+     * heap use, e.g. under a sanitizer's allocator) */
+    size_t engine_bytes, layout_bytes;
     dra_run_shape_summary_t *shapes; /* nshapes + 1 ("all" last) */
     uint32_t nshapes;
     /* merged histograms over the measured repetitions: hists[(shape * DRA_PHASE_COUNT + phase)
