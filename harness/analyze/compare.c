@@ -1477,6 +1477,19 @@ static bool any_few(const dra_compare_report_t *r)
     return false;
 }
 
+/* The footnotes of the table (¹ no confidence interval, ² too few samples), each line ended by
+ * eol, then a blank line when there was one. */
+static void footnotes(FILE *f, const dra_compare_report_t *r, const char *eol)
+{
+    if (any_ci_infinite(r))
+        fprintf(f, "¹ need >= %d samples for confidence interval at level %g%s",
+                dra_stats_median_ci_min_samples(r->confidence), r->confidence, eol);
+    if (any_few(r))
+        fprintf(f, "² need >= 4 samples to detect a difference at alpha level %g%s", r->alpha, eol);
+    if (any_ci_infinite(r) || any_few(r))
+        fputc('\n', f);
+}
+
 static const char *short_digest(const char *d)
 {
     return d && *d ? d : "(none)";
@@ -1752,13 +1765,7 @@ int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
         fputc('\n', f);
         i = j;
     }
-    if (any_ci_infinite(r))
-        fprintf(f, "¹ need >= %d samples for confidence interval at level %g\n",
-                dra_stats_median_ci_min_samples(r->confidence), r->confidence);
-    if (any_few(r))
-        fprintf(f, "² need >= 4 samples to detect a difference at alpha level %g\n", r->alpha);
-    if (any_ci_infinite(r) || any_few(r))
-        fputc('\n', f);
+    footnotes(f, r, "\n");
 
     if (r->ndigest) {
         fprintf(f, "DECISION DIGEST CHANGED (same scenario hash, seed and profile; different "
@@ -1891,13 +1898,7 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
         fputc('\n', f);
         i = j;
     }
-    if (any_ci_infinite(r))
-        fprintf(f, "¹ need >= %d samples for confidence interval at level %g  \n",
-                dra_stats_median_ci_min_samples(r->confidence), r->confidence);
-    if (any_few(r))
-        fprintf(f, "² need >= 4 samples to detect a difference at alpha level %g  \n", r->alpha);
-    if (any_ci_infinite(r) || any_few(r))
-        fputc('\n', f);
+    footnotes(f, r, "  \n"); /* Markdown: two spaces break the line */
     if (r->nonly_base || r->nonly_new) {
         fputs("### Scenarios on one side only\n\n", f);
         for (size_t i = 0; i < r->nonly_base; i++) {
