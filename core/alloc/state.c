@@ -7,9 +7,10 @@
  * (dra_result_t.row, rows as dra_model_device_rows numbers them over the state's model) finds its
  * entry through row_entry[row] in O(1), without hashing a string: the entry remembers the row it
  * was reached from, and row_entry is only filled after the row's device was compared with the
- * result's strings, so a stale or foreign row falls back to the string lookup. The digest is the wrapping sum of one XXH3 per
- * entry (and per share / capacity inside it), so it does not depend on commit order and a release
- * restores it exactly. Quantities are summed exactly (dra__aq_t).
+ * result's strings; afterwards a result reaches it by row when its device name is that row's
+ * (the model's pointer, else the strings compared again), and anything else falls back to the
+ * string lookup. The digest is the wrapping sum of one XXH3 per entry (and per share / capacity
+ * inside it), so it does not depend on commit order and a release restores it exactly. Quantities are summed exactly (dra__aq_t).
  */
 #include <stdlib.h>
 #include <string.h>

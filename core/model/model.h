@@ -337,9 +337,9 @@ typedef struct dra_result {
      * row + 1 in the model it was allocated from, 0 when unknown. A device's row is its
      * position in model order (slices in m->slices order, devices in slice order; see
      * dra_model_device_rows). The allocation state and the engine use it to update their
-     * per-device columns in O(1) instead of looking the (driver, pool, device) strings up; they
-     * check it against the strings before trusting it, so a wrong hint costs time, not
-     * correctness. */
+     * per-device columns in O(1) instead of looking the (driver, pool, device) strings up. They
+     * trust it only for the device name that row has (the model's pointer, else the strings
+     * compared): a row of another device costs time, not correctness. */
     uint32_t row;
 } dra_result_t;
 
