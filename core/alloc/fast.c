@@ -431,6 +431,11 @@ void dra_fast_set_paths(dra_fast_t *a, bool on)
         a->paths_on = on;
 }
 
+bool dra_fast_shortcuts(const dra_fast_t *a)
+{
+    return a && a->paths_on && a->prune_on && !a->c.max_steps && !a->c.b.bugs;
+}
+
 const char *dra_fast_path_name(dra_fast_path_t p)
 {
     static const char *const names[DRA_FAST_PATH_COUNT] = {"search", "first", "match", "counters",

@@ -51,6 +51,10 @@ DRA_NODISCARD int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node,
 
 /* Disable the decision-preserving pruning (tests compare allocate_one counts with it off). */
 void dra_fast_set_pruning(dra_fast_t *a, bool on);
+/* Whether the allocator answers with its shortcuts: fast paths and pruning on, no step budget,
+ * no upstream-bug mode (the placement engine answers some calls itself only then: their
+ * answers are those of the fast paths). O(1). */
+bool dra_fast_shortcuts(const dra_fast_t *a);
 
 /* The path that decided a call (out->stats.path). Every path other than the search answers
  * only calls whose answer it proves equal to the search's (see fast.c, "exact per-node fast

@@ -2,7 +2,7 @@
  * engine.c - compiled signatures, per-node summaries, the candidate-node index and placement
  * (engine.h explains the semantics and why each summary is a necessary condition).
  */
-#include "engine/engine.h"
+#include "engine/engine_impl.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -14,134 +14,6 @@
 #include "base/intern.h"
 #include "base/quantity.h"
 #include "cel/lower.h"
-
-#define NONE DRA_ENGINE_NONE
-#define HAZARD INT32_MAX
-
-typedef struct sig {
-    const dra_device_class_t *cls;
-    const dra_exact_request_t *body; /* selectors (the first body compiled with this key) */
-    uint64_t *match, *err;           /* over table rows */
-    int32_t *cnt;                    /* per model node: free matching rows in the node's range */
-    uint8_t *herr;                   /* per model node: an error row in the node's range */
-    int32_t *tree;                   /* max segment tree, 2 * P leaves-and-inner */
-    int32_t shcnt;                   /* free matching rows in the shared range */
-    bool sherr;                      /* an error row in the shared range */
-    bool any_err;                    /* sherr or some herr */
-    /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
-     * of node n sharing one value of the attribute (rows without it cannot join the request),
-     * shcnt counts the shared rows that have the attribute */
-    uint32_t attr;                   /* table attribute column index, NONE for the plain count */
-    int32_t *grp;                    /* per row: group (node, value), -1: none */
-    int32_t *gcnt;                   /* per group: free matching rows */
-    uint32_t *gfirst;                /* per node: its groups [gfirst[n], gfirst[n + 1]) */
-    /* allocationMode All variant (all): blk[n] counts the matching rows of node n's range that
-     * are certainly in the request's "all" set and certainly not allocatable (engine.h); the leaf
-     * is -1 while blk[n] > 0, else cnt[n]. noblk: the request asks for capacity with
-     * DRAConsumableCapacity on (static capacity filters the set): blk stays 0. */
-    bool all, noblk;
-    int32_t *blk;
-    /* excl != NONE: match is the selectors' match minus the rows of the node ranges that are
-     * certainly in the "all" set of the All signature excl (an allocation that takes both
-     * cannot succeed); err is both signatures' errors */
-    uint32_t excl;
-    int32_t maxset; /* most matching rows one node can see (its range + shared), -1: not yet */
-    /* capacity variant (capbody != NULL, DRAConsumableCapacity): a row counts only while the
-     * request's capacity fits what its shares left (cfit, per row) */
-    const dra_exact_request_t *capbody;
-    uint64_t *cfit;
-} sig_t;
-
-typedef struct alt {
-    uint32_t sig;
-    int32_t k;
-} alt_t;
-
-typedef struct creq {
-    uint32_t alt0, nalt; /* alternatives in plan->alts; nalt 0: no condition */
-} creq_t;
-
-typedef struct plan {
-    dra_claim_t **claims;
-    uint32_t nclaims;
-    bool indexed;
-    bool hazard; /* some node is a hazard for this plan (an error row, a hazard node) */
-    bool anyall; /* some alternative has allocationMode All */
-    creq_t *reqs;
-    uint32_t nreqs;
-    alt_t *alts;
-    uint32_t nalts;
-    int64_t cpu_m, mem_b; /* pod requests (millicores, bytes); 0: none */
-} plan_t;
-
-struct dra_engine {
-    const dra_model_t *m;
-    const dra_table_t *t;
-    dra_alloc_features_t feat;
-    dra__beh_t beh;
-    dra_alloc_state_t *state;
-    dra_cel_cache_t *cel;
-    dra_anyalloc_t *alloc;
-    dra_engine_opts_t opts;
-    dra_arena_t arena;   /* signatures, lowered programs */
-    dra_arena_t scratch; /* interpreter scratch */
-    dra_arena_t spare;   /* brute-force best-fit trials */
-    uint32_t nnodes;     /* model nodes */
-    uint32_t P;          /* segment tree leaves (power of two >= nnodes) */
-    uint32_t *tnode;     /* model node -> table node index (NONE: no rows) */
-    uint32_t *row_node;  /* table row -> model node (NONE: shared range or no model node) */
-    uint8_t *hz;         /* per model node: hazard */
-    uint32_t nhazard;
-    bool all_brute;      /* repeated node names: every plan is brute force */
-    bool multiterm;
-    uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
-    uint8_t *av;         /* per row: available (free and its counter consumption fits) */
-    uint8_t *amem;       /* per row: certainly in an All request's set when its selectors match */
-    uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All); kept
-                          * once there is an All signature */
-    uint8_t *ahz;        /* per model node: sees a pool an All request may find incomplete */
-    uint32_t nahz;
-    uint32_t nall;       /* All signatures */
-    uint32_t ncapsigs;   /* capacity signatures */
-    uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
-    dra__aq_t *cx;
-    /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
-     * name), their counters' capacity and consumption by the rows in use, each row's
-     * consumption entries and each set's consuming rows */
-    uint32_t nsets, nctrs;
-    uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
-    const dra_counter_set_t **set_def;
-    dra__aq_t *ccap, *cused;        /* per counter */
-    uint32_t *rc_off;              /* per row: entries [rc_off[r], rc_off[r + 1]) */
-    uint32_t *ent_ctr;             /* per entry: counter */
-    uint32_t *ent_amt;             /* per entry: its amount, an index into amts */
-    dra__aq_t *amts;                /* the distinct amounts (dictionary) */
-    uint32_t namts;
-    uint32_t *ctr_set;             /* per counter: its set */
-    uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
-    uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
-    uint32_t nhslots;
-    uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
-                            another device has the same (driver, pool, device) */
-    uint32_t nord;
-    sig_t *sigs;
-    uint32_t nsigs, capsigs;
-    plan_t *plans;
-    uint32_t nplans, capplans;
-    uint32_t nlowered, ninterpreted;
-    /* scores and buckets */
-    uint32_t *score;
-    uint32_t nbuckets;   /* the last bucket holds every score >= nbuckets - 1 */
-    uint32_t W, W2;      /* words per bucket bitset, per bucket summary */
-    uint64_t *bbits;     /* nbuckets * W */
-    uint64_t *bsum;      /* nbuckets * W2: word w of the bucket is non-zero */
-    uint32_t *bcount;
-    uint32_t *tried;     /* per node: placement epoch of the last overflow-bucket trial */
-    uint32_t epoch;
-    uint64_t placements[DRA_ENGINE_PATH_COUNT];
-    /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
-    int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
-};
 
 static const char *nz(const char *s)
 {
@@ -428,7 +300,7 @@ static void sig_count(dra_engine_t *e, sig_t *s)
         }
         if (mt && s->all && !s->noblk && !shared && n != NONE && e->bk[r])
             s->blk[n]++;
-        if (mt && e->av[r] && (!s->capbody || dra_bit_get(s->cfit, r))) {
+        if (mt && dra_bit_get(e->avb, r) && (!s->capbody || dra_bit_get(s->cfit, r))) {
             if (s->attr != NONE) {
                 if (shared && has_attr(e, s, r))
                     s->shcnt++;
@@ -523,7 +395,7 @@ static void refresh_cap(dra_engine_t *e, uint32_t r)
             dra_bit_set(s->cfit, r);
         else
             dra_bit_clear(s->cfit, r);
-        if (e->av[r])
+        if (dra_bit_get(e->avb, r))
             sig_row_delta(e, s, r, now ? 1 : -1);
     }
 }
@@ -548,8 +420,8 @@ static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 static void refresh_row(dra_engine_t *e, uint32_t r)
 {
     bool now = row_avail(e, r);
-    if (now != (bool)e->av[r]) {
-        e->av[r] = now;
+    if (now != dra_bit_get(e->avb, r)) {
+        dra_bit_assign(e->avb, r, now);
         row_flip(e, r, now ? 1 : -1);
     }
     if (e->ncapsigs && e->cx_off[r] != NONE && row_multi(e, r))
@@ -569,8 +441,14 @@ static void charge(dra_engine_t *e, uint32_t r, int delta)
 {
     if (!e->rc_off || e->rc_off[r] == e->rc_off[r + 1])
         return;
-    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++)
-        e->cused[e->ent_ctr[i]] += delta > 0 ? e->amts[e->ent_amt[i]] : -e->amts[e->ent_amt[i]];
+    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++) {
+        uint32_t c = e->ent_ctr[i];
+        bool was = e->cused[c] > e->ccap[c];
+        e->cused[c] += delta > 0 ? e->amts[e->ent_amt[i]] : -e->amts[e->ent_amt[i]];
+        bool now = e->cused[c] > e->ccap[c];
+        if (was != now)
+            e->nneg = now ? e->nneg + 1 : e->nneg - 1;
+    }
     for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++) {
         uint32_t st = e->ctr_set[e->ent_ctr[i]];
         if (i > e->rc_off[r] && e->ctr_set[e->ent_ctr[i - 1]] == st)
@@ -604,6 +482,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
         if (r != NONE && (e->t->dev[r]->name == res->device ||
                           (!strcmp(row_device(e, r), dev) && !strcmp(row_pool(e, r), pool) &&
                            !strcmp(row_driver(e, r), drv)))) {
+            dra__direct_note_share(e, r, res);
             apply_row(e, r, delta);
             return;
         }
@@ -615,6 +494,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
         if (strcmp(row_device(e, r), dev) || strcmp(row_pool(e, r), pool) ||
             strcmp(row_driver(e, r), drv))
             continue;
+        dra__direct_note_share(e, r, res);
         apply_row(e, r, delta);
     }
 }
@@ -1266,6 +1146,8 @@ int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n, uin
     p->nclaims = n;
     e->nplans++;
     int rc = plan_compile(e, p);
+    if (!rc)
+        rc = dra__direct_plan(e, p);
     if (rc)
         return rc;
     *plan = e->nplans - 1;
@@ -1716,6 +1598,8 @@ static void counters_in_use(dra_engine_t *e)
         if (e->use[r])
             for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++)
                 e->cused[e->ent_ctr[i]] += e->amts[e->ent_amt[i]];
+    for (uint32_t c = 0; c < e->nctrs; c++)
+        e->nneg += e->cused[c] > e->ccap[c];
 }
 
 static int counters_setup(dra_engine_t *e)
@@ -1922,11 +1806,11 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         }
         goto fail;
     }
-    e->av = calloc((size_t)t->nrows + 1, 1);
+    e->avb = calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->avb);
     e->amem = calloc((size_t)t->nrows + 1, 1);
     e->bk = calloc((size_t)t->nrows + 1, 1);
     rc = DRA_ENOMEM;
-    if (!e->av || !e->amem || !e->bk)
+    if (!e->avb || !e->amem || !e->bk)
         goto fail;
     /* capacity consumed by the shares of multi-allocatable devices (capacity signatures) */
     size_t ncx = 0;
@@ -1955,7 +1839,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     dra_exact_request_t nocap;
     memset(&nocap, 0, sizeof nocap);
     for (uint32_t r = 0; r < t->nrows; r++) {
-        e->av[r] = row_avail(e, r);
+        dra_bit_assign(e->avb, r, row_avail(e, r));
         /* the set also requires: no binding conditions unless the feature is on; with
          * DRAConsumableCapacity, the static capacity check of a request without capacity (the
          * snapshot's also subtracts capacity in use: devices with capacities are left out) */
@@ -1964,6 +1848,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
                      !(e->beh.cc && d->ncaps > 0 &&
                        (e->beh.bugs || dra__cap_fits(&nocap, d, NULL, NULL, false) != 1));
     }
+    if ((rc = dra__direct_setup(e)))
+        goto fail;
+    rc = DRA_ENOMEM;
     /* buckets: scores up to the largest node range plus the shared range, one overflow bucket */
     uint64_t nb = (uint64_t)maxrange + (t->nrows - t->shared_begin) + 2;
     e->nbuckets = (uint32_t)(nb > 4096 ? 4096 : nb);
@@ -2006,7 +1893,10 @@ void dra_engine_free(dra_engine_t *e)
     free(e->hz);
     free(e->ahz);
     free(e->use);
-    free(e->av);
+    free(e->avb);
+    free(e->dnode);
+    free(e->slice_row0);
+    dra_arena_fini(&e->vscratch);
     free(e->amem);
     free(e->bk);
     free(e->cx_off);
@@ -2066,10 +1956,59 @@ static void add_stats(dra_alloc_stats_t *s, const dra_alloc_stats_t *x)
 
 /* Run alloc on node n. Returns DRA_OK and sets *decided when the node decides (ALLOCATED into
  * arena, or FATAL); otherwise the arena is reset and *nf counts NodeFailure answers. */
+static dra_engine_served_t served_by(const dra_anyalloc_t *alloc, uint32_t path)
+{
+    if (alloc->kind != DRA_ALLOC_FAST)
+        return DRA_SERVED_REFERENCE;
+    switch (path) {
+    case DRA_FAST_PATH_FIRST:
+        return DRA_SERVED_FAST_FIRST;
+    case DRA_FAST_PATH_MATCH:
+        return DRA_SERVED_FAST_MATCH;
+    case DRA_FAST_PATH_COUNTERS:
+        return DRA_SERVED_FAST_COUNTERS;
+    case DRA_FAST_PATH_UNSAT:
+        return DRA_SERVED_FAST_UNSAT;
+    default:
+        return DRA_SERVED_SEARCH;
+    }
+}
+
+const char *dra_engine_served_name(dra_engine_served_t s)
+{
+    static const char *const names[DRA_SERVED_COUNT] = {
+        "none",       "direct-first", "direct-match",  "direct-counters", "search",
+        "fast-first", "fast-match",   "fast-counters", "fast-unsat",      "reference"};
+    return (unsigned)s < DRA_SERVED_COUNT ? names[s] : "?";
+}
+
+/* The engine's own answer on node n (direct.c), verified against the allocator when asked.
+ * DRA_OK with *decided, DRA__DIRECT_FALLBACK when the allocator must answer, or an error. */
+static int try_direct(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *arena,
+                      dra_engine_result_t *out, bool *decided)
+{
+    int64_t t0 = clk(e);
+    int rc = dra__direct_try(e, p, n, arena, out, decided);
+    int64_t t1 = clk(e);
+    if (rc)
+        return rc;
+    out->direct_calls++;
+    if (*decided)
+        out->alloc_ns = t1 - t0;
+    if (e->opts.verify_direct || DRA_DEBUG >= 3)
+        rc = dra__direct_verify(e, p, n, *decided, out);
+    return rc;
+}
+
 static int try_node(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, uint32_t n,
                     dra_arena_t *arena, dra_engine_result_t *out, bool *decided, uint32_t *nf)
 {
     dra_alloc_outcome_t o;
+    if (alloc == e->alloc && dra__direct_applies(e, p, n)) {
+        int rc = try_direct(e, p, n, arena, out, decided);
+        if (rc != DRA__DIRECT_FALLBACK)
+            return rc;
+    }
     int64_t t0 = clk(e);
     int rc = dra_anyalloc_allocate(alloc, e->m->nodes[n], p->claims, p->nclaims, arena, &o);
     int64_t t1 = clk(e);
@@ -2084,6 +2023,7 @@ static int try_node(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, uin
         out->allocations = o.allocations;
         out->n = o.n;
         out->alloc_ns = t1 - t0;
+        out->served = served_by(alloc, o.stats.path);
         memcpy(out->msg, o.msg, sizeof out->msg);
         *decided = true;
         return DRA_OK;
@@ -2291,7 +2231,7 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
     else
         rc = place_order(e, e->alloc, p, true, policy == DRA_ENGINE_RANDOM ? start : 0, out_arena,
                          out);
-    if (rc == DRA_OK && out->exact_calls == 0)
+    if (rc == DRA_OK && out->exact_calls == 0 && out->direct_calls == 0)
         out->path = DRA_ENGINE_PATH_REJECT;
     e->placements[out->path]++;
     return rc;
@@ -2405,7 +2345,7 @@ static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t l
 {
     const sig_t *s = &e->sigs[i];
     for (uint32_t r = 0; r < e->t->nrows; r++)
-        if (dra_bit_get(s->match, r) && e->av[r] &&
+        if (dra_bit_get(s->match, r) && dra_bit_get(e->avb, r) &&
             dra_bit_get(s->cfit, r) != counts_fresh(e, s, r)) {
             snprintf(why, len, "signature %u row %u: capacity fit stale", i, r);
             return false;

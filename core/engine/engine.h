@@ -150,12 +150,36 @@ typedef enum dra_engine_path {
     DRA_ENGINE_PATH_COUNT
 } dra_engine_path_t;
 
+/* Which exact answer decided a placement on the chosen node: the engine's own columns (direct
+ * answers, below) or the exact allocator, by the path that decided its call (fast.h). NONE when
+ * no node decided (unsatisfiable or node failure everywhere, or rejected by the summaries). */
+typedef enum dra_engine_served {
+    DRA_SERVED_NONE = 0,
+    DRA_SERVED_DIRECT_FIRST,    /* one ExactCount request: the first k eligible rows */
+    DRA_SERVED_DIRECT_MATCH,    /* the same in one matchAttribute group */
+    DRA_SERVED_DIRECT_COUNTERS, /* the first over partitionable devices (counter columns) */
+    DRA_SERVED_SEARCH,          /* the fast allocator's depth-first search */
+    DRA_SERVED_FAST_FIRST,      /* the fast allocator's paths (dra_fast_path_t) */
+    DRA_SERVED_FAST_MATCH,
+    DRA_SERVED_FAST_COUNTERS,
+    DRA_SERVED_FAST_UNSAT,
+    DRA_SERVED_REFERENCE,       /* the reference allocator */
+    DRA_SERVED_COUNT
+} dra_engine_served_t;
+/* "none", "direct-first", "direct-match", "direct-counters", "search", "fast-first",
+ * "fast-match", "fast-counters", "fast-unsat", "reference". */
+const char *dra_engine_served_name(dra_engine_served_t s);
+
 typedef struct dra_engine dra_engine_t;
 
 typedef struct dra_engine_opts {
     /* Optional monotonic clock (ns) used to time the exact call that produced the result
      * (out->alloc_ns); NULL = not timed. */
     int64_t (*clock_ns)(void);
+    /* Compare every direct answer with the exact allocator's on the same node (tests; always on
+     * in DRA_DEBUG >= 3 builds): a difference makes dra_engine_place return DRA_EINTERNAL with
+     * the difference in out->msg. Costs an allocator call per direct answer. */
+    bool verify_direct;
 } dra_engine_opts_t;
 
 /* Build the engine over model m (its nodes are the placement targets, m->nodes order), its table
@@ -196,6 +220,8 @@ typedef struct dra_engine_result {
     char msg[DRA_DIAG_MSG_MAX];     /* FATAL / NODE_FAILURE message of the deciding call */
     dra_engine_path_t path;
     uint32_t exact_calls;           /* nodes the exact allocator ran on */
+    uint32_t direct_calls;          /* nodes answered from the engine's columns (direct answers) */
+    dra_engine_served_t served;     /* what decided on out->node */
     int64_t alloc_ns;               /* the exact call that produced the result (opts clock) */
     dra_alloc_stats_t stats;        /* summed over the exact calls */
 } dra_engine_result_t;

@@ -233,6 +233,7 @@ typedef struct ctx {
     uint32_t rep;
     uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, checked, violations;
     uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
+    uint64_t served[DRA_SERVED_COUNT];     /* what decided on the chosen node */
     dra_alloc_stats_t st;
     XXH3_state_t *dig;
     XXH3_state_t *wl_dig;
@@ -910,7 +911,7 @@ static size_t growth(size_t before, size_t after)
 
 static int engine_build(ctx_t *c)
 {
-    dra_engine_opts_t eo = {clock_fn};
+    dra_engine_opts_t eo = {.clock_ns = clock_fn};
     bool first = c->run->engine_bytes == 0 && c->run->layout_bytes == 0;
     size_t h0 = heap_in_use();
     int rc = dra_engine_new(&c->model, c->table, &c->feat, c->state, c->cel, &c->alloc, &eo,
@@ -1029,6 +1030,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     c->st.candidates += res.stats.candidates;
     c->st.pools += res.stats.pools;
     c->paths[res.path]++;
+    c->served[res.served]++;
     if (c->both && c->both_left) {
         c->both_left--;
         if ((rc = compare_reference(c, ev->pod, shape, pol, start, &res, t1 - t0)))
@@ -1261,9 +1263,20 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     dra_rf_put_int(search, DRA_RF_SEARCH_CEL_EVALS, (int64_t)c->st.cel_evals);
     dra_rf_put_int(search, DRA_RF_SEARCH_CANDIDATES, (int64_t)c->st.candidates);
     dra_rf_put_int(search, DRA_RF_SEARCH_POOLS, (int64_t)c->st.pools);
+    json_t *served = json_object();
+    for (int i = 1; served && i < DRA_SERVED_COUNT; i++)
+        if (c->served[i])
+            json_object_set_new(served, dra_engine_served_name((dra_engine_served_t)i),
+                                json_integer((json_int_t)c->served[i]));
+    if (!served)
+        return DRA_ENOMEM;
+    dra_rf_put(search, DRA_RF_SEARCH_SERVED, served);
     json_array_append_new(c->reps, rep);
     return DRA_OK;
 }
+
+_Static_assert(DRA_SERVED_COUNT <= sizeof(((dra_run_t *)0)->served) / sizeof(uint64_t),
+               "dra_run_t.served holds every dra_engine_served_t");
 
 #define REC_MAX_PODS (UINT64_C(1) << 22) /* decision records kept for at most 4 Mi pods */
 
@@ -1357,6 +1370,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     memset(&c->st, 0, sizeof c->st);
     c->nreasons = 0;
     memset(c->paths, 0, sizeof c->paths);
+    memset(c->served, 0, sizeof c->served);
     XXH3_64bits_reset(c->dig);
     dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
@@ -1476,6 +1490,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     r->fatal += c->outc[3];
     for (int i = 0; i < DRA_ENGINE_PATH_COUNT; i++)
         r->paths[i] += c->paths[i];
+    for (int i = 0; i < DRA_SERVED_COUNT; i++)
+        r->served[i] += c->served[i];
     r->wall_ns += (uint64_t)(w1 - w0);
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;

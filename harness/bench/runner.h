@@ -188,6 +188,8 @@ typedef struct dra_run {
     uint64_t both_pods, both_ref_ns, both_engine_ns;
     /* placements served per engine path (dra_engine_path_t: index, reject, brute), all reps */
     uint64_t paths[3];
+    /* placements per what decided on the chosen node (dra_engine_served_t), all reps */
+    uint64_t served[16];
 } dra_run_t;
 
 /* --allocator both compares this many arrivals (warm-up included) unless told otherwise. */

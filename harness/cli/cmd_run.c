@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "engine/engine.h"
 #include "escape.h"
 #include "export.h"
 #include "progress.h"
@@ -269,6 +270,15 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
     fprintf(f, "placement   %llu by the node index, %llu rejected by summaries, %llu brute force\n",
             (unsigned long long)run->paths[0], (unsigned long long)run->paths[1],
             (unsigned long long)run->paths[2]);
+    fprintf(f, "served     ");
+    const char *sep = " ";
+    for (int i = 1; i < DRA_SERVED_COUNT; i++)
+        if (run->served[i]) {
+            fprintf(f, "%s%s %llu", sep, dra_engine_served_name((dra_engine_served_t)i),
+                    (unsigned long long)run->served[i]);
+            sep = ", ";
+        }
+    fprintf(f, "%s\n", sep[0] == ' ' ? " nothing placed" : " (what decided on the chosen node)");
     if (run->both_pods)
         fprintf(f, "both        %llu decisions compared with the reference placement (the first "
                    "arrivals, warm-up included; a difference is an invariant violation); "

@@ -7,13 +7,16 @@
  * pods' cpu / memory requests against the nodes' allocatable decide the node; allocationMode
  * All skips nodes where a device of its set is in use or out of counters, and the requests
  * beside it skip nodes whose only devices are in its set; a request for consumable capacity
- * skips nodes whose multi-allocatable devices have too little capacity left.
+ * skips nodes whose multi-allocatable devices have too little capacity left; direct answers
+ * (core/engine/direct.c: first k, matchAttribute groups, counters) serve the shapes they claim,
+ * leave the rest to the allocator, and equal its answers (verify_direct is on throughout).
  * Every decision is compared with the brute-force reference placement, under every policy. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc/alloc.h"
 #include "alloc/fast.h"
+#include "alloc/fast_tests.h"
 #include "check.h"
 #include "engine/engine.h"
 #include "manifest.h"
@@ -63,7 +66,9 @@ static void fx_init_gate(fx_t *x, const char *yaml, dra_release_t rel, const cha
     CHECK_OK(dra_cel_cache_new(&x->cel));
     CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &x->m, &x->f, x->st, x->cel, &o, &x->fast));
     CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x->m, &x->f, x->st, x->cel, &o, &x->ref));
-    rc = dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, NULL, &x->e, &d);
+    /* every direct answer is compared with the fast allocator's on the same node */
+    dra_engine_opts_t eo = {.verify_direct = true};
+    rc = dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, &eo, &x->e, &d);
     CHECK_MSG(rc == DRA_OK, "%s", d.msg);
     x->ok = rc == DRA_OK;
 }
@@ -186,7 +191,7 @@ static void test_summaries_follow_commit_and_release(void)
     dra_engine_result_t r = place_into(&x, two, DRA_ENGINE_FIRST_FIT, 0, &keep);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
     CHECK_EQ_U64(r.node, 0);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
     CHECK_EQ_U64(r.path, DRA_ENGINE_PATH_INDEX);
     CHECK_OK(dra_engine_commit(x.e, r.node, r.allocations, r.n));
     CHECK_EQ_U64(dra_engine_score(x.e, 0), 2);
@@ -195,11 +200,11 @@ static void test_summaries_follow_commit_and_release(void)
     /* the next pod goes straight to n2: one exact call */
     dra_engine_result_t r2 = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r2.node, 1);
-    CHECK_EQ_U64(r2.exact_calls, 1);
+    CHECK_EQ_U64(r2.exact_calls + r2.direct_calls, 1);
     /* four devices: no node has them, rejected without an exact call */
     dra_engine_result_t r4 = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r4.kind, DRA_OUTCOME_UNSATISFIABLE);
-    CHECK_EQ_U64(r4.exact_calls, 0);
+    CHECK_EQ_U64(r4.exact_calls + r4.direct_calls, 0);
     CHECK_EQ_U64(r4.path, DRA_ENGINE_PATH_REJECT);
     /* release restores n1 */
     CHECK_OK(dra_engine_release(x.e, r.node, r.allocations, r.n));
@@ -226,7 +231,7 @@ static void test_summary_admits_exact_fails(void)
     dra_engine_result_t r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
     CHECK_EQ_U64(r.node, 1);
-    CHECK_EQ_U64(r.exact_calls, 2);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 2);
     /* one request of two devices under the constraint: the largest one-value group on n1 has 1
      * device, n1 is not a candidate (the matchAttribute summary) */
     uint32_t same = plan(&x, "same");
@@ -234,7 +239,7 @@ static void test_summary_admits_exact_fails(void)
     CHECK(dra_engine_admits(x.e, same, 1));
     r = place(&x, same, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.node, 1);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
     fx_fini(&x);
 }
 
@@ -343,7 +348,7 @@ static void test_invalid_pool_is_a_hazard(void)
         two = plan(&x, "two");
         dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
         CHECK_EQ_U64(r.kind, rels[i] == DRA_RELEASE_1_34 ? DRA_OUTCOME_FATAL : DRA_OUTCOME_NODE_FAILURE);
-        CHECK_EQ_U64(r.exact_calls, 1);
+        CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
         fx_fini(&x);
     }
 }
@@ -392,7 +397,7 @@ static void test_counters_shrink_summaries(void)
     check_summaries(&x);
     dra_engine_result_t r2 = place(&x, big, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r2.node, 1);
-    CHECK_EQ_U64(r2.exact_calls, 1);
+    CHECK_EQ_U64(r2.exact_calls + r2.direct_calls, 1);
     CHECK_OK(dra_engine_release(x.e, r.node, r.allocations, r.n));
     CHECK(dra_engine_admits(x.e, big, 0));
     check_summaries(&x);
@@ -459,12 +464,12 @@ static void test_node_resources(void)
     dra_engine_result_t r = place(&x, mem, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
     CHECK_EQ_U64(r.node, 1);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
     all_policies_agree(&x, mem);
     /* 8 cpu: no node, rejected without an exact call; all three short of cpu */
     r = place(&x, cpu8, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
-    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 0);
     uint32_t sc, sm;
     dra_engine_res_short(x.e, cpu8, &sc, &sm);
     CHECK(sc == 3 && sm == 0);
@@ -490,7 +495,7 @@ static void test_node_resources(void)
     CHECK(dra_engine_admits(x.e, pod, 0)); /* the device summary still admits n1 */
     r = place(&x, pod, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
-    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 0);
     all_policies_agree(&x, pod);
     dra_engine_res_short(x.e, pod, &sc, &sm);
     CHECK_EQ_U64(sc, 3); /* 500m, 1000m, 0 left */
@@ -574,7 +579,7 @@ static void test_all_mode_partially_used_nodes(void)
      * is left for the second request on any node: rejected without an exact call */
     dra_engine_result_t r = place(&x, allplus, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
-    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 0);
     CHECK_EQ_U64(r.path, DRA_ENGINE_PATH_REJECT);
     /* All of the x devices plus one more: only n2 has a device outside the All set */
     CHECK(!dra_engine_admits(x.e, allx, 0));
@@ -583,7 +588,7 @@ static void test_all_mode_partially_used_nodes(void)
     r = place(&x, allx, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
     CHECK_EQ_U64(r.node, 1);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
 
     /* one device of n1 in use: All cannot succeed there */
     dra_arena_t keep[2];
@@ -600,7 +605,7 @@ static void test_all_mode_partially_used_nodes(void)
     r = place(&x, all, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
     CHECK_EQ_U64(r.node, 1);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
     r = place(&x, prio, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.node, 0);
     r = place(&x, admin, DRA_ENGINE_FIRST_FIT, 0);
@@ -616,7 +621,7 @@ static void test_all_mode_partially_used_nodes(void)
     CHECK(!dra_engine_admits(x.e, allx, 1));
     r = place(&x, all, DRA_ENGINE_BEST_FIT, 0);
     CHECK_EQ_U64(r.node, 2);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
     every_policy(&x, ps, sizeof ps / sizeof ps[0]);
     /* release: n1 admits again */
     CHECK_OK(dra_engine_release(x.e, u.node, u.allocations, u.n));
@@ -675,7 +680,7 @@ static void test_all_mode_counters(void)
         CHECK(!dra_engine_admits(x.e, narrow, 0));
         dra_engine_result_t r = place(&x, narrow, DRA_ENGINE_FIRST_FIT, 0);
         CHECK_EQ_U64(r.node, 1);
-        CHECK_EQ_U64(r.exact_calls, 1);
+        CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
         every_policy(&x, ps, 2);
         CHECK_OK(dra_engine_release(x.e, w.node, w.allocations, w.n));
         CHECK(dra_engine_admits(x.e, narrow, 0));
@@ -770,7 +775,7 @@ static void test_capacity_summary_groups(void)
     CHECK(!dra_engine_admits(x.e, pair, 0));
     dra_engine_result_t r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.node, 1);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
     every_policy(&x, ps, 2);
     CHECK_OK(dra_engine_release(x.e, h.node, h.allocations, h.n));
     CHECK(dra_engine_admits(x.e, pair, 0));
@@ -804,7 +809,7 @@ static void test_capacity_summary(void)
     CHECK(dra_engine_admits(x.e, three, 0));
     dra_engine_result_t r = place(&x, six, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.node, 1);
-    CHECK_EQ_U64(r.exact_calls, 1);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
     every_policy(&x, ps, 3);
     /* n2 too: no node left for 6Gi, rejected without an exact call; 3Gi still fits on n1 */
     held[1] = place_into(&x, six, DRA_ENGINE_FIRST_FIT, 0, &keep[1]);
@@ -812,7 +817,7 @@ static void test_capacity_summary(void)
     CHECK_OK(dra_engine_commit(x.e, held[1].node, held[1].allocations, held[1].n));
     r = place(&x, six, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
-    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_EQ_U64(r.exact_calls + r.direct_calls, 0);
     held[2] = place_into(&x, three, DRA_ENGINE_FIRST_FIT, 0, &keep[2]);
     CHECK_EQ_U64(held[2].node, 0);
     CHECK_OK(dra_engine_commit(x.e, held[2].node, held[2].allocations, held[2].n));
@@ -880,6 +885,173 @@ static void test_multi_allocatable_counters(void)
     fx_fini(&x);
 }
 
+/* ---- direct answers (core/engine/direct.c) ------------------------------------------------------- */
+
+#define TDEV(n, model, extra) "{name: " n ", attributes: {model: {string: " model "}}" extra "}"
+
+static const char k_direct[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" TDEV("g0", "x", "") ", " TDEV("g1", "y", "") ", "
+                      TDEV("g2", "y", ", taints: [{key: k, effect: NoSchedule}]") ", "
+                      TDEV("g3", "y", "") ", " TDEV("g4", "z", "") "]")
+    SLICE("s2", "n2", "[" TDEV("h0", "x", "") ", " TDEV("h1", "x", "") "]")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("three", "{requests: [{name: r, exactly: {deviceClassName: a, count: 3}}]}")
+    CLAIM("same2", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}],"
+                   " constraints: [{matchAttribute: drv/model}]}")
+    CLAIM("same2tol", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, tolerations:"
+                      " [{key: k, operator: Exists, effect: NoSchedule}]}}],"
+                      " constraints: [{matchAttribute: drv/model}]}")
+    CLAIM("same1", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}],"
+                   " constraints: [{matchAttribute: drv/model}]}")
+    CLAIM("nosuch", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}],"
+                    " constraints: [{matchAttribute: drv/nosuch}]}")
+    CLAIM("pair", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1}},"
+                  " {name: b, exactly: {deviceClassName: a, count: 1}}]}");
+
+/* The devices of a placement, "d1,d2". */
+static const char *devices_of(const dra_engine_result_t *r, char *buf, size_t len)
+{
+    buf[0] = 0;
+    size_t at = 0;
+    for (uint32_t i = 0; r->kind == DRA_OUTCOME_ALLOCATED && i < r->n; i++)
+        for (uint32_t j = 0; j < r->allocations[i]->nresults; j++)
+            at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s", at ? "," : "",
+                                   r->allocations[i]->results[j].device);
+    return buf;
+}
+
+static void test_direct_answers(void)
+{
+    fx_t x;
+    fx_init(&x, k_direct, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    /* first k: g0 on n1, then the untainted ones in order (g2 is tainted) */
+    dra_engine_result_t r = place(&x, plan(&x, "one"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    CHECK_EQ_U64(r.direct_calls, 1);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
+    CHECK_STREQ(r.allocations[0]->results[0].request, "r");
+    CHECK(r.allocations[0]->node_selector && r.allocations[0]->node_selector->nterms == 1);
+    r = place(&x, plan(&x, "three"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0,g1,g3");
+    /* matchAttribute: the greedy path (x) stops short, the first group with two untainted
+     * members is y: g1, g3; tolerating the taint, g1, g2 */
+    r = place(&x, plan(&x, "same2"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
+    CHECK_EQ_U64(r.node, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1,g3");
+    r = place(&x, plan(&x, "same2tol"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1,g2");
+    r = place(&x, plan(&x, "same1"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
+    /* an attribute nobody has: unsatisfiable everywhere (no node admits it either) */
+    r = place(&x, plan(&x, "nosuch"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    /* two requests: the allocator */
+    uint32_t pair = plan(&x, "pair");
+    r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK(r.served == DRA_SERVED_FAST_FIRST || r.served == DRA_SERVED_SEARCH);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    /* commits move the answers: with g1 and g3 taken the y group has one member left */
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    uint32_t same2 = plan(&x, "same2");
+    dra_engine_result_t a = place_into(&x, same2, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_OK(dra_engine_commit(x.e, a.node, a.allocations, a.n));
+    r = place(&x, same2, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.node, 1); /* n1 unsatisfiable (no exact call), n2: h0, h1 */
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "h0,h1");
+    CHECK_EQ_U64(r.exact_calls, 0);
+    r = place(&x, plan(&x, "three"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE); /* n1 has g0, g4 left; n2 two */
+    CHECK_OK(dra_engine_release(x.e, a.node, a.allocations, a.n));
+    check_summaries(&x);
+    /* every policy agrees with the reference placement */
+    for (int pol = 0; pol <= DRA_ENGINE_RANDOM; pol++)
+        for (uint32_t start = 0; start < 2; start++)
+            (void)place(&x, same2, (dra_engine_policy_t)pol, start);
+    /* with the allocator's shortcuts off, nothing is answered directly */
+    dra_fast_set_paths(x.fast.fast, false);
+    r = place(&x, plan(&x, "one"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_SEARCH);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    dra_fast_set_paths(x.fast.fast, true);
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
+static const char k_direct_counters[] =
+    NODE("n1") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 16Gi}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices:\n"
+    "  - {name: full, consumesCounters: [{counterSet: set, counters: {mem: {value: 8Gi}}}]}\n"
+    "  - {name: half-0, consumesCounters: [{counterSet: set, counters: {mem: {value: 4Gi}}}]}\n"
+    "  - {name: half-1, consumesCounters: [{counterSet: set, counters: {mem: {value: 4Gi}}}]}\n"
+    "  - {name: quarter, consumesCounters: [{counterSet: set, counters: {mem: {value: 2Gi}}}]}\n---\n"
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}]}")
+    CLAIM("three", "{requests: [{name: r, exactly: {deviceClassName: a, count: 3}}]}")
+    CLAIM("four", "{requests: [{name: r, exactly: {deviceClassName: a, count: 4}}]}");
+
+static void test_direct_counters(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_direct_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    uint32_t one = plan(&x, "one"), two = plan(&x, "two"), three = plan(&x, "three"),
+             four = plan(&x, "four");
+    dra_engine_result_t r = place(&x, one, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_COUNTERS);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full");
+    /* later picks are judged with the consumption of the earlier ones: 8 + 4 + 4 = 16Gi */
+    r = place(&x, three, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_COUNTERS);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full,half-0,half-1");
+    /* four: the greedy path stops short (quarter does not fit) and the picks mattered: the
+     * allocator answers (unsatisfiable: the four need 18Gi) */
+    r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    CHECK_EQ_U64(r.exact_calls, 1);
+    /* with full committed (8Gi in use) it is skipped and the counters left decide */
+    dra_allocation_t al = {0};
+    dra_result_t res = {.request = "r", .driver = "drv", .pool = "p", .device = "full"};
+    al.results = &res;
+    al.nresults = 1;
+    dra_allocation_t *alp = &al;
+    CHECK_OK(dra_engine_commit(x.e, 0, &alp, 1));
+    r = place(&x, one, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_COUNTERS);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "half-0");
+    r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "half-0,half-1");
+    r = place(&x, three, DRA_ENGINE_FIRST_FIT, 0); /* 4 + 4 + 2 > 8 left: the allocator */
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    check_summaries(&x);
+    CHECK_OK(dra_engine_release(x.e, 0, &alp, 1));
+    check_summaries(&x);
+    r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full,half-0");
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -895,5 +1067,7 @@ int main(void)
     RUN(test_capacity_summary);
     RUN(test_capacity_summary_groups);
     RUN(test_multi_allocatable_counters);
+    RUN(test_direct_answers);
+    RUN(test_direct_counters);
     return check_summary();
 }

@@ -1,0 +1,186 @@
+/*
+ * engine_impl.h - the placement engine's internal types, shared by engine.c (signatures,
+ * summaries, the candidate-node index, placement) and direct.c (exact per-node answers from
+ * the engine's own columns). Not an API: include only from the engine's own sources. engine.h documents
+ * the semantics; ownership is the engine's (everything here is freed by dra_engine_free).
+ */
+#ifndef DRA_ENGINE_IMPL_H
+#define DRA_ENGINE_IMPL_H
+
+#include "alloc/alloc_impl.h"
+#include "base/bitset.h"
+#include "engine/engine.h"
+
+#define NONE DRA_ENGINE_NONE
+#define HAZARD INT32_MAX
+
+typedef struct sig {
+    const dra_device_class_t *cls;
+    const dra_exact_request_t *body; /* selectors (the first body compiled with this key) */
+    uint64_t *match, *err;           /* over table rows */
+    int32_t *cnt;                    /* per model node: free matching rows in the node's range */
+    uint8_t *herr;                   /* per model node: an error row in the node's range */
+    int32_t *tree;                   /* max segment tree, 2 * P leaves-and-inner */
+    int32_t shcnt;                   /* free matching rows in the shared range */
+    bool sherr;                      /* an error row in the shared range */
+    bool any_err;                    /* sherr or some herr */
+    /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
+     * of node n sharing one value of the attribute (rows without it cannot join the request),
+     * shcnt counts the shared rows that have the attribute */
+    uint32_t attr;                   /* table attribute column index, NONE for the plain count */
+    int32_t *grp;                    /* per row: group (node, value), -1: none */
+    int32_t *gcnt;                   /* per group: free matching rows */
+    uint32_t *gfirst;                /* per node: its groups [gfirst[n], gfirst[n + 1]) */
+    /* allocationMode All variant (all): blk[n] counts the matching rows of node n's range that
+     * are certainly in the request's "all" set and certainly not allocatable (engine.h); the leaf
+     * is -1 while blk[n] > 0, else cnt[n]. noblk: the request asks for capacity with
+     * DRAConsumableCapacity on (static capacity filters the set): blk stays 0. */
+    bool all, noblk;
+    int32_t *blk;
+    /* excl != NONE: match is the selectors' match minus the rows of the node ranges that are
+     * certainly in the "all" set of the All signature excl (an allocation that takes both
+     * cannot succeed); err is both signatures' errors */
+    uint32_t excl;
+    int32_t maxset; /* most matching rows one node can see (its range + shared), -1: not yet */
+    /* capacity variant (capbody != NULL, DRAConsumableCapacity): a row counts only while the
+     * request's capacity fits what its shares left (cfit, per row) */
+    const dra_exact_request_t *capbody;
+    uint64_t *cfit;
+} sig_t;
+
+typedef struct alt {
+    uint32_t sig;
+    int32_t k;
+} alt_t;
+
+typedef struct creq {
+    uint32_t alt0, nalt; /* alternatives in plan->alts; nalt 0: no condition */
+} creq_t;
+
+/* A plan answered on a node from the engine's own columns (direct.c explains when and why the
+ * answer is the exact allocator's). kind DRA__DIRECT_NONE: never. */
+enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH };
+typedef struct dra__direct {
+    uint8_t kind;
+    bool cons;                       /* some eligible row consumes counters */
+    uint32_t sig;                    /* the request's signature (for MATCH its group variant) */
+    uint32_t k;                      /* ExactCount */
+    uint32_t attr;                   /* MATCH: table attribute column */
+    uint64_t *ok;                    /* per table row: statically eligible (direct.c) */
+    const dra_exact_request_t *body; /* the request */
+    const char *req;                 /* its name (engine arena) */
+    dra_alloc_config_t *cfg;         /* the allocation's configs, in order (engine arena) */
+    uint32_t ncfg;
+} dra__direct_t;
+
+typedef struct plan {
+    dra_claim_t **claims;
+    uint32_t nclaims;
+    bool indexed;
+    bool hazard; /* some node is a hazard for this plan (an error row, a hazard node) */
+    bool anyall; /* some alternative has allocationMode All */
+    creq_t *reqs;
+    uint32_t nreqs;
+    alt_t *alts;
+    uint32_t nalts;
+    int64_t cpu_m, mem_b; /* pod requests (millicores, bytes); 0: none */
+    dra__direct_t d;      /* exact per-node answers from the engine's columns (direct.c) */
+} plan_t;
+
+struct dra_engine {
+    const dra_model_t *m;
+    const dra_table_t *t;
+    dra_alloc_features_t feat;
+    dra__beh_t beh;
+    dra_alloc_state_t *state;
+    dra_cel_cache_t *cel;
+    dra_anyalloc_t *alloc;
+    dra_engine_opts_t opts;
+    dra_arena_t arena;   /* signatures, lowered programs */
+    dra_arena_t scratch; /* interpreter scratch */
+    dra_arena_t spare;   /* brute-force best-fit trials */
+    uint32_t nnodes;     /* model nodes */
+    uint32_t P;          /* segment tree leaves (power of two >= nnodes) */
+    uint32_t *tnode;     /* model node -> table node index (NONE: no rows) */
+    uint32_t *row_node;  /* table row -> model node (NONE: shared range or no model node) */
+    uint8_t *hz;         /* per model node: hazard */
+    uint32_t nhazard;
+    bool all_brute;      /* repeated node names: every plan is brute force */
+    bool multiterm;
+    uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
+    uint64_t *avb;       /* bitset per row: available (free and its counter consumption fits) */
+    uint8_t *amem;       /* per row: certainly in an All request's set when its selectors match */
+    uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All); kept
+                          * once there is an All signature */
+    uint8_t *ahz;        /* per model node: sees a pool an All request may find incomplete */
+    uint32_t nahz;
+    uint32_t nall;       /* All signatures */
+    uint32_t ncapsigs;   /* capacity signatures */
+    uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
+    dra__aq_t *cx;
+    /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
+     * name), their counters' capacity and consumption by the rows in use, each row's
+     * consumption entries and each set's consuming rows */
+    uint32_t nsets, nctrs;
+    uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
+    const dra_counter_set_t **set_def;
+    dra__aq_t *ccap, *cused;        /* per counter */
+    uint32_t *rc_off;              /* per row: entries [rc_off[r], rc_off[r + 1]) */
+    uint32_t *ent_ctr;             /* per entry: counter */
+    uint32_t *ent_amt;             /* per entry: its amount, an index into amts */
+    dra__aq_t *amts;                /* the distinct amounts (dictionary) */
+    uint32_t namts;
+    uint32_t *ctr_set;             /* per counter: its set */
+    uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
+    uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
+    uint32_t nhslots;
+    uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
+                            another device has the same (driver, pool, device) */
+    uint32_t nord;
+    sig_t *sigs;
+    uint32_t nsigs, capsigs;
+    plan_t *plans;
+    uint32_t nplans, capplans;
+    uint32_t nlowered, ninterpreted;
+    /* scores and buckets */
+    uint32_t *score;
+    uint32_t nbuckets;   /* the last bucket holds every score >= nbuckets - 1 */
+    uint32_t W, W2;      /* words per bucket bitset, per bucket summary */
+    uint64_t *bbits;     /* nbuckets * W */
+    uint64_t *bsum;      /* nbuckets * W2: word w of the bucket is non-zero */
+    uint32_t *bcount;
+    uint32_t *tried;     /* per node: placement epoch of the last overflow-bucket trial */
+    uint32_t epoch;
+    uint64_t placements[DRA_ENGINE_PATH_COUNT];
+    /* direct answers (direct.c) */
+    uint8_t *dnode;       /* per model node: the node's range may be answered directly */
+    uint32_t *slice_row0; /* per model slice: the model row of its first device */
+    uint32_t nneg;        /* counters with more in use than their capacity */
+    bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
+    dra_arena_t vscratch; /* verification of direct answers against the allocator */
+    /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
+    int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
+};
+
+/* ---- direct.c ---- */
+
+/* Set-up of the per-node facts (after hazards and counters). DRA_ENOMEM. */
+DRA_NODISCARD int dra__direct_setup(dra_engine_t *e);
+/* Compile plan p's direct answer (after plan_compile). DRA_ENOMEM. */
+DRA_NODISCARD int dra__direct_plan(dra_engine_t *e, plan_t *p);
+/* Whether plan p is answered directly on model node n now. */
+bool dra__direct_applies(const dra_engine_t *e, const plan_t *p, uint32_t n);
+/* Answer plan p on node n into arena: *decided with out filled (ALLOCATED) or not
+ * (unsatisfiable on n). DRA_OK, DRA__DIRECT_FALLBACK (the allocator must answer), DRA_ENOMEM. */
+#define DRA__DIRECT_FALLBACK 1
+DRA_NODISCARD int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n,
+                                  dra_arena_t *arena, dra_engine_result_t *out, bool *decided);
+/* Compare a direct answer (decided: out's allocation, else unsatisfiable) with the allocator's on
+ * node n: DRA_OK when equal, DRA_EINTERNAL with the difference in out->msg. Not timed. */
+DRA_NODISCARD int dra__direct_verify(dra_engine_t *e, const plan_t *p, uint32_t n, bool decided,
+                                     dra_engine_result_t *out);
+/* A committed result of row r with a shareID on a device that is not multi-allocatable turns
+ * direct answers off (the allocator leaves its scan for such a device). */
+void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);
+
+#endif /* DRA_ENGINE_IMPL_H */
