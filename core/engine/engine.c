@@ -2303,6 +2303,41 @@ int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
     return pod_commit_release(e, plan, node, a, n, -1);
 }
 
+/* Whether signature s has a matching or error row in [begin, end). */
+static bool sig_rows_in(const sig_t *s, uint32_t begin, uint32_t end)
+{
+    for (uint32_t r = begin; r < end; r++)
+        if (dra_bit_get(s->match, r) || dra_bit_get(s->err, r))
+            return true;
+    return false;
+}
+
+bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node)
+{
+    if (!e || node >= e->nnodes)
+        return false;
+    if (e->opts.verify_direct || DRA_DEBUG >= 3 || e->hz[node])
+        return true;
+    const dra_table_t *t = e->t;
+    uint32_t tn = e->tnode[node];
+    uint32_t b = tn == NONE ? 0 : t->nodes[tn].begin, end = tn == NONE ? 0 : t->nodes[tn].end;
+    for (uint32_t i = 0; i < e->nplans; i++) {
+        const plan_t *p = &e->plans[i];
+        if (!p->indexed)
+            return true;
+        bool direct = p->d.kind != DRA__DIRECT_NONE && e->dnode[node] &&
+                      !e->sigs[p->d.sig].herr[node] && (!p->d.cons || p->d.k == 1);
+        if (direct && e->direct_on)
+            continue;
+        for (uint32_t a = 0; a < p->nalts; a++) {
+            const sig_t *s = &e->sigs[p->alts[a].sig];
+            if (sig_rows_in(s, b, end) || sig_rows_in(s, t->shared_begin, t->nrows))
+                return true;
+        }
+    }
+    return false;
+}
+
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node)
 {
     return e && node < e->nnodes ? e->score[node] : 0;

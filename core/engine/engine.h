@@ -255,6 +255,15 @@ DRA_NODISCARD int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t
 DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
                                          dra_allocation_t *const *a, uint32_t n);
 
+/* Whether placing the plans compiled so far may call the exact allocator on model node `node`:
+ * a plan placed by brute force, a hazard node, a node where some alternative of a plan the
+ * direct answers do not serve (or may hand to the allocator: several partitionable devices)
+ * has a matching or error row in the node's range or in the shared range, and every node while
+ * direct answers are verified. A node for which this is false is never given to the allocator,
+ * so its per-node layout need not be built (dra_anyalloc_prepare). O(plans * alternatives *
+ * words of the node's range), plus O(shared range) once per plan. */
+bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node);
+
 /* Devices in use on a model node (the best-fit / spread score). */
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);
 

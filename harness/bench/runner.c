@@ -918,12 +918,6 @@ static int engine_build(ctx_t *c)
                             &c->eng, c->diag);
     if (rc)
         return rc;
-    size_t h1 = heap_in_use();
-    /* the allocator's per-node layouts are built here, untimed, not on a node's first visit */
-    for (uint32_t i = 0; i < c->model.nnodes; i++)
-        if ((rc = dra_anyalloc_prepare(&c->alloc, c->model.nodes[i])))
-            return rc;
-    size_t h2 = heap_in_use();
     c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
     if (!c->plan)
         return DRA_ENOMEM;
@@ -935,8 +929,17 @@ static int engine_build(ctx_t *c)
                                                   mx->memory_bytes)))
             return rc;
     }
+    size_t h1 = heap_in_use();
+    /* the allocator's per-node layouts are built here, untimed, not on a node's first visit:
+     * for every node the placement of some shape may give to the allocator (the others are
+     * answered from the engine's columns, or never reached) */
+    for (uint32_t i = 0; i < c->model.nnodes; i++)
+        if (dra_engine_needs_allocator(c->eng, i) &&
+            (rc = dra_anyalloc_prepare(&c->alloc, c->model.nodes[i])))
+            return rc;
+    size_t h2 = heap_in_use();
     if (first) { /* the memory figures of the engine and the layouts, measured once */
-        c->run->engine_bytes = growth(h0, h1) + growth(h2, heap_in_use());
+        c->run->engine_bytes = growth(h0, h1);
         c->run->layout_bytes = growth(h1, h2);
     }
     if (c->both) { /* the reference allocator of --allocator both shares the CEL cache */
