@@ -1,51 +1,66 @@
 /*
  * direct.c - exact per-node answers from the engine's own columns.
  *
- * A plan of one claim with one ExactCount request for k devices (no subrequests, no admin
- * access, no capacity requests), with no constraint or one matchAttribute constraint on that
- * request, is answered on a node without calling the exact allocator: the devices are read off
- * the signature's match bitset, the plan's static eligibility bitset and the engine's
+ * Plans of one claim answered on a node without calling the exact allocator:
+ *  - FIRST: one request, ExactCount k (or firstAvailable over such subrequests), no constraint;
+ *  - MATCH: one ExactCount request under one matchAttribute constraint;
+ *  - PAIR: two requests of one device each under one matchAttribute constraint over both
+ *    (a GPU and a NIC on one PCIe root);
+ * each request without admin access or capacity requests. The devices are read off the
+ * signature's match bitset, the alternative's static eligibility bitset and the engine's
  * availability bitset over the node's range of table rows, a word at a time.
  *
  * Why the answer is the exact allocator's. The fast allocator's scan (core/alloc/fast.c, "exact
- * per-node fast paths") proves that for such a call the search returns the greedy path - at
+ * per-node fast paths") proves that for one request the search returns the greedy path - at
  * every level the first device, in search order, that passes every check given the devices
  * picked before - when that path reaches k devices; when it does not, the call is unsatisfiable
  * if no check depended on the picks, and with matchAttribute only, the answer is the first
- * group of equal values (ordered by its first member) with k eligible members, its first k.
- * The same facts are read here from other columns:
+ * group of equal scalar values (ordered by its first member) with k eligible members, its
+ * first k. firstAvailable tries the subrequests in order and takes the first the node
+ * satisfies (each is such a request). Two requests start their device loops over (a request
+ * starts at the origin): the search takes the first device of the first request that has a
+ * partner of equal value in the second request, the first such partner (PAIR). The facts are
+ * read here from other columns:
  *  - search order: a node's range of table rows follows the upstream order (pools by (driver,
  *    pool), then slices, then devices; table.h). A node is answered directly only when its slice
  *    order is the profile's (model order unless the profile sorts slices by name), when no
- *    binding-condition pool is moved last, and when none of the plan's signature rows lie in
+ *    binding-condition pool may be moved last, and when none of the plan's signature rows lie in
  *    the shared range (so the node's own range is every candidate);
  *  - the checks of allocateDevice: the selectors are the signature's match bitset (errors: a node
- *    with an error row of the signature is a hazard for the plan and never answered here);
- *    exclusivity, and for k = 1 the counters, are the engine's availability bit (free, and every
- *    counter the device consumes has that much left; engine.c); the static checks (binding
- *    conditions with their gate off, partitionable devices with theirs off, the static capacity
- *    check of a request without capacity, taints against the request's tolerations) are the
- *    plan's eligibility bitset, computed once; for k >= 2 picks over partitionable devices, the
- *    counters are re-checked with the consumption of the devices picked before;
- *  - what would make the allocator leave the scan is excluded up front: multi-allocatable
+ *    with an error row of a signature is a hazard for the plan and never answered here);
+ *    exclusivity, and a device's own counters, are the engine's availability bit (free, and
+ *    every counter the device consumes has that much left; engine.c); the static checks
+ *    (binding conditions with their gate off, partitionable devices with theirs off, the static
+ *    capacity check of a request without capacity, taints against the request's tolerations)
+ *    are the alternative's eligibility bitset, computed once; a later pick over partitionable
+ *    devices is re-checked with the consumption of the devices picked before;
+ *  - counters: when a greedy path stops short and some candidate was refused only because of
+ *    the picks before it, or the first full group's members do not fit together, the search
+ *    would backtrack over the picks: the allocator answers (DRA__DIRECT_FALLBACK). Otherwise
+ *    fewer than k candidates exist whatever the picks (unsatisfiable), or the group answer
+ *    stands (groups with fewer than k candidates fail whatever the counters);
+ *  - what would make the allocator leave its scan is excluded up front: multi-allocatable
  *    devices under DRAConsumableCapacity (shareIDs) and devices with binding conditions with the
  *    gate on make a plan never direct; a share recorded on a device that is not multi-allocatable
  *    turns direct answers off; upstream-bug mode, a step budget, the allocator's shortcuts off or
  *    the reference allocator turn them off; counter consumption is exact only when no counter is
- *    over its capacity (a pool with one is refused by the allocator as a whole: e->nneg), and per
- *    pool (release 1.35 and later);
- *  - a greedy path that fails for k >= 2 with a partitionable device among the eligible rows
- *    (the picks matter) goes to the allocator; a matchAttribute column holding versions (the
- *    table merges versions of equal precedence, the allocator compares texts) is never direct.
+ *    over its capacity (a pool with one is refused by the allocator as a whole: e->nneg), per
+ *    pool (release 1.35 and later), and with one entry per counter and device; a matchAttribute
+ *    column holding versions is never direct (the table merges versions of equal precedence,
+ *    the allocator compares texts).
  * The result is built as the allocator builds it (core/alloc/claims.c): one result per device
- * (request name, driver, pool, device, its model row, the request's tolerations, the device's
- * binding conditions when the gate is on), the class's configs then the claim's that name the
- * request or none, and the node selector of a node-local slice (metadata.name In [node]).
+ * (request name - "req/sub" for a subrequest -, driver, pool, device, its model row, the
+ * request's tolerations, the device's binding conditions when the gate is on), the class
+ * configs of each request's class once (naming every request of the class), then the claim's
+ * configs that name no request, a request or the chosen subrequest, and the node selector of a
+ * node-local slice (metadata.name In [node]). Strings are the model's and the engine's (valid
+ * while the engine lives).
  * Verification: with DRA_DEBUG >= 3 or opts.verify_direct, every direct answer is compared with
  * the allocator's on the same node (engine.c, try_node); a difference is DRA_EINTERNAL.
  *
- * Cost: set-up O(rows); a plan O(rows / 64 + rows of its signature); an answer O(words of the
- * node's range + eligible rows looked at), one arena allocation for the result.
+ * Cost: set-up O(rows); a plan O(rows) per alternative, a bitset of rows each; an answer
+ * O(words of the node's range + candidates looked at; PAIR: their product), one arena
+ * allocation for the result.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,42 +148,40 @@ static bool listed(const char *const *names, uint32_t n, const char *name)
     return false;
 }
 
-/* The request of a direct plan: one ExactCount request the allocator's validation accepts,
- * without subrequests, admin access or capacity. NULL: not such a claim. */
-static const dra_request_t *direct_request(const dra_engine_t *e, const dra_claim_t *c)
+/* A body the allocator's validation accepts, ExactCount 1..32, without admin access or
+ * capacity. */
+static bool direct_body(const dra_engine_t *e, const dra_exact_request_t *b)
 {
-    if (c->nrequests != 1)
-        return NULL;
-    const dra_request_t *r = &c->requests[0];
-    const dra_exact_request_t *b = r->exactly;
-    if (r->nfirst_available || !b || b->mode != DRA_MODE_EXACT_COUNT || b->admin_access ||
-        b->has_admin_access || b->has_capacity || b->ncap_requests > 0 || !b->class_name ||
+    if (!b || b->mode != DRA_MODE_EXACT_COUNT || b->admin_access || b->has_admin_access ||
+        b->has_capacity || b->ncap_requests > 0 || !b->class_name ||
         !dra_model_find_class(e->m, b->class_name))
-        return NULL;
+        return false;
     int64_t k = b->has_count ? b->count : 1;
     if (k < 1 || k > DRA_ALLOC_MAX_RESULTS)
-        return NULL;
+        return false;
     for (uint32_t i = 0; i < b->nselectors; i++)
         if (!b->selectors[i].cel)
-            return NULL;
-    return r;
+            return false;
+    return true;
 }
 
-/* The one matchAttribute constraint on the request (*attr its name, NULL for none); false when
- * the claim has a constraint the direct answers do not serve. */
-static bool direct_constraint(const dra_engine_t *e, const dra_claim_t *c, const char *rname,
-                              const char **attr)
+/* The claim's one matchAttribute constraint (*attr its name, NULL for none) when it applies to
+ * every request; false when the claim has a constraint the direct answers do not serve. */
+static bool direct_constraint(const dra_engine_t *e, const dra_claim_t *c, const char **attr)
 {
     *attr = NULL;
     if (c->nconstraints && e->beh.lists)
         return false;
     for (uint32_t x = 0; x < c->nconstraints; x++) {
         const dra_constraint_t *cn = &c->constraints[x];
-        bool in = cn->nrequests == 0 || listed(cn->requests, cn->nrequests, rname);
+        uint32_t in = 0;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++)
+            in += cn->nrequests == 0 ||
+                  listed(cn->requests, cn->nrequests, c->requests[ri].name ? c->requests[ri].name : "");
         if (cn->match_attribute) {
-            if (!in)
+            if (in == 0)
                 continue;
-            if (*attr)
+            if (*attr || in != c->nrequests)
                 return false;
             *attr = cn->match_attribute;
         } else if (cn->distinct_attribute && e->beh.cc) {
@@ -202,12 +215,12 @@ static bool entries_distinct(const dra_engine_t *e, uint32_t r)
     return true;
 }
 
-/* Static eligibility of the signature's node-range rows for request body b (see the top);
- * false when some row makes the plan never direct. */
-static bool fill_ok(dra_engine_t *e, dra__direct_t *d, const sig_t *s,
-                    const dra_exact_request_t *b)
+/* Static eligibility of the signature's node-range rows for the alternative's body (see the
+ * top); false when some row makes the plan never direct. */
+static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
 {
     const dra_table_t *t = e->t;
+    const dra_exact_request_t *b = al->body;
     for (uint32_t r = 0; r < t->shared_begin; r++) {
         if (e->row_node[r] == NONE || !dra_bit_get(s->match, r) || dra_bit_get(s->err, r))
             continue;
@@ -228,66 +241,150 @@ static bool fill_ok(dra_engine_t *e, dra__direct_t *d, const sig_t *s,
         if (dv->nconsumes > 0) {
             if (!e->beh.pool_counters || !e->rc_off || !entries_distinct(e, r))
                 return false;
-            d->cons = true;
+            al->cons = true;
         }
-        dra_bit_set(d->ok, r);
+        dra_bit_set(al->ok, r);
     }
     return true;
 }
 
-/* The allocation's configs in the allocator's order: the class's (each naming the request),
- * then the claim's that name no request or this one. */
-static int fill_configs(dra_engine_t *e, dra__direct_t *d, const dra_claim_t *c,
-                        const dra_device_class_t *cls)
+static const char *arena_str(dra_engine_t *e, const char *a, const char *b)
 {
-    uint32_t n = cls->nconfigs;
-    for (uint32_t x = 0; x < c->nconfigs; x++)
-        n += c->configs[x].nrequests == 0 ||
-             listed(c->configs[x].requests, c->configs[x].nrequests, d->req);
-    const char **reqv = dra_arena_alloc(&e->arena, sizeof *reqv, 8);
-    d->cfg = dra_arena_calloc(&e->arena, n + 1, sizeof *d->cfg, 8);
-    if (!reqv || !d->cfg)
+    size_t la = strlen(a), lb = b ? strlen(b) + 1 : 0;
+    char *x = dra_arena_alloc(&e->arena, la + lb + 1, 1);
+    if (x) {
+        memcpy(x, a, la);
+        if (b) {
+            x[la] = '/';
+            memcpy(x + la + 1, b, lb - 1);
+        }
+        x[la + lb] = 0;
+    }
+    return x;
+}
+
+/* The allocation's configs in the allocator's order (core/alloc/claims.c): the class configs of
+ * each request's class, once per class, naming every request of that class; then the claim's
+ * that name no request, a request or (firstAvailable) the chosen subrequest, once each. */
+static int fill_configs(dra_engine_t *e, const dra_claim_t *c, dra__dalt_t *const *chosen,
+                        dra_alloc_config_t **out, uint32_t *nout)
+{
+    uint32_t n = 0, nreq = c->nrequests;
+    const dra_device_class_t *cls[2];
+    for (uint32_t ri = 0; ri < nreq; ri++) {
+        cls[ri] = dra_model_find_class(e->m, chosen[ri]->body->class_name);
+        if (ri == 0 || cls[ri] != cls[0])
+            n += cls[ri]->nconfigs;
+    }
+    n += c->nconfigs;
+    dra_alloc_config_t *cfg = dra_arena_calloc(&e->arena, n + 1, sizeof *cfg, 8);
+    const char **reqv = dra_arena_alloc(&e->arena, 2 * nreq * sizeof *reqv, 8);
+    if (!cfg || !reqv)
         return DRA_ENOMEM;
-    reqv[0] = d->req;
-    for (uint32_t x = 0; x < cls->nconfigs; x++) {
-        dra_alloc_config_t *cf = &d->cfg[d->ncfg++];
-        cf->source = DRA_CONFIG_FROM_CLASS;
-        cf->opaque = cls->configs[x].opaque;
-        cf->requests = reqv;
-        cf->nrequests = 1;
+    uint32_t m = 0;
+    for (uint32_t ri = 0; ri < nreq; ri++) {
+        if (ri > 0 && cls[ri] == cls[0])
+            continue; /* the first request's class configs name this one too */
+        const char **names = &reqv[2 * ri];
+        uint32_t nn = 0;
+        for (uint32_t rj = ri; rj < nreq; rj++)
+            if (rj == ri || cls[rj] == cls[ri])
+                names[nn++] = chosen[rj]->req;
+        for (uint32_t x = 0; x < cls[ri]->nconfigs; x++) {
+            dra_alloc_config_t *cf = &cfg[m++];
+            cf->source = DRA_CONFIG_FROM_CLASS;
+            cf->opaque = cls[ri]->configs[x].opaque;
+            cf->requests = names;
+            cf->nrequests = nn;
+        }
     }
     for (uint32_t x = 0; x < c->nconfigs; x++) {
         const dra_claim_config_t *cc = &c->configs[x];
-        if (cc->nrequests && !listed(cc->requests, cc->nrequests, d->req))
+        bool hit = cc->nrequests == 0;
+        for (uint32_t ri = 0; ri < nreq && !hit; ri++) {
+            const char *pn = c->requests[ri].name ? c->requests[ri].name : "";
+            hit = listed(cc->requests, cc->nrequests, pn) ||
+                  (c->requests[ri].nfirst_available &&
+                   listed(cc->requests, cc->nrequests, chosen[ri]->req));
+        }
+        if (!hit)
             continue;
-        dra_alloc_config_t *cf = &d->cfg[d->ncfg++];
+        dra_alloc_config_t *cf = &cfg[m++];
         cf->source = DRA_CONFIG_FROM_CLAIM;
         cf->requests = cc->requests;
         cf->nrequests = cc->nrequests;
         cf->opaque = cc->opaque;
     }
+    *out = cfg;
+    *nout = m;
     return DRA_OK;
+}
+
+/* Alternative al of request r (body, subrequest name or NULL): signature si, static
+ * eligibility. 0 not direct, 1 ok, <0 error. */
+static int alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si, const dra_request_t *r,
+                    const dra_exact_request_t *b, const char *sub)
+{
+    memset(al, 0, sizeof *al);
+    al->sig = si;
+    al->body = b;
+    al->k = (uint32_t)(b->has_count ? b->count : 1);
+    const sig_t *s = &e->sigs[si];
+    if (sig_shared(e, s))
+        return 0;
+    size_t nw = dra_bitset_words(e->t->nrows_padded);
+    al->ok = dra_arena_alloc(&e->arena, nw * sizeof *al->ok + 8, DRA_TABLE_ALIGN);
+    al->req = arena_str(e, r->name ? r->name : "", sub);
+    if (!al->ok || !al->req)
+        return DRA_ENOMEM;
+    memset(al->ok, 0, nw * sizeof *al->ok + 8);
+    return fill_ok(e, al, s) ? 1 : 0;
 }
 
 int dra__direct_plan(dra_engine_t *e, plan_t *p)
 {
     memset(&p->d, 0, sizeof p->d);
-    if (!e->direct_on || !p->indexed || p->nclaims != 1 || p->anyall || p->nreqs != 1 ||
-        p->nalts != 1)
+    if (!e->direct_on || !p->indexed || p->nclaims != 1 || p->anyall)
         return DRA_OK;
     const dra_claim_t *c = p->claims[0];
-    const dra_request_t *r = direct_request(e, c);
-    const char *rname = r && r->name ? r->name : "";
     const char *attr = NULL;
-    if (!r || !direct_constraint(e, c, rname, &attr))
+    if (c->nrequests < 1 || c->nrequests > 2 || p->nreqs != c->nrequests ||
+        !direct_constraint(e, c, &attr))
         return DRA_OK;
     dra__direct_t d = {0};
-    d.sig = p->alts[0].sig;
-    d.body = r->exactly;
-    d.k = (uint32_t)(d.body->has_count ? d.body->count : 1);
     d.attr = NONE;
-    const sig_t *s = &e->sigs[d.sig];
-    if (sig_shared(e, s))
+    const dra_request_t *r0 = &c->requests[0];
+    if (c->nrequests == 2) { /* PAIR: one device each, one matchAttribute over both */
+        if (!attr || r0->nfirst_available || c->requests[1].nfirst_available ||
+            p->nalts != 2 || p->reqs[0].nalt != 1 || p->reqs[1].nalt != 1)
+            return DRA_OK;
+        d.kind = DRA__DIRECT_PAIR;
+    } else if (r0->nfirst_available) { /* FIRST over the subrequests */
+        if (attr || p->nalts != r0->nfirst_available)
+            return DRA_OK;
+        d.kind = DRA__DIRECT_FIRST;
+    } else {
+        if (p->nalts != 1)
+            return DRA_OK;
+        d.kind = attr ? DRA__DIRECT_MATCH : DRA__DIRECT_FIRST;
+    }
+    d.nalt = p->nalts;
+    d.alt = dra_arena_calloc(&e->arena, d.nalt, sizeof *d.alt, 8);
+    if (!d.alt)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < d.nalt; i++) {
+        const dra_request_t *r = d.kind == DRA__DIRECT_PAIR ? &c->requests[i] : r0;
+        const dra_exact_request_t *b = r->nfirst_available ? &r->first_available[i] : r->exactly;
+        if (!direct_body(e, b))
+            return DRA_OK;
+        int rc = alt_init(e, &d.alt[i], p->alts[i].sig, r, b,
+                          r->nfirst_available ? (b->name ? b->name : "") : NULL);
+        if (rc <= 0)
+            return rc < 0 ? rc : DRA_OK;
+        d.cons |= d.alt[i].cons;
+        d.fallible |= d.alt[i].cons && d.alt[i].k > 1;
+    }
+    if (d.kind == DRA__DIRECT_PAIR && (d.alt[0].k != 1 || d.alt[1].k != 1))
         return DRA_OK;
     if (attr) {
         const dra_table_attr_t *ta = dra_table_attr_by_name(e->t, attr, strlen(attr));
@@ -297,49 +394,44 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
             d.attr = (uint32_t)(ta - e->t->attrs);
         }
     }
-    size_t nw = dra_bitset_words(e->t->nrows_padded);
-    d.ok = dra_arena_alloc(&e->arena, nw * sizeof *d.ok + 8, DRA_TABLE_ALIGN);
-    if (!d.ok)
-        return DRA_ENOMEM;
-    memset(d.ok, 0, nw * sizeof *d.ok + 8);
-    if (!fill_ok(e, &d, s, d.body))
-        return DRA_OK;
-    size_t ln = strlen(rname) + 1;
-    char *req = dra_arena_alloc(&e->arena, ln, 1);
-    if (!req)
-        return DRA_ENOMEM;
-    memcpy(req, rname, ln);
-    d.req = req;
-    if (fill_configs(e, &d, c, dra_model_find_class(e->m, d.body->class_name)))
-        return DRA_ENOMEM;
-    d.kind = attr ? DRA__DIRECT_MATCH : DRA__DIRECT_FIRST;
+    for (uint32_t i = 0; i < (d.kind == DRA__DIRECT_PAIR ? 1 : d.nalt); i++) {
+        dra__dalt_t *chosen[2] = {&d.alt[i], d.kind == DRA__DIRECT_PAIR ? &d.alt[1] : NULL};
+        if (fill_configs(e, c, chosen, &d.alt[i].cfg, &d.alt[i].ncfg))
+            return DRA_ENOMEM;
+    }
     p->d = d;
     return DRA_OK;
 }
 
 bool dra__direct_applies(const dra_engine_t *e, const plan_t *p, uint32_t n)
 {
-    return p->d.kind != DRA__DIRECT_NONE && e->direct_on && e->dnode[n] &&
-           !e->sigs[p->d.sig].herr[n] && !(p->d.cons && e->nneg) &&
-           dra_fast_shortcuts(e->alloc->fast); /* tests may switch them off later */
+    if (p->d.kind == DRA__DIRECT_NONE || !e->direct_on || !e->dnode[n] || (p->d.cons && e->nneg) ||
+        !dra_fast_shortcuts(e->alloc->fast)) /* tests may switch them off later */
+        return false;
+    for (uint32_t i = 0; i < p->d.nalt; i++)
+        if (e->sigs[p->d.alt[i].sig].herr[n])
+            return false;
+    return true;
 }
 
 /* ---- answers --------------------------------------------------------------------------------- */
 
 enum { PICKED = 1, FALLBACK = 2 }; /* the pickers' answers besides 0 (unsatisfiable) */
 
-/* The candidate rows of the node's range: eligible and available, in row order. */
+/* The candidate rows of an alternative in the node's range: eligible and available, in row
+ * order, a word at a time. */
 typedef struct scan {
     const uint64_t *ok, *av;
-    uint32_t end, w, wend;
+    uint32_t begin, end, w, wend;
     uint64_t bits;
 } scan_t;
 
-static void scan_init(scan_t *sc, const dra_engine_t *e, const plan_t *p, uint32_t begin,
+static void scan_init(scan_t *sc, const dra_engine_t *e, const dra__dalt_t *al, uint32_t begin,
                       uint32_t end)
 {
-    sc->ok = p->d.ok;
+    sc->ok = al->ok;
     sc->av = e->avb;
+    sc->begin = begin;
     sc->end = end;
     sc->w = begin >> 6;
     sc->wend = end ? ((end - 1) >> 6) + 1 : 0;
@@ -383,21 +475,25 @@ static bool consumes(const dra_engine_t *e, uint32_t r)
 }
 
 /* No constraint: the first k candidates (the greedy path). PICKED, 0 unsatisfiable, FALLBACK. */
-static int pick_first(const dra_engine_t *e, const plan_t *p, scan_t *sc, uint32_t *pick,
+static int pick_first(const dra_engine_t *e, const dra__dalt_t *al, scan_t *sc, uint32_t *pick,
                       uint32_t *np, uint64_t *looked)
 {
-    const uint32_t k = p->d.k;
+    const uint32_t k = al->k;
+    bool rejected = false; /* a candidate did not fit beside the picks */
     for (uint32_t r; (r = scan_next(sc)) != NONE;) {
         (*looked)++;
-        if (*np && p->d.cons && consumes(e, r) && !fits_after(e, r, pick, *np))
+        if (*np && al->cons && consumes(e, r) && !fits_after(e, r, pick, *np)) {
+            rejected = true;
             continue;
+        }
         pick[(*np)++] = r;
         if (*np == k)
             return PICKED;
     }
     /* the greedy path stopped short: for k = 1 the search has one level (unsatisfiable); else
-     * unsatisfiable unless the picks mattered (counters) */
-    return k > 1 && p->d.cons ? FALLBACK : 0;
+     * unsatisfiable when every candidate was taken (fewer than k exist, whatever the picks),
+     * and the search's to find when the picks mattered */
+    return rejected ? FALLBACK : 0;
 }
 
 /* Code of row r in the constrained column, and whether its value is a scalar. */
@@ -412,13 +508,14 @@ static uint32_t attr_code(const dra_table_attr_t *a, uint32_t r, bool *scalar)
 /* matchAttribute: the greedy path (the first candidate with the attribute sets the value, later
  * ones must equal it), else the first group of equal scalar values, by first member, with k
  * candidates: its first k. PICKED, 0 unsatisfiable, FALLBACK. */
-static int pick_match(const dra_engine_t *e, const plan_t *p, scan_t *sc, uint32_t begin,
-                      uint32_t *pick, uint32_t *np, uint64_t *looked)
+static int pick_match(const dra_engine_t *e, const dra__direct_t *d, scan_t *sc, uint32_t *pick,
+                      uint32_t *np, uint64_t *looked)
 {
-    const uint32_t k = p->d.k;
-    if (p->d.attr == NONE) /* no device has the attribute: nobody can join */
-        return k > 1 && p->d.cons ? FALLBACK : 0;
-    const dra_table_attr_t *a = &e->t->attrs[p->d.attr];
+    const dra__dalt_t *al = &d->alt[0];
+    const uint32_t k = al->k;
+    if (d->attr == NONE) /* no device has the attribute: nobody can join */
+        return 0;
+    const dra_table_attr_t *a = &e->t->attrs[d->attr];
     uint32_t ref = 0;
     bool ref_scalar = false;
     enum { MAXG = 64 };
@@ -447,7 +544,7 @@ static int pick_match(const dra_engine_t *e, const plan_t *p, scan_t *sc, uint32
         }
         if (*np && (!scalar || !ref_scalar || code != ref))
             continue;
-        if (*np && p->d.cons && consumes(e, r) && !fits_after(e, r, pick, *np))
+        if (*np && al->cons && consumes(e, r) && !fits_after(e, r, pick, *np))
             continue;
         if (!*np) {
             ref = code;
@@ -459,24 +556,65 @@ static int pick_match(const dra_engine_t *e, const plan_t *p, scan_t *sc, uint32
     }
     if (k == 1)
         return 0;
-    if (p->d.cons || overflow)
+    if (overflow)
         return FALLBACK;
+    /* groups with fewer than k candidates fail whatever the counters; the first with k is the
+     * answer when its first k fit together (else the search's to find) */
     uint32_t best = 0;
     while (best < ng && gcnt[best] < k)
         best++;
     if (best == ng)
         return 0;
     *np = 0;
-    scan_init(sc, e, p, begin, sc->end);
+    scan_init(sc, e, al, sc->begin, sc->end);
     for (uint32_t r; (r = scan_next(sc)) != NONE;) {
         bool scalar;
         if (attr_code(a, r, &scalar) != gcode[best])
             continue;
+        if (*np && al->cons && consumes(e, r) && !fits_after(e, r, pick, *np))
+            return FALLBACK;
         pick[(*np)++] = r;
         if (*np == k)
             return PICKED;
     }
     return FALLBACK; /* not reached: the group has k candidates */
+}
+
+/* Two requests of one device each under one matchAttribute: the search tries the first
+ * request's candidates in order (each with the attribute sets the value) and, for each, the
+ * second request's from the start (a request starts over), skipping the device already taken
+ * and judging counters with the first device's consumption reserved; it backtracks over every
+ * pair in that order, so the first pair found is the answer, and none is unsatisfiable.
+ * PICKED or 0. */
+static int pick_pair(const dra_engine_t *e, const dra__direct_t *d, uint32_t begin, uint32_t end,
+                     uint32_t *pick, uint32_t *np, uint64_t *looked)
+{
+    if (d->attr == NONE)
+        return 0;
+    const dra_table_attr_t *a = &e->t->attrs[d->attr];
+    scan_t s0, s1;
+    scan_init(&s0, e, &d->alt[0], begin, end);
+    for (uint32_t r0; (r0 = scan_next(&s0)) != NONE;) {
+        (*looked)++;
+        bool sc0;
+        uint32_t c0 = attr_code(a, r0, &sc0);
+        if (!c0 || !sc0)
+            continue; /* no value, or one no other device can equal */
+        scan_init(&s1, e, &d->alt[1], begin, end);
+        for (uint32_t r1; (r1 = scan_next(&s1)) != NONE;) {
+            (*looked)++;
+            bool sc1;
+            if (r1 == r0 || attr_code(a, r1, &sc1) != c0 || !sc1)
+                continue;
+            if (d->cons && consumes(e, r1) && !fits_after(e, r1, &r0, 1))
+                continue; /* with the first device's consumption reserved */
+            pick[0] = r0;
+            pick[1] = r1;
+            *np = 2;
+            return PICKED;
+        }
+    }
+    return 0;
 }
 
 /* Carve n bytes (16-aligned) from the block. */
@@ -492,13 +630,15 @@ static size_t rnd(size_t n)
     return (n + 15) & ~(size_t)15;
 }
 
-/* The allocation of the picked rows, as the allocator builds it (see the top). */
-static int build(const dra_engine_t *e, const plan_t *p, uint32_t n, const uint32_t *pick,
-                 uint32_t np, dra_arena_t *arena, dra_engine_result_t *out)
+/* The allocation of the picked rows, as the allocator builds it (see the top): pick[i] was
+ * picked for alternative palt[i]; configs are those of alternative calt. */
+static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, const uint32_t *pick,
+                 const uint8_t *palt, uint32_t np, uint32_t calt, dra_arena_t *arena,
+                 dra_engine_result_t *out)
 {
-    const dra__direct_t *d = &p->d;
+    const dra__dalt_t *ca = &d->alt[calt];
     size_t size = rnd(sizeof(dra_allocation_t *)) + rnd(sizeof(dra_allocation_t)) +
-                  rnd(np * sizeof(dra_result_t)) + rnd((d->ncfg + 1) * sizeof(dra_alloc_config_t)) +
+                  rnd(np * sizeof(dra_result_t)) + rnd((ca->ncfg + 1) * sizeof(dra_alloc_config_t)) +
                   rnd(sizeof(dra_node_selector_t)) + rnd(sizeof(dra_ns_term_t)) +
                   rnd(sizeof(dra_ns_req_t)) + rnd(sizeof(const char *));
     char *at = dra_arena_alloc(arena, size, 16);
@@ -507,7 +647,7 @@ static int build(const dra_engine_t *e, const plan_t *p, uint32_t n, const uint3
     dra_allocation_t **als = carve(&at, sizeof *als);
     dra_allocation_t *al = carve(&at, sizeof *al);
     dra_result_t *res = carve(&at, np * sizeof *res);
-    dra_alloc_config_t *cfg = carve(&at, (d->ncfg + 1) * sizeof *cfg);
+    dra_alloc_config_t *cfg = carve(&at, (ca->ncfg + 1) * sizeof *cfg);
     dra_node_selector_t *ns = carve(&at, sizeof *ns);
     dra_ns_term_t *term = carve(&at, sizeof *term);
     dra_ns_req_t *req = carve(&at, sizeof *req);
@@ -516,16 +656,17 @@ static int build(const dra_engine_t *e, const plan_t *p, uint32_t n, const uint3
     memset(res, 0, np * sizeof *res);
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
+        const dra__dalt_t *pa = &d->alt[palt[i]];
         const dra_device_t *dv = t->dev[r];
         const dra_table_pool_t *pl = &t->pools[t->pool[r]];
         dra_result_t *o = &res[i];
-        o->request = d->req;
+        o->request = pa->req;
         o->driver = pl->driver;
         o->pool = pl->name;
         o->device = dv->name;
         o->row = model_row(e, r) + 1;
-        o->tolerations = d->body->tolerations;
-        o->ntolerations = d->body->ntolerations;
+        o->tolerations = pa->body->tolerations;
+        o->ntolerations = pa->body->ntolerations;
         if (e->beh.binding) {
             o->binding_conditions = dv->binding_conditions;
             o->nbinding_conditions = dv->nbinding_conditions;
@@ -533,7 +674,7 @@ static int build(const dra_engine_t *e, const plan_t *p, uint32_t n, const uint3
             o->nbinding_failure_conditions = dv->nbinding_failure_conditions;
         }
     }
-    memcpy(cfg, d->cfg, d->ncfg * sizeof *cfg);
+    memcpy(cfg, ca->cfg, ca->ncfg * sizeof *cfg);
     vals[0] = e->m->nodes[n]->name;
     *req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
                           .values = vals, .nvalues = 1};
@@ -541,7 +682,7 @@ static int build(const dra_engine_t *e, const plan_t *p, uint32_t n, const uint3
     memset(ns, 0, sizeof *ns);
     ns->terms = term;
     ns->nterms = 1;
-    *al = (dra_allocation_t){.results = res, .nresults = np, .configs = cfg, .nconfigs = d->ncfg,
+    *al = (dra_allocation_t){.results = res, .nresults = np, .configs = cfg, .nconfigs = ca->ncfg,
                              .node_selector = ns};
     als[0] = al;
     out->kind = DRA_OUTCOME_ALLOCATED;
@@ -555,26 +696,42 @@ static int build(const dra_engine_t *e, const plan_t *p, uint32_t n, const uint3
 int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *arena,
                     dra_engine_result_t *out, bool *decided)
 {
+    const dra__direct_t *d = &p->d;
     const dra_table_node_t *nd = &e->t->nodes[e->tnode[n]];
-    uint32_t pick[DRA_ALLOC_MAX_RESULTS], np = 0;
+    uint32_t pick[DRA_ALLOC_MAX_RESULTS], np = 0, chosen = 0;
+    uint8_t palt[DRA_ALLOC_MAX_RESULTS] = {0};
     uint64_t looked = 0;
+    int rc = 0;
     scan_t sc;
     *decided = false;
-    scan_init(&sc, e, p, nd->begin, nd->end);
-    int rc = p->d.kind == DRA__DIRECT_MATCH
-                 ? pick_match(e, p, &sc, nd->begin, pick, &np, &looked)
-                 : pick_first(e, p, &sc, pick, &np, &looked);
+    if (d->kind == DRA__DIRECT_PAIR) {
+        rc = pick_pair(e, d, nd->begin, nd->end, pick, &np, &looked);
+        palt[1] = 1;
+    } else if (d->kind == DRA__DIRECT_MATCH) {
+        scan_init(&sc, e, &d->alt[0], nd->begin, nd->end);
+        rc = pick_match(e, d, &sc, pick, &np, &looked);
+    } else { /* the subrequests in order: the first the node satisfies */
+        for (chosen = 0; chosen < d->nalt; chosen++) {
+            np = 0;
+            scan_init(&sc, e, &d->alt[chosen], nd->begin, nd->end);
+            rc = pick_first(e, &d->alt[chosen], &sc, pick, &np, &looked);
+            if (rc)
+                break;
+        }
+        for (uint32_t i = 0; i < np; i++)
+            palt[i] = (uint8_t)chosen;
+    }
     out->stats.candidates += looked;
     if (rc == FALLBACK)
         return DRA__DIRECT_FALLBACK;
     if (!rc)
         return DRA_OK; /* unsatisfiable on this node */
-    int brc = build(e, p, n, pick, np, arena, out);
+    int brc = build(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_PAIR ? 0 : chosen, arena, out);
     if (brc)
         return brc;
-    out->served = p->d.kind == DRA__DIRECT_MATCH ? DRA_SERVED_DIRECT_MATCH
-                  : p->d.cons                    ? DRA_SERVED_DIRECT_COUNTERS
-                                                 : DRA_SERVED_DIRECT_FIRST;
+    out->served = d->kind != DRA__DIRECT_FIRST ? DRA_SERVED_DIRECT_MATCH
+                  : d->cons                    ? DRA_SERVED_DIRECT_COUNTERS
+                                               : DRA_SERVED_DIRECT_FIRST;
     *decided = true;
     return DRA_OK;
 }

@@ -2312,6 +2312,25 @@ static bool sig_rows_in(const sig_t *s, uint32_t begin, uint32_t end)
     return false;
 }
 
+/* Whether two rows of ok in [begin, end) consume from one counter set. */
+static bool rows_share_counter(const dra_engine_t *e, const uint64_t *ok, uint32_t begin,
+                               uint32_t end)
+{
+    for (uint32_t r = begin; r < end; r++) {
+        if (!dra_bit_get(ok, r) || !(e->t->flags[r] & DRA_ROW_CONSUMES))
+            continue;
+        for (uint32_t q = begin; q < r; q++) {
+            if (!dra_bit_get(ok, q) || !(e->t->flags[q] & DRA_ROW_CONSUMES))
+                continue;
+            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++)
+                for (uint32_t j = e->rc_off[q]; j < e->rc_off[q + 1]; j++)
+                    if (e->ctr_set[e->ent_ctr[i]] == e->ctr_set[e->ent_ctr[j]])
+                        return true;
+        }
+    }
+    return false;
+}
+
 bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node)
 {
     if (!e || node >= e->nnodes)
@@ -2325,9 +2344,16 @@ bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node)
         const plan_t *p = &e->plans[i];
         if (!p->indexed)
             return true;
-        bool direct = p->d.kind != DRA__DIRECT_NONE && e->dnode[node] &&
-                      !e->sigs[p->d.sig].herr[node] && (!p->d.cons || p->d.k == 1);
-        if (direct && e->direct_on)
+        bool direct = p->d.kind != DRA__DIRECT_NONE && e->direct_on && e->dnode[node];
+        for (uint32_t a = 0; direct && a < p->d.nalt; a++) {
+            const dra__dalt_t *al = &p->d.alt[a];
+            direct = !e->sigs[al->sig].herr[node];
+            /* several devices among partitionable ones that share a counter: the picks
+             * matter, the allocator may have to answer */
+            if (direct && p->d.fallible && al->cons && al->k > 1)
+                direct = !rows_share_counter(e, al->ok, b, end);
+        }
+        if (direct)
             continue;
         for (uint32_t a = 0; a < p->nalts; a++) {
             const sig_t *s = &e->sigs[p->alts[a].sig];

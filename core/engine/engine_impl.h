@@ -59,18 +59,26 @@ typedef struct creq {
 
 /* A plan answered on a node from the engine's own columns (direct.c explains when and why the
  * answer is the exact allocator's). kind DRA__DIRECT_NONE: never. */
-enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH };
+enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH, DRA__DIRECT_PAIR };
+typedef struct dra__dalt {
+    uint32_t sig;                    /* the alternative's signature */
+    uint32_t k;                      /* ExactCount */
+    bool cons;                       /* some eligible row consumes counters */
+    uint64_t *ok;                    /* per table row: statically eligible (direct.c) */
+    const dra_exact_request_t *body;
+    const char *req;                 /* the results' request name (engine arena) */
+    dra_alloc_config_t *cfg;         /* the allocation's configs when it is chosen (engine arena);
+                                        PAIR: alternative 0 holds the claim's */
+    uint32_t ncfg;
+} dra__dalt_t;
 typedef struct dra__direct {
     uint8_t kind;
-    bool cons;                       /* some eligible row consumes counters */
-    uint32_t sig;                    /* the request's signature (for MATCH its group variant) */
-    uint32_t k;                      /* ExactCount */
-    uint32_t attr;                   /* MATCH: table attribute column */
-    uint64_t *ok;                    /* per table row: statically eligible (direct.c) */
-    const dra_exact_request_t *body; /* the request */
-    const char *req;                 /* its name (engine arena) */
-    dra_alloc_config_t *cfg;         /* the allocation's configs, in order (engine arena) */
-    uint32_t ncfg;
+    bool fallible;   /* an answer may be left to the allocator (counters with k >= 2) */
+    bool cons;       /* some alternative consumes counters */
+    uint32_t attr;   /* MATCH, PAIR: the constrained table column, NONE: no row has it */
+    uint32_t nalt;   /* FIRST: the request's alternatives in order (firstAvailable: its
+                        subrequests); MATCH: one; PAIR: the two requests */
+    dra__dalt_t *alt;
 } dra__direct_t;
 
 typedef struct plan {

@@ -907,7 +907,12 @@ static const char k_direct[] =
     CLAIM("nosuch", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}],"
                     " constraints: [{matchAttribute: drv/nosuch}]}")
     CLAIM("pair", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1}},"
-                  " {name: b, exactly: {deviceClassName: a, count: 1}}]}");
+                  " {name: b, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("pairm", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1}},"
+                   " {name: b, exactly: {deviceClassName: a, count: 1}}],"
+                   " constraints: [{matchAttribute: drv/model}]}")
+    CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: a, count: 6},"
+                  " {name: small, deviceClassName: a, count: 2}]}]}");
 
 /* The devices of a placement, "d1,d2". */
 static const char *devices_of(const dra_engine_result_t *r, char *buf, size_t len)
@@ -955,11 +960,26 @@ static void test_direct_answers(void)
     /* an attribute nobody has: unsatisfiable everywhere (no node admits it either) */
     r = place(&x, plan(&x, "nosuch"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
-    /* two requests: the allocator */
+    /* two requests without a constraint: the allocator */
     uint32_t pair = plan(&x, "pair");
     r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
     CHECK(r.served == DRA_SERVED_FAST_FIRST || r.served == DRA_SERVED_SEARCH);
     CHECK_EQ_U64(r.direct_calls, 0);
+    /* two requests under one matchAttribute: g0 (x) has no partner, g1 (y) pairs with g3 (g2 is
+     * tainted) */
+    r = place(&x, plan(&x, "pairm"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1,g3");
+    if (r.kind == DRA_OUTCOME_ALLOCATED && r.allocations[0]->nresults == 2) {
+        CHECK_STREQ(r.allocations[0]->results[0].request, "a");
+        CHECK_STREQ(r.allocations[0]->results[1].request, "b");
+    }
+    /* firstAvailable: six untainted devices nowhere, so the second subrequest, first two */
+    r = place(&x, plan(&x, "prio"), DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0,g1");
+    if (r.kind == DRA_OUTCOME_ALLOCATED)
+        CHECK_STREQ(r.allocations[0]->results[0].request, "r/small");
     /* commits move the answers: with g1 and g3 taken the y group has one member left */
     dra_arena_t keep;
     dra_arena_init(&keep, 0);
