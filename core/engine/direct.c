@@ -208,9 +208,9 @@ static bool sig_shared(const dra_engine_t *e, const sig_t *s)
  * counter; the engine checks entries one by one). */
 static bool entries_distinct(const dra_engine_t *e, uint32_t r)
 {
-    for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++)
-        for (uint32_t j = e->rc_off[r]; j < i; j++)
-            if (e->ent_ctr[i] == e->ent_ctr[j])
+    for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
+        for (uint32_t j = dra__ent_b(e, r); j < i; j++)
+            if (dra__ent_ctr(e, r, i) == dra__ent_ctr(e, r, j))
                 return false;
     return true;
 }
@@ -239,7 +239,7 @@ static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
         if (e->beh.taints && dra__taint_blocks(dv, b->tolerations, b->ntolerations))
             continue;
         if (dv->nconsumes > 0) {
-            if (!e->beh.pool_counters || !e->rc_off || !entries_distinct(e, r))
+            if (!e->beh.pool_counters || !e->rc_pat || !entries_distinct(e, r))
                 return false;
             al->cons = true;
         }
@@ -456,14 +456,14 @@ static uint32_t scan_next(scan_t *sc)
 /* Row r's consumption fits what is left after the state and the rows picked before. */
 static bool fits_after(const dra_engine_t *e, uint32_t r, const uint32_t *pick, uint32_t np)
 {
-    for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++) {
-        uint32_t c = e->ent_ctr[i];
-        dra__aq_t used = e->cused[c] + e->amts[e->ent_amt[i]];
+    for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++) {
+        uint32_t c = dra__ent_ctr(e, r, i);
+        dra__aq_t used = dra__ent_amt(e, i);
         for (uint32_t j = 0; j < np; j++)
-            for (uint32_t x = e->rc_off[pick[j]]; x < e->rc_off[pick[j] + 1]; x++)
-                if (e->ent_ctr[x] == c)
-                    used += e->amts[e->ent_amt[x]];
-        if (used > e->ccap[c])
+            for (uint32_t x = dra__ent_b(e, pick[j]); x < dra__ent_e(e, pick[j]); x++)
+                if (dra__ent_ctr(e, pick[j], x) == c)
+                    used += dra__ent_amt(e, x);
+        if (used > e->crem[c])
             return false;
     }
     return true;
@@ -471,7 +471,7 @@ static bool fits_after(const dra_engine_t *e, uint32_t r, const uint32_t *pick, 
 
 static bool consumes(const dra_engine_t *e, uint32_t r)
 {
-    return e->rc_off && e->rc_off[r] < e->rc_off[r + 1];
+    return dra__ent_b(e, r) < dra__ent_e(e, r);
 }
 
 /* No constraint: the first k candidates (the greedy path). PICKED, 0 unsatisfiable, FALLBACK. */

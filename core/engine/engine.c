@@ -232,10 +232,8 @@ static bool row_free(const dra_engine_t *e, uint32_t r)
  * devices only, so the remaining counters are never underestimated). */
 static bool row_fits(const dra_engine_t *e, uint32_t r)
 {
-    if (!e->rc_off)
-        return true;
-    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++)
-        if (e->cused[e->ent_ctr[i]] + e->amts[e->ent_amt[i]] > e->ccap[e->ent_ctr[i]])
+    for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
+        if (dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)])
             return false;
     return true;
 }
@@ -439,19 +437,20 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
  * refresh every row consuming the same sets. */
 static void charge(dra_engine_t *e, uint32_t r, int delta)
 {
-    if (!e->rc_off || e->rc_off[r] == e->rc_off[r + 1])
+    uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r);
+    if (b == end)
         return;
-    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++) {
-        uint32_t c = e->ent_ctr[i];
-        bool was = e->cused[c] > e->ccap[c];
-        e->cused[c] += delta > 0 ? e->amts[e->ent_amt[i]] : -e->amts[e->ent_amt[i]];
-        bool now = e->cused[c] > e->ccap[c];
+    for (uint32_t i = b; i < end; i++) {
+        uint32_t c = dra__ent_ctr(e, r, i);
+        bool was = e->crem[c] < 0;
+        e->crem[c] -= delta > 0 ? dra__ent_amt(e, i) : -dra__ent_amt(e, i);
+        bool now = e->crem[c] < 0;
         if (was != now)
             e->nneg = now ? e->nneg + 1 : e->nneg - 1;
     }
-    for (uint32_t i = e->rc_off[r], end = e->rc_off[r + 1]; i < end; i++) {
-        uint32_t st = e->ctr_set[e->ent_ctr[i]];
-        if (i > e->rc_off[r] && e->ctr_set[e->ent_ctr[i - 1]] == st)
+    for (uint32_t i = b; i < end; i++) {
+        uint32_t st = e->ctr_set[dra__ent_ctr(e, r, i)];
+        if (i > b && e->ctr_set[dra__ent_ctr(e, r, i - 1)] == st)
             continue;
         for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++)
             refresh_row(e, e->srows[j]);
@@ -1465,21 +1464,23 @@ static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
     e->nctrs = nctr;
     e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
     e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
-    e->ccap = calloc(nctr + 1, sizeof *e->ccap);
-    e->cused = calloc(nctr + 1, sizeof *e->cused);
+    e->crem = calloc(nctr + 1, sizeof *e->crem);
     e->ctr_set = calloc(nctr + 1, sizeof *e->ctr_set);
-    e->rc_off = calloc((size_t)t->nrows + 1, sizeof *e->rc_off);
+    e->rc_pat = malloc(((size_t)t->nrows + 1) * sizeof *e->rc_pat);
+    e->rc_base = calloc((size_t)t->nrows + 1, sizeof *e->rc_base);
     e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
     e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
-    if (!e->set_ctr0 || !e->set_nctr || !e->ccap || !e->cused || !e->ctr_set || !e->rc_off ||
+    if (!e->set_ctr0 || !e->set_nctr || !e->crem || !e->ctr_set || !e->rc_pat || !e->rc_base ||
         !e->sr_off || !e->sr_n)
         return DRA_ENOMEM;
+    for (uint32_t r = 0; r <= t->nrows; r++)
+        e->rc_pat[r] = NONE;
     for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
         e->set_ctr0[i] = c;
         e->set_nctr[i] = sd->keys[i].def->ncounters;
         for (uint32_t k = 0; k < sd->keys[i].def->ncounters; k++) {
             e->ctr_set[c] = i;
-            e->ccap[c++] = dra__aq_from(&sd->keys[i].def->counters[k].value);
+            e->crem[c++] = dra__aq_from(&sd->keys[i].def->counters[k].value);
         }
     }
     return DRA_OK;
@@ -1488,7 +1489,7 @@ static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
 /* Counts (and on the second pass stores, interning amounts in the dictionary ah of acap slots)
  * row r's entries from *nent on; a reference that does not resolve leaves the row without any. */
 static void row_entries(dra_engine_t *e, const setdict_t *sd, uint32_t r, bool pass, uint32_t *ah,
-                        uint32_t acap, uint32_t *nent)
+                        uint32_t acap, uint32_t *nent, uint32_t *ent_ctr, uint32_t *ent_amt)
 {
     const dra_table_t *t = e->t;
     const dra_device_t *d = t->dev[r];
@@ -1509,8 +1510,8 @@ static void row_entries(dra_engine_t *e, const setdict_t *sd, uint32_t r, bool p
             if (ci == NONE)
                 return;
             if (pass) {
-                e->ent_ctr[n] = ci;
-                e->ent_amt[n] = amt_index(e, ah, acap, dra__aq_from(&cc->counters[k].value));
+                ent_ctr[n] = ci;
+                ent_amt[n] = amt_index(e, ah, acap, dra__aq_from(&cc->counters[k].value));
             }
             n++;
         }
@@ -1518,44 +1519,118 @@ static void row_entries(dra_engine_t *e, const setdict_t *sd, uint32_t r, bool p
     *nent = n;
 }
 
+/* The pattern of entries [b, end) of the raw arrays (counter offsets from ctr[b], amounts),
+ * added to the patterns when new; h is an open-addressing hash of pattern ids + 1 with hcap
+ * slots (a power of two, at most half full). NONE: out of memory. */
+static uint32_t pattern_of(dra_engine_t *e, uint32_t *h, uint32_t hcap, uint32_t *pcap,
+                           const uint32_t *ctr, const uint32_t *amt, uint32_t b, uint32_t end)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ULL * (end - b + 1);
+    for (uint32_t i = b; i < end; i++)
+        x = (x ^ ((uint64_t)(ctr[i] - ctr[b]) << 32 | amt[i])) * 0xff51afd7ed558ccdULL;
+    uint32_t j = (uint32_t)(x >> 32) & (hcap - 1);
+    for (; h[j]; j = (j + 1) & (hcap - 1)) {
+        uint32_t p = h[j] - 1, pb = e->pat_off[p];
+        if (e->pat_off[p + 1] - pb != end - b)
+            continue;
+        bool same = true;
+        for (uint32_t i = 0; i < end - b && same; i++)
+            same = e->pat_d[pb + i] == (int32_t)(ctr[b + i] - ctr[b]) && e->pat_a[pb + i] == amt[b + i];
+        if (same)
+            return p;
+    }
+    uint32_t at = e->pat_off[e->npats], need = at + (end - b);
+    if (need > *pcap) {
+        uint32_t nc = *pcap * 2 > need ? *pcap * 2 : need;
+        int32_t *nd = realloc(e->pat_d, (size_t)nc * sizeof *nd);
+        if (nd)
+            e->pat_d = nd;
+        uint32_t *na = realloc(e->pat_a, (size_t)nc * sizeof *na);
+        if (na)
+            e->pat_a = na;
+        if (!nd || !na)
+            return NONE;
+        *pcap = nc;
+    }
+    for (uint32_t i = b; i < end; i++) {
+        e->pat_d[at + i - b] = (int32_t)(ctr[i] - ctr[b]);
+        e->pat_a[at + i - b] = amt[i];
+    }
+    e->pat_off[++e->npats] = need;
+    h[j] = e->npats;
+    return e->npats - 1;
+}
+
 /* Entries per row: every (set, counter) it consumes, counted, then stored with their amounts
- * interned in e->amts. */
+ * interned in e->amts, then folded into shared patterns (rc_pat, rc_base). */
 static int counters_entries(dra_engine_t *e, const setdict_t *sd)
 {
     const dra_table_t *t = e->t;
     uint32_t *ah = NULL, acap = 0; /* the amounts' dictionary while building */
-    uint32_t nent = 0;
+    uint32_t nent = 0, *off = NULL, *ctr = NULL, *amt = NULL, *ph = NULL;
+    int rc = DRA_ENOMEM;
     for (int pass = 0; pass < 2; pass++) {
         nent = 0;
         for (uint32_t r = 0; r < t->nrows; r++) {
             if (pass)
-                e->rc_off[r] = nent;
-            row_entries(e, sd, r, pass, ah, acap, &nent);
+                off[r] = nent;
+            row_entries(e, sd, r, pass, ah, acap, &nent, ctr, amt);
         }
         if (pass) {
-            e->rc_off[t->nrows] = nent;
+            off[t->nrows] = nent;
         } else {
             /* the amounts' dictionary: an open-addressing hash of indexes + 1, at most half full */
             acap = 16;
             while (acap < 2 * (uint64_t)nent + 2)
                 acap *= 2;
             ah = calloc(acap, sizeof *ah);
-            e->ent_ctr = calloc(nent + 1, sizeof *e->ent_ctr);
-            e->ent_amt = calloc(nent + 1, sizeof *e->ent_amt);
+            off = calloc((size_t)t->nrows + 1, sizeof *off);
+            ctr = calloc(nent + 1, sizeof *ctr);
+            amt = calloc(nent + 1, sizeof *amt);
             e->amts = calloc(nent + 1, sizeof *e->amts);
-            if (!ah || !e->ent_ctr || !e->ent_amt || !e->amts) {
-                free(ah);
-                return DRA_ENOMEM;
-            }
+            if (!ah || !off || !ctr || !amt || !e->amts)
+                goto out;
         }
     }
-    free(ah);
     { /* the dictionary was sized for one amount per entry: keep what it holds */
         dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 1) * sizeof *na);
         if (na)
             e->amts = na;
     }
-    return DRA_OK;
+    /* patterns: at most one per consuming row */
+    uint32_t ncons = 0, hcap = 16, pcap = 64;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        ncons += off[r] < off[r + 1];
+    while (hcap < 2 * (uint64_t)ncons + 2)
+        hcap *= 2;
+    ph = calloc(hcap, sizeof *ph);
+    e->pat_off = calloc((size_t)ncons + 2, sizeof *e->pat_off);
+    e->pat_d = malloc(pcap * sizeof *e->pat_d);
+    e->pat_a = malloc(pcap * sizeof *e->pat_a);
+    if (!ph || !e->pat_off || !e->pat_d || !e->pat_a)
+        goto out;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        if (off[r] == off[r + 1])
+            continue;
+        uint32_t p = pattern_of(e, ph, hcap, &pcap, ctr, amt, off[r], off[r + 1]);
+        if (p == NONE)
+            goto out;
+        e->rc_pat[r] = p;
+        e->rc_base[r] = ctr[off[r]];
+    }
+    { /* sized for one pattern per consuming row: keep what they hold */
+        uint32_t *no = realloc(e->pat_off, ((size_t)e->npats + 1) * sizeof *no);
+        if (no)
+            e->pat_off = no;
+    }
+    rc = DRA_OK;
+out:
+    free(ah);
+    free(off);
+    free(ctr);
+    free(amt);
+    free(ph);
+    return rc;
 }
 
 /* Lists the consuming rows per set (a row listed once per set): counted, then stored. */
@@ -1575,11 +1650,11 @@ static int counters_set_rows(dra_engine_t *e)
                 return DRA_ENOMEM;
         }
         for (uint32_t r = 0; r < t->nrows; r++)
-            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++) {
-                uint32_t st = e->ctr_set[e->ent_ctr[i]];
+            for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++) {
+                uint32_t st = e->ctr_set[dra__ent_ctr(e, r, i)];
                 bool dup = false;
-                for (uint32_t j = e->rc_off[r]; j < i && !dup; j++)
-                    dup = e->ctr_set[e->ent_ctr[j]] == st;
+                for (uint32_t j = dra__ent_b(e, r); j < i && !dup; j++)
+                    dup = e->ctr_set[dra__ent_ctr(e, r, j)] == st;
                 if (dup)
                     continue;
                 if (pass)
@@ -1596,10 +1671,10 @@ static void counters_in_use(dra_engine_t *e)
     const dra_table_t *t = e->t;
     for (uint32_t r = 0; r < t->nrows; r++)
         if (e->use[r])
-            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++)
-                e->cused[e->ent_ctr[i]] += e->amts[e->ent_amt[i]];
+            for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
+                e->crem[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
     for (uint32_t c = 0; c < e->nctrs; c++)
-        e->nneg += e->cused[c] > e->ccap[c];
+        e->nneg += e->crem[c] < 0;
 }
 
 static int counters_setup(dra_engine_t *e)
@@ -1904,11 +1979,12 @@ void dra_engine_free(dra_engine_t *e)
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);
-    free(e->ccap);
-    free(e->cused);
-    free(e->rc_off);
-    free(e->ent_ctr);
-    free(e->ent_amt);
+    free(e->crem);
+    free(e->rc_pat);
+    free(e->rc_base);
+    free(e->pat_off);
+    free(e->pat_d);
+    free(e->pat_a);
     free(e->amts);
     free(e->ctr_set);
     free(e->sr_off);
@@ -2322,9 +2398,9 @@ static bool rows_share_counter(const dra_engine_t *e, const uint64_t *ok, uint32
         for (uint32_t q = begin; q < r; q++) {
             if (!dra_bit_get(ok, q) || !(e->t->flags[q] & DRA_ROW_CONSUMES))
                 continue;
-            for (uint32_t i = e->rc_off[r]; i < e->rc_off[r + 1]; i++)
-                for (uint32_t j = e->rc_off[q]; j < e->rc_off[q + 1]; j++)
-                    if (e->ctr_set[e->ent_ctr[i]] == e->ctr_set[e->ent_ctr[j]])
+            for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
+                for (uint32_t j = dra__ent_b(e, q); j < dra__ent_e(e, q); j++)
+                    if (e->ctr_set[dra__ent_ctr(e, r, i)] == e->ctr_set[dra__ent_ctr(e, q, j)])
                         return true;
         }
     }

@@ -127,15 +127,20 @@ struct dra_engine {
     uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
     dra__aq_t *cx;
     /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
-     * name), their counters' capacity and consumption by the rows in use, each row's
-     * consumption entries and each set's consuming rows */
+     * name), what is left of their counters after the rows in use, each row's consumption
+     * entries and each set's consuming rows. A row's entries are a pattern shared by every row
+     * that consumes the same amounts at the same offsets from its first counter (the MIG
+     * placements of every GPU of a model): row r has pattern rc_pat[r] (NONE: no entries) at
+     * counter rc_base[r]; dra__ent_* below read them. */
     uint32_t nsets, nctrs;
     uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
     const dra_counter_set_t **set_def;
-    dra__aq_t *ccap, *cused;        /* per counter */
-    uint32_t *rc_off;              /* per row: entries [rc_off[r], rc_off[r + 1]) */
-    uint32_t *ent_ctr;             /* per entry: counter */
-    uint32_t *ent_amt;             /* per entry: its amount, an index into amts */
+    dra__aq_t *crem;               /* per counter: capacity minus what the rows in use consume */
+    uint32_t *rc_pat, *rc_base;    /* per row */
+    uint32_t *pat_off;             /* per pattern: entries [pat_off[p], pat_off[p + 1]) */
+    int32_t *pat_d;                /* per pattern entry: counter offset from the row's base */
+    uint32_t *pat_a;               /* per pattern entry: its amount, an index into amts */
+    uint32_t npats;
     dra__aq_t *amts;                /* the distinct amounts (dictionary) */
     uint32_t namts;
     uint32_t *ctr_set;             /* per counter: its set */
@@ -169,6 +174,27 @@ struct dra_engine {
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
 };
+
+/* ---- counter entries ---- */
+
+/* Row r's counter entries: i in [dra__ent_b(e, r), dra__ent_e(e, r)), counter
+ * dra__ent_ctr(e, r, i), amount dra__ent_amt(e, i). O(1). */
+static inline uint32_t dra__ent_b(const dra_engine_t *e, uint32_t r)
+{
+    return e->rc_pat && e->rc_pat[r] != DRA_ENGINE_NONE ? e->pat_off[e->rc_pat[r]] : 0;
+}
+static inline uint32_t dra__ent_e(const dra_engine_t *e, uint32_t r)
+{
+    return e->rc_pat && e->rc_pat[r] != DRA_ENGINE_NONE ? e->pat_off[e->rc_pat[r] + 1] : 0;
+}
+static inline uint32_t dra__ent_ctr(const dra_engine_t *e, uint32_t r, uint32_t i)
+{
+    return e->rc_base[r] + (uint32_t)e->pat_d[i];
+}
+static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
+{
+    return e->amts[e->pat_a[i]];
+}
 
 /* ---- direct.c ---- */
 
