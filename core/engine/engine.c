@@ -452,8 +452,14 @@ static void charge(dra_engine_t *e, uint32_t r, int delta)
         uint32_t st = e->ctr_set[dra__ent_ctr(e, r, i)];
         if (i > b && e->ctr_set[dra__ent_ctr(e, r, i - 1)] == st)
             continue;
-        for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++)
-            refresh_row(e, e->srows[j]);
+        /* less left (delta > 0) can only make available rows unavailable (or blocked: a
+         * blocked row is not available); more left only unavailable free rows */
+        for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++) {
+            uint32_t q = e->srows[j];
+            bool a = dra_bit_get(e->avb, q);
+            if (delta > 0 ? a : (!a && row_free(e, q)))
+                refresh_row(e, q);
+        }
     }
 }
 
