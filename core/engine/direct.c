@@ -75,8 +75,7 @@
 /* The model row of table row r (dra_result_t.row - 1). */
 static uint32_t model_row(const dra_engine_t *e, uint32_t r)
 {
-    const dra_device_t *d = e->t->dev[r];
-    return e->slice_row0[e->t->slice[r]] + d->index;
+    return e->row_ord[r];
 }
 
 /* A node whose range is in the allocator's search order, with nothing the scan cannot judge. */
@@ -87,7 +86,7 @@ static bool node_direct(const dra_engine_t *e, uint32_t n)
     if (e->hz[n] || tn == NONE)
         return false;
     for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
-        if (e->row_node[r] != n || !t->dev[r])
+        if (dra__row_node(e, r) != n || !t->dev[r])
             return false;
         if (e->beh.bc_last && (t->flags[r] & DRA_ROW_BINDING))
             return false; /* a pool with binding conditions may be moved last */
@@ -100,14 +99,11 @@ static bool node_direct(const dra_engine_t *e, uint32_t n)
 
 int dra__direct_setup(dra_engine_t *e)
 {
-    const dra_model_t *m = e->m;
     const dra_table_t *t = e->t;
     dra_arena_init(&e->vscratch, 16 * 1024);
     e->dnode = calloc((size_t)e->nnodes + 1, 1);
-    e->slice_row0 = calloc((size_t)m->nslices + 1, sizeof *e->slice_row0);
-    if (!e->dnode || !e->slice_row0)
+    if (!e->dnode)
         return DRA_ENOMEM;
-    (void)dra_model_device_rows(m, e->slice_row0);
     e->direct_on = e->alloc->kind == DRA_ALLOC_FAST && dra_fast_shortcuts(e->alloc->fast) &&
                    !e->beh.bugs && !e->all_brute;
     if (!e->direct_on)
@@ -222,7 +218,7 @@ static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
     const dra_table_t *t = e->t;
     const dra_exact_request_t *b = al->body;
     for (uint32_t r = 0; r < t->shared_begin; r++) {
-        if (e->row_node[r] == NONE || !dra_bit_get(s->match, r) || dra_bit_get(s->err, r))
+        if (dra__row_node(e, r) == NONE || !dra_bit_get(s->match, r) || dra_bit_get(s->err, r))
             continue;
         const dra_device_t *dv = t->dev[r];
         uint8_t fl = t->flags[r];
@@ -405,8 +401,7 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
 
 bool dra__direct_applies(const dra_engine_t *e, const plan_t *p, uint32_t n)
 {
-    if (p->d.kind == DRA__DIRECT_NONE || !e->direct_on || !e->dnode[n] || (p->d.cons && e->nneg) ||
-        !dra_fast_shortcuts(e->alloc->fast)) /* tests may switch them off later */
+    if (p->d.kind == DRA__DIRECT_NONE || !e->direct_now || !e->dnode[n] || (p->d.cons && e->nneg))
         return false;
     for (uint32_t i = 0; i < p->d.nalt; i++)
         if (e->sigs[p->d.alt[i].sig].herr[n])
@@ -653,20 +648,16 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
     dra_ns_req_t *req = carve(&at, sizeof *req);
     const char **vals = carve(&at, sizeof *vals);
     const dra_table_t *t = e->t;
-    memset(res, 0, np * sizeof *res);
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
         const dra__dalt_t *pa = &d->alt[palt[i]];
         const dra_device_t *dv = t->dev[r];
         const dra_table_pool_t *pl = &t->pools[t->pool[r]];
         dra_result_t *o = &res[i];
-        o->request = pa->req;
-        o->driver = pl->driver;
-        o->pool = pl->name;
-        o->device = dv->name;
-        o->row = model_row(e, r) + 1;
-        o->tolerations = pa->body->tolerations;
-        o->ntolerations = pa->body->ntolerations;
+        *o = (dra_result_t){.request = pa->req, .driver = pl->driver, .pool = pl->name,
+                            .device = dv->name, .row = model_row(e, r) + 1,
+                            .tolerations = pa->body->tolerations,
+                            .ntolerations = pa->body->ntolerations};
         if (e->beh.binding) {
             o->binding_conditions = dv->binding_conditions;
             o->nbinding_conditions = dv->nbinding_conditions;

@@ -57,7 +57,8 @@ static int hash_build(dra_engine_t *e)
         return DRA_ENOMEM;
     e->nord = dra_model_device_rows(m, first);
     e->ord_row = malloc(((size_t)e->nord + 1) * sizeof *e->ord_row);
-    if (!e->ord_row) {
+    e->row_ord = malloc(((size_t)e->t->nrows + 1) * sizeof *e->row_ord);
+    if (!e->ord_row || !e->row_ord) {
         free(first);
         return DRA_ENOMEM;
     }
@@ -67,6 +68,7 @@ static int hash_build(dra_engine_t *e)
         uint32_t si = e->t->slice[r];
         uint32_t ord = first[si] + (uint32_t)(e->t->dev[r] - m->slices[si]->devices);
         DRA_ASSERT_INTERNAL(ord < e->nord);
+        e->row_ord[r] = ord;
         bool dup = false;
         uint64_t h = key_hash(row_driver(e, r), row_pool(e, r), row_device(e, r));
         uint32_t i = (uint32_t)h & (n - 1);
@@ -288,7 +290,7 @@ static void sig_count(dra_engine_t *e, sig_t *s)
         bool mt = dra_bit_get(s->match, r), er = dra_bit_get(s->err, r);
         if (!mt && !er)
             continue;
-        uint32_t n = e->row_node[r];
+        uint32_t n = dra__row_node(e, r);
         bool shared = r >= e->t->shared_begin;
         if (er) {
             if (shared)
@@ -323,7 +325,7 @@ static void sig_count(dra_engine_t *e, sig_t *s)
 static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
-    uint32_t n = e->row_node[r];
+    uint32_t n = dra__row_node(e, r);
     if (!shared && n == NONE)
         return;
     if (s->attr != NONE) {
@@ -349,7 +351,7 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 /* Row r changed between free and not free: adjust every signature it matches. */
 static void row_flip(dra_engine_t *e, uint32_t r, int delta)
 {
-    if (r < e->t->shared_begin && e->row_node[r] == NONE)
+    if (r < e->t->shared_begin && dra__row_node(e, r) == NONE)
         return;
     for (uint32_t i = 0; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
@@ -401,7 +403,7 @@ static void refresh_cap(dra_engine_t *e, uint32_t r)
 /* Row r changed between blocked and not: adjust the All signatures it matches. */
 static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 {
-    uint32_t n = e->row_node[r];
+    uint32_t n = dra__row_node(e, r);
     if (r >= e->t->shared_begin || n == NONE)
         return;
     for (uint32_t i = 0; i < e->nsigs; i++) {
@@ -1844,16 +1846,16 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         e->P *= 2;
     int rc = DRA_ENOMEM;
     e->tnode = calloc((size_t)e->nnodes + 1, sizeof *e->tnode);
-    e->row_node = malloc(((size_t)t->nrows + 1) * sizeof *e->row_node);
+    e->mnode = malloc(((size_t)t->nnodes + 1) * sizeof *e->mnode);
     e->hz = calloc((size_t)e->nnodes + 1, 1);
     e->ahz = calloc((size_t)e->nnodes + 1, 1);
     e->use = calloc((size_t)t->nrows + 1, sizeof *e->use);
     e->score = calloc((size_t)e->nnodes + 1, sizeof *e->score);
     e->tried = calloc((size_t)e->nnodes + 1, sizeof *e->tried);
-    if (!e->tnode || !e->row_node || !e->hz || !e->ahz || !e->use || !e->score || !e->tried)
+    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->use || !e->score || !e->tried)
         goto fail;
-    for (uint32_t r = 0; r < t->nrows; r++)
-        e->row_node[r] = NONE;
+    for (uint32_t i = 0; i <= t->nnodes; i++)
+        e->mnode[i] = NONE;
     uint32_t maxrange = 0;
     for (uint32_t i = 0; i < e->nnodes; i++) {
         uint32_t tn = dra_table_node_index(t, nz(m->nodes[i]->name));
@@ -1861,11 +1863,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         if (tn == NONE)
             continue;
         const dra_table_node_t *nd = &t->nodes[tn];
-        for (uint32_t r = nd->begin; r < nd->end; r++) {
-            if (e->row_node[r] != NONE)
-                e->all_brute = true; /* two model nodes share a name */
-            e->row_node[r] = i;
-        }
+        if (e->mnode[tn] != NONE && nd->end > nd->begin)
+            e->all_brute = true; /* two model nodes share a name */
+        e->mnode[tn] = i;
         if (nd->end - nd->begin > maxrange)
             maxrange = nd->end - nd->begin;
     }
@@ -1970,13 +1970,13 @@ void dra_engine_free(dra_engine_t *e)
     free(e->plans);
     free(e->sigs);
     free(e->tnode);
-    free(e->row_node);
+    free(e->mnode);
+    free(e->row_ord);
     free(e->hz);
     free(e->ahz);
     free(e->use);
     free(e->avb);
     free(e->dnode);
-    free(e->slice_row0);
     dra_arena_fini(&e->vscratch);
     free(e->amem);
     free(e->bk);
@@ -2282,6 +2282,7 @@ int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *alloc, uint32_t 
         return DRA_EINVAL;
     res_init(out, DRA_ENGINE_PATH_BRUTE);
     const plan_t *p = &e->plans[plan];
+    e->direct_now = false; /* the allocator on node after node */
     switch (policy) {
     case DRA_ENGINE_FIRST_FIT:
         return place_order(e, alloc, p, false, 0, out_arena, out);
@@ -2300,6 +2301,7 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
     if (!e || plan >= e->nplans || !out_arena || !out)
         return DRA_EINVAL;
     const plan_t *p = &e->plans[plan];
+    e->direct_now = e->direct_on && dra_fast_shortcuts(e->alloc->fast);
     bool best = policy == DRA_ENGINE_BEST_FIT || policy == DRA_ENGINE_SPREAD;
     if (!p->indexed || (best && (p->hazard || e->multiterm))) {
         int rc = dra_engine_place_reference(e, e->alloc, plan, policy, start, out_arena, out);

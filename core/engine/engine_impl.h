@@ -110,7 +110,8 @@ struct dra_engine {
     uint32_t nnodes;     /* model nodes */
     uint32_t P;          /* segment tree leaves (power of two >= nnodes) */
     uint32_t *tnode;     /* model node -> table node index (NONE: no rows) */
-    uint32_t *row_node;  /* table row -> model node (NONE: shared range or no model node) */
+    uint32_t *mnode;     /* table node -> model node (NONE: no model node); dra__row_node */
+    uint32_t *row_ord;   /* table row -> model row (dra_result_t.row - 1) */
     uint8_t *hz;         /* per model node: hazard */
     uint32_t nhazard;
     bool all_brute;      /* repeated node names: every plan is brute force */
@@ -167,13 +168,21 @@ struct dra_engine {
     uint64_t placements[DRA_ENGINE_PATH_COUNT];
     /* direct answers (direct.c) */
     uint8_t *dnode;       /* per model node: the node's range may be answered directly */
-    uint32_t *slice_row0; /* per model slice: the model row of its first device */
     uint32_t nneg;        /* counters with more in use than their capacity */
     bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
+    bool direct_now;      /* direct_on and the shortcuts still on (set per placement: tests may
+                             switch them off after set-up) */
     dra_arena_t vscratch; /* verification of direct answers against the allocator */
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
 };
+
+/* Model node of table row r (NONE: shared range or no model node). O(1). */
+static inline uint32_t dra__row_node(const dra_engine_t *e, uint32_t r)
+{
+    uint32_t tn = e->t->node[r];
+    return tn == DRA_ENGINE_NONE ? DRA_ENGINE_NONE : e->mnode[tn];
+}
 
 /* ---- counter entries ---- */
 
