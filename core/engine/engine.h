@@ -97,6 +97,19 @@
  * (skipped nodes are Unsatisfiable by construction). A claim set no node admits is rejected
  * without any exact call.
  *
+ * Direct answers (direct.c): on a candidate node, a plan of one claim with one ExactCount request
+ * (or firstAvailable over such subrequests), with no constraint or one matchAttribute, or with
+ * two one-device requests under one matchAttribute, is answered from the engine's own columns -
+ * the signature's match bitset, the request's static eligibility bitset and the availability
+ * bitset over the node's range of table rows, a word at a time, counters as per-counter columns
+ * - instead of calling the exact allocator: the devices are the ones the allocator returns
+ * (direct.c states why), the result is built as it builds it. Nodes where that cannot be shown
+ * (hazards, slice order differing from the profile's, shared rows of the signature, counters
+ * over capacity, picks among partitionable devices that interfere) go to the allocator; out->
+ * served says which decided. DRA_DEBUG >= 3 builds and opts.verify_direct compare every direct
+ * answer with the allocator's. dra_engine_needs_allocator names the nodes the allocator may
+ * still see (so its per-node layouts are built for those only).
+ *
  * Node resources (the kube-scheduler's NodeResourcesFit): a plan may carry the pod's cpu and
  * memory requests (dra_engine_plan_resources; 0 = no request, the default, which skips the
  * check entirely, so plans without requests place exactly as before). A node fits when its
@@ -112,11 +125,14 @@
  * Ownership: the engine borrows the model, the table, the state (which it mutates in commit and
  * release: commit and release results through the engine so the summaries stay exact), the CEL
  * cache and the allocator; all must outlive it. Claims passed to dra_engine_plan are borrowed.
- * Results are written into the caller's out_arena (reset when nothing was placed).
- * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL); placement returns DRA_OK
+ * Results are written into the caller's out_arena (reset when nothing was placed); a direct
+ * answer's strings are the model's and the engine's (valid while the engine lives).
+ * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL; DRA_EINTERNAL when a
+ * verified direct answer differs, with the difference in out->msg); placement returns DRA_OK
  * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one
  * selector evaluation pass per selector; placement O(requests * log nodes) per admitted node
- * plus the exact calls; no allocation in place / commit / release once planned.
+ * plus a direct answer (O(words of the node's range), one arena allocation) or an exact call;
+ * no malloc in place / commit / release once planned.
  * Thread safety: single-threaded.
  */
 #ifndef DRA_ENGINE_H
