@@ -1026,7 +1026,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     hook(0);
     if (rc != DRA_OK) {
         slot_put(c, si);
-        return dra_diag_set(c->diag, rc, NULL, 0, 0, "allocator error: %s", dra_strerror(rc));
+        return dra_diag_set(c->diag, rc, NULL, 0, 0, "allocator error: %s%s%s", dra_strerror(rc),
+                            res.msg[0] ? ": " : "", res.msg);
     }
     c->st.allocate_one += res.stats.allocate_one;
     c->st.cel_evals += res.stats.cel_evals;
