@@ -534,10 +534,30 @@ static void score_set(dra_engine_t *e, uint32_t n, uint32_t v)
 {
     uint32_t ob = bucket_of(e, e->score[n]), nb = bucket_of(e, v);
     e->score[n] = v;
-    if (ob != nb) {
+    if (ob != nb && e->buckets_live) {
         bucket_add(e, ob, n, false);
         bucket_add(e, nb, n, true);
     }
+}
+
+/* Put every node in the bucket of its score and keep them there from now on. O(buckets *
+ * nodes / 64 + nodes), once. */
+static void buckets_sync(dra_engine_t *e)
+{
+    if (e->buckets_live)
+        return;
+    memset(e->bbits, 0, (size_t)e->nbuckets * e->W * sizeof *e->bbits);
+    memset(e->bsum, 0, (size_t)e->nbuckets * e->W2 * sizeof *e->bsum);
+    memset(e->bcount, 0, e->nbuckets * sizeof *e->bcount);
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        bucket_add(e, bucket_of(e, e->score[i]), i, true);
+    e->buckets_live = true;
+}
+
+void dra_engine_prepare_policy(dra_engine_t *e, dra_engine_policy_t policy)
+{
+    if (e && (policy == DRA_ENGINE_BEST_FIT || policy == DRA_ENGINE_SPREAD))
+        buckets_sync(e);
 }
 
 /* Next node >= from in bucket b, or NONE. */
@@ -1943,8 +1963,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     rc = DRA_ENOMEM;
     if (!e->bbits || !e->bsum || !e->bcount)
         goto fail;
-    for (uint32_t i = 0; i < e->nnodes; i++)
-        bucket_add(e, 0, i, true);
+    /* the buckets are filled on the first placement that reads them (buckets_sync) */
     /* warm the spare arena outside timed regions */
     if (!dra_arena_alloc(&e->spare, 1, 1))
         goto fail;
@@ -2311,7 +2330,7 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
     res_init(out, DRA_ENGINE_PATH_INDEX);
     int rc;
     if (best)
-        rc = place_buckets(e, p, policy == DRA_ENGINE_BEST_FIT, out_arena, out);
+        rc = (buckets_sync(e), place_buckets(e, p, policy == DRA_ENGINE_BEST_FIT, out_arena, out));
     else
         rc = place_order(e, e->alloc, p, true, policy == DRA_ENGINE_RANDOM ? start : 0, out_arena,
                          out);
@@ -2610,7 +2629,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             }
         }
     }
-    for (uint32_t n = 0; n < e->nnodes; n++) {
+    for (uint32_t n = 0; e->buckets_live && n < e->nnodes; n++) {
         const uint64_t *w = e->bbits + (size_t)bucket_of(e, e->score[n]) * e->W;
         if (!((w[n >> 6] >> (n & 63)) & 1)) {
             snprintf(why, len, "node %u not in the bucket of score %u", n, e->score[n]);

@@ -280,6 +280,11 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
  * words of the node's range), plus O(shared range) once per plan. */
 bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node);
 
+/* Ready the structures a policy reads outside timed regions: best-fit and spread walk score
+ * buckets, which commits keep only from the first such placement (or this call) on; the first
+ * placement of such a policy fills them otherwise. O(nodes) once. */
+void dra_engine_prepare_policy(dra_engine_t *e, dra_engine_policy_t policy);
+
 /* Devices in use on a model node (the best-fit / spread score). */
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);
 

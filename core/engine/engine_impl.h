@@ -163,6 +163,9 @@ struct dra_engine {
     uint64_t *bbits;     /* nbuckets * W */
     uint64_t *bsum;      /* nbuckets * W2: word w of the bucket is non-zero */
     uint32_t *bcount;
+    bool buckets_live;   /* the buckets follow the scores (from the first best-fit / spread
+                          * placement or dra_engine_prepare_policy on; first-fit never reads
+                          * them, so commits do not keep them before) */
     uint32_t *tried;     /* per node: placement epoch of the last overflow-bucket trial */
     uint32_t epoch;
     uint64_t placements[DRA_ENGINE_PATH_COUNT];

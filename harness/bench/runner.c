@@ -929,6 +929,7 @@ static int engine_build(ctx_t *c)
                                                   mx->memory_bytes)))
             return rc;
     }
+    dra_engine_prepare_policy(c->eng, engine_policy(c->policy));
     size_t h1 = heap_in_use();
     /* the allocator's per-node layouts are built here, untimed, not on a node's first visit:
      * for every node the placement of some shape may give to the allocator (the others are
