@@ -40,8 +40,9 @@
  *    fewer than k candidates exist whatever the picks (unsatisfiable), or the group answer
  *    stands (groups with fewer than k candidates fail whatever the counters);
  *  - what would make the allocator leave its scan is excluded up front: multi-allocatable
- *    devices under DRAConsumableCapacity (shareIDs) and devices with binding conditions with the
- *    gate on make a plan never direct; a share recorded on a device that is not multi-allocatable
+ *    devices (shareIDs under DRAConsumableCapacity; without it the engine's availability bit
+ *    over-counts them) and devices with binding conditions with the gate on make a plan never
+ *    direct; a share recorded on a device that is not multi-allocatable
  *    turns direct answers off; upstream-bug mode, a step budget, the allocator's shortcuts off or
  *    the reference allocator turn them off; counter consumption is exact only when no counter is
  *    over its capacity (a pool with one is refused by the allocator as a whole: e->nneg), per
@@ -222,8 +223,9 @@ static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
             continue;
         const dra_device_t *dv = t->dev[r];
         uint8_t fl = t->flags[r];
-        if (e->beh.cc && (fl & DRA_ROW_MULTI_ALLOC))
-            return false;
+        if (fl & DRA_ROW_MULTI_ALLOC)
+            return false; /* shareIDs with DRAConsumableCapacity; without it the engine counts
+                             the device free while in use (its summaries over-count) */
         if (e->beh.binding && (fl & DRA_ROW_BINDING))
             return false;
         if (!e->beh.binding && dv->nbinding_conditions > 0)
