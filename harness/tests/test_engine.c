@@ -1072,6 +1072,31 @@ static void test_direct_counters(void)
     fx_fini(&x);
 }
 
+/* Without DRAConsumableCapacity a multi-allocatable device is an ordinary exclusive one: once
+ * n1's is committed the next pod goes to n2 (the allocator decides: such plans are never
+ * answered directly, the availability bit counts the device free while in use). */
+static void test_direct_multi_without_capacity(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=false");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t plain = plan(&x, "plain");
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t a = place_into(&x, plain, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    CHECK_EQ_U64(a.node, 0);
+    CHECK_EQ_U64(a.direct_calls, 0);
+    CHECK_OK(dra_engine_commit(x.e, a.node, a.allocations, a.n));
+    dra_engine_result_t b = place(&x, plain, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(b.node, 1);
+    CHECK_OK(dra_engine_release(x.e, a.node, a.allocations, a.n));
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -1089,5 +1114,6 @@ int main(void)
     RUN(test_multi_allocatable_counters);
     RUN(test_direct_answers);
     RUN(test_direct_counters);
+    RUN(test_direct_multi_without_capacity);
     return check_summary();
 }
