@@ -2293,6 +2293,27 @@ static int place_brute_best(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t
     return DRA_OK;
 }
 
+int dra_engine_answer_on(dra_engine_t *e, uint32_t plan, uint32_t node, dra_arena_t *out_arena,
+                         dra_engine_result_t *out)
+{
+    if (!e || plan >= e->nplans || node >= e->nnodes || !out_arena || !out)
+        return DRA_EINVAL;
+    res_init(out, DRA_ENGINE_PATH_INDEX);
+    e->direct_now = e->direct_on && dra_fast_shortcuts(e->alloc->fast);
+    bool decided = false;
+    uint32_t nf = 0;
+    int rc = try_node(e, e->alloc, &e->plans[plan], node, out_arena, out, &decided, &nf);
+    if (rc || decided)
+        return rc;
+    out->node = NONE;
+    out->allocations = NULL;
+    out->n = 0;
+    out->kind = nf ? DRA_OUTCOME_NODE_FAILURE : DRA_OUTCOME_UNSATISFIABLE;
+    if (!nf)
+        out->msg[0] = 0;
+    return DRA_OK;
+}
+
 int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *alloc, uint32_t plan,
                                dra_engine_policy_t policy, uint32_t start,
                                dra_arena_t *out_arena, dra_engine_result_t *out)

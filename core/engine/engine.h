@@ -255,6 +255,14 @@ DRA_NODISCARD int dra_engine_place_reference(dra_engine_t *e, dra_anyalloc_t *al
                                              dra_engine_policy_t policy, uint32_t start,
                                              dra_arena_t *out_arena, dra_engine_result_t *out);
 
+/* The exact answer of a plan on one model node, as placement computes it there: the direct
+ * answer where the plan has one on the node, else the engine's allocator (the summaries, the
+ * node index and node resources are not consulted). out->kind is the allocator's outcome kind
+ * (ALLOCATED, UNSATISFIABLE, NODE_FAILURE or FATAL, with its message); out->served says what
+ * answered. For differential tests (`drabench alloc --test --allocator both`). */
+DRA_NODISCARD int dra_engine_answer_on(dra_engine_t *e, uint32_t plan, uint32_t node,
+                                       dra_arena_t *out_arena, dra_engine_result_t *out);
+
 /* Commit / release a placed pod's allocations on model node `node` into the state and update
  * summaries, index and the node's score (+/- the number of results). Returns the first state
  * error (the remaining allocations are still attempted); summaries follow what the state

@@ -16,6 +16,8 @@
 #include "escape.h"
 #include "exitcode.h"
 #include "files.h"
+#include "engine/engine.h"
+#include "table/table.h"
 #include "ydoc.h"
 
 void (*dra_conf_test_perturb)(uint64_t decision, dra_alloc_outcome_t *fast) = NULL;
@@ -803,6 +805,73 @@ static step_t step_differential(kase_t *k)
     return STEP_NEXT;
 }
 
+/* The placement engine's answer on the case's node, over its own table and a fast allocator
+ * without a budget: its direct answer where the plan has one there (core/engine/direct.c), else
+ * that allocator. Compared with the reference's decision. */
+static void engine_compare(kase_t *k, uint32_t ni)
+{
+    dra_arena_t ta, oa;
+    dra_arena_init(&ta, 0);
+    dra_arena_init(&oa, 0);
+    dra_table_t *t = NULL;
+    dra_anyalloc_t fa = {0};
+    dra_engine_t *e = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    dra_alloc_options_t fao = k->ao;
+    fao.max_steps = 0;
+    uint32_t plan = 0;
+    dra_engine_result_t er;
+    int rc = dra_table_build(&k->m, &ta, &t, &d);
+    if (!rc)
+        rc = dra_anyalloc_new(DRA_ALLOC_FAST, &k->m, &k->feat, k->st, k->cel, &fao, &fa);
+    if (!rc)
+        rc = dra_engine_new(&k->m, t, &k->feat, k->st, k->cel, &fa, NULL, &e, &d);
+    if (rc == DRA_EINVAL && !e) { /* a node's allocatable the engine cannot read: no engine */
+        rc = DRA_OK;
+        goto out;
+    }
+    if (!rc)
+        rc = dra_engine_plan(e, k->claims, k->nc, &plan);
+    if (!rc)
+        rc = dra_engine_answer_on(e, plan, ni, &oa, &er);
+    if (rc) {
+        failf(&k->f, "placement engine: %s", dra_strerror(rc));
+        goto out;
+    }
+    dra_alloc_outcome_t eo;
+    memset(&eo, 0, sizeof eo);
+    eo.kind = er.kind;
+    eo.allocations = er.allocations;
+    eo.n = er.n;
+    memcpy(eo.msg, er.msg, sizeof eo.msg);
+    char why[DRA_DIAG_MSG_MAX * 2 + 64];
+    if (dra_alloc_outcome_differs(&k->res, &eo, why, sizeof why))
+        failf(&k->f, "placement engine (%s) differs: %s", dra_engine_served_name(er.served), why);
+    else if (k->o->engine_direct && er.served >= DRA_SERVED_DIRECT_FIRST &&
+             er.served <= DRA_SERVED_DIRECT_COUNTERS)
+        (*k->o->engine_direct)++;
+out:
+    dra_engine_free(e);
+    dra_anyalloc_free(&fa);
+    dra_arena_fini(&oa);
+    dra_arena_fini(&ta);
+}
+
+/* 6c. --allocator both: the placement engine answers on the case's node as the reference did,
+ * unless the reference ran out of its budget (the engine's allocator has none) or the node is
+ * not one of the model's. */
+static void step_engine(kase_t *k)
+{
+    if (k->ao.max_steps && k->res.stats.allocate_one > k->ao.max_steps)
+        return;
+    for (uint32_t i = 0; i < k->m.nnodes; i++)
+        if (k->m.nodes[i] == k->node) {
+            engine_compare(k, i);
+            return;
+        }
+}
+
 /* 6. allocate: one call of the chosen allocator, timed; then the differential runs. */
 static step_t step_allocate(kase_t *k)
 {
@@ -815,6 +884,8 @@ static step_t step_allocate(kase_t *k)
     clock_gettime(CLOCK_MONOTONIC, &tb);
     if (k->o->both && step_differential(k) != STEP_NEXT)
         return STEP_DONE;
+    if (k->o->both)
+        step_engine(k);
     k->alloc_ms = (double)(tb.tv_sec - ta.tv_sec) * 1e3 + (double)(tb.tv_nsec - ta.tv_nsec) / 1e6;
     k->result = DRA_CONF_FAIL;
     return STEP_NEXT;

@@ -15,7 +15,9 @@
  *  5. state: spec.allocated committed, the search budget (spec.maxSteps, else the caller's);
  *  6. allocate: one allocate call of the chosen allocator (timed); with `both` the fast allocator
  *     without and with pruning must decide identically (and, unpruned, with the same number of
- *     allocateOne calls);
+ *     allocateOne calls), and so must the placement engine's answer on the case's node (its
+ *     direct answer where it has one, core/engine/direct.c; skipped when the reference ran out
+ *     of its budget or the node is not one of the case's Node objects);
  *  7. expect: outcome, errorContains, allocations, nodeSelector, config, the invariant checker
  *     (expect.invariantViolations), commit + release restoring the state digest,
  *     stats.allocateOneInvocations (an upper bound for the fast allocator);
@@ -52,6 +54,9 @@ typedef struct dra_conf_opts {
     bool max_steps_set;     /* max_steps given (else the default budget by kind) */
     uint64_t max_steps;     /* budget per allocate call, 0 = unlimited */
     bool verbose;           /* PASS lines carry outcome, allocateOne calls and time */
+    /* with both: counts the cases the placement engine answered on their node from its own
+     * columns (direct answers; every case's engine answer is compared); NULL: not counted */
+    uint32_t *engine_direct;
 } dra_conf_opts_t;
 
 /* The budget of an allocate call by allocator kind: max_steps when set, else

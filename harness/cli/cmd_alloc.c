@@ -46,9 +46,10 @@ static const char help[] =
     "                          differing decision stops the run with exit 3, naming it, its\n"
     "                          pod, claims and node, and the difference (no claims printed);\n"
     "                          --test with both: reference checks, and the fast allocator\n"
-    "                          (with and without pruning) must decide identically (same\n"
-    "                          allocateOne unpruned); with fast, expected allocateOne counts\n"
-    "                          are upper bounds\n"
+    "                          (with and without pruning) and the placement engine on the\n"
+    "                          case's node (its direct answer where it has one) must decide\n"
+    "                          identically (same allocateOne unpruned); with fast, expected\n"
+    "                          allocateOne counts are upper bounds\n"
     "  -S, --max-steps N       search budget per allocate call in allocateOne calls; beyond it\n"
     "                          the outcome is Fatal \"filter operation aborted\" (default\n"
     "                          1000000 for the reference allocator, none for fast, whose\n"
@@ -451,10 +452,13 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
         return wexit;
     }
     int npass = 0, nfail = 0, ninvalid = 0;
+    uint32_t ndirect = 0;
+    dra_conf_opts_t co = o->c;
+    co.engine_direct = &ndirect;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < files.n; i++) {
-        int r = dra_conf_run_case(files.v[i], &o->c, stdout);
+        int r = dra_conf_run_case(files.v[i], &co, stdout);
         if (r == DRA_CONF_PASS)
             npass++;
         else if (r == DRA_CONF_FAIL)
@@ -467,6 +471,9 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fflush(stdout);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    if (o->c.both)
+        fprintf(stderr, "engine: every case's answer on its node compared; %u answered from the "
+                        "engine's columns (direct answers)\n", ndirect);
     fprintf(stderr, "%d passed, %d failed, %d invalid (%.1f ms)\n", npass, nfail, ninvalid, ms);
     if (ninvalid)
         return DRA_EXIT_USAGE;
