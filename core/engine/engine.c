@@ -353,11 +353,32 @@ static void row_flip(dra_engine_t *e, uint32_t r, int delta)
 {
     if (r < e->t->shared_begin && dra__row_node(e, r) == NONE)
         return;
-    for (uint32_t i = 0; i < e->nsigs; i++) {
+    /* the first 32 signatures through the row's mask (one cache line instead of one per
+     * signature), the others by their match bits */
+    for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
+        sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (!s->capbody || dra_bit_get(s->cfit, r))
+            sig_row_delta(e, s, r, delta);
+    }
+    for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
         if (dra_bit_get(s->match, r) && (!s->capbody || dra_bit_get(s->cfit, r)))
             sig_row_delta(e, s, r, delta);
     }
+}
+
+/* The signature being built becomes e->sigs[e->nsigs]: its rows get its bit in their mask
+ * (signatures 0..31). Returns its index. O(rows / 64 + its matching rows). */
+static uint32_t sig_commit(dra_engine_t *e)
+{
+    uint32_t si = e->nsigs++;
+    if (si < 32) {
+        const uint64_t *mt = e->sigs[si].match;
+        for (uint32_t w = 0; w < dra_bitset_words(e->t->nrows); w++)
+            for (uint64_t b = mt[w]; b; b &= b - 1)
+                e->rowsigs[(w << 6) + (uint32_t)__builtin_ctzll(b)] |= 1u << si;
+    }
+    return si;
 }
 
 /* Whether the request of capacity signature s fits row r's capacity left by its shares. */
@@ -741,7 +762,7 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
         return DRA_ENOMEM;
     sig_count(e, s);
     tree_build(e, s);
-    *out = e->nsigs++;
+    *out = sig_commit(e);
     /* the exact allocator reads the same compiled answer instead of evaluating CEL per device */
     if (e->alloc && e->alloc->kind == DRA_ALLOC_FAST && e->alloc->fast)
         return dra_fast_seed_selectors(e->alloc->fast, cls, body, e->nord, e->ord_row, match, err);
@@ -826,7 +847,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
         return DRA_ENOMEM;
     sig_count(e, s);
     tree_build(e, s);
-    *out = e->nsigs++;
+    *out = sig_commit(e);
     return DRA_OK;
 }
 
@@ -902,7 +923,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
     tree_build(e, s);
     if (all)
         e->nall++;
-    *out = e->nsigs++;
+    *out = sig_commit(e);
     return DRA_OK;
 }
 
@@ -949,7 +970,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     sig_count(e, s);
     tree_build(e, s);
     e->ncapsigs++;
-    *out = e->nsigs++;
+    *out = sig_commit(e);
     return DRA_OK;
 }
 
@@ -1870,9 +1891,11 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->hz = calloc((size_t)e->nnodes + 1, 1);
     e->ahz = calloc((size_t)e->nnodes + 1, 1);
     e->use = calloc((size_t)t->nrows + 1, sizeof *e->use);
+    e->rowsigs = calloc((size_t)t->nrows + 1, sizeof *e->rowsigs);
     e->score = calloc((size_t)e->nnodes + 1, sizeof *e->score);
     e->tried = calloc((size_t)e->nnodes + 1, sizeof *e->tried);
-    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->use || !e->score || !e->tried)
+    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->use || !e->rowsigs || !e->score ||
+        !e->tried)
         goto fail;
     for (uint32_t i = 0; i <= t->nnodes; i++)
         e->mnode[i] = NONE;
@@ -1990,6 +2013,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->sigs);
     free(e->tnode);
     free(e->mnode);
+    free(e->rowsigs);
     free(e->row_ord);
     free(e->hz);
     free(e->ahz);
@@ -2573,6 +2597,15 @@ static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t l
 
 bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
 {
+    for (uint32_t r = 0; r < e->t->nrows; r++) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < e->nsigs && i < 32; i++)
+            m |= (uint32_t)dra_bit_get(e->sigs[i].match, r) << i;
+        if (m != e->rowsigs[r]) {
+            snprintf(why, len, "row %u: signature mask %#x, match bits %#x", r, e->rowsigs[r], m);
+            return false;
+        }
+    }
     for (uint32_t r = 0; r < e->t->nrows; r++) {
         /* use counts the results committed on the row: exclusive allocations and, with
          * DRAConsumableCapacity, the shares of a multi-allocatable device */

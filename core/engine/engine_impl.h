@@ -117,6 +117,7 @@ struct dra_engine {
     bool all_brute;      /* repeated node names: every plan is brute force */
     bool multiterm;
     uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
+    uint32_t *rowsigs;   /* per row: bit i set when signature i < 32 matches it */
     uint64_t *avb;       /* bitset per row: available (free and its counter consumption fits) */
     uint8_t *amem;       /* per row: certainly in an All request's set when its selectors match */
     uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All); kept
