@@ -456,6 +456,42 @@ static bool node_same(const fnode_t *fn, const dra_node_t *node)
 
 static int build_node_slots(dra_fast_t *a, fnode_t *fn);
 
+/* n slice pointers copied into ar (NULL for none). */
+static int slices_keep(dra_arena_t *ar, const dra_slice_t **src, uint32_t n,
+                       const dra_slice_t ***out)
+{
+    *out = NULL;
+    if (!n)
+        return DRA_OK;
+    const dra_slice_t **d = dra_arena_alloc(ar, n * sizeof *d, 8);
+    if (!d)
+        return DRA_ENOMEM;
+    memcpy(d, src, n * sizeof *d);
+    *out = d;
+    return DRA_OK;
+}
+
+/* The gathered pools src (in scratch) copied into ar: the pools and their slice lists at their
+ * exact sizes, without the gathering's hash sets and grown arrays. */
+static int gpools_keep(dra_arena_t *ar, const dra__gpools_t *src, dra__gpools_t *dst)
+{
+    *dst = *src;
+    dst->pools = dra_arena_alloc(ar, (src->n ? src->n : 1) * sizeof *dst->pools, 8);
+    if (!dst->pools)
+        return DRA_ENOMEM;
+    for (uint32_t p = 0; p < src->n; p++) {
+        const dra__gpool_t *s = &src->pools[p];
+        dra__gpool_t *d = &dst->pools[p];
+        *d = *s;
+        if (slices_keep(ar, s->slices, s->nslices, &d->slices) ||
+            slices_keep(ar, s->other, s->nother, &d->other) ||
+            slices_keep(ar, s->counter_slices, s->ncounter_slices, &d->counter_slices) ||
+            (s->invalid_reason && !(d->invalid_reason = dra_arena_strdup(ar, s->invalid_reason))))
+            return DRA_ENOMEM;
+    }
+    return DRA_OK;
+}
+
 /* The node's gathered pools and slot layout, built on first use. NULL: out of memory. */
 static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
 {
@@ -528,8 +564,10 @@ static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
     fm.cap_slices = k;
     char err[DRA_DIAG_MSG_MAX];
     err[0] = 0;
-    fn->gather_rc = dra__gather_pools(&fm, &a->c.b, node, ar, &fn->gp, err, sizeof err);
-    if (fn->gather_rc == DRA_ENOMEM)
+    /* gathered in scratch (its hash sets and grown arrays are garbage afterwards), kept compact */
+    dra__gpools_t tmp;
+    fn->gather_rc = dra__gather_pools(&fm, &a->c.b, node, &a->c.scratch, &tmp, err, sizeof err);
+    if (fn->gather_rc == DRA_ENOMEM || (!fn->gather_rc && gpools_keep(ar, &tmp, &fn->gp)))
         return NULL;
     if (fn->gather_rc) {
         fn->gather_err = dra_arena_strdup(ar, err);
