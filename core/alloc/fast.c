@@ -73,23 +73,32 @@ typedef struct fnode {
 } fnode_t;
 
 /* Counters as columns (DRAPartitionableDevices, DRA-SEMANTICS §2.10), per node, built on the
- * first fast-path call that meets a device consuming counters: one entry per (counter scope,
- * counter set, counter) with its available amount (the last definition wins, as in the search's
- * scope table); per consumer (a device of the scopes' pools consuming counters) its consumption
- * as (entry, amount) pairs summed per entry, counters the scope does not define left out (they
- * limit nothing); and the remaining amount per entry once the devices in use are subtracted,
- * recomputed when a commit / release touched one of the node's pools (bucket versions). */
+ * first fast-path call that meets a device consuming counters (or by dra_fast_prepare): one
+ * entry per (counter scope, counter set, counter) with its available amount (the last
+ * definition wins, as in the search's scope table); per consumer (a device of the scopes' pools
+ * consuming counters) its consumption as items (entry, amount) summed per entry, counters the
+ * scope does not define left out (they limit nothing); and the remaining amount per entry once
+ * the devices in use are subtracted, recomputed when a commit / release touched one of the
+ * node's pools (bucket versions).
+ * Memory (the bulk is the items: a MIG placement consumes ~9 counters): an item is one 32-bit
+ * word, the entry in its low ent_bits bits and the index of its amount in the node's dictionary
+ * of distinct amounts (amts; 16 on a fleet-5k MIG node) above them. The device and pool of a
+ * consumer are found from its row (a->devpool). A node whose entries and distinct amounts do not
+ * fit one word together (never in practice: 2^32 combinations) gets no columns (usable false):
+ * its calls that meet a consumer go to the search. */
 typedef struct fcnt {
     uint32_t nent, nscopes;
-    dra__aq_t *avail, *rem;
+    dra__aq_t *rem;      /* per entry: remaining amount */
     uint32_t *scope_neg; /* per scope: entries with a negative remaining amount */
     uint32_t *ent_scope;
     uint32_t ncons;
-    uint32_t *off; /* per consumer: [off[i], off[i + 1]) into ent / amt */
-    uint32_t *ent;
-    dra__aq_t *amt;
-    uint32_t *cons_row, *cons_scope, *cons_pool;
-    const dra_device_t **cons_dev;
+    uint32_t *off;  /* per consumer: [off[i], off[i + 1]) into item */
+    uint32_t *item; /* entry | amount index << ent_bits */
+    uint32_t ent_bits, ent_mask;
+    dra__aq_t *amts; /* distinct amounts */
+    uint32_t namts;
+    bool usable;
+    uint32_t *cons_row, *cons_scope;
     uint32_t *slot_cons; /* per slot: its consumer index, UINT32_MAX for none */
     uint8_t *cons_inuse; /* per consumer: in use when rem was last brought up to date */
     struct fbucket **pools; /* per pool of the node: its bucket, and the version rem was built at */
@@ -115,6 +124,7 @@ struct dra_fast {
     dra_alloc_options_t opts;
     dra_arena_t celscratch, perm;
     bool prune_on, paths_on;
+    uint32_t cnt_word_bits; /* bits of a packed counter item (32; less only in tests) */
 
     /* persistent indexes */
     uint32_t nrows;
@@ -345,7 +355,7 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
 
 /* Mirrored state bits of a row (MIR_EXCL, MIR_INUSE), looked up after a change. */
 static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const char *pool,
-                      const dra_device_t *dev)
+                      const char *device)
 {
     uint8_t v = a->mir[row];
     if (DRA_LIKELY(v & MIR_VALID))
@@ -353,7 +363,7 @@ static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const cha
     v = MIR_VALID;
     /* rows are the state's own numbering when it was made for our model (a->c.rows) */
     unsigned f = dra_alloc_state_row_flags(a->st, a->c.rows ? row : UINT32_MAX, driver, pool,
-                                           dev->name);
+                                           device);
     if (f & DRA_STATE_EXCL)
         v |= MIR_EXCL;
     if (f & DRA_STATE_IN_USE)
@@ -371,7 +381,7 @@ static int slot_ready_cb(void *self, dra__slot_t *st);
 static bool in_use(void *self, const dra__gpool_t *p, const dra_slice_t *sl, uint32_t d)
 {
     dra_fast_t *a = self;
-    return mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, &sl->devices[d]) &
+    return mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, sl->devices[d].name) &
            MIR_INUSE;
 }
 
@@ -392,6 +402,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra__acall_init(&a->c, m, f, &a->opts);
     a->prune_on = true;
     a->paths_on = true;
+    a->cnt_word_bits = 32;
     a->c.in_use = in_use;
     a->c.slot_ready = slot_ready_cb;
     a->c.rows = dra_alloc_state_model(state) == m;
@@ -429,6 +440,12 @@ void dra_fast_set_paths(dra_fast_t *a, bool on)
 {
     if (a)
         a->paths_on = on;
+}
+
+void dra_fast_set_counter_word_bits(dra_fast_t *a, uint32_t bits)
+{
+    if (a)
+        a->cnt_word_bits = bits < 2 ? 2 : bits > 32 ? 32 : bits;
 }
 
 const char *dra_fast_path_name(dra_fast_path_t p)
@@ -674,7 +691,7 @@ static int slot_ready(dra_fast_t *a, dra__slot_t *st)
     st->ready = true;
     const dra__gpool_t *pool = &a->c.gp.pools[st->pool];
     const dra_device_t *dev = st->d;
-    uint8_t v = mirror(a, st->row, pool->driver, pool->name, dev);
+    uint8_t v = mirror(a, st->row, pool->driver, pool->name, dev->name);
     st->excl = (v & MIR_EXCL) != 0;
     if (!a->c.b.cc)
         return DRA_OK; /* capacity and shares are read only with DRAConsumableCapacity */
@@ -926,6 +943,30 @@ static uint32_t fkey_find(fkey_t *keys, uint32_t *nkeys, uint32_t *tab, uint32_t
     return tab[j];
 }
 
+/* Bits needed for values 0..n-1 (at least 1). */
+static uint32_t bits_for(uint32_t n)
+{
+    uint32_t b = 1;
+    while (b < 32 && (n - 1) >> b)
+        b++;
+    return b;
+}
+
+/* Index of amount q in the dictionary amts (open addressing in tab, cap a power of two), added
+ * when absent. */
+static uint32_t amt_index(dra__aq_t *amts, uint32_t *namts, uint32_t *tab, uint32_t cap, dra__aq_t q)
+{
+    dra__uaq_t u = (dra__uaq_t)q;
+    uint64_t h = ((uint64_t)u ^ (uint64_t)(u >> 64) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+    uint32_t j = (uint32_t)(h >> 32) & (cap - 1);
+    for (; tab[j] != UINT32_MAX; j = (j + 1) & (cap - 1))
+        if (amts[tab[j]] == q)
+            return tab[j];
+    amts[*namts] = q;
+    tab[j] = (*namts)++;
+    return tab[j];
+}
+
 static int fcnt_build(dra_fast_t *a, fnode_t *fn)
 {
     const bool pool_mode = a->c.b.pool_counters;
@@ -956,23 +997,31 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     }
     fcnt_t *fc = dra_arena_calloc(ar, 1, sizeof *fc, 16);
     uint32_t cap = (uint32_t)pow2_at_least((size_t)ndef * 2 + 2);
+    uint32_t acap = (uint32_t)pow2_at_least((size_t)nitems * 2 + 2);
     fkey_t *keys = dra_arena_alloc(sc, (ndef + 1) * sizeof *keys, 8);
     uint32_t *tab = dra_arena_alloc(sc, cap * sizeof *tab, 4);
     dra__aq_t *avail = dra_arena_alloc(sc, (ndef + 1) * sizeof *avail, 16);
-    if (!fc || !keys || !tab || !avail)
+    /* the items as (entry, amount) first, in scratch; packed once the sizes are known */
+    uint32_t *ient = dra_arena_alloc(sc, (nitems + 1) * sizeof *ient, 4);
+    dra__aq_t *iamt = dra_arena_alloc(sc, (nitems + 1) * sizeof *iamt, 16);
+    dra__aq_t *amts = dra_arena_alloc(sc, (nitems + 1) * sizeof *amts, 16);
+    uint32_t *atab = dra_arena_alloc(sc, acap * sizeof *atab, 4);
+    if (!fc || !keys || !tab || !avail || !ient || !iamt || !amts || !atab)
         return DRA_ENOMEM;
     memset(tab, 0xff, cap * sizeof *tab);
+    memset(atab, 0xff, acap * sizeof *atab);
     uint32_t nkeys = 0;
-    /* definitions, in the order the search's scope table is filled */
-    for (uint32_t p = 0; p < gp->n; p++) {
+    /* definitions, in the order the search's scope table is filled; a counter scope is the pool
+     * (1.35+) or the slice, numbered over the node's pools as dra__acall_layout numbers them */
+    for (uint32_t p = 0, sk = 0; p < gp->n; p++) {
         const dra__gpool_t *pool = &gp->pools[p];
         const dra_slice_t *const *sls = pool_mode ? pool->counter_slices : pool->slices;
         uint32_t nsl = pool_mode ? pool->ncounter_slices : pool->nslices;
         for (uint32_t i = 0; i < nsl; i++) {
             const dra_slice_t *sl = sls[i];
+            uint32_t scope = pool_mode ? p : sk + i;
             if (!pool_mode && !sl->ndevices)
                 continue; /* a slice without devices: no slot, no scope anybody reserves in */
-            uint32_t scope = pool_mode ? p : fn->slots[fn->slice_base[p][i]].scope;
             for (uint32_t j = 0; j < sl->ncounter_sets; j++)
                 for (uint32_t k = 0; k < sl->counter_sets[j].ncounters; k++) {
                     uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope, nz(sl->counter_sets[j].name),
@@ -980,29 +1029,23 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                     avail[e] = dra__aq_from(&sl->counter_sets[j].counters[k].value);
                 }
         }
+        sk += pool->nslices;
     }
     fc->nent = nkeys;
     fc->nscopes = fn->nscopes;
-    fc->avail = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra__aq_t), 16);
     fc->rem = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra__aq_t), 16);
     fc->scope_neg = dra_arena_calloc(ar, fn->nscopes + 1, sizeof(uint32_t), 4);
     fc->ent_scope = dra_arena_calloc(ar, nkeys + 1, sizeof(uint32_t), 4);
     fc->off = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->ent = dra_arena_calloc(ar, nitems + 1, sizeof(uint32_t), 4);
-    fc->amt = dra_arena_calloc(ar, nitems + 1, sizeof(dra__aq_t), 16);
     fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->cons_scope = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->cons_pool = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->cons_dev = dra_arena_calloc(ar, ncons + 1, sizeof(void *), 8);
     fc->slot_cons = dra_arena_alloc(ar, (fn->nslots + 1) * sizeof(uint32_t), 4);
     fc->cons_inuse = dra_arena_calloc(ar, ncons + 1, 1, 1);
     fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(void *), 8);
     fc->ver = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
-    if (!fc->avail || !fc->rem || !fc->scope_neg || !fc->ent_scope || !fc->off || !fc->ent || !fc->amt ||
-        !fc->cons_row || !fc->cons_scope || !fc->cons_pool || !fc->cons_dev || !fc->slot_cons ||
-        !fc->cons_inuse || !fc->pools || !fc->ver)
+    if (!fc->rem || !fc->scope_neg || !fc->ent_scope || !fc->off || !fc->cons_row ||
+        !fc->cons_scope || !fc->slot_cons || !fc->cons_inuse || !fc->pools || !fc->ver)
         return DRA_ENOMEM;
-    memcpy(fc->avail, avail, nkeys * sizeof *avail);
     memcpy(fc->rem, avail, nkeys * sizeof *avail); /* nothing in use yet: see fcnt_get */
     for (uint32_t e = 0; e < nkeys; e++)
         fc->ent_scope[e] = keys[e].scope;
@@ -1013,7 +1056,7 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     /* consumers: the node's slots (in a scope of their own pool / slice), then the pool's other
      * slices (pool mode only: the search subtracts what they use from the pool's counters) */
     uint32_t nc = 0, ni = 0;
-    for (uint32_t p = 0; p < gp->n; p++) {
+    for (uint32_t p = 0, sk = 0; p < gp->n; p++) {
         const dra__gpool_t *pool = &gp->pools[p];
         for (int pass = 0; pass < (pool_mode ? 2 : 1); pass++) {
             const dra_slice_t *const *sls = pass ? pool->other : pool->slices;
@@ -1021,18 +1064,15 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
             for (uint32_t i = 0; i < nsl; i++) {
                 const dra_slice_t *sl = sls[i];
                 uint32_t row0 = a->slice_row[slice_index(a, sl)];
+                uint32_t scope = pool_mode ? p : sk + i;
                 for (uint32_t d = 0; d < sl->ndevices; d++) {
                     const dra_device_t *dev = &sl->devices[d];
                     if (!dev->nconsumes)
                         continue;
-                    uint32_t slot = pass ? UINT32_MAX : fn->slice_base[p][i] + d;
-                    uint32_t scope = pool_mode ? p : fn->slots[slot].scope;
-                    if (slot != UINT32_MAX)
-                        fc->slot_cons[slot] = nc;
+                    if (!pass)
+                        fc->slot_cons[fn->slice_base[p][i] + d] = nc;
                     fc->cons_row[nc] = row0 + d;
                     fc->cons_scope[nc] = scope;
-                    fc->cons_pool[nc] = p;
-                    fc->cons_dev[nc] = dev;
                     fc->off[nc] = ni;
                     for (uint32_t c = 0; c < dev->nconsumes; c++)
                         for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
@@ -1043,25 +1083,56 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                                 continue;
                             dra__aq_t q = dra__aq_from(&dev->consumes[c].counters[k].value);
                             uint32_t x = fc->off[nc];
-                            while (x < ni && fc->ent[x] != e)
+                            while (x < ni && ient[x] != e)
                                 x++;
                             if (x == ni) {
-                                fc->ent[ni] = e;
-                                fc->amt[ni++] = q;
+                                ient[ni] = e;
+                                iamt[ni++] = q;
                             } else {
-                                fc->amt[x] += q;
+                                iamt[x] += q;
                             }
                         }
                     nc++;
                 }
             }
         }
+        sk += pool->nslices;
     }
     fc->off[nc] = ni;
     fc->ncons = nc;
+    /* the amounts as a dictionary; the items packed into one word each */
+    uint32_t namts = 0;
+    for (uint32_t x = 0; x < ni; x++)
+        iamt[x] = (dra__aq_t)amt_index(amts, &namts, atab, acap, iamt[x]);
+    fc->ent_bits = bits_for(nkeys ? nkeys : 1);
+    fc->ent_mask = fc->ent_bits < 32 ? (1u << fc->ent_bits) - 1 : UINT32_MAX;
+    fc->usable = fc->ent_bits + bits_for(namts ? namts : 1) <= a->cnt_word_bits;
+    if (fc->usable) {
+        fc->item = dra_arena_alloc(ar, (ni + 1) * sizeof(uint32_t), 4);
+        fc->amts = dra_arena_alloc(ar, (namts + 1) * sizeof(dra__aq_t), 16);
+        if (!fc->item || !fc->amts)
+            return DRA_ENOMEM;
+        for (uint32_t x = 0; x < ni; x++)
+            fc->item[x] = ient[x] | (uint32_t)iamt[x] << fc->ent_bits;
+        memcpy(fc->amts, amts, namts * sizeof *amts);
+        fc->namts = namts;
+    } else { /* the columns cannot be used: keep nothing the scan would read */
+        fc->ncons = 0;
+        fc->off[0] = 0;
+    }
     fc->fresh = false;
     fn->cnt = fc;
     return DRA_OK;
+}
+
+/* The amount and the entry of a packed item. */
+static inline uint32_t fc_ent(const fcnt_t *fc, uint32_t it)
+{
+    return it & fc->ent_mask;
+}
+static inline dra__aq_t fc_amt(const fcnt_t *fc, uint32_t it)
+{
+    return fc->amts[it >> fc->ent_bits];
 }
 
 /* The node's counter columns, built on first use and refreshed after the state changed in one
@@ -1081,14 +1152,13 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
     /* only the consumers whose in-use bit changed move the remaining amounts (exact sums:
      * subtracting then adding back the same amounts restores the same value) */
     for (uint32_t i = 0; i < fc->ncons; i++) {
-        const dra__gpool_t *pool = &fn->gp.pools[fc->cons_pool[i]];
-        uint8_t u = (mirror(a, fc->cons_row[i], pool->driver, pool->name, fc->cons_dev[i]) &
-                     MIR_INUSE) != 0;
+        const fdev_t *dv = &a->devpool[fc->cons_row[i]];
+        uint8_t u = (mirror(a, dv->row, dv->drv, dv->pool, dv->dev) & MIR_INUSE) != 0;
         if (u == fc->cons_inuse[i])
             continue;
         fc->cons_inuse[i] = u;
         for (uint32_t x = fc->off[i]; x < fc->off[i + 1]; x++)
-            fc->rem[fc->ent[x]] += u ? -fc->amt[x] : fc->amt[x];
+            fc->rem[fc_ent(fc, fc->item[x])] += u ? -fc_amt(fc, fc->item[x]) : fc_amt(fc, fc->item[x]);
     }
     memset(fc->scope_neg, 0, fc->nscopes * sizeof(uint32_t));
     for (uint32_t e = 0; e < fc->nent; e++)
@@ -1233,7 +1303,7 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
         stats->candidates++;
         if (sigv[st->row] == SIG_NO)
             continue;
-        uint8_t v = mirror(a, st->row, pool->driver, pool->name, st->d);
+        uint8_t v = mirror(a, st->row, pool->driver, pool->name, st->d->name);
         if (v & MIR_EXCL)
             continue;
         bool m;
@@ -1277,12 +1347,16 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                 ret = R_NOMEM;
                 goto out;
             }
+            if (!fc->usable) {
+                ret = FP_FALLBACK;
+                goto out;
+            }
             con = fc->slot_cons[slot];
             if (fc->scope_neg[fc->cons_scope[con]])
                 continue;
             bool fits = true;
             for (uint32_t x = fc->off[con]; x < fc->off[con + 1] && fits; x++)
-                fits = fc->rem[fc->ent[x]] - fc->amt[x] >= 0;
+                fits = fc->rem[fc_ent(fc, fc->item[x])] - fc_amt(fc, fc->item[x]) >= 0;
             if (!fits)
                 continue;
         }
@@ -1299,7 +1373,7 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
         }
         if (con != UINT32_MAX) {
             for (uint32_t x = fc->off[con]; x < fc->off[con + 1]; x++)
-                fc->rem[fc->ent[x]] -= fc->amt[x];
+                fc->rem[fc_ent(fc, fc->item[x])] -= fc_amt(fc, fc->item[x]);
             charged[ncharged++] = con;
         }
         dra__res_t *r = &cl->res[cl->nres++];
@@ -1351,7 +1425,7 @@ static int fp_run(dra_fast_t *a)
     int rc = fp_scan(a, &fc, charged, &n);
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t x = fc->off[charged[i]]; x < fc->off[charged[i] + 1]; x++)
-            fc->rem[fc->ent[x]] += fc->amt[x];
+            fc->rem[fc_ent(fc, fc->item[x])] += fc_amt(fc, fc->item[x]);
     return rc;
 }
 

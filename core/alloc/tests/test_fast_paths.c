@@ -229,10 +229,41 @@ static void test_counters(void)
     fx_fini(&x);
 }
 
+/* Counter amounts that differ per device (the columns keep a dictionary of distinct amounts,
+ * each item an index into it), and a node whose items do not fit the packed word (the search
+ * decides). */
+static void test_counter_amounts(void)
+{
+    static const uint64_t amt[4] = {3, 2, 1, 1};
+    fx_t x;
+    fx_init(&x, 4, NULL, 4, 1);
+    for (uint32_t d = 0; d < 4; d++)
+        qty(&x.slice->devices[d].consumes[0].counters[0].value, amt[d]);
+    /* 3, then 2 does not fit in what is left (1), then 1 does */
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-0,dev-2");
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_UNSAT, DRA_OUTCOME_UNSATISFIABLE, "");
+    fx_fini(&x);
+    fx_init(&x, 4, NULL, 4, 1);
+    for (uint32_t d = 0; d < 4; d++)
+        qty(&x.slice->devices[d].consumes[0].counters[0].value, amt[d]);
+    /* one entry (1 bit) and three distinct amounts (2 bits) do not fit in 2 bits */
+    dra_fast_set_counter_word_bits(x.fast, 2);
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_SEARCH, DRA_OUTCOME_ALLOCATED, "dev-0,dev-2");
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_SEARCH, DRA_OUTCOME_UNSATISFIABLE, "");
+    fx_fini(&x);
+    fx_init(&x, 4, NULL, 4, 1);
+    for (uint32_t d = 0; d < 4; d++)
+        qty(&x.slice->devices[d].consumes[0].counters[0].value, amt[d]);
+    dra_fast_set_counter_word_bits(x.fast, 3); /* they fit in 3 */
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-0,dev-2");
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_first);
     RUN(test_match);
     RUN(test_counters);
+    RUN(test_counter_amounts);
     return check_summary();
 }
