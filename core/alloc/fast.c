@@ -63,11 +63,14 @@ typedef struct fnode {
     int gather_rc;
     const char *gather_err;
     dra__gpools_t gp;
-    dra__slot_t *slots; /* template: d, pool, scope, row, pdns */
+    /* the slot layout without per-device data: a slot is device d of slice s of pool p, its
+     * number slice_base[p][s] + d, its row slice_row[p][s] + d (the search's per-call slots
+     * are built from these, build_slots) */
     uint32_t nslots, nscopes, maxcaps;
     bool has_multi; /* a multi-allocatable device (shareIDs) */
     bool has_pdns;  /* a slice with per-device node selection */
     uint32_t **slice_base;
+    uint32_t **slice_row;
     struct fcnt *cnt; /* counters as columns, built on first need */
     struct fnode *next;
 } fnode_t;
@@ -157,6 +160,7 @@ struct dra_fast {
 
     /* per call, besides c (c.sel only with per-device node selection) */
     const fnode_t *fn;
+    dra__slot_t rslots[DRA_ALLOC_MAX_RESULTS + 1]; /* a fast-path call's slots: its picks */
     bool prune;
 };
 
@@ -636,50 +640,94 @@ static fsig_t *sig_get(dra_fast_t *a, const dra_device_class_t *cls, const dra_e
 
 /* ---- slots and state ------------------------------------------------------------------------- */
 
-/* The state-independent part of the node's slots (dra__acall_layout, plus each device's row and
- * per-device node selection), kept in perm. */
+/* The state-independent layout of the node's slots, kept in perm: per pool and slice the first
+ * slot and the first device row; the slot count, the counter scope count and the most
+ * capacities of a device, as dra__acall_layout computes them. Nothing per device: 8 bytes per
+ * slice. */
 static int build_node_slots(dra_fast_t *a, fnode_t *fn)
 {
     const dra__gpools_t *gp = &fn->gp;
-    if (dra__acall_layout(&a->c.b, gp, &a->perm, &fn->slots, &fn->nslots, &fn->slice_base,
-                         &fn->nscopes, &fn->maxcaps))
+    dra_arena_t *ar = &a->perm;
+    fn->slice_base = dra_arena_alloc(ar, (gp->n ? gp->n : 1) * sizeof(uint32_t *), 8);
+    fn->slice_row = dra_arena_alloc(ar, (gp->n ? gp->n : 1) * sizeof(uint32_t *), 8);
+    if (!fn->slice_base || !fn->slice_row)
         return DRA_ENOMEM;
+    uint32_t k = 0, nsc = 0, mc = 0;
     for (uint32_t p = 0; p < gp->n; p++) {
         const dra__gpool_t *pool = &gp->pools[p];
+        uint32_t ns = pool->nslices ? pool->nslices : 1;
+        uint32_t *base = dra_arena_calloc(ar, ns, sizeof(uint32_t), 4);
+        uint32_t *row = dra_arena_calloc(ar, ns, sizeof(uint32_t), 4);
+        if (!base || !row)
+            return DRA_ENOMEM;
+        fn->slice_base[p] = base;
+        fn->slice_row[p] = row;
+        /* counter scopes: per pool (1.35+) or per slice (1.34), as dra__acall_layout */
+        nsc += a->c.b.pool_counters ? 1 : pool->nslices;
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
-            uint32_t row0 = a->slice_row[slice_index(a, sl)];
-            dra__slot_t *st = &fn->slots[fn->slice_base[p][s]];
-            for (uint32_t d = 0; d < sl->ndevices; d++, st++) {
-                st->row = row0 + d;
-                st->pdns = sl->per_device_node_selection;
-                fn->has_multi |= st->d->allow_multiple_allocations;
-                fn->has_pdns |= st->pdns;
+            base[s] = k;
+            row[s] = a->slice_row[slice_index(a, sl)];
+            k += sl->ndevices;
+            fn->has_pdns |= sl->per_device_node_selection && sl->ndevices > 0;
+            for (uint32_t d = 0; d < sl->ndevices; d++) {
+                const dra_device_t *dev = &sl->devices[d];
+                fn->has_multi |= dev->allow_multiple_allocations;
+                if (dev->ncaps > mc)
+                    mc = dev->ncaps;
             }
         }
     }
+    fn->nslots = k;
+    fn->nscopes = nsc;
+    fn->maxcaps = mc;
     return DRA_OK;
 }
 
-/* Per call: a copy of the node's slots with empty dynamic fields. */
+/* Per call (the search): the node's slots, every dynamic field empty, in scratch (what
+ * dra__acall_layout builds, plus each device's row and per-device node selection). */
 static int build_slots(dra_fast_t *a)
 {
     dra_arena_t *ar = &a->c.scratch;
     const fnode_t *fn = a->fn;
+    const dra__gpools_t *gp = &fn->gp;
     uint32_t n = fn->nslots;
     a->c.nslots = n;
     a->c.slice_base = fn->slice_base;
     a->c.maxcaps = fn->maxcaps;
-    a->c.slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(dra__slot_t), 16);
-    a->c.claim_words = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
-    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->c.claim_words, 8, 8);
+    dra__slot_t *slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(dra__slot_t), 16);
+    uint32_t w = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
+    a->c.claim_words = w;
+    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * w, 8, 8);
     a->c.nscopes = fn->nscopes;
     a->c.scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(dra__scope_t), 16);
-    if (!a->c.slots || !tk || !a->c.scopes)
+    if (!slots || !tk || !a->c.scopes)
         return DRA_ENOMEM;
-    memcpy(a->c.slots, fn->slots, n * sizeof(dra__slot_t));
-    for (uint32_t k = 0; k < n; k++)
-        a->c.slots[k].taken = tk + (size_t)k * a->c.claim_words;
+    a->c.slots = slots;
+    const bool pool_counters = a->c.b.pool_counters;
+    uint32_t sk = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra__gpool_t *pool = &gp->pools[p];
+        uint32_t pscope = p;
+        if (pool_counters && a->c.b.bugs) { /* BUG(5): counters per pool name */
+            for (uint32_t q = 0; q < p; q++)
+                if (strcmp(gp->pools[q].name, pool->name) == 0) {
+                    pscope = q;
+                    break;
+                }
+        }
+        for (uint32_t s = 0; s < pool->nslices; s++) {
+            const dra_slice_t *sl = pool->slices[s];
+            const uint32_t scope = pool_counters ? pscope : sk++;
+            const uint32_t row0 = fn->slice_row[p][s];
+            const bool pdns = sl->per_device_node_selection;
+            dra__slot_t *st = &slots[fn->slice_base[p][s]];
+            uint64_t *t = tk + (size_t)fn->slice_base[p][s] * w;
+            for (uint32_t d = 0; d < sl->ndevices; d++, st++, t += w)
+                *st = (dra__slot_t){.d = &sl->devices[d], .pool = p, .taken = t, .scope = scope,
+                                    .row = row0 + d, .pdns = pdns};
+        }
+    }
     return DRA_OK;
 }
 
@@ -909,6 +957,46 @@ static int fp_constraints_add(dra__acall_t *ac, dra__cl_t *cl, const dra__rq_t *
         }
     }
     return 1;
+}
+
+/* Device d (row, pool p) picked for rq: the claim's next result, its slot the next of the call's
+ * result slots (the only slots of a fast-path call). */
+static void fp_pick(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq, const dra_device_t *d,
+                    uint32_t p, uint32_t row, bool charged)
+{
+    uint32_t i = cl->nres++;
+    a->rslots[i] = (dra__slot_t){.d = d, .pool = p, .row = row};
+    dra__res_t *r = &cl->res[i];
+    memset(r, 0, sizeof *r);
+    r->slot = i;
+    r->rq = rq->key;
+    r->charged = charged;
+}
+
+/* selectable() for the fast paths (no per-device node selection on their nodes): the device's
+ * row in the request's selector cache, else evaluated and cached. */
+static int fp_selectable(dra_fast_t *a, const dra_device_t *d, uint32_t row, uint32_t rqi,
+                         bool *match)
+{
+    if (!a->c.b.binding && d->nbinding_conditions > 0) { /* dra__slot_binding_blocked */
+        *match = false;
+        return DRA_OK;
+    }
+    uint8_t *pv = &a->c.rqs[rqi].sig->val[row];
+    if (*pv == SIG_YES || *pv == SIG_NO) {
+        *match = *pv == SIG_YES;
+        return DRA_OK;
+    }
+    const dra__slot_t st = {.d = d, .row = row};
+    int rc = dra__acall_eval_selectable(&a->c, a->cel, &a->celscratch, &st, rqi, 0, match);
+    if (rc == R_NOMEM)
+        return R_NOMEM;
+    if (rc) {
+        *pv = SIG_ERR;
+        return R_FATAL;
+    }
+    *pv = *match ? SIG_YES : SIG_NO;
+    return DRA_OK;
 }
 
 /* ---- counters as columns ------------------------------------------------------------------ */
@@ -1182,6 +1270,7 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
 static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
 {
     dra__acall_t *ac = &a->c;
+    const fnode_t *fn = a->fn;
     enum { MAXG = 64 };
     uint32_t qn[DRA_ALLOC_MAX_CONSTRAINTS], nq = 0;
     for (uint32_t i = 0; i < cl->ncons; i++) {
@@ -1192,64 +1281,67 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
             return FP_FALLBACK;
         qn[nq++] = co->qname;
     }
-    uint32_t first[MAXG], cnt[MAXG], ng = 0;
+    const dra_device_t *first[MAXG];
+    uint32_t cnt[MAXG], ng = 0;
     const dra_exact_request_t *body = rq->body;
     const bool cc = ac->b.cc, taints = ac->b.taints;
     const uint8_t *sigv = rq->sig->val;
     int64_t k = rq->num;
     uint32_t best = UINT32_MAX;
     for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t slot = 0; slot < ac->nslots; slot++) {
-            const dra__slot_t *st = &ac->slots[slot];
-            const dra__gpool_t *pool = &ac->gp.pools[st->pool];
+        for (uint32_t p = 0; p < ac->gp.n; p++) {
+            const dra__gpool_t *pool = &ac->gp.pools[p];
             if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
                 continue;
-            if (sigv[st->row] != SIG_YES || (a->mir[st->row] & MIR_EXCL))
-                continue; /* mirror bits are current: the scan looked at every device */
-            const dra_device_t *d = st->d;
-            if (!ac->b.binding && d->nbinding_conditions > 0)
-                continue;
-            if (cc && (body->ncap_requests ? dra__cap_fits(body, d, NULL, NULL, false) != 1
-                                           : a->capfit0[st->row] != 1))
-                continue;
-            if (d->nconsumes > 0 && !ac->b.pd)
-                continue;
-            if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
-                continue;
-            const dra_attr_t *at[DRA_ALLOC_MAX_CONSTRAINTS];
-            bool scalar = true;
-            for (uint32_t i = 0; i < nq && scalar; i++) {
-                at[i] = qn[i] ? dra_device_attr(d, qn[i]) : NULL;
-                scalar = at[i] && dra__attr_is_scalar(at[i]);
-            }
-            if (!scalar)
-                continue; /* missing: never picked; not a scalar: a group of one */
-            uint32_t g = 0;
-            for (; g < ng; g++) {
-                const dra_device_t *f = ac->slots[first[g]].d;
-                bool same = true;
-                for (uint32_t i = 0; i < nq && same; i++)
-                    same = dra__attr_scalar_eq(at[i], dra_device_attr(f, qn[i]));
-                if (same)
-                    break;
-            }
-            if (pass == 0) {
-                if (g == ng) {
-                    if (ng == MAXG)
-                        return FP_FALLBACK;
-                    first[ng] = slot;
-                    cnt[ng++] = 0;
-                }
-                cnt[g]++;
-            } else if (g == best) {
-                dra__res_t *r = &cl->res[cl->nres++];
-                memset(r, 0, sizeof *r);
-                r->slot = slot;
-                r->rq = rq->key;
-                if ((int64_t)cl->nres == k) {
-                    ac->out->stats.allocate_one = (uint64_t)k + 3;
-                    ac->out->stats.path = DRA_FAST_PATH_MATCH;
-                    return R_OK;
+            for (uint32_t s = 0; s < pool->nslices; s++) {
+                const dra_slice_t *sl = pool->slices[s];
+                const uint32_t row0 = fn->slice_row[p][s];
+                for (uint32_t i = 0; i < sl->ndevices; i++) {
+                    const uint32_t row = row0 + i;
+                    if (sigv[row] != SIG_YES || (a->mir[row] & MIR_EXCL))
+                        continue; /* mirror bits are current: the scan looked at every device */
+                    const dra_device_t *d = &sl->devices[i];
+                    if (!ac->b.binding && d->nbinding_conditions > 0)
+                        continue;
+                    if (cc && (body->ncap_requests ? dra__cap_fits(body, d, NULL, NULL, false) != 1
+                                                   : a->capfit0[row] != 1))
+                        continue;
+                    if (d->nconsumes > 0 && !ac->b.pd)
+                        continue;
+                    if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
+                        continue;
+                    const dra_attr_t *at[DRA_ALLOC_MAX_CONSTRAINTS];
+                    bool scalar = true;
+                    for (uint32_t c = 0; c < nq && scalar; c++) {
+                        at[c] = qn[c] ? dra_device_attr(d, qn[c]) : NULL;
+                        scalar = at[c] && dra__attr_is_scalar(at[c]);
+                    }
+                    if (!scalar)
+                        continue; /* missing: never picked; not a scalar: a group of one */
+                    uint32_t g = 0;
+                    for (; g < ng; g++) {
+                        bool same = true;
+                        for (uint32_t c = 0; c < nq && same; c++)
+                            same = dra__attr_scalar_eq(at[c], dra_device_attr(first[g], qn[c]));
+                        if (same)
+                            break;
+                    }
+                    if (pass == 0) {
+                        if (g == ng) {
+                            if (ng == MAXG)
+                                return FP_FALLBACK;
+                            first[ng] = d;
+                            cnt[ng++] = 0;
+                        }
+                        cnt[g]++;
+                    } else if (g == best) {
+                        fp_pick(a, cl, rq, d, p, row, false);
+                        if ((int64_t)cl->nres == k) {
+                            ac->out->stats.allocate_one = (uint64_t)k + 3;
+                            ac->out->stats.path = DRA_FAST_PATH_MATCH;
+                            return R_OK;
+                        }
+                    }
                 }
             }
         }
@@ -1268,11 +1360,13 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
     return FP_FALLBACK; /* not reached: the group has k members */
 }
 
-/* The greedy scan over the node's slot template (a->c.slots points at it; nothing in it is
- * written). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK, R_NOMEM. */
+/* The greedy scan over the node's devices in search order (pool, slice, device: the node's
+ * layout, fnode_t). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK,
+ * R_NOMEM. */
 static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *ncharged_out)
 {
     dra__acall_t *ac = &a->c;
+    const fnode_t *fn = a->fn;
     fcnt_t *fc = NULL;
     uint32_t ncharged = 0;
     int ret = FP_FALLBACK;
@@ -1293,101 +1387,103 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
     const dra_exact_request_t *body = rq->body;
     const uint8_t *sigv = rq->sig->val;
     const bool cc = ac->b.cc, pd = ac->b.pd, taints = ac->b.taints;
-    /* slots are laid out in search order (pool, slice, device), so one pass over them is the
-     * search's scan */
-    for (uint32_t slot = 0; slot < ac->nslots; slot++) {
-        const dra__slot_t *st = &ac->slots[slot];
-        const dra__gpool_t *pool = &ac->gp.pools[st->pool];
+    /* the layout is in search order (pool, slice, device), so one pass over it is the search's
+     * scan */
+    for (uint32_t p = 0; p < ac->gp.n; p++) {
+        const dra__gpool_t *pool = &ac->gp.pools[p];
         if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
             continue;
-        stats->candidates++;
-        if (sigv[st->row] == SIG_NO)
-            continue;
-        uint8_t v = mirror(a, st->row, pool->driver, pool->name, st->d->name);
-        if (v & MIR_EXCL)
-            continue;
-        bool m;
-        int rc = selectable(a, slot, rq->key, 0, &m);
-        if (rc == R_NOMEM) {
-            ret = rc;
-            goto out;
-        }
-        if (rc) { /* the search reports the error where it meets it */
-            ret = FP_FALLBACK;
-            goto out;
-        }
-        if (!m)
-            continue;
-        const dra_device_t *d = st->d;
-        if (cc) {
-            if (d->allow_multiple_allocations || (v & MIR_CAP)) {
-                ret = FP_FALLBACK;
-                goto out;
-            }
-            if (body->ncap_requests) {
-                if (dra__cap_fits(body, d, NULL, NULL, false) != 1)
+        for (uint32_t s = 0; s < pool->nslices; s++) {
+            const dra_slice_t *sl = pool->slices[s];
+            const uint32_t slot0 = fn->slice_base[p][s], row0 = fn->slice_row[p][s];
+            for (uint32_t i = 0; i < sl->ndevices; i++) {
+                const uint32_t row = row0 + i;
+                stats->candidates++;
+                if (sigv[row] == SIG_NO)
                     continue;
-            } else {
-                uint8_t *cf = &a->capfit0[st->row];
-                if (!*cf)
-                    *cf = dra__cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
-                if (*cf != 1)
+                const dra_device_t *d = &sl->devices[i];
+                uint8_t v = mirror(a, row, pool->driver, pool->name, d->name);
+                if (v & MIR_EXCL)
                     continue;
+                bool m;
+                int rc = fp_selectable(a, d, row, rq->key, &m);
+                if (rc == R_NOMEM) {
+                    ret = rc;
+                    goto out;
+                }
+                if (rc) { /* the search reports the error where it meets it */
+                    ret = FP_FALLBACK;
+                    goto out;
+                }
+                if (!m)
+                    continue;
+                if (cc) {
+                    if (d->allow_multiple_allocations || (v & MIR_CAP)) {
+                        ret = FP_FALLBACK;
+                        goto out;
+                    }
+                    if (body->ncap_requests) {
+                        if (dra__cap_fits(body, d, NULL, NULL, false) != 1)
+                            continue;
+                    } else {
+                        uint8_t *cf = &a->capfit0[row];
+                        if (!*cf)
+                            *cf = dra__cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
+                        if (*cf != 1)
+                            continue;
+                    }
+                }
+                uint32_t con = UINT32_MAX;
+                if (d->nconsumes > 0) {
+                    if (!pd)
+                        continue;
+                    /* counters_reserve: every counter of the scope stays within what is
+                     * available after the devices in use and the devices picked so far;
+                     * entries already negative make every reservation in their scope fail */
+                    counters = true;
+                    if (!fc && !(fc = fcnt_get(a))) {
+                        ret = R_NOMEM;
+                        goto out;
+                    }
+                    if (!fc->usable) {
+                        ret = FP_FALLBACK;
+                        goto out;
+                    }
+                    con = fc->slot_cons[slot0 + i];
+                    if (fc->scope_neg[fc->cons_scope[con]])
+                        continue;
+                    bool fits = true;
+                    for (uint32_t x = fc->off[con]; x < fc->off[con + 1] && fits; x++)
+                        fits = fc->rem[fc_ent(fc, fc->item[x])] - fc_amt(fc, fc->item[x]) >= 0;
+                    if (!fits)
+                        continue;
+                }
+                if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
+                    continue;
+                if (constrained) {
+                    rc = fp_constraints_add(ac, cl, rq, d);
+                    if (rc < 0) {
+                        ret = rc;
+                        goto out;
+                    }
+                    if (!rc)
+                        continue;
+                }
+                if (con != UINT32_MAX) {
+                    for (uint32_t x = fc->off[con]; x < fc->off[con + 1]; x++)
+                        fc->rem[fc_ent(fc, fc->item[x])] -= fc_amt(fc, fc->item[x]);
+                    charged[ncharged++] = con;
+                }
+                fp_pick(a, cl, rq, d, p, row, con != UINT32_MAX);
+                if ((int64_t)cl->nres == k) {
+                    stats->allocate_one = (uint64_t)k + 3;
+                    stats->path = constrained ? DRA_FAST_PATH_MATCH
+                                  : counters  ? DRA_FAST_PATH_COUNTERS
+                                              : DRA_FAST_PATH_FIRST;
+                    ret = R_OK;
+                    goto out;
+                }
             }
-        }
-        uint32_t con = UINT32_MAX;
-        if (d->nconsumes > 0) {
-            if (!pd)
-                continue;
-            /* counters_reserve: every counter of the scope stays within what is available
-             * after the devices in use and the devices picked so far; entries already
-             * negative make every reservation in their scope fail */
-            counters = true;
-            if (!fc && !(fc = fcnt_get(a))) {
-                ret = R_NOMEM;
-                goto out;
-            }
-            if (!fc->usable) {
-                ret = FP_FALLBACK;
-                goto out;
-            }
-            con = fc->slot_cons[slot];
-            if (fc->scope_neg[fc->cons_scope[con]])
-                continue;
-            bool fits = true;
-            for (uint32_t x = fc->off[con]; x < fc->off[con + 1] && fits; x++)
-                fits = fc->rem[fc_ent(fc, fc->item[x])] - fc_amt(fc, fc->item[x]) >= 0;
-            if (!fits)
-                continue;
-        }
-        if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
-            continue;
-        if (constrained) {
-            rc = fp_constraints_add(ac, cl, rq, d);
-            if (rc < 0) {
-                ret = rc;
-                goto out;
-            }
-            if (!rc)
-                continue;
-        }
-        if (con != UINT32_MAX) {
-            for (uint32_t x = fc->off[con]; x < fc->off[con + 1]; x++)
-                fc->rem[fc_ent(fc, fc->item[x])] -= fc_amt(fc, fc->item[x]);
-            charged[ncharged++] = con;
-        }
-        dra__res_t *r = &cl->res[cl->nres++];
-        memset(r, 0, sizeof *r);
-        r->slot = slot;
-        r->rq = rq->key;
-        r->charged = con != UINT32_MAX;
-        if ((int64_t)cl->nres == k) {
-            stats->allocate_one = (uint64_t)k + 3;
-            stats->path = constrained ? DRA_FAST_PATH_MATCH
-                          : counters  ? DRA_FAST_PATH_COUNTERS
-                                      : DRA_FAST_PATH_FIRST;
-            ret = R_OK;
-            goto out;
         }
     }
     /* k == 1: the search has one level, and that level's scan is the one above: nothing
@@ -1429,13 +1525,14 @@ static int fp_run(dra_fast_t *a)
     return rc;
 }
 
-/* The fast paths for one call: preprocessing over the node's slot template, then the scan.
- * DRA_OK / R_FATAL / R_NODE from preprocessing, R_OK, R_FAIL, FP_FALLBACK, R_NOMEM. */
+/* The fast paths for one call: preprocessing, then the scan; the call's slots are only the
+ * devices picked (a->rslots, fp_pick). DRA_OK / R_FATAL / R_NODE from preprocessing, R_OK,
+ * R_FAIL, FP_FALLBACK, R_NOMEM. */
 static int fp_call(dra_fast_t *a, dra_claim_t *const *claims)
 {
     const fnode_t *fn = a->fn;
     a->c.nslots = fn->nslots;
-    a->c.slots = fn->slots; /* read only on this path */
+    a->c.slots = a->rslots;
     a->c.slice_base = fn->slice_base;
     a->c.maxcaps = fn->maxcaps;
     a->c.nscopes = 0;
@@ -1554,8 +1651,12 @@ int dra_fast_prepare(dra_fast_t *a, const dra_node_t *node)
         return DRA_ENOMEM;
     /* the counter columns too, where the fast paths will want them */
     bool consumes = false;
-    for (uint32_t i = 0; i < fn->nslots && !consumes; i++)
-        consumes = fn->slots[i].d->nconsumes > 0;
+    for (uint32_t p = 0; p < fn->gp.n && !consumes; p++)
+        for (uint32_t s = 0; s < fn->gp.pools[p].nslices && !consumes; s++) {
+            const dra_slice_t *sl = fn->gp.pools[p].slices[s];
+            for (uint32_t d = 0; d < sl->ndevices && !consumes; d++)
+                consumes = sl->devices[d].nconsumes > 0;
+        }
     if (consumes && a->c.b.pd && !fn->gather_rc && !fn->cnt) {
         a->fn = fn;
         bool ok = fcnt_get(a) != NULL;
