@@ -84,19 +84,24 @@ typedef struct fnode {
  * the devices in use are subtracted, recomputed when a commit / release touched one of the
  * node's pools (bucket versions).
  * Memory (the bulk is the items: a MIG placement consumes ~9 counters): an item is one 32-bit
- * word, the entry in its low ent_bits bits and the index of its amount in the node's dictionary
- * of distinct amounts (amts; 16 on a fleet-5k MIG node) above them. The device and pool of a
- * consumer are found from its row (a->devpool). A node whose entries and distinct amounts do not
- * fit one word together (never in practice: 2^32 combinations) gets no columns (usable false):
- * its calls that meet a consumer go to the search. */
+ * word, an entry in its low ent_bits bits and the index of its amount in the node's dictionary
+ * of distinct amounts (amts; 16 on a fleet-5k MIG node) above them. A consumer's items are a
+ * profile shared by every consumer with the same items relative to its lowest entry (the same
+ * placement on another GPU of the node: its counter set's entries are numbered alike), the
+ * entry of an item being the consumer's base plus the item's. The device and pool of a
+ * consumer are found from its row (a->devpool). A node whose relative entries and distinct
+ * amounts do not fit one word together (never in practice: 2^32 combinations) gets no columns
+ * (usable false): its calls that meet a consumer go to the search. */
 typedef struct fcnt {
     uint32_t nent, nscopes;
     dra__aq_t *rem;      /* per entry: remaining amount */
     uint32_t *scope_neg; /* per scope: entries with a negative remaining amount */
     uint32_t *ent_scope;
     uint32_t ncons;
-    uint32_t *off;  /* per consumer: [off[i], off[i + 1]) into item */
-    uint32_t *item; /* entry | amount index << ent_bits */
+    uint32_t *cons_prof, *cons_base; /* per consumer: its profile, its lowest entry */
+    uint32_t *prof_off; /* per profile: [prof_off[p], prof_off[p + 1]) into item */
+    uint32_t nprof;
+    uint32_t *item; /* entry - base | amount index << ent_bits */
     uint32_t ent_bits, ent_mask;
     dra__aq_t *amts; /* distinct amounts */
     uint32_t namts;
@@ -1124,14 +1129,14 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     fc->rem = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra__aq_t), 16);
     fc->scope_neg = dra_arena_calloc(ar, fn->nscopes + 1, sizeof(uint32_t), 4);
     fc->ent_scope = dra_arena_calloc(ar, nkeys + 1, sizeof(uint32_t), 4);
-    fc->off = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
+    uint32_t *ioff = dra_arena_calloc(sc, ncons + 1, sizeof(uint32_t), 4);
     fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->cons_scope = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->slot_cons = dra_arena_alloc(ar, (fn->nslots + 1) * sizeof(uint32_t), 4);
     fc->cons_inuse = dra_arena_calloc(ar, ncons + 1, 1, 1);
     fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(void *), 8);
     fc->ver = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
-    if (!fc->rem || !fc->scope_neg || !fc->ent_scope || !fc->off || !fc->cons_row ||
+    if (!fc->rem || !fc->scope_neg || !fc->ent_scope || !ioff || !fc->cons_row ||
         !fc->cons_scope || !fc->slot_cons || !fc->cons_inuse || !fc->pools || !fc->ver)
         return DRA_ENOMEM;
     memcpy(fc->rem, avail, nkeys * sizeof *avail); /* nothing in use yet: see fcnt_get */
@@ -1161,7 +1166,7 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                         fc->slot_cons[fn->slice_base[p][i] + d] = nc;
                     fc->cons_row[nc] = row0 + d;
                     fc->cons_scope[nc] = scope;
-                    fc->off[nc] = ni;
+                    ioff[nc] = ni;
                     for (uint32_t c = 0; c < dev->nconsumes; c++)
                         for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
                             uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope,
@@ -1170,7 +1175,7 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                             if (e == UINT32_MAX)
                                 continue;
                             dra__aq_t q = dra__aq_from(&dev->consumes[c].counters[k].value);
-                            uint32_t x = fc->off[nc];
+                            uint32_t x = ioff[nc];
                             while (x < ni && ient[x] != e)
                                 x++;
                             if (x == ni) {
@@ -1186,37 +1191,86 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
         }
         sk += pool->nslices;
     }
-    fc->off[nc] = ni;
+    ioff[nc] = ni;
     fc->ncons = nc;
-    /* the amounts as a dictionary; the items packed into one word each */
-    uint32_t namts = 0;
+    /* the amounts as a dictionary; each consumer's entries relative to its lowest */
+    uint32_t namts = 0, maxrel = 0;
+    fc->cons_base = dra_arena_alloc(ar, (nc + 1) * sizeof(uint32_t), 4);
+    fc->cons_prof = dra_arena_alloc(ar, (nc + 1) * sizeof(uint32_t), 4);
+    if (!fc->cons_base || !fc->cons_prof)
+        return DRA_ENOMEM;
     for (uint32_t x = 0; x < ni; x++)
         iamt[x] = (dra__aq_t)amt_index(amts, &namts, atab, acap, iamt[x]);
-    fc->ent_bits = bits_for(nkeys ? nkeys : 1);
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t lo = UINT32_MAX;
+        for (uint32_t x = ioff[i]; x < ioff[i + 1]; x++)
+            lo = ient[x] < lo ? ient[x] : lo;
+        fc->cons_base[i] = lo == UINT32_MAX ? 0 : lo;
+        for (uint32_t x = ioff[i]; x < ioff[i + 1]; x++) {
+            ient[x] -= fc->cons_base[i];
+            maxrel = ient[x] > maxrel ? ient[x] : maxrel;
+        }
+    }
+    fc->ent_bits = bits_for(maxrel + 1);
     fc->ent_mask = fc->ent_bits < 32 ? (1u << fc->ent_bits) - 1 : UINT32_MAX;
     fc->usable = fc->ent_bits + bits_for(namts ? namts : 1) <= a->cnt_word_bits;
-    if (fc->usable) {
-        fc->item = dra_arena_alloc(ar, (ni + 1) * sizeof(uint32_t), 4);
-        fc->amts = dra_arena_alloc(ar, (namts + 1) * sizeof(dra__aq_t), 16);
-        if (!fc->item || !fc->amts)
-            return DRA_ENOMEM;
-        for (uint32_t x = 0; x < ni; x++)
-            fc->item[x] = ient[x] | (uint32_t)iamt[x] << fc->ent_bits;
-        memcpy(fc->amts, amts, namts * sizeof *amts);
-        fc->namts = namts;
-    } else { /* the columns cannot be used: keep nothing the scan would read */
+    if (!fc->usable) { /* the columns cannot be used: keep nothing the scan would read */
         fc->ncons = 0;
-        fc->off[0] = 0;
+        fc->fresh = false;
+        fn->cnt = fc;
+        return DRA_OK;
     }
+    /* the items packed, and every consumer's list looked up among the profiles so far (open
+     * addressing on a hash of the words; equal lists share one profile) */
+    uint32_t *word = dra_arena_alloc(sc, (ni + 1) * sizeof(uint32_t), 4);
+    uint32_t *pitem = dra_arena_alloc(sc, (ni + 1) * sizeof(uint32_t), 4);
+    uint32_t *poff = dra_arena_alloc(sc, (nc + 2) * sizeof(uint32_t), 4);
+    uint32_t pcap = (uint32_t)pow2_at_least((size_t)nc * 2 + 2);
+    uint32_t *ptab = dra_arena_alloc(sc, pcap * sizeof(uint32_t), 4);
+    if (!word || !pitem || !poff || !ptab)
+        return DRA_ENOMEM;
+    memset(ptab, 0xff, pcap * sizeof *ptab);
+    for (uint32_t x = 0; x < ni; x++)
+        word[x] = ient[x] | (uint32_t)iamt[x] << fc->ent_bits;
+    uint32_t np = 0, npi = 0;
+    poff[0] = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        const uint32_t *w = word + ioff[i];
+        uint32_t len = ioff[i + 1] - ioff[i];
+        uint64_t h = XXH3_64bits(w, (size_t)len * sizeof *w);
+        uint32_t j = (uint32_t)h & (pcap - 1);
+        for (; ptab[j] != UINT32_MAX; j = (j + 1) & (pcap - 1)) {
+            uint32_t q = ptab[j];
+            if (poff[q + 1] - poff[q] == len && memcmp(pitem + poff[q], w, (size_t)len * sizeof *w) == 0)
+                break;
+        }
+        if (ptab[j] == UINT32_MAX) {
+            memcpy(pitem + npi, w, (size_t)len * sizeof *w);
+            npi += len;
+            ptab[j] = np;
+            poff[++np] = npi;
+        }
+        fc->cons_prof[i] = ptab[j];
+    }
+    fc->nprof = np;
+    fc->prof_off = dra_arena_alloc(ar, (np + 1) * sizeof(uint32_t), 4);
+    fc->item = dra_arena_alloc(ar, (npi + 1) * sizeof(uint32_t), 4);
+    fc->amts = dra_arena_alloc(ar, (namts + 1) * sizeof(dra__aq_t), 16);
+    if (!fc->prof_off || !fc->item || !fc->amts)
+        return DRA_ENOMEM;
+    memcpy(fc->prof_off, poff, (np + 1) * sizeof *poff);
+    memcpy(fc->item, pitem, npi * sizeof *pitem);
+    memcpy(fc->amts, amts, namts * sizeof *amts);
+    fc->namts = namts;
     fc->fresh = false;
     fn->cnt = fc;
     return DRA_OK;
 }
 
-/* The amount and the entry of a packed item. */
-static inline uint32_t fc_ent(const fcnt_t *fc, uint32_t it)
+/* The entry (of a consumer with lowest entry base) and the amount of a packed item. */
+static inline uint32_t fc_ent(const fcnt_t *fc, uint32_t base, uint32_t it)
 {
-    return it & fc->ent_mask;
+    return base + (it & fc->ent_mask);
 }
 static inline dra__aq_t fc_amt(const fcnt_t *fc, uint32_t it)
 {
@@ -1245,8 +1299,10 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
         if (u == fc->cons_inuse[i])
             continue;
         fc->cons_inuse[i] = u;
-        for (uint32_t x = fc->off[i]; x < fc->off[i + 1]; x++)
-            fc->rem[fc_ent(fc, fc->item[x])] += u ? -fc_amt(fc, fc->item[x]) : fc_amt(fc, fc->item[x]);
+        const uint32_t pf = fc->cons_prof[i], base = fc->cons_base[i];
+        for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1]; x++)
+            fc->rem[fc_ent(fc, base, fc->item[x])] += u ? -fc_amt(fc, fc->item[x])
+                                                         : fc_amt(fc, fc->item[x]);
     }
     memset(fc->scope_neg, 0, fc->nscopes * sizeof(uint32_t));
     for (uint32_t e = 0; e < fc->nent; e++)
@@ -1453,8 +1509,9 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                     if (fc->scope_neg[fc->cons_scope[con]])
                         continue;
                     bool fits = true;
-                    for (uint32_t x = fc->off[con]; x < fc->off[con + 1] && fits; x++)
-                        fits = fc->rem[fc_ent(fc, fc->item[x])] - fc_amt(fc, fc->item[x]) >= 0;
+                    const uint32_t pf = fc->cons_prof[con], base = fc->cons_base[con];
+                    for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1] && fits; x++)
+                        fits = fc->rem[fc_ent(fc, base, fc->item[x])] - fc_amt(fc, fc->item[x]) >= 0;
                     if (!fits)
                         continue;
                 }
@@ -1470,8 +1527,9 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                         continue;
                 }
                 if (con != UINT32_MAX) {
-                    for (uint32_t x = fc->off[con]; x < fc->off[con + 1]; x++)
-                        fc->rem[fc_ent(fc, fc->item[x])] -= fc_amt(fc, fc->item[x]);
+                    const uint32_t pf = fc->cons_prof[con], base = fc->cons_base[con];
+                    for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1]; x++)
+                        fc->rem[fc_ent(fc, base, fc->item[x])] -= fc_amt(fc, fc->item[x]);
                     charged[ncharged++] = con;
                 }
                 fp_pick(a, cl, rq, d, p, row, con != UINT32_MAX);
@@ -1519,9 +1577,11 @@ static int fp_run(dra_fast_t *a)
     fcnt_t *fc = NULL;
     uint32_t charged[DRA_ALLOC_MAX_RESULTS + 1], n = 0;
     int rc = fp_scan(a, &fc, charged, &n);
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t x = fc->off[charged[i]]; x < fc->off[charged[i] + 1]; x++)
-            fc->rem[fc_ent(fc, fc->item[x])] += fc_amt(fc, fc->item[x]);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t pf = fc->cons_prof[charged[i]], base = fc->cons_base[charged[i]];
+        for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1]; x++)
+            fc->rem[fc_ent(fc, base, fc->item[x])] += fc_amt(fc, fc->item[x]);
+    }
     return rc;
 }
 
