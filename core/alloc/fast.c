@@ -47,11 +47,12 @@ typedef struct fsig {
 enum { SIG_UNKNOWN = 0, SIG_NO = 1, SIG_YES = 2, SIG_ERR = 3 };
 enum { MIR_VALID = 1, MIR_EXCL = 2, MIR_INUSE = 4, MIR_CAP = 8, MIR_SHARE = 16 };
 
+/* A device row's ID (16 bytes a row): its name, and its pool's bypool bucket, whose keys are the
+ * driver and pool names (the row is the index in a->devpool). */
 typedef struct fdev {
-    const char *drv, *pool, *dev;
-    uint32_t row;
-    struct fbucket *pb; /* the device's pool (bypool bucket) */
-    struct fdev *next;
+    const char *dev;
+    uint32_t pb;   /* index in a->pbk */
+    uint32_t next; /* the next row + 1 in the hash chain of a->devs, 0 = none */
 } fdev_t;
 
 /* Everything about a node that does not depend on the state or the claims. */
@@ -121,6 +122,7 @@ typedef struct fbucket {
     uint32_t *idx;
     uint32_t n, cap;
     uint32_t ver; /* bypool: bumped by every commit / release naming a device of the pool */
+    uint32_t id;  /* bypool: index in a->pbk */
     struct fbucket *next;
 } fbucket_t;
 
@@ -157,9 +159,11 @@ struct dra_fast {
     /* per row: consumable capacity fits a request without capacity requests and nothing else
      * consumed (0 unknown, 1 yes, 2 no): depends on the device only */
     uint8_t *capfit0;
-    struct fdev **devs; /* open hash (driver, pool, device) -> rows */
+    uint32_t *devs;     /* hash (driver, pool, device) -> first row + 1 of the chain, 0 = none */
     uint64_t *dupid;    /* per row: another row has the same (driver, pool, device) */
-    struct fdev *devpool;
+    struct fdev *devpool; /* per row */
+    fbucket_t **pbk;    /* the bypool buckets, numbered */
+    uint32_t npbk;
     size_t dmask;
     bool watching;
 
@@ -264,12 +268,13 @@ static int build_indexes(dra_fast_t *a)
     a->byname = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
     a->bypool = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
     a->general = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
+    a->pbk = dra_arena_calloc(ar, ns + 1, sizeof(void *), 8);
     a->nmask = pow2_at_least((size_t)m->nnodes * 2) - 1;
     a->nodes = dra_arena_calloc(ar, a->nmask + 1, sizeof(void *), 8);
     a->sigmask = 63;
     a->sigs = dra_arena_calloc(ar, a->sigmask + 1, sizeof(void *), 8);
     if (!a->slice_row || !a->pool_of || !a->mark || !a->sptr || !a->sidx || !a->byname ||
-        !a->bypool || !a->general || !a->nodes || !a->sigs)
+        !a->bypool || !a->general || !a->nodes || !a->sigs || !a->pbk)
         return DRA_ENOMEM;
     uint32_t rows = 0;
     for (uint32_t i = 0; i < ns; i++) {
@@ -284,6 +289,10 @@ static int build_indexes(dra_fast_t *a)
         fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), true);
         if (!pb || bucket_push(a, pb, i))
             return DRA_ENOMEM;
+        if (pb->n == 1) { /* a new pool */
+            pb->id = a->npbk;
+            a->pbk[a->npbk++] = pb;
+        }
         a->pool_of[i] = pb->idx[0];
         /* the relevance rules of dra__gather_pools, as a superset */
         if (!a->c.b.pd && (sl->per_device_node_selection || sl->ncounter_sets > 0))
@@ -304,7 +313,7 @@ static int build_indexes(dra_fast_t *a)
     if (!a->capfit0)
         return DRA_ENOMEM;
     a->dmask = pow2_at_least((size_t)rows) - 1;
-    a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(void *), 8);
+    a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(uint32_t), 4);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
     a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
     if (!a->mir || !a->devs || !a->devpool || !a->dupid)
@@ -314,20 +323,21 @@ static int build_indexes(dra_fast_t *a)
         fbucket_t *pb = sl->ndevices ? bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false)
                                      : NULL;
         for (uint32_t d = 0; d < sl->ndevices; d++) {
-            fdev_t *e = &a->devpool[a->slice_row[i] + d];
-            e->drv = nz(sl->driver);
-            e->pool = nz(sl->pool_name);
+            const uint32_t row = a->slice_row[i] + d;
+            fdev_t *e = &a->devpool[row];
             e->dev = nz(sl->devices[d].name);
-            e->row = a->slice_row[i] + d;
-            e->pb = pb;
-            size_t h = (size_t)dev_hash(e->drv, e->pool, e->dev) & a->dmask;
-            for (const fdev_t *o = a->devs[h]; o; o = o->next)
-                if (str_eq(o->dev, e->dev) && str_eq(o->pool, e->pool) && str_eq(o->drv, e->drv)) {
-                    dra_bit_set(a->dupid, o->row);
-                    dra_bit_set(a->dupid, e->row);
+            e->pb = pb->id;
+            size_t h = (size_t)dev_hash(pb->key1, pb->key2, e->dev) & a->dmask;
+            for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
+                const fdev_t *oe = &a->devpool[o - 1];
+                const fbucket_t *ob = a->pbk[oe->pb];
+                if (str_eq(oe->dev, e->dev) && str_eq(ob->key2, pb->key2) && str_eq(ob->key1, pb->key1)) {
+                    dra_bit_set(a->dupid, o - 1);
+                    dra_bit_set(a->dupid, row);
                 }
+            }
             e->next = a->devs[h];
-            a->devs[h] = e;
+            a->devs[h] = row + 1;
         }
     }
     return DRA_OK;
@@ -343,22 +353,24 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
     for (uint32_t i = 0; i < al->nresults; i++) {
         const dra_result_t *r = &al->results[i];
         if (r->row && r->row <= a->nrows && !dra_bit_get(a->dupid, r->row - 1)) {
-            fdev_t *e = &a->devpool[r->row - 1];
+            const fdev_t *e = &a->devpool[r->row - 1];
+            fbucket_t *pb = a->pbk[e->pb];
             if (e->dev == r->device ||
-                (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver))) {
-                a->mir[e->row] = 0;
-                if (e->pb)
-                    e->pb->ver++;
+                (str_eq(e->dev, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver))) {
+                a->mir[r->row - 1] = 0;
+                pb->ver++;
                 continue;
             }
         }
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
-        for (const fdev_t *e = a->devs[h]; e; e = e->next)
-            if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver)) {
-                a->mir[e->row] = 0;
-                if (e->pb)
-                    e->pb->ver++; /* the pool's counter columns must be brought up to date */
+        for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
+            const fdev_t *e = &a->devpool[o - 1];
+            fbucket_t *pb = a->pbk[e->pb];
+            if (str_eq(e->dev, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver)) {
+                a->mir[o - 1] = 0;
+                pb->ver++; /* the pool's counter columns must be brought up to date */
             }
+        }
     }
 }
 
@@ -1295,7 +1307,8 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
      * subtracting then adding back the same amounts restores the same value) */
     for (uint32_t i = 0; i < fc->ncons; i++) {
         const fdev_t *dv = &a->devpool[fc->cons_row[i]];
-        uint8_t u = (mirror(a, dv->row, dv->drv, dv->pool, dv->dev) & MIR_INUSE) != 0;
+        const fbucket_t *pb = a->pbk[dv->pb];
+        uint8_t u = (mirror(a, fc->cons_row[i], pb->key1, pb->key2, dv->dev) & MIR_INUSE) != 0;
         if (u == fc->cons_inuse[i])
             continue;
         fc->cons_inuse[i] = u;
