@@ -107,7 +107,7 @@ typedef struct fcnt {
     dra__aq_t *amts; /* distinct amounts */
     uint32_t namts;
     bool usable;
-    uint32_t *cons_row, *cons_scope;
+    uint32_t *cons_row; /* (a consumer's scope is its pool, or its slice in 1.34: fp_scan) */
     uint32_t *slot_cons; /* per slot: its consumer index, UINT32_MAX for none */
     uint8_t *cons_inuse; /* per consumer: in use when rem was last brought up to date */
     struct fbucket **pools; /* per pool of the node: its bucket, and the version rem was built at */
@@ -1143,13 +1143,12 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     fc->ent_scope = dra_arena_calloc(ar, nkeys + 1, sizeof(uint32_t), 4);
     uint32_t *ioff = dra_arena_calloc(sc, ncons + 1, sizeof(uint32_t), 4);
     fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->cons_scope = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->slot_cons = dra_arena_alloc(ar, (fn->nslots + 1) * sizeof(uint32_t), 4);
     fc->cons_inuse = dra_arena_calloc(ar, ncons + 1, 1, 1);
     fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(void *), 8);
     fc->ver = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
     if (!fc->rem || !fc->scope_neg || !fc->ent_scope || !ioff || !fc->cons_row ||
-        !fc->cons_scope || !fc->slot_cons || !fc->cons_inuse || !fc->pools || !fc->ver)
+        !fc->slot_cons || !fc->cons_inuse || !fc->pools || !fc->ver)
         return DRA_ENOMEM;
     memcpy(fc->rem, avail, nkeys * sizeof *avail); /* nothing in use yet: see fcnt_get */
     for (uint32_t e = 0; e < nkeys; e++)
@@ -1177,7 +1176,6 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                     if (!pass)
                         fc->slot_cons[fn->slice_base[p][i] + d] = nc;
                     fc->cons_row[nc] = row0 + d;
-                    fc->cons_scope[nc] = scope;
                     ioff[nc] = ni;
                     for (uint32_t c = 0; c < dev->nconsumes; c++)
                         for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
@@ -1456,9 +1454,10 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
     const dra_exact_request_t *body = rq->body;
     const uint8_t *sigv = rq->sig->val;
     const bool cc = ac->b.cc, pd = ac->b.pd, taints = ac->b.taints;
+    const bool pool_counters = ac->b.pool_counters;
     /* the layout is in search order (pool, slice, device), so one pass over it is the search's
-     * scan */
-    for (uint32_t p = 0; p < ac->gp.n; p++) {
+     * scan; sk numbers the slices (the counter scopes of 1.34, as fcnt_build numbers them) */
+    for (uint32_t p = 0, sk = 0; p < ac->gp.n; sk += ac->gp.pools[p].nslices, p++) {
         const dra__gpool_t *pool = &ac->gp.pools[p];
         if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
             continue;
@@ -1519,7 +1518,7 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                         goto out;
                     }
                     con = fc->slot_cons[slot0 + i];
-                    if (fc->scope_neg[fc->cons_scope[con]])
+                    if (fc->scope_neg[pool_counters ? p : sk + s])
                         continue;
                     bool fits = true;
                     const uint32_t pf = fc->cons_prof[con], base = fc->cons_base[con];
