@@ -169,7 +169,8 @@ struct dra_fast {
 
     /* per call, besides c (c.sel only with per-device node selection) */
     const fnode_t *fn;
-    dra__slot_t rslots[DRA_ALLOC_MAX_RESULTS + 1]; /* a fast-path call's slots: its picks */
+    /* a fast-path call's slots, its picks (fp_pick writes d, pool and row; the rest stays zero) */
+    dra__slot_t rslots[DRA_ALLOC_MAX_RESULTS + 1];
     bool prune;
 };
 
@@ -982,7 +983,10 @@ static void fp_pick(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq, const dra
                     uint32_t p, uint32_t row, bool charged)
 {
     uint32_t i = cl->nres++;
-    a->rslots[i] = (dra__slot_t){.d = d, .pool = p, .row = row};
+    dra__slot_t *st = &a->rslots[i]; /* its other fields stay zero (results read d, pool, row) */
+    st->d = d;
+    st->pool = p;
+    st->row = row;
     dra__res_t *r = &cl->res[i];
     memset(r, 0, sizeof *r);
     r->slot = i;
@@ -1304,9 +1308,14 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
     /* only the consumers whose in-use bit changed move the remaining amounts (exact sums:
      * subtracting then adding back the same amounts restores the same value) */
     for (uint32_t i = 0; i < fc->ncons; i++) {
-        const fdev_t *dv = &a->devpool[fc->cons_row[i]];
-        const fbucket_t *pb = a->pbk[dv->pb];
-        uint8_t u = (mirror(a, fc->cons_row[i], pb->key1, pb->key2, dv->dev) & MIR_INUSE) != 0;
+        const uint32_t row = fc->cons_row[i];
+        uint8_t v = a->mir[row];
+        if (!(v & MIR_VALID)) { /* the device's ID only for a lookup */
+            const fdev_t *dv = &a->devpool[row];
+            const fbucket_t *pb = a->pbk[dv->pb];
+            v = mirror(a, row, pb->key1, pb->key2, dv->dev);
+        }
+        uint8_t u = (v & MIR_INUSE) != 0;
         if (u == fc->cons_inuse[i])
             continue;
         fc->cons_inuse[i] = u;
@@ -1470,7 +1479,9 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                 if (sigv[row] == SIG_NO)
                     continue;
                 const dra_device_t *d = &sl->devices[i];
-                uint8_t v = mirror(a, row, pool->driver, pool->name, d->name);
+                uint8_t v = a->mir[row];
+                if (!(v & MIR_VALID))
+                    v = mirror(a, row, pool->driver, pool->name, d->name);
                 if (v & MIR_EXCL)
                     continue;
                 bool m;
