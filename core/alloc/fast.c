@@ -1,12 +1,14 @@
 /*
  * fast.c - the fast allocator (fast.h): the reference allocator's search (the one in
  * search_impl.h, compiled here with this file's hooks, so decisions, messages, shareIDs and
- * allocateOne counts agree; the steps both share, from claim preprocessing to allocateDevice, the
- * slot layout and the results, are in claims.c) over indexes that outlive a call:
+ * allocateOne counts agree; the steps both share, from claim preprocessing to allocateDevice, and
+ * the results are in claims.c) over indexes that outlive a call:
  *  - GatherPools and the slot layout of a node are computed on the node's first call from the
  *    slices bucketed for it (its nodeName bucket, the slices with selectors / allNodes /
  *    per-device selection, and every slice of the pools those touch, in model order, so the
- *    gathering sees exactly what it would see over the whole model) and reused afterwards;
+ *    gathering sees exactly what it would see over the whole model) and reused afterwards; the
+ *    layout is kept per slice (first slot, first row), the search's slots built from it per call
+ *    as dra__acall_layout builds the reference's;
  *  - selectability (class + request selectors) is cached per (class, request selector texts)
  *    and device row for the allocator's lifetime; errors are cached as errors and re-evaluated
  *    for their message only when the search reaches them; per-device node selection stays a
