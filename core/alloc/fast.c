@@ -1,12 +1,14 @@
 /*
  * fast.c - the fast allocator (fast.h): the reference allocator's search (the one in
  * search_impl.h, compiled here with this file's hooks, so decisions, messages, shareIDs and
- * allocateOne counts agree; the steps both share, from claim preprocessing to allocateDevice, the
- * slot layout and the results, are in claims.c) over indexes that outlive a call:
+ * allocateOne counts agree; the steps both share, from claim preprocessing to allocateDevice, and
+ * the results are in claims.c) over indexes that outlive a call:
  *  - GatherPools and the slot layout of a node are computed on the node's first call from the
  *    slices bucketed for it (its nodeName bucket, the slices with selectors / allNodes /
  *    per-device selection, and every slice of the pools those touch, in model order, so the
- *    gathering sees exactly what it would see over the whole model) and reused afterwards;
+ *    gathering sees exactly what it would see over the whole model) and reused afterwards; the
+ *    layout is kept per slice (first slot, first row), the search's slots built from it per call
+ *    as dra__acall_layout builds the reference's;
  *  - selectability (class + request selectors) is cached per (class, request selector texts)
  *    and device row for the allocator's lifetime; errors are cached as errors and re-evaluated
  *    for their message only when the search reaches them; per-device node selection stays a
@@ -47,11 +49,12 @@ typedef struct fsig {
 enum { SIG_UNKNOWN = 0, SIG_NO = 1, SIG_YES = 2, SIG_ERR = 3 };
 enum { MIR_VALID = 1, MIR_EXCL = 2, MIR_INUSE = 4, MIR_CAP = 8, MIR_SHARE = 16 };
 
+/* A device row's ID (16 bytes a row): its name, and its pool's bypool bucket, whose keys are the
+ * driver and pool names (the row is the index in a->devpool). */
 typedef struct fdev {
-    const char *drv, *pool, *dev;
-    uint32_t row;
-    struct fbucket *pb; /* the device's pool (bypool bucket) */
-    struct fdev *next;
+    const char *dev;
+    uint32_t pb;   /* index in a->pbk */
+    uint32_t next; /* the next row + 1 in the hash chain of a->devs, 0 = none */
 } fdev_t;
 
 /* Everything about a node that does not depend on the state or the claims. */
@@ -63,33 +66,50 @@ typedef struct fnode {
     int gather_rc;
     const char *gather_err;
     dra__gpools_t gp;
-    dra__slot_t *slots; /* template: d, pool, scope, row, pdns */
+    /* the slot layout without per-device data: a slot is device d of slice s of pool p, its
+     * number slice_base[p][s] + d, its row slice_row[p][s] + d (the search's per-call slots
+     * are built from these, build_slots) */
     uint32_t nslots, nscopes, maxcaps;
     bool has_multi; /* a multi-allocatable device (shareIDs) */
     bool has_pdns;  /* a slice with per-device node selection */
     uint32_t **slice_base;
+    uint32_t **slice_row;
     struct fcnt *cnt; /* counters as columns, built on first need */
     struct fnode *next;
 } fnode_t;
 
 /* Counters as columns (DRAPartitionableDevices, DRA-SEMANTICS §2.10), per node, built on the
- * first fast-path call that meets a device consuming counters: one entry per (counter scope,
- * counter set, counter) with its available amount (the last definition wins, as in the search's
- * scope table); per consumer (a device of the scopes' pools consuming counters) its consumption
- * as (entry, amount) pairs summed per entry, counters the scope does not define left out (they
- * limit nothing); and the remaining amount per entry once the devices in use are subtracted,
- * recomputed when a commit / release touched one of the node's pools (bucket versions). */
+ * first fast-path call that meets a device consuming counters (or by dra_fast_prepare): one
+ * entry per (counter scope, counter set, counter) with its available amount (the last
+ * definition wins, as in the search's scope table); per consumer (a device of the scopes' pools
+ * consuming counters) its consumption as items (entry, amount) summed per entry, counters the
+ * scope does not define left out (they limit nothing); and the remaining amount per entry once
+ * the devices in use are subtracted, recomputed when a commit / release touched one of the
+ * node's pools (bucket versions).
+ * Memory (the bulk is the items: a MIG placement consumes ~9 counters): an item is one 32-bit
+ * word, an entry in its low ent_bits bits and the index of its amount in the node's dictionary
+ * of distinct amounts (amts; 16 on a fleet-5k MIG node) above them. A consumer's items are a
+ * profile shared by every consumer with the same items relative to its lowest entry (the same
+ * placement on another GPU of the node: its counter set's entries are numbered alike), the
+ * entry of an item being the consumer's base plus the item's. The device and pool of a
+ * consumer are found from its row (a->devpool). A node whose relative entries and distinct
+ * amounts do not fit one word together (never in practice: 2^32 combinations) gets no columns
+ * (usable false): its calls that meet a consumer go to the search. */
 typedef struct fcnt {
     uint32_t nent, nscopes;
-    dra__aq_t *avail, *rem;
+    dra__aq_t *rem;      /* per entry: remaining amount */
     uint32_t *scope_neg; /* per scope: entries with a negative remaining amount */
     uint32_t *ent_scope;
     uint32_t ncons;
-    uint32_t *off; /* per consumer: [off[i], off[i + 1]) into ent / amt */
-    uint32_t *ent;
-    dra__aq_t *amt;
-    uint32_t *cons_row, *cons_scope, *cons_pool;
-    const dra_device_t **cons_dev;
+    uint32_t *cons_prof, *cons_base; /* per consumer: its profile, its lowest entry */
+    uint32_t *prof_off; /* per profile: [prof_off[p], prof_off[p + 1]) into item */
+    uint32_t nprof;
+    uint32_t *item; /* entry - base | amount index << ent_bits */
+    uint32_t ent_bits, ent_mask;
+    dra__aq_t *amts; /* distinct amounts */
+    uint32_t namts;
+    bool usable;
+    uint32_t *cons_row; /* (a consumer's scope is its pool, or its slice in 1.34: fp_scan) */
     uint32_t *slot_cons; /* per slot: its consumer index, UINT32_MAX for none */
     uint8_t *cons_inuse; /* per consumer: in use when rem was last brought up to date */
     struct fbucket **pools; /* per pool of the node: its bucket, and the version rem was built at */
@@ -104,6 +124,7 @@ typedef struct fbucket {
     uint32_t *idx;
     uint32_t n, cap;
     uint32_t ver; /* bypool: bumped by every commit / release naming a device of the pool */
+    uint32_t id;  /* bypool: index in a->pbk */
     struct fbucket *next;
 } fbucket_t;
 
@@ -115,6 +136,7 @@ struct dra_fast {
     dra_alloc_options_t opts;
     dra_arena_t celscratch, perm;
     bool prune_on, paths_on;
+    uint32_t cnt_word_bits; /* bits of a packed counter item (32; less only in tests) */
 
     /* persistent indexes */
     uint32_t nrows;
@@ -139,14 +161,18 @@ struct dra_fast {
     /* per row: consumable capacity fits a request without capacity requests and nothing else
      * consumed (0 unknown, 1 yes, 2 no): depends on the device only */
     uint8_t *capfit0;
-    struct fdev **devs; /* open hash (driver, pool, device) -> rows */
+    uint32_t *devs;     /* hash (driver, pool, device) -> first row + 1 of the chain, 0 = none */
     uint64_t *dupid;    /* per row: another row has the same (driver, pool, device) */
-    struct fdev *devpool;
+    struct fdev *devpool; /* per row */
+    fbucket_t **pbk;    /* the bypool buckets, numbered */
+    uint32_t npbk;
     size_t dmask;
     bool watching;
 
     /* per call, besides c (c.sel only with per-device node selection) */
     const fnode_t *fn;
+    /* a fast-path call's slots, its picks (fp_pick writes d, pool and row; the rest stays zero) */
+    dra__slot_t rslots[DRA_ALLOC_MAX_RESULTS + 1];
     bool prune;
 };
 
@@ -245,12 +271,13 @@ static int build_indexes(dra_fast_t *a)
     a->byname = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
     a->bypool = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
     a->general = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
+    a->pbk = dra_arena_calloc(ar, ns + 1, sizeof(void *), 8);
     a->nmask = pow2_at_least((size_t)m->nnodes * 2) - 1;
     a->nodes = dra_arena_calloc(ar, a->nmask + 1, sizeof(void *), 8);
     a->sigmask = 63;
     a->sigs = dra_arena_calloc(ar, a->sigmask + 1, sizeof(void *), 8);
     if (!a->slice_row || !a->pool_of || !a->mark || !a->sptr || !a->sidx || !a->byname ||
-        !a->bypool || !a->general || !a->nodes || !a->sigs)
+        !a->bypool || !a->general || !a->nodes || !a->sigs || !a->pbk)
         return DRA_ENOMEM;
     uint32_t rows = 0;
     for (uint32_t i = 0; i < ns; i++) {
@@ -265,6 +292,10 @@ static int build_indexes(dra_fast_t *a)
         fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), true);
         if (!pb || bucket_push(a, pb, i))
             return DRA_ENOMEM;
+        if (pb->n == 1) { /* a new pool */
+            pb->id = a->npbk;
+            a->pbk[a->npbk++] = pb;
+        }
         a->pool_of[i] = pb->idx[0];
         /* the relevance rules of dra__gather_pools, as a superset */
         if (!a->c.b.pd && (sl->per_device_node_selection || sl->ncounter_sets > 0))
@@ -285,7 +316,7 @@ static int build_indexes(dra_fast_t *a)
     if (!a->capfit0)
         return DRA_ENOMEM;
     a->dmask = pow2_at_least((size_t)rows) - 1;
-    a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(void *), 8);
+    a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(uint32_t), 4);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
     a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
     if (!a->mir || !a->devs || !a->devpool || !a->dupid)
@@ -295,20 +326,21 @@ static int build_indexes(dra_fast_t *a)
         fbucket_t *pb = sl->ndevices ? bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false)
                                      : NULL;
         for (uint32_t d = 0; d < sl->ndevices; d++) {
-            fdev_t *e = &a->devpool[a->slice_row[i] + d];
-            e->drv = nz(sl->driver);
-            e->pool = nz(sl->pool_name);
+            const uint32_t row = a->slice_row[i] + d;
+            fdev_t *e = &a->devpool[row];
             e->dev = nz(sl->devices[d].name);
-            e->row = a->slice_row[i] + d;
-            e->pb = pb;
-            size_t h = (size_t)dev_hash(e->drv, e->pool, e->dev) & a->dmask;
-            for (const fdev_t *o = a->devs[h]; o; o = o->next)
-                if (str_eq(o->dev, e->dev) && str_eq(o->pool, e->pool) && str_eq(o->drv, e->drv)) {
-                    dra_bit_set(a->dupid, o->row);
-                    dra_bit_set(a->dupid, e->row);
+            e->pb = pb->id;
+            size_t h = (size_t)dev_hash(pb->key1, pb->key2, e->dev) & a->dmask;
+            for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
+                const fdev_t *oe = &a->devpool[o - 1];
+                const fbucket_t *ob = a->pbk[oe->pb];
+                if (str_eq(oe->dev, e->dev) && str_eq(ob->key2, pb->key2) && str_eq(ob->key1, pb->key1)) {
+                    dra_bit_set(a->dupid, o - 1);
+                    dra_bit_set(a->dupid, row);
                 }
+            }
             e->next = a->devs[h];
-            a->devs[h] = e;
+            a->devs[h] = row + 1;
         }
     }
     return DRA_OK;
@@ -324,28 +356,30 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
     for (uint32_t i = 0; i < al->nresults; i++) {
         const dra_result_t *r = &al->results[i];
         if (r->row && r->row <= a->nrows && !dra_bit_get(a->dupid, r->row - 1)) {
-            fdev_t *e = &a->devpool[r->row - 1];
+            const fdev_t *e = &a->devpool[r->row - 1];
+            fbucket_t *pb = a->pbk[e->pb];
             if (e->dev == r->device ||
-                (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver))) {
-                a->mir[e->row] = 0;
-                if (e->pb)
-                    e->pb->ver++;
+                (str_eq(e->dev, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver))) {
+                a->mir[r->row - 1] = 0;
+                pb->ver++;
                 continue;
             }
         }
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
-        for (const fdev_t *e = a->devs[h]; e; e = e->next)
-            if (str_eq(e->dev, r->device) && str_eq(e->pool, r->pool) && str_eq(e->drv, r->driver)) {
-                a->mir[e->row] = 0;
-                if (e->pb)
-                    e->pb->ver++; /* the pool's counter columns must be brought up to date */
+        for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
+            const fdev_t *e = &a->devpool[o - 1];
+            fbucket_t *pb = a->pbk[e->pb];
+            if (str_eq(e->dev, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver)) {
+                a->mir[o - 1] = 0;
+                pb->ver++; /* the pool's counter columns must be brought up to date */
             }
+        }
     }
 }
 
 /* Mirrored state bits of a row (MIR_EXCL, MIR_INUSE), looked up after a change. */
 static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const char *pool,
-                      const dra_device_t *dev)
+                      const char *device)
 {
     uint8_t v = a->mir[row];
     if (DRA_LIKELY(v & MIR_VALID))
@@ -353,7 +387,7 @@ static uint8_t mirror(dra_fast_t *a, uint32_t row, const char *driver, const cha
     v = MIR_VALID;
     /* rows are the state's own numbering when it was made for our model (a->c.rows) */
     unsigned f = dra_alloc_state_row_flags(a->st, a->c.rows ? row : UINT32_MAX, driver, pool,
-                                           dev->name);
+                                           device);
     if (f & DRA_STATE_EXCL)
         v |= MIR_EXCL;
     if (f & DRA_STATE_IN_USE)
@@ -371,7 +405,7 @@ static int slot_ready_cb(void *self, dra__slot_t *st);
 static bool in_use(void *self, const dra__gpool_t *p, const dra_slice_t *sl, uint32_t d)
 {
     dra_fast_t *a = self;
-    return mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, &sl->devices[d]) &
+    return mirror(a, a->slice_row[slice_index(a, sl)] + d, p->driver, p->name, sl->devices[d].name) &
            MIR_INUSE;
 }
 
@@ -392,6 +426,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     dra__acall_init(&a->c, m, f, &a->opts);
     a->prune_on = true;
     a->paths_on = true;
+    a->cnt_word_bits = 32;
     a->c.in_use = in_use;
     a->c.slot_ready = slot_ready_cb;
     a->c.rows = dra_alloc_state_model(state) == m;
@@ -436,6 +471,12 @@ bool dra_fast_shortcuts(const dra_fast_t *a)
     return a && a->paths_on && a->prune_on && !a->c.max_steps && !a->c.b.bugs;
 }
 
+void dra_fast_set_counter_word_bits(dra_fast_t *a, uint32_t bits)
+{
+    if (a)
+        a->cnt_word_bits = bits < 2 ? 2 : bits > 32 ? 32 : bits;
+}
+
 const char *dra_fast_path_name(dra_fast_path_t p)
 {
     static const char *const names[DRA_FAST_PATH_COUNT] = {"search", "first", "match", "counters",
@@ -460,6 +501,42 @@ static bool node_same(const fnode_t *fn, const dra_node_t *node)
 }
 
 static int build_node_slots(dra_fast_t *a, fnode_t *fn);
+
+/* n slice pointers copied into ar (NULL for none). */
+static int slices_keep(dra_arena_t *ar, const dra_slice_t **src, uint32_t n,
+                       const dra_slice_t ***out)
+{
+    *out = NULL;
+    if (!n)
+        return DRA_OK;
+    const dra_slice_t **d = dra_arena_alloc(ar, n * sizeof *d, 8);
+    if (!d)
+        return DRA_ENOMEM;
+    memcpy(d, src, n * sizeof *d);
+    *out = d;
+    return DRA_OK;
+}
+
+/* The gathered pools src (in scratch) copied into ar: the pools and their slice lists at their
+ * exact sizes, without the gathering's hash sets and grown arrays. */
+static int gpools_keep(dra_arena_t *ar, const dra__gpools_t *src, dra__gpools_t *dst)
+{
+    *dst = *src;
+    dst->pools = dra_arena_alloc(ar, (src->n ? src->n : 1) * sizeof *dst->pools, 8);
+    if (!dst->pools)
+        return DRA_ENOMEM;
+    for (uint32_t p = 0; p < src->n; p++) {
+        const dra__gpool_t *s = &src->pools[p];
+        dra__gpool_t *d = &dst->pools[p];
+        *d = *s;
+        if (slices_keep(ar, s->slices, s->nslices, &d->slices) ||
+            slices_keep(ar, s->other, s->nother, &d->other) ||
+            slices_keep(ar, s->counter_slices, s->ncounter_slices, &d->counter_slices) ||
+            (s->invalid_reason && !(d->invalid_reason = dra_arena_strdup(ar, s->invalid_reason))))
+            return DRA_ENOMEM;
+    }
+    return DRA_OK;
+}
 
 /* The node's gathered pools and slot layout, built on first use. NULL: out of memory. */
 static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
@@ -533,8 +610,10 @@ static fnode_t *node_get(dra_fast_t *a, const dra_node_t *node)
     fm.cap_slices = k;
     char err[DRA_DIAG_MSG_MAX];
     err[0] = 0;
-    fn->gather_rc = dra__gather_pools(&fm, &a->c.b, node, ar, &fn->gp, err, sizeof err);
-    if (fn->gather_rc == DRA_ENOMEM)
+    /* gathered in scratch (its hash sets and grown arrays are garbage afterwards), kept compact */
+    dra__gpools_t tmp;
+    fn->gather_rc = dra__gather_pools(&fm, &a->c.b, node, &a->c.scratch, &tmp, err, sizeof err);
+    if (fn->gather_rc == DRA_ENOMEM || (!fn->gather_rc && gpools_keep(ar, &tmp, &fn->gp)))
         return NULL;
     if (fn->gather_rc) {
         fn->gather_err = dra_arena_strdup(ar, err);
@@ -586,50 +665,94 @@ static fsig_t *sig_get(dra_fast_t *a, const dra_device_class_t *cls, const dra_e
 
 /* ---- slots and state ------------------------------------------------------------------------- */
 
-/* The state-independent part of the node's slots (dra__acall_layout, plus each device's row and
- * per-device node selection), kept in perm. */
+/* The state-independent layout of the node's slots, kept in perm: per pool and slice the first
+ * slot and the first device row; the slot count, the counter scope count and the most
+ * capacities of a device, as dra__acall_layout computes them. Nothing per device: 8 bytes per
+ * slice. */
 static int build_node_slots(dra_fast_t *a, fnode_t *fn)
 {
     const dra__gpools_t *gp = &fn->gp;
-    if (dra__acall_layout(&a->c.b, gp, &a->perm, &fn->slots, &fn->nslots, &fn->slice_base,
-                         &fn->nscopes, &fn->maxcaps))
+    dra_arena_t *ar = &a->perm;
+    fn->slice_base = dra_arena_alloc(ar, (gp->n ? gp->n : 1) * sizeof(uint32_t *), 8);
+    fn->slice_row = dra_arena_alloc(ar, (gp->n ? gp->n : 1) * sizeof(uint32_t *), 8);
+    if (!fn->slice_base || !fn->slice_row)
         return DRA_ENOMEM;
+    uint32_t k = 0, nsc = 0, mc = 0;
     for (uint32_t p = 0; p < gp->n; p++) {
         const dra__gpool_t *pool = &gp->pools[p];
+        uint32_t ns = pool->nslices ? pool->nslices : 1;
+        uint32_t *base = dra_arena_calloc(ar, ns, sizeof(uint32_t), 4);
+        uint32_t *row = dra_arena_calloc(ar, ns, sizeof(uint32_t), 4);
+        if (!base || !row)
+            return DRA_ENOMEM;
+        fn->slice_base[p] = base;
+        fn->slice_row[p] = row;
+        /* counter scopes: per pool (1.35+) or per slice (1.34), as dra__acall_layout */
+        nsc += a->c.b.pool_counters ? 1 : pool->nslices;
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
-            uint32_t row0 = a->slice_row[slice_index(a, sl)];
-            dra__slot_t *st = &fn->slots[fn->slice_base[p][s]];
-            for (uint32_t d = 0; d < sl->ndevices; d++, st++) {
-                st->row = row0 + d;
-                st->pdns = sl->per_device_node_selection;
-                fn->has_multi |= st->d->allow_multiple_allocations;
-                fn->has_pdns |= st->pdns;
+            base[s] = k;
+            row[s] = a->slice_row[slice_index(a, sl)];
+            k += sl->ndevices;
+            fn->has_pdns |= sl->per_device_node_selection && sl->ndevices > 0;
+            for (uint32_t d = 0; d < sl->ndevices; d++) {
+                const dra_device_t *dev = &sl->devices[d];
+                fn->has_multi |= dev->allow_multiple_allocations;
+                if (dev->ncaps > mc)
+                    mc = dev->ncaps;
             }
         }
     }
+    fn->nslots = k;
+    fn->nscopes = nsc;
+    fn->maxcaps = mc;
     return DRA_OK;
 }
 
-/* Per call: a copy of the node's slots with empty dynamic fields. */
+/* Per call (the search): the node's slots, every dynamic field empty, in scratch (what
+ * dra__acall_layout builds, plus each device's row and per-device node selection). */
 static int build_slots(dra_fast_t *a)
 {
     dra_arena_t *ar = &a->c.scratch;
     const fnode_t *fn = a->fn;
+    const dra__gpools_t *gp = &fn->gp;
     uint32_t n = fn->nslots;
     a->c.nslots = n;
     a->c.slice_base = fn->slice_base;
     a->c.maxcaps = fn->maxcaps;
-    a->c.slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(dra__slot_t), 16);
-    a->c.claim_words = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
-    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * a->c.claim_words, 8, 8);
+    dra__slot_t *slots = dra_arena_alloc(ar, (n ? n : 1) * sizeof(dra__slot_t), 16);
+    uint32_t w = (uint32_t)dra_bitset_words(a->c.nclaims ? a->c.nclaims : 1);
+    a->c.claim_words = w;
+    uint64_t *tk = dra_arena_calloc(ar, (size_t)(n ? n : 1) * w, 8, 8);
     a->c.nscopes = fn->nscopes;
     a->c.scopes = dra_arena_calloc(ar, fn->nscopes ? fn->nscopes : 1, sizeof(dra__scope_t), 16);
-    if (!a->c.slots || !tk || !a->c.scopes)
+    if (!slots || !tk || !a->c.scopes)
         return DRA_ENOMEM;
-    memcpy(a->c.slots, fn->slots, n * sizeof(dra__slot_t));
-    for (uint32_t k = 0; k < n; k++)
-        a->c.slots[k].taken = tk + (size_t)k * a->c.claim_words;
+    a->c.slots = slots;
+    const bool pool_counters = a->c.b.pool_counters;
+    uint32_t sk = 0;
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const dra__gpool_t *pool = &gp->pools[p];
+        uint32_t pscope = p;
+        if (pool_counters && a->c.b.bugs) { /* BUG(5): counters per pool name */
+            for (uint32_t q = 0; q < p; q++)
+                if (strcmp(gp->pools[q].name, pool->name) == 0) {
+                    pscope = q;
+                    break;
+                }
+        }
+        for (uint32_t s = 0; s < pool->nslices; s++) {
+            const dra_slice_t *sl = pool->slices[s];
+            const uint32_t scope = pool_counters ? pscope : sk++;
+            const uint32_t row0 = fn->slice_row[p][s];
+            const bool pdns = sl->per_device_node_selection;
+            dra__slot_t *st = &slots[fn->slice_base[p][s]];
+            uint64_t *t = tk + (size_t)fn->slice_base[p][s] * w;
+            for (uint32_t d = 0; d < sl->ndevices; d++, st++, t += w)
+                *st = (dra__slot_t){.d = &sl->devices[d], .pool = p, .taken = t, .scope = scope,
+                                    .row = row0 + d, .pdns = pdns};
+        }
+    }
     return DRA_OK;
 }
 
@@ -641,7 +764,7 @@ static int slot_ready(dra_fast_t *a, dra__slot_t *st)
     st->ready = true;
     const dra__gpool_t *pool = &a->c.gp.pools[st->pool];
     const dra_device_t *dev = st->d;
-    uint8_t v = mirror(a, st->row, pool->driver, pool->name, dev);
+    uint8_t v = mirror(a, st->row, pool->driver, pool->name, dev->name);
     st->excl = (v & MIR_EXCL) != 0;
     if (!a->c.b.cc)
         return DRA_OK; /* capacity and shares are read only with DRAConsumableCapacity */
@@ -861,6 +984,49 @@ static int fp_constraints_add(dra__acall_t *ac, dra__cl_t *cl, const dra__rq_t *
     return 1;
 }
 
+/* Device d (row, pool p) picked for rq: the claim's next result, its slot the next of the call's
+ * result slots (the only slots of a fast-path call). */
+static void fp_pick(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq, const dra_device_t *d,
+                    uint32_t p, uint32_t row, bool charged)
+{
+    uint32_t i = cl->nres++;
+    dra__slot_t *st = &a->rslots[i]; /* its other fields stay zero (results read d, pool, row) */
+    st->d = d;
+    st->pool = p;
+    st->row = row;
+    dra__res_t *r = &cl->res[i];
+    memset(r, 0, sizeof *r);
+    r->slot = i;
+    r->rq = rq->key;
+    r->charged = charged;
+}
+
+/* selectable() for the fast paths (no per-device node selection on their nodes): the device's
+ * row in the request's selector cache, else evaluated and cached. */
+static int fp_selectable(dra_fast_t *a, const dra_device_t *d, uint32_t row, uint32_t rqi,
+                         bool *match)
+{
+    if (!a->c.b.binding && d->nbinding_conditions > 0) { /* dra__slot_binding_blocked */
+        *match = false;
+        return DRA_OK;
+    }
+    uint8_t *pv = &a->c.rqs[rqi].sig->val[row];
+    if (*pv == SIG_YES || *pv == SIG_NO) {
+        *match = *pv == SIG_YES;
+        return DRA_OK;
+    }
+    const dra__slot_t st = {.d = d, .row = row};
+    int rc = dra__acall_eval_selectable(&a->c, a->cel, &a->celscratch, &st, rqi, 0, match);
+    if (rc == R_NOMEM)
+        return R_NOMEM;
+    if (rc) {
+        *pv = SIG_ERR;
+        return R_FATAL;
+    }
+    *pv = *match ? SIG_YES : SIG_NO;
+    return DRA_OK;
+}
+
 /* ---- counters as columns ------------------------------------------------------------------ */
 
 typedef struct fkey {
@@ -890,6 +1056,30 @@ static uint32_t fkey_find(fkey_t *keys, uint32_t *nkeys, uint32_t *tab, uint32_t
         return UINT32_MAX;
     keys[*nkeys] = (fkey_t){scope, set, name, h};
     tab[j] = (*nkeys)++;
+    return tab[j];
+}
+
+/* Bits needed for values 0..n-1 (at least 1). */
+static uint32_t bits_for(uint32_t n)
+{
+    uint32_t b = 1;
+    while (b < 32 && (n - 1) >> b)
+        b++;
+    return b;
+}
+
+/* Index of amount q in the dictionary amts (open addressing in tab, cap a power of two), added
+ * when absent. */
+static uint32_t amt_index(dra__aq_t *amts, uint32_t *namts, uint32_t *tab, uint32_t cap, dra__aq_t q)
+{
+    dra__uaq_t u = (dra__uaq_t)q;
+    uint64_t h = ((uint64_t)u ^ (uint64_t)(u >> 64) * 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+    uint32_t j = (uint32_t)(h >> 32) & (cap - 1);
+    for (; tab[j] != UINT32_MAX; j = (j + 1) & (cap - 1))
+        if (amts[tab[j]] == q)
+            return tab[j];
+    amts[*namts] = q;
+    tab[j] = (*namts)++;
     return tab[j];
 }
 
@@ -923,23 +1113,31 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     }
     fcnt_t *fc = dra_arena_calloc(ar, 1, sizeof *fc, 16);
     uint32_t cap = (uint32_t)pow2_at_least((size_t)ndef * 2 + 2);
+    uint32_t acap = (uint32_t)pow2_at_least((size_t)nitems * 2 + 2);
     fkey_t *keys = dra_arena_alloc(sc, (ndef + 1) * sizeof *keys, 8);
     uint32_t *tab = dra_arena_alloc(sc, cap * sizeof *tab, 4);
     dra__aq_t *avail = dra_arena_alloc(sc, (ndef + 1) * sizeof *avail, 16);
-    if (!fc || !keys || !tab || !avail)
+    /* the items as (entry, amount) first, in scratch; packed once the sizes are known */
+    uint32_t *ient = dra_arena_alloc(sc, (nitems + 1) * sizeof *ient, 4);
+    dra__aq_t *iamt = dra_arena_alloc(sc, (nitems + 1) * sizeof *iamt, 16);
+    dra__aq_t *amts = dra_arena_alloc(sc, (nitems + 1) * sizeof *amts, 16);
+    uint32_t *atab = dra_arena_alloc(sc, acap * sizeof *atab, 4);
+    if (!fc || !keys || !tab || !avail || !ient || !iamt || !amts || !atab)
         return DRA_ENOMEM;
     memset(tab, 0xff, cap * sizeof *tab);
+    memset(atab, 0xff, acap * sizeof *atab);
     uint32_t nkeys = 0;
-    /* definitions, in the order the search's scope table is filled */
-    for (uint32_t p = 0; p < gp->n; p++) {
+    /* definitions, in the order the search's scope table is filled; a counter scope is the pool
+     * (1.35+) or the slice, numbered over the node's pools as dra__acall_layout numbers them */
+    for (uint32_t p = 0, sk = 0; p < gp->n; p++) {
         const dra__gpool_t *pool = &gp->pools[p];
         const dra_slice_t *const *sls = pool_mode ? pool->counter_slices : pool->slices;
         uint32_t nsl = pool_mode ? pool->ncounter_slices : pool->nslices;
         for (uint32_t i = 0; i < nsl; i++) {
             const dra_slice_t *sl = sls[i];
+            uint32_t scope = pool_mode ? p : sk + i;
             if (!pool_mode && !sl->ndevices)
                 continue; /* a slice without devices: no slot, no scope anybody reserves in */
-            uint32_t scope = pool_mode ? p : fn->slots[fn->slice_base[p][i]].scope;
             for (uint32_t j = 0; j < sl->ncounter_sets; j++)
                 for (uint32_t k = 0; k < sl->counter_sets[j].ncounters; k++) {
                     uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope, nz(sl->counter_sets[j].name),
@@ -947,29 +1145,22 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                     avail[e] = dra__aq_from(&sl->counter_sets[j].counters[k].value);
                 }
         }
+        sk += pool->nslices;
     }
     fc->nent = nkeys;
     fc->nscopes = fn->nscopes;
-    fc->avail = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra__aq_t), 16);
     fc->rem = dra_arena_alloc(ar, (nkeys + 1) * sizeof(dra__aq_t), 16);
     fc->scope_neg = dra_arena_calloc(ar, fn->nscopes + 1, sizeof(uint32_t), 4);
     fc->ent_scope = dra_arena_calloc(ar, nkeys + 1, sizeof(uint32_t), 4);
-    fc->off = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->ent = dra_arena_calloc(ar, nitems + 1, sizeof(uint32_t), 4);
-    fc->amt = dra_arena_calloc(ar, nitems + 1, sizeof(dra__aq_t), 16);
+    uint32_t *ioff = dra_arena_calloc(sc, ncons + 1, sizeof(uint32_t), 4);
     fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->cons_scope = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->cons_pool = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
-    fc->cons_dev = dra_arena_calloc(ar, ncons + 1, sizeof(void *), 8);
     fc->slot_cons = dra_arena_alloc(ar, (fn->nslots + 1) * sizeof(uint32_t), 4);
     fc->cons_inuse = dra_arena_calloc(ar, ncons + 1, 1, 1);
     fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(void *), 8);
     fc->ver = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
-    if (!fc->avail || !fc->rem || !fc->scope_neg || !fc->ent_scope || !fc->off || !fc->ent || !fc->amt ||
-        !fc->cons_row || !fc->cons_scope || !fc->cons_pool || !fc->cons_dev || !fc->slot_cons ||
-        !fc->cons_inuse || !fc->pools || !fc->ver)
+    if (!fc->rem || !fc->scope_neg || !fc->ent_scope || !ioff || !fc->cons_row ||
+        !fc->slot_cons || !fc->cons_inuse || !fc->pools || !fc->ver)
         return DRA_ENOMEM;
-    memcpy(fc->avail, avail, nkeys * sizeof *avail);
     memcpy(fc->rem, avail, nkeys * sizeof *avail); /* nothing in use yet: see fcnt_get */
     for (uint32_t e = 0; e < nkeys; e++)
         fc->ent_scope[e] = keys[e].scope;
@@ -980,7 +1171,7 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     /* consumers: the node's slots (in a scope of their own pool / slice), then the pool's other
      * slices (pool mode only: the search subtracts what they use from the pool's counters) */
     uint32_t nc = 0, ni = 0;
-    for (uint32_t p = 0; p < gp->n; p++) {
+    for (uint32_t p = 0, sk = 0; p < gp->n; p++) {
         const dra__gpool_t *pool = &gp->pools[p];
         for (int pass = 0; pass < (pool_mode ? 2 : 1); pass++) {
             const dra_slice_t *const *sls = pass ? pool->other : pool->slices;
@@ -988,19 +1179,15 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
             for (uint32_t i = 0; i < nsl; i++) {
                 const dra_slice_t *sl = sls[i];
                 uint32_t row0 = a->slice_row[slice_index(a, sl)];
+                uint32_t scope = pool_mode ? p : sk + i;
                 for (uint32_t d = 0; d < sl->ndevices; d++) {
                     const dra_device_t *dev = &sl->devices[d];
                     if (!dev->nconsumes)
                         continue;
-                    uint32_t slot = pass ? UINT32_MAX : fn->slice_base[p][i] + d;
-                    uint32_t scope = pool_mode ? p : fn->slots[slot].scope;
-                    if (slot != UINT32_MAX)
-                        fc->slot_cons[slot] = nc;
+                    if (!pass)
+                        fc->slot_cons[fn->slice_base[p][i] + d] = nc;
                     fc->cons_row[nc] = row0 + d;
-                    fc->cons_scope[nc] = scope;
-                    fc->cons_pool[nc] = p;
-                    fc->cons_dev[nc] = dev;
-                    fc->off[nc] = ni;
+                    ioff[nc] = ni;
                     for (uint32_t c = 0; c < dev->nconsumes; c++)
                         for (uint32_t k = 0; k < dev->consumes[c].ncounters; k++) {
                             uint32_t e = fkey_find(keys, &nkeys, tab, cap, scope,
@@ -1009,26 +1196,106 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
                             if (e == UINT32_MAX)
                                 continue;
                             dra__aq_t q = dra__aq_from(&dev->consumes[c].counters[k].value);
-                            uint32_t x = fc->off[nc];
-                            while (x < ni && fc->ent[x] != e)
+                            uint32_t x = ioff[nc];
+                            while (x < ni && ient[x] != e)
                                 x++;
                             if (x == ni) {
-                                fc->ent[ni] = e;
-                                fc->amt[ni++] = q;
+                                ient[ni] = e;
+                                iamt[ni++] = q;
                             } else {
-                                fc->amt[x] += q;
+                                iamt[x] += q;
                             }
                         }
                     nc++;
                 }
             }
         }
+        sk += pool->nslices;
     }
-    fc->off[nc] = ni;
+    ioff[nc] = ni;
     fc->ncons = nc;
+    /* the amounts as a dictionary; each consumer's entries relative to its lowest */
+    uint32_t namts = 0, maxrel = 0;
+    fc->cons_base = dra_arena_alloc(ar, (nc + 1) * sizeof(uint32_t), 4);
+    fc->cons_prof = dra_arena_alloc(ar, (nc + 1) * sizeof(uint32_t), 4);
+    if (!fc->cons_base || !fc->cons_prof)
+        return DRA_ENOMEM;
+    for (uint32_t x = 0; x < ni; x++)
+        iamt[x] = (dra__aq_t)amt_index(amts, &namts, atab, acap, iamt[x]);
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t lo = UINT32_MAX;
+        for (uint32_t x = ioff[i]; x < ioff[i + 1]; x++)
+            lo = ient[x] < lo ? ient[x] : lo;
+        fc->cons_base[i] = lo == UINT32_MAX ? 0 : lo;
+        for (uint32_t x = ioff[i]; x < ioff[i + 1]; x++) {
+            ient[x] -= fc->cons_base[i];
+            maxrel = ient[x] > maxrel ? ient[x] : maxrel;
+        }
+    }
+    fc->ent_bits = bits_for(maxrel + 1);
+    fc->ent_mask = fc->ent_bits < 32 ? (1u << fc->ent_bits) - 1 : UINT32_MAX;
+    fc->usable = fc->ent_bits + bits_for(namts ? namts : 1) <= a->cnt_word_bits;
+    if (!fc->usable) { /* the columns cannot be used: keep nothing the scan would read */
+        fc->ncons = 0;
+        fc->fresh = false;
+        fn->cnt = fc;
+        return DRA_OK;
+    }
+    /* the items packed, and every consumer's list looked up among the profiles so far (open
+     * addressing on a hash of the words; equal lists share one profile) */
+    uint32_t *word = dra_arena_alloc(sc, (ni + 1) * sizeof(uint32_t), 4);
+    uint32_t *pitem = dra_arena_alloc(sc, (ni + 1) * sizeof(uint32_t), 4);
+    uint32_t *poff = dra_arena_alloc(sc, (nc + 2) * sizeof(uint32_t), 4);
+    uint32_t pcap = (uint32_t)pow2_at_least((size_t)nc * 2 + 2);
+    uint32_t *ptab = dra_arena_alloc(sc, pcap * sizeof(uint32_t), 4);
+    if (!word || !pitem || !poff || !ptab)
+        return DRA_ENOMEM;
+    memset(ptab, 0xff, pcap * sizeof *ptab);
+    for (uint32_t x = 0; x < ni; x++)
+        word[x] = ient[x] | (uint32_t)iamt[x] << fc->ent_bits;
+    uint32_t np = 0, npi = 0;
+    poff[0] = 0;
+    for (uint32_t i = 0; i < nc; i++) {
+        const uint32_t *w = word + ioff[i];
+        uint32_t len = ioff[i + 1] - ioff[i];
+        uint64_t h = XXH3_64bits(w, (size_t)len * sizeof *w);
+        uint32_t j = (uint32_t)h & (pcap - 1);
+        for (; ptab[j] != UINT32_MAX; j = (j + 1) & (pcap - 1)) {
+            uint32_t q = ptab[j];
+            if (poff[q + 1] - poff[q] == len && memcmp(pitem + poff[q], w, (size_t)len * sizeof *w) == 0)
+                break;
+        }
+        if (ptab[j] == UINT32_MAX) {
+            memcpy(pitem + npi, w, (size_t)len * sizeof *w);
+            npi += len;
+            ptab[j] = np;
+            poff[++np] = npi;
+        }
+        fc->cons_prof[i] = ptab[j];
+    }
+    fc->nprof = np;
+    fc->prof_off = dra_arena_alloc(ar, (np + 1) * sizeof(uint32_t), 4);
+    fc->item = dra_arena_alloc(ar, (npi + 1) * sizeof(uint32_t), 4);
+    fc->amts = dra_arena_alloc(ar, (namts + 1) * sizeof(dra__aq_t), 16);
+    if (!fc->prof_off || !fc->item || !fc->amts)
+        return DRA_ENOMEM;
+    memcpy(fc->prof_off, poff, (np + 1) * sizeof *poff);
+    memcpy(fc->item, pitem, npi * sizeof *pitem);
+    memcpy(fc->amts, amts, namts * sizeof *amts);
+    fc->namts = namts;
     fc->fresh = false;
     fn->cnt = fc;
     return DRA_OK;
+}
+
+/* The entry (of a consumer with lowest entry base) and the amount of a packed item. */
+static inline uint32_t fc_ent(const fcnt_t *fc, uint32_t base, uint32_t it)
+{
+    return base + (it & fc->ent_mask);
+}
+static inline dra__aq_t fc_amt(const fcnt_t *fc, uint32_t it)
+{
+    return fc->amts[it >> fc->ent_bits];
 }
 
 /* The node's counter columns, built on first use and refreshed after the state changed in one
@@ -1048,14 +1315,21 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
     /* only the consumers whose in-use bit changed move the remaining amounts (exact sums:
      * subtracting then adding back the same amounts restores the same value) */
     for (uint32_t i = 0; i < fc->ncons; i++) {
-        const dra__gpool_t *pool = &fn->gp.pools[fc->cons_pool[i]];
-        uint8_t u = (mirror(a, fc->cons_row[i], pool->driver, pool->name, fc->cons_dev[i]) &
-                     MIR_INUSE) != 0;
+        const uint32_t row = fc->cons_row[i];
+        uint8_t v = a->mir[row];
+        if (!(v & MIR_VALID)) { /* the device's ID only for a lookup */
+            const fdev_t *dv = &a->devpool[row];
+            const fbucket_t *pb = a->pbk[dv->pb];
+            v = mirror(a, row, pb->key1, pb->key2, dv->dev);
+        }
+        uint8_t u = (v & MIR_INUSE) != 0;
         if (u == fc->cons_inuse[i])
             continue;
         fc->cons_inuse[i] = u;
-        for (uint32_t x = fc->off[i]; x < fc->off[i + 1]; x++)
-            fc->rem[fc->ent[x]] += u ? -fc->amt[x] : fc->amt[x];
+        const uint32_t pf = fc->cons_prof[i], base = fc->cons_base[i];
+        for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1]; x++)
+            fc->rem[fc_ent(fc, base, fc->item[x])] += u ? -fc_amt(fc, fc->item[x])
+                                                         : fc_amt(fc, fc->item[x]);
     }
     memset(fc->scope_neg, 0, fc->nscopes * sizeof(uint32_t));
     for (uint32_t e = 0; e < fc->nent; e++)
@@ -1079,6 +1353,7 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
 static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
 {
     dra__acall_t *ac = &a->c;
+    const fnode_t *fn = a->fn;
     enum { MAXG = 64 };
     uint32_t qn[DRA_ALLOC_MAX_CONSTRAINTS], nq = 0;
     for (uint32_t i = 0; i < cl->ncons; i++) {
@@ -1089,64 +1364,67 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
             return FP_FALLBACK;
         qn[nq++] = co->qname;
     }
-    uint32_t first[MAXG], cnt[MAXG], ng = 0;
+    const dra_device_t *first[MAXG];
+    uint32_t cnt[MAXG], ng = 0;
     const dra_exact_request_t *body = rq->body;
     const bool cc = ac->b.cc, taints = ac->b.taints;
     const uint8_t *sigv = rq->sig->val;
     int64_t k = rq->num;
     uint32_t best = UINT32_MAX;
     for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t slot = 0; slot < ac->nslots; slot++) {
-            const dra__slot_t *st = &ac->slots[slot];
-            const dra__gpool_t *pool = &ac->gp.pools[st->pool];
+        for (uint32_t p = 0; p < ac->gp.n; p++) {
+            const dra__gpool_t *pool = &ac->gp.pools[p];
             if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
                 continue;
-            if (sigv[st->row] != SIG_YES || (a->mir[st->row] & MIR_EXCL))
-                continue; /* mirror bits are current: the scan looked at every device */
-            const dra_device_t *d = st->d;
-            if (!ac->b.binding && d->nbinding_conditions > 0)
-                continue;
-            if (cc && (body->ncap_requests ? dra__cap_fits(body, d, NULL, NULL, false) != 1
-                                           : a->capfit0[st->row] != 1))
-                continue;
-            if (d->nconsumes > 0 && !ac->b.pd)
-                continue;
-            if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
-                continue;
-            const dra_attr_t *at[DRA_ALLOC_MAX_CONSTRAINTS];
-            bool scalar = true;
-            for (uint32_t i = 0; i < nq && scalar; i++) {
-                at[i] = qn[i] ? dra_device_attr(d, qn[i]) : NULL;
-                scalar = at[i] && dra__attr_is_scalar(at[i]);
-            }
-            if (!scalar)
-                continue; /* missing: never picked; not a scalar: a group of one */
-            uint32_t g = 0;
-            for (; g < ng; g++) {
-                const dra_device_t *f = ac->slots[first[g]].d;
-                bool same = true;
-                for (uint32_t i = 0; i < nq && same; i++)
-                    same = dra__attr_scalar_eq(at[i], dra_device_attr(f, qn[i]));
-                if (same)
-                    break;
-            }
-            if (pass == 0) {
-                if (g == ng) {
-                    if (ng == MAXG)
-                        return FP_FALLBACK;
-                    first[ng] = slot;
-                    cnt[ng++] = 0;
-                }
-                cnt[g]++;
-            } else if (g == best) {
-                dra__res_t *r = &cl->res[cl->nres++];
-                memset(r, 0, sizeof *r);
-                r->slot = slot;
-                r->rq = rq->key;
-                if ((int64_t)cl->nres == k) {
-                    ac->out->stats.allocate_one = (uint64_t)k + 3;
-                    ac->out->stats.path = DRA_FAST_PATH_MATCH;
-                    return R_OK;
+            for (uint32_t s = 0; s < pool->nslices; s++) {
+                const dra_slice_t *sl = pool->slices[s];
+                const uint32_t row0 = fn->slice_row[p][s];
+                for (uint32_t i = 0; i < sl->ndevices; i++) {
+                    const uint32_t row = row0 + i;
+                    if (sigv[row] != SIG_YES || (a->mir[row] & MIR_EXCL))
+                        continue; /* mirror bits are current: the scan looked at every device */
+                    const dra_device_t *d = &sl->devices[i];
+                    if (!ac->b.binding && d->nbinding_conditions > 0)
+                        continue;
+                    if (cc && (body->ncap_requests ? dra__cap_fits(body, d, NULL, NULL, false) != 1
+                                                   : a->capfit0[row] != 1))
+                        continue;
+                    if (d->nconsumes > 0 && !ac->b.pd)
+                        continue;
+                    if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
+                        continue;
+                    const dra_attr_t *at[DRA_ALLOC_MAX_CONSTRAINTS];
+                    bool scalar = true;
+                    for (uint32_t c = 0; c < nq && scalar; c++) {
+                        at[c] = qn[c] ? dra_device_attr(d, qn[c]) : NULL;
+                        scalar = at[c] && dra__attr_is_scalar(at[c]);
+                    }
+                    if (!scalar)
+                        continue; /* missing: never picked; not a scalar: a group of one */
+                    uint32_t g = 0;
+                    for (; g < ng; g++) {
+                        bool same = true;
+                        for (uint32_t c = 0; c < nq && same; c++)
+                            same = dra__attr_scalar_eq(at[c], dra_device_attr(first[g], qn[c]));
+                        if (same)
+                            break;
+                    }
+                    if (pass == 0) {
+                        if (g == ng) {
+                            if (ng == MAXG)
+                                return FP_FALLBACK;
+                            first[ng] = d;
+                            cnt[ng++] = 0;
+                        }
+                        cnt[g]++;
+                    } else if (g == best) {
+                        fp_pick(a, cl, rq, d, p, row, false);
+                        if ((int64_t)cl->nres == k) {
+                            ac->out->stats.allocate_one = (uint64_t)k + 3;
+                            ac->out->stats.path = DRA_FAST_PATH_MATCH;
+                            return R_OK;
+                        }
+                    }
                 }
             }
         }
@@ -1165,11 +1443,13 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
     return FP_FALLBACK; /* not reached: the group has k members */
 }
 
-/* The greedy scan over the node's slot template (a->c.slots points at it; nothing in it is
- * written). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK, R_NOMEM. */
+/* The greedy scan over the node's devices in search order (pool, slice, device: the node's
+ * layout, fnode_t). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK,
+ * R_NOMEM. */
 static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *ncharged_out)
 {
     dra__acall_t *ac = &a->c;
+    const fnode_t *fn = a->fn;
     fcnt_t *fc = NULL;
     uint32_t ncharged = 0;
     int ret = FP_FALLBACK;
@@ -1190,97 +1470,108 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
     const dra_exact_request_t *body = rq->body;
     const uint8_t *sigv = rq->sig->val;
     const bool cc = ac->b.cc, pd = ac->b.pd, taints = ac->b.taints;
-    /* slots are laid out in search order (pool, slice, device), so one pass over them is the
-     * search's scan */
-    for (uint32_t slot = 0; slot < ac->nslots; slot++) {
-        const dra__slot_t *st = &ac->slots[slot];
-        const dra__gpool_t *pool = &ac->gp.pools[st->pool];
+    const bool pool_counters = ac->b.pool_counters;
+    /* the layout is in search order (pool, slice, device), so one pass over it is the search's
+     * scan; sk numbers the slices (the counter scopes of 1.34, as fcnt_build numbers them) */
+    for (uint32_t p = 0, sk = 0; p < ac->gp.n; sk += ac->gp.pools[p].nslices, p++) {
+        const dra__gpool_t *pool = &ac->gp.pools[p];
         if ((pool->incomplete && ac->b.strict_pools) || pool->invalid)
             continue;
-        stats->candidates++;
-        if (sigv[st->row] == SIG_NO)
-            continue;
-        uint8_t v = mirror(a, st->row, pool->driver, pool->name, st->d);
-        if (v & MIR_EXCL)
-            continue;
-        bool m;
-        int rc = selectable(a, slot, rq->key, 0, &m);
-        if (rc == R_NOMEM) {
-            ret = rc;
-            goto out;
-        }
-        if (rc) { /* the search reports the error where it meets it */
-            ret = FP_FALLBACK;
-            goto out;
-        }
-        if (!m)
-            continue;
-        const dra_device_t *d = st->d;
-        if (cc) {
-            if (d->allow_multiple_allocations || (v & MIR_CAP)) {
-                ret = FP_FALLBACK;
-                goto out;
-            }
-            if (body->ncap_requests) {
-                if (dra__cap_fits(body, d, NULL, NULL, false) != 1)
+        for (uint32_t s = 0; s < pool->nslices; s++) {
+            const dra_slice_t *sl = pool->slices[s];
+            const uint32_t slot0 = fn->slice_base[p][s], row0 = fn->slice_row[p][s];
+            for (uint32_t i = 0; i < sl->ndevices; i++) {
+                const uint32_t row = row0 + i;
+                stats->candidates++;
+                if (sigv[row] == SIG_NO)
                     continue;
-            } else {
-                uint8_t *cf = &a->capfit0[st->row];
-                if (!*cf)
-                    *cf = dra__cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
-                if (*cf != 1)
+                const dra_device_t *d = &sl->devices[i];
+                uint8_t v = a->mir[row];
+                if (!(v & MIR_VALID))
+                    v = mirror(a, row, pool->driver, pool->name, d->name);
+                if (v & MIR_EXCL)
                     continue;
+                bool m;
+                int rc = fp_selectable(a, d, row, rq->key, &m);
+                if (rc == R_NOMEM) {
+                    ret = rc;
+                    goto out;
+                }
+                if (rc) { /* the search reports the error where it meets it */
+                    ret = FP_FALLBACK;
+                    goto out;
+                }
+                if (!m)
+                    continue;
+                if (cc) {
+                    if (d->allow_multiple_allocations || (v & MIR_CAP)) {
+                        ret = FP_FALLBACK;
+                        goto out;
+                    }
+                    if (body->ncap_requests) {
+                        if (dra__cap_fits(body, d, NULL, NULL, false) != 1)
+                            continue;
+                    } else {
+                        uint8_t *cf = &a->capfit0[row];
+                        if (!*cf)
+                            *cf = dra__cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
+                        if (*cf != 1)
+                            continue;
+                    }
+                }
+                uint32_t con = UINT32_MAX;
+                if (d->nconsumes > 0) {
+                    if (!pd)
+                        continue;
+                    /* counters_reserve: every counter of the scope stays within what is
+                     * available after the devices in use and the devices picked so far;
+                     * entries already negative make every reservation in their scope fail */
+                    counters = true;
+                    if (!fc && !(fc = fcnt_get(a))) {
+                        ret = R_NOMEM;
+                        goto out;
+                    }
+                    if (!fc->usable) {
+                        ret = FP_FALLBACK;
+                        goto out;
+                    }
+                    con = fc->slot_cons[slot0 + i];
+                    if (fc->scope_neg[pool_counters ? p : sk + s])
+                        continue;
+                    bool fits = true;
+                    const uint32_t pf = fc->cons_prof[con], base = fc->cons_base[con];
+                    for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1] && fits; x++)
+                        fits = fc->rem[fc_ent(fc, base, fc->item[x])] - fc_amt(fc, fc->item[x]) >= 0;
+                    if (!fits)
+                        continue;
+                }
+                if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
+                    continue;
+                if (constrained) {
+                    rc = fp_constraints_add(ac, cl, rq, d);
+                    if (rc < 0) {
+                        ret = rc;
+                        goto out;
+                    }
+                    if (!rc)
+                        continue;
+                }
+                if (con != UINT32_MAX) {
+                    const uint32_t pf = fc->cons_prof[con], base = fc->cons_base[con];
+                    for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1]; x++)
+                        fc->rem[fc_ent(fc, base, fc->item[x])] -= fc_amt(fc, fc->item[x]);
+                    charged[ncharged++] = con;
+                }
+                fp_pick(a, cl, rq, d, p, row, con != UINT32_MAX);
+                if ((int64_t)cl->nres == k) {
+                    stats->allocate_one = (uint64_t)k + 3;
+                    stats->path = constrained ? DRA_FAST_PATH_MATCH
+                                  : counters  ? DRA_FAST_PATH_COUNTERS
+                                              : DRA_FAST_PATH_FIRST;
+                    ret = R_OK;
+                    goto out;
+                }
             }
-        }
-        uint32_t con = UINT32_MAX;
-        if (d->nconsumes > 0) {
-            if (!pd)
-                continue;
-            /* counters_reserve: every counter of the scope stays within what is available
-             * after the devices in use and the devices picked so far; entries already
-             * negative make every reservation in their scope fail */
-            counters = true;
-            if (!fc && !(fc = fcnt_get(a))) {
-                ret = R_NOMEM;
-                goto out;
-            }
-            con = fc->slot_cons[slot];
-            if (fc->scope_neg[fc->cons_scope[con]])
-                continue;
-            bool fits = true;
-            for (uint32_t x = fc->off[con]; x < fc->off[con + 1] && fits; x++)
-                fits = fc->rem[fc->ent[x]] - fc->amt[x] >= 0;
-            if (!fits)
-                continue;
-        }
-        if (taints && dra__taint_blocks(d, body->tolerations, body->ntolerations))
-            continue;
-        if (constrained) {
-            rc = fp_constraints_add(ac, cl, rq, d);
-            if (rc < 0) {
-                ret = rc;
-                goto out;
-            }
-            if (!rc)
-                continue;
-        }
-        if (con != UINT32_MAX) {
-            for (uint32_t x = fc->off[con]; x < fc->off[con + 1]; x++)
-                fc->rem[fc->ent[x]] -= fc->amt[x];
-            charged[ncharged++] = con;
-        }
-        dra__res_t *r = &cl->res[cl->nres++];
-        memset(r, 0, sizeof *r);
-        r->slot = slot;
-        r->rq = rq->key;
-        r->charged = con != UINT32_MAX;
-        if ((int64_t)cl->nres == k) {
-            stats->allocate_one = (uint64_t)k + 3;
-            stats->path = constrained ? DRA_FAST_PATH_MATCH
-                          : counters  ? DRA_FAST_PATH_COUNTERS
-                                      : DRA_FAST_PATH_FIRST;
-            ret = R_OK;
-            goto out;
         }
     }
     /* k == 1: the search has one level, and that level's scan is the one above: nothing
@@ -1316,19 +1607,22 @@ static int fp_run(dra_fast_t *a)
     fcnt_t *fc = NULL;
     uint32_t charged[DRA_ALLOC_MAX_RESULTS + 1], n = 0;
     int rc = fp_scan(a, &fc, charged, &n);
-    for (uint32_t i = 0; i < n; i++)
-        for (uint32_t x = fc->off[charged[i]]; x < fc->off[charged[i] + 1]; x++)
-            fc->rem[fc->ent[x]] += fc->amt[x];
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t pf = fc->cons_prof[charged[i]], base = fc->cons_base[charged[i]];
+        for (uint32_t x = fc->prof_off[pf]; x < fc->prof_off[pf + 1]; x++)
+            fc->rem[fc_ent(fc, base, fc->item[x])] += fc_amt(fc, fc->item[x]);
+    }
     return rc;
 }
 
-/* The fast paths for one call: preprocessing over the node's slot template, then the scan.
- * DRA_OK / R_FATAL / R_NODE from preprocessing, R_OK, R_FAIL, FP_FALLBACK, R_NOMEM. */
+/* The fast paths for one call: preprocessing, then the scan; the call's slots are only the
+ * devices picked (a->rslots, fp_pick). DRA_OK / R_FATAL / R_NODE from preprocessing, R_OK,
+ * R_FAIL, FP_FALLBACK, R_NOMEM. */
 static int fp_call(dra_fast_t *a, dra_claim_t *const *claims)
 {
     const fnode_t *fn = a->fn;
     a->c.nslots = fn->nslots;
-    a->c.slots = fn->slots; /* read only on this path */
+    a->c.slots = a->rslots;
     a->c.slice_base = fn->slice_base;
     a->c.maxcaps = fn->maxcaps;
     a->c.nscopes = 0;
@@ -1447,8 +1741,12 @@ int dra_fast_prepare(dra_fast_t *a, const dra_node_t *node)
         return DRA_ENOMEM;
     /* the counter columns too, where the fast paths will want them */
     bool consumes = false;
-    for (uint32_t i = 0; i < fn->nslots && !consumes; i++)
-        consumes = fn->slots[i].d->nconsumes > 0;
+    for (uint32_t p = 0; p < fn->gp.n && !consumes; p++)
+        for (uint32_t s = 0; s < fn->gp.pools[p].nslices && !consumes; s++) {
+            const dra_slice_t *sl = fn->gp.pools[p].slices[s];
+            for (uint32_t d = 0; d < sl->ndevices && !consumes; d++)
+                consumes = sl->devices[d].nconsumes > 0;
+        }
     if (consumes && a->c.b.pd && !fn->gather_rc && !fn->cnt) {
         a->fn = fn;
         bool ok = fcnt_get(a) != NULL;

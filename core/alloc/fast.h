@@ -3,7 +3,8 @@
  * outcome kind, same devices in the same order, same messages, same shareIDs for the same seed)
  * from indexes kept across calls instead of per-call rescans (DESIGN §4.3):
  *  - slices bucketed by node name once; GatherPools and the node's device layout ("slots" in
- *    upstream search order) computed once per node and reused by every later call;
+ *    upstream search order, kept per slice: nothing per device) computed once per node and
+ *    reused by every later call;
  *  - selector results (class selectors + request selectors) cached per device for each distinct
  *    selector combination for the allocator's lifetime (device attributes never change); a CEL
  *    error is cached as such and reported, with the reference's message, only when the search
@@ -25,7 +26,10 @@
  * change between calls through dra_alloc_state_commit / release) and the CEL cache. Results are
  * written into out_arena. Per-call scratch lives in an arena reset at the start of each call;
  * per-node layouts and selector caches grow in a long-lived arena (no malloc in allocate once a
- * node and a selector combination have been seen).
+ * node and a selector combination have been seen). Memory (core/alloc/README.md, "Memory"): per
+ * device row a 16-byte ID record and a few bytes of hash, mirror and caches, one byte per
+ * distinct selector combination; per node its gathered pools and 8 bytes per slice, plus
+ * counter columns on nodes with devices consuming shared counters.
  *
  * Errors: as dra_alloc_allocate (DRA_OK whenever a decision was reached, see out->kind).
  * Cost: first call per node O(slices relevant to the node); later calls O(devices of the node

@@ -12,5 +12,9 @@
 
 /* Disable the fast paths (every call goes to the search; on by default). */
 void dra_fast_set_paths(dra_fast_t *a, bool on);
+/* Width in bits (2..32, default 32) of a packed counter item (an entry and the index of its
+ * amount, fast.c "counters as columns"): a node whose items do not fit gets no counter columns
+ * and its calls meeting a consumer go to the search. Takes effect for columns built afterwards. */
+void dra_fast_set_counter_word_bits(dra_fast_t *a, uint32_t bits);
 
 #endif /* DRA_ALLOC_FAST_TESTS_H */

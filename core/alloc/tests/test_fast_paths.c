@@ -229,10 +229,79 @@ static void test_counters(void)
     fx_fini(&x);
 }
 
+/* Counter amounts that differ per device (the columns keep a dictionary of distinct amounts,
+ * each item an index into it), and a node whose items do not fit the packed word (the search
+ * decides). */
+static void test_counter_amounts(void)
+{
+    static const uint64_t amt[4] = {3, 2, 1, 1};
+    fx_t x;
+    fx_init(&x, 4, NULL, 4, 1);
+    for (uint32_t d = 0; d < 4; d++)
+        qty(&x.slice->devices[d].consumes[0].counters[0].value, amt[d]);
+    /* 3, then 2 does not fit in what is left (1), then 1 does */
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-0,dev-2");
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_UNSAT, DRA_OUTCOME_UNSATISFIABLE, "");
+    fx_fini(&x);
+    fx_init(&x, 4, NULL, 4, 1);
+    for (uint32_t d = 0; d < 4; d++)
+        qty(&x.slice->devices[d].consumes[0].counters[0].value, amt[d]);
+    /* one entry (1 bit) and three distinct amounts (2 bits) do not fit in 2 bits */
+    dra_fast_set_counter_word_bits(x.fast, 2);
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_SEARCH, DRA_OUTCOME_ALLOCATED, "dev-0,dev-2");
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_SEARCH, DRA_OUTCOME_UNSATISFIABLE, "");
+    fx_fini(&x);
+    fx_init(&x, 4, NULL, 4, 1);
+    for (uint32_t d = 0; d < 4; d++)
+        qty(&x.slice->devices[d].consumes[0].counters[0].value, amt[d]);
+    dra_fast_set_counter_word_bits(x.fast, 3); /* they fit in 3 */
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-0,dev-2");
+    fx_fini(&x);
+}
+
+/* Two counter sets of the pool (set-a, set-b: mem 2 each), the devices alternating between them
+ * (dev-0, dev-2 on set-a; dev-1, dev-3 on set-b), each consuming all of its set: one consumption
+ * profile shared by the four devices, each with its own counter set (the profile's entry offset
+ * per device). */
+static void fx_two_sets(fx_t *x)
+{
+    fx_init(x, 4, NULL, 2, 2);
+    dra_slice_t *cs = x->m.slices[1];
+    CHECK_STREQ(cs->name, "slice-counters");
+    dra_counter_set_t *sets = dra_model_array(&x->m, 2, sizeof(dra_counter_set_t));
+    for (uint32_t i = 0; i < 2; i++) {
+        sets[i].name = i ? "set-b" : "set-a";
+        sets[i].counters = dra_model_array(&x->m, 1, sizeof(dra_counter_t));
+        sets[i].ncounters = 1;
+        sets[i].counters[0].name = "mem";
+        qty(&sets[i].counters[0].value, 2);
+    }
+    cs->counter_sets = sets;
+    cs->ncounter_sets = 2;
+    for (uint32_t d = 0; d < 4; d++)
+        x->slice->devices[d].consumes[0].counter_set = d % 2 ? "set-b" : "set-a";
+}
+
+static void test_counter_profiles(void)
+{
+    fx_t x;
+    fx_two_sets(&x);
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-0");
+    /* set-a is used up, set-b is not */
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-1");
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_UNSAT, DRA_OUTCOME_UNSATISFIABLE, "");
+    fx_fini(&x);
+    fx_two_sets(&x);
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-0,dev-1");
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_first);
     RUN(test_match);
     RUN(test_counters);
+    RUN(test_counter_amounts);
+    RUN(test_counter_profiles);
     return check_summary();
 }
