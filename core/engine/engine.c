@@ -42,11 +42,16 @@ static const char *row_device(const dra_engine_t *e, uint32_t r)
     return nz(e->t->dev[r]->name);
 }
 
+/* The first slot of hash h in a table of n slots (the top 32 bits scaled to n). */
+static uint32_t hslot_start(uint64_t h, uint32_t n)
+{
+    return (uint32_t)(((h >> 32) * (uint64_t)n) >> 32);
+}
+
 static int hash_build(dra_engine_t *e)
 {
-    uint32_t n = 16;
-    while (n < 2 * (uint64_t)e->t->nrows + 16)
-        n *= 2;
+    /* at most 80% full, any size: the start slot is the hash scaled to it */
+    uint32_t n = e->t->nrows + e->t->nrows / 4 + 16;
     e->hslots = calloc(n, sizeof *e->hslots);
     if (!e->hslots)
         return DRA_ENOMEM;
@@ -71,8 +76,8 @@ static int hash_build(dra_engine_t *e)
         e->row_ord[r] = ord;
         bool dup = false;
         uint64_t h = key_hash(row_driver(e, r), row_pool(e, r), row_device(e, r));
-        uint32_t i = (uint32_t)h & (n - 1);
-        for (; e->hslots[i]; i = (i + 1) & (n - 1)) {
+        uint32_t i = hslot_start(h, n);
+        for (; e->hslots[i]; i = i + 1 == n ? 0 : i + 1) {
             uint32_t o = e->hslots[i] - 1;
             if (!strcmp(row_device(e, o), row_device(e, r)) && !strcmp(row_pool(e, o), row_pool(e, r)) &&
                 !strcmp(row_driver(e, o), row_driver(e, r))) {
@@ -258,7 +263,7 @@ static bool row_avail(const dra_engine_t *e, uint32_t r)
  * and its shares are not exclusive allocations). */
 static bool row_blocked(const dra_engine_t *e, uint32_t r)
 {
-    if (!e->amem[r] || row_multi(e, r))
+    if (!dra_bit_get(e->amem, r) || row_multi(e, r))
         return false;
     return e->use[r] > 0 || !row_fits(e, r);
 }
@@ -298,14 +303,14 @@ static void sig_count(dra_engine_t *e, sig_t *s)
             else if (n != NONE)
                 s->herr[n] = 1;
         }
-        if (mt && s->all && !s->noblk && !shared && n != NONE && e->bk[r])
+        if (mt && s->all && !s->noblk && !shared && n != NONE && dra_bit_get(e->bk, r))
             s->blk[n]++;
         if (mt && dra_bit_get(e->avb, r) && (!s->capbody || dra_bit_get(s->cfit, r))) {
             if (s->attr != NONE) {
                 if (shared && has_attr(e, s, r))
                     s->shcnt++;
-                else if (!shared && s->grp[r] >= 0)
-                    s->gcnt[s->grp[r]]++;
+                else if (!shared && s->grp[r] != GRP_NONE)
+                    s->gcnt[s->gfirst[n] + s->grp[r]]++;
             } else if (shared) {
                 s->shcnt++;
             } else if (n != NONE) {
@@ -332,8 +337,8 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
         if (shared) {
             if (has_attr(e, s, r))
                 s->shcnt += delta;
-        } else if (s->grp[r] >= 0) {
-            s->gcnt[s->grp[r]] += delta;
+        } else if (s->grp[r] != GRP_NONE) {
+            s->gcnt[s->gfirst[n] + s->grp[r]] += delta;
             int32_t m = group_max(s, n);
             if (m != s->cnt[n]) {
                 s->cnt[n] = m;
@@ -449,8 +454,8 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
         refresh_cap(e, r);
     if (e->nall) { /* bk is kept from the first All signature on */
         bool b = row_blocked(e, r);
-        if (b != (bool)e->bk[r]) {
-            e->bk[r] = b;
+        if (b != dra_bit_get(e->bk, r)) {
+            dra_bit_assign(e->bk, r, b);
             row_flip_blocked(e, r, b ? 1 : -1);
         }
     }
@@ -516,8 +521,8 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
         }
     }
     uint64_t h = key_hash(drv, pool, dev);
-    uint32_t mask = e->nhslots - 1;
-    for (uint32_t i = (uint32_t)h & mask; e->hslots[i]; i = (i + 1) & mask) {
+    for (uint32_t i = hslot_start(h, e->nhslots); e->hslots[i];
+         i = i + 1 == e->nhslots ? 0 : i + 1) {
         uint32_t r = e->hslots[i] - 1;
         if (strcmp(row_device(e, r), dev) || strcmp(row_pool(e, r), pool) ||
             strcmp(row_driver(e, r), drv))
@@ -798,7 +803,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     *s = e->sigs[base]; /* shares match / err bitsets */
     s->attr = ai;
     sig_node_arrays(e, s);
-    s->grp = dra_arena_alloc(&e->arena, ((size_t)t->nrows + 1) * sizeof *s->grp, 8);
+    s->grp = dra_arena_alloc(&e->arena, (size_t)t->nrows + 1, 8);
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
         return DRA_ENOMEM;
@@ -814,7 +819,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     /* groups: per node, one per distinct value among its matching rows (rows in node order) */
     uint32_t ng = 0;
     for (uint32_t r = 0; r < t->nrows; r++)
-        s->grp[r] = -1;
+        s->grp[r] = GRP_NONE;
     for (uint32_t n = 0; n < e->nnodes; n++) {
         s->gfirst[n] = ng;
         uint32_t tn = e->tnode[n];
@@ -837,7 +842,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
                     g = here++;
                 }
             }
-            s->grp[r] = (int32_t)(ng + g);
+            s->grp[r] = (uint8_t)g;
         }
         ng += here;
     }
@@ -907,7 +912,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
             err[i] = s->err[i] | x->err[i];
         }
         for (uint32_t r = 0; r < t->shared_begin; r++)
-            if (dra_bit_get(x->match, r) && e->amem[r] && !row_multi(e, r))
+            if (dra_bit_get(x->match, r) && dra_bit_get(e->amem, r) && !row_multi(e, r))
                 dra_bit_clear(match, r);
         s->match = match;
         s->err = err;
@@ -918,7 +923,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
         return DRA_ENOMEM;
     if (all && !e->nall)
         for (uint32_t r = 0; r < t->nrows; r++)
-            e->bk[r] = row_blocked(e, r);
+            dra_bit_assign(e->bk, r, row_blocked(e, r));
     sig_count(e, s);
     tree_build(e, s);
     if (all)
@@ -1931,8 +1936,8 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         goto fail;
     }
     e->avb = calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->avb);
-    e->amem = calloc((size_t)t->nrows + 1, 1);
-    e->bk = calloc((size_t)t->nrows + 1, 1);
+    e->amem = calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->amem);
+    e->bk = calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->bk);
     rc = DRA_ENOMEM;
     if (!e->avb || !e->amem || !e->bk)
         goto fail;
@@ -1968,9 +1973,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
          * DRAConsumableCapacity, the static capacity check of a request without capacity (the
          * snapshot's also subtracts capacity in use: devices with capacities are left out) */
         const dra_device_t *d = t->dev[r];
-        e->amem[r] = d && !(!e->beh.binding && (t->flags[r] & DRA_ROW_BINDING)) &&
+        dra_bit_assign(e->amem, r, d && !(!e->beh.binding && (t->flags[r] & DRA_ROW_BINDING)) &&
                      !(e->beh.cc && d->ncaps > 0 &&
-                       (e->beh.bugs || dra__cap_fits(&nocap, d, NULL, NULL, false) != 1));
+                       (e->beh.bugs || dra__cap_fits(&nocap, d, NULL, NULL, false) != 1)));
     }
     if ((rc = dra__direct_setup(e)))
         goto fail;
@@ -2571,7 +2576,7 @@ static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t l
         int32_t c = 0;
         for (uint32_t r = tn == NONE ? 0 : e->t->nodes[tn].begin;
              tn != NONE && r < e->t->nodes[tn].end; r++) {
-            if (!counts_fresh(e, s, r) || (s->attr != NONE && s->grp[r] < 0))
+            if (!counts_fresh(e, s, r) || (s->attr != NONE && s->grp[r] == GRP_NONE))
                 continue;
             if (s->attr == NONE) {
                 c++;
@@ -2619,7 +2624,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                      row_driver(e, r), row_pool(e, r), row_device(e, r), x, e->use[r]);
             return false;
         }
-        if (e->nall && (bool)e->bk[r] != row_blocked(e, r)) {
+        if (e->nall && dra_bit_get(e->bk, r) != row_blocked(e, r)) {
             snprintf(why, len, "row %u: blocked flag stale", r);
             return false;
         }
@@ -2642,7 +2647,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                 /* largest group of one value, by brute force over pairs of rows */
                 const dra_table_attr_t *a = &e->t->attrs[s->attr];
                 for (uint32_t r = e->t->nodes[tn].begin; r < e->t->nodes[tn].end; r++) {
-                    if (s->grp[r] < 0 || !dra_bit_get(s->match, r) || !row_avail(e, r))
+                    if (s->grp[r] == GRP_NONE || !dra_bit_get(s->match, r) || !row_avail(e, r))
                         continue;
                     int32_t g = 0;
                     for (uint32_t q = e->t->nodes[tn].begin; q < e->t->nodes[tn].end; q++)

@@ -14,6 +14,8 @@
 #define NONE DRA_ENGINE_NONE
 #define HAZARD INT32_MAX
 
+#define GRP_NONE 0xFFu /* sig_t.grp: the row is in no group */
+
 typedef struct sig {
     const dra_device_class_t *cls;
     const dra_exact_request_t *body; /* selectors (the first body compiled with this key) */
@@ -28,7 +30,8 @@ typedef struct sig {
      * of node n sharing one value of the attribute (rows without it cannot join the request),
      * shcnt counts the shared rows that have the attribute */
     uint32_t attr;                   /* table attribute column index, NONE for the plain count */
-    int32_t *grp;                    /* per row: group (node, value), -1: none */
+    uint8_t *grp;                    /* per row: its group among its node's (the group is
+                                        gfirst[node] + grp), GRP_NONE: none */
     int32_t *gcnt;                   /* per group: free matching rows */
     uint32_t *gfirst;                /* per node: its groups [gfirst[n], gfirst[n + 1]) */
     /* allocationMode All variant (all): blk[n] counts the matching rows of node n's range that
@@ -119,8 +122,9 @@ struct dra_engine {
     uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
     uint32_t *rowsigs;   /* per row: bit i set when signature i < 32 matches it */
     uint64_t *avb;       /* bitset per row: available (free and its counter consumption fits) */
-    uint8_t *amem;       /* per row: certainly in an All request's set when its selectors match */
-    uint8_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All); kept
+    uint64_t *amem;      /* bitset per row: certainly in an All request's set when its selectors
+                          * match */
+    uint64_t *bk;         /* per row: amem and certainly not allocatable (engine.h, All); kept
                           * once there is an All signature */
     uint8_t *ahz;        /* per model node: sees a pool an All request may find incomplete */
     uint32_t nahz;
