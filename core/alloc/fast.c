@@ -37,7 +37,8 @@
 
 
 /* Persistent selector cache of one (class, request selectors) combination: per device row
- * 0 unknown, 1 no match, 2 match, 3 error (re-evaluated for its message). */
+ * 0 unknown, 1 no match, 2 match, 3 error (re-evaluated for its message), two bits each
+ * (sig_val / sig_set). */
 typedef struct fsig {
     const dra_device_class_t *cls;
     const char **sel; /* copies of the request selector expressions */
@@ -47,6 +48,17 @@ typedef struct fsig {
     struct fsig *next;
 } fsig_t;
 enum { SIG_UNKNOWN = 0, SIG_NO = 1, SIG_YES = 2, SIG_ERR = 3 };
+
+static inline unsigned sig_val(const uint8_t *v, uint32_t row)
+{
+    return (v[row >> 2] >> ((row & 3) * 2)) & 3u;
+}
+
+static inline void sig_set(uint8_t *v, uint32_t row, unsigned x)
+{
+    unsigned sh = (row & 3) * 2;
+    v[row >> 2] = (uint8_t)((v[row >> 2] & ~(3u << sh)) | (x << sh));
+}
 enum { MIR_VALID = 1, MIR_EXCL = 2, MIR_INUSE = 4, MIR_CAP = 8, MIR_SHARE = 16 };
 
 /* A device row's ID (16 bytes a row): its name, and its pool's bypool bucket, whose keys are the
@@ -652,7 +664,7 @@ static fsig_t *sig_get(dra_fast_t *a, const dra_device_class_t *cls, const dra_e
     e->hash = hv;
     e->nsel = req->nselectors;
     e->sel = dra_arena_calloc(ar, e->nsel + 1, sizeof(char *), 8);
-    e->val = dra_arena_calloc(ar, a->nrows + 1, 1, 64);
+    e->val = dra_arena_calloc(ar, a->nrows / 4 + 1, 1, 64);
     if (!e->sel || !e->val)
         return NULL;
     for (uint32_t i = 0; i < e->nsel; i++)
@@ -800,7 +812,7 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
     }
     const dra__rq_t *rq = &a->c.rqs[rqi];
     int8_t *cache = NULL;
-    uint8_t *pv = NULL;
+    bool pv = false;
     if (st->pdns) {
         cache = &a->c.sel[(size_t)slot * a->c.nrqs + rqi];
         if (*cache >= 0) {
@@ -808,9 +820,10 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
             return DRA_OK;
         }
     } else {
-        pv = &rq->sig->val[st->row];
-        if (*pv == SIG_YES || *pv == SIG_NO) {
-            *match = *pv == SIG_YES;
+        pv = true;
+        unsigned v = sig_val(rq->sig->val, st->row);
+        if (v == SIG_YES || v == SIG_NO) {
+            *match = v == SIG_YES;
             return DRA_OK;
         }
     }
@@ -819,11 +832,11 @@ static int selectable(dra_fast_t *a, uint32_t slot, uint32_t rqi, uint32_t ci, b
         return R_NOMEM;
     if (rc) {
         if (pv)
-            *pv = SIG_ERR;
+            sig_set(rq->sig->val, st->row, SIG_ERR);
         return R_FATAL;
     }
     if (pv)
-        *pv = *match ? SIG_YES : SIG_NO;
+        sig_set(rq->sig->val, st->row, *match ? SIG_YES : SIG_NO);
     else
         *cache = *match ? 1 : 0;
     return DRA_OK;
@@ -862,7 +875,7 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra
         uint32_t hi = a->c.slice_base[p][pool->nslices - 1] + pool->slices[pool->nslices - 1]->ndevices;
         for (uint32_t slot = lo; slot < hi; slot++) {
             dra__slot_t *st = &a->c.slots[slot];
-            if (!st->pdns && sigv[st->row] == SIG_NO)
+            if (!st->pdns && sig_val(sigv, st->row) == SIG_NO)
                 continue;
             if (admin && dra__slot_taken_by(st, ci))
                 continue;
@@ -897,7 +910,7 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra
 static inline bool search_skip(dra_fast_t *a, const dra__slot_t *st, const dra__rq_t *rq)
 {
     (void)a;
-    return !st->pdns && rq->sig->val[st->row] == SIG_NO;
+    return !st->pdns && sig_val(rq->sig->val, st->row) == SIG_NO;
 }
 
 static inline int search_ready(dra_fast_t *a, dra__slot_t *st)
@@ -1010,9 +1023,10 @@ static int fp_selectable(dra_fast_t *a, const dra_device_t *d, uint32_t row, uin
         *match = false;
         return DRA_OK;
     }
-    uint8_t *pv = &a->c.rqs[rqi].sig->val[row];
-    if (*pv == SIG_YES || *pv == SIG_NO) {
-        *match = *pv == SIG_YES;
+    uint8_t *pv = a->c.rqs[rqi].sig->val;
+    unsigned v = sig_val(pv, row);
+    if (v == SIG_YES || v == SIG_NO) {
+        *match = v == SIG_YES;
         return DRA_OK;
     }
     const dra__slot_t st = {.d = d, .row = row};
@@ -1020,10 +1034,10 @@ static int fp_selectable(dra_fast_t *a, const dra_device_t *d, uint32_t row, uin
     if (rc == R_NOMEM)
         return R_NOMEM;
     if (rc) {
-        *pv = SIG_ERR;
+        sig_set(pv, row, SIG_ERR);
         return R_FATAL;
     }
-    *pv = *match ? SIG_YES : SIG_NO;
+    sig_set(pv, row, *match ? SIG_YES : SIG_NO);
     return DRA_OK;
 }
 
@@ -1381,7 +1395,7 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
                 const uint32_t row0 = fn->slice_row[p][s];
                 for (uint32_t i = 0; i < sl->ndevices; i++) {
                     const uint32_t row = row0 + i;
-                    if (sigv[row] != SIG_YES || (a->mir[row] & MIR_EXCL))
+                    if (sig_val(sigv, row) != SIG_YES || (a->mir[row] & MIR_EXCL))
                         continue; /* mirror bits are current: the scan looked at every device */
                     const dra_device_t *d = &sl->devices[i];
                     if (!ac->b.binding && d->nbinding_conditions > 0)
@@ -1483,7 +1497,7 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
             for (uint32_t i = 0; i < sl->ndevices; i++) {
                 const uint32_t row = row0 + i;
                 stats->candidates++;
-                if (sigv[row] == SIG_NO)
+                if (sig_val(sigv, row) == SIG_NO)
                     continue;
                 const dra_device_t *d = &sl->devices[i];
                 uint8_t v = a->mir[row];
@@ -1770,9 +1784,9 @@ int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_t *cls,
     uint32_t n = nrows < a->nrows ? nrows : a->nrows;
     for (uint32_t r = 0; r < n; r++) {
         uint32_t c = col_of_row[r];
-        if (c == UINT32_MAX || sg->val[r] != SIG_UNKNOWN)
+        if (c == UINT32_MAX || sig_val(sg->val, r) != SIG_UNKNOWN)
             continue;
-        sg->val[r] = dra_bit_get(err, c) ? SIG_ERR : dra_bit_get(match, c) ? SIG_YES : SIG_NO;
+        sig_set(sg->val, r, dra_bit_get(err, c) ? SIG_ERR : dra_bit_get(match, c) ? SIG_YES : SIG_NO);
     }
     return DRA_OK;
 }

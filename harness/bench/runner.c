@@ -1562,7 +1562,10 @@ static int engine_fresh(ctx_t *c)
     if (rc)
         return rc;
     dra_alloc_options_t ao = {0, c->seed};
+    size_t h0 = heap_in_use();
     rc = dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+    if (rc == DRA_OK && !c->run->alloc_bytes) /* the allocator's model-wide indexes, once */
+        c->run->alloc_bytes = growth(h0, heap_in_use());
     if (rc == DRA_OK && had_engine)
         rc = engine_build(c);
     return rc;

@@ -176,6 +176,9 @@ typedef struct dra_run {
      * while it prepared the allocator's per-node layouts (0 where the C library does not report
      * heap use, e.g. under a sanitizer's allocator) */
     size_t engine_bytes, layout_bytes;
+    /* heap growth while the exact allocator built its model-wide indexes (row IDs, slice
+     * buckets, the state mirror; the reference allocator keeps none), first repetition */
+    size_t alloc_bytes;
     dra_run_shape_summary_t *shapes; /* nshapes + 1 ("all" last) */
     uint32_t nshapes;
     /* merged histograms over the measured repetitions: hists[(shape * DRA_PHASE_COUNT + phase)

@@ -233,11 +233,14 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                "(%.1f B/device, built in %s)\n",
             (unsigned long long)run->nodes, (unsigned long long)run->devices, bt,
             (double)run->table_bytes / 1024.0, run->bytes_per_device, tb);
-    if (run->devices && (run->engine_bytes || run->layout_bytes))
-        fprintf(f, "memory      engine %.1f B/device, allocator node layouts %.1f B/device (heap "
-                   "growth while building them)\n",
-                (double)run->engine_bytes / (double)run->devices,
-                (double)run->layout_bytes / (double)run->devices);
+    if (run->devices && (run->engine_bytes || run->layout_bytes)) {
+        double nd = (double)run->devices, eb = (double)run->engine_bytes / nd,
+               lb = (double)run->layout_bytes / nd, ab = (double)run->alloc_bytes / nd;
+        fprintf(f, "memory      engine %.1f B/device, allocator node layouts %.1f B/device, "
+                   "allocator model indexes %.1f B/device (heap growth while building them); "
+                   "with the device table %.1f B/device\n",
+                eb, lb, ab, run->bytes_per_device + eb + lb + ab);
+    }
     fprintf(f, "run         %u repetition(s), %llu pods, %llu claims, %.3f s wall\n", run->reps_done,
             (unsigned long long)run->pods, (unsigned long long)run->claims,
             (double)run->wall_ns / 1e9);
