@@ -61,12 +61,12 @@ static inline void sig_set(uint8_t *v, uint32_t row, unsigned x)
 }
 enum { MIR_VALID = 1, MIR_EXCL = 2, MIR_INUSE = 4, MIR_CAP = 8, MIR_SHARE = 16 };
 
-/* A device row's ID (16 bytes a row): its name, and its pool's bypool bucket, whose keys are the
- * driver and pool names (the row is the index in a->devpool). */
+/* A device row's ID (8 bytes a row): its slice, which gives its device (the name) and its pool's
+ * bypool bucket (a->slice_pb), whose keys are the driver and pool names (the row is the index in
+ * a->devpool). */
 typedef struct fdev {
-    const char *dev;
-    uint32_t pb;   /* index in a->pbk */
-    uint32_t next; /* the next row + 1 in the hash chain of a->devs, 0 = none */
+    uint32_t slice; /* index in m->slices (its device: row - slice_row[slice]) */
+    uint32_t next;  /* the next row + 1 in the hash chain of a->devs, 0 = none */
 } fdev_t;
 
 /* Everything about a node that does not depend on the state or the claims. */
@@ -176,6 +176,7 @@ struct dra_fast {
     uint32_t *devs;     /* hash (driver, pool, device) -> first row + 1 of the chain, 0 = none */
     uint64_t *dupid;    /* per row: another row has the same (driver, pool, device) */
     struct fdev *devpool; /* per row */
+    uint32_t *slice_pb;   /* per slice: its pool's index in pbk */
     fbucket_t **pbk;    /* the bypool buckets, numbered */
     uint32_t npbk;
     size_t dmask;
@@ -268,6 +269,18 @@ static uint32_t slice_index(const dra_fast_t *a, const dra_slice_t *sl)
     return a->sidx[h];
 }
 
+/* The name and the pool bucket of device row `row` (its slice from a->devpool). O(1). */
+static const char *row_name(const dra_fast_t *a, uint32_t row)
+{
+    uint32_t si = a->devpool[row].slice;
+    return nz(a->c.m->slices[si]->devices[row - a->slice_row[si]].name);
+}
+
+static fbucket_t *row_pool(const dra_fast_t *a, uint32_t row)
+{
+    return a->pbk[a->slice_pb[a->devpool[row].slice]];
+}
+
 static int build_indexes(dra_fast_t *a)
 {
     const dra_model_t *m = a->c.m;
@@ -330,8 +343,9 @@ static int build_indexes(dra_fast_t *a)
     a->dmask = pow2_at_least((size_t)rows) - 1;
     a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(uint32_t), 4);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
+    a->slice_pb = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
     a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
-    if (!a->mir || !a->devs || !a->devpool || !a->dupid)
+    if (!a->mir || !a->devs || !a->devpool || !a->dupid || !a->slice_pb)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
@@ -340,13 +354,14 @@ static int build_indexes(dra_fast_t *a)
         for (uint32_t d = 0; d < sl->ndevices; d++) {
             const uint32_t row = a->slice_row[i] + d;
             fdev_t *e = &a->devpool[row];
-            e->dev = nz(sl->devices[d].name);
-            e->pb = pb->id;
-            size_t h = (size_t)dev_hash(pb->key1, pb->key2, e->dev) & a->dmask;
+            e->slice = i;
+            a->slice_pb[i] = pb->id;
+            const char *dn = nz(sl->devices[d].name);
+            size_t h = (size_t)dev_hash(pb->key1, pb->key2, dn) & a->dmask;
             for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
-                const fdev_t *oe = &a->devpool[o - 1];
-                const fbucket_t *ob = a->pbk[oe->pb];
-                if (str_eq(oe->dev, e->dev) && str_eq(ob->key2, pb->key2) && str_eq(ob->key1, pb->key1)) {
+                const fbucket_t *ob = row_pool(a, o - 1);
+                if (str_eq(row_name(a, o - 1), dn) && str_eq(ob->key2, pb->key2) &&
+                    str_eq(ob->key1, pb->key1)) {
                     dra_bit_set(a->dupid, o - 1);
                     dra_bit_set(a->dupid, row);
                 }
@@ -368,10 +383,10 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
     for (uint32_t i = 0; i < al->nresults; i++) {
         const dra_result_t *r = &al->results[i];
         if (r->row && r->row <= a->nrows && !dra_bit_get(a->dupid, r->row - 1)) {
-            const fdev_t *e = &a->devpool[r->row - 1];
-            fbucket_t *pb = a->pbk[e->pb];
-            if (e->dev == r->device ||
-                (str_eq(e->dev, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver))) {
+            fbucket_t *pb = row_pool(a, r->row - 1);
+            const char *dn = row_name(a, r->row - 1);
+            if (dn == r->device ||
+                (str_eq(dn, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver))) {
                 a->mir[r->row - 1] = 0;
                 pb->ver++;
                 continue;
@@ -379,9 +394,9 @@ static void on_state_change(void *ctx, const dra_allocation_t *al)
         }
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
         for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
-            const fdev_t *e = &a->devpool[o - 1];
-            fbucket_t *pb = a->pbk[e->pb];
-            if (str_eq(e->dev, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver)) {
+            fbucket_t *pb = row_pool(a, o - 1);
+            if (str_eq(row_name(a, o - 1), r->device) && str_eq(pb->key2, r->pool) &&
+                str_eq(pb->key1, r->driver)) {
                 a->mir[o - 1] = 0;
                 pb->ver++; /* the pool's counter columns must be brought up to date */
             }
@@ -1332,9 +1347,8 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
         const uint32_t row = fc->cons_row[i];
         uint8_t v = a->mir[row];
         if (!(v & MIR_VALID)) { /* the device's ID only for a lookup */
-            const fdev_t *dv = &a->devpool[row];
-            const fbucket_t *pb = a->pbk[dv->pb];
-            v = mirror(a, row, pb->key1, pb->key2, dv->dev);
+            const fbucket_t *pb = row_pool(a, row);
+            v = mirror(a, row, pb->key1, pb->key2, row_name(a, row));
         }
         uint8_t u = (v & MIR_INUSE) != 0;
         if (u == fc->cons_inuse[i])
