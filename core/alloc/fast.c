@@ -153,9 +153,6 @@ struct dra_fast {
     /* persistent indexes */
     uint32_t nrows;
     uint32_t *slice_row;      /* per model slice: first device row */
-    const dra_slice_t **sptr; /* open hash: slice pointer -> model index */
-    uint32_t *sidx;
-    size_t smask;
     fbucket_t **byname; /* node name -> slices with that nodeName */
     fbucket_t **bypool; /* (driver, pool) -> all its slices */
     size_t bmask;
@@ -261,12 +258,17 @@ static size_t ptr_hash(const void *p)
     return (size_t)(x ^ (x >> 29) ^ (x >> 41));
 }
 
+/* The slice's position in the model: its index field, checked (a slice not added through
+ * dra_model_add_slice is looked for). */
 static uint32_t slice_index(const dra_fast_t *a, const dra_slice_t *sl)
 {
-    size_t h = ptr_hash(sl) & a->smask;
-    while (a->sptr[h] != sl)
-        h = (h + 1) & a->smask;
-    return a->sidx[h];
+    const dra_model_t *m = a->c.m;
+    if (sl->index < m->nslices && m->slices[sl->index] == sl)
+        return sl->index;
+    uint32_t i = 0;
+    while (i < m->nslices && m->slices[i] != sl)
+        i++;
+    return i;
 }
 
 /* The name and the pool bucket of device row `row` (its slice from a->devpool). O(1). */
@@ -289,9 +291,6 @@ static int build_indexes(dra_fast_t *a)
     a->slice_row = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
     a->pool_of = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
     a->mark = dra_arena_calloc(ar, ns + 1, 1, 1);
-    a->smask = pow2_at_least((size_t)ns * 2) - 1;
-    a->sptr = dra_arena_calloc(ar, a->smask + 1, sizeof(void *), 8);
-    a->sidx = dra_arena_calloc(ar, a->smask + 1, sizeof(uint32_t), 4);
     a->bmask = pow2_at_least((size_t)ns) - 1;
     a->byname = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
     a->bypool = dra_arena_calloc(ar, a->bmask + 1, sizeof(void *), 8);
@@ -301,7 +300,7 @@ static int build_indexes(dra_fast_t *a)
     a->nodes = dra_arena_calloc(ar, a->nmask + 1, sizeof(void *), 8);
     a->sigmask = 63;
     a->sigs = dra_arena_calloc(ar, a->sigmask + 1, sizeof(void *), 8);
-    if (!a->slice_row || !a->pool_of || !a->mark || !a->sptr || !a->sidx || !a->byname ||
+    if (!a->slice_row || !a->pool_of || !a->mark || !a->byname ||
         !a->bypool || !a->general || !a->nodes || !a->sigs || !a->pbk)
         return DRA_ENOMEM;
     uint32_t rows = 0;
@@ -309,11 +308,6 @@ static int build_indexes(dra_fast_t *a)
         const dra_slice_t *sl = m->slices[i];
         a->slice_row[i] = rows;
         rows += sl->ndevices;
-        size_t h = ptr_hash(sl) & a->smask;
-        while (a->sptr[h])
-            h = (h + 1) & a->smask;
-        a->sptr[h] = sl;
-        a->sidx[h] = i;
         fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), true);
         if (!pb || bucket_push(a, pb, i))
             return DRA_ENOMEM;
@@ -340,7 +334,8 @@ static int build_indexes(dra_fast_t *a)
     a->capfit0 = dra_arena_calloc(ar, rows + 1, 1, 64);
     if (!a->capfit0)
         return DRA_ENOMEM;
-    a->dmask = pow2_at_least((size_t)rows) - 1;
+    a->dmask = pow2_at_least((size_t)rows / 2 + 1) - 1; /* chains of two on average: string
+                                                          * lookups are the rare path */
     a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(uint32_t), 4);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
     a->slice_pb = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);

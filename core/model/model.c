@@ -65,7 +65,14 @@ static void *vec_push(dra_model_t *m, void ***vec, uint32_t *n, uint32_t *cap, s
         return vec_push(m, (void ***)&m->field, &m->n##field, &m->cap_##field, sizeof(T));         \
     }
 
-ADD_FN(dra_model_add_slice, dra_slice_t, slices)
+dra_slice_t *dra_model_add_slice(dra_model_t *m)
+{
+    uint32_t i = m->nslices;
+    dra_slice_t *s = vec_push(m, (void ***)&m->slices, &m->nslices, &m->cap_slices, sizeof *s);
+    if (s)
+        s->index = i;
+    return s;
+}
 ADD_FN(dra_model_add_class, dra_device_class_t, classes)
 ADD_FN(dra_model_add_claim, dra_claim_t, claims)
 ADD_FN(dra_model_add_pod, dra_pod_t, pods)

@@ -210,6 +210,7 @@ typedef struct dra_device {
 } dra_device_t;
 
 typedef struct dra_slice {
+    uint32_t index;   /* position in the model's slices (set by dra_model_add_slice) */
     const char *name; /* metadata.name */
     const char *api_version; /* as read, e.g. "resource.k8s.io/v1beta1" */
     const char *driver;
