@@ -76,7 +76,9 @@
 /* The model row of table row r (dra_result_t.row - 1). */
 static uint32_t model_row(const dra_engine_t *e, uint32_t r)
 {
-    return e->row_ord[r];
+    const dra_device_t *d = e->t->dev[r];
+    uint32_t si = e->slice_index_ok ? d->slice->index : e->t->slice[r];
+    return e->slice_row0[si] + d->index;
 }
 
 /* A node whose range is in the allocator's search order, with nothing the scan cannot judge. */
@@ -102,15 +104,21 @@ int dra__direct_setup(dra_engine_t *e)
 {
     const dra_table_t *t = e->t;
     dra_arena_init(&e->vscratch, 16 * 1024);
-    e->dnode = calloc((size_t)e->nnodes + 1, 1);
-    if (!e->dnode)
+    e->nrange = calloc((size_t)e->nnodes + 1, sizeof *e->nrange);
+    if (!e->nrange)
         return DRA_ENOMEM;
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        uint32_t tn = e->tnode[n];
+        e->nrange[n].begin = tn == NONE ? 0 : t->nodes[tn].begin;
+        e->nrange[n].end = tn == NONE ? 0 : t->nodes[tn].end;
+        e->nrange[n].name = e->m->nodes[n]->name;
+    }
     e->direct_on = e->alloc->kind == DRA_ALLOC_FAST && dra_fast_shortcuts(e->alloc->fast) &&
                    !e->beh.bugs && !e->all_brute;
     if (!e->direct_on)
         return DRA_OK;
     for (uint32_t n = 0; n < e->nnodes; n++)
-        e->dnode[n] = node_direct(e, n);
+        e->nrange[n].direct = node_direct(e, n);
     /* a share or consumed capacity recorded on a device that is not multi-allocatable makes the
      * allocator leave its scan for that device: not judged here */
     for (uint32_t r = 0; e->beh.cc && r < t->shared_begin && e->direct_on; r++) {
@@ -403,11 +411,14 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
 
 bool dra__direct_applies(const dra_engine_t *e, const plan_t *p, uint32_t n)
 {
-    if (p->d.kind == DRA__DIRECT_NONE || !e->direct_now || !e->dnode[n] || (p->d.cons && e->nneg))
+    if (p->d.kind == DRA__DIRECT_NONE || !e->direct_now || !e->nrange[n].direct ||
+        (p->d.cons && e->nneg))
         return false;
-    for (uint32_t i = 0; i < p->d.nalt; i++)
-        if (e->sigs[p->d.alt[i].sig].herr[n])
+    for (uint32_t i = 0; i < p->d.nalt; i++) { /* an error row: the leaf is HAZARD (direct: no hz) */
+        const sig_t *s = &e->sigs[p->d.alt[i].sig];
+        if (s->tree[e->P + n] == HAZARD)
             return false;
+    }
     return true;
 }
 
@@ -654,10 +665,11 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
         uint32_t r = pick[i];
         const dra__dalt_t *pa = &d->alt[palt[i]];
         const dra_device_t *dv = t->dev[r];
-        const dra_table_pool_t *pl = &t->pools[t->pool[r]];
+        const dra_slice_t *sl = dv->slice; /* driver, pool and position on one line */
         dra_result_t *o = &res[i];
-        *o = (dra_result_t){.request = pa->req, .driver = pl->driver, .pool = pl->name,
-                            .device = dv->name, .row = model_row(e, r) + 1,
+        *o = (dra_result_t){.request = pa->req, .driver = sl->driver ? sl->driver : "",
+                            .pool = sl->pool_name ? sl->pool_name : "", .device = dv->name,
+                            .row = model_row(e, r) + 1,
                             .tolerations = pa->body->tolerations,
                             .ntolerations = pa->body->ntolerations};
         if (e->beh.binding) {
@@ -668,7 +680,7 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
         }
     }
     memcpy(cfg, ca->cfg, ca->ncfg * sizeof *cfg);
-    vals[0] = e->m->nodes[n]->name;
+    vals[0] = e->nrange[n].name;
     *req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
                           .values = vals, .nvalues = 1};
     *term = (dra_ns_term_t){.fields = req, .nfields = 1};
@@ -690,7 +702,7 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
                     dra_engine_result_t *out, bool *decided)
 {
     const dra__direct_t *d = &p->d;
-    const dra_table_node_t *nd = &e->t->nodes[e->tnode[n]];
+    const struct dra__nrange *nd = &e->nrange[n];
     uint32_t pick[DRA_ALLOC_MAX_RESULTS], np = 0, chosen = 0;
     uint8_t palt[DRA_ALLOC_MAX_RESULTS] = {0};
     uint64_t looked = 0;

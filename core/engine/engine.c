@@ -62,8 +62,7 @@ static int hash_build(dra_engine_t *e)
         return DRA_ENOMEM;
     e->nord = dra_model_device_rows(m, first);
     e->ord_row = malloc(((size_t)e->nord + 1) * sizeof *e->ord_row);
-    e->row_ord = malloc(((size_t)e->t->nrows + 1) * sizeof *e->row_ord);
-    if (!e->ord_row || !e->row_ord) {
+    if (!e->ord_row) {
         free(first);
         return DRA_ENOMEM;
     }
@@ -73,7 +72,6 @@ static int hash_build(dra_engine_t *e)
         uint32_t si = e->t->slice[r];
         uint32_t ord = first[si] + (uint32_t)(e->t->dev[r] - m->slices[si]->devices);
         DRA_ASSERT_INTERNAL(ord < e->nord);
-        e->row_ord[r] = ord;
         bool dup = false;
         uint64_t h = key_hash(row_driver(e, r), row_pool(e, r), row_device(e, r));
         uint32_t i = hslot_start(h, n);
@@ -90,7 +88,10 @@ static int hash_build(dra_engine_t *e)
         if (ord < e->nord)
             e->ord_row[ord] = dup ? NONE : r;
     }
-    free(first);
+    e->slice_row0 = first; /* kept: direct answers number their results' rows with it */
+    e->slice_index_ok = true;
+    for (uint32_t i = 0; i < m->nslices && e->slice_index_ok; i++)
+        e->slice_index_ok = m->slices[i]->index == i;
     return DRA_OK;
 }
 
@@ -2019,12 +2020,12 @@ void dra_engine_free(dra_engine_t *e)
     free(e->tnode);
     free(e->mnode);
     free(e->rowsigs);
-    free(e->row_ord);
+    free(e->slice_row0);
     free(e->hz);
     free(e->ahz);
     free(e->use);
     free(e->avb);
-    free(e->dnode);
+    free(e->nrange);
     dra_arena_fini(&e->vscratch);
     free(e->amem);
     free(e->bk);
@@ -2497,7 +2498,7 @@ bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node)
         const plan_t *p = &e->plans[i];
         if (!p->indexed)
             return true;
-        bool direct = p->d.kind != DRA__DIRECT_NONE && e->direct_on && e->dnode[node];
+        bool direct = p->d.kind != DRA__DIRECT_NONE && e->direct_on && e->nrange[node].direct;
         for (uint32_t a = 0; direct && a < p->d.nalt; a++) {
             const dra__dalt_t *al = &p->d.alt[a];
             direct = !e->sigs[al->sig].herr[node];

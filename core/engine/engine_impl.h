@@ -114,7 +114,8 @@ struct dra_engine {
     uint32_t P;          /* segment tree leaves (power of two >= nnodes) */
     uint32_t *tnode;     /* model node -> table node index (NONE: no rows) */
     uint32_t *mnode;     /* table node -> model node (NONE: no model node); dra__row_node */
-    uint32_t *row_ord;   /* table row -> model row (dra_result_t.row - 1) */
+    uint32_t *slice_row0; /* per model slice: the model row of its first device */
+    bool slice_index_ok;  /* every model slice's index field is its position */
     uint8_t *hz;         /* per model node: hazard */
     uint32_t nhazard;
     bool all_brute;      /* repeated node names: every plan is brute force */
@@ -175,7 +176,11 @@ struct dra_engine {
     uint32_t epoch;
     uint64_t placements[DRA_ENGINE_PATH_COUNT];
     /* direct answers (direct.c) */
-    uint8_t *dnode;       /* per model node: the node's range may be answered directly */
+    struct dra__nrange {
+        uint32_t begin, end; /* the node's range of table rows */
+        const char *name;    /* its name (the result's node selector) */
+        bool direct;         /* the range may be answered directly (direct.c, node_direct) */
+    } *nrange;            /* per model node: what an answer reads about the node, together */
     uint32_t nneg;        /* counters with more in use than their capacity */
     bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
     bool direct_now;      /* direct_on and the shortcuts still on (set per placement: tests may
