@@ -51,13 +51,36 @@
  * few ms (tens under ASan) whatever the search does. ALLOC_FUZZER_TRACE=1 prints, per input, the
  * decoded shape and the paths that served it (fast allocator path, engine path).
  *
- * Seeds: corpora/alloc_fuzzer/seed-* were written by hand from the byte layout of decode()
- * (one byte per take() in the order the decoder reads them); each file's name says the shape
- * it produces (multi-node first path, matchAttribute on cliques, MIG counters in both layouts,
- * an overcommitted counter set, shared pool by selector, taints and tolerations, binding
- * conditions, consumable capacity, a CEL error on some devices, All, firstAvailable, two
- * requests, two claims) and ALLOC_FUZZER_TRACE=1 shows that it does. Older corpus files (of the
- * one-node decoder) decode into other clusters; they are kept as inputs.
+ * Byte layout: one byte per take(r, n), used as v % n, in this order (a missing byte reads 0):
+ *   release (1.34 + %3); gates DRAPartitionableDevices, DRAConsumableCapacity, DRADeviceTaints,
+ *   DRADeviceBindingConditions (each %3: release default, on, off); nodes (2 + %3); MIG pools
+ *   (%2); per node its zone (%2: a, b);
+ *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
+ *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
+ *   (%8 == 7, then bindsToNode %2), multi-allocatable (%5 == 4, then capacity 2 + %4)]; with
+ *   MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem (4 + %5) and sm (4 + %4), per
+ *   GPU placements (1 + %4), per placement [profile %3: 1g, 2g, full; unknown counter set
+ *   (%32 == 31)], layout flipped (%8 == 7);
+ *   shared pool (%4: none, allNodes, zone a, per device), devices (1 + %4), each a GPU device
+ *   [per device: %(nodes + 2): that node, allNodes, zone a];
+ *   claims (%6 == 5: two), per claim: shape (%8: 0-4 one ExactCount request, 5 All,
+ *   6 firstAvailable with two subrequests, 7 two requests), per request (sub)request [class
+ *   (%3 == 2: mig, else gpu), count (1 + %4), toleration (%3 == 2), with DRAConsumableCapacity
+ *   on a capacity request (%3 == 2, then 1 + %3), %16: 15 adminAccess (not in subrequests),
+ *   14 a request selector], constraint (%4: 2 matchAttribute, 3 distinctAttribute, then the
+ *   attribute %4: clique, pcieRoot, numa, MIG parent);
+ *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
+ *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
+ *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
+ *   (4 x %4: first-fit, best-fit, spread, random).
+ * Seeds: corpora/alloc_fuzzer/seed-* were written from this layout, one value per take(); each
+ * file's name says the shape it produces (multi-node first fit, matchAttribute on cliques and
+ * PCIe roots, distinctAttribute, MIG counters in the 1.34, 1.35 and 1.36 layouts, overcommitted
+ * counters, an unknown counter set, shared pools, taints with and without tolerations, binding
+ * conditions, consumable capacity, CEL errors, All, firstAvailable, two requests, two claims,
+ * adminAccess, gates off), and ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it
+ * produces. Older corpus files (of the one-node decoder) decode into other clusters; they are
+ * kept as inputs.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -89,12 +112,12 @@ static bool budget_hit(dra_outcome_t kind, const char *msg)
     return kind == DRA_OUTCOME_FATAL && strncmp(msg, "filter operation aborted", 24) == 0;
 }
 
-static bool trace; /* ALLOC_FUZZER_TRACE set */
+static bool trace;         /* ALLOC_FUZZER_TRACE set */
 static uint32_t last_path; /* stats.path of the last call of the budgeted fast allocator */
 
 /* Step budgets: the single-node checks (reference and the budgeted fast allocator), and the
  * allocators of the engine checks (per exact call). */
-#define NODE_STEPS 20000
+#define NODE_STEPS   20000
 #define ENGINE_STEPS 5000
 
 /* The fast allocators decide as the reference did (fa: same budget, fb: none, may be NULL). */
@@ -109,8 +132,9 @@ static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_f
     last_path = fo.stats.path;
     if (dra_alloc_outcome_differs(o, &fo, why, sizeof why) ||
         fo.stats.allocate_one != o->stats.allocate_one) {
-        fprintf(stderr, "fast allocator differs from the reference: %s (allocateOne %llu vs %llu)\n",
-                why, (unsigned long long)fo.stats.allocate_one,
+        fprintf(stderr,
+                "fast allocator differs from the reference: %s (allocateOne %llu vs %llu)\n", why,
+                (unsigned long long)fo.stats.allocate_one,
                 (unsigned long long)o->stats.allocate_one);
         abort();
     }
@@ -144,11 +168,11 @@ static void gate_set(rd_t *r, dra_alloc_features_t *f, const char *gate)
         abort();
 }
 
-#define GPU_DRV "gpu.example.com"
-#define MIG_DRV "mig.example.com"
+#define GPU_DRV   "gpu.example.com"
+#define MIG_DRV   "mig.example.com"
 #define MAX_NODES 4
-#define MAX_PRE 4
-#define MAX_FILL 4
+#define MAX_PRE   4
+#define MAX_FILL  4
 
 /* One decoded input: the model, its gates and the claims, with what the trailing bytes chose. */
 typedef struct input {
@@ -157,18 +181,18 @@ typedef struct input {
     dra_device_class_t *gpu, *mig;
     dra_claim_t *claims[2];
     unsigned nclaims;
-    unsigned selk;        /* index in class_sel */
-    bool pdns;            /* a slice with per-device node selection */
-    bool bad_pool;        /* a consumption of an unknown counter set */
-    bool admin;           /* some request asks for adminAccess */
-    bool req_sel;         /* some request has a selector */
-    unsigned shared;      /* 0 none, 1 allNodes, 2 node selector, 3 per-device */
+    unsigned selk;   /* index in class_sel */
+    bool pdns;       /* a slice with per-device node selection */
+    bool bad_pool;   /* a consumption of an unknown counter set */
+    bool admin;      /* some request asks for adminAccess */
+    bool req_sel;    /* some request has a selector */
+    unsigned shared; /* 0 none, 1 allNodes, 2 node selector, 3 per-device */
     unsigned npre;
     dra_result_t pre_res[MAX_PRE];
     dra_allocation_t pre_alloc[MAX_PRE];
-    unsigned start;       /* the random policy's first node */
-    bool engine_budget;   /* the engine's fast allocator has ENGINE_STEPS too */
-    unsigned onode;       /* the node of the single-node checks */
+    unsigned start;          /* the random policy's first node */
+    bool engine_budget;      /* the engine's fast allocator has ENGINE_STEPS too */
+    unsigned onode;          /* the node of the single-node checks */
     unsigned fill[MAX_FILL]; /* policies of the fill sequence */
 } input_t;
 
@@ -183,11 +207,10 @@ typedef struct run {
 
 /* Extra selectors of the gpu class: none, two that match some devices, one that fails with a
  * CEL error (division by zero) on devices of model 0, one that fails on every device. */
-static const char *const class_sel[5] = {
-    NULL, "device.attributes['" GPU_DRV "'].numa >= 1",
-    "device.attributes['" GPU_DRV "'].numa != 1",
-    "10 / device.attributes['" GPU_DRV "'].model >= 1",
-    "device.attributes['" GPU_DRV "'].nosuch == 1"};
+static const char *const class_sel[5] = {NULL, "device.attributes['" GPU_DRV "'].numa >= 1",
+                                         "device.attributes['" GPU_DRV "'].numa != 1",
+                                         "10 / device.attributes['" GPU_DRV "'].model >= 1",
+                                         "device.attributes['" GPU_DRV "'].nosuch == 1"};
 
 /* Attributes a constraint names. */
 static const char *const cons_attr[4] = {GPU_DRV "/clique", GPU_DRV "/pcieRoot", GPU_DRV "/numa",
@@ -647,8 +670,8 @@ static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
 {
     unsigned n = in->nclaims;
     dra_inv_report_t rep;
-    if (dra_inv_check(&in->m, &in->f, x->st, x->cel, node, in->claims, o->allocations, n,
-                      &rep) == DRA_OK &&
+    if (dra_inv_check(&in->m, &in->f, x->st, x->cel, node, in->claims, o->allocations, n, &rep) ==
+            DRA_OK &&
         rep.nviolations) {
         fprintf(stderr, "invariant violated: %s\n", rep.first[0]);
         abort();
@@ -659,8 +682,8 @@ static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
             return -1;
     dra_alloc_outcome_t o2; /* the same claims again, against the committed state */
     if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2) ||
-        same_as_reference(&o2, x->fa, budget_hit(o2.kind, o2.msg) ? NULL : x->fb, node,
-                          in->claims, n, &x->out))
+        same_as_reference(&o2, x->fa, budget_hit(o2.kind, o2.msg) ? NULL : x->fb, node, in->claims,
+                          n, &x->out))
         return -1;
     for (unsigned c = n; c-- > 0;)
         if (dra_alloc_state_release(x->st, o->allocations[c]) != DRA_OK)
@@ -668,8 +691,8 @@ static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
     if (dra_alloc_state_digest(x->st) != d0)
         abort();
     if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2) ||
-        same_as_reference(&o2, x->fa, budget_hit(o2.kind, o2.msg) ? NULL : x->fb, node,
-                          in->claims, n, &x->out))
+        same_as_reference(&o2, x->fa, budget_hit(o2.kind, o2.msg) ? NULL : x->fb, node, in->claims,
+                          n, &x->out))
         return -1;
     return 0;
 }
@@ -772,6 +795,18 @@ static void engine_check(const eng_run_t *g, const char *when)
     }
 }
 
+static void print_devices(const char *who, const dra_engine_result_t *r)
+{
+    fprintf(stderr, "  %s:", who);
+    for (uint32_t i = 0; r->kind == DRA_OUTCOME_ALLOCATED && i < r->n; i++)
+        for (uint32_t j = 0; r->allocations[i] && j < r->allocations[i]->nresults; j++) {
+            const dra_result_t *x = &r->allocations[i]->results[j];
+            fprintf(stderr, " %s=%s/%s%s", x->request, x->pool, x->device,
+                    x->share_id ? " (share)" : "");
+        }
+    fprintf(stderr, "%s%s\n", r->msg[0] ? " " : "", r->msg);
+}
+
 /* Places the pod with the engine into out and with the reference placement; they must decide
  * the same. false when the comparison cannot be made (the reference ran out of steps while the
  * engine's allocator has none: g->stop) or something could not run. */
@@ -804,6 +839,8 @@ static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
                 "engine %s on %s, reference %s on %s: %s\n",
                 policy_name[pol], start, when, dra_outcome_name(res->kind), node_of(g, res->node),
                 dra_outcome_name(ref.kind), node_of(g, ref.node), why[0] ? why : "node differs");
+        print_devices("engine", res);
+        print_devices("reference", &ref);
         abort();
     }
     return true;
@@ -925,10 +962,11 @@ out:
 static void trace_input(const input_t *in)
 {
     const dra_model_t *m = &in->m;
-    fprintf(stderr, "input: release 1.%u, %u nodes, %u slices, %llu devices, shared %u, "
+    fprintf(stderr,
+            "input: release 1.%u, %u nodes, %u slices, %llu devices, shared %u, "
             "%u in use, class selector %u, gates 0x%x, %u claim(s):",
-            in->f.release - 100, m->nnodes, m->nslices, (unsigned long long)m->ndevices,
-            in->shared, in->npre, in->selk, in->f.gates, in->nclaims);
+            in->f.release - 100, m->nnodes, m->nslices, (unsigned long long)m->ndevices, in->shared,
+            in->npre, in->selk, in->f.gates, in->nclaims);
     for (unsigned c = 0; c < in->nclaims; c++) {
         const dra_claim_t *cl = in->claims[c];
         fprintf(stderr, " [");
@@ -951,15 +989,20 @@ static void trace_input(const input_t *in)
     for (uint32_t i = 0; i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
         fprintf(stderr, "  slice %s (pool %s/%s, %s%s, %u counter sets):", s->name, s->driver,
-                s->pool_name, s->node_name ? s->node_name : s->all_nodes ? "all nodes"
-                              : s->node_selector ? "zone a" : "per device",
+                s->pool_name,
+                s->node_name       ? s->node_name
+                : s->all_nodes     ? "all nodes"
+                : s->node_selector ? "zone a"
+                                   : "per device",
                 "", s->ncounter_sets);
         for (uint32_t d = 0; d < s->ndevices; d++) {
             const dra_device_t *dv = &s->devices[d];
             fprintf(stderr, " %s", dv->name);
             if (s->per_device_node_selection)
-                fprintf(stderr, "@%s", dv->node_name ? dv->node_name
-                                       : dv->all_nodes ? "all" : "zone-a");
+                fprintf(stderr, "@%s",
+                        dv->node_name   ? dv->node_name
+                        : dv->all_nodes ? "all"
+                                        : "zone-a");
             if (dv->ntaints)
                 fprintf(stderr, "+taint");
             if (dv->nbinding_conditions)
@@ -994,8 +1037,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         trace_input(&in);
     run_t x = {0};
     dra_arena_init(&x.out, 0);
-    if (dra_alloc_state_new(&in.m, &in.f, &x.st) == DRA_OK &&
-        dra_cel_cache_new(&x.cel) == DRA_OK) {
+    if (dra_alloc_state_new(&in.m, &in.f, &x.st) == DRA_OK && dra_cel_cache_new(&x.cel) == DRA_OK) {
         bool ok = true;
         for (unsigned i = 0; i < in.npre && ok; i++)
             ok = dra_alloc_state_commit(x.st, &in.pre_alloc[i]) == DRA_OK;
