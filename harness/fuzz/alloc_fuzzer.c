@@ -45,10 +45,11 @@
  *     sequence: the pod placed again and again (decoded policies, up to 4 pods) with every
  *     placement committed and compared, then everything released in reverse order.
  * Any difference abort()s with a message on stderr (that is how libFuzzer reports).
- * Budgets: the reference allocators run with a step budget (a budget hit is Fatal "filter
- * operation aborted" in both when the fast allocator has the same budget; with the unbudgeted
- * fast allocator a reference budget hit ends part B for the input), so one input stays within a
- * few ms (tens under ASan) whatever the search does. ALLOC_FUZZER_TRACE=1 prints, per input, the
+ * Budgets: the reference allocators run with a step budget, so one input stays within a few ms
+ * (tens under ASan) whatever the search does. In part A a budget hit is Fatal "filter operation
+ * aborted" in the fast allocator with the same budget too; in part B it ends the comparisons of
+ * the input (the engine may skip that node by its summaries, and its fast allocator, budgeted or
+ * not as a byte says, searches with pruning only when unbudgeted). ALLOC_FUZZER_TRACE=1 prints, per input, the
  * decoded shape and the paths that served it (fast allocator path, engine path).
  *
  * Byte layout: one byte per take(r, n), used as v % n, in this order (a missing byte reads 0):
@@ -807,9 +808,9 @@ static void print_devices(const char *who, const dra_engine_result_t *r)
     fprintf(stderr, "%s%s\n", r->msg[0] ? " " : "", r->msg);
 }
 
-/* Places the pod with the engine into out and with the reference placement; they must decide
- * the same. false when the comparison cannot be made (the reference ran out of steps while the
- * engine's allocator has none: g->stop) or something could not run. */
+/* Places the pod with the reference placement and with the engine into out; they must decide
+ * the same. false when the comparison cannot be made (the reference ran out of steps: g->stop)
+ * or something could not run. */
 static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
                        dra_engine_result_t *res, const char *when)
 {
@@ -818,7 +819,11 @@ static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
     dra_arena_reset(&g->ref_out);
     if (dra_engine_place_reference(g->e, &g->ref, g->plan, pol, start, &g->ref_out, &ref))
         return false;
-    if (budget_hit(ref.kind, ref.msg) && !g->in->engine_budget) {
+    if (budget_hit(ref.kind, ref.msg)) {
+        /* nothing to compare: the engine may skip the node where the reference ran out of steps
+         * (its summaries prove the node unsatisfiable), and an unbudgeted engine may search on */
+        if (trace)
+            fprintf(stderr, "  %s %s: the reference ran out of steps\n", policy_name[pol], when);
         g->stop = true;
         return false;
     }
