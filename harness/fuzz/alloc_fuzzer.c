@@ -45,8 +45,10 @@
  *     sequence: the pod placed again and again (decoded policies, up to 4 pods) with every
  *     placement committed and compared, then everything released in reverse order.
  * Any difference abort()s with a message on stderr (that is how libFuzzer reports).
- * Budgets: the reference allocators run with a step budget, so one input stays within a few ms
- * (tens under ASan) whatever the search does. In part A a budget hit is Fatal "filter operation
+ * Budgets: the reference allocators run with a step budget (NODE_STEPS, ENGINE_STEPS) and the
+ * brute force with BF_BUDGET assignments, so one input stays within a few ms whatever the search
+ * does (under ASan+UBSan+coverage: about 10 ms typically, a few hundred ms at most; the options
+ * file's timeout is 5 s). In part A a budget hit is Fatal "filter operation
  * aborted" in the fast allocator with the same budget too; in part B it ends the comparisons of
  * the input (the engine may skip that node by its summaries, and its fast allocator, budgeted or
  * not as a byte says, searches with pruning only when unbudgeted). ALLOC_FUZZER_TRACE=1 prints, per input, the
@@ -118,8 +120,8 @@ static uint32_t last_path; /* stats.path of the last call of the budgeted fast a
 
 /* Step budgets: the single-node checks (reference and the budgeted fast allocator), and the
  * allocators of the engine checks (per exact call). */
-#define NODE_STEPS   20000
-#define ENGINE_STEPS 5000
+#define NODE_STEPS   5000
+#define ENGINE_STEPS 2000
 
 /* The fast allocators decide as the reference did (fa: same budget, fb: none, may be NULL). */
 static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_fast_t *fb,
@@ -158,7 +160,7 @@ static void qty(dra_quantity_t *q, uint64_t v)
 
 /* Complete assignments the brute force may examine before it gives up without a verdict: bounded
  * so that one input stays well inside libFuzzer's timeout under ASan+UBSan+coverage. */
-#define BF_BUDGET 50000
+#define BF_BUDGET 10000
 
 /* A gate the allocator knows, per one byte: 0 the release's default, 1 on, 2 off (setting it
  * cannot fail). */
