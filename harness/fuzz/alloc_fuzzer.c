@@ -5,7 +5,7 @@
  *  - 2 to 4 nodes (label zone=a|b), each with a local GPU pool of 0 to 5 devices carrying numa
  *    (int), clique and pcieRoot (strings; clique sometimes absent) and model (int; 0 makes one
  *    class selector fail with a CEL error), taints, binding conditions and multi-allocatable
- *    devices with a capacity;
+ *    devices with a capacity and a requestPolicy (default, validRange with a step, validValues);
  *  - per node, a MIG-like partitionable pool: 1 or 2 physical GPUs as counter sets (mem, sm) and
  *    1 to 4 placements each (1g, 2g, full) consuming them; the 1.34 layout (counter sets in the
  *    devices' slice) or the 1.35+ one (a sharedCounters slice and a devices slice), now and then
@@ -14,8 +14,8 @@
  *    per-device node selection;
  *  - claims: mostly one claim with one ExactCount request of count 1..4 (class gpu or mig),
  *    with or without a matchAttribute / distinctAttribute (clique, pcieRoot, numa, MIG parent),
- *    tolerations, capacity requests, adminAccess, a request selector; rarer: All, firstAvailable,
- *    two requests, two claims;
+ *    tolerations, capacity requests (whole or 500m), adminAccess, a request selector; rarer:
+ *    All, firstAvailable, two requests, two claims;
  *  - trailing bytes: the gpu class's extra selector (none, two that match some devices, one
  *    failing on model-0 devices, one failing on every device), up to 4 devices committed before
  *    anything runs (MIG placements of one GPU may overcommit its counters: a negative remainder,
@@ -48,11 +48,13 @@
  * Budgets: the reference allocators run with a step budget (NODE_STEPS, ENGINE_STEPS) and the
  * brute force with BF_BUDGET assignments, so one input stays within a few ms whatever the search
  * does (under ASan+UBSan+coverage: about 10 ms typically, a few hundred ms at most; the options
- * file's timeout is 5 s). In part A a budget hit is Fatal "filter operation
- * aborted" in the fast allocator with the same budget too; in part B it ends the comparisons of
- * the input (the engine may skip that node by its summaries, and its fast allocator, budgeted or
- * not as a byte says, searches with pruning only when unbudgeted). ALLOC_FUZZER_TRACE=1 prints, per input, the
- * decoded shape and the paths that served it (fast allocator path, engine path).
+ * file's timeout is 5 s). In part A a budget hit is Fatal "filter operation aborted" in the
+ * fast allocator with the same budget too; in part B it ends the comparisons of the input (the
+ * engine may skip that node by its summaries, and its fast allocator, budgeted or not as a byte
+ * says, searches with pruning only when unbudgeted). ALLOC_FUZZER_TRACE=1 prints, per input,
+ * the decoded cluster and claims and the decisions with the paths that served them (fast
+ * allocator path; engine path 0 index, 1 reject, 2 brute force), and on a difference both
+ * decisions' devices, shares and consumed capacity.
  *
  * Byte layout: one byte per take(r, n), used as v % n, in this order (a missing byte reads 0):
  *   release (1.34 + %3); gates DRAPartitionableDevices, DRAConsumableCapacity, DRADeviceTaints,
@@ -60,18 +62,19 @@
  *   (%2); per node its zone (%2: a, b);
  *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
  *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
- *   (%8 == 7, then bindsToNode %2), multi-allocatable (%5 == 4, then capacity 2 + %4)]; with
- *   MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem (4 + %5) and sm (4 + %4), per
- *   GPU placements (1 + %4), per placement [profile %3: 1g, 2g, full; unknown counter set
- *   (%32 == 31)], layout flipped (%8 == 7);
+ *   (%8 == 7, then bindsToNode %2), multi-allocatable (%5 == 4, then capacity 2 + %4 and its
+ *   requestPolicy %4: none, default 1 with range 1..capacity step 2, default 2 with values
+ *   1, 2, 4, default 1)]; with MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem
+ *   (4 + %5) and sm (4 + %4), per GPU placements (1 + %4), per placement [profile %3: 1g, 2g,
+ *   full; unknown counter set (%32 == 31)], layout flipped (%8 == 7);
  *   shared pool (%4: none, allNodes, zone a, per device), devices (1 + %4), each a GPU device
  *   [per device: %(nodes + 2): that node, allNodes, zone a];
  *   claims (%6 == 5: two), per claim: shape (%8: 0-4 one ExactCount request, 5 All,
  *   6 firstAvailable with two subrequests, 7 two requests), per request (sub)request [class
  *   (%3 == 2: mig, else gpu), count (1 + %4), toleration (%3 == 2), with DRAConsumableCapacity
- *   on a capacity request (%3 == 2, then 1 + %3), %16: 15 adminAccess (not in subrequests),
- *   14 a request selector], constraint (%4: 2 matchAttribute, 3 distinctAttribute, then the
- *   attribute %4: clique, pcieRoot, numa, MIG parent);
+ *   on a capacity request (%3 == 2, then %4: 500m, 1, 2, 3), %16: 15 adminAccess (not in
+ *   subrequests), 14 a request selector], constraint (%4: 2 matchAttribute, 3
+ *   distinctAttribute, then the attribute %4: clique, pcieRoot, numa, MIG parent);
  *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
  *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
  *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
@@ -123,6 +126,25 @@ static uint32_t last_path; /* stats.path of the last call of the budgeted fast a
 #define NODE_STEPS   5000
 #define ENGINE_STEPS 2000
 
+/* An outcome's results on stderr: request=pool/device, share, consumed capacity. */
+static void print_outcome(const char *who, const dra_alloc_outcome_t *o)
+{
+    fprintf(stderr, "  %s: %s", who, dra_outcome_name(o->kind));
+    for (uint32_t i = 0; o->kind == DRA_OUTCOME_ALLOCATED && i < o->n; i++)
+        for (uint32_t j = 0; o->allocations[i] && j < o->allocations[i]->nresults; j++) {
+            const dra_result_t *x = &o->allocations[i]->results[j];
+            fprintf(stderr, " %s=%s/%s", x->request, x->pool, x->device);
+            if (x->share_id)
+                fprintf(stderr, " (share %s)", x->share_id);
+            for (uint32_t k = 0; k < x->nconsumed; k++) {
+                char q[DRA_QUANTITY_FMT_MAX];
+                dra_quantity_format(&x->consumed[k].value, q, sizeof q);
+                fprintf(stderr, " (%s %s)", x->consumed[k].name, q);
+            }
+        }
+    fprintf(stderr, "%s%s\n", o->msg[0] ? " " : "", o->msg);
+}
+
 /* The fast allocators decide as the reference did (fa: same budget, fb: none, may be NULL). */
 static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_fast_t *fb,
                              const dra_node_t *node, dra_claim_t *const *claims, unsigned n,
@@ -139,6 +161,8 @@ static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_f
                 "fast allocator differs from the reference: %s (allocateOne %llu vs %llu)\n", why,
                 (unsigned long long)fo.stats.allocate_one,
                 (unsigned long long)o->stats.allocate_one);
+        print_outcome("fast", &fo);
+        print_outcome("reference", o);
         abort();
     }
     if (fb && !budget_hit(o->kind, o->msg)) {
@@ -146,6 +170,8 @@ static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_f
             return -1;
         if (dra_alloc_outcome_differs(o, &fo, why, sizeof why)) {
             fprintf(stderr, "fast allocator (pruning) differs from the reference: %s\n", why);
+            print_outcome("fast", &fo);
+            print_outcome("reference", o);
             abort();
         }
     }
@@ -238,6 +264,33 @@ static void attr_str(dra_model_t *m, dra_attr_t *a, const char *drv, const char 
     a->v.s = dra_model_str(m, v);
 }
 
+/* A capacity's requestPolicy (%4): none; default 1 and validRange 1..cap step 2; default 2 and
+ * validValues 1, 2, 4; default 1 alone. */
+static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64_t cap)
+{
+    unsigned k = take(r, 4);
+    if (!k)
+        return NULL;
+    dra_request_policy_t *p = dra_model_array(m, 1, sizeof *p);
+    p->has_default = true;
+    qty(&p->def, k == 2 ? 2 : 1);
+    if (k == 1) {
+        p->has_valid_range = true;
+        qty(&p->min, 1);
+        p->has_max = true;
+        qty(&p->max, cap);
+        p->has_step = true;
+        qty(&p->step, 2);
+    } else if (k == 2) {
+        p->valid_values = dra_model_array(m, 3, sizeof(dra_quantity_t));
+        p->nvalid_values = 3;
+        qty(&p->valid_values[0], 1);
+        qty(&p->valid_values[1], 2);
+        qty(&p->valid_values[2], 4);
+    }
+    return p;
+}
+
 /* A GPU-like device: numa, pcieRoot, model, clique (sometimes absent); a taint, binding
  * conditions, multi-allocatable with a capacity. */
 static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *name)
@@ -273,7 +326,9 @@ static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *n
         dev->ncaps = 1;
         dev->caps[0].name = "bw";
         dev->caps[0].qname = dra_model_qname(m, GPU_DRV, "bw");
-        qty(&dev->caps[0].value, 2 + take(r, 4));
+        uint64_t cap = 2 + take(r, 4);
+        qty(&dev->caps[0].value, cap);
+        dev->caps[0].policy = decode_policy(r, m, cap);
     }
 }
 
@@ -456,7 +511,9 @@ static void decode_body(rd_t *r, input_t *in, dra_exact_request_t *b, const char
         b->ncap_requests = 1;
         b->cap_requests[0].name = "bw";
         b->cap_requests[0].qname = dra_model_qname(m, GPU_DRV, "bw");
-        qty(&b->cap_requests[0].value, 1 + take(r, 3));
+        unsigned v = take(r, 4); /* 0: 500m (a fractional share), else 1..3 */
+        qty(&b->cap_requests[0].value, v ? v : 500);
+        b->cap_requests[0].value.exp = v ? 0 : -3;
     }
     unsigned x = take(r, 16);
     if (x == 15 && !sub) {
