@@ -197,11 +197,10 @@ static void gate_set(rd_t *r, dra_alloc_features_t *f, const char *gate)
         abort();
 }
 
-#define GPU_DRV   "gpu.example.com"
-#define MIG_DRV   "mig.example.com"
-#define MAX_NODES 4
-#define MAX_PRE   4
-#define MAX_FILL  4
+#define GPU_DRV  "gpu.example.com"
+#define MIG_DRV  "mig.example.com"
+#define MAX_PRE  4
+#define MAX_FILL 4
 
 /* One decoded input: the model, its gates and the claims, with what the trailing bytes chose. */
 typedef struct input {
@@ -213,8 +212,6 @@ typedef struct input {
     unsigned selk;   /* index in class_sel */
     bool pdns;       /* a slice with per-device node selection */
     bool bad_pool;   /* a consumption of an unknown counter set */
-    bool admin;      /* some request asks for adminAccess */
-    bool req_sel;    /* some request has a selector */
     unsigned shared; /* 0 none, 1 allNodes, 2 node selector, 3 per-device */
     unsigned npre;
     dra_result_t pre_res[MAX_PRE];
@@ -292,7 +289,7 @@ static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64
 }
 
 /* A GPU-like device: numa, pcieRoot, model, clique (sometimes absent); a taint, binding
- * conditions, multi-allocatable with a capacity. */
+ * conditions, multi-allocatable with a capacity and its requestPolicy. */
 static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *name)
 {
     static const char *const cliques[2] = {"c0", "c1"};
@@ -518,14 +515,12 @@ static void decode_body(rd_t *r, input_t *in, dra_exact_request_t *b, const char
     unsigned x = take(r, 16);
     if (x == 15 && !sub) {
         b->has_admin_access = b->admin_access = true;
-        in->admin = true;
     } else if (x == 14) {
         b->selectors = dra_model_array(m, 1, sizeof(dra_selector_t));
         b->nselectors = 1;
         b->selectors[0].cel = strcmp(b->class_name, "mig") == 0
                                   ? "device.attributes['" MIG_DRV "'].profile != 'full'"
                                   : "device.attributes['" GPU_DRV "'].numa != 2";
-        in->req_sel = true;
     }
 }
 
