@@ -44,7 +44,9 @@
  *     commit and release, and the state digest restored after the release. Then a fill
  *     sequence: the pod placed again and again (decoded policies, up to 4 pods) with every
  *     placement committed and compared, then everything released in reverse order.
- * Any difference abort()s with a message on stderr (that is how libFuzzer reports).
+ * Any difference abort()s with a message on stderr (that is how libFuzzer reports), and so does
+ * a placement call that fails other than out of memory (e.g. DRA_EINTERNAL where a build checks
+ * the engine's own answers against its allocator).
  * Budgets: the reference allocators run with a step budget (NODE_STEPS, ENGINE_STEPS) and the
  * brute force with BF_BUDGET assignments, so one input stays within a few ms whatever the search
  * does (under ASan+UBSan+coverage: about 10 ms typically, a few hundred ms at most; the options
@@ -862,6 +864,19 @@ static void print_devices(const char *who, const dra_engine_result_t *r)
     fprintf(stderr, "%s%s\n", r->msg[0] ? " " : "", r->msg);
 }
 
+/* A placement call that returned an error: out of memory is no finding (false: nothing to
+ * compare); anything else is (the input is valid: an EINVAL, or an EINTERNAL from a build that
+ * verifies the engine's direct answers against its allocator, with the difference in msg). */
+static bool placement_error(int rc, const char *who, dra_engine_policy_t pol, const char *when,
+                            const char *msg)
+{
+    if (rc == DRA_ENOMEM)
+        return false;
+    fprintf(stderr, "%s failed (%s, %s): %s: %s\n", who, policy_name[pol], when, dra_strerror(rc),
+            msg);
+    abort();
+}
+
 /* Places the pod with the reference placement and with the engine into out; they must decide
  * the same. false when the comparison cannot be made (the reference ran out of steps: g->stop)
  * or something could not run. */
@@ -871,8 +886,11 @@ static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
     uint32_t start = pol == DRA_ENGINE_RANDOM ? g->in->start : 0;
     dra_engine_result_t ref;
     dra_arena_reset(&g->ref_out);
-    if (dra_engine_place_reference(g->e, &g->ref, g->plan, pol, start, &g->ref_out, &ref))
-        return false;
+    memset(&ref, 0, sizeof ref);
+    memset(res, 0, sizeof *res);
+    int rc = dra_engine_place_reference(g->e, &g->ref, g->plan, pol, start, &g->ref_out, &ref);
+    if (rc)
+        return placement_error(rc, "reference placement", pol, when, ref.msg);
     if (budget_hit(ref.kind, ref.msg)) {
         /* nothing to compare: the engine may skip the node where the reference ran out of steps
          * (its summaries prove the node unsatisfiable), and an unbudgeted engine may search on */
@@ -882,8 +900,9 @@ static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
         return false;
     }
     dra_arena_reset(out);
-    if (dra_engine_place(g->e, g->plan, pol, start, out, res))
-        return false;
+    rc = dra_engine_place(g->e, g->plan, pol, start, out, res);
+    if (rc)
+        return placement_error(rc, "engine placement", pol, when, res->msg);
     static cmp_copy_t ca, cb; /* large: not on the stack */
     dra_alloc_outcome_t a = as_outcome(res, &ca), b = as_outcome(&ref, &cb);
     char why[1200] = "";
