@@ -1,18 +1,94 @@
 /*
- * alloc_fuzzer.c - structured fuzzing of the reference allocator. Input bytes decode into a tiny
- * cluster (one node, up to 8 devices in one or two pools with numa attributes, taints, shared
- * counters, multi-allocatable devices with capacity) and up to two claims (ExactCount / All,
- * firstAvailable, matchAttribute / distinctAttribute, tolerations, capacity requests), then
- * (trailing bytes) a class selector (none, two CEL selectors, one failing on every device) and a
- * device already in use. Checks, with upstream bugs fixed:
- *  - ALLOCATED: the invariant checker finds nothing; commit then release restores the digest;
- *  - UNSATISFIABLE: the brute-force enumerator finds no assignment either;
- *  - the fast allocator (alloc/fast.h) decides identically: with the same step budget (no
- *    pruning) also with the same allocateOne count, without a budget (pruning on) whenever the
- *    reference did not run out of steps; and again after the result is committed and after it
- *    is released (its state mirror follows the commits);
- *  - the fast allocator's first-path scan (stats.path) serves every allocated plain claim (one
- *    ExactCount request, no constraint, no counters, no consumable capacity, no CEL error).
+ * alloc_fuzzer.c - structured fuzzing of the allocators and the placement engine. Input bytes
+ * decode into a small cluster and one pod's claims, shaped like the ones the exact per-node fast
+ * paths serve:
+ *  - 2 to 4 nodes (label zone=a|b), each with a local GPU pool of 0 to 5 devices carrying numa
+ *    (int), clique and pcieRoot (strings; clique sometimes absent) and model (int; 0 makes one
+ *    class selector fail with a CEL error), taints, binding conditions and multi-allocatable
+ *    devices with a capacity and a requestPolicy (default, validRange with a step, validValues);
+ *  - per node, a MIG-like partitionable pool: 1 or 2 physical GPUs as counter sets (mem, sm) and
+ *    1 to 4 placements each (1g, 2g, full) consuming them; the 1.34 layout (counter sets in the
+ *    devices' slice) or the 1.35+ one (a sharedCounters slice and a devices slice), now and then
+ *    the other one, or a consumption of an unknown counter set (an invalid pool);
+ *  - sometimes a shared (network-attached) GPU pool: allNodes, a zone node selector, or
+ *    per-device node selection;
+ *  - claims: mostly one claim with one ExactCount request of count 1..4 (class gpu or mig),
+ *    with or without a matchAttribute / distinctAttribute (clique, pcieRoot, numa, MIG parent),
+ *    tolerations, capacity requests (whole or 500m), adminAccess, a request selector; rarer:
+ *    All, firstAvailable, two requests, two claims;
+ *  - trailing bytes: the gpu class's extra selector (none, two that match some devices, one
+ *    failing on model-0 devices, one failing on every device), up to 4 devices committed before
+ *    anything runs (MIG placements of one GPU may overcommit its counters: a negative remainder,
+ *    as after a slice shrank; multi-allocatable devices as shares with consumed capacity), the
+ *    random policy's start node, whether the engine's fast allocator has a step budget, the
+ *    node of the single-node checks and the policies of the fill sequence.
+ * A byte that is not there reads as 0, so short inputs are small clusters. Checks, with upstream
+ * bugs fixed:
+ *  A. on one node (as before, per Allocate call):
+ *   - ALLOCATED: the invariant checker finds nothing; commit then release restores the digest;
+ *   - UNSATISFIABLE: the brute-force enumerator finds no assignment either;
+ *   - the fast allocator (alloc/fast.h) decides identically: with the same step budget (no
+ *     pruning) also with the same allocateOne count, without a budget (pruning on) whenever the
+ *     reference did not run out of steps; and again after the result is committed and after it
+ *     is released (its state mirror follows the commits);
+ *   - the fast allocator's first-path scan (stats.path) serves every allocated plain claim (one
+ *     ExactCount request, no constraint, no adminAccess, no counters, no consumable capacity, no
+ *     CEL error, no per-device node selection, no invalid pool).
+ *  B. the placement engine (engine/engine.h) over the device table, with the fast allocator,
+ *     against dra_engine_place_reference with a separate reference allocator over the same state,
+ *     under first-fit, best-fit, spread and random (decoded start): same outcome kind, same
+ *     node, same allocations and messages (dra_alloc_outcome_differs; a shareID compared only
+ *     as present or not: each allocator draws its own stream), after each placement that
+ *     allocated also once committed through dra_engine_commit_pod and once released through
+ *     dra_engine_release_pod; dra_engine_check (summaries equal a recomputation) after every
+ *     commit and release, and the state digest restored after the release. Then a fill
+ *     sequence: the pod placed again and again (decoded policies, up to 4 pods) with every
+ *     placement committed and compared, then everything released in reverse order.
+ * Any difference abort()s with a message on stderr (that is how libFuzzer reports), and so does
+ * a placement call that fails other than out of memory (e.g. DRA_EINTERNAL where a build checks
+ * the engine's own answers against its allocator).
+ * Budgets: the reference allocators run with a step budget (NODE_STEPS, ENGINE_STEPS) and the
+ * brute force with BF_BUDGET assignments, so one input stays within a few ms whatever the search
+ * does (under ASan+UBSan+coverage: about 10 ms typically, a few hundred ms at most; the options
+ * file's timeout is 5 s). In part A a budget hit is Fatal "filter operation aborted" in the
+ * fast allocator with the same budget too; in part B it ends the comparisons of the input (the
+ * engine may skip that node by its summaries, and its fast allocator, budgeted or not as a byte
+ * says, searches with pruning only when unbudgeted). ALLOC_FUZZER_TRACE=1 prints, per input,
+ * the decoded cluster and claims and the decisions with the paths that served them (fast
+ * allocator path; engine path 0 index, 1 reject, 2 brute force), and on a difference both
+ * decisions' devices, shares and consumed capacity.
+ *
+ * Byte layout: one byte per take(r, n), used as v % n, in this order (a missing byte reads 0):
+ *   release (1.34 + %3); gates DRAPartitionableDevices, DRAConsumableCapacity, DRADeviceTaints,
+ *   DRADeviceBindingConditions (each %3: release default, on, off); nodes (2 + %3); MIG pools
+ *   (%2); per node its zone (%2: a, b);
+ *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
+ *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
+ *   (%8 == 7, then bindsToNode %2), multi-allocatable (%5 == 4, then capacity 2 + %4 and its
+ *   requestPolicy %4: none, default 1 with range 1..capacity step 2, default 2 with values
+ *   1, 2, 4, default 1)]; with MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem
+ *   (4 + %5) and sm (4 + %4), per GPU placements (1 + %4), per placement [profile %3: 1g, 2g,
+ *   full; unknown counter set (%32 == 31)], layout flipped (%8 == 7);
+ *   shared pool (%4: none, allNodes, zone a, per device), devices (1 + %4), each a GPU device
+ *   [per device: %(nodes + 2): that node, allNodes, zone a];
+ *   claims (%6 == 5: two), per claim: shape (%8: 0-4 one ExactCount request, 5 All,
+ *   6 firstAvailable with two subrequests, 7 two requests), per request (sub)request [class
+ *   (%3 == 2: mig, else gpu), count (1 + %4), toleration (%3 == 2), with DRAConsumableCapacity
+ *   on a capacity request (%3 == 2, then %4: 500m, 1, 2, 3), %16: 15 adminAccess (not in
+ *   subrequests), 14 a request selector], constraint (%4: 2 matchAttribute, 3
+ *   distinctAttribute, then the attribute %4: clique, pcieRoot, numa, MIG parent);
+ *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
+ *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
+ *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
+ *   (4 x %4: first-fit, best-fit, spread, random).
+ * Seeds: corpora/alloc_fuzzer/seed-* were written from this layout, one value per take(); each
+ * file's name says the shape it produces (multi-node first fit, matchAttribute on cliques and
+ * PCIe roots, distinctAttribute, MIG counters in the 1.34, 1.35 and 1.36 layouts, overcommitted
+ * counters, an unknown counter set, shared pools, taints with and without tolerations, binding
+ * conditions, consumable capacity, CEL errors, All, firstAvailable, two requests, two claims,
+ * adminAccess, gates off), and ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it
+ * produces. Older corpus files (of the one-node decoder) decode into other clusters; they are
+ * kept as inputs.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +98,8 @@
 #include "alloc/alloc.h"
 #include "alloc/fast.h"
 #include "alloc/invariants.h"
+#include "engine/engine.h"
+#include "table/table.h"
 
 typedef struct rd {
     const uint8_t *p;
@@ -37,12 +115,37 @@ static unsigned take(rd_t *r, unsigned mod)
     return v % mod;
 }
 
-static bool budget_hit(const dra_alloc_outcome_t *o)
+static bool budget_hit(dra_outcome_t kind, const char *msg)
 {
-    return o->kind == DRA_OUTCOME_FATAL && strncmp(o->msg, "filter operation aborted", 24) == 0;
+    return kind == DRA_OUTCOME_FATAL && strncmp(msg, "filter operation aborted", 24) == 0;
 }
 
+static bool trace;         /* ALLOC_FUZZER_TRACE set */
 static uint32_t last_path; /* stats.path of the last call of the budgeted fast allocator */
+
+/* Step budgets: the single-node checks (reference and the budgeted fast allocator), and the
+ * allocators of the engine checks (per exact call). */
+#define NODE_STEPS   5000
+#define ENGINE_STEPS 2000
+
+/* An outcome's results on stderr: request=pool/device, share, consumed capacity. */
+static void print_outcome(const char *who, const dra_alloc_outcome_t *o)
+{
+    fprintf(stderr, "  %s: %s", who, dra_outcome_name(o->kind));
+    for (uint32_t i = 0; o->kind == DRA_OUTCOME_ALLOCATED && i < o->n; i++)
+        for (uint32_t j = 0; o->allocations[i] && j < o->allocations[i]->nresults; j++) {
+            const dra_result_t *x = &o->allocations[i]->results[j];
+            fprintf(stderr, " %s=%s/%s", x->request, x->pool, x->device);
+            if (x->share_id)
+                fprintf(stderr, " (share %s)", x->share_id);
+            for (uint32_t k = 0; k < x->nconsumed; k++) {
+                char q[DRA_QUANTITY_FMT_MAX];
+                dra_quantity_format(&x->consumed[k].value, q, sizeof q);
+                fprintf(stderr, " (%s %s)", x->consumed[k].name, q);
+            }
+        }
+    fprintf(stderr, "%s%s\n", o->msg[0] ? " " : "", o->msg);
+}
 
 /* The fast allocators decide as the reference did (fa: same budget, fb: none, may be NULL). */
 static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_fast_t *fb,
@@ -56,16 +159,21 @@ static int same_as_reference(const dra_alloc_outcome_t *o, dra_fast_t *fa, dra_f
     last_path = fo.stats.path;
     if (dra_alloc_outcome_differs(o, &fo, why, sizeof why) ||
         fo.stats.allocate_one != o->stats.allocate_one) {
-        fprintf(stderr, "fast allocator differs from the reference: %s (allocateOne %llu vs %llu)\n",
-                why, (unsigned long long)fo.stats.allocate_one,
+        fprintf(stderr,
+                "fast allocator differs from the reference: %s (allocateOne %llu vs %llu)\n", why,
+                (unsigned long long)fo.stats.allocate_one,
                 (unsigned long long)o->stats.allocate_one);
+        print_outcome("fast", &fo);
+        print_outcome("reference", o);
         abort();
     }
-    if (fb && !budget_hit(o)) {
+    if (fb && !budget_hit(o->kind, o->msg)) {
         if (dra_fast_allocate(fb, node, claims, n, out, &fo))
             return -1;
         if (dra_alloc_outcome_differs(o, &fo, why, sizeof why)) {
             fprintf(stderr, "fast allocator (pruning) differs from the reference: %s\n", why);
+            print_outcome("fast", &fo);
+            print_outcome("reference", o);
             abort();
         }
     }
@@ -79,29 +187,41 @@ static void qty(dra_quantity_t *q, uint64_t v)
 }
 
 /* Complete assignments the brute force may examine before it gives up without a verdict: bounded
- * so that one input stays well inside libFuzzer's 10 s timeout under ASan+UBSan+coverage. */
-#define BF_BUDGET 50000
+ * so that one input stays well inside libFuzzer's timeout under ASan+UBSan+coverage. */
+#define BF_BUDGET 10000
 
-/* A gate the allocator knows: setting it cannot fail. */
-static void gate_on(dra_alloc_features_t *f, const char *gate)
+/* A gate the allocator knows, per one byte: 0 the release's default, 1 on, 2 off (setting it
+ * cannot fail). */
+static void gate_set(rd_t *r, dra_alloc_features_t *f, const char *gate)
 {
-    if (dra_alloc_features_set_gate(f, gate, true, NULL) != DRA_OK)
+    unsigned v = take(r, 3);
+    if (v && dra_alloc_features_set_gate(f, gate, v == 1, NULL) != DRA_OK)
         abort();
 }
+
+#define GPU_DRV  "gpu.example.com"
+#define MIG_DRV  "mig.example.com"
+#define MAX_PRE  4
+#define MAX_FILL 4
 
 /* One decoded input: the model, its gates and the claims, with what the trailing bytes chose. */
 typedef struct input {
     dra_model_t m;
     dra_alloc_features_t f;
-    dra_node_t *node;
-    dra_device_class_t *cls;
+    dra_device_class_t *gpu, *mig;
     dra_claim_t *claims[2];
     unsigned nclaims;
-    unsigned selk; /* index in class_sel */
-    unsigned pre;  /* 1..4: dev-(pre-1) of pool-a in use */
-    char pre_dev[16];
-    dra_result_t pre_res;
-    dra_allocation_t pre_alloc;
+    unsigned selk;   /* index in class_sel */
+    bool pdns;       /* a slice with per-device node selection */
+    bool bad_pool;   /* a consumption of an unknown counter set */
+    unsigned shared; /* 0 none, 1 allNodes, 2 node selector, 3 per-device */
+    unsigned npre;
+    dra_result_t pre_res[MAX_PRE];
+    dra_allocation_t pre_alloc[MAX_PRE];
+    unsigned start;          /* the random policy's first node */
+    bool engine_budget;      /* the engine's fast allocator has ENGINE_STEPS too */
+    unsigned onode;          /* the node of the single-node checks */
+    unsigned fill[MAX_FILL]; /* policies of the fill sequence */
 } input_t;
 
 /* The allocators and their state for one input. */
@@ -113,125 +233,301 @@ typedef struct run {
     dra_arena_t out;
 } run_t;
 
-/* Class selectors (none, two that match some devices, one whose evaluation fails on every
- * device). */
-static const char *const class_sel[4] = {NULL, "device.attributes['driver-a'].numa >= 1",
-                                          "device.attributes['driver-a'].numa != 1",
-                                          "device.attributes['driver-a'].nosuch == 1"};
+/* Extra selectors of the gpu class: none, two that match some devices, one that fails with a
+ * CEL error (division by zero) on devices of model 0, one that fails on every device. */
+static const char *const class_sel[5] = {NULL, "device.attributes['" GPU_DRV "'].numa >= 1",
+                                         "device.attributes['" GPU_DRV "'].numa != 1",
+                                         "10 / device.attributes['" GPU_DRV "'].model >= 1",
+                                         "device.attributes['" GPU_DRV "'].nosuch == 1"};
 
-/* Decodes device d of a slice (counters: the slice has a counter set to consume from). */
-static void decode_device(rd_t *r, dra_model_t *m, dra_device_t *dev, unsigned d, bool counters)
+/* Attributes a constraint names. */
+static const char *const cons_attr[4] = {GPU_DRV "/clique", GPU_DRV "/pcieRoot", GPU_DRV "/numa",
+                                         MIG_DRV "/parent"};
+
+static void attr_int(dra_model_t *m, dra_attr_t *a, const char *drv, const char *name, int64_t v)
 {
-    char nm[32];
-    snprintf(nm, sizeof nm, "dev-%u", d);
-    dev->name = dra_model_str(m, nm);
-    dev->attrs = dra_model_array(m, 1, sizeof(dra_attr_t));
-    dev->nattrs = 1;
-    dev->attrs[0].name = "numa";
-    dev->attrs[0].qname = dra_model_qname(m, "driver-a", "numa");
-    dev->attrs[0].kind = DRA_ATTR_INT;
-    dev->attrs[0].count = 1;
-    dev->attrs[0].v.i = take(r, 3);
-    if (take(r, 4) == 0) {
+    a->name = name;
+    a->qname = dra_model_qname(m, drv, name);
+    a->kind = DRA_ATTR_INT;
+    a->count = 1;
+    a->v.i = v;
+}
+
+static void attr_str(dra_model_t *m, dra_attr_t *a, const char *drv, const char *name,
+                     const char *v)
+{
+    a->name = name;
+    a->qname = dra_model_qname(m, drv, name);
+    a->kind = DRA_ATTR_STRING;
+    a->count = 1;
+    a->v.s = dra_model_str(m, v);
+}
+
+/* A capacity's requestPolicy (%4): none; default 1 and validRange 1..cap step 2; default 2 and
+ * validValues 1, 2, 4; default 1 alone. */
+static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64_t cap)
+{
+    unsigned k = take(r, 4);
+    if (!k)
+        return NULL;
+    dra_request_policy_t *p = dra_model_array(m, 1, sizeof *p);
+    p->has_default = true;
+    qty(&p->def, k == 2 ? 2 : 1);
+    if (k == 1) {
+        p->has_valid_range = true;
+        qty(&p->min, 1);
+        p->has_max = true;
+        qty(&p->max, cap);
+        p->has_step = true;
+        qty(&p->step, 2);
+    } else if (k == 2) {
+        p->valid_values = dra_model_array(m, 3, sizeof(dra_quantity_t));
+        p->nvalid_values = 3;
+        qty(&p->valid_values[0], 1);
+        qty(&p->valid_values[1], 2);
+        qty(&p->valid_values[2], 4);
+    }
+    return p;
+}
+
+/* A GPU-like device: numa, pcieRoot, model, clique (sometimes absent); a taint, binding
+ * conditions, multi-allocatable with a capacity and its requestPolicy. */
+static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *name)
+{
+    static const char *const cliques[2] = {"c0", "c1"};
+    static const char *const roots[2] = {"pci0", "pci1"};
+    dev->name = dra_model_str(m, name);
+    dev->attrs = dra_model_array(m, 4, sizeof(dra_attr_t));
+    unsigned na = 0;
+    attr_int(m, &dev->attrs[na++], GPU_DRV, "numa", take(r, 3));
+    attr_str(m, &dev->attrs[na++], GPU_DRV, "pcieRoot", roots[take(r, 2)]);
+    attr_int(m, &dev->attrs[na++], GPU_DRV, "model", take(r, 8) == 7 ? 0 : 1);
+    unsigned c = take(r, 3);
+    if (c < 2)
+        attr_str(m, &dev->attrs[na++], GPU_DRV, "clique", cliques[c]);
+    dev->nattrs = na;
+    unsigned t = take(r, 6);
+    if (t >= 4) {
         dev->taints = dra_model_array(m, 1, sizeof(dra_taint_t));
         dev->ntaints = 1;
         dev->taints[0].key = "t";
-        dev->taints[0].effect = DRA_EFFECT_NO_SCHEDULE;
+        dev->taints[0].effect = t == 4 ? DRA_EFFECT_NO_SCHEDULE : DRA_EFFECT_NO_EXECUTE;
     }
-    if (counters && take(r, 2)) {
-        dev->consumes = dra_model_array(m, 1, sizeof(dra_consumes_t));
-        dev->nconsumes = 1;
-        dev->consumes[0].counter_set = "set";
-        dev->consumes[0].counters = dra_model_array(m, 1, sizeof(dra_counter_t));
-        dev->consumes[0].ncounters = 1;
-        dev->consumes[0].counters[0].name = "mem";
-        qty(&dev->consumes[0].counters[0].value, 1 + take(r, 4));
+    if (take(r, 8) == 7) {
+        dev->binding_conditions = dra_model_array(m, 1, sizeof(const char *));
+        dev->binding_conditions[0] = "ready";
+        dev->nbinding_conditions = 1;
+        dev->binds_to_node = take(r, 2);
     }
-    if (take(r, 3) == 0) {
+    if (take(r, 5) == 4) {
         dev->allow_multiple_allocations = true;
         dev->caps = dra_model_array(m, 1, sizeof(dra_capacity_t));
         dev->ncaps = 1;
         dev->caps[0].name = "bw";
-        dev->caps[0].qname = dra_model_qname(m, "driver-a", "bw");
-        qty(&dev->caps[0].value, 2 + take(r, 4));
+        dev->caps[0].qname = dra_model_qname(m, GPU_DRV, "bw");
+        uint64_t cap = 2 + take(r, 4);
+        qty(&dev->caps[0].value, cap);
+        dev->caps[0].policy = decode_policy(r, m, cap);
     }
 }
 
-/* Decodes the slice of pool p: local or for all nodes, a counter set, 1 to 4 devices. */
-static void decode_slice(rd_t *r, dra_model_t *m, unsigned p)
+/* A slice of driver drv, pool pool, one of `count` slices of the pool, on node node (NULL:
+ * the caller sets the node selection). */
+static dra_slice_t *new_slice(dra_model_t *m, const char *name, const char *drv, const char *pool,
+                              int64_t count, const char *node)
 {
-    static const char *const pools[2] = {"pool-a", "pool-b"};
     dra_slice_t *s = dra_model_add_slice(m);
-    char nm[32];
-    snprintf(nm, sizeof nm, "slice-%u", p);
-    s->name = dra_model_str(m, nm);
-    s->driver = "driver-a";
-    s->pool_name = pools[p];
+    s->name = dra_model_str(m, name);
+    s->driver = drv;
+    s->pool_name = dra_model_str(m, pool);
     s->generation = 1;
-    s->slice_count = 1;
-    s->node_name = take(r, 4) ? "node-1" : NULL;
-    s->all_nodes = !s->node_name;
-    bool counters = take(r, 2);
-    if (counters) {
-        s->counter_sets = dra_model_array(m, 1, sizeof(dra_counter_set_t));
-        s->ncounter_sets = 1;
-        s->counter_sets[0].name = "set";
-        s->counter_sets[0].counters = dra_model_array(m, 1, sizeof(dra_counter_t));
-        s->counter_sets[0].ncounters = 1;
-        s->counter_sets[0].counters[0].name = "mem";
-        qty(&s->counter_sets[0].counters[0].value, 2 + take(r, 6));
-    }
-    unsigned nd = 1 + take(r, 4);
-    s->devices = dra_model_array(m, nd, sizeof(dra_device_t));
+    s->slice_count = count;
+    s->node_name = node;
+    return s;
+}
+
+/* The local GPU pool of node n: 0 to 5 devices (1 when the byte is missing). */
+static void decode_gpu_pool(rd_t *r, dra_model_t *m, unsigned n, const char *node)
+{
+    char nm[32];
+    unsigned nd = (take(r, 6) + 1) % 6;
+    snprintf(nm, sizeof nm, "gpu-%u", n);
+    dra_slice_t *s = new_slice(m, nm, GPU_DRV, nm, 1, node);
+    s->devices = dra_model_array(m, nd ? nd : 1, sizeof(dra_device_t));
     s->ndevices = nd;
-    for (unsigned d = 0; d < nd; d++)
-        decode_device(r, m, &s->devices[d], d, counters);
+    for (unsigned d = 0; d < nd; d++) {
+        snprintf(nm, sizeof nm, "gpu-%u", d);
+        decode_gpu(r, m, &s->devices[d], nm);
+    }
     dra_model_slice_done(m, s);
 }
 
-/* Decodes request q: one body, or two firstAvailable ones, each with a mode, a count,
- * a toleration and a capacity request. */
-static void decode_request(rd_t *r, input_t *in, dra_request_t *rq, unsigned q)
+/* The MIG-like pool of node n: 1 or 2 physical GPUs (counter sets gpu-P with mem and sm), each
+ * with 1 to 4 placements (1g: 1/1, 2g: 2/2, full: 4/4 of mem/sm); mem is 4..8 and sm 4..7, so
+ * a full placement fits an unused GPU. Layout: the 1.34 one (counters in the devices' slice) for
+ * release 1.34, the 1.35+ one (a sharedCounters slice and a devices slice) otherwise, the other
+ * way round one time in 8. */
+static void decode_mig_pool(rd_t *r, input_t *in, unsigned n, const char *node)
 {
+    static const char *const prof[3] = {"1g", "2g", "full"};
+    static const unsigned amount[3] = {1, 2, 4};
     dra_model_t *m = &in->m;
-    char nm[32];
-    snprintf(nm, sizeof nm, "req-%u", q);
-    rq->name = dra_model_str(m, nm);
-    unsigned nalt = take(r, 3) == 0 ? 2 : 1;
-    dra_exact_request_t *bodies = dra_model_array(m, nalt, sizeof(dra_exact_request_t));
-    for (unsigned a = 0; a < nalt; a++) {
-        dra_exact_request_t *b = &bodies[a];
-        snprintf(nm, sizeof nm, nalt > 1 ? "sub-%u" : "req-%u", nalt > 1 ? a : q);
-        b->name = dra_model_str(m, nm);
-        b->class_name = "class-a";
-        b->mode = take(r, 6) == 0 ? DRA_MODE_ALL : DRA_MODE_EXACT_COUNT;
-        b->has_count = true;
-        b->count = 1 + take(r, 3);
-        if (take(r, 3) == 0) {
-            b->tolerations = dra_model_array(m, 1, sizeof(dra_toleration_t));
-            b->ntolerations = 1;
-            b->tolerations[0].key = "t";
-            b->tolerations[0].op = DRA_TOL_EXISTS;
-            b->tolerations[0].effect = DRA_EFFECT_EMPTY;
-        }
-        if (dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY) && take(r, 2)) {
-            b->has_capacity = true;
-            b->cap_requests = dra_model_array(m, 1, sizeof(dra_cap_request_t));
-            b->ncap_requests = 1;
-            b->cap_requests[0].name = "bw";
-            b->cap_requests[0].qname = dra_model_qname(m, "driver-a", "bw");
-            qty(&b->cap_requests[0].value, 1 + take(r, 3));
-        }
+    char nm[48], pool[32];
+    unsigned ngpu = 1 + take(r, 2);
+    snprintf(pool, sizeof pool, "mig-%u", n);
+    dra_counter_set_t *sets = dra_model_array(m, ngpu, sizeof(dra_counter_set_t));
+    for (unsigned p = 0; p < ngpu; p++) {
+        snprintf(nm, sizeof nm, "gpu-%u", p);
+        sets[p].name = dra_model_str(m, nm);
+        sets[p].counters = dra_model_array(m, 2, sizeof(dra_counter_t));
+        sets[p].ncounters = 2;
+        sets[p].counters[0].name = "mem";
+        qty(&sets[p].counters[0].value, 4 + take(r, 5));
+        sets[p].counters[1].name = "sm";
+        qty(&sets[p].counters[1].value, 4 + take(r, 4));
     }
-    if (nalt > 1) {
-        rq->first_available = bodies;
-        rq->nfirst_available = nalt;
+    unsigned nplace[2], total = 0;
+    for (unsigned p = 0; p < ngpu; p++)
+        total += nplace[p] = 1 + take(r, 4);
+    dra_device_t *devs = dra_model_array(m, total, sizeof(dra_device_t));
+    unsigned d = 0;
+    for (unsigned p = 0; p < ngpu; p++)
+        for (unsigned j = 0; j < nplace[p]; j++, d++) {
+            unsigned k = take(r, 3);
+            dra_device_t *dev = &devs[d];
+            snprintf(nm, sizeof nm, "gpu-%u-%s-%u", p, prof[k], j);
+            dev->name = dra_model_str(m, nm);
+            dev->attrs = dra_model_array(m, 3, sizeof(dra_attr_t));
+            dev->nattrs = 3;
+            snprintf(nm, sizeof nm, "gpu-%u", p);
+            attr_str(m, &dev->attrs[0], MIG_DRV, "parent", nm);
+            attr_int(m, &dev->attrs[1], MIG_DRV, "numa", p);
+            attr_str(m, &dev->attrs[2], MIG_DRV, "profile", prof[k]);
+            dev->consumes = dra_model_array(m, 1, sizeof(dra_consumes_t));
+            dev->nconsumes = 1;
+            bool unknown = take(r, 32) == 31;
+            in->bad_pool |= unknown;
+            dev->consumes[0].counter_set = unknown ? "gpu-9" : sets[p].name;
+            dev->consumes[0].counters = dra_model_array(m, 2, sizeof(dra_counter_t));
+            dev->consumes[0].ncounters = 2;
+            dev->consumes[0].counters[0].name = "mem";
+            qty(&dev->consumes[0].counters[0].value, amount[k]);
+            dev->consumes[0].counters[1].name = "sm";
+            qty(&dev->consumes[0].counters[1].value, amount[k]);
+        }
+    bool split = (in->f.release != DRA_RELEASE_1_34) != (take(r, 8) == 7);
+    if (split) {
+        snprintf(nm, sizeof nm, "%s-counters", pool);
+        dra_slice_t *c = new_slice(m, nm, MIG_DRV, pool, 2, node);
+        c->counter_sets = sets;
+        c->ncounter_sets = ngpu;
+        dra_model_slice_done(m, c);
+        snprintf(nm, sizeof nm, "%s-devices", pool);
+        dra_slice_t *s = new_slice(m, nm, MIG_DRV, pool, 2, node);
+        s->devices = devs;
+        s->ndevices = total;
+        dra_model_slice_done(m, s);
     } else {
-        rq->exactly = bodies;
+        dra_slice_t *s = new_slice(m, pool, MIG_DRV, pool, 1, node);
+        s->counter_sets = sets;
+        s->ncounter_sets = ngpu;
+        s->devices = devs;
+        s->ndevices = total;
+        dra_model_slice_done(m, s);
     }
 }
 
-/* Decodes claim c: 1 or 2 requests and at most one constraint. */
+/* A node selector zone In [a]. */
+static const dra_node_selector_t *zone_selector(dra_model_t *m)
+{
+    dra_node_selector_t *ns = dra_model_array(m, 1, sizeof *ns);
+    ns->terms = dra_model_array(m, 1, sizeof(dra_ns_term_t));
+    ns->nterms = 1;
+    ns->terms[0].exprs = dra_model_array(m, 1, sizeof(dra_ns_req_t));
+    ns->terms[0].nexprs = 1;
+    dra_ns_req_t *e = &ns->terms[0].exprs[0];
+    e->key = "zone";
+    e->op = DRA_NS_IN;
+    e->values = dra_model_array(m, 1, sizeof(const char *));
+    e->values[0] = "a";
+    e->nvalues = 1;
+    return ns;
+}
+
+/* The shared GPU pool (in->shared: 1 allNodes, 2 zone selector, 3 per-device node selection:
+ * a named node, allNodes or the zone selector per device), 1 to 4 devices. */
+static void decode_shared_pool(rd_t *r, input_t *in, unsigned nnodes)
+{
+    dra_model_t *m = &in->m;
+    unsigned nd = 1 + take(r, 4);
+    dra_slice_t *s = new_slice(m, "shared", GPU_DRV, "shared", 1, NULL);
+    if (in->shared == 1)
+        s->all_nodes = true;
+    else if (in->shared == 2)
+        s->node_selector = zone_selector(m);
+    else
+        s->per_device_node_selection = in->pdns = true;
+    s->devices = dra_model_array(m, nd, sizeof(dra_device_t));
+    s->ndevices = nd;
+    for (unsigned d = 0; d < nd; d++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "net-%u", d);
+        decode_gpu(r, m, &s->devices[d], nm);
+        if (in->shared == 3) {
+            unsigned w = take(r, nnodes + 2);
+            if (w < nnodes)
+                s->devices[d].node_name = m->nodes[w]->name;
+            else if (w == nnodes)
+                s->devices[d].all_nodes = true;
+            else
+                s->devices[d].node_selector = zone_selector(m);
+        }
+    }
+    dra_model_slice_done(m, s);
+}
+
+/* Decodes the body of a request or subrequest. */
+static void decode_body(rd_t *r, input_t *in, dra_exact_request_t *b, const char *name, bool all,
+                        bool sub)
+{
+    dra_model_t *m = &in->m;
+    b->name = dra_model_str(m, name);
+    b->class_name = take(r, 3) == 2 ? "mig" : "gpu";
+    b->mode = all ? DRA_MODE_ALL : DRA_MODE_EXACT_COUNT;
+    b->has_count = !all;
+    int64_t count = 1 + take(r, 4);
+    b->count = all ? 0 : count;
+    if (take(r, 3) == 2) {
+        b->tolerations = dra_model_array(m, 1, sizeof(dra_toleration_t));
+        b->ntolerations = 1;
+        b->tolerations[0].key = "t";
+        b->tolerations[0].op = DRA_TOL_EXISTS;
+        b->tolerations[0].effect = DRA_EFFECT_EMPTY;
+    }
+    if (dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY) && take(r, 3) == 2) {
+        b->has_capacity = true;
+        b->cap_requests = dra_model_array(m, 1, sizeof(dra_cap_request_t));
+        b->ncap_requests = 1;
+        b->cap_requests[0].name = "bw";
+        b->cap_requests[0].qname = dra_model_qname(m, GPU_DRV, "bw");
+        unsigned v = take(r, 4); /* 0: 500m (a fractional share), else 1..3 */
+        qty(&b->cap_requests[0].value, v ? v : 500);
+        b->cap_requests[0].value.exp = v ? 0 : -3;
+    }
+    unsigned x = take(r, 16);
+    if (x == 15 && !sub) {
+        b->has_admin_access = b->admin_access = true;
+    } else if (x == 14) {
+        b->selectors = dra_model_array(m, 1, sizeof(dra_selector_t));
+        b->nselectors = 1;
+        b->selectors[0].cel = strcmp(b->class_name, "mig") == 0
+                                  ? "device.attributes['" MIG_DRV "'].profile != 'full'"
+                                  : "device.attributes['" GPU_DRV "'].numa != 2";
+    }
+}
+
+/* Decodes claim c: its shape (one ExactCount request most often; All, firstAvailable, two
+ * requests), then at most one constraint over all its requests. */
 static dra_claim_t *decode_claim(rd_t *r, input_t *in, unsigned c)
 {
     dra_model_t *m = &in->m;
@@ -240,93 +536,179 @@ static dra_claim_t *decode_claim(rd_t *r, input_t *in, unsigned c)
     snprintf(nm, sizeof nm, "claim-%u", c);
     cl->name = dra_model_str(m, nm);
     cl->namespace_ = "default";
-    unsigned nreq = 1 + take(r, 2);
+    unsigned shape = take(r, 8); /* 0-4 one ExactCount request, 5 All, 6 firstAvailable, 7 two */
+    unsigned nreq = shape == 7 ? 2 : 1;
     cl->requests = dra_model_array(m, nreq, sizeof(dra_request_t));
     cl->nrequests = nreq;
-    for (unsigned q = 0; q < nreq; q++)
-        decode_request(r, in, &cl->requests[q], q);
-    unsigned ncons = take(r, 3);
-    if (ncons) {
+    for (unsigned q = 0; q < nreq; q++) {
+        dra_request_t *rq = &cl->requests[q];
+        snprintf(nm, sizeof nm, "req-%u", q);
+        rq->name = dra_model_str(m, nm);
+        if (shape == 6) {
+            rq->first_available = dra_model_array(m, 2, sizeof(dra_exact_request_t));
+            rq->nfirst_available = 2;
+            decode_body(r, in, &rq->first_available[0], "sub-0", false, true);
+            decode_body(r, in, &rq->first_available[1], "sub-1", false, true);
+        } else {
+            rq->exactly = dra_model_array(m, 1, sizeof(dra_exact_request_t));
+            decode_body(r, in, rq->exactly, nm, shape == 5, false);
+        }
+    }
+    unsigned k = take(r, 4); /* 0-1 none, 2 matchAttribute, 3 distinctAttribute */
+    if (k >= 2) {
         cl->constraints = dra_model_array(m, 1, sizeof(dra_constraint_t));
         cl->nconstraints = 1;
-        if (ncons == 1 || !dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY))
-            cl->constraints[0].match_attribute = "driver-a/numa";
+        const char *attr = cons_attr[take(r, 4)];
+        if (k == 2)
+            cl->constraints[0].match_attribute = attr;
         else
-            cl->constraints[0].distinct_attribute = "driver-a/numa";
+            cl->constraints[0].distinct_attribute = attr;
     }
     return cl;
 }
 
-/* Decodes the input bytes into in (its model initialized here): gates, the cluster, the claims,
- * then the trailing bytes. */
-static void decode(rd_t *r, input_t *in)
+/* The devices committed before anything runs: up to MAX_PRE rows of the model (a row already
+ * picked is skipped); a multi-allocatable device under DRAConsumableCapacity as a share with
+ * consumed capacity, anything else exclusively (several placements of one physical GPU may
+ * overcommit its counter set). */
+static void decode_pre(rd_t *r, input_t *in)
 {
     dra_model_t *m = &in->m;
-    dra_model_init(m);
-    dra_alloc_features_init(&in->f, (dra_release_t)(134 + take(r, 3)));
-    if (take(r, 2))
-        gate_on(&in->f, "DRAPartitionableDevices");
-    if (take(r, 2))
-        gate_on(&in->f, "DRAConsumableCapacity");
-    if (take(r, 2))
-        gate_on(&in->f, "DRADeviceTaints");
-    in->node = dra_model_add_node(m);
-    in->node->name = "node-1";
-    in->cls = dra_model_add_class(m);
-    in->cls->name = "class-a";
-    unsigned npools = 1 + take(r, 2);
-    for (unsigned p = 0; p < npools; p++)
-        decode_slice(r, m, p);
-    in->nclaims = 1 + take(r, 2);
-    for (unsigned c = 0; c < in->nclaims; c++)
-        in->claims[c] = decode_claim(r, in, c);
-    /* Trailing bytes (absent in older corpus files, which decode as before): a class selector
-     * and a device of pool-a allocated before the first call. */
-    in->selk = take(r, 4);
-    if (class_sel[in->selk]) {
-        in->cls->selectors = dra_model_array(m, 1, sizeof(dra_selector_t));
-        in->cls->selectors[0].cel = class_sel[in->selk];
-        in->cls->nselectors = 1;
+    unsigned want = take(r, MAX_PRE + 1);
+    uint32_t rows[MAX_PRE];
+    for (unsigned i = 0; i < want && m->ndevices; i++) {
+        uint32_t lo = take(r, 256);
+        uint32_t row = (lo | take(r, 256) << 8) % (uint32_t)m->ndevices;
+        bool dup = false;
+        for (unsigned j = 0; j < in->npre; j++)
+            dup |= rows[j] == row;
+        if (dup)
+            continue;
+        const dra_device_t *d = NULL;
+        const dra_slice_t *s = NULL;
+        uint32_t base = 0;
+        for (uint32_t k = 0; k < m->nslices && !d; k++) {
+            if (row < base + m->slices[k]->ndevices) {
+                s = m->slices[k];
+                d = &s->devices[row - base];
+            }
+            base += m->slices[k]->ndevices;
+        }
+        if (!d)
+            continue;
+        dra_result_t *res = &in->pre_res[in->npre];
+        memset(res, 0, sizeof *res);
+        res->request = "pre";
+        res->driver = s->driver;
+        res->pool = s->pool_name;
+        res->device = d->name;
+        if (d->allow_multiple_allocations &&
+            dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY)) {
+            char nm[40];
+            snprintf(nm, sizeof nm, "00000000-0000-4000-8000-00000000000%u", in->npre);
+            res->share_id = dra_model_str(m, nm);
+            res->consumed = dra_model_array(m, 1, sizeof(dra_consumed_t));
+            res->nconsumed = 1;
+            res->consumed[0].name = d->caps[0].name;
+            qty(&res->consumed[0].value, 1 + take(r, 2));
+        }
+        in->pre_alloc[in->npre] = (dra_allocation_t){.results = res, .nresults = 1};
+        rows[in->npre++] = row;
     }
-    in->pre = take(r, 5);
-    in->pre_res = (dra_result_t){.request = "pre", .driver = "driver-a", .pool = "pool-a"};
-    snprintf(in->pre_dev, sizeof in->pre_dev, "dev-%u", in->pre ? in->pre - 1 : 0);
-    in->pre_res.device = in->pre_dev;
-    in->pre_alloc = (dra_allocation_t){.results = &in->pre_res, .nresults = 1};
 }
 
-/* Sets up the state (with the device in use), the reference and the fast allocators, runs the
- * reference into *o and checks the fast ones against it. -1 when something could not run. */
-static int run_first(input_t *in, run_t *x, dra_alloc_outcome_t *o)
+/* Decodes the input bytes into in (its model initialized here): gates, the nodes and their
+ * pools, the shared pool, the claims, then the trailing bytes. */
+static void decode(rd_t *r, input_t *in)
+{
+    static const char *const zones[2] = {"a", "b"};
+    dra_model_t *m = &in->m;
+    memset(in, 0, sizeof *in);
+    dra_model_init(m);
+    dra_alloc_features_init(&in->f, (dra_release_t)(134 + take(r, 3)));
+    gate_set(r, &in->f, "DRAPartitionableDevices");
+    gate_set(r, &in->f, "DRAConsumableCapacity");
+    gate_set(r, &in->f, "DRADeviceTaints");
+    gate_set(r, &in->f, "DRADeviceBindingConditions");
+    unsigned nnodes = 2 + take(r, 3);
+    bool mig = take(r, 2);
+    for (unsigned n = 0; n < nnodes; n++) {
+        char nm[32];
+        dra_node_t *node = dra_model_add_node(m);
+        snprintf(nm, sizeof nm, "node-%u", n);
+        node->name = dra_model_str(m, nm);
+        node->labels = dra_model_array(m, 1, sizeof(dra_label_t));
+        node->nlabels = 1;
+        node->labels[0].key = "zone";
+        node->labels[0].value = zones[take(r, 2)];
+    }
+    for (unsigned n = 0; n < nnodes; n++) {
+        decode_gpu_pool(r, m, n, m->nodes[n]->name);
+        if (mig && take(r, 4) != 3)
+            decode_mig_pool(r, in, n, m->nodes[n]->name);
+    }
+    in->shared = take(r, 4);
+    if (in->shared)
+        decode_shared_pool(r, in, nnodes);
+    in->gpu = dra_model_add_class(m);
+    in->gpu->name = "gpu";
+    in->mig = dra_model_add_class(m);
+    in->mig->name = "mig";
+    in->nclaims = take(r, 6) == 5 ? 2 : 1;
+    for (unsigned c = 0; c < in->nclaims; c++)
+        in->claims[c] = decode_claim(r, in, c);
+    /* trailing bytes */
+    in->selk = take(r, 8);
+    if (in->selk >= 5)
+        in->selk = 0;
+    unsigned ns = class_sel[in->selk] ? 2 : 1;
+    in->gpu->selectors = dra_model_array(m, ns, sizeof(dra_selector_t));
+    in->gpu->nselectors = ns;
+    in->gpu->selectors[0].cel = "device.driver == '" GPU_DRV "'";
+    in->gpu->selectors[ns - 1].cel = class_sel[in->selk] ? class_sel[in->selk]
+                                                         : in->gpu->selectors[0].cel;
+    in->mig->selectors = dra_model_array(m, 1, sizeof(dra_selector_t));
+    in->mig->nselectors = 1;
+    in->mig->selectors[0].cel = "device.driver == '" MIG_DRV "'";
+    decode_pre(r, in);
+    in->start = take(r, nnodes);
+    in->engine_budget = take(r, 4) == 3;
+    in->onode = take(r, nnodes);
+    for (unsigned i = 0; i < MAX_FILL; i++)
+        in->fill[i] = take(r, 4);
+}
+
+/* ---- A: the single-node checks ------------------------------------------------------------- */
+
+/* Sets up the reference and the fast allocators, runs the reference on node into *o and checks
+ * the fast ones against it. -1 when something could not run. */
+static int run_first(input_t *in, run_t *x, const dra_node_t *node, dra_alloc_outcome_t *o)
 {
     dra_model_t *m = &in->m;
-    if (dra_alloc_state_new(m, &in->f, &x->st) || dra_cel_cache_new(&x->cel))
-        return -1;
-    if (in->pre && m->nslices && m->slices[0]->ndevices >= in->pre &&
-        dra_alloc_state_commit(x->st, &in->pre_alloc))
-        return -1;
-    dra_alloc_options_t ao = {.max_steps = 200000, .share_seed = 7};
+    dra_alloc_options_t ao = {.max_steps = NODE_STEPS, .share_seed = 7};
     if (dra_alloc_new(m, &in->f, x->st, x->cel, &ao, &x->al))
         return -1;
-    if (dra_alloc_allocate(x->al, in->node, in->claims, in->nclaims, &x->out, o))
+    if (dra_alloc_allocate(x->al, node, in->claims, in->nclaims, &x->out, o))
         return -1;
     dra_alloc_options_t ao0 = ao;
     ao0.max_steps = 0;
     if (dra_fast_new(m, &in->f, x->st, x->cel, &ao, &x->fa) ||
-        (!budget_hit(o) && dra_fast_new(m, &in->f, x->st, x->cel, &ao0, &x->fb)))
+        (!budget_hit(o->kind, o->msg) && dra_fast_new(m, &in->f, x->st, x->cel, &ao0, &x->fb)))
         return -1;
-    return same_as_reference(o, x->fa, x->fb, in->node, in->claims, in->nclaims, &x->out);
+    return same_as_reference(o, x->fa, x->fb, node, in->claims, in->nclaims, &x->out);
 }
 
 /* The first-path scan serves the plainest shape (one ExactCount request, no constraint, no
- * counters, no consumable capacity, no CEL error) whenever it allocates. */
+ * adminAccess, no counters, no consumable capacity, no CEL error, no per-device node selection,
+ * no invalid pool) whenever it allocates. */
 static void check_plain(const input_t *in, const dra_alloc_outcome_t *o)
 {
     const dra_model_t *m = &in->m;
     dra_claim_t *const *claims = in->claims;
     bool plain = in->nclaims == 1 && claims[0]->nrequests == 1 && claims[0]->requests[0].exactly &&
                  claims[0]->requests[0].exactly->mode == DRA_MODE_EXACT_COUNT &&
-                 !claims[0]->nconstraints && in->selk != 3 &&
+                 !claims[0]->requests[0].exactly->admin_access && !claims[0]->nconstraints &&
+                 in->selk < 3 && !in->pdns && !in->bad_pool &&
                  !dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY);
     for (uint32_t i = 0; plain && i < m->nslices; i++)
         for (uint32_t d = 0; plain && d < m->slices[i]->ndevices; d++)
@@ -337,15 +719,16 @@ static void check_plain(const input_t *in, const dra_alloc_outcome_t *o)
     }
 }
 
-/* An allocated outcome o: no invariant violated; the allocators agree again against the
+/* An allocated outcome o on node: no invariant violated; the allocators agree again against the
  * committed state and after the release, which restores the state's digest. -1 when something
  * could not run. */
-static int check_allocated(input_t *in, run_t *x, const dra_alloc_outcome_t *o)
+static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
+                           const dra_alloc_outcome_t *o)
 {
     unsigned n = in->nclaims;
     dra_inv_report_t rep;
-    if (dra_inv_check(&in->m, &in->f, x->st, x->cel, in->node, in->claims, o->allocations, n,
-                      &rep) == DRA_OK &&
+    if (dra_inv_check(&in->m, &in->f, x->st, x->cel, node, in->claims, o->allocations, n, &rep) ==
+            DRA_OK &&
         rep.nviolations) {
         fprintf(stderr, "invariant violated: %s\n", rep.first[0]);
         abort();
@@ -355,27 +738,27 @@ static int check_allocated(input_t *in, run_t *x, const dra_alloc_outcome_t *o)
         if (dra_alloc_state_commit(x->st, o->allocations[c]))
             return -1;
     dra_alloc_outcome_t o2; /* the same claims again, against the committed state */
-    if (dra_alloc_allocate(x->al, in->node, in->claims, n, &x->out, &o2) ||
-        same_as_reference(&o2, x->fa, budget_hit(&o2) ? NULL : x->fb, in->node, in->claims, n,
-                          &x->out))
+    if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2) ||
+        same_as_reference(&o2, x->fa, budget_hit(o2.kind, o2.msg) ? NULL : x->fb, node, in->claims,
+                          n, &x->out))
         return -1;
     for (unsigned c = n; c-- > 0;)
         if (dra_alloc_state_release(x->st, o->allocations[c]) != DRA_OK)
             abort();
     if (dra_alloc_state_digest(x->st) != d0)
         abort();
-    if (dra_alloc_allocate(x->al, in->node, in->claims, n, &x->out, &o2) ||
-        same_as_reference(&o2, x->fa, budget_hit(&o2) ? NULL : x->fb, in->node, in->claims, n,
-                          &x->out))
+    if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2) ||
+        same_as_reference(&o2, x->fa, budget_hit(o2.kind, o2.msg) ? NULL : x->fb, node, in->claims,
+                          n, &x->out))
         return -1;
     return 0;
 }
 
 /* An unsatisfiable outcome: the brute force finds no assignment either. */
-static void check_unsatisfiable(input_t *in, run_t *x)
+static void check_unsatisfiable(input_t *in, run_t *x, const dra_node_t *node)
 {
     dra_bf_result_t bf;
-    if (dra_alloc_bruteforce(&in->m, &in->f, x->st, x->cel, in->node, in->claims, in->nclaims,
+    if (dra_alloc_bruteforce(&in->m, &in->f, x->st, x->cel, node, in->claims, in->nclaims,
                              BF_BUDGET, &bf) == DRA_OK &&
         bf.verdict == DRA_BF_SATISFIABLE) {
         fprintf(stderr, "reference says unsatisfiable, brute force found an assignment\n");
@@ -383,21 +766,363 @@ static void check_unsatisfiable(input_t *in, run_t *x)
     }
 }
 
+/* Part A on node in->onode; the state is as it was afterwards. */
+static void single_node(input_t *in, run_t *x)
+{
+    const dra_node_t *node = in->m.nodes[in->onode];
+    dra_alloc_outcome_t o;
+    if (run_first(in, x, node, &o) == 0) {
+        if (trace)
+            fprintf(stderr, "  node %s: %s, path %s, allocateOne %llu\n", node->name,
+                    dra_outcome_name(o.kind), dra_fast_path_name(last_path),
+                    (unsigned long long)o.stats.allocate_one);
+        check_plain(in, &o);
+        if (o.kind == DRA_OUTCOME_ALLOCATED)
+            (void)check_allocated(in, x, node, &o);
+        else if (o.kind == DRA_OUTCOME_UNSATISFIABLE)
+            check_unsatisfiable(in, x, node);
+    }
+}
+
+/* ---- B: the placement engine against the reference placement ------------------------------- */
+
+typedef struct eng_run {
+    input_t *in;
+    dra_alloc_state_t *st;
+    dra_table_t *t;
+    dra_anyalloc_t fast, ref;
+    bool fast_ok, ref_ok;
+    dra_engine_t *e;
+    uint32_t plan;
+    dra_arena_t tarena, scratch, ref_out;
+    dra_arena_t keep[MAX_FILL + 1]; /* results that are committed */
+    bool stop;                      /* the reference ran out of steps: nothing to compare */
+} eng_run_t;
+
+static const char *const policy_name[4] = {"first-fit", "best-fit", "spread", "random"};
+
+static const char *node_of(const eng_run_t *g, uint32_t n)
+{
+    return n < g->in->m.nnodes ? g->in->m.nodes[n]->name : "-";
+}
+
+/* A placement's outcome for dra_alloc_outcome_differs, its results copied into cp with every
+ * shareID replaced by one placeholder: the shareID generator is a stream per allocator, and the
+ * engine's allocator and the reference placement's make different calls (the reference tries
+ * more nodes), so only whether a result is a share can be compared, not its ID. */
+typedef struct cmp_copy {
+    dra_allocation_t a[2];
+    dra_allocation_t *pa[2];
+    dra_result_t res[2][DRA_ALLOC_MAX_RESULTS];
+} cmp_copy_t;
+
+static dra_alloc_outcome_t as_outcome(const dra_engine_result_t *r, cmp_copy_t *cp)
+{
+    dra_alloc_outcome_t o;
+    memset(&o, 0, sizeof o);
+    o.kind = r->kind;
+    o.allocations = r->allocations;
+    o.n = r->n;
+    memcpy(o.msg, r->msg, sizeof o.msg);
+    if (r->kind != DRA_OUTCOME_ALLOCATED || r->n > 2)
+        return o;
+    for (uint32_t i = 0; i < r->n; i++) {
+        cp->pa[i] = r->allocations[i];
+        if (!r->allocations[i] || r->allocations[i]->nresults > DRA_ALLOC_MAX_RESULTS)
+            continue;
+        cp->a[i] = *r->allocations[i];
+        for (uint32_t j = 0; j < cp->a[i].nresults; j++) {
+            cp->res[i][j] = r->allocations[i]->results[j];
+            if (cp->res[i][j].share_id)
+                cp->res[i][j].share_id = "share";
+        }
+        cp->a[i].results = cp->res[i];
+        cp->pa[i] = &cp->a[i];
+    }
+    o.allocations = cp->pa;
+    return o;
+}
+
+static void engine_check(const eng_run_t *g, const char *when)
+{
+    char why[512] = "";
+    if (!dra_engine_check(g->e, why, sizeof why)) {
+        fprintf(stderr, "engine summaries differ from a recomputation %s: %s\n", when, why);
+        abort();
+    }
+}
+
+static void print_devices(const char *who, const dra_engine_result_t *r)
+{
+    fprintf(stderr, "  %s:", who);
+    for (uint32_t i = 0; r->kind == DRA_OUTCOME_ALLOCATED && i < r->n; i++)
+        for (uint32_t j = 0; r->allocations[i] && j < r->allocations[i]->nresults; j++) {
+            const dra_result_t *x = &r->allocations[i]->results[j];
+            fprintf(stderr, " %s=%s/%s%s", x->request, x->pool, x->device,
+                    x->share_id ? " (share)" : "");
+        }
+    fprintf(stderr, "%s%s\n", r->msg[0] ? " " : "", r->msg);
+}
+
+/* A placement call that returned an error: out of memory is no finding (false: nothing to
+ * compare); anything else is (the input is valid: an EINVAL, or an EINTERNAL from a build that
+ * verifies the engine's direct answers against its allocator, with the difference in msg). */
+static bool placement_error(int rc, const char *who, dra_engine_policy_t pol, const char *when,
+                            const char *msg)
+{
+    if (rc == DRA_ENOMEM)
+        return false;
+    fprintf(stderr, "%s failed (%s, %s): %s: %s\n", who, policy_name[pol], when, dra_strerror(rc),
+            msg);
+    abort();
+}
+
+/* Places the pod with the reference placement and with the engine into out; they must decide
+ * the same. false when the comparison cannot be made (the reference ran out of steps: g->stop)
+ * or something could not run. */
+static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
+                       dra_engine_result_t *res, const char *when)
+{
+    uint32_t start = pol == DRA_ENGINE_RANDOM ? g->in->start : 0;
+    dra_engine_result_t ref;
+    dra_arena_reset(&g->ref_out);
+    memset(&ref, 0, sizeof ref);
+    memset(res, 0, sizeof *res);
+    int rc = dra_engine_place_reference(g->e, &g->ref, g->plan, pol, start, &g->ref_out, &ref);
+    if (rc)
+        return placement_error(rc, "reference placement", pol, when, ref.msg);
+    if (budget_hit(ref.kind, ref.msg)) {
+        /* nothing to compare: the engine may skip the node where the reference ran out of steps
+         * (its summaries prove the node unsatisfiable), and an unbudgeted engine may search on */
+        if (trace)
+            fprintf(stderr, "  %s %s: the reference ran out of steps\n", policy_name[pol], when);
+        g->stop = true;
+        return false;
+    }
+    dra_arena_reset(out);
+    rc = dra_engine_place(g->e, g->plan, pol, start, out, res);
+    if (rc)
+        return placement_error(rc, "engine placement", pol, when, res->msg);
+    static cmp_copy_t ca, cb; /* large: not on the stack */
+    dra_alloc_outcome_t a = as_outcome(res, &ca), b = as_outcome(&ref, &cb);
+    char why[1200] = "";
+    bool differs = res->node != ref.node || dra_alloc_outcome_differs(&a, &b, why, sizeof why);
+    if (trace)
+        fprintf(stderr, "  %s %s: %s on %s, path %d, %u exact calls, allocateOne %llu\n",
+                policy_name[pol], when, dra_outcome_name(res->kind), node_of(g, res->node),
+                (int)res->path, res->exact_calls, (unsigned long long)res->stats.allocate_one);
+    if (differs) {
+        fprintf(stderr,
+                "engine placement differs from the reference placement (%s, start %u, %s): "
+                "engine %s on %s, reference %s on %s: %s\n",
+                policy_name[pol], start, when, dra_outcome_name(res->kind), node_of(g, res->node),
+                dra_outcome_name(ref.kind), node_of(g, ref.node), why[0] ? why : "node differs");
+        print_devices("engine", res);
+        print_devices("reference", &ref);
+        abort();
+    }
+    return true;
+}
+
+static void commit(eng_run_t *g, const dra_engine_result_t *res)
+{
+    if (dra_engine_commit_pod(g->e, g->plan, res->node, res->allocations, res->n) != DRA_OK) {
+        fprintf(stderr, "engine commit of an allocated placement failed\n");
+        abort();
+    }
+    engine_check(g, "after a commit");
+}
+
+static void release(eng_run_t *g, const dra_engine_result_t *res)
+{
+    if (dra_engine_release_pod(g->e, g->plan, res->node, res->allocations, res->n) != DRA_OK) {
+        fprintf(stderr, "engine release of a committed placement failed\n");
+        abort();
+    }
+    engine_check(g, "after a release");
+}
+
+/* Every policy: place; when allocated, commit, place again, release (the digest is restored),
+ * place again. Then the fill sequence. */
+static void engine_rounds(eng_run_t *g)
+{
+    uint64_t d0 = dra_alloc_state_digest(g->st);
+    dra_engine_result_t res, again;
+    for (unsigned p = 0; p < 4 && !g->stop; p++) {
+        dra_engine_policy_t pol = (dra_engine_policy_t)p;
+        if (!place_both(g, pol, &g->keep[0], &res, "first placement"))
+            return;
+        if (res.kind != DRA_OUTCOME_ALLOCATED)
+            continue;
+        commit(g, &res);
+        if (!place_both(g, pol, &g->scratch, &again, "placement after the commit"))
+            return;
+        release(g, &res);
+        if (dra_alloc_state_digest(g->st) != d0) {
+            fprintf(stderr, "state digest not restored by the engine's release\n");
+            abort();
+        }
+        if (!place_both(g, pol, &g->scratch, &again, "placement after the release"))
+            return;
+    }
+    /* fill: place and commit until nothing allocates (at most MAX_FILL pods), then release */
+    dra_engine_result_t pods[MAX_FILL];
+    unsigned npods = 0;
+    for (unsigned i = 0; i < MAX_FILL && !g->stop; i++) {
+        dra_engine_policy_t pol = (dra_engine_policy_t)g->in->fill[i];
+        if (!place_both(g, pol, &g->keep[1 + npods], &pods[npods], "fill"))
+            break;
+        if (pods[npods].kind != DRA_OUTCOME_ALLOCATED)
+            break;
+        commit(g, &pods[npods]);
+        npods++;
+    }
+    while (npods-- > 0)
+        release(g, &pods[npods]);
+    if (dra_alloc_state_digest(g->st) != d0) {
+        fprintf(stderr, "state digest not restored after the fill sequence\n");
+        abort();
+    }
+}
+
+/* Part B: the table, the engine with the fast allocator, a reference allocator for the
+ * reference placement, all over the state st (with the devices in use). */
+static void engine_part(input_t *in, dra_alloc_state_t *st, dra_cel_cache_t *cel)
+{
+    eng_run_t g;
+    memset(&g, 0, sizeof g);
+    g.in = in;
+    g.st = st;
+    dra_arena_init(&g.tarena, 0);
+    dra_arena_init(&g.scratch, 0);
+    dra_arena_init(&g.ref_out, 0);
+    for (unsigned i = 0; i <= MAX_FILL; i++)
+        dra_arena_init(&g.keep[i], 0);
+    dra_diag_t diag;
+    dra_diag_clear(&diag);
+    dra_alloc_options_t fo = {.max_steps = in->engine_budget ? ENGINE_STEPS : 0, .share_seed = 7};
+    dra_alloc_options_t ro = {.max_steps = ENGINE_STEPS, .share_seed = 7};
+    if (dra_table_build(&in->m, &g.tarena, &g.t, &diag) != DRA_OK)
+        goto out;
+    if (dra_anyalloc_new(DRA_ALLOC_FAST, &in->m, &in->f, st, cel, &fo, &g.fast) != DRA_OK)
+        goto out;
+    g.fast_ok = true;
+    if (dra_anyalloc_new(DRA_ALLOC_REFERENCE, &in->m, &in->f, st, cel, &ro, &g.ref) != DRA_OK)
+        goto out;
+    g.ref_ok = true;
+    int rc = dra_engine_new(&in->m, g.t, &in->f, st, cel, &g.fast, NULL, &g.e, &diag);
+    if (rc == DRA_ENOMEM)
+        goto out;
+    if (rc != DRA_OK) {
+        fprintf(stderr, "engine set-up failed on a valid cluster: %s\n", diag.msg);
+        abort();
+    }
+    if (dra_engine_plan(g.e, in->claims, in->nclaims, &g.plan) != DRA_OK)
+        goto out;
+    engine_check(&g, "after set-up");
+    if (trace)
+        fprintf(stderr, "  engine: plan %s\n",
+                dra_engine_plan_indexed(g.e, g.plan) ? "indexed" : "brute force");
+    engine_rounds(&g);
+out:
+    dra_engine_free(g.e);
+    if (g.ref_ok)
+        dra_anyalloc_free(&g.ref);
+    if (g.fast_ok)
+        dra_anyalloc_free(&g.fast);
+    for (unsigned i = 0; i <= MAX_FILL; i++)
+        dra_arena_fini(&g.keep[i]);
+    dra_arena_fini(&g.ref_out);
+    dra_arena_fini(&g.scratch);
+    dra_arena_fini(&g.tarena);
+}
+
+static void trace_input(const input_t *in)
+{
+    const dra_model_t *m = &in->m;
+    fprintf(stderr,
+            "input: release 1.%u, %u nodes, %u slices, %llu devices, shared %u, "
+            "%u in use, class selector %u, gates 0x%x, %u claim(s):",
+            in->f.release - 100, m->nnodes, m->nslices, (unsigned long long)m->ndevices, in->shared,
+            in->npre, in->selk, in->f.gates, in->nclaims);
+    for (unsigned c = 0; c < in->nclaims; c++) {
+        const dra_claim_t *cl = in->claims[c];
+        fprintf(stderr, " [");
+        for (unsigned q = 0; q < cl->nrequests; q++) {
+            const dra_request_t *r = &cl->requests[q];
+            const dra_exact_request_t *b = r->exactly ? r->exactly : r->first_available;
+            fprintf(stderr, "%s%s%s %s x%lld%s%s", q ? ", " : "",
+                    r->nfirst_available ? "firstAvailable " : "",
+                    b->mode == DRA_MODE_ALL ? "All" : "ExactCount", b->class_name,
+                    (long long)b->count, b->admin_access ? " admin" : "",
+                    b->ncap_requests ? " capacity" : "");
+        }
+        if (cl->nconstraints)
+            fprintf(stderr, "; %s %s", cl->constraints[0].match_attribute ? "match" : "distinct",
+                    cl->constraints[0].match_attribute ? cl->constraints[0].match_attribute
+                                                       : cl->constraints[0].distinct_attribute);
+        fprintf(stderr, "]");
+    }
+    fprintf(stderr, "\n");
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        fprintf(stderr, "  slice %s (pool %s/%s, %s%s, %u counter sets):", s->name, s->driver,
+                s->pool_name,
+                s->node_name       ? s->node_name
+                : s->all_nodes     ? "all nodes"
+                : s->node_selector ? "zone a"
+                                   : "per device",
+                "", s->ncounter_sets);
+        for (uint32_t d = 0; d < s->ndevices; d++) {
+            const dra_device_t *dv = &s->devices[d];
+            fprintf(stderr, " %s", dv->name);
+            if (s->per_device_node_selection)
+                fprintf(stderr, "@%s",
+                        dv->node_name   ? dv->node_name
+                        : dv->all_nodes ? "all"
+                                        : "zone-a");
+            if (dv->ntaints)
+                fprintf(stderr, "+taint");
+            if (dv->nbinding_conditions)
+                fprintf(stderr, "+binding");
+            if (dv->allow_multiple_allocations)
+                fprintf(stderr, "+multi");
+            for (uint32_t a = 0; a < dv->nattrs; a++)
+                if (dv->attrs[a].kind == DRA_ATTR_INT && strcmp(dv->attrs[a].name, "model") == 0 &&
+                    dv->attrs[a].v.i == 0)
+                    fprintf(stderr, "+model0");
+        }
+        fprintf(stderr, "\n");
+    }
+    for (unsigned i = 0; i < in->npre; i++)
+        fprintf(stderr, "  in use: %s/%s%s\n", in->pre_res[i].pool, in->pre_res[i].device,
+                in->pre_res[i].share_id ? " (share)" : "");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    static int trace_init;
+    if (!trace_init) {
+        const char *t = getenv("ALLOC_FUZZER_TRACE");
+        trace = t && *t && strcmp(t, "0") != 0;
+        trace_init = 1;
+    }
     rd_t r = {data, size};
     input_t in;
     decode(&r, &in);
+    if (trace)
+        trace_input(&in);
     run_t x = {0};
     dra_arena_init(&x.out, 0);
-    dra_alloc_outcome_t o;
-    if (run_first(&in, &x, &o) == 0) {
-        check_plain(&in, &o);
-        if (o.kind == DRA_OUTCOME_ALLOCATED)
-            (void)check_allocated(&in, &x, &o);
-        else if (o.kind == DRA_OUTCOME_UNSATISFIABLE)
-            check_unsatisfiable(&in, &x);
+    if (dra_alloc_state_new(&in.m, &in.f, &x.st) == DRA_OK && dra_cel_cache_new(&x.cel) == DRA_OK) {
+        bool ok = true;
+        for (unsigned i = 0; i < in.npre && ok; i++)
+            ok = dra_alloc_state_commit(x.st, &in.pre_alloc[i]) == DRA_OK;
+        if (ok) {
+            single_node(&in, &x);
+            engine_part(&in, x.st, x.cel);
+        }
     }
     dra_fast_free(x.fa);
     dra_fast_free(x.fb);
