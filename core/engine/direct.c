@@ -30,8 +30,9 @@
  *    with an error row of a signature is a hazard for the plan and never answered here);
  *    exclusivity, and a device's own counters, are the engine's availability bit (free, and
  *    every counter the device consumes has that much left; engine.c); the static checks
- *    (binding conditions with their gate off, partitionable devices with theirs off, the static
- *    capacity check of a request without capacity, taints against the request's tolerations)
+ *    (binding conditions with their gate off, partitionable devices with theirs off, devices of a
+ *    slice with counter sets where GatherPools does not offer them, the static capacity check of
+ *    a request without capacity, taints against the request's tolerations)
  *    are the alternative's eligibility bitset, computed once; a later pick over partitionable
  *    devices is re-checked with the consumption of the devices picked before;
  *  - counters: when a greedy path stops short and some candidate was refused only because of
@@ -237,6 +238,10 @@ static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
         if (e->beh.binding && (fl & DRA_ROW_BINDING))
             return false;
         if (!e->beh.binding && dv->nbinding_conditions > 0)
+            continue;
+        /* GatherPools offers no device of a slice with counter sets without
+         * DRAPartitionableDevices, nor from 1.35 on (such a slice is the pool's counter slice) */
+        if (dv->slice && dv->slice->ncounter_sets > 0 && (!e->beh.pd || e->beh.pool_counters))
             continue;
         if (dv->nconsumes > 0 && !e->beh.pd)
             continue;
