@@ -893,16 +893,16 @@ static int enough_left(dra_fast_t *a, uint32_t ci, uint32_t rqi, bool admin, dra
                 return R_NOMEM;
             if (!admin && (st->excl || st->ntaken > 0))
                 continue;
-            if (!st->pdns) {
-                bool m;
-                int rc = selectable(a, slot, rqi, ci, &m);
-                if (rc == R_NOMEM)
-                    return rc;
-                if (rc)
-                    return 1; /* an error ahead: let the search report it where it meets it */
-                if (!m)
-                    continue;
-            }
+            /* per-device node selection too (its per-call cache): a CEL error there is as
+             * much the search's to report as anywhere */
+            bool m;
+            int rc = selectable(a, slot, rqi, ci, &m);
+            if (rc == R_NOMEM)
+                return rc;
+            if (rc)
+                return 1; /* an error ahead: let the search report it where it meets it */
+            if (!m)
+                continue;
             bool ok = true;
             for (uint32_t i = 0; i < nfixed && ok; i++) {
                 const dra_attr_t *at = dra_device_attr(st->d, fixed[i]->qname);
