@@ -182,8 +182,24 @@ static bool req_admits(const dra_engine_t *e, const plan_t *p, const creq_t *rq,
     return false;
 }
 
+/* First node of the plan's error nodes at or after pos, NONE when none. O(log). */
+static uint32_t errn_next(const plan_t *p, uint32_t pos)
+{
+    uint32_t lo = 0, hi = p->nerrn;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->errn[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nerrn ? p->errn[lo] : NONE;
+}
+
 static bool plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n)
 {
+    if (p->nerrn && errn_next(p, n) == n)
+        return true;
     for (uint32_t i = 0; i < p->nreqs; i++)
         if (!req_admits(e, p, &p->reqs[i], n))
             return false;
@@ -210,7 +226,7 @@ static uint32_t req_next(const dra_engine_t *e, const plan_t *p, const creq_t *r
 }
 
 /* First node >= pos admitted by every request (leapfrog), or NONE. */
-static uint32_t plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos)
+static uint32_t plan_next_all(const dra_engine_t *e, const plan_t *p, uint32_t pos)
 {
     for (;;) {
         if (pos >= e->nnodes)
@@ -226,6 +242,18 @@ static uint32_t plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos)
             return pos;
         pos = hi;
     }
+}
+
+/* First node >= pos the plan admits: every request does, or it is an error node. */
+static uint32_t plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos)
+{
+    uint32_t x = plan_next_all(e, p, pos);
+    if (p->nerrn) {
+        uint32_t y = errn_next(p, pos);
+        if (y < x)
+            x = y;
+    }
+    return x;
 }
 
 /* ---- summaries ------------------------------------------------------------------------------- */
@@ -1175,6 +1203,27 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
     }
     for (uint32_t i = 0; i < e->nnodes && !p->hazard; i++)
         p->hazard = e->hz[i];
+    /* error nodes: a request with an error row there is admitted (its leaf is HAZARD), but the
+     * plan must be too, whatever its other requests count */
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t k = 0;
+        for (uint32_t n = 0; n < e->nnodes; n++) {
+            bool err = false;
+            for (uint32_t a = 0; a < p->nalts && !err; a++)
+                err = e->sigs[p->alts[a].sig].herr[n];
+            if (err && pass)
+                p->errn[k] = n;
+            k += err;
+        }
+        if (!pass) {
+            if (!k)
+                break;
+            p->errn = malloc(k * sizeof *p->errn);
+            if (!p->errn)
+                return DRA_ENOMEM;
+        }
+        p->nerrn = k;
+    }
     p->indexed = true;
     return DRA_OK;
 }
@@ -2014,6 +2063,7 @@ void dra_engine_free(dra_engine_t *e)
         free(e->plans[i].claims);
         free(e->plans[i].reqs);
         free(e->plans[i].alts);
+        free(e->plans[i].errn);
     }
     free(e->plans);
     free(e->sigs);

@@ -95,6 +95,10 @@ typedef struct plan {
     alt_t *alts;
     uint32_t nalts;
     int64_t cpu_m, mem_b; /* pod requests (millicores, bytes); 0: none */
+    /* nodes with an error row of one of the plan's signatures, ascending: always candidates
+     * (the allocator may meet the error there, whatever the other requests' counts) */
+    uint32_t *errn;
+    uint32_t nerrn;
     dra__direct_t d;      /* exact per-node answers from the engine's columns (direct.c) */
 } plan_t;
 
