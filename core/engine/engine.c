@@ -1102,6 +1102,16 @@ static int match_group(dra_engine_t *e, plan_t *p, const dra_claim_t *cl, const 
     return DRA_OK;
 }
 
+/* Whether some row the signature matches is multi-allocatable. O(rows / 64 + matches). */
+static bool sig_matches_multi(const dra_engine_t *e, const sig_t *s)
+{
+    for (uint32_t w = 0; w < dra_bitset_words(e->t->nrows); w++)
+        for (uint64_t b = s->match[w]; b; b &= b - 1)
+            if (e->t->flags[(w << 6) + (uint32_t)__builtin_ctzll(b)] & DRA_ROW_MULTI_ALLOC)
+                return true;
+    return false;
+}
+
 static int plan_compile(dra_engine_t *e, plan_t *p)
 {
     p->indexed = false;
@@ -1189,6 +1199,10 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
         if (anyall && (cl->nconstraints || most > DRA_ALLOC_MAX_RESULTS))
             ok = false;
     }
+    /* permutations (1.34, 1.35) may pick one multi-allocatable device several times for one
+     * request: "k available matching devices" is no necessary condition there */
+    for (uint32_t a = 0; ok && e->beh.cc && !e->beh.combos && a < p->nalts; a++)
+        ok = !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
     if (!ok) {
         p->nreqs = 0;
         p->nalts = 0;

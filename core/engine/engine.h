@@ -72,7 +72,10 @@
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
  * allocator): a request with an unknown mode (allocationMode All: above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
- * empty constraint, more than 32 devices in all, and every claim when model node names repeat.
+ * empty constraint, more than 32 devices in all, a signature matching a multi-allocatable device
+ * under DRAConsumableCapacity in the permutation profiles (1.34, 1.35: one device may serve a
+ * request several times, so the count is no bound), and every claim when model node names
+ * repeat.
  *
  * Candidate-node index: per signature a max segment tree over model nodes of the free matching
  * count (hazard nodes hold INT32_MAX). A request admits node n when one of its alternatives (the
