@@ -198,7 +198,7 @@ static uint32_t errn_next(const plan_t *p, uint32_t pos)
 
 static bool plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n)
 {
-    if (p->nerrn && errn_next(p, n) == n)
+    if (p->err_all || (p->nerrn && errn_next(p, n) == n))
         return true;
     for (uint32_t i = 0; i < p->nreqs; i++)
         if (!req_admits(e, p, &p->reqs[i], n))
@@ -247,6 +247,8 @@ static uint32_t plan_next_all(const dra_engine_t *e, const plan_t *p, uint32_t p
 /* First node >= pos the plan admits: every request does, or it is an error node. */
 static uint32_t plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos)
 {
+    if (p->err_all)
+        return pos < e->nnodes ? pos : NONE;
     uint32_t x = plan_next_all(e, p, pos);
     if (p->nerrn) {
         uint32_t y = errn_next(p, pos);
@@ -1218,7 +1220,10 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
     for (uint32_t i = 0; i < e->nnodes && !p->hazard; i++)
         p->hazard = e->hz[i];
     /* error nodes: a request with an error row there is admitted (its leaf is HAZARD), but the
-     * plan must be too, whatever its other requests count */
+     * plan must be too, whatever its other requests count; an error row in the shared range
+     * makes every node one */
+    for (uint32_t a = 0; a < p->nalts; a++)
+        p->err_all |= e->sigs[p->alts[a].sig].sherr;
     for (int pass = 0; pass < 2; pass++) {
         uint32_t k = 0;
         for (uint32_t n = 0; n < e->nnodes; n++) {

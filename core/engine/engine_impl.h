@@ -99,6 +99,7 @@ typedef struct plan {
      * (the allocator may meet the error there, whatever the other requests' counts) */
     uint32_t *errn;
     uint32_t nerrn;
+    bool err_all; /* an error row in the shared range: every node is an error node */
     dra__direct_t d;      /* exact per-node answers from the engine's columns (direct.c) */
 } plan_t;
 
