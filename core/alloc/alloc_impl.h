@@ -323,6 +323,9 @@ DRA_NODISCARD int dra__acall_build_results(dra__acall_t *c, dra_arena_t *out);
  * skipped, 1.35+), R_NODE NodeFailure, anything else Fatal, all with c->err as message. DRA_OK,
  * or DRA_ENOMEM for R_NOMEM. */
 DRA_NODISCARD int dra__acall_outcome(dra__acall_t *c, int rc, dra_arena_t *out_arena);
+/* The counter scope of gathered pool p when counters are per pool (1.35+): p itself, or with
+ * upstream bugs the first pool of the same name (BUG(5)). O(p). */
+uint32_t dra__pool_scope(const dra__beh_t *b, const dra__gpools_t *gp, uint32_t p);
 /* The slot layout of the pools gp (pool order, slice order, device order), memory from ar:
  * *slots (fields d, pool, scope set, the rest zero), *nslots, *slice_base (per pool, per slice:
  * first slot), *nscopes (counter scopes: per pool from 1.35 (BUG(5): per pool name), per slice

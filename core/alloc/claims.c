@@ -859,6 +859,15 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
 
 /* ---- slot layout and outcome ----------------------------------------------------------------- */
 
+uint32_t dra__pool_scope(const dra__beh_t *b, const dra__gpools_t *gp, uint32_t p)
+{
+    if (b->pool_counters && b->bugs) /* BUG(5): counters per pool name */
+        for (uint32_t q = 0; q < p; q++)
+            if (strcmp(gp->pools[q].name, gp->pools[p].name) == 0)
+                return q;
+    return p;
+}
+
 int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp, dra_arena_t *ar, dra__slot_t **slots,
                      uint32_t *nslots, uint32_t ***slice_base, uint32_t *nscopes, uint32_t *maxcaps)
 {
@@ -883,14 +892,7 @@ int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp, dra_arena_t 
         base[p] = dra_arena_calloc(ar, pool->nslices ? pool->nslices : 1, sizeof(uint32_t), 4);
         if (!base[p])
             return DRA_ENOMEM;
-        uint32_t pscope = p;
-        if (b->pool_counters && b->bugs) {
-            for (uint32_t q = 0; q < p; q++)
-                if (strcmp(gp->pools[q].name, pool->name) == 0) {
-                    pscope = q;
-                    break;
-                }
-        }
+        uint32_t pscope = dra__pool_scope(b, gp, p);
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
             base[p][s] = k;

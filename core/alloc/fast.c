@@ -755,14 +755,7 @@ static int build_slots(dra_fast_t *a)
     uint32_t sk = 0;
     for (uint32_t p = 0; p < gp->n; p++) {
         const dra__gpool_t *pool = &gp->pools[p];
-        uint32_t pscope = p;
-        if (pool_counters && a->c.b.bugs) { /* BUG(5): counters per pool name */
-            for (uint32_t q = 0; q < p; q++)
-                if (strcmp(gp->pools[q].name, pool->name) == 0) {
-                    pscope = q;
-                    break;
-                }
-        }
+        const uint32_t pscope = dra__pool_scope(&a->c.b, gp, p);
         for (uint32_t s = 0; s < pool->nslices; s++) {
             const dra_slice_t *sl = pool->slices[s];
             const uint32_t scope = pool_counters ? pscope : sk++;
