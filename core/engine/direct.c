@@ -665,6 +665,14 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
     dra_ns_term_t *term = carve(&at, sizeof *term);
     dra_ns_req_t *req = carve(&at, sizeof *req);
     const char **vals = carve(&at, sizeof *vals);
+    memcpy(cfg, ca->cfg, ca->ncfg * sizeof *cfg);
+    vals[0] = e->nrange[n].name;
+    *req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
+                          .values = vals, .nvalues = 1};
+    *term = (dra_ns_term_t){.fields = req, .nfields = 1};
+    memset(ns, 0, sizeof *ns);
+    ns->terms = term;
+    ns->nterms = 1;
     const dra_table_t *t = e->t;
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
@@ -684,14 +692,6 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
             o->nbinding_failure_conditions = dv->nbinding_failure_conditions;
         }
     }
-    memcpy(cfg, ca->cfg, ca->ncfg * sizeof *cfg);
-    vals[0] = e->nrange[n].name;
-    *req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
-                          .values = vals, .nvalues = 1};
-    *term = (dra_ns_term_t){.fields = req, .nfields = 1};
-    memset(ns, 0, sizeof *ns);
-    ns->terms = term;
-    ns->nterms = 1;
     *al = (dra_allocation_t){.results = res, .nresults = np, .configs = cfg, .nconfigs = ca->ncfg,
                              .node_selector = ns};
     als[0] = al;
@@ -736,6 +736,10 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
         return DRA__DIRECT_FALLBACK;
     if (!rc)
         return DRA_OK; /* unsatisfiable on this node */
+    /* the model devices the results name are likely cold: start their loads now, the result's
+     * other parts are written meanwhile */
+    for (uint32_t i = 0; i < np; i++)
+        __builtin_prefetch(e->t->dev[pick[i]]);
     int brc = build(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_PAIR ? 0 : chosen, arena, out);
     if (brc)
         return brc;
