@@ -43,3 +43,26 @@ if(NOT DRA_SANITIZE)
   set_tests_properties(harness.rows.memory_line PROPERTIES LABELS "harness" TIMEOUT 300
                        ENVIRONMENT "${DRA_TEST_ENV}")
 endif()
+
+# What decided each placement (search.served): with the fast allocator every placement of the
+# default scenario is a direct answer of the engine (pods of a shared claim that is already
+# allocated need no placement, so the counts add up to at most the allocated pods), with the
+# reference allocator every one is the reference's; the summary prints it.
+set(_rows_served_script [=[
+set -e
+f="$1/rows-served-fast.json"; r="$1/rows-served-ref.json"
+"$0" run default -n 200 -w 0 -r 1 --invariants off -o "$f" | grep -E '^served +direct-'
+a=$(jq -r '.repetitions[0].outcomes.allocated' "$f")
+d=$(jq -r '[.repetitions[0].search.served | to_entries[] | select(.key | startswith("direct-")) | .value] | add // 0' "$f")
+echo "allocated $a direct $d"
+test "$d" -gt 0 && test "$d" -le "$a"
+test "$(jq -r '[.repetitions[0].search.served | keys[] | select(startswith("direct-") | not)] | length' "$f")" = 0
+"$0" run default -n 200 -w 0 -r 1 --invariants off --allocator reference -o "$r" > /dev/null
+test "$(jq -r '.repetitions[0].search.served | keys | join(",")' "$r")" = reference
+test "$(jq -r '.repetitions[0].search.served.reference' "$r")" -le "$(jq -r '.repetitions[0].outcomes.allocated' "$r")"
+]=])
+add_test(NAME harness.rows.served
+         COMMAND sh -c "${_rows_served_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.rows.served PROPERTIES LABELS "harness" TIMEOUT 300
+                     ENVIRONMENT "${DRA_TEST_ENV}")
