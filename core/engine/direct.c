@@ -200,16 +200,6 @@ static bool direct_constraint(const dra_engine_t *e, const dra_claim_t *c, const
     return true;
 }
 
-/* Whether the signature has a matching or error row in the shared range. */
-static bool sig_shared(const dra_engine_t *e, const sig_t *s)
-{
-    const dra_table_t *t = e->t;
-    for (uint32_t r = t->shared_begin; r < t->nrows; r++)
-        if (dra_bit_get(s->match, r) || dra_bit_get(s->err, r))
-            return true;
-    return false;
-}
-
 /* The row's counter entries name one counter each (the allocator sums a device's consumption per
  * counter; the engine checks entries one by one). */
 static bool entries_distinct(const dra_engine_t *e, uint32_t r)
@@ -341,7 +331,7 @@ static int alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si, const dra_req
     al->body = b;
     al->k = (uint32_t)(b->has_count ? b->count : 1);
     const sig_t *s = &e->sigs[si];
-    if (sig_shared(e, s))
+    if (s->shany)
         return 0;
     size_t nw = dra_bitset_words(e->t->nrows_padded);
     al->ok = dra_arena_alloc(&e->arena, nw * sizeof *al->ok + 8, DRA_TABLE_ALIGN);

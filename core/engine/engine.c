@@ -322,12 +322,14 @@ static void sig_count(dra_engine_t *e, sig_t *s)
         memset(s->blk, 0, (size_t)e->nnodes * sizeof *s->blk);
     s->shcnt = 0;
     s->sherr = false;
+    s->shany = false;
     for (uint32_t r = 0; r < e->t->nrows; r++) {
         bool mt = dra_bit_get(s->match, r), er = dra_bit_get(s->err, r);
         if (!mt && !er)
             continue;
         uint32_t n = dra__row_node(e, r);
         bool shared = r >= e->t->shared_begin;
+        s->shany |= shared;
         if (er) {
             if (shared)
                 s->sherr = true;
@@ -2580,7 +2582,7 @@ bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node)
             continue;
         for (uint32_t a = 0; a < p->nalts; a++) {
             const sig_t *s = &e->sigs[p->alts[a].sig];
-            if (sig_rows_in(s, b, end) || sig_rows_in(s, t->shared_begin, t->nrows))
+            if (s->shany || sig_rows_in(s, b, end))
                 return true;
         }
     }

@@ -288,7 +288,7 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
  * has a matching or error row in the node's range or in the shared range, and every node while
  * direct answers are verified. A node for which this is false is never given to the allocator,
  * so its per-node layout need not be built (dra_anyalloc_prepare). O(plans * alternatives *
- * words of the node's range), plus O(shared range) once per plan. */
+ * rows of the node's range). */
 bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node);
 
 /* Ready the structures a policy reads outside timed regions: best-fit and spread walk score

@@ -25,6 +25,7 @@ typedef struct sig {
     int32_t *tree;                   /* max segment tree, 2 * P leaves-and-inner */
     int32_t shcnt;                   /* free matching rows in the shared range */
     bool sherr;                      /* an error row in the shared range */
+    bool shany;                      /* a matching or error row in the shared range */
     bool any_err;                    /* sherr or some herr */
     /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
      * of node n sharing one value of the attribute (rows without it cannot join the request),

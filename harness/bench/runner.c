@@ -1280,9 +1280,6 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     return DRA_OK;
 }
 
-_Static_assert(DRA_SERVED_COUNT <= sizeof(((dra_run_t *)0)->served) / sizeof(uint64_t),
-               "dra_run_t.served holds every dra_engine_served_t");
-
 #define REC_MAX_PODS (UINT64_C(1) << 22) /* decision records kept for at most 4 Mi pods */
 
 /* Room for pod's decision record (outside timed regions: the arrays grow here, not in arrive). */

@@ -66,6 +66,7 @@
 
 #include "alloc/alloc.h"
 #include "base/err.h"
+#include "engine/engine.h"
 #include "hist.h"
 #include "scenario.h"
 
@@ -192,7 +193,7 @@ typedef struct dra_run {
     /* placements served per engine path (dra_engine_path_t: index, reject, brute), all reps */
     uint64_t paths[3];
     /* placements per what decided on the chosen node (dra_engine_served_t), all reps */
-    uint64_t served[16];
+    uint64_t served[DRA_SERVED_COUNT];
 } dra_run_t;
 
 /* --allocator both compares this many arrivals (warm-up included) unless told otherwise. */
