@@ -934,7 +934,7 @@ static int emit_node(dra_gen_ctx_t *c, const proto_t *p, const char *name, dra_g
         s->counter_sets = ps->cs;
         s->ncounter_sets = ps->ncs;
         if (ps->nd) {
-            s->devices = dra_arena_alloc(&m->arena, ps->nd * sizeof(dra_device_t), 8);
+            s->devices = dra_arena_alloc(&m->arena, ps->nd * sizeof(dra_device_t), 64);
             if (!s->devices)
                 return DRA_ENOMEM;
             memcpy(s->devices, ps->devs, ps->nd * sizeof(dra_device_t));
@@ -1002,7 +1002,7 @@ static int emit_net_pools(dra_gen_ctx_t *c, const dra_gen_group_t *g, const char
             else
                 s->all_nodes = true;
             s->pos.file = dra_gen__file;
-            s->devices = dra_arena_alloc(&m->arena, n * sizeof(dra_device_t), 8);
+            s->devices = dra_arena_alloc(&m->arena, n * sizeof(dra_device_t), 64);
             if (!s->devices)
                 return DRA_ENOMEM;
             memcpy(s->devices, devs + first, n * sizeof(dra_device_t));

@@ -99,7 +99,7 @@ const char *dra_model_strn(dra_model_t *m, const char *s, size_t len)
 
 void *dra_model_array(dra_model_t *m, size_t n, size_t sz)
 {
-    return dra_arena_calloc(&m->arena, n ? n : 1, sz, 8);
+    return dra_arena_calloc(&m->arena, n ? n : 1, sz, sz % 64 == 0 ? 64 : 8);
 }
 
 const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)

@@ -185,29 +185,33 @@ typedef struct dra_toleration {
 struct dra_slice;
 
 typedef struct dra_device {
+    /* What a placement result reads comes first (name, slice, index, binding conditions): one
+     * cache line, since device arrays are 64-byte aligned (dra_model_array) and the struct is
+     * 128 bytes (checked below). */
     const char *name;
-    dra_attr_t *attrs;
+    const struct dra_slice *slice; /* back-pointer, set when the device is added to a slice */
+    const char **binding_conditions;
+    const char **binding_failure_conditions;
+    uint32_t index; /* position in slice->devices */
+    uint32_t nbinding_conditions;
+    uint32_t nbinding_failure_conditions;
     uint32_t nattrs;
+    dra_attr_t *attrs;
     dra_capacity_t *caps;
-    uint32_t ncaps;
     dra_consumes_t *consumes; /* consumesCounters */
-    uint32_t nconsumes;
+    dra_taint_t *taints;
     /* per-device node selection (slice.per_device_node_selection) */
     const char *node_name;
     const dra_node_selector_t *node_selector;
-    bool all_nodes;
-    dra_taint_t *taints;
+    uint32_t ncaps;
+    uint32_t nconsumes;
     uint32_t ntaints;
+    bool all_nodes;
     bool binds_to_node;
-    const char **binding_conditions;
-    uint32_t nbinding_conditions;
-    const char **binding_failure_conditions;
-    uint32_t nbinding_failure_conditions;
     bool allow_multiple_allocations;
-    const struct dra_slice *slice; /* back-pointer, set when the device is added to a slice */
-    uint32_t index;                /* position in slice->devices */
     dra_srcpos_t pos;
 } dra_device_t;
+_Static_assert(sizeof(dra_device_t) == 128, "dra_device_t: two cache lines, hot fields first");
 
 typedef struct dra_slice {
     uint32_t index;   /* position in the model's slices (set by dra_model_add_slice) */
@@ -453,7 +457,8 @@ dra_claim_t *dra_model_add_template(dra_model_t *m);
 dra_pod_t *dra_model_add_pod(dra_model_t *m);
 dra_node_t *dra_model_add_node(dra_model_t *m);
 
-/* Arena helpers: copy a string; allocate a zeroed array of n elements of size sz. */
+/* Arena helpers: copy a string; allocate a zeroed array of n elements of size sz (64-byte
+ * aligned when sz is a multiple of 64, e.g. devices: each then starts a cache line). */
 const char *dra_model_str(dra_model_t *m, const char *s);
 const char *dra_model_strn(dra_model_t *m, const char *s, size_t len);
 void *dra_model_array(dra_model_t *m, size_t n, size_t sz);
