@@ -375,13 +375,24 @@ bool dra__alloc_state_has_capacity(const dra_alloc_state_t *s, const char *drive
 bool dra__alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
                             const char *device, const char *cap_name, dra__aq_t *out);
 
-/* Change watchers: fn(ctx, a) runs at the start of every commit / release of allocation a (its
- * devices may change; the call may still fail). Registering the same (fn, ctx) twice is a
- * no-op. DRA_ENOMEM when DRA_ALLOC_STATE_MAX_WATCH are registered. Removing cannot fail (an
- * unknown pair is a no-op). The watcher list is not part of the state (digest, queries), hence
- * the const state. */
+/* Change watchers: fn(ctx, a, rows) runs after every commit / release of allocation a that
+ * changed the state (also after a commit that failed half-way, with rows NULL). rows, when not
+ * NULL, gives per result the model row + 1 the state resolved its device to (dra_result_t.row
+ * numbering over the state's model; checked against the device's strings, so a watcher need not
+ * check it again), 0 for a skipped (adminAccess) result or a device the model does not have; a
+ * row whose device ID repeats in the model names the first such row. Registering the same
+ * (fn, ctx) twice is a no-op. DRA_ENOMEM when DRA_ALLOC_STATE_MAX_WATCH are registered. Removing
+ * cannot fail (an unknown pair is a no-op). The watcher list is not part of the state (digest,
+ * queries), hence the const state. */
 #define DRA_ALLOC_STATE_MAX_WATCH 8
-typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a);
+typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a,
+                                         const uint32_t *rows);
+/* dra_alloc_state_commit / release that also fill rows (a->nresults entries, or NULL) as the
+ * watchers get them. */
+DRA_NODISCARD int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a,
+                                              uint32_t *rows);
+DRA_NODISCARD int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *a,
+                                               uint32_t *rows);
 DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);
 void dra__alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx);

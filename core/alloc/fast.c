@@ -372,11 +372,18 @@ static int build_indexes(dra_fast_t *a)
  * carrying its row (dra_result_t.row, our own numbering) names exactly that row when the row is
  * that device and no other row has the same device ID; else every row of the ID is found by
  * the strings. */
-static void on_state_change(void *ctx, const dra_allocation_t *al)
+static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_t *rows)
 {
     dra_fast_t *a = ctx;
     for (uint32_t i = 0; i < al->nresults; i++) {
         const dra_result_t *r = &al->results[i];
+        /* the state's resolved row is the device's (our numbering when we share its model) */
+        uint32_t vr = rows && a->c.rows ? rows[i] : 0;
+        if (vr && vr <= a->nrows && !dra_bit_get(a->dupid, vr - 1)) {
+            a->mir[vr - 1] = 0;
+            row_pool(a, vr - 1)->ver++;
+            continue;
+        }
         if (r->row && r->row <= a->nrows && !dra_bit_get(a->dupid, r->row - 1)) {
             fbucket_t *pb = row_pool(a, r->row - 1);
             const char *dn = row_name(a, r->row - 1);

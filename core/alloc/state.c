@@ -2,15 +2,18 @@
  * state.c - the allocation state (alloc.h): per device ID (driver, pool, device) the number of
  * exclusive allocations, the set of share IDs, and the aggregated consumed capacity of the shares.
  *
- * Storage: device IDs and share IDs are interned in the state's own table; entries live in an
- * open-addressing hash keyed by the three ids. Row index: a result that carries its device's row
- * (dra_result_t.row, rows as dra_model_device_rows numbers them over the state's model) finds its
- * entry through row_entry[row] in O(1), without hashing a string: the entry remembers the row it
- * was reached from, and row_entry is only filled after the row's device was compared with the
- * result's strings; afterwards a result reaches it by row when its device name is that row's
- * (the model's pointer, else the strings compared again), and anything else falls back to the
- * string lookup. The digest is the wrapping sum of one XXH3 per entry (and per share / capacity
- * inside it), so it does not depend on commit order and a release restores it exactly. Quantities are summed exactly (dra__aq_t).
+ * Storage: one entry per device ID in an array whose first nrows entries are the model's device
+ * rows (dra_model_device_rows numbering), registered when the state is made: entry i is row i's
+ * device, unless an earlier row has the same ID (an invalid pool), in which case entry i stays
+ * unregistered and that device lives in the earlier row's entry. Devices the model does not have
+ * (results of a foreign allocation) get entries after the rows. Device and share IDs are interned
+ * in the state's own table; an open-addressing hash of entry indexes keyed by the three ids finds
+ * any entry by its strings. A result that carries its device's row (dra_result_t.row) reaches the
+ * entry in O(1) without hashing a string, one cache line: the entry remembers its row's device
+ * name (the model's pointer), and a result naming another pointer is compared by strings with
+ * the model's row (a wrong row costs time, not correctness). The digest is the wrapping sum of
+ * one XXH3 per entry (and per share / capacity inside it), so it does not depend on commit order
+ * and a release restores it exactly. Quantities are summed exactly (dra__aq_t).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +27,14 @@ typedef struct st_cap {
 } st_cap_t;
 
 typedef struct st_dev {
-    uint32_t drv, pool, dev; /* 0 = empty slot */
-    uint32_t row;            /* row + 1 of the model device last reached through row_entry */
+    uint32_t drv, pool, dev; /* 0 = unregistered row entry */
+    uint32_t row;            /* model row + 1 whose device this is (0: an entry after the rows) */
     const char *devname;     /* that row's device name (the model's pointer) */
     uint32_t exclusive;
-    uint32_t *shares; /* interned share ids (malloc) */
     uint32_t nshares, capshares;
-    st_cap_t *caps; /* malloc */
     uint32_t ncaps, capcaps;
+    uint32_t *shares; /* interned share ids (malloc) */
+    st_cap_t *caps;   /* malloc */
 } st_dev_t;
 
 struct dra_alloc_state {
@@ -39,14 +42,13 @@ struct dra_alloc_state {
     dra__beh_t beh;
     dra_arena_t arena;
     dra_intern_t intern;
-    st_dev_t *slots;
+    st_dev_t *ents; /* rows first, then devices the model does not have */
+    uint32_t nents, capents;
+    uint32_t *hslots; /* entry index + 1, 0 = empty */
     size_t nslots, used;
-    /* row index over the model's devices (dra_model_device_rows): first row of each slice, and
-     * per row its entry's slot + 1 (0 = not resolved yet; checked against the entry's row,
-     * so slots moved by grow() are simply resolved again) */
+    /* first row of each slice (dra_model_device_rows) */
     uint32_t *first;
     uint32_t nfirst, nrows;
-    uint32_t *row_entry;
     uint64_t nops; /* commits and releases, for the amortized debug check */
     /* change watchers (alloc_impl.h, used by the fast allocator's row mirror) */
     dra_alloc_state_watch_fn watch[DRA_ALLOC_STATE_MAX_WATCH];
@@ -79,51 +81,10 @@ int dra__alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn
     return DRA_OK;
 }
 
-static void notify(const dra_alloc_state_t *s, const dra_allocation_t *a)
+static void notify(const dra_alloc_state_t *s, const dra_allocation_t *a, const uint32_t *rows)
 {
     for (uint32_t i = 0; i < s->nwatch; i++)
-        s->watch[i](s->watch_ctx[i], a);
-}
-
-int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
-                        dra_alloc_state_t **out)
-{
-    dra_alloc_state_t *s = calloc(1, sizeof *s);
-    if (!s)
-        return DRA_ENOMEM;
-    s->model = m;
-    dra__beh_init(&s->beh, f);
-    dra_arena_init(&s->arena, 64 * 1024);
-    dra_intern_init(&s->intern, &s->arena);
-    s->nslots = 64;
-    s->slots = calloc(s->nslots, sizeof *s->slots);
-    s->nfirst = m ? m->nslices : 0;
-    s->first = malloc(((size_t)s->nfirst + 1) * sizeof *s->first);
-    if (s->first)
-        s->nrows = m ? dra_model_device_rows(m, s->first) : 0;
-    s->row_entry = calloc((size_t)s->nrows + 1, sizeof *s->row_entry);
-    if (!s->slots || !s->first || !s->row_entry) {
-        dra_alloc_state_free(s);
-        return DRA_ENOMEM;
-    }
-    *out = s;
-    return DRA_OK;
-}
-
-void dra_alloc_state_free(dra_alloc_state_t *s)
-{
-    if (!s)
-        return;
-    for (size_t i = 0; i < s->nslots; i++) {
-        free(s->slots[i].shares);
-        free(s->slots[i].caps);
-    }
-    free(s->slots);
-    free(s->first);
-    free(s->row_entry);
-    dra_intern_fini(&s->intern);
-    dra_arena_fini(&s->arena);
-    free(s);
+        s->watch[i](s->watch_ctx[i], a, rows);
 }
 
 static uint64_t key_hash(uint32_t a, uint32_t b, uint32_t c)
@@ -132,40 +93,45 @@ static uint64_t key_hash(uint32_t a, uint32_t b, uint32_t c)
     return dra_hash64(k, sizeof k);
 }
 
-static st_dev_t *find(const dra_alloc_state_t *s, uint32_t a, uint32_t b, uint32_t c)
+/* Index of the entry with these ids, or UINT32_MAX. */
+static uint32_t find(const dra_alloc_state_t *s, uint32_t a, uint32_t b, uint32_t c)
 {
     if (!a || !b || !c)
-        return NULL;
+        return UINT32_MAX;
     size_t mask = s->nslots - 1;
     for (size_t i = (size_t)key_hash(a, b, c) & mask;; i = (i + 1) & mask) {
-        st_dev_t *e = &s->slots[i];
-        if (!e->drv)
-            return NULL;
+        uint32_t k = s->hslots[i];
+        if (!k)
+            return UINT32_MAX;
+        const st_dev_t *e = &s->ents[k - 1];
         if (e->drv == a && e->pool == b && e->dev == c)
-            return e;
+            return k - 1;
     }
 }
 
-static int grow(dra_alloc_state_t *s)
+static void hash_put(uint32_t *slots, size_t nslots, const st_dev_t *e, uint32_t idx)
 {
+    for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & (nslots - 1);; j = (j + 1) & (nslots - 1))
+        if (!slots[j]) {
+            slots[j] = idx + 1;
+            return;
+        }
+}
+
+/* Room in the hash for one more entry. */
+static int hash_reserve(dra_alloc_state_t *s)
+{
+    if ((s->used + 1) * 4 <= s->nslots * 3)
+        return DRA_OK;
     size_t nn = s->nslots * 2;
-    st_dev_t *ns = calloc(nn, sizeof *ns);
+    uint32_t *ns = calloc(nn, sizeof *ns);
     if (!ns)
         return DRA_ENOMEM;
-    for (size_t i = 0; i < s->nslots; i++) {
-        st_dev_t *e = &s->slots[i];
-        if (!e->drv)
-            continue;
-        for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & (nn - 1);; j = (j + 1) & (nn - 1))
-            if (!ns[j].drv) {
-                ns[j] = *e;
-                if (e->row) /* the row index follows its entry */
-                    s->row_entry[e->row - 1] = (uint32_t)j + 1;
-                break;
-            }
-    }
-    free(s->slots);
-    s->slots = ns;
+    for (size_t i = 0; i < s->nslots; i++)
+        if (s->hslots[i])
+            hash_put(ns, nn, &s->ents[s->hslots[i] - 1], s->hslots[i] - 1);
+    free(s->hslots);
+    s->hslots = ns;
     s->nslots = nn;
     return DRA_OK;
 }
@@ -185,6 +151,77 @@ static int intern3(dra_alloc_state_t *s, const char *d, const char *p, const cha
 static const char *nz(const char *x)
 {
     return x ? x : "";
+}
+
+/* Register every model row's device (see the top). O(devices). */
+static int register_rows(dra_alloc_state_t *s)
+{
+    const dra_model_t *m = s->model;
+    for (uint32_t si = 0; si < s->nfirst; si++) {
+        const dra_slice_t *sl = m->slices[si];
+        for (uint32_t di = 0; di < sl->ndevices; di++) {
+            uint32_t row = s->first[si] + di, a, b, c;
+            if (intern3(s, sl->driver, sl->pool_name, sl->devices[di].name, &a, &b, &c) ||
+                hash_reserve(s))
+                return DRA_ENOMEM;
+            if (find(s, a, b, c) != UINT32_MAX)
+                continue; /* the ID repeats an earlier row's: that entry is the device's */
+            st_dev_t *e = &s->ents[row];
+            e->drv = a;
+            e->pool = b;
+            e->dev = c;
+            e->row = row + 1;
+            e->devname = sl->devices[di].name;
+            hash_put(s->hslots, s->nslots, e, row);
+            s->used++;
+        }
+    }
+    return DRA_OK;
+}
+
+int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
+                        dra_alloc_state_t **out)
+{
+    dra_alloc_state_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return DRA_ENOMEM;
+    s->model = m;
+    dra__beh_init(&s->beh, f);
+    dra_arena_init(&s->arena, 64 * 1024);
+    dra_intern_init(&s->intern, &s->arena);
+    s->nfirst = m ? m->nslices : 0;
+    s->first = malloc(((size_t)s->nfirst + 1) * sizeof *s->first);
+    if (s->first)
+        s->nrows = m ? dra_model_device_rows(m, s->first) : 0;
+    s->nslots = 64;
+    while (s->nslots / 4 * 3 < (size_t)s->nrows + 1)
+        s->nslots *= 2;
+    s->hslots = calloc(s->nslots, sizeof *s->hslots);
+    s->capents = s->nrows + 16;
+    s->nents = s->nrows;
+    s->ents = calloc(s->capents, sizeof *s->ents);
+    if (!s->hslots || !s->first || !s->ents || register_rows(s)) {
+        dra_alloc_state_free(s);
+        return DRA_ENOMEM;
+    }
+    *out = s;
+    return DRA_OK;
+}
+
+void dra_alloc_state_free(dra_alloc_state_t *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; s->ents && i < s->nents; i++) {
+        free(s->ents[i].shares);
+        free(s->ents[i].caps);
+    }
+    free(s->ents);
+    free(s->hslots);
+    free(s->first);
+    dra_intern_fini(&s->intern);
+    dra_arena_fini(&s->arena);
+    free(s);
 }
 
 /* The model device of row `row` (0-based) when it is the device (driver, pool, device) names,
@@ -213,37 +250,20 @@ static const dra_device_t *row_device(const dra_alloc_state_t *s, uint32_t row, 
     return dev;
 }
 
-/* The entry a result's row hint leads to, or NULL (no hint, not resolved yet, or not that
+/* The entry a result's row hint leads to, or NULL (no hint, an unregistered row, or not that
  * device). O(1); the strings are compared only when the name is not the model's own pointer. */
 static st_dev_t *by_row(const dra_alloc_state_t *s, const dra_result_t *r)
 {
     uint32_t row = r->row;
     if (!row || row > s->nrows)
         return NULL;
-    uint32_t k = s->row_entry[row - 1];
-    if (!k || k > s->nslots)
-        return NULL;
-    st_dev_t *e = &s->slots[k - 1];
-    if (e->row != row || !e->drv)
+    st_dev_t *e = &s->ents[row - 1];
+    if (!e->drv)
         return NULL;
     if (e->devname != r->device && !row_device(s, row - 1, r->driver, r->pool, r->device))
         return NULL;
     DRA_ASSERT_EXPENSIVE(row_device(s, row - 1, r->driver, r->pool, r->device) != NULL);
     return e;
-}
-
-/* Remember that the result's row leads to entry e (after checking the row is its device). */
-static void row_learn(const dra_alloc_state_t *cs, const dra_result_t *r, st_dev_t *e)
-{
-    dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* a cache, not state */
-    if (!r->row || r->row > s->nrows)
-        return;
-    const dra_device_t *dev = row_device(s, r->row - 1, r->driver, r->pool, r->device);
-    if (!dev)
-        return;
-    e->row = r->row;
-    e->devname = dev->name;
-    s->row_entry[r->row - 1] = (uint32_t)(e - s->slots) + 1;
 }
 
 static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **out)
@@ -256,24 +276,28 @@ static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **ou
     uint32_t a, b, c;
     if (intern3(s, r->driver, r->pool, r->device, &a, &b, &c))
         return DRA_ENOMEM;
-    st_dev_t *e = find(s, a, b, c);
-    if (!e) {
-        if ((s->used + 1) * 4 > s->nslots * 3 && grow(s))
+    uint32_t k = find(s, a, b, c);
+    if (k == UINT32_MAX) { /* a device the model does not have */
+        if (hash_reserve(s))
             return DRA_ENOMEM;
-        size_t mask = s->nslots - 1;
-        for (size_t i = (size_t)key_hash(a, b, c) & mask;; i = (i + 1) & mask)
-            if (!s->slots[i].drv) {
-                e = &s->slots[i];
-                break;
-            }
+        if (s->nents == s->capents) {
+            uint32_t nc = s->capents * 2;
+            st_dev_t *ne = realloc(s->ents, (size_t)nc * sizeof *ne);
+            if (!ne)
+                return DRA_ENOMEM;
+            s->ents = ne;
+            s->capents = nc;
+        }
+        k = s->nents++;
+        st_dev_t *e = &s->ents[k];
         memset(e, 0, sizeof *e);
         e->drv = a;
         e->pool = b;
         e->dev = c;
+        hash_put(s->hslots, s->nslots, e, k);
         s->used++;
     }
-    row_learn(s, r, e);
-    *out = e;
+    *out = &s->ents[k];
     return DRA_OK;
 }
 
@@ -286,10 +310,7 @@ static st_dev_t *lookup_result(const dra_alloc_state_t *s, const dra_result_t *r
     st_dev_t *e = by_row(s, r);
     if (e)
         return e;
-    e = (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
-    if (e)
-        row_learn(s, r, e);
-    return e;
+    return (st_dev_t *)lookup(s, r->driver, r->pool, r->device);
 }
 
 static const st_dev_t *lookup(const dra_alloc_state_t *s, const char *d, const char *p,
@@ -298,26 +319,45 @@ static const st_dev_t *lookup(const dra_alloc_state_t *s, const char *d, const c
     d = d ? d : "";
     p = p ? p : "";
     v = v ? v : "";
-    return find(s, dra_intern_find(&s->intern, d, strlen(d)),
-                dra_intern_find(&s->intern, p, strlen(p)), dra_intern_find(&s->intern, v, strlen(v)));
+    uint32_t k = find(s, dra_intern_find(&s->intern, d, strlen(d)),
+                      dra_intern_find(&s->intern, p, strlen(p)), dra_intern_find(&s->intern, v, strlen(v)));
+    return k == UINT32_MAX ? NULL : &s->ents[k];
 }
 
 bool dra_alloc_state_check(const dra_alloc_state_t *s)
 {
-    if (!s || !s->slots || (s->nslots & (s->nslots - 1)) || s->used * 4 > s->nslots * 3)
+    if (!s || !s->hslots || !s->ents || (s->nslots & (s->nslots - 1)) ||
+        s->used * 4 > s->nslots * 3 || s->nents < s->nrows || s->nents > s->capents)
         return false;
     size_t used = 0, mask = s->nslots - 1;
     for (size_t i = 0; i < s->nslots; i++) {
-        const st_dev_t *e = &s->slots[i];
-        if (!e->drv)
+        uint32_t k = s->hslots[i];
+        if (!k)
             continue;
         used++;
-        if (!e->pool || !e->dev)
+        if (k > s->nents)
+            return false;
+        const st_dev_t *e = &s->ents[k - 1];
+        if (!e->drv || !e->pool || !e->dev)
             return false;
         /* reachable: no empty slot between its home and its place */
         for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & mask; j != i; j = (j + 1) & mask)
-            if (!s->slots[j].drv)
+            if (!s->hslots[j])
                 return false;
+    }
+    if (used != s->used)
+        return false;
+    size_t registered = 0;
+    for (uint32_t i = 0; i < s->nents; i++) {
+        const st_dev_t *e = &s->ents[i];
+        if (!e->drv) { /* only a row whose ID repeats an earlier row's, with no record */
+            if (i >= s->nrows || e->exclusive || e->nshares || e->ncaps)
+                return false;
+            continue;
+        }
+        registered++;
+        if (find(s, e->drv, e->pool, e->dev) != i)
+            return false;
         if (e->nshares > e->capshares || e->ncaps > e->capcaps)
             return false;
         for (uint32_t k = 0; k < e->nshares; k++)
@@ -330,9 +370,9 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
                 if (e->caps[k2].name == e->caps[k].name)
                     return false;
         }
+        if ((i < s->nrows) != (e->row != 0) || (e->row && e->row != i + 1))
+            return false;
         if (e->row) {
-            if (e->row > s->nrows)
-                return false;
             const dra_device_t *d = row_device(s, e->row - 1, dra_intern_str(&s->intern, e->drv),
                                                dra_intern_str(&s->intern, e->pool),
                                                dra_intern_str(&s->intern, e->dev));
@@ -340,7 +380,7 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
                 return false;
         }
     }
-    return used == s->used;
+    return registered == s->used;
 }
 
 #if DRA_DEBUG >= 3
@@ -363,22 +403,24 @@ static int result_kind(const dra_alloc_state_t *s, const dra_result_t *r)
     return R_EXCL;
 }
 
-/* Entries never disappear from the table (tombstone-free open addressing); an entry with no
- * exclusive allocation, share or capacity contributes nothing to the digest. */
-int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a)
+/* Entries never disappear (tombstone-free open addressing); an entry with no exclusive
+ * allocation, share or capacity contributes nothing to the digest. rows (when not NULL, one per
+ * result) receives each result's model row + 1 as the state resolved its device, 0 for a
+ * skipped result or a device after the rows. */
+static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows)
 {
-    if (!a)
-        return DRA_OK;
-    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
-    notify(s, a);
     for (uint32_t i = 0; i < a->nresults; i++) {
         const dra_result_t *r = &a->results[i];
         int k = result_kind(s, r);
+        if (rows)
+            rows[i] = 0;
         if (k == R_SKIP)
             continue;
         st_dev_t *e;
         if (get_or_add(s, r, &e))
             return DRA_ENOMEM;
+        if (rows)
+            rows[i] = e->row;
         if (k == R_EXCL) {
             e->exclusive++;
             continue;
@@ -424,6 +466,27 @@ int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a)
     return DRA_OK;
 }
 
+/* Results of one allocation the watchers are told the rows of (more: they look rows up). */
+#define ROWS_MAX 64
+
+int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows)
+{
+    if (!a)
+        return DRA_OK;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    uint32_t buf[ROWS_MAX];
+    if (!rows && a->nresults <= ROWS_MAX)
+        rows = buf;
+    int rc = commit_rows(s, a, rows);
+    notify(s, a, rc ? NULL : rows);
+    return rc;
+}
+
+int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a)
+{
+    return dra__alloc_state_commit_rows(s, a, NULL);
+}
+
 int dra_alloc_state_add_model_claims(dra_alloc_state_t *s)
 {
     for (uint32_t i = 0; i < s->model->nclaims; i++) {
@@ -442,12 +505,14 @@ static int find_share(const st_dev_t *e, uint32_t sid)
     return -1;
 }
 
-int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
+int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows)
 {
     if (!a)
         return DRA_OK;
     DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
-    notify(s, a);
+    uint32_t buf[ROWS_MAX];
+    if (!rows && a->nresults <= ROWS_MAX)
+        rows = buf;
     /* check first, so a failed release leaves the state unchanged; multiplicities within one
      * allocation are counted by a dry run that decrements and then restores */
     int rc = DRA_OK;
@@ -455,6 +520,8 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
     for (; done < a->nresults; done++) {
         const dra_result_t *r = &a->results[done];
         int k = result_kind(s, r);
+        if (rows)
+            rows[done] = 0;
         if (k == R_SKIP)
             continue;
         st_dev_t *e = lookup_result(s, r);
@@ -462,6 +529,8 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
             rc = DRA_ENOTFOUND;
             break;
         }
+        if (rows)
+            rows[done] = e->row;
         if (k == R_EXCL) {
             if (!e->exclusive) {
                 rc = DRA_ENOTFOUND;
@@ -522,14 +591,20 @@ int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
             }
         }
     }
+    notify(s, a, rows);
     return DRA_OK;
+}
+
+int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a)
+{
+    return dra__alloc_state_release_rows(s, a, NULL);
 }
 
 uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s)
 {
     uint64_t sum = 0;
-    for (size_t i = 0; i < s->nslots; i++) {
-        const st_dev_t *e = &s->slots[i];
+    for (uint32_t i = 0; i < s->nents; i++) {
+        const st_dev_t *e = &s->ents[i];
         if (!e->drv || (!e->exclusive && !e->nshares && !e->ncaps))
             continue;
         /* hash the strings, not the ids, so equal states built in any order agree */
@@ -652,8 +727,8 @@ const dra_model_t *dra_alloc_state_model(const dra_alloc_state_t *s)
 uint32_t dra_alloc_state_count(const dra_alloc_state_t *s)
 {
     uint32_t n = 0;
-    for (size_t i = 0; i < s->nslots; i++) {
-        const st_dev_t *e = &s->slots[i];
+    for (uint32_t i = 0; i < s->nents; i++) {
+        const st_dev_t *e = &s->ents[i];
         if (e->drv && (e->exclusive || e->nshares || e->ncaps))
             n++;
     }

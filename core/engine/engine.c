@@ -536,12 +536,19 @@ static void apply_row(dra_engine_t *e, uint32_t r, int delta)
     refresh_row(e, r);
 }
 
-/* A result changes every row of its device: found in O(1) through its row hint when that row
- * is the device and the only one with its ID, else through the strings. */
-static void apply_result(dra_engine_t *e, const dra_result_t *res, int delta)
+/* A result changes every row of its device: found in O(1) through the model row the state
+ * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
+ * the device, in both cases when it is the only row with its ID; else through the strings. */
+static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta)
 {
     if (res->admin_access) /* the state skips adminAccess results */
         return;
+    if (vrow && vrow <= e->nord && e->ord_row[vrow - 1] != NONE) {
+        uint32_t r = e->ord_row[vrow - 1];
+        dra__direct_note_share(e, r, res);
+        apply_row(e, r, delta);
+        return;
+    }
     const char *drv = nz(res->driver), *pool = nz(res->pool), *dev = nz(res->device);
     if (res->row && res->row <= e->nord) {
         uint32_t r = e->ord_row[res->row - 1];
@@ -2475,15 +2482,18 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         if (!a[i])
             continue;
         ndev += a[i]->nresults;
-        int rc = delta > 0 ? dra_alloc_state_commit(e->state, a[i])
-                           : dra_alloc_state_release(e->state, a[i]);
+        uint32_t rowbuf[64], *rows = a[i]->nresults <= 64 ? rowbuf : NULL;
+        int rc = delta > 0 ? dra__alloc_state_commit_rows(e->state, a[i], rows)
+                           : dra__alloc_state_release_rows(e->state, a[i], rows);
         if (rc) {
             if (first == DRA_OK)
                 first = rc;
             continue;
         }
+        /* the state's rows are numbered over its model: the engine's when they are one */
+        bool own = rows && dra_alloc_state_model(e->state) == e->m;
         for (uint32_t j = 0; j < a[i]->nresults; j++)
-            apply_result(e, &a[i]->results[j], delta);
+            apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta);
     }
     if (node < e->nnodes) {
         uint32_t s = e->score[node];

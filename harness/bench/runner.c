@@ -6,8 +6,8 @@
  *    clock starts; new slot arenas get their first chunk before first use; placement (node
  *    choice by policy and the exact allocation) is one engine call (core/engine/engine.h) whose
  *    index and summaries are allocated at set-up and updated in commit / release;
- *  - the allocation state is pre-sized by committing and releasing every device once at set-up
- *    (its hash never shrinks, and the digest is unchanged by it);
+ *  - the allocation state registers every device of the model when it is made (an entry per
+ *    device row; only devices the model does not have would be added later);
  *  - histograms are allocated for every (shape, phase, outcome) slot that can be recorded;
  *  - the pod -> slot and claim -> slot maps grow before the clock starts.
  * The allocator's own scratch arenas warm up during the warm-up pods (alloc.h).
@@ -1513,34 +1513,6 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 
 /* ---- set-up --------------------------------------------------------------------------------- */
 
-static int presize_state(ctx_t *c)
-{
-    dra_model_t *m = &c->model;
-    uint32_t row = 0; /* dra_model_device_rows numbering: the state learns every row here */
-    for (uint32_t si = 0; si < m->nslices; si++) {
-        const dra_slice_t *s = m->slices[si];
-        for (uint32_t di = 0; di < s->ndevices; di++) {
-            dra_result_t r;
-            memset(&r, 0, sizeof r);
-            r.request = "drabench-presize";
-            r.driver = s->driver;
-            r.pool = s->pool_name;
-            r.device = s->devices[di].name;
-            r.row = ++row;
-            dra_allocation_t a;
-            memset(&a, 0, sizeof a);
-            a.results = &r;
-            a.nresults = 1;
-            int rc = dra_alloc_state_commit(c->state, &a);
-            if (rc == DRA_OK)
-                rc = dra_alloc_state_release(c->state, &a);
-            if (rc != DRA_OK)
-                return rc;
-        }
-    }
-    return DRA_OK;
-}
-
 /* A fresh engine: the allocator (per-node layouts, selector results) and the CEL program cache
  * are rebuilt, so every measured repetition starts from the same state and its exact counters
  * (search.*) are the same in every repetition. Untimed. */
@@ -1704,11 +1676,6 @@ static int setup(ctx_t *c)
     if ((rc = dra_alloc_state_add_model_claims(c->state)))
         return rc;
     c->empty_digest = dra_alloc_state_digest(c->state);
-    if ((rc = presize_state(c)))
-        return rc;
-    if (dra_alloc_state_digest(c->state) != c->empty_digest)
-        return dra_diag_set(diag, DRA_EINTERNAL, NULL, 0, 0,
-                            "allocation state digest changed by commit + release");
     c->akind = akind;
     if ((rc = engine_fresh(c)))
         return rc;

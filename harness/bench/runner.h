@@ -24,8 +24,8 @@
  *  3. DEPART: the pod's allocations are released (through the engine).
  *  4. Timed regions (CLOCK_MONOTONIC): node search (the whole engine call), the allocate call
  *     that produced the chosen result, commit, release, and the pod (search + commit). They
- *     contain no malloc (arenas reset per pod, state pre-sized, histograms preallocated), no
- *     I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome> and into
+ *     contain no malloc (arenas reset per pod, state entries registered per device row when
+ *     made, histograms preallocated), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome> and into
  *     the same histogram of shape "all".
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
  *     (XXH3-64); equal seeds give equal digests on every repetition and process.

@@ -6,7 +6,7 @@
  * code (core, gen, harness: static libraries) goes through the counters below. The runner's
  * test hook tells when a timed region is entered and left; mallocs in between are counted per
  * measured repetition. The warm-up covers the whole workload, so the measured repetitions see
- * a warm allocator, warm arenas and a pre-sized state: they must not allocate at all.
+ * a warm allocator, warm arenas and a state whose entries exist: they must not allocate at all.
  * A control check proves the wrapper works: mallocs outside timed regions are observed.
  */
 #include <stdint.h>

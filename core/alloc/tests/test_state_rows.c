@@ -1,12 +1,14 @@
 /* test_state_rows.c - the allocation state's row index (state.c, dra_result_t.row): a result
  * carrying its device's row updates the same entry as one found by its strings, a wrong or
  * foreign row is never trusted, a device ID listed in two slices stays one entry, the index
- * survives the hash table growing, and the digest does not depend on the hints. Also
- * dra_model_device_rows, the numbering the hints use. */
+ * survives the hash table growing, and the digest does not depend on the hints. Every model
+ * row is registered when the state is made; commit and release report the rows they resolved
+ * (to the caller and to the watchers). Also dra_model_device_rows, the numbering the hints use. */
 #include <stdio.h>
 #include <string.h>
 
 #include "alloc/alloc.h"
+#include "alloc/alloc_impl.h"
 #include "check.h"
 
 /* slices s0 (pool-a, 3 devices), s1 (pool-b, 2), s2 (pool-a again, its dev-1: the same ID as
@@ -211,6 +213,112 @@ static void test_index_survives_growth(void)
     dra_model_fini(&m);
 }
 
+/* A watcher's record of its last call. */
+typedef struct seen {
+    uint32_t calls, n, rows[8];
+    bool had_rows;
+} seen_t;
+
+static void watch_fn(void *ctx, const dra_allocation_t *a, const uint32_t *rows)
+{
+    seen_t *w = ctx;
+    w->calls++;
+    w->n = a->nresults;
+    w->had_rows = rows != NULL;
+    for (uint32_t i = 0; rows && i < a->nresults && i < 8; i++)
+        w->rows[i] = rows[i];
+}
+
+/* commit / release resolve each result to its model row (hint or strings), the first row of a
+ * repeated ID, 0 for adminAccess and devices the model does not have; watchers get the same
+ * rows after the change, and a release that fails tells nobody. */
+static void test_resolved_rows(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *s = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &s));
+    seen_t w;
+    memset(&w, 0, sizeof w);
+    CHECK_OK(dra__alloc_state_watch(s, watch_fn, &w));
+    dra_result_t r[5] = {res("pool-b", "dev-1", 5), res("pool-a", "dev-2", 0),
+                         res("pool-a", "dev-1", 6), res("pool-z", "ghost", 0),
+                         res("pool-a", "dev-0", 0)};
+    r[4].admin_access = true;
+    dra_allocation_t a;
+    memset(&a, 0, sizeof a);
+    a.results = r;
+    a.nresults = 5;
+    uint32_t rows[5] = {9, 9, 9, 9, 9};
+    CHECK_OK(dra__alloc_state_commit_rows(s, &a, rows));
+    const uint32_t want[5] = {5, 3, 2, 0, 0}; /* pool-a/dev-1: rows 2 and 6, the first */
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_I64(rows[i], want[i]);
+        CHECK_EQ_I64(w.rows[i], want[i]);
+    }
+    CHECK_EQ_I64(w.calls, 1);
+    CHECK(w.had_rows);
+    CHECK(dra_alloc_state_check(s));
+    /* every model row is registered from the start: the count is of records, not entries */
+    CHECK_EQ_I64(dra_alloc_state_count(s), 4);
+    memset(rows, 0, sizeof rows);
+    memset(w.rows, 0, sizeof w.rows);
+    CHECK_OK(dra__alloc_state_release_rows(s, &a, rows));
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_I64(rows[i], want[i]);
+        CHECK_EQ_I64(w.rows[i], want[i]);
+    }
+    CHECK_EQ_I64(w.calls, 2);
+    CHECK_EQ_I64(dra_alloc_state_count(s), 0);
+    CHECK_EQ_I64(dra__alloc_state_release_rows(s, &a, NULL), DRA_ENOTFOUND);
+    CHECK_EQ_I64(w.calls, 2);
+    /* the public calls tell the watchers the rows too */
+    CHECK_OK(commit1(s, res("pool-b", "dev-0", 0), false));
+    CHECK_EQ_I64(w.calls, 3);
+    CHECK(w.had_rows);
+    CHECK_EQ_I64(w.rows[0], 4);
+    dra__alloc_state_unwatch(s, watch_fn, &w);
+    CHECK_OK(commit1(s, res("pool-b", "dev-0", 0), true));
+    CHECK_EQ_I64(w.calls, 3);
+    dra_alloc_state_free(s);
+    dra_model_fini(&m);
+}
+
+/* Devices the model does not have get entries after the rows; many of them grow the entry array
+ * and the hash while the rows keep reaching their own entries. */
+static void test_foreign_devices_grow(void)
+{
+    dra_model_t m;
+    build(&m, 2);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *a = NULL, *b = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &a));
+    CHECK_OK(dra_alloc_state_new(&m, &f, &b));
+    CHECK_OK(commit1(a, res("pool-b", "dev-1", 5), false));
+    char nm[32];
+    for (uint32_t i = 0; i < 500; i++) {
+        snprintf(nm, sizeof nm, "ghost-%u", i);
+        CHECK_OK(commit1(a, res("pool-z", nm, 0), false));
+        CHECK_OK(commit1(b, res("pool-z", nm, i % 8 + 1), false)); /* wrong hints */
+    }
+    CHECK_OK(commit1(b, res("pool-b", "dev-1", 0), false));
+    CHECK(dra_alloc_state_check(a));
+    CHECK(dra_alloc_state_check(b));
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    CHECK_EQ_I64(dra_alloc_state_count(a), 501);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(a, "drv", "pool-z", "ghost-499"), 1);
+    CHECK_EQ_I64(dra_alloc_state_row_flags(a, 4, "drv", "pool-b", "dev-1"),
+                 DRA_STATE_EXCL | DRA_STATE_IN_USE);
+    CHECK_OK(commit1(a, res("pool-b", "dev-1", 5), true));
+    CHECK_EQ_I64(dra_alloc_state_row_flags(a, 4, "drv", "pool-b", "dev-1"), 0);
+    dra_alloc_state_free(a);
+    dra_alloc_state_free(b);
+    dra_model_fini(&m);
+}
+
 int main(void)
 {
     RUN(test_rows_numbering);
@@ -218,5 +326,7 @@ int main(void)
     RUN(test_wrong_hint_not_trusted);
     RUN(test_duplicate_id_one_entry);
     RUN(test_index_survives_growth);
+    RUN(test_resolved_rows);
+    RUN(test_foreign_devices_grow);
     return check_summary();
 }
