@@ -372,6 +372,14 @@ static int build_indexes(dra_fast_t *a)
  * carrying its row (dra_result_t.row, our own numbering) names exactly that row when the row is
  * that device and no other row has the same device ID; else every row of the ID is found by
  * the strings. */
+void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
+{
+    if (a && a->c.rows && row && row <= a->nrows) {
+        __builtin_prefetch(&a->mir[row - 1], 1);
+        __builtin_prefetch(&a->devpool[row - 1]);
+    }
+}
+
 static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_t *rows)
 {
     dra_fast_t *a = ctx;

@@ -59,6 +59,9 @@ void dra_fast_set_pruning(dra_fast_t *a, bool on);
  * no upstream-bug mode (the placement engine answers some calls itself only then: their
  * answers are those of the fast paths). O(1). */
 bool dra_fast_shortcuts(const dra_fast_t *a);
+/* Start loading what a commit or release of the device of model row row + 1 (dra_result_t.row
+ * numbering over the state's model) changes here (the row's mirror): a hint, O(1). */
+void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row);
 
 /* The path that decided a call (out->stats.path). Every path other than the search answers
  * only calls whose answer it proves equal to the search's (see fast.c, "exact per-node fast

@@ -2471,11 +2471,51 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
 
 /* ---- commit and release ---------------------------------------------------------------------- */
 
+/* Results whose lines prefetch_results starts loading (a bound on the hint's own cost). */
+#define PREFETCH_MAX 32
+
+/* Start the loads a commit or release makes on lines that are likely cold (a release comes long
+ * after its commit): per result the state's entry, the fast allocator's mirror and the engine's
+ * row mapping, then the engine's per-row columns, so they are in flight together instead of one
+ * after another. Hints only: nothing is changed. */
+static void prefetch_results(const dra_engine_t *e, dra_allocation_t *const *a, uint32_t n)
+{
+    if (dra_alloc_state_model(e->state) != e->m)
+        return;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            uint32_t row = a[i]->results[j].row;
+            if (!row || row > e->nord)
+                continue;
+            __builtin_prefetch(&e->ord_row[row - 1]);
+            dra__alloc_state_prefetch(e->state, row);
+            if (e->alloc->kind == DRA_ALLOC_FAST)
+                dra_fast_prefetch_row(e->alloc->fast, row);
+        }
+    k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            uint32_t row = a[i]->results[j].row;
+            uint32_t r = row && row <= e->nord ? e->ord_row[row - 1] : NONE;
+            if (r == NONE)
+                continue;
+            __builtin_prefetch(&e->use[r], 1);
+            __builtin_prefetch(&e->rowsigs[r]);
+            __builtin_prefetch(&e->avb[r >> 6], 1);
+            __builtin_prefetch(&e->t->node[r]);
+            __builtin_prefetch(&e->t->flags[r]);
+            if (e->rc_pat)
+                __builtin_prefetch(&e->rc_pat[r]);
+        }
+}
+
 static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n,
                           int delta)
 {
     if (!e || (!a && n))
         return DRA_EINVAL;
+    prefetch_results(e, a, n);
     int first = DRA_OK;
     uint32_t ndev = 0;
     for (uint32_t i = 0; i < n; i++) {
