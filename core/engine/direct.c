@@ -55,8 +55,8 @@
  * request's tolerations, the device's binding conditions when the gate is on), the class
  * configs of each request's class once (naming every request of the class), then the claim's
  * configs that name no request, a request or the chosen subrequest, and the node selector of a
- * node-local slice (metadata.name In [node]). Strings are the model's and the engine's (valid
- * while the engine lives).
+ * node-local slice (metadata.name In [node]). Strings are the model's, the device table's (driver
+ * and pool) and the engine's (valid while the engine and its table live).
  * Verification: with DRA_DEBUG >= 3 or opts.verify_direct, every direct answer is compared with
  * the allocator's on the same node (engine.c, try_node); a difference is DRA_EINTERNAL.
  *
@@ -668,11 +668,13 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
         uint32_t r = pick[i];
         const dra__dalt_t *pa = &d->alt[palt[i]];
         const dra_device_t *dv = t->dev[r];
-        const dra_slice_t *sl = dv->slice; /* driver, pool and position on one line */
+        /* driver and pool from the table's pool, the slice from its column: loads that do not
+         * wait for the device's (the slice's would) */
+        const dra_table_pool_t *pl = &t->pools[t->pool[r]];
         dra_result_t *o = &res[i];
-        *o = (dra_result_t){.request = pa->req, .driver = sl->driver ? sl->driver : "",
-                            .pool = sl->pool_name ? sl->pool_name : "", .device = dv->name,
-                            .row = model_row(e, r) + 1,
+        *o = (dra_result_t){.request = pa->req, .driver = pl->driver ? pl->driver : "",
+                            .pool = pl->name ? pl->name : "", .device = dv->name,
+                            .row = e->slice_row0[t->slice[r]] + dv->index + 1,
                             .tolerations = pa->body->tolerations,
                             .ntolerations = pa->body->ntolerations};
         if (e->beh.binding) {
@@ -728,8 +730,11 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
         return DRA_OK; /* unsatisfiable on this node */
     /* the model devices the results name are likely cold: start their loads now, the result's
      * other parts are written meanwhile */
-    for (uint32_t i = 0; i < np; i++)
+    for (uint32_t i = 0; i < np; i++) {
         __builtin_prefetch(e->t->dev[pick[i]]);
+        __builtin_prefetch(&e->t->pools[e->t->pool[pick[i]]]);
+        __builtin_prefetch(&e->t->slice[pick[i]]);
+    }
     int brc = build(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_PAIR ? 0 : chosen, arena, out);
     if (brc)
         return brc;
