@@ -2478,10 +2478,17 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
  * after its commit): per result the state's entry, the fast allocator's mirror and the engine's
  * row mapping, then the engine's per-row columns, so they are in flight together instead of one
  * after another. Hints only: nothing is changed. */
-static void prefetch_results(const dra_engine_t *e, dra_allocation_t *const *a, uint32_t n)
+static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
+                             uint32_t n)
 {
     if (dra_alloc_state_model(e->state) != e->m)
         return;
+    if (node < e->nnodes) { /* the node's score, resources and hazard flag */
+        __builtin_prefetch(&e->score[node], 1);
+        __builtin_prefetch(&e->cpu_used[node], 1);
+        __builtin_prefetch(&e->mem_used[node], 1);
+        __builtin_prefetch(&e->hz[node]);
+    }
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
@@ -2508,6 +2515,24 @@ static void prefetch_results(const dra_engine_t *e, dra_allocation_t *const *a, 
             if (e->rc_pat)
                 __builtin_prefetch(&e->rc_pat[r]);
         }
+    if (node >= e->nnodes)
+        return;
+    /* the node's count, leaf and error flag in every signature the results' rows match */
+    uint32_t sigs = 0;
+    k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            uint32_t row = a[i]->results[j].row;
+            uint32_t r = row && row <= e->nord ? e->ord_row[row - 1] : NONE;
+            if (r != NONE)
+                sigs |= e->rowsigs[r];
+        }
+    for (; sigs; sigs &= sigs - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+        __builtin_prefetch(&s->cnt[node], 1);
+        __builtin_prefetch(&s->tree[e->P + node], 1);
+        __builtin_prefetch(&s->herr[node]);
+    }
 }
 
 static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n,
@@ -2515,7 +2540,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
 {
     if (!e || (!a && n))
         return DRA_EINVAL;
-    prefetch_results(e, a, n);
+    prefetch_results(e, node, a, n);
     int first = DRA_OK;
     uint32_t ndev = 0;
     for (uint32_t i = 0; i < n; i++) {
