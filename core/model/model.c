@@ -899,7 +899,7 @@ static bool empty(const char *s)
 
 /* The checks a loaded device passes (model.h, "republishing a slice"), devs[i] against the old
  * definition od. */
-static int update_check(dra_model_t *m, const dra_slice_t *s, uint32_t i, const dra_device_t *d,
+static int update_check(const dra_slice_t *s, uint32_t i, const dra_device_t *d,
                         const dra_device_t *od, dra_diag_t *diag)
 {
     const dra_srcpos_t *pos = d->pos.file ? &d->pos : &s->pos;
@@ -925,13 +925,6 @@ static int update_check(dra_model_t *m, const dra_slice_t *s, uint32_t i, const 
         if (dra_attr_kind_is_list((dra_attr_kind_t)at->kind) && at->count && !at->v.ints)
             UPD_FAIL(pos, "ResourceSlice %s: devices[%u].attributes.%s: list without values", sn,
                      i, at->name);
-        uint32_t q = dra_model_qname(m, s->driver, at->name);
-        if (!q)
-            return DRA_ENOMEM;
-        for (uint32_t b = 0; b < a; b++)
-            if (dra_model_qname(m, s->driver, d->attrs[b].name) == q)
-                UPD_FAIL(pos, "ResourceSlice %s: devices[%u].attributes.%s: duplicate name", sn,
-                         i, at->name);
     }
     for (uint32_t c = 0; c < d->ncaps; c++) {
         const dra_capacity_t *cp = &d->caps[c];
@@ -940,13 +933,6 @@ static int update_check(dra_model_t *m, const dra_slice_t *s, uint32_t i, const 
         if (cp->value.neg)
             UPD_FAIL(pos, "ResourceSlice %s: devices[%u].capacity.%s: negative value", sn, i,
                      cp->name);
-        uint32_t q = dra_model_qname(m, s->driver, cp->name);
-        if (!q)
-            return DRA_ENOMEM;
-        for (uint32_t b = 0; b < c; b++)
-            if (dra_model_qname(m, s->driver, d->caps[b].name) == q)
-                UPD_FAIL(pos, "ResourceSlice %s: devices[%u].capacity.%s: duplicate name", sn, i,
-                         cp->name);
     }
     for (uint32_t c = 0; c < d->nconsumes; c++) {
         const dra_consumes_t *cc = &d->consumes[c];
@@ -1118,7 +1104,7 @@ int dra_model_slice_update(dra_model_t *m, uint32_t slice, const dra_device_t *d
                             "keep its device count (not incremental: rebuild the model)",
                             s->name ? s->name : "", ndevs, s->ndevices);
     for (uint32_t i = 0; i < ndevs; i++) {
-        int rc = update_check(m, s, i, &devs[i], &s->devices[i], diag);
+        int rc = update_check(s, i, &devs[i], &s->devices[i], diag);
         if (rc)
             return rc;
     }
@@ -1133,6 +1119,27 @@ int dra_model_slice_update(dra_model_t *m, uint32_t slice, const dra_device_t *d
     }
     if (oom)
         return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+    /* names twice (qualified), on the copies' interned names */
+    for (uint32_t i = 0; i < ndevs; i++) {
+        const dra_device_t *d = &nd[i];
+        const dra_srcpos_t *pos = devs[i].pos.file ? &devs[i].pos : &s->pos;
+        for (uint32_t a = 0; a < d->nattrs; a++) {
+            if (!d->attrs[a].qname)
+                return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+            for (uint32_t b = 0; b < a; b++)
+                if (d->attrs[b].qname == d->attrs[a].qname)
+                    UPD_FAIL(pos, "ResourceSlice %s: devices[%u].attributes.%s: duplicate name",
+                             s->name ? s->name : "", i, d->attrs[a].name);
+        }
+        for (uint32_t c = 0; c < d->ncaps; c++) {
+            if (!d->caps[c].qname)
+                return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+            for (uint32_t b = 0; b < c; b++)
+                if (d->caps[b].qname == d->caps[c].qname)
+                    UPD_FAIL(pos, "ResourceSlice %s: devices[%u].capacity.%s: duplicate name",
+                             s->name ? s->name : "", i, d->caps[c].name);
+        }
+    }
     /* in place: the devices keep their addresses */
     bool valid = true;
     for (uint32_t i = 0; i < ndevs; i++) {

@@ -110,8 +110,8 @@ static bool ver_rank(const dra_table_t *t, const char *s, int64_t *rank, bool *b
  * (scalars: *v is the value to append, *newstr when it is a string the table lacks).
  * DRA_EUNSUPPORTED when it cannot be added (versions, lists). */
 static int attr_entry(dra_table_t *t, dra_arena_t *a, const dra_table_attr_t *col,
-                      const dra_attr_t *at, bool add, uint32_t *code, int64_t *v, bool *bad,
-                      bool *newstr, bool *oom)
+                      const dra_attr_t *at, uint32_t cur, bool add, uint32_t *code, int64_t *v,
+                      bool *bad, bool *newstr, bool *oom)
 {
     *code = 0;
     *v = 0;
@@ -133,9 +133,10 @@ static int attr_entry(dra_table_t *t, dra_arena_t *a, const dra_table_attr_t *co
             return DRA_EUNSUPPORTED;
         break;
     default: {
-        /* lists: an existing list of the column with the same elements */
-        for (uint32_t e = 1; e <= col->ndict; e++) {
-            if (col->dkind[e] != k)
+        /* lists: an existing list of the column with the same elements (the row's own first) */
+        for (uint32_t i = 0; i <= col->ndict; i++) {
+            uint32_t e = i == 0 ? cur : i;
+            if (e == 0 || (i > 0 && e == cur) || col->dkind[e] != k)
                 continue;
             const dra_table_list_t *l = &col->lists[col->dval[e]];
             bool same = l->len == at->count;
@@ -160,6 +161,10 @@ static int attr_entry(dra_table_t *t, dra_arena_t *a, const dra_table_attr_t *co
         }
         return DRA_EUNSUPPORTED;
     }
+    }
+    if (cur && col->dkind[cur] == k && col->dval[cur] == *v) { /* unchanged: O(1) */
+        *code = cur;
+        return DRA_OK;
     }
     for (uint32_t e = 1; e <= col->ndict; e++)
         if (col->dkind[e] == k && col->dval[e] == *v) {
@@ -187,11 +192,14 @@ static uint32_t attr_append(dra_arena_t *a, dra_table_attr_t *col, uint8_t kind,
 }
 
 /* The capacity entry of q in col (0: new). */
-static uint32_t cap_entry(const dra_table_cap_t *col, const dra_quantity_t *q, int64_t *units,
-                          bool *exact)
+static uint32_t cap_entry(const dra_table_cap_t *col, const dra_quantity_t *q, uint32_t cur,
+                          int64_t *units, bool *exact)
 {
     *exact = dra_quantity_to_fixed(q, units, col->scale);
-    for (uint32_t e = 1; e <= col->ndict; e++) {
+    for (uint32_t i = 0; i <= col->ndict; i++) { /* the row's own entry first */
+        uint32_t e = i == 0 ? cur : i;
+        if (e == 0 || (i > 0 && e == cur))
+            continue;
         bool ix = dra_bit_get(col->dinexact, e);
         if (*exact && !ix && col->dunits[e] == *units)
             return e;
@@ -269,7 +277,8 @@ int dra_table_update_slice(dra_table_t *t, dra_arena_t *arena, uint32_t slice, d
             uint32_t code;
             int64_t v;
             bool bad = false, ns = false;
-            int rc = attr_entry(t, arena, col, at, false, &code, &v, &bad, &ns, &oom);
+            int rc = attr_entry(t, arena, col, at, dra_table_attr_code(col, r), false, &code, &v,
+                                &bad, &ns, &oom);
             if (rc == DRA_EUNSUPPORTED)
                 UNSUP("slice %s: device %s: the value of attribute %s (a version of new "
                       "precedence or a new list) is not in the device table's dictionary (not "
@@ -289,7 +298,7 @@ int dra_table_update_slice(dra_table_t *t, dra_arena_t *arena, uint32_t slice, d
             const dra_capacity_t *cp = dra_device_capacity(t->dev[r], col->qname);
             int64_t u;
             bool ex;
-            fresh += cp && !cap_entry(col, &cp->value, &u, &ex);
+            fresh += cp && !cap_entry(col, &cp->value, dra_table_cap_code(col, r), &u, &ex);
         }
         if ((uint64_t)col->ndict + fresh > width_max(col->width))
             UNSUP("slice %s: capacity %s: %u new values would outgrow the column's %u-byte codes "
@@ -316,7 +325,8 @@ int dra_table_update_slice(dra_table_t *t, dra_arena_t *arena, uint32_t slice, d
             if (at && at->kind != DRA_ATTR_NONE) {
                 int64_t v;
                 bool ns = false;
-                if (attr_entry(t, arena, col, at, true, &code, &v, &bad, &ns, &oom) != DRA_OK)
+                if (attr_entry(t, arena, col, at, dra_table_attr_code(col, r), true, &code, &v,
+                               &bad, &ns, &oom) != DRA_OK)
                     return dra_diag_set(diag, DRA_EINTERNAL, NULL, 0, 0,
                                         "table update: attribute %s changed between passes",
                                         col->name);
@@ -339,7 +349,7 @@ int dra_table_update_slice(dra_table_t *t, dra_arena_t *arena, uint32_t slice, d
             if (cp) {
                 int64_t u;
                 bool ex;
-                code = cap_entry(col, &cp->value, &u, &ex);
+                code = cap_entry(col, &cp->value, old, &u, &ex);
                 if (!code && !(code = cap_append(arena, col, &cp->value, u, ex)))
                     oom = true;
                 if (code && dra_bit_get(col->dinexact, code))
