@@ -6,7 +6,8 @@
  *    upstream search order, kept per slice: nothing per device) computed once per node and
  *    reused by every later call;
  *  - selector results (class selectors + request selectors) cached per device for each distinct
- *    selector combination for the allocator's lifetime (device attributes never change); a CEL
+ *    selector combination for the allocator's lifetime (a republished slice's rows are forgotten
+ *    by dra_fast_invalidate_slice); a CEL
  *    error is cached as such and reported, with the reference's message, only when the search
  *    reaches that device in the reference's order; per-device node selection and
  *    binding-condition gating are checked per node on top;
@@ -22,7 +23,8 @@
  * real evaluations; candidates counts devices looked at); allocate_one is the number of
  * recursive search calls actually made.
  *
- * Ownership: borrows the model (which must not change while the allocator lives), the state (may
+ * Ownership: borrows the model (which must not change while the allocator lives, except through
+ * dra_model_slice_update followed by dra_fast_invalidate_slice), the state (may
  * change between calls through dra_alloc_state_commit / release) and the CEL cache. Results are
  * written into out_arena. Per-call scratch lives in an arena reset at the start of each call;
  * per-node layouts and selector caches grow in a long-lived arena (no malloc in allocate once a

@@ -65,7 +65,8 @@
  * Cost: build is O(devices * attributes + V log V) for V distinct versions and dictionary
  * entries; lookups are O(1) (names: one hash). Memory: `bytes` counts every per-row array and
  * bitset and every dictionary (fleet-5k: 93.2 B/device, fleet-50k: 95.1; README "Performance").
- * Thread safety: a built table is immutable; read it from any thread.
+ * Thread safety: a built table changes only through dra_table_update_slice (single-threaded);
+ * otherwise read it from any thread.
  */
 #ifndef DRA_TABLE_H
 #define DRA_TABLE_H
