@@ -6,7 +6,8 @@
  *    engine's signatures, counts, index leaves, error nodes and direct-answer eligibility equal
  *    those of an engine built from scratch over the changed model (dra_engine_plans_digest), the
  *    table passes dra_table_check, and every plan places as the fresh engine and the
- *    brute-force reference placement do, under every policy;
+ *    brute-force reference placement do, under every policy (allocationMode All plans, which
+ *    are recompiled in place, and a request beside an All request included);
  *  - the update re-derives rows-of-the-slice x signatures (row, signature) pairs, not the table;
  *  - the fast allocator, whose selector cache was seeded before the update, answers every claim
  *    on every node as the reference allocator does afterwards;
@@ -54,9 +55,14 @@ static const char k_model[] =
     CLAIM("tol", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, tolerations:"
                  " [{key: health, operator: Exists, effect: NoSchedule}]}}]}")
     CLAIM("q", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"
-               " [{cel: {expression: 'device.attributes[\"drv\"].model == \"q\"'}}]}}]}");
+               " [{cel: {expression: 'device.attributes[\"drv\"].model == \"q\"'}}]}}]}")
+    CLAIM("ally", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All,"
+                  " selectors: [{cel: {expression: 'device.attributes[\"drv\"].model == \"y\"'}}]}}]}")
+    CLAIM("allz", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All,"
+                  " selectors: [{cel: {expression: 'device.attributes[\"drv\"].model == \"z\"'}}]}},"
+                  " {name: o, exactly: {deviceClassName: a, count: 1}}]}");
 
-static const char *const k_claims[] = {"one", "two", "x3", "x1", "same2", "tol", "q"};
+static const char *const k_claims[] = {"one", "two", "x3", "x1", "same2", "tol", "q", "ally", "allz"};
 #define NCLAIMS (sizeof k_claims / sizeof k_claims[0])
 
 typedef struct fx {
@@ -262,6 +268,9 @@ static void test_updates_in_a_row(void)
     }
     dra_arena_t keep;
     dra_arena_init(&keep, 0);
+    /* the All plans are indexed (recompiled in place by the updates), the one beside an All
+     * request with an "excl" signature */
+    CHECK(dra_engine_plan_indexed(x.e, x.plan[7]) && dra_engine_plan_indexed(x.e, x.plan[8]));
     place_commit(&x, 0, &keep); /* one device of n1 in use across the updates */
     compare_fresh(&x, "before");
     uint32_t s1 = slice_of(&x, "s1"), net = slice_of(&x, "net");
@@ -332,6 +341,7 @@ static void test_updates_in_a_row(void)
     compare_fresh(&x, "shared slice");
     dra_engine_get_info(x.e, &info);
     CHECK_EQ_U64(info.nupdates, 4);
+    CHECK(dra_engine_plan_indexed(x.e, x.plan[7]) && dra_engine_plan_indexed(x.e, x.plan[8]));
     dra_arena_fini(&keep);
     fx_fini(&x);
 }
