@@ -992,9 +992,14 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
                         const dra_device_t *od, dra_device_t *out, bool *oom)
 {
     *out = *od;
-    out->attrs = d->nattrs ? dra_model_array(m, d->nattrs, sizeof *out->attrs) : NULL;
+    /* an array the model already holds for this device (the caller copied the current
+     * definition and changed something else) is kept as it is: no copy */
+    bool same_attrs = d->attrs == od->attrs && d->nattrs == od->nattrs;
+    out->attrs = same_attrs ? od->attrs
+                 : d->nattrs ? dra_model_array(m, d->nattrs, sizeof *out->attrs)
+                             : NULL;
     out->nattrs = d->nattrs;
-    for (uint32_t a = 0; out->attrs && a < d->nattrs; a++) {
+    for (uint32_t a = 0; !same_attrs && out->attrs && a < d->nattrs; a++) {
         const dra_attr_t *x = &d->attrs[a];
         dra_attr_t *y = &out->attrs[a];
         *y = *x;
@@ -1026,9 +1031,12 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
         default: break;
         }
     }
-    out->caps = d->ncaps ? dra_model_array(m, d->ncaps, sizeof *out->caps) : NULL;
+    bool same_caps = d->caps == od->caps && d->ncaps == od->ncaps;
+    out->caps = same_caps ? od->caps
+                : d->ncaps ? dra_model_array(m, d->ncaps, sizeof *out->caps)
+                           : NULL;
     out->ncaps = d->ncaps;
-    for (uint32_t c = 0; out->caps && c < d->ncaps; c++) {
+    for (uint32_t c = 0; !same_caps && out->caps && c < d->ncaps; c++) {
         const dra_capacity_t *x = &d->caps[c];
         dra_capacity_t *y = &out->caps[c];
         *y = *x;
@@ -1052,9 +1060,12 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
             y->policy = p;
         }
     }
-    out->consumes = d->nconsumes ? dra_model_array(m, d->nconsumes, sizeof *out->consumes) : NULL;
+    bool same_cons = d->consumes == od->consumes && d->nconsumes == od->nconsumes;
+    out->consumes = same_cons ? od->consumes
+                    : d->nconsumes ? dra_model_array(m, d->nconsumes, sizeof *out->consumes)
+                                   : NULL;
     out->nconsumes = d->nconsumes;
-    for (uint32_t c = 0; out->consumes && c < d->nconsumes; c++) {
+    for (uint32_t c = 0; !same_cons && out->consumes && c < d->nconsumes; c++) {
         const dra_consumes_t *x = &d->consumes[c];
         dra_consumes_t *y = &out->consumes[c];
         y->counter_set = cstr(m, x->counter_set, oom);
@@ -1067,9 +1078,12 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
         if (x->ncounters && !y->counters)
             *oom = true;
     }
-    out->taints = d->ntaints ? dra_model_array(m, d->ntaints, sizeof *out->taints) : NULL;
+    bool same_taints = d->taints == od->taints && d->ntaints == od->ntaints;
+    out->taints = same_taints ? od->taints
+                  : d->ntaints ? dra_model_array(m, d->ntaints, sizeof *out->taints)
+                               : NULL;
     out->ntaints = d->ntaints;
-    for (uint32_t t = 0; out->taints && t < d->ntaints; t++) {
+    for (uint32_t t = 0; !same_taints && out->taints && t < d->ntaints; t++) {
         const dra_taint_t *x = &d->taints[t];
         dra_taint_t *y = &out->taints[t];
         y->key = cstr(m, x->key, oom);
@@ -1079,10 +1093,17 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
         y->time_added = cstr(m, x->time_added, oom);
     }
     out->binds_to_node = d->binds_to_node;
-    out->binding_conditions = copy_strs(m, d->binding_conditions, d->nbinding_conditions, oom);
+    out->binding_conditions =
+        d->binding_conditions == od->binding_conditions &&
+                d->nbinding_conditions == od->nbinding_conditions
+            ? od->binding_conditions
+            : copy_strs(m, d->binding_conditions, d->nbinding_conditions, oom);
     out->nbinding_conditions = d->nbinding_conditions;
     out->binding_failure_conditions =
-        copy_strs(m, d->binding_failure_conditions, d->nbinding_failure_conditions, oom);
+        d->binding_failure_conditions == od->binding_failure_conditions &&
+                d->nbinding_failure_conditions == od->nbinding_failure_conditions
+            ? od->binding_failure_conditions
+            : copy_strs(m, d->binding_failure_conditions, d->nbinding_failure_conditions, oom);
     out->nbinding_failure_conditions = d->nbinding_failure_conditions;
     out->allow_multiple_allocations = d->allow_multiple_allocations;
     if ((d->nattrs && !out->attrs) || (d->ncaps && !out->caps) ||

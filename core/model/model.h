@@ -478,7 +478,9 @@ void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice);
  *  - a device's attributes, capacities (and request policies), counter consumption, taints,
  *    binding conditions (bindsToNode, bindingConditions, bindingFailureConditions) and
  *    allowMultipleAllocations take the values of devs[i]; every string and array is copied into
- *    the model's arena (devs is borrowed for the call only) and qualified names are interned;
+ *    the model's arena (devs is borrowed for the call only) and qualified names are interned,
+ *    except an array that is the device's current one (same pointer and length: the caller
+ *    copied the current definition and changed something else), which is kept as it is;
  *  - per-device node selection (nodeName, nodeSelector, allNodes) must not change.
  * A change of the device count or of any device name is not incremental (it moves every row
  * after the slice in the device table and every device ID the state holds): rejected with
@@ -497,7 +499,8 @@ void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice);
  * position of devs[i] when known, else the slice's), DRA_ENOMEM. slice->updates is incremented
  * and slice->changed set to what differs from the previous definitions (DRA_SLICE_CHANGED_*).
  * Cost: O(size of the new definitions); the old definitions stay in the arena until
- * dra_model_fini (each update grows the arena by the size of the new definitions). */
+ * dra_model_fini (each update grows the arena by the size of what it copied: a taint added to
+ * one device of a slice copies that device's taints and the slice's device records). */
 #define DRA_SLICE_CHANGED_ATTRS 0x01u    /* attribute values or names */
 #define DRA_SLICE_CHANGED_CAPS 0x02u     /* capacities or request policies */
 #define DRA_SLICE_CHANGED_CONSUMES 0x04u /* counter consumption */
