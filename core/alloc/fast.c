@@ -1894,3 +1894,41 @@ bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_out
     return false;
 #undef DIFF
 }
+
+/* ---- slice updates ----------------------------------------------------------------------------- */
+
+int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *node)
+{
+    if (!a || slice >= a->c.m->nslices)
+        return DRA_EINVAL;
+    const dra_slice_t *sl = a->c.m->slices[slice];
+    uint32_t row0 = a->slice_row[slice];
+    /* selector results and the capacity fit of the slice's devices */
+    for (size_t h = 0; h <= a->sigmask; h++)
+        for (fsig_t *e = a->sigs[h]; e; e = e->next)
+            for (uint32_t d = 0; d < sl->ndevices && row0 + d < a->nrows; d++)
+                sig_set(e->val, row0 + d, SIG_UNKNOWN);
+    for (uint32_t d = 0; a->capfit0 && d < sl->ndevices && row0 + d < a->nrows; d++)
+        a->capfit0[row0 + d] = 0;
+    /* layouts: only the node's when every slice of the pool is on that node, else every one */
+    bool one = node && sl->node_name && node->name && !strcmp(sl->node_name, node->name);
+    const fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false);
+    for (uint32_t i = 0; one && pb && i < pb->n; i++) {
+        const dra_slice_t *o = a->c.m->slices[pb->idx[i]];
+        one = o->node_name && !strcmp(o->node_name, node->name);
+    }
+    if (!one) {
+        for (size_t h = 0; h <= a->nmask; h++)
+            a->nodes[h] = NULL; /* rebuilt on each node's next call (kept in perm until freed) */
+        a->nnodes = 0;
+        return DRA_OK;
+    }
+    fnode_t **pp = &a->nodes[ptr_hash(node) & a->nmask];
+    for (fnode_t *e = *pp; e; pp = &e->next, e = e->next)
+        if (e->key == node) {
+            *pp = e->next;
+            a->nnodes--;
+            return dra_fast_prepare(a, node); /* rebuilt now, not on the node's next call */
+        }
+    return DRA_OK;
+}

@@ -6,7 +6,8 @@
  *    upstream search order, kept per slice: nothing per device) computed once per node and
  *    reused by every later call;
  *  - selector results (class selectors + request selectors) cached per device for each distinct
- *    selector combination for the allocator's lifetime (device attributes never change); a CEL
+ *    selector combination for the allocator's lifetime (a republished slice's rows are forgotten
+ *    by dra_fast_invalidate_slice); a CEL
  *    error is cached as such and reported, with the reference's message, only when the search
  *    reaches that device in the reference's order; per-device node selection and
  *    binding-condition gating are checked per node on top;
@@ -22,7 +23,8 @@
  * real evaluations; candidates counts devices looked at); allocate_one is the number of
  * recursive search calls actually made.
  *
- * Ownership: borrows the model (which must not change while the allocator lives), the state (may
+ * Ownership: borrows the model (which must not change while the allocator lives, except through
+ * dra_model_slice_update followed by dra_fast_invalidate_slice), the state (may
  * change between calls through dra_alloc_state_commit / release) and the CEL cache. Results are
  * written into out_arena. Per-call scratch lives in an arena reset at the start of each call;
  * per-node layouts and selector caches grow in a long-lived arena (no malloc in allocate once a
@@ -127,6 +129,14 @@ DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_
                                           const dra_exact_request_t *req, uint32_t nrows,
                                           const uint32_t *col_of_row, const uint64_t *match,
                                           const uint64_t *err);
+/* A slice was republished (dra_model_slice_update): forget what the allocator derived from its
+ * devices - their cached selector results (every selector combination) and capacity fits - and
+ * the layout of `node`, the node the slice's devices are on (rebuilt at once, as by
+ * dra_fast_prepare). With node NULL, or when the slice's pool has slices elsewhere, every node's
+ * layout is dropped and rebuilt on the node's next call. Requires the same device count and
+ * names (dra_model_slice_update guarantees it). Errors: DRA_EINVAL, DRA_ENOMEM. Cost: O(devices
+ * of the slice * selector combinations + slices of its pool) plus the node's layout. */
+DRA_NODISCARD int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *node);
 DRA_NODISCARD int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node,
                                         dra_claim_t *const *claims, uint32_t n,
                                         dra_arena_t *out_arena, dra_alloc_outcome_t *out);

@@ -211,13 +211,14 @@ static bool entries_distinct(const dra_engine_t *e, uint32_t r)
     return true;
 }
 
-/* Static eligibility of the signature's node-range rows for the alternative's body (see the
- * top); false when some row makes the plan never direct. */
-static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
+/* Static eligibility of the signature's node-range rows in [begin, end) for the alternative's
+ * body (see the top); false when some row makes the plan never direct. */
+static bool fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, uint32_t begin,
+                          uint32_t end)
 {
     const dra_table_t *t = e->t;
     const dra_exact_request_t *b = al->body;
-    for (uint32_t r = 0; r < t->shared_begin; r++) {
+    for (uint32_t r = begin; r < end && r < t->shared_begin; r++) {
         if (dra__row_node(e, r) == NONE || !dra_bit_get(s->match, r) || dra_bit_get(s->err, r))
             continue;
         const dra_device_t *dv = t->dev[r];
@@ -247,6 +248,11 @@ static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
         dra_bit_set(al->ok, r);
     }
     return true;
+}
+
+static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
+{
+    return fill_ok_range(e, al, s, 0, e->t->shared_begin);
 }
 
 static const char *arena_str(dra_engine_t *e, const char *a, const char *b)
@@ -768,4 +774,33 @@ int dra__direct_verify(dra_engine_t *e, const plan_t *p, uint32_t n, bool decide
     snprintf(out->msg, sizeof out->msg, "direct answer on node %s differs from the allocator: %s",
              e->m->nodes[n]->name ? e->m->nodes[n]->name : "", why);
     return DRA_EINTERNAL;
+}
+
+/* ---- slice updates ----------------------------------------------------------------------------- */
+
+void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32_t end)
+{
+    if (n != NONE && e->direct_on)
+        e->nrange[n].direct = node_direct(e, n);
+    for (uint32_t pi = 0; pi < e->nplans; pi++) {
+        dra__direct_t *d = &e->plans[pi].d;
+        if (d->kind == DRA__DIRECT_NONE)
+            continue;
+        bool keep = true;
+        for (uint32_t i = 0; i < d->nalt && keep; i++) {
+            dra__dalt_t *al = &d->alt[i];
+            const sig_t *s = &e->sigs[al->sig];
+            if (s->shany) { /* shared rows: the node's range is not every candidate */
+                keep = false;
+                break;
+            }
+            for (uint32_t r = begin; r < end && r < e->t->shared_begin; r++)
+                dra_bit_clear(al->ok, r);
+            keep = fill_ok_range(e, al, s, begin, end);
+            d->cons |= al->cons;
+            d->fallible |= al->cons && al->k > 1;
+        }
+        if (!keep)
+            d->kind = DRA__DIRECT_NONE;
+    }
 }

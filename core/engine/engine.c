@@ -1285,6 +1285,24 @@ int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n, uin
     return DRA_OK;
 }
 
+int dra__plan_recompile(dra_engine_t *e, uint32_t plan)
+{
+    plan_t *p = &e->plans[plan];
+    free(p->reqs);
+    free(p->alts);
+    free(p->errn);
+    dra_claim_t **claims = p->claims;
+    uint32_t n = p->nclaims;
+    int64_t cpu = p->cpu_m, mem = p->mem_b;
+    memset(p, 0, sizeof *p);
+    p->claims = claims;
+    p->nclaims = n;
+    p->cpu_m = cpu;
+    p->mem_b = mem;
+    int rc = plan_compile(e, p);
+    return rc ? rc : dra__direct_plan(e, p);
+}
+
 bool dra_engine_plan_indexed(const dra_engine_t *e, uint32_t plan)
 {
     return plan < e->nplans && e->plans[plan].indexed;
@@ -2087,6 +2105,8 @@ void dra_engine_free(dra_engine_t *e)
 {
     if (!e)
         return;
+    if (e->upd_init)
+        dra_arena_fini(&e->upd_arena);
     for (uint32_t i = 0; i < e->nplans; i++) {
         free(e->plans[i].claims);
         free(e->plans[i].reqs);
@@ -2678,6 +2698,9 @@ void dra_engine_get_info(const dra_engine_t *e, dra_engine_info_t *out)
     out->nlowered = e->nlowered;
     out->ninterpreted = e->ninterpreted;
     out->nhazard = e->nhazard;
+    out->nupdates = e->nupdates;
+    out->update_rows = e->upd_rows;
+    out->update_evals = e->upd_evals;
     out->multiterm = e->multiterm;
     memcpy(out->placements, e->placements, sizeof out->placements);
 }

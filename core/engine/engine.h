@@ -127,7 +127,8 @@
  *
  * Ownership: the engine borrows the model, the table, the state (which it mutates in commit and
  * release: commit and release results through the engine so the summaries stay exact), the CEL
- * cache and the allocator; all must outlive it. Claims passed to dra_engine_plan are borrowed.
+ * cache and the allocator; all must outlive it. The model and the table change under it only
+ * through a slice update followed by dra_engine_update_slice (below). Claims passed to dra_engine_plan are borrowed.
  * Results are written into the caller's out_arena (reset when nothing was placed); a direct
  * answer's strings are the model's and the engine's (valid while the engine lives).
  * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL; DRA_EINTERNAL when a
@@ -299,6 +300,35 @@ void dra_engine_prepare_policy(dra_engine_t *e, dra_engine_policy_t policy);
 /* Devices in use on a model node (the best-fit / spread score). */
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);
 
+/* ---- slice updates (update.c) -------------------------------------------------------------- */
+
+/* Model slice `slice` was republished (dra_model_slice_update) and its rows re-encoded
+ * (dra_table_update_slice, on the table the engine reads): bring the engine up to date for those
+ * rows only. For every compiled signature: the match and error bits of the slice's rows (the
+ * interpreter on each row: lowered programs are bound to the dictionaries they were compiled
+ * against), its capacity-fit bits, the All-set membership and blocked bits, the per-row
+ * signature masks, the node's matchAttribute groups; then the node's counts, error flags and
+ * blocked counts in every signature's summary and segment tree (or, for a shared slice, the
+ * shared-range facts), each plan's error nodes and hazard flag, and the static eligibility of
+ * every direct answer over the rows (a plan whose direct answer no longer holds loses it: the
+ * exact allocator answers instead). A plan whose indexed decision may depend on the rows (an All
+ * request, or a signature now matching a multi-allocatable device where that matters) is
+ * recompiled in place: plan ids stay valid. The allocator the engine borrows forgets its cached
+ * selector results for the slice's devices and its layout of the slice's node (fast.h,
+ * dra_fast_invalidate_slice).
+ * Hazard nodes do not change: an update keeps device names, node scoping and counter
+ * consumption. Not incremental (DRA_EUNSUPPORTED with the reason in diag, nothing changed: build
+ * a new engine): a change of counter consumption or of allowMultipleAllocations, or of the
+ * capacities of a multi-allocatable device while capacity signatures exist. Allocations of the
+ * slice's devices stay committed (the state is keyed by device ID); the summaries keep counting
+ * them as in use. Errors: DRA_EINVAL, DRA_EUNSUPPORTED, DRA_ENOMEM.
+ * Cost: O(rows of the slice * (signatures + selectors evaluated)) + O(signatures * (rows of the
+ * node + log nodes)) + O(plans * alternatives * rows of the slice); a node whose number of
+ * matchAttribute groups grows also shifts that signature's group offsets (O(nodes)). No malloc
+ * once the update scratch has warmed up, except when a plan's error nodes grow or a plan is
+ * recompiled. */
+DRA_NODISCARD int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag);
+
 /* ---- introspection for tests ----------------------------------------------------------------- */
 
 typedef struct dra_engine_info {
@@ -308,11 +338,23 @@ typedef struct dra_engine_info {
     uint32_t nhazard;      /* hazard nodes (pools / node selectors) */
     bool multiterm;        /* some node selector has several terms */
     uint64_t placements[DRA_ENGINE_PATH_COUNT];
+    uint32_t nupdates;     /* dra_engine_update_slice calls that succeeded */
+    uint64_t update_rows;  /* (row, signature) pairs they re-derived: rows of the slice times
+                              the signatures, per update */
+    uint64_t update_evals; /* selector evaluations they ran (interpreter, per row) */
 } dra_engine_info_t;
 void dra_engine_get_info(const dra_engine_t *e, dra_engine_info_t *out);
 
 /* Whether the plan's summaries admit model node `node` (hazard nodes always do). */
 bool dra_engine_admits(const dra_engine_t *e, uint32_t plan, uint32_t node);
+
+/* A digest of what each plan's placement reads (tests): per plan its indexed flag, hazard and
+ * error nodes, direct-answer kind and eligibility bits, and per alternative the signature's
+ * match / error / capacity-fit bits, per-node counts, error flags, blocked counts and index
+ * leaves, and shared-range facts. Independent of signature numbering, so an engine brought up to
+ * date by dra_engine_update_slice compares with one built from scratch over the same model,
+ * table contents and state. O(plans * alternatives * (rows + nodes)). */
+uint64_t dra_engine_plans_digest(const dra_engine_t *e);
 
 /* Recompute every summary from the state and compare with the incremental ones; false (with the
  * first difference in why) when they differ. O(rows * signatures). */

@@ -194,6 +194,12 @@ struct dra_engine {
     dra_arena_t vscratch; /* verification of direct answers against the allocator */
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
+    /* slice updates (update.c): scratch kept across updates, and what they did */
+    dra_arena_t upd_arena;
+    bool upd_init;
+    uint32_t nupdates;
+    uint64_t upd_rows;  /* (row, signature) pairs re-derived */
+    uint64_t upd_evals; /* selector evaluations by the interpreter */
 };
 
 /* Model node of table row r (NONE: shared range or no model node). O(1). */
@@ -241,6 +247,13 @@ DRA_NODISCARD int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n,
  * node n: DRA_OK when equal, DRA_EINTERNAL with the difference in out->msg. Not timed. */
 DRA_NODISCARD int dra__direct_verify(dra_engine_t *e, const plan_t *p, uint32_t n, bool decided,
                                      dra_engine_result_t *out);
+/* Slice update (update.c): recompute the per-node facts of model node n (NONE: none) and every
+ * plan's static eligibility over table rows [begin, end); a plan whose direct answer no longer
+ * holds loses it (the allocator answers). */
+void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32_t end);
+/* Recompile plan `plan` from scratch (engine.c; its indexed decision may depend on the rows). */
+DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
+
 /* A committed result of row r with a shareID on a device that is not multi-allocatable turns
  * direct answers off (the allocator leaves its scan for such a device). */
 void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);

@@ -778,3 +778,397 @@ uint32_t dra_model_device_rows(const dra_model_t *m, uint32_t *first)
     }
     return rows;
 }
+
+/* ---- republishing a slice ------------------------------------------------------------------- */
+
+static bool str_same(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool strs_same(const char *const *a, uint32_t na, const char *const *b, uint32_t nb)
+{
+    if (na != nb)
+        return false;
+    for (uint32_t i = 0; i < na; i++)
+        if (!str_same(a[i], b[i]))
+            return false;
+    return true;
+}
+
+static bool attr_same(const dra_attr_t *a, const dra_attr_t *b)
+{
+    if (a->qname != b->qname || a->kind != b->kind || a->count != b->count)
+        return false;
+    switch ((dra_attr_kind_t)a->kind) {
+    case DRA_ATTR_INT: return a->v.i == b->v.i;
+    case DRA_ATTR_BOOL: return a->v.b == b->v.b;
+    case DRA_ATTR_STRING:
+    case DRA_ATTR_VERSION: return str_same(a->v.s, b->v.s);
+    case DRA_ATTR_INTS:
+        return a->count == 0 || !memcmp(a->v.ints, b->v.ints, a->count * sizeof *a->v.ints);
+    case DRA_ATTR_BOOLS:
+        for (uint32_t i = 0; i < a->count; i++)
+            if (a->v.bools[i] != b->v.bools[i])
+                return false;
+        return true;
+    case DRA_ATTR_STRINGS:
+    case DRA_ATTR_VERSIONS: return strs_same(a->v.strs, a->count, b->v.strs, b->count);
+    case DRA_ATTR_NONE: return true;
+    }
+    return false;
+}
+
+static bool counters_same(const dra_counter_t *a, uint32_t na, const dra_counter_t *b, uint32_t nb)
+{
+    if (na != nb)
+        return false;
+    for (uint32_t i = 0; i < na; i++)
+        if (!str_same(a[i].name, b[i].name) || dra_quantity_cmp(&a[i].value, &b[i].value) != 0 ||
+            a[i].value.exp != b[i].value.exp)
+            return false;
+    return true;
+}
+
+static bool policy_same(const dra_request_policy_t *a, const dra_request_policy_t *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->has_default != b->has_default || a->nvalid_values != b->nvalid_values ||
+        a->has_valid_range != b->has_valid_range || a->has_max != b->has_max ||
+        a->has_step != b->has_step)
+        return false;
+    if ((a->has_default && dra_quantity_cmp(&a->def, &b->def)) ||
+        (a->has_valid_range && dra_quantity_cmp(&a->min, &b->min)) ||
+        (a->has_max && dra_quantity_cmp(&a->max, &b->max)) ||
+        (a->has_step && dra_quantity_cmp(&a->step, &b->step)))
+        return false;
+    for (uint32_t i = 0; i < a->nvalid_values; i++)
+        if (dra_quantity_cmp(&a->valid_values[i], &b->valid_values[i]))
+            return false;
+    return true;
+}
+
+/* What differs between the old definition o and the new one n (both with interned qnames). */
+static uint32_t device_changes(const dra_device_t *o, const dra_device_t *n)
+{
+    uint32_t ch = 0;
+    bool same = o->nattrs == n->nattrs;
+    for (uint32_t i = 0; same && i < o->nattrs; i++)
+        same = str_same(o->attrs[i].name, n->attrs[i].name) && attr_same(&o->attrs[i], &n->attrs[i]);
+    ch |= same ? 0 : DRA_SLICE_CHANGED_ATTRS;
+    same = o->ncaps == n->ncaps;
+    for (uint32_t i = 0; same && i < o->ncaps; i++)
+        same = str_same(o->caps[i].name, n->caps[i].name) && o->caps[i].qname == n->caps[i].qname &&
+               dra_quantity_cmp(&o->caps[i].value, &n->caps[i].value) == 0 &&
+               o->caps[i].value.exp == n->caps[i].value.exp &&
+               policy_same(o->caps[i].policy, n->caps[i].policy);
+    ch |= same ? 0 : DRA_SLICE_CHANGED_CAPS;
+    same = o->nconsumes == n->nconsumes;
+    for (uint32_t i = 0; same && i < o->nconsumes; i++)
+        same = str_same(o->consumes[i].counter_set, n->consumes[i].counter_set) &&
+               counters_same(o->consumes[i].counters, o->consumes[i].ncounters,
+                             n->consumes[i].counters, n->consumes[i].ncounters);
+    ch |= same ? 0 : DRA_SLICE_CHANGED_CONSUMES;
+    same = o->ntaints == n->ntaints;
+    for (uint32_t i = 0; same && i < o->ntaints; i++)
+        same = str_same(o->taints[i].key, n->taints[i].key) &&
+               str_same(o->taints[i].value, n->taints[i].value) &&
+               o->taints[i].effect == n->taints[i].effect &&
+               str_same(o->taints[i].effect_raw, n->taints[i].effect_raw) &&
+               str_same(o->taints[i].time_added, n->taints[i].time_added);
+    ch |= same ? 0 : DRA_SLICE_CHANGED_TAINTS;
+    if (o->binds_to_node != n->binds_to_node ||
+        !strs_same(o->binding_conditions, o->nbinding_conditions, n->binding_conditions,
+                   n->nbinding_conditions) ||
+        !strs_same(o->binding_failure_conditions, o->nbinding_failure_conditions,
+                   n->binding_failure_conditions, n->nbinding_failure_conditions))
+        ch |= DRA_SLICE_CHANGED_BINDING;
+    if (o->allow_multiple_allocations != n->allow_multiple_allocations)
+        ch |= DRA_SLICE_CHANGED_MULTI;
+    return ch;
+}
+
+#define UPD_FAIL(pos, ...)                                                                         \
+    return dra_diag_set(diag, DRA_EINVAL, (pos)->file, (pos)->line, (pos)->column, __VA_ARGS__)
+
+static bool empty(const char *s)
+{
+    return !s || !*s;
+}
+
+/* The checks a loaded device passes (model.h, "republishing a slice"), devs[i] against the old
+ * definition od. */
+static int update_check(const dra_slice_t *s, uint32_t i, const dra_device_t *d,
+                        const dra_device_t *od, dra_diag_t *diag)
+{
+    const dra_srcpos_t *pos = d->pos.file ? &d->pos : &s->pos;
+    const char *sn = s->name ? s->name : "";
+    if (d->name && strcmp(d->name, od->name ? od->name : "") != 0)
+        UPD_FAIL(pos,
+                 "ResourceSlice %s: devices[%u].name: \"%s\" replaces \"%s\": a republished slice "
+                 "must keep its device names in order (not incremental: rebuild the model)",
+                 sn, i, d->name, od->name ? od->name : "");
+    if (!str_same(d->node_name, od->node_name) || d->node_selector != od->node_selector ||
+        d->all_nodes != od->all_nodes)
+        UPD_FAIL(pos,
+                 "ResourceSlice %s: devices[%u]: per-device node selection changed (not "
+                 "incremental: rebuild the model)",
+                 sn, i);
+    for (uint32_t a = 0; a < d->nattrs; a++) {
+        const dra_attr_t *at = &d->attrs[a];
+        if (empty(at->name))
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].attributes[%u]: empty name", sn, i, a);
+        if (at->kind > DRA_ATTR_VERSIONS)
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].attributes.%s: unknown kind %u", sn, i,
+                     at->name, at->kind);
+        if (dra_attr_kind_is_list((dra_attr_kind_t)at->kind) && at->count && !at->v.ints)
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].attributes.%s: list without values", sn,
+                     i, at->name);
+    }
+    for (uint32_t c = 0; c < d->ncaps; c++) {
+        const dra_capacity_t *cp = &d->caps[c];
+        if (empty(cp->name))
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].capacity[%u]: empty name", sn, i, c);
+        if (cp->value.neg)
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].capacity.%s: negative value", sn, i,
+                     cp->name);
+    }
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const dra_consumes_t *cc = &d->consumes[c];
+        if (empty(cc->counter_set))
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].consumesCounters[%u].counterSet: empty",
+                     sn, i, c);
+        for (uint32_t k = 0; k < cc->ncounters; k++)
+            if (empty(cc->counters[k].name) || cc->counters[k].value.neg)
+                UPD_FAIL(pos,
+                         "ResourceSlice %s: devices[%u].consumesCounters[%u].counters[%u]: empty "
+                         "name or negative value",
+                         sn, i, c, k);
+    }
+    for (uint32_t t = 0; t < d->ntaints; t++) {
+        const dra_taint_t *tt = &d->taints[t];
+        if (empty(tt->key))
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].taints[%u].key: empty", sn, i, t);
+        if (tt->effect == DRA_EFFECT_EMPTY || tt->effect > DRA_EFFECT_EMPTY)
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u].taints[%u].effect: not a taint effect",
+                     sn, i, t);
+    }
+    for (uint32_t b = 0; b < d->nbinding_conditions + d->nbinding_failure_conditions; b++) {
+        const char *bc = b < d->nbinding_conditions
+                             ? d->binding_conditions[b]
+                             : d->binding_failure_conditions[b - d->nbinding_conditions];
+        if (empty(bc))
+            UPD_FAIL(pos, "ResourceSlice %s: devices[%u]: empty binding condition", sn, i);
+    }
+    return DRA_OK;
+}
+
+static const char **copy_strs(dra_model_t *m, const char *const *v, uint32_t n, bool *oom)
+{
+    if (!n)
+        return NULL;
+    const char **out = dra_model_array(m, n, sizeof *out);
+    if (!out) {
+        *oom = true;
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] && !(out[i] = dra_model_str(m, v[i])))
+            *oom = true;
+    return out;
+}
+
+static const char *cstr(dra_model_t *m, const char *s, bool *oom)
+{
+    const char *r = dra_model_str(m, s);
+    if (s && !r)
+        *oom = true;
+    return r;
+}
+
+/* Deep copy of d into out (arena-owned), keeping od's name, node selection, slice and index. */
+static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t *d,
+                        const dra_device_t *od, dra_device_t *out, bool *oom)
+{
+    *out = *od;
+    /* an array the model already holds for this device (the caller copied the current
+     * definition and changed something else) is kept as it is: no copy */
+    bool same_attrs = d->attrs == od->attrs && d->nattrs == od->nattrs;
+    out->attrs = same_attrs ? od->attrs
+                 : d->nattrs ? dra_model_array(m, d->nattrs, sizeof *out->attrs)
+                             : NULL;
+    out->nattrs = d->nattrs;
+    for (uint32_t a = 0; !same_attrs && out->attrs && a < d->nattrs; a++) {
+        const dra_attr_t *x = &d->attrs[a];
+        dra_attr_t *y = &out->attrs[a];
+        *y = *x;
+        y->name = cstr(m, x->name, oom);
+        y->qname = dra_model_qname(m, s->driver, x->name);
+        switch ((dra_attr_kind_t)x->kind) {
+        case DRA_ATTR_STRING:
+        case DRA_ATTR_VERSION: y->v.s = cstr(m, x->v.s, oom); break;
+        case DRA_ATTR_INTS: {
+            int64_t *v = x->count ? dra_model_array(m, x->count, sizeof *v) : NULL;
+            if (x->count && !v)
+                *oom = true;
+            else if (v)
+                memcpy(v, x->v.ints, x->count * sizeof *v);
+            y->v.ints = v;
+            break;
+        }
+        case DRA_ATTR_BOOLS: {
+            bool *v = x->count ? dra_model_array(m, x->count, sizeof *v) : NULL;
+            if (x->count && !v)
+                *oom = true;
+            else if (v)
+                memcpy(v, x->v.bools, x->count * sizeof *v);
+            y->v.bools = v;
+            break;
+        }
+        case DRA_ATTR_STRINGS:
+        case DRA_ATTR_VERSIONS: y->v.strs = copy_strs(m, x->v.strs, x->count, oom); break;
+        default: break;
+        }
+    }
+    bool same_caps = d->caps == od->caps && d->ncaps == od->ncaps;
+    out->caps = same_caps ? od->caps
+                : d->ncaps ? dra_model_array(m, d->ncaps, sizeof *out->caps)
+                           : NULL;
+    out->ncaps = d->ncaps;
+    for (uint32_t c = 0; !same_caps && out->caps && c < d->ncaps; c++) {
+        const dra_capacity_t *x = &d->caps[c];
+        dra_capacity_t *y = &out->caps[c];
+        *y = *x;
+        y->name = cstr(m, x->name, oom);
+        y->qname = dra_model_qname(m, s->driver, x->name);
+        if (x->policy) {
+            dra_request_policy_t *p = dra_model_array(m, 1, sizeof *p);
+            if (!p) {
+                *oom = true;
+                continue;
+            }
+            *p = *x->policy;
+            if (p->nvalid_values) {
+                dra_quantity_t *vv = dra_model_array(m, p->nvalid_values, sizeof *vv);
+                if (!vv)
+                    *oom = true;
+                else
+                    memcpy(vv, x->policy->valid_values, p->nvalid_values * sizeof *vv);
+                p->valid_values = vv;
+            }
+            y->policy = p;
+        }
+    }
+    bool same_cons = d->consumes == od->consumes && d->nconsumes == od->nconsumes;
+    out->consumes = same_cons ? od->consumes
+                    : d->nconsumes ? dra_model_array(m, d->nconsumes, sizeof *out->consumes)
+                                   : NULL;
+    out->nconsumes = d->nconsumes;
+    for (uint32_t c = 0; !same_cons && out->consumes && c < d->nconsumes; c++) {
+        const dra_consumes_t *x = &d->consumes[c];
+        dra_consumes_t *y = &out->consumes[c];
+        y->counter_set = cstr(m, x->counter_set, oom);
+        y->ncounters = x->ncounters;
+        y->counters = x->ncounters ? dra_model_array(m, x->ncounters, sizeof *y->counters) : NULL;
+        for (uint32_t k = 0; y->counters && k < x->ncounters; k++) {
+            y->counters[k].name = cstr(m, x->counters[k].name, oom);
+            y->counters[k].value = x->counters[k].value;
+        }
+        if (x->ncounters && !y->counters)
+            *oom = true;
+    }
+    bool same_taints = d->taints == od->taints && d->ntaints == od->ntaints;
+    out->taints = same_taints ? od->taints
+                  : d->ntaints ? dra_model_array(m, d->ntaints, sizeof *out->taints)
+                               : NULL;
+    out->ntaints = d->ntaints;
+    for (uint32_t t = 0; !same_taints && out->taints && t < d->ntaints; t++) {
+        const dra_taint_t *x = &d->taints[t];
+        dra_taint_t *y = &out->taints[t];
+        y->key = cstr(m, x->key, oom);
+        y->value = cstr(m, x->value, oom);
+        y->effect = x->effect;
+        y->effect_raw = cstr(m, x->effect_raw, oom);
+        y->time_added = cstr(m, x->time_added, oom);
+    }
+    out->binds_to_node = d->binds_to_node;
+    out->binding_conditions =
+        d->binding_conditions == od->binding_conditions &&
+                d->nbinding_conditions == od->nbinding_conditions
+            ? od->binding_conditions
+            : copy_strs(m, d->binding_conditions, d->nbinding_conditions, oom);
+    out->nbinding_conditions = d->nbinding_conditions;
+    out->binding_failure_conditions =
+        d->binding_failure_conditions == od->binding_failure_conditions &&
+                d->nbinding_failure_conditions == od->nbinding_failure_conditions
+            ? od->binding_failure_conditions
+            : copy_strs(m, d->binding_failure_conditions, d->nbinding_failure_conditions, oom);
+    out->nbinding_failure_conditions = d->nbinding_failure_conditions;
+    out->allow_multiple_allocations = d->allow_multiple_allocations;
+    if ((d->nattrs && !out->attrs) || (d->ncaps && !out->caps) ||
+        (d->nconsumes && !out->consumes) || (d->ntaints && !out->taints))
+        *oom = true;
+    if (d->pos.file)
+        out->pos = d->pos;
+}
+
+int dra_model_slice_update(dra_model_t *m, uint32_t slice, const dra_device_t *devs,
+                           uint32_t ndevs, dra_diag_t *diag)
+{
+    if (!m || slice >= m->nslices || (ndevs && !devs))
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "slice update: invalid arguments");
+    dra_slice_t *s = m->slices[slice];
+    if (ndevs != s->ndevices)
+        return dra_diag_set(diag, DRA_EINVAL, s->pos.file, s->pos.line, s->pos.column,
+                            "ResourceSlice %s: %u devices replace %u: a republished slice must "
+                            "keep its device count (not incremental: rebuild the model)",
+                            s->name ? s->name : "", ndevs, s->ndevices);
+    for (uint32_t i = 0; i < ndevs; i++) {
+        int rc = update_check(s, i, &devs[i], &s->devices[i], diag);
+        if (rc)
+            return rc;
+    }
+    dra_device_t *nd = ndevs ? dra_model_array(m, ndevs, sizeof *nd) : NULL;
+    if (ndevs && !nd)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+    bool oom = false;
+    uint32_t changed = 0;
+    for (uint32_t i = 0; i < ndevs && !oom; i++) {
+        copy_device(m, s, &devs[i], &s->devices[i], &nd[i], &oom);
+        changed |= oom ? 0 : device_changes(&s->devices[i], &nd[i]);
+    }
+    if (oom)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+    /* names twice (qualified), on the copies' interned names */
+    for (uint32_t i = 0; i < ndevs; i++) {
+        const dra_device_t *d = &nd[i];
+        const dra_srcpos_t *pos = devs[i].pos.file ? &devs[i].pos : &s->pos;
+        for (uint32_t a = 0; a < d->nattrs; a++) {
+            if (!d->attrs[a].qname)
+                return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+            for (uint32_t b = 0; b < a; b++)
+                if (d->attrs[b].qname == d->attrs[a].qname)
+                    UPD_FAIL(pos, "ResourceSlice %s: devices[%u].attributes.%s: duplicate name",
+                             s->name ? s->name : "", i, d->attrs[a].name);
+        }
+        for (uint32_t c = 0; c < d->ncaps; c++) {
+            if (!d->caps[c].qname)
+                return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+            for (uint32_t b = 0; b < c; b++)
+                if (d->caps[b].qname == d->caps[c].qname)
+                    UPD_FAIL(pos, "ResourceSlice %s: devices[%u].capacity.%s: duplicate name",
+                             s->name ? s->name : "", i, d->caps[c].name);
+        }
+    }
+    /* in place: the devices keep their addresses */
+    bool valid = true;
+    for (uint32_t i = 0; i < ndevs; i++) {
+        s->devices[i] = nd[i];
+        valid = valid && !dra_device_bad_version(&s->devices[i], NULL);
+    }
+    s->versions_valid = valid;
+    s->updates++;
+    s->changed = changed;
+    return DRA_OK;
+}

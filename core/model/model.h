@@ -234,6 +234,10 @@ typedef struct dra_slice {
     /* Set by dra_model_slice_done: every version attribute of every device parses as semver
      * (strict), so CEL need not re-check them per evaluation (false: not known, check). */
     bool versions_valid;
+    /* Set by dra_model_slice_update: how many times the slice was republished, and what the
+     * last republication changed (DRA_SLICE_CHANGED_* of any of its devices; 0: nothing). */
+    uint32_t updates;
+    uint32_t changed;
 } dra_slice_t;
 
 /* ---- classes, claims, templates ------------------------------------------------------------- */
@@ -466,6 +470,50 @@ void *dra_model_array(dra_model_t *m, size_t n, size_t sz);
 /* Fill device->slice and device->index for every device of the slice and add to m->ndevices.
  * Call once after slice->devices is complete. */
 void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice);
+
+/* ---- republishing a slice (incremental update) -------------------------------------------- *
+ *
+ * A driver republishes a ResourceSlice when a device's state changes (a health event marks a
+ * device unhealthy with a taint, a firmware update changes an attribute). dra_model_slice_update
+ * replaces the definitions of the devices of slice m->slices[slice] in place:
+ *  - the slice keeps its identity: pool, slice name, node scoping, counter sets, generation, the
+ *    same number of devices with the same names in the same order, each device keeping its
+ *    address (device->slice, device->index, pointers to it held by the device table, the
+ *    allocation state and the allocators stay valid);
+ *  - a device's attributes, capacities (and request policies), counter consumption, taints,
+ *    binding conditions (bindsToNode, bindingConditions, bindingFailureConditions) and
+ *    allowMultipleAllocations take the values of devs[i]; every string and array is copied into
+ *    the model's arena (devs is borrowed for the call only) and qualified names are interned,
+ *    except an array that is the device's current one (same pointer and length: the caller
+ *    copied the current definition and changed something else), which is kept as it is;
+ *  - per-device node selection (nodeName, nodeSelector, allNodes) must not change.
+ * A change of the device count or of any device name is not incremental (it moves every row
+ * after the slice in the device table and every device ID the state holds): rejected with
+ * DRA_EINVAL saying so; rebuild the model instead. Nothing is changed when the call fails.
+ * devs[i].name may be NULL (meaning "the same name").
+ * Allocations are keyed by device ID (driver, pool, device), so allocations of a republished
+ * device stay as they are: a NoSchedule taint added to a device in use keeps it allocated (it
+ * only stops new allocations that do not tolerate it; DRA-SEMANTICS 2.6 step 5), and a device
+ * whose capacity or counter consumption shrinks keeps what it holds (later allocations see the
+ * new values). NoExecute eviction is not modelled.
+ * Validation (as the manifest reader checks a device): names of attributes, capacities, counter
+ * sets, counters and taint keys non-empty, no attribute or capacity named twice (qualified),
+ * attribute kinds known, negative capacities and counter amounts refused, taint effects known
+ * (None, NoSchedule, NoExecute; an unknown effect keeps its text and counts as None).
+ * Errors: DRA_EINVAL (diag "file:line: ResourceSlice <name>: devices[i].field: reason", the
+ * position of devs[i] when known, else the slice's), DRA_ENOMEM. slice->updates is incremented
+ * and slice->changed set to what differs from the previous definitions (DRA_SLICE_CHANGED_*).
+ * Cost: O(size of the new definitions); the old definitions stay in the arena until
+ * dra_model_fini (each update grows the arena by the size of what it copied: a taint added to
+ * one device of a slice copies that device's taints and the slice's device records). */
+#define DRA_SLICE_CHANGED_ATTRS 0x01u    /* attribute values or names */
+#define DRA_SLICE_CHANGED_CAPS 0x02u     /* capacities or request policies */
+#define DRA_SLICE_CHANGED_CONSUMES 0x04u /* counter consumption */
+#define DRA_SLICE_CHANGED_TAINTS 0x08u
+#define DRA_SLICE_CHANGED_BINDING 0x10u  /* bindsToNode or binding (failure) conditions */
+#define DRA_SLICE_CHANGED_MULTI 0x20u    /* allowMultipleAllocations */
+DRA_NODISCARD int dra_model_slice_update(dra_model_t *m, uint32_t slice, const dra_device_t *devs,
+                                         uint32_t ndevs, dra_diag_t *diag);
 
 /* Device rows: first[i] = the row of slices[i]->devices[0] for i < m->nslices (the number of
  * devices of the slices before it, in m->slices order); first must hold m->nslices elements.

@@ -319,8 +319,12 @@ static int rows_fill(builder_t *b, const slice_key_t *sk)
     dra_table_t *t = b->t;
     int rc;
     uint32_t r = 0, g = 0;
+    t->slice_first = dra_arena_calloc(b->a, (size_t)m->nslices + 1, sizeof(uint32_t), 8);
+    if (!t->slice_first)
+        return DRA_ENOMEM;
     for (uint32_t k = 0; k < m->nslices; k++) {
         const dra_slice_t *s = m->slices[sk[k].idx];
+        t->slice_first[sk[k].idx] = r;
         while (g < sk[k].group && g < t->nnodes) { /* close the ranges of earlier nodes */
             t->nodes[g].end = r;
             if (++g < t->nnodes)
@@ -1203,6 +1207,10 @@ int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
             rc = build_caps(&b);
         if (rc == DRA_OK)
             rc = finish_dict(&b);
+        for (uint32_t c = 0; rc == DRA_OK && c < b.t->nattrs; c++)
+            b.t->attrs[c].nsorted = b.t->attrs[c].ndict;
+        for (uint32_t c = 0; rc == DRA_OK && c < b.t->ncaps; c++)
+            b.t->caps[c].nsorted = b.t->caps[c].ndict;
     }
     dra_intern_fini(&b.dict);
     dra_arena_fini(&b.tmp);
@@ -1458,7 +1466,7 @@ static int check_codes(const dra_table_t *t, const char *what, const char *name,
     }
     if (n != npresent)
         FAIL("%s %s: present count %u, rows %u", what, name, npresent, n);
-    for (uint32_t e = 1; e <= ndict; e++)
+    for (uint32_t e = 1; e <= ndict && !t->nupdates; e++) /* updates may leave entries unused */
         if (!dra_bit_get(used, e))
             FAIL("%s %s: dictionary entry %u unused", what, name, e);
     return DRA_OK;
@@ -1482,7 +1490,8 @@ static int check_attr(const dra_table_t *t, const dra_table_attr_t *col, uint64_
         if (k == DRA_ATTR_NONE || k > DRA_ATTR_VERSIONS)
             FAIL("attribute %s: dictionary entry %u kind %u", col->name, e, k);
         kinds |= 1u << k;
-        if (e > 1 && (col->dkind[e - 1] > k || (col->dkind[e - 1] == k && col->dval[e - 1] >= v)))
+        if (e > 1 && e <= col->nsorted &&
+            (col->dkind[e - 1] > k || (col->dkind[e - 1] == k && col->dval[e - 1] >= v)))
             FAIL("attribute %s: dictionary entries %u, %u out of order", col->name, e - 1, e);
         bool ok = true;
         if (k == DRA_ATTR_BOOL)
@@ -1590,7 +1599,7 @@ static int check_cap(const dra_table_t *t, const dra_table_cap_t *col, uint64_t 
         bool ex = dra_quantity_to_fixed(col->dq[e], &u, col->scale);
         if (ex == ix || (ex && u != col->dunits[e]) || (ix && col->dunits[e] != 0))
             FAIL("capacity %s: dictionary entry %u fixed-point value or exactness", col->name, e);
-        if (e > 1) {
+        if (e > 1 && e <= col->nsorted) {
             bool px = !dra_bit_get(col->dinexact, e - 1);
             int c = px && ex ? (col->dunits[e - 1] > u) - (col->dunits[e - 1] < u)
                              : dra_quantity_cmp(col->dq[e - 1], col->dq[e]);

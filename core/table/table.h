@@ -65,7 +65,8 @@
  * Cost: build is O(devices * attributes + V log V) for V distinct versions and dictionary
  * entries; lookups are O(1) (names: one hash). Memory: `bytes` counts every per-row array and
  * bitset and every dictionary (fleet-5k: 93.2 B/device, fleet-50k: 95.1; README "Performance").
- * Thread safety: a built table is immutable; read it from any thread.
+ * Thread safety: a built table changes only through dra_table_update_slice (single-threaded);
+ * otherwise read it from any thread.
  */
 #ifndef DRA_TABLE_H
 #define DRA_TABLE_H
@@ -123,6 +124,8 @@ typedef struct dra_table_attr {
     uint32_t nlists;
     int64_t *lvals; /* list elements: ints, bools 0/1, string ids, version ranks */
     uint32_t nlvals;
+    uint32_t nsorted;  /* entries 1..nsorted are in the order above; later ones were appended by
+                          dra_table_update_slice (nsorted == ndict until then) */
 } dra_table_attr_t;
 
 typedef struct dra_table_cap {
@@ -137,6 +140,7 @@ typedef struct dra_table_cap {
     const dra_quantity_t **dq;   /* per entry: the model's quantity; dq[0] = NULL */
     uint64_t *dinexact;          /* bitset over entries: not exact at the scale */
     uint64_t *present;           /* bitset over rows */
+    uint32_t nsorted;            /* as dra_table_attr_t.nsorted */
 } dra_table_cap_t;
 
 /* Code of row r in a dictionary-encoded column of width w (padding rows: 0). */
@@ -212,13 +216,36 @@ typedef struct dra_table {
     dra_semver_t *vers;
     uint32_t nvers;
     uint32_t nbad_version_rows;
-    size_t bytes; /* bytes of every per-row column and bitset (the memory figure) */
+    size_t bytes; /* bytes of every per-row column and bitset (the memory figure; as built) */
+    /* incremental updates (dra_table_update_slice) */
+    uint32_t *slice_first; /* per model slice: its first row (its rows are contiguous) */
+    uint32_t nupdates;     /* slices re-encoded since the build */
 } dra_table_t;
 
 /* Build the table of every device of every slice of m. *out is arena-owned.
  * Errors: DRA_ENOMEM, DRA_ELIMIT, DRA_EINVAL (NULL arguments). */
 DRA_NODISCARD int dra_table_build(const dra_model_t *m, dra_arena_t *arena, dra_table_t **out,
                                   dra_diag_t *diag);
+
+/* Re-encode the rows of model slice `slice` after dra_model_slice_update changed its devices
+ * (same device count, names and node scoping: the rows, their order, node, pool, driver, name,
+ * slice and device pointer stay; t->model must be the model that changed). Rewritten: the
+ * flags (multi-allocatable, tainted, consumes, binding, bad version) and the row's code in every
+ * attribute and capacity column (present bits and counts). Dictionaries may grow: a scalar
+ * attribute value (int, bool, string) or a capacity value no row held before is appended as a
+ * new entry (entries past nsorted are in append order, so dictionary order is only guaranteed
+ * for 1..nsorted; an entry may end up unused); a string new to the table joins the string
+ * dictionary. Not incremental (DRA_EUNSUPPORTED, diag says why, the table unchanged: rebuild
+ * it): an attribute or capacity name no device had when the table was built (a new column), a
+ * version whose precedence no version of the table has (ranks would shift), a list value no row
+ * holds, or a column whose dictionary would outgrow its code width. arena must be the arena the
+ * table was built in. Lowered programs compiled before the update are bound to the dictionaries
+ * they saw: evaluate the updated rows with the interpreter (core/engine/update.c does).
+ * Cost: O(rows of the slice * (columns + the dictionary entries of the columns whose value
+ * changed)) plus, per appended entry, a copy of its column's dictionary and, per new string,
+ * of the string dictionary. Errors: DRA_EINVAL (arguments), DRA_EUNSUPPORTED, DRA_ENOMEM. */
+DRA_NODISCARD int dra_table_update_slice(dra_table_t *t, dra_arena_t *arena, uint32_t slice,
+                                         dra_diag_t *diag);
 
 /* Check every invariant listed above against the table and its model. DRA_EVALIDATE with the
  * first violation in diag (DRA_ENOMEM if its scratch cannot be allocated). Cost O(rows *

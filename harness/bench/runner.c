@@ -42,6 +42,8 @@
 #define NONE UINT32_MAX
 /* Random stream of the invariant sampler (gen/rng.h owns ids below 64). */
 #define STREAM_INV_SAMPLE UINT64_C(0x52554e53414d50)
+/* Random stream of the device health events (spec.workload.deviceTaints). */
+#define STREAM_HEALTH UINT64_C(0x4845414c5448)
 
 void (*dra_runner_timed_hook)(int event) = NULL;
 
@@ -256,6 +258,24 @@ typedef struct ctx {
     json_t *frag_samples;
     double frag_sum[3];
     uint32_t frag_n;
+    /* device health events (spec.workload.deviceTaints): per model node its candidate devices
+     * (table rows) in hc[hc_off[n], hc_off[n + 1]), the nodes that have any, the events that
+     * still hold (slice, device, the arrival that ends them, the device's taints before), the
+     * buffers a republication is built in, and the histogram slot of the update phase */
+    bool health;
+    dra_rng_t r_health;
+    uint32_t *hc_off, *hc, *hnodes, nhnodes;
+    struct hev {
+        uint32_t slice, dev;
+        uint64_t off_at;
+        const dra_taint_t *saved;
+        uint32_t nsaved;
+    } *hev;
+    uint32_t nhev, cap_hev;
+    dra_device_t *hdevs;
+    dra_taint_t *htaints;
+    uint32_t upd_hist;
+    uint64_t updates;
     /* output */
     dra_run_t *run;
     json_t *reps;
@@ -922,6 +942,7 @@ static int engine_build(ctx_t *c)
     dra_engine_opts_t eo = {.clock_ns = clock_fn};
     bool first = c->run->engine_bytes == 0 && c->run->layout_bytes == 0;
     size_t h0 = heap_in_use();
+    int64_t e0 = now_ns();
     int rc = dra_engine_new(&c->model, c->table, &c->feat, c->state, c->cel, &c->alloc, &eo,
                             &c->eng, c->diag);
     if (rc)
@@ -938,6 +959,8 @@ static int engine_build(ctx_t *c)
             return rc;
     }
     dra_engine_prepare_policy(c->eng, engine_policy(c->policy));
+    if (first) /* set-up, signatures and plans of the shapes: what an update avoids redoing */
+        c->run->engine_build_ns = now_ns() - e0;
     size_t h1 = heap_in_use();
     /* the allocator's per-node layouts are built here, untimed, not on a node's first visit:
      * for every node the placement of some shape may give to the allocator (the others are
@@ -1160,6 +1183,148 @@ static void release_all(ctx_t *c)
     }
 }
 
+/* ---- device health events ------------------------------------------------------------------- */
+
+/* The candidates of the health events (scenario.h, deviceTaints) and the buffers a
+ * republication is built in, once, untimed. */
+static int health_setup(ctx_t *c)
+{
+    const dra_table_t *t = c->table;
+    const dra_model_t *m = &c->model;
+    uint32_t nn = c->nnodes < t->nnodes ? c->nnodes : t->nnodes;
+    c->hc_off = calloc((size_t)nn + 2, sizeof *c->hc_off);
+    c->hc = calloc((size_t)t->nrows + 1, sizeof *c->hc);
+    c->hnodes = calloc((size_t)nn + 1, sizeof *c->hnodes);
+    if (!c->hc_off || !c->hc || !c->hnodes)
+        return DRA_ENOMEM;
+    uint32_t k = 0, maxdev = 1, maxtaints = 0;
+    for (uint32_t n = 0; n < nn; n++) {
+        c->hc_off[n] = k;
+        /* table node n is model node n (table.h); its rows are its node-local devices */
+        for (int pass = 0; pass < 2 && k == c->hc_off[n]; pass++)
+            for (uint32_t r = t->nodes[n].begin; r < t->nodes[n].end; r++) {
+                const char *type = attr_str(t->dev[r], "type");
+                if (pass || (type && (!strcmp(type, "gpu") || !strcmp(type, "amdgpu"))))
+                    c->hc[k++] = r;
+            }
+        if (k > c->hc_off[n])
+            c->hnodes[c->nhnodes++] = n;
+    }
+    c->hc_off[nn] = k;
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        maxdev = s->ndevices > maxdev ? s->ndevices : maxdev;
+        for (uint32_t d = 0; d < s->ndevices; d++)
+            maxtaints = s->devices[d].ntaints > maxtaints ? s->devices[d].ntaints : maxtaints;
+    }
+    const dra_scenario_taints_t *h = &c->scn.taints;
+    uint64_t cap = h->hold / h->every + 2;
+    c->cap_hev = (uint32_t)(cap > 65536 ? 65536 : cap);
+    c->hev = calloc(c->cap_hev, sizeof *c->hev);
+    c->hdevs = calloc(maxdev, sizeof *c->hdevs);
+    c->htaints = calloc((size_t)maxtaints + 1, sizeof *c->htaints);
+    if (!c->hev || !c->hdevs || !c->htaints)
+        return DRA_ENOMEM;
+    return DRA_OK;
+}
+
+/* Republish model slice si with device di's taints replaced by taints[0..n): the model, the
+ * device table and the placement engine (which updates the allocator it borrows) bring only
+ * that slice up to date. timed: recorded as the update phase. */
+static int republish(ctx_t *c, uint32_t si, uint32_t di, const dra_taint_t *taints, uint32_t n,
+                     bool timed)
+{
+    const dra_slice_t *s = c->model.slices[si];
+    memcpy(c->hdevs, s->devices, s->ndevices * sizeof *c->hdevs);
+    c->hdevs[di].taints = (dra_taint_t *)(uintptr_t)taints;
+    c->hdevs[di].ntaints = n;
+    hook(1);
+    int64_t t0 = now_ns();
+    int rc = dra_model_slice_update(&c->model, si, c->hdevs, s->ndevices, c->diag);
+    if (rc == DRA_OK)
+        rc = dra_table_update_slice(c->table, &c->table_arena, si, c->diag);
+    if (rc == DRA_OK)
+        rc = dra_engine_update_slice(c->eng, si, c->diag);
+    int64_t t1 = now_ns();
+    hook(0);
+    if (rc)
+        return rc;
+    if (timed) {
+        c->updates++;
+        if (c->measuring)
+            dra_hist_record(&c->rh[c->upd_hist], t1 - t0);
+    }
+    return DRA_OK;
+}
+
+static bool health_holds(const ctx_t *c, uint32_t si, uint32_t di)
+{
+    for (uint32_t i = 0; i < c->nhev; i++)
+        if (c->hev[i].slice == si && c->hev[i].dev == di)
+            return true;
+    return false;
+}
+
+/* After arrival number k (1-based): end the events due now, then start one every `every`. */
+static int health_tick(ctx_t *c, uint64_t k)
+{
+    const dra_scenario_taints_t *h = &c->scn.taints;
+    int rc;
+    for (uint32_t i = 0; i < c->nhev;) {
+        struct hev *ev = &c->hev[i];
+        if (ev->off_at != k) {
+            i++;
+            continue;
+        }
+        if ((rc = republish(c, ev->slice, ev->dev, ev->saved, ev->nsaved, true)))
+            return rc;
+        c->hev[i] = c->hev[--c->nhev];
+    }
+    if (k % h->every || !c->nhnodes || c->nhev == c->cap_hev)
+        return DRA_OK;
+    uint32_t row = NONE;
+    for (int tries = 0; tries < 8 && row == NONE; tries++) {
+        uint32_t n = c->hnodes[dra_rng_below(&c->r_health, c->nhnodes)];
+        uint32_t r = c->hc[c->hc_off[n] + (uint32_t)dra_rng_below(&c->r_health,
+                                                                  c->hc_off[n + 1] - c->hc_off[n])];
+        if (!health_holds(c, c->table->slice[r], c->table->dev[r]->index))
+            row = r;
+    }
+    if (row == NONE)
+        return DRA_OK;
+    uint32_t si = c->table->slice[row];
+    const dra_device_t *d = c->table->dev[row];
+    struct hev *ev = &c->hev[c->nhev];
+    ev->slice = si;
+    ev->dev = d->index;
+    ev->off_at = k + h->hold;
+    ev->saved = d->taints;
+    ev->nsaved = d->ntaints;
+    if (d->ntaints)
+        memcpy(c->htaints, d->taints, d->ntaints * sizeof *c->htaints);
+    dra_taint_t *nt = &c->htaints[d->ntaints];
+    memset(nt, 0, sizeof *nt);
+    nt->key = h->key;
+    nt->value = h->value;
+    nt->effect = (dra_taint_effect_t)h->effect;
+    nt->effect_raw = h->effect_raw;
+    if ((rc = republish(c, si, ev->dev, c->htaints, d->ntaints + 1, true)))
+        return rc;
+    c->nhev++;
+    return DRA_OK;
+}
+
+/* End of a repetition: every event still holding ends (untimed), so the model is as it was. */
+static int health_reset(ctx_t *c)
+{
+    int rc = DRA_OK;
+    while (c->nhev && rc == DRA_OK) {
+        struct hev *ev = &c->hev[--c->nhev];
+        rc = republish(c, ev->slice, ev->dev, ev->saved, ev->nsaved, false);
+    }
+    return rc;
+}
+
 /* ---- repetitions ---------------------------------------------------------------------------- */
 
 static json_t *metric(const char *unit, const char *better, bool exact)
@@ -1243,6 +1408,9 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
                 json_array_append_new(hists, dra_result_hist_json(h, c->shape_names[s],
                                                                   phase_names[p], hout_names[o]));
             }
+    if (c->health && dra_hist_count(&c->rh[c->upd_hist]))
+        json_array_append_new(hists, dra_result_hist_json(&c->rh[c->upd_hist], "slice-update",
+                                                          "update", "any"));
     json_t *rep = json_object();
     if (!rep || !values || !hists) {
         json_decref(rep);
@@ -1384,6 +1552,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     XXH3_64bits_reset(c->dig);
     dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
+    dra_rng_seed(&c->r_health, c->seed, STREAM_HEALTH);
+    c->updates = 0;
     for (uint32_t i = 0; i < c->nhists; i++)
         if (c->rh[i].counts)
             dra_hist_reset(&c->rh[i]);
@@ -1436,6 +1606,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
                 break;
             dra_workload_report(&w, ev.pod, placed);
             arrivals++;
+            if (c->health && (rc = health_tick(c, arrivals)))
+                break;
             if (!warmup && steady && arrivals % frag_every == 0 && (rc = frag_sample(c, ev.time)))
                 break;
             if (c->o->progress && (arrivals & 255) == 0)
@@ -1468,6 +1640,11 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
             fv.stranded_mig_fraction = c->frag_sum[1];
             fv.partial_nvlink_domains = c->frag_sum[2];
         }
+    }
+    if (c->health) {
+        int hrc = health_reset(c);
+        if (hrc)
+            return hrc;
     }
     release_all(c);
     uint64_t d = dra_alloc_state_digest(c->state);
@@ -1502,6 +1679,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         r->paths[i] += c->paths[i];
     for (int i = 0; i < DRA_SERVED_COUNT; i++)
         r->served[i] += c->served[i];
+    r->slice_updates += c->updates;
     r->wall_ns += (uint64_t)(w1 - w0);
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;
@@ -1687,6 +1865,9 @@ static int setup(ctx_t *c)
 
     /* histograms */
     c->nhists = (uint32_t)hidx(c, c->nshapes + 1, 0, 0);
+    c->health = c->scn.taints.every > 0;
+    c->upd_hist = c->health ? c->nhists++ : NONE; /* slice-update/update/any */
+    c->run->update_hist = c->upd_hist;
     c->rh = calloc(c->nhists, sizeof *c->rh);
     c->run->hists = calloc(c->nhists, sizeof *c->run->hists);
     c->run->hist_names = calloc(c->nhists, sizeof *c->run->hist_names);
@@ -1709,6 +1890,17 @@ static int setup(ctx_t *c)
                 if (!c->run->hist_names[i])
                     return DRA_ENOMEM;
             }
+    if (c->health) {
+        uint32_t i = c->upd_hist;
+        if ((rc = dra_hist_init(&c->rh[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)) ||
+            (rc = dra_hist_init(&c->run->hists[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST,
+                                DRA_HIST_SIGFIGS)))
+            return rc;
+        if (!(c->run->hist_names[i] = strdup("slice-update/update/any")))
+            return DRA_ENOMEM;
+        if ((rc = health_setup(c)))
+            return rc;
+    }
     c->dig = XXH3_createState();
     c->wl_dig = XXH3_createState();
     c->rec_dig = XXH3_createState();
@@ -1795,6 +1987,7 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_int(cluster, DRA_RF_CLUSTER_POOLS, (int64_t)c->table->npools);
     dra_rf_put_int(cluster, DRA_RF_CLUSTER_BUILD_NS, (int64_t)c->build_ns);
     dra_rf_put_int(cluster, DRA_RF_CLUSTER_TABLE_BUILD_NS, (int64_t)c->table_build_ns);
+    dra_rf_put_int(cluster, DRA_RF_CLUSTER_ENGINE_BUILD_NS, (int64_t)c->run->engine_build_ns);
     dra_rf_put_int(cluster, DRA_RF_CLUSTER_TABLE_BYTES, (int64_t)c->table->bytes);
     dra_rf_put_num(cluster, DRA_RF_CLUSTER_BYTES_PER_DEVICE, bpd);
     dra_rf_put_int(cluster, DRA_RF_CLUSTER_ARENA_HIGH_WATER, (int64_t)high);
@@ -1930,6 +2123,12 @@ static void ctx_fini(ctx_t *c)
         free(c->slots[i].arena);
     }
     free(c->slots);
+    free(c->hc_off);
+    free(c->hc);
+    free(c->hnodes);
+    free(c->hev);
+    free(c->hdevs);
+    free(c->htaints);
     if (c->spare) {
         dra_arena_fini(c->spare);
         free(c->spare);
@@ -1981,6 +2180,7 @@ static void ctx_fini(ctx_t *c)
 int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
 {
     memset(run, 0, sizeof *run);
+    run->update_hist = UINT32_MAX;
     run->digests_equal = true;
     ctx_t *c = calloc(1, sizeof *c);
     if (!c)

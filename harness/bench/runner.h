@@ -190,6 +190,13 @@ typedef struct dra_run {
     /* --allocator both: arrivals whose decision was compared with the reference placement, and
      * the time of both (reference untimed in the histograms) */
     uint64_t both_pods, both_ref_ns, both_engine_ns;
+    /* device health events (spec.workload.deviceTaints): slice republications timed in the
+     * measured repetitions, the histogram slot of their update phase ("slice-update/update/any",
+     * UINT32_MAX without events), and the time the first engine took to build (dra_engine_new
+     * with the shapes' plans; what an incremental update saves) */
+    uint64_t slice_updates;
+    uint32_t update_hist;
+    int64_t engine_build_ns;
     /* placements served per engine path (dra_engine_path_t: index, reject, brute), all reps */
     uint64_t paths[3];
     /* placements per what decided on the chosen node (dra_engine_served_t), all reps */

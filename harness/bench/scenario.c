@@ -354,7 +354,8 @@ static const char *const k_params[] = {"gpus", "nics", "devices", "rackSize", "c
                                        "memory", "driverVersion", "migLayout", "counterLayout", "scope", "selector",
                                        "labels", NULL};
 static const char *const k_selector[] = {"key", "value", NULL};
-static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "lifetime", "mix", NULL};
+static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "lifetime", "mix", "deviceTaints", NULL};
+static const char *const k_taints[] = {"every", "hold", "effect", "key", "value", NULL};
 static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
 static const char *const k_mix[] = {"shape", "template", "weight", "count", "migProfile", "sameParent", "memory",
                                     "class", "constraint", "share", "name", "requests", NULL};
@@ -638,6 +639,47 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
     return DRA_OK;
 }
 
+/* spec.workload.deviceTaints: device health events (scenario.h). */
+static int load_taints(sp_t *p, const dra_ynode_t *n)
+{
+    static const char *const path = "spec.workload.deviceTaints";
+    dra_scenario_taints_t *t = &p->s->taints;
+    int rc = check_keys(p, n, path, k_taints);
+    if (rc)
+        return rc;
+    const dra_ynode_t *v;
+    if (!(v = dra_ynode_get(n, "every")))
+        return err_at(p, n, path, "missing field \"every\"");
+    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.every", 1ull << 40, &t->every)))
+        return rc;
+    if (t->every == 0)
+        return err_at(p, v, "spec.workload.deviceTaints.every", "must be at least 1");
+    if (!(v = dra_ynode_get(n, "hold")))
+        return err_at(p, n, path, "missing field \"hold\"");
+    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.hold", 1ull << 40, &t->hold)))
+        return rc;
+    if (t->hold == 0)
+        return err_at(p, v, "spec.workload.deviceTaints.hold", "must be at least 1");
+    if (!(v = dra_ynode_get(n, "key")))
+        return err_at(p, n, path, "missing field \"key\"");
+    if ((rc = get_str(p, v, "spec.workload.deviceTaints.key", &t->key)))
+        return rc;
+    if (!t->key[0] || strlen(t->key) > 316 || strchr(t->key, ' '))
+        return err_at(p, v, "spec.workload.deviceTaints.key",
+                      "must be a non-empty name of at most 316 bytes without spaces");
+    if ((v = dra_ynode_get(n, "value")) &&
+        (rc = get_str(p, v, "spec.workload.deviceTaints.value", &t->value)))
+        return rc;
+    static const char *const effects[] = {"NoSchedule", "NoExecute", "None", NULL};
+    int e = 0;
+    if ((v = dra_ynode_get(n, "effect")) &&
+        (rc = get_enum(p, v, "spec.workload.deviceTaints.effect", effects, &e)))
+        return rc;
+    t->effect = e == 0 ? DRA_EFFECT_NO_SCHEDULE : e == 1 ? DRA_EFFECT_NO_EXECUTE : DRA_EFFECT_NONE;
+    t->effect_raw = effects[e];
+    return DRA_OK;
+}
+
 static int load_workload(sp_t *p, const dra_ynode_t *n)
 {
     char b[200];
@@ -684,6 +726,8 @@ static int load_workload(sp_t *p, const dra_ynode_t *n)
     }
     if (s->mode == DRA_WL_STEADY && (!(s->rate > 0) || !(s->lifetime.a > 0)))
         return err_at(p, n, "spec.workload", "mode steady needs rate and lifetime");
+    if ((v = dra_ynode_get(n, "deviceTaints")) && (rc = load_taints(p, v)))
+        return rc;
     const dra_ynode_t *mix = dra_ynode_get(n, "mix");
     if (!dra_ynode_is_seq(mix) || mix->n == 0 || mix->n > 256)
         return err_at(p, mix ? mix : n, "spec.workload.mix", "expected a list of 1 to 256 entries");
@@ -819,7 +863,8 @@ bool dra_scenario_check(const dra_scenario_t *s)
         s->nmix > 256 || !s->mix || s->repetitions == 0 || !(s->sample_rate > 0) ||
         s->sample_rate > 1 || (unsigned)s->mode > DRA_WL_STEADY ||
         (unsigned)s->placement > DRA_PLACE_RANDOM || (unsigned)s->invariants > DRA_INV_OFF ||
-        (s->nmanifests && !s->manifests) || !s->name || !s->file)
+        (s->nmanifests && !s->manifests) || !s->name || !s->file ||
+        (s->taints.every && (!s->taints.hold || !s->taints.key || !s->taints.effect_raw)))
         return false;
     if (s->mode == DRA_WL_STEADY) {
         const dra_dist_t *l = &s->lifetime;

@@ -38,6 +38,8 @@
  *              selectors: ["device.attributes['gpu.nvidia.com'].productName == 'NVIDIA H100 80GB HBM3'"]}
  *           constraints:
  *           - {matchAttribute: resource.kubernetes.io/pcieRoot, requests: [gpu]}
+ *       deviceTaints:              # device health events (optional; see below)
+ *         {every: 100, hold: 50, effect: NoSchedule, key: example.com/unhealthy, value: "true"}
  *     placement: first-fit | best-fit | spread | random
  *     run: {warmup: 100, repetitions: 3, invariants: all | sampled | off, sampleRate: 0.01}
  * Shape entry keys: shape, weight, count, migProfile, sameParent, memory, class, constraint,
@@ -47,6 +49,17 @@
  * not with share (a pod joining a shared claim is not placed). A request of an inline template takes name, deviceClassName, count,
  * allocationMode (ExactCount | All), selectors (CEL strings), adminAccess, capacity (name ->
  * quantity); a constraint takes requests and matchAttribute or distinctAttribute.
+ * deviceTaints: a driver marking a device unhealthy republishes its ResourceSlice with a taint on
+ * it, and republishes it without once the device is healthy again. Every `every` arrivals
+ * (1..2^40, required) the runner picks a node that has devices in node-local slices, uniformly,
+ * then one of its GPUs (a device whose attribute `type` is gpu or amdgpu; any of its devices when
+ * it has none), uniformly, both from their own random stream of the seed, and republishes the
+ * slice with the taint {key, value, effect} added to that device; `hold` arrivals later (1..2^40,
+ * required) it republishes the slice with the device's taints as they were. key is required (a
+ * non-empty name), value optional, effect NoSchedule (default), NoExecute or None. A device
+ * already tainted by an earlier event that still holds is not picked again (up to 8 draws, then
+ * the event is skipped). Allocations of a tainted device stay (no eviction). Each republication
+ * goes through the model, the device table and the placement engine incrementally (runner.h).
  * Unknown fields are errors; every error reads "file:line:col: spec.path: reason".
  *
  * Built-in scenarios are the files corpora/scenarios/<name>.yaml compiled into the binary;
@@ -92,6 +105,14 @@ typedef struct dra_scenario_mix {
     int64_t memory_bytes;     /* requests.memory of each pod (bytes, rounded up); 0: none */
 } dra_scenario_mix_t;
 
+/* spec.workload.deviceTaints (every == 0: no health events). */
+typedef struct dra_scenario_taints {
+    uint64_t every, hold;
+    const char *key, *value; /* value NULL when absent */
+    int effect;              /* dra_taint_effect_t: NoSchedule, NoExecute or None */
+    const char *effect_raw;  /* "NoSchedule", "NoExecute", "None" */
+} dra_scenario_taints_t;
+
 typedef struct dra_scenario {
     dra_arena_t arena;
     const char *file;        /* as given ("<builtin>/scenarios/x.yaml" for built-ins) */
@@ -116,6 +137,7 @@ typedef struct dra_scenario {
     uint32_t repetitions;
     dra_inv_mode_t invariants;
     double sample_rate;
+    dra_scenario_taints_t taints;
 } dra_scenario_t;
 
 /* Parse and validate scenario text. */

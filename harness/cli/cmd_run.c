@@ -289,6 +289,16 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 (unsigned long long)run->both_pods, (double)run->both_ref_ns / 1e9,
                 (double)run->both_engine_ns / 1e9,
                 run->both_engine_ns ? (double)run->both_ref_ns / (double)run->both_engine_ns : 0);
+    if (run->update_hist != UINT32_MAX && run->update_hist < run->nhists) {
+        const dra_hist_t *h = &run->hists[run->update_hist];
+        char a[32], b[32], e[32];
+        fmt_ns((double)dra_hist_percentile(h, 50), a, sizeof a);
+        fmt_ns((double)dra_hist_percentile(h, 99), b, sizeof b);
+        fmt_ns((double)run->engine_build_ns, e, sizeof e);
+        fprintf(f, "updates     %llu slice republications (device health events): p50 %s, p99 %s "
+                   "(slice-update/update/any); the engine built from scratch in %s\n",
+                (unsigned long long)run->slice_updates, a, b, e);
+    }
     const json_t *reps = json_object_get(doc, "repetitions");
     const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
     if (fr)

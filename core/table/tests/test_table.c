@@ -2,7 +2,7 @@
  * test_table.c - device table: row order and node ranges, every attribute kind, lists,
  * versions and ranks, fixed-point capacities with fractional and inexact values, padding
  * sentinels, alignment, the validator (it must catch corruption), digest stability, and the
- * bytes-per-device figure for a typical 8-GPU node.
+ * bytes-per-device figure for a typical 8-GPU node, and re-encoding one republished slice.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -542,6 +542,133 @@ static void test_dictionary(void)
     dra_model_fini(&m);
 }
 
+/* dra_table_update_slice: re-encoded rows equal a fresh build (digest, check); dictionaries
+ * grow by appended entries; what cannot be incremental is refused and changes nothing. */
+static void upd_expect_fresh(const dra_model_t *m, const dra_table_t *t, const char *what)
+{
+    dra_diag_t d = {0};
+    CHECK_MSG(dra_table_check(t, &d) == DRA_OK, "%s: %s", what, d.msg);
+    dra_arena_t a2;
+    dra_arena_init(&a2, 0);
+    dra_table_t *t2 = NULL;
+    CHECK_OK(dra_table_build(m, &a2, &t2, &d));
+    if (t2)
+        CHECK_MSG(dra_table_digest(t2) == dra_table_digest(t), "%s: differs from a fresh table",
+                  what);
+    dra_arena_fini(&a2);
+}
+
+static void test_update_slice(void)
+{
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_slice_t *s = tm_slice(&m, "s", "gpu.example.com", "p", "n", 3);
+    static const int64_t l12[] = {1, 2};
+    for (uint32_t i = 0; i < 3; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "g%u", i);
+        tm_devname(&m, s, i, nm);
+        tm_ver(&m, s, i, "driver", i == 1 ? "2.0.0" : "1.0.0");
+        tm_str(&m, s, i, "model", i == 1 ? "b" : "a");
+        tm_ints(&m, s, i, "links", l12, 2);
+        CHECK_OK(tm_cap(&m, s, i, "memory", i == 1 ? "40Gi" : "80Gi"));
+    }
+    dra_model_slice_done(&m, s);
+    /* 255 distinct values fill a one-byte column */
+    dra_slice_t *w = tm_slice(&m, "w", "gpu.example.com", "pw", "n2", 255);
+    for (uint32_t i = 0; i < 255; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "w%u", i);
+        tm_devname(&m, w, i, nm);
+        tm_int(&m, w, i, "slot", i);
+    }
+    dra_model_slice_done(&m, w);
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    dra_table_t *t = NULL;
+    dra_diag_t d = {0};
+    CHECK_OK(dra_table_build(&m, &a, &t, &d));
+    if (!t)
+        goto out;
+    dra_device_t devs[3];
+    dra_attr_t at[4];
+    dra_capacity_t cp[1];
+    const char *q = "gpu.example.com/driver";
+    const dra_table_attr_t *ver = dra_table_attr_by_name(t, q, strlen(q));
+    q = "gpu.example.com/model";
+    const dra_table_attr_t *mod = dra_table_attr_by_name(t, q, strlen(q));
+    q = "gpu.example.com/memory";
+    const dra_table_cap_t *mem = dra_table_cap_by_name(t, q, strlen(q));
+    CHECK(ver && mod && mem);
+    if (!ver || !mod || !mem)
+        goto out;
+    uint32_t r0 = t->slice_first[0];
+    /* 1. a version of an existing precedence (build metadata): same code as 2.0.0 */
+    memcpy(devs, s->devices, sizeof devs);
+    memcpy(at, devs[0].attrs, 3 * sizeof *at);
+    at[0].v.s = "2.0.0+b1";
+    devs[0].attrs = at;
+    CHECK_OK(dra_model_slice_update(&m, 0, devs, 3, &d));
+    CHECK_MSG(dra_table_update_slice(t, &a, 0, &d) == DRA_OK, "%s", d.msg);
+    CHECK_EQ_U64(dra_table_attr_code(ver, r0), dra_table_attr_code(ver, r0 + 1));
+    upd_expect_fresh(&m, t, "version of a known precedence");
+    /* 2. a new string and a new capacity value: appended entries, a new table string */
+    uint32_t nstrs = t->nstrs, nmod = mod->ndict, nmem = mem->ndict;
+    memcpy(devs, s->devices, sizeof devs);
+    memcpy(at, devs[2].attrs, 3 * sizeof *at);
+    at[1].v.s = "brand-new";
+    devs[2].attrs = at;
+    cp[0] = devs[2].caps[0];
+    CHECK_OK(dra_quantity_parse("1Gi", 3, &cp[0].value, NULL));
+    devs[2].caps = cp;
+    CHECK_OK(dra_model_slice_update(&m, 0, devs, 3, &d));
+    CHECK_MSG(dra_table_update_slice(t, &a, 0, &d) == DRA_OK, "%s", d.msg);
+    CHECK_EQ_U64(t->nstrs, nstrs + 1);
+    CHECK_EQ_U64(mod->ndict, nmod + 1);
+    CHECK_EQ_U64(mem->ndict, nmem + 1);
+    CHECK_EQ_U64(dra_table_attr_code(mod, r0 + 2), mod->ndict);
+    CHECK_EQ_I64(CU(mem, r0 + 2), 1LL << 30);
+    CHECK(mod->nsorted == nmod && t->nupdates == 2);
+    upd_expect_fresh(&m, t, "appended entries");
+    /* 3. not incremental: the table stays as it was */
+    uint64_t dg = dra_table_digest(t);
+    memcpy(devs, s->devices, sizeof devs);
+    memcpy(at, devs[0].attrs, 3 * sizeof *at);
+    at[0].v.s = "3.0.0"; /* a precedence no row has: ranks would shift */
+    devs[0].attrs = at;
+    CHECK_OK(dra_model_slice_update(&m, 0, devs, 3, &d));
+    CHECK_EQ_I64(dra_table_update_slice(t, &a, 0, &d), DRA_EUNSUPPORTED);
+    CHECK_MSG(strstr(d.msg, "attribute gpu.example.com/driver") != NULL, "%s", d.msg);
+    CHECK_EQ_U64(dra_table_digest(t), dg);
+    static const int64_t l21[] = {2, 1};
+    memcpy(at, s->devices[0].attrs, 3 * sizeof *at);
+    at[0].v.s = "1.0.0";
+    at[2].v.ints = l21; /* a list no row holds */
+    devs[0].attrs = at;
+    CHECK_OK(dra_model_slice_update(&m, 0, devs, 3, &d));
+    CHECK_EQ_I64(dra_table_update_slice(t, &a, 0, &d), DRA_EUNSUPPORTED);
+    at[2].v.ints = l12; /* back to a list the table has: fine again */
+    CHECK_OK(dra_model_slice_update(&m, 0, devs, 3, &d));
+    CHECK_MSG(dra_table_update_slice(t, &a, 0, &d) == DRA_OK, "%s", d.msg);
+    upd_expect_fresh(&m, t, "list restored");
+    /* a 256th value in a one-byte column */
+    dra_device_t wd = w->devices[0];
+    dra_attr_t wa = wd.attrs[0];
+    wa.v.i = 999;
+    wd.attrs = &wa;
+    dra_device_t wdevs[255];
+    memcpy(wdevs, w->devices, sizeof wdevs);
+    wdevs[0] = wd;
+    dg = dra_table_digest(t);
+    CHECK_OK(dra_model_slice_update(&m, 1, wdevs, 255, &d));
+    CHECK_EQ_I64(dra_table_update_slice(t, &a, 1, &d), DRA_EUNSUPPORTED);
+    CHECK_MSG(strstr(d.msg, "outgrow the column's 1-byte codes") != NULL, "%s", d.msg);
+    CHECK_EQ_U64(dra_table_digest(t), dg);
+out:
+    dra_arena_fini(&a);
+    dra_model_fini(&m);
+}
+
 int main(void)
 {
     RUN(test_layout);
@@ -551,5 +678,6 @@ int main(void)
     RUN(test_dictionary);
     RUN(test_bytes_per_device);
     RUN(test_empty);
+    RUN(test_update_slice);
     return check_summary();
 }
