@@ -78,6 +78,25 @@ void *dra_arena_alloc(dra_arena_t *a, size_t size, size_t align)
     }
 }
 
+bool dra_arena_reserve(dra_arena_t *a, size_t bytes)
+{
+    if (bytes > SIZE_MAX / 2)
+        return false;
+    size_t need = bytes + 64;
+    const dra_arena_chunk_t *h = a->head;
+    if (h && h->size - h->pos >= need)
+        return true;
+    size_t csz = need > a->chunk_size ? need : a->chunk_size;
+    dra_arena_chunk_t *n = new_chunk(csz);
+    if (!n)
+        return false;
+    n->prev = a->head;
+    a->head = n;
+    a->reserved += csz;
+    a->nchunks++;
+    return true;
+}
+
 void *dra_arena_calloc(dra_arena_t *a, size_t n, size_t size, size_t align)
 {
     size_t total;

@@ -15,6 +15,7 @@
 #ifndef DRA_ARENA_H
 #define DRA_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,11 @@ DRA_NODISCARD char *dra_arena_strdup(dra_arena_t *a, const char *s);
 DRA_NODISCARD void *dra_arena_realloc(dra_arena_t *a, void *old, size_t old_size, size_t new_size,
                                       size_t align);
 
+/* Make sure the next allocations of up to `bytes` in all (counting their alignment padding;
+ * 64 bytes of slack are added) need no new chunk: a new chunk is taken now when the current one
+ * has less room left, so a timed region that appends to a long-lived arena does not malloc.
+ * false on out-of-memory (nothing changed). O(1). */
+DRA_NODISCARD bool dra_arena_reserve(dra_arena_t *a, size_t bytes);
 dra_arena_mark_t dra_arena_mark(const dra_arena_t *a);
 /* Release everything allocated after the mark; chunks are kept for reuse. */
 void dra_arena_reset_to(dra_arena_t *a, dra_arena_mark_t m);

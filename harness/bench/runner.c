@@ -1228,6 +1228,11 @@ static int health_setup(ctx_t *c)
     return DRA_OK;
 }
 
+static const char *nzs(const char *s)
+{
+    return s ? s : "";
+}
+
 /* Republish model slice si with device di's taints replaced by taints[0..n): the model, the
  * device table and the placement engine (which updates the allocator it borrows) bring only
  * that slice up to date. timed: recorded as the update phase. */
@@ -1238,6 +1243,15 @@ static int republish(ctx_t *c, uint32_t si, uint32_t di, const dra_taint_t *tain
     memcpy(c->hdevs, s->devices, s->ndevices * sizeof *c->hdevs);
     c->hdevs[di].taints = (dra_taint_t *)(uintptr_t)taints;
     c->hdevs[di].ntaints = n;
+    /* the model copies the new taints (array and strings) into its arena and the table may add
+     * to its dictionary: room for that is taken now, so the timed update does not malloc */
+    size_t need = 1024;
+    for (uint32_t i = 0; i < n; i++)
+        need += sizeof *taints + 4 * 16 + strlen(nzs(taints[i].key)) +
+                strlen(nzs(taints[i].value)) + strlen(nzs(taints[i].effect_raw)) +
+                strlen(nzs(taints[i].time_added));
+    if (!dra_arena_reserve(&c->model.arena, need) || !dra_arena_reserve(&c->table_arena, 1024))
+        return DRA_ENOMEM;
     hook(1);
     int64_t t0 = now_ns();
     int rc = dra_model_slice_update(&c->model, si, c->hdevs, s->ndevices, c->diag);

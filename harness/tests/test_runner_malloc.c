@@ -127,6 +127,7 @@ static const char scenario_yaml[] =
     "    - {shape: gpu-nic-aligned, weight: 1}\n"
     "    - {shape: mig-1g.5gb, weight: 2}\n"
     "    - {shape: shared, share: 2, weight: 1}\n"
+    "    deviceTaints: {every: 7, hold: 20, effect: NoSchedule, key: example.com/unhealthy}\n"
     "  placement: first-fit\n"
     "  run: {warmup: 1000, repetitions: 2, invariants: all}\n";
 

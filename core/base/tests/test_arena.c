@@ -125,10 +125,36 @@ static void test_errors(void)
     dra_diag_list_fini(&l);
 }
 
+/* reserve: a chunk is taken at once when the head has too little room, none when it has
+ * enough, and the allocations it covered take no chunk afterwards. */
+static void test_arena_reserve(void)
+{
+    dra_arena_t a;
+    dra_arena_init(&a, 1024);
+    CHECK(dra_arena_reserve(&a, 100));
+    CHECK_EQ_I64(a.nchunks, 1);
+    CHECK(dra_arena_reserve(&a, 100)); /* room already: nothing new */
+    CHECK_EQ_I64(a.nchunks, 1);
+    CHECK(dra_arena_alloc(&a, 900, 8) != NULL);
+    size_t before = a.nchunks;
+    CHECK(dra_arena_reserve(&a, 600)); /* 124 left: a new chunk now */
+    CHECK_EQ_I64(a.nchunks, before + 1);
+    for (int i = 0; i < 6; i++)
+        CHECK(dra_arena_alloc(&a, 90, 8) != NULL);
+    CHECK_EQ_I64(a.nchunks, before + 1); /* covered by the reservation */
+    CHECK(dra_arena_reserve(&a, 5000)); /* larger than a chunk */
+    CHECK(dra_arena_alloc(&a, 5000, 8) != NULL);
+    CHECK_EQ_I64(a.nchunks, before + 2);
+    CHECK(!dra_arena_reserve(&a, SIZE_MAX - 8));
+    CHECK_EQ_I64(a.nchunks, before + 2);
+    dra_arena_fini(&a);
+}
+
 int main(void)
 {
     RUN(test_arena_alignment_and_reset);
     RUN(test_arena_large_alloc);
+    RUN(test_arena_reserve);
     RUN(test_intern);
     RUN(test_bitset);
     RUN(test_errors);
