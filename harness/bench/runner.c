@@ -74,6 +74,29 @@ static inline int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* What a latency of nothing measures: the median of 1,001 back-to-back pairs of readings (after
+ * 100 warm-up readings). Every recorded latency includes it once. */
+static int64_t timer_overhead_ns(void)
+{
+    enum { N = 1001 };
+    int64_t d[N];
+    for (int i = 0; i < 100; i++)
+        (void)now_ns();
+    for (int i = 0; i < N; i++) {
+        int64_t t0 = now_ns();
+        int64_t t1 = now_ns();
+        d[i] = t1 - t0;
+    }
+    qsort(d, N, sizeof d[0], cmp_i64);
+    return d[N / 2] > 0 ? d[N / 2] : 0;
+}
+
 static inline void hook(int event)
 {
     if (DRA_UNLIKELY(dra_runner_timed_hook != NULL))
@@ -1975,6 +1998,7 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_str(method, DRA_RF_METHOD_TIMER, "CLOCK_MONOTONIC");
     dra_rf_put_int(method, DRA_RF_METHOD_TIMER_RESOLUTION_NS,
                    (int64_t)res.tv_sec * 1000000000 + res.tv_nsec);
+    dra_rf_put_int(method, DRA_RF_METHOD_TIMER_OVERHEAD_NS, timer_overhead_ns());
     dra_rf_put_int(method, DRA_RF_METHOD_HIST_SIGFIGS, DRA_HIST_SIGFIGS);
     dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
     json_t *argv = dra_rf_put_arr(run, DRA_RF_RUN_ARGV);

@@ -244,6 +244,13 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
     fprintf(f, "run         %u repetition(s), %llu pods, %llu claims, %.3f s wall\n", run->reps_done,
             (unsigned long long)run->pods, (unsigned long long)run->claims,
             (double)run->wall_ns / 1e9);
+    const json_t *meth = json_object_get(r, "method");
+    const json_t *ov = json_object_get(meth, "timer_overhead_ns");
+    if (json_is_integer(ov))
+        fprintf(f, "timer       CLOCK_MONOTONIC, resolution %lld ns; a pair of readings costs %lld ns "
+                   "(median; part of every latency below)\n",
+                (long long)json_integer_value(json_object_get(meth, "timer_resolution_ns")),
+                (long long)json_integer_value(ov));
     fprintf(f, "\n%-24s %10s %10s %10s %12s %12s %12s\n", "shape (pod latency)", "pods", "allocated",
             "unsat", "p50", "p99", "p99.9");
     for (uint32_t s = 0; run->shapes && s <= run->nshapes; s++) {

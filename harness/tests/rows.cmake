@@ -66,3 +66,21 @@ add_test(NAME harness.rows.served
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.rows.served PROPERTIES LABELS "harness" TIMEOUT 300
                      ENVIRONMENT "${DRA_TEST_ENV}")
+
+# The timer's own cost (run.method.timer_overhead_ns: the median of back-to-back pairs of
+# readings, part of every latency) is written and printed: a positive number of nanoseconds
+# below a millisecond, the same figure in the summary's timer line.
+set(_rows_timer_script [=[
+set -e
+out="$1/rows-timer.json"
+"$0" run default -n 20 -w 0 -r 1 --invariants off -o "$out" > "$1/rows-timer.txt"
+ov="$(jq -r '.run.method.timer_overhead_ns' "$out")"
+test "$ov" -gt 0
+test "$ov" -lt 1000000
+grep -E "^timer +CLOCK_MONOTONIC, resolution [0-9]+ ns; a pair of readings costs $ov ns" "$1/rows-timer.txt"
+]=])
+add_test(NAME harness.rows.timer_overhead
+         COMMAND sh -c "${_rows_timer_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.rows.timer_overhead PROPERTIES LABELS "harness" TIMEOUT 300
+                     ENVIRONMENT "${DRA_TEST_ENV}")
