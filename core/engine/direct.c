@@ -744,6 +744,14 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
     int brc = build(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_PAIR ? 0 : chosen, arena, out);
     if (brc)
         return brc;
+    /* the device the same request would get next on this node (packing policies fill a node
+     * device after device): its model device is never touched before, so start loading it
+     * now, while the caller commits this result; its table entry shares the line just read */
+    if (d->kind == DRA__DIRECT_FIRST && sc.bits) {
+        uint32_t nx = (sc.w << 6) + (uint32_t)__builtin_ctzll(sc.bits);
+        if (nx < sc.end)
+            __builtin_prefetch(e->t->dev[nx]);
+    }
     out->served = d->kind != DRA__DIRECT_FIRST ? DRA_SERVED_DIRECT_MATCH
                   : d->cons                    ? DRA_SERVED_DIRECT_COUNTERS
                                                : DRA_SERVED_DIRECT_FIRST;
