@@ -2499,7 +2499,7 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
  * row mapping, then the engine's per-row columns, so they are in flight together instead of one
  * after another. Hints only: nothing is changed. */
 static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
-                             uint32_t n)
+                             uint32_t n, bool commit)
 {
     if (dra_alloc_state_model(e->state) != e->m)
         return;
@@ -2517,6 +2517,10 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
                 continue;
             __builtin_prefetch(&e->ord_row[row - 1]);
             dra__alloc_state_prefetch(e->state, row);
+            /* a commit also starts the next device's entry: packing policies commit it next
+             * (a state entry is a line of its own, the engine's per-row columns share lines) */
+            if (commit)
+                dra__alloc_state_prefetch(e->state, row + 1);
             if (e->alloc->kind == DRA_ALLOC_FAST)
                 dra_fast_prefetch_row(e->alloc->fast, row);
         }
@@ -2560,7 +2564,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
 {
     if (!e || (!a && n))
         return DRA_EINVAL;
-    prefetch_results(e, node, a, n);
+    prefetch_results(e, node, a, n, delta > 0);
     int first = DRA_OK;
     uint32_t ndev = 0;
     for (uint32_t i = 0; i < n; i++) {
