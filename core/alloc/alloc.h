@@ -198,7 +198,9 @@ typedef struct dra_alloc_outcome {
 typedef struct dra_alloc_options {
     uint64_t max_steps;  /* 0 = unlimited; else FATAL "filter operation aborted: ..." after that
                             many allocateOne calls (upstream's Filter timeout, made deterministic) */
-    uint64_t share_seed; /* seed of the deterministic shareID generator */
+    uint64_t share_seed; /* seed of the derived shareIDs: a share's ID is a function of the
+                            seed, the claim (namespace, name), the result's index, the device
+                            and the state's live shares of it (README, "Other choices") */
 } dra_alloc_options_t;
 
 typedef struct dra_allocator dra_allocator_t;

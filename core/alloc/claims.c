@@ -348,20 +348,66 @@ void dra__acons_remove(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, ui
 
 /* ---- allocateDevice (DRA-SEMANTICS §2.9) ---------------------------------------------------- */
 
-static uint64_t splitmix(uint64_t *s)
+/* Field of a shareID's hash input: its length (8 bytes, little endian) then its bytes, so no
+ * two different field lists feed the same bytes. */
+static void sid_field(XXH3_state_t *h, const void *p, size_t n)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    unsigned char len[8];
+    for (int i = 0; i < 8; i++)
+        len[i] = (unsigned char)((uint64_t)n >> (8 * i));
+    XXH3_128bits_update(h, len, sizeof len);
+    if (n)
+        XXH3_128bits_update(h, p, n);
 }
 
-void dra__acall_share_id(dra__acall_t *ac, char buf[37])
+void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
+                   const char *pool, const char *device, uint32_t attempt, char buf[37])
 {
-    uint64_t x = splitmix(&ac->rng), y = splitmix(&ac->rng);
+    XXH3_state_t h;
+    XXH3_INITSTATE(&h);
+    XXH3_128bits_reset_withSeed(&h, seed);
+    const char *f[5] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : "",
+                        nz(driver), nz(pool), nz(device)};
+    for (int i = 0; i < 5; i++)
+        sid_field(&h, f[i], strlen(f[i]));
+    unsigned char num[8];
+    for (int i = 0; i < 4; i++) {
+        num[i] = (unsigned char)(index >> (8 * i));
+        num[4 + i] = (unsigned char)(attempt >> (8 * i));
+    }
+    sid_field(&h, num, sizeof num);
+    XXH128_hash_t v = XXH3_128bits_digest(&h);
+    uint64_t x = v.high64, y = v.low64;
     snprintf(buf, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(x >> 32),
              (unsigned)((x >> 16) & 0xffff), (unsigned)(x & 0xfff), (unsigned)(8 + ((y >> 60) & 3)),
              (unsigned)((y >> 48) & 0xfff), (unsigned long long)(y & 0xffffffffffffULL));
+}
+
+/* Whether the text is the shareID of another result of this call on the same slot. */
+static bool share_taken_in_call(const dra__acall_t *ac, uint32_t slot, const char *id)
+{
+    for (uint32_t ci = 0; ci < ac->nclaims; ci++) {
+        const dra__cl_t *cl = &ac->cls[ci];
+        for (uint32_t i = 0; i < cl->nres; i++)
+            if (cl->res[i].multi && cl->res[i].slot == slot && !strcmp(cl->res[i].share, id))
+                return true;
+    }
+    return false;
+}
+
+void dra__acall_share_id(dra__acall_t *ac, uint32_t ci, uint32_t slot, char buf[37])
+{
+    const dra__cl_t *cl = &ac->cls[ci];
+    const dra__slot_t *st = &ac->slots[slot];
+    const dra__gpool_t *p = &ac->gp.pools[st->pool];
+    const char *dev = nz(st->d->name);
+    for (uint32_t attempt = 0;; attempt++) {
+        dra__share_id(ac->share_seed, cl->c, cl->nres, p->driver, p->name, dev, attempt, buf);
+        if (!(st->persist_share && ac->state &&
+              dra_alloc_state_has_share(ac->state, nz(p->driver), nz(p->name), dev, buf)) &&
+            !share_taken_in_call(ac, slot, buf))
+            return;
+    }
 }
 
 int dra__acall_capacity_fits(dra__acall_t *ac, const dra__rq_t *rq, dra__slot_t *st)
@@ -456,7 +502,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 st->allocating[c] += r->consumed[c];
             }
             st->nallocating++;
-            dra__acall_share_id(ac, r->share);
+            dra__acall_share_id(ac, ci, slot, r->share);
         }
     }
     r->slot = slot;
@@ -958,7 +1004,7 @@ void dra__acall_init(dra__acall_t *c, const dra_model_t *m, const dra_alloc_feat
 {
     c->m = m;
     dra__beh_init(&c->b, f);
-    c->rng = opts->share_seed ^ 0x6a09e667f3bcc909ULL;
+    c->share_seed = opts->share_seed;
     c->max_steps = opts->max_steps;
     dra_arena_init(&c->scratch, 256 * 1024);
 }

@@ -446,6 +446,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     dra__acall_init(&a->c, m, f, &a->opts);
+    a->c.state = state; /* shareIDs unique among the state's shares */
     a->prune_on = true;
     a->paths_on = true;
     a->cnt_word_bits = 32;
@@ -1878,4 +1879,9 @@ bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_out
     }
     return false;
 #undef DIFF
+}
+
+uint64_t dra_fast_share_seed(const dra_fast_t *a)
+{
+    return a->opts.share_seed;
 }

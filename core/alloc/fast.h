@@ -124,6 +124,9 @@ DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_
                                           const dra_exact_request_t *req, uint32_t nrows,
                                           const uint32_t *col_of_row, const uint64_t *match,
                                           const uint64_t *err);
+/* options.share_seed of the allocator (the engine's direct answers derive shareIDs with it,
+ * dra__share_id). O(1). */
+uint64_t dra_fast_share_seed(const dra_fast_t *a);
 DRA_NODISCARD int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node,
                                         dra_claim_t *const *claims, uint32_t n,
                                         dra_arena_t *out_arena, dra_alloc_outcome_t *out);

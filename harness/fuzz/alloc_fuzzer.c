@@ -37,8 +37,8 @@
  *  B. the placement engine (engine/engine.h) over the device table, with the fast allocator,
  *     against dra_engine_place_reference with a separate reference allocator over the same state,
  *     under first-fit, best-fit, spread and random (decoded start): same outcome kind, same
- *     node, same allocations and messages (dra_alloc_outcome_differs; a shareID compared only
- *     as present or not: each allocator draws its own stream), after each placement that
+ *     node, same allocations and messages (dra_alloc_outcome_differs, shareIDs and consumed
+ *     capacity included: shareIDs are derived, not drawn), after each placement that
  *     allocated also once committed through dra_engine_commit_pod and once released through
  *     dra_engine_release_pod; dra_engine_check (summaries equal a recomputation) after every
  *     commit and release, and the state digest restored after the release. Then a fill
@@ -680,17 +680,6 @@ static void decode(rd_t *r, input_t *in)
 
 /* ---- A: the single-node checks ------------------------------------------------------------- */
 
-/* The unbudgeted fast allocator is not asked a decision the reference ran out of steps on; it
- * then misses the shareIDs the others drew, so its later decisions could not be compared on
- * them: it is done with for the rest of the input. */
-static void drop_unbudgeted(run_t *x, const dra_alloc_outcome_t *o)
-{
-    if (x->fb && budget_hit(o->kind, o->msg)) {
-        dra_fast_free(x->fb);
-        x->fb = NULL;
-    }
-}
-
 /* Sets up the reference and the fast allocators, runs the reference on node into *o and checks
  * the fast ones against it. -1 when something could not run. */
 static int run_first(input_t *in, run_t *x, const dra_node_t *node, dra_alloc_outcome_t *o)
@@ -704,7 +693,7 @@ static int run_first(input_t *in, run_t *x, const dra_node_t *node, dra_alloc_ou
     dra_alloc_options_t ao0 = ao;
     ao0.max_steps = 0;
     if (dra_fast_new(m, &in->f, x->st, x->cel, &ao, &x->fa) ||
-        (!budget_hit(o->kind, o->msg) && dra_fast_new(m, &in->f, x->st, x->cel, &ao0, &x->fb)))
+        dra_fast_new(m, &in->f, x->st, x->cel, &ao0, &x->fb))
         return -1;
     return same_as_reference(o, x->fa, x->fb, node, in->claims, in->nclaims, &x->out);
 }
@@ -751,7 +740,6 @@ static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
     dra_alloc_outcome_t o2; /* the same claims again, against the committed state */
     if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2))
         return -1;
-    drop_unbudgeted(x, &o2);
     if (same_as_reference(&o2, x->fa, x->fb, node, in->claims, n, &x->out))
         return -1;
     for (unsigned c = n; c-- > 0;)
@@ -761,7 +749,6 @@ static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
         abort();
     if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2))
         return -1;
-    drop_unbudgeted(x, &o2);
     if (same_as_reference(&o2, x->fa, x->fb, node, in->claims, n, &x->out))
         return -1;
     return 0;
@@ -819,17 +806,9 @@ static const char *node_of(const eng_run_t *g, uint32_t n)
     return n < g->in->m.nnodes ? g->in->m.nodes[n]->name : "-";
 }
 
-/* A placement's outcome for dra_alloc_outcome_differs, its results copied into cp with every
- * shareID replaced by one placeholder: the shareID generator is a stream per allocator, and the
- * engine's allocator and the reference placement's make different calls (the reference tries
- * more nodes), so only whether a result is a share can be compared, not its ID. */
-typedef struct cmp_copy {
-    dra_allocation_t a[2];
-    dra_allocation_t *pa[2];
-    dra_result_t res[2][DRA_ALLOC_MAX_RESULTS];
-} cmp_copy_t;
-
-static dra_alloc_outcome_t as_outcome(const dra_engine_result_t *r, cmp_copy_t *cp)
+/* A placement's outcome for dra_alloc_outcome_differs (shareIDs compared exactly: they are
+ * derived from the claim, the result's index and the device, whatever allocator drew them). */
+static dra_alloc_outcome_t as_outcome(const dra_engine_result_t *r)
 {
     dra_alloc_outcome_t o;
     memset(&o, 0, sizeof o);
@@ -837,22 +816,6 @@ static dra_alloc_outcome_t as_outcome(const dra_engine_result_t *r, cmp_copy_t *
     o.allocations = r->allocations;
     o.n = r->n;
     memcpy(o.msg, r->msg, sizeof o.msg);
-    if (r->kind != DRA_OUTCOME_ALLOCATED || r->n > 2)
-        return o;
-    for (uint32_t i = 0; i < r->n; i++) {
-        cp->pa[i] = r->allocations[i];
-        if (!r->allocations[i] || r->allocations[i]->nresults > DRA_ALLOC_MAX_RESULTS)
-            continue;
-        cp->a[i] = *r->allocations[i];
-        for (uint32_t j = 0; j < cp->a[i].nresults; j++) {
-            cp->res[i][j] = r->allocations[i]->results[j];
-            if (cp->res[i][j].share_id)
-                cp->res[i][j].share_id = "share";
-        }
-        cp->a[i].results = cp->res[i];
-        cp->pa[i] = &cp->a[i];
-    }
-    o.allocations = cp->pa;
     return o;
 }
 
@@ -916,8 +879,7 @@ static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
     rc = dra_engine_place(g->e, g->plan, pol, start, out, res);
     if (rc)
         return placement_error(rc, "engine placement", pol, when, res->msg);
-    static cmp_copy_t ca, cb; /* large: not on the stack */
-    dra_alloc_outcome_t a = as_outcome(res, &ca), b = as_outcome(&ref, &cb);
+    dra_alloc_outcome_t a = as_outcome(res), b = as_outcome(&ref);
     char why[1200] = "";
     bool differs = res->node != ref.node || dra_alloc_outcome_differs(&a, &b, why, sizeof why);
     if (trace)
