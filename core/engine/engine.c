@@ -992,6 +992,11 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     }
     if (sig_reserve(e))
         return DRA_ENOMEM;
+    /* commits keep the shares' capacity (cx) only while a capacity signature exists: the first
+     * one re-reads it from the state */
+    for (uint32_t r = 0; e->ncapsigs == 0 && r < e->t->nrows; r++)
+        if (e->cx_off[r] != NONE && row_multi(e, r))
+            refresh_cap(e, r);
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
     s->capbody = body;
@@ -2179,8 +2184,9 @@ static dra_engine_served_t served_by(const dra_anyalloc_t *alloc, uint32_t path)
 const char *dra_engine_served_name(dra_engine_served_t s)
 {
     static const char *const names[DRA_SERVED_COUNT] = {
-        "none",       "direct-first", "direct-match",  "direct-counters", "search",
-        "fast-first", "fast-match",   "fast-counters", "fast-unsat",      "reference"};
+        "none",       "direct-first", "direct-match",  "direct-counters", "direct-shares",
+        "search",     "fast-first",   "fast-match",    "fast-counters",   "fast-unsat",
+        "reference"};
     return (unsigned)s < DRA_SERVED_COUNT ? names[s] : "?";
 }
 
