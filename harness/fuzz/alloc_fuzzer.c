@@ -64,7 +64,8 @@
  *   (%2); per node its zone (%2: a, b);
  *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
  *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
- *   (%8 == 7, then bindsToNode %2), multi-allocatable (%5 == 4, then capacity 2 + %4 and its
+ *   (%8 == 7, then bindsToNode %2), multi-allocatable (%5 == 4, or 3 too in the 1.36 profile
+ *   with DRAConsumableCapacity on; then capacity 2 + %4 and its
  *   requestPolicy %4: none, default 1 with range 1..capacity step 2, default 2 with values
  *   1, 2, 4, default 1)]; with MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem
  *   (4 + %5) and sm (4 + %4), per GPU placements (1 + %4), per placement [profile %3: 1g, 2g,
@@ -74,7 +75,7 @@
  *   claims (%6 == 5: two), per claim: shape (%8: 0-4 one ExactCount request, 5 All,
  *   6 firstAvailable with two subrequests, 7 two requests), per request (sub)request [class
  *   (%3 == 2: mig, else gpu), count (1 + %4), toleration (%3 == 2), with DRAConsumableCapacity
- *   on a capacity request (%3 == 2, then %4: 500m, 1, 2, 3), %16: 15 adminAccess (not in
+ *   on a capacity request (%3 == 2, or 1 too in the 1.36 profile; then %4: 500m, 1, 2, 3), %16: 15 adminAccess (not in
  *   subrequests), 14 a request selector], constraint (%4: 2 matchAttribute, 3
  *   distinctAttribute, then the attribute %4: clique, pcieRoot, numa, MIG parent);
  *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
@@ -290,9 +291,19 @@ static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64
     return p;
 }
 
+/* The 1.36 profile with DRAConsumableCapacity on: devices are multi-allocatable and requests
+ * ask for capacity more often (the engine answers such claims directly, direct-shares). */
+static bool shares_profile(const input_t *in)
+{
+    return in->f.release == DRA_RELEASE_1_36 &&
+           dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY);
+}
+
 /* A GPU-like device: numa, pcieRoot, model, clique (sometimes absent); a taint, binding
- * conditions, multi-allocatable with a capacity and its requestPolicy. */
-static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *name)
+ * conditions, multi-allocatable with a capacity and its requestPolicy (more often with shares:
+ * the 1.36 profile with DRAConsumableCapacity, the shape the engine's direct-shares path
+ * serves). */
+static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *name, bool shares)
 {
     static const char *const cliques[2] = {"c0", "c1"};
     static const char *const roots[2] = {"pci0", "pci1"};
@@ -319,7 +330,8 @@ static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *n
         dev->nbinding_conditions = 1;
         dev->binds_to_node = take(r, 2);
     }
-    if (take(r, 5) == 4) {
+    unsigned mv = take(r, 5);
+    if (mv == 4 || (mv == 3 && shares)) {
         dev->allow_multiple_allocations = true;
         dev->caps = dra_model_array(m, 1, sizeof(dra_capacity_t));
         dev->ncaps = 1;
@@ -347,7 +359,7 @@ static dra_slice_t *new_slice(dra_model_t *m, const char *name, const char *drv,
 }
 
 /* The local GPU pool of node n: 0 to 5 devices (1 when the byte is missing). */
-static void decode_gpu_pool(rd_t *r, dra_model_t *m, unsigned n, const char *node)
+static void decode_gpu_pool(rd_t *r, dra_model_t *m, unsigned n, const char *node, bool shares)
 {
     char nm[32];
     unsigned nd = (take(r, 6) + 1) % 6;
@@ -357,7 +369,7 @@ static void decode_gpu_pool(rd_t *r, dra_model_t *m, unsigned n, const char *nod
     s->ndevices = nd;
     for (unsigned d = 0; d < nd; d++) {
         snprintf(nm, sizeof nm, "gpu-%u", d);
-        decode_gpu(r, m, &s->devices[d], nm);
+        decode_gpu(r, m, &s->devices[d], nm, shares);
     }
     dra_model_slice_done(m, s);
 }
@@ -472,7 +484,7 @@ static void decode_shared_pool(rd_t *r, input_t *in, unsigned nnodes)
     for (unsigned d = 0; d < nd; d++) {
         char nm[32];
         snprintf(nm, sizeof nm, "net-%u", d);
-        decode_gpu(r, m, &s->devices[d], nm);
+        decode_gpu(r, m, &s->devices[d], nm, shares_profile(in));
         if (in->shared == 3) {
             unsigned w = take(r, nnodes + 2);
             if (w < nnodes)
@@ -504,7 +516,8 @@ static void decode_body(rd_t *r, input_t *in, dra_exact_request_t *b, const char
         b->tolerations[0].op = DRA_TOL_EXISTS;
         b->tolerations[0].effect = DRA_EFFECT_EMPTY;
     }
-    if (dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY) && take(r, 3) == 2) {
+    unsigned cv = dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY) ? take(r, 3) : 0;
+    if (cv == 2 || (cv == 1 && shares_profile(in))) {
         b->has_capacity = true;
         b->cap_requests = dra_model_array(m, 1, sizeof(dra_cap_request_t));
         b->ncap_requests = 1;
@@ -643,7 +656,7 @@ static void decode(rd_t *r, input_t *in)
         node->labels[0].value = zones[take(r, 2)];
     }
     for (unsigned n = 0; n < nnodes; n++) {
-        decode_gpu_pool(r, m, n, m->nodes[n]->name);
+        decode_gpu_pool(r, m, n, m->nodes[n]->name, shares_profile(in));
         if (mig && take(r, 4) != 3)
             decode_mig_pool(r, in, n, m->nodes[n]->name);
     }
