@@ -8,9 +8,9 @@ add_test(NAME alloc.fast.differential
 set_tests_properties(alloc.fast.differential PROPERTIES LABELS "conformance" TIMEOUT 900
                      ENVIRONMENT "${DRA_TEST_ENV}")
 # The same run also asks the placement engine on every case's node (its direct answers where it
-# has them, core/engine/direct.c) and compares with the reference: at least 77 cases (7 of them
-# consumable-capacity cases answered with shares) must have
-# been answered from the engine's columns, none may fail (the count guards against the direct
+# has them, core/engine/direct.c) and compares with the reference: at least 77 cases (6 of them
+# consumable-capacity cases answered with shares) must have been answered from the engine's
+# columns, none may fail (the count guards against the direct
 # answers silently switching off).
 add_test(NAME engine.direct.conformance
          COMMAND $<TARGET_FILE:drabench> alloc --test --allocator both corpora/conformance
