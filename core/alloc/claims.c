@@ -348,8 +348,22 @@ void dra__acons_remove(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, ui
 
 /* ---- allocateDevice (DRA-SEMANTICS §2.9) ---------------------------------------------------- */
 
-/* Field of a shareID's hash input: its length (8 bytes, little endian) then its bytes, so no
- * two different field lists feed the same bytes. */
+/* A shareID's hash input: per field its length (8 bytes, little endian) then its bytes, so no
+ * two different field lists feed the same bytes; the fields are the namespace, the claim's
+ * name, the driver, the pool, the device, then the index and the attempt (4 bytes each, little
+ * endian, as one 8-byte field). Built in a stack buffer when it fits (one XXH3 call), else fed
+ * to a streaming state: the same bytes, the same hash. */
+static size_t sid_put(unsigned char *buf, size_t at, size_t cap, const void *p, size_t n)
+{
+    if (at + 8 + n > cap)
+        return SIZE_MAX;
+    for (int i = 0; i < 8; i++)
+        buf[at + (size_t)i] = (unsigned char)((uint64_t)n >> (8 * i));
+    if (n)
+        memcpy(buf + at + 8, p, n);
+    return at + 8 + n;
+}
+
 static void sid_field(XXH3_state_t *h, const void *p, size_t n)
 {
     unsigned char len[8];
@@ -360,27 +374,60 @@ static void sid_field(XXH3_state_t *h, const void *p, size_t n)
         XXH3_128bits_update(h, p, n);
 }
 
+/* n hex digits of v (lowercase), most significant first. */
+static char *hexn(char *o, uint64_t v, int n)
+{
+    static const char dig[] = "0123456789abcdef";
+    for (int i = n - 1; i >= 0; i--) {
+        o[i] = dig[v & 15];
+        v >>= 4;
+    }
+    return o + n;
+}
+
 void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
                    const char *pool, const char *device, uint32_t attempt, char buf[37])
 {
-    XXH3_state_t h;
-    XXH3_INITSTATE(&h);
-    XXH3_128bits_reset_withSeed(&h, seed);
     const char *f[5] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : "",
                         nz(driver), nz(pool), nz(device)};
-    for (int i = 0; i < 5; i++)
-        sid_field(&h, f[i], strlen(f[i]));
     unsigned char num[8];
     for (int i = 0; i < 4; i++) {
         num[i] = (unsigned char)(index >> (8 * i));
         num[4 + i] = (unsigned char)(attempt >> (8 * i));
     }
-    sid_field(&h, num, sizeof num);
-    XXH128_hash_t v = XXH3_128bits_digest(&h);
+    unsigned char in[768];
+    size_t at = 0;
+    for (int i = 0; i < 5 && at != SIZE_MAX; i++)
+        at = sid_put(in, at, sizeof in, f[i], strlen(f[i]));
+    if (at != SIZE_MAX)
+        at = sid_put(in, at, sizeof in, num, sizeof num);
+    XXH128_hash_t v;
+    if (at != SIZE_MAX) {
+        v = XXH3_128bits_withSeed(in, at, seed);
+    } else {
+        XXH3_state_t h;
+        XXH3_INITSTATE(&h);
+        XXH3_128bits_reset_withSeed(&h, seed);
+        for (int i = 0; i < 5; i++)
+            sid_field(&h, f[i], strlen(f[i]));
+        sid_field(&h, num, sizeof num);
+        v = XXH3_128bits_digest(&h);
+    }
+    /* UUID version 4, variant 10: xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx */
     uint64_t x = v.high64, y = v.low64;
-    snprintf(buf, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(x >> 32),
-             (unsigned)((x >> 16) & 0xffff), (unsigned)(x & 0xfff), (unsigned)(8 + ((y >> 60) & 3)),
-             (unsigned)((y >> 48) & 0xfff), (unsigned long long)(y & 0xffffffffffffULL));
+    char *o = buf;
+    o = hexn(o, x >> 32, 8);
+    *o++ = '-';
+    o = hexn(o, (x >> 16) & 0xffff, 4);
+    *o++ = '-';
+    *o++ = '4';
+    o = hexn(o, x & 0xfff, 3);
+    *o++ = '-';
+    o = hexn(o, 8 + ((y >> 60) & 3), 1);
+    o = hexn(o, (y >> 48) & 0xfff, 3);
+    *o++ = '-';
+    o = hexn(o, y & 0xffffffffffffULL, 12);
+    *o = 0;
 }
 
 /* Whether the text is the shareID of another result of this call on the same slot. */
