@@ -158,6 +158,10 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s);
 #define DRA_STATE_SHARE 8u  /* dra_alloc_state_shares > 0 */
 unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
                                    const char *pool, const char *device);
+/* dra_alloc_state_has_share with the device found by its row as above (O(1) once resolved,
+ * plus one lookup of the shareID's text). */
+bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                   const char *pool, const char *device, const char *share_id);
 /* The model the state was created for (rows are numbered over it). */
 const dra_model_t *dra_alloc_state_model(const dra_alloc_state_t *s);
 

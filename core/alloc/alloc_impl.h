@@ -316,10 +316,12 @@ DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, const dra__rq_t *rq,
  * index: results are appended in order and undone on backtrack) and an attempt number, as a
  * UUID v4 text. Any value is an equally valid outcome (upstream draws a random UUID); derived,
  * it is the same whatever path or history produced the decision (reference, fast allocator,
- * the engine's direct answers). dra__acall_share_id takes attempt 0, 1, ... until the text is
- * neither a live share of the device in the state nor the shareID of another result of this
- * call on the device (the same claim identity placed twice on one device), so two live shares
- * of a device never collide; what the attempts read is the state, equal on every path.
+ * the engine's direct answers). dra__acall_share_id takes attempt n, n + 1, ... (n: the
+ * device's live shares in the state, so a claim identity placed on the device again and again,
+ * as the runner's one claim per shape is, finds a free ID at once) until the text is neither a
+ * live share of the device in the state nor the shareID of another result of this call on the
+ * device (the same claim identity placed twice on one device), so two live shares of a device
+ * never collide; what the attempts read is the state, equal on every path.
  * O(length of the names) per attempt. */
 void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
                    const char *pool, const char *device, uint32_t attempt, char buf[37]);

@@ -353,12 +353,23 @@ void dra__acons_remove(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, ui
  * name, the driver, the pool, the device, then the index and the attempt (4 bytes each, little
  * endian, as one 8-byte field). Built in a stack buffer when it fits (one XXH3 call), else fed
  * to a streaming state: the same bytes, the same hash. */
+static void put_le64(unsigned char *b, uint64_t v)
+{
+    b[0] = (unsigned char)v;
+    b[1] = (unsigned char)(v >> 8);
+    b[2] = (unsigned char)(v >> 16);
+    b[3] = (unsigned char)(v >> 24);
+    b[4] = (unsigned char)(v >> 32);
+    b[5] = (unsigned char)(v >> 40);
+    b[6] = (unsigned char)(v >> 48);
+    b[7] = (unsigned char)(v >> 56);
+}
+
 static size_t sid_put(unsigned char *buf, size_t at, size_t cap, const void *p, size_t n)
 {
     if (at + 8 + n > cap)
         return SIZE_MAX;
-    for (int i = 0; i < 8; i++)
-        buf[at + (size_t)i] = (unsigned char)((uint64_t)n >> (8 * i));
+    put_le64(buf + at, n);
     if (n)
         memcpy(buf + at + 8, p, n);
     return at + 8 + n;
@@ -367,21 +378,24 @@ static size_t sid_put(unsigned char *buf, size_t at, size_t cap, const void *p, 
 static void sid_field(XXH3_state_t *h, const void *p, size_t n)
 {
     unsigned char len[8];
-    for (int i = 0; i < 8; i++)
-        len[i] = (unsigned char)((uint64_t)n >> (8 * i));
+    put_le64(len, n);
     XXH3_128bits_update(h, len, sizeof len);
     if (n)
         XXH3_128bits_update(h, p, n);
 }
 
-/* n hex digits of v (lowercase), most significant first. */
+/* n hex digits of v (lowercase), most significant first; two per step. */
 static char *hexn(char *o, uint64_t v, int n)
 {
     static const char dig[] = "0123456789abcdef";
-    for (int i = n - 1; i >= 0; i--) {
+    int i = n - 1;
+    for (; i > 0; i -= 2) {
         o[i] = dig[v & 15];
-        v >>= 4;
+        o[i - 1] = dig[(v >> 4) & 15];
+        v >>= 8;
     }
+    if (i == 0)
+        o[0] = dig[v & 15];
     return o + n;
 }
 
@@ -391,10 +405,7 @@ void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const ch
     const char *f[5] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : "",
                         nz(driver), nz(pool), nz(device)};
     unsigned char num[8];
-    for (int i = 0; i < 4; i++) {
-        num[i] = (unsigned char)(index >> (8 * i));
-        num[4 + i] = (unsigned char)(attempt >> (8 * i));
-    }
+    put_le64(num, (uint64_t)index | (uint64_t)attempt << 32);
     unsigned char in[768];
     size_t at = 0;
     for (int i = 0; i < 5 && at != SIZE_MAX; i++)
@@ -448,10 +459,12 @@ void dra__acall_share_id(dra__acall_t *ac, uint32_t ci, uint32_t slot, char buf[
     const dra__slot_t *st = &ac->slots[slot];
     const dra__gpool_t *p = &ac->gp.pools[st->pool];
     const char *dev = nz(st->d->name);
-    for (uint32_t attempt = 0;; attempt++) {
+    bool live = st->persist_share && ac->state;
+    uint32_t first = live ? dra_alloc_state_shares(ac->state, nz(p->driver), nz(p->name), dev) : 0;
+    for (uint32_t attempt = first;; attempt++) {
         dra__share_id(ac->share_seed, cl->c, cl->nres, p->driver, p->name, dev, attempt, buf);
-        if (!(st->persist_share && ac->state &&
-              dra_alloc_state_has_share(ac->state, nz(p->driver), nz(p->name), dev, buf)) &&
+        if (!(live && dra_alloc_state_row_has_share(ac->state, ac->rows ? st->row : UINT32_MAX,
+                                                    nz(p->driver), nz(p->name), dev, buf)) &&
             !share_taken_in_call(ac, slot, buf))
             return;
     }

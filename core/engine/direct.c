@@ -84,7 +84,8 @@
  * A share's result carries consumedCapacity for every capacity of the device (defaults filled
  * in, policy rounding: dra__cap_consumed, as allocateDevice records it) and its shareID,
  * derived as the allocator derives it (dra__share_id: share_seed, the claim, the result's
- * index, the device, the first attempt that is not a live share of the device in the state);
+ * index, the device, the first attempt from the device's live share count (use[r]: no
+ * exclusive allocation on it, set-up) that is not a live share of the device in the state);
  * the answer's other results are on other devices, so no attempt is moved by them.
  * The result is built as the allocator builds it (core/alloc/claims.c): one result per device
  * (request name - "req/sub" for a subrequest -, driver, pool, device, its model row, the
@@ -252,10 +253,64 @@ static bool entries_distinct(const dra_engine_t *e, uint32_t r)
     return true;
 }
 
+/* Two devices whose capacities give a request the same consumedCapacity: the same names,
+ * values (and their format) and request policies, in order. */
+static bool same_caps(const dra_device_t *a, const dra_device_t *b)
+{
+    if (a->ncaps != b->ncaps)
+        return false;
+    for (uint32_t c = 0; c < a->ncaps; c++) {
+        const dra_capacity_t *x = &a->caps[c], *y = &b->caps[c];
+        if (x->policy != y->policy || x->value.lo != y->value.lo || x->value.hi != y->value.hi ||
+            x->value.exp != y->value.exp || x->value.neg != y->value.neg ||
+            x->value.format != y->value.format ||
+            (x->name != y->name && strcmp(x->name ? x->name : "", y->name ? y->name : "")))
+            return false;
+    }
+    return true;
+}
+
+/* The consumedCapacity of a share of dv for body b (as allocateDevice records it: every
+ * capacity, defaults filled in, policy rounding) into cs[0..dv->ncaps). */
+static void share_consumed(const dra_exact_request_t *b, const dra_device_t *dv, dra_consumed_t *cs)
+{
+    for (uint32_t c = 0; c < dv->ncaps; c++) {
+        const dra_capacity_t *cap = &dv->caps[c];
+        cs[c].name = cap->name;
+        dra__aq_to(dra__cap_consumed(dra__cap_find_request(b, cap->name), cap, false), &cap->value,
+                   &cs[c].value);
+    }
+}
+
+/* The alternative's cached consumedCapacity for dv, NULL when not cached. */
+static const dra_consumed_t *cached_consumed(const dra__dalt_t *al, const dra_device_t *dv)
+{
+    for (uint32_t i = 0; i < al->ncc; i++)
+        if (al->cc[i].rep == dv || same_caps(al->cc[i].rep, dv))
+            return al->cc[i].cons;
+    return NULL;
+}
+
+/* Cache the consumedCapacity of a share of dv (plan time; nothing once DRA__DCONS_MAX lists
+ * are cached). DRA_ENOMEM. */
+static int cache_consumed(dra_engine_t *e, dra__dalt_t *al, const dra_device_t *dv)
+{
+    if (!dv->ncaps || al->ncc == DRA__DCONS_MAX || cached_consumed(al, dv))
+        return DRA_OK;
+    if (!al->cc && !(al->cc = dra_arena_calloc(&e->arena, DRA__DCONS_MAX, sizeof *al->cc, 8)))
+        return DRA_ENOMEM;
+    dra_consumed_t *cs = dra_arena_calloc(&e->arena, dv->ncaps, sizeof *cs, 8);
+    if (!cs)
+        return DRA_ENOMEM;
+    share_consumed(al->body, dv, cs);
+    al->cc[al->ncc++] = (struct dra__dcons){.rep = dv, .cons = cs};
+    return DRA_OK;
+}
+
 /* Static eligibility of the signature's node-range rows for the alternative's body (see the
- * top; shares_ok: multi-allocatable rows may be taken, FIRST); false when some row makes the
- * plan never direct. */
-static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok)
+ * top; shares_ok: multi-allocatable rows may be taken, FIRST): 1, 0 when some row makes the
+ * plan never direct, DRA_ENOMEM. */
+static int fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok)
 {
     const dra_table_t *t = e->t;
     const dra_exact_request_t *b = al->body;
@@ -266,11 +321,11 @@ static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool share
         uint8_t fl = t->flags[r];
         bool multi = (fl & DRA_ROW_MULTI_ALLOC) != 0;
         if (multi && (!e->beh.cc || !e->beh.combos || !shares_ok))
-            return false; /* without DRAConsumableCapacity the engine counts the device free
+            return 0; /* without DRAConsumableCapacity the engine counts the device free
                              while in use (its summaries over-count); with permutations
                              (<= 1.35) one request may take it twice; shares: FIRST only */
         if (e->beh.binding && (fl & DRA_ROW_BINDING))
-            return false;
+            return 0;
         if (!e->beh.binding && dv->nbinding_conditions > 0)
             continue;
         /* GatherPools offers no device of a slice with counter sets without
@@ -287,21 +342,23 @@ static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool share
             continue;
         if (multi) {
             if (dv->nconsumes > 0)
-                return false; /* its counters are charged on the first share only (2.6 step 4):
+                return 0; /* its counters are charged on the first share only (2.6 step 4):
                                  the check depends on the capacity in use */
             if (dv->ncaps && !s->capbody)
-                return false; /* the capacity left is read from a capacity signature's fit
+                return 0; /* the capacity left is read from a capacity signature's fit
                                  bits: a request without capacity requests has none */
             al->multi = true;
+            if (cache_consumed(e, al, dv))
+                return DRA_ENOMEM;
         }
         if (dv->nconsumes > 0) {
             if (!e->beh.pool_counters || !e->rc_pat || !entries_distinct(e, r))
-                return false;
+                return 0;
             al->cons = true;
         }
         dra_bit_set(al->ok, r);
     }
-    return true;
+    return 1;
 }
 
 static const char *arena_str(dra_engine_t *e, const char *a, const char *b)
@@ -395,7 +452,7 @@ static int alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si, const dra_req
         return DRA_ENOMEM;
     memset(al->ok, 0, nw * sizeof *al->ok + 8);
     al->cfit = s->capbody ? s->cfit : NULL;
-    return fill_ok(e, al, s, shares_ok) ? 1 : 0;
+    return fill_ok(e, al, s, shares_ok);
 }
 
 int dra__direct_plan(dra_engine_t *e, plan_t *p)
@@ -787,23 +844,22 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
         const dra_exact_request_t *b = p->d.alt[palt[i]].body;
         const char *dev = dv->name ? dv->name : "";
         char *id = carve(&at, 37);
-        for (uint32_t attempt = 0;; attempt++) {
+        for (uint32_t attempt = e->use[r];; attempt++) { /* use: the device's live shares */
             dra__share_id(p->d.share_seed, p->claims[0], i, res[i].driver, res[i].pool, dev,
                           attempt, id);
-            if (!e->use[r] || !dra_alloc_state_has_share(e->state, res[i].driver, res[i].pool,
-                                                         dev, id))
+            if (!e->use[r] || !dra_alloc_state_row_has_share(e->state, res[i].row - 1,
+                                                             res[i].driver, res[i].pool, dev, id))
                 break;
         }
         res[i].share_id = id;
         if (!dv->ncaps)
             continue;
         dra_consumed_t *cs = carve(&at, dv->ncaps * sizeof *cs);
-        for (uint32_t c = 0; c < dv->ncaps; c++) {
-            const dra_capacity_t *cap = &dv->caps[c];
-            cs[c].name = cap->name;
-            dra__aq_to(dra__cap_consumed(dra__cap_find_request(b, cap->name), cap, false),
-                       &cap->value, &cs[c].value);
-        }
+        const dra_consumed_t *pre = cached_consumed(&p->d.alt[palt[i]], dv);
+        if (pre)
+            memcpy(cs, pre, dv->ncaps * sizeof *cs);
+        else
+            share_consumed(b, dv, cs);
         res[i].consumed = cs;
         res[i].nconsumed = dv->ncaps;
     }

@@ -71,6 +71,13 @@ typedef struct dra__dalt {
     bool multi;                      /* some eligible row is multi-allocatable (shares) */
     const uint64_t *cfit;            /* multi: the capacity signature's fit bits (a multi row
                                         with capacities is a candidate while set), NULL: none */
+    struct dra__dcons {              /* multi: the consumedCapacity of a share for each distinct
+                                        capacity list among the eligible rows (at most
+                                        DRA__DCONS_MAX, plan time; others computed per answer) */
+        const dra_device_t *rep;     /* a device with that list */
+        dra_consumed_t *cons;        /* rep->ncaps entries (engine arena) */
+    } *cc;
+    uint32_t ncc;
     uint64_t *ok;                    /* per table row: statically eligible (direct.c) */
     const dra_exact_request_t *body;
     const char *req;                 /* the results' request name (engine arena) */
@@ -78,6 +85,7 @@ typedef struct dra__dalt {
                                         PAIR: alternative 0 holds the claim's */
     uint32_t ncfg;
 } dra__dalt_t;
+#define DRA__DCONS_MAX 8
 typedef struct dra__direct {
     uint8_t kind;
     bool fallible;   /* an answer may be left to the allocator (counters with k >= 2) */

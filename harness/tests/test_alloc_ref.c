@@ -170,9 +170,9 @@ static const char *share_of(const dra_alloc_outcome_t *o, uint32_t claim_i)
 }
 
 /* ShareIDs are derived (claim, result index, device, seed), not drawn from a stream: the same
- * decision gets the same ID whatever was asked before and whichever allocator answers; a live
- * share of the device with that ID moves the new one to the next attempt (unique among live
- * shares, also for the same claim twice in one call), and a release frees the ID again. */
+ * decision gets the same ID whatever was asked before and whichever allocator answers; attempts
+ * start at the device's live share count and skip IDs live on the device (unique among live
+ * shares, also for the same claim twice in one call); with no share live, the first again. */
 static void test_share_ids_derived(void)
 {
     static const char *const cc[] = {"DRAConsumableCapacity=true", NULL};
@@ -235,16 +235,29 @@ static void test_share_ids_derived(void)
         CHECK_EQ_I64(dra_alloc_state_shares(x.st, "driver-a", "pool-1", "shared"), 2);
         CHECK(dra_alloc_state_has_share(x.st, "driver-a", "pool-1", "shared", a));
         CHECK(dra_alloc_state_has_share(x.st, "driver-a", "pool-1", "shared", b));
-        /* releasing the first share frees its ID */
+        /* the same by row (2: d-1, d-2, shared), by the strings when the row is another
+         * device's or unknown */
+        for (uint32_t row = 0; row < 4; row++) {
+            uint32_t rw = row == 3 ? UINT32_MAX : row;
+            CHECK(dra_alloc_state_row_has_share(x.st, rw, "driver-a", "pool-1", "shared", a));
+            CHECK(!dra_alloc_state_row_has_share(x.st, rw, "driver-a", "pool-1", "shared", "x"));
+            CHECK(!dra_alloc_state_row_has_share(x.st, rw, "driver-a", "pool-1", "d-1", a));
+        }
+        /* with the first share released one share is live: attempts start at 1, whose ID is
+         * live, so a third one */
         CHECK_OK(dra_alloc_state_release(x.st, keep1.allocations[0]));
         CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
-        CHECK_STREQ(share_of(&o, 0), a);
+        CHECK(strcmp(share_of(&o, 0), a) != 0 && strcmp(share_of(&o, 0), b) != 0 &&
+              strcmp(share_of(&o, 0), "(none)") != 0);
+        /* none live: the first attempt again */
         CHECK_OK(dra_alloc_state_release(x.st, keep2.allocations[0]));
+        CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
+        CHECK_STREQ(share_of(&o, 0), a);
         /* the same claim twice in one call: two shares of the device, two IDs */
         const char *twice[] = {"c2", "c2", NULL};
         CHECK_EQ_I64(alloc_claims(&x, twice, &o), DRA_OUTCOME_ALLOCATED);
         CHECK_STREQ(share_of(&o, 0), a);
-        CHECK(o.n == 2 && strcmp(share_of(&o, 1), a) != 0 && strcmp(share_of(&o, 1), "(none)"));
+        CHECK(o.n == 2 && strcmp(share_of(&o, 1), b) == 0);
     }
     dra_fast_free(fa);
     dra_arena_fini(&k1);
