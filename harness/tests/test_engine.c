@@ -1240,6 +1240,38 @@ static void test_direct_shares(void)
     fx_fini(&x);
 }
 
+/* A share committed before the first capacity plan is compiled: the capacity signature reads
+ * what it left (commits keep the shares' capacity only once a capacity signature exists), so
+ * the 4Gi request skips g0 (2Gi left) for g1, directly and as the allocator does. */
+static void test_direct_shares_committed_before_plan(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (x.ok) {
+        dra_consumed_t used = {.name = "memory"};
+        dra_diag_t qd;
+        dra_diag_clear(&qd);
+        CHECK_OK(dra_quantity_parse("8Gi", 3, &used.value, &qd));
+        dra_result_t res = {.request = "r", .driver = "drv", .pool = "s1", .device = "g0",
+                            .share_id = "00000000-0000-4000-8000-000000000001",
+                            .consumed = &used, .nconsumed = 1};
+        dra_allocation_t al = {.results = &res, .nresults = 1};
+        dra_allocation_t *alp = &al;
+        CHECK_OK(dra_engine_commit(x.e, 0, &alp, 1));
+        uint32_t four = plan(&x, "four");
+        char buf[64];
+        dra_engine_result_t r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1");
+        CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+        check_summaries(&x);
+        CHECK_OK(dra_engine_release(x.e, 0, &alp, 1));
+        r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
+        check_summaries(&x);
+    }
+    fx_fini(&x);
+}
+
 /* Shares the path does not serve: the 1.35 profile (permutations: one request may take a
  * multi-allocatable device twice), a multi-allocatable device consuming counters (charged on
  * its first share only), and an exclusive allocation of a multi-allocatable device in the state
@@ -1297,5 +1329,6 @@ int main(void)
     RUN(test_direct_multi_without_capacity);
     RUN(test_direct_shares);
     RUN(test_direct_shares_fallbacks);
+    RUN(test_direct_shares_committed_before_plan);
     return check_summary();
 }
