@@ -75,8 +75,8 @@
  *    of a dedicated row is its static check (no shares on it: set-up), so the pick does not
  *    change any other candidate's check and a greedy path that stops short is unsatisfiable
  *    (as in FIRST; counter-consuming dedicated rows keep FIRST's fallback). A request without
- *    capacity requests on a multi-allocatable device with capacities has no such signature:
- *    never direct;
+ *    capacity requests has such a signature too when it matches a multi-allocatable device
+ *    with capacities (it consumes the defaults); a row without one is never direct;
  *  - binding conditions, taints, selectors and the rest as in FIRST; MATCH and PAIR over
  *    multi-allocatable rows are never direct (constraints and shares are not argued here);
  *    upstream-bug mode (leaks on rejection, rounding with Quantity.Value) turns direct answers
@@ -346,7 +346,7 @@ static int fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares
                                  the check depends on the capacity in use */
             if (dv->ncaps && !s->capbody)
                 return 0; /* the capacity left is read from a capacity signature's fit
-                                 bits: a request without capacity requests has none */
+                             bits (every request over such a device has one: engine.c) */
             al->multi = true;
             if (cache_consumed(e, al, dv))
                 return DRA_ENOMEM;

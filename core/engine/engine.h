@@ -25,7 +25,9 @@
  * uses the largest number of available matching devices of the node that share one value of the
  * attribute instead (e.g. an NVLink clique or a PCIe root; devices without the attribute cannot
  * join), plus the shared ones that have it. A request that asks for consumable capacity
- * (DRAConsumableCapacity) uses a capacity signature, per (selectors, capacity requests): a row
+ * (DRAConsumableCapacity), or one without capacity requests whose selectors match a
+ * multi-allocatable device with capacities (it consumes the defaults), uses a capacity
+ * signature, per (selectors, capacity requests): a row
  * counts only while the request's capacity fits what the device's shares left (dra__cap_fits against
  * the state's aggregated consumption, re-read when a result of the row is committed or released;
  * the search's own capacity check adds the shares of the same call, so it can only reject more).

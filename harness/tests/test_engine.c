@@ -1125,6 +1125,7 @@ static const char k_direct_shares[] =
                   " capacity: {requests: {memory: 11Gi}}}, {name: small, deviceClassName: a,"
                   " count: 1, capacity: {requests: {memory: 3Gi}}}]}]}")
     CLAIM("nocap", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("nocap2", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}]}")
     CLAIM("pairm", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1,"
                    " capacity: {requests: {memory: 1Gi}}}}, {name: b, exactly: {deviceClassName: a,"
                    " count: 1, capacity: {requests: {memory: 1Gi}}}}],"
@@ -1152,7 +1153,8 @@ static const char *consumed_of(const dra_engine_result_t *r, uint32_t j, char *b
  * whose capacity left fits (e0, a dedicated device with 2Gi, fits the 2Gi requests only), the
  * consumedCapacity rounded by the device's policy, derived shareIDs equal to the allocator's
  * (verify_direct) and the reference placement's (place_into), shares until a device is used
- * up, releases giving capacity back; plans the path does not serve go to the allocator. */
+ * up, a request without capacity requests taking the defaults, releases giving capacity back;
+ * plans the path does not serve go to the allocator. */
 static void test_direct_shares(void)
 {
     fx_t x;
@@ -1163,8 +1165,9 @@ static void test_direct_shares(void)
     }
     char buf[128], id0[40], q[64];
     uint32_t four = plan(&x, "four"), odd = plan(&x, "odd"), two = plan(&x, "two"),
-             prio = plan(&x, "prio"), nocap = plan(&x, "nocap"), pairm = plan(&x, "pairm");
-    const uint32_t ps[] = {four, odd, two, prio, nocap, pairm};
+             prio = plan(&x, "prio"), nocap = plan(&x, "nocap"), nocap2 = plan(&x, "nocap2"),
+             pairm = plan(&x, "pairm");
+    const uint32_t ps[] = {four, odd, two, prio, nocap, nocap2, pairm};
     enum { HELD = 4 };
     dra_arena_t keep[HELD];
     dra_engine_result_t held[HELD];
@@ -1211,11 +1214,16 @@ static void test_direct_shares(void)
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1");
     if (r.kind == DRA_OUTCOME_ALLOCATED)
         CHECK_STREQ(r.allocations[0]->results[0].request, "r/small");
-    /* the fallbacks: no capacity requests (default 1Gi, capacity left not indexed) and a
-     * matchAttribute over shares go to the allocator */
+    /* no capacity requests: the devices' defaults, e0 (no policy) all of its 2Gi, g0 its
+     * policy's default 1Gi (of the 2Gi left) */
     r = place(&x, nocap, DRA_ENGINE_FIRST_FIT, 0);
-    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
-    CHECK_EQ_U64(r.direct_calls, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "e0");
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    r = place(&x, nocap2, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "e0,g0");
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_STREQ(consumed_of(&r, 1, q, sizeof q), "1Gi");
+    /* a matchAttribute over shares goes to the allocator */
     r = place(&x, pairm, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.direct_calls, 0);
     every_policy(&x, ps, sizeof ps / sizeof ps[0]);
