@@ -158,6 +158,10 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s);
 #define DRA_STATE_SHARE 8u  /* dra_alloc_state_shares > 0 */
 unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
                                    const char *pool, const char *device);
+/* dra_alloc_state_has_share with the device found by its row as above (O(1) once resolved,
+ * plus one lookup of the shareID's text). */
+bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                   const char *pool, const char *device, const char *share_id);
 /* The model the state was created for (rows are numbered over it). */
 const dra_model_t *dra_alloc_state_model(const dra_alloc_state_t *s);
 
@@ -198,7 +202,9 @@ typedef struct dra_alloc_outcome {
 typedef struct dra_alloc_options {
     uint64_t max_steps;  /* 0 = unlimited; else FATAL "filter operation aborted: ..." after that
                             many allocateOne calls (upstream's Filter timeout, made deterministic) */
-    uint64_t share_seed; /* seed of the deterministic shareID generator */
+    uint64_t share_seed; /* seed of the derived shareIDs: a share's ID is a function of the
+                            seed, the claim (namespace, name), the result's index, the device
+                            and the state's live shares of it (README, "Other choices") */
 } dra_alloc_options_t;
 
 typedef struct dra_allocator dra_allocator_t;

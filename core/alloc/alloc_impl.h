@@ -244,7 +244,8 @@ typedef struct dra_acall {
     /* fast: look up a slot's state on first use (NULL: slots are complete when built) */
     int (*slot_ready)(void *self, dra__slot_t *st);
     void *self;
-    uint64_t rng;       /* shareID generator (splitmix64 from options.share_seed) */
+    uint64_t share_seed; /* options.share_seed: shareIDs are derived from it (dra__share_id) */
+    const dra_alloc_state_t *state; /* the allocator's state (shareIDs unique among its shares) */
     uint64_t max_steps; /* options.max_steps: allocateOne budget per call (0 = none) */
     bool rows;          /* dra__slot_t.row is the device's model row (dra_model_device_rows): results
                            carry it (dra_result_t.row) */
@@ -256,7 +257,7 @@ typedef struct dra_sloc {
 } dra__sloc_t;
 
 /* The part of an allocator's per-call state both allocators set up alike: the model, the
- * behaviour of the features, the shareID generator's seed, the step budget and the scratch
+ * behaviour of the features, the shareIDs' seed, the step budget and the scratch
  * arena (the caller finishes it with dra_arena_fini). */
 void dra__acall_init(dra__acall_t *c, const dra_model_t *m, const dra_alloc_features_t *f,
                      const dra_alloc_options_t *opts);
@@ -309,8 +310,23 @@ DRA_NODISCARD int dra__acall_allocate_device(dra__acall_t *c, uint32_t ci, uint3
                                             uint32_t slot, bool must);
 /* Consumable capacity of rq fits the slot's device: 1 yes, 0 no, < 0 error. */
 DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, const dra__rq_t *rq, dra__slot_t *st);
-/* The next shareID (a UUID-shaped text from c->rng). */
-void dra__acall_share_id(dra__acall_t *c, char buf[37]);
+/* The shareID of a share (DRA-SEMANTICS §2.11), derived, not drawn: XXH3-128 seeded with
+ * options.share_seed over the claim's identity (namespace, "default" when absent, and name),
+ * the device ID (driver, pool, device), the result's index in the claim's results (its final
+ * index: results are appended in order and undone on backtrack) and an attempt number, as a
+ * UUID v4 text. Any value is an equally valid outcome (upstream draws a random UUID); derived,
+ * it is the same whatever path or history produced the decision (reference, fast allocator,
+ * the engine's direct answers). dra__acall_share_id takes attempt n, n + 1, ... (n: the
+ * device's live shares in the state, so a claim identity placed on the device again and again,
+ * as the runner's one claim per shape is, finds a free ID at once) until the text is neither a
+ * live share of the device in the state nor the shareID of another result of this call on the
+ * device (the same claim identity placed twice on one device), so two live shares of a device
+ * never collide; what the attempts read is the state, equal on every path.
+ * O(length of the names) per attempt. */
+void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
+                   const char *pool, const char *device, uint32_t attempt, char buf[37]);
+/* The shareID of claim ci's next result (index cls[ci].nres) on slot (see dra__share_id). */
+void dra__acall_share_id(dra__acall_t *c, uint32_t ci, uint32_t slot, char buf[37]);
 /* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
 void dra__acall_deallocate(dra__acall_t *c, uint32_t ci);
 /* The consumed-capacity vector of cl's next result (cl->nres), allocated on first use; NULL on

@@ -348,20 +348,126 @@ void dra__acons_remove(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, ui
 
 /* ---- allocateDevice (DRA-SEMANTICS §2.9) ---------------------------------------------------- */
 
-static uint64_t splitmix(uint64_t *s)
+/* A shareID's hash input: per field its length (8 bytes, little endian) then its bytes, so no
+ * two different field lists feed the same bytes; the fields are the namespace, the claim's
+ * name, the driver, the pool, the device, then the index and the attempt (4 bytes each, little
+ * endian, as one 8-byte field). Built in a stack buffer when it fits (one XXH3 call), else fed
+ * to a streaming state: the same bytes, the same hash. */
+static void put_le64(unsigned char *b, uint64_t v)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    b[0] = (unsigned char)v;
+    b[1] = (unsigned char)(v >> 8);
+    b[2] = (unsigned char)(v >> 16);
+    b[3] = (unsigned char)(v >> 24);
+    b[4] = (unsigned char)(v >> 32);
+    b[5] = (unsigned char)(v >> 40);
+    b[6] = (unsigned char)(v >> 48);
+    b[7] = (unsigned char)(v >> 56);
 }
 
-void dra__acall_share_id(dra__acall_t *ac, char buf[37])
+static size_t sid_put(unsigned char *buf, size_t at, size_t cap, const void *p, size_t n)
 {
-    uint64_t x = splitmix(&ac->rng), y = splitmix(&ac->rng);
-    snprintf(buf, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(x >> 32),
-             (unsigned)((x >> 16) & 0xffff), (unsigned)(x & 0xfff), (unsigned)(8 + ((y >> 60) & 3)),
-             (unsigned)((y >> 48) & 0xfff), (unsigned long long)(y & 0xffffffffffffULL));
+    if (at + 8 + n > cap)
+        return SIZE_MAX;
+    put_le64(buf + at, n);
+    if (n)
+        memcpy(buf + at + 8, p, n);
+    return at + 8 + n;
+}
+
+static void sid_field(XXH3_state_t *h, const void *p, size_t n)
+{
+    unsigned char len[8];
+    put_le64(len, n);
+    XXH3_128bits_update(h, len, sizeof len);
+    if (n)
+        XXH3_128bits_update(h, p, n);
+}
+
+/* n hex digits of v (lowercase), most significant first; two per step. */
+static char *hexn(char *o, uint64_t v, int n)
+{
+    static const char dig[] = "0123456789abcdef";
+    int i = n - 1;
+    for (; i > 0; i -= 2) {
+        o[i] = dig[v & 15];
+        o[i - 1] = dig[(v >> 4) & 15];
+        v >>= 8;
+    }
+    if (i == 0)
+        o[0] = dig[v & 15];
+    return o + n;
+}
+
+void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
+                   const char *pool, const char *device, uint32_t attempt, char buf[37])
+{
+    const char *f[5] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : "",
+                        nz(driver), nz(pool), nz(device)};
+    unsigned char num[8];
+    put_le64(num, (uint64_t)index | (uint64_t)attempt << 32);
+    unsigned char in[768];
+    size_t at = 0;
+    for (int i = 0; i < 5 && at != SIZE_MAX; i++)
+        at = sid_put(in, at, sizeof in, f[i], strlen(f[i]));
+    if (at != SIZE_MAX)
+        at = sid_put(in, at, sizeof in, num, sizeof num);
+    XXH128_hash_t v;
+    if (at != SIZE_MAX) {
+        v = XXH3_128bits_withSeed(in, at, seed);
+    } else {
+        XXH3_state_t h;
+        XXH3_INITSTATE(&h);
+        XXH3_128bits_reset_withSeed(&h, seed);
+        for (int i = 0; i < 5; i++)
+            sid_field(&h, f[i], strlen(f[i]));
+        sid_field(&h, num, sizeof num);
+        v = XXH3_128bits_digest(&h);
+    }
+    /* UUID version 4, variant 10: xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx */
+    uint64_t x = v.high64, y = v.low64;
+    char *o = buf;
+    o = hexn(o, x >> 32, 8);
+    *o++ = '-';
+    o = hexn(o, (x >> 16) & 0xffff, 4);
+    *o++ = '-';
+    *o++ = '4';
+    o = hexn(o, x & 0xfff, 3);
+    *o++ = '-';
+    o = hexn(o, 8 + ((y >> 60) & 3), 1);
+    o = hexn(o, (y >> 48) & 0xfff, 3);
+    *o++ = '-';
+    o = hexn(o, y & 0xffffffffffffULL, 12);
+    *o = 0;
+}
+
+/* Whether the text is the shareID of another result of this call on the same slot. */
+static bool share_taken_in_call(const dra__acall_t *ac, uint32_t slot, const char *id)
+{
+    for (uint32_t ci = 0; ci < ac->nclaims; ci++) {
+        const dra__cl_t *cl = &ac->cls[ci];
+        for (uint32_t i = 0; i < cl->nres; i++)
+            if (cl->res[i].multi && cl->res[i].slot == slot && !strcmp(cl->res[i].share, id))
+                return true;
+    }
+    return false;
+}
+
+void dra__acall_share_id(dra__acall_t *ac, uint32_t ci, uint32_t slot, char buf[37])
+{
+    const dra__cl_t *cl = &ac->cls[ci];
+    const dra__slot_t *st = &ac->slots[slot];
+    const dra__gpool_t *p = &ac->gp.pools[st->pool];
+    const char *dev = nz(st->d->name);
+    bool live = st->persist_share && ac->state;
+    uint32_t first = live ? dra_alloc_state_shares(ac->state, nz(p->driver), nz(p->name), dev) : 0;
+    for (uint32_t attempt = first;; attempt++) {
+        dra__share_id(ac->share_seed, cl->c, cl->nres, p->driver, p->name, dev, attempt, buf);
+        if (!(live && dra_alloc_state_row_has_share(ac->state, ac->rows ? st->row : UINT32_MAX,
+                                                    nz(p->driver), nz(p->name), dev, buf)) &&
+            !share_taken_in_call(ac, slot, buf))
+            return;
+    }
 }
 
 int dra__acall_capacity_fits(dra__acall_t *ac, const dra__rq_t *rq, dra__slot_t *st)
@@ -456,7 +562,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 st->allocating[c] += r->consumed[c];
             }
             st->nallocating++;
-            dra__acall_share_id(ac, r->share);
+            dra__acall_share_id(ac, ci, slot, r->share);
         }
     }
     r->slot = slot;
@@ -958,7 +1064,7 @@ void dra__acall_init(dra__acall_t *c, const dra_model_t *m, const dra_alloc_feat
 {
     c->m = m;
     dra__beh_init(&c->b, f);
-    c->rng = opts->share_seed ^ 0x6a09e667f3bcc909ULL;
+    c->share_seed = opts->share_seed;
     c->max_steps = opts->max_steps;
     dra_arena_init(&c->scratch, 256 * 1024);
 }

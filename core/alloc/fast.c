@@ -16,8 +16,9 @@
  *  - allocation state is looked up per device only when the search reaches the device;
  *  - pruning: a request that needs k more devices fails at once when fewer than k candidates
  *    are left ahead of the search position (enabled only when it cannot change the outcome:
- *    no upstream-bug leaks, no multi-allocatable device on the node (shareIDs), no step budget,
- *    no invalid pool, no CEL error in the skipped region).
+ *    no upstream-bug leaks, no multi-allocatable device on the node (once because pruned
+ *    attempts drew shareIDs from a stream; they are derived now, the exclusion is kept), no
+ *    step budget, no invalid pool, no CEL error in the skipped region).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -461,6 +462,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     dra__acall_init(&a->c, m, f, &a->opts);
+    a->c.state = state; /* shareIDs unique among the state's shares */
     a->prune_on = true;
     a->paths_on = true;
     a->cnt_word_bits = 32;
@@ -1691,7 +1693,8 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
     }
     a->c.gp = a->fn->gp;
     /* pruning skips allocateDevice calls of failing subtrees: only where those leave no trace
-     * (no leaking upstream bugs, no shareIDs drawn, no step budget, no invalid-pool fatal) */
+     * (no leaking upstream bugs, no step budget, no invalid-pool fatal; no multi-allocatable
+     * device: kept from when pruned attempts drew shareIDs, which are derived now) */
     a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->c.max_steps &&
                !a->c.gp.any_invalid;
     int rc = FP_FALLBACK;
@@ -1931,4 +1934,9 @@ int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *n
             return dra_fast_prepare(a, node); /* rebuilt now, not on the node's next call */
         }
     return DRA_OK;
+}
+
+uint64_t dra_fast_share_seed(const dra_fast_t *a)
+{
+    return a->opts.share_seed;
 }

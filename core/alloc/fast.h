@@ -137,6 +137,9 @@ DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_
  * names (dra_model_slice_update guarantees it). Errors: DRA_EINVAL, DRA_ENOMEM. Cost: O(devices
  * of the slice * selector combinations + slices of its pool) plus the node's layout. */
 DRA_NODISCARD int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *node);
+/* options.share_seed of the allocator (the engine's direct answers derive shareIDs with it,
+ * dra__share_id). O(1). */
+uint64_t dra_fast_share_seed(const dra_fast_t *a);
 DRA_NODISCARD int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node,
                                         dra_claim_t *const *claims, uint32_t n,
                                         dra_arena_t *out_arena, dra_alloc_outcome_t *out);

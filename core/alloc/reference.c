@@ -56,6 +56,7 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     dra__acall_init(&a->c, m, f, &a->opts);
+    a->c.state = state; /* shareIDs unique among the state's shares */
     a->c.in_use = in_use;
     a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);

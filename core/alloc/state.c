@@ -740,3 +740,15 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s)
     }
     return n;
 }
+
+bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                   const char *pool, const char *device, const char *share_id)
+{
+    dra_result_t r = {.driver = driver, .pool = pool, .device = device,
+                      .row = row < UINT32_MAX ? row + 1 : 0};
+    const st_dev_t *e = lookup_result(s, &r);
+    if (!e || !e->nshares || !share_id)
+        return false;
+    uint32_t sid = dra_intern_find(&s->intern, share_id, strlen(share_id));
+    return sid && find_share(e, sid) >= 0;
+}

@@ -6,7 +6,8 @@
  *  - MATCH: one ExactCount request under one matchAttribute constraint;
  *  - PAIR: two requests of one device each under one matchAttribute constraint over both
  *    (a GPU and a NIC on one PCIe root);
- * each request without admin access or capacity requests. The devices are read off the
+ * each request without admin access, and without capacity requests except in FIRST
+ * (DRAConsumableCapacity; SHARES below). The devices are read off the
  * signature's match bitset, the alternative's static eligibility bitset and the engine's
  * availability bitset over the node's range of table rows, a word at a time.
  *
@@ -41,15 +42,51 @@
  *    fewer than k candidates exist whatever the picks (unsatisfiable), or the group answer
  *    stands (groups with fewer than k candidates fail whatever the counters);
  *  - what would make the allocator leave its scan is excluded up front: multi-allocatable
- *    devices (shareIDs under DRAConsumableCapacity; without it the engine's availability bit
+ *    devices outside SHARES (below; without DRAConsumableCapacity the engine's availability bit
  *    over-counts them) and devices with binding conditions with the gate on make a plan never
- *    direct; a share recorded on a device that is not multi-allocatable
- *    turns direct answers off; upstream-bug mode, a step budget, the allocator's shortcuts off or
+ *    direct; a share recorded on a device that is not multi-allocatable, or an exclusive
+ *    allocation of a multi-allocatable one (the availability bit counts it free), turns direct
+ *    answers off; upstream-bug mode, a step budget, the allocator's shortcuts off or
  *    the reference allocator turn them off; counter consumption is exact only when no counter is
  *    over its capacity (a pool with one is refused by the allocator as a whole: e->nneg), per
  *    pool (release 1.35 and later), and with one entry per counter and device; a matchAttribute
  *    column holding versions is never direct (the table merges versions of equal precedence,
  *    the allocator compares texts).
+ * SHARES (served "direct-shares"): FIRST whose rows include multi-allocatable devices under
+ * DRAConsumableCapacity (fractional GPU memory: a request for part of a device's capacity).
+ * Why the greedy path is still the search's answer, check by check (DRA-SEMANTICS 2.5, 2.6,
+ * 2.11):
+ *  - order: the 1.36 profile only (beh.combos): within a request the search resumes after the
+ *    device it took, so a request takes a device at most once and the first k candidates are
+ *    its first leaf. With permutations (1.34, 1.35) a request may take one multi-allocatable
+ *    device twice, the second time against the capacity its first pick holds: never direct;
+ *  - exclusivity: a multi-allocatable device is never taken, only an exclusive allocation
+ *    blocks it (step 2); the availability bit counts it free, so an exclusive allocation of one
+ *    in the state (not made by the allocators under the gate) turns direct answers off;
+ *  - counters: step 4 charges them on the first share only (skipped while the device has
+ *    capacity in use), so the check depends on the capacity in use: a multi-allocatable row
+ *    that consumes counters makes the plan never direct;
+ *  - capacity (2.11): the search checks capacityFits before allocateDevice and again in step 7,
+ *    both against the state's aggregated capacity plus what this call is allocating on the
+ *    device; a request takes the device once, so what it allocates there is nothing but its
+ *    own consumption: the check is the capacity signature's fit bit (engine.c: each capacity of
+ *    the row, consumed with defaults and policy rounding, plus what the shares in the state
+ *    consume, within the capacity; re-read on every commit and release of the row). The bit
+ *    of a dedicated row is its static check (no shares on it: set-up), so the pick does not
+ *    change any other candidate's check and a greedy path that stops short is unsatisfiable
+ *    (as in FIRST; counter-consuming dedicated rows keep FIRST's fallback). A request without
+ *    capacity requests has such a signature too when it matches a multi-allocatable device
+ *    with capacities (it consumes the defaults); a row without one is never direct;
+ *  - binding conditions, taints, selectors and the rest as in FIRST; MATCH and PAIR over
+ *    multi-allocatable rows are never direct (constraints and shares are not argued here);
+ *    upstream-bug mode (leaks on rejection, rounding with Quantity.Value) turns direct answers
+ *    off as for every path.
+ * A share's result carries consumedCapacity for every capacity of the device (defaults filled
+ * in, policy rounding: dra__cap_consumed, as allocateDevice records it) and its shareID,
+ * derived as the allocator derives it (dra__share_id: share_seed, the claim, the result's
+ * index, the device, the first attempt from the device's live share count (use[r]: no
+ * exclusive allocation on it, set-up) that is not a live share of the device in the state);
+ * the answer's other results are on other devices, so no attempt is moved by them.
  * The result is built as the allocator builds it (core/alloc/claims.c): one result per device
  * (request name - "req/sub" for a subrequest -, driver, pool, device, its model row, the
  * request's tolerations, the device's binding conditions when the gate is on), the class
@@ -62,7 +99,9 @@
  *
  * Cost: set-up O(rows); a plan O(rows) per alternative, a bitset of rows each; an answer
  * O(words of the node's range + candidates looked at; PAIR: their product), one arena
- * allocation for the result.
+ * allocation for the result (SHARES: one more for the shareIDs and consumedCapacity, and per
+ * share one XXH3 hash of the names, plus a state lookup per attempt while the device has
+ * shares).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,15 +160,17 @@ int dra__direct_setup(dra_engine_t *e)
     for (uint32_t n = 0; n < e->nnodes; n++)
         e->nrange[n].direct = node_direct(e, n);
     /* a share or consumed capacity recorded on a device that is not multi-allocatable makes the
-     * allocator leave its scan for that device: not judged here */
+     * allocator leave its scan for that device, an exclusive allocation of a multi-allocatable
+     * one is in use while the availability bit counts it free: not judged here */
     for (uint32_t r = 0; e->beh.cc && r < t->shared_begin && e->direct_on; r++) {
         const dra_device_t *d = t->dev[r];
-        if (!d || (t->flags[r] & DRA_ROW_MULTI_ALLOC))
+        if (!d)
             continue;
         const dra_table_pool_t *pl = &t->pools[t->pool[r]];
         unsigned f = dra_alloc_state_row_flags(e->state, model_row(e, r), pl->driver ? pl->driver : "",
                                                pl->name ? pl->name : "", d->name ? d->name : "");
-        if (f & (DRA_STATE_CAP | DRA_STATE_SHARE))
+        if (f & ((t->flags[r] & DRA_ROW_MULTI_ALLOC) ? DRA_STATE_EXCL
+                                                     : (DRA_STATE_CAP | DRA_STATE_SHARE)))
             e->direct_on = false;
     }
     if (!dra_arena_alloc(&e->vscratch, 1, 1)) /* warm outside timed regions */
@@ -140,7 +181,8 @@ int dra__direct_setup(dra_engine_t *e)
 
 void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res)
 {
-    if (e->beh.cc && res->share_id && !(e->t->flags[r] & DRA_ROW_MULTI_ALLOC))
+    bool multi = (e->t->flags[r] & DRA_ROW_MULTI_ALLOC) != 0;
+    if (e->beh.cc && (res->share_id != NULL) != multi)
         e->direct_on = false;
 }
 
@@ -154,12 +196,12 @@ static bool listed(const char *const *names, uint32_t n, const char *name)
     return false;
 }
 
-/* A body the allocator's validation accepts, ExactCount 1..32, without admin access or
- * capacity. */
-static bool direct_body(const dra_engine_t *e, const dra_exact_request_t *b)
+/* A body the allocator's validation accepts, ExactCount 1..32, without admin access, and
+ * without capacity requests unless cap_ok (FIRST with DRAConsumableCapacity). */
+static bool direct_body(const dra_engine_t *e, const dra_exact_request_t *b, bool cap_ok)
 {
     if (!b || b->mode != DRA_MODE_EXACT_COUNT || b->admin_access || b->has_admin_access ||
-        b->has_capacity || b->ncap_requests > 0 || !b->class_name ||
+        ((b->has_capacity || b->ncap_requests > 0) && !(cap_ok && e->beh.cc)) || !b->class_name ||
         !dra_model_find_class(e->m, b->class_name))
         return false;
     int64_t k = b->has_count ? b->count : 1;
@@ -211,10 +253,65 @@ static bool entries_distinct(const dra_engine_t *e, uint32_t r)
     return true;
 }
 
+/* Two devices whose capacities give a request the same consumedCapacity: the same names,
+ * values (and their format) and request policies, in order. */
+static bool same_caps(const dra_device_t *a, const dra_device_t *b)
+{
+    if (a->ncaps != b->ncaps)
+        return false;
+    for (uint32_t c = 0; c < a->ncaps; c++) {
+        const dra_capacity_t *x = &a->caps[c], *y = &b->caps[c];
+        if (x->policy != y->policy || x->value.lo != y->value.lo || x->value.hi != y->value.hi ||
+            x->value.exp != y->value.exp || x->value.neg != y->value.neg ||
+            x->value.format != y->value.format ||
+            (x->name != y->name && strcmp(x->name ? x->name : "", y->name ? y->name : "")))
+            return false;
+    }
+    return true;
+}
+
+/* The consumedCapacity of a share of dv for body b (as allocateDevice records it: every
+ * capacity, defaults filled in, policy rounding) into cs[0..dv->ncaps). */
+static void share_consumed(const dra_exact_request_t *b, const dra_device_t *dv, dra_consumed_t *cs)
+{
+    for (uint32_t c = 0; c < dv->ncaps; c++) {
+        const dra_capacity_t *cap = &dv->caps[c];
+        cs[c].name = cap->name;
+        dra__aq_to(dra__cap_consumed(dra__cap_find_request(b, cap->name), cap, false), &cap->value,
+                   &cs[c].value);
+    }
+}
+
+/* The alternative's cached consumedCapacity for dv, NULL when not cached. */
+static const dra_consumed_t *cached_consumed(const dra__dalt_t *al, const dra_device_t *dv)
+{
+    for (uint32_t i = 0; i < al->ncc; i++)
+        if (al->cc[i].rep == dv || same_caps(al->cc[i].rep, dv))
+            return al->cc[i].cons;
+    return NULL;
+}
+
+/* Cache the consumedCapacity of a share of dv (plan time; nothing once DRA__DCONS_MAX lists
+ * are cached). DRA_ENOMEM. */
+static int cache_consumed(dra_engine_t *e, dra__dalt_t *al, const dra_device_t *dv)
+{
+    if (!dv->ncaps || al->ncc == DRA__DCONS_MAX || cached_consumed(al, dv))
+        return DRA_OK;
+    if (!al->cc && !(al->cc = dra_arena_calloc(&e->arena, DRA__DCONS_MAX, sizeof *al->cc, 8)))
+        return DRA_ENOMEM;
+    dra_consumed_t *cs = dra_arena_calloc(&e->arena, dv->ncaps, sizeof *cs, 8);
+    if (!cs)
+        return DRA_ENOMEM;
+    share_consumed(al->body, dv, cs);
+    al->cc[al->ncc++] = (struct dra__dcons){.rep = dv, .cons = cs};
+    return DRA_OK;
+}
+
 /* Static eligibility of the signature's node-range rows in [begin, end) for the alternative's
- * body (see the top); false when some row makes the plan never direct. */
-static bool fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, uint32_t begin,
-                          uint32_t end)
+ * body (see the top; shares_ok: multi-allocatable rows may be taken, FIRST): 1, 0 when some
+ * row makes the plan never direct, DRA_ENOMEM. */
+static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok,
+                         uint32_t begin, uint32_t end)
 {
     const dra_table_t *t = e->t;
     const dra_exact_request_t *b = al->body;
@@ -223,11 +320,13 @@ static bool fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, uint
             continue;
         const dra_device_t *dv = t->dev[r];
         uint8_t fl = t->flags[r];
-        if (fl & DRA_ROW_MULTI_ALLOC)
-            return false; /* shareIDs with DRAConsumableCapacity; without it the engine counts
-                             the device free while in use (its summaries over-count) */
+        bool multi = (fl & DRA_ROW_MULTI_ALLOC) != 0;
+        if (multi && (!e->beh.cc || !e->beh.combos || !shares_ok))
+            return 0; /* without DRAConsumableCapacity the engine counts the device free
+                             while in use (its summaries over-count); with permutations
+                             (<= 1.35) one request may take it twice; shares: FIRST only */
         if (e->beh.binding && (fl & DRA_ROW_BINDING))
-            return false;
+            return 0;
         if (!e->beh.binding && dv->nbinding_conditions > 0)
             continue;
         /* GatherPools offers no device of a slice with counter sets without
@@ -236,23 +335,36 @@ static bool fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, uint
             continue;
         if (dv->nconsumes > 0 && !e->beh.pd)
             continue;
-        if (e->beh.cc && dra__cap_fits(b, dv, NULL, NULL, false) != 1)
+        /* the capacity check of a dedicated device is static (no shares on it: set-up); a
+         * multi-allocatable one's reads what its shares left (below) */
+        if (e->beh.cc && (!multi || !dv->ncaps) && dra__cap_fits(b, dv, NULL, NULL, false) != 1)
             continue;
         if (e->beh.taints && dra__taint_blocks(dv, b->tolerations, b->ntolerations))
             continue;
+        if (multi) {
+            if (dv->nconsumes > 0)
+                return 0; /* its counters are charged on the first share only (2.6 step 4):
+                                 the check depends on the capacity in use */
+            if (dv->ncaps && !s->capbody)
+                return 0; /* the capacity left is read from a capacity signature's fit
+                             bits (every request over such a device has one: engine.c) */
+            al->multi = true;
+            if (cache_consumed(e, al, dv))
+                return DRA_ENOMEM;
+        }
         if (dv->nconsumes > 0) {
             if (!e->beh.pool_counters || !e->rc_pat || !entries_distinct(e, r))
-                return false;
+                return 0;
             al->cons = true;
         }
         dra_bit_set(al->ok, r);
     }
-    return true;
+    return 1;
 }
 
-static bool fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s)
+static int fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok)
 {
-    return fill_ok_range(e, al, s, 0, e->t->shared_begin);
+    return fill_ok_range(e, al, s, shares_ok, 0, e->t->shared_begin);
 }
 
 static const char *arena_str(dra_engine_t *e, const char *a, const char *b)
@@ -330,7 +442,7 @@ static int fill_configs(dra_engine_t *e, const dra_claim_t *c, dra__dalt_t *cons
 /* Alternative al of request r (body, subrequest name or NULL): signature si, static
  * eligibility. 0 not direct, 1 ok, <0 error. */
 static int alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si, const dra_request_t *r,
-                    const dra_exact_request_t *b, const char *sub)
+                    const dra_exact_request_t *b, const char *sub, bool shares_ok)
 {
     memset(al, 0, sizeof *al);
     al->sig = si;
@@ -345,7 +457,8 @@ static int alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si, const dra_req
     if (!al->ok || !al->req)
         return DRA_ENOMEM;
     memset(al->ok, 0, nw * sizeof *al->ok + 8);
-    return fill_ok(e, al, s) ? 1 : 0;
+    al->cfit = s->capbody ? s->cfit : NULL;
+    return fill_ok(e, al, s, shares_ok);
 }
 
 int dra__direct_plan(dra_engine_t *e, plan_t *p)
@@ -382,13 +495,15 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
     for (uint32_t i = 0; i < d.nalt; i++) {
         const dra_request_t *r = d.kind == DRA__DIRECT_PAIR ? &c->requests[i] : r0;
         const dra_exact_request_t *b = r->nfirst_available ? &r->first_available[i] : r->exactly;
-        if (!direct_body(e, b))
+        bool first = d.kind == DRA__DIRECT_FIRST;
+        if (!direct_body(e, b, first))
             return DRA_OK;
         int rc = alt_init(e, &d.alt[i], p->alts[i].sig, r, b,
-                          r->nfirst_available ? (b->name ? b->name : "") : NULL);
+                          r->nfirst_available ? (b->name ? b->name : "") : NULL, first);
         if (rc <= 0)
             return rc < 0 ? rc : DRA_OK;
         d.cons |= d.alt[i].cons;
+        d.multi |= d.alt[i].multi;
         d.fallible |= d.alt[i].cons && d.alt[i].k > 1;
     }
     if (d.kind == DRA__DIRECT_PAIR && (d.alt[0].k != 1 || d.alt[1].k != 1))
@@ -406,6 +521,8 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
         if (fill_configs(e, c, chosen, &d.alt[i].cfg, &d.alt[i].ncfg))
             return DRA_ENOMEM;
     }
+    if (d.multi)
+        d.share_seed = dra_fast_share_seed(e->alloc->fast);
     p->d = d;
     return DRA_OK;
 }
@@ -491,6 +608,10 @@ static int pick_first(const dra_engine_t *e, const dra__dalt_t *al, scan_t *sc, 
     bool rejected = false; /* a candidate did not fit beside the picks */
     for (uint32_t r; (r = scan_next(sc)) != NONE;) {
         (*looked)++;
+        /* capacity: a multi-allocatable row's left by its shares (the picks are other devices,
+         * the check does not depend on them), a dedicated row's static (the same bit) */
+        if (al->cfit && !dra_bit_get(al->cfit, r))
+            continue;
         if (*np && al->cons && consumes(e, r) && !fits_after(e, r, pick, *np)) {
             rejected = true;
             continue;
@@ -701,6 +822,58 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
     return DRA_OK;
 }
 
+/* The shares of an answer (DRAConsumableCapacity): the result of each picked multi-allocatable
+ * row gets the consumedCapacity of every device capacity (defaults filled in, policy rounding:
+ * dra__cap_consumed, as allocateDevice records it) and its derived shareID (dra__share_id over
+ * the claim, the result's index and the device; the attempts skip the device's live shares in
+ * the state as dra__acall_share_id does, and no other result of the answer is on the device).
+ * *any: some result is a share. One arena allocation when there is one. */
+static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pick,
+                      const uint8_t *palt, uint32_t np, dra_arena_t *arena, dra_result_t *res,
+                      bool *any)
+{
+    const dra_table_t *t = e->t;
+    size_t size = 0;
+    *any = false;
+    for (uint32_t i = 0; i < np; i++)
+        if (t->flags[pick[i]] & DRA_ROW_MULTI_ALLOC)
+            size += rnd(37) + rnd(t->dev[pick[i]]->ncaps * sizeof(dra_consumed_t));
+    if (!size)
+        return DRA_OK;
+    char *at = dra_arena_alloc(arena, size, 16);
+    if (!at)
+        return DRA_ENOMEM;
+    *any = true;
+    for (uint32_t i = 0; i < np; i++) {
+        uint32_t r = pick[i];
+        if (!(t->flags[r] & DRA_ROW_MULTI_ALLOC))
+            continue;
+        const dra_device_t *dv = t->dev[r];
+        const dra_exact_request_t *b = p->d.alt[palt[i]].body;
+        const char *dev = dv->name ? dv->name : "";
+        char *id = carve(&at, 37);
+        for (uint32_t attempt = e->use[r];; attempt++) { /* use: the device's live shares */
+            dra__share_id(p->d.share_seed, p->claims[0], i, res[i].driver, res[i].pool, dev,
+                          attempt, id);
+            if (!e->use[r] || !dra_alloc_state_row_has_share(e->state, res[i].row - 1,
+                                                             res[i].driver, res[i].pool, dev, id))
+                break;
+        }
+        res[i].share_id = id;
+        if (!dv->ncaps)
+            continue;
+        dra_consumed_t *cs = carve(&at, dv->ncaps * sizeof *cs);
+        const dra_consumed_t *pre = cached_consumed(&p->d.alt[palt[i]], dv);
+        if (pre)
+            memcpy(cs, pre, dv->ncaps * sizeof *cs);
+        else
+            share_consumed(b, dv, cs);
+        res[i].consumed = cs;
+        res[i].nconsumed = dv->ncaps;
+    }
+    return DRA_OK;
+}
+
 int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *arena,
                     dra_engine_result_t *out, bool *decided)
 {
@@ -752,7 +925,12 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
         if (nx < sc.end)
             __builtin_prefetch(e->t->dev[nx]);
     }
+    bool shares = false;
+    if (d->multi && (brc = add_shares(e, p, pick, palt, np, arena, out->allocations[0]->results,
+                                      &shares)))
+        return brc;
     out->served = d->kind != DRA__DIRECT_FIRST ? DRA_SERVED_DIRECT_MATCH
+                  : shares                     ? DRA_SERVED_DIRECT_SHARES
                   : d->cons                    ? DRA_SERVED_DIRECT_COUNTERS
                                                : DRA_SERVED_DIRECT_FIRST;
     *decided = true;
@@ -804,8 +982,10 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
             }
             for (uint32_t r = begin; r < end && r < e->t->shared_begin; r++)
                 dra_bit_clear(al->ok, r);
-            keep = fill_ok_range(e, al, s, begin, end);
+            /* 1 ok, 0 never direct; out of memory: the allocator answers (never a guess) */
+            keep = fill_ok_range(e, al, s, d->kind == DRA__DIRECT_FIRST, begin, end) == 1;
             d->cons |= al->cons;
+            d->multi |= al->multi;
             d->fallible |= al->cons && al->k > 1;
         }
         if (!keep)

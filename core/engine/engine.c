@@ -999,6 +999,11 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     }
     if (sig_reserve(e))
         return DRA_ENOMEM;
+    /* commits keep the shares' capacity (cx) only while a capacity signature exists: the first
+     * one re-reads it from the state */
+    for (uint32_t r = 0; e->ncapsigs == 0 && r < e->t->nrows; r++)
+        if (e->cx_off[r] != NONE && row_multi(e, r))
+            refresh_cap(e, r);
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
     s->capbody = body;
@@ -1020,6 +1025,17 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
 }
 
 /* ---- plans ----------------------------------------------------------------------------------- */
+
+/* Whether some row the signature matches is a multi-allocatable device with capacities (whose
+ * shares' capacity cx keeps). O(rows / 64 + matches). */
+static bool sig_matches_shared_caps(const dra_engine_t *e, const sig_t *s)
+{
+    for (uint32_t w = 0; e->cx_off && w < dra_bitset_words(e->t->nrows); w++)
+        for (uint64_t b = s->match[w]; b; b &= b - 1)
+            if (e->cx_off[(w << 6) + (uint32_t)__builtin_ctzll(b)] != NONE)
+                return true;
+    return false;
+}
 
 /* Add the alternative (body); false when the plan cannot be indexed. xs: the plain signature of
  * the plan's All request whose set other requests cannot take from (NONE: none). *size: the
@@ -1063,7 +1079,9 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
     } else if (xs != NONE && !body->admin_access) {
         if ((rc = sig_variant(e, si, false, false, xs, &si)))
             return rc;
-    } else if (e->beh.cc && e->cx_off && !body->admin_access && body->ncap_requests > 0) {
+    } else if (e->beh.cc && e->cx_off && !body->admin_access &&
+               (body->ncap_requests > 0 || sig_matches_shared_caps(e, &e->sigs[si]))) {
+        /* a request without capacity requests consumes the defaults of a shared device */
         if ((rc = sig_cap(e, si, body, &si)))
             return rc;
     }
@@ -2206,8 +2224,9 @@ static dra_engine_served_t served_by(const dra_anyalloc_t *alloc, uint32_t path)
 const char *dra_engine_served_name(dra_engine_served_t s)
 {
     static const char *const names[DRA_SERVED_COUNT] = {
-        "none",       "direct-first", "direct-match",  "direct-counters", "search",
-        "fast-first", "fast-match",   "fast-counters", "fast-unsat",      "reference"};
+        "none",       "direct-first", "direct-match",  "direct-counters", "direct-shares",
+        "search",     "fast-first",   "fast-match",    "fast-counters",   "fast-unsat",
+        "reference"};
     return (unsigned)s < DRA_SERVED_COUNT ? names[s] : "?";
 }
 

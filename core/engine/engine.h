@@ -25,7 +25,9 @@
  * uses the largest number of available matching devices of the node that share one value of the
  * attribute instead (e.g. an NVLink clique or a PCIe root; devices without the attribute cannot
  * join), plus the shared ones that have it. A request that asks for consumable capacity
- * (DRAConsumableCapacity) uses a capacity signature, per (selectors, capacity requests): a row
+ * (DRAConsumableCapacity), or one without capacity requests whose selectors match a
+ * multi-allocatable device with capacities (it consumes the defaults), uses a capacity
+ * signature, per (selectors, capacity requests): a row
  * counts only while the request's capacity fits what the device's shares left (dra__cap_fits against
  * the state's aggregated consumption, re-read when a result of the row is committed or released;
  * the search's own capacity check adds the shares of the same call, so it can only reject more).
@@ -105,7 +107,10 @@
  * two one-device requests under one matchAttribute, is answered from the engine's own columns -
  * the signature's match bitset, the request's static eligibility bitset and the availability
  * bitset over the node's range of table rows, a word at a time, counters as per-counter columns
- * - instead of calling the exact allocator: the devices are the ones the allocator returns
+ * - instead of calling the exact allocator; with DRAConsumableCapacity in the 1.36 profile one
+ * ExactCount request may also take shares of multi-allocatable devices (where the request fits
+ * the capacity their shares left; consumedCapacity and shareIDs derived as the allocator
+ * derives them). The devices are the ones the allocator returns
  * (direct.c states why), the result is built as it builds it. Nodes where that cannot be shown
  * (hazards, slice order differing from the profile's, shared rows of the signature, counters
  * over capacity, picks among partitionable devices that interfere) go to the allocator; out->
@@ -178,6 +183,8 @@ typedef enum dra_engine_served {
     DRA_SERVED_DIRECT_FIRST,    /* one ExactCount request: the first k eligible rows */
     DRA_SERVED_DIRECT_MATCH,    /* the same in one matchAttribute group */
     DRA_SERVED_DIRECT_COUNTERS, /* the first over partitionable devices (counter columns) */
+    DRA_SERVED_DIRECT_SHARES,   /* the first k with shares of multi-allocatable devices
+                                   (DRAConsumableCapacity: capacity left, derived shareIDs) */
     DRA_SERVED_SEARCH,          /* the fast allocator's depth-first search */
     DRA_SERVED_FAST_FIRST,      /* the fast allocator's paths (dra_fast_path_t) */
     DRA_SERVED_FAST_MATCH,
@@ -186,8 +193,8 @@ typedef enum dra_engine_served {
     DRA_SERVED_REFERENCE,       /* the reference allocator */
     DRA_SERVED_COUNT
 } dra_engine_served_t;
-/* "none", "direct-first", "direct-match", "direct-counters", "search", "fast-first",
- * "fast-match", "fast-counters", "fast-unsat", "reference". */
+/* "none", "direct-first", "direct-match", "direct-counters", "direct-shares", "search",
+ * "fast-first", "fast-match", "fast-counters", "fast-unsat", "reference". */
 const char *dra_engine_served_name(dra_engine_served_t s);
 
 typedef struct dra_engine dra_engine_t;

@@ -68,6 +68,16 @@ typedef struct dra__dalt {
     uint32_t sig;                    /* the alternative's signature */
     uint32_t k;                      /* ExactCount */
     bool cons;                       /* some eligible row consumes counters */
+    bool multi;                      /* some eligible row is multi-allocatable (shares) */
+    const uint64_t *cfit;            /* multi: the capacity signature's fit bits (a multi row
+                                        with capacities is a candidate while set), NULL: none */
+    struct dra__dcons {              /* multi: the consumedCapacity of a share for each distinct
+                                        capacity list among the eligible rows (at most
+                                        DRA__DCONS_MAX, plan time; others computed per answer) */
+        const dra_device_t *rep;     /* a device with that list */
+        dra_consumed_t *cons;        /* rep->ncaps entries (engine arena) */
+    } *cc;
+    uint32_t ncc;
     uint64_t *ok;                    /* per table row: statically eligible (direct.c) */
     const dra_exact_request_t *body;
     const char *req;                 /* the results' request name (engine arena) */
@@ -75,10 +85,13 @@ typedef struct dra__dalt {
                                         PAIR: alternative 0 holds the claim's */
     uint32_t ncfg;
 } dra__dalt_t;
+#define DRA__DCONS_MAX 8
 typedef struct dra__direct {
     uint8_t kind;
     bool fallible;   /* an answer may be left to the allocator (counters with k >= 2) */
     bool cons;       /* some alternative consumes counters */
+    bool multi;      /* some alternative may take shares (FIRST only) */
+    uint64_t share_seed; /* multi: the allocator's options.share_seed (dra__share_id) */
     uint32_t attr;   /* MATCH, PAIR: the constrained table column, NONE: no row has it */
     uint32_t nalt;   /* FIRST: the request's alternatives in order (firstAvailable: its
                         subrequests); MATCH: one; PAIR: the two requests */
@@ -254,8 +267,10 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
 /* Recompile plan `plan` from scratch (engine.c; its indexed decision may depend on the rows). */
 DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
 
-/* A committed result of row r with a shareID on a device that is not multi-allocatable turns
- * direct answers off (the allocator leaves its scan for such a device). */
+/* A committed result of row r with a shareID on a device that is not multi-allocatable, or
+ * (DRAConsumableCapacity) without one on a multi-allocatable device, turns direct answers off
+ * (the allocator leaves its scan for the first; the second is an exclusive allocation of a
+ * device the availability bit counts free). */
 void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);
 
 #endif /* DRA_ENGINE_IMPL_H */

@@ -849,7 +849,7 @@ static void engine_compare(kase_t *k, uint32_t ni)
     if (dra_alloc_outcome_differs(&k->res, &eo, why, sizeof why))
         failf(&k->f, "placement engine (%s) differs: %s", dra_engine_served_name(er.served), why);
     else if (k->o->engine_direct && er.served >= DRA_SERVED_DIRECT_FIRST &&
-             er.served <= DRA_SERVED_DIRECT_COUNTERS)
+             er.served <= DRA_SERVED_DIRECT_SHARES)
         (*k->o->engine_direct)++;
 out:
     dra_engine_free(e);

@@ -37,8 +37,8 @@
  *  B. the placement engine (engine/engine.h) over the device table, with the fast allocator,
  *     against dra_engine_place_reference with a separate reference allocator over the same state,
  *     under first-fit, best-fit, spread and random (decoded start): same outcome kind, same
- *     node, same allocations and messages (dra_alloc_outcome_differs; a shareID compared only
- *     as present or not: each allocator draws its own stream), after each placement that
+ *     node, same allocations and messages (dra_alloc_outcome_differs, shareIDs and consumed
+ *     capacity included: shareIDs are derived, not drawn), after each placement that
  *     allocated also once committed through dra_engine_commit_pod and once released through
  *     dra_engine_release_pod; dra_engine_check (summaries equal a recomputation) after every
  *     commit and release, and the state digest restored after the release. Then a fill
@@ -55,28 +55,33 @@
  * engine may skip that node by its summaries, and its fast allocator, budgeted or not as a byte
  * says, searches with pruning only when unbudgeted). ALLOC_FUZZER_TRACE=1 prints, per input,
  * the decoded cluster and claims and the decisions with the paths that served them (fast
- * allocator path; engine path 0 index, 1 reject, 2 brute force), and on a difference both
+ * allocator path; engine path 0 index, 1 reject, 2 brute force, and what served the chosen
+ * node: direct-shares, search, ...), and on a difference both
  * decisions' devices, shares and consumed capacity.
  *
- * Byte layout: one byte per take(r, n), used as v % n, in this order (a missing byte reads 0):
+ * Byte layout: one byte per take(r, n), used as v % n, in this order (a missing byte reads 0;
+ * "the shares profile": release 1.36 with DRAConsumableCapacity on, decoded so that the
+ * engine's direct-shares path often serves the claim):
  *   release (1.34 + %3); gates DRAPartitionableDevices, DRAConsumableCapacity, DRADeviceTaints,
  *   DRADeviceBindingConditions (each %3: release default, on, off); nodes (2 + %3); MIG pools
  *   (%2); per node its zone (%2: a, b);
  *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
  *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
- *   (%8 == 7, then bindsToNode %2), multi-allocatable (%5 == 4, then capacity 2 + %4 and its
+ *   (%8 == 7, not in the shares profile when node-0 is in zone b; then bindsToNode %2),
+ *   multi-allocatable (%5 == 4, or 3 too in the shares profile; then capacity 2 + %4 and its
  *   requestPolicy %4: none, default 1 with range 1..capacity step 2, default 2 with values
  *   1, 2, 4, default 1)]; with MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem
  *   (4 + %5) and sm (4 + %4), per GPU placements (1 + %4), per placement [profile %3: 1g, 2g,
  *   full; unknown counter set (%32 == 31)], layout flipped (%8 == 7);
- *   shared pool (%4: none, allNodes, zone a, per device), devices (1 + %4), each a GPU device
- *   [per device: %(nodes + 2): that node, allNodes, zone a];
+ *   shared pool (%4: none, allNodes (none in the shares profile), zone a, per device),
+ *   devices (1 + %4), each a GPU device [per device: %(nodes + 2): that node, allNodes, zone a];
  *   claims (%6 == 5: two), per claim: shape (%8: 0-4 one ExactCount request, 5 All,
  *   6 firstAvailable with two subrequests, 7 two requests), per request (sub)request [class
  *   (%3 == 2: mig, else gpu), count (1 + %4), toleration (%3 == 2), with DRAConsumableCapacity
- *   on a capacity request (%3 == 2, then %4: 500m, 1, 2, 3), %16: 15 adminAccess (not in
- *   subrequests), 14 a request selector], constraint (%4: 2 matchAttribute, 3
- *   distinctAttribute, then the attribute %4: clique, pcieRoot, numa, MIG parent);
+ *   on a capacity request (%3 == 2, or 1 too in the shares profile; then %4: 500m, 1, 2, 3),
+ *   %16: 15 adminAccess (not in subrequests), 14 a request selector], constraint (%4: 2
+ *   matchAttribute, 3 distinctAttribute, then the attribute %4: clique, pcieRoot, numa, MIG
+ *   parent);
  *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
  *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
  *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
@@ -217,6 +222,7 @@ typedef struct input {
     unsigned shared; /* 0 none, 1 allNodes, 2 node selector, 3 per-device */
     unsigned npre;
     dra_result_t pre_res[MAX_PRE];
+    unsigned dec_fl; /* DEC_* of the GPU devices */
     dra_allocation_t pre_alloc[MAX_PRE];
     unsigned start;          /* the random policy's first node */
     bool engine_budget;      /* the engine's fast allocator has ENGINE_STEPS too */
@@ -290,9 +296,24 @@ static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64
     return p;
 }
 
+/* The 1.36 profile with DRAConsumableCapacity on: devices are multi-allocatable and requests
+ * ask for capacity more often (the engine answers such claims directly, direct-shares). */
+static bool shares_profile(const input_t *in)
+{
+    return in->f.release == DRA_RELEASE_1_36 &&
+           dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY);
+}
+
+/* Decoding flags of the GPU devices (decode): DEC_SHARES the 1.36 profile with
+ * DRAConsumableCapacity (shares_profile), DEC_NO_BINDING no binding conditions (with
+ * DEC_SHARES when node-0 is in zone b: a device with binding conditions under the gate makes
+ * every plan over its class leave the direct answers). */
+enum { DEC_SHARES = 1, DEC_NO_BINDING = 2 };
+
 /* A GPU-like device: numa, pcieRoot, model, clique (sometimes absent); a taint, binding
- * conditions, multi-allocatable with a capacity and its requestPolicy. */
-static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *name)
+ * conditions, multi-allocatable with a capacity and its requestPolicy (more often with
+ * DEC_SHARES, the shape the engine's direct-shares path serves). */
+static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *name, unsigned fl)
 {
     static const char *const cliques[2] = {"c0", "c1"};
     static const char *const roots[2] = {"pci0", "pci1"};
@@ -313,13 +334,14 @@ static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *n
         dev->taints[0].key = "t";
         dev->taints[0].effect = t == 4 ? DRA_EFFECT_NO_SCHEDULE : DRA_EFFECT_NO_EXECUTE;
     }
-    if (take(r, 8) == 7) {
+    if (take(r, 8) == 7 && !(fl & DEC_NO_BINDING)) {
         dev->binding_conditions = dra_model_array(m, 1, sizeof(const char *));
         dev->binding_conditions[0] = "ready";
         dev->nbinding_conditions = 1;
         dev->binds_to_node = take(r, 2);
     }
-    if (take(r, 5) == 4) {
+    unsigned mv = take(r, 5);
+    if (mv == 4 || (mv == 3 && (fl & DEC_SHARES))) {
         dev->allow_multiple_allocations = true;
         dev->caps = dra_model_array(m, 1, sizeof(dra_capacity_t));
         dev->ncaps = 1;
@@ -347,7 +369,7 @@ static dra_slice_t *new_slice(dra_model_t *m, const char *name, const char *drv,
 }
 
 /* The local GPU pool of node n: 0 to 5 devices (1 when the byte is missing). */
-static void decode_gpu_pool(rd_t *r, dra_model_t *m, unsigned n, const char *node)
+static void decode_gpu_pool(rd_t *r, dra_model_t *m, unsigned n, const char *node, unsigned fl)
 {
     char nm[32];
     unsigned nd = (take(r, 6) + 1) % 6;
@@ -357,7 +379,7 @@ static void decode_gpu_pool(rd_t *r, dra_model_t *m, unsigned n, const char *nod
     s->ndevices = nd;
     for (unsigned d = 0; d < nd; d++) {
         snprintf(nm, sizeof nm, "gpu-%u", d);
-        decode_gpu(r, m, &s->devices[d], nm);
+        decode_gpu(r, m, &s->devices[d], nm, fl);
     }
     dra_model_slice_done(m, s);
 }
@@ -472,7 +494,7 @@ static void decode_shared_pool(rd_t *r, input_t *in, unsigned nnodes)
     for (unsigned d = 0; d < nd; d++) {
         char nm[32];
         snprintf(nm, sizeof nm, "net-%u", d);
-        decode_gpu(r, m, &s->devices[d], nm);
+        decode_gpu(r, m, &s->devices[d], nm, in->dec_fl);
         if (in->shared == 3) {
             unsigned w = take(r, nnodes + 2);
             if (w < nnodes)
@@ -504,7 +526,8 @@ static void decode_body(rd_t *r, input_t *in, dra_exact_request_t *b, const char
         b->tolerations[0].op = DRA_TOL_EXISTS;
         b->tolerations[0].effect = DRA_EFFECT_EMPTY;
     }
-    if (dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY) && take(r, 3) == 2) {
+    unsigned cv = dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY) ? take(r, 3) : 0;
+    if (cv == 2 || (cv == 1 && shares_profile(in))) {
         b->has_capacity = true;
         b->cap_requests = dra_model_array(m, 1, sizeof(dra_cap_request_t));
         b->ncap_requests = 1;
@@ -642,12 +665,17 @@ static void decode(rd_t *r, input_t *in)
         node->labels[0].key = "zone";
         node->labels[0].value = zones[take(r, 2)];
     }
+    if (shares_profile(in))
+        in->dec_fl = DEC_SHARES | (m->nodes[0]->labels[0].value == zones[1] ? DEC_NO_BINDING : 0);
     for (unsigned n = 0; n < nnodes; n++) {
-        decode_gpu_pool(r, m, n, m->nodes[n]->name);
+        decode_gpu_pool(r, m, n, m->nodes[n]->name, in->dec_fl);
         if (mig && take(r, 4) != 3)
             decode_mig_pool(r, in, n, m->nodes[n]->name);
     }
     in->shared = take(r, 4);
+    if (in->shared == 1 && shares_profile(in))
+        in->shared = 0; /* GPUs in the shared range make every plan over them leave the direct
+                           answers: in the shares profile an allNodes pool is none */
     if (in->shared)
         decode_shared_pool(r, in, nnodes);
     in->gpu = dra_model_add_class(m);
@@ -680,17 +708,6 @@ static void decode(rd_t *r, input_t *in)
 
 /* ---- A: the single-node checks ------------------------------------------------------------- */
 
-/* The unbudgeted fast allocator is not asked a decision the reference ran out of steps on; it
- * then misses the shareIDs the others drew, so its later decisions could not be compared on
- * them: it is done with for the rest of the input. */
-static void drop_unbudgeted(run_t *x, const dra_alloc_outcome_t *o)
-{
-    if (x->fb && budget_hit(o->kind, o->msg)) {
-        dra_fast_free(x->fb);
-        x->fb = NULL;
-    }
-}
-
 /* Sets up the reference and the fast allocators, runs the reference on node into *o and checks
  * the fast ones against it. -1 when something could not run. */
 static int run_first(input_t *in, run_t *x, const dra_node_t *node, dra_alloc_outcome_t *o)
@@ -704,7 +721,7 @@ static int run_first(input_t *in, run_t *x, const dra_node_t *node, dra_alloc_ou
     dra_alloc_options_t ao0 = ao;
     ao0.max_steps = 0;
     if (dra_fast_new(m, &in->f, x->st, x->cel, &ao, &x->fa) ||
-        (!budget_hit(o->kind, o->msg) && dra_fast_new(m, &in->f, x->st, x->cel, &ao0, &x->fb)))
+        dra_fast_new(m, &in->f, x->st, x->cel, &ao0, &x->fb))
         return -1;
     return same_as_reference(o, x->fa, x->fb, node, in->claims, in->nclaims, &x->out);
 }
@@ -751,7 +768,6 @@ static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
     dra_alloc_outcome_t o2; /* the same claims again, against the committed state */
     if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2))
         return -1;
-    drop_unbudgeted(x, &o2);
     if (same_as_reference(&o2, x->fa, x->fb, node, in->claims, n, &x->out))
         return -1;
     for (unsigned c = n; c-- > 0;)
@@ -761,7 +777,6 @@ static int check_allocated(input_t *in, run_t *x, const dra_node_t *node,
         abort();
     if (dra_alloc_allocate(x->al, node, in->claims, n, &x->out, &o2))
         return -1;
-    drop_unbudgeted(x, &o2);
     if (same_as_reference(&o2, x->fa, x->fb, node, in->claims, n, &x->out))
         return -1;
     return 0;
@@ -819,17 +834,9 @@ static const char *node_of(const eng_run_t *g, uint32_t n)
     return n < g->in->m.nnodes ? g->in->m.nodes[n]->name : "-";
 }
 
-/* A placement's outcome for dra_alloc_outcome_differs, its results copied into cp with every
- * shareID replaced by one placeholder: the shareID generator is a stream per allocator, and the
- * engine's allocator and the reference placement's make different calls (the reference tries
- * more nodes), so only whether a result is a share can be compared, not its ID. */
-typedef struct cmp_copy {
-    dra_allocation_t a[2];
-    dra_allocation_t *pa[2];
-    dra_result_t res[2][DRA_ALLOC_MAX_RESULTS];
-} cmp_copy_t;
-
-static dra_alloc_outcome_t as_outcome(const dra_engine_result_t *r, cmp_copy_t *cp)
+/* A placement's outcome for dra_alloc_outcome_differs (shareIDs compared exactly: they are
+ * derived from the claim, the result's index and the device, whatever allocator drew them). */
+static dra_alloc_outcome_t as_outcome(const dra_engine_result_t *r)
 {
     dra_alloc_outcome_t o;
     memset(&o, 0, sizeof o);
@@ -837,22 +844,6 @@ static dra_alloc_outcome_t as_outcome(const dra_engine_result_t *r, cmp_copy_t *
     o.allocations = r->allocations;
     o.n = r->n;
     memcpy(o.msg, r->msg, sizeof o.msg);
-    if (r->kind != DRA_OUTCOME_ALLOCATED || r->n > 2)
-        return o;
-    for (uint32_t i = 0; i < r->n; i++) {
-        cp->pa[i] = r->allocations[i];
-        if (!r->allocations[i] || r->allocations[i]->nresults > DRA_ALLOC_MAX_RESULTS)
-            continue;
-        cp->a[i] = *r->allocations[i];
-        for (uint32_t j = 0; j < cp->a[i].nresults; j++) {
-            cp->res[i][j] = r->allocations[i]->results[j];
-            if (cp->res[i][j].share_id)
-                cp->res[i][j].share_id = "share";
-        }
-        cp->a[i].results = cp->res[i];
-        cp->pa[i] = &cp->a[i];
-    }
-    o.allocations = cp->pa;
     return o;
 }
 
@@ -916,14 +907,16 @@ static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
     rc = dra_engine_place(g->e, g->plan, pol, start, out, res);
     if (rc)
         return placement_error(rc, "engine placement", pol, when, res->msg);
-    static cmp_copy_t ca, cb; /* large: not on the stack */
-    dra_alloc_outcome_t a = as_outcome(res, &ca), b = as_outcome(&ref, &cb);
+    dra_alloc_outcome_t a = as_outcome(res), b = as_outcome(&ref);
     char why[1200] = "";
     bool differs = res->node != ref.node || dra_alloc_outcome_differs(&a, &b, why, sizeof why);
     if (trace)
-        fprintf(stderr, "  %s %s: %s on %s, path %d, %u exact calls, allocateOne %llu\n",
+        fprintf(stderr,
+                "  %s %s: %s on %s, path %d, %u exact calls, %u direct, served %s, allocateOne "
+                "%llu\n",
                 policy_name[pol], when, dra_outcome_name(res->kind), node_of(g, res->node),
-                (int)res->path, res->exact_calls, (unsigned long long)res->stats.allocate_one);
+                (int)res->path, res->exact_calls, res->direct_calls,
+                dra_engine_served_name(res->served), (unsigned long long)res->stats.allocate_one);
     if (differs) {
         fprintf(stderr,
                 "engine placement differs from the reference placement (%s, start %u, %s): "

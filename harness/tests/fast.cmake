@@ -26,6 +26,7 @@ dra_fast_digest_test(default 300)
 dra_fast_digest_test(sched-perf-500 600)
 dra_fast_digest_test(nvl72-training 200)
 dra_fast_digest_test(mig-inference 30)
+dra_fast_digest_test(gpu-sharing 300)
 # Every built-in scenario under every placement policy and release profile (short prefixes): the
 # fast allocator (its exact fast paths included) and the reference decide alike (equal decision
 # digests and outcome counts). Arguments: drabench, output dir, scenario, count, policies.
@@ -67,3 +68,4 @@ dra_fast_matrix_test(unsat-storm 3 "harness;bench")
 dra_fast_matrix_test(mig-inference 4 "harness;bench")
 dra_fast_matrix_test(fleet-5k 6 "harness;bench")
 dra_fast_matrix_test(fleet-50k 3 "harness;bench" "first-fit")
+dra_fast_matrix_test(gpu-sharing 20 "harness;no-asan")

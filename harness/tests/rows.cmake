@@ -47,7 +47,8 @@ endif()
 # What decided each placement (search.served): with the fast allocator every placement of the
 # default scenario is a direct answer of the engine (pods of a shared claim that is already
 # allocated need no placement, so the counts add up to at most the allocated pods), with the
-# reference allocator every one is the reference's; the summary prints it.
+# reference allocator every one is the reference's; the summary prints it. On gpu-sharing every
+# placement is a share answered directly (direct-shares).
 set(_rows_served_script [=[
 set -e
 f="$1/rows-served-fast.json"; r="$1/rows-served-ref.json"
@@ -60,6 +61,10 @@ test "$(jq -r '[.repetitions[0].search.served | keys[] | select(startswith("dire
 "$0" run default -n 200 -w 0 -r 1 --invariants off --allocator reference -o "$r" > /dev/null
 test "$(jq -r '.repetitions[0].search.served | keys | join(",")' "$r")" = reference
 test "$(jq -r '.repetitions[0].search.served.reference' "$r")" -le "$(jq -r '.repetitions[0].outcomes.allocated' "$r")"
+g="$1/rows-served-shares.json"
+"$0" run gpu-sharing -n 200 -w 0 -r 1 --invariants off -o "$g" | grep -E '^served +direct-shares [0-9]+'
+test "$(jq -r '.repetitions[0].search.served | keys | join(",")' "$g")" = direct-shares
+test "$(jq -r '.repetitions[0].search.served["direct-shares"]' "$g")" = "$(jq -r '.repetitions[0].outcomes.allocated' "$g")"
 ]=])
 add_test(NAME harness.rows.served
          COMMAND sh -c "${_rows_served_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
+#include "alloc/fast.h"
 #include "alloc/invariants.h"
 #include "check.h"
 #include "manifest.h"
@@ -159,6 +160,110 @@ static const char k_state[] =
                 " capacity: {requests: {mem: 3Gi}}}}]}")
     CLAIM("c3", "{requests: [{name: r, exactly: {deviceClassName: class-a, count: 1,"
                 " capacity: {requests: {mem: 3Gi}}}}]}");
+
+static const char *share_of(const dra_alloc_outcome_t *o, uint32_t claim_i)
+{
+    if (o->kind != DRA_OUTCOME_ALLOCATED || claim_i >= o->n || !o->allocations[claim_i]->nresults ||
+        !o->allocations[claim_i]->results[0].share_id)
+        return "(none)";
+    return o->allocations[claim_i]->results[0].share_id;
+}
+
+/* ShareIDs are derived (claim, result index, device, seed), not drawn from a stream: the same
+ * decision gets the same ID whatever was asked before and whichever allocator answers; attempts
+ * start at the device's live share count and skip IDs live on the device (unique among live
+ * shares, also for the same claim twice in one call); with no share live, the first again. */
+static void test_share_ids_derived(void)
+{
+    static const char *const cc[] = {"DRAConsumableCapacity=true", NULL};
+    fx_t x;
+    fx_init(&x, k_state, cc, false);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char a[40], b[40];
+    dra_alloc_outcome_t o, keep1, keep2;
+    CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
+    snprintf(a, sizeof a, "%s", share_of(&o, 0));
+    CHECK(strlen(a) == 36 && a[14] == '4'); /* UUID v4 text */
+    /* asked again (a stream would have moved on), after another call, by a fast allocator
+     * with and without pruning: the same ID */
+    CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
+    CHECK_STREQ(share_of(&o, 0), a);
+    CHECK_EQ_I64(alloc1(&x, "c1", &o), DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
+    CHECK_STREQ(share_of(&o, 0), a);
+    dra_alloc_options_t fo = {.share_seed = 7};
+    dra_fast_t *fa = NULL;
+    CHECK_OK(dra_fast_new(&x.m, &x.f, x.st, x.cel, &fo, &fa));
+    dra_claim_t *c2 = claim(&x, "c2"), *c3 = claim(&x, "c3");
+    if (fa && c2 && c3) {
+        dra_fast_set_pruning(fa, false);
+        CHECK_OK(dra_fast_allocate(fa, x.node, &c3, 1, &x.out, &o));
+        CHECK(strcmp(share_of(&o, 0), a) != 0); /* another claim, another ID */
+        dra_fast_set_pruning(fa, true);
+        CHECK_OK(dra_fast_allocate(fa, x.node, &c2, 1, &x.out, &o));
+        CHECK_STREQ(share_of(&o, 0), a);
+    }
+    /* another seed, another ID */
+    dra_alloc_options_t o8 = {.share_seed = 8};
+    dra_allocator_t *al8 = NULL;
+    CHECK_OK(dra_alloc_new(&x.m, &x.f, x.st, x.cel, &o8, &al8));
+    if (al8 && c2) {
+        CHECK_OK(dra_alloc_allocate(al8, x.node, &c2, 1, &x.out, &o));
+        CHECK(o.kind == DRA_OUTCOME_ALLOCATED && strcmp(share_of(&o, 0), a) != 0);
+    }
+    dra_alloc_free(al8);
+    /* the same claim with its share live: the next attempt, unique; and again */
+    dra_arena_t k1, k2;
+    dra_arena_init(&k1, 0);
+    dra_arena_init(&k2, 0);
+    if (c2) {
+        CHECK_OK(dra_alloc_allocate(x.al, x.node, &c2, 1, &k1, &keep1));
+        CHECK_OK(dra_alloc_state_commit(x.st, keep1.allocations[0]));
+        CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
+        snprintf(b, sizeof b, "%s", share_of(&o, 0));
+        CHECK(strcmp(b, a) != 0);
+        if (fa) { /* the fast allocator reads the same state: the same attempt */
+            CHECK_OK(dra_fast_allocate(fa, x.node, &c2, 1, &x.out, &o));
+            CHECK_STREQ(share_of(&o, 0), b);
+        }
+        CHECK_OK(dra_alloc_allocate(x.al, x.node, &c2, 1, &k2, &keep2));
+        CHECK_STREQ(share_of(&keep2, 0), b);
+        CHECK_OK(dra_alloc_state_commit(x.st, keep2.allocations[0]));
+        CHECK_EQ_I64(dra_alloc_state_shares(x.st, "driver-a", "pool-1", "shared"), 2);
+        CHECK(dra_alloc_state_has_share(x.st, "driver-a", "pool-1", "shared", a));
+        CHECK(dra_alloc_state_has_share(x.st, "driver-a", "pool-1", "shared", b));
+        /* the same by row (2: d-1, d-2, shared), by the strings when the row is another
+         * device's or unknown */
+        for (uint32_t row = 0; row < 4; row++) {
+            uint32_t rw = row == 3 ? UINT32_MAX : row;
+            CHECK(dra_alloc_state_row_has_share(x.st, rw, "driver-a", "pool-1", "shared", a));
+            CHECK(!dra_alloc_state_row_has_share(x.st, rw, "driver-a", "pool-1", "shared", "x"));
+            CHECK(!dra_alloc_state_row_has_share(x.st, rw, "driver-a", "pool-1", "d-1", a));
+        }
+        /* with the first share released one share is live: attempts start at 1, whose ID is
+         * live, so a third one */
+        CHECK_OK(dra_alloc_state_release(x.st, keep1.allocations[0]));
+        CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
+        CHECK(strcmp(share_of(&o, 0), a) != 0 && strcmp(share_of(&o, 0), b) != 0 &&
+              strcmp(share_of(&o, 0), "(none)") != 0);
+        /* none live: the first attempt again */
+        CHECK_OK(dra_alloc_state_release(x.st, keep2.allocations[0]));
+        CHECK_EQ_I64(alloc1(&x, "c2", &o), DRA_OUTCOME_ALLOCATED);
+        CHECK_STREQ(share_of(&o, 0), a);
+        /* the same claim twice in one call: two shares of the device, two IDs */
+        const char *twice[] = {"c2", "c2", NULL};
+        CHECK_EQ_I64(alloc_claims(&x, twice, &o), DRA_OUTCOME_ALLOCATED);
+        CHECK_STREQ(share_of(&o, 0), a);
+        CHECK(o.n == 2 && strcmp(share_of(&o, 1), b) == 0);
+    }
+    dra_fast_free(fa);
+    dra_arena_fini(&k1);
+    dra_arena_fini(&k2);
+    fx_fini(&x);
+}
 
 static void test_state_roundtrip(void)
 {
@@ -722,6 +827,7 @@ static void test_bruteforce(void)
 int main(void)
 {
     RUN(test_state_roundtrip);
+    RUN(test_share_ids_derived);
     RUN(test_counters);
     RUN(test_counters_rollback_bug_switch);
     RUN(test_taints);

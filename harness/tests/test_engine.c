@@ -9,7 +9,9 @@
  * beside it skip nodes whose only devices are in its set; a request for consumable capacity
  * skips nodes whose multi-allocatable devices have too little capacity left; direct answers
  * (core/engine/direct.c: first k, matchAttribute groups, counters) serve the shapes they claim,
- * leave the rest to the allocator, and equal its answers (verify_direct is on throughout).
+ * leave the rest to the allocator, and equal its answers (verify_direct is on throughout);
+ * shares of multi-allocatable devices (direct-shares: capacity left, policy rounding, derived
+ * shareIDs equal to the allocators') and the cases that path leaves to the allocator.
  * Every decision is compared with the brute-force reference placement, under every policy. */
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +127,16 @@ static dra_engine_result_t place_into(fx_t *x, uint32_t p, dra_engine_policy_t p
         CHECK_EQ_U64(a.n, b.n);
         for (uint32_t i = 0; i < a.n && i < b.n; i++) {
             CHECK_EQ_U64(a.allocations[i]->nresults, b.allocations[i]->nresults);
-            for (uint32_t j = 0; j < a.allocations[i]->nresults && j < b.allocations[i]->nresults; j++)
-                CHECK_STREQ(a.allocations[i]->results[j].device, b.allocations[i]->results[j].device);
+            for (uint32_t j = 0; j < a.allocations[i]->nresults && j < b.allocations[i]->nresults; j++) {
+                const dra_result_t *ra = &a.allocations[i]->results[j],
+                                   *rb = &b.allocations[i]->results[j];
+                CHECK_STREQ(ra->device, rb->device);
+                /* shareIDs are derived: the same whichever allocator or path answered */
+                CHECK_STREQ(ra->share_id ? ra->share_id : "-", rb->share_id ? rb->share_id : "-");
+                CHECK_EQ_U64(ra->nconsumed, rb->nconsumed);
+                for (uint32_t k = 0; k < ra->nconsumed && k < rb->nconsumed; k++)
+                    CHECK(dra_quantity_cmp(&ra->consumed[k].value, &rb->consumed[k].value) == 0);
+            }
         }
     }
     if (a.kind == b.kind && a.kind != DRA_OUTCOME_ALLOCATED && a.kind != DRA_OUTCOME_UNSATISFIABLE)
@@ -1097,6 +1107,216 @@ static void test_direct_multi_without_capacity(void)
     fx_fini(&x);
 }
 
+/* ---- direct answers with shares (DRAConsumableCapacity) --------------------------------------- */
+
+#define SHPOL(n) "{name: " n ", allowMultipleAllocations: true, capacity: {memory: {value: 10Gi,"      \
+                 " requestPolicy: {default: 1Gi, validRange: {min: 1Gi, step: 1Gi}}}}}"
+static const char k_direct_shares[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[{name: e0, capacity: {memory: {value: 2Gi}}}, " SHPOL("g0") ", " SHPOL("g1") "]")
+    SLICE("s2", "n2", "[" SHPOL("h0") "]")
+    CLAIM("four", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                  " capacity: {requests: {memory: 4Gi}}}}]}")
+    CLAIM("odd", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                 " capacity: {requests: {memory: 2500Mi}}}}]}")
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2,"
+                 " capacity: {requests: {memory: 2Gi}}}}]}")
+    CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: a, count: 1,"
+                  " capacity: {requests: {memory: 11Gi}}}, {name: small, deviceClassName: a,"
+                  " count: 1, capacity: {requests: {memory: 3Gi}}}]}]}")
+    CLAIM("nocap", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("nocap2", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}]}")
+    CLAIM("pairm", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1,"
+                   " capacity: {requests: {memory: 1Gi}}}}, {name: b, exactly: {deviceClassName: a,"
+                   " count: 1, capacity: {requests: {memory: 1Gi}}}}],"
+                   " constraints: [{matchAttribute: drv/model}]}");
+
+static const char *share_id_of(const dra_engine_result_t *r, uint32_t j)
+{
+    if (r->kind != DRA_OUTCOME_ALLOCATED || !r->n || j >= r->allocations[0]->nresults)
+        return "(none)";
+    const char *id = r->allocations[0]->results[j].share_id;
+    return id ? id : "(none)";
+}
+
+/* consumedCapacity "memory" of result j, formatted */
+static const char *consumed_of(const dra_engine_result_t *r, uint32_t j, char *buf, size_t len)
+{
+    snprintf(buf, len, "(none)");
+    if (r->kind == DRA_OUTCOME_ALLOCATED && r->n && j < r->allocations[0]->nresults &&
+        r->allocations[0]->results[j].nconsumed == 1)
+        dra_quantity_format(&r->allocations[0]->results[j].consumed[0].value, buf, len);
+    return buf;
+}
+
+/* Shares of multi-allocatable devices answered from the engine's columns: the first devices
+ * whose capacity left fits (e0, a dedicated device with 2Gi, fits the 2Gi requests only), the
+ * consumedCapacity rounded by the device's policy, derived shareIDs equal to the allocator's
+ * (verify_direct) and the reference placement's (place_into), shares until a device is used
+ * up, a request without capacity requests taking the defaults, releases giving capacity back;
+ * plans the path does not serve go to the allocator. */
+static void test_direct_shares(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128], id0[40], q[64];
+    uint32_t four = plan(&x, "four"), odd = plan(&x, "odd"), two = plan(&x, "two"),
+             prio = plan(&x, "prio"), nocap = plan(&x, "nocap"), nocap2 = plan(&x, "nocap2"),
+             pairm = plan(&x, "pairm");
+    const uint32_t ps[] = {four, odd, two, prio, nocap, nocap2, pairm};
+    enum { HELD = 4 };
+    dra_arena_t keep[HELD];
+    dra_engine_result_t held[HELD];
+    for (int i = 0; i < HELD; i++)
+        dra_arena_init(&keep[i], 0);
+    /* 4Gi: g0 (e0 has 2Gi), a share */
+    held[0] = place_into(&x, four, DRA_ENGINE_FIRST_FIT, 0, &keep[0]);
+    CHECK_EQ_U64(held[0].served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_STREQ(dra_engine_served_name(held[0].served), "direct-shares");
+    CHECK_EQ_U64(held[0].exact_calls, 0);
+    CHECK_STREQ(devices_of(&held[0], buf, sizeof buf), "g0");
+    CHECK_STREQ(consumed_of(&held[0], 0, q, sizeof q), "4Gi");
+    snprintf(id0, sizeof id0, "%s", share_id_of(&held[0], 0));
+    CHECK(strlen(id0) == 36);
+    CHECK_OK(dra_engine_commit(x.e, held[0].node, held[0].allocations, held[0].n));
+    check_summaries(&x);
+    /* the same claim again: g0 has 6Gi left, a second share with another ID */
+    held[1] = place_into(&x, four, DRA_ENGINE_FIRST_FIT, 0, &keep[1]);
+    CHECK_EQ_U64(held[1].served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_STREQ(devices_of(&held[1], buf, sizeof buf), "g0");
+    CHECK(strcmp(share_id_of(&held[1], 0), id0) != 0);
+    CHECK_OK(dra_engine_commit(x.e, held[1].node, held[1].allocations, held[1].n));
+    /* g0 is used up for 4Gi (2Gi left): g1 */
+    held[2] = place_into(&x, four, DRA_ENGINE_FIRST_FIT, 0, &keep[2]);
+    CHECK_STREQ(devices_of(&held[2], buf, sizeof buf), "g1");
+    CHECK_EQ_U64(held[2].served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_OK(dra_engine_commit(x.e, held[2].node, held[2].allocations, held[2].n));
+    check_summaries(&x);
+    /* 2500Mi rounds up to 3Gi (min 1Gi, step 1Gi): g0 (2Gi left) no, g1 (6Gi) yes */
+    held[3] = place_into(&x, odd, DRA_ENGINE_FIRST_FIT, 0, &keep[3]);
+    CHECK_STREQ(devices_of(&held[3], buf, sizeof buf), "g1");
+    CHECK_STREQ(consumed_of(&held[3], 0, q, sizeof q), "3Gi");
+    CHECK_EQ_U64(held[3].served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_OK(dra_engine_commit(x.e, held[3].node, held[3].allocations, held[3].n));
+    /* two of 2Gi: e0 (dedicated, its 2Gi) and g0 (2Gi left): a share and an exclusive device */
+    dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "e0,g0");
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_STREQ(share_id_of(&r, 0), "(none)");
+    CHECK(strcmp(share_id_of(&r, 1), "(none)") != 0);
+    /* firstAvailable: 11Gi fits nowhere, 3Gi on g1 (e0 has 2Gi, g0 2Gi left, g1 3Gi) */
+    r = place(&x, prio, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1");
+    if (r.kind == DRA_OUTCOME_ALLOCATED)
+        CHECK_STREQ(r.allocations[0]->results[0].request, "r/small");
+    /* no capacity requests: the devices' defaults, e0 (no policy) all of its 2Gi, g0 its
+     * policy's default 1Gi (of the 2Gi left) */
+    r = place(&x, nocap, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "e0");
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    r = place(&x, nocap2, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "e0,g0");
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+    CHECK_STREQ(consumed_of(&r, 1, q, sizeof q), "1Gi");
+    /* a matchAttribute over shares goes to the allocator */
+    r = place(&x, pairm, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    every_policy(&x, ps, sizeof ps / sizeof ps[0]);
+    /* releases give capacity back: with the first share gone g0 takes 4Gi again; one share is
+     * live on it, so the attempts start at 1, which is that share's ID: the next one */
+    CHECK_OK(dra_engine_release(x.e, held[0].node, held[0].allocations, held[0].n));
+    check_summaries(&x);
+    r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
+    CHECK(strcmp(share_id_of(&r, 0), id0) != 0 &&
+          strcmp(share_id_of(&r, 0), share_id_of(&held[1], 0)) != 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+    for (int i = 1; i < HELD; i++)
+        CHECK_OK(dra_engine_release(x.e, held[i].node, held[i].allocations, held[i].n));
+    check_summaries(&x);
+    /* nothing live: the first attempt, the first share's ID again */
+    r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(share_id_of(&r, 0), id0);
+    every_policy(&x, ps, sizeof ps / sizeof ps[0]);
+    for (int i = 0; i < HELD; i++)
+        dra_arena_fini(&keep[i]);
+    fx_fini(&x);
+}
+
+/* A share committed before the first capacity plan is compiled: the capacity signature reads
+ * what it left (commits keep the shares' capacity only once a capacity signature exists), so
+ * the 4Gi request skips g0 (2Gi left) for g1, directly and as the allocator does. */
+static void test_direct_shares_committed_before_plan(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (x.ok) {
+        dra_consumed_t used = {.name = "memory"};
+        dra_diag_t qd;
+        dra_diag_clear(&qd);
+        CHECK_OK(dra_quantity_parse("8Gi", 3, &used.value, &qd));
+        dra_result_t res = {.request = "r", .driver = "drv", .pool = "s1", .device = "g0",
+                            .share_id = "00000000-0000-4000-8000-000000000001",
+                            .consumed = &used, .nconsumed = 1};
+        dra_allocation_t al = {.results = &res, .nresults = 1};
+        dra_allocation_t *alp = &al;
+        CHECK_OK(dra_engine_commit(x.e, 0, &alp, 1));
+        uint32_t four = plan(&x, "four");
+        char buf[64];
+        dra_engine_result_t r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1");
+        CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+        check_summaries(&x);
+        CHECK_OK(dra_engine_release(x.e, 0, &alp, 1));
+        r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
+        check_summaries(&x);
+    }
+    fx_fini(&x);
+}
+
+/* Shares the path does not serve: the 1.35 profile (permutations: one request may take a
+ * multi-allocatable device twice), a multi-allocatable device consuming counters (charged on
+ * its first share only), and an exclusive allocation of a multi-allocatable device in the state
+ * (the availability bit counts it free): the allocator answers, the same. */
+static void test_direct_shares_fallbacks(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_35, "DRAConsumableCapacity=true");
+    if (x.ok) {
+        dra_engine_result_t r = place(&x, plan(&x, "four"), DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_EQ_U64(r.direct_calls, 0);
+    }
+    fx_fini(&x);
+    fx_init_gate(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (x.ok) {
+        dra_engine_result_t r = place(&x, plan(&x, "share"), DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_EQ_U64(r.direct_calls, 0);
+    }
+    fx_fini(&x);
+    fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
+    if (x.ok) {
+        uint32_t four = plan(&x, "four");
+        dra_result_t res = {.request = "r", .driver = "drv", .pool = "s1", .device = "g0"};
+        dra_allocation_t al = {.results = &res, .nresults = 1};
+        dra_allocation_t *alp = &al;
+        CHECK_OK(dra_engine_commit(x.e, 0, &alp, 1)); /* no shareID: exclusive */
+        dra_engine_result_t r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.direct_calls, 0);
+        CHECK_STREQ(r.kind == DRA_OUTCOME_ALLOCATED ? r.allocations[0]->results[0].device : "-",
+                    "g1");
+        CHECK_OK(dra_engine_release(x.e, 0, &alp, 1));
+    }
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -1115,5 +1335,8 @@ int main(void)
     RUN(test_direct_answers);
     RUN(test_direct_counters);
     RUN(test_direct_multi_without_capacity);
+    RUN(test_direct_shares);
+    RUN(test_direct_shares_fallbacks);
+    RUN(test_direct_shares_committed_before_plan);
     return check_summary();
 }

@@ -319,6 +319,7 @@ static void test_default(void) { scenario("default", 40, 8, true); }
 static void test_sched_perf_500(void) { scenario("sched-perf-500", 60, 8, true); }
 static void test_nvl72(void) { scenario("nvl72-training", 40, 8, true); }
 static void test_mig_inference(void) { scenario("mig-inference", 30, 4, true); }
+static void test_gpu_sharing(void) { scenario("gpu-sharing", 60, 4, true); }
 static void test_unsat_storm(void) { scenario("unsat-storm", 30, 6, true); }
 static void test_fleet_5k(void) { scenario("fleet-5k", 30, 3, true); }
 /* fleet-50k: release 1.36 only (each profile costs an engine set-up over 1.2M rows, minutes
@@ -338,6 +339,7 @@ int main(int argc, char **argv)
         RUN(test_sched_perf_500);
         RUN(test_nvl72);
         RUN(test_mig_inference);
+        RUN(test_gpu_sharing);
         RUN(test_unsat_storm);
     }
     return check_summary();

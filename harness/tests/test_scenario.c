@@ -29,9 +29,10 @@ static void test_builtins_load_and_build(void)
 {
     const char *names[32];
     size_t n = dra_scenario_builtins(names, 32);
-    CHECK(n >= 7);
+    CHECK(n >= 8);
     const char *want[] = {"default.yaml", "sched-perf-500.yaml", "fleet-5k.yaml", "fleet-50k.yaml",
-                          "nvl72-training.yaml", "mig-inference.yaml", "unsat-storm.yaml"};
+                          "nvl72-training.yaml", "mig-inference.yaml", "unsat-storm.yaml",
+                          "gpu-sharing.yaml"};
     for (size_t w = 0; w < DRA_ARRAY_LEN(want); w++) {
         bool found = false;
         for (size_t i = 0; i < n && i < 32; i++)

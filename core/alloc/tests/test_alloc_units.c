@@ -1,12 +1,16 @@
 /* test_alloc_units.c - allocator building blocks in isolation: release profiles, gate parsing,
  * variant selection and derived behaviour; taint toleration; consumable-capacity policy
- * arithmetic (default, validRange with step rounding, validValues round-up, violations, fit). */
+ * arithmetic (default, validRange with step rounding, validValues round-up, violations, fit);
+ * derived shareIDs (their hash input and text). */
 #include <string.h>
 
 #include "alloc/alloc.h"
 #include "alloc/alloc_impl.h"
 #include "base/quantity.h"
 #include "check.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 /* ---- features ---------------------------------------------------------------------------- */
 
@@ -287,6 +291,76 @@ static void test_capacity_fits(void)
     CHECK_EQ_I64(dra__cap_fits(&req, &d, NULL, NULL, false), -1);
 }
 
+/* ---- shareIDs (dra__share_id) -------------------------------------------------------------- */
+
+/* The documented hash input, built here independently: per field an 8-byte little-endian
+ * length and its bytes (namespace, name, driver, pool, device, then index and attempt as 4
+ * bytes each), XXH3-128 with the seed, as UUID v4 text. */
+static void expected_share_id(uint64_t seed, const char *ns, const char *name, uint32_t index,
+                              const char *const dev[3], uint32_t attempt, char out[37])
+{
+    static unsigned char in[4096];
+    size_t at = 0;
+    const char *f[5] = {ns, name, dev[0], dev[1], dev[2]};
+    unsigned char num[8];
+    for (int i = 0; i < 4; i++) {
+        num[i] = (unsigned char)(index >> (8 * i));
+        num[4 + i] = (unsigned char)(attempt >> (8 * i));
+    }
+    for (int i = 0; i < 6; i++) {
+        const void *p = i < 5 ? (const void *)f[i] : (const void *)num;
+        size_t n = i < 5 ? strlen(f[i]) : sizeof num;
+        for (int b = 0; b < 8; b++)
+            in[at++] = (unsigned char)((uint64_t)n >> (8 * b));
+        memcpy(in + at, p, n);
+        at += n;
+    }
+    XXH128_hash_t v = XXH3_128bits_withSeed(in, at, seed);
+    snprintf(out, 37, "%08x-%04x-4%03x-%x%03x-%012llx", (unsigned)(v.high64 >> 32),
+             (unsigned)((v.high64 >> 16) & 0xffff), (unsigned)(v.high64 & 0xfff),
+             (unsigned)(8 + ((v.low64 >> 60) & 3)), (unsigned)((v.low64 >> 48) & 0xfff),
+             (unsigned long long)(v.low64 & 0xffffffffffffULL));
+}
+
+static void test_share_id(void)
+{
+    dra_claim_t c = {.namespace_ = "team-a", .name = "infer-0"};
+    const char *dev[3] = {"gpu.example.com", "node-1", "gpu-3"};
+    char got[37], want[37], other[37];
+    dra__share_id(7, &c, 2, dev[0], dev[1], dev[2], 0, got);
+    expected_share_id(7, "team-a", "infer-0", 2, dev, 0, want);
+    CHECK_STREQ(got, want);
+    CHECK_EQ_U64(strlen(got), 36);
+    CHECK(got[8] == '-' && got[13] == '-' && got[18] == '-' && got[23] == '-' && got[14] == '4');
+    CHECK(strchr("89ab", got[19]) != NULL);
+    /* every input matters */
+    dra__share_id(8, &c, 2, dev[0], dev[1], dev[2], 0, other);
+    CHECK(strcmp(other, got) != 0);
+    dra__share_id(7, &c, 3, dev[0], dev[1], dev[2], 0, other);
+    CHECK(strcmp(other, got) != 0);
+    dra__share_id(7, &c, 2, dev[0], dev[1], dev[2], 1, other);
+    CHECK(strcmp(other, got) != 0);
+    dra__share_id(7, &c, 2, dev[0], dev[1], "gpu-4", 0, other);
+    CHECK(strcmp(other, got) != 0);
+    /* no field boundary ambiguity: ("ab", "c") is not ("a", "bc") */
+    dra_claim_t c1 = {.namespace_ = "ab", .name = "c"}, c2 = {.namespace_ = "a", .name = "bc"};
+    dra__share_id(7, &c1, 0, dev[0], dev[1], dev[2], 0, got);
+    dra__share_id(7, &c2, 0, dev[0], dev[1], dev[2], 0, other);
+    CHECK(strcmp(other, got) != 0);
+    /* an absent namespace is "default" */
+    dra_claim_t cn = {.name = "x"}, cd = {.namespace_ = "default", .name = "x"};
+    dra__share_id(7, &cn, 0, dev[0], dev[1], dev[2], 0, got);
+    dra__share_id(7, &cd, 0, dev[0], dev[1], dev[2], 0, other);
+    CHECK_STREQ(got, other);
+    /* names too long for the stack buffer take the streaming hash: the same value */
+    static char longname[1100];
+    memset(longname, 'n', sizeof longname - 1);
+    dra_claim_t cl = {.namespace_ = "team-a", .name = longname};
+    dra__share_id(7, &cl, 1, dev[0], dev[1], dev[2], 5, got);
+    expected_share_id(7, "team-a", longname, 1, dev, 5, want);
+    CHECK_STREQ(got, want);
+}
+
 int main(void)
 {
     RUN(test_release_defaults);
@@ -298,5 +372,6 @@ int main(void)
     RUN(test_capacity_valid_range);
     RUN(test_capacity_valid_values);
     RUN(test_capacity_fits);
+    RUN(test_share_id);
     return check_summary();
 }
