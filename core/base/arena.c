@@ -32,6 +32,21 @@ static dra_arena_chunk_t *new_chunk(size_t min)
     return c;
 }
 
+/* A new chunk of at least `need` bytes (or the arena's chunk size) as the head, NULL on
+ * out-of-memory. */
+static dra_arena_chunk_t *push_chunk(dra_arena_t *a, size_t need)
+{
+    size_t csz = need > a->chunk_size ? need : a->chunk_size;
+    dra_arena_chunk_t *n = new_chunk(csz);
+    if (!n)
+        return NULL;
+    n->prev = a->head;
+    a->head = n;
+    a->reserved += csz;
+    a->nchunks++;
+    return n;
+}
+
 void dra_arena_init(dra_arena_t *a, size_t chunk_size)
 {
     memset(a, 0, sizeof *a);
@@ -64,17 +79,8 @@ void *dra_arena_alloc(dra_arena_t *a, size_t size, size_t align)
             }
         }
         size_t need = size + align;
-        if (need < size)
+        if (need < size || !(c = push_chunk(a, need)))
             return NULL;
-        size_t csz = need > a->chunk_size ? need : a->chunk_size;
-        dra_arena_chunk_t *n = new_chunk(csz);
-        if (!n)
-            return NULL;
-        n->prev = a->head;
-        a->head = n;
-        a->reserved += csz;
-        a->nchunks++;
-        c = n;
     }
 }
 
@@ -86,15 +92,7 @@ bool dra_arena_reserve(dra_arena_t *a, size_t bytes)
     const dra_arena_chunk_t *h = a->head;
     if (h && h->size - h->pos >= need)
         return true;
-    size_t csz = need > a->chunk_size ? need : a->chunk_size;
-    dra_arena_chunk_t *n = new_chunk(csz);
-    if (!n)
-        return false;
-    n->prev = a->head;
-    a->head = n;
-    a->reserved += csz;
-    a->nchunks++;
-    return true;
+    return push_chunk(a, need) != NULL;
 }
 
 void *dra_arena_calloc(dra_arena_t *a, size_t n, size_t size, size_t align)

@@ -268,7 +268,7 @@ static bool row_free(const dra_engine_t *e, uint32_t r)
 /* Every counter the device consumes has that much left (a device whose consumption does not fit
  * the remaining counters cannot be allocated; consumption is counted for exclusively allocated
  * devices only, so the remaining counters are never underestimated). */
-static bool row_fits(const dra_engine_t *e, uint32_t r)
+bool dra__row_fits(const dra_engine_t *e, uint32_t r)
 {
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
         if (dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)])
@@ -285,7 +285,7 @@ static bool row_multi(const dra_engine_t *e, uint32_t r)
  * 2.6 step 4): it stays available whatever its counters say. */
 static bool row_avail(const dra_engine_t *e, uint32_t r)
 {
-    return row_free(e, r) && (row_multi(e, r) || row_fits(e, r));
+    return row_free(e, r) && (row_multi(e, r) || dra__row_fits(e, r));
 }
 
 /* Certainly not allocatable by a request without adminAccess (and so, when in an All request's
@@ -296,7 +296,7 @@ static bool row_blocked(const dra_engine_t *e, uint32_t r)
 {
     if (!dra_bit_get(e->amem, r) || row_multi(e, r))
         return false;
-    return e->use[r] > 0 || !row_fits(e, r);
+    return e->use[r] > 0 || !dra__row_fits(e, r);
 }
 
 static int32_t group_max(const sig_t *s, uint32_t n)
@@ -652,7 +652,7 @@ static uint32_t bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from)
 
 /* ---- signatures ------------------------------------------------------------------------------ */
 
-static bool same_selectors(const dra_exact_request_t *a, const dra_exact_request_t *b)
+bool dra__same_selectors(const dra_exact_request_t *a, const dra_exact_request_t *b)
 {
     if (a->nselectors != b->nselectors)
         return false;
@@ -741,7 +741,7 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     for (uint32_t i = 0; i < e->nsigs; i++)
         if (e->sigs[i].cls == cls && e->sigs[i].attr == NONE && !e->sigs[i].all &&
             e->sigs[i].excl == NONE && !e->sigs[i].capbody &&
-            same_selectors(e->sigs[i].body, body)) {
+            dra__same_selectors(e->sigs[i].body, body)) {
             *out = i;
             return DRA_OK;
         }
@@ -828,7 +828,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     for (uint32_t i = 0; i < e->nsigs; i++)
         if (e->sigs[i].attr == ai && e->sigs[i].cls == e->sigs[base].cls &&
             e->sigs[i].excl == e->sigs[base].excl && e->sigs[i].capbody == e->sigs[base].capbody &&
-            same_selectors(e->sigs[i].body, e->sigs[base].body)) {
+            dra__same_selectors(e->sigs[i].body, e->sigs[base].body)) {
             *out = i;
             return DRA_OK;
         }
@@ -926,7 +926,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
     for (uint32_t i = 0; i < e->nsigs; i++) {
         const sig_t *s = &e->sigs[i], *b = &e->sigs[base];
         if (s->cls == b->cls && s->attr == NONE && s->all == all && s->noblk == noblk &&
-            s->excl == excl && !s->capbody && same_selectors(s->body, b->body)) {
+            s->excl == excl && !s->capbody && dra__same_selectors(s->body, b->body)) {
             *out = i;
             return DRA_OK;
         }
@@ -992,7 +992,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     for (uint32_t i = 0; i < e->nsigs; i++) {
         const sig_t *s = &e->sigs[i], *b = &e->sigs[base];
         if (s->cls == b->cls && s->attr == NONE && !s->all && s->excl == NONE && s->capbody &&
-            same_caps(s->capbody, body) && same_selectors(s->body, b->body)) {
+            same_caps(s->capbody, body) && dra__same_selectors(s->body, b->body)) {
             *out = i;
             return DRA_OK;
         }

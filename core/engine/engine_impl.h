@@ -272,5 +272,9 @@ DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
  * (the allocator leaves its scan for the first; the second is an exclusive allocation of a
  * device the availability bit counts free). */
 void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);
+/* Every counter row r consumes has that much left (engine.c). */
+bool dra__row_fits(const dra_engine_t *e, uint32_t r);
+/* The two bodies have the same selector texts, in order (engine.c). */
+bool dra__same_selectors(const dra_exact_request_t *a, const dra_exact_request_t *b);
 
 #endif /* DRA_ENGINE_IMPL_H */

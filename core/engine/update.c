@@ -44,24 +44,6 @@ static bool multi(const dra_engine_t *e, uint32_t r)
     return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
 }
 
-static bool fits(const dra_engine_t *e, uint32_t r)
-{
-    for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
-        if (dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)])
-            return false;
-    return true;
-}
-
-static bool same_sel(const dra_exact_request_t *a, const dra_exact_request_t *b)
-{
-    if (a->nselectors != b->nselectors)
-        return false;
-    for (uint32_t i = 0; i < a->nselectors; i++)
-        if (strcmp(nz(a->selectors[i].cel), nz(b->selectors[i].cel)))
-            return false;
-    return true;
-}
-
 /* Selectors of (cls, body) on device d: *mt all true, *er the first non-true one failed. */
 static int eval_row(dra_engine_t *e, const sig_t *s, const dra_device_t *d, bool *mt, bool *er)
 {
@@ -107,7 +89,7 @@ static uint32_t plain_of(const dra_engine_t *e, const sig_t *s, uint32_t before)
     for (uint32_t j = 0; j < before; j++) {
         const sig_t *p = &e->sigs[j];
         if (p->cls == s->cls && p->attr == NONE && !p->all && p->excl == NONE && !p->capbody &&
-            same_sel(p->body, s->body))
+            dra__same_selectors(p->body, s->body))
             return j;
     }
     return NONE;
@@ -345,7 +327,8 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
     if (e->nall)
         for (uint32_t r = r0; r < r1; r++)
             dra_bit_assign(e->bk, r,
-                           dra_bit_get(e->amem, r) && !multi(e, r) && (e->use[r] > 0 || !fits(e, r)));
+                           dra_bit_get(e->amem, r) && !multi(e, r) &&
+                               (e->use[r] > 0 || !dra__row_fits(e, r)));
     /* 5. summaries */
     for (uint32_t i = 0; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];

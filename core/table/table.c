@@ -648,16 +648,6 @@ static uint8_t code_width(uint32_t ndict)
     return ndict <= UINT8_MAX ? 1 : ndict <= UINT16_MAX ? 2 : 4;
 }
 
-static void code_set(void *code, uint8_t w, uint32_t r, uint32_t v)
-{
-    if (w == 1)
-        ((uint8_t *)code)[r] = (uint8_t)v;
-    else if (w == 2)
-        ((uint16_t *)code)[r] = (uint16_t)v;
-    else
-        ((uint32_t *)code)[r] = v;
-}
-
 /* Distinct lists per column: open addressing over (column, kind, content hash); slots hold
  * (column, list index + 1). Contents are compared element by element. */
 typedef struct lhash {
@@ -983,7 +973,7 @@ static void attr_codes(builder_t *b, const dhash_t *h, const uint32_t *ents)
             if (dra_bit_get(col->present, r))
                 continue;
             dra_bit_set(col->present, r);
-            code_set(col->code, col->width, r, h->ents[ents[k++]].code);
+            dra_table_code_set(col->code, col->width, r, h->ents[ents[k++]].code);
         }
     }
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -1119,7 +1109,7 @@ static int build_caps(builder_t *b)
                     continue;
                 dra_bit_set(col->present, r);
                 if (pass == 1) {
-                    code_set(col->code, col->width, r, h.ents[ents[k++]].code);
+                    dra_table_code_set(col->code, col->width, r, h.ents[ents[k++]].code);
                     continue;
                 }
                 uint32_t si = scale_idx[c];

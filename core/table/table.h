@@ -154,6 +154,17 @@ static inline uint32_t dra_table_code_at(const void *code, uint8_t w, uint32_t r
     return ((const uint32_t *)code)[r];
 }
 
+/* Store v as row r's code in a column of width w (1, 2 or 4 bytes). */
+static inline void dra_table_code_set(void *code, uint8_t w, uint32_t r, uint32_t v)
+{
+    if (w == 1)
+        ((uint8_t *)code)[r] = (uint8_t)v;
+    else if (w == 2)
+        ((uint16_t *)code)[r] = (uint16_t)v;
+    else
+        ((uint32_t *)code)[r] = v;
+}
+
 static inline uint32_t dra_table_attr_code(const dra_table_attr_t *a, uint32_t r)
 {
     return dra_table_code_at(a->code, a->width, r);

@@ -26,16 +26,6 @@ static uint32_t width_max(uint8_t w)
     return w == 1 ? UINT8_MAX : w == 2 ? UINT16_MAX : UINT32_MAX;
 }
 
-static void code_put(void *code, uint8_t w, uint32_t r, uint32_t v)
-{
-    if (w == 1)
-        ((uint8_t *)code)[r] = (uint8_t)v;
-    else if (w == 2)
-        ((uint16_t *)code)[r] = (uint16_t)v;
-    else
-        ((uint32_t *)code)[r] = v;
-}
-
 /* Copy of n elements of size sz into a new arena array of m >= n elements (zeroed beyond n). */
 static void *grow(dra_arena_t *a, const void *old, size_t n, size_t m, size_t sz, size_t align)
 {
@@ -338,7 +328,7 @@ int dra_table_update_slice(dra_table_t *t, dra_arena_t *arena, uint32_t slice, d
                 col->npresent = code ? col->npresent + 1 : col->npresent - 1;
                 dra_bit_assign(col->present, r, code != 0);
             }
-            code_put(col->code, col->width, r, code);
+            dra_table_code_set(col->code, col->width, r, code);
         }
         for (uint32_t c = 0; c < t->ncaps && !oom; c++) {
             dra_table_cap_t *col = &t->caps[c];
@@ -359,7 +349,7 @@ int dra_table_update_slice(dra_table_t *t, dra_arena_t *arena, uint32_t slice, d
                 col->npresent = code ? col->npresent + 1 : col->npresent - 1;
                 dra_bit_assign(col->present, r, code != 0);
             }
-            code_put(col->code, col->width, r, code);
+            dra_table_code_set(col->code, col->width, r, code);
         }
         if (bad)
             f |= DRA_ROW_BAD_VERSION;
