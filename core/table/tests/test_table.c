@@ -16,16 +16,6 @@
 #define AV(c, r) dra_table_attr_val((c), (r))
 #define CU(c, r) ((c)->dunits[dra_table_cap_code((c), (r))])
 
-static void set_code(void *code, uint8_t w, uint32_t r, uint32_t v)
-{
-    if (w == 1)
-        ((uint8_t *)code)[r] = (uint8_t)v;
-    else if (w == 2)
-        ((uint16_t *)code)[r] = (uint16_t)v;
-    else
-        ((uint32_t *)code)[r] = v;
-}
-
 static const char *rowname(const dra_table_t *t, uint32_t r)
 {
     return dra_table_str(t, t->name[r]);
@@ -365,9 +355,9 @@ static void test_digest_and_check(void)
     dra_diag_t diag = {0};
     CHECK_OK(dra_table_check(t1, &diag));
     dra_table_attr_t *c = &t1->attrs[0];
-    set_code(c->code, c->width, t1->nrows_padded - 1, 1); /* a padding row with a value */
+    dra_table_code_set(c->code, c->width, t1->nrows_padded - 1, 1); /* a padding row with a value */
     CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
-    set_code(c->code, c->width, t1->nrows_padded - 1, 0);
+    dra_table_code_set(c->code, c->width, t1->nrows_padded - 1, 0);
     c->dval[1]++; /* a dictionary value no longer the model's */
     CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
     c->dval[1]--;
@@ -389,9 +379,9 @@ static void test_digest_and_check(void)
         CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
         vc->dval[e]++;
         uint32_t e0 = dra_table_attr_code(vc, 0), e3 = dra_table_attr_code(vc, 3);
-        set_code(vc->code, vc->width, 0, e3); /* row 0 pointing at another entry */
+        dra_table_code_set(vc->code, vc->width, 0, e3); /* row 0 pointing at another entry */
         CHECK_EQ_I64(dra_table_check(t1, &diag), DRA_EVALIDATE);
-        set_code(vc->code, vc->width, 0, e0);
+        dra_table_code_set(vc->code, vc->width, 0, e0);
     }
     CHECK_OK(dra_table_check(t1, &diag));
 out:
