@@ -472,16 +472,14 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row)
         __builtin_prefetch(&s->ents[row - 1], 1);
 }
 
-/* Results of one allocation the watchers are told the rows of (more: they look rows up). */
-#define ROWS_MAX 64
 
 int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows)
 {
     if (!a)
         return DRA_OK;
     DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
-    uint32_t buf[ROWS_MAX];
-    if (!rows && a->nresults <= ROWS_MAX)
+    uint32_t buf[DRA_ALLOC_STATE_ROWS_MAX];
+    if (!rows && a->nresults <= DRA_ALLOC_STATE_ROWS_MAX)
         rows = buf;
     int rc = commit_rows(s, a, rows);
     notify(s, a, rc ? NULL : rows);
@@ -516,8 +514,8 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
     if (!a)
         return DRA_OK;
     DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
-    uint32_t buf[ROWS_MAX];
-    if (!rows && a->nresults <= ROWS_MAX)
+    uint32_t buf[DRA_ALLOC_STATE_ROWS_MAX];
+    if (!rows && a->nresults <= DRA_ALLOC_STATE_ROWS_MAX)
         rows = buf;
     /* check first, so a failed release leaves the state unchanged; multiplicities within one
      * allocation are counted by a dry run that decrements and then restores */

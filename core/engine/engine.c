@@ -104,7 +104,7 @@ static int32_t leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
     return s->all && s->blk[n] ? -1 : s->cnt[n];
 }
 
-static void tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
+void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
 {
     int32_t *t = s->tree;
     uint32_t i = e->P + n;
@@ -276,7 +276,7 @@ bool dra__row_fits(const dra_engine_t *e, uint32_t r)
     return true;
 }
 
-static bool row_multi(const dra_engine_t *e, uint32_t r)
+bool dra__row_multi(const dra_engine_t *e, uint32_t r)
 {
     return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
 }
@@ -285,7 +285,7 @@ static bool row_multi(const dra_engine_t *e, uint32_t r)
  * 2.6 step 4): it stays available whatever its counters say. */
 static bool row_avail(const dra_engine_t *e, uint32_t r)
 {
-    return row_free(e, r) && (row_multi(e, r) || dra__row_fits(e, r));
+    return row_free(e, r) && (dra__row_multi(e, r) || dra__row_fits(e, r));
 }
 
 /* Certainly not allocatable by a request without adminAccess (and so, when in an All request's
@@ -294,7 +294,7 @@ static bool row_avail(const dra_engine_t *e, uint32_t r)
  * and its shares are not exclusive allocations). */
 static bool row_blocked(const dra_engine_t *e, uint32_t r)
 {
-    if (!dra_bit_get(e->amem, r) || row_multi(e, r))
+    if (!dra_bit_get(e->amem, r) || dra__row_multi(e, r))
         return false;
     return e->use[r] > 0 || !dra__row_fits(e, r);
 }
@@ -375,14 +375,14 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
             int32_t m = group_max(s, n);
             if (m != s->cnt[n]) {
                 s->cnt[n] = m;
-                tree_set(e, s, n);
+                dra__tree_set(e, s, n);
             }
         }
     } else if (shared) {
         s->shcnt += delta;
     } else {
         s->cnt[n] += delta;
-        tree_set(e, s, n);
+        dra__tree_set(e, s, n);
     }
 }
 
@@ -472,7 +472,7 @@ static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
         bool was = s->blk[n] > 0;
         s->blk[n] += delta;
         if (was != (s->blk[n] > 0))
-            tree_set(e, s, n);
+            dra__tree_set(e, s, n);
     }
 }
 
@@ -483,7 +483,7 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
         dra_bit_assign(e->avb, r, now);
         row_flip(e, r, now ? 1 : -1);
     }
-    if (e->ncapsigs && e->cx_off[r] != NONE && row_multi(e, r))
+    if (e->ncapsigs && e->cx_off[r] != NONE && dra__row_multi(e, r))
         refresh_cap(e, r);
     if (e->nall) { /* bk is kept from the first All signature on */
         bool b = row_blocked(e, r);
@@ -815,9 +815,31 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
 }
 
 /* Same kind and value: the same dictionary code (list columns never get here). */
-static bool same_value(const dra_table_attr_t *a, uint32_t x, uint32_t y)
+uint32_t dra__group_node(const dra_engine_t *e, sig_t *s, uint32_t tn)
 {
-    return dra_table_attr_same(a, x, y);
+    const dra_table_t *t = e->t;
+    const dra_table_attr_t *a = &t->attrs[s->attr];
+    uint32_t first_row_of_group[64];
+    uint32_t here = 0;
+    for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
+        s->grp[r] = GRP_NONE;
+        if (!dra_bit_get(s->match, r) || dra_table_attr_code(a, r) == 0)
+            continue;
+        uint32_t g = NONE;
+        for (uint32_t j = 0; j < here && g == NONE; j++)
+            if (dra_table_attr_same(a, first_row_of_group[j], r))
+                g = j;
+        if (g == NONE) {
+            if (here == 64) { /* too many values on one node: one group for the rest */
+                g = here - 1;
+            } else {
+                first_row_of_group[here] = r;
+                g = here++;
+            }
+        }
+        s->grp[r] = (uint8_t)g;
+    }
+    return here;
 }
 
 /* The matchAttribute variant of signature base over table attribute column ai; *out NONE when
@@ -865,26 +887,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
         uint32_t tn = e->tnode[n];
         if (tn == NONE)
             continue;
-        uint32_t first_row_of_group[64];
-        uint32_t here = 0;
-        for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
-            if (!dra_bit_get(s->match, r) || dra_table_attr_code(a, r) == 0)
-                continue;
-            uint32_t g = NONE;
-            for (uint32_t j = 0; j < here && g == NONE; j++)
-                if (same_value(a, first_row_of_group[j], r))
-                    g = j;
-            if (g == NONE) {
-                if (here == 64) { /* too many values on one node: one group for the rest */
-                    g = here - 1;
-                } else {
-                    first_row_of_group[here] = r;
-                    g = here++;
-                }
-            }
-            s->grp[r] = (uint8_t)g;
-        }
-        ng += here;
+        ng += dra__group_node(e, s, tn);
     }
     s->gfirst[e->nnodes] = ng;
     s->gcnt = dra_arena_alloc(&e->arena, ((size_t)ng + 1) * sizeof *s->gcnt, 8);
@@ -952,7 +955,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
             err[i] = s->err[i] | x->err[i];
         }
         for (uint32_t r = 0; r < t->shared_begin; r++)
-            if (dra_bit_get(x->match, r) && dra_bit_get(e->amem, r) && !row_multi(e, r))
+            if (dra_bit_get(x->match, r) && dra_bit_get(e->amem, r) && !dra__row_multi(e, r))
                 dra_bit_clear(match, r);
         s->match = match;
         s->err = err;
@@ -1002,7 +1005,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     /* commits keep the shares' capacity (cx) only while a capacity signature exists: the first
      * one re-reads it from the state */
     for (uint32_t r = 0; e->ncapsigs == 0 && r < e->t->nrows; r++)
-        if (e->cx_off[r] != NONE && row_multi(e, r))
+        if (e->cx_off[r] != NONE && dra__row_multi(e, r))
             refresh_cap(e, r);
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
@@ -2036,7 +2039,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     for (uint32_t r = 0; r < t->nrows; r++) {
         e->use[r] = dra_alloc_state_exclusive(state, row_driver(e, r), row_pool(e, r),
                                               row_device(e, r));
-        if (row_multi(e, r)) /* as commit counts them (dra_engine_check) */
+        if (dra__row_multi(e, r)) /* as commit counts them (dra_engine_check) */
             e->use[r] += dra_alloc_state_shares(state, row_driver(e, r), row_pool(e, r),
                                                 row_device(e, r));
     }
@@ -2058,7 +2061,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     /* capacity consumed by the shares of multi-allocatable devices (capacity signatures) */
     size_t ncx = 0;
     for (uint32_t r = 0; e->beh.cc && r < t->nrows; r++)
-        if (t->dev[r] && t->dev[r]->ncaps && row_multi(e, r))
+        if (t->dev[r] && t->dev[r]->ncaps && dra__row_multi(e, r))
             ncx += t->dev[r]->ncaps;
     if (ncx) {
         e->cx_off = malloc(((size_t)t->nrows + 1) * sizeof *e->cx_off);
@@ -2069,7 +2072,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         for (uint32_t r = 0; r < t->nrows; r++) {
             const dra_device_t *d = t->dev[r];
             e->cx_off[r] = NONE;
-            if (!d || !d->ncaps || !row_multi(e, r))
+            if (!d || !d->ncaps || !dra__row_multi(e, r))
                 continue;
             e->cx_off[r] = (uint32_t)ncx;
             for (uint32_t c = 0; c < d->ncaps; c++)
@@ -2510,6 +2513,12 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
 
 /* ---- commit and release ---------------------------------------------------------------------- */
 
+/* The table row a result's row hint names (unchecked: for prefetching only), or NONE. */
+static uint32_t hint_row(const dra_engine_t *e, const dra_result_t *res)
+{
+    return res->row && res->row <= e->nord ? e->ord_row[res->row - 1] : NONE;
+}
+
 /* Results whose lines prefetch_results starts loading (a bound on the hint's own cost). */
 #define PREFETCH_MAX 32
 
@@ -2546,8 +2555,7 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
     k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
-            uint32_t row = a[i]->results[j].row;
-            uint32_t r = row && row <= e->nord ? e->ord_row[row - 1] : NONE;
+            uint32_t r = hint_row(e, &a[i]->results[j]);
             if (r == NONE)
                 continue;
             __builtin_prefetch(&e->use[r], 1);
@@ -2565,8 +2573,7 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
     k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
-            uint32_t row = a[i]->results[j].row;
-            uint32_t r = row && row <= e->nord ? e->ord_row[row - 1] : NONE;
+            uint32_t r = hint_row(e, &a[i]->results[j]);
             if (r != NONE)
                 sigs |= e->rowsigs[r];
         }
@@ -2590,7 +2597,8 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         if (!a[i])
             continue;
         ndev += a[i]->nresults;
-        uint32_t rowbuf[64], *rows = a[i]->nresults <= 64 ? rowbuf : NULL;
+        uint32_t rowbuf[DRA_ALLOC_STATE_ROWS_MAX];
+        uint32_t *rows = a[i]->nresults <= DRA_ALLOC_STATE_ROWS_MAX ? rowbuf : NULL;
         int rc = delta > 0 ? dra__alloc_state_commit_rows(e->state, a[i], rows)
                            : dra__alloc_state_release_rows(e->state, a[i], rows);
         if (rc) {
@@ -2738,7 +2746,7 @@ static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
         return true;
     const dra_device_t *d = e->t->dev[r];
     dra__aq_t x[64];
-    bool multi = row_multi(e, r) && d->ncaps <= 64;
+    bool multi = dra__row_multi(e, r) && d->ncaps <= 64;
     for (uint32_t c = 0; multi && c < d->ncaps; c++)
         if (!dra__alloc_state_cap_aq(e->state, row_driver(e, r), row_pool(e, r), row_device(e, r),
                                     d->caps[c].name, &x[c]))
@@ -2809,7 +2817,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
          * DRAConsumableCapacity, the shares of a multi-allocatable device */
         uint32_t x = dra_alloc_state_exclusive(e->state, row_driver(e, r), row_pool(e, r),
                                                row_device(e, r));
-        if (row_multi(e, r))
+        if (dra__row_multi(e, r))
             x += dra_alloc_state_shares(e->state, row_driver(e, r), row_pool(e, r),
                                         row_device(e, r));
         if (x != e->use[r]) {

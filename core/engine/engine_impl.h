@@ -272,6 +272,15 @@ DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
  * (the allocator leaves its scan for the first; the second is an exclusive allocation of a
  * device the availability bit counts free). */
 void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);
+/* Signature s's leaf of model node n from its counts and flags, and the path above it
+ * (engine.c). O(log nodes). */
+void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
+/* Row r is multi-allocatable with DRAConsumableCapacity on (engine.c). */
+bool dra__row_multi(const dra_engine_t *e, uint32_t r);
+/* matchAttribute signature s's groups over table node tn's range: s->grp of each row (GRP_NONE
+ * when it does not match or has no value), one group per distinct value by first member, the
+ * 64th holding the rest; returns the number of groups (engine.c). O(range * groups). */
+uint32_t dra__group_node(const dra_engine_t *e, sig_t *s, uint32_t tn);
 /* Every counter row r consumes has that much left (engine.c). */
 bool dra__row_fits(const dra_engine_t *e, uint32_t r);
 /* The two bodies have the same selector texts, in order (engine.c). */

@@ -30,20 +30,6 @@ static const char *nz(const char *s)
     return s ? s : "";
 }
 
-static void tree_leaf(dra_engine_t *e, sig_t *s, uint32_t n)
-{
-    int32_t *t = s->tree;
-    uint32_t i = e->P + n;
-    t[i] = (e->hz[n] || s->herr[n]) ? HAZARD : (s->all && s->blk[n] ? -1 : s->cnt[n]);
-    for (i >>= 1; i >= 1; i >>= 1)
-        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
-}
-
-static bool multi(const dra_engine_t *e, uint32_t r)
-{
-    return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
-}
-
 /* Selectors of (cls, body) on device d: *mt all true, *er the first non-true one failed. */
 static int eval_row(dra_engine_t *e, const sig_t *s, const dra_device_t *d, bool *mt, bool *er)
 {
@@ -99,30 +85,10 @@ static uint32_t plain_of(const dra_engine_t *e, const sig_t *s, uint32_t before)
  * group offsets of later nodes when n has more groups than before. */
 static int regroup(dra_engine_t *e, sig_t *s, uint32_t n)
 {
-    const dra_table_t *t = e->t;
     uint32_t tn = e->tnode[n];
     if (tn == NONE)
         return DRA_OK;
-    const dra_table_attr_t *a = &t->attrs[s->attr];
-    uint32_t first[64], here = 0;
-    for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
-        s->grp[r] = GRP_NONE;
-        if (!dra_bit_get(s->match, r) || dra_table_attr_code(a, r) == 0)
-            continue;
-        uint32_t g = NONE;
-        for (uint32_t j = 0; j < here && g == NONE; j++)
-            if (dra_table_attr_same(a, first[j], r))
-                g = j;
-        if (g == NONE) {
-            if (here == 64) {
-                g = here - 1;
-            } else {
-                first[here] = r;
-                g = here++;
-            }
-        }
-        s->grp[r] = (uint8_t)g;
-    }
+    uint32_t here = dra__group_node(e, s, tn);
     uint32_t had = s->gfirst[n + 1] - s->gfirst[n];
     if (here <= had)
         return DRA_OK; /* fewer groups: the node's extra slots stay empty */
@@ -185,7 +151,7 @@ static void recount_node(dra_engine_t *e, sig_t *s, uint32_t n)
         for (uint32_t m = 0; m < e->nnodes && !s->any_err; m++)
             s->any_err = s->herr[m];
     }
-    tree_leaf(e, s, n);
+    dra__tree_set(e, s, n);
 }
 
 /* The shared-range facts of s. */
@@ -296,7 +262,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
             for (uint32_t r = r0; r < r1; r++) {
                 bool mt = dra_bit_get(base->match, r);
                 if (r < t->shared_begin && dra_bit_get(x->match, r) && dra_bit_get(e->amem, r) &&
-                    !multi(e, r))
+                    !dra__row_multi(e, r))
                     mt = false;
                 dra_bit_assign(s->match, r, mt);
                 dra_bit_assign(s->err, r, dra_bit_get(base->err, r) || dra_bit_get(x->err, r));
@@ -327,7 +293,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
     if (e->nall)
         for (uint32_t r = r0; r < r1; r++)
             dra_bit_assign(e->bk, r,
-                           dra_bit_get(e->amem, r) && !multi(e, r) &&
+                           dra_bit_get(e->amem, r) && !dra__row_multi(e, r) &&
                                (e->use[r] > 0 || !dra__row_fits(e, r)));
     /* 5. summaries */
     for (uint32_t i = 0; i < e->nsigs; i++) {
@@ -353,7 +319,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
         } else if (e->beh.cc && !e->beh.combos) {
             for (uint32_t a = 0; a < p->nalts && !redo; a++)
                 for (uint32_t r = r0; r < r1 && !redo; r++)
-                    redo = dra_bit_get(e->sigs[p->alts[a].sig].match, r) && multi(e, r);
+                    redo = dra_bit_get(e->sigs[p->alts[a].sig].match, r) && dra__row_multi(e, r);
         }
         if (redo) {
             if ((rc = dra__plan_recompile(e, pi)))
