@@ -111,6 +111,15 @@ const char *dra_alloc_gate_name(dra_gate_t g);
 dra_variant_t dra_alloc_variant(const dra_alloc_features_t *f);
 const char *dra_alloc_variant_name(dra_variant_t v);
 
+/* Node-level rules the pod filters of core/extres share with the allocator: whether toleration
+ * t tolerates taint (core/v1 Toleration.ToleratesTaint), and whether node matches the node
+ * selector sel (terms ORed, as nodeaffinity.NodeSelector; a malformed selector is DRA_EINVAL
+ * with the reason in err, *match false). O(selector). */
+bool dra_alloc_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
+DRA_NODISCARD int dra_alloc_node_selector_matches(const dra_node_t *node,
+                                                  const dra_node_selector_t *sel, bool *match,
+                                                  char *err, size_t errlen);
+
 /* ---- allocation state ------------------------------------------------------------------------ */
 
 typedef struct dra_alloc_state dra_alloc_state_t;

@@ -448,6 +448,17 @@ bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *tai
     }
 }
 
+bool dra_alloc_tolerates(const dra_toleration_t *t, const dra_taint_t *taint)
+{
+    return dra__toleration_tolerates(t, taint);
+}
+
+int dra_alloc_node_selector_matches(const dra_node_t *node, const dra_node_selector_t *sel,
+                                    bool *match, char *err, size_t errlen)
+{
+    return dra__node_matches(node, NULL, false, sel, match, err, errlen);
+}
+
 bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols)
 {
     for (uint32_t i = 0; i < d->ntaints; i++) {

@@ -397,6 +397,17 @@ static void h_q(hasher_t *h, uint8_t tag, const dra_quantity_t *q)
     h_u64(h, tag, dra_quantity_hash(q));
 }
 
+/* A resource list: kept sorted by name by the reader and the generator, so hashed in order;
+ * a defaulted request hashes like a written one (the writer writes the limit only). */
+static void h_resources(hasher_t *h, uint8_t tag, const dra_resource_qty_t *v, uint32_t n)
+{
+    h_u64(h, tag, n);
+    for (uint32_t i = 0; i < n; i++) {
+        h_str(h, 'n', v[i].name);
+        h_q(h, 'v', &v[i].value);
+    }
+}
+
 static void h_strs(hasher_t *h, uint8_t tag, const char *const *v, uint32_t n)
 {
     h_u64(h, tag, n);
@@ -636,6 +647,12 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
         h_strs(h, 'r', c->configs[i].requests, c->configs[i].nrequests);
         h_opaque(h, &c->configs[i].opaque);
     }
+    if (c->extended || c->owner_pod || c->owner_uid || c->generate_name) {
+        h_u64(h, 'E', c->extended);
+        h_str(h, 'o', c->owner_pod);
+        h_str(h, 'u', c->owner_uid);
+        h_str(h, 'g', c->generate_name);
+    }
     const dra_allocation_t *a = c->allocation;
     h_u64(h, 'A', a != NULL);
     if (!a)
@@ -719,6 +736,9 @@ uint64_t dra_model_digest(const dra_model_t *m)
         for (uint32_t k = 0; k < c->nconfigs; k++)
             h_opaque(hp, &c->configs[k].opaque);
         h_str(hp, 'e', c->extended_resource_name);
+        if (c->created) /* optional sections are hashed only when present: digests of models
+                           without them stay as they were */
+            h_str(hp, 'z', c->created);
     }
     h_u64(hp, 'Q', m->nclaims);
     for (uint32_t i = 0; i < m->nclaims; i++)
@@ -740,6 +760,50 @@ uint64_t dra_model_digest(const dra_model_t *m)
             h_str(hp, 'c', p->claims[k].claim_name);
             h_str(hp, 't', p->claims[k].template_name);
         }
+        for (uint32_t k = 0; k < p->nclaims; k++)
+            if (p->claims[k].generated_name) {
+                h_u64(hp, 'g', k);
+                h_str(hp, 'g', p->claims[k].generated_name);
+            }
+        if (p->uid)
+            h_str(hp, 'u', p->uid);
+        if (p->noverhead)
+            h_resources(hp, 'V', p->overhead, p->noverhead);
+        if (p->nnode_labels) {
+            uint64_t sum = 0;
+            for (uint32_t k = 0; k < p->nnode_labels; k++) {
+                hasher_t *e = entry_begin(hp);
+                h_str(e, 'k', p->node_labels[k].key);
+                h_str(e, 'v', p->node_labels[k].value);
+                sum += entry_end(hp);
+            }
+            h_u64(hp, 'L', p->nnode_labels);
+            h_u64(hp, 'L', sum);
+        }
+        if (p->node_affinity)
+            h_selector(hp, p->node_affinity);
+        if (p->ntolerations)
+            h_tols(hp, p->tolerations, p->ntolerations);
+        if (p->ext_claim || p->next_mappings) {
+            h_str(hp, 'X', p->ext_claim);
+            h_u64(hp, 'X', p->next_mappings);
+            for (uint32_t k = 0; k < p->next_mappings; k++) {
+                h_str(hp, 'c', p->ext_mappings[k].container);
+                h_str(hp, 'r', p->ext_mappings[k].resource);
+                h_str(hp, 'q', p->ext_mappings[k].request);
+            }
+        }
+        if (p->ncontainers) {
+            h_u64(hp, 'C', p->ncontainers);
+            h_u64(hp, 'i', p->ninit);
+            for (uint32_t k = 0; k < p->ncontainers; k++) {
+                const dra_container_t *c = &p->containers[k];
+                h_str(hp, 'n', c->name);
+                h_u64(hp, 'k', (uint64_t)c->kind);
+                h_resources(hp, 'R', c->requests, c->nrequests);
+                h_resources(hp, 'L', c->limits, c->nlimits);
+            }
+        }
     }
     /* Declared nodes only: implied ones are derived from the slices. */
     uint32_t declared = 0;
@@ -760,6 +824,12 @@ uint64_t dra_model_digest(const dra_model_t *m)
         }
         h_u64(hp, 'l', n->nlabels);
         h_u64(hp, 'l', sum);
+        if (n->nallocatable)
+            h_resources(hp, 'A', n->allocatable, n->nallocatable);
+        if (n->ntaints)
+            h_taints(hp, n->taints, n->ntaints);
+        if (n->unschedulable)
+            h_u64(hp, 'U', 1);
     }
     uint64_t r = h_finish(hp);
     XXH3_freeState(st);

@@ -263,6 +263,9 @@ typedef struct dra_device_class {
     dra_class_config_t *configs;
     uint32_t nconfigs;
     const char *extended_resource_name;
+    /* metadata.creationTimestamp as written (RFC 3339), NULL when absent: of two classes naming
+     * the same extendedResourceName the scheduler picks the newer (core/extres/extres.h). */
+    const char *created;
     dra_srcpos_t pos;
 } dra_device_class_t;
 
@@ -381,14 +384,66 @@ typedef struct dra_claim {
     dra_allocation_t *allocation; /* status.allocation, NULL when not allocated */
     const char *api_version;
     dra_srcpos_t pos;
+    /* The claim the scheduler makes for a pod's extended resources (KEP-5004): annotation
+     * resource.kubernetes.io/extended-resource-claim "true"; owner_pod / owner_uid name the Pod
+     * of its controlling ownerReference; generate_name is metadata.generateName. false / NULL
+     * for every other claim. */
+    bool extended;
+    const char *owner_pod;
+    const char *owner_uid;
+    const char *generate_name;
 } dra_claim_t;
 
 /* ---- pods and workloads --------------------------------------------------------------------- */
+
+typedef struct dra_label {
+    const char *key;
+    const char *value;
+} dra_label_t;
+
+/* A resource quantity of a container or node (core/v1 ResourceList entry). */
+typedef struct dra_resource_qty {
+    const char
+        *name; /* "cpu", "memory", "nvidia.com/gpu", "deviceclass.resource.kubernetes.io/x" */
+    dra_quantity_t value;
+    /* requests only: not written; the API server's defaulting copied it from the limit */
+    bool defaulted;
+} dra_resource_qty_t;
+
+typedef enum dra_container_kind {
+    DRA_CONTAINER_REGULAR = 0, /* spec.containers */
+    DRA_CONTAINER_INIT,        /* spec.initContainers, runs to completion before the next */
+    DRA_CONTAINER_SIDECAR      /* spec.initContainers with restartPolicy Always (keeps running) */
+} dra_container_kind_t;
+
+/* A container's resources as the scheduler sees them. requests holds the defaulted requests
+ * (SetDefaults_Pod: a resource with a limit and no request gets the limit as its request;
+ * those entries carry `defaulted`), sorted by name in byte order (the order upstream indexes a
+ * container's requests by); limits as written, sorted the same way. */
+typedef struct dra_container {
+    const char *name;
+    dra_container_kind_t kind;
+    dra_resource_qty_t *requests;
+    uint32_t nrequests;
+    dra_resource_qty_t *limits;
+    uint32_t nlimits;
+    dra_srcpos_t pos;
+} dra_container_t;
+
+/* One entry of pod.status.extendedResourceClaimStatus.requestMappings (KEP-5004). */
+typedef struct dra_request_mapping {
+    const char *container; /* container name */
+    const char *resource;  /* extended resource name */
+    const char *request;   /* the request of the special claim serving it */
+} dra_request_mapping_t;
 
 typedef struct dra_pod_claim {
     const char *name;                /* spec.resourceClaims[].name */
     const char *claim_name;          /* resourceClaimName */
     const char *template_name;       /* resourceClaimTemplateName */
+    /* status.resourceClaimStatuses[].resourceClaimName of this entry: the claim the control
+     * plane generated from the template (NULL: none recorded) */
+    const char *generated_name;
 } dra_pod_claim_t;
 
 typedef enum dra_pod_kind {
@@ -406,15 +461,35 @@ typedef struct dra_pod {
     const char *name;
     int64_t replicas; /* 1 for a Pod; replicas / parallelism for workloads; -1 = per node */
     const char *node_name; /* spec.nodeName when already bound */
+    const char *uid;       /* metadata.uid, NULL when absent */
     dra_pod_claim_t *claims;
     uint32_t nclaims;
+    /* spec.initContainers (kind INIT or SIDECAR) then spec.containers (REGULAR): the index of a
+     * container here is the one upstream names extended-resource requests by */
+    dra_container_t *containers;
+    uint32_t ncontainers;
+    uint32_t ninit;               /* the first ninit are init containers */
+    dra_resource_qty_t *overhead; /* spec.overhead (RuntimeClass), sorted by name */
+    uint32_t noverhead;
+    /* node filters: spec.nodeSelector (labels that must be equal), the required node affinity
+     * (spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution) and the
+     * tolerations of node taints */
+    dra_label_t *node_labels;
+    uint32_t nnode_labels;
+    const dra_node_selector_t *node_affinity;
+    dra_toleration_t *tolerations;
+    uint32_t ntolerations;
+    /* scheduling inputs the pod has that drabench does not model, as field paths with a short
+     * reason ("spec.affinity.podAntiAffinity: not modelled"); consumers warn about them */
+    const char **unmodelled;
+    uint32_t nunmodelled;
+    /* status.extendedResourceClaimStatus: the special claim the scheduler made for the pod's
+     * extended resources and which request serves which container's resource (NULL / 0: none) */
+    const char *ext_claim;
+    dra_request_mapping_t *ext_mappings;
+    uint32_t next_mappings;
     dra_srcpos_t pos;
 } dra_pod_t;
-
-typedef struct dra_label {
-    const char *key;
-    const char *value;
-} dra_label_t;
 
 typedef struct dra_node {
     const char *name;
@@ -426,6 +501,16 @@ typedef struct dra_node {
      * round trip of trace replays (drabench replay --emit); the allocator does not read them. */
     const char *alloc_cpu;
     const char *alloc_memory;
+    /* every other status.allocatable entry (extended resources of device plugins, pods,
+     * ephemeral-storage, hugepages-*), sorted by name; read by the pod-level resource checks of
+     * core/extres/extres.h */
+    dra_resource_qty_t *allocatable;
+    uint32_t nallocatable;
+    /* spec.taints (NoSchedule / NoExecute ones keep pods that do not tolerate them off the
+     * node) and spec.unschedulable */
+    dra_taint_t *taints;
+    uint32_t ntaints;
+    bool unschedulable;
 } dra_node_t;
 
 /* ---- the model ------------------------------------------------------------------------------ */

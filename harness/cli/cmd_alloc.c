@@ -15,6 +15,7 @@
 #include "alloc/fast.h"
 #include "cli.h"
 #include "conformance.h"
+#include "extres/extres.h"
 #include "manifest.h"
 #include "taintrule.h"
 #include "walk.h"
@@ -154,7 +155,15 @@ typedef struct actx {
     dra_anyalloc_t al;     /* one allocator */
     dra_conf_pair_t pair;  /* --allocator both: reference (decides) and fast (compared) */
     bool pair_init;
-    uint32_t nok, nunsat, nerr;
+    dra_extres_map_t xmap;   /* extended resource names -> DeviceClasses (KEP-5004) */
+    dra_node_usage_t *usage; /* per model node: requests of the pods on it */
+    dra_pod_req_t *preq;     /* per model pod: its requests */
+    dra_arena_t xarena;      /* special claims (a failed attempt's are dropped) */
+    bool *claim_used;        /* per model claim (initial ones): a pod refers to it */
+    bool *claim_dropped;     /* per model claim: deleted (a stale extended-resource claim) */
+    uint32_t nclaims0;
+    dra_model_t out; /* the Pods with extendedResourceClaimStatus, for the output */
+    uint32_t nok, nunsat, nerr, nplain;
     int exitc;
 } actx_t;
 
@@ -182,6 +191,11 @@ static int load_manifests(actx_t *a, char **paths, int npaths)
             fprintf(stderr, "%s\n", dra_diag_format(&a->errs.items[i], buf, sizeof buf));
         return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
     }
+    if (a->m.nskipped)
+        fprintf(stderr,
+                "%u document(s) of kinds drabench does not read (Namespace, Service, "
+                "...) were skipped\n",
+                a->m.nskipped);
     return DRA_EXIT_OK;
 }
 
@@ -235,57 +249,269 @@ static int report_difference(const actx_t *a, const char *podname, const dra_nod
     return DRA_EXIT_CORRECTNESS;
 }
 
-/* Allocate batch (the claims of podname) on the first node that takes it, trying the nodes in
- * order (only --node when given); commit; one line on stderr. Returns an exit status: OK (also
- * for an unsatisfiable or failed pod, counted), 3 (a decision differs, or an invariant was
- * violated: then a->exitc is 3 and allocation goes on), 4. */
-static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *podname)
+/* ---- pods ------------------------------------------------------------------------------------ */
+
+/* Why the nodes tried rejected a pod, counted per reason ("0/3 nodes are available: ..."). */
+#define MAX_REASONS 8
+typedef struct reasons {
+    char text[MAX_REASONS][160];
+    uint32_t count[MAX_REASONS];
+    uint32_t n, other, nodes;
+} reasons_t;
+
+static void reason_add(reasons_t *r, const char *why)
 {
-    const opts_t *o = a->o;
+    r->nodes++;
+    for (uint32_t i = 0; i < r->n; i++)
+        if (strcmp(r->text[i], why) == 0) {
+            r->count[i]++;
+            return;
+        }
+    if (r->n == MAX_REASONS) {
+        r->other++;
+        return;
+    }
+    snprintf(r->text[r->n], sizeof r->text[0], "%s", why);
+    r->count[r->n++] = 1;
+}
+
+static void reasons_format(const reasons_t *r, char *buf, size_t len)
+{
+    size_t u = (size_t)snprintf(buf, len, "0/%u nodes are available", r->nodes);
+    for (uint32_t i = 0; i < r->n && u < len; i++)
+        u += (size_t)snprintf(buf + u, len - u, "%s %u %s", i ? "," : ":", r->count[i], r->text[i]);
+    if (r->other && u < len)
+        snprintf(buf + u, len - u, ", %u other", r->other);
+}
+
+/* A claim of the model allocated earlier must be usable on node (its allocation's node
+ * selector): upstream's Filter "resourceclaim not available on the node". */
+static bool allocated_claims_fit(dra_claim_t *const *claims, uint32_t n, const dra_node_t *node)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        const dra_allocation_t *al = claims[k]->allocation;
+        if (!al || !al->node_selector)
+            continue;
+        bool match = false;
+        char err[128];
+        if (dra_alloc_node_selector_matches(node, al->node_selector, &match, err, sizeof err) ||
+            !match)
+            return false;
+    }
+    return true;
+}
+
+/* Record the special claim and the pod's status for the output: the claim joins the model
+ * (after the input's claims), the pod a Pod of the output model. */
+static int record_extended(actx_t *a, const dra_pod_t *pod, const char *podname,
+                           const dra_node_t *node, const dra_extres_fit_t *fit,
+                           dra_allocation_t *al)
+{
+    dra_claim_t *c = dra_model_add_claim(&a->m);
+    dra_pod_t *p = dra_model_add_pod(&a->out);
+    if (!c || !p)
+        return DRA_EXIT_ENV;
+    *c = *fit->claim;
+    c->allocation = al;
+    *p = *pod;
+    p->kind = DRA_POD_POD;
+    p->replicas = 1;
+    p->name = dra_model_str(&a->out, podname);
+    p->node_name = node->name;
+    p->ext_claim = c->name;
+    p->ext_mappings = fit->mappings;
+    p->next_mappings = fit->nmappings;
+    return p->name ? DRA_EXIT_OK : DRA_EXIT_ENV;
+}
+
+/* One allocate call of batch on node (the pair under --allocator both). Returns an exit status
+ * (3: the reference and the fast allocator decided differently, said). */
+static int alloc_call(actx_t *a, const char *label, const dra_node_t *node, dra_claim_t **batch,
+                      uint32_t nb, dra_alloc_outcome_t *out)
+{
+    bool differs = false;
+    char dwhy[DRA_DIAG_MSG_MAX * 2 + 64];
+    int rc = a->o->c.both ? dra_conf_pair_allocate(&a->pair, node, batch, nb, &a->m.arena, out,
+                                                   &differs, dwhy, sizeof dwhy)
+                          : dra_anyalloc_allocate(&a->al, node, batch, nb, &a->m.arena, out);
+    if (rc)
+        return DRA_EXIT_ENV;
+    if (differs)
+        return report_difference(a, label, node, batch, nb, dwhy);
+    return DRA_EXIT_OK;
+}
+
+/* Check the invariants on an allocated outcome and commit it (the fast side too); claims other
+ * than `special` get their status.allocation. Returns an exit status. */
+static int commit_batch(actx_t *a, const char *label, const dra_node_t *node, dra_claim_t **batch,
+                        uint32_t nb, const dra_alloc_outcome_t *out, const dra_claim_t *special)
+{
+    dra_inv_report_t irep;
+    if (dra_inv_check(&a->m, &a->o->c.f, a->st, a->cel, node, batch, out->allocations, nb, &irep) ==
+            DRA_OK &&
+        irep.nviolations) {
+        say("drabench alloc: %s: invariant violated: %s", label, irep.first[0]);
+        a->exitc = DRA_EXIT_CORRECTNESS;
+    }
+    for (uint32_t k = 0; k < nb; k++) {
+        if (batch[k] != special)
+            batch[k]->allocation = out->allocations[k];
+        if (dra_alloc_state_commit(a->st, out->allocations[k]))
+            return DRA_EXIT_ENV;
+    }
+    if (a->o->c.both && dra_conf_pair_commit_fast(&a->pair))
+        return DRA_EXIT_ENV;
+    return DRA_EXIT_OK;
+}
+
+/* Without pods: one claim alone on the first node that takes it (no pod, so no node filters
+ * and no node resources). Returns an exit status. */
+static int place_claim(actx_t *a, dra_claim_t *c)
+{
+    char label[300];
+    snprintf(label, sizeof label, "claim %s", nz(c->name));
     dra_outcome_t last = DRA_OUTCOME_UNSATISFIABLE;
     char msg[DRA_DIAG_MSG_MAX] = "";
+    dra_claim_t *batch[1] = {c};
     for (uint32_t ni = 0; ni < a->m.nnodes; ni++) {
         const dra_node_t *node = a->m.nodes[ni];
-        if (o->node && strcmp(o->node, nz(node->name)) != 0)
+        if (a->o->node && strcmp(a->o->node, nz(node->name)) != 0)
             continue;
         dra_alloc_outcome_t out;
-        bool differs = false;
-        char why[DRA_DIAG_MSG_MAX * 2 + 64];
-        int rc = o->c.both ? dra_conf_pair_allocate(&a->pair, node, batch, nb, &a->m.arena, &out,
-                                                    &differs, why, sizeof why)
-                           : dra_anyalloc_allocate(&a->al, node, batch, nb, &a->m.arena, &out);
+        int rc = alloc_call(a, label, node, batch, 1, &out);
         if (rc)
-            return DRA_EXIT_ENV;
-        if (differs)
-            return report_difference(a, podname, node, batch, nb, why);
+            return rc;
         last = out.kind;
         snprintf(msg, sizeof msg, "%s", out.msg);
         if (out.kind == DRA_OUTCOME_ALLOCATED) {
-            dra_inv_report_t irep;
-            if (dra_inv_check(&a->m, &o->c.f, a->st, a->cel, node, batch, out.allocations, nb,
-                              &irep) == DRA_OK &&
-                irep.nviolations) {
-                say("drabench alloc: %s: invariant violated: %s", podname, irep.first[0]);
-                a->exitc = DRA_EXIT_CORRECTNESS;
-            }
-            for (uint32_t k = 0; k < nb; k++) {
-                batch[k]->allocation = out.allocations[k];
-                if (dra_alloc_state_commit(a->st, out.allocations[k]))
-                    return DRA_EXIT_ENV;
-            }
-            if (o->c.both && dra_conf_pair_commit_fast(&a->pair))
-                return DRA_EXIT_ENV;
-            say("%s: allocated on %s", podname, nz(node->name));
-            break;
+            if ((rc = commit_batch(a, label, node, batch, 1, &out, NULL)))
+                return rc;
+            a->nok++;
+            say("%s: allocated on %s", label, nz(node->name));
+            return DRA_EXIT_OK;
         }
         if (out.kind == DRA_OUTCOME_FATAL)
             break;
     }
-    if (last == DRA_OUTCOME_ALLOCATED) {
-        a->nok++;
+    if (last == DRA_OUTCOME_UNSATISFIABLE) {
+        a->nunsat++;
+        say("%s: unsatisfiable on every node tried", label);
+    } else {
+        a->nerr++;
+        say("%s: %s: %s", label, dra_outcome_name(last), msg);
+    }
+    return DRA_EXIT_OK;
+}
+
+/* Try the pod (claims batch[0..nb) of its own, still to allocate, and its extended resources)
+ * on one node. *placed when it went there, *devices when devices were allocated for it.
+ * Returns an exit status (3: a decision differs). */
+static int try_node(actx_t *a, uint32_t pi, const char *podname, uint32_t ni, dra_claim_t **batch,
+                    uint32_t nb, dra_claim_t *const *own, uint32_t nown, reasons_t *why,
+                    dra_outcome_t *last, char *msg, size_t msglen, bool *placed, bool *devices)
+{
+    const opts_t *o = a->o;
+    const dra_pod_t *pod = a->m.pods[pi];
+    const dra_node_t *node = a->m.nodes[ni];
+    char r[256];
+    *placed = *devices = false;
+    if (!dra_extres_node_filters(pod, node, r, sizeof r)) {
+        reason_add(why, r);
+        return DRA_EXIT_OK;
+    }
+    if (!allocated_claims_fit(own, nown, node)) {
+        reason_add(why, "resourceclaim not available on the node");
+        return DRA_EXIT_OK;
+    }
+    dra_arena_mark_t mark = dra_arena_mark(&a->xarena);
+    dra_extres_fit_t fit;
+    if (dra_extres_fit(&a->xmap, &o->c.f, pod, podname, &a->preq[pi], nb > 0, node, &a->usage[ni],
+                       &a->xarena, &fit))
+        return DRA_EXIT_ENV;
+    if (!fit.fits) {
+        reason_add(why, fit.reason);
+        dra_arena_reset_to(&a->xarena, mark);
+        return DRA_EXIT_OK;
+    }
+    if (fit.claim)
+        batch[nb++] = fit.claim;
+    if (nb == 0) { /* nothing to allocate: the pod fits */
+        *placed = true;
+        *last = DRA_OUTCOME_ALLOCATED;
+        return dra_node_usage_add(&a->usage[ni], &a->preq[pi]) ? DRA_EXIT_ENV : DRA_EXIT_OK;
+    }
+    dra_alloc_outcome_t out;
+    int rc = alloc_call(a, podname, node, batch, nb, &out);
+    if (rc)
+        return rc;
+    *last = out.kind;
+    snprintf(msg, msglen, "%s", out.msg);
+    if (out.kind == DRA_OUTCOME_UNSATISFIABLE)
+        reason_add(why, "cannot allocate all claims");
+    else if (out.kind == DRA_OUTCOME_NODE_FAILURE)
+        reason_add(why, out.msg);
+    if (out.kind != DRA_OUTCOME_ALLOCATED) {
+        dra_arena_reset_to(&a->xarena, mark);
+        return DRA_EXIT_OK;
+    }
+    if (fit.claim && fit.claim->nrequests == 0) {
+        /* PreBind: the claim is created without requests and the pod status cannot be
+         * patched (extendeddynamicresources.go patchPodExtendedResourceClaimStatus) */
+        *last = DRA_OUTCOME_FATAL;
+        snprintf(msg, msglen,
+                 "PreBind on node %s: nil or empty request mappings, no update of pod %s/%s "
+                 "ExtendedResourceClaimStatus (the extended resources make no device request; "
+                 "the pod does not bind)",
+                 nz(node->name), nz(pod->namespace_), podname);
+        dra_arena_reset_to(&a->xarena, mark);
+        return DRA_EXIT_OK;
+    }
+    if ((rc = commit_batch(a, podname, node, batch, nb, &out, fit.claim)))
+        return rc;
+    if (fit.claim && (rc = record_extended(a, pod, podname, node, &fit, out.allocations[nb - 1])))
+        return rc;
+    *placed = *devices = true;
+    return dra_node_usage_add(&a->usage[ni], &a->preq[pi]) ? DRA_EXIT_ENV : DRA_EXIT_OK;
+}
+
+/* Place one pod (replica): every node in order (--node only; pinned: that node only) until one
+ * takes it; one line on stderr. Returns an exit status (3 when a decision differs). */
+static int place_pod(actx_t *a, uint32_t pi, const char *podname, uint32_t pinned,
+                     dra_claim_t **batch, uint32_t nb, dra_claim_t *const *own, uint32_t nown)
+{
+    const opts_t *o = a->o;
+    reasons_t why;
+    memset(&why, 0, sizeof why);
+    dra_outcome_t last = DRA_OUTCOME_UNSATISFIABLE;
+    char msg[DRA_DIAG_MSG_MAX + 256] = "";
+    bool placed = false, devices = false;
+    uint32_t ni = 0;
+    for (; ni < a->m.nnodes && !placed; ni++) {
+        const dra_node_t *node = a->m.nodes[ni];
+        if ((o->node && strcmp(o->node, nz(node->name)) != 0) ||
+            (pinned != UINT32_MAX && ni != pinned))
+            continue;
+        int rc = try_node(a, pi, podname, ni, batch, nb, own, nown, &why, &last, msg, sizeof msg,
+                          &placed, &devices);
+        if (rc)
+            return rc;
+        if (!placed && last == DRA_OUTCOME_FATAL)
+            break;
+    }
+    if (placed) {
+        const char *node = nz(a->m.nodes[ni - 1]->name);
+        if (devices) {
+            a->nok++;
+            say("%s: allocated on %s", podname, node);
+        } else {
+            a->nplain++;
+            say("%s: placed on %s (no claims to allocate)", podname, node);
+        }
     } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
-        say("%s: unsatisfiable on every node tried", podname);
+        char r[1400];
+        reasons_format(&why, r, sizeof r);
+        say("%s: unschedulable: %s", podname, why.nodes ? r : "no node tried");
     } else {
         a->nerr++;
         say("%s: %s: %s", podname, dra_outcome_name(last), msg);
@@ -293,21 +519,22 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *
     return DRA_EXIT_OK;
 }
 
-/* The claims of one pod replica still to allocate into batch (templates instantiated as
- * <pod>-<claim>); its name into podname. Returns how many; a claim not found is counted. */
-static uint32_t pod_batch(actx_t *a, const dra_pod_t *pod, int64_t reps, int64_t rep,
-                          dra_claim_t **batch, uint32_t max, char *podname, size_t len)
+/* The claims of one pod replica into own (templates instantiated as <pod>-<claim>, or the
+ * claim the control plane generated when status.resourceClaimStatuses names it) and those still
+ * to allocate into batch. Returns false when a claim is missing (said and counted). */
+static bool pod_claims(actx_t *a, const dra_pod_t *pod, const char *podname, dra_claim_t **own,
+                       uint32_t *nown, dra_claim_t **batch, uint32_t *nb, uint32_t max)
 {
-    uint32_t nb = 0;
-    if (reps > 1)
-        snprintf(podname, len, "%s-%lld", nz(pod->name), (long long)rep);
-    else
-        snprintf(podname, len, "%s", nz(pod->name));
-    for (uint32_t k = 0; k < pod->nclaims && nb < max; k++) {
+    *nown = *nb = 0;
+    bool ok = true;
+    for (uint32_t k = 0; k < pod->nclaims && *nown < max; k++) {
         const dra_pod_claim_t *pc = &pod->claims[k];
         dra_claim_t *c = NULL;
         if (pc->claim_name) {
             c = dra_model_find_claim(&a->m, pod->namespace_, pc->claim_name);
+        } else if (pc->generated_name &&
+                   (c = dra_model_find_claim(&a->m, pod->namespace_, pc->generated_name))) {
+            /* the claim made from the template earlier (status.resourceClaimStatuses) */
         } else if (pc->template_name) {
             const dra_claim_t *t = dra_model_find_template(&a->m, pod->namespace_,
                                                            pc->template_name);
@@ -318,54 +545,151 @@ static uint32_t pod_batch(actx_t *a, const dra_pod_t *pod, int64_t reps, int64_t
             }
         }
         if (!c) {
-            say("drabench alloc: pod %s: claim %s not found", podname, nz(pc->name));
-            a->nerr++;
+            say("drabench alloc: pod %s: claim %s not found (%s %s)", podname, nz(pc->name),
+                pc->claim_name ? "ResourceClaim" : "ResourceClaimTemplate",
+                pc->claim_name ? pc->claim_name : nz(pc->template_name));
+            ok = false;
             continue;
         }
+        for (uint32_t i = 0; i < a->nclaims0; i++)
+            if (a->m.claims[i] == c)
+                a->claim_used[i] = true;
+        own[(*nown)++] = c;
         if (!c->allocation)
-            batch[nb++] = c;
+            batch[(*nb)++] = c;
     }
-    return nb;
+    return ok;
 }
 
-/* The work list: per pod (replica) the claims to allocate together; without pods, every
- * unallocated claim on its own. Returns an exit status (stops at 3 only for a differing
- * decision, at 4). */
+/* A claim of the input the scheduler made for this pod's extended resources in an earlier
+ * attempt: upstream's Filter rejects every node while it exists ("cannot schedule extended
+ * resource claim") and PostFilter deletes it; the next attempt builds a new one. Deleted here
+ * (its allocation released). Returns an exit status. */
+static int drop_stale_extended(actx_t *a, const dra_pod_t *pod, const char *podname)
+{
+    for (uint32_t i = 0; i < a->nclaims0; i++) {
+        dra_claim_t *c = a->m.claims[i];
+        if (!c->extended || !c->owner_pod || a->claim_dropped[i] ||
+            strcmp(c->owner_pod, podname) != 0 ||
+            strcmp(nz(c->namespace_), nz(pod->namespace_)) != 0 ||
+            (pod->uid && c->owner_uid && strcmp(pod->uid, c->owner_uid) != 0))
+            continue;
+        say("%s: its extended-resource claim %s from an earlier scheduling attempt is deleted "
+            "(the scheduler's PostFilter does so) and built again",
+            podname, nz(c->name));
+        if (c->allocation &&
+            (dra_alloc_state_release(a->st, c->allocation) ||
+             (a->o->c.both && dra_alloc_state_release(a->pair.fast_state, c->allocation))))
+            return DRA_EXIT_ENV;
+        a->claim_dropped[i] = true;
+        a->claim_used[i] = true;
+    }
+    return DRA_EXIT_OK;
+}
+
+/* Per model node the usage of the pods already bound there (spec.nodeName); per pod its
+ * requests; the extended-resource map. Returns an exit status. */
+static int setup_pods(actx_t *a)
+{
+    if (dra_extres_map_build(&a->m, &a->o->c.f, &a->xmap))
+        return DRA_EXIT_ENV;
+    a->usage = calloc(a->m.nnodes ? a->m.nnodes : 1, sizeof *a->usage);
+    a->preq = calloc(a->m.npods ? a->m.npods : 1, sizeof *a->preq);
+    a->nclaims0 = a->m.nclaims;
+    a->claim_used = calloc(a->nclaims0 ? a->nclaims0 : 1, sizeof *a->claim_used);
+    a->claim_dropped = calloc(a->nclaims0 ? a->nclaims0 : 1, sizeof *a->claim_dropped);
+    if (!a->usage || !a->preq || !a->claim_used || !a->claim_dropped)
+        return DRA_EXIT_ENV;
+    for (uint32_t p = 0; p < a->m.npods; p++) {
+        const dra_pod_t *pod = a->m.pods[p];
+        if (dra_extres_pod(pod, &a->m.arena, &a->preq[p]))
+            return DRA_EXIT_ENV;
+        if (!pod->node_name)
+            continue;
+        dra_node_t *n = dra_model_find_node(&a->m, pod->node_name);
+        for (uint32_t i = 0; n && i < a->m.nnodes; i++)
+            if (a->m.nodes[i] == n) {
+                int64_t reps = pod->kind == DRA_POD_POD ? 1 : pod->replicas > 0 ? pod->replicas : 0;
+                for (int64_t r = 0; r < reps; r++)
+                    if (dra_node_usage_add(&a->usage[i], &a->preq[p]))
+                        return DRA_EXIT_ENV;
+            }
+    }
+    return DRA_EXIT_OK;
+}
+
+/* How many pods a pod object stands for, and whether they are pinned to one node each
+ * (a DaemonSet: one pod per node, as its controller pins them with node affinity). */
+static int64_t pod_replicas(const actx_t *a, const dra_pod_t *pod, bool *per_node)
+{
+    *per_node = pod->kind == DRA_POD_DAEMONSET;
+    if (*per_node)
+        return a->m.nnodes;
+    return pod->kind == DRA_POD_POD ? 1 : pod->replicas > 0 ? pod->replicas : 0;
+}
+
+/* The work list: per pod (replica) its claims and extended resources placed together; without
+ * pods, every unallocated claim on its own. Returns an exit status (stops at 3 only for a
+ * differing decision, at 4). */
 static int allocate_all(actx_t *a)
 {
-    dra_claim_t *batch[64];
-    uint32_t npods = a->m.npods;
-    uint32_t nclaims0 = a->m.nclaims;
-    dra_claim_t **initial = malloc((nclaims0 ? nclaims0 : 1) * sizeof *initial);
-    if (!initial)
-        return DRA_EXIT_ENV;
-    if (nclaims0)
-        memcpy(initial, a->m.claims, nclaims0 * sizeof *initial);
-    uint32_t nunits = npods ? 0 : nclaims0;
-    for (uint32_t p = 0; p < npods; p++)
-        nunits += (uint32_t)(a->m.pods[p]->replicas > 0 ? a->m.pods[p]->replicas : 1);
-    uint32_t unit = 0;
-    int ret = DRA_EXIT_OK;
-    for (uint32_t p = 0; p < (npods ? npods : 1) && unit < nunits && ret == DRA_EXIT_OK; p++) {
-        const dra_pod_t *pod = npods ? a->m.pods[p] : NULL;
-        int64_t reps = pod ? (pod->replicas > 0 ? pod->replicas : 1) : nclaims0;
-        for (int64_t rep = 0; rep < reps && ret == DRA_EXIT_OK; rep++, unit++) {
-            uint32_t nb = 0;
+    dra_claim_t *batch[65], *own[64];
+    int ret = setup_pods(a);
+    if (ret != DRA_EXIT_OK)
+        return ret;
+    if (a->m.npods == 0) {
+        for (uint32_t i = 0; i < a->nclaims0 && ret == DRA_EXIT_OK; i++)
+            if (!a->m.claims[i]->allocation)
+                ret = place_claim(a, a->m.claims[i]);
+        return ret;
+    }
+    for (uint32_t p = 0; p < a->m.npods && ret == DRA_EXIT_OK; p++) {
+        const dra_pod_t *pod = a->m.pods[p];
+        bool per_node;
+        int64_t reps = pod_replicas(a, pod, &per_node);
+        if (pod->node_name) {
+            say("%s: already bound to node %s (spec.nodeName): not scheduled again; its "
+                "requests count on that node",
+                nz(pod->name), pod->node_name);
+            continue;
+        }
+        if (reps == 0) {
+            say("%s: %s with 0 replicas: no pods", nz(pod->name), dra_pod_kind_name(pod->kind));
+            continue;
+        }
+        for (uint32_t k = 0; k < pod->nunmodelled; k++)
+            say("%s: %s: ignored", nz(pod->name), pod->unmodelled[k]);
+        for (int64_t rep = 0; rep < reps && ret == DRA_EXIT_OK; rep++) {
             char podname[300];
-            if (!pod) {
-                if (!initial[rep]->allocation)
-                    batch[nb++] = initial[rep];
-                snprintf(podname, sizeof podname, "claim %s", nz(initial[rep]->name));
+            uint32_t pinned = UINT32_MAX;
+            if (per_node) {
+                pinned = (uint32_t)rep;
+                snprintf(podname, sizeof podname, "%s-%s", nz(pod->name),
+                         nz(a->m.nodes[rep]->name));
+                char r[256];
+                if (!dra_extres_node_filters(pod, a->m.nodes[rep], r, sizeof r)) {
+                    say("%s: no pod on node %s: %s", nz(pod->name), nz(a->m.nodes[rep]->name), r);
+                    continue;
+                }
+            } else if (reps > 1 || pod->kind != DRA_POD_POD) {
+                snprintf(podname, sizeof podname, "%s-%lld", nz(pod->name), (long long)rep);
             } else {
-                if (pod->node_name)
-                    continue; /* already bound */
-                nb = pod_batch(a, pod, reps, rep, batch, 64, podname, sizeof podname);
+                snprintf(podname, sizeof podname, "%s", nz(pod->name));
             }
-            if (nb)
-                ret = place_batch(a, batch, nb, podname);
+            uint32_t nown, nb;
+            if (!pod_claims(a, pod, podname, own, &nown, batch, &nb, 64)) {
+                a->nerr++;
+                continue;
+            }
+            if ((ret = drop_stale_extended(a, pod, podname)))
+                break;
+            ret = place_pod(a, p, podname, pinned, batch, nb, own, nown);
         }
     }
-    free(initial);
+    for (uint32_t i = 0; i < a->nclaims0; i++)
+        if (!a->claim_used[i] && !a->m.claims[i]->allocation)
+            say("claim %s/%s: no pod in the input uses it: not allocated",
+                nz(a->m.claims[i]->namespace_), nz(a->m.claims[i]->name));
     return ret;
 }
 
@@ -381,24 +705,27 @@ static void both_summary(const actx_t *a)
             ratio >= 10 ? 0 : 2, ratio);
 }
 
-/* The claims (only) as YAML or JSON on stdout, and the summary line. */
+/* The claims (the input's, those made from templates and the extended-resource claims the
+ * scheduler made, not the deleted stale ones) and the Pods whose status got an
+ * extendedResourceClaimStatus, as YAML or JSON on stdout; the summary line. */
 static int write_claims(actx_t *a)
 {
-    dra_model_t outm;
-    dra_model_init(&outm);
     for (uint32_t i = 0; i < a->m.nclaims; i++) {
-        dra_claim_t *c = dra_model_add_claim(&outm);
-        if (!c) {
-            dra_model_fini(&outm);
+        if (i < a->nclaims0 && a->claim_dropped[i])
+            continue;
+        dra_claim_t *c = dra_model_add_claim(&a->out);
+        if (!c)
             return DRA_EXIT_ENV;
-        }
         *c = *a->m.claims[i];
     }
     const opts_t *o = a->o;
-    int rc = o->json ? dra_manifest_write_json(&outm, stdout) : dra_manifest_write_yaml(&outm, stdout);
-    dra_model_fini(&outm);
-    fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed (release 1.%u, %s allocator%s)\n",
-            a->nok, a->nunsat, a->nerr, (unsigned)(o->c.f.release - 100),
+    int rc = o->json ? dra_manifest_write_json(&a->out, stdout)
+                     : dra_manifest_write_yaml(&a->out, stdout);
+    char plain[64] = "";
+    if (a->nplain)
+        snprintf(plain, sizeof plain, ", %u placed without claims", a->nplain);
+    fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed%s (release 1.%u, %s allocator%s)\n",
+            a->nok, a->nunsat, a->nerr, plain, (unsigned)(o->c.f.release - 100),
             dra_alloc_variant_name(dra_alloc_variant(&o->c.f)),
             o->c.f.upstream_bugs ? ", upstream bugs" : "");
     return rc ? DRA_EXIT_ENV : DRA_EXIT_OK;
@@ -411,6 +738,8 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
         return DRA_EXIT_ENV;
     a->o = o;
     dra_model_init(&a->m);
+    dra_model_init(&a->out);
+    dra_arena_init(&a->xarena, 0);
     dra_diag_list_init(&a->errs);
     dra_taint_rules_init(&a->rules);
     int exitc = load_manifests(a, paths, npaths);
@@ -435,6 +764,15 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     dra_alloc_state_free(a->st);
     dra_taint_rules_fini(&a->rules);
     dra_diag_list_fini(&a->errs);
+    for (uint32_t i = 0; a->usage && i < a->m.nnodes; i++)
+        dra_node_usage_fini(&a->usage[i]);
+    free(a->usage);
+    free(a->preq);
+    free(a->claim_used);
+    free(a->claim_dropped);
+    dra_extres_map_free(&a->xmap);
+    dra_model_fini(&a->out);
+    dra_arena_fini(&a->xarena);
     dra_model_fini(&a->m);
     free(a);
     return exitc;

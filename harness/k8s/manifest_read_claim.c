@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "extres/extres.h"
 #include "manifest_read_impl.h"
 
 /* ---- ResourceClaim / ResourceClaimTemplate ---------------------------------------------- */
@@ -365,6 +366,38 @@ static void rd_allocation(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
     }
 }
 
+/* The metadata of a claim the scheduler made for a pod's extended resources (KEP-5004): the
+ * annotation resource.kubernetes.io/extended-resource-claim "true", the controlling Pod
+ * ownerReference, generateName. Other metadata is not read. */
+static void rd_extended_meta(rd_t *rd, dra_claim_t *c, const dra_ynode_t *meta)
+{
+    const dra_ynode_t *an = dra_ynode_get(dra_ynode_get(meta, "annotations"),
+                                          DRA_EXTRES_ANNOTATION);
+    c->extended = an && dra_ynode_is_scalar(an) && strcmp(an->text, "true") == 0;
+    if (!c->extended)
+        return;
+    const dra_ynode_t *gn = dra_ynode_get(meta, "generateName");
+    if (gn && dra_ynode_is_scalar(gn) && !dra_ynode_is_null(gn))
+        c->generate_name = dra_model_strn(rd->m, gn->text, gn->len);
+    const dra_ynode_t *ors = dra_ynode_get(meta, "ownerReferences");
+    for (uint32_t i = 0; ors && dra_ynode_is_seq(ors) && i < ors->n; i++) {
+        const dra_ynode_t *o = ors->vals[i];
+        const dra_ynode_t *kind = dra_ynode_get(o, "kind");
+        const dra_ynode_t *ctl = dra_ynode_get(o, "controller");
+        const dra_ynode_t *nm = dra_ynode_get(o, "name");
+        const dra_ynode_t *uid = dra_ynode_get(o, "uid");
+        bool controller = false;
+        if (!kind || !dra_ynode_is_scalar(kind) || strcmp(kind->text, "Pod") != 0 || !ctl ||
+            dra_ynode_bool(ctl, NULL, NULL, &controller, NULL) != DRA_OK || !controller || !nm ||
+            !dra_ynode_is_scalar(nm))
+            continue;
+        c->owner_pod = dra_model_strn(rd->m, nm->text, nm->len);
+        if (uid && dra_ynode_is_scalar(uid) && !dra_ynode_is_null(uid))
+            c->owner_uid = dra_model_strn(rd->m, uid->text, uid->len);
+        break;
+    }
+}
+
 void dra_mr_read_claim(rd_t *rd, const dra_mr_obj_t *o, bool is_template)
 {
     dra_claim_t *c = is_template ? dra_model_add_template(rd->m) : dra_model_add_claim(rd->m);
@@ -389,6 +422,7 @@ void dra_mr_read_claim(rd_t *rd, const dra_mr_obj_t *o, bool is_template)
             }
     } else {
         rd_claim_spec(rd, c, spec);
+        rd_extended_meta(rd, c, dra_ynode_get(o->doc, "metadata"));
         const dra_ynode_t *st = dra_ynode_get(o->doc, "status");
         const dra_ynode_t *al = dra_ynode_get(st, "allocation");
         if (al && !dra_ynode_is_null(al)) {

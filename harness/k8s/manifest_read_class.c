@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "extres/extres.h"
 #include "manifest_read_impl.h"
 
 /* ---- DeviceClass ------------------------------------------------------------------------- */
@@ -128,5 +129,18 @@ void dra_mr_read_class(rd_t *rd, const dra_mr_obj_t *o)
         return;
     c->name = o->name;
     c->pos = o->pos;
+    /* metadata.creationTimestamp: which of two classes naming one extended resource wins */
+    const dra_ynode_t *ct = dra_ynode_get(dra_ynode_get(o->doc, "metadata"), "creationTimestamp");
+    if (ct && !dra_ynode_is_null(ct)) {
+        pop(rd, o->spath); /* the caller pops to spath again */
+        size_t s = pushk(rd, "metadata.creationTimestamp");
+        c->created = dra_mr_str(rd, ct, true);
+        int64_t ns;
+        if (c->created && dra_extres_time_parse(c->created, &ns) != DRA_OK)
+            dra_mr_err(rd, ct, "\"%.40s\" is not an RFC 3339 time (2026-01-02T03:04:05Z)",
+                       c->created);
+        pop(rd, s);
+        pushk(rd, "spec");
+    }
     rd_class(rd, o->spec, c);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "extres/extres.h"
 #include "files.h"
 #include "manifest.h"
 #include "ydoc.h"
@@ -962,12 +963,95 @@ static void check_class(vd_t *v, const dra_device_class_t *c)
     }
     if (c->nconfigs > 32)
         VERR(&c->pos, "spec.config", "at most 32, has %u", c->nconfigs);
+    if (c->extended_resource_name && !dra_resource_is_extended(c->extended_resource_name))
+        VERR(&c->pos, "spec.extendedResourceName",
+             "Invalid value: \"%s\": must be a valid "
+             "extended resource name",
+             c->extended_resource_name);
     for (uint32_t i = 0; i < c->nconfigs; i++) {
         snprintf(p, sizeof p, "spec.config[%u].opaque.driver", i);
         if (!c->configs[i].opaque.driver)
             VERR(&c->pos, p, "required field missing");
         else if (!dra_name_is_dns_subdomain(c->configs[i].opaque.driver))
             VERR(&c->pos, p, "\"%s\" is not a DNS subdomain", c->configs[i].opaque.driver);
+    }
+}
+
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
+
+/* validateContainerResourceName and ValidateResourceQuantityValue (core/v1 validation). */
+static void check_resource(vd_t *v, const dra_srcpos_t *pos, const char *path,
+                           const dra_resource_qty_t *r)
+{
+    const char *n = r->name ? r->name : "";
+    if (!dra_resource_is_qualified(n)) {
+        VERR(pos, path,
+             "Invalid value: \"%s\": must be a qualified name (an optional DNS "
+             "subdomain prefix and '/', and a name of at most 63 characters)",
+             n);
+        return;
+    }
+    if (!strchr(n, '/')) {
+        if (strcmp(n, "cpu") != 0 && strcmp(n, "memory") != 0 &&
+            strcmp(n, "ephemeral-storage") != 0 && strncmp(n, "hugepages-", 10) != 0)
+            VERR(pos, path, "Invalid value: \"%s\": must be a standard resource for containers", n);
+    } else if (!dra_resource_is_native(n) && !dra_resource_is_extended(n)) {
+        VERR(pos, path, "Invalid value: \"%s\": doesn't follow extended resource name standard", n);
+    }
+    if (dra_quantity_sign(&r->value) < 0)
+        VERR(pos, path, "must be greater than or equal to 0");
+    else if (dra_resource_is_extended(n)) {
+        int64_t milli;
+        if (!dra_quantity_to_fixed(&r->value, &milli, -3) || milli % 1000 != 0)
+            VERR(pos, path, "must be an integer");
+    }
+}
+
+/* A container's resources (ValidateResourceRequirements) and its name. */
+static void check_container(vd_t *v, const dra_pod_t *pd, uint32_t i, const char *pre)
+{
+    const dra_container_t *c = &pd->containers[i];
+    char p[400], fp[700];
+    bool init = i < pd->ninit;
+    snprintf(p, sizeof p, "%s.%s[%u]", pre, init ? "initContainers" : "containers",
+             init ? i : i - pd->ninit);
+    if (!c->name || !dra_name_is_dns_label(c->name))
+        VERR(&c->pos, p, "name: \"%s\" is not a DNS label", c->name ? c->name : "");
+    for (uint32_t k = 0; k < i; k++)
+        if (c->name && pd->containers[k].name && strcmp(c->name, pd->containers[k].name) == 0)
+            VERR(&c->pos, p, "name: Duplicate value: \"%s\"", c->name);
+    for (uint32_t k = 0; k < c->nlimits; k++) {
+        snprintf(fp, sizeof fp, "%s.resources.limits[%s]", p, nz(c->limits[k].name));
+        check_resource(v, &c->pos, fp, &c->limits[k]);
+    }
+    for (uint32_t k = 0; k < c->nrequests; k++) {
+        const dra_resource_qty_t *r = &c->requests[k];
+        if (r->defaulted)
+            continue;
+        snprintf(fp, sizeof fp, "%s.resources.requests[%s]", p, nz(r->name));
+        check_resource(v, &c->pos, fp, r);
+        const char *n = nz(r->name);
+        bool overcommit = dra_resource_is_native(n) && strncmp(n, "hugepages-", 10) != 0;
+        const dra_resource_qty_t *lim = NULL;
+        for (uint32_t j = 0; j < c->nlimits; j++)
+            if (c->limits[j].name && strcmp(c->limits[j].name, n) == 0)
+                lim = &c->limits[j];
+        char lq[DRA_QUANTITY_FMT_MAX];
+        if (lim)
+            dra_quantity_format(&lim->value, lq, sizeof lq);
+        if (lim && dra_quantity_cmp(&r->value, &lim->value) != 0 && !overcommit)
+            VERR(&c->pos, fp, "must be equal to %s limit of %s", n, lq);
+        else if (lim && dra_quantity_cmp(&r->value, &lim->value) > 0)
+            VERR(&c->pos, fp, "must be less than or equal to %s limit of %s", n, lq);
+        else if (!lim && !overcommit) {
+            snprintf(fp, sizeof fp, "%s.resources.limits", p);
+            VERR(&c->pos, fp,
+                 "Required value: Limit must be set for non overcommitable "
+                 "resources");
+        }
     }
 }
 
@@ -993,6 +1077,8 @@ static void check_pod(vd_t *v, const dra_pod_t *pd)
             VERR(&pd->pos, p,
                  "exactly one of resourceClaimName, resourceClaimTemplateName must be set");
     }
+    for (uint32_t i = 0; i < pd->ncontainers; i++)
+        check_container(v, pd, i, pre);
 }
 
 /* ---- cross-object rules ------------------------------------------------------------------ */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "extres/extres.h"
 #include "manifest.h"
 
 enum { LV_MAP, LV_SEQ };
@@ -690,7 +691,11 @@ static void w_selectors(em_t *e, const dra_selector_t *s, uint32_t n)
 static void w_class(em_t *e, const dra_device_class_t *c)
 {
     doc_begin(e, "resource.k8s.io/v1", "DeviceClass");
-    meta(e, c->name, NULL);
+    em_key(e, "metadata");
+    em_map(e);
+    kv_str(e, "name", c->name);
+    kv_str(e, "creationTimestamp", c->created);
+    em_end(e);
     em_key(e, "spec");
     em_map(e);
     w_selectors(e, c->selectors, c->nselectors);
@@ -849,10 +854,43 @@ static void w_allocation(em_t *e, const dra_allocation_t *a)
     em_end(e);
 }
 
+/* The metadata of a claim, with the marks of a scheduler-made extended-resource claim. */
+static void w_claim_meta(em_t *e, const dra_claim_t *c)
+{
+    em_key(e, "metadata");
+    em_map(e);
+    kv_str(e, "name", c->name);
+    kv_str(e, "generateName", c->generate_name);
+    kv_str(e, "namespace", c->namespace_ ? c->namespace_ : "default");
+    if (c->extended) {
+        em_key(e, "annotations");
+        em_map(e);
+        kv_str(e, DRA_EXTRES_ANNOTATION, "true");
+        em_end(e);
+    }
+    if (c->owner_pod) {
+        em_key(e, "ownerReferences");
+        em_seq(e);
+        em_map(e);
+        kv_str(e, "apiVersion", "v1");
+        kv_str(e, "kind", "Pod");
+        kv_str(e, "name", c->owner_pod);
+        kv_str(e, "uid", c->owner_uid);
+        em_key(e, "controller");
+        em_bool(e, true);
+        em_end(e);
+        em_end(e);
+    }
+    em_end(e);
+}
+
 static void w_claim(em_t *e, const dra_claim_t *c)
 {
     doc_begin(e, "resource.k8s.io/v1", c->is_template ? "ResourceClaimTemplate" : "ResourceClaim");
-    meta(e, c->name, c->namespace_ ? c->namespace_ : "default");
+    if (c->is_template)
+        meta(e, c->name, c->namespace_ ? c->namespace_ : "default");
+    else
+        w_claim_meta(e, c);
     em_key(e, "spec");
     if (c->is_template) {
         em_map(e);
@@ -867,10 +905,76 @@ static void w_claim(em_t *e, const dra_claim_t *c)
     doc_end(e);
 }
 
+/* A ResourceList (map of name to quantity); skip_defaulted leaves out the requests the reader
+ * defaulted from limits. */
+static void w_resources(em_t *e, const char *k, const dra_resource_qty_t *r, uint32_t n,
+                        bool skip_defaulted)
+{
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < n; i++)
+        shown += !(skip_defaulted && r[i].defaulted);
+    if (!shown)
+        return;
+    em_key(e, k);
+    em_map(e);
+    for (uint32_t i = 0; i < n; i++)
+        if (!(skip_defaulted && r[i].defaulted))
+            kv_qty(e, r[i].name ? r[i].name : "", &r[i].value);
+    em_end(e);
+}
+
+static void w_containers(em_t *e, const dra_pod_t *p, bool init)
+{
+    uint32_t from = init ? 0 : p->ninit, to = init ? p->ninit : p->ncontainers;
+    if (from == to)
+        return;
+    em_key(e, init ? "initContainers" : "containers");
+    em_seq(e);
+    for (uint32_t i = from; i < to; i++) {
+        const dra_container_t *c = &p->containers[i];
+        em_map(e);
+        kv_str(e, "name", c->name);
+        if (c->kind == DRA_CONTAINER_SIDECAR)
+            kv_str(e, "restartPolicy", "Always");
+        uint32_t nreq = 0;
+        for (uint32_t k = 0; k < c->nrequests; k++)
+            nreq += !c->requests[k].defaulted;
+        if (c->nlimits || nreq) {
+            em_key(e, "resources");
+            em_map(e);
+            w_resources(e, "limits", c->limits, c->nlimits, false);
+            w_resources(e, "requests", c->requests, c->nrequests, true);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    em_end(e);
+}
+
 static void w_pod_spec(em_t *e, const dra_pod_t *p)
 {
     em_map(e);
     kv_str(e, "nodeName", p->node_name);
+    if (p->nnode_labels) {
+        em_key(e, "nodeSelector");
+        em_map(e);
+        for (uint32_t i = 0; i < p->nnode_labels; i++)
+            kv_str(e, p->node_labels[i].key ? p->node_labels[i].key : "",
+                   p->node_labels[i].value ? p->node_labels[i].value : "");
+        em_end(e);
+    }
+    if (p->node_affinity) {
+        em_key(e, "affinity");
+        em_map(e);
+        em_key(e, "nodeAffinity");
+        em_map(e);
+        w_node_selector(e, "requiredDuringSchedulingIgnoredDuringExecution", p->node_affinity);
+        em_end(e);
+        em_end(e);
+    }
+    if (p->ntolerations)
+        w_tolerations(e, p->tolerations, p->ntolerations);
+    w_resources(e, "overhead", p->overhead, p->noverhead, false);
     if (p->nclaims) {
         em_key(e, "resourceClaims");
         em_seq(e);
@@ -883,6 +987,51 @@ static void w_pod_spec(em_t *e, const dra_pod_t *p)
         }
         em_end(e);
     }
+    w_containers(e, p, true);
+    w_containers(e, p, false);
+    em_end(e);
+}
+
+/* status: the claims generated from templates and the extended-resource claim (Pods only). */
+static void w_pod_status(em_t *e, const dra_pod_t *p)
+{
+    uint32_t ngen = 0;
+    for (uint32_t i = 0; i < p->nclaims; i++)
+        ngen += p->claims[i].generated_name != NULL;
+    if (!ngen && !p->ext_claim && !p->next_mappings)
+        return;
+    em_key(e, "status");
+    em_map(e);
+    if (ngen) {
+        em_key(e, "resourceClaimStatuses");
+        em_seq(e);
+        for (uint32_t i = 0; i < p->nclaims; i++)
+            if (p->claims[i].generated_name) {
+                em_map(e);
+                kv_str(e, "name", p->claims[i].name);
+                kv_str(e, "resourceClaimName", p->claims[i].generated_name);
+                em_end(e);
+            }
+        em_end(e);
+    }
+    if (p->ext_claim || p->next_mappings) {
+        em_key(e, "extendedResourceClaimStatus");
+        em_map(e);
+        kv_str(e, "resourceClaimName", p->ext_claim);
+        if (p->next_mappings) {
+            em_key(e, "requestMappings");
+            em_seq(e);
+            for (uint32_t i = 0; i < p->next_mappings; i++) {
+                em_map(e);
+                kv_str(e, "containerName", p->ext_mappings[i].container);
+                kv_str(e, "resourceName", p->ext_mappings[i].resource);
+                kv_str(e, "requestName", p->ext_mappings[i].request);
+                em_end(e);
+            }
+            em_end(e);
+        }
+        em_end(e);
+    }
     em_end(e);
 }
 
@@ -890,10 +1039,16 @@ static void w_pod(em_t *e, const dra_pod_t *p)
 {
     const char *api = p->kind == DRA_POD_POD ? "v1" : p->kind == DRA_POD_JOB ? "batch/v1" : "apps/v1";
     doc_begin(e, api, dra_pod_kind_name(p->kind));
-    meta(e, p->name, p->namespace_ ? p->namespace_ : "default");
+    em_key(e, "metadata");
+    em_map(e);
+    kv_str(e, "name", p->name);
+    kv_str(e, "namespace", p->namespace_ ? p->namespace_ : "default");
+    kv_str(e, "uid", p->kind == DRA_POD_POD ? p->uid : NULL);
+    em_end(e);
     em_key(e, "spec");
     if (p->kind == DRA_POD_POD) {
         w_pod_spec(e, p);
+        w_pod_status(e, p);
     } else {
         em_map(e);
         if (p->kind != DRA_POD_DAEMONSET)
@@ -925,13 +1080,36 @@ static void w_node(em_t *e, const dra_node_t *n)
         em_end(e);
     }
     em_end(e);
-    if (n->alloc_cpu || n->alloc_memory) {
+    if (n->ntaints || n->unschedulable) {
+        em_key(e, "spec");
+        em_map(e);
+        if (n->ntaints) {
+            em_key(e, "taints");
+            em_seq(e);
+            for (uint32_t i = 0; i < n->ntaints; i++) {
+                const dra_taint_t *t = &n->taints[i];
+                em_map(e);
+                kv_str(e, "key", t->key);
+                kv_str(e, "value", t->value);
+                kv_str(e, "effect", t->effect_raw ? t->effect_raw : effect_name(t->effect));
+                kv_str(e, "timeAdded", t->time_added);
+                em_end(e);
+            }
+            em_end(e);
+        }
+        kv_true(e, "unschedulable", n->unschedulable);
+        em_end(e);
+    }
+    if (n->alloc_cpu || n->alloc_memory || n->nallocatable) {
         em_key(e, "status");
         em_map(e);
         em_key(e, "allocatable");
         em_map(e);
         kv_str(e, "cpu", n->alloc_cpu);
         kv_str(e, "memory", n->alloc_memory);
+        for (uint32_t i = 0; i < n->nallocatable; i++)
+            kv_qty(e, n->allocatable[i].name ? n->allocatable[i].name : "",
+                   &n->allocatable[i].value);
         em_end(e);
         em_end(e);
     }
