@@ -17,6 +17,7 @@
 #include "exitcode.h"
 #include "files.h"
 #include "engine/engine.h"
+#include "extres/extres.h"
 #include "table/table.h"
 #include "ydoc.h"
 
@@ -338,7 +339,8 @@ static const skey_t k_meta[] = {{"name", &s_scalar},
                                 {"labels", &s_map_any},
                                 {NULL, NULL}};
 static const sdef_t s_meta = {SK_MAP, k_meta, NULL};
-static const skey_t k_claim[] = {{"name", &s_scalar}, {"template", &s_scalar}, {NULL, NULL}};
+static const skey_t k_claim[] = {
+    {"name", &s_scalar}, {"template", &s_scalar}, {"pod", &s_scalar}, {NULL, NULL}};
 static const sdef_t s_claim = {SK_SCALAR_OR_MAP, k_claim, NULL};
 static const sdef_t s_claims = {SK_SEQ, NULL, &s_claim};
 static const skey_t k_toleration[] = {
@@ -379,6 +381,19 @@ static const sdef_t s_config_list = {SK_SEQ, NULL, &s_config_entry};
 static const sdef_t s_config = {SK_MAPOF, NULL, &s_config_list};
 static const skey_t k_stats[] = {{"allocateOneInvocations", &s_scalar}, {NULL, NULL}};
 static const sdef_t s_stats = {SK_MAP, k_stats, NULL};
+static const skey_t k_xreq[] = {
+    {"name", &s_scalar}, {"deviceClassName", &s_scalar}, {"count", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_xreq = {SK_MAP, k_xreq, NULL};
+static const sdef_t s_xreqs = {SK_SEQ, NULL, &s_xreq};
+static const skey_t k_xmap[] = {{"containerName", &s_scalar},
+                                {"resourceName", &s_scalar},
+                                {"requestName", &s_scalar},
+                                {NULL, NULL}};
+static const sdef_t s_xmap = {SK_MAP, k_xmap, NULL};
+static const sdef_t s_xmaps = {SK_SEQ, NULL, &s_xmap};
+static const skey_t k_xclaim[] = {
+    {"requests", &s_xreqs}, {"requestMappings", &s_xmaps}, {NULL, NULL}};
+static const sdef_t s_xclaim = {SK_SCALAR_OR_MAP, k_xclaim, NULL};
 static const skey_t k_expect[] = {{"outcome", &s_scalar},
                                   {"errorContains", &s_scalar},
                                   {"allocations", &s_allocations},
@@ -386,6 +401,7 @@ static const skey_t k_expect[] = {{"outcome", &s_scalar},
                                   {"config", &s_config},
                                   {"stats", &s_stats},
                                   {"invariantViolations", &s_scalar},
+                                  {"extendedResourceClaim", &s_xclaim},
                                   {NULL, NULL}};
 static const sdef_t s_expect = {SK_MAP, k_expect, NULL};
 static const skey_t k_spec[] = {{"release", &s_scalar},  {"features", &s_map_scalars},
@@ -552,6 +568,13 @@ typedef struct kase {
     bool spec_budget; /* spec.maxSteps given */
     dra_alloc_outcome_t res;
     double alloc_ms;
+    /* a spec.claims entry {pod: ns/name}: the claim the scheduler builds for the pod's
+     * extended resources on the case's node (core/extres) */
+    dra_extres_map_t xmap;
+    const dra_pod_t *xpod;
+    dra_extres_fit_t xfit;
+    bool xunfit; /* NodeResourcesFit or a node filter rejects the node: Unsatisfiable */
+    char xwhy[300];
 } kase_t;
 
 /* One PASS / FAIL line of a case: names and messages come from the case file, so the line goes
@@ -690,8 +713,57 @@ static const char *split_ns(const char *s, char *ns, size_t nslen)
     return sl + 1;
 }
 
+/* A spec.claims entry {pod: "ns/name", name: KEY}: the pod's extended-resource claim on the
+ * case's node (key KEY, default "<ns>/<pod>-extended-resources"), when the scheduler builds one
+ * there; the node filters and NodeResourcesFit (against the Node object's allocatable) run
+ * first, and a node they reject makes the case's outcome Unsatisfiable with their reason. */
+static step_t pod_entry(kase_t *k, const char *pn, const char *key, uint32_t i, uint32_t *j)
+{
+    char ns[256];
+    const char *base = split_ns(pn, ns, sizeof ns);
+    const dra_pod_t *pod = NULL;
+    for (uint32_t p = 0; p < k->m.npods && !pod; p++)
+        if (k->m.pods[p]->name && strcmp(k->m.pods[p]->name, base) == 0 &&
+            strcmp(nz(k->m.pods[p]->namespace_), ns) == 0)
+            pod = k->m.pods[p];
+    if (!pod) {
+        case_line(k, "FAIL %s (%s): spec.claims[%u]: pod %s not found", k->name, k->path, i, pn);
+        return STEP_DONE;
+    }
+    if (k->xpod) {
+        case_line(k, "FAIL %s (%s): spec.claims[%u]: one pod entry per case", k->name, k->path, i);
+        return STEP_DONE;
+    }
+    k->xpod = pod;
+    if (dra_extres_map_build(&k->m, &k->feat, &k->xmap))
+        return STEP_DONE;
+    if (!dra_extres_node_filters(pod, k->node, k->xwhy, sizeof k->xwhy)) {
+        k->xunfit = true;
+        return STEP_NEXT;
+    }
+    dra_pod_req_t rq;
+    if (dra_extres_pod(pod, &k->out_arena, &rq) ||
+        dra_extres_fit(&k->xmap, &k->feat, pod, nz(pod->name), &rq, pod->nclaims > 0, k->node, NULL,
+                       &k->out_arena, &k->xfit))
+        return STEP_DONE;
+    if (!k->xfit.fits) {
+        k->xunfit = true;
+        snprintf(k->xwhy, sizeof k->xwhy, "%s", k->xfit.reason);
+    } else if (k->xfit.claim) {
+        char dk[300];
+        snprintf(dk, sizeof dk, "%s/%s-extended-resources", ns, base);
+        k->keys[*j] = key ? key : dra_arena_strdup(&k->out_arena, dk);
+        k->claims[*j] = k->xfit.claim;
+        if (!k->keys[*j])
+            return STEP_DONE;
+        (*j)++;
+    }
+    return STEP_NEXT;
+}
+
 /* 4. claims: spec.node (a node that no object names is a bare node of that name, default
- * node-1) and spec.claims: names of claims ("ns/name") or {name, template: "ns/tpl"}. */
+ * node-1) and spec.claims: names of claims ("ns/name"), {name, template: "ns/tpl"} or
+ * {pod: "ns/name"} (the pod's extended-resource claim). */
 static step_t step_claims(kase_t *k)
 {
     const char *nodename = scal(dra_ynode_get(k->spec, "node"));
@@ -706,15 +778,28 @@ static step_t step_claims(kase_t *k)
     k->keys = dra_arena_calloc(&k->out_arena, k->nc ? k->nc : 1, sizeof *k->keys, 8);
     if (!k->claims || !k->keys)
         return STEP_DONE;
+    uint32_t j = 0; /* claims so far (a pod entry may make none) */
     for (uint32_t i = 0; i < k->nc; i++) {
         const dra_ynode_t *e = cl->vals[i];
         const char *cn = scal(e) ? scal(e) : scal(dra_ynode_get(e, "name"));
         const char *tn = scal(dra_ynode_get(e, "template"));
+        const char *pn = scal(dra_ynode_get(e, "pod"));
+        if (pn && tn) {
+            case_line(k, "FAIL %s (%s): spec.claims[%u]: pod and template exclude each other",
+                      k->name, k->path, i);
+            return STEP_DONE;
+        }
+        if (pn) {
+            step_t st = pod_entry(k, pn, cn, i, &j);
+            if (st != STEP_NEXT)
+                return st;
+            continue;
+        }
         if (!cn) {
             case_line(k, "FAIL %s (%s): spec.claims[%u]: missing name", k->name, k->path, i);
             return STEP_DONE;
         }
-        k->keys[i] = cn;
+        k->keys[j] = cn;
         char ns[256];
         if (tn) {
             tn = split_ns(tn, ns, sizeof ns);
@@ -724,16 +809,18 @@ static step_t step_claims(kase_t *k)
                         tn);
                 return STEP_DONE;
             }
-            k->claims[i] = dra_conf_instantiate(&k->m, t, ns, cn);
+            k->claims[j] = dra_conf_instantiate(&k->m, t, ns, cn);
         } else {
             const char *base = split_ns(cn, ns, sizeof ns);
-            k->claims[i] = dra_model_find_claim(&k->m, ns, base);
+            k->claims[j] = dra_model_find_claim(&k->m, ns, base);
         }
-        if (!k->claims[i]) {
+        if (!k->claims[j]) {
             case_line(k, "FAIL %s (%s): claim %s not found", k->name, k->path, cn);
             return STEP_DONE;
         }
+        j++;
     }
+    k->nc = j;
     return STEP_NEXT;
 }
 
@@ -872,9 +959,18 @@ static void step_engine(kase_t *k)
         }
 }
 
-/* 6. allocate: one call of the chosen allocator, timed; then the differential runs. */
+/* 6. allocate: one call of the chosen allocator, timed; then the differential runs. A pod
+ * entry whose node is rejected by the node filters or NodeResourcesFit is Unsatisfiable without
+ * a call; an allocated extended-resource claim without requests fails at PreBind (Fatal). */
 static step_t step_allocate(kase_t *k)
 {
+    if (k->xunfit) {
+        memset(&k->res, 0, sizeof k->res);
+        k->res.kind = DRA_OUTCOME_UNSATISFIABLE;
+        snprintf(k->res.msg, sizeof k->res.msg, "%s", k->xwhy);
+        k->result = DRA_CONF_FAIL;
+        return STEP_NEXT;
+    }
     if (dra_anyalloc_new(k->o->kind, &k->m, &k->feat, k->st, k->cel, &k->ao, &k->al))
         return STEP_DONE;
     struct timespec ta, tb;
@@ -888,6 +984,13 @@ static step_t step_allocate(kase_t *k)
         step_engine(k);
     k->alloc_ms = (double)(tb.tv_sec - ta.tv_sec) * 1e3 + (double)(tb.tv_nsec - ta.tv_nsec) / 1e6;
     k->result = DRA_CONF_FAIL;
+    if (k->res.kind == DRA_OUTCOME_ALLOCATED && k->xfit.claim && k->xfit.claim->nrequests == 0) {
+        k->res.kind = DRA_OUTCOME_FATAL;
+        snprintf(k->res.msg, sizeof k->res.msg,
+                 "PreBind: nil or empty request mappings, no update of pod %s/%s "
+                 "ExtendedResourceClaimStatus",
+                 nz(k->xpod->namespace_), nz(k->xpod->name));
+    }
     return STEP_NEXT;
 }
 
@@ -940,11 +1043,79 @@ static step_t check_allocated(kase_t *k)
     return STEP_NEXT;
 }
 
+/* expect.extendedResourceClaim: null (no claim built) or the built claim's requests (name,
+ * deviceClassName, count; all, in order) and requestMappings (all, in order). */
+static void check_extended(kase_t *k)
+{
+    const dra_ynode_t *x = dra_ynode_get(k->exp, "extendedResourceClaim");
+    if (!x)
+        return;
+    fail_t *f = &k->f;
+    const dra_claim_t *c = k->xfit.claim;
+    if (!k->xpod) {
+        failf(f, "expect.extendedResourceClaim without a {pod: ...} entry in spec.claims");
+        return;
+    }
+    if (dra_ynode_is_null(x)) {
+        if (c)
+            failf(f, "extended-resource claim built (%u requests), expected none", c->nrequests);
+        return;
+    }
+    if (!c) {
+        failf(f, "no extended-resource claim built%s%s", k->xunfit ? ": " : "",
+              k->xunfit ? k->xwhy : "");
+        return;
+    }
+    const dra_ynode_t *rq = dra_ynode_get(x, "requests");
+    if (rq) {
+        uint32_t n = dra_ynode_is_seq(rq) ? rq->n : 0;
+        if (n != c->nrequests)
+            failf(f, "extended-resource claim: %u requests, expected %u", c->nrequests, n);
+        for (uint32_t i = 0; i < n && i < c->nrequests; i++) {
+            const dra_ynode_t *e = rq->vals[i];
+            const dra_exact_request_t *ex = c->requests[i].exactly;
+            const char *nm = scal(dra_ynode_get(e, "name"));
+            const char *cl = scal(dra_ynode_get(e, "deviceClassName"));
+            const char *ct = scal(dra_ynode_get(e, "count"));
+            char have[32];
+            snprintf(have, sizeof have, "%lld", (long long)ex->count);
+            if ((nm && strcmp(nm, nz(c->requests[i].name)) != 0) ||
+                (cl && strcmp(cl, nz(ex->class_name)) != 0) || (ct && strcmp(ct, have) != 0))
+                failf(f,
+                      "extended-resource claim: request %u is %s (class %s, count %lld), "
+                      "expected %s (class %s, count %s)",
+                      i, nz(c->requests[i].name), nz(ex->class_name), (long long)ex->count, nz(nm),
+                      nz(cl), nz(ct));
+        }
+    }
+    const dra_ynode_t *mp = dra_ynode_get(x, "requestMappings");
+    if (mp) {
+        uint32_t n = dra_ynode_is_seq(mp) ? mp->n : 0;
+        if (n != k->xfit.nmappings)
+            failf(f, "extended-resource claim: %u request mappings, expected %u", k->xfit.nmappings,
+                  n);
+        for (uint32_t i = 0; i < n && i < k->xfit.nmappings; i++) {
+            const dra_ynode_t *e = mp->vals[i];
+            const dra_request_mapping_t *m = &k->xfit.mappings[i];
+            const char *cn = scal(dra_ynode_get(e, "containerName"));
+            const char *rn = scal(dra_ynode_get(e, "resourceName"));
+            const char *qn = scal(dra_ynode_get(e, "requestName"));
+            if ((cn && strcmp(cn, nz(m->container)) != 0) ||
+                (rn && strcmp(rn, nz(m->resource)) != 0) || (qn && strcmp(qn, nz(m->request)) != 0))
+                failf(f,
+                      "extended-resource claim: mapping %u is (%s, %s, %s), expected (%s, %s, "
+                      "%s)",
+                      i, nz(m->container), nz(m->resource), nz(m->request), nz(cn), nz(rn), nz(qn));
+        }
+    }
+}
+
 /* 7. expect: outcome and errorContains, the allocation, stats.allocateOneInvocations (for the
  * fast allocator an upper bound). */
 static step_t step_expect(kase_t *k)
 {
     const dra_alloc_outcome_t *r = &k->res;
+    check_extended(k);
     const char *have = dra_outcome_name(r->kind);
     if (!k->want || strcmp(k->want, have) != 0)
         failf(&k->f, "outcome %s%s%s, expected %s", have, r->msg[0] ? ": " : "", r->msg,
@@ -986,6 +1157,7 @@ static void case_report(kase_t *k)
 
 static void case_fini(kase_t *k)
 {
+    dra_extres_map_free(&k->xmap);
     dra_anyalloc_free(&k->al);
     dra_cel_cache_free(k->cel);
     dra_alloc_state_free(k->st);
