@@ -1426,6 +1426,36 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
     return false;
 }
 
+/* Whether GatherPools gathers slice s wherever a node sees it at all (DRA-SEMANTICS 2.3,
+ * core/alloc/pools.c): without DRAPartitionableDevices a slice with counter sets or with
+ * per-device node selection is skipped on every node, whatever it names. */
+static bool slice_gathered(const dra_engine_t *e, const dra_slice_t *s)
+{
+    return e->beh.pd || (!s->per_device_node_selection && s->ncounter_sets == 0);
+}
+
+/* Whether every node that gathers some slice of the pool (its slices sl[0..n), not suspect)
+ * gathers all of them, so that an allocationMode All request never finds it incomplete there
+ * (DRA-SEMANTICS 2.4 step 3: NodeFailure, Fatal in the snapshot). Certain only when every slice
+ * names one node, or every one is for all nodes, and GatherPools skips none of them by itself:
+ * in 1.34 (no completeness re-check) a pool whose counter-set slice is skipped with
+ * DRAPartitionableDevices off is incomplete on its node while its devices' slice is gathered.
+ * From 1.35 on the re-check counts every model slice of the generation, so a pool that is not
+ * suspect (one generation, its slice count) is complete wherever it is gathered; the shape
+ * condition is kept there too (conservative: it only keeps All plans with brute force). */
+static bool pool_whole_everywhere(const dra_engine_t *e, const dra_slice_t *const *sl, uint32_t n)
+{
+    bool one_node = true, all_nodes = true, gathered = true;
+    for (uint32_t k = 0; k < n; k++) {
+        const dra_slice_t *a = sl[k];
+        bool named = a->node_name && a->node_name[0];
+        one_node &= named && strcmp(a->node_name, nz(sl[0]->node_name)) == 0;
+        all_nodes &= !named && a->all_nodes && !a->node_selector && !a->per_device_node_selection;
+        gathered &= slice_gathered(e, a);
+    }
+    return (one_node || all_nodes) && (gathered || e->beh.strict_pools);
+}
+
 static int cmp_slice_pool(const void *a, const void *b)
 {
     const dra_slice_t *x = *(const dra_slice_t *const *)a, *y = *(const dra_slice_t *const *)b;
@@ -1490,18 +1520,7 @@ static int hazards(dra_engine_t *e)
         while (j < m->nslices && cmp_slice_pool(&sl[i], &sl[j]) == 0)
             j++;
         bool suspect = pool_suspect(e, sl + i, j - i);
-        /* an All request fails on a node (NodeFailure, or Fatal in the snapshot) when a pool it
-         * sees is incomplete from there: certain not to happen only for a valid pool whose
-         * slices all name one node, or all are for all nodes */
-        bool one_node = true, all_nodes = true;
-        for (uint32_t k = i; k < j; k++) {
-            const dra_slice_t *a = sl[k];
-            bool named = a->node_name && a->node_name[0];
-            one_node &= named && strcmp(a->node_name, nz(sl[i]->node_name)) == 0;
-            all_nodes &= !named && a->all_nodes && !a->node_selector &&
-                         !a->per_device_node_selection;
-        }
-        if (suspect || !(one_node || all_nodes)) {
+        if (suspect || !pool_whole_everywhere(e, sl + i, j - i)) {
             bool named = true;
             for (uint32_t k = i; k < j && named; k++)
                 named = sl[k]->node_name && sl[k]->node_name[0];
