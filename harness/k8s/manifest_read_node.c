@@ -1,12 +1,12 @@
 /*
  * manifest_read_node.c - Node: name, labels, the node filters (spec.taints, spec.unschedulable)
  * and status.allocatable: cpu / memory as written, every other entry as a quantity
- * (manifest_read_impl.h).
+ * (manifest_kinds.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "manifest_read_impl.h"
+#include "manifest_kinds.h"
 
 static int cmp_res(const void *x, const void *y)
 {

@@ -1,6 +1,6 @@
 /*
  * manifest_read_pod.c - Pod, and the pod template of Deployment, ReplicaSet, StatefulSet,
- * DaemonSet and Job (manifest_read_impl.h): the claims, the containers' resources (the
+ * DaemonSet and Job (manifest_kinds.h): the claims, the containers' resources (the
  * extended-resource requests of KEP-5004 and NodeResourcesFit), the node filters (nodeSelector,
  * the required node affinity, tolerations) and a note for every scheduling input drabench does
  * not model, so that consumers can say so instead of ignoring it.
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "manifest_read_impl.h"
+#include "manifest_kinds.h"
 
 /* ---- container resources ------------------------------------------------------------------ */
 
