@@ -2,23 +2,39 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "extres/extres.h"
 #include "gen/cluster.h"
 #include "gen/gen_int.h"
 #include "gen/shapes.h"
 
 static const dra_shape_info_t infos[DRA_SHAPE_NKINDS] = {
     [DRA_SHAPE_GPU_1] = {"gpu-1", "one full GPU", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_GPU_N] = {"gpu-n", "N GPUs on one node in one NVLink domain (matchAttribute cliqueID)", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_MIG] = {"mig", "MIG device(s) of one profile (mig-<profile>), optionally on one parent GPU",
+    [DRA_SHAPE_GPU_N] = {"gpu-n",
+                         "N GPUs on one node in one NVLink domain (matchAttribute cliqueID)",
+                         DRA_GEN_DGX_H100},
+    [DRA_SHAPE_MIG] = {"mig",
+                       "MIG device(s) of one profile (mig-<profile>), optionally on one parent GPU",
                        DRA_GEN_H100_MIG_DYNAMIC},
-    [DRA_SHAPE_GPU_NIC] = {"gpu-nic-aligned", "one GPU + one RDMA NIC on the same PCIe root", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_PRIORITIZED] = {"prioritized", "firstAvailable: one H100, else two A100s", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_MEMORY_SHARE] = {"memory-share", "consumable memory of a multi-allocatable device", DRA_GEN_SHARED_GPU},
-    [DRA_SHAPE_ALL_GPUS] = {"all-gpus", "allocationMode All: every GPU of the node", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_ADMIN_MONITOR] = {"admin-monitor", "All + adminAccess (monitoring)", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_SHARED] = {"shared", "one GPU in a ResourceClaim shared by several pods", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_SCHED_PERF] = {"sched-perf", "scheduler_perf claim template: one test-class device", DRA_GEN_SCHED_PERF},
-    [DRA_SHAPE_INLINE] = {"inline", "a ResourceClaimTemplate written in the scenario", DRA_GEN_DGX_H100},
+    [DRA_SHAPE_GPU_NIC] = {"gpu-nic-aligned", "one GPU + one RDMA NIC on the same PCIe root",
+                           DRA_GEN_DGX_H100},
+    [DRA_SHAPE_PRIORITIZED] = {"prioritized", "firstAvailable: one H100, else two A100s",
+                               DRA_GEN_DGX_H100},
+    [DRA_SHAPE_MEMORY_SHARE] = {"memory-share", "consumable memory of a multi-allocatable device",
+                                DRA_GEN_SHARED_GPU},
+    [DRA_SHAPE_ALL_GPUS] = {"all-gpus", "allocationMode All: every GPU of the node",
+                            DRA_GEN_DGX_H100},
+    [DRA_SHAPE_ADMIN_MONITOR] = {"admin-monitor", "All + adminAccess (monitoring)",
+                                 DRA_GEN_DGX_H100},
+    [DRA_SHAPE_SHARED] = {"shared", "one GPU in a ResourceClaim shared by several pods",
+                          DRA_GEN_DGX_H100},
+    [DRA_SHAPE_SCHED_PERF] = {"sched-perf", "scheduler_perf claim template: one test-class device",
+                              DRA_GEN_SCHED_PERF},
+    [DRA_SHAPE_EXTENDED] =
+        {"extended-resource",
+         "container limits of an extended resource backed by DRA (nvidia.com/gpu: 1; KEP-5004)",
+         DRA_GEN_DGX_H100},
+    [DRA_SHAPE_INLINE] = {"inline", "a ResourceClaimTemplate written in the scenario",
+                          DRA_GEN_DGX_H100},
 };
 
 const dra_shape_info_t *dra_shape_info(dra_shape_kind_t k)
@@ -71,6 +87,12 @@ const char *dra_shape_name(const dra_shape_spec_t *s, char *buf, size_t len)
     }
     case DRA_SHAPE_MEMORY_SHARE:
         snprintf(buf, len, "memory-share");
+        break;
+    case DRA_SHAPE_EXTENDED:
+        if (s->count > 1)
+            snprintf(buf, len, "extended-resource-%u", s->count);
+        else
+            snprintf(buf, len, "extended-resource");
         break;
     default:
         snprintf(buf, len, "%s", infos[s->kind < DRA_SHAPE_NKINDS ? s->kind : 0].name);
@@ -133,6 +155,9 @@ int dra_shape_build(dra_model_t *m, const dra_shape_spec_t *s, dra_claim_t **out
         *out = NULL;
     if ((unsigned)s->kind >= DRA_SHAPE_NKINDS)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "unknown shape kind %d", (int)s->kind);
+    if (s->kind == DRA_SHAPE_EXTENDED)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "extended-resource: a pod, not a claim template (dra_shape_build_pod)");
     if (s->kind == DRA_SHAPE_INLINE) {
         if (!s->inline_tmpl)
             return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "inline shape without a template");
@@ -267,6 +292,66 @@ int dra_shape_build(dra_model_t *m, const dra_shape_spec_t *s, dra_claim_t **out
     }
     if (out)
         *out = t;
+    return DRA_OK;
+}
+
+int dra_shape_build_pod(dra_model_t *m, const dra_shape_spec_t *s, dra_pod_t **out,
+                        dra_diag_t *diag)
+{
+    char name[128], implicit[300];
+    *out = NULL;
+    if (s->kind != DRA_SHAPE_EXTENDED)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "shape %s is not a pod shape",
+                            dra_shape_info(s->kind) ? dra_shape_info(s->kind)->name : "?");
+    uint32_t n = s->count ? s->count : 1;
+    if (n > 32)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "extended-resource: count %u exceeds 32 devices per claim", n);
+    const char *cls = s->class_name ? s->class_name : "gpu.nvidia.com";
+    const char *res = s->resource;
+    if (!res && !s->class_name)
+        res = "nvidia.com/gpu";
+    if (!res) {
+        snprintf(implicit, sizeof implicit, "deviceclass.resource.kubernetes.io/%s", cls);
+        res = implicit;
+    }
+    if (!dra_resource_is_dra_extended(res))
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "extended-resource: \"%s\" is not an extended resource name (a "
+                            "domain-prefixed name outside kubernetes.io, or "
+                            "deviceclass.resource.kubernetes.io/<class>)",
+                            res);
+    int rc = dra_gen_add_std_class(m, cls);
+    if (rc && rc != DRA_ENOTFOUND) /* a class of the scenario's extra manifests */
+        return rc;
+    dra_pod_t *p = dra_model_array(m, 1, sizeof *p);
+    dra_container_t *c = dra_model_array(m, 1, sizeof *c);
+    dra_resource_qty_t *lim = dra_model_array(m, 1, sizeof *lim);
+    dra_resource_qty_t *req = dra_model_array(m, 1, sizeof *req);
+    if (!p || !c || !lim || !req)
+        return DRA_ENOMEM;
+    dra_shape_name(s, name, sizeof name);
+    p->kind = DRA_POD_POD;
+    p->namespace_ = dra_model_str(m, "default");
+    p->name = dra_model_str(m, name);
+    p->replicas = 1;
+    p->pos.file = dra_gen__file;
+    c->name = dra_model_str(m, "main");
+    c->kind = DRA_CONTAINER_REGULAR;
+    c->pos.file = dra_gen__file;
+    lim->name = dra_model_str(m, res);
+    dra_quantity_from_int64(n, &lim->value);
+    *req = *lim;
+    req->defaulted = true;
+    c->limits = lim;
+    c->nlimits = 1;
+    c->requests = req;
+    c->nrequests = 1;
+    p->containers = c;
+    p->ncontainers = 1;
+    if (!p->namespace_ || !p->name || !c->name || !lim->name)
+        return DRA_ENOMEM;
+    *out = p;
     return DRA_OK;
 }
 

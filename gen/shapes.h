@@ -14,6 +14,12 @@
  *   admin-monitor    allocationMode All with adminAccess (monitoring; ignores other allocations)
  *   shared           one GPU in a ResourceClaim shared by `share` pods (the workload decides)
  *   sched-perf       scheduler_perf's template: one test-class device (request req-0)
+ *   extended-resource  no claim: a pod whose container limits ask for `count` (default 1) of an
+ *                    extended resource backed by DRA (KEP-5004): `resource` (default
+ *                    nvidia.com/gpu, the extendedResourceName of class gpu.nvidia.com), or with
+ *                    only `class` the class's implicit name deviceclass.resource.kubernetes.io/<class>;
+ *                    the scheduler builds the pod's claim (core/extres/extres.h); built by
+ *                    dra_shape_build_pod, not dra_shape_build
  *   inline           a template given in the scenario (built by the caller)
  * Every template lives in namespace "default", is named after the shape (dra_shape_name) and
  * adds the standard classes it references (cluster.h).
@@ -42,6 +48,7 @@ typedef enum dra_shape_kind {
     DRA_SHAPE_ADMIN_MONITOR,
     DRA_SHAPE_SHARED,
     DRA_SHAPE_SCHED_PERF,
+    DRA_SHAPE_EXTENDED,
     DRA_SHAPE_INLINE,
     DRA_SHAPE_NKINDS
 } dra_shape_kind_t;
@@ -62,6 +69,7 @@ typedef struct dra_shape_spec {
     const char *class_name;  /* gpu-1 / gpu-n / all-gpus / shared: class (default gpu.nvidia.com) */
     const char *constraint;  /* gpu-n: matchAttribute (default "gpu.nvidia.com/cliqueID"; "" none) */
     uint32_t share;          /* pods per claim (shared; default 2) */
+    const char *resource;    /* extended-resource: the extended resource name of the limit */
     dra_claim_t *inline_tmpl; /* inline: the template (already in the model) */
 } dra_shape_spec_t;
 
@@ -77,6 +85,15 @@ const char *dra_shape_name(const dra_shape_spec_t *s, char *buf, size_t len);
  * the workload instantiates ResourceClaims from it) plus classes. *out may be NULL. */
 DRA_NODISCARD int dra_shape_build(dra_model_t *m, const dra_shape_spec_t *s, dra_claim_t **out,
                                   dra_diag_t *diag);
+
+/* extended-resource: the pod (named like dra_shape_name: "extended-resource", or
+ * "extended-resource-<count>") with one container "main" whose limit asks for the shape's
+ * resource (its request defaulted from the limit, as the API server does), and the class it
+ * names (the standard class, or the shape's class when that is one). The pod is allocated in
+ * m's arena but not added to m->pods (arrivals are its copies). DRA_EINVAL for any other kind or
+ * a resource name that is not an extended one. */
+DRA_NODISCARD int dra_shape_build_pod(dra_model_t *m, const dra_shape_spec_t *s, dra_pod_t **out,
+                                      dra_diag_t *diag);
 
 /* Instantiate a ResourceClaim named `name` from template t (same spec, is_template false). */
 DRA_NODISCARD int dra_shape_instantiate(dra_model_t *m, const dra_claim_t *t, const char *name,

@@ -12,6 +12,7 @@
 #include "alloc/alloc.h"
 #include "alloc/invariants.h"
 #include "cel/cel.h"
+#include "extres/extres.h"
 
 static dra_outcome_t run_shape(const dra_shape_spec_t *sp, dra_gen_profile_t prof, uint32_t *violations)
 {
@@ -26,14 +27,32 @@ static dra_outcome_t run_shape(const dra_shape_spec_t *sp, dra_gen_profile_t pro
     dra_diag_t d;
     CHECK_OK(dra_gen_cluster_build(&m, &spec, 1, NULL, &d));
     dra_claim_t *t = NULL, *c = NULL;
-    CHECK_OK(dra_shape_build(&m, sp, &t, &d));
-    CHECK_OK(dra_shape_instantiate(&m, t, "claim-0", &c));
     dra_alloc_features_t f;
     dra_alloc_features_init(&f, DRA_RELEASE_1_36);
     CHECK_OK(dra_alloc_features_set_gate(&f, "DRAAdminAccess", true, &d));
     CHECK_OK(dra_alloc_features_set_gate(&f, "DRAPrioritizedList", true, &d));
     CHECK_OK(dra_alloc_features_set_gate(&f, "DRAPartitionableDevices", true, &d));
     CHECK_OK(dra_alloc_features_set_gate(&f, "DRAConsumableCapacity", true, &d));
+    if (sp->kind == DRA_SHAPE_EXTENDED) {
+        /* a pod shape: the claim the scheduler builds for its container limits */
+        dra_pod_t *pod = NULL;
+        dra_extres_map_t map;
+        dra_pod_req_t req;
+        dra_extres_fit_t fit;
+        memset(&fit, 0, sizeof fit);
+        CHECK_OK(dra_shape_build_pod(&m, sp, &pod, &d));
+        CHECK(dra_shape_build(&m, sp, &t, &d) == DRA_EINVAL); /* not a claim template */
+        CHECK_OK(dra_extres_map_build(&m, &f, &map));
+        CHECK_OK(dra_extres_pod(pod, &m.arena, &req));
+        CHECK_OK(dra_extres_fit(&map, &f, pod, pod->name, &req, false, m.nodes[0], NULL, &m.arena,
+                                &fit));
+        dra_extres_map_free(&map);
+        CHECK(fit.fits && fit.claim && fit.claim->nrequests == 1);
+        c = t = fit.claim;
+    } else {
+        CHECK_OK(dra_shape_build(&m, sp, &t, &d));
+        CHECK_OK(dra_shape_instantiate(&m, t, "claim-0", &c));
+    }
     dra_alloc_state_t *st = NULL;
     dra_cel_cache_t *cel = NULL;
     dra_allocator_t *a = NULL;

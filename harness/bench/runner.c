@@ -211,7 +211,9 @@ typedef struct ctx {
     uint64_t seed;
     uint32_t nreps;
     uint64_t warmup;
-    dra_claim_t **claims; /* per mix entry */
+    dra_claim_t **claims; /* per mix entry; NULL: its pods are unschedulable everywhere */
+    char (*unsched)[300]; /* per mix entry: why, when claims[i] is NULL (extended resources) */
+    bool *unsched_fatal;  /* per mix entry: that reason is a PreBind failure */
     const char **shape_names;
     uint32_t nshapes;
     dra_arena_t table_arena;
@@ -627,7 +629,7 @@ static int frag_setup(ctx_t *c)
     if (!c->common)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < c->scn.nmix; i++)
-        if (c->scn.mix[i].weight >= 0.1 * total)
+        if (c->scn.mix[i].weight >= 0.1 * total && c->claims[i])
             c->common[c->ncommon++] = i;
     return rc;
 }
@@ -759,6 +761,10 @@ static const char *outcome_key(int kind)
  * names cpu / memory when nodes lack the pod's requests now: dra_engine_res_short). */
 static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size_t len)
 {
+    if (ev->shape < c->nshapes && !c->claims[ev->shape]) {
+        snprintf(out, len, "every node: %s", c->unsched[ev->shape]);
+        return DRA_OK;
+    }
     if (kind == DRA_OUTCOME_UNSATISFIABLE) {
         uint32_t ncpu = 0, nmem = 0;
         if (c->eng && ev->shape < c->nshapes)
@@ -974,6 +980,8 @@ static int engine_build(ctx_t *c)
     if (!c->plan)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < c->nshapes; i++) {
+        if (!c->claims[i]) /* unschedulable everywhere: never placed */
+            continue;
         if ((rc = dra_engine_plan(c->eng, &c->claims[i], 1, &c->plan[i])))
             return rc;
         const dra_scenario_mix_t *mx = i < c->scn.nmix ? &c->scn.mix[i] : NULL;
@@ -1055,6 +1063,23 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         c->outc[DRA_OUTCOME_ALLOCATED]++;
         digest_decision(c, ev->pod, DRA_OUTCOME_ALLOCATED, &c->slots[s]);
         *placed = true;
+        return DRA_OK;
+    }
+    if (!c->claims[shape]) {
+        /* no node takes the shape's pods (extended resources nothing backs, or a claim without
+         * requests failing at PreBind): decided without a placement */
+        hook(1);
+        int64_t t0 = now_ns();
+        int oc = c->unsched_fatal[shape] ? DRA_OUTCOME_FATAL : DRA_OUTCOME_UNSATISFIABLE;
+        int64_t t1 = now_ns();
+        hook(0);
+        c->outc[oc]++;
+        if (c->measuring) {
+            rec(c, shape, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE, t1 - t0);
+            rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, t1 - t0);
+        }
+        c->busy_ns += (uint64_t)(t1 - t0);
+        digest_decision(c, ev->pod, oc, NULL);
         return DRA_OK;
     }
     uint32_t si = slot_get(c);
@@ -1863,16 +1888,19 @@ static int setup(ctx_t *c)
         return rc;
     c->nshapes = c->scn.nmix;
     c->claims = calloc(c->nshapes + 1, sizeof *c->claims);
+    c->unsched = calloc(c->nshapes + 1, sizeof *c->unsched);
+    c->unsched_fatal = calloc(c->nshapes + 1, sizeof *c->unsched_fatal);
     c->shape_names = calloc(c->nshapes + 1, sizeof *c->shape_names);
-    if (!c->claims || !c->shape_names)
+    if (!c->claims || !c->unsched || !c->unsched_fatal || !c->shape_names)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < c->nshapes; i++) {
-        const dra_claim_t *t = c->built.templates[i];
-        char nm[256];
-        snprintf(nm, sizeof nm, "%s-claim", t->name);
-        if ((rc = dra_shape_instantiate(&c->model, t, nm, &c->claims[i])))
+        dra_scenario_claim_t sc;
+        if ((rc = dra_scenario_shape_claim(&c->built, i, &c->model, &c->feat, &sc, diag)))
             return rc;
-        c->shape_names[i] = t->name;
+        c->claims[i] = sc.claim;
+        snprintf(c->unsched[i], sizeof c->unsched[i], "%s", sc.unschedulable);
+        c->unsched_fatal[i] = sc.fatal;
+        c->shape_names[i] = dra_scenario_shape_name(&c->built, i);
     }
     c->shape_names[c->nshapes] = "all";
     c->build_ns = now_ns() - b0;
@@ -2205,6 +2233,8 @@ static void ctx_fini(ctx_t *c)
     free(c->common);
     json_decref(c->frag_samples);
     free(c->claims);
+    free(c->unsched);
+    free(c->unsched_fatal);
     free(c->shape_names);
     dra_arena_fini(&c->table_arena);
     if (c->built_init)

@@ -8,6 +8,7 @@
 
 #include "base/intern.h"
 #include "engine/engine.h"
+#include "extres/extres.h"
 #include "files.h"
 #include "embedded.h"
 #include "escape.h"
@@ -357,8 +358,9 @@ static const char *const k_selector[] = {"key", "value", NULL};
 static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "lifetime", "mix", "deviceTaints", NULL};
 static const char *const k_taints[] = {"every", "hold", "effect", "key", "value", NULL};
 static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
-static const char *const k_mix[] = {"shape", "template", "weight", "count", "migProfile", "sameParent", "memory",
-                                    "class", "constraint", "share", "name", "requests", NULL};
+static const char *const k_mix[] = {
+    "shape", "template",   "weight", "count", "migProfile", "sameParent", "memory",
+    "class", "constraint", "share",  "name",  "requests",   "resource",   NULL};
 static const char *const k_requests[] = {"cpu", "memory", NULL};
 static const char *const k_run[] = {"warmup", "repetitions", "invariants", "sampleRate", NULL};
 
@@ -624,7 +626,15 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
             rc = get_u32(p, v, b, 256, &ss->share);
         else if (!strcmp(k, "name"))
             rc = get_str(p, v, b, &ss->name);
+        else if (!strcmp(k, "resource")) {
+            if (ss->kind != DRA_SHAPE_EXTENDED)
+                return err_at(p, e->keys[i], path,
+                              "field \"resource\" applies to the extended-resource shape only");
+            rc = get_str(p, v, b, &ss->resource);
+        }
     }
+    if (!rc && ss->kind == DRA_SHAPE_EXTENDED && ss->share > 0)
+        return err_at(p, e, path, "extended-resource pods have no claim to share (share)");
     if (rc)
         return rc;
     if (ss->kind == DRA_SHAPE_SHARED && ss->share == 0)
@@ -633,7 +643,9 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
         return rc;
     if (ss->kind != DRA_SHAPE_INLINE) { /* validate parameters by building into the scratch model */
         dra_diag_t d;
-        if (dra_shape_build(scratch, ss, NULL, &d) != DRA_OK)
+        dra_pod_t *pod;
+        if ((ss->kind == DRA_SHAPE_EXTENDED ? dra_shape_build_pod(scratch, ss, &pod, &d)
+                                            : dra_shape_build(scratch, ss, NULL, &d)) != DRA_OK)
             return err_at(p, e, path, "%s", d.msg);
     }
     return DRA_OK;
@@ -987,8 +999,9 @@ int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, d
     if (rc)
         return rc;
     out->templates = calloc(s->nmix, sizeof *out->templates);
+    out->pods = calloc(s->nmix, sizeof *out->pods);
     out->wmix = calloc(s->nmix, sizeof *out->wmix);
-    if (!out->templates || !out->wmix) {
+    if (!out->templates || !out->pods || !out->wmix) {
         dra_scenario_built_fini(out);
         return DRA_ENOMEM;
     }
@@ -999,6 +1012,8 @@ int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, d
             char path[64];
             snprintf(path, sizeof path, "spec.workload.mix[%u].template", i);
             rc = build_inline(&p, m, mx->inline_node, path, &out->templates[i]);
+        } else if (mx->shape.kind == DRA_SHAPE_EXTENDED) {
+            rc = dra_shape_build_pod(m, &mx->shape, &out->pods[i], diag);
         } else {
             rc = dra_shape_build(m, &mx->shape, &out->templates[i], diag);
         }
@@ -1024,6 +1039,7 @@ int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, d
 void dra_scenario_built_fini(dra_scenario_built_t *b)
 {
     free(b->templates);
+    free(b->pods);
     free(b->wmix);
     memset(b, 0, sizeof *b);
 }
@@ -1032,4 +1048,111 @@ const char *dra_placement_name(dra_placement_t p)
 {
     static const char *const n[] = {"first-fit", "best-fit", "spread", "random"};
     return (unsigned)p < 4 ? n[p] : "?";
+}
+
+const char *dra_scenario_shape_name(const dra_scenario_built_t *b, uint32_t i)
+{
+    return b->templates[i] ? b->templates[i]->name : b->pods[i] ? b->pods[i]->name : "?";
+}
+
+/* What the scheduler does with an extended-resource pod on one node, in words. */
+static void describe_fit(const dra_extres_fit_t *f, char *buf, size_t len)
+{
+    if (!f->fits)
+        snprintf(buf, len, "%s", f->reason);
+    else if (!f->claim)
+        snprintf(buf, len, "no claim: the node offers the resources itself");
+    else
+        snprintf(buf, len, "a claim of %u request(s)", f->claim->nrequests);
+}
+
+/* The extended-resource claim of mix entry i: the scheduler's claim for its pod (core/extres),
+ * which must be the same on every node (see scenario.h). */
+static int extended_claim(const dra_scenario_built_t *b, uint32_t i, dra_model_t *m,
+                          const dra_alloc_features_t *f, dra_scenario_claim_t *out,
+                          dra_diag_t *diag)
+{
+    const dra_pod_t *pod = b->pods[i];
+    dra_extres_map_t map;
+    int rc = dra_extres_map_build(m, f, &map);
+    if (rc)
+        return rc;
+    dra_pod_req_t req;
+    dra_extres_fit_t first, fit;
+    memset(&first, 0, sizeof first);
+    snprintf(first.reason, sizeof first.reason, "the cluster has no node");
+    rc = dra_extres_pod(pod, &m->arena, &req);
+    for (uint32_t n = 0; !rc && n < m->nnodes; n++) {
+        dra_arena_mark_t mk = dra_arena_mark(&m->arena);
+        if ((rc = dra_extres_fit(&map, f, pod, pod->name, &req, false, m->nodes[n], NULL, &m->arena,
+                                 &fit)))
+            break;
+        bool same = n > 0 && fit.fits == first.fits && !fit.claim == !first.claim &&
+                    (!fit.claim || fit.claim->nrequests == first.claim->nrequests) &&
+                    strcmp(fit.reason, first.reason) == 0;
+        for (uint32_t k = 0; same && fit.claim && k < fit.claim->nrequests; k++)
+            same = strcmp(fit.claim->requests[k].name, first.claim->requests[k].name) == 0 &&
+                   fit.claim->requests[k].exactly->count ==
+                       first.claim->requests[k].exactly->count &&
+                   fit.claim->requests[k].exactly->class_name ==
+                       first.claim->requests[k].exactly->class_name;
+        if (n == 0) {
+            first = fit;
+            continue;
+        }
+        if (!same) {
+            char a[300], b2[300];
+            describe_fit(&first, a, sizeof a);
+            describe_fit(&fit, b2, sizeof b2);
+            rc = dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                              "shape %s: the scheduler treats its pods differently on node %s (%s) "
+                              "and on node %s (%s): a node that offers one of the pod's extended "
+                              "resources through status.allocatable (a device plugin) serves it "
+                              "itself; the placement engine models extended-resource pods only "
+                              "on clusters where no node does (drabench alloc models such nodes)",
+                              pod->name, m->nodes[0]->name ? m->nodes[0]->name : "?", a,
+                              m->nodes[n]->name ? m->nodes[n]->name : "?", b2);
+        }
+        dra_arena_reset_to(&m->arena, mk);
+    }
+    dra_extres_map_free(&map);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    out->pod = pod;
+    if (!first.fits) {
+        snprintf(out->unschedulable, sizeof out->unschedulable, "%s", first.reason);
+        return DRA_OK;
+    }
+    if (!first.claim) /* no node, or the gate off and nothing requested: nothing to allocate */
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "shape %s: its pods need no device on this cluster", pod->name);
+    if (first.claim->nrequests == 0) {
+        snprintf(out->unschedulable, sizeof out->unschedulable,
+                 "PreBind: nil or empty request mappings, no update of pod default/%s "
+                 "ExtendedResourceClaimStatus",
+                 pod->name);
+        out->fatal = true;
+        return DRA_OK;
+    }
+    dra_claim_t *c = dra_model_add_claim(m);
+    if (!c)
+        return DRA_ENOMEM;
+    *c = *first.claim;
+    out->claim = c;
+    out->mappings = first.mappings;
+    out->nmappings = first.nmappings;
+    return DRA_OK;
+}
+
+int dra_scenario_shape_claim(const dra_scenario_built_t *b, uint32_t i, dra_model_t *m,
+                             const dra_alloc_features_t *f, dra_scenario_claim_t *out,
+                             dra_diag_t *diag)
+{
+    memset(out, 0, sizeof *out);
+    if (b->pods[i])
+        return extended_claim(b, i, m, f, out, diag);
+    char nm[256];
+    snprintf(nm, sizeof nm, "%s-claim", b->templates[i]->name);
+    return dra_shape_instantiate(m, b->templates[i], nm, &out->claim);
 }

@@ -43,7 +43,7 @@
  *     placement: first-fit | best-fit | spread | random
  *     run: {warmup: 100, repetitions: 3, invariants: all | sampled | off, sampleRate: 0.01}
  * Shape entry keys: shape, weight, count, migProfile, sameParent, memory, class, constraint,
- * share, name, requests. `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
+ * share, name, requests, resource (extended-resource only: the pod's extended resource name). `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
  * are each pod's node resources, checked against the nodes' status.allocatable by the placement
  * engine (core/engine/engine.h; `memory` alone is the memory-share shape's device capacity);
  * not with share (a pod joining a shared claim is not placed). A request of an inline template takes name, deviceClassName, count,
@@ -76,6 +76,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc/alloc.h"
 #include "base/arena.h"
 #include "base/err.h"
 #include "gen/cluster.h"
@@ -161,7 +162,9 @@ size_t dra_scenario_builtins(const char **names, size_t max);
 /* What dra_scenario_build produced. */
 typedef struct dra_scenario_built {
     dra_gen_cluster_stats_t cluster;
-    dra_claim_t **templates;   /* per mix entry (malloc'd, free with dra_scenario_built_fini) */
+    dra_claim_t **templates;   /* per mix entry (malloc'd, free with dra_scenario_built_fini);
+                                  NULL for a pod shape (extended-resource) */
+    dra_pod_t **pods;          /* per mix entry: the pod of a pod shape, else NULL */
     dra_wl_mix_t *wmix;        /* per mix entry: shape = mix index, weight, share */
     dra_workload_spec_t workload;
 } dra_scenario_built_t;
@@ -172,6 +175,33 @@ typedef struct dra_scenario_built {
 DRA_NODISCARD int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed,
                                      dra_scenario_built_t *out, dra_diag_t *diag);
 void dra_scenario_built_fini(dra_scenario_built_t *b);
+
+/* The name of mix entry i's shape (its template's or its pod's). */
+const char *dra_scenario_shape_name(const dra_scenario_built_t *b, uint32_t i);
+
+/* The claim a pod of mix entry i brings, over the finished cluster (extra manifests read):
+ * a claim shape's template instantiated as "<template>-claim"; for the extended-resource shape
+ * the claim the kube-scheduler builds for the pod's container limits (core/extres/extres.h)
+ * under features f, with its request mappings. The scheduler builds it per node; the placement
+ * engine places one claim per shape, so every node must give the same answer (the same requests,
+ * or the same reason to reject the pod): a node that offers one of the pod's extended resources
+ * through status.allocatable (a device plugin) is DRA_EINVAL naming it. When every node rejects
+ * the pod (its resource is backed by no DeviceClass and offered by no node, for instance with
+ * DRAExtendedResource off) `unschedulable` holds the reason and claim is NULL; when the claim
+ * would have no requests (upstream then fails at PreBind) `fatal` is set as well. The claim is
+ * added to m. Errors: DRA_EINVAL (diag), DRA_ENOMEM. Cost: O(nodes) for the extended-resource
+ * shape. */
+typedef struct dra_scenario_claim {
+    dra_claim_t *claim;
+    const dra_pod_t *pod;                  /* the extended-resource pod, else NULL */
+    const dra_request_mapping_t *mappings; /* of the extended-resource claim */
+    uint32_t nmappings;
+    char unschedulable[300]; /* non-empty: no node takes the pod, why */
+    bool fatal;              /* the reason is a PreBind failure */
+} dra_scenario_claim_t;
+DRA_NODISCARD int dra_scenario_shape_claim(const dra_scenario_built_t *b, uint32_t i,
+                                           dra_model_t *m, const dra_alloc_features_t *f,
+                                           dra_scenario_claim_t *out, dra_diag_t *diag);
 
 const char *dra_placement_name(dra_placement_t p);
 

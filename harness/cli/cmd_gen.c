@@ -170,6 +170,15 @@ static int add_pods(dra_model_t *m, const dra_scenario_t *s, const dra_scenario_
             break;
         }
         snprintf(name, sizeof name, "pod-%llu", (unsigned long long)ev.pod);
+        if (!t) { /* a pod shape (extended-resource): its containers ask, no claim */
+            *p = *b->pods[ev.mix];
+            if (!(p->name = dra_model_str(m, name))) {
+                rc = DRA_ENOMEM;
+                break;
+            }
+            (*npods)++;
+            continue;
+        }
         p->kind = DRA_POD_POD;
         p->namespace_ = dra_model_str(m, "default");
         p->name = dra_model_str(m, name);

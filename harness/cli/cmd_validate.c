@@ -412,11 +412,29 @@ static void validate_scenario(vctx_t *c, const char *path)
         rc = dra_manifest_read_paths(&m, (char *const *)s.manifests, (int)s.nmanifests, &errs);
     if (rc == DRA_OK && dra_model_imply_nodes(&m) == DRA_OK) {
         char what[300];
+        dra_alloc_features_t f;
+        dra_alloc_features_init(&f, (dra_release_t)s.release);
+        for (uint32_t i = 0; i < s.nfeatures; i++)
+            (void)dra_alloc_features_set_gate(&f, s.features[i].name, s.features[i].on, NULL);
         for (uint32_t i = 0; i < s.nmix; i++) {
             snprintf(what, sizeof what, "spec.workload.mix[%u] (%s)", i,
-                     built.templates[i] && built.templates[i]->name ? built.templates[i]->name : "?");
-            if (built.templates[i])
-                check_satisfiable(&m, built.templates[i], path, what, &errs);
+                     dra_scenario_shape_name(&built, i));
+            const dra_claim_t *cl = built.templates[i];
+            if (!cl && built.pods[i]) { /* extended-resource: the claim the scheduler builds */
+                dra_scenario_claim_t sc;
+                dra_diag_t d2;
+                dra_diag_clear(&d2);
+                if (dra_scenario_shape_claim(&built, i, &m, &f, &sc, &d2) != DRA_OK) {
+                    (void)dra_diag_list_add(&errs, DRA_EINVAL, path, 0, 0, "%s: %s", what, d2.msg);
+                } else if (sc.unschedulable[0]) {
+                    (void)dra_diag_list_add(&errs, DRA_EINVAL, path, 0, 0,
+                                            "%s: no node takes its pods: %s", what,
+                                            sc.unschedulable);
+                }
+                cl = sc.claim;
+            }
+            if (cl)
+                check_satisfiable(&m, cl, path, what, &errs);
         }
     }
     /* the generated objects are the generator's: validate the unit for the counts and the

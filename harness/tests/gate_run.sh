@@ -191,7 +191,7 @@ across)
     # release: per shape the pods whose outcome, node or devices changed
     "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --release 1.35 -q -o "$T/a.json" || fail run
     "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off -q -o "$T/b.json" || fail run
-    jq -e '.decisions.pods == 200 and (.decisions.shapes | length) == 8' "$T/b.json" >/dev/null || fail "no decision records"
+    jq -e '.decisions.pods == 200 and (.decisions.shapes | length) == 9' "$T/b.json" >/dev/null || fail "no decision records"
     "$DRABENCH" compare "$T/a.json" "$T/b.json" >"$T/out" 2>&1; rc=$?
     [ $rc -eq 2 ] || fail "release 1.35 vs 1.36 without --across exited $rc"
     grep -q '(release 1.35 vs 1.36)' "$T/out" || fail "no release message"

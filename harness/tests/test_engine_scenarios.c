@@ -102,12 +102,7 @@ static bool world_init(world_t *w, const char *name)
     if (rc)
         return false;
     CHECK_OK(dra_model_imply_nodes(&w->m));
-    w->claims = calloc(w->scn.nmix + 1, sizeof *w->claims);
-    for (uint32_t i = 0; i < w->scn.nmix; i++) {
-        char nm[256];
-        snprintf(nm, sizeof nm, "%s-claim", w->built.templates[i]->name);
-        CHECK_OK(dra_shape_instantiate(&w->m, w->built.templates[i], nm, &w->claims[i]));
-    }
+    w->claims = calloc(w->scn.nmix + 1, sizeof *w->claims); /* per release: rig_init */
     CHECK_OK(dra_table_build(&w->m, &w->tarena, &w->t, &d));
     w->ok = true;
     return true;
@@ -152,8 +147,16 @@ static bool rig_init(rig_t *g, world_t *w, dra_release_t rel)
     CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &w->m, &g->f, g->st, g->cel, &ao, &g->ba));
     CHECK_OK(dra_engine_new(&w->m, w->t, &g->f, g->st, g->cel, &g->fa, NULL, &g->e, &d));
     g->plans = calloc(w->scn.nmix + 1, sizeof *g->plans);
-    for (uint32_t i = 0; g->e && i < w->scn.nmix; i++)
-        CHECK_OK(dra_engine_plan(g->e, &w->claims[i], 1, &g->plans[i]));
+    for (uint32_t i = 0; g->e && i < w->scn.nmix; i++) {
+        /* the shape's claim under this release (an extended-resource pod's depends on the
+         * DRAExtendedResource gate; without a claim its pods are unschedulable: no plan) */
+        dra_scenario_claim_t sc;
+        CHECK_OK(dra_scenario_shape_claim(&w->built, i, &w->m, &g->f, &sc, &d));
+        w->claims[i] = sc.claim;
+        g->plans[i] = UINT32_MAX;
+        if (sc.claim)
+            CHECK_OK(dra_engine_plan(g->e, &w->claims[i], 1, &g->plans[i]));
+    }
     return g->e != NULL;
 }
 
@@ -228,6 +231,10 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
                 dra_workload_report(&wl, ev.pod, true);
                 continue;
             }
+        }
+        if (plans[ev.shape] == UINT32_MAX) { /* unschedulable everywhere (runner.c too) */
+            dra_workload_report(&wl, ev.pod, false);
+            continue;
         }
         uint32_t start = pol == DRA_ENGINE_RANDOM && w->m.nnodes
                              ? (uint32_t)dra_rng_below(&rng, w->m.nnodes) : 0;

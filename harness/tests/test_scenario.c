@@ -56,7 +56,7 @@ static void test_builtins_load_and_build(void)
             if (rc == DRA_OK) {
                 CHECK(m.nnodes > 0 && m.ntemplates >= 1);
                 for (uint32_t k = 0; k < s.nmix; k++)
-                    CHECK(b.templates[k] != NULL);
+                    CHECK((b.templates[k] != NULL) != (b.pods[k] != NULL));
                 dra_workload_t w;
                 CHECK_OK(dra_workload_init(&w, &b.workload, s.seed, NULL));
                 dra_wl_event_t ev;

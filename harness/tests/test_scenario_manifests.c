@@ -177,6 +177,11 @@ static int build_named(const char *name, uint64_t seed, dra_model_t *m, bool pod
             dra_pod_claim_t *pc = dra_model_array(m, 1, sizeof *pc);
             char nm[64];
             snprintf(nm, sizeof nm, "pod-%llu", (unsigned long long)ev.pod);
+            if (!b.templates[ev.mix]) { /* extended-resource: the pod's containers ask */
+                *p = *b.pods[ev.mix];
+                p->name = dra_model_str(m, nm);
+                continue;
+            }
             p->namespace_ = dra_model_str(m, "default");
             p->name = dra_model_str(m, nm);
             p->replicas = 1;
