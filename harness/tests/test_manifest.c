@@ -260,6 +260,154 @@ static void test_roundtrip_and_params(void)
     done(&m, &e);
 }
 
+/* Pods' containers (KEP-5004 extended resources, sidecars, defaulted requests), node filters,
+ * statuses; Node taints and allocatable; a class's creation time; the scheduler's claim marks:
+ * read, validated, written and read back to the same digest. */
+static void test_pods_and_nodes_roundtrip(void)
+{
+    const char *y =
+        "apiVersion: v1\n"
+        "kind: Node\n"
+        "metadata: {name: n1, labels: {zone: a}}\n"
+        "spec:\n"
+        "  unschedulable: true\n"
+        "  taints: [{key: k, value: v, effect: NoSchedule}, {key: p, effect: PreferNoSchedule}]\n"
+        "status: {allocatable: {cpu: '8', memory: 1Gi, pods: '110', nvidia.com/gpu: '4'}}\n"
+        "---\n"
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: DeviceClass\n"
+        "metadata: {name: g, creationTimestamp: '2026-01-02T03:04:05Z'}\n"
+        "spec: {extendedResourceName: example.com/gpu}\n"
+        "---\n"
+        "apiVersion: resource.k8s.io/v1\n"
+        "kind: ResourceClaim\n"
+        "metadata:\n"
+        "  name: p-extended-resources-bcdfg\n"
+        "  generateName: p-extended-resources-\n"
+        "  annotations: {resource.kubernetes.io/extended-resource-claim: 'true'}\n"
+        "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true}]\n"
+        "spec: {devices: {requests: [{name: container-1-request-0, exactly: {deviceClassName: "
+        "g}}]}}\n"
+        "---\n"
+        "apiVersion: v1\n"
+        "kind: Pod\n"
+        "metadata: {name: p, uid: u1}\n"
+        "spec:\n"
+        "  nodeSelector: {zone: a}\n"
+        "  affinity:\n"
+        "    nodeAffinity:\n"
+        "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+        "        nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: "
+        "[a]}]}]\n"
+        "  tolerations: [{key: k, operator: Exists}]\n"
+        "  overhead: {cpu: 100m}\n"
+        "  resourceClaims: [{name: t, resourceClaimTemplateName: tt}]\n"
+        "  initContainers:\n"
+        "  - {name: side, restartPolicy: Always, resources: {limits: {example.com/gpu: '1'}}}\n"
+        "  containers:\n"
+        "  - name: main\n"
+        "    image: busybox\n"
+        "    resources:\n"
+        "      limits: {example.com/gpu: '2', memory: 2Gi}\n"
+        "      requests: {cpu: 500m, memory: 1Gi}\n"
+        "status:\n"
+        "  resourceClaimStatuses: [{name: t, resourceClaimName: p-t-xyz}]\n"
+        "  extendedResourceClaimStatus:\n"
+        "    resourceClaimName: p-extended-resources-bcdfg\n"
+        "    requestMappings: [{containerName: side, resourceName: example.com/gpu, requestName: "
+        "container-0-request-0}]\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    int rc = load(&m, y, &e);
+    if (rc)
+        dump(&e);
+    CHECK_OK(rc);
+    CHECK_EQ_U64(m.nnodes, 1);
+    CHECK(m.nodes[0]->unschedulable && m.nodes[0]->ntaints == 2);
+    CHECK_EQ_U64(m.nodes[0]->nallocatable,
+                 2); /* nvidia.com/gpu, pods: sorted, cpu / memory apart */
+    CHECK_STREQ(m.nodes[0]->allocatable[0].name, "nvidia.com/gpu");
+    CHECK_STREQ(m.classes[0]->created, "2026-01-02T03:04:05Z");
+    const dra_claim_t *c = m.claims[0];
+    CHECK(c->extended);
+    CHECK_STREQ(c->owner_pod, "p");
+    CHECK_STREQ(c->owner_uid, "u1");
+    CHECK_STREQ(c->generate_name, "p-extended-resources-");
+    const dra_pod_t *p = m.pods[0];
+    CHECK_EQ_U64(p->ncontainers, 2);
+    CHECK_EQ_U64(p->ninit, 1);
+    CHECK(p->containers[0].kind == DRA_CONTAINER_SIDECAR);
+    CHECK(p->containers[1].kind == DRA_CONTAINER_REGULAR);
+    /* main: requests cpu, example.com/gpu (defaulted from the limit), memory: sorted */
+    CHECK_EQ_U64(p->containers[1].nrequests, 3);
+    CHECK_STREQ(p->containers[1].requests[1].name, "example.com/gpu");
+    CHECK(p->containers[1].requests[1].defaulted && !p->containers[1].requests[2].defaulted);
+    CHECK(p->nnode_labels == 1 && p->node_affinity && p->ntolerations == 1 && p->noverhead == 1);
+    CHECK_STREQ(p->claims[0].generated_name, "p-t-xyz");
+    CHECK_STREQ(p->ext_claim, "p-extended-resources-bcdfg");
+    CHECK_EQ_U64(p->next_mappings, 1);
+    CHECK_STREQ(p->uid, "u1");
+    dra_sbuf_t out = {0};
+    CHECK_OK(dra_manifest_write_yaml_buf(&m, &out));
+    dra_model_t m2;
+    dra_diag_list_t e2;
+    rc = load(&m2, out.p, &e2);
+    if (rc) {
+        dump(&e2);
+        fprintf(stderr, "%s", out.p);
+    }
+    CHECK_OK(rc);
+    CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
+    CHECK(strstr(out.p, "requests:\n") != NULL && strstr(out.p, "restartPolicy: Always") != NULL);
+    /* a changed limit, taint or creation time is visible in the digest */
+    m2.pods[0]->containers[1].limits[0].value.lo++;
+    CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
+    done(&m2, &e2);
+    dra_sbuf_fini(&out);
+    done(&m, &e);
+}
+
+/* What the API server rejects in container resources and a class's extendedResourceName. */
+static void test_resource_rules(void)
+{
+    const char
+        *y = "apiVersion: resource.k8s.io/v1\n"
+             "kind: DeviceClass\n"
+             "metadata: {name: g, creationTimestamp: yesterday}\n"
+             "spec: {extendedResourceName: deviceclass.resource.kubernetes.io/g}\n"
+             "---\n"
+             "apiVersion: v1\n"
+             "kind: Pod\n"
+             "metadata: {name: p}\n"
+             "spec:\n"
+             "  containers:\n"
+             "  - name: a\n"
+             "    resources:\n"
+             "      limits: {example.com/gpu: 1500m, gpu: '1', Example.com/x: '1'}\n"
+             "      requests: {example.com/gpu: '1', example.com/fpga: '1', cpu: '-1'}\n"
+             "  - name: a\n"
+             "    resources: {limits: {cpu: '1', deviceclass.resource.kubernetes.io/g: 500m},\n"
+             "                requests: {cpu: '2'}}\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK(load(&m, y, &e) != DRA_OK);
+    CHECK(has(&e, "metadata.creationTimestamp: \"yesterday\" is not an RFC 3339 time"));
+    CHECK(has(&e,
+              "spec.extendedResourceName: Invalid value: \"deviceclass.resource.kubernetes.io/g\": "
+              "must be a valid extended resource name"));
+    CHECK(has(&e, "limits[example.com/gpu]: must be an integer"));
+    CHECK(has(&e, "\"gpu\": must be a standard resource for containers"));
+    CHECK(has(&e, "\"Example.com/x\": must be a qualified name"));
+    CHECK(has(&e, "requests[example.com/gpu]: must be equal to example.com/gpu limit of 1500m"));
+    CHECK(has(&e, "Limit must be set for non overcommitable resources"));
+    CHECK(has(&e, "requests[cpu]: must be greater than or equal to 0"));
+    CHECK(has(&e, "name: Duplicate value: \"a\""));
+    CHECK(has(&e, "requests[cpu]: must be less than or equal to cpu limit of 1"));
+    /* a fraction of an implicit name is not an error (a prefixed native resource) */
+    CHECK(!has(&e, "limits[deviceclass.resource.kubernetes.io/g]"));
+    done(&m, &e);
+}
+
 static void test_skipped_and_lists(void)
 {
     const char *y = "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n---\n"
@@ -340,6 +488,8 @@ int main(void)
     RUN(test_limits_and_release);
     RUN(test_names);
     RUN(test_roundtrip_and_params);
+    RUN(test_pods_and_nodes_roundtrip);
+    RUN(test_resource_rules);
     RUN(test_skipped_and_lists);
     RUN(test_malformed);
     return check_summary();
