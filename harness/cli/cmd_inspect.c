@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "extres/extres.h"
 #include "escape.h"
 #include "manifest.h"
 
@@ -240,9 +241,10 @@ static void json_objects(const dra_model_t *m, json_t *root)
 {
     json_t *jc = json_array();
     for (uint32_t i = 0; i < m->nclasses; i++)
-        json_array_append_new(jc, json_pack("{s:s?, s:I}", "name", m->classes[i]->name,
-                                            "selectors",
-                                            (json_int_t)m->classes[i]->nselectors));
+        json_array_append_new(jc, json_pack("{s:s?, s:I, s:s?}", "name", m->classes[i]->name,
+                                            "selectors", (json_int_t)m->classes[i]->nselectors,
+                                            "extendedResourceName",
+                                            m->classes[i]->extended_resource_name));
     json_object_set_new(root, "classes", jc);
     json_t *jq = json_array();
     for (int t = 0; t < 2; t++) {
@@ -258,12 +260,24 @@ static void json_objects(const dra_model_t *m, json_t *root)
     }
     json_object_set_new(root, "claims", jq);
     json_t *jp = json_array();
-    for (uint32_t i = 0; i < m->npods; i++)
-        json_array_append_new(jp, json_pack("{s:s, s:s?, s:s?, s:I, s:I}", "kind",
-                                            dra_pod_kind_name(m->pods[i]->kind), "namespace",
-                                            m->pods[i]->namespace_, "name", m->pods[i]->name,
-                                            "replicas", (json_int_t)m->pods[i]->replicas,
-                                            "claims", (json_int_t)m->pods[i]->nclaims));
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    for (uint32_t i = 0; i < m->npods; i++) {
+        json_t *ext = json_object();
+        dra_pod_req_t req;
+        if (ext && dra_extres_pod(m->pods[i], &a, &req) == DRA_OK)
+            for (uint32_t k = 0; k < req.nscalar; k++)
+                if (dra_resource_is_dra_extended(req.scalar[k].name))
+                    json_object_set_new(ext, req.scalar[k].name,
+                                        json_integer((json_int_t)req.scalar[k].value));
+        json_array_append_new(
+            jp, json_pack("{s:s, s:s?, s:s?, s:I, s:I, s:o?}", "kind",
+                          dra_pod_kind_name(m->pods[i]->kind), "namespace", m->pods[i]->namespace_,
+                          "name", m->pods[i]->name, "replicas", (json_int_t)m->pods[i]->replicas,
+                          "claims", (json_int_t)m->pods[i]->nclaims, "extendedResources", ext));
+        dra_arena_reset(&a);
+    }
+    dra_arena_fini(&a);
     json_object_set_new(root, "pods", jp);
 }
 
@@ -367,10 +381,12 @@ static void table_devices(FILE *out, const dra_model_t *m)
 static void table_objects(FILE *out, const dra_model_t *m)
 {
     if (m->nclasses) {
-        fprintf(out, "\n%-48s %s\n", "CLASS", "SELECTORS");
+        fprintf(out, "\n%-48s %9s %s\n", "CLASS", "SELECTORS", "EXTENDED-RESOURCE");
         for (uint32_t i = 0; i < m->nclasses; i++)
-            fprintf(out, "%-48s %u\n", m->classes[i]->name ? m->classes[i]->name : "",
-                    m->classes[i]->nselectors);
+            fprintf(out, "%-48s %9u %s\n", m->classes[i]->name ? m->classes[i]->name : "",
+                    m->classes[i]->nselectors,
+                    m->classes[i]->extended_resource_name ? m->classes[i]->extended_resource_name
+                                                          : "-");
     }
     if (m->nclaims + m->ntemplates) {
         fprintf(out, "\n%-22s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REQUESTS",
@@ -386,13 +402,28 @@ static void table_objects(FILE *out, const dra_model_t *m)
         }
     }
     if (m->npods) {
-        fprintf(out, "\n%-12s %-24s %-40s %8s %s\n", "KIND", "NAMESPACE", "NAME", "REPLICAS",
-                "CLAIMS");
-        for (uint32_t i = 0; i < m->npods; i++)
-            fprintf(out, "%-12s %-24s %-40s %8lld %u\n", dra_pod_kind_name(m->pods[i]->kind),
+        fprintf(out, "\n%-12s %-24s %-40s %8s %6s %s\n", "KIND", "NAMESPACE", "NAME", "REPLICAS",
+                "CLAIMS", "EXTENDED-RESOURCES");
+        dra_arena_t a;
+        dra_arena_init(&a, 0);
+        for (uint32_t i = 0; i < m->npods; i++) {
+            /* the pod's requests of extended resources (PodRequests: init containers and
+             * sidecars counted as the scheduler does), "name=count,...", or "-" */
+            char ext[256] = "-";
+            size_t u = 0;
+            dra_pod_req_t req;
+            if (dra_extres_pod(m->pods[i], &a, &req) == DRA_OK)
+                for (uint32_t k = 0; k < req.nscalar && u < sizeof ext; k++)
+                    if (dra_resource_is_dra_extended(req.scalar[k].name))
+                        u += (size_t)snprintf(ext + u, sizeof ext - u, "%s%s=%lld", u ? "," : "",
+                                              req.scalar[k].name, (long long)req.scalar[k].value);
+            dra_arena_reset(&a);
+            fprintf(out, "%-12s %-24s %-40s %8lld %6u %s\n", dra_pod_kind_name(m->pods[i]->kind),
                     m->pods[i]->namespace_ ? m->pods[i]->namespace_ : "",
                     m->pods[i]->name ? m->pods[i]->name : "", (long long)m->pods[i]->replicas,
-                    m->pods[i]->nclaims);
+                    m->pods[i]->nclaims, ext);
+        }
+        dra_arena_fini(&a);
     }
 }
 

@@ -414,8 +414,9 @@ static void validate_scenario(vctx_t *c, const char *path)
         char what[300];
         dra_alloc_features_t f;
         dra_alloc_features_init(&f, (dra_release_t)s.release);
-        for (uint32_t i = 0; i < s.nfeatures; i++)
-            (void)dra_alloc_features_set_gate(&f, s.features[i].name, s.features[i].on, NULL);
+        for (uint32_t i = 0; i < s.nfeatures; i++) /* names checked when the scenario loaded */
+            if (dra_alloc_features_set_gate(&f, s.features[i].name, s.features[i].on, NULL))
+                break;
         for (uint32_t i = 0; i < s.nmix; i++) {
             snprintf(what, sizeof what, "spec.workload.mix[%u] (%s)", i,
                      dra_scenario_shape_name(&built, i));
