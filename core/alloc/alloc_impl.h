@@ -109,9 +109,8 @@ dra__capmode_t dra__capmode(const struct dra_beh *b);
 #define DRA__CAP_STACK 32     /* capacities per device (API limit with attributes) */
 /* The amount a request consumes of one capacity (r NULL = not requested): DRA_OK with *out, or
  * DRA__CAP_UNREPR with the reason in err. */
-DRA_NODISCARD int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
-                                      const dra_capacity_t *cap, dra__aq_t *out, char *err,
-                                      size_t errlen);
+int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
+                        const dra_capacity_t *cap, dra__aq_t *out, char *err, size_t errlen);
 bool dra__cap_violates_m(const dra__capmode_t *m, dra__aq_t c, const dra_request_policy_t *p);
 /* capacityFits: 1 fits, 0 does not, DRA__CAP_MISSING, DRA__CAP_UNREPR (err filled).
  * existing[i] / allocating[i] are per device capacity index (NULL = zero). */
