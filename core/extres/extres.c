@@ -297,7 +297,8 @@ int dra_extres_map_build(const dra_model_t *m, const dra_alloc_features_t *f, dr
     /* the informer delivers the initial list in name order (the API server lists by key) */
     qsort(sorted, ns, sizeof *sorted, cmp_class_name);
     bool v134 = f->release < DRA_RELEASE_1_35;
-    bool cache_bug = f->upstream_bugs; /* every release up to 1.37 has the cache defect */
+    /* the cache defect: every release up to 1.37 (PR #141110 came after the 1.37 cut) */
+    bool cache_bug = f->upstream_bugs && f->release <= DRA_RELEASE_1_37;
     char *np = b.names;
     for (uint32_t i = 0; i < ns; i++) {
         const dra_device_class_t *c = sorted[i];

@@ -7,11 +7,16 @@
  * Sources (kubernetes/kubernetes; the release each follows is named where they differ):
  *  - pkg/scheduler/framework/plugins/dynamicresources/extendeddynamicresources.go:
  *    preFilterExtendedResources, filterExtendedResources, createRequestsAndMappings and
- *    createResourceRequestAndMappings (1.35 and later, including v1.36.0 and v1.37.0);
- *    createDeviceRequests and createRequestMappings (1.34, alpha);
+ *    createResourceRequestAndMappings (from 1.35: PR #134882, November 2025; the same in the
+ *    newest version read, kubernetes/kubernetes 16913111deb1), and its tests
+ *    (extendeddynamicresources_test.go at 08832ffe5423); createDeviceRequests and
+ *    createRequestMappings (1.34, alpha, PR #130653);
  *  - staging/src/k8s.io/dynamic-resource-allocation/deviceclass/extendedresourcecache
- *    (ExtendedResourceCache: v0.35.0 / v0.36.0, and master after PR #141110, August 2026);
- *    pkg/scheduler/framework/plugins/dynamicresources/extended/util.go DeviceClassMapping (1.34);
+ *    (ExtendedResourceCache: the published v0.35.0 and v0.36.0 tags, PR #135037; 1.37 the same,
+ *    PR #141110 was held back from it; 1.38-pre: master after PR #141110, kubernetes/kubernetes
+ *    0e2e62fb0174 - taken to be in v1.38.0-alpha.2, not checked against that tag);
+ *    pkg/scheduler/framework/plugins/dynamicresources/extended/util.go DeviceClassMapping (1.34,
+ *    the package of v1.34.0-rc.1);
  *  - pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest and
  *    ShouldDelegateResourceToDRA; component-helpers/resource PodRequests (init containers,
  *    sidecars); pkg/apis/core/v1/helper IsExtendedResourceName, IsNativeResource;

@@ -25,7 +25,7 @@ in="-f $R/gpu-default.derived.yaml -f ../shared/real-manifests/k8s-website-examp
 "$b" alloc $in > "$d/ex.yaml" 2> "$d/ex.err"
 grep -qxF "pod0: allocated on dra-example-driver-cluster-worker" "$d/ex.err"
 grep -qxF "pod1: unschedulable: 0/1 nodes are available: 1 Insufficient example.com/gpu" "$d/ex.err"
-grep -qxF "1 allocated, 1 unsatisfiable, 0 failed (release 1.36, incubating allocator)" "$d/ex.err"
+grep -qxF "1 allocated, 1 unsatisfiable, 0 failed (release 1.37, incubating allocator)" "$d/ex.err"
 grep -qxF "1 document(s) of kinds drabench does not read (Namespace, Service, ...) were skipped" "$d/ex.err"
 grep -Eq '^  name: pod0-extended-resources-[bcdfghjklmnpqrstvwxz2456789]{5}$' "$d/ex.yaml"
 grep -qx '  generateName: pod0-extended-resources-' "$d/ex.yaml"
@@ -48,7 +48,7 @@ grep -qxF "pod0: unschedulable: 0/1 nodes are available: 1 Insufficient devicecl
 "$b" validate "$d/ex.yaml" > /dev/null
 "$b" alloc -f $R/gpu-default.derived.yaml -f ../shared/real-manifests/k8s-website-examples/driver-install/deviceclass.yaml -f "$d/ex.yaml" > "$d/again.yaml" 2> "$d/again.err"
 grep -q "^pod0: already bound to node dra-example-driver-cluster-worker" "$d/again.err"
-grep -qxF "0 allocated, 0 unsatisfiable, 0 failed (release 1.36, incubating allocator)" "$d/again.err"
+grep -qxF "0 allocated, 0 unsatisfiable, 0 failed (release 1.37, incubating allocator)" "$d/again.err"
 ]=])
 add_test(NAME harness.cli_extres.example
          COMMAND sh -c "${_er_example}" sh $<TARGET_FILE:drabench> ${_er}
@@ -162,7 +162,7 @@ grep -qxF "none: Deployment with 0 replicas: no pods" "$d/pods.err"
 grep -qxF "agent-n1: unschedulable: 0/1 nodes are available: 1 Insufficient pods" "$d/pods.err"
 grep -qxF "agent-n2: placed on n2 (no claims to allocate)" "$d/pods.err"
 grep -qxF "claim default/orphan: no pod in the input uses it: not allocated" "$d/pods.err"
-grep -qxF "1 allocated, 3 unsatisfiable, 0 failed, 2 placed without claims (release 1.36, incubating allocator)" "$d/pods.err"
+grep -qxF "1 allocated, 3 unsatisfiable, 0 failed, 2 placed without claims (release 1.37, incubating allocator)" "$d/pods.err"
 grep -qx '    - name: container-0-request-0' "$d/pods.out"
 test "$(grep -c '        device: g' "$d/pods.out")" = 2
 ]=])
@@ -216,7 +216,7 @@ done
 # the same pods written by gen and scheduled by alloc: the same outcome
 rm -rf "$d/gen"
 "$b" gen "$d/scn.yaml" -o "$d/gen" > /dev/null
-"$b" alloc -f "$d/gen" 2>&1 >/dev/null | grep -qx "20 allocated, 30 unsatisfiable, 0 failed (release 1.36, incubating allocator)"
+"$b" alloc -f "$d/gen" 2>&1 >/dev/null | grep -qx "20 allocated, 30 unsatisfiable, 0 failed (release 1.37, incubating allocator)"
 # 1.35: the gate is off, no extended-resource pod is placed
 "$b" run "$d/scn.yaml" --release 1.35 -o "$d/off.json" > /dev/null
 jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "extended-resource") | .reason] == ["every node: Insufficient nvidia.com/gpu"]' "$d/off.json" > /dev/null

@@ -146,6 +146,18 @@ static void test_map(void)
     CHECK_STREQ(cls_of(&m, "deviceclass.resource.kubernetes.io/d-tie"), "-");
     CHECK_STREQ(cls_of(&m, "deviceclass.resource.kubernetes.io/c-tie"), "c-tie");
     dra_extres_map_free(&m);
+    /* 1.37 still has the defect; 1.38-pre (master after PR #141110) has the fix, bugs or not */
+    feats(&f, DRA_RELEASE_1_37, true);
+    f.upstream_bugs = true;
+    CHECK_OK(dra_extres_map_build(&M, &f, &m));
+    CHECK_STREQ(cls_of(&m, "deviceclass.resource.kubernetes.io/d-tie"), "-");
+    dra_extres_map_free(&m);
+    feats(&f, DRA_RELEASE_1_38_PRE, true);
+    f.upstream_bugs = true;
+    CHECK_OK(dra_extres_map_build(&M, &f, &m));
+    CHECK_STREQ(cls_of(&m, "deviceclass.resource.kubernetes.io/d-tie"), "d-tie");
+    CHECK_STREQ(cls_of(&m, "example.com/nic"), "c-tie");
+    dra_extres_map_free(&m);
     /* 1.34 (gate on): an explicit name replaces the implicit one */
     feats(&f, DRA_RELEASE_1_34, true);
     CHECK_OK(dra_extres_map_build(&M, &f, &m));
