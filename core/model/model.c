@@ -454,6 +454,20 @@ static uint64_t entry_end(hasher_t *h)
     return h_finish(h->sub);
 }
 
+/* Labels (a map: order-free), their count and the sum of the entries' hashes under tag. */
+static void h_labels(hasher_t *hp, uint8_t tag, const dra_label_t *l, uint32_t n)
+{
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        hasher_t *e = entry_begin(hp);
+        h_str(e, 'k', l[k].key);
+        h_str(e, 'v', l[k].value);
+        sum += entry_end(hp);
+    }
+    h_u64(hp, tag, n);
+    h_u64(hp, tag, sum);
+}
+
 static void h_attr(hasher_t *h, const dra_attr_t *a)
 {
     h_str(h, 'a', a->name);
@@ -769,17 +783,8 @@ uint64_t dra_model_digest(const dra_model_t *m)
             h_str(hp, 'u', p->uid);
         if (p->noverhead)
             h_resources(hp, 'V', p->overhead, p->noverhead);
-        if (p->nnode_labels) {
-            uint64_t sum = 0;
-            for (uint32_t k = 0; k < p->nnode_labels; k++) {
-                hasher_t *e = entry_begin(hp);
-                h_str(e, 'k', p->node_labels[k].key);
-                h_str(e, 'v', p->node_labels[k].value);
-                sum += entry_end(hp);
-            }
-            h_u64(hp, 'L', p->nnode_labels);
-            h_u64(hp, 'L', sum);
-        }
+        if (p->nnode_labels)
+            h_labels(hp, 'L', p->node_labels, p->nnode_labels);
         if (p->node_affinity)
             h_selector(hp, p->node_affinity);
         if (p->ntolerations)
@@ -815,15 +820,7 @@ uint64_t dra_model_digest(const dra_model_t *m)
         if (n->implied)
             continue;
         h_str(hp, 'n', n->name);
-        uint64_t sum = 0;
-        for (uint32_t k = 0; k < n->nlabels; k++) {
-            hasher_t *e = entry_begin(hp);
-            h_str(e, 'k', n->labels[k].key);
-            h_str(e, 'v', n->labels[k].value);
-            sum += entry_end(hp);
-        }
-        h_u64(hp, 'l', n->nlabels);
-        h_u64(hp, 'l', sum);
+        h_labels(hp, 'l', n->labels, n->nlabels);
         if (n->nallocatable)
             h_resources(hp, 'A', n->allocatable, n->nallocatable);
         if (n->ntaints)

@@ -543,3 +543,78 @@ void dra_mr_opaque(rd_t *rd, dra_opaque_config_t *o, const dra_ynode_t *v)
     if (!o->driver)
         dra_mr_err(rd, v, "driver: required field missing");
 }
+
+dra_taint_t *dra_mr_taints(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
+{
+    static const char *const known[] = {"key", "value", "effect", "timeAdded", NULL};
+    *n = 0;
+    if (!dra_mr_want_seq(rd, v))
+        return NULL;
+    dra_taint_t *t = dra_model_array(rd->m, v->n, sizeof *t);
+    if (!t)
+        return rd->nerr++, NULL;
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t s = pushi(rd, i);
+        const dra_ynode_t *e = v->vals[i];
+        if (dra_mr_want_map(rd, e))
+            for (uint32_t k = 0; k < e->n; k++) {
+                const char *key = e->keys[k]->text;
+                size_t s2 = pushk(rd, key);
+                if (K("key"))
+                    t[i].key = dra_mr_str(rd, e->vals[k], false);
+                else if (K("value"))
+                    t[i].value = dra_mr_str(rd, e->vals[k], false);
+                else if (K("effect")) {
+                    t[i].effect_raw = dra_mr_str(rd, e->vals[k], false);
+                    t[i].effect = dra_mr_effect_of(t[i].effect_raw);
+                    if (t[i].effect == DRA_EFFECT_EMPTY)
+                        t[i].effect = DRA_EFFECT_NONE;
+                } else if (K("timeAdded"))
+                    t[i].time_added = dra_mr_str(rd, e->vals[k], false);
+                else
+                    dra_mr_unknown_field(rd, e->keys[k], known);
+                pop(rd, s2);
+            }
+        pop(rd, s);
+    }
+    *n = v->n;
+    return t;
+}
+
+static int cmp_resource(const void *x, const void *y)
+{
+    const dra_resource_qty_t *a = x, *b = y;
+    return strcmp(a->name, b->name);
+}
+
+dra_resource_qty_t *dra_mr_resources(rd_t *rd, const dra_ynode_t *v, const char *const *skip,
+                                     uint32_t *n)
+{
+    *n = 0;
+    if (dra_ynode_is_null(v) || !dra_mr_want_map(rd, v))
+        return NULL;
+    dra_resource_qty_t *r = dra_model_array(rd->m, v->n, sizeof *r);
+    if (!r)
+        return rd->nerr++, NULL;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < v->n; i++) {
+        bool skipped = false;
+        for (const char *const *sk = skip; sk && *sk && !skipped; sk++)
+            skipped = strcmp(*sk, v->keys[i]->text) == 0;
+        if (skipped)
+            continue;
+        size_t s = pushk(rd, v->keys[i]->text);
+        r[k].name = dra_model_strn(rd->m, v->keys[i]->text, v->keys[i]->len);
+        if (!r[k].name)
+            rd->nerr++;
+        else if (!r[k].name[0])
+            dra_mr_err(rd, v->keys[i], "resource name must not be empty");
+        else if (dra_mr_qty(rd, v->vals[i], &r[k].value))
+            k++;
+        pop(rd, s);
+    }
+    if (k)
+        qsort(r, k, sizeof *r, cmp_resource);
+    *n = k;
+    return r;
+}

@@ -117,6 +117,14 @@ const dra_node_selector_t *dra_mr_node_selector(rd_t *rd, const dra_ynode_t *v);
 void dra_mr_set_pos(rd_t *rd, dra_srcpos_t *p, const dra_ynode_t *v);
 dra_taint_effect_t dra_mr_effect_of(const char *s);
 dra_toleration_t *dra_mr_tolerations(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
+/* Taints of a device or a Node: key, value, effect (None for "" and for effects that do not
+ * filter, such as PreferNoSchedule; the text is kept), timeAdded; another key is an unknown
+ * field. */
+dra_taint_t *dra_mr_taints(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
+/* A core/v1 ResourceList (resource name -> quantity), sorted by name, without the names in skip
+ * (NULL-terminated, may be NULL); null: none. */
+dra_resource_qty_t *dra_mr_resources(rd_t *rd, const dra_ynode_t *v, const char *const *skip,
+                                     uint32_t *n);
 
 /* ---- field shapes several kinds share: device selectors and opaque configuration ---------- */
 

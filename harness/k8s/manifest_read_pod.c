@@ -18,32 +18,6 @@ static int cmp_res(const void *x, const void *y)
     return strcmp(a->name, b->name);
 }
 
-/* A core/v1 ResourceList (map of name to quantity), sorted by name; *n entries. */
-static dra_resource_qty_t *rd_resource_list(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
-{
-    *n = 0;
-    if (dra_ynode_is_null(v) || !dra_mr_want_map(rd, v))
-        return NULL;
-    dra_resource_qty_t *r = dra_model_array(rd->m, v->n, sizeof *r);
-    if (!r)
-        return rd->nerr++, NULL;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushk(rd, v->keys[i]->text);
-        r[k].name = dra_model_strn(rd->m, v->keys[i]->text, v->keys[i]->len);
-        if (!r[k].name)
-            rd->nerr++;
-        else if (!r[k].name[0])
-            dra_mr_err(rd, v->keys[i], "resource name must not be empty");
-        else if (dra_mr_qty(rd, v->vals[i], &r[k].value))
-            k++;
-        pop(rd, s);
-    }
-    qsort(r, k, sizeof *r, cmp_res);
-    *n = k;
-    return r;
-}
-
 static bool has_request(const dra_container_t *c, const dra_resource_qty_t *r)
 {
     return c->nrequests && bsearch(r, c->requests, c->nrequests, sizeof *c->requests, cmp_res);
@@ -123,9 +97,9 @@ static void rd_container(rd_t *rd, dra_pod_t *p, dra_container_t *c, const dra_y
                 const char *k2 = val->keys[j]->text;
                 size_t s2 = pushk(rd, k2);
                 if (strcmp(k2, "limits") == 0)
-                    c->limits = rd_resource_list(rd, val->vals[j], &c->nlimits);
+                    c->limits = dra_mr_resources(rd, val->vals[j], NULL, &c->nlimits);
                 else if (strcmp(k2, "requests") == 0)
-                    c->requests = rd_resource_list(rd, val->vals[j], &c->nrequests);
+                    c->requests = dra_mr_resources(rd, val->vals[j], NULL, &c->nrequests);
                 pop(rd, s2);
             }
         } else if (K("ports") && dra_ynode_is_seq(val)) {
@@ -266,7 +240,7 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec, const c
         else if (K("tolerations") && !dra_ynode_is_null(val))
             p->tolerations = dra_mr_tolerations(rd, val, &p->ntolerations);
         else if (K("overhead"))
-            p->overhead = rd_resource_list(rd, val, &p->noverhead);
+            p->overhead = dra_mr_resources(rd, val, NULL, &p->noverhead);
         else if (K("schedulerName")) {
             const char *sn = dra_mr_str(rd, val, false);
             if (sn && strcmp(sn, "default-scheduler") != 0) {

@@ -267,45 +267,6 @@ static void rd_consumes(rd_t *rd, dra_device_t *d, const dra_ynode_t *v)
     }
 }
 
-static void rd_taints(rd_t *rd, dra_device_t *d, const dra_ynode_t *v)
-{
-    static const char *const known[] = {"key", "value", "effect", "timeAdded", NULL};
-    if (!dra_mr_want_seq(rd, v))
-        return;
-    d->taints = dra_model_array(rd->m, v->n, sizeof *d->taints);
-    if (!d->taints && v->n)
-    {
-        rd->nerr++;
-        return;
-    }
-    d->ntaints = v->n;
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        dra_taint_t *t = &d->taints[i];
-        if (dra_mr_want_map(rd, e))
-            for (uint32_t k = 0; k < e->n; k++) {
-                const char *key = e->keys[k]->text;
-                size_t s2 = pushk(rd, key);
-                if (K("key"))
-                    t->key = dra_mr_str(rd, e->vals[k], false);
-                else if (K("value"))
-                    t->value = dra_mr_str(rd, e->vals[k], false);
-                else if (K("effect")) {
-                    t->effect_raw = dra_mr_str(rd, e->vals[k], false);
-                    t->effect = dra_mr_effect_of(t->effect_raw);
-                    if (t->effect == DRA_EFFECT_EMPTY)
-                        t->effect = DRA_EFFECT_NONE;
-                } else if (K("timeAdded"))
-                    t->time_added = dra_mr_str(rd, e->vals[k], false);
-                else
-                    dra_mr_unknown_field(rd, e->keys[k], known);
-                pop(rd, s2);
-            }
-        pop(rd, s);
-    }
-}
-
 static void rd_device_fields(rd_t *rd, dra_device_t *d, const dra_ynode_t *v, const char *driver,
                              bool in_basic);
 
@@ -355,7 +316,7 @@ static void rd_device_fields(rd_t *rd, dra_device_t *d, const dra_ynode_t *v, co
             if (!dra_ynode_is_null(val))
                 dra_mr_bool(rd, val, &d->all_nodes);
         } else if (K("taints"))
-            rd_taints(rd, d, val);
+            d->taints = dra_mr_taints(rd, val, &d->ntaints);
         else if (K("bindsToNode")) {
             if (!dra_ynode_is_null(val))
                 dra_mr_bool(rd, val, &d->binds_to_node);

@@ -479,6 +479,24 @@ static void w_tolerations(em_t *e, const dra_toleration_t *t, uint32_t n)
     em_end(e);
 }
 
+/* The taints of a device or a Node. */
+static void w_taints(em_t *e, const dra_taint_t *t, uint32_t n)
+{
+    if (!n)
+        return;
+    em_key(e, "taints");
+    em_seq(e);
+    for (uint32_t i = 0; i < n; i++) {
+        em_map(e);
+        kv_str(e, "key", t[i].key);
+        kv_str(e, "value", t[i].value);
+        kv_str(e, "effect", t[i].effect_raw ? t[i].effect_raw : effect_name(t[i].effect));
+        kv_str(e, "timeAdded", t[i].time_added);
+        em_end(e);
+    }
+    em_end(e);
+}
+
 static void w_counters(em_t *e, const dra_counter_t *c, uint32_t n)
 {
     em_key(e, "counters");
@@ -608,20 +626,7 @@ static void w_device(em_t *e, const dra_device_t *d)
     kv_str(e, "nodeName", d->node_name);
     w_node_selector(e, "nodeSelector", d->node_selector);
     kv_true(e, "allNodes", d->all_nodes);
-    if (d->ntaints) {
-        em_key(e, "taints");
-        em_seq(e);
-        for (uint32_t i = 0; i < d->ntaints; i++) {
-            const dra_taint_t *t = &d->taints[i];
-            em_map(e);
-            kv_str(e, "key", t->key);
-            kv_str(e, "value", t->value);
-            kv_str(e, "effect", t->effect_raw ? t->effect_raw : effect_name(t->effect));
-            kv_str(e, "timeAdded", t->time_added);
-            em_end(e);
-        }
-        em_end(e);
-    }
+    w_taints(e, d->taints, d->ntaints);
     kv_true(e, "bindsToNode", d->binds_to_node);
     kv_strs(e, "bindingConditions", d->binding_conditions, d->nbinding_conditions, false);
     kv_strs(e, "bindingFailureConditions", d->binding_failure_conditions,
@@ -1083,20 +1088,7 @@ static void w_node(em_t *e, const dra_node_t *n)
     if (n->ntaints || n->unschedulable) {
         em_key(e, "spec");
         em_map(e);
-        if (n->ntaints) {
-            em_key(e, "taints");
-            em_seq(e);
-            for (uint32_t i = 0; i < n->ntaints; i++) {
-                const dra_taint_t *t = &n->taints[i];
-                em_map(e);
-                kv_str(e, "key", t->key);
-                kv_str(e, "value", t->value);
-                kv_str(e, "effect", t->effect_raw ? t->effect_raw : effect_name(t->effect));
-                kv_str(e, "timeAdded", t->time_added);
-                em_end(e);
-            }
-            em_end(e);
-        }
+        w_taints(e, n->taints, n->ntaints);
         kv_true(e, "unschedulable", n->unschedulable);
         em_end(e);
     }

@@ -78,6 +78,23 @@ static const char *cls_of(const dra_extres_map_t *m, const char *name)
     return c ? c->name : "-";
 }
 
+/* The pod on node n under release r (gate as given, upstream bugs as given): its requests, the
+ * name map of M's classes and the fit, into *fit (arena M). */
+static void fit_once(const dra_pod_t *p, dra_release_t r, bool gate, bool bugs, bool own,
+                     const dra_node_t *n, dra_extres_fit_t *fit)
+{
+    dra_alloc_features_t f;
+    feats(&f, r, gate);
+    f.upstream_bugs = bugs;
+    dra_extres_map_t m;
+    dra_pod_req_t rq;
+    memset(fit, 0, sizeof *fit);
+    CHECK_OK(dra_extres_map_build(&M, &f, &m));
+    CHECK_OK(dra_extres_pod(p, &M.arena, &rq));
+    CHECK_OK(dra_extres_fit(&m, &f, p, "p", &rq, own, n, NULL, &M.arena, fit));
+    dra_extres_map_free(&m);
+}
+
 static void test_names_and_numbers(void)
 {
     CHECK(dra_resource_is_extended("nvidia.com/gpu"));
@@ -249,9 +266,7 @@ static void test_sidecars_and_init(void)
     CHECK_EQ_U64(strlen(fit.claim->name), strlen("p-extended-resources-") + 5);
     /* 1.34: one request per container with its whole quantity, no reuse */
     dra_extres_map_free(&m);
-    feats(&f, DRA_RELEASE_1_34, true);
-    CHECK_OK(dra_extres_map_build(&M, &f, &m));
-    CHECK_OK(dra_extres_fit(&m, &f, p, "p", &rq, false, &n, NULL, &M.arena, &fit));
+    fit_once(p, DRA_RELEASE_1_34, true, false, false, &n, &fit);
     CHECK_EQ_U64(fit.claim->nrequests, 4);
     check_req(fit.claim, 0, "container-0-request-0", "gpu-class", 1);
     check_req(fit.claim, 1, "container-1-request-0", "gpu-class", 1);
@@ -259,7 +274,6 @@ static void test_sidecars_and_init(void)
     check_req(fit.claim, 3, "container-3-request-0", "gpu-class", 1);
     CHECK_EQ_U64(fit.nmappings, 4);
     check_map(&fit, 2, "ic2", "example.com/gpu", "container-2-request-0");
-    dra_extres_map_free(&m);
     dra_model_fini(&M);
 }
 
@@ -277,16 +291,12 @@ static void test_largest_init_request(void)
     container(&cs[2], "c", DRA_CONTAINER_INIT, three2, 1);
     container(&cs[3], "main", DRA_CONTAINER_REGULAR, one, 1);
     dra_pod_t *p = pod_of(cs, 4, 3);
-    dra_alloc_features_t f;
-    feats(&f, DRA_RELEASE_1_36, true);
-    dra_extres_map_t m;
-    CHECK_OK(dra_extres_map_build(&M, &f, &m));
     dra_pod_req_t rq;
     CHECK_OK(dra_extres_pod(p, &M.arena, &rq));
     CHECK_EQ_I64(rq.scalar[0].value, 3); /* max(1, 3, 3) vs sum of regular 1 */
     dra_node_t n = {.name = "n"};
     dra_extres_fit_t fit;
-    CHECK_OK(dra_extres_fit(&m, &f, p, "p", &rq, false, &n, NULL, &M.arena, &fit));
+    fit_once(p, DRA_RELEASE_1_36, true, false, false, &n, &fit);
     /* each init container uses main's 1 first: a needs nothing, b and c ask for 2 each; b's
      * (the first of the equal ones) is kept, c's mapping is renamed to it */
     CHECK_EQ_U64(fit.claim->nrequests, 2);
@@ -299,7 +309,6 @@ static void test_largest_init_request(void)
     check_map(&fit, 3, "b", "example.com/gpu", "container-1-request-0");
     check_map(&fit, 4, "c", "example.com/gpu", "container-3-request-0");
     check_map(&fit, 5, "c", "example.com/gpu", "container-1-request-0");
-    dra_extres_map_free(&m);
     dra_model_fini(&M);
 }
 
@@ -329,17 +338,13 @@ static void test_names_and_order(void)
             container(&cs[i], names + 8 * i, DRA_CONTAINER_REGULAR, none, 1);
     }
     dra_pod_t *p = pod_of(cs, 11, 0);
-    dra_alloc_features_t f;
-    feats(&f, DRA_RELEASE_1_36, true);
-    dra_extres_map_t m;
-    CHECK_OK(dra_extres_map_build(&M, &f, &m));
     dra_pod_req_t rq;
     CHECK_OK(dra_extres_pod(p, &M.arena, &rq));
     CHECK_EQ_I64(rq.cpu_milli, 11000);
     CHECK_EQ_I64(rq.memory, 2LL << 30);
     dra_node_t n = {.name = "n"};
     dra_extres_fit_t fit;
-    CHECK_OK(dra_extres_fit(&m, &f, p, "p", &rq, false, &n, NULL, &M.arena, &fit));
+    fit_once(p, DRA_RELEASE_1_36, true, false, false, &n, &fit);
     CHECK_EQ_U64(fit.claim->nrequests, 4);
     check_req(fit.claim, 0, "container-10-request-1", "gpu.example.com", 2);
     check_req(fit.claim, 1, "container-10-request-2", "nic-class", 1);
@@ -352,7 +357,6 @@ static void test_names_and_order(void)
     check_map(&fit, 1, "c10", "deviceclass.resource.kubernetes.io/gpu.example.com",
               "container-10-request-1");
     check_map(&fit, 2, "c2", "example.com/nic", "container-2-request-2");
-    dra_extres_map_free(&m);
     dra_model_fini(&M);
 }
 
