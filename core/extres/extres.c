@@ -438,6 +438,8 @@ int dra_extres_pod(const dra_pod_t *pod, dra_arena_t *a, dra_pod_req_t *out)
     }
     if (!rc)
         rc = rl_max(&reqs, &inits);
+    if (!rc) /* PodRequests adds the RuntimeClass overhead */
+        rc = rl_add(&reqs, pod->overhead, pod->noverhead);
     uint32_t nsc = 0;
     for (uint32_t i = 0; i < reqs.n && !rc; i++) {
         const dra_resource_qty_t *e = &reqs.v[i];

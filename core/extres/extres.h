@@ -37,7 +37,8 @@
  *
  * The special claim (dra_extres_fit). For the pod's requests (PodRequests: the sum of regular
  * and sidecar containers, at least the largest init container with the sidecars before it,
- * each value rounded up to an integer as the scheduler's Resource does), on one node:
+ * plus spec.overhead, each value rounded up to an integer as the scheduler's Resource does), on
+ * one node:
  *  - no requested name with a value > 0 is mapped (or the gate is off): no special claim;
  *  - each requested extended resource that is mapped and that the node does not offer
  *    (status.allocatable absent or 0) goes through DRA; one the node offers (a device plugin)

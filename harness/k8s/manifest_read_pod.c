@@ -220,6 +220,7 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec, const c
                                         "topologySpreadConstraints",
                                         "resources",
                                         "volumes",
+                                        "runtimeClassName",
                                         NULL};
     static const char *const kclaim[] = {"name", "resourceClaimName", "resourceClaimTemplateName",
                                          "source", NULL};
@@ -257,6 +258,10 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec, const c
                     note(rd, p, f, "pod topology spread (DoNotSchedule) is not modelled");
                 }
             }
+        } else if (K("runtimeClassName") && !dra_ynode_is_null(val) &&
+                   !dra_ynode_get(spec, "overhead")) {
+            snprintf(f, sizeof f, "%s.runtimeClassName", pre);
+            note(rd, p, f, "the RuntimeClass's overhead is not read (spec.overhead is)");
         } else if (K("resources") && !dra_ynode_is_null(val)) {
             snprintf(f, sizeof f, "%s.resources", pre);
             note(rd, p, f, "pod-level resources are not modelled (container requests are)");

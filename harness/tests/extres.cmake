@@ -110,6 +110,7 @@ metadata: {name: fpga}
 spec:
   containers: [{name: c, resources: {limits: {example.com/fpga: "1"}}, ports: [{containerPort: 80, hostPort: 80}]}]
   volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]
+  runtimeClassName: gvisor
 ---
 apiVersion: v1
 kind: Pod
@@ -153,6 +154,7 @@ grep -q "^plain: spec.schedulerName: another scheduler places this pod" "$d/pods
 grep -qxF "plain: placed on n1 (no claims to allocate)" "$d/pods.err"
 grep -qxF "fpga: spec.volumes: persistent volume claims (volume binding) are not modelled: ignored" "$d/pods.err"
 grep -qxF "fpga: spec.containers[].ports[].hostPort: host ports (NodePorts) are not modelled: ignored" "$d/pods.err"
+grep -qxF "fpga: spec.runtimeClassName: the RuntimeClass's overhead is not read (spec.overhead is): ignored" "$d/pods.err"
 # the bound pod holds n1's one fpga; n2 has none (and an untolerated taint)
 grep -qxF "fpga: unschedulable: 0/2 nodes are available: 1 Insufficient example.com/fpga, 1 node(s) had untolerated taint {dedicated: infra}" "$d/pods.err"
 grep -qxF "gpus: allocated on n1" "$d/pods.err"

@@ -450,6 +450,14 @@ static void test_cpu_and_fractions(void)
     CHECK_OK(dra_extres_pod(p, &M.arena, &rq));
     CHECK_EQ_I64(rq.cpu_milli, 1500);
     CHECK_EQ_I64(rq.scalar[0].value, 1); /* 500m rounds up */
+    static const char *const oh[] = {"cpu", "250m", "memory", "64Mi"};
+    p->overhead = res(oh, 2);
+    p->noverhead = 2;
+    dra_pod_req_t rq2;
+    CHECK_OK(dra_extres_pod(p, &M.arena, &rq2)); /* PodRequests adds the overhead */
+    CHECK_EQ_I64(rq2.cpu_milli, 1750);
+    CHECK_EQ_I64(rq2.memory, 64LL << 20);
+    p->noverhead = 0;
     dra_node_t n = {.name = "n", .alloc_cpu = "1"};
     dra_extres_fit_t fit;
     CHECK_OK(dra_extres_fit(&m, &f, p, "p", &rq, false, &n, NULL, &M.arena, &fit));
