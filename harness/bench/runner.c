@@ -1886,6 +1886,11 @@ static int setup(ctx_t *c)
     }
     if ((rc = dra_model_imply_nodes(&c->model)))
         return rc;
+    /* pods and pending claims of the manifests are not the workload: counted for a note */
+    c->run->ignored_pods = c->model.npods;
+    c->run->ignored_claims = 0;
+    for (uint32_t i = 0; i < c->model.nclaims; i++)
+        c->run->ignored_claims += c->model.claims[i]->allocation == NULL;
     c->nshapes = c->scn.nmix;
     c->claims = calloc(c->nshapes + 1, sizeof *c->claims);
     c->unsched = calloc(c->nshapes + 1, sizeof *c->unsched);

@@ -201,6 +201,10 @@ typedef struct dra_run {
     uint64_t paths[3];
     /* placements per what decided on the chosen node (dra_engine_served_t), all reps */
     uint64_t served[DRA_SERVED_COUNT];
+    /* objects of the cluster manifests the run does not place (it places the scenario's
+     * workload): Pods and workloads, and ResourceClaims without status.allocation (allocated
+     * ones hold their devices); the caller says so */
+    uint32_t ignored_pods, ignored_claims;
 } dra_run_t;
 
 /* --allocator both compares this many arrivals (warm-up included) unless told otherwise. */

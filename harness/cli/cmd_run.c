@@ -619,6 +619,12 @@ static int run_and_write(run_args_t *a)
         goto out;
     }
     dra_diag_clear(&d);
+    if (run.ignored_pods || run.ignored_claims)
+        fprintf(stderr,
+                "drabench run: note: the cluster manifests hold %u Pod(s) or workload(s) "
+                "and %u unallocated ResourceClaim(s): run places the scenario's workload "
+                "and ignores them (drabench alloc schedules them)\n",
+                run.ignored_pods, run.ignored_claims);
     if (!output) {
         /* named after the scenario the run loaded (its metadata name) */
         if (!(output = default_output(run.scenario, outbuf, sizeof outbuf))) {

@@ -205,6 +205,21 @@ apiVersion: v1
 kind: Node
 metadata: {name: dgx-1}
 ]=])
+file(WRITE ${_er}/with-pods.yaml [=[
+apiVersion: v1
+kind: Node
+metadata: {name: dgx-0}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: someone}
+spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: "1"}}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: pending}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu.nvidia.com}}]}}
+]=])
 set(_er_scn [=[
 set -e
 b="$1"; d="$2"
@@ -227,6 +242,9 @@ set +e
 "$b" run "$d/scn.yaml" --cluster "$d/dp-node.yaml" -o "$d/dp.json" > /dev/null 2> "$d/dp.err"; rc=$?
 set -e
 test $rc = 2
+# pods and pending claims of a --cluster dump are not the workload: said
+"$b" run "$d/scn.yaml" --cluster "$d/with-pods.yaml" -o "$d/wp.json" > /dev/null 2> "$d/wp.err"
+grep -qxF "drabench run: note: the cluster manifests hold 1 Pod(s) or workload(s) and 1 unallocated ResourceClaim(s): run places the scenario's workload and ignores them (drabench alloc schedules them)" "$d/wp.err"
 grep -q "shape extended-resource: the scheduler treats its pods differently on node dgx-0 (no claim: the node offers the resources itself) and on node dgx-1 (a claim of 1 request(s))" "$d/dp.err"
 ]=])
 add_test(NAME harness.cli_extres.scenario
