@@ -26,6 +26,7 @@
 
 struct dra_allocator {
     dra__acall_t c; /* model, behaviour, scratch and the per-call state shared with fast.c */
+    const dra_model_t *model; /* the model given at construction (c.m may be a view of it) */
     dra_alloc_features_t f;
     const dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
@@ -56,6 +57,7 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     dra__acall_init(&a->c, m, f, &a->opts);
+    a->model = m;
     a->c.state = state; /* shareIDs unique among the state's shares */
     a->c.in_use = in_use;
     a->c.self = a;
@@ -189,4 +191,31 @@ int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *
     if (build_slots(a))
         return DRA_ENOMEM;
     return dra__acall_outcome(&a->c, search_run(a, claims, true), out_arena);
+}
+
+/* ---- explain mode (explain.c) ---------------------------------------------------------------- */
+
+dra__acall_t *dra__alloc_acall(dra_allocator_t *a)
+{
+    return &a->c;
+}
+
+dra_cel_cache_t *dra__alloc_cel(dra_allocator_t *a)
+{
+    return a->cel;
+}
+
+dra_arena_t *dra__alloc_celscratch(dra_allocator_t *a)
+{
+    return &a->celscratch;
+}
+
+const dra_alloc_state_t *dra__alloc_state(const dra_allocator_t *a)
+{
+    return a->st;
+}
+
+void dra__alloc_set_view(dra_allocator_t *a, const dra_model_t *v)
+{
+    a->c.m = v ? v : a->model;
 }

@@ -58,7 +58,11 @@ static const char help[] =
     "  -o, --output FMT        yaml | json (default yaml)\n"
     "  -t, --test              run conformance cases from the paths given as arguments\n"
     "  -v, --verbose           --test: also print the outcome, allocateOne calls and allocate time\n"
-    "                          of passing cases\n"
+    "                          of passing cases (with --explain: the reason on the case's node)\n"
+    "  -x, --explain           --test: also run `drabench explain`'s reasoning on the case's node\n"
+    "                          and every Node of the case; it must agree with the allocator (same\n"
+    "                          outcome, allocated devices passing every check, reasons confirmed\n"
+    "                          by brute force on small instances), or the case fails\n"
     "  -h, --help              show this help\n"
     "\n"
     "Examples:\n"
@@ -452,9 +456,11 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
         return wexit;
     }
     int npass = 0, nfail = 0, ninvalid = 0;
-    uint32_t ndirect = 0;
+    uint32_t ndirect = 0, nexpl = 0, nfallback = 0;
     dra_conf_opts_t co = o->c;
     co.engine_direct = &ndirect;
+    co.explain_nodes = &nexpl;
+    co.explain_fallback = &nfallback;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < files.n; i++) {
@@ -474,6 +480,9 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
     if (o->c.both)
         fprintf(stderr, "engine: every case's answer on its node compared; %u answered from the "
                         "engine's columns (direct answers)\n", ndirect);
+    if (o->c.explain)
+        fprintf(stderr, "explain: %u node(s) checked against the allocator; %u reason(s) the "
+                        "search's fallback (\"no combination ...\")\n", nexpl, nfallback);
     fprintf(stderr, "%d passed, %d failed, %d invalid (%.1f ms)\n", npass, nfail, ninvalid, ms);
     if (ninvalid)
         return DRA_EXIT_USAGE;
@@ -489,6 +498,7 @@ int dra_cmd_alloc(int argc, char **argv)
         {"test", no_argument, NULL, 't'},          {"verbose", no_argument, NULL, 'v'},
         {"allocator", required_argument, NULL, 'A'},
         {"max-steps", required_argument, NULL, 'S'},
+        {"explain", no_argument, NULL, 'x'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     opts_t o;
     memset(&o, 0, sizeof o);
@@ -505,7 +515,7 @@ int dra_cmd_alloc(int argc, char **argv)
         return DRA_EXIT_ENV;
     }
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvA:S:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvxA:S:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             files[nfiles++] = optarg;
@@ -538,6 +548,9 @@ int dra_cmd_alloc(int argc, char **argv)
             break;
         case 'v':
             o.c.verbose = true;
+            break;
+        case 'x':
+            o.c.explain = true;
             break;
         case 'S': {
             char *end = NULL;
