@@ -101,8 +101,8 @@ void dra_why_selectors(dra_why_t *w, uint32_t selector, const char *cel, uint32_
                    "%s offered)",
                 cls, selector, before, dev_word(before));
         else
-            put(w, "%u %s of class %s on the node (class selector #%u), %u needed", left,
-                dev_word(left), cls, selector, w->need);
+            put(w, "%u %s of class %s on the node, %u needed", left, dev_word(left), cls,
+                w->need);
         break;
     case DRA_WHY_SELECTOR:
         if (left == 0)
@@ -167,9 +167,9 @@ void dra_why_match_group(dra_why_t *w, const char *attr, uint32_t free_, uint32_
                          uint32_t largest)
 {
     w->left = largest;
+    (void)free_; /* not quoted: nodes differing only in free devices stay one group */
     if (with_attr == 0)
-        put(w, "matchAttribute %s: none of the %u free matching %s has the attribute", nz(attr),
-            free_, dev_word(free_));
+        put(w, "matchAttribute %s: no free matching device has the attribute", nz(attr));
     else
         put(w, "matchAttribute %s: the largest group of free matching devices with one value "
                "has %u of %u",

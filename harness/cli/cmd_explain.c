@@ -170,6 +170,12 @@ static group_t *group_for(ectx_t *e, const dra_why_t *w, uint32_t node)
     return g;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static int cmp_group(const void *a, const void *b)
 {
     const group_t *x = a, *y = b;
@@ -494,40 +500,64 @@ static const char *thousands(uint64_t v, char *buf, size_t len)
     return buf;
 }
 
+/* Up to o->list node names of g (all with 0), ", ... (N more)" after. */
+static void print_names(const ectx_t *e, const group_t *g)
+{
+    char a[32], line[600];
+    uint32_t show = e->o->list == 0 || e->o->list > g->count ? g->count : e->o->list;
+    for (uint32_t k = 0; k < show; k++) {
+        dra_msg_format(line, sizeof line, "%s", nz(e->m.nodes[g->nodes[k]]->name));
+        printf("%s%s", k ? ", " : "", line);
+    }
+    if (show < g->count)
+        printf(", ... (%s more)", thousands(g->count - show, a, sizeof a));
+    printf("\n");
+}
+
 static void print_table(ectx_t *e)
 {
-    const opts_t *o = e->o;
-    char a[32], b[32], line[DRA_WHY_TEXT_MAX + 256];
+    char a[32], line[DRA_WHY_TEXT_MAX + 256];
     dra_msg_format(line, sizeof line, "%s on %s node%s (release 1.%u, %s allocator%s)", e->what,
                    thousands(e->nexpl, a, sizeof a), e->nexpl == 1 ? "" : "s",
                    (unsigned)(e->f.release - 100),
                    dra_alloc_variant_name(dra_alloc_variant(&e->f)),
                    e->f.upstream_bugs ? ", upstream bugs" : "");
     printf("%s\n", line);
-    printf("fits on %s node%s", thousands(e->nfit, a, sizeof a), e->nfit == 1 ? "" : "s");
-    printf(e->nexpl > e->nfit ? "; does not fit on %s:\n" : "\n",
-           thousands(e->nexpl - e->nfit, b, sizeof b));
-    int w = (int)strlen(thousands(e->ngroups ? e->groups[0].count : 0, a, sizeof a));
+    printf("fits on %s node%s%s", thousands(e->nfit, a, sizeof a), e->nfit == 1 ? "" : "s",
+           e->nfit ? ": " : "\n");
+    /* the fitting groups (one per number of devices) as one list of names */
+    if (e->nfit) {
+        group_t all = {0};
+        all.nodes = malloc(e->nfit * sizeof *all.nodes);
+        for (uint32_t gi = 0; all.nodes && gi < e->ngroups; gi++)
+            for (uint32_t k = 0; e->groups[gi].why.kind == DRA_WHY_FITS && k < e->groups[gi].count; k++)
+                all.nodes[all.count++] = e->groups[gi].nodes[k];
+        if (all.nodes) {
+            qsort(all.nodes, all.count, sizeof *all.nodes, cmp_u32);
+            print_names(e, &all);
+        } else {
+            printf("\n");
+        }
+        free(all.nodes);
+    }
+    if (e->nexpl == e->nfit)
+        return;
+    printf("does not fit on %s node%s:\n", thousands(e->nexpl - e->nfit, a, sizeof a),
+           e->nexpl - e->nfit == 1 ? "" : "s");
+    int w = 1;
     for (uint32_t gi = 0; gi < e->ngroups; gi++) {
-        const group_t *g = &e->groups[gi];
-        int ww = (int)strlen(thousands(g->count, a, sizeof a));
-        if (ww > w)
-            w = ww;
+        int ww = (int)strlen(thousands(e->groups[gi].count, a, sizeof a));
+        w = ww > w ? ww : w;
     }
     for (uint32_t gi = 0; gi < e->ngroups; gi++) {
         const group_t *g = &e->groups[gi];
+        if (g->why.kind == DRA_WHY_FITS)
+            continue;
         dra_msg_format(line, sizeof line, "%s", g->why.text);
         printf("  %*s node%s  %s\n", w, thousands(g->count, a, sizeof a), g->count == 1 ? " " : "s",
                line);
-        uint32_t show = o->list == 0 || o->list > g->count ? g->count : o->list;
         printf("  %*s        ", w, "");
-        for (uint32_t k = 0; k < show; k++) {
-            dra_msg_format(line, sizeof line, "%s", nz(e->m.nodes[g->nodes[k]]->name));
-            printf("%s%s", k ? ", " : "", line);
-        }
-        if (show < g->count)
-            printf(", ... (%s more)", thousands(g->count - show, a, sizeof a));
-        printf("\n");
+        print_names(e, g);
     }
 }
 
@@ -543,7 +573,8 @@ static json_t *jstr(const char *s)
     return j;
 }
 
-static json_t *why_json(const dra_why_t *w)
+/* One explanation as JSON; steps: with the allocator's allocateOne count (per node only). */
+static json_t *why_json(const dra_why_t *w, bool steps)
 {
     json_t *o = json_object();
     if (!o)
@@ -562,7 +593,8 @@ static json_t *why_json(const dra_why_t *w)
         json_object_set_new(o, "need", json_integer(w->need));
         json_object_set_new(o, "left", json_integer(w->left));
     }
-    json_object_set_new(o, "allocate_one", json_integer((json_int_t)w->steps));
+    if (steps)
+        json_object_set_new(o, "allocate_one", json_integer((json_int_t)w->steps));
     return o;
 }
 
@@ -595,7 +627,7 @@ static int print_json(ectx_t *e)
     json_object_set_new(root, "fits", json_integer(e->nfit));
     for (uint32_t gi = 0; gi < e->ngroups; gi++) {
         const group_t *g = &e->groups[gi];
-        json_t *go = why_json(&g->why), *nodes = json_array();
+        json_t *go = why_json(&g->why, false), *nodes = json_array();
         if (!go || !nodes) {
             json_decref(go);
             json_decref(nodes);
@@ -617,7 +649,7 @@ static int print_json(ectx_t *e)
     json_object_set_new(root, "fit_nodes", fit);
     json_object_set_new(root, "groups", groups);
     for (uint32_t i = 0; i < e->nper; i++) {
-        json_t *po = why_json(&e->per[i]);
+        json_t *po = why_json(&e->per[i], true);
         if (!po)
             continue;
         json_object_set_new(po, "node", jstr(e->m.nodes[e->per_node[i]]->name));
