@@ -457,5 +457,12 @@ const dra_alloc_state_t *dra__alloc_state(const dra_allocator_t *a);
  * the fast allocator's per-node view), holding every slice of each pool it holds and every
  * slice a call may find relevant; NULL restores the model. */
 void dra__alloc_set_view(dra_allocator_t *a, const dra_model_t *v);
+/* dra_alloc_allocate up to the search: GatherPools, the node's slots and the claims'
+ * preprocessing (validateDeviceRequest, the All sets, limits, constraints). out is Fatal or
+ * NodeFailure when those decide, else Unsatisfiable (not searched: the call state is ready for
+ * the explain mode). DRA_OK, DRA_EINVAL, DRA_ENOMEM. */
+DRA_NODISCARD int dra__alloc_prepare(dra_allocator_t *a, const dra_node_t *node,
+                                    dra_claim_t *const *claims, uint32_t n,
+                                    dra_alloc_outcome_t *out);
 
 #endif /* DRA_ALLOC_IMPL_H */

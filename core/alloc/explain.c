@@ -1204,7 +1204,8 @@ static int attribute(dra_explainer_t *x, dra_why_t *w)
         }
         if (counters)
             put(w, "; the candidate devices consume shared counters");
-        put(w, " (allocateOne called %llu times)", (unsigned long long)w->steps);
+        if (w->steps)
+            put(w, " (allocateOne called %llu times)", (unsigned long long)w->steps);
     }
     return DRA_OK;
 }
@@ -1229,6 +1230,35 @@ static int call(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *const *
     return rc;
 }
 
+/* out from a decided outcome o (Allocated, Fatal, NodeFailure); false for Unsatisfiable. */
+static bool decided(dra_explainer_t *x, const dra_alloc_outcome_t *o, dra_why_t *out)
+{
+    switch (o->kind) {
+    case DRA_OUTCOME_ALLOCATED:
+        fits_text(out, o);
+        return true;
+    case DRA_OUTCOME_FATAL:
+        dra_why_begin(out, DRA_WHY_FATAL, NULL, UINT32_MAX, 0, "", NULL, 0);
+        put(out, "Fatal: %s", o->msg);
+        return true;
+    case DRA_OUTCOME_NODE_FAILURE: {
+        dra_why_begin(out, DRA_WHY_NODE_FAILURE, NULL, UINT32_MAX, 0, "", NULL, 0);
+        put(out, "NodeFailure: %s", o->msg);
+        const dra__acall_t *c = dra__alloc_acall(x->a);
+        for (uint32_t p = 0; p < c->gp.n; p++)
+            if (c->gp.pools[p].invalid) {
+                put(out, " (resource pool %s/%s: %s)", c->gp.pools[p].driver,
+                    c->gp.pools[p].name, nz(c->gp.pools[p].invalid_reason));
+                break;
+            }
+        return true;
+    }
+    case DRA_OUTCOME_UNSATISFIABLE:
+        break;
+    }
+    return false;
+}
+
 int dra_explain(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *const *claims,
                 uint32_t n, dra_why_t *out)
 {
@@ -1241,30 +1271,28 @@ int dra_explain(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *const *
         return rc;
     out->outcome = o.kind;
     out->steps = o.stats.allocate_one;
-    switch (o.kind) {
-    case DRA_OUTCOME_ALLOCATED:
-        fits_text(out, &o);
-        return DRA_OK;
-    case DRA_OUTCOME_FATAL:
-        dra_why_begin(out, DRA_WHY_FATAL, NULL, UINT32_MAX, 0, "", NULL, 0);
-        put(out, "Fatal: %s", o.msg);
-        return DRA_OK;
-    case DRA_OUTCOME_NODE_FAILURE: {
-        dra_why_begin(out, DRA_WHY_NODE_FAILURE, NULL, UINT32_MAX, 0, "", NULL, 0);
-        put(out, "NodeFailure: %s", o.msg);
-        const dra__acall_t *c = dra__alloc_acall(x->a);
-        for (uint32_t p = 0; p < c->gp.n; p++)
-            if (c->gp.pools[p].invalid) {
-                put(out, " (resource pool %s/%s: %s)", c->gp.pools[p].driver,
-                    c->gp.pools[p].name, nz(c->gp.pools[p].invalid_reason));
-                break;
-            }
-        return DRA_OK;
+    return decided(x, &o, out) ? DRA_OK : attribute(x, out);
+}
+
+int dra_explain_unsat(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *const *claims,
+                      uint32_t n, dra_why_t *out)
+{
+    if (!x || !node || (!claims && n) || !out)
+        return DRA_EINVAL;
+    memset(out, 0, sizeof *out);
+    dra_alloc_outcome_t o;
+    dra__alloc_set_view(x->a, node_view(x, node));
+    int rc = dra__alloc_prepare(x->a, node, claims, n, &o);
+    dra__alloc_set_view(x->a, NULL);
+    if (rc)
+        return rc;
+    const dra__acall_t *c = dra__alloc_acall(x->a);
+    if (o.kind == DRA_OUTCOME_UNSATISFIABLE && c->gp.any_invalid && c->b.strict_pools) {
+        o.kind = DRA_OUTCOME_NODE_FAILURE; /* what a search that finds nothing answers */
+        snprintf(o.msg, sizeof o.msg, "invalid resource pools were encountered");
     }
-    case DRA_OUTCOME_UNSATISFIABLE:
-        break;
-    }
-    return attribute(x, out);
+    out->outcome = o.kind;
+    return decided(x, &o, out) ? DRA_OK : attribute(x, out);
 }
 
 /* ---- verification ---------------------------------------------------------------------------- */
@@ -1414,8 +1442,17 @@ int dra_explain_verify(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *
             return z.rc;
         return DRA_OK;
     }
-    if (viewed.kind != DRA_OUTCOME_UNSATISFIABLE || w.kind == DRA_WHY_SEARCH || !bf_budget ||
-        x->f.upstream_bugs)
+    if (viewed.kind != DRA_OUTCOME_UNSATISFIABLE)
+        return DRA_OK;
+    /* the reason without the search (runs) is the reason after it */
+    dra_why_t u;
+    rc = dra_explain_unsat(x, node, claims, n, &u);
+    if (rc)
+        return rc;
+    if (u.kind != w.kind || (w.kind != DRA_WHY_SEARCH && strcmp(u.text, w.text) != 0))
+        return disagree(msg, len, "without the search the reason is \"%s\", after it \"%s\"",
+                        u.text, w.text);
+    if (w.kind == DRA_WHY_SEARCH || !bf_budget || x->f.upstream_bugs)
         return DRA_OK;
     dra_bf_result_t bf;
     rc = dra_alloc_bruteforce(x->m, &x->f, dra__alloc_state(x->a), dra__alloc_cel(x->a), node,

@@ -118,10 +118,20 @@ void dra_explainer_free(dra_explainer_t *x);
 DRA_NODISCARD int dra_explain(dra_explainer_t *x, const dra_node_t *node,
                               dra_claim_t *const *claims, uint32_t n, dra_why_t *out);
 
+/* dra_explain for claims the caller knows to be Unsatisfiable on node (a placement found no
+ * node): the reason without running the allocator's search (GatherPools, the node's devices and
+ * the claims' preprocessing are the allocator's; dra__alloc_prepare). A Fatal or NodeFailure
+ * those steps reach is the outcome. Never FITS (the search is what would find an allocation):
+ * when no check gives a reason, SEARCH. Cost: dra_explain without the search, so never
+ * exponential. */
+DRA_NODISCARD int dra_explain_unsat(dra_explainer_t *x, const dra_node_t *node,
+                                    dra_claim_t *const *claims, uint32_t n, dra_why_t *out);
+
 /* Check an explanation against the allocator (tests, `alloc --test --explain`): the outcome
  * equals a reference call over the whole model (not the node's view) with the same devices or
  * message; the reason's kind agrees with the outcome; an Allocated outcome's devices each pass
- * every check of their request and no reason is found; a reason other than SEARCH is confirmed
+ * every check of their request and no reason is found; dra_explain_unsat gives the same reason
+ * on an Unsatisfiable outcome; a reason other than SEARCH is confirmed
  * by the brute-force enumerator when it decides within bf_budget complete assignments (0: not
  * asked; skipped with upstream bugs, which it never reproduces). DRA_OK when it agrees,
  * DRA_EINTERNAL with the disagreement in msg, DRA_ENOMEM. why (may be NULL) gets the
