@@ -31,6 +31,11 @@ const char *dra_why_kind_name(dra_why_kind_t k)
     return (unsigned)k < DRA_WHY_COUNT ? n[k] : "?";
 }
 
+bool dra_why_absent(const dra_why_t *w)
+{
+    return (w->kind == DRA_WHY_NO_DEVICES || w->kind == DRA_WHY_CLASS_SELECTOR) && w->left == 0;
+}
+
 /* ---- renderers ------------------------------------------------------------------------------- */
 
 static void put(dra_why_t *w, const char *fmt, ...) DRA_PRINTF(2, 3);
@@ -188,6 +193,18 @@ typedef struct nent { /* node name -> pools of the slices naming it */
     uint32_t first, n; /* into pools_by_node */
 } nent_t;
 
+/* isSelectable's answer for a (class, request body) and a device definition: a pure function of
+ * the class and request selectors and of what CEL reads of the device (driver, attributes,
+ * capacities, allowMultipleAllocations) plus its binding conditions, so devices that share their
+ * definition arrays (a generated node group's) share it. Not for per-device node selection. */
+typedef struct memo {
+    const void *cls, *body, *attrs, *caps, *driver;
+    uint32_t nattrs, ncaps, nbind;
+    uint8_t multi, ignore_binding, used;
+    uint8_t why;
+    uint32_t index;
+} memo_t;
+
 struct dra_explainer {
     const dra_model_t *m;
     dra_alloc_features_t f;
@@ -210,6 +227,8 @@ struct dra_explainer {
     uint32_t *vidx;
     dra_slice_t **vsl;
     dra_model_t view;
+    memo_t *memo; /* open addressing, power-of-two size, at most half full */
+    uint32_t nmemo, memo_mask;
 };
 
 static uint64_t h_str(const char *s)
@@ -353,6 +372,7 @@ void dra_explainer_free(dra_explainer_t *x)
     if (!x)
         return;
     dra_alloc_free(x->a);
+    free(x->memo);
     dra_arena_fini(&x->arena);
     dra_arena_fini(&x->out);
     dra_arena_fini(&x->scratch);
@@ -507,8 +527,8 @@ static bool slice_targets(const dra_node_t *node, const dra_slice_t *s)
 /* isSelectable step by step for rq on device d (binding conditions not blocking when
  * ignore_binding: the gate rule is reported apart). A CEL error counts as the selector saying
  * no (the search never reached the device, or the outcome would be Fatal). */
-static dra__selwhy_t sel_why(xctx_t *z, const dra__rq_t *rq, uint32_t ci, const dra_device_t *d,
-                             bool ignore_binding, uint32_t *index)
+static dra__selwhy_t sel_eval(xctx_t *z, const dra__rq_t *rq, uint32_t ci, const dra_device_t *d,
+                              bool ignore_binding, uint32_t *index)
 {
     dra__acall_t *c = z->c;
     dra__beh_t b = c->b;
@@ -522,6 +542,79 @@ static dra__selwhy_t sel_why(xctx_t *z, const dra__rq_t *rq, uint32_t ci, const 
         z->rc = DRA_ENOMEM;
     if (rc && why == DRA__SEL_OK)
         why = DRA__SEL_REQUEST;
+    return why;
+}
+
+static uint64_t memo_hash(const memo_t *k)
+{
+    uint64_t v[9] = {(uintptr_t)k->cls,  (uintptr_t)k->body, (uintptr_t)k->attrs,
+                     (uintptr_t)k->caps, (uintptr_t)k->driver, k->nattrs,
+                     k->ncaps,           k->nbind,            (uint64_t)k->multi << 1 | k->ignore_binding};
+    return XXH3_64bits(v, sizeof v);
+}
+
+static bool memo_eq(const memo_t *a, const memo_t *b)
+{
+    return a->cls == b->cls && a->body == b->body && a->attrs == b->attrs && a->caps == b->caps &&
+           a->driver == b->driver && a->nattrs == b->nattrs && a->ncaps == b->ncaps &&
+           a->nbind == b->nbind && a->multi == b->multi && a->ignore_binding == b->ignore_binding;
+}
+
+/* The slot in x's memo for key k (empty: used == 0), the table grown first when half full. NULL:
+ * out of memory. */
+static memo_t *memo_slot(dra_explainer_t *x, const memo_t *k)
+{
+    if (2 * (x->nmemo + 1) > x->memo_mask + 1) {
+        uint32_t ncap = x->memo_mask ? 2 * (x->memo_mask + 1) : 1024;
+        memo_t *nt = calloc(ncap, sizeof *nt);
+        if (!nt)
+            return NULL;
+        for (uint32_t i = 0; x->memo && i <= x->memo_mask; i++) {
+            if (!x->memo[i].used)
+                continue;
+            uint64_t j = memo_hash(&x->memo[i]) & (ncap - 1);
+            while (nt[j].used)
+                j = (j + 1) & (ncap - 1);
+            nt[j] = x->memo[i];
+        }
+        free(x->memo);
+        x->memo = nt;
+        x->memo_mask = ncap - 1;
+    }
+    uint64_t j = memo_hash(k) & x->memo_mask;
+    while (x->memo[j].used && !memo_eq(&x->memo[j], k))
+        j = (j + 1) & x->memo_mask;
+    return &x->memo[j];
+}
+
+/* isSelectable step by step for rq on device d (binding conditions not blocking when
+ * ignore_binding: the gate rule is reported apart). A CEL error counts as the selector saying
+ * no (the search never reached the device, or the outcome would be Fatal). Answers for device
+ * definitions seen before (memo_t) come from the memo. */
+static dra__selwhy_t sel_why(xctx_t *z, const dra__rq_t *rq, uint32_t ci, const dra_device_t *d,
+                             bool ignore_binding, uint32_t *index)
+{
+    if (d->slice && d->slice->per_device_node_selection)
+        return sel_eval(z, rq, ci, d, ignore_binding, index);
+    memo_t k = {rq->cls, rq->body, d->attrs, d->caps, d->slice ? d->slice->driver : NULL,
+                d->nattrs, d->ncaps, d->nbinding_conditions, d->allow_multiple_allocations,
+                ignore_binding, 1, 0, 0};
+    memo_t *e = memo_slot(z->x, &k);
+    if (!e) {
+        z->rc = DRA_ENOMEM;
+        return DRA__SEL_OK;
+    }
+    if (e->used) {
+        *index = e->index;
+        return (dra__selwhy_t)e->why;
+    }
+    dra__selwhy_t why = sel_eval(z, rq, ci, d, ignore_binding, index);
+    if (z->rc)
+        return why;
+    *e = k;
+    e->why = (uint8_t)why;
+    e->index = *index;
+    z->x->nmemo++;
     return why;
 }
 
@@ -962,12 +1055,8 @@ static bool requests_short(xctx_t *z, dra_why_t *w)
             }
             if (all_short) {
                 *w = first;
-                if (nalt > 1) {
-                    char tail[DRA_WHY_TEXT_MAX];
-                    snprintf(tail, sizeof tail, "%s", w->text);
-                    snprintf(w->text, sizeof w->text, "%s (and %u other subrequest%s: none fits)",
-                             tail, nalt - 1, nalt > 2 ? "s" : "");
-                }
+                if (nalt > 1)
+                    put(w, " (and %u other subrequest%s: none fits)", nalt - 1, nalt > 2 ? "s" : "");
                 return true;
             }
         }
@@ -1219,15 +1308,14 @@ static void fits_text(dra_why_t *w, const dra_alloc_outcome_t *o)
     put(w, "fits (%u %s)", nd, dev_word(nd));
 }
 
-/* The allocator's call on node (through the node's view) into o. */
+/* The allocator's call on node into o, through the node's view when view (which stays the
+ * allocator's model until the next call: the attribution reads the call's state over it). */
 static int call(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *const *claims,
                 uint32_t n, dra_alloc_outcome_t *o, bool view)
 {
     dra_arena_reset(&x->out);
     dra__alloc_set_view(x->a, view ? node_view(x, node) : NULL);
-    int rc = dra_alloc_allocate(x->a, node, claims, n, &x->out, o);
-    dra__alloc_set_view(x->a, NULL);
-    return rc;
+    return dra_alloc_allocate(x->a, node, claims, n, &x->out, o);
 }
 
 /* out from a decided outcome o (Allocated, Fatal, NodeFailure); false for Unsatisfiable. */
@@ -1281,9 +1369,8 @@ int dra_explain_unsat(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *c
         return DRA_EINVAL;
     memset(out, 0, sizeof *out);
     dra_alloc_outcome_t o;
-    dra__alloc_set_view(x->a, node_view(x, node));
+    dra__alloc_set_view(x->a, node_view(x, node)); /* kept for the attribution */
     int rc = dra__alloc_prepare(x->a, node, claims, n, &o);
-    dra__alloc_set_view(x->a, NULL);
     if (rc)
         return rc;
     const dra__acall_t *c = dra__alloc_acall(x->a);

@@ -140,6 +140,11 @@ DRA_NODISCARD int dra_explain_verify(dra_explainer_t *x, const dra_node_t *node,
                                      dra_claim_t *const *claims, uint32_t n, uint64_t bf_budget,
                                      dra_why_t *why, char *msg, size_t len);
 
+/* The node offers no device of the request's class at all (no ResourceSlice, or none of its
+ * devices passes the class's selectors): a node of another kind. Summaries list the other
+ * reasons first: they say why a node that could serve the claim does not. */
+bool dra_why_absent(const dra_why_t *w);
+
 /* ---- renderers: the reason texts, shared with the placement engine --------------------------- */
 
 /* Start a reason: clears w, sets kind, the claim (its name is quoted when nclaims > 1), the

@@ -13,9 +13,11 @@
 #include "alloc/alloc.h"
 #include "alloc/invariants.h"
 #include "alloc/fast.h"
+#include "alloc/explain.h"
 #include "cli.h"
 #include "conformance.h"
 #include "manifest.h"
+#include "reasons.h"
 #include "taintrule.h"
 #include "walk.h"
 
@@ -158,6 +160,7 @@ typedef struct actx {
     dra_anyalloc_t al;     /* one allocator */
     dra_conf_pair_t pair;  /* --allocator both: reference (decides) and fast (compared) */
     bool pair_init;
+    dra_explainer_t *why;  /* the reasons of an unsatisfiable pod (reasons.h), made on first use */
     uint32_t nok, nunsat, nerr;
     int exitc;
 } actx_t;
@@ -239,6 +242,32 @@ static int report_difference(const actx_t *a, const char *podname, const dra_nod
     return DRA_EXIT_CORRECTNESS;
 }
 
+/* --node: only that node was tried. */
+static int tried_node(void *ud, uint32_t node, dra_why_t *w)
+{
+    const actx_t *a = ud;
+    (void)w;
+    return a->o->node && strcmp(a->o->node, nz(a->m.nodes[node]->name)) != 0 ? -1 : 0;
+}
+
+/* Why batch fits none of the nodes tried: the dominant per-node reasons (reasons.h, the reference
+ * allocator's explain mode) as "2 nodes: ...; 1 node: ..." into buf. */
+static int unsat_reasons(actx_t *a, dra_claim_t *const *batch, uint32_t nb, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!a->why) {
+        dra_alloc_options_t ao = {0};
+        int rc = dra_explainer_new(&a->m, &a->o->c.f, a->st, a->cel, &ao, &a->why);
+        if (rc)
+            return rc;
+    }
+    dra_node_reasons_t nr;
+    int rc = dra_node_reasons(a->why, &a->m, batch, nb, tried_node, a, UINT32_MAX, &nr);
+    if (rc == DRA_OK && nr.nodes)
+        dra_node_reasons_text(&nr, 3, buf, len);
+    return rc;
+}
+
 /* Allocate batch (the claims of podname) on the first node that takes it, trying the nodes in
  * order (only --node when given); commit; one line on stderr. Returns an exit status: OK (also
  * for an unsatisfiable or failed pod, counted), 3 (a decision differs, or an invariant was
@@ -289,7 +318,11 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *
         a->nok++;
     } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
-        say("%s: unsatisfiable on every node tried", podname);
+        char why[2048] = "";
+        int rc = unsat_reasons(a, batch, nb, why, sizeof why);
+        if (rc)
+            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_ENV;
+        say("%s: unsatisfiable on every node tried%s%s", podname, why[0] ? ": " : "", why);
     } else {
         a->nerr++;
         say("%s: %s: %s", podname, dra_outcome_name(last), msg);
@@ -434,6 +467,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     }
     if (a->pair_init)
         dra_conf_pair_free(&a->pair);
+    dra_explainer_free(a->why);
     dra_anyalloc_free(&a->al);
     dra_cel_cache_free(a->cel);
     dra_alloc_state_free(a->st);

@@ -16,6 +16,7 @@
 #include "escape.h"
 #include "manifest.h"
 #include "progress.h"
+#include "reasons.h"
 #include "scenario.h"
 #include "taintrule.h"
 
@@ -182,6 +183,9 @@ static int cmp_group(const void *a, const void *b)
     bool fx = x->why.kind == DRA_WHY_FITS, fy = y->why.kind == DRA_WHY_FITS;
     if (fx != fy)
         return fx ? -1 : 1;
+    bool ax = dra_why_absent(&x->why), ay = dra_why_absent(&y->why);
+    if (ax != ay) /* nodes of another kind last */
+        return ax ? 1 : -1;
     if (x->count != y->count)
         return x->count > y->count ? -1 : 1;
     return x->first < y->first ? -1 : x->first > y->first;
@@ -485,21 +489,6 @@ out:
 
 /* ---- output ---------------------------------------------------------------------------------- */
 
-/* 4812 -> "4,812" */
-static const char *thousands(uint64_t v, char *buf, size_t len)
-{
-    char t[32];
-    int n = snprintf(t, sizeof t, "%llu", (unsigned long long)v);
-    size_t k = 0;
-    for (int i = 0; i < n && k + 2 < len; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = t[i];
-    }
-    buf[k] = 0;
-    return buf;
-}
-
 /* Up to o->list node names of g (all with 0), ", ... (N more)" after. */
 static void print_names(const ectx_t *e, const group_t *g)
 {
@@ -510,7 +499,7 @@ static void print_names(const ectx_t *e, const group_t *g)
         printf("%s%s", k ? ", " : "", line);
     }
     if (show < g->count)
-        printf(", ... (%s more)", thousands(g->count - show, a, sizeof a));
+        printf(", ... (%s more)", dra_thousands(g->count - show, a, sizeof a));
     printf("\n");
 }
 
@@ -518,12 +507,12 @@ static void print_table(ectx_t *e)
 {
     char a[32], line[DRA_WHY_TEXT_MAX + 256];
     dra_msg_format(line, sizeof line, "%s on %s node%s (release 1.%u, %s allocator%s)", e->what,
-                   thousands(e->nexpl, a, sizeof a), e->nexpl == 1 ? "" : "s",
+                   dra_thousands(e->nexpl, a, sizeof a), e->nexpl == 1 ? "" : "s",
                    (unsigned)(e->f.release - 100),
                    dra_alloc_variant_name(dra_alloc_variant(&e->f)),
                    e->f.upstream_bugs ? ", upstream bugs" : "");
     printf("%s\n", line);
-    printf("fits on %s node%s%s", thousands(e->nfit, a, sizeof a), e->nfit == 1 ? "" : "s",
+    printf("fits on %s node%s%s", dra_thousands(e->nfit, a, sizeof a), e->nfit == 1 ? "" : "s",
            e->nfit ? ": " : "\n");
     /* the fitting groups (one per number of devices) as one list of names */
     if (e->nfit) {
@@ -542,11 +531,11 @@ static void print_table(ectx_t *e)
     }
     if (e->nexpl == e->nfit)
         return;
-    printf("does not fit on %s node%s:\n", thousands(e->nexpl - e->nfit, a, sizeof a),
+    printf("does not fit on %s node%s:\n", dra_thousands(e->nexpl - e->nfit, a, sizeof a),
            e->nexpl - e->nfit == 1 ? "" : "s");
     int w = 1;
     for (uint32_t gi = 0; gi < e->ngroups; gi++) {
-        int ww = (int)strlen(thousands(e->groups[gi].count, a, sizeof a));
+        int ww = (int)strlen(dra_thousands(e->groups[gi].count, a, sizeof a));
         w = ww > w ? ww : w;
     }
     for (uint32_t gi = 0; gi < e->ngroups; gi++) {
@@ -554,7 +543,7 @@ static void print_table(ectx_t *e)
         if (g->why.kind == DRA_WHY_FITS)
             continue;
         dra_msg_format(line, sizeof line, "%s", g->why.text);
-        printf("  %*s node%s  %s\n", w, thousands(g->count, a, sizeof a), g->count == 1 ? " " : "s",
+        printf("  %*s node%s  %s\n", w, dra_thousands(g->count, a, sizeof a), g->count == 1 ? " " : "s",
                line);
         printf("  %*s        ", w, "");
         print_names(e, g);

@@ -277,6 +277,15 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
             (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
             (unsigned long long)run->node_failure, (unsigned long long)run->fatal);
     print_reasons(f, run);
+    const json_t *warns = json_object_get(doc, "warnings");
+    size_t wi;
+    const json_t *wv;
+    json_array_foreach(warns, wi, wv)
+    {
+        fputs("warning     ", f);
+        dra_esc_term(f, json_string_value(wv));
+        fputc('\n', f);
+    }
     fprintf(f, "placement   %llu by the node index, %llu rejected by summaries, %llu brute force\n",
             (unsigned long long)run->paths[0], (unsigned long long)run->paths[1],
             (unsigned long long)run->paths[2]);

@@ -80,3 +80,30 @@ add_test(NAME harness.cli_explain.examples
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.cli_explain.examples PROPERTIES LABELS "unit;harness;cli"
                      TIMEOUT 300 ENVIRONMENT "${DRA_TEST_ENV}")
+
+# Reasons in runs and in `alloc`: the dominant per-node reasons of an unsatisfiable shape
+# (harness/bench/reasons.h) in the summary, the result file's outcome_reasons[].node_reasons and,
+# for a shape whose every pod is unsatisfiable, a warning; `expect: unsatisfiable` (unsat-storm)
+# silences the warning. `alloc` names the reasons of a pod that fits no node (a real quickstart).
+set(_exr_script [=[
+set -e
+B="$1"; d="$2"; N=../shared/real-manifests/nvidia-k8s-dra-driver-gpu
+"$B" run default --release 1.35 -r 1 -w 0 -n 800 -o "$d/r135.json" > "$d/r135.txt"
+jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "mig-1g.5gb") | .node_reasons[0] | .kind, .nodes] == ["gate", 8]' "$d/r135.json" > /dev/null
+jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "mig-1g.5gb") | .reason | startswith("no node can allocate the claim (40 node(s) searched, policy first-fit): 8 nodes: request mig: feature gate DRAPartitionableDevices is off in release 1.35")] == [true]' "$d/r135.json" > /dev/null
+jq -e '[.warnings[] | select(startswith("shape mig-1g.5gb: all "))] | length == 1' "$d/r135.json" > /dev/null
+grep -Eq "^warning     shape mig-3g.20gb: all [0-9]+ pods unsatisfiable: request mig: feature gate DRAPartitionableDevices is off in release 1.35, so the 16 matching devices" "$d/r135.txt"
+"$B" run default -r 1 -w 0 -n 800 -o "$d/r136.json" > "$d/r136.txt"
+jq -e 'has("warnings") | not' "$d/r136.json" > /dev/null
+"$B" run unsat-storm -r 1 -n 200 -o "$d/us.json" > "$d/us.txt"
+jq -e 'has("warnings") | not' "$d/us.json" > /dev/null
+jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "gpu-n-9") | .node_reasons[0] | .reason, .nodes] == ["request gpu: 8 devices of class gpu.nvidia.com on the node, 9 needed", 70]' "$d/us.json" > /dev/null
+jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "all-gpus-plus-one") | .node_reasons[0] | .kind, .reason] == ["together", "requests all, more need 9 devices together, 8 free matching devices can serve them"]' "$d/us.json" > /dev/null
+"$B" alloc -f $N/quickstart/v1/gpu-test4.yaml -f $N/resourceslices/kubectl-get-resourceslice-static-mig.derived.yaml -f $N/helm/deviceclass-mig.rendered.yaml -f $N/helm/deviceclass-gpu.rendered.yaml > /dev/null 2> "$d/alloc.err"
+grep -qF "pod-1: unsatisfiable on every node tried: 1 node: request mig-2g-10gb: 1 device of class mig.nvidia.com matches, allocated already, 1 needed" "$d/alloc.err"
+]=])
+add_test(NAME harness.cli_explain.run_reasons
+         COMMAND sh -c "${_exr_script}" sh $<TARGET_FILE:drabench> ${_ex}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.cli_explain.run_reasons PROPERTIES LABELS "unit;harness;cli"
+                     TIMEOUT 300 ENVIRONMENT "${DRA_TEST_ENV}")
