@@ -143,28 +143,43 @@ bool dra_runner_parse_policy(const char *s, dra_placement_t *out)
     return false;
 }
 
-bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p)
+bool dra_runner_parse_rate(const char *s, double *p)
 {
-    if (strcmp(s, "off") == 0) {
-        *mode = DRA_INV_OFF;
-        *p = 0;
-        return true;
-    }
-    if (strcmp(s, "full") == 0 || strcmp(s, "all") == 0) {
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x > 0 && x <= 1))
+        return false;
+    *p = x;
+    return true;
+}
+
+bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p, bool *has_p,
+                          bool *deprecated)
+{
+    *deprecated = false;
+    *has_p = false;
+    for (int m = DRA_INV_ALL; m <= DRA_INV_OFF; m++)
+        if (strcmp(s, dra_inv_mode_name((dra_inv_mode_t)m)) == 0) {
+            *mode = (dra_inv_mode_t)m;
+            return true;
+        }
+    if (strcmp(s, "full") == 0) {
         *mode = DRA_INV_ALL;
-        *p = 1;
+        *deprecated = true;
         return true;
     }
-    if (strncmp(s, "sample=", 7) == 0) {
-        char *end;
-        double x = strtod(s + 7, &end);
-        if (end == s + 7 || *end || !(x > 0 && x <= 1))
-            return false;
+    if (strncmp(s, "sample=", 7) == 0 && dra_runner_parse_rate(s + 7, p)) {
         *mode = DRA_INV_SAMPLED;
-        *p = x;
+        *has_p = *deprecated = true;
         return true;
     }
     return false;
+}
+
+const char *dra_inv_mode_name(dra_inv_mode_t m)
+{
+    static const char *const n[] = {"all", "sampled", "off"};
+    return (unsigned)m <= DRA_INV_OFF ? n[m] : "?";
 }
 
 /* ---- run context ---------------------------------------------------------------------------- */
@@ -1880,10 +1895,12 @@ static int setup(ctx_t *c)
     c->policy = o->has_policy ? o->policy : c->scn.placement;
     c->inv = c->scn.invariants;
     c->inv_p = c->inv == DRA_INV_SAMPLED ? c->scn.sample_rate : (c->inv == DRA_INV_ALL ? 1 : 0);
-    if (o->has_inv) {
+    if (o->has_inv)
         c->inv = o->inv;
-        c->inv_p = o->inv_p;
-    }
+    if (c->inv == DRA_INV_SAMPLED)
+        c->inv_p = o->has_inv_p ? o->inv_p : c->scn.sample_rate;
+    else
+        c->inv_p = c->inv == DRA_INV_ALL ? 1 : 0;
     c->nreps = o->has_repeat ? o->repeat : (c->scn.repetitions ? c->scn.repetitions : 1);
     c->warmup = o->has_warmup ? o->warmup : c->scn.warmup;
     dra_alloc_kind_t akind = DRA_ALLOC_FAST;
@@ -2032,12 +2049,7 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     const dra_runner_opts_t *o = c->o;
     char seed_dec[24], inv[32], rel[8];
     snprintf(seed_dec, sizeof seed_dec, "%llu", (unsigned long long)c->seed);
-    if (c->inv == DRA_INV_OFF)
-        snprintf(inv, sizeof inv, "off");
-    else if (c->inv == DRA_INV_ALL)
-        snprintf(inv, sizeof inv, "full");
-    else
-        snprintf(inv, sizeof inv, "sample=%g", c->inv_p);
+    snprintf(inv, sizeof inv, "%s", dra_inv_mode_name(c->inv));
     snprintf(rel, sizeof rel, "%u.%u", c->feat.release / 100, c->feat.release % 100);
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);
@@ -2061,6 +2073,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
                    c->both ? "both" : dra_alloc_kind_name(c->alloc.kind));
     dra_rf_put_str(run, DRA_RF_RUN_POLICY, dra_placement_name(c->policy));
     dra_rf_put_str(run, DRA_RF_RUN_INVARIANT_MODE, inv);
+    if (c->inv == DRA_INV_SAMPLED)
+        dra_rf_put_num(run, DRA_RF_RUN_INVARIANT_SAMPLE_RATE, c->inv_p);
     json_t *method = dra_rf_put_obj(run, DRA_RF_RUN_METHOD);
     dra_rf_put_int(method, DRA_RF_METHOD_WARMUP, (int64_t)c->warmup);
     dra_rf_put_int(method, DRA_RF_METHOD_REPETITIONS, (int64_t)c->nreps);
