@@ -64,6 +64,9 @@ bool dra__ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b);
 bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
 /* Some NoSchedule/NoExecute taint of the device is not tolerated. */
 bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols);
+/* The first such taint, or NULL (dra__taint_blocks is this != NULL). */
+const dra_taint_t *dra__taint_blocking(const dra_device_t *d, const dra_toleration_t *tols,
+                                       uint32_t ntols);
 
 /* ---- consumable capacity (DRA-SEMANTICS §2.11) -------------------------------------------- */
 

@@ -448,7 +448,8 @@ bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *tai
     }
 }
 
-bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols)
+const dra_taint_t *dra__taint_blocking(const dra_device_t *d, const dra_toleration_t *tols,
+                                       uint32_t ntols)
 {
     for (uint32_t i = 0; i < d->ntaints; i++) {
         const dra_taint_t *t = &d->taints[i];
@@ -458,9 +459,14 @@ bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint
         for (uint32_t j = 0; j < ntols && !tolerated; j++)
             tolerated = dra__toleration_tolerates(&tols[j], t);
         if (!tolerated)
-            return true;
+            return t;
     }
-    return false;
+    return NULL;
+}
+
+bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols)
+{
+    return dra__taint_blocking(d, tols, ntols) != NULL;
 }
 
 /* ---- consumable capacity --------------------------------------------------------------------- */

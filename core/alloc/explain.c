@@ -628,23 +628,6 @@ static void count_sel(funnel_t *f, dra__selwhy_t why, uint32_t index)
         f->at[ST_NODE]++;
 }
 
-/* The first NoSchedule / NoExecute taint of d that tols do not tolerate, or NULL. */
-static const dra_taint_t *untolerated(const dra_device_t *d, const dra_toleration_t *tols,
-                                      uint32_t ntols)
-{
-    for (uint32_t i = 0; i < d->ntaints; i++) {
-        const dra_taint_t *t = &d->taints[i];
-        if (t->effect != DRA_EFFECT_NO_SCHEDULE && t->effect != DRA_EFFECT_NO_EXECUTE)
-            continue;
-        bool ok = false;
-        for (uint32_t k = 0; k < ntols && !ok; k++)
-            ok = dra__toleration_tolerates(&tols[k], t);
-        if (!ok)
-            return t;
-    }
-    return NULL;
-}
-
 /* The checks after isSelectable for slot st alone (an empty attempt): ST_GATE (counters with
  * DRAPartitionableDevices off), ST_BUSY, ST_CAPACITY, ST_COUNTERS, ST_TAINT or ST_OK. */
 static int device_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t *st, bool admin)
@@ -699,7 +682,8 @@ static int device_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t
         dra__acall_counters_apply(c, st, -1);
     }
     if (c->b.taints) {
-        const dra_taint_t *t = untolerated(d, rq->body->tolerations, rq->body->ntolerations);
+        const dra_taint_t *t =
+            dra__taint_blocking(d, rq->body->tolerations, rq->body->ntolerations);
         if (t) {
             if (f && !f->taint)
                 f->taint = t;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/intern.h"
+
 typedef struct grp {
     uint64_t h;
     uint32_t first, count;
@@ -12,14 +14,6 @@ typedef struct grp {
     bool absent; /* dra_why_absent: listed after the others */
     char *text;
 } grp_t;
-
-static uint64_t fnv(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
 
 static int cmp_grp(const void *a, const void *b)
 {
@@ -59,7 +53,7 @@ int dra_node_reasons(dra_explainer_t *x, const dra_model_t *m, dra_claim_t *cons
             }
         }
         out->nodes++;
-        uint64_t h = fnv(w.text);
+        uint64_t h = dra_hash64(w.text, strlen(w.text));
         uint32_t k = 0;
         while (k < ng && (g[k].h != h || strcmp(g[k].text, w.text) != 0))
             k++;

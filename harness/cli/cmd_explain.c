@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "alloc/explain.h"
+#include "base/intern.h"
 #include "cli.h"
 #include "conformance.h"
 #include "escape.h"
@@ -124,10 +125,7 @@ typedef struct ectx {
 
 static uint32_t text_hash(const char *s)
 {
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+    return (uint32_t)dra_hash64(s, strlen(s));
 }
 
 /* The group of w's text (a new one when it is the first such node). NULL: out of memory. */
