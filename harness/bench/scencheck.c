@@ -780,8 +780,18 @@ int dra_scenario_selfcheck(const dra_scenario_t *s, dra_model_t *m, const dra_sc
     c.warns = warns;
     dra_arena_init(&c.scratch, 16 * 1024);
     dra_alloc_features_init(&c.f, (dra_release_t)s->release);
-    for (uint32_t i = 0; i < s->nfeatures; i++)
-        (void)dra_alloc_features_set_gate(&c.f, s->features[i].name, s->features[i].on, NULL);
+    for (uint32_t i = 0; i < s->nfeatures; i++) {
+        dra_diag_t d;
+        if (dra_alloc_features_set_gate(&c.f, s->features[i].name, s->features[i].on, &d)) {
+            /* an unknown gate: the scenario is invalid; the error at its key */
+            const dra_ynode_t *fs = yget(yget(s->root, "spec"), "features");
+            const dra_ynode_t *k = NULL;
+            for (uint32_t j = 0; fs && j < fs->n && !k; j++)
+                if (!strcmp(fs->keys[j]->text, s->features[i].name))
+                    k = fs->keys[j];
+            add(&c, errs, AT(k), "spec.features.%s: %s", s->features[i].name, d.msg);
+        }
+    }
     dra_alloc_state_t *st = NULL;
     dra_explainer_t *x = NULL;
     c.fits = calloc(s->nmix + 1, sizeof *c.fits);

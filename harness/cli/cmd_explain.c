@@ -113,6 +113,7 @@ typedef struct ectx {
     dra_claim_t *claims[64];
     uint32_t nclaims;
     char what[400]; /* "claim default/x", "pod default/p (2 claims)" */
+    const dra_allocation_t *unalloc; /* --claim of an allocated claim: its allocation */
     group_t *groups;
     uint32_t ngroups, capgroups;
     uint32_t *hash; /* text -> group + 1 */
@@ -341,8 +342,9 @@ static int pick(ectx_t *e)
         if (!c)
             return dra_cli_usage_error("explain", "no ResourceClaim %s/%s in the inputs", ns, n);
         snprintf(e->what, sizeof e->what, "claim %s/%s%s", ns, n,
-                 c->allocation ? " (already allocated: explained as if it were not)" : "");
+                 c->allocation ? " (allocated: explained as if its devices were free)" : "");
         if (c->allocation) {
+            e->unalloc = c->allocation; /* released from the state before explaining */
             dra_claim_t *copy = dra_conf_instantiate(&e->m, c, c->namespace_, nz(c->name));
             if (!copy)
                 return DRA_EXIT_ENV;
@@ -431,6 +433,8 @@ static int explain_all(ectx_t *e)
     int exitc = DRA_EXIT_ENV;
     if (dra_alloc_state_new(&e->m, &e->f, &st) || dra_alloc_state_add_model_claims(st) ||
         dra_cel_cache_new(&cel))
+        goto out;
+    if (e->unalloc && dra_alloc_state_release(st, e->unalloc) == DRA_ENOMEM)
         goto out;
     if (e->rules.n && dra_taint_rules_enabled(&e->f)) {
         dra_diag_t d;

@@ -43,6 +43,10 @@ ex -f $C --claim two-gpus-bad-constraint; test $rc = 1
 has "3 nodes  request gpu: matchAttribute nvidia.com/cliqueID: no free matching device has the attribute"
 ex -f $C --claim four-gpus --node node-a --node node-c; test $rc = 1
 has "claim default/four-gpus on 2 nodes"
+# an allocated claim is explained as if its devices were free: held-a holds 5 of node-a's GPUs
+ex -f $C --claim held-a; test $rc = 0
+has "claim default/held-a (allocated: explained as if its devices were free) on 4 nodes"
+has "fits on 3 nodes: node-a, node-b, node-d"
 ex -f $C --claim one-h200 -l 1; test $rc = 1
 has "node-a, ... (2 more)"
 # JSON: every node, the groups, the numbers

@@ -4,7 +4,8 @@
 # class's devices lack, a capacity request no device has, a MIG profile no node profile offers
 # (the ones offered listed), a release or feature gate withholding the devices a shape needs, an
 # entry marked expect: unsatisfiable that fits, a steady workload too short to settle, a
-# stopAfter that ends the run early, stopAfter in steady mode; each at file:line:col with the
+# stopAfter that ends the run early, stopAfter in steady mode, a feature gate that does not
+# exist; each at file:line:col with the
 # alternatives; the built-in scenarios validate clean (no error, no warning).
 set(_sc ${PROJECT_BINARY_DIR}/scencheck-tests)
 file(MAKE_DIRECTORY ${_sc})
@@ -74,6 +75,18 @@ spec:
     - {shape: gpu-n, count: 9, weight: 3, expect: unsatisfiable}
     - {shape: mig-1g.5gb, weight: 1}
 ]=])
+file(WRITE ${_sc}/gate.yaml [=[
+apiVersion: drabench.dev/v1alpha1
+kind: Scenario
+metadata: {name: gate}
+spec:
+  features: {DRANoSuchGate: true}
+  cluster:
+    nodes: [{profile: dgx-h100, count: 1}]
+  workload:
+    count: 3
+    mix: [{shape: gpu-1}]
+]=])
 set(_sc_script [=[
 set -e
 B="$1"; d="$2"
@@ -98,6 +111,8 @@ has "feature.yaml:5:39: error: spec.features: feature gate DRAPartitionableDevic
 has "the 56 matching devices consuming shared counters (partitions such as MIG devices) are not offered, 1 needed); remove the override"
 has "feature.yaml:10:16: warning: spec.workload.stopAfter: 2 ends the workload at arrival"
 has "mix[1] (gpu-n-9), mix[2] (mig-1g.5gb) fit no node even in the empty cluster and 2 of them arrive in a row"
+val "$d/gate.yaml"; test $rc = 2
+has "gate.yaml:5:14: error: spec.features.DRANoSuchGate: unknown feature gate \"DRANoSuchGate\""
 # -o json carries the warnings; -q hides them
 val -o json "$d/release.yaml"; test $rc = 2
 jq -e '.files[0].errors | length == 1' "$d/out.txt" > /dev/null
