@@ -879,8 +879,8 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
             if (dra_alloc_gate_on(&def, off)) /* on by default: an override turned it off */
                 snprintf(how, sizeof how, "is turned off");
             else
-                snprintf(how, sizeof how, "is off in release 1.%u",
-                         (unsigned)(z->x->f.release - 100));
+                snprintf(how, sizeof how, "is off in release %s",
+                         dra_alloc_release_name((dra_release_t)z->x->f.release));
             BEGIN(DRA_WHY_GATE);
             w->gate = (int)off;
             w->left = left;

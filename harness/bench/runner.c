@@ -2047,10 +2047,10 @@ static json_t *features_json(const dra_alloc_features_t *f)
 static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
 {
     const dra_runner_opts_t *o = c->o;
-    char seed_dec[24], inv[32], rel[8];
+    char seed_dec[24], inv[32], rel[16];
     snprintf(seed_dec, sizeof seed_dec, "%llu", (unsigned long long)c->seed);
     snprintf(inv, sizeof inv, "%s", dra_inv_mode_name(c->inv));
-    snprintf(rel, sizeof rel, "%u.%u", c->feat.release / 100, c->feat.release % 100);
+    snprintf(rel, sizeof rel, "%s", dra_alloc_release_name((dra_release_t)c->feat.release));
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);
     json_t *doc = json_object(), *run = json_object(), *cluster = json_object();

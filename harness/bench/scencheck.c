@@ -577,7 +577,7 @@ static void report_unfit(sc_t *c, uint32_t i, const dra_why_t *ws)
         const dra_ynode_t *rn = yget(spec, "release");
         const dra_ynode_t *n = fn ? fn : rn ? rn : spec;
         char rel[16];
-        snprintf(rel, sizeof rel, "1.%d", c->s->release - 100);
+        snprintf(rel, sizeof rel, "%s", dra_alloc_release_name((dra_release_t)c->s->release));
         add(c, c->errs, AT(n),
             "%s: feature gate %s is off%s%s, so mix[%u] (%s) gets no device on any node (%s: "
             "%s); %s",

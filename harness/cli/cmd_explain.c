@@ -53,7 +53,8 @@ static const char help[] =
     "      --shape NAME       a scenario's mix entry by its template name (gpu-n-8, mig-1g.10gb,\n"
     "                         or the name of an inline template)\n"
     "  -n, --node NAME        explain on this node only (repeatable)\n"
-    "  -r, --release R        release profile 1.34 | 1.35 | 1.36 (default: the scenario's, 1.36)\n"
+    "  -r, --release R        release profile 1.34 | 1.35 | 1.36 | 1.37 | 1.38-pre (default: the\n"
+    "                         scenario's, else 1.37)\n"
     "  -F, --feature GATE=B   feature gate override (repeatable)\n"
     "  -b, --upstream-bugs    reproduce the known upstream allocator bugs\n"
     "  -S, --max-steps N      search budget per node in allocateOne calls (default 1000000;\n"
@@ -508,9 +509,9 @@ static void print_names(const ectx_t *e, const group_t *g)
 static void print_table(ectx_t *e)
 {
     char a[32], line[DRA_WHY_TEXT_MAX + 256];
-    dra_msg_format(line, sizeof line, "%s on %s node%s (release 1.%u, %s allocator%s)", e->what,
+    dra_msg_format(line, sizeof line, "%s on %s node%s (release %s, %s allocator%s)", e->what,
                    dra_thousands(e->nexpl, a, sizeof a), e->nexpl == 1 ? "" : "s",
-                   (unsigned)(e->f.release - 100),
+                   dra_alloc_release_name((dra_release_t)e->f.release),
                    dra_alloc_variant_name(dra_alloc_variant(&e->f)),
                    e->f.upstream_bugs ? ", upstream bugs" : "");
     printf("%s\n", line);
@@ -602,7 +603,7 @@ static int print_json(ectx_t *e)
         return DRA_EXIT_ENV;
     }
     char rel[16];
-    snprintf(rel, sizeof rel, "1.%u", (unsigned)(e->f.release - 100));
+    snprintf(rel, sizeof rel, "%s", dra_alloc_release_name((dra_release_t)e->f.release));
     json_object_set_new(root, "explained", jstr(e->what));
     json_object_set_new(root, "release", json_string(rel));
     json_object_set_new(root, "variant",
