@@ -630,7 +630,8 @@ static void count_sel(funnel_t *f, dra__selwhy_t why, uint32_t index)
 
 /* The checks after isSelectable for slot st alone (an empty attempt): ST_GATE (counters with
  * DRAPartitionableDevices off), ST_BUSY, ST_CAPACITY, ST_COUNTERS, ST_TAINT or ST_OK. */
-static int device_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t *st, bool admin)
+static int device_stage(xctx_t *z, funnel_t *f, uint32_t ci, const dra__rq_t *rq, dra__slot_t *st,
+                        bool admin)
 {
     dra__acall_t *c = z->c;
     const dra_device_t *d = st->d;
@@ -646,19 +647,19 @@ static int device_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t
     if (!admin && st->excl)
         return ST_BUSY;
     if (c->b.cc) {
-        int fits = dra__acall_capacity_fits(c, rq, st);
-        if (fits == -2) {
+        int fits = dra__acall_capacity_fits(c, ci, rq, st, "checking");
+        if (fits == R_NOMEM) {
             z->rc = DRA_ENOMEM;
             return ST_OK;
         }
         if (fits != 1) {
-            if (f && fits == -1)
+            if (f && fits == R_FATAL) /* a capacity the device lacks, an unrepresentable request */
                 f->cap_missing = true;
             return ST_CAPACITY;
         }
     }
     bool multi = c->b.cc && d->allow_multiple_allocations;
-    bool cap_in_use = st->persist_cap || (!c->b.bugs && st->persist_share);
+    bool cap_in_use = st->persist_cap || (!c->b.bug_persisted_share && st->persist_share);
     if (!(multi && cap_in_use) && d->nconsumes > 0) {
         int rc = dra__acall_counters_reserve(c, st);
         if (rc < 0) {
@@ -782,7 +783,7 @@ static funnel_t *funnel_of(xctx_t *z, uint32_t ci, uint32_t rqi)
                         f->gate_rule = GR_BINDING;
                     continue;
                 }
-                int stage = device_stage(z, f, rq, st, admin);
+                int stage = device_stage(z, f, ci, rq, st, admin);
                 f->at[stage]++;
                 if (stage == ST_OK) {
                     f->elig[f->nelig++] = slot;
@@ -964,7 +965,7 @@ static bool all_blocked(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
     const dra_device_t *first[ST_N] = {0};
     for (uint32_t i = 0; i < rq->nall; i++) {
         dra__slot_t *st = &c->slots[rq->all_slots[i]];
-        int s = device_stage(z, NULL, rq, st, admin);
+        int s = device_stage(z, NULL, ci, rq, st, admin);
         n[s]++;
         if (!first[s])
             first[s] = st->d;
@@ -1059,7 +1060,7 @@ static bool constraints_short(xctx_t *z, dra_why_t *w)
         for (uint32_t x = 0; x < cl->ncons; x++) {
             const dra__cons_t *co = &cl->cons[x];
             const char *attr = co->distinct ? co->c->distinct_attribute : co->c->match_attribute;
-            if (co->distinct && c->b.bugs)
+            if (co->distinct && c->b.bug_distinct)
                 continue; /* BUG(3) accepts more than the rule says */
             /* constrained requests: every alternative in scope */
             uint32_t reqs[DRA_ALLOC_MAX_REQUESTS], nreq = 0;

@@ -439,7 +439,7 @@ static int explain_all(ectx_t *e)
         goto out;
     if (e->rules.n && dra_taint_rules_enabled(&e->f)) {
         dra_diag_t d;
-        int rc = dra_taint_rules_apply(&e->rules, &e->m, cel, NULL, &d);
+        int rc = dra_taint_rules_apply(&e->rules, &e->m, cel, &e->f, NULL, &d);
         if (rc) {
             fprintf(stderr, "drabench explain: %s\n", rc == DRA_ENOMEM ? dra_strerror(rc) : d.msg);
             exitc = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
