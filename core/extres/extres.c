@@ -1020,3 +1020,194 @@ bool dra_extres_node_filters(const dra_pod_t *pod, const dra_node_t *node, char 
     }
     return true;
 }
+
+/* ---- a pod on one node: the scheduler's checks, and why not --------------------------------- */
+
+/* A DeviceClass of m that would back extended resource name with DRAExtendedResource on (any
+ * of them: which one wins does not matter for the hint), NULL. */
+static const dra_device_class_t *backer_if_on(const dra_model_t *m, const char *name)
+{
+    size_t pl = sizeof DRA_EXTRES_IMPLICIT_PREFIX - 1;
+    bool implicit = strncmp(name, DRA_EXTRES_IMPLICIT_PREFIX, pl) == 0;
+    for (uint32_t i = 0; m && i < m->nclasses; i++) {
+        const dra_device_class_t *c = m->classes[i];
+        if ((c->extended_resource_name && strcmp(c->extended_resource_name, name) == 0) ||
+            (implicit && c->name && strcmp(c->name, name + pl) == 0))
+            return c;
+    }
+    return NULL;
+}
+
+void dra_extres_fit_why(const dra_extres_pod_t *p, const dra_node_t *node, const char *reason,
+                        dra_why_t *why)
+{
+    for (uint32_t i = 0; !p->map->enabled && i < p->req->nscalar; i++) {
+        const char *r = p->req->scalar[i].name;
+        bool present;
+        const dra_device_class_t *c = node_alloc(node, r, &present) == 0 ? backer_if_on(p->m, r)
+                                                                         : NULL;
+        if (!c)
+            continue;
+        dra_alloc_features_t def;
+        dra_alloc_features_init(&def, (dra_release_t)p->f->release);
+        char how[48], text[DRA_WHY_TEXT_MAX];
+        if (dra_alloc_gate_on(&def, DRA_GATE_EXTENDED_RESOURCE))
+            snprintf(how, sizeof how, "is turned off");
+        else
+            snprintf(how, sizeof how, "is off in release %s",
+                     dra_alloc_release_name((dra_release_t)p->f->release));
+        snprintf(text, sizeof text,
+                 "%s: feature gate DRAExtendedResource %s (else DeviceClass %s would back %s)",
+                 reason, how, c->name ? c->name : "", r);
+        dra_why_scheduler(why, DRA_WHY_GATE, DRA_GATE_EXTENDED_RESOURCE, text);
+        return;
+    }
+    dra_why_scheduler(why, DRA_WHY_NODE_RESOURCES, -1, reason);
+}
+
+int dra_extres_node_check(const dra_extres_pod_t *p, const dra_node_t *node,
+                          const dra_node_usage_t *used, dra_arena_t *a, dra_extres_fit_t *fit,
+                          dra_why_t *why)
+{
+    memset(fit, 0, sizeof *fit);
+    if (p->nown > 64)
+        return DRA_EINVAL;
+    if (!dra_extres_node_filters(p->pod, node, fit->reason, sizeof fit->reason)) {
+        dra_why_scheduler(why, DRA_WHY_NODE_FILTER, -1, fit->reason);
+        return DRA_OK;
+    }
+    for (uint32_t k = 0; k < p->nown; k++) {
+        const dra_allocation_t *al = p->own[k]->allocation;
+        if (!al || !al->node_selector)
+            continue;
+        bool match = false;
+        char err[128];
+        if (dra_alloc_node_selector_matches(node, al->node_selector, &match, err, sizeof err) ||
+            !match) {
+            snprintf(fit->reason, sizeof fit->reason, "resourceclaim not available on the node");
+            dra_why_scheduler(why, DRA_WHY_NODE_FILTER, -1, fit->reason);
+            return DRA_OK;
+        }
+    }
+    const char *name = p->podname ? p->podname : p->pod->name ? p->pod->name : "";
+    int rc = dra_extres_fit(p->map, p->f, p->pod, name, p->req, p->user_claims, node, used, a, fit);
+    if (rc == DRA_OK && !fit->fits)
+        dra_extres_fit_why(p, node, fit->reason, why);
+    return rc;
+}
+
+const char *dra_extres_prebind_msg(const char *node, const char *ns, const char *podname,
+                                   char *buf, size_t len)
+{
+    snprintf(buf, len,
+             "PreBind%s%s: nil or empty request mappings, no update of pod %s/%s "
+             "ExtendedResourceClaimStatus (the extended resources make no device request%s: the "
+             "pod does not bind)",
+             node ? " on node " : "", node ? node : "", ns ? ns : "", podname ? podname : "",
+             node ? " there" : "");
+    return buf;
+}
+
+const char *dra_extres_name_request(const dra_request_mapping_t *maps, uint32_t n,
+                                    const char *request, char *text, size_t len)
+{
+    char rn[96];
+    snprintf(rn, sizeof rn, "%s", request ? request : "");
+    char *sub = strchr(rn, '/');
+    if (sub)
+        *sub = 0;
+    const dra_request_mapping_t *mp = NULL;
+    for (uint32_t k = 0; k < n && !mp && rn[0]; k++)
+        if (maps[k].request && strcmp(maps[k].request, rn) == 0)
+            mp = &maps[k];
+    char head[128];
+    snprintf(head, sizeof head, "request %s: ", request ? request : "");
+    char *at = mp ? strstr(text, head) : NULL;
+    if (!at)
+        return text;
+    char tail[DRA_WHY_TEXT_MAX];
+    size_t pre = (size_t)(at - text) + strlen(head) - 2; /* before ": " */
+    snprintf(tail, sizeof tail, "%s", text + pre);
+    snprintf(text + pre, len - pre, " (%s of container %s)%s", mp->resource ? mp->resource : "",
+             mp->container ? mp->container : "", tail);
+    return text;
+}
+
+int dra_extres_explain(dra_explainer_t *x, const dra_extres_pod_t *p, const dra_node_t *node,
+                       const dra_node_usage_t *used, bool known_unsat, dra_arena_t *a,
+                       dra_why_t *out)
+{
+    dra_arena_mark_t mk = dra_arena_mark(a);
+    dra_extres_fit_t fit;
+    int rc = dra_extres_node_check(p, node, used, a, &fit, out);
+    if (rc || !fit.fits) {
+        dra_arena_reset_to(a, mk);
+        return rc;
+    }
+    dra_claim_t *batch[65];
+    uint32_t nb = 0;
+    for (uint32_t k = 0; k < p->nown; k++)
+        if (!p->own[k]->allocation)
+            batch[nb++] = p->own[k];
+    if (fit.claim)
+        batch[nb++] = fit.claim;
+    if (nb == 0) {
+        dra_why_scheduler(out, DRA_WHY_FITS, -1, "the pod passes the node's checks and has no "
+                                                 "claim to allocate");
+        out->outcome = DRA_OUTCOME_ALLOCATED;
+    } else if (known_unsat) {
+        rc = dra_explain_unsat(x, node, batch, nb, out);
+    } else {
+        rc = dra_explain(x, node, batch, nb, out);
+    }
+    if (rc == DRA_OK && fit.claim && out->claim == nb - 1)
+        dra_extres_name_request(fit.mappings, fit.nmappings, out->request, out->text,
+                                sizeof out->text);
+    if (rc == DRA_OK && out->kind == DRA_WHY_FITS && fit.claim && fit.claim->nrequests == 0) {
+        char msg[DRA_WHY_TEXT_MAX];
+        dra_extres_prebind_msg(NULL, p->pod->namespace_,
+                               p->podname ? p->podname : p->pod->name, msg, sizeof msg);
+        uint64_t steps = out->steps;
+        dra_why_scheduler(out, DRA_WHY_FATAL, -1, msg);
+        out->outcome = DRA_OUTCOME_FATAL;
+        out->steps = steps;
+    }
+    dra_arena_reset_to(a, mk);
+    return rc;
+}
+
+/* ---- usage of the pods bound already ------------------------------------------------------- */
+
+int dra_extres_usage_build(const dra_model_t *m, dra_arena_t *a, dra_pod_req_t **preq,
+                           dra_node_usage_t **usage)
+{
+    *usage = calloc(m->nnodes ? m->nnodes : 1, sizeof **usage);
+    *preq = calloc(m->npods ? m->npods : 1, sizeof **preq);
+    if (!*usage || !*preq)
+        return DRA_ENOMEM;
+    for (uint32_t p = 0; p < m->npods; p++) {
+        const dra_pod_t *pod = m->pods[p];
+        if (dra_extres_pod(pod, a, &(*preq)[p]))
+            return DRA_ENOMEM;
+        if (!pod->node_name)
+            continue;
+        const dra_node_t *n = dra_model_find_node(m, pod->node_name);
+        for (uint32_t i = 0; n && i < m->nnodes; i++)
+            if (m->nodes[i] == n) {
+                int64_t reps = pod->kind == DRA_POD_POD ? 1 : pod->replicas > 0 ? pod->replicas : 0;
+                for (int64_t r = 0; r < reps; r++)
+                    if (dra_node_usage_add(&(*usage)[i], &(*preq)[p]))
+                        return DRA_ENOMEM;
+                break;
+            }
+    }
+    return DRA_OK;
+}
+
+void dra_extres_usage_free(uint32_t nnodes, dra_pod_req_t *preq, dra_node_usage_t *usage)
+{
+    for (uint32_t i = 0; usage && i < nnodes; i++)
+        dra_node_usage_fini(&usage[i]);
+    free(usage);
+    free(preq);
+}

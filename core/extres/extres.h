@@ -88,6 +88,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "alloc/explain.h"
 #include "base/arena.h"
 #include "base/err.h"
 #include "model/model.h"
@@ -198,6 +199,76 @@ DRA_NODISCARD int dra_extres_fit(const dra_extres_map_t *map, const dra_alloc_fe
  * parse error). O(labels + selector + taints * tolerations). */
 bool dra_extres_node_filters(const dra_pod_t *pod, const dra_node_t *node, char *reason,
                              size_t len);
+
+/* ---- a pod on one node: the scheduler's checks, and why not --------------------------------- */
+
+/* A pod checked against nodes: what does not depend on the node. */
+typedef struct dra_extres_pod {
+    const dra_extres_map_t *map;
+    const dra_model_t *m; /* the classes: which would back a resource with the gate on (may be
+                             NULL: no such hint) */
+    const dra_alloc_features_t *f;
+    const dra_pod_t *pod;
+    const char *podname;      /* a replica's own name (NULL: the pod's) */
+    const dra_pod_req_t *req; /* dra_extres_pod of the pod */
+    dra_claim_t *const *own;  /* the pod's claims, allocated (their node selector is a filter) or
+                                 still to allocate (explained with the special claim), <= 64 */
+    uint32_t nown;
+    bool user_claims; /* the pod has claims of its own to allocate (dra_extres_fit) */
+} dra_extres_pod_t;
+
+/* The kube-scheduler's checks of the pod on node before its claims are allocated, in its
+ * plugin order: the node filters (dra_extres_node_filters), the node selector of each claim of
+ * the pod allocated already (DynamicResources' Filter: "resourceclaim not available on the
+ * node"), then NodeResourcesFit and the special claim (dra_extres_fit with the usage `used`,
+ * claim and mappings in arena a). fit->fits: the node passes, fit->claim is the special claim
+ * (or NULL). Else fit->reason and why hold the reason in upstream's words, why->kind
+ * NODE_FILTER or NODE_RESOURCES - or GATE (gate DRAExtendedResource) when the gate is off and a
+ * class of p->m would back a resource the node lacks: the text then says so after upstream's
+ * "Insufficient <name>". One reason for alloc, explain, conformance cases, runs and scenario
+ * checks. DRA_ENOMEM, DRA_EINVAL (more than 64 claims). */
+DRA_NODISCARD int dra_extres_node_check(const dra_extres_pod_t *p, const dra_node_t *node,
+                                        const dra_node_usage_t *used, dra_arena_t *a,
+                                        dra_extres_fit_t *fit, dra_why_t *why);
+
+/* The reason of a node dra_extres_fit rejected (its reason text) as dra_extres_node_check gives
+ * it: NODE_RESOURCES, or GATE when the gate is off and a class of p->m would back a resource
+ * the node lacks (for callers that check NodeResourcesFit without the node filters). */
+void dra_extres_fit_why(const dra_extres_pod_t *p, const dra_node_t *node, const char *reason,
+                        dra_why_t *why);
+
+/* The pod on node, explained (core/alloc/explain.h): dra_extres_node_check, then the pod's
+ * claims still to allocate and its special claim together in the explainer x (an explainer over
+ * the same model and state; with known_unsat, the caller knows they fit on no node: the reason
+ * without the search, dra_explain_unsat), then PreBind: a special claim without requests that
+ * allocates is FATAL (dra_extres_prebind_msg). A pod with nothing to allocate that passes the
+ * checks FITS. The special claim lives in arena a during the call only. DRA_ENOMEM, DRA_EINVAL,
+ * the explainer's errors. */
+DRA_NODISCARD int dra_extres_explain(dra_explainer_t *x, const dra_extres_pod_t *p,
+                                     const dra_node_t *node, const dra_node_usage_t *used,
+                                     bool known_unsat, dra_arena_t *a, dra_why_t *out);
+
+/* A reason text about request `request` ("container-0-request-0", or ".../subrequest") of a
+ * special claim whose mappings are maps[0..n) names what it serves, in place: "request
+ * container-0-request-0 (nvidia.com/gpu of container main): ..." (the first mapping of the
+ * request). Unchanged when the text does not name the request. Returns text. */
+const char *dra_extres_name_request(const dra_request_mapping_t *maps, uint32_t n,
+                                    const char *request, char *text, size_t len);
+
+/* PreBind's failure for a special claim without requests that allocated (upstream's
+ * patchPodExtendedResourceClaimStatus: "nil or empty request mappings") into buf, naming the
+ * node when given. Returns buf. */
+const char *dra_extres_prebind_msg(const char *node, const char *ns, const char *podname,
+                                   char *buf, size_t len);
+
+/* ---- usage of the pods bound already ------------------------------------------------------ */
+
+/* Per model pod its requests (*preq, arrays in arena a) and per model node the usage of the
+ * pods bound to it by spec.nodeName (*usage; a workload's replicas each, a DaemonSet none),
+ * both malloc'd: free with dra_extres_usage_free. DRA_ENOMEM. */
+DRA_NODISCARD int dra_extres_usage_build(const dra_model_t *m, dra_arena_t *a,
+                                         dra_pod_req_t **preq, dra_node_usage_t **usage);
+void dra_extres_usage_free(uint32_t nnodes, dra_pod_req_t *preq, dra_node_usage_t *usage);
 
 /* The special claim's name for podname into buf: generateName plus 5 characters from
  * upstream's alphabet, derived from (namespace, podname). Returns buf. */

@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "alloc/explain.h"
 #include "alloc/invariants.h"
 #include "conformance.h"
+#include "walk.h"
 #include "conformance_tests.h"
 #include "escape.h"
 #include "exitcode.h"
@@ -69,6 +71,45 @@ int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char 
         errs->count = keep;
     }
     free(buf);
+    return rc;
+}
+
+typedef struct readp {
+    dra_model_t *m;
+    dra_taint_rules_t *rules;
+    dra_diag_list_t *errs;
+    int rc;
+} readp_t;
+
+static int read_one(const char *path, void *ud)
+{
+    readp_t *r = ud;
+    const char *own = dra_model_str(r->m, path); /* diagnostics outlive the walker */
+    if (!own)
+        return DRA_ENOMEM;
+    int rc = dra_conf_read_manifest(r->m, r->rules, own, r->errs);
+    if (rc && !r->rc)
+        r->rc = rc;
+    return rc == DRA_ENOMEM ? rc : DRA_OK;
+}
+
+int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *paths, int n,
+                        dra_diag_list_t *errs)
+{
+    dra_walk_t w;
+    dra_walk_init(&w, dra_walk_manifest_suffixes);
+    readp_t r = {m, rules, errs, DRA_OK};
+    size_t before = errs->count;
+    int rc = dra_walk_paths(&w, paths, n, read_one, &r, errs);
+    /* the walker's own diagnostics name its strings: copy them into the model */
+    for (size_t i = before; i < errs->count; i++)
+        if (errs->items[i].file)
+            errs->items[i].file = dra_model_str(m, errs->items[i].file);
+    dra_walk_fini(&w);
+    if (rc == DRA_OK)
+        rc = r.rc;
+    if (rc == DRA_OK)
+        rc = dra_model_imply_nodes(m);
     return rc;
 }
 
@@ -572,9 +613,12 @@ typedef struct kase {
      * extended resources on the case's node (core/extres) */
     dra_extres_map_t xmap;
     const dra_pod_t *xpod;
+    dra_pod_req_t xreq;
     dra_extres_fit_t xfit;
-    bool xunfit; /* NodeResourcesFit or a node filter rejects the node: Unsatisfiable */
-    char xwhy[300];
+    uint32_t xidx; /* the special claim's index in claims (UINT32_MAX: none) */
+    bool xunfit;   /* NodeResourcesFit or a node filter rejects the node: Unsatisfiable */
+    char xwhy[DRA_WHY_TEXT_MAX];
+    char why_msg[DRA_WHY_TEXT_MAX]; /* --explain -v: the reason on the case's node */
 } kase_t;
 
 /* One PASS / FAIL line of a case: names and messages come from the case file, so the line goes
@@ -713,6 +757,14 @@ static const char *split_ns(const char *s, char *ns, size_t nslen)
     return sl + 1;
 }
 
+/* The pod of a {pod: ...} entry as the scheduler checks it on nodes (core/extres). */
+static dra_extres_pod_t case_pod(const kase_t *k)
+{
+    dra_extres_pod_t p = {.map = &k->xmap, .m = &k->m, .f = &k->feat, .pod = k->xpod,
+                          .req = &k->xreq, .user_claims = k->xpod->nclaims > 0};
+    return p;
+}
+
 /* A spec.claims entry {pod: "ns/name", name: KEY}: the pod's extended-resource claim on the
  * case's node (key KEY, default "<ns>/<pod>-extended-resources"), when the scheduler builds one
  * there; the node filters and NodeResourcesFit (against the Node object's allocatable) run
@@ -735,21 +787,18 @@ static step_t pod_entry(kase_t *k, const char *pn, const char *key, uint32_t i, 
         return STEP_DONE;
     }
     k->xpod = pod;
-    if (dra_extres_map_build(&k->m, &k->feat, &k->xmap))
+    if (dra_extres_map_build(&k->m, &k->feat, &k->xmap) ||
+        dra_extres_pod(pod, &k->out_arena, &k->xreq))
         return STEP_DONE;
-    if (!dra_extres_node_filters(pod, k->node, k->xwhy, sizeof k->xwhy)) {
-        k->xunfit = true;
-        return STEP_NEXT;
-    }
-    dra_pod_req_t rq;
-    if (dra_extres_pod(pod, &k->out_arena, &rq) ||
-        dra_extres_fit(&k->xmap, &k->feat, pod, nz(pod->name), &rq, pod->nclaims > 0, k->node, NULL,
-                       &k->out_arena, &k->xfit))
+    dra_extres_pod_t p = case_pod(k);
+    dra_why_t why;
+    if (dra_extres_node_check(&p, k->node, NULL, &k->out_arena, &k->xfit, &why))
         return STEP_DONE;
     if (!k->xfit.fits) {
         k->xunfit = true;
-        snprintf(k->xwhy, sizeof k->xwhy, "%s", k->xfit.reason);
+        snprintf(k->xwhy, sizeof k->xwhy, "%s", why.text);
     } else if (k->xfit.claim) {
+        k->xidx = *j;
         char dk[300];
         snprintf(dk, sizeof dk, "%s/%s-extended-resources", ns, base);
         k->keys[*j] = key ? key : dra_arena_strdup(&k->out_arena, dk);
@@ -959,6 +1008,98 @@ static void step_engine(kase_t *k)
         }
 }
 
+/* --explain of a {pod: ...} case on node: the scheduler's checks on that node
+ * (dra_extres_node_check, the reason the case's node gets too), else the case's claims with
+ * the node's own special claim in place of the case node's; PreBind after. Returns the claims
+ * to verify in batch / *nb (0 with *w set: the checks rejected the node). */
+static int pod_explain_claims(kase_t *k, const dra_node_t *node, dra_claim_t **batch,
+                              uint32_t *nb, dra_extres_fit_t *fit, dra_why_t *w)
+{
+    dra_extres_pod_t p = case_pod(k);
+    int rc = dra_extres_node_check(&p, node, NULL, &k->out_arena, fit, w);
+    *nb = 0;
+    if (rc || !fit->fits)
+        return rc;
+    for (uint32_t c = 0; c < k->nc; c++)
+        if (c != k->xidx)
+            batch[(*nb)++] = k->claims[c];
+    if (fit->claim)
+        batch[(*nb)++] = fit->claim;
+    return DRA_OK;
+}
+
+/* 6d. --explain: the explain mode agrees with the allocator on the case's node and on every
+ * Node of the case (dra_explain_verify: outcome, the node's view, allocated devices passing
+ * every check, reasons confirmed by brute force on small instances). Unless the reference ran
+ * out of its budget (explain would spend it three times over). A {pod: ...} case: on every node
+ * the scheduler's checks first (the case's node must get the case's reason), then the claims
+ * with that node's special claim, and PreBind (the case's outcome on its node). */
+static void step_explain(kase_t *k)
+{
+    if (k->ao.max_steps && k->res.stats.allocate_one > k->ao.max_steps)
+        return;
+    dra_explainer_t *x = NULL;
+    dra_alloc_options_t ao = k->ao;
+    dra_claim_t **batch = calloc(k->nc + 1, sizeof *batch);
+    if (!batch || dra_explainer_new(&k->m, &k->feat, k->st, k->cel, &ao, &x)) {
+        free(batch);
+        failf(&k->f, "explain: out of memory");
+        return;
+    }
+    for (uint32_t i = 0; i <= k->m.nnodes; i++) {
+        const dra_node_t *node = i == 0 ? k->node : k->m.nodes[i - 1];
+        if (i > 0 && node == k->node)
+            continue;
+        dra_why_t w;
+        char msg[DRA_DIAG_MSG_MAX * 2];
+        dra_claim_t *const *claims = k->claims;
+        uint32_t n = k->nc;
+        dra_arena_mark_t mk = dra_arena_mark(&k->out_arena);
+        dra_extres_fit_t fit = {.fits = true};
+        int rc = DRA_OK;
+        if (k->xpod) {
+            rc = pod_explain_claims(k, node, batch, &n, &fit, &w);
+            claims = batch;
+        }
+        if (!rc && fit.fits && n == 0) { /* nothing to allocate there: the pod fits */
+            dra_why_scheduler(&w, DRA_WHY_FITS, -1, "the pod passes the node's checks and has no "
+                                                    "claim to allocate");
+            w.outcome = DRA_OUTCOME_ALLOCATED;
+        } else if (!rc && fit.fits) {
+            rc = dra_explain_verify(x, node, claims, n, 200000, &w, msg, sizeof msg);
+        }
+        if (!rc && fit.fits && w.kind == DRA_WHY_FITS && fit.claim && fit.claim->nrequests == 0) {
+            dra_extres_prebind_msg(NULL, nz(k->xpod->namespace_), nz(k->xpod->name), msg,
+                                   sizeof msg);
+            dra_why_scheduler(&w, DRA_WHY_FATAL, -1, msg);
+            w.outcome = DRA_OUTCOME_FATAL;
+        }
+        dra_arena_reset_to(&k->out_arena, mk);
+        if (rc == DRA_EINTERNAL)
+            failf(&k->f, "explain on node %s: %s", nz(node->name), msg);
+        else if (rc)
+            failf(&k->f, "explain on node %s: %s", nz(node->name), dra_strerror(rc));
+        if (rc)
+            break;
+        if (i == 0 && k->xpod &&
+            (w.outcome != k->res.kind ||
+             (!fit.fits && strcmp(w.text, k->res.msg) != 0))) {
+            failf(&k->f, "explain on node %s: %s (%s) but the case's outcome is %s: %s",
+                  nz(node->name), dra_outcome_name(w.outcome), w.text,
+                  dra_outcome_name(k->res.kind), k->res.msg);
+            break;
+        }
+        if (k->o->explain_nodes)
+            (*k->o->explain_nodes)++;
+        if (k->o->explain_fallback && w.kind == DRA_WHY_SEARCH)
+            (*k->o->explain_fallback)++;
+        if (i == 0 && k->o->verbose && w.kind != DRA_WHY_FITS)
+            snprintf(k->why_msg, sizeof k->why_msg, "%s", w.text);
+    }
+    dra_explainer_free(x);
+    free(batch);
+}
+
 /* 6. allocate: one call of the chosen allocator, timed; then the differential runs. A pod
  * entry whose node is rejected by the node filters or NodeResourcesFit is Unsatisfiable without
  * a call; an allocated extended-resource claim without requests fails at PreBind (Fatal). */
@@ -968,6 +1109,8 @@ static step_t step_allocate(kase_t *k)
         memset(&k->res, 0, sizeof k->res);
         k->res.kind = DRA_OUTCOME_UNSATISFIABLE;
         snprintf(k->res.msg, sizeof k->res.msg, "%s", k->xwhy);
+        if (k->o->explain)
+            step_explain(k);
         k->result = DRA_CONF_FAIL;
         return STEP_NEXT;
     }
@@ -986,11 +1129,11 @@ static step_t step_allocate(kase_t *k)
     k->result = DRA_CONF_FAIL;
     if (k->res.kind == DRA_OUTCOME_ALLOCATED && k->xfit.claim && k->xfit.claim->nrequests == 0) {
         k->res.kind = DRA_OUTCOME_FATAL;
-        snprintf(k->res.msg, sizeof k->res.msg,
-                 "PreBind: nil or empty request mappings, no update of pod %s/%s "
-                 "ExtendedResourceClaimStatus",
-                 nz(k->xpod->namespace_), nz(k->xpod->name));
+        dra_extres_prebind_msg(NULL, nz(k->xpod->namespace_), nz(k->xpod->name), k->res.msg,
+                               sizeof k->res.msg);
     }
+    if (k->o->explain)
+        step_explain(k);
     return STEP_NEXT;
 }
 
@@ -1147,7 +1290,9 @@ static void case_report(kase_t *k)
         case_line(k, "FAIL %s (%s): %s", k->name, k->path, k->f.why);
         k->result = DRA_CONF_FAIL;
     } else {
-        if (k->o->verbose)
+        if (k->o->verbose && k->why_msg[0])
+            case_line(k, "PASS %s: %s; explain: %s", k->name, k->have_msg, k->why_msg);
+        else if (k->o->verbose)
             case_line(k, "PASS %s: %s", k->name, k->have_msg);
         else
             case_line(k, "PASS %s", k->name);
@@ -1181,6 +1326,7 @@ int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out)
     k->o = o;
     k->out = out;
     k->result = DRA_CONF_INVALID;
+    k->xidx = UINT32_MAX;
     dra_diag_t d;
     dra_diag_clear(&d);
     if (dra_io_read_file(path, DRA_MANIFEST_MAX_FILE, &k->buf, &k->len, &d)) {

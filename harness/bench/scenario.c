@@ -359,8 +359,8 @@ static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "
 static const char *const k_taints[] = {"every", "hold", "effect", "key", "value", NULL};
 static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
 static const char *const k_mix[] = {
-    "shape", "template",   "weight", "count", "migProfile", "sameParent", "memory",
-    "class", "constraint", "share",  "name",  "requests",   "resource",   NULL};
+    "shape", "template", "weight", "count", "migProfile", "sameParent", "memory", "class",
+    "constraint", "share", "name", "requests", "resource", "expect", NULL};
 static const char *const k_requests[] = {"cpu", "memory", NULL};
 static const char *const k_run[] = {"warmup", "repetitions", "invariants", "sampleRate", NULL};
 
@@ -584,10 +584,19 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
     if ((v = dra_ynode_get(e, "weight")) && (rc = get_pos_double(p, v, sub(b, sizeof b, path, "weight"), &mx->weight)))
         return rc;
     dra_shape_spec_t *ss = &mx->shape;
+    mx->node = e;
+    if ((v = dra_ynode_get(e, "expect"))) {
+        static const char *const ex[] = {"unsatisfiable", NULL};
+        int x;
+        if ((rc = get_enum(p, v, sub(b, sizeof b, path, "expect"), ex, &x)))
+            return rc;
+        mx->expect_unsat = true;
+    }
     if (tm) {
         for (uint32_t i = 0; i < e->n; i++)
             if (strcmp(e->keys[i]->text, "template") && strcmp(e->keys[i]->text, "weight") &&
-                strcmp(e->keys[i]->text, "share") && strcmp(e->keys[i]->text, "requests"))
+                strcmp(e->keys[i]->text, "share") && strcmp(e->keys[i]->text, "requests") &&
+                strcmp(e->keys[i]->text, "expect"))
                 return err_at(p, e->keys[i], path, "field \"%s\" does not apply to an inline template",
                               e->keys[i]->text);
         ss->kind = DRA_SHAPE_INLINE;
@@ -799,6 +808,7 @@ static int on_doc(const dra_ynode_t *root, void *ud_)
     dra_scenario_t *s = p->s;
     if (++ud->ndocs > 1)
         return err_at(p, root, "(document)", "a scenario file holds exactly one document");
+    s->root = root;
     int rc = check_keys(p, root, "(top)", k_top);
     if (rc)
         return rc;
@@ -1118,23 +1128,28 @@ static int extended_claim(const dra_scenario_built_t *b, uint32_t i, dra_model_t
         }
         dra_arena_reset_to(&m->arena, mk);
     }
+    dra_why_t why; /* the reason every node gives, as alloc and explain word it (core/extres) */
+    if (!rc && !first.fits) {
+        dra_extres_pod_t xp = {.map = &map, .m = m, .f = f, .pod = pod, .req = &req};
+        dra_extres_fit_why(&xp, m->nnodes ? m->nodes[0] : NULL, first.reason, &why);
+    }
     dra_extres_map_free(&map);
     if (rc)
         return rc;
     memset(out, 0, sizeof *out);
     out->pod = pod;
     if (!first.fits) {
-        snprintf(out->unschedulable, sizeof out->unschedulable, "%s", first.reason);
+        snprintf(out->unschedulable, sizeof out->unschedulable, "%s", why.text);
+        out->unsched_kind = why.kind;
         return DRA_OK;
     }
     if (!first.claim) /* no node, or the gate off and nothing requested: nothing to allocate */
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
                             "shape %s: its pods need no device on this cluster", pod->name);
     if (first.claim->nrequests == 0) {
-        snprintf(out->unschedulable, sizeof out->unschedulable,
-                 "PreBind: nil or empty request mappings, no update of pod default/%s "
-                 "ExtendedResourceClaimStatus",
-                 pod->name);
+        dra_extres_prebind_msg(NULL, pod->namespace_, pod->name, out->unschedulable,
+                               sizeof out->unschedulable);
+        out->unsched_kind = DRA_WHY_FATAL;
         out->fatal = true;
         return DRA_OK;
     }

@@ -43,7 +43,10 @@
  *     placement: first-fit | best-fit | spread | random
  *     run: {warmup: 100, repetitions: 3, invariants: all | sampled | off, sampleRate: 0.01}
  * Shape entry keys: shape, weight, count, migProfile, sameParent, memory, class, constraint,
- * share, name, requests, resource (extended-resource only: the pod's extended resource name). `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
+ * share, name, requests, resource (extended-resource only: the pod's extended resource name),
+ * expect. `expect: unsatisfiable` says the entry fits no node on purpose
+ * (unsat-storm): `run` does not warn that every pod of it is unsatisfiable and `validate`
+ * checks that it indeed fits no node of the empty cluster. `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
  * are each pod's node resources, checked against the nodes' status.allocatable by the placement
  * engine (core/engine/engine.h; `memory` alone is the memory-share shape's device capacity);
  * not with share (a pod joining a shared claim is not placed). A request of an inline template takes name, deviceClassName, count,
@@ -77,6 +80,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "alloc/explain.h"
 #include "base/arena.h"
 #include "base/err.h"
 #include "gen/cluster.h"
@@ -104,6 +108,9 @@ typedef struct dra_scenario_mix {
     const void *inline_node;  /* inline template (a dra_ynode_t owned by the scenario) */
     int64_t cpu_milli;        /* requests.cpu of each pod (millicores, rounded up); 0: none */
     int64_t memory_bytes;     /* requests.memory of each pod (bytes, rounded up); 0: none */
+    bool expect_unsat;        /* `expect: unsatisfiable`: no node may take it (on purpose) */
+    const void *node;         /* the entry's YAML node (a dra_ynode_t owned by the scenario):
+                                 positions of its fields for diagnostics */
 } dra_scenario_mix_t;
 
 /* spec.workload.deviceTaints (every == 0: no health events). */
@@ -139,6 +146,8 @@ typedef struct dra_scenario {
     dra_inv_mode_t invariants;
     double sample_rate;
     dra_scenario_taints_t taints;
+    const void *root;        /* the document's YAML root (a dra_ynode_t owned by the scenario):
+                                positions of fields for diagnostics (validate) */
 } dra_scenario_t;
 
 /* Parse and validate scenario text. */
@@ -196,8 +205,10 @@ typedef struct dra_scenario_claim {
     const dra_pod_t *pod;                  /* the extended-resource pod, else NULL */
     const dra_request_mapping_t *mappings; /* of the extended-resource claim */
     uint32_t nmappings;
-    char unschedulable[300]; /* non-empty: no node takes the pod, why */
-    bool fatal;              /* the reason is a PreBind failure */
+    char unschedulable[DRA_WHY_TEXT_MAX]; /* non-empty: no node takes the pod, why (the words
+                                             of dra_extres_node_check) */
+    dra_why_kind_t unsched_kind;          /* its kind: NODE_RESOURCES, GATE, FATAL */
+    bool fatal;                           /* the reason is a PreBind failure */
 } dra_scenario_claim_t;
 DRA_NODISCARD int dra_scenario_shape_claim(const dra_scenario_built_t *b, uint32_t i,
                                            dra_model_t *m, const dra_alloc_features_t *f,

@@ -13,10 +13,12 @@
 #include "alloc/alloc.h"
 #include "alloc/invariants.h"
 #include "alloc/fast.h"
+#include "alloc/explain.h"
 #include "cli.h"
 #include "conformance.h"
 #include "extres/extres.h"
 #include "manifest.h"
+#include "reasons.h"
 #include "taintrule.h"
 #include "walk.h"
 
@@ -34,10 +36,14 @@ static const char help[] =
     "<pod>-<claim>) and the claim the scheduler builds for its extended resources backed by DRA\n"
     "(KEP-5004). Prints the claims with status.allocation and those Pods with\n"
     "status.extendedResourceClaimStatus; pod inputs not modelled are named on stderr. Without\n"
-    "pods, every unallocated claim is allocated. A summary goes to stderr. With --test, every\n"
-    "file is an AllocationTest case: one PASS/FAIL line per case, the invariants are checked on\n"
-    "every allocation.\n"
-    "\n"
+    "pods, every unallocated claim is allocated. A pod (or claim) no node takes is said with the\n"
+    "reasons of the nodes tried, grouped and counted in the words of `drabench explain` (node\n"
+    "filters, NodeResourcesFit, then the claims' first reason). A summary goes to stderr. With\n"
+    "--test, every file is an AllocationTest case: one PASS/FAIL line per case, the invariants\n"
+    "are checked on every allocation.\n"
+    "\n";
+
+static const char help_options[] =
     "Options:\n"
     "  -f, --file PATH         manifest file or directory (repeatable)\n"
     "  -n, --node NAME         allocate on this node only (default: try nodes in order)\n"
@@ -67,7 +73,11 @@ static const char help[] =
     "  -t, --test              run conformance cases from the paths given as arguments\n"
     "  -v, --verbose           --test: also print the outcome, allocateOne calls and allocate "
     "time\n"
-    "                          of passing cases\n"
+    "                          of passing cases (with --explain: the reason on the case's node)\n"
+    "  -x, --explain           --test: also run `drabench explain`'s reasoning on the case's node\n"
+    "                          and every Node of the case; it must agree with the allocator (same\n"
+    "                          outcome, allocated devices passing every check, reasons confirmed\n"
+    "                          by brute force on small instances), or the case fails\n"
     "  -h, --help              show this help\n"
     "\n"
     "Examples:\n"
@@ -171,7 +181,8 @@ typedef struct actx {
     bool *claim_used;        /* per model claim (initial ones): a pod refers to it */
     bool *claim_dropped;     /* per model claim: deleted (a stale extended-resource claim) */
     uint32_t nclaims0;
-    dra_model_t out; /* the Pods with extendedResourceClaimStatus, for the output */
+    dra_model_t out;       /* the Pods with extendedResourceClaimStatus, for the output */
+    dra_explainer_t *why;  /* the reasons of an unsatisfiable pod (reasons.h), made on first use */
     uint32_t nok, nunsat, nerr, nplain;
     int exitc;
 } actx_t;
@@ -261,54 +272,69 @@ static int report_difference(const actx_t *a, const char *podname, const dra_nod
 
 /* ---- pods ------------------------------------------------------------------------------------ */
 
-/* Why the nodes tried rejected a pod, counted per reason ("0/3 nodes are available: ..."). */
-#define MAX_REASONS 8
-typedef struct reasons {
-    char text[MAX_REASONS][160];
-    uint32_t count[MAX_REASONS];
-    uint32_t n, other, nodes;
-} reasons_t;
-
-static void reason_add(reasons_t *r, const char *why)
+/* The explainer of the reasons (reasons.h, the reference allocator's explain mode), made on
+ * first use. */
+static int explainer(actx_t *a)
 {
-    r->nodes++;
-    for (uint32_t i = 0; i < r->n; i++)
-        if (strcmp(r->text[i], why) == 0) {
-            r->count[i]++;
-            return;
-        }
-    if (r->n == MAX_REASONS) {
-        r->other++;
-        return;
-    }
-    snprintf(r->text[r->n], sizeof r->text[0], "%s", why);
-    r->count[r->n++] = 1;
+    if (a->why)
+        return DRA_OK;
+    dra_alloc_options_t ao = {0};
+    return dra_explainer_new(&a->m, &a->o->c.f, a->st, a->cel, &ao, &a->why);
 }
 
-static void reasons_format(const reasons_t *r, char *buf, size_t len)
+/* The pod (replica) being placed and the nodes it may go to: the reasons' callback data. */
+typedef struct podtry {
+    actx_t *a;
+    dra_extres_pod_t xp;
+    uint32_t pinned; /* a DaemonSet's pod: its node only; UINT32_MAX: any */
+} podtry_t;
+
+static bool node_tried(const actx_t *a, uint32_t ni, uint32_t pinned)
 {
-    size_t u = (size_t)snprintf(buf, len, "0/%u nodes are available", r->nodes);
-    for (uint32_t i = 0; i < r->n && u < len; i++)
-        u += (size_t)snprintf(buf + u, len - u, "%s %u %s", i ? "," : ":", r->count[i], r->text[i]);
-    if (r->other && u < len)
-        snprintf(buf + u, len - u, ", %u other", r->other);
+    return !(a->o->node && strcmp(a->o->node, nz(a->m.nodes[ni]->name)) != 0) &&
+           (pinned == UINT32_MAX || ni == pinned);
 }
 
-/* A claim of the model allocated earlier must be usable on node (its allocation's node
- * selector): upstream's Filter "resourceclaim not available on the node". */
-static bool allocated_claims_fit(dra_claim_t *const *claims, uint32_t n, const dra_node_t *node)
+/* A claim without a pod (--node only): only the claim's reasons. */
+static int tried_node(void *ud, uint32_t node, dra_why_t *w)
 {
-    for (uint32_t k = 0; k < n; k++) {
-        const dra_allocation_t *al = claims[k]->allocation;
-        if (!al || !al->node_selector)
-            continue;
-        bool match = false;
-        char err[128];
-        if (dra_alloc_node_selector_matches(node, al->node_selector, &match, err, sizeof err) ||
-            !match)
-            return false;
+    (void)w;
+    return node_tried(ud, node, UINT32_MAX) ? 0 : -1;
+}
+
+/* A pod: the scheduler's checks first, then its claims without the search (core/extres). */
+static int pod_node_reason(void *ud, uint32_t node, dra_why_t *w)
+{
+    podtry_t *t = ud;
+    actx_t *a = t->a;
+    if (!node_tried(a, node, t->pinned))
+        return -1;
+    int rc = dra_extres_explain(a->why, &t->xp, a->m.nodes[node], &a->usage[node], true,
+                                &a->xarena, w);
+    if (rc) { /* out of memory: the node's reason says so rather than failing the summary */
+        dra_why_scheduler(w, DRA_WHY_UNEXAMINED, -1, dra_strerror(rc));
     }
-    return true;
+    return 1;
+}
+
+/* Say why no node tried took the pod (xp) or the claim (batch): the dominant per-node reasons
+ * as "2 nodes: ...; 1 node: ..." (reasons.h): one wording for every unsatisfiable pod, whatever
+ * rejected the nodes. Returns an exit status. */
+static int say_unsatisfiable(actx_t *a, const char *label, podtry_t *t, dra_claim_t *const *batch,
+                             uint32_t nb)
+{
+    if (explainer(a))
+        return DRA_EXIT_ENV;
+    dra_node_reasons_t nr;
+    int rc = t ? dra_node_reasons(a->why, &a->m, NULL, 0, pod_node_reason, t, UINT32_MAX, &nr)
+               : dra_node_reasons(a->why, &a->m, batch, nb, tried_node, a, UINT32_MAX, &nr);
+    if (rc)
+        return DRA_EXIT_ENV;
+    char why[2048] = "";
+    if (nr.nodes)
+        dra_node_reasons_text(&nr, 3, why, sizeof why);
+    say("%s: unsatisfiable on every node tried: %s", label, nr.nodes ? why : "no node tried");
+    return DRA_EXIT_OK;
 }
 
 /* Record the special claim and the pod's status for the output: the claim joins the model
@@ -385,7 +411,7 @@ static int place_claim(actx_t *a, dra_claim_t *c)
     dra_claim_t *batch[1] = {c};
     for (uint32_t ni = 0; ni < a->m.nnodes; ni++) {
         const dra_node_t *node = a->m.nodes[ni];
-        if (a->o->node && strcmp(a->o->node, nz(node->name)) != 0)
+        if (!node_tried(a, ni, UINT32_MAX))
             continue;
         dra_alloc_outcome_t out;
         int rc = alloc_call(a, label, node, batch, 1, &out);
@@ -405,41 +431,32 @@ static int place_claim(actx_t *a, dra_claim_t *c)
     }
     if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
-        say("%s: unsatisfiable on every node tried", label);
-    } else {
-        a->nerr++;
-        say("%s: %s: %s", label, dra_outcome_name(last), msg);
+        return say_unsatisfiable(a, label, NULL, batch, 1);
     }
+    a->nerr++;
+    say("%s: %s: %s", label, dra_outcome_name(last), msg);
     return DRA_EXIT_OK;
 }
 
-/* Try the pod (claims batch[0..nb) of its own, still to allocate, and its extended resources)
- * on one node. *placed when it went there, *devices when devices were allocated for it.
- * Returns an exit status (3: a decision differs). */
-static int try_node(actx_t *a, uint32_t pi, const char *podname, uint32_t ni, dra_claim_t **batch,
-                    uint32_t nb, dra_claim_t *const *own, uint32_t nown, reasons_t *why,
-                    dra_outcome_t *last, char *msg, size_t msglen, bool *placed, bool *devices)
+/* Try the pod (t->xp: its claims still to allocate batch[0..nb) and its extended resources) on
+ * node ni: the scheduler's checks (dra_extres_node_check; a node they reject is left for the
+ * reasons), then one allocate call. *placed when it went there, *devices when devices were
+ * allocated for it. Returns an exit status (3: a decision differs). */
+static int try_node(actx_t *a, const podtry_t *t, uint32_t pi, uint32_t ni, dra_claim_t **batch,
+                    uint32_t nb, dra_outcome_t *last, char *msg, size_t msglen, bool *placed,
+                    bool *devices)
 {
-    const opts_t *o = a->o;
-    const dra_pod_t *pod = a->m.pods[pi];
+    const dra_pod_t *pod = t->xp.pod;
+    const char *podname = t->xp.podname;
     const dra_node_t *node = a->m.nodes[ni];
-    char r[256];
     *placed = *devices = false;
-    if (!dra_extres_node_filters(pod, node, r, sizeof r)) {
-        reason_add(why, r);
-        return DRA_EXIT_OK;
-    }
-    if (!allocated_claims_fit(own, nown, node)) {
-        reason_add(why, "resourceclaim not available on the node");
-        return DRA_EXIT_OK;
-    }
     dra_arena_mark_t mark = dra_arena_mark(&a->xarena);
     dra_extres_fit_t fit;
-    if (dra_extres_fit(&a->xmap, &o->c.f, pod, podname, &a->preq[pi], nb > 0, node, &a->usage[ni],
-                       &a->xarena, &fit))
+    dra_why_t why;
+    int rc = dra_extres_node_check(&t->xp, node, &a->usage[ni], &a->xarena, &fit, &why);
+    if (rc)
         return DRA_EXIT_ENV;
     if (!fit.fits) {
-        reason_add(why, fit.reason);
         dra_arena_reset_to(&a->xarena, mark);
         return DRA_EXIT_OK;
     }
@@ -451,15 +468,10 @@ static int try_node(actx_t *a, uint32_t pi, const char *podname, uint32_t ni, dr
         return dra_node_usage_add(&a->usage[ni], &a->preq[pi]) ? DRA_EXIT_ENV : DRA_EXIT_OK;
     }
     dra_alloc_outcome_t out;
-    int rc = alloc_call(a, podname, node, batch, nb, &out);
-    if (rc)
+    if ((rc = alloc_call(a, podname, node, batch, nb, &out)))
         return rc;
     *last = out.kind;
     snprintf(msg, msglen, "%s", out.msg);
-    if (out.kind == DRA_OUTCOME_UNSATISFIABLE)
-        reason_add(why, "cannot allocate all claims");
-    else if (out.kind == DRA_OUTCOME_NODE_FAILURE)
-        reason_add(why, out.msg);
     if (out.kind != DRA_OUTCOME_ALLOCATED) {
         dra_arena_reset_to(&a->xarena, mark);
         return DRA_EXIT_OK;
@@ -468,11 +480,7 @@ static int try_node(actx_t *a, uint32_t pi, const char *podname, uint32_t ni, dr
         /* PreBind: the claim is created without requests and the pod status cannot be
          * patched (extendeddynamicresources.go patchPodExtendedResourceClaimStatus) */
         *last = DRA_OUTCOME_FATAL;
-        snprintf(msg, msglen,
-                 "PreBind on node %s: nil or empty request mappings, no update of pod %s/%s "
-                 "ExtendedResourceClaimStatus (the extended resources make no device request; "
-                 "the pod does not bind)",
-                 nz(node->name), nz(pod->namespace_), podname);
+        dra_extres_prebind_msg(nz(node->name), nz(pod->namespace_), podname, msg, msglen);
         dra_arena_reset_to(&a->xarena, mark);
         return DRA_EXIT_OK;
     }
@@ -485,24 +493,29 @@ static int try_node(actx_t *a, uint32_t pi, const char *podname, uint32_t ni, dr
 }
 
 /* Place one pod (replica): every node in order (--node only; pinned: that node only) until one
- * takes it; one line on stderr. Returns an exit status (3 when a decision differs). */
+ * takes it; one line on stderr (for a pod no node takes, the reasons of every node tried).
+ * Returns an exit status (3 when a decision differs). */
 static int place_pod(actx_t *a, uint32_t pi, const char *podname, uint32_t pinned,
                      dra_claim_t **batch, uint32_t nb, dra_claim_t *const *own, uint32_t nown)
 {
-    const opts_t *o = a->o;
-    reasons_t why;
-    memset(&why, 0, sizeof why);
+    podtry_t t = {.a = a, .pinned = pinned};
+    t.xp.map = &a->xmap;
+    t.xp.m = &a->m;
+    t.xp.f = &a->o->c.f;
+    t.xp.pod = a->m.pods[pi];
+    t.xp.podname = podname;
+    t.xp.req = &a->preq[pi];
+    t.xp.own = own;
+    t.xp.nown = nown;
+    t.xp.user_claims = nb > 0;
     dra_outcome_t last = DRA_OUTCOME_UNSATISFIABLE;
     char msg[DRA_DIAG_MSG_MAX + 256] = "";
     bool placed = false, devices = false;
     uint32_t ni = 0;
     for (; ni < a->m.nnodes && !placed; ni++) {
-        const dra_node_t *node = a->m.nodes[ni];
-        if ((o->node && strcmp(o->node, nz(node->name)) != 0) ||
-            (pinned != UINT32_MAX && ni != pinned))
+        if (!node_tried(a, ni, pinned))
             continue;
-        int rc = try_node(a, pi, podname, ni, batch, nb, own, nown, &why, &last, msg, sizeof msg,
-                          &placed, &devices);
+        int rc = try_node(a, &t, pi, ni, batch, nb, &last, msg, sizeof msg, &placed, &devices);
         if (rc)
             return rc;
         if (!placed && last == DRA_OUTCOME_FATAL)
@@ -519,9 +532,7 @@ static int place_pod(actx_t *a, uint32_t pi, const char *podname, uint32_t pinne
         }
     } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
-        char r[1400];
-        reasons_format(&why, r, sizeof r);
-        say("%s: unschedulable: %s", podname, why.nodes ? r : "no node tried");
+        return say_unsatisfiable(a, podname, &t, NULL, 0);
     } else {
         a->nerr++;
         say("%s: %s: %s", podname, dra_outcome_name(last), msg);
@@ -601,30 +612,14 @@ static int drop_stale_extended(actx_t *a, const dra_pod_t *pod, const char *podn
  * requests; the extended-resource map. Returns an exit status. */
 static int setup_pods(actx_t *a)
 {
-    if (dra_extres_map_build(&a->m, &a->o->c.f, &a->xmap))
+    if (dra_extres_map_build(&a->m, &a->o->c.f, &a->xmap) ||
+        dra_extres_usage_build(&a->m, &a->m.arena, &a->preq, &a->usage))
         return DRA_EXIT_ENV;
-    a->usage = calloc(a->m.nnodes ? a->m.nnodes : 1, sizeof *a->usage);
-    a->preq = calloc(a->m.npods ? a->m.npods : 1, sizeof *a->preq);
     a->nclaims0 = a->m.nclaims;
     a->claim_used = calloc(a->nclaims0 ? a->nclaims0 : 1, sizeof *a->claim_used);
     a->claim_dropped = calloc(a->nclaims0 ? a->nclaims0 : 1, sizeof *a->claim_dropped);
-    if (!a->usage || !a->preq || !a->claim_used || !a->claim_dropped)
+    if (!a->claim_used || !a->claim_dropped)
         return DRA_EXIT_ENV;
-    for (uint32_t p = 0; p < a->m.npods; p++) {
-        const dra_pod_t *pod = a->m.pods[p];
-        if (dra_extres_pod(pod, &a->m.arena, &a->preq[p]))
-            return DRA_EXIT_ENV;
-        if (!pod->node_name)
-            continue;
-        dra_node_t *n = dra_model_find_node(&a->m, pod->node_name);
-        for (uint32_t i = 0; n && i < a->m.nnodes; i++)
-            if (a->m.nodes[i] == n) {
-                int64_t reps = pod->kind == DRA_POD_POD ? 1 : pod->replicas > 0 ? pod->replicas : 0;
-                for (int64_t r = 0; r < reps; r++)
-                    if (dra_node_usage_add(&a->usage[i], &a->preq[p]))
-                        return DRA_EXIT_ENV;
-            }
-    }
     return DRA_EXIT_OK;
 }
 
@@ -770,15 +765,13 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     }
     if (a->pair_init)
         dra_conf_pair_free(&a->pair);
+    dra_explainer_free(a->why);
     dra_anyalloc_free(&a->al);
     dra_cel_cache_free(a->cel);
     dra_alloc_state_free(a->st);
     dra_taint_rules_fini(&a->rules);
     dra_diag_list_fini(&a->errs);
-    for (uint32_t i = 0; a->usage && i < a->m.nnodes; i++)
-        dra_node_usage_fini(&a->usage[i]);
-    free(a->usage);
-    free(a->preq);
+    dra_extres_usage_free(a->m.nnodes, a->preq, a->usage);
     free(a->claim_used);
     free(a->claim_dropped);
     dra_extres_map_free(&a->xmap);
@@ -801,9 +794,11 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
         return wexit;
     }
     int npass = 0, nfail = 0, ninvalid = 0;
-    uint32_t ndirect = 0;
+    uint32_t ndirect = 0, nexpl = 0, nfallback = 0;
     dra_conf_opts_t co = o->c;
     co.engine_direct = &ndirect;
+    co.explain_nodes = &nexpl;
+    co.explain_fallback = &nfallback;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < files.n; i++) {
@@ -823,6 +818,9 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
     if (o->c.both)
         fprintf(stderr, "engine: every case's answer on its node compared; %u answered from the "
                         "engine's columns (direct answers)\n", ndirect);
+    if (o->c.explain)
+        fprintf(stderr, "explain: %u node(s) checked against the allocator; %u reason(s) the "
+                        "search's fallback (\"no combination ...\")\n", nexpl, nfallback);
     fprintf(stderr, "%d passed, %d failed, %d invalid (%.1f ms)\n", npass, nfail, ninvalid, ms);
     if (ninvalid)
         return DRA_EXIT_USAGE;
@@ -838,6 +836,7 @@ int dra_cmd_alloc(int argc, char **argv)
         {"test", no_argument, NULL, 't'},          {"verbose", no_argument, NULL, 'v'},
         {"allocator", required_argument, NULL, 'A'},
         {"max-steps", required_argument, NULL, 'S'},
+        {"explain", no_argument, NULL, 'x'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     opts_t o;
     memset(&o, 0, sizeof o);
@@ -854,7 +853,7 @@ int dra_cmd_alloc(int argc, char **argv)
         return DRA_EXIT_ENV;
     }
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvA:S:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvxA:S:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             files[nfiles++] = optarg;
@@ -888,6 +887,9 @@ int dra_cmd_alloc(int argc, char **argv)
         case 'v':
             o.c.verbose = true;
             break;
+        case 'x':
+            o.c.explain = true;
+            break;
         case 'S': {
             char *end = NULL;
             errno = 0;
@@ -910,6 +912,7 @@ int dra_cmd_alloc(int argc, char **argv)
             break;
         case 'h':
             fputs(help, stdout);
+            fputs(help_options, stdout);
             goto out;
         default:
             ret = dra_cli_usage_error("alloc", "unknown option");

@@ -10,6 +10,8 @@
 #            DaemonSet's pod per node, a claim no pod uses, inputs not modelled (inter-pod
 #            affinity, topology spread, another scheduler, volumes, host ports), node filters
 #            and NodeResourcesFit with a device plugin's allocatable, skipped kinds;
+#  explain:  explain --pod / --shape extended-resource: the scheduler's checks per node, each
+#            node's own claim, PreBind, the gate off in 1.35 (the words alloc prints);
 #  scenario: the generator's extended-resource shape: `run` (every policy, --allocator both)
 #            and `alloc` of the `gen` output decide the same; a resource nothing backs is
 #            unschedulable with its reason; a cluster whose node offers the resource by device
@@ -24,7 +26,7 @@ R=../shared/real-manifests/dra-example-driver
 in="-f $R/gpu-default.derived.yaml -f ../shared/real-manifests/k8s-website-examples/driver-install/deviceclass.yaml -f $R/extended-resource-request"
 "$b" alloc $in > "$d/ex.yaml" 2> "$d/ex.err"
 grep -qxF "pod0: allocated on dra-example-driver-cluster-worker" "$d/ex.err"
-grep -qxF "pod1: unschedulable: 0/1 nodes are available: 1 Insufficient example.com/gpu" "$d/ex.err"
+grep -qxF "pod1: unsatisfiable on every node tried: 1 node: Insufficient example.com/gpu" "$d/ex.err"
 grep -qxF "1 allocated, 1 unsatisfiable, 0 failed (release 1.37, incubating allocator)" "$d/ex.err"
 grep -qxF "1 document(s) of kinds drabench does not read (Namespace, Service, ...) were skipped" "$d/ex.err"
 grep -Eq '^  name: pod0-extended-resources-[bcdfghjklmnpqrstvwxz2456789]{5}$' "$d/ex.yaml"
@@ -41,7 +43,7 @@ grep -q "^both: 1 decisions compared" "$d/both.err"
 "$b" alloc $in -o json | jq -e '[.items[] | select(.kind == "Pod") | .status.extendedResourceClaimStatus.requestMappings[0].resourceName] == ["deviceclass.resource.kubernetes.io/gpu.example.com"]' > /dev/null
 # 1.35: DRAExtendedResource off by default, --feature turns it on
 "$b" alloc $in --release 1.35 > "$d/off.yaml" 2> "$d/off.err"
-grep -qxF "pod0: unschedulable: 0/1 nodes are available: 1 Insufficient deviceclass.resource.kubernetes.io/gpu.example.com" "$d/off.err"
+grep -qxF "pod0: unsatisfiable on every node tried: 1 node: Insufficient deviceclass.resource.kubernetes.io/gpu.example.com: feature gate DRAExtendedResource is off in release 1.35 (else DeviceClass gpu.example.com would back deviceclass.resource.kubernetes.io/gpu.example.com)" "$d/off.err"
 ! grep -q "extended-resource-claim" "$d/off.yaml"
 "$b" alloc $in --release 1.35 --feature DRAExtendedResource=true 2>&1 >/dev/null | grep -qx "pod0: allocated on dra-example-driver-cluster-worker"
 # the output read back: valid, pod0 bound (counted on its node, not scheduled again), gpu-0 taken
@@ -156,12 +158,12 @@ grep -qxF "fpga: spec.volumes: persistent volume claims (volume binding) are not
 grep -qxF "fpga: spec.containers[].ports[].hostPort: host ports (NodePorts) are not modelled: ignored" "$d/pods.err"
 grep -qxF "fpga: spec.runtimeClassName: the RuntimeClass's overhead is not read (spec.overhead is): ignored" "$d/pods.err"
 # the bound pod holds n1's one fpga; n2 has none (and an untolerated taint)
-grep -qxF "fpga: unschedulable: 0/2 nodes are available: 1 Insufficient example.com/fpga, 1 node(s) had untolerated taint {dedicated: infra}" "$d/pods.err"
+grep -qxF "fpga: unsatisfiable on every node tried: 1 node: Insufficient example.com/fpga; 1 node: node(s) had untolerated taint {dedicated: infra}" "$d/pods.err"
 grep -qxF "gpus: allocated on n1" "$d/pods.err"
-grep -qxF "zone-b: unschedulable: 0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: infra}" "$d/pods.err"
+grep -qxF "zone-b: unsatisfiable on every node tried: 1 node: node(s) didn't match Pod's node affinity/selector; 1 node: node(s) had untolerated taint {dedicated: infra}" "$d/pods.err"
 grep -qxF "none: Deployment with 0 replicas: no pods" "$d/pods.err"
 # the DaemonSet tolerates the taint: one pod per node; n1 holds 3 pods already (pods: 3)
-grep -qxF "agent-n1: unschedulable: 0/1 nodes are available: 1 Insufficient pods" "$d/pods.err"
+grep -qxF "agent-n1: unsatisfiable on every node tried: 1 node: Insufficient pods" "$d/pods.err"
 grep -qxF "agent-n2: placed on n2 (no claims to allocate)" "$d/pods.err"
 grep -qxF "claim default/orphan: no pod in the input uses it: not allocated" "$d/pods.err"
 grep -qxF "1 allocated, 3 unsatisfiable, 0 failed, 2 placed without claims (release 1.37, incubating allocator)" "$d/pods.err"
@@ -170,6 +172,45 @@ test "$(grep -c '        device: g' "$d/pods.out")" = 2
 ]=])
 add_test(NAME harness.cli_extres.pods
          COMMAND sh -c "${_er_pods}" sh $<TARGET_FILE:drabench> ${_er}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
+# explain of pods (core/extres dra_extres_explain): the scheduler's checks per node, then the
+# node's own special claim with the pod's claims; the same reasons alloc prints
+set(_er_explain [=[
+set -e
+b="$1"; d="$2"
+R=../shared/real-manifests/dra-example-driver
+ex() { set +e; "$b" explain "$@" > "$d/x.txt" 2> "$d/x.err"; rc=$?; set -e; }
+has() { grep -qF -- "$1" "$d/x.txt" || { echo "missing: $1"; cat "$d/x.txt" "$d/x.err"; exit 1; }; }
+ex -f "$d/pods.yaml" --pod fpga; test $rc = 1
+has "pod default/fpga (0 claims) on 2 nodes"
+has "  1 node   Insufficient example.com/fpga"
+has "  1 node   node(s) had untolerated taint {dedicated: infra}"
+ex -f "$d/pods.yaml" --pod gpus -o json; test $rc = 0
+jq -e '.fit_nodes == ["n1"] and .extended_resources == {"example.com/gpu": 2} and ([.groups[] | select(.kind == "node-filter") | .nodes] == [["n2"]])' "$d/x.txt" > /dev/null
+ex -f $R/gpu-default.derived.yaml -f ../shared/real-manifests/k8s-website-examples/driver-install/deviceclass.yaml -f $R/extended-resource-request --pod extended-resource-request/pod1; test $rc = 1
+has "  1 node   Insufficient example.com/gpu"
+ex -f $R/gpu-default.derived.yaml -f ../shared/real-manifests/k8s-website-examples/driver-install/deviceclass.yaml -f $R/extended-resource-request --pod extended-resource-request/pod0; test $rc = 0
+has "pod extended-resource-request/pod0 (0 claims, extended resources deviceclass.resource.kubernetes.io/gpu.example.com: 1) on 1 node"
+# every node with its own claim: a device-plugin node fits without devices, a node too small
+ex -f corpora/conformance/extended/explain-nodes-differ.yaml; test $rc = 0
+has "fits on 2 nodes: node-dp, node-dra"
+has "request container-0-request-0 (example.com/gpu of container con0): 1 device of class class on the node, 2 needed"
+# a special claim without requests: PreBind
+ex -f corpora/conformance/extended/device-plugin-with-own-claim.yaml --pod p; test $rc = 1
+has "PreBind: nil or empty request mappings, no update of pod default/p ExtendedResourceClaimStatus"
+# the default scenario's extended-resource shape, and the gate off in 1.35
+ex --scenario default --shape extended-resource; test $rc = 0
+has "shape extended-resource (spec.workload.mix[8], extended resources nvidia.com/gpu: 1) on 40 nodes"
+has "fits on 16 nodes: dgx-0"
+has "request container-0-request-0 (nvidia.com/gpu of container main): no ResourceSlice offers devices on this node, 1 needed"
+ex --scenario default --shape extended-resource --release 1.35 -o json; test $rc = 1
+jq -e '[.groups[0] | .kind, .gate, .count, .reason] == ["gate", "DRAExtendedResource", 40, "Insufficient nvidia.com/gpu: feature gate DRAExtendedResource is off in release 1.35 (else DeviceClass gpu.nvidia.com would back nvidia.com/gpu)"]' "$d/x.txt" > /dev/null
+ex --scenario "$d/scn.yaml"; test $rc = 2
+grep -qF -- "--shape fpga" "$d/x.err"
+]=])
+add_test(NAME harness.cli_extres.explain
+         COMMAND sh -c "${_er_explain}" sh $<TARGET_FILE:drabench> ${_er}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 file(WRITE ${_er}/scn.yaml [=[
@@ -225,10 +266,12 @@ set -e
 b="$1"; d="$2"
 "$b" run "$d/scn.yaml" -o "$d/scn.json" > "$d/scn.txt"
 jq -e '.repetitions[0].outcomes | .allocated == 20 and .unsatisfiable == 30' "$d/scn.json" > /dev/null
-jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "fpga")] == [{"count": 10, "outcome": "unsatisfiable", "shape": "fpga", "reason": "every node: Insufficient example.com/fpga"}]' "$d/scn.json" > /dev/null
+jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "fpga")] == [{"count": 10, "outcome": "unsatisfiable", "shape": "fpga", "reason": "the scheduler'"'"'s checks reject every node (before any allocation): 6 nodes: Insufficient example.com/fpga", "node_reasons": [{"kind": "node-resources", "nodes": 6, "reason": "Insufficient example.com/fpga"}]}]' "$d/scn.json" > /dev/null
+jq -e '.warnings == ["shape fpga: all 10 pods unsatisfiable: Insufficient example.com/fpga"]' "$d/scn.json" > /dev/null
+jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "extended-resource") | .node_reasons[0].reason] == ["request container-0-request-0 (nvidia.com/gpu of container main): 8 devices of class gpu.nvidia.com match, all allocated already, 1 needed"]' "$d/scn.json" > /dev/null
 for p in first-fit best-fit spread random; do
   "$b" run "$d/scn.yaml" -o "$d/both.json" --allocator both --both-prefix 50 --policy $p > "$d/both.txt"
-  grep -Eq "^invariants +full: .* 0 violation" "$d/both.txt"
+  grep -Eq "^invariants +all: .* 0 violation" "$d/both.txt"
 done
 # the same pods written by gen and scheduled by alloc: the same outcome
 rm -rf "$d/gen"
@@ -236,7 +279,7 @@ rm -rf "$d/gen"
 "$b" alloc -f "$d/gen" 2>&1 >/dev/null | grep -qx "20 allocated, 30 unsatisfiable, 0 failed (release 1.37, incubating allocator)"
 # 1.35: the gate is off, no extended-resource pod is placed
 "$b" run "$d/scn.yaml" --release 1.35 -o "$d/off.json" > /dev/null
-jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "extended-resource") | .reason] == ["every node: Insufficient nvidia.com/gpu"]' "$d/off.json" > /dev/null
+jq -e '[.repetitions[0].outcome_reasons[] | select(.shape == "extended-resource") | .node_reasons[0] | .kind, .nodes, .reason] == ["gate", 6, "Insufficient nvidia.com/gpu: feature gate DRAExtendedResource is off in release 1.35 (else DeviceClass gpu.nvidia.com would back nvidia.com/gpu)"]' "$d/off.json" > /dev/null
 # a node offering nvidia.com/gpu by device plugin: refused, naming it
 set +e
 "$b" run "$d/scn.yaml" --cluster "$d/dp-node.yaml" -o "$d/dp.json" > /dev/null 2> "$d/dp.err"; rc=$?
@@ -251,4 +294,5 @@ add_test(NAME harness.cli_extres.scenario
          COMMAND sh -c "${_er_scn}" sh $<TARGET_FILE:drabench> ${_er}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.cli_extres.example harness.cli_extres.pods harness.cli_extres.scenario
+                     harness.cli_extres.explain
                      PROPERTIES LABELS "unit;harness;cli" TIMEOUT 300 ENVIRONMENT "${DRA_TEST_ENV}")
