@@ -213,10 +213,8 @@ int dra_report_replay(char *const *files, size_t n, const char *dir, const char 
         rc = load(files[i], runs, &nr, diag);
     if (rc != DRA_OK)
         goto out;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        rc = dra_diag_set(diag, DRA_EIO, dir, 0, 0, "cannot create: %s", strerror(errno));
+    if ((rc = dra_report_out_begin(&o)) != DRA_OK)
         goto out;
-    }
     if (!title)
         title = "drabench replay report";
     for (size_t i = 0; i < nr && rc == DRA_OK; i++) {

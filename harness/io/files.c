@@ -15,9 +15,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool in_place_prefix(const char *path)
+/* Whether an existing output (st: what the path resolves to) is written in place rather than
+ * replaced: decided by the file's type, never by its path. A device, FIFO or socket is written in
+ * place; so is a regular file that is this process's standard output or standard error (the
+ * same file: /dev/stdout, /proc/self/fd/2, ... while they are redirected to a file), appended
+ * to as the shell's redirection does. Any other regular file - under /dev/shm or /proc as much
+ * as anywhere - is replaced atomically. */
+static bool written_in_place(const struct stat *st)
 {
-    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+    if (!S_ISREG(st->st_mode))
+        return true;
+    for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+        struct stat o;
+        if (fstat(fd, &o) == 0 && S_ISREG(o.st_mode) && o.st_dev == st->st_dev &&
+            o.st_ino == st->st_ino)
+            return true;
+    }
+    return false;
 }
 
 int dra_out_open(dra_out_t *o, const char *path, dra_diag_t *diag)
@@ -34,8 +48,8 @@ int dra_out_open(dra_out_t *o, const char *path, dra_diag_t *diag)
     bool target_ok = exists && stat(path, &st) == 0;
     if (target_ok && S_ISDIR(st.st_mode))
         return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: is a directory");
-    if (target_ok && (!S_ISREG(st.st_mode) || in_place_prefix(path))) {
-        /* a device, FIFO, socket or /dev/stdout: write in place, never replace it */
+    if (target_ok && written_in_place(&st)) {
+        /* a device, FIFO, socket or our own redirected stdout: write in place, never replace */
         int fd = open(path, O_WRONLY | O_NOCTTY | (S_ISREG(st.st_mode) ? O_APPEND : 0));
         if (fd < 0)
             return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
@@ -138,11 +152,9 @@ int dra_io_check_output(const char *path, dra_diag_t *diag)
             return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: is a directory");
         if (access(path, W_OK) != 0)
             return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
-        if (S_ISREG(st.st_mode) && !in_place_prefix(path)) {
-            /* replaced through a temporary file: its directory must be writable too */
-        } else {
+        if (written_in_place(&st))
             return DRA_OK;
-        }
+        /* replaced through a temporary file: its directory must be writable too */
     }
     size_t n = strlen(path);
     char *dir = malloc(n + 2);

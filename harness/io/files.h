@@ -23,9 +23,11 @@
  *   a new or regular file       a temporary file in the same directory (PATH.tmp.XXXXXX), made
  *                               durable (fsync) and renamed over PATH by commit, so readers never
  *                               see half a file; a symlink to a regular file replaces its target;
- *   anything else that exists   written in place, never replaced: character devices
- *   (/dev/null, /dev/full), FIFOs, sockets, /dev/stdout and every other path under /dev/ or
- *   /proc/.
+ *   anything else that exists   written in place, never replaced: character and block
+ *   devices (/dev/null, /dev/full), FIFOs, sockets, and a regular file that is this process's
+ *   standard output or error (/dev/stdout while stdout goes to a file: appended to).
+ * The choice is made by the type of the file the path resolves to, never by the path: a regular
+ * file under /dev/shm or /proc is replaced like any other.
  * A directory or an unwritable location fails at open. Every write error (ENOSPC from
  * /dev/full, EIO, EPIPE) surfaces at commit with the reason. abort removes the temporary file.
  * Ownership: dra_out_t owns its FILE and the temporary name until commit or abort; commit
