@@ -24,10 +24,11 @@ bool dra_compare_parse_threshold(const char *s, double *out)
         *out = -1;
         return true;
     }
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v < 0)
+    size_t n = dra_io_decimal_len(s); /* decimal only: no space, hex or "inf" */
+    double v = n ? strtod(s, NULL) : -1;
+    if (!n || !isfinite(v) || v < 0)
         return false;
+    const char *end = s + n;
     if (*end == '%')
         end++;
     if (*end)
@@ -116,11 +117,12 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
                 return gate_err(c, v, "alpha: must lie in (0, 1)");
             g->has_alpha = true;
         } else if (strcmp(k, "noise_floor") == 0) {
-            char *end = NULL;
             const char *t = dra_ynode_is_scalar(v) && v->text ? v->text : "";
-            double x = strtod(t, &end);
+            size_t nd = dra_io_decimal_len(t); /* decimal only */
+            const char *end = t + nd;
+            double x = nd ? strtod(t, NULL) : 0;
             double mul = 0;
-            if (end && end != t) {
+            if (nd) {
                 if (strcmp(end, "ns") == 0 || (*end == '\0' && x == 0))
                     mul = 1;
                 else if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)

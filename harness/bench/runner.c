@@ -154,9 +154,8 @@ bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p)
         return true;
     }
     if (strncmp(s, "sample=", 7) == 0) {
-        char *end;
-        double x = strtod(s + 7, &end);
-        if (end == s + 7 || *end || !(x > 0 && x <= 1))
+        double x;
+        if (!dra_io_parse_double(s + 7, &x) || !(x > 0 && x <= 1))
             return false;
         *mode = DRA_INV_SAMPLED;
         *p = x;

@@ -650,13 +650,13 @@ static int load_taints(sp_t *p, const dra_ynode_t *n)
     const dra_ynode_t *v;
     if (!(v = dra_ynode_get(n, "every")))
         return err_at(p, n, path, "missing field \"every\"");
-    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.every", 1ull << 40, &t->every)))
+    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.every", DRA_SCENARIO_COUNT_MAX, &t->every)))
         return rc;
     if (t->every == 0)
         return err_at(p, v, "spec.workload.deviceTaints.every", "must be at least 1");
     if (!(v = dra_ynode_get(n, "hold")))
         return err_at(p, n, path, "missing field \"hold\"");
-    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.hold", 1ull << 40, &t->hold)))
+    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.hold", DRA_SCENARIO_COUNT_MAX, &t->hold)))
         return rc;
     if (t->hold == 0)
         return err_at(p, v, "spec.workload.deviceTaints.hold", "must be at least 1");
@@ -695,9 +695,9 @@ static int load_workload(sp_t *p, const dra_ynode_t *n)
     s->mode = (dra_wl_mode_t)mode;
     if (!(v = dra_ynode_get(n, "count")))
         return err_at(p, n, "spec.workload", "missing field \"count\"");
-    if ((rc = get_u64(p, v, "spec.workload.count", 1ull << 40, &s->count)))
+    if ((rc = get_u64(p, v, "spec.workload.count", DRA_SCENARIO_COUNT_MAX, &s->count)))
         return rc;
-    if ((v = dra_ynode_get(n, "stopAfter")) && (rc = get_u64(p, v, "spec.workload.stopAfter", 1ull << 40, &s->stop_after)))
+    if ((v = dra_ynode_get(n, "stopAfter")) && (rc = get_u64(p, v, "spec.workload.stopAfter", DRA_SCENARIO_COUNT_MAX, &s->stop_after)))
         return rc;
     if ((v = dra_ynode_get(n, "rate")) && (rc = get_pos_double(p, v, "spec.workload.rate", &s->rate)))
         return rc;
@@ -753,7 +753,7 @@ static int load_run(sp_t *p, const dra_ynode_t *n)
     const dra_ynode_t *v;
     if (rc)
         return rc;
-    if ((v = dra_ynode_get(n, "warmup")) && (rc = get_u64(p, v, "spec.run.warmup", 1ull << 40, &s->warmup)))
+    if ((v = dra_ynode_get(n, "warmup")) && (rc = get_u64(p, v, "spec.run.warmup", DRA_SCENARIO_COUNT_MAX, &s->warmup)))
         return rc;
     if ((v = dra_ynode_get(n, "repetitions")) && (rc = get_u32(p, v, "spec.run.repetitions", 1000, &s->repetitions)))
         return rc;

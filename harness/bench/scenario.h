@@ -83,6 +83,10 @@
 #include "gen/workload.h"
 #include "model/model.h"
 
+/* The largest count a scenario (and `run --count`, `--warmup`, `--both-prefix`) may give:
+ * workload.count, stopAfter, run.warmup, deviceTaints.every / hold. */
+#define DRA_SCENARIO_COUNT_MAX (UINT64_C(1) << 40)
+
 typedef enum dra_placement {
     DRA_PLACE_FIRST_FIT = 0,
     DRA_PLACE_BEST_FIT,

@@ -540,10 +540,8 @@ int dra_cmd_alloc(int argc, char **argv)
             o.c.verbose = true;
             break;
         case 'S': {
-            char *end = NULL;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno) {
+            unsigned long long v;
+            if (!dra_io_parse_u64(optarg, &v)) {
                 ret = dra_cli_usage_error("alloc", "--max-steps wants a whole number (0 = no "
                                                    "limit), got '%s'", optarg);
                 goto out;

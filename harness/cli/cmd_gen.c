@@ -35,7 +35,7 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  -o, --output DIR   write DIR/manifests.yaml (atomically; DIR is created); '-' = stdout\n"
-    "  -s, --seed N       override the scenario's seed (decimal or 0x hex)\n"
+    "  -s, --seed N       override the scenario's seed (decimal, 0..2^64-1)\n"
     "  -p, --pods N       write at most N pods (default: all arrivals, up to 100000)\n"
     "      --no-pods      write the cluster and templates only\n"
     "  -l, --list         list node profiles, claim shapes and built-in scenarios (--json: as\n"
@@ -482,12 +482,14 @@ int dra_cmd_gen(int argc, char **argv)
             break;
         case 's':
             if (!dra_io_parse_u64(optarg, &seed))
-                return dra_cli_usage_error("gen", "--seed: not a number: %s", optarg);
+                return dra_cli_usage_error("gen", "--seed: expected a decimal number 0..2^64-1, "
+                                                  "got '%s'", optarg);
             has_seed = true;
             break;
         case 'p':
             if (!dra_io_parse_u64(optarg, &max_pods))
-                return dra_cli_usage_error("gen", "--pods: not a number: %s", optarg);
+                return dra_cli_usage_error("gen", "--pods: expected a decimal count, got '%s'",
+                                           optarg);
             break;
         case OPT_NO_PODS:
             max_pods = 0;

@@ -416,16 +416,17 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             output = optarg;
             break;
         case 'r':
-            if (!dra_io_parse_u64(optarg, &u) || u == 0 || u > 1000000) {
-                status = dra_cli_usage_error("run", "--repeat: expected a count >= 1, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, 1000000, &u)) {
+                status = dra_cli_usage_error("run", "--repeat: expected a count 1..1000000, got '%s'", optarg);
                 goto out;
             }
             ro.has_repeat = true;
             ro.repeat = (uint32_t)u;
             break;
         case 'w':
-            if (!dra_io_parse_u64(optarg, &u)) {
-                status = dra_cli_usage_error("run", "--warmup: expected a count, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 0, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--warmup: expected a count 0..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.has_warmup = true;
@@ -433,15 +434,17 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         case 's':
             if (!dra_io_parse_u64(optarg, &u)) {
-                status = dra_cli_usage_error("run", "--seed: expected a 64-bit number, got '%s'", optarg);
+                status = dra_cli_usage_error("run", "--seed: expected a decimal number 0..2^64-1, got '%s'",
+                                             optarg);
                 goto out;
             }
             ro.has_seed = true;
             ro.seed = u;
             break;
         case 'n':
-            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
-                status = dra_cli_usage_error("run", "--count: expected a count >= 1, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--count: expected a count 1..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.has_count = true;
@@ -457,9 +460,9 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             ro.allocator = optarg;
             break;
         case O_BOTHP:
-            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
-                status = dra_cli_usage_error("run", "--both-prefix: expected a count >= 1, got '%s'",
-                                             optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--both-prefix: expected a count 1..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.both_prefix = u;

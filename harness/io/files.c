@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,25 +291,65 @@ int dra_io_read_file(const char *path, size_t max_len, char **out, size_t *len, 
 
 bool dra_io_parse_u64(const char *s, unsigned long long *out)
 {
-    if (!s || !*s || *s == '-' || *s == '+')
+    if (!s || !*s)
         return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end)
+    unsigned long long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false; /* no sign, no space, no base prefix */
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (ULLONG_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+bool dra_io_parse_u64_in(const char *s, unsigned long long min, unsigned long long max,
+                         unsigned long long *out)
+{
+    unsigned long long v;
+    if (!dra_io_parse_u64(s, &v) || v < min || v > max)
         return false;
     *out = v;
     return true;
+}
+
+size_t dra_io_decimal_len(const char *s)
+{
+    size_t i = 0, digits = 0;
+    if (s[i] == '+' || s[i] == '-')
+        i++;
+    for (; s[i] >= '0' && s[i] <= '9'; i++)
+        digits++;
+    if (s[i] == '.')
+        for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t j = i + 1;
+        if (s[j] == '+' || s[j] == '-')
+            j++;
+        if (s[j] >= '0' && s[j] <= '9') {
+            while (s[j] >= '0' && s[j] <= '9')
+                j++;
+            i = j;
+        }
+    }
+    return i;
 }
 
 bool dra_io_parse_double(const char *s, double *out)
 {
     if (!s || !*s)
         return false;
-    errno = 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (errno || *end)
+    size_t n = dra_io_decimal_len(s);
+    if (!n || s[n])
+        return false;
+    double v = strtod(s, NULL);
+    if (!isfinite(v))
         return false;
     *out = v;
     return true;

@@ -74,8 +74,19 @@ DRA_NODISCARD int dra_io_read_file(const char *path, size_t max_len, char **out,
  * is fine. 0, or -1 with errno set (ENAMETOOLONG beyond 4095 bytes). */
 int dra_io_mkdir_p(const char *dir, unsigned mode);
 
-/* Parse an unsigned 64-bit decimal (or 0x hex) option value; false on junk or overflow. */
+/* The number parsing of every option value, environment variable and gate-file number: decimal
+ * only - no base prefix ("010" is ten, "0x10" is refused), no leading or trailing space, no
+ * sign on an unsigned value; out of range is refused, never wrapped. */
+/* An unsigned 64-bit decimal: digits only; false on anything else or beyond 2^64-1. */
 bool dra_io_parse_u64(const char *s, unsigned long long *out);
+/* dra_io_parse_u64 within [min, max]. */
+bool dra_io_parse_u64_in(const char *s, unsigned long long min, unsigned long long max,
+                         unsigned long long *out);
+/* Length of the decimal number that starts s ([+-]digits[.digits][e[+-]digits], at least one
+ * digit), 0 when s does not start with one; for a number followed by a unit ("5%", "2us"). */
+size_t dra_io_decimal_len(const char *s);
+/* A whole string that is one decimal number (dra_io_decimal_len) and finite (no "inf", "nan",
+ * hex float, or overflow to infinity). */
 bool dra_io_parse_double(const char *s, double *out);
 
 #endif

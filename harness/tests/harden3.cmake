@@ -67,3 +67,62 @@ done
 grep -q 'second run' "$d/rep/gnuplot.log"
 ! grep -q 'first run' "$d/rep/gnuplot.log"
 ]=])
+
+# 8. Numbers are decimal only and range-checked, in every command, environment variable, gate
+#    file and script: "010" is ten, "0x10", " -3", "inf" and out-of-range values are refused
+#    (exit 2), never read in another base or wrapped.
+dra_harden3_test(d08_decimal_options [=[
+d="$HT/d08"; rm -rf "$d"; mkdir -p "$d"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn-0,64000,262144,2,T4\n' > "$d/nodes.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,1000\n' > "$d/pods.csv"
+RP="replay --nodes $d/nodes.csv --pods $d/pods.csv --policy first-fit"
+printf 'default: 5%%\nnoise_floor: 0x10ns\n' > "$d/gate-hex.yaml"
+bad() { # exit 2 and no result file
+  rc=0; "$DRABENCH" "$@" > "$d/out.txt" 2> "$d/err.txt" || rc=$?
+  test "$rc" = 2 || { echo "drabench $*: exit $rc, want 2"; cat "$d/err.txt"; exit 1; }
+}
+for v in 0x10 ' -3' -3 +3 ' 3' '3 ' 18446744073709551616 ''; do
+  bad run "$HT/small.yaml" -q -o "$d/r.json" --seed "$v"
+  bad gen "$HT/small.yaml" --json --seed "$v"
+  bad $RP --seeds "$v"
+  bad alloc -f "$HT/small.yaml" --max-steps "$v"
+  bad cel true --bench "$v"
+done
+bad run "$HT/small.yaml" -q -o "$d/r.json" -w 18446744073709551615
+bad run "$HT/small.yaml" -q -o "$d/r.json" --count 0x10
+bad run "$HT/small.yaml" -q -o "$d/r.json" --repeat 010x
+bad run "$HT/small.yaml" -q -o "$d/r.json" --both-prefix 18446744073709551615
+bad run "$HT/small.yaml" -q -o "$d/r.json" --invariants sample=0x1p-1
+bad run "$HT/small.yaml" -q -o "$d/r.json" --invariants 'sample= 0.5'
+bad $RP --seeds 0x2a..0x2b
+bad $RP --tune 0x1p0
+bad $RP --tune inf
+bad compare --threshold 0x10 "$FIX/base-default.json" "$FIX/noise-default.json"
+bad compare --threshold ' 5%' "$FIX/base-default.json" "$FIX/noise-default.json"
+bad compare --alpha ' 0.05' "$FIX/base-default.json" "$FIX/noise-default.json"
+bad compare --alpha nan "$FIX/base-default.json" "$FIX/noise-default.json"
+bad compare --gate "$d/gate-hex.yaml" "$FIX/base-default.json" "$FIX/noise-default.json"
+bad report --base 0x1 -o "$d/rep" "$FIX/base-default.json" "$FIX/noise-default.json"
+rc=0; DRA_TEST_DELAY_NS=0x10 "$DRABENCH" run "$HT/small.yaml" -q -o "$d/r.json" 2> "$d/err.txt" || rc=$?
+test "$rc" = 2
+test ! -e "$d/r.json"
+# a leading zero is decimal
+"$DRABENCH" run "$HT/small.yaml" -q -o "$d/r.json" --seed 010 --warmup 02
+jq -e '.run.seed == "10" and .run.method.warmup == 2' "$d/r.json" > /dev/null
+"$DRABENCH" $RP --seeds 042..043 -o json > "$d/rp.json"
+jq -e '[.runs[].per_seed[].seed | tostring] == ["42", "43"]' "$d/rp.json" > /dev/null
+# the scripts
+for s in "scripts/fuzz --minutes 0x10" "scripts/fuzz --minutes 99999999999999999999" "scripts/fuzz --minutes=-1" \
+         "scripts/nightly --budget 0x10" "scripts/nightly --budget 1e3" "scripts/mk-big-slices 0x10" \
+         "scripts/mk-big-slices 1e3"; do
+  rc=0; $s > /dev/null 2> "$d/err.txt" || rc=$?
+  test "$rc" = 2 || { echo "$s: exit $rc, want 2"; cat "$d/err.txt"; exit 1; }
+done
+test "$(scripts/mk-big-slices 010 | grep -c '^  - name: gpu-')" = 10
+if [ -f harness/tests/cel_diff/node_modules/@bufbuild/cel/package.json ] && command -v node > /dev/null; then
+  for v in 4294967297 0x10 ' 1' ''; do
+    rc=0; node harness/tests/cel_diff/cel_diff.mjs --exe /bin/false --seed "$v" > /dev/null 2>&1 || rc=$?
+    test "$rc" = 2 || { echo "cel_diff.mjs --seed '$v': exit $rc, want 2"; exit 1; }
+  done
+fi
+]=])
