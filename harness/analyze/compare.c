@@ -10,6 +10,7 @@
 
 #include "exitcode.h"
 #include "files.h"
+#include "hist.h"
 #include "escape.h"
 #include "stats.h"
 #include "ydoc.h"
@@ -132,6 +133,11 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             }
             if (!(mul > 0) || !(x >= 0) || !isfinite(x))
                 return gate_err(c, v, "noise_floor: expected a duration such as 100ns, 2us or 0");
+            /* a floor that overflows (1e306ms is infinite) or exceeds the largest latency the
+             * histograms hold would silence every latency change */
+            if (!(x * mul <= (double)DRA_HIST_HIGHEST))
+                return gate_err(c, v, "noise_floor: at most %.0fms (the histograms' range), "
+                                      "got %s", (double)DRA_HIST_HIGHEST / 1e6, t);
             g->noise_floor_ns = x * mul;
             g->has_noise_floor = true;
         } else if (strcmp(k, "metrics") == 0) {

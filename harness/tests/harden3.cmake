@@ -126,3 +126,25 @@ if [ -f harness/tests/cel_diff/node_modules/@bufbuild/cel/package.json ] && comm
   done
 fi
 ]=])
+
+# 20a. A gate file's noise_floor that overflows (1e306ms is infinite) or lies beyond the
+#      histograms' range is refused (exit 2 naming it) instead of silencing every latency change.
+dra_harden3_test(d20_noise_floor_bounded [=[
+d="$HT/d20n"; rm -rf "$d"; mkdir -p "$d"
+for v in 1e306ms 1e300ns 3600001ms; do
+  printf 'default: 5%%\nnoise_floor: %s\n' "$v" > "$d/gate.yaml"
+  for cmd in compare report; do
+    rc=0
+    if [ $cmd = compare ]; then
+      "$DRABENCH" compare --gate "$d/gate.yaml" "$FIX/base-default.json" "$FIX/regress-default.json" > /dev/null 2> "$d/err.txt" || rc=$?
+    else
+      "$DRABENCH" report --no-plots --gate "$d/gate.yaml" -o "$d/rep" "$FIX/base-default.json" "$FIX/regress-default.json" > /dev/null 2> "$d/err.txt" || rc=$?
+    fi
+    test "$rc" = 2 || { echo "$cmd noise_floor $v: exit $rc"; cat "$d/err.txt"; exit 1; }
+    grep -q 'gate.yaml:2:[0-9]*: noise_floor: at most 3600000ms' "$d/err.txt" || { cat "$d/err.txt"; exit 1; }
+  done
+done
+printf 'default: 5%%\nnoise_floor: 3600000ms\n' > "$d/gate.yaml"
+rc=0; "$DRABENCH" compare --gate "$d/gate.yaml" "$FIX/base-default.json" "$FIX/regress-default.json" > /dev/null 2>&1 || rc=$?
+test "$rc" != 2
+]=])
