@@ -171,6 +171,15 @@ static bool add_seed(const char *tok, opts_t *o)
     return true;
 }
 
+/* A seed in JSON as `run` writes one: a decimal string, exact for all 64 bits (a JSON integer
+ * is signed in jansson and loses precision above 2^53 in most readers). */
+static json_t *seed_json(uint64_t seed)
+{
+    char b[24];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)seed);
+    return json_string(b);
+}
+
 /* ---- aggregation ------------------------------------------------------------------------------
  */
 
@@ -257,7 +266,7 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
         }
         agg_add(&sched, (double)r->scheduled);
         agg_add(&subm, (double)r->submitted);
-        json_object_set_new(js, "seed", json_integer((json_int_t)o->seeds[s]));
+        json_object_set_new(js, "seed", seed_json(o->seeds[s]));
         json_object_set_new(js, "pods_submitted", json_integer((json_int_t)r->submitted));
         json_object_set_new(js, "pods_scheduled", json_integer((json_int_t)r->scheduled));
         json_object_set_new(js, "submitted_gpu_milli", json_integer(r->submitted_milli));
@@ -456,7 +465,7 @@ int dra_cmd_replay(int argc, char **argv)
     json_object_set_new(root, "tune", json_real(o.tune));
     json_t *js = json_array();
     for (uint32_t s = 0; s < o.nseeds; s++)
-        json_array_append_new(js, json_integer((json_int_t)o.seeds[s]));
+        json_array_append_new(js, seed_json(o.seeds[s]));
     json_object_set_new(root, "seeds", js);
     if (!o.json)
         printf("trace: %u nodes, %lld GPUs, %u pods; tune %.2f\n", t.nnodes, (long long)gpus,

@@ -137,6 +137,9 @@ void dra_rf_put_str(json_t *obj, dra_rf_t f, const char *s)
 
 void dra_rf_put_int(json_t *obj, dra_rf_t f, int64_t v)
 {
+    /* within the field's range: a count that wrapped (an unsigned 2^64-1 written as -1) is a
+     * bug of the writer; inputs are bounded before they get here */
+    assert(v >= dra_rfields[f].lo && v <= dra_rfields[f].hi && "value outside the field's RANGE");
     dra_rf_put(obj, f, json_integer((json_int_t)v));
 }
 

@@ -148,3 +148,25 @@ printf 'default: 5%%\nnoise_floor: 3600000ms\n' > "$d/gate.yaml"
 rc=0; "$DRABENCH" compare --gate "$d/gate.yaml" "$FIX/base-default.json" "$FIX/regress-default.json" > /dev/null 2>&1 || rc=$?
 test "$rc" != 2
 ]=])
+
+# 9. Unsigned 64-bit values are written exactly: replay's seeds as decimal strings (as run writes
+#    its seed), run's seed 2^64-1 as such; counts beyond the schema's range are refused up front.
+dra_harden3_test(d09_u64_written_exactly [=[
+d="$HT/d09"; rm -rf "$d"; mkdir -p "$d"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn-0,64000,262144,2,T4\n' > "$d/nodes.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,1000\n' > "$d/pods.csv"
+"$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/pods.csv" --policy first-fit \
+    --seeds 18446744073709551615,9007199254740993 -o json --result "$d/rp.json" > "$d/rp-out.json"
+cmp "$d/rp.json" "$d/rp-out.json"
+jq -e '.seeds == ["18446744073709551615", "9007199254740993"] and
+       [.runs[0].per_seed[].seed] == ["18446744073709551615", "9007199254740993"]' "$d/rp.json" > /dev/null
+grep -q '"18446744073709551615"' "$d/rp.json"
+! grep -q -- '-1[,]*$' "$d/rp.json"
+"$DRABENCH" report --no-plots -o "$d/rep" "$d/rp.json" > /dev/null
+"$DRABENCH" run "$HT/small.yaml" -q -o "$d/r.json" --seed 18446744073709551615 --warmup 1099511627776 --count 1
+jq -e '.run.seed == "18446744073709551615" and .run.seed_hex == "ffffffffffffffff" and
+       .run.method.warmup == 1099511627776' "$d/r.json" > /dev/null
+rc=0; "$DRABENCH" run "$HT/small.yaml" -q -o "$d/r2.json" --warmup 18446744073709551615 2> "$d/err.txt" || rc=$?
+test "$rc" = 2
+grep -q -- '--warmup: expected a count 0..1099511627776' "$d/err.txt"
+]=])
