@@ -12,6 +12,7 @@
 #include "embedded.h"
 #include "escape.h"
 #include "manifest.h"
+#include "schema.h"
 #include "ydoc.h"
 
 typedef struct sp {
@@ -627,6 +628,18 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
     }
     if (rc)
         return rc;
+    /* the entry's name becomes a ResourceClaimTemplate's name and the result file's metric and
+     * histogram names: what every reader of those takes, refused here with the rule */
+    if (ss->name) {
+        const dra_ynode_t *nn = tm ? dra_ynode_get(tm, "name") : dra_ynode_get(e, "name");
+        const char *why = dra_rs_shape_name_problem(ss->name);
+        if (!why && !dra_name_is_dns_subdomain(ss->name))
+            why = "must be a DNS subdomain (lowercase letters, digits, '-' and '.'): it names a "
+                  "ResourceClaimTemplate";
+        if (why)
+            return err_at(p, nn ? nn : e, sub(b, sizeof b, path, tm ? "template.name" : "name"),
+                          "\"%s\" %s", ss->name, why);
+    }
     if (ss->kind == DRA_SHAPE_SHARED && ss->share == 0)
         ss->share = 2;
     if ((v = dra_ynode_get(e, "requests")) && (rc = load_requests(p, v, sub(b, sizeof b, path, "requests"), mx)))

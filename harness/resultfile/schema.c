@@ -305,6 +305,25 @@ bool dra_rs_check_name(dra_rs_walk_t *w, const char *path, const char *s)
     return ok;
 }
 
+const char *dra_rs_shape_name_problem(const char *s)
+{
+    static const char *const reserved[] = {"all", "pod", "slice-update"};
+    size_t n = strlen(s);
+    if (n == 0)
+        return "must not be empty";
+    if (n > DRA_RS_SHAPE_NAME_MAX)
+        return "must be at most 200 bytes (histogram names are made from it)";
+    for (size_t i = 0; i < n; i++)
+        if (!name_char(s[i]) || s[i] == '/')
+            return "may hold only the characters A-Za-z0-9 and ._:+=,@%- (result files name "
+                   "metrics and histograms after it)";
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        if (strcmp(s, reserved[i]) == 0)
+            return "is reserved by the result file (\"all\" and \"pod\" stand for all shapes, "
+                   "\"slice-update\" for device updates)";
+    return NULL;
+}
+
 /* s is one of values ("a|b|c")? */
 static bool in_values(const char *values, const char *s)
 {

@@ -170,3 +170,35 @@ rc=0; "$DRABENCH" run "$HT/small.yaml" -q -o "$d/r2.json" --warmup 1844674407370
 test "$rc" = 2
 grep -q -- '--warmup: expected a count 0..1099511627776' "$d/err.txt"
 ]=])
+
+# 2, 3. A mix entry's name is refused up front (exit 2, file:line, the rule) when the result
+#    file reserves it ("pod": latency.pod.* holds all shapes, "all": the all-shapes histograms,
+#    "slice-update") or when a reader of the result (compare, export, report, bless) or of the
+#    generated manifests would refuse it (a space, non-ASCII, '/', uppercase); every name run
+#    accepts, every reader accepts.
+dra_harden3_test(d02_d03_mix_names [=[
+d="$HT/d02"; rm -rf "$d"; mkdir -p "$d"
+mk() { sed "s|    - {shape: gpu-1, weight: 1}|    - {shape: gpu-1, weight: 1}\n    - $1|" "$HT/small.yaml" > "$d/s.yaml"; }
+for e in '{shape: gpu-1, name: pod}' '{shape: gpu-1, name: all}' '{shape: gpu-1, name: slice-update}' \
+         '{shape: gpu-1, name: "my shape"}' '{shape: gpu-1, name: "gpü"}' '{shape: gpu-1, name: "x/y"}' \
+         '{shape: gpu-1, name: "Big"}' \
+         '{template: {name: pod, requests: [{name: g, deviceClassName: gpu.nvidia.com}]}}'; do
+  mk "$e"
+  for cmd in "run $d/s.yaml -q -o $d/r.json" "validate $d/s.yaml"; do
+    rc=0; "$DRABENCH" $cmd > /dev/null 2> "$d/err.txt" || rc=$?
+    test "$rc" = 2 || { echo "$e: $cmd: exit $rc"; cat "$d/err.txt"; exit 1; }
+    grep -q 's.yaml:14:[0-9]*: \(error: \)\{0,1\}spec.workload.mix\[1\]\.\(template\.\)\{0,1\}name: ' "$d/err.txt" || { echo "$e:"; cat "$d/err.txt"; exit 1; }
+  done
+  test ! -e "$d/r.json"
+done
+mk '{shape: gpu-1, name: pods.x-1}'
+"$DRABENCH" run "$d/s.yaml" -q -o "$d/r.json"
+jq -e '.repetitions[0].values | has("latency.pods.x-1.p50")' "$d/r.json" > /dev/null
+"$DRABENCH" compare "$d/r.json" -- "$d/r.json" > /dev/null || test $? = 5
+"$DRABENCH" export --format csv "$d/r.json" > /dev/null
+"$DRABENCH" export --format benchfmt "$d/r.json" > /dev/null
+"$DRABENCH" report --no-plots -o "$d/rep" "$d/r.json" > /dev/null
+"$DRABENCH" baseline bless --dir "$d/bl" "$d/r.json" > /dev/null
+"$DRABENCH" gen "$d/s.yaml" -o "$d/gen" > /dev/null
+"$DRABENCH" validate "$d/gen" > /dev/null
+]=])
