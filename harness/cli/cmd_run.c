@@ -149,12 +149,12 @@ static int write_hgrm(const dra_run_t *run, const char *dir)
         const dra_hist_t *h = &run->hists[i];
         if (!h->counts || !dra_hist_count(h))
             continue;
-        char name[256], path[1400];
-        snprintf(name, sizeof name, "%s", run->hist_names[i]);
-        for (char *p = name; *p; p++)
-            if (*p == '/')
-                *p = '_';
-        snprintf(path, sizeof path, "%s/%s.hgrm", dir, name);
+        char name[1024], path[4096];
+        if (!dra_hist_hgrm_file_name(run->hist_names[i], name, sizeof name) ||
+            snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+            dra_cli_errorf("--hgrm: no file name for histogram %s in %s", run->hist_names[i], dir);
+            return DRA_ELIMIT;
+        }
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);

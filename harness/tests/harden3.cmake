@@ -202,3 +202,18 @@ jq -e '.repetitions[0].values | has("latency.pods.x-1.p50")' "$d/r.json" > /dev/
 "$DRABENCH" gen "$d/s.yaml" -o "$d/gen" > /dev/null
 "$DRABENCH" validate "$d/gen" > /dev/null
 ]=])
+
+# 5. run --hgrm writes one file per histogram (shapes x/y and x_y wrote the same files): the
+#    file name encodes the shape injectively (test_hist: test_hgrm_file_names), and such names
+#    are refused by the scenario rule anyway.
+dra_harden3_test(d05_hgrm_one_file_per_histogram [=[
+d="$HT/d05"; rm -rf "$d"; mkdir -p "$d"
+sed 's|    - {shape: gpu-1, weight: 1}|    - {shape: gpu-1, weight: 1, name: "x/y"}\n    - {shape: gpu-1, weight: 1, name: x_y}|' "$HT/small.yaml" > "$d/bad.yaml"
+rc=0; "$DRABENCH" run "$d/bad.yaml" -q -o "$d/bad.json" --hgrm "$d/badh" 2> "$d/err.txt" || rc=$?
+test "$rc" = 2 || { echo "x/y and x_y: exit $rc"; ls "$d/badh" 2>/dev/null; exit 1; }
+sed 's|    - {shape: gpu-1, weight: 1}|    - {shape: gpu-1, weight: 1, name: x.y}\n    - {shape: gpu-1, weight: 1, name: x-y}|' "$HT/small.yaml" > "$d/ok.yaml"
+"$DRABENCH" run "$d/ok.yaml" -q -o "$d/ok.json" --hgrm "$d/h"
+want=$(jq '[.repetitions[0].histograms[] | select(.count > 0)] | length' "$d/ok.json")
+test "$(ls "$d/h" | grep -c '\.hgrm$')" = "$want"
+test -s "$d/h/x.y_pod_any.hgrm" && test -s "$d/h/x-y_pod_any.hgrm" && test -s "$d/h/all_pod_any.hgrm"
+]=])
