@@ -217,3 +217,15 @@ want=$(jq '[.repetitions[0].histograms[] | select(.count > 0)] | length' "$d/ok.
 test "$(ls "$d/h" | grep -c '\.hgrm$')" = "$want"
 test -s "$d/h/x.y_pod_any.hgrm" && test -s "$d/h/x-y_pod_any.hgrm" && test -s "$d/h/all_pod_any.hgrm"
 ]=])
+
+# 4. scripts/nightly refuses a suite whose lines share a scenario (default and default --policy
+#    spread wrote one out/default.json and blessed the baseline twice with the second), before
+#    it builds or runs anything; the check by metadata.name follows the probe.
+dra_harden3_test(d04_nightly_one_file_per_line [=[
+d="$HT/d04"; rm -rf "$d"; mkdir -p "$d"
+printf '# suite\ndefault --warmup 5\n\ndefault --policy spread\n' > "$d/suite.txt"
+rc=0; timeout 60 scripts/nightly --suite "$d/suite.txt" --out "$d/out" > "$d/out.txt" 2>&1 || rc=$?
+test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
+grep -q "suite.txt: lines 2 and 4 run the same scenario file name 'default'" "$d/out.txt"
+test ! -e "$d/out"
+]=])
