@@ -38,9 +38,9 @@ bool dra_baseline_release_ok(const char *s)
     return true;
 }
 
-bool dra_baseline_is_compare_file(const char *path)
+bool dra_baseline_is_compare_file(const char *buf, size_t len)
 {
-    json_t *root = json_load_file(path, 0, NULL);
+    json_t *root = json_loadb(buf, len, 0, NULL);
     const char *schema = json_string_value(json_object_get(root, "schema"));
     bool yes = schema && strncmp(schema, "drabench-compare/", 17) == 0;
     json_decref(root);

@@ -36,8 +36,8 @@ bool dra_baseline_release_ok(const char *release);
 
 /* True for the comparison file scripts/nightly writes beside the runs (schema
  * drabench-compare/...), so blessing every JSON file of a nightly directory takes the runs.
- * Reads path; false when it cannot be read or parsed. */
-bool dra_baseline_is_compare_file(const char *path);
+ * buf[0..len) is the file as read (once); false when it does not parse. */
+bool dra_baseline_is_compare_file(const char *buf, size_t len);
 
 /* Make the result file buf[0..len) fit for a commit: absolute paths (host.executable, run.argv)
  * reduced to their last component and, unless keep_hists, only the all-shapes pod latency

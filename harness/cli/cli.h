@@ -74,4 +74,13 @@ bool dra_cli_progress_enabled(void);
 DRA_NODISCARD int dra_cli_load_results(const char *cmd, char *const *paths, size_t n,
                                        dra_rload_result_t *out);
 
+/* Read n input files once each (dra_io_read_inputs, at most the result loader's size limit):
+ * DRA_EXIT_OK with *in set (dra_io_inputs_free), else the exit status after printing
+ * "drabench CMD: file: reason" (2 missing or invalid, 4 I/O or memory). */
+DRA_NODISCARD int dra_cli_read_inputs(const char *cmd, char *const *paths, size_t n,
+                                      dra_io_input_t **in);
+/* dra_cli_load_results from inputs already read (in[0..n)). */
+DRA_NODISCARD int dra_cli_load_inputs(const char *cmd, const dra_io_input_t *in, size_t n,
+                                      dra_rload_result_t *out);
+
 #endif

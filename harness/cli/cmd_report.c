@@ -56,12 +56,13 @@ static const struct option lopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int report_replay(char **files, size_t nf, const char *dir, const dra_report_opts_t *opts)
+static int report_replay(const dra_io_input_t *in, size_t nf, const char *dir,
+                         const dra_report_opts_t *opts)
 {
     dra_diag_t d;
     dra_diag_clear(&d);
     int plots = 0;
-    int rc = dra_report_replay(files, nf, dir, opts->title, opts->gnuplot, &plots, &d);
+    int rc = dra_report_replay(in, nf, dir, opts->title, opts->gnuplot, &plots, &d);
     if (rc != DRA_OK) {
         char buf[DRA_DIAG_MSG_MAX + 256];
         fprintf(stderr, "drabench report: %s\n", dra_diag_format(&d, buf, sizeof buf));
@@ -114,6 +115,7 @@ int dra_cmd_report(int argc, char **argv)
     memset(&gate, 0, sizeof gate);
     struct report_args x = {.opts = &opts};
     dra_cli_args_t args;
+    dra_io_input_t *in = NULL;
     int status = dra_cli_parse_args("report", argc, argv, "o:t:b:g:h", lopts, help, true,
                                     report_opt, &x, &args);
     const char *dir = x.dir, *base = x.base, *gate_path = x.gate_path, *threshold = x.threshold;
@@ -157,8 +159,18 @@ int dra_cmd_report(int argc, char **argv)
         dra_cli_usage_error("report", "no result files");
         goto out;
     }
-    if (dra_report_is_replay(files[0])) { /* trace-replay results: report_replay.c */
-        status = report_replay(files, nf, dir, &opts);
+    /* every input is read once (a FIFO or <(cat r.json) cannot be read twice) and looked at
+     * from memory: which kind of result, then its contents */
+    if ((status = dra_cli_read_inputs("report", files, nf, &in)) != DRA_EXIT_OK)
+        goto out;
+    if (dra_report_is_replay(in[0].buf, in[0].len)) { /* trace-replay results: report_replay.c */
+        const char *opt = gate_path ? "--gate" : base ? "--base" : threshold ? "--threshold" : NULL;
+        if (opt)
+            status = dra_cli_usage_error("report", "%s applies to the comparison of benchmark "
+                                                   "results; a trace-replay report (%s) has none",
+                                         opt, files[0]);
+        else
+            status = report_replay(in, nf, dir, &opts);
         goto out;
     }
     dra_rload_result_t *r = calloc(nf, sizeof *r);
@@ -166,7 +178,7 @@ int dra_cmd_report(int argc, char **argv)
         status = DRA_EXIT_ENV;
         goto out;
     }
-    status = dra_cli_load_results("report", files, nf, r);
+    status = dra_cli_load_inputs("report", in, nf, r);
     size_t loaded = status == DRA_EXIT_OK ? nf : 0;
     if (status == DRA_EXIT_OK) {
         dra_report_info_t info;
@@ -194,6 +206,7 @@ int dra_cmd_report(int argc, char **argv)
         dra_rload_fini(&r[i]);
     free(r);
 out:
+    dra_io_inputs_free(in, in ? nf : 0);
     dra_compare_gate_fini(&gate);
     dra_cli_args_fini(&args);
     return status;

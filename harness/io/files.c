@@ -289,6 +289,34 @@ int dra_io_read_file(const char *path, size_t max_len, char **out, size_t *len, 
     return DRA_OK;
 }
 
+int dra_io_read_inputs(char *const *paths, size_t n, size_t max_len, dra_io_input_t **out,
+                       dra_diag_t *diag)
+{
+    *out = NULL;
+    dra_io_input_t *in = calloc(n ? n : 1, sizeof *in);
+    if (!in)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        in[i].path = paths[i];
+        int rc = dra_io_read_file(paths[i], max_len, &in[i].buf, &in[i].len, diag);
+        if (rc != DRA_OK) {
+            if (diag && !diag->file)
+                diag->file = paths[i];
+            dra_io_inputs_free(in, i);
+            return rc;
+        }
+    }
+    *out = in;
+    return DRA_OK;
+}
+
+void dra_io_inputs_free(dra_io_input_t *in, size_t n)
+{
+    for (size_t i = 0; in && i < n; i++)
+        free(in[i].buf);
+    free(in);
+}
+
 bool dra_io_parse_u64(const char *s, unsigned long long *out)
 {
     if (!s || !*s)

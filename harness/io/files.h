@@ -70,6 +70,22 @@ int dra_io_exit_for(int rc);
 DRA_NODISCARD int dra_io_read_file(const char *path, size_t max_len, char **out, size_t *len,
                                     dra_diag_t *diag);
 
+/* Input files read once, each into memory: a FIFO, a pipe or a process substitution
+ * (<(cat r.json)) cannot be read a second time, so a command that looks at a file before it
+ * parses it (which schema? a comparison or a run?) works on these bytes. */
+typedef struct dra_io_input {
+    const char *path; /* as given (borrowed) */
+    char *buf;        /* NUL-terminated, owned */
+    size_t len;
+} dra_io_input_t;
+
+/* Read paths[0..n) with dra_io_read_file (max_len each) into *out (malloc'd array). On the
+ * first failure everything read is released and that failure is returned (diag names the
+ * file). Release with dra_io_inputs_free. */
+DRA_NODISCARD int dra_io_read_inputs(char *const *paths, size_t n, size_t max_len,
+                                     dra_io_input_t **out, dra_diag_t *diag);
+void dra_io_inputs_free(dra_io_input_t *in, size_t n);
+
 /* mkdir -p: create dir and every missing parent with mode (before umask); an existing directory
  * is fine. 0, or -1 with errno set (ENAMETOOLONG beyond 4095 bytes). */
 int dra_io_mkdir_p(const char *dir, unsigned mode);

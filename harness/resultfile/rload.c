@@ -14,7 +14,6 @@
 #include "schema.h"
 #include "ydoc.h"
 
-#define RLOAD_MAX_FILE ((size_t)1 << 30)
 
 /* Histogram counts are summed when readers pool repetitions and files (int64_t): one histogram
  * may hold at most 2^40 samples and one file 2^44, so no realistic number of files overflows. */
@@ -462,7 +461,7 @@ int dra_rload_file(const char *path, dra_rload_result_t *out, dra_diag_t *diag)
     memset(out, 0, sizeof *out);
     char *buf = NULL;
     size_t len = 0;
-    int rc = dra_io_read_file(path, RLOAD_MAX_FILE, &buf, &len, diag);
+    int rc = dra_io_read_file(path, DRA_RLOAD_MAX_FILE, &buf, &len, diag);
     if (rc != DRA_OK)
         return rc;
     rc = dra_rload_buf(buf, len, path, out, diag);

@@ -229,3 +229,46 @@ test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
 grep -q "suite.txt: lines 2 and 4 run the same scenario file name 'default'" "$d/out.txt"
 test ! -e "$d/out"
 ]=])
+
+# 14. Every input is read once: report and baseline bless looked at the first file (replay
+#     results? a comparison?) and then read it again, so a pipe came back empty and a FIFO hung.
+dra_harden3_test(d14_inputs_read_once [=[
+d="$HT/d14"; rm -rf "$d"; mkdir -p "$d"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn-0,64000,262144,2,T4\n' > "$d/nodes.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,1000\n' > "$d/pods.csv"
+"$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/pods.csv" --policy first-fit --result "$d/rp.json" > /dev/null
+# a pipe (what <(cat r.json) is): read twice, the second read found it empty
+for f in "$FIX/base-default.json" "$d/rp.json"; do
+  cat "$f" | timeout 60 "$DRABENCH" report --no-plots -o "$d/rep-pipe" /dev/stdin > /dev/null
+done
+cat "$FIX/base-default.json" | timeout 60 "$DRABENCH" baseline bless --dir "$d/bl" --release r1 /dev/stdin > /dev/null
+test -s "$d/bl/r1/default.json"
+cat "$FIX/base-default.json" | timeout 60 "$DRABENCH" compare "$FIX/base-default.json" /dev/stdin > /dev/null || test $? = 5
+cat "$FIX/base-default.json" | timeout 60 "$DRABENCH" export --format csv /dev/stdin > /dev/null
+# a FIFO: the second open waited for a writer that never came
+mkfifo "$d/fifo"
+for cmd in "report --no-plots -o $d/rep-fifo" "baseline bless --dir $d/bl --release r2"; do
+  cat "$FIX/base-default.json" > "$d/fifo" &
+  w=$!
+  rc=0; timeout 60 "$DRABENCH" $cmd "$d/fifo" > /dev/null || rc=$?
+  test "$rc" = 0 || { echo "$cmd: exit $rc"; kill $w 2>/dev/null; exit 1; }
+  wait $w
+done
+test -s "$d/bl/r2/default.json"
+]=])
+
+# 20b. report on trace-replay results refuses --gate, --base and --threshold (they were ignored).
+dra_harden3_test(d20_report_replay_options [=[
+d="$HT/d20r"; rm -rf "$d"; mkdir -p "$d"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn-0,64000,262144,2,T4\n' > "$d/nodes.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,1000\n' > "$d/pods.csv"
+"$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/pods.csv" --policy first-fit --result "$d/a.json" > /dev/null
+cp "$d/a.json" "$d/b.json"
+printf 'default: 5%%\n' > "$d/gate.yaml"
+for o in "--gate $d/gate.yaml" "--base 1" "--threshold 3%"; do
+  rc=0; "$DRABENCH" report --no-plots $o -o "$d/rep" "$d/a.json" "$d/b.json" > /dev/null 2> "$d/err.txt" || rc=$?
+  test "$rc" = 2 || { echo "$o: exit $rc"; exit 1; }
+  grep -q -- "${o%% *} applies to the comparison of benchmark results" "$d/err.txt"
+done
+"$DRABENCH" report --no-plots -o "$d/rep" "$d/a.json" "$d/b.json" > /dev/null
+]=])
