@@ -31,7 +31,8 @@ typedef enum dra_baseline_refusal {
 /* The first reason (in the order above) not to bless r, or DRA_BASELINE_FIT. */
 dra_baseline_refusal_t dra_baseline_refusal(const dra_rload_result_t *r);
 
-/* A set's name: non-empty, not "." or "..", [A-Za-z0-9._-] only. */
+/* A set's name: non-empty, not "." or "..", [A-Za-z0-9._-] only, and not CURRENT or local
+ * (in any case: the root's current-set file and scripts/nightly's per-host sets). */
 bool dra_baseline_release_ok(const char *release);
 
 /* True for the comparison file scripts/nightly writes beside the runs (schema
@@ -65,7 +66,8 @@ typedef struct dra_baseline_opts {
     void *ctx;
 } dra_baseline_opts_t;
 
-/* Write the set root/<release>/: remove its earlier *.json files, write every file slimmed as
+/* Write the set root/<release>/ under an exclusive lock of root (flock; a concurrent bless of
+ * the same root waits): remove its earlier *.json files, write every file slimmed as
  * <scenario>.json (dra_export_scenario_name; -2, -3, ... when two share a scenario), then
  * MANIFEST (build and host facts of every file, values kept on their line) and, with current,
  * root/CURRENT. dir receives root/<release>. */

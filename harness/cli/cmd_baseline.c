@@ -110,7 +110,8 @@ static int bless(const char *root, const char *release, bool current, bool force
     if (status == DRA_EXIT_OK && !release)
         release = *r[0].tool_version ? r[0].tool_version : "unnamed";
     if (status == DRA_EXIT_OK && !dra_baseline_release_ok(release)) {
-        status = dra_cli_usage_error("baseline", "release name '%s': use [A-Za-z0-9._-] only",
+        status = dra_cli_usage_error("baseline", "release name '%s': use [A-Za-z0-9._-] only, "
+                                                 "not CURRENT or local (reserved in the root)",
                                      release);
     }
     if (status == DRA_EXIT_OK) {

@@ -272,3 +272,39 @@ for o in "--gate $d/gate.yaml" "--base 1" "--threshold 3%"; do
 done
 "$DRABENCH" report --no-plots -o "$d/rep" "$d/a.json" "$d/b.json" > /dev/null
 ]=])
+
+# 6. Two blesses of one release at once write one run's set: MANIFEST lists exactly the files in
+#    the directory and they all come from one of the two blesses (they mixed). The write holds a
+#    lock of the baseline root.
+dra_harden3_test(d06_bless_concurrent [=[
+d="$HT/d06"; rm -rf "$d"; mkdir -p "$d/a" "$d/b"
+i=0; while [ $i -lt 40 ]; do
+  cp "$FIX/base-default.json" "$d/a/$i.json"; cp "$FIX/noise-default.json" "$d/b/$i.json"; i=$((i+1))
+done
+round=0; while [ $round -lt 6 ]; do
+  "$DRABENCH" baseline bless --dir "$d/bl" --release r "$d"/a/*.json > /dev/null 2>&1 & pa=$!
+  "$DRABENCH" baseline bless --dir "$d/bl" --release r "$d"/b/*.json > /dev/null 2>&1 & pb=$!
+  wait $pa; wait $pb
+  ls "$d/bl/r" | grep '\.json$' | sort > "$d/files.txt"
+  sed -n 's/^\[\(.*\)\]$/\1/p' "$d/bl/r/MANIFEST" | sort > "$d/listed.txt"
+  test "$(wc -l < "$d/files.txt")" = 40 || { echo "round $round: $(wc -l < "$d/files.txt") files"; exit 1; }
+  cmp "$d/files.txt" "$d/listed.txt" || { echo "round $round: MANIFEST and files differ"; exit 1; }
+  test "$(cat "$d"/bl/r/*.json | jq -r '.tool.git + .host.hostname + (.repetitions[0].values["latency.pod.p50"] | tostring)' | sort -u | wc -l)" = 1 \
+    || { echo "round $round: files of both blesses"; exit 1; }
+  round=$((round+1))
+done
+]=])
+
+# 7. CURRENT and local (any case) are not release names: --release CURRENT made a CURRENT/
+#    directory, and every later bless of any release exited 4.
+dra_harden3_test(d07_bless_reserved_release [=[
+d="$HT/d07"; rm -rf "$d"; mkdir -p "$d"
+for r in CURRENT current local Local; do
+  rc=0; "$DRABENCH" baseline bless --dir "$d/bl" --release "$r" "$FIX/base-default.json" > /dev/null 2> "$d/err.txt" || rc=$?
+  test "$rc" = 2 || { echo "--release $r: exit $rc"; exit 1; }
+  grep -q "not CURRENT or local" "$d/err.txt"
+  test ! -e "$d/bl/$r"
+done
+"$DRABENCH" baseline bless --dir "$d/bl" --release v1 "$FIX/base-default.json" > /dev/null
+test "$(cat "$d/bl/CURRENT")" = v1
+]=])
