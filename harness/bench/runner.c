@@ -2257,6 +2257,7 @@ int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
     if (rc != DRA_OK) {
         if (diag && diag->code == DRA_OK)
             dra_diag_set(diag, rc, NULL, 0, 0, "%s", dra_strerror(rc));
+        dra_diag_detach(diag); /* its file name may live in the model or scenario freed here */
         ctx_fini(c);
         free(c);
         dra_run_fini(run);

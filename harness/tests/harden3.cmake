@@ -308,3 +308,27 @@ done
 "$DRABENCH" baseline bless --dir "$d/bl" --release v1 "$FIX/base-default.json" > /dev/null
 test "$(cat "$d/bl/CURRENT")" = v1
 ]=])
+
+# 13. A walked directory yields regular files only: a FIFO named *.yaml hung validate / inspect /
+#     run --cluster, a link to /dev/zero was read up to the size limit; each is named and skipped
+#     (exit 2) and the regular files are still read.
+dra_harden3_test(d13_walker_regular_files [=[
+d="$HT/d13"; rm -rf "$d"; mkdir -p "$d/m"
+cp corpora/samples/sample-cluster.yaml "$d/m/a.yaml"
+mkfifo "$d/m/f.yaml"; ln -s /dev/zero "$d/m/z.yaml"
+for cmd in "validate $d/m" "validate --cluster $d/m" "inspect $d/m" "alloc -f $d/m" "cel -f $d/m true" \
+           "run $HT/small.yaml -q --count 2 -o $d/r.json --cluster $d/m"; do
+  rc=0; timeout 60 "$DRABENCH" $cmd > "$d/out.txt" 2> "$d/err.txt" || rc=$?
+  test "$rc" = 2 || { echo "$cmd: exit $rc"; cat "$d/err.txt"; exit 1; }
+  cat "$d/out.txt" "$d/err.txt" | grep -q 'f.yaml.*skipped: not a regular file: a FIFO' || { echo "$cmd:"; cat "$d/err.txt"; exit 1; }
+  case "$cmd" in run*) continue ;; esac # run names the first error only
+  cat "$d/out.txt" "$d/err.txt" | grep -q 'z.yaml.*skipped: not a regular file: a character device'
+done
+rc=0; timeout 60 "$DRABENCH" validate --cluster -o json "$d/m" > "$d/v.json" 2>/dev/null || rc=$?
+test "$rc" = 2
+jq -e '[.files[].errors[] | select(.message | test("skipped: not a regular file"))] | length == 2' "$d/v.json" > /dev/null
+# named on the command line, a FIFO is read as asked
+cat corpora/samples/sample-cluster.yaml > "$d/m/f.yaml" &
+timeout 60 "$DRABENCH" validate "$d/m/f.yaml" > /dev/null
+wait
+]=])
