@@ -372,21 +372,19 @@ static void check_cluster_claims(const dra_model_t *m, dra_diag_list_t *errs)
 }
 
 /* A drabench scenario (kind: Scenario), not a manifest: its first 4 KiB name the kind. */
-static bool is_scenario_file(const char *path)
+/* A scenario rather than manifests: its first 4 KiB name drabench.dev/ and kind Scenario. */
+static bool is_scenario(const char *buf, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    char buf[4097];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return strstr(buf, "drabench.dev/") && strstr(buf, "kind: Scenario");
+    char head[4097];
+    size_t n = len < sizeof head - 1 ? len : sizeof head - 1;
+    memcpy(head, buf, n);
+    head[n] = '\0';
+    return strstr(head, "drabench.dev/") && strstr(head, "kind: Scenario");
 }
 
 /* Validate a scenario: load it, build its cluster and claim shapes, read its manifests, and check
  * that every mix entry's requests can be satisfied by some device of that cluster. */
-static void validate_scenario(vctx_t *c, const char *path)
+static void validate_scenario(vctx_t *c, const char *path, const char *buf, size_t len)
 {
     dra_model_t m;
     dra_model_init(&m);
@@ -395,7 +393,7 @@ static void validate_scenario(vctx_t *c, const char *path)
     dra_scenario_t s;
     dra_diag_t d;
     dra_diag_clear(&d);
-    int rc = dra_scenario_load_named(&s, path, &d);
+    int rc = dra_scenario_load(&s, buf, len, path, &d);
     bool loaded = rc == DRA_OK;
     dra_scenario_built_t built;
     bool have_built = false;
@@ -452,8 +450,16 @@ static void validate_scenario(vctx_t *c, const char *path)
 static int validate_file(const char *path, void *ud)
 {
     vctx_t *c = ud;
-    if (is_scenario_file(path)) {
-        validate_scenario(c, path);
+    /* read once: a FIFO or a pipe (/dev/stdin) cannot be read a second time, so the look at the
+     * head (a scenario?) and the parse work on the same bytes */
+    char *buf = NULL;
+    size_t len = 0;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rrc = dra_io_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d);
+    if (rrc == DRA_OK && is_scenario(buf, len)) {
+        validate_scenario(c, path, buf, len);
+        free(buf);
         dra_progress_update(&c->prog, "validate: files", c->t.files, c->nfiles, false);
         return DRA_OK;
     }
@@ -461,7 +467,14 @@ static int validate_file(const char *path, void *ud)
     dra_model_init(&m);
     dra_diag_list_t errs;
     dra_diag_list_init(&errs);
-    int rrc = dra_manifest_read_file(&m, path, &errs);
+    if (rrc != DRA_OK)
+        (void)dra_diag_list_add(&errs, rrc, path, 0, 0, "%s", d.msg[0] ? d.msg : dra_strerror(rrc));
+    else
+        rrc = dra_manifest_read_buffer(&m, path, buf, len, &errs);
+    free(buf);
+    int irc = dra_model_imply_nodes(&m);
+    if (rrc == DRA_OK)
+        rrc = irc;
     validate_unit(c, path, &m, rrc, &errs);
     dra_progress_update(&c->prog, "validate: files", c->t.files, c->nfiles, false);
     dra_diag_list_fini(&errs);

@@ -245,12 +245,18 @@ cat "$FIX/base-default.json" | timeout 60 "$DRABENCH" baseline bless --dir "$d/b
 test -s "$d/bl/r1/default.json"
 cat "$FIX/base-default.json" | timeout 60 "$DRABENCH" compare "$FIX/base-default.json" /dev/stdin > /dev/null || test $? = 5
 cat "$FIX/base-default.json" | timeout 60 "$DRABENCH" export --format csv /dev/stdin > /dev/null
+# validate looked at a file's head (a scenario?) and then read it again
+cat corpora/samples/sample-cluster.yaml | timeout 60 "$DRABENCH" validate -o json /dev/stdin > "$d/v.json"
+jq -e '.summary.slices == 2 and .summary.devices == 3' "$d/v.json" > /dev/null
+cat "$HT/small.yaml" | timeout 60 "$DRABENCH" validate -o json /dev/stdin > "$d/v.json"
+jq -e '.summary.slices > 0' "$d/v.json" > /dev/null
 # a FIFO: the second open waited for a writer that never came
 mkfifo "$d/fifo"
-for cmd in "report --no-plots -o $d/rep-fifo" "baseline bless --dir $d/bl --release r2"; do
-  cat "$FIX/base-default.json" > "$d/fifo" &
+for cmd in "report --no-plots -o $d/rep-fifo" "baseline bless --dir $d/bl --release r2" "validate"; do
+  src="$FIX/base-default.json"; [ "$cmd" = validate ] && src=corpora/samples/sample-cluster.yaml
+  cat "$src" > "$d/fifo" &
   w=$!
-  rc=0; timeout 60 "$DRABENCH" $cmd "$d/fifo" > /dev/null || rc=$?
+  rc=0; timeout 60 "$DRABENCH" $cmd "$d/fifo" > /dev/null 2>&1 || rc=$?
   test "$rc" = 0 || { echo "$cmd: exit $rc"; kill $w 2>/dev/null; exit 1; }
   wait $w
 done
