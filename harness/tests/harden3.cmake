@@ -338,3 +338,25 @@ cat corpora/samples/sample-cluster.yaml > "$d/m/f.yaml" &
 timeout 60 "$DRABENCH" validate "$d/m/f.yaml" > /dev/null
 wait
 ]=])
+
+# 15. A count in a result file is bounded before it sizes anything: decisions.pods =
+#     3689348814741910324 wrapped the records length check into an allocation of exabytes
+#     (exit 4 "out of memory"); ragged fragmentation rows were padded to rows x longest row.
+#     Exit 2 naming the field, with its line.
+dra_harden3_test(d15_rload_counts_bounded [=[
+d="$HT/d15"; rm -rf "$d"; mkdir -p "$d"
+jq '.decisions = {"shapes": ["default"], "pods": 777777, "records": "AAAAAAAA"}' "$FIX/base-default.json" |
+  sed 's/777777/3689348814741910324/' > "$d/pods.json"
+grep -q 3689348814741910324 "$d/pods.json"
+jq '.repetitions[0].fragmentation.samples = ([range(20000)] | map([1])) + [[range(20000)]]' "$FIX/base-default.json" > "$d/frag.json"
+for f in pods frag; do
+  for cmd in "compare $d/$f.json $d/$f.json" "export --format csv $d/$f.json" "report --no-plots -o $d/rep $d/$f.json" \
+             "baseline bless --dir $d/bl $d/$f.json"; do
+    rc=0; "$DRABENCH" $cmd > /dev/null 2> "$d/err.txt" || rc=$?
+    test "$rc" = 2 || { echo "$f: $cmd: exit $rc"; head -3 "$d/err.txt"; exit 1; }
+  done
+done
+grep -q "$f.json:[0-9]*:[0-9]*: repetitions\[0\].fragmentation.samples: rows of very unequal length" "$d/err.txt"
+"$DRABENCH" compare "$d/pods.json" "$d/pods.json" 2> "$d/err.txt" || true
+grep -q 'pods.json:[0-9]*:[0-9]*: decisions.pods: 3689348814741910324 pods but records holds 8 characters' "$d/err.txt"
+]=])
