@@ -10,6 +10,7 @@
 #include "alloc/fast.h"
 #include "files.h"
 #include "manifest.h"
+#include "sbuf.h"
 
 /* ---- strings and names ------------------------------------------------------------------------
  */
@@ -540,22 +541,23 @@ int dra_replay_build_model(const dra_replay_trace_t *t, bool device_plugin, dra_
         e->ncap_requests = 1;
         e->has_capacity = true;
         if (tp->models) {
-            size_t o = (size_t)snprintf(buf, sizeof buf, "device.attributes[\"%s\"].model in [",
-                                        DRA_REPLAY_DRIVER);
+            /* any allowed list (64 models of 63 characters: about 4.4 KB, within the 10 KiB
+             * Kubernetes allows a selector) fits: a buffer that grows, not a fixed one */
+            dra_sbuf_t sel = {0};
+            dra_sbuf_printf(&sel, "device.attributes[\"%s\"].model in [", DRA_REPLAY_DRIVER);
             bool first = true;
-            for (uint32_t k = 0; k < t->nmodels && o < sizeof buf; k++)
+            for (uint32_t k = 0; k < t->nmodels; k++)
                 if ((tp->models >> k) & 1u) {
-                    o += (size_t)snprintf(buf + o, sizeof buf - o, "%s\"%s\"", first ? "" : ", ",
-                                          t->models[k]);
+                    dra_sbuf_printf(&sel, "%s\"%s\"", first ? "" : ", ", t->models[k]);
                     first = false;
                 }
-            if (o + 2 > sizeof buf)
-                return DRA_ELIMIT;
-            memcpy(buf + o, "]", 2);
+            dra_sbuf_puts(&sel, "]");
             e->selectors = dra_model_array(m, 1, sizeof *e->selectors);
-            if (!e->selectors)
+            const char *cel = sel.err ? NULL : dra_model_str(m, sel.p);
+            dra_sbuf_fini(&sel);
+            if (!e->selectors || !cel)
                 return DRA_ENOMEM;
-            e->selectors[0].cel = dra_model_str(m, buf);
+            e->selectors[0].cel = cel;
             e->selectors[0].pos = c->pos;
             e->nselectors = 1;
         }

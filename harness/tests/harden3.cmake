@@ -360,3 +360,24 @@ grep -q "$f.json:[0-9]*:[0-9]*: repetitions\[0\].fragmentation.samples: rows of 
 "$DRABENCH" compare "$d/pods.json" "$d/pods.json" 2> "$d/err.txt" || true
 grep -q 'pods.json:[0-9]*:[0-9]*: decisions.pods: 3689348814741910324 pods but records holds 8 characters' "$d/err.txt"
 ]=])
+
+# 16. replay --device-choice dra and --emit build a pod's GPU-model selector of any allowed length:
+#     ten models of 61 characters (within the documented 63) overflowed a 512-byte buffer
+#     ("out of memory", exit 4; --emit: "limit exceeded").
+dra_harden3_test(d16_replay_long_selector [=[
+d="$HT/d16"; rm -rf "$d"; mkdir -p "$d"
+x=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+printf 'sn,cpu_milli,memory_mib,gpu,model\n' > "$d/nodes.csv"
+spec=""
+for i in 0 1 2 3 4 5 6 7 8 9; do
+  printf 'n-%s,64000,262144,2,M0%s-%s\n' $i $i $x >> "$d/nodes.csv"
+  spec="$spec${spec:+|}M0$i-$x"
+done
+test "$(printf 'M00-%s' $x | wc -c)" = 61
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\np-0,1000,1024,1,500,%s,LS,Running,0,10,0\n' "$spec" > "$d/pods.csv"
+"$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/pods.csv" --device-choice policy,dra --policy first-fit -o json > "$d/r.json"
+jq -e '[.runs[].per_seed[0].pods_scheduled] | length == 2 and all(. > 0)' "$d/r.json" > /dev/null
+"$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/pods.csv" --emit "$d/emit" > /dev/null 2>&1
+"$DRABENCH" validate "$d/emit/replay.yaml" > /dev/null 2>&1
+"$DRABENCH" alloc -f "$d/emit/replay.yaml" 2>/dev/null | grep -q 'M09-'
+]=])
