@@ -59,6 +59,9 @@ static const char help[] =
     "      --policy all --device-choice policy,dra --seeds 42..51 --result openb.json\n"
     "  drabench report -o openb-report openb.json\n"
     "\n"
+    "One replay submits at most 1,000,000 pods after resampling (a trace that needs more is\n"
+    "refused, exit 2).\n"
+    "\n"
     "Exit status: 0 ok, 2 usage error or invalid input (file:line: reason), 3 internal\n"
     "inconsistency between the node state and the DRA allocator, 4 cannot read or write.\n";
 
@@ -247,7 +250,9 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
                     dra_replay_choice_name(ch), dra_pol_kind_name(pol), (unsigned long long)ro.seed,
                     d.code ? dra_diag_format(&d, buf, sizeof buf) : dra_strerror(rc));
             free(res);
-            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_CORRECTNESS;
+            return rc == DRA_ENOMEM ? DRA_EXIT_ENV
+                   : rc == DRA_ELIMIT || rc == DRA_EINVAL ? DRA_EXIT_USAGE
+                                                          : DRA_EXIT_CORRECTNESS;
         }
         secs += res[s].seconds;
         cpu += res[s].cpu_seconds;

@@ -381,3 +381,19 @@ jq -e '[.runs[].per_seed[0].pods_scheduled] | length == 2 and all(. > 0)' "$d/r.
 "$DRABENCH" validate "$d/emit/replay.yaml" > /dev/null 2>&1
 "$DRABENCH" alloc -f "$d/emit/replay.yaml" 2>/dev/null | grep -q 'M09-'
 ]=])
+
+# 11. replay's resampling is bounded: a nodes CSV of 1,000 8-GPU nodes and one 1-milli pod meant
+#     24M placements per policy and seed; beyond 1,000,000 submitted pods the replay is refused
+#     (exit 2, the figures named) before any placement. Removing surplus pods is O(n log n) with
+#     the same choices (the 80,000-pod list below at tune 0.1 took seconds).
+dra_harden3_test(d11_replay_resample_bounded [=[
+d="$HT/d11"; rm -rf "$d"; mkdir -p "$d"
+awk 'BEGIN { print "sn,cpu_milli,memory_mib,gpu,model"; for (i = 0; i < 1000; i++) printf "n-%d,64000,262144,8,T4\n", i }' > "$d/nodes.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1,1,1,1\n' > "$d/one.csv"
+rc=0; timeout 60 "$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/one.csv" --policy first-fit --tune 3 > /dev/null 2> "$d/err.txt" || rc=$?
+test "$rc" = 2 || { echo "exit $rc"; cat "$d/err.txt"; exit 1; }
+grep -q 'resampling would submit more than 1000000 pods' "$d/err.txt"
+awk 'BEGIN { print "name,cpu_milli,memory_mib,num_gpu,gpu_milli"; for (i = 0; i < 80000; i++) printf "p-%d,1,1,1,1000\n", i }' > "$d/many.csv"
+timeout 120 "$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/many.csv" --policy first-fit --tune 0.1 -o json > "$d/r.json"
+jq -e '.runs[0].per_seed[0].pods_submitted == 800' "$d/r.json" > /dev/null
+]=])
