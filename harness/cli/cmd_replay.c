@@ -48,7 +48,8 @@ static const char help[] =
     "                            ResourceClaim per GPU pod; the first --mode decides the claims)\n"
     "  -h, --help                show this help\n"
     "\n"
-    "Every run is a combination of policy x device choice x mode, over every seed.\n"
+    "Every run is a combination of policy x device choice x mode, over every seed; a value\n"
+    "named twice in a list (all,fgd; 1..3,2) is run once.\n"
     "\n"
     "Examples:\n"
     "  T=../shared/traces/alibaba-gpu-v2023\n"
@@ -101,6 +102,20 @@ static bool each_token(const char *list, bool (*fn)(const char *tok, opts_t *o),
     return true;
 }
 
+/* The lists (policies, device choices, modes, seeds) hold each value once, in the order first
+ * named: "all,all" or "all,fgd" would run the same replays again and weigh a seed twice in the
+ * means. */
+static bool add_pol1(dra_pol_kind_t k, opts_t *o)
+{
+    for (uint32_t i = 0; i < o->npol; i++)
+        if (o->pol[i] == k)
+            return true;
+    if (o->npol == DRA_POL_COUNT)
+        return false;
+    o->pol[o->npol++] = k;
+    return true;
+}
+
 static bool add_pol(const char *tok, opts_t *o)
 {
     if (strcmp(tok, "all") == 0) {
@@ -108,40 +123,43 @@ static bool add_pol(const char *tok, opts_t *o)
                                              DRA_POL_GPU_CLUSTERING, DRA_POL_GPU_PACKING,
                                              DRA_POL_BEST_FIT,       DRA_POL_FGD};
         for (size_t i = 0; i < 6; i++)
-            if (o->npol < DRA_POL_COUNT)
-                o->pol[o->npol++] = six[i];
+            if (!add_pol1(six[i], o))
+                return false;
         return true;
     }
     dra_pol_kind_t k;
-    if (dra_pol_kind_parse(tok, &k) != DRA_OK || o->npol == DRA_POL_COUNT)
-        return false;
-    o->pol[o->npol++] = k;
-    return true;
+    return dra_pol_kind_parse(tok, &k) == DRA_OK && add_pol1(k, o);
 }
 
 static bool add_choice(const char *tok, opts_t *o)
 {
-    if (o->nchoice == 2)
-        return false;
+    dra_replay_choice_t c;
     if (strcmp(tok, "policy") == 0)
-        o->choice[o->nchoice++] = DRA_REPLAY_CHOICE_POLICY;
+        c = DRA_REPLAY_CHOICE_POLICY;
     else if (strcmp(tok, "dra") == 0)
-        o->choice[o->nchoice++] = DRA_REPLAY_CHOICE_DRA;
+        c = DRA_REPLAY_CHOICE_DRA;
     else
         return false;
+    for (uint32_t i = 0; i < o->nchoice; i++)
+        if (o->choice[i] == c)
+            return true;
+    o->choice[o->nchoice++] = c; /* two values: never more than two distinct */
     return true;
 }
 
 static bool add_mode(const char *tok, opts_t *o)
 {
-    if (o->nmode == 2)
-        return false;
+    dra_replay_mode_t m;
     if (strcmp(tok, "dra") == 0)
-        o->mode[o->nmode++] = DRA_REPLAY_MODE_DRA;
+        m = DRA_REPLAY_MODE_DRA;
     else if (strcmp(tok, "device-plugin") == 0)
-        o->mode[o->nmode++] = DRA_REPLAY_MODE_DEVICE_PLUGIN;
+        m = DRA_REPLAY_MODE_DEVICE_PLUGIN;
     else
         return false;
+    for (uint32_t i = 0; i < o->nmode; i++)
+        if (o->mode[i] == m)
+            return true;
+    o->mode[o->nmode++] = m;
     return true;
 }
 
@@ -165,9 +183,14 @@ static bool add_seed(const char *tok, opts_t *o)
         b = a;
     }
     for (unsigned long long s = a;; s++) {
-        if (o->nseeds == MAX_SEEDS)
-            return false;
-        o->seeds[o->nseeds++] = s;
+        bool dup = false;
+        for (uint32_t i = 0; i < o->nseeds && !dup; i++)
+            dup = o->seeds[i] == s;
+        if (!dup) {
+            if (o->nseeds == MAX_SEEDS)
+                return false;
+            o->seeds[o->nseeds++] = s;
+        }
         if (s == b)
             break;
     }

@@ -397,3 +397,15 @@ awk 'BEGIN { print "name,cpu_milli,memory_mib,num_gpu,gpu_milli"; for (i = 0; i 
 timeout 120 "$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/many.csv" --policy first-fit --tune 0.1 -o json > "$d/r.json"
 jq -e '.runs[0].per_seed[0].pods_submitted == 800' "$d/r.json" > /dev/null
 ]=])
+
+# 20c. replay runs each policy, device choice, mode and seed once however often a list names it
+#      (--policy all,all ran twelve replays; --seeds 1,1 weighed seed 1 twice in the means).
+dra_harden3_test(d20_replay_lists_distinct [=[
+d="$HT/d20p"; rm -rf "$d"; mkdir -p "$d"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn-0,64000,262144,2,T4\n' > "$d/nodes.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,500\n' > "$d/pods.csv"
+"$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/pods.csv" --policy all,all,fgd --seeds 1..3,2,3 \
+    --device-choice policy,policy --mode dra,dra -o json > "$d/r.json"
+jq -e '(.runs | length) == 6 and ([.runs[].policy] | unique | length) == 6 and
+       .seeds == ["1", "2", "3"] and all(.runs[]; (.per_seed | length) == 3)' "$d/r.json" > /dev/null
+]=])
