@@ -311,10 +311,28 @@ static size_t hidx(const ctx_t *c, uint32_t shape, int phase, int out)
     return ((size_t)shape * DRA_PHASE_COUNT + (size_t)phase) * DRA_HOUT_COUNT + (size_t)out;
 }
 
+/* Record v in histogram h, whose counters are allocated on its first value: a run sizes its
+ * histograms to what it records (256 mix entries and 10 pods allocated 1.1 GB eagerly, one
+ * 256 KiB histogram per entry, phase and outcome, twice). Called after the pod's timers have
+ * stopped, so the one allocation per histogram and run is never inside a timed interval; a
+ * failed one is remembered in c->err (the repetition then fails with it). */
+static void rec1(ctx_t *c, dra_hist_t *h, int64_t v)
+{
+    if (DRA_UNLIKELY(!h->counts)) {
+        int rc = dra_hist_init(h, DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS);
+        if (rc != DRA_OK) {
+            if (c->err == DRA_OK)
+                c->err = rc;
+            return;
+        }
+    }
+    dra_hist_record(h, v);
+}
+
 static inline void rec(ctx_t *c, uint32_t shape, int phase, int out, int64_t v)
 {
-    dra_hist_record(&c->rh[hidx(c, shape, phase, out)], v);
-    dra_hist_record(&c->rh[hidx(c, c->nshapes, phase, out)], v);
+    rec1(c, &c->rh[hidx(c, shape, phase, out)], v);
+    rec1(c, &c->rh[hidx(c, c->nshapes, phase, out)], v);
 }
 
 /* ---- slots ---------------------------------------------------------------------------------- */
@@ -1288,7 +1306,7 @@ static int republish(ctx_t *c, uint32_t si, uint32_t di, const dra_taint_t *tain
     if (timed) {
         c->updates++;
         if (c->measuring)
-            dra_hist_record(&c->rh[c->upd_hist], t1 - t0);
+            rec1(c, &c->rh[c->upd_hist], t1 - t0);
     }
     return DRA_OK;
 }
@@ -1662,6 +1680,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     dra_workload_fini(&w);
     if (rc < 0)
         return rc;
+    if (c->err) /* a histogram that could not get its counters (rec1) */
+        return c->err;
     rc = DRA_OK;
     frag_values_t fv = {0, 0, 0};
     if (!warmup && !*interrupted) {
@@ -1719,9 +1739,15 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     r->wall_ns += (uint64_t)(w1 - w0);
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;
-    for (uint32_t i = 0; i < c->nhists; i++)
-        if (c->rh[i].counts && (rc = dra_hist_merge(&r->hists[i], &c->rh[i])))
+    for (uint32_t i = 0; i < c->nhists; i++) {
+        if (!c->rh[i].counts)
+            continue; /* never recorded: its merged copy stays empty (and unallocated) too */
+        if (!r->hists[i].counts && (rc = dra_hist_init(&r->hists[i], DRA_HIST_LOWEST,
+                                                       DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)))
             return rc;
+        if ((rc = dra_hist_merge(&r->hists[i], &c->rh[i])))
+            return rc;
+    }
     return DRA_OK;
 }
 
@@ -1915,11 +1941,7 @@ static int setup(ctx_t *c)
             for (int oc = 0; oc < DRA_HOUT_COUNT; oc++) {
                 if (!hist_used(p, oc))
                     continue;
-                size_t i = hidx(c, s, p, oc);
-                if ((rc = dra_hist_init(&c->rh[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)) ||
-                    (rc = dra_hist_init(&c->run->hists[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST,
-                                        DRA_HIST_SIGFIGS)))
-                    return rc;
+                size_t i = hidx(c, s, p, oc); /* counters allocated on the first value (rec1) */
                 char nm[256];
                 snprintf(nm, sizeof nm, "%s/%s/%s", c->shape_names[s], phase_names[p], hout_names[oc]);
                 c->run->hist_names[i] = strdup(nm);
@@ -1928,10 +1950,6 @@ static int setup(ctx_t *c)
             }
     if (c->health) {
         uint32_t i = c->upd_hist;
-        if ((rc = dra_hist_init(&c->rh[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)) ||
-            (rc = dra_hist_init(&c->run->hists[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST,
-                                DRA_HIST_SIGFIGS)))
-            return rc;
         if (!(c->run->hist_names[i] = strdup("slice-update/update/any")))
             return DRA_ENOMEM;
         if ((rc = health_setup(c)))

@@ -409,3 +409,26 @@ printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,500\n' > "$
 jq -e '(.runs | length) == 6 and ([.runs[].policy] | unique | length) == 6 and
        .seeds == ["1", "2", "3"] and all(.runs[]; (.per_seed | length) == 3)' "$d/r.json" > /dev/null
 ]=])
+
+# 12. A run holds the histograms it records, not one per mix entry, phase and outcome: 256 mix
+#     entries and 10 pods peaked at 1.1 GB (under 50 MB now, ASan included). Peak RSS through
+#     GNU time when it is installed; the result must list only recorded histograms either way.
+dra_harden3_test(d12_histograms_on_first_record [=[
+d="$HT/d12"; rm -rf "$d"; mkdir -p "$d"
+i=0; mix=""
+while [ $i -lt 256 ]; do mix="$mix    - {shape: gpu-1, weight: 1, name: s$i}
+"; i=$((i+1)); done
+printf 'apiVersion: drabench.dev/v1alpha1\nkind: Scenario\nmetadata: {name: many-shapes}\nspec:\n  seed: 7\n  cluster:\n    nodes:\n    - {profile: dgx-h100, count: 2, name: dgx}\n  workload:\n    mode: fill\n    count: 10\n    mix:\n%s  run: {warmup: 0, repetitions: 2}\n' "$mix" > "$d/s.yaml"
+if [ -x /usr/bin/time ]; then
+  /usr/bin/time -f '%M' -o "$d/rss.txt" "$DRABENCH" run "$d/s.yaml" -q -o "$d/r.json" --hgrm "$d/h"
+  kb=$(tail -n 1 "$d/rss.txt")
+  test "$kb" -lt 300000 || { echo "peak RSS $kb KiB"; exit 1; }
+else
+  "$DRABENCH" run "$d/s.yaml" -q -o "$d/r.json" --hgrm "$d/h"
+fi
+jq -e '[.repetitions[] | .pods] == [10, 10] and
+       all(.repetitions[].histograms[]; .count > 0) and
+       ([.repetitions[0].histograms[] | select(.shape == "all" and .phase == "pod" and .outcome == "any")][0].count == 10) and
+       ([.repetitions[0].values | keys[] | select(test("^latency\\.s[0-9]+\\.p50$"))] | length) <= 10' "$d/r.json" > /dev/null
+test "$(ls "$d/h" | wc -l)" = "$(jq '[.repetitions[0].histograms[]] | length' "$d/r.json")"
+]=])
