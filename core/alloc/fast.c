@@ -1913,6 +1913,13 @@ int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *n
                 sig_set(e->val, row0 + d, SIG_UNKNOWN);
     for (uint32_t d = 0; a->capfit0 && d < sl->ndevices && row0 + d < a->nrows; d++)
         a->capfit0[row0 + d] = 0;
+    /* a layout depends on the devices' capacities (the most of one device), counter consumption
+     * (pool validity), binding conditions (pool order) and allowMultipleAllocations, never on
+     * attributes or taints: an update of only those (a health event) keeps every layout, where
+     * a rebuilt one would leave the old one in perm (memory growing with every event) */
+    if (!(sl->changed & (DRA_SLICE_CHANGED_CAPS | DRA_SLICE_CHANGED_CONSUMES |
+                         DRA_SLICE_CHANGED_BINDING | DRA_SLICE_CHANGED_MULTI)))
+        return DRA_OK;
     /* layouts: only the node's when every slice of the pool is on that node, else every one */
     bool one = node && sl->node_name && node->name && !strcmp(sl->node_name, node->name);
     const fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false);

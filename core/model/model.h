@@ -448,6 +448,7 @@ typedef struct dra_model {
                           model use it, since a new model may reuse a freed model's address */
     uint32_t nskipped; /* documents of unknown kinds, skipped by the reader */
     uint64_t ndevices; /* running total over all slices */
+    struct dra_model_upd *upd; /* what slice updates reuse (model.c); NULL until the first */
 } dra_model_t;
 
 void dra_model_init(dra_model_t *m);
@@ -503,9 +504,12 @@ void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice);
  * Errors: DRA_EINVAL (diag "file:line: ResourceSlice <name>: devices[i].field: reason", the
  * position of devs[i] when known, else the slice's), DRA_ENOMEM. slice->updates is incremented
  * and slice->changed set to what differs from the previous definitions (DRA_SLICE_CHANGED_*).
- * Cost: O(size of the new definitions); the old definitions stay in the arena until
- * dra_model_fini (each update grows the arena by the size of what it copied: a taint added to
- * one device of a slice copies that device's taints and the slice's device records). */
+ * Cost: O(size of the new definitions). Memory: an update reuses what earlier ones made - the
+ * device records are staged in one buffer of the model (grown to the largest slice updated),
+ * strings are kept once each and a device's taint list once per distinct content (shared by
+ * every device and update with that content; never written after it is made) - so republishing
+ * the same definitions again and again (a health event's taint added and removed) grows the
+ * model by nothing; what an update replaces otherwise stays in the arena until dra_model_fini. */
 #define DRA_SLICE_CHANGED_ATTRS 0x01u    /* attribute values or names */
 #define DRA_SLICE_CHANGED_CAPS 0x02u     /* capacities or request policies */
 #define DRA_SLICE_CHANGED_CONSUMES 0x04u /* counter consumption */

@@ -1876,9 +1876,12 @@ static int setup(ctx_t *c)
     if (c->scn.nmanifests) {
         dra_diag_list_t errs;
         dra_diag_list_init(&errs);
-        rc = dra_manifest_read_paths(&c->model, (char *const *)c->scn.manifests,
-                                     (int)c->scn.nmanifests, &errs);
-        if (rc && errs.count)
+        rc = dra_scenario_read_manifests(&c->scn, &c->model, &errs);
+        if (rc == DRA_EVALIDATE && errs.count)
+            dra_diag_set(diag, DRA_EVALIDATE, errs.items[0].file, errs.items[0].line,
+                         errs.items[0].column, "%s (drabench validate --cluster lists every "
+                         "error of the manifests)", errs.items[0].msg);
+        else if (rc && errs.count)
             *diag = errs.items[0];
         dra_diag_list_fini(&errs);
         if (rc)

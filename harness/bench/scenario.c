@@ -677,12 +677,18 @@ static int load_taints(sp_t *p, const dra_ynode_t *n)
         return err_at(p, n, path, "missing field \"key\"");
     if ((rc = get_str(p, v, "spec.workload.deviceTaints.key", &t->key)))
         return rc;
-    if (!t->key[0] || strlen(t->key) > 316 || strchr(t->key, ' '))
+    /* as a device taint's in the API (the manifest validator's rules) */
+    if (!dra_name_is_label_key(t->key))
         return err_at(p, v, "spec.workload.deviceTaints.key",
-                      "must be a non-empty name of at most 316 bytes without spaces");
+                      "\"%s\" is not a label key ([prefix/]name: a DNS subdomain prefix, a name "
+                      "of at most 63 of [A-Za-z0-9-_.])", t->key);
     if ((v = dra_ynode_get(n, "value")) &&
         (rc = get_str(p, v, "spec.workload.deviceTaints.value", &t->value)))
         return rc;
+    if (t->value && !dra_name_is_label_value(t->value))
+        return err_at(p, v, "spec.workload.deviceTaints.value",
+                      "\"%s\" is not a label value (at most 63 of [A-Za-z0-9-_.], beginning and "
+                      "ending with a letter or digit)", t->value);
     static const char *const effects[] = {"NoSchedule", "NoExecute", "None", NULL};
     int e = 0;
     if ((v = dra_ynode_get(n, "effect")) &&
@@ -992,6 +998,14 @@ int dra_scenario_load_named(dra_scenario_t *s, const char *name, dra_diag_t *dia
 }
 
 /* ---- building ------------------------------------------------------------------------------------- */
+
+int dra_scenario_read_manifests(const dra_scenario_t *s, dra_model_t *m, dra_diag_list_t *errs)
+{
+    int rc = dra_manifest_read_paths(m, (char *const *)s->manifests, (int)s->nmanifests, errs);
+    if (rc == DRA_OK)
+        rc = dra_manifest_validate(m, errs);
+    return rc;
+}
 
 int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, dra_scenario_built_t *out,
                        dra_diag_t *diag)

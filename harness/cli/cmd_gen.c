@@ -329,7 +329,7 @@ static int read_scenario_manifests(dra_model_t *m, const dra_scenario_t *s)
     char dbuf[700];
     dra_diag_list_t errs;
     dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_paths(m, (char *const *)s->manifests, (int)s->nmanifests, &errs);
+    int rc = dra_scenario_read_manifests(s, m, &errs);
     for (size_t i = 0; i < errs.count; i++)
         dra_cli_errorf("%s", dra_diag_format(&errs.items[i], dbuf, sizeof dbuf));
     dra_diag_list_fini(&errs);

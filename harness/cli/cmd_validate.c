@@ -408,7 +408,7 @@ static void validate_scenario(vctx_t *c, const char *path, const char *buf, size
         dra_diag_list_push(&errs, &d);
     }
     if (rc == DRA_OK && s.nmanifests)
-        rc = dra_manifest_read_paths(&m, (char *const *)s.manifests, (int)s.nmanifests, &errs);
+        rc = dra_scenario_read_manifests(&s, &m, &errs);
     if (rc == DRA_OK && dra_model_imply_nodes(&m) == DRA_OK) {
         char what[300];
         for (uint32_t i = 0; i < s.nmix; i++) {

@@ -281,6 +281,21 @@ bool dra_name_is_label_key(const char *s)
     return true;
 }
 
+bool dra_name_is_label_value(const char *s)
+{
+    if (!s)
+        return false;
+    size_t n = strlen(s);
+    if (n == 0)
+        return true;
+    if (n > 63 || !isalnum((unsigned char)s[0]) || !isalnum((unsigned char)s[n - 1]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+            return false;
+    return true;
+}
+
 /* Pool names: DNS subdomains joined by '/', <= 253 in total. */
 static bool pool_name_ok(const char *s)
 {
@@ -650,6 +665,10 @@ static void check_device_taints(vd_t *v, const dra_slice_t *s, const dra_device_
         if (!d->taints[i].key || !dra_name_is_label_key(d->taints[i].key))
             VERR(pos, p, "key: invalid or missing taint key \"%s\"",
                  d->taints[i].key ? d->taints[i].key : "");
+        if (d->taints[i].value && !dra_name_is_label_value(d->taints[i].value))
+            VERR(pos, p, "value: \"%s\" is not a label value (at most 63 of [A-Za-z0-9-_.], "
+                         "beginning and ending with a letter or digit)",
+                 d->taints[i].value);
         if (!d->taints[i].effect_raw || !d->taints[i].effect_raw[0])
             VERR(pos, p, "effect: required field missing");
     }

@@ -432,3 +432,64 @@ jq -e '[.repetitions[] | .pods] == [10, 10] and
        ([.repetitions[0].values | keys[] | select(test("^latency\\.s[0-9]+\\.p50$"))] | length) <= 10' "$d/r.json" > /dev/null
 test "$(ls "$d/h" | wc -l)" = "$(jq '[.repetitions[0].histograms[]] | length' "$d/r.json")"
 ]=])
+
+# 10. Device health events republish without growing memory (4.2 KB per arrival on 3 nodes,
+#     33 KB with one 128-device slice before: 5,000 arrivals of one 128-device slice grew RSS by
+#     150 MB over 1,000 under ASan, by 4 MB now; Release flat); the taint value is a label value (at most 63 characters), as
+#     is a device taint's and a DeviceTaintRule's; a cluster read by run / gen / validate of a
+#     scenario is held to the limits validate applies (a 5,000-device slice is refused).
+dra_harden3_test(d10_health_memory_and_limits [=[
+d="$HT/d10"; rm -rf "$d"; mkdir -p "$d"
+cat > "$d/t.yaml" <<'Y'
+apiVersion: drabench.dev/v1alpha1
+kind: Scenario
+metadata: {name: taints}
+spec:
+  seed: 7
+  cluster:
+    nodes:
+    - {profile: sched-perf, count: 1, params: {devices: 128}}
+  workload:
+    mode: steady
+    count: 1000
+    rate: 1000
+    lifetime: {distribution: constant, value: 0.001}
+    mix:
+    - {shape: sched-perf, weight: 1}
+    deviceTaints: {every: 1, hold: 1, key: example.com/unhealthy, value: "true"}
+  run: {warmup: 0, repetitions: 1, invariants: all}
+Y
+if [ -x /usr/bin/time ]; then
+  for n in 1000 5000; do
+    # ASan's quarantine keeps freed memory resident: off, so RSS shows what the run holds
+    ASAN_OPTIONS="$ASAN_OPTIONS:quarantine_size_mb=0:thread_local_quarantine_size_kb=0" \
+      /usr/bin/time -f '%M' -o "$d/rss-$n.txt" "$DRABENCH" run "$d/t.yaml" -q -o "$d/r-$n.json" --count $n
+  done
+  a=$(tail -n 1 "$d/rss-1000.txt"); b=$(tail -n 1 "$d/rss-5000.txt")
+  test $((b - a)) -lt 20000 || { echo "RSS $a KiB at 1,000 arrivals, $b KiB at 5,000"; exit 1; }
+else
+  "$DRABENCH" run "$d/t.yaml" -q -o "$d/r-5000.json" --count 5000
+fi
+jq -e '.invariants.violations == 0 and .repetitions[0].pods == 5000' "$d/r-5000.json" > /dev/null
+# limits: the scenario's taint, a device's taint, a rule's taint
+v=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+sed "s/value: \"true\"/value: $v/" "$d/t.yaml" > "$d/long.yaml"
+rc=0; "$DRABENCH" run "$d/long.yaml" -q -o "$d/long.json" 2> "$d/err.txt" || rc=$?
+test "$rc" = 2 && grep -q 'spec.workload.deviceTaints.value: "x*" is not a label value' "$d/err.txt"
+printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: gpu.example.com\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n  nodeName: n1\n  devices:\n  - name: gpu-0\n    taints: [{key: example.com/bad, value: %s, effect: NoSchedule}]\n' "$v" > "$d/tv.yaml"
+rc=0; "$DRABENCH" validate "$d/tv.yaml" 2> "$d/err.txt" || rc=$?
+test "$rc" = 2 && grep -q 'taints\[0\]: value: "x*" is not a label value' "$d/err.txt"
+printf 'apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: r}\nspec:\n  deviceSelector: {driver: gpu.example.com}\n  taint: {key: example.com/bad, value: %s, effect: NoSchedule}\n' "$v" > "$d/rule.yaml"
+rc=0; "$DRABENCH" alloc -f corpora/samples/sample-cluster.yaml -f "$d/rule.yaml" > /dev/null 2> "$d/err.txt" || rc=$?
+test "$rc" = 2 && grep -q 'spec.taint.value: "x*" is not a label value' "$d/err.txt"
+# a 5,000-device slice: validate refuses it, and so do run --cluster, a scenario's manifests, gen
+awk 'BEGIN { print "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: big}\nspec:\n  driver: gpu.example.com\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n  nodeName: n1\n  devices:"
+             for (i = 0; i < 5000; i++) printf "  - name: gpu-%d\n", i }' > "$d/big.yaml"
+printf 'apiVersion: drabench.dev/v1alpha1\nkind: Scenario\nmetadata: {name: w}\nspec:\n  cluster:\n    manifests: [big.yaml]\n  workload:\n    count: 10\n    mix:\n    - template: {name: one, requests: [{name: g, deviceClassName: gpu.example.com}]}\n  run: {warmup: 0, repetitions: 1}\n' > "$d/w.yaml"
+for cmd in "validate $d/big.yaml" "run $HT/small.yaml -q -o $d/c.json --cluster $d/big.yaml" "run $d/w.yaml -q -o $d/w.json" \
+           "gen $d/w.yaml --json" "validate $d/w.yaml"; do
+  rc=0; "$DRABENCH" $cmd > /dev/null 2> "$d/err.txt" || rc=$?
+  test "$rc" = 2 || { echo "$cmd: exit $rc"; exit 1; }
+  grep -q 'big.yaml:[0-9]*:[0-9]*: .*spec.devices: must have at most 128 devices, has 5000' "$d/err.txt" || { echo "$cmd:"; cat "$d/err.txt"; exit 1; }
+done
+]=])
