@@ -1971,8 +1971,9 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     for (size_t i = 0; i < r->nfiles; i++) {
         const dra_rload_result_t *x = r->files[i].r;
         json_array_append_new(
-            files, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "side",
-                             r->files[i].side, "path", x->path, "scenario", x->scenario, "seed",
+            files, json_pack("{s:s, s:o, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "side",
+                             r->files[i].side, "path", dra_esc_path_json(x->path), "scenario",
+                             x->scenario, "seed",
                              x->seed, "git", x->tool_git, "host", x->hostname, "date", x->date,
                              "repetitions", (json_int_t)x->nreps, "digest", x->digest));
     }
@@ -2017,14 +2018,14 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     for (size_t i = 0; i < r->nonly_new; i++)
         json_array_append_new(on, json_string(r->only_new[i]));
     for (size_t i = 0; i < r->nwarn; i++)
-        json_array_append_new(warn, json_string(r->warn[i]));
+        json_array_append_new(warn, dra_esc_text_json(r->warn[i]));
     json_object_set_new(root, "schema", json_string(DRA_COMPARE_SCHEMA));
     json_object_set_new(root, "exit_status", json_integer(r->exit_status));
     json_object_set_new(root, "alpha", json_real(r->alpha));
     json_object_set_new(root, "confidence", json_real(r->confidence));
     json_object_set_new(root, "threshold_pct",
                         r->threshold < 0 ? json_null() : json_real(100 * r->threshold));
-    json_object_set_new(root, "gate_file", r->gate_path ? json_string(r->gate_path) : json_null());
+    json_object_set_new(root, "gate_file", dra_esc_path_json(r->gate_path));
     json_object_set_new(root, "allow_digest_change", json_boolean(r->allow_digest_change));
     json_object_set_new(root, "regressions", json_integer((json_int_t)r->nregressions));
     json_object_set_new(root, "improvements", json_integer((json_int_t)r->nimproved));
@@ -2038,7 +2039,7 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     json_object_set_new(root, "warnings", warn);
     json_t *errs = json_array(), *miss = json_array(), *shapes = json_array();
     for (size_t i = 0; i < r->nerrors; i++)
-        json_array_append_new(errs, json_string(r->errors[i]));
+        json_array_append_new(errs, dra_esc_text_json(r->errors[i]));
     for (size_t i = 0; i < r->nmissing; i++)
         json_array_append_new(miss, json_string(r->missing[i]));
     for (size_t i = 0; i < r->nshape_changes; i++) {

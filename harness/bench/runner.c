@@ -26,6 +26,7 @@
 #include "alloc/invariants.h"
 #include "engine/engine.h"
 #include "base/intern.h"
+#include "escape.h"
 #include "files.h"
 #include "manifest.h"
 #include "cel/cel.h"
@@ -2023,11 +2024,11 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
     json_t *argv = dra_rf_put_arr(run, DRA_RF_RUN_ARGV);
     for (int i = 0; argv && i < o->argc; i++)
-        json_array_append_new(argv, json_string(o->argv[i]));
+        json_array_append_new(argv, dra_esc_path_json(o->argv[i])); /* lossless (escape.h) */
     if (c->scn.file)
-        dra_rf_put_str(run, DRA_RF_RUN_SCENARIO_FILE, c->scn.file);
+        dra_rf_put_path(run, DRA_RF_RUN_SCENARIO_FILE, c->scn.file);
     if (o->cluster)
-        dra_rf_put_str(run, DRA_RF_RUN_CLUSTER_FILE, o->cluster);
+        dra_rf_put_path(run, DRA_RF_RUN_CLUSTER_FILE, o->cluster);
     dra_rf_put_str(run, DRA_RF_RUN_WORKLOAD_MODE,
                    c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill");
     dra_rf_put_int(run, DRA_RF_RUN_WORKLOAD_COUNT, (int64_t)c->built.workload.count);

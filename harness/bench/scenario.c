@@ -939,7 +939,12 @@ int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char
         size_t l = strlen(base);
         if (l > 5 && strcmp(base + l - 5, ".yaml") == 0)
             l -= 5;
-        s->name = dra_arena_strndup(&s->arena, base, l);
+        /* a file name need not be UTF-8 nor free of control characters; the name reaches result
+         * files, terminals and reports: kept losslessly as text (escape.h) */
+        char *raw = dra_arena_strndup(&s->arena, base, l);
+        char *txt = raw ? dra_esc_path(raw) : NULL;
+        s->name = txt ? dra_arena_strdup(&s->arena, txt) : NULL;
+        free(txt);
         if (!s->name)
             rc = DRA_ENOMEM;
     }

@@ -16,6 +16,7 @@
 
 #include "alloc/alloc.h"
 #include "cli.h"
+#include "escape.h"
 #include "gen/profiles.h"
 #include "gen/shapes.h"
 #include "manifest.h"
@@ -360,8 +361,9 @@ static int print_summary_json(FILE *info, const gen_opts_t *o, const gen_result_
         (json_int_t)m->ntemplates, "claims", (json_int_t)m->nclaims, "pods", (json_int_t)r->npods,
         "mode", s->mode == DRA_WL_FILL ? "fill" : "steady", "arrivals", (json_int_t)s->count,
         "model_arena_bytes", (json_int_t)m->arena.reserved, "model_digest", md, "written",
-        out ? json_pack("{s:s, s:I, s:s}", "path", strcmp(out, "-") ? r->path_written : "-",
-                        "bytes", (json_int_t)r->nbytes, "manifest_digest", bd)
+        out ? json_pack("{s:o, s:I, s:s}", "path",
+                        dra_esc_path_json(strcmp(out, "-") ? r->path_written : "-"), "bytes",
+                        (json_int_t)r->nbytes, "manifest_digest", bd)
             : json_null());
     if (!j || json_dumpf(j, info, JSON_INDENT(2)) != 0 || fputc('\n', info) == EOF)
         status = DRA_EXIT_ENV;

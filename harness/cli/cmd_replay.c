@@ -9,6 +9,7 @@
 
 #include "buildinfo.h"
 #include "cli.h"
+#include "escape.h"
 #include "manifest.h"
 #include "replay.h"
 
@@ -494,10 +495,11 @@ int dra_cmd_replay(int argc, char **argv)
     json_object_set_new(root, "schema", json_string("drabench-replay/v1"));
     json_object_set_new(root, "drabench", json_string(DRA_VERSION));
     json_object_set_new(root, "git", json_string(DRA_BUILD_GIT));
+    /* base names, losslessly (a file name need not be UTF-8: escape.h) */
     json_object_set_new(root, "nodes_file",
-                        json_string(strrchr(o.nodes, '/') ? strrchr(o.nodes, '/') + 1 : o.nodes));
+                        dra_esc_path_json(strrchr(o.nodes, '/') ? strrchr(o.nodes, '/') + 1 : o.nodes));
     json_object_set_new(root, "pods_file",
-                        json_string(strrchr(o.pods, '/') ? strrchr(o.pods, '/') + 1 : o.pods));
+                        dra_esc_path_json(strrchr(o.pods, '/') ? strrchr(o.pods, '/') + 1 : o.pods));
     json_object_set_new(root, "nodes", json_integer(t.nnodes));
     json_object_set_new(root, "gpus", json_integer(gpus));
     json_object_set_new(root, "pods", json_integer(t.npods));

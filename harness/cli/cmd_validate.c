@@ -8,6 +8,7 @@
 
 #include "alloc/alloc.h"
 #include "cli.h"
+#include "escape.h"
 #include "cel/cel.h"
 #include "manifest.h"
 #include "progress.h"
@@ -73,28 +74,17 @@ static void print_list(const dra_diag_list_t *l, const char *sev)
         fprintf(stderr, "... and %zu more %ss not shown\n", l->dropped, sev);
 }
 
-/* A JSON string of s; a file name that is not UTF-8 is written escaped (\xNN) rather than
- * dropped, so no entry goes missing from the output. */
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    if (!j) {
-        char buf[4096];
-        dra_msg_format(buf, sizeof buf, "%s", s ? s : "");
-        j = json_string(buf);
-    }
-    return j;
-}
-
 /* Diagnostics as JSON objects {"file", "line", "column", "message"}; every entry of the list
- * is written (json_pack would silently drop one whose strings are not UTF-8). */
+ * is written (json_pack would silently drop one whose strings are not UTF-8): the file as a path
+ * (losslessly, escape.h), the message as text. */
 static json_t *diags_json(const dra_diag_list_t *l)
 {
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < l->count; i++) {
         const dra_diag_t *d = &l->items[i];
-        json_t *o = json_pack("{s:o, s:i, s:i, s:o}", "file", jstr(d->file), "line",
-                              (int)d->line, "column", (int)d->column, "message", jstr(d->msg));
+        json_t *o = json_pack("{s:o, s:i, s:i, s:o}", "file",
+                              dra_esc_path_json(d->file ? d->file : ""), "line", (int)d->line,
+                              "column", (int)d->column, "message", dra_esc_text_json(d->msg));
         if (!o || json_array_append_new(arr, o) != 0) {
             json_decref(arr);
             return NULL;
@@ -229,7 +219,8 @@ static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
         vrc = DRA_ENOMEM;
     size_t nerr = errs->count + errs->dropped, nwarn = warns.count + warns.dropped;
     if (c->json) {
-        json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I, s:I}", "file", jstr(what), "valid",
+        json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I, s:I}", "file",
+                              dra_esc_path_json(what), "valid",
                               nerr == 0, "errors", diags_json(errs), "warnings", diags_json(&warns),
                               "errors_not_listed", (json_int_t)errs->dropped, "slices",
                               (json_int_t)m->nslices, "devices", (json_int_t)m->ndevices);
@@ -422,7 +413,8 @@ static void validate_scenario(vctx_t *c, const char *path, const char *buf, size
        errors above only */
     size_t nerr = errs.count + errs.dropped;
     if (c->json) {
-        json_t *o = json_pack("{s:s, s:b, s:o, s:o, s:I, s:I}", "file", path, "valid", nerr == 0,
+        json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I}", "file", dra_esc_path_json(path),
+                              "valid", nerr == 0,
                               "errors", diags_json(&errs), "warnings", json_array(), "slices",
                               (json_int_t)m.nslices, "devices", (json_int_t)m.ndevices);
         if (o)

@@ -132,7 +132,20 @@ void dra_rf_put(json_t *obj, dra_rf_t f, json_t *v)
 
 void dra_rf_put_str(json_t *obj, dra_rf_t f, const char *s)
 {
-    dra_rf_put(obj, f, json_string(s ? s : ""));
+    s = s ? s : "";
+    bool clean = true;
+    for (size_t i = 0; s[i] && clean;) {
+        unsigned cp;
+        size_t n = dra_utf8_decode(s + i, &cp);
+        clean = n && !dra_esc_is_control(cp);
+        i += n ? n : 1;
+    }
+    dra_rf_put(obj, f, clean ? json_string(s) : dra_esc_path_json(s));
+}
+
+void dra_rf_put_path(json_t *obj, dra_rf_t f, const char *path)
+{
+    dra_rf_put(obj, f, dra_esc_path_json(path ? path : ""));
 }
 
 void dra_rf_put_int(json_t *obj, dra_rf_t f, int64_t v)

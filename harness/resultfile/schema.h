@@ -106,7 +106,11 @@ const char *dra_rf_path(dra_rf_t f, char *buf, size_t size);
 /* ---- writer ---- */
 /* obj[key] = v (stolen). */
 void dra_rf_put(json_t *obj, dra_rf_t f, json_t *v);
+/* A string as the readers take it (STR: no control characters): as it is when it is valid UTF-8
+ * without control characters, else written by dra_esc_path (never dropped, never refused). */
 void dra_rf_put_str(json_t *obj, dra_rf_t f, const char *s);
+/* A path or command-line argument, always through dra_esc_path (lossless; escape.h). */
+void dra_rf_put_path(json_t *obj, dra_rf_t f, const char *path);
 void dra_rf_put_int(json_t *obj, dra_rf_t f, int64_t v);
 /* A real, or null when x is not finite (jansson refuses NaN). */
 void dra_rf_put_num(json_t *obj, dra_rf_t f, double x);

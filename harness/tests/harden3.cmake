@@ -493,3 +493,33 @@ for cmd in "validate $d/big.yaml" "run $HT/small.yaml -q -o $d/c.json --cluster 
   grep -q 'big.yaml:[0-9]*:[0-9]*: .*spec.devices: must have at most 128 devices, has 5000' "$d/err.txt" || { echo "$cmd:"; cat "$d/err.txt"; exit 1; }
 done
 ]=])
+
+# 17. A path that is not UTF-8 (or holds a control character or a backslash) is written into
+#     JSON losslessly - valid UTF-8 as is, '\' as "\\", other bytes as "\xNN" (escape.h) -
+#     instead of being dropped: gen --json -o DIR exited 4 with nothing printed, replay -o json
+#     dropped nodes_file, run dropped the scenario from run.argv (the recorded command line
+#     would run default) and its name, validate -o json omitted the scenario's entry.
+dra_harden3_test(d17_json_paths_lossless [=[
+d="$HT/d17"; rm -rf "$d"; mkdir -p "$d"
+bad=$(printf 'n\377x')
+sed '/^metadata/d' "$HT/small.yaml" > "$d/$bad.yaml"
+"$DRABENCH" run "$d/$bad.yaml" -q -o "$d/r.json"
+jq -e --arg p "$d/n\\xffx.yaml" '.run.argv[-1] == $p and .run.scenario_file == $p and .run.scenario == "n\\xffx"' "$d/r.json" > /dev/null
+"$DRABENCH" compare "$d/r.json" "$d/r.json" > /dev/null || test $? = 5
+"$DRABENCH" baseline bless --dir "$d/bl" "$d/r.json" > /dev/null
+"$DRABENCH" gen --json -o "$d/o$bad" "$HT/small.yaml" > "$d/gen.json"
+jq -e --arg p "$d/on\\xffx/manifests.yaml" '.written.path == $p' "$d/gen.json" > /dev/null
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn-0,64000,262144,2,T4\n' > "$d/$bad.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,500\n' > "$d/pods.csv"
+"$DRABENCH" replay --nodes "$d/$bad.csv" --pods "$d/pods.csv" --policy first-fit -o json > "$d/rp.json"
+jq -e '.nodes_file == "n\\xffx.csv" and .pods_file == "pods.csv"' "$d/rp.json" > /dev/null
+mkdir "$d/v"; cp "$HT/small.yaml" "$d/v/$bad.yaml"; printf 'kind: [\n' > "$d/v/b$bad.yaml"
+rc=0; "$DRABENCH" validate -o json "$d/v" > "$d/v.json" || rc=$?
+test "$rc" = 2
+jq -e --arg a "$d/v/bn\\xffx.yaml" --arg b "$d/v/n\\xffx.yaml" '[.files[].file] == [$a, $b] and
+       ([.files[0].errors[].file] | unique) == [$a]' "$d/v.json" > /dev/null
+# a backslash and an escape sequence: one decoding, no ambiguity
+cp "$FIX/base-default.json" "$d/$(printf 'a\\b\033x').json"
+"$DRABENCH" compare --format json "$d/$(printf 'a\\b\033x').json" "$FIX/base-default.json" > "$d/c.json" || true
+jq -e --arg p "$d/a\\\\b\\x1bx.json" '.files[0].path == $p' "$d/c.json" > /dev/null
+]=])
