@@ -410,7 +410,7 @@ static const char *bprintf(build_t *b, const char *fmt, ...)
     char tmp[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    dra_msg_vformat(tmp, sizeof tmp, fmt, ap); /* paths and names from inputs: terminal-safe */
     va_end(ap);
     char *s = dra_arena_strdup(b->a, tmp);
     if (!s)

@@ -1,6 +1,8 @@
 /* cli.c - shared CLI helpers; see cli.h. */
 #include "cli.h"
 
+#include "escape.h"
+
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -9,23 +11,42 @@
 
 int dra_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char buf[8192];
     va_list ap;
-    fprintf(stderr, "drabench %s: ", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    dra_msg_vformat(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry 'drabench %s --help'.\n", cmd);
+    fprintf(stderr, "drabench %s: %s\nTry 'drabench %s --help'.\n", cmd, buf, cmd);
     return DRA_EXIT_USAGE;
 }
 
 void dra_cli_errorf(const char *fmt, ...)
 {
+    char buf[8192];
     va_list ap;
-    fputs("drabench: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    dra_msg_vformat(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "drabench: %s\n", buf);
+}
+
+void dra_cli_notef(FILE *f, const char *fmt, ...)
+{
+    char buf[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    dra_msg_vformat(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(f, "%s\n", buf);
+}
+
+void dra_cli_print_path(const char *path)
+{
+    if (isatty(STDOUT_FILENO))
+        dra_esc_term(stdout, path);
+    else
+        fputs(path, stdout);
+    fputc('\n', stdout);
 }
 
 bool dra_cli_progress_enabled(void)

@@ -52,7 +52,7 @@ static const struct option lopts[] = {
 static void print_path(const char *path, void *ctx)
 {
     (void)ctx;
-    printf("%s\n", path);
+    dra_cli_print_path(path);
 }
 
 /* Load and check every file (read once, in[0..nf)), then write the set (baseline.h). */
@@ -88,21 +88,21 @@ static int bless(const char *root, const char *release, bool current, bool force
         case DRA_BASELINE_FIT:
             break;
         case DRA_BASELINE_VIOLATIONS:
-            fprintf(stderr, "drabench baseline: %s: %lld invariant violation(s); refusing to bless "
-                            "(--force overrides)\n",
-                    x->path, (long long)x->inv_violations);
+            dra_cli_notef(stderr, "drabench baseline: %s: %lld invariant violation(s); refusing to "
+                                  "bless (--force overrides)",
+                          x->path, (long long)x->inv_violations);
             status = DRA_EXIT_CORRECTNESS;
             break;
         case DRA_BASELINE_INCOMPLETE:
-            fprintf(stderr, "drabench baseline: %s: status %s with %zu repetition(s); refusing to "
-                            "bless (--force overrides)\n",
-                    x->path, x->status, x->nreps);
+            dra_cli_notef(stderr, "drabench baseline: %s: status %s with %zu repetition(s); "
+                                  "refusing to bless (--force overrides)",
+                          x->path, x->status, x->nreps);
             status = DRA_EXIT_USAGE;
             break;
         case DRA_BASELINE_DIGESTS_DIFFER:
-            fprintf(stderr, "drabench baseline: %s: repetitions disagree on the decision digest; "
-                            "refusing to bless (--force overrides)\n",
-                    x->path);
+            dra_cli_notef(stderr, "drabench baseline: %s: repetitions disagree on the decision "
+                                  "digest; refusing to bless (--force overrides)",
+                          x->path);
             status = DRA_EXIT_CORRECTNESS;
             break;
         }
@@ -126,7 +126,7 @@ static int bless(const char *root, const char *release, bool current, bool force
         dra_diag_clear(&d);
         int rc = dra_baseline_write(&o, in, nf, dir, sizeof dir, &d);
         if (rc == DRA_OK) {
-            fprintf(stderr, "drabench baseline: blessed %zu file(s) as %s\n", nf, dir);
+            dra_cli_notef(stderr, "drabench baseline: blessed %zu file(s) as %s", nf, dir);
         } else {
             fprintf(stderr, "drabench baseline: %s\n", dra_diag_format(&d, msg, sizeof msg));
             status = rc == DRA_EINVAL ? DRA_EXIT_USAGE : DRA_EXIT_ENV;

@@ -389,8 +389,8 @@ static void print_summary(FILE *info, const gen_opts_t *o, const gen_result_t *r
                 (unsigned long long)s->count);
         fprintf(info, "memory:    %.1f MiB model arena\n", (double)m->arena.reserved / (1024.0 * 1024.0));
         if (out)
-            fprintf(info, "written:   %s%s (%zu bytes)\n", strcmp(out, "-") ? out : "stdout",
-                    strcmp(out, "-") ? "/manifests.yaml" : "", r->nbytes);
+            dra_cli_notef(info, "written:   %s%s (%zu bytes)", strcmp(out, "-") ? out : "stdout",
+                          strcmp(out, "-") ? "/manifests.yaml" : "", r->nbytes);
     }
     fprintf(info, "model digest:    %016llx\n", (unsigned long long)r->mdig);
     if (out)

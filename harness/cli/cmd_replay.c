@@ -391,8 +391,8 @@ static int emit(const dra_replay_trace_t *t, const char *dir, bool device_plugin
             fprintf(stderr, "drabench replay: %s\n", dra_diag_format(&d, buf, sizeof buf));
             status = DRA_EXIT_ENV;
         } else {
-            fprintf(stderr, "drabench replay: wrote %s (%u nodes, %u slices, %u claims)\n", path,
-                    m.nnodes, m.nslices, m.nclaims);
+            dra_cli_notef(stderr, "drabench replay: wrote %s (%u nodes, %u slices, %u claims)",
+                          path, m.nnodes, m.nslices, m.nclaims);
         }
     }
     dra_sbuf_fini(&b);

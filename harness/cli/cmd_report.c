@@ -56,6 +56,14 @@ static const struct option lopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* DIR/index.html on stdout (what a script opens next). */
+static void print_index(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    dra_cli_print_path(path);
+}
+
 static int report_replay(const dra_io_input_t *in, size_t nf, const char *dir,
                          const dra_report_opts_t *opts)
 {
@@ -68,9 +76,9 @@ static int report_replay(const dra_io_input_t *in, size_t nf, const char *dir,
         fprintf(stderr, "drabench report: %s\n", dra_diag_format(&d, buf, sizeof buf));
         return rc == DRA_EPARSE ? DRA_EXIT_USAGE : DRA_EXIT_ENV;
     }
-    fprintf(stderr, "drabench report: wrote %s/index.html and %s/report.md with %d plot(s)\n", dir,
-            dir, plots);
-    printf("%s/index.html\n", dir);
+    dra_cli_notef(stderr, "drabench report: wrote %s/index.html and %s/report.md with %d plot(s)",
+                  dir, dir, plots);
+    print_index(dir);
     return DRA_EXIT_OK;
 }
 
@@ -191,15 +199,19 @@ int dra_cmd_report(int argc, char **argv)
                     d.code ? dra_diag_format(&d, buf, sizeof buf) : dra_strerror(rc));
             status = DRA_EXIT_ENV;
         } else {
-            fprintf(stderr, "drabench report: wrote %s/index.html and %s/report.md", dir, dir);
-            if (opts.gnuplot && !*opts.gnuplot)
-                fprintf(stderr, " (plots not drawn: --no-plots)\n");
-            else if (!info.gnuplot_found)
-                fprintf(stderr, " without plots: gnuplot not found (install gnuplot-nox)\n");
+            const char *how = opts.gnuplot && !*opts.gnuplot ? " (plots not drawn: --no-plots)"
+                              : !info.gnuplot_found
+                                  ? " without plots: gnuplot not found (install gnuplot-nox)"
+                                  : NULL;
+            if (how)
+                dra_cli_notef(stderr, "drabench report: wrote %s/index.html and %s/report.md%s",
+                              dir, dir, how);
             else
-                fprintf(stderr, " with %d plot(s)%s\n", info.plots_written,
-                        info.plots_failed ? "; some plots failed, see gnuplot.log" : "");
-            printf("%s/index.html\n", dir);
+                dra_cli_notef(stderr, "drabench report: wrote %s/index.html and %s/report.md "
+                                      "with %d plot(s)%s",
+                              dir, dir, info.plots_written,
+                              info.plots_failed ? "; some plots failed, see gnuplot.log" : "");
+            print_index(dir);
         }
     }
     for (size_t i = 0; i < loaded; i++)

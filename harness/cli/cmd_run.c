@@ -328,7 +328,7 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                                                      : "DIFFERS between repetitions")
                                : "one repetition");
     if (written)
-        fprintf(f, "written     %s\n", written);
+        dra_cli_notef(f, "written     %s", written);
 }
 
 /* A scenario name as a file name: its last path component without .yaml/.yml, characters

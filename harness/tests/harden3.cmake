@@ -523,3 +523,42 @@ cp "$FIX/base-default.json" "$d/$(printf 'a\\b\033x').json"
 "$DRABENCH" compare --format json "$d/$(printf 'a\\b\033x').json" "$FIX/base-default.json" > "$d/c.json" || true
 jq -e --arg p "$d/a\\\\b\\x1bx.json" '.files[0].path == $p' "$d/c.json" > /dev/null
 ]=])
+
+# 19. Success messages show output paths terminal-safe like error messages do (an escape
+#     sequence in DIR retitled the terminal): replay --emit, report -o, export perfdash,
+#     baseline bless, run -o, gen -o, and every usage and error message built by the CLI. A path
+#     printed alone on stdout as the command's result stays as it is for a pipe, and is escaped
+#     for a terminal (checked through script(1) when it is installed).
+dra_harden3_test(d19_success_messages_escaped [=[
+d="$HT/d19"; rm -rf "$d"; mkdir -p "$d"
+E=$(printf '\033')
+x="$d/o${E}]0;owned${E}"
+printf 'sn,cpu_milli,memory_mib,gpu,model\nn-0,64000,262144,2,T4\n' > "$d/nodes.csv"
+printf 'name,cpu_milli,memory_mib,num_gpu,gpu_milli\np-0,1000,1024,1,500\n' > "$d/pods.csv"
+"$DRABENCH" replay --nodes "$d/nodes.csv" --pods "$d/pods.csv" --policy first-fit --emit "$x-emit" > /dev/null 2> "$d/e1.txt"
+"$DRABENCH" report --no-plots -o "$x-rep" "$FIX/base-default.json" > "$d/o2.txt" 2> "$d/e2.txt"
+"$DRABENCH" export --format perfdash -o "$x-pd" "$FIX/base-default.json" > "$d/o3.txt" 2> "$d/e3.txt"
+"$DRABENCH" baseline bless --dir "$x-bl" "$FIX/base-default.json" > "$d/o4.txt" 2> "$d/e4.txt"
+"$DRABENCH" run "$HT/small.yaml" -o "$x-run.json" > "$d/o5.txt" 2> "$d/e5.txt"
+"$DRABENCH" gen "$HT/small.yaml" -o "$x-gen" > "$d/o6.txt" 2> "$d/e6.txt"
+rc=0; "$DRABENCH" run "$HT/small.yaml" -q -o "$x-missing/r.json" --hgrm "$x-h" 2> "$d/e7.txt" || rc=$?
+test "$rc" = 4
+rc=0; "$DRABENCH" report --bogus "$x" 2> "$d/e8.txt" || rc=$?
+test "$rc" = 2
+for f in e1 e2 e3 e4 e5 e6 e7 e8 o5 o6; do
+  ! grep -q "$E" "$d/$f.txt" || { echo "$f.txt has a raw ESC:"; cat -v "$d/$f.txt"; exit 1; }
+done
+grep -q 'wrote .*o\\x1b\]0;owned\\x1b-emit/replay.yaml' "$d/e1.txt"
+grep -q 'wrote .*o\\x1b\]0;owned\\x1b-rep/index.html' "$d/e2.txt"
+grep -q 'blessed 1 file(s) as .*o\\x1b\]0;owned\\x1b-bl/' "$d/e4.txt"
+grep -q 'written .*o\\x1b\]0;owned\\x1b-run.json' "$d/o5.txt"
+grep -q 'written: .*o\\x1b\]0;owned\\x1b-gen/manifests.yaml' "$d/o6.txt"
+# stdout lines are the paths themselves for a pipe
+test "$(cat "$d/o2.txt")" = "$x-rep/index.html"
+grep -qF "$x-bl/" "$d/o4.txt"
+if command -v script > /dev/null 2>&1; then
+  script -qec "\"$DRABENCH\" report --no-plots -o \"$x-rep\" \"$FIX/base-default.json\" 2>/dev/null" /dev/null > "$d/tty.txt" || true
+  grep -q 'o\\x1b\]0;owned\\x1b-rep/index.html' "$d/tty.txt"
+  ! grep -q "$E" "$d/tty.txt"
+fi
+]=])
