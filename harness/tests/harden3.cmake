@@ -562,3 +562,42 @@ if command -v script > /dev/null 2>&1; then
   ! grep -q "$E" "$d/tty.txt"
 fi
 ]=])
+
+# 18. scripts/fuzz counts a finding from what libFuzzer reports writing, not from new files: the
+#     same crash found again overwrote its artifact and was reported "exit 1 without an
+#     artifact" (4) instead of a finding (3). A fake target (DRA_FUZZ_BIN) stands in for a
+#     libFuzzer binary.
+dra_harden3_test(d18_fuzz_refinding [=[
+d="$HT/d18"; rm -rf "$d"; mkdir -p "$d/bin" "$d/bin2" "$d/bin3"
+cat > "$d/bin/quantity_fuzzer" <<'F'
+#!/bin/sh
+for a; do case $a in -merge=1) exit 0 ;; -artifact_prefix=*) p=${a#-artifact_prefix=} ;; esac; done
+echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow (fake)"
+printf x > "${p}crash-0123abcd"
+echo "artifact_prefix='$p'; Test unit written to ${p}crash-0123abcd"
+exit 1
+F
+cat > "$d/bin2/quantity_fuzzer" <<'F'
+#!/bin/sh
+echo "INFO: bad dictionary (fake)"
+exit 1
+F
+cat > "$d/bin3/quantity_fuzzer" <<'F'
+#!/bin/sh
+for a; do case $a in -artifact_prefix=*) p=${a#-artifact_prefix=} ;; esac; done
+printf x > "${p}slow-unit-77"
+echo "Slowest unit: 12 s:"
+echo "artifact_prefix='$p'; Test unit written to ${p}slow-unit-77"
+exit 0
+F
+chmod +x "$d"/bin*/quantity_fuzzer
+for i in 1 2; do
+  rc=0; DRA_FUZZ_BIN="$d/bin" DRA_FUZZ_WORK="$d/w" scripts/fuzz --minutes 1 --no-merge quantity_fuzzer > "$d/out$i.txt" 2>&1 || rc=$?
+  test "$rc" = 3 || { echo "run $i: exit $rc"; cat "$d/out$i.txt"; exit 1; }
+  grep -q "FINDING crash-0123abcd ($d/w/fuzz-artifacts/quantity_fuzzer/crash-0123abcd)" "$d/out$i.txt"
+done
+rc=0; DRA_FUZZ_BIN="$d/bin2" DRA_FUZZ_WORK="$d/w" scripts/fuzz --minutes 1 --no-merge quantity_fuzzer > "$d/out3.txt" 2>&1 || rc=$?
+test "$rc" = 4 && grep -q 'ERROR exit 1 without an artifact' "$d/out3.txt"
+rc=0; DRA_FUZZ_BIN="$d/bin3" DRA_FUZZ_WORK="$d/w" scripts/fuzz --minutes 1 --no-merge quantity_fuzzer > "$d/out4.txt" 2>&1 || rc=$?
+test "$rc" = 0 && grep -q '1 slow units noted' "$d/out4.txt"
+]=])
