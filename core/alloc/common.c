@@ -642,6 +642,15 @@ int dra__node_matches(const dra_node_t *node, const char *node_name, bool all_no
     return DRA_OK;
 }
 
+int dra_alloc_available_on(const dra_allocation_t *a, const dra_node_t *node, bool *ok, char *err,
+                           size_t errlen)
+{
+    *ok = true;
+    if (!a || !a->node_selector)
+        return DRA_OK;
+    return dra__node_matches(node, NULL, false, a->node_selector, ok, err, errlen);
+}
+
 bool dra__ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b)
 {
     if (strcmp(a->key ? a->key : "", b->key ? b->key : "") != 0 || a->op != b->op ||

@@ -601,3 +601,59 @@ test "$rc" = 4 && grep -q 'ERROR exit 1 without an artifact' "$d/out3.txt"
 rc=0; DRA_FUZZ_BIN="$d/bin3" DRA_FUZZ_WORK="$d/w" scripts/fuzz --minutes 1 --no-merge quantity_fuzzer > "$d/out4.txt" 2>&1 || rc=$?
 test "$rc" = 0 && grep -q '1 slow units noted' "$d/out4.txt"
 ]=])
+
+# 21. alloc places a pod only where its allocated claims may be used (the scheduler's
+#     DynamicResources Filter): imex-test1's deployment0-1 shares the channel claim its first
+#     replica got in clique 1 and went to the next free node, in clique 2; now it goes to the
+#     next free node of clique 1. The conformance cases real/nvidia-imex-test1-channel-*.yaml and
+#     real/nvidia-gpu-test3-pod2-shared-claim-*.yaml hold the same at the allocator's level.
+dra_harden3_test(d21_allocated_claims_pin_node [=[
+d="$HT/d21"; rm -rf "$d"; mkdir -p "$d"
+R=../shared/real-manifests/nvidia-k8s-dra-driver-gpu
+"$DRABENCH" alloc -f corpora/conformance/real/nvidia-imex-test1-channel-pins-clique.yaml \
+    -f $R/quickstart/v1/imex-test1.yaml -f $R/resourceslices/imex-resourceslice.yaml \
+    -f $R/helm/deviceclass-imex.rendered.yaml -f $R/helm/deviceclass-gpu.rendered.yaml > "$d/out.yaml" 2> "$d/err.txt"
+grep -q '^deployment0-0: allocated on node-0$' "$d/err.txt"
+grep -q '^deployment0-1: allocated on node-2$' "$d/err.txt" || { cat "$d/err.txt"; exit 1; }
+grep -q '^deployment1-0: allocated on node-1$' "$d/err.txt"
+grep -q '^deployment1-1: allocated on node-3$' "$d/err.txt"
+"$DRABENCH" alloc --test corpora/conformance/real/nvidia-imex-test1-channel-pins-clique.yaml \
+    corpora/conformance/real/nvidia-imex-test1-channel-same-clique.yaml \
+    corpora/conformance/real/nvidia-gpu-test3-pod2-shared-claim-same-node.yaml \
+    corpora/conformance/real/nvidia-gpu-test3-pod2-shared-claim-other-node.yaml > /dev/null
+]=])
+
+# 22. What alloc decides it also says: a pod whose claims are all allocated (gpu-test3's pod2
+#     shares pod1's claim) gets its line and is counted; manifests without any node say so
+#     instead of "unsatisfiable on every node tried"; a slice whose devices release 1.35+ does
+#     not use (devices and sharedCounters in one slice) is named; alloc's own output fed back with
+#     the template does not make the pod's claim a second time.
+dra_harden3_test(d22_alloc_says_what_it_decides [=[
+d="$HT/d22"; rm -rf "$d"; mkdir -p "$d"
+N=../shared/real-manifests/nvidia-k8s-dra-driver-gpu
+AWS=../shared/real-manifests/dranet/aws_eks_examples/gpu-efa/resourceslice-gpu.yaml
+"$DRABENCH" alloc -f $AWS -f $N/helm/deviceclass-gpu.rendered.yaml -f $N/quickstart/v1/gpu-test3.yaml > /dev/null 2> "$d/e1.txt"
+grep -q '^pod1: allocated on ip-192-168-153-160.ec2.internal$' "$d/e1.txt"
+grep -q '^pod2: allocated on ip-192-168-153-160.ec2.internal (its claim was allocated already)$' "$d/e1.txt"
+grep -q '^2 allocated, 0 unsatisfiable, 0 failed' "$d/e1.txt"
+rc=0; "$DRABENCH" alloc -f $N/helm/deviceclass-gpu.rendered.yaml -f $N/quickstart/v1/gpu-test3.yaml > /dev/null 2> "$d/e2.txt" || rc=$?
+test "$rc" = 1
+grep -q 'no nodes: the manifests hold no Node' "$d/e2.txt"
+grep -q '^pod1: not placed: no node to try' "$d/e2.txt"
+! grep -q 'unsatisfiable on every node tried' "$d/e2.txt"
+rc=0; "$DRABENCH" alloc -f $AWS -f $N/helm/deviceclass-gpu.rendered.yaml -f $N/quickstart/v1/gpu-test3.yaml --node nope > /dev/null 2> "$d/e3.txt" || rc=$?
+test "$rc" = 2 && grep -q -- '--node nope: no such node' "$d/e3.txt"
+"$DRABENCH" alloc -f $N/resourceslices/dgx-a100-dynamic-mig-combined.derived.yaml -f $N/helm/deviceclass-gpu.rendered.yaml \
+    -f $N/quickstart/v1/gpu-test1.yaml > /dev/null 2> "$d/e4.txt"
+grep -q 'note: ResourceSlice .* holds devices and sharedCounters: from release 1.35 on' "$d/e4.txt"
+"$DRABENCH" alloc --release 1.34 -f $N/resourceslices/dgx-a100-dynamic-mig-combined.derived.yaml -f $N/helm/deviceclass-gpu.rendered.yaml \
+    -f $N/quickstart/v1/gpu-test1.yaml > /dev/null 2> "$d/e5.txt"
+! grep -q 'note: ResourceSlice' "$d/e5.txt"
+R=../shared/real-manifests/dra-example-driver
+C=../shared/real-manifests/k8s-website-examples/driver-install/deviceclass.yaml
+"$DRABENCH" alloc -f $R/gpu-default.derived.yaml -f $C -f $R/basic-multiple-requests > "$d/o1.yaml" 2> /dev/null
+"$DRABENCH" alloc -f $R/gpu-default.derived.yaml -f $C -f $R/basic-multiple-requests -f "$d/o1.yaml" > "$d/o2.yaml" 2> "$d/e6.txt"
+test "$(grep -c '^kind: ResourceClaim$' "$d/o2.yaml")" = 1
+grep -q '^pod0: allocated on .* (its claim was allocated already)$' "$d/e6.txt"
+cmp "$d/o1.yaml" "$d/o2.yaml"
+]=])
