@@ -9,13 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The message of fmt and its arguments through dra_msg_vformat (terminal-safe %s arguments). */
+#define CLI_MSG(buf, fmt)                                                                         \
+    do {                                                                                          \
+        va_list ap;                                                                               \
+        va_start(ap, fmt);                                                                        \
+        dra_msg_vformat(buf, sizeof buf, fmt, ap);                                                \
+        va_end(ap);                                                                               \
+    } while (0)
+
 int dra_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     char buf[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    dra_msg_vformat(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    CLI_MSG(buf, fmt);
     fprintf(stderr, "drabench %s: %s\nTry 'drabench %s --help'.\n", cmd, buf, cmd);
     return DRA_EXIT_USAGE;
 }
@@ -23,20 +29,14 @@ int dra_cli_usage_error(const char *cmd, const char *fmt, ...)
 void dra_cli_errorf(const char *fmt, ...)
 {
     char buf[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    dra_msg_vformat(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    CLI_MSG(buf, fmt);
     fprintf(stderr, "drabench: %s\n", buf);
 }
 
 void dra_cli_notef(FILE *f, const char *fmt, ...)
 {
     char buf[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    dra_msg_vformat(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    CLI_MSG(buf, fmt);
     fprintf(f, "%s\n", buf);
 }
 

@@ -136,18 +136,9 @@ static int collect(dra_walk_t *w, plist_t *files, char **paths, int npaths)
 
 /* ---- allocate mode --------------------------------------------------------------------------- */
 
-/* One line on stderr built by dra_msg_vformat: claim, pod and node names from the manifests are
- * shown terminal-safe (a JSON name can carry an escape sequence). */
-static void say(const char *fmt, ...) DRA_PRINTF(1, 2);
-static void say(const char *fmt, ...)
-{
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    dra_msg_vformat(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "%s\n", line);
-}
+/* One line on stderr (dra_cli_notef: claim, pod and node names from the manifests are shown
+ * terminal-safe - a JSON name can carry an escape sequence). */
+#define say(...) dra_cli_notef(stderr, __VA_ARGS__)
 
 /* The state of one `alloc -f` run. */
 typedef struct actx {
