@@ -13,9 +13,11 @@
 #include "alloc/alloc.h"
 #include "alloc/invariants.h"
 #include "alloc/fast.h"
+#include "alloc/explain.h"
 #include "cli.h"
 #include "conformance.h"
 #include "manifest.h"
+#include "reasons.h"
 #include "taintrule.h"
 #include "walk.h"
 
@@ -27,15 +29,11 @@ static const char help[] =
     "\n"
     "Reads Kubernetes manifests (DeviceClasses, ResourceSlices, ResourceClaims, templates, Pods,\n"
     "Nodes), allocates the claims of every pending pod in order (a template claim becomes\n"
-    "<pod>-<claim>, or is that claim when it exists, e.g. in alloc's own earlier output), trying\n"
-    "the nodes in order unless --node is given, and prints the claims with status.allocation.\n"
-    "As the scheduler's DynamicResources filter, a node is skipped for a pod when one of its\n"
-    "claims that are allocated already (a shared claim) may not be used there (its allocation's\n"
-    "nodeSelector); a pod whose claims are all allocated goes to the first node they allow.\n"
-    "Without pods, every unallocated claim is allocated. One line per pod and a summary go to\n"
-    "stderr (and a note per ResourceSlice the release does not use). With --test, every file is\n"
-    "an AllocationTest case: one PASS/FAIL line per case, the invariants are checked on every\n"
-    "allocation.\n"
+    "<pod>-<claim>, or is that claim if it exists), trying the nodes in order unless --node is\n"
+    "given; a node where a claim of the pod allocated already may not be used is skipped, as in\n"
+    "the scheduler. Prints the claims with status.allocation, one line per pod and a summary on\n"
+    "stderr. Without pods, every unallocated claim is allocated. With --test, every file is an\n"
+    "AllocationTest case: one PASS/FAIL line per case, invariants checked on every allocation.\n"
     "\n"
     "Options:\n"
     "  -f, --file PATH         manifest file or directory (repeatable)\n"
@@ -64,7 +62,11 @@ static const char help[] =
     "  -o, --output FMT        yaml | json (default yaml)\n"
     "  -t, --test              run conformance cases from the paths given as arguments\n"
     "  -v, --verbose           --test: also print the outcome, allocateOne calls and allocate time\n"
-    "                          of passing cases\n"
+    "                          of passing cases (with --explain: the reason on the case's node)\n"
+    "  -x, --explain           --test: also run `drabench explain`'s reasoning on the case's node\n"
+    "                          and every Node of the case; it must agree with the allocator (same\n"
+    "                          outcome, allocated devices passing every check, reasons confirmed\n"
+    "                          by brute force on small instances), or the case fails\n"
     "  -h, --help              show this help\n"
     "\n"
     "Examples:\n"
@@ -151,6 +153,9 @@ typedef struct actx {
     dra_anyalloc_t al;     /* one allocator */
     dra_conf_pair_t pair;  /* --allocator both: reference (decides) and fast (compared) */
     bool pair_init;
+    dra_explainer_t *why;  /* the reasons of an unsatisfiable pod (reasons.h), made on first use */
+    dra_claim_t *const *cur_done; /* the pod being placed: its allocated claims (tried_node) */
+    uint32_t cur_nd;
     uint32_t nok, nunsat, nerr;
     int exitc;
 } actx_t;
@@ -242,6 +247,41 @@ static int report_difference(const actx_t *a, const char *podname, const dra_nod
     return DRA_EXIT_CORRECTNESS;
 }
 
+/* The nodes tried: only --node when given, and not those where an allocated claim of the pod
+ * may not be used (a->cur_done, skipped before any allocation). */
+static int tried_node(void *ud, uint32_t node, dra_why_t *w)
+{
+    const actx_t *a = ud;
+    (void)w;
+    if (a->o->node && strcmp(a->o->node, nz(a->m.nodes[node]->name)) != 0)
+        return -1;
+    bool ok = true;
+    uint32_t which = 0;
+    char err[DRA_DIAG_MSG_MAX];
+    if (dra_conf_available_on(a->cur_done, a->cur_nd, a->m.nodes[node], &ok, &which, err,
+                              sizeof err) != DRA_OK || !ok)
+        return -1;
+    return 0;
+}
+
+/* Why batch fits none of the nodes tried: the dominant per-node reasons (reasons.h, the reference
+ * allocator's explain mode) as "2 nodes: ...; 1 node: ..." into buf. */
+static int unsat_reasons(actx_t *a, dra_claim_t *const *batch, uint32_t nb, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!a->why) {
+        dra_alloc_options_t ao = {0};
+        int rc = dra_explainer_new(&a->m, &a->o->c.f, a->st, a->cel, &ao, &a->why);
+        if (rc)
+            return rc;
+    }
+    dra_node_reasons_t nr;
+    int rc = dra_node_reasons(a->why, &a->m, batch, nb, tried_node, a, UINT32_MAX, &nr);
+    if (rc == DRA_OK && nr.nodes)
+        dra_node_reasons_text(&nr, 3, buf, len);
+    return rc;
+}
+
 /* Place pod podname: its claims todo[0..nt) are allocated together, done[0..nd) are allocated
  * already. The nodes are tried in order (only --node when given); a node is skipped, as the
  * scheduler's DynamicResources Filter does ("resourceclaim not available on the node"), unless
@@ -328,12 +368,19 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, dra_claim_t 
             tried == 1 ? "the node" : "any node");
     } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
+        char why[2048] = "";
+        a->cur_done = done;
+        a->cur_nd = nd;
+        int rc = unsat_reasons(a, batch, nb, why, sizeof why);
+        if (rc)
+            return DRA_EXIT_ENV;
         if (unavailable)
-            say("%s: unsatisfiable on every node tried (%u skipped: resourceclaim %s/%s not "
+            say("%s: unsatisfiable on every node tried%s%s (%u skipped: resourceclaim %s/%s not "
                 "available there)",
-                podname, unavailable, nz(blocker->namespace_), nz(blocker->name));
+                podname, why[0] ? ": " : "", why, unavailable, nz(blocker->namespace_),
+                nz(blocker->name));
         else
-            say("%s: unsatisfiable on every node tried", podname);
+            say("%s: unsatisfiable on every node tried%s%s", podname, why[0] ? ": " : "", why);
     } else {
         a->nerr++;
         say("%s: %s: %s", podname, dra_outcome_name(last), msg);
@@ -466,6 +513,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     }
     if (a->pair_init)
         dra_conf_pair_free(&a->pair);
+    dra_explainer_free(a->why);
     dra_anyalloc_free(&a->al);
     dra_cel_cache_free(a->cel);
     dra_alloc_state_free(a->st);
@@ -488,9 +536,11 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
         return wexit;
     }
     int npass = 0, nfail = 0, ninvalid = 0;
-    uint32_t ndirect = 0;
+    uint32_t ndirect = 0, nexpl = 0, nfallback = 0;
     dra_conf_opts_t co = o->c;
     co.engine_direct = &ndirect;
+    co.explain_nodes = &nexpl;
+    co.explain_fallback = &nfallback;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < files.n; i++) {
@@ -510,6 +560,9 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
     if (o->c.both)
         fprintf(stderr, "engine: every case's answer on its node compared; %u answered from the "
                         "engine's columns (direct answers)\n", ndirect);
+    if (o->c.explain)
+        fprintf(stderr, "explain: %u node(s) checked against the allocator; %u reason(s) the "
+                        "search's fallback (\"no combination ...\")\n", nexpl, nfallback);
     fprintf(stderr, "%d passed, %d failed, %d invalid (%.1f ms)\n", npass, nfail, ninvalid, ms);
     if (ninvalid)
         return DRA_EXIT_USAGE;
@@ -525,6 +578,7 @@ int dra_cmd_alloc(int argc, char **argv)
         {"test", no_argument, NULL, 't'},          {"verbose", no_argument, NULL, 'v'},
         {"allocator", required_argument, NULL, 'A'},
         {"max-steps", required_argument, NULL, 'S'},
+        {"explain", no_argument, NULL, 'x'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     opts_t o;
     memset(&o, 0, sizeof o);
@@ -541,7 +595,7 @@ int dra_cmd_alloc(int argc, char **argv)
         return DRA_EXIT_ENV;
     }
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvA:S:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvxA:S:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             files[nfiles++] = optarg;
@@ -574,6 +628,9 @@ int dra_cmd_alloc(int argc, char **argv)
             break;
         case 'v':
             o.c.verbose = true;
+            break;
+        case 'x':
+            o.c.explain = true;
             break;
         case 'S': {
             unsigned long long v;
