@@ -94,6 +94,10 @@ bad run "$HT/small.yaml" -q -o "$d/r.json" --repeat 010x
 bad run "$HT/small.yaml" -q -o "$d/r.json" --both-prefix 18446744073709551615
 bad run "$HT/small.yaml" -q -o "$d/r.json" --invariants sample=0x1p-1
 bad run "$HT/small.yaml" -q -o "$d/r.json" --invariants 'sample= 0.5'
+bad run "$HT/small.yaml" -q -o "$d/r.json" --invariants sampled --sample-rate 0x1p-1
+bad explain --seed 0x10 -f "$HT/small.yaml"
+bad explain --seed 010x -f "$HT/small.yaml"
+bad explain --max-steps ' 5' -f "$HT/small.yaml"
 bad $RP --seeds 0x2a..0x2b
 bad $RP --tune 0x1p0
 bad $RP --tune inf
@@ -606,7 +610,8 @@ test "$rc" = 0 && grep -q '1 slow units noted' "$d/out4.txt"
 #     DynamicResources Filter): imex-test1's deployment0-1 shares the channel claim its first
 #     replica got in clique 1 and went to the next free node, in clique 2; now it goes to the
 #     next free node of clique 1. The conformance cases real/nvidia-imex-test1-channel-*.yaml and
-#     real/nvidia-gpu-test3-pod2-shared-claim-*.yaml hold the same at the allocator's level.
+#     real/nvidia-gpu-test3-pod2-shared-claim-*.yaml hold the same at the allocator's level, and
+#     explain --pod reports such nodes (it explained them as fitting).
 dra_harden3_test(d21_allocated_claims_pin_node [=[
 d="$HT/d21"; rm -rf "$d"; mkdir -p "$d"
 R=../shared/real-manifests/nvidia-k8s-dra-driver-gpu
@@ -617,6 +622,37 @@ grep -q '^deployment0-0: allocated on node-0$' "$d/err.txt"
 grep -q '^deployment0-1: allocated on node-2$' "$d/err.txt" || { cat "$d/err.txt"; exit 1; }
 grep -q '^deployment1-0: allocated on node-1$' "$d/err.txt"
 grep -q '^deployment1-1: allocated on node-3$' "$d/err.txt"
+# explain --pod says the same: the nodes an allocated claim of the pod rules out, before any search
+cat > "$d/p2.yaml" <<'Y'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.nvidia.com}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.nvidia.com, pool: node-0, device: gpu-0}
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields:
+        - {key: metadata.name, operator: In, values: [node-0]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p2, namespace: default}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims:
+  - {name: g, resourceClaimName: shared}
+Y
+"$DRABENCH" explain -o json -f corpora/conformance/real/nvidia-imex-test1-channel-pins-clique.yaml \
+    -f $R/helm/deviceclass-gpu.rendered.yaml -f "$d/p2.yaml" --pod default/p2 > "$d/ex.json"
+jq -e '.fit_nodes == ["node-0"] and ([.groups[] | select(.kind == "node-selection") | .nodes[]] == ["node-1", "node-2", "node-3"])' "$d/ex.json" > /dev/null
 "$DRABENCH" alloc --test corpora/conformance/real/nvidia-imex-test1-channel-pins-clique.yaml \
     corpora/conformance/real/nvidia-imex-test1-channel-same-clique.yaml \
     corpora/conformance/real/nvidia-gpu-test3-pod2-shared-claim-same-node.yaml \
