@@ -1056,7 +1056,9 @@ int dra__acall_preprocess(dra__acall_t *ac, dra_claim_t *const *claims, bool nee
                 if (rq->num < min_req)
                     min_req = rq->num;
             }
-            min_claim += min_req;
+            /* #141307: the sum must not wrap (upstream's int did before 1.38-pre and the 1.37
+             * patch releases); saturating keeps every oversized claim over the limit */
+            min_claim = min_req > 0 && min_claim > INT64_MAX - min_req ? INT64_MAX : min_claim + min_req;
         }
         if (min_claim > DRA_ALLOC_MAX_RESULTS)
             return dra__acall_fatal(ac, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
@@ -1168,6 +1170,21 @@ static int build_node_selector(dra__acall_t *ac, dra__cl_t *cl, dra_arena_t *out
     ns->nterms = 1;
     *res = ns;
     return DRA_OK;
+}
+
+/* Whether config cf names every top-level request of the claim, by its name or by the chosen
+ * subrequest's "req/sub" (1.37's allocator then stores requests=nil: "applies to all"). */
+static bool covers_all(const dra__acall_t *ac, const dra__cl_t *cl, const dra_claim_t *c,
+                       const dra_alloc_config_t *cf)
+{
+    for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+        if (name_listed(cf->requests, cf->nrequests, nz(c->requests[ri].name)))
+            continue;
+        if (!cl->nsub[ri] ||
+            !name_listed(cf->requests, cf->nrequests, ac->rqs[cl->rq_first[ri] + cl->selected[ri]].name))
+            return false;
+    }
+    return true;
 }
 
 int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
@@ -1305,6 +1322,12 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
                 cf->opaque = cc->opaque;
             }
         }
+        if (ac->b.config_all_nil) /* 1.37+: a config naming every request applies to all */
+            for (uint32_t k = 0; k < al->nconfigs; k++)
+                if (al->configs[k].nrequests && covers_all(ac, cl, c, &al->configs[k])) {
+                    al->configs[k].requests = NULL;
+                    al->configs[k].nrequests = 0;
+                }
         int rc = build_node_selector(ac, cl, out, &al->node_selector);
         if (rc)
             return rc;

@@ -393,10 +393,12 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;
-    /* the capacity changes of 1.37 / 1.38-pre: off until the engine knows them */
-    b->cap_missing_fatal = false;
-    b->cap_unrepr_fatal = false;
-    b->cap_qualified = false;
+    /* consumable_capacity.go: 1.37 fails the call on a requested capacity the device lacks;
+     * 1.38-pre skips the device instead, fails it on an unrepresentable request and matches
+     * qualified and unqualified capacity names (#142202) */
+    b->cap_missing_fatal = r == DRA_RELEASE_1_37;
+    b->cap_unrepr_fatal = r38;
+    b->cap_qualified = r38;
     b->config_all_nil = r37;
     b->cel_err_device = r37;
     bool bugs = f->upstream_bugs;

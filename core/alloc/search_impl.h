@@ -86,7 +86,7 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
         return R_FAIL;
     if (di >= rq->num)
         return search_allocate_one(a, ci, ri + 1, 0, 0, false, origin);
-    if ((int64_t)cl->nres + rq->num - di > DRA_ALLOC_MAX_RESULTS)
+    if (rq->num - di > (int64_t)DRA_ALLOC_MAX_RESULTS - (int64_t)cl->nres) /* no overflow (#141307) */
         return R_MAXEXC;
     if (rq->all) {
         uint32_t slot = rq->all_slots[di];
