@@ -1561,7 +1561,9 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                 if (!m)
                     continue;
                 if (cc) {
-                    if (d->allow_multiple_allocations || (v & MIR_CAP)) {
+                    /* shares, and (#140798) a live share of a device that no longer allows
+                     * them: the search */
+                    if (d->allow_multiple_allocations || (v & (MIR_CAP | MIR_SHARE))) {
                         ret = FP_FALLBACK;
                         goto out;
                     }
@@ -1570,8 +1572,16 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                             continue;
                     } else {
                         uint8_t *cf = &a->capfit0[row];
-                        if (!*cf)
-                            *cf = dra__cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
+                        if (!*cf) { /* 3: the check fails the call (1.38-pre): the search */
+                            dra__capmode_t cm = dra__capmode(&ac->b);
+                            char why[8];
+                            int fr = dra__cap_fits_m(&cm, body, d, NULL, NULL, why, sizeof why);
+                            *cf = fr == 1 ? 1 : fr == 0 ? 2 : 3;
+                        }
+                        if (*cf == 3) {
+                            ret = FP_FALLBACK;
+                            goto out;
+                        }
                         if (*cf != 1)
                             continue;
                     }
