@@ -64,25 +64,29 @@
  * engine's direct-shares path often serves the claim):
  *   release (%5: 1.34, 1.35, 1.36, 1.37, 1.38-pre); gates DRAPartitionableDevices,
  *   DRAConsumableCapacity, DRADeviceTaints, DRADeviceBindingConditions (each %3: release
- *   default, on, off; a gate the release locks keeps its value); nodes (2 + %3); MIG pools
+ *   default, on, off; a gate the release locks keeps its value), from 1.37 on also
+ *   DRADeviceCompatibilityGroups, DRADerivedAttributes, DRAFractionalCapacityRange (each %3);
+ *   nodes (2 + %3); MIG pools
  *   (%2); per node its zone (%2: a, b);
  *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
  *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
  *   (%8 == 7, not in the shares profile when node-0 is in zone b; then bindsToNode %2),
  *   multi-allocatable (%5 == 4, or 3 too in the shares profile; then capacity 2 + %4 and its
- *   requestPolicy %4: none, default 1 with range 1..capacity step 2, default 2 with values
- *   1, 2, 4, default 1)]; with MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem
- *   (4 + %5) and sm (4 + %4), per GPU placements (1 + %4), per placement [profile %3: 1g, 2g,
- *   full; unknown counter set (%32 == 31)], layout flipped (%8 == 7);
+ *   requestPolicy %4 (from 1.37 %5: 4 default 250m with range 250m..capacity step 250m): none,
+ *   default 1 with range 1..capacity step 2, default 2 with values 1, 2, 4, default 1)]; with
+ *   MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem (4 + %5) and sm (4 + %4), per GPU
+ *   placements (1 + %4), per placement [profile %3: 1g, 2g, full; unknown counter set
+ *   (%32 == 31); from 1.37 compatibilityGroups %4: none, g0, g1, g0+g1], layout flipped (%8 == 7);
  *   shared pool (%4: none, allNodes (none in the shares profile), zone a, per device),
  *   devices (1 + %4), each a GPU device [per device: %(nodes + 2): that node, allNodes, zone a];
  *   claims (%6 == 5: two), per claim: shape (%8: 0-4 one ExactCount request, 5 All,
  *   6 firstAvailable with two subrequests, 7 two requests), per request (sub)request [class
  *   (%3 == 2: mig, else gpu), count (1 + %4), toleration (%3 == 2), with DRAConsumableCapacity
- *   on a capacity request (%3 == 2, or 1 too in the shares profile; then %4: 500m, 1, 2, 3),
- *   %16: 15 adminAccess (not in subrequests), 14 a request selector], constraint (%4: 2
- *   matchAttribute, 3 distinctAttribute, then the attribute %4: clique, pcieRoot, numa, MIG
- *   parent);
+ *   on a capacity request (%3 == 2, or 1 too in the shares profile; then %4: 500m, 1, 2, 3;
+ *   from 1.37 %5, 4: 300500u), from 1.37 a derived attribute (%4 == 3; then expression %4 and
+ *   name %2: example.com/d or gpu numa), %16: 15 adminAccess (not in subrequests), 14 a request
+ *   selector], constraint (%4: 2 matchAttribute, 3 distinctAttribute, then the attribute %4:
+ *   clique, pcieRoot, numa, MIG parent; from 1.37 %5, 4: example.com/d);
  *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
  *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
  *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
@@ -92,7 +96,8 @@
  * PCIe roots, distinctAttribute, MIG counters in the 1.34, 1.35 and 1.36 layouts, overcommitted
  * counters, an unknown counter set, shared pools, taints with and without tolerations, binding
  * conditions, consumable capacity, CEL errors, All, firstAvailable, two requests, two claims,
- * adminAccess, gates off), and ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it
+ * adminAccess, gates off; seed-1.37-*: compatibility groups with the gate on and off, a
+ * derived attribute under matchAttribute), and ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it
  * produces. Older corpus files (of the one-node decoder) decode into other clusters; they are
  * kept as inputs.
  */
