@@ -324,6 +324,8 @@ void dra__acall_cg_undo(dra__acall_t *ac, uint32_t n)
 int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
 {
     *pushed = 0;
+    if (!ac->gp.any_groups) /* every device without groups: they all go together */
+        return R_OK;
     if (cg_ready(ac, st))
         return R_NOMEM;
     dra__scope_t *sc = &ac->scopes[st->scope];
@@ -348,6 +350,8 @@ int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
 int dra__acall_cg_skip(dra__acall_t *ac, dra__slot_t *st)
 {
     const dra_device_t *d = st->d;
+    if (!ac->gp.any_groups) /* no device of the node's pools declares groups */
+        return 0;
     for (uint32_t c = 0; c < d->nconsumes; c++)
         if (d->consumes[c].ngroups)
             return 1; /* the device declares groups the allocator does not enforce */
