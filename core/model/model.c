@@ -635,6 +635,8 @@ static void h_device(hasher_t *h, const dra_device_t *d)
     for (uint32_t i = 0; i < d->nconsumes; i++) {
         h_str(h, 'u', d->consumes[i].counter_set);
         h_counters(h, d->consumes[i].counters, d->consumes[i].ncounters);
+        if (d->consumes[i].ngroups) /* absent from digests of models without groups */
+            h_strs(h, 'g', d->consumes[i].groups, d->consumes[i].ngroups);
     }
     h_str(h, 'n', d->node_name);
     h_selector(h, d->node_selector);
@@ -674,6 +676,13 @@ static void h_exact(hasher_t *h, const dra_exact_request_t *r)
     }
     h_u64(h, 'q', r->ncap_requests);
     h_u64(h, 'q', sum);
+    if (r->nderived) { /* absent from digests of models without derived attributes */
+        h_u64(h, 'D', r->nderived);
+        for (uint32_t i = 0; i < r->nderived; i++) {
+            h_str(h, 'n', r->derived[i].name);
+            h_str(h, 'e', r->derived[i].expr);
+        }
+    }
 }
 
 static void h_claim(hasher_t *h, const dra_claim_t *c)
@@ -935,7 +944,9 @@ static uint32_t device_changes(const dra_device_t *o, const dra_device_t *n)
     for (uint32_t i = 0; same && i < o->nconsumes; i++)
         same = str_same(o->consumes[i].counter_set, n->consumes[i].counter_set) &&
                counters_same(o->consumes[i].counters, o->consumes[i].ncounters,
-                             n->consumes[i].counters, n->consumes[i].ncounters);
+                             n->consumes[i].counters, n->consumes[i].ncounters) &&
+               strs_same(o->consumes[i].groups, o->consumes[i].ngroups, n->consumes[i].groups,
+                         n->consumes[i].ngroups);
     ch |= same ? 0 : DRA_SLICE_CHANGED_CONSUMES;
     same = o->ntaints == n->ntaints;
     for (uint32_t i = 0; same && i < o->ntaints; i++)
@@ -1186,6 +1197,12 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
             y->counters[k].value = x->counters[k].value;
         }
         if (x->ncounters && !y->counters)
+            *oom = true;
+        y->ngroups = x->ngroups;
+        y->groups = x->ngroups ? dra_model_array(m, x->ngroups, sizeof *y->groups) : NULL;
+        for (uint32_t k = 0; y->groups && k < x->ngroups; k++)
+            y->groups[k] = cstr(m, x->groups[k], oom);
+        if (x->ngroups && !y->groups)
             *oom = true;
     }
     bool same_taints = d->taints == od->taints && d->ntaints == od->ntaints;

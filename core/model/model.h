@@ -148,6 +148,8 @@ typedef struct dra_consumes {
     const char *counter_set;
     dra_counter_t *counters;
     uint32_t ncounters;
+    uint32_t ngroups;
+    const char **groups; /* compatibilityGroups (1.37, KEP-5963); none = "no groups" */
 } dra_consumes_t;
 
 /* ---- taints and tolerations ----------------------------------------------------------------- */
@@ -278,6 +280,15 @@ typedef struct dra_cap_request {
     dra_quantity_t value;
 } dra_cap_request_t;
 
+/* A derived attribute of a request (1.37, KEP-6080): `name` (fully qualified, interned as
+ * qname) is computed per candidate device by the CEL `expr`, for the claim's constraints. */
+typedef struct dra_derived_attr {
+    const char *name;
+    uint32_t qname;
+    const char *expr;
+    dra_srcpos_t pos;
+} dra_derived_attr_t;
+
 /* The body shared by `exactly` and each `firstAvailable` entry (a subrequest has no adminAccess). */
 typedef struct dra_exact_request {
     const char *name; /* subrequest name; for `exactly`, equals the request name */
@@ -295,6 +306,8 @@ typedef struct dra_exact_request {
     dra_cap_request_t *cap_requests; /* capacity.requests */
     uint32_t ncap_requests;
     bool has_capacity; /* `capacity` present (even if empty) */
+    dra_derived_attr_t *derived; /* derivedAttributes (1.37) */
+    uint32_t nderived;
     dra_srcpos_t pos;
 } dra_exact_request_t;
 

@@ -1942,10 +1942,21 @@ static int setup(ctx_t *c)
     if (o->release && (rc = dra_alloc_release_parse(o->release, &rel, diag)))
         return rc;
     dra_alloc_features_init(&c->feat, rel);
-    for (uint32_t i = 0; i < c->scn.nfeatures; i++)
+    for (uint32_t i = 0; i < c->scn.nfeatures; i++) {
+        /* --release naming an older release than the scenario's: a scenario gate that release
+         * does not have is left out (its API fields do not exist there either), with a note */
+        dra_gate_t g;
+        if (o->release && rel != (dra_release_t)c->scn.release &&
+            dra_alloc_gate_lookup(c->scn.features[i].name, &g) &&
+            !dra_alloc_gate_stage(rel, g).exists) {
+            fprintf(stderr, "drabench: run: scenario feature gate %s left out: release %s has none\n",
+                    c->scn.features[i].name, dra_alloc_release_name(rel));
+            continue;
+        }
         if ((rc = dra_alloc_features_set_gate(&c->feat, c->scn.features[i].name,
                                               c->scn.features[i].on, diag)))
             return rc;
+    }
     for (uint32_t i = 0; i < o->nfeatures; i++)
         if ((rc = dra_alloc_features_set(&c->feat, o->features[i], diag)))
             return rc;

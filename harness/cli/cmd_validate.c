@@ -117,35 +117,42 @@ static void cel_error(celck_t *c, const dra_srcpos_t *pos, const char *path, con
                             c->name ? c->name : "<unnamed>", path, msg);
 }
 
+/* One expression: a selector, or (derived) a derived attribute's (DRA CEL with the attribute
+ * result rule, core/cel/derived.c). */
+static void cel_check_expr(celck_t *c, const char *src, bool derived, const dra_srcpos_t *pos,
+                           const char *p)
+{
+    if (!src || strlen(src) > DRA_CEL_MAX_LEN)
+        return; /* missing or too long: the structural checks say so */
+    const dra_cel_prog_t *prog = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = derived ? dra_cel_cache_get_derived(c->cache, src, &prog, &d)
+                     : dra_cel_cache_get(c->cache, src, &prog, &d);
+    uint64_t cost = 0;
+    char msg[DRA_DIAG_MSG_MAX + 64];
+    if (rc == DRA_ENOMEM) {
+        c->rc = rc;
+    } else if (rc != DRA_OK) {
+        snprintf(msg, sizeof msg, "compilation failed: %s", d.msg); /* <input>:1:col */
+        cel_error(c, pos, p, msg);
+    } else if ((rc = dra_cel_estimate_cost(prog, &cost)) != DRA_OK) {
+        c->rc = rc;
+    } else if (cost > DRA_CEL_MAX_COST) {
+        snprintf(msg, sizeof msg,
+                 "too complex, exceeds cost limit (estimated cost %llu, limit %llu)",
+                 (unsigned long long)cost, (unsigned long long)DRA_CEL_MAX_COST);
+        cel_error(c, pos, p, msg);
+    }
+}
+
 static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t n,
                                 const dra_srcpos_t *fallback, const char *path)
 {
     for (uint32_t i = 0; i < n && c->rc == DRA_OK; i++) {
-        const char *src = sel[i].cel;
-        if (!src || strlen(src) > DRA_CEL_MAX_LEN)
-            continue; /* missing or too long: the structural checks say so */
         char p[400];
         snprintf(p, sizeof p, "%s[%u].cel.expression", path, i);
-        const dra_srcpos_t *pos = sel[i].pos.line ? &sel[i].pos : fallback;
-        const dra_cel_prog_t *prog = NULL;
-        dra_diag_t d;
-        dra_diag_clear(&d);
-        int rc = dra_cel_cache_get(c->cache, src, &prog, &d);
-        uint64_t cost = 0;
-        char msg[DRA_DIAG_MSG_MAX + 64];
-        if (rc == DRA_ENOMEM) {
-            c->rc = rc;
-        } else if (rc != DRA_OK) {
-            snprintf(msg, sizeof msg, "compilation failed: %s", d.msg); /* <input>:1:col */
-            cel_error(c, pos, p, msg);
-        } else if ((rc = dra_cel_estimate_cost(prog, &cost)) != DRA_OK) {
-            c->rc = rc;
-        } else if (cost > DRA_CEL_MAX_COST) {
-            snprintf(msg, sizeof msg,
-                     "too complex, exceeds cost limit (estimated cost %llu, limit %llu)",
-                     (unsigned long long)cost, (unsigned long long)DRA_CEL_MAX_COST);
-            cel_error(c, pos, p, msg);
-        }
+        cel_check_expr(c, sel[i].cel, false, sel[i].pos.line ? &sel[i].pos : fallback, p);
     }
 }
 
@@ -155,6 +162,14 @@ static void cel_check_request(celck_t *c, const dra_exact_request_t *r, const dr
     char p[320]; /* path is at most 299 bytes */
     snprintf(p, sizeof p, "%s.selectors", path);
     cel_check_selectors(c, r->selectors, r->nselectors, r->pos.line ? &r->pos : pos, p);
+    for (uint32_t i = 0; i < r->nderived && c->rc == DRA_OK; i++) {
+        char pd[360];
+        snprintf(pd, sizeof pd, "%s.derivedAttributes[%u].expression", path, i);
+        const dra_srcpos_t *dp = r->derived[i].pos.line ? &r->derived[i].pos
+                                 : r->pos.line          ? &r->pos
+                                                        : pos;
+        cel_check_expr(c, r->derived[i].expr, true, dp, pd);
+    }
 }
 
 static void cel_check_claim(celck_t *c, const dra_claim_t *cl)
@@ -177,10 +192,11 @@ static void cel_check_claim(celck_t *c, const dra_claim_t *cl)
     }
 }
 
-/* Every CEL selector of the model's DeviceClasses, ResourceClaims and ResourceClaimTemplates:
- * a compile error (syntax, types, an invalid regular expression literal in matches()) or an
- * estimated cost above DRA_CEL_MAX_COST is an error at the expression's file:line:col, as the
- * API server rejects such objects. Returns DRA_OK or DRA_ENOMEM. */
+/* Every CEL selector (and derived attribute expression) of the model's DeviceClasses,
+ * ResourceClaims and ResourceClaimTemplates: a compile error (syntax, types, an invalid regular
+ * expression literal in matches()) or an estimated cost above DRA_CEL_MAX_COST is an error at
+ * the expression's file:line:col, as the API server rejects such objects. Returns DRA_OK or
+ * DRA_ENOMEM. */
 static int validate_cel(const dra_model_t *m, dra_diag_list_t *errs)
 {
     celck_t c = {.errs = errs};
