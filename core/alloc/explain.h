@@ -83,8 +83,9 @@ typedef enum dra_why_kind {
                                    extended resources (placement, core/extres) */
     DRA_WHY_UNEXAMINED,         /* placement: not examined (a limit on exact explanations) */
     DRA_WHY_NODE_FILTER,        /* the scheduler's node filters reject the node before the claims
-                                   are tried: NodeUnschedulable, NodeAffinity, TaintToleration, a
-                                   claim of the pod allocated for other nodes (core/extres) */
+                                   are tried: NodeUnschedulable, NodeAffinity, TaintToleration
+                                   (core/extres; a claim of the pod allocated for other nodes is
+                                   NODE_SELECTION) */
     DRA_WHY_COUNT
 } dra_why_kind_t;
 

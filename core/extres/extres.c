@@ -1084,8 +1084,13 @@ int dra_extres_node_check(const dra_extres_pod_t *p, const dra_node_t *node,
         char err[128];
         if (dra_alloc_node_selector_matches(node, al->node_selector, &match, err, sizeof err) ||
             !match) {
-            snprintf(fit->reason, sizeof fit->reason, "resourceclaim not available on the node");
-            dra_why_scheduler(why, DRA_WHY_NODE_FILTER, -1, fit->reason);
+            /* DynamicResources' Filter (the words and kind of explain for a claim's node) */
+            snprintf(fit->reason, sizeof fit->reason,
+                     "resourceclaim %s/%s not available on the node (its allocation's "
+                     "nodeSelector)",
+                     p->own[k]->namespace_ ? p->own[k]->namespace_ : "",
+                     p->own[k]->name ? p->own[k]->name : "");
+            dra_why_scheduler(why, DRA_WHY_NODE_SELECTION, -1, fit->reason);
             return DRA_OK;
         }
     }

@@ -219,11 +219,11 @@ typedef struct dra_extres_pod {
 
 /* The kube-scheduler's checks of the pod on node before its claims are allocated, in its
  * plugin order: the node filters (dra_extres_node_filters), the node selector of each claim of
- * the pod allocated already (DynamicResources' Filter: "resourceclaim not available on the
- * node"), then NodeResourcesFit and the special claim (dra_extres_fit with the usage `used`,
+ * the pod allocated already (DynamicResources' Filter: "resourceclaim NS/NAME not available on
+ * the node (its allocation's nodeSelector)", kind NODE_SELECTION), then NodeResourcesFit and the special claim (dra_extres_fit with the usage `used`,
  * claim and mappings in arena a). fit->fits: the node passes, fit->claim is the special claim
  * (or NULL). Else fit->reason and why hold the reason in upstream's words, why->kind
- * NODE_FILTER or NODE_RESOURCES - or GATE (gate DRAExtendedResource) when the gate is off and a
+ * NODE_FILTER, NODE_SELECTION or NODE_RESOURCES - or GATE (gate DRAExtendedResource) when the gate is off and a
  * class of p->m would back a resource the node lacks: the text then says so after upstream's
  * "Insufficient <name>". One reason for alloc, explain, conformance cases, runs and scenario
  * checks. DRA_ENOMEM, DRA_EINVAL (more than 64 claims). */

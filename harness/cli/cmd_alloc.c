@@ -34,7 +34,9 @@ static const char help[] =
     "the node filters (nodeSelector, node affinity, taints) and NodeResourcesFit (the Node's\n"
     "status.allocatable) and allocates, in one call, the pod's claims (a template claim becomes\n"
     "<pod>-<claim>) and the claim the scheduler builds for its extended resources backed by DRA\n"
-    "(KEP-5004). Prints the claims with status.allocation and those Pods with\n"
+    "(KEP-5004); a template claim that exists already (an earlier output) is that claim, and a\n"
+    "node where a claim of the pod allocated already may not be used is rejected, as in the\n"
+    "scheduler. Prints the claims with status.allocation and those Pods with\n"
     "status.extendedResourceClaimStatus; pod inputs not modelled are named on stderr. Without\n"
     "pods, every unallocated claim is allocated. A pod (or claim) no node takes is said with the\n"
     "reasons of the nodes tried, grouped and counted in the words of `drabench explain` (node\n"
@@ -150,18 +152,9 @@ static int collect(dra_walk_t *w, plist_t *files, char **paths, int npaths)
 
 /* ---- allocate mode --------------------------------------------------------------------------- */
 
-/* One line on stderr built by dra_msg_vformat: claim, pod and node names from the manifests are
- * shown terminal-safe (a JSON name can carry an escape sequence). */
-static void say(const char *fmt, ...) DRA_PRINTF(1, 2);
-static void say(const char *fmt, ...)
-{
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    dra_msg_vformat(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "%s\n", line);
-}
+/* One line on stderr (dra_cli_notef: claim, pod and node names from the manifests are shown
+ * terminal-safe - a JSON name can carry an escape sequence). */
+#define say(...) dra_cli_notef(stderr, __VA_ARGS__)
 
 /* The state of one `alloc -f` run. */
 typedef struct actx {
@@ -241,6 +234,16 @@ static int setup_allocators(actx_t *a)
                 "%u DeviceTaintRule(s) ignored: DRADeviceTaintRules is off in release %s "
                 "(--feature DRADeviceTaintRules=true applies them)\n",
                 a->rules.n, dra_alloc_release_name((dra_release_t)o->c.f.release));
+    }
+    /* what the allocator will not use, said where its decisions are printed (validate says it
+     * too, but a user of alloc need not run it first) */
+    for (uint32_t i = 0; o->c.f.release >= DRA_RELEASE_1_35 && i < a->m.nslices; i++) {
+        const dra_slice_t *s = a->m.slices[i];
+        if (s->ndevices && s->ncounter_sets)
+            say("drabench alloc: note: ResourceSlice %s holds devices and sharedCounters: from "
+                "release 1.35 on a slice holds one or the other, so its %u device(s) are not "
+                "used (the 1.34 layout: --release 1.34)",
+                nz(s->name), s->ndevices);
     }
     dra_alloc_options_t ao = {0};
     ao.max_steps = dra_conf_budget(&o->c, o->c.kind);
@@ -409,10 +412,12 @@ static int place_claim(actx_t *a, dra_claim_t *c)
     dra_outcome_t last = DRA_OUTCOME_UNSATISFIABLE;
     char msg[DRA_DIAG_MSG_MAX] = "";
     dra_claim_t *batch[1] = {c};
+    uint32_t tried = 0;
     for (uint32_t ni = 0; ni < a->m.nnodes; ni++) {
         const dra_node_t *node = a->m.nodes[ni];
         if (!node_tried(a, ni, UINT32_MAX))
             continue;
+        tried++;
         dra_alloc_outcome_t out;
         int rc = alloc_call(a, label, node, batch, 1, &out);
         if (rc)
@@ -428,6 +433,13 @@ static int place_claim(actx_t *a, dra_claim_t *c)
         }
         if (out.kind == DRA_OUTCOME_FATAL)
             break;
+    }
+    if (tried == 0) {
+        a->nerr++;
+        say("%s: not placed: no node to try (the manifests hold no Node, and no ResourceSlice "
+            "names one)",
+            label);
+        return DRA_EXIT_OK;
     }
     if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
@@ -511,10 +523,11 @@ static int place_pod(actx_t *a, uint32_t pi, const char *podname, uint32_t pinne
     dra_outcome_t last = DRA_OUTCOME_UNSATISFIABLE;
     char msg[DRA_DIAG_MSG_MAX + 256] = "";
     bool placed = false, devices = false;
-    uint32_t ni = 0;
+    uint32_t ni = 0, tried = 0;
     for (; ni < a->m.nnodes && !placed; ni++) {
         if (!node_tried(a, ni, pinned))
             continue;
+        tried++;
         int rc = try_node(a, &t, pi, ni, batch, nb, &last, msg, sizeof msg, &placed, &devices);
         if (rc)
             return rc;
@@ -526,10 +539,19 @@ static int place_pod(actx_t *a, uint32_t pi, const char *podname, uint32_t pinne
         if (devices) {
             a->nok++;
             say("%s: allocated on %s", podname, node);
+        } else if (nown) { /* its claims all allocated (a shared claim), nothing else to do */
+            a->nok++;
+            say("%s: allocated on %s (its claim%s allocated already)", podname, node,
+                nown > 1 ? "s were" : " was");
         } else {
             a->nplain++;
             say("%s: placed on %s (no claims to allocate)", podname, node);
         }
+    } else if (tried == 0) {
+        a->nerr++;
+        say("%s: not placed: no node to try (the manifests hold no Node, and no ResourceSlice "
+            "names one)",
+            podname);
     } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
         return say_unsatisfiable(a, podname, &t, NULL, 0);
@@ -540,46 +562,40 @@ static int place_pod(actx_t *a, uint32_t pi, const char *podname, uint32_t pinne
     return DRA_EXIT_OK;
 }
 
-/* The claims of one pod replica into own (templates instantiated as <pod>-<claim>, or the
- * claim the control plane generated when status.resourceClaimStatuses names it) and those still
- * to allocate into batch. Returns false when a claim is missing (said and counted). */
-static bool pod_claims(actx_t *a, const dra_pod_t *pod, const char *podname, dra_claim_t **own,
-                       uint32_t *nown, dra_claim_t **batch, uint32_t *nb, uint32_t max)
+/* The claims of one pod replica as the conformance runner resolves them (dra_conf_pod_claims:
+ * a template claim is <pod>-<claim>, the existing claim of that name when there is one - an
+ * earlier output - or the one status.resourceClaimStatuses names) into own, and those still to
+ * allocate into batch (first in own). Returns DRA_EXIT_OK, DRA_EXIT_ENV, or DRA_EXIT_USAGE when
+ * a claim is missing (said). */
+static int pod_claims(actx_t *a, const dra_pod_t *pod, const char *podname, dra_claim_t **own,
+                      uint32_t *nown, dra_claim_t **batch, uint32_t *nb, uint32_t max)
 {
+    dra_claim_t *done[64];
+    uint32_t nd = 0;
+    dra_diag_t d;
+    dra_diag_clear(&d);
     *nown = *nb = 0;
-    bool ok = true;
-    for (uint32_t k = 0; k < pod->nclaims && *nown < max; k++) {
-        const dra_pod_claim_t *pc = &pod->claims[k];
-        dra_claim_t *c = NULL;
-        if (pc->claim_name) {
-            c = dra_model_find_claim(&a->m, pod->namespace_, pc->claim_name);
-        } else if (pc->generated_name &&
-                   (c = dra_model_find_claim(&a->m, pod->namespace_, pc->generated_name))) {
-            /* the claim made from the template earlier (status.resourceClaimStatuses) */
-        } else if (pc->template_name) {
-            const dra_claim_t *t = dra_model_find_template(&a->m, pod->namespace_,
-                                                           pc->template_name);
-            if (t) {
-                char nm[600];
-                snprintf(nm, sizeof nm, "%s-%s", podname, nz(pc->name));
-                c = dra_conf_instantiate(&a->m, t, pod->namespace_, nm);
-            }
-        }
-        if (!c) {
-            say("drabench alloc: pod %s: claim %s not found (%s %s)", podname, nz(pc->name),
-                pc->claim_name ? "ResourceClaim" : "ResourceClaimTemplate",
-                pc->claim_name ? pc->claim_name : nz(pc->template_name));
-            ok = false;
-            continue;
-        }
-        for (uint32_t i = 0; i < a->nclaims0; i++)
-            if (a->m.claims[i] == c)
-                a->claim_used[i] = true;
-        own[(*nown)++] = c;
-        if (!c->allocation)
-            batch[(*nb)++] = c;
+    int rc = dra_conf_pod_claims(&a->m, pod, podname, batch, nb, done, &nd,
+                                 max < 64 ? max : 64, &d);
+    if (rc == DRA_ENOMEM)
+        return DRA_EXIT_ENV;
+    if (rc != DRA_OK) {
+        say("drabench alloc: pod %s: %s", podname, d.msg);
+        return DRA_EXIT_USAGE;
     }
-    return ok;
+    if (*nb + nd > max) {
+        say("drabench alloc: pod %s: more than %u claims", podname, max);
+        return DRA_EXIT_USAGE;
+    }
+    for (uint32_t k = 0; k < *nb; k++)
+        own[(*nown)++] = batch[k];
+    for (uint32_t k = 0; k < nd; k++)
+        own[(*nown)++] = done[k];
+    for (uint32_t k = 0; k < *nown; k++)
+        for (uint32_t i = 0; i < a->nclaims0; i++)
+            if (a->m.claims[i] == own[k])
+                a->claim_used[i] = true;
+    return DRA_EXIT_OK;
 }
 
 /* A claim of the input the scheduler made for this pod's extended resources in an earlier
@@ -639,6 +655,14 @@ static int64_t pod_replicas(const actx_t *a, const dra_pod_t *pod, bool *per_nod
 static int allocate_all(actx_t *a)
 {
     dra_claim_t *batch[65], *own[64];
+    if (a->o->node && !dra_model_find_node(&a->m, a->o->node)) {
+        say("drabench alloc: --node %s: no such node in the manifests (a Node object, or a "
+            "ResourceSlice's nodeName)", a->o->node);
+        return DRA_EXIT_USAGE;
+    }
+    if (a->m.nnodes == 0)
+        say("drabench alloc: no nodes: the manifests hold no Node, and no ResourceSlice names "
+            "one (nodeName); nothing can be placed");
     int ret = setup_pods(a);
     if (ret != DRA_EXIT_OK)
         return ret;
@@ -682,7 +706,12 @@ static int allocate_all(actx_t *a)
                 snprintf(podname, sizeof podname, "%s", nz(pod->name));
             }
             uint32_t nown, nb;
-            if (!pod_claims(a, pod, podname, own, &nown, batch, &nb, 64)) {
+            int pc = pod_claims(a, pod, podname, own, &nown, batch, &nb, 64);
+            if (pc == DRA_EXIT_ENV) {
+                ret = pc;
+                break;
+            }
+            if (pc != DRA_EXIT_OK) {
                 a->nerr++;
                 continue;
             }
@@ -891,10 +920,8 @@ int dra_cmd_alloc(int argc, char **argv)
             o.c.explain = true;
             break;
         case 'S': {
-            char *end = NULL;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno) {
+            unsigned long long v;
+            if (!dra_io_parse_u64(optarg, &v)) {
                 ret = dra_cli_usage_error("alloc", "--max-steps wants a whole number (0 = no "
                                                    "limit), got '%s'", optarg);
                 goto out;

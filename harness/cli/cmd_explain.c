@@ -308,44 +308,39 @@ static int pod_setup(ectx_t *e, const dra_pod_t *p)
     return DRA_EXIT_OK;
 }
 
-/* A pod's claims (templates instantiated as <pod>-<claim>) and its extended resources. */
+/* A pod's claims as alloc resolves them (dra_conf_pod_claims: a template claim is <pod>-<claim>,
+ * the existing one when there is one) and its extended resources; those allocated already
+ * constrain the node (dra_extres_node_check: "resourceclaim not available on the node"). */
 static int pod_claims(ectx_t *e, const dra_pod_t *p)
 {
     int rc0 = pod_setup(e, p);
     if (rc0)
         return rc0;
-    if (p->nclaims > sizeof e->own / sizeof e->own[0])
+    dra_claim_t *done[64];
+    uint32_t ndone = 0;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_conf_pod_claims(&e->m, p, nz(p->name), e->claims, &e->nclaims, done, &ndone, 64,
+                                 &d);
+    if (rc == DRA_ENOMEM)
+        return DRA_EXIT_ENV;
+    if (rc == DRA_OK && e->nclaims + ndone > sizeof e->own / sizeof e->own[0])
         return dra_cli_usage_error("explain", "more than 64 claims");
-    for (uint32_t k = 0; k < p->nclaims; k++) {
-        const dra_pod_claim_t *pc = &p->claims[k];
-        dra_claim_t *c = NULL;
-        if (pc->claim_name) {
-            c = dra_model_find_claim(&e->m, p->namespace_, pc->claim_name);
-        } else if (pc->template_name) {
-            const dra_claim_t *t = dra_model_find_template(&e->m, p->namespace_, pc->template_name);
-            char nm[600];
-            snprintf(nm, sizeof nm, "%s-%s", nz(p->name), nz(pc->name));
-            if (t && !(c = dra_conf_instantiate(&e->m, t, p->namespace_, nm)))
-                return DRA_EXIT_ENV;
-        }
-        if (!c) {
-            char line[800];
-            dra_msg_format(line, sizeof line, "drabench explain: pod %s/%s: claim %s not found",
-                           nz(p->namespace_), nz(p->name), nz(pc->name));
-            fprintf(stderr, "%s\n", line);
-            return DRA_EXIT_USAGE;
-        }
-        e->own[e->nown++] = c;
-        if (c->allocation)
-            continue; /* already allocated: its node selector is a filter */
-        int rc = add_claim(e, c);
-        if (rc)
-            return rc;
+    if (rc) {
+        dra_cli_notef(stderr, "drabench explain: pod %s/%s: %s", nz(p->namespace_), nz(p->name),
+                      d.msg);
+        return DRA_EXIT_USAGE;
     }
-    char ext[300];
+    for (uint32_t k = 0; k < e->nclaims; k++)
+        e->own[e->nown++] = e->claims[k];
+    for (uint32_t k = 0; k < ndone; k++)
+        e->own[e->nown++] = done[k];
+    char ext[300], al[64] = "";
     extended_what(e, ext, sizeof ext);
-    snprintf(e->what, sizeof e->what, "pod %s/%s (%u claim%s%s)", nz(p->namespace_), nz(p->name),
-             e->nclaims, e->nclaims == 1 ? "" : "s", ext);
+    if (ndone)
+        snprintf(al, sizeof al, ", %u allocated already", ndone);
+    snprintf(e->what, sizeof e->what, "pod %s/%s (%u claim%s%s%s)", nz(p->namespace_),
+             nz(p->name), e->nclaims, e->nclaims == 1 ? "" : "s", al, ext);
     return DRA_EXIT_OK;
 }
 
@@ -795,14 +790,11 @@ static int run(const opts_t *o)
     return exitc;
 }
 
+/* Decimal only, as every option (files.h). */
 static bool parse_u64(const char *s, uint64_t *out)
 {
-    if (!s || s[0] < '0' || s[0] > '9')
-        return false;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end || errno)
+    unsigned long long v;
+    if (!dra_io_parse_u64(s, &v))
         return false;
     *out = v;
     return true;
