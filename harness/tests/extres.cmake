@@ -11,7 +11,8 @@
 #            affinity, topology spread, another scheduler, volumes, host ports), node filters
 #            and NodeResourcesFit with a device plugin's allocatable, skipped kinds;
 #  explain:  explain --pod / --shape extended-resource: the scheduler's checks per node, each
-#            node's own claim, PreBind, the gate off in 1.35 (the words alloc prints);
+#            node's own claim, PreBind, the gate off in 1.35 and locked on from 1.37, a pod pinned
+#            by its allocated claim (the words alloc prints);
 #  scenario: the generator's extended-resource shape: `run` (every policy, --allocator both)
 #            and `alloc` of the `gen` output decide the same; a resource nothing backs is
 #            unschedulable with its reason; a cluster whose node offers the resource by device
@@ -174,6 +175,68 @@ add_test(NAME harness.cli_extres.pods
          COMMAND sh -c "${_er_pods}" sh $<TARGET_FILE:drabench> ${_er}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
+# a pod whose shared claim is allocated on node-1 (its nodeSelector) and which asks for an
+# extended resource: node-2 is ruled out before any allocation (node-selection, as for any pod)
+file(WRITE ${_er}/pinned.yaml [=[
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-2}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s1}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  nodeName: node-1
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s2}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+  nodeName: node-2
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: class}
+spec:
+  selectors: [{cel: {expression: "device.driver == 'gpu.example.com'"}}]
+  extendedResourceName: example.com/gpu
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: default}
+spec:
+  devices:
+    requests: [{name: gpu, exactly: {deviceClassName: class}}]
+status:
+  allocation:
+    devices:
+      results: [{request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0}]
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchFields: [{key: metadata.name, operator: In, values: [node-1]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default}
+spec:
+  resourceClaims: [{name: s, resourceClaimName: shared}]
+  containers:
+  - name: main
+    image: busybox
+    resources:
+      limits: {example.com/gpu: "1"}
+]=])
+
 # explain of pods (core/extres dra_extres_explain): the scheduler's checks per node, then the
 # node's own special claim with the pod's claims; the same reasons alloc prints
 set(_er_explain [=[
@@ -208,6 +271,18 @@ ex --scenario default --shape extended-resource --release 1.35 -o json; test $rc
 jq -e '[.groups[0] | .kind, .gate, .count, .reason] == ["gate", "DRAExtendedResource", 40, "Insufficient nvidia.com/gpu: feature gate DRAExtendedResource is off in release 1.35 (else DeviceClass gpu.nvidia.com would back nvidia.com/gpu)"]' "$d/x.txt" > /dev/null
 ex --scenario "$d/scn.yaml"; test $rc = 2
 grep -qF -- "--shape fpga" "$d/x.err"
+# 1.38-pre as 1.37; from 1.37 on the gate is GA and locked
+ex --scenario default --shape extended-resource --release 1.38-pre; test $rc = 0
+has "fits on 16 nodes: dgx-0"
+ex --scenario default --shape extended-resource --feature DRAExtendedResource=false; test $rc = 2
+grep -qF "cannot set feature gate DRAExtendedResource to false, feature is locked to true in release 1.37" "$d/x.err"
+# an allocated claim of the pod pins it: the other node is node-selection, in explain and alloc
+ex -f "$d/pinned.yaml" --pod default/p -o json; test $rc = 0
+jq -e '.fit_nodes == ["node-1"] and ([.groups[] | select(.kind == "node-selection") | .nodes, .reason] == [["node-2"], "resourceclaim default/shared not available on the node (its allocation'"'"'s nodeSelector)"])' "$d/x.txt" > /dev/null
+ex -f "$d/pinned.yaml" --pod default/p
+has "pod default/p (0 claims, 1 allocated already, extended resources example.com/gpu: 1) on 2 nodes"
+"$b" alloc -f "$d/pinned.yaml" 2>&1 >/dev/null | grep -qx "p: allocated on node-1"
+"$b" alloc -f "$d/pinned.yaml" --node node-2 2>&1 >/dev/null | grep -qxF "p: unsatisfiable on every node tried: 1 node: resourceclaim default/shared not available on the node (its allocation's nodeSelector)"
 ]=])
 add_test(NAME harness.cli_extres.explain
          COMMAND sh -c "${_er_explain}" sh $<TARGET_FILE:drabench> ${_er}
