@@ -69,25 +69,25 @@ typedef enum dra_release {
     DRA_RELEASE_1_38_PRE = 138,
 } dra_release_t;
 #define DRA_RELEASE_DEFAULT DRA_RELEASE_1_37
-#define DRA_RELEASE_FIRST   DRA_RELEASE_1_34
-#define DRA_RELEASE_LAST    DRA_RELEASE_1_38_PRE
-#define DRA_RELEASE_COUNT   5
+#define DRA_RELEASE_FIRST DRA_RELEASE_1_34
+#define DRA_RELEASE_LAST DRA_RELEASE_1_38_PRE
+#define DRA_RELEASE_COUNT 5
 
 /* Feature gates the allocator reads (upstream names in dra_alloc_gate_name). */
 typedef enum dra_gate {
-    DRA_GATE_ADMIN_ACCESS = 0,             /* DRAAdminAccess */
-    DRA_GATE_PRIORITIZED_LIST,             /* DRAPrioritizedList */
-    DRA_GATE_PARTITIONABLE_DEVICES,        /* DRAPartitionableDevices */
-    DRA_GATE_DEVICE_TAINTS,                /* DRADeviceTaints */
-    DRA_GATE_DEVICE_BINDING_CONDITIONS,    /* DRADeviceBindingConditions */
+    DRA_GATE_ADMIN_ACCESS = 0,         /* DRAAdminAccess */
+    DRA_GATE_PRIORITIZED_LIST,         /* DRAPrioritizedList */
+    DRA_GATE_PARTITIONABLE_DEVICES,    /* DRAPartitionableDevices */
+    DRA_GATE_DEVICE_TAINTS,            /* DRADeviceTaints */
+    DRA_GATE_DEVICE_BINDING_CONDITIONS, /* DRADeviceBindingConditions */
     DRA_GATE_RESOURCE_CLAIM_DEVICE_STATUS, /* DRAResourceClaimDeviceStatus */
-    DRA_GATE_CONSUMABLE_CAPACITY,          /* DRAConsumableCapacity (also distinctAttribute) */
-    DRA_GATE_LIST_TYPE_ATTRIBUTES,         /* DRAListTypeAttributes */
-    DRA_GATE_EXTENDED_RESOURCE,            /* DRAExtendedResource (not read by the allocator) */
-    DRA_GATE_DEVICE_TAINT_RULES,           /* DRADeviceTaintRules (not read by the allocator) */
-    DRA_GATE_DEVICE_COMPATIBILITY_GROUPS,  /* DRADeviceCompatibilityGroups (1.37+, KEP-5963) */
-    DRA_GATE_DERIVED_ATTRIBUTES,           /* DRADerivedAttributes (1.37+, KEP-6080) */
-    DRA_GATE_FRACTIONAL_CAPACITY_RANGE,    /* DRAFractionalCapacityRange (1.37+) */
+    DRA_GATE_CONSUMABLE_CAPACITY,      /* DRAConsumableCapacity (also distinctAttribute) */
+    DRA_GATE_LIST_TYPE_ATTRIBUTES,     /* DRAListTypeAttributes */
+    DRA_GATE_EXTENDED_RESOURCE,        /* DRAExtendedResource (not read by the allocator) */
+    DRA_GATE_DEVICE_TAINT_RULES,       /* DRADeviceTaintRules (not read by the allocator) */
+    DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, /* DRADeviceCompatibilityGroups (1.37+, KEP-5963) */
+    DRA_GATE_DERIVED_ATTRIBUTES,       /* DRADerivedAttributes (1.37+, KEP-6080) */
+    DRA_GATE_FRACTIONAL_CAPACITY_RANGE, /* DRAFractionalCapacityRange (1.37+) */
     DRA_GATE_WORKLOAD_RESOURCE_CLAIMS, /* DRAWorkloadResourceClaims (1.36+; PodGroup-level claims,
                                           not read by the allocator) */
     DRA_GATE_COUNT

@@ -65,15 +65,15 @@ typedef struct dra_beh {
     bool cel_err_device;    /* 1.37+: "selector #N on device D: CEL runtime error" */
     /* upstream defects reproduced: bugs, and only in releases that still have them
      * (core/alloc/README.md, "Upstream bugs: every decision") */
-    bool bugs;                /* upstream_bugs was asked for (fast paths stand aside) */
-    bool bug_rollback;        /* BUG(1), BUG(2): <= 1.36 */
-    bool bug_distinct;        /* BUG(3): <= 1.36 */
-    bool bug_isect;           /* BUG(4): <= 1.36 */
-    bool bug_pool_name;       /* BUG(5): <= 1.36 */
-    bool bug_config_dup;      /* BUG(6): 1.36 only */
-    bool bug_all_cap;         /* BUG(8): <= 1.36 */
-    bool bug_all_fatal;       /* BUG(9): <= 1.37 */
-    bool bug_range;           /* BUG(10): Value() arithmetic where milli arithmetic is not used */
+    bool bugs;          /* upstream_bugs was asked for (fast paths stand aside) */
+    bool bug_rollback;  /* BUG(1), BUG(2): <= 1.36 */
+    bool bug_distinct;  /* BUG(3): <= 1.36 */
+    bool bug_isect;     /* BUG(4): <= 1.36 */
+    bool bug_pool_name; /* BUG(5): <= 1.36 */
+    bool bug_config_dup; /* BUG(6): 1.36 only */
+    bool bug_all_cap;   /* BUG(8): <= 1.36 */
+    bool bug_all_fatal; /* BUG(9): <= 1.37 */
+    bool bug_range;     /* BUG(10): Value() arithmetic where milli arithmetic is not used */
     bool bug_persisted_share; /* BUG(12): <= 1.36 */
 } dra__beh_t;
 
@@ -108,8 +108,8 @@ typedef struct dra_capmode {
 struct dra_beh;
 dra__capmode_t dra__capmode(const struct dra_beh *b);
 #define DRA__CAP_MISSING (-1) /* the request names a capacity the device lacks */
-#define DRA__CAP_UNREPR  (-2) /* 1.38-pre: not representable / negative; err says which */
-#define DRA__CAP_STACK   32   /* capacities per device (API limit with attributes) */
+#define DRA__CAP_UNREPR (-2)  /* 1.38-pre: not representable / negative; err says which */
+#define DRA__CAP_STACK 32     /* capacities per device (API limit with attributes) */
 /* The amount a request consumes of one capacity (r NULL = not requested): DRA_OK with *out, or
  * DRA__CAP_UNREPR with the reason in err. */
 int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
@@ -122,7 +122,7 @@ DRA_NODISCARD int dra__cap_fits_m(const dra__capmode_t *m, const dra_exact_reque
                                   const dra__aq_t *allocating, char *err, size_t errlen);
 /* The request entry for device capacity cap_name (d gives the driver for qualified names). */
 const dra_cap_request_t *dra__cap_request_for(const dra_exact_request_t *req, const dra_device_t *d,
-                                              const char *cap_name, bool qualified);
+                                             const char *cap_name, bool qualified);
 /* The same with 1.36's arithmetic (names as written, no milli ranges; bugs = BUG(10)):
  * dra__cap_fits returns 1, 0 or -1 (missing). */
 dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs);

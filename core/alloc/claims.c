@@ -819,8 +819,8 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
         return R_FAIL;
     if (!ac->b.pd && d->nconsumes > 0)
         return R_FAIL;
-    bool cap_in_use = st->persist_cap || st->nallocating > 0 ||
-                      (!ac->b.bug_persisted_share && st->persist_share);
+    bool cap_in_use =
+        st->persist_cap || st->nallocating > 0 || (!ac->b.bug_persisted_share && st->persist_share);
     bool skip_counters = multi && cap_in_use;
     bool charged = false;
     uint32_t cgn = 0; /* compatibility-group undo records of this device */
@@ -909,9 +909,10 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
             for (uint32_t c = 0; c < d->ncaps; c++) {
                 char why[8];
                 /* representable: the fit above computed the same amount */
-                (void)dra__cap_consumed_m(
-                    &cm, dra__cap_request_for(rq->body, d, d->caps[c].name, cm.qualified),
-                    &d->caps[c], &r->consumed[c], why, sizeof why);
+                (void)dra__cap_consumed_m(&cm,
+                                          dra__cap_request_for(rq->body, d, d->caps[c].name,
+                                                               cm.qualified),
+                                          &d->caps[c], &r->consumed[c], why, sizeof why);
                 st->allocating[c] += r->consumed[c];
             }
             st->nallocating++;
@@ -943,8 +944,7 @@ void dra__acall_deallocate(dra__acall_t *ac, uint32_t ci)
             for (uint32_t c = 0; c < st->d->ncaps; c++)
                 st->allocating[c] -= r->consumed[c];
         st->nallocating--;
-        if (r->charged &&
-            !ac->b.bug_rollback) /* BUG(1): a multi-allocatable device keeps its counters */
+        if (r->charged && !ac->b.bug_rollback) /* BUG(1): a multi-allocatable device keeps its counters */
             dra__acall_counters_apply(ac, st, -1);
     } else if (r->charged) {
         dra__acall_counters_apply(ac, st, -1);

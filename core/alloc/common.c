@@ -50,8 +50,7 @@ const char *dra_alloc_release_source(dra_release_t release)
     case DRA_RELEASE_1_36:
         return "kubernetes/dynamic-resource-allocation release-1.36";
     case DRA_RELEASE_1_37:
-        return "kubernetes/kubernetes v1.37 (allocator d9009869e0e8, gates of kube_features.go "
-               "1.37)";
+        return "kubernetes/kubernetes v1.37 (allocator d9009869e0e8, gates of kube_features.go 1.37)";
     case DRA_RELEASE_1_38_PRE:
         return "kubernetes/kubernetes master at v1.38.0-alpha.2 (0411cc704533)";
     }
@@ -243,8 +242,7 @@ void dra_alloc_features_init(dra_alloc_features_t *f, dra_release_t release)
     f->gates = g;
 }
 
-int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool on,
-                                dra_diag_t *diag)
+int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool on, dra_diag_t *diag)
 {
     dra_gate_t g;
     if (!dra_alloc_gate_lookup(gate, &g))
@@ -255,11 +253,10 @@ int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool 
                             "feature gate %s does not exist in release %s", gate,
                             dra_alloc_release_name((dra_release_t)f->release));
     if (st.exists && st.locked && on != st.def)
-        return dra_diag_set(
-            diag, DRA_EINVAL, NULL, 0, 0,
-            "cannot set feature gate %s to %s, feature is locked to %s in release %s", gate,
-            on ? "true" : "false", st.def ? "true" : "false",
-            dra_alloc_release_name((dra_release_t)f->release));
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "cannot set feature gate %s to %s, feature is locked to %s in release %s",
+                            gate, on ? "true" : "false", st.def ? "true" : "false",
+                            dra_alloc_release_name((dra_release_t)f->release));
     if (on)
         f->gates |= G(g);
     else
@@ -750,7 +747,7 @@ static bool cap_name_eq(const char *a, const char *b, const char *driver, bool q
  * upstream does up to 1.37: "memory" in a request does not match "driver.example/memory" on a
  * device. From 1.38-pre (#142202) both forms match and the fully qualified one wins. */
 const dra_cap_request_t *dra__cap_request_for(const dra_exact_request_t *req, const dra_device_t *d,
-                                              const char *cap_name, bool qualified)
+                                             const char *cap_name, bool qualified)
 {
     const dra_cap_request_t *hit = NULL;
     const char *drv = d && d->slice ? d->slice->driver : NULL;
@@ -839,11 +836,9 @@ int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
             if (!m->unrepr_fatal)
                 return DRA_OK; /* 1.37: kept as requested; the step check rejects it */
             dra_quantity_format(&r->value, qb, sizeof qb);
-            snprintf(err, errlen,
-                     "capacity \"%s\": capacity request cannot be represented in the "
-                     "device's range arithmetic: request %s is not a representable "
-                     "milli value",
-                     nz(cap->name), qb);
+            snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                                  "device's range arithmetic: request %s is not a representable "
+                                  "milli value", nz(cap->name), qb);
             return DRA__CAP_UNREPR;
         }
         dra__aq_t added = (dra__aq_t)req - mn, n = added / st;
@@ -855,11 +850,9 @@ int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
                 return DRA_OK;
             }
             dra_quantity_format(&r->value, qb, sizeof qb);
-            snprintf(err, errlen,
-                     "capacity \"%s\": capacity request cannot be represented in the "
-                     "device's range arithmetic: rounding request %s up to the next "
-                     "step passes the milli-value range",
-                     nz(cap->name), qb);
+            snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                                  "device's range arithmetic: rounding request %s up to the next "
+                                  "step passes the milli-value range", nz(cap->name), qb);
             return DRA__CAP_UNREPR;
         }
         *out = ((dra__aq_t)mn + (dra__aq_t)st * n) * 1000000;
@@ -867,9 +860,8 @@ int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
     }
     if (m->unrepr_fatal && rv > AQ_I64_MAX_UNITS) {
         dra_quantity_format(&r->value, qb, sizeof qb);
-        snprintf(err, errlen,
-                 "capacity \"%s\": capacity request cannot be represented in the "
-                 "device's range arithmetic: request %s exceeds MaxInt64",
+        snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                              "device's range arithmetic: request %s exceeds MaxInt64",
                  nz(cap->name), qb);
         return DRA__CAP_UNREPR;
     }
@@ -877,7 +869,7 @@ int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
     if (m->bug_range) {
         /* Quantity.Value() arithmetic (issue #140160): integers rounded up */
         dra__aq_t ri = dra__aq_ceil_units(rv), si = dra__aq_ceil_units(step),
-                  mi = dra__aq_ceil_units(min);
+                 mi = dra__aq_ceil_units(min);
         if (si <= 0)
             return DRA_OK;
         dra__aq_t added = ri - mi, n = added / si;
@@ -894,11 +886,9 @@ int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
     }
     if (m->unrepr_fatal && min >= 0 && res > AQ_I64_MAX_UNITS) {
         dra_quantity_format(&r->value, qb, sizeof qb);
-        snprintf(err, errlen,
-                 "capacity \"%s\": capacity request cannot be represented in the "
-                 "device's range arithmetic: rounding request %s up to the next step "
-                 "passes MaxInt64",
-                 nz(cap->name), qb);
+        snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                              "device's range arithmetic: rounding request %s up to the next step "
+                              "passes MaxInt64", nz(cap->name), qb);
         return DRA__CAP_UNREPR;
     }
     *out = res;
@@ -1013,7 +1003,7 @@ bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs)
 }
 
 int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra__aq_t *existing,
-                  const dra__aq_t *allocating, bool bugs)
+                 const dra__aq_t *allocating, bool bugs)
 {
     dra__capmode_t m = {bugs, false, false, false};
     char e[8];
@@ -1212,8 +1202,8 @@ static int eval_selectors(const dra_model_t *m, const dra__beh_t *b, dra_cel_cac
                 snprintf(on, sizeof on, " on device %s/%s/%s", nz(d->slice->driver),
                          nz(d->slice->pool_name), nz(d->name));
             if (cls)
-                snprintf(err, errlen, "class %s: selector #%u%s: CEL runtime error: %s", cls->name,
-                         i, on, diag.msg);
+                snprintf(err, errlen, "class %s: selector #%u%s: CEL runtime error: %s",
+                         cls->name, i, on, diag.msg);
             else
                 snprintf(err, errlen, "claim %s: selector #%u%s: CEL runtime error: %s",
                          dra__claim_ref(claim, cref, sizeof cref), i, on, diag.msg);

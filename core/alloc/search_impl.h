@@ -239,10 +239,9 @@ static int search_validate_request(SEARCH_SELF *a, uint32_t ci, uint32_t rqi)
                     else if (fits == DRA__CAP_MISSING)
                         continue;
                     if (fits < 0) /* the All gather names the device without its pool */
-                        return dra__acall_fatal(
-                            c, "claim %s, request %s: checking capacity for device %s: %s",
-                            dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name),
-                            search_nz(st->d->name), why);
+                        return dra__acall_fatal(c, "claim %s, request %s: checking capacity for device %s: %s",
+                                               dra__claim_ref(claim, cb, sizeof cb),
+                                               search_nz(body->name), search_nz(st->d->name), why);
                     if (fits != 1)
                         continue;
                 }

@@ -758,15 +758,13 @@ static const dra_cel_type_t *select_type(checker_t *c, const dra_cel_expr_t *e,
                                          const dra_cel_type_t *ot)
 {
     switch (ot->k) {
-    case DRA_CEL_T_MAP:
-        return ot->p2 ? ot->p2 : &dra_cel_t_dyn;
+    case DRA_CEL_T_MAP: return ot->p2 ? ot->p2 : &dra_cel_t_dyn;
     case DRA_CEL_T_VAR:
         if (!bind_var(c, ot, &dra_cel_t_dyn) && c->failed)
             return NULL;
         return &dra_cel_t_dyn;
     case DRA_CEL_T_DYN:
-    case DRA_CEL_T_ERROR:
-        return &dra_cel_t_dyn;
+    case DRA_CEL_T_ERROR: return &dra_cel_t_dyn;
     default: {
         if (c->env->no_check)
             return &dra_cel_t_dyn;

@@ -73,9 +73,10 @@ int dra_cmd_version(int argc, char **argv)
         json_t *rels = json_array();
         for (size_t i = 0; i < DRA_RELEASE_COUNT; i++) {
             dra_release_t r = dra_alloc_releases[i];
-            json_array_append_new(
-                rels, json_pack("{s:s, s:s, s:b}", "name", dra_alloc_release_name(r), "follows",
-                                dra_alloc_release_source(r), "default", r == DRA_RELEASE_DEFAULT));
+            json_array_append_new(rels, json_pack("{s:s, s:s, s:b}", "name",
+                                                  dra_alloc_release_name(r), "follows",
+                                                  dra_alloc_release_source(r), "default",
+                                                  r == DRA_RELEASE_DEFAULT));
         }
         json_object_set_new(o, "releases", rels);
         char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);

@@ -1103,8 +1103,8 @@ static void trace_input(const input_t *in)
             "input: release %s, %u nodes, %u slices, %llu devices, shared %u, "
             "%u in use, class selector %u, gates 0x%x, %u claim(s):",
             dra_alloc_release_name((dra_release_t)in->f.release), m->nnodes, m->nslices,
-            (unsigned long long)m->ndevices, in->shared, in->npre, in->selk, in->f.gates,
-            in->nclaims);
+            (unsigned long long)m->ndevices, in->shared,
+            in->npre, in->selk, in->f.gates, in->nclaims);
     for (unsigned c = 0; c < in->nclaims; c++) {
         const dra_claim_t *cl = in->claims[c];
         fprintf(stderr, " [");

@@ -194,8 +194,8 @@ static void expect_matches_rel(dra_release_t rel, const char *sel, bool a0, bool
     for (int i = 0; i < 3 && f.r.n == 1; i++) {
         bool mt = !want[i];
         dra_diag_t d;
-        CHECK_OK(
-            dra_taint_rule_matches(&f.r.items[0], &f.m, f.cel, &feat, &scratch, ds[i], &mt, &d));
+        CHECK_OK(dra_taint_rule_matches(&f.r.items[0], &f.m, f.cel, &feat, &scratch, ds[i], &mt,
+                                        &d));
         CHECK_MSG(mt == want[i], "release %s, selector %s, device #%d: match %d",
                   dra_alloc_release_name(rel), sel, i, (int)mt);
     }

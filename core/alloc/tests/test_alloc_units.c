@@ -97,8 +97,7 @@ static void test_release_locks(void)
     CHECK_EQ_I64(dra_alloc_features_set(&f, "DRADerivedAttributes=true", &d), DRA_EINVAL);
     CHECK(strstr(d.msg, "does not exist in release 1.36") != NULL);
     CHECK_OK(dra_alloc_features_set(&f, "DRADerivedAttributes=false", &d));
-    dra_gate_stage_t st = dra_alloc_gate_stage(DRA_RELEASE_1_37,
-                                               DRA_GATE_FRACTIONAL_CAPACITY_RANGE);
+    dra_gate_stage_t st = dra_alloc_gate_stage(DRA_RELEASE_1_37, DRA_GATE_FRACTIONAL_CAPACITY_RANGE);
     CHECK(st.exists && !st.def && !st.locked);
     CHECK_STREQ(st.stage, "beta");
     dra_gate_t g;
