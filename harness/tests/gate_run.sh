@@ -52,7 +52,7 @@ independent_reps)
     jq -e '.host.fingerprint | test("^[0-9a-f]{16}$")' "$T/r5.json" >/dev/null || fail "no host fingerprint"
     jq -e '.throughput.claims_per_s | (.pooled > 0) and (.median_of_repetitions > 0) and (.min <= .median_of_repetitions) and (.median_of_repetitions <= .max)' "$T/r5.json" >/dev/null || fail "no throughput summary"
     "$DRABENCH" run "$T/small.yaml" -r 3 --progress never -o "$T/t.json" >"$T/t.txt" || fail run
-    grep -q '^throughput  median of repetitions [0-9]* claims/s (min [0-9]*, max [0-9]*' "$T/t.txt" || fail "summary does not name the median"
+    grep -q '^throughput  median of repetitions [0-9]* allocated claims/s (min [0-9]*, max [0-9]*' "$T/t.txt" || fail "summary does not name the median"
     grep -q 'pooled [0-9]* claims/s' "$T/t.txt" || fail "summary does not name the pooled figure"
     ;;
 reasons)
