@@ -218,6 +218,10 @@ static int analyze_metric(dra_ab_session_t *s, size_t sc, size_t m, dra_ab_stat_
         return rc;
     if (st->n_aa)
         st->noise = fmax(fabs(log(st->aa_lo)), fabs(log(st->aa_hi)));
+    int dir = x->better[m];
+    st->slowdown = dir == DRA_RLOAD_BETTER_HIGHER  ? 1 / st->ratio - 1
+                   : dir == DRA_RLOAD_BETTER_LOWER ? st->ratio - 1
+                                                   : NAN;
 
     char note[256];
     note[0] = '\0';
@@ -360,10 +364,11 @@ static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
         fprintf(f, "; %u ms pause between processes", s->pause_ms);
     if (s->max_load > 0)
         fprintf(f, "; each round waits while the load average is >= %g", s->max_load);
-    fprintf(f, ".\n%sPer round one sample per side: the process's median over its repetitions. "
-               "Wilcoxon signed-rank test on ln(B/A), %g%% bootstrap interval of the median ratio "
-               "(%u resamples), noise floor from the A/A rounds; alpha %g, threshold %g%%.\n",
-            indent, 100 * s->confidence, s->resamples, s->alpha, 100 * s->threshold);
+    fprintf(f, ".\n%sPer round one sample per side: the process's %s. Wilcoxon signed-rank test "
+               "on ln(B/A), %g%% bootstrap interval of the median ratio (%u resamples), noise "
+               "floor from the A/A rounds; alpha %g, threshold %g%%.\n",
+            indent, s->sample_best ? "best repetition" : "median over its repetitions",
+            100 * s->confidence, s->resamples, s->alpha, 100 * s->threshold);
 }
 
 static void write_side(FILE *f, const char *label, const dra_ab_side_t *x)
@@ -610,7 +615,9 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
     json_object_set_new(method, "pause_ms", json_integer(s->pause_ms));
     json_object_set_new(method, "max_load", s->max_load > 0 ? json_real(s->max_load) : json_null());
     json_object_set_new(method, "budget_s", s->budget_s > 0 ? json_real(s->budget_s) : json_null());
-    json_object_set_new(method, "sample", json_string("median of the process's repetitions"));
+    json_object_set_new(method, "sample",
+                        json_string(s->sample_best ? "best repetition of the process"
+                                                   : "median of the process's repetitions"));
     json_object_set_new(method, "test", json_string("Wilcoxon signed-rank, two-sided, on ln(B/A)"));
     json_object_set_new(method, "interval",
                         json_string("percentile bootstrap of the median of ln(B/A)"));
@@ -659,6 +666,7 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
             json_object_set_new(mo, "ratio", jnum(st->ratio));
             json_object_set_new(mo, "interval", json_pack("[o, o]", jnum(st->lo), jnum(st->hi)));
             json_object_set_new(mo, "change_pct", jnum(100 * (st->ratio - 1)));
+            json_object_set_new(mo, "slowdown_pct", jnum(100 * st->slowdown));
             json_object_set_new(mo, "p", jnum(st->p));
             json_object_set_new(mo, "aa_ratio", jnum(st->aa_ratio));
             json_object_set_new(mo, "aa_interval",

@@ -6,9 +6,9 @@
  *
  * Method (../shared/docs/MEASUREMENT.md, README "What the gate trusts"): a round is one process
  * of each side on one scenario, in an order drawn at random per round; each process gives one
- * sample per metric, the median over its repetitions (a process is one draw of the layout,
- * frequency and neighbours a user's next run gets; repetitions inside it are not independent
- * samples of that). A/A rounds - build A on both sides - are interleaved among the A/B rounds of
+ * sample per metric: its best repetition (other programs only add time; or, as chosen, the
+ * median of its repetitions). A process is one draw of the layout, frequency and neighbours a
+ * user's next run gets; repetitions inside it are not independent samples of that. A/A rounds - build A on both sides - are interleaved among the A/B rounds of
  * the same sitting. Per scenario and metric:
  *  - d_i = ln(B_i / A_i) per A/B round; the ratio is exp(median d) with a percentile-bootstrap
  *    interval of that median (opts.resamples resamples from opts.seed), and the two-sided
@@ -82,6 +82,9 @@ typedef struct dra_ab_round {
 typedef struct dra_ab_stat {
     size_t n, n_aa;        /* A/B and A/A rounds with both values positive */
     double ratio, lo, hi;  /* B / A: exp(median ln(B/A)) and its interval; NaN without rounds */
+    double slowdown;       /* B's time against A's, as a fraction: 1/ratio - 1 for a
+                              higher-is-better metric (a rate), ratio - 1 for a lower-is-better
+                              one (a latency); NaN for informational metrics */
     double p;              /* Wilcoxon signed-rank, two-sided; NaN without rounds */
     double aa_ratio;       /* exp(median of the A/A log-ratios) */
     double aa_lo, aa_hi;   /* interval of the median of n draws from them (the floor's range) */
@@ -123,6 +126,7 @@ typedef struct dra_ab_session {
     size_t rounds, aa;    /* planned per scenario */
     int pin;              /* CPU every process was pinned to, -1 = none */
     bool no_aslr;
+    bool sample_best;     /* a process's sample: its best repetition (else their median) */
     unsigned pause_ms;
     double max_load;      /* wait before a round while the load is at or above it; 0 = never */
     double budget_s;      /* 0 = none */

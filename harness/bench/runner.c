@@ -132,9 +132,11 @@ int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag)
     if (rc == DRA_OK && v && *v) {
         char *end;
         double x = strtod(v, &end);
-        if (end == v || *end || !(x > 0 && x <= 1000))
+        /* at most 100: the moving mean settles at (1 + f) x the work only while a spin's
+         * real cost stays within (1 + f) / f of the calibrated one (2x at 100%) */
+        if (end == v || *end || !(x > 0 && x <= 100))
             return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
-                                "DRA_TEST_SLOWDOWN_PCT: expected a percentage in (0, 1000], got '%s'",
+                                "DRA_TEST_SLOWDOWN_PCT: expected a percentage in (0, 100], got '%s'",
                                 v);
         o->test_slowdown_pct = x;
     }
@@ -281,8 +283,9 @@ typedef struct ctx {
     XXH3_state_t *chk_dig;
     /* test hooks (runner.h): spin() iterations per ns, DRA_TEST_DELAY_NS in iterations, the
      * planted slowdown as a fraction and its state per (shape, region kind) */
-    double spin_per_ns;
+    double spin_per_ns, spin_over_ns; /* a spin of k iterations costs over + k / per_ns */
     uint64_t delay_iters;
+    double dither;                    /* spins shorter than a call's cost, accumulated */
     double slow_frac;
     struct slow *slow; /* (nshapes + 1) x RK_COUNT */
     uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
@@ -358,53 +361,88 @@ static inline void spin(uint64_t n)
         __asm__ __volatile__("" ::: "memory");
 }
 
+/* Iterations for a spin of ns (spin_calibrate's model). A spin shorter than a call's own cost
+ * is dithered: one iteration on every call that brings the accumulated shortfall to a call's
+ * cost, none otherwise, so that the spins add up to what was asked for on average. */
+static inline uint64_t spin_iters(ctx_t *c, double ns)
+{
+    if (!(ns > 0))
+        return 0;
+    if (ns > c->spin_over_ns)
+        return (uint64_t)((ns - c->spin_over_ns) * c->spin_per_ns + 0.5);
+    c->dither += ns;
+    if (c->dither < c->spin_over_ns)
+        return 0;
+    c->dither -= c->spin_over_ns;
+    return 1;
+}
+
 static int cmp_dbl(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-/* Iterations of spin() per ns now: the median of 15 trials of 2^14 iterations (about 4 us each).
- * The median, not the fastest: the loop runs slower while the core's other hardware thread is
- * busy, and so does the code it stands for; a rate measured in a quiet moment made a planted
- * 10% measure +15-20% (and 30% +40%) on a loaded 2-vCPU machine. Taken again before every
- * repetition, outside the timed regions (about 60 us). */
-static double spin_rate(void)
+/* ns per call of spin(k), k drawn from [lo, 2 lo) so that the loop's exit is not predicted (as
+ * in the timed regions): the median of 9 trials of 64 calls; *mean_k the mean k. */
+static double spin_cost(uint64_t lo, double *mean_k)
 {
-    double r[15];
+    double t[9];
+    uint64_t st = 0x5350494eu, ksum = 0;
     int n = 0;
-    for (int t = 0; t < 15; t++) {
+    for (int tr = 0; tr < 9; tr++) {
+        uint64_t ks[64];
+        for (int j = 0; j < 64; j++) {
+            st = st * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+            ks[j] = lo + (st >> 33) % lo;
+            ksum += ks[j];
+        }
         int64_t a = now_ns();
-        spin(UINT64_C(1) << 14);
+        for (int j = 0; j < 64; j++)
+            spin(ks[j]);
         int64_t b = now_ns();
         if (b > a)
-            r[n++] = 16384.0 / (double)(b - a);
+            t[n++] = (double)(b - a) / 64;
     }
+    *mean_k = (double)ksum / (9 * 64);
     if (!n)
-        return 1;
-    qsort(r, (size_t)n, sizeof r[0], cmp_dbl);
-    return r[n / 2];
+        return 0;
+    qsort(t, (size_t)n, sizeof t[0], cmp_dbl);
+    return t[n / 2];
 }
 
-/* Measure the spin rate again (start of a repetition) and convert the fixed delay. */
+/* The cost of a spin now, as o + k / r (o ns per call, r iterations per ns), fitted from calls
+ * of about 48 and 1,536 iterations of unpredictable lengths (spin_cost), before every
+ * repetition, outside the timed regions (about 0.3 ms). Medians, not the fastest trials: the
+ * loop runs slower while the core's other hardware thread is busy, and so does the code it
+ * stands for. A rate from long spins alone (no per-call cost, no mispredicted exit) made a
+ * planted 10% measure +15% and a planted 3% +5% on a loaded 2-vCPU machine. */
 static void spin_calibrate(ctx_t *c)
 {
     if (!c->o->test_delay_ns && !(c->o->test_slowdown_pct > 0))
         return;
-    c->spin_per_ns = spin_rate();
-    c->delay_iters = (uint64_t)((double)c->o->test_delay_ns * c->spin_per_ns);
+    double k1, k2;
+    double t1 = spin_cost(32, &k1), t2 = spin_cost(1024, &k2);
+    double r = t2 > t1 ? (k2 - k1) / (t2 - t1) : 0;
+    if (!(r > 0) || !isfinite(r)) { /* no usable fit: the long calls' rate, no per-call cost */
+        r = t2 > 0 ? k2 / t2 : 1;
+        t1 = k1 / r;
+    }
+    c->spin_per_ns = r;
+    c->spin_over_ns = fmax(0, t1 - k1 / r);
+    c->delay_iters = spin_iters(c, (double)c->o->test_delay_ns);
 }
 
 /* The planted slowdown (DRA_TEST_SLOWDOWN_PCT = 100 f) per (shape, region kind): m is the
  * moving mean (1/16 weight) of the region's time as measured, spin included; each region spins
- * f / (1 + f) of m (at the calibrated rate), so m settles at (1 + f) x the region's own time.
- * A sample counts at most 3 x m: a region another program preempted (a millisecond among 300 ns
- * regions) is not the code's work, and would otherwise make the next few dozen spins long (a
- * planted 10% measured +20% on a loaded machine). Open loop on purpose: a controller that held
- * the spun regions at (1 + f) x unspun probe regions planted far more than f, because a spin
- * also hides stalls of the code around it (sched-perf-500: probe regions 200-450 ns, spun ones
- * 140 ns of work) - as added instructions would. What the campaign then measures is the
- * planted slowdown's real effect, which `drabench ab` reports with its interval. */
+ * f / (1 + f) of m, so m settles at (1 + f) x the region's own time. A sample counts at most
+ * 3 x m: a region another program preempted (a millisecond among 300 ns regions) is not the
+ * code's work, and would otherwise make the next few dozen spins long (a planted 10% measured
+ * +20% on a loaded machine). Open loop on purpose: a controller that held the spun regions at
+ * (1 + f) x unspun probe regions planted far more than f, because a spin also hides stalls of
+ * the code around it (sched-perf-500: probe regions 200-450 ns, spun ones 140 ns of work) - as
+ * added instructions would. What the campaign then measures is the planted slowdown's real
+ * effect, which `drabench ab` reports with its interval. */
 typedef struct slow {
     double m; /* moving mean of the region's time, spin included (ns); negative until set */
 } slow_t;
@@ -414,16 +452,17 @@ static inline uint64_t slow_iters(ctx_t *c, uint32_t shape, int kind)
     if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
         return 0;
     double m = c->slow[(size_t)shape * RK_COUNT + (size_t)kind].m;
-    return m > 0 ? (uint64_t)(c->slow_frac / (1 + c->slow_frac) * m * c->spin_per_ns + 0.5) : 0;
+    return m > 0 ? spin_iters(c, c->slow_frac / (1 + c->slow_frac) * m) : 0;
 }
 
-/* After a region that took `took` ns including `fixed` iterations of DRA_TEST_DELAY_NS. */
-static inline void slow_learn(ctx_t *c, uint32_t shape, int kind, int64_t took, uint64_t fixed)
+/* After a region that took `took` ns, including the fixed delay (DRA_TEST_DELAY_NS) when
+ * `fixed` is set. */
+static inline void slow_learn(ctx_t *c, uint32_t shape, int kind, int64_t took, bool fixed)
 {
     if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
         return;
     double *m = &c->slow[(size_t)shape * RK_COUNT + (size_t)kind].m;
-    double t = (double)took - (double)fixed / c->spin_per_ns;
+    double t = (double)took - (fixed ? (double)c->o->test_delay_ns : 0);
     t = t > 0 ? t : 0;
     *m = *m < 0 ? t : *m + ((t < 3 * *m ? t : 3 * *m) - *m) / 16;
 }
@@ -1195,7 +1234,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         spin(pre);
         int64_t t1 = now_ns();
         hook(0);
-        slow_learn(c, shape, RK_JOIN, t1 - t0, 0);
+        slow_learn(c, shape, RK_JOIN, t1 - t0, false);
         if (c->measuring) {
             rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ALLOCATED, t1 - t0);
             rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, t1 - t0);
@@ -1223,7 +1262,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 
     /* the test hooks' spins (runner.h) come after the work, inside the region */
     uint64_t fixed = c->checking ? 0 : c->delay_iters;
-    uint64_t pre = slow_iters(c, shape, RK_SEARCH) + fixed;
+    uint64_t pre = fixed + slow_iters(c, shape, RK_SEARCH);
     hook(1);
     int64_t t0 = now_ns();
     int rc = c->ref_place ? dra_engine_place_reference(c->eng, &c->alloc, c->plan[shape], pol,
@@ -1232,7 +1271,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     spin(pre);
     int64_t t1 = now_ns();
     hook(0);
-    slow_learn(c, shape, RK_SEARCH, t1 - t0, fixed);
+    slow_learn(c, shape, RK_SEARCH, t1 - t0, fixed != 0);
     if (rc != DRA_OK) {
         slot_put(c, si);
         return dra_diag_set(c->diag, rc, NULL, 0, 0, "allocator error: %s%s%s", dra_strerror(rc),
@@ -1293,7 +1332,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     spin(pre_c);
     int64_t t3 = now_ns();
     hook(0);
-    slow_learn(c, shape, RK_COMMIT, t3 - t2, 0);
+    slow_learn(c, shape, RK_COMMIT, t3 - t2, false);
     if (crc != DRA_OK) {
         char msg[128];
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
@@ -1334,7 +1373,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     int64_t t1 = now_ns();
     hook(0);
     if (timed)
-        slow_learn(c, shape, RK_RELEASE, t1 - t0, 0);
+        slow_learn(c, shape, RK_RELEASE, t1 - t0, false);
     if (rc != DRA_OK) {
         char msg[128];
         snprintf(msg, sizeof msg, "release failed: %s", dra_strerror(rc));

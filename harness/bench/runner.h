@@ -66,14 +66,14 @@
  * the N-th (1-based) successful pod allocation of each measured repetition (one device is
  * replaced by one already allocated, or a non-existent one) so the invariant checker must
  * catch it; DRA_TEST_DELAY_NS=N spins N ns per claim inside the timed node search;
- * DRA_TEST_SLOWDOWN_PCT=P (0 < P <= 1000, decimals allowed) plants a slowdown of P percent: every
+ * DRA_TEST_SLOWDOWN_PCT=P (0 < P <= 100, decimals allowed) plants a slowdown of P percent: every
  * timed region (node search, commit, release, shared-claim join) spins, before its work, so that
  * on average it takes (1 + P/100) times its work: P/(100+P) of that region's recent mean duration
  * for the pod's shape (an exponential moving average, warm-up included, whose fixed point is
  * (1 + P/100) x the work). Both spins are calibrated loop iterations (no clock reads
- * inside the region; the rate is measured before every repetition, the median of 15 short
- * trials), so a planted slowdown is one of the code, not of the timer. Both are recorded in the
- * result.
+ * inside the region; a spin's cost per call and per iteration is fitted before every
+ * repetition from calls of unpredictable lengths, runner.c spin_calibrate), so a planted
+ * slowdown is one of the code, not of the timer. Both are recorded in the result.
  *
  * Ownership: dra_runner_run fills a dra_run_t that owns its JSON pieces and histograms
  * (dra_run_fini). The options' strings are borrowed for the duration of the call.

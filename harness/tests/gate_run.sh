@@ -215,7 +215,8 @@ ci)
     "$DRABENCH" validate "$w" 2>"$T/w.err"
     grep -q 'YAML syntax error' "$T/w.err" && { cat "$T/w.err"; fail "$w is not YAML"; }
     for want in 'cron:' 'runs-on: \[self-hosted, linux, drabench-bench\]' 'scripts/nightly --budget' \
-                'actions/cache@' 'path: build/release' 'path: results/baseline/local' 'actions/upload-artifact@' \
+                'fetch-depth: 0' 'actions/cache@' 'path: build/release' 'path: build/ab' \
+                'path: results/baseline/local' 'actions/upload-artifact@' 'ab.md' \
                 'GITHUB_STEP_SUMMARY' '1) echo .*exit 1' '3) echo .*exit 3'; do
         grep -q "$want" "$w" || fail "$w lacks $want"
     done
@@ -223,8 +224,12 @@ ci)
     grep -q 'scripts/nightly' "$T/gitlab.yml" || fail "no GitLab example in README.md"
     "$DRABENCH" validate "$T/gitlab.yml" 2>"$T/g.err"
     grep -q 'YAML syntax error' "$T/g.err" && { cat "$T/g.err"; fail "the GitLab example is not YAML"; }
-    bash -n scripts/nightly || fail "scripts/nightly has a syntax error"
-    scripts/nightly --help | grep -q 'local/<host fingerprint>' || fail "scripts/nightly --help"
+    for sc in scripts/nightly scripts/ab-build scripts/ab-campaign; do
+        bash -n "$sc" || fail "$sc has a syntax error"
+        "$sc" --help >"$T/h.txt" || fail "$sc --help"
+    done
+    scripts/nightly --help | grep -q 'drabench ab BASE NEW' || fail "scripts/nightly --help does not name drabench ab"
+    grep -q 'scripts/nightly' "$T/gitlab.yml" && grep -q 'build/ab' "$T/gitlab.yml" || fail "the GitLab example does not cache the base builds"
     ;;
 *)
     fail "unknown case $1"
