@@ -199,6 +199,13 @@ across)
     [ $rc -ne 2 ] && [ $rc -ne 3 ] || fail "--across release exited $rc"
     jq -e '[.shape_changes[] | select(.shape == "all")][0] | .pods_compared == 200 and .pods_changed > 0 and .digest_differs' "$T/j.json" >/dev/null || fail "per-pod changes: $(jq -c .shape_changes "$T/j.json")"
     jq -e '([.shape_changes[] | select(.shape != "all") | .pods_changed] | add) == ([.shape_changes[] | select(.shape == "all")][0].pods_changed)' "$T/j.json" >/dev/null || fail "per-shape changes do not add up"
+    # fit apart from speed: 1.36 places more (the MIG claims 1.35 rejects); the aggregates over
+    # all shapes are information across inputs, the per-shape latencies say whether it is slower
+    jq -e '.fit_speed[0] | .placed_new > .placed_base and .rejected_new < .rejected_base and .shapes_compared > 0' "$T/j.json" >/dev/null || fail "fit_speed: $(jq -c .fit_speed "$T/j.json")"
+    jq -e '[.rows[] | select(.metric == "throughput.claims_per_s" or (.metric | startswith("latency.pod."))) | .not_gated | test("mix that fits")] | all' "$T/j.json" >/dev/null || fail "aggregates gated across inputs"
+    "$DRABENCH" compare --across release "$T/a.json" "$T/b.json" >"$T/t.txt" 2>&1
+    grep -q '^fit and speed across inputs (release 1.35 vs 1.36):' "$T/t.txt" || fail "no fit and speed line"
+    grep -q 'more claims fit; ' "$T/t.txt" || fail "fit not read: $(grep -A1 '^fit and speed' "$T/t.txt")"
     # the same inputs twice: nothing changed
     "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off -q -o "$T/c.json" || fail run
     "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --policy spread -q -o "$T/d.json" || fail run
