@@ -444,7 +444,9 @@ static void spin_calibrate(ctx_t *c)
  * added instructions would. What the campaign then measures is the planted slowdown's real
  * effect, which `drabench ab` reports with its interval. */
 typedef struct slow {
-    double m; /* moving mean of the region's time, spin included (ns); negative until set */
+    double m;   /* moving mean of the region's time, spin included (ns); negative until set */
+    double cap; /* m never exceeds it: 4 (1 + f) x m after the first 32 regions (0 before) */
+    uint32_t n; /* regions learnt from */
 } slow_t;
 
 static inline uint64_t slow_iters(ctx_t *c, uint32_t shape, int kind)
@@ -461,10 +463,17 @@ static inline void slow_learn(ctx_t *c, uint32_t shape, int kind, int64_t took, 
 {
     if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
         return;
-    double *m = &c->slow[(size_t)shape * RK_COUNT + (size_t)kind].m;
+    slow_t *x = &c->slow[(size_t)shape * RK_COUNT + (size_t)kind];
     double t = (double)took - (fixed ? (double)c->o->test_delay_ns : 0);
     t = t > 0 ? t : 0;
-    *m = *m < 0 ? t : *m + ((t < 3 * *m ? t : 3 * *m) - *m) / 16;
+    x->m = x->m < 0 ? t : x->m + ((t < 3 * x->m ? t : 3 * x->m) - x->m) / 16;
+    /* a bound, so that spins that cost more than calibrated for long (a core shared with a busy
+     * hardware thread) cannot make m grow without end: the mean settles while a spin costs
+     * less than (1 + f) / f of its model, and stops at the cap beyond */
+    if (++x->n == 32)
+        x->cap = 4 * (1 + c->slow_frac) * x->m;
+    if (x->cap > 0 && x->m > x->cap)
+        x->m = x->cap;
 }
 
 /* ---- slots ---------------------------------------------------------------------------------- */
@@ -2379,7 +2388,7 @@ static int setup(ctx_t *c)
         if (!c->slow)
             return DRA_ENOMEM;
         for (size_t i = 0; i < ((size_t)c->nshapes + 1) * RK_COUNT; i++)
-            c->slow[i].m = -1;
+            c->slow[i].m = -1; /* cap and n stay 0 */
     }
     XXH3_64bits_reset(c->wl_dig);
     return frag_setup(c);
