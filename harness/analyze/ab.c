@@ -388,6 +388,10 @@ static void write_side(FILE *f, const char *label, const dra_ab_side_t *x)
         fputs(i ? " " : ", environment ", f);
         dra_esc_term(f, x->env[i]);
     }
+    for (size_t i = 0; i < x->nargs; i++) {
+        fputs(i ? " " : ", run options ", f);
+        dra_esc_term(f, x->args[i]);
+    }
     fputc('\n', f);
 }
 
@@ -577,9 +581,12 @@ static json_t *jnum(double v)
 
 static json_t *jside(const dra_ab_side_t *x)
 {
-    json_t *o = json_object(), *env = json_array();
+    json_t *o = json_object(), *env = json_array(), *args = json_array();
     for (size_t i = 0; i < x->nenv; i++)
         json_array_append_new(env, json_string(x->env[i]));
+    for (size_t i = 0; i < x->nargs; i++)
+        json_array_append_new(args, json_string(x->args[i]));
+    json_object_set_new(o, "run_args", args);
     json_object_set_new(o, "executable", json_string(x->exe ? x->exe : ""));
     json_object_set_new(o, "rev", x->rev ? json_string(x->rev) : json_null());
     json_object_set_new(o, "git", json_string(x->git ? x->git : ""));

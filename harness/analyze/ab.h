@@ -115,6 +115,8 @@ typedef struct dra_ab_side {
     const char *git;   /* `tool.git` of its result files ("" until known) */
     char **env;        /* VAR=VALUE set for this side's processes only */
     size_t nenv;
+    char **args;       /* run options of this side's processes only */
+    size_t nargs;
 } dra_ab_side_t;
 
 typedef struct dra_ab_session {

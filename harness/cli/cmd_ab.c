@@ -66,8 +66,10 @@ static const char help_use[] =
     "                           and counted as busy)\n"
     "      --env-a VAR=VALUE    environment of A's processes only (repeatable); --env-b for B\n"
     "                           (test hooks: --env-b DRA_TEST_SLOWDOWN_PCT=10 plants a slowdown)\n"
-    "\n"
-    "Judging:\n";
+    "      --args-a \"OPTS\"      run options of A's processes only, after the scenario's (A/A\n"
+    "                           rounds use them on both sides); --args-b for B: one build, two\n"
+    "                           settings (--args-a \"--invariants off\" --args-b \"--invariants full\")\n"
+    "\n";
 static const char help_more[] =
     "Judging:\n"
     "      --metric NAME        metric to judge (repeatable; default throughput.claims_per_s, or\n"
@@ -93,6 +95,7 @@ static const char help_more[] =
     "  drabench ab --rev main build/release/drabench sched-perf-500 --run-args \"-n 2000 -r 7\"\n"
     "  drabench ab old/drabench new/drabench --suite corpora/nightly-ab.txt --budget 1500 -o ab.json\n"
     "  drabench ab B B --suite corpora/nightly-ab.txt --env-b DRA_TEST_SLOWDOWN_PCT=10\n"
+    "  drabench ab B B sched-perf-500 --args-a \"--invariants off\" --args-b \"--invariants full\"\n"
     "  scripts/ab-campaign --help     # the false-alarm and detection rates of this procedure\n"
     "\n"
     "Exit status (as compare's): 0 no regression, 1 a regression, 2 usage error or a process\n"
@@ -111,6 +114,7 @@ typedef struct scen_in {
 
 typedef struct ab_args {
     const char *a, *b, *rev_a, *rev_b, *repo, *suite, *run_args, *output, *format, *keep;
+    const char *args_a, *args_b; /* run options of one side only */
     size_t rounds, aa;
     double budget;
     bool has_seed, has_rounds, has_aa;
@@ -333,6 +337,8 @@ typedef struct proc_cfg {
     bool no_aslr;
     char **env;
     size_t nenv;
+    char **args; /* run options of this side only, after the scenario's */
+    size_t nargs;
 } proc_cfg_t;
 
 /* One `EXE run SCENARIO ARGS -q --progress never -o out`, stderr into errpath: its exit status
@@ -340,7 +346,7 @@ typedef struct proc_cfg {
 static int run_process(const char *exe, const scen_in_t *sc, const char *out, const char *errpath,
                        const proc_cfg_t *cfg)
 {
-    size_t n = sc->nargs + 10;
+    size_t n = sc->nargs + cfg->nargs + 10;
     char **argv = calloc(n, sizeof *argv);
     if (!argv)
         return -1;
@@ -350,6 +356,8 @@ static int run_process(const char *exe, const scen_in_t *sc, const char *out, co
     argv[k++] = sc->name;
     for (size_t i = 0; i < sc->nargs; i++)
         argv[k++] = sc->args[i];
+    for (size_t i = 0; i < cfg->nargs; i++)
+        argv[k++] = cfg->args[i];
     argv[k++] = "-q";
     argv[k++] = "--progress";
     argv[k++] = "never";
@@ -706,7 +714,8 @@ static int push(char ***v, size_t *n, const char *s)
 static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
 {
     enum {
-        O_REV = 256, O_REVB, O_REPO, O_SUITE, O_RUNARGS, O_AA, O_BUDGET, O_SEED, O_PIN, O_NOASLR,
+        O_REV = 256, O_REVB, O_REPO, O_SUITE, O_RUNARGS, O_ARGSA, O_ARGSB, O_AA, O_BUDGET, O_SEED,
+        O_PIN, O_NOASLR,
         O_PAUSE, O_MAXLOAD, O_LOADWAIT, O_ENVA, O_ENVB, O_METRIC, O_THRESH, O_ALPHA, O_KEEP,
         O_PROGRESS, O_SAMPLE
     };
@@ -714,6 +723,8 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
         {"rev", required_argument, NULL, O_REV},       {"rev-b", required_argument, NULL, O_REVB},
         {"repo", required_argument, NULL, O_REPO},     {"suite", required_argument, NULL, O_SUITE},
         {"run-args", required_argument, NULL, O_RUNARGS},
+        {"args-a", required_argument, NULL, O_ARGSA},
+        {"args-b", required_argument, NULL, O_ARGSB},
         {"rounds", required_argument, NULL, 'r'},      {"aa", required_argument, NULL, O_AA},
         {"budget", required_argument, NULL, O_BUDGET}, {"seed", required_argument, NULL, O_SEED},
         {"pin", required_argument, NULL, O_PIN},       {"no-aslr", no_argument, NULL, O_NOASLR},
@@ -769,6 +780,12 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
             break;
         case O_RUNARGS:
             a->run_args = v;
+            break;
+        case O_ARGSA:
+            a->args_a = v;
+            break;
+        case O_ARGSB:
+            a->args_b = v;
             break;
         case 'r':
         case O_AA:
@@ -1093,8 +1110,17 @@ int dra_cmd_ab(int argc, char **argv)
     t.nsc = nsc;
     t.exe[0] = a.a;
     t.exe[1] = a.b;
-    t.cfg[0] = (proc_cfg_t){a.pin, a.no_aslr, a.env_a, a.nenv_a};
-    t.cfg[1] = (proc_cfg_t){a.pin, a.no_aslr, a.env_b, a.nenv_b};
+    t.cfg[0] = (proc_cfg_t){a.pin, a.no_aslr, a.env_a, a.nenv_a, NULL, 0};
+    t.cfg[1] = (proc_cfg_t){a.pin, a.no_aslr, a.env_b, a.nenv_b, NULL, 0};
+    if (split_words(a.args_a, &t.cfg[0].args, &t.cfg[0].nargs) != DRA_OK ||
+        split_words(a.args_b, &t.cfg[1].args, &t.cfg[1].nargs) != DRA_OK) {
+        status = DRA_EXIT_ENV;
+        goto out;
+    }
+    s.a.args = t.cfg[0].args;
+    s.a.nargs = t.cfg[0].nargs;
+    s.b.args = t.cfg[1].args;
+    s.b.nargs = t.cfg[1].nargs;
     t.rng = s.seed;
     t.decided = calloc(nsc + 1, sizeof *t.decided);
     t.nab = calloc(nsc + 1, sizeof *t.nab);
@@ -1168,6 +1194,11 @@ out:
     free(t.decided);
     free(t.nab);
     free(t.naa);
+    for (int side = 0; side < 2; side++) {
+        for (size_t i = 0; i < t.cfg[side].nargs; i++)
+            free(t.cfg[side].args[i]);
+        free(t.cfg[side].args);
+    }
     dra_ab_fini(&s);
     scen_free(sc, nsc);
     free(built_a);
