@@ -1,7 +1,7 @@
 /*
  * manifest_read.c - Kubernetes manifests (YAML/JSON, resource.k8s.io v1..v1alpha3) into the model:
  * documents, List wrappers, the kind dispatch and the public entry points. Each kind is read in
- * its own file (manifest_read_impl.h lists them).
+ * its own file (manifest_kinds.h lists them; the reading context they share is manifest_rctx.h).
  *
  * One pass over each document's ydoc tree. A small context tracks the object (Kind/name) and the
  * field path for messages; every problem is reported and reading continues with the next field,
@@ -15,7 +15,7 @@
 
 #include "files.h"
 #include "manifest.h"
-#include "manifest_read_impl.h"
+#include "manifest_kinds.h"
 #include "walk.h"
 #include "ydoc.h"
 

@@ -1,10 +1,10 @@
 /*
  * manifest_read_claim.c - ResourceClaim (spec and status.allocation) and
- * ResourceClaimTemplate, v1 requests and the older flat ones (manifest_read_impl.h).
+ * ResourceClaimTemplate, v1 requests and the older flat ones (manifest_kinds.h).
  */
 #include <string.h>
 
-#include "manifest_read_impl.h"
+#include "manifest_kinds.h"
 
 /* ---- ResourceClaim / ResourceClaimTemplate ---------------------------------------------- */
 

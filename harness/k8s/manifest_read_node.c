@@ -1,8 +1,8 @@
 /*
  * manifest_read_node.c - Node: name, labels and status.allocatable cpu / memory
- * (manifest_read_impl.h).
+ * (manifest_kinds.h).
  */
-#include "manifest_read_impl.h"
+#include "manifest_kinds.h"
 
 void dra_mr_read_node(rd_t *rd, const dra_mr_obj_t *o)
 {

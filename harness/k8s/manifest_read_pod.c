@@ -1,10 +1,10 @@
 /*
  * manifest_read_pod.c - Pod, and the pod template of Deployment, ReplicaSet,
- * StatefulSet, DaemonSet and Job (manifest_read_impl.h).
+ * StatefulSet, DaemonSet and Job (manifest_kinds.h).
  */
 #include <string.h>
 
-#include "manifest_read_impl.h"
+#include "manifest_kinds.h"
 
 /* ---- pods and workloads ------------------------------------------------------------------ */
 

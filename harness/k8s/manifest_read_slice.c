@@ -1,10 +1,10 @@
 /*
  * manifest_read_slice.c - ResourceSlice: devices (attributes, capacity, counters, taints,
- * node scoping) and shared counter sets, v1 and the older shapes (manifest_read_impl.h).
+ * node scoping) and shared counter sets, v1 and the older shapes (manifest_kinds.h).
  */
 #include <string.h>
 
-#include "manifest_read_impl.h"
+#include "manifest_kinds.h"
 
 /* ---- ResourceSlice ----------------------------------------------------------------------- */
 

@@ -1,7 +1,9 @@
 # harness/tests/layering.cmake - the layering of the sources, checked (harness/tests/layering_check.c):
 # harness layers include only what they link (DRA_HARNESS_LAYERS / dra_hdeps_* in CMakeLists.txt),
 # nothing loose at harness/'s root, no include cycle anywhere, no call cycle between object files
-# of the static libraries. harness.layering_selftest runs the check on a small broken tree.
+# of the static libraries, and the file order inside modules split into several files (DRA_FILE_ORDERS:
+# a file references only files of a lower rank). harness.layering_selftest runs the check on a small
+# broken tree.
 add_executable(layering_check ${PROJECT_SOURCE_DIR}/harness/tests/layering_check.c)
 set(_layer_args "")
 foreach(l IN LISTS DRA_HARNESS_LAYERS)
@@ -24,7 +26,20 @@ endforeach()
 if(gen_srcs)
   list(APPEND _libs $<TARGET_FILE:dra_gen>)
 endif()
-add_test(NAME harness.layering COMMAND layering_check ${PROJECT_SOURCE_DIR} ${_layer_args} -- ${_libs})
+# The manifest reader: the reading context below the per-kind readers (and their header), those below
+# the document reader; per-kind readers never call each other or back into manifest_read.c.
+# The engine (core/engine, engine_impl.h lists the files): the index, hazards, counters and direct
+# answers call no other file; the summaries call the index; plans, commit / release and placement
+# call those below them, never each other; slice updates call all of them; set-up is on top.
+set(DRA_FILE_ORDERS
+  "harness/k8s/manifest_rctx<harness/k8s/manifest_kinds<harness/k8s/manifest_read_*<harness/k8s/manifest_read"
+  "core/engine/index,core/engine/hazard,core/engine/counters,core/engine/direct<core/engine/summary<core/engine/plan,core/engine/commit,core/engine/place<core/engine/update<core/engine/engine")
+set(_order_args "")
+foreach(o IN LISTS DRA_FILE_ORDERS)
+  list(APPEND _order_args --order "${o}")
+endforeach()
+add_test(NAME harness.layering COMMAND layering_check ${PROJECT_SOURCE_DIR} ${_layer_args}
+         ${_order_args} -- ${_libs})
 set_tests_properties(harness.layering PROPERTIES LABELS "unit;harness" TIMEOUT 120
   ENVIRONMENT "${DRA_TEST_ENV}" PASS_REGULAR_EXPRESSION "layering: .* files, .*: ok")
 
@@ -60,4 +75,20 @@ add_test(NAME harness.layering_selftest_calls COMMAND ${CMAKE_COMMAND} -E env
   ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:layering_check> -DFX=${_fx}
   -DLIB=$<TARGET_FILE:dra_layering_fixture> -P ${PROJECT_SOURCE_DIR}/harness/tests/layering_selftest.cmk)
 set_tests_properties(harness.layering_selftest_calls PROPERTIES LABELS "unit;harness" TIMEOUT 60
+  ENVIRONMENT "${DRA_TEST_ENV}")
+
+# A module split into files with an order (--order): a call back up, a call sideways between two
+# files of one rank and an upward include must each be named, without any cycle among them.
+file(WRITE ${_fx}/harness/ord/ord_top.h "int dra_fx_top_helper(int);\n")
+file(WRITE ${_fx}/harness/ord/ord_base.h "#include \"ord_top.h\"\nint dra_fx_base(int);\n")
+file(WRITE ${_fx}/harness/ord/ord_base.c "#include \"ord_base.h\"\nint dra_fx_base(int n) { return n; }\n")
+file(WRITE ${_fx}/harness/ord/ord_kind_b.c "int dra_fx_base(int);\nint dra_fx_kind_b(int);\nint dra_fx_kind_b(int n) { return dra_fx_base(n); }\n")
+file(WRITE ${_fx}/harness/ord/ord_kind_a.c "int dra_fx_base(int);\nint dra_fx_kind_b(int);\nint dra_fx_top_helper(int);\nint dra_fx_kind_a(int);\nint dra_fx_kind_a(int n) { return dra_fx_base(n) + dra_fx_kind_b(n) + dra_fx_top_helper(n); }\n")
+file(WRITE ${_fx}/harness/ord/ord_top.c "int dra_fx_kind_b(int);\nint dra_fx_top_helper(int);\nint dra_fx_top_helper(int n) { return n; }\nint dra_fx_top(int);\nint dra_fx_top(int n) { return dra_fx_kind_b(n); }\n")
+add_library(dra_layering_ord STATIC ${_fx}/harness/ord/ord_base.c ${_fx}/harness/ord/ord_kind_a.c
+            ${_fx}/harness/ord/ord_kind_b.c ${_fx}/harness/ord/ord_top.c)
+add_test(NAME harness.layering_selftest_order COMMAND ${CMAKE_COMMAND} -E env
+  ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:layering_check> -DFX=${_fx}
+  -DORDLIB=$<TARGET_FILE:dra_layering_ord> -P ${PROJECT_SOURCE_DIR}/harness/tests/layering_selftest.cmk)
+set_tests_properties(harness.layering_selftest_order PROPERTIES LABELS "unit;harness" TIMEOUT 60
   ENVIRONMENT "${DRA_TEST_ENV}")

@@ -1,9 +1,13 @@
 /*
  * layering_check.c - the include and call graph of the sources, checked (ctest harness.layering).
  *
- * Usage: layering_check SOURCE_DIR LAYER=BELOW,BELOW... ... [-- LIB.a...]
+ * Usage: layering_check SOURCE_DIR LAYER=BELOW,BELOW... ... [--order ORDER]... [-- LIB.a...]
  *   Each LAYER=... names a harness/ subfolder library and the harness layers it links directly
  *   (from CMakeLists.txt's dra_hdeps_*), lowest first. The libraries after "--" are read with nm.
+ *   Each ORDER layers the files of one module split into several files: ranks separated by '<',
+ *   lowest first, each rank a comma-separated list of fnmatch patterns over file stems (the path
+ *   below SOURCE_DIR without .c / .h), e.g.
+ *   "harness/k8s/manifest_rctx<harness/k8s/manifest_kinds,harness/k8s/manifest_read_*<...".
  *
  * Checks, each failure one line "layering: FILE: reason" and exit 1:
  *   - no source file (*.c, *.h, *.def) at harness/'s root: every one belongs to a layer folder;
@@ -14,12 +18,16 @@
  *     but a loop means the two files are one module);
  *   - no call cycle between object files: file A referencing a symbol defined in B and B (through
  *     any path) one of A's, from `nm` over the given libraries. allowed_cycle[] lists the files of
- *     a cycle that is known and being removed; a cycle touching any other file fails.
+ *     a cycle that is known and being removed; a cycle touching any other file fails;
+ *   - inside each --order: a file includes and calls only files of a lower rank (its own header
+ *     aside): an upward reference (a lower file calling back into a higher one) or a sideways one
+ *     (two files of one rank, e.g. two per-kind readers) fails, even without a cycle.
  * Include resolution follows the compiler: the including file's folder first, then core/, the
  * project root, the harness layer folders and harness/testlib; names found nowhere (system and
  * generated headers) are ignored. Cost: reads every source once; fine for this tree (a second).
  */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +53,17 @@ static bool layer_below[MAXL][MAXL]; /* [a][b]: a links b (transitively) */
 static int nlayers;
 
 static char srcdir[4096];
+
+/* --order: ORD_MAX orders of up to ORD_RANKS ranks, each a list of patterns. */
+enum { ORD_MAX = 8, ORD_RANKS = 8, ORD_PATS = 16 };
+typedef struct order {
+    const char *spec;
+    int nranks;
+    int npat[ORD_RANKS];
+    char *pat[ORD_RANKS][ORD_PATS];
+} order_t;
+static order_t orders[ORD_MAX];
+static int norders;
 
 static void fail(const char *file, const char *msg)
 {
@@ -177,6 +196,77 @@ static int layer_of(const char *rel)
     return -2;
 }
 
+/* ---- file orders inside a module (--order) ----------------------------------------------- */
+
+static bool parse_order(const char *spec)
+{
+    if (norders == ORD_MAX)
+        return false;
+    order_t *o = &orders[norders];
+    o->spec = spec;
+    char *buf = strdup(spec);
+    for (char *rank = buf, *next; rank; rank = next) {
+        next = strchr(rank, '<');
+        if (next)
+            *next++ = '\0';
+        if (o->nranks == ORD_RANKS || !*rank)
+            return false;
+        for (char *pat = rank, *pn; pat; pat = pn) {
+            pn = strchr(pat, ',');
+            if (pn)
+                *pn++ = '\0';
+            if (!*pat || o->npat[o->nranks] == ORD_PATS)
+                return false;
+            o->pat[o->nranks][o->npat[o->nranks]++] = pat;
+        }
+        o->nranks++;
+    }
+    norders++;
+    return o->nranks >= 2;
+}
+
+/* "harness/k8s/manifest_read.c" -> "harness/k8s/manifest_read" */
+static void stem_of(const char *rel, char *out, size_t n)
+{
+    snprintf(out, n, "%s", rel);
+    char *dot = strrchr(out, '.');
+    if (dot && !strchr(dot, '/'))
+        *dot = '\0';
+}
+
+/* The rank of a file in order o, -1 when it matches none (first matching rank wins). */
+static int rank_in(const order_t *o, const char *rel)
+{
+    char stem[4096];
+    stem_of(rel, stem, sizeof stem);
+    for (int r = 0; r < o->nranks; r++)
+        for (int k = 0; k < o->npat[r]; k++)
+            if (fnmatch(o->pat[r][k], stem, 0) == 0)
+                return r;
+    return -1;
+}
+
+/* A reference from file a to file b ("includes" / "calls", sym the symbol or NULL) against every
+ * order holding both. */
+static void check_order(const char *a, const char *b, const char *what, const char *sym)
+{
+    char sa[4096], sb[4096];
+    stem_of(a, sa, sizeof sa);
+    stem_of(b, sb, sizeof sb);
+    if (strcmp(sa, sb) == 0) /* a file and its own header */
+        return;
+    for (int i = 0; i < norders; i++) {
+        int ra = rank_in(&orders[i], a), rb = rank_in(&orders[i], b);
+        if (ra < 0 || rb < 0 || ra > rb)
+            continue;
+        char msg[8192];
+        snprintf(msg, sizeof msg, "%s %s%s%s%s: %s reference in the order %s", what, b,
+                 sym ? " (" : "", sym ? sym : "", sym ? ")" : "",
+                 ra == rb ? "a sideways (same rank)" : "an upward", orders[i].spec);
+        fail(a, msg);
+    }
+}
+
 static void scan_includes(int fi)
 {
     char path[8192];
@@ -223,6 +313,7 @@ static void scan_includes(int fi)
         char msg[2048];
         if (is_test)
             continue;
+        check_order(files[fi], files[to], "includes", NULL);
         if (from_layer == -1 && to_layer != -1) {
             snprintf(msg, sizeof msg, "includes %s: core/ and gen/ may not include harness/",
                      files[to]);
@@ -327,6 +418,7 @@ static void find_cycles(const graph_t *g, const char *what)
 /* ---- call graph from nm ------------------------------------------------------------------- */
 
 static char *objs[MAXF];
+static const char *obj_src[MAXF]; /* the source file of an object, NULL when not found */
 static int nobjs;
 typedef struct sym {
     char *name;
@@ -427,6 +519,40 @@ static bool read_lib(const char *lib)
     return true;
 }
 
+/* "dra_k8s:manifest_read.c.o" -> "harness/k8s/manifest_read.c": the source of that name in the
+ * library's folder (core/<m>/, harness/<layer>/, gen/), else the only source of that name. */
+static const char *source_of(const char *obj)
+{
+    const char *colon = strchr(obj, ':');
+    if (!colon)
+        return NULL;
+    char lib[256], base[1024];
+    snprintf(lib, sizeof lib, "%.*s", (int)(colon - obj), obj);
+    snprintf(base, sizeof base, "%s", colon + 1);
+    size_t bl = strlen(base);
+    if (bl > 2 && strcmp(base + bl - 2, ".o") == 0)
+        base[bl - 2] = '\0';
+    const char *folder = strncmp(lib, "dra_", 4) == 0 ? lib + 4 : lib;
+    const char *only = NULL;
+    int nmatch = 0;
+    for (int f = 0; f < nfiles; f++) {
+        const char *slash = strrchr(files[f], '/');
+        const char *name = slash ? slash + 1 : files[f];
+        if (strcmp(name, base) != 0)
+            continue;
+        nmatch++;
+        only = files[f];
+        if (slash) {
+            const char *d = slash;
+            while (d > files[f] && d[-1] != '/')
+                d--;
+            if ((size_t)(slash - d) == strlen(folder) && strncmp(d, folder, strlen(folder)) == 0)
+                return files[f];
+        }
+    }
+    return nmatch == 1 ? only : NULL;
+}
+
 static int cmp_sym(const void *a, const void *b)
 {
     return strcmp(((const sym_t *)a)->name, ((const sym_t *)b)->name);
@@ -440,6 +566,8 @@ static void call_cycles(void)
         fprintf(stderr, "layering: out of memory\n");
         exit(4);
     }
+    for (int o = 0; o < nobjs; o++)
+        obj_src[o] = source_of(objs[o]);
     int ne = 0;
     for (size_t i = 0; i < nrefs; i++) {
         sym_t *d = bsearch(&refs[i], defs, ndefs, sizeof *defs, cmp_sym);
@@ -448,6 +576,9 @@ static void call_cycles(void)
         ca[ne] = refs[i].obj;
         cb[ne] = d->obj;
         ne++;
+        const char *sa = obj_src[refs[i].obj], *sb = obj_src[d->obj];
+        if (norders && sa && sb)
+            check_order(sa, sb, "calls", refs[i].name);
     }
     graph_t g = {nobjs, ca, cb, ne, (const char *const *)objs};
     find_cycles(&g, "call");
@@ -468,28 +599,42 @@ static int layer_index(const char *name, size_t n)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: layering_check SOURCE_DIR LAYER=BELOW,... ... [-- LIB.a...]\n");
+        fprintf(stderr, "usage: layering_check SOURCE_DIR LAYER=BELOW,... ... [--order A<B,C<D]... "
+                        "[-- LIB.a...]\n");
         return 2;
     }
     snprintf(srcdir, sizeof srcdir, "%s", argv[1]);
     int i = 2;
+    int nlayer_args = 0;
+    char *layer_args[MAXL];
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--order") == 0) {
+            if (i + 1 >= argc || !parse_order(argv[i + 1])) {
+                fprintf(stderr, "layering: bad --order '%s' (ranks A<B<..., patterns a,b; at most "
+                                "%d orders of %d ranks)\n",
+                        i + 1 < argc ? argv[i + 1] : "", ORD_MAX, ORD_RANKS);
+                return 2;
+            }
+            i++;
+            continue;
+        }
         char *eq = strchr(argv[i], '=');
         if (!eq || nlayers == MAXL) {
             fprintf(stderr, "layering: bad layer argument '%s'\n", argv[i]);
             return 2;
         }
+        layer_args[nlayer_args++] = argv[i];
         layer_name[nlayers++] = strndup(argv[i], (size_t)(eq - argv[i]));
     }
-    for (int a = 2; a < i; a++) {
-        const char *eq = strchr(argv[a], '=');
-        int l = a - 2;
+    for (int a = 0; a < nlayer_args; a++) {
+        const char *eq = strchr(layer_args[a], '=');
+        int l = a;
         for (const char *p = eq + 1; *p;) {
             size_t n = strcspn(p, ",");
             if (n) {
                 int b = layer_index(p, n);
                 if (b < 0) {
-                    fprintf(stderr, "layering: '%s' names an unknown layer\n", argv[a]);
+                    fprintf(stderr, "layering: '%s' names an unknown layer\n", layer_args[a]);
                     return 2;
                 }
                 layer_below[l][b] = true;

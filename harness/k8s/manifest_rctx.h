@@ -1,23 +1,24 @@
 /*
- * manifest_read_impl.h - what the files of the manifest reader share (manifest_read*.c only; never
- * included from another module).
+ * manifest_rctx.h - the manifest reader's reading context: the state every per-kind reader shares
+ * (model, file, error list, the Kind/name and field path of the object being read), errors and
+ * the field path, typed reads, and the field shapes several kinds read the same way (opaque
+ * parameters as canonical JSON, node selectors, tolerations, device selectors, opaque
+ * configuration). Files of the manifest reader only (harness/k8s/manifest_read*.c); never
+ * included from another module.
  *
- * The reader is one pass over each document's ydoc tree, split by what it reads:
- *   manifest_read.c          documents: List wrappers, kind dispatch, apiVersion, metadata, the
- *                            public entry points and the file-size limit;
- *   manifest_read_common.c   the reading context (errors, field path), typed reads, canonical
- *                            JSON of opaque parameters, node selectors and tolerations;
- *   manifest_read_slice.c    ResourceSlice;      manifest_read_class.c  DeviceClass (and the
- *                            selectors and opaque configuration claims share);
- *   manifest_read_claim.c    ResourceClaim and ResourceClaimTemplate;
- *   manifest_read_pod.c      Pod and the workloads holding a pod template;
- *   manifest_read_node.c     Node.
- * Every problem is reported through dra_mr_err (the Kind/name and field path of the context) and
- * reading goes on with the next field. Objects and strings go into the model's arena; nothing
- * here frees. Cost: O(fields); the field-path helpers run for every field and are inline.
+ * Layering inside the reader, lowest first (checked by harness.layering):
+ *   manifest_rctx.c          this module: calls nothing of the reader above it;
+ *   manifest_read_<kind>.c   one kind each (manifest_kinds.h): call the context only, never
+ *                            manifest_read.c nor each other;
+ *   manifest_read.c          documents, List wrappers, kind dispatch and the entry points.
+ *
+ * Ownership: the context belongs to its caller (manifest_read.c makes one per buffer); objects
+ * and strings go into the model's arena, nothing here frees. Errors: every problem is reported
+ * through dra_mr_err (counted in nerr, added to errs when not NULL) and reading goes on with the
+ * next field. Cost: O(fields); the field-path helpers run for every field and are inline.
  */
-#ifndef DRA_MANIFEST_READ_IMPL_H
-#define DRA_MANIFEST_READ_IMPL_H
+#ifndef DRA_MANIFEST_RCTX_H
+#define DRA_MANIFEST_RCTX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,7 +46,7 @@ typedef struct rd {
 /* Key dispatch: the first-byte test skips the strcmp call for almost every non-matching key. */
 #define K(s) (key[0] == (s)[0] && strcmp(key, (s)) == 0)
 
-/* ---- errors and the field path (manifest_read_common.c) ------------------------------------ */
+/* ---- errors and the field path ------------------------------------------------------------ */
 
 /* Report "Kind/name: field.path: message" at node at (may be NULL) and count it. */
 void dra_mr_err(rd_t *rd, const dra_ynode_t *at, const char *fmt, ...) DRA_PRINTF(3, 4);
@@ -99,7 +100,7 @@ static inline void pop(rd_t *rd, size_t save)
     rd->path[save] = 0;
 }
 
-/* ---- typed reads: report and return false / NULL on a mismatch (manifest_read_common.c) ---- */
+/* ---- typed reads: report and return false / NULL on a mismatch ------------------------------ */
 
 bool dra_mr_want_map(rd_t *rd, const dra_ynode_t *v);
 bool dra_mr_want_seq(rd_t *rd, const dra_ynode_t *v);
@@ -117,27 +118,9 @@ void dra_mr_set_pos(rd_t *rd, dra_srcpos_t *p, const dra_ynode_t *v);
 dra_taint_effect_t dra_mr_effect_of(const char *s);
 dra_toleration_t *dra_mr_tolerations(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
 
-/* ---- shared by DeviceClass and ResourceClaim (manifest_read_class.c) ----------------------- */
+/* ---- field shapes several kinds share: device selectors and opaque configuration ---------- */
 
 dra_selector_t *dra_mr_selectors(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
 void dra_mr_opaque(rd_t *rd, dra_opaque_config_t *o, const dra_ynode_t *v);
 
-/* ---- one object of a kind (the document's spec path is pushed; spath restores it) ---------- */
-
-typedef struct dra_mr_obj {
-    const dra_ynode_t *doc;    /* the whole document */
-    const dra_ynode_t *spec;   /* doc.spec (may be NULL) */
-    const dra_ynode_t *labels; /* metadata.labels (may be NULL) */
-    const char *name, *ns, *api_version;
-    dra_srcpos_t pos;
-    size_t spath; /* field-path length before "spec" */
-} dra_mr_obj_t;
-
-void dra_mr_read_slice(rd_t *rd, const dra_mr_obj_t *o);
-void dra_mr_read_class(rd_t *rd, const dra_mr_obj_t *o);
-void dra_mr_read_claim(rd_t *rd, const dra_mr_obj_t *o, bool is_template);
-void dra_mr_read_pod(rd_t *rd, const dra_mr_obj_t *o);
-void dra_mr_read_workload(rd_t *rd, const dra_mr_obj_t *o, dra_pod_kind_t kind);
-void dra_mr_read_node(rd_t *rd, const dra_mr_obj_t *o);
-
-#endif /* DRA_MANIFEST_READ_IMPL_H */
+#endif /* DRA_MANIFEST_RCTX_H */
