@@ -490,37 +490,38 @@ void dra_ab_write_gate_lines(const dra_ab_session_t *s, FILE *f)
     }
 }
 
+/* "- A: `exe` built from REV (git), environment `X=1`, run options `--invariants off`" */
+static void md_side(FILE *f, const char *label, const dra_ab_side_t *x)
+{
+    fprintf(f, "- %s: `", label);
+    dra_esc_md_code(f, x->exe);
+    fputc('`', f);
+    if (x->rev) {
+        fputs(" built from ", f);
+        dra_esc_md(f, x->rev);
+    }
+    fputs(" (", f);
+    dra_esc_md(f, *x->git ? x->git : "?");
+    fputc(')', f);
+    for (int k = 0; k < 2; k++) {
+        char **v = k ? x->args : x->env;
+        size_t n = k ? x->nargs : x->nenv;
+        for (size_t i = 0; i < n; i++) {
+            fputs(i ? " `" : k ? ", run options `" : ", environment `", f);
+            dra_esc_md_code(f, v[i]);
+            fputc('`', f);
+        }
+    }
+    fputc('\n', f);
+}
+
 int dra_ab_write_md(const dra_ab_session_t *s, FILE *f)
 {
     fprintf(f, "## drabench ab: %s\n\n", status_text(s->exit_status));
     fprintf(f, "Exit status %d: %zu regression(s), %zu improvement(s), %zu inconclusive.\n\n",
             s->exit_status, s->nregressions, s->nimproved, s->ninconclusive);
-    fputs("- A: `", f);
-    dra_esc_md_code(f, s->a.exe);
-    fputs("`", f);
-    if (s->a.rev) {
-        fputs(" built from ", f);
-        dra_esc_md(f, s->a.rev);
-    }
-    fputs(" (", f);
-    dra_esc_md(f, *s->a.git ? s->a.git : "?");
-    fputs(")\n- B: `", f);
-    dra_esc_md_code(f, s->b.exe);
-    fputs("`", f);
-    if (s->b.rev) {
-        fputs(" built from ", f);
-        dra_esc_md(f, s->b.rev);
-    }
-    fputs(" (", f);
-    dra_esc_md(f, *s->b.git ? s->b.git : "?");
-    fputs(")\n", f);
-    for (size_t i = 0; i < s->b.nenv; i++) {
-        fputs(i ? ", `" : "- B's environment: `", f);
-        dra_esc_md_code(f, s->b.env[i]);
-        fputc('`', f);
-    }
-    if (s->b.nenv)
-        fputc('\n', f);
+    md_side(f, "A", &s->a);
+    md_side(f, "B", &s->b);
     fputs("- Method: ", f);
     char *buf = NULL;
     size_t len = 0;

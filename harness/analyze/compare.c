@@ -1712,12 +1712,19 @@ static void write_files_text(const dra_compare_report_t *r, FILE *f, bool md)
                                    reps, *x->tool_git ? x->tool_git : "-", build,
                                    *x->hostname ? x->hostname : "-", *x->date ? x->date : "-"};
             md_row_code(f, cells, DRA_ARRAY_LEN(cells), 0, 1u << 1);
-        } else
-            fprintf(f, "%-4s  %s: %s seed=%s reps=%zu commit=%s build=%s%s%s host=%s date=%s\n",
+        } else {
+            fprintf(f, "%-4s  %s: %s seed=%s reps=%zu commit=%s build=%s%s%s host=%s date=%s",
                     r->files[i].side, x->path, x->scenario, *x->seed ? x->seed : "-", x->nreps,
                     *x->tool_git ? x->tool_git : "-", *x->build_type ? x->build_type : "-",
                     *x->sanitize ? "+" : "", x->sanitize, *x->hostname ? x->hostname : "-",
                     *x->date ? x->date : "-");
+            if (x->peak_rss_bytes > 0) { /* the run's peak resident set (memory.peak_rss_bytes) */
+                char rss[48];
+                fprintf(f, " peak_rss=%s",
+                        dra_compare_fmt_value_unit((double)x->peak_rss_bytes, "B", rss, sizeof rss));
+            }
+            fputc('\n', f);
+        }
     }
     fputc('\n', f);
 }
@@ -2170,10 +2177,12 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     for (size_t i = 0; i < r->nfiles; i++) {
         const dra_rload_result_t *x = r->files[i].r;
         json_array_append_new(
-            files, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "side",
+            files, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:o}", "side",
                              r->files[i].side, "path", x->path, "scenario", x->scenario, "seed",
                              x->seed, "git", x->tool_git, "host", x->hostname, "date", x->date,
-                             "repetitions", (json_int_t)x->nreps, "digest", x->digest));
+                             "repetitions", (json_int_t)x->nreps, "digest", x->digest,
+                             "peak_rss_bytes",
+                             x->peak_rss_bytes > 0 ? json_integer(x->peak_rss_bytes) : json_null()));
     }
     for (size_t i = 0; i < r->nrows; i++) {
         const dra_compare_row_t *row = &r->rows[i];

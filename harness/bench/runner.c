@@ -1883,42 +1883,32 @@ typedef struct tally {
     dra_alloc_stats_t st;
 } tally_t;
 
-static void tally_save(const ctx_t *c, tally_t *t)
+/* Save the repetition's counters into t (save) or put them back from t. */
+static void tally_move(ctx_t *c, tally_t *t, bool save)
 {
-    t->pods = c->pods;
-    t->claims_n = c->claims_n;
-    memcpy(t->outc, c->outc, sizeof t->outc);
-    t->busy_ns = c->busy_ns;
-    t->ok_allocs = c->ok_allocs;
-    t->updates = c->updates;
-    t->ok_claims = c->ok_claims;
-    t->rej_claims = c->rej_claims;
-    t->placed_pods = c->placed_pods;
-    t->ok_ns = c->ok_ns;
-    t->rej_ns = c->rej_ns;
-    t->placed_ns = c->placed_ns;
-    memcpy(t->paths, c->paths, sizeof t->paths);
-    memcpy(t->served, c->served, sizeof t->served);
-    t->st = c->st;
-}
-
-static void tally_restore(ctx_t *c, const tally_t *t)
-{
-    c->pods = t->pods;
-    c->claims_n = t->claims_n;
-    memcpy(c->outc, t->outc, sizeof t->outc);
-    c->busy_ns = t->busy_ns;
-    c->ok_allocs = t->ok_allocs;
-    c->updates = t->updates;
-    c->ok_claims = t->ok_claims;
-    c->rej_claims = t->rej_claims;
-    c->placed_pods = t->placed_pods;
-    c->ok_ns = t->ok_ns;
-    c->rej_ns = t->rej_ns;
-    c->placed_ns = t->placed_ns;
-    memcpy(c->paths, t->paths, sizeof t->paths);
-    memcpy(c->served, t->served, sizeof t->served);
-    c->st = t->st;
+#define TALLY_ONE(f)                                                                               \
+    do {                                                                                           \
+        if (save)                                                                                  \
+            memcpy(&t->f, &c->f, sizeof t->f);                                                     \
+        else                                                                                       \
+            memcpy(&c->f, &t->f, sizeof t->f);                                                     \
+    } while (0)
+    TALLY_ONE(pods);
+    TALLY_ONE(claims_n);
+    TALLY_ONE(outc);
+    TALLY_ONE(busy_ns);
+    TALLY_ONE(ok_allocs);
+    TALLY_ONE(updates);
+    TALLY_ONE(ok_claims);
+    TALLY_ONE(rej_claims);
+    TALLY_ONE(placed_pods);
+    TALLY_ONE(ok_ns);
+    TALLY_ONE(rej_ns);
+    TALLY_ONE(placed_ns);
+    TALLY_ONE(paths);
+    TALLY_ONE(served);
+    TALLY_ONE(st);
+#undef TALLY_ONE
 }
 
 /* The check pass of a measured repetition (runner.h step 6), after its timed pass released
@@ -1929,7 +1919,7 @@ static void tally_restore(ctx_t *c, const tally_t *t)
 static int check_pass(ctx_t *c, bool *interrupted)
 {
     tally_t saved;
-    tally_save(c, &saved);
+    tally_move(c, &saved, true);
     XXH3_state_t *timed = c->dig;
     c->dig = c->chk_dig;
     XXH3_64bits_reset(c->dig);
@@ -1987,7 +1977,7 @@ static int check_pass(ctx_t *c, bool *interrupted)
                  (unsigned long long)dchk, (unsigned long long)dtimed);
         violation(c, UINT64_MAX, "", "", msg);
     }
-    tally_restore(c, &saved);
+    tally_move(c, &saved, false);
     c->check_ns = (uint64_t)(now_ns() - t0);
     return rc;
 }

@@ -62,8 +62,8 @@ static const char help_use[] =
     "      --no-aslr            disable address-space randomization in every process\n"
     "      --pause MS           sleep between processes (default 0)\n"
     "      --max-load L         before a round, wait while the 1-minute load average is >= L\n"
-    "                           (at most --load-wait seconds, default 120; the round is then run\n"
-    "                           and counted as busy)\n"
+    "                           (at most --load-wait seconds, default 120; then the round runs,\n"
+    "                           counted as busy, and the sitting waits no more)\n"
     "      --env-a VAR=VALUE    environment of A's processes only (repeatable); --env-b for B\n"
     "                           (test hooks: --env-b DRA_TEST_SLOWDOWN_PCT=10 plants a slowdown)\n"
     "      --args-a \"OPTS\"      run options of A's processes only, after the scenario's (A/A\n"
@@ -473,6 +473,8 @@ typedef struct sitting {
     int status;     /* 0, or the exit status that ends the sitting (2, 3, 4, 130) */
     dra_progress_t prog;
     bool *decided;  /* per scenario: its metrics are settled (the first process was read) */
+    bool gave_up;   /* a --max-load wait ran out: no more waiting in this sitting */
+    int64_t waited_ns; /* spent waiting for the load to drop (not a round's cost) */
     size_t *nab, *naa; /* per scenario: rounds done */
 } sitting_t;
 
@@ -566,17 +568,22 @@ static int one_process(sitting_t *t, size_t i, int side, double *v)
 }
 
 /* Wait for the load to drop below --max-load (at most --load-wait s); the load when the round
- * starts. */
+ * starts. Once a wait ran out the host is taken as busy for the rest of the sitting: its rounds
+ * run at once (counted as busy) instead of each spending the wait. */
 static double load_gate(sitting_t *t)
 {
     int cpus;
     double l = dra_host_load1(&cpus);
     if (!(t->o->max_load > 0) || l < t->o->max_load)
         return l;
-    int64_t until = mono_ns() + (int64_t)t->o->load_wait * 1000000000;
-    while (l >= t->o->max_load && mono_ns() < until && !g_stop) {
-        sleep(1);
-        l = dra_host_load1(&cpus);
+    if (!t->gave_up) {
+        int64_t w0 = mono_ns(), until = w0 + (int64_t)t->o->load_wait * 1000000000;
+        while (l >= t->o->max_load && mono_ns() < until && !g_stop) {
+            sleep(1);
+            l = dra_host_load1(&cpus);
+        }
+        t->gave_up = l >= t->o->max_load;
+        t->waited_ns += mono_ns() - w0;
     }
     if (l >= t->o->max_load)
         t->s->busy_rounds++;
@@ -647,8 +654,8 @@ static int run_sitting(sitting_t *t)
         for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++)
             st = one_round(t, i, false);
         pass = 1;
-        double per = (double)(mono_ns() - t0) / 1e9;
-        double left = o->budget - per;
+        double per = (double)(mono_ns() - t0 - t->waited_ns) / 1e9; /* waits are not its cost */
+        double left = o->budget - (double)(mono_ns() - t0) / 1e9;
         size_t fit = per > 0 && left > 0 ? (size_t)(left / per) : 0;
         size_t nab = (size_t)floor((double)(fit + 1) * (double)R / (double)(R + Q) + 0.5);
         nab = nab < DRA_AB_MIN_ROUNDS ? DRA_AB_MIN_ROUNDS : nab > 200 ? 200 : nab;
@@ -1149,8 +1156,9 @@ int dra_cmd_ab(int argc, char **argv)
     dra_progress_finish(&t.prog);
     s.load_end = dra_host_load1(NULL);
     if (s.busy_rounds)
-        dra_ab_warn(&s, "%llu round(s) started while the load average was >= %g after waiting "
-                        "%u s: their timings include other programs' work",
+        dra_ab_warn(&s, "%llu round(s) started while the load average was >= %g (after one wait "
+                        "of %u s the rest of the sitting did not wait): their timings include "
+                        "other programs' work",
                     (unsigned long long)s.busy_rounds, a.max_load, a.load_wait);
     if (s.load_start >= s.cpus || s.load_end >= s.cpus)
         dra_ab_warn(&s, "the host was busy (load average %.2f at the start, %.2f at the end, on "
