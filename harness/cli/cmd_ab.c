@@ -290,9 +290,11 @@ static int run_capture(char *const argv[], const char *dir, char **out)
 }
 
 /* The executable built from rev by scripts/ab-build in the checkout: its path (malloc'd), or
- * NULL after printing why. */
-static char *build_rev(const char *repo, const char *rev)
+ * NULL after printing why with *status the exit status (2 a revision git does not know or no
+ * checkout, 4 a build that failed). */
+static char *build_rev(const char *repo, const char *rev, int *status)
 {
+    *status = DRA_EXIT_USAGE;
     char *top = NULL;
     if (!repo) {
         char *const git[] = {"git", "rev-parse", "--show-toplevel", NULL};
@@ -311,11 +313,12 @@ static char *build_rev(const char *repo, const char *rev)
         free(top);
         return NULL;
     }
-    char *const argv[] = {"sh", "scripts/ab-build", (char *)rev, NULL};
+    char *const argv[] = {"bash", "scripts/ab-build", (char *)rev, NULL};
     char *path = NULL;
     int st = run_capture(argv, repo, &path);
     if (st != 0 || !path || !*path) {
         fprintf(stderr, "drabench ab: scripts/ab-build %s failed (exit %d)\n", rev, st);
+        *status = st == DRA_EXIT_USAGE ? DRA_EXIT_USAGE : DRA_EXIT_ENV;
         free(path);
         free(top);
         return NULL;
@@ -1059,14 +1062,10 @@ int dra_cmd_ab(int argc, char **argv)
     }
 
     /* the builds */
-    if (a.rev_a && !(a.a = built_a = build_rev(a.repo, a.rev_a))) {
-        status = DRA_EXIT_ENV;
+    if (a.rev_a && !(a.a = built_a = build_rev(a.repo, a.rev_a, &status)))
         goto out;
-    }
-    if (a.rev_b && !(a.b = built_b = build_rev(a.repo, a.rev_b))) {
-        status = DRA_EXIT_ENV;
+    if (a.rev_b && !(a.b = built_b = build_rev(a.repo, a.rev_b, &status)))
         goto out;
-    }
     if (!check_exe("A", a.a) || !check_exe("B", a.b)) {
         status = DRA_EXIT_USAGE;
         goto out;

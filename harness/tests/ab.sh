@@ -64,6 +64,9 @@ errors)
     expect 2 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --env-b NOEQUALS
     expect 2 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --pin 9999
     expect 2 "$DRABENCH" "$DRABENCH" --suite /nonexistent/suite.txt
+    # --rev: a revision git does not know is a usage error (scripts/ab-build, nothing built)
+    expect 2 --rev no-such-revision-of-drabench "$DRABENCH" "$T/small.yaml"
+    grep -q "git knows no commit 'no-such-revision-of-drabench'" "$T/o" || fail "no unknown-revision message"
     printf '%s\n' "--repeat 3 default" >"$T/bad.txt"
     expect 2 "$DRABENCH" "$DRABENCH" --suite "$T/bad.txt"
     grep -q 'bad.txt:1: a line starts with the scenario' "$T/o" || fail "no file:line"
