@@ -1888,6 +1888,19 @@ static int hash_reserve(ctx_t *c, uint64_t pod)
     return DRA_OK;
 }
 
+/* The next workload event: false at the end (*rc 0), on an error (*rc < 0) or when the run is
+ * to stop (SIGINT, a differing --allocator both decision: *interrupted). */
+static bool next_event(ctx_t *c, dra_workload_t *w, dra_wl_event_t *ev, int *rc,
+                       bool *interrupted)
+{
+    if ((c->o->stop && *c->o->stop) || c->halt) {
+        *interrupted = true;
+        return false;
+    }
+    *rc = dra_workload_next(w, ev);
+    return *rc > 0;
+}
+
 /* The counters of a repetition the check pass must leave as the timed pass left them. */
 typedef struct tally {
     uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, updates;
@@ -1949,14 +1962,7 @@ static int check_pass(ctx_t *c, bool *interrupted)
     if (rc == DRA_OK) {
         uint64_t arrivals = 0;
         dra_wl_event_t ev;
-        for (;;) {
-            if ((c->o->stop && *c->o->stop) || c->halt) {
-                *interrupted = true;
-                break;
-            }
-            rc = dra_workload_next(&w, &ev);
-            if (rc <= 0)
-                break;
+        while (next_event(c, &w, &ev, &rc, interrupted)) {
             if (ev.kind != DRA_WL_ARRIVE) {
                 depart(c, &ev);
                 continue;
@@ -2038,14 +2044,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         dra_hwc_start(&hwc);
     int64_t w0 = now_ns();
     dra_wl_event_t ev;
-    for (;;) {
-        if ((c->o->stop && *c->o->stop) || c->halt) {
-            *interrupted = true;
-            break;
-        }
-        rc = dra_workload_next(&w, &ev);
-        if (rc <= 0)
-            break;
+    while (next_event(c, &w, &ev, &rc, interrupted)) {
         if (c->hash_workload && !warmup) {
             uint64_t rec_[5];
             memcpy(&rec_[0], &ev.time, sizeof ev.time);
