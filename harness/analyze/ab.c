@@ -110,8 +110,8 @@ int dra_ab_add_scenario(dra_ab_session_t *s, const char *name, char *const *args
     return DRA_OK;
 }
 
-int dra_ab_set_metric(dra_ab_session_t *s, size_t sc, size_t m, const char *name,
-                      const char *unit, int better)
+int dra_ab_set_metric(dra_ab_session_t *s, size_t sc, size_t m, const char *name, const char *unit,
+                      int better)
 {
     if (sc >= s->nscen || m >= s->scen[sc].nmetrics)
         return DRA_EINVAL;
@@ -243,7 +243,7 @@ static int analyze_metric(dra_ab_session_t *s, size_t sc, size_t m, dra_ab_stat_
     } else {
         double lr = log(st->ratio);
         bool sig = st->p < s->alpha && (st->lo > 1 || st->hi < 1);
-        bool worse = better == DRA_RLOAD_BETTER_HIGHER ? lr < 0
+        bool worse = better == DRA_RLOAD_BETTER_HIGHER  ? lr < 0
                      : better == DRA_RLOAD_BETTER_LOWER ? lr > 0
                                                         : false;
         bool beyond_thr = fabs(lr) > lim, beyond_floor = fabs(lr) > st->noise;
@@ -341,7 +341,7 @@ static const char *pct(double ratio, char *buf, size_t len)
 
 static const char *verdict_label(const dra_ab_stat_t *st, char *buf, size_t len)
 {
-    const char *v = st->verdict == DRA_AB_REGRESSION    ? "REGRESSION"
+    const char *v = st->verdict == DRA_AB_REGRESSION     ? "REGRESSION"
                     : st->verdict == DRA_AB_INCONCLUSIVE ? "INCONCLUSIVE"
                                                          : dra_ab_verdict_name(st->verdict);
     if (st->note && *st->note)
@@ -354,8 +354,9 @@ static const char *verdict_label(const dra_ab_stat_t *st, char *buf, size_t len)
 /* The method in one paragraph (text and Markdown); indent starts its second line. */
 static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
 {
-    fprintf(f, "%zu A/B + %zu A/A rounds per scenario planned, each process fresh, the order "
-               "randomized per round (seed %llu)",
+    fprintf(f,
+            "%zu A/B + %zu A/A rounds per scenario planned, each process fresh, the order "
+            "randomized per round (seed %llu)",
             s->rounds, s->aa, (unsigned long long)s->seed);
     if (s->pin >= 0)
         fprintf(f, "; every process pinned to CPU %d", s->pin);
@@ -364,9 +365,10 @@ static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
         fprintf(f, "; %u ms pause between processes", s->pause_ms);
     if (s->max_load > 0)
         fprintf(f, "; each round waits while the load average is >= %g", s->max_load);
-    fprintf(f, ".\n%sPer round one sample per side: the process's %s. Wilcoxon signed-rank test "
-               "on ln(B/A), %g%% bootstrap interval of the median ratio (%u resamples), noise "
-               "floor from the A/A rounds; alpha %g, threshold %g%%.\n",
+    fprintf(f,
+            ".\n%sPer round one sample per side: the process's %s. Wilcoxon signed-rank test "
+            "on ln(B/A), %g%% bootstrap interval of the median ratio (%u resamples), noise "
+            "floor from the A/A rounds; alpha %g, threshold %g%%.\n",
             indent, s->sample_best ? "best repetition" : "median over its repetitions",
             100 * s->confidence, s->resamples, s->alpha, 100 * s->threshold);
 }
@@ -458,8 +460,9 @@ int dra_ab_write_text(const dra_ab_session_t *s, FILE *f)
     }
     if (s->nwarn)
         fputc('\n', f);
-    fprintf(f, "gate: %s (exit %d): %zu regression(s), %zu improvement(s), %zu inconclusive; "
-               "threshold %g%%, alpha %g\n",
+    fprintf(f,
+            "gate: %s (exit %d): %zu regression(s), %zu improvement(s), %zu inconclusive; "
+            "threshold %g%%, alpha %g\n",
             status_text(s->exit_status), s->exit_status, s->nregressions, s->nimproved,
             s->ninconclusive, 100 * s->threshold, s->alpha);
     dra_ab_write_gate_lines(s, f);
@@ -480,8 +483,9 @@ void dra_ab_write_gate_lines(const dra_ab_session_t *s, FILE *f)
             fputs(" of ", f);
             dra_esc_term(f, x->name);
             if (st->verdict == DRA_AB_REGRESSION)
-                fprintf(f, ": B/A %.3f (%s), interval [%.3f, %.3f], p=%.3f, %zu rounds; "
-                           "A/A noise floor +-%.1f%%\n",
+                fprintf(f,
+                        ": B/A %.3f (%s), interval [%.3f, %.3f], p=%.3f, %zu rounds; "
+                        "A/A noise floor +-%.1f%%\n",
                         st->ratio, pct(st->ratio, ch, sizeof ch), st->lo, st->hi, st->p, st->n,
                         100 * (exp(st->noise) - 1));
             else
@@ -554,8 +558,8 @@ int dra_ab_write_md(const dra_ab_session_t *s, FILE *f)
             dra_esc_md(f, x->name);
             fputs(" | ", f);
             dra_esc_md(f, x->metrics[k]);
-            fprintf(f, " | %zu+%zu | %.3f | [%.3f, %.3f] | %s | %.3f | %.1f%% | ", st->n,
-                    st->n_aa, st->ratio, st->lo, st->hi, pct(st->ratio, ch, sizeof ch), st->p,
+            fprintf(f, " | %zu+%zu | %.3f | [%.3f, %.3f] | %s | %.3f | %.1f%% | ", st->n, st->n_aa,
+                    st->ratio, st->lo, st->hi, pct(st->ratio, ch, sizeof ch), st->p,
                     100 * (exp(st->noise) - 1));
             verdict_label(st, vl, sizeof vl);
             if (st->verdict == DRA_AB_REGRESSION)
@@ -688,9 +692,9 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
         json_object_set_new(o, "args", args);
         json_object_set_new(o, "digest_a", x->digest_a ? json_string(x->digest_a) : json_null());
         json_object_set_new(o, "digest_b", x->digest_b ? json_string(x->digest_b) : json_null());
-        json_object_set_new(o, "decisions_equal",
-                            json_boolean(x->digest_a && x->digest_b &&
-                                         strcmp(x->digest_a, x->digest_b) == 0));
+        json_object_set_new(
+            o, "decisions_equal",
+            json_boolean(x->digest_a && x->digest_b && strcmp(x->digest_a, x->digest_b) == 0));
         json_object_set_new(o, "metric_note",
                             x->metric_note ? json_string(x->metric_note) : json_null());
         json_object_set_new(o, "rounds", rounds);

@@ -633,7 +633,9 @@ static long long min_shape_pods(const scen_t *sc, const char *m)
         const dra_rload_result_t **fs = side ? sc->cur : sc->base;
         size_t n = side ? sc->ncur : sc->nbase;
         for (size_t i = 0; i < n; i++) {
-            const char *oc = rej ? "unsatisfiable" : fs[i]->timing_version >= 2 ? "allocated" : "any";
+            const char *oc = rej                          ? "unsatisfiable"
+                             : fs[i]->timing_version >= 2 ? "allocated"
+                                                          : "any";
             char hname[320];
             snprintf(hname, sizeof hname, "%.*s/pod/%s", all ? 3 : (int)sl, all ? "all" : a, oc);
             for (size_t j = 0; j < fs[i]->nreps; j++)
@@ -687,9 +689,9 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
     bool is_ns = unit && strcmp(unit, "ns") == 0;
     if (rc_ctx->across && exact)
         row->not_gated = "decisions differ across inputs";
-    else if (rc_ctx->across && (strncmp(m, "throughput.", 11) == 0 ||
-                                strncmp(m, "latency.pod.", 12) == 0 ||
-                                strncmp(m, "rejection.pod.", 14) == 0))
+    else if (rc_ctx->across &&
+             (strncmp(m, "throughput.", 11) == 0 || strncmp(m, "latency.pod.", 12) == 0 ||
+              strncmp(m, "rejection.pod.", 14) == 0))
         /* aggregates over every shape move with the mix of claims that fit, which the crossed
          * inputs change: the per-shape latency rows say whether the allocator got slower */
         row->not_gated = "all shapes together: the mix that fits differs across inputs";
@@ -1117,10 +1119,11 @@ static int run_hosts(run_t *x)
             const dra_rload_result_t *v1 = r->timing_version < first->timing_version ? r : first;
             const dra_rload_result_t *v2 = v1 == r ? first : r;
             out->host_diff = bprintf(
-                &x->b, "timing definitions differ: %s has timing version %lld, %s %lld (since "
-                       "version 2 throughput and latency.* count allocated claims and placed pods "
-                       "only, rejections apart, and the invariant checks run outside the timed "
-                       "pass)",
+                &x->b,
+                "timing definitions differ: %s has timing version %lld, %s %lld (since "
+                "version 2 throughput and latency.* count allocated claims and placed pods "
+                "only, rejections apart, and the invariant checks run outside the timed "
+                "pass)",
                 v1->path, (long long)v1->timing_version, v2->path, (long long)v2->timing_version);
         }
     }
@@ -1493,8 +1496,10 @@ static void fmt_gate(const dra_compare_row_t *row, char *buf, size_t len)
     case DRA_CMP_WORSE:
         /* significant and in the bad direction but not gated: say which rule held it back */
         if (row->threshold >= 0 && fabs(row->delta) > row->threshold)
-            snprintf(buf, len, "worse, beyond %g%% but not gated: the confidence intervals "
-                               "overlap", 100 * row->threshold);
+            snprintf(buf, len,
+                     "worse, beyond %g%% but not gated: the confidence intervals "
+                     "overlap",
+                     100 * row->threshold);
         else
             snprintf(buf, len, "worse, within %g%%", 100 * row->threshold);
         break;
@@ -1584,9 +1589,10 @@ static void footnotes(FILE *f, const dra_compare_report_t *r, const char *eol)
     if (any_few(r))
         fprintf(f, "² need >= 4 samples to detect a difference at alpha level %g%s", r->alpha, eol);
     if (any_wide(r))
-        fprintf(f, "³ warning: the confidence interval of a median is wider than the change: the "
-                   "samples differ, by how much is not resolved (more repetitions, or `drabench "
-                   "ab` for timings)%s",
+        fprintf(f,
+                "³ warning: the confidence interval of a median is wider than the change: the "
+                "samples differ, by how much is not resolved (more repetitions, or `drabench "
+                "ab` for timings)%s",
                 eol);
     if (any_ci_infinite(r) || any_few(r) || any_wide(r))
         fputc('\n', f);
@@ -1607,9 +1613,8 @@ static void gate_line(const dra_compare_report_t *r, const dra_compare_row_t *ro
     dra_compare_fmt_value_unit(lim, row->unit, want, sizeof want);
     dra_compare_fmt_value_unit(row->base.median, row->unit, basev, sizeof basev);
     fprintf(f, "expected %s of %s to be %s: got %s, want %s %s (base %s %s %g%%, %+.2f%%)\n",
-            row->metric, row->scenario,
-            row->better == DRA_RLOAD_BETTER_HIGHER ? "higher" : "lower", got,
-            row->better == DRA_RLOAD_BETTER_HIGHER ? ">=" : "<=", want, basev,
+            row->metric, row->scenario, row->better == DRA_RLOAD_BETTER_HIGHER ? "higher" : "lower",
+            got, row->better == DRA_RLOAD_BETTER_HIGHER ? ">=" : "<=", want, basev,
             row->better == DRA_RLOAD_BETTER_HIGHER ? "-" : "+", 100 * row->threshold,
             100 * row->delta);
 }
@@ -1720,8 +1725,9 @@ static void write_files_text(const dra_compare_report_t *r, FILE *f, bool md)
                     *x->date ? x->date : "-");
             if (x->peak_rss_bytes > 0) { /* the run's peak resident set (memory.peak_rss_bytes) */
                 char rss[48];
-                fprintf(f, " peak_rss=%s",
-                        dra_compare_fmt_value_unit((double)x->peak_rss_bytes, "B", rss, sizeof rss));
+                fprintf(
+                    f, " peak_rss=%s",
+                    dra_compare_fmt_value_unit((double)x->peak_rss_bytes, "B", rss, sizeof rss));
             }
             fputc('\n', f);
         }
@@ -1830,12 +1836,14 @@ static void write_fit_speed(const dra_compare_report_t *r, FILE *f, bool md)
         snprintf(sp, sizeof sp, "%d of %d shape(s) placed on both sides slower, %d faster", slower,
                  n, faster);
         snprintf(what, sizeof what, "%s; %s",
-                 dfit > 0 ? "more claims fit" : dfit < 0 ? "fewer claims fit" : "as many claims fit",
-                 refused   ? "speed not compared"
-                 : !n      ? "no shape placed on both sides to compare speed"
-                 : slower  ? "the allocator got slower"
-                 : faster  ? "the allocator got faster"
-                           : "the allocator is not slower");
+                 dfit > 0   ? "more claims fit"
+                 : dfit < 0 ? "fewer claims fit"
+                            : "as many claims fit",
+                 refused  ? "speed not compared"
+                 : !n     ? "no shape placed on both sides to compare speed"
+                 : slower ? "the allocator got slower"
+                 : faster ? "the allocator got faster"
+                          : "the allocator is not slower");
         if (md) {
             if (!head)
                 fputs("| scenario | pods placed | rejected | speed per shape (p50, p99) | "
@@ -1851,9 +1859,10 @@ static void write_fit_speed(const dra_compare_report_t *r, FILE *f, bool md)
             if (!head)
                 fprintf(f, "fit and speed across inputs (%s):\n",
                         r->across_diff ? r->across_diff : "");
-            fprintf(f, "  %s: fit %lld -> %lld pods placed (%+lld), %lld -> %lld rejected; speed: "
-                       "%s (placed pods' p50, p99); allocated claims/s %s, which also moves with "
-                       "the mix of claims that fit: %s\n",
+            fprintf(f,
+                    "  %s: fit %lld -> %lld pods placed (%+lld), %lld -> %lld rejected; speed: "
+                    "%s (placed pods' p50, p99); allocated claims/s %s, which also moves with "
+                    "the mix of claims that fit: %s\n",
                     c->scenario, c->base_allocated, c->cur_allocated, dfit, c->base_unsat,
                     c->cur_unsat, sp, a, what);
         }
@@ -2177,12 +2186,12 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     for (size_t i = 0; i < r->nfiles; i++) {
         const dra_rload_result_t *x = r->files[i].r;
         json_array_append_new(
-            files, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:o}", "side",
-                             r->files[i].side, "path", x->path, "scenario", x->scenario, "seed",
-                             x->seed, "git", x->tool_git, "host", x->hostname, "date", x->date,
-                             "repetitions", (json_int_t)x->nreps, "digest", x->digest,
-                             "peak_rss_bytes",
-                             x->peak_rss_bytes > 0 ? json_integer(x->peak_rss_bytes) : json_null()));
+            files,
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:o}", "side",
+                      r->files[i].side, "path", x->path, "scenario", x->scenario, "seed", x->seed,
+                      "git", x->tool_git, "host", x->hostname, "date", x->date, "repetitions",
+                      (json_int_t)x->nreps, "digest", x->digest, "peak_rss_bytes",
+                      x->peak_rss_bytes > 0 ? json_integer(x->peak_rss_bytes) : json_null()));
     }
     for (size_t i = 0; i < r->nrows; i++) {
         const dra_compare_row_t *row = &r->rows[i];

@@ -243,8 +243,9 @@ static int plot_latency(dra_report_out_t *o, const dra_rload_result_t *r, size_t
             fprintf(gp, "%s'%s' using 4:1 with lines lw 2 lc rgb '%s' title ",
                     series ? ", \\\n     " : "", name, dra_report_colour(i, col));
         else
-            fprintf(gp, "%s'%s' using 4:1 with linespoints lw 2 dt %d pt %zu pi -12 lc rgb '%s' "
-                        "title ",
+            fprintf(gp,
+                    "%s'%s' using 4:1 with linespoints lw 2 dt %d pt %zu pi -12 lc rgb '%s' "
+                    "title ",
                     series ? ", \\\n     " : "", name, dra_report_dash(i), 1 + (i / 8) % 13,
                     dra_report_colour(i, col));
         gp_str(gp, label);
@@ -360,8 +361,10 @@ static int plot_throughput(dra_report_out_t *o, const dra_rload_result_t *r, siz
     FILE *gp = dra_report_out_open(o, "throughput.gp");
     if (!gp)
         return o->rc;
-    gp_header(gp, "throughput", "Allocated claims per second of the time spent on them, per run "
-                                "(median, 95% CI of the median)", 960, 420);
+    gp_header(gp, "throughput",
+              "Allocated claims per second of the time spent on them, per run "
+              "(median, 95% CI of the median)",
+              960, 420);
     /* runs a decade or more apart (unsat-storm beside fleet-5k): a log axis, or the small ones
      * are flat lines */
     if (vmax > 10 * vmin)
@@ -369,11 +372,12 @@ static int plot_throughput(dra_report_out_t *o, const dra_rload_result_t *r, siz
                 vmin / 3);
     else
         fputs("set yrange [0:*]\nset ylabel 'claims/s'\n", gp);
-    fprintf(gp, "set style fill solid 0.6 border lc rgb '#1f4e79'\nset boxwidth 0.6\n"
-                "set xrange [0.3:%d.7]\n"
-                "set xtics rotate by -20 noenhanced\nunset key\n"
-                "plot 'throughput.dat' using 1:2:xtic(6) with boxes lc rgb '#5b9bd5', \\\n"
-                "     '' using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 0 lw 2\n",
+    fprintf(gp,
+            "set style fill solid 0.6 border lc rgb '#1f4e79'\nset boxwidth 0.6\n"
+            "set xrange [0.3:%d.7]\n"
+            "set xtics rotate by -20 noenhanced\nunset key\n"
+            "plot 'throughput.dat' using 1:2:xtic(6) with boxes lc rgb '#5b9bd5', \\\n"
+            "     '' using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 0 lw 2\n",
             (int)n);
     dra_report_out_close(o, gp, "throughput.gp");
     *any = true;
@@ -578,7 +582,7 @@ typedef struct page {
     const dra_report_info_t *info;
     const dra_compare_report_t *cmp; /* the comparison section, or NULL */
     size_t nbase;
-    const char *dir;                 /* the report directory (its SVGs are inlined) */
+    const char *dir; /* the report directory (its SVGs are inlined) */
 } page_t;
 
 enum { REPORT_NPLOTS = 4 };
@@ -695,8 +699,7 @@ static void write_html(FILE *f, const page_t *pg)
                 fputs(svg, f);
             fprintf(f, "\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n", plots[p].title,
                     plots[p].caption);
-        }
-        else
+        } else
             fprintf(f, "<p class=note>Plot not drawn%s; data in <code>%s*.dat</code>, script "
                        "<code>%s.gp</code>.</p>\n",
                     info->gnuplot_found ? " (gnuplot failed, see gnuplot.log)" : "", plots[p].name,
@@ -862,8 +865,14 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     dra_compare_report_t cmp;
     size_t nbase = opts && opts->nbase ? opts->nbase : 1;
     bool have_cmp = compare_runs(r, n, nbase, opts, &cmp);
-    page_t pg = {.r = r, .n = n, .title = title, .plots = plots, .info = info,
-                 .cmp = have_cmp ? &cmp : NULL, .nbase = nbase, .dir = dir};
+    page_t pg = {.r = r,
+                 .n = n,
+                 .title = title,
+                 .plots = plots,
+                 .info = info,
+                 .cmp = have_cmp ? &cmp : NULL,
+                 .nbase = nbase,
+                 .dir = dir};
     for (size_t i = 0; i < n; i++)
         pg.viol += r[i].inv_violations;
 

@@ -69,12 +69,24 @@ const char *dra_report_colour(size_t i, char buf[8])
     double h = fmod((double)i * 137.508, 360.0) / 60.0, v = (i / 8) % 2 ? 0.55 : 0.8, sat = 0.7;
     double c = v * sat, x = c * (1 - fabs(fmod(h, 2.0) - 1)), m = v - c, r = 0, g = 0, b = 0;
     switch ((int)h) {
-    case 0: r = c, g = x; break;
-    case 1: r = x, g = c; break;
-    case 2: g = c, b = x; break;
-    case 3: g = x, b = c; break;
-    case 4: r = x, b = c; break;
-    default: r = c, b = x; break;
+    case 0:
+        r = c, g = x;
+        break;
+    case 1:
+        r = x, g = c;
+        break;
+    case 2:
+        g = c, b = x;
+        break;
+    case 3:
+        g = x, b = c;
+        break;
+    case 4:
+        r = x, b = c;
+        break;
+    default:
+        r = c, b = x;
+        break;
     }
     snprintf(buf, 8, "#%02x%02x%02x", (unsigned)((r + m) * 255 + 0.5),
              (unsigned)((g + m) * 255 + 0.5), (unsigned)((b + m) * 255 + 0.5));

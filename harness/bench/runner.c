@@ -135,9 +135,9 @@ int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag)
         /* at most 100: the moving mean settles at (1 + f) x the work only while a spin's
          * real cost stays within (1 + f) / f of the calibrated one (2x at 100%) */
         if (end == v || *end || !(x > 0 && x <= 100))
-            return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
-                                "DRA_TEST_SLOWDOWN_PCT: expected a percentage in (0, 100], got '%s'",
-                                v);
+            return dra_diag_set(
+                diag, DRA_EINVAL, NULL, 0, 0,
+                "DRA_TEST_SLOWDOWN_PCT: expected a percentage in (0, 100], got '%s'", v);
         o->test_slowdown_pct = x;
     }
     return rc;
@@ -286,9 +286,9 @@ typedef struct ctx {
     double spin_per_ns, spin_over_ns; /* a spin of k iterations costs over + k / per_ns */
     double spin_min_ns;               /* the shortest spin planted (spin_iters) */
     uint64_t delay_iters;
-    double dither;                    /* spins shorter than a call's cost, accumulated */
+    double dither; /* spins shorter than a call's cost, accumulated */
     double slow_frac;
-    struct slow *slow; /* (nshapes + 1) x RK_COUNT */
+    struct slow *slow;                     /* (nshapes + 1) x RK_COUNT */
     uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
     uint64_t served[DRA_SERVED_COUNT];     /* what decided on the chosen node */
     dra_alloc_stats_t st;
@@ -493,7 +493,7 @@ static inline void slow_learn(ctx_t *c, uint32_t shape, int kind, int64_t took, 
 
 /* A slot arena's chunk, and the bytes of it touched before each pod: the results of all but
  * the largest pods. */
-#define ARENA_CHUNK (16 * 1024)
+#define ARENA_CHUNK      (16 * 1024)
 #define ARENA_WARM_BYTES 4096
 
 static dra_arena_t *arena_new_warm(void)
@@ -1661,8 +1661,8 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     json_t *values = json_object(), *metrics = metrics_obj(c);
     /* throughput (runner.h, "Outcome accounting"): allocated claims per second of the time spent
      * on them, placed pods per second of theirs, rejections per second of theirs */
-    add_value(values, metrics, "throughput.claims_per_s", per_s(c->ok_claims, c->ok_ns),
-              "claims/s", "higher", false);
+    add_value(values, metrics, "throughput.claims_per_s", per_s(c->ok_claims, c->ok_ns), "claims/s",
+              "higher", false);
     add_value(values, metrics, "throughput.pods_per_s", per_s(c->placed_pods, c->placed_ns),
               "pods/s", "higher", false);
     if (c->rej_claims)
@@ -1687,8 +1687,8 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     for (uint32_t s = 0; s < c->nshapes; s++) {
         static const char *const pre[2] = {"latency", "rejection"};
         for (int k = 0; k < 2; k++) {
-            const dra_hist_t *h = &c->rh[hidx(c, s, DRA_PHASE_POD,
-                                              k ? DRA_HOUT_UNSATISFIABLE : DRA_HOUT_ALLOCATED)];
+            const dra_hist_t *h =
+                &c->rh[hidx(c, s, DRA_PHASE_POD, k ? DRA_HOUT_UNSATISFIABLE : DRA_HOUT_ALLOCATED)];
             if (!dra_hist_count(h))
                 continue;
             snprintf(name, sizeof name, "%s.%s.p50", pre[k], c->shape_names[s]);
@@ -1890,8 +1890,7 @@ static int hash_reserve(ctx_t *c, uint64_t pod)
 
 /* The next workload event: false at the end (*rc 0), on an error (*rc < 0) or when the run is
  * to stop (SIGINT, a differing --allocator both decision: *interrupted). */
-static bool next_event(ctx_t *c, dra_workload_t *w, dra_wl_event_t *ev, int *rc,
-                       bool *interrupted)
+static bool next_event(ctx_t *c, dra_workload_t *w, dra_wl_event_t *ev, int *rc, bool *interrupted)
 {
     if ((c->o->stop && *c->o->stop) || c->halt) {
         *interrupted = true;
@@ -1991,8 +1990,9 @@ static int check_pass(ctx_t *c, bool *interrupted)
     c->measuring = true;
     if (rc == DRA_OK && !*interrupted && dchk != dtimed && c->chk_mismatch == 0) {
         char msg[160];
-        snprintf(msg, sizeof msg, "the check pass's decisions differ from the timed pass's "
-                                  "(decision digest %016llx vs %016llx)",
+        snprintf(msg, sizeof msg,
+                 "the check pass's decisions differ from the timed pass's "
+                 "(decision digest %016llx vs %016llx)",
                  (unsigned long long)dchk, (unsigned long long)dtimed);
         violation(c, UINT64_MAX, "", "", msg);
     }

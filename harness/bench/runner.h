@@ -174,7 +174,7 @@ typedef struct dra_run_violation {
 typedef struct dra_run_shape_summary {
     const char *name;
     uint64_t pods, allocated, unsatisfiable;
-    int64_t p50, p99, p999;  /* pod latency of placed pods; 0 when none */
+    int64_t p50, p99, p999;   /* pod latency of placed pods; 0 when none */
     int64_t rej_p50, rej_p99; /* pod latency of rejected pods (node search); 0 when none */
 } dra_run_shape_summary_t;
 

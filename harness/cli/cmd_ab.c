@@ -28,7 +28,8 @@
 /* The help, in two parts (C17 compilers need only take 4,095 bytes in one literal). */
 static const char help_use[] =
     "drabench ab - time two builds on the same scenarios in alternating fresh processes and\n"
-    "compare them with a paired test (the way timings are compared: README \"What the gate trusts\")\n"
+    "compare them with a paired test (the way timings are compared: README \"What the gate "
+    "trusts\")\n"
     "\n"
     "Usage: drabench ab [options] A B [SCENARIO...]\n"
     "       drabench ab [options] --rev REV B [SCENARIO...]\n"
@@ -40,7 +41,8 @@ static const char help_use[] =
     "side on one scenario (`EXE run SCENARIO OPTIONS -q -o FILE`) in an order drawn at random,\n"
     "and takes from each its best repetition; A/A rounds (A on both sides) are mixed in\n"
     "to measure the noise floor of the sitting. Per scenario and metric: the median ratio B/A of\n"
-    "the rounds with a bootstrap interval, the Wilcoxon signed-rank test on ln(B/A), and a verdict\n"
+    "the rounds with a bootstrap interval, the Wilcoxon signed-rank test on ln(B/A), and a "
+    "verdict\n"
     "(regression when significant, in the bad direction, and beyond both the threshold and the\n"
     "A/A noise floor). Make processes short (a few hundred ms): many rounds beat long ones.\n"
     "\n"
@@ -68,7 +70,8 @@ static const char help_use[] =
     "                           (test hooks: --env-b DRA_TEST_SLOWDOWN_PCT=10 plants a slowdown)\n"
     "      --args-a \"OPTS\"      run options of A's processes only, after the scenario's (A/A\n"
     "                           rounds use them on both sides); --args-b for B: one build, two\n"
-    "                           settings (--args-a \"--invariants off\" --args-b \"--invariants full\")\n"
+    "                           settings (--args-a \"--invariants off\" --args-b \"--invariants "
+    "full\")\n"
     "\n";
 static const char help_more[] =
     "Judging:\n"
@@ -93,9 +96,11 @@ static const char help_more[] =
     "\n"
     "Examples:\n"
     "  drabench ab --rev main build/release/drabench sched-perf-500 --run-args \"-n 2000 -r 7\"\n"
-    "  drabench ab old/drabench new/drabench --suite corpora/nightly-ab.txt --budget 1500 -o ab.json\n"
+    "  drabench ab old/drabench new/drabench --suite corpora/nightly-ab.txt --budget 1500 -o "
+    "ab.json\n"
     "  drabench ab B B --suite corpora/nightly-ab.txt --env-b DRA_TEST_SLOWDOWN_PCT=10\n"
-    "  drabench ab B B sched-perf-500 --args-a \"--invariants off\" --args-b \"--invariants full\"\n"
+    "  drabench ab B B sched-perf-500 --args-a \"--invariants off\" --args-b \"--invariants "
+    "full\"\n"
     "  scripts/ab-campaign --help     # the false-alarm and detection rates of this procedure\n"
     "\n"
     "Exit status (as compare's): 0 no regression, 1 a regression, 2 usage error or a process\n"
@@ -208,8 +213,10 @@ static int read_suite(const char *path, scen_in_t **out, size_t *n)
             continue;
         }
         if (w[0][0] == '-') {
-            fprintf(stderr, "drabench ab: %s:%d: a line starts with the scenario, not an option "
-                            "('%s')\n", path, line, w[0]);
+            fprintf(stderr,
+                    "drabench ab: %s:%d: a line starts with the scenario, not an option "
+                    "('%s')\n",
+                    path, line, w[0]);
             for (size_t i = 0; i < nw; i++)
                 free(w[i]);
             free(w);
@@ -475,8 +482,8 @@ typedef struct sitting {
     uint64_t nproc; /* processes run (file names) */
     int status;     /* 0, or the exit status that ends the sitting (2, 3, 4, 130) */
     dra_progress_t prog;
-    bool *decided;  /* per scenario: its metrics are settled (the first process was read) */
-    bool gave_up;   /* a --max-load wait ran out: no more waiting in this sitting */
+    bool *decided;     /* per scenario: its metrics are settled (the first process was read) */
+    bool gave_up;      /* a --max-load wait ran out: no more waiting in this sitting */
     int64_t waited_ns; /* spent waiting for the load to drop (not a round's cost) */
     size_t *nab, *naa; /* per scenario: rounds done */
 } sitting_t;
@@ -490,8 +497,8 @@ static int one_process(sitting_t *t, size_t i, int side, double *v)
     dra_export_scenario_name(sc->name, base, sizeof base);
     t->nproc++;
     if (t->o->keep)
-        snprintf(out, sizeof out, "%s/%04llu-%s-%c.json", t->o->keep,
-                 (unsigned long long)t->nproc, base, side ? 'B' : 'A');
+        snprintf(out, sizeof out, "%s/%04llu-%s-%c.json", t->o->keep, (unsigned long long)t->nproc,
+                 base, side ? 'B' : 'A');
     else
         snprintf(out, sizeof out, "%s/p%llu.json", t->tmpdir, (unsigned long long)t->nproc);
     snprintf(err, sizeof err, "%s/p%llu.err", t->tmpdir, (unsigned long long)t->nproc);
@@ -545,8 +552,8 @@ static int one_process(sitting_t *t, size_t i, int side, double *v)
             strcmp(x->metrics[0], DRA_AB_DEFAULT_METRIC) == 0 &&
             isnan(process_sample(&r, DRA_AB_DEFAULT_METRIC, DRA_RLOAD_BETTER_NONE, false)) &&
             !isnan(process_sample(&r, DRA_AB_REJECTION_METRIC, DRA_RLOAD_BETTER_NONE, false))) {
-            x->metric_note = dra_ab_strdup(s, "no claim is allocated: judged by "
-                                              DRA_AB_REJECTION_METRIC);
+            x->metric_note = dra_ab_strdup(
+                s, "no claim is allocated: judged by " DRA_AB_REJECTION_METRIC);
             if (dra_ab_set_metric(s, i, 0, DRA_AB_REJECTION_METRIC, NULL,
                                   DRA_RLOAD_BETTER_HIGHER) != DRA_OK) {
                 dra_rload_fini(&r);
@@ -667,8 +674,9 @@ static int run_sitting(sitting_t *t)
         naa = naa > qmax ? qmax : naa;
         naa = naa < DRA_AB_MIN_AA ? DRA_AB_MIN_AA : naa;
         if (fit + 1 < DRA_AB_MIN_ROUNDS + DRA_AB_MIN_AA)
-            dra_ab_warn(t->s, "a pass of every scenario took %.1f s: the budget of %.0f s fits %zu "
-                              "round(s); running the minimum %d A/B + %d A/A",
+            dra_ab_warn(t->s,
+                        "a pass of every scenario took %.1f s: the budget of %.0f s fits %zu "
+                        "round(s); running the minimum %d A/B + %d A/A",
                         per, o->budget, fit + 1, DRA_AB_MIN_ROUNDS, DRA_AB_MIN_AA);
         R = nab;
         Q = naa;
@@ -677,8 +685,9 @@ static int run_sitting(sitting_t *t)
         t->s->aa = Q;
         if (!o->quiet && t->prog.mode != DRA_PROGRESS_NONE) {
             char line[256];
-            snprintf(line, sizeof line, "ab: a pass of %zu scenario(s) took %.1f s; %zu A/B + %zu "
-                                        "A/A rounds fit the budget of %.0f s",
+            snprintf(line, sizeof line,
+                     "ab: a pass of %zu scenario(s) took %.1f s; %zu A/B + %zu "
+                     "A/A rounds fit the budget of %.0f s",
                      t->nsc, per, R, Q, o->budget);
             dra_progress_line(&t->prog, line);
         }
@@ -724,32 +733,59 @@ static int push(char ***v, size_t *n, const char *s)
 static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
 {
     enum {
-        O_REV = 256, O_REVB, O_REPO, O_SUITE, O_RUNARGS, O_ARGSA, O_ARGSB, O_AA, O_BUDGET, O_SEED,
-        O_PIN, O_NOASLR,
-        O_PAUSE, O_MAXLOAD, O_LOADWAIT, O_ENVA, O_ENVB, O_METRIC, O_THRESH, O_ALPHA, O_KEEP,
-        O_PROGRESS, O_SAMPLE
+        O_REV = 256,
+        O_REVB,
+        O_REPO,
+        O_SUITE,
+        O_RUNARGS,
+        O_ARGSA,
+        O_ARGSB,
+        O_AA,
+        O_BUDGET,
+        O_SEED,
+        O_PIN,
+        O_NOASLR,
+        O_PAUSE,
+        O_MAXLOAD,
+        O_LOADWAIT,
+        O_ENVA,
+        O_ENVB,
+        O_METRIC,
+        O_THRESH,
+        O_ALPHA,
+        O_KEEP,
+        O_PROGRESS,
+        O_SAMPLE
     };
-    static const struct option opts[] = {
-        {"rev", required_argument, NULL, O_REV},       {"rev-b", required_argument, NULL, O_REVB},
-        {"repo", required_argument, NULL, O_REPO},     {"suite", required_argument, NULL, O_SUITE},
-        {"run-args", required_argument, NULL, O_RUNARGS},
-        {"args-a", required_argument, NULL, O_ARGSA},
-        {"args-b", required_argument, NULL, O_ARGSB},
-        {"rounds", required_argument, NULL, 'r'},      {"aa", required_argument, NULL, O_AA},
-        {"budget", required_argument, NULL, O_BUDGET}, {"seed", required_argument, NULL, O_SEED},
-        {"pin", required_argument, NULL, O_PIN},       {"no-aslr", no_argument, NULL, O_NOASLR},
-        {"pause", required_argument, NULL, O_PAUSE},
-        {"max-load", required_argument, NULL, O_MAXLOAD},
-        {"load-wait", required_argument, NULL, O_LOADWAIT},
-        {"env-a", required_argument, NULL, O_ENVA},    {"env-b", required_argument, NULL, O_ENVB},
-        {"metric", required_argument, NULL, O_METRIC},
-        {"sample", required_argument, NULL, O_SAMPLE},
-        {"threshold", required_argument, NULL, O_THRESH},
-        {"alpha", required_argument, NULL, O_ALPHA},   {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},      {"keep", required_argument, NULL, O_KEEP},
-        {"quiet", no_argument, NULL, 'q'},
-        {"progress", required_argument, NULL, O_PROGRESS},
-        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"rev", required_argument, NULL, O_REV},
+                                         {"rev-b", required_argument, NULL, O_REVB},
+                                         {"repo", required_argument, NULL, O_REPO},
+                                         {"suite", required_argument, NULL, O_SUITE},
+                                         {"run-args", required_argument, NULL, O_RUNARGS},
+                                         {"args-a", required_argument, NULL, O_ARGSA},
+                                         {"args-b", required_argument, NULL, O_ARGSB},
+                                         {"rounds", required_argument, NULL, 'r'},
+                                         {"aa", required_argument, NULL, O_AA},
+                                         {"budget", required_argument, NULL, O_BUDGET},
+                                         {"seed", required_argument, NULL, O_SEED},
+                                         {"pin", required_argument, NULL, O_PIN},
+                                         {"no-aslr", no_argument, NULL, O_NOASLR},
+                                         {"pause", required_argument, NULL, O_PAUSE},
+                                         {"max-load", required_argument, NULL, O_MAXLOAD},
+                                         {"load-wait", required_argument, NULL, O_LOADWAIT},
+                                         {"env-a", required_argument, NULL, O_ENVA},
+                                         {"env-b", required_argument, NULL, O_ENVB},
+                                         {"metric", required_argument, NULL, O_METRIC},
+                                         {"sample", required_argument, NULL, O_SAMPLE},
+                                         {"threshold", required_argument, NULL, O_THRESH},
+                                         {"alpha", required_argument, NULL, O_ALPHA},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"keep", required_argument, NULL, O_KEEP},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"progress", required_argument, NULL, O_PROGRESS},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     unsigned long long u;
     char **ops = NULL;
     size_t nops = 0;
@@ -830,8 +866,8 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
             long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
             if (!dra_io_parse_u64(v, &u) || (ncpu > 0 && u >= (unsigned long long)ncpu) ||
                 u >= CPU_SETSIZE) {
-                status = dra_cli_usage_error("ab", "--pin: expected a CPU number below %ld, got '%s'",
-                                             ncpu, v);
+                status = dra_cli_usage_error(
+                    "ab", "--pin: expected a CPU number below %ld, got '%s'", ncpu, v);
                 goto out;
             }
             a->pin = (int)u;
@@ -854,8 +890,8 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
             break;
         case O_MAXLOAD:
             if (!dra_io_parse_double(v, &a->max_load) || !(a->max_load > 0)) {
-                status = dra_cli_usage_error("ab", "--max-load: expected a load average > 0, got '%s'",
-                                             v);
+                status = dra_cli_usage_error(
+                    "ab", "--max-load: expected a load average > 0, got '%s'", v);
                 goto out;
             }
             break;
@@ -889,8 +925,10 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
             char *end;
             double x = strtod(v, &end);
             if (end == v || (*end && strcmp(end, "%") != 0) || !(x > 0 && x < 100)) {
-                status = dra_cli_usage_error("ab", "--threshold: expected a percentage such as "
-                                                   "5%%, got '%s'", v);
+                status = dra_cli_usage_error("ab",
+                                             "--threshold: expected a percentage such as "
+                                             "5%%, got '%s'",
+                                             v);
                 goto out;
             }
             a->threshold = x / 100;
@@ -898,7 +936,8 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
         }
         case O_ALPHA:
             if (!dra_io_parse_double(v, &a->alpha) || !(a->alpha > 0 && a->alpha < 1)) {
-                status = dra_cli_usage_error("ab", "--alpha: expected a number in (0, 1), got '%s'", v);
+                status = dra_cli_usage_error("ab", "--alpha: expected a number in (0, 1), got '%s'",
+                                             v);
                 goto out;
             }
             break;
@@ -920,7 +959,8 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
             break;
         case O_PROGRESS:
             if (!dra_progress_parse_when(v, &a->when)) {
-                status = dra_cli_usage_error("ab", "--progress: auto, always or never, got '%s'", v);
+                status = dra_cli_usage_error("ab", "--progress: auto, always or never, got '%s'",
+                                             v);
                 goto out;
             }
             break;
@@ -929,8 +969,9 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
     /* operands: the builds not given by --rev, then scenarios */
     size_t need = (a->rev_a ? 0 : 1) + (a->rev_b ? 0 : 1), k = 0;
     if (nops < need) {
-        status = dra_cli_usage_error("ab", "need %s", need == 2 ? "two executables, A and B"
-                                                                : "the executable B (or --rev-b)");
+        status = dra_cli_usage_error("ab", "need %s",
+                                     need == 2 ? "two executables, A and B"
+                                               : "the executable B (or --rev-b)");
         goto out;
     }
     if (!a->rev_a)
@@ -1155,20 +1196,23 @@ int dra_cmd_ab(int argc, char **argv)
     dra_progress_finish(&t.prog);
     s.load_end = dra_host_load1(NULL);
     if (s.busy_rounds)
-        dra_ab_warn(&s, "%llu round(s) started while the load average was >= %g (after one wait "
-                        "of %u s the rest of the sitting did not wait): their timings include "
-                        "other programs' work",
+        dra_ab_warn(&s,
+                    "%llu round(s) started while the load average was >= %g (after one wait "
+                    "of %u s the rest of the sitting did not wait): their timings include "
+                    "other programs' work",
                     (unsigned long long)s.busy_rounds, a.max_load, a.load_wait);
     if (s.load_start >= s.cpus || s.load_end >= s.cpus)
-        dra_ab_warn(&s, "the host was busy (load average %.2f at the start, %.2f at the end, on "
-                        "%d CPUs): interleaving keeps the comparison fair, but the noise floor "
-                        "is higher and small changes are harder to see",
+        dra_ab_warn(&s,
+                    "the host was busy (load average %.2f at the start, %.2f at the end, on "
+                    "%d CPUs): interleaving keeps the comparison fair, but the noise floor "
+                    "is higher and small changes are harder to see",
                     s.load_start, s.load_end, s.cpus);
     for (size_t i = 0; i < s.nscen; i++)
         if (s.scen[i].digest_a && s.scen[i].digest_b &&
             strcmp(s.scen[i].digest_a, s.scen[i].digest_b) != 0)
-            dra_ab_warn(&s, "%s: the builds decided differently (digest %s vs %s): the timings "
-                            "compare different work",
+            dra_ab_warn(&s,
+                        "%s: the builds decided differently (digest %s vs %s): the timings "
+                        "compare different work",
                         s.scen[i].name, s.scen[i].digest_a, s.scen[i].digest_b);
     if (st == 130)
         dra_ab_warn(&s, "interrupted: the verdicts cover the rounds done");

@@ -91,8 +91,9 @@ static int bless(const char *root, const char *release, bool current, bool force
          * regression gate": bless from a clean tree) */
         size_t gl = strlen(x->tool_git);
         if (!gl || (gl >= 6 && strcmp(x->tool_git + gl - 6, "-dirty") == 0))
-            fprintf(stderr, "drabench baseline: warning: %s was measured by a build of %s: "
-                            "commit first, so the baseline names the commit it came from\n",
+            fprintf(stderr,
+                    "drabench baseline: warning: %s was measured by a build of %s: "
+                    "commit first, so the baseline names the commit it came from\n",
                     x->path, gl ? "a tree with uncommitted changes" : "an unknown commit");
         switch (force ? DRA_BASELINE_FIT : dra_baseline_refusal(x)) {
         case DRA_BASELINE_FIT:

@@ -140,9 +140,9 @@ static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, u
     fmt_ns(json_number_value(json_object_get(v, placed ? "latency.pod.p99" : "rejection.pod.p99")),
            p99, sizeof p99);
     snprintf(line, sizeof line, "%s rep %u/%u: %lld pods, %sp50 %s, p99 %s, %.2fs wall",
-             pc->scenario, rep + 1, nreps, (long long)json_integer_value(json_object_get(r, "pods")),
-             placed ? "" : "rejected ", p50, p99,
-             (double)json_integer_value(json_object_get(r, "wall_ns")) / 1e9);
+             pc->scenario, rep + 1, nreps,
+             (long long)json_integer_value(json_object_get(r, "pods")), placed ? "" : "rejected ",
+             p50, p99, (double)json_integer_value(json_object_get(r, "wall_ns")) / 1e9);
     dra_progress_line(&pc->p, line);
 }
 
@@ -274,8 +274,8 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         nw = (int)strlen(run->shapes[s].name) > nw ? (int)strlen(run->shapes[s].name) : nw;
     fprintf(f, "\n%*s %8s %9s %8s   %-32s   %s\n", -nw, "", "", "", "", "placed pods: latency",
             "rejected: latency");
-    fprintf(f, "%*s %8s %9s %8s   %10s %10s %10s   %10s %10s\n", -nw, "shape", "pods",
-            "allocated", "rejected", "p50", "p99", "p99.9", "p50", "p99");
+    fprintf(f, "%*s %8s %9s %8s   %10s %10s %10s   %10s %10s\n", -nw, "shape", "pods", "allocated",
+            "rejected", "p50", "p99", "p99.9", "p50", "p99");
     for (uint32_t s = 0; run->shapes && s <= run->nshapes; s++) {
         const dra_run_shape_summary_t *x = &run->shapes[s];
         if (!x->pods && s < run->nshapes)
@@ -292,14 +292,16 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         }
         fputs(x->name, f);
         fprintf(f, "%*s %8llu %9llu %8llu   %10s %10s %10s   %10s %10s\n",
-                nw - (int)strlen(x->name), "", (unsigned long long)x->pods, (unsigned long long)x->allocated,
-                (unsigned long long)x->unsatisfiable, a, b, c, d, e);
+                nw - (int)strlen(x->name), "", (unsigned long long)x->pods,
+                (unsigned long long)x->allocated, (unsigned long long)x->unsatisfiable, a, b, c, d,
+                e);
     }
     if (run->claims_allocated)
-        fprintf(f, "\nthroughput  median of repetitions %.0f allocated claims/s (min %.0f, max %.0f; "
-                   "what compare uses), %.0f placed pods/s\n"
-                   "            pooled %.0f claims/s, %.0f pods/s (allocated claims, placed pods / "
-                   "the time spent on them: node search, commit, release)\n",
+        fprintf(f,
+                "\nthroughput  median of repetitions %.0f allocated claims/s (min %.0f, max %.0f; "
+                "what compare uses), %.0f placed pods/s\n"
+                "            pooled %.0f claims/s, %.0f pods/s (allocated claims, placed pods / "
+                "the time spent on them: node search, commit, release)\n",
                 run->claims_per_s_median, run->claims_per_s_min, run->claims_per_s_max,
                 run->pods_per_s_median, run->claims_per_s, run->pods_per_s);
     else
@@ -308,10 +310,11 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         char a[32], b[32];
         fmt_ns((double)run->rej_p50, a, sizeof a);
         fmt_ns((double)run->rej_p99, b, sizeof b);
-        fprintf(f, "rejections  median of repetitions %.0f rejected claims/s (min %.0f, max %.0f), "
-                   "pooled %.0f/s; rejected pod latency p50 %s, p99 %s\n",
-                run->rejections_per_s_median, run->rejections_per_s_min,
-                run->rejections_per_s_max, run->rejections_per_s, a, b);
+        fprintf(f,
+                "rejections  median of repetitions %.0f rejected claims/s (min %.0f, max %.0f), "
+                "pooled %.0f/s; rejected pod latency p50 %s, p99 %s\n",
+                run->rejections_per_s_median, run->rejections_per_s_min, run->rejections_per_s_max,
+                run->rejections_per_s, a, b);
     }
     print_spread_warning(f, run);
     fprintf(f, "outcomes    %llu allocated, %llu unsatisfiable, %llu node failure, %llu fatal\n",
@@ -639,10 +642,11 @@ static int run_and_write(run_args_t *a)
     int ncpu;
     double load = dra_host_load1(&ncpu);
     if (!quiet && load >= ncpu)
-        fprintf(stderr, "drabench run: warning: the host is busy before the run starts (load "
-                        "average %.2f on %d CPUs): its timings include other programs' work; "
-                        "compare timings with `drabench ab` (interleaved processes) or run on a "
-                        "quiet machine\n",
+        fprintf(stderr,
+                "drabench run: warning: the host is busy before the run starts (load "
+                "average %.2f on %d CPUs): its timings include other programs' work; "
+                "compare timings with `drabench ab` (interleaved processes) or run on a "
+                "quiet machine\n",
                 load, ncpu);
 
     g_stop = 0;

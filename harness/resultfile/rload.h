@@ -118,9 +118,9 @@ typedef struct dra_rload_result {
     bool upstream_bugs;
     bool has_test_delay;
     int64_t test_delay_ns;
-    double test_slowdown_pct;    /* run.test_slowdown_pct; 0 when none */
-    int64_t timing_version;      /* run.method.timing_version; 1 when the file does not say */
-    int64_t peak_rss_bytes;      /* memory.peak_rss_bytes; 0 when unknown */
+    double test_slowdown_pct; /* run.test_slowdown_pct; 0 when none */
+    int64_t timing_version;   /* run.method.timing_version; 1 when the file does not say */
+    int64_t peak_rss_bytes;   /* memory.peak_rss_bytes; 0 when unknown */
     int64_t warmup, repetitions_planned;
     int64_t workload_count;      /* run.workload_count; 0 when the file does not say */
     int64_t timer_resolution_ns; /* run.method.timer_resolution_ns; 0 when unknown */

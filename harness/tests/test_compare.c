@@ -491,11 +491,14 @@ static void test_worse_labels(void)
     FILE *f = open_memstream(&buf, &len);
     CHECK_OK(dra_compare_write_text(&rep, f));
     fclose(f);
-    CHECK_MSG(strstr(buf, "worse, beyond 5% but not gated: the confidence intervals overlap") != NULL,
+    CHECK_MSG(strstr(buf, "worse, beyond 5% but not gated: the confidence intervals overlap") !=
+                  NULL,
               "%s", buf);
     CHECK_MSG(strstr(buf, "within 5%") == NULL, "%s", buf);
-    CHECK_MSG(strstr(buf, "³ warning: the confidence interval of a median is wider than the change") != NULL,
-              "%s", buf);
+    CHECK_MSG(
+        strstr(buf, "³ warning: the confidence interval of a median is wider than the change") !=
+            NULL,
+        "%s", buf);
     free(buf);
     fin(&rep);
     /* a tight +3%: within 5%, no footnote */

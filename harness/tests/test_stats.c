@@ -389,7 +389,8 @@ static void test_wilcoxon(void)
     const double tied2[] = {1, 1, 1, 1, 1, 1, -0.5};
     CHECK_OK(dra_stats_wilcoxon(tied2, 7, &p, &w, NULL));
     CHECK_NEAR(w, 27, 0); /* -0.5 is rank 1; six ties share ranks 2..7 (4.5 each) */
-    CHECK_NEAR(p, 2.0 * 2.0 / 128.0, 1e-15); /* W+ >= 27: all positive (28) or only rank 1 negative */
+    CHECK_NEAR(p, 2.0 * 2.0 / 128.0,
+               1e-15); /* W+ >= 27: all positive (28) or only rank 1 negative */
     /* beyond the exact limit: the normal approximation agrees with a symmetric sample (p = 1) and
      * finds a shift */
     double big[501];
