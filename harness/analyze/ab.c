@@ -484,10 +484,10 @@ void dra_ab_write_gate_lines(const dra_ab_session_t *s, FILE *f)
             dra_esc_term(f, x->name);
             if (st->verdict == DRA_AB_REGRESSION)
                 fprintf(f,
-                        ": B/A %.3f (%s), interval [%.3f, %.3f], p=%.3f, %zu rounds; "
-                        "A/A noise floor +-%.1f%%\n",
-                        st->ratio, pct(st->ratio, ch, sizeof ch), st->lo, st->hi, st->p, st->n,
-                        100 * (exp(st->noise) - 1));
+                        ": B/A %.3f (%s: B takes %.1f%% longer), interval [%.3f, %.3f], "
+                        "p=%.3f, %zu rounds; A/A noise floor +-%.1f%%\n",
+                        st->ratio, pct(st->ratio, ch, sizeof ch), 100 * st->slowdown, st->lo,
+                        st->hi, st->p, st->n, 100 * (exp(st->noise) - 1));
             else
                 fprintf(f, ": %s\n", st->note);
         }
