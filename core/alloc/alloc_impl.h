@@ -93,6 +93,9 @@ bool dra__ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b);
 bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
 /* Some NoSchedule/NoExecute taint of the device is not tolerated. */
 bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols);
+/* The first such taint, or NULL (dra__taint_blocks is this != NULL). */
+const dra_taint_t *dra__taint_blocking(const dra_device_t *d, const dra_toleration_t *tols,
+                                       uint32_t ntols);
 
 /* ---- consumable capacity (DRA-SEMANTICS §2.11) -------------------------------------------- */
 
@@ -143,6 +146,21 @@ bool dra__aval_eq(const dra__aval_t *a, const dra__aval_t *b);
 bool dra__attr_scalar_eq(const dra_attr_t *a, const dra_attr_t *b);
 bool dra__attr_is_scalar(const dra_attr_t *a);
 
+/* The attribute a constraint on qname compares for device d picked for request body: the
+ * request's derived attribute of that name when derived attributes are on (evaluated, the value
+ * in scratch), else the device's own. DRA_OK with *out (NULL: none), DRA_EFATAL with the message
+ * in err ("compile derived attribute ..." / "evaluate derived attribute ... failed"), DRA_ENOMEM.
+ * For the oracles (the allocators keep the values per call, claims.c). */
+DRA_NODISCARD int dra__constraint_attr(const dra_model_t *m, const dra__beh_t *b,
+                                      dra_cel_cache_t *cel, dra_arena_t *scratch,
+                                      const dra_exact_request_t *body, uint32_t qname,
+                                      const dra_device_t *d, const dra_attr_t **out, char *err,
+                                      size_t errlen);
+
+/* Compatibility groups of a final set (RELEASES.md §2): the group lists of the devices on one
+ * counter set (n lists) admit each other: all without groups, or all with groups sharing one. */
+bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t n);
+
 /* ---- pools -------------------------------------------------------------------------------- */
 
 typedef struct dra_gpool { /* the counts together: 72 bytes, kept per node by the fast allocator */
@@ -160,6 +178,7 @@ typedef struct dra_gpools {
     dra__gpool_t *pools;
     uint32_t n;
     bool any_invalid;
+    bool any_groups; /* 1.37: a device of the pools declares compatibilityGroups */
 } dra__gpools_t;
 
 /* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences). Memory from a.
@@ -210,14 +229,36 @@ typedef struct cent {
     bool has_avail;
 } dra__cent_t;
 
+/* The compatibility groups of the devices placed on one counter set (DRADeviceCompatibilityGroups,
+ * RELEASES.md §2): the rolling intersection of their group lists, or "every member declared no
+ * groups". A device's list has at most 2 names (API validation), so the intersection has too;
+ * a longer list (an invalid object) keeps its first 4. */
+#define DRA__CG_MAX 4
+typedef struct cgstate {
+    bool has;       /* a device is placed on the set */
+    bool all_empty; /* every device placed so far declared no groups */
+    uint8_t n;      /* the intersection (when has && !all_empty) */
+    const char *g[DRA__CG_MAX];
+} dra__cgstate_t;
+
+typedef struct cgent {
+    const char *set; /* counter set name */
+    dra__cgstate_t st;
+} dra__cgent_t;
+
 /* Counter entries of one counter scope (a pool from 1.35, a slice in 1.34; DRA-SEMANTICS
- * §2.10), built on first use in a call. */
+ * §2.10), built on first use in a call; with 1.37's compatibility groups also per counter set
+ * the groups of the devices placed on it (enforced) or whether an allocated device declared
+ * some (the skip while they are not enforced). */
 typedef struct scope {
     bool ready;
     dra__cent_t *e;
     uint32_t n, cap;
     uint32_t *idx; /* open addressing on dra__cent_t.h: entry index, UINT32_MAX empty */
     uint32_t icap; /* power of two > 2n, or 0 */
+    bool cg_ready;      /* cg holds the allocated devices' groups (the baseline) */
+    dra__cgent_t *cg;   /* per counter set met */
+    uint32_t ncg, capcg;
 } dra__scope_t;
 
 typedef struct rq {
@@ -254,6 +295,7 @@ typedef struct cons {
 
 typedef struct res {
     uint32_t slot, rq;
+    uint32_t cg_undo; /* compatibility-group undo records pushed by this result */
     bool multi, charged;
     char share[37];
     dra__aq_t *consumed; /* per device capacity (multi only) */
@@ -299,6 +341,21 @@ typedef struct dra_acall {
     uint64_t share_seed; /* options.share_seed: shareIDs are derived from it (dra__share_id) */
     const dra_alloc_state_t *state; /* the allocator's state (shareIDs unique among its shares) */
     uint64_t max_steps; /* options.max_steps: allocateOne budget per call (0 = none) */
+    /* compatibility groups: undo records of the results placed (previous state of an entry) */
+    struct cgundo {
+        dra__cgstate_t *at;
+        dra__cgstate_t prev;
+    } *cgu;
+    uint32_t ncgu, capcgu;
+    /* derived attributes: the CEL cache (the allocator's) and the values evaluated in this call,
+     * per (device, expression) */
+    dra_cel_cache_t *cel;
+    struct dmemo {
+        const dra_device_t *d;
+        const char *expr;
+        dra_attr_t *attr;
+    } *dm;
+    uint32_t ndm, capdm; /* open addressing, capdm a power of two (0: empty) */
     bool rows;          /* dra__slot_t.row is the device's model row (dra_model_device_rows): results
                            carry it (dra_result_t.row) */
 } dra__acall_t;
@@ -313,6 +370,17 @@ typedef struct dra_sloc {
  * arena (the caller finishes it with dra_arena_fini). */
 void dra__acall_init(dra__acall_t *c, const dra_model_t *m, const dra_alloc_features_t *f,
                      const dra_alloc_options_t *opts);
+
+/* Reset the per-call scratch arena and what lives in it (compatibility-group undo records,
+ * derived-attribute values). */
+static inline void dra__acall_reset_scratch(dra__acall_t *c)
+{
+    dra_arena_reset(&c->scratch);
+    c->cgu = NULL;
+    c->ncgu = c->capcgu = 0;
+    c->dm = NULL;
+    c->ndm = c->capdm = 0;
+}
 
 /* The claim's bit in a slot (a device picked by claim ci in this call). */
 static inline bool dra__slot_taken_by(const dra__slot_t *s, uint32_t ci)
@@ -345,9 +413,11 @@ int dra__acall_fatal(dra__acall_t *c, const char *fmt, ...) DRA_PRINTF(2, 3);
  * what validate returns. */
 DRA_NODISCARD int dra__acall_preprocess(dra__acall_t *c, dra_claim_t *const *claims, bool need_sel,
                                        dra_acall_validate_fn validate, void *self);
-/* Constraints (DRA-SEMANTICS §2.7, BUG(3) and BUG(4) with b.bugs): add device d, picked for
- * rq, to constraint c (index ci_cons of its claim): 1 added, 0 rejected, < 0 out of memory;
- * remove undoes the last add of rq. */
+/* Constraints (DRA-SEMANTICS §2.7, BUG(3) and BUG(4)): add device d, picked for rq, to
+ * constraint c (index ci_cons of its claim), comparing rq's derived attribute of the name when
+ * it has one (DRADerivedAttributes): 1 added, 0 rejected, R_FATAL (a derived attribute's compile
+ * or runtime error, message in c->err), other < 0 out of memory; remove undoes the last add of
+ * rq. */
 DRA_NODISCARD int dra__acons_add(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, uint32_t ci_cons,
                                 const dra_device_t *d);
 void dra__acons_remove(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, uint32_t ci_cons);
@@ -356,6 +426,15 @@ void dra__acons_remove(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, ui
  * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
 void dra__acall_counters_apply(dra__acall_t *c, dra__slot_t *st, int sign);
 DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
+/* Compatibility groups of the slot's device (DRADeviceCompatibilityGroups enforced): R_OK when
+ * every counter set it consumes admits its groups, with the sets' states updated and *pushed
+ * undo records pushed (dra__acall_cg_undo restores them), R_FAIL (nothing changed), R_NOMEM. */
+DRA_NODISCARD int dra__acall_cg_place(dra__acall_t *c, dra__slot_t *st, uint32_t *pushed);
+/* Undo the newest n compatibility-group records. */
+void dra__acall_cg_undo(dra__acall_t *c, uint32_t n);
+/* The version-skew skip (1.37+, groups not enforced): 1 the device declares groups or would
+ * join a counter set an allocated device with groups draws from, 0 no, R_NOMEM. */
+DRA_NODISCARD int dra__acall_cg_skip(dra__acall_t *c, dra__slot_t *st);
 /* allocateDevice: try slot for request rqi of claim ci (must: a constraint failure is Fatal, as
  * for All). R_OK with the result appended, R_FAIL, R_FATAL, R_NOMEM. */
 DRA_NODISCARD int dra__acall_allocate_device(dra__acall_t *c, uint32_t ci, uint32_t rqi,
@@ -404,6 +483,20 @@ uint32_t dra__pool_scope(const dra__beh_t *b, const dra__gpools_t *gp, uint32_t 
 DRA_NODISCARD int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp, dra_arena_t *ar,
                                    dra__slot_t **slots, uint32_t *nslots, uint32_t ***slice_base,
                                    uint32_t *nscopes, uint32_t *maxcaps);
+/* Whether a device declares compatibility groups on one of its counter consumptions. */
+static inline bool dra__device_has_groups(const dra_device_t *d)
+{
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        if (d->consumes[c].ngroups)
+            return true;
+    return false;
+}
+/* Claims a fast path must leave to the search (greedy: a fast path's own capacity arithmetic;
+ * else pruning): a request with derived attributes (evaluated, or fatal, where the search meets
+ * a device), or one with capacity requests when 1.37 / 1.38-pre may find them fatal on a device
+ * (greedy also with fractional ranges or qualified capacity names). */
+bool dra__claims_need_search(const dra__beh_t *b, dra_claim_t *const *claims, uint32_t n,
+                            bool greedy);
 /* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off. */
 static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__slot_t *st)
 {
@@ -420,6 +513,26 @@ DRA_NODISCARD int dra__device_selectable(const dra_model_t *m, const dra__beh_t 
                                         const dra_device_class_t *cls,
                                         const dra_exact_request_t *req, const dra_device_t *d,
                                         bool *match, uint64_t *nevals, char *err, size_t errlen);
+
+/* Which step of isSelectable said no (dra__device_selectable_why): binding conditions with the
+ * feature off, class selector #index, request selector #index, per-device node selection; OK:
+ * selectable. */
+typedef enum dra__selwhy {
+    DRA__SEL_OK = 0,
+    DRA__SEL_BINDING,
+    DRA__SEL_CLASS,
+    DRA__SEL_REQUEST,
+    DRA__SEL_NODE,
+} dra__selwhy_t;
+/* dra__device_selectable, telling which step decided (*why, *index: the selector's number for
+ * CLASS and REQUEST). dra__device_selectable is this function; the explain mode reads *why. */
+DRA_NODISCARD int dra__device_selectable_why(const dra_model_t *m, const dra__beh_t *b,
+                                            dra_cel_cache_t *cel, dra_arena_t *scratch,
+                                            const dra_node_t *node, const dra_claim_t *claim,
+                                            const dra_device_class_t *cls,
+                                            const dra_exact_request_t *req, const dra_device_t *d,
+                                            dra__selwhy_t *why, uint32_t *index, uint64_t *nevals,
+                                            char *err, size_t errlen);
 
 /* isSelectable of the slot's device for request rqi of claim ci, evaluated (no cache): DRA_OK
  * with *match, R_FATAL with the message in c->err, R_NOMEM. Counts CEL evaluations in the
@@ -477,5 +590,27 @@ void dra__alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_
 
 /* "ns/name" of a claim into buf. */
 const char *dra__claim_ref(const dra_claim_t *c, char *buf, size_t len);
+
+/* ---- the reference allocator's explain mode (explain.c) ------------------------------------ */
+
+/* The per-call state of the reference allocator's last dra_alloc_allocate (slots, requests,
+ * claims, pools, counters: valid until its next call), its CEL cache and CEL scratch arena, and
+ * its allocation state. */
+dra__acall_t *dra__alloc_acall(dra_allocator_t *a);
+dra_cel_cache_t *dra__alloc_cel(dra_allocator_t *a);
+dra_arena_t *dra__alloc_celscratch(dra_allocator_t *a);
+const dra_alloc_state_t *dra__alloc_state(const dra_allocator_t *a);
+/* Let the next calls read model view v instead of the model given at construction: v must be
+ * the same model restricted to some of its slices (a struct copy with another slice list, as
+ * the fast allocator's per-node view), holding every slice of each pool it holds and every
+ * slice a call may find relevant; NULL restores the model. */
+void dra__alloc_set_view(dra_allocator_t *a, const dra_model_t *v);
+/* dra_alloc_allocate up to the search: GatherPools, the node's slots and the claims'
+ * preprocessing (validateDeviceRequest, the All sets, limits, constraints). out is Fatal or
+ * NodeFailure when those decide, else Unsatisfiable (not searched: the call state is ready for
+ * the explain mode). DRA_OK, DRA_EINVAL, DRA_ENOMEM. */
+DRA_NODISCARD int dra__alloc_prepare(dra_allocator_t *a, const dra_node_t *node,
+                                    dra_claim_t *const *claims, uint32_t n,
+                                    dra_alloc_outcome_t *out);
 
 #endif /* DRA_ALLOC_IMPL_H */

@@ -57,6 +57,12 @@ typedef struct dra_conf_opts {
     /* with both: counts the cases the placement engine answered on their node from its own
      * columns (direct answers; every case's engine answer is compared); NULL: not counted */
     uint32_t *engine_direct;
+    /* explain (core/alloc/explain.h) on the case's node and on every Node of the case:
+     * dra_explain_verify must agree with the allocator on each (a disagreement fails the case),
+     * and an unsatisfiable case must get a reason on its node; counts the nodes checked and, of
+     * those, the nodes whose reason is the search's fallback ("no combination ...") */
+    bool explain;
+    uint32_t *explain_nodes, *explain_fallback;
 } dra_conf_opts_t;
 
 /* The budget of an allocate call by allocator kind: max_steps when set, else
@@ -76,9 +82,36 @@ DRA_NODISCARD int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, 
 DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char *path,
                                          dra_diag_list_t *errs);
 
+/* Files or directories (walk.h: directories walked for *.yaml, *.yml, *.json) read with
+ * dra_conf_read_manifest, then dra_model_imply_nodes. Reads every file even after errors;
+ * diagnostics (file names owned by m) in errs. Returns DRA_OK or the first error (DRA_EIO an
+ * unreadable directory, DRA_ELIMIT a link loop or depth, a reader's code). */
+DRA_NODISCARD int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *paths,
+                                      int n, dra_diag_list_t *errs);
+
 /* A claim of m instantiated from template tpl as ns/name (not allocated). NULL: out of memory. */
 dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
                                   const char *name);
+
+/* The claims of one pod (a replica named podname) as the control plane and the scheduler see
+ * them, in the pod's order: a named claim (resourceClaimName) is looked up in the pod's
+ * namespace; a template claim is the claim <podname>-<entry> when it exists already (generated
+ * for this pod before: `alloc` writes it, with its allocation), else instantiated from the
+ * template under that name. Claims with an allocation go to done[] (they constrain the pod's
+ * node, dra_conf_available_on), the others to todo[] (allocated together), at most max each.
+ * Returns DRA_OK, DRA_ENOTFOUND (diag names the pod's entry), DRA_ELIMIT (more than max) or
+ * DRA_ENOMEM. */
+DRA_NODISCARD int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, const char *podname,
+                                      dra_claim_t **todo, uint32_t *ntodo, dra_claim_t **done,
+                                      uint32_t *ndone, uint32_t max, dra_diag_t *diag);
+
+/* The scheduler's DynamicResources Filter on a pod's allocated claims: every allocation must be
+ * usable on node (dra_alloc_available_on). DRA_OK with *ok, and when not, *which = the first
+ * claim that is not ("resourceclaim not available on the node"); DRA_EINVAL with the reason in
+ * err when a selector cannot be evaluated. */
+DRA_NODISCARD int dra_conf_available_on(dra_claim_t *const *done, uint32_t n,
+                                        const dra_node_t *node, bool *ok, uint32_t *which,
+                                        char *err, size_t errlen);
 
 /* ---- the differential pair of `alloc --allocator both` ---------------------------------------
  * The reference allocator on the caller's state and the fast allocator on a state of its own

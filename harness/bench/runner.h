@@ -24,8 +24,9 @@
  *  4. Timed regions (CLOCK_MONOTONIC): node search (the whole engine call), the allocate call
  *     that produced the chosen result, commit, release, and the pod (search + commit). They
  *     contain no malloc (arenas reset per pod, state entries registered per device row when
- *     made, histograms preallocated), no I/O and no logging. Every latency goes into histogram
- *     <shape>/<phase>/<outcome> and into the same histogram of shape "all".
+ *     made), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome>
+ *     and into the same histogram of shape "all", after the timers have stopped; a histogram's
+ *     counters are allocated with its first value (a run holds only what it records).
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
  *     (XXH3-64); equal seeds give equal digests on every repetition and process. Each pod's own
  *     decision hash is kept (outside the timed regions) for the check pass.
@@ -133,7 +134,9 @@ typedef struct dra_runner_opts {
     dra_placement_t policy;
     bool has_inv;
     dra_inv_mode_t inv;
-    double inv_p;                /* sample fraction for DRA_INV_SAMPLED */
+    bool has_inv_p;
+    double inv_p;                /* sample fraction for DRA_INV_SAMPLED (has_inv_p: else the
+                                    scenario's spec.run.sampleRate) */
     const char *release;         /* NULL = the scenario's */
     const char *const *features; /* "GATE=bool" overrides, applied after the scenario's */
     uint32_t nfeatures;
@@ -158,7 +161,16 @@ void dra_runner_opts_init(dra_runner_opts_t *o);
 DRA_NODISCARD int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag);
 bool dra_runner_parse_policy(const char *s, dra_placement_t *out);
 /* "off", "full" (or "all"), "sample=P" with 0 < P <= 1. */
-bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p);
+/* The invariant mode by the names of a scenario's spec.run.invariants: "all", "sampled", "off"
+ * (one naming in scenarios and on the command line; the rate is --sample-rate / sampleRate).
+ * Also the spellings of older releases, with *deprecated set: "full" (all) and "sample=P"
+ * (sampled at P, 0 < P <= 1: *p set and *has_p true). false for anything else. */
+bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p, bool *has_p,
+                          bool *deprecated);
+/* A sample rate: a number in (0, 1]. */
+bool dra_runner_parse_rate(const char *s, double *p);
+/* "all", "sampled", "off". */
+const char *dra_inv_mode_name(dra_inv_mode_t m);
 
 #define DRA_RUN_KEEP_VIOLATIONS 10
 

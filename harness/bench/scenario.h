@@ -43,7 +43,9 @@
  *     placement: first-fit | best-fit | spread | random
  *     run: {warmup: 100, repetitions: 3, invariants: all | sampled | off, sampleRate: 0.01}
  * Shape entry keys: shape, weight, count, migProfile, sameParent, memory, class, constraint,
- * share, name, requests. `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
+ * share, name, requests, expect. `expect: unsatisfiable` says the entry fits no node on purpose
+ * (unsat-storm): `run` does not warn that every pod of it is unsatisfiable and `validate`
+ * checks that it indeed fits no node of the empty cluster. `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
  * are each pod's node resources, checked against the nodes' status.allocatable by the placement
  * engine (core/engine/engine.h; `memory` alone is the memory-share shape's device capacity);
  * not with share (a pod joining a shared claim is not placed). A request of an inline template takes name, deviceClassName, count,
@@ -83,6 +85,10 @@
 #include "gen/workload.h"
 #include "model/model.h"
 
+/* The largest count a scenario (and `run --count`, `--warmup`, `--both-prefix`) may give:
+ * workload.count, stopAfter, run.warmup, deviceTaints.every / hold. */
+#define DRA_SCENARIO_COUNT_MAX (UINT64_C(1) << 40)
+
 typedef enum dra_placement {
     DRA_PLACE_FIRST_FIT = 0,
     DRA_PLACE_BEST_FIT,
@@ -103,6 +109,9 @@ typedef struct dra_scenario_mix {
     const void *inline_node;  /* inline template (a dra_ynode_t owned by the scenario) */
     int64_t cpu_milli;        /* requests.cpu of each pod (millicores, rounded up); 0: none */
     int64_t memory_bytes;     /* requests.memory of each pod (bytes, rounded up); 0: none */
+    bool expect_unsat;        /* `expect: unsatisfiable`: no node may take it (on purpose) */
+    const void *node;         /* the entry's YAML node (a dra_ynode_t owned by the scenario):
+                                 positions of its fields for diagnostics */
 } dra_scenario_mix_t;
 
 /* spec.workload.deviceTaints (every == 0: no health events). */
@@ -138,6 +147,8 @@ typedef struct dra_scenario {
     dra_inv_mode_t invariants;
     double sample_rate;
     dra_scenario_taints_t taints;
+    const void *root;        /* the document's YAML root (a dra_ynode_t owned by the scenario):
+                                positions of fields for diagnostics (validate) */
 } dra_scenario_t;
 
 /* Parse and validate scenario text. */
@@ -167,10 +178,18 @@ typedef struct dra_scenario_built {
 } dra_scenario_built_t;
 
 /* Build the cluster (seed: the scenario's unless override_seed), the shapes' templates and
- * classes into m, and the workload spec. Extra manifests are NOT read here (harness callers use
- * dra_manifest_read_paths with s->manifests before or after). */
+ * classes into m, and the workload spec. Extra manifests are NOT read here
+ * (dra_scenario_read_manifests reads and checks them). */
 DRA_NODISCARD int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed,
                                      dra_scenario_built_t *out, dra_diag_t *diag);
+
+/* Read the scenario's extra manifests (s->manifests: spec.cluster.manifests, or run --cluster)
+ * into m, which holds what dra_scenario_build made, and check the result as `drabench validate
+ * --cluster` does: the API server's limits bound what a benchmark holds and does (a 5,000-device
+ * slice, a taint value of a kilobyte are refused, not run). Every problem goes to errs.
+ * Returns DRA_OK, the reader's error (DRA_EPARSE, DRA_EIO, ...) or DRA_EVALIDATE. O(size of m). */
+DRA_NODISCARD int dra_scenario_read_manifests(const dra_scenario_t *s, dra_model_t *m,
+                                              dra_diag_list_t *errs);
 void dra_scenario_built_fini(dra_scenario_built_t *b);
 
 const char *dra_placement_name(dra_placement_t p);

@@ -46,7 +46,11 @@ static const char help[] =
     "      --both-prefix N      arrivals compared by --allocator both, warm-up included\n"
     "                           (default: 2000)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
-    "      --invariants MODE    off | full | sample=P (0 < P <= 1) (default: scenario's)\n"
+    "      --invariants MODE    all | sampled | off: the invariant checker after every\n"
+    "                           allocation, a seeded sample, or none (the names of a scenario's\n"
+    "                           spec.run.invariants; default: the scenario's)\n"
+    "      --sample-rate P      fraction checked when sampled, 0 < P <= 1 (default: the\n"
+    "                           scenario's sampleRate, 0.01)\n"
     "      --release R          release profile 1.34 | 1.35 | 1.36 | 1.37 | 1.38-pre (default:\n"
     "                           the scenario's; 1.38-pre follows Kubernetes master)\n"
     "      --feature GATE=BOOL  feature gate override, repeatable (e.g. DRAAdminAccess=false)\n"
@@ -66,7 +70,7 @@ static const char help[] =
     "Examples:\n"
     "  drabench run\n"
     "  drabench run sched-perf-500 --repeat 5 -o results/runs/sp500.json\n"
-    "  drabench run fleet-5k --policy best-fit --invariants sample=0.01 --hgrm /tmp/hgrm\n"
+    "  drabench run fleet-5k --policy best-fit --invariants sampled --sample-rate 0.01\n"
     "  drabench run my-scenario.yaml -o - | jq .repetitions[0].values\n"
     "  drabench run --cluster dump.yaml my-workload.yaml\n"
     "\n"
@@ -156,12 +160,12 @@ static int write_hgrm(const dra_run_t *run, const char *dir)
         const dra_hist_t *h = &run->hists[i];
         if (!h->counts || !dra_hist_count(h))
             continue;
-        char name[256], path[1400];
-        snprintf(name, sizeof name, "%s", run->hist_names[i]);
-        for (char *p = name; *p; p++)
-            if (*p == '/')
-                *p = '_';
-        snprintf(path, sizeof path, "%s/%s.hgrm", dir, name);
+        char name[1024], path[4096];
+        if (!dra_hist_hgrm_file_name(run->hist_names[i], name, sizeof name) ||
+            snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+            dra_cli_errorf("--hgrm: no file name for histogram %s in %s", run->hist_names[i], dir);
+            return DRA_ELIMIT;
+        }
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -321,6 +325,15 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
             (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
             (unsigned long long)run->node_failure, (unsigned long long)run->fatal);
     print_reasons(f, run);
+    const json_t *warns = json_object_get(doc, "warnings");
+    size_t wi;
+    const json_t *wv;
+    json_array_foreach(warns, wi, wv)
+    {
+        fputs("warning     ", f);
+        dra_esc_term(f, json_string_value(wv));
+        fputc('\n', f);
+    }
     fprintf(f, "placement   %llu by the node index, %llu rejected by summaries, %llu brute force\n",
             (unsigned long long)run->paths[0], (unsigned long long)run->paths[1],
             (unsigned long long)run->paths[2]);
@@ -358,9 +371,13 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 json_number_value(json_object_get(fr, "idle_gpus_unusable")),
                 json_number_value(json_object_get(fr, "stranded_mig_fraction")),
                 json_number_value(json_object_get(fr, "partial_nvlink_domains")));
-    fprintf(f, "invariants  %s: %llu checked, %llu violation(s)\n",
-            json_string_value(json_object_get(inv, "mode")), (unsigned long long)run->inv_checked,
-            (unsigned long long)run->inv_violations);
+    const json_t *rate = json_object_get(r, "invariant_sample_rate");
+    char rs[48] = "";
+    if (json_is_number(rate))
+        snprintf(rs, sizeof rs, " (rate %g)", json_number_value(rate));
+    fprintf(f, "invariants  %s%s: %llu checked, %llu violation(s)\n",
+            json_string_value(json_object_get(inv, "mode")), rs,
+            (unsigned long long)run->inv_checked, (unsigned long long)run->inv_violations);
     for (uint32_t i = 0; i < run->nfirst; i++)
         fprintf(f, "  - rep %u pod %lld claim %s node %s: %s\n", run->first[i].repetition,
                 run->first[i].pod == UINT64_MAX ? -1LL : (long long)run->first[i].pod,
@@ -371,7 +388,7 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                                                      : "DIFFERS between repetitions")
                                : "one repetition");
     if (written)
-        fprintf(f, "written     %s\n", written);
+        dra_cli_notef(f, "written     %s", written);
 }
 
 /* A scenario name as a file name: its last path component without .yaml/.yml, characters
@@ -425,7 +442,8 @@ typedef struct run_args {
  * the usage error's status after printing it. */
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
-    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP };
+    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
+           O_RATE };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -433,6 +451,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"allocator", required_argument, NULL, O_ALLOC},
         {"policy", required_argument, NULL, O_POLICY},
         {"invariants", required_argument, NULL, O_INV},
+        {"sample-rate", required_argument, NULL, O_RATE},
         {"release", required_argument, NULL, O_RELEASE},
         {"feature", required_argument, NULL, O_FEATURE},
         {"hgrm", required_argument, NULL, O_HGRM},
@@ -460,16 +479,17 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             output = optarg;
             break;
         case 'r':
-            if (!dra_io_parse_u64(optarg, &u) || u == 0 || u > 1000000) {
-                status = dra_cli_usage_error("run", "--repeat: expected a count >= 1, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, 1000000, &u)) {
+                status = dra_cli_usage_error("run", "--repeat: expected a count 1..1000000, got '%s'", optarg);
                 goto out;
             }
             ro.has_repeat = true;
             ro.repeat = (uint32_t)u;
             break;
         case 'w':
-            if (!dra_io_parse_u64(optarg, &u)) {
-                status = dra_cli_usage_error("run", "--warmup: expected a count, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 0, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--warmup: expected a count 0..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.has_warmup = true;
@@ -477,15 +497,17 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         case 's':
             if (!dra_io_parse_u64(optarg, &u)) {
-                status = dra_cli_usage_error("run", "--seed: expected a 64-bit number, got '%s'", optarg);
+                status = dra_cli_usage_error("run", "--seed: expected a decimal number 0..2^64-1, got '%s'",
+                                             optarg);
                 goto out;
             }
             ro.has_seed = true;
             ro.seed = u;
             break;
         case 'n':
-            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
-                status = dra_cli_usage_error("run", "--count: expected a count >= 1, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--count: expected a count 1..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.has_count = true;
@@ -501,9 +523,9 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             ro.allocator = optarg;
             break;
         case O_BOTHP:
-            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
-                status = dra_cli_usage_error("run", "--both-prefix: expected a count >= 1, got '%s'",
-                                             optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--both-prefix: expected a count 1..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.both_prefix = u;
@@ -516,13 +538,29 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             }
             ro.has_policy = true;
             break;
-        case O_INV:
-            if (!dra_runner_parse_inv(optarg, &ro.inv, &ro.inv_p)) {
+        case O_INV: {
+            bool old_name = false, has_p = false;
+            if (!dra_runner_parse_inv(optarg, &ro.inv, &ro.inv_p, &has_p, &old_name)) {
                 status = dra_cli_usage_error(
-                    "run", "--invariants: expected off, full or sample=P (0 < P <= 1), got '%s'", optarg);
+                    "run", "--invariants: expected all, sampled or off (the names of a scenario's "
+                           "spec.run.invariants; the rate: --sample-rate), got '%s'", optarg);
                 goto out;
             }
+            if (old_name)
+                fprintf(stderr, "drabench run: --invariants %s is spelled --invariants %s%s now "
+                                "(the names of spec.run.invariants); the old spelling still works\n",
+                        optarg, dra_inv_mode_name(ro.inv), has_p ? " --sample-rate P" : "");
+            ro.has_inv_p |= has_p;
             ro.has_inv = true;
+            break;
+        }
+        case O_RATE:
+            if (!dra_runner_parse_rate(optarg, &ro.inv_p)) {
+                status = dra_cli_usage_error("run", "--sample-rate: expected a fraction in (0, 1], "
+                                                    "got '%s'", optarg);
+                goto out;
+            }
+            ro.has_inv_p = true;
             break;
         case O_RELEASE: {
             dra_release_t rel;
