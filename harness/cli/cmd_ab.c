@@ -71,7 +71,7 @@ static const char help_use[] =
     "      --args-a \"OPTS\"      run options of A's processes only, after the scenario's (A/A\n"
     "                           rounds use them on both sides); --args-b for B: one build, two\n"
     "                           settings (--args-a \"--invariants off\" --args-b \"--invariants "
-    "full\")\n"
+    "all\")\n"
     "\n";
 static const char help_more[] =
     "Judging:\n"
@@ -100,7 +100,7 @@ static const char help_more[] =
     "ab.json\n"
     "  drabench ab B B --suite corpora/nightly-ab.txt --env-b DRA_TEST_SLOWDOWN_PCT=10\n"
     "  drabench ab B B sched-perf-500 --args-a \"--invariants off\" --args-b \"--invariants "
-    "full\"\n"
+    "all\"\n"
     "  scripts/ab-campaign --help     # the false-alarm and detection rates of this procedure\n"
     "\n"
     "Exit status (as compare's): 0 no regression, 1 a regression, 2 usage error or a process\n"

@@ -236,6 +236,10 @@ ci)
         "$sc" --help >"$T/h.txt" || fail "$sc --help"
     done
     scripts/nightly --help | grep -q 'drabench ab BASE NEW' || fail "scripts/nightly --help does not name drabench ab"
+    # the campaign refuses what ab cannot judge before it runs anything
+    scripts/ab-campaign --rounds 5 >"$T/c.txt" 2>&1; [ $? -eq 2 ] || fail "ab-campaign --rounds 5 is not a usage error"
+    grep -q 'at least 6' "$T/c.txt" || fail "ab-campaign does not say why"
+    scripts/ab-campaign --only no-such-scenario >/dev/null 2>&1; [ $? -eq 2 ] || fail "ab-campaign --only of no line is not a usage error"
     grep -q 'scripts/nightly' "$T/gitlab.yml" && grep -q 'build/ab' "$T/gitlab.yml" || fail "the GitLab example does not cache the base builds"
     ;;
 *)

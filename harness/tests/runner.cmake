@@ -111,16 +111,16 @@ grep -q '^rejections  median of repetitions [0-9]* rejected claims/s' "$RT/unsat
 "$RESULT_CHECK" "$RT/unsat.json"
 ]=])
 
-# Invariant checks run in an untimed second pass over the same decisions: full and off make the
-# same decisions, full checks every allocation of every repetition and records the pass's time,
+# Invariant checks run in an untimed second pass over the same decisions: all and off make the
+# same decisions, all checks every allocation of every repetition and records the pass's time,
 # off has no second pass.
 dra_runner_cli_test(cli_checks_untimed [=[
-"$DRABENCH" run "$RT/small.yaml" -q -r 3 --invariants full -o "$RT/full.json"
+"$DRABENCH" run "$RT/small.yaml" -q -r 3 --invariants all -o "$RT/full.json"
 "$DRABENCH" run "$RT/small.yaml" -q -r 3 --invariants off -o "$RT/off.json"
 test "$(jq -r .digest "$RT/full.json")" = "$(jq -r .digest "$RT/off.json")"
 jq -e '.invariants.checked == ([.repetitions[].outcomes.allocated] | add) and .invariants.checked > 0 and ([.repetitions[].work.check_ns > 0] | all) and .run.method.checks == "untimed second pass"' "$RT/full.json" > /dev/null
 jq -e '.invariants.checked == 0 and ([.repetitions[].work.check_ns == 0] | all) and .run.method.checks == "off"' "$RT/off.json" > /dev/null
-"$DRABENCH" run "$RT/small.yaml" -q -r 2 --invariants sample=0.5 -o "$RT/half.json"
+"$DRABENCH" run "$RT/small.yaml" -q -r 2 --invariants sampled --sample-rate 0.5 -o "$RT/half.json"
 jq -e '.invariants.checked > 0 and .invariants.checked < ([.repetitions[].outcomes.allocated] | add) and ([.repetitions[].invariants.checked] | unique | length == 1)' "$RT/half.json" > /dev/null
 ]=])
 
