@@ -57,7 +57,7 @@ jq -e '.status == "complete" and .invariants.violations == 0 and .invariants.che
 grep -q '^invariants  all: [0-9]* checked, 0 violation' "$RT/default.txt"
 grep -q "^written     $out" "$RT/default.txt"
 "$DRABENCH" run --repeat 1 --warmup 0 -n 400 --invariants sampled --sample-rate 0.25 --progress never -o "$out" > "$RT/default.txt" 2> "$RT/default.err"
-test ! -s "$RT/default.err"
+test -z "$(grep -v 'warning: the host is busy' "$RT/default.err" || true)"
 jq -e '.run.invariant_mode == "sampled" and .run.invariant_sample_rate == 0.25' "$out" > /dev/null
 grep -q '^invariants  sampled (rate 0.25): [0-9]* checked, 0 violation' "$RT/default.txt"
 ]=])
@@ -104,7 +104,10 @@ jq -e '[.repetitions[] | (.values["throughput.claims_per_s"] - .work.allocated_c
 jq -e '[.repetitions[] | . as $r | ($r.histograms[] | select(.name == "all/pod/allocated") | .p50) == $r.values["latency.pod.p50"] and ($r.histograms[] | select(.name == "all/pod/unsatisfiable") | .p50) == $r.values["rejection.pod.p50"]] | all' "$RT/over.json" > /dev/null
 jq -e '.throughput.rejections_per_s.pooled > 0 and .throughput.claims_per_s.pooled > 0 and .memory.total_bytes_per_device >= .memory.table_bytes_per_device and .memory.peak_rss_bytes > 0 and .placement.index + .placement.rejected_by_summaries + .placement.brute_force == ([.repetitions[].claims] | add)' "$RT/over.json" > /dev/null
 "$RESULT_CHECK" "$RT/over.json"
-"$DRABENCH" run unsat-storm -n 100 -w 0 -r 1 --progress never -o "$RT/unsat.json" > "$RT/unsat.txt"
+# two repetitions: the second explains its unsatisfiable pods again, with the CEL cache of its
+# own (the explainer of the first held a freed one)
+"$DRABENCH" run unsat-storm -n 100 -w 0 -r 2 --progress never -o "$RT/unsat.json" > "$RT/unsat.txt"
+jq -e '.repetitions[1].outcome_reasons | length > 0' "$RT/unsat.json" > /dev/null
 jq -e '.repetitions[0].values["throughput.claims_per_s"] == null and .repetitions[0].values["throughput.rejections_per_s"] > 0 and .throughput.claims_per_s.pooled == null' "$RT/unsat.json" > /dev/null
 grep -q '^throughput  no claim was allocated' "$RT/unsat.txt"
 grep -q '^rejections  median of repetitions [0-9]* rejected claims/s' "$RT/unsat.txt"
