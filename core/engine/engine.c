@@ -289,6 +289,11 @@ void dra_engine_free(dra_engine_t *e)
     free(e->sr_off);
     free(e->sr_n);
     free(e->srows);
+    free(e->set_shape);
+    free(e->shp_ctr0);
+    free(e->cl_off);
+    free(e->cl);
+    free(e->nfail);
     free(e->hslots);
     free(e->ord_row);
     free(e->score);

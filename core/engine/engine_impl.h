@@ -34,6 +34,8 @@
 
 #define GRP_NONE 0xFFu /* sig_t.grp: the row is in no group */
 
+typedef struct dra__clent dra__clent_t;
+
 typedef struct sig {
     const dra_device_class_t *cls;
     const dra_exact_request_t *body; /* selectors (the first body compiled with this key) */
@@ -189,6 +191,18 @@ struct dra_engine {
     uint32_t namts;
     uint32_t *ctr_set;             /* per counter: its set */
     uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
+    /* what a change of one counter's remainder can flip: sets of one shape (their consuming
+     * rows have the same patterns at the same offsets from the set's first counter) share, per
+     * counter d of the set, the list cl[cl_off[shp_ctr0[shape] + d] .. cl_off[... + d + 1]) of
+     * the entries on it, ascending by amount; nfail counts per row the entries with more than
+     * what is left (the row fits its counters while it is 0) */
+    uint32_t *set_shape, *shp_ctr0, nshapes;
+    uint32_t *cl_off;
+    struct dra__clent {
+        uint32_t amt; /* the entry's amount: an index into amts */
+        uint32_t k;   /* its row: the position in the set's consuming rows (srows) */
+    } *cl;
+    uint32_t *nfail;
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
     uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
@@ -297,6 +311,16 @@ static inline uint32_t dra__ent_ctr(const dra_engine_t *e, uint32_t r, uint32_t 
 static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
 {
     return e->amts[e->pat_a[i]];
+}
+
+/* Row r's counter entries with more than what is left of their counter (the row fits while 0).
+ * O(entries of the row); e->nfail keeps it. */
+static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
+{
+    uint32_t n = 0;
+    for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
+        n += dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)];
+    return n;
 }
 
 /* ---- index.c ---- */

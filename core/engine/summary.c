@@ -22,10 +22,7 @@ static bool row_free(const dra_engine_t *e, uint32_t r)
  * devices only, so the remaining counters are never underestimated). */
 bool dra__row_fits(const dra_engine_t *e, uint32_t r)
 {
-    for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
-        if (dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)])
-            return false;
-    return true;
+    return !e->nfail || e->nfail[r] == 0;
 }
 
 bool dra__row_multi(const dra_engine_t *e, uint32_t r)
@@ -232,33 +229,46 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
     }
 }
 
+/* Counter c's remainder changed from old to now: every entry on it with an amount between the
+ * two (above the lower, at most the higher) changed between fitting and not; a row whose count
+ * of such entries (nfail) crosses zero changed its fit, and only those are refreshed. A charge
+ * moves every counter it touches one way (less left on commit, more on release), so a row's
+ * nfail moves one way too: a row is refreshed at most once per charge, when its fit is already
+ * final (a row that fits then only gains room, one that fails keeps failing). O(log entries on
+ * the counter + entries that change). */
+static void counter_moved(dra_engine_t *e, uint32_t c, dra__aq_t old, dra__aq_t now)
+{
+    uint32_t st = e->ctr_set[c], x = e->shp_ctr0[e->set_shape[st]] + (c - e->set_ctr0[st]);
+    uint32_t lo = e->cl_off[x], hi = e->cl_off[x + 1];
+    dra__aq_t below = old < now ? old : now, top = old < now ? now : old;
+    const dra__clent_t *cl = e->cl;
+    while (lo < hi) { /* the first entry above the lower */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (e->amts[cl[mid].amt] <= below)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const uint32_t *rows = e->srows + e->sr_off[st];
+    for (uint32_t j = lo, end = e->cl_off[x + 1]; j < end && e->amts[cl[j].amt] <= top; j++) {
+        uint32_t q = rows[cl[j].k];
+        if (now < old ? e->nfail[q]++ == 0 : --e->nfail[q] == 0)
+            refresh_row(e, q);
+    }
+}
+
 /* Row r went in use (delta 1) or out of use (-1): charge or refund its counter consumption and
- * refresh every row consuming the same sets. */
+ * refresh the rows whose fit that changes. */
 static void charge(dra_engine_t *e, uint32_t r, int delta)
 {
     uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r);
-    if (b == end)
-        return;
     for (uint32_t i = b; i < end; i++) {
         uint32_t c = dra__ent_ctr(e, r, i);
-        bool was = e->crem[c] < 0;
+        dra__aq_t old = e->crem[c];
         e->crem[c] -= delta > 0 ? dra__ent_amt(e, i) : -dra__ent_amt(e, i);
-        bool now = e->crem[c] < 0;
-        if (was != now)
-            e->nneg = now ? e->nneg + 1 : e->nneg - 1;
-    }
-    for (uint32_t i = b; i < end; i++) {
-        uint32_t st = e->ctr_set[dra__ent_ctr(e, r, i)];
-        if (i > b && e->ctr_set[dra__ent_ctr(e, r, i - 1)] == st)
-            continue;
-        /* less left (delta > 0) can only make available rows unavailable (or blocked: a
-         * blocked row is not available); more left only unavailable free rows */
-        for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++) {
-            uint32_t q = e->srows[j];
-            bool a = dra_bit_get(e->avb, q);
-            if (delta > 0 ? a : (!a && row_free(e, q)))
-                refresh_row(e, q);
-        }
+        if ((old < 0) != (e->crem[c] < 0))
+            e->nneg = e->crem[c] < 0 ? e->nneg + 1 : e->nneg - 1;
+        counter_moved(e, c, old, e->crem[c]);
     }
 }
 
@@ -365,6 +375,15 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             snprintf(why, len, "row %u (%s/%s/%s): %u allocations and shares, engine has %u", r,
                      dra__row_driver(e, r), dra__row_pool(e, r), dra__row_device(e, r), x,
                      e->use[r]);
+            return false;
+        }
+        if (e->nfail && e->nfail[r] != dra__row_nfail(e, r)) {
+            snprintf(why, len, "row %u: %u counter entries do not fit, engine has %u", r,
+                     dra__row_nfail(e, r), e->nfail[r]);
+            return false;
+        }
+        if (dra_bit_get(e->avb, r) != dra__row_avail(e, r)) {
+            snprintf(why, len, "row %u: availability bit stale", r);
             return false;
         }
         if (e->nall && dra_bit_get(e->bk, r) != dra__row_blocked(e, r)) {
