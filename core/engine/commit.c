@@ -64,14 +64,23 @@ int dra__rows_index_build(dra_engine_t *e)
 /* A result changes every row of its device: found in O(1) through the model row the state
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
+/* Result res changes row r: its use and availability and, for a share (DRAConsumableCapacity) of
+ * a device whose shares' capacity the engine keeps, that capacity (as the state adds it). */
+static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
+{
+    dra__direct_note_share(e, r, res);
+    dra__apply_row(e, r, delta);
+    if (res->share_id && e->beh.cc && e->cx_off && e->cx_off[r] != NONE)
+        dra__cap_share(e, r, res, delta);
+}
+
 static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta)
 {
     if (res->admin_access) /* the state skips adminAccess results */
         return;
     if (vrow && vrow <= e->nord && e->ord_row[vrow - 1] != NONE) {
         uint32_t r = e->ord_row[vrow - 1];
-        dra__direct_note_share(e, r, res);
-        dra__apply_row(e, r, delta);
+        apply_to_row(e, r, res, delta);
         return;
     }
     const char *drv = dra__nz(res->driver), *pool = dra__nz(res->pool), *dev = dra__nz(res->device);
@@ -81,8 +90,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
             (e->t->dev[r]->name == res->device ||
              (!strcmp(dra__row_device(e, r), dev) && !strcmp(dra__row_pool(e, r), pool) &&
               !strcmp(dra__row_driver(e, r), drv)))) {
-            dra__direct_note_share(e, r, res);
-            dra__apply_row(e, r, delta);
+            apply_to_row(e, r, res, delta);
             return;
         }
     }
@@ -93,8 +101,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
         if (strcmp(dra__row_device(e, r), dev) || strcmp(dra__row_pool(e, r), pool) ||
             strcmp(dra__row_driver(e, r), drv))
             continue;
-        dra__direct_note_share(e, r, res);
-        dra__apply_row(e, r, delta);
+        apply_to_row(e, r, res, delta);
     }
 }
 

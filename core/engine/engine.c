@@ -206,6 +206,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
                     e->cx[ncx + c] = 0;
             ncx += d->ncaps;
         }
+        if ((rc = dra__cap_profiles(e)))
+            goto fail;
+        rc = DRA_ENOMEM;
     }
     dra_exact_request_t nocap;
     memset(&nocap, 0, sizeof nocap);
@@ -275,6 +278,10 @@ void dra_engine_free(dra_engine_t *e)
     free(e->bk);
     free(e->cx_off);
     free(e->cx);
+    free(e->cxn);
+    free(e->cxp);
+    free(e->cxp_row);
+    free(e->cxp_off);
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);

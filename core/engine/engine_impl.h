@@ -67,9 +67,14 @@ typedef struct sig {
     uint32_t excl;
     int32_t maxset; /* most matching rows one node can see (its range + shared), -1: not yet */
     /* capacity variant (capbody != NULL, DRAConsumableCapacity): a row counts only while the
-     * request's capacity fits what its shares left (cfit, per row) */
+     * request's capacity fits what its shares left (cfit, per row); for the rows with shares'
+     * capacity (cx), per capacity profile: whether the request can fit at all (cok) and, per
+     * capacity, the most the shares may consume for it still to fit (clim: the capacity minus
+     * what the request consumes, policy rounding and defaults applied) */
     const dra_exact_request_t *capbody;
     uint64_t *cfit;
+    uint8_t *cok;
+    dra__aq_t *clim;
 } sig_t;
 
 typedef struct alt {
@@ -171,7 +176,16 @@ struct dra_engine {
     uint32_t nall;       /* All signatures */
     uint32_t ncapsigs;   /* capacity signatures */
     uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
-    dra__aq_t *cx;
+    dra__aq_t *cx;       /* the state's aggregate per capacity name of the device, kept by
+                          * commit and release of shares (cxn: contributions, as the state
+                          * counts them: an aggregate without any is gone, i.e. 0) */
+    uint32_t *cxn;
+    /* capacity profiles of the rows with cx: rows whose capacity lists are the same (names,
+     * values, policies) share one; a capacity signature's limits are per profile */
+    uint32_t *cxp;       /* per row: its profile, NONE */
+    uint32_t ncxp;
+    uint32_t *cxp_row;   /* per profile: a row of it */
+    uint32_t *cxp_off;   /* per profile: its capacities' limits at clim[cxp_off[p]], ncxp + 1 */
     /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
      * name), what is left of their counters after the rows in use, each row's consumption
      * entries and each set's consuming rows. A row's entries are a pattern shared by every row
@@ -371,9 +385,14 @@ bool dra__row_blocked(const dra_engine_t *e, uint32_t r);
 void dra__sig_count(dra_engine_t *e, sig_t *s);
 /* Whether the request of capacity signature s fits row r's capacity left by its shares. */
 bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r);
-/* Re-read the capacity multi-allocatable row r's shares consume and re-check the capacity
- * signatures it matches. */
-void dra__refresh_cap(dra_engine_t *e, uint32_t r);
+/* Capacity profiles of the rows with shares' capacity (e->cxp, set-up). DRA_ENOMEM. */
+DRA_NODISCARD int dra__cap_profiles(dra_engine_t *e);
+/* Capacity signature s's limits per profile (s->cok, s->clim; before its fit bits). DRA_ENOMEM. */
+DRA_NODISCARD int dra__cap_limits(dra_engine_t *e, sig_t *s);
+/* A share result of row r (with cx) committed (delta 1) or released (-1): the capacity its
+ * shares consume, as the state aggregates it, and the capacity signatures' fit bits. O(consumed
+ * entries * capacities + capacity signatures * capacities). */
+void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta);
 /* Row r went in use (delta 1) or out of use (-1): its use count, counters, availability and
  * every summary that reads them. */
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta);

@@ -244,7 +244,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
         return DRA_ENOMEM;
-    if (s->capbody) { /* its own fit bits: dra__refresh_cap updates each signature's */
+    if (s->capbody) { /* its own fit bits: dra__cap_share updates each signature's */
         size_t nw = dra_bitset_words(t->nrows_padded);
         uint64_t *cf = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
         if (!cf)
@@ -377,11 +377,6 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     }
     if (sig_reserve(e))
         return DRA_ENOMEM;
-    /* commits keep the shares' capacity (cx) only while a capacity signature exists: the first
-     * one re-reads it from the state */
-    for (uint32_t r = 0; e->ncapsigs == 0 && r < e->t->nrows; r++)
-        if (e->cx_off[r] != NONE && dra__row_multi(e, r))
-            dra__refresh_cap(e, r);
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
     s->capbody = body;
@@ -389,7 +384,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     size_t nw = dra_bitset_words(e->t->nrows_padded);
     s->cfit = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
     sig_node_arrays(e, s);
-    if (!s->cfit || !s->cnt || !s->herr || !s->tree)
+    if (!s->cfit || !s->cnt || !s->herr || !s->tree || dra__cap_limits(e, s))
         return DRA_ENOMEM;
     memset(s->cfit, 0, nw * 8);
     for (uint32_t r = 0; r < e->t->nrows; r++)

@@ -154,30 +154,138 @@ static void row_flip(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
-/* Whether the request of capacity signature s fits row r's capacity left by its shares. */
+/* Whether the request of capacity signature s fits row r's capacity left by its shares: for a
+ * row with shares' capacity, its profile's limits (what dra__cap_fits computes: every capacity's
+ * consumption plus the shares' within the capacity, no request naming a missing capacity, no
+ * policy violated), else the static check. */
 bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
 {
+    if (s->clim && e->cx_off[r] != NONE) {
+        uint32_t p = e->cxp[r];
+        if (!s->cok[p])
+            return false;
+        const dra__aq_t *x = e->cx + e->cx_off[r], *lim = s->clim + e->cxp_off[p];
+        for (uint32_t c = 0, n = e->cxp_off[p + 1] - e->cxp_off[p]; c < n; c++)
+            if (x[c] > lim[c])
+                return false;
+        return true;
+    }
     const dra__aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
     return dra__cap_fits(s->capbody, e->t->dev[r], x, NULL, e->beh.bugs) == 1;
 }
 
-/* Re-read the capacity a multi-allocatable row's shares consume (the state's aggregate, as the
- * allocator reads it) and re-check the capacity signatures it matches. */
-void dra__refresh_cap(dra_engine_t *e, uint32_t r)
+/* Two devices with the same capacities for a request: names, values and request policies. */
+static bool caps_same(const dra_device_t *a, const dra_device_t *b)
 {
-    const dra_device_t *d = e->t->dev[r];
-    dra__aq_t *x = e->cx + e->cx_off[r];
-    bool changed = false;
-    for (uint32_t c = 0; c < d->ncaps; c++) {
-        dra__aq_t q = 0;
-        if (!dra__alloc_state_cap_aq(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
-                                     dra__row_device(e, r), d->caps[c].name, &q))
-            q = 0;
-        changed |= q != x[c];
-        x[c] = q;
+    if (a->ncaps != b->ncaps)
+        return false;
+    for (uint32_t c = 0; c < a->ncaps; c++) {
+        const dra_capacity_t *x = &a->caps[c], *y = &b->caps[c];
+        if (x->policy != y->policy || x->value.lo != y->value.lo || x->value.hi != y->value.hi ||
+            x->value.exp != y->value.exp || x->value.neg != y->value.neg ||
+            x->value.format != y->value.format || strcmp(dra__nz(x->name), dra__nz(y->name)))
+            return false;
     }
-    if (!changed)
-        return;
+    return true;
+}
+
+static uint64_t caps_hash(const dra_device_t *d)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (d->ncaps + 1);
+    for (uint32_t c = 0; c < d->ncaps; c++) {
+        const dra_capacity_t *x = &d->caps[c];
+        h = (h ^ dra_hash64(dra__nz(x->name), strlen(dra__nz(x->name)))) * 0xff51afd7ed558ccdULL;
+        h = (h ^ x->value.lo ^ ((uint64_t)x->value.hi << 17) ^ (uint64_t)(uintptr_t)x->policy) *
+            0xff51afd7ed558ccdULL;
+    }
+    return h;
+}
+
+int dra__cap_profiles(dra_engine_t *e)
+{
+    const dra_table_t *t = e->t;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        n += e->cx_off[r] != NONE;
+    uint32_t hcap = 16;
+    while (hcap < 2 * (uint64_t)n + 2)
+        hcap *= 2;
+    uint32_t *h = calloc(hcap, sizeof *h); /* profile + 1 */
+    e->cxp = malloc(((size_t)t->nrows + 1) * sizeof *e->cxp);
+    e->cxp_row = malloc(((size_t)n + 1) * sizeof *e->cxp_row);
+    e->cxp_off = malloc(((size_t)n + 2) * sizeof *e->cxp_off);
+    e->cxn = calloc(1, 1); /* sized below */
+    if (!h || !e->cxp || !e->cxp_row || !e->cxp_off || !e->cxn) {
+        free(h);
+        return DRA_ENOMEM;
+    }
+    uint32_t off = 0, ncx = 0;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        e->cxp[r] = NONE;
+        if (e->cx_off[r] == NONE)
+            continue;
+        const dra_device_t *d = t->dev[r];
+        ncx = e->cx_off[r] + d->ncaps;
+        uint32_t i = (uint32_t)(caps_hash(d) >> 32) & (hcap - 1), p = NONE;
+        for (; h[i]; i = (i + 1) & (hcap - 1))
+            if (caps_same(t->dev[e->cxp_row[h[i] - 1]], d)) {
+                p = h[i] - 1;
+                break;
+            }
+        if (p == NONE) {
+            p = e->ncxp++;
+            h[i] = p + 1;
+            e->cxp_row[p] = r;
+            e->cxp_off[p] = off;
+            off += d->ncaps;
+        }
+        e->cxp[r] = p;
+    }
+    e->cxp_off[e->ncxp] = off;
+    free(h);
+    free(e->cxn);
+    e->cxn = calloc((size_t)ncx + 1, sizeof *e->cxn);
+    if (!e->cxn)
+        return DRA_ENOMEM;
+    /* the state's contributions behind each aggregate (read once at set-up) */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if (e->cx_off[r] != NONE)
+            for (uint32_t c = 0; c < t->dev[r]->ncaps; c++)
+                e->cxn[e->cx_off[r] + c] = dra__alloc_state_cap_n(
+                    e->state, dra__row_driver(e, r), dra__row_pool(e, r), dra__row_device(e, r),
+                    t->dev[r]->caps[c].name);
+    return DRA_OK;
+}
+
+int dra__cap_limits(dra_engine_t *e, sig_t *s)
+{
+    s->cok = NULL;
+    s->clim = NULL;
+    if (!e->ncxp)
+        return DRA_OK;
+    s->cok = dra_arena_alloc(&e->arena, e->ncxp, 8);
+    s->clim = dra_arena_alloc(&e->arena, ((size_t)e->cxp_off[e->ncxp] + 1) * sizeof *s->clim, 16);
+    if (!s->cok || !s->clim)
+        return DRA_ENOMEM;
+    for (uint32_t p = 0; p < e->ncxp; p++) {
+        const dra_device_t *d = e->t->dev[e->cxp_row[p]];
+        dra__aq_t *lim = s->clim + e->cxp_off[p];
+        /* -1: a request names a capacity the device lacks; 0 here: a policy violated or more
+         * than the capacity alone (no shares can make either fit) */
+        s->cok[p] = dra__cap_fits(s->capbody, d, NULL, NULL, e->beh.bugs) == 1;
+        for (uint32_t c = 0; c < d->ncaps; c++) {
+            const dra_capacity_t *cap = &d->caps[c];
+            lim[c] = dra__aq_from(&cap->value) -
+                     dra__cap_consumed(dra__cap_find_request(s->capbody, cap->name), cap,
+                                       e->beh.bugs);
+        }
+    }
+    return DRA_OK;
+}
+
+/* Re-check the capacity signatures row r matches after its shares' capacity changed. */
+static void refresh_cap(dra_engine_t *e, uint32_t r)
+{
     for (uint32_t i = 0; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
         if (!s->capbody || !dra_bit_get(s->match, r))
@@ -192,6 +300,35 @@ void dra__refresh_cap(dra_engine_t *e, uint32_t r)
         if (dra_bit_get(e->avb, r))
             sig_row_delta(e, s, r, now ? 1 : -1);
     }
+}
+
+void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
+{
+    const dra_device_t *d = e->t->dev[r];
+    dra__aq_t *x = e->cx + e->cx_off[r];
+    uint32_t *n = e->cxn + e->cx_off[r];
+    bool changed = false;
+    for (uint32_t j = 0; j < res->nconsumed; j++) {
+        const char *nm = dra__nz(res->consumed[j].name);
+        dra__aq_t v = dra__aq_from(&res->consumed[j].value);
+        for (uint32_t c = 0; c < d->ncaps; c++) {
+            if (d->caps[c].name != res->consumed[j].name && strcmp(dra__nz(d->caps[c].name), nm))
+                continue;
+            /* as the state: a release takes back from an aggregate with contributions only,
+             * and the last one takes the aggregate away */
+            if (delta > 0) {
+                n[c]++;
+                x[c] += v;
+            } else if (n[c] > 0) {
+                x[c] = --n[c] ? x[c] - v : 0;
+            } else {
+                continue;
+            }
+            changed = true;
+        }
+    }
+    if (changed && e->ncapsigs)
+        refresh_cap(e, r);
 }
 
 /* Row r changed between blocked and not: adjust the All signatures it matches. */
@@ -218,8 +355,6 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
         dra_bit_assign(e->avb, r, now);
         row_flip(e, r, now ? 1 : -1);
     }
-    if (e->ncapsigs && e->cx_off[r] != NONE && dra__row_multi(e, r))
-        dra__refresh_cap(e, r);
     if (e->nall) { /* bk is kept from the first All signature on */
         bool b = dra__row_blocked(e, r);
         if (b != dra_bit_get(e->bk, r)) {
@@ -389,6 +524,21 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
         if (e->nall && dra_bit_get(e->bk, r) != dra__row_blocked(e, r)) {
             snprintf(why, len, "row %u: blocked flag stale", r);
             return false;
+        }
+    }
+    for (uint32_t r = 0; e->cx_off && r < e->t->nrows; r++) {
+        const dra_device_t *d = e->t->dev[r];
+        for (uint32_t c = 0; e->cx_off[r] != NONE && c < d->ncaps; c++) {
+            dra__aq_t q = 0;
+            uint32_t n = dra__alloc_state_cap_n(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
+                                                dra__row_device(e, r), d->caps[c].name);
+            if (!dra__alloc_state_cap_aq(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
+                                         dra__row_device(e, r), d->caps[c].name, &q))
+                q = 0;
+            if (q != e->cx[e->cx_off[r] + c] || n != e->cxn[e->cx_off[r] + c]) {
+                snprintf(why, len, "row %u capacity %u: shares' consumption stale", r, c);
+                return false;
+            }
         }
     }
     for (uint32_t i = 0; i < e->nsigs; i++) {
