@@ -305,6 +305,10 @@ void dra_engine_free(dra_engine_t *e)
     free(e->ord_row);
     free(e->score);
     free(e->tried);
+    for (uint32_t i = 0; i < e->nst; i++)
+        free(e->st[i].t);
+    free(e->st);
+    free(e->hidden);
     free(e->cpu_cap);
     free(e->mem_cap);
     free(e->cpu_used);

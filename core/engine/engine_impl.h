@@ -35,6 +35,7 @@
 #define GRP_NONE 0xFFu /* sig_t.grp: the row is in no group */
 
 typedef struct dra__clent dra__clent_t;
+typedef struct dra__stree dra__stree_t;
 
 typedef struct sig {
     const dra_device_class_t *cls;
@@ -238,6 +239,16 @@ struct dra_engine {
                           * placement or dra_engine_prepare_policy on; first-fit never reads
                           * them, so commits do not keep them before) */
     uint32_t *tried;     /* per node: placement epoch of the last overflow-bucket trial */
+    /* score trees (index.c): best-fit and spread over plans with a request of one alternative */
+    struct dra__stree {
+        uint32_t sig; /* its signature */
+        int32_t need; /* a node is a candidate while the signature's leaf is at least this */
+        bool most;    /* best-fit (keys: scores), else spread (keys: reversed scores) */
+        int32_t *t;   /* max segment tree of the keys, -1: not a candidate */
+    } *st;
+    uint32_t nst, capst;
+    uint32_t *hidden;    /* nodes tried and hidden during one placement (nnodes) */
+    uint32_t nhidden;
     uint32_t epoch;
     uint64_t placements[DRA_ENGINE_PATH_COUNT];
     /* direct answers (direct.c) */
@@ -358,6 +369,19 @@ uint32_t dra__bucket_of(const dra_engine_t *e, uint32_t score);
 void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v);
 void dra__buckets_sync(dra_engine_t *e);
 uint32_t dra__bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from);
+
+/* Score trees (best-fit: most first, spread: fewest): the tree that orders plan p's candidates
+ * (a request of one alternative whose signature has no shared rows: its candidates in (score,
+ * node) order are p's admitted nodes in that order, once filtered by dra__plan_admits), built
+ * on first use; NONE when p has none or out of memory (the buckets are walked instead). The best
+ * candidate not hidden, NONE when none; hide a candidate tried during the placement, and unhide
+ * every hidden one after it. O(log nodes) each. */
+uint32_t dra__plan_stree(dra_engine_t *e, const plan_t *p, bool most);
+uint32_t dra__stree_best(const dra_engine_t *e, uint32_t st);
+void dra__stree_hide(dra_engine_t *e, uint32_t st, uint32_t n);
+void dra__stree_unhide(dra_engine_t *e, uint32_t st);
+/* Every score tree equals a recomputation from the summaries and scores (dra_engine_check). */
+bool dra__stree_check(const dra_engine_t *e, char *why, size_t len);
 
 /* ---- hazard.c ---- */
 

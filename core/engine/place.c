@@ -179,11 +179,35 @@ static int place_order(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, 
 
 /* Best-fit / spread by score bucket over admitted nodes (no hazard: skipped and unadmitted
  * nodes are Unsatisfiable, so the first success in score order is the answer). */
+/* Best-fit / spread over the plan's score tree: its candidates in (score, node) order, each
+ * admitted one tried until one decides (the order place_buckets walks, without the walk). */
+static int place_scored(dra_engine_t *e, const plan_t *p, uint32_t st, dra_arena_t *arena,
+                        dra_engine_result_t *out)
+{
+    uint32_t nf = 0;
+    bool decided = false;
+    int rc = DRA_OK;
+    for (uint32_t n; !decided && (n = dra__stree_best(e, st)) != NONE;) {
+        dra__stree_hide(e, st, n);
+        if (!dra__plan_admits(e, p, n) || !res_fits(e, p, n))
+            continue;
+        if ((rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf)))
+            break;
+    }
+    dra__stree_unhide(e, st);
+    if (!rc && !decided)
+        finish_none(e, out, nf);
+    return rc;
+}
+
 static int place_buckets(dra_engine_t *e, const plan_t *p, bool most, dra_arena_t *arena,
                          dra_engine_result_t *out)
 {
     uint32_t nf = 0;
     bool decided = false;
+    uint32_t st = dra__plan_stree(e, p, most);
+    if (st != NONE)
+        return place_scored(e, p, st, arena, out);
     uint32_t last = e->nbuckets - 1;
     for (uint32_t k = 0; k < e->nbuckets && !decided; k++) {
         uint32_t b = most ? last - k : k;

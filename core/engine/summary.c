@@ -601,6 +601,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             }
         }
     }
+    if (!dra__stree_check(e, why, len))
+        return false;
     for (uint32_t n = 0; e->buckets_live && n < e->nnodes; n++) {
         const uint64_t *w = e->bbits + (size_t)dra__bucket_of(e, e->score[n]) * e->W;
         if (!((w[n >> 6] >> (n & 63)) & 1)) {
