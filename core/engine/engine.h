@@ -105,8 +105,10 @@
  * without any exact call.
  *
  * Direct answers (direct.c): on a candidate node, a plan of one claim with one ExactCount request
- * (or firstAvailable over such subrequests), with no constraint or one matchAttribute, or with
- * two one-device requests under one matchAttribute, is answered from the engine's own columns -
+ * (or firstAvailable over such subrequests), with no constraint or one matchAttribute, with
+ * two one-device requests under one matchAttribute, or with several ExactCount requests whose
+ * candidates never meet (each with no constraint or a matchAttribute of its own, at most one
+ * over devices with counters), is answered from the engine's own columns -
  * the signature's match bitset, the request's static eligibility bitset and the availability
  * bitset over the node's range of table rows, a word at a time, counters as per-counter columns
  * - instead of calling the exact allocator; with DRAConsumableCapacity in the 1.36 profile one

@@ -89,12 +89,16 @@ typedef struct creq {
 
 /* A plan answered on a node from the engine's own columns (direct.c explains when and why the
  * answer is the exact allocator's). kind DRA__DIRECT_NONE: never. */
-enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH, DRA__DIRECT_PAIR };
+enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH, DRA__DIRECT_PAIR,
+       DRA__DIRECT_MULTI };
+#define DRA__DIRECT_MAX_REQ 8 /* requests of a claim the direct answers serve (MULTI) */
 typedef struct dra__dalt {
     uint32_t sig;                    /* the alternative's signature */
     uint32_t k;                      /* ExactCount */
     bool cons;                       /* some eligible row consumes counters */
     bool multi;                      /* some eligible row is multi-allocatable (shares) */
+    bool match;                      /* MULTI: the request has a matchAttribute of its own */
+    uint32_t attr;                   /* its constrained table column, NONE: no row has it */
     const uint64_t *cfit;            /* multi: the capacity signature's fit bits (a multi row
                                         with capacities is a candidate while set), NULL: none */
     struct dra__dcons {              /* multi: the consumedCapacity of a share for each distinct
@@ -108,7 +112,7 @@ typedef struct dra__dalt {
     const dra_exact_request_t *body;
     const char *req;                 /* the results' request name (engine arena) */
     dra_alloc_config_t *cfg;         /* the allocation's configs when it is chosen (engine arena);
-                                        PAIR: alternative 0 holds the claim's */
+                                        PAIR, MULTI: alternative 0 holds the claim's */
     uint32_t ncfg;
 } dra__dalt_t;
 #define DRA__DCONS_MAX 8
@@ -117,10 +121,12 @@ typedef struct dra__direct {
     bool fallible;   /* an answer may be left to the allocator (counters with k >= 2) */
     bool cons;       /* some alternative consumes counters */
     bool multi;      /* some alternative may take shares (FIRST only) */
+    uint32_t ncons;  /* alternatives with counters */
     uint64_t share_seed; /* multi: the allocator's options.share_seed (dra__share_id) */
     uint32_t attr;   /* MATCH, PAIR: the constrained table column, NONE: no row has it */
     uint32_t nalt;   /* FIRST: the request's alternatives in order (firstAvailable: its
-                        subrequests); MATCH: one; PAIR: the two requests */
+                        subrequests); MATCH: one; PAIR: the two requests; MULTI: one per
+                        request, each answered alone (FIRST, or MATCH with its own attr) */
     dra__dalt_t *alt;
 } dra__direct_t;
 

@@ -1107,6 +1107,93 @@ static void test_direct_answers(void)
     fx_fini(&x);
 }
 
+/* Claims of several requests whose candidates never meet (MULTI): GPUs of cliques and channels
+ * on n1 and n2, class configs on both classes and a claim config naming one request. */
+#define CFGCLASS(name, drv)                                                                        \
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"             \
+    "spec: {selectors: [{cel: {expression: 'device.driver == \"" drv "\"'}}],"                    \
+    " config: [{opaque: {driver: " drv ", parameters: {from: " name "}}}]}\n---\n"
+#define CSLICE(name, node, drv, devices)                                                           \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n"           \
+    "spec:\n  driver: " drv "\n  pool: {name: " name ", generation: 1, resourceSliceCount: 1}\n"  \
+    "  nodeName: " node "\n  devices: " devices "\n---\n"
+#define GDEV(n, clique) "{name: " n ", attributes: {clique: {string: " clique "}}}"
+static const char k_direct_multi[] =
+    NODE("n1") NODE("n2") CFGCLASS("gpu", "g") CFGCLASS("ch", "c") CLASS("any", "g")
+    CSLICE("g1", "n1", "g", "[" GDEV("a0", "p") ", " GDEV("a1", "q") ", " GDEV("a2", "q") "]")
+    CSLICE("c1", "n1", "c", "[{name: ch0}]")
+    CSLICE("g2", "n2", "g", "[" GDEV("b0", "p") ", " GDEV("b1", "p") "]")
+    CSLICE("c2", "n2", "c", "[{name: ch0}, {name: ch1}]")
+    CLAIM("tray", "{requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}},"
+                  " {name: channel, exactly: {deviceClassName: ch, count: 1}}],"
+                  " constraints: [{matchAttribute: g/clique, requests: [gpus]}],"
+                  " config: [{requests: [channel], opaque: {driver: c, parameters: {mine: 1}}}]}")
+    CLAIM("gpuch", "{requests: [{name: gpu, exactly: {deviceClassName: gpu, count: 1}},"
+                   " {name: ch, exactly: {deviceClassName: ch, count: 1}}]}")
+    CLAIM("twogpus", "{requests: [{name: x, exactly: {deviceClassName: gpu, count: 1}},"
+                     " {name: y, exactly: {deviceClassName: any, count: 1}}]}")
+    CLAIM("chgpu", "{requests: [{name: ch, exactly: {deviceClassName: ch, count: 2}},"
+                   " {name: gpu, exactly: {deviceClassName: gpu, count: 1}}]}");
+
+static void test_direct_multi(void)
+{
+    fx_t x;
+    fx_init(&x, k_direct_multi, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    uint32_t tray = plan(&x, "tray"), gpuch = plan(&x, "gpuch"), twogpus = plan(&x, "twogpus"),
+             chgpu = plan(&x, "chgpu");
+    /* the clique request alone: a0 (p) has no partner on n1, a1 and a2 (q) do; then ch0 */
+    dra_engine_result_t r = place(&x, tray, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_EQ_U64(r.node, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "a1,a2,ch0");
+    if (r.kind == DRA_OUTCOME_ALLOCATED && r.allocations[0]->nresults == 3) {
+        CHECK_STREQ(r.allocations[0]->results[0].request, "gpus");
+        CHECK_STREQ(r.allocations[0]->results[2].request, "channel");
+        CHECK_EQ_U64(r.allocations[0]->nconfigs, 3); /* both classes', then the claim's */
+    }
+    r = place(&x, gpuch, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "a0,ch0");
+    /* n2 has two channels, n1 one: the channel request decides the node */
+    r = place(&x, chgpu, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "ch0,ch1,b0");
+    /* two requests whose candidates meet (both classes select the GPUs): the allocator */
+    r = place(&x, twogpus, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    /* fill: trays until none fits, each committed; then everything released */
+    dra_arena_t keep[4];
+    dra_engine_result_t a[4];
+    uint32_t n = 0;
+    for (; n < 4; n++) {
+        dra_arena_init(&keep[n], 0);
+        a[n] = place_into(&x, tray, DRA_ENGINE_BEST_FIT, 0, &keep[n]);
+        if (a[n].kind != DRA_OUTCOME_ALLOCATED) {
+            dra_arena_fini(&keep[n]);
+            break;
+        }
+        CHECK_OK(dra_engine_commit(x.e, a[n].node, a[n].allocations, a[n].n));
+        check_summaries(&x);
+        const uint32_t ps[] = {tray, gpuch, twogpus, chgpu};
+        every_policy(&x, ps, 4);
+    }
+    CHECK_EQ_U64(n, 2); /* one tray per node: n1 q-q + ch0, n2 p-p + ch0 */
+    while (n-- > 0) {
+        CHECK_OK(dra_engine_release(x.e, a[n].node, a[n].allocations, a[n].n));
+        dra_arena_fini(&keep[n]);
+    }
+    check_summaries(&x);
+    fx_fini(&x);
+}
+
 static const char k_direct_counters[] =
     NODE("n1") CLASS("a", "drv")
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
@@ -1423,6 +1510,7 @@ int main(void)
     RUN(test_capacity_summary_groups);
     RUN(test_multi_allocatable_counters);
     RUN(test_direct_answers);
+    RUN(test_direct_multi);
     RUN(test_direct_counters);
     RUN(test_direct_multi_without_capacity);
     RUN(test_direct_shares);
