@@ -167,6 +167,19 @@ int dra__direct_setup(dra_engine_t *e)
                    !e->beh.bugs && !e->all_brute;
     if (!e->direct_on)
         return DRA_OK;
+    /* the node selector of a result from a node-local slice, per node: metadata.name In [node]
+     * (as the allocator builds it, core/alloc/claims.c) */
+    e->nsel = calloc((size_t)e->nnodes + 1, sizeof *e->nsel);
+    if (!e->nsel)
+        return DRA_ENOMEM;
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        struct dra__nsel *x = &e->nsel[n];
+        x->val = e->nrange[n].name;
+        x->req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
+                                .values = &x->val, .nvalues = 1};
+        x->term = (dra_ns_term_t){.fields = &x->req, .nfields = 1};
+        x->ns = (dra_node_selector_t){.terms = &x->term, .nterms = 1};
+    }
     for (uint32_t n = 0; n < e->nnodes; n++)
         e->nrange[n].direct = node_direct(e, n);
     /* a share or consumed capacity recorded on a device that is not multi-allocatable makes the
@@ -875,29 +888,16 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
                  dra_engine_result_t *out)
 {
     const dra__dalt_t *ca = &d->alt[calt];
+    /* only what differs per pod is written: the configs are the plan's, the node selector the
+     * node's (both the engine's, valid while it lives) */
     size_t size = rnd(sizeof(dra_allocation_t *)) + rnd(sizeof(dra_allocation_t)) +
-                  rnd(np * sizeof(dra_result_t)) + rnd((ca->ncfg + 1) * sizeof(dra_alloc_config_t)) +
-                  rnd(sizeof(dra_node_selector_t)) + rnd(sizeof(dra_ns_term_t)) +
-                  rnd(sizeof(dra_ns_req_t)) + rnd(sizeof(const char *));
+                  rnd(np * sizeof(dra_result_t));
     char *at = dra_arena_alloc(arena, size, 16);
     if (!at)
         return DRA_ENOMEM;
     dra_allocation_t **als = carve(&at, sizeof *als);
     dra_allocation_t *al = carve(&at, sizeof *al);
     dra_result_t *res = carve(&at, np * sizeof *res);
-    dra_alloc_config_t *cfg = carve(&at, (ca->ncfg + 1) * sizeof *cfg);
-    dra_node_selector_t *ns = carve(&at, sizeof *ns);
-    dra_ns_term_t *term = carve(&at, sizeof *term);
-    dra_ns_req_t *req = carve(&at, sizeof *req);
-    const char **vals = carve(&at, sizeof *vals);
-    memcpy(cfg, ca->cfg, ca->ncfg * sizeof *cfg);
-    vals[0] = e->nrange[n].name;
-    *req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
-                          .values = vals, .nvalues = 1};
-    *term = (dra_ns_term_t){.fields = req, .nfields = 1};
-    memset(ns, 0, sizeof *ns);
-    ns->terms = term;
-    ns->nterms = 1;
     const dra_table_t *t = e->t;
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
@@ -919,8 +919,8 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
             o->nbinding_failure_conditions = dv->nbinding_failure_conditions;
         }
     }
-    *al = (dra_allocation_t){.results = res, .nresults = np, .configs = cfg, .nconfigs = ca->ncfg,
-                             .node_selector = ns};
+    *al = (dra_allocation_t){.results = res, .nresults = np, .configs = ca->cfg,
+                             .nconfigs = ca->ncfg, .node_selector = &e->nsel[n].ns};
     als[0] = al;
     out->kind = DRA_OUTCOME_ALLOCATED;
     out->node = n;

@@ -273,6 +273,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->use);
     free(e->avb);
     free(e->nrange);
+    free(e->nsel);
     dra_arena_fini(&e->vscratch);
     free(e->amem);
     free(e->bk);

@@ -139,7 +139,8 @@
  * cache and the allocator; all must outlive it. The model and the table change under it only
  * through a slice update followed by dra_engine_update_slice (below). Claims passed to dra_engine_plan are borrowed.
  * Results are written into the caller's out_arena (reset when nothing was placed); a direct
- * answer's strings are the model's and the engine's (valid while the engine lives).
+ * answer's strings, configs and node selector are the model's and the engine's (valid while
+ * the engine lives; shared by the pods of a plan or a node: read only).
  * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL; DRA_EINTERNAL when a
  * verified direct answer differs, with the difference in out->msg); placement returns DRA_OK
  * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one

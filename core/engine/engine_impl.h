@@ -263,6 +263,12 @@ struct dra_engine {
         const char *name;    /* its name (the result's node selector) */
         bool direct;         /* the range may be answered directly (direct.c, node_direct) */
     } *nrange;            /* per model node: what an answer reads about the node, together */
+    struct dra__nsel {    /* per model node (direct answers on): the node selector of its results */
+        dra_node_selector_t ns;
+        dra_ns_term_t term;
+        dra_ns_req_t req;
+        const char *val;
+    } *nsel;
     uint32_t nneg;        /* counters with more in use than their capacity */
     bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
     bool direct_now;      /* direct_on and the shortcuts still on (set per placement: tests may
