@@ -66,10 +66,12 @@
  * DRAConsumableCapacity (fractional GPU memory: a request for part of a device's capacity).
  * Why the greedy path is still the search's answer, check by check (DRA-SEMANTICS 2.5, 2.6,
  * 2.11):
- *  - order: the 1.36 profile only (beh.combos): within a request the search resumes after the
+ *  - order: from the 1.36 profile on (beh.combos) within a request the search resumes after the
  *    device it took, so a request takes a device at most once and the first k candidates are
- *    its first leaf. With permutations (1.34, 1.35) a request may take one multi-allocatable
- *    device twice, the second time against the capacity its first pick holds: never direct;
+ *    its first leaf. With permutations (1.34, 1.35) every level starts over, so a request of
+ *    several devices may take one multi-allocatable device twice, the second time against the
+ *    capacity its first pick holds: never direct; a request of one device has one level, which
+ *    starts at the origin in both orders (its first candidate, as from 1.36 on);
  *  - exclusivity: a multi-allocatable device is never taken, only an exclusive allocation
  *    blocks it (step 2); the availability bit counts it free, so an exclusive allocation of one
  *    in the state (not made by the allocators under the gate) turns direct answers off;
@@ -377,10 +379,11 @@ static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool 
         const dra_device_t *dv = t->dev[r];
         uint8_t fl = t->flags[r];
         bool multi = (fl & DRA_ROW_MULTI_ALLOC) != 0;
-        if (multi && (!e->beh.cc || !e->beh.combos || !shares_ok))
+        if (multi && (!e->beh.cc || (!e->beh.combos && al->k > 1) || !shares_ok))
             return 0; /* without DRAConsumableCapacity the engine counts the device free
                              while in use (its summaries over-count); with permutations
-                             (<= 1.35) one request may take it twice; shares: FIRST only */
+                             (<= 1.35) a request of several devices may take it twice;
+                             shares: FIRST only */
         if (e->beh.binding && (fl & DRA_ROW_BINDING))
             return 0;
         if (!e->beh.binding && dv->nbinding_conditions > 0)

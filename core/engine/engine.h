@@ -76,10 +76,10 @@
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
  * allocator): a request with an unknown mode (allocationMode All: above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
- * empty constraint, more than 32 devices in all, a signature matching a multi-allocatable device
- * under DRAConsumableCapacity in the permutation profiles (1.34, 1.35: one device may serve a
- * request several times, so the count is no bound), and every claim when model node names
- * repeat.
+ * empty constraint, more than 32 devices in all, a request of several devices (or All) whose
+ * signature matches a multi-allocatable device under DRAConsumableCapacity in the permutation
+ * profiles (1.34, 1.35: one device may serve such a request several times, so the count is no
+ * bound), and every claim when model node names repeat.
  *
  * Candidate-node index: per signature a max segment tree over model nodes of the free matching
  * count (hazard nodes hold INT32_MAX). A request admits node n when one of its alternatives (the
@@ -111,8 +111,9 @@
  * over devices with counters), is answered from the engine's own columns -
  * the signature's match bitset, the request's static eligibility bitset and the availability
  * bitset over the node's range of table rows, a word at a time, counters as per-counter columns
- * - instead of calling the exact allocator; with DRAConsumableCapacity in the 1.36 profile one
- * ExactCount request may also take shares of multi-allocatable devices (where the request fits
+ * - instead of calling the exact allocator; with DRAConsumableCapacity one ExactCount request
+ * (of one device in the permutation profiles 1.34, 1.35) may also take shares of
+ * multi-allocatable devices (where the request fits
  * the capacity their shares left; consumedCapacity and shareIDs derived as the allocator
  * derives them). The devices are the ones the allocator returns
  * (direct.c states why), the result is built as it builds it. Nodes where that cannot be shown

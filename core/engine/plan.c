@@ -602,9 +602,11 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
             ok = false;
     }
     /* permutations (1.34, 1.35) may pick one multi-allocatable device several times for one
-     * request: "k available matching devices" is no necessary condition there */
+     * request of several devices: "k available matching devices" is no necessary condition
+     * there (a request of one device takes one, as in every profile) */
     for (uint32_t a = 0; ok && e->beh.cc && !e->beh.combos && a < p->nalts; a++)
-        ok = !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
+        ok = (p->alts[a].k == 1 && !e->sigs[p->alts[a].sig].all) ||
+             !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
     if (!ok) {
         p->nreqs = 0;
         p->nalts = 0;

@@ -1456,18 +1456,31 @@ static void test_direct_shares_committed_before_plan(void)
     fx_fini(&x);
 }
 
-/* Shares the path does not serve: the 1.35 profile (permutations: one request may take a
- * multi-allocatable device twice), a multi-allocatable device consuming counters (charged on
- * its first share only), and an exclusive allocation of a multi-allocatable device in the state
- * (the availability bit counts it free): the allocator answers, the same. */
+/* Shares the path does not serve: a request of several devices in the 1.35 profile
+ * (permutations: it may take a multi-allocatable device twice; placed by brute force), a
+ * multi-allocatable device consuming counters (charged on its first share only), and an
+ * exclusive allocation of a multi-allocatable device in the state (the availability bit counts
+ * it free): the allocator answers, the same. A request of one device in the 1.35 profile is
+ * indexed and served (one level: its first candidate in either order). */
 static void test_direct_shares_fallbacks(void)
 {
     fx_t x;
     fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_35, "DRAConsumableCapacity=true");
     if (x.ok) {
-        dra_engine_result_t r = place(&x, plan(&x, "four"), DRA_ENGINE_FIRST_FIT, 0);
+        uint32_t two = plan(&x, "two"), four = plan(&x, "four"), prio = plan(&x, "prio");
+        CHECK(!dra_engine_plan_indexed(x.e, two));
+        CHECK(dra_engine_plan_indexed(x.e, four));
+        dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
         CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
         CHECK_EQ_U64(r.direct_calls, 0);
+        CHECK_EQ_U64(r.path, DRA_ENGINE_PATH_BRUTE);
+        r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+        r = place(&x, prio, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+        const uint32_t ps[] = {two, four, prio};
+        every_policy(&x, ps, 3);
     }
     fx_fini(&x);
     fx_init_gate(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
