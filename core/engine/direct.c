@@ -885,10 +885,11 @@ static size_t rnd(size_t n)
 }
 
 /* The allocation of the picked rows, as the allocator builds it (see the top): pick[i] was
- * picked for alternative palt[i]; configs are those of alternative calt. */
-static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, const uint32_t *pick,
-                 const uint8_t *palt, uint32_t np, uint32_t calt, dra_arena_t *arena,
-                 dra_engine_result_t *out)
+ * picked for alternative palt[i]; configs are those of alternative calt. Not inlined: a profile
+ * shows the result's cost apart (scripts/profile). */
+DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t *d, uint32_t n,
+                                     const uint32_t *pick, const uint8_t *palt, uint32_t np,
+                                     uint32_t calt, dra_arena_t *arena, dra_engine_result_t *out)
 {
     const dra__dalt_t *ca = &d->alt[calt];
     /* only what differs per pod is written: the configs are the plan's, the node selector the
@@ -1041,8 +1042,8 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
         __builtin_prefetch(&e->t->pools[e->t->pool[pick[i]]]);
         __builtin_prefetch(&e->t->slice[pick[i]]);
     }
-    int brc = build(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_FIRST ? chosen : 0, arena,
-                    out);
+    int brc = build_answer(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_FIRST ? chosen : 0,
+                           arena, out);
     if (brc)
         return brc;
     /* the device the same request would get next on this node (packing policies fill a node
