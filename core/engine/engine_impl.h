@@ -364,7 +364,12 @@ static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
 
 /* Signature s's leaf of model node n: HAZARD on a hazard node or one with an error row, -1 for an
  * All signature while a member of its set is blocked, else the count. O(1). */
-int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n);
+static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
+{
+    if (e->hz[n] || s->herr[n])
+        return HAZARD;
+    return s->all && s->blk[n] ? -1 : s->cnt[n];
+}
 /* Signature s's leaf of model node n from its counts and flags, and the path above it.
  * O(log nodes). */
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
@@ -409,12 +414,29 @@ DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
 
 /* ---- summary.c ---- */
 
-/* Every counter row r consumes has that much left. */
-bool dra__row_fits(const dra_engine_t *e, uint32_t r);
+/* Every counter row r consumes has that much left (a device whose consumption does not fit the
+ * remaining counters cannot be allocated; consumption is counted for exclusively allocated
+ * devices only, so the remaining counters are never underestimated). O(1): e->nfail. */
+static inline bool dra__row_fits(const dra_engine_t *e, uint32_t r)
+{
+    return !e->nfail || e->nfail[r] == 0;
+}
 /* Row r is multi-allocatable with DRAConsumableCapacity on. */
-bool dra__row_multi(const dra_engine_t *e, uint32_t r);
-/* Row r is available (free, and its counters fit unless it is multi-allocatable). */
-bool dra__row_avail(const dra_engine_t *e, uint32_t r);
+static inline bool dra__row_multi(const dra_engine_t *e, uint32_t r)
+{
+    return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+}
+/* Row r is free: not in use, or multi-allocatable (shares do not take it). */
+static inline bool dra__row_free(const dra_engine_t *e, uint32_t r)
+{
+    return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+}
+/* Row r is available (free, and its counters fit unless it is multi-allocatable: such a device
+ * skips the counter check while it has capacity in use, DRA-SEMANTICS 2.6 step 4). */
+static inline bool dra__row_avail(const dra_engine_t *e, uint32_t r)
+{
+    return dra__row_free(e, r) && (dra__row_multi(e, r) || dra__row_fits(e, r));
+}
 /* Row r is certainly in an All set and certainly not allocatable (engine.h, All). */
 bool dra__row_blocked(const dra_engine_t *e, uint32_t r);
 /* Signature s's summaries counted from the rows (set-up of a signature). O(rows + nodes). */

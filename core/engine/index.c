@@ -17,12 +17,6 @@
 
 /* ---- the index ---------------------------------------------------------------------------- */
 
-int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
-{
-    if (e->hz[n] || s->herr[n])
-        return HAZARD;
-    return s->all && s->blk[n] ? -1 : s->cnt[n];
-}
 
 /* Leaf i (P + node) of max tree t set to v, and the path above it. O(log nodes). */
 static void max_set(int32_t *t, uint32_t i, int32_t v)

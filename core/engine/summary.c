@@ -12,31 +12,6 @@
 
 /* ---- summaries ---------------------------------------------------------------------------- */
 
-static bool row_free(const dra_engine_t *e, uint32_t r)
-{
-    return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
-}
-
-/* Every counter the device consumes has that much left (a device whose consumption does not fit
- * the remaining counters cannot be allocated; consumption is counted for exclusively allocated
- * devices only, so the remaining counters are never underestimated). */
-bool dra__row_fits(const dra_engine_t *e, uint32_t r)
-{
-    return !e->nfail || e->nfail[r] == 0;
-}
-
-bool dra__row_multi(const dra_engine_t *e, uint32_t r)
-{
-    return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
-}
-
-/* A multi-allocatable device skips the counter check while it has capacity in use (DRA-SEMANTICS
- * 2.6 step 4): it stays available whatever its counters say. */
-bool dra__row_avail(const dra_engine_t *e, uint32_t r)
-{
-    return row_free(e, r) && (dra__row_multi(e, r) || dra__row_fits(e, r));
-}
-
 /* Certainly not allocatable by a request without adminAccess (and so, when in an All request's
  * set, that request fails): exclusively allocated, or a counter it consumes has too little left.
  * Never a multi-allocatable device (its counters are not checked while it has capacity in use,
