@@ -358,7 +358,7 @@ static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "
 static const char *const k_taints[] = {"every", "hold", "effect", "key", "value", NULL};
 static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
 static const char *const k_mix[] = {"shape", "template", "weight", "count", "migProfile", "sameParent", "memory",
-                                    "class", "constraint", "share", "name", "requests", NULL};
+                                    "class", "constraint", "share", "name", "requests", "expect", NULL};
 static const char *const k_requests[] = {"cpu", "memory", NULL};
 static const char *const k_run[] = {"warmup", "repetitions", "invariants", "sampleRate", NULL};
 
@@ -582,10 +582,19 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
     if ((v = dra_ynode_get(e, "weight")) && (rc = get_pos_double(p, v, sub(b, sizeof b, path, "weight"), &mx->weight)))
         return rc;
     dra_shape_spec_t *ss = &mx->shape;
+    mx->node = e;
+    if ((v = dra_ynode_get(e, "expect"))) {
+        static const char *const ex[] = {"unsatisfiable", NULL};
+        int x;
+        if ((rc = get_enum(p, v, sub(b, sizeof b, path, "expect"), ex, &x)))
+            return rc;
+        mx->expect_unsat = true;
+    }
     if (tm) {
         for (uint32_t i = 0; i < e->n; i++)
             if (strcmp(e->keys[i]->text, "template") && strcmp(e->keys[i]->text, "weight") &&
-                strcmp(e->keys[i]->text, "share") && strcmp(e->keys[i]->text, "requests"))
+                strcmp(e->keys[i]->text, "share") && strcmp(e->keys[i]->text, "requests") &&
+                strcmp(e->keys[i]->text, "expect"))
                 return err_at(p, e->keys[i], path, "field \"%s\" does not apply to an inline template",
                               e->keys[i]->text);
         ss->kind = DRA_SHAPE_INLINE;
@@ -787,6 +796,7 @@ static int on_doc(const dra_ynode_t *root, void *ud_)
     dra_scenario_t *s = p->s;
     if (++ud->ndocs > 1)
         return err_at(p, root, "(document)", "a scenario file holds exactly one document");
+    s->root = root;
     int rc = check_keys(p, root, "(top)", k_top);
     if (rc)
         return rc;
