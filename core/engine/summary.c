@@ -146,13 +146,15 @@ bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
         return true;
     }
     const dra__aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
-    return dra__cap_fits(s->capbody, e->t->dev[r], x, NULL, e->beh.bugs) == 1;
+    return dra__eng_cap_fits(e, s->capbody, e->t->dev[r], x) == 1;
 }
 
-/* Two devices with the same capacities for a request: names, values and request policies. */
+/* Two devices with the same capacities for a request: names, values and request policies, and
+ * the driver (1.38-pre matches a request's qualified capacity name against it). */
 static bool caps_same(const dra_device_t *a, const dra_device_t *b)
 {
-    if (a->ncaps != b->ncaps)
+    if (a->ncaps != b->ncaps ||
+        strcmp(dra__nz(a->slice ? a->slice->driver : NULL), dra__nz(b->slice ? b->slice->driver : NULL)))
         return false;
     for (uint32_t c = 0; c < a->ncaps; c++) {
         const dra_capacity_t *x = &a->caps[c], *y = &b->caps[c];
@@ -245,14 +247,21 @@ int dra__cap_limits(dra_engine_t *e, sig_t *s)
     for (uint32_t p = 0; p < e->ncxp; p++) {
         const dra_device_t *d = e->t->dev[e->cxp_row[p]];
         dra__aq_t *lim = s->clim + e->cxp_off[p];
-        /* -1: a request names a capacity the device lacks; 0 here: a policy violated or more
-         * than the capacity alone (no shares can make either fit) */
-        s->cok[p] = dra__cap_fits(s->capbody, d, NULL, NULL, e->beh.bugs) == 1;
+        /* in the profile's arithmetic (dra__capmode: 1.37's milli ranges, 1.38-pre's qualified
+         * names): not 1 is a request naming a capacity the device lacks, a request the
+         * arithmetic cannot represent, a policy violated or more than the capacity alone (no
+         * shares can make any of them fit); else each capacity's consumption is representable */
+        s->cok[p] = dra__eng_cap_fits(e, s->capbody, d, NULL) == 1;
+        dra__capmode_t m = dra__capmode(&e->beh);
+        char err[8];
         for (uint32_t c = 0; c < d->ncaps; c++) {
             const dra_capacity_t *cap = &d->caps[c];
-            lim[c] = dra__aq_from(&cap->value) -
-                     dra__cap_consumed(dra__cap_find_request(s->capbody, cap->name), cap,
-                                       e->beh.bugs);
+            dra__aq_t q = 0;
+            if (s->cok[p])
+                (void)dra__cap_consumed_m(
+                    &m, dra__cap_request_for(s->capbody, d, cap->name, m.qualified), cap, &q, err,
+                    sizeof err);
+            lim[c] = dra__aq_from(&cap->value) - q;
         }
     }
     return DRA_OK;
@@ -411,7 +420,7 @@ static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
         if (!dra__alloc_state_cap_aq(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
                                      dra__row_device(e, r), d->caps[c].name, &x[c]))
             x[c] = 0;
-    return dra__cap_fits(s->capbody, d, multi ? x : NULL, NULL, e->beh.bugs) == 1;
+    return dra__eng_cap_fits(e, s->capbody, d, multi ? x : NULL) == 1;
 }
 
 /* dra_engine_check for a capacity signature: its fit bits and counts recomputed from the state

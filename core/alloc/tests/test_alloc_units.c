@@ -217,7 +217,8 @@ static void test_variants(void)
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING);
     dra__beh_init(&b, &f);
     CHECK(!b.cg && b.cg_skip && !b.derived && b.derived_fatal && !b.fractional);
-    CHECK(b.config_all_nil && b.cel_err_device && !b.cap_qualified);
+    CHECK(b.config_all_nil && b.cel_err_device && !b.cap_qualified && b.cap_missing_fatal &&
+          !b.cap_unrepr_fatal);
     CHECK_OK(dra_alloc_features_set(&f, "DRAFractionalCapacityRange=true", NULL));
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING);
     dra__beh_init(&b, &f);
@@ -253,7 +254,7 @@ static void test_variants(void)
     CHECK(!b.bug_all_fatal && b.bug_range && b.share_blocks_excl && !b.cap_missing_fatal);
     f.upstream_bugs = false;
     dra__beh_init(&b, &f);
-    CHECK(!b.bug_range && b.share_blocks_excl);
+    CHECK(!b.bug_range && b.share_blocks_excl && b.cap_unrepr_fatal && b.cap_qualified);
 }
 
 /* ---- taints ------------------------------------------------------------------------------ */
