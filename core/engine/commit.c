@@ -2,6 +2,16 @@
  * commit.c - commit and release: results into the allocation state, the rows they name found
  * by model row or device ID, availability and summaries updated through summary.c, the node's
  * score through index.c, with the loads of cold lines started first.
+ *
+ * Ownership: writes the state the engine borrows (dra__alloc_state_commit_rows / _release_rows)
+ * and the engine's own per-row and per-node arrays; the allocations are the caller's (read only).
+ * Errors: DRA_EINVAL (no engine, a NULL list of n > 0, an unknown plan); the state's error for an
+ * allocation it refuses (the first one is returned, the others are still applied), which leaves
+ * that allocation's rows untouched; DRA_ENOMEM at set-up (rows by device ID).
+ * Cost: per result O(1) to find its row (model row, else one hash lookup of the device ID), then
+ * summary.c's update of the row (O(signatures of the row) plus the rows a counter change flips)
+ * and O(log nodes) per signature tree touched; a share result also O(capacities) (summary.c).
+ * No allocation.
  */
 #include "engine/engine_impl.h"
 

@@ -2,6 +2,11 @@
  * engine.c - the engine's set-up and teardown (engine.h explains the semantics): the model and
  * table nodes, rows by device ID, hazards, counters, node resources, availability, the All-set
  * membership and the direct answers' per-node facts; introspection.
+ *
+ * Ownership: dra_engine_new borrows the model, table, state, CEL cache and allocator (engine.h);
+ * everything it allocates is freed by dra_engine_free, also on a failed set-up. Errors: DRA_EINVAL
+ * with diag naming the node for a bad allocatable, DRA_ENOMEM, the first error of a part's
+ * set-up. Cost: O(rows * signatures) plus each part's set-up; not timed.
  */
 #include "engine/engine_impl.h"
 

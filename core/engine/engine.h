@@ -118,8 +118,12 @@
  * derives them). The devices are the ones the allocator returns
  * (direct.c states why), the result is built as it builds it. Nodes where that cannot be shown
  * (hazards, slice order differing from the profile's, shared rows of the signature, counters
- * over capacity, picks among partitionable devices that interfere) go to the allocator; out->
- * served says which decided. DRA_DEBUG >= 3 builds and opts.verify_direct compare every direct
+ * over capacity, picks among partitionable devices that interfere) go to the allocator, and
+ * so do plans over devices of counter sets with compatibility groups (1.37: whether a device
+ * may join the devices in use is not in the counter columns) or capacities with fractional
+ * ranges; a request with derived attributes, or with a capacity request some matching device
+ * would fail the call on (1.37's missing capacity, 1.38-pre's unrepresentable request), makes
+ * the plan brute force (plan.c); out->served says which decided. DRA_DEBUG >= 3 builds and opts.verify_direct compare every direct
  * answer with the allocator's. dra_engine_needs_allocator names the nodes the allocator may
  * still see (so its per-node layouts are built for those only).
  *

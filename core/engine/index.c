@@ -7,6 +7,11 @@
  * where the signature's leaf is below the need, so the best admitted node of a plan with a
  * request of one alternative is found in O(log nodes) (engine.h). Reads the summaries, changes
  * only the trees and buckets.
+ *
+ * Ownership: the trees and buckets are the engine's (score trees malloc'd, built on first
+ * use outside timed regions by dra_engine_prepare_policy). Errors: none (a score tree that cannot
+ * be allocated is NONE and the buckets are walked). Cost: a leaf change O(log nodes); admission
+ * O(requests); a leapfrog step O(requests * log nodes); a bucket walk O(nodes / 64) per bucket.
  */
 #include "engine/engine_impl.h"
 

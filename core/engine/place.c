@@ -2,6 +2,13 @@
  * place.c - placement by policy: candidate nodes from the index (or every node for brute
  * force), node resources first, then the direct answer or the exact allocator on each; the
  * reference placement, one node's answer, and which nodes the allocator may see.
+ *
+ * Ownership: results go to the caller's arena; the engine's spare arena holds the answers of
+ * nodes tried and not chosen (reset per placement). Errors: DRA_EINVAL (bad plan or node), the
+ * allocator's or a direct answer's DRA_ENOMEM, DRA_EINTERNAL (a verified direct answer differs,
+ * out->msg says how); a placement that reached a decision is DRA_OK whatever its kind.
+ * Cost: the index walk O(requests * log nodes) per admitted node, then per candidate node the
+ * direct answer (O(words of the node's range)) or one exact call; no malloc.
  */
 #include "engine/engine_impl.h"
 

@@ -2,6 +2,14 @@
  * plan.c - compiled claim signatures (match / error bitsets over the device table's rows and
  * their variants: matchAttribute groups, allocationMode All, "excl", capacity) and plans (a
  * pod's claims as requests of alternatives over signatures, or brute force; engine.h).
+ *
+ * Ownership: signatures and plans live in the engine's arena; claims are borrowed (engine.h).
+ * Errors: DRA_ENOMEM; DRA_EINVAL for a claim list the engine cannot plan (dra_engine_plan);
+ * a selector that does not compile, a missing class, a request the index cannot bound (derived
+ * attributes, a capacity check that may fail the call) are not errors: the plan is brute force.
+ * Cost: a signature O(rows) per selector (lowered column predicates) or per row (interpreter),
+ * once per (class, selectors); a plan O(requests * alternatives) plus its direct answer's set-up
+ * (direct.c), once per claim template; nothing per pod.
  */
 #include "engine/engine_impl.h"
 

@@ -3,6 +3,12 @@
  * per-node summaries (counts, matchAttribute groups, capacity fit, blocked counts), kept exact
  * as rows change in commit and release (engine.h explains why each is a necessary condition),
  * and their recomputation for tests (dra_engine_check).
+ *
+ * Ownership: the per-row and per-node arrays are the engine's. Errors: DRA_ENOMEM at set-up;
+ * dra_engine_check returns false with the first difference in its message. Cost: a row's change
+ * O(signatures matching it) plus, for a counter change, the rows whose fit it flips (the
+ * entries between the counter's old and new remainder); a share O(capacities * capacity
+ * signatures); dra_engine_check O(rows * signatures), tests only.
  */
 #include "engine/engine_impl.h"
 
