@@ -159,8 +159,8 @@ bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
  * the driver (1.38-pre matches a request's qualified capacity name against it). */
 static bool caps_same(const dra_device_t *a, const dra_device_t *b)
 {
-    if (a->ncaps != b->ncaps ||
-        strcmp(dra__nz(a->slice ? a->slice->driver : NULL), dra__nz(b->slice ? b->slice->driver : NULL)))
+    const char *da = a->slice ? a->slice->driver : NULL, *db = b->slice ? b->slice->driver : NULL;
+    if (a->ncaps != b->ncaps || strcmp(dra__nz(da), dra__nz(db)))
         return false;
     for (uint32_t c = 0; c < a->ncaps; c++) {
         const dra_capacity_t *x = &a->caps[c], *y = &b->caps[c];

@@ -1506,6 +1506,60 @@ static void test_direct_shares_fallbacks(void)
     fx_fini(&x);
 }
 
+/* 1.38-pre matches a request's qualified capacity name ("drv/memory") against the device's
+ * bare one (#142202): the capacity signature's limits per capacity profile follow the profile's
+ * arithmetic, and a profile is per driver (a device of driver abc with the same capacities comes
+ * first in row order and would fail "drv/memory"). With 1.36's name matching the engine found no
+ * device where the reference allocates. */
+#define SHCAP(n) "{name: " n ", allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}}}"
+static const char k_qualified_caps[] =
+    NODE("n1") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: o1}\n"
+    "spec:\n  driver: abc\n  pool: {name: o1, generation: 1, resourceSliceCount: 1}\n"
+    "  nodeName: n1\n  devices: [" SHCAP("o0") "]\n---\n"
+    SLICE("s1", "n1", "[" SHCAP("g0") "]")
+    CLAIM("qual", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                  " capacity: {requests: {drv/memory: 4Gi}}}}]}");
+
+static void test_capacity_limits_profile_arithmetic(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_qualified_caps, DRA_RELEASE_1_38_PRE, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[64], q[64];
+    uint32_t qual = plan(&x, "qual");
+    CHECK(dra_engine_plan_indexed(x.e, qual));
+    enum { HELD = 2 };
+    dra_arena_t keep[HELD];
+    dra_engine_result_t held[HELD];
+    for (int i = 0; i < HELD; i++) {
+        dra_arena_init(&keep[i], 0);
+        held[i] = place_into(&x, qual, DRA_ENGINE_FIRST_FIT, 0, &keep[i]);
+        CHECK_EQ_U64(held[i].kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_STREQ(devices_of(&held[i], buf, sizeof buf), "g0");
+        CHECK_STREQ(consumed_of(&held[i], 0, q, sizeof q), "4Gi");
+        if (held[i].kind == DRA_OUTCOME_ALLOCATED)
+            CHECK_OK(dra_engine_commit(x.e, held[i].node, held[i].allocations, held[i].n));
+        check_summaries(&x);
+    }
+    /* 8Gi of g0's 10Gi in use: 4Gi fits nowhere, as for the reference */
+    dra_engine_result_t r = place(&x, qual, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    all_policies_agree(&x, qual);
+    if (held[0].kind == DRA_OUTCOME_ALLOCATED)
+        CHECK_OK(dra_engine_release(x.e, held[0].node, held[0].allocations, held[0].n));
+    check_summaries(&x);
+    r = place(&x, qual, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
+    all_policies_agree(&x, qual);
+    for (int i = 0; i < HELD; i++)
+        dra_arena_fini(&keep[i]);
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -1529,5 +1583,6 @@ int main(void)
     RUN(test_direct_shares);
     RUN(test_direct_shares_fallbacks);
     RUN(test_direct_shares_committed_before_plan);
+    RUN(test_capacity_limits_profile_arithmetic);
     return check_summary();
 }
