@@ -443,6 +443,11 @@ static int counters_in_use(dra_engine_t *e)
         return DRA_ENOMEM;
     for (uint32_t r = 0; r < t->nrows; r++)
         e->nfail[r] = dra__row_nfail(e, r);
+    e->ccut = malloc(((size_t)e->nctrs + 1) * sizeof *e->ccut);
+    if (!e->ccut)
+        return DRA_ENOMEM;
+    for (uint32_t c = 0; c < e->nctrs; c++)
+        e->ccut[c] = dra__ctr_cut(e, c, e->crem[c]);
     return DRA_OK;
 }
 

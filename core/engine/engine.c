@@ -307,6 +307,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->cl_off);
     free(e->cl);
     free(e->nfail);
+    free(e->ccut);
     free(e->hslots);
     free(e->ord_row);
     free(e->score);

@@ -224,6 +224,8 @@ struct dra_engine {
         uint32_t k;   /* its row: the position in the set's consuming rows (srows) */
     } *cl;
     uint32_t *nfail;
+    uint32_t *ccut;      /* per counter: the end of the fitting prefix of its list (the first
+                            entry, an index into cl, with more than the counter's remainder) */
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
     uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
@@ -350,6 +352,28 @@ static inline uint32_t dra__ent_ctr(const dra_engine_t *e, uint32_t r, uint32_t 
 static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
 {
     return e->amts[e->pat_a[i]];
+}
+
+/* Counter c's list in cl: [cl_off[x], cl_off[x + 1]) for the x this returns. */
+static inline uint32_t dra__ctr_list(const dra_engine_t *e, uint32_t c)
+{
+    uint32_t st = e->ctr_set[c];
+    return e->shp_ctr0[e->set_shape[st]] + (c - e->set_ctr0[st]);
+}
+
+/* The first entry of counter c's list with more than v (the end of the prefix that fits v).
+ * O(log entries on the counter). */
+static inline uint32_t dra__ctr_cut(const dra_engine_t *e, uint32_t c, dra__aq_t v)
+{
+    uint32_t x = dra__ctr_list(e, c), lo = e->cl_off[x], hi = e->cl_off[x + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (e->amts[e->cl[mid].amt] <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 /* Row r's counter entries with more than what is left of their counter (the row fits while 0).

@@ -359,27 +359,28 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
  * of such entries (nfail) crosses zero changed its fit, and only those are refreshed. A charge
  * moves every counter it touches one way (less left on commit, more on release), so a row's
  * nfail moves one way too: a row is refreshed at most once per charge, when its fit is already
- * final (a row that fits then only gains room, one that fails keeps failing). O(log entries on
- * the counter + entries that change). */
+ * final (a row that fits then only gains room, one that fails keeps failing). The counter's cut
+ * (ccut: the end of its list's fitting prefix) moves over exactly those entries, down on commit
+ * and up on release, so no search: O(entries that change). */
 static void counter_moved(dra_engine_t *e, uint32_t c, dra__aq_t old, dra__aq_t now)
 {
-    uint32_t st = e->ctr_set[c], x = e->shp_ctr0[e->set_shape[st]] + (c - e->set_ctr0[st]);
-    uint32_t lo = e->cl_off[x], hi = e->cl_off[x + 1];
-    dra__aq_t below = old < now ? old : now, top = old < now ? now : old;
+    uint32_t x = dra__ctr_list(e, c), j = e->ccut[c];
     const dra__clent_t *cl = e->cl;
-    while (lo < hi) { /* the first entry above the lower */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (e->amts[cl[mid].amt] <= below)
-            lo = mid + 1;
-        else
-            hi = mid;
+    const uint32_t *rows = e->srows + e->sr_off[e->ctr_set[c]];
+    if (now < old) {
+        for (uint32_t begin = e->cl_off[x]; j > begin && e->amts[cl[j - 1].amt] > now;) {
+            uint32_t q = rows[cl[--j].k];
+            if (e->nfail[q]++ == 0)
+                refresh_row(e, q);
+        }
+    } else {
+        for (uint32_t end = e->cl_off[x + 1]; j < end && e->amts[cl[j].amt] <= now; j++) {
+            uint32_t q = rows[cl[j].k];
+            if (--e->nfail[q] == 0)
+                refresh_row(e, q);
+        }
     }
-    const uint32_t *rows = e->srows + e->sr_off[st];
-    for (uint32_t j = lo, end = e->cl_off[x + 1]; j < end && e->amts[cl[j].amt] <= top; j++) {
-        uint32_t q = rows[cl[j].k];
-        if (now < old ? e->nfail[q]++ == 0 : --e->nfail[q] == 0)
-            refresh_row(e, q);
-    }
+    e->ccut[c] = j;
 }
 
 /* Row r went in use (delta 1) or out of use (-1): charge or refund its counter consumption and
@@ -488,6 +489,12 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             return false;
         }
     }
+    for (uint32_t c = 0; e->ccut && c < e->nctrs; c++)
+        if (e->ccut[c] != dra__ctr_cut(e, c, e->crem[c])) {
+            snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ccut[c],
+                     dra__ctr_cut(e, c, e->crem[c]));
+            return false;
+        }
     for (uint32_t r = 0; r < e->t->nrows; r++) {
         /* use counts the results committed on the row: exclusive allocations and, with
          * DRAConsumableCapacity, the shares of a multi-allocatable device */
