@@ -2,7 +2,8 @@
  * counters.c - the counters of partitionable devices (DRAPartitionableDevices): counter sets
  * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
  * pattern of entries, each set's consuming rows, each set shape's entries per counter by
- * amount, and each row's entries that do not fit (set-up only; summary.c keeps them).
+ * amount, each counter's cut in that list (the end of the prefix its remainder fits) and each
+ * row's entries that do not fit (set-up only; summary.c keeps them).
  *
  * Ownership: every array is the engine's (freed by dra_engine_free). Errors: DRA_ENOMEM only
  * (a pool whose counters do not validate is a hazard, hazard.c, not an error). Cost: set-up
