@@ -7,8 +7,8 @@
  * Ownership: the per-row and per-node arrays are the engine's. Errors: DRA_ENOMEM at set-up;
  * dra_engine_check returns false with the first difference in its message. Cost: a row's change
  * O(signatures matching it) plus, for a counter change, the entries between the counter's old
- * and new remainder (its cut moves over them) and the rows whose fit they flip; a share O(capacities * capacity
- * signatures); dra_engine_check O(rows * signatures), tests only.
+ * and new remainder (its cut moves over them) and the rows whose fit they flip; a share
+ * O(capacities * capacity signatures); dra_engine_check O(rows * signatures), tests only.
  */
 #include "engine/engine_impl.h"
 
