@@ -75,6 +75,13 @@ typedef enum dra_gate {
     DRA_GATE_LIST_TYPE_ATTRIBUTES,     /* DRAListTypeAttributes */
     DRA_GATE_EXTENDED_RESOURCE,        /* DRAExtendedResource (not read by the allocator) */
     DRA_GATE_DEVICE_TAINT_RULES,       /* DRADeviceTaintRules (not read by the allocator) */
+    /* Workload-aware scheduling (WORKLOADS.md; read by the group cycle, core/group/group.h, not
+     * by the allocator). In drabench they exist from release 1.36 (scheduling.k8s.io/v1alpha2):
+     * the 1.35 v1alpha1 Workload API is not modelled. */
+    DRA_GATE_GENERIC_WORKLOAD,         /* GenericWorkload: PodGroup objects, the group cycle */
+    DRA_GATE_GANG_SCHEDULING,          /* GangScheduling (1.36): the gang policy's minCount */
+    DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,  /* TopologyAwareWorkloadScheduling */
+    DRA_GATE_WORKLOAD_RESOURCE_CLAIMS, /* DRAWorkloadResourceClaims: PodGroup resourceClaims */
     DRA_GATE_COUNT
 } dra_gate_t;
 

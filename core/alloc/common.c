@@ -21,6 +21,10 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "DRAListTypeAttributes",
     "DRAExtendedResource",
     "DRADeviceTaintRules",
+    "GenericWorkload",
+    "GangScheduling",
+    "TopologyAwareWorkloadScheduling",
+    "DRAWorkloadResourceClaims",
 };
 
 const char *dra_alloc_gate_name(dra_gate_t g)
@@ -73,6 +77,18 @@ int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool 
                 return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
                                     "feature gate %s does not exist in release 1.%u", gate,
                                     (unsigned)(f->release - 100));
+            bool workload = i == DRA_GATE_GENERIC_WORKLOAD || i == DRA_GATE_GANG_SCHEDULING ||
+                            i == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD ||
+                            i == DRA_GATE_WORKLOAD_RESOURCE_CLAIMS;
+            if (workload && on && f->release < DRA_RELEASE_1_36)
+                return dra_diag_set(
+                    diag, DRA_EINVAL, NULL, 0, 0,
+                    "feature gate %s: workload scheduling is modelled from release 1.36 "
+                    "(scheduling.k8s.io/v1alpha2); release 1.%u %s", gate,
+                    (unsigned)(f->release - 100),
+                    i == DRA_GATE_GENERIC_WORKLOAD || i == DRA_GATE_GANG_SCHEDULING
+                        ? "has its v1alpha1 Workload API, which drabench does not read"
+                        : "does not have it");
             if (on)
                 f->gates |= G(i);
             else
