@@ -244,7 +244,9 @@ bool dra__group_node_ok(const dra_group_ctx_t *c, const dra_group_spec_t *g,
 int dra__group_assume(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
                       uint32_t i, uint32_t need, uint32_t n, const dra_alloc_outcome_t *o)
 {
+    int64_t t0 = g->clock_ns ? g->clock_ns() : 0;
     int rc = h->commit(h->ctx, i, need, n, o->allocations, o->n);
+    int64_t t1 = g->clock_ns ? g->clock_ns() : 0;
     if (rc)
         return rc;
     uint32_t j = 0;
@@ -257,6 +259,7 @@ int dra__group_assume(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_g
     r->need = need;
     r->allocs = o->allocations;
     r->nallocs = o->n;
+    r->commit_ns = t1 - t0;
     c->undo[c->nundo++] = i;
     return DRA_OK;
 }
@@ -445,7 +448,7 @@ static int ref_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_
     uint32_t scheduled = c->nbound, remaining = c->npending;
     for (uint32_t k = 0; k < c->npending; k++) {
         uint32_t i = c->order[k];
-        c->pres[i] = (dra_group_member_res_t){DRA_GROUP_NONE, DRA_OUTCOME_UNSATISFIABLE, 0, NULL, 0};
+        c->pres[i] = (dra_group_member_res_t){DRA_GROUP_NONE, DRA_OUTCOME_UNSATISFIABLE, 0, NULL, 0, 0, 0};
     }
     c->stats.placements++;
     for (uint32_t k = 0; k < c->npending; k++) {
@@ -455,7 +458,9 @@ static int ref_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_
         uint32_t i = c->order[k];
         dra_alloc_outcome_t o;
         uint32_t node, need;
+        int64_t t0 = g->clock_ns ? g->clock_ns() : 0;
         int rc = ref_member(c, g, h, i, nodes, nn, arena, &o, &node, &need);
+        int64_t t1 = g->clock_ns ? g->clock_ns() : 0;
         if (rc)
             return rc;
         remaining--;
@@ -477,6 +482,7 @@ static int ref_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_
         }
         if ((rc = dra__group_assume(c, g, h, i, need, node, &o)))
             return rc;
+        c->pres[i].search_ns = t1 - t0;
         c->stats.assumed++;
         scheduled++;
         ev->placed++;

@@ -120,6 +120,8 @@ typedef struct dra_group_spec {
     dra_allocation_t *gclaim_alloc[DRA_GROUP_MAX_GCLAIMS];
     const dra_group_member_t *members;
     uint32_t nmembers;           /* <= DRA_GROUP_MAX_MEMBERS */
+    /* optional monotonic clock (ns): each placed member's node search and commit are timed */
+    int64_t (*clock_ns)(void);
 } dra_group_spec_t;
 
 /* The exact answer of one node, what a cycle assumes and undoes, and what scoring reads. */
@@ -178,6 +180,8 @@ typedef struct dra_group_member_res {
     uint32_t need;            /* group claims it allocated (committed with its own claims) */
     dra_allocation_t **allocs;/* what was committed for it: need's claims, then its own */
     uint32_t nallocs;
+    int64_t search_ns;        /* spec.clock_ns: its node search in the kept placement */
+    int64_t commit_ns;        /* ... and its commit (assume) */
 } dra_group_member_res_t;
 
 typedef struct dra_group_stats {

@@ -296,6 +296,14 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 (unsigned long long)run->both_pods, (double)run->both_ref_ns / 1e9,
                 (double)run->both_engine_ns / 1e9,
                 run->both_engine_ns ? (double)run->both_ref_ns / (double)run->both_engine_ns : 0);
+    if (run->both_groups)
+        fprintf(f, "both        %llu group cycles compared with the literal reference cycle; "
+                   "reference %.3f s, fast %.3f s: %.0fx\n",
+                (unsigned long long)run->both_groups, (double)run->both_group_ref_ns / 1e9,
+                (double)run->both_group_fast_ns / 1e9,
+                run->both_group_fast_ns
+                    ? (double)run->both_group_ref_ns / (double)run->both_group_fast_ns
+                    : 0);
     if (run->update_hist != UINT32_MAX && run->update_hist < run->nhists) {
         const dra_hist_t *h = &run->hists[run->update_hist];
         char a[32], b[32], e[32];
@@ -305,6 +313,16 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         fprintf(f, "updates     %llu slice republications (device health events): p50 %s, p99 %s "
                    "(slice-update/update/any); the engine built from scratch in %s\n",
                 (unsigned long long)run->slice_updates, a, b, e);
+    }
+    if (run->groups_summary) { /* PodGroups: "groups ..." and "domains ..." lines */
+        const char *p = run->groups_summary;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            fprintf(f, "%-11s %.*s\n", strncmp(p, "groups", 6) == 0 ? "groups" : "domains",
+                    (int)(n > 7 ? n - 7 : 0), p + 7);
+            p += nl ? n + 1 : n;
+        }
     }
     const json_t *reps = json_object_get(doc, "repetitions");
     const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
