@@ -4,9 +4,11 @@
  * depth-first search of DRA-SEMANTICS.md §2), and a brute-force enumerator that proves
  * "unsatisfiable" on tiny instances. The invariant checker lives in invariants.h.
  *
- * Semantics follow DRA-SEMANTICS.md for a release profile (1.34, 1.35, 1.36; default 1.36) and
- * per-feature switches named like upstream's feature gates. Known upstream bugs are fixed by
- * default and reproduced with `upstream_bugs` (core/alloc/README.md lists every decision).
+ * Semantics follow DRA-SEMANTICS.md and RELEASES.md for a release profile (1.34, 1.35, 1.36,
+ * 1.37, 1.38-pre; default 1.37) and per-feature switches named like upstream's feature gates,
+ * with each release's defaults and locks. Known upstream bugs are fixed by default and
+ * reproduced with `upstream_bugs` in the releases that still have them (core/alloc/README.md
+ * lists every decision and the upstream commit each profile follows).
  *
  * Objects:
  *  - dra_alloc_features_t: a plain value (release, gate bits, upstream_bugs), set up with
@@ -56,12 +58,20 @@
 
 /* ---- release profiles and features ----------------------------------------------------------- */
 
+/* Release profiles, ordered: a later release compares greater. 1.38-pre is not a release: it
+ * follows kubernetes/kubernetes master at the commit dra_alloc_release_source names, and every
+ * place that prints it says "1.38-pre". */
 typedef enum dra_release {
     DRA_RELEASE_1_34 = 134,
     DRA_RELEASE_1_35 = 135,
     DRA_RELEASE_1_36 = 136,
+    DRA_RELEASE_1_37 = 137,
+    DRA_RELEASE_1_38_PRE = 138,
 } dra_release_t;
-#define DRA_RELEASE_DEFAULT DRA_RELEASE_1_36
+#define DRA_RELEASE_DEFAULT DRA_RELEASE_1_37
+#define DRA_RELEASE_FIRST DRA_RELEASE_1_34
+#define DRA_RELEASE_LAST DRA_RELEASE_1_38_PRE
+#define DRA_RELEASE_COUNT 5
 
 /* Feature gates the allocator reads (upstream names in dra_alloc_gate_name). */
 typedef enum dra_gate {
@@ -75,13 +85,18 @@ typedef enum dra_gate {
     DRA_GATE_LIST_TYPE_ATTRIBUTES,     /* DRAListTypeAttributes */
     DRA_GATE_EXTENDED_RESOURCE,        /* DRAExtendedResource (not read by the allocator) */
     DRA_GATE_DEVICE_TAINT_RULES,       /* DRADeviceTaintRules (not read by the allocator) */
+    DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, /* DRADeviceCompatibilityGroups (1.37+, KEP-5963) */
+    DRA_GATE_DERIVED_ATTRIBUTES,       /* DRADerivedAttributes (1.37+, KEP-6080) */
+    DRA_GATE_FRACTIONAL_CAPACITY_RANGE, /* DRAFractionalCapacityRange (1.37+) */
+    DRA_GATE_WORKLOAD_RESOURCE_CLAIMS, /* DRAWorkloadResourceClaims (1.36+; PodGroup-level claims,
+                                          not read by the allocator) */
     /* Workload-aware scheduling (WORKLOADS.md; read by the group cycle, core/group/group.h, not
      * by the allocator). In drabench they exist from release 1.36 (scheduling.k8s.io/v1alpha2):
      * the 1.35 v1alpha1 Workload API is not modelled. */
     DRA_GATE_GENERIC_WORKLOAD,         /* GenericWorkload: PodGroup objects, the group cycle */
-    DRA_GATE_GANG_SCHEDULING,          /* GangScheduling (1.36): the gang policy's minCount */
+    DRA_GATE_GANG_SCHEDULING,          /* GangScheduling (1.36 only; merged into GenericWorkload
+                                          in 1.37): the gang policy's minCount */
     DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,  /* TopologyAwareWorkloadScheduling */
-    DRA_GATE_WORKLOAD_RESOURCE_CLAIMS, /* DRAWorkloadResourceClaims: PodGroup resourceClaims */
     DRA_GATE_COUNT
 } dra_gate_t;
 
@@ -100,18 +115,48 @@ typedef struct dra_alloc_features {
     bool upstream_bugs; /* reproduce the upstream defects listed in core/alloc/README.md */
 } dra_alloc_features_t;
 
-/* Defaults of a release (gate stages of DRA-SEMANTICS §3.1), upstream_bugs off. */
+/* Defaults of a release (gate stages of DRA-SEMANTICS §3.1 and RELEASES.md §1), upstream_bugs
+ * off. */
 void dra_alloc_features_init(dra_alloc_features_t *f, dra_release_t release);
-/* Parse "1.34" / "1.35" / "1.36" (also "v1.36", "1.36.2"); DRA_EINVAL otherwise. */
+/* Parse "1.34" ... "1.37" (also "v1.37", "1.37.2") and "1.38-pre" (also "v1.38-pre");
+ * DRA_EINVAL with a message otherwise ("1.38" says that 1.38 is not released). */
 DRA_NODISCARD int dra_alloc_release_parse(const char *s, dra_release_t *out, dra_diag_t *diag);
-/* "GATE=true|false" (or "GATE" = true). Unknown gate or value: DRA_EINVAL with a message. */
+/* A known release profile (one of the enum values). */
+bool dra_alloc_release_valid(int release);
+/* "1.34" ... "1.37", "1.38-pre"; "?" for a value that is no profile. Static storage. */
+const char *dra_alloc_release_name(dra_release_t release);
+/* The upstream sources the profile follows, one line (e.g. "kubernetes/kubernetes master at
+ * v1.38.0-alpha.2 (0411cc704533)"); static storage. */
+const char *dra_alloc_release_source(dra_release_t release);
+/* Every profile, oldest first (DRA_RELEASE_COUNT entries). */
+extern const dra_release_t dra_alloc_releases[DRA_RELEASE_COUNT];
+/* "GATE=true|false" (or "GATE" = true). Unknown gate or value, a gate the release does not have
+ * set to true, or a gate locked in the release set away from its locked value: DRA_EINVAL with
+ * a message (the last in Kubernetes' words: "cannot set feature gate X to false, feature is
+ * locked to true"). */
 DRA_NODISCARD int dra_alloc_features_set(dra_alloc_features_t *f, const char *assignment,
                                          dra_diag_t *diag);
 DRA_NODISCARD int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool on,
                                               dra_diag_t *diag);
+/* What a release says about a gate: whether it exists, its default, whether it is locked to
+ * that default. */
+typedef struct dra_gate_stage {
+    bool exists, def, locked;
+    const char *stage; /* "alpha", "beta", "GA" or "-" */
+} dra_gate_stage_t;
+dra_gate_stage_t dra_alloc_gate_stage(dra_release_t release, dra_gate_t g);
+/* The gate by its upstream name; false when unknown. */
+bool dra_alloc_gate_lookup(const char *name, dra_gate_t *out);
 static inline bool dra_alloc_gate_on(const dra_alloc_features_t *f, dra_gate_t g)
 {
     return (f->gates >> g) & 1u;
+}
+/* Whether the gang policy's minCount applies: GangScheduling in 1.35-1.36, GenericWorkload from
+ * 1.37 (GangScheduling merged into it). */
+static inline bool dra_alloc_gang_on(const dra_alloc_features_t *f)
+{
+    return f->release >= DRA_RELEASE_1_37 ? dra_alloc_gate_on(f, DRA_GATE_GENERIC_WORKLOAD)
+                                          : dra_alloc_gate_on(f, DRA_GATE_GANG_SCHEDULING);
 }
 const char *dra_alloc_gate_name(dra_gate_t g);
 /* The variant upstream would select for these features. */

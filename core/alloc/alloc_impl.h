@@ -45,7 +45,36 @@ typedef struct dra_beh {
     bool strict_pools;  /* 1.35+: incomplete/invalid pools skipped, completeness re-check */
     bool pool_counters; /* 1.35+: counters in sharedCounters slices of the pool; 1.34: per slice */
     bool counter_slices_always; /* stable variant: sharedCounters slices gathered for every node */
-    bool bugs;
+    /* 1.37 features (RELEASES.md §2) */
+    bool cg;            /* DRADeviceCompatibilityGroups enforced (experimental variant) */
+    bool cg_skip;       /* 1.37+ with groups not enforced: a device declaring groups, or joining a
+                           counter set an allocated device with groups draws from, is skipped */
+    bool derived;       /* DRADerivedAttributes: derived attributes evaluated for constraints */
+    bool derived_fatal; /* 1.37+ with the gate off: a request with derivedAttributes is fatal */
+    bool fractional;    /* DRAFractionalCapacityRange: milli-unit range arithmetic (useMilli) */
+    /* behaviour that changed with a release, whatever the gates */
+    bool cap_missing_fatal; /* 1.37: a capacity request naming a capacity the device lacks is
+                               fatal ("checking capacity for device"); before and after: skip */
+    bool cap_unrepr_fatal;  /* 1.38-pre: a request the range arithmetic cannot represent, or a
+                               negative consumed capacity, is fatal */
+    bool cap_qualified;     /* 1.38-pre (#142202): capacity names match with or without the
+                               driver's domain, the fully qualified one preferred */
+    bool share_blocks_excl; /* a live share of a device blocks an exclusive allocation of it
+                               (#140798, 1.38-pre; fixed by default before, BUG(19)) */
+    bool config_all_nil;    /* 1.37+: a claim config covering every request gets requests=nil */
+    bool cel_err_device;    /* 1.37+: "selector #N on device D: CEL runtime error" */
+    /* upstream defects reproduced: bugs, and only in releases that still have them
+     * (core/alloc/README.md, "Upstream bugs: every decision") */
+    bool bugs;          /* upstream_bugs was asked for (fast paths stand aside) */
+    bool bug_rollback;  /* BUG(1), BUG(2): <= 1.36 */
+    bool bug_distinct;  /* BUG(3): <= 1.36 */
+    bool bug_isect;     /* BUG(4): <= 1.36 */
+    bool bug_pool_name; /* BUG(5): <= 1.36 */
+    bool bug_config_dup; /* BUG(6): 1.36 only */
+    bool bug_all_cap;   /* BUG(8): <= 1.36 */
+    bool bug_all_fatal; /* BUG(9): <= 1.37 */
+    bool bug_range;     /* BUG(10): Value() arithmetic where milli arithmetic is not used */
+    bool bug_persisted_share; /* BUG(12): <= 1.36 */
 } dra__beh_t;
 
 void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f);
@@ -67,12 +96,35 @@ bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint
 
 /* ---- consumable capacity (DRA-SEMANTICS §2.11) -------------------------------------------- */
 
-/* The amount a request consumes of one capacity (r NULL = not requested). */
+/* How a profile does the arithmetic (dra__capmode from the behaviour): BUG(10) Value()
+ * arithmetic, DRAFractionalCapacityRange's milli ranges, 1.38-pre's fatal unrepresentable
+ * requests and its qualified capacity names. */
+typedef struct dra_capmode {
+    bool bug_range, fractional, unrepr_fatal, qualified;
+} dra__capmode_t;
+struct dra_beh;
+dra__capmode_t dra__capmode(const struct dra_beh *b);
+#define DRA__CAP_MISSING (-1) /* the request names a capacity the device lacks */
+#define DRA__CAP_UNREPR (-2)  /* 1.38-pre: not representable / negative; err says which */
+#define DRA__CAP_STACK 32     /* capacities per device (API limit with attributes) */
+/* The amount a request consumes of one capacity (r NULL = not requested): DRA_OK with *out, or
+ * DRA__CAP_UNREPR with the reason in err. */
+int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
+                        const dra_capacity_t *cap, dra__aq_t *out, char *err, size_t errlen);
+bool dra__cap_violates_m(const dra__capmode_t *m, dra__aq_t c, const dra_request_policy_t *p);
+/* capacityFits: 1 fits, 0 does not, DRA__CAP_MISSING, DRA__CAP_UNREPR (err filled).
+ * existing[i] / allocating[i] are per device capacity index (NULL = zero). */
+DRA_NODISCARD int dra__cap_fits_m(const dra__capmode_t *m, const dra_exact_request_t *req,
+                                  const dra_device_t *d, const dra__aq_t *existing,
+                                  const dra__aq_t *allocating, char *err, size_t errlen);
+/* The request entry for device capacity cap_name (d gives the driver for qualified names). */
+const dra_cap_request_t *dra__cap_request_for(const dra_exact_request_t *req, const dra_device_t *d,
+                                             const char *cap_name, bool qualified);
+/* The same with 1.36's arithmetic (names as written, no milli ranges; bugs = BUG(10)):
+ * dra__cap_fits returns 1, 0 or -1 (missing). */
 dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs);
 bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs);
 const dra_cap_request_t *dra__cap_find_request(const dra_exact_request_t *req, const char *name);
-/* capacityFits: 1 fits, 0 does not, -1 the request names a capacity the device lacks.
- * existing[i] / allocating[i] are per device capacity index (NULL = zero). */
 int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra__aq_t *existing,
                  const dra__aq_t *allocating, bool bugs);
 
@@ -308,8 +360,11 @@ DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
  * for All). R_OK with the result appended, R_FAIL, R_FATAL, R_NOMEM. */
 DRA_NODISCARD int dra__acall_allocate_device(dra__acall_t *c, uint32_t ci, uint32_t rqi,
                                             uint32_t slot, bool must);
-/* Consumable capacity of rq fits the slot's device: 1 yes, 0 no, < 0 error. */
-DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, const dra__rq_t *rq, dra__slot_t *st);
+/* Consumable capacity of rq (of claim ci) fits the slot's device: 1 yes, 0 no (a missing
+ * capacity too, except in 1.37), R_FATAL ("claim C, request R: <verb> capacity for device D:
+ * ..." in c->err: 1.37's missing capacity, 1.38-pre's unrepresentable request), R_NOMEM. */
+DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, uint32_t ci, const dra__rq_t *rq,
+                                           dra__slot_t *st, const char *verb);
 /* The shareID of a share (DRA-SEMANTICS §2.11), derived, not drawn: XXH3-128 seeded with
  * options.share_seed over the claim's identity (namespace, "default" when absent, and name),
  * the device ID (driver, pool, device), the result's index in the claim's results (its final

@@ -434,8 +434,9 @@ int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
     if (!x)
         return DRA_ENOMEM;
     x->m = m;
-    dra__beh_init(&x->b, f);
-    x->b.bugs = false;
+    dra_alloc_features_t fixed = *f; /* never with upstream bugs */
+    fixed.upstream_bugs = false;
+    dra__beh_init(&x->b, &fixed);
     x->st = state;
     x->cel = cel;
     x->node = node;

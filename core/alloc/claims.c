@@ -235,7 +235,7 @@ int dra__acons_add(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, uint32
     const dra_attr_t *at = c->qname ? dra_device_attr(d, c->qname) : NULL;
     if (!at)
         return 0;
-    bool bugs = ac->b.bugs;
+    bool bugs = c->distinct ? ac->b.bug_distinct : ac->b.bug_isect;
     dra__aval_t nv[DRA_AVAL_MAX], ov[DRA_AVAL_MAX];
     if (!c->distinct) {
         if (ac->b.lists) {
@@ -331,7 +331,7 @@ void dra__acons_remove(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, ui
 {
     if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
         return;
-    if (ac->b.bugs) {
+    if (c->distinct ? ac->b.bug_distinct : ac->b.bug_isect) {
         if (c->distinct) {
             for (uint32_t i = 0; i < c->nmap; i++)
                 if (strcmp(c->map[i].req, rq->parent->name) == 0) {
@@ -470,11 +470,33 @@ void dra__acall_share_id(dra__acall_t *ac, uint32_t ci, uint32_t slot, char buf[
     }
 }
 
-int dra__acall_capacity_fits(dra__acall_t *ac, const dra__rq_t *rq, dra__slot_t *st)
+/* The device ID as upstream prints a DeviceID: driver/pool/device. */
+static const char *device_id(const dra__acall_t *ac, const dra__slot_t *st, char *buf, size_t len)
+{
+    const dra__gpool_t *p = &ac->gp.pools[st->pool];
+    snprintf(buf, len, "%s/%s/%s", nz(p->driver), nz(p->name), nz(st->d->name));
+    return buf;
+}
+
+int dra__acall_capacity_fits(dra__acall_t *ac, uint32_t ci, const dra__rq_t *rq, dra__slot_t *st,
+                             const char *verb)
 {
     if (ac->slot_ready && ac->slot_ready(ac->self, st))
-        return -2;
-    return dra__cap_fits(rq->body, st->d, st->existing, st->allocating, ac->b.bugs);
+        return R_NOMEM;
+    dra__capmode_t m = dra__capmode(&ac->b);
+    char why[DRA_DIAG_MSG_MAX / 2];
+    int rc = dra__cap_fits_m(&m, rq->body, st->d, st->existing, st->allocating, why, sizeof why);
+    if (rc >= 0)
+        return rc;
+    if (rc == DRA__CAP_MISSING) {
+        if (!ac->b.cap_missing_fatal)
+            return 0;
+        snprintf(why, sizeof why, "some requested capacity has not been defined");
+    }
+    char cb[300], db[400];
+    return dra__acall_fatal(ac, "claim %s, request %s: %s capacity for device %s: %s",
+                            cref(ac->cls[ci].c, cb), nz(rq->body->name), verb,
+                            device_id(ac, st, db, sizeof db), why);
 }
 
 int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint32_t slot, bool must)
@@ -483,7 +505,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     const dra__rq_t *rq = &ac->rqs[rqi];
     dra__slot_t *st = &ac->slots[slot];
     const dra_device_t *d = st->d;
-    bool bugs = ac->b.bugs;
+    bool bugs = ac->b.bug_rollback;
     bool multi = ac->b.cc && d->allow_multiple_allocations;
     bool admin = rq->body->admin_access && !rq->is_sub;
     if (ac->slot_ready && ac->slot_ready(ac->self, st))
@@ -494,7 +516,8 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
         return R_FAIL;
     if (!ac->b.pd && d->nconsumes > 0)
         return R_FAIL;
-    bool cap_in_use = st->persist_cap || st->nallocating > 0 || (!bugs && st->persist_share);
+    bool cap_in_use =
+        st->persist_cap || st->nallocating > 0 || (!ac->b.bug_persisted_share && st->persist_share);
     bool skip_counters = multi && cap_in_use;
     bool charged = false;
     if (!skip_counters && d->nconsumes > 0) {
@@ -535,7 +558,9 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     dra__res_t *r = &cl->res[cl->nres];
     memset(r, 0, sizeof *r);
     if (ac->b.cc) {
-        int fits = dra__acall_capacity_fits(ac, rq, st);
+        int fits = dra__acall_capacity_fits(ac, ci, rq, st, "rechecking");
+        if (fits == R_NOMEM)
+            return R_NOMEM;
         if (fits != 1) {
             if (!bugs) { /* BUG(2): taken mark, constraints and counters leak */
                 if (!multi)
@@ -545,7 +570,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 if (charged)
                     dra__acall_counters_apply(ac, st, -1);
             }
-            return R_FAIL;
+            return fits == R_FATAL ? R_FATAL : R_FAIL;
         }
         if (multi) {
             r->consumed = dra__acall_consumed(ac, cl);
@@ -556,9 +581,14 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 if (!st->allocating)
                     return R_NOMEM;
             }
+            dra__capmode_t cm = dra__capmode(&ac->b);
             for (uint32_t c = 0; c < d->ncaps; c++) {
-                r->consumed[c] = dra__cap_consumed(dra__cap_find_request(rq->body, d->caps[c].name),
-                                                  &d->caps[c], bugs);
+                char why[8];
+                /* representable: the fit above computed the same amount */
+                (void)dra__cap_consumed_m(&cm,
+                                          dra__cap_request_for(rq->body, d, d->caps[c].name,
+                                                               cm.qualified),
+                                          &d->caps[c], &r->consumed[c], why, sizeof why);
                 st->allocating[c] += r->consumed[c];
             }
             st->nallocating++;
@@ -589,7 +619,7 @@ void dra__acall_deallocate(dra__acall_t *ac, uint32_t ci)
             for (uint32_t c = 0; c < st->d->ncaps; c++)
                 st->allocating[c] -= r->consumed[c];
         st->nallocating--;
-        if (r->charged && !ac->b.bugs) /* BUG(1): a multi-allocatable device keeps its counters */
+        if (r->charged && !ac->b.bug_rollback) /* BUG(1): a multi-allocatable device keeps its counters */
             dra__acall_counters_apply(ac, st, -1);
     } else if (r->charged) {
         dra__acall_counters_apply(ac, st, -1);
@@ -876,7 +906,7 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
             if (rq->cls)
                 maxcfg += rq->cls->nconfigs;
         }
-        if (ac->b.bugs && ac->b.release == DRA_RELEASE_1_36)
+        if (ac->b.bug_config_dup)
             maxcfg += c->nconfigs * c->nrequests;
         al->configs = dra_arena_calloc(out, maxcfg ? maxcfg : 1, sizeof(dra_alloc_config_t), 8);
         if (!al->configs)
@@ -924,7 +954,7 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
                 nseen++;
             }
         }
-        bool dup_bug = ac->b.bugs && ac->b.release == DRA_RELEASE_1_36;
+        bool dup_bug = ac->b.bug_config_dup;
         for (uint32_t x = 0; x < c->nconfigs; x++) {
             const dra_claim_config_t *cc = &c->configs[x];
             uint32_t times = 0;
@@ -967,7 +997,7 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
 
 uint32_t dra__pool_scope(const dra__beh_t *b, const dra__gpools_t *gp, uint32_t p)
 {
-    if (b->pool_counters && b->bugs) /* BUG(5): counters per pool name */
+    if (b->pool_counters && b->bug_pool_name) /* BUG(5): counters per pool name */
         for (uint32_t q = 0; q < p; q++)
             if (strcmp(gp->pools[q].name, gp->pools[p].name) == 0)
                 return q;

@@ -8,6 +8,89 @@
 
 #include "alloc/alloc_impl.h"
 
+/* ---- release profiles --------------------------------------------------------------------- */
+
+const dra_release_t dra_alloc_releases[DRA_RELEASE_COUNT] = {
+    DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36, DRA_RELEASE_1_37, DRA_RELEASE_1_38_PRE};
+
+bool dra_alloc_release_valid(int release)
+{
+    for (size_t i = 0; i < DRA_RELEASE_COUNT; i++)
+        if ((int)dra_alloc_releases[i] == release)
+            return true;
+    return false;
+}
+
+const char *dra_alloc_release_name(dra_release_t release)
+{
+    switch (release) {
+    case DRA_RELEASE_1_34:
+        return "1.34";
+    case DRA_RELEASE_1_35:
+        return "1.35";
+    case DRA_RELEASE_1_36:
+        return "1.36";
+    case DRA_RELEASE_1_37:
+        return "1.37";
+    case DRA_RELEASE_1_38_PRE:
+        return "1.38-pre";
+    }
+    return "?";
+}
+
+/* Where each profile's semantics were read (core/alloc/README.md, "Release profiles", has the
+ * file-by-file list). */
+const char *dra_alloc_release_source(dra_release_t release)
+{
+    switch (release) {
+    case DRA_RELEASE_1_34:
+        return "kubernetes/dynamic-resource-allocation release-1.34";
+    case DRA_RELEASE_1_35:
+        return "kubernetes/dynamic-resource-allocation release-1.35";
+    case DRA_RELEASE_1_36:
+        return "kubernetes/dynamic-resource-allocation release-1.36";
+    case DRA_RELEASE_1_37:
+        return "kubernetes/kubernetes v1.37 (allocator d9009869e0e8, gates of kube_features.go 1.37)";
+    case DRA_RELEASE_1_38_PRE:
+        return "kubernetes/kubernetes master at v1.38.0-alpha.2 (0411cc704533)";
+    }
+    return "?";
+}
+
+int dra_alloc_release_parse(const char *s, dra_release_t *out, dra_diag_t *diag)
+{
+    if (!s)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "missing release");
+    const char *in = s;
+    if (s[0] == 'v')
+        s++;
+    if (strcmp(s, "1.38-pre") == 0) {
+        *out = DRA_RELEASE_1_38_PRE;
+        return DRA_OK;
+    }
+    static const struct {
+        const char *p;
+        dra_release_t r;
+    } tab[] = {{"1.34", DRA_RELEASE_1_34},
+               {"1.35", DRA_RELEASE_1_35},
+               {"1.36", DRA_RELEASE_1_36},
+               {"1.37", DRA_RELEASE_1_37}};
+    for (size_t i = 0; i < DRA_ARRAY_LEN(tab); i++) {
+        size_t n = strlen(tab[i].p);
+        if (strncmp(s, tab[i].p, n) == 0 && (s[n] == 0 || s[n] == '.')) {
+            *out = tab[i].r;
+            return DRA_OK;
+        }
+    }
+    if (strncmp(s, "1.38", 4) == 0 && (s[4] == 0 || s[4] == '.' || s[4] == '-'))
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "release \"%s\" is not released; the profile that follows master is "
+                            "\"1.38-pre\" (%s)",
+                            in, dra_alloc_release_source(DRA_RELEASE_1_38_PRE));
+    return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                        "unknown release \"%s\" (expected 1.34, 1.35, 1.36, 1.37 or 1.38-pre)", in);
+}
+
 /* ---- features --------------------------------------------------------------------------------- */
 
 static const char *const gate_names[DRA_GATE_COUNT] = {
@@ -21,10 +104,13 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "DRAListTypeAttributes",
     "DRAExtendedResource",
     "DRADeviceTaintRules",
+    "DRADeviceCompatibilityGroups",
+    "DRADerivedAttributes",
+    "DRAFractionalCapacityRange",
+    "DRAWorkloadResourceClaims",
     "GenericWorkload",
     "GangScheduling",
     "TopologyAwareWorkloadScheduling",
-    "DRAWorkloadResourceClaims",
 };
 
 const char *dra_alloc_gate_name(dra_gate_t g)
@@ -32,71 +118,180 @@ const char *dra_alloc_gate_name(dra_gate_t g)
     return (unsigned)g < DRA_GATE_COUNT ? gate_names[g] : "?";
 }
 
+bool dra_alloc_gate_lookup(const char *name, dra_gate_t *out)
+{
+    for (int i = 0; i < DRA_GATE_COUNT; i++)
+        if (name && strcmp(name, gate_names[i]) == 0) {
+            *out = (dra_gate_t)i;
+            return true;
+        }
+    return false;
+}
+
 #define G(x) (1u << (x))
+
+/* The versioned gate table: DRA-SEMANTICS §3.1 for 1.34-1.36, kube-scheduler's
+ * kube_features.go history for 1.37 (the version with "LockToDefault: true in 1.38" notes) and
+ * CHANGELOG-1.38 (#140256: DRADeviceTaints and DRADeviceTaintRules locked) for 1.38-pre. */
+dra_gate_stage_t dra_alloc_gate_stage(dra_release_t r, dra_gate_t g)
+{
+    dra_gate_stage_t s = {false, false, false, "-"};
+#define STAGE(ex, d, l, st) (s = (dra_gate_stage_t){(ex), (d), (l), (st)})
+    switch (g) {
+    case DRA_GATE_ADMIN_ACCESS:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, true, true, "GA");
+        else
+            STAGE(true, true, false, "beta");
+        break;
+    case DRA_GATE_PRIORITIZED_LIST:
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, true, true, "GA");
+        else if (r >= DRA_RELEASE_1_36)
+            STAGE(true, true, false, "GA");
+        else
+            STAGE(true, true, false, "beta");
+        break;
+    case DRA_GATE_PARTITIONABLE_DEVICES:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, true, false, "beta");
+        else
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_DEVICE_TAINTS:
+        if (r >= DRA_RELEASE_1_38_PRE)
+            STAGE(true, true, true, "GA");
+        else if (r >= DRA_RELEASE_1_37)
+            STAGE(true, true, false, "GA");
+        else if (r >= DRA_RELEASE_1_36)
+            STAGE(true, true, false, "beta");
+        else
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_DEVICE_BINDING_CONDITIONS:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, true, false, "beta");
+        else
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_RESOURCE_CLAIM_DEVICE_STATUS:
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, true, true, "GA");
+        else
+            STAGE(true, true, false, "beta");
+        break;
+    case DRA_GATE_CONSUMABLE_CAPACITY:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, true, false, "beta");
+        else
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_LIST_TYPE_ATTRIBUTES:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_EXTENDED_RESOURCE:
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, true, true, "GA");
+        else if (r >= DRA_RELEASE_1_36)
+            STAGE(true, true, false, "beta");
+        else
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_DEVICE_TAINT_RULES:
+        /* 1.34 had no gate of its own: rules followed DRADeviceTaints (harness/k8s/taintrule.h) */
+        if (r >= DRA_RELEASE_1_38_PRE)
+            STAGE(true, true, true, "GA");
+        else if (r >= DRA_RELEASE_1_37)
+            STAGE(true, true, false, "GA");
+        else if (r >= DRA_RELEASE_1_36)
+            STAGE(true, false, false, "beta");
+        else
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_DEVICE_COMPATIBILITY_GROUPS:
+    case DRA_GATE_DERIVED_ATTRIBUTES:
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_FRACTIONAL_CAPACITY_RANGE:
+        /* beta, off; on only when the emulated minimum compatibility version is 1.37 */
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "beta");
+        break;
+    case DRA_GATE_WORKLOAD_RESOURCE_CLAIMS:
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "beta");
+        else if (r >= DRA_RELEASE_1_36)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_GENERIC_WORKLOAD:
+        /* 1.35 had it (alpha, v1alpha1 Workload API), which drabench does not model (set_gate) */
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "beta");
+        else if (r >= DRA_RELEASE_1_35)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_GANG_SCHEDULING:
+        /* merged into GenericWorkload in 1.37 (with WorkloadAwarePreemption): the gang policy
+         * then follows GenericWorkload (dra_alloc_gang_on) */
+        if (r >= DRA_RELEASE_1_35 && r < DRA_RELEASE_1_37)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_TOPOLOGY_AWARE_WORKLOAD:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_COUNT:
+        break;
+    }
+#undef STAGE
+    return s;
+}
 
 void dra_alloc_features_init(dra_alloc_features_t *f, dra_release_t release)
 {
     memset(f, 0, sizeof *f);
     f->release = (uint16_t)release;
-    /* DRA-SEMANTICS §3.1 defaults */
-    uint32_t g = G(DRA_GATE_ADMIN_ACCESS) | G(DRA_GATE_PRIORITIZED_LIST) |
-                 G(DRA_GATE_RESOURCE_CLAIM_DEVICE_STATUS);
-    if (release >= DRA_RELEASE_1_36)
-        g |= G(DRA_GATE_PARTITIONABLE_DEVICES) | G(DRA_GATE_DEVICE_TAINTS) |
-             G(DRA_GATE_DEVICE_BINDING_CONDITIONS) | G(DRA_GATE_CONSUMABLE_CAPACITY) |
-             G(DRA_GATE_EXTENDED_RESOURCE);
-    f->gates = g;
-}
-
-int dra_alloc_release_parse(const char *s, dra_release_t *out, dra_diag_t *diag)
-{
-    if (!s)
-        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "missing release");
-    if (s[0] == 'v')
-        s++;
-    static const struct {
-        const char *p;
-        dra_release_t r;
-    } tab[] = {{"1.34", DRA_RELEASE_1_34}, {"1.35", DRA_RELEASE_1_35}, {"1.36", DRA_RELEASE_1_36}};
-    for (size_t i = 0; i < DRA_ARRAY_LEN(tab); i++) {
-        size_t n = strlen(tab[i].p);
-        if (strncmp(s, tab[i].p, n) == 0 && (s[n] == 0 || s[n] == '.')) {
-            *out = tab[i].r;
-            return DRA_OK;
-        }
+    uint32_t g = 0;
+    for (int i = 0; i < DRA_GATE_COUNT; i++) {
+        dra_gate_stage_t st = dra_alloc_gate_stage(release, (dra_gate_t)i);
+        if (st.exists && st.def)
+            g |= G(i);
     }
-    return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
-                        "unknown release \"%s\" (expected 1.34, 1.35 or 1.36)", s);
+    f->gates = g;
 }
 
 int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool on, dra_diag_t *diag)
 {
-    for (int i = 0; i < DRA_GATE_COUNT; i++) {
-        if (strcmp(gate, gate_names[i]) == 0) {
-            if (i == DRA_GATE_LIST_TYPE_ATTRIBUTES && on && f->release < DRA_RELEASE_1_36)
-                return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
-                                    "feature gate %s does not exist in release 1.%u", gate,
-                                    (unsigned)(f->release - 100));
-            bool workload = i == DRA_GATE_GENERIC_WORKLOAD || i == DRA_GATE_GANG_SCHEDULING ||
-                            i == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD ||
-                            i == DRA_GATE_WORKLOAD_RESOURCE_CLAIMS;
-            if (workload && on && f->release < DRA_RELEASE_1_36)
-                return dra_diag_set(
-                    diag, DRA_EINVAL, NULL, 0, 0,
-                    "feature gate %s: workload scheduling is modelled from release 1.36 "
-                    "(scheduling.k8s.io/v1alpha2); release 1.%u %s", gate,
-                    (unsigned)(f->release - 100),
-                    i == DRA_GATE_GENERIC_WORKLOAD || i == DRA_GATE_GANG_SCHEDULING
-                        ? "has its v1alpha1 Workload API, which drabench does not read"
-                        : "does not have it");
-            if (on)
-                f->gates |= G(i);
-            else
-                f->gates &= ~G(i);
-            return DRA_OK;
-        }
-    }
-    return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "unknown feature gate \"%s\"", gate);
+    dra_gate_t g;
+    if (!dra_alloc_gate_lookup(gate, &g))
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "unknown feature gate \"%s\"", gate);
+    dra_gate_stage_t st = dra_alloc_gate_stage((dra_release_t)f->release, g);
+    bool workload = g == DRA_GATE_GENERIC_WORKLOAD || g == DRA_GATE_GANG_SCHEDULING ||
+                    g == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD;
+    if (workload && on && f->release < DRA_RELEASE_1_36)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "feature gate %s: workload scheduling is modelled from release 1.36 "
+                            "(scheduling.k8s.io/v1alpha2); release %s %s",
+                            gate, dra_alloc_release_name((dra_release_t)f->release),
+                            g == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD
+                                ? "does not have it"
+                                : "has its v1alpha1 Workload API, which drabench does not read");
+    if (!st.exists && on)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "feature gate %s does not exist in release %s", gate,
+                            dra_alloc_release_name((dra_release_t)f->release));
+    if (st.exists && st.locked && on != st.def)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "cannot set feature gate %s to %s, feature is locked to %s in release %s",
+                            gate, on ? "true" : "false", st.def ? "true" : "false",
+                            dra_alloc_release_name((dra_release_t)f->release));
+    if (on)
+        f->gates |= G(g);
+    else
+        f->gates &= ~G(g);
+    return DRA_OK;
 }
 
 int dra_alloc_features_set(dra_alloc_features_t *f, const char *assignment, dra_diag_t *diag)
@@ -124,35 +319,56 @@ int dra_alloc_features_set(dra_alloc_features_t *f, const char *assignment, dra_
     return dra_alloc_features_set_gate(f, name, on, diag);
 }
 
-/* Allocator feature flags as upstream's Features struct. */
-enum { F_AA = 1, F_PL = 2, F_PD = 4, F_DT = 8, F_BS = 16, F_CC = 32, F_LTA = 64 };
+/* Allocator feature flags as upstream's Features struct (1.37: FractionalCapacityRange,
+ * DerivedAttributes and CompatibilityGroups joined it). */
+enum {
+    F_AA = 1,
+    F_PL = 2,
+    F_PD = 4,
+    F_DT = 8,
+    F_BS = 16,
+    F_CC = 32,
+    F_LTA = 64,
+    F_FCR = 128,
+    F_DA = 256,
+    F_CG = 512
+};
 
 static unsigned feature_flags(const dra_alloc_features_t *f)
 {
+    static const struct {
+        dra_gate_t g;
+        unsigned flag;
+    } map[] = {{DRA_GATE_ADMIN_ACCESS, F_AA},
+               {DRA_GATE_PRIORITIZED_LIST, F_PL},
+               {DRA_GATE_PARTITIONABLE_DEVICES, F_PD},
+               {DRA_GATE_DEVICE_TAINTS, F_DT},
+               {DRA_GATE_CONSUMABLE_CAPACITY, F_CC},
+               {DRA_GATE_LIST_TYPE_ATTRIBUTES, F_LTA},
+               {DRA_GATE_FRACTIONAL_CAPACITY_RANGE, F_FCR},
+               {DRA_GATE_DERIVED_ATTRIBUTES, F_DA},
+               {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, F_CG}};
     unsigned x = 0;
-    if (dra_alloc_gate_on(f, DRA_GATE_ADMIN_ACCESS))
-        x |= F_AA;
-    if (dra_alloc_gate_on(f, DRA_GATE_PRIORITIZED_LIST))
-        x |= F_PL;
-    if (dra_alloc_gate_on(f, DRA_GATE_PARTITIONABLE_DEVICES))
-        x |= F_PD;
-    if (dra_alloc_gate_on(f, DRA_GATE_DEVICE_TAINTS))
-        x |= F_DT;
+    for (size_t i = 0; i < DRA_ARRAY_LEN(map); i++)
+        if (dra_alloc_gate_on(f, map[i].g))
+            x |= map[i].flag;
     if (dra_alloc_gate_on(f, DRA_GATE_DEVICE_BINDING_CONDITIONS) &&
         dra_alloc_gate_on(f, DRA_GATE_RESOURCE_CLAIM_DEVICE_STATUS))
         x |= F_BS;
-    if (dra_alloc_gate_on(f, DRA_GATE_CONSUMABLE_CAPACITY))
-        x |= F_CC;
-    if (dra_alloc_gate_on(f, DRA_GATE_LIST_TYPE_ATTRIBUTES))
-        x |= F_LTA;
     return x;
 }
 
+/* SupportedFeatures of the variants (DRA-SEMANTICS §3.2; 1.37: stable as in 1.36, incubating
+ * adds FractionalCapacityRange, experimental everything, allocator_experimental.go at
+ * d9009869e0e8). */
 dra_variant_t dra_alloc_variant(const dra_alloc_features_t *f)
 {
     unsigned x = feature_flags(f);
     unsigned stable, incubating;
-    if (f->release >= DRA_RELEASE_1_36) {
+    if (f->release >= DRA_RELEASE_1_37) {
+        stable = F_AA | F_PL | F_PD | F_DT;
+        incubating = stable | F_BS | F_CC | F_FCR;
+    } else if (f->release >= DRA_RELEASE_1_36) {
         stable = F_AA | F_PL | F_PD | F_DT;
         incubating = stable | F_BS | F_CC;
     } else {
@@ -200,7 +416,31 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
     b->strict_pools = f->release >= DRA_RELEASE_1_35;
     b->pool_counters = f->release >= DRA_RELEASE_1_35;
     b->counter_slices_always = b->variant == DRA_VARIANT_STABLE;
-    b->bugs = f->upstream_bugs;
+    dra_release_t r = (dra_release_t)f->release;
+    bool r37 = r >= DRA_RELEASE_1_37, r38 = r >= DRA_RELEASE_1_38_PRE;
+    b->cg = (x & F_CG) && b->pd && b->variant == DRA_VARIANT_EXPERIMENTAL;
+    b->cg_skip = r37 && !b->cg;
+    b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
+    b->derived_fatal = r37 && !b->derived;
+    b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;
+    /* the capacity changes of 1.37 / 1.38-pre: off until the engine knows them */
+    b->cap_missing_fatal = false;
+    b->cap_unrepr_fatal = false;
+    b->cap_qualified = false;
+    b->config_all_nil = r37;
+    b->cel_err_device = r37;
+    bool bugs = f->upstream_bugs;
+    b->bugs = bugs;
+    b->bug_rollback = bugs && !r37;
+    b->bug_distinct = bugs && !r37;
+    b->bug_isect = bugs && !r37;
+    b->bug_pool_name = bugs && !r37;
+    b->bug_config_dup = bugs && r == DRA_RELEASE_1_36;
+    b->bug_all_cap = bugs && !r37;
+    b->bug_all_fatal = bugs && !r38;
+    b->bug_range = bugs;
+    b->bug_persisted_share = bugs && !r37;
+    b->share_blocks_excl = r38 || !bugs;
 }
 
 const char *dra_outcome_name(dra_outcome_t o)
@@ -481,72 +721,194 @@ bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint
 
 /* ---- consumable capacity --------------------------------------------------------------------- */
 
-/* Capacity requests and device capacities are matched by the name as written (map keys), as
- * upstream does; "memory" in a request does not match "driver.example/memory" on a device. */
-const dra_cap_request_t *dra__cap_find_request(const dra_exact_request_t *req, const char *name)
+dra__capmode_t dra__capmode(const dra__beh_t *b)
 {
-    for (uint32_t i = 0; i < req->ncap_requests; i++)
-        if (strcmp(nz(req->cap_requests[i].name), nz(name)) == 0)
-            return &req->cap_requests[i];
-    return NULL;
+    dra__capmode_t m = {b->bug_range, b->fractional, b->cap_unrepr_fatal, b->cap_qualified};
+    return m;
 }
 
-static bool device_has_capacity(const dra_device_t *d, const char *name)
+/* The domain-qualified form of a capacity name: "memory" of driver d is "d/memory"; a name with
+ * a '/' is qualified already. */
+static bool cap_name_eq(const char *a, const char *b, const char *driver, bool qualified)
 {
+    a = nz(a);
+    b = nz(b);
+    if (strcmp(a, b) == 0)
+        return true;
+    if (!qualified)
+        return false;
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    if ((sa == NULL) == (sb == NULL))
+        return false; /* both qualified (differently) or both bare (differently) */
+    const char *q = sa ? a : b, *bare = sa ? b : a, *sl = sa ? sa : sb;
+    size_t dl = strlen(nz(driver));
+    return (size_t)(sl - q) == dl && strncmp(q, nz(driver), dl) == 0 && strcmp(sl + 1, bare) == 0;
+}
+
+/* Capacity requests and device capacities are matched by the name as written (map keys), as
+ * upstream does up to 1.37: "memory" in a request does not match "driver.example/memory" on a
+ * device. From 1.38-pre (#142202) both forms match and the fully qualified one wins. */
+const dra_cap_request_t *dra__cap_request_for(const dra_exact_request_t *req, const dra_device_t *d,
+                                             const char *cap_name, bool qualified)
+{
+    const dra_cap_request_t *hit = NULL;
+    const char *drv = d && d->slice ? d->slice->driver : NULL;
+    for (uint32_t i = 0; i < req->ncap_requests; i++) {
+        const char *rn = nz(req->cap_requests[i].name);
+        if (!cap_name_eq(rn, cap_name, drv, qualified))
+            continue;
+        if (!hit || strchr(rn, '/'))
+            hit = &req->cap_requests[i];
+    }
+    return hit;
+}
+
+const dra_cap_request_t *dra__cap_find_request(const dra_exact_request_t *req, const char *name)
+{
+    return dra__cap_request_for(req, NULL, name, false);
+}
+
+static bool device_has_capacity(const dra_device_t *d, const char *name, bool qualified)
+{
+    const char *drv = d->slice ? d->slice->driver : NULL;
     for (uint32_t i = 0; i < d->ncaps; i++)
-        if (strcmp(nz(d->caps[i].name), nz(name)) == 0)
+        if (cap_name_eq(d->caps[i].name, name, drv, qualified))
             return true;
     return false;
 }
 
-dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs)
+/* Milli units (resource.Quantity.MilliValue when lossless): the value must be a whole number of
+ * 1e6 nano units and fit int64 after scaling. */
+static bool aq_milli(dra__aq_t v, int64_t *out)
+{
+    const dra__aq_t per = 1000000;
+    if (v % per)
+        return false;
+    dra__aq_t mv = v / per;
+    if (mv > (dra__aq_t)INT64_MAX || mv < (dra__aq_t)INT64_MIN)
+        return false;
+    *out = (int64_t)mv;
+    return true;
+}
+
+/* useMilli (DRAFractionalCapacityRange, consumable_capacity.go of 1.37): the gate is on, every
+ * bound present is lossless in milli units and the step is at least 1m. */
+static bool use_milli(const dra__capmode_t *m, const dra_request_policy_t *p)
+{
+    if (!m->fractional)
+        return false;
+    int64_t x;
+    if (!aq_milli(dra__aq_from(&p->min), &x))
+        return false;
+    if (p->has_max && !aq_milli(dra__aq_from(&p->max), &x))
+        return false;
+    if (p->has_step && (!aq_milli(dra__aq_from(&p->step), &x) || x < 1))
+        return false;
+    return true;
+}
+
+static const dra__aq_t AQ_I64_MAX_UNITS = (dra__aq_t)INT64_MAX * DRA_AQ_UNIT;
+
+int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
+                        const dra_capacity_t *cap, dra__aq_t *out, char *err, size_t errlen)
 {
     const dra_request_policy_t *p = cap->policy;
     if (!r) {
-        if (p && p->has_default)
-            return dra__aq_from(&p->def);
-        return dra__aq_from(&cap->value);
+        *out = p && p->has_default ? dra__aq_from(&p->def) : dra__aq_from(&cap->value);
+        return DRA_OK;
     }
     dra__aq_t rv = dra__aq_from(&r->value);
-    if (!p)
-        return rv;
-    if (p->has_valid_range) {
-        dra__aq_t min = dra__aq_from(&p->min);
-        if (rv < min)
-            return min;
-        if (!p->has_step)
-            return rv;
-        dra__aq_t step = dra__aq_from(&p->step);
-        if (bugs) {
-            /* Quantity.Value() arithmetic (issue #140160): integers rounded up */
-            dra__aq_t ri = dra__aq_ceil_units(rv), si = dra__aq_ceil_units(step),
-                     mi = dra__aq_ceil_units(min);
-            if (si <= 0)
-                return rv;
-            dra__aq_t added = ri - mi, n = added / si;
-            if (added % si)
-                n++;
-            return (mi + si * n) * DRA_AQ_UNIT;
+    *out = rv;
+    if (!p || !p->has_valid_range)
+        goto values;
+    dra__aq_t min = dra__aq_from(&p->min);
+    if (rv < min) {
+        *out = min;
+        return DRA_OK;
+    }
+    if (!p->has_step)
+        return DRA_OK;
+    dra__aq_t step = dra__aq_from(&p->step);
+    char qb[DRA_QUANTITY_FMT_MAX];
+    if (use_milli(m, p)) {
+        int64_t req, mn, st;
+        (void)aq_milli(min, &mn);
+        (void)aq_milli(step, &st);
+        if (!aq_milli(rv, &req)) {
+            if (!m->unrepr_fatal)
+                return DRA_OK; /* 1.37: kept as requested; the step check rejects it */
+            dra_quantity_format(&r->value, qb, sizeof qb);
+            snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                                  "device's range arithmetic: request %s is not a representable "
+                                  "milli value", nz(cap->name), qb);
+            return DRA__CAP_UNREPR;
         }
+        dra__aq_t added = (dra__aq_t)req - mn, n = added / st;
+        if (added % st)
+            n++;
+        if (n > ((dra__aq_t)INT64_MAX - mn) / st) {
+            if (!m->unrepr_fatal) {
+                *out = (dra__aq_t)INT64_MAX * 1000000; /* capped at the largest milli value */
+                return DRA_OK;
+            }
+            dra_quantity_format(&r->value, qb, sizeof qb);
+            snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                                  "device's range arithmetic: rounding request %s up to the next "
+                                  "step passes the milli-value range", nz(cap->name), qb);
+            return DRA__CAP_UNREPR;
+        }
+        *out = ((dra__aq_t)mn + (dra__aq_t)st * n) * 1000000;
+        return DRA_OK;
+    }
+    if (m->unrepr_fatal && rv > AQ_I64_MAX_UNITS) {
+        dra_quantity_format(&r->value, qb, sizeof qb);
+        snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                              "device's range arithmetic: request %s exceeds MaxInt64",
+                 nz(cap->name), qb);
+        return DRA__CAP_UNREPR;
+    }
+    dra__aq_t res;
+    if (m->bug_range) {
+        /* Quantity.Value() arithmetic (issue #140160): integers rounded up */
+        dra__aq_t ri = dra__aq_ceil_units(rv), si = dra__aq_ceil_units(step),
+                 mi = dra__aq_ceil_units(min);
+        if (si <= 0)
+            return DRA_OK;
+        dra__aq_t added = ri - mi, n = added / si;
+        if (added % si)
+            n++;
+        res = (mi + si * n) * DRA_AQ_UNIT;
+    } else {
         if (step <= 0)
-            return rv;
+            return DRA_OK;
         dra__aq_t added = rv - min, n = added / step;
         if (added % step)
             n++;
-        return min + step * n;
+        res = min + step * n;
     }
-    if (p->nvalid_values) {
+    if (m->unrepr_fatal && min >= 0 && res > AQ_I64_MAX_UNITS) {
+        dra_quantity_format(&r->value, qb, sizeof qb);
+        snprintf(err, errlen, "capacity \"%s\": capacity request cannot be represented in the "
+                              "device's range arithmetic: rounding request %s up to the next step "
+                              "passes MaxInt64", nz(cap->name), qb);
+        return DRA__CAP_UNREPR;
+    }
+    *out = res;
+    return DRA_OK;
+values:
+    if (p && p->nvalid_values) {
         for (uint32_t i = 0; i < p->nvalid_values; i++) {
             dra__aq_t v = dra__aq_from(&p->valid_values[i]);
-            if (rv <= v)
-                return v;
+            if (rv <= v) {
+                *out = v;
+                return DRA_OK;
+            }
         }
-        return rv;
     }
-    return rv;
+    return DRA_OK;
 }
 
-bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs)
+bool dra__cap_violates_m(const dra__capmode_t *m, dra__aq_t c, const dra_request_policy_t *p)
 {
     if (!p)
         return false;
@@ -557,7 +919,15 @@ bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs)
             return true;
         if (p->has_step) {
             dra__aq_t step = dra__aq_from(&p->step), min = dra__aq_from(&p->min);
-            if (bugs) {
+            if (use_milli(m, p)) {
+                int64_t cm, sm, mm;
+                if (!aq_milli(c, &cm))
+                    return true;
+                (void)aq_milli(step, &sm);
+                (void)aq_milli(min, &mm);
+                return ((dra__aq_t)cm - mm) % sm != 0;
+            }
+            if (m->bug_range) {
                 dra__aq_t si = dra__aq_ceil_units(step);
                 if (si > 0 && (dra__aq_ceil_units(c) - dra__aq_ceil_units(min)) % si != 0)
                     return true;
@@ -576,22 +946,71 @@ bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs)
     return false;
 }
 
-int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra__aq_t *existing,
-                 const dra__aq_t *allocating, bool bugs)
+int dra__cap_fits_m(const dra__capmode_t *m, const dra_exact_request_t *req, const dra_device_t *d,
+                    const dra__aq_t *existing, const dra__aq_t *allocating, char *err,
+                    size_t errlen)
 {
     for (uint32_t i = 0; i < req->ncap_requests; i++)
-        if (!device_has_capacity(d, req->cap_requests[i].name))
-            return -1;
+        if (!device_has_capacity(d, req->cap_requests[i].name, m->qualified))
+            return DRA__CAP_MISSING;
+    /* representability of every capacity first (1.38-pre), so a fatal outcome does not depend
+     * on which capacity a soft mismatch stops at */
+    dra__aq_t cons[DRA__CAP_STACK];
+    bool stacked = d->ncaps <= DRA__CAP_STACK;
     for (uint32_t i = 0; i < d->ncaps; i++) {
         const dra_capacity_t *cap = &d->caps[i];
-        dra__aq_t c = dra__cap_consumed(dra__cap_find_request(req, cap->name), cap, bugs);
-        if (dra__cap_violates(c, cap->policy, bugs))
+        dra__aq_t c;
+        int rc = dra__cap_consumed_m(m, dra__cap_request_for(req, d, cap->name, m->qualified), cap,
+                                     &c, err, errlen);
+        if (rc)
+            return rc;
+        if (m->unrepr_fatal && c < 0) {
+            snprintf(err, errlen, "capacity \"%s\": capacity value is negative", nz(cap->name));
+            return DRA__CAP_UNREPR;
+        }
+        if (stacked)
+            cons[i] = c;
+    }
+    for (uint32_t i = 0; i < d->ncaps; i++) {
+        const dra_capacity_t *cap = &d->caps[i];
+        dra__aq_t c = 0;
+        if (stacked)
+            c = cons[i];
+        else
+            (void)dra__cap_consumed_m(m, dra__cap_request_for(req, d, cap->name, m->qualified), cap,
+                                      &c, err, errlen);
+        if (dra__cap_violates_m(m, c, cap->policy))
             return 0;
         dra__aq_t total = c + (existing ? existing[i] : 0) + (allocating ? allocating[i] : 0);
         if (total > dra__aq_from(&cap->value))
             return 0;
     }
     return 1;
+}
+
+/* The 1.36 arithmetic (no milli ranges, names as written), for callers that know no profile. */
+dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs)
+{
+    dra__capmode_t m = {bugs, false, false, false};
+    dra__aq_t v = 0;
+    char e[8];
+    (void)dra__cap_consumed_m(&m, r, cap, &v, e, sizeof e);
+    return v;
+}
+
+bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs)
+{
+    dra__capmode_t m = {bugs, false, false, false};
+    return dra__cap_violates_m(&m, c, p);
+}
+
+int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra__aq_t *existing,
+                 const dra__aq_t *allocating, bool bugs)
+{
+    dra__capmode_t m = {bugs, false, false, false};
+    char e[8];
+    int rc = dra__cap_fits_m(&m, req, d, existing, allocating, e, sizeof e);
+    return rc < 0 ? -1 : rc;
 }
 
 /* ---- attribute values ------------------------------------------------------------------------ */
@@ -703,13 +1122,17 @@ static int eval_selectors(const dra_model_t *m, const dra__beh_t *b, dra_cel_cac
         if (rc == DRA_ENOMEM)
             return rc;
         if (rc != DRA_OK) {
-            (void)b;
+            /* 1.37+ names the device: "selector #N on device driver/pool/device" */
+            char on[400] = "";
+            if (b->cel_err_device && d->slice)
+                snprintf(on, sizeof on, " on device %s/%s/%s", nz(d->slice->driver),
+                         nz(d->slice->pool_name), nz(d->name));
             if (cls)
-                snprintf(err, errlen, "class %s: selector #%u: CEL runtime error: %s", cls->name,
-                         i, diag.msg);
+                snprintf(err, errlen, "class %s: selector #%u%s: CEL runtime error: %s",
+                         cls->name, i, on, diag.msg);
             else
-                snprintf(err, errlen, "claim %s: selector #%u: CEL runtime error: %s",
-                         dra__claim_ref(claim, cref, sizeof cref), i, diag.msg);
+                snprintf(err, errlen, "claim %s: selector #%u%s: CEL runtime error: %s",
+                         dra__claim_ref(claim, cref, sizeof cref), i, on, diag.msg);
             return DRA_EFATAL;
         }
         if (!mt) {

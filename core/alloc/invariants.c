@@ -471,8 +471,9 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
 {
     memset(out, 0, sizeof *out);
     ictx_t x = {.m = m, .before = before, .cel = cel, .node = node, .claims = claims, .out = out};
-    dra__beh_init(&x.b, f);
-    x.b.bugs = false;
+    dra_alloc_features_t fixed = *f; /* never with upstream bugs */
+    fixed.upstream_bugs = false;
+    dra__beh_init(&x.b, &fixed);
     dra_arena_t ar;
     dra_arena_init(&ar, 64 * 1024);
     dra_arena_init(&x.scratch, 16 * 1024);

@@ -134,8 +134,13 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
                     return rc;
                 if (!m)
                     continue;
-                if (c->b.cc && dra__acall_capacity_fits(c, rq, st) != 1)
-                    continue;
+                if (c->b.cc) {
+                    rc = dra__acall_capacity_fits(c, ci, rq, st, "checking");
+                    if (rc < 0)
+                        return rc;
+                    if (rc != 1)
+                        continue;
+                }
                 rc = dra__acall_allocate_device(c, ci, rqi, slot, false);
                 if (rc < 0)
                     return rc;
@@ -202,8 +207,8 @@ static int search_validate_request(SEARCH_SELF *a, uint32_t ci, uint32_t rqi)
                                     dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name),
                                     pool->driver, pool->name,
                                     pool->incomplete ? "being updated" : "invalid");
-            /* PR #141898: per-node failure; the snapshot (BUG 9) made it fatal */
-            return c->b.bugs ? r : R_NODE;
+            /* PR #141898 (1.38-pre): per-node failure; before it (BUG 9) fatal */
+            return c->b.bug_all_fatal ? r : R_NODE;
         }
         for (uint32_t s = 0; s < pool->nslices; s++)
             for (uint32_t d = 0; d < pool->slices[s]->ndevices; d++) {
@@ -220,8 +225,19 @@ static int search_validate_request(SEARCH_SELF *a, uint32_t ci, uint32_t rqi)
                         return R_NOMEM;
                     /* PR #140769: static capacity only; the snapshot (BUG 8) subtracted the
                      * capacity already consumed, so All silently took a subset */
-                    int fits = dra__cap_fits(body, st->d, c->b.bugs ? st->existing : NULL, NULL,
-                                            c->b.bugs);
+                    dra__capmode_t cm = dra__capmode(&c->b);
+                    char why[DRA_DIAG_MSG_MAX / 2];
+                    int fits = dra__cap_fits_m(&cm, body, st->d,
+                                               c->b.bug_all_cap ? st->existing : NULL, NULL, why,
+                                               sizeof why);
+                    if (fits == DRA__CAP_MISSING && c->b.cap_missing_fatal)
+                        snprintf(why, sizeof why, "some requested capacity has not been defined");
+                    else if (fits == DRA__CAP_MISSING)
+                        continue;
+                    if (fits < 0) /* the All gather names the device without its pool */
+                        return dra__acall_fatal(c, "claim %s, request %s: checking capacity for device %s: %s",
+                                               dra__claim_ref(claim, cb, sizeof cb),
+                                               search_nz(body->name), search_nz(st->d->name), why);
                     if (fits != 1)
                         continue;
                 }

@@ -83,6 +83,12 @@ typedef struct checker {
     uint32_t dev_maps;  /* device.attributes / device.capacity reads seen */
     uint32_t dev_refs;  /* ... of which were turned into DEVREF nodes */
     uint32_t cap_refs;
+    /* The first failing fold of a constant conversion ("program instantiation failed"): cel-go
+     * builds the program only after the whole expression checked, so a type error anywhere
+     * (and the DRA result-type rule) wins over it; reported at the end of dra_cel_check. */
+    bool inst_failed;
+    uint32_t inst_off;
+    char inst_msg[300];
 } checker_t;
 
 static void cerr(checker_t *c, uint32_t off, const char *fmt, ...) DRA_PRINTF(3, 4);
@@ -572,7 +578,8 @@ static bool go_foldable(const dra_cel_expr_t *e)
 /* Evaluate a constant node at compile time (values live in the program arena). An error leaves
  * the node to run time, except where cel-go fails when building the program: a conversion of a
  * constant (OptOptimize folds those and reports their error as "program instantiation
- * failed"); `true || uint(-(5)) == 1u` is true because -(5) is not a constant to cel-go. */
+ * failed", after every type error: see inst_failed); `true || uint(-(5)) == 1u` is true because
+ * -(5) is not a constant to cel-go. */
 static bool fold(checker_t *c, dra_cel_expr_t *e)
 {
     if (c->env->no_fold)
@@ -586,8 +593,13 @@ static bool fold(checker_t *c, dra_cel_expr_t *e)
         return false;
     }
     if (v.kind == DRA_CEL_ERROR) {
-        if (c->env->dra && goc && e->kind == DRA_CEL_E_CALL && is_conversion(e->fn))
-            cerr(c, e->offset, "program instantiation failed: %.*s", (int)v.len, v.v.s);
+        if (c->env->dra && goc && e->kind == DRA_CEL_E_CALL && is_conversion(e->fn) &&
+            !c->inst_failed) {
+            c->inst_failed = true;
+            c->inst_off = e->offset;
+            snprintf(c->inst_msg, sizeof c->inst_msg, "program instantiation failed: %.*s",
+                     (int)v.len, v.v.s);
+        }
         return false;
     }
     const dra_cel_type_t *t = e->type;
@@ -737,6 +749,33 @@ static bool try_devref(checker_t *c, dra_cel_expr_t *e)
     return true;
 }
 
+/* The type of field selection `.f` on an operand of (resolved, non-optional) type ot, as
+ * cel-go's checkSelectField: a map of any key type yields its value type (the field is a string
+ * key looked up at run time: `{1: 2}.a` is the runtime error "no such key: a", `has({1: 2}.a)`
+ * is false); a free type variable is bound to dyn; dyn and error stay dyn; any other type does
+ * not support field selection (NULL after the error). */
+static const dra_cel_type_t *select_type(checker_t *c, const dra_cel_expr_t *e,
+                                         const dra_cel_type_t *ot)
+{
+    switch (ot->k) {
+    case DRA_CEL_T_MAP: return ot->p2 ? ot->p2 : &dra_cel_t_dyn;
+    case DRA_CEL_T_VAR:
+        if (!bind_var(c, ot, &dra_cel_t_dyn) && c->failed)
+            return NULL;
+        return &dra_cel_t_dyn;
+    case DRA_CEL_T_DYN:
+    case DRA_CEL_T_ERROR: return &dra_cel_t_dyn;
+    default: {
+        if (c->env->no_check)
+            return &dra_cel_t_dyn;
+        char tb[128];
+        dra_cel_type_str(ot, tb, sizeof tb);
+        cerr(c, e->offset, "type '%s' does not support field selection", tb);
+        return NULL;
+    }
+    }
+}
+
 static const dra_cel_type_t *check_select(checker_t *c, dra_cel_expr_t *e)
 {
     const dra_cel_type_t *ot = resolve(check(c, e->u.sel.operand));
@@ -759,34 +798,23 @@ static const dra_cel_type_t *check_select(checker_t *c, dra_cel_expr_t *e)
             return &dra_cel_t_error;
         }
         break;
-    case DRA_CEL_T_MAP:
-        if (!is_dyn(ot->p1) && ot->p1->k != DRA_CEL_T_STRING) {
-            char tb[128];
-            dra_cel_type_str(ot, tb, sizeof tb);
-            cerr(c, e->offset, "type '%s' does not support field selection", tb);
+    case DRA_CEL_T_OPTIONAL: {
+        /* cel-go unwraps the optional, selects on its value type and wraps the result */
+        const dra_cel_type_t *in = resolve(ot->p1);
+        r = select_type(c, e, in ? in : &dra_cel_t_dyn);
+        if (!r)
             return &dra_cel_t_error;
-        }
-        r = ot->p2 ? ot->p2 : &dra_cel_t_dyn;
-        break;
-    case DRA_CEL_T_DYN:
-    case DRA_CEL_T_ERROR:
-    case DRA_CEL_T_VAR:
-        break;
-    case DRA_CEL_T_OPTIONAL:
-        r = ot->p1 && ot->p1->k == DRA_CEL_T_MAP ? ot->p1->p2 : &dra_cel_t_dyn;
         if (!(e->flags & DRA_CEL_SEL_TEST_ONLY)) {
             e->type = mk(c, DRA_CEL_T_OPTIONAL, r, NULL);
             return e->type;
         }
         break;
-    default: {
-        if (c->env->no_check)
-            break;
-        char tb[128];
-        dra_cel_type_str(ot, tb, sizeof tb);
-        cerr(c, e->offset, "type '%s' does not support field selection", tb);
-        return &dra_cel_t_error;
     }
+    default:
+        r = select_type(c, e, ot);
+        if (!r)
+            return &dra_cel_t_error;
+        break;
     }
     if (e->flags & DRA_CEL_SEL_TEST_ONLY)
         r = &dra_cel_t_bool;
@@ -923,7 +951,8 @@ static const dra_cel_type_t *call_overload(checker_t *c, dra_cel_expr_t *e, unsi
                     ct = nt;
             }
             if (ct->k == DRA_CEL_T_LIST) {
-                if (!code_match('i', it) && !code_match('u', it)) {
+                /* index_list is (list(A), int) only: `[1][0u]` has no matching overload */
+                if (!code_match('i', it)) {
                     no_overload(c, e, name, types, n, member);
                     return NULL;
                 }
@@ -1387,6 +1416,8 @@ int dra_cel_check(dra_cel_prog_t *p, dra_arena_t *arena, dra_diag_t *diag)
         dra_cel_type_str(t, tb, sizeof tb);
         cerr(&c, 0, "must evaluate to bool or the unknown type, not %s", tb);
     }
+    if (c.inst_failed)
+        cerr(&c, c.inst_off, "%s", c.inst_msg);
     if (c.failed) {
         if (diag && diag->code == DRA_OK)
             return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory while checking");

@@ -65,7 +65,17 @@ static dra_cel_val_t mk_opt(dra_cel_ctx_t *c, const dra_cel_val_t *x)
     return v;
 }
 
-/* Field selection / string-key lookup on a value. *found=false means "no such key" (v unset). */
+static dra_cel_val_t no_such_key(dra_cel_ctx_t *c, const char *f, uint32_t flen)
+{
+    return dra_cel_err(c, "no such key: %.*s", (int)flen, f);
+}
+
+/* Field selection / string-key lookup on a value. *found=false means "no such key" (v unset).
+ * As cel-go's qualifier (refQualify): a map is a key lookup; a list cannot be indexed by a
+ * string (an error even in presence tests); any other value has no keys at all, so `.f` on it is
+ * "no such key: f" while has() / `.?f` answer absent. The standard (conformance) environment
+ * makes those presence tests the error too, as cel-go's EnableErrorOnBadPresenceTest, which
+ * cel-spec's conformance suite expects and Kubernetes does not set. */
 static dra_cel_val_t select_field(dra_cel_ctx_t *c, const dra_cel_val_t *o, const char *f,
                                   uint32_t flen, bool *found)
 {
@@ -103,14 +113,26 @@ static dra_cel_val_t select_field(dra_cel_ctx_t *c, const dra_cel_val_t *o, cons
     }
     case DRA_CEL_DOMAIN:
         return dra_cel_dev_lookup(c, o->sub == 1, o->v.s, o->len, f, flen, found);
+    case DRA_CEL_LIST:
+        return dra_cel_err(c, "unsupported index type 'string' in list");
     default:
-        return dra_cel_err(c, "no such overload: field selection on %s", dra_cel_kind_type_name(o));
+        if (!c->prog->env->dra)
+            return no_such_key(c, f, flen);
+        *found = false;
+        return (dra_cel_val_t){0};
     }
 }
 
-static dra_cel_val_t no_such_key(dra_cel_ctx_t *c, const char *f, uint32_t flen)
+/* "no such key: K" with K as cel-go prints the key (Go's %v: strings unquoted, uint without a
+ * suffix). */
+static dra_cel_val_t missing_key(dra_cel_ctx_t *c, const dra_cel_val_t *k)
 {
-    return dra_cel_err(c, "no such key: %.*s", (int)flen, f);
+    if (k->kind == DRA_CEL_STRING)
+        return no_such_key(c, k->v.s, k->len);
+    if (k->kind == DRA_CEL_UINT)
+        return dra_cel_err(c, "no such key: %llu", (unsigned long long)k->v.u);
+    const char *ks = dra_cel_val_str(c->a, k);
+    return dra_cel_err(c, "no such key: %s", ks ? ks : "?");
 }
 
 /* Index a container by an evaluated key: list[int], map[key], device views. */
@@ -142,8 +164,7 @@ static dra_cel_val_t index_val(dra_cel_ctx_t *c, const dra_cel_val_t *o, const d
         int i = dra_cel_map_find(o->v.map, k);
         if (i < 0) {
             *found = false;
-            const char *ks = dra_cel_val_str(c->a, k);
-            return dra_cel_err(c, "no such key: %s", ks ? ks : "?");
+            return missing_key(c, k);
         }
         return o->v.map->vals[i];
     }
@@ -152,8 +173,7 @@ static dra_cel_val_t index_val(dra_cel_ctx_t *c, const dra_cel_val_t *o, const d
     case DRA_CEL_DEVICE:
         if (k->kind != DRA_CEL_STRING) {
             *found = false;
-            const char *ks = dra_cel_val_str(c->a, k);
-            return dra_cel_err(c, "no such key: %s", ks ? ks : "?");
+            return missing_key(c, k);
         }
         {
             dra_cel_val_t r = select_field(c, o, k->v.s, k->len, found);
@@ -161,8 +181,12 @@ static dra_cel_val_t index_val(dra_cel_ctx_t *c, const dra_cel_val_t *o, const d
                 return no_such_key(c, k->v.s, k->len);
             return r;
         }
-    default:
-        return dra_cel_err(c, "no such overload: index on %s", dra_cel_kind_type_name(o));
+    default: {
+        /* no keys (cel-go refQualify): "no such key", absent for [?k] and optional operands
+         * (an error in the standard environment, as select_field) */
+        *found = !c->prog->env->dra;
+        return missing_key(c, k);
+    }
     }
 }
 
@@ -177,11 +201,12 @@ static dra_cel_val_t has_field(dra_cel_ctx_t *c, const dra_cel_val_t *o, const c
         return dra_cel_bool(found);
     case DRA_CEL_DOMAINS:
         return dra_cel_bool(true); /* the empty-map wrapper answers "present" to every key */
-    case DRA_CEL_DEVICE:
-        select_field(c, o, f, flen, &found);
+    default: {
+        dra_cel_val_t r = select_field(c, o, f, flen, &found);
+        if (r.kind == DRA_CEL_ERROR)
+            return r;
         return dra_cel_bool(found);
-    default:
-        return dra_cel_err(c, "no such overload: has() on %s", dra_cel_kind_type_name(o));
+    }
     }
 }
 

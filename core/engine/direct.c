@@ -30,7 +30,7 @@
  *  - the checks of allocateDevice: the selectors are the signature's match bitset (errors: a node
  *    with an error row of a signature is a hazard for the plan and never answered here);
  *    exclusivity, and a device's own counters, are the engine's availability bit (free, and
- *    every counter the device consumes has that much left; engine.c); the static checks
+ *    every counter the device consumes has that much left; summary.c); the static checks
  *    (binding conditions with their gate off, partitionable devices with theirs off, devices of a
  *    slice with counter sets where GatherPools does not offer them, the static capacity check of
  *    a request without capacity, taints against the request's tolerations)
@@ -69,7 +69,7 @@
  *  - capacity (2.11): the search checks capacityFits before allocateDevice and again in step 7,
  *    both against the state's aggregated capacity plus what this call is allocating on the
  *    device; a request takes the device once, so what it allocates there is nothing but its
- *    own consumption: the check is the capacity signature's fit bit (engine.c: each capacity of
+ *    own consumption: the check is the capacity signature's fit bit (summary.c: each capacity of
  *    the row, consumed with defaults and policy rounding, plus what the shares in the state
  *    consume, within the capacity; re-read on every commit and release of the row). The bit
  *    of a dedicated row is its static check (no shares on it: set-up), so the pick does not
@@ -95,7 +95,7 @@
  * node-local slice (metadata.name In [node]). Strings are the model's, the device table's (driver
  * and pool) and the engine's (valid while the engine and its table live).
  * Verification: with DRA_DEBUG >= 3 or opts.verify_direct, every direct answer is compared with
- * the allocator's on the same node (engine.c, try_node); a difference is DRA_EINTERNAL.
+ * the allocator's on the same node (place.c, try_node); a difference is DRA_EINTERNAL.
  *
  * Cost: set-up O(rows); a plan O(rows) per alternative, a bitset of rows each; an answer
  * O(words of the node's range + candidates looked at; PAIR: their product), one arena
@@ -347,7 +347,7 @@ static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool 
                                  the check depends on the capacity in use */
             if (dv->ncaps && !s->capbody)
                 return 0; /* the capacity left is read from a capacity signature's fit
-                             bits (every request over such a device has one: engine.c) */
+                             bits (every request over such a device has one: plan.c) */
             al->multi = true;
             if (cache_consumed(e, al, dv))
                 return DRA_ENOMEM;

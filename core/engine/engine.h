@@ -64,7 +64,9 @@
  * could take more than 32 devices (the All set counted as the node's matching rows plus the
  * shared ones), and every plan with an All request in a cluster with a pool that an All request
  * might find incomplete from some node (NodeFailure up front; Fatal in the snapshot): a pool is
- * safe when it is not a hazard pool and its slices all name one node or are all for all nodes.
+ * safe when it is not a hazard pool, its slices all name one node or are all for all nodes, and
+ * (1.34, without the completeness re-check) GatherPools skips none of them by itself (with
+ * DRAPartitionableDevices off it skips slices with counter sets or per-device node selection).
  *
  * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
  * claim's signatures (errors must surface where upstream's search reaches them); a node that

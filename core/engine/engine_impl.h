@@ -1,14 +1,32 @@
 /*
- * engine_impl.h - the placement engine's internal types, shared by engine.c (signatures,
- * summaries, the candidate-node index, placement) and direct.c (exact per-node answers from
- * the engine's own columns). Not an API: include only from the engine's own sources. engine.h documents
- * the semantics; ownership is the engine's (everything here is freed by dra_engine_free).
+ * engine_impl.h - the placement engine's internal types and the calls its files make of each
+ * other. Not an API: include only from the engine's own sources (the .c files of core/engine).
+ * engine.h documents the semantics; ownership is the engine's (everything here is freed by
+ * dra_engine_free).
+ *
+ * Files, each calling only files listed before it (no call cycle between files; the project's
+ * layering check, harness.layering, fails on one):
+ *   index.c    the candidate-node index (segment trees, admission, leapfrog) and score buckets;
+ *   hazard.c   hazard nodes (pools, node selectors) and All-hazard nodes;
+ *   counters.c counters of partitionable devices (set-up);
+ *   direct.c   exact per-node answers from the engine's columns (direct answers);
+ *   summary.c  row availability and the per-signature summaries, kept on row changes;   -> index
+ *   plan.c     signatures and plans;                                 -> summary, index, direct
+ *   commit.c   rows by device ID, commit and release;                -> summary, index, direct
+ *   place.c    placement by policy, one node's answer, nodes the allocator may see;
+ *                                                                              -> index, direct
+ *   update.c   slice updates, the plans' digest;                   -> plan, summary, index, direct
+ *   engine.c   set-up, teardown, node resources, introspection;
+ *                                        -> commit, hazard, counters, summary, direct, index
  */
 #ifndef DRA_ENGINE_IMPL_H
 #define DRA_ENGINE_IMPL_H
 
+#include <string.h>
+
 #include "alloc/alloc_impl.h"
 #include "base/bitset.h"
+#include "base/intern.h"
 #include "engine/engine.h"
 
 #define NONE DRA_ENGINE_NONE
@@ -222,6 +240,44 @@ static inline uint32_t dra__row_node(const dra_engine_t *e, uint32_t r)
     return tn == DRA_ENGINE_NONE ? DRA_ENGINE_NONE : e->mnode[tn];
 }
 
+/* ---- strings of rows, device-ID hashing ---- */
+
+/* s, or "" for NULL. */
+static inline const char *dra__nz(const char *s)
+{
+    return s ? s : "";
+}
+
+/* The hash of a device ID (also of a counter set's (driver, pool, name)). */
+static inline uint64_t dra__key_hash(const char *driver, const char *pool, const char *device)
+{
+    uint64_t h = dra_hash64(driver, strlen(driver));
+    h = dra_hash64_seed(pool, strlen(pool), h);
+    return dra_hash64_seed(device, strlen(device), h);
+}
+
+/* Driver, pool and device name of table row r ("" for none). O(1). */
+static inline const char *dra__row_driver(const dra_engine_t *e, uint32_t r)
+{
+    return dra__nz(e->t->pools[e->t->pool[r]].driver);
+}
+
+static inline const char *dra__row_pool(const dra_engine_t *e, uint32_t r)
+{
+    return dra__nz(e->t->pools[e->t->pool[r]].name);
+}
+
+static inline const char *dra__row_device(const dra_engine_t *e, uint32_t r)
+{
+    return dra__nz(e->t->dev[r]->name);
+}
+
+/* The first slot of hash h in a table of n slots (the top 32 bits scaled to n). */
+static inline uint32_t dra__hslot_start(uint64_t h, uint32_t n)
+{
+    return (uint32_t)(((h >> 32) * (uint64_t)n) >> 32);
+}
+
 /* ---- counter entries ---- */
 
 /* Row r's counter entries: i in [dra__ent_b(e, r), dra__ent_e(e, r)), counter
@@ -242,6 +298,78 @@ static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
 {
     return e->amts[e->pat_a[i]];
 }
+
+/* ---- index.c ---- */
+
+/* Signature s's leaf of model node n: HAZARD on a hazard node or one with an error row, -1 for an
+ * All signature while a member of its set is blocked, else the count. O(1). */
+int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n);
+/* Signature s's leaf of model node n from its counts and flags, and the path above it.
+ * O(log nodes). */
+void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
+/* Signature s's whole tree from its counts. O(nodes). */
+void dra__tree_build(dra_engine_t *e, sig_t *s);
+/* Whether plan p's summaries admit model node n (every request does, or it is an error node). */
+bool dra__plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n);
+/* First node >= pos plan p admits, NONE when none. O(requests * log nodes) per leapfrog step. */
+uint32_t dra__plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos);
+/* Score buckets (best-fit, spread): the bucket of a score; node n's score set to v (its bucket
+ * follows once the buckets are live); every node put in its bucket and kept there from now on
+ * (O(buckets * nodes / 64 + nodes), once); the next node >= from in bucket b (NONE: none). */
+uint32_t dra__bucket_of(const dra_engine_t *e, uint32_t score);
+void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v);
+void dra__buckets_sync(dra_engine_t *e);
+uint32_t dra__bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from);
+
+/* ---- hazard.c ---- */
+
+/* Hazard nodes (e->hz, e->nhazard), All-hazard nodes (e->ahz, e->nahz) and e->multiterm from
+ * the model's pools and node selectors. DRA_ENOMEM. */
+DRA_NODISCARD int dra__hazards(dra_engine_t *e);
+
+/* ---- counters.c ---- */
+
+/* The counters of partitionable devices (sets, what is left, row entries, consuming rows) with
+ * the consumption of the rows in use (e->use) charged. DRA_ENOMEM. */
+DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
+
+/* ---- summary.c ---- */
+
+/* Every counter row r consumes has that much left. */
+bool dra__row_fits(const dra_engine_t *e, uint32_t r);
+/* Row r is multi-allocatable with DRAConsumableCapacity on. */
+bool dra__row_multi(const dra_engine_t *e, uint32_t r);
+/* Row r is available (free, and its counters fit unless it is multi-allocatable). */
+bool dra__row_avail(const dra_engine_t *e, uint32_t r);
+/* Row r is certainly in an All set and certainly not allocatable (engine.h, All). */
+bool dra__row_blocked(const dra_engine_t *e, uint32_t r);
+/* Signature s's summaries counted from the rows (set-up of a signature). O(rows + nodes). */
+void dra__sig_count(dra_engine_t *e, sig_t *s);
+/* Whether the request of capacity signature s fits row r's capacity left by its shares. */
+bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r);
+/* Re-read the capacity multi-allocatable row r's shares consume and re-check the capacity
+ * signatures it matches. */
+void dra__refresh_cap(dra_engine_t *e, uint32_t r);
+/* Row r went in use (delta 1) or out of use (-1): its use count, counters, availability and
+ * every summary that reads them. */
+void dra__apply_row(dra_engine_t *e, uint32_t r, int delta);
+
+/* ---- plan.c ---- */
+
+/* The two bodies have the same selector texts, in order. */
+bool dra__same_selectors(const dra_exact_request_t *a, const dra_exact_request_t *b);
+/* matchAttribute signature s's groups over table node tn's range: s->grp of each row (GRP_NONE
+ * when it does not match or has no value), one group per distinct value by first member, the
+ * 64th holding the rest; returns the number of groups. O(range * groups). */
+uint32_t dra__group_node(const dra_engine_t *e, sig_t *s, uint32_t tn);
+/* Recompile plan `plan` from scratch (its indexed decision may depend on the rows). */
+DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
+
+/* ---- commit.c ---- */
+
+/* Rows by device ID (e->hslots), the model-row mapping (e->ord_row) and the slices' first model
+ * rows (e->slice_row0). DRA_ENOMEM. */
+DRA_NODISCARD int dra__rows_index_build(dra_engine_t *e);
 
 /* ---- direct.c ---- */
 
@@ -264,26 +392,11 @@ DRA_NODISCARD int dra__direct_verify(dra_engine_t *e, const plan_t *p, uint32_t 
  * plan's static eligibility over table rows [begin, end); a plan whose direct answer no longer
  * holds loses it (the allocator answers). */
 void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32_t end);
-/* Recompile plan `plan` from scratch (engine.c; its indexed decision may depend on the rows). */
-DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
 
 /* A committed result of row r with a shareID on a device that is not multi-allocatable, or
  * (DRAConsumableCapacity) without one on a multi-allocatable device, turns direct answers off
  * (the allocator leaves its scan for the first; the second is an exclusive allocation of a
  * device the availability bit counts free). */
 void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);
-/* Signature s's leaf of model node n from its counts and flags, and the path above it
- * (engine.c). O(log nodes). */
-void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
-/* Row r is multi-allocatable with DRAConsumableCapacity on (engine.c). */
-bool dra__row_multi(const dra_engine_t *e, uint32_t r);
-/* matchAttribute signature s's groups over table node tn's range: s->grp of each row (GRP_NONE
- * when it does not match or has no value), one group per distinct value by first member, the
- * 64th holding the rest; returns the number of groups (engine.c). O(range * groups). */
-uint32_t dra__group_node(const dra_engine_t *e, sig_t *s, uint32_t tn);
-/* Every counter row r consumes has that much left (engine.c). */
-bool dra__row_fits(const dra_engine_t *e, uint32_t r);
-/* The two bodies have the same selector texts, in order (engine.c). */
-bool dra__same_selectors(const dra_exact_request_t *a, const dra_exact_request_t *b);
 
 #endif /* DRA_ENGINE_IMPL_H */

@@ -25,11 +25,6 @@
 
 #include "engine/engine_impl.h"
 
-static const char *nz(const char *s)
-{
-    return s ? s : "";
-}
-
 /* Selectors of (cls, body) on device d: *mt all true, *er the first non-true one failed. */
 static int eval_row(dra_engine_t *e, const sig_t *s, const dra_device_t *d, bool *mt, bool *er)
 {
@@ -49,7 +44,7 @@ static int eval_row(dra_engine_t *e, const sig_t *s, const dra_device_t *d, bool
         const dra_cel_prog_t *prog = NULL;
         dra_diag_t d2;
         dra_diag_clear(&d2);
-        int rc = dra_cel_cache_get(e->cel, nz(src), &prog, &d2);
+        int rc = dra_cel_cache_get(e->cel, dra__nz(src), &prog, &d2);
         if (rc)
             return rc == DRA_ENOMEM ? rc : DRA_EINTERNAL; /* compiled when the signature was */
         bool m = false;
@@ -208,20 +203,20 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
     if (r1 > t->nrows || (sl->ndevices && t->dev[r0] != &sl->devices[0]))
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
                             "engine update: slice %s is not where the device table has it",
-                            nz(sl->name));
+                            dra__nz(sl->name));
     /* 1. what is not incremental */
     if (sl->changed & (DRA_SLICE_CHANGED_CONSUMES | DRA_SLICE_CHANGED_MULTI))
         return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,
                             "slice %s: counter consumption or allowMultipleAllocations changed "
                             "(not incremental: build a new engine)",
-                            nz(sl->name));
+                            dra__nz(sl->name));
     if ((sl->changed & DRA_SLICE_CHANGED_CAPS) && e->cx_off)
         for (uint32_t r = r0; r < r1; r++)
             if (e->cx_off[r] != NONE)
                 return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,
                                     "slice %s: capacities of a multi-allocatable device changed "
                                     "(not incremental: build a new engine)",
-                                    nz(sl->name));
+                                    dra__nz(sl->name));
     if (!e->upd_init) {
         dra_arena_init(&e->upd_arena, 4096);
         e->upd_init = true;
@@ -384,10 +379,12 @@ uint64_t dra_engine_plans_digest(const dra_engine_t *e)
                 h = mix(h, dra_bit_get(p->d.alt[i].ok, r));
         for (uint32_t a = 0; a < p->nalts; a++) {
             const sig_t *s = &e->sigs[p->alts[a].sig];
-            h = mix(mix(mix(mix(h, (uint64_t)p->alts[a].k), (uint64_t)s->shcnt), s->sherr), s->shany);
+            h = mix(mix(mix(mix(h, (uint64_t)p->alts[a].k), (uint64_t)s->shcnt), s->sherr),
+                    s->shany);
             h = mix(h, s->any_err);
             for (uint32_t r = 0; r < t->nrows; r++)
-                h = mix(h, (uint64_t)dra_bit_get(s->match, r) | (uint64_t)dra_bit_get(s->err, r) << 1 |
+                h = mix(h, (uint64_t)dra_bit_get(s->match, r) |
+                               (uint64_t)dra_bit_get(s->err, r) << 1 |
                                (uint64_t)(s->cfit ? dra_bit_get(s->cfit, r) : 0) << 2);
             for (uint32_t n = 0; n < e->nnodes; n++)
                 h = mix(mix(mix(mix(h, (uint64_t)s->cnt[n]), s->herr[n]),

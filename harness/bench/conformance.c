@@ -715,7 +715,7 @@ static step_t step_features(kase_t *k)
             return case_fail_msg(k, d.msg);
     }
     if (k->rules.n && dra_taint_rules_enabled(&k->feat) &&
-        dra_taint_rules_apply(&k->rules, &k->m, k->cel, NULL, &d) != DRA_OK)
+        dra_taint_rules_apply(&k->rules, &k->m, k->cel, &k->feat, NULL, &d) != DRA_OK)
         return case_fail_msg(k, d.msg);
     return STEP_NEXT;
 }

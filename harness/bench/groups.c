@@ -91,9 +91,9 @@ static const char *rejection(dra_mgroups_t *g, const dra_podgroup_t *pg)
     if (s->has_constraints) {
         if (!dra_alloc_gate_on(&g->f, DRA_GATE_TOPOLOGY_AWARE_WORKLOAD))
             return fmt(g, "spec.schedulingConstraints is forbidden while "
-                          "TopologyAwareWorkloadScheduling is off (release 1.%u; --feature "
+                          "TopologyAwareWorkloadScheduling is off (release %s; --feature "
                           "TopologyAwareWorkloadScheduling=true)",
-                       (unsigned)(g->f.release - 100));
+                       dra_alloc_release_name((dra_release_t)g->f.release));
         if (s->ntopology > 1)
             return "spec.schedulingConstraints.topology: at most one key";
         for (uint32_t i = 0; i < s->ntopology; i++)
@@ -257,12 +257,12 @@ int dra_mgroups_new(dra_model_t *m, const dra_alloc_features_t *f, dra_mgroups_t
         if (m->npodgroups || with_group)
             return note(notes,
                         "%u PodGroup(s) and the schedulingGroup of %u pod(s) ignored: "
-                        "GenericWorkload is off in release 1.%u (--feature GenericWorkload=true "
+                        "GenericWorkload is off in release %s (--feature GenericWorkload=true "
                         "schedules them as groups); every pod is scheduled alone",
-                        m->npodgroups, with_group, (unsigned)(f->release - 100));
+                        m->npodgroups, with_group, dra_alloc_release_name((dra_release_t)f->release));
         return DRA_OK;
     }
-    uint32_t dropped = 0;
+    uint32_t dropped = 0, basic = 0;
     g->groups = calloc(m->npodgroups ? m->npodgroups : 1, sizeof *g->groups);
     if (!g->groups)
         return DRA_ENOMEM;
@@ -273,6 +273,8 @@ int dra_mgroups_new(dra_model_t *m, const dra_alloc_features_t *f, dra_mgroups_t
         gr->rejected = rejection(g, gr->pg);
         if (!dra_alloc_gate_on(f, DRA_GATE_WORKLOAD_RESOURCE_CLAIMS))
             dropped += gr->pg->s.nclaims ? 1 : 0;
+        if (gr->pg->s.gang && !dra_alloc_gang_on(f))
+            basic++;
         if (gr->rejected)
             continue;
         int rc = resolve_gclaims(g, gr);
@@ -286,9 +288,15 @@ int dra_mgroups_new(dra_model_t *m, const dra_alloc_features_t *f, dra_mgroups_t
     if (dropped &&
         note(notes,
              "the resourceClaims of %u PodGroup(s) dropped: DRAWorkloadResourceClaims is off in "
-             "release 1.%u (--feature DRAWorkloadResourceClaims=true); a pod's matching claim is "
+             "release %s (--feature DRAWorkloadResourceClaims=true); a pod's matching claim is "
              "then its own",
-             dropped, (unsigned)(f->release - 100)) != DRA_OK)
+             dropped, dra_alloc_release_name((dra_release_t)f->release)) != DRA_OK)
+        return DRA_ENOMEM;
+    if (basic && note(notes,
+                      "the gang policy of %u PodGroup(s) has no minCount: GangScheduling is off "
+                      "in release %s (--feature GangScheduling=true); their pods are scheduled "
+                      "as a basic group",
+                      basic, dra_alloc_release_name((dra_release_t)f->release)) != DRA_OK)
         return DRA_ENOMEM;
     for (uint32_t p = 0; p < np; p++) {
         const dra_pod_t *pod = m->pods[p];
@@ -504,7 +512,7 @@ int dra_mgroups_schedule(dra_mgroups_t *g, uint32_t group, const dra_mgroups_env
     memset(&spec, 0, sizeof spec);
     spec.policy = pg->s.gang ? DRA_GROUP_GANG : DRA_GROUP_BASIC;
     spec.min_count = pg->s.gang ? (uint32_t)pg->s.min_count : 1;
-    spec.gang_gate = dra_alloc_gate_on(&g->f, DRA_GATE_GANG_SCHEDULING);
+    spec.gang_gate = dra_alloc_gang_on(&g->f);
     spec.tas = dra_alloc_gate_on(&g->f, DRA_GATE_TOPOLOGY_AWARE_WORKLOAD);
     spec.topo = gr->topo;
     spec.node_policy = env->policy;

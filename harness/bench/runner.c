@@ -2129,7 +2129,7 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
         snprintf(inv, sizeof inv, "full");
     else
         snprintf(inv, sizeof inv, "sample=%g", c->inv_p);
-    snprintf(rel, sizeof rel, "%u.%u", c->feat.release / 100, c->feat.release % 100);
+    snprintf(rel, sizeof rel, "%s", dra_alloc_release_name((dra_release_t)c->feat.release));
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);
     json_t *doc = json_object(), *run = json_object(), *cluster = json_object();

@@ -163,9 +163,9 @@ static int gate_error(const dra_scenario_t *s, const dra_scenario_mix_t *mx, uin
                       dra_diag_t *diag)
 {
     return dra_diag_set(diag, DRA_EINVAL, s->file, mx->group.line, mx->group.column,
-                        "spec.workload.mix[%u].group: %s needs %s, which is off in release 1.%u "
+                        "spec.workload.mix[%u].group: %s needs %s, which is off in release %s "
                         "(spec.features {%s: true} or run --feature %s=true)",
-                        i, what, gate, (unsigned)(f->release - 100), gate, gate);
+                        i, what, gate, dra_alloc_release_name((dra_release_t)f->release), gate, gate);
 }
 
 int dra_rgroups_new(const dra_scenario_t *s, const dra_scenario_built_t *b, dra_model_t *m,
@@ -184,7 +184,7 @@ int dra_rgroups_new(const dra_scenario_t *s, const dra_scenario_built_t *b, dra_
             continue;
         if (!dra_alloc_gate_on(f, DRA_GATE_GENERIC_WORKLOAD))
             return gate_error(s, mx, i, "a PodGroup", "GenericWorkload", f, diag);
-        if (mx->group.gang && !dra_alloc_gate_on(f, DRA_GATE_GANG_SCHEDULING))
+        if (mx->group.gang && !dra_alloc_gang_on(f))
             return gate_error(s, mx, i, "policy gang", "GangScheduling", f, diag);
         if (mx->group.topology_key && !dra_alloc_gate_on(f, DRA_GATE_TOPOLOGY_AWARE_WORKLOAD))
             return gate_error(s, mx, i, "topologyKey", "TopologyAwareWorkloadScheduling", f, diag);
@@ -581,7 +581,7 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
     memset(&spec, 0, sizeof spec);
     spec.policy = e->gang ? DRA_GROUP_GANG : DRA_GROUP_BASIC;
     spec.min_count = e->min_count;
-    spec.gang_gate = dra_alloc_gate_on(&g->f, DRA_GATE_GANG_SCHEDULING);
+    spec.gang_gate = dra_alloc_gang_on(&g->f);
     spec.tas = dra_alloc_gate_on(&g->f, DRA_GATE_TOPOLOGY_AWARE_WORKLOAD);
     spec.topo = e->topo != NONE ? g->topos[e->topo].t : NULL;
     spec.node_policy = env->policy;

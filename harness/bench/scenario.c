@@ -934,11 +934,14 @@ static int on_doc(const dra_ynode_t *root, void *ud_)
     if ((v = dra_ynode_get(spec, "seed")) && (rc = get_u64(p, v, "spec.seed", INT64_MAX, &s->seed)))
         return rc;
     if ((v = dra_ynode_get(spec, "release"))) {
-        static const char *const rel[] = {"1.34", "1.35", "1.36", NULL};
+        const char *rel[DRA_RELEASE_COUNT + 1];
+        for (int i = 0; i < DRA_RELEASE_COUNT; i++)
+            rel[i] = dra_alloc_release_name(dra_alloc_releases[i]);
+        rel[DRA_RELEASE_COUNT] = NULL;
         int e;
         if ((rc = get_enum(p, v, "spec.release", rel, &e)))
             return rc;
-        s->release = 134 + e;
+        s->release = (int)dra_alloc_releases[e];
     }
     if ((v = dra_ynode_get(spec, "features"))) {
         if (!dra_ynode_is_map(v))
@@ -977,7 +980,7 @@ static int on_doc(const dra_ynode_t *root, void *ud_)
 
 bool dra_scenario_check(const dra_scenario_t *s)
 {
-    if (s->release < 134 || s->release > 136 || (s->ngroups == 0 && s->nmanifests == 0) ||
+    if (!dra_alloc_release_valid(s->release) || (s->ngroups == 0 && s->nmanifests == 0) ||
         (s->ngroups && !s->groups) || s->nmix == 0 ||
         s->nmix > 256 || !s->mix || s->repetitions == 0 || !(s->sample_rate > 0) ||
         s->sample_rate > 1 || (unsigned)s->mode > DRA_WL_STEADY ||
@@ -1017,7 +1020,7 @@ int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char
         return DRA_ENOMEM;
     s->hash = dra_hash64(buf, len);
     s->seed = 1;
-    s->release = 136;
+    s->release = DRA_RELEASE_DEFAULT;
     s->repetitions = 1;
     s->sample_rate = 0.01;
     s->lifetime.kind = DRA_DIST_EXP;

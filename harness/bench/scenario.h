@@ -7,7 +7,7 @@
  *   metadata: {name: default, description: "..."}
  *   spec:
  *     seed: 1                      # 64-bit; --seed overrides
- *     release: "1.36"              # 1.34 | 1.35 | 1.36
+ *     release: "1.37"              # 1.34 | 1.35 | 1.36 | 1.37 | 1.38-pre (default 1.37)
  *     features: {DRAConsumableCapacity: true}   # upstream feature-gate names
  *     cluster:
  *       nodes:                     # node groups, emitted in order
@@ -139,7 +139,7 @@ typedef struct dra_scenario {
     const char *name, *description;
     uint64_t hash;           /* XXH3-64 of the scenario text */
     uint64_t seed;
-    int release;             /* 134, 135, 136 */
+    int release;             /* dra_release_t: 134 ... 138 (1.38-pre) */
     dra_feature_t *features;
     uint32_t nfeatures;
     dra_gen_group_t *groups;

@@ -36,7 +36,8 @@ static const char help[] =
     "Options:\n"
     "  -f, --file PATH         manifest file or directory (repeatable)\n"
     "  -n, --node NAME         allocate on this node only (default: try nodes in order)\n"
-    "  -r, --release R         release profile 1.34 | 1.35 | 1.36 (default 1.36)\n"
+    "  -r, --release R         release profile 1.34 | 1.35 | 1.36 | 1.37 | 1.38-pre (default 1.37;\n"
+    "                          1.38-pre follows Kubernetes master, see `drabench version`)\n"
     "  -F, --feature GATE=B    feature gate override, e.g. DRADeviceTaints=false (repeatable)\n"
     "  -b, --upstream-bugs     reproduce the known upstream allocator bugs (default: fixed)\n"
     "  -A, --allocator NAME    reference | fast | both (default reference); with both the\n"
@@ -198,7 +199,7 @@ static int setup_allocators(actx_t *a)
     if (a->rules.n && dra_taint_rules_enabled(&o->c.f)) {
         dra_diag_t d;
         uint32_t hits = 0;
-        int rc = dra_taint_rules_apply(&a->rules, &a->m, a->cel, &hits, &d);
+        int rc = dra_taint_rules_apply(&a->rules, &a->m, a->cel, &o->c.f, &hits, &d);
         if (rc) {
             fprintf(stderr, "drabench alloc: %s\n", rc == DRA_ENOMEM ? dra_strerror(rc) : d.msg);
             return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
@@ -206,9 +207,9 @@ static int setup_allocators(actx_t *a)
         fprintf(stderr, "%u DeviceTaintRule(s) applied: %u device taint(s) added\n", a->rules.n,
                 hits);
     } else if (a->rules.n) {
-        fprintf(stderr, "%u DeviceTaintRule(s) ignored: DRADeviceTaintRules is off in release 1.%u "
+        fprintf(stderr, "%u DeviceTaintRule(s) ignored: DRADeviceTaintRules is off in release %s "
                         "(--feature DRADeviceTaintRules=true applies them)\n",
-                a->rules.n, (unsigned)(o->c.f.release - 100));
+                a->rules.n, dra_alloc_release_name((dra_release_t)o->c.f.release));
     }
     dra_alloc_options_t ao = {0};
     ao.max_steps = dra_conf_budget(&o->c, o->c.kind);
@@ -500,8 +501,9 @@ static int write_claims(actx_t *a)
     char waiting[48] = "";
     if (a->nwait)
         snprintf(waiting, sizeof waiting, ", %u waiting", a->nwait);
-    fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed%s (release 1.%u, %s allocator%s)\n",
-            a->nok, a->nunsat, a->nerr, waiting, (unsigned)(o->c.f.release - 100),
+    fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed%s (release %s, %s allocator%s)\n",
+            a->nok, a->nunsat, a->nerr, waiting,
+            dra_alloc_release_name((dra_release_t)o->c.f.release),
             dra_alloc_variant_name(dra_alloc_variant(&o->c.f)),
             o->c.f.upstream_bugs ? ", upstream bugs" : "");
     return rc ? DRA_EXIT_ENV : DRA_EXIT_OK;

@@ -14,6 +14,7 @@
 #include "base/intern.h"
 #include <jansson.h>
 
+#include "alloc/alloc.h"
 #include "cli.h"
 #include "gen/profiles.h"
 #include "gen/shapes.h"
@@ -125,7 +126,7 @@ static int list_json(void)
                 nodes += s.groups[g].count;
             char seed[24], rel[32];
             snprintf(seed, sizeof seed, "%llu", (unsigned long long)s.seed);
-            snprintf(rel, sizeof rel, "%d.%d", s.release / 100, s.release % 100);
+            snprintf(rel, sizeof rel, "%s", dra_alloc_release_name((dra_release_t)s.release));
             json_array_append_new(
                 scn, json_pack("{s:s, s:s, s:s, s:s, s:I, s:s, s:I, s:i, s:I, s:s}", "name", nm,
                                "description", s.description ? s.description : "", "seed", seed,

@@ -40,6 +40,8 @@ static const char help[] =
     "      --mode LIST           dra (GPU shares share a GPU) | device-plugin (every GPU request\n"
     "                            takes whole GPUs); comma-separated for both (default dra)\n"
     "      --tune X              target GPU demand / capacity, 0.1 <= X <= 3 (default 1.3)\n"
+    "      --release R           allocator profile of --device-choice dra: 1.34 ... 1.37 or\n"
+    "                            1.38-pre (default 1.37; DRAConsumableCapacity is turned on)\n"
     "  -s, --seeds SPEC          seeds: N, A..B or a comma-separated list (default 42)\n"
     "  -o, --output FMT          text | json (default text)\n"
     "      --result FILE         also write the JSON result there (drabench report reads it)\n"
@@ -76,6 +78,7 @@ typedef struct opts {
     uint32_t nchoice;
     dra_replay_mode_t mode[2];
     uint32_t nmode;
+    dra_release_t release;
 } opts_t;
 
 static bool is_opt(const char *arg, const char *shrt, const char *lng)
@@ -364,7 +367,7 @@ int dra_cmd_replay(int argc, char **argv)
     static opts_t o;
     memset(&o, 0, sizeof o);
     o.tune = 1.3;
-    const char *tune = NULL, *fmt = NULL;
+    const char *tune = NULL, *fmt = NULL, *rel = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **dst = NULL;
@@ -382,6 +385,8 @@ int dra_cmd_replay(int argc, char **argv)
             dst = &o.emit;
         } else if (is_opt(a, NULL, "--tune")) {
             dst = &tune;
+        } else if (is_opt(a, NULL, "--release")) {
+            dst = &rel;
         } else if (is_opt(a, "-o", "--output")) {
             dst = &fmt;
         } else if (is_opt(a, "-p", "--policy")) {
@@ -414,6 +419,12 @@ int dra_cmd_replay(int argc, char **argv)
         return dra_cli_usage_error("replay", "-o: want text or json, got '%s'", fmt);
     if (tune && (!dra_io_parse_double(tune, &o.tune) || !(o.tune >= 0.1 && o.tune <= 3.0)))
         return dra_cli_usage_error("replay", "--tune: want a number in [0.1, 3], got '%s'", tune);
+    o.release = DRA_RELEASE_DEFAULT;
+    if (rel) {
+        dra_diag_t rd;
+        if (dra_alloc_release_parse(rel, &o.release, &rd))
+            return dra_cli_usage_error("replay", "--release: %s", rd.msg);
+    }
     if (!o.npol)
         o.pol[o.npol++] = DRA_POL_FGD;
     if (!o.nchoice)
@@ -454,13 +465,14 @@ int dra_cmd_replay(int argc, char **argv)
     json_object_set_new(root, "gpus", json_integer(gpus));
     json_object_set_new(root, "pods", json_integer(t.npods));
     json_object_set_new(root, "tune", json_real(o.tune));
+    json_object_set_new(root, "release", json_string(dra_alloc_release_name(o.release)));
     json_t *js = json_array();
     for (uint32_t s = 0; s < o.nseeds; s++)
         json_array_append_new(js, json_integer((json_int_t)o.seeds[s]));
     json_object_set_new(root, "seeds", js);
     if (!o.json)
-        printf("trace: %u nodes, %lld GPUs, %u pods; tune %.2f\n", t.nnodes, (long long)gpus,
-               t.npods, o.tune);
+        printf("trace: %u nodes, %lld GPUs, %u pods; tune %.2f; release %s\n", t.nnodes,
+               (long long)gpus, t.npods, o.tune, dra_alloc_release_name(o.release));
     for (uint32_t mi = 0; mi < o.nmode && status == DRA_EXIT_OK; mi++) {
         dra_replay_dra_t dra;
         bool have_dra = false;
@@ -471,6 +483,8 @@ int dra_cmd_replay(int argc, char **argv)
                     status = DRA_EXIT_ENV;
                     break;
                 }
+                dra_alloc_features_init(&dra.features, o.release);
+                dra.features.gates |= 1u << DRA_GATE_CONSUMABLE_CAPACITY;
                 have_dra = true;
             }
             for (uint32_t pi = 0; pi < o.npol && status == DRA_EXIT_OK; pi++)

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "alloc/alloc.h"
 #include "cli.h"
 #include "cel/cel.h"
 #include "manifest.h"
@@ -36,7 +37,7 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  -c, --cluster       check all inputs together as one cluster          (default: per file)\n"
-    "  -r, --release VER   apply the rules of Kubernetes 1.34, 1.35 or 1.36   (default: any)\n"
+    "  -r, --release VER   apply the rules of Kubernetes 1.34 ... 1.37 or 1.38-pre (default: any)\n"
     "  -s, --strict        report incomplete objects as errors                 (default: warnings)\n"
     "  -o, --output FMT    text, or json: {\"files\": [{\"file\", \"valid\", \"errors\": [...],\n"
     "                      \"warnings\": [...], \"errors_not_listed\"}], \"summary\": {...}} on stdout\n"
@@ -507,17 +508,14 @@ int dra_cmd_validate(int argc, char **argv)
             else if (strcmp(optarg, "text") != 0)
                 return dra_cli_usage_error("validate", "-o must be text or json, not '%s'", optarg);
             break;
-        case 'r':
-            if (strcmp(optarg, "1.34") == 0)
-                vo.release = 134;
-            else if (strcmp(optarg, "1.35") == 0)
-                vo.release = 135;
-            else if (strcmp(optarg, "1.36") == 0)
-                vo.release = 136;
-            else
-                return dra_cli_usage_error("validate", "--release must be 1.34, 1.35 or 1.36, not '%s'",
-                                           optarg);
+        case 'r': {
+            dra_release_t rel;
+            dra_diag_t rd;
+            if (dra_alloc_release_parse(optarg, &rel, &rd))
+                return dra_cli_usage_error("validate", "--release: %s", rd.msg);
+            vo.release = (int)rel;
             break;
+        }
         case 's':
             vo.flags |= DRA_VALIDATE_STRICT;
             break;

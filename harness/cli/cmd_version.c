@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "alloc/alloc.h"
 #include "buildinfo.h"
 #include "cli.h"
 #include "kern/kern.h"
@@ -19,7 +20,9 @@ static const char help[] =
     "Usage: drabench version [--json]\n"
     "\n"
     "Options:\n"
-    "  -j, --json     print a JSON object (build configuration, as jq's --build-configuration)\n"
+    "  -j, --json     print a JSON object (build configuration, as jq's --build-configuration;\n"
+    "                 `releases`: the allocator release profiles and the upstream sources each\n"
+    "                 follows)\n"
     "  -h, --help     show this help\n"
     "\n"
     "Exit status: 0.\n";
@@ -67,6 +70,15 @@ int dra_cmd_version(int argc, char **argv)
         }
         json_object_set_new(o, "kernel", json_pack("{s:s, s:o}", "selected", dra_kern_name(),
                                                    "available", avail));
+        json_t *rels = json_array();
+        for (size_t i = 0; i < DRA_RELEASE_COUNT; i++) {
+            dra_release_t r = dra_alloc_releases[i];
+            json_array_append_new(rels, json_pack("{s:s, s:s, s:b}", "name",
+                                                  dra_alloc_release_name(r), "follows",
+                                                  dra_alloc_release_source(r), "default",
+                                                  r == DRA_RELEASE_DEFAULT));
+        }
+        json_object_set_new(o, "releases", rels);
         char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
         json_decref(o);
         if (!s)
@@ -82,6 +94,11 @@ int dra_cmd_version(int argc, char **argv)
            jansson_version_str(), xxver);
     printf("kernels:  %s (selected: %s; force with DRA_KERNEL=scalar|avx2|avx512)\n", kbuf,
            dra_kern_name());
+    for (size_t i = 0; i < DRA_RELEASE_COUNT; i++) {
+        dra_release_t r = dra_alloc_releases[i];
+        printf("%s %-8s  %s%s\n", i ? "         " : "releases:", dra_alloc_release_name(r),
+               dra_alloc_release_source(r), r == DRA_RELEASE_DEFAULT ? " (default)" : "");
+    }
     json_decref(avail);
     return DRA_EXIT_OK;
 }

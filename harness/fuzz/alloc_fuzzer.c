@@ -60,10 +60,11 @@
  * decisions' devices, shares and consumed capacity.
  *
  * Byte layout: one byte per take(r, n), used as v % n, in this order (a missing byte reads 0;
- * "the shares profile": release 1.36 with DRAConsumableCapacity on, decoded so that the
+ * "the shares profile": release 1.36 or later with DRAConsumableCapacity on, decoded so that the
  * engine's direct-shares path often serves the claim):
- *   release (1.34 + %3); gates DRAPartitionableDevices, DRAConsumableCapacity, DRADeviceTaints,
- *   DRADeviceBindingConditions (each %3: release default, on, off); nodes (2 + %3); MIG pools
+ *   release (%5: 1.34, 1.35, 1.36, 1.37, 1.38-pre); gates DRAPartitionableDevices,
+ *   DRAConsumableCapacity, DRADeviceTaints, DRADeviceBindingConditions (each %3: release
+ *   default, on, off; a gate the release locks keeps its value); nodes (2 + %3); MIG pools
  *   (%2); per node its zone (%2: a, b);
  *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
  *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
@@ -200,6 +201,12 @@ static void qty(dra_quantity_t *q, uint64_t v)
 static void gate_set(rd_t *r, dra_alloc_features_t *f, const char *gate)
 {
     unsigned v = take(r, 3);
+    dra_gate_t g;
+    if (!dra_alloc_gate_lookup(gate, &g))
+        abort();
+    dra_gate_stage_t st = dra_alloc_gate_stage((dra_release_t)f->release, g);
+    if (v && st.locked)
+        return; /* a gate the release locks keeps its value */
     if (v && dra_alloc_features_set_gate(f, gate, v == 1, NULL) != DRA_OK)
         abort();
 }
@@ -296,11 +303,11 @@ static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64
     return p;
 }
 
-/* The 1.36 profile with DRAConsumableCapacity on: devices are multi-allocatable and requests
+/* A 1.36+ profile with DRAConsumableCapacity on: devices are multi-allocatable and requests
  * ask for capacity more often (the engine answers such claims directly, direct-shares). */
 static bool shares_profile(const input_t *in)
 {
-    return in->f.release == DRA_RELEASE_1_36 &&
+    return in->f.release >= DRA_RELEASE_1_36 &&
            dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY);
 }
 
@@ -648,7 +655,7 @@ static void decode(rd_t *r, input_t *in)
     dra_model_t *m = &in->m;
     memset(in, 0, sizeof *in);
     dra_model_init(m);
-    dra_alloc_features_init(&in->f, (dra_release_t)(134 + take(r, 3)));
+    dra_alloc_features_init(&in->f, dra_alloc_releases[take(r, DRA_RELEASE_COUNT)]);
     gate_set(r, &in->f, "DRAPartitionableDevices");
     gate_set(r, &in->f, "DRAConsumableCapacity");
     gate_set(r, &in->f, "DRADeviceTaints");
@@ -1047,9 +1054,10 @@ static void trace_input(const input_t *in)
 {
     const dra_model_t *m = &in->m;
     fprintf(stderr,
-            "input: release 1.%u, %u nodes, %u slices, %llu devices, shared %u, "
+            "input: release %s, %u nodes, %u slices, %llu devices, shared %u, "
             "%u in use, class selector %u, gates 0x%x, %u claim(s):",
-            in->f.release - 100, m->nnodes, m->nslices, (unsigned long long)m->ndevices, in->shared,
+            dra_alloc_release_name((dra_release_t)in->f.release), m->nnodes, m->nslices,
+            (unsigned long long)m->ndevices, in->shared,
             in->npre, in->selk, in->f.gates, in->nclaims);
     for (unsigned c = 0; c < in->nclaims; c++) {
         const dra_claim_t *cl = in->claims[c];

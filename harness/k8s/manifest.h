@@ -80,7 +80,7 @@ enum {
 
 typedef struct dra_validate_opts {
     unsigned flags;  /* DRA_VALIDATE_* */
-    int release;     /* 0 = any (release-dependent rules warn), or 134, 135, 136 */
+    int release;     /* 0 = any (release-dependent rules warn), or a dra_release_t (134 ... 138) */
 } dra_validate_opts_t;
 
 /* Errors only (release-dependent and incomplete findings are not reported). DRA_OK or

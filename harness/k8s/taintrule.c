@@ -137,6 +137,7 @@ static void rd_rule(rd_t *rd, const dra_ynode_t *doc)
     check_keys(rd, spec, name, "spec", k_spec);
     const dra_ynode_t *sel = dra_ynode_get(spec, "deviceSelector");
     if (sel && !dra_ynode_is_null(sel)) {
+        t.has_selector = true;
         if (!dra_ynode_is_map(sel)) {
             rerr(rd, sel, name, "%s: expected a map", "spec.deviceSelector");
         } else {
@@ -263,10 +264,12 @@ static int eval_all(const dra_model_t *m, dra_cel_cache_t *cel, dra_arena_t *scr
 }
 
 int dra_taint_rule_matches(const dra_taint_rule_t *t, const dra_model_t *m, dra_cel_cache_t *cel,
-                           dra_arena_t *scratch, const dra_device_t *d, bool *match,
-                           dra_diag_t *diag)
+                           const dra_alloc_features_t *f, dra_arena_t *scratch,
+                           const dra_device_t *d, bool *match, dra_diag_t *diag)
 {
     *match = false;
+    if (!t->has_selector && f->release >= DRA_RELEASE_1_38_PRE)
+        return DRA_OK; /* #141648: a rule without deviceSelector selects nothing */
     const dra_slice_t *s = d->slice;
     if (t->driver && (!s || !s->driver || strcmp(t->driver, s->driver) != 0))
         return DRA_OK;
@@ -296,7 +299,7 @@ int dra_taint_rule_matches(const dra_taint_rule_t *t, const dra_model_t *m, dra_
 }
 
 int dra_taint_rules_apply(const dra_taint_rules_t *r, dra_model_t *m, dra_cel_cache_t *cel,
-                          uint32_t *ntainted, dra_diag_t *diag)
+                          const dra_alloc_features_t *f, uint32_t *ntainted, dra_diag_t *diag)
 {
     uint32_t hits = 0;
     int rc = DRA_OK;
@@ -308,7 +311,7 @@ int dra_taint_rules_apply(const dra_taint_rules_t *r, dra_model_t *m, dra_cel_ca
             dra_device_t *d = &s->devices[di];
             for (uint32_t ri = 0; ri < r->n; ri++) {
                 bool mt = false;
-                rc = dra_taint_rule_matches(&r->items[ri], m, cel, &scratch, d, &mt, diag);
+                rc = dra_taint_rule_matches(&r->items[ri], m, cel, f, &scratch, d, &mt, diag);
                 if (rc != DRA_OK)
                     break;
                 if (!mt)

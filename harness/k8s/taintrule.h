@@ -6,7 +6,8 @@
  * the same buffers through dra_taint_rules_read_buffer and apply them to the model.
  *
  * Selection (as upstream's tracker): every field of spec.deviceSelector that is set must match;
- * an absent or null deviceSelector selects every device. driver, pool and device compare names;
+ * an absent or null deviceSelector selects every device up to 1.37 and no device from 1.38-pre
+ * on (#141648; `deviceSelector: {}` selects every device in every release). driver, pool and device compare names;
  * deviceClassName (v1alpha3) requires the class to exist and every CEL selector of the class to
  * match; selectors (v1alpha3) are CEL expressions that must all match. A CEL runtime error means
  * "does not match" (upstream records an event); a CEL compile error is an error of the apply
@@ -37,7 +38,8 @@
 
 typedef struct dra_taint_rule {
     const char *name;
-    /* spec.deviceSelector; NULL = not set (matches anything) */
+    bool has_selector; /* spec.deviceSelector present and not null (`{}` counts) */
+    /* spec.deviceSelector fields; NULL = not set (matches anything) */
     const char *class_name;
     const char *driver;
     const char *pool;
@@ -64,16 +66,19 @@ DRA_NODISCARD int dra_taint_rules_read_buffer(dra_taint_rules_t *r, dra_model_t 
                                               const char *file, const char *buf, size_t len,
                                               dra_diag_list_t *errs);
 
-/* Does device d of the model match rule? DRA_OK with *match, DRA_ECOMPILE (diag) or DRA_ENOMEM.
- * scratch is an arena for CEL evaluation (reset by the callee). */
+/* Does device d of the model match rule under release profile f (a rule without a selector)?
+ * DRA_OK with *match, DRA_ECOMPILE (diag) or DRA_ENOMEM. scratch is an arena for CEL evaluation
+ * (reset by the callee). */
 DRA_NODISCARD int dra_taint_rule_matches(const dra_taint_rule_t *rule, const dra_model_t *m,
-                                         dra_cel_cache_t *cel, dra_arena_t *scratch,
-                                         const dra_device_t *d, bool *match, dra_diag_t *diag);
+                                         dra_cel_cache_t *cel, const dra_alloc_features_t *f,
+                                         dra_arena_t *scratch, const dra_device_t *d, bool *match,
+                                         dra_diag_t *diag);
 
-/* Append the taint of every matching rule to every device of the model. *ntainted (optional)
- * receives the number of (device, rule) matches. */
+/* Append the taint of every matching rule to every device of the model, as the scheduler of
+ * profile f does. *ntainted (optional) receives the number of (device, rule) matches. */
 DRA_NODISCARD int dra_taint_rules_apply(const dra_taint_rules_t *r, dra_model_t *m,
-                                        dra_cel_cache_t *cel, uint32_t *ntainted, dra_diag_t *diag);
+                                        dra_cel_cache_t *cel, const dra_alloc_features_t *f,
+                                        uint32_t *ntainted, dra_diag_t *diag);
 
 /* Whether the scheduler of this profile applies DeviceTaintRules (see "Gate" above). */
 bool dra_taint_rules_enabled(const dra_alloc_features_t *f);

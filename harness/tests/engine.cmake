@@ -1,7 +1,9 @@
 # harness/tests/engine.cmake - the engine's scenario equivalence test (test_engine_scenarios.c)
 # for the two fleet scenarios as their own entries, so they run beside the small ones.
 if(TARGET harness_test_engine_scenarios)
-  foreach(scn fleet-5k fleet-50k)
+  # fleet-5k under every profile, fleet-50k under the default one, the small scenarios under
+  # 1.37 and 1.38-pre (the entry without an argument runs them under 1.34-1.36)
+  foreach(scn fleet-5k fleet-50k 1.37 1.38-pre)
     add_test(NAME harness.test_engine_scenarios.${scn}
              COMMAND harness_test_engine_scenarios ${scn} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(harness.test_engine_scenarios.${scn} PROPERTIES LABELS "unit;harness"

@@ -190,7 +190,7 @@ across)
     # 1.35 against 1.36 on one workload: not comparable by default, information with --across
     # release: per shape the pods whose outcome, node or devices changed
     "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --release 1.35 -q -o "$T/a.json" || fail run
-    "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off -q -o "$T/b.json" || fail run
+    "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --release 1.36 -q -o "$T/b.json" || fail run
     jq -e '.decisions.pods == 200 and (.decisions.shapes | length) == 8' "$T/b.json" >/dev/null || fail "no decision records"
     "$DRABENCH" compare "$T/a.json" "$T/b.json" >"$T/out" 2>&1; rc=$?
     [ $rc -eq 2 ] || fail "release 1.35 vs 1.36 without --across exited $rc"
@@ -200,8 +200,8 @@ across)
     jq -e '[.shape_changes[] | select(.shape == "all")][0] | .pods_compared == 200 and .pods_changed > 0 and .digest_differs' "$T/j.json" >/dev/null || fail "per-pod changes: $(jq -c .shape_changes "$T/j.json")"
     jq -e '([.shape_changes[] | select(.shape != "all") | .pods_changed] | add) == ([.shape_changes[] | select(.shape == "all")][0].pods_changed)' "$T/j.json" >/dev/null || fail "per-shape changes do not add up"
     # the same inputs twice: nothing changed
-    "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off -q -o "$T/c.json" || fail run
-    "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --policy spread -q -o "$T/d.json" || fail run
+    "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --release 1.36 -q -o "$T/c.json" || fail run
+    "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --release 1.36 --policy spread -q -o "$T/d.json" || fail run
     "$DRABENCH" compare --across policy --format json "$T/c.json" "$T/d.json" >"$T/p.json" 2>/dev/null
     jq -e '[.shape_changes[] | select(.shape == "all")][0].pods_changed > 0' "$T/p.json" >/dev/null || fail "first-fit vs spread changed nothing"
     "$DRABENCH" compare --across policy --format json "$T/b.json" "$T/c.json" >"$T/s.json" 2>/dev/null

@@ -737,6 +737,95 @@ static void test_all_mode_split_pool(void)
     }
 }
 
+/* Each node's pool in the 1.35 layout (a sharedCounters slice and a devices slice, both naming
+ * the node) with DRAPartitionableDevices off: GatherPools skips the counter slice, so in 1.34 (no
+ * completeness re-check) the pool is incomplete wherever its devices are gathered and an All
+ * request fails there up front (NodeFailure), whatever the summaries say; from 1.35 on the
+ * re-check counts both slices and the pool is complete. (alloc fuzzer finding: the engine
+ * rejected the node whose All set was in use and answered Unsatisfiable, the reference
+ * NodeFailure "... is currently being updated".) */
+#define CSPOOL(n)                                                                                  \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " n "-counters}\n"     \
+    "spec:\n  driver: drv\n  pool: {name: " n ", generation: 1, resourceSliceCount: 2}\n"          \
+    "  nodeName: " n "\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"    \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " n "-devices}\n"      \
+    "spec:\n  driver: drv\n  pool: {name: " n ", generation: 1, resourceSliceCount: 2}\n"          \
+    "  nodeName: " n "\n  devices: [{name: d1}, {name: d2}]\n---\n"
+static const char k_all_counter_slice[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv") CSPOOL("n1") CSPOOL("n2")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("all", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All}}]}")
+    CLAIM("admin", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All,"
+                   " adminAccess: true}}]}")
+    CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: a,"
+                  " count: 1}, {name: small, deviceClassName: a, allocationMode: All}]}]}");
+
+/* The same with the pool network-attached: both slices for all nodes, beside local devices. */
+#define CSNET(name, extra)                                                                         \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n"           \
+    "spec:\n  driver: drv\n  pool: {name: net, generation: 1, resourceSliceCount: 2}\n"            \
+    "  allNodes: true\n" extra "---\n"
+static const char k_all_counter_slice_net[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv") SLICE("s1", "n1", "[{name: d1}, {name: d2}]")
+    SLICE("s2", "n2", "[{name: d1}, {name: d2}]")
+    CSNET("net-counters", "  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n")
+    CSNET("net-devices", "  devices: [{name: n1}]\n")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("all", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All}}]}")
+    CLAIM("admin", "{requests: [{name: r, exactly: {deviceClassName: a, allocationMode: All,"
+                   " adminAccess: true}}]}")
+    CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: a,"
+                  " count: 1}, {name: small, deviceClassName: a, allocationMode: All}]}]}");
+
+static void test_all_mode_counter_slice_gate_off(void)
+{
+    static const dra_release_t rels[] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36};
+    for (size_t i = 0; i < 6; i++) {
+        fx_t x;
+        fx_init_gate(&x, i < 3 ? k_all_counter_slice : k_all_counter_slice_net, rels[i % 3],
+                     "DRAPartitionableDevices=false");
+        if (!x.ok) {
+            fx_fini(&x);
+            return;
+        }
+        bool v134 = rels[i % 3] == DRA_RELEASE_1_34;
+        uint32_t one = plan(&x, "one"), all = plan(&x, "all"), admin = plan(&x, "admin"),
+                 prio = plan(&x, "prio");
+        CHECK(dra_engine_plan_indexed(x.e, one));
+        /* 1.34: every plan with an All request (adminAccess and a subrequest too) is brute
+         * force; the re-check of 1.35 makes the pools complete */
+        CHECK(dra_engine_plan_indexed(x.e, all) == !v134);
+        CHECK(dra_engine_plan_indexed(x.e, admin) == !v134);
+        CHECK(dra_engine_plan_indexed(x.e, prio) == !v134);
+        const uint32_t ps[] = {one, all, admin, prio};
+        every_policy(&x, ps, 4);
+        /* a device of n1 in use (the network one, first in search order, in the second model):
+         * the summaries would skip n1 for All (every node with the network one) */
+        dra_arena_t keep;
+        dra_arena_init(&keep, 0);
+        dra_engine_result_t u = place_into(&x, one, DRA_ENGINE_FIRST_FIT, 0, &keep);
+        CHECK_EQ_U64(u.kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_EQ_U64(u.node, 0);
+        if (u.kind == DRA_OUTCOME_ALLOCATED) {
+            CHECK_OK(dra_engine_commit(x.e, u.node, u.allocations, u.n));
+            check_summaries(&x);
+            dra_engine_result_t r = place(&x, all, DRA_ENGINE_FIRST_FIT, 0);
+            CHECK_EQ_U64(r.kind, v134 ? DRA_OUTCOME_NODE_FAILURE
+                                 : i < 3 ? DRA_OUTCOME_ALLOCATED
+                                         : DRA_OUTCOME_UNSATISFIABLE);
+            if (v134)
+                CHECK(strstr(r.msg, "is currently being updated") != NULL);
+            else if (i < 3)
+                CHECK_EQ_U64(r.node, 1);
+            every_policy(&x, ps, 4);
+            CHECK_OK(dra_engine_release(x.e, u.node, u.allocations, u.n));
+            check_summaries(&x);
+        }
+        dra_arena_fini(&keep);
+        fx_fini(&x);
+    }
+}
+
 /* Consumable capacity (DRAConsumableCapacity): n1 and n2 each have one multi-allocatable device
  * with 10Gi of memory; a request for 6Gi fits once per device. After a share of n1's device the
  * capacity left (4Gi) is short: the capacity summary skips n1 (the availability summary alone
@@ -1329,6 +1418,7 @@ int main(void)
     RUN(test_all_mode_partially_used_nodes);
     RUN(test_all_mode_counters);
     RUN(test_all_mode_split_pool);
+    RUN(test_all_mode_counter_slice_gate_off);
     RUN(test_capacity_summary);
     RUN(test_capacity_summary_groups);
     RUN(test_multi_allocatable_counters);

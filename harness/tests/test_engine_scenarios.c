@@ -6,11 +6,14 @@
  * the incremental summaries equal a recomputation from the state at intervals and at the end;
  * releasing everything restores the state digest.
  *
- * Prefix lengths keep the test near a minute under ASan: brute-force best-fit and spread call
- * the allocator on every node for every pod. fleet-50k runs first-fit and random under 1.36
- * only (the brute force of best-fit / spread visits all 50,000 nodes, each first visit
- * gathering pools from every slice, and every profile costs an engine set-up over 1.2M rows).
+ * Prefix lengths keep each entry near a minute under ASan: brute-force best-fit and spread call
+ * the allocator on every node for every pod. The small scenarios run as one ctest entry per
+ * group of profiles (1.34-1.36 without an argument, then one entry per later profile, by name),
+ * fleet-5k under every profile, fleet-50k first-fit and random under the default profile only
+ * (the brute force of best-fit / spread visits all 50,000 nodes, each first visit gathering
+ * pools from every slice, and every profile costs an engine set-up over 1.2M rows).
  * DRA_ENGINE_TEST_PODS=N overrides every prefix (longer local runs). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,7 +273,7 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
         dra_engine_info_t info;
         dra_engine_get_info(e, &info);
         fprintf(stderr, "%-15s %s %-9s %3llu arrivals (engine totals: index %llu, reject %llu, brute %llu); %u signatures (%u lowered, %u interpreted selectors), %u hazard nodes\n",
-                name, rel == DRA_RELEASE_1_34 ? "1.34" : rel == DRA_RELEASE_1_35 ? "1.35" : "1.36",
+                name, dra_alloc_release_name(rel),
                 pol == DRA_ENGINE_FIRST_FIT ? "first-fit" : pol == DRA_ENGINE_BEST_FIT ? "best-fit"
                 : pol == DRA_ENGINE_SPREAD ? "spread" : "random",
                 (unsigned long long)arrivals, (unsigned long long)info.placements[0],
@@ -286,16 +289,20 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
     dra_workload_fini(&wl);
 }
 
+/* The profiles this process runs (main sets them from its arguments). */
+static dra_release_t g_rels[DRA_RELEASE_COUNT] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35,
+                                                  DRA_RELEASE_1_36};
+static size_t g_nrels = 3;
+
 static void scenario_rels(const char *name, uint64_t pods_ff, uint64_t pods_best, bool best,
-                          size_t first_rel)
+                          const dra_release_t *rels, size_t nrels)
 {
     world_t w;
     if (!world_init(&w, name) || !w.ok) {
         world_fini(&w);
         return;
     }
-    static const dra_release_t rels[] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36};
-    for (size_t r = first_rel; r < 3; r++) {
+    for (size_t r = 0; r < nrels; r++) {
         rig_t g;
         if (rig_init(&g, &w, rels[r]))
             for (int pol = 0; pol < 4; pol++) {
@@ -312,7 +319,7 @@ static void scenario_rels(const char *name, uint64_t pods_ff, uint64_t pods_best
 
 static void scenario(const char *name, uint64_t pods_ff, uint64_t pods_best, bool best)
 {
-    scenario_rels(name, pods_ff, pods_best, best, 0);
+    scenario_rels(name, pods_ff, pods_best, best, g_rels, g_nrels);
 }
 
 static void test_default(void) { scenario("default", 40, 8, true); }
@@ -322,19 +329,37 @@ static void test_mig_inference(void) { scenario("mig-inference", 30, 4, true); }
 static void test_gpu_sharing(void) { scenario("gpu-sharing", 60, 4, true); }
 static void test_unsat_storm(void) { scenario("unsat-storm", 30, 6, true); }
 static void test_fleet_5k(void) { scenario("fleet-5k", 30, 3, true); }
-/* fleet-50k: release 1.36 only (each profile costs an engine set-up over 1.2M rows, minutes
- * under ASan); the other profiles are covered on the same node profiles by fleet-5k */
-static void test_fleet_50k(void) { scenario_rels("fleet-50k", 8, 0, false, 2); }
+/* fleet-50k: the default profile only (each profile costs an engine set-up over 1.2M rows,
+ * minutes under ASan); the other profiles are covered on the same node profiles by fleet-5k */
+static void test_fleet_50k(void)
+{
+    static const dra_release_t dflt[] = {DRA_RELEASE_DEFAULT};
+    scenario_rels("fleet-50k", 8, 0, false, dflt, 1);
+}
 
-/* No argument: the small built-in scenarios. "fleet-5k" / "fleet-50k": that one alone (separate
- * ctest entries, harness/tests/engine.cmake, so they run in parallel with the rest). */
+/* No argument: the small built-in scenarios under 1.34-1.36. A profile name ("1.37",
+ * "1.38-pre"): the small scenarios under that profile. "fleet-5k": fleet-5k under every profile;
+ * "fleet-50k": fleet-50k (separate ctest entries, harness/tests/engine.cmake, so they run in
+ * parallel with the rest). */
 int main(int argc, char **argv)
 {
+    dra_release_t one;
+    dra_diag_t d;
     if (argc > 1 && strcmp(argv[1], "fleet-5k") == 0) {
+        for (size_t i = 0; i < DRA_RELEASE_COUNT; i++)
+            g_rels[i] = dra_alloc_releases[i];
+        g_nrels = DRA_RELEASE_COUNT;
         RUN(test_fleet_5k);
     } else if (argc > 1 && strcmp(argv[1], "fleet-50k") == 0) {
         RUN(test_fleet_50k);
+    } else if (argc > 1 && dra_alloc_release_parse(argv[1], &one, &d) != DRA_OK) {
+        fprintf(stderr, "usage: %s [fleet-5k | fleet-50k | RELEASE]: %s\n", argv[0], d.msg);
+        return 2;
     } else {
+        if (argc > 1) {
+            g_rels[0] = one;
+            g_nrels = 1;
+        }
         RUN(test_default);
         RUN(test_sched_perf_500);
         RUN(test_nvl72);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/alloc.h"
 #include "check.h"
 #include "scenario.h"
 
@@ -89,7 +90,7 @@ static void test_fields(void)
     dra_diag_t d;
     CHECK_OK(load_text(&s, base, &d));
     CHECK_EQ_I64(s.seed, 7);
-    CHECK_EQ_I64(s.release, 136);
+    CHECK_EQ_I64(s.release, DRA_RELEASE_DEFAULT); /* no spec.release: the newest release */
     CHECK_EQ_I64(s.groups[0].profile, DRA_GEN_DGX_H100);
     CHECK_EQ_I64(s.groups[0].params.gpus, 8);
     CHECK_EQ_I64(s.nmix, 1);
@@ -113,6 +114,27 @@ static void test_fields(void)
         "  placement: spread\n  run: {warmup: 5, repetitions: 2, invariants: sampled, sampleRate: 0.5}\n";
     CHECK_OK(load_text(&s, full, &d));
     CHECK_EQ_I64(s.release, 134);
+    {
+        /* every profile by name, and a release that is none */
+        static const char *const rels[] = {"1.34", "1.35", "1.36", "1.37", "1.38-pre"};
+        for (size_t i = 0; i < DRA_ARRAY_LEN(rels); i++) {
+            char txt[sizeof base + 64];
+            const char *at = strstr(base, "spec:\n");
+            snprintf(txt, sizeof txt, "%.*sspec:\n  release: \"%s\"\n%s", (int)(at - base), base,
+                     rels[i], at + 6);
+            dra_scenario_t r;
+            CHECK_OK(load_text(&r, txt, &d));
+            CHECK_STREQ(dra_alloc_release_name((dra_release_t)r.release), rels[i]);
+            dra_scenario_fini(&r);
+        }
+        char txt[sizeof base + 64];
+        const char *at = strstr(base, "spec:\n");
+        snprintf(txt, sizeof txt, "%.*sspec:\n  release: \"1.38\"\n%s", (int)(at - base), base,
+                 at + 6);
+        dra_scenario_t r;
+        CHECK_EQ_I64(load_text(&r, txt, &d), DRA_EINVAL);
+        CHECK(strstr(d.msg, "spec.release") != NULL && strstr(d.msg, "1.38-pre") != NULL);
+    }
     CHECK_EQ_I64(s.nfeatures, 1);
     CHECK(!s.features[0].on);
     CHECK_EQ_I64(s.groups[0].params.gpus, 4);

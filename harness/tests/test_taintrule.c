@@ -175,8 +175,10 @@ static void test_read_errors(void)
 }
 
 /* Each selector field alone: which of the three devices (a/dev-0, a/dev-1, b/dev-0) match. */
-static void expect_matches(const char *sel, bool a0, bool a1, bool b0)
+static void expect_matches_rel(dra_release_t rel, const char *sel, bool a0, bool a1, bool b0)
 {
+    dra_alloc_features_t feat;
+    dra_alloc_features_init(&feat, rel);
     char rules[1024];
     snprintf(rules, sizeof rules,
              "apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: r}\n"
@@ -192,11 +194,18 @@ static void expect_matches(const char *sel, bool a0, bool a1, bool b0)
     for (int i = 0; i < 3 && f.r.n == 1; i++) {
         bool mt = !want[i];
         dra_diag_t d;
-        CHECK_OK(dra_taint_rule_matches(&f.r.items[0], &f.m, f.cel, &scratch, ds[i], &mt, &d));
-        CHECK_MSG(mt == want[i], "selector %s, device #%d: match %d", sel, i, (int)mt);
+        CHECK_OK(dra_taint_rule_matches(&f.r.items[0], &f.m, f.cel, &feat, &scratch, ds[i], &mt,
+                                        &d));
+        CHECK_MSG(mt == want[i], "release %s, selector %s, device #%d: match %d",
+                  dra_alloc_release_name(rel), sel, i, (int)mt);
     }
     dra_arena_fini(&scratch);
     fx_fini(&f);
+}
+
+static void expect_matches(const char *sel, bool a0, bool a1, bool b0)
+{
+    expect_matches_rel(DRA_RELEASE_1_36, sel, a0, a1, b0);
 }
 
 static void test_selection(void)
@@ -230,7 +239,9 @@ static void test_compile_error(void)
     dra_diag_t d;
     dra_diag_clear(&d);
     uint32_t hits = 99;
-    CHECK_EQ_I64(dra_taint_rules_apply(&f.r, &f.m, f.cel, &hits, &d), DRA_ECOMPILE);
+    dra_alloc_features_t feat;
+    dra_alloc_features_init(&feat, DRA_RELEASE_1_37);
+    CHECK_EQ_I64(dra_taint_rules_apply(&f.r, &f.m, f.cel, &feat, &hits, &d), DRA_ECOMPILE);
     CHECK(strstr(d.msg, "DeviceTaintRule broken: selector #0: CEL compile error") != NULL);
     fx_fini(&f);
 }
@@ -248,7 +259,9 @@ static void test_apply(void)
     const dra_taint_t *before = dev(&f, 0, 0)->taints;
     uint32_t hits = 0;
     dra_diag_t d;
-    CHECK_OK(dra_taint_rules_apply(&f.r, &f.m, f.cel, &hits, &d));
+    dra_alloc_features_t feat;
+    dra_alloc_features_init(&feat, DRA_RELEASE_1_37);
+    CHECK_OK(dra_taint_rules_apply(&f.r, &f.m, f.cel, &feat, &hits, &d));
     CHECK_EQ_I64(hits, 4); /* a: a/dev-0, a/dev-1; d0: a/dev-0, b/dev-0 */
     const dra_device_t *a0 = dev(&f, 0, 0), *a1 = dev(&f, 0, 1), *b0 = dev(&f, 1, 0);
     CHECK_EQ_I64(a0->ntaints, 3); /* its own taint first, then the rules in order */
@@ -283,11 +296,30 @@ static void test_enabled(void)
     CHECK(!dra_taint_rules_enabled(&f));
     CHECK_OK(dra_alloc_features_set(&f, "DRADeviceTaints=true", NULL));
     CHECK(dra_taint_rules_enabled(&f)); /* 1.34: part of DRADeviceTaints */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK(dra_taint_rules_enabled(&f)); /* GA, on by default */
+    CHECK_OK(dra_alloc_features_set(&f, "DRADeviceTaintRules=false", NULL));
+    CHECK(!dra_taint_rules_enabled(&f));
+    dra_alloc_features_init(&f, DRA_RELEASE_1_38_PRE);
+    CHECK(dra_taint_rules_enabled(&f));
+    dra_diag_t d;
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "DRADeviceTaintRules=false", &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "locked to true") != NULL); /* #140256 */
+}
+
+/* #141648 (1.38-pre): a rule without deviceSelector selects nothing; `{}` still selects all. */
+static void test_nil_selector_by_release(void)
+{
+    expect_matches_rel(DRA_RELEASE_1_37, "null", true, true, true);
+    expect_matches_rel(DRA_RELEASE_1_38_PRE, "null", false, false, false);
+    expect_matches_rel(DRA_RELEASE_1_38_PRE, "{}", true, true, true);
+    expect_matches_rel(DRA_RELEASE_1_38_PRE, "{driver: driver-a}", true, true, false);
 }
 
 int main(void)
 {
     RUN(test_read_fields);
+    RUN(test_nil_selector_by_release);
     RUN(test_read_errors);
     RUN(test_selection);
     RUN(test_compile_error);

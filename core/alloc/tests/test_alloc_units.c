@@ -33,6 +33,77 @@ static void test_release_defaults(void)
     CHECK(!dra_alloc_gate_on(&f, DRA_GATE_LIST_TYPE_ATTRIBUTES));
     CHECK(!dra_alloc_gate_on(&f, DRA_GATE_DEVICE_TAINT_RULES));
     CHECK_EQ_I64(f.release, 136);
+    /* 1.37: DeviceTaintRules GA and on; the new 1.37 gates exist and are off */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_DEVICE_TAINT_RULES));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_EXTENDED_RESOURCE));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_DEVICE_COMPATIBILITY_GROUPS));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_DERIVED_ATTRIBUTES));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_FRACTIONAL_CAPACITY_RANGE));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_WORKLOAD_RESOURCE_CLAIMS));
+    CHECK_EQ_I64(DRA_RELEASE_DEFAULT, DRA_RELEASE_1_37);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_38_PRE);
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_DEVICE_TAINT_RULES));
+    CHECK(dra_alloc_gate_on(&f, DRA_GATE_DEVICE_TAINTS));
+    CHECK(!dra_alloc_gate_on(&f, DRA_GATE_DEVICE_COMPATIBILITY_GROUPS));
+    /* every profile's defaults respect its own table: existing gates only, locked at default */
+    for (size_t i = 0; i < DRA_RELEASE_COUNT; i++) {
+        dra_release_t r = dra_alloc_releases[i];
+        dra_alloc_features_init(&f, r);
+        for (int g = 0; g < DRA_GATE_COUNT; g++) {
+            dra_gate_stage_t st = dra_alloc_gate_stage(r, (dra_gate_t)g);
+            CHECK(st.exists || !dra_alloc_gate_on(&f, (dra_gate_t)g));
+            CHECK(dra_alloc_gate_on(&f, (dra_gate_t)g) == (st.exists && st.def));
+            CHECK(!st.locked || st.exists);
+        }
+    }
+}
+
+static void test_release_locks(void)
+{
+    dra_alloc_features_t f;
+    dra_diag_t d;
+    /* 1.35: nothing of ours locked */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_35);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAAdminAccess=false", &d));
+    /* 1.36: DRAAdminAccess GA, locked */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "DRAAdminAccess=false", &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "cannot set feature gate DRAAdminAccess to false, feature is locked to "
+                        "true in release 1.36") != NULL);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAAdminAccess=true", &d)); /* to its value: fine */
+    CHECK_OK(dra_alloc_features_set(&f, "DRAPrioritizedList=false", &d));
+    /* 1.37: PrioritizedList, ResourceClaimDeviceStatus, ExtendedResource locked too */
+    static const char *const locked37[] = {"DRAPrioritizedList", "DRAResourceClaimDeviceStatus",
+                                           "DRAExtendedResource", "DRAAdminAccess"};
+    for (size_t i = 0; i < DRA_ARRAY_LEN(locked37); i++) {
+        dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+        CHECK_EQ_I64(dra_alloc_features_set_gate(&f, locked37[i], false, &d), DRA_EINVAL);
+        CHECK(dra_alloc_gate_on(&f, DRA_GATE_PRIORITIZED_LIST));
+    }
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK_OK(dra_alloc_features_set(&f, "DRADeviceTaints=false", &d)); /* GA, not locked yet */
+    CHECK_OK(dra_alloc_features_set(&f, "DRADeviceTaintRules=false", &d));
+    CHECK_OK(dra_alloc_features_set(&f, "DRADeviceCompatibilityGroups=true", &d));
+    CHECK_OK(dra_alloc_features_set(&f, "DRADerivedAttributes=true", &d));
+    CHECK_OK(dra_alloc_features_set(&f, "DRAFractionalCapacityRange=true", &d));
+    /* 1.38-pre: taints and taint rules locked (#140256) */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_38_PRE);
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "DRADeviceTaints=false", &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "release 1.38-pre") != NULL);
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "DRADeviceTaintRules=false", &d), DRA_EINVAL);
+    /* the 1.37 gates do not exist in 1.36 */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    CHECK_EQ_I64(dra_alloc_features_set(&f, "DRADerivedAttributes=true", &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "does not exist in release 1.36") != NULL);
+    CHECK_OK(dra_alloc_features_set(&f, "DRADerivedAttributes=false", &d));
+    dra_gate_stage_t st = dra_alloc_gate_stage(DRA_RELEASE_1_37, DRA_GATE_FRACTIONAL_CAPACITY_RANGE);
+    CHECK(st.exists && !st.def && !st.locked);
+    CHECK_STREQ(st.stage, "beta");
+    dra_gate_t g;
+    CHECK(dra_alloc_gate_lookup("DRAWorkloadResourceClaims", &g));
+    CHECK_EQ_I64(g, DRA_GATE_WORKLOAD_RESOURCE_CLAIMS);
+    CHECK(!dra_alloc_gate_lookup("DRANoSuch", &g));
 }
 
 static void test_release_parse(void)
@@ -49,13 +120,37 @@ static void test_release_parse(void)
     CHECK(strstr(d.msg, "unknown release") != NULL);
     CHECK_EQ_I64(dra_alloc_release_parse("1.361", &r, &d), DRA_EINVAL);
     CHECK_EQ_I64(dra_alloc_release_parse(NULL, &r, &d), DRA_EINVAL);
+    CHECK_OK(dra_alloc_release_parse("1.37", &r, &d));
+    CHECK_EQ_I64(r, DRA_RELEASE_1_37);
+    CHECK_OK(dra_alloc_release_parse("v1.37.1", &r, &d));
+    CHECK_EQ_I64(r, DRA_RELEASE_1_37);
+    CHECK_OK(dra_alloc_release_parse("1.38-pre", &r, &d));
+    CHECK_EQ_I64(r, DRA_RELEASE_1_38_PRE);
+    CHECK_OK(dra_alloc_release_parse("v1.38-pre", &r, &d));
+    CHECK_EQ_I64(r, DRA_RELEASE_1_38_PRE);
+    /* 1.38 is not released: the message names the profile that follows master */
+    CHECK_EQ_I64(dra_alloc_release_parse("1.38", &r, &d), DRA_EINVAL);
+    CHECK(strstr(d.msg, "1.38-pre") != NULL && strstr(d.msg, "master") != NULL);
+    CHECK_EQ_I64(dra_alloc_release_parse("1.38.0-alpha.2", &r, &d), DRA_EINVAL);
+    CHECK_EQ_I64(dra_alloc_release_parse("1.38-prerelease", &r, &d), DRA_EINVAL);
+    for (size_t i = 0; i < DRA_RELEASE_COUNT; i++) {
+        dra_release_t x = dra_alloc_releases[i], y;
+        CHECK(dra_alloc_release_valid((int)x));
+        CHECK_OK(dra_alloc_release_parse(dra_alloc_release_name(x), &y, &d));
+        CHECK_EQ_I64(x, y);
+        CHECK(strcmp(dra_alloc_release_source(x), "?") != 0);
+        CHECK(i == 0 || dra_alloc_releases[i - 1] < x); /* ordered */
+    }
+    CHECK(!dra_alloc_release_valid(133) && !dra_alloc_release_valid(139));
+    CHECK_STREQ(dra_alloc_release_name((dra_release_t)139), "?");
+    CHECK_STREQ(dra_alloc_release_name(DRA_RELEASE_1_38_PRE), "1.38-pre");
 }
 
 static void test_gate_parse(void)
 {
     dra_alloc_features_t f;
     dra_diag_t d;
-    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_35);
     CHECK_OK(dra_alloc_features_set(&f, "DRAAdminAccess=false", &d));
     CHECK(!dra_alloc_gate_on(&f, DRA_GATE_ADMIN_ACCESS));
     CHECK_OK(dra_alloc_features_set(&f, "DRAAdminAccess", &d)); /* bare name = true */
@@ -74,7 +169,12 @@ static void test_gate_parse(void)
     CHECK_EQ_I64(dra_alloc_features_set(&f, "DRAListTypeAttributes=true", &d), DRA_EINVAL);
     CHECK_OK(dra_alloc_features_set(&f, "DRAListTypeAttributes=false", &d));
     for (int g = 0; g < DRA_GATE_COUNT; g++) {
-        dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+        /* every gate exists and none is locked in 1.37 with one of them off: flip the unlocked */
+        dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+        dra_gate_stage_t st = dra_alloc_gate_stage(DRA_RELEASE_1_37, (dra_gate_t)g);
+        CHECK(st.exists);
+        if (st.locked)
+            continue;
         uint32_t before = f.gates;
         CHECK_OK(dra_alloc_features_set_gate(&f, dra_alloc_gate_name((dra_gate_t)g),
                                              !dra_alloc_gate_on(&f, (dra_gate_t)g), &d));
@@ -112,6 +212,48 @@ static void test_variants(void)
     dra_alloc_features_init(&f, DRA_RELEASE_1_35);
     dra__beh_init(&b, &f);
     CHECK(!b.combos && b.strict_pools && b.pool_counters);
+    /* 1.37: incubating also supports fractional ranges; the alpha features need experimental */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING);
+    dra__beh_init(&b, &f);
+    CHECK(!b.cg && b.cg_skip && !b.derived && b.derived_fatal && !b.fractional);
+    CHECK(b.config_all_nil && b.cel_err_device && !b.cap_qualified);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAFractionalCapacityRange=true", NULL));
+    CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING);
+    dra__beh_init(&b, &f);
+    CHECK(b.fractional);
+    CHECK_OK(dra_alloc_features_set(&f, "DRADeviceCompatibilityGroups=true", NULL));
+    CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_EXPERIMENTAL);
+    dra__beh_init(&b, &f);
+    CHECK(b.cg && !b.cg_skip);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK_OK(dra_alloc_features_set(&f, "DRADerivedAttributes=true", NULL));
+    CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_EXPERIMENTAL);
+    dra__beh_init(&b, &f);
+    CHECK(b.derived && !b.derived_fatal && b.cg_skip);
+    /* the same features in 1.36 change nothing of that */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra__beh_init(&b, &f);
+    CHECK(!b.cg_skip && !b.derived_fatal && !b.config_all_nil && !b.cap_missing_fatal);
+    /* bugs are reproduced only where the release has them */
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    f.upstream_bugs = true;
+    dra__beh_init(&b, &f);
+    CHECK(b.bug_rollback && b.bug_distinct && b.bug_isect && b.bug_config_dup && b.bug_all_cap &&
+          b.bug_all_fatal && b.bug_range && b.bug_persisted_share && !b.share_blocks_excl);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    f.upstream_bugs = true;
+    dra__beh_init(&b, &f);
+    CHECK(!b.bug_rollback && !b.bug_distinct && !b.bug_isect && !b.bug_config_dup &&
+          !b.bug_all_cap && b.bug_all_fatal && b.bug_range && !b.bug_persisted_share &&
+          !b.share_blocks_excl);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_38_PRE);
+    f.upstream_bugs = true;
+    dra__beh_init(&b, &f);
+    CHECK(!b.bug_all_fatal && b.bug_range && b.share_blocks_excl && !b.cap_missing_fatal);
+    f.upstream_bugs = false;
+    dra__beh_init(&b, &f);
+    CHECK(!b.bug_range && b.share_blocks_excl);
 }
 
 /* ---- taints ------------------------------------------------------------------------------ */
@@ -365,6 +507,7 @@ int main(void)
 {
     RUN(test_release_defaults);
     RUN(test_release_parse);
+    RUN(test_release_locks);
     RUN(test_gate_parse);
     RUN(test_variants);
     RUN(test_tolerations);

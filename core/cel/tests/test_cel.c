@@ -333,7 +333,8 @@ static void test_dra_semantics(void)
         {"[--(1), -[][3]].size() == 2", 'C', "expected type 'int' but found 'double'"},
         {"[[][0] < 1, true].size() == 2 && [[].filter(x, x < 1.0), [1]].size() == 2", 'R', "index"},
         {"[[].filter(x, x < 1.0), [1.0]].size() == 2", 'C', "expected type 'list(int)'"},
-        {"[[][1u][-1], device.driver].size() == 2", 'R', "index out of bounds"},
+        {"[[][1][-1], device.driver].size() == 2", 'R', "index out of bounds"},
+        {"[[][1u][-1], device.driver].size() == 2", 'C', "applied to '(list(dyn), uint)'"},
         /* `x in <constant list>`: cel-go's set lookup */
         {"(1 / 0) in []", 'F', NULL},
         {"!(device.attributes['dra.example.com'].nosuch in [])", 'T', NULL},
@@ -500,6 +501,63 @@ static void test_go_conversions(void)
     run_cases(k, DRA_ARRAY_LEN(k), dev);
 }
 
+/* Field selection, presence tests, list indexes, list-literal element types and constant
+ * folding, each as cel-go v0.26 (configured as Kubernetes' DRA compiler) answers it. */
+static void test_cel_go_rules(void)
+{
+    static const kase_t k[] = {
+        /* `.f` on a map of any key type is a lookup of the string key "f" (checkSelectField) */
+        {"has({'a': 1}.a) && {'a': 1}.a == 1", 'T', NULL},
+        {"{'a': 1}.b == 1", 'R', "no such key: b"},
+        {"{1: 2}.a == 1", 'R', "no such key: a"},
+        {"!has({1: 2}.a) && !has({true: 1}.a) && !has({1u: 2}.a) && !has({}.a)", 'T', NULL},
+        {"{1: 2}.?a.orValue(5) == 5 && {}.?a.orValue(5) == 5", 'T', NULL},
+        {"[{}, {'a': 1}][1].a == 1 && !has([{}, {'a': 1}][0].a)", 'T', NULL},
+        {"[{1: 2}].exists(m, has(m.a)) || cel.bind(m, {1: 2}, has(m.a))", 'F', NULL},
+        {"optional.of({1: 2}).a == optional.none() && has(optional.of({'a': 1}).a)", 'T', NULL},
+        {"{}.a == 1", 'R', "no such key: a"},
+        {"[1].a == 1", 'C', "type 'list(int)' does not support field selection"},
+        {"optional.of(1).a == optional.none()", 'C', "type 'int' does not support field selection"},
+        {"has(optional.of([1]).a)", 'C', "type 'list(int)' does not support field selection"},
+        /* a value without keys: `.f` / `[k]` is "no such key", has() / `.?f` / `[?k]` absent */
+        {"!has(dyn(1).a) && !has(dyn('s').a) && !has(dyn(b'x').a) && !has(dyn(null).a)", 'T', NULL},
+        {"dyn(1).a == 1", 'R', "no such key: a"},
+        {"dyn(1)['a'] == 1", 'R', "no such key: a"},
+        {"dyn(1).?a.orValue(2) == 2 && dyn(1)[?'a'].orValue(2) == 2", 'T', NULL},
+        {"optional.of(dyn(1)).a == optional.none() && optional.of(dyn(1))['a'] == optional.none()",
+         'T', NULL},
+        {"has(device.attributes['dra.example.com'].index.x)", 'F', NULL},
+        {"device.attributes['dra.example.com'].index.?x.orValue(0) == 0", 'T', NULL},
+        /* ... but a list is not indexed by a string, not even in a presence test */
+        {"has(dyn([1]).a)", 'R', "unsupported index type 'string' in list"},
+        {"has(device.attributes['dra.example.com'].names.x)", 'R', "unsupported index type"},
+        /* index_list is (list(A), int): a uint index of a list-typed operand does not check */
+        {"[1][0u] == 1", 'C', "found no matching overload for '_[_]' applied to '(list(int), uint)'"},
+        {"[1][?0u].hasValue()", 'C', "found no matching overload for '_[?_]'"},
+        {"dyn([1])[0u] == 1 && [1][dyn(0u)] == 1 && {0u: 1}[0u] == 1", 'T', NULL},
+        {"device.attributes['dra.example.com'].names[1u] == 'b'", 'T', NULL},
+        /* list literals: `[][4] + dyn` binds the free element type to the first `_+_` overload
+         * (add_bytes), so the list is not homogeneous; with an int operand it is add_int64 */
+        {"[2, ([][4] + device.attributes['dra.example.com'].index)] == [0]", 'C',
+         "expected type 'int' but found 'bytes'"},
+        {"[2, ([][4] + 3)] == [0]", 'R', "index out of bounds"},
+        {"[[], device.attributes['dra.example.com'].names].size() == 2", 'C',
+         "expected type 'list(dyn)' but found 'dyn'"},
+        /* folding: only conversions of constants; a concatenation is not a constant */
+        {"double('hello' + 'gpu') == 1.0 || true", 'T', NULL},
+        {"double('ab' + '\\x00') == 1.0", 'R', "invalid syntax"},
+        {"int(['a'][0]) == 1", 'R', "invalid syntax"},
+        {"[1].exists(x, x == 1) && double('a') == 1.0", 'C', "program instantiation failed"},
+        {"type(double('x')) == double && [double('y')] == []", 'C', "parsing \"x\""},
+        /* a folding error wins over a runtime error, a type error over a folding error */
+        {"1 / 0 == 1 && double('a') == 1.0", 'C', "program instantiation failed"},
+        {"[double('a'), [1][0u]].size() == 2", 'C', "found no matching overload for '_[_]'"},
+        {"int('x') == 1 && 1 == 'a'", 'C', "found no matching overload for '_==_'"},
+        {"int('x')", 'C', "must evaluate to bool"},
+    };
+    run_cases(k, DRA_ARRAY_LEN(k), dev);
+}
+
 int main(void)
 {
     setup();
@@ -511,6 +569,7 @@ int main(void)
     RUN(test_cost_estimate);
     RUN(test_eval_text);
     RUN(test_go_conversions);
+    RUN(test_cel_go_rules);
     dra_model_fini(&model);
     return check_summary();
 }

@@ -5,12 +5,16 @@
 // each with drabench (the cel_diff executable, DRA environment: homogeneous aggregate literals,
 // cross-type numeric ordering, constant folding) and with @bufbuild/cel on the same device, and
 // fails on any difference in value or in error / non-error. Compile errors from drabench are
-// failures too: every generated expression type-checks under cel-go as Kubernetes configures it.
+// failures too: every generated expression type-checks under cel-go as Kubernetes configures it,
+// except those the generator marks as refused by cel-go's checker (R13), which drabench must
+// refuse with a type error.
 //
 // The judge is cel-go. Where @bufbuild/cel differs from cel-go, the difference is encoded here,
-// one rule per cause (R1..R12 below; the table is in core/cel/README.md). A rule overrides a
+// one rule per cause (R1..R14 below; the table is in core/cel/README.md). A rule overrides a
 // bufbuild function with cel-go's semantics (its `funcs` option), rewrites bufbuild's parsed
-// AST before planning (R6, R7), or keeps the generator away from a parse difference (R10).
+// AST before planning (R6, R7, R14), keeps the generator away from a parse difference (R10), or
+// marks what cel-go's checker refuses (R13: the generator sets expectCompile; drabench must
+// answer with a type error, and bufbuild, which has no such checker, is not asked).
 // SKIP_RULES would list answers that cannot be compared (none today); skips are counted.
 //
 // Usage: node cel_diff.mjs --exe PATH [--seed N] [--count N] [--batch N] [--show N] [-v]
@@ -266,7 +270,17 @@ function optOptimize(node) {
   switch (k.case) {
     case "constExpr": return true;
     case "identExpr": return false;
-    case "selectExpr": optOptimize(k.value.operand); return false;
+    case "selectExpr":
+      optOptimize(k.value.operand);
+      if (k.value.testOnly) {
+        // R14: has(x.f) by cel-go's qualifier (refQualify): a map answers whether key "f" is
+        // present, a list is an error, any other value has no keys (false)
+        const field = { $typeName: "cel.expr.Expr", id: nextId++, exprKind: { case: "constExpr",
+          value: { $typeName: "cel.expr.Constant", constantKind: { case: "stringValue", value: k.value.field } } } };
+        node.exprKind = { case: "callExpr", value: { $typeName: "cel.expr.Expr.Call",
+          function: "__cel_go_has", args: [k.value.operand, field] } };
+      }
+      return false;
     case "listExpr": {
       let all = k.value.optionalIndices.length === 0;
       for (const e of k.value.elements) all = optOptimize(e) && all;
@@ -387,6 +401,16 @@ function intMod(l, r) {
 //    literal {k1: v1, ...} into __cel_go_map([k1, v1, ...]) (in optOptimize), which builds the
 //    map by cel-go's rule after the keys and values were evaluated in order.
 const SKIP_RULES = [];
+
+// R14 has(x.f): cel-go's qualifier answers a map by its key "f", fails on a list ("unsupported
+//    index type 'string' in list") and answers false for any other value (Kubernetes does not
+//    set EnableErrorOnBadPresenceTest); bufbuild answers false on a list. The harness rewrites
+//    every has(x.f) into __cel_go_has(x, "f") (in optOptimize).
+function celGoHas(x, f) {
+  if (isCelMap(x)) return x.has(f);
+  if (isCelList(x)) throw new Error("unsupported index type 'string' in list");
+  return false;
+}
 function celGoMap(kvs) {
   const items = [...kvs], keys = [], vals = [];
   const same = (a, b) => (isCelUint(a) && isCelUint(b) ? a.value === b.value : a === b);
@@ -408,6 +432,7 @@ ruleFuncs.push(celFunc("_!=_", [CelScalar.DYN, CelScalar.DYN], BOOL, (a, b) => !
 ruleFuncs.push(celFunc("@in", [CelScalar.DYN, listType(CelScalar.DYN)], BOOL,
   (x, l) => [...l].some((el) => celGoEquals(x, el))));
 ruleFuncs.push(celFunc("__cel_go_map", [listType(CelScalar.DYN)], mapType(CelScalar.DYN, CelScalar.DYN), celGoMap));
+ruleFuncs.push(celFunc("__cel_go_has", [CelScalar.DYN, STRING], BOOL, celGoHas));
 const env = celEnv({ funcs: ruleFuncs });
 
 // ---- devices -----------------------------------------------------------------------------------
@@ -542,10 +567,21 @@ class Gen {
     const r = ri(100);
     // shapes valid for every type
     if (r < 6) return `(${g("bool")} ? ${g(t, true)} : ${g(t, true)})`;
-    if (r < 10) return `${this.pinned({ l: t }, d - 1)}[${this.index()}]`;
+    if (r < 10) {
+      // R13: cel-go's index_list is (list(A), int): a uint index of a list-typed operand does
+      // not type-check; through dyn it is a runtime index
+      if (chance(0.04)) {
+        this.expectCompile = true;
+        return `${this.pinned({ l: t }, d - 1)}[${pick(["0u", "1u"])}]`;
+      }
+      if (!exact && chance(0.15)) return `dyn(${this.pinned({ l: t }, d - 1)})[${pick(["0u", "1u", "1.0"])}]`;
+      return `${this.pinned({ l: t }, d - 1)}[${this.index()}]`;
+    }
     if (r < 13 && typeof t === "string" && KEYS.includes(t)) {
+      // `.f` on a map of any key type is a lookup of the string key "f" (no such key on an
+      // int / uint / bool keyed map)
       const k = pick(KEYS);
-      if (k === "string" && chance(0.3)) return `${this.pinned({ m: [k, t] }, d - 1)}.${pick(["a", "b", "gpu"])}`;
+      if (chance(k === "string" ? 0.3 : 0.15)) return `${this.pinned({ m: [k, t] }, d - 1)}.${pick(["a", "b", "gpu"])}`;
       return `${this.pinned({ m: [k, t] }, d - 1)}[${g(k, true)}]`;
     }
     if (r < 15 && !exact) return `dyn(${g(t)})`;
@@ -594,12 +630,31 @@ class Gen {
     if (x.startsWith(op)) return `${op}${x}`;
     return chance(0.5) ? `${op}(${x})` : `${op}${x}`;
   }
-  index() { return pick(["0", "1", "2", "-1", "3", "0u", "1u"]); }
+  index() { return pick(["0", "1", "2", "-1", "3"]); }
+  // A dyn-typed value: an attribute read or dyn() of a scalar.
+  dynVal(d) {
+    return chance(0.5) ? this.attr(pick(["int", "string", "bool", { l: "int" }]))
+      : `dyn(${this.gen(pick(SCALARS), d)})`;
+  }
+  // A conversion's argument that may or may not be a constant to cel-go's planner (R7): a
+  // literal, dyn() / a conversion of a literal, a list literal of literals (constants); an
+  // index, a concatenation or a conditional of literals (not constants: evaluated at run time).
+  constish(t) {
+    const lit = this.leaf(t, true);
+    switch (ri(6)) {
+      case 0: return `dyn(${lit})`;
+      case 1: return t === "string" ? `string(${lit})` : `dyn(dyn(${lit}))`;
+      case 2: return `[${lit}][0]`;
+      case 3: return t === "string" ? `(${lit} + ${this.leaf("string", true)})` : `(true ? ${lit} : ${lit})`;
+      default: return lit;
+    }
+  }
   genInt(d, g) {
     switch (ri(9)) {
       case 0: case 1: return `(${g("int")} ${pick(["+", "-", "*", "/", "%"])} ${g("int")})`;
       case 2: return this.neg("-", g("int"));
-      case 3: return `int(${g(pick(["uint", "double", "string", "int"]), false)})`;
+      case 3: return chance(0.3) ? `int(${this.constish(pick(["uint", "double", "string"]))})`
+        : `int(${g(pick(["uint", "double", "string", "int"]), false)})`;
       case 4: return `size(${g(pick(["string", { l: pick(SCALARS) }, { m: [pick(KEYS), "int"] }]), false)})`;
       case 5: return `${g({ l: pick(SCALARS) }, false)}.size()`;
       case 6: { const et = pick(SCALARS); return `size(${this.pinned({ l: et }, d - 1)}.filter(${this.withVar(et, (v) => `${v}, ${this.gen("bool", d - 1)})`)})`; }
@@ -609,7 +664,8 @@ class Gen {
   genUint(d, g) {
     switch (ri(5)) {
       case 0: case 1: return `(${g("uint")} ${pick(["+", "-", "*", "/", "%"])} ${g("uint")})`;
-      case 2: return `uint(${g(pick(["int", "double", "string", "uint"]), false)})`;
+      case 2: return chance(0.3) ? `uint(${this.constish(pick(["int", "double", "string"]))})`
+        : `uint(${g(pick(["int", "double", "string", "uint"]), false)})`;
       default: return this.leaf("uint", this.exact);
     }
   }
@@ -617,7 +673,8 @@ class Gen {
     switch (ri(5)) {
       case 0: case 1: return `(${g("double")} ${pick(["+", "-", "*", "/"])} ${g("double")})`;
       case 2: return this.neg("-", g("double"));
-      case 3: return `double(${g(pick(["int", "uint", "string", "double"]), false)})`;
+      case 3: return chance(0.3) ? `double(${this.constish(pick(["int", "uint", "string"]))})`
+        : `double(${g(pick(["int", "uint", "string", "double"]), false)})`;
       default: return this.leaf("double", this.exact);
     }
   }
@@ -638,7 +695,7 @@ class Gen {
   genBool(d, g0) {
     const ex = this.exact;
     const g = (tt, e = false) => g0(tt, e);
-    switch (ri(15)) {
+    switch (ri(16)) {
       case 0: { // ordering, same or cross numeric type
         const a = pick(["int", "uint", "double", "string", "bool"]);
         const b = isNum(a) ? pick(["int", "uint", "double"]) : a;
@@ -668,7 +725,10 @@ class Gen {
       case 10: return `has(device.attributes[${strLit(DRIVER)}].${pick(["i0", "s1", "b0", "zz"])})`;
       case 11: return `bool(${g("string")})`;
       case 12: return `${g("string")}.matches(${strLit(pick(REGEXES))})`;
-      case 13: return `has(${this.pinned({ m: ["string", pick(SCALARS)] }, d - 1)}.${pick(["a", "b", "gpu"])})`;
+      case 13: return `has(${this.pinned({ m: [pick(KEYS), pick(SCALARS)] }, d - 1)}.${pick(["a", "b", "gpu"])})`;
+      case 14: // presence test on a value without keys: false; on a list: an error (R14)
+        return `has(${chance(0.5) ? this.attr(pick(["int", "string", "bool", { l: "string" }]))
+          : `dyn(${this.gen(pick([...SCALARS, { l: "int" }]), d - 1)})`}.${pick(["a", "gpu"])})`;
       default: return this.leaf("bool", this.exact);
     }
   }
@@ -676,8 +736,23 @@ class Gen {
     switch (ri(6)) {
       case 0: case 1: {
         // an element `[][i]` has a free type, bound by its siblings (`[0, [][3]]`)
+        if (!exact && chance(0.04)) return `[${this.dynVal(d - 1)}, ${this.dynVal(d - 1)}]`; // list(dyn)
         const n = ri(4), xs = [];
         for (let i = 0; i < n; i++) xs.push(n > 1 && chance(0.1) ? `[][${this.index()}]` : g(t.l, true));
+        // (only beside an element of a known type: `[][i]` siblings would just take the type)
+        const typed = xs.some((x) => !x.startsWith("[]["));
+        if (typed && chance(0.08)) {
+          // R13: `[][i] + <dyn>` takes the type of cel-go's first `_+_` overload that matches,
+          // add_bytes; the literal is homogeneous only with bytes elements
+          const odd = `([][${this.index()}] + ${this.dynVal(d - 1)})`;
+          if (chance(0.5)) xs.push(odd);
+          else xs.unshift(odd);
+          if (t.l !== "bytes") this.expectCompile = true;
+        } else if (typed && chance(0.05)) {
+          // a dyn element beside typed ones: list(dyn), not homogeneous (R13)
+          xs.splice(ri(xs.length + 1), 0, this.dynVal(d - 1));
+          this.expectCompile = true;
+        }
         return `[${xs.join(", ")}]`;
       }
       case 2: return `(${g(t, true)} + ${g(t, true)})`;
@@ -747,15 +822,17 @@ function runJs(expr, jsdev) {
 
 // ---- main loop ---------------------------------------------------------------------------------
 const gen = new Gen();
-let done = 0, diffs = 0, skipped = {}, shown = 0, nerr = 0, ncomp = 0, ninst = 0;
+let done = 0, diffs = 0, skipped = {}, shown = 0, nerr = 0, ncomp = 0, ninst = 0, nchk = 0;
 const started = Date.now();
 while (done < opt.count) {
   const n = Math.min(opt.batch, opt.count - done);
   const { dev, jsdev } = genDevice();
-  const exprs = [];
+  const exprs = [], expectCompile = [];
   for (let i = 0; i < n; i++) {
     gen.nv = 0;
+    gen.expectCompile = false;
     exprs.push(gen.gen(randType(2), 2 + ri(3)));
+    expectCompile.push(gen.expectCompile);
   }
   const devJson = JSON.stringify({ device: dev }).replace(/"__INT__(-?\d+)"/g, "$1");
   const input = [devJson, ...exprs.map((e) => JSON.stringify({ expr: e }))].join("\n") + "\n";
@@ -776,9 +853,15 @@ while (done < opt.count) {
       delete c.runtime;
       c.value = ["string", "planted by --plant"];
     }
-    const j = runJs(exprs[i], jsdev);
+    const j = expectCompile[i] ? { check: "R13: cel-go's checker refuses it" } : runJs(exprs[i], jsdev);
     let cAns, jAns, same;
-    if (c.compile !== undefined) {
+    if (j.check !== undefined) {
+      // a type error (R13): drabench must refuse it at compile time, not as a folding failure
+      same = c.compile !== undefined && !/program instantiation failed/.test(c.compile);
+      if (same) nchk++;
+      cAns = c.compile !== undefined ? `compile error: ${c.compile}`
+        : c.runtime !== undefined ? `error: ${c.runtime}` : JSON.stringify(norm(c.value));
+    } else if (c.compile !== undefined) {
       // a compile error agrees only with an R7 instantiation failure
       same = j.instantiation !== undefined && /program instantiation failed/.test(c.compile);
       if (!same) ncomp++;
@@ -789,9 +872,12 @@ while (done < opt.count) {
     } else {
       cAns = JSON.stringify(norm(c.value));
     }
-    jAns = j.instantiation !== undefined ? `compile error: ${j.instantiation}`
+    jAns = j.check !== undefined ? `compile error (${j.check})`
+      : j.instantiation !== undefined ? `compile error: ${j.instantiation}`
       : j.error !== undefined ? `error: ${j.error}` : JSON.stringify(j.value);
-    if (c.compile === undefined && j.instantiation !== undefined) {
+    if (j.check !== undefined) {
+      // decided above
+    } else if (c.compile === undefined && j.instantiation !== undefined) {
       same = false;
     } else if (c.compile === undefined) {
       const cErr = c.runtime !== undefined, jErr = j.error !== undefined;
@@ -820,7 +906,8 @@ while (done < opt.count) {
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 const sk = Object.entries(skipped).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
 console.log(`cel_diff: seed ${opt.seed}: ${done} expressions, ${diffs} differences (${ncomp} drabench compile errors), ` +
-  `${nerr} agreed runtime errors, ${ninst} agreed instantiation failures (R7), skipped by rule: ${sk}; ${secs} s`);
+  `${nerr} agreed runtime errors, ${ninst} agreed instantiation failures (R7), ${nchk} agreed type errors (R13), ` +
+  `skipped by rule: ${sk}; ${secs} s`);
 if (opt.expect >= 0) {
   if (diffs !== opt.expect) console.log(`cel_diff: expected ${opt.expect} differences, found ${diffs}`);
   process.exit(diffs === opt.expect ? 0 : 3);

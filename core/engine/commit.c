@@ -1,0 +1,240 @@
+/*
+ * commit.c - commit and release: results into the allocation state, the rows they name found
+ * by model row or device ID, availability and summaries updated through summary.c, the node's
+ * score through index.c, with the loads of cold lines started first.
+ */
+#include "engine/engine_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- rows by device ID -------------------------------------------------------------------- */
+
+int dra__rows_index_build(dra_engine_t *e)
+{
+    /* at most 80% full, any size: the start slot is the hash scaled to it */
+    uint32_t n = e->t->nrows + e->t->nrows / 4 + 16;
+    e->hslots = calloc(n, sizeof *e->hslots);
+    if (!e->hslots)
+        return DRA_ENOMEM;
+    e->nhslots = n;
+    const dra_model_t *m = e->t->model;
+    uint32_t *first = malloc(((size_t)m->nslices + 1) * sizeof *first);
+    if (!first)
+        return DRA_ENOMEM;
+    e->nord = dra_model_device_rows(m, first);
+    e->ord_row = malloc(((size_t)e->nord + 1) * sizeof *e->ord_row);
+    if (!e->ord_row) {
+        free(first);
+        return DRA_ENOMEM;
+    }
+    for (uint32_t i = 0; i < e->nord; i++)
+        e->ord_row[i] = NONE;
+    for (uint32_t r = 0; r < e->t->nrows; r++) {
+        uint32_t si = e->t->slice[r];
+        uint32_t ord = first[si] + (uint32_t)(e->t->dev[r] - m->slices[si]->devices);
+        DRA_ASSERT_INTERNAL(ord < e->nord);
+        bool dup = false;
+        uint64_t h = dra__key_hash(dra__row_driver(e, r), dra__row_pool(e, r),
+                                   dra__row_device(e, r));
+        uint32_t i = dra__hslot_start(h, n);
+        for (; e->hslots[i]; i = i + 1 == n ? 0 : i + 1) {
+            uint32_t o = e->hslots[i] - 1;
+            if (!strcmp(dra__row_device(e, o), dra__row_device(e, r)) &&
+                !strcmp(dra__row_pool(e, o), dra__row_pool(e, r)) &&
+                !strcmp(dra__row_driver(e, o), dra__row_driver(e, r))) {
+                dup = true; /* results name both rows: the string lookup finds every one */
+                uint32_t so = e->t->slice[o];
+                e->ord_row[first[so] + (uint32_t)(e->t->dev[o] - m->slices[so]->devices)] = NONE;
+            }
+        }
+        e->hslots[i] = r + 1;
+        if (ord < e->nord)
+            e->ord_row[ord] = dup ? NONE : r;
+    }
+    e->slice_row0 = first; /* kept: direct answers number their results' rows with it */
+    e->slice_index_ok = true;
+    for (uint32_t i = 0; i < m->nslices && e->slice_index_ok; i++)
+        e->slice_index_ok = m->slices[i]->index == i;
+    return DRA_OK;
+}
+
+/* ---- commit and release ------------------------------------------------------------------- */
+
+/* A result changes every row of its device: found in O(1) through the model row the state
+ * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
+ * the device, in both cases when it is the only row with its ID; else through the strings. */
+static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta)
+{
+    if (res->admin_access) /* the state skips adminAccess results */
+        return;
+    if (vrow && vrow <= e->nord && e->ord_row[vrow - 1] != NONE) {
+        uint32_t r = e->ord_row[vrow - 1];
+        dra__direct_note_share(e, r, res);
+        dra__apply_row(e, r, delta);
+        return;
+    }
+    const char *drv = dra__nz(res->driver), *pool = dra__nz(res->pool), *dev = dra__nz(res->device);
+    if (res->row && res->row <= e->nord) {
+        uint32_t r = e->ord_row[res->row - 1];
+        if (r != NONE &&
+            (e->t->dev[r]->name == res->device ||
+             (!strcmp(dra__row_device(e, r), dev) && !strcmp(dra__row_pool(e, r), pool) &&
+              !strcmp(dra__row_driver(e, r), drv)))) {
+            dra__direct_note_share(e, r, res);
+            dra__apply_row(e, r, delta);
+            return;
+        }
+    }
+    uint64_t h = dra__key_hash(drv, pool, dev);
+    for (uint32_t i = dra__hslot_start(h, e->nhslots); e->hslots[i];
+         i = i + 1 == e->nhslots ? 0 : i + 1) {
+        uint32_t r = e->hslots[i] - 1;
+        if (strcmp(dra__row_device(e, r), dev) || strcmp(dra__row_pool(e, r), pool) ||
+            strcmp(dra__row_driver(e, r), drv))
+            continue;
+        dra__direct_note_share(e, r, res);
+        dra__apply_row(e, r, delta);
+    }
+}
+
+/* The table row a result's row hint names (unchecked: for prefetching only), or NONE. */
+static uint32_t hint_row(const dra_engine_t *e, const dra_result_t *res)
+{
+    return res->row && res->row <= e->nord ? e->ord_row[res->row - 1] : NONE;
+}
+
+/* Results whose lines prefetch_results starts loading (a bound on the hint's own cost). */
+#define PREFETCH_MAX 32
+
+/* Start the loads a commit or release makes on lines that are likely cold (a release comes long
+ * after its commit): per result the state's entry, the fast allocator's mirror and the engine's
+ * row mapping, then the engine's per-row columns, so they are in flight together instead of one
+ * after another. Hints only: nothing is changed. */
+static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
+                             uint32_t n, bool commit)
+{
+    if (dra_alloc_state_model(e->state) != e->m)
+        return;
+    if (node < e->nnodes) { /* the node's score, resources and hazard flag */
+        __builtin_prefetch(&e->score[node], 1);
+        __builtin_prefetch(&e->cpu_used[node], 1);
+        __builtin_prefetch(&e->mem_used[node], 1);
+        __builtin_prefetch(&e->hz[node]);
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            uint32_t row = a[i]->results[j].row;
+            if (!row || row > e->nord)
+                continue;
+            __builtin_prefetch(&e->ord_row[row - 1]);
+            dra__alloc_state_prefetch(e->state, row);
+            /* a commit also starts the next device's entry: packing policies commit it next
+             * (a state entry is a line of its own, the engine's per-row columns share lines) */
+            if (commit)
+                dra__alloc_state_prefetch(e->state, row + 1);
+            if (e->alloc->kind == DRA_ALLOC_FAST)
+                dra_fast_prefetch_row(e->alloc->fast, row);
+        }
+    k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            uint32_t r = hint_row(e, &a[i]->results[j]);
+            if (r == NONE)
+                continue;
+            __builtin_prefetch(&e->use[r], 1);
+            __builtin_prefetch(&e->rowsigs[r]);
+            __builtin_prefetch(&e->avb[r >> 6], 1);
+            __builtin_prefetch(&e->t->node[r]);
+            __builtin_prefetch(&e->t->flags[r]);
+            if (e->rc_pat)
+                __builtin_prefetch(&e->rc_pat[r]);
+        }
+    if (node >= e->nnodes)
+        return;
+    /* the node's count, leaf and error flag in every signature the results' rows match */
+    uint32_t sigs = 0;
+    k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            uint32_t r = hint_row(e, &a[i]->results[j]);
+            if (r != NONE)
+                sigs |= e->rowsigs[r];
+        }
+    for (; sigs; sigs &= sigs - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+        __builtin_prefetch(&s->cnt[node], 1);
+        __builtin_prefetch(&s->tree[e->P + node], 1);
+        __builtin_prefetch(&s->herr[node]);
+    }
+}
+
+static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n,
+                          int delta)
+{
+    if (!e || (!a && n))
+        return DRA_EINVAL;
+    prefetch_results(e, node, a, n, delta > 0);
+    int first = DRA_OK;
+    uint32_t ndev = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!a[i])
+            continue;
+        ndev += a[i]->nresults;
+        uint32_t rowbuf[DRA_ALLOC_STATE_ROWS_MAX];
+        uint32_t *rows = a[i]->nresults <= DRA_ALLOC_STATE_ROWS_MAX ? rowbuf : NULL;
+        int rc = delta > 0 ? dra__alloc_state_commit_rows(e->state, a[i], rows)
+                           : dra__alloc_state_release_rows(e->state, a[i], rows);
+        if (rc) {
+            if (first == DRA_OK)
+                first = rc;
+            continue;
+        }
+        /* the state's rows are numbered over its model: the engine's when they are one */
+        bool own = rows && dra_alloc_state_model(e->state) == e->m;
+        for (uint32_t j = 0; j < a[i]->nresults; j++)
+            apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta);
+    }
+    if (node < e->nnodes) {
+        uint32_t s = e->score[node];
+        dra__score_set(e, node, delta > 0 ? s + ndev : (s > ndev ? s - ndev : 0));
+    }
+    return first;
+}
+
+int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
+{
+    return commit_release(e, node, a, n, +1);
+}
+
+int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
+{
+    return commit_release(e, node, a, n, -1);
+}
+
+static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
+                              dra_allocation_t *const *a, uint32_t n, int delta)
+{
+    if (!e || plan >= e->nplans)
+        return DRA_EINVAL;
+    int rc = commit_release(e, node, a, n, delta);
+    if (node < e->nnodes) {
+        const plan_t *p = &e->plans[plan];
+        e->cpu_used[node] += delta * p->cpu_m;
+        e->mem_used[node] += delta * p->mem_b;
+    }
+    return rc;
+}
+
+int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                          dra_allocation_t *const *a, uint32_t n)
+{
+    return pod_commit_release(e, plan, node, a, n, +1);
+}
+
+int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
+                           dra_allocation_t *const *a, uint32_t n)
+{
+    return pod_commit_release(e, plan, node, a, n, -1);
+}

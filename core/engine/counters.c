@@ -1,0 +1,333 @@
+/*
+ * counters.c - the counters of partitionable devices (DRAPartitionableDevices): counter sets
+ * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
+ * pattern of entries, and each set's consuming rows (set-up only; summary.c keeps them).
+ */
+#include "engine/engine_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- counters ----------------------------------------------------------------------------- */
+
+typedef struct setkey {
+    const char *driver, *pool;
+    const dra_counter_set_t *def;
+} setkey_t;
+
+static uint64_t set_hash(const char *driver, const char *pool, const char *name)
+{
+    return dra__key_hash(driver, pool, name);
+}
+
+/* Set id of (driver, pool, name), NONE when no slice of the pool defines it. */
+static uint32_t set_find(const setkey_t *keys, const uint32_t *slots, uint32_t nslots,
+                         const char *driver, const char *pool, const char *name)
+{
+    uint32_t mask = nslots - 1;
+    for (uint32_t i = (uint32_t)set_hash(driver, pool, name) & mask; slots[i]; i = (i + 1) & mask) {
+        const setkey_t *k = &keys[slots[i] - 1];
+        if (!strcmp(k->def->name ? k->def->name : "", name) && !strcmp(k->pool, pool) &&
+            !strcmp(k->driver, driver))
+            return slots[i] - 1;
+    }
+    return NONE;
+}
+
+/* Index of amount a in e->amts (added when new): h is an open-addressing hash of indexes + 1
+ * with cap slots (a power of two, never more than half full). */
+static uint32_t amt_index(dra_engine_t *e, uint32_t *h, uint32_t cap, dra__aq_t a)
+{
+    uint64_t lo = (uint64_t)a, hi = (uint64_t)((dra__uaq_t)a >> 64);
+    uint64_t x = (lo ^ (hi * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+    uint32_t i = (uint32_t)(x >> 32) & (cap - 1);
+    for (; h[i]; i = (i + 1) & (cap - 1))
+        if (e->amts[h[i] - 1] == a)
+            return h[i] - 1;
+    e->amts[e->namts] = a;
+    h[i] = ++e->namts;
+    return e->namts - 1;
+}
+
+/* The counter sets while building: keys[] in set-id order, slots an open-addressing hash of
+ * set ids + 1 with nslots slots (a power of two). */
+typedef struct setdict {
+    setkey_t *keys;
+    uint32_t *slots, nslots;
+} setdict_t;
+
+/* Collects the sets, the first definition of each (driver, pool, name) (a pool defining a name
+ * twice is a hazard pool, see pool_suspect); returns how many counters they hold. */
+static uint32_t counters_sets(dra_engine_t *e, setdict_t *sd)
+{
+    const dra_model_t *m = e->m;
+    uint32_t nctr = 0;
+    for (uint32_t i = 0; i < m->nslices; i++) {
+        const dra_slice_t *s = m->slices[i];
+        for (uint32_t j = 0; j < s->ncounter_sets; j++) {
+            const char *drv = dra__nz(s->driver), *pool = dra__nz(s->pool_name);
+            const char *nm = dra__nz(s->counter_sets[j].name);
+            if (set_find(sd->keys, sd->slots, sd->nslots, drv, pool, nm) != NONE)
+                continue;
+            sd->keys[e->nsets].driver = drv;
+            sd->keys[e->nsets].pool = pool;
+            sd->keys[e->nsets].def = &s->counter_sets[j];
+            uint32_t x = (uint32_t)set_hash(drv, pool, nm) & (sd->nslots - 1);
+            while (sd->slots[x])
+                x = (x + 1) & (sd->nslots - 1);
+            sd->slots[x] = ++e->nsets;
+            nctr += s->counter_sets[j].ncounters;
+        }
+    }
+    return nctr;
+}
+
+/* Allocates the per-set, per-counter and per-row arrays and fills the counters' capacities. */
+static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
+{
+    const dra_table_t *t = e->t;
+    e->nctrs = nctr;
+    e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
+    e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
+    e->crem = calloc(nctr + 1, sizeof *e->crem);
+    e->ctr_set = calloc(nctr + 1, sizeof *e->ctr_set);
+    e->rc_pat = malloc(((size_t)t->nrows + 1) * sizeof *e->rc_pat);
+    e->rc_base = calloc((size_t)t->nrows + 1, sizeof *e->rc_base);
+    e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
+    e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
+    if (!e->set_ctr0 || !e->set_nctr || !e->crem || !e->ctr_set || !e->rc_pat || !e->rc_base ||
+        !e->sr_off || !e->sr_n)
+        return DRA_ENOMEM;
+    for (uint32_t r = 0; r <= t->nrows; r++)
+        e->rc_pat[r] = NONE;
+    for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
+        e->set_ctr0[i] = c;
+        e->set_nctr[i] = sd->keys[i].def->ncounters;
+        for (uint32_t k = 0; k < sd->keys[i].def->ncounters; k++) {
+            e->ctr_set[c] = i;
+            e->crem[c++] = dra__aq_from(&sd->keys[i].def->counters[k].value);
+        }
+    }
+    return DRA_OK;
+}
+
+/* Counts (and on the second pass stores, interning amounts in the dictionary ah of acap slots)
+ * row r's entries from *nent on; a reference that does not resolve leaves the row without any. */
+static void row_entries(dra_engine_t *e, const setdict_t *sd, uint32_t r, bool pass, uint32_t *ah,
+                        uint32_t acap, uint32_t *nent, uint32_t *ent_ctr, uint32_t *ent_amt)
+{
+    const dra_table_t *t = e->t;
+    const dra_device_t *d = t->dev[r];
+    if (!(t->flags[r] & DRA_ROW_CONSUMES) || !d->nconsumes)
+        return;
+    uint32_t n = *nent;
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const dra_consumes_t *cc = &d->consumes[c];
+        uint32_t st = set_find(sd->keys, sd->slots, sd->nslots, dra__row_driver(e, r),
+                               dra__row_pool(e, r), dra__nz(cc->counter_set));
+        if (st == NONE)
+            return;
+        for (uint32_t k = 0; k < cc->ncounters; k++) {
+            uint32_t ci = NONE;
+            for (uint32_t x = 0; x < e->set_nctr[st] && ci == NONE; x++)
+                if (!strcmp(dra__nz(sd->keys[st].def->counters[x].name),
+                            dra__nz(cc->counters[k].name)))
+                    ci = e->set_ctr0[st] + x;
+            if (ci == NONE)
+                return;
+            if (pass) {
+                ent_ctr[n] = ci;
+                ent_amt[n] = amt_index(e, ah, acap, dra__aq_from(&cc->counters[k].value));
+            }
+            n++;
+        }
+    }
+    *nent = n;
+}
+
+/* The pattern of entries [b, end) of the raw arrays (counter offsets from ctr[b], amounts),
+ * added to the patterns when new; h is an open-addressing hash of pattern ids + 1 with hcap
+ * slots (a power of two, at most half full). NONE: out of memory. */
+static uint32_t pattern_of(dra_engine_t *e, uint32_t *h, uint32_t hcap, uint32_t *pcap,
+                           const uint32_t *ctr, const uint32_t *amt, uint32_t b, uint32_t end)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ULL * (end - b + 1);
+    for (uint32_t i = b; i < end; i++)
+        x = (x ^ ((uint64_t)(ctr[i] - ctr[b]) << 32 | amt[i])) * 0xff51afd7ed558ccdULL;
+    uint32_t j = (uint32_t)(x >> 32) & (hcap - 1);
+    for (; h[j]; j = (j + 1) & (hcap - 1)) {
+        uint32_t p = h[j] - 1, pb = e->pat_off[p];
+        if (e->pat_off[p + 1] - pb != end - b)
+            continue;
+        bool same = true;
+        for (uint32_t i = 0; i < end - b && same; i++)
+            same = e->pat_d[pb + i] == (int32_t)(ctr[b + i] - ctr[b]) &&
+                   e->pat_a[pb + i] == amt[b + i];
+        if (same)
+            return p;
+    }
+    uint32_t at = e->pat_off[e->npats], need = at + (end - b);
+    if (need > *pcap) {
+        uint32_t nc = *pcap * 2 > need ? *pcap * 2 : need;
+        int32_t *nd = realloc(e->pat_d, (size_t)nc * sizeof *nd);
+        if (nd)
+            e->pat_d = nd;
+        uint32_t *na = realloc(e->pat_a, (size_t)nc * sizeof *na);
+        if (na)
+            e->pat_a = na;
+        if (!nd || !na)
+            return NONE;
+        *pcap = nc;
+    }
+    for (uint32_t i = b; i < end; i++) {
+        e->pat_d[at + i - b] = (int32_t)(ctr[i] - ctr[b]);
+        e->pat_a[at + i - b] = amt[i];
+    }
+    e->pat_off[++e->npats] = need;
+    h[j] = e->npats;
+    return e->npats - 1;
+}
+
+/* Entries per row: every (set, counter) it consumes, counted, then stored with their amounts
+ * interned in e->amts, then folded into shared patterns (rc_pat, rc_base). */
+static int counters_entries(dra_engine_t *e, const setdict_t *sd)
+{
+    const dra_table_t *t = e->t;
+    uint32_t *ah = NULL, acap = 0; /* the amounts' dictionary while building */
+    uint32_t nent = 0, *off = NULL, *ctr = NULL, *amt = NULL, *ph = NULL;
+    int rc = DRA_ENOMEM;
+    for (int pass = 0; pass < 2; pass++) {
+        nent = 0;
+        for (uint32_t r = 0; r < t->nrows; r++) {
+            if (pass)
+                off[r] = nent;
+            row_entries(e, sd, r, pass, ah, acap, &nent, ctr, amt);
+        }
+        if (pass) {
+            off[t->nrows] = nent;
+        } else {
+            /* the amounts' dictionary: an open-addressing hash of indexes + 1, at most half full */
+            acap = 16;
+            while (acap < 2 * (uint64_t)nent + 2)
+                acap *= 2;
+            ah = calloc(acap, sizeof *ah);
+            off = calloc((size_t)t->nrows + 1, sizeof *off);
+            ctr = calloc(nent + 1, sizeof *ctr);
+            amt = calloc(nent + 1, sizeof *amt);
+            e->amts = calloc(nent + 1, sizeof *e->amts);
+            if (!ah || !off || !ctr || !amt || !e->amts)
+                goto out;
+        }
+    }
+    { /* the dictionary was sized for one amount per entry: keep what it holds */
+        dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 1) * sizeof *na);
+        if (na)
+            e->amts = na;
+    }
+    /* patterns: at most one per consuming row */
+    uint32_t ncons = 0, hcap = 16, pcap = 64;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        ncons += off[r] < off[r + 1];
+    while (hcap < 2 * (uint64_t)ncons + 2)
+        hcap *= 2;
+    ph = calloc(hcap, sizeof *ph);
+    e->pat_off = calloc((size_t)ncons + 2, sizeof *e->pat_off);
+    e->pat_d = malloc(pcap * sizeof *e->pat_d);
+    e->pat_a = malloc(pcap * sizeof *e->pat_a);
+    if (!ph || !e->pat_off || !e->pat_d || !e->pat_a)
+        goto out;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        if (off[r] == off[r + 1])
+            continue;
+        uint32_t p = pattern_of(e, ph, hcap, &pcap, ctr, amt, off[r], off[r + 1]);
+        if (p == NONE)
+            goto out;
+        e->rc_pat[r] = p;
+        e->rc_base[r] = ctr[off[r]];
+    }
+    { /* sized for one pattern per consuming row: keep what they hold */
+        uint32_t *no = realloc(e->pat_off, ((size_t)e->npats + 1) * sizeof *no);
+        if (no)
+            e->pat_off = no;
+    }
+    rc = DRA_OK;
+out:
+    free(ah);
+    free(off);
+    free(ctr);
+    free(amt);
+    free(ph);
+    return rc;
+}
+
+/* Lists the consuming rows per set (a row listed once per set): counted, then stored. */
+static int counters_set_rows(dra_engine_t *e)
+{
+    const dra_table_t *t = e->t;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t tot = 0;
+        if (pass) {
+            for (uint32_t i = 0; i < e->nsets; i++) {
+                e->sr_off[i] = tot;
+                tot += e->sr_n[i];
+                e->sr_n[i] = 0;
+            }
+            e->srows = calloc(tot + 1, sizeof *e->srows);
+            if (!e->srows)
+                return DRA_ENOMEM;
+        }
+        for (uint32_t r = 0; r < t->nrows; r++)
+            for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++) {
+                uint32_t st = e->ctr_set[dra__ent_ctr(e, r, i)];
+                bool dup = false;
+                for (uint32_t j = dra__ent_b(e, r); j < i && !dup; j++)
+                    dup = e->ctr_set[dra__ent_ctr(e, r, j)] == st;
+                if (dup)
+                    continue;
+                if (pass)
+                    e->srows[e->sr_off[st] + e->sr_n[st]] = r;
+                e->sr_n[st]++;
+            }
+    }
+    return DRA_OK;
+}
+
+/* Adds the consumption of the devices already in use to the counters. */
+static void counters_in_use(dra_engine_t *e)
+{
+    const dra_table_t *t = e->t;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if (e->use[r])
+            for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
+                e->crem[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
+    for (uint32_t c = 0; c < e->nctrs; c++)
+        e->nneg += e->crem[c] < 0;
+}
+
+int dra__counters_setup(dra_engine_t *e)
+{
+    const dra_model_t *m = e->m;
+    const dra_table_t *t = e->t;
+    if (!e->beh.pd)
+        return DRA_OK;
+    uint32_t nkeys = 0;
+    for (uint32_t i = 0; i < m->nslices; i++)
+        nkeys += m->slices[i]->ncounter_sets;
+    bool any = false;
+    for (uint32_t r = 0; r < t->nrows && !any; r++)
+        any = (t->flags[r] & DRA_ROW_CONSUMES) != 0;
+    if (!nkeys || !any)
+        return DRA_OK;
+    setdict_t sd = {.nslots = 16};
+    while (sd.nslots < 2 * (uint64_t)nkeys + 16)
+        sd.nslots *= 2;
+    sd.keys = calloc(nkeys, sizeof *sd.keys);
+    sd.slots = calloc(sd.nslots, sizeof *sd.slots);
+    int rc = DRA_ENOMEM;
+    if (sd.keys && sd.slots && !(rc = counters_alloc(e, &sd, counters_sets(e, &sd))) &&
+        !(rc = counters_entries(e, &sd)) && !(rc = counters_set_rows(e)))
+        counters_in_use(e);
+    free(sd.keys);
+    free(sd.slots);
+    return rc;
+}

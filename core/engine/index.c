@@ -1,0 +1,264 @@
+/*
+ * index.c - the candidate-node index: per signature a max segment tree over model nodes of
+ * the free matching count (hazard nodes hold HAZARD), a plan's admission of a node and the first
+ * admitted node from a position (leapfrogging its requests' trees), and the score buckets
+ * best-fit and spread walk (engine.h). Reads the summaries, changes only the trees and buckets.
+ */
+#include "engine/engine_impl.h"
+
+#include <limits.h>
+#include <string.h>
+
+/* ---- the index ---------------------------------------------------------------------------- */
+
+int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
+{
+    if (e->hz[n] || s->herr[n])
+        return HAZARD;
+    return s->all && s->blk[n] ? -1 : s->cnt[n];
+}
+
+void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
+{
+    int32_t *t = s->tree;
+    uint32_t i = e->P + n;
+    t[i] = dra__leaf_value(e, s, n);
+    for (i >>= 1; i >= 1; i >>= 1) {
+        int32_t v = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+        if (t[i] == v)
+            break;
+        t[i] = v;
+    }
+}
+
+void dra__tree_build(dra_engine_t *e, sig_t *s)
+{
+    int32_t *t = s->tree;
+    for (uint32_t i = 0; i < e->P; i++)
+        t[e->P + i] = i < e->nnodes ? dra__leaf_value(e, s, i) : INT32_MIN;
+    for (uint32_t i = e->P - 1; i >= 1; i--)
+        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+}
+
+/* First node >= pos whose leaf is >= need, or NONE. */
+static uint32_t tree_first(const dra_engine_t *e, const sig_t *s, uint32_t pos, int32_t need)
+{
+    if (pos >= e->nnodes)
+        return NONE;
+    const int32_t *t = s->tree;
+    uint32_t i = e->P + pos;
+    if (t[i] >= need)
+        return pos;
+    for (;;) {
+        if (i == 1)
+            return NONE;
+        if ((i & 1) == 0 && t[i + 1] >= need) {
+            i++;
+            break;
+        }
+        i >>= 1;
+    }
+    while (i < e->P) {
+        i <<= 1;
+        if (t[i] < need)
+            i++;
+    }
+    uint32_t r = i - e->P;
+    return r < e->nnodes ? r : NONE;
+}
+
+/* The need of an alternative on the node's own range (INT32_MIN: always admitted). */
+static int32_t alt_need(const dra_engine_t *e, const alt_t *a)
+{
+    const sig_t *s = &e->sigs[a->sig];
+    if (s->sherr)
+        return INT32_MIN;
+    if (s->all) /* at least one allocatable device, none blocked (leaf -1) */
+        return s->shcnt >= 1 ? 0 : 1;
+    return a->k - s->shcnt;
+}
+
+/* need at or below every leaf: admitted everywhere without a look at the tree */
+static bool need_trivial(const sig_t *s, int32_t need)
+{
+    return s->all ? need == INT32_MIN : need <= 0;
+}
+
+static bool req_admits(const dra_engine_t *e, const plan_t *p, const creq_t *rq, uint32_t n)
+{
+    if (!rq->nalt)
+        return true;
+    for (uint32_t j = 0; j < rq->nalt; j++) {
+        const alt_t *a = &p->alts[rq->alt0 + j];
+        if (dra__leaf_value(e, &e->sigs[a->sig], n) >= alt_need(e, a))
+            return true;
+    }
+    return false;
+}
+
+/* First node of the plan's error nodes at or after pos, NONE when none. O(log). */
+static uint32_t errn_next(const plan_t *p, uint32_t pos)
+{
+    uint32_t lo = 0, hi = p->nerrn;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->errn[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nerrn ? p->errn[lo] : NONE;
+}
+
+bool dra__plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n)
+{
+    if (p->err_all || (p->nerrn && errn_next(p, n) == n))
+        return true;
+    for (uint32_t i = 0; i < p->nreqs; i++)
+        if (!req_admits(e, p, &p->reqs[i], n))
+            return false;
+    return true;
+}
+
+/* First node >= pos admitted by request rq, or NONE. */
+static uint32_t req_next(const dra_engine_t *e, const plan_t *p, const creq_t *rq, uint32_t pos)
+{
+    if (pos >= e->nnodes)
+        return NONE;
+    if (!rq->nalt)
+        return pos;
+    uint32_t best = NONE;
+    for (uint32_t j = 0; j < rq->nalt; j++) {
+        const alt_t *a = &p->alts[rq->alt0 + j];
+        int32_t need = alt_need(e, a);
+        const sig_t *s = &e->sigs[a->sig];
+        uint32_t x = need_trivial(s, need) ? pos : tree_first(e, s, pos, need);
+        if (x < best)
+            best = x;
+    }
+    return best;
+}
+
+/* First node >= pos admitted by every request (leapfrog), or NONE. */
+static uint32_t plan_next_all(const dra_engine_t *e, const plan_t *p, uint32_t pos)
+{
+    for (;;) {
+        if (pos >= e->nnodes)
+            return NONE;
+        uint32_t hi = pos;
+        for (uint32_t i = 0; i < p->nreqs; i++) {
+            uint32_t x = req_next(e, p, &p->reqs[i], hi);
+            if (x == NONE)
+                return NONE;
+            hi = x;
+        }
+        if (hi == pos)
+            return pos;
+        pos = hi;
+    }
+}
+
+/* First node >= pos the plan admits: every request does, or it is an error node. */
+uint32_t dra__plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos)
+{
+    if (p->err_all)
+        return pos < e->nnodes ? pos : NONE;
+    uint32_t x = plan_next_all(e, p, pos);
+    if (p->nerrn) {
+        uint32_t y = errn_next(p, pos);
+        if (y < x)
+            x = y;
+    }
+    return x;
+}
+
+bool dra_engine_admits(const dra_engine_t *e, uint32_t plan, uint32_t node)
+{
+    if (plan >= e->nplans || node >= e->nnodes)
+        return false;
+    const plan_t *p = &e->plans[plan];
+    return !p->indexed || dra__plan_admits(e, p, node);
+}
+
+/* ---- scores and buckets ------------------------------------------------------------------- */
+
+uint32_t dra__bucket_of(const dra_engine_t *e, uint32_t score)
+{
+    return score < e->nbuckets - 1 ? score : e->nbuckets - 1;
+}
+
+static void bucket_add(dra_engine_t *e, uint32_t b, uint32_t n, bool on)
+{
+    uint64_t *w = e->bbits + (size_t)b * e->W;
+    uint64_t *sm = e->bsum + (size_t)b * e->W2;
+    uint32_t wi = n >> 6;
+    if (on) {
+        w[wi] |= (uint64_t)1 << (n & 63);
+        sm[wi >> 6] |= (uint64_t)1 << (wi & 63);
+        e->bcount[b]++;
+    } else {
+        w[wi] &= ~((uint64_t)1 << (n & 63));
+        if (!w[wi])
+            sm[wi >> 6] &= ~((uint64_t)1 << (wi & 63));
+        e->bcount[b]--;
+    }
+}
+
+void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
+{
+    uint32_t ob = dra__bucket_of(e, e->score[n]), nb = dra__bucket_of(e, v);
+    e->score[n] = v;
+    if (ob != nb && e->buckets_live) {
+        bucket_add(e, ob, n, false);
+        bucket_add(e, nb, n, true);
+    }
+}
+
+/* Put every node in the bucket of its score and keep them there from now on. O(buckets *
+ * nodes / 64 + nodes), once. */
+void dra__buckets_sync(dra_engine_t *e)
+{
+    if (e->buckets_live)
+        return;
+    memset(e->bbits, 0, (size_t)e->nbuckets * e->W * sizeof *e->bbits);
+    memset(e->bsum, 0, (size_t)e->nbuckets * e->W2 * sizeof *e->bsum);
+    memset(e->bcount, 0, e->nbuckets * sizeof *e->bcount);
+    for (uint32_t i = 0; i < e->nnodes; i++)
+        bucket_add(e, dra__bucket_of(e, e->score[i]), i, true);
+    e->buckets_live = true;
+}
+
+void dra_engine_prepare_policy(dra_engine_t *e, dra_engine_policy_t policy)
+{
+    if (e && (policy == DRA_ENGINE_BEST_FIT || policy == DRA_ENGINE_SPREAD))
+        dra__buckets_sync(e);
+}
+
+/* Next node >= from in bucket b, or NONE. */
+uint32_t dra__bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from)
+{
+    if (from >= e->nnodes)
+        return NONE;
+    const uint64_t *w = e->bbits + (size_t)b * e->W;
+    const uint64_t *sm = e->bsum + (size_t)b * e->W2;
+    uint32_t wi = from >> 6;
+    uint64_t cur = w[wi] & (~(uint64_t)0 << (from & 63));
+    if (cur)
+        return (wi << 6) + (uint32_t)__builtin_ctzll(cur);
+    wi++;
+    while (wi < e->W) {
+        uint32_t si = wi >> 6;
+        uint64_t sc = sm[si] & (~(uint64_t)0 << (wi & 63));
+        if (sc) {
+            wi = (si << 6) + (uint32_t)__builtin_ctzll(sc);
+            return (wi << 6) + (uint32_t)__builtin_ctzll(w[wi]);
+        }
+        wi = (si + 1) << 6;
+    }
+    return NONE;
+}
+
+uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node)
+{
+    return e && node < e->nnodes ? e->score[node] : 0;
+}
