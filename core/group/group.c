@@ -159,7 +159,9 @@ int dra_group_ctx_new(uint32_t nnodes, uint32_t max_members, dra_group_ctx_t **o
     c->pres = malloc(mm * sizeof *c->pres);
     c->undo = malloc(mm * sizeof *c->undo);
     c->cand_ev = malloc((nn + 1) * sizeof *c->cand_ev);
-    if (!c->all || !c->walk || !c->wscore || !c->order || !c->pres || !c->undo || !c->cand_ev) {
+    c->skip = malloc(nn + 1);
+    if (!c->all || !c->walk || !c->wscore || !c->order || !c->pres || !c->undo || !c->cand_ev ||
+        !c->skip) {
         dra_group_ctx_free(c);
         return DRA_ENOMEM;
     }
@@ -181,6 +183,7 @@ void dra_group_ctx_free(dra_group_ctx_t *c)
     free(c->pres);
     free(c->undo);
     free(c->cand_ev);
+    free(c->skip);
     dra_arena_fini(&c->scratch);
     free(c);
 }
@@ -307,6 +310,11 @@ int64_t dra__group_nrf(const dra_group_spec_t *g, const dra_group_host_t *h, con
         req[1] = dra__sat_add(req[1], mb->memory_bytes > 0 ? mb->memory_bytes
                                                            : DRA_GROUP_NONZERO_MEMORY);
     }
+    return dra__group_nrf_of(alloc, req);
+}
+
+int64_t dra__group_nrf_of(const int64_t alloc[2], const int64_t req[2])
+{
     int64_t sum = 0, weights = 0;
     for (int x = 0; x < 2; x++)
         if (alloc[x] > 0) {
@@ -349,102 +357,164 @@ dra_group_short_t dra__group_candidates(dra_group_ctx_t *c, const dra_group_spec
     return DRA_SHORT_NONE;
 }
 
-/* Candidate k's nodes. */
-const uint32_t *dra__group_cand_nodes(const dra_group_ctx_t *c, const dra_group_spec_t *g,
-                                      uint32_t k, uint32_t *nn, uint32_t *domain)
+/* Candidate k's placement. */
+void dra__group_cand(const dra_group_ctx_t *c, const dra_group_spec_t *g, uint32_t k,
+                     dra__group_pl_t *pl)
 {
     if (!g->tas || !g->topo) {
-        *nn = c->nnodes;
-        *domain = DRA_GROUP_NONE;
-        return c->all;
+        *pl = (dra__group_pl_t){c->all, c->nnodes, 0, DRA_GROUP_NONE, true, true};
+        return;
     }
     uint32_t d = c->single_domain != DRA_GROUP_NONE ? c->single_domain : k;
     const dra_group_topo_t *t = g->topo;
-    *nn = t->first[d + 1] - t->first[d];
-    *domain = d;
-    return t->nodes + t->first[d];
+    const uint32_t *nodes = t->nodes + t->first[d];
+    uint32_t nn = t->first[d + 1] - t->first[d];
+    bool range = nn > 0 && nodes[nn - 1] - nodes[0] == nn - 1; /* ascending within a domain */
+    *pl = (dra__group_pl_t){nodes, nn, nn ? nodes[0] : 0, d, range, false};
 }
 
-/* ---- the reference: one member on a placement, brute force --------------------------------- */
+/* ---- one member on a placement ------------------------------------------------------------ */
 
-/* The node order of a member on a placement: list order (first-fit), cyclic from the member's
- * start (random), or every node scored (best-fit / spread, evaluated below). */
-static int ref_member(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
-                      uint32_t i, const uint32_t *nodes, uint32_t nn, dra_arena_t *arena,
-                      dra_alloc_outcome_t *res, uint32_t *node_out, uint32_t *need_out)
+/* The search of one member over a placement's nodes, in the policy's order: list order
+ * (first-fit), cyclic from the member's start (random), or every node scored (best-fit / spread,
+ * the chosen node answered once more). The literal search asks the host on every node; the fast
+ * one skips the nodes the member's plan does not admit (host->next: certainly Unsatisfiable
+ * there, so the same node wins and a NodeFailure everywhere is still one everywhere). */
+typedef struct msearch {
+    dra_group_ctx_t *c;
+    const dra_group_spec_t *g;
+    const dra_group_host_t *h;
+    uint32_t i, need;
+    bool best, most;
+    dra_arena_t *arena;
+    uint32_t nf, pick, pick_score;
+    bool done;                 /* a first-fit / random answer or a Fatal: res and node are it */
+    dra_alloc_outcome_t *res;
+    uint32_t node;
+    char nfmsg[DRA_DIAG_MSG_MAX];
+} msearch_t;
+
+static int visit(msearch_t *m, uint32_t n)
 {
-    uint32_t need = dra__group_need(c, g, i);
+    dra_group_ctx_t *c = m->c;
+    if (!dra__group_node_ok(c, m->g, m->h, m->i, n)) /* a group claim's devices are not usable */
+        return DRA_OK;
+    dra_alloc_outcome_t o;
+    dra_arena_mark_t mk = dra_arena_mark(m->arena);
+    c->stats.answers++;
+    int rc = m->h->answer(m->h->ctx, m->i, m->need, n, m->arena, &o);
+    if (rc)
+        return rc;
+    if (o.kind == DRA_OUTCOME_FATAL || (o.kind == DRA_OUTCOME_ALLOCATED && !m->best)) {
+        *m->res = o;
+        m->node = n;
+        m->done = true;
+        return DRA_OK;
+    }
+    if (o.kind == DRA_OUTCOME_NODE_FAILURE) {
+        if (!m->nf)
+            memcpy(m->nfmsg, o.msg, sizeof m->nfmsg);
+        m->nf++;
+    }
+    if (o.kind == DRA_OUTCOME_ALLOCATED) {
+        uint32_t sc = m->h->score(m->h->ctx, n);
+        if (m->pick == DRA_GROUP_NONE || (m->most ? sc > m->pick_score : sc < m->pick_score)) {
+            m->pick = n;
+            m->pick_score = sc;
+        }
+    }
+    dra_arena_reset_to(m->arena, mk);
+    return DRA_OK;
+}
+
+/* Positions [a, b) of the placement. */
+static int visit_span(msearch_t *m, const dra__group_pl_t *pl, bool fast, uint32_t a, uint32_t b)
+{
+    const dra_group_host_t *h = m->h;
+    int rc = DRA_OK;
+    if (!fast || !h->next) {
+        for (uint32_t k = a; k < b && !m->done && !rc; k++)
+            rc = visit(m, pl->nodes[k]);
+        return rc;
+    }
+    if (pl->range) { /* nodes lo + k: leapfrog over the admitted ones */
+        uint32_t end = pl->lo + b;
+        for (uint32_t n = h->next(h->ctx, m->i, m->need, pl->lo + a);
+             n != DRA_GROUP_NONE && n < end && !m->done && !rc;
+             n = n + 1 < end ? h->next(h->ctx, m->i, m->need, n + 1) : DRA_GROUP_NONE)
+            rc = visit(m, n);
+        return rc;
+    }
+    for (uint32_t k = a; k < b && !m->done && !rc; k++) {
+        uint32_t n = pl->nodes[k];
+        if (h->next(h->ctx, m->i, m->need, n) == n)
+            rc = visit(m, n);
+    }
+    return rc;
+}
+
+/* Whether an allocated group claim member i references restricts its nodes. */
+static bool restricted(const dra_group_ctx_t *c, const dra_group_spec_t *g, uint32_t i)
+{
+    for (uint32_t k = 0; k < g->ngclaims; k++)
+        if ((g->members[i].gclaims >> k & 1u) && c->gc[k] && c->gc[k]->node_selector)
+            return true;
+    return false;
+}
+
+static int member_search(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                         uint32_t i, const dra__group_pl_t *pl, bool fast, dra_arena_t *arena,
+                         dra_alloc_outcome_t *res, uint32_t *node_out, uint32_t *need_out)
+{
+    uint32_t need = dra__group_need(c, g, i), nn = pl->nn;
     *need_out = need;
     *node_out = DRA_GROUP_NONE;
-    uint32_t nf = 0;
-    bool best = g->node_policy == DRA_ENGINE_BEST_FIT || g->node_policy == DRA_ENGINE_SPREAD;
     uint32_t start = g->node_policy == DRA_ENGINE_RANDOM ? dra_group_start(g->members[i].rnd, nn) : 0;
-    uint32_t pick = DRA_GROUP_NONE, pick_score = 0;
-    dra_alloc_outcome_t o;
-    char nfmsg[DRA_DIAG_MSG_MAX] = "";
-    for (uint32_t k = 0; k < nn; k++) {
-        uint32_t n = nodes[best ? k : (start + k) % nn];
-        if (!dra__group_node_ok(c, g, h, i, n)) /* a group claim's devices are not usable */
-            continue;
-        dra_arena_mark_t mk = dra_arena_mark(arena);
+    if (fast && h->place && pl->all && !restricted(c, g, i)) {
+        /* every node: the host's own placement decides as the literal search would */
         c->stats.answers++;
-        int rc = h->answer(h->ctx, i, need, n, arena, &o);
-        if (rc)
-            return rc;
-        if (o.kind == DRA_OUTCOME_FATAL) {
-            *res = o;
-            *node_out = n;
-            return DRA_OK;
-        }
-        if (o.kind == DRA_OUTCOME_NODE_FAILURE) {
-            if (!nf)
-                memcpy(nfmsg, o.msg, sizeof nfmsg);
-            nf++;
-        }
-        if (o.kind != DRA_OUTCOME_ALLOCATED) {
-            dra_arena_reset_to(arena, mk);
-            continue;
-        }
-        if (!best) {
-            *res = o;
-            *node_out = n;
-            return DRA_OK;
-        }
-        uint32_t s = h->score(h->ctx, n);
-        bool most = g->node_policy == DRA_ENGINE_BEST_FIT;
-        if (pick == DRA_GROUP_NONE || (most ? s > pick_score : s < pick_score)) {
-            pick = n;
-            pick_score = s;
-        }
-        dra_arena_reset_to(arena, mk);
+        return h->place(h->ctx, i, need, start, arena, res, node_out);
     }
-    if (best && pick != DRA_GROUP_NONE) {
+    msearch_t m = {c, g, h, i, need, false, false, arena, 0, DRA_GROUP_NONE, 0, false, res,
+                   DRA_GROUP_NONE, ""};
+    m.best = g->node_policy == DRA_ENGINE_BEST_FIT || g->node_policy == DRA_ENGINE_SPREAD;
+    m.most = g->node_policy == DRA_ENGINE_BEST_FIT;
+    int rc = visit_span(&m, pl, fast, start, nn);
+    if (!rc && start && !m.done)
+        rc = visit_span(&m, pl, fast, 0, start);
+    if (rc)
+        return rc;
+    if (m.done) {
+        *node_out = m.node;
+        return DRA_OK;
+    }
+    if (m.best && m.pick != DRA_GROUP_NONE) {
         /* the chosen node once more, into the arena (same state: same devices) */
         c->stats.answers++;
-        int rc = h->answer(h->ctx, i, need, pick, arena, &o);
-        if (rc)
+        if ((rc = h->answer(h->ctx, i, need, m.pick, arena, res)))
             return rc;
-        if (o.kind != DRA_OUTCOME_ALLOCATED)
+        if (res->kind != DRA_OUTCOME_ALLOCATED)
             return DRA_EINTERNAL;
-        *res = o;
-        *node_out = pick;
+        *node_out = m.pick;
         return DRA_OK;
     }
     memset(res, 0, sizeof *res);
-    res->kind = nn && nf == nn ? DRA_OUTCOME_NODE_FAILURE : DRA_OUTCOME_UNSATISFIABLE;
+    res->kind = nn && m.nf == nn ? DRA_OUTCOME_NODE_FAILURE : DRA_OUTCOME_UNSATISFIABLE;
     if (res->kind == DRA_OUTCOME_NODE_FAILURE)
-        memcpy(res->msg, nfmsg, sizeof res->msg);
+        memcpy(res->msg, m.nfmsg, sizeof res->msg);
     return DRA_OK;
 }
 
 /* The default algorithm on one placement: members in order, each assumed when it fits. Fills
  * c->pres for the pending members and the evaluation summary ev. Assumptions stay (the caller
  * undoes them or keeps them). */
-static int ref_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
-                       const uint32_t *nodes, uint32_t nn, dra_arena_t *arena, dra__group_eval_t *ev)
+int dra__group_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                       const dra__group_pl_t *pl, bool fast, dra_arena_t *arena,
+                       dra__group_eval_t *ev)
 {
     memset(ev, 0, sizeof *ev);
     ev->first_fail = DRA_GROUP_NONE;
+    ev->domain = pl->domain;
     uint32_t scheduled = c->nbound, remaining = c->npending;
     for (uint32_t k = 0; k < c->npending; k++) {
         uint32_t i = c->order[k];
@@ -459,7 +529,7 @@ static int ref_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_
         dra_alloc_outcome_t o;
         uint32_t node, need;
         int64_t t0 = g->clock_ns ? g->clock_ns() : 0;
-        int rc = ref_member(c, g, h, i, nodes, nn, arena, &o, &node, &need);
+        int rc = member_search(c, g, h, i, pl, fast, arena, &o, &node, &need);
         int64_t t1 = g->clock_ns ? g->clock_ns() : 0;
         if (rc)
             return rc;
@@ -489,6 +559,7 @@ static int ref_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_
     }
     ev->scheduled = scheduled;
     ev->feasible = scheduled >= c->min_count;
+    ev->evaluated = true;
     return DRA_OK;
 }
 
@@ -601,46 +672,74 @@ void dra__group_fail(dra_group_ctx_t *c, const dra_group_spec_t *g, dra_group_re
     }
 }
 
-int dra_group_cycle_reference(dra_group_ctx_t *c, const dra_group_spec_t *g,
-                              const dra_group_host_t *h, dra_arena_t *arena,
-                              dra_group_result_t *out)
+/* Waiting, no pending member, no candidate: the outcomes decided before any placement is
+ * evaluated. True when out is final. */
+bool dra__group_prelude(dra_group_ctx_t *c, const dra_group_spec_t *g, dra_group_result_t *out)
 {
-    int rc = dra__group_begin(c, g, arena, out);
-    if (rc)
-        return rc;
     if (c->npending + c->nbound < c->min_count) {
         dra__group_fail(c, g, out, DRA_SHORT_MEMBERS, NULL, DRA_GROUP_NONE);
-        return DRA_OK;
+        return true;
     }
     if (c->npending == 0) {
         dra__group_fail(c, g, out, DRA_SHORT_NONE_NEW, NULL, DRA_GROUP_NONE);
-        return DRA_OK;
+        return true;
     }
     dra_group_short_t sk = dra__group_candidates(c, g);
     if (sk != DRA_SHORT_NONE) {
         dra__group_fail(c, g, out, sk, NULL, DRA_GROUP_NONE);
-        return DRA_OK;
+        return true;
     }
     out->nplacements = c->ncand;
+    return false;
+}
+
+/* The chosen placement's evaluation ev (its assumptions in place) kept, or, when it placed no
+ * pending member, undone and unschedulable. */
+int dra__group_finish(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                      dra_group_result_t *out, const dra__group_eval_t *ev)
+{
+    out->domain = ev->domain;
+    if (ev->placed == 0) { /* bound members alone reach minCount: no pod scheduled */
+        int urc = dra__group_undo_all(c, g, h);
+        if (urc)
+            return urc;
+        dra__group_fail(c, g, out, DRA_SHORT_NONE_NEW, ev, ev->domain);
+        return DRA_OK;
+    }
+    dra__group_keep(c, out, ev);
+    return DRA_OK;
+}
+
+int dra__group_cycle_all(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                         dra_arena_t *arena, dra_group_result_t *out, bool fast,
+                         const uint8_t *skip)
+{
+    int rc;
     bool topo = g->tas && g->topo;
     /* every candidate evaluated and undone; what scoring needs kept per candidate */
     uint32_t nfeas = 0, max_sched = 0, fail_k = DRA_GROUP_NONE;
     for (uint32_t k = 0; k < c->ncand; k++) {
-        uint32_t nn, d;
-        const uint32_t *nodes = dra__group_cand_nodes(c, g, k, &nn, &d);
+        dra__group_pl_t pl;
+        dra__group_cand(c, g, k, &pl);
         dra__group_eval_t *ev = &c->cand_ev[k];
+        if (skip && skip[k]) { /* the summaries: fewer than minCount fit, nothing to evaluate */
+            memset(ev, 0, sizeof *ev);
+            ev->first_fail = DRA_GROUP_NONE;
+            ev->domain = pl.domain;
+            c->stats.rejected++;
+            continue;
+        }
         dra_arena_mark_t mk = dra_arena_mark(arena);
-        rc = ref_default(c, g, h, nodes, nn, arena, ev);
+        rc = dra__group_default(c, g, h, &pl, fast, arena, ev);
         int urc = dra__group_undo_all(c, g, h);
         dra_arena_reset_to(arena, mk);
         if (rc || urc)
             return rc ? rc : urc;
         /* scored on the snapshot without the group's assumptions, as upstream's placements
          * are reverted before scoring */
-        ev->nrf = dra__group_nrf(g, h, nodes, nn, c->pres, c->order, c->npending);
-        ev->domain = d;
+        ev->nrf = dra__group_nrf(g, h, pl.nodes, pl.nn, c->pres, c->order, c->npending);
         if (ev->fatal) {
-            dra__group_fail(c, g, out, DRA_SHORT_FATAL, ev, d);
+            dra__group_fail(c, g, out, DRA_SHORT_FATAL, ev, pl.domain);
             return DRA_OK;
         }
         if (ev->feasible) {
@@ -673,24 +772,25 @@ int dra_group_cycle_reference(dra_group_ctx_t *c, const dra_group_spec_t *g,
     }
     /* the chosen placement once more, kept (same state: same decisions) */
     dra__group_eval_t want = c->cand_ev[chosen], ev;
-    uint32_t nn, d;
-    const uint32_t *nodes = dra__group_cand_nodes(c, g, chosen, &nn, &d);
-    rc = ref_default(c, g, h, nodes, nn, arena, &ev);
+    dra__group_pl_t pl;
+    dra__group_cand(c, g, chosen, &pl);
+    rc = dra__group_default(c, g, h, &pl, fast, arena, &ev);
     if (rc || ev.scheduled != want.scheduled || ev.placed != want.placed) {
         int urc = dra__group_undo_all(c, g, h);
         return rc ? rc : urc ? urc : DRA_EINTERNAL;
     }
-    out->domain = d;
     out->score = nfeas > 1 ? chosen_score : -1;
-    if (ev.placed == 0) { /* bound members alone reach minCount: no pod scheduled */
-        int urc = dra__group_undo_all(c, g, h);
-        if (urc)
-            return urc;
-        dra__group_fail(c, g, out, DRA_SHORT_NONE_NEW, &ev, d);
-        return DRA_OK;
-    }
-    dra__group_keep(c, out, &ev);
-    return DRA_OK;
+    return dra__group_finish(c, g, h, out, &ev);
+}
+
+int dra_group_cycle_reference(dra_group_ctx_t *c, const dra_group_spec_t *g,
+                              const dra_group_host_t *h, dra_arena_t *arena,
+                              dra_group_result_t *out)
+{
+    int rc = dra__group_begin(c, g, arena, out);
+    if (rc || dra__group_prelude(c, g, out))
+        return rc;
+    return dra__group_cycle_all(c, g, h, arena, out, false, NULL);
 }
 
 /* ---- comparing decisions -------------------------------------------------------------------- */

@@ -122,6 +122,14 @@ typedef struct dra_group_spec {
     uint32_t nmembers;           /* <= DRA_GROUP_MAX_MEMBERS */
     /* optional monotonic clock (ns): each placed member's node search and commit are timed */
     int64_t (*clock_ns)(void);
+    /* The fast path only. sums: per-domain upper bounds on the pending members that fit, for
+     * the spec's topology (or all nodes), valid when every pending member takes at least what
+     * any other does (the same own claims); NULL: none. certain: every member's answers are
+     * certain where the host's next() skips a node and none can be Fatal or a NodeFailure on a
+     * node whose bound is finite (the engine's dra_engine_plan_certain for each plan), so a
+     * domain may be skipped and the evaluation stop at the best placement. */
+    const struct dra_group_sums *sums;
+    bool certain;
 } dra_group_spec_t;
 
 /* The exact answer of one node, what a cycle assumes and undoes, and what scoring reads. */
@@ -143,6 +151,14 @@ typedef struct dra_group_host {
      * memory} of the node, requested with the non-zero defaults; allocatable < 0 = not declared
      * (counts as 0) */
     void (*node_res)(void *ctx, uint32_t node, int64_t out[4]);
+    /* The fast path only (NULL: every node is asked). next: the first node >= from the plan of
+     * member `member` with group claims `need` admits (a node it does not admit must answer
+     * Unsatisfiable), DRA_GROUP_NONE when none. place: the member placed over all nodes as the
+     * literal search over every node decides it (start: the random policy's first node), its
+     * outcome in out and the node in *node (DRA_GROUP_NONE when none). */
+    uint32_t (*next)(void *ctx, uint32_t member, uint32_t need, uint32_t from);
+    int (*place)(void *ctx, uint32_t member, uint32_t need, uint32_t start, dra_arena_t *arena,
+                 dra_alloc_outcome_t *out, uint32_t *node);
 } dra_group_host_t;
 
 /* ---- the decision ------------------------------------------------------------------------------ */
@@ -224,6 +240,44 @@ void dra_group_ctx_free(dra_group_ctx_t *c);
 DRA_NODISCARD int dra_group_cycle_reference(dra_group_ctx_t *c, const dra_group_spec_t *g,
                                             const dra_group_host_t *h, dra_arena_t *arena,
                                             dra_group_result_t *out);
+
+/* The fast path: the same decision (outcome, domain, each member's node and allocations) as
+ * dra_group_cycle_reference on the same state. Each member's node search asks the host only on
+ * nodes its plan admits (host->next; all nodes without a topology: host->place); with sums,
+ * domains whose bound is below what minCount needs are rejected without a call and a group no
+ * domain can hold is rejected in O(domains); with `certain` and an all-or-nothing group (minCount
+ * = every member), candidates are evaluated in order of their score - known before evaluation
+ * from the per-domain sums, since a feasible placement then schedules every member - and the
+ * first feasible one is kept as it stands (no undo and re-run). Otherwise every candidate the
+ * summaries admit is evaluated as the reference does. The result's reason, best_count,
+ * nfeasible and score describe what was evaluated (for an unschedulable group the reference's
+ * words may name a count the fast path did not look at; the decision is the same). */
+DRA_NODISCARD int dra_group_cycle_fast(dra_group_ctx_t *c, const dra_group_spec_t *g,
+                                       const dra_group_host_t *h, dra_arena_t *arena,
+                                       dra_group_result_t *out);
+
+/* ---- per-domain summaries (group_fast.c) ---------------------------------------------------- */
+
+/* For one topology (or all nodes as one domain) and one kind of member: per node an upper bound
+ * on the members that still fit there (the engine's dra_engine_fit_bound) and its resources as
+ * scoring reads them (dra_group_host_t.node_res), per domain their sums. The owner keeps them
+ * current: after every commit or release on a node (and a slice update), the node's bound and
+ * resources are set again. */
+typedef struct dra_group_sums dra_group_sums_t;
+#define DRA_GROUP_UNBOUNDED UINT32_MAX
+/* t NULL: all nnodes nodes are one domain. Bounds start at 0, resources at "not declared". */
+DRA_NODISCARD int dra_group_sums_new(const dra_group_topo_t *t, uint32_t nnodes,
+                                     dra_group_sums_t **out);
+void dra_group_sums_free(dra_group_sums_t *s);
+/* O(1). */
+void dra_group_sums_set_bound(dra_group_sums_t *s, uint32_t node, uint32_t bound);
+void dra_group_sums_set_res(dra_group_sums_t *s, uint32_t node, const int64_t res[4]);
+/* Domain d's bound (sum of its nodes', UINT64_MAX when one is unbounded). */
+uint64_t dra_group_sums_bound(const dra_group_sums_t *s, uint32_t d);
+/* Whether the sums equal the bounds and resources given per node (tests, debug builds): why
+ * names the first difference. O(nodes). */
+bool dra_group_sums_check(const dra_group_sums_t *s, const uint32_t *bounds,
+                          const int64_t (*res)[4], char *why, size_t len);
 
 /* The random policy's first node of a placement of n nodes for a member's draw: rnd mod n (the
  * index in the placement's node list). */

@@ -40,6 +40,7 @@ struct dra_group_ctx {
     dra_allocation_t *gc[DRA_GROUP_MAX_GCLAIMS]; /* group claims in the current evaluation */
     uint32_t ncand, single_domain;
     dra__group_eval_t *cand_ev; /* per candidate placement (nnodes + 1 entries) */
+    uint8_t *skip;       /* fast path, per candidate: rejected by summaries or evaluated */
     dra_group_stats_t stats;
     dra_arena_t scratch;
     void *fast;          /* the fast path's state (group_fast.c), NULL until used */
@@ -67,8 +68,30 @@ static inline int64_t dra__group_total(const dra__group_eval_t *e, uint32_t max_
     return e->nrf + (max_sched ? (int64_t)e->scheduled * 100 / max_sched : 0);
 }
 dra_group_short_t dra__group_candidates(dra_group_ctx_t *c, const dra_group_spec_t *g);
-const uint32_t *dra__group_cand_nodes(const dra_group_ctx_t *c, const dra_group_spec_t *g,
-                                      uint32_t k, uint32_t *nn, uint32_t *domain);
+/* A placement: its nodes (nodes[0 .. nn), ascending; range: they are lo .. lo + nn - 1), its
+ * domain (DRA_GROUP_NONE: all nodes, all). */
+typedef struct dra__group_pl {
+    const uint32_t *nodes;
+    uint32_t nn, lo, domain;
+    bool range, all;
+} dra__group_pl_t;
+void dra__group_cand(const dra_group_ctx_t *c, const dra_group_spec_t *g, uint32_t k,
+                     dra__group_pl_t *pl);
+/* The default algorithm on a placement (fast: nodes the member's plan does not admit skipped,
+ * host->place over all nodes). */
+int dra__group_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                       const dra__group_pl_t *pl, bool fast, dra_arena_t *arena,
+                       dra__group_eval_t *ev);
+bool dra__group_prelude(dra_group_ctx_t *c, const dra_group_spec_t *g, dra_group_result_t *out);
+int dra__group_finish(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                      dra_group_result_t *out, const dra__group_eval_t *ev);
+/* Every candidate evaluated (those skip[k] marks rejected by summaries: infeasible), undone,
+ * the choice re-run and kept - the reference's procedure. */
+int dra__group_cycle_all(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                         dra_arena_t *arena, dra_group_result_t *out, bool fast,
+                         const uint8_t *skip);
+/* MostAllocated over cpu and memory from summed allocatable and requested (weights 1). */
+int64_t dra__group_nrf_of(const int64_t alloc[2], const int64_t req[2]);
 int dra__group_begin(dra_group_ctx_t *c, const dra_group_spec_t *g, dra_arena_t *arena,
                      dra_group_result_t *out);
 void dra__group_keep(dra_group_ctx_t *c, dra_group_result_t *out, const dra__group_eval_t *ev);

@@ -208,6 +208,20 @@ dra_claim_t *dra_model_find_claim(const dra_model_t *m, const char *ns, const ch
     return find_claim_in(m->claims, m->nclaims, ns, name);
 }
 
+dra_claim_t *dra_model_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
+                                   const char *name)
+{
+    dra_claim_t *c = dra_model_add_claim(m);
+    if (!c)
+        return NULL;
+    *c = *tpl;
+    c->is_template = false;
+    c->allocation = NULL;
+    c->namespace_ = dra_model_str(m, ns ? ns : "default");
+    c->name = dra_model_str(m, name);
+    return c;
+}
+
 dra_claim_t *dra_model_find_template(const dra_model_t *m, const char *ns, const char *name)
 {
     return find_claim_in(m->templates, m->ntemplates, ns, name);

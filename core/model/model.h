@@ -526,6 +526,10 @@ void dra_model_fini(dra_model_t *m);
 dra_slice_t *dra_model_add_slice(dra_model_t *m);
 dra_device_class_t *dra_model_add_class(dra_model_t *m);
 dra_claim_t *dra_model_add_claim(dra_model_t *m);
+/* A claim of m instantiated from template tpl as ns/name (ns NULL = "default"; its requests are
+ * the template's, not allocated). NULL: out of memory. */
+dra_claim_t *dra_model_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
+                                   const char *name);
 dra_claim_t *dra_model_add_template(dra_model_t *m);
 dra_pod_t *dra_model_add_pod(dra_model_t *m);
 dra_node_t *dra_model_add_node(dra_model_t *m);

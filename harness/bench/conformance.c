@@ -72,20 +72,6 @@ int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char 
     return rc;
 }
 
-dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
-                                  const char *name)
-{
-    dra_claim_t *c = dra_model_add_claim(m);
-    if (!c)
-        return NULL;
-    *c = *tpl;
-    c->is_template = false;
-    c->allocation = NULL;
-    c->namespace_ = dra_model_str(m, ns ? ns : "default");
-    c->name = dra_model_str(m, name);
-    return c;
-}
-
 /* ---- case checks ---------------------------------------------------------------------------- */
 
 typedef struct tcase {
@@ -765,7 +751,7 @@ static step_t step_claims(kase_t *k)
                         tn);
                 return STEP_DONE;
             }
-            k->claims[i] = dra_conf_instantiate(&k->m, t, ns, cn);
+            k->claims[i] = dra_model_instantiate(&k->m, t, ns, cn);
         } else {
             const char *base = split_ns(cn, ns, sizeof ns);
             k->claims[i] = dra_model_find_claim(&k->m, ns, base);
@@ -1069,7 +1055,7 @@ static int gt_alone(gctx_t *g, const dra_pod_t *pod, int64_t reps, int64_t rep)
             const dra_claim_t *t = dra_model_find_template(&k->m, pod->namespace_, pc->template_name);
             char cn[700];
             snprintf(cn, sizeof cn, "%s-%s", name, nz(pc->name));
-            c = t ? dra_conf_instantiate(&k->m, t, pod->namespace_, cn) : NULL;
+            c = t ? dra_model_instantiate(&k->m, t, pod->namespace_, cn) : NULL;
         }
         if (!c)
             return gpod_add(g, pname, NULL, NULL);
@@ -1099,13 +1085,13 @@ static int gt_alone(gctx_t *g, const dra_pod_t *pod, int64_t reps, int64_t rep)
 static int gt_group(gctx_t *g, uint32_t gi)
 {
     kase_t *k = g->k;
-    dra_mgroups_env_t env = {&k->al, k->st, NULL, g->policy};
+    dra_mgroups_env_t env = {&k->al, k->st, NULL, g->policy, false};
     int rc = dra_mgroups_schedule(g->mg, gi, &env, g->cx, &k->out_arena, &g->res[gi]);
     if (rc)
         return rc;
     uint32_t nm = dra_mgroups_members(g->mg, gi);
     if (g->fst) {
-        dra_mgroups_env_t fenv = {&g->fal, g->fst, NULL, g->policy};
+        dra_mgroups_env_t fenv = {&g->fal, g->fst, NULL, g->policy, true};
         dra_group_result_t fr;
         if ((rc = dra_mgroups_schedule(g->mg, gi, &fenv, g->cx, &k->out_arena, &fr)))
             return rc;

@@ -76,10 +76,6 @@ DRA_NODISCARD int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, 
 DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char *path,
                                          dra_diag_list_t *errs);
 
-/* A claim of m instantiated from template tpl as ns/name (not allocated). NULL: out of memory. */
-dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
-                                  const char *name);
-
 /* ---- the differential pair of `alloc --allocator both` ---------------------------------------
  * The reference allocator on the caller's state and the fast allocator on a state of its own
  * (the same model claims), asked the same claims in the same order; every decision compared with

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conformance.h"
 #include "groups.h"
+#include "manifest.h"
 
 #define NONE DRA_GROUP_NONE
 
@@ -154,7 +154,7 @@ static int resolve_gclaims(dra_mgroups_t *g, mg_group_t *gr)
             }
             char nm[600];
             snprintf(nm, sizeof nm, "%s-%s", nz(pg->name), nz(gc->name));
-            c = dra_conf_instantiate(g->m, t, pg->namespace_, nm);
+            c = dra_model_instantiate(g->m, t, pg->namespace_, nm);
             if (!c)
                 return DRA_ENOMEM;
         } else {
@@ -216,7 +216,7 @@ static int member_of(dra_mgroups_t *g, mg_group_t *gr, uint32_t p, int64_t reps,
             if (t) {
                 char nm[600];
                 snprintf(nm, sizeof nm, "%s-%s", mb.name, nz(pc->name));
-                c = dra_conf_instantiate(m, t, pod->namespace_, nm);
+                c = dra_model_instantiate(m, t, pod->namespace_, nm);
                 if (!c)
                     return DRA_ENOMEM;
             }
@@ -543,8 +543,9 @@ int dra_mgroups_schedule(dra_mgroups_t *g, uint32_t group, const dra_mgroups_env
         return DRA_OK;
     }
     mhost_t mh = {g, gr, env, {0}};
-    dra_group_host_t h = {&mh, g->m, h_answer, h_commit, h_release, h_score, h_res};
-    return dra_group_cycle_reference(ctx, &spec, &h, arena, out);
+    dra_group_host_t h = {&mh, g->m, h_answer, h_commit, h_release, h_score, h_res, NULL, NULL};
+    return env->fast ? dra_group_cycle_fast(ctx, &spec, &h, arena, out)
+                     : dra_group_cycle_reference(ctx, &spec, &h, arena, out);
 }
 
 void dra_mgroups_apply(dra_mgroups_t *g, uint32_t group, const dra_group_result_t *r)

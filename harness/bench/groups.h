@@ -74,6 +74,8 @@ typedef struct dra_mgroups_env {
     dra_alloc_state_t *st;     /* the state it reads, which assumptions are committed to */
     const char *only_node;     /* try this node only (NULL: all, in order) */
     dra_engine_policy_t policy;/* node order within a placement (alloc: first-fit) */
+    bool fast;                 /* dra_group_cycle_fast (alloc has no engine index: its procedure
+                                  without per-domain summaries), else the reference cycle */
 } dra_mgroups_env_t;
 
 /* One cycle of `group` (a group rejected before the cycle gets outcome UNSCHEDULABLE with its

@@ -1295,6 +1295,8 @@ static int republish(ctx_t *c, uint32_t si, uint32_t di, const dra_taint_t *tain
         rc = dra_engine_update_slice(c->eng, si, c->diag);
     int64_t t1 = now_ns();
     hook(0);
+    if (rc == DRA_OK && c->groups) /* the group cycle's bounds read the updated devices */
+        dra_rgroups_refresh(c->groups);
     if (rc)
         return rc;
     if (timed) {

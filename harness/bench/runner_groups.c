@@ -33,6 +33,11 @@ typedef struct rg_entry {
     dra_claim_t *full[DRA_GROUP_MAX_GCLAIMS + 1]; /* group claims, then the pod's own */
     uint32_t plan_own, plan_full;
     int64_t cpu, mem;
+    /* the fast cycle: per-domain bounds of the entry's pods (its topology's domains, or all
+     * nodes as one), kept on every commit and release through the groups' engine; certain: the
+     * engine's answers for both plans are certain where its summaries reject a node */
+    dra_group_sums_t *sums;
+    bool certain;
     /* per repetition */
     uint64_t cycles, outcome[DRA_GROUP_OUTCOMES], shortk[DRA_SHORT_COUNT];
     uint64_t waited, still_waiting, retries, pods_placed;
@@ -98,6 +103,7 @@ struct dra_rgroups {
     dra_arena_t *cmp_marena; /* the compared literal cycle's per-pod arenas */
     uint32_t max_pods;
     dra_rg_counts_t counts;
+    dra_engine_t *eng;   /* the repetition's engine (dra_rgroups_engine) */
 };
 
 static uint32_t u32max(uint32_t a, uint32_t b)
@@ -253,6 +259,10 @@ int dra_rgroups_new(const dra_scenario_t *s, const dra_scenario_built_t *b, dra_
     int rc = dra_group_ctx_new(m->nnodes, g->max_pods, &g->ctx);
     if (!rc)
         rc = dra_group_ctx_new(m->nnodes, g->max_pods, &g->ctx2);
+    for (uint32_t i = 0; !rc && i < g->nentries; i++) {
+        rg_entry_t *e = &g->entries[i];
+        rc = dra_group_sums_new(e->topo != NONE ? g->topos[e->topo].t : NULL, m->nnodes, &e->sums);
+    }
     g->members = calloc(g->max_pods ? g->max_pods : 1, sizeof *g->members);
     g->cmp_marena = malloc((g->max_pods ? g->max_pods : 1) * sizeof *g->cmp_marena);
     if (!rc && (!g->members || !g->cmp_marena))
@@ -291,6 +301,8 @@ void dra_rgroups_free(dra_rgroups_t *g)
         json_decref(rt->samples);
     }
     free(g->topos);
+    for (uint32_t i = 0; g->entries && i < g->nentries; i++)
+        dra_group_sums_free(g->entries[i].sums);
     free(g->entries);
     free(g->entry_of);
     free(g->nz_cpu);
@@ -312,8 +324,31 @@ bool dra_rgroups_owns(const dra_rgroups_t *g, uint64_t pod)
     return g && pod < g->cap_inst_of && g->inst_of[pod] != NONE;
 }
 
+/* Node n's bounds and scoring resources into every entry's sums (after any change on n). */
+static void refresh_node(dra_rgroups_t *g, uint32_t n)
+{
+    if (!g->eng)
+        return;
+    int64_t r[4];
+    dra_engine_node_resources(g->eng, n, r);
+    r[2] = g->nz_cpu[n];
+    r[3] = g->nz_mem[n];
+    for (uint32_t i = 0; i < g->nentries; i++) {
+        rg_entry_t *e = &g->entries[i];
+        dra_group_sums_set_bound(e->sums, n, dra_engine_fit_bound(g->eng, e->plan_own, n));
+        dra_group_sums_set_res(e->sums, n, r);
+    }
+}
+
+void dra_rgroups_refresh(dra_rgroups_t *g)
+{
+    for (uint32_t n = 0; g && n < g->m->nnodes; n++)
+        refresh_node(g, n);
+}
+
 int dra_rgroups_engine(dra_rgroups_t *g, dra_engine_t *e, const uint32_t *own_plan)
 {
+    g->eng = e;
     for (uint32_t i = 0; i < g->nentries; i++) {
         rg_entry_t *en = &g->entries[i];
         en->plan_own = own_plan[en->mix];
@@ -325,7 +360,10 @@ int dra_rgroups_engine(dra_rgroups_t *g, dra_engine_t *e, const uint32_t *own_pl
             if (rc)
                 return rc;
         }
+        en->certain = dra_engine_plan_certain(e, en->plan_own) &&
+                      dra_engine_plan_certain(e, en->plan_full);
     }
+    dra_rgroups_refresh(g);
     return DRA_OK;
 }
 
@@ -410,6 +448,38 @@ static int h_release(void *ctx, uint32_t member, uint32_t need, uint32_t node,
     return rc;
 }
 
+static uint32_t h_next(void *ctx, uint32_t member, uint32_t need, uint32_t from)
+{
+    rhost_t *h = ctx;
+    (void)member;
+    uint32_t n = dra_engine_next_admitted(h->env->eng, plan_of(h, need), from);
+    return n == DRA_ENGINE_NONE ? NONE : n;
+}
+
+/* All nodes (no topology): the engine's placement, which decides as the search over every node
+ * does (engine.h). */
+static int h_place(void *ctx, uint32_t member, uint32_t need, uint32_t start, dra_arena_t *unused,
+                   dra_alloc_outcome_t *out, uint32_t *node)
+{
+    rhost_t *h = ctx;
+    (void)unused;
+    if (need && need != (1u << h->e->ngcl) - 1)
+        return DRA_EINVAL;
+    dra_engine_result_t r;
+    int rc = dra_engine_place(h->env->eng, plan_of(h, need), h->env->policy, start,
+                              &h->marena[member], &r);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    out->kind = r.kind;
+    out->allocations = r.allocations;
+    out->n = r.n;
+    out->stats = r.stats;
+    memcpy(out->msg, r.msg, sizeof out->msg);
+    *node = r.kind == DRA_OUTCOME_ALLOCATED || r.kind == DRA_OUTCOME_FATAL ? r.node : NONE;
+    return DRA_OK;
+}
+
 static uint32_t h_score(void *ctx, uint32_t node)
 {
     return dra_engine_score(((rhost_t *)ctx)->env->eng, node);
@@ -435,6 +505,7 @@ void dra_rgroups_note_pod(dra_rgroups_t *g, uint32_t node, int64_t cpu_milli, in
     int64_t mm = memory > 0 ? memory : DRA_GROUP_NONZERO_MEMORY;
     g->nz_cpu[node] += sign * c;
     g->nz_mem[node] += sign * mm;
+    refresh_node(g, node);
 }
 
 /* ---- instances and the queue ----------------------------------------------------------------- */
@@ -570,6 +641,36 @@ static int check_members(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg
     return DRA_OK;
 }
 
+#if DRA_DEBUG >= 2
+/* Debug builds: the entry's sums against every node's bound and resources from scratch. */
+static int check_sums(dra_rgroups_t *g, const rg_entry_t *e)
+{
+    uint32_t nn = g->m->nnodes;
+    uint32_t *b = malloc((nn ? nn : 1) * sizeof *b);
+    int64_t(*r)[4] = malloc((nn ? nn : 1) * sizeof *r);
+    if (!b || !r) {
+        free(b);
+        free(r);
+        return DRA_ENOMEM;
+    }
+    for (uint32_t n = 0; n < nn; n++) {
+        b[n] = dra_engine_fit_bound(g->eng, e->plan_own, n);
+        dra_engine_node_resources(g->eng, n, r[n]);
+        r[n][2] = g->nz_cpu[n];
+        r[n][3] = g->nz_mem[n];
+    }
+    char why[160];
+    bool ok = dra_group_sums_check(e->sums, b, (const int64_t(*)[4])r, why, sizeof why);
+    free(b);
+    free(r);
+    if (!ok) {
+        fprintf(stderr, "drabench: group summaries of %s out of date: %s\n", e->name, why);
+        return DRA_EINTERNAL;
+    }
+    return DRA_OK;
+}
+#endif
+
 /* Run the cycle of instance ix (its placed pods are bound members) at workload time t. */
 static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hooks_t *h,
                      uint32_t ix, bool *placed_any)
@@ -600,8 +701,11 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
     spec.members = g->members;
     spec.nmembers = e->pods;
     spec.clock_ns = env->clock_ns;
+    spec.sums = e->sums;
+    spec.certain = e->certain;
     rhost_t hs = {g, e, env, env->ref_place, in->marena, false};
-    dra_group_host_t host = {&hs, g->m, h_answer, h_commit, h_release, h_score, h_res};
+    dra_group_host_t host = {&hs, g->m, h_answer, h_commit, h_release, h_score, h_res,
+                             h_next, h_place};
     dra_group_result_t r;
     uint64_t pod = in->pod;
     int rc;
@@ -612,7 +716,8 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
         /* the literal cycle with the reference allocator first (untimed), undone, then the
          * engine's, which decides; every decision must be the same */
         rhost_t lit = {g, e, env, true, g->cmp_marena, true};
-        dra_group_host_t lh = {&lit, g->m, h_answer, h_commit, h_release, h_score, h_res};
+        dra_group_host_t lh = {&lit, g->m, h_answer, h_commit, h_release, h_score, h_res, NULL,
+                               NULL};
         dra_arena_reset(&g->cmp_arena);
         for (uint32_t i = 0; i < e->pods; i++)
             dra_arena_reset(&g->cmp_marena[i]);
@@ -628,13 +733,46 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
                 return rc;
         }
     }
+#if DRA_DEBUG >= 2
+    if (!env->ref_place && (rc = check_sums(g, e)))
+        return rc;
+#endif
     int64_t t0 = env->clock_ns();
-    rc = dra_group_cycle_reference(g->ctx, &spec, &host, in->arena, &r);
+    rc = env->ref_place ? dra_group_cycle_reference(g->ctx, &spec, &host, in->arena, &r)
+                        : dra_group_cycle_fast(g->ctx, &spec, &host, in->arena, &r);
     int64_t t1 = env->clock_ns();
     if (rc)
         return rc;
+    if (r.outcome == DRA_GROUP_UNSCHEDULABLE && !env->ref_place &&
+        !e->reason[r.short_kind][0]) {
+        /* the words the reference would say (it looks at every placement; nothing changed:
+         * the fast cycle undid everything), asked once per kind and repetition, untimed */
+        if (env->compare) {
+            snprintf(r.reason, sizeof r.reason, "%s", rr.reason);
+        } else {
+            dra_group_result_t wr;
+            dra_arena_reset(&g->cmp_arena);
+            rhost_t ws = {g, e, env, false, g->cmp_marena, false};
+            dra_group_host_t wh = {&ws, g->m, h_answer, h_commit, h_release, h_score, h_res,
+                                   NULL, NULL};
+            if ((rc = dra_group_cycle_reference(g->ctx2, &spec, &wh, &g->cmp_arena, &wr)))
+                return rc;
+            if (wr.outcome != r.outcome) { /* a different decision: a violation below */
+                differ = true;
+                snprintf(why, sizeof why, "outcome %s vs %s (the reference asked for words)",
+                         dra_group_outcome_name(r.outcome), dra_group_outcome_name(wr.outcome));
+                for (uint32_t i = e->pods; i-- > 0;) {
+                    const dra_group_member_res_t *mr = &wr.members[i];
+                    if (mr->kind == DRA_OUTCOME_ALLOCATED && g->members[i].bound_node == NONE &&
+                        (rc = h_release(&ws, i, mr->need, mr->node, mr->allocs, mr->nallocs)))
+                        return rc;
+                }
+            }
+            snprintf(r.reason, sizeof r.reason, "%s", wr.reason);
+        }
+    }
     if (env->compare) {
-        differ = !dra_group_result_equal(&r, &rr, e->pods, why, sizeof why);
+        differ = differ || !dra_group_result_equal(&r, &rr, e->pods, why, sizeof why);
         g->counts.both_cycles++;
         g->counts.both_fast_ns += (uint64_t)(t1 - t0);
     }

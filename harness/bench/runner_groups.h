@@ -114,6 +114,10 @@ DRA_NODISCARD int dra_rgroups_rep_end(dra_rgroups_t *g, const dra_rg_env_t *env)
 void dra_rgroups_note_pod(dra_rgroups_t *g, uint32_t node, int64_t cpu_milli, int64_t memory,
                           int sign);
 
+/* The engine changed outside commits and releases (a slice update): every node's bounds of the
+ * fast cycle's summaries are read again. O(nodes * group entries). */
+void dra_rgroups_refresh(dra_rgroups_t *g);
+
 /* An arrival of a group entry (ev->mix); *placed when the group was placed now (any pod). */
 DRA_NODISCARD int dra_rgroups_arrive(dra_rgroups_t *g, const dra_rg_env_t *env,
                                      const dra_rg_hooks_t *h, dra_workload_t *w,

@@ -318,7 +318,7 @@ static uint32_t pod_batch(actx_t *a, const dra_pod_t *pod, int64_t reps, int64_t
             if (t) {
                 char nm[600];
                 snprintf(nm, sizeof nm, "%s-%s", podname, nz(pc->name));
-                c = dra_conf_instantiate(&a->m, t, pod->namespace_, nm);
+                c = dra_model_instantiate(&a->m, t, pod->namespace_, nm);
             }
         }
         if (!c) {
@@ -361,7 +361,7 @@ static int place_group(actx_t *a, uint32_t gi)
 {
     const opts_t *o = a->o;
     dra_mgroups_env_t env = {o->c.both ? &a->pair.ref : &a->al, a->st, o->node,
-                             DRA_ENGINE_FIRST_FIT};
+                             DRA_ENGINE_FIRST_FIT, false};
     dra_group_result_t r;
     int64_t t0 = mono_ns();
     int rc = dra_mgroups_schedule(a->mg, gi, &env, a->gctx, &a->m.arena, &r);
@@ -371,7 +371,8 @@ static int place_group(actx_t *a, uint32_t gi)
     uint32_t nm = dra_mgroups_members(a->mg, gi);
     const dra_podgroup_t *pg = dra_mgroups_podgroup(a->mg, gi);
     if (o->c.both) {
-        dra_mgroups_env_t fenv = {&a->pair.fast, a->pair.fast_state, o->node, DRA_ENGINE_FIRST_FIT};
+        dra_mgroups_env_t fenv = {&a->pair.fast, a->pair.fast_state, o->node, DRA_ENGINE_FIRST_FIT,
+                                  true};
         dra_group_result_t fr;
         int64_t t2 = mono_ns();
         rc = dra_mgroups_schedule(a->mg, gi, &fenv, a->gctx, &a->m.arena, &fr);

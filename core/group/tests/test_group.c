@@ -137,9 +137,20 @@ static void f_res(void *ctx, uint32_t node, int64_t out[4])
     out[3] = 0;
 }
 
+/* The fast path's index: a node admits a member when it has the devices free (exact here; the
+ * engine's summaries only need to be a necessary condition). */
+static uint32_t f_next(void *ctx, uint32_t member, uint32_t need, uint32_t from)
+{
+    fake_t *f = ctx;
+    for (uint32_t n = from; n < f->nn; n++)
+        if (member == f->fatal_member || f->slots[n] - f->used[n] >= f->want[member] + (need & 1u))
+            return n;
+    return DRA_GROUP_NONE;
+}
+
 static dra_group_host_t host(fake_t *f)
 {
-    dra_group_host_t h = {f, &f->m, f_answer, f_commit, f_release, f_score, f_res};
+    dra_group_host_t h = {f, &f->m, f_answer, f_commit, f_release, f_score, f_res, f_next, NULL};
     return h;
 }
 
@@ -177,10 +188,55 @@ static void run_init(run_t *r, uint32_t nn, const uint32_t *slots, const char *c
     dra_arena_init(&r->a, 0);
 }
 
+static uint64_t fast_rejected, fast_placements, ref_placements;
+
+/* The reference cycle (r->r, and the state it leaves), checked against the fast cycle on the
+ * same start: the same decision and the same state after, with per-domain sums when the
+ * members are alike. */
 static int run_cycle(run_t *r)
 {
+    fake_t start = r->f;
     dra_group_host_t h = host(&r->f);
-    return dra_group_cycle_reference(r->c, &r->g, &h, &r->a, &r->r);
+    int rc = dra_group_cycle_reference(r->c, &r->g, &h, &r->a, &r->r);
+    if (rc)
+        return rc;
+    fake_t after = r->f;
+    r->f = start;
+    h = host(&r->f);
+    dra_group_spec_t g = r->g;
+    dra_group_sums_t *sums = NULL;
+    bool alike = true;
+    for (uint32_t i = 1; i < g.nmembers; i++)
+        alike &= r->f.want[i] == r->f.want[0];
+    if (alike && g.nmembers) {
+        const dra_group_topo_t *t = g.tas ? g.topo : NULL;
+        CHECK_OK(dra_group_sums_new(t, r->f.nn, &sums));
+        for (uint32_t n = 0; n < r->f.nn; n++) {
+            uint32_t w = r->f.want[0];
+            dra_group_sums_set_bound(sums, n, w ? (r->f.slots[n] - r->f.used[n]) / w
+                                                : DRA_GROUP_UNBOUNDED);
+            int64_t res[4];
+            f_res(&r->f, n, res);
+            dra_group_sums_set_res(sums, n, res);
+        }
+        g.sums = sums;
+        g.certain = r->f.fatal_member == UINT32_MAX;
+    }
+    dra_group_result_t fr;
+    rc = dra_group_cycle_fast(r->c, &g, &h, &r->a, &fr);
+    dra_group_sums_free(sums);
+    if (rc)
+        return rc;
+    fast_rejected += fr.stats.rejected;
+    fast_placements += fr.stats.placements;
+    ref_placements += r->r.stats.placements;
+    char why[256];
+    CHECK_MSG(dra_group_result_equal(&r->r, &fr, g.nmembers, why, sizeof why), "fast: %s", why);
+    CHECK_EQ_I64(r->r.short_kind, fr.short_kind);
+    CHECK(memcmp(r->f.used, after.used, sizeof after.used) == 0);
+    CHECK(memcmp(r->f.req_cpu, after.req_cpu, sizeof after.req_cpu) == 0);
+    r->f.answers = after.answers;
+    return DRA_OK;
 }
 
 static void run_fini(run_t *r)
@@ -481,6 +537,77 @@ static void test_most_allocated(void)
     CHECK_EQ_U64(dra_group_start(5, 0), 0);
 }
 
+static uint64_t rng_next(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Random groups on random racks: every policy, gang and basic, minCount, bound members, a
+ * rack-scoped group claim, node cpu: the fast cycle decides as the reference (run_cycle). */
+static void test_random_differential(void)
+{
+    static const char *const rv[4] = {"a", "b", "c", NULL};
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    uint32_t outcomes[DRA_GROUP_OUTCOMES] = {0};
+    for (int it = 0; it < 3000; it++) {
+        uint32_t nn = 1 + (uint32_t)(rng_next(&x) % 10), nmem = 1 + (uint32_t)(rng_next(&x) % 7);
+        uint32_t slots[MAXN];
+        const char *racks[MAXN];
+        bool sorted = rng_next(&x) % 2;
+        for (uint32_t i = 0; i < nn; i++) {
+            slots[i] = (uint32_t)(rng_next(&x) % 5);
+            racks[i] = sorted ? rv[i * 3 / nn] : rv[rng_next(&x) % 4];
+        }
+        bool topo = rng_next(&x) % 3 != 0;
+        run_t r;
+        run_init(&r, nn, slots, topo ? racks : NULL, nmem, 1 + (uint32_t)(rng_next(&x) % 2));
+        if (rng_next(&x) % 3 == 0)
+            for (uint32_t i = 0; i < nmem; i++)
+                r.f.want[i] = 1 + (uint32_t)(rng_next(&x) % 2);
+        r.g.node_policy = (dra_engine_policy_t)(rng_next(&x) % 4);
+        r.g.policy = rng_next(&x) % 4 ? DRA_GROUP_GANG : DRA_GROUP_BASIC;
+        r.g.min_count = 1 + (uint32_t)(rng_next(&x) % nmem);
+        if (rng_next(&x) % 2)
+            r.g.min_count = nmem;
+        for (uint32_t i = 0; i < nmem; i++) {
+            r.mem[i].rnd = rng_next(&x);
+            r.mem[i].priority = (int64_t)(rng_next(&x) % 2);
+            r.f.cpu[i] = (int64_t)(rng_next(&x) % 3) * 100;
+        }
+        for (uint32_t i = 0; i < nn; i++) {
+            r.f.alloc_cpu[i] = (int64_t)(rng_next(&x) % 3) * 1000;
+            r.f.used[i] = slots[i] ? (uint32_t)(rng_next(&x) % (slots[i] + 1)) : 0;
+        }
+        if (rng_next(&x) % 4 == 0) { /* a bound member */
+            uint32_t n = (uint32_t)(rng_next(&x) % nn);
+            r.mem[nmem - 1].bound_node = n;
+        }
+        if (topo && rng_next(&x) % 3 == 0) {
+            r.g.ngclaims = 1;
+            for (uint32_t i = 0; i < nmem; i++)
+                r.mem[i].gclaims = (uint32_t)(rng_next(&x) % 4 != 0);
+        }
+        if (rng_next(&x) % 50 == 0)
+            r.f.fatal_member = (uint32_t)(rng_next(&x) % nmem);
+        CHECK_OK(run_cycle(&r));
+        outcomes[r.r.outcome]++;
+        run_fini(&r);
+    }
+    /* the mix covers every outcome the cycle can reach here, and the fast path's shortcuts */
+    printf("fast: %llu placements evaluated (reference %llu), %llu rejected by summaries\n",
+           (unsigned long long)fast_placements, (unsigned long long)ref_placements,
+           (unsigned long long)fast_rejected);
+    CHECK(fast_rejected > 100);
+    CHECK(fast_placements * 4 < ref_placements * 3);
+    CHECK(outcomes[DRA_GROUP_PLACED] > 100);
+    CHECK(outcomes[DRA_GROUP_PARTIAL] > 50);
+    CHECK(outcomes[DRA_GROUP_UNSCHEDULABLE] > 100);
+    CHECK(outcomes[DRA_GROUP_ERROR] > 5);
+}
+
 int main(void)
 {
     RUN(test_gang_placed);
@@ -492,5 +619,6 @@ int main(void)
     RUN(test_bound);
     RUN(test_fatal_order_policies);
     RUN(test_most_allocated);
+    RUN(test_random_differential);
     return check_summary();
 }

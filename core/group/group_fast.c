@@ -1,0 +1,285 @@
+/*
+ * group_fast.c - the fast PodGroup cycle (group.h, dra_group_cycle_fast) and the per-domain
+ * summaries it reads. The member search and the default algorithm are group.c's with the
+ * host's index (fast = true); what differs is which placements are evaluated:
+ *  - rejected by summaries: a placement whose domain's bound (the sum over its nodes of the
+ *    engine's upper bound on members that fit) is below what minCount needs cannot be feasible;
+ *    when no domain is left the group is unschedulable without any node being asked;
+ *  - best first: for an all-or-nothing group (minCount = bound + pending members) a feasible
+ *    placement schedules every member, so its PodGroupPodsCount part is 100 and its
+ *    NodeResourcesFit part is MostAllocated over the domain's summed resources plus every
+ *    member's requests - both known before evaluation. Candidates are evaluated by that score,
+ *    highest first, ties by candidate order (the reference's tie rule); the first feasible one is
+ *    the reference's choice and is kept as evaluated.
+ * Both need the summaries to be certain (spec.certain): no skipped placement could have ended
+ * the reference's cycle with Fatal.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "group/group_impl.h"
+
+__extension__ typedef unsigned __int128 u128_t;
+
+struct dra_group_sums {
+    const dra_group_topo_t *t; /* NULL: one domain of all nodes */
+    uint32_t nnodes, nd;
+    uint32_t *nb;        /* per node: its bound */
+    int64_t (*nr)[4];    /* per node: its resources (allocatable cpu, memory, requested ...) */
+    uint64_t *dsum;      /* per domain: the sum of its finite bounds */
+    uint32_t *dinf;      /* per domain: its unbounded nodes */
+    u128_t (*dres)[4];   /* per domain: the sums of the positive resource values */
+};
+
+static uint32_t dom_of(const dra_group_sums_t *s, uint32_t n)
+{
+    return s->t ? s->t->dom[n] : 0;
+}
+
+int dra_group_sums_new(const dra_group_topo_t *t, uint32_t nnodes, dra_group_sums_t **out)
+{
+    *out = NULL;
+    if (t && t->nnodes != nnodes)
+        return DRA_EINVAL;
+    dra_group_sums_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return DRA_ENOMEM;
+    s->t = t;
+    s->nnodes = nnodes;
+    s->nd = t ? t->ndomains : 1;
+    size_t nn = nnodes ? nnodes : 1, nd = s->nd ? s->nd : 1;
+    s->nb = calloc(nn, sizeof *s->nb);
+    s->nr = malloc(nn * sizeof *s->nr);
+    s->dsum = calloc(nd, sizeof *s->dsum);
+    s->dinf = calloc(nd, sizeof *s->dinf);
+    s->dres = calloc(nd, sizeof *s->dres);
+    if (!s->nb || !s->nr || !s->dsum || !s->dinf || !s->dres) {
+        dra_group_sums_free(s);
+        return DRA_ENOMEM;
+    }
+    for (uint32_t i = 0; i < nnodes; i++) {
+        s->nr[i][0] = s->nr[i][1] = -1;
+        s->nr[i][2] = s->nr[i][3] = 0;
+    }
+    *out = s;
+    return DRA_OK;
+}
+
+void dra_group_sums_free(dra_group_sums_t *s)
+{
+    if (!s)
+        return;
+    free(s->nb);
+    free(s->nr);
+    free(s->dsum);
+    free(s->dinf);
+    free(s->dres);
+    free(s);
+}
+
+void dra_group_sums_set_bound(dra_group_sums_t *s, uint32_t node, uint32_t bound)
+{
+    if (node >= s->nnodes)
+        return;
+    uint32_t d = dom_of(s, node), old = s->nb[node];
+    s->nb[node] = bound;
+    if (d == DRA_GROUP_NONE || old == bound)
+        return;
+    if (old == DRA_GROUP_UNBOUNDED)
+        s->dinf[d]--;
+    else
+        s->dsum[d] -= old;
+    if (bound == DRA_GROUP_UNBOUNDED)
+        s->dinf[d]++;
+    else
+        s->dsum[d] += bound;
+}
+
+void dra_group_sums_set_res(dra_group_sums_t *s, uint32_t node, const int64_t res[4])
+{
+    if (node >= s->nnodes)
+        return;
+    uint32_t d = dom_of(s, node);
+    for (int x = 0; x < 4; x++) {
+        int64_t old = s->nr[node][x], v = res[x];
+        s->nr[node][x] = v;
+        if (d == DRA_GROUP_NONE || old == v)
+            continue;
+        if (old > 0)
+            s->dres[d][x] -= (u128_t)old;
+        if (v > 0)
+            s->dres[d][x] += (u128_t)v;
+    }
+}
+
+uint64_t dra_group_sums_bound(const dra_group_sums_t *s, uint32_t d)
+{
+    if (d >= s->nd)
+        return 0;
+    return s->dinf[d] ? UINT64_MAX : s->dsum[d];
+}
+
+bool dra_group_sums_check(const dra_group_sums_t *s, const uint32_t *bounds,
+                          const int64_t (*res)[4], char *why, size_t len)
+{
+    uint64_t *sum = calloc(s->nd ? s->nd : 1, sizeof *sum);
+    uint32_t *inf = calloc(s->nd ? s->nd : 1, sizeof *inf);
+    u128_t(*r)[4] = calloc(s->nd ? s->nd : 1, sizeof *r);
+    bool ok = sum && inf && r;
+    if (!ok)
+        snprintf(why, len, "out of memory");
+    for (uint32_t n = 0; ok && n < s->nnodes; n++) {
+        if (s->nb[n] != bounds[n] || memcmp(s->nr[n], res[n], sizeof res[n]) != 0) {
+            snprintf(why, len, "node %u: bound %u vs %u or resources differ", n, s->nb[n],
+                     bounds[n]);
+            ok = false;
+            break;
+        }
+        uint32_t d = dom_of(s, n);
+        if (d == DRA_GROUP_NONE)
+            continue;
+        if (bounds[n] == DRA_GROUP_UNBOUNDED)
+            inf[d]++;
+        else
+            sum[d] += bounds[n];
+        for (int x = 0; x < 4; x++)
+            if (res[n][x] > 0)
+                r[d][x] += (u128_t)res[n][x];
+    }
+    for (uint32_t d = 0; ok && d < s->nd; d++)
+        if (sum[d] != s->dsum[d] || inf[d] != s->dinf[d] ||
+            memcmp(r[d], s->dres[d], sizeof r[d]) != 0) {
+            snprintf(why, len, "domain %u: bound sum %llu vs %llu (unbounded %u vs %u)", d,
+                     (unsigned long long)s->dsum[d], (unsigned long long)sum[d], s->dinf[d],
+                     inf[d]);
+            ok = false;
+        }
+    free(sum);
+    free(inf);
+    free(r);
+    return ok;
+}
+
+/* ---- the fast cycle ---------------------------------------------------------------------- */
+
+static int64_t clamp64(u128_t v)
+{
+    return v > (u128_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* NodeResourcesFit of placement k if every pending member were placed in it: the domain's sums
+ * (or its nodes, without sums) plus the members' requests (add). */
+static int64_t nrf_all(const dra_group_spec_t *g, const dra_group_host_t *h,
+                       const dra__group_pl_t *pl, uint32_t sd, const u128_t add[2])
+{
+    u128_t a[2] = {0, 0}, r[2] = {add[0], add[1]};
+    if (g->sums && sd != DRA_GROUP_NONE) {
+        for (int x = 0; x < 2; x++) {
+            a[x] = g->sums->dres[sd][x];
+            r[x] += g->sums->dres[sd][2 + x];
+        }
+    } else {
+        for (uint32_t k = 0; k < pl->nn; k++) {
+            int64_t v[4];
+            h->node_res(h->ctx, pl->nodes[k], v);
+            for (int x = 0; x < 2; x++) {
+                if (v[x] > 0)
+                    a[x] += (u128_t)v[x];
+                if (v[2 + x] > 0)
+                    r[x] += (u128_t)v[2 + x];
+            }
+        }
+    }
+    int64_t alloc[2] = {clamp64(a[0]), clamp64(a[1])}, req[2] = {clamp64(r[0]), clamp64(r[1])};
+    return dra__group_nrf_of(alloc, req);
+}
+
+int dra_group_cycle_fast(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_group_host_t *h,
+                         dra_arena_t *arena, dra_group_result_t *out)
+{
+    int rc = dra__group_begin(c, g, arena, out);
+    if (rc || dra__group_prelude(c, g, out))
+        return rc;
+    bool topo = g->tas && g->topo;
+    dra_group_spec_t gs = *g;
+    if (gs.sums && gs.sums->t != (topo ? g->topo : NULL))
+        gs.sums = NULL; /* summaries of another topology say nothing here */
+    g = &gs;
+    uint32_t need = c->min_count > c->nbound ? c->min_count - c->nbound : 0;
+    uint8_t *skip = c->skip;
+    memset(skip, 0, c->ncand);
+    uint32_t left = c->ncand;
+    if (g->sums && g->certain && need > 0) {
+        for (uint32_t k = 0; k < c->ncand; k++) {
+            uint32_t d = !topo ? 0 : c->single_domain != DRA_GROUP_NONE ? c->single_domain : k;
+            skip[k] = dra_group_sums_bound(g->sums, d) < need;
+            left -= skip[k];
+        }
+        if (left == 0) { /* no domain holds the group: nothing asked */
+            c->stats.rejected = c->ncand;
+            dra__group_fail(c, g, out, topo ? DRA_SHORT_DOMAIN : DRA_SHORT_CAPACITY, NULL,
+                            DRA_GROUP_NONE);
+            return DRA_OK;
+        }
+    }
+    bool all_or_nothing = c->min_count == c->nbound + c->npending;
+    if (!g->certain || !all_or_nothing)
+        return dra__group_cycle_all(c, g, h, arena, out, true, g->certain ? skip : NULL);
+    /* best first: each candidate's total before evaluation */
+    u128_t add[2] = {0, 0};
+    for (uint32_t k = 0; k < c->npending; k++) {
+        const dra_group_member_t *mb = &g->members[c->order[k]];
+        add[0] += (u128_t)(mb->cpu_milli > 0 ? mb->cpu_milli : DRA_GROUP_NONZERO_CPU_MILLI);
+        add[1] += (u128_t)(mb->memory_bytes > 0 ? mb->memory_bytes : DRA_GROUP_NONZERO_MEMORY);
+    }
+    for (uint32_t k = 0; k < c->ncand; k++) {
+        if (skip[k]) {
+            c->stats.rejected++;
+            continue;
+        }
+        dra__group_pl_t pl;
+        dra__group_cand(c, g, k, &pl);
+        c->cand_ev[k].nrf = nrf_all(g, h, &pl, topo ? pl.domain : 0, add);
+    }
+    uint32_t fail_k = DRA_GROUP_NONE;
+    while (left > 0) {
+        uint32_t best = DRA_GROUP_NONE;
+        for (uint32_t k = 0; k < c->ncand; k++)
+            if (!skip[k] && (best == DRA_GROUP_NONE || c->cand_ev[k].nrf > c->cand_ev[best].nrf))
+                best = k;
+        skip[best] = 1;
+        left--;
+        dra__group_pl_t pl;
+        dra__group_cand(c, g, best, &pl);
+        dra__group_eval_t ev;
+        dra_arena_mark_t mk = dra_arena_mark(arena);
+        rc = dra__group_default(c, g, h, &pl, true, arena, &ev);
+        if (!rc && ev.feasible && !ev.fatal) {
+            ev.nrf = c->cand_ev[best].nrf;
+            out->nfeasible = 1;
+            out->score = dra__group_total(&ev, ev.scheduled);
+            return dra__group_finish(c, g, h, out, &ev);
+        }
+        int urc = dra__group_undo_all(c, g, h);
+        dra_arena_reset_to(arena, mk);
+        if (rc || urc)
+            return rc ? rc : urc;
+        if (ev.fatal) { /* not with certain summaries; said as the reference says it */
+            dra__group_fail(c, g, out, DRA_SHORT_FATAL, &ev, pl.domain);
+            return DRA_OK;
+        }
+        ev.nrf = c->cand_ev[best].nrf;
+        if (fail_k == DRA_GROUP_NONE || ev.scheduled > c->cand_ev[fail_k].scheduled ||
+            (ev.scheduled == c->cand_ev[fail_k].scheduled && best < fail_k)) {
+            c->cand_ev[best] = ev;
+            fail_k = best;
+        } else {
+            c->cand_ev[best] = ev;
+        }
+    }
+    const dra__group_eval_t *bf = fail_k != DRA_GROUP_NONE ? &c->cand_ev[fail_k] : NULL;
+    dra__group_fail(c, g, out, topo ? DRA_SHORT_DOMAIN : DRA_SHORT_CAPACITY, bf,
+                    bf ? bf->domain : DRA_GROUP_NONE);
+    return DRA_OK;
+}
