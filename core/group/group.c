@@ -538,7 +538,7 @@ int dra__group_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_
             c->pres[i].kind = DRA_OUTCOME_FATAL;
             ev->fatal = true;
             ev->first_fail = i;
-            snprintf(ev->msg, sizeof ev->msg, "%s", o.msg);
+            snprintf(ev->msg, sizeof ev->msg, "%.159s", o.msg); /* sizeof ev->msg - 1 */
             return DRA_OK;
         }
         if (o.kind != DRA_OUTCOME_ALLOCATED) {
@@ -546,7 +546,7 @@ int dra__group_default(dra_group_ctx_t *c, const dra_group_spec_t *g, const dra_
             if (ev->first_fail == DRA_GROUP_NONE) {
                 ev->first_fail = i;
                 ev->first_kind = o.kind;
-                snprintf(ev->msg, sizeof ev->msg, "%s", o.msg);
+                snprintf(ev->msg, sizeof ev->msg, "%.159s", o.msg); /* sizeof ev->msg - 1 */
             }
             continue;
         }

@@ -20,8 +20,6 @@
 
 #include "group/group_impl.h"
 
-__extension__ typedef unsigned __int128 u128_t;
-
 struct dra_group_sums {
     const dra_group_topo_t *t; /* NULL: one domain of all nodes */
     uint32_t nnodes, nd;
@@ -29,7 +27,11 @@ struct dra_group_sums {
     int64_t (*nr)[4];    /* per node: its resources (allocatable cpu, memory, requested ...) */
     uint64_t *dsum;      /* per domain: the sum of its finite bounds */
     uint32_t *dinf;      /* per domain: its unbounded nodes */
-    u128_t (*dres)[4];   /* per domain: the sums of the positive resource values */
+    uint64_t (*dres)[4]; /* per domain: the sums of the positive resource values */
+    uint8_t *dsat;       /* per domain: a sum went past 2^64 once (its score is then summed
+                            from the nodes) */
+    uint32_t ndecl;      /* nodes (in a domain) declaring a positive allocatable cpu or memory:
+                            none - every placement's NodeResourcesFit score is 0 */
 };
 
 static uint32_t dom_of(const dra_group_sums_t *s, uint32_t n)
@@ -54,7 +56,8 @@ int dra_group_sums_new(const dra_group_topo_t *t, uint32_t nnodes, dra_group_sum
     s->dsum = calloc(nd, sizeof *s->dsum);
     s->dinf = calloc(nd, sizeof *s->dinf);
     s->dres = calloc(nd, sizeof *s->dres);
-    if (!s->nb || !s->nr || !s->dsum || !s->dinf || !s->dres) {
+    s->dsat = calloc(nd, 1);
+    if (!s->nb || !s->nr || !s->dsum || !s->dinf || !s->dres || !s->dsat) {
         dra_group_sums_free(s);
         return DRA_ENOMEM;
     }
@@ -75,6 +78,7 @@ void dra_group_sums_free(dra_group_sums_t *s)
     free(s->dsum);
     free(s->dinf);
     free(s->dres);
+    free(s->dsat);
     free(s);
 }
 
@@ -101,15 +105,21 @@ void dra_group_sums_set_res(dra_group_sums_t *s, uint32_t node, const int64_t re
     if (node >= s->nnodes)
         return;
     uint32_t d = dom_of(s, node);
+    if (d != DRA_GROUP_NONE)
+        s->ndecl += (uint32_t)(res[0] > 0 || res[1] > 0) -
+                    (uint32_t)(s->nr[node][0] > 0 || s->nr[node][1] > 0);
     for (int x = 0; x < 4; x++) {
         int64_t old = s->nr[node][x], v = res[x];
         s->nr[node][x] = v;
         if (d == DRA_GROUP_NONE || old == v)
             continue;
         if (old > 0)
-            s->dres[d][x] -= (u128_t)old;
-        if (v > 0)
-            s->dres[d][x] += (u128_t)v;
+            s->dres[d][x] -= (uint64_t)old;
+        if (v > 0) {
+            if (s->dres[d][x] > UINT64_MAX - (uint64_t)v)
+                s->dsat[d] = 1;
+            s->dres[d][x] += (uint64_t)v;
+        }
     }
 }
 
@@ -125,7 +135,7 @@ bool dra_group_sums_check(const dra_group_sums_t *s, const uint32_t *bounds,
 {
     uint64_t *sum = calloc(s->nd ? s->nd : 1, sizeof *sum);
     uint32_t *inf = calloc(s->nd ? s->nd : 1, sizeof *inf);
-    u128_t(*r)[4] = calloc(s->nd ? s->nd : 1, sizeof *r);
+    uint64_t(*r)[4] = calloc(s->nd ? s->nd : 1, sizeof *r);
     bool ok = sum && inf && r;
     if (!ok)
         snprintf(why, len, "out of memory");
@@ -145,11 +155,11 @@ bool dra_group_sums_check(const dra_group_sums_t *s, const uint32_t *bounds,
             sum[d] += bounds[n];
         for (int x = 0; x < 4; x++)
             if (res[n][x] > 0)
-                r[d][x] += (u128_t)res[n][x];
+                r[d][x] += (uint64_t)res[n][x];
     }
     for (uint32_t d = 0; ok && d < s->nd; d++)
         if (sum[d] != s->dsum[d] || inf[d] != s->dinf[d] ||
-            memcmp(r[d], s->dres[d], sizeof r[d]) != 0) {
+            (!s->dsat[d] && memcmp(r[d], s->dres[d], sizeof r[d]) != 0)) {
             snprintf(why, len, "domain %u: bound sum %llu vs %llu (unbounded %u vs %u)", d,
                      (unsigned long long)s->dsum[d], (unsigned long long)sum[d], s->dinf[d],
                      inf[d]);
@@ -163,35 +173,38 @@ bool dra_group_sums_check(const dra_group_sums_t *s, const uint32_t *bounds,
 
 /* ---- the fast cycle ---------------------------------------------------------------------- */
 
-static int64_t clamp64(u128_t v)
+static int64_t sat_sum(uint64_t a, uint64_t b)
 {
-    return v > (u128_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+    uint64_t v = a > UINT64_MAX - b ? UINT64_MAX : a + b;
+    return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
-/* NodeResourcesFit of placement k if every pending member were placed in it: the domain's sums
- * (or its nodes, without sums) plus the members' requests (add). */
+/* NodeResourcesFit of a placement if every pending member were placed in it: the domain's sums
+ * (or its nodes, without sums or when a sum went past 2^64) plus the members' requests (add,
+ * already capped at INT64_MAX); as dra__group_nrf sums them (saturating at INT64_MAX). */
 static int64_t nrf_all(const dra_group_spec_t *g, const dra_group_host_t *h,
-                       const dra__group_pl_t *pl, uint32_t sd, const u128_t add[2])
+                       const dra__group_pl_t *pl, uint32_t sd, const int64_t add[2])
 {
-    u128_t a[2] = {0, 0}, r[2] = {add[0], add[1]};
-    if (g->sums && sd != DRA_GROUP_NONE) {
+    int64_t alloc[2] = {0, 0}, req[2] = {0, 0};
+    if (g->sums && sd != DRA_GROUP_NONE && !g->sums->dsat[sd]) {
         for (int x = 0; x < 2; x++) {
-            a[x] = g->sums->dres[sd][x];
-            r[x] += g->sums->dres[sd][2 + x];
+            alloc[x] = sat_sum(g->sums->dres[sd][x], 0);
+            req[x] = sat_sum(g->sums->dres[sd][2 + x], (uint64_t)add[x]);
         }
-    } else {
-        for (uint32_t k = 0; k < pl->nn; k++) {
-            int64_t v[4];
-            h->node_res(h->ctx, pl->nodes[k], v);
-            for (int x = 0; x < 2; x++) {
-                if (v[x] > 0)
-                    a[x] += (u128_t)v[x];
-                if (v[2 + x] > 0)
-                    r[x] += (u128_t)v[2 + x];
-            }
+        return dra__group_nrf_of(alloc, req);
+    }
+    for (uint32_t k = 0; k < pl->nn; k++) {
+        int64_t v[4];
+        h->node_res(h->ctx, pl->nodes[k], v);
+        for (int x = 0; x < 2; x++) {
+            if (v[x] > 0)
+                alloc[x] = dra__sat_add(alloc[x], v[x]);
+            if (v[2 + x] > 0)
+                req[x] = dra__sat_add(req[x], v[2 + x]);
         }
     }
-    int64_t alloc[2] = {clamp64(a[0]), clamp64(a[1])}, req[2] = {clamp64(r[0]), clamp64(r[1])};
+    for (int x = 0; x < 2; x++)
+        req[x] = dra__sat_add(req[x], add[x]);
     return dra__group_nrf_of(alloc, req);
 }
 
@@ -227,27 +240,42 @@ int dra_group_cycle_fast(dra_group_ctx_t *c, const dra_group_spec_t *g, const dr
     if (!g->certain || !all_or_nothing)
         return dra__group_cycle_all(c, g, h, arena, out, true, g->certain ? skip : NULL);
     /* best first: each candidate's total before evaluation */
-    u128_t add[2] = {0, 0};
+    int64_t add[2] = {0, 0};
     for (uint32_t k = 0; k < c->npending; k++) {
         const dra_group_member_t *mb = &g->members[c->order[k]];
-        add[0] += (u128_t)(mb->cpu_milli > 0 ? mb->cpu_milli : DRA_GROUP_NONZERO_CPU_MILLI);
-        add[1] += (u128_t)(mb->memory_bytes > 0 ? mb->memory_bytes : DRA_GROUP_NONZERO_MEMORY);
+        add[0] = dra__sat_add(add[0], mb->cpu_milli > 0 ? mb->cpu_milli
+                                                        : DRA_GROUP_NONZERO_CPU_MILLI);
+        add[1] = dra__sat_add(add[1], mb->memory_bytes > 0 ? mb->memory_bytes
+                                                           : DRA_GROUP_NONZERO_MEMORY);
     }
+    /* no node declares allocatable cpu or memory: every score is 0, candidate order decides */
+    bool flat = g->sums && g->sums->ndecl == 0;
     for (uint32_t k = 0; k < c->ncand; k++) {
         if (skip[k]) {
             c->stats.rejected++;
+            continue;
+        }
+        if (flat) {
+            c->cand_ev[k].nrf = 0;
             continue;
         }
         dra__group_pl_t pl;
         dra__group_cand(c, g, k, &pl);
         c->cand_ev[k].nrf = nrf_all(g, h, &pl, topo ? pl.domain : 0, add);
     }
-    uint32_t fail_k = DRA_GROUP_NONE;
+    uint32_t fail_k = DRA_GROUP_NONE, cursor = 0;
     while (left > 0) {
         uint32_t best = DRA_GROUP_NONE;
-        for (uint32_t k = 0; k < c->ncand; k++)
-            if (!skip[k] && (best == DRA_GROUP_NONE || c->cand_ev[k].nrf > c->cand_ev[best].nrf))
-                best = k;
+        if (flat) {
+            while (skip[cursor])
+                cursor++;
+            best = cursor;
+        } else {
+            for (uint32_t k = 0; k < c->ncand; k++)
+                if (!skip[k] &&
+                    (best == DRA_GROUP_NONE || c->cand_ev[k].nrf > c->cand_ev[best].nrf))
+                    best = k;
+        }
         skip[best] = 1;
         left--;
         dra__group_pl_t pl;

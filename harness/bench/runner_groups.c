@@ -42,7 +42,7 @@ typedef struct rg_entry {
     uint64_t cycles, outcome[DRA_GROUP_OUTCOMES], shortk[DRA_SHORT_COUNT];
     uint64_t waited, still_waiting, retries, pods_placed;
     double wait_sum, wait_max;
-    char reason[DRA_SHORT_COUNT][160];
+    char reason[DRA_SHORT_COUNT][DRA_DIAG_MSG_MAX];
     /* all measured repetitions (the summary) */
     uint64_t t_cycles, t_outcome[DRA_GROUP_OUTCOMES];
     double t_wait_sum;
@@ -713,9 +713,10 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
     bool differ = false;
     dra_group_result_t rr;
     if (env->compare) {
-        /* the literal cycle with the reference allocator first (untimed), undone, then the
-         * engine's, which decides; every decision must be the same */
-        rhost_t lit = {g, e, env, true, g->cmp_marena, true};
+        /* the literal cycle on the engine's exact answers first (every node of every
+         * placement; untimed), undone, then the fast one, which decides; every decision must
+         * be the same */
+        rhost_t lit = {g, e, env, false, g->cmp_marena, true};
         dra_group_host_t lh = {&lit, g->m, h_answer, h_commit, h_release, h_score, h_res, NULL,
                                NULL};
         dra_arena_reset(&g->cmp_arena);

@@ -5,10 +5,14 @@
  *
  * Arrivals. An arrival of a group entry is one PodGroup of `pods` pods; each pod has the entry's
  * claim (from its shape or template) and references the entry's group claims, which the group's
- * first placed pod allocates and every later one shares. The cycle runs on the placement engine
- * (fast: the engine's answers, per-domain summaries; reference: the reference allocator on node
- * after node, the literal cycle); --allocator both runs the reference cycle beside the fast one
- * on the first both_prefix arrivals and a different decision is a violation. The group departs as
+ * first placed pod allocates and every later one shares. The cycle runs on the placement engine:
+ * by default the fast cycle (dra_group_cycle_fast: the engine's index and per-domain summaries);
+ * --allocator reference: the literal cycle (dra_group_cycle_reference) with the reference
+ * allocator answering on every node; --allocator both: the fast cycle decides and, on the first
+ * both_prefix arrivals, the literal cycle runs before it on the engine's exact per-node answers
+ * (every placement, every pod, every node; undone), and a different decision is a violation -
+ * the exactness of those per-node answers against the reference allocator is what the single
+ * pods' comparison and the engine's own checks cover. The group departs as
  * one (its pods share one lifetime).
  *
  * The queue (steady mode). A group that does not fit (nothing placed, or some pods left over by a
