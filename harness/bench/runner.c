@@ -238,6 +238,7 @@ typedef struct ctx {
     bool cmp_init;
     dra_arena_t *cmp_arena;
     uint64_t both_left;
+    uint64_t both_gleft; /* PodGroup arrivals still compared */
     bool halt; /* a decision differed: stop at the next pod boundary */
     /* nodes */
     uint32_t nnodes;
@@ -1022,6 +1023,7 @@ static int engine_setup(ctx_t *c)
         if (!c->cmp_arena)
             return DRA_ENOMEM;
         c->both_left = c->o->both_prefix ? c->o->both_prefix : DRA_RUNNER_BOTH_PREFIX;
+        c->both_gleft = c->o->both_groups ? c->o->both_groups : c->both_left;
     }
     return DRA_OK;
 }
@@ -1684,9 +1686,9 @@ static int group_arrive(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev, b
 {
     dra_rg_env_t env;
     dra_rg_hooks_t h;
-    bool compare = c->both && c->both_left > 0;
+    bool compare = c->both && c->both_gleft > 0;
     if (compare)
-        c->both_left--;
+        c->both_gleft--;
     rg_env(c, &env, &h, compare);
     return dra_rgroups_arrive(c->groups, &env, &h, w, ev, placed);
 }
@@ -1695,7 +1697,8 @@ static int group_depart(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev)
 {
     dra_rg_env_t env;
     dra_rg_hooks_t h;
-    rg_env(c, &env, &h, false);
+    /* retries are compared while PodGroup arrivals still are */
+    rg_env(c, &env, &h, c->both && c->both_gleft > 0);
     bool was;
     return dra_rgroups_depart(c->groups, &env, &h, w, ev, &was);
 }

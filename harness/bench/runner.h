@@ -124,6 +124,8 @@ typedef struct dra_runner_opts {
     dra_runner_progress_fn progress;
     void *progress_ctx;
     uint64_t both_prefix;        /* --allocator both: arrivals compared (0 = DRA_RUNNER_BOTH_PREFIX) */
+    uint64_t both_groups;        /* --allocator both: PodGroup arrivals compared, counted apart
+                                    (0 = both_prefix's count) */
     int argc;                    /* recorded in run.argv */
     char **argv;
 } dra_runner_opts_t;

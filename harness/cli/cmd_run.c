@@ -44,6 +44,9 @@ static const char help[] =
     "                           difference) and the speed ratio printed (default: fast)\n"
     "      --both-prefix N      arrivals compared by --allocator both, warm-up included\n"
     "                           (default: 2000)\n"
+    "      --both-groups N      PodGroup arrivals compared by --allocator both (their cycle\n"
+    "                           against the literal cycle), counted apart (default: the\n"
+    "                           --both-prefix count)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
     "      --invariants MODE    off | full | sample=P (0 < P <= 1) (default: scenario's)\n"
     "      --release R          release profile 1.34 | 1.35 | 1.36 | 1.37 | 1.38-pre (default:\n"
@@ -400,7 +403,7 @@ typedef struct run_args {
  * the usage error's status after printing it. */
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
-    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP };
+    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP, O_BOTHG };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -413,6 +416,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"hgrm", required_argument, NULL, O_HGRM},
         {"cluster", required_argument, NULL, O_CLUSTER},
         {"both-prefix", required_argument, NULL, O_BOTHP},
+        {"both-groups", required_argument, NULL, O_BOTHG},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     dra_runner_opts_t ro;
@@ -483,6 +487,14 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             }
             ro.both_prefix = u;
             break;
+        case O_BOTHG:
+            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
+                status = dra_cli_usage_error("run", "--both-groups: expected a count >= 1, got '%s'",
+                                             optarg);
+                goto out;
+            }
+            ro.both_groups = u;
+            break;
         case O_POLICY:
             if (!dra_runner_parse_policy(optarg, &ro.policy)) {
                 status = dra_cli_usage_error(
@@ -511,11 +523,21 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         }
         case O_FEATURE: {
+            /* the syntax and a gate some release has; the run checks it against the release it
+             * runs (the scenario's or --release, which may come later) */
             dra_alloc_features_t f;
-            dra_alloc_features_init(&f, DRA_RELEASE_DEFAULT);
             dra_diag_t d;
             dra_diag_clear(&d);
-            if (dra_alloc_features_set(&f, optarg, &d) != DRA_OK) {
+            int frc = DRA_EINVAL;
+            for (size_t r = DRA_RELEASE_COUNT; r-- > 0 && frc != DRA_OK;) {
+                dra_alloc_features_init(&f, dra_alloc_releases[r]);
+                dra_diag_t rd;
+                dra_diag_clear(&rd);
+                frc = dra_alloc_features_set(&f, optarg, &rd);
+                if (frc != DRA_OK && dra_alloc_releases[r] == DRA_RELEASE_DEFAULT)
+                    d = rd;
+            }
+            if (frc != DRA_OK) {
                 status = dra_cli_usage_error("run", "--feature: %s", d.msg[0] ? d.msg : optarg);
                 goto out;
             }
