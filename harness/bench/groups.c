@@ -84,6 +84,14 @@ static int note(dra_diag_list_t *notes, const char *f, ...)
 static const char *rejection(dra_mgroups_t *g, const dra_podgroup_t *pg)
 {
     const dra_group_sched_t *s = &pg->s;
+    /* the version the release serves: v1alpha2 in 1.36, v1beta1 from 1.37 (v1alpha2 no longer
+     * served, kubernetes/kubernetes#139743's release) */
+    bool beta = pg->api_version && strcmp(pg->api_version, "scheduling.k8s.io/v1beta1") == 0;
+    bool want_beta = g->f.release >= DRA_RELEASE_1_37;
+    if (pg->api_version && beta != want_beta)
+        return fmt(g, "%s is not served in release %s (scheduling.k8s.io/%s is)", pg->api_version,
+                   dra_alloc_release_name((dra_release_t)g->f.release),
+                   want_beta ? "v1beta1" : "v1alpha2");
     if (!s->has_policy || s->basic == s->gang)
         return "spec.schedulingPolicy must set exactly one of basic, gang";
     if (s->gang && (!s->has_min_count || s->min_count < 1 || s->min_count > INT32_MAX))
