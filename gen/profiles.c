@@ -35,7 +35,7 @@ static const dra_gen_profile_info_t profiles[DRA_GEN_NPROFILES] = {
     [DRA_GEN_MI300X] = {"mi300x", "8x AMD MI300X as full GPUs (SPX) or 8 CPX partitions each",
                         "rocm-k8s-gpu-dra-driver/mi300x-spx-node.derived.yaml", "gpu.amd.com", true},
     [DRA_GEN_CPU_ONLY] = {"cpu-only", "a Node without DRA devices", NULL, NULL, true},
-    [DRA_GEN_NET_POOL] = {"net-pool", "network-attached pool of IMEX channels (allNodes or nodeSelector)",
+    [DRA_GEN_NET_POOL] = {"net-pool", "network-attached pool of IMEX channels (allNodes, nodeSelector, or per value of a node label)",
                           "nvidia-k8s-dra-driver-gpu/resourceslices/imex-resourceslice.yaml", "gpu.nvidia.com", false},
     [DRA_GEN_SCHED_PERF] = {"sched-perf", "scheduler_perf test-driver node: N devices model=A100, 1Gi",
                             "k8s-scheduler-perf/resourceslice-basic-devices.rendered.yaml", "test-driver.cdi.k8s.io", true},
