@@ -7,18 +7,21 @@
 #include "gen/shapes.h"
 
 static const dra_shape_info_t infos[DRA_SHAPE_NKINDS] = {
-    [DRA_SHAPE_GPU_1] = {"gpu-1", "one full GPU", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_GPU_N] = {"gpu-n", "N GPUs on one node in one NVLink domain (matchAttribute cliqueID)", DRA_GEN_DGX_H100},
+    [DRA_SHAPE_GPU_1] = {"gpu-1", "one full GPU", DRA_GEN_DGX_H100, "class"},
+    [DRA_SHAPE_GPU_N] = {"gpu-n", "N GPUs on one node in one NVLink domain (matchAttribute cliqueID)", DRA_GEN_DGX_H100,
+                         "count (default 2), class, constraint (\"\" for none)"},
     [DRA_SHAPE_MIG] = {"mig", "MIG device(s) of one profile (mig-<profile>), optionally on one parent GPU",
-                       DRA_GEN_H100_MIG_DYNAMIC},
-    [DRA_SHAPE_GPU_NIC] = {"gpu-nic-aligned", "one GPU + one RDMA NIC on the same PCIe root", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_PRIORITIZED] = {"prioritized", "firstAvailable: one H100, else two A100s", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_MEMORY_SHARE] = {"memory-share", "consumable memory of a multi-allocatable device", DRA_GEN_SHARED_GPU},
-    [DRA_SHAPE_ALL_GPUS] = {"all-gpus", "allocationMode All: every GPU of the node", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_ADMIN_MONITOR] = {"admin-monitor", "All + adminAccess (monitoring)", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_SHARED] = {"shared", "one GPU in a ResourceClaim shared by several pods", DRA_GEN_DGX_H100},
-    [DRA_SHAPE_SCHED_PERF] = {"sched-perf", "scheduler_perf claim template: one test-class device", DRA_GEN_SCHED_PERF},
-    [DRA_SHAPE_INLINE] = {"inline", "a ResourceClaimTemplate written in the scenario", DRA_GEN_DGX_H100},
+                       DRA_GEN_H100_MIG_DYNAMIC, "migProfile (default 1g.10gb), count (default 1), sameParent"},
+    [DRA_SHAPE_GPU_NIC] = {"gpu-nic-aligned", "one GPU + one RDMA NIC on the same PCIe root", DRA_GEN_DGX_H100, "class"},
+    [DRA_SHAPE_PRIORITIZED] = {"prioritized", "firstAvailable: one H100, else two A100s", DRA_GEN_DGX_H100, "class"},
+    [DRA_SHAPE_MEMORY_SHARE] = {"memory-share", "consumable memory of a multi-allocatable device", DRA_GEN_SHARED_GPU,
+                                "memory (default 16Gi), class"},
+    [DRA_SHAPE_ALL_GPUS] = {"all-gpus", "allocationMode All: every GPU of the node", DRA_GEN_DGX_H100, "class"},
+    [DRA_SHAPE_ADMIN_MONITOR] = {"admin-monitor", "All + adminAccess (monitoring)", DRA_GEN_DGX_H100, "class"},
+    [DRA_SHAPE_SHARED] = {"shared", "one GPU in a ResourceClaim shared by several pods", DRA_GEN_DGX_H100,
+                          "share (default 2), class"},
+    [DRA_SHAPE_SCHED_PERF] = {"sched-perf", "scheduler_perf claim template: one test-class device", DRA_GEN_SCHED_PERF, "class"},
+    [DRA_SHAPE_INLINE] = {"inline", "a ResourceClaimTemplate written in the scenario", DRA_GEN_DGX_H100, NULL},
 };
 
 const dra_shape_info_t *dra_shape_info(dra_shape_kind_t k)

@@ -50,6 +50,8 @@ typedef struct dra_shape_info {
     const char *name;
     const char *summary;
     dra_gen_profile_t profile; /* an empty node of this profile satisfies the shape */
+    const char *params;        /* the mix-entry keys dra_shape_build reads for it ("count, class,
+                                  constraint"; NULL: none), beside weight, name, share, requests */
 } dra_shape_info_t;
 
 typedef struct dra_shape_spec {

@@ -93,6 +93,9 @@ bool dra__ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b);
 bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
 /* Some NoSchedule/NoExecute taint of the device is not tolerated. */
 bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols);
+/* The first such taint, or NULL (dra__taint_blocks is this != NULL). */
+const dra_taint_t *dra__taint_blocking(const dra_device_t *d, const dra_toleration_t *tols,
+                                       uint32_t ntols);
 
 /* ---- consumable capacity (DRA-SEMANTICS §2.11) -------------------------------------------- */
 
@@ -421,6 +424,26 @@ DRA_NODISCARD int dra__device_selectable(const dra_model_t *m, const dra__beh_t 
                                         const dra_exact_request_t *req, const dra_device_t *d,
                                         bool *match, uint64_t *nevals, char *err, size_t errlen);
 
+/* Which step of isSelectable said no (dra__device_selectable_why): binding conditions with the
+ * feature off, class selector #index, request selector #index, per-device node selection; OK:
+ * selectable. */
+typedef enum dra__selwhy {
+    DRA__SEL_OK = 0,
+    DRA__SEL_BINDING,
+    DRA__SEL_CLASS,
+    DRA__SEL_REQUEST,
+    DRA__SEL_NODE,
+} dra__selwhy_t;
+/* dra__device_selectable, telling which step decided (*why, *index: the selector's number for
+ * CLASS and REQUEST). dra__device_selectable is this function; the explain mode reads *why. */
+DRA_NODISCARD int dra__device_selectable_why(const dra_model_t *m, const dra__beh_t *b,
+                                            dra_cel_cache_t *cel, dra_arena_t *scratch,
+                                            const dra_node_t *node, const dra_claim_t *claim,
+                                            const dra_device_class_t *cls,
+                                            const dra_exact_request_t *req, const dra_device_t *d,
+                                            dra__selwhy_t *why, uint32_t *index, uint64_t *nevals,
+                                            char *err, size_t errlen);
+
 /* isSelectable of the slot's device for request rqi of claim ci, evaluated (no cache): DRA_OK
  * with *match, R_FATAL with the message in c->err, R_NOMEM. Counts CEL evaluations in the
  * outcome's stats; CEL scratch memory from celscratch. Inline: it runs once per evaluation. */
@@ -477,5 +500,27 @@ void dra__alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_
 
 /* "ns/name" of a claim into buf. */
 const char *dra__claim_ref(const dra_claim_t *c, char *buf, size_t len);
+
+/* ---- the reference allocator's explain mode (explain.c) ------------------------------------ */
+
+/* The per-call state of the reference allocator's last dra_alloc_allocate (slots, requests,
+ * claims, pools, counters: valid until its next call), its CEL cache and CEL scratch arena, and
+ * its allocation state. */
+dra__acall_t *dra__alloc_acall(dra_allocator_t *a);
+dra_cel_cache_t *dra__alloc_cel(dra_allocator_t *a);
+dra_arena_t *dra__alloc_celscratch(dra_allocator_t *a);
+const dra_alloc_state_t *dra__alloc_state(const dra_allocator_t *a);
+/* Let the next calls read model view v instead of the model given at construction: v must be
+ * the same model restricted to some of its slices (a struct copy with another slice list, as
+ * the fast allocator's per-node view), holding every slice of each pool it holds and every
+ * slice a call may find relevant; NULL restores the model. */
+void dra__alloc_set_view(dra_allocator_t *a, const dra_model_t *v);
+/* dra_alloc_allocate up to the search: GatherPools, the node's slots and the claims'
+ * preprocessing (validateDeviceRequest, the All sets, limits, constraints). out is Fatal or
+ * NodeFailure when those decide, else Unsatisfiable (not searched: the call state is ready for
+ * the explain mode). DRA_OK, DRA_EINVAL, DRA_ENOMEM. */
+DRA_NODISCARD int dra__alloc_prepare(dra_allocator_t *a, const dra_node_t *node,
+                                    dra_claim_t *const *claims, uint32_t n,
+                                    dra_alloc_outcome_t *out);
 
 #endif /* DRA_ALLOC_IMPL_H */

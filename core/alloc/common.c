@@ -704,7 +704,8 @@ bool dra__toleration_tolerates(const dra_toleration_t *t, const dra_taint_t *tai
     }
 }
 
-bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols)
+const dra_taint_t *dra__taint_blocking(const dra_device_t *d, const dra_toleration_t *tols,
+                                       uint32_t ntols)
 {
     for (uint32_t i = 0; i < d->ntaints; i++) {
         const dra_taint_t *t = &d->taints[i];
@@ -714,9 +715,14 @@ bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint
         for (uint32_t j = 0; j < ntols && !tolerated; j++)
             tolerated = dra__toleration_tolerates(&tols[j], t);
         if (!tolerated)
-            return true;
+            return t;
     }
-    return false;
+    return NULL;
+}
+
+bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint32_t ntols)
+{
+    return dra__taint_blocking(d, tols, ntols) != NULL;
 }
 
 /* ---- consumable capacity --------------------------------------------------------------------- */
@@ -1087,8 +1093,8 @@ bool dra__aval_eq(const dra__aval_t *a, const dra__aval_t *b)
 static int eval_selectors(const dra_model_t *m, const dra__beh_t *b, dra_cel_cache_t *cel,
                           dra_arena_t *scratch, const dra_claim_t *claim,
                           const dra_device_class_t *cls, const dra_selector_t *sels, uint32_t n,
-                          const dra_device_t *d, bool *match, uint64_t *nevals, char *err,
-                          size_t errlen)
+                          const dra_device_t *d, bool *match, uint32_t *failed, uint64_t *nevals,
+                          char *err, size_t errlen)
 {
     char cref[300];
     *match = true;
@@ -1137,9 +1143,51 @@ static int eval_selectors(const dra_model_t *m, const dra__beh_t *b, dra_cel_cac
         }
         if (!mt) {
             *match = false;
+            if (failed)
+                *failed = i;
             return DRA_OK;
         }
     }
+    return DRA_OK;
+}
+
+int dra__device_selectable_why(const dra_model_t *m, const dra__beh_t *b, dra_cel_cache_t *cel,
+                              dra_arena_t *scratch, const dra_node_t *node,
+                              const dra_claim_t *claim, const dra_device_class_t *cls,
+                              const dra_exact_request_t *req, const dra_device_t *d,
+                              dra__selwhy_t *why, uint32_t *index, uint64_t *nevals, char *err,
+                              size_t errlen)
+{
+    *why = DRA__SEL_BINDING;
+    *index = 0;
+    if (!b->binding && d->nbinding_conditions > 0)
+        return DRA_OK;
+    bool mt;
+    int rc;
+    if (cls) {
+        *why = DRA__SEL_CLASS;
+        rc = eval_selectors(m, b, cel, scratch, claim, cls, cls->selectors, cls->nselectors, d, &mt,
+                            index, nevals, err, errlen);
+        if (rc || !mt)
+            return rc;
+    }
+    *why = DRA__SEL_REQUEST;
+    rc = eval_selectors(m, b, cel, scratch, claim, NULL, req->selectors, req->nselectors, d, &mt,
+                        index, nevals, err, errlen);
+    if (rc || !mt)
+        return rc;
+    if (d->slice && d->slice->per_device_node_selection) {
+        char e2[256];
+        *why = DRA__SEL_NODE;
+        if (dra__node_matches(node, d->node_name, d->all_nodes, d->node_selector, &mt, e2,
+                             sizeof e2)) {
+            snprintf(err, errlen, "failed to parse node selector: %s", e2);
+            return DRA_EFATAL;
+        }
+        if (!mt)
+            return DRA_OK;
+    }
+    *why = DRA__SEL_OK;
     return DRA_OK;
 }
 
@@ -1149,31 +1197,10 @@ int dra__device_selectable(const dra_model_t *m, const dra__beh_t *b, dra_cel_ca
                           const dra_device_t *d, bool *match, uint64_t *nevals, char *err,
                           size_t errlen)
 {
-    *match = false;
-    if (!b->binding && d->nbinding_conditions > 0)
-        return DRA_OK;
-    bool mt;
-    int rc;
-    if (cls) {
-        rc = eval_selectors(m, b, cel, scratch, claim, cls, cls->selectors, cls->nselectors, d, &mt,
-                            nevals, err, errlen);
-        if (rc || !mt)
-            return rc;
-    }
-    rc = eval_selectors(m, b, cel, scratch, claim, NULL, req->selectors, req->nselectors, d, &mt,
-                        nevals, err, errlen);
-    if (rc || !mt)
-        return rc;
-    if (d->slice && d->slice->per_device_node_selection) {
-        char e2[256];
-        if (dra__node_matches(node, d->node_name, d->all_nodes, d->node_selector, &mt, e2,
-                             sizeof e2)) {
-            snprintf(err, errlen, "failed to parse node selector: %s", e2);
-            return DRA_EFATAL;
-        }
-        if (!mt)
-            return DRA_OK;
-    }
-    *match = true;
-    return DRA_OK;
+    dra__selwhy_t why;
+    uint32_t index;
+    int rc = dra__device_selectable_why(m, b, cel, scratch, node, claim, cls, req, d, &why, &index,
+                                        nevals, err, errlen);
+    *match = rc == DRA_OK && why == DRA__SEL_OK;
+    return rc;
 }

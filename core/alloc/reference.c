@@ -26,6 +26,7 @@
 
 struct dra_allocator {
     dra__acall_t c; /* model, behaviour, scratch and the per-call state shared with fast.c */
+    const dra_model_t *model; /* the model given at construction (c.m may be a view of it) */
     dra_alloc_features_t f;
     const dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
@@ -56,6 +57,7 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     dra__acall_init(&a->c, m, f, &a->opts);
+    a->model = m;
     a->c.state = state; /* shareIDs unique among the state's shares */
     a->c.in_use = in_use;
     a->c.self = a;
@@ -166,11 +168,11 @@ static inline int search_request_ready(dra_allocator_t *a, dra__rq_t *rq)
 
 /* ---- entry point ----------------------------------------------------------------------------- */
 
-int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *const *claims,
-                       uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out)
+/* The steps of a call before the search: GatherPools, the node's slots. DRA_OK (go on), 1 (a
+ * decision: out is Fatal with the message), DRA_ENOMEM. */
+static int call_begin(dra_allocator_t *a, const dra_node_t *node, uint32_t n,
+                      dra_alloc_outcome_t *out)
 {
-    if (!a || !node || (!claims && n) || !out_arena || !out)
-        return DRA_EINVAL;
     memset(out, 0, sizeof *out);
     dra_arena_reset(&a->c.scratch);
     a->c.out = out;
@@ -183,10 +185,64 @@ int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *
     if (rc) {
         out->kind = DRA_OUTCOME_FATAL;
         snprintf(out->msg, sizeof out->msg, "%s", a->c.err);
-        return DRA_OK;
+        return 1;
     }
     out->stats.pools = a->c.gp.n;
     if (build_slots(a))
         return DRA_ENOMEM;
+    return DRA_OK;
+}
+
+int dra_alloc_allocate(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *const *claims,
+                       uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out)
+{
+    if (!a || !node || (!claims && n) || !out_arena || !out)
+        return DRA_EINVAL;
+    int rc = call_begin(a, node, n, out);
+    if (rc)
+        return rc < 0 ? rc : DRA_OK;
     return dra__acall_outcome(&a->c, search_run(a, claims, true), out_arena);
+}
+
+int dra__alloc_prepare(dra_allocator_t *a, const dra_node_t *node, dra_claim_t *const *claims,
+                       uint32_t n, dra_alloc_outcome_t *out)
+{
+    if (!a || !node || (!claims && n) || !out)
+        return DRA_EINVAL;
+    int rc = call_begin(a, node, n, out);
+    if (rc)
+        return rc < 0 ? rc : DRA_OK;
+    rc = dra__acall_preprocess(&a->c, claims, true, search_validate_cb, a);
+    if (rc == DRA_OK) {
+        out->kind = DRA_OUTCOME_UNSATISFIABLE; /* not searched: the caller's claim */
+        return DRA_OK;
+    }
+    return dra__acall_outcome(&a->c, rc, NULL);
+}
+
+/* ---- explain mode (explain.c) ---------------------------------------------------------------- */
+
+dra__acall_t *dra__alloc_acall(dra_allocator_t *a)
+{
+    return &a->c;
+}
+
+dra_cel_cache_t *dra__alloc_cel(dra_allocator_t *a)
+{
+    return a->cel;
+}
+
+dra_arena_t *dra__alloc_celscratch(dra_allocator_t *a)
+{
+    return &a->celscratch;
+}
+
+const dra_alloc_state_t *dra__alloc_state(const dra_allocator_t *a)
+{
+    return a->st;
+}
+
+void dra__alloc_set_view(dra_allocator_t *a, const dra_model_t *v)
+{
+    a->c.m = v ? v : a->model;
 }

@@ -9,6 +9,7 @@
 #include "model.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -378,6 +379,43 @@ const char *dra_attr_kind_name(dra_attr_kind_t k)
     static const char *names[] = {"none", "int",  "bool",   "string", "version",
                                   "ints", "bools", "strings", "versions"};
     return (unsigned)k < DRA_ARRAY_LEN(names) ? names[k] : "unknown";
+}
+
+const char *dra_attr_format(const dra_attr_t *a, char *buf, size_t len)
+{
+    size_t off = 0;
+    if (!len)
+        return buf;
+    buf[0] = 0;
+    switch ((dra_attr_kind_t)a->kind) {
+    case DRA_ATTR_INT:
+        snprintf(buf, len, "%lld", (long long)a->v.i);
+        return buf;
+    case DRA_ATTR_BOOL:
+        snprintf(buf, len, "%s", a->v.b ? "true" : "false");
+        return buf;
+    case DRA_ATTR_STRING:
+    case DRA_ATTR_VERSION:
+        snprintf(buf, len, "%s", a->v.s ? a->v.s : "");
+        return buf;
+    case DRA_ATTR_NONE:
+        return buf;
+    default:
+        off += (size_t)snprintf(buf, len, "[");
+        for (uint32_t i = 0; i < a->count && off < len; i++) {
+            if (a->kind == DRA_ATTR_INTS)
+                off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
+                                        (long long)a->v.ints[i]);
+            else if (a->kind == DRA_ATTR_BOOLS)
+                off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "",
+                                        a->v.bools[i] ? "true" : "false");
+            else
+                off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", a->v.strs[i]);
+        }
+        if (off < len)
+            snprintf(buf + off, len - off, "]");
+    }
+    return buf;
 }
 
 /* ---- digest --------------------------------------------------------------------------------- */

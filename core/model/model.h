@@ -631,5 +631,8 @@ uint64_t dra_model_digest(const dra_model_t *m);
 
 const char *dra_pod_kind_name(dra_pod_kind_t k);
 const char *dra_attr_kind_name(dra_attr_kind_t k);
+/* The attribute's value as text into buf: 42, true, the string or version as written, a list as
+ * [a,b,c] (cut to fit len). Returns buf. */
+const char *dra_attr_format(const dra_attr_t *a, char *buf, size_t len);
 
 #endif /* DRA_MODEL_H */

@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "alloc/explain.h"
 #include "alloc/invariants.h"
 #include "conformance.h"
+#include "walk.h"
 #include "conformance_tests.h"
 #include "escape.h"
 #include "exitcode.h"
@@ -69,6 +71,45 @@ int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char 
         errs->count = keep;
     }
     free(buf);
+    return rc;
+}
+
+typedef struct readp {
+    dra_model_t *m;
+    dra_taint_rules_t *rules;
+    dra_diag_list_t *errs;
+    int rc;
+} readp_t;
+
+static int read_one(const char *path, void *ud)
+{
+    readp_t *r = ud;
+    const char *own = dra_model_str(r->m, path); /* diagnostics outlive the walker */
+    if (!own)
+        return DRA_ENOMEM;
+    int rc = dra_conf_read_manifest(r->m, r->rules, own, r->errs);
+    if (rc && !r->rc)
+        r->rc = rc;
+    return rc == DRA_ENOMEM ? rc : DRA_OK;
+}
+
+int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *paths, int n,
+                        dra_diag_list_t *errs)
+{
+    dra_walk_t w;
+    dra_walk_init(&w, dra_walk_manifest_suffixes);
+    readp_t r = {m, rules, errs, DRA_OK};
+    size_t before = errs->count;
+    int rc = dra_walk_paths(&w, paths, n, read_one, &r, errs);
+    /* the walker's own diagnostics name its strings: copy them into the model */
+    for (size_t i = before; i < errs->count; i++)
+        if (errs->items[i].file)
+            errs->items[i].file = dra_model_str(m, errs->items[i].file);
+    dra_walk_fini(&w);
+    if (rc == DRA_OK)
+        rc = r.rc;
+    if (rc == DRA_OK)
+        rc = dra_model_imply_nodes(m);
     return rc;
 }
 
@@ -576,6 +617,7 @@ typedef struct kase {
     dra_alloc_outcome_t res;
     double alloc_ms;
     bool group; /* a GroupTest */
+    char why_msg[DRA_WHY_TEXT_MAX]; /* --explain -v: the reason on the case's node */
 } kase_t;
 
 /* One PASS / FAIL line of a case: names and messages come from the case file, so the line goes
@@ -899,6 +941,43 @@ static void step_engine(kase_t *k)
         }
 }
 
+/* 6d. --explain: the explain mode agrees with the allocator on the case's node and on every
+ * Node of the case (dra_explain_verify: outcome, the node's view, allocated devices passing
+ * every check, reasons confirmed by brute force on small instances). Unless the reference ran
+ * out of its budget (explain would spend it three times over). */
+static void step_explain(kase_t *k)
+{
+    if (k->ao.max_steps && k->res.stats.allocate_one > k->ao.max_steps)
+        return;
+    dra_explainer_t *x = NULL;
+    dra_alloc_options_t ao = k->ao;
+    if (dra_explainer_new(&k->m, &k->feat, k->st, k->cel, &ao, &x)) {
+        failf(&k->f, "explain: out of memory");
+        return;
+    }
+    for (uint32_t i = 0; i <= k->m.nnodes; i++) {
+        const dra_node_t *node = i == 0 ? k->node : k->m.nodes[i - 1];
+        if (i > 0 && node == k->node)
+            continue;
+        dra_why_t w;
+        char msg[DRA_DIAG_MSG_MAX * 2];
+        int rc = dra_explain_verify(x, node, k->claims, k->nc, 200000, &w, msg, sizeof msg);
+        if (rc == DRA_EINTERNAL)
+            failf(&k->f, "explain on node %s: %s", nz(node->name), msg);
+        else if (rc)
+            failf(&k->f, "explain on node %s: %s", nz(node->name), dra_strerror(rc));
+        if (rc)
+            break;
+        if (k->o->explain_nodes)
+            (*k->o->explain_nodes)++;
+        if (k->o->explain_fallback && w.kind == DRA_WHY_SEARCH)
+            (*k->o->explain_fallback)++;
+        if (i == 0 && k->o->verbose && w.kind != DRA_WHY_FITS)
+            snprintf(k->why_msg, sizeof k->why_msg, "%s", w.text);
+    }
+    dra_explainer_free(x);
+}
+
 /* 6. allocate: one call of the chosen allocator, timed; then the differential runs. */
 static step_t step_allocate(kase_t *k)
 {
@@ -913,6 +992,8 @@ static step_t step_allocate(kase_t *k)
         return STEP_DONE;
     if (k->o->both)
         step_engine(k);
+    if (k->o->explain)
+        step_explain(k);
     k->alloc_ms = (double)(tb.tv_sec - ta.tv_sec) * 1e3 + (double)(tb.tv_nsec - ta.tv_nsec) / 1e6;
     k->result = DRA_CONF_FAIL;
     return STEP_NEXT;
@@ -1318,7 +1399,9 @@ static void case_report(kase_t *k)
         case_line(k, "FAIL %s (%s): %s", k->name, k->path, k->f.why);
         k->result = DRA_CONF_FAIL;
     } else {
-        if (k->o->verbose)
+        if (k->o->verbose && k->why_msg[0])
+            case_line(k, "PASS %s: %s; explain: %s", k->name, k->have_msg, k->why_msg);
+        else if (k->o->verbose)
             case_line(k, "PASS %s: %s", k->name, k->have_msg);
         else
             case_line(k, "PASS %s", k->name);

@@ -57,6 +57,12 @@ typedef struct dra_conf_opts {
     /* with both: counts the cases the placement engine answered on their node from its own
      * columns (direct answers; every case's engine answer is compared); NULL: not counted */
     uint32_t *engine_direct;
+    /* explain (core/alloc/explain.h) on the case's node and on every Node of the case:
+     * dra_explain_verify must agree with the allocator on each (a disagreement fails the case),
+     * and an unsatisfiable case must get a reason on its node; counts the nodes checked and, of
+     * those, the nodes whose reason is the search's fallback ("no combination ...") */
+    bool explain;
+    uint32_t *explain_nodes, *explain_fallback;
 } dra_conf_opts_t;
 
 /* The budget of an allocate call by allocator kind: max_steps when set, else
@@ -75,6 +81,13 @@ DRA_NODISCARD int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, 
  * the last file). Returns DRA_OK or the first error (details in errs). */
 DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rules, const char *path,
                                          dra_diag_list_t *errs);
+
+/* Files or directories (walk.h: directories walked for *.yaml, *.yml, *.json) read with
+ * dra_conf_read_manifest, then dra_model_imply_nodes. Reads every file even after errors;
+ * diagnostics (file names owned by m) in errs. Returns DRA_OK or the first error (DRA_EIO an
+ * unreadable directory, DRA_ELIMIT a link loop or depth, a reader's code). */
+DRA_NODISCARD int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *paths,
+                                      int n, dra_diag_list_t *errs);
 
 /* ---- the differential pair of `alloc --allocator both` ---------------------------------------
  * The reference allocator on the caller's state and the fast allocator on a state of its own

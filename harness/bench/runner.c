@@ -22,12 +22,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "alloc/explain.h"
 #include "alloc/fast.h"
 #include "alloc/invariants.h"
 #include "engine/engine.h"
 #include "base/intern.h"
 #include "files.h"
 #include "manifest.h"
+#include "reasons.h"
 #include "cel/cel.h"
 #include "gen/rng.h"
 #include "hostinfo.h"
@@ -142,28 +144,43 @@ bool dra_runner_parse_policy(const char *s, dra_placement_t *out)
     return false;
 }
 
-bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p)
+bool dra_runner_parse_rate(const char *s, double *p)
 {
-    if (strcmp(s, "off") == 0) {
-        *mode = DRA_INV_OFF;
-        *p = 0;
-        return true;
-    }
-    if (strcmp(s, "full") == 0 || strcmp(s, "all") == 0) {
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || *end || !(x > 0 && x <= 1))
+        return false;
+    *p = x;
+    return true;
+}
+
+bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p, bool *has_p,
+                          bool *deprecated)
+{
+    *deprecated = false;
+    *has_p = false;
+    for (int m = DRA_INV_ALL; m <= DRA_INV_OFF; m++)
+        if (strcmp(s, dra_inv_mode_name((dra_inv_mode_t)m)) == 0) {
+            *mode = (dra_inv_mode_t)m;
+            return true;
+        }
+    if (strcmp(s, "full") == 0) {
         *mode = DRA_INV_ALL;
-        *p = 1;
+        *deprecated = true;
         return true;
     }
-    if (strncmp(s, "sample=", 7) == 0) {
-        char *end;
-        double x = strtod(s + 7, &end);
-        if (end == s + 7 || *end || !(x > 0 && x <= 1))
-            return false;
+    if (strncmp(s, "sample=", 7) == 0 && dra_runner_parse_rate(s + 7, p)) {
         *mode = DRA_INV_SAMPLED;
-        *p = x;
+        *has_p = *deprecated = true;
         return true;
     }
     return false;
+}
+
+const char *dra_inv_mode_name(dra_inv_mode_t m)
+{
+    static const char *const n[] = {"all", "sampled", "off"};
+    return (unsigned)m <= DRA_INV_OFF ? n[m] : "?";
 }
 
 /* ---- run context ---------------------------------------------------------------------------- */
@@ -228,6 +245,8 @@ typedef struct ctx {
     struct reason *reasons;
     uint32_t nreasons, cap_reasons;
     dra_arena_t *explain;
+    dra_explainer_t *why;                  /* per-node reasons (reasons.h), made on first use */
+    const dra_scenario_mix_t *reason_mix;  /* the mix entry being explained (its requests) */
     /* placement: the engine (index + fast allocator), or the brute-force reference placement
      * (--allocator reference); --allocator both: the engine, checked against the reference
      * placement with the reference allocator on the first both_prefix arrivals */
@@ -739,8 +758,29 @@ typedef struct reason {
     uint32_t shape;
     int kind; /* DRA_OUTCOME_* */
     uint64_t count;
-    char text[256];
+    char text[1024];
+    dra_node_reasons_t nr; /* unsatisfiable: the dominant per-node reasons (nr.nodes > 0) */
 } reason_t;
+
+/* Nodes the explain mode examines per shape and repetition (reasons.h): the others are counted
+ * as not examined, so a shape that fails on a huge cluster costs a bounded, repeatable amount. */
+#define REASONS_MAX_EXACT 100000
+
+/* Per node: the nodes whose cpu / memory are short are left out (the reason text names them
+ * already); every other node gets the explain mode's reason. */
+static int node_reason(void *ud, uint32_t node, dra_why_t *w)
+{
+    const ctx_t *c = ud;
+    (void)w;
+    if (!c->eng || !c->reason_mix)
+        return 0;
+    int64_t r[4];
+    dra_engine_node_resources(c->eng, node, r);
+    const dra_scenario_mix_t *mx = c->reason_mix;
+    bool cpu = mx->cpu_milli > 0 && r[0] >= 0 && r[0] - r[2] < mx->cpu_milli;
+    bool mem = mx->memory_bytes > 0 && r[1] >= 0 && r[1] - r[3] < mx->memory_bytes;
+    return cpu || mem ? -1 : 0;
+}
 
 static const char *outcome_key(int kind)
 {
@@ -761,7 +801,8 @@ static const char *outcome_key(int kind)
  * allocator again outside the timed regions, once per shape and outcome in each measured
  * repetition (so every repetition does the same extra work); unsatisfiable needs no search (it
  * names cpu / memory when nodes lack the pod's requests now: dra_engine_res_short). */
-static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size_t len)
+static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size_t len,
+                   dra_node_reasons_t *nr)
 {
     if (kind == DRA_OUTCOME_UNSATISFIABLE) {
         uint32_t ncpu = 0, nmem = 0;
@@ -776,6 +817,29 @@ static int explain(ctx_t *c, const dra_wl_event_t *ev, int kind, char *out, size
                      ncpu ? ncpu : nmem);
         snprintf(out, len, "%sno %snode can allocate the claim (%u node(s) searched, policy %s)",
                  rs, rs[0] ? "other " : "", c->nnodes, dra_placement_name(c->policy));
+        if (!nr)
+            return DRA_OK;
+        /* the dominant per-node reasons, from the allocator's explain mode (untimed) */
+        if (!c->why) {
+            dra_alloc_options_t ao = {0};
+            int rc = dra_explainer_new(&c->model, &c->feat, c->state, c->cel, &ao, &c->why);
+            if (rc)
+                return rc;
+        }
+        dra_claim_t *claims[1] = {c->claims[ev->shape]};
+        c->reason_mix = ev->shape < c->scn.nmix ? &c->scn.mix[ev->shape] : NULL;
+        int rc = dra_node_reasons(c->why, &c->model, claims, 1, node_reason, c, REASONS_MAX_EXACT,
+                                  nr);
+        c->reason_mix = NULL;
+        if (rc)
+            return rc;
+        if (nr->nodes) {
+            size_t at = strlen(out);
+            if (at + 3 < len) {
+                memcpy(out + at, ": ", 3);
+                dra_node_reasons_text(nr, 3, out + at + 2, len - at - 2);
+            }
+        }
         return DRA_OK;
     }
     if (!c->explain && !(c->explain = arena_new_warm()))
@@ -830,10 +894,31 @@ static int note_failure(ctx_t *c, const dra_wl_event_t *ev, const uint64_t befor
     r->shape = ev->shape;
     r->kind = kind;
     r->count = 1;
-    int rc = explain(c, ev, kind, r->text, sizeof r->text);
+    int rc = explain(c, ev, kind, r->text, sizeof r->text,
+                     kind == DRA_OUTCOME_UNSATISFIABLE ? &r->nr : NULL);
     if (rc == DRA_OK)
         c->nreasons++;
     return rc;
+}
+
+/* A PodGroup entry's unplaced pods as a reason of the repetition (runner_groups.h). */
+static void group_reason(void *ctx, uint32_t mix, int kind, uint64_t count, const char *text)
+{
+    ctx_t *c = ctx;
+    if (c->nreasons == c->cap_reasons) {
+        uint32_t nc = c->cap_reasons ? 2 * c->cap_reasons : 8;
+        reason_t *p = realloc(c->reasons, nc * sizeof *p);
+        if (!p)
+            return; /* the reason is lost, not the run */
+        c->reasons = p;
+        c->cap_reasons = nc;
+    }
+    reason_t *r = &c->reasons[c->nreasons++];
+    memset(r, 0, sizeof *r);
+    r->shape = mix;
+    r->kind = kind;
+    r->count = count;
+    snprintf(r->text, sizeof r->text, "%s", text);
 }
 
 /* `outcome_reasons` of a repetition: [{shape, outcome, reason, count}] in order of appearance. */
@@ -847,6 +932,25 @@ static json_t *reasons_json(const ctx_t *c)
         dra_rf_put_str(o, DRA_RF_REASON_OUTCOME, outcome_key(r->kind));
         dra_rf_put_str(o, DRA_RF_REASON_REASON, r->text);
         dra_rf_put_int(o, DRA_RF_REASON_COUNT, (int64_t)r->count);
+        if (r->kind == DRA_OUTCOME_UNSATISFIABLE && r->nr.nodes) {
+            json_t *na = dra_rf_put_arr(o, DRA_RF_REASON_NODE_REASONS);
+            for (uint32_t k = 0; na && k < r->nr.n; k++) {
+                json_t *x = json_object();
+                dra_rf_put_str(x, DRA_RF_NREASON_KIND, dra_why_kind_name(r->nr.r[k].kind));
+                dra_rf_put_str(x, DRA_RF_NREASON_REASON, r->nr.r[k].text);
+                dra_rf_put_int(x, DRA_RF_NREASON_NODES, r->nr.r[k].nodes);
+                json_array_append_new(na, x);
+            }
+            if (na && r->nr.other_groups) {
+                char t[96];
+                snprintf(t, sizeof t, "%u other reasons", r->nr.other_groups);
+                json_t *x = json_object();
+                dra_rf_put_str(x, DRA_RF_NREASON_KIND, "other");
+                dra_rf_put_str(x, DRA_RF_NREASON_REASON, t);
+                dra_rf_put_int(x, DRA_RF_NREASON_NODES, r->nr.other_nodes);
+                json_array_append_new(na, x);
+            }
+        }
         json_array_append_new(a, o);
     }
     return a;
@@ -1863,6 +1967,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     }
     if ((rc = rep_json(c, w1 - w0, fv, &hv)))
         return rc;
+    if (c->groups)
+        dra_rgroups_reasons(c->groups, c, group_reason);
     dra_rf_put(json_array_get(c->reps, json_array_size(c->reps) - 1), DRA_RF_REP_OUTCOME_REASONS,
                reasons_json(c));
     /* totals and merged histograms */
@@ -1973,10 +2079,12 @@ static int setup(ctx_t *c)
     c->policy = o->has_policy ? o->policy : c->scn.placement;
     c->inv = c->scn.invariants;
     c->inv_p = c->inv == DRA_INV_SAMPLED ? c->scn.sample_rate : (c->inv == DRA_INV_ALL ? 1 : 0);
-    if (o->has_inv) {
+    if (o->has_inv)
         c->inv = o->inv;
-        c->inv_p = o->inv_p;
-    }
+    if (c->inv == DRA_INV_SAMPLED)
+        c->inv_p = o->has_inv_p ? o->inv_p : c->scn.sample_rate;
+    else
+        c->inv_p = c->inv == DRA_INV_ALL ? 1 : 0;
     c->nreps = o->has_repeat ? o->repeat : (c->scn.repetitions ? c->scn.repetitions : 1);
     c->warmup = o->has_warmup ? o->warmup : c->scn.warmup;
     dra_alloc_kind_t akind = DRA_ALLOC_FAST;
@@ -2126,14 +2234,9 @@ static json_t *features_json(const dra_alloc_features_t *f)
 static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
 {
     const dra_runner_opts_t *o = c->o;
-    char seed_dec[24], inv[32], rel[8];
+    char seed_dec[24], inv[32], rel[16];
     snprintf(seed_dec, sizeof seed_dec, "%llu", (unsigned long long)c->seed);
-    if (c->inv == DRA_INV_OFF)
-        snprintf(inv, sizeof inv, "off");
-    else if (c->inv == DRA_INV_ALL)
-        snprintf(inv, sizeof inv, "full");
-    else
-        snprintf(inv, sizeof inv, "sample=%g", c->inv_p);
+    snprintf(inv, sizeof inv, "%s", dra_inv_mode_name(c->inv));
     snprintf(rel, sizeof rel, "%s", dra_alloc_release_name((dra_release_t)c->feat.release));
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);
@@ -2157,6 +2260,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
                    c->both ? "both" : dra_alloc_kind_name(c->alloc.kind));
     dra_rf_put_str(run, DRA_RF_RUN_POLICY, dra_placement_name(c->policy));
     dra_rf_put_str(run, DRA_RF_RUN_INVARIANT_MODE, inv);
+    if (c->inv == DRA_INV_SAMPLED)
+        dra_rf_put_num(run, DRA_RF_RUN_INVARIANT_SAMPLE_RATE, c->inv_p);
     json_t *method = dra_rf_put_obj(run, DRA_RF_RUN_METHOD);
     dra_rf_put_int(method, DRA_RF_METHOD_WARMUP, (int64_t)c->warmup);
     dra_rf_put_int(method, DRA_RF_METHOD_REPETITIONS, (int64_t)c->nreps);
@@ -2291,9 +2396,50 @@ static void summarize(ctx_t *c)
     }
 }
 
+/* `warnings`: a shape whose every pod was unsatisfiable (in every repetition), unless its mix
+ * entry says `expect: unsatisfiable`, with the dominant per-node reason of the first
+ * repetition. Written only when there is one. */
+static void doc_warnings(ctx_t *c)
+{
+    dra_run_t *r = c->run;
+    json_t *warn = NULL;
+    const json_t *rs = dra_rf_get(json_array_get(c->reps, 0), DRA_RF_REP_OUTCOME_REASONS);
+    for (uint32_t s = 0; r->shapes && s < c->nshapes; s++) {
+        const dra_run_shape_summary_t *x = &r->shapes[s];
+        if (!x->pods || x->unsatisfiable != x->pods ||
+            (s < c->scn.nmix && c->scn.mix[s].expect_unsat))
+            continue;
+        const char *why = "";
+        size_t i;
+        const json_t *e;
+        json_array_foreach(rs, i, e)
+        {
+            const char *sh = json_string_value(dra_rf_get(e, DRA_RF_REASON_SHAPE));
+            const char *oc = json_string_value(dra_rf_get(e, DRA_RF_REASON_OUTCOME));
+            if (!sh || !oc || strcmp(sh, c->shape_names[s]) || strcmp(oc, "unsatisfiable"))
+                continue;
+            const json_t *nr = json_array_get(dra_rf_get(e, DRA_RF_REASON_NODE_REASONS), 0);
+            why = json_string_value(dra_rf_get(nr ? nr : e, nr ? DRA_RF_NREASON_REASON
+                                                               : DRA_RF_REASON_REASON));
+            break;
+        }
+        char a[32], t[DRA_WHY_TEXT_MAX + 256];
+        snprintf(t, sizeof t, "shape %s: all %s pods unsatisfiable%s%s", c->shape_names[s],
+                 dra_thousands(x->pods / (r->reps_done ? r->reps_done : 1), a, sizeof a),
+                 r->reps_done > 1 ? " in each repetition" : "", why && why[0] ? ": " : "");
+        size_t at = strlen(t);
+        if (why && at + 1 < sizeof t)
+            snprintf(t + at, sizeof t - at, "%s", why);
+        if (!warn && !(warn = dra_rf_put_arr(r->json, DRA_RF_WARNINGS)))
+            return;
+        json_array_append_new(warn, json_string(t));
+    }
+}
+
 static void doc_finish(ctx_t *c)
 {
     json_t *doc = c->run->json, *run = dra_rf_get(doc, DRA_RF_RUN);
+    doc_warnings(c);
     dra_rf_put_str(doc, DRA_RF_STATUS, c->run->interrupted ? "interrupted" : "complete");
     char mode[32];
     snprintf(mode, sizeof mode, "%s",
@@ -2366,6 +2512,7 @@ static void ctx_fini(ctx_t *c)
     free(c->rec_hash);
     free(c->rec_shape);
     free(c->reasons);
+    dra_explainer_free(c->why);
     if (c->explain) {
         dra_arena_fini(c->explain);
         free(c->explain);

@@ -110,7 +110,9 @@ typedef struct dra_runner_opts {
     dra_placement_t policy;
     bool has_inv;
     dra_inv_mode_t inv;
-    double inv_p;                /* sample fraction for DRA_INV_SAMPLED */
+    bool has_inv_p;
+    double inv_p;                /* sample fraction for DRA_INV_SAMPLED (has_inv_p: else the
+                                    scenario's spec.run.sampleRate) */
     const char *release;         /* NULL = the scenario's */
     const char *const *features; /* "GATE=bool" overrides, applied after the scenario's */
     uint32_t nfeatures;
@@ -135,7 +137,16 @@ void dra_runner_opts_init(dra_runner_opts_t *o);
 DRA_NODISCARD int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag);
 bool dra_runner_parse_policy(const char *s, dra_placement_t *out);
 /* "off", "full" (or "all"), "sample=P" with 0 < P <= 1. */
-bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p);
+/* The invariant mode by the names of a scenario's spec.run.invariants: "all", "sampled", "off"
+ * (one naming in scenarios and on the command line; the rate is --sample-rate / sampleRate).
+ * Also the spellings of older releases, with *deprecated set: "full" (all) and "sample=P"
+ * (sampled at P, 0 < P <= 1: *p set and *has_p true). false for anything else. */
+bool dra_runner_parse_inv(const char *s, dra_inv_mode_t *mode, double *p, bool *has_p,
+                          bool *deprecated);
+/* A sample rate: a number in (0, 1]. */
+bool dra_runner_parse_rate(const char *s, double *p);
+/* "all", "sampled", "off". */
+const char *dra_inv_mode_name(dra_inv_mode_t m);
 
 #define DRA_RUN_KEEP_VIOLATIONS 10
 

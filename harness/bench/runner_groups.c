@@ -41,6 +41,8 @@ typedef struct rg_entry {
     /* per repetition */
     uint64_t cycles, outcome[DRA_GROUP_OUTCOMES], shortk[DRA_SHORT_COUNT];
     uint64_t waited, still_waiting, retries, pods_placed;
+    uint64_t pods_short[2];  /* pods a cycle left unplaced: unsatisfiable, fatal */
+    char pods_why[2][DRA_DIAG_MSG_MAX]; /* the first such cycle's words, per kind */
     double wait_sum, wait_max;
     char reason[DRA_SHORT_COUNT][DRA_DIAG_MSG_MAX];
     /* all measured repetitions (the summary) */
@@ -793,10 +795,19 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
     }
     uint32_t pending = r.pending;
     g->counts.allocated += r.placed;
+    int pk = r.outcome == DRA_GROUP_ERROR ? 1 : 0;
+    uint64_t left = r.outcome == DRA_GROUP_ERROR ? pending : pending - r.placed;
     if (r.outcome == DRA_GROUP_ERROR)
         g->counts.fatal += pending;
     else
         g->counts.unsatisfiable += pending - r.placed;
+    if (left) {
+        e->pods_short[pk] += left;
+        if (!e->pods_why[pk][0])
+            snprintf(e->pods_why[pk], sizeof e->pods_why[pk], "PodGroup %s (%s): %.*s",
+                     dra_group_outcome_name(r.outcome), dra_group_short_name(r.short_kind),
+                     (int)(sizeof e->pods_why[pk] - 64), r.reason);
+    }
     if (h->measuring) /* pods tried and not placed: the group decision was their attempt */
         for (uint32_t i = 0; i < e->pods; i++)
             if (g->members[i].bound_node == NONE && r.members[i].kind != DRA_OUTCOME_ALLOCATED) {
@@ -986,6 +997,8 @@ void dra_rgroups_rep_begin(dra_rgroups_t *g)
     for (uint32_t i = 0; i < g->nentries; i++) {
         rg_entry_t *e = &g->entries[i];
         e->cycles = e->waited = e->still_waiting = e->retries = e->pods_placed = 0;
+        memset(e->pods_short, 0, sizeof e->pods_short);
+        memset(e->pods_why, 0, sizeof e->pods_why);
         e->wait_sum = e->wait_max = 0;
         memset(e->outcome, 0, sizeof e->outcome);
         memset(e->shortk, 0, sizeof e->shortk);
@@ -1021,6 +1034,17 @@ int dra_rgroups_rep_end(dra_rgroups_t *g, const dra_rg_env_t *env)
         e->t_waited += e->waited;
     }
     return first;
+}
+
+void dra_rgroups_reasons(const dra_rgroups_t *g, void *ctx,
+                         void (*add)(void *ctx, uint32_t mix, int kind, uint64_t count,
+                                     const char *text))
+{
+    for (uint32_t i = 0; i < g->nentries; i++)
+        for (int k = 0; k < 2; k++)
+            if (g->entries[i].pods_short[k])
+                add(ctx, g->entries[i].mix, k ? DRA_OUTCOME_FATAL : DRA_OUTCOME_UNSATISFIABLE,
+                    g->entries[i].pods_short[k], g->entries[i].pods_why[k]);
 }
 
 void dra_rgroups_counts(const dra_rgroups_t *g, dra_rg_counts_t *out)

@@ -132,6 +132,12 @@ DRA_NODISCARD int dra_rgroups_depart(dra_rgroups_t *g, const dra_rg_env_t *env,
                                      const dra_rg_hooks_t *h, dra_workload_t *w,
                                      const dra_wl_event_t *ev, bool *was_group);
 
+/* The pods of group entries a cycle left unplaced in this repetition, per entry and outcome
+ * (unsatisfiable, fatal), with the first such cycle's words ("PodGroup <outcome> (<short>):
+ * <reason>"): add(mix, DRA_OUTCOME_*, count, text) once per entry and outcome. */
+void dra_rgroups_reasons(const dra_rgroups_t *g, void *ctx,
+                         void (*add)(void *ctx, uint32_t mix, int kind, uint64_t count,
+                                     const char *text));
 /* This repetition's totals. */
 void dra_rgroups_counts(const dra_rgroups_t *g, dra_rg_counts_t *out);
 /* The repetition's group measurements: metric values via add (name, value, unit, better, exact)

@@ -358,7 +358,7 @@ static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "
 static const char *const k_taints[] = {"every", "hold", "effect", "key", "value", NULL};
 static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
 static const char *const k_mix[] = {"shape", "template", "weight", "count", "migProfile", "sameParent", "memory",
-                                    "class", "constraint", "share", "name", "requests", "group", NULL};
+                                    "class", "constraint", "share", "name", "requests", "expect", "group", NULL};
 static const char *const k_mixgroup[] = {"pods", "policy", "minCount", "topologyKey", "claims", NULL};
 static const char *const k_gclaim[] = {"name", "shape", "template", "count", "migProfile", "sameParent",
                                        "memory", "class", "constraint", NULL};
@@ -742,7 +742,16 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
     mx->weight = 1;
     if ((v = dra_ynode_get(e, "weight")) && (rc = get_pos_double(p, v, sub(b, sizeof b, path, "weight"), &mx->weight)))
         return rc;
-    static const char *const inline_keys[] = {"template", "weight", "share", "requests", "group", NULL};
+    mx->node = e;
+    if ((v = dra_ynode_get(e, "expect"))) {
+        static const char *const ex[] = {"unsatisfiable", NULL};
+        int x;
+        if ((rc = get_enum(p, v, sub(b, sizeof b, path, "expect"), ex, &x)))
+            return rc;
+        mx->expect_unsat = true;
+    }
+    static const char *const inline_keys[] = {"template", "weight", "share", "requests", "expect",
+                                              "group", NULL};
     if ((rc = load_claim(p, e, path, &mx->shape, &mx->inline_node, scratch, inline_keys, false)))
         return rc;
     if ((v = dra_ynode_get(e, "requests")) && (rc = load_requests(p, v, sub(b, sizeof b, path, "requests"), mx)))
@@ -906,6 +915,7 @@ static int on_doc(const dra_ynode_t *root, void *ud_)
     dra_scenario_t *s = p->s;
     if (++ud->ndocs > 1)
         return err_at(p, root, "(document)", "a scenario file holds exactly one document");
+    s->root = root;
     int rc = check_keys(p, root, "(top)", k_top);
     if (rc)
         return rc;

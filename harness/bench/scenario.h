@@ -43,7 +43,9 @@
  *     placement: first-fit | best-fit | spread | random
  *     run: {warmup: 100, repetitions: 3, invariants: all | sampled | off, sampleRate: 0.01}
  * Shape entry keys: shape, weight, count, migProfile, sameParent, memory, class, constraint,
- * share, name, requests. `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
+ * share, name, requests, expect. `expect: unsatisfiable` says the entry fits no node on purpose
+ * (unsat-storm): `run` does not warn that every pod of it is unsatisfiable and `validate`
+ * checks that it indeed fits no node of the empty cluster. `requests: {cpu: 500m, memory: 2Gi}` (either optional, default none)
  * are each pod's node resources, checked against the nodes' status.allocatable by the placement
  * engine (core/engine/engine.h; `memory` alone is the memory-share shape's device capacity);
  * not with share (a pod joining a shared claim is not placed). A request of an inline template takes name, deviceClassName, count,
@@ -122,6 +124,9 @@ typedef struct dra_scenario_mix {
     const void *inline_node;  /* inline template (a dra_ynode_t owned by the scenario) */
     int64_t cpu_milli;        /* requests.cpu of each pod (millicores, rounded up); 0: none */
     int64_t memory_bytes;     /* requests.memory of each pod (bytes, rounded up); 0: none */
+    bool expect_unsat;        /* `expect: unsatisfiable`: no node may take it (on purpose) */
+    const void *node;         /* the entry's YAML node (a dra_ynode_t owned by the scenario):
+                                 positions of its fields for diagnostics */
     dra_scenario_group_t group;
 } dra_scenario_mix_t;
 
@@ -158,6 +163,8 @@ typedef struct dra_scenario {
     dra_inv_mode_t invariants;
     double sample_rate;
     dra_scenario_taints_t taints;
+    const void *root;        /* the document's YAML root (a dra_ynode_t owned by the scenario):
+                                positions of fields for diagnostics (validate) */
 } dra_scenario_t;
 
 /* Parse and validate scenario text. */

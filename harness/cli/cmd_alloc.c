@@ -13,10 +13,12 @@
 #include "alloc/alloc.h"
 #include "alloc/invariants.h"
 #include "alloc/fast.h"
+#include "alloc/explain.h"
 #include "cli.h"
 #include "conformance.h"
 #include "groups.h"
 #include "manifest.h"
+#include "reasons.h"
 #include "taintrule.h"
 #include "walk.h"
 
@@ -60,7 +62,11 @@ static const char help[] =
     "  -o, --output FMT        yaml | json (default yaml)\n"
     "  -t, --test              run conformance cases from the paths given as arguments\n"
     "  -v, --verbose           --test: also print the outcome, allocateOne calls and allocate time\n"
-    "                          of passing cases\n"
+    "                          of passing cases (with --explain: the reason on the case's node)\n"
+    "  -x, --explain           --test: also run `drabench explain`'s reasoning on the case's node\n"
+    "                          and every Node of the case; it must agree with the allocator (same\n"
+    "                          outcome, allocated devices passing every check, reasons confirmed\n"
+    "                          by brute force on small instances), or the case fails\n"
     "  -h, --help              show this help\n"
     "\n"
     "Examples:\n"
@@ -158,6 +164,7 @@ typedef struct actx {
     bool pair_init;
     dra_mgroups_t *mg;     /* PodGroups (groups.h): their pods are scheduled by group cycles */
     dra_group_ctx_t *gctx;
+    dra_explainer_t *why;  /* the reasons of an unsatisfiable pod (reasons.h), made on first use */
     uint32_t nok, nunsat, nerr, nwait;
     int exitc;
 } actx_t;
@@ -239,6 +246,32 @@ static int report_difference(const actx_t *a, const char *podname, const dra_nod
     return DRA_EXIT_CORRECTNESS;
 }
 
+/* --node: only that node was tried. */
+static int tried_node(void *ud, uint32_t node, dra_why_t *w)
+{
+    const actx_t *a = ud;
+    (void)w;
+    return a->o->node && strcmp(a->o->node, nz(a->m.nodes[node]->name)) != 0 ? -1 : 0;
+}
+
+/* Why batch fits none of the nodes tried: the dominant per-node reasons (reasons.h, the reference
+ * allocator's explain mode) as "2 nodes: ...; 1 node: ..." into buf. */
+static int unsat_reasons(actx_t *a, dra_claim_t *const *batch, uint32_t nb, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!a->why) {
+        dra_alloc_options_t ao = {0};
+        int rc = dra_explainer_new(&a->m, &a->o->c.f, a->st, a->cel, &ao, &a->why);
+        if (rc)
+            return rc;
+    }
+    dra_node_reasons_t nr;
+    int rc = dra_node_reasons(a->why, &a->m, batch, nb, tried_node, a, UINT32_MAX, &nr);
+    if (rc == DRA_OK && nr.nodes)
+        dra_node_reasons_text(&nr, 3, buf, len);
+    return rc;
+}
+
 /* Allocate batch (the claims of podname) on the first node that takes it, trying the nodes in
  * order (only --node when given); commit; one line on stderr. Returns an exit status: OK (also
  * for an unsatisfiable or failed pod, counted), 3 (a decision differs, or an invariant was
@@ -289,7 +322,11 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *
         a->nok++;
     } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
-        say("%s: unsatisfiable on every node tried", podname);
+        char why[2048] = "";
+        int rc = unsat_reasons(a, batch, nb, why, sizeof why);
+        if (rc)
+            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_ENV;
+        say("%s: unsatisfiable on every node tried%s%s", podname, why[0] ? ": " : "", why);
     } else {
         a->nerr++;
         say("%s: %s: %s", podname, dra_outcome_name(last), msg);
@@ -540,6 +577,7 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
         dra_conf_pair_free(&a->pair);
     dra_group_ctx_free(a->gctx);
     dra_mgroups_free(a->mg);
+    dra_explainer_free(a->why);
     dra_anyalloc_free(&a->al);
     dra_cel_cache_free(a->cel);
     dra_alloc_state_free(a->st);
@@ -562,9 +600,11 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
         return wexit;
     }
     int npass = 0, nfail = 0, ninvalid = 0;
-    uint32_t ndirect = 0;
+    uint32_t ndirect = 0, nexpl = 0, nfallback = 0;
     dra_conf_opts_t co = o->c;
     co.engine_direct = &ndirect;
+    co.explain_nodes = &nexpl;
+    co.explain_fallback = &nfallback;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < files.n; i++) {
@@ -584,6 +624,9 @@ static int run_tests(const opts_t *o, char **paths, int npaths)
     if (o->c.both)
         fprintf(stderr, "engine: every case's answer on its node compared; %u answered from the "
                         "engine's columns (direct answers)\n", ndirect);
+    if (o->c.explain)
+        fprintf(stderr, "explain: %u node(s) checked against the allocator; %u reason(s) the "
+                        "search's fallback (\"no combination ...\")\n", nexpl, nfallback);
     fprintf(stderr, "%d passed, %d failed, %d invalid (%.1f ms)\n", npass, nfail, ninvalid, ms);
     if (ninvalid)
         return DRA_EXIT_USAGE;
@@ -599,6 +642,7 @@ int dra_cmd_alloc(int argc, char **argv)
         {"test", no_argument, NULL, 't'},          {"verbose", no_argument, NULL, 'v'},
         {"allocator", required_argument, NULL, 'A'},
         {"max-steps", required_argument, NULL, 'S'},
+        {"explain", no_argument, NULL, 'x'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     opts_t o;
     memset(&o, 0, sizeof o);
@@ -615,7 +659,7 @@ int dra_cmd_alloc(int argc, char **argv)
         return DRA_EXIT_ENV;
     }
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvA:S:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:n:r:F:bo:tvxA:S:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             files[nfiles++] = optarg;
@@ -648,6 +692,9 @@ int dra_cmd_alloc(int argc, char **argv)
             break;
         case 'v':
             o.c.verbose = true;
+            break;
+        case 'x':
+            o.c.explain = true;
             break;
         case 'S': {
             char *end = NULL;

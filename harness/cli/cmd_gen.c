@@ -21,12 +21,14 @@
 #include "manifest.h"
 #include "progress.h"
 #include "scenario.h"
+#include "profref.h"
+#include "escape.h"
 
 static const char help[] =
     "drabench gen - generate a scenario's cluster and workload as Kubernetes manifests\n"
     "\n"
     "Usage: drabench gen [options] SCENARIO|NAME\n"
-    "       drabench gen --list [--json]\n"
+    "       drabench gen --list [--json | --markdown]\n"
     "\n"
     "Builds the cluster of a scenario (a file or a built-in name) from its seed, instantiates its\n"
     "workload (one Pod per arrival; claims from templates or shared ResourceClaims; a group entry's\n"
@@ -41,8 +43,11 @@ static const char help[] =
     "  -s, --seed N       override the scenario's seed (decimal or 0x hex)\n"
     "  -p, --pods N       write at most N pods (default: all arrivals, up to 100000)\n"
     "      --no-pods      write the cluster and templates only\n"
-    "  -l, --list         list node profiles, claim shapes and built-in scenarios (--json: as\n"
-    "                     one JSON object: profiles, shapes, scenarios with their defaults)\n"
+    "  -l, --list         the reference of node profiles (per device class: devices per node,\n"
+    "                     attributes with kinds and example values, capacities; drivers, counter\n"
+    "                     sets, MIG profiles), claim shapes (template: requests, classes,\n"
+    "                     constraints; the keys they read) and built-in scenarios; --json: one\n"
+    "                     JSON object; --markdown: the page corpora/scenarios/PROFILES.md\n"
     "  -q, --quiet        print only the digests\n"
     "      --json         print the summary as one JSON object instead (on stderr with -o -)\n"
     "      --progress W   auto | always | never: a bar of MiB written on stderr (auto: when\n"
@@ -57,66 +62,16 @@ static const char help[] =
     "\n"
     "Exit status: 0 ok, 2 usage error or invalid scenario, 4 I/O or memory error.\n";
 
-static int list_all(void)
-{
-    printf("Node profiles:\n");
-    for (int i = 0; i < DRA_GEN_NPROFILES; i++) {
-        const dra_gen_profile_info_t *p = dra_gen_profile_info((dra_gen_profile_t)i);
-        printf("  %-18s %s\n", p->name, p->summary);
-    }
-    printf("Claim shapes:\n");
-    for (int i = 0; i < DRA_SHAPE_NKINDS; i++) {
-        const dra_shape_info_t *s = dra_shape_info((dra_shape_kind_t)i);
-        printf("  %-18s %s\n", strcmp(s->name, "mig") == 0 ? "mig-<profile>" : s->name, s->summary);
-    }
-    printf("Built-in scenarios:\n");
-    const char *names[64];
-    size_t n = dra_scenario_builtins(names, 64);
-    for (size_t i = 0; i < n && i < 64; i++) {
-        dra_scenario_t s;
-        dra_diag_t d;
-        char nm[128];
-        snprintf(nm, sizeof nm, "%.*s", (int)(strlen(names[i]) - 5), names[i]);
-        if (dra_scenario_load_named(&s, nm, &d) == DRA_OK)
-            printf("  %-18s %s\n", nm, s.description ? s.description : "");
-        else
-            printf("  %-18s (invalid: %s)\n", nm, d.msg);
-        dra_scenario_fini(&s);
-    }
-    return DRA_EXIT_OK;
-}
+/* ---- the reference: profiles, shapes, built-in scenarios ------------------------------------ */
 
-/* --list --json: {"profiles": [{name, summary, driver, source, per_node}], "shapes": [{name,
- * summary, profile}], "scenarios": [{name, description, seed, release, nodes, mode, count,
- * repetitions, warmup, placement} or {name, error}]}, keys sorted. */
-static int list_json(void)
+/* The built-in scenarios: [{name, description, seed, release, nodes, mode, count, repetitions,
+ * warmup, placement} or {name, error}]. */
+static json_t *scenarios_json(void)
 {
-    json_t *root = json_object(), *prof = json_array(), *shapes = json_array(), *scn = json_array();
-    if (!root || !prof || !shapes || !scn) {
-        json_decref(root);
-        json_decref(prof);
-        json_decref(shapes);
-        json_decref(scn);
-        return DRA_EXIT_ENV;
-    }
-    for (int i = 0; i < DRA_GEN_NPROFILES; i++) {
-        const dra_gen_profile_info_t *p = dra_gen_profile_info((dra_gen_profile_t)i);
-        json_array_append_new(
-            prof, json_pack("{s:s, s:s, s:o, s:o, s:b}", "name", p->name, "summary", p->summary,
-                            "driver", p->driver ? json_string(p->driver) : json_null(), "source",
-                            p->source ? json_string(p->source) : json_null(), "per_node",
-                            p->per_node));
-    }
-    for (int i = 0; i < DRA_SHAPE_NKINDS; i++) {
-        const dra_shape_info_t *sh = dra_shape_info((dra_shape_kind_t)i);
-        json_array_append_new(
-            shapes, json_pack("{s:s, s:s, s:s}", "name",
-                              strcmp(sh->name, "mig") == 0 ? "mig-<profile>" : sh->name, "summary",
-                              sh->summary, "profile", dra_gen_profile_info(sh->profile)->name));
-    }
+    json_t *scn = json_array();
     const char *names[64];
     size_t n = dra_scenario_builtins(names, 64);
-    for (size_t i = 0; i < n && i < 64; i++) {
+    for (size_t i = 0; scn && i < n && i < 64; i++) {
         dra_scenario_t s;
         dra_diag_t d;
         dra_diag_clear(&d);
@@ -141,14 +96,313 @@ static int list_json(void)
         }
         dra_scenario_fini(&s);
     }
-    json_object_set_new(root, "profiles", prof);
-    json_object_set_new(root, "shapes", shapes);
-    json_object_set_new(root, "scenarios", scn);
+    return scn;
+}
+
+/* dra_profile_reference plus the built-in scenarios. Returns an exit status. */
+static int reference(json_t **out)
+{
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_profile_reference(out, &d);
+    if (rc) {
+        dra_cli_errorf("gen --list: %s", rc == DRA_ENOMEM ? dra_strerror(rc) : d.msg);
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    }
+    json_t *scn = scenarios_json();
+    if (!scn) {
+        json_decref(*out);
+        return DRA_EXIT_ENV;
+    }
+    json_object_set_new(*out, "scenarios", scn);
+    return DRA_EXIT_OK;
+}
+
+static const char *jsv(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? v : "";
+}
+
+/* "a, b, c" of a JSON string array into buf. */
+static const char *joined(const json_t *a, const char *sep, char *buf, size_t len)
+{
+    size_t at = 0, i;
+    const json_t *v;
+    buf[0] = 0;
+    json_array_foreach(a, i, v)
+    if (at < len)
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? sep : "", json_string_value(v));
+    return buf;
+}
+
+/* One attribute: "name (kind: ex1, ex2, ...; 8 of 16 devices)". */
+static void attr_text(FILE *f, const json_t *a, json_int_t ndev, bool md)
+{
+    char ex[600];
+    joined(json_object_get(a, "examples"), ", ", ex, sizeof ex);
+    json_int_t n = json_integer_value(json_object_get(a, "devices"));
+    if (md) {
+        fputs("| ", f);
+        dra_esc_md_code(f, jsv(a, "name"));
+        fprintf(f, " | %s | ", jsv(a, "kind"));
+        dra_esc_md(f, ex);
+        fprintf(f, "%s | %lld of %lld |\n",
+                json_is_true(json_object_get(a, "more_examples")) ? ", ..." : "", (long long)n,
+                (long long)ndev);
+        return;
+    }
+    fprintf(f, "%s (%s: %s%s", jsv(a, "name"), jsv(a, "kind"), ex,
+            json_is_true(json_object_get(a, "more_examples")) ? ", ..." : "");
+    if (n != ndev)
+        fprintf(f, "; %lld of %lld devices", (long long)n, (long long)ndev);
+    fputc(')', f);
+}
+
+static void request_text(FILE *f, const json_t *r, bool md)
+{
+    const json_t *fa = json_object_get(r, "firstAvailable");
+    if (fa) {
+        fprintf(f, "%s: firstAvailable [", jsv(r, "name"));
+        size_t i;
+        const json_t *x;
+        json_array_foreach(fa, i, x)
+        {
+            fputs(i ? "; " : "", f);
+            request_text(f, x, md);
+        }
+        fputc(']', f);
+        return;
+    }
+    if (!strcmp(jsv(r, "mode"), "All"))
+        fprintf(f, "%s: allocationMode All of class %s", jsv(r, "name"), jsv(r, "class"));
+    else
+        fprintf(f, "%s: %lld of class %s", jsv(r, "name"),
+                (long long)json_integer_value(json_object_get(r, "count")), jsv(r, "class"));
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(r, "selectors"), i, x)
+    {
+        fputs(i ? " && " : " where ", f);
+        if (md)
+            dra_esc_md_code(f, json_string_value(x));
+        else
+            fputs(json_string_value(x), f);
+    }
+    const json_t *cap = json_object_get(r, "capacity");
+    const char *k;
+    const json_t *v;
+    bool first = true;
+    json_object_foreach((json_t *)cap, k, v)
+    {
+        fprintf(f, "%s%s %s", first ? ", capacity " : ", ", k, json_string_value(v));
+        first = false;
+    }
+    if (json_is_true(json_object_get(r, "adminAccess")))
+        fputs(", adminAccess", f);
+}
+
+static void shape_text(FILE *f, const json_t *sh, bool md)
+{
+    const json_t *t = json_object_get(sh, "template");
+    if (!json_is_object(t)) {
+        fputs(md ? "(written in the scenario: `template`)" : "written in the scenario (template)", f);
+        return;
+    }
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(t, "requests"), i, x)
+    {
+        fputs(i ? "; " : "", f);
+        request_text(f, x, md);
+    }
+    json_array_foreach(json_object_get(t, "constraints"), i, x)
+    {
+        const char *ma = jsv(x, "matchAttribute"), *da = jsv(x, "distinctAttribute");
+        fprintf(f, "; %s %s", *ma ? "matchAttribute" : "distinctAttribute", *ma ? ma : da);
+    }
+}
+
+static int list_all(void)
+{
+    json_t *root = NULL;
+    int st = reference(&root);
+    if (st)
+        return st;
+    char buf[2048];
+    printf("Node profiles (one node of each with its default params; --markdown or --json for the "
+           "same as a page or data):\n");
+    size_t i, j, k;
+    const json_t *p, *c, *x;
+    json_array_foreach(json_object_get(root, "profiles"), i, p)
+    {
+        printf("  %-18s %s\n", jsv(p, "name"), jsv(p, "summary"));
+        printf("      drivers      %s\n", joined(json_object_get(p, "drivers"), ", ", buf, sizeof buf)[0] ? buf : "none");
+        json_array_foreach(json_object_get(p, "classes"), j, c)
+        {
+            json_int_t nd = json_integer_value(json_object_get(c, "devices"));
+            printf("      class %s: %lld device%s per %s (driver %s%s%s)\n", jsv(c, "class"),
+                   (long long)nd, nd == 1 ? "" : "s",
+                   json_is_true(json_object_get(p, "per_node")) ? "node" : "pool", jsv(c, "driver"),
+                   json_is_true(json_object_get(c, "consumes_counters")) ? ", consume shared counters" : "",
+                   json_is_true(json_object_get(c, "multi_allocatable")) ? ", multi-allocatable" : "");
+            printf("        attributes ");
+            json_array_foreach(json_object_get(c, "attributes"), k, x)
+            {
+                fputs(k ? ", " : "", stdout);
+                attr_text(stdout, x, nd, false);
+            }
+            printf("\n        capacities ");
+            json_array_foreach(json_object_get(c, "capacities"), k, x)
+            printf("%s%s (%s)", k ? ", " : "", jsv(x, "name"), jsv(x, "example"));
+            printf("%s\n", json_array_size(json_object_get(c, "capacities")) ? "" : "none");
+        }
+        json_array_foreach(json_object_get(p, "other_devices"), j, x)
+        printf("      no class: %lld device(s) of driver %s\n",
+               (long long)json_integer_value(json_object_get(x, "devices")), jsv(x, "name"));
+        const json_t *cs = json_object_get(p, "counter_sets");
+        if (json_is_object(cs)) {
+            printf("      counter sets %lld (%s .. %s), each: ",
+                   (long long)json_integer_value(json_object_get(cs, "count")), jsv(cs, "first"),
+                   jsv(cs, "last"));
+            json_array_foreach(json_object_get(cs, "counters"), k, x)
+            printf("%s%s %s", k ? ", " : "", jsv(x, "name"), jsv(x, "value"));
+            printf("\n");
+        }
+        if (json_array_size(json_object_get(p, "mig_profiles")))
+            printf("      MIG profiles %s (the GPU model's: %s)\n",
+                   joined(json_object_get(p, "mig_profiles"), ", ", buf, sizeof buf),
+                   joined(json_object_get(p, "model_mig_profiles"), ", ", buf + 1024, 1024));
+    }
+    printf("Claim shapes (mix entry `shape:`; templates with their defaults):\n");
+    json_array_foreach(json_object_get(root, "shapes"), i, x)
+    {
+        printf("  %-18s %s\n", jsv(x, "name"), jsv(x, "summary"));
+        printf("      requests     ");
+        shape_text(stdout, x, false);
+        printf("\n      satisfied by an empty %s node; keys %s\n", jsv(x, "profile"),
+               *jsv(x, "params") ? jsv(x, "params") : "-");
+    }
+    printf("Built-in scenarios:\n");
+    json_array_foreach(json_object_get(root, "scenarios"), i, x)
+    {
+        if (json_object_get(x, "error"))
+            printf("  %-18s (invalid: %s)\n", jsv(x, "name"), jsv(x, "error"));
+        else
+            printf("  %-18s %s\n", jsv(x, "name"), jsv(x, "description"));
+    }
+    json_decref(root);
+    return DRA_EXIT_OK;
+}
+
+/* --list --json: the reference (profref.h) and the built-in scenarios, keys sorted. */
+static int list_json(void)
+{
+    json_t *root = NULL;
+    int st = reference(&root);
+    if (st)
+        return st;
     int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
     json_decref(root);
     if (rc != 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
         return DRA_EXIT_ENV;
     return DRA_EXIT_OK;
+}
+
+/* --list --markdown: corpora/scenarios/PROFILES.md (a test compares the committed page). */
+static int list_markdown(void)
+{
+    json_t *root = NULL;
+    int st = reference(&root);
+    if (st)
+        return st;
+    FILE *f = stdout;
+    char buf[2048];
+    fputs("<!-- Generated by `drabench gen --list --markdown` from the generator's code; do not edit.\n"
+          "     The test gen.profiles_page fails when this page and the output differ. -->\n"
+          "# Node profiles and claim shapes\n\n"
+          "What the generator builds, as the allocator sees it: every node profile built as one node\n"
+          "(one pool for `net-pool`) with its default `params`, its devices described per device\n"
+          "class whose selectors they pass, and every claim shape's ResourceClaimTemplate with its\n"
+          "defaults. Scenario format: [README.md](README.md); `drabench gen --list` prints the same.\n\n"
+          "## Node profiles\n\n",
+          f);
+    size_t i, j, k;
+    const json_t *p, *c, *x;
+    json_array_foreach(json_object_get(root, "profiles"), i, p)
+    {
+        fprintf(f, "### `%s`\n\n", jsv(p, "name"));
+        dra_esc_md(f, jsv(p, "summary"));
+        fputs(".", f);
+        if (*jsv(p, "source")) {
+            fputs(" Imitates `", f);
+            dra_esc_md(f, jsv(p, "source"));
+            fputs("` (shared real manifests).", f);
+        }
+        fprintf(f, "\n\n- drivers: %s\n",
+                joined(json_object_get(p, "drivers"), ", ", buf, sizeof buf)[0] ? buf : "none");
+        json_array_foreach(json_object_get(p, "other_devices"), j, x)
+        fprintf(f, "- %lld device(s) of driver %s in no device class\n",
+                (long long)json_integer_value(json_object_get(x, "devices")), jsv(x, "name"));
+        const json_t *cs = json_object_get(p, "counter_sets");
+        if (json_is_object(cs)) {
+            fprintf(f, "- counter sets: %lld (`%s` .. `%s`), each with ",
+                    (long long)json_integer_value(json_object_get(cs, "count")), jsv(cs, "first"),
+                    jsv(cs, "last"));
+            json_array_foreach(json_object_get(cs, "counters"), k, x)
+            fprintf(f, "%s`%s` %s", k ? ", " : "", jsv(x, "name"), jsv(x, "value"));
+            fputs("\n", f);
+        }
+        if (json_array_size(json_object_get(p, "mig_profiles")))
+            fprintf(f, "- MIG profiles offered: %s (the GPU model's: %s)\n",
+                    joined(json_object_get(p, "mig_profiles"), ", ", buf, sizeof buf),
+                    joined(json_object_get(p, "model_mig_profiles"), ", ", buf + 1024, 1024));
+        if (!json_array_size(json_object_get(p, "classes")))
+            fputs("- no devices\n", f);
+        fputs("\n", f);
+        json_array_foreach(json_object_get(p, "classes"), j, c)
+        {
+            json_int_t nd = json_integer_value(json_object_get(c, "devices"));
+            fprintf(f, "Device class `%s`: %lld device%s per %s, driver `%s`%s%s.\n\n",
+                    jsv(c, "class"), (long long)nd, nd == 1 ? "" : "s",
+                    json_is_true(json_object_get(p, "per_node")) ? "node" : "pool",
+                    jsv(c, "driver"),
+                    json_is_true(json_object_get(c, "consumes_counters")) ? ", consuming shared counters" : "",
+                    json_is_true(json_object_get(c, "multi_allocatable")) ? ", multi-allocatable" : "");
+            fputs("| attribute | kind | examples | devices |\n| --- | --- | --- | --- |\n", f);
+            json_array_foreach(json_object_get(c, "attributes"), k, x)
+            attr_text(f, x, nd, true);
+            if (json_array_size(json_object_get(c, "capacities"))) {
+                fputs("\n| capacity | example |\n| --- | --- |\n", f);
+                json_array_foreach(json_object_get(c, "capacities"), k, x)
+                fprintf(f, "| `%s` | %s |\n", jsv(x, "name"), jsv(x, "example"));
+            }
+            fputs("\n", f);
+        }
+    }
+    fputs("## Claim shapes\n\n"
+          "| shape | what | template (defaults) | satisfied by an empty | keys |\n"
+          "| --- | --- | --- | --- | --- |\n",
+          f);
+    json_array_foreach(json_object_get(root, "shapes"), i, x)
+    {
+        fprintf(f, "| `%s` | ", jsv(x, "name"));
+        dra_esc_md(f, jsv(x, "summary"));
+        fputs(" | ", f);
+        shape_text(f, x, true);
+        fprintf(f, " | `%s` | ", jsv(x, "profile"));
+        dra_esc_md(f, *jsv(x, "params") ? jsv(x, "params") : "-");
+        fputs(" |\n", f);
+    }
+    fputs("\n## Built-in scenarios\n\n| scenario | description |\n| --- | --- |\n", f);
+    json_array_foreach(json_object_get(root, "scenarios"), i, x)
+    {
+        fprintf(f, "| `%s` | ", jsv(x, "name"));
+        dra_esc_md(f, *jsv(x, "error") ? jsv(x, "error") : jsv(x, "description"));
+        fputs(" |\n", f);
+    }
+    json_decref(root);
+    return fflush(f) == 0 ? DRA_EXIT_OK : DRA_EXIT_ENV;
 }
 
 /* The scheduling part of a group mix entry (a Workload's template and each PodGroup's spec). */
@@ -568,7 +822,7 @@ static int gen_scenario(const char *name, const gen_opts_t *o)
 
 int dra_cmd_gen(int argc, char **argv)
 {
-    enum { OPT_NO_PODS = 256, OPT_PROGRESS, OPT_JSON };
+    enum { OPT_NO_PODS = 256, OPT_PROGRESS, OPT_JSON, OPT_MARKDOWN };
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"seed", required_argument, NULL, 's'},
                                          {"pods", required_argument, NULL, 'p'},
@@ -577,12 +831,13 @@ int dra_cmd_gen(int argc, char **argv)
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"progress", required_argument, NULL, OPT_PROGRESS},
                                          {"json", no_argument, NULL, OPT_JSON},
+                                         {"markdown", no_argument, NULL, OPT_MARKDOWN},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *out = NULL;
     dra_progress_when_t when = DRA_PROGRESS_AUTO;
     unsigned long long seed = 0, max_pods = 100000;
-    bool has_seed = false, list = false, quiet = false, json = false;
+    bool has_seed = false, list = false, quiet = false, json = false, markdown = false;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:s:p:lqh", opts, NULL)) != -1) {
@@ -611,6 +866,9 @@ int dra_cmd_gen(int argc, char **argv)
         case OPT_JSON:
             json = true;
             break;
+        case OPT_MARKDOWN:
+            markdown = true;
+            break;
         case OPT_PROGRESS:
             if (!dra_progress_parse_when(optarg, &when))
                 return dra_cli_usage_error("gen", "--progress must be auto, always or never, not '%s'",
@@ -623,10 +881,14 @@ int dra_cmd_gen(int argc, char **argv)
             return dra_cli_usage_error("gen", "unknown option");
         }
     }
+    if (markdown && !list)
+        return dra_cli_usage_error("gen", "--markdown goes with --list");
     if (list)
-        return optind != argc ? dra_cli_usage_error("gen", "--list takes no scenario")
-               : json        ? list_json()
-                             : list_all();
+        return optind != argc       ? dra_cli_usage_error("gen", "--list takes no scenario")
+               : json && markdown ? dra_cli_usage_error("gen", "--json or --markdown, not both")
+               : json             ? list_json()
+               : markdown         ? list_markdown()
+                                  : list_all();
     if (optind + 1 != argc)
         return dra_cli_usage_error("gen", optind == argc ? "missing SCENARIO" : "exactly one SCENARIO expected");
     gen_opts_t o = {.out = out, .when = when, .seed = seed, .max_pods = max_pods,

@@ -30,40 +30,6 @@ static const char help[] =
     "\n"
     "Exit status: 0 ok, 2 invalid input or usage error, 4 a file could not be read.\n";
 
-static void attr_value(const dra_attr_t *a, char *buf, size_t len)
-{
-    size_t off = 0;
-    buf[0] = 0;
-    switch ((dra_attr_kind_t)a->kind) {
-    case DRA_ATTR_INT:
-        snprintf(buf, len, "%lld", (long long)a->v.i);
-        return;
-    case DRA_ATTR_BOOL:
-        snprintf(buf, len, "%s", a->v.b ? "true" : "false");
-        return;
-    case DRA_ATTR_STRING:
-    case DRA_ATTR_VERSION:
-        snprintf(buf, len, "%s", a->v.s ? a->v.s : "");
-        return;
-    case DRA_ATTR_NONE:
-        return;
-    default:
-        off += (size_t)snprintf(buf, len, "[");
-        for (uint32_t i = 0; i < a->count && off < len; i++) {
-            if (a->kind == DRA_ATTR_INTS)
-                off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
-                                        (long long)a->v.ints[i]);
-            else if (a->kind == DRA_ATTR_BOOLS)
-                off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "",
-                                        a->v.bools[i] ? "true" : "false");
-            else
-                off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", a->v.strs[i]);
-        }
-        if (off < len)
-            snprintf(buf + off, len - off, "]");
-    }
-}
-
 /* Distinct (driver, name, kind) of attributes and capacities, counted. */
 typedef struct nameinfo {
     const char *driver, *name, *kind;
@@ -216,7 +182,7 @@ static json_t *json_slices(const dra_model_t *m, bool list_devices)
                 const dra_device_t *dev = &s->devices[d];
                 json_t *attrs = json_object(), *caps = json_object();
                 for (uint32_t a = 0; a < dev->nattrs; a++) {
-                    attr_value(&dev->attrs[a], buf, sizeof buf);
+                    dra_attr_format(&dev->attrs[a], buf, sizeof buf);
                     json_object_set_new(attrs, dev->attrs[a].name ? dev->attrs[a].name : "",
                                         json_string(buf));
                 }
@@ -412,7 +378,7 @@ static void table_devices(FILE *out, const dra_model_t *m)
             const dra_device_t *dev = &s->devices[d];
             fprintf(out, "  %s\n", dev->name ? dev->name : "");
             for (uint32_t a = 0; a < dev->nattrs; a++) {
-                attr_value(&dev->attrs[a], buf, sizeof buf);
+                dra_attr_format(&dev->attrs[a], buf, sizeof buf);
                 fprintf(out, "    %-44s %-8s %s\n", dev->attrs[a].name ? dev->attrs[a].name : "",
                         dra_attr_kind_name((dra_attr_kind_t)dev->attrs[a].kind), buf);
             }

@@ -48,7 +48,11 @@ static const char help[] =
     "                           against the literal cycle), counted apart (default: the\n"
     "                           --both-prefix count)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
-    "      --invariants MODE    off | full | sample=P (0 < P <= 1) (default: scenario's)\n"
+    "      --invariants MODE    all | sampled | off: the invariant checker after every\n"
+    "                           allocation, a seeded sample, or none (the names of a scenario's\n"
+    "                           spec.run.invariants; default: the scenario's)\n"
+    "      --sample-rate P      fraction checked when sampled, 0 < P <= 1 (default: the\n"
+    "                           scenario's sampleRate, 0.01)\n"
     "      --release R          release profile 1.34 | 1.35 | 1.36 | 1.37 | 1.38-pre (default:\n"
     "                           the scenario's; 1.38-pre follows Kubernetes master)\n"
     "      --feature GATE=BOOL  feature gate override, repeatable (e.g. DRAAdminAccess=false)\n"
@@ -68,7 +72,7 @@ static const char help[] =
     "Examples:\n"
     "  drabench run\n"
     "  drabench run sched-perf-500 --repeat 5 -o results/runs/sp500.json\n"
-    "  drabench run fleet-5k --policy best-fit --invariants sample=0.01 --hgrm /tmp/hgrm\n"
+    "  drabench run fleet-5k --policy best-fit --invariants sampled --sample-rate 0.01\n"
     "  drabench run my-scenario.yaml -o - | jq .repetitions[0].values\n"
     "  drabench run --cluster dump.yaml my-workload.yaml\n"
     "\n"
@@ -281,6 +285,15 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
             (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
             (unsigned long long)run->node_failure, (unsigned long long)run->fatal);
     print_reasons(f, run);
+    const json_t *warns = json_object_get(doc, "warnings");
+    size_t wi;
+    const json_t *wv;
+    json_array_foreach(warns, wi, wv)
+    {
+        fputs("warning     ", f);
+        dra_esc_term(f, json_string_value(wv));
+        fputc('\n', f);
+    }
     fprintf(f, "placement   %llu by the node index, %llu rejected by summaries, %llu brute force\n",
             (unsigned long long)run->paths[0], (unsigned long long)run->paths[1],
             (unsigned long long)run->paths[2]);
@@ -336,9 +349,13 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 json_number_value(json_object_get(fr, "idle_gpus_unusable")),
                 json_number_value(json_object_get(fr, "stranded_mig_fraction")),
                 json_number_value(json_object_get(fr, "partial_nvlink_domains")));
-    fprintf(f, "invariants  %s: %llu checked, %llu violation(s)\n",
-            json_string_value(json_object_get(inv, "mode")), (unsigned long long)run->inv_checked,
-            (unsigned long long)run->inv_violations);
+    const json_t *rate = json_object_get(r, "invariant_sample_rate");
+    char rs[48] = "";
+    if (json_is_number(rate))
+        snprintf(rs, sizeof rs, " (rate %g)", json_number_value(rate));
+    fprintf(f, "invariants  %s%s: %llu checked, %llu violation(s)\n",
+            json_string_value(json_object_get(inv, "mode")), rs,
+            (unsigned long long)run->inv_checked, (unsigned long long)run->inv_violations);
     for (uint32_t i = 0; i < run->nfirst; i++)
         fprintf(f, "  - rep %u pod %lld claim %s node %s: %s\n", run->first[i].repetition,
                 run->first[i].pod == UINT64_MAX ? -1LL : (long long)run->first[i].pod,
@@ -403,7 +420,8 @@ typedef struct run_args {
  * the usage error's status after printing it. */
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
-    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP, O_BOTHG };
+    enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
+           O_RATE, O_BOTHG };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -411,6 +429,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"allocator", required_argument, NULL, O_ALLOC},
         {"policy", required_argument, NULL, O_POLICY},
         {"invariants", required_argument, NULL, O_INV},
+        {"sample-rate", required_argument, NULL, O_RATE},
         {"release", required_argument, NULL, O_RELEASE},
         {"feature", required_argument, NULL, O_FEATURE},
         {"hgrm", required_argument, NULL, O_HGRM},
@@ -503,13 +522,29 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             }
             ro.has_policy = true;
             break;
-        case O_INV:
-            if (!dra_runner_parse_inv(optarg, &ro.inv, &ro.inv_p)) {
+        case O_INV: {
+            bool old_name = false, has_p = false;
+            if (!dra_runner_parse_inv(optarg, &ro.inv, &ro.inv_p, &has_p, &old_name)) {
                 status = dra_cli_usage_error(
-                    "run", "--invariants: expected off, full or sample=P (0 < P <= 1), got '%s'", optarg);
+                    "run", "--invariants: expected all, sampled or off (the names of a scenario's "
+                           "spec.run.invariants; the rate: --sample-rate), got '%s'", optarg);
                 goto out;
             }
+            if (old_name)
+                fprintf(stderr, "drabench run: --invariants %s is spelled --invariants %s%s now "
+                                "(the names of spec.run.invariants); the old spelling still works\n",
+                        optarg, dra_inv_mode_name(ro.inv), has_p ? " --sample-rate P" : "");
+            ro.has_inv_p |= has_p;
             ro.has_inv = true;
+            break;
+        }
+        case O_RATE:
+            if (!dra_runner_parse_rate(optarg, &ro.inv_p)) {
+                status = dra_cli_usage_error("run", "--sample-rate: expected a fraction in (0, 1], "
+                                                    "got '%s'", optarg);
+                goto out;
+            }
+            ro.has_inv_p = true;
             break;
         case O_RELEASE: {
             dra_release_t rel;

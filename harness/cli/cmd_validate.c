@@ -12,6 +12,7 @@
 #include "manifest.h"
 #include "progress.h"
 #include "scenario.h"
+#include "scencheck.h"
 #include "walk.h"
 
 static const char help[] =
@@ -30,10 +31,16 @@ static const char help[] =
     "Rules that depend on the Kubernetes release are warnings unless --release is given; required\n"
     "fields that documentation examples trim (a slice's driver, pool, node scoping) are warnings\n"
     "unless --strict is given.\n"
-    "A drabench scenario file (kind: Scenario) is loaded and its cluster built; every request of\n"
-    "its workload mix must name an existing device class whose selectors, and the request's,\n"
-    "compile and match at least one device of that cluster. With --cluster the same holds for\n"
-    "every ResourceClaim and ResourceClaimTemplate of the inputs (drabench gen output).\n"
+    "A drabench scenario file (kind: Scenario) is loaded, its cluster built and its workload\n"
+    "checked against it: every mix entry must name existing device classes whose selectors, and\n"
+    "the request's, compile and read only attributes and capacities the class's devices have;\n"
+    "constraints must name an attribute they have; each entry must fit some node of the empty\n"
+    "cluster (else the count larger than any node holds, the selector no device passes with the\n"
+    "values offered - the MIG profiles of each node profile -, or the release / feature gate that\n"
+    "withholds the devices is the error, at its field); `expect: unsatisfiable` entries must fit\n"
+    "none. Warnings: a steady workload too short to reach steady state, a stopAfter that ends a\n"
+    "fill workload early. With --cluster every ResourceClaim and ResourceClaimTemplate of the\n"
+    "inputs must name a class whose selectors, and its own, match a device (drabench gen output).\n"
     "\n"
     "Options:\n"
     "  -c, --cluster       check all inputs together as one cluster          (default: per file)\n"
@@ -275,10 +282,11 @@ static bool device_matches(const dra_model_t *m, const dra_device_t *dev,
 }
 
 /* Check the requests of a claim or template against the cluster of m: the device class exists,
- * every class and request selector compiles, and some device of the cluster satisfies the class
- * and the request's selectors. Errors go to errs as "FILE:LINE:COL: WHAT: request R: reason". */
+ * every class and request selector compiles, and (when unmatched) some device of the cluster
+ * satisfies the class and the request's selectors (a scenario's entries get that from
+ * dra_scenario_selfcheck, at the entry's field and with the reason). Errors go to errs as "FILE:LINE:COL: WHAT: request R: reason". */
 static void check_satisfiable(const dra_model_t *m, const dra_claim_t *cl, const char *file,
-                              const char *what, dra_diag_list_t *errs)
+                              const char *what, bool unmatched, dra_diag_list_t *errs)
 {
     dra_arena_t arena, scratch;
     dra_arena_init(&arena, 16 * 1024);
@@ -335,6 +343,8 @@ static void check_satisfiable(const dra_model_t *m, const dra_claim_t *cl, const
                     found = device_matches(m, &m->slices[si]->devices[di], progs, np, &scratch);
             if (found) {
                 any_found = true;
+            } else if (!unmatched) {
+                any_found = true; /* the caller reports unmatched requests its own way */
             } else if (rq->exactly) {
                 dra_diag_list_add(errs, DRA_EVALIDATE, f, line, col,
                                   "%s: request %s: no device of the cluster (%u slices) satisfies "
@@ -364,11 +374,11 @@ static void check_cluster_claims(const dra_model_t *m, dra_diag_list_t *errs)
     char what[300];
     for (uint32_t i = 0; i < m->nclaims; i++) {
         snprintf(what, sizeof what, "ResourceClaim/%s", m->claims[i]->name);
-        check_satisfiable(m, m->claims[i], m->claims[i]->pos.file, what, errs);
+        check_satisfiable(m, m->claims[i], m->claims[i]->pos.file, what, true, errs);
     }
     for (uint32_t i = 0; i < m->ntemplates; i++) {
         snprintf(what, sizeof what, "ResourceClaimTemplate/%s", m->templates[i]->name);
-        check_satisfiable(m, m->templates[i], m->templates[i]->pos.file, what, errs);
+        check_satisfiable(m, m->templates[i], m->templates[i]->pos.file, what, true, errs);
     }
 }
 
@@ -391,8 +401,9 @@ static void validate_scenario(vctx_t *c, const char *path)
 {
     dra_model_t m;
     dra_model_init(&m);
-    dra_diag_list_t errs;
+    dra_diag_list_t errs, warns;
     dra_diag_list_init(&errs);
+    dra_diag_list_init(&warns);
     dra_scenario_t s;
     dra_diag_t d;
     dra_diag_clear(&d);
@@ -417,22 +428,28 @@ static void validate_scenario(vctx_t *c, const char *path)
             snprintf(what, sizeof what, "spec.workload.mix[%u] (%s)", i,
                      built.templates[i] && built.templates[i]->name ? built.templates[i]->name : "?");
             if (built.templates[i])
-                check_satisfiable(&m, built.templates[i], path, what, &errs);
+                check_satisfiable(&m, built.templates[i], path, what, false, &errs);
         }
+        /* the scenario against its own cluster: names, counts, gates, workload (scencheck.h) */
+        if (dra_scenario_selfcheck(&s, &m, &built, &errs, &warns) == DRA_ENOMEM)
+            rc = DRA_ENOMEM;
     }
     /* the generated objects are the generator's: validate the unit for the counts and the
        errors above only */
     size_t nerr = errs.count + errs.dropped;
     if (c->json) {
         json_t *o = json_pack("{s:s, s:b, s:o, s:o, s:I, s:I}", "file", path, "valid", nerr == 0,
-                              "errors", diags_json(&errs), "warnings", json_array(), "slices",
-                              (json_int_t)m.nslices, "devices", (json_int_t)m.ndevices);
+                              "errors", diags_json(&errs), "warnings", diags_json(&warns),
+                              "slices", (json_int_t)m.nslices, "devices", (json_int_t)m.ndevices);
         if (o)
             json_array_append_new(c->files, o);
-    } else if (errs.count) {
+    } else if (errs.count || (!c->quiet && warns.count)) {
         dra_progress_clear(&c->prog);
         print_list(&errs, "error");
+        if (!c->quiet)
+            print_list(&warns, "warning");
     }
+    c->t.warnings += warns.count + warns.dropped;
     c->t.files++;
     c->t.invalid += nerr != 0;
     c->t.errors += nerr;
@@ -446,6 +463,7 @@ static void validate_scenario(vctx_t *c, const char *path)
         dra_scenario_built_fini(&built);
     if (loaded)
         dra_scenario_fini(&s);
+    dra_diag_list_fini(&warns);
     dra_diag_list_fini(&errs);
     dra_model_fini(&m);
 }

@@ -1,13 +1,14 @@
 /*
  * conformance_fuzzer.c - libFuzzer target: conformance-case bytes (objects plus one
  * AllocationTest document) -> the case runner of `drabench alloc --test --allocator both
- * --max-steps 20000` (bench/conformance.h): the strict case schema, the manifest and
+ * --explain --max-steps 20000` (bench/conformance.h): the strict case schema, the manifest and
  * DeviceTaintRule readers, the reference allocator with every check (invariants, commit +
  * release restoring the state digest), then the fast allocator without and with pruning. The
  * case is written to a file in a fresh temporary directory per input (removed afterwards); the
  * runner's PASS/FAIL line goes to a memory stream. Properties (abort on violation): the result
  * is pass, fail or invalid, and the line says PASS for pass, FAIL otherwise; no "fast allocator ... differs" line (the
- * allocators disagree on a case). A failing expectation (an invariant violation included:
+ * allocators disagree on a case); no "explain on node" line (the explain mode, core/alloc/explain.h,
+ * disagrees with the allocator on a node of the case: `alloc --test --explain`). A failing expectation (an invariant violation included:
  * upstream-bug cases) is no finding.
  */
 #include <fcntl.h>
@@ -67,6 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.both = true;
     o.max_steps_set = true;
     o.max_steps = 20000;
+    o.explain = true;
     char *out = NULL;
     size_t n = 0;
     FILE *mf = open_memstream(&out, &n);
@@ -82,6 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fail("no PASS/FAIL line for the result", out);
     if (strstr(out, ": fast allocator"))
         fail("the allocators disagree", out);
+    if (strstr(out, "explain on node"))
+        fail("explain disagrees with the allocator", out);
     free(out);
     if (unlink(cfile) != 0 || rmdir(dir) != 0)
         fail("cannot clean up", dir);

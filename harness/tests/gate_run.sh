@@ -184,7 +184,7 @@ validate)
     # a class that exists but that no device satisfies
     sed 's/deviceClassName: gpu.nvidia.con/deviceClassName: mig.nvidia.com/; s/- {shape: mig-1g.5gb, weight: 1}//; s/profile: a100-mig-dynamic/profile: cpu-only/' "$T/small.yaml" >"$T/nodev.yaml"
     "$DRABENCH" validate "$T/nodev.yaml" 2>"$T/n.err"
-    grep -q 'no device of the cluster .* satisfies device class' "$T/n.err" || { cat "$T/n.err"; fail "no unsatisfiable-class error"; }
+    grep -q 'spec.workload.mix\[1\] (typo-class): request gpu: no node of the cluster offers a device of class mig.nvidia.com' "$T/n.err" || { cat "$T/n.err"; fail "no unsatisfiable-class error"; }
     ;;
 across)
     # 1.35 against 1.36 on one workload: not comparable by default, information with --across

@@ -77,13 +77,13 @@ runs "$1" cpu
 jq -e '.repetitions[] | .outcome_reasons == [{"count": 3, "outcome": "unsatisfiable",
   "shape": "one-gpu", "reason": "insufficient cpu on 2 node(s); no other node can allocate the claim (2 node(s) searched, policy first-fit)"}]' "$d/cpu.json" >/dev/null
 jq -e '.digests_equal == true' "$d/cpu.json" >/dev/null
-grep -Eq "^invariants +full: .* 0 violation" "$d/cpu.txt"
+grep -Eq "^invariants +all: .* 0 violation" "$d/cpu.txt"
 "$1" run "$d/cpu.yaml" -o "$d/both.json" --allocator both --both-prefix 6 > "$d/both.txt"
 grep -Eq "^both +6 decisions compared" "$d/both.txt"
 for p in best-fit spread random; do
   "$1" run "$d/cpu.yaml" -o "$d/both.json" --allocator both --both-prefix 6 --policy $p > "$d/both.txt"
   grep -Eq "^both +6 decisions compared" "$d/both.txt"
-  grep -Eq "^invariants +full: .* 0 violation" "$d/both.txt"
+  grep -Eq "^invariants +all: .* 0 violation" "$d/both.txt"
 done
 # steady state, each pod gone before the next arrives: release frees the cpu, all 40 placed
 sed -e 's/    mode: fill/    mode: steady\n    rate: 100\n    lifetime: {distribution: constant, value: 0.005}/' \

@@ -45,14 +45,21 @@ function(dra_runner_cli_test name script)
                        ENVIRONMENT "${_run_env}")
 endfunction()
 
-# The built-in default scenario with full invariants: zero violations, a valid file.
+# The built-in default scenario with every allocation checked: zero violations, a valid file.
+# --invariants takes the names of spec.run.invariants (all, sampled, off); the spelling of
+# earlier releases (full) still works, with a note.
 dra_runner_cli_test(cli_default [=[
 out="$RT/default.json"; rm -f "$out"
-"$DRABENCH" run --repeat 1 --warmup 0 --invariants full --progress never -o "$out" > "$RT/default.txt"
-jq -e '.status == "complete" and .invariants.violations == 0 and .invariants.checked > 0 and .run.scenario == "default"' "$out" > /dev/null
+"$DRABENCH" run --repeat 1 --warmup 0 --invariants full --progress never -o "$out" > "$RT/default.txt" 2> "$RT/default.err"
+grep -q "^drabench run: --invariants full is spelled --invariants all now" "$RT/default.err"
+jq -e '.status == "complete" and .invariants.violations == 0 and .invariants.checked > 0 and .run.scenario == "default" and .run.invariant_mode == "all" and .invariants.mode == "all"' "$out" > /dev/null
 "$RESULT_CHECK" "$out"
-grep -q '^invariants  full: [0-9]* checked, 0 violation' "$RT/default.txt"
+grep -q '^invariants  all: [0-9]* checked, 0 violation' "$RT/default.txt"
 grep -q "^written     $out" "$RT/default.txt"
+"$DRABENCH" run --repeat 1 --warmup 0 -n 400 --invariants sampled --sample-rate 0.25 --progress never -o "$out" > "$RT/default.txt" 2> "$RT/default.err"
+test ! -s "$RT/default.err"
+jq -e '.run.invariant_mode == "sampled" and .run.invariant_sample_rate == 0.25' "$out" > /dev/null
+grep -q '^invariants  sampled (rate 0.25): [0-9]* checked, 0 violation' "$RT/default.txt"
 ]=])
 
 # Two processes with one seed give one digest; another seed another; the schema holds.
@@ -100,7 +107,7 @@ jq -e '.status == "interrupted" and (.repetitions | length >= 1) and (.digest | 
 # Usage errors exit 2 with a hint; --help exits 0.
 dra_runner_cli_test(cli_usage [=[
 "$DRABENCH" run --help | head -1 | grep -q '^drabench run - '
-for a in "--policy worst" "--invariants sample=2" "--repeat 0" "--bogus" "--release 1.99" "--feature NoSuchGate=true" "--allocator quick"; do
+for a in "--policy worst" "--invariants sample=2" "--invariants full=1" "--sample-rate 0" "--repeat 0" "--bogus" "--release 1.99" "--feature NoSuchGate=true" "--allocator quick"; do
   rc=0; "$DRABENCH" run $a -o /dev/null 2> "$RT/usage.txt" || rc=$?
   test "$rc" = 2; grep -q "Try 'drabench run --help'" "$RT/usage.txt"
 done

@@ -178,7 +178,8 @@ static void test_injected_fault_is_caught(void)
     dra_run_fini(&r);
     /* with invariants off the fault goes unnoticed (the checker, not luck, caught it) */
     o.has_inv = true;
-    CHECK(dra_runner_parse_inv("off", &o.inv, &o.inv_p));
+    bool hp = false, on = false;
+    CHECK(dra_runner_parse_inv("off", &o.inv, &o.inv_p, &hp, &on));
     CHECK_OK(run_with(&o, &r));
     CHECK_EQ_U64(r.inv_checked, 0);
     dra_run_fini(&r);
@@ -191,22 +192,41 @@ static void test_sampled_invariants_are_seeded(void)
     o.has_repeat = true;
     o.repeat = 1;
     o.has_inv = true;
-    CHECK(dra_runner_parse_inv("sample=0.5", &o.inv, &o.inv_p));
+    bool has_p = false, old_name = true;
+    CHECK(dra_runner_parse_inv("sampled", &o.inv, &o.inv_p, &has_p, &old_name));
+    CHECK(!has_p && !old_name && o.inv == DRA_INV_SAMPLED);
+    CHECK(dra_runner_parse_rate("0.5", &o.inv_p));
+    o.has_inv_p = true;
     dra_run_t r;
     CHECK_OK(run_with(&o, &r));
     uint64_t checked = r.inv_checked;
     CHECK(checked > 0 && checked < r.allocated);
     CHECK_STREQ(json_string_value(json_object_get(json_object_get(r.json, "invariants"), "mode")),
-                "sample=0.5");
+                "sampled");
+    CHECK(json_number_value(json_object_get(json_object_get(r.json, "run"),
+                                            "invariant_sample_rate")) == 0.5);
     dra_run_fini(&r);
     CHECK_OK(run_with(&o, &r));
     CHECK_EQ_U64(r.inv_checked, checked);
     dra_run_fini(&r);
+    /* the spelling of earlier releases: the same run, and flagged */
+    dra_runner_opts_t o2 = o;
+    CHECK(dra_runner_parse_inv("sample=0.5", &o2.inv, &o2.inv_p, &has_p, &old_name));
+    CHECK(has_p && old_name && o2.inv == DRA_INV_SAMPLED && o2.inv_p == 0.5);
+    CHECK_OK(run_with(&o2, &r));
+    CHECK_EQ_U64(r.inv_checked, checked);
+    dra_run_fini(&r);
     double p;
     dra_inv_mode_t m;
-    CHECK(!dra_runner_parse_inv("sample=0", &m, &p));
-    CHECK(!dra_runner_parse_inv("sample=1.5", &m, &p));
-    CHECK(!dra_runner_parse_inv("some", &m, &p));
+    CHECK(dra_runner_parse_inv("all", &m, &p, &has_p, &old_name) && m == DRA_INV_ALL && !old_name);
+    CHECK(dra_runner_parse_inv("full", &m, &p, &has_p, &old_name) && m == DRA_INV_ALL && old_name);
+    CHECK(dra_runner_parse_inv("off", &m, &p, &has_p, &old_name) && m == DRA_INV_OFF);
+    CHECK(!dra_runner_parse_inv("sample=0", &m, &p, &has_p, &old_name));
+    CHECK(!dra_runner_parse_inv("sample=1.5", &m, &p, &has_p, &old_name));
+    CHECK(!dra_runner_parse_inv("some", &m, &p, &has_p, &old_name));
+    CHECK(!dra_runner_parse_rate("0", &p) && !dra_runner_parse_rate("1.5", &p) &&
+          dra_runner_parse_rate("1", &p));
+    CHECK_STREQ(dra_inv_mode_name(DRA_INV_SAMPLED), "sampled");
 }
 
 static void test_delay_hook_recorded(void)

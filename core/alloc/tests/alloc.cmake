@@ -1,7 +1,10 @@
 # Conformance: every case under corpora/conformance through the reference allocator
-# (`drabench alloc --test`, one PASS/FAIL line per case; exit 0 = all pass).
+# (`drabench alloc --test`, one PASS/FAIL line per case; exit 0 = all pass). With --explain the
+# explain mode (core/alloc/explain.h) must agree with the allocator on every Node of every case
+# and give every unsatisfiable case a reason (dra_explain_verify: outcome, the node's view of the
+# model, allocated devices passing every check, reasons confirmed by the brute-force enumerator).
 add_test(NAME alloc.conformance
-         COMMAND $<TARGET_FILE:drabench> alloc --test corpora/conformance
+         COMMAND $<TARGET_FILE:drabench> alloc --test --explain corpora/conformance
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(alloc.conformance PROPERTIES LABELS "conformance" TIMEOUT 600
                      ENVIRONMENT "${DRA_TEST_ENV}")
