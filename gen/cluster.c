@@ -16,6 +16,9 @@ static const std_class_t std_classes[] = {
      "nvidia.com/gpu"},
     {"mig.nvidia.com", "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'mig'",
      NULL},
+    /* h100-mig-vgpu (a drabench extension: the chart has no vGPU class) */
+    {"vgpu.nvidia.com", "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'vgpu'",
+     NULL},
     {"compute-domain-default-channel.nvidia.com",
      "device.driver == 'compute-domain.nvidia.com' && device.attributes['compute-domain.nvidia.com'].type == "
      "'channel' && device.attributes['compute-domain.nvidia.com'].id == 0",
@@ -29,7 +32,7 @@ static const std_class_t std_classes[] = {
 };
 
 static const char *const std_class_names[] = {
-    "gpu.nvidia.com", "mig.nvidia.com", "compute-domain-default-channel.nvidia.com", "imex.nvidia.com",
+    "gpu.nvidia.com", "mig.nvidia.com", "vgpu.nvidia.com", "compute-domain-default-channel.nvidia.com", "imex.nvidia.com",
     "dranet.net", "gpu.amd.com", "test-class", "gpu.example.com", NULL};
 
 int dra_gen_add_class(dra_model_t *m, const char *name, const char *cel, const char *ext)
@@ -105,6 +108,7 @@ static int check_params(const dra_gen_group_t *g, uint32_t gi, dra_diag_t *diag)
 static const char *const *classes_of(dra_gen_profile_t p)
 {
     static const char *const nv[] = {"gpu.nvidia.com", "mig.nvidia.com", NULL};
+    static const char *const nvv[] = {"gpu.nvidia.com", "mig.nvidia.com", "vgpu.nvidia.com", NULL};
     static const char *const dgx[] = {"gpu.nvidia.com", "mig.nvidia.com", "dranet.net", NULL};
     static const char *const gb[] = {"gpu.nvidia.com", "mig.nvidia.com", "dranet.net",
                                      "compute-domain-default-channel.nvidia.com", NULL};
@@ -124,6 +128,8 @@ static const char *const *classes_of(dra_gen_profile_t p)
     case DRA_GEN_A100_MIG_DYNAMIC:
     case DRA_GEN_H100_MIG_DYNAMIC:
         return nv;
+    case DRA_GEN_H100_MIG_VGPU:
+        return nvv;
     case DRA_GEN_MI300X:
         return amd;
     case DRA_GEN_NET_POOL:

@@ -41,6 +41,10 @@ static const dra_gen_profile_info_t profiles[DRA_GEN_NPROFILES] = {
                             "k8s-scheduler-perf/resourceslice-basic-devices.rendered.yaml", "test-driver.cdi.k8s.io", true},
     [DRA_GEN_SHARED_GPU] = {"shared-gpu", "dra-example-driver GPUs with allowMultipleAllocations (consumable memory/compute)",
                             "dra-example-driver/gpu-allow-multiple-allocations.derived.yaml", "gpu.example.com", true},
+    [DRA_GEN_H100_MIG_VGPU] = {"h100-mig-vgpu",
+                               "8x H100-80GB partitionable into MIG or 4 vGPUs per GPU (1.37 compatibilityGroups)",
+                               "nvidia-k8s-dra-driver-gpu/resourceslices/hgx-h100-dynamic-mig-split.derived.yaml",
+                               "gpu.nvidia.com", true},
 };
 
 const dra_gen_profile_info_t *dra_gen_profile_info(dra_gen_profile_t p)
@@ -115,6 +119,7 @@ void dra_gen_params_default(dra_gen_profile_t p, dra_gen_params_t *o)
         break;
     case DRA_GEN_H100_MIG_STATIC:
     case DRA_GEN_H100_MIG_DYNAMIC:
+    case DRA_GEN_H100_MIG_VGPU:
         o->product_name = GM_H100.product, o->memory = GM_H100.memory, o->driver_version = GM_H100.driver;
         break;
     case DRA_GEN_MI300X:
@@ -189,6 +194,7 @@ const char *const *dra_gen_profile_mig_names(dra_gen_profile_t p)
         return a100_mig_names;
     case DRA_GEN_H100_MIG_STATIC:
     case DRA_GEN_H100_MIG_DYNAMIC:
+    case DRA_GEN_H100_MIG_VGPU:
         return h100_mig_names;
     default:
         return NULL;
@@ -673,12 +679,27 @@ static void build_mig_static(dra_gen_ctx_t *c, proto_t *p, dra_gen_profile_t pro
     p->gpus = pp->gpus;
 }
 
+#define VGPUS_PER_GPU 4u /* h100-mig-vgpu: H100-20C vGPUs per GPU (80Gi / 20Gi) */
+
 static void build_mig_dynamic(dra_gen_ctx_t *c, proto_t *p, dra_gen_profile_t prof, const dra_gen_params_t *pp)
 {
     const mig_gpu_t *mg = prof == DRA_GEN_A100_MIG_DYNAMIC ? &MIG_A100 : &MIG_H100;
     const gpu_model_t *gm = gm_of(prof);
     bool split = pp->counter_layout == DRA_GEN_COUNTERS_SPLIT;
-    uint32_t ndev = (mg->announce_full ? 1u : 0u);
+    /* h100-mig-vgpu: vGPUs beside the MIG placements, kept apart by compatibilityGroups */
+    bool vgpu = prof == DRA_GEN_H100_MIG_VGPU;
+    const char **grp_mig = NULL, **grp_vgpu = NULL;
+    if (vgpu) {
+        grp_mig = dra_model_array(c->m, 1, sizeof *grp_mig);
+        grp_vgpu = dra_model_array(c->m, 1, sizeof *grp_vgpu);
+        if (!grp_mig || !grp_vgpu) {
+            c->err = DRA_ENOMEM;
+            return;
+        }
+        grp_mig[0] = dra_gen__intern(c->m, "mig");
+        grp_vgpu[0] = dra_gen__intern(c->m, "vgpu");
+    }
+    uint32_t ndev = (mg->announce_full ? 1u : 0u) + (vgpu ? VGPUS_PER_GPU : 0u);
     for (int i = 0; i < mg->np; i++)
         ndev += (uint32_t)mg->p[i].nplace;
     cb_t cb;
@@ -767,9 +788,41 @@ static void build_mig_dynamic(dra_gen_ctx_t *c, proto_t *p, dra_gen_profile_t pr
                 cons->counter_set = sets[g].name;
                 cons->counters = cb_done(c, &cb);
                 cons->ncounters = cb.n;
+                if (vgpu) {
+                    cons->groups = grp_mig;
+                    cons->ngroups = 1;
+                }
                 dev->consumes = cons;
                 dev->nconsumes = 1;
             }
+        }
+        for (uint32_t v = 0; vgpu && v < VGPUS_PER_GPU; v++) {
+            /* a time-sliced vGPU (H100-20C): the MIG devices' attributes, type vgpu, its share
+             * of the GPU's memory; the GPU's engines are time-shared, not consumed */
+            nv_common(&b, gm, pp, false);
+            ab_s(&b, "parentUUID", ids.uuid);
+            ab_s(&b, "productName", pp->product_name);
+            ab_s(&b, "profile", "H100-20C");
+            ab_s(&b, "resource.kubernetes.io/pciBusID", ids.bus);
+            ab_s(&b, "resource.kubernetes.io/pcieRoot", ids.root);
+            ab_s(&b, "type", "vgpu");
+            ab_q(&b, "memory", "20Gi");
+            dra_device_t *dev = &s->devs[d++];
+            ab_done(&b, dev, dra_gen__fmt(c, "gpu-%u-vgpu-20c-%u", g, v));
+            cb.n = 0;
+            cb_add(c, &cb, "memory", "20Gi");
+            dra_consumes_t *cons = dra_model_array(c->m, 1, sizeof *cons);
+            if (!cons) {
+                c->err = DRA_ENOMEM;
+                return;
+            }
+            cons->counter_set = sets[g].name;
+            cons->counters = cb_done(c, &cb);
+            cons->ncounters = cb.n;
+            cons->groups = grp_vgpu;
+            cons->ngroups = 1;
+            dev->consumes = cons;
+            dev->nconsumes = 1;
         }
     }
     p->gpus = pp->gpus;
@@ -1163,6 +1216,7 @@ int dra_gen__emit_group(dra_gen_ctx_t *c, const dra_gen_group_t *g, uint32_t gi)
                 break;
             case DRA_GEN_A100_MIG_DYNAMIC:
             case DRA_GEN_H100_MIG_DYNAMIC:
+            case DRA_GEN_H100_MIG_VGPU:
                 build_mig_dynamic(c, p, g->profile, pp);
                 break;
             case DRA_GEN_MI300X:

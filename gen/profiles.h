@@ -28,6 +28,14 @@
  *   sched-perf           the upstream scheduler_perf test driver node (test-driver.cdi.k8s.io)
  *   shared-gpu           dra-example-driver GPUs with allowMultipleAllocations and consumable
  *                        capacity (memory, compute)
+ *   h100-mig-vgpu        h100-mig-dynamic plus 4 time-sliced vGPU devices per GPU (type vgpu,
+ *                        20Gi of the GPU's memory counter each) on the same counter sets, with
+ *                        Kubernetes 1.37's compatibilityGroups (KEP-5963): MIG placements in
+ *                        group "mig", vGPUs in group "vgpu", so a GPU runs MIG or vGPUs, never
+ *                        both (the full GPU declares none and takes the whole set). Needs
+ *                        DRADeviceCompatibilityGroups (alpha, off by default in 1.37: with the
+ *                        gate off the allocator skips every device that declares groups); the
+ *                        vGPU devices are a drabench extension (no real slice publishes them)
  *
  * Value sharing: identifiers that real drivers make unique per device (uuid, MAC) are drawn per
  * (node group, device position) and repeat on every node of the group, so that all nodes of a
@@ -57,6 +65,7 @@ typedef enum dra_gen_profile {
     DRA_GEN_NET_POOL,
     DRA_GEN_SCHED_PERF,
     DRA_GEN_SHARED_GPU,
+    DRA_GEN_H100_MIG_VGPU,
     DRA_GEN_NPROFILES
 } dra_gen_profile_t;
 

@@ -180,6 +180,13 @@ DRA_NODISCARD int dra_alloc_state_add_model_claims(dra_alloc_state_t *s);
  * release of something never committed: DRA_ENOTFOUND (the state is unchanged). */
 DRA_NODISCARD int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a);
 DRA_NODISCARD int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a);
+/* Whether allocation a may serve a pod on node, as the scheduler's DynamicResources Filter checks
+ * every allocated claim of the pod before it allocates the others: the allocation's nodeSelector
+ * (NULL: every node) must match the node, else the node is unsuitable ("resourceclaim not
+ * available on the node"). DRA_OK with *ok; DRA_EINVAL with the reason in err when the selector
+ * cannot be evaluated. O(selector). */
+DRA_NODISCARD int dra_alloc_available_on(const dra_allocation_t *a, const dra_node_t *node,
+                                         bool *ok, char *err, size_t errlen);
 /* Order-independent digest of the whole state; equal states have equal digests. */
 uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s);
 /* Queries by device ID (driver, pool, device). */

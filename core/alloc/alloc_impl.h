@@ -146,6 +146,21 @@ bool dra__aval_eq(const dra__aval_t *a, const dra__aval_t *b);
 bool dra__attr_scalar_eq(const dra_attr_t *a, const dra_attr_t *b);
 bool dra__attr_is_scalar(const dra_attr_t *a);
 
+/* The attribute a constraint on qname compares for device d picked for request body: the
+ * request's derived attribute of that name when derived attributes are on (evaluated, the value
+ * in scratch), else the device's own. DRA_OK with *out (NULL: none), DRA_EFATAL with the message
+ * in err ("compile derived attribute ..." / "evaluate derived attribute ... failed"), DRA_ENOMEM.
+ * For the oracles (the allocators keep the values per call, claims.c). */
+DRA_NODISCARD int dra__constraint_attr(const dra_model_t *m, const dra__beh_t *b,
+                                      dra_cel_cache_t *cel, dra_arena_t *scratch,
+                                      const dra_exact_request_t *body, uint32_t qname,
+                                      const dra_device_t *d, const dra_attr_t **out, char *err,
+                                      size_t errlen);
+
+/* Compatibility groups of a final set (RELEASES.md §2): the group lists of the devices on one
+ * counter set (n lists) admit each other: all without groups, or all with groups sharing one. */
+bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t n);
+
 /* ---- pools -------------------------------------------------------------------------------- */
 
 typedef struct dra_gpool { /* the counts together: 72 bytes, kept per node by the fast allocator */
@@ -163,6 +178,7 @@ typedef struct dra_gpools {
     dra__gpool_t *pools;
     uint32_t n;
     bool any_invalid;
+    bool any_groups; /* 1.37: a device of the pools declares compatibilityGroups */
 } dra__gpools_t;
 
 /* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences). Memory from a.
@@ -213,14 +229,36 @@ typedef struct cent {
     bool has_avail;
 } dra__cent_t;
 
+/* The compatibility groups of the devices placed on one counter set (DRADeviceCompatibilityGroups,
+ * RELEASES.md §2): the rolling intersection of their group lists, or "every member declared no
+ * groups". A device's list has at most 2 names (API validation), so the intersection has too;
+ * a longer list (an invalid object) keeps its first 4. */
+#define DRA__CG_MAX 4
+typedef struct cgstate {
+    bool has;       /* a device is placed on the set */
+    bool all_empty; /* every device placed so far declared no groups */
+    uint8_t n;      /* the intersection (when has && !all_empty) */
+    const char *g[DRA__CG_MAX];
+} dra__cgstate_t;
+
+typedef struct cgent {
+    const char *set; /* counter set name */
+    dra__cgstate_t st;
+} dra__cgent_t;
+
 /* Counter entries of one counter scope (a pool from 1.35, a slice in 1.34; DRA-SEMANTICS
- * §2.10), built on first use in a call. */
+ * §2.10), built on first use in a call; with 1.37's compatibility groups also per counter set
+ * the groups of the devices placed on it (enforced) or whether an allocated device declared
+ * some (the skip while they are not enforced). */
 typedef struct scope {
     bool ready;
     dra__cent_t *e;
     uint32_t n, cap;
     uint32_t *idx; /* open addressing on dra__cent_t.h: entry index, UINT32_MAX empty */
     uint32_t icap; /* power of two > 2n, or 0 */
+    bool cg_ready;      /* cg holds the allocated devices' groups (the baseline) */
+    dra__cgent_t *cg;   /* per counter set met */
+    uint32_t ncg, capcg;
 } dra__scope_t;
 
 typedef struct rq {
@@ -257,6 +295,7 @@ typedef struct cons {
 
 typedef struct res {
     uint32_t slot, rq;
+    uint32_t cg_undo; /* compatibility-group undo records pushed by this result */
     bool multi, charged;
     char share[37];
     dra__aq_t *consumed; /* per device capacity (multi only) */
@@ -302,6 +341,21 @@ typedef struct dra_acall {
     uint64_t share_seed; /* options.share_seed: shareIDs are derived from it (dra__share_id) */
     const dra_alloc_state_t *state; /* the allocator's state (shareIDs unique among its shares) */
     uint64_t max_steps; /* options.max_steps: allocateOne budget per call (0 = none) */
+    /* compatibility groups: undo records of the results placed (previous state of an entry) */
+    struct cgundo {
+        dra__cgstate_t *at;
+        dra__cgstate_t prev;
+    } *cgu;
+    uint32_t ncgu, capcgu;
+    /* derived attributes: the CEL cache (the allocator's) and the values evaluated in this call,
+     * per (device, expression) */
+    dra_cel_cache_t *cel;
+    struct dmemo {
+        const dra_device_t *d;
+        const char *expr;
+        dra_attr_t *attr;
+    } *dm;
+    uint32_t ndm, capdm; /* open addressing, capdm a power of two (0: empty) */
     bool rows;          /* dra__slot_t.row is the device's model row (dra_model_device_rows): results
                            carry it (dra_result_t.row) */
 } dra__acall_t;
@@ -316,6 +370,17 @@ typedef struct dra_sloc {
  * arena (the caller finishes it with dra_arena_fini). */
 void dra__acall_init(dra__acall_t *c, const dra_model_t *m, const dra_alloc_features_t *f,
                      const dra_alloc_options_t *opts);
+
+/* Reset the per-call scratch arena and what lives in it (compatibility-group undo records,
+ * derived-attribute values). */
+static inline void dra__acall_reset_scratch(dra__acall_t *c)
+{
+    dra_arena_reset(&c->scratch);
+    c->cgu = NULL;
+    c->ncgu = c->capcgu = 0;
+    c->dm = NULL;
+    c->ndm = c->capdm = 0;
+}
 
 /* The claim's bit in a slot (a device picked by claim ci in this call). */
 static inline bool dra__slot_taken_by(const dra__slot_t *s, uint32_t ci)
@@ -348,9 +413,11 @@ int dra__acall_fatal(dra__acall_t *c, const char *fmt, ...) DRA_PRINTF(2, 3);
  * what validate returns. */
 DRA_NODISCARD int dra__acall_preprocess(dra__acall_t *c, dra_claim_t *const *claims, bool need_sel,
                                        dra_acall_validate_fn validate, void *self);
-/* Constraints (DRA-SEMANTICS §2.7, BUG(3) and BUG(4) with b.bugs): add device d, picked for
- * rq, to constraint c (index ci_cons of its claim): 1 added, 0 rejected, < 0 out of memory;
- * remove undoes the last add of rq. */
+/* Constraints (DRA-SEMANTICS §2.7, BUG(3) and BUG(4)): add device d, picked for rq, to
+ * constraint c (index ci_cons of its claim), comparing rq's derived attribute of the name when
+ * it has one (DRADerivedAttributes): 1 added, 0 rejected, R_FATAL (a derived attribute's compile
+ * or runtime error, message in c->err), other < 0 out of memory; remove undoes the last add of
+ * rq. */
 DRA_NODISCARD int dra__acons_add(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, uint32_t ci_cons,
                                 const dra_device_t *d);
 void dra__acons_remove(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, uint32_t ci_cons);
@@ -359,6 +426,15 @@ void dra__acons_remove(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, ui
  * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
 void dra__acall_counters_apply(dra__acall_t *c, dra__slot_t *st, int sign);
 DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
+/* Compatibility groups of the slot's device (DRADeviceCompatibilityGroups enforced): R_OK when
+ * every counter set it consumes admits its groups, with the sets' states updated and *pushed
+ * undo records pushed (dra__acall_cg_undo restores them), R_FAIL (nothing changed), R_NOMEM. */
+DRA_NODISCARD int dra__acall_cg_place(dra__acall_t *c, dra__slot_t *st, uint32_t *pushed);
+/* Undo the newest n compatibility-group records. */
+void dra__acall_cg_undo(dra__acall_t *c, uint32_t n);
+/* The version-skew skip (1.37+, groups not enforced): 1 the device declares groups or would
+ * join a counter set an allocated device with groups draws from, 0 no, R_NOMEM. */
+DRA_NODISCARD int dra__acall_cg_skip(dra__acall_t *c, dra__slot_t *st);
 /* allocateDevice: try slot for request rqi of claim ci (must: a constraint failure is Fatal, as
  * for All). R_OK with the result appended, R_FAIL, R_FATAL, R_NOMEM. */
 DRA_NODISCARD int dra__acall_allocate_device(dra__acall_t *c, uint32_t ci, uint32_t rqi,
@@ -407,6 +483,20 @@ uint32_t dra__pool_scope(const dra__beh_t *b, const dra__gpools_t *gp, uint32_t 
 DRA_NODISCARD int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp, dra_arena_t *ar,
                                    dra__slot_t **slots, uint32_t *nslots, uint32_t ***slice_base,
                                    uint32_t *nscopes, uint32_t *maxcaps);
+/* Whether a device declares compatibility groups on one of its counter consumptions. */
+static inline bool dra__device_has_groups(const dra_device_t *d)
+{
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        if (d->consumes[c].ngroups)
+            return true;
+    return false;
+}
+/* Claims a fast path must leave to the search (greedy: a fast path's own capacity arithmetic;
+ * else pruning): a request with derived attributes (evaluated, or fatal, where the search meets
+ * a device), or one with capacity requests when 1.37 / 1.38-pre may find them fatal on a device
+ * (greedy also with fractional ranges or qualified capacity names). */
+bool dra__claims_need_search(const dra__beh_t *b, dra_claim_t *const *claims, uint32_t n,
+                            bool greedy);
 /* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off. */
 static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__slot_t *st)
 {

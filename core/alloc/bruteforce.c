@@ -34,6 +34,7 @@ typedef struct bf {
     const dra_device_t *dev[BF_MAXDEV];
     uint32_t devpool[BF_MAXDEV];
     bool dexcl[BF_MAXDEV]; /* already exclusively allocated in the state (looked up once) */
+    bool dshared[BF_MAXDEV]; /* a live share or aggregated capacity in the state */
     uint32_t ndev;
     bf_use_t uses[DRA_ALLOC_MAX_RESULTS * 4];
     uint32_t nuses;
@@ -68,8 +69,16 @@ static bool selectable(bf_t *x, const dra_claim_t *c, const dra_exact_request_t 
         x->error = true;
         return false;
     }
-    if (x->b.cc && dra__cap_fits(body, x->dev[di], NULL, NULL, false) != 1)
-        return false; /* can never fit, even alone (the All set is static, PR #140769) */
+    if (x->b.cc) {
+        dra__capmode_t cm = dra__capmode(&x->b);
+        int fits = dra__cap_fits_m(&cm, body, x->dev[di], NULL, NULL, x->msg, sizeof x->msg);
+        if ((fits == DRA__CAP_MISSING && x->b.cap_missing_fatal) || fits == DRA__CAP_UNREPR) {
+            x->error = true; /* the allocator fails the call where it meets such a device */
+            return false;
+        }
+        if (fits != 1)
+            return false; /* can never fit, even alone (the All set is static, PR #140769) */
+    }
     return mt;
 }
 
@@ -96,8 +105,14 @@ static bool check_uses(const bf_t *x)
         bool multi = b->cc && d->allow_multiple_allocations;
         if (!u->admin && x->dexcl[u->dev])
             return false;
+        if (!u->admin && !multi && b->share_blocks_excl && x->dshared[u->dev])
+            return false; /* #140798 */
         if (!b->pd && d->nconsumes)
             return false;
+        if (b->cg_skip && !(multi && x->dshared[u->dev]))
+            for (uint32_t c = 0; c < d->nconsumes; c++)
+                if (d->consumes[c].ngroups)
+                    return false; /* groups not enforced: the device is skipped */
         if (b->taints && dra__taint_blocks(d, u->body->tolerations, u->body->ntolerations))
             return false;
         for (uint32_t j = 0; j < i && !multi; j++)
@@ -105,6 +120,19 @@ static bool check_uses(const bf_t *x)
                 return false;
     }
     return true;
+}
+
+/* The attribute q of use u: its request's derived attribute of that name, evaluated (an error
+ * makes the instance an error: the allocator fails where it meets it), or its device's. */
+static const dra_attr_t *use_attr(const bf_t *cx, const bf_use_t *u, uint32_t q)
+{
+    bf_t *x = (bf_t *)cx; /* the scratch arena and the error state */
+    const dra_attr_t *at = NULL;
+    int rc = dra__constraint_attr(x->m, &x->b, x->cel, &x->scratch, u->body, q, x->dev[u->dev],
+                                  &at, x->msg, sizeof x->msg);
+    if (rc != DRA_OK)
+        x->error = true;
+    return rc == DRA_OK ? at : NULL;
 }
 
 /* A matchAttribute constraint cn (attribute q) over claim c's final set: every device in scope
@@ -120,7 +148,7 @@ static bool check_match(const bf_t *x, uint32_t c, const dra_constraint_t *cn, u
         const bf_use_t *u = &x->uses[i];
         if (u->claim != c || !in_scope(cn, u))
             continue;
-        const dra_attr_t *at = q ? dra_device_attr(x->dev[u->dev], q) : NULL;
+        const dra_attr_t *at = use_attr(x, u, q);
         if (!at)
             return false;
         if (b->lists) {
@@ -162,14 +190,16 @@ static bool check_distinct(const bf_t *x, uint32_t c, const dra_constraint_t *cn
         const bf_use_t *u = &x->uses[i];
         if (u->claim != c || !in_scope(cn, u))
             continue;
-        const dra_attr_t *at = q ? dra_device_attr(x->dev[u->dev], q) : NULL;
+        const dra_attr_t *at = use_attr(x, u, q);
         if (!at)
             return false;
         for (uint32_t j = 0; j < i; j++) {
             const bf_use_t *o = &x->uses[j];
             if (o->claim != c || !in_scope(cn, o))
                 continue;
-            const dra_attr_t *oa = dra_device_attr(x->dev[o->dev], q);
+            const dra_attr_t *oa = use_attr(x, o, q);
+            if (!oa)
+                return false;
             if (b->lists) {
                 uint32_t nv = dra__attr_values(at, v, DRA_AVAL_MAX),
                          nw = dra__attr_values(oa, w, DRA_AVAL_MAX);
@@ -222,9 +252,14 @@ static bool check_capacity(const bf_t *x)
                 if (x->uses[i].dev != di)
                     continue;
                 any = true;
-                dra__aq_t c = dra__cap_consumed(dra__cap_find_request(x->uses[i].body, d->caps[k].name),
-                                              &d->caps[k], false);
-                if (dra__cap_violates(c, d->caps[k].policy, false))
+                dra__capmode_t cm = dra__capmode(b);
+                dra__aq_t c = 0;
+                char why[8];
+                if (dra__cap_consumed_m(&cm,
+                                        dra__cap_request_for(x->uses[i].body, d, d->caps[k].name,
+                                                             cm.qualified),
+                                        &d->caps[k], &c, why, sizeof why) != DRA_OK ||
+                    dra__cap_violates_m(&cm, c, d->caps[k].policy))
                     return false;
                 /* a dedicated device only ever holds one consumer */
                 total = d->allow_multiple_allocations ? total + c : c;
@@ -320,10 +355,65 @@ static bool check_counters(const bf_t *x)
     return true;
 }
 
+/* Compatibility groups: per pool and counter set a used device consumes, the group lists of the
+ * devices in use in the state and of the used devices admit each other (enforced); with the gate
+ * off from 1.37 on, no used device joins a set an allocated device with groups draws from. */
+static bool check_groups(const bf_t *x)
+{
+    const dra__beh_t *b = &x->b;
+    if ((!b->cg && !b->cg_skip) || !b->pd)
+        return true;
+    const dra_consumes_t *lists[BF_MAXDEV * 2 + 64];
+    const uint32_t max = (uint32_t)(sizeof lists / sizeof lists[0]);
+    for (uint32_t i = 0; i < x->nuses; i++) {
+        const dra_device_t *d = x->dev[x->uses[i].dev];
+        const dra__gpool_t *p = &x->gp.pools[x->devpool[x->uses[i].dev]];
+        bool multi = b->cc && d->allow_multiple_allocations;
+        for (uint32_t c = 0; c < d->nconsumes; c++) {
+            const char *set = nz(d->consumes[c].counter_set);
+            uint32_t n = 0, grouped_before = 0;
+            const dra_slice_t *const *ls[2] = {p->slices, p->other};
+            uint32_t nl[2] = {p->nslices, p->nother};
+            for (int L = 0; L < 2; L++)
+                for (uint32_t s = 0; s < nl[L]; s++)
+                    for (uint32_t e = 0; e < ls[L][s]->ndevices; e++) {
+                        const dra_device_t *dv = &ls[L][s]->devices[e];
+                        if (!dra_alloc_state_in_use(x->st, p->driver, p->name, nz(dv->name)))
+                            continue;
+                        for (uint32_t c2 = 0; c2 < dv->nconsumes; c2++)
+                            if (!strcmp(nz(dv->consumes[c2].counter_set), set) && n < max) {
+                                lists[n++] = &dv->consumes[c2];
+                                grouped_before += dv->consumes[c2].ngroups > 0;
+                            }
+                    }
+            if (b->cg_skip) {
+                if (grouped_before && !(multi && x->dshared[x->uses[i].dev]))
+                    return false;
+                continue;
+            }
+            for (uint32_t j = 0; j < x->nuses; j++) {
+                const dra_device_t *o = x->dev[x->uses[j].dev];
+                bool dup = false;
+                for (uint32_t j2 = 0; j2 < j && !dup; j2++)
+                    dup = x->dev[x->uses[j2].dev] == o;
+                if (dup || x->devpool[x->uses[j].dev] != x->devpool[x->uses[i].dev])
+                    continue;
+                for (uint32_t c2 = 0; c2 < o->nconsumes; c2++)
+                    if (!strcmp(nz(o->consumes[c2].counter_set), set) && n < max)
+                        lists[n++] = &o->consumes[c2];
+            }
+            if (!dra__cg_lists_ok(lists, n))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* Whether the complete assignment in x->uses keeps every rule. */
 static bool check(bf_t *x)
 {
-    return check_uses(x) && check_constraints(x) && check_capacity(x) && check_counters(x);
+    return check_uses(x) && check_constraints(x) && check_capacity(x) && check_counters(x) &&
+           check_groups(x);
 }
 
 static void rec(bf_t *x, uint32_t c, uint32_t r);
@@ -466,6 +556,9 @@ int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
                 x->devpool[x->ndev] = p;
                 x->dexcl[x->ndev] =
                     dra_alloc_state_exclusive(state, gp->driver, gp->name, nz(dv->name)) != 0;
+                x->dshared[x->ndev] =
+                    dra_alloc_state_shares(state, gp->driver, gp->name, nz(dv->name)) > 0 ||
+                    dra__alloc_state_has_capacity(state, gp->driver, gp->name, nz(dv->name));
                 x->dev[x->ndev++] = dv;
             }
     }

@@ -183,6 +183,300 @@ int dra__acall_counters_reserve(dra__acall_t *ac, dra__slot_t *st)
     return 1;
 }
 
+/* ---- compatibility groups (DRADeviceCompatibilityGroups, RELEASES.md §2) ---------------------- *
+ *
+ * Devices drawing from one counter set may be allocated together only when the intersection of
+ * their group lists is non-empty; a device without groups only goes with devices without groups;
+ * counter sets are never compared with each other. The rule covers the devices already allocated
+ * (the baseline, their groups read from the slices as upstream's compatibilityGroupsBaselineForPool
+ * does at d9009869e0e8) and those picked in this call (a rolling intersection per counter set,
+ * undone on backtrack). With the gate off from 1.37 on, a device that declares groups, or one
+ * that would join a counter set an allocated device with groups draws from, is skipped instead
+ * (upstream's version-skew rule). Both run where the counters are checked, before them. */
+
+static bool cg_has(const dra__cgstate_t *s, const char *g)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (strcmp(s->g[i], g) == 0)
+            return true;
+    return false;
+}
+
+/* upstream's admits(): may a device with these groups join the set? */
+static bool cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
+{
+    if (!s->has)
+        return true;
+    if (!c->ngroups)
+        return s->all_empty;
+    if (s->all_empty)
+        return false;
+    for (uint32_t i = 0; i < c->ngroups; i++)
+        if (c->groups[i] && cg_has(s, c->groups[i]))
+            return true;
+    return false;
+}
+
+/* upstream's add(): fold the device's groups into the set's state */
+static void cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
+{
+    if (!s->has) {
+        s->has = true;
+        s->all_empty = c->ngroups == 0;
+        s->n = 0;
+        for (uint32_t i = 0; i < c->ngroups && s->n < DRA__CG_MAX; i++)
+            if (c->groups[i] && !cg_has(s, c->groups[i]))
+                s->g[s->n++] = c->groups[i];
+        return;
+    }
+    if (s->all_empty || !c->ngroups)
+        return;
+    uint8_t k = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        bool in = false;
+        for (uint32_t j = 0; j < c->ngroups && !in; j++)
+            in = c->groups[j] && strcmp(c->groups[j], s->g[i]) == 0;
+        if (in)
+            s->g[k++] = s->g[i];
+    }
+    s->n = k;
+}
+
+static dra__cgent_t *cg_entry(dra__acall_t *ac, dra__scope_t *sc, const char *set)
+{
+    for (uint32_t i = 0; i < sc->ncg; i++)
+        if (strcmp(sc->cg[i].set, set) == 0)
+            return &sc->cg[i];
+    if (sc->ncg == sc->capcg) {
+        uint32_t nc = sc->capcg ? sc->capcg * 2 : 4;
+        dra__cgent_t *ne = dra_arena_realloc(&ac->scratch, sc->cg, sc->capcg * sizeof *ne,
+                                             nc * sizeof *ne, 8);
+        if (!ne)
+            return NULL;
+        sc->cg = ne;
+        sc->capcg = nc;
+    }
+    dra__cgent_t *e = &sc->cg[sc->ncg++];
+    memset(e, 0, sizeof *e);
+    e->set = set;
+    return e;
+}
+
+static int cg_baseline_slice(dra__acall_t *ac, dra__scope_t *sc, const dra__gpool_t *p,
+                             const dra_slice_t *sl)
+{
+    for (uint32_t d = 0; d < sl->ndevices; d++) {
+        const dra_device_t *dev = &sl->devices[d];
+        if (!dev->nconsumes || !ac->in_use(ac->self, p, sl, d))
+            continue;
+        for (uint32_t c = 0; c < dev->nconsumes; c++) {
+            dra__cgent_t *e = cg_entry(ac, sc, nz(dev->consumes[c].counter_set));
+            if (!e)
+                return DRA_ENOMEM;
+            cg_fold(&e->st, &dev->consumes[c]);
+        }
+    }
+    return DRA_OK;
+}
+
+/* The groups of the allocated devices of the slot's pool (computed once per call and pool). */
+static int cg_ready(dra__acall_t *ac, dra__slot_t *st)
+{
+    dra__scope_t *sc = &ac->scopes[st->scope];
+    if (sc->cg_ready)
+        return DRA_OK;
+    const dra__gpool_t *p = &ac->gp.pools[st->pool];
+    for (uint32_t i = 0; i < p->nslices; i++)
+        if (cg_baseline_slice(ac, sc, p, p->slices[i]))
+            return DRA_ENOMEM;
+    for (uint32_t i = 0; i < p->nother; i++)
+        if (cg_baseline_slice(ac, sc, p, p->other[i]))
+            return DRA_ENOMEM;
+    sc->cg_ready = true;
+    return DRA_OK;
+}
+
+static int cg_push(dra__acall_t *ac, dra__cgstate_t *at)
+{
+    if (ac->ncgu == ac->capcgu) {
+        uint32_t nc = ac->capcgu ? ac->capcgu * 2 : 16;
+        struct cgundo *nu = dra_arena_realloc(&ac->scratch, ac->cgu, ac->capcgu * sizeof *nu,
+                                              nc * sizeof *nu, 8);
+        if (!nu)
+            return DRA_ENOMEM;
+        ac->cgu = nu;
+        ac->capcgu = nc;
+    }
+    ac->cgu[ac->ncgu].at = at;
+    ac->cgu[ac->ncgu].prev = *at;
+    ac->ncgu++;
+    return DRA_OK;
+}
+
+void dra__acall_cg_undo(dra__acall_t *ac, uint32_t n)
+{
+    while (n-- && ac->ncgu) {
+        ac->ncgu--;
+        *ac->cgu[ac->ncgu].at = ac->cgu[ac->ncgu].prev;
+    }
+}
+
+int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
+{
+    *pushed = 0;
+    if (!ac->gp.any_groups) /* every device without groups: they all go together */
+        return R_OK;
+    if (cg_ready(ac, st))
+        return R_NOMEM;
+    dra__scope_t *sc = &ac->scopes[st->scope];
+    const dra_device_t *d = st->d;
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        dra__cgent_t *e = cg_entry(ac, sc, nz(d->consumes[c].counter_set));
+        if (!e)
+            return R_NOMEM;
+        if (!cg_admits(&e->st, &d->consumes[c])) {
+            dra__acall_cg_undo(ac, *pushed);
+            *pushed = 0;
+            return R_FAIL;
+        }
+        if (cg_push(ac, &e->st))
+            return R_NOMEM;
+        (*pushed)++;
+        cg_fold(&e->st, &d->consumes[c]);
+    }
+    return R_OK;
+}
+
+int dra__acall_cg_skip(dra__acall_t *ac, dra__slot_t *st)
+{
+    const dra_device_t *d = st->d;
+    if (!ac->gp.any_groups) /* no device of the node's pools declares groups */
+        return 0;
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        if (d->consumes[c].ngroups)
+            return 1; /* the device declares groups the allocator does not enforce */
+    if (cg_ready(ac, st))
+        return R_NOMEM;
+    dra__scope_t *sc = &ac->scopes[st->scope];
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        for (uint32_t i = 0; i < sc->ncg; i++)
+            if (strcmp(sc->cg[i].set, nz(d->consumes[c].counter_set)) == 0 && sc->cg[i].st.has &&
+                !sc->cg[i].st.all_empty)
+                return 1; /* an allocated device on this counter set declared groups */
+    return 0;
+}
+
+static bool body_needs_search(const dra__beh_t *b, const dra_exact_request_t *body, bool greedy)
+{
+    if (body->nderived && (b->derived || b->derived_fatal))
+        return true;
+    if (body->ncap_requests && b->cc &&
+        (b->cap_missing_fatal || b->cap_unrepr_fatal ||
+         (greedy && (b->cap_qualified || b->fractional))))
+        return true;
+    return false;
+}
+
+bool dra__claims_need_search(const dra__beh_t *b, dra_claim_t *const *claims, uint32_t n,
+                            bool greedy)
+{
+    for (uint32_t ci = 0; ci < n; ci++)
+        for (uint32_t ri = 0; ri < claims[ci]->nrequests; ri++) {
+            const dra_request_t *r = &claims[ci]->requests[ri];
+            if (r->exactly && body_needs_search(b, r->exactly, greedy))
+                return true;
+            for (uint32_t s = 0; s < r->nfirst_available; s++)
+                if (body_needs_search(b, &r->first_available[s], greedy))
+                    return true;
+        }
+    return false;
+}
+
+/* ---- derived attributes (DRADerivedAttributes, RELEASES.md §2) -------------------------------- */
+
+static size_t dm_hash(const dra_device_t *d, const char *expr)
+{
+    uint64_t x = (uint64_t)(uintptr_t)d * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)expr;
+    return (size_t)(x ^ (x >> 29));
+}
+
+/* The value of the request's derived attribute da for device d: evaluated once per call and
+ * (device, expression), as upstream's derivedAttributesCache. R_OK with *out, R_FATAL (the
+ * message in ac->err: "compile derived attribute N failed: ..." / "evaluate derived attribute N
+ * on device D failed: ..."), R_NOMEM. */
+static int derived_value(dra__acall_t *ac, const dra_derived_attr_t *da, const dra_device_t *d,
+                         const dra_attr_t **out)
+{
+    const char *expr = nz(da->expr);
+    if (ac->capdm) {
+        for (size_t j = dm_hash(d, expr) & (ac->capdm - 1); ac->dm[j].d;
+             j = (j + 1) & (ac->capdm - 1))
+            if (ac->dm[j].d == d && (ac->dm[j].expr == expr || strcmp(ac->dm[j].expr, expr) == 0)) {
+                *out = ac->dm[j].attr;
+                return R_OK;
+            }
+    }
+    const dra_cel_prog_t *prog = NULL;
+    dra_diag_t diag;
+    dra_diag_clear(&diag);
+    int rc = ac->cel ? dra_cel_cache_get_derived(ac->cel, expr, &prog, &diag) : DRA_EINVAL;
+    if (rc == DRA_ENOMEM)
+        return R_NOMEM;
+    if (rc)
+        return dra__acall_fatal(ac, "compile derived attribute %s failed: %s", nz(da->name),
+                                ac->cel ? diag.msg : "no CEL cache");
+    dra_attr_t *at = dra_arena_calloc(&ac->scratch, 1, sizeof *at, 8);
+    if (!at)
+        return R_NOMEM;
+    rc = dra_cel_eval_derived(prog, ac->m, d, &ac->scratch, at, &diag);
+    if (rc == DRA_ENOMEM)
+        return R_NOMEM;
+    if (rc) {
+        const dra_slice_t *sl = d->slice;
+        return dra__acall_fatal(ac, "evaluate derived attribute %s on device %s/%s/%s failed: %s",
+                                nz(da->name), sl ? nz(sl->driver) : "", sl ? nz(sl->pool_name) : "",
+                                nz(d->name), diag.msg);
+    }
+    at->name = da->name;
+    at->qname = da->qname;
+    if (2 * (ac->ndm + 1) > ac->capdm) { /* grow: rehash into twice the room */
+        uint32_t nc = ac->capdm ? ac->capdm * 2 : 64;
+        struct dmemo *nm = dra_arena_calloc(&ac->scratch, nc, sizeof *nm, 8);
+        if (!nm)
+            return R_NOMEM;
+        for (uint32_t i = 0; i < ac->capdm; i++)
+            if (ac->dm[i].d) {
+                size_t j = dm_hash(ac->dm[i].d, ac->dm[i].expr) & (nc - 1);
+                while (nm[j].d)
+                    j = (j + 1) & (nc - 1);
+                nm[j] = ac->dm[i];
+            }
+        ac->dm = nm;
+        ac->capdm = nc;
+    }
+    size_t j = dm_hash(d, expr) & (ac->capdm - 1);
+    while (ac->dm[j].d)
+        j = (j + 1) & (ac->capdm - 1);
+    ac->dm[j] = (struct dmemo){d, expr, at};
+    ac->ndm++;
+    *out = at;
+    return R_OK;
+}
+
+/* The attribute constraint c compares for device d picked for rq: the request's derived
+ * attribute of that name when the feature is on (it shadows the driver's attribute), else the
+ * device's own (upstream's lookupAttribute). */
+static int cons_attr(dra__acall_t *ac, const dra__cons_t *c, const dra__rq_t *rq,
+                     const dra_device_t *d, const dra_attr_t **out)
+{
+    if (ac->b.derived && c->qname)
+        for (uint32_t i = 0; i < rq->body->nderived; i++)
+            if (rq->body->derived[i].qname == c->qname)
+                return derived_value(ac, &rq->body->derived[i], d, out);
+    *out = c->qname ? dra_device_attr(d, c->qname) : NULL;
+    return R_OK;
+}
+
 /* ---- constraints (DRA-SEMANTICS §2.7) -------------------------------------------------------- */
 
 static bool set_intersects(const dra__aval_t *x, uint32_t nx, const dra__aval_t *y, uint32_t ny)
@@ -232,7 +526,12 @@ int dra__acons_add(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, uint32
 {
     if (c->c->nrequests > 0 && !rq->in_scope[ci_cons])
         return 1;
-    const dra_attr_t *at = c->qname ? dra_device_attr(d, c->qname) : NULL;
+    const dra_attr_t *at = NULL;
+    int arc = cons_attr(ac, c, rq, d, &at);
+    if (arc == R_NOMEM)
+        return -1;
+    if (arc != R_OK)
+        return arc; /* R_FATAL */
     if (!at)
         return 0;
     bool bugs = c->distinct ? ac->b.bug_distinct : ac->b.bug_isect;
@@ -514,14 +813,30 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
         return R_FAIL;
     if (!admin && (st->excl || st->ntaken > 0))
         return R_FAIL;
+    /* #140798 (1.38-pre; BUG(19) before): a live share blocks an exclusive allocation of a device
+     * whose slice no longer allows multiple allocations */
+    if (!admin && !multi && ac->b.share_blocks_excl && (st->persist_cap || st->persist_share))
+        return R_FAIL;
     if (!ac->b.pd && d->nconsumes > 0)
         return R_FAIL;
     bool cap_in_use =
         st->persist_cap || st->nallocating > 0 || (!ac->b.bug_persisted_share && st->persist_share);
     bool skip_counters = multi && cap_in_use;
     bool charged = false;
+    uint32_t cgn = 0; /* compatibility-group undo records of this device */
     if (!skip_counters && d->nconsumes > 0) {
+        if (ac->b.cg) {
+            int rc = dra__acall_cg_place(ac, st, &cgn);
+            if (rc != R_OK)
+                return rc;
+        } else if (ac->b.cg_skip) {
+            int rc = dra__acall_cg_skip(ac, st);
+            if (rc)
+                return rc < 0 ? rc : R_FAIL;
+        }
         int rc = dra__acall_counters_reserve(ac, st);
+        if (rc <= 0)
+            dra__acall_cg_undo(ac, cgn);
         if (rc < 0)
             return rc;
         if (!rc)
@@ -531,12 +846,19 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     if (ac->b.taints && dra__taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
             dra__acall_counters_apply(ac, st, -1);
+        dra__acall_cg_undo(ac, cgn);
         return R_FAIL;
     }
     for (uint32_t i = 0; i < cl->ncons; i++) {
         int rc = dra__acons_add(ac, &cl->cons[i], rq, i, d);
-        if (rc < 0)
-            return R_NOMEM;
+        if (rc < 0) { /* out of memory, or a derived attribute's fatal error */
+            for (uint32_t e = 0; e < i; e++)
+                dra__acons_remove(ac, &cl->cons[e], rq, e);
+            if (charged && !bugs)
+                dra__acall_counters_apply(ac, st, -1);
+            dra__acall_cg_undo(ac, cgn);
+            return rc == R_FATAL ? R_FATAL : R_NOMEM;
+        }
         if (!rc) {
             if (must) {
                 char cb[300];
@@ -550,6 +872,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 dra__acons_remove(ac, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
                 dra__acall_counters_apply(ac, st, -1);
+            dra__acall_cg_undo(ac, cgn);
             return R_FAIL;
         }
     }
@@ -569,6 +892,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                     dra__acons_remove(ac, &cl->cons[e], rq, e);
                 if (charged)
                     dra__acall_counters_apply(ac, st, -1);
+                dra__acall_cg_undo(ac, cgn);
             }
             return fits == R_FATAL ? R_FATAL : R_FAIL;
         }
@@ -599,6 +923,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     r->rq = rqi;
     r->multi = multi;
     r->charged = charged;
+    r->cg_undo = cgn;
     cl->nres++;
     return R_OK;
 }
@@ -624,6 +949,7 @@ void dra__acall_deallocate(dra__acall_t *ac, uint32_t ci)
     } else if (r->charged) {
         dra__acall_counters_apply(ac, st, -1);
     }
+    dra__acall_cg_undo(ac, r->cg_undo); /* the newest records: results are undone LIFO */
     cl->nres--;
 }
 
@@ -734,7 +1060,9 @@ int dra__acall_preprocess(dra__acall_t *ac, dra_claim_t *const *claims, bool nee
                 if (rq->num < min_req)
                     min_req = rq->num;
             }
-            min_claim += min_req;
+            /* #141307: the sum must not wrap (upstream's int did before 1.38-pre and the 1.37
+             * patch releases); saturating keeps every oversized claim over the limit */
+            min_claim = min_req > 0 && min_claim > INT64_MAX - min_req ? INT64_MAX : min_claim + min_req;
         }
         if (min_claim > DRA_ALLOC_MAX_RESULTS)
             return dra__acall_fatal(ac, "claim %s: number of requested devices %lld exceeds the claim limit of %d",
@@ -846,6 +1174,21 @@ static int build_node_selector(dra__acall_t *ac, dra__cl_t *cl, dra_arena_t *out
     ns->nterms = 1;
     *res = ns;
     return DRA_OK;
+}
+
+/* Whether config cf names every top-level request of the claim, by its name or by the chosen
+ * subrequest's "req/sub" (1.37's allocator then stores requests=nil: "applies to all"). */
+static bool covers_all(const dra__acall_t *ac, const dra__cl_t *cl, const dra_claim_t *c,
+                       const dra_alloc_config_t *cf)
+{
+    for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+        if (name_listed(cf->requests, cf->nrequests, nz(c->requests[ri].name)))
+            continue;
+        if (!cl->nsub[ri] ||
+            !name_listed(cf->requests, cf->nrequests, ac->rqs[cl->rq_first[ri] + cl->selected[ri]].name))
+            return false;
+    }
+    return true;
 }
 
 int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
@@ -983,6 +1326,12 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
                 cf->opaque = cc->opaque;
             }
         }
+        if (ac->b.config_all_nil) /* 1.37+: a config naming every request applies to all */
+            for (uint32_t k = 0; k < al->nconfigs; k++)
+                if (al->configs[k].nrequests && covers_all(ac, cl, c, &al->configs[k])) {
+                    al->configs[k].requests = NULL;
+                    al->configs[k].nrequests = 0;
+                }
         int rc = build_node_selector(ac, cl, out, &al->node_selector);
         if (rc)
             return rc;

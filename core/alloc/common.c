@@ -423,10 +423,12 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;
-    /* the capacity changes of 1.37 / 1.38-pre: off until the engine knows them */
-    b->cap_missing_fatal = false;
-    b->cap_unrepr_fatal = false;
-    b->cap_qualified = false;
+    /* consumable_capacity.go: 1.37 fails the call on a requested capacity the device lacks;
+     * 1.38-pre skips the device instead, fails it on an unrepresentable request and matches
+     * qualified and unqualified capacity names (#142202) */
+    b->cap_missing_fatal = r == DRA_RELEASE_1_37;
+    b->cap_unrepr_fatal = r38;
+    b->cap_qualified = r38;
     b->config_all_nil = r37;
     b->cel_err_device = r37;
     bool bugs = f->upstream_bugs;
@@ -670,6 +672,15 @@ int dra__node_matches(const dra_node_t *node, const char *node_name, bool all_no
         *match = ok;
     }
     return DRA_OK;
+}
+
+int dra_alloc_available_on(const dra_allocation_t *a, const dra_node_t *node, bool *ok, char *err,
+                           size_t errlen)
+{
+    *ok = true;
+    if (!a || !a->node_selector)
+        return DRA_OK;
+    return dra__node_matches(node, NULL, false, a->node_selector, ok, err, errlen);
 }
 
 bool dra__ns_req_equal(const dra_ns_req_t *a, const dra_ns_req_t *b)
@@ -1017,6 +1028,82 @@ int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const d
     char e[8];
     int rc = dra__cap_fits_m(&m, req, d, existing, allocating, e, sizeof e);
     return rc < 0 ? -1 : rc;
+}
+
+/* ---- derived attributes and compatibility groups (1.37) ------------------------------------ */
+
+int dra__constraint_attr(const dra_model_t *m, const dra__beh_t *b, dra_cel_cache_t *cel,
+                         dra_arena_t *scratch, const dra_exact_request_t *body, uint32_t qname,
+                         const dra_device_t *d, const dra_attr_t **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!qname)
+        return DRA_OK;
+    if (b->derived && body)
+        for (uint32_t i = 0; i < body->nderived; i++) {
+            const dra_derived_attr_t *da = &body->derived[i];
+            if (da->qname != qname)
+                continue;
+            const dra_cel_prog_t *prog = NULL;
+            dra_diag_t diag;
+            dra_diag_clear(&diag);
+            int rc = dra_cel_cache_get_derived(cel, nz(da->expr), &prog, &diag);
+            if (rc == DRA_ENOMEM)
+                return rc;
+            if (rc) {
+                snprintf(err, errlen, "compile derived attribute %s failed: %s", nz(da->name),
+                         diag.msg);
+                return DRA_EFATAL;
+            }
+            dra_attr_t *at = dra_arena_calloc(scratch, 1, sizeof *at, 8);
+            if (!at)
+                return DRA_ENOMEM;
+            rc = dra_cel_eval_derived(prog, m, d, scratch, at, &diag);
+            if (rc == DRA_ENOMEM)
+                return rc;
+            if (rc) {
+                const dra_slice_t *sl = d->slice;
+                snprintf(err, errlen, "evaluate derived attribute %s on device %s/%s/%s failed: %s",
+                         nz(da->name), sl ? nz(sl->driver) : "", sl ? nz(sl->pool_name) : "",
+                         nz(d->name), diag.msg);
+                return DRA_EFATAL;
+            }
+            at->name = da->name;
+            at->qname = da->qname;
+            *out = at;
+            return DRA_OK;
+        }
+    *out = dra_device_attr(d, qname);
+    return DRA_OK;
+}
+
+static bool list_has(const dra_consumes_t *c, const char *g)
+{
+    for (uint32_t i = 0; i < c->ngroups; i++)
+        if (c->groups[i] && strcmp(c->groups[i], g) == 0)
+            return true;
+    return false;
+}
+
+bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t n)
+{
+    uint32_t empty = 0;
+    for (uint32_t i = 0; i < n; i++)
+        empty += lists[i]->ngroups == 0;
+    if (empty == n)
+        return true;
+    if (empty)
+        return false; /* a device without groups only goes with devices without groups */
+    /* some group of the first list is in every other list */
+    for (uint32_t g = 0; g < lists[0]->ngroups; g++) {
+        const char *name = lists[0]->groups[g];
+        bool all = name != NULL;
+        for (uint32_t i = 1; i < n && all; i++)
+            all = list_has(lists[i], name);
+        if (all)
+            return true;
+    }
+    return false;
 }
 
 /* ---- attribute values ------------------------------------------------------------------------ */

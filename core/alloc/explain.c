@@ -1074,6 +1074,19 @@ static bool constraints_short(xctx_t *z, dra_why_t *w)
             }
             if (!nreq)
                 continue;
+            /* a derived attribute (1.37) of a request in scope: per-request values, not the
+             * devices' attributes read below; not analysed */
+            bool derived = false;
+            for (uint32_t k = 0; k < nreq && !derived; k++) {
+                uint32_t ri = reqs[k], nalt = cl->nsub[ri] ? cl->nsub[ri] : 1;
+                for (uint32_t a = 0; a < nalt && !derived; a++) {
+                    const dra_exact_request_t *b = c->rqs[cl->rq_first[ri] + a].body;
+                    for (uint32_t d = 0; b && d < b->nderived && !derived; d++)
+                        derived = b->derived[d].qname == co->qname;
+                }
+            }
+            if (derived)
+                continue;
             /* values: the distinct scalar values of the eligible devices of those requests */
             const dra_attr_t **vals = dra_arena_alloc(z->ar, (size_t)(c->nslots + 1) * sizeof *vals, 8);
             if (!vals) {

@@ -85,6 +85,7 @@ typedef struct fnode {
     uint32_t nslots, nscopes, maxcaps;
     bool has_multi; /* a multi-allocatable device (shareIDs) */
     bool has_pdns;  /* a slice with per-device node selection */
+    bool has_groups; /* a device of the pools declares compatibility groups (1.37) */
     uint32_t **slice_base;
     uint32_t **slice_row;
     struct fcnt *cnt; /* counters as columns, built on first need */
@@ -462,6 +463,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     dra__acall_init(&a->c, m, f, &a->opts);
+    a->c.cel = cel; /* derived attributes' programs */
     a->c.state = state; /* shareIDs unique among the state's shares */
     a->prune_on = true;
     a->paths_on = true;
@@ -737,10 +739,14 @@ static int build_node_slots(dra_fast_t *a, fnode_t *fn)
             for (uint32_t d = 0; d < sl->ndevices; d++) {
                 const dra_device_t *dev = &sl->devices[d];
                 fn->has_multi |= dev->allow_multiple_allocations;
+                fn->has_groups |= dra__device_has_groups(dev);
                 if (dev->ncaps > mc)
                     mc = dev->ncaps;
             }
         }
+        for (uint32_t s = 0; s < pool->nother; s++) /* allocated peers there count too */
+            for (uint32_t d = 0; d < pool->other[s]->ndevices; d++)
+                fn->has_groups |= dra__device_has_groups(&pool->other[s]->devices[d]);
     }
     fn->nslots = k;
     fn->nscopes = nsc;
@@ -987,10 +993,25 @@ static inline int search_request_ready(dra_fast_t *a, dra__rq_t *rq)
 
 enum { FP_FALLBACK = 2 };
 
+/* The request's capacity fits the device on its own (no shares), in the profile's arithmetic. */
+static bool fast_cap_fits(const dra__acall_t *ac, const dra_exact_request_t *body,
+                          const dra_device_t *d)
+{
+    dra__capmode_t m = dra__capmode(&ac->b);
+    char why[8];
+    return dra__cap_fits_m(&m, body, d, NULL, NULL, why, sizeof why) == 1;
+}
+
 /* The claim shapes the fast paths serve, judged before preprocessing. */
 static bool fp_shape(const dra_fast_t *a, dra_claim_t *const *claims, uint32_t n)
 {
     if (!a->paths_on || n != 1 || a->c.b.bugs || a->fn->has_pdns || a->c.gp.any_invalid)
+        return false;
+    /* 1.37's features: compatibility groups met on the node, derived attributes, capacity
+     * requests whose checks may be fatal or use another arithmetic: the search */
+    if ((a->c.b.cg || a->c.b.cg_skip) && a->fn->has_groups)
+        return false;
+    if (dra__claims_need_search(&a->c.b, claims, n, true))
         return false;
     const dra_claim_t *c = claims[0];
     if (c->nrequests != 1 || (c->nconstraints && a->c.b.lists))
@@ -1006,8 +1027,11 @@ static int fp_constraints_add(dra__acall_t *ac, dra__cl_t *cl, const dra__rq_t *
 {
     for (uint32_t i = 0; i < cl->ncons; i++) {
         int rc = dra__acons_add(ac, &cl->cons[i], rq, i, d);
-        if (rc < 0)
-            return R_NOMEM;
+        if (rc < 0) {
+            for (uint32_t e = 0; e < i; e++)
+                dra__acons_remove(ac, &cl->cons[e], rq, e);
+            return rc == R_FATAL ? R_FATAL : R_NOMEM;
+        }
         if (!rc) {
             for (uint32_t e = 0; e < i; e++)
                 dra__acons_remove(ac, &cl->cons[e], rq, e);
@@ -1419,7 +1443,7 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
                     const dra_device_t *d = &sl->devices[i];
                     if (!ac->b.binding && d->nbinding_conditions > 0)
                         continue;
-                    if (cc && (body->ncap_requests ? dra__cap_fits(body, d, NULL, NULL, false) != 1
+                    if (cc && (body->ncap_requests ? !fast_cap_fits(ac, body, d)
                                                    : a->capfit0[row] != 1))
                         continue;
                     if (d->nconsumes > 0 && !ac->b.pd)
@@ -1537,17 +1561,27 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                 if (!m)
                     continue;
                 if (cc) {
-                    if (d->allow_multiple_allocations || (v & MIR_CAP)) {
+                    /* shares, and (#140798) a live share of a device that no longer allows
+                     * them: the search */
+                    if (d->allow_multiple_allocations || (v & (MIR_CAP | MIR_SHARE))) {
                         ret = FP_FALLBACK;
                         goto out;
                     }
                     if (body->ncap_requests) {
-                        if (dra__cap_fits(body, d, NULL, NULL, false) != 1)
+                        if (!fast_cap_fits(ac, body, d))
                             continue;
                     } else {
                         uint8_t *cf = &a->capfit0[row];
-                        if (!*cf)
-                            *cf = dra__cap_fits(body, d, NULL, NULL, false) == 1 ? 1 : 2;
+                        if (!*cf) { /* 3: the check fails the call (1.38-pre): the search */
+                            dra__capmode_t cm = dra__capmode(&ac->b);
+                            char why[8];
+                            int fr = dra__cap_fits_m(&cm, body, d, NULL, NULL, why, sizeof why);
+                            *cf = fr == 1 ? 1 : fr == 0 ? 2 : 3;
+                        }
+                        if (*cf == 3) {
+                            ret = FP_FALLBACK;
+                            goto out;
+                        }
                         if (*cf != 1)
                             continue;
                     }
@@ -1678,7 +1712,7 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
     out->n = 0;
     out->msg[0] = 0; /* not the whole 512-byte buffer: this runs on every call */
     memset(&out->stats, 0, sizeof out->stats);
-    dra_arena_reset(&a->c.scratch);
+    dra__acall_reset_scratch(&a->c);
     a->c.out = out;
     a->c.node = node;
     a->c.nclaims = n;
@@ -1696,13 +1730,13 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
      * (no leaking upstream bugs, no step budget, no invalid-pool fatal; no multi-allocatable
      * device: kept from when pruned attempts drew shareIDs, which are derived now) */
     a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->c.max_steps &&
-               !a->c.gp.any_invalid;
+               !a->c.gp.any_invalid && !dra__claims_need_search(&a->c.b, claims, n, false);
     int rc = FP_FALLBACK;
     out->stats.pools = a->c.gp.n;
     if (fp_shape(a, claims, n)) {
         rc = fp_call(a, claims);
         if (rc == FP_FALLBACK) { /* the search, from scratch */
-            dra_arena_reset(&a->c.scratch);
+            dra__acall_reset_scratch(&a->c);
             out->stats.allocate_one = 0;
         }
     }
@@ -1769,7 +1803,7 @@ int dra_fast_prepare(dra_fast_t *a, const dra_node_t *node)
 {
     if (!a || !node)
         return DRA_EINVAL;
-    dra_arena_reset(&a->c.scratch);
+    dra__acall_reset_scratch(&a->c);
     fnode_t *fn = node_get(a, node);
     if (!fn)
         return DRA_ENOMEM;
@@ -1785,7 +1819,7 @@ int dra_fast_prepare(dra_fast_t *a, const dra_node_t *node)
         a->fn = fn;
         bool ok = fcnt_get(a) != NULL;
         a->fn = NULL;
-        dra_arena_reset(&a->c.scratch);
+        dra__acall_reset_scratch(&a->c);
         if (!ok)
             return DRA_ENOMEM;
     }
@@ -1913,6 +1947,13 @@ int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *n
                 sig_set(e->val, row0 + d, SIG_UNKNOWN);
     for (uint32_t d = 0; a->capfit0 && d < sl->ndevices && row0 + d < a->nrows; d++)
         a->capfit0[row0 + d] = 0;
+    /* a layout depends on the devices' capacities (the most of one device), counter consumption
+     * (pool validity), binding conditions (pool order) and allowMultipleAllocations, never on
+     * attributes or taints: an update of only those (a health event) keeps every layout, where
+     * a rebuilt one would leave the old one in perm (memory growing with every event) */
+    if (!(sl->changed & (DRA_SLICE_CHANGED_CAPS | DRA_SLICE_CHANGED_CONSUMES |
+                         DRA_SLICE_CHANGED_BINDING | DRA_SLICE_CHANGED_MULTI)))
+        return DRA_OK;
     /* layouts: only the node's when every slice of the pool is on that node, else every one */
     bool one = node && sl->node_name && node->name && !strcmp(sl->node_name, node->name);
     const fbucket_t *pb = bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false);

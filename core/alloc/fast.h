@@ -129,12 +129,16 @@ DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_
                                           const dra_exact_request_t *req, uint32_t nrows,
                                           const uint32_t *col_of_row, const uint64_t *match,
                                           const uint64_t *err);
-/* A slice was republished (dra_model_slice_update): forget what the allocator derived from its
- * devices - their cached selector results (every selector combination) and capacity fits - and
- * the layout of `node`, the node the slice's devices are on (rebuilt at once, as by
- * dra_fast_prepare). With node NULL, or when the slice's pool has slices elsewhere, every node's
- * layout is dropped and rebuilt on the node's next call. Requires the same device count and
- * names (dra_model_slice_update guarantees it). Errors: DRA_EINVAL, DRA_ENOMEM. Cost: O(devices
+/* A slice was republished (dra_model_slice_update; call once after each, it reads the slice's
+ * `changed`): forget what the allocator derived from its devices - their cached selector results
+ * (every selector combination) and capacity fits - and, when capacities, counter consumption,
+ * binding conditions or allowMultipleAllocations changed, the layout of `node`, the node the
+ * slice's devices are on (rebuilt at once, as by dra_fast_prepare; the old one stays in the
+ * allocator's memory until it is freed). With node NULL, or when the slice's pool has slices
+ * elsewhere, every node's layout is dropped and rebuilt on the node's next call. An update of
+ * attributes or taints only keeps the layouts (they do not depend on them): republishing a
+ * device's taints grows nothing. Requires the same device count and names
+ * (dra_model_slice_update guarantees it). Errors: DRA_EINVAL, DRA_ENOMEM. Cost: O(devices
  * of the slice * selector combinations + slices of its pool) plus the node's layout. */
 DRA_NODISCARD int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *node);
 /* options.share_seed of the allocator (the engine's direct answers derive shareIDs with it,

@@ -28,6 +28,8 @@ static void violation(dra_inv_report_t *r, const char *fmt, ...)
     r->nviolations++;
 }
 
+#define DRA_INV_GROUP_MAX 256 /* group lists compared per counter set (devices of a pool) */
+
 typedef struct ires {
     const dra_result_t *r;
     const dra_device_t *d;
@@ -131,8 +133,23 @@ static void check_device(ictx_t *x, const dra_claim_t *cl, const ires_t *e)
     if (!admin && !multi &&
         dra_alloc_state_exclusive(x->before, nz(r->driver), nz(r->pool), nz(r->device)) > 0)
         violation(x->out, "claim %s: device %s is already allocated", nz(cl->name), nz(r->device));
+    bool shared_before =
+        dra_alloc_state_shares(x->before, nz(r->driver), nz(r->pool), nz(r->device)) > 0 ||
+        dra__alloc_state_has_capacity(x->before, nz(r->driver), nz(r->pool), nz(r->device));
+    if (!admin && !multi && b->share_blocks_excl && shared_before)
+        violation(x->out, "claim %s: device %s is exclusively allocated while it has a live share",
+                  nz(cl->name), nz(r->device));
+    if (b->cg_skip && e->d->nconsumes && !(multi && shared_before) && b->pd) {
+        for (uint32_t c = 0; c < e->d->nconsumes; c++)
+            if (e->d->consumes[c].ngroups)
+                violation(x->out, "claim %s: device %s declares compatibility groups, which are "
+                                  "not enforced with DRADeviceCompatibilityGroups off (such a "
+                                  "device is skipped)",
+                          nz(cl->name), nz(r->device));
+    }
     if (b->cc) {
-        int fits = dra__cap_fits(e->body, e->d, NULL, NULL, false);
+        dra__capmode_t cm = dra__capmode(b);
+        int fits = dra__cap_fits_m(&cm, e->body, e->d, NULL, NULL, x->err, sizeof x->err);
         if (fits != 1)
             violation(x->out, "claim %s: device %s cannot hold the requested capacity",
                       nz(cl->name), nz(r->device));
@@ -204,9 +221,12 @@ static int64_t all_devices(ictx_t *x, const dra_claim_t *cl, const dra_exact_req
             for (uint32_t d = 0; d < x->gp.pools[p].slices[s]->ndevices; d++) {
                 const dra_device_t *dev = &x->gp.pools[p].slices[s]->devices[d];
                 bool mt = false;
+                dra__capmode_t cm = dra__capmode(&x->b);
                 if (dra__device_selectable(x->m, &x->b, x->cel, &x->scratch, x->node, cl, cls, body,
                                           dev, &mt, NULL, x->err, sizeof x->err) == DRA_OK &&
-                    mt && (!x->b.cc || dra__cap_fits(body, dev, NULL, NULL, false) == 1))
+                    mt &&
+                    (!x->b.cc ||
+                     dra__cap_fits_m(&cm, body, dev, NULL, NULL, x->err, sizeof x->err) == 1))
                     want++;
             }
     return want;
@@ -251,6 +271,19 @@ static void check_counts(ictx_t *x, uint32_t c)
     }
 }
 
+/* The attribute constraint q compares for result e: its request's derived attribute of that
+ * name (DRADerivedAttributes) or its device's. NULL when absent or not evaluable (a violation:
+ * the allocator would have failed the call). */
+static const dra_attr_t *result_attr(ictx_t *x, const ires_t *e, uint32_t q)
+{
+    const dra_attr_t *at = NULL;
+    int rc = dra__constraint_attr(x->m, &x->b, x->cel, &x->scratch, e->body, q, e->d, &at, x->err,
+                                  sizeof x->err);
+    if (rc == DRA_EFATAL)
+        violation(x->out, "result %s: %s", nz(e->r->device), x->err);
+    return rc == DRA_OK ? at : NULL;
+}
+
 /* distinctAttribute: result i's value (at) repeats on no earlier result of the claim in scope. */
 static void check_distinct(ictx_t *x, uint32_t c, const dra_constraint_t *cn, uint32_t k,
                            uint32_t q, const char *an, uint32_t i, const dra_attr_t *at)
@@ -261,7 +294,7 @@ static void check_distinct(ictx_t *x, uint32_t c, const dra_constraint_t *cn, ui
         const ires_t *o = &x->xs[j];
         if (o->claim != c || !in_scope(cn, o))
             continue;
-        const dra_attr_t *oa = dra_device_attr(o->d, q);
+        const dra_attr_t *oa = result_attr(x, o, q);
         if (!oa)
             continue;
         bool same;
@@ -299,7 +332,7 @@ static void check_constraints(ictx_t *x, uint32_t c)
             const ires_t *e = &x->xs[i];
             if (e->claim != c || !in_scope(cn, e))
                 continue;
-            const dra_attr_t *at = q ? dra_device_attr(e->d, q) : NULL;
+            const dra_attr_t *at = result_attr(x, e, q);
             if (!at) {
                 violation(x->out, "claim %s, constraint #%u: device %s lacks %s", nz(cl->name), k,
                           nz(e->r->device), an);
@@ -464,6 +497,71 @@ static void check_counters(ictx_t *x)
     }
 }
 
+/* Compatibility groups (DRADeviceCompatibilityGroups enforced): per pool and counter set a
+ * result consumes, the groups of the devices in use before and of the results' devices admit
+ * each other; with the gate off from 1.37 on, no result joins a counter set an allocated device
+ * with groups draws from (check_device rejects results that declare groups themselves). */
+static void check_groups(ictx_t *x)
+{
+    const dra__beh_t *b = &x->b;
+    if ((!b->cg && !b->cg_skip) || !b->pd)
+        return;
+    const dra_consumes_t *lists[DRA_INV_GROUP_MAX];
+    for (uint32_t i = 0; i < x->nx; i++) {
+        const ires_t *e = &x->xs[i];
+        for (uint32_t c = 0; c < e->d->nconsumes; c++) {
+            const char *set = nz(e->d->consumes[c].counter_set);
+            bool seen = false; /* the (pool, set) of an earlier result: checked already */
+            for (uint32_t j = 0; j < i && !seen; j++)
+                for (uint32_t c2 = 0; c2 < x->xs[j].d->nconsumes && !seen; c2++)
+                    seen = x->xs[j].pool == e->pool &&
+                           strcmp(nz(x->xs[j].d->consumes[c2].counter_set), set) == 0;
+            if (seen)
+                continue;
+            uint32_t n = 0, nbefore_grouped = 0;
+            const dra__gpool_t *p = e->pool;
+            const dra_slice_t *const *ls[2] = {p->slices, p->other};
+            uint32_t nl[2] = {p->nslices, p->nother};
+            for (int L = 0; L < 2; L++)
+                for (uint32_t s = 0; s < nl[L]; s++)
+                    for (uint32_t d = 0; d < ls[L][s]->ndevices; d++) {
+                        const dra_device_t *dv = &ls[L][s]->devices[d];
+                        if (!dra_alloc_state_in_use(x->before, p->driver, p->name, nz(dv->name)))
+                            continue;
+                        for (uint32_t c2 = 0; c2 < dv->nconsumes; c2++)
+                            if (strcmp(nz(dv->consumes[c2].counter_set), set) == 0) {
+                                if (n < DRA_INV_GROUP_MAX)
+                                    lists[n++] = &dv->consumes[c2];
+                                nbefore_grouped += dv->consumes[c2].ngroups > 0;
+                            }
+                    }
+            for (uint32_t j = i; j < x->nx; j++) {
+                const ires_t *o = &x->xs[j];
+                bool dup = false;
+                for (uint32_t j2 = i; j2 < j && !dup; j2++)
+                    dup = x->xs[j2].d == o->d;
+                if (dup || o->pool != p)
+                    continue;
+                for (uint32_t c2 = 0; c2 < o->d->nconsumes; c2++)
+                    if (strcmp(nz(o->d->consumes[c2].counter_set), set) == 0 &&
+                        n < DRA_INV_GROUP_MAX)
+                        lists[n++] = &o->d->consumes[c2];
+            }
+            if (b->cg && !dra__cg_lists_ok(lists, n))
+                violation(x->out, "pool %s/%s: counter set %s: devices with incompatible "
+                                  "compatibility groups allocated together",
+                          p->driver, p->name, set);
+            if (b->cg_skip && nbefore_grouped &&
+                !(b->cc && e->d->allow_multiple_allocations &&
+                  dra_alloc_state_in_use(x->before, p->driver, p->name, nz(e->d->name))))
+                violation(x->out, "pool %s/%s: device %s joins counter set %s, on which an "
+                                  "allocated device declares compatibility groups (skipped with "
+                                  "DRADeviceCompatibilityGroups off)",
+                          p->driver, p->name, nz(e->d->name), set);
+        }
+    }
+}
+
 int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
                   const dra_alloc_state_t *before, dra_cel_cache_t *cel, const dra_node_t *node,
                   dra_claim_t *const *claims, dra_allocation_t *const *allocs, uint32_t n,
@@ -508,6 +606,7 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
     check_exclusive(&x);
     check_capacity(&x);
     check_counters(&x);
+    check_groups(&x);
     rc = DRA_OK;
 done:
     dra_arena_fini(&x.scratch);

@@ -440,6 +440,14 @@ int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_
         }
         if (p->invalid)
             out->any_invalid = true;
+        /* 1.37: whether compatibility groups can matter on this node at all (the checks cost
+         * a pass over the pool's allocated devices; without a grouped device they admit all) */
+        for (uint32_t k = 0; (b->cg || b->cg_skip) && !out->any_groups && k < p->nslices + p->nother;
+             k++) {
+            const dra_slice_t *sl = k < p->nslices ? p->slices[k] : p->other[k - p->nslices];
+            for (uint32_t d = 0; d < sl->ndevices && !out->any_groups; d++)
+                out->any_groups = dra__device_has_groups(&sl->devices[d]);
+        }
         out->n++;
     }
     /* order: (driver, pool); 1.36+: pools with binding-condition devices last */

@@ -57,6 +57,7 @@ int dra_alloc_new(const dra_model_t *m, const dra_alloc_features_t *f,
     if (opts)
         a->opts = *opts;
     dra__acall_init(&a->c, m, f, &a->opts);
+    a->c.cel = cel; /* derived attributes' programs */
     a->model = m;
     a->c.state = state; /* shareIDs unique among the state's shares */
     a->c.in_use = in_use;
@@ -174,7 +175,7 @@ static int call_begin(dra_allocator_t *a, const dra_node_t *node, uint32_t n,
                       dra_alloc_outcome_t *out)
 {
     memset(out, 0, sizeof *out);
-    dra_arena_reset(&a->c.scratch);
+    dra__acall_reset_scratch(&a->c);
     a->c.out = out;
     a->c.node = node;
     a->c.nclaims = n;

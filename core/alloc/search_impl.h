@@ -86,7 +86,7 @@ static int search_allocate_one(SEARCH_SELF *a, uint32_t ci, uint32_t ri, uint32_
         return R_FAIL;
     if (di >= rq->num)
         return search_allocate_one(a, ci, ri + 1, 0, 0, false, origin);
-    if ((int64_t)cl->nres + rq->num - di > DRA_ALLOC_MAX_RESULTS)
+    if (rq->num - di > (int64_t)DRA_ALLOC_MAX_RESULTS - (int64_t)cl->nres) /* no overflow (#141307) */
         return R_MAXEXC;
     if (rq->all) {
         uint32_t slot = rq->all_slots[di];
@@ -169,6 +169,10 @@ static int search_validate_request(SEARCH_SELF *a, uint32_t ci, uint32_t rqi)
     const dra_claim_t *claim = c->cls[ci].c;
     const dra_exact_request_t *body = rq->body;
     char cb[300];
+    /* 1.37+: derived attributes with the gate off are refused, not ignored (version skew) */
+    if (c->b.derived_fatal && body->nderived)
+        return dra__acall_fatal(c, "claim %s, request %s: cannot handle request with derived attributes, the feature is disabled",
+                               dra__claim_ref(claim, cb, sizeof cb), search_nz(body->name));
     for (uint32_t i = 0; i < body->nselectors; i++)
         if (!body->selectors[i].cel)
             return dra__acall_fatal(c, "claim %s, request %s, selector #%u: CEL expression empty (unsupported selector type?)",

@@ -460,6 +460,17 @@ int dra_diag_set(dra_diag_t *d, int code, const char *file, uint32_t line, uint3
     return r;
 }
 
+void dra_diag_detach(dra_diag_t *d)
+{
+    if (!d || !d->file)
+        return;
+    char buf[DRA_DIAG_MSG_MAX];
+    dra_diag_format(d, buf, sizeof buf);
+    memcpy(d->msg, buf, sizeof d->msg);
+    d->file = NULL;
+    d->line = d->column = 0;
+}
+
 const char *dra_diag_format(const dra_diag_t *d, char *buf, size_t len)
 {
     if (!buf || len == 0)

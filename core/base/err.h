@@ -66,6 +66,10 @@ typedef struct dra_diag {
 
 /* Reset to "no error". Accepts NULL. */
 void dra_diag_clear(dra_diag_t *d);
+/* Make d own everything it says: the file name and position move into the message ("file:line:
+ * col: msg", as dra_diag_format prints it) and file becomes NULL, so d outlives the object its
+ * file name pointed into (a model or scenario freed before the caller prints d). Accepts NULL. */
+void dra_diag_detach(dra_diag_t *d);
 /* Fill d (if not NULL) and return code, so callers can write `return dra_diag_set(...)`. */
 int dra_diag_set(dra_diag_t *d, int code, const char *file, uint32_t line, uint32_t column,
                  const char *fmt, ...) DRA_PRINTF(6, 7);

@@ -48,6 +48,19 @@ int dra_cel_compile_env(const char *src, size_t len, const dra_cel_env_t *env, d
     return DRA_OK;
 }
 
+/* A derived attribute's expression (derived.c evaluates it): the DRA environment with the
+ * derived-attribute result rule (check.c). Here rather than in derived.c so that the cache below
+ * compiles without calling back into the evaluating file. */
+static const dra_cel_var_t derived_vars[] = {{"device", &dra_cel_t_device}};
+static const dra_cel_env_t derived_env = {
+    .vars = derived_vars, .nvars = 1, .dra = true, .derived = true, .homogeneous = true};
+
+int dra_cel_compile_derived(const char *src, size_t len, dra_arena_t *arena, dra_cel_prog_t **out,
+                            dra_diag_t *diag)
+{
+    return dra_cel_compile_env(src, len, &derived_env, arena, out, diag);
+}
+
 int dra_cel_compile(const char *src, size_t len, dra_arena_t *arena, dra_cel_prog_t **out,
                     dra_diag_t *diag)
 {
@@ -144,6 +157,7 @@ typedef struct cache_entry {
     uint64_t hash;
     const char *src;
     size_t len;
+    bool derived; /* compiled as a derived attribute (dra_cel_cache_get_derived) */
     dra_cel_prog_t *prog;
     int rc;
     dra_diag_t diag;
@@ -201,15 +215,15 @@ static int cache_grow(dra_cel_cache_t *c)
     return DRA_OK;
 }
 
-int dra_cel_cache_get(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t **out,
-                      dra_diag_t *diag)
+static int cache_get(dra_cel_cache_t *c, const char *src, bool derived, const dra_cel_prog_t **out,
+                     dra_diag_t *diag)
 {
     if (!c || !src || !out)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "invalid argument");
     size_t len = strlen(src);
-    uint64_t h = dra_hash64(src, len);
+    uint64_t h = dra_hash64(src, len) ^ (derived ? 0x9E3779B97F4A7C15ull : 0);
     for (cache_entry_t *e = c->buckets[h & (c->nbuckets - 1)]; e; e = e->next) {
-        if (e->hash == h && e->len == len && !memcmp(e->src, src, len)) {
+        if (e->hash == h && e->len == len && e->derived == derived && !memcmp(e->src, src, len)) {
             *out = e->prog;
             if (e->rc != DRA_OK && diag)
                 *diag = e->diag;
@@ -225,7 +239,9 @@ int dra_cel_cache_get(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t 
     e->hash = h;
     e->src = s;
     e->len = len;
-    e->rc = dra_cel_compile(src, len, &c->arena, &e->prog, &e->diag);
+    e->derived = derived;
+    e->rc = derived ? dra_cel_compile_derived(src, len, &c->arena, &e->prog, &e->diag)
+                    : dra_cel_compile(src, len, &c->arena, &e->prog, &e->diag);
     if (e->rc == DRA_ENOMEM) /* do not cache transient failures */
         return diag ? (*diag = e->diag, e->rc) : e->rc;
     e->next = c->buckets[h & (c->nbuckets - 1)];
@@ -235,4 +251,16 @@ int dra_cel_cache_get(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t 
     if (e->rc != DRA_OK && diag)
         *diag = e->diag;
     return e->rc;
+}
+
+int dra_cel_cache_get(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t **out,
+                      dra_diag_t *diag)
+{
+    return cache_get(c, src, false, out, diag);
+}
+
+int dra_cel_cache_get_derived(dra_cel_cache_t *c, const char *src, const dra_cel_prog_t **out,
+                              dra_diag_t *diag)
+{
+    return cache_get(c, src, true, out, diag);
 }

@@ -92,4 +92,24 @@ DRA_NODISCARD int dra_cel_eval_device_text(const dra_cel_prog_t *p, const dra_mo
                              const dra_device_t *dev, dra_arena_t *out_arena, const char **text,
                              dra_diag_t *diag);
 
+/* ---- derived attributes (DRADerivedAttributes, KEP-6080; derived.c) ------------------------ */
+
+/* Compile a derived attribute's expression: the DRA `device` environment, whose result is an
+ * attribute value (string, int, bool or semver, or a list of these; dyn is checked at run
+ * time). DRA_ECOMPILE ("must evaluate to a string, int, bool or semver, or a list of these")
+ * otherwise; errors as dra_cel_compile. */
+DRA_NODISCARD int dra_cel_compile_derived(const char *src, size_t len, dra_arena_t *arena,
+                                          dra_cel_prog_t **out, dra_diag_t *diag);
+/* The cache's program for src compiled as a derived attribute (kept apart from selectors). */
+DRA_NODISCARD int dra_cel_cache_get_derived(dra_cel_cache_t *c, const char *src,
+                                            const dra_cel_prog_t **out, dra_diag_t *diag);
+/* Evaluate a derived attribute against a device into *out (name and qname left 0): kind and
+ * values, strings and lists allocated in out_arena (not reset), versions as their text
+ * (major.minor.patch[-pre][+build]). DRA_ERUNTIME / DRA_ECOST with the message in diag for a
+ * runtime error or a result that is no attribute value ("derived attribute of type double", a
+ * list mixing types); an empty list gives a list attribute without values. */
+DRA_NODISCARD int dra_cel_eval_derived(const dra_cel_prog_t *p, const dra_model_t *m,
+                                       const dra_device_t *dev, dra_arena_t *out_arena,
+                                       dra_attr_t *out, dra_diag_t *diag);
+
 #endif /* DRA_CEL_H */

@@ -183,6 +183,8 @@ typedef struct dra_cel_env {
     const dra_cel_var_t *vars; /* global variables; vars[0] is `device` in the DRA environment */
     uint32_t nvars;
     bool dra;          /* DRA environment: device variable, result must be bool or dyn */
+    bool derived;      /* with dra: a derived attribute (DRADerivedAttributes): the result is an
+                          attribute value, a string, int, bool or semver or a list of these */
     bool homogeneous;  /* homogeneous aggregate literals (Kubernetes) */
     bool no_macros;    /* parse without macro expansion */
     bool no_check;     /* skip type checking (conformance disable_check) */

@@ -1405,16 +1405,35 @@ static void subst_all(checker_t *c, dra_cel_expr_t *e)
     }
 }
 
+/* A derived attribute's result type (KEP-6080): a scalar attribute value or a list of one. */
+static bool attr_scalar_type(const dra_cel_type_t *t)
+{
+    t = resolve(t);
+    return is_dyn(t) || t->k == DRA_CEL_T_BOOL || t->k == DRA_CEL_T_INT ||
+           t->k == DRA_CEL_T_STRING || t->k == DRA_CEL_T_SEMVER;
+}
+
+static bool attr_value_type(const dra_cel_type_t *t)
+{
+    t = resolve(t);
+    return attr_scalar_type(t) || (t->k == DRA_CEL_T_LIST && attr_scalar_type(t->p1));
+}
+
 int dra_cel_check(dra_cel_prog_t *p, dra_arena_t *arena, dra_diag_t *diag)
 {
     checker_t c = {.prog = p, .env = p->env, .a = arena, .diag = diag};
     const dra_cel_type_t *t = check(&c, p->root);
     subst_all(&c, p->root);
     t = subst(&c, t);
-    if (!c.failed && p->env->dra && !p->env->no_check && t->k != DRA_CEL_T_BOOL && !is_dyn(t)) {
+    if (!c.failed && p->env->dra && !p->env->no_check && !is_dyn(t) &&
+        (p->env->derived ? !attr_value_type(t) : t->k != DRA_CEL_T_BOOL)) {
         char tb[128];
         dra_cel_type_str(t, tb, sizeof tb);
-        cerr(&c, 0, "must evaluate to bool or the unknown type, not %s", tb);
+        if (p->env->derived)
+            cerr(&c, 0, "must evaluate to a string, int, bool or semver, or a list of these, "
+                        "not %s", tb);
+        else
+            cerr(&c, 0, "must evaluate to bool or the unknown type, not %s", tb);
     }
     if (c.inst_failed)
         cerr(&c, c.inst_off, "%s", c.inst_msg);

@@ -153,6 +153,8 @@ int dra__direct_setup(dra_engine_t *e)
         e->nrange[n].end = tn == NONE ? 0 : t->nodes[tn].end;
         e->nrange[n].name = e->m->nodes[n]->name;
     }
+    for (uint32_t r = 0; r < t->nrows && !e->any_groups; r++)
+        e->any_groups = t->dev[r] && dra__device_has_groups(t->dev[r]);
     e->direct_on = e->alloc->kind == DRA_ALLOC_FAST && dra_fast_shortcuts(e->alloc->fast) &&
                    !e->beh.bugs && !e->all_brute;
     if (!e->direct_on)
@@ -272,13 +274,19 @@ static bool same_caps(const dra_device_t *a, const dra_device_t *b)
 
 /* The consumedCapacity of a share of dv for body b (as allocateDevice records it: every
  * capacity, defaults filled in, policy rounding) into cs[0..dv->ncaps). */
-static void share_consumed(const dra_exact_request_t *b, const dra_device_t *dv, dra_consumed_t *cs)
+static void share_consumed(const dra_engine_t *e, const dra_exact_request_t *b,
+                           const dra_device_t *dv, dra_consumed_t *cs)
 {
+    dra__capmode_t m = dra__capmode(&e->beh);
+    char err[8];
     for (uint32_t c = 0; c < dv->ncaps; c++) {
         const dra_capacity_t *cap = &dv->caps[c];
+        dra__aq_t q = 0;
         cs[c].name = cap->name;
-        dra__aq_to(dra__cap_consumed(dra__cap_find_request(b, cap->name), cap, false), &cap->value,
-                   &cs[c].value);
+        /* a request the arithmetic cannot represent never gets here (plan.c: brute force) */
+        (void)dra__cap_consumed_m(&m, dra__cap_request_for(b, dv, cap->name, m.qualified), cap, &q,
+                                  err, sizeof err);
+        dra__aq_to(q, &cap->value, &cs[c].value);
     }
 }
 
@@ -302,9 +310,34 @@ static int cache_consumed(dra_engine_t *e, dra__dalt_t *al, const dra_device_t *
     dra_consumed_t *cs = dra_arena_calloc(&e->arena, dv->ncaps, sizeof *cs, 8);
     if (!cs)
         return DRA_ENOMEM;
-    share_consumed(al->body, dv, cs);
+    share_consumed(e, al->body, dv, cs);
     al->cc[al->ncc++] = (struct dra__dcons){.rep = dv, .cons = cs};
     return DRA_OK;
+}
+
+/* The device has a capacity with a validRange policy (DRAFractionalCapacityRange's rounding). */
+static bool range_policy(const dra_device_t *dv)
+{
+    for (uint32_t c = 0; c < dv->ncaps; c++)
+        if (dv->caps[c].policy && dv->caps[c].policy->has_valid_range)
+            return true;
+    return false;
+}
+
+/* Some device consuming one of the counter sets row r consumes declares compatibilityGroups for
+ * it (KEP-5963): the group rule, or with the gate off 1.37's skip, may reject the row. Without
+ * counter entries (DRAPartitionableDevices off) the device is never offered. O(set sizes). */
+static bool row_grouped(const dra_engine_t *e, uint32_t r)
+{
+    if (!e->rc_pat)
+        return dra__device_has_groups(e->t->dev[r]);
+    for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++) {
+        uint32_t st = e->ctr_set[dra__ent_ctr(e, r, i)];
+        for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++)
+            if (dra__device_has_groups(e->t->dev[e->srows[j]]))
+                return true;
+    }
+    return dra__device_has_groups(e->t->dev[r]);
 }
 
 /* Static eligibility of the signature's node-range rows in [begin, end) for the alternative's
@@ -336,9 +369,23 @@ static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool 
         if (dv->nconsumes > 0 && !e->beh.pd)
             continue;
         /* the capacity check of a dedicated device is static (no shares on it: set-up); a
-         * multi-allocatable one's reads what its shares left (below) */
-        if (e->beh.cc && (!multi || !dv->ncaps) && dra__cap_fits(b, dv, NULL, NULL, false) != 1)
-            continue;
+         * multi-allocatable one's reads what its shares left (below). A device the check fails
+         * the call on (1.37, 1.38-pre) has its plan with brute force (plan.c); 1.37's
+         * fractional ranges (DRAFractionalCapacityRange) are left to the allocator. */
+        if (e->beh.cc && e->beh.fractional && range_policy(dv))
+            return 0;
+        if (e->beh.cc && (!multi || !dv->ncaps)) {
+            int fit = dra__eng_cap_fits(e, b, dv, NULL);
+            if (dra__cap_is_fatal(e, fit))
+                return 0;
+            if (fit != 1)
+                continue;
+        }
+        /* compatibility groups (1.37): whether the device may join the devices in use of its
+         * counter sets is not in the counter columns */
+        if (e->any_groups && dv->nconsumes > 0 && (e->beh.cg || e->beh.cg_skip) &&
+            row_grouped(e, r))
+            return 0;
         if (e->beh.taints && dra__taint_blocks(dv, b->tolerations, b->ntolerations))
             continue;
         if (multi) {
@@ -384,7 +431,8 @@ static const char *arena_str(dra_engine_t *e, const char *a, const char *b)
 
 /* The allocation's configs in the allocator's order (core/alloc/claims.c): the class configs of
  * each request's class, once per class, naming every request of that class; then the claim's
- * that name no request, a request or (firstAvailable) the chosen subrequest, once each. */
+ * that name no request, a request or (firstAvailable) the chosen subrequest, once each; from
+ * 1.37 on, a config naming every request gets requests=nil. */
 static int fill_configs(dra_engine_t *e, const dra_claim_t *c, dra__dalt_t *const *chosen,
                         dra_alloc_config_t **out, uint32_t *nout)
 {
@@ -433,6 +481,18 @@ static int fill_configs(dra_engine_t *e, const dra_claim_t *c, dra__dalt_t *cons
         cf->requests = cc->requests;
         cf->nrequests = cc->nrequests;
         cf->opaque = cc->opaque;
+    }
+    for (uint32_t k = 0; e->beh.config_all_nil && k < m; k++) { /* 1.37+: "applies to all" */
+        bool all = cfg[k].nrequests > 0;
+        for (uint32_t ri = 0; ri < nreq && all; ri++)
+            all = listed(cfg[k].requests, cfg[k].nrequests,
+                         c->requests[ri].name ? c->requests[ri].name : "") ||
+                  (c->requests[ri].nfirst_available &&
+                   listed(cfg[k].requests, cfg[k].nrequests, chosen[ri]->req));
+        if (all) {
+            cfg[k].requests = NULL;
+            cfg[k].nrequests = 0;
+        }
     }
     *out = cfg;
     *nout = m;
@@ -867,7 +927,7 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
         if (pre)
             memcpy(cs, pre, dv->ncaps * sizeof *cs);
         else
-            share_consumed(b, dv, cs);
+            share_consumed(e, b, dv, cs);
         res[i].consumed = cs;
         res[i].nconsumed = dv->ncaps;
     }

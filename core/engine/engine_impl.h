@@ -224,6 +224,8 @@ struct dra_engine {
     bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
     bool direct_now;      /* direct_on and the shortcuts still on (set per placement: tests may
                              switch them off after set-up) */
+    bool any_groups;      /* some device declares compatibilityGroups (1.37; slice updates cannot
+                             change consumption, so neither this) */
     dra_arena_t vscratch; /* verification of direct answers against the allocator */
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
@@ -299,6 +301,27 @@ static inline uint32_t dra__ent_ctr(const dra_engine_t *e, uint32_t r, uint32_t 
 static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
 {
     return e->amts[e->pat_a[i]];
+}
+
+/* ---- capacity in the profile's arithmetic ---- */
+
+/* capacityFits of body b on device d, x the capacity its shares consume (NULL: none), as the
+ * allocator computes it for the engine's profile (dra__capmode: 1.37's fractional ranges,
+ * 1.38-pre's qualified names and unrepresentable requests): 1 fits, 0 does not, DRA__CAP_MISSING
+ * or DRA__CAP_UNREPR (dra__cap_is_fatal says whether the allocator then fails the call). */
+static inline int dra__eng_cap_fits(const dra_engine_t *e, const dra_exact_request_t *b,
+                                    const dra_device_t *d, const dra__aq_t *x)
+{
+    dra__capmode_t m = dra__capmode(&e->beh);
+    char err[8];
+    return dra__cap_fits_m(&m, b, d, x, NULL, err, sizeof err);
+}
+
+/* A dra__eng_cap_fits result the allocator turns into Fatal when its search reaches the device
+ * (1.37: a requested capacity the device lacks; 1.38-pre: an unrepresentable request). */
+static inline bool dra__cap_is_fatal(const dra_engine_t *e, int rc)
+{
+    return (rc == DRA__CAP_MISSING && e->beh.cap_missing_fatal) || rc == DRA__CAP_UNREPR;
 }
 
 /* ---- index.c ---- */

@@ -415,6 +415,22 @@ static bool sig_matches_shared_caps(const dra_engine_t *e, const sig_t *s)
     return false;
 }
 
+/* Whether the allocator's capacity check of body on some device signature s matches fails the
+ * call (1.37: a requested capacity the device lacks; 1.38-pre: an unrepresentable request):
+ * the summaries cannot say whether its search reaches such a device first. O(matches). */
+static bool sig_cap_fatal(const dra_engine_t *e, const sig_t *s, const dra_exact_request_t *body)
+{
+    if (!e->beh.cc || !body->ncap_requests || !(e->beh.cap_missing_fatal || e->beh.cap_unrepr_fatal))
+        return false;
+    for (uint32_t w = 0; w < dra_bitset_words(e->t->nrows); w++)
+        for (uint64_t b = s->match[w]; b; b &= b - 1) {
+            const dra_device_t *d = e->t->dev[(w << 6) + (uint32_t)__builtin_ctzll(b)];
+            if (d && dra__cap_is_fatal(e, dra__eng_cap_fits(e, body, d, NULL)))
+                return true;
+        }
+    return false;
+}
+
 /* Add the alternative (body); false when the plan cannot be indexed. xs: the plain signature of
  * the plan's All request whose set other requests cannot take from (NONE: none). *size: the
  * most devices the alternative can take (k, or the All set's bound). */
@@ -428,8 +444,10 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
     }
     bool all = body->mode == DRA_MODE_ALL;
     int64_t k = all ? 1 : body->has_count ? body->count : 1; /* All ignores count */
+    /* derived attributes (1.37): per-request values the table's columns do not hold, and a CEL
+     * runtime error (or the gate off) fails the call: brute force */
     if (k < 1 || k > DRA_ALLOC_MAX_RESULTS || (body->has_admin_access && !e->beh.admin) ||
-        (body->has_capacity && !e->beh.cc)) {
+        (body->has_capacity && !e->beh.cc) || body->nderived) {
         *ok = false;
         return DRA_OK;
     }
@@ -442,7 +460,7 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
     int rc = sig_get(e, cls, body, &si);
     if (rc)
         return rc;
-    if (si == NONE) {
+    if (si == NONE || sig_cap_fatal(e, &e->sigs[si], body)) {
         *ok = false;
         return DRA_OK;
     }
@@ -595,7 +613,9 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
                 ok = false;
             }
             q->nalt = p->nalts - q->alt0;
-            total += minc == INT64_MAX ? 0 : minc;
+            total += minc == INT64_MAX             ? 0
+                     : minc > DRA_ALLOC_MAX_RESULTS ? DRA_ALLOC_MAX_RESULTS + 1 /* no overflow */
+                                                    : minc;
             most += maxc;
         }
         if (total > DRA_ALLOC_MAX_RESULTS)

@@ -161,7 +161,7 @@ static void row_flip(dra_engine_t *e, uint32_t r, int delta)
 bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
 {
     const dra__aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
-    return dra__cap_fits(s->capbody, e->t->dev[r], x, NULL, e->beh.bugs) == 1;
+    return dra__eng_cap_fits(e, s->capbody, e->t->dev[r], x) == 1;
 }
 
 /* Re-read the capacity a multi-allocatable row's shares consume (the state's aggregate, as the
@@ -291,7 +291,7 @@ static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
         if (!dra__alloc_state_cap_aq(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
                                      dra__row_device(e, r), d->caps[c].name, &x[c]))
             x[c] = 0;
-    return dra__cap_fits(s->capbody, d, multi ? x : NULL, NULL, e->beh.bugs) == 1;
+    return dra__eng_cap_fits(e, s->capbody, d, multi ? x : NULL) == 1;
 }
 
 /* dra_engine_check for a capacity signature: its fit bits and counts recomputed from the state

@@ -25,6 +25,21 @@
 
 #include "engine/engine_impl.h"
 
+/* Some request of the plan's claims asks for capacity. */
+static bool plan_asks_capacity(const plan_t *p)
+{
+    for (uint32_t c = 0; c < p->nclaims; c++)
+        for (uint32_t ri = 0; ri < p->claims[c]->nrequests; ri++) {
+            const dra_request_t *r = &p->claims[c]->requests[ri];
+            if (r->exactly && r->exactly->ncap_requests)
+                return true;
+            for (uint32_t s = 0; s < r->nfirst_available; s++)
+                if (r->first_available[s].ncap_requests)
+                    return true;
+        }
+    return false;
+}
+
 /* Selectors of (cls, body) on device d: *mt all true, *er the first non-true one failed. */
 static int eval_row(dra_engine_t *e, const sig_t *s, const dra_device_t *d, bool *mt, bool *er)
 {
@@ -217,6 +232,17 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
                                     "slice %s: capacities of a multi-allocatable device changed "
                                     "(not incremental: build a new engine)",
                                     dra__nz(sl->name));
+    /* a negative capacity default makes the pool a hazard in 1.38-pre (hazard.c): set-up only */
+    for (uint32_t r = r0; e->beh.cap_unrepr_fatal && (sl->changed & DRA_SLICE_CHANGED_CAPS) && r < r1;
+         r++)
+        for (uint32_t c = 0; c < t->dev[r]->ncaps; c++) {
+            const dra_capacity_t *cap = &t->dev[r]->caps[c];
+            if (cap->value.neg || (cap->policy && cap->policy->has_default && cap->policy->def.neg))
+                return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,
+                                    "slice %s: a negative capacity (not incremental: build a new "
+                                    "engine)",
+                                    dra__nz(sl->name));
+        }
     if (!e->upd_init) {
         dra_arena_init(&e->upd_arena, 4096);
         e->upd_init = true;
@@ -269,8 +295,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
                                                                         : NULL;
                 dra_bit_assign(s->cfit, r,
                                dra_bit_get(s->match, r) &&
-                                   dra__cap_fits(s->capbody, t->dev[r], cx, NULL, e->beh.bugs) ==
-                                       1);
+                                   dra__eng_cap_fits(e, s->capbody, t->dev[r], cx) == 1);
             }
         s->maxset = -1;
         e->upd_rows += r1 - r0;
@@ -311,6 +336,9 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
             continue; /* brute force stays exact whatever the rows */
         } else if (p->anyall) {
             redo = true; /* the All set's bound (maxset) */
+        } else if (e->beh.cc && (e->beh.cap_missing_fatal || e->beh.cap_unrepr_fatal) &&
+                   plan_asks_capacity(p)) {
+            redo = true; /* a device of the rows may now fail the capacity check (plan.c) */
         } else if (e->beh.cc && !e->beh.combos) {
             for (uint32_t a = 0; a < p->nalts && !redo; a++)
                 for (uint32_t r = r0; r < r1 && !redo; r++)

@@ -28,8 +28,37 @@ void dra_model_init(dra_model_t *m)
     dra_intern_init(&m->intern, &m->arena);
 }
 
+/* What slice updates reuse (dra_model_slice_update): the staging buffer of device records,
+ * strings kept once, taint lists kept once per content (open addressing on a hash of the
+ * interned pointers). */
+typedef struct tlist {
+    uint64_t hash;
+    const dra_taint_t *arr; /* model arena */
+    uint32_t n;
+} tlist_t;
+
+struct dra_model_upd {
+    dra_device_t *stage;
+    uint32_t stage_cap;
+    dra_intern_t strs; /* strings of updated devices (a table of its own: m->intern is the
+                          qualified-name space CEL looks attributes up in) */
+    tlist_t *tl;
+    size_t ntl, captl; /* captl: a power of two (0 before the first list) */
+};
+
+static void upd_free(struct dra_model_upd *u)
+{
+    if (!u)
+        return;
+    free(u->stage);
+    dra_intern_fini(&u->strs);
+    free(u->tl);
+    free(u);
+}
+
 void dra_model_fini(dra_model_t *m)
 {
+    upd_free(m->upd);
     free(m->slices);
     free(m->classes);
     free(m->claims);
@@ -658,6 +687,8 @@ static void h_device(hasher_t *h, const dra_device_t *d)
     for (uint32_t i = 0; i < d->nconsumes; i++) {
         h_str(h, 'u', d->consumes[i].counter_set);
         h_counters(h, d->consumes[i].counters, d->consumes[i].ncounters);
+        if (d->consumes[i].ngroups) /* absent from digests of models without groups */
+            h_strs(h, 'g', d->consumes[i].groups, d->consumes[i].ngroups);
     }
     h_str(h, 'n', d->node_name);
     h_selector(h, d->node_selector);
@@ -697,6 +728,13 @@ static void h_exact(hasher_t *h, const dra_exact_request_t *r)
     }
     h_u64(h, 'q', r->ncap_requests);
     h_u64(h, 'q', sum);
+    if (r->nderived) { /* absent from digests of models without derived attributes */
+        h_u64(h, 'D', r->nderived);
+        for (uint32_t i = 0; i < r->nderived; i++) {
+            h_str(h, 'n', r->derived[i].name);
+            h_str(h, 'e', r->derived[i].expr);
+        }
+    }
 }
 
 static void h_claim(hasher_t *h, const dra_claim_t *c)
@@ -1008,7 +1046,9 @@ static uint32_t device_changes(const dra_device_t *o, const dra_device_t *n)
     for (uint32_t i = 0; same && i < o->nconsumes; i++)
         same = str_same(o->consumes[i].counter_set, n->consumes[i].counter_set) &&
                counters_same(o->consumes[i].counters, o->consumes[i].ncounters,
-                             n->consumes[i].counters, n->consumes[i].ncounters);
+                             n->consumes[i].counters, n->consumes[i].ncounters) &&
+               strs_same(o->consumes[i].groups, o->consumes[i].ngroups, n->consumes[i].groups,
+                         n->consumes[i].ngroups);
     ch |= same ? 0 : DRA_SLICE_CHANGED_CONSUMES;
     same = o->ntaints == n->ntaints;
     for (uint32_t i = 0; same && i < o->ntaints; i++)
@@ -1104,6 +1144,8 @@ static int update_check(const dra_slice_t *s, uint32_t i, const dra_device_t *d,
     return DRA_OK;
 }
 
+static const char *cstr(dra_model_t *m, const char *s, bool *oom);
+
 static const char **copy_strs(dra_model_t *m, const char *const *v, uint32_t n, bool *oom)
 {
     if (!n)
@@ -1114,17 +1156,58 @@ static const char **copy_strs(dra_model_t *m, const char *const *v, uint32_t n, 
         return NULL;
     }
     for (uint32_t i = 0; i < n; i++)
-        if (v[i] && !(out[i] = dra_model_str(m, v[i])))
-            *oom = true;
+        out[i] = cstr(m, v[i], oom);
     return out;
 }
 
+/* s kept once in the model (the update table of strings): updates that repeat a string do not
+ * grow the arena. */
 static const char *cstr(dra_model_t *m, const char *s, bool *oom)
 {
-    const char *r = dra_model_str(m, s);
-    if (s && !r)
+    if (!s)
+        return NULL;
+    uint32_t id;
+    if (dra_intern_put(&m->upd->strs, s, strlen(s), &id) != DRA_OK) {
         *oom = true;
-    return r;
+        return NULL;
+    }
+    return dra_intern_str(&m->upd->strs, id);
+}
+
+/* The taint list with the content of x[0..n) (strings already kept by cstr, so equal content
+ * is equal pointers), made once in the arena and shared: NULL on out-of-memory. */
+static dra_taint_t *taint_list(dra_model_t *m, const dra_taint_t *x, uint32_t n)
+{
+    struct dra_model_upd *u = m->upd;
+    uint64_t h = XXH3_64bits(x, (size_t)n * sizeof *x) ^ n;
+    if (u->ntl * 2 >= u->captl) {
+        size_t nc = u->captl ? u->captl * 2 : 64;
+        tlist_t *nt = calloc(nc, sizeof *nt);
+        if (!nt)
+            return NULL;
+        for (size_t i = 0; i < u->captl; i++)
+            if (u->tl[i].arr) {
+                size_t j = u->tl[i].hash & (nc - 1);
+                while (nt[j].arr)
+                    j = (j + 1) & (nc - 1);
+                nt[j] = u->tl[i];
+            }
+        free(u->tl);
+        u->tl = nt;
+        u->captl = nc;
+    }
+    size_t j = h & (u->captl - 1);
+    for (; u->tl[j].arr; j = (j + 1) & (u->captl - 1))
+        if (u->tl[j].hash == h && u->tl[j].n == n &&
+            memcmp(u->tl[j].arr, x, (size_t)n * sizeof *x) == 0)
+            return (dra_taint_t *)(uintptr_t)u->tl[j].arr;
+    dra_taint_t *arr = dra_model_array(m, n, sizeof *arr);
+    if (!arr)
+        return NULL;
+    memcpy(arr, x, (size_t)n * sizeof *x);
+    u->tl[j] = (tlist_t){h, arr, n};
+    u->ntl++;
+    return arr;
 }
 
 /* Deep copy of d into out (arena-owned), keeping od's name, node selection, slice and index. */
@@ -1217,20 +1300,36 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
         }
         if (x->ncounters && !y->counters)
             *oom = true;
+        y->ngroups = x->ngroups;
+        y->groups = x->ngroups ? dra_model_array(m, x->ngroups, sizeof *y->groups) : NULL;
+        for (uint32_t k = 0; y->groups && k < x->ngroups; k++)
+            y->groups[k] = cstr(m, x->groups[k], oom);
+        if (x->ngroups && !y->groups)
+            *oom = true;
     }
     bool same_taints = d->taints == od->taints && d->ntaints == od->ntaints;
-    out->taints = same_taints ? od->taints
-                  : d->ntaints ? dra_model_array(m, d->ntaints, sizeof *out->taints)
-                               : NULL;
+    out->taints = same_taints ? od->taints : NULL;
     out->ntaints = d->ntaints;
-    for (uint32_t t = 0; !same_taints && out->taints && t < d->ntaints; t++) {
-        const dra_taint_t *x = &d->taints[t];
-        dra_taint_t *y = &out->taints[t];
-        y->key = cstr(m, x->key, oom);
-        y->value = cstr(m, x->value, oom);
-        y->effect = x->effect;
-        y->effect_raw = cstr(m, x->effect_raw, oom);
-        y->time_added = cstr(m, x->time_added, oom);
+    if (!same_taints && d->ntaints) {
+        /* built with kept strings in a small buffer, then found or made once (taint_list) */
+        dra_taint_t local[16], *tmp = d->ntaints <= 16 ? local : calloc(d->ntaints, sizeof *tmp);
+        if (!tmp) {
+            *oom = true;
+        } else {
+            memset(tmp, 0, (size_t)d->ntaints * sizeof *tmp); /* padding too: it is hashed */
+            for (uint32_t t = 0; t < d->ntaints; t++) {
+                const dra_taint_t *x = &d->taints[t];
+                tmp[t].key = cstr(m, x->key, oom);
+                tmp[t].value = cstr(m, x->value, oom);
+                tmp[t].effect = x->effect;
+                tmp[t].effect_raw = cstr(m, x->effect_raw, oom);
+                tmp[t].time_added = cstr(m, x->time_added, oom);
+            }
+            if (!*oom && !(out->taints = taint_list(m, tmp, d->ntaints)))
+                *oom = true;
+            if (tmp != local)
+                free(tmp);
+        }
     }
     out->binds_to_node = d->binds_to_node;
     out->binding_conditions =
@@ -1269,9 +1368,21 @@ int dra_model_slice_update(dra_model_t *m, uint32_t slice, const dra_device_t *d
         if (rc)
             return rc;
     }
-    dra_device_t *nd = ndevs ? dra_model_array(m, ndevs, sizeof *nd) : NULL;
-    if (ndevs && !nd)
-        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+    /* the new records are staged in one buffer the model keeps (they are copied into the
+     * devices below), not in a fresh arena array per update */
+    if (!m->upd) {
+        if (!(m->upd = calloc(1, sizeof *m->upd)))
+            return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+        dra_intern_init(&m->upd->strs, &m->arena);
+    }
+    if (ndevs > m->upd->stage_cap) {
+        dra_device_t *ns = realloc(m->upd->stage, (size_t)ndevs * sizeof *ns);
+        if (!ns)
+            return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "slice update: out of memory");
+        m->upd->stage = ns;
+        m->upd->stage_cap = ndevs;
+    }
+    dra_device_t *nd = m->upd->stage;
     bool oom = false;
     uint32_t changed = 0;
     for (uint32_t i = 0; i < ndevs && !oom; i++) {

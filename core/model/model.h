@@ -148,6 +148,8 @@ typedef struct dra_consumes {
     const char *counter_set;
     dra_counter_t *counters;
     uint32_t ncounters;
+    uint32_t ngroups;
+    const char **groups; /* compatibilityGroups (1.37, KEP-5963); none = "no groups" */
 } dra_consumes_t;
 
 /* ---- taints and tolerations ----------------------------------------------------------------- */
@@ -278,6 +280,15 @@ typedef struct dra_cap_request {
     dra_quantity_t value;
 } dra_cap_request_t;
 
+/* A derived attribute of a request (1.37, KEP-6080): `name` (fully qualified, interned as
+ * qname) is computed per candidate device by the CEL `expr`, for the claim's constraints. */
+typedef struct dra_derived_attr {
+    const char *name;
+    uint32_t qname;
+    const char *expr;
+    dra_srcpos_t pos;
+} dra_derived_attr_t;
+
 /* The body shared by `exactly` and each `firstAvailable` entry (a subrequest has no adminAccess). */
 typedef struct dra_exact_request {
     const char *name; /* subrequest name; for `exactly`, equals the request name */
@@ -295,6 +306,8 @@ typedef struct dra_exact_request {
     dra_cap_request_t *cap_requests; /* capacity.requests */
     uint32_t ncap_requests;
     bool has_capacity; /* `capacity` present (even if empty) */
+    dra_derived_attr_t *derived; /* derivedAttributes (1.37) */
+    uint32_t nderived;
     dra_srcpos_t pos;
 } dra_exact_request_t;
 
@@ -517,6 +530,7 @@ typedef struct dra_model {
                           model use it, since a new model may reuse a freed model's address */
     uint32_t nskipped; /* documents of unknown kinds, skipped by the reader */
     uint64_t ndevices; /* running total over all slices */
+    struct dra_model_upd *upd; /* what slice updates reuse (model.c); NULL until the first */
 } dra_model_t;
 
 void dra_model_init(dra_model_t *m);
@@ -578,9 +592,12 @@ void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice);
  * Errors: DRA_EINVAL (diag "file:line: ResourceSlice <name>: devices[i].field: reason", the
  * position of devs[i] when known, else the slice's), DRA_ENOMEM. slice->updates is incremented
  * and slice->changed set to what differs from the previous definitions (DRA_SLICE_CHANGED_*).
- * Cost: O(size of the new definitions); the old definitions stay in the arena until
- * dra_model_fini (each update grows the arena by the size of what it copied: a taint added to
- * one device of a slice copies that device's taints and the slice's device records). */
+ * Cost: O(size of the new definitions). Memory: an update reuses what earlier ones made - the
+ * device records are staged in one buffer of the model (grown to the largest slice updated),
+ * strings are kept once each and a device's taint list once per distinct content (shared by
+ * every device and update with that content; never written after it is made) - so republishing
+ * the same definitions again and again (a health event's taint added and removed) grows the
+ * model by nothing; what an update replaces otherwise stays in the arena until dra_model_fini. */
 #define DRA_SLICE_CHANGED_ATTRS 0x01u    /* attribute values or names */
 #define DRA_SLICE_CHANGED_CAPS 0x02u     /* capacities or request policies */
 #define DRA_SLICE_CHANGED_CONSUMES 0x04u /* counter consumption */

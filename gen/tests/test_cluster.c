@@ -163,6 +163,33 @@ static void test_mig_dynamic_layouts(void)
     dra_model_fini(&m);
 }
 
+/* h100-mig-vgpu: h100-mig-dynamic plus 4 vGPUs per GPU on the same counter set; MIG placements
+ * in group "mig", vGPUs in "vgpu", the full GPU in none; the class vgpu.nvidia.com is added. */
+static void test_mig_vgpu(void)
+{
+    dra_model_t m;
+    dra_gen_group_t g = group(DRA_GEN_H100_MIG_VGPU, 1);
+    CHECK_OK(build(&m, &g, 1, 3, NULL));
+    CHECK_EQ_I64(m.nslices, 9);
+    const dra_slice_t *d0 = m.slices[1];
+    CHECK_EQ_I64(d0->ndevices, 30);
+    CHECK_STREQ(d0->devices[0].name, "gpu-0");
+    CHECK_EQ_I64(d0->devices[0].consumes[0].ngroups, 0);
+    CHECK_EQ_I64(d0->devices[1].consumes[0].ngroups, 1);
+    CHECK_STREQ(d0->devices[1].consumes[0].groups[0], "mig");
+    const dra_device_t *v = &d0->devices[26];
+    CHECK_STREQ(v->name, "gpu-0-vgpu-20c-0");
+    CHECK_STREQ(v->consumes[0].counter_set, "gpu-0-counter-set");
+    CHECK_STREQ(v->consumes[0].groups[0], "vgpu");
+    CHECK_EQ_I64(v->consumes[0].ncounters, 1);
+    CHECK_STREQ(v->consumes[0].counters[0].name, "memory");
+    const dra_attr_t *t = attr(&m, v, "gpu.nvidia.com", "type");
+    CHECK(t && strcmp(t->v.s, "vgpu") == 0);
+    CHECK(dra_model_find_class(&m, "vgpu.nvidia.com") != NULL);
+    CHECK_EQ_I64(m.ndevices, 8 * 30);
+    dra_model_fini(&m);
+}
+
 static void test_mig_static_and_others(void)
 {
     dra_model_t m;
@@ -225,6 +252,7 @@ int main(void)
     RUN(test_dgx);
     RUN(test_gb200_racks);
     RUN(test_mig_dynamic_layouts);
+    RUN(test_mig_vgpu);
     RUN(test_mig_static_and_others);
     RUN(test_bad_params);
     RUN(test_sched_perf_split);

@@ -3,6 +3,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <strings.h>
+#include <sys/file.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +32,11 @@ dra_baseline_refusal_t dra_baseline_refusal(const dra_rload_result_t *x)
 
 bool dra_baseline_release_ok(const char *s)
 {
-    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+    /* CURRENT is the root's file naming the current set and local/ holds scripts/nightly's
+     * per-host sets: a release of either name would shadow them (case-insensitively, for
+     * file systems that fold case) */
+    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 || strcasecmp(s, "CURRENT") == 0 ||
+        strcasecmp(s, "local") == 0)
         return false;
     for (; *s; s++)
         if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
@@ -38,9 +45,9 @@ bool dra_baseline_release_ok(const char *s)
     return true;
 }
 
-bool dra_baseline_is_compare_file(const char *path)
+bool dra_baseline_is_compare_file(const char *buf, size_t len)
 {
-    json_t *root = json_load_file(path, 0, NULL);
+    json_t *root = json_loadb(buf, len, 0, NULL);
     const char *schema = json_string_value(json_object_get(root, "schema"));
     bool yes = schema && strncmp(schema, "drabench-compare/", 17) == 0;
     json_decref(root);
@@ -210,10 +217,52 @@ static void unique_name(const char *dir, const char *scenario, char *fname, size
     snprintf(path, plen, "%s/%s", dir, fname);
 }
 
+/* The whole write of a set holds an exclusive lock on the root directory (flock, released when
+ * the descriptor closes, also when the process dies): two blesses of one root - of one release
+ * or of two, both writing CURRENT - run one after the other, so a set and its MANIFEST are one
+ * run's files. -1 with a message in diag when the root cannot be created or locked. */
+static int lock_root(const char *root, dra_diag_t *diag)
+{
+    if (dra_io_mkdir_p(root, 0755) != 0) {
+        dra_diag_set(diag, DRA_EIO, NULL, 0, 0, "cannot create %s: %s", root, strerror(errno));
+        return -1;
+    }
+    int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        dra_diag_set(diag, DRA_EIO, NULL, 0, 0, "cannot open %s: %s", root, strerror(errno));
+        return -1;
+    }
+    while (flock(fd, LOCK_EX) != 0) {
+        if (errno == EINTR)
+            continue;
+        dra_diag_set(diag, DRA_EIO, NULL, 0, 0, "cannot lock %s: %s", root, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int write_set(const dra_baseline_opts_t *o, const dra_baseline_file_t *files, size_t n,
+                     const char *dir, dra_diag_t *diag);
+
 int dra_baseline_write(const dra_baseline_opts_t *o, const dra_baseline_file_t *files, size_t n,
                        char *dir, size_t dir_len, dra_diag_t *diag)
 {
     snprintf(dir, dir_len, "%s/%s", o->root, o->release);
+    if (!dra_baseline_release_ok(o->release))
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "release name '%s' is not allowed",
+                            o->release);
+    int lock = lock_root(o->root, diag);
+    if (lock < 0)
+        return DRA_EIO;
+    int rc = write_set(o, files, n, dir, diag);
+    close(lock);
+    return rc;
+}
+
+static int write_set(const dra_baseline_opts_t *o, const dra_baseline_file_t *files, size_t n,
+                     const char *dir, dra_diag_t *diag)
+{
     int rc = prepare_dir(dir, diag);
     if (rc != DRA_OK)
         return rc;

@@ -31,13 +31,14 @@ typedef enum dra_baseline_refusal {
 /* The first reason (in the order above) not to bless r, or DRA_BASELINE_FIT. */
 dra_baseline_refusal_t dra_baseline_refusal(const dra_rload_result_t *r);
 
-/* A set's name: non-empty, not "." or "..", [A-Za-z0-9._-] only. */
+/* A set's name: non-empty, not "." or "..", [A-Za-z0-9._-] only, and not CURRENT or local
+ * (in any case: the root's current-set file and scripts/nightly's per-host sets). */
 bool dra_baseline_release_ok(const char *release);
 
 /* True for the comparison file scripts/nightly writes beside the runs (schema
  * drabench-compare/...), so blessing every JSON file of a nightly directory takes the runs.
- * Reads path; false when it cannot be read or parsed. */
-bool dra_baseline_is_compare_file(const char *path);
+ * buf[0..len) is the file as read (once); false when it does not parse. */
+bool dra_baseline_is_compare_file(const char *buf, size_t len);
 
 /* Make the result file buf[0..len) fit for a commit: absolute paths (host.executable, run.argv)
  * reduced to their last component and, unless keep_hists, only the all-shapes pod latency
@@ -65,7 +66,8 @@ typedef struct dra_baseline_opts {
     void *ctx;
 } dra_baseline_opts_t;
 
-/* Write the set root/<release>/: remove its earlier *.json files, write every file slimmed as
+/* Write the set root/<release>/ under an exclusive lock of root (flock; a concurrent bless of
+ * the same root waits): remove its earlier *.json files, write every file slimmed as
  * <scenario>.json (dra_export_scenario_name; -2, -3, ... when two share a scenario), then
  * MANIFEST (build and host facts of every file, values kept on their line) and, with current,
  * root/CURRENT. dir receives root/<release>. */

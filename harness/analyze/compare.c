@@ -10,6 +10,7 @@
 
 #include "exitcode.h"
 #include "files.h"
+#include "hist.h"
 #include "escape.h"
 #include "stats.h"
 #include "ydoc.h"
@@ -24,10 +25,11 @@ bool dra_compare_parse_threshold(const char *s, double *out)
         *out = -1;
         return true;
     }
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v < 0)
+    size_t n = dra_io_decimal_len(s); /* decimal only: no space, hex or "inf" */
+    double v = n ? strtod(s, NULL) : -1;
+    if (!n || !isfinite(v) || v < 0)
         return false;
+    const char *end = s + n;
     if (*end == '%')
         end++;
     if (*end)
@@ -116,11 +118,12 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
                 return gate_err(c, v, "alpha: must lie in (0, 1)");
             g->has_alpha = true;
         } else if (strcmp(k, "noise_floor") == 0) {
-            char *end = NULL;
             const char *t = dra_ynode_is_scalar(v) && v->text ? v->text : "";
-            double x = strtod(t, &end);
+            size_t nd = dra_io_decimal_len(t); /* decimal only */
+            const char *end = t + nd;
+            double x = nd ? strtod(t, NULL) : 0;
             double mul = 0;
-            if (end && end != t) {
+            if (nd) {
                 if (strcmp(end, "ns") == 0 || (*end == '\0' && x == 0))
                     mul = 1;
                 else if (strcmp(end, "us") == 0 || strcmp(end, "µs") == 0)
@@ -130,6 +133,11 @@ static int gate_doc(const dra_ynode_t *root, void *ud)
             }
             if (!(mul > 0) || !(x >= 0) || !isfinite(x))
                 return gate_err(c, v, "noise_floor: expected a duration such as 100ns, 2us or 0");
+            /* a floor that overflows (1e306ms is infinite) or exceeds the largest latency the
+             * histograms hold would silence every latency change */
+            if (!(x * mul <= (double)DRA_HIST_HIGHEST))
+                return gate_err(c, v, "noise_floor: at most %.0fms (the histograms' range), "
+                                      "got %s", (double)DRA_HIST_HIGHEST / 1e6, t);
             g->noise_floor_ns = x * mul;
             g->has_noise_floor = true;
         } else if (strcmp(k, "metrics") == 0) {
@@ -402,7 +410,7 @@ static const char *bprintf(build_t *b, const char *fmt, ...)
     char tmp[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    dra_msg_vformat(tmp, sizeof tmp, fmt, ap); /* paths and names from inputs: terminal-safe */
     va_end(ap);
     char *s = dra_arena_strdup(b->a, tmp);
     if (!s)
@@ -1963,8 +1971,9 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     for (size_t i = 0; i < r->nfiles; i++) {
         const dra_rload_result_t *x = r->files[i].r;
         json_array_append_new(
-            files, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "side",
-                             r->files[i].side, "path", x->path, "scenario", x->scenario, "seed",
+            files, json_pack("{s:s, s:o, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "side",
+                             r->files[i].side, "path", dra_esc_path_json(x->path), "scenario",
+                             x->scenario, "seed",
                              x->seed, "git", x->tool_git, "host", x->hostname, "date", x->date,
                              "repetitions", (json_int_t)x->nreps, "digest", x->digest));
     }
@@ -2009,14 +2018,14 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     for (size_t i = 0; i < r->nonly_new; i++)
         json_array_append_new(on, json_string(r->only_new[i]));
     for (size_t i = 0; i < r->nwarn; i++)
-        json_array_append_new(warn, json_string(r->warn[i]));
+        json_array_append_new(warn, dra_esc_text_json(r->warn[i]));
     json_object_set_new(root, "schema", json_string(DRA_COMPARE_SCHEMA));
     json_object_set_new(root, "exit_status", json_integer(r->exit_status));
     json_object_set_new(root, "alpha", json_real(r->alpha));
     json_object_set_new(root, "confidence", json_real(r->confidence));
     json_object_set_new(root, "threshold_pct",
                         r->threshold < 0 ? json_null() : json_real(100 * r->threshold));
-    json_object_set_new(root, "gate_file", r->gate_path ? json_string(r->gate_path) : json_null());
+    json_object_set_new(root, "gate_file", dra_esc_path_json(r->gate_path));
     json_object_set_new(root, "allow_digest_change", json_boolean(r->allow_digest_change));
     json_object_set_new(root, "regressions", json_integer((json_int_t)r->nregressions));
     json_object_set_new(root, "improvements", json_integer((json_int_t)r->nimproved));
@@ -2030,7 +2039,7 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     json_object_set_new(root, "warnings", warn);
     json_t *errs = json_array(), *miss = json_array(), *shapes = json_array();
     for (size_t i = 0; i < r->nerrors; i++)
-        json_array_append_new(errs, json_string(r->errors[i]));
+        json_array_append_new(errs, dra_esc_text_json(r->errors[i]));
     for (size_t i = 0; i < r->nmissing; i++)
         json_array_append_new(miss, json_string(r->missing[i]));
     for (size_t i = 0; i < r->nshape_changes; i++) {

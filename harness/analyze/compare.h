@@ -51,7 +51,7 @@
  * Gate file (YAML or JSON; see dra_compare_gate_parse):
  *     default: 5%                      # metrics no rule names; "off" = report only
  *     alpha: 0.05                      # optional significance level
- *     noise_floor: 100ns               # optional: latency changes below it are noise (ns, us, ms)
+ *     noise_floor: 100ns               # optional: latency changes below it are noise (ns, us, ms; <= 3600000ms)
  *     metrics:                         # first matching rule wins; shell patterns (fnmatch)
  *       throughput.claims_per_s: 5%
  *       "latency.pod.*": 10%

@@ -833,10 +833,9 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     memset(info, 0, sizeof *info);
     if (n == 0)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "no result files");
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return dra_diag_set(diag, DRA_EIO, dir, 0, 0, "cannot create directory: %s",
-                            strerror(errno));
     dra_report_out_t o = {.dir = dir, .diag = diag, .rc = DRA_OK};
+    if (dra_report_out_begin(&o) != DRA_OK)
+        return o.rc;
     const char *title = opts && opts->title ? opts->title : "drabench report";
     const char *gnuplot = opts && opts->gnuplot ? opts->gnuplot : getenv("GNUPLOT");
     if (!gnuplot)

@@ -10,6 +10,20 @@
 
 #include "escape.h"
 
+int dra_report_out_begin(dra_report_out_t *o)
+{
+    if (mkdir(o->dir, 0755) != 0 && errno != EEXIST)
+        return o->rc = dra_diag_set(o->diag, DRA_EIO, o->dir, 0, 0,
+                                    "cannot create directory: %s", strerror(errno));
+    /* the log of this report's gnuplot runs only: a stale one would be taken for this report's */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/gnuplot.log", o->dir);
+    if (unlink(path) != 0 && errno != ENOENT)
+        return o->rc = dra_diag_set(o->diag, DRA_EIO, o->dir, 0, 0,
+                                    "cannot remove the old gnuplot.log: %s", strerror(errno));
+    return DRA_OK;
+}
+
 FILE *dra_report_out_open(dra_report_out_t *o, const char *name)
 {
     char path[4096];

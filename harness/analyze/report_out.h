@@ -31,6 +31,10 @@ typedef struct dra_report_out {
     dra_out_t open[DRA_REPORT_OUT_MAX];
 } dra_report_out_t;
 
+/* Create the report directory when missing and remove the gnuplot.log an earlier report left
+ * there (the log then holds this report's gnuplot runs only). DRA_OK, or DRA_EIO recorded in o
+ * (the directory and the reason). */
+DRA_NODISCARD int dra_report_out_begin(dra_report_out_t *o);
 /* Open dir/name for writing; NULL after an error (recorded in o). */
 FILE *dra_report_out_open(dra_report_out_t *o, const char *name);
 /* Commit a FILE from dra_report_out_open (NULL is ignored); a failure is recorded in o. */

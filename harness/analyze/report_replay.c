@@ -40,10 +40,10 @@ static bool known(const char *s, const char *const *set, size_t n)
     return false;
 }
 
-bool dra_report_is_replay(const char *path)
+bool dra_report_is_replay(const char *buf, size_t len)
 {
     json_error_t e;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+    json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &e);
     const char *s = json_string_value(json_object_get(root, "schema"));
     bool yes = s && strcmp(s, "drabench-replay/v1") == 0;
     json_decref(root);
@@ -87,12 +87,13 @@ static bool num(const json_t *o, const char *k, double lo, double hi, double *ou
     return true;
 }
 
-static int load(const char *path, run_t *runs, size_t *nruns, dra_diag_t *diag)
+static int load(const dra_io_input_t *in, run_t *runs, size_t *nruns, dra_diag_t *diag)
 {
+    const char *path = in->path;
     json_error_t e;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &e);
+    json_t *root = json_loadb(in->buf, in->len, JSON_REJECT_DUPLICATES, &e);
     if (!root)
-        return dra_diag_set(diag, errno == ENOENT ? DRA_EIO : DRA_EPARSE, path,
+        return dra_diag_set(diag, DRA_EPARSE, path,
                             (uint32_t)(e.line > 0 ? e.line : 0),
                             (uint32_t)(e.column > 0 ? e.column : 0), "%s", e.text);
     int rc = DRA_OK;
@@ -199,7 +200,7 @@ static void write_plot(FILE *f, const char *name, const char *title, const char 
     fputc('\n', f);
 }
 
-int dra_report_replay(char *const *files, size_t n, const char *dir, const char *title,
+int dra_report_replay(const dra_io_input_t *in, size_t n, const char *dir, const char *title,
                       const char *gnuplot, int *plots, dra_diag_t *diag)
 {
     *plots = 0;
@@ -210,13 +211,11 @@ int dra_report_replay(char *const *files, size_t n, const char *dir, const char 
     int rc = DRA_OK;
     dra_report_out_t o = {.dir = dir, .diag = diag, .rc = DRA_OK};
     for (size_t i = 0; i < n && rc == DRA_OK; i++)
-        rc = load(files[i], runs, &nr, diag);
+        rc = load(&in[i], runs, &nr, diag);
     if (rc != DRA_OK)
         goto out;
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        rc = dra_diag_set(diag, DRA_EIO, dir, 0, 0, "cannot create: %s", strerror(errno));
+    if ((rc = dra_report_out_begin(&o)) != DRA_OK)
         goto out;
-    }
     if (!title)
         title = "drabench replay report";
     for (size_t i = 0; i < nr && rc == DRA_OK; i++) {

@@ -21,14 +21,15 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "files.h"
 
-/* True when the file at path is a replay result (its "schema" says so); false otherwise,
- * including when it cannot be read or parsed (the regular loader then reports why). */
-bool dra_report_is_replay(const char *path);
+/* True when buf[0..len) is a replay result (its "schema" says so); false otherwise, including
+ * when it does not parse (the regular loader then reports why). */
+bool dra_report_is_replay(const char *buf, size_t len);
 
-/* Write DIR/index.html, DIR/report.md, DIR/replay-*.dat|.gp|.svg for files[0..n).
+/* Write DIR/index.html, DIR/report.md, DIR/replay-*.dat|.gp|.svg for in[0..n).
  * gnuplot: executable, NULL = $GNUPLOT or "gnuplot", "" = no plots. *plots = SVGs written. */
-DRA_NODISCARD int dra_report_replay(char *const *files, size_t n, const char *dir,
+DRA_NODISCARD int dra_report_replay(const dra_io_input_t *in, size_t n, const char *dir,
                                     const char *title, const char *gnuplot, int *plots,
                                     dra_diag_t *diag);
 

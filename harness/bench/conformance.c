@@ -113,6 +113,54 @@ int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *p
     return rc;
 }
 
+int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, const char *podname,
+                        dra_claim_t **todo, uint32_t *ntodo, dra_claim_t **done, uint32_t *ndone,
+                        uint32_t max, dra_diag_t *diag)
+{
+    *ntodo = *ndone = 0;
+    for (uint32_t k = 0; k < pod->nclaims; k++) {
+        const dra_pod_claim_t *pc = &pod->claims[k];
+        dra_claim_t *c = NULL;
+        if (pc->claim_name) {
+            c = dra_model_find_claim(m, pod->namespace_, pc->claim_name);
+        } else if (pc->template_name) {
+            char nm[600];
+            snprintf(nm, sizeof nm, "%s-%s", podname, nz(pc->name));
+            /* generated for this pod already (an earlier run's output): the same claim */
+            c = dra_model_find_claim(m, pod->namespace_, nm);
+            const dra_claim_t *t =
+                c ? NULL : dra_model_find_template(m, pod->namespace_, pc->template_name);
+            if (t && !(c = dra_model_instantiate(m, t, pod->namespace_, nm)))
+                return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+        }
+        if (!c)
+            return dra_diag_set(diag, DRA_ENOTFOUND, NULL, 0, 0, "claim %s (%s %s) not found",
+                                nz(pc->name), pc->claim_name ? "ResourceClaim" : "template",
+                                pc->claim_name ? pc->claim_name : nz(pc->template_name));
+        if (c->allocation ? *ndone >= max : *ntodo >= max)
+            return dra_diag_set(diag, DRA_ELIMIT, NULL, 0, 0, "more than %u claims", max);
+        if (c->allocation)
+            done[(*ndone)++] = c;
+        else
+            todo[(*ntodo)++] = c;
+    }
+    return DRA_OK;
+}
+
+int dra_conf_available_on(dra_claim_t *const *done, uint32_t n, const dra_node_t *node, bool *ok,
+                          uint32_t *which, char *err, size_t errlen)
+{
+    *ok = true;
+    for (uint32_t i = 0; i < n; i++) {
+        int rc = dra_alloc_available_on(done[i]->allocation, node, ok, err, errlen);
+        if (rc != DRA_OK || !*ok) {
+            *which = i;
+            return rc;
+        }
+    }
+    return DRA_OK;
+}
+
 /* ---- case checks ---------------------------------------------------------------------------- */
 
 typedef struct tcase {
@@ -421,11 +469,17 @@ static const skey_t k_expect[] = {{"outcome", &s_scalar},
                                   {"invariantViolations", &s_scalar},
                                   {NULL, NULL}};
 static const sdef_t s_expect = {SK_MAP, k_expect, NULL};
+static const skey_t k_alloc[] = {{"name", &s_scalar}, {"node", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_alloc = {SK_SCALAR_OR_MAP, k_alloc, NULL};
+static const sdef_t s_allocs = {SK_SEQ, NULL, &s_alloc};
+static const skey_t k_pod[] = {{"name", &s_scalar}, {"replica", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_pod = {SK_SCALAR_OR_MAP, k_pod, NULL};
 static const skey_t k_spec[] = {{"release", &s_scalar},  {"features", &s_map_scalars},
                                 {"include", &s_scalars}, {"node", &s_scalar},
-                                {"claims", &s_claims},   {"allocated", &s_scalars},
-                                {"expect", &s_expect},   {"upstreamBugs", &s_scalar},
-                                {"maxSteps", &s_scalar}, {NULL, NULL}};
+                                {"claims", &s_claims},   {"allocated", &s_allocs},
+                                {"pod", &s_pod},         {"expect", &s_expect},
+                                {"upstreamBugs", &s_scalar}, {"maxSteps", &s_scalar},
+                                {NULL, NULL}};
 static const sdef_t s_spec = {SK_MAP, k_spec, NULL};
 static const skey_t k_test[] = {{"apiVersion", &s_scalar},
                                 {"kind", &s_scalar},
@@ -611,6 +665,8 @@ typedef struct kase {
     dra_claim_t **claims;
     const char **keys; /* spec.claims' names, per claim */
     uint32_t nc;
+    dra_claim_t *done[64]; /* spec.pod: its claims allocated already (they constrain the node) */
+    uint32_t nd;
     uint64_t digest0; /* the state's digest before the allocate call */
     dra_alloc_options_t ao;
     bool spec_budget; /* spec.maxSteps given */
@@ -770,6 +826,15 @@ static step_t step_claims(kase_t *k)
         k->node = &k->tmpnode;
     }
     const dra_ynode_t *cl = dra_ynode_get(k->spec, "claims");
+    if (dra_ynode_get(k->spec, "pod")) {
+        if (cl) {
+            case_line(k, "FAIL %s (%s): invalid case: spec.pod and spec.claims: the pod's claims "
+                         "are the claims to allocate, give one or the other",
+                      k->name, k->path);
+            return STEP_DONE;
+        }
+        return STEP_NEXT; /* after spec.allocated (step_state): which of its claims are allocated */
+    }
     k->nc = cl && dra_ynode_is_seq(cl) ? cl->n : 0;
     k->claims = dra_arena_calloc(&k->out_arena, k->nc ? k->nc : 1, sizeof *k->claims, 8);
     k->keys = dra_arena_calloc(&k->out_arena, k->nc ? k->nc : 1, sizeof *k->keys, 8);
@@ -806,27 +871,81 @@ static step_t step_claims(kase_t *k)
     return STEP_NEXT;
 }
 
-/* 5. state: spec.allocated committed; the search budget (spec.maxSteps, else the caller's). */
+/* spec.allocated {name, node}: the claim allocated on node first, as the earlier pod that got
+ * it did (same allocator, budget and features as the case's call), and committed. */
+static step_t allocate_first(kase_t *k, dra_claim_t *c, const char *cn, const char *nodename)
+{
+    const dra_node_t *node = dra_model_find_node(&k->m, nodename);
+    if (!node) {
+        case_line(k, "FAIL %s (%s): invalid case: spec.allocated %s: node %s not found", k->name,
+                  k->path, cn, nodename);
+        return STEP_DONE;
+    }
+    dra_anyalloc_t al = {0};
+    dra_alloc_outcome_t out;
+    if (dra_anyalloc_new(k->o->kind, &k->m, &k->feat, k->st, k->cel, &k->ao, &al) ||
+        dra_anyalloc_allocate(&al, node, &c, 1, &k->m.arena, &out)) {
+        dra_anyalloc_free(&al);
+        return STEP_DONE;
+    }
+    dra_anyalloc_free(&al);
+    if (out.kind != DRA_OUTCOME_ALLOCATED) {
+        case_line(k, "FAIL %s (%s): invalid case: spec.allocated %s on %s: %s: %s", k->name,
+                  k->path, cn, nodename, dra_outcome_name(out.kind), out.msg);
+        return STEP_DONE;
+    }
+    c->allocation = out.allocations[0];
+    return dra_alloc_state_commit(k->st, c->allocation) ? STEP_DONE : STEP_NEXT;
+}
+
+/* spec.pod ([ns/]name, or {name, replica}): the claims to allocate are the pod's (its replica's:
+ * <name>-<replica> when the workload has several), those allocated already go to k->done. */
+static step_t pod_claims(kase_t *k, const dra_ynode_t *pn)
+{
+    const char *full = scal(pn) ? scal(pn) : scal(dra_ynode_get(pn, "name"));
+    const char *rp = scal(dra_ynode_get(pn, "replica"));
+    char ns[256];
+    const char *base = split_ns(full ? full : "", ns, sizeof ns);
+    const dra_pod_t *pod = NULL;
+    for (uint32_t i = 0; i < k->m.npods && !pod; i++)
+        if (strcmp(nz(k->m.pods[i]->name), base) == 0 &&
+            strcmp(nz(k->m.pods[i]->namespace_), ns) == 0)
+            pod = k->m.pods[i];
+    unsigned long long rep = 0;
+    int64_t reps = pod ? (pod->replicas > 0 ? pod->replicas : 1) : 0;
+    if (!pod || (rp && !dra_io_parse_u64(rp, &rep)) || rep >= (unsigned long long)reps) {
+        case_line(k, "FAIL %s (%s): invalid case: spec.pod %s%s%s: %s", k->name, k->path,
+                  nz(full), rp ? " replica " : "", rp ? rp : "",
+                  pod ? "no such replica" : "no such Pod or workload");
+        return STEP_DONE;
+    }
+    char podname[300];
+    if (reps > 1)
+        snprintf(podname, sizeof podname, "%s-%llu", base, rep);
+    else
+        snprintf(podname, sizeof podname, "%s", base);
+    k->claims = dra_arena_calloc(&k->out_arena, 64, sizeof *k->claims, 8);
+    k->keys = dra_arena_calloc(&k->out_arena, 64, sizeof *k->keys, 8);
+    if (!k->claims || !k->keys)
+        return STEP_DONE;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    if (dra_conf_pod_claims(&k->m, pod, podname, k->claims, &k->nc, k->done, &k->nd, 64, &d)) {
+        case_line(k, "FAIL %s (%s): invalid case: spec.pod %s: %s", k->name, k->path, nz(full),
+                  d.msg);
+        return STEP_DONE;
+    }
+    for (uint32_t i = 0; i < k->nc; i++)
+        k->keys[i] = k->claims[i]->name;
+    return STEP_NEXT;
+}
+
+/* 5. state: spec.allocated committed (or allocated first on their node), spec.pod's claims; the
+ * search budget (spec.maxSteps, else the caller's). */
 static step_t step_state(kase_t *k)
 {
     if (dra_alloc_state_new(&k->m, &k->feat, &k->st))
         return STEP_DONE;
-    const dra_ynode_t *alc = dra_ynode_get(k->spec, "allocated");
-    for (uint32_t i = 0; alc && dra_ynode_is_seq(alc) && i < alc->n; i++) {
-        const char *cn = scal(alc->vals[i]);
-        char ns[256];
-        const char *base = split_ns(cn ? cn : "", ns, sizeof ns);
-        const dra_claim_t *c = dra_model_find_claim(&k->m, ns, base);
-        if (!c || !c->allocation) {
-            case_line(k,
-                    "FAIL %s (%s): allocated claim %s not found or has no status.allocation",
-                    k->name, k->path, nz(cn));
-            return STEP_DONE;
-        }
-        if (dra_alloc_state_commit(k->st, c->allocation))
-            return STEP_DONE;
-    }
-    k->digest0 = dra_alloc_state_digest(k->st);
     k->ao.share_seed = 1;
     const dra_ynode_t *ms = dra_ynode_get(k->spec, "maxSteps"); /* drabench extension */
     k->spec_budget = ms != NULL;
@@ -840,6 +959,32 @@ static step_t step_state(kase_t *k)
     } else {
         k->ao.max_steps = dra_conf_budget(k->o, k->o->kind);
     }
+    const dra_ynode_t *alc = dra_ynode_get(k->spec, "allocated");
+    for (uint32_t i = 0; alc && dra_ynode_is_seq(alc) && i < alc->n; i++) {
+        const char *cn = scal(alc->vals[i]) ? scal(alc->vals[i])
+                                            : scal(dra_ynode_get(alc->vals[i], "name"));
+        const char *on = scal(dra_ynode_get(alc->vals[i], "node"));
+        char ns[256];
+        const char *base = split_ns(cn ? cn : "", ns, sizeof ns);
+        dra_claim_t *c = dra_model_find_claim(&k->m, ns, base);
+        if (c && !c->allocation && on) {
+            if (allocate_first(k, c, nz(cn), on) != STEP_NEXT)
+                return STEP_DONE;
+            continue;
+        }
+        if (!c || !c->allocation || on) {
+            case_line(k,
+                    "FAIL %s (%s): allocated claim %s not found or has no status.allocation%s",
+                    k->name, k->path, nz(cn), on ? " (or has one already: then no node)" : "");
+            return STEP_DONE;
+        }
+        if (dra_alloc_state_commit(k->st, c->allocation))
+            return STEP_DONE;
+    }
+    const dra_ynode_t *pn = dra_ynode_get(k->spec, "pod");
+    if (pn && pod_claims(k, pn) != STEP_NEXT)
+        return STEP_DONE;
+    k->digest0 = dra_alloc_state_digest(k->st);
     return STEP_NEXT;
 }
 
@@ -978,9 +1123,35 @@ static void step_explain(kase_t *k)
     dra_explainer_free(x);
 }
 
-/* 6. allocate: one call of the chosen allocator, timed; then the differential runs. */
+/* 6. allocate: one call of the chosen allocator, timed; then the differential runs. A pod's
+ * allocated claims (spec.pod) are checked first, as the scheduler's DynamicResources Filter
+ * does: a node one of their allocations cannot be used on is Unsatisfiable there ("resourceclaim
+ * not available on the node") without an allocator call; a pod with nothing left to allocate is
+ * Allocated where they allow it. */
 static step_t step_allocate(kase_t *k)
 {
+    if (k->nd || dra_ynode_get(k->spec, "pod")) {
+        bool ok = true;
+        uint32_t which = 0;
+        char err[DRA_DIAG_MSG_MAX];
+        memset(&k->res, 0, sizeof k->res);
+        if (dra_conf_available_on(k->done, k->nd, k->node, &ok, &which, err, sizeof err)) {
+            k->res.kind = DRA_OUTCOME_FATAL;
+            snprintf(k->res.msg, sizeof k->res.msg, "%s", err);
+        } else if (!ok) {
+            k->res.kind = DRA_OUTCOME_UNSATISFIABLE;
+            snprintf(k->res.msg, sizeof k->res.msg,
+                     "resourceclaim not available on the node: claim %s/%s is allocated with a "
+                     "nodeSelector node %s does not match",
+                     nz(k->done[which]->namespace_), nz(k->done[which]->name), nz(k->node->name));
+        } else if (k->nc == 0) {
+            k->res.kind = DRA_OUTCOME_ALLOCATED;
+        }
+        if (!ok || k->nc == 0 || k->res.kind == DRA_OUTCOME_FATAL) {
+            k->result = DRA_CONF_FAIL;
+            return STEP_NEXT;
+        }
+    }
     if (dra_anyalloc_new(k->o->kind, &k->m, &k->feat, k->st, k->cel, &k->ao, &k->al))
         return STEP_DONE;
     struct timespec ta, tb;

@@ -89,6 +89,26 @@ DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rule
 DRA_NODISCARD int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *paths,
                                       int n, dra_diag_list_t *errs);
 
+/* The claims of one pod (a replica named podname) as the control plane and the scheduler see
+ * them, in the pod's order: a named claim (resourceClaimName) is looked up in the pod's
+ * namespace; a template claim is the claim <podname>-<entry> when it exists already (generated
+ * for this pod before: `alloc` writes it, with its allocation), else instantiated from the
+ * template under that name. Claims with an allocation go to done[] (they constrain the pod's
+ * node, dra_conf_available_on), the others to todo[] (allocated together), at most max each.
+ * Returns DRA_OK, DRA_ENOTFOUND (diag names the pod's entry), DRA_ELIMIT (more than max) or
+ * DRA_ENOMEM. */
+DRA_NODISCARD int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, const char *podname,
+                                      dra_claim_t **todo, uint32_t *ntodo, dra_claim_t **done,
+                                      uint32_t *ndone, uint32_t max, dra_diag_t *diag);
+
+/* The scheduler's DynamicResources Filter on a pod's allocated claims: every allocation must be
+ * usable on node (dra_alloc_available_on). DRA_OK with *ok, and when not, *which = the first
+ * claim that is not ("resourceclaim not available on the node"); DRA_EINVAL with the reason in
+ * err when a selector cannot be evaluated. */
+DRA_NODISCARD int dra_conf_available_on(dra_claim_t *const *done, uint32_t n,
+                                        const dra_node_t *node, bool *ok, uint32_t *which,
+                                        char *err, size_t errlen);
+
 /* ---- the differential pair of `alloc --allocator both` ---------------------------------------
  * The reference allocator on the caller's state and the fast allocator on a state of its own
  * (the same model claims), asked the same claims in the same order; every decision compared with

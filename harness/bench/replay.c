@@ -10,6 +10,7 @@
 #include "alloc/fast.h"
 #include "files.h"
 #include "manifest.h"
+#include "sbuf.h"
 
 /* ---- strings and names ------------------------------------------------------------------------
  */
@@ -540,22 +541,23 @@ int dra_replay_build_model(const dra_replay_trace_t *t, bool device_plugin, dra_
         e->ncap_requests = 1;
         e->has_capacity = true;
         if (tp->models) {
-            size_t o = (size_t)snprintf(buf, sizeof buf, "device.attributes[\"%s\"].model in [",
-                                        DRA_REPLAY_DRIVER);
+            /* any allowed list (64 models of 63 characters: about 4.4 KB, within the 10 KiB
+             * Kubernetes allows a selector) fits: a buffer that grows, not a fixed one */
+            dra_sbuf_t sel = {0};
+            dra_sbuf_printf(&sel, "device.attributes[\"%s\"].model in [", DRA_REPLAY_DRIVER);
             bool first = true;
-            for (uint32_t k = 0; k < t->nmodels && o < sizeof buf; k++)
+            for (uint32_t k = 0; k < t->nmodels; k++)
                 if ((tp->models >> k) & 1u) {
-                    o += (size_t)snprintf(buf + o, sizeof buf - o, "%s\"%s\"", first ? "" : ", ",
-                                          t->models[k]);
+                    dra_sbuf_printf(&sel, "%s\"%s\"", first ? "" : ", ", t->models[k]);
                     first = false;
                 }
-            if (o + 2 > sizeof buf)
-                return DRA_ELIMIT;
-            memcpy(buf + o, "]", 2);
+            dra_sbuf_puts(&sel, "]");
             e->selectors = dra_model_array(m, 1, sizeof *e->selectors);
-            if (!e->selectors)
+            const char *cel = sel.err ? NULL : dra_model_str(m, sel.p);
+            dra_sbuf_fini(&sel);
+            if (!e->selectors || !cel)
                 return DRA_ENOMEM;
-            e->selectors[0].cel = dra_model_str(m, buf);
+            e->selectors[0].cel = cel;
             e->selectors[0].pos = c->pos;
             e->nselectors = 1;
         }
@@ -613,54 +615,124 @@ static int64_t demand(const dra_replay_pod_t *p)
     return (int64_t)p->num_gpu * p->gpu_milli;
 }
 
-/* TunePodsByNodeTotalResource: the trace's pods, then random removals (demand above target) or
- * random copies (below) until the demand is as close to tune x capacity as the next pod allows;
- * then shuffled. order[] receives pod indexes; returns the count. */
-static uint32_t resample(const dra_replay_trace_t *t, double target, uint64_t seed,
-                         uint32_t **order_out)
+/* The index of the k-th (0-based) element still present, in a Fenwick tree over n slots that
+ * counts the present ones (tree[1..n], 1-based). */
+static size_t fenwick_kth(const uint32_t *tree, size_t n, size_t k)
 {
-    uint64_t rng = seed;
-    uint32_t cap = t->npods * 2 + 16, n = t->npods;
-    uint32_t *o = malloc(cap * sizeof *o);
-    if (!o)
-        return UINT32_MAX;
-    int64_t total = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        o[i] = i;
-        total += demand(&t->pods[i]);
+    size_t pos = 0, step = 1;
+    while (step * 2 <= n)
+        step *= 2;
+    for (; step; step /= 2)
+        if (pos + step <= n && tree[pos + step] <= k) {
+            pos += step;
+            k -= tree[pos];
+        }
+    return pos; /* 0-based: slot pos + 1 of the tree */
+}
+
+/* Remove pods at random positions of the list (order kept) until the demand is within the
+ * target: the same choices as removing one at a time by shifting the list, in O(n log n)
+ * instead of O(n^2). */
+static int remove_surplus(const dra_replay_trace_t *t, double target, uint64_t *rng, uint32_t *o,
+                          size_t *n_io, int64_t *total)
+{
+    size_t n0 = *n_io, n = n0;
+    if (!((double)*total > target) || n0 == 0)
+        return DRA_OK;
+    uint32_t *tree = calloc(n0 + 1, sizeof *tree);
+    uint8_t *gone = calloc(n0, 1);
+    if (!tree || !gone) {
+        free(tree);
+        free(gone);
+        return DRA_ENOMEM;
     }
-    while ((double)total > target && n > 0) {
-        uint32_t k = rng_below(&rng, n);
-        total -= demand(&t->pods[o[k]]);
-        memmove(o + k, o + k + 1, (n - k - 1) * sizeof *o);
+    for (size_t i = 1; i <= n0; i++) { /* every slot present: linear build */
+        tree[i] += 1;
+        size_t up = i + (i & (~i + 1));
+        if (up <= n0)
+            tree[up] += tree[i];
+    }
+    while ((double)*total > target && n > 0) {
+        size_t idx = fenwick_kth(tree, n0, rng_below(rng, (uint32_t)n));
+        *total -= demand(&t->pods[o[idx]]);
+        gone[idx] = 1;
+        for (size_t i = idx + 1; i <= n0; i += i & (~i + 1))
+            tree[i]--;
         n--;
     }
+    size_t j = 0;
+    for (size_t i = 0; i < n0; i++)
+        if (!gone[i])
+            o[j++] = o[i];
+    *n_io = n;
+    free(tree);
+    free(gone);
+    return DRA_OK;
+}
+
+/* TunePodsByNodeTotalResource: the trace's pods, then random removals (demand above target) or
+ * random copies (below) until the demand is as close to tune x capacity as the next pod allows;
+ * then shuffled. *order_out receives pod indexes, *n_out their count (at most
+ * DRA_REPLAY_MAX_SUBMITTED: DRA_ELIMIT beyond, with the figures in diag). */
+static int resample(const dra_replay_trace_t *t, double target, uint64_t seed,
+                    uint32_t **order_out, size_t *n_out, dra_diag_t *diag)
+{
+    uint64_t rng = seed;
+    size_t n = t->npods, cap = n * 2 + 16;
+    uint32_t *o = malloc(cap * sizeof *o);
+    if (!o)
+        return DRA_ENOMEM;
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        o[i] = (uint32_t)i;
+        total += demand(&t->pods[i]);
+    }
+    int rc = remove_surplus(t, target, &rng, o, &n, &total);
+    if (rc != DRA_OK) {
+        free(o);
+        return rc;
+    }
+    int64_t trace_demand = total;
+    /* a trace without GPU demand never reaches the target: stop copying its pods after this */
+    size_t zero_stop = 64 * (size_t)t->npods + 1024;
     for (;;) {
         uint32_t k = rng_below(&rng, t->npods);
-        if ((double)(total + demand(&t->pods[k])) > target)
+        int64_t dk = demand(&t->pods[k]);
+        if ((double)(total + dk) > target)
             break;
+        if (n >= DRA_REPLAY_MAX_SUBMITTED) {
+            free(o);
+            return dra_diag_set(diag, DRA_ELIMIT, NULL, 0, 0,
+                                "resampling would submit more than %u pods (the limit of one "
+                                "replay): the target is %.0f GPU milli (tune x capacity) and "
+                                "the %u pods of the list ask for %lld; lower --tune, use fewer "
+                                "nodes or a pod list with more GPU demand per pod",
+                                DRA_REPLAY_MAX_SUBMITTED, target, t->npods,
+                                (long long)trace_demand);
+        }
         if (n == cap) {
             cap *= 2;
             uint32_t *no = realloc(o, cap * sizeof *o);
             if (!no) {
                 free(o);
-                return UINT32_MAX;
+                return DRA_ENOMEM;
             }
             o = no;
         }
         o[n++] = k;
-        total += demand(&t->pods[k]);
-        if (demand(&t->pods[k]) == 0 && n > 64u * t->npods + 1024)
-            break; /* a trace without GPU demand never reaches the target */
+        total += dk;
+        if (dk == 0 && n > zero_stop)
+            break;
     }
-    for (uint32_t i = n; i > 1; i--) {
-        uint32_t j = rng_below(&rng, i);
+    for (size_t i = n; i > 1; i--) {
+        uint32_t j = rng_below(&rng, (uint32_t)i);
         uint32_t tmp = o[i - 1];
         o[i - 1] = o[j];
         o[j] = tmp;
     }
     *order_out = o;
-    return n;
+    *n_out = n;
+    return DRA_OK;
 }
 
 static void to_pol_pod(const dra_replay_pod_t *p, bool device_plugin, dra_pol_pod_t *out)
@@ -788,11 +860,9 @@ int dra_replay_run(const dra_replay_trace_t *t, const dra_replay_opts_t *o, dra_
     pol_ok = true;
     out->nclasses = ncls;
     out->capacity_milli = cap;
-    uint32_t n = resample(t, o->tune * (double)cap, o->seed, &order);
-    if (n == UINT32_MAX) {
-        rc = DRA_ENOMEM;
+    size_t n = 0;
+    if ((rc = resample(t, o->tune * (double)cap, o->seed, &order, &n, diag)) != DRA_OK)
         goto done;
-    }
     if (o->choice == DRA_REPLAY_CHOICE_DRA) {
         dra_alloc_options_t ao = {0, o->seed};
         x.d = dra;
@@ -806,7 +876,7 @@ int dra_replay_run(const dra_replay_trace_t *t, const dra_replay_opts_t *o, dra_
     int64_t arrived = 0, served = 0;
     record(&pol, 0, cap, 0, &out->pt[0]);
     double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    for (uint32_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++) {
         uint32_t pi = order[k];
         const dra_pol_pod_t *pod = &pp[pi];
         uint32_t node, gpus[DRA_POL_MAX_GPUS], nskipped = 0;

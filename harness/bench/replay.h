@@ -14,7 +14,10 @@
  *    the model).
  *  - Replay (dra_replay_run): pods shuffled and re-sampled with the seed until the submitted GPU
  *    demand reaches tune x capacity; each pod placed by the policy (node resources first, as
- *    NodeResourcesFit); the curve recorded at every 10% of arrived demand.
+ *    NodeResourcesFit); the curve recorded at every 10% of arrived demand. At most
+ *    DRA_REPLAY_MAX_SUBMITTED pods are submitted per replay: a trace whose capacity needs more
+ *    copies of its pods than that (many GPUs, pods of a few milli) is refused with DRA_ELIMIT
+ *    and the figures, before any placement. Surplus pods are removed in O(n log n).
  *
  * Ownership: a dra_replay_trace_t owns its arrays and strings (dra_replay_trace_fini). A
  * dra_replay_dra_t owns its model, CEL cache and features (dra_replay_dra_fini); runs borrow it.
@@ -38,6 +41,9 @@
 
 #define DRA_REPLAY_DRIVER "gpu.openb.drabench.dev"
 #define DRA_REPLAY_MAX_POINTS 31 /* tune <= 3.0 */
+/* Pods one replay (one policy, seed, device choice and mode) may submit after resampling: 25
+ * times the largest openb pod list at tune 3 (about 40,000). */
+#define DRA_REPLAY_MAX_SUBMITTED 1000000u
 
 typedef struct dra_replay_node {
     const char *name;

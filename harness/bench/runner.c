@@ -27,6 +27,7 @@
 #include "alloc/invariants.h"
 #include "engine/engine.h"
 #include "base/intern.h"
+#include "escape.h"
 #include "files.h"
 #include "manifest.h"
 #include "reasons.h"
@@ -146,9 +147,8 @@ bool dra_runner_parse_policy(const char *s, dra_placement_t *out)
 
 bool dra_runner_parse_rate(const char *s, double *p)
 {
-    char *end;
-    double x = strtod(s, &end);
-    if (end == s || *end || !(x > 0 && x <= 1))
+    double x;
+    if (!dra_io_parse_double(s, &x) || !(x > 0 && x <= 1)) /* decimal only (files.h) */
         return false;
     *p = x;
     return true;
@@ -335,10 +335,28 @@ static size_t hidx(const ctx_t *c, uint32_t shape, int phase, int out)
     return ((size_t)shape * DRA_PHASE_COUNT + (size_t)phase) * DRA_HOUT_COUNT + (size_t)out;
 }
 
+/* Record v in histogram h, whose counters are allocated on its first value: a run sizes its
+ * histograms to what it records (256 mix entries and 10 pods allocated 1.1 GB eagerly, one
+ * 256 KiB histogram per entry, phase and outcome, twice). Called after the pod's timers have
+ * stopped, so the one allocation per histogram and run is never inside a timed interval; a
+ * failed one is remembered in c->err (the repetition then fails with it). */
+static void rec1(ctx_t *c, dra_hist_t *h, int64_t v)
+{
+    if (DRA_UNLIKELY(!h->counts)) {
+        int rc = dra_hist_init(h, DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS);
+        if (rc != DRA_OK) {
+            if (c->err == DRA_OK)
+                c->err = rc;
+            return;
+        }
+    }
+    dra_hist_record(h, v);
+}
+
 static inline void rec(ctx_t *c, uint32_t shape, int phase, int out, int64_t v)
 {
-    dra_hist_record(&c->rh[hidx(c, shape, phase, out)], v);
-    dra_hist_record(&c->rh[hidx(c, c->nshapes, phase, out)], v);
+    rec1(c, &c->rh[hidx(c, shape, phase, out)], v);
+    rec1(c, &c->rh[hidx(c, c->nshapes, phase, out)], v);
 }
 
 /* ---- slots ---------------------------------------------------------------------------------- */
@@ -1408,7 +1426,7 @@ static int republish(ctx_t *c, uint32_t si, uint32_t di, const dra_taint_t *tain
     if (timed) {
         c->updates++;
         if (c->measuring)
-            dra_hist_record(&c->rh[c->upd_hist], t1 - t0);
+            rec1(c, &c->rh[c->upd_hist], t1 - t0);
     }
     return DRA_OK;
 }
@@ -1910,6 +1928,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     dra_workload_fini(&w);
     if (rc < 0)
         return rc;
+    if (c->err) /* a histogram that could not get its counters (rec1) */
+        return c->err;
     rc = DRA_OK;
     frag_values_t fv = {0, 0, 0};
     if (!warmup && !*interrupted) {
@@ -1988,9 +2008,15 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     r->wall_ns += (uint64_t)(w1 - w0);
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;
-    for (uint32_t i = 0; i < c->nhists; i++)
-        if (c->rh[i].counts && (rc = dra_hist_merge(&r->hists[i], &c->rh[i])))
+    for (uint32_t i = 0; i < c->nhists; i++) {
+        if (!c->rh[i].counts)
+            continue; /* never recorded: its merged copy stays empty (and unallocated) too */
+        if (!r->hists[i].counts && (rc = dra_hist_init(&r->hists[i], DRA_HIST_LOWEST,
+                                                       DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)))
             return rc;
+        if ((rc = dra_hist_merge(&r->hists[i], &c->rh[i])))
+            return rc;
+    }
     return DRA_OK;
 }
 
@@ -2100,10 +2126,21 @@ static int setup(ctx_t *c)
     if (o->release && (rc = dra_alloc_release_parse(o->release, &rel, diag)))
         return rc;
     dra_alloc_features_init(&c->feat, rel);
-    for (uint32_t i = 0; i < c->scn.nfeatures; i++)
+    for (uint32_t i = 0; i < c->scn.nfeatures; i++) {
+        /* --release naming an older release than the scenario's: a scenario gate that release
+         * does not have is left out (its API fields do not exist there either), with a note */
+        dra_gate_t g;
+        if (o->release && rel != (dra_release_t)c->scn.release &&
+            dra_alloc_gate_lookup(c->scn.features[i].name, &g) &&
+            !dra_alloc_gate_stage(rel, g).exists) {
+            fprintf(stderr, "drabench: run: scenario feature gate %s left out: release %s has none\n",
+                    c->scn.features[i].name, dra_alloc_release_name(rel));
+            continue;
+        }
         if ((rc = dra_alloc_features_set_gate(&c->feat, c->scn.features[i].name,
                                               c->scn.features[i].on, diag)))
             return rc;
+    }
     for (uint32_t i = 0; i < o->nfeatures; i++)
         if ((rc = dra_alloc_features_set(&c->feat, o->features[i], diag)))
             return rc;
@@ -2121,9 +2158,12 @@ static int setup(ctx_t *c)
     if (c->scn.nmanifests) {
         dra_diag_list_t errs;
         dra_diag_list_init(&errs);
-        rc = dra_manifest_read_paths(&c->model, (char *const *)c->scn.manifests,
-                                     (int)c->scn.nmanifests, &errs);
-        if (rc && errs.count)
+        rc = dra_scenario_read_manifests(&c->scn, &c->model, &errs);
+        if (rc == DRA_EVALIDATE && errs.count)
+            dra_diag_set(diag, DRA_EVALIDATE, errs.items[0].file, errs.items[0].line,
+                         errs.items[0].column, "%s (drabench validate --cluster lists every "
+                         "error of the manifests)", errs.items[0].msg);
+        else if (rc && errs.count)
             *diag = errs.items[0];
         dra_diag_list_fini(&errs);
         if (rc)
@@ -2189,11 +2229,7 @@ static int setup(ctx_t *c)
             for (int oc = 0; oc < DRA_HOUT_COUNT; oc++) {
                 if (!hist_used(p, oc))
                     continue;
-                size_t i = hidx(c, s, p, oc);
-                if ((rc = dra_hist_init(&c->rh[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)) ||
-                    (rc = dra_hist_init(&c->run->hists[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST,
-                                        DRA_HIST_SIGFIGS)))
-                    return rc;
+                size_t i = hidx(c, s, p, oc); /* counters allocated on the first value (rec1) */
                 char nm[256];
                 snprintf(nm, sizeof nm, "%s/%s/%s", c->shape_names[s], phase_names[p], hout_names[oc]);
                 c->run->hist_names[i] = strdup(nm);
@@ -2202,10 +2238,6 @@ static int setup(ctx_t *c)
             }
     if (c->health) {
         uint32_t i = c->upd_hist;
-        if ((rc = dra_hist_init(&c->rh[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST, DRA_HIST_SIGFIGS)) ||
-            (rc = dra_hist_init(&c->run->hists[i], DRA_HIST_LOWEST, DRA_HIST_HIGHEST,
-                                DRA_HIST_SIGFIGS)))
-            return rc;
         if (!(c->run->hist_names[i] = strdup("slice-update/update/any")))
             return DRA_ENOMEM;
         if ((rc = health_setup(c)))
@@ -2273,11 +2305,11 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
     json_t *argv = dra_rf_put_arr(run, DRA_RF_RUN_ARGV);
     for (int i = 0; argv && i < o->argc; i++)
-        json_array_append_new(argv, json_string(o->argv[i]));
+        json_array_append_new(argv, dra_esc_path_json(o->argv[i])); /* lossless (escape.h) */
     if (c->scn.file)
-        dra_rf_put_str(run, DRA_RF_RUN_SCENARIO_FILE, c->scn.file);
+        dra_rf_put_path(run, DRA_RF_RUN_SCENARIO_FILE, c->scn.file);
     if (o->cluster)
-        dra_rf_put_str(run, DRA_RF_RUN_CLUSTER_FILE, o->cluster);
+        dra_rf_put_path(run, DRA_RF_RUN_CLUSTER_FILE, o->cluster);
     dra_rf_put_str(run, DRA_RF_RUN_WORKLOAD_MODE,
                    c->built.workload.mode == DRA_WL_STEADY ? "steady" : "fill");
     dra_rf_put_int(run, DRA_RF_RUN_WORKLOAD_COUNT, (int64_t)c->built.workload.count);
@@ -2576,6 +2608,7 @@ int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
     if (rc != DRA_OK) {
         if (diag && diag->code == DRA_OK)
             dra_diag_set(diag, rc, NULL, 0, 0, "%s", dra_strerror(rc));
+        dra_diag_detach(diag); /* its file name may live in the model or scenario freed here */
         ctx_fini(c);
         free(c);
         dra_run_fini(run);

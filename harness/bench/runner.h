@@ -25,8 +25,9 @@
  *  4. Timed regions (CLOCK_MONOTONIC): node search (the whole engine call), the allocate call
  *     that produced the chosen result, commit, release, and the pod (search + commit). They
  *     contain no malloc (arenas reset per pod, state entries registered per device row when
- *     made, histograms preallocated), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome> and into
- *     the same histogram of shape "all".
+ *     made), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome>
+ *     and into the same histogram of shape "all", after the timers have stopped; a histogram's
+ *     counters are allocated with its first value (a run holds only what it records).
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
  *     (XXH3-64); equal seeds give equal digests on every repetition and process.
  * Repetitions are independent samples: each measured repetition starts on a fresh engine (the

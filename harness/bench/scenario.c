@@ -12,6 +12,7 @@
 #include "embedded.h"
 #include "escape.h"
 #include "manifest.h"
+#include "schema.h"
 #include "ydoc.h"
 
 typedef struct sp {
@@ -639,6 +640,18 @@ static int load_claim(sp_t *p, const dra_ynode_t *e, const char *path, dra_shape
     }
     if (rc)
         return rc;
+    /* the entry's name becomes a ResourceClaimTemplate's name and the result file's metric and
+     * histogram names: what every reader of those takes, refused here with the rule */
+    if (ss->name) {
+        const dra_ynode_t *nn = tm ? dra_ynode_get(tm, "name") : dra_ynode_get(e, "name");
+        const char *why = dra_rs_shape_name_problem(ss->name);
+        if (!why && !dra_name_is_dns_subdomain(ss->name))
+            why = "must be a DNS subdomain (lowercase letters, digits, '-' and '.'): it names a "
+                  "ResourceClaimTemplate";
+        if (why)
+            return err_at(p, nn ? nn : e, sub(b, sizeof b, path, tm ? "template.name" : "name"),
+                          "\"%s\" %s", ss->name, why);
+    }
     if (ss->kind == DRA_SHAPE_SHARED && ss->share == 0)
         ss->share = 2;
     if (ss->kind != DRA_SHAPE_INLINE) { /* validate parameters by building into the scratch model */
@@ -778,13 +791,13 @@ static int load_taints(sp_t *p, const dra_ynode_t *n)
     const dra_ynode_t *v;
     if (!(v = dra_ynode_get(n, "every")))
         return err_at(p, n, path, "missing field \"every\"");
-    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.every", 1ull << 40, &t->every)))
+    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.every", DRA_SCENARIO_COUNT_MAX, &t->every)))
         return rc;
     if (t->every == 0)
         return err_at(p, v, "spec.workload.deviceTaints.every", "must be at least 1");
     if (!(v = dra_ynode_get(n, "hold")))
         return err_at(p, n, path, "missing field \"hold\"");
-    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.hold", 1ull << 40, &t->hold)))
+    if ((rc = get_u64(p, v, "spec.workload.deviceTaints.hold", DRA_SCENARIO_COUNT_MAX, &t->hold)))
         return rc;
     if (t->hold == 0)
         return err_at(p, v, "spec.workload.deviceTaints.hold", "must be at least 1");
@@ -792,12 +805,18 @@ static int load_taints(sp_t *p, const dra_ynode_t *n)
         return err_at(p, n, path, "missing field \"key\"");
     if ((rc = get_str(p, v, "spec.workload.deviceTaints.key", &t->key)))
         return rc;
-    if (!t->key[0] || strlen(t->key) > 316 || strchr(t->key, ' '))
+    /* as a device taint's in the API (the manifest validator's rules) */
+    if (!dra_name_is_label_key(t->key))
         return err_at(p, v, "spec.workload.deviceTaints.key",
-                      "must be a non-empty name of at most 316 bytes without spaces");
+                      "\"%s\" is not a label key ([prefix/]name: a DNS subdomain prefix, a name "
+                      "of at most 63 of [A-Za-z0-9-_.])", t->key);
     if ((v = dra_ynode_get(n, "value")) &&
         (rc = get_str(p, v, "spec.workload.deviceTaints.value", &t->value)))
         return rc;
+    if (t->value && !dra_name_is_label_value(t->value))
+        return err_at(p, v, "spec.workload.deviceTaints.value",
+                      "\"%s\" is not a label value (at most 63 of [A-Za-z0-9-_.], beginning and "
+                      "ending with a letter or digit)", t->value);
     static const char *const effects[] = {"NoSchedule", "NoExecute", "None", NULL};
     int e = 0;
     if ((v = dra_ynode_get(n, "effect")) &&
@@ -823,9 +842,9 @@ static int load_workload(sp_t *p, const dra_ynode_t *n)
     s->mode = (dra_wl_mode_t)mode;
     if (!(v = dra_ynode_get(n, "count")))
         return err_at(p, n, "spec.workload", "missing field \"count\"");
-    if ((rc = get_u64(p, v, "spec.workload.count", 1ull << 40, &s->count)))
+    if ((rc = get_u64(p, v, "spec.workload.count", DRA_SCENARIO_COUNT_MAX, &s->count)))
         return rc;
-    if ((v = dra_ynode_get(n, "stopAfter")) && (rc = get_u64(p, v, "spec.workload.stopAfter", 1ull << 40, &s->stop_after)))
+    if ((v = dra_ynode_get(n, "stopAfter")) && (rc = get_u64(p, v, "spec.workload.stopAfter", DRA_SCENARIO_COUNT_MAX, &s->stop_after)))
         return rc;
     if ((v = dra_ynode_get(n, "rate")) && (rc = get_pos_double(p, v, "spec.workload.rate", &s->rate)))
         return rc;
@@ -881,7 +900,7 @@ static int load_run(sp_t *p, const dra_ynode_t *n)
     const dra_ynode_t *v;
     if (rc)
         return rc;
-    if ((v = dra_ynode_get(n, "warmup")) && (rc = get_u64(p, v, "spec.run.warmup", 1ull << 40, &s->warmup)))
+    if ((v = dra_ynode_get(n, "warmup")) && (rc = get_u64(p, v, "spec.run.warmup", DRA_SCENARIO_COUNT_MAX, &s->warmup)))
         return rc;
     if ((v = dra_ynode_get(n, "repetitions")) && (rc = get_u32(p, v, "spec.run.repetitions", 1000, &s->repetitions)))
         return rc;
@@ -1054,7 +1073,12 @@ int dra_scenario_load(dra_scenario_t *s, const char *buf, size_t len, const char
         size_t l = strlen(base);
         if (l > 5 && strcmp(base + l - 5, ".yaml") == 0)
             l -= 5;
-        s->name = dra_arena_strndup(&s->arena, base, l);
+        /* a file name need not be UTF-8 nor free of control characters; the name reaches result
+         * files, terminals and reports: kept losslessly as text (escape.h) */
+        char *raw = dra_arena_strndup(&s->arena, base, l);
+        char *txt = raw ? dra_esc_path(raw) : NULL;
+        s->name = txt ? dra_arena_strdup(&s->arena, txt) : NULL;
+        free(txt);
         if (!s->name)
             rc = DRA_ENOMEM;
     }
@@ -1113,6 +1137,14 @@ int dra_scenario_load_named(dra_scenario_t *s, const char *name, dra_diag_t *dia
 }
 
 /* ---- building ------------------------------------------------------------------------------------- */
+
+int dra_scenario_read_manifests(const dra_scenario_t *s, dra_model_t *m, dra_diag_list_t *errs)
+{
+    int rc = dra_manifest_read_paths(m, (char *const *)s->manifests, (int)s->nmanifests, errs);
+    if (rc == DRA_OK)
+        rc = dra_manifest_validate(m, errs);
+    return rc;
+}
 
 int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, dra_scenario_built_t *out,
                        dra_diag_t *diag)

@@ -86,6 +86,10 @@
 #include "group/group.h"
 #include "model/model.h"
 
+/* The largest count a scenario (and `run --count`, `--warmup`, `--both-prefix`) may give:
+ * workload.count, stopAfter, run.warmup, deviceTaints.every / hold. */
+#define DRA_SCENARIO_COUNT_MAX (UINT64_C(1) << 40)
+
 typedef enum dra_placement {
     DRA_PLACE_FIRST_FIT = 0,
     DRA_PLACE_BEST_FIT,
@@ -197,10 +201,18 @@ typedef struct dra_scenario_built {
 } dra_scenario_built_t;
 
 /* Build the cluster (seed: the scenario's unless override_seed), the shapes' templates and
- * classes into m, and the workload spec. Extra manifests are NOT read here (harness callers use
- * dra_manifest_read_paths with s->manifests before or after). */
+ * classes into m, and the workload spec. Extra manifests are NOT read here
+ * (dra_scenario_read_manifests reads and checks them). */
 DRA_NODISCARD int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed,
                                      dra_scenario_built_t *out, dra_diag_t *diag);
+
+/* Read the scenario's extra manifests (s->manifests: spec.cluster.manifests, or run --cluster)
+ * into m, which holds what dra_scenario_build made, and check the result as `drabench validate
+ * --cluster` does: the API server's limits bound what a benchmark holds and does (a 5,000-device
+ * slice, a taint value of a kilobyte are refused, not run). Every problem goes to errs.
+ * Returns DRA_OK, the reader's error (DRA_EPARSE, DRA_EIO, ...) or DRA_EVALIDATE. O(size of m). */
+DRA_NODISCARD int dra_scenario_read_manifests(const dra_scenario_t *s, dra_model_t *m,
+                                              dra_diag_list_t *errs);
 void dra_scenario_built_fini(dra_scenario_built_t *b);
 
 const char *dra_placement_name(dra_placement_t p);

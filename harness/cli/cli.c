@@ -1,31 +1,52 @@
 /* cli.c - shared CLI helpers; see cli.h. */
 #include "cli.h"
 
+#include "escape.h"
+
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* The message of fmt and its arguments through dra_msg_vformat (terminal-safe %s arguments). */
+#define CLI_MSG(buf, fmt)                                                                         \
+    do {                                                                                          \
+        va_list ap;                                                                               \
+        va_start(ap, fmt);                                                                        \
+        dra_msg_vformat(buf, sizeof buf, fmt, ap);                                                \
+        va_end(ap);                                                                               \
+    } while (0)
+
 int dra_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-    va_list ap;
-    fprintf(stderr, "drabench %s: ", cmd);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nTry 'drabench %s --help'.\n", cmd);
+    char buf[8192];
+    CLI_MSG(buf, fmt);
+    fprintf(stderr, "drabench %s: %s\nTry 'drabench %s --help'.\n", cmd, buf, cmd);
     return DRA_EXIT_USAGE;
 }
 
 void dra_cli_errorf(const char *fmt, ...)
 {
-    va_list ap;
-    fputs("drabench: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
+    char buf[8192];
+    CLI_MSG(buf, fmt);
+    fprintf(stderr, "drabench: %s\n", buf);
+}
+
+void dra_cli_notef(FILE *f, const char *fmt, ...)
+{
+    char buf[8192];
+    CLI_MSG(buf, fmt);
+    fprintf(f, "%s\n", buf);
+}
+
+void dra_cli_print_path(const char *path)
+{
+    if (isatty(STDOUT_FILENO))
+        dra_esc_term(stdout, path);
+    else
+        fputs(path, stdout);
+    fputc('\n', stdout);
 }
 
 bool dra_cli_progress_enabled(void)
@@ -115,16 +136,32 @@ void dra_cli_args_fini(dra_cli_args_t *a)
     memset(a, 0, sizeof *a);
 }
 
-int dra_cli_load_results(const char *cmd, char *const *paths, size_t n, dra_rload_result_t *out)
+int dra_cli_read_inputs(const char *cmd, char *const *paths, size_t n, dra_io_input_t **in)
+{
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_io_read_inputs(paths, n, DRA_RLOAD_MAX_FILE, in, &d);
+    if (rc == DRA_OK)
+        return DRA_EXIT_OK;
+    char buf[DRA_DIAG_MSG_MAX + 256];
+    fprintf(stderr, "drabench %s: %s\n", cmd, dra_diag_format(&d, buf, sizeof buf));
+    return dra_io_exit_for(rc);
+}
+
+/* Load result i (from its path, or from in[i] when in is given). */
+static int load_all(const char *cmd, char *const *paths, const dra_io_input_t *in, size_t n,
+                    dra_rload_result_t *out)
 {
     for (size_t i = 0; i < n; i++) {
         dra_diag_t d;
         dra_diag_clear(&d);
-        int rc = dra_rload_file(paths[i], &out[i], &d);
+        const char *path = in ? in[i].path : paths[i];
+        int rc = in ? dra_rload_buf(in[i].buf, in[i].len, path, &out[i], &d)
+                    : dra_rload_file(path, &out[i], &d);
         if (rc != DRA_OK) {
             char buf[DRA_DIAG_MSG_MAX + 256];
             if (!d.file)
-                d.file = paths[i];
+                d.file = path;
             fprintf(stderr, "drabench %s: %s\n", cmd, dra_diag_format(&d, buf, sizeof buf));
             for (size_t j = 0; j < i; j++)
                 dra_rload_fini(&out[j]);
@@ -132,4 +169,15 @@ int dra_cli_load_results(const char *cmd, char *const *paths, size_t n, dra_rloa
         }
     }
     return DRA_EXIT_OK;
+}
+
+int dra_cli_load_results(const char *cmd, char *const *paths, size_t n, dra_rload_result_t *out)
+{
+    return load_all(cmd, paths, NULL, n, out);
+}
+
+int dra_cli_load_inputs(const char *cmd, const dra_io_input_t *in, size_t n,
+                        dra_rload_result_t *out)
+{
+    return load_all(cmd, NULL, in, n, out);
 }

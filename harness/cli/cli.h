@@ -22,10 +22,19 @@
 #include "commands.def"
 #undef CMD
 
+/* Every message below is built by dra_msg_vformat (err.h): its %s arguments - paths, names,
+ * values from inputs - are shown terminal-safe (control characters and invalid UTF-8 as \xNN),
+ * so a file name holding an escape sequence cannot drive the terminal. */
 /* Print "drabench <cmd>: <message>" and "Try 'drabench <cmd> --help'." to stderr; returns 2. */
 int dra_cli_usage_error(const char *cmd, const char *fmt, ...) DRA_PRINTF(2, 3);
 /* Print "drabench: <message>" to stderr. */
 void dra_cli_errorf(const char *fmt, ...) DRA_PRINTF(1, 2);
+/* Print "<message>\n" to f (a success message: "drabench report: wrote DIR/index.html ..."). */
+void dra_cli_notef(FILE *f, const char *fmt, ...) DRA_PRINTF(2, 3);
+/* A path on a line of its own on stdout, a command's machine-readable result (report's
+ * index.html, export's perfdash file, baseline bless's files): as it is for a pipe or a file,
+ * terminal-safe (dra_esc_term) when stdout is a terminal. */
+void dra_cli_print_path(const char *path);
 
 /* dra_cli_getopt's results besides an option's val and -1 (the end). */
 enum { DRA_CLI_OPERAND = 1, DRA_CLI_SPLIT = -2, DRA_CLI_BAD = -3 };
@@ -73,5 +82,14 @@ bool dra_cli_progress_enabled(void);
  * n loaded (the caller releases them with dra_rload_fini). */
 DRA_NODISCARD int dra_cli_load_results(const char *cmd, char *const *paths, size_t n,
                                        dra_rload_result_t *out);
+
+/* Read n input files once each (dra_io_read_inputs, at most the result loader's size limit):
+ * DRA_EXIT_OK with *in set (dra_io_inputs_free), else the exit status after printing
+ * "drabench CMD: file: reason" (2 missing or invalid, 4 I/O or memory). */
+DRA_NODISCARD int dra_cli_read_inputs(const char *cmd, char *const *paths, size_t n,
+                                      dra_io_input_t **in);
+/* dra_cli_load_results from inputs already read (in[0..n)). */
+DRA_NODISCARD int dra_cli_load_inputs(const char *cmd, const dra_io_input_t *in, size_t n,
+                                      dra_rload_result_t *out);
 
 #endif

@@ -30,10 +30,11 @@ static const char help[] =
     "\n"
     "Reads Kubernetes manifests (DeviceClasses, ResourceSlices, ResourceClaims, templates, Pods,\n"
     "Nodes), allocates the claims of every pending pod in order (a template claim becomes\n"
-    "<pod>-<claim>), trying the nodes in order unless --node is given, and prints the claims with\n"
-    "status.allocation. Without pods, every unallocated claim is allocated. A summary goes to\n"
-    "stderr. With --test, every file is an AllocationTest case: one PASS/FAIL line per case, the\n"
-    "invariants are checked on every allocation.\n"
+    "<pod>-<claim>, or is that claim if it exists), trying the nodes in order unless --node is\n"
+    "given; a node where a claim of the pod allocated already may not be used is skipped, as in\n"
+    "the scheduler. Prints the claims with status.allocation, one line per pod and a summary on\n"
+    "stderr. Without pods, every unallocated claim is allocated. With --test, every file is an\n"
+    "AllocationTest case: one PASS/FAIL line per case, invariants checked on every allocation.\n"
     "\n"
     "Options:\n"
     "  -f, --file PATH         manifest file or directory (repeatable)\n"
@@ -138,18 +139,9 @@ static int collect(dra_walk_t *w, plist_t *files, char **paths, int npaths)
 
 /* ---- allocate mode --------------------------------------------------------------------------- */
 
-/* One line on stderr built by dra_msg_vformat: claim, pod and node names from the manifests are
- * shown terminal-safe (a JSON name can carry an escape sequence). */
-static void say(const char *fmt, ...) DRA_PRINTF(1, 2);
-static void say(const char *fmt, ...)
-{
-    char line[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    dra_msg_vformat(line, sizeof line, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "%s\n", line);
-}
+/* One line on stderr (dra_cli_notef: claim, pod and node names from the manifests are shown
+ * terminal-safe - a JSON name can carry an escape sequence). */
+#define say(...) dra_cli_notef(stderr, __VA_ARGS__)
 
 /* The state of one `alloc -f` run. */
 typedef struct actx {
@@ -165,6 +157,8 @@ typedef struct actx {
     dra_mgroups_t *mg;     /* PodGroups (groups.h): their pods are scheduled by group cycles */
     dra_group_ctx_t *gctx;
     dra_explainer_t *why;  /* the reasons of an unsatisfiable pod (reasons.h), made on first use */
+    dra_claim_t *const *cur_done; /* the pod being placed: its allocated claims (tried_node) */
+    uint32_t cur_nd;
     uint32_t nok, nunsat, nerr, nwait;
     int exitc;
 } actx_t;
@@ -218,6 +212,16 @@ static int setup_allocators(actx_t *a)
                         "(--feature DRADeviceTaintRules=true applies them)\n",
                 a->rules.n, dra_alloc_release_name((dra_release_t)o->c.f.release));
     }
+    /* what the allocator will not use, said where its decisions are printed (validate says it
+     * too, but a user of alloc need not run it first) */
+    for (uint32_t i = 0; o->c.f.release >= DRA_RELEASE_1_35 && i < a->m.nslices; i++) {
+        const dra_slice_t *s = a->m.slices[i];
+        if (s->ndevices && s->ncounter_sets)
+            say("drabench alloc: note: ResourceSlice %s holds devices and sharedCounters: from "
+                "release 1.35 on a slice holds one or the other, so its %u device(s) are not "
+                "used (the 1.34 layout: --release 1.34)",
+                nz(s->name), s->ndevices);
+    }
     dra_alloc_options_t ao = {0};
     ao.max_steps = dra_conf_budget(&o->c, o->c.kind);
     if (o->c.both) {
@@ -246,12 +250,21 @@ static int report_difference(const actx_t *a, const char *podname, const dra_nod
     return DRA_EXIT_CORRECTNESS;
 }
 
-/* --node: only that node was tried. */
+/* The nodes tried: only --node when given, and not those where an allocated claim of the pod
+ * may not be used (a->cur_done, skipped before any allocation). */
 static int tried_node(void *ud, uint32_t node, dra_why_t *w)
 {
     const actx_t *a = ud;
     (void)w;
-    return a->o->node && strcmp(a->o->node, nz(a->m.nodes[node]->name)) != 0 ? -1 : 0;
+    if (a->o->node && strcmp(a->o->node, nz(a->m.nodes[node]->name)) != 0)
+        return -1;
+    bool ok = true;
+    uint32_t which = 0;
+    char err[DRA_DIAG_MSG_MAX];
+    if (dra_conf_available_on(a->cur_done, a->cur_nd, a->m.nodes[node], &ok, &which, err,
+                              sizeof err) != DRA_OK || !ok)
+        return -1;
+    return 0;
 }
 
 /* Why batch fits none of the nodes tried: the dominant per-node reasons (reasons.h, the reference
@@ -272,19 +285,44 @@ static int unsat_reasons(actx_t *a, dra_claim_t *const *batch, uint32_t nb, char
     return rc;
 }
 
-/* Allocate batch (the claims of podname) on the first node that takes it, trying the nodes in
- * order (only --node when given); commit; one line on stderr. Returns an exit status: OK (also
- * for an unsatisfiable or failed pod, counted), 3 (a decision differs, or an invariant was
- * violated: then a->exitc is 3 and allocation goes on), 4. */
-static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *podname)
+/* Place pod podname: its claims todo[0..nt) are allocated together, done[0..nd) are allocated
+ * already. The nodes are tried in order (only --node when given); a node is skipped, as the
+ * scheduler's DynamicResources Filter does ("resourceclaim not available on the node"), unless
+ * every allocation of done[] may be used there; on the first node that takes the rest, commit.
+ * A pod whose claims are all allocated goes to the first node they allow. One line on stderr.
+ * Returns an exit status: OK (also for an unsatisfiable or failed pod, counted), 3 (a decision
+ * differs, or an invariant was violated: then a->exitc is 3 and allocation goes on), 4. */
+static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, dra_claim_t **done,
+                       uint32_t nd, const char *podname)
 {
     const opts_t *o = a->o;
     dra_outcome_t last = DRA_OUTCOME_UNSATISFIABLE;
     char msg[DRA_DIAG_MSG_MAX] = "";
+    uint32_t tried = 0, unavailable = 0;
+    const dra_claim_t *blocker = NULL;
     for (uint32_t ni = 0; ni < a->m.nnodes; ni++) {
         const dra_node_t *node = a->m.nodes[ni];
         if (o->node && strcmp(o->node, nz(node->name)) != 0)
             continue;
+        tried++;
+        bool ok = true;
+        uint32_t which = 0;
+        if (dra_conf_available_on(done, nd, node, &ok, &which, msg, sizeof msg) != DRA_OK) {
+            last = DRA_OUTCOME_FATAL; /* a selector that cannot be evaluated: msg says why */
+            break;
+        }
+        if (!ok) {
+            unavailable++;
+            if (!blocker)
+                blocker = done[which];
+            continue;
+        }
+        if (nb == 0) { /* nothing left to allocate: the node the allocated claims allow */
+            last = DRA_OUTCOME_ALLOCATED;
+            say("%s: allocated on %s (its claim%s allocated already)", podname, nz(node->name),
+                nd > 1 ? "s were" : " was");
+            break;
+        }
         dra_alloc_outcome_t out;
         bool differs = false;
         char why[DRA_DIAG_MSG_MAX * 2 + 64];
@@ -318,55 +356,39 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, const char *
         if (out.kind == DRA_OUTCOME_FATAL)
             break;
     }
-    if (last == DRA_OUTCOME_ALLOCATED) {
+    if (tried == 0) {
+        a->nerr++;
+        say("%s: not placed: no node to try (the manifests hold no Node, and no ResourceSlice "
+            "names one)",
+            podname);
+    } else if (last == DRA_OUTCOME_ALLOCATED) {
         a->nok++;
+    } else if (last == DRA_OUTCOME_UNSATISFIABLE && unavailable == tried) {
+        a->nunsat++;
+        say("%s: unschedulable: resourceclaim %s/%s not available on %s (its allocation's "
+            "nodeSelector)",
+            podname, nz(blocker->namespace_), nz(blocker->name),
+            tried == 1 ? "the node" : "any node");
     } else if (last == DRA_OUTCOME_UNSATISFIABLE) {
         a->nunsat++;
         char why[2048] = "";
+        a->cur_done = done;
+        a->cur_nd = nd;
         int rc = unsat_reasons(a, batch, nb, why, sizeof why);
         if (rc)
-            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_ENV;
-        say("%s: unsatisfiable on every node tried%s%s", podname, why[0] ? ": " : "", why);
+            return DRA_EXIT_ENV;
+        if (unavailable)
+            say("%s: unsatisfiable on every node tried%s%s (%u skipped: resourceclaim %s/%s not "
+                "available there)",
+                podname, why[0] ? ": " : "", why, unavailable, nz(blocker->namespace_),
+                nz(blocker->name));
+        else
+            say("%s: unsatisfiable on every node tried%s%s", podname, why[0] ? ": " : "", why);
     } else {
         a->nerr++;
         say("%s: %s: %s", podname, dra_outcome_name(last), msg);
     }
     return DRA_EXIT_OK;
-}
-
-/* The claims of one pod replica still to allocate into batch (templates instantiated as
- * <pod>-<claim>); its name into podname. Returns how many; a claim not found is counted. */
-static uint32_t pod_batch(actx_t *a, const dra_pod_t *pod, int64_t reps, int64_t rep,
-                          dra_claim_t **batch, uint32_t max, char *podname, size_t len)
-{
-    uint32_t nb = 0;
-    if (reps > 1)
-        snprintf(podname, len, "%s-%lld", nz(pod->name), (long long)rep);
-    else
-        snprintf(podname, len, "%s", nz(pod->name));
-    for (uint32_t k = 0; k < pod->nclaims && nb < max; k++) {
-        const dra_pod_claim_t *pc = &pod->claims[k];
-        dra_claim_t *c = NULL;
-        if (pc->claim_name) {
-            c = dra_model_find_claim(&a->m, pod->namespace_, pc->claim_name);
-        } else if (pc->template_name) {
-            const dra_claim_t *t = dra_model_find_template(&a->m, pod->namespace_,
-                                                           pc->template_name);
-            if (t) {
-                char nm[600];
-                snprintf(nm, sizeof nm, "%s-%s", podname, nz(pc->name));
-                c = dra_model_instantiate(&a->m, t, pod->namespace_, nm);
-            }
-        }
-        if (!c) {
-            say("drabench alloc: pod %s: claim %s not found", podname, nz(pc->name));
-            a->nerr++;
-            continue;
-        }
-        if (!c->allocation)
-            batch[nb++] = c;
-    }
-    return nb;
 }
 
 /* PodGroups of the inputs (groups.h): notes on stderr (gates that drop them or their fields).
@@ -441,14 +463,22 @@ static int place_group(actx_t *a, uint32_t gi)
     return DRA_EXIT_OK;
 }
 
-/* The work list: per pod (replica) the claims to allocate together; without pods, every
- * unallocated claim on its own. Returns an exit status (stops at 3 only for a differing
- * decision, at 4). */
+/* The work list: per pod (replica) its claims (dra_conf_pod_claims: allocated ones constrain
+ * the node, the others are allocated together); without pods, every unallocated claim on its
+ * own. Returns an exit status (stops at 3 only for a differing decision, at 4). */
 static int allocate_all(actx_t *a)
 {
-    dra_claim_t *batch[64];
+    dra_claim_t *batch[64], *done[64];
     uint32_t npods = a->m.npods;
     uint32_t nclaims0 = a->m.nclaims;
+    if (a->o->node && !dra_model_find_node(&a->m, a->o->node)) {
+        say("drabench alloc: --node %s: no such node in the manifests (a Node object, or a "
+            "ResourceSlice's nodeName)", a->o->node);
+        return DRA_EXIT_USAGE;
+    }
+    if (a->m.nnodes == 0)
+        say("drabench alloc: no nodes: the manifests hold no Node, and no ResourceSlice names "
+            "one (nodeName); nothing can be placed");
     dra_claim_t **initial = malloc((nclaims0 ? nclaims0 : 1) * sizeof *initial);
     if (!initial)
         return DRA_EXIT_ENV;
@@ -488,19 +518,34 @@ static int allocate_all(actx_t *a)
             continue;
         }
         for (int64_t rep = 0; rep < reps && ret == DRA_EXIT_OK; rep++, unit++) {
-            uint32_t nb = 0;
+            uint32_t nb = 0, nd = 0;
             char podname[300];
             if (!pod) {
-                if (!initial[rep]->allocation)
-                    batch[nb++] = initial[rep];
+                if (initial[rep]->allocation)
+                    continue;
+                batch[nb++] = initial[rep];
                 snprintf(podname, sizeof podname, "claim %s", nz(initial[rep]->name));
             } else {
                 if (pod->node_name)
                     continue; /* already bound */
-                nb = pod_batch(a, pod, reps, rep, batch, 64, podname, sizeof podname);
+                if (reps > 1)
+                    snprintf(podname, sizeof podname, "%s-%lld", nz(pod->name), (long long)rep);
+                else
+                    snprintf(podname, sizeof podname, "%s", nz(pod->name));
+                dra_diag_t d;
+                dra_diag_clear(&d);
+                int rc = dra_conf_pod_claims(&a->m, pod, podname, batch, &nb, done, &nd, 64, &d);
+                if (rc == DRA_ENOMEM) {
+                    ret = DRA_EXIT_ENV;
+                    break;
+                }
+                if (rc != DRA_OK) {
+                    say("drabench alloc: pod %s: %s", podname, d.msg);
+                    a->nerr++;
+                    continue;
+                }
             }
-            if (nb)
-                ret = place_batch(a, batch, nb, podname);
+            ret = place_batch(a, batch, nb, done, nd, podname);
         }
     }
     free(initial);
@@ -697,10 +742,8 @@ int dra_cmd_alloc(int argc, char **argv)
             o.c.explain = true;
             break;
         case 'S': {
-            char *end = NULL;
-            errno = 0;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (optarg[0] < '0' || optarg[0] > '9' || *end || errno) {
+            unsigned long long v;
+            if (!dra_io_parse_u64(optarg, &v)) {
                 ret = dra_cli_usage_error("alloc", "--max-steps wants a whole number (0 = no "
                                                    "limit), got '%s'", optarg);
                 goto out;

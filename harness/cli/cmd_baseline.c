@@ -8,6 +8,7 @@
 
 #include "baseline.h"
 #include "cli.h"
+#include "escape.h"
 #include "rload.h"
 
 static const char help[] =
@@ -51,61 +52,57 @@ static const struct option lopts[] = {
 static void print_path(const char *path, void *ctx)
 {
     (void)ctx;
-    printf("%s\n", path);
+    dra_cli_print_path(path);
 }
 
-/* Load and check every file, then write the set (baseline.h). */
+/* Load and check every file (read once, in[0..nf)), then write the set (baseline.h). */
 static int bless(const char *root, const char *release, bool current, bool force, bool keep_hists,
-                 char **files, size_t nf)
+                 const dra_io_input_t *files, size_t nf)
 {
     dra_rload_result_t *r = calloc(nf, sizeof *r);
     dra_baseline_file_t *in = calloc(nf, sizeof *in);
-    char **bufs = calloc(nf, sizeof *bufs);
     int status = DRA_EXIT_OK;
     size_t loaded = 0;
-    if (!r || !in || !bufs) {
+    if (!r || !in) {
         free(r);
         free(in);
-        free(bufs);
         return DRA_EXIT_ENV;
     }
     for (; loaded < nf && status == DRA_EXIT_OK; loaded++) {
         dra_diag_t d;
         dra_diag_clear(&d);
         char msg[DRA_DIAG_MSG_MAX + 256];
-        size_t len = 0;
-        int rc = dra_io_read_file(files[loaded], (size_t)1 << 30, &bufs[loaded], &len, &d);
-        if (rc == DRA_OK)
-            rc = dra_rload_buf(bufs[loaded], len, files[loaded], &r[loaded], &d);
+        const dra_io_input_t *f = &files[loaded];
+        int rc = dra_rload_buf(f->buf, f->len, f->path, &r[loaded], &d);
         if (rc != DRA_OK) {
             if (!d.file)
-                d.file = files[loaded];
+                d.file = f->path;
             fprintf(stderr, "drabench baseline: %s\n", dra_diag_format(&d, msg, sizeof msg));
             status = rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
             loaded++;
             break;
         }
         const dra_rload_result_t *x = &r[loaded];
-        in[loaded] = (dra_baseline_file_t){.buf = bufs[loaded], .len = len, .result = x};
+        in[loaded] = (dra_baseline_file_t){.buf = f->buf, .len = f->len, .result = x};
         switch (force ? DRA_BASELINE_FIT : dra_baseline_refusal(x)) {
         case DRA_BASELINE_FIT:
             break;
         case DRA_BASELINE_VIOLATIONS:
-            fprintf(stderr, "drabench baseline: %s: %lld invariant violation(s); refusing to bless "
-                            "(--force overrides)\n",
-                    x->path, (long long)x->inv_violations);
+            dra_cli_notef(stderr, "drabench baseline: %s: %lld invariant violation(s); refusing to "
+                                  "bless (--force overrides)",
+                          x->path, (long long)x->inv_violations);
             status = DRA_EXIT_CORRECTNESS;
             break;
         case DRA_BASELINE_INCOMPLETE:
-            fprintf(stderr, "drabench baseline: %s: status %s with %zu repetition(s); refusing to "
-                            "bless (--force overrides)\n",
-                    x->path, x->status, x->nreps);
+            dra_cli_notef(stderr, "drabench baseline: %s: status %s with %zu repetition(s); "
+                                  "refusing to bless (--force overrides)",
+                          x->path, x->status, x->nreps);
             status = DRA_EXIT_USAGE;
             break;
         case DRA_BASELINE_DIGESTS_DIFFER:
-            fprintf(stderr, "drabench baseline: %s: repetitions disagree on the decision digest; "
-                            "refusing to bless (--force overrides)\n",
-                    x->path);
+            dra_cli_notef(stderr, "drabench baseline: %s: repetitions disagree on the decision "
+                                  "digest; refusing to bless (--force overrides)",
+                          x->path);
             status = DRA_EXIT_CORRECTNESS;
             break;
         }
@@ -113,7 +110,8 @@ static int bless(const char *root, const char *release, bool current, bool force
     if (status == DRA_EXIT_OK && !release)
         release = *r[0].tool_version ? r[0].tool_version : "unnamed";
     if (status == DRA_EXIT_OK && !dra_baseline_release_ok(release)) {
-        status = dra_cli_usage_error("baseline", "release name '%s': use [A-Za-z0-9._-] only",
+        status = dra_cli_usage_error("baseline", "release name '%s': use [A-Za-z0-9._-] only, "
+                                                 "not CURRENT or local (reserved in the root)",
                                      release);
     }
     if (status == DRA_EXIT_OK) {
@@ -128,20 +126,16 @@ static int bless(const char *root, const char *release, bool current, bool force
         dra_diag_clear(&d);
         int rc = dra_baseline_write(&o, in, nf, dir, sizeof dir, &d);
         if (rc == DRA_OK) {
-            fprintf(stderr, "drabench baseline: blessed %zu file(s) as %s\n", nf, dir);
+            dra_cli_notef(stderr, "drabench baseline: blessed %zu file(s) as %s", nf, dir);
         } else {
             fprintf(stderr, "drabench baseline: %s\n", dra_diag_format(&d, msg, sizeof msg));
             status = rc == DRA_EINVAL ? DRA_EXIT_USAGE : DRA_EXIT_ENV;
         }
     }
-    for (size_t i = 0; i < nf; i++) {
-        if (i < loaded)
-            dra_rload_fini(&r[i]);
-        free(bufs[i]);
-    }
+    for (size_t i = 0; i < loaded; i++)
+        dra_rload_fini(&r[i]);
     free(r);
     free(in);
-    free(bufs);
     return status;
 }
 
@@ -184,25 +178,33 @@ int dra_cmd_baseline(int argc, char **argv)
         return dra_cli_usage_error("baseline", argc < 2 ? "missing subcommand (bless)"
                                                         : "unknown subcommand (want: bless)");
     dra_cli_args_t args;
+    dra_io_input_t *in = NULL;
+    size_t nf = 0;
     int status = dra_cli_parse_args("baseline", argc - 1, argv + 1, "r:d:fh", lopts, help, false,
                                     baseline_opt, &x, &args);
     if (status != DRA_EXIT_OK || args.help)
         goto out;
-    /* the comparison files of a nightly directory are skipped, the runs taken */
-    size_t nf = 0;
+    /* every file is read once (a FIFO or <(cat r.json) cannot be read twice); the comparison
+     * files of a nightly directory are skipped, the runs taken */
+    if ((status = dra_cli_read_inputs("baseline", args.operands, args.n, &in)) != DRA_EXIT_OK)
+        goto out;
     for (size_t i = 0; i < args.n; i++) {
-        if (dra_baseline_is_compare_file(args.operands[i]))
-            fprintf(stderr, "drabench baseline: skipping %s (a comparison, not a run)\n",
-                    args.operands[i]);
-        else
-            args.operands[nf++] = args.operands[i];
+        if (dra_baseline_is_compare_file(in[i].buf, in[i].len)) {
+            fputs("drabench baseline: skipping ", stderr);
+            dra_esc_term(stderr, in[i].path);
+            fputs(" (a comparison, not a run)\n", stderr);
+            free(in[i].buf);
+        } else {
+            in[nf++] = in[i];
+        }
     }
     if (nf == 0) {
         status = dra_cli_usage_error("baseline", "no result files to bless");
         goto out;
     }
-    status = bless(x.root, x.release, x.current, x.force, x.keep_hists, args.operands, nf);
+    status = bless(x.root, x.release, x.current, x.force, x.keep_hists, in, nf);
 out:
+    dra_io_inputs_free(in, in ? nf : 0);
     dra_cli_args_fini(&args);
     return status;
 }

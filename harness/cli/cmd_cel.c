@@ -608,7 +608,7 @@ static int apply_opt(cel_opts_t *o, int c, const char *arg)
             return dra_cli_usage_error("cel", "unknown output format '%s'", arg);
         return -1;
     case OPT_BENCH:
-        if (!dra_io_parse_u64(arg, &o->bench) || o->bench == 0 || o->bench > 100000000ULL)
+        if (!dra_io_parse_u64_in(arg, 1, 100000000ULL, &o->bench))
             return dra_cli_usage_error("cel", "--bench wants a device count in 1..1e8");
         return -1;
     case OPT_COST:

@@ -113,6 +113,8 @@ typedef struct ectx {
     bool have_built;
     dra_claim_t *claims[64];
     uint32_t nclaims;
+    dra_claim_t *done[64]; /* --pod: its claims allocated already (they constrain its node) */
+    uint32_t ndone;
     char what[400]; /* "claim default/x", "pod default/p (2 claims)" */
     const dra_allocation_t *unalloc; /* --claim of an allocated claim: its allocation */
     group_t *groups;
@@ -267,36 +269,28 @@ static int add_claim(ectx_t *e, dra_claim_t *c)
     return DRA_EXIT_OK;
 }
 
-/* A pod's claims (templates instantiated as <pod>-<claim>). */
+/* A pod's claims as alloc resolves them (dra_conf_pod_claims: a template claim is <pod>-<claim>,
+ * the existing one when there is one); those allocated already constrain the node (explain_all). */
 static int pod_claims(ectx_t *e, const dra_pod_t *p)
 {
-    for (uint32_t k = 0; k < p->nclaims; k++) {
-        const dra_pod_claim_t *pc = &p->claims[k];
-        dra_claim_t *c = NULL;
-        if (pc->claim_name) {
-            c = dra_model_find_claim(&e->m, p->namespace_, pc->claim_name);
-        } else if (pc->template_name) {
-            const dra_claim_t *t = dra_model_find_template(&e->m, p->namespace_, pc->template_name);
-            char nm[600];
-            snprintf(nm, sizeof nm, "%s-%s", nz(p->name), nz(pc->name));
-            if (t && !(c = dra_model_instantiate(&e->m, t, p->namespace_, nm)))
-                return DRA_EXIT_ENV;
-        }
-        if (!c) {
-            char line[800];
-            dra_msg_format(line, sizeof line, "drabench explain: pod %s/%s: claim %s not found",
-                           nz(p->namespace_), nz(p->name), nz(pc->name));
-            fprintf(stderr, "%s\n", line);
-            return DRA_EXIT_USAGE;
-        }
-        if (c->allocation)
-            continue; /* already allocated: nothing to explain for it */
-        int rc = add_claim(e, c);
-        if (rc)
-            return rc;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_conf_pod_claims(&e->m, p, nz(p->name), e->claims, &e->nclaims, e->done, &e->ndone,
+                                 64, &d);
+    if (rc == DRA_ENOMEM)
+        return DRA_EXIT_ENV;
+    if (rc) {
+        dra_cli_notef(stderr, "drabench explain: pod %s/%s: %s", nz(p->namespace_), nz(p->name),
+                      d.msg);
+        return DRA_EXIT_USAGE;
     }
-    snprintf(e->what, sizeof e->what, "pod %s/%s (%u claim%s)", nz(p->namespace_), nz(p->name),
-             e->nclaims, e->nclaims == 1 ? "" : "s");
+    if (e->ndone)
+        snprintf(e->what, sizeof e->what, "pod %s/%s (%u claim%s, %u allocated already)",
+                 nz(p->namespace_), nz(p->name), e->nclaims, e->nclaims == 1 ? "" : "s",
+                 e->ndone);
+    else
+        snprintf(e->what, sizeof e->what, "pod %s/%s (%u claim%s)", nz(p->namespace_),
+                 nz(p->name), e->nclaims, e->nclaims == 1 ? "" : "s");
     return DRA_EXIT_OK;
 }
 
@@ -467,8 +461,26 @@ static int explain_all(ectx_t *e)
         if (!node_wanted(o, node))
             continue;
         dra_why_t w;
-        if (dra_explain(x, node, e->claims, e->nclaims, &w))
+        bool ok = true;
+        uint32_t which = 0;
+        char err[DRA_DIAG_MSG_MAX];
+        if (dra_conf_available_on(e->done, e->ndone, node, &ok, &which, err, sizeof err) ==
+                DRA_OK &&
+            !ok) {
+            /* as the scheduler's DynamicResources Filter: no allocation is tried on a node one
+             * of the pod's allocated claims may not be used on */
+            memset(&w, 0, sizeof w);
+            w.outcome = DRA_OUTCOME_UNSATISFIABLE;
+            w.kind = DRA_WHY_NODE_SELECTION;
+            w.claim = UINT32_MAX;
+            w.gate = -1;
+            dra_msg_format(w.text, sizeof w.text,
+                           "resourceclaim %s/%s not available on the node (its allocation's "
+                           "nodeSelector)",
+                           nz(e->done[which]->namespace_), nz(e->done[which]->name));
+        } else if (dra_explain(x, node, e->claims, e->nclaims, &w)) {
             goto out;
+        }
         group_t *g = group_for(e, &w, i);
         if (!g)
             goto out;
@@ -684,7 +696,7 @@ static int run(const opts_t *o)
     int exitc = load(e);
     if (exitc == DRA_EXIT_OK)
         exitc = pick(e);
-    if (exitc == DRA_EXIT_OK && e->nclaims == 0) {
+    if (exitc == DRA_EXIT_OK && e->nclaims == 0 && e->ndone == 0) {
         fprintf(stderr, "drabench explain: %s: every claim is allocated already\n", e->what);
         exitc = DRA_EXIT_USAGE;
     }
@@ -713,14 +725,11 @@ static int run(const opts_t *o)
     return exitc;
 }
 
+/* Decimal only, as every option (files.h). */
 static bool parse_u64(const char *s, uint64_t *out)
 {
-    if (!s || s[0] < '0' || s[0] > '9')
-        return false;
-    char *end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (*end || errno)
+    unsigned long long v;
+    if (!dra_io_parse_u64(s, &v))
         return false;
     *out = v;
     return true;

@@ -128,7 +128,7 @@ int dra_cmd_export(int argc, char **argv)
             snprintf(path, sizeof path, "%s/%s", dir, fname);
             rc = dra_io_write_file_atomic(path, buf, len, &d);
             if (rc == DRA_OK)
-                printf("%s\n", path);
+                dra_cli_print_path(path);
         } else if (rc == DRA_OK) {
             snprintf(path, sizeof path, "%s", output ? output : "-");
             rc = dra_io_write_file_atomic(path, buf, len, &d);

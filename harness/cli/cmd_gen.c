@@ -16,6 +16,7 @@
 
 #include "alloc/alloc.h"
 #include "cli.h"
+#include "escape.h"
 #include "gen/profiles.h"
 #include "gen/shapes.h"
 #include "manifest.h"
@@ -40,7 +41,7 @@ static const char help[] =
     "\n"
     "Options:\n"
     "  -o, --output DIR   write DIR/manifests.yaml (atomically; DIR is created); '-' = stdout\n"
-    "  -s, --seed N       override the scenario's seed (decimal or 0x hex)\n"
+    "  -s, --seed N       override the scenario's seed (decimal, 0..2^64-1)\n"
     "  -p, --pods N       write at most N pods (default: all arrivals, up to 100000)\n"
     "      --no-pods      write the cluster and templates only\n"
     "  -l, --list         the reference of node profiles (per device class: devices per node,\n"
@@ -692,7 +693,7 @@ static int read_scenario_manifests(dra_model_t *m, const dra_scenario_t *s)
     char dbuf[700];
     dra_diag_list_t errs;
     dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_paths(m, (char *const *)s->manifests, (int)s->nmanifests, &errs);
+    int rc = dra_scenario_read_manifests(s, m, &errs);
     for (size_t i = 0; i < errs.count; i++)
         dra_cli_errorf("%s", dra_diag_format(&errs.items[i], dbuf, sizeof dbuf));
     dra_diag_list_fini(&errs);
@@ -723,8 +724,9 @@ static int print_summary_json(FILE *info, const gen_opts_t *o, const gen_result_
         (json_int_t)m->ntemplates, "claims", (json_int_t)m->nclaims, "pods", (json_int_t)r->npods,
         "mode", s->mode == DRA_WL_FILL ? "fill" : "steady", "arrivals", (json_int_t)s->count,
         "model_arena_bytes", (json_int_t)m->arena.reserved, "model_digest", md, "written",
-        out ? json_pack("{s:s, s:I, s:s}", "path", strcmp(out, "-") ? r->path_written : "-",
-                        "bytes", (json_int_t)r->nbytes, "manifest_digest", bd)
+        out ? json_pack("{s:o, s:I, s:s}", "path",
+                        dra_esc_path_json(strcmp(out, "-") ? r->path_written : "-"), "bytes",
+                        (json_int_t)r->nbytes, "manifest_digest", bd)
             : json_null());
     if (!j || json_dumpf(j, info, JSON_INDENT(2)) != 0 || fputc('\n', info) == EOF)
         status = DRA_EXIT_ENV;
@@ -750,8 +752,8 @@ static void print_summary(FILE *info, const gen_opts_t *o, const gen_result_t *r
                 (unsigned long long)s->count);
         fprintf(info, "memory:    %.1f MiB model arena\n", (double)m->arena.reserved / (1024.0 * 1024.0));
         if (out)
-            fprintf(info, "written:   %s%s (%zu bytes)\n", strcmp(out, "-") ? out : "stdout",
-                    strcmp(out, "-") ? "/manifests.yaml" : "", r->nbytes);
+            dra_cli_notef(info, "written:   %s%s (%zu bytes)", strcmp(out, "-") ? out : "stdout",
+                          strcmp(out, "-") ? "/manifests.yaml" : "", r->nbytes);
     }
     fprintf(info, "model digest:    %016llx\n", (unsigned long long)r->mdig);
     if (out)
@@ -847,12 +849,14 @@ int dra_cmd_gen(int argc, char **argv)
             break;
         case 's':
             if (!dra_io_parse_u64(optarg, &seed))
-                return dra_cli_usage_error("gen", "--seed: not a number: %s", optarg);
+                return dra_cli_usage_error("gen", "--seed: expected a decimal number 0..2^64-1, "
+                                                  "got '%s'", optarg);
             has_seed = true;
             break;
         case 'p':
             if (!dra_io_parse_u64(optarg, &max_pods))
-                return dra_cli_usage_error("gen", "--pods: not a number: %s", optarg);
+                return dra_cli_usage_error("gen", "--pods: expected a decimal count, got '%s'",
+                                           optarg);
             break;
         case OPT_NO_PODS:
             max_pods = 0;

@@ -16,8 +16,9 @@ static const char help[] =
     "\n"
     "Reads manifests like `drabench validate` and prints, per driver, the pools, slices and\n"
     "devices, every attribute and capacity name with its kind, the shared counter sets, and the\n"
-    "classes, claims, claim templates and pods. Devices are listed one by one (with attributes and\n"
-    "capacities) when there are at most 256 of them, or always with --devices.\n"
+    "classes, claims, claim templates and pods, with the derived attributes of requests (1.37).\n"
+    "Devices are listed one by one (with attributes, capacities and counter consumption, its\n"
+    "compatibilityGroups included) when there are at most 256 of them, or always with --devices.\n"
     "\n"
     "Options:\n"
     "  -o, --output FMT   table or json                                   (default: table)\n"
@@ -191,14 +192,52 @@ static json_t *json_slices(const dra_model_t *m, bool list_devices)
                     json_object_set_new(caps, dev->caps[a].name ? dev->caps[a].name : "",
                                         json_string(buf));
                 }
-                json_array_append_new(dv, json_pack("{s:s?, s:o, s:o}", "name", dev->name,
-                                                    "attributes", attrs, "capacity", caps));
+                json_t *cons = json_array(); /* counter sets and 1.37 compatibilityGroups */
+                for (uint32_t c = 0; c < dev->nconsumes; c++) {
+                    const dra_consumes_t *cc = &dev->consumes[c];
+                    json_t *g = json_array();
+                    for (uint32_t k = 0; k < cc->ngroups; k++)
+                        json_array_append_new(g, json_string(cc->groups[k] ? cc->groups[k] : ""));
+                    json_array_append_new(cons, json_pack("{s:s?, s:I, s:o}", "counter_set",
+                                                          cc->counter_set, "counters",
+                                                          (json_int_t)cc->ncounters,
+                                                          "compatibility_groups", g));
+                }
+                json_array_append_new(dv, json_pack("{s:s?, s:o, s:o, s:o}", "name", dev->name,
+                                                    "attributes", attrs, "capacity", caps,
+                                                    "consumes_counters", cons));
             }
             json_object_set_new(o, "device_list", dv);
         }
         json_array_append_new(js, o);
     }
     return js;
+}
+
+/* The derived attributes (1.37) of a claim's requests and subrequests: [{request, name,
+ * expression}], "req/sub" for a subrequest's. */
+static json_t *json_derived(const dra_claim_t *c)
+{
+    char rn[512];
+    json_t *a = json_array();
+    for (uint32_t r = 0; r < c->nrequests; r++) {
+        const dra_request_t *q = &c->requests[r];
+        for (uint32_t s = 0; s <= q->nfirst_available; s++) {
+            const dra_exact_request_t *b = s < q->nfirst_available ? &q->first_available[s]
+                                           : q->nfirst_available    ? NULL
+                                                                    : q->exactly;
+            if (!b)
+                continue;
+            snprintf(rn, sizeof rn, "%s%s%s", q->name ? q->name : "",
+                     q->nfirst_available ? "/" : "",
+                     q->nfirst_available && b->name ? b->name : "");
+            for (uint32_t k = 0; k < b->nderived; k++)
+                json_array_append_new(a, json_pack("{s:s, s:s?, s:s?}", "request", rn, "name",
+                                                   b->derived[k].name, "expression",
+                                                   b->derived[k].expr));
+        }
+    }
+    return a;
 }
 
 /* Classes, claims and templates, pods: set on root. */
@@ -235,12 +274,13 @@ static void json_objects(const dra_model_t *m, json_t *root)
         dra_claim_t **v = t ? m->templates : m->claims;
         uint32_t n = t ? m->ntemplates : m->nclaims;
         for (uint32_t i = 0; i < n; i++)
-            json_array_append_new(jq, json_pack("{s:s, s:s?, s:s?, s:I, s:b}", "kind",
+            json_array_append_new(jq, json_pack("{s:s, s:s?, s:s?, s:I, s:b, s:o}", "kind",
                                                 t ? "ResourceClaimTemplate" : "ResourceClaim",
                                                 "namespace", v[i]->namespace_, "name",
                                                 v[i]->name, "requests",
                                                 (json_int_t)v[i]->nrequests, "allocated",
-                                                v[i]->allocation != NULL));
+                                                v[i]->allocation != NULL, "derived_attributes",
+                                                json_derived(v[i])));
     }
     json_object_set_new(root, "claims", jq);
     json_t *jp = json_array();
@@ -387,6 +427,18 @@ static void table_devices(FILE *out, const dra_model_t *m)
                 fprintf(out, "    %-44s %-8s %s\n", dev->caps[a].name ? dev->caps[a].name : "",
                         "capacity", buf);
             }
+            for (uint32_t c = 0; c < dev->nconsumes; c++) { /* counters, 1.37 groups */
+                const dra_consumes_t *cc = &dev->consumes[c];
+                fprintf(out, "    %-44s %-8s", cc->counter_set ? cc->counter_set : "", "consumes");
+                for (uint32_t k = 0; k < cc->ncounters; k++) {
+                    dra_quantity_format(&cc->counters[k].value, buf, sizeof buf);
+                    fprintf(out, " %s=%s", cc->counters[k].name ? cc->counters[k].name : "", buf);
+                }
+                for (uint32_t k = 0; k < cc->ngroups; k++)
+                    fprintf(out, "%s%s", k ? "," : "  compatibilityGroups=",
+                            cc->groups[k] ? cc->groups[k] : "");
+                fprintf(out, "\n");
+            }
         }
     }
 }
@@ -411,6 +463,28 @@ static void table_objects(FILE *out, const dra_model_t *m)
                         t ? "ResourceClaimTemplate" : "ResourceClaim",
                         v[i]->namespace_ ? v[i]->namespace_ : "", v[i]->name ? v[i]->name : "",
                         v[i]->nrequests, v[i]->allocation ? "yes" : "no");
+        }
+    }
+    bool any_derived = false; /* 1.37 derived attributes, per claim and (sub)request */
+    for (int t = 0; t < 2; t++) {
+        dra_claim_t **v = t ? m->templates : m->claims;
+        uint32_t n = t ? m->ntemplates : m->nclaims;
+        for (uint32_t i = 0; i < n; i++) {
+            json_t *d = json_derived(v[i]);
+            size_t k;
+            json_t *e;
+            json_array_foreach(d, k, e)
+            {
+                if (!any_derived)
+                    fprintf(out, "\n%-40s %-24s %-40s %s\n", "CLAIM", "REQUEST",
+                            "DERIVED ATTRIBUTE", "EXPRESSION");
+                any_derived = true;
+                fprintf(out, "%-40s %-24s %-40s %s\n", v[i]->name ? v[i]->name : "",
+                        json_string_value(json_object_get(e, "request")),
+                        json_string_value(json_object_get(e, "name")),
+                        json_string_value(json_object_get(e, "expression")));
+            }
+            json_decref(d);
         }
     }
     if (m->npods) {

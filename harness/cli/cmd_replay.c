@@ -9,6 +9,7 @@
 
 #include "buildinfo.h"
 #include "cli.h"
+#include "escape.h"
 #include "manifest.h"
 #include "replay.h"
 
@@ -50,7 +51,8 @@ static const char help[] =
     "                            ResourceClaim per GPU pod; the first --mode decides the claims)\n"
     "  -h, --help                show this help\n"
     "\n"
-    "Every run is a combination of policy x device choice x mode, over every seed.\n"
+    "Every run is a combination of policy x device choice x mode, over every seed; a value\n"
+    "named twice in a list (all,fgd; 1..3,2) is run once.\n"
     "\n"
     "Examples:\n"
     "  T=../shared/traces/alibaba-gpu-v2023\n"
@@ -60,6 +62,9 @@ static const char help[] =
     "$T/openb_pod_list_default.csv \\\n"
     "      --policy all --device-choice policy,dra --seeds 42..51 --result openb.json\n"
     "  drabench report -o openb-report openb.json\n"
+    "\n"
+    "One replay submits at most 1,000,000 pods after resampling (a trace that needs more is\n"
+    "refused, exit 2).\n"
     "\n"
     "Exit status: 0 ok, 2 usage error or invalid input (file:line: reason), 3 internal\n"
     "inconsistency between the node state and the DRA allocator, 4 cannot read or write.\n";
@@ -101,6 +106,20 @@ static bool each_token(const char *list, bool (*fn)(const char *tok, opts_t *o),
     return true;
 }
 
+/* The lists (policies, device choices, modes, seeds) hold each value once, in the order first
+ * named: "all,all" or "all,fgd" would run the same replays again and weigh a seed twice in the
+ * means. */
+static bool add_pol1(dra_pol_kind_t k, opts_t *o)
+{
+    for (uint32_t i = 0; i < o->npol; i++)
+        if (o->pol[i] == k)
+            return true;
+    if (o->npol == DRA_POL_COUNT)
+        return false;
+    o->pol[o->npol++] = k;
+    return true;
+}
+
 static bool add_pol(const char *tok, opts_t *o)
 {
     if (strcmp(tok, "all") == 0) {
@@ -108,40 +127,43 @@ static bool add_pol(const char *tok, opts_t *o)
                                              DRA_POL_GPU_CLUSTERING, DRA_POL_GPU_PACKING,
                                              DRA_POL_BEST_FIT,       DRA_POL_FGD};
         for (size_t i = 0; i < 6; i++)
-            if (o->npol < DRA_POL_COUNT)
-                o->pol[o->npol++] = six[i];
+            if (!add_pol1(six[i], o))
+                return false;
         return true;
     }
     dra_pol_kind_t k;
-    if (dra_pol_kind_parse(tok, &k) != DRA_OK || o->npol == DRA_POL_COUNT)
-        return false;
-    o->pol[o->npol++] = k;
-    return true;
+    return dra_pol_kind_parse(tok, &k) == DRA_OK && add_pol1(k, o);
 }
 
 static bool add_choice(const char *tok, opts_t *o)
 {
-    if (o->nchoice == 2)
-        return false;
+    dra_replay_choice_t c;
     if (strcmp(tok, "policy") == 0)
-        o->choice[o->nchoice++] = DRA_REPLAY_CHOICE_POLICY;
+        c = DRA_REPLAY_CHOICE_POLICY;
     else if (strcmp(tok, "dra") == 0)
-        o->choice[o->nchoice++] = DRA_REPLAY_CHOICE_DRA;
+        c = DRA_REPLAY_CHOICE_DRA;
     else
         return false;
+    for (uint32_t i = 0; i < o->nchoice; i++)
+        if (o->choice[i] == c)
+            return true;
+    o->choice[o->nchoice++] = c; /* two values: never more than two distinct */
     return true;
 }
 
 static bool add_mode(const char *tok, opts_t *o)
 {
-    if (o->nmode == 2)
-        return false;
+    dra_replay_mode_t m;
     if (strcmp(tok, "dra") == 0)
-        o->mode[o->nmode++] = DRA_REPLAY_MODE_DRA;
+        m = DRA_REPLAY_MODE_DRA;
     else if (strcmp(tok, "device-plugin") == 0)
-        o->mode[o->nmode++] = DRA_REPLAY_MODE_DEVICE_PLUGIN;
+        m = DRA_REPLAY_MODE_DEVICE_PLUGIN;
     else
         return false;
+    for (uint32_t i = 0; i < o->nmode; i++)
+        if (o->mode[i] == m)
+            return true;
+    o->mode[o->nmode++] = m;
     return true;
 }
 
@@ -165,13 +187,27 @@ static bool add_seed(const char *tok, opts_t *o)
         b = a;
     }
     for (unsigned long long s = a;; s++) {
-        if (o->nseeds == MAX_SEEDS)
-            return false;
-        o->seeds[o->nseeds++] = s;
+        bool dup = false;
+        for (uint32_t i = 0; i < o->nseeds && !dup; i++)
+            dup = o->seeds[i] == s;
+        if (!dup) {
+            if (o->nseeds == MAX_SEEDS)
+                return false;
+            o->seeds[o->nseeds++] = s;
+        }
         if (s == b)
             break;
     }
     return true;
+}
+
+/* A seed in JSON as `run` writes one: a decimal string, exact for all 64 bits (a JSON integer
+ * is signed in jansson and loses precision above 2^53 in most readers). */
+static json_t *seed_json(uint64_t seed)
+{
+    char b[24];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)seed);
+    return json_string(b);
 }
 
 /* ---- aggregation ------------------------------------------------------------------------------
@@ -241,7 +277,9 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
                     dra_replay_choice_name(ch), dra_pol_kind_name(pol), (unsigned long long)ro.seed,
                     d.code ? dra_diag_format(&d, buf, sizeof buf) : dra_strerror(rc));
             free(res);
-            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_CORRECTNESS;
+            return rc == DRA_ENOMEM ? DRA_EXIT_ENV
+                   : rc == DRA_ELIMIT || rc == DRA_EINVAL ? DRA_EXIT_USAGE
+                                                          : DRA_EXIT_CORRECTNESS;
         }
         secs += res[s].seconds;
         cpu += res[s].cpu_seconds;
@@ -260,7 +298,7 @@ static int one_run(const dra_replay_trace_t *t, const opts_t *o, dra_pol_kind_t 
         }
         agg_add(&sched, (double)r->scheduled);
         agg_add(&subm, (double)r->submitted);
-        json_object_set_new(js, "seed", json_integer((json_int_t)o->seeds[s]));
+        json_object_set_new(js, "seed", seed_json(o->seeds[s]));
         json_object_set_new(js, "pods_submitted", json_integer((json_int_t)r->submitted));
         json_object_set_new(js, "pods_scheduled", json_integer((json_int_t)r->scheduled));
         json_object_set_new(js, "submitted_gpu_milli", json_integer(r->submitted_milli));
@@ -353,8 +391,8 @@ static int emit(const dra_replay_trace_t *t, const char *dir, bool device_plugin
             fprintf(stderr, "drabench replay: %s\n", dra_diag_format(&d, buf, sizeof buf));
             status = DRA_EXIT_ENV;
         } else {
-            fprintf(stderr, "drabench replay: wrote %s (%u nodes, %u slices, %u claims)\n", path,
-                    m.nnodes, m.nslices, m.nclaims);
+            dra_cli_notef(stderr, "drabench replay: wrote %s (%u nodes, %u slices, %u claims)",
+                          path, m.nnodes, m.nslices, m.nclaims);
         }
     }
     dra_sbuf_fini(&b);
@@ -457,10 +495,11 @@ int dra_cmd_replay(int argc, char **argv)
     json_object_set_new(root, "schema", json_string("drabench-replay/v1"));
     json_object_set_new(root, "drabench", json_string(DRA_VERSION));
     json_object_set_new(root, "git", json_string(DRA_BUILD_GIT));
+    /* base names, losslessly (a file name need not be UTF-8: escape.h) */
     json_object_set_new(root, "nodes_file",
-                        json_string(strrchr(o.nodes, '/') ? strrchr(o.nodes, '/') + 1 : o.nodes));
+                        dra_esc_path_json(strrchr(o.nodes, '/') ? strrchr(o.nodes, '/') + 1 : o.nodes));
     json_object_set_new(root, "pods_file",
-                        json_string(strrchr(o.pods, '/') ? strrchr(o.pods, '/') + 1 : o.pods));
+                        dra_esc_path_json(strrchr(o.pods, '/') ? strrchr(o.pods, '/') + 1 : o.pods));
     json_object_set_new(root, "nodes", json_integer(t.nnodes));
     json_object_set_new(root, "gpus", json_integer(gpus));
     json_object_set_new(root, "pods", json_integer(t.npods));
@@ -468,7 +507,7 @@ int dra_cmd_replay(int argc, char **argv)
     json_object_set_new(root, "release", json_string(dra_alloc_release_name(o.release)));
     json_t *js = json_array();
     for (uint32_t s = 0; s < o.nseeds; s++)
-        json_array_append_new(js, json_integer((json_int_t)o.seeds[s]));
+        json_array_append_new(js, seed_json(o.seeds[s]));
     json_object_set_new(root, "seeds", js);
     if (!o.json)
         printf("trace: %u nodes, %lld GPUs, %u pods; tune %.2f; release %s\n", t.nnodes,

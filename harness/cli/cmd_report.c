@@ -56,20 +56,29 @@ static const struct option lopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int report_replay(char **files, size_t nf, const char *dir, const dra_report_opts_t *opts)
+/* DIR/index.html on stdout (what a script opens next). */
+static void print_index(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/index.html", dir);
+    dra_cli_print_path(path);
+}
+
+static int report_replay(const dra_io_input_t *in, size_t nf, const char *dir,
+                         const dra_report_opts_t *opts)
 {
     dra_diag_t d;
     dra_diag_clear(&d);
     int plots = 0;
-    int rc = dra_report_replay(files, nf, dir, opts->title, opts->gnuplot, &plots, &d);
+    int rc = dra_report_replay(in, nf, dir, opts->title, opts->gnuplot, &plots, &d);
     if (rc != DRA_OK) {
         char buf[DRA_DIAG_MSG_MAX + 256];
         fprintf(stderr, "drabench report: %s\n", dra_diag_format(&d, buf, sizeof buf));
         return rc == DRA_EPARSE ? DRA_EXIT_USAGE : DRA_EXIT_ENV;
     }
-    fprintf(stderr, "drabench report: wrote %s/index.html and %s/report.md with %d plot(s)\n", dir,
-            dir, plots);
-    printf("%s/index.html\n", dir);
+    dra_cli_notef(stderr, "drabench report: wrote %s/index.html and %s/report.md with %d plot(s)",
+                  dir, dir, plots);
+    print_index(dir);
     return DRA_EXIT_OK;
 }
 
@@ -114,6 +123,7 @@ int dra_cmd_report(int argc, char **argv)
     memset(&gate, 0, sizeof gate);
     struct report_args x = {.opts = &opts};
     dra_cli_args_t args;
+    dra_io_input_t *in = NULL;
     int status = dra_cli_parse_args("report", argc, argv, "o:t:b:g:h", lopts, help, true,
                                     report_opt, &x, &args);
     const char *dir = x.dir, *base = x.base, *gate_path = x.gate_path, *threshold = x.threshold;
@@ -157,8 +167,18 @@ int dra_cmd_report(int argc, char **argv)
         dra_cli_usage_error("report", "no result files");
         goto out;
     }
-    if (dra_report_is_replay(files[0])) { /* trace-replay results: report_replay.c */
-        status = report_replay(files, nf, dir, &opts);
+    /* every input is read once (a FIFO or <(cat r.json) cannot be read twice) and looked at
+     * from memory: which kind of result, then its contents */
+    if ((status = dra_cli_read_inputs("report", files, nf, &in)) != DRA_EXIT_OK)
+        goto out;
+    if (dra_report_is_replay(in[0].buf, in[0].len)) { /* trace-replay results: report_replay.c */
+        const char *opt = gate_path ? "--gate" : base ? "--base" : threshold ? "--threshold" : NULL;
+        if (opt)
+            status = dra_cli_usage_error("report", "%s applies to the comparison of benchmark "
+                                                   "results; a trace-replay report (%s) has none",
+                                         opt, files[0]);
+        else
+            status = report_replay(in, nf, dir, &opts);
         goto out;
     }
     dra_rload_result_t *r = calloc(nf, sizeof *r);
@@ -166,7 +186,7 @@ int dra_cmd_report(int argc, char **argv)
         status = DRA_EXIT_ENV;
         goto out;
     }
-    status = dra_cli_load_results("report", files, nf, r);
+    status = dra_cli_load_inputs("report", in, nf, r);
     size_t loaded = status == DRA_EXIT_OK ? nf : 0;
     if (status == DRA_EXIT_OK) {
         dra_report_info_t info;
@@ -179,21 +199,26 @@ int dra_cmd_report(int argc, char **argv)
                     d.code ? dra_diag_format(&d, buf, sizeof buf) : dra_strerror(rc));
             status = DRA_EXIT_ENV;
         } else {
-            fprintf(stderr, "drabench report: wrote %s/index.html and %s/report.md", dir, dir);
-            if (opts.gnuplot && !*opts.gnuplot)
-                fprintf(stderr, " (plots not drawn: --no-plots)\n");
-            else if (!info.gnuplot_found)
-                fprintf(stderr, " without plots: gnuplot not found (install gnuplot-nox)\n");
+            const char *how = opts.gnuplot && !*opts.gnuplot ? " (plots not drawn: --no-plots)"
+                              : !info.gnuplot_found
+                                  ? " without plots: gnuplot not found (install gnuplot-nox)"
+                                  : NULL;
+            if (how)
+                dra_cli_notef(stderr, "drabench report: wrote %s/index.html and %s/report.md%s",
+                              dir, dir, how);
             else
-                fprintf(stderr, " with %d plot(s)%s\n", info.plots_written,
-                        info.plots_failed ? "; some plots failed, see gnuplot.log" : "");
-            printf("%s/index.html\n", dir);
+                dra_cli_notef(stderr, "drabench report: wrote %s/index.html and %s/report.md "
+                                      "with %d plot(s)%s",
+                              dir, dir, info.plots_written,
+                              info.plots_failed ? "; some plots failed, see gnuplot.log" : "");
+            print_index(dir);
         }
     }
     for (size_t i = 0; i < loaded; i++)
         dra_rload_fini(&r[i]);
     free(r);
 out:
+    dra_io_inputs_free(in, in ? nf : 0);
     dra_compare_gate_fini(&gate);
     dra_cli_args_fini(&args);
     return status;

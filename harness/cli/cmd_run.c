@@ -157,12 +157,12 @@ static int write_hgrm(const dra_run_t *run, const char *dir)
         const dra_hist_t *h = &run->hists[i];
         if (!h->counts || !dra_hist_count(h))
             continue;
-        char name[256], path[1400];
-        snprintf(name, sizeof name, "%s", run->hist_names[i]);
-        for (char *p = name; *p; p++)
-            if (*p == '/')
-                *p = '_';
-        snprintf(path, sizeof path, "%s/%s.hgrm", dir, name);
+        char name[1024], path[4096];
+        if (!dra_hist_hgrm_file_name(run->hist_names[i], name, sizeof name) ||
+            snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+            dra_cli_errorf("--hgrm: no file name for histogram %s in %s", run->hist_names[i], dir);
+            return DRA_ELIMIT;
+        }
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -366,7 +366,7 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                                                      : "DIFFERS between repetitions")
                                : "one repetition");
     if (written)
-        fprintf(f, "written     %s\n", written);
+        dra_cli_notef(f, "written     %s", written);
 }
 
 /* A scenario name as a file name: its last path component without .yaml/.yml, characters
@@ -458,16 +458,17 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             output = optarg;
             break;
         case 'r':
-            if (!dra_io_parse_u64(optarg, &u) || u == 0 || u > 1000000) {
-                status = dra_cli_usage_error("run", "--repeat: expected a count >= 1, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, 1000000, &u)) {
+                status = dra_cli_usage_error("run", "--repeat: expected a count 1..1000000, got '%s'", optarg);
                 goto out;
             }
             ro.has_repeat = true;
             ro.repeat = (uint32_t)u;
             break;
         case 'w':
-            if (!dra_io_parse_u64(optarg, &u)) {
-                status = dra_cli_usage_error("run", "--warmup: expected a count, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 0, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--warmup: expected a count 0..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.has_warmup = true;
@@ -475,15 +476,17 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         case 's':
             if (!dra_io_parse_u64(optarg, &u)) {
-                status = dra_cli_usage_error("run", "--seed: expected a 64-bit number, got '%s'", optarg);
+                status = dra_cli_usage_error("run", "--seed: expected a decimal number 0..2^64-1, got '%s'",
+                                             optarg);
                 goto out;
             }
             ro.has_seed = true;
             ro.seed = u;
             break;
         case 'n':
-            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
-                status = dra_cli_usage_error("run", "--count: expected a count >= 1, got '%s'", optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--count: expected a count 1..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.has_count = true;
@@ -499,9 +502,9 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             ro.allocator = optarg;
             break;
         case O_BOTHP:
-            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
-                status = dra_cli_usage_error("run", "--both-prefix: expected a count >= 1, got '%s'",
-                                             optarg);
+            if (!dra_io_parse_u64_in(optarg, 1, DRA_SCENARIO_COUNT_MAX, &u)) {
+                status = dra_cli_usage_error("run", "--both-prefix: expected a count 1..%llu, got '%s'",
+                                             (unsigned long long)DRA_SCENARIO_COUNT_MAX, optarg);
                 goto out;
             }
             ro.both_prefix = u;

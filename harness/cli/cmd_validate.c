@@ -8,6 +8,7 @@
 
 #include "alloc/alloc.h"
 #include "cli.h"
+#include "escape.h"
 #include "cel/cel.h"
 #include "manifest.h"
 #include "progress.h"
@@ -80,28 +81,17 @@ static void print_list(const dra_diag_list_t *l, const char *sev)
         fprintf(stderr, "... and %zu more %ss not shown\n", l->dropped, sev);
 }
 
-/* A JSON string of s; a file name that is not UTF-8 is written escaped (\xNN) rather than
- * dropped, so no entry goes missing from the output. */
-static json_t *jstr(const char *s)
-{
-    json_t *j = json_string(s ? s : "");
-    if (!j) {
-        char buf[4096];
-        dra_msg_format(buf, sizeof buf, "%s", s ? s : "");
-        j = json_string(buf);
-    }
-    return j;
-}
-
 /* Diagnostics as JSON objects {"file", "line", "column", "message"}; every entry of the list
- * is written (json_pack would silently drop one whose strings are not UTF-8). */
+ * is written (json_pack would silently drop one whose strings are not UTF-8): the file as a path
+ * (losslessly, escape.h), the message as text. */
 static json_t *diags_json(const dra_diag_list_t *l)
 {
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < l->count; i++) {
         const dra_diag_t *d = &l->items[i];
-        json_t *o = json_pack("{s:o, s:i, s:i, s:o}", "file", jstr(d->file), "line",
-                              (int)d->line, "column", (int)d->column, "message", jstr(d->msg));
+        json_t *o = json_pack("{s:o, s:i, s:i, s:o}", "file",
+                              dra_esc_path_json(d->file ? d->file : ""), "line", (int)d->line,
+                              "column", (int)d->column, "message", dra_esc_text_json(d->msg));
         if (!o || json_array_append_new(arr, o) != 0) {
             json_decref(arr);
             return NULL;
@@ -127,35 +117,42 @@ static void cel_error(celck_t *c, const dra_srcpos_t *pos, const char *path, con
                             c->name ? c->name : "<unnamed>", path, msg);
 }
 
+/* One expression: a selector, or (derived) a derived attribute's (DRA CEL with the attribute
+ * result rule, core/cel/derived.c). */
+static void cel_check_expr(celck_t *c, const char *src, bool derived, const dra_srcpos_t *pos,
+                           const char *p)
+{
+    if (!src || strlen(src) > DRA_CEL_MAX_LEN)
+        return; /* missing or too long: the structural checks say so */
+    const dra_cel_prog_t *prog = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = derived ? dra_cel_cache_get_derived(c->cache, src, &prog, &d)
+                     : dra_cel_cache_get(c->cache, src, &prog, &d);
+    uint64_t cost = 0;
+    char msg[DRA_DIAG_MSG_MAX + 64];
+    if (rc == DRA_ENOMEM) {
+        c->rc = rc;
+    } else if (rc != DRA_OK) {
+        snprintf(msg, sizeof msg, "compilation failed: %s", d.msg); /* <input>:1:col */
+        cel_error(c, pos, p, msg);
+    } else if ((rc = dra_cel_estimate_cost(prog, &cost)) != DRA_OK) {
+        c->rc = rc;
+    } else if (cost > DRA_CEL_MAX_COST) {
+        snprintf(msg, sizeof msg,
+                 "too complex, exceeds cost limit (estimated cost %llu, limit %llu)",
+                 (unsigned long long)cost, (unsigned long long)DRA_CEL_MAX_COST);
+        cel_error(c, pos, p, msg);
+    }
+}
+
 static void cel_check_selectors(celck_t *c, const dra_selector_t *sel, uint32_t n,
                                 const dra_srcpos_t *fallback, const char *path)
 {
     for (uint32_t i = 0; i < n && c->rc == DRA_OK; i++) {
-        const char *src = sel[i].cel;
-        if (!src || strlen(src) > DRA_CEL_MAX_LEN)
-            continue; /* missing or too long: the structural checks say so */
         char p[400];
         snprintf(p, sizeof p, "%s[%u].cel.expression", path, i);
-        const dra_srcpos_t *pos = sel[i].pos.line ? &sel[i].pos : fallback;
-        const dra_cel_prog_t *prog = NULL;
-        dra_diag_t d;
-        dra_diag_clear(&d);
-        int rc = dra_cel_cache_get(c->cache, src, &prog, &d);
-        uint64_t cost = 0;
-        char msg[DRA_DIAG_MSG_MAX + 64];
-        if (rc == DRA_ENOMEM) {
-            c->rc = rc;
-        } else if (rc != DRA_OK) {
-            snprintf(msg, sizeof msg, "compilation failed: %s", d.msg); /* <input>:1:col */
-            cel_error(c, pos, p, msg);
-        } else if ((rc = dra_cel_estimate_cost(prog, &cost)) != DRA_OK) {
-            c->rc = rc;
-        } else if (cost > DRA_CEL_MAX_COST) {
-            snprintf(msg, sizeof msg,
-                     "too complex, exceeds cost limit (estimated cost %llu, limit %llu)",
-                     (unsigned long long)cost, (unsigned long long)DRA_CEL_MAX_COST);
-            cel_error(c, pos, p, msg);
-        }
+        cel_check_expr(c, sel[i].cel, false, sel[i].pos.line ? &sel[i].pos : fallback, p);
     }
 }
 
@@ -165,6 +162,14 @@ static void cel_check_request(celck_t *c, const dra_exact_request_t *r, const dr
     char p[320]; /* path is at most 299 bytes */
     snprintf(p, sizeof p, "%s.selectors", path);
     cel_check_selectors(c, r->selectors, r->nselectors, r->pos.line ? &r->pos : pos, p);
+    for (uint32_t i = 0; i < r->nderived && c->rc == DRA_OK; i++) {
+        char pd[360];
+        snprintf(pd, sizeof pd, "%s.derivedAttributes[%u].expression", path, i);
+        const dra_srcpos_t *dp = r->derived[i].pos.line ? &r->derived[i].pos
+                                 : r->pos.line          ? &r->pos
+                                                        : pos;
+        cel_check_expr(c, r->derived[i].expr, true, dp, pd);
+    }
 }
 
 static void cel_check_claim(celck_t *c, const dra_claim_t *cl)
@@ -187,10 +192,11 @@ static void cel_check_claim(celck_t *c, const dra_claim_t *cl)
     }
 }
 
-/* Every CEL selector of the model's DeviceClasses, ResourceClaims and ResourceClaimTemplates:
- * a compile error (syntax, types, an invalid regular expression literal in matches()) or an
- * estimated cost above DRA_CEL_MAX_COST is an error at the expression's file:line:col, as the
- * API server rejects such objects. Returns DRA_OK or DRA_ENOMEM. */
+/* Every CEL selector (and derived attribute expression) of the model's DeviceClasses,
+ * ResourceClaims and ResourceClaimTemplates: a compile error (syntax, types, an invalid regular
+ * expression literal in matches()) or an estimated cost above DRA_CEL_MAX_COST is an error at
+ * the expression's file:line:col, as the API server rejects such objects. Returns DRA_OK or
+ * DRA_ENOMEM. */
 static int validate_cel(const dra_model_t *m, dra_diag_list_t *errs)
 {
     celck_t c = {.errs = errs};
@@ -236,7 +242,8 @@ static void validate_unit(vctx_t *c, const char *what, dra_model_t *m, int rrc,
         vrc = DRA_ENOMEM;
     size_t nerr = errs->count + errs->dropped, nwarn = warns.count + warns.dropped;
     if (c->json) {
-        json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I, s:I}", "file", jstr(what), "valid",
+        json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I, s:I}", "file",
+                              dra_esc_path_json(what), "valid",
                               nerr == 0, "errors", diags_json(errs), "warnings", diags_json(&warns),
                               "errors_not_listed", (json_int_t)errs->dropped, "slices",
                               (json_int_t)m->nslices, "devices", (json_int_t)m->ndevices);
@@ -383,21 +390,19 @@ static void check_cluster_claims(const dra_model_t *m, dra_diag_list_t *errs)
 }
 
 /* A drabench scenario (kind: Scenario), not a manifest: its first 4 KiB name the kind. */
-static bool is_scenario_file(const char *path)
+/* A scenario rather than manifests: its first 4 KiB name drabench.dev/ and kind Scenario. */
+static bool is_scenario(const char *buf, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    char buf[4097];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return strstr(buf, "drabench.dev/") && strstr(buf, "kind: Scenario");
+    char head[4097];
+    size_t n = len < sizeof head - 1 ? len : sizeof head - 1;
+    memcpy(head, buf, n);
+    head[n] = '\0';
+    return strstr(head, "drabench.dev/") && strstr(head, "kind: Scenario");
 }
 
 /* Validate a scenario: load it, build its cluster and claim shapes, read its manifests, and check
  * that every mix entry's requests can be satisfied by some device of that cluster. */
-static void validate_scenario(vctx_t *c, const char *path)
+static void validate_scenario(vctx_t *c, const char *path, const char *buf, size_t len)
 {
     dra_model_t m;
     dra_model_init(&m);
@@ -407,7 +412,7 @@ static void validate_scenario(vctx_t *c, const char *path)
     dra_scenario_t s;
     dra_diag_t d;
     dra_diag_clear(&d);
-    int rc = dra_scenario_load_named(&s, path, &d);
+    int rc = dra_scenario_load(&s, buf, len, path, &d);
     bool loaded = rc == DRA_OK;
     dra_scenario_built_t built;
     bool have_built = false;
@@ -421,7 +426,7 @@ static void validate_scenario(vctx_t *c, const char *path)
         dra_diag_list_push(&errs, &d);
     }
     if (rc == DRA_OK && s.nmanifests)
-        rc = dra_manifest_read_paths(&m, (char *const *)s.manifests, (int)s.nmanifests, &errs);
+        rc = dra_scenario_read_manifests(&s, &m, &errs);
     if (rc == DRA_OK && dra_model_imply_nodes(&m) == DRA_OK) {
         char what[300];
         for (uint32_t i = 0; i < s.nmix; i++) {
@@ -438,9 +443,10 @@ static void validate_scenario(vctx_t *c, const char *path)
        errors above only */
     size_t nerr = errs.count + errs.dropped;
     if (c->json) {
-        json_t *o = json_pack("{s:s, s:b, s:o, s:o, s:I, s:I}", "file", path, "valid", nerr == 0,
-                              "errors", diags_json(&errs), "warnings", diags_json(&warns),
-                              "slices", (json_int_t)m.nslices, "devices", (json_int_t)m.ndevices);
+        json_t *o = json_pack("{s:o, s:b, s:o, s:o, s:I, s:I}", "file", dra_esc_path_json(path),
+                              "valid", nerr == 0, "errors", diags_json(&errs), "warnings",
+                              diags_json(&warns), "slices", (json_int_t)m.nslices, "devices",
+                              (json_int_t)m.ndevices);
         if (o)
             json_array_append_new(c->files, o);
     } else if (errs.count || (!c->quiet && warns.count)) {
@@ -471,8 +477,16 @@ static void validate_scenario(vctx_t *c, const char *path)
 static int validate_file(const char *path, void *ud)
 {
     vctx_t *c = ud;
-    if (is_scenario_file(path)) {
-        validate_scenario(c, path);
+    /* read once: a FIFO or a pipe (/dev/stdin) cannot be read a second time, so the look at the
+     * head (a scenario?) and the parse work on the same bytes */
+    char *buf = NULL;
+    size_t len = 0;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rrc = dra_io_read_file(path, DRA_MANIFEST_MAX_FILE, &buf, &len, &d);
+    if (rrc == DRA_OK && is_scenario(buf, len)) {
+        validate_scenario(c, path, buf, len);
+        free(buf);
         dra_progress_update(&c->prog, "validate: files", c->t.files, c->nfiles, false);
         return DRA_OK;
     }
@@ -480,7 +494,14 @@ static int validate_file(const char *path, void *ud)
     dra_model_init(&m);
     dra_diag_list_t errs;
     dra_diag_list_init(&errs);
-    int rrc = dra_manifest_read_file(&m, path, &errs);
+    if (rrc != DRA_OK)
+        (void)dra_diag_list_add(&errs, rrc, path, 0, 0, "%s", d.msg[0] ? d.msg : dra_strerror(rrc));
+    else
+        rrc = dra_manifest_read_buffer(&m, path, buf, len, &errs);
+    free(buf);
+    int irc = dra_model_imply_nodes(&m);
+    if (rrc == DRA_OK)
+        rrc = irc;
     validate_unit(c, path, &m, rrc, &errs);
     dra_progress_update(&c->prog, "validate: files", c->t.files, c->nfiles, false);
     dra_diag_list_fini(&errs);

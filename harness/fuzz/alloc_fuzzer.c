@@ -73,25 +73,29 @@
  * engine's direct-shares path often serves the claim):
  *   release (%5: 1.34, 1.35, 1.36, 1.37, 1.38-pre); gates DRAPartitionableDevices,
  *   DRAConsumableCapacity, DRADeviceTaints, DRADeviceBindingConditions (each %3: release
- *   default, on, off; a gate the release locks keeps its value); nodes (2 + %3); MIG pools
+ *   default, on, off; a gate the release locks keeps its value), from 1.37 on also
+ *   DRADeviceCompatibilityGroups, DRADerivedAttributes, DRAFractionalCapacityRange (each %3);
+ *   nodes (2 + %3); MIG pools
  *   (%2); per node its zone (%2: a, b);
  *   per node: GPU devices ((%6 + 1) % 6), per device [numa %3, pcieRoot %2, model (%8 == 7: 0),
  *   clique (%3: c0, c1, none), taint (%6: 4 NoSchedule, 5 NoExecute), binding conditions
  *   (%8 == 7, not in the shares profile when node-0 is in zone b; then bindsToNode %2),
  *   multi-allocatable (%5 == 4, or 3 too in the shares profile; then capacity 2 + %4 and its
- *   requestPolicy %4: none, default 1 with range 1..capacity step 2, default 2 with values
- *   1, 2, 4, default 1)]; with MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem
- *   (4 + %5) and sm (4 + %4), per GPU placements (1 + %4), per placement [profile %3: 1g, 2g,
- *   full; unknown counter set (%32 == 31)], layout flipped (%8 == 7);
+ *   requestPolicy %4 (from 1.37 %5: 4 default 250m with range 250m..capacity step 250m): none,
+ *   default 1 with range 1..capacity step 2, default 2 with values 1, 2, 4, default 1)]; with
+ *   MIG pools a MIG pool (%4 != 3): GPUs (1 + %2), per GPU mem (4 + %5) and sm (4 + %4), per GPU
+ *   placements (1 + %4), per placement [profile %3: 1g, 2g, full; unknown counter set
+ *   (%32 == 31); from 1.37 compatibilityGroups %4: none, g0, g1, g0+g1], layout flipped (%8 == 7);
  *   shared pool (%4: none, allNodes (none in the shares profile), zone a, per device),
  *   devices (1 + %4), each a GPU device [per device: %(nodes + 2): that node, allNodes, zone a];
  *   claims (%6 == 5: two), per claim: shape (%8: 0-4 one ExactCount request, 5 All,
  *   6 firstAvailable with two subrequests, 7 two requests), per request (sub)request [class
  *   (%3 == 2: mig, else gpu), count (1 + %4), toleration (%3 == 2), with DRAConsumableCapacity
- *   on a capacity request (%3 == 2, or 1 too in the shares profile; then %4: 500m, 1, 2, 3),
- *   %16: 15 adminAccess (not in subrequests), 14 a request selector], constraint (%4: 2
- *   matchAttribute, 3 distinctAttribute, then the attribute %4: clique, pcieRoot, numa, MIG
- *   parent);
+ *   on a capacity request (%3 == 2, or 1 too in the shares profile; then %4: 500m, 1, 2, 3;
+ *   from 1.37 %5, 4: 300500u), from 1.37 a derived attribute (%4 == 3; then expression %4 and
+ *   name %2: example.com/d or gpu numa), %16: 15 adminAccess (not in subrequests), 14 a request
+ *   selector], constraint (%4: 2 matchAttribute, 3 distinctAttribute, then the attribute %4:
+ *   clique, pcieRoot, numa, MIG parent; from 1.37 %5, 4: example.com/d);
  *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
  *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
  *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
@@ -103,7 +107,8 @@
  * PCIe roots, distinctAttribute, MIG counters in the 1.34, 1.35 and 1.36 layouts, overcommitted
  * counters, an unknown counter set, shared pools, taints with and without tolerations, binding
  * conditions, consumable capacity, CEL errors, All, firstAvailable, two requests, two claims,
- * adminAccess, gates off), and ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it
+ * adminAccess, gates off; seed-1.37-*: compatibility groups with the gate on and off, a
+ * derived attribute under matchAttribute), and ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it
  * produces. Older corpus files (of the one-node decoder) decode into other clusters; they are
  * kept as inputs.
  */
@@ -270,9 +275,9 @@ static const char *const class_sel[5] = {NULL, "device.attributes['" GPU_DRV "']
                                          "10 / device.attributes['" GPU_DRV "'].model >= 1",
                                          "device.attributes['" GPU_DRV "'].nosuch == 1"};
 
-/* Attributes a constraint names. */
-static const char *const cons_attr[4] = {GPU_DRV "/clique", GPU_DRV "/pcieRoot", GPU_DRV "/numa",
-                                         MIG_DRV "/parent"};
+/* Attributes a constraint names (the last, a derived attribute's name, from 1.37 on). */
+static const char *const cons_attr[5] = {GPU_DRV "/clique", GPU_DRV "/pcieRoot", GPU_DRV "/numa",
+                                         MIG_DRV "/parent", "example.com/d"};
 
 static void attr_int(dra_model_t *m, dra_attr_t *a, const char *drv, const char *name, int64_t v)
 {
@@ -295,11 +300,21 @@ static void attr_str(dra_model_t *m, dra_attr_t *a, const char *drv, const char 
 
 /* A capacity's requestPolicy (%4): none; default 1 and validRange 1..cap step 2; default 2 and
  * validValues 1, 2, 4; default 1 alone. */
-static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64_t cap)
+static const dra_request_policy_t *decode_policy(rd_t *r, dra_model_t *m, uint64_t cap,
+                                                 bool r37)
 {
-    unsigned k = take(r, 4);
+    unsigned k = take(r, r37 ? 5 : 4);
     if (!k)
         return NULL;
+    if (k == 4) { /* 1.37+: default 250m, validRange 250m..cap step 250m (fractional ranges) */
+        dra_request_policy_t *p = dra_model_array(m, 1, sizeof *p);
+        p->has_default = p->has_valid_range = p->has_max = p->has_step = true;
+        qty(&p->def, 250);
+        p->def.exp = -3;
+        p->min = p->step = p->def;
+        qty(&p->max, cap);
+        return p;
+    }
     dra_request_policy_t *p = dra_model_array(m, 1, sizeof *p);
     p->has_default = true;
     qty(&p->def, k == 2 ? 2 : 1);
@@ -332,7 +347,7 @@ static bool shares_profile(const input_t *in)
  * DRAConsumableCapacity (shares_profile), DEC_NO_BINDING no binding conditions (with
  * DEC_SHARES when node-0 is in zone b: a device with binding conditions under the gate makes
  * every plan over its class leave the direct answers). */
-enum { DEC_SHARES = 1, DEC_NO_BINDING = 2 };
+enum { DEC_SHARES = 1, DEC_NO_BINDING = 2, DEC_R37 = 4 /* 1.37+: more policies */ };
 
 /* A GPU-like device: numa, pcieRoot, model, clique (sometimes absent); a taint, binding
  * conditions, multi-allocatable with a capacity and its requestPolicy (more often with
@@ -373,7 +388,7 @@ static void decode_gpu(rd_t *r, dra_model_t *m, dra_device_t *dev, const char *n
         dev->caps[0].qname = dra_model_qname(m, GPU_DRV, "bw");
         uint64_t cap = 2 + take(r, 4);
         qty(&dev->caps[0].value, cap);
-        dev->caps[0].policy = decode_policy(r, m, cap);
+        dev->caps[0].policy = decode_policy(r, m, cap, fl & DEC_R37);
     }
 }
 
@@ -454,6 +469,14 @@ static void decode_mig_pool(rd_t *r, input_t *in, unsigned n, const char *node)
             bool unknown = take(r, 32) == 31;
             in->bad_pool |= unknown;
             dev->consumes[0].counter_set = unknown ? "gpu-9" : sets[p].name;
+            if (in->f.release >= DRA_RELEASE_1_37) { /* compatibilityGroups %4 */
+                static const char *const grp[3][2] = {{"g0"}, {"g1"}, {"g0", "g1"}};
+                unsigned g = take(r, 4);
+                if (g) {
+                    dev->consumes[0].groups = (const char **)grp[g - 1];
+                    dev->consumes[0].ngroups = g == 3 ? 2 : 1;
+                }
+            }
             dev->consumes[0].counters = dra_model_array(m, 2, sizeof(dra_counter_t));
             dev->consumes[0].ncounters = 2;
             dev->consumes[0].counters[0].name = "mem";
@@ -557,9 +580,24 @@ static void decode_body(rd_t *r, input_t *in, dra_exact_request_t *b, const char
         b->ncap_requests = 1;
         b->cap_requests[0].name = "bw";
         b->cap_requests[0].qname = dra_model_qname(m, GPU_DRV, "bw");
-        unsigned v = take(r, 4); /* 0: 500m (a fractional share), else 1..3 */
-        qty(&b->cap_requests[0].value, v ? v : 500);
-        b->cap_requests[0].value.exp = v ? 0 : -3;
+        /* 0: 500m (a fractional share), 1..3, 1.37+ also 4: 300500u (no whole milli value) */
+        unsigned v = take(r, in->f.release >= DRA_RELEASE_1_37 ? 5 : 4);
+        qty(&b->cap_requests[0].value, v == 4 ? 300500 : v ? v : 500);
+        b->cap_requests[0].value.exp = v == 4 ? -6 : v ? 0 : -3;
+    }
+    if (in->f.release >= DRA_RELEASE_1_37 && take(r, 4) == 3) {
+        /* a derived attribute (%4 expression, %2 name: its own or shadowing gpu numa); the
+         * first and the last fail at run time on some devices */
+        static const char *const dexpr[4] = {
+            "device.attributes['" GPU_DRV "'].numa / 2", "'x'",
+            "has(device.attributes['" GPU_DRV "'].numa) ? device.attributes['" GPU_DRV
+            "'].numa % 2 : device.attributes['" MIG_DRV "'].numa",
+            "device.attributes['" GPU_DRV "'].clique"};
+        b->derived = dra_model_array(m, 1, sizeof(dra_derived_attr_t));
+        b->nderived = 1;
+        b->derived[0].expr = dexpr[take(r, 4)];
+        b->derived[0].name = take(r, 2) ? GPU_DRV "/numa" : "example.com/d";
+        b->derived[0].qname = dra_model_qname(m, NULL, b->derived[0].name);
     }
     unsigned x = take(r, 16);
     if (x == 15 && !sub) {
@@ -605,7 +643,7 @@ static dra_claim_t *decode_claim(rd_t *r, input_t *in, unsigned c)
     if (k >= 2) {
         cl->constraints = dra_model_array(m, 1, sizeof(dra_constraint_t));
         cl->nconstraints = 1;
-        const char *attr = cons_attr[take(r, 4)];
+        const char *attr = cons_attr[take(r, in->f.release >= DRA_RELEASE_1_37 ? 5 : 4)];
         if (k == 2)
             cl->constraints[0].match_attribute = attr;
         else
@@ -677,6 +715,11 @@ static void decode(rd_t *r, input_t *in)
     gate_set(r, &in->f, "DRAConsumableCapacity");
     gate_set(r, &in->f, "DRADeviceTaints");
     gate_set(r, &in->f, "DRADeviceBindingConditions");
+    if (in->f.release >= DRA_RELEASE_1_37) { /* older profiles read no byte more */
+        gate_set(r, &in->f, "DRADeviceCompatibilityGroups");
+        gate_set(r, &in->f, "DRADerivedAttributes");
+        gate_set(r, &in->f, "DRAFractionalCapacityRange");
+    }
     unsigned nnodes = 2 + take(r, 3);
     bool mig = take(r, 2);
     for (unsigned n = 0; n < nnodes; n++) {
@@ -691,6 +734,8 @@ static void decode(rd_t *r, input_t *in)
     }
     if (shares_profile(in))
         in->dec_fl = DEC_SHARES | (m->nodes[0]->labels[0].value == zones[1] ? DEC_NO_BINDING : 0);
+    if (in->f.release >= DRA_RELEASE_1_37)
+        in->dec_fl |= DEC_R37;
     for (unsigned n = 0; n < nnodes; n++) {
         decode_gpu_pool(r, m, n, m->nodes[n]->name, in->dec_fl);
         if (mig && take(r, 4) != 3)
@@ -770,6 +815,7 @@ static void check_plain(const input_t *in, const dra_alloc_outcome_t *o)
     dra_claim_t *const *claims = in->claims;
     bool plain = in->nclaims == 1 && claims[0]->nrequests == 1 && claims[0]->requests[0].exactly &&
                  claims[0]->requests[0].exactly->mode == DRA_MODE_EXACT_COUNT &&
+                 !claims[0]->requests[0].exactly->nderived &&
                  !claims[0]->requests[0].exactly->admin_access && !claims[0]->nconstraints &&
                  in->selk < 3 && !in->pdns && !in->bad_pool &&
                  !dra_alloc_gate_on(&in->f, DRA_GATE_CONSUMABLE_CAPACITY);

@@ -1,6 +1,8 @@
 /* escape.c - one escaping function per output target; see escape.h. */
 #include "escape.h"
 
+#include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
@@ -322,4 +324,72 @@ int dra_esc_sh(char *buf, size_t len, const char *s)
 full:
     buf[0] = '\0';
     return -1;
+}
+
+char *dra_esc_path(const char *s)
+{
+    size_t n = s ? strlen(s) : 0, k = 0;
+    char *out = malloc(4 * n + 1); /* every byte at most "\xNN" */
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        size_t m = dra_utf8_decode(s + i, &cp);
+        if (m && !dra_esc_is_control(cp)) {
+            if (cp == '\\')
+                out[k++] = '\\';
+            memcpy(out + k, s + i, m);
+            k += m;
+            i += m;
+            continue;
+        }
+        for (size_t j = 0; j < (m ? m : 1); j++) {
+            static const char hex[] = "0123456789abcdef";
+            unsigned char b = (unsigned char)s[i + j];
+            out[k++] = '\\';
+            out[k++] = 'x';
+            out[k++] = hex[b >> 4];
+            out[k++] = hex[b & 15];
+        }
+        i += m ? m : 1;
+    }
+    out[k] = '\0';
+    return out;
+}
+
+json_t *dra_esc_path_json(const char *s)
+{
+    if (!s)
+        return json_null();
+    char *e = dra_esc_path(s);
+    json_t *j = e ? json_string(e) : NULL;
+    free(e);
+    return j;
+}
+
+json_t *dra_esc_text_json(const char *s)
+{
+    json_t *j = json_string(s ? s : "");
+    if (j)
+        return j;
+    size_t n = strlen(s), k = 0;
+    char *out = malloc(4 * n + 1);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        unsigned cp;
+        size_t m = dra_utf8_decode(s + i, &cp);
+        if (m) {
+            memcpy(out + k, s + i, m);
+            k += m;
+            i += m;
+        } else {
+            k += (size_t)snprintf(out + k, 5, "\\x%02x", (unsigned char)s[i]);
+            i++;
+        }
+    }
+    out[k] = '\0';
+    j = json_string(out);
+    free(out);
+    return j;
 }

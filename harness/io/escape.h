@@ -20,6 +20,11 @@
  *             controls and invalid UTF-8 are printed as visible \xNN / \u{NNNN}; never raw.
  *   shell     dra_esc_sh: POSIX single quoting (drabench itself runs no shell; kept for callers
  *             that print a command line for the user to paste).
+ *   JSON      dra_esc_path / dra_esc_path_json: a path or command-line argument, losslessly
+ *             (a file name need not be UTF-8): every JSON document that names a file (result
+ *             files' run.argv, scenario_file, cluster_file, host.executable; replay's
+ *             nodes_file / pods_file; validate, gen, compare -o json) writes it so;
+ *             dra_esc_text_json: a message (never dropped: invalid bytes as \xNN).
  * Invalid UTF-8 is never copied: each bad byte becomes U+FFFD (HTML, Markdown, gnuplot,
  * benchfmt) or \xNN (terminal).
  *
@@ -54,5 +59,18 @@ const char *dra_esc_term_buf(char *buf, size_t len, const char *s);
 void dra_esc_term_text(FILE *f, const char *text, size_t len);
 /* 0, or -1 when the quoted text does not fit in len (buf is then ""). */
 int dra_esc_sh(char *buf, size_t len, const char *s);
+
+/* A path (or any command-line argument) as UTF-8 text, losslessly: printable UTF-8 as it is,
+ * '\' as "\\", and each byte of a control character (C0, DEL, C1, bidi controls) or of invalid
+ * UTF-8 as "\xNN" (lower-case hex). Reading back: "\\" is '\', "\xNN" the byte NN, anything
+ * else itself. The text is valid UTF-8 without control characters: JSON writers, result-file
+ * readers (STR fields) and terminals all take it. Malloc'd; NULL on out of memory. */
+char *dra_esc_path(const char *s);
+struct json_t;
+/* dra_esc_path(s) as a JSON string (s NULL: JSON null); NULL on out of memory. */
+struct json_t *dra_esc_path_json(const char *s);
+/* A message (not a path) as a JSON string: as it is when it is valid UTF-8, else each invalid
+ * byte as \xNN, so a JSON writer never drops it; NULL on out of memory. */
+struct json_t *dra_esc_text_json(const char *s);
 
 #endif /* DRA_ESCAPE_H */

@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +17,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool in_place_prefix(const char *path)
+/* Whether an existing output (st: what the path resolves to) is written in place rather than
+ * replaced: decided by the file's type, never by its path. A device, FIFO or socket is written in
+ * place; so is a regular file that is this process's standard output or standard error (the
+ * same file: /dev/stdout, /proc/self/fd/2, ... while they are redirected to a file), appended
+ * to as the shell's redirection does. Any other regular file - under /dev/shm or /proc as much
+ * as anywhere - is replaced atomically. */
+static bool written_in_place(const struct stat *st)
 {
-    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+    if (!S_ISREG(st->st_mode))
+        return true;
+    for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+        struct stat o;
+        if (fstat(fd, &o) == 0 && S_ISREG(o.st_mode) && o.st_dev == st->st_dev &&
+            o.st_ino == st->st_ino)
+            return true;
+    }
+    return false;
 }
 
 int dra_out_open(dra_out_t *o, const char *path, dra_diag_t *diag)
@@ -34,8 +50,8 @@ int dra_out_open(dra_out_t *o, const char *path, dra_diag_t *diag)
     bool target_ok = exists && stat(path, &st) == 0;
     if (target_ok && S_ISDIR(st.st_mode))
         return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: is a directory");
-    if (target_ok && (!S_ISREG(st.st_mode) || in_place_prefix(path))) {
-        /* a device, FIFO, socket or /dev/stdout: write in place, never replace it */
+    if (target_ok && written_in_place(&st)) {
+        /* a device, FIFO, socket or our own redirected stdout: write in place, never replace */
         int fd = open(path, O_WRONLY | O_NOCTTY | (S_ISREG(st.st_mode) ? O_APPEND : 0));
         if (fd < 0)
             return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
@@ -138,11 +154,9 @@ int dra_io_check_output(const char *path, dra_diag_t *diag)
             return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: is a directory");
         if (access(path, W_OK) != 0)
             return dra_diag_set(diag, DRA_EIO, path, 0, 0, "cannot write: %s", strerror(errno));
-        if (S_ISREG(st.st_mode) && !in_place_prefix(path)) {
-            /* replaced through a temporary file: its directory must be writable too */
-        } else {
+        if (written_in_place(&st))
             return DRA_OK;
-        }
+        /* replaced through a temporary file: its directory must be writable too */
     }
     size_t n = strlen(path);
     char *dir = malloc(n + 2);
@@ -275,27 +289,95 @@ int dra_io_read_file(const char *path, size_t max_len, char **out, size_t *len, 
     return DRA_OK;
 }
 
+int dra_io_read_inputs(char *const *paths, size_t n, size_t max_len, dra_io_input_t **out,
+                       dra_diag_t *diag)
+{
+    *out = NULL;
+    dra_io_input_t *in = calloc(n ? n : 1, sizeof *in);
+    if (!in)
+        return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        in[i].path = paths[i];
+        int rc = dra_io_read_file(paths[i], max_len, &in[i].buf, &in[i].len, diag);
+        if (rc != DRA_OK) {
+            if (diag && !diag->file)
+                diag->file = paths[i];
+            dra_io_inputs_free(in, i);
+            return rc;
+        }
+    }
+    *out = in;
+    return DRA_OK;
+}
+
+void dra_io_inputs_free(dra_io_input_t *in, size_t n)
+{
+    for (size_t i = 0; in && i < n; i++)
+        free(in[i].buf);
+    free(in);
+}
+
 bool dra_io_parse_u64(const char *s, unsigned long long *out)
 {
-    if (!s || !*s || *s == '-' || *s == '+')
+    if (!s || !*s)
         return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end)
+    unsigned long long v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false; /* no sign, no space, no base prefix */
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (ULLONG_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+bool dra_io_parse_u64_in(const char *s, unsigned long long min, unsigned long long max,
+                         unsigned long long *out)
+{
+    unsigned long long v;
+    if (!dra_io_parse_u64(s, &v) || v < min || v > max)
         return false;
     *out = v;
     return true;
+}
+
+size_t dra_io_decimal_len(const char *s)
+{
+    size_t i = 0, digits = 0;
+    if (s[i] == '+' || s[i] == '-')
+        i++;
+    for (; s[i] >= '0' && s[i] <= '9'; i++)
+        digits++;
+    if (s[i] == '.')
+        for (i++; s[i] >= '0' && s[i] <= '9'; i++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        size_t j = i + 1;
+        if (s[j] == '+' || s[j] == '-')
+            j++;
+        if (s[j] >= '0' && s[j] <= '9') {
+            while (s[j] >= '0' && s[j] <= '9')
+                j++;
+            i = j;
+        }
+    }
+    return i;
 }
 
 bool dra_io_parse_double(const char *s, double *out)
 {
     if (!s || !*s)
         return false;
-    errno = 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (errno || *end)
+    size_t n = dra_io_decimal_len(s);
+    if (!n || s[n])
+        return false;
+    double v = strtod(s, NULL);
+    if (!isfinite(v))
         return false;
     *out = v;
     return true;

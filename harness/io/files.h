@@ -23,9 +23,11 @@
  *   a new or regular file       a temporary file in the same directory (PATH.tmp.XXXXXX), made
  *                               durable (fsync) and renamed over PATH by commit, so readers never
  *                               see half a file; a symlink to a regular file replaces its target;
- *   anything else that exists   written in place, never replaced: character devices
- *   (/dev/null, /dev/full), FIFOs, sockets, /dev/stdout and every other path under /dev/ or
- *   /proc/.
+ *   anything else that exists   written in place, never replaced: character and block
+ *   devices (/dev/null, /dev/full), FIFOs, sockets, and a regular file that is this process's
+ *   standard output or error (/dev/stdout while stdout goes to a file: appended to).
+ * The choice is made by the type of the file the path resolves to, never by the path: a regular
+ * file under /dev/shm or /proc is replaced like any other.
  * A directory or an unwritable location fails at open. Every write error (ENOSPC from
  * /dev/full, EIO, EPIPE) surfaces at commit with the reason. abort removes the temporary file.
  * Ownership: dra_out_t owns its FILE and the temporary name until commit or abort; commit
@@ -68,12 +70,39 @@ int dra_io_exit_for(int rc);
 DRA_NODISCARD int dra_io_read_file(const char *path, size_t max_len, char **out, size_t *len,
                                     dra_diag_t *diag);
 
+/* Input files read once, each into memory: a FIFO, a pipe or a process substitution
+ * (<(cat r.json)) cannot be read a second time, so a command that looks at a file before it
+ * parses it (which schema? a comparison or a run?) works on these bytes. */
+typedef struct dra_io_input {
+    const char *path; /* as given (borrowed) */
+    char *buf;        /* NUL-terminated, owned */
+    size_t len;
+} dra_io_input_t;
+
+/* Read paths[0..n) with dra_io_read_file (max_len each) into *out (malloc'd array). On the
+ * first failure everything read is released and that failure is returned (diag names the
+ * file). Release with dra_io_inputs_free. */
+DRA_NODISCARD int dra_io_read_inputs(char *const *paths, size_t n, size_t max_len,
+                                     dra_io_input_t **out, dra_diag_t *diag);
+void dra_io_inputs_free(dra_io_input_t *in, size_t n);
+
 /* mkdir -p: create dir and every missing parent with mode (before umask); an existing directory
  * is fine. 0, or -1 with errno set (ENAMETOOLONG beyond 4095 bytes). */
 int dra_io_mkdir_p(const char *dir, unsigned mode);
 
-/* Parse an unsigned 64-bit decimal (or 0x hex) option value; false on junk or overflow. */
+/* The number parsing of every option value, environment variable and gate-file number: decimal
+ * only - no base prefix ("010" is ten, "0x10" is refused), no leading or trailing space, no
+ * sign on an unsigned value; out of range is refused, never wrapped. */
+/* An unsigned 64-bit decimal: digits only; false on anything else or beyond 2^64-1. */
 bool dra_io_parse_u64(const char *s, unsigned long long *out);
+/* dra_io_parse_u64 within [min, max]. */
+bool dra_io_parse_u64_in(const char *s, unsigned long long min, unsigned long long max,
+                         unsigned long long *out);
+/* Length of the decimal number that starts s ([+-]digits[.digits][e[+-]digits], at least one
+ * digit), 0 when s does not start with one; for a number followed by a unit ("5%", "2us"). */
+size_t dra_io_decimal_len(const char *s);
+/* A whole string that is one decimal number (dra_io_decimal_len) and finite (no "inf", "nan",
+ * hex float, or overflow to infinity). */
 bool dra_io_parse_double(const char *s, double *out);
 
 #endif

@@ -101,6 +101,12 @@ static bool wanted(const dra_walk_t *w, const char *name)
     return false;
 }
 
+static const char *kind_name(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+         : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
 static int cmp_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -189,9 +195,15 @@ static void walk_dir(wctx_t *c, const char *path, const struct stat *st)
         if (S_ISDIR(s2.st_mode)) {
             if (!c->w->flat)
                 walk_dir(c, full, &s2);
-        }
-        else if (wanted(c->w, names[i]))
+        } else if (!wanted(c->w, names[i])) {
+            continue;
+        } else if (S_ISREG(s2.st_mode)) {
             visit_file(c, full);
+        } else {
+            /* a FIFO would block the reader forever, a device (a link to /dev/zero) feed it up
+             * to its size limit: a directory yields regular files only */
+            fail(c, DRA_EUNSUPPORTED, full, "skipped: not a regular file", kind_name(s2.st_mode));
+        }
     }
     c->depth--;
     for (size_t i = 0; i < n; i++)

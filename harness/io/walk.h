@@ -5,8 +5,12 @@
  * scenario manifests, the fuzz replay driver) goes through dra_walk: a path that is not a
  * directory ("-" for stdin, a file, or a path that does not exist: the reader reports that) is
  * handed to the callback as given; a directory is walked recursively, entries sorted by name
- * (strcmp), names starting with '.' skipped, subdirectories and files whose name ends with one of
- * the wanted suffixes visited in that one sorted order. Symbolic links are followed.
+ * (strcmp), names starting with '.' skipped, subdirectories and regular files whose name ends with
+ * one of the wanted suffixes visited in that one sorted order. Symbolic links are followed. An
+ * entry with a wanted name that is not a regular file (a FIFO, which would block the reader, a
+ * device such as a link to /dev/zero, a socket) is not handed on but named in a diagnostic
+ * (DRA_EUNSUPPORTED: "skipped: not a regular file: a FIFO"); a path given as an argument is
+ * handed on whatever it is (the caller asked for it: "-", /dev/stdin, a FIFO).
  *
  * Errors, each a diagnostic naming the offending path (file field; no line), the walk going on
  * with the next entry:
@@ -14,8 +18,9 @@
  *     current path from the argument down (DRA_ELIMIT);
  *   - directories nested deeper than DRA_WALK_MAX_DEPTH below the argument (DRA_ELIMIT);
  *   - a directory that cannot be opened or read, or a wanted entry that cannot be stat'ed
- *     (a dangling link): DRA_EIO with the system's reason.
- * Commands map DRA_EIO to exit 4 and DRA_ELIMIT to exit 2.
+ *     (a dangling link): DRA_EIO with the system's reason;
+ *   - a wanted entry that is not a regular file, skipped (DRA_EUNSUPPORTED).
+ * Commands map DRA_EIO to exit 4 and DRA_ELIMIT and DRA_EUNSUPPORTED to exit 2.
  *
  * Ownership: the walker owns every path string it hands to the callback and every path named in
  * a diagnostic it adds; they stay valid until dra_walk_fini, so a caller keeps the walker alive as

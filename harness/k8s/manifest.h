@@ -98,6 +98,9 @@ bool dra_name_is_c_identifier(const char *s);  /* [A-Za-z_][A-Za-z0-9_]*, <= 32 
 bool dra_name_is_qualified(const char *s);
 /* Kubernetes label key (optional DNS-subdomain prefix "/" name <= 63). */
 bool dra_name_is_label_key(const char *s);
+/* A label value (a taint's value): empty, or at most 63 of [A-Za-z0-9-_.] starting and ending
+ * with a letter or digit. */
+bool dra_name_is_label_value(const char *s);
 
 /* ---- writer ------------------------------------------------------------------------------ */
 

@@ -8,9 +8,46 @@
 
 /* ---- ResourceClaim / ResourceClaimTemplate ---------------------------------------------- */
 
-static const char *const k_exact[] = {"deviceClassName", "selectors",  "allocationMode",
+static const char *const k_exact[] = {"deviceClassName", "selectors",   "allocationMode",
                                       "count",           "adminAccess", "tolerations",
-                                      "capacity",        NULL};
+                                      "capacity",        "derivedAttributes", NULL};
+
+/* derivedAttributes (1.37, KEP-6080): [{name, expression}]. */
+static void rd_derived(rd_t *rd, dra_exact_request_t *r, const dra_ynode_t *v)
+{
+    static const char *const known[] = {"name", "expression", NULL};
+    if (dra_ynode_is_null(v) || !dra_mr_want_seq(rd, v))
+        return;
+    r->derived = dra_model_array(rd->m, v->n, sizeof *r->derived);
+    if (!r->derived && v->n) {
+        rd->nerr++;
+        return;
+    }
+    r->nderived = v->n;
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t s = pushi(rd, i);
+        const dra_ynode_t *e = v->vals[i];
+        dra_derived_attr_t *da = &r->derived[i];
+        dra_mr_set_pos(rd, &da->pos, e);
+        if (dra_mr_want_map(rd, e))
+            for (uint32_t k = 0; k < e->n; k++) {
+                const char *key = e->keys[k]->text;
+                size_t s2 = pushk(rd, key);
+                if (K("name")) {
+                    da->name = dra_mr_str(rd, e->vals[k], false);
+                    /* the name as written: constraints name it fully qualified */
+                    if (da->name && dra_intern_put(&rd->m->intern, da->name, strlen(da->name),
+                                                   &da->qname) != DRA_OK)
+                        rd->nerr++;
+                } else if (K("expression"))
+                    da->expr = dra_mr_str(rd, e->vals[k], false);
+                else
+                    dra_mr_unknown_field(rd, e->keys[k], known);
+                pop(rd, s2);
+            }
+        pop(rd, s);
+    }
+}
 
 /* One field of an ExactDeviceRequest / DeviceSubRequest. Returns false when key is not one. */
 static bool rd_exact_field(rd_t *rd, dra_exact_request_t *r, const dra_ynode_t *keyn,
@@ -37,6 +74,8 @@ static bool rd_exact_field(rd_t *rd, dra_exact_request_t *r, const dra_ynode_t *
             r->has_admin_access = dra_mr_bool(rd, val, &r->admin_access);
     } else if (K("tolerations"))
         r->tolerations = dra_mr_tolerations(rd, val, &r->ntolerations);
+    else if (K("derivedAttributes"))
+        rd_derived(rd, r, val);
     else if (K("capacity")) {
         static const char *const kcap[] = {"requests", NULL};
         if (dra_mr_want_map(rd, val)) {
@@ -73,7 +112,7 @@ static void rd_exact(rd_t *rd, dra_exact_request_t *r, const dra_ynode_t *v, boo
 {
     static const char *const k_sub[] = {"name",   "deviceClassName", "selectors",
                                         "allocationMode", "count", "tolerations",
-                                        "capacity", NULL};
+                                        "capacity", "derivedAttributes", NULL};
     dra_mr_set_pos(rd, &r->pos, v);
     if (!dra_mr_want_map(rd, v))
         return;
@@ -92,7 +131,8 @@ static void rd_requests(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
     static const char *const k_req_v1[] = {"name", "exactly", "firstAvailable", NULL};
     static const char *const k_req_old[] = {"name",  "firstAvailable", "deviceClassName",
                                             "selectors", "allocationMode", "count",
-                                            "adminAccess", "tolerations", "capacity", NULL};
+                                            "adminAccess", "tolerations", "capacity",
+                                            "derivedAttributes", NULL};
     if (!dra_mr_want_seq(rd, v))
         return;
     c->requests = dra_model_array(rd->m, v->n, sizeof *c->requests);

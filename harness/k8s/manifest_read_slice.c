@@ -237,7 +237,7 @@ static dra_counter_t *rd_counters(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
 
 static void rd_consumes(rd_t *rd, dra_device_t *d, const dra_ynode_t *v)
 {
-    static const char *const known[] = {"counterSet", "counters", NULL};
+    static const char *const known[] = {"counterSet", "counters", "compatibilityGroups", NULL};
     if (!dra_mr_want_seq(rd, v))
         return;
     d->consumes = dra_model_array(rd->m, v->n, sizeof *d->consumes);
@@ -259,7 +259,12 @@ static void rd_consumes(rd_t *rd, dra_device_t *d, const dra_ynode_t *v)
                 else if (K("counters"))
                     d->consumes[i].counters =
                         rd_counters(rd, e->vals[k], &d->consumes[i].ncounters);
-                else
+                else if (K("compatibilityGroups")) {
+                    /* 1.37 (KEP-5963); null and [] both mean "no groups" */
+                    if (!dra_ynode_is_null(e->vals[k]))
+                        d->consumes[i].groups =
+                            dra_mr_strlist(rd, e->vals[k], &d->consumes[i].ngroups);
+                } else
                     dra_mr_unknown_field(rd, e->keys[k], known);
                 pop(rd, s2);
             }

@@ -281,6 +281,21 @@ bool dra_name_is_label_key(const char *s)
     return true;
 }
 
+bool dra_name_is_label_value(const char *s)
+{
+    if (!s)
+        return false;
+    size_t n = strlen(s);
+    if (n == 0)
+        return true;
+    if (n > 63 || !isalnum((unsigned char)s[0]) || !isalnum((unsigned char)s[n - 1]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+            return false;
+    return true;
+}
+
 /* Pool names: DNS subdomains joined by '/', <= 253 in total. */
 static bool pool_name_ok(const char *s)
 {
@@ -546,6 +561,39 @@ static void check_device_attrs(vd_t *v, const dra_slice_t *s, const dra_device_t
     }
 }
 
+/* A field new in Kubernetes 1.37: an error under --release 1.34 ... 1.36 (the API server of
+ * those releases does not know it), a warning when no release is given. */
+static void new_in_137(vd_t *v, const dra_srcpos_t *pos, const char *path, const char *field,
+                       const char *gate)
+{
+    if (v->o->release && v->o->release < 137)
+        VERR(pos, path, "%s: not a field in Kubernetes 1.%d (new in 1.37, feature gate %s)", field,
+             v->o->release - 100, gate);
+    else if (!v->o->release)
+        vfind(v, SEV_RELEASE, pos, path,
+              "%s: new in Kubernetes 1.37 (feature gate %s); unknown to 1.34 ... 1.36", field,
+              gate);
+}
+
+/* compatibilityGroups of one consumesCounters entry (KEP-5963): at most 2 DNS labels, unique;
+ * an empty list is "no groups". */
+static void check_groups(vd_t *v, const dra_consumes_t *c, const dra_srcpos_t *pos, const char *p)
+{
+    if (!c->ngroups)
+        return;
+    new_in_137(v, pos, p, "compatibilityGroups", "DRADeviceCompatibilityGroups");
+    if (c->ngroups > 2)
+        VERR(pos, p, "compatibilityGroups: at most 2, has %u", c->ngroups);
+    for (uint32_t g = 0; g < c->ngroups; g++) {
+        const char *n = c->groups[g];
+        if (!n || !dra_name_is_dns_label(n))
+            VERR(pos, p, "compatibilityGroups[%u]: \"%s\" is not a DNS label", g, n ? n : "");
+        for (uint32_t k = 0; k < g && n; k++)
+            if (c->groups[k] && strcmp(c->groups[k], n) == 0)
+                VERR(pos, p, "compatibilityGroups[%u]: duplicate group \"%s\"", g, n);
+    }
+}
+
 /* consumesCounters: entries, and every counter defined by its pool's counter set */
 static void check_device_counters(vd_t *v, const dra_slice_t *s, const dra_device_t *d,
                                   const dra_srcpos_t *pos, const char *path, size_t pathlen)
@@ -565,6 +613,7 @@ static void check_device_counters(vd_t *v, const dra_slice_t *s, const dra_devic
         pb_s(&pb, "]");
         if (c->ncounters > 32)
             VERR(pos, p, "counters: at most 32, has %u", c->ncounters);
+        check_groups(v, c, pos, p);
         if (!c->counter_set) {
             VERR(pos, p, "counterSet: required field missing");
             continue;
@@ -650,6 +699,10 @@ static void check_device_taints(vd_t *v, const dra_slice_t *s, const dra_device_
         if (!d->taints[i].key || !dra_name_is_label_key(d->taints[i].key))
             VERR(pos, p, "key: invalid or missing taint key \"%s\"",
                  d->taints[i].key ? d->taints[i].key : "");
+        if (d->taints[i].value && !dra_name_is_label_value(d->taints[i].value))
+            VERR(pos, p, "value: \"%s\" is not a label value (at most 63 of [A-Za-z0-9-_.], "
+                         "beginning and ending with a letter or digit)",
+                 d->taints[i].value);
         if (!d->taints[i].effect_raw || !d->taints[i].effect_raw[0])
             VERR(pos, p, "effect: required field missing");
     }
@@ -804,6 +857,28 @@ static void check_exact(vd_t *v, const dra_exact_request_t *r, const dra_srcpos_
         VERR(pos, path, "count: must not be set when allocationMode is All");
     snprintf(p, sizeof p, "%s.tolerations", path);
     check_tolerations(v, r->tolerations, r->ntolerations, pos, p);
+    if (r->nderived) {
+        new_in_137(v, pos, path, "derivedAttributes", "DRADerivedAttributes");
+        if (r->nderived > 32)
+            VERR(pos, path, "derivedAttributes: at most 32, has %u", r->nderived);
+    }
+    for (uint32_t i = 0; i < r->nderived; i++) {
+        const dra_derived_attr_t *da = &r->derived[i];
+        const dra_srcpos_t *dp = da->pos.line ? &da->pos : pos;
+        snprintf(p, sizeof p, "%s.derivedAttributes[%u]", path, i);
+        if (!da->name)
+            VERR(dp, p, "name: required field missing");
+        else if (!fully_qualified(da->name))
+            VERR(dp, p, "name: \"%s\" is not a fully qualified name (<domain>/<identifier>)",
+                 da->name);
+        for (uint32_t k = 0; k < i && da->name; k++)
+            if (r->derived[k].name && strcmp(r->derived[k].name, da->name) == 0)
+                VERR(dp, p, "name: duplicate derived attribute \"%s\"", da->name);
+        if (!da->expr)
+            VERR(dp, p, "expression: required field missing");
+        else if (strlen(da->expr) > 10 * 1024)
+            VERR(dp, p, "expression: longer than 10 KiB");
+    }
     for (uint32_t i = 0; i < r->ncap_requests; i++)
         if (!dra_name_is_qualified(r->cap_requests[i].name)) {
             snprintf(p, sizeof p, "%s.capacity.requests.%s", path,
@@ -830,6 +905,36 @@ static bool request_ref_ok(const dra_claim_t *c, const char *ref)
                 return true;
     }
     return false;
+}
+
+/* Each derived attribute of request r (body b, "req/sub" scope sub or NULL) must be named by a
+ * constraint that applies to it (kubernetes.io's DRA API page for 1.37: an unreferenced one is
+ * rejected); a release-dependent finding, as the rule is only documented. */
+static void check_derived_refs(vd_t *v, const dra_claim_t *c, const dra_request_t *r,
+                               const dra_exact_request_t *b, const dra_srcpos_t *pos,
+                               const char *path)
+{
+    char p[400], sub[200];
+    snprintf(sub, sizeof sub, "%s/%s", r->name ? r->name : "", b->name ? b->name : "");
+    for (uint32_t i = 0; i < b->nderived; i++) {
+        const char *n = b->derived[i].name;
+        bool used = !fully_qualified(n); /* the name's own finding is enough */
+        for (uint32_t x = 0; x < c->nconstraints && !used; x++) {
+            const dra_constraint_t *co = &c->constraints[x];
+            const char *a = co->match_attribute ? co->match_attribute : co->distinct_attribute;
+            if (!a || strcmp(a, n) != 0)
+                continue;
+            used = co->nrequests == 0;
+            for (uint32_t k = 0; k < co->nrequests && !used; k++)
+                used = co->requests[k] && ((r->name && strcmp(co->requests[k], r->name) == 0) ||
+                                           (r->nfirst_available && strcmp(co->requests[k], sub) == 0));
+        }
+        if (!used) {
+            snprintf(p, sizeof p, "%s.derivedAttributes[%u]", path, i);
+            vfind(v, SEV_RELEASE, b->derived[i].pos.line ? &b->derived[i].pos : pos, p,
+                  "name: \"%s\" is not used by a constraint that applies to this request", n);
+        }
+    }
 }
 
 static void check_claim(vd_t *v, const dra_claim_t *c)
@@ -867,6 +972,7 @@ static void check_claim(vd_t *v, const dra_claim_t *c)
             char p2[352];
             snprintf(p2, sizeof p2, "%s.exactly", p);
             check_exact(v, r->exactly, rp, p2);
+            check_derived_refs(v, c, r, r->exactly, rp, p2);
         }
         if (r->nfirst_available > 8)
             VERR(rp, p, "firstAvailable: at most 8 subrequests, has %u", r->nfirst_available);
@@ -885,6 +991,7 @@ static void check_claim(vd_t *v, const dra_claim_t *c)
             if (sr->has_admin_access)
                 VERR(rp, p2, "adminAccess: not allowed in a subrequest");
             check_exact(v, sr, rp, p2);
+            check_derived_refs(v, c, r, sr, rp, p2);
         }
     }
     if (c->nconstraints > 32) {

@@ -600,6 +600,8 @@ static void w_device(em_t *e, const dra_device_t *d)
             em_map(e);
             kv_str(e, "counterSet", d->consumes[i].counter_set);
             w_counters(e, d->consumes[i].counters, d->consumes[i].ncounters);
+            kv_strs(e, "compatibilityGroups", d->consumes[i].groups, d->consumes[i].ngroups,
+                    false);
             em_end(e);
         }
         em_end(e);
@@ -734,6 +736,17 @@ static void w_exact(em_t *e, const dra_exact_request_t *r, bool sub)
             for (uint32_t i = 0; i < r->ncap_requests; i++)
                 kv_qty(e, r->cap_requests[i].name ? r->cap_requests[i].name : "",
                        &r->cap_requests[i].value);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    if (r->nderived) {
+        em_key(e, "derivedAttributes");
+        em_seq(e);
+        for (uint32_t i = 0; i < r->nderived; i++) {
+            em_map(e);
+            kv_str(e, "name", r->derived[i].name);
+            kv_str(e, "expression", r->derived[i].expr);
             em_end(e);
         }
         em_end(e);

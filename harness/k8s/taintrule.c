@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "manifest.h"
 #include "ydoc.h"
 
 void dra_taint_rules_init(dra_taint_rules_t *r)
@@ -182,6 +183,14 @@ static void rd_rule(rd_t *rd, const dra_ynode_t *doc)
     t.taint.time_added = opt_str(rd, taint, "timeAdded", name, "spec.taint.timeAdded");
     if (!t.taint.key || !*t.taint.key)
         rerr(rd, taint, name, "%s: required field missing", "spec.taint.key");
+    else if (!dra_name_is_label_key(t.taint.key))
+        rerr(rd, dra_ynode_get(taint, "key"), name, "spec.taint.key: \"%s\" is not a label key",
+             t.taint.key);
+    if (t.taint.value && !dra_name_is_label_value(t.taint.value))
+        rerr(rd, dra_ynode_get(taint, "value"), name,
+             "spec.taint.value: \"%s\" is not a label value (at most 63 of [A-Za-z0-9-_.], "
+             "beginning and ending with a letter or digit)",
+             t.taint.value);
     if (!t.taint.effect_raw || !*t.taint.effect_raw)
         rerr(rd, taint, name, "%s: required field missing", "spec.taint.effect");
     else

@@ -367,6 +367,32 @@ static bool walk_next(pct_walk_t *w)
     return true;
 }
 
+const char *dra_hist_hgrm_file_name(const char *name, char *buf, size_t len)
+{
+    /* phase and outcome hold no '/': the shape is everything before the second-to-last one */
+    const char *last = strrchr(name, '/');
+    const char *mid = last;
+    while (mid && mid > name && *--mid != '/')
+        ;
+    if (!last || !mid || *mid != '/')
+        return NULL;
+    size_t k = 0;
+    for (const char *p = name; p < mid; p++) {
+        char c = *p;
+        bool esc = c == '%' || c == '_' || c == '/' || (p == name && c == '.');
+        if (k + 4 > len)
+            return NULL;
+        if (esc)
+            k += (size_t)snprintf(buf + k, len - k, "%%%02X", (unsigned char)c);
+        else
+            buf[k++] = c;
+    }
+    int n = snprintf(buf + k, len - k, "_%.*s_%s.hgrm", (int)(last - mid - 1), mid + 1, last + 1);
+    if (n < 0 || (size_t)n >= len - k)
+        return NULL;
+    return buf;
+}
+
 int dra_hist_write_hgrm(const dra_hist_t *h, FILE *f, double value_scale, int ticks_per_half)
 {
     DRA_ASSERT_INTERNAL(layout_ok(h));

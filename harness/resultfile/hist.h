@@ -195,4 +195,14 @@ DRA_NODISCARD int dra_hist_set_bucket(dra_hist_t *h, int32_t index, int64_t coun
 DRA_NODISCARD int dra_hist_write_hgrm(const dra_hist_t *h, FILE *f, double value_scale,
                                       int ticks_per_half);
 
+/*
+ * The file name (without directory) of the .hgrm file of histogram NAME "<shape>/<phase>/
+ * <outcome>": "<shape>_<phase>_<outcome>.hgrm", where in the shape part '%', '_' and '/' are
+ * written %25, %5F and %2F and a leading '.' %2E, so two histograms never share a file (shapes
+ * "x/y" and "x_y" did) and no name leaves the directory or hides in it. Shapes the scenario rule
+ * admits (DNS subdomains) and "all" come out unchanged: "gpu-1_pod_any.hgrm". Returns buf, or
+ * NULL when the name does not fit in len bytes or has fewer than three parts.
+ */
+const char *dra_hist_hgrm_file_name(const char *name, char *buf, size_t len);
+
 #endif /* DRA_HIST_H */

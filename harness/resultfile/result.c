@@ -89,7 +89,7 @@ json_t *dra_result_host_json(const dra_hostinfo_t *h)
     for (int i = 0; load && i < 3; i++)
         json_array_append_new(load, h->load_avg[i] >= 0 ? json_real(h->load_avg[i]) : json_null());
     dra_rf_put_bool(o, DRA_RF_HOST_HW_COUNTERS, h->hw_counters);
-    dra_rf_put_str(o, DRA_RF_HOST_EXECUTABLE, h->executable);
+    dra_rf_put_path(o, DRA_RF_HOST_EXECUTABLE, h->executable);
     return o;
 }
 

@@ -14,7 +14,6 @@
 #include "schema.h"
 #include "ydoc.h"
 
-#define RLOAD_MAX_FILE ((size_t)1 << 30)
 
 /* Histogram counts are summed when readers pool repetitions and files (int64_t): one histogram
  * may hold at most 2^40 samples and one file 2^44, so no realistic number of files overflows. */
@@ -90,8 +89,10 @@ static void hist_post(ctx_t *c, const json_t *h, const char *path, dra_rload_his
     out->nbuckets = n;
 }
 
-/* Rows of numbers (t first), ragged rows padded with 0: *out, *nrows, *ncols. */
-static void rows_post(ctx_t *c, const json_t *samples, double **outp, size_t *nrows, size_t *ncols)
+/* Rows of numbers (t first), ragged rows padded with 0: *out, *nrows, *ncols; path names the
+ * array in an error. */
+static void rows_post(ctx_t *c, const json_t *samples, const char *path, double **outp,
+                      size_t *nrows, size_t *ncols)
 {
     size_t rows = json_array_size(samples), cols = 0;
     for (size_t i = 0; i < rows; i++)
@@ -99,9 +100,13 @@ static void rows_post(ctx_t *c, const json_t *samples, double **outp, size_t *nr
             cols = json_array_size(json_array_get(samples, i));
     if (!rows || !cols)
         return;
-    size_t cells;
-    if (__builtin_mul_overflow(rows, cols, &cells)) {
-        oom(c);
+    /* ragged rows are padded: bound the padding by the numbers the file holds, so a few
+     * hundred kilobytes of one long row and many short ones cannot ask for gigabytes */
+    size_t numbers = 0, cells;
+    for (size_t i = 0; i < rows; i++)
+        numbers += json_array_size(json_array_get(samples, i));
+    if (__builtin_mul_overflow(rows, cols, &cells) || cells / 4 > numbers) {
+        dra_rs_fail(&c->w, path, "rows of very unequal length (%zu rows, the longest %zu numbers)", rows, cols);
         return;
     }
     double *d = alloc_arr(c, cells, sizeof(double));
@@ -120,9 +125,9 @@ static void rows_post(ctx_t *c, const json_t *samples, double **outp, size_t *nr
 }
 
 /* fragmentation.samples */
-static void frag_post(ctx_t *c, const json_t *samples, dra_rload_rep_t *out)
+static void frag_post(ctx_t *c, const json_t *samples, const char *path, dra_rload_rep_t *out)
 {
-    rows_post(c, samples, &out->frag, &out->nfrag_rows, &out->nfrag_cols);
+    rows_post(c, samples, path, &out->frag, &out->nfrag_rows, &out->nfrag_cols);
 }
 
 static int cmp_cstr(const void *a, const void *b)
@@ -200,6 +205,13 @@ static void load_decisions(ctx_t *c, const json_t *d, dra_rload_result_t *r)
     }
     size_t n = (size_t)json_integer_value(pods), len = rec ? json_string_length(rec) : 0;
     const char *txt = rec ? json_string_value(rec) : "";
+    /* every pod takes more than one character of records (a file holds at most 2^30): bound n
+     * before the arithmetic below, which a huge count would wrap into a giant allocation */
+    if (n > len) {
+        dra_rs_fail(&c->w, "decisions.pods", "%zu pods but records holds %zu characters (want "
+                                             "4 per 3 bytes of 5-byte records)", n, len);
+        return;
+    }
     if (len != 4 * ((n * 5 + 2) / 3)) {
         dra_rs_fail(&c->w, "", "decisions.records: %zu characters for %zu pods (want %zu)", len, n,
                     4 * ((n * 5 + 2) / 3));
@@ -314,7 +326,7 @@ static void *on_walk(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size
     }
     case DRA_RF_FRAG_SAMPLES:
         if (ev == DRA_RS_END && frame)
-            frag_post(c, v, frame);
+            frag_post(c, v, path, frame);
         return NULL;
     case DRA_RF_GROUPS_DOMAINS: {
         if (ev == DRA_RS_BEGIN || ev == DRA_RS_ELEM) {
@@ -334,8 +346,11 @@ static void *on_walk(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size
             dm->total = (int64_t)json_integer_value(dra_rf_get(v, DRA_RF_GROUPS_DOMAINS_TOTAL));
             dm->gpus = (int64_t)json_integer_value(dra_rf_get(v, DRA_RF_GROUPS_DOMAINS_GPUS));
             const json_t *sm = dra_rf_get(v, DRA_RF_GROUPS_DOMAINS_SAMPLES);
-            if (sm)
-                rows_post(c, sm, &dm->samples, &dm->nrows, &dm->ncols);
+            if (sm) {
+                char p[320];
+                snprintf(p, sizeof p, "%s.%s", path, dra_rf_key(DRA_RF_GROUPS_DOMAINS_SAMPLES));
+                rows_post(c, sm, p, &dm->samples, &dm->nrows, &dm->ncols);
+            }
         }
         return NULL;
     }
@@ -492,7 +507,7 @@ int dra_rload_file(const char *path, dra_rload_result_t *out, dra_diag_t *diag)
     memset(out, 0, sizeof *out);
     char *buf = NULL;
     size_t len = 0;
-    int rc = dra_io_read_file(path, RLOAD_MAX_FILE, &buf, &len, diag);
+    int rc = dra_io_read_file(path, DRA_RLOAD_MAX_FILE, &buf, &len, diag);
     if (rc != DRA_OK)
         return rc;
     rc = dra_rload_buf(buf, len, path, out, diag);

@@ -146,6 +146,8 @@ typedef struct dra_rload_result {
 
 /* Read and load a result file. On error *out is left empty (dra_rload_fini is still safe). */
 DRA_NODISCARD int dra_rload_file(const char *path, dra_rload_result_t *out, dra_diag_t *diag);
+/* The largest result file dra_rload_file reads (DRA_ELIMIT beyond). */
+#define DRA_RLOAD_MAX_FILE ((size_t)1 << 30)
 /* Load from memory; name is used in messages and as out->path. */
 DRA_NODISCARD int dra_rload_buf(const char *buf, size_t len, const char *name,
                                 dra_rload_result_t *out, dra_diag_t *diag);

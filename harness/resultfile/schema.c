@@ -132,11 +132,27 @@ void dra_rf_put(json_t *obj, dra_rf_t f, json_t *v)
 
 void dra_rf_put_str(json_t *obj, dra_rf_t f, const char *s)
 {
-    dra_rf_put(obj, f, json_string(s ? s : ""));
+    s = s ? s : "";
+    bool clean = true;
+    for (size_t i = 0; s[i] && clean;) {
+        unsigned cp;
+        size_t n = dra_utf8_decode(s + i, &cp);
+        clean = n && !dra_esc_is_control(cp);
+        i += n ? n : 1;
+    }
+    dra_rf_put(obj, f, clean ? json_string(s) : dra_esc_path_json(s));
+}
+
+void dra_rf_put_path(json_t *obj, dra_rf_t f, const char *path)
+{
+    dra_rf_put(obj, f, dra_esc_path_json(path ? path : ""));
 }
 
 void dra_rf_put_int(json_t *obj, dra_rf_t f, int64_t v)
 {
+    /* within the field's range: a count that wrapped (an unsigned 2^64-1 written as -1) is a
+     * bug of the writer; inputs are bounded before they get here */
+    assert(v >= dra_rfields[f].lo && v <= dra_rfields[f].hi && "value outside the field's RANGE");
     dra_rf_put(obj, f, json_integer((json_int_t)v));
 }
 
@@ -300,6 +316,25 @@ bool dra_rs_check_name(dra_rs_walk_t *w, const char *path, const char *s)
         dra_rs_fail(w, path, "\"%s\" is not a valid name (characters %s, at most %d bytes)", s,
                     NAME_CHARS, NAME_MAX_LEN);
     return ok;
+}
+
+const char *dra_rs_shape_name_problem(const char *s)
+{
+    static const char *const reserved[] = {"all", "pod", "slice-update"};
+    size_t n = strlen(s);
+    if (n == 0)
+        return "must not be empty";
+    if (n > DRA_RS_SHAPE_NAME_MAX)
+        return "must be at most 200 bytes (histogram names are made from it)";
+    for (size_t i = 0; i < n; i++)
+        if (!name_char(s[i]) || s[i] == '/')
+            return "may hold only the characters A-Za-z0-9 and ._:+=,@%- (result files name "
+                   "metrics and histograms after it)";
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        if (strcmp(s, reserved[i]) == 0)
+            return "is reserved by the result file (\"all\" and \"pod\" stand for all shapes, "
+                   "\"slice-update\" for device updates)";
+    return NULL;
 }
 
 /* s is one of values ("a|b|c")? */

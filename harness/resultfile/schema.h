@@ -106,7 +106,11 @@ const char *dra_rf_path(dra_rf_t f, char *buf, size_t size);
 /* ---- writer ---- */
 /* obj[key] = v (stolen). */
 void dra_rf_put(json_t *obj, dra_rf_t f, json_t *v);
+/* A string as the readers take it (STR: no control characters): as it is when it is valid UTF-8
+ * without control characters, else written by dra_esc_path (never dropped, never refused). */
 void dra_rf_put_str(json_t *obj, dra_rf_t f, const char *s);
+/* A path or command-line argument, always through dra_esc_path (lossless; escape.h). */
+void dra_rf_put_path(json_t *obj, dra_rf_t f, const char *path);
 void dra_rf_put_int(json_t *obj, dra_rf_t f, int64_t v);
 /* A real, or null when x is not finite (jansson refuses NaN). */
 void dra_rf_put_num(json_t *obj, dra_rf_t f, double x);
@@ -155,6 +159,17 @@ int dra_rs_fail(dra_rs_walk_t *w, const char *path, const char *fmt, ...)
 /* The name rule (NAME): printable, [A-Za-z0-9._/:+=,@%-], at most 256 bytes. On failure records
  * the error for path and returns false. Text rule (STR) likewise. */
 bool dra_rs_check_name(dra_rs_walk_t *w, const char *path, const char *s);
+
+/* The longest claim-shape name: the longest name made from it, histogram
+ * "<shape>/node_search/unsatisfiable", stays within a NAME's 256 bytes. */
+#define DRA_RS_SHAPE_NAME_MAX 200
+/* Whether s may name a claim shape of a run (a scenario's mix entry): it becomes the metric keys
+ * latency.<s>.p50 / .p99 and the histogram names <s>/<phase>/<outcome>, which every reader
+ * checks as NAMEs. NULL when it may, else the reason: empty, longer than DRA_RS_SHAPE_NAME_MAX,
+ * a character outside NAME's or '/' (it separates a histogram name's parts), or a name the
+ * schema reserves - "all" (the all-shapes histograms), "pod" (latency.pod.*, all shapes) and
+ * "slice-update" (the device-update histogram). */
+const char *dra_rs_shape_name_problem(const char *s);
 bool dra_rs_check_text(dra_rs_walk_t *w, const char *path, const char *s);
 
 #endif /* DRA_RESULT_SCHEMA_H */

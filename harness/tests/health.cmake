@@ -61,7 +61,7 @@ bad '{every: 0, hold: 5, key: k}' 'bad.yaml:25:[0-9]*: spec.workload.deviceTaint
 bad '{every: 3, key: k}' 'bad.yaml:25:[0-9]*: spec.workload.deviceTaints: missing field "hold"'
 bad '{every: 3, hold: 0, key: k}' 'spec.workload.deviceTaints.hold: must be at least 1'
 bad '{every: 3, hold: 2}' 'spec.workload.deviceTaints: missing field "key"'
-bad '{every: 3, hold: 2, key: ""}' 'spec.workload.deviceTaints.key: must be a non-empty name'
+bad '{every: 3, hold: 2, key: ""}' 'spec.workload.deviceTaints.key: "" is not a label key'
 bad '{every: 3, hold: 2, key: k, effect: Evict}' 'spec.workload.deviceTaints.effect: unknown value "Evict" (expected one of: NoSchedule, NoExecute, None)'
 bad '{every: 3, hold: 2, key: k, often: 1}' 'spec.workload.deviceTaints: unknown field "often"'
 bad '{every: x, hold: 2, key: k}' 'spec.workload.deviceTaints.every'

@@ -39,6 +39,11 @@ static void test_names(void)
     CHECK(!dra_baseline_release_ok(".."));
     CHECK(!dra_baseline_release_ok("a/b"));
     CHECK(!dra_baseline_release_ok("a b"));
+    CHECK(!dra_baseline_release_ok("CURRENT"));
+    CHECK(!dra_baseline_release_ok("current"));
+    CHECK(!dra_baseline_release_ok("local"));
+    CHECK(!dra_baseline_release_ok("LOCAL"));
+    CHECK(dra_baseline_release_ok("local-1"));
 }
 
 static void test_refusal(void)

@@ -555,6 +555,26 @@ static void test_from_json(void)
     json_decref(o);
 }
 
+/* .hgrm file names: one file per histogram (shapes "x/y" and "x_y" shared one), nothing leaves
+ * the directory, and the names of ordinary shapes stay as they were. */
+static void test_hgrm_file_names(void)
+{
+    char a[128], b[128];
+    CHECK(dra_hist_hgrm_file_name("gpu-1/pod/any", a, sizeof a) &&
+          strcmp(a, "gpu-1_pod_any.hgrm") == 0);
+    CHECK(dra_hist_hgrm_file_name("all/node_search/unsatisfiable", a, sizeof a) &&
+          strcmp(a, "all_node_search_unsatisfiable.hgrm") == 0);
+    CHECK(dra_hist_hgrm_file_name("x/y/pod/any", a, sizeof a) &&
+          dra_hist_hgrm_file_name("x_y/pod/any", b, sizeof b) && strcmp(a, b) != 0);
+    CHECK(strcmp(a, "x%2Fy_pod_any.hgrm") == 0 && strcmp(b, "x%5Fy_pod_any.hgrm") == 0);
+    CHECK(dra_hist_hgrm_file_name("x%5Fy/pod/any", a, sizeof a) && strcmp(a, "x%255Fy_pod_any.hgrm") == 0);
+    CHECK(dra_hist_hgrm_file_name("../pod/any", a, sizeof a) && strchr(a, '/') == NULL && a[0] != '.');
+    CHECK(dra_hist_hgrm_file_name("/pod/any", a, sizeof a) && strcmp(a, "_pod_any.hgrm") == 0);
+    CHECK(dra_hist_hgrm_file_name("pod/any", a, sizeof a) == NULL);
+    CHECK(dra_hist_hgrm_file_name("gpu-1/pod/any", a, 18) == NULL);
+    CHECK(dra_hist_hgrm_file_name("gpu-1/pod/any", a, 19) != NULL);
+}
+
 int main(void)
 {
     RUN(test_check);
@@ -566,5 +586,6 @@ int main(void)
     RUN(test_roundtrip);
     RUN(test_hgrm_parses);
     RUN(test_hgrm_golden);
+    RUN(test_hgrm_file_names);
     return check_summary();
 }

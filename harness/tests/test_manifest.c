@@ -332,6 +332,138 @@ static void test_malformed(void)
     CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 10.0);
 }
 
+/* 1.37's fields: compatibilityGroups and derivedAttributes are read, validated (limits, names,
+ * references, release), written back and part of the digest. */
+static void test_fields_1_37(void)
+{
+    const char *y = "apiVersion: resource.k8s.io/v1\n"
+                    "kind: ResourceSlice\n"
+                    "metadata: {name: s0}\n"
+                    "spec:\n"
+                    "  driver: d.io\n"
+                    "  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+                    "  nodeName: n\n"
+                    "  sharedCounters: [{name: cs, counters: {m: {value: '4'}}}]\n"
+                    "---\n"
+                    "apiVersion: resource.k8s.io/v1\n"
+                    "kind: ResourceSlice\n"
+                    "metadata: {name: s}\n"
+                    "spec:\n"
+                    "  driver: d.io\n"
+                    "  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+                    "  nodeName: n\n"
+                    "  devices:\n"
+                    "  - name: a\n"
+                    "    consumesCounters:\n"
+                    "    - {counterSet: cs, compatibilityGroups: [x, y], counters: {m: {value: '1'}}}\n"
+                    "  - name: b\n"
+                    "    consumesCounters:\n"
+                    "    - {counterSet: cs, compatibilityGroups: [], counters: {m: {value: '1'}}}\n"
+                    "---\n"
+                    "apiVersion: resource.k8s.io/v1\n"
+                    "kind: ResourceClaim\n"
+                    "metadata: {name: c}\n"
+                    "spec:\n"
+                    "  devices:\n"
+                    "    requests:\n"
+                    "    - name: r\n"
+                    "      exactly:\n"
+                    "        deviceClassName: g\n"
+                    "        derivedAttributes:\n"
+                    "        - {name: d.io/socket, expression: 'device.attributes[\"d.io\"].numa / 2'}\n"
+                    "    constraints:\n"
+                    "    - {matchAttribute: d.io/socket}\n";
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK_OK(load(&m, y, &e));
+    dump(&e);
+    CHECK_EQ_U64(m.slices[1]->devices[0].consumes[0].ngroups, 2);
+    CHECK_STREQ(m.slices[1]->devices[0].consumes[0].groups[1], "y");
+    CHECK_EQ_U64(m.slices[1]->devices[1].consumes[0].ngroups, 0);
+    const dra_exact_request_t *x = m.claims[0]->requests[0].exactly;
+    CHECK_EQ_U64(x->nderived, 1);
+    CHECK_STREQ(x->derived[0].name, "d.io/socket");
+    CHECK(x->derived[0].qname != 0);
+    /* release rules: an error for 1.36, a warning with no release, nothing for 1.37 */
+    dra_diag_list_t e2, w;
+    dra_diag_list_init(&e2);
+    dra_diag_list_init(&w);
+    dra_validate_opts_t o = {0, 136};
+    CHECK(dra_manifest_validate_ex(&m, &o, &e2, &w) == DRA_EVALIDATE);
+    CHECK(has(&e2, "compatibilityGroups: not a field in Kubernetes 1.36"));
+    CHECK(has(&e2, "derivedAttributes: not a field in Kubernetes 1.36"));
+    dra_diag_list_fini(&e2);
+    dra_diag_list_init(&e2);
+    o.release = 0;
+    CHECK_OK(dra_manifest_validate_ex(&m, &o, &e2, &w));
+    CHECK(has(&w, "compatibilityGroups: new in Kubernetes 1.37"));
+    dra_diag_list_fini(&w);
+    dra_diag_list_init(&w);
+    o.release = 137;
+    CHECK_OK(dra_manifest_validate_ex(&m, &o, &e2, &w));
+    CHECK_EQ_U64(w.count, 0);
+    dra_diag_list_fini(&e2);
+    dra_diag_list_fini(&w);
+    /* round trip: groups and derived attributes survive the writer; both are in the digest */
+    dra_sbuf_t out = {0};
+    CHECK_OK(dra_manifest_write_yaml_buf(&m, &out));
+    dra_model_t m2;
+    dra_diag_list_t e3;
+    CHECK_OK(load(&m2, out.p, &e3));
+    CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
+    m2.slices[1]->devices[0].consumes[0].ngroups = 1;
+    CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
+    m2.slices[1]->devices[0].consumes[0].ngroups = 2;
+    m2.claims[0]->requests[0].exactly->derived[0].expr = "1";
+    CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
+    done(&m2, &e3);
+    dra_sbuf_fini(&out);
+    done(&m, &e);
+    /* limits: three groups, a duplicate, a name that is no DNS label; a derived attribute that
+     * is not fully qualified, twice, and one no constraint uses */
+    const char *bad = "apiVersion: resource.k8s.io/v1\n"
+                      "kind: ResourceSlice\n"
+                      "metadata: {name: s}\n"
+                      "spec:\n"
+                      "  driver: d.io\n"
+                      "  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+                      "  nodeName: n\n"
+                      "  sharedCounters: [{name: cs, counters: {m: {value: '4'}}}]\n"
+                      "  devices:\n"
+                      "  - name: a\n"
+                      "    consumesCounters:\n"
+                      "    - {counterSet: cs, compatibilityGroups: [x, x, Y_], counters: {m: {value: '1'}}}\n"
+                      "---\n"
+                      "apiVersion: resource.k8s.io/v1\n"
+                      "kind: ResourceClaim\n"
+                      "metadata: {name: c}\n"
+                      "spec:\n"
+                      "  devices:\n"
+                      "    requests:\n"
+                      "    - name: r\n"
+                      "      exactly:\n"
+                      "        deviceClassName: g\n"
+                      "        derivedAttributes:\n"
+                      "        - {name: socket, expression: '1'}\n"
+                      "        - {name: d.io/u, expression: '1'}\n"
+                      "        - {name: d.io/u, expression: '2'}\n";
+    CHECK(load(&m, bad, &e) == DRA_EVALIDATE);
+    CHECK(has(&e, "compatibilityGroups: at most 2, has 3"));
+    CHECK(has(&e, "compatibilityGroups[1]: duplicate group \"x\""));
+    CHECK(has(&e, "compatibilityGroups[2]: \"Y_\" is not a DNS label"));
+    CHECK(has(&e, "name: \"socket\" is not a fully qualified name"));
+    CHECK(has(&e, "name: duplicate derived attribute \"d.io/u\""));
+    dra_diag_list_init(&w);
+    dra_diag_list_t e4;
+    dra_diag_list_init(&e4);
+    dra_validate_opts_t o2 = {0, 0};
+    CHECK(dra_manifest_validate_ex(&m, &o2, &e4, &w) == DRA_EVALIDATE);
+    CHECK(has(&w, "\"d.io/u\" is not used by a constraint that applies to this request"));
+    dra_diag_list_fini(&e4);
+    dra_diag_list_fini(&w);
+    done(&m, &e);
+}
+
 int main(void)
 {
     RUN(test_old_versions_map);
@@ -342,5 +474,6 @@ int main(void)
     RUN(test_roundtrip_and_params);
     RUN(test_skipped_and_lists);
     RUN(test_malformed);
+    RUN(test_fields_1_37);
     return check_summary();
 }

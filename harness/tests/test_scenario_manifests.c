@@ -104,6 +104,9 @@ static const pcase_t cases[] = {
      NULL, {"resource.k8s.io/pciRoot", NULL}, false},
     {DRA_GEN_SHARED_GPU, "dra-example-driver/gpu-allow-multiple-allocations.derived.yaml", "gpu.example.com", NULL,
      {NULL}, false},
+    /* its MIG devices are h100-mig-dynamic's (the vGPUs have no real slice) */
+    {DRA_GEN_H100_MIG_VGPU, "nvidia-k8s-dra-driver-gpu/resourceslices/hgx-h100-dynamic-mig-split.derived.yaml",
+     "gpu.nvidia.com", "mig", {NULL}, false},
 };
 
 static void test_profiles_match_real_slices(void)

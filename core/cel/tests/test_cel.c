@@ -558,6 +558,71 @@ static void test_cel_go_rules(void)
     run_cases(k, DRA_ARRAY_LEN(k), dev);
 }
 
+/* Derived attributes (1.37): the result rule at compile time, the value as an attribute. */
+static char derived(const char *expr, dra_arena_t *a, dra_attr_t *out, char *msg, size_t len)
+{
+    dra_cel_prog_t *p = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_cel_compile_derived(expr, strlen(expr), a, &p, &d);
+    char r = 'C';
+    if (rc == DRA_OK) {
+        rc = dra_cel_eval_derived(p, &model, dev, a, out, &d);
+        r = rc == DRA_OK ? 'V' : 'R';
+    }
+    snprintf(msg, len, "%s", rc == DRA_OK ? "" : d.msg);
+    return r;
+}
+
+static void test_derived(void)
+{
+    dra_arena_t a;
+    dra_arena_init(&a, 0);
+    dra_attr_t v;
+    char msg[DRA_DIAG_MSG_MAX];
+    CHECK(derived("device.attributes['dra.example.com'].index / 2", &a, &v, msg, sizeof msg) == 'V');
+    CHECK(v.kind == DRA_ATTR_INT && v.count == 1 && v.v.i == 1);
+    CHECK(derived("device.attributes['dra.example.com'].model", &a, &v, msg, sizeof msg) == 'V');
+    CHECK(v.kind == DRA_ATTR_STRING);
+    CHECK_STREQ(v.v.s, "A100-SXM4");
+    CHECK(derived("device.attributes['dra.example.com'].rdma", &a, &v, msg, sizeof msg) == 'V');
+    CHECK(v.kind == DRA_ATTR_BOOL && v.v.b);
+    /* a semver becomes its version text */
+    CHECK(derived("device.attributes['dra.example.com'].driverVersion", &a, &v, msg, sizeof msg) ==
+          'V');
+    CHECK(v.kind == DRA_ATTR_VERSION);
+    CHECK_STREQ(v.v.s, "550.54.15");
+    CHECK(derived("semver('1.2.3-rc.1+b5')", &a, &v, msg, sizeof msg) == 'V');
+    CHECK_STREQ(v.v.s, "1.2.3-rc.1+b5");
+    /* lists of one scalar type */
+    CHECK(derived("device.attributes['dra.example.com'].names", &a, &v, msg, sizeof msg) == 'V');
+    CHECK(v.kind == DRA_ATTR_STRINGS && v.count == 2);
+    CHECK_STREQ(v.v.strs[1], "b");
+    CHECK(derived("[3, 1]", &a, &v, msg, sizeof msg) == 'V');
+    CHECK(v.kind == DRA_ATTR_INTS && v.count == 2 && v.v.ints[0] == 3);
+    CHECK(derived("[]", &a, &v, msg, sizeof msg) == 'V');
+    CHECK(dra_attr_kind_is_list((dra_attr_kind_t)v.kind) && v.count == 0);
+    /* no attribute value: compile errors; a missing attribute: a runtime error */
+    CHECK(derived("1.5", &a, &v, msg, sizeof msg) == 'C');
+    CHECK(strstr(msg, "not double") != NULL);
+    CHECK(derived("{'a': 1}", &a, &v, msg, sizeof msg) == 'C');
+    CHECK(derived("device.capacity['dra.example.com'].memory", &a, &v, msg, sizeof msg) == 'C');
+    CHECK(derived("device.attributes['dra.example.com'].missing", &a, &v, msg, sizeof msg) == 'R');
+    /* the program cache keeps a selector and a derived attribute of the same text apart */
+    dra_cel_cache_t *c;
+    CHECK_OK(dra_cel_cache_new(&c));
+    const dra_cel_prog_t *p1 = NULL, *p2 = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    CHECK_OK(dra_cel_cache_get(c, "device.attributes['dra.example.com'].rdma", &p1, &d));
+    CHECK_OK(dra_cel_cache_get_derived(c, "device.attributes['dra.example.com'].rdma", &p2, &d));
+    CHECK(p1 != p2);
+    CHECK_EQ_I64(dra_cel_cache_get(c, "1", &p1, &d), DRA_ECOMPILE); /* a selector must be bool */
+    CHECK_OK(dra_cel_cache_get_derived(c, "1", &p2, &d));
+    dra_cel_cache_free(c);
+    dra_arena_fini(&a);
+}
+
 int main(void)
 {
     setup();
@@ -570,6 +635,7 @@ int main(void)
     RUN(test_eval_text);
     RUN(test_go_conversions);
     RUN(test_cel_go_rules);
+    RUN(test_derived);
     dra_model_fini(&model);
     return check_summary();
 }

@@ -22,6 +22,7 @@
 //   --plant K                 self-test: replace drabench's answer to the K-th expression (1-based)
 //                             by a wrong value, which the comparison must report
 //   --expect-differences N    exit 0 only when exactly N differences were found (else 3)
+//   (numbers are decimal; --seed 0..4294967295, the generator's 32-bit state)
 // Exit status: 0 no difference, 3 differences found, 2 usage error, 4 environment error.
 import { spawnSync } from "node:child_process";
 import { celFunc, CelScalar, isCelError, isCelList, isCelMap, isCelUint, celUint, plan, parse,
@@ -38,13 +39,20 @@ for (let i = 2; i < process.argv.length; i++) {
     if (i + 1 >= process.argv.length) usage(`${a} needs a value`);
     return process.argv[++i];
   };
+  // decimal only and range-checked: Number() would take "0x10", " 3" and "" (0), and the
+  // generator's state is 32 bits, so a larger seed would silently equal a smaller one
+  const num = (max) => {
+    const v = next();
+    if (!/^[0-9]+$/.test(v) || !(Number(v) <= max)) usage(`${a} wants a whole number 0..${max}, got '${v}'`);
+    return Number(v);
+  };
   if (a === "--exe") opt.exe = next();
-  else if (a === "--seed") opt.seed = Number(next());
-  else if (a === "--count") opt.count = Number(next());
-  else if (a === "--batch") opt.batch = Number(next());
-  else if (a === "--show") opt.show = Number(next());
-  else if (a === "--plant") opt.plant = Number(next());
-  else if (a === "--expect-differences") opt.expect = Number(next());
+  else if (a === "--seed") opt.seed = num(4294967295);
+  else if (a === "--count") opt.count = num(Number.MAX_SAFE_INTEGER);
+  else if (a === "--batch") opt.batch = num(Number.MAX_SAFE_INTEGER);
+  else if (a === "--show") opt.show = num(Number.MAX_SAFE_INTEGER);
+  else if (a === "--plant") opt.plant = num(Number.MAX_SAFE_INTEGER);
+  else if (a === "--expect-differences") opt.expect = num(Number.MAX_SAFE_INTEGER);
   else if (a === "-v" || a === "--verbose") opt.verbose = true;
   else if (a === "-h" || a === "--help") {
     console.log("usage: node cel_diff.mjs --exe PATH [--seed N] [--count N] [--batch N] [--show N] [-v]\n" +
