@@ -644,8 +644,9 @@ static int check_members(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg
 }
 
 #if DRA_DEBUG >= 2
-/* Debug builds: the entry's sums against every node's bound and resources from scratch. */
-static int check_sums(dra_rgroups_t *g, const rg_entry_t *e)
+/* Debug builds: the entry's sums against every node's bound and resources from scratch; the
+ * bounds go to *bounds (malloc'd, for check_fit after the cycle). */
+static int check_sums(dra_rgroups_t *g, const rg_entry_t *e, uint32_t **bounds)
 {
     uint32_t nn = g->m->nnodes;
     uint32_t *b = malloc((nn ? nn : 1) * sizeof *b);
@@ -663,13 +664,40 @@ static int check_sums(dra_rgroups_t *g, const rg_entry_t *e)
     }
     char why[160];
     bool ok = dra_group_sums_check(e->sums, b, (const int64_t(*)[4])r, why, sizeof why);
-    free(b);
     free(r);
     if (!ok) {
+        free(b);
         fprintf(stderr, "drabench: group summaries of %s out of date: %s\n", e->name, why);
         return DRA_EINTERNAL;
     }
+    *bounds = b;
     return DRA_OK;
+}
+
+/* Debug builds: the bounds are sound - no node took more of a cycle's new members than its
+ * dra_engine_fit_bound before the cycle (each member takes its own claim's devices there, a
+ * first member its group claims too). The fast cycle trusts the bounds, so an under-estimate
+ * shows on the literal cycle (run --allocator both), which places without them. */
+static int check_fit(dra_rgroups_t *g, const rg_entry_t *e, const dra_group_result_t *r,
+                     const uint32_t *bounds, const char *which)
+{
+    int rc = DRA_OK;
+    for (uint32_t i = 0; i < e->pods && rc == DRA_OK; i++) {
+        const dra_group_member_res_t *mi = &r->members[i];
+        if (mi->kind != DRA_OUTCOME_ALLOCATED || g->members[i].bound_node != NONE)
+            continue;
+        uint32_t on = 0;
+        for (uint32_t j = 0; j < e->pods; j++)
+            on += r->members[j].kind == DRA_OUTCOME_ALLOCATED &&
+                  g->members[j].bound_node == NONE && r->members[j].node == mi->node;
+        if (on > bounds[mi->node]) {
+            fprintf(stderr, "drabench: group bound of %s under-estimated: the %s cycle placed %u "
+                    "members on node %s, dra_engine_fit_bound said %u\n", e->name, which, on,
+                    g->m->nodes[mi->node]->name, bounds[mi->node]);
+            rc = DRA_EINTERNAL;
+        }
+    }
+    return rc;
 }
 #endif
 
@@ -737,13 +765,24 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
         }
     }
 #if DRA_DEBUG >= 2
-    if (!env->ref_place && (rc = check_sums(g, e)))
+    uint32_t *dbg_bounds = NULL;
+    if (!env->ref_place && (rc = check_sums(g, e, &dbg_bounds)))
         return rc;
 #endif
     int64_t t0 = env->clock_ns();
     rc = env->ref_place ? dra_group_cycle_reference(g->ctx, &spec, &host, in->arena, &r)
                         : dra_group_cycle_fast(g->ctx, &spec, &host, in->arena, &r);
     int64_t t1 = env->clock_ns();
+#if DRA_DEBUG >= 2
+    if (dbg_bounds) {
+        int frc = rc ? DRA_OK : check_fit(g, e, &r, dbg_bounds, "fast");
+        if (!rc && !frc && env->compare)
+            frc = check_fit(g, e, &rr, dbg_bounds, "literal");
+        free(dbg_bounds);
+        if (frc)
+            return frc;
+    }
+#endif
     if (rc)
         return rc;
     if (r.outcome == DRA_GROUP_UNSCHEDULABLE && !env->ref_place &&
