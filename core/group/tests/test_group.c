@@ -608,8 +608,65 @@ static void test_random_differential(void)
     CHECK(outcomes[DRA_GROUP_ERROR] > 5);
 }
 
+/* The workload gates per release profile, as WORKLOADS.md section 1 and RELEASES.md section 1
+ * give them (kube_features.go of each release): GenericWorkload alpha 1.35-1.36, beta 1.37 (and
+ * master), off; GangScheduling alpha 1.35-1.36, merged into GenericWorkload in 1.37 (gone, the
+ * gang policy follows GenericWorkload); TopologyAwareWorkloadScheduling alpha from 1.36, off;
+ * DRAWorkloadResourceClaims alpha 1.36, beta 1.37, off. Before 1.36 (the v1alpha1 Workload API,
+ * not modelled) turning them on is refused. */
+static void test_workload_gates(void)
+{
+    static const struct {
+        dra_release_t rel;
+        const char *generic, *gang, *tas, *claims; /* stage, or "-": the gate does not exist */
+    } rows[] = {
+        {DRA_RELEASE_1_34, "-", "-", "-", "-"},
+        {DRA_RELEASE_1_35, "alpha", "alpha", "-", "-"},
+        {DRA_RELEASE_1_36, "alpha", "alpha", "alpha", "alpha"},
+        {DRA_RELEASE_1_37, "beta", "-", "alpha", "beta"},
+        {DRA_RELEASE_1_38_PRE, "beta", "-", "alpha", "beta"},
+    };
+    static const dra_gate_t gates[4] = {DRA_GATE_GENERIC_WORKLOAD, DRA_GATE_GANG_SCHEDULING,
+                                        DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,
+                                        DRA_GATE_WORKLOAD_RESOURCE_CLAIMS};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *want[4] = {rows[i].generic, rows[i].gang, rows[i].tas, rows[i].claims};
+        dra_alloc_features_t f;
+        dra_alloc_features_init(&f, rows[i].rel);
+        for (int g = 0; g < 4; g++) {
+            dra_gate_stage_t st = dra_alloc_gate_stage(rows[i].rel, gates[g]);
+            bool exists = strcmp(want[g], "-") != 0;
+            CHECK_MSG(st.exists == exists && (!exists || strcmp(st.stage, want[g]) == 0),
+                      "release %s gate %s: %s, want %s", dra_alloc_release_name(rows[i].rel),
+                      dra_alloc_gate_name(gates[g]), st.exists ? st.stage : "-", want[g]);
+            CHECK(!st.def && !st.locked);
+            CHECK(!dra_alloc_gate_on(&f, gates[g])); /* off by default everywhere */
+            dra_diag_t d;
+            int rc = dra_alloc_features_set_gate(&f, dra_alloc_gate_name(gates[g]), true, &d);
+            /* on: accepted where the gate exists from 1.36; the 1.35 workload gates refused */
+            bool ok = exists && (rows[i].rel >= DRA_RELEASE_1_36 ||
+                                 gates[g] == DRA_GATE_WORKLOAD_RESOURCE_CLAIMS);
+            CHECK_MSG((rc == DRA_OK) == ok, "release %s gate %s on: %d",
+                      dra_alloc_release_name(rows[i].rel), dra_alloc_gate_name(gates[g]), rc);
+        }
+        /* the gang policy: GangScheduling before 1.37, GenericWorkload from 1.37 */
+        dra_alloc_features_init(&f, rows[i].rel);
+        if (rows[i].rel < DRA_RELEASE_1_36)
+            continue;
+        CHECK_OK(dra_alloc_features_set_gate(&f, "GenericWorkload", true, NULL));
+        CHECK(dra_alloc_gang_on(&f) == (rows[i].rel >= DRA_RELEASE_1_37));
+        if (rows[i].rel < DRA_RELEASE_1_37) {
+            CHECK_OK(dra_alloc_features_set_gate(&f, "GangScheduling", true, NULL));
+            CHECK(dra_alloc_gang_on(&f));
+        } else {
+            CHECK_EQ_I64(dra_alloc_features_set_gate(&f, "GangScheduling", true, NULL), DRA_EINVAL);
+        }
+    }
+}
+
 int main(void)
 {
+    RUN(test_workload_gates);
     RUN(test_gang_placed);
     RUN(test_gang_all_or_nothing);
     RUN(test_early_stop_basic_gate);
