@@ -2,7 +2,8 @@
 # gen writes Workloads and PodGroups in the release's scheduling.k8s.io version, validate accepts
 # them and refuses upstream's invalid ones with file:line:col, inspect lists them, alloc places
 # them as groups only with GenericWorkload on (and compares the fast allocator's cycle with
-# --allocator both), run records the groups and report plots the topology domains.
+# --allocator both), run records the groups, compare and export carry their metrics and report
+# plots the topology domains.
 set(_groups_cli_script [=[
 d="$1/groups-cli"
 rm -rf "$d" && mkdir -p "$d"
@@ -80,6 +81,18 @@ grep -q 'bad.yaml:25:12: error: PodGroup/both-policies: spec.schedulingConstrain
 test "$(jq '[.repetitions[0].groups.entries[].cycles] | add' "$d/run.json")" -gt 0
 test "$(jq '.repetitions[0].groups.domains | length' "$d/run.json")" -ge 2
 test "$(jq '.repetitions[0].groups.domains[0].samples | length' "$d/run.json")" -gt 1
+# compare and the CSV export carry the group metrics like every other value
+set +e   # one repetition a side: inconclusive (exit 5), which is right
+"$0" compare "$d/run.json" "$d/run.json" > "$d/compare.txt" 2> "$d/compare.err"
+rc=$?
+set -e
+test "$rc" = 5
+grep -q '^latency.clique-gang.cycle.p99 (ns, lower is better)' "$d/compare.txt"
+grep -q '^groups.clique-gang.wait_s_mean ' "$d/compare.txt"
+grep -q '^domains.nvidia.com/gpu.clique.stranded_gpus (GPUs, lower is better)' "$d/compare.txt"
+"$0" export --format csv -o "$d/run.csv" "$d/run.json"
+grep -q ',groups.clique-gang.placed,' "$d/run.csv"
+grep -q ',domains.topology.kubernetes.io/rack.partial,count,lower,' "$d/run.csv"
 "$0" report -o "$d/report" "$d/run.json" > /dev/null
 test -s "$d/report/domains-1-1.dat"
 test -s "$d/report/domains.gp"
