@@ -76,6 +76,22 @@ grep -q 'bad.yaml:8:17: error: PodGroup/bad-gang: spec.schedulingPolicy.gang.min
 grep -q 'bad.yaml:11:5: error: PodGroup/bad-gang: spec.schedulingConstraints.topology: must have at most 1 item, has 2' "$d/bad.txt"
 grep -q 'bad.yaml:20:5: error: PodGroup/both-policies: spec.schedulingPolicy: exactly one of `basic`, `gang` is required' "$d/bad.txt"
 grep -q 'bad.yaml:25:12: error: PodGroup/both-policies: spec.schedulingConstraints.topology\[0\].key: "not a label key!" is not a label key' "$d/bad.txt"
+# a scenario's minCount larger than its group: refused at its position; a topology key no node
+# carries: every cycle unschedulable, saying why (summary and warning)
+sed 's|group: {pods: 4, minCount: 3, topologyKey: topology.kubernetes.io/rack}|group: {pods: 4, minCount: 5, topologyKey: topology.kubernetes.io/rack}|' \
+  "$scn" > "$d/mincount.yaml"
+set +e
+"$0" validate "$d/mincount.yaml" > "$d/mincount.txt" 2>&1
+rc=$?
+set -e
+test "$rc" = 2
+grep -q 'mincount.yaml:35:87: error: spec.workload.mix\[1\].group.minCount: minCount 5 is larger than the group (4 pods)' "$d/mincount.txt"
+sed 's|group: {pods: 4, minCount: 3, topologyKey: topology.kubernetes.io/rack}|group: {pods: 4, minCount: 3, topologyKey: example.com/nowhere}|' \
+  "$scn" > "$d/nokey.yaml"
+"$0" run "$d/nokey.yaml" -n 60 -w 0 -r 1 -o "$d/nokey.json" > "$d/nokey.txt" 2>&1
+grep -q '^warning     shape rack-gang: all [0-9]* pods unsatisfiable: PodGroup unschedulable (no-domain): no node carries the topology key example.com/nowhere$' "$d/nokey.txt"
+test "$(jq '.repetitions[0].groups.entries[] | select(.shape == "rack-gang") | .placed' "$d/nokey.json")" = 0
+test "$(jq '.repetitions[0].groups.entries[] | select(.shape == "rack-gang") | .unschedulable' "$d/nokey.json")" -gt 0
 # run: groups and domains in the result file; report plots the domains over the run
 "$0" run "$scn" -n 120 -w 0 -r 1 -q -o "$d/run.json"
 test "$(jq '[.repetitions[0].groups.entries[].cycles] | add' "$d/run.json")" -gt 0
