@@ -119,3 +119,9 @@ add_test(NAME harness.groups.cli
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.groups.cli PROPERTIES LABELS "harness;cli" TIMEOUT 600
                      ENVIRONMENT "${DRA_TEST_ENV}")
+
+# harness.test_fit_bound (test_fit_bound.c) builds seven scenarios under three releases: about
+# 25 s of CPU under ASan, minutes of wall time on a loaded machine
+if(TEST harness.test_fit_bound)
+  set_tests_properties(harness.test_fit_bound PROPERTIES TIMEOUT 900)
+endif()

@@ -49,7 +49,7 @@ static uint32_t env_nodes(void)
 {
     const char *s = getenv("DRA_FIT_BOUND_NODES");
     unsigned long v = s && *s ? strtoul(s, NULL, 10) : 0;
-    return v ? (uint32_t)v : 24;
+    return v ? (uint32_t)v : 16;
 }
 
 /* Saturation stops here (no bound of these scenarios comes near it). */
