@@ -1075,6 +1075,33 @@ int dra_rgroups_rep_end(dra_rgroups_t *g, const dra_rg_env_t *env)
     return first;
 }
 
+typedef struct rg_saved {
+    dra_rg_counts_t counts;
+    rg_entry_t entries[]; /* the entries' counters; their plans, sums and claims are the same */
+} rg_saved_t;
+
+void *dra_rgroups_save(const dra_rgroups_t *g)
+{
+    rg_saved_t *sv = malloc(sizeof *sv + (size_t)g->nentries * sizeof sv->entries[0]);
+    if (!sv)
+        return NULL;
+    sv->counts = g->counts;
+    if (g->nentries)
+        memcpy(sv->entries, g->entries, (size_t)g->nentries * sizeof sv->entries[0]);
+    return sv;
+}
+
+void dra_rgroups_restore(dra_rgroups_t *g, void *saved)
+{
+    rg_saved_t *sv = saved;
+    if (!sv)
+        return;
+    g->counts = sv->counts;
+    if (g->nentries)
+        memcpy(g->entries, sv->entries, (size_t)g->nentries * sizeof sv->entries[0]);
+    free(sv);
+}
+
 void dra_rgroups_reasons(const dra_rgroups_t *g, void *ctx,
                          void (*add)(void *ctx, uint32_t mix, int kind, uint64_t count,
                                      const char *text))

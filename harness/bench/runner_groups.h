@@ -113,6 +113,12 @@ DRA_NODISCARD int dra_rgroups_engine(dra_rgroups_t *g, dra_engine_t *e, const ui
 void dra_rgroups_rep_begin(dra_rgroups_t *g);
 DRA_NODISCARD int dra_rgroups_rep_end(dra_rgroups_t *g, const dra_rg_env_t *env);
 
+/* The check pass (runner.h step 6) places the repetition's groups again, untimed: save the
+ * repetition's group measurements before it (NULL: out of memory) and put them back after its
+ * dra_rgroups_rep_end (which also frees the copy), so the result reports the timed pass. */
+void *dra_rgroups_save(const dra_rgroups_t *g);
+void dra_rgroups_restore(dra_rgroups_t *g, void *saved);
+
 /* A pod committed to / released from node through the engine outside the groups (the runner's
  * single pods): the scoring's requested cpu / memory (with the non-zero defaults) follows. */
 void dra_rgroups_note_pod(dra_rgroups_t *g, uint32_t node, int64_t cpu_milli, int64_t memory,
