@@ -2,6 +2,14 @@
  * plan.c - compiled claim signatures (match / error bitsets over the device table's rows and
  * their variants: matchAttribute groups, allocationMode All, "excl", capacity) and plans (a
  * pod's claims as requests of alternatives over signatures, or brute force; engine.h).
+ *
+ * Ownership: signatures and plans live in the engine's arena; claims are borrowed (engine.h).
+ * Errors: DRA_ENOMEM; DRA_EINVAL for a claim list the engine cannot plan (dra_engine_plan);
+ * a selector that does not compile, a missing class, a request the index cannot bound (derived
+ * attributes, a capacity check that may fail the call) are not errors: the plan is brute force.
+ * Cost: a signature O(rows) per selector (lowered column predicates) or per row (interpreter),
+ * once per (class, selectors); a plan O(requests * alternatives) plus its direct answer's set-up
+ * (direct.c), once per claim template; nothing per pod.
  */
 #include "engine/engine_impl.h"
 
@@ -244,7 +252,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
         return DRA_ENOMEM;
-    if (s->capbody) { /* its own fit bits: dra__refresh_cap updates each signature's */
+    if (s->capbody) { /* its own fit bits: dra__cap_share updates each signature's */
         size_t nw = dra_bitset_words(t->nrows_padded);
         uint64_t *cf = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
         if (!cf)
@@ -377,11 +385,6 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     }
     if (sig_reserve(e))
         return DRA_ENOMEM;
-    /* commits keep the shares' capacity (cx) only while a capacity signature exists: the first
-     * one re-reads it from the state */
-    for (uint32_t r = 0; e->ncapsigs == 0 && r < e->t->nrows; r++)
-        if (e->cx_off[r] != NONE && dra__row_multi(e, r))
-            dra__refresh_cap(e, r);
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
     s->capbody = body;
@@ -389,7 +392,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     size_t nw = dra_bitset_words(e->t->nrows_padded);
     s->cfit = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
     sig_node_arrays(e, s);
-    if (!s->cfit || !s->cnt || !s->herr || !s->tree)
+    if (!s->cfit || !s->cnt || !s->herr || !s->tree || dra__cap_limits(e, s))
         return DRA_ENOMEM;
     memset(s->cfit, 0, nw * 8);
     for (uint32_t r = 0; r < e->t->nrows; r++)
@@ -627,9 +630,11 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
             ok = false;
     }
     /* permutations (1.34, 1.35) may pick one multi-allocatable device several times for one
-     * request: "k available matching devices" is no necessary condition there */
+     * request of several devices: "k available matching devices" is no necessary condition
+     * there (a request of one device takes one, as in every profile) */
     for (uint32_t a = 0; ok && e->beh.cc && !e->beh.combos && a < p->nalts; a++)
-        ok = !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
+        ok = (p->alts[a].k == 1 && !e->sigs[p->alts[a].sig].all) ||
+             !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
     if (!ok) {
         p->nreqs = 0;
         p->nalts = 0;

@@ -99,9 +99,11 @@
  *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
  *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
  *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
- *   (4 x %4: first-fit, best-fit, spread, random); part C (%4 != 0: a group), then members
- *   (1 + %5), gang (%4 != 0), minCount (1 + %members), zone topology (%2), node policy (%4),
- *   group claim (%2, with two claims only), per member its random draw (%256).
+ *   (4 x %4: first-fit, best-fit, spread, random); the constraint's scope in a claim of two
+ *   requests (%2: both, the first alone: the engine answers such claims request by request);
+ *   part C (%4 != 0: a group), then members (1 + %5), gang (%4 != 0), minCount (1 + %members),
+ *   zone topology (%2), node policy (%4), group claim (%2, with two claims only), per member its
+ *   random draw (%256).
  * Seeds: corpora/alloc_fuzzer/seed-* were written from this layout, one value per take(); each
  * file's name says the shape it produces (multi-node first fit, matchAttribute on cliques and
  * PCIe roots, distinctAttribute, MIG counters in the 1.34, 1.35 and 1.36 layouts, overcommitted
@@ -773,6 +775,14 @@ static void decode(rd_t *r, input_t *in)
     in->onode = take(r, nnodes);
     for (unsigned i = 0; i < MAX_FILL; i++)
         in->fill[i] = take(r, 4);
+    for (unsigned c = 0, scope = take(r, 2); scope && c < in->nclaims; c++) {
+        dra_claim_t *cl = in->claims[c];
+        if (cl->nrequests != 2 || !cl->nconstraints)
+            continue;
+        cl->constraints[0].requests = dra_model_array(m, 1, sizeof(const char *));
+        cl->constraints[0].requests[0] = cl->requests[0].name;
+        cl->constraints[0].nrequests = 1;
+    }
     /* part C: a group of copies of the pod */
     if (take(r, 4) != 0) {
         in->gmembers = 1 + take(r, MAX_GROUP);
@@ -1356,9 +1366,10 @@ static void trace_input(const input_t *in)
                     b->ncap_requests ? " capacity" : "");
         }
         if (cl->nconstraints)
-            fprintf(stderr, "; %s %s", cl->constraints[0].match_attribute ? "match" : "distinct",
+            fprintf(stderr, "; %s %s%s", cl->constraints[0].match_attribute ? "match" : "distinct",
                     cl->constraints[0].match_attribute ? cl->constraints[0].match_attribute
-                                                       : cl->constraints[0].distinct_attribute);
+                                                       : cl->constraints[0].distinct_attribute,
+                    cl->constraints[0].nrequests ? " (first request)" : "");
         fprintf(stderr, "]");
     }
     fprintf(stderr, "\n");
