@@ -108,6 +108,9 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "DRADerivedAttributes",
     "DRAFractionalCapacityRange",
     "DRAWorkloadResourceClaims",
+    "GenericWorkload",
+    "GangScheduling",
+    "TopologyAwareWorkloadScheduling",
 };
 
 const char *dra_alloc_gate_name(dra_gate_t g)
@@ -222,6 +225,23 @@ dra_gate_stage_t dra_alloc_gate_stage(dra_release_t r, dra_gate_t g)
         else if (r >= DRA_RELEASE_1_36)
             STAGE(true, false, false, "alpha");
         break;
+    case DRA_GATE_GENERIC_WORKLOAD:
+        /* 1.35 had it (alpha, v1alpha1 Workload API), which drabench does not model (set_gate) */
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "beta");
+        else if (r >= DRA_RELEASE_1_35)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_GANG_SCHEDULING:
+        /* merged into GenericWorkload in 1.37 (with WorkloadAwarePreemption): the gang policy
+         * then follows GenericWorkload (dra_alloc_gang_on) */
+        if (r >= DRA_RELEASE_1_35 && r < DRA_RELEASE_1_37)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_TOPOLOGY_AWARE_WORKLOAD:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, false, false, "alpha");
+        break;
     case DRA_GATE_COUNT:
         break;
     }
@@ -248,6 +268,16 @@ int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool 
     if (!dra_alloc_gate_lookup(gate, &g))
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "unknown feature gate \"%s\"", gate);
     dra_gate_stage_t st = dra_alloc_gate_stage((dra_release_t)f->release, g);
+    bool workload = g == DRA_GATE_GENERIC_WORKLOAD || g == DRA_GATE_GANG_SCHEDULING ||
+                    g == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD;
+    if (workload && on && f->release < DRA_RELEASE_1_36)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "feature gate %s: workload scheduling is modelled from release 1.36 "
+                            "(scheduling.k8s.io/v1alpha2); release %s %s",
+                            gate, dra_alloc_release_name((dra_release_t)f->release),
+                            g == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD
+                                ? "does not have it"
+                                : "has its v1alpha1 Workload API, which drabench does not read");
     if (!st.exists && on)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
                             "feature gate %s does not exist in release %s", gate,

@@ -317,6 +317,32 @@ void dra_engine_prepare_policy(dra_engine_t *e, dra_engine_policy_t policy);
 /* Devices in use on a model node (the best-fit / spread score). */
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);
 
+/* ---- bounds for groups of pods (plan.c; the PodGroup cycle, core/group/group.h) ----------- */
+
+#define DRA_ENGINE_UNBOUNDED UINT32_MAX
+
+/* The first model node >= from the plan's summaries admit (engine_admits), NONE when none; a
+ * plan placed by brute force admits every node. Node resources are not consulted.
+ * O(requests * log nodes) per call (the index's leapfrog). */
+uint32_t dra_engine_next_admitted(const dra_engine_t *e, uint32_t plan, uint32_t from);
+
+/* An upper bound on how many pods of the plan can be placed on `node` one after another from
+ * the current state (each commit only takes devices and node resources): per request the sum
+ * over its alternatives of (available matching devices of the node, or of each of its
+ * matchAttribute value groups) / count, the smallest over the requests, and the node's cpu /
+ * memory left over the plan's requests. DRA_ENGINE_UNBOUNDED where the summaries cannot bound
+ * it: a plan placed by brute force, a signature matching a multi-allocatable device (shares), a
+ * signature with shared (network-attached) rows, All or capacity signatures, a hazard or error
+ * node of the plan, node selectors with several terms. 0 implies the plan does not admit the
+ * node (for devices or resources). O(requests * alternatives), plus the node's value groups of
+ * matchAttribute signatures. */
+uint32_t dra_engine_fit_bound(const dra_engine_t *e, uint32_t plan, uint32_t node);
+
+/* Whether every answer of the plan on a node is certain from the summaries where they reject
+ * it, and none can be Fatal or a NodeFailure on a node whose dra_engine_fit_bound is finite: the
+ * plan is indexed, has no hazard or error node and no node selector has several terms. */
+bool dra_engine_plan_certain(const dra_engine_t *e, uint32_t plan);
+
 /* ---- slice updates (update.c) -------------------------------------------------------------- */
 
 /* Model slice `slice` was republished (dra_model_slice_update) and its rows re-encoded

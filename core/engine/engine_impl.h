@@ -146,6 +146,8 @@ typedef struct plan {
     uint32_t *errn;
     uint32_t nerrn;
     bool err_all; /* an error row in the shared range: every node is an error node */
+    bool nomulti; /* indexed and no alternative's signature matches a multi-allocatable row
+                     (dra_engine_fit_bound counts devices; plan.c) */
     dra__direct_t d;      /* exact per-node answers from the engine's columns (direct.c) */
 } plan_t;
 

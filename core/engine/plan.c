@@ -673,6 +673,9 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
         }
         p->nerrn = k;
     }
+    p->nomulti = true;
+    for (uint32_t a = 0; a < p->nalts && p->nomulti; a++)
+        p->nomulti = !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
     p->indexed = true;
     return DRA_OK;
 }
@@ -727,4 +730,72 @@ int dra__plan_recompile(dra_engine_t *e, uint32_t plan)
 bool dra_engine_plan_indexed(const dra_engine_t *e, uint32_t plan)
 {
     return plan < e->nplans && e->plans[plan].indexed;
+}
+
+/* ---- bounds for groups of pods (core/group) -------------------------------------------------- */
+
+uint32_t dra_engine_next_admitted(const dra_engine_t *e, uint32_t plan, uint32_t from)
+{
+    if (!e || plan >= e->nplans || from >= e->nnodes)
+        return NONE;
+    const plan_t *p = &e->plans[plan];
+    return p->indexed ? dra__plan_next(e, p, from) : from;
+}
+
+bool dra_engine_plan_certain(const dra_engine_t *e, uint32_t plan)
+{
+    if (!e || plan >= e->nplans)
+        return false;
+    const plan_t *p = &e->plans[plan];
+    return p->indexed && !p->hazard && !p->nerrn && !p->err_all && !e->multiterm;
+}
+
+/* Pods of request alternative a on node n one after another: each takes k of the signature's
+ * available matching rows of the node (in one value group of a matchAttribute signature), and
+ * rows only become unavailable while pods are added. */
+static uint32_t alt_bound(const dra_engine_t *e, const alt_t *a, uint32_t n)
+{
+    const sig_t *s = &e->sigs[a->sig];
+    if (s->all || s->capbody || s->shany || a->k <= 0)
+        return DRA_ENGINE_UNBOUNDED;
+    if (s->attr == NONE)
+        return s->cnt[n] > 0 ? (uint32_t)(s->cnt[n] / a->k) : 0;
+    uint64_t b = 0;
+    for (uint32_t g = s->gfirst[n]; g < s->gfirst[n + 1]; g++)
+        b += s->gcnt[g] > 0 ? (uint64_t)(s->gcnt[g] / a->k) : 0;
+    return b < DRA_ENGINE_UNBOUNDED ? (uint32_t)b : DRA_ENGINE_UNBOUNDED;
+}
+
+uint32_t dra_engine_fit_bound(const dra_engine_t *e, uint32_t plan, uint32_t node)
+{
+    if (!e || plan >= e->nplans || node >= e->nnodes)
+        return DRA_ENGINE_UNBOUNDED;
+    const plan_t *p = &e->plans[plan];
+    if (!p->indexed || !p->nomulti || e->multiterm || e->hz[node] || p->err_all)
+        return DRA_ENGINE_UNBOUNDED;
+    for (uint32_t a = 0; a < p->nalts; a++) /* an error node: the search may meet the error */
+        if (e->sigs[p->alts[a].sig].herr[node])
+            return DRA_ENGINE_UNBOUNDED;
+    uint32_t b = DRA_ENGINE_UNBOUNDED;
+    for (uint32_t i = 0; i < p->nreqs && b; i++) {
+        const creq_t *rq = &p->reqs[i];
+        if (!rq->nalt)
+            continue;
+        uint64_t r = 0;
+        for (uint32_t j = 0; j < rq->nalt && r < DRA_ENGINE_UNBOUNDED; j++)
+            r += alt_bound(e, &p->alts[rq->alt0 + j], node);
+        if (r < b)
+            b = (uint32_t)r;
+    }
+    int64_t cap[2] = {e->cpu_cap[node], e->mem_cap[node]};
+    int64_t used[2] = {e->cpu_used[node], e->mem_used[node]};
+    int64_t req[2] = {p->cpu_m, p->mem_b};
+    for (int x = 0; x < 2; x++)
+        if (req[x] > 0 && cap[x] >= 0) {
+            int64_t left = cap[x] - used[x];
+            uint64_t r = left > 0 ? (uint64_t)(left / req[x]) : 0;
+            if (r < b)
+                b = (uint32_t)r;
+        }
+    return b;
 }

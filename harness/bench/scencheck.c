@@ -697,7 +697,7 @@ static void check_fit(sc_t *c, dra_explainer_t *x, uint32_t i)
     if (t) {
         char nm[300];
         snprintf(nm, sizeof nm, "validate-%u-%s", i, nz(t->name));
-        claim = dra_conf_instantiate(c->m, t, nz(t->namespace_), nm);
+        claim = dra_model_instantiate(c->m, t, nz(t->namespace_), nm);
     } else if (dra_extres_pod(pod, &c->scratch, &req)) {
         c->rc = DRA_ENOMEM;
         return;

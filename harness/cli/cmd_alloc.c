@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "conformance.h"
 #include "extres/extres.h"
+#include "groups.h"
 #include "manifest.h"
 #include "reasons.h"
 #include "taintrule.h"
@@ -176,7 +177,10 @@ typedef struct actx {
     uint32_t nclaims0;
     dra_model_t out;       /* the Pods with extendedResourceClaimStatus, for the output */
     dra_explainer_t *why;  /* the reasons of an unsatisfiable pod (reasons.h), made on first use */
-    uint32_t nok, nunsat, nerr, nplain;
+    uint32_t nok, nunsat, nerr, nplain, nwait;
+    dra_mgroups_t *mg;     /* PodGroups (groups.h): their pods are scheduled by group cycles */
+    dra_group_ctx_t *gctx;
+    uint32_t nclaims_in;   /* claims of the input (before the groups' claims are instantiated) */
     int exitc;
 } actx_t;
 
@@ -649,6 +653,96 @@ static int64_t pod_replicas(const actx_t *a, const dra_pod_t *pod, bool *per_nod
     return pod->kind == DRA_POD_POD ? 1 : pod->replicas > 0 ? pod->replicas : 0;
 }
 
+/* PodGroups of the inputs (groups.h): notes on stderr (gates that drop them or their fields).
+ * Before the allocators: their claims are instantiated into the model. Returns an exit status. */
+static int setup_groups(actx_t *a)
+{
+    dra_diag_list_t notes;
+    dra_diag_list_init(&notes);
+    int rc = dra_mgroups_new(&a->m, &a->o->c.f, &a->mg, &notes);
+    for (size_t i = 0; i < notes.count; i++)
+        say("%s", notes.items[i].msg);
+    dra_diag_list_fini(&notes);
+    if (rc == DRA_OK && dra_mgroups_count(a->mg))
+        rc = dra_group_ctx_new(a->m.nnodes, dra_mgroups_max_members(a->mg), &a->gctx);
+    return rc == DRA_OK ? DRA_EXIT_OK : rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* One PodGroup's cycle (first-fit over the nodes, or --node); with --allocator both the fast
+ * allocator runs the same cycle on its own state and must decide identically. Returns an exit
+ * status (3: the decisions differ). */
+static int place_group(actx_t *a, uint32_t gi)
+{
+    const opts_t *o = a->o;
+    dra_mgroups_env_t env = {o->c.both ? &a->pair.ref : &a->al, a->st, o->node,
+                             DRA_ENGINE_FIRST_FIT, false};
+    dra_group_result_t r;
+    int64_t t0 = mono_ns();
+    int rc = dra_mgroups_schedule(a->mg, gi, &env, a->gctx, &a->m.arena, &r);
+    int64_t t1 = mono_ns();
+    if (rc)
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    uint32_t nm = dra_mgroups_members(a->mg, gi);
+    const dra_podgroup_t *pg = dra_mgroups_podgroup(a->mg, gi);
+    if (o->c.both) {
+        dra_mgroups_env_t fenv = {&a->pair.fast, a->pair.fast_state, o->node, DRA_ENGINE_FIRST_FIT,
+                                  true};
+        dra_group_result_t fr;
+        int64_t t2 = mono_ns();
+        rc = dra_mgroups_schedule(a->mg, gi, &fenv, a->gctx, &a->m.arena, &fr);
+        int64_t t3 = mono_ns();
+        if (rc)
+            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+        a->pair.decisions++;
+        a->pair.ref_ns += (uint64_t)(t1 - t0);
+        a->pair.fast_ns += (uint64_t)(t3 - t2);
+        char why[256];
+        if (!dra_group_result_equal(&r, &fr, nm, why, sizeof why)) {
+            say("drabench alloc: decision #%llu differs (PodGroup %s/%s): reference vs fast: %s",
+                (unsigned long long)a->pair.decisions, nz(pg->namespace_), nz(pg->name), why);
+            return DRA_EXIT_CORRECTNESS;
+        }
+    }
+    dra_mgroups_apply(a->mg, gi, &r);
+    char line[4096];
+    dra_mgroups_describe(a->mg, gi, &r, line, sizeof line);
+    say("%s", line);
+    a->nok += r.placed;
+    uint32_t left = r.pending - r.placed;
+    if (r.outcome == DRA_GROUP_ERROR)
+        a->nerr += left;
+    else if (r.outcome == DRA_GROUP_WAITING)
+        a->nwait += left;
+    else
+        a->nunsat += left;
+    return DRA_EXIT_OK;
+}
+
+/* A group member's claims of the input (spec.resourceClaims[].resourceClaimName, and its
+ * PodGroup's) are used by a pod: the group cycle allocates them or says why not. */
+static void mark_group_claims(actx_t *a, const dra_pod_t *pod, uint32_t gi)
+{
+    const dra_podgroup_t *pg = dra_mgroups_podgroup(a->mg, gi);
+    for (uint32_t i = 0; i < a->nclaims0 && i < a->nclaims_in; i++) {
+        const dra_claim_t *c = a->m.claims[i];
+        if (!c->name || strcmp(nz(c->namespace_), nz(pod->namespace_)) != 0)
+            continue;
+        for (uint32_t k = 0; k < pod->nclaims; k++)
+            if (pod->claims[k].claim_name && strcmp(pod->claims[k].claim_name, c->name) == 0)
+                a->claim_used[i] = true;
+        for (uint32_t k = 0; pg && k < pg->s.nclaims; k++)
+            if (pg->s.claims[k].claim_name && strcmp(pg->s.claims[k].claim_name, c->name) == 0)
+                a->claim_used[i] = true;
+    }
+}
+
 /* The work list: per pod (replica) its claims and extended resources placed together; without
  * pods, every unallocated claim on its own. Returns an exit status (stops at 3 only for a
  * differing decision, at 4). */
@@ -672,10 +766,33 @@ static int allocate_all(actx_t *a)
                 ret = place_claim(a, a->m.claims[i]);
         return ret;
     }
+    uint8_t *gdone = calloc(a->mg && dra_mgroups_count(a->mg) ? dra_mgroups_count(a->mg) : 1, 1);
+    if (!gdone)
+        return DRA_EXIT_ENV;
     for (uint32_t p = 0; p < a->m.npods && ret == DRA_EXIT_OK; p++) {
         const dra_pod_t *pod = a->m.pods[p];
         bool per_node;
         int64_t reps = pod_replicas(a, pod, &per_node);
+        uint32_t gi;
+        const char *why;
+        dra_mg_pod_t fate = a->mg ? dra_mgroups_pod(a->mg, p, &gi, &why) : DRA_MG_ALONE;
+        if (fate == DRA_MG_WAITS) {
+            /* never tried: upstream keeps it UnschedulableAndUnresolvable */
+            say("%s:%u:%u: %s %s: waits: %s", nz(pod->pos.file), pod->pos.line, pod->pos.column,
+                dra_pod_kind_name(pod->kind), nz(pod->name), why);
+            a->nwait += (uint32_t)(reps > 0 ? reps : 1);
+            continue;
+        }
+        if (fate == DRA_MG_MEMBER) {
+            /* the group's first pod in input order runs the cycle for all of its pods (their
+             * claims; container requests and extended resources are not part of the cycle) */
+            mark_group_claims(a, pod, gi);
+            if (!gdone[gi]) {
+                gdone[gi] = 1;
+                ret = place_group(a, gi);
+            }
+            continue;
+        }
         if (pod->node_name) {
             say("%s: already bound to node %s (spec.nodeName): not scheduled again; its "
                 "requests count on that node",
@@ -720,10 +837,11 @@ static int allocate_all(actx_t *a)
             ret = place_pod(a, p, podname, pinned, batch, nb, own, nown);
         }
     }
-    for (uint32_t i = 0; i < a->nclaims0; i++)
+    for (uint32_t i = 0; i < a->nclaims0 && i < a->nclaims_in; i++)
         if (!a->claim_used[i] && !a->m.claims[i]->allocation)
             say("claim %s/%s: no pod in the input uses it: not allocated",
                 nz(a->m.claims[i]->namespace_), nz(a->m.claims[i]->name));
+    free(gdone);
     return ret;
 }
 
@@ -755,9 +873,11 @@ static int write_claims(actx_t *a)
     const opts_t *o = a->o;
     int rc = o->json ? dra_manifest_write_json(&a->out, stdout)
                      : dra_manifest_write_yaml(&a->out, stdout);
-    char plain[64] = "";
+    char plain[96] = "";
     if (a->nplain)
         snprintf(plain, sizeof plain, ", %u placed without claims", a->nplain);
+    if (a->nwait)
+        snprintf(plain + strlen(plain), sizeof plain - strlen(plain), ", %u waiting", a->nwait);
     fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed%s (release %s, %s allocator%s)\n",
             a->nok, a->nunsat, a->nerr, plain,
             dra_alloc_release_name((dra_release_t)o->c.f.release),
@@ -778,6 +898,9 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     dra_diag_list_init(&a->errs);
     dra_taint_rules_init(&a->rules);
     int exitc = load_manifests(a, paths, npaths);
+    a->nclaims_in = a->m.nclaims;
+    if (exitc == DRA_EXIT_OK)
+        exitc = setup_groups(a);
     if (exitc == DRA_EXIT_OK)
         exitc = setup_allocators(a);
     if (exitc == DRA_EXIT_OK) {
@@ -794,6 +917,8 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     }
     if (a->pair_init)
         dra_conf_pair_free(&a->pair);
+    dra_group_ctx_free(a->gctx);
+    dra_mgroups_free(a->mg);
     dra_explainer_free(a->why);
     dra_anyalloc_free(&a->al);
     dra_cel_cache_free(a->cel);

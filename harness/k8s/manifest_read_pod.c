@@ -221,7 +221,10 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec, const c
                                         "resources",
                                         "volumes",
                                         "runtimeClassName",
+                                        "schedulingGroup",
+                                        "priority",
                                         NULL};
+    static const char *const kgroup[] = {"podGroupName", NULL};
     static const char *const kclaim[] = {"name", "resourceClaimName", "resourceClaimTemplateName",
                                          "source", NULL};
     if (!dra_mr_want_map(rd, spec))
@@ -242,13 +245,25 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec, const c
             p->tolerations = dra_mr_tolerations(rd, val, &p->ntolerations);
         else if (K("overhead"))
             p->overhead = dra_mr_resources(rd, val, NULL, &p->noverhead);
-        else if (K("schedulerName")) {
-            const char *sn = dra_mr_str(rd, val, false);
-            if (sn && strcmp(sn, "default-scheduler") != 0) {
-                snprintf(f, sizeof f, "%s.schedulerName", pre);
-                note(rd, p, f,
-                     "another scheduler places this pod; drabench models the default "
-                     "kube-scheduler");
+        else if (K("schedulerName"))
+            p->scheduler_name = dra_mr_str(rd, val, false);
+        else if (K("priority")) {
+            if (!dra_ynode_is_null(val))
+                p->has_priority = dra_mr_int(rd, val, &p->priority);
+        } else if (K("schedulingGroup")) {
+            /* PodSchedulingGroup (GenericWorkload): podGroupName, the pod's PodGroup */
+            if (!dra_ynode_is_null(val)) {
+                p->has_group = true;
+                dra_mr_set_pos(rd, &p->group_pos, val);
+                if (dra_mr_want_map(rd, val))
+                    for (uint32_t j = 0; j < val->n; j++) {
+                        size_t s2 = pushk(rd, val->keys[j]->text);
+                        if (strcmp(val->keys[j]->text, "podGroupName") == 0)
+                            p->group = dra_mr_str(rd, val->vals[j], false);
+                        else
+                            dra_mr_unknown_field(rd, val->keys[j], kgroup);
+                        pop(rd, s2);
+                    }
             }
         } else if (K("topologySpreadConstraints") && dra_ynode_is_seq(val) && val->n) {
             for (uint32_t j = 0; j < val->n; j++) {
@@ -306,6 +321,12 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec, const c
             }
         }
         pop(rd, s);
+    }
+    /* a group member's schedulerName is checked against its PodGroup's (the group cycle);
+     * a single pod's names the scheduler that would place it */
+    if (!p->has_group && p->scheduler_name && strcmp(p->scheduler_name, "default-scheduler") != 0) {
+        snprintf(f, sizeof f, "%s.schedulerName", pre);
+        note(rd, p, f, "another scheduler places this pod; drabench models the default kube-scheduler");
     }
     rd_containers(rd, p, spec, pre);
 }

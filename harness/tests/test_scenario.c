@@ -33,7 +33,7 @@ static void test_builtins_load_and_build(void)
     CHECK(n >= 8);
     const char *want[] = {"default.yaml", "sched-perf-500.yaml", "fleet-5k.yaml", "fleet-50k.yaml",
                           "nvl72-training.yaml", "mig-inference.yaml", "unsat-storm.yaml",
-                          "gpu-sharing.yaml"};
+                          "gpu-sharing.yaml", "nvl72-gangs.yaml", "superpod-gangs.yaml"};
     for (size_t w = 0; w < DRA_ARRAY_LEN(want); w++) {
         bool found = false;
         for (size_t i = 0; i < n && i < 32; i++)
@@ -204,6 +204,12 @@ static void test_errors(void)
     expect_error("weight: 1}", "weight: 1, requests: {cpu: -1}}", 13, "not a non-negative quantity");
     expect_error("weight: 1}", "weight: 1, requests: {memory: 1Qi}}", 13, "spec.workload.mix[0].requests.memory");
     expect_error("weight: 1}", "weight: 1, requests: {gpu: 1}}", 13, "unknown field \"gpu\"");
+    /* a group entry's pods are placed by the group cycle (claims), an extended-resource pod by
+     * its container limits: the two do not combine, in the entry or as a group claim */
+    expect_error("{shape: gpu-1, weight: 1}", "{shape: extended-resource, weight: 1, group: {pods: 2}}",
+                 13, "extended-resource shape does not apply to a group entry");
+    expect_error("weight: 1}", "weight: 1, group: {pods: 2, claims: [{name: x, shape: extended-resource}]}}",
+                 13, "the extended-resource shape is a pod's container limits");
     /* YAML syntax errors are reported with their position by the parser */
     dra_scenario_t s;
     dra_diag_t d;
