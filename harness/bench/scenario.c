@@ -1158,11 +1158,51 @@ int dra_scenario_load_named(dra_scenario_t *s, const char *name, dra_diag_t *dia
 
 /* ---- building ------------------------------------------------------------------------------------- */
 
+static bool same_name(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+uint32_t dra_scenario_manifests_yield(dra_model_t *m, uint32_t ngen_classes,
+                                      uint32_t ngen_templates)
+{
+    uint32_t ng = ngen_classes < m->nclasses ? ngen_classes : m->nclasses;
+    uint32_t out = 0, removed = 0;
+    for (uint32_t i = 0; i < m->nclasses; i++) { /* a generated class yields */
+        dra_device_class_t *k = m->classes[i];
+        bool gone = false;
+        for (uint32_t j = ng; i < ng && j < m->nclasses && !gone; j++)
+            gone = same_name(k->name, m->classes[j]->name);
+        removed += gone;
+        if (!gone)
+            m->classes[out++] = k;
+    }
+    m->nclasses = out;
+    ng = ngen_templates < m->ntemplates ? ngen_templates : m->ntemplates;
+    out = 0;
+    for (uint32_t i = 0; i < m->ntemplates; i++) { /* a manifest template yields */
+        dra_claim_t *t = m->templates[i];
+        bool gone = false;
+        for (uint32_t j = 0; i >= ng && j < ng && !gone; j++)
+            gone = same_name(t->name, m->templates[j]->name) &&
+                   strcmp(t->namespace_ ? t->namespace_ : "default",
+                          m->templates[j]->namespace_ ? m->templates[j]->namespace_ : "default") == 0;
+        removed += gone;
+        if (!gone)
+            m->templates[out++] = t;
+    }
+    m->ntemplates = out;
+    return removed;
+}
+
 int dra_scenario_read_manifests(const dra_scenario_t *s, dra_model_t *m, dra_diag_list_t *errs)
 {
+    uint32_t ngc = m->nclasses, ngt = m->ntemplates;
     int rc = dra_manifest_read_paths(m, (char *const *)s->manifests, (int)s->nmanifests, errs);
-    if (rc == DRA_OK)
+    if (rc == DRA_OK) {
+        (void)dra_scenario_manifests_yield(m, ngc, ngt);
         rc = dra_manifest_validate(m, errs);
+    }
     return rc;
 }
 

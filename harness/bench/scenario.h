@@ -215,9 +215,27 @@ DRA_NODISCARD int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, ui
  * into m, which holds what dra_scenario_build made, and check the result as `drabench validate
  * --cluster` does: the API server's limits bound what a benchmark holds and does (a 5,000-device
  * slice, a taint value of a kilobyte are refused, not run). Every problem goes to errs.
+ * The cluster's DeviceClasses are the classes: a class dra_scenario_build made for the shapes
+ * (a standard class, m->classes before the read) that the manifests define again yields to the
+ * manifests' class (dra_scenario_manifests_yield), before the check - a kubectl dump of a cluster
+ * whose class has the standard name is that cluster's class, its selector decides.
  * Returns DRA_OK, the reader's error (DRA_EPARSE, DRA_EIO, ...) or DRA_EVALIDATE. O(size of m). */
 DRA_NODISCARD int dra_scenario_read_manifests(const dra_scenario_t *s, dra_model_t *m,
                                               dra_diag_list_t *errs);
+
+/* What the scenario build made (m->classes[0..ngen_classes), m->templates[0..ngen_templates))
+ * meets the manifests read after it (the later entries):
+ * - a DeviceClass: the build's is a default (a standard class for its shapes); a manifest class
+ *   of the same name replaces it - the cluster's classes are the classes;
+ * - a ResourceClaimTemplate: the build's is the scenario's workload (dra_scenario_built_t points
+ *   to it); a manifest template of the same namespace and name (gen --no-pods writes the
+ *   workload's templates into the dump) is dropped - the run places the scenario's workload, not
+ *   the manifests' pods.
+ * Removed entries leave their arrays with the order of the others kept; two manifest objects of
+ * one name both stay (the validator reports them). Returns how many were removed. O(n*g) name
+ * comparisons, g the handful of generated objects. */
+uint32_t dra_scenario_manifests_yield(dra_model_t *m, uint32_t ngen_classes,
+                                      uint32_t ngen_templates);
 void dra_scenario_built_fini(dra_scenario_built_t *b);
 
 /* The name of mix entry i's shape (its template's or its pod's). */

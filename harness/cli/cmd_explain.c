@@ -232,6 +232,7 @@ static int load(ectx_t *e)
     dra_diag_clear(&d);
     int rc = DRA_OK;
     dra_release_t rel = DRA_RELEASE_DEFAULT;
+    uint32_t ngc = 0, ngt = 0;
     if (o->scenario) {
         rc = dra_scenario_load_named(&e->scn, o->scenario, &d);
         if (rc) {
@@ -248,12 +249,18 @@ static int load(ectx_t *e)
             return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
         }
         e->have_built = true;
+        ngc = e->m.nclasses;
+        ngt = e->m.ntemplates;
         if (e->scn.nmanifests)
             rc = dra_conf_read_paths(&e->m, &e->rules, (char *const *)e->scn.manifests,
                                      (int)e->scn.nmanifests, &e->errs);
     }
     if (!rc && o->nfiles)
         rc = dra_conf_read_paths(&e->m, &e->rules, o->files, o->nfiles, &e->errs);
+    /* with a scenario, the manifests' DeviceClasses are the classes: the build's standard class
+     * of the same name yields; the scenario's templates are its workload's (scenario.h) */
+    if (!rc && e->have_scn)
+        (void)dra_scenario_manifests_yield(&e->m, ngc, ngt);
     if (!rc && !o->scenario && !o->nfiles)
         return dra_cli_usage_error("explain", "no cluster: give -f FILE|DIR or --scenario");
     if (!rc)
