@@ -430,6 +430,10 @@ DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
  * every counter set it consumes admits its groups, with the sets' states updated and *pushed
  * undo records pushed (dra__acall_cg_undo restores them), R_FAIL (nothing changed), R_NOMEM. */
 DRA_NODISCARD int dra__acall_cg_place(dra__acall_t *c, dra__slot_t *st, uint32_t *pushed);
+/* The counter set (of st's consumptions, in order) whose state - the allocated devices' groups
+ * and those placed in this call - does not admit st's device, NULL when every one admits it
+ * (after dra__acall_cg_place said R_FAIL: the set that refused; for explanations). */
+const char *dra__acall_cg_refusing_set(dra__acall_t *ac, const dra__slot_t *st);
 /* Undo the newest n compatibility-group records. */
 void dra__acall_cg_undo(dra__acall_t *c, uint32_t n);
 /* The version-skew skip (1.37+, groups not enforced): 1 the device declares groups or would

@@ -347,6 +347,19 @@ int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
     return R_OK;
 }
 
+const char *dra__acall_cg_refusing_set(dra__acall_t *ac, const dra__slot_t *st)
+{
+    const dra__scope_t *sc = &ac->scopes[st->scope];
+    const dra_device_t *d = st->d;
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const char *set = nz(d->consumes[c].counter_set);
+        for (uint32_t i = 0; i < sc->ncg; i++)
+            if (strcmp(sc->cg[i].set, set) == 0 && !cg_admits(&sc->cg[i].st, &d->consumes[c]))
+                return set;
+    }
+    return NULL;
+}
+
 int dra__acall_cg_skip(dra__acall_t *ac, dra__slot_t *st)
 {
     const dra_device_t *d = st->d;
