@@ -14,3 +14,27 @@ add_test(NAME harness.nightly_profiles
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.nightly_profiles PROPERTIES LABELS "unit;harness"
                      ENVIRONMENT "${DRA_TEST_ENV}")
+# 1.37's API fields from JSON (harness/tests/data/releases/fields-1.37.json: compatibilityGroups
+# on consumesCounters, derivedAttributes on a request and on a firstAvailable subrequest, a
+# fractional validRange): valid under 1.37 and 1.38-pre, each field an error at its line and
+# column under 1.36, shown by inspect (table and JSON)
+set(_f137_script [=[
+set -e
+B="$1"; d=$(mktemp -d); trap 'rm -rf "$d"' EXIT; F=harness/tests/data/releases/fields-1.37.json
+"$B" validate --release 1.37 $F > "$d/v.txt" 2>&1
+"$B" validate --release 1.38-pre $F > "$d/v.txt" 2>&1
+set +e; "$B" validate --release 1.36 $F > "$d/v.txt" 2>&1; rc=$?; set -e; test $rc = 2
+grep -qF "fields-1.37.json:8:14: error: ResourceSlice/n1-devices: spec.devices[0].consumesCounters[0]: compatibilityGroups: not a field in Kubernetes 1.36 (new in 1.37, feature gate DRADeviceCompatibilityGroups)" "$d/v.txt"
+grep -qF "fields-1.37.json:17:40: error: ResourceClaim/pair: spec.devices.requests[1].firstAvailable[0]: derivedAttributes: not a field in Kubernetes 1.36 (new in 1.37, feature gate DRADerivedAttributes)" "$d/v.txt"
+"$B" inspect $F > "$d/i.txt"
+grep -qE "gpu-0 +consumes mem=1  compatibilityGroups=mig,shared" "$d/i.txt"
+grep -qE "^pair +b/x +example.com/socket +device.attributes\['gpu.example.com'\].numa / 4" "$d/i.txt"
+"$B" inspect -o json --devices $F > "$d/i.json"
+jq -e '[.slices[] | select(.name == "n1-devices") | .device_list[].consumes_counters[0].compatibility_groups] == [["mig", "shared"], ["vgpu", "shared"]]' "$d/i.json" > /dev/null
+jq -e '[.claims[0].derived_attributes[] | .request, .name] == ["a", "example.com/socket", "b/x", "example.com/socket"]' "$d/i.json" > /dev/null
+]=])
+add_test(NAME harness.fields_1_37
+         COMMAND sh -c "${_f137_script}" sh $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.fields_1_37 PROPERTIES LABELS "unit;harness;cli" TIMEOUT 120
+                     ENVIRONMENT "${DRA_TEST_ENV}")
