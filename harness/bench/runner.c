@@ -1857,6 +1857,9 @@ static int engine_fresh(ctx_t *c)
     }
     dra_anyalloc_free(&c->alloc);
     memset(&c->alloc, 0, sizeof c->alloc);
+    /* the explainer holds the CEL cache freed below: made again on its next use */
+    dra_explainer_free(c->why);
+    c->why = NULL;
     if (c->cel)
         dra_cel_cache_free(c->cel);
     c->cel = NULL;
