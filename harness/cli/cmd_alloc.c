@@ -481,7 +481,7 @@ static int write_claims(actx_t *a)
     int rc = o->json ? dra_manifest_write_json(&outm, stdout) : dra_manifest_write_yaml(&outm, stdout);
     dra_model_fini(&outm);
     fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed (release %s, %s allocator%s)\n",
-            a->nok, a->nunsat, a->nerr, dra_alloc_release_name((dra_release_t)o->c.f.release),
+            a->nok, a->nunsat, a->nerr, dra_alloc_release_label((dra_release_t)o->c.f.release),
             dra_alloc_variant_name(dra_alloc_variant(&o->c.f)),
             o->c.f.upstream_bugs ? ", upstream bugs" : "");
     return rc ? DRA_EXIT_ENV : DRA_EXIT_OK;
