@@ -241,6 +241,11 @@ typedef struct cgstate {
     const char *g[DRA__CG_MAX];
 } dra__cgstate_t;
 
+/* upstream's admits(): may a device consuming c join a set in state s? */
+bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c);
+/* upstream's add(): fold a device consuming c into state s. */
+void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c);
+
 typedef struct cgent {
     const char *set; /* counter set name */
     dra__cgstate_t st;

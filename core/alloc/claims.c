@@ -203,7 +203,7 @@ static bool cg_has(const dra__cgstate_t *s, const char *g)
 }
 
 /* upstream's admits(): may a device with these groups join the set? */
-static bool cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
+bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
 {
     if (!s->has)
         return true;
@@ -218,7 +218,7 @@ static bool cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
 }
 
 /* upstream's add(): fold the device's groups into the set's state */
-static void cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
+void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
 {
     if (!s->has) {
         s->has = true;
@@ -273,7 +273,7 @@ static int cg_baseline_slice(dra__acall_t *ac, dra__scope_t *sc, const dra__gpoo
             dra__cgent_t *e = cg_entry(ac, sc, nz(dev->consumes[c].counter_set));
             if (!e)
                 return DRA_ENOMEM;
-            cg_fold(&e->st, &dev->consumes[c]);
+            dra__cg_fold(&e->st, &dev->consumes[c]);
         }
     }
     return DRA_OK;
@@ -334,7 +334,7 @@ int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
         dra__cgent_t *e = cg_entry(ac, sc, nz(d->consumes[c].counter_set));
         if (!e)
             return R_NOMEM;
-        if (!cg_admits(&e->st, &d->consumes[c])) {
+        if (!dra__cg_admits(&e->st, &d->consumes[c])) {
             dra__acall_cg_undo(ac, *pushed);
             *pushed = 0;
             return R_FAIL;
@@ -342,7 +342,7 @@ int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
         if (cg_push(ac, &e->st))
             return R_NOMEM;
         (*pushed)++;
-        cg_fold(&e->st, &d->consumes[c]);
+        dra__cg_fold(&e->st, &d->consumes[c]);
     }
     return R_OK;
 }
@@ -354,7 +354,7 @@ const char *dra__acall_cg_refusing_set(dra__acall_t *ac, const dra__slot_t *st)
     for (uint32_t c = 0; c < d->nconsumes; c++) {
         const char *set = nz(d->consumes[c].counter_set);
         for (uint32_t i = 0; i < sc->ncg; i++)
-            if (strcmp(sc->cg[i].set, set) == 0 && !cg_admits(&sc->cg[i].st, &d->consumes[c]))
+            if (strcmp(sc->cg[i].set, set) == 0 && !dra__cg_admits(&sc->cg[i].st, &d->consumes[c]))
                 return set;
     }
     return NULL;

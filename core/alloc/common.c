@@ -825,7 +825,7 @@ int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
     dra__aq_t step = dra__aq_from(&p->step);
     char qb[DRA_QUANTITY_FMT_MAX];
     if (use_milli(m, p)) {
-        int64_t req, mn, st;
+        int64_t req, mn = 0, st = 1; /* set below (use_milli) */
         (void)aq_milli(min, &mn);
         (void)aq_milli(step, &st);
         if (!aq_milli(rv, &req)) {
@@ -914,7 +914,7 @@ bool dra__cap_violates_m(const dra__capmode_t *m, dra__aq_t c, const dra_request
         if (p->has_step) {
             dra__aq_t step = dra__aq_from(&p->step), min = dra__aq_from(&p->min);
             if (use_milli(m, p)) {
-                int64_t cm, sm, mm;
+                int64_t cm, sm = 1, mm = 0; /* set below (use_milli) */
                 if (!aq_milli(c, &cm))
                     return true;
                 (void)aq_milli(step, &sm);
