@@ -1502,50 +1502,8 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
  * dra__acall_cg_place starts from), built on first use in a call (scratch arena). */
 typedef struct fcg {
     bool ready;
-    dra__cgent_t *e;
-    uint32_t n, cap;
+    dra__cglist_t l;
 } fcg_t;
-
-static dra__cgent_t *fcg_entry(dra__acall_t *ac, fcg_t *g, const char *set, bool add)
-{
-    for (uint32_t i = 0; i < g->n; i++)
-        if (strcmp(g->e[i].set, set) == 0)
-            return &g->e[i];
-    if (!add)
-        return NULL;
-    if (g->n == g->cap) {
-        uint32_t nc = g->cap ? g->cap * 2 : 8;
-        dra__cgent_t *ne =
-            dra_arena_realloc(&ac->scratch, g->e, g->cap * sizeof *ne, nc * sizeof *ne, 8);
-        if (!ne)
-            return NULL;
-        g->e = ne;
-        g->cap = nc;
-    }
-    dra__cgent_t *e = &g->e[g->n++];
-    memset(e, 0, sizeof *e);
-    e->set = set;
-    return e;
-}
-
-/* 0, R_NOMEM */
-static int fcg_baseline_slice(dra__acall_t *ac, fcg_t *g, const dra__gpool_t *p,
-                              const dra_slice_t *sl)
-{
-    for (uint32_t d = 0; d < sl->ndevices; d++) {
-        const dra_device_t *dev = &sl->devices[d];
-        if (!dev->nconsumes || !ac->in_use(ac->self, p, sl, d))
-            continue;
-        for (uint32_t c = 0; c < dev->nconsumes; c++) {
-            const char *set = dev->consumes[c].counter_set ? dev->consumes[c].counter_set : "";
-            dra__cgent_t *e = fcg_entry(ac, g, set, true);
-            if (!e)
-                return R_NOMEM;
-            dra__cg_fold(&e->st, &dev->consumes[c]);
-        }
-    }
-    return 0;
-}
 
 /* Whether device d of pool p passes 1.37's compatibility-group check on its own (the claim asks
  * for one device: no other pick of the call to meet), as dra__acall_allocate_device decides it:
@@ -1560,18 +1518,13 @@ static int fp_cg(dra__acall_t *ac, fcg_t **gs, uint32_t p, const dra_device_t *d
         return R_NOMEM;
     fcg_t *g = &(*gs)[p];
     if (!g->ready) {
-        const dra__gpool_t *pool = &ac->gp.pools[p];
-        for (uint32_t i = 0; i < pool->nslices; i++)
-            if (fcg_baseline_slice(ac, g, pool, pool->slices[i]))
-                return R_NOMEM;
-        for (uint32_t i = 0; i < pool->nother; i++)
-            if (fcg_baseline_slice(ac, g, pool, pool->other[i]))
-                return R_NOMEM;
+        if (dra__cg_baseline(ac, &g->l, &ac->gp.pools[p]))
+            return R_NOMEM;
         g->ready = true;
     }
     for (uint32_t c = 0; c < d->nconsumes; c++) {
         const char *set = d->consumes[c].counter_set ? d->consumes[c].counter_set : "";
-        const dra__cgent_t *e = fcg_entry(ac, g, set, false);
+        const dra__cgent_t *e = dra__cg_entry(ac, &g->l, set, false);
         if (!e)
             continue;
         if (ac->b.cg_skip ? (e->st.has && !e->st.all_empty) : !dra__cg_admits(&e->st, &d->consumes[c]))
