@@ -397,6 +397,8 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
         r->status = "complete";
     const json_t *delay = dra_rf_get(dra_rf_get(root, DRA_RF_RUN), DRA_RF_RUN_TEST_DELAY_NS);
     r->has_test_delay = delay && !json_is_null(delay);
+    if (r->timing_version <= 0)
+        r->timing_version = 1; /* written before timing versions existed */
     load_fingerprint(c, r);
     /* A file whose totals disagree with its repetitions counts the larger figure. */
     int64_t rep_viol = 0;
