@@ -444,6 +444,77 @@ static int plot_frag(dra_report_out_t *o, const dra_rload_result_t *r, size_t n,
     return o->rc;
 }
 
+/* Domain occupancy over time (PodGroup scenarios): per topology key of the first repetition with
+ * samples, the domains fully used, partly used and idle (left axis) and the GPUs stranded in
+ * partly used domains (right axis). */
+static int plot_domains(dra_report_out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
+{
+    *any = false;
+    FILE *gp = NULL;
+    int series = 0;
+    for (size_t i = 0; i < n && o->rc == DRA_OK; i++) {
+        const dra_rload_rep_t *rep = NULL;
+        for (size_t j = 0; j < r[i].nreps && !rep; j++)
+            for (size_t d = 0; d < r[i].reps[j].ndomains && !rep; d++)
+                if (r[i].reps[j].domains[d].nrows > 1 && r[i].reps[j].domains[d].ncols >= 5)
+                    rep = &r[i].reps[j];
+        if (!rep)
+            continue;
+        for (size_t d = 0; d < rep->ndomains && o->rc == DRA_OK; d++) {
+            const dra_rload_domains_t *dm = &rep->domains[d];
+            if (dm->nrows < 2 || dm->ncols < 5)
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, "domains-%zu-%zu.dat", i + 1, d + 1);
+            FILE *f = dra_report_out_open(o, name);
+            if (!f)
+                return o->rc;
+            fputs("# t full partial idle stranded_gpus\n", f);
+            for (size_t k = 0; k < dm->nrows; k++) {
+                const double *row = dm->samples + k * dm->ncols;
+                fprintf(f, "%.9g %.9g %.9g %.9g %.9g\n", row[0], row[1], row[2], row[3], row[4]);
+            }
+            dra_report_out_close(o, f, name);
+            if (!gp) {
+                gp = dra_report_out_open(o, "domains.gp");
+                if (!gp)
+                    return o->rc;
+                gp_header(gp, "domains", "Topology domains over the run (first repetition)", 960,
+                          440);
+                fputs("set xlabel 'workload time of sample (s)'\nset ylabel 'domains'\n"
+                      "set y2label 'GPUs stranded'\nset y2tics\nset ytics nomirror\n"
+                      "set key outside bottom center horizontal\nplot ",
+                      gp);
+            }
+            char label[256];
+            dra_report_label(&r[i], i, label, sizeof label);
+            const char *col =
+                dra_report_palette[(size_t)series % DRA_ARRAY_LEN(dra_report_palette)];
+            static const char *const what[3] = {"full", "partly used", "idle"};
+            static const char *const dash[3] = {"1", "2", "3"};
+            for (int c = 0; c < 3; c++) {
+                fprintf(gp, "%s'%s' using 1:%d with steps lw 2 dt %s lc rgb '%s' title ",
+                        series || c ? ", \\\n     " : "", name, 2 + c, dash[c], col);
+                char t[400];
+                snprintf(t, sizeof t, "%s %s: %s", label, dm->key, what[c]);
+                gp_str(gp, t);
+            }
+            fprintf(gp, ", \\\n     '%s' using 1:5 axes x1y2 with lines lw 1 lc rgb '%s' title ",
+                    name, col);
+            char t[400];
+            snprintf(t, sizeof t, "%s %s: GPUs stranded", label, dm->key);
+            gp_str(gp, t);
+            series++;
+        }
+    }
+    if (gp) {
+        fputc('\n', gp);
+        dra_report_out_close(o, gp, "domains.gp");
+        *any = true;
+    }
+    return o->rc;
+}
+
 /* ---- HTML and Markdown ---------------------------------------------------------------------- */
 
 static const char css[] =
@@ -585,7 +656,7 @@ typedef struct page {
     const char *dir; /* the report directory (its SVGs are inlined) */
 } page_t;
 
-enum { REPORT_NPLOTS = 4 };
+enum { REPORT_NPLOTS = 5 };
 
 /* The comparison section: the base runs against the others, as `drabench compare` judges. */
 static void html_comparison(FILE *f, const dra_compare_report_t *cmp, size_t nbase)
@@ -780,6 +851,8 @@ static int write_plots(dra_report_out_t *o, const dra_rload_result_t *r, size_t 
         rc = plot_throughput(o, r, n, &plots[2].data);
     if (rc == DRA_OK)
         rc = plot_frag(o, r, n, &plots[3].data);
+    if (rc == DRA_OK)
+        rc = plot_domains(o, r, n, &plots[4].data);
     if (rc != DRA_OK)
         return rc;
     info->gnuplot_found = *gnuplot && dra_report_gnuplot_found(gnuplot);
@@ -854,6 +927,12 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
          "GPUs that are idle but cannot take a whole-GPU claim, partially used NVLink domains "
          "(left axis) and the stranded MIG fraction (right axis), as sampled during the first "
          "repetition.",
+         false, false},
+        {"domains", "Topology domains over time",
+         "Runs with PodGroups: for each topology key, the domains (values of the key) whose GPUs "
+         "are all allocated, partly allocated or all free (left axis, steps) and the free GPUs "
+         "stranded in partly used domains (right axis), as sampled during the first repetition "
+         "(results/README.md, groups.domains).",
          false, false},
     };
     int rc = write_plots(&o, r, n, gnuplot, plots, info);

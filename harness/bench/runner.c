@@ -36,6 +36,7 @@
 #include "gen/rng.h"
 #include "hostinfo.h"
 #include "result.h"
+#include "runner_groups.h"
 #include "runner_tests.h"
 #include "stats.h"
 #include "table/table.h"
@@ -52,7 +53,7 @@
 void (*dra_runner_timed_hook)(int event) = NULL;
 
 static const char *const phase_names[DRA_PHASE_COUNT] = {"node_search", "allocate", "commit",
-                                                         "release", "pod"};
+                                                         "release", "pod", "cycle"};
 static const char *const hout_names[DRA_HOUT_COUNT] = {"allocated", "unsatisfiable", "any"};
 
 /* Which (phase, outcome) histograms exist. */
@@ -269,6 +270,7 @@ typedef struct ctx {
     bool cmp_init;
     dra_arena_t *cmp_arena;
     uint64_t both_left;
+    uint64_t both_gleft; /* PodGroup arrivals still compared */
     bool halt; /* a decision differed: stop at the next pod boundary */
     /* nodes */
     uint32_t nnodes;
@@ -350,6 +352,8 @@ typedef struct ctx {
     dra_taint_t *htaints;
     uint32_t upd_hist;
     uint64_t updates;
+    /* PodGroup arrivals (scenario mix entries with `group`; NULL without) */
+    dra_rgroups_t *groups;
     /* output */
     dra_run_t *run;
     json_t *reps;
@@ -967,7 +971,7 @@ static int frag_sample(ctx_t *c, double t)
     json_array_append_new(c->frag_samples,
                           json_pack("[f, f, f, f]", t, v.idle_gpus_unusable, v.stranded_mig_fraction,
                                     v.partial_nvlink_domains));
-    return DRA_OK;
+    return c->groups ? dra_rgroups_sample(c->groups, c->state, t) : DRA_OK;
 }
 
 /* ---- one pod -------------------------------------------------------------------------------- */
@@ -1120,6 +1124,26 @@ static int note_failure(ctx_t *c, const dra_wl_event_t *ev, const uint64_t befor
     if (rc == DRA_OK)
         c->nreasons++;
     return rc;
+}
+
+/* A PodGroup entry's unplaced pods as a reason of the repetition (runner_groups.h). */
+static void group_reason(void *ctx, uint32_t mix, int kind, uint64_t count, const char *text)
+{
+    ctx_t *c = ctx;
+    if (c->nreasons == c->cap_reasons) {
+        uint32_t nc = c->cap_reasons ? 2 * c->cap_reasons : 8;
+        reason_t *p = realloc(c->reasons, nc * sizeof *p);
+        if (!p)
+            return; /* the reason is lost, not the run */
+        c->reasons = p;
+        c->cap_reasons = nc;
+    }
+    reason_t *r = &c->reasons[c->nreasons++];
+    memset(r, 0, sizeof *r);
+    r->shape = mix;
+    r->kind = kind;
+    r->count = count;
+    snprintf(r->text, sizeof r->text, "%s", text);
 }
 
 /* `outcome_reasons` of a repetition: [{shape, outcome, reason, count}] in order of appearance. */
@@ -1290,6 +1314,8 @@ static int engine_build(ctx_t *c)
                                                   mx->memory_bytes)))
             return rc;
     }
+    if (c->groups && (rc = dra_rgroups_engine(c->groups, c->eng, c->plan)))
+        return rc;
     dra_engine_prepare_policy(c->eng, engine_policy(c->policy));
     if (first) /* set-up, signatures and plans of the shapes: what an update avoids redoing */
         c->run->engine_build_ns = now_ns() - e0;
@@ -1326,6 +1352,7 @@ static int engine_setup(ctx_t *c)
         if (!c->cmp_arena)
             return DRA_ENOMEM;
         c->both_left = c->o->both_prefix ? c->o->both_prefix : DRA_RUNNER_BOTH_PREFIX;
+        c->both_gleft = c->o->both_groups ? c->o->both_groups : c->both_left;
     }
     return DRA_OK;
 }
@@ -1457,6 +1484,9 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     int64_t t3 = now_ns();
     hook(0);
     slow_learn(c, shape, RK_COMMIT, t3 - t2, false);
+    if (c->groups) /* the group cycle's placement score reads what pods request per node */
+        dra_rgroups_note_pod(c->groups, best, c->scn.mix[shape].cpu_milli,
+                             c->scn.mix[shape].memory_bytes, 1);
     if (crc != DRA_OK) {
         char msg[128];
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
@@ -1498,6 +1528,9 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     hook(0);
     if (timed)
         slow_learn(c, shape, RK_RELEASE, t1 - t0, false);
+    if (c->groups)
+        dra_rgroups_note_pod(c->groups, s->node, c->scn.mix[s->shape].cpu_milli,
+                             c->scn.mix[s->shape].memory_bytes, -1);
     if (rc != DRA_OK) {
         char msg[128];
         snprintf(msg, sizeof msg, "release failed: %s", dra_strerror(rc));
@@ -1626,6 +1659,8 @@ static int republish(ctx_t *c, uint32_t si, uint32_t di, const dra_taint_t *tain
         rc = dra_engine_update_slice(c->eng, si, c->diag);
     int64_t t1 = now_ns();
     hook(0);
+    if (rc == DRA_OK && c->groups) /* the group cycle's bounds read the updated devices */
+        dra_rgroups_refresh(c->groups);
     if (rc)
         return rc;
     if (timed) {
@@ -1722,6 +1757,13 @@ static void add_value(json_t *values, json_t *metrics, const char *name, double 
     json_object_set_new(values, name, dra_result_real(v));
     if (!json_object_get(metrics, name))
         json_object_set_new(metrics, name, metric(unit, better, exact));
+}
+
+static void rg_add_value(void *ctx, const char *name, double v, const char *unit,
+                         const char *better, bool exact)
+{
+    json_t **vm = ctx;
+    add_value(vm[0], vm[1], name, v, unit, better, exact);
 }
 
 static json_t *metrics_obj(ctx_t *c)
@@ -1823,6 +1865,20 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
               "fraction", "lower", true);
     add_value(values, metrics, "fragmentation.partial_nvlink_domains", fv.partial_nvlink_domains,
               "count", "lower", true);
+    for (uint32_t s = 0; s < c->nshapes; s++) {
+        const dra_hist_t *h = &c->rh[hidx(c, s, DRA_PHASE_CYCLE, DRA_HOUT_ANY)];
+        if (!h->counts || !dra_hist_count(h))
+            continue;
+        snprintf(name, sizeof name, "latency.%s.cycle.p50", c->shape_names[s]);
+        add_value(values, metrics, name, (double)dra_hist_percentile(h, 50), "ns", "lower", false);
+        snprintf(name, sizeof name, "latency.%s.cycle.p99", c->shape_names[s]);
+        add_value(values, metrics, name, (double)dra_hist_percentile(h, 99), "ns", "lower", false);
+    }
+    if (c->groups) {
+        json_t *vm[2] = {values, metrics};
+        if (dra_rgroups_rep_values(c->groups, vm, rg_add_value))
+            return DRA_ENOMEM;
+    }
     if (hw && hw->valid) {
         add_value(values, metrics, "hw.instructions", (double)hw->instructions, "count", "lower",
                   false);
@@ -1891,6 +1947,12 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     if (!served)
         return DRA_ENOMEM;
     dra_rf_put(search, DRA_RF_SEARCH_SERVED, served);
+    if (c->groups) {
+        json_t *g = dra_rgroups_rep_json(c->groups);
+        if (!g)
+            return DRA_ENOMEM;
+        dra_rf_put(rep, DRA_RF_REP_GROUPS, g);
+    }
     json_array_append_new(c->reps, rep);
     return DRA_OK;
 }
@@ -2038,6 +2100,10 @@ static void tally_move(ctx_t *c, tally_t *t, bool save)
 #undef TALLY_ONE
 }
 
+static int group_arrive(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev, bool *placed);
+static int group_depart(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev);
+static int group_rep_end(ctx_t *c);
+
 /* The check pass of a measured repetition (runner.h step 6), after its timed pass released
  * everything: the same workload with the same random streams is placed again, untimed; every
  * pod's decision is compared with the timed pass's and every allocation (or the seeded sample)
@@ -2058,6 +2124,11 @@ static int check_pass(ctx_t *c, bool *interrupted)
     c->measuring = false;
     c->checking = true;
     int64_t t0 = now_ns();
+    /* PodGroups are placed again too (their cycles, untimed, their members checked): the
+     * repetition's group measurements are the timed pass's, put back at the end */
+    void *gsaved = NULL;
+    if (c->groups && !(gsaved = dra_rgroups_save(c->groups)))
+        return DRA_ENOMEM;
     dra_workload_t w;
     int rc = dra_workload_init(&w, &c->built.workload, c->seed, c->diag);
     if (rc == DRA_OK) {
@@ -2065,13 +2136,23 @@ static int check_pass(ctx_t *c, bool *interrupted)
         dra_wl_event_t ev;
         while (next_event(c, &w, &ev, &rc, interrupted)) {
             if (ev.kind != DRA_WL_ARRIVE) {
-                depart(c, &ev);
+                if (!c->groups || !dra_rgroups_owns(c->groups, ev.pod))
+                    depart(c, &ev);
+                if (c->groups && (rc = group_depart(c, &w, &ev)))
+                    break;
                 continue;
             }
             bool placed;
-            if ((rc = hash_reserve(c, ev.pod)) || (rc = arrive(c, &ev, &placed)))
+            if ((rc = hash_reserve(c, ev.pod)))
                 break;
-            dra_workload_report(&w, ev.pod, placed);
+            if (dra_rgroups_is_group(c->groups, ev.mix)) {
+                if ((rc = group_arrive(c, &w, &ev, &placed)))
+                    break;
+            } else {
+                if ((rc = arrive(c, &ev, &placed)))
+                    break;
+                dra_workload_report(&w, ev.pod, placed);
+            }
             arrivals++;
             if (c->health && (rc = health_tick(c, arrivals)))
                 break;
@@ -2082,6 +2163,11 @@ static int check_pass(ctx_t *c, bool *interrupted)
     if (c->health) {
         int hrc = health_reset(c);
         rc = rc ? rc : hrc;
+    }
+    if (c->groups) {
+        int grc = group_rep_end(c);
+        dra_rgroups_restore(c->groups, gsaved);
+        rc = rc ? rc : grc;
     }
     release_all(c);
     if (dra_alloc_state_digest(c->state) != c->empty_digest)
@@ -2104,6 +2190,104 @@ static int check_pass(ctx_t *c, bool *interrupted)
 }
 
 /* Run the workload once. warmup: stop after max_pods arrivals, record nothing. */
+/* ---- PodGroup arrivals (runner_groups.h) ---------------------------------------------------- */
+
+static void rg_rec(void *ctx, uint32_t shape, int phase, int outcome, int64_t ns)
+{
+    rec(ctx, shape, phase, outcome, ns);
+}
+
+static void rg_decision(void *ctx, uint64_t pod, const void *bytes, size_t n)
+{
+    ctx_t *c = ctx;
+    uint64_t hdr[1] = {pod};
+    XXH3_64bits_update(c->dig, hdr, sizeof hdr);
+    XXH3_64bits_update(c->dig, bytes, n);
+    if (c->rec_on && !c->checking && pod < c->rec_cap) {
+        XXH3_64bits_reset(c->rec_dig);
+        XXH3_64bits_update(c->rec_dig, bytes, n);
+        c->rec_hash[pod] = (uint32_t)XXH3_64bits_digest(c->rec_dig);
+    }
+}
+
+static void rg_violation(void *ctx, uint64_t pod, const char *claim, const char *node,
+                         const char *msg)
+{
+    ctx_t *c = ctx;
+    violation(c, pod, claim, node, msg);
+    c->halt = true; /* a decision differs: stop, as for single pods */
+}
+
+static void rg_check(void *ctx, uint64_t pod, uint32_t node, dra_claim_t *const *claims,
+                     dra_allocation_t *const *a, uint32_t n)
+{
+    ctx_t *c = ctx;
+    if (c->inv == DRA_INV_OFF || !c->checking) /* the check pass checks, as for single pods */
+        return;
+    if (c->inv == DRA_INV_SAMPLED && dra_rng_unit(&c->r_sample) >= c->inv_p)
+        return;
+    dra_inv_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    const dra_node_t *nd = c->model.nodes[node];
+    int rc = dra_inv_check(&c->model, &c->feat, c->state, c->cel, nd, claims, a, n, &rep);
+    c->checked++;
+    if (rc != DRA_OK) {
+        violation(c, pod, claims[0]->name, nd->name, "invariant checker failed to run");
+        return;
+    }
+    for (uint32_t i = 0; i < rep.nviolations; i++)
+        violation(c, pod, claims[0]->name, nd->name,
+                  i < rep.nkept ? rep.first[i] : "(further violation)");
+}
+
+static void rg_env(ctx_t *c, dra_rg_env_t *env, dra_rg_hooks_t *h, bool compare)
+{
+    env->m = &c->model;
+    env->eng = c->eng;
+    env->ref = c->ref_place ? &c->alloc : (c->both ? &c->cmp : NULL);
+    env->ref_place = c->ref_place;
+    env->compare = compare;
+    env->policy = engine_policy(c->policy);
+    env->r_place = &c->r_place;
+    env->clock_ns = clock_fn;
+    h->ctx = c;
+    h->measuring = c->measuring;
+    h->rec = rg_rec;
+    h->decision = rg_decision;
+    h->violation = rg_violation;
+    h->check = rg_check;
+}
+
+static int group_arrive(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev, bool *placed)
+{
+    dra_rg_env_t env;
+    dra_rg_hooks_t h;
+    bool compare = c->both && c->both_gleft > 0 && !c->checking;
+    if (compare)
+        c->both_gleft--;
+    rg_env(c, &env, &h, compare);
+    return dra_rgroups_arrive(c->groups, &env, &h, w, ev, placed);
+}
+
+static int group_depart(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev)
+{
+    dra_rg_env_t env;
+    dra_rg_hooks_t h;
+    /* retries are compared while PodGroup arrivals still are */
+    rg_env(c, &env, &h, c->both && c->both_gleft > 0 && !c->checking);
+    bool was;
+    return dra_rgroups_depart(c->groups, &env, &h, w, ev, &was);
+}
+
+/* A pass's end for the groups: those still placed released (untimed), the queue emptied. */
+static int group_rep_end(ctx_t *c)
+{
+    dra_rg_env_t env;
+    dra_rg_hooks_t h;
+    rg_env(c, &env, &h, false);
+    return dra_rgroups_rep_end(c->groups, &env);
+}
+
 static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 {
     dra_workload_t w;
@@ -2126,6 +2310,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
     dra_rng_seed(&c->r_health, c->seed, STREAM_HEALTH);
     c->updates = 0;
+    if (c->groups)
+        dra_rgroups_rep_begin(c->groups);
     for (uint32_t i = 0; i < c->nhists; i++)
         if (c->rh[i].counts)
             dra_hist_reset(&c->rh[i]);
@@ -2166,12 +2352,18 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
                 break;
             if (!warmup && (rc = hash_reserve(c, ev.pod)))
                 break;
-            rc = arrive(c, &ev, &placed);
-            if (rc)
-                break;
-            if (!placed && !warmup && (rc = note_failure(c, &ev, before)))
-                break;
-            dra_workload_report(&w, ev.pod, placed);
+            if (dra_rgroups_is_group(c->groups, ev.mix)) {
+                /* a PodGroup: its cycle reports to the workload (it may wait in the queue) */
+                if ((rc = group_arrive(c, &w, &ev, &placed)))
+                    break;
+            } else {
+                rc = arrive(c, &ev, &placed);
+                if (rc)
+                    break;
+                if (!placed && !warmup && (rc = note_failure(c, &ev, before)))
+                    break;
+                dra_workload_report(&w, ev.pod, placed);
+            }
             arrivals++;
             if (c->health && (rc = health_tick(c, arrivals)))
                 break;
@@ -2181,7 +2373,11 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
                 c->o->progress(c->o->progress_ctx, warmup, c->rep, c->nreps, arrivals, total, false,
                                c->run);
         } else {
-            depart(c, &ev);
+            if (!c->groups || !dra_rgroups_owns(c->groups, ev.pod))
+                depart(c, &ev);
+            /* a group's pods leave together; any departure retries the groups that wait */
+            if (c->groups && (rc = group_depart(c, &w, &ev)))
+                break;
         }
     }
     int64_t w1 = now_ns();
@@ -2215,6 +2411,22 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         if (hrc)
             return hrc;
     }
+    if (c->groups) {
+        dra_rg_counts_t gc;
+        dra_rgroups_counts(c->groups, &gc);
+        c->pods += gc.pods;
+        c->claims_n += gc.claims;
+        c->outc[DRA_OUTCOME_ALLOCATED] += gc.allocated;
+        c->outc[DRA_OUTCOME_UNSATISFIABLE] += gc.unsatisfiable;
+        c->outc[DRA_OUTCOME_FATAL] += gc.fatal;
+        c->busy_ns += gc.busy_ns;
+        c->run->both_groups += gc.both_cycles;
+        c->run->both_group_ref_ns += gc.both_ref_ns;
+        c->run->both_group_fast_ns += gc.both_fast_ns;
+        int grc = group_rep_end(c);
+        if (grc)
+            return grc;
+    }
     release_all(c);
     uint64_t d = dra_alloc_state_digest(c->state);
     if (d != c->empty_digest)
@@ -2236,6 +2448,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     }
     if ((rc = rep_json(c, w1 - w0, fv, &hv)))
         return rc;
+    if (c->groups)
+        dra_rgroups_reasons(c->groups, c, group_reason);
     dra_rf_put(json_array_get(c->reps, json_array_size(c->reps) - 1), DRA_RF_REP_OUTCOME_REASONS,
                reasons_json(c));
     /* totals and merged histograms */
@@ -2442,6 +2656,9 @@ static int setup(ctx_t *c)
         c->shape_names[i] = t->name;
     }
     c->shape_names[c->nshapes] = "all";
+    if ((rc = dra_rgroups_new(&c->scn, &c->built, &c->model, &c->feat, c->claims, &c->groups,
+                              diag)))
+        return rc;
     c->build_ns = now_ns() - b0;
 
     /* device table (memory figure) */
@@ -2710,6 +2927,11 @@ static void summarize(ctx_t *c)
     const dra_hist_t *rej = &r->hists[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE)];
     r->rej_p50 = dra_hist_percentile(rej, 50);
     r->rej_p99 = dra_hist_percentile(rej, 99);
+    if (c->groups) {
+        char buf[4096];
+        dra_rgroups_summary(c->groups, buf, sizeof buf);
+        r->groups_summary = strdup(buf);
+    }
     r->nshapes = c->nshapes;
     r->shapes = calloc(c->nshapes + 1, sizeof *r->shapes);
     if (!r->shapes)
@@ -2803,6 +3025,7 @@ static void doc_finish(ctx_t *c)
 
 static void ctx_fini(ctx_t *c)
 {
+    dra_rgroups_free(c->groups);
     dra_anyalloc_free(&c->alloc);
     if (c->cel)
         dra_cel_cache_free(c->cel);
@@ -2938,6 +3161,7 @@ void dra_run_fini(dra_run_t *run)
     for (uint32_t i = 0; run->shapes && i <= run->nshapes; i++)
         free((char *)run->shapes[i].name);
     free(run->shapes);
+    free(run->groups_summary);
     memset(run, 0, sizeof *run);
 }
 

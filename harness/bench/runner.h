@@ -102,6 +102,7 @@ typedef enum dra_phase {
     DRA_PHASE_COMMIT,
     DRA_PHASE_RELEASE,
     DRA_PHASE_POD,
+    DRA_PHASE_CYCLE, /* a PodGroup's whole scheduling cycle (runner_groups.h) */
     DRA_PHASE_COUNT
 } dra_phase_t;
 
@@ -151,6 +152,8 @@ typedef struct dra_runner_opts {
     dra_runner_progress_fn progress;
     void *progress_ctx;
     uint64_t both_prefix;        /* --allocator both: arrivals compared (0 = DRA_RUNNER_BOTH_PREFIX) */
+    uint64_t both_groups;        /* --allocator both: PodGroup arrivals compared, counted apart
+                                    (0 = both_prefix's count) */
     int argc;                    /* recorded in run.argv */
     char **argv;
 } dra_runner_opts_t;
@@ -237,6 +240,9 @@ typedef struct dra_run {
     /* --allocator both: arrivals whose decision was compared with the reference placement, and
      * the time of both (reference untimed in the histograms) */
     uint64_t both_pods, both_ref_ns, both_engine_ns;
+    /* --allocator both: PodGroup cycles compared with the literal reference cycle and the time
+     * of both */
+    uint64_t both_groups, both_group_ref_ns, both_group_fast_ns;
     /* device health events (spec.workload.deviceTaints): slice republications timed in the
      * measured repetitions, the histogram slot of their update phase ("slice-update/update/any",
      * UINT32_MAX without events), and the time the first engine took to build (dra_engine_new
@@ -248,6 +254,9 @@ typedef struct dra_run {
     uint64_t paths[3];
     /* placements per what decided on the chosen node (dra_engine_served_t), all reps */
     uint64_t served[DRA_SERVED_COUNT];
+    /* scenarios with PodGroups: one line per group entry and topology key (runner_groups.h),
+     * malloc'd; NULL without groups */
+    char *groups_summary;
 } dra_run_t;
 
 /* --allocator both compares this many arrivals (warm-up included) unless told otherwise. */

@@ -45,6 +45,9 @@ static const char help[] =
     "                           difference) and the speed ratio printed (default: fast)\n"
     "      --both-prefix N      arrivals compared by --allocator both, warm-up included\n"
     "                           (default: 2000)\n"
+    "      --both-groups N      PodGroup arrivals compared by --allocator both (their cycle\n"
+    "                           against the literal cycle), counted apart (default: the\n"
+    "                           --both-prefix count)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
     "      --invariants MODE    all | sampled | off: the invariant checker after every\n"
     "                           allocation, a seeded sample, or none (the names of a scenario's\n"
@@ -356,6 +359,14 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 (unsigned long long)run->both_pods, (double)run->both_ref_ns / 1e9,
                 (double)run->both_engine_ns / 1e9,
                 run->both_engine_ns ? (double)run->both_ref_ns / (double)run->both_engine_ns : 0);
+    if (run->both_groups)
+        fprintf(f, "both        %llu group cycles compared with the literal reference cycle; "
+                   "reference %.3f s, fast %.3f s: %.0fx\n",
+                (unsigned long long)run->both_groups, (double)run->both_group_ref_ns / 1e9,
+                (double)run->both_group_fast_ns / 1e9,
+                run->both_group_fast_ns
+                    ? (double)run->both_group_ref_ns / (double)run->both_group_fast_ns
+                    : 0);
     if (run->update_hist != UINT32_MAX && run->update_hist < run->nhists) {
         const dra_hist_t *h = &run->hists[run->update_hist];
         char a[32], b[32], e[32];
@@ -365,6 +376,16 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         fprintf(f, "updates     %llu slice republications (device health events): p50 %s, p99 %s "
                    "(slice-update/update/any); the engine built from scratch in %s\n",
                 (unsigned long long)run->slice_updates, a, b, e);
+    }
+    if (run->groups_summary) { /* PodGroups: "groups ..." and "domains ..." lines */
+        const char *p = run->groups_summary;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            fprintf(f, "%-11s %.*s\n", strncmp(p, "groups", 6) == 0 ? "groups" : "domains",
+                    (int)(n > 7 ? n - 7 : 0), p + 7);
+            p += nl ? n + 1 : n;
+        }
     }
     const json_t *reps = json_object_get(doc, "repetitions");
     const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
@@ -446,7 +467,7 @@ typedef struct run_args {
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
-           O_RATE };
+           O_RATE, O_BOTHG };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -460,6 +481,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"hgrm", required_argument, NULL, O_HGRM},
         {"cluster", required_argument, NULL, O_CLUSTER},
         {"both-prefix", required_argument, NULL, O_BOTHP},
+        {"both-groups", required_argument, NULL, O_BOTHG},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     dra_runner_opts_t ro;
@@ -533,6 +555,14 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             }
             ro.both_prefix = u;
             break;
+        case O_BOTHG:
+            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
+                status = dra_cli_usage_error("run", "--both-groups: expected a count >= 1, got '%s'",
+                                             optarg);
+                goto out;
+            }
+            ro.both_groups = u;
+            break;
         case O_POLICY:
             if (!dra_runner_parse_policy(optarg, &ro.policy)) {
                 status = dra_cli_usage_error(
@@ -577,11 +607,21 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         }
         case O_FEATURE: {
+            /* the syntax and a gate some release has; the run checks it against the release it
+             * runs (the scenario's or --release, which may come later) */
             dra_alloc_features_t f;
-            dra_alloc_features_init(&f, DRA_RELEASE_DEFAULT);
             dra_diag_t d;
             dra_diag_clear(&d);
-            if (dra_alloc_features_set(&f, optarg, &d) != DRA_OK) {
+            int frc = DRA_EINVAL;
+            for (size_t r = DRA_RELEASE_COUNT; r-- > 0 && frc != DRA_OK;) {
+                dra_alloc_features_init(&f, dra_alloc_releases[r]);
+                dra_diag_t rd;
+                dra_diag_clear(&rd);
+                frc = dra_alloc_features_set(&f, optarg, &rd);
+                if (frc != DRA_OK && dra_alloc_releases[r] == DRA_RELEASE_DEFAULT)
+                    d = rd;
+            }
+            if (frc != DRA_OK) {
                 status = dra_cli_usage_error("run", "--feature: %s", d.msg[0] ? d.msg : optarg);
                 goto out;
             }

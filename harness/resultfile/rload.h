@@ -81,6 +81,14 @@ typedef struct dra_rload_hist {
     int64_t *bucket_count;
 } dra_rload_hist_t;
 
+/* groups.domains[]: one topology key's domain occupancy (scenarios with PodGroups) */
+typedef struct dra_rload_domains {
+    const char *key;
+    int64_t total, gpus;
+    size_t nrows, ncols; /* samples: rows of [t, full, partial, idle, stranded_gpus] */
+    double *samples;
+} dra_rload_domains_t;
+
 typedef struct dra_rload_rep {
     int64_t index, wall_ns, pods, claims;
     /* work (timing version 2): allocated and rejected claims and the timed work on each; 0 in
@@ -98,6 +106,8 @@ typedef struct dra_rload_rep {
     double *frag;
     int64_t inv_checked, inv_violations;
     const char *digest;
+    size_t ndomains;
+    dra_rload_domains_t *domains; /* groups.domains, NULL without PodGroups */
 } dra_rload_rep_t;
 
 typedef struct dra_rload_result {
