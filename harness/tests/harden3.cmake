@@ -233,6 +233,23 @@ test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
 grep -q "suite.txt: lines 2 and 4 run the same scenario file name 'default'" "$d/out.txt"
 test ! -e "$d/out"
 ]=])
+# sibling: scripts/compare-releases writes DIR/<release>/<name>.json per suite line, so two lines
+# of one scenario lost the first result there too; refused by file name before anything runs,
+# by metadata.name after the first release's runs (before the other releases and compare).
+dra_harden3_test(d04_compare_releases_one_file_per_line [=[
+d="$HT/d04c"; rm -rf "$d"; mkdir -p "$d"
+printf '# suite\ndefault --count 10\n\ndefault --policy spread\n' > "$d/suite.txt"
+rc=0; timeout 60 scripts/compare-releases --bin "$DRABENCH" --suite "$d/suite.txt" --out "$d/out" > "$d/out.txt" 2>&1 || rc=$?
+test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
+grep -q "suite.txt: lines 2 and 4 run the same scenario file name 'default'" "$d/out.txt"
+test ! -e "$d/out"
+cp "$HT/small.yaml" "$d/a.yaml"; cp "$HT/small.yaml" "$d/b.yaml"
+printf '%s/a.yaml\n%s/b.yaml --count 5\n' "$d" "$d" > "$d/suite2.txt"
+rc=0; timeout 120 scripts/compare-releases --bin "$DRABENCH" --repeat 1 --suite "$d/suite2.txt" --out "$d/out" > "$d/out.txt" 2>&1 || rc=$?
+test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
+grep -q "suite2.txt: lines 1 and 2 run the same scenario (metadata.name) 'h3-small'" "$d/out.txt"
+test ! -e "$d/out/1.37" && test ! -e "$d/out/README.md"
+]=])
 
 # 14. Every input is read once: report and baseline bless looked at the first file (replay
 #     results? a comparison?) and then read it again, so a pipe came back empty and a FIFO hung.
