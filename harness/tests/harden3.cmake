@@ -458,7 +458,8 @@ test "$(ls "$d/h" | wc -l)" = "$(jq '[.repetitions[0].histograms[]] | length' "$
 #     33 KB with one 128-device slice before: 2,500 arrivals of one 128-device slice grew RSS by
 #     about 70 MB over 500 under ASan, by a few MB now; Release flat); the taint value is a label value (at most 63 characters), as
 #     is a device taint's and a DeviceTaintRule's; a cluster read by run / gen / validate of a
-#     scenario is held to the limits validate applies (a 5,000-device slice is refused).
+#     scenario is held to the limits validate applies (a 5,000-device slice is refused); alloc
+#     -f still decides on such manifests but names the first rule they break.
 dra_harden3_test(d10_health_memory_and_limits [=[
 d="$HT/d10"; rm -rf "$d"; mkdir -p "$d"
 cat > "$d/t.yaml" <<'Y'
@@ -513,6 +514,11 @@ for cmd in "validate $d/big.yaml" "run $HT/small.yaml -q -o $d/c.json --cluster 
   test "$rc" = 2 || { echo "$cmd: exit $rc"; exit 1; }
   grep -q 'big.yaml:[0-9]*:[0-9]*: .*spec.devices: must have at most 128 devices, has 5000' "$d/err.txt" || { echo "$cmd:"; cat "$d/err.txt"; exit 1; }
 done
+# alloc decides on what it is given (a dry run) but says the API server would refuse it
+"$DRABENCH" alloc -f "$d/big.yaml" > /dev/null 2> "$d/err.txt"
+grep -q 'note: the manifests break 1 rule(s) of the API server .*, first: .*big.yaml:[0-9]*:[0-9]*: .*spec.devices: must have at most 128 devices, has 5000' "$d/err.txt"
+"$DRABENCH" alloc -f corpora/samples/sample-cluster.yaml > /dev/null 2> "$d/err.txt"
+! grep -q 'rule(s) of the API server' "$d/err.txt"
 ]=])
 
 # 17. A path that is not UTF-8 (or holds a control character or a backslash) is written into
