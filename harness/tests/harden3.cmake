@@ -334,6 +334,13 @@ for r in CURRENT current local Local; do
 done
 "$DRABENCH" baseline bless --dir "$d/bl" --release v1 "$FIX/base-default.json" > /dev/null
 test "$(cat "$d/bl/CURRENT")" = v1
+# a root an older bless left with a CURRENT/ directory: refused before any file is written,
+# naming it (every bless exited 4 after writing its set)
+mkdir -p "$d/old/CURRENT"
+rc=0; "$DRABENCH" baseline bless --dir "$d/old" --release v1 "$FIX/base-default.json" > /dev/null 2> "$d/err.txt" || rc=$?
+test "$rc" = 2 || { echo "CURRENT/ directory: exit $rc"; cat "$d/err.txt"; exit 1; }
+grep -q 'old/CURRENT: not a regular file: CURRENT names the current release' "$d/err.txt"
+test ! -e "$d/old/v1"
 ]=])
 
 # 13. A walked directory yields regular files only: a FIFO named *.yaml hung validate / inspect /
