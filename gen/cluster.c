@@ -88,6 +88,11 @@ static int check_params(const dra_gen_group_t *g, uint32_t gi, dra_diag_t *diag)
     if (g->profile == DRA_GEN_NET_POOL && p->scope == DRA_GEN_SCOPE_NODE_SELECTOR &&
         (!p->selector_key || !*p->selector_key || !p->selector_value))
         return BAD("group %u (%s): scope nodeSelector needs selector key and value", gi, pn);
+    if (g->profile == DRA_GEN_NET_POOL && p->scope == DRA_GEN_SCOPE_PER_VALUE &&
+        (!p->selector_key || !*p->selector_key))
+        return BAD("group %u (%s): scope perValue needs selector key (a node label)", gi, pn);
+    if (p->rack_label && (!*p->rack_label || p->rack_size < 1))
+        return BAD("group %u (%s): rackLabel needs a label key and rackSize >= 1", gi, pn);
     if (g->profile == DRA_GEN_CPU_ONLY || g->profile == DRA_GEN_NET_POOL)
         return DRA_OK;
     if (!p->product_name || !p->memory || !p->driver_version)

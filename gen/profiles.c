@@ -35,7 +35,7 @@ static const dra_gen_profile_info_t profiles[DRA_GEN_NPROFILES] = {
     [DRA_GEN_MI300X] = {"mi300x", "8x AMD MI300X as full GPUs (SPX) or 8 CPX partitions each",
                         "rocm-k8s-gpu-dra-driver/mi300x-spx-node.derived.yaml", "gpu.amd.com", true},
     [DRA_GEN_CPU_ONLY] = {"cpu-only", "a Node without DRA devices", NULL, NULL, true},
-    [DRA_GEN_NET_POOL] = {"net-pool", "network-attached pool of IMEX channels (allNodes or nodeSelector)",
+    [DRA_GEN_NET_POOL] = {"net-pool", "network-attached pool of IMEX channels (allNodes, nodeSelector, or per value of a node label)",
                           "nvidia-k8s-dra-driver-gpu/resourceslices/imex-resourceslice.yaml", "gpu.nvidia.com", false},
     [DRA_GEN_SCHED_PERF] = {"sched-perf", "scheduler_perf test-driver node: N devices model=A100, 1Gi",
                             "k8s-scheduler-perf/resourceslice-basic-devices.rendered.yaml", "test-driver.cdi.k8s.io", true},
@@ -1001,6 +1001,120 @@ static int emit_node(dra_gen_ctx_t *c, const proto_t *p, const char *name, dra_g
     return c->err;
 }
 
+/* A nodeSelector `key In [value]` in the model. */
+static const dra_node_selector_t *selector_in(dra_model_t *m, const char *key, const char *value)
+{
+    dra_node_selector_t *sel = dra_model_array(m, 1, sizeof *sel);
+    dra_ns_term_t *t = dra_model_array(m, 1, sizeof *t);
+    dra_ns_req_t *r = dra_model_array(m, 1, sizeof *r);
+    const char **vals = dra_model_array(m, 1, sizeof *vals);
+    if (!sel || !t || !r || !vals)
+        return NULL;
+    r->key = dra_gen__intern(m, key);
+    r->op = DRA_NS_IN;
+    r->op_raw = dra_gen__intern(m, "In");
+    vals[0] = dra_gen__intern(m, value);
+    r->values = vals;
+    r->nvalues = 1;
+    t->exprs = r;
+    t->nexprs = 1;
+    sel->terms = t;
+    sel->nterms = 1;
+    sel->pos.file = dra_gen__file;
+    return sel;
+}
+
+/* One slice per pool (<= 128 devices per slice) selecting the nodes of sel (NULL: all nodes). */
+static int emit_pool(dra_gen_ctx_t *c, const char *pool, const dra_device_t *devs, uint32_t ndev,
+                     const dra_node_selector_t *sel)
+{
+    dra_model_t *m = c->m;
+    uint32_t nslices = (ndev + 127) / 128;
+    for (uint32_t si = 0; si < nslices; si++) {
+        dra_slice_t *s = dra_model_add_slice(m);
+        if (!s || !pool)
+            return DRA_ENOMEM;
+        uint32_t first = si * 128, n = ndev - first < 128 ? ndev - first : 128;
+        s->name = dra_gen__fmt(c, "%s-%u", pool, si + 1);
+        s->api_version = dra_gen__intern(m, "resource.k8s.io/v1");
+        s->driver = dra_gen__intern(m, "gpu.nvidia.com");
+        s->pool_name = pool;
+        s->generation = 1;
+        s->slice_count = nslices;
+        if (sel)
+            s->node_selector = sel;
+        else
+            s->all_nodes = true;
+        s->pos.file = dra_gen__file;
+        s->devices = dra_arena_alloc(&m->arena, n * sizeof(dra_device_t), 64);
+        if (!s->devices)
+            return DRA_ENOMEM;
+        memcpy(s->devices, devs + first, n * sizeof(dra_device_t));
+        s->ndevices = n;
+        dra_model_slice_done(m, s);
+        c->st.slices++;
+        c->st.devices += n;
+    }
+    return c->err;
+}
+
+/* scope perValue: `count` pools for every distinct value of the label selector_key among the
+ * nodes built so far (in order of first appearance), each selecting that value's nodes. The
+ * distinct values: (value, first node) pairs sorted by value, then the survivors by node. */
+typedef struct pv_ent {
+    const char *v;
+    uint32_t node;
+} pv_ent_t;
+
+static int pv_by_value(const void *a, const void *b)
+{
+    const pv_ent_t *x = a, *y = b;
+    int c = strcmp(x->v, y->v);
+    return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+static int pv_by_node(const void *a, const void *b)
+{
+    const pv_ent_t *x = a, *y = b;
+    return (x->node > y->node) - (x->node < y->node);
+}
+
+static int emit_pools_per_value(dra_gen_ctx_t *c, const dra_gen_group_t *g, const char *prefix,
+                                const dra_device_t *devs)
+{
+    dra_model_t *m = c->m;
+    const dra_gen_params_t *pp = &g->params;
+    pv_ent_t *e = malloc((m->nnodes ? m->nnodes : 1) * sizeof *e);
+    if (!e)
+        return DRA_ENOMEM;
+    uint32_t n = 0, nvals = 0;
+    for (uint32_t i = 0; i < m->nnodes; i++) {
+        const char *v = dra_node_label(m->nodes[i], pp->selector_key);
+        if (v)
+            e[n++] = (pv_ent_t){v, i};
+    }
+    if (n > 1)
+        qsort(e, n, sizeof *e, pv_by_value);
+    for (uint32_t i = 0; i < n; i++)
+        if (i == 0 || strcmp(e[i].v, e[nvals - 1].v) != 0)
+            e[nvals++] = e[i];
+    if (nvals > 1)
+        qsort(e, nvals, sizeof *e, pv_by_node);
+    int rc = DRA_OK;
+    for (uint32_t d = 0; d < nvals && rc == DRA_OK; d++) {
+        const dra_node_selector_t *sel = selector_in(m, pp->selector_key, e[d].v);
+        if (!sel) {
+            rc = DRA_ENOMEM;
+            break;
+        }
+        for (uint32_t k = 0; k < g->count && rc == DRA_OK; k++)
+            rc = emit_pool(c, dra_gen__fmt(c, "%s-%s-d%u-%u", prefix, c->cluster_uuid, d, k), devs,
+                           pp->devices, sel);
+    }
+    free(e);
+    return rc ? rc : c->err;
+}
+
 static int emit_net_pools(dra_gen_ctx_t *c, const dra_gen_group_t *g, const char *prefix)
 {
     dra_model_t *m = c->m;
@@ -1015,65 +1129,27 @@ static int emit_net_pools(dra_gen_ctx_t *c, const dra_gen_group_t *g, const char
         ab_i(&b, "channel", i);
         ab_done(&b, &devs[i], dra_gen__fmt(c, "imex-channel-%u", i));
     }
-    dra_node_selector_t *sel = NULL;
-    if (pp->scope == DRA_GEN_SCOPE_NODE_SELECTOR) {
-        sel = dra_model_array(m, 1, sizeof *sel);
-        dra_ns_term_t *t = dra_model_array(m, 1, sizeof *t);
-        dra_ns_req_t *r = dra_model_array(m, 1, sizeof *r);
-        const char **vals = dra_model_array(m, 1, sizeof *vals);
-        if (!sel || !t || !r || !vals)
-            return DRA_ENOMEM;
-        r->key = dra_gen__intern(m, pp->selector_key);
-        r->op = DRA_NS_IN;
-        r->op_raw = dra_gen__intern(m, "In");
-        vals[0] = dra_gen__intern(m, pp->selector_value);
-        r->values = vals;
-        r->nvalues = 1;
-        t->exprs = r;
-        t->nexprs = 1;
-        sel->terms = t;
-        sel->nterms = 1;
-        sel->pos.file = dra_gen__file;
-    }
+    if (pp->scope == DRA_GEN_SCOPE_PER_VALUE)
+        return emit_pools_per_value(c, g, prefix, devs);
+    const dra_node_selector_t *sel = NULL;
+    if (pp->scope == DRA_GEN_SCOPE_NODE_SELECTOR &&
+        !(sel = selector_in(m, pp->selector_key, pp->selector_value)))
+        return DRA_ENOMEM;
     for (uint32_t k = 0; k < g->count; k++) {
-        /* a pool of <= 128 devices per slice */
-        uint32_t nslices = (pp->devices + 127) / 128;
-        const char *pool = dra_gen__fmt(c, "%s-%s-%u", prefix, c->cluster_uuid, k);
-        for (uint32_t si = 0; si < nslices; si++) {
-            dra_slice_t *s = dra_model_add_slice(m);
-            if (!s || !pool)
-                return DRA_ENOMEM;
-            uint32_t first = si * 128, n = pp->devices - first < 128 ? pp->devices - first : 128;
-            s->name = dra_gen__fmt(c, "%s-%u", pool, si + 1);
-            s->api_version = dra_gen__intern(m, "resource.k8s.io/v1");
-            s->driver = dra_gen__intern(m, "gpu.nvidia.com");
-            s->pool_name = pool;
-            s->generation = 1;
-            s->slice_count = nslices;
-            if (sel)
-                s->node_selector = sel;
-            else
-                s->all_nodes = true;
-            s->pos.file = dra_gen__file;
-            s->devices = dra_arena_alloc(&m->arena, n * sizeof(dra_device_t), 64);
-            if (!s->devices)
-                return DRA_ENOMEM;
-            memcpy(s->devices, devs + first, n * sizeof(dra_device_t));
-            s->ndevices = n;
-            dra_model_slice_done(m, s);
-            c->st.slices++;
-            c->st.devices += n;
-        }
+        int rc = emit_pool(c, dra_gen__fmt(c, "%s-%s-%u", prefix, c->cluster_uuid, k), devs,
+                           pp->devices, sel);
+        if (rc)
+            return rc;
     }
     return c->err;
 }
 
 static const dra_label_t *group_labels(dra_gen_ctx_t *c, const dra_gen_group_t *g, const char *clique_uuid,
-                                       uint32_t rack, uint32_t *n)
+                                       uint32_t rack, const char *prefix, uint32_t *n)
 {
     dra_model_t *m = c->m;
     const dra_gen_params_t *pp = &g->params;
-    uint32_t cap = pp->nlabels + 4;
+    uint32_t cap = pp->nlabels + 5;
     dra_label_t *l = dra_model_array(m, cap, sizeof *l);
     if (!l) {
         c->err = DRA_ENOMEM;
@@ -1094,6 +1170,10 @@ static const dra_label_t *group_labels(dra_gen_ctx_t *c, const dra_gen_group_t *
         l[k].key = dra_gen__intern(m, "nvidia.com/gpu.clusteruuid");
         l[k++].value = dra_gen__intern(m, clique_uuid);
     }
+    if (pp->rack_label) {
+        l[k].key = dra_gen__intern(m, pp->rack_label);
+        l[k++].value = dra_gen__fmt(c, "%s-rack-%u", prefix, rack);
+    }
     for (uint32_t i = 0; i < pp->nlabels; i++) {
         l[k].key = dra_gen__intern(m, pp->labels[i].key);
         l[k++].value = dra_gen__intern(m, pp->labels[i].value);
@@ -1112,14 +1192,14 @@ int dra_gen__emit_group(dra_gen_ctx_t *c, const dra_gen_group_t *g, uint32_t gi)
         return DRA_ENOMEM;
     int rc = DRA_OK;
     const dra_gen_params_t *pp = &g->params;
-    uint32_t rack_size = g->profile == DRA_GEN_GB200_NVL72 ? pp->rack_size : UINT32_MAX;
+    uint32_t rack_size = g->profile == DRA_GEN_GB200_NVL72 || pp->rack_label ? pp->rack_size : UINT32_MAX;
     char cuuid[64];
     uuid_str(&c->rng, "", cuuid, sizeof cuuid);
     for (uint32_t i = 0; i < g->count && rc == DRA_OK; i++) {
         if (i == 0 || (rack_size != UINT32_MAX && i % rack_size == 0)) {
             uint32_t rack = rack_size == UINT32_MAX ? 0 : i / rack_size;
             memset(p, 0, sizeof *p);
-            p->labels = group_labels(c, g, cuuid, rack, &p->nlabels);
+            p->labels = group_labels(c, g, cuuid, rack, prefix, &p->nlabels);
             switch (g->profile) {
             case DRA_GEN_DGX_H100:
             case DRA_GEN_DGX_H200:

@@ -20,8 +20,11 @@
  *                        placement a device consuming them (H100 also announces the full GPU)
  *   mi300x               8 MI300X as full GPUs (SPX) or 8 CPX partitions each with parent attributes
  *   cpu-only             a Node without DRA devices
- *   net-pool             a network-attached pool (IMEX-channel-like devices) for allNodes or a
- *                        nodeSelector; `count` is the number of pools, not of nodes
+ *   net-pool             a network-attached pool (IMEX-channel-like devices) for allNodes, a
+ *                        nodeSelector, or per value of a node label (scope perValue: `count`
+ *                        pools for every value of the label among the nodes of the groups before
+ *                        it, each selecting the nodes of that value, e.g. one per NVLink domain);
+ *                        `count` is the number of pools, not of nodes
  *   sched-perf           the upstream scheduler_perf test driver node (test-driver.cdi.k8s.io)
  *   shared-gpu           dra-example-driver GPUs with allowMultipleAllocations and consumable
  *                        capacity (memory, compute)
@@ -79,7 +82,8 @@ typedef enum dra_gen_counter_layout {
 
 typedef enum dra_gen_scope {
     DRA_GEN_SCOPE_ALL_NODES = 0,
-    DRA_GEN_SCOPE_NODE_SELECTOR
+    DRA_GEN_SCOPE_NODE_SELECTOR,
+    DRA_GEN_SCOPE_PER_VALUE /* one set of pools per value of a node label (a rack-scoped fabric) */
 } dra_gen_scope_t;
 
 typedef struct dra_gen_profile_info {
@@ -97,7 +101,10 @@ typedef struct dra_gen_params {
     uint32_t nics;      /* NICs per node (dgx 8; must be <= gpus to share PCIe roots) */
     uint32_t devices;   /* sched-perf devices per node (10), net-pool devices per pool (10),
                            shared-gpu GPUs per node (8) */
-    uint32_t rack_size; /* gb200: nodes per NVLink clique (18) */
+    uint32_t rack_size; /* gb200: nodes per NVLink clique (18); others: nodes per rack label value
+                           when rack_label is set */
+    const char *rack_label; /* NULL, or a label key every node gets with its rack's name,
+                               "<prefix>-rack-<i / rack_size>" (topology-aware scheduling) */
     uint32_t channels;  /* gb200: compute-domain channel devices per node (1) */
     bool cpx;           /* mi300x: 8 CPX partitions per GPU instead of full GPUs */
     const char *product_name;   /* productName / model attribute */
@@ -106,7 +113,8 @@ typedef struct dra_gen_params {
     dra_gen_mig_layout_t mig_layout;
     dra_gen_counter_layout_t counter_layout;
     dra_gen_scope_t scope;      /* net-pool */
-    const char *selector_key;   /* net-pool nodeSelector: key In [value] */
+    const char *selector_key;   /* net-pool nodeSelector: key In [value]; perValue: the label key
+                                   whose values (over the nodes built before) get pools each */
     const char *selector_value;
     const dra_label_t *labels;  /* extra labels on every node of the group */
     uint32_t nlabels;

@@ -173,6 +173,25 @@ void dra_workload_report(dra_workload_t *w, uint64_t pod, bool ok)
     }
 }
 
+double dra_workload_report_wait(dra_workload_t *w, uint64_t pod)
+{
+    double life = 0;
+    if (w->has_pending && w->pending.pod == pod) {
+        life = w->pending.time - w->last_arrival;
+        w->has_pending = false;
+    }
+    dra_workload_report(w, pod, false);
+    return life;
+}
+
+int dra_workload_depart_at(dra_workload_t *w, uint64_t pod, uint32_t mix, double t)
+{
+    if (mix >= w->spec.nmix)
+        return DRA_EINVAL;
+    dra_wl_dep_t d = {t, pod, UINT64_MAX, mix};
+    return heap_push(w, &d);
+}
+
 static uint32_t pick_mix(dra_workload_t *w)
 {
     if (w->spec.nmix == 1)
@@ -214,6 +233,7 @@ int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev)
         return 0;
     memset(ev, 0, sizeof *ev);
     ev->time = w->next_arrival;
+    w->last_arrival = ev->time;
     ev->kind = DRA_WL_ARRIVE;
     ev->pod = w->arrived++;
     ev->mix = pick_mix(w);

@@ -94,6 +94,7 @@ typedef struct dra_workload {
     uint64_t next_claim;
     dra_wl_dep_t pending; /* the departure of the last arrival, pushed at the next call */
     bool has_pending;
+    double last_arrival;  /* time of the last arrival returned */
 } dra_workload_t;
 
 DRA_NODISCARD int dra_workload_init(dra_workload_t *w, const dra_workload_spec_t *spec,
@@ -105,6 +106,15 @@ DRA_NODISCARD int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev);
  * did not fit never departs; in fill mode `stop_after` failures in a row end the stream. Must be
  * called before the next dra_workload_next. */
 void dra_workload_report(dra_workload_t *w, uint64_t pod, bool ok);
+/* Instead of dra_workload_report: the arrival just returned did not fit now but waits in the
+ * scheduler's queue (a PodGroup) and may be placed later. It does not depart now; its lifetime
+ * (steady mode; 0 in fill mode) is returned for dra_workload_depart_at. In fill mode it counts as
+ * a misfit for stop_after. */
+double dra_workload_report_wait(dra_workload_t *w, uint64_t pod);
+/* A waiting arrival was placed at time t: it departs at t + lifetime (the departure joins the
+ * stream; the stream does not end while departures are due). DRA_ENOMEM. */
+DRA_NODISCARD int dra_workload_depart_at(dra_workload_t *w, uint64_t pod, uint32_t mix,
+                                         double t);
 /* True when w holds its invariants: a non-empty mix with strictly increasing cumulative weights
  * ending at the total, the departure heap ordered (earliest time, then pod) within its capacity,
  * shared-claim fill counts within their share, arrivals within count. O(mix + heap); meant for

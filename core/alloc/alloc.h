@@ -90,6 +90,13 @@ typedef enum dra_gate {
     DRA_GATE_FRACTIONAL_CAPACITY_RANGE, /* DRAFractionalCapacityRange (1.37+) */
     DRA_GATE_WORKLOAD_RESOURCE_CLAIMS, /* DRAWorkloadResourceClaims (1.36+; PodGroup-level claims,
                                           not read by the allocator) */
+    /* Workload-aware scheduling (WORKLOADS.md; read by the group cycle, core/group/group.h, not
+     * by the allocator). In drabench they exist from release 1.36 (scheduling.k8s.io/v1alpha2):
+     * the 1.35 v1alpha1 Workload API is not modelled. */
+    DRA_GATE_GENERIC_WORKLOAD,         /* GenericWorkload: PodGroup objects, the group cycle */
+    DRA_GATE_GANG_SCHEDULING,          /* GangScheduling (1.36 only; merged into GenericWorkload
+                                          in 1.37): the gang policy's minCount */
+    DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,  /* TopologyAwareWorkloadScheduling */
     DRA_GATE_COUNT
 } dra_gate_t;
 
@@ -143,6 +150,13 @@ bool dra_alloc_gate_lookup(const char *name, dra_gate_t *out);
 static inline bool dra_alloc_gate_on(const dra_alloc_features_t *f, dra_gate_t g)
 {
     return (f->gates >> g) & 1u;
+}
+/* Whether the gang policy's minCount applies: GangScheduling in 1.35-1.36, GenericWorkload from
+ * 1.37 (GangScheduling merged into it). */
+static inline bool dra_alloc_gang_on(const dra_alloc_features_t *f)
+{
+    return f->release >= DRA_RELEASE_1_37 ? dra_alloc_gate_on(f, DRA_GATE_GENERIC_WORKLOAD)
+                                          : dra_alloc_gate_on(f, DRA_GATE_GANG_SCHEDULING);
 }
 const char *dra_alloc_gate_name(dra_gate_t g);
 /* The variant upstream would select for these features. */

@@ -558,6 +558,10 @@ bool dra__alloc_state_has_capacity(const dra_alloc_state_t *s, const char *drive
 /* Aggregated consumed capacity by capacity name as written in consumedCapacity (false: none). */
 bool dra__alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, const char *pool,
                             const char *device, const char *cap_name, dra__aq_t *out);
+/* The number of shares' consumedCapacity entries behind that aggregate (0: none, the aggregate
+ * is absent). */
+uint32_t dra__alloc_state_cap_n(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                                const char *device, const char *cap_name);
 
 /* Change watchers: fn(ctx, a, rows) runs after every commit / release of allocation a that
  * changed the state (also after a commit that failed half-way, with rows NULL). rows, when not

@@ -108,6 +108,9 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "DRADerivedAttributes",
     "DRAFractionalCapacityRange",
     "DRAWorkloadResourceClaims",
+    "GenericWorkload",
+    "GangScheduling",
+    "TopologyAwareWorkloadScheduling",
 };
 
 const char *dra_alloc_gate_name(dra_gate_t g)
@@ -222,6 +225,23 @@ dra_gate_stage_t dra_alloc_gate_stage(dra_release_t r, dra_gate_t g)
         else if (r >= DRA_RELEASE_1_36)
             STAGE(true, false, false, "alpha");
         break;
+    case DRA_GATE_GENERIC_WORKLOAD:
+        /* 1.35 had it (alpha, v1alpha1 Workload API), which drabench does not model (set_gate) */
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "beta");
+        else if (r >= DRA_RELEASE_1_35)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_GANG_SCHEDULING:
+        /* merged into GenericWorkload in 1.37 (with WorkloadAwarePreemption): the gang policy
+         * then follows GenericWorkload (dra_alloc_gang_on) */
+        if (r >= DRA_RELEASE_1_35 && r < DRA_RELEASE_1_37)
+            STAGE(true, false, false, "alpha");
+        break;
+    case DRA_GATE_TOPOLOGY_AWARE_WORKLOAD:
+        if (r >= DRA_RELEASE_1_36)
+            STAGE(true, false, false, "alpha");
+        break;
     case DRA_GATE_COUNT:
         break;
     }
@@ -248,6 +268,16 @@ int dra_alloc_features_set_gate(dra_alloc_features_t *f, const char *gate, bool 
     if (!dra_alloc_gate_lookup(gate, &g))
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0, "unknown feature gate \"%s\"", gate);
     dra_gate_stage_t st = dra_alloc_gate_stage((dra_release_t)f->release, g);
+    bool workload = g == DRA_GATE_GENERIC_WORKLOAD || g == DRA_GATE_GANG_SCHEDULING ||
+                    g == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD;
+    if (workload && on && f->release < DRA_RELEASE_1_36)
+        return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
+                            "feature gate %s: workload scheduling is modelled from release 1.36 "
+                            "(scheduling.k8s.io/v1alpha2); release %s %s",
+                            gate, dra_alloc_release_name((dra_release_t)f->release),
+                            g == DRA_GATE_TOPOLOGY_AWARE_WORKLOAD
+                                ? "does not have it"
+                                : "has its v1alpha1 Workload API, which drabench does not read");
     if (!st.exists && on)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
                             "feature gate %s does not exist in release %s", gate,
@@ -446,6 +476,94 @@ static const char *nz(const char *s)
 
 /* ---- quantities ------------------------------------------------------------------------------ */
 
+/* 10^i for i = 0..38 (10^38 < 2^127), as constants. */
+#define P10(hi, lo) (((dra__uaq_t)(hi) << 64) | (dra__uaq_t)(lo))
+static const dra__uaq_t k_pow10[39] = {
+    P10(0x0ULL, 0x1ULL), /* 10^0 */
+    P10(0x0ULL, 0xaULL), /* 10^1 */
+    P10(0x0ULL, 0x64ULL), /* 10^2 */
+    P10(0x0ULL, 0x3e8ULL), /* 10^3 */
+    P10(0x0ULL, 0x2710ULL), /* 10^4 */
+    P10(0x0ULL, 0x186a0ULL), /* 10^5 */
+    P10(0x0ULL, 0xf4240ULL), /* 10^6 */
+    P10(0x0ULL, 0x989680ULL), /* 10^7 */
+    P10(0x0ULL, 0x5f5e100ULL), /* 10^8 */
+    P10(0x0ULL, 0x3b9aca00ULL), /* 10^9 */
+    P10(0x0ULL, 0x2540be400ULL), /* 10^10 */
+    P10(0x0ULL, 0x174876e800ULL), /* 10^11 */
+    P10(0x0ULL, 0xe8d4a51000ULL), /* 10^12 */
+    P10(0x0ULL, 0x9184e72a000ULL), /* 10^13 */
+    P10(0x0ULL, 0x5af3107a4000ULL), /* 10^14 */
+    P10(0x0ULL, 0x38d7ea4c68000ULL), /* 10^15 */
+    P10(0x0ULL, 0x2386f26fc10000ULL), /* 10^16 */
+    P10(0x0ULL, 0x16345785d8a0000ULL), /* 10^17 */
+    P10(0x0ULL, 0xde0b6b3a7640000ULL), /* 10^18 */
+    P10(0x0ULL, 0x8ac7230489e80000ULL), /* 10^19 */
+    P10(0x5ULL, 0x6bc75e2d63100000ULL), /* 10^20 */
+    P10(0x36ULL, 0x35c9adc5dea00000ULL), /* 10^21 */
+    P10(0x21eULL, 0x19e0c9bab2400000ULL), /* 10^22 */
+    P10(0x152dULL, 0x2c7e14af6800000ULL), /* 10^23 */
+    P10(0xd3c2ULL, 0x1bcecceda1000000ULL), /* 10^24 */
+    P10(0x84595ULL, 0x161401484a000000ULL), /* 10^25 */
+    P10(0x52b7d2ULL, 0xdcc80cd2e4000000ULL), /* 10^26 */
+    P10(0x33b2e3cULL, 0x9fd0803ce8000000ULL), /* 10^27 */
+    P10(0x204fce5eULL, 0x3e25026110000000ULL), /* 10^28 */
+    P10(0x1431e0faeULL, 0x6d7217caa0000000ULL), /* 10^29 */
+    P10(0xc9f2c9cd0ULL, 0x4674edea40000000ULL), /* 10^30 */
+    P10(0x7e37be2022ULL, 0xc0914b2680000000ULL), /* 10^31 */
+    P10(0x4ee2d6d415bULL, 0x85acef8100000000ULL), /* 10^32 */
+    P10(0x314dc6448d93ULL, 0x38c15b0a00000000ULL), /* 10^33 */
+    P10(0x1ed09bead87c0ULL, 0x378d8e6400000000ULL), /* 10^34 */
+    P10(0x13426172c74d82ULL, 0x2b878fe800000000ULL), /* 10^35 */
+    P10(0xc097ce7bc90715ULL, 0xb34b9f1000000000ULL), /* 10^36 */
+    P10(0x785ee10d5da46d9ULL, 0xf436a000000000ULL), /* 10^37 */
+    P10(0x4b3b4ca85a86c47aULL, 0x98a224000000000ULL), /* 10^38 */
+};
+/* DRA_AQ_SAT / 10^i, rounded down: the largest magnitude 10^i may multiply unsaturated. */
+_Static_assert(DRA_AQ_SAT == ((dra__aq_t)1 << 120), "k_satdiv is computed for DRA_AQ_SAT = 2^120");
+static const dra__uaq_t k_satdiv[39] = {
+    P10(0x100000000000000ULL, 0x0ULL), /* 2^120 / 10^0 */
+    P10(0x19999999999999ULL, 0x9999999999999999ULL), /* 2^120 / 10^1 */
+    P10(0x28f5c28f5c28fULL, 0x5c28f5c28f5c28f5ULL), /* 2^120 / 10^2 */
+    P10(0x4189374bc6a7ULL, 0xef9db22d0e560418ULL), /* 2^120 / 10^3 */
+    P10(0x68db8bac710ULL, 0xcb295e9e1b089a02ULL), /* 2^120 / 10^4 */
+    P10(0xa7c5ac471bULL, 0x4784230fcf80dc33ULL), /* 2^120 / 10^5 */
+    P10(0x10c6f7a0b5ULL, 0xed8d36b4c7f34938ULL), /* 2^120 / 10^6 */
+    P10(0x1ad7f29abULL, 0xcaf485787a6520ecULL), /* 2^120 / 10^7 */
+    P10(0x2af31dc4ULL, 0x611873bf3f70834aULL), /* 2^120 / 10^8 */
+    P10(0x44b82faULL, 0x9b5a52cb98b4054ULL), /* 2^120 / 10^9 */
+    P10(0x6df37fULL, 0x675ef6eadf5ab9a2ULL), /* 2^120 / 10^10 */
+    P10(0xafebfULL, 0xf0bcb24aafef78f6ULL), /* 2^120 / 10^11 */
+    P10(0x11979ULL, 0x9812dea11197f27fULL), /* 2^120 / 10^12 */
+    P10(0x1c25ULL, 0xc268497681c2650cULL), /* 2^120 / 10^13 */
+    P10(0x2d0ULL, 0x9370d42573603d4eULL), /* 2^120 / 10^14 */
+    P10(0x48ULL, 0xebe7b9d58566c87ULL), /* 2^120 / 10^15 */
+    P10(0x7ULL, 0x34aca5f6226f0adaULL), /* 2^120 / 10^16 */
+    P10(0x0ULL, 0xb877aa3236a4b449ULL), /* 2^120 / 10^17 */
+    P10(0x0ULL, 0x12725dd1d243aba0ULL), /* 2^120 / 10^18 */
+    P10(0x0ULL, 0x1d83c94fb6d2ac3ULL), /* 2^120 / 10^19 */
+    P10(0x0ULL, 0x2f394219248446ULL), /* 2^120 / 10^20 */
+    P10(0x0ULL, 0x4b8ed0283a6d3ULL), /* 2^120 / 10^21 */
+    P10(0x0ULL, 0x78e480405d7bULL), /* 2^120 / 10^22 */
+    P10(0x0ULL, 0xc16d9a00959ULL), /* 2^120 / 10^23 */
+    P10(0x0ULL, 0x1357c299a88ULL), /* 2^120 / 10^24 */
+    P10(0x0ULL, 0x1ef2d0f5daULL), /* 2^120 / 10^25 */
+    P10(0x0ULL, 0x318481895ULL), /* 2^120 / 10^26 */
+    P10(0x0ULL, 0x4f3a68dbULL), /* 2^120 / 10^27 */
+    P10(0x0ULL, 0x7ec3dafULL), /* 2^120 / 10^28 */
+    P10(0x0ULL, 0xcad2f7ULL), /* 2^120 / 10^29 */
+    P10(0x0ULL, 0x14484bULL), /* 2^120 / 10^30 */
+    P10(0x0ULL, 0x2073aULL), /* 2^120 / 10^31 */
+    P10(0x0ULL, 0x33ecULL), /* 2^120 / 10^32 */
+    P10(0x0ULL, 0x531ULL), /* 2^120 / 10^33 */
+    P10(0x0ULL, 0x84ULL), /* 2^120 / 10^34 */
+    P10(0x0ULL, 0xdULL), /* 2^120 / 10^35 */
+    P10(0x0ULL, 0x1ULL), /* 2^120 / 10^36 */
+    P10(0x0ULL, 0x0ULL), /* 2^120 / 10^37 */
+    P10(0x0ULL, 0x0ULL), /* 2^120 / 10^38 */
+};
+#undef P10
+
 dra__aq_t dra__aq_from(const dra_quantity_t *q)
 {
     dra__uaq_t m = ((dra__uaq_t)q->hi << 64) | q->lo;
@@ -453,23 +571,16 @@ dra__aq_t dra__aq_from(const dra_quantity_t *q)
     const dra__uaq_t lim = (dra__uaq_t)DRA_AQ_SAT;
     if (m == 0)
         return 0;
+    /* one multiplication or division by a power of ten: the same value as ten at a time (a
+     * product above the saturation is the saturation; a quotient with a remainder is rounded
+     * away from zero to 1n, as Kubernetes does) */
     if (e >= 0) {
-        for (int32_t i = 0; i < e; i++) {
-            if (m > lim / 10) {
-                m = lim;
-                break;
-            }
-            m *= 10;
-        }
+        m = e > 38 || m > k_satdiv[e] ? lim : m * k_pow10[e];
+    } else if (e < -38) {
+        m = 1; /* m < 2^128 < 10^39: nothing left but the remainder */
     } else {
-        bool rem = false;
-        for (int32_t i = 0; i < -e && m; i++) {
-            if (m % 10)
-                rem = true;
-            m /= 10;
-        }
-        if (rem)
-            m += 1; /* round away from zero to 1n, as Kubernetes does */
+        dra__uaq_t p = k_pow10[-e], qt = m / p;
+        m = qt + (m - qt * p != 0);
     }
     if (m > lim)
         m = lim;
@@ -818,7 +929,7 @@ int dra__cap_consumed_m(const dra__capmode_t *m, const dra_cap_request_t *r,
     dra__aq_t step = dra__aq_from(&p->step);
     char qb[DRA_QUANTITY_FMT_MAX];
     if (use_milli(m, p)) {
-        int64_t req, mn, st;
+        int64_t req, mn = 0, st = 1; /* set by aq_milli: use_milli checked both */
         (void)aq_milli(min, &mn);
         (void)aq_milli(step, &st);
         if (!aq_milli(rv, &req)) {
@@ -907,7 +1018,7 @@ bool dra__cap_violates_m(const dra__capmode_t *m, dra__aq_t c, const dra_request
         if (p->has_step) {
             dra__aq_t step = dra__aq_from(&p->step), min = dra__aq_from(&p->min);
             if (use_milli(m, p)) {
-                int64_t cm, sm, mm;
+                int64_t cm, sm = 1, mm = 0; /* set by aq_milli: use_milli checked both */
                 if (!aq_milli(c, &cm))
                     return true;
                 (void)aq_milli(step, &sm);

@@ -688,6 +688,19 @@ bool dra__alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, con
     return false;
 }
 
+uint32_t dra__alloc_state_cap_n(const dra_alloc_state_t *s, const char *driver, const char *pool,
+                                const char *device, const char *cap_name)
+{
+    const st_dev_t *e = lookup(s, driver, pool, device);
+    if (!e || !cap_name)
+        return 0;
+    uint32_t nid = dra_intern_find(&s->intern, cap_name, strlen(cap_name));
+    for (uint32_t j = 0; nid && j < e->ncaps; j++)
+        if (e->caps[j].name == nid)
+            return e->caps[j].n;
+    return 0;
+}
+
 bool dra__alloc_state_has_capacity(const dra_alloc_state_t *s, const char *driver,
                                   const char *pool, const char *device)
 {

@@ -2,6 +2,16 @@
  * commit.c - commit and release: results into the allocation state, the rows they name found
  * by model row or device ID, availability and summaries updated through summary.c, the node's
  * score through index.c, with the loads of cold lines started first.
+ *
+ * Ownership: writes the state the engine borrows (dra__alloc_state_commit_rows / _release_rows)
+ * and the engine's own per-row and per-node arrays; the allocations are the caller's (read only).
+ * Errors: DRA_EINVAL (no engine, a NULL list of n > 0, an unknown plan); the state's error for an
+ * allocation it refuses (the first one is returned, the others are still applied), which leaves
+ * that allocation's rows untouched; DRA_ENOMEM at set-up (rows by device ID).
+ * Cost: per result O(1) to find its row (model row, else one hash lookup of the device ID), then
+ * summary.c's update of the row (O(signatures of the row) plus the rows a counter change flips)
+ * and O(log nodes) per signature tree touched; a share result also O(capacities) (summary.c).
+ * No allocation.
  */
 #include "engine/engine_impl.h"
 
@@ -64,14 +74,23 @@ int dra__rows_index_build(dra_engine_t *e)
 /* A result changes every row of its device: found in O(1) through the model row the state
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
+/* Result res changes row r: its use and availability and, for a share (DRAConsumableCapacity) of
+ * a device whose shares' capacity the engine keeps, that capacity (as the state adds it). */
+static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
+{
+    dra__direct_note_share(e, r, res);
+    dra__apply_row(e, r, delta);
+    if (res->share_id && e->beh.cc && e->cx_off && e->cx_off[r] != NONE)
+        dra__cap_share(e, r, res, delta);
+}
+
 static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta)
 {
     if (res->admin_access) /* the state skips adminAccess results */
         return;
     if (vrow && vrow <= e->nord && e->ord_row[vrow - 1] != NONE) {
         uint32_t r = e->ord_row[vrow - 1];
-        dra__direct_note_share(e, r, res);
-        dra__apply_row(e, r, delta);
+        apply_to_row(e, r, res, delta);
         return;
     }
     const char *drv = dra__nz(res->driver), *pool = dra__nz(res->pool), *dev = dra__nz(res->device);
@@ -81,8 +100,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
             (e->t->dev[r]->name == res->device ||
              (!strcmp(dra__row_device(e, r), dev) && !strcmp(dra__row_pool(e, r), pool) &&
               !strcmp(dra__row_driver(e, r), drv)))) {
-            dra__direct_note_share(e, r, res);
-            dra__apply_row(e, r, delta);
+            apply_to_row(e, r, res, delta);
             return;
         }
     }
@@ -93,8 +111,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
         if (strcmp(dra__row_device(e, r), dev) || strcmp(dra__row_pool(e, r), pool) ||
             strcmp(dra__row_driver(e, r), drv))
             continue;
-        dra__direct_note_share(e, r, res);
-        dra__apply_row(e, r, delta);
+        apply_to_row(e, r, res, delta);
     }
 }
 

@@ -1,7 +1,13 @@
 /*
  * counters.c - the counters of partitionable devices (DRAPartitionableDevices): counter sets
  * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
- * pattern of entries, and each set's consuming rows (set-up only; summary.c keeps them).
+ * pattern of entries, each set's consuming rows, each set shape's entries per counter by
+ * amount, each counter's cut in that list (the end of the prefix its remainder fits) and each
+ * row's entries that do not fit (set-up only; summary.c keeps them).
+ *
+ * Ownership: every array is the engine's (freed by dra_engine_free). Errors: DRA_ENOMEM only
+ * (a pool whose counters do not validate is a hazard, hazard.c, not an error). Cost: set-up
+ * O(rows * counter entries + sets * entries log entries), once.
  */
 #include "engine/engine_impl.h"
 
@@ -292,8 +298,139 @@ static int counters_set_rows(dra_engine_t *e)
     return DRA_OK;
 }
 
-/* Adds the consumption of the devices already in use to the counters. */
-static void counters_in_use(dra_engine_t *e)
+/* A set's shape: its consuming rows' patterns and bases relative to the set's first counter, in
+ * order (the sets of every GPU of one model have one shape). Hash and equality of two sets. */
+static uint64_t shape_hash(const dra_engine_t *e, uint32_t st)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (e->set_nctr[st] + 1) + e->sr_n[st];
+    for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+        uint32_t q = e->srows[e->sr_off[st] + j];
+        uint64_t v = (uint64_t)e->rc_pat[q] << 32 | (uint32_t)(e->rc_base[q] - e->set_ctr0[st]);
+        h = (h ^ v) * 0xff51afd7ed558ccdULL;
+    }
+    return h;
+}
+
+static bool shape_same(const dra_engine_t *e, uint32_t a, uint32_t b)
+{
+    if (e->set_nctr[a] != e->set_nctr[b] || e->sr_n[a] != e->sr_n[b])
+        return false;
+    for (uint32_t j = 0; j < e->sr_n[a]; j++) {
+        uint32_t p = e->srows[e->sr_off[a] + j], q = e->srows[e->sr_off[b] + j];
+        if (e->rc_pat[p] != e->rc_pat[q] ||
+            e->rc_base[p] - e->set_ctr0[a] != e->rc_base[q] - e->set_ctr0[b])
+            return false;
+    }
+    return true;
+}
+
+typedef struct clent {
+    dra__aq_t v;
+    uint32_t a, k;
+} clent_t;
+
+static int cmp_clent(const void *x, const void *y)
+{
+    const clent_t *a = x, *b = y;
+    if (a->v != b->v)
+        return a->v < b->v ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* The lists of shape sh (built from its first set st, its lists at cl_off[shp_ctr0[sh] + d]
+ * from *n on): per counter of the set, the entries of the consuming rows on it, ascending by
+ * amount. DRA_ENOMEM. */
+static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, uint32_t *cap)
+{
+    uint32_t c0 = e->set_ctr0[st], nc = e->set_nctr[st], base = e->shp_ctr0[sh];
+    uint32_t tot = 0;
+    for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+        uint32_t q = e->srows[e->sr_off[st] + j];
+        for (uint32_t i = dra__ent_b(e, q); i < dra__ent_e(e, q); i++) {
+            uint32_t c = dra__ent_ctr(e, q, i);
+            tot += c >= c0 && c < c0 + nc;
+        }
+    }
+    if (*n + tot > *cap) {
+        uint32_t ncap = *cap * 2 > *n + tot ? *cap * 2 : *n + tot;
+        dra__clent_t *nl = realloc(e->cl, (size_t)ncap * sizeof *nl);
+        if (!nl)
+            return DRA_ENOMEM;
+        e->cl = nl;
+        *cap = ncap;
+    }
+    clent_t *tmp = malloc(((size_t)tot + 1) * sizeof *tmp);
+    if (!tmp)
+        return DRA_ENOMEM;
+    for (uint32_t d = 0; d < nc; d++) {
+        uint32_t m = 0;
+        for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+            uint32_t q = e->srows[e->sr_off[st] + j];
+            for (uint32_t i = dra__ent_b(e, q); i < dra__ent_e(e, q); i++)
+                if (dra__ent_ctr(e, q, i) == c0 + d)
+                    tmp[m++] = (clent_t){.v = dra__ent_amt(e, i), .a = e->pat_a[i], .k = j};
+        }
+        qsort(tmp, m, sizeof *tmp, cmp_clent);
+        e->cl_off[base + d] = *n;
+        for (uint32_t x = 0; x < m; x++)
+            e->cl[(*n)++] = (dra__clent_t){.amt = tmp[x].a, .k = tmp[x].k};
+    }
+    e->cl_off[base + nc] = *n;
+    free(tmp);
+    return DRA_OK;
+}
+
+/* Sets by shape, and each shape's lists of entries per counter (what a change of a counter's
+ * remainder can flip, summary.c). O(entries log entries) for the first set of each shape, O(the
+ * set's rows) for the others. DRA_ENOMEM. */
+static int counters_shapes(dra_engine_t *e)
+{
+    uint32_t hcap = 16;
+    while (hcap < 2 * (uint64_t)e->nsets + 2)
+        hcap *= 2;
+    uint32_t *h = calloc(hcap, sizeof *h);     /* shape id + 1 */
+    uint32_t *rep = malloc(((size_t)e->nsets + 1) * sizeof *rep); /* per shape: its first set */
+    e->set_shape = malloc(((size_t)e->nsets + 1) * sizeof *e->set_shape);
+    e->shp_ctr0 = malloc(((size_t)e->nsets + 2) * sizeof *e->shp_ctr0);
+    int rc = DRA_ENOMEM;
+    if (!h || !rep || !e->set_shape || !e->shp_ctr0)
+        goto out;
+    uint32_t nlists = 0;
+    for (uint32_t st = 0; st < e->nsets; st++) {
+        uint64_t x = shape_hash(e, st);
+        uint32_t i = (uint32_t)(x >> 32) & (hcap - 1), sh = NONE;
+        for (; h[i]; i = (i + 1) & (hcap - 1))
+            if (shape_same(e, rep[h[i] - 1], st)) {
+                sh = h[i] - 1;
+                break;
+            }
+        if (sh == NONE) {
+            sh = e->nshapes++;
+            h[i] = sh + 1;
+            rep[sh] = st;
+            e->shp_ctr0[sh] = nlists;
+            nlists += e->set_nctr[st] + 1;
+        }
+        e->set_shape[st] = sh;
+    }
+    e->cl_off = malloc(((size_t)nlists + 1) * sizeof *e->cl_off);
+    uint32_t n = 0, cap = 64;
+    e->cl = malloc(cap * sizeof *e->cl);
+    if (!e->cl_off || !e->cl)
+        goto out;
+    for (uint32_t sh = 0; sh < e->nshapes; sh++)
+        if ((rc = shape_lists(e, sh, rep[sh], &n, &cap)))
+            goto out;
+    rc = DRA_OK;
+out:
+    free(h);
+    free(rep);
+    return rc;
+}
+
+/* Adds the consumption of the devices already in use to the counters, then counts each row's
+ * entries that no longer fit. */
+static int counters_in_use(dra_engine_t *e)
 {
     const dra_table_t *t = e->t;
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -302,6 +439,17 @@ static void counters_in_use(dra_engine_t *e)
                 e->crem[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
     for (uint32_t c = 0; c < e->nctrs; c++)
         e->nneg += e->crem[c] < 0;
+    e->nfail = calloc((size_t)t->nrows + 1, sizeof *e->nfail);
+    if (!e->nfail)
+        return DRA_ENOMEM;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        e->nfail[r] = dra__row_nfail(e, r);
+    e->ccut = malloc(((size_t)e->nctrs + 1) * sizeof *e->ccut);
+    if (!e->ccut)
+        return DRA_ENOMEM;
+    for (uint32_t c = 0; c < e->nctrs; c++)
+        e->ccut[c] = dra__ctr_cut(e, c, e->crem[c]);
+    return DRA_OK;
 }
 
 int dra__counters_setup(dra_engine_t *e)
@@ -325,8 +473,9 @@ int dra__counters_setup(dra_engine_t *e)
     sd.slots = calloc(sd.nslots, sizeof *sd.slots);
     int rc = DRA_ENOMEM;
     if (sd.keys && sd.slots && !(rc = counters_alloc(e, &sd, counters_sets(e, &sd))) &&
-        !(rc = counters_entries(e, &sd)) && !(rc = counters_set_rows(e)))
-        counters_in_use(e);
+        !(rc = counters_entries(e, &sd)) && !(rc = counters_set_rows(e)) &&
+        !(rc = counters_shapes(e)))
+        rc = counters_in_use(e);
     free(sd.keys);
     free(sd.slots);
     return rc;

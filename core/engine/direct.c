@@ -6,6 +6,10 @@
  *  - MATCH: one ExactCount request under one matchAttribute constraint;
  *  - PAIR: two requests of one device each under one matchAttribute constraint over both
  *    (a GPU and a NIC on one PCIe root);
+ *  - MULTI: up to DRA__DIRECT_MAX_REQ ExactCount requests, each answered alone as FIRST or, under
+ *    a matchAttribute constraint of its own, as MATCH (four GPUs of one NVLink clique and an IMEX
+ *    channel), when no row is a candidate of two of them (their signatures' matching and error
+ *    rows are disjoint), at most one has devices that consume counters and none takes shares;
  * each request without admin access, and without capacity requests except in FIRST
  * (DRAConsumableCapacity; SHARES below). The devices are read off the
  * signature's match bitset, the alternative's static eligibility bitset and the engine's
@@ -20,8 +24,14 @@
  * first k. firstAvailable tries the subrequests in order and takes the first the node
  * satisfies (each is such a request). Two requests start their device loops over (a request
  * starts at the origin): the search takes the first device of the first request that has a
- * partner of equal value in the second request, the first such partner (PAIR). The facts are
- * read here from other columns:
+ * partner of equal value in the second request, the first such partner (PAIR). Requests whose
+ * candidates never meet (MULTI) do not change each other's checks: a device one request takes
+ * is none of another's candidates, and only one of them consumes counters (the others' devices
+ * leave every counter as it was), so each request's first solution is the one it finds alone;
+ * the search completes request after request with those, and when one of them has none, going
+ * back into the requests before it only gives them other devices, which cannot make it
+ * satisfiable: the claim is unsatisfiable on the node. A request whose own answer is left to
+ * the allocator (FALLBACK) leaves the claim's. The facts are read here from other columns:
  *  - search order: a node's range of table rows follows the upstream order (pools by (driver,
  *    pool), then slices, then devices; table.h). A node is answered directly only when its slice
  *    order is the profile's (model order unless the profile sorts slices by name), when no
@@ -56,10 +66,12 @@
  * DRAConsumableCapacity (fractional GPU memory: a request for part of a device's capacity).
  * Why the greedy path is still the search's answer, check by check (DRA-SEMANTICS 2.5, 2.6,
  * 2.11):
- *  - order: the 1.36 profile only (beh.combos): within a request the search resumes after the
+ *  - order: from the 1.36 profile on (beh.combos) within a request the search resumes after the
  *    device it took, so a request takes a device at most once and the first k candidates are
- *    its first leaf. With permutations (1.34, 1.35) a request may take one multi-allocatable
- *    device twice, the second time against the capacity its first pick holds: never direct;
+ *    its first leaf. With permutations (1.34, 1.35) every level starts over, so a request of
+ *    several devices may take one multi-allocatable device twice, the second time against the
+ *    capacity its first pick holds: never direct; a request of one device has one level, which
+ *    starts at the origin in both orders (its first candidate, as from 1.36 on);
  *  - exclusivity: a multi-allocatable device is never taken, only an exclusive allocation
  *    blocks it (step 2); the availability bit counts it free, so an exclusive allocation of one
  *    in the state (not made by the allocators under the gate) turns direct answers off;
@@ -159,6 +171,19 @@ int dra__direct_setup(dra_engine_t *e)
                    !e->beh.bugs && !e->all_brute;
     if (!e->direct_on)
         return DRA_OK;
+    /* the node selector of a result from a node-local slice, per node: metadata.name In [node]
+     * (as the allocator builds it, core/alloc/claims.c) */
+    e->nsel = calloc((size_t)e->nnodes + 1, sizeof *e->nsel);
+    if (!e->nsel)
+        return DRA_ENOMEM;
+    for (uint32_t n = 0; n < e->nnodes; n++) {
+        struct dra__nsel *x = &e->nsel[n];
+        x->val = e->nrange[n].name;
+        x->req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
+                                .values = &x->val, .nvalues = 1};
+        x->term = (dra_ns_term_t){.fields = &x->req, .nfields = 1};
+        x->ns = (dra_node_selector_t){.terms = &x->term, .nterms = 1};
+    }
     for (uint32_t n = 0; n < e->nnodes; n++)
         e->nrange[n].direct = node_direct(e, n);
     /* a share or consumed capacity recorded on a device that is not multi-allocatable makes the
@@ -215,25 +240,39 @@ static bool direct_body(const dra_engine_t *e, const dra_exact_request_t *b, boo
     return true;
 }
 
-/* The claim's one matchAttribute constraint (*attr its name, NULL for none) when it applies to
- * every request; false when the claim has a constraint the direct answers do not serve. */
-static bool direct_constraint(const dra_engine_t *e, const dra_claim_t *c, const char **attr)
+/* The claim's constraints as the direct answers serve them: one matchAttribute over every
+ * request (*all its attribute: PAIR), or per request at most one matchAttribute over that request
+ * alone (own[ri], NULL for none), distinctAttribute only outside every request. false when the
+ * claim has a constraint the direct answers do not serve. */
+static bool constraint_scope(const dra_engine_t *e, const dra_claim_t *c, const char **all,
+                             const char **own)
 {
-    *attr = NULL;
+    *all = NULL;
+    for (uint32_t ri = 0; ri < c->nrequests; ri++)
+        own[ri] = NULL;
     if (c->nconstraints && e->beh.lists)
         return false;
     for (uint32_t x = 0; x < c->nconstraints; x++) {
         const dra_constraint_t *cn = &c->constraints[x];
-        uint32_t in = 0;
+        uint32_t in = 0, last = 0;
         for (uint32_t ri = 0; ri < c->nrequests; ri++)
-            in += cn->nrequests == 0 ||
-                  listed(cn->requests, cn->nrequests, c->requests[ri].name ? c->requests[ri].name : "");
+            if (cn->nrequests == 0 ||
+                listed(cn->requests, cn->nrequests, c->requests[ri].name ? c->requests[ri].name : "")) {
+                in++;
+                last = ri;
+            }
         if (cn->match_attribute) {
             if (in == 0)
                 continue;
-            if (*attr || in != c->nrequests)
-                return false;
-            *attr = cn->match_attribute;
+            if (in == 1 && c->nrequests > 1) {
+                if (own[last])
+                    return false;
+                own[last] = cn->match_attribute;
+            } else if (in == c->nrequests && !*all) {
+                *all = cn->match_attribute;
+            } else {
+                return false; /* two over every request, or one over some of several */
+            }
         } else if (cn->distinct_attribute && e->beh.cc) {
             if (in)
                 return false;
@@ -241,6 +280,25 @@ static bool direct_constraint(const dra_engine_t *e, const dra_claim_t *c, const
             return false; /* an empty constraint: Fatal, not indexed anyway */
         }
     }
+    if (*all)
+        for (uint32_t ri = 0; ri < c->nrequests; ri++)
+            if (own[ri])
+                return false;
+    return true;
+}
+
+/* The table column of a matchAttribute constraint's attribute: *col NONE when no row has it
+ * (nobody can join). false when the direct answers do not serve the column (versions: equal
+ * precedence is one code, the allocator compares texts). */
+static bool match_column(const dra_engine_t *e, const char *attr, uint32_t *col)
+{
+    *col = NONE;
+    const dra_table_attr_t *ta = dra_table_attr_by_name(e->t, attr, strlen(attr));
+    if (!ta)
+        return true;
+    if (ta->kinds & (1u << DRA_ATTR_VERSION))
+        return false;
+    *col = (uint32_t)(ta - e->t->attrs);
     return true;
 }
 
@@ -354,10 +412,11 @@ static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool 
         const dra_device_t *dv = t->dev[r];
         uint8_t fl = t->flags[r];
         bool multi = (fl & DRA_ROW_MULTI_ALLOC) != 0;
-        if (multi && (!e->beh.cc || !e->beh.combos || !shares_ok))
+        if (multi && (!e->beh.cc || (!e->beh.combos && al->k > 1) || !shares_ok))
             return 0; /* without DRAConsumableCapacity the engine counts the device free
                              while in use (its summaries over-count); with permutations
-                             (<= 1.35) one request may take it twice; shares: FIRST only */
+                             (<= 1.35) a request of several devices may take it twice;
+                             shares: FIRST only */
         if (e->beh.binding && (fl & DRA_ROW_BINDING))
             return 0;
         if (!e->beh.binding && dv->nbinding_conditions > 0)
@@ -437,22 +496,24 @@ static int fill_configs(dra_engine_t *e, const dra_claim_t *c, dra__dalt_t *cons
                         dra_alloc_config_t **out, uint32_t *nout)
 {
     uint32_t n = 0, nreq = c->nrequests;
-    const dra_device_class_t *cls[2];
+    const dra_device_class_t *cls[DRA__DIRECT_MAX_REQ];
     for (uint32_t ri = 0; ri < nreq; ri++) {
         cls[ri] = dra_model_find_class(e->m, chosen[ri]->body->class_name);
-        if (ri == 0 || cls[ri] != cls[0])
-            n += cls[ri]->nconfigs;
+        n += cls[ri]->nconfigs; /* at most: a class seen before adds none */
     }
     n += c->nconfigs;
     dra_alloc_config_t *cfg = dra_arena_calloc(&e->arena, n + 1, sizeof *cfg, 8);
-    const char **reqv = dra_arena_alloc(&e->arena, 2 * nreq * sizeof *reqv, 8);
+    const char **reqv = dra_arena_alloc(&e->arena, (size_t)nreq * nreq * sizeof *reqv, 8);
     if (!cfg || !reqv)
         return DRA_ENOMEM;
     uint32_t m = 0;
     for (uint32_t ri = 0; ri < nreq; ri++) {
-        if (ri > 0 && cls[ri] == cls[0])
-            continue; /* the first request's class configs name this one too */
-        const char **names = &reqv[2 * ri];
+        bool seen = false;
+        for (uint32_t rj = 0; rj < ri && !seen; rj++)
+            seen = cls[rj] == cls[ri];
+        if (seen)
+            continue; /* the first request of the class has its configs name this one too */
+        const char **names = &reqv[(size_t)nreq * ri];
         uint32_t nn = 0;
         for (uint32_t rj = ri; rj < nreq; rj++)
             if (rj == ri || cls[rj] == cls[ri])
@@ -521,64 +582,128 @@ static int alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si, const dra_req
     return fill_ok(e, al, s, shares_ok);
 }
 
+/* Whether plan p may be answered directly at all, before its rows are looked at: the one place
+ * that says "never direct" for a claim shape, a request field or a constraint kind the direct
+ * answers do not argue about (a new one belongs here). Then dra__direct_plan fits the claim to
+ * one of the kinds and each alternative's rows may still make it never direct (fill_ok_range). */
+static bool direct_eligible(const dra_engine_t *e, const plan_t *p)
+{
+    if (!e->direct_on || !p->indexed || p->nclaims != 1 || p->anyall)
+        return false;
+    const dra_claim_t *c = p->claims[0];
+    if (c->nrequests < 1 || c->nrequests > DRA__DIRECT_MAX_REQ || p->nreqs != c->nrequests)
+        return false;
+    for (uint32_t ri = 0; ri < c->nrequests; ri++) {
+        const dra_request_t *r = &c->requests[ri];
+        uint32_t nb = r->nfirst_available ? r->nfirst_available : 1;
+        if (p->reqs[ri].nalt != nb || (!r->nfirst_available && !r->exactly))
+            return false;
+        /* capacity requests: FIRST alone (one request) argues about shares */
+        for (uint32_t b = 0; b < nb; b++)
+            if (!direct_body(e, r->nfirst_available ? &r->first_available[b] : r->exactly,
+                             c->nrequests == 1))
+                return false;
+    }
+    return true;
+}
+
+/* Whether no row can be a candidate of two parts: their signatures' matching and error rows
+ * in the node ranges are disjoint. O(rows / 64) per pair of alternatives. */
+static bool parts_disjoint(const dra_engine_t *e, const dra__direct_t *d, uint32_t begin,
+                           uint32_t end)
+{
+    if (begin >= end)
+        return true;
+    uint32_t w0 = begin >> 6, w1 = ((end - 1) >> 6) + 1;
+    for (uint32_t i = 0; i < d->nalt; i++)
+        for (uint32_t j = i + 1; j < d->nalt; j++) {
+            const sig_t *a = &e->sigs[d->alt[i].sig], *b = &e->sigs[d->alt[j].sig];
+            for (uint32_t w = w0; w < w1; w++) {
+                uint64_t x = (a->match[w] | a->err[w]) & (b->match[w] | b->err[w]);
+                if (w == w0)
+                    x &= ~(uint64_t)0 << (begin & 63);
+                if (w == w1 - 1 && (end & 63))
+                    x &= ((uint64_t)1 << (end & 63)) - 1;
+                if (x)
+                    return false;
+            }
+        }
+    return true;
+}
+
 int dra__direct_plan(dra_engine_t *e, plan_t *p)
 {
     memset(&p->d, 0, sizeof p->d);
-    if (!e->direct_on || !p->indexed || p->nclaims != 1 || p->anyall)
+    if (!direct_eligible(e, p))
         return DRA_OK;
     const dra_claim_t *c = p->claims[0];
-    const char *attr = NULL;
-    if (c->nrequests < 1 || c->nrequests > 2 || p->nreqs != c->nrequests ||
-        !direct_constraint(e, c, &attr))
+    const char *all = NULL, *own[DRA__DIRECT_MAX_REQ];
+    if (!constraint_scope(e, c, &all, own))
         return DRA_OK;
     dra__direct_t d = {0};
     d.attr = NONE;
     const dra_request_t *r0 = &c->requests[0];
-    if (c->nrequests == 2) { /* PAIR: one device each, one matchAttribute over both */
-        if (!attr || r0->nfirst_available || c->requests[1].nfirst_available ||
-            p->nalts != 2 || p->reqs[0].nalt != 1 || p->reqs[1].nalt != 1)
+    if (c->nrequests == 2 && all) { /* PAIR: one device each, one matchAttribute over both */
+        if (r0->nfirst_available || c->requests[1].nfirst_available)
             return DRA_OK;
         d.kind = DRA__DIRECT_PAIR;
-    } else if (r0->nfirst_available) { /* FIRST over the subrequests */
-        if (attr || p->nalts != r0->nfirst_available)
+    } else if (c->nrequests == 1) { /* FIRST (over the subrequests) or MATCH */
+        if (all && r0->nfirst_available)
             return DRA_OK;
-        d.kind = DRA__DIRECT_FIRST;
-    } else {
-        if (p->nalts != 1)
+        d.kind = all ? DRA__DIRECT_MATCH : DRA__DIRECT_FIRST;
+    } else { /* MULTI: requests of one alternative each, FIRST or MATCH on their own */
+        if (all)
             return DRA_OK;
-        d.kind = attr ? DRA__DIRECT_MATCH : DRA__DIRECT_FIRST;
+        for (uint32_t ri = 0; ri < c->nrequests; ri++)
+            if (c->requests[ri].nfirst_available)
+                return DRA_OK;
+        d.kind = DRA__DIRECT_MULTI;
     }
+    if (all && !match_column(e, all, &d.attr))
+        return DRA_OK;
     d.nalt = p->nalts;
     d.alt = dra_arena_calloc(&e->arena, d.nalt, sizeof *d.alt, 8);
     if (!d.alt)
         return DRA_ENOMEM;
+    bool shares_ok = d.kind == DRA__DIRECT_FIRST;
     for (uint32_t i = 0; i < d.nalt; i++) {
-        const dra_request_t *r = d.kind == DRA__DIRECT_PAIR ? &c->requests[i] : r0;
+        const dra_request_t *r = d.kind == DRA__DIRECT_PAIR || d.kind == DRA__DIRECT_MULTI
+                                     ? &c->requests[i]
+                                     : r0;
         const dra_exact_request_t *b = r->nfirst_available ? &r->first_available[i] : r->exactly;
-        bool first = d.kind == DRA__DIRECT_FIRST;
-        if (!direct_body(e, b, first))
-            return DRA_OK;
+        if (!shares_ok && (b->has_capacity || b->ncap_requests > 0))
+            return DRA_OK; /* capacity requests: FIRST only */
         int rc = alt_init(e, &d.alt[i], p->alts[i].sig, r, b,
-                          r->nfirst_available ? (b->name ? b->name : "") : NULL, first);
+                          r->nfirst_available ? (b->name ? b->name : "") : NULL, shares_ok);
         if (rc <= 0)
             return rc < 0 ? rc : DRA_OK;
+        d.alt[i].attr = NONE;
+        if (d.kind == DRA__DIRECT_MULTI && own[i] && !match_column(e, own[i], &d.alt[i].attr))
+            return DRA_OK;
+        d.alt[i].match = d.kind == DRA__DIRECT_MULTI && own[i];
+        d.ncons += d.alt[i].cons;
         d.cons |= d.alt[i].cons;
         d.multi |= d.alt[i].multi;
         d.fallible |= d.alt[i].cons && d.alt[i].k > 1;
     }
     if (d.kind == DRA__DIRECT_PAIR && (d.alt[0].k != 1 || d.alt[1].k != 1))
         return DRA_OK;
-    if (attr) {
-        const dra_table_attr_t *ta = dra_table_attr_by_name(e->t, attr, strlen(attr));
-        if (ta) {
-            if (ta->kinds & (1u << DRA_ATTR_VERSION))
-                return DRA_OK; /* equal precedence is one code, the allocator compares texts */
-            d.attr = (uint32_t)(ta - e->t->attrs);
+    /* MULTI: the requests' candidates never meet (no row of two requests, at most one request
+     * over devices with counters, no shares), so each request's answer is its own */
+    if (d.kind == DRA__DIRECT_MULTI &&
+        (d.ncons > 1 || d.multi || !parts_disjoint(e, &d, 0, e->t->shared_begin)))
+        return DRA_OK;
+    if (d.kind == DRA__DIRECT_FIRST) {
+        for (uint32_t i = 0; i < d.nalt; i++) { /* the configs of each subrequest chosen */
+            dra__dalt_t *chosen[1] = {&d.alt[i]};
+            if (fill_configs(e, c, chosen, &d.alt[i].cfg, &d.alt[i].ncfg))
+                return DRA_ENOMEM;
         }
-    }
-    for (uint32_t i = 0; i < (d.kind == DRA__DIRECT_PAIR ? 1 : d.nalt); i++) {
-        dra__dalt_t *chosen[2] = {&d.alt[i], d.kind == DRA__DIRECT_PAIR ? &d.alt[1] : NULL};
-        if (fill_configs(e, c, chosen, &d.alt[i].cfg, &d.alt[i].ncfg))
+    } else { /* every request's one alternative: the claim's configs on alternative 0 */
+        dra__dalt_t *chosen[DRA__DIRECT_MAX_REQ];
+        for (uint32_t i = 0; i < d.nalt; i++)
+            chosen[i] = &d.alt[i];
+        if (fill_configs(e, c, chosen, &d.alt[0].cfg, &d.alt[0].ncfg))
             return DRA_ENOMEM;
     }
     if (d.multi)
@@ -698,14 +823,13 @@ static uint32_t attr_code(const dra_table_attr_t *a, uint32_t r, bool *scalar)
 /* matchAttribute: the greedy path (the first candidate with the attribute sets the value, later
  * ones must equal it), else the first group of equal scalar values, by first member, with k
  * candidates: its first k. PICKED, 0 unsatisfiable, FALLBACK. */
-static int pick_match(const dra_engine_t *e, const dra__direct_t *d, scan_t *sc, uint32_t *pick,
-                      uint32_t *np, uint64_t *looked)
+static int pick_match(const dra_engine_t *e, const dra__dalt_t *al, uint32_t attr, scan_t *sc,
+                      uint32_t *pick, uint32_t *np, uint64_t *looked)
 {
-    const dra__dalt_t *al = &d->alt[0];
     const uint32_t k = al->k;
-    if (d->attr == NONE) /* no device has the attribute: nobody can join */
+    if (attr == NONE) /* no device has the attribute: nobody can join */
         return 0;
-    const dra_table_attr_t *a = &e->t->attrs[d->attr];
+    const dra_table_attr_t *a = &e->t->attrs[attr];
     uint32_t ref = 0;
     bool ref_scalar = false;
     enum { MAXG = 64 };
@@ -821,35 +945,23 @@ static size_t rnd(size_t n)
 }
 
 /* The allocation of the picked rows, as the allocator builds it (see the top): pick[i] was
- * picked for alternative palt[i]; configs are those of alternative calt. */
-static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, const uint32_t *pick,
-                 const uint8_t *palt, uint32_t np, uint32_t calt, dra_arena_t *arena,
-                 dra_engine_result_t *out)
+ * picked for alternative palt[i]; configs are those of alternative calt. Not inlined: a profile
+ * shows the result's cost apart (scripts/profile). */
+DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t *d, uint32_t n,
+                                     const uint32_t *pick, const uint8_t *palt, uint32_t np,
+                                     uint32_t calt, dra_arena_t *arena, dra_engine_result_t *out)
 {
     const dra__dalt_t *ca = &d->alt[calt];
+    /* only what differs per pod is written: the configs are the plan's, the node selector the
+     * node's (both the engine's, valid while it lives) */
     size_t size = rnd(sizeof(dra_allocation_t *)) + rnd(sizeof(dra_allocation_t)) +
-                  rnd(np * sizeof(dra_result_t)) + rnd((ca->ncfg + 1) * sizeof(dra_alloc_config_t)) +
-                  rnd(sizeof(dra_node_selector_t)) + rnd(sizeof(dra_ns_term_t)) +
-                  rnd(sizeof(dra_ns_req_t)) + rnd(sizeof(const char *));
+                  rnd(np * sizeof(dra_result_t));
     char *at = dra_arena_alloc(arena, size, 16);
     if (!at)
         return DRA_ENOMEM;
     dra_allocation_t **als = carve(&at, sizeof *als);
     dra_allocation_t *al = carve(&at, sizeof *al);
     dra_result_t *res = carve(&at, np * sizeof *res);
-    dra_alloc_config_t *cfg = carve(&at, (ca->ncfg + 1) * sizeof *cfg);
-    dra_node_selector_t *ns = carve(&at, sizeof *ns);
-    dra_ns_term_t *term = carve(&at, sizeof *term);
-    dra_ns_req_t *req = carve(&at, sizeof *req);
-    const char **vals = carve(&at, sizeof *vals);
-    memcpy(cfg, ca->cfg, ca->ncfg * sizeof *cfg);
-    vals[0] = e->nrange[n].name;
-    *req = (dra_ns_req_t){.key = "metadata.name", .op = DRA_NS_IN, .op_raw = "In",
-                          .values = vals, .nvalues = 1};
-    *term = (dra_ns_term_t){.fields = req, .nfields = 1};
-    memset(ns, 0, sizeof *ns);
-    ns->terms = term;
-    ns->nterms = 1;
     const dra_table_t *t = e->t;
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
@@ -871,8 +983,8 @@ static int build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n, cons
             o->nbinding_failure_conditions = dv->nbinding_failure_conditions;
         }
     }
-    *al = (dra_allocation_t){.results = res, .nresults = np, .configs = cfg, .nconfigs = ca->ncfg,
-                             .node_selector = ns};
+    *al = (dra_allocation_t){.results = res, .nresults = np, .configs = ca->cfg,
+                             .nconfigs = ca->ncfg, .node_selector = &e->nsel[n].ns};
     als[0] = al;
     out->kind = DRA_OUTCOME_ALLOCATED;
     out->node = n;
@@ -950,7 +1062,23 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
         palt[1] = 1;
     } else if (d->kind == DRA__DIRECT_MATCH) {
         scan_init(&sc, e, &d->alt[0], nd->begin, nd->end);
-        rc = pick_match(e, d, &sc, pick, &np, &looked);
+        rc = pick_match(e, &d->alt[0], d->attr, &sc, pick, &np, &looked);
+    } else if (d->kind == DRA__DIRECT_MULTI) {
+        /* each request alone, in order: no row is a candidate of two of them and at most one
+         * has counters, so one request's picks never change another's candidates (the search
+         * backtracking into an earlier request cannot help a later one that fails) */
+        for (uint32_t i = 0; i < d->nalt; i++) {
+            const dra__dalt_t *al = &d->alt[i];
+            uint32_t lnp = 0;
+            scan_init(&sc, e, al, nd->begin, nd->end);
+            rc = al->match ? pick_match(e, al, al->attr, &sc, pick + np, &lnp, &looked)
+                           : pick_first(e, al, &sc, pick + np, &lnp, &looked);
+            for (uint32_t x = 0; x < lnp; x++)
+                palt[np + x] = (uint8_t)i;
+            np += lnp;
+            if (rc != PICKED)
+                break;
+        }
     } else { /* the subrequests in order: the first the node satisfies */
         for (chosen = 0; chosen < d->nalt; chosen++) {
             np = 0;
@@ -974,7 +1102,8 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
         __builtin_prefetch(&e->t->pools[e->t->pool[pick[i]]]);
         __builtin_prefetch(&e->t->slice[pick[i]]);
     }
-    int brc = build(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_PAIR ? 0 : chosen, arena, out);
+    int brc = build_answer(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_FIRST ? chosen : 0,
+                           arena, out);
     if (brc)
         return brc;
     /* the device the same request would get next on this node (packing policies fill a node
@@ -989,10 +1118,13 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
     if (d->multi && (brc = add_shares(e, p, pick, palt, np, arena, out->allocations[0]->results,
                                       &shares)))
         return brc;
-    out->served = d->kind != DRA__DIRECT_FIRST ? DRA_SERVED_DIRECT_MATCH
-                  : shares                     ? DRA_SERVED_DIRECT_SHARES
-                  : d->cons                    ? DRA_SERVED_DIRECT_COUNTERS
-                                               : DRA_SERVED_DIRECT_FIRST;
+    bool match = d->kind == DRA__DIRECT_MATCH || d->kind == DRA__DIRECT_PAIR;
+    for (uint32_t i = 0; d->kind == DRA__DIRECT_MULTI && i < d->nalt; i++)
+        match |= d->alt[i].match;
+    out->served = match    ? DRA_SERVED_DIRECT_MATCH
+                  : shares ? DRA_SERVED_DIRECT_SHARES
+                  : d->cons ? DRA_SERVED_DIRECT_COUNTERS
+                            : DRA_SERVED_DIRECT_FIRST;
     *decided = true;
     return DRA_OK;
 }
@@ -1047,6 +1179,13 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
             d->cons |= al->cons;
             d->multi |= al->multi;
             d->fallible |= al->cons && al->k > 1;
+        }
+        if (keep && d->kind == DRA__DIRECT_MULTI) { /* the requests' candidates still apart */
+            d->ncons = 0;
+            for (uint32_t i = 0; i < d->nalt; i++)
+                d->ncons += d->alt[i].cons;
+            keep = d->ncons <= 1 && !d->multi &&
+                   parts_disjoint(e, d, begin, end < e->t->shared_begin ? end : e->t->shared_begin);
         }
         if (!keep)
             d->kind = DRA__DIRECT_NONE;

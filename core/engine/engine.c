@@ -2,6 +2,11 @@
  * engine.c - the engine's set-up and teardown (engine.h explains the semantics): the model and
  * table nodes, rows by device ID, hazards, counters, node resources, availability, the All-set
  * membership and the direct answers' per-node facts; introspection.
+ *
+ * Ownership: dra_engine_new borrows the model, table, state, CEL cache and allocator (engine.h);
+ * everything it allocates is freed by dra_engine_free, also on a failed set-up. Errors: DRA_EINVAL
+ * with diag naming the node for a bad allocatable, DRA_ENOMEM, the first error of a part's
+ * set-up. Cost: O(rows * signatures) plus each part's set-up; not timed.
  */
 #include "engine/engine_impl.h"
 
@@ -206,6 +211,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
                     e->cx[ncx + c] = 0;
             ncx += d->ncaps;
         }
+        if ((rc = dra__cap_profiles(e)))
+            goto fail;
+        rc = DRA_ENOMEM;
     }
     dra_exact_request_t nocap;
     memset(&nocap, 0, sizeof nocap);
@@ -270,11 +278,16 @@ void dra_engine_free(dra_engine_t *e)
     free(e->use);
     free(e->avb);
     free(e->nrange);
+    free(e->nsel);
     dra_arena_fini(&e->vscratch);
     free(e->amem);
     free(e->bk);
     free(e->cx_off);
     free(e->cx);
+    free(e->cxn);
+    free(e->cxp);
+    free(e->cxp_row);
+    free(e->cxp_off);
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);
@@ -289,10 +302,20 @@ void dra_engine_free(dra_engine_t *e)
     free(e->sr_off);
     free(e->sr_n);
     free(e->srows);
+    free(e->set_shape);
+    free(e->shp_ctr0);
+    free(e->cl_off);
+    free(e->cl);
+    free(e->nfail);
+    free(e->ccut);
     free(e->hslots);
     free(e->ord_row);
     free(e->score);
     free(e->tried);
+    for (uint32_t i = 0; i < e->nst; i++)
+        free(e->st[i].t);
+    free(e->st);
+    free(e->hidden);
     free(e->cpu_cap);
     free(e->mem_cap);
     free(e->cpu_used);

@@ -76,10 +76,10 @@
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
  * allocator): a request with an unknown mode (allocationMode All: above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
- * empty constraint, more than 32 devices in all, a signature matching a multi-allocatable device
- * under DRAConsumableCapacity in the permutation profiles (1.34, 1.35: one device may serve a
- * request several times, so the count is no bound), and every claim when model node names
- * repeat.
+ * empty constraint, more than 32 devices in all, a request of several devices (or All) whose
+ * signature matches a multi-allocatable device under DRAConsumableCapacity in the permutation
+ * profiles (1.34, 1.35: one device may serve such a request several times, so the count is no
+ * bound), and every claim when model node names repeat.
  *
  * Candidate-node index: per signature a max segment tree over model nodes of the free matching
  * count (hazard nodes hold INT32_MAX). A request admits node n when one of its alternatives (the
@@ -105,18 +105,25 @@
  * without any exact call.
  *
  * Direct answers (direct.c): on a candidate node, a plan of one claim with one ExactCount request
- * (or firstAvailable over such subrequests), with no constraint or one matchAttribute, or with
- * two one-device requests under one matchAttribute, is answered from the engine's own columns -
+ * (or firstAvailable over such subrequests), with no constraint or one matchAttribute, with
+ * two one-device requests under one matchAttribute, or with several ExactCount requests whose
+ * candidates never meet (each with no constraint or a matchAttribute of its own, at most one
+ * over devices with counters), is answered from the engine's own columns -
  * the signature's match bitset, the request's static eligibility bitset and the availability
  * bitset over the node's range of table rows, a word at a time, counters as per-counter columns
- * - instead of calling the exact allocator; with DRAConsumableCapacity in the 1.36 profile one
- * ExactCount request may also take shares of multi-allocatable devices (where the request fits
+ * - instead of calling the exact allocator; with DRAConsumableCapacity one ExactCount request
+ * (of one device in the permutation profiles 1.34, 1.35) may also take shares of
+ * multi-allocatable devices (where the request fits
  * the capacity their shares left; consumedCapacity and shareIDs derived as the allocator
  * derives them). The devices are the ones the allocator returns
  * (direct.c states why), the result is built as it builds it. Nodes where that cannot be shown
  * (hazards, slice order differing from the profile's, shared rows of the signature, counters
- * over capacity, picks among partitionable devices that interfere) go to the allocator; out->
- * served says which decided. DRA_DEBUG >= 3 builds and opts.verify_direct compare every direct
+ * over capacity, picks among partitionable devices that interfere) go to the allocator, and
+ * so do plans over devices of counter sets with compatibility groups (1.37: whether a device
+ * may join the devices in use is not in the counter columns) or capacities with fractional
+ * ranges; a request with derived attributes, or with a capacity request some matching device
+ * would fail the call on (1.37's missing capacity, 1.38-pre's unrepresentable request), makes
+ * the plan brute force (plan.c); out->served says which decided. DRA_DEBUG >= 3 builds and opts.verify_direct compare every direct
  * answer with the allocator's. dra_engine_needs_allocator names the nodes the allocator may
  * still see (so its per-node layouts are built for those only).
  *
@@ -137,7 +144,8 @@
  * cache and the allocator; all must outlive it. The model and the table change under it only
  * through a slice update followed by dra_engine_update_slice (below). Claims passed to dra_engine_plan are borrowed.
  * Results are written into the caller's out_arena (reset when nothing was placed); a direct
- * answer's strings are the model's and the engine's (valid while the engine lives).
+ * answer's strings, configs and node selector are the model's and the engine's (valid while
+ * the engine lives; shared by the pods of a plan or a node: read only).
  * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL; DRA_EINTERNAL when a
  * verified direct answer differs, with the difference in out->msg); placement returns DRA_OK
  * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one
@@ -308,6 +316,32 @@ void dra_engine_prepare_policy(dra_engine_t *e, dra_engine_policy_t policy);
 
 /* Devices in use on a model node (the best-fit / spread score). */
 uint32_t dra_engine_score(const dra_engine_t *e, uint32_t node);
+
+/* ---- bounds for groups of pods (plan.c; the PodGroup cycle, core/group/group.h) ----------- */
+
+#define DRA_ENGINE_UNBOUNDED UINT32_MAX
+
+/* The first model node >= from the plan's summaries admit (engine_admits), NONE when none; a
+ * plan placed by brute force admits every node. Node resources are not consulted.
+ * O(requests * log nodes) per call (the index's leapfrog). */
+uint32_t dra_engine_next_admitted(const dra_engine_t *e, uint32_t plan, uint32_t from);
+
+/* An upper bound on how many pods of the plan can be placed on `node` one after another from
+ * the current state (each commit only takes devices and node resources): per request the sum
+ * over its alternatives of (available matching devices of the node, or of each of its
+ * matchAttribute value groups) / count, the smallest over the requests, and the node's cpu /
+ * memory left over the plan's requests. DRA_ENGINE_UNBOUNDED where the summaries cannot bound
+ * it: a plan placed by brute force, a signature matching a multi-allocatable device (shares), a
+ * signature with shared (network-attached) rows, All or capacity signatures, a hazard or error
+ * node of the plan, node selectors with several terms. 0 implies the plan does not admit the
+ * node (for devices or resources). O(requests * alternatives), plus the node's value groups of
+ * matchAttribute signatures. */
+uint32_t dra_engine_fit_bound(const dra_engine_t *e, uint32_t plan, uint32_t node);
+
+/* Whether every answer of the plan on a node is certain from the summaries where they reject
+ * it, and none can be Fatal or a NodeFailure on a node whose dra_engine_fit_bound is finite: the
+ * plan is indexed, has no hazard or error node and no node selector has several terms. */
+bool dra_engine_plan_certain(const dra_engine_t *e, uint32_t plan);
 
 /* ---- slice updates (update.c) -------------------------------------------------------------- */
 

@@ -34,6 +34,9 @@
 
 #define GRP_NONE 0xFFu /* sig_t.grp: the row is in no group */
 
+typedef struct dra__clent dra__clent_t;
+typedef struct dra__stree dra__stree_t;
+
 typedef struct sig {
     const dra_device_class_t *cls;
     const dra_exact_request_t *body; /* selectors (the first body compiled with this key) */
@@ -65,9 +68,14 @@ typedef struct sig {
     uint32_t excl;
     int32_t maxset; /* most matching rows one node can see (its range + shared), -1: not yet */
     /* capacity variant (capbody != NULL, DRAConsumableCapacity): a row counts only while the
-     * request's capacity fits what its shares left (cfit, per row) */
+     * request's capacity fits what its shares left (cfit, per row); for the rows with shares'
+     * capacity (cx), per capacity profile: whether the request can fit at all (cok) and, per
+     * capacity, the most the shares may consume for it still to fit (clim: the capacity minus
+     * what the request consumes, policy rounding and defaults applied) */
     const dra_exact_request_t *capbody;
     uint64_t *cfit;
+    uint8_t *cok;
+    dra__aq_t *clim;
 } sig_t;
 
 typedef struct alt {
@@ -81,12 +89,16 @@ typedef struct creq {
 
 /* A plan answered on a node from the engine's own columns (direct.c explains when and why the
  * answer is the exact allocator's). kind DRA__DIRECT_NONE: never. */
-enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH, DRA__DIRECT_PAIR };
+enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH, DRA__DIRECT_PAIR,
+       DRA__DIRECT_MULTI };
+#define DRA__DIRECT_MAX_REQ 8 /* requests of a claim the direct answers serve (MULTI) */
 typedef struct dra__dalt {
     uint32_t sig;                    /* the alternative's signature */
     uint32_t k;                      /* ExactCount */
     bool cons;                       /* some eligible row consumes counters */
     bool multi;                      /* some eligible row is multi-allocatable (shares) */
+    bool match;                      /* MULTI: the request has a matchAttribute of its own */
+    uint32_t attr;                   /* its constrained table column, NONE: no row has it */
     const uint64_t *cfit;            /* multi: the capacity signature's fit bits (a multi row
                                         with capacities is a candidate while set), NULL: none */
     struct dra__dcons {              /* multi: the consumedCapacity of a share for each distinct
@@ -100,7 +112,7 @@ typedef struct dra__dalt {
     const dra_exact_request_t *body;
     const char *req;                 /* the results' request name (engine arena) */
     dra_alloc_config_t *cfg;         /* the allocation's configs when it is chosen (engine arena);
-                                        PAIR: alternative 0 holds the claim's */
+                                        PAIR, MULTI: alternative 0 holds the claim's */
     uint32_t ncfg;
 } dra__dalt_t;
 #define DRA__DCONS_MAX 8
@@ -109,10 +121,12 @@ typedef struct dra__direct {
     bool fallible;   /* an answer may be left to the allocator (counters with k >= 2) */
     bool cons;       /* some alternative consumes counters */
     bool multi;      /* some alternative may take shares (FIRST only) */
+    uint32_t ncons;  /* alternatives with counters */
     uint64_t share_seed; /* multi: the allocator's options.share_seed (dra__share_id) */
     uint32_t attr;   /* MATCH, PAIR: the constrained table column, NONE: no row has it */
     uint32_t nalt;   /* FIRST: the request's alternatives in order (firstAvailable: its
-                        subrequests); MATCH: one; PAIR: the two requests */
+                        subrequests); MATCH: one; PAIR: the two requests; MULTI: one per
+                        request, each answered alone (FIRST, or MATCH with its own attr) */
     dra__dalt_t *alt;
 } dra__direct_t;
 
@@ -132,6 +146,8 @@ typedef struct plan {
     uint32_t *errn;
     uint32_t nerrn;
     bool err_all; /* an error row in the shared range: every node is an error node */
+    bool nomulti; /* indexed and no alternative's signature matches a multi-allocatable row
+                     (dra_engine_fit_bound counts devices; plan.c) */
     dra__direct_t d;      /* exact per-node answers from the engine's columns (direct.c) */
 } plan_t;
 
@@ -169,7 +185,16 @@ struct dra_engine {
     uint32_t nall;       /* All signatures */
     uint32_t ncapsigs;   /* capacity signatures */
     uint32_t *cx_off;    /* per row: its capacities' consumption by shares at cx[cx_off], NONE */
-    dra__aq_t *cx;
+    dra__aq_t *cx;       /* the state's aggregate per capacity name of the device, kept by
+                          * commit and release of shares (cxn: contributions, as the state
+                          * counts them: an aggregate without any is gone, i.e. 0) */
+    uint32_t *cxn;
+    /* capacity profiles of the rows with cx: rows whose capacity lists are the same (names,
+     * values, policies) share one; a capacity signature's limits are per profile */
+    uint32_t *cxp;       /* per row: its profile, NONE */
+    uint32_t ncxp;
+    uint32_t *cxp_row;   /* per profile: a row of it */
+    uint32_t *cxp_off;   /* per profile: its capacities' limits at clim[cxp_off[p]], ncxp + 1 */
     /* counters of partitionable devices (DRAPartitionableDevices on): sets by (driver, pool,
      * name), what is left of their counters after the rows in use, each row's consumption
      * entries and each set's consuming rows. A row's entries are a pattern shared by every row
@@ -189,6 +214,20 @@ struct dra_engine {
     uint32_t namts;
     uint32_t *ctr_set;             /* per counter: its set */
     uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
+    /* what a change of one counter's remainder can flip: sets of one shape (their consuming
+     * rows have the same patterns at the same offsets from the set's first counter) share, per
+     * counter d of the set, the list cl[cl_off[shp_ctr0[shape] + d] .. cl_off[... + d + 1]) of
+     * the entries on it, ascending by amount; nfail counts per row the entries with more than
+     * what is left (the row fits its counters while it is 0) */
+    uint32_t *set_shape, *shp_ctr0, nshapes;
+    uint32_t *cl_off;
+    struct dra__clent {
+        uint32_t amt; /* the entry's amount: an index into amts */
+        uint32_t k;   /* its row: the position in the set's consuming rows (srows) */
+    } *cl;
+    uint32_t *nfail;
+    uint32_t *ccut;      /* per counter: the end of the fitting prefix of its list (the first
+                            entry, an index into cl, with more than the counter's remainder) */
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
     uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
@@ -210,6 +249,16 @@ struct dra_engine {
                           * placement or dra_engine_prepare_policy on; first-fit never reads
                           * them, so commits do not keep them before) */
     uint32_t *tried;     /* per node: placement epoch of the last overflow-bucket trial */
+    /* score trees (index.c): best-fit and spread over plans with a request of one alternative */
+    struct dra__stree {
+        uint32_t sig; /* its signature */
+        int32_t need; /* a node is a candidate while the signature's leaf is at least this */
+        bool most;    /* best-fit (keys: scores), else spread (keys: reversed scores) */
+        int32_t *t;   /* max segment tree of the keys, -1: not a candidate */
+    } *st;
+    uint32_t nst, capst;
+    uint32_t *hidden;    /* nodes tried and hidden during one placement (nnodes) */
+    uint32_t nhidden;
     uint32_t epoch;
     uint64_t placements[DRA_ENGINE_PATH_COUNT];
     /* direct answers (direct.c) */
@@ -218,6 +267,12 @@ struct dra_engine {
         const char *name;    /* its name (the result's node selector) */
         bool direct;         /* the range may be answered directly (direct.c, node_direct) */
     } *nrange;            /* per model node: what an answer reads about the node, together */
+    struct dra__nsel {    /* per model node (direct answers on): the node selector of its results */
+        dra_node_selector_t ns;
+        dra_ns_term_t term;
+        dra_ns_req_t req;
+        const char *val;
+    } *nsel;
     uint32_t nneg;        /* counters with more in use than their capacity */
     bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
     bool direct_now;      /* direct_on and the shortcuts still on (set per placement: tests may
@@ -301,6 +356,38 @@ static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
     return e->amts[e->pat_a[i]];
 }
 
+/* Counter c's list in cl: [cl_off[x], cl_off[x + 1]) for the x this returns. */
+static inline uint32_t dra__ctr_list(const dra_engine_t *e, uint32_t c)
+{
+    uint32_t st = e->ctr_set[c];
+    return e->shp_ctr0[e->set_shape[st]] + (c - e->set_ctr0[st]);
+}
+
+/* The first entry of counter c's list with more than v (the end of the prefix that fits v).
+ * O(log entries on the counter). */
+static inline uint32_t dra__ctr_cut(const dra_engine_t *e, uint32_t c, dra__aq_t v)
+{
+    uint32_t x = dra__ctr_list(e, c), lo = e->cl_off[x], hi = e->cl_off[x + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (e->amts[e->cl[mid].amt] <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Row r's counter entries with more than what is left of their counter (the row fits while 0).
+ * O(entries of the row); e->nfail keeps it. */
+static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
+{
+    uint32_t n = 0;
+    for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
+        n += dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)];
+    return n;
+}
+
 /* ---- capacity in the profile's arithmetic ---- */
 
 /* capacityFits of body b on device d, x the capacity its shares consume (NULL: none), as the
@@ -326,7 +413,12 @@ static inline bool dra__cap_is_fatal(const dra_engine_t *e, int rc)
 
 /* Signature s's leaf of model node n: HAZARD on a hazard node or one with an error row, -1 for an
  * All signature while a member of its set is blocked, else the count. O(1). */
-int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n);
+static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
+{
+    if (e->hz[n] || s->herr[n])
+        return HAZARD;
+    return s->all && s->blk[n] ? -1 : s->cnt[n];
+}
 /* Signature s's leaf of model node n from its counts and flags, and the path above it.
  * O(log nodes). */
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
@@ -344,6 +436,19 @@ void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v);
 void dra__buckets_sync(dra_engine_t *e);
 uint32_t dra__bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from);
 
+/* Score trees (best-fit: most first, spread: fewest): the tree that orders plan p's candidates
+ * (a request of one alternative whose signature has no shared rows: its candidates in (score,
+ * node) order are p's admitted nodes in that order, once filtered by dra__plan_admits), built
+ * on first use; NONE when p has none or out of memory (the buckets are walked instead). The best
+ * candidate not hidden, NONE when none; hide a candidate tried during the placement, and unhide
+ * every hidden one after it. O(log nodes) each. */
+uint32_t dra__plan_stree(dra_engine_t *e, const plan_t *p, bool most);
+uint32_t dra__stree_best(const dra_engine_t *e, uint32_t st);
+void dra__stree_hide(dra_engine_t *e, uint32_t st, uint32_t n);
+void dra__stree_unhide(dra_engine_t *e, uint32_t st);
+/* Every score tree equals a recomputation from the summaries and scores (dra_engine_check). */
+bool dra__stree_check(const dra_engine_t *e, char *why, size_t len);
+
 /* ---- hazard.c ---- */
 
 /* Hazard nodes (e->hz, e->nhazard), All-hazard nodes (e->ahz, e->nahz) and e->multiterm from
@@ -358,21 +463,43 @@ DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
 
 /* ---- summary.c ---- */
 
-/* Every counter row r consumes has that much left. */
-bool dra__row_fits(const dra_engine_t *e, uint32_t r);
+/* Every counter row r consumes has that much left (a device whose consumption does not fit the
+ * remaining counters cannot be allocated; consumption is counted for exclusively allocated
+ * devices only, so the remaining counters are never underestimated). O(1): e->nfail. */
+static inline bool dra__row_fits(const dra_engine_t *e, uint32_t r)
+{
+    return !e->nfail || e->nfail[r] == 0;
+}
 /* Row r is multi-allocatable with DRAConsumableCapacity on. */
-bool dra__row_multi(const dra_engine_t *e, uint32_t r);
-/* Row r is available (free, and its counters fit unless it is multi-allocatable). */
-bool dra__row_avail(const dra_engine_t *e, uint32_t r);
+static inline bool dra__row_multi(const dra_engine_t *e, uint32_t r)
+{
+    return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+}
+/* Row r is free: not in use, or multi-allocatable (shares do not take it). */
+static inline bool dra__row_free(const dra_engine_t *e, uint32_t r)
+{
+    return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+}
+/* Row r is available (free, and its counters fit unless it is multi-allocatable: such a device
+ * skips the counter check while it has capacity in use, DRA-SEMANTICS 2.6 step 4). */
+static inline bool dra__row_avail(const dra_engine_t *e, uint32_t r)
+{
+    return dra__row_free(e, r) && (dra__row_multi(e, r) || dra__row_fits(e, r));
+}
 /* Row r is certainly in an All set and certainly not allocatable (engine.h, All). */
 bool dra__row_blocked(const dra_engine_t *e, uint32_t r);
 /* Signature s's summaries counted from the rows (set-up of a signature). O(rows + nodes). */
 void dra__sig_count(dra_engine_t *e, sig_t *s);
 /* Whether the request of capacity signature s fits row r's capacity left by its shares. */
 bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r);
-/* Re-read the capacity multi-allocatable row r's shares consume and re-check the capacity
- * signatures it matches. */
-void dra__refresh_cap(dra_engine_t *e, uint32_t r);
+/* Capacity profiles of the rows with shares' capacity (e->cxp, set-up). DRA_ENOMEM. */
+DRA_NODISCARD int dra__cap_profiles(dra_engine_t *e);
+/* Capacity signature s's limits per profile (s->cok, s->clim; before its fit bits). DRA_ENOMEM. */
+DRA_NODISCARD int dra__cap_limits(dra_engine_t *e, sig_t *s);
+/* A share result of row r (with cx) committed (delta 1) or released (-1): the capacity its
+ * shares consume, as the state aggregates it, and the capacity signatures' fit bits. O(consumed
+ * entries * capacities + capacity signatures * capacities). */
+void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta);
 /* Row r went in use (delta 1) or out of use (-1): its use count, counters, availability and
  * every summary that reads them. */
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta);

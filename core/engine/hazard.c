@@ -2,6 +2,10 @@
  * hazard.c - hazard nodes: nodes that see a pool that may be invalid, incomplete or of mixed
  * generations, or whose node-selector evaluation fails (always candidates), and nodes where an
  * allocationMode All request may find a pool incomplete (engine.h).
+ *
+ * Ownership: e->hz / e->ahz are the engine's. Errors: DRA_ENOMEM. Cost: set-up O(slices log
+ * slices + devices), once (slice updates do not recompute hazards: update.c says what they
+ * refuse).
  */
 #include "engine/engine_impl.h"
 

@@ -1,34 +1,48 @@
 /*
  * index.c - the candidate-node index: per signature a max segment tree over model nodes of
  * the free matching count (hazard nodes hold HAZARD), a plan's admission of a node and the first
- * admitted node from a position (leapfrogging its requests' trees), and the score buckets
- * best-fit and spread walk (engine.h). Reads the summaries, changes only the trees and buckets.
+ * admitted node from a position (leapfrogging its requests' trees), the score buckets best-fit
+ * and spread walk, and per (signature, need, policy) a score tree: a max segment tree over
+ * model nodes of the node's key in the policy's order (its score, or the score reversed), -1
+ * where the signature's leaf is below the need, so the best admitted node of a plan with a
+ * request of one alternative is found in O(log nodes) (engine.h). Reads the summaries, changes
+ * only the trees and buckets.
+ *
+ * Ownership: the trees and buckets are the engine's (score trees malloc'd, built on first
+ * use outside timed regions by dra_engine_prepare_policy). Errors: none (a score tree that cannot
+ * be allocated is NONE and the buckets are walked). Cost: a leaf change O(log nodes); admission
+ * O(requests); a leapfrog step O(requests * log nodes); a bucket walk O(nodes / 64) per bucket.
  */
 #include "engine/engine_impl.h"
 
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the index ---------------------------------------------------------------------------- */
 
-int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
+
+/* Leaf i (P + node) of max tree t set to v, and the path above it. O(log nodes). */
+static void max_set(int32_t *t, uint32_t i, int32_t v)
 {
-    if (e->hz[n] || s->herr[n])
-        return HAZARD;
-    return s->all && s->blk[n] ? -1 : s->cnt[n];
+    t[i] = v;
+    for (i >>= 1; i >= 1; i >>= 1) {
+        int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+        if (t[i] == m)
+            break;
+        t[i] = m;
+    }
 }
+
+static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
 
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
 {
-    int32_t *t = s->tree;
-    uint32_t i = e->P + n;
-    t[i] = dra__leaf_value(e, s, n);
-    for (i >>= 1; i >= 1; i >>= 1) {
-        int32_t v = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
-        if (t[i] == v)
-            break;
-        t[i] = v;
-    }
+    max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
+    for (uint32_t i = 0; i < e->nst; i++) /* score trees over the signature (best-fit, spread) */
+        if (e->st[i].sig == (uint32_t)(s - e->sigs))
+            stree_leaf(e, &e->st[i], n);
 }
 
 void dra__tree_build(dra_engine_t *e, sig_t *s)
@@ -212,6 +226,8 @@ void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
         bucket_add(e, ob, n, false);
         bucket_add(e, nb, n, true);
     }
+    for (uint32_t i = 0; i < e->nst; i++)
+        stree_leaf(e, &e->st[i], n);
 }
 
 /* Put every node in the bucket of its score and keep them there from now on. O(buckets *
@@ -228,10 +244,123 @@ void dra__buckets_sync(dra_engine_t *e)
     e->buckets_live = true;
 }
 
+/* ---- score trees (best-fit, spread) -------------------------------------------------------- */
+
+/* The key of node n in a score tree: best-fit walks nodes by score, the most first, spread the
+ * fewest first; both by node order within a score. */
+static int32_t stree_key(const dra_engine_t *e, const dra__stree_t *st, uint32_t n)
+{
+    uint32_t sc = e->score[n] < (uint32_t)INT32_MAX ? e->score[n] : (uint32_t)INT32_MAX - 1;
+    return st->most ? (int32_t)sc : INT32_MAX - 1 - (int32_t)sc;
+}
+
+static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n)
+{
+    const sig_t *s = &e->sigs[st->sig];
+    int32_t v = dra__leaf_value(e, s, n) >= st->need ? stree_key(e, st, n) : -1;
+    if (st->t[e->P + n] != v)
+        max_set(st->t, e->P + n, v);
+}
+
+/* The score tree of (signature, need, policy), built on first use. NONE: out of memory. */
+static uint32_t stree_get(dra_engine_t *e, uint32_t sig, int32_t need, bool most)
+{
+    for (uint32_t i = 0; i < e->nst; i++)
+        if (e->st[i].sig == sig && e->st[i].need == need && e->st[i].most == most)
+            return i;
+    if (e->nst == e->capst) {
+        uint32_t nc = e->capst ? e->capst * 2 : 4;
+        dra__stree_t *ns = realloc(e->st, nc * sizeof *ns);
+        if (!ns)
+            return NONE;
+        e->st = ns;
+        e->capst = nc;
+    }
+    if (!e->hidden && !(e->hidden = malloc(((size_t)e->nnodes + 1) * sizeof *e->hidden)))
+        return NONE;
+    int32_t *t = malloc(2 * (size_t)e->P * sizeof *t);
+    if (!t)
+        return NONE;
+    dra__stree_t *st = &e->st[e->nst];
+    *st = (dra__stree_t){.sig = sig, .need = need, .most = most, .t = t};
+    const sig_t *s = &e->sigs[sig];
+    for (uint32_t i = 0; i < e->P; i++)
+        t[e->P + i] = i < e->nnodes && dra__leaf_value(e, s, i) >= need ? stree_key(e, st, i) : -1;
+    for (uint32_t i = e->P - 1; i >= 1; i--)
+        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    return e->nst++;
+}
+
+uint32_t dra__plan_stree(dra_engine_t *e, const plan_t *p, bool most)
+{
+    if (!p->indexed || p->hazard || p->err_all || p->nerrn)
+        return NONE;
+    for (uint32_t i = 0; i < p->nreqs; i++) {
+        const creq_t *rq = &p->reqs[i];
+        if (rq->nalt != 1)
+            continue;
+        const alt_t *a = &p->alts[rq->alt0];
+        const sig_t *s = &e->sigs[a->sig];
+        if (s->shany || s->all || a->k < 1)
+            continue; /* the need follows the shared range, or All's leaves, or any node */
+        return stree_get(e, a->sig, alt_need(e, a), most);
+    }
+    return NONE;
+}
+
+uint32_t dra__stree_best(const dra_engine_t *e, uint32_t st)
+{
+    const int32_t *t = e->st[st].t;
+    if (t[1] < 0)
+        return NONE;
+    uint32_t i = 1;
+    while (i < e->P)
+        i = t[2 * i] == t[1] ? 2 * i : 2 * i + 1;
+    return i - e->P;
+}
+
+void dra__stree_hide(dra_engine_t *e, uint32_t st, uint32_t n)
+{
+    max_set(e->st[st].t, e->P + n, -1);
+    e->hidden[e->nhidden++] = n;
+}
+
+void dra__stree_unhide(dra_engine_t *e, uint32_t st)
+{
+    for (uint32_t i = 0; i < e->nhidden; i++)
+        stree_leaf(e, &e->st[st], e->hidden[i]);
+    e->nhidden = 0;
+}
+
+bool dra__stree_check(const dra_engine_t *e, char *why, size_t len)
+{
+    for (uint32_t i = 0; i < e->nst; i++) {
+        const dra__stree_t *st = &e->st[i];
+        const sig_t *s = &e->sigs[st->sig];
+        for (uint32_t n = 0; n < e->nnodes; n++) {
+            int32_t v = dra__leaf_value(e, s, n) >= st->need ? stree_key(e, st, n) : -1;
+            if (st->t[e->P + n] != v) {
+                snprintf(why, len, "score tree %u node %u: %d, summary %d", i, n, v,
+                         st->t[e->P + n]);
+                return false;
+            }
+        }
+        for (uint32_t k = 1; k < e->P; k++)
+            if (st->t[k] != (st->t[2 * k] > st->t[2 * k + 1] ? st->t[2 * k] : st->t[2 * k + 1])) {
+                snprintf(why, len, "score tree %u: inner node %u stale", i, k);
+                return false;
+            }
+    }
+    return true;
+}
+
 void dra_engine_prepare_policy(dra_engine_t *e, dra_engine_policy_t policy)
 {
-    if (e && (policy == DRA_ENGINE_BEST_FIT || policy == DRA_ENGINE_SPREAD))
-        dra__buckets_sync(e);
+    if (!e || (policy != DRA_ENGINE_BEST_FIT && policy != DRA_ENGINE_SPREAD))
+        return;
+    dra__buckets_sync(e);
+    for (uint32_t i = 0; i < e->nplans; i++) /* out of memory: built on the first placement */
+        (void)dra__plan_stree(e, &e->plans[i], policy == DRA_ENGINE_BEST_FIT);
 }
 
 /* Next node >= from in bucket b, or NONE. */

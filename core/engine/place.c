@@ -2,6 +2,13 @@
  * place.c - placement by policy: candidate nodes from the index (or every node for brute
  * force), node resources first, then the direct answer or the exact allocator on each; the
  * reference placement, one node's answer, and which nodes the allocator may see.
+ *
+ * Ownership: results go to the caller's arena; the engine's spare arena holds the answers of
+ * nodes tried and not chosen (reset per placement). Errors: DRA_EINVAL (bad plan or node), the
+ * allocator's or a direct answer's DRA_ENOMEM, DRA_EINTERNAL (a verified direct answer differs,
+ * out->msg says how); a placement that reached a decision is DRA_OK whatever its kind.
+ * Cost: the index walk O(requests * log nodes) per admitted node, then per candidate node the
+ * direct answer (O(words of the node's range)) or one exact call; no malloc.
  */
 #include "engine/engine_impl.h"
 
@@ -19,12 +26,20 @@ static bool res_fits(const dra_engine_t *e, const plan_t *p, uint32_t n)
     return true;
 }
 
+/* Every field but the message's tail (a placement writes ten lines less than clearing it). */
 static void res_init(dra_engine_result_t *out, dra_engine_path_t path)
 {
-    memset(out, 0, sizeof *out);
     out->kind = DRA_OUTCOME_UNSATISFIABLE;
     out->node = NONE;
+    out->allocations = NULL;
+    out->n = 0;
+    out->msg[0] = 0;
     out->path = path;
+    out->exact_calls = 0;
+    out->direct_calls = 0;
+    out->served = DRA_SERVED_NONE;
+    out->alloc_ns = 0;
+    memset(&out->stats, 0, sizeof out->stats);
 }
 
 static int64_t clk(const dra_engine_t *e)
@@ -179,11 +194,35 @@ static int place_order(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, 
 
 /* Best-fit / spread by score bucket over admitted nodes (no hazard: skipped and unadmitted
  * nodes are Unsatisfiable, so the first success in score order is the answer). */
+/* Best-fit / spread over the plan's score tree: its candidates in (score, node) order, each
+ * admitted one tried until one decides (the order place_buckets walks, without the walk). */
+static int place_scored(dra_engine_t *e, const plan_t *p, uint32_t st, dra_arena_t *arena,
+                        dra_engine_result_t *out)
+{
+    uint32_t nf = 0;
+    bool decided = false;
+    int rc = DRA_OK;
+    for (uint32_t n; !decided && (n = dra__stree_best(e, st)) != NONE;) {
+        dra__stree_hide(e, st, n);
+        if (!dra__plan_admits(e, p, n) || !res_fits(e, p, n))
+            continue;
+        if ((rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf)))
+            break;
+    }
+    dra__stree_unhide(e, st);
+    if (!rc && !decided)
+        finish_none(e, out, nf);
+    return rc;
+}
+
 static int place_buckets(dra_engine_t *e, const plan_t *p, bool most, dra_arena_t *arena,
                          dra_engine_result_t *out)
 {
     uint32_t nf = 0;
     bool decided = false;
+    uint32_t st = dra__plan_stree(e, p, most);
+    if (st != NONE)
+        return place_scored(e, p, st, arena, out);
     uint32_t last = e->nbuckets - 1;
     for (uint32_t k = 0; k < e->nbuckets && !decided; k++) {
         uint32_t b = most ? last - k : k;

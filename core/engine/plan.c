@@ -2,6 +2,14 @@
  * plan.c - compiled claim signatures (match / error bitsets over the device table's rows and
  * their variants: matchAttribute groups, allocationMode All, "excl", capacity) and plans (a
  * pod's claims as requests of alternatives over signatures, or brute force; engine.h).
+ *
+ * Ownership: signatures and plans live in the engine's arena; claims are borrowed (engine.h).
+ * Errors: DRA_ENOMEM; DRA_EINVAL for a claim list the engine cannot plan (dra_engine_plan);
+ * a selector that does not compile, a missing class, a request the index cannot bound (derived
+ * attributes, a capacity check that may fail the call) are not errors: the plan is brute force.
+ * Cost: a signature O(rows) per selector (lowered column predicates) or per row (interpreter),
+ * once per (class, selectors); a plan O(requests * alternatives) plus its direct answer's set-up
+ * (direct.c), once per claim template; nothing per pod.
  */
 #include "engine/engine_impl.h"
 
@@ -244,7 +252,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     s->gfirst = dra_arena_alloc(&e->arena, ((size_t)e->nnodes + 1) * sizeof *s->gfirst, 8);
     if (!s->cnt || !s->herr || !s->tree || !s->grp || !s->gfirst)
         return DRA_ENOMEM;
-    if (s->capbody) { /* its own fit bits: dra__refresh_cap updates each signature's */
+    if (s->capbody) { /* its own fit bits: dra__cap_share updates each signature's */
         size_t nw = dra_bitset_words(t->nrows_padded);
         uint64_t *cf = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
         if (!cf)
@@ -377,11 +385,6 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     }
     if (sig_reserve(e))
         return DRA_ENOMEM;
-    /* commits keep the shares' capacity (cx) only while a capacity signature exists: the first
-     * one re-reads it from the state */
-    for (uint32_t r = 0; e->ncapsigs == 0 && r < e->t->nrows; r++)
-        if (e->cx_off[r] != NONE && dra__row_multi(e, r))
-            dra__refresh_cap(e, r);
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
     s->capbody = body;
@@ -389,7 +392,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     size_t nw = dra_bitset_words(e->t->nrows_padded);
     s->cfit = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
     sig_node_arrays(e, s);
-    if (!s->cfit || !s->cnt || !s->herr || !s->tree)
+    if (!s->cfit || !s->cnt || !s->herr || !s->tree || dra__cap_limits(e, s))
         return DRA_ENOMEM;
     memset(s->cfit, 0, nw * 8);
     for (uint32_t r = 0; r < e->t->nrows; r++)
@@ -627,9 +630,11 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
             ok = false;
     }
     /* permutations (1.34, 1.35) may pick one multi-allocatable device several times for one
-     * request: "k available matching devices" is no necessary condition there */
+     * request of several devices: "k available matching devices" is no necessary condition
+     * there (a request of one device takes one, as in every profile) */
     for (uint32_t a = 0; ok && e->beh.cc && !e->beh.combos && a < p->nalts; a++)
-        ok = !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
+        ok = (p->alts[a].k == 1 && !e->sigs[p->alts[a].sig].all) ||
+             !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
     if (!ok) {
         p->nreqs = 0;
         p->nalts = 0;
@@ -668,6 +673,9 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
         }
         p->nerrn = k;
     }
+    p->nomulti = true;
+    for (uint32_t a = 0; a < p->nalts && p->nomulti; a++)
+        p->nomulti = !sig_matches_multi(e, &e->sigs[p->alts[a].sig]);
     p->indexed = true;
     return DRA_OK;
 }
@@ -722,4 +730,72 @@ int dra__plan_recompile(dra_engine_t *e, uint32_t plan)
 bool dra_engine_plan_indexed(const dra_engine_t *e, uint32_t plan)
 {
     return plan < e->nplans && e->plans[plan].indexed;
+}
+
+/* ---- bounds for groups of pods (core/group) -------------------------------------------------- */
+
+uint32_t dra_engine_next_admitted(const dra_engine_t *e, uint32_t plan, uint32_t from)
+{
+    if (!e || plan >= e->nplans || from >= e->nnodes)
+        return NONE;
+    const plan_t *p = &e->plans[plan];
+    return p->indexed ? dra__plan_next(e, p, from) : from;
+}
+
+bool dra_engine_plan_certain(const dra_engine_t *e, uint32_t plan)
+{
+    if (!e || plan >= e->nplans)
+        return false;
+    const plan_t *p = &e->plans[plan];
+    return p->indexed && !p->hazard && !p->nerrn && !p->err_all && !e->multiterm;
+}
+
+/* Pods of request alternative a on node n one after another: each takes k of the signature's
+ * available matching rows of the node (in one value group of a matchAttribute signature), and
+ * rows only become unavailable while pods are added. */
+static uint32_t alt_bound(const dra_engine_t *e, const alt_t *a, uint32_t n)
+{
+    const sig_t *s = &e->sigs[a->sig];
+    if (s->all || s->capbody || s->shany || a->k <= 0)
+        return DRA_ENGINE_UNBOUNDED;
+    if (s->attr == NONE)
+        return s->cnt[n] > 0 ? (uint32_t)(s->cnt[n] / a->k) : 0;
+    uint64_t b = 0;
+    for (uint32_t g = s->gfirst[n]; g < s->gfirst[n + 1]; g++)
+        b += s->gcnt[g] > 0 ? (uint64_t)(s->gcnt[g] / a->k) : 0;
+    return b < DRA_ENGINE_UNBOUNDED ? (uint32_t)b : DRA_ENGINE_UNBOUNDED;
+}
+
+uint32_t dra_engine_fit_bound(const dra_engine_t *e, uint32_t plan, uint32_t node)
+{
+    if (!e || plan >= e->nplans || node >= e->nnodes)
+        return DRA_ENGINE_UNBOUNDED;
+    const plan_t *p = &e->plans[plan];
+    if (!p->indexed || !p->nomulti || e->multiterm || e->hz[node] || p->err_all)
+        return DRA_ENGINE_UNBOUNDED;
+    for (uint32_t a = 0; a < p->nalts; a++) /* an error node: the search may meet the error */
+        if (e->sigs[p->alts[a].sig].herr[node])
+            return DRA_ENGINE_UNBOUNDED;
+    uint32_t b = DRA_ENGINE_UNBOUNDED;
+    for (uint32_t i = 0; i < p->nreqs && b; i++) {
+        const creq_t *rq = &p->reqs[i];
+        if (!rq->nalt)
+            continue;
+        uint64_t r = 0;
+        for (uint32_t j = 0; j < rq->nalt && r < DRA_ENGINE_UNBOUNDED; j++)
+            r += alt_bound(e, &p->alts[rq->alt0 + j], node);
+        if (r < b)
+            b = (uint32_t)r;
+    }
+    int64_t cap[2] = {e->cpu_cap[node], e->mem_cap[node]};
+    int64_t used[2] = {e->cpu_used[node], e->mem_used[node]};
+    int64_t req[2] = {p->cpu_m, p->mem_b};
+    for (int x = 0; x < 2; x++)
+        if (req[x] > 0 && cap[x] >= 0) {
+            int64_t left = cap[x] - used[x];
+            uint64_t r = left > 0 ? (uint64_t)(left / req[x]) : 0;
+            if (r < b)
+                b = (uint32_t)r;
+        }
+    return b;
 }

@@ -3,6 +3,12 @@
  * per-node summaries (counts, matchAttribute groups, capacity fit, blocked counts), kept exact
  * as rows change in commit and release (engine.h explains why each is a necessary condition),
  * and their recomputation for tests (dra_engine_check).
+ *
+ * Ownership: the per-row and per-node arrays are the engine's. Errors: DRA_ENOMEM at set-up;
+ * dra_engine_check returns false with the first difference in its message. Cost: a row's change
+ * O(signatures matching it) plus, for a counter change, the entries between the counter's old
+ * and new remainder (its cut moves over them) and the rows whose fit they flip; a share
+ * O(capacities * capacity signatures); dra_engine_check O(rows * signatures), tests only.
  */
 #include "engine/engine_impl.h"
 
@@ -11,34 +17,6 @@
 #include <string.h>
 
 /* ---- summaries ---------------------------------------------------------------------------- */
-
-static bool row_free(const dra_engine_t *e, uint32_t r)
-{
-    return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
-}
-
-/* Every counter the device consumes has that much left (a device whose consumption does not fit
- * the remaining counters cannot be allocated; consumption is counted for exclusively allocated
- * devices only, so the remaining counters are never underestimated). */
-bool dra__row_fits(const dra_engine_t *e, uint32_t r)
-{
-    for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
-        if (dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)])
-            return false;
-    return true;
-}
-
-bool dra__row_multi(const dra_engine_t *e, uint32_t r)
-{
-    return e->beh.cc && (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
-}
-
-/* A multi-allocatable device skips the counter check while it has capacity in use (DRA-SEMANTICS
- * 2.6 step 4): it stays available whatever its counters say. */
-bool dra__row_avail(const dra_engine_t *e, uint32_t r)
-{
-    return row_free(e, r) && (dra__row_multi(e, r) || dra__row_fits(e, r));
-}
 
 /* Certainly not allocatable by a request without adminAccess (and so, when in an All request's
  * set, that request fails): exclusively allocated, or a counter it consumes has too little left.
@@ -157,30 +135,147 @@ static void row_flip(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
-/* Whether the request of capacity signature s fits row r's capacity left by its shares. */
+/* Whether the request of capacity signature s fits row r's capacity left by its shares: for a
+ * row with shares' capacity, its profile's limits (what dra__cap_fits computes: every capacity's
+ * consumption plus the shares' within the capacity, no request naming a missing capacity, no
+ * policy violated), else the static check. */
 bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
 {
+    if (s->clim && e->cx_off[r] != NONE) {
+        uint32_t p = e->cxp[r];
+        if (!s->cok[p])
+            return false;
+        const dra__aq_t *x = e->cx + e->cx_off[r], *lim = s->clim + e->cxp_off[p];
+        for (uint32_t c = 0, n = e->cxp_off[p + 1] - e->cxp_off[p]; c < n; c++)
+            if (x[c] > lim[c])
+                return false;
+        return true;
+    }
     const dra__aq_t *x = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r] : NULL;
     return dra__eng_cap_fits(e, s->capbody, e->t->dev[r], x) == 1;
 }
 
-/* Re-read the capacity a multi-allocatable row's shares consume (the state's aggregate, as the
- * allocator reads it) and re-check the capacity signatures it matches. */
-void dra__refresh_cap(dra_engine_t *e, uint32_t r)
+/* Two devices with the same capacities for a request: names, values and request policies, and
+ * the driver (1.38-pre matches a request's qualified capacity name against it). */
+static bool caps_same(const dra_device_t *a, const dra_device_t *b)
 {
-    const dra_device_t *d = e->t->dev[r];
-    dra__aq_t *x = e->cx + e->cx_off[r];
-    bool changed = false;
-    for (uint32_t c = 0; c < d->ncaps; c++) {
-        dra__aq_t q = 0;
-        if (!dra__alloc_state_cap_aq(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
-                                     dra__row_device(e, r), d->caps[c].name, &q))
-            q = 0;
-        changed |= q != x[c];
-        x[c] = q;
+    const char *da = a->slice ? a->slice->driver : NULL, *db = b->slice ? b->slice->driver : NULL;
+    if (a->ncaps != b->ncaps || strcmp(dra__nz(da), dra__nz(db)))
+        return false;
+    for (uint32_t c = 0; c < a->ncaps; c++) {
+        const dra_capacity_t *x = &a->caps[c], *y = &b->caps[c];
+        if (x->policy != y->policy || x->value.lo != y->value.lo || x->value.hi != y->value.hi ||
+            x->value.exp != y->value.exp || x->value.neg != y->value.neg ||
+            x->value.format != y->value.format || strcmp(dra__nz(x->name), dra__nz(y->name)))
+            return false;
     }
-    if (!changed)
-        return;
+    return true;
+}
+
+static uint64_t caps_hash(const dra_device_t *d)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (d->ncaps + 1);
+    for (uint32_t c = 0; c < d->ncaps; c++) {
+        const dra_capacity_t *x = &d->caps[c];
+        h = (h ^ dra_hash64(dra__nz(x->name), strlen(dra__nz(x->name)))) * 0xff51afd7ed558ccdULL;
+        h = (h ^ x->value.lo ^ ((uint64_t)x->value.hi << 17) ^ (uint64_t)(uintptr_t)x->policy) *
+            0xff51afd7ed558ccdULL;
+    }
+    return h;
+}
+
+int dra__cap_profiles(dra_engine_t *e)
+{
+    const dra_table_t *t = e->t;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        n += e->cx_off[r] != NONE;
+    uint32_t hcap = 16;
+    while (hcap < 2 * (uint64_t)n + 2)
+        hcap *= 2;
+    uint32_t *h = calloc(hcap, sizeof *h); /* profile + 1 */
+    e->cxp = malloc(((size_t)t->nrows + 1) * sizeof *e->cxp);
+    e->cxp_row = malloc(((size_t)n + 1) * sizeof *e->cxp_row);
+    e->cxp_off = malloc(((size_t)n + 2) * sizeof *e->cxp_off);
+    e->cxn = calloc(1, 1); /* sized below */
+    if (!h || !e->cxp || !e->cxp_row || !e->cxp_off || !e->cxn) {
+        free(h);
+        return DRA_ENOMEM;
+    }
+    uint32_t off = 0, ncx = 0;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        e->cxp[r] = NONE;
+        if (e->cx_off[r] == NONE)
+            continue;
+        const dra_device_t *d = t->dev[r];
+        ncx = e->cx_off[r] + d->ncaps;
+        uint32_t i = (uint32_t)(caps_hash(d) >> 32) & (hcap - 1), p = NONE;
+        for (; h[i]; i = (i + 1) & (hcap - 1))
+            if (caps_same(t->dev[e->cxp_row[h[i] - 1]], d)) {
+                p = h[i] - 1;
+                break;
+            }
+        if (p == NONE) {
+            p = e->ncxp++;
+            h[i] = p + 1;
+            e->cxp_row[p] = r;
+            e->cxp_off[p] = off;
+            off += d->ncaps;
+        }
+        e->cxp[r] = p;
+    }
+    e->cxp_off[e->ncxp] = off;
+    free(h);
+    free(e->cxn);
+    e->cxn = calloc((size_t)ncx + 1, sizeof *e->cxn);
+    if (!e->cxn)
+        return DRA_ENOMEM;
+    /* the state's contributions behind each aggregate (read once at set-up) */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if (e->cx_off[r] != NONE)
+            for (uint32_t c = 0; c < t->dev[r]->ncaps; c++)
+                e->cxn[e->cx_off[r] + c] = dra__alloc_state_cap_n(
+                    e->state, dra__row_driver(e, r), dra__row_pool(e, r), dra__row_device(e, r),
+                    t->dev[r]->caps[c].name);
+    return DRA_OK;
+}
+
+int dra__cap_limits(dra_engine_t *e, sig_t *s)
+{
+    s->cok = NULL;
+    s->clim = NULL;
+    if (!e->ncxp)
+        return DRA_OK;
+    s->cok = dra_arena_alloc(&e->arena, e->ncxp, 8);
+    s->clim = dra_arena_alloc(&e->arena, ((size_t)e->cxp_off[e->ncxp] + 1) * sizeof *s->clim, 16);
+    if (!s->cok || !s->clim)
+        return DRA_ENOMEM;
+    for (uint32_t p = 0; p < e->ncxp; p++) {
+        const dra_device_t *d = e->t->dev[e->cxp_row[p]];
+        dra__aq_t *lim = s->clim + e->cxp_off[p];
+        /* in the profile's arithmetic (dra__capmode: 1.37's milli ranges, 1.38-pre's qualified
+         * names): not 1 is a request naming a capacity the device lacks, a request the
+         * arithmetic cannot represent, a policy violated or more than the capacity alone (no
+         * shares can make any of them fit); else each capacity's consumption is representable */
+        s->cok[p] = dra__eng_cap_fits(e, s->capbody, d, NULL) == 1;
+        dra__capmode_t m = dra__capmode(&e->beh);
+        char err[8];
+        for (uint32_t c = 0; c < d->ncaps; c++) {
+            const dra_capacity_t *cap = &d->caps[c];
+            dra__aq_t q = 0;
+            if (s->cok[p])
+                (void)dra__cap_consumed_m(
+                    &m, dra__cap_request_for(s->capbody, d, cap->name, m.qualified), cap, &q, err,
+                    sizeof err);
+            lim[c] = dra__aq_from(&cap->value) - q;
+        }
+    }
+    return DRA_OK;
+}
+
+/* Re-check the capacity signatures row r matches after its shares' capacity changed. */
+static void refresh_cap(dra_engine_t *e, uint32_t r)
+{
     for (uint32_t i = 0; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
         if (!s->capbody || !dra_bit_get(s->match, r))
@@ -195,6 +290,35 @@ void dra__refresh_cap(dra_engine_t *e, uint32_t r)
         if (dra_bit_get(e->avb, r))
             sig_row_delta(e, s, r, now ? 1 : -1);
     }
+}
+
+void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
+{
+    const dra_device_t *d = e->t->dev[r];
+    dra__aq_t *x = e->cx + e->cx_off[r];
+    uint32_t *n = e->cxn + e->cx_off[r];
+    bool changed = false;
+    for (uint32_t j = 0; j < res->nconsumed; j++) {
+        const char *nm = dra__nz(res->consumed[j].name);
+        dra__aq_t v = dra__aq_from(&res->consumed[j].value);
+        for (uint32_t c = 0; c < d->ncaps; c++) {
+            if (d->caps[c].name != res->consumed[j].name && strcmp(dra__nz(d->caps[c].name), nm))
+                continue;
+            /* as the state: a release takes back from an aggregate with contributions only,
+             * and the last one takes the aggregate away */
+            if (delta > 0) {
+                n[c]++;
+                x[c] += v;
+            } else if (n[c] > 0) {
+                x[c] = --n[c] ? x[c] - v : 0;
+            } else {
+                continue;
+            }
+            changed = true;
+        }
+    }
+    if (changed && e->ncapsigs)
+        refresh_cap(e, r);
 }
 
 /* Row r changed between blocked and not: adjust the All signatures it matches. */
@@ -221,8 +345,6 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
         dra_bit_assign(e->avb, r, now);
         row_flip(e, r, now ? 1 : -1);
     }
-    if (e->ncapsigs && e->cx_off[r] != NONE && dra__row_multi(e, r))
-        dra__refresh_cap(e, r);
     if (e->nall) { /* bk is kept from the first All signature on */
         bool b = dra__row_blocked(e, r);
         if (b != dra_bit_get(e->bk, r)) {
@@ -232,33 +354,47 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
     }
 }
 
+/* Counter c's remainder changed from old to now: every entry on it with an amount between the
+ * two (above the lower, at most the higher) changed between fitting and not; a row whose count
+ * of such entries (nfail) crosses zero changed its fit, and only those are refreshed. A charge
+ * moves every counter it touches one way (less left on commit, more on release), so a row's
+ * nfail moves one way too: a row is refreshed at most once per charge, when its fit is already
+ * final (a row that fits then only gains room, one that fails keeps failing). The counter's cut
+ * (ccut: the end of its list's fitting prefix) moves over exactly those entries, down on commit
+ * and up on release, so no search: O(entries that change). */
+static void counter_moved(dra_engine_t *e, uint32_t c, dra__aq_t old, dra__aq_t now)
+{
+    uint32_t x = dra__ctr_list(e, c), j = e->ccut[c];
+    const dra__clent_t *cl = e->cl;
+    const uint32_t *rows = e->srows + e->sr_off[e->ctr_set[c]];
+    if (now < old) {
+        for (uint32_t begin = e->cl_off[x]; j > begin && e->amts[cl[j - 1].amt] > now;) {
+            uint32_t q = rows[cl[--j].k];
+            if (e->nfail[q]++ == 0)
+                refresh_row(e, q);
+        }
+    } else {
+        for (uint32_t end = e->cl_off[x + 1]; j < end && e->amts[cl[j].amt] <= now; j++) {
+            uint32_t q = rows[cl[j].k];
+            if (--e->nfail[q] == 0)
+                refresh_row(e, q);
+        }
+    }
+    e->ccut[c] = j;
+}
+
 /* Row r went in use (delta 1) or out of use (-1): charge or refund its counter consumption and
- * refresh every row consuming the same sets. */
+ * refresh the rows whose fit that changes. */
 static void charge(dra_engine_t *e, uint32_t r, int delta)
 {
     uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r);
-    if (b == end)
-        return;
     for (uint32_t i = b; i < end; i++) {
         uint32_t c = dra__ent_ctr(e, r, i);
-        bool was = e->crem[c] < 0;
+        dra__aq_t old = e->crem[c];
         e->crem[c] -= delta > 0 ? dra__ent_amt(e, i) : -dra__ent_amt(e, i);
-        bool now = e->crem[c] < 0;
-        if (was != now)
-            e->nneg = now ? e->nneg + 1 : e->nneg - 1;
-    }
-    for (uint32_t i = b; i < end; i++) {
-        uint32_t st = e->ctr_set[dra__ent_ctr(e, r, i)];
-        if (i > b && e->ctr_set[dra__ent_ctr(e, r, i - 1)] == st)
-            continue;
-        /* less left (delta > 0) can only make available rows unavailable (or blocked: a
-         * blocked row is not available); more left only unavailable free rows */
-        for (uint32_t j = e->sr_off[st]; j < e->sr_off[st] + e->sr_n[st]; j++) {
-            uint32_t q = e->srows[j];
-            bool a = dra_bit_get(e->avb, q);
-            if (delta > 0 ? a : (!a && row_free(e, q)))
-                refresh_row(e, q);
-        }
+        if ((old < 0) != (e->crem[c] < 0))
+            e->nneg = e->crem[c] < 0 ? e->nneg + 1 : e->nneg - 1;
+        counter_moved(e, c, old, e->crem[c]);
     }
 }
 
@@ -353,6 +489,12 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             return false;
         }
     }
+    for (uint32_t c = 0; e->ccut && c < e->nctrs; c++)
+        if (e->ccut[c] != dra__ctr_cut(e, c, e->crem[c])) {
+            snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ccut[c],
+                     dra__ctr_cut(e, c, e->crem[c]));
+            return false;
+        }
     for (uint32_t r = 0; r < e->t->nrows; r++) {
         /* use counts the results committed on the row: exclusive allocations and, with
          * DRAConsumableCapacity, the shares of a multi-allocatable device */
@@ -367,9 +509,33 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                      e->use[r]);
             return false;
         }
+        if (e->nfail && e->nfail[r] != dra__row_nfail(e, r)) {
+            snprintf(why, len, "row %u: %u counter entries do not fit, engine has %u", r,
+                     dra__row_nfail(e, r), e->nfail[r]);
+            return false;
+        }
+        if (dra_bit_get(e->avb, r) != dra__row_avail(e, r)) {
+            snprintf(why, len, "row %u: availability bit stale", r);
+            return false;
+        }
         if (e->nall && dra_bit_get(e->bk, r) != dra__row_blocked(e, r)) {
             snprintf(why, len, "row %u: blocked flag stale", r);
             return false;
+        }
+    }
+    for (uint32_t r = 0; e->cx_off && r < e->t->nrows; r++) {
+        const dra_device_t *d = e->t->dev[r];
+        for (uint32_t c = 0; e->cx_off[r] != NONE && c < d->ncaps; c++) {
+            dra__aq_t q = 0;
+            uint32_t n = dra__alloc_state_cap_n(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
+                                                dra__row_device(e, r), d->caps[c].name);
+            if (!dra__alloc_state_cap_aq(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
+                                         dra__row_device(e, r), d->caps[c].name, &q))
+                q = 0;
+            if (q != e->cx[e->cx_off[r] + c] || n != e->cxn[e->cx_off[r] + c]) {
+                snprintf(why, len, "row %u capacity %u: shares' consumption stale", r, c);
+                return false;
+            }
         }
     }
     for (uint32_t i = 0; i < e->nsigs; i++) {
@@ -432,6 +598,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             }
         }
     }
+    if (!dra__stree_check(e, why, len))
+        return false;
     for (uint32_t n = 0; e->buckets_live && n < e->nnodes; n++) {
         const uint64_t *w = e->bbits + (size_t)dra__bucket_of(e, e->score[n]) * e->W;
         if (!((w[n >> 6] >> (n & 63)) & 1)) {

@@ -19,6 +19,11 @@
  *  7. direct answers' static eligibility over the rows (direct.c), and the allocator's caches.
  * Availability (avb) does not change: it depends on the state, the multi-allocation flag and
  * the counters, none of which an accepted update changes.
+ *
+ * Ownership: the update's scratch is the engine's upd_arena. Errors: DRA_EUNSUPPORTED with diag
+ * (step 1: not incremental, build a new engine; nothing changed), DRA_EINVAL (unknown slice),
+ * DRA_ENOMEM. Cost: O(rows of the slice * signatures) plus the node's groups and tree leaves and
+ * the plans step 6 recompiles; not timed as placement (the run times it as slice-update).
  */
 #include <stdlib.h>
 #include <string.h>

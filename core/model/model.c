@@ -65,6 +65,8 @@ void dra_model_fini(dra_model_t *m)
     free(m->templates);
     free(m->pods);
     free(m->nodes);
+    free(m->podgroups);
+    free(m->workloads);
     dra_intern_fini(&m->intern);
     dra_arena_fini(&m->arena);
     memset(m, 0, sizeof *m);
@@ -107,6 +109,8 @@ ADD_FN(dra_model_add_class, dra_device_class_t, classes)
 ADD_FN(dra_model_add_claim, dra_claim_t, claims)
 ADD_FN(dra_model_add_pod, dra_pod_t, pods)
 ADD_FN(dra_model_add_node, dra_node_t, nodes)
+ADD_FN(dra_model_add_podgroup, dra_podgroup_t, podgroups)
+ADD_FN(dra_model_add_workload, dra_workload_obj_t, workloads)
 
 dra_claim_t *dra_model_add_template(dra_model_t *m)
 {
@@ -234,6 +238,20 @@ dra_claim_t *dra_model_find_claim(const dra_model_t *m, const char *ns, const ch
     return find_claim_in(m->claims, m->nclaims, ns, name);
 }
 
+dra_claim_t *dra_model_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
+                                   const char *name)
+{
+    dra_claim_t *c = dra_model_add_claim(m);
+    if (!c)
+        return NULL;
+    *c = *tpl;
+    c->is_template = false;
+    c->allocation = NULL;
+    c->namespace_ = dra_model_str(m, ns ? ns : "default");
+    c->name = dra_model_str(m, name);
+    return c;
+}
+
 dra_claim_t *dra_model_find_template(const dra_model_t *m, const char *ns, const char *name)
 {
     return find_claim_in(m->templates, m->ntemplates, ns, name);
@@ -244,6 +262,40 @@ dra_node_t *dra_model_find_node(const dra_model_t *m, const char *name)
     for (uint32_t i = 0; i < m->nnodes; i++)
         if (streq0(m->nodes[i]->name, name))
             return m->nodes[i];
+    return NULL;
+}
+
+static const char *ns_or_default(const char *ns)
+{
+    return ns ? ns : "default";
+}
+
+dra_podgroup_t *dra_model_find_podgroup(const dra_model_t *m, const char *ns, const char *name)
+{
+    for (uint32_t i = 0; i < m->npodgroups; i++)
+        if (streq0(m->podgroups[i]->name, name) &&
+            streq0(ns_or_default(m->podgroups[i]->namespace_), ns_or_default(ns)))
+            return m->podgroups[i];
+    return NULL;
+}
+
+const dra_workload_obj_t *dra_model_find_workload(const dra_model_t *m, const char *ns,
+                                                  const char *name)
+{
+    for (uint32_t i = 0; i < m->nworkloads; i++)
+        if (streq0(m->workloads[i]->name, name) &&
+            streq0(ns_or_default(m->workloads[i]->namespace_), ns_or_default(ns)))
+            return m->workloads[i];
+    return NULL;
+}
+
+const char *dra_node_label(const dra_node_t *n, const char *key)
+{
+    if (!n || !key)
+        return NULL;
+    for (uint32_t i = 0; i < n->nlabels; i++)
+        if (n->labels[i].key && strcmp(n->labels[i].key, key) == 0)
+            return n->labels[i].value ? n->labels[i].value : "";
     return NULL;
 }
 
@@ -747,6 +799,21 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
     h_selector(h, a->node_selector);
 }
 
+static void h_group_sched(hasher_t *h, const dra_group_sched_t *s)
+{
+    h_u64(h, 'P', (uint64_t)s->has_policy | (uint64_t)s->basic << 1 | (uint64_t)s->gang << 2);
+    h_u64(h, 'm', s->has_min_count ? (uint64_t)s->min_count : UINT64_MAX);
+    h_u64(h, 'C', s->has_constraints);
+    h_strs(h, 't', s->topology, s->ntopology);
+    h_u64(h, 'R', s->has_claims);
+    h_u64(h, 'R', s->nclaims);
+    for (uint32_t i = 0; i < s->nclaims; i++) {
+        h_str(h, 'n', s->claims[i].name);
+        h_str(h, 'c', s->claims[i].claim_name);
+        h_str(h, 't', s->claims[i].template_name);
+    }
+}
+
 uint64_t dra_model_digest(const dra_model_t *m)
 {
     hasher_t *hp = malloc(2 * sizeof *hp);
@@ -815,6 +882,41 @@ uint64_t dra_model_digest(const dra_model_t *m)
             h_str(hp, 'n', p->claims[k].name);
             h_str(hp, 'c', p->claims[k].claim_name);
             h_str(hp, 't', p->claims[k].template_name);
+        }
+        /* workload fields only when set: digests of models without them stay as they were */
+        if (p->has_group || p->scheduler_name || p->has_priority) {
+            h_u64(hp, 'W', p->has_group);
+            h_str(hp, 'g', p->group);
+            h_str(hp, 's', p->scheduler_name);
+            h_u64(hp, 'p', p->has_priority ? (uint64_t)p->priority : UINT64_MAX);
+        }
+    }
+    if (m->npodgroups || m->nworkloads) {
+        h_u64(hp, 'G', m->npodgroups);
+        for (uint32_t i = 0; i < m->npodgroups; i++) {
+            const dra_podgroup_t *g = m->podgroups[i];
+            h_str(hp, 'N', g->namespace_ ? g->namespace_ : "default");
+            h_str(hp, 'n', g->name);
+            h_u64(hp, 'r', g->has_template_ref);
+            h_str(hp, 'w', g->workload_name);
+            h_str(hp, 't', g->template_name);
+            h_group_sched(hp, &g->s);
+        }
+        h_u64(hp, 'W', m->nworkloads);
+        for (uint32_t i = 0; i < m->nworkloads; i++) {
+            const dra_workload_obj_t *w = m->workloads[i];
+            h_str(hp, 'N', w->namespace_ ? w->namespace_ : "default");
+            h_str(hp, 'n', w->name);
+            h_u64(hp, 'c', w->has_controller_ref);
+            h_str(hp, 'a', w->ctrl_api_group);
+            h_str(hp, 'k', w->ctrl_kind);
+            h_str(hp, 'c', w->ctrl_name);
+            h_u64(hp, 'T', w->has_templates);
+            h_u64(hp, 'T', w->ntemplates);
+            for (uint32_t k = 0; k < w->ntemplates; k++) {
+                h_str(hp, 'n', w->templates[k].name);
+                h_group_sched(hp, &w->templates[k].s);
+            }
         }
     }
     /* Declared nodes only: implied ones are derived from the slices. */

@@ -422,7 +422,74 @@ typedef struct dra_pod {
     dra_pod_claim_t *claims;
     uint32_t nclaims;
     dra_srcpos_t pos;
+    /* spec.schedulingGroup (GenericWorkload): the PodGroup the pod belongs to. has_group: the
+     * field is present (even as `{}`); group: its podGroupName, NULL when absent. */
+    bool has_group;
+    const char *group;
+    dra_srcpos_t group_pos;
+    const char *scheduler_name; /* spec.schedulerName, NULL = "default-scheduler" */
+    bool has_priority;          /* spec.priority (set by admission from priorityClassName) */
+    int64_t priority;
 } dra_pod_t;
+
+/* ---- workloads and pod groups (scheduling.k8s.io v1alpha2, v1beta1) ------------------------- *
+ *
+ * The scheduling part shared by a Workload's PodGroupTemplate and a PodGroup's spec
+ * (WORKLOADS.md; upstream types PodGroupTemplate / PodGroupSpec). Absent fields stay NULL / 0 /
+ * false so that the validator can tell "missing" from "empty"; the reader checks nothing beyond
+ * shapes. */
+
+typedef struct dra_group_claim { /* PodGroupResourceClaim (DRAWorkloadResourceClaims) */
+    const char *name;
+    const char *claim_name;    /* resourceClaimName */
+    const char *template_name; /* resourceClaimTemplateName */
+    dra_srcpos_t pos;
+} dra_group_claim_t;
+
+typedef struct dra_group_sched {
+    bool basic, gang;     /* schedulingPolicy.basic / .gang present (exactly one is valid) */
+    bool has_policy;      /* schedulingPolicy present */
+    bool has_min_count;   /* gang.minCount present */
+    int64_t min_count;
+    bool has_constraints; /* schedulingConstraints present (TopologyAwareWorkloadScheduling) */
+    const char **topology; /* schedulingConstraints.topology[].key (an entry NULL: key missing) */
+    uint32_t ntopology;
+    bool has_claims;      /* resourceClaims present */
+    dra_group_claim_t *claims;
+    uint32_t nclaims;
+    dra_srcpos_t policy_pos, constraints_pos;
+} dra_group_sched_t;
+
+typedef struct dra_podgroup {
+    const char *namespace_; /* "default" when absent */
+    const char *name;
+    const char *api_version;
+    /* the template it was created from: v1alpha2 spec.podGroupTemplateRef.workload
+     * {workloadName, podGroupTemplateName}, v1beta1 spec.workloadRef {workloadName,
+     * templateName}; NULL when absent */
+    bool has_template_ref;
+    const char *workload_name, *template_name;
+    dra_group_sched_t s;
+    dra_srcpos_t pos;
+} dra_podgroup_t;
+
+typedef struct dra_pg_template { /* Workload spec.podGroupTemplates[] */
+    const char *name;
+    dra_group_sched_t s;
+    dra_srcpos_t pos;
+} dra_pg_template_t;
+
+typedef struct dra_workload_obj { /* kind Workload */
+    const char *namespace_;
+    const char *name;
+    const char *api_version;
+    dra_pg_template_t *templates;
+    uint32_t ntemplates;
+    bool has_templates;
+    bool has_controller_ref; /* spec.controllerRef {apiGroup, kind, name} */
+    const char *ctrl_api_group, *ctrl_kind, *ctrl_name;
+    dra_srcpos_t pos;
+} dra_workload_obj_t;
 
 typedef struct dra_label {
     const char *key;
@@ -457,6 +524,8 @@ typedef struct dra_model {
     DRA_MODEL_VEC(dra_claim_t, templates); /* ResourceClaimTemplates (is_template = true) */
     DRA_MODEL_VEC(dra_pod_t, pods);
     DRA_MODEL_VEC(dra_node_t, nodes);
+    DRA_MODEL_VEC(dra_podgroup_t, podgroups);
+    DRA_MODEL_VEC(dra_workload_obj_t, workloads);
     uint64_t uid;      /* unique per dra_model_init in this process (never 0): caches keyed by a
                           model use it, since a new model may reuse a freed model's address */
     uint32_t nskipped; /* documents of unknown kinds, skipped by the reader */
@@ -471,9 +540,15 @@ void dra_model_fini(dra_model_t *m);
 dra_slice_t *dra_model_add_slice(dra_model_t *m);
 dra_device_class_t *dra_model_add_class(dra_model_t *m);
 dra_claim_t *dra_model_add_claim(dra_model_t *m);
+/* A claim of m instantiated from template tpl as ns/name (ns NULL = "default"; its requests are
+ * the template's, not allocated). NULL: out of memory. */
+dra_claim_t *dra_model_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
+                                   const char *name);
 dra_claim_t *dra_model_add_template(dra_model_t *m);
 dra_pod_t *dra_model_add_pod(dra_model_t *m);
 dra_node_t *dra_model_add_node(dra_model_t *m);
+dra_podgroup_t *dra_model_add_podgroup(dra_model_t *m);
+dra_workload_obj_t *dra_model_add_workload(dra_model_t *m);
 
 /* Arena helpers: copy a string; allocate a zeroed array of n elements of size sz (64-byte
  * aligned when sz is a multiple of 64, e.g. devices: each then starts a cache line). */
@@ -550,6 +625,11 @@ const dra_device_class_t *dra_model_find_class(const dra_model_t *m, const char 
 dra_claim_t *dra_model_find_claim(const dra_model_t *m, const char *ns, const char *name);
 dra_claim_t *dra_model_find_template(const dra_model_t *m, const char *ns, const char *name);
 dra_node_t *dra_model_find_node(const dra_model_t *m, const char *name);
+dra_podgroup_t *dra_model_find_podgroup(const dra_model_t *m, const char *ns, const char *name);
+const dra_workload_obj_t *dra_model_find_workload(const dra_model_t *m, const char *ns,
+                                                  const char *name);
+/* The value of label `key` of node n, NULL when the node does not carry it. O(labels). */
+const char *dra_node_label(const dra_node_t *n, const char *key);
 /* Add an implied Node for every slice/device nodeName that has no Node object. */
 DRA_NODISCARD int dra_model_imply_nodes(dra_model_t *m);
 

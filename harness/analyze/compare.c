@@ -308,6 +308,30 @@ const char *dra_compare_fmt_value(double v, const char *unit, char *buf, size_t 
     return buf;
 }
 
+const char *dra_compare_fmt_value_unit(double v, const char *unit, char *buf, size_t len)
+{
+    char num[48];
+    dra_compare_fmt_value(v, unit, num, sizeof num);
+    if (!isfinite(v)) {
+        snprintf(buf, len, "%s", num);
+        return buf;
+    }
+    bool ns = unit && strcmp(unit, "ns") == 0;
+    bool bytes = unit && (strcmp(unit, "B") == 0 || strcmp(unit, "bytes") == 0);
+    bool bare = !unit || !*unit || strcmp(unit, "count") == 0 || strcmp(unit, "fraction") == 0;
+    /* split "12.35µ" into the number and its prefix, then attach the unit to the prefix */
+    size_t k = strspn(num, "-+0123456789.");
+    if (bare)
+        snprintf(buf, len, "%s", num);
+    else if (ns)
+        snprintf(buf, len, "%.*s %ss", (int)k, num, num + k);
+    else if (bytes)
+        snprintf(buf, len, "%.*s %sB", (int)k, num, num + k);
+    else
+        snprintf(buf, len, "%.*s%s %s", (int)k, num, num + k, unit);
+    return buf;
+}
+
 static int metric_group(const char *m)
 {
     if (strncmp(m, "throughput.", 11) == 0)
@@ -316,7 +340,17 @@ static int metric_group(const char *m)
         return 1;
     if (strncmp(m, "latency.", 8) == 0)
         return 2;
-    return 3;
+    if (strncmp(m, "rejection.pod.", 14) == 0)
+        return 3;
+    if (strncmp(m, "rejection.", 10) == 0)
+        return 4;
+    return 5;
+}
+
+/* A latency percentile of pods: latency.* (placed pods) or rejection.* (rejected ones). */
+static bool is_pod_latency(const char *m)
+{
+    return strncmp(m, "latency.", 8) == 0 || strncmp(m, "rejection.", 10) == 0;
 }
 
 static int suffix_rank(const char *m)
@@ -335,7 +369,7 @@ int dra_compare_metric_order(const char *a, const char *b)
     int ga = metric_group(a), gb = metric_group(b);
     if (ga != gb)
         return ga - gb;
-    if (ga == 1 || ga == 2) {
+    if (ga >= 1 && ga <= 4) {
         const char *da = strrchr(a, '.'), *db = strrchr(b, '.');
         size_t pa = (size_t)(da - a), pb = (size_t)(db - b);
         int c = strncmp(a, b, pa < pb ? pa : pb);
@@ -590,24 +624,28 @@ static double metric_quantile(const char *m)
     return q;
 }
 
-/* Fewest pods of the metric's shape in one repetition over the files of both sides (histogram
- * <shape>/pod/any; shape "all" for latency.pod.*); -1 when no file records it. */
+/* Fewest pods of the metric's shape in one repetition over the files of both sides: the
+ * histogram <shape>/pod/<outcome> (shape "all" for *.pod.*) whose pods the metric counts -
+ * latency.* the placed pods (`allocated`; every pod, `any`, in files of timing version 1),
+ * rejection.* the rejected ones (`unsatisfiable`); -1 when no file records it. */
 static long long min_shape_pods(const scen_t *sc, const char *m)
 {
-    const char *a = m + 8, *d = strrchr(m, '.');
+    bool rej = strncmp(m, "rejection.", 10) == 0;
+    const char *a = m + (rej ? 10 : 8), *d = strrchr(m, '.');
     if (!d || d <= a)
         return -1;
-    char hname[256];
     size_t sl = (size_t)(d - a);
-    if (sl == 3 && strncmp(a, "pod", 3) == 0)
-        snprintf(hname, sizeof hname, "all/pod/any");
-    else
-        snprintf(hname, sizeof hname, "%.*s/pod/any", (int)sl, a);
+    bool all = sl == 3 && strncmp(a, "pod", 3) == 0;
     long long best = -1;
     for (int side = 0; side < 2; side++) {
         const dra_rload_result_t **fs = side ? sc->cur : sc->base;
         size_t n = side ? sc->ncur : sc->nbase;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
+            const char *oc = rej                          ? "unsatisfiable"
+                             : fs[i]->timing_version >= 2 ? "allocated"
+                                                          : "any";
+            char hname[320];
+            snprintf(hname, sizeof hname, "%.*s/pod/%s", all ? 3 : (int)sl, all ? "all" : a, oc);
             for (size_t j = 0; j < fs[i]->nreps; j++)
                 for (size_t h = 0; h < fs[i]->reps[j].nhists; h++)
                     if (strcmp(fs[i]->reps[j].hists[h].name, hname) == 0) {
@@ -615,6 +653,7 @@ static long long min_shape_pods(const scen_t *sc, const char *m)
                         if (best < 0 || c < best)
                             best = c;
                     }
+        }
     }
     return best;
 }
@@ -658,7 +697,13 @@ static int compare_metric(const dra_compare_opts_t *o, double alpha, const scen_
     bool is_ns = unit && strcmp(unit, "ns") == 0;
     if (rc_ctx->across && exact)
         row->not_gated = "decisions differ across inputs";
-    else if (is_ns && !exact && strncmp(m, "latency.", 8) == 0) {
+    else if (rc_ctx->across &&
+             (strncmp(m, "throughput.", 11) == 0 || strncmp(m, "latency.pod.", 12) == 0 ||
+              strncmp(m, "rejection.pod.", 14) == 0))
+        /* aggregates over every shape move with the mix of claims that fit, which the crossed
+         * inputs change: the per-shape latency rows say whether the allocator got slower */
+        row->not_gated = "all shapes together: the mix that fits differs across inputs";
+    else if (is_ns && !exact && is_pod_latency(m)) {
         double q = metric_quantile(m);
         if (q < 0) {
             row->not_gated = "one sample per repetition";
@@ -1073,6 +1118,23 @@ static int run_hosts(run_t *x)
             break;
         }
     }
+    /* timings the builds define differently (rload.h, DRA_RESULT_TIMING_VERSION) are not
+     * compared either: throughput and latency meant other things before version 2 */
+    for (size_t i = 0; i < out->nfiles && !x->b.rc && !x->hosts_differ; i++) {
+        const dra_rload_result_t *r = out->files[i].r;
+        if (x->usable[i] && first && r->timing_version != first->timing_version) {
+            x->hosts_differ = true;
+            const dra_rload_result_t *v1 = r->timing_version < first->timing_version ? r : first;
+            const dra_rload_result_t *v2 = v1 == r ? first : r;
+            out->host_diff = bprintf(
+                &x->b,
+                "timing definitions differ: %s has timing version %lld, %s %lld (since "
+                "version 2 throughput and latency.* count allocated claims and placed pods "
+                "only, rejections apart, and the invariant checks run outside the timed "
+                "pass)",
+                v1->path, (long long)v1->timing_version, v2->path, (long long)v2->timing_version);
+        }
+    }
     if (x->hosts_differ)
         push_str(&x->b, &out->warn, &out->nwarn, &x->cap_warn,
                  bprintf(&x->b, "files come from different hosts or builds: %s: %s", out->host_diff,
@@ -1374,6 +1436,30 @@ static void fmt_center(const dra_compare_side_stat_t *s, const char *unit, bool 
     }
 }
 
+/* Half-width of a side's confidence interval of the median, as a fraction of the median; NaN
+ * when the interval is not finite. */
+static double ci_halfwidth(const dra_compare_side_stat_t *s)
+{
+    if (!s->ci_finite || s->median == 0)
+        return NAN;
+    return fmax(s->hi - s->median, s->median - s->lo) / fabs(s->median);
+}
+
+/* A significant timing change smaller than the confidence interval of a median around it: the
+ * test says the samples differ, the intervals say by how much is not known (footnote ³). */
+static bool ci_wider_than_change(const dra_compare_row_t *row)
+{
+    if (row->exact || !row->significant || !isfinite(row->delta) || row->below_floor)
+        return false;
+    double w = fmax(ci_halfwidth(&row->base), ci_halfwidth(&row->cur));
+    return isfinite(w) && w > fabs(row->delta);
+}
+
+bool dra_compare_row_ci_wider(const dra_compare_row_t *row)
+{
+    return ci_wider_than_change(row);
+}
+
 static void fmt_delta(const dra_compare_row_t *row, char *buf, size_t len)
 {
     char n[32];
@@ -1405,7 +1491,8 @@ static void fmt_delta(const dra_compare_row_t *row, char *buf, size_t len)
     else if (isinf(row->delta))
         snprintf(buf, len, "%s∞%% (p=%.3f %s)", row->delta > 0 ? "+" : "-", row->p, n);
     else
-        snprintf(buf, len, "%+.2f%% (p=%.3f %s)", 100 * row->delta, row->p, n);
+        snprintf(buf, len, "%+.2f%% (p=%.3f %s)%s", 100 * row->delta, row->p, n,
+                 ci_wider_than_change(row) ? " ³" : "");
 }
 
 static void fmt_gate(const dra_compare_row_t *row, char *buf, size_t len)
@@ -1415,7 +1502,14 @@ static void fmt_gate(const dra_compare_row_t *row, char *buf, size_t len)
         snprintf(buf, len, "REGRESSION (limit %g%%)", 100 * row->threshold);
         break;
     case DRA_CMP_WORSE:
-        snprintf(buf, len, "worse, within %g%%", 100 * row->threshold);
+        /* significant and in the bad direction but not gated: say which rule held it back */
+        if (row->threshold >= 0 && fabs(row->delta) > row->threshold)
+            snprintf(buf, len,
+                     "worse, beyond %g%% but not gated: the confidence intervals "
+                     "overlap",
+                     100 * row->threshold);
+        else
+            snprintf(buf, len, "worse, within %g%%", 100 * row->threshold);
         break;
     case DRA_CMP_IMPROVED:
         snprintf(buf, len, "improved");
@@ -1485,8 +1579,16 @@ static bool any_few(const dra_compare_report_t *r)
     return false;
 }
 
-/* The footnotes of the table (¹ no confidence interval, ² too few samples), each line ended by
- * eol, then a blank line when there was one. */
+static bool any_wide(const dra_compare_report_t *r)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (ci_wider_than_change(&r->rows[i]))
+            return true;
+    return false;
+}
+
+/* The footnotes of the table (¹ no confidence interval, ² too few samples, ³ an interval wider
+ * than the change), each line ended by eol, then a blank line when there was one. */
 static void footnotes(FILE *f, const dra_compare_report_t *r, const char *eol)
 {
     if (any_ci_infinite(r))
@@ -1494,7 +1596,13 @@ static void footnotes(FILE *f, const dra_compare_report_t *r, const char *eol)
                 dra_stats_median_ci_min_samples(r->confidence), r->confidence, eol);
     if (any_few(r))
         fprintf(f, "² need >= 4 samples to detect a difference at alpha level %g%s", r->alpha, eol);
-    if (any_ci_infinite(r) || any_few(r))
+    if (any_wide(r))
+        fprintf(f,
+                "³ warning: the confidence interval of a median is wider than the change: the "
+                "samples differ, by how much is not resolved (more repetitions, or `drabench "
+                "ab` for timings)%s",
+                eol);
+    if (any_ci_infinite(r) || any_few(r) || any_wide(r))
         fputc('\n', f);
 }
 
@@ -1506,18 +1614,15 @@ static const char *short_digest(const char *d)
 static void gate_line(const dra_compare_report_t *r, const dra_compare_row_t *row, FILE *f)
 {
     (void)r;
-    char got[48], want[48], basev[48];
+    char got[64], want[64], basev[64];
     double lim = row->better == DRA_RLOAD_BETTER_HIGHER ? row->base.median * (1 - row->threshold)
                                                         : row->base.median * (1 + row->threshold);
-    dra_compare_fmt_value(row->cur.median, row->unit, got, sizeof got);
-    dra_compare_fmt_value(lim, row->unit, want, sizeof want);
-    dra_compare_fmt_value(row->base.median, row->unit, basev, sizeof basev);
-    const char *du = dra_compare_display_unit(row->unit);
-    fprintf(f,
-            "expected %s of %s to be %s: got %s%s%s, want %s %s%s%s (base %s %s %g%%, %+.2f%%)\n",
-            row->metric, row->scenario,
-            row->better == DRA_RLOAD_BETTER_HIGHER ? "higher" : "lower", got, *du ? " " : "", du,
-            row->better == DRA_RLOAD_BETTER_HIGHER ? ">=" : "<=", want, *du ? " " : "", du, basev,
+    dra_compare_fmt_value_unit(row->cur.median, row->unit, got, sizeof got);
+    dra_compare_fmt_value_unit(lim, row->unit, want, sizeof want);
+    dra_compare_fmt_value_unit(row->base.median, row->unit, basev, sizeof basev);
+    fprintf(f, "expected %s of %s to be %s: got %s, want %s %s (base %s %s %g%%, %+.2f%%)\n",
+            row->metric, row->scenario, row->better == DRA_RLOAD_BETTER_HIGHER ? "higher" : "lower",
+            got, row->better == DRA_RLOAD_BETTER_HIGHER ? ">=" : "<=", want, basev,
             row->better == DRA_RLOAD_BETTER_HIGHER ? "-" : "+", 100 * row->threshold,
             100 * row->delta);
 }
@@ -1620,12 +1725,20 @@ static void write_files_text(const dra_compare_report_t *r, FILE *f, bool md)
                                    reps, *x->tool_git ? x->tool_git : "-", build,
                                    *x->hostname ? x->hostname : "-", *x->date ? x->date : "-"};
             md_row_code(f, cells, DRA_ARRAY_LEN(cells), 0, 1u << 1);
-        } else
-            fprintf(f, "%-4s  %s: %s seed=%s reps=%zu commit=%s build=%s%s%s host=%s date=%s\n",
+        } else {
+            fprintf(f, "%-4s  %s: %s seed=%s reps=%zu commit=%s build=%s%s%s host=%s date=%s",
                     r->files[i].side, x->path, x->scenario, *x->seed ? x->seed : "-", x->nreps,
                     *x->tool_git ? x->tool_git : "-", *x->build_type ? x->build_type : "-",
                     *x->sanitize ? "+" : "", x->sanitize, *x->hostname ? x->hostname : "-",
                     *x->date ? x->date : "-");
+            if (x->peak_rss_bytes > 0) { /* the run's peak resident set (memory.peak_rss_bytes) */
+                char rss[48];
+                fprintf(
+                    f, " peak_rss=%s",
+                    dra_compare_fmt_value_unit((double)x->peak_rss_bytes, "B", rss, sizeof rss));
+            }
+            fputc('\n', f);
+        }
     }
     fputc('\n', f);
 }
@@ -1658,11 +1771,121 @@ static void geo_cells(const dra_compare_geomean_t *g, char cells[NCOL][96])
     cells[4][0] = '\0';
 }
 
+static const dra_compare_row_t *find_row(const dra_compare_report_t *r, const char *scenario,
+                                         const char *metric)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (strcmp(r->rows[i].scenario, scenario) == 0 && strcmp(r->rows[i].metric, metric) == 0)
+            return &r->rows[i];
+    return NULL;
+}
+
+/* A row's change in a few words: "-1.20% (~, p=0.410)", "+12.00% (regression)". */
+static void speed_cell(const dra_compare_row_t *row, char *buf, size_t len)
+{
+    if (!row || !row->base.n || !row->cur.n) {
+        snprintf(buf, len, "not measured");
+        return;
+    }
+    if (row->verdict == DRA_CMP_REFUSED) {
+        snprintf(buf, len, "not compared (other host or timing definitions)");
+        return;
+    }
+    snprintf(buf, len, "%+.2f%% (%s%s%.3f)", 100 * row->delta,
+             row->significant ? dra_compare_verdict_name(row->verdict) : "~", ", p=", row->p);
+}
+
+/* Per-shape speed of one scenario across inputs: of the shapes placed on both sides, how many
+ * have a latency.<shape>.p50 or .p99 row that regressed (or improved). */
+static void shape_speed(const dra_compare_report_t *r, const char *scenario, int *n, int *slower,
+                        int *faster)
+{
+    *n = *slower = *faster = 0;
+    for (size_t i = 0; i < r->nshape_changes; i++) {
+        const dra_compare_shape_change_t *c = &r->shape_changes[i];
+        if (strcmp(c->scenario, scenario) != 0 || strcmp(c->shape, "all") == 0 ||
+            !c->base_allocated || !c->cur_allocated)
+            continue;
+        bool worse = false, better = false;
+        for (int q = 0; q < 2; q++) {
+            char m[300];
+            snprintf(m, sizeof m, "latency.%s.%s", c->shape, q ? "p99" : "p50");
+            const dra_compare_row_t *row = find_row(r, scenario, m);
+            worse |= row && row->verdict == DRA_CMP_REGRESSION;
+            better |= row && row->verdict == DRA_CMP_IMPROVED;
+        }
+        (*n)++;
+        *slower += worse;
+        *faster += better && !worse;
+    }
+}
+
+/* With --across: per scenario, what changed in fit (pods placed and rejected, first
+ * repetition) apart from what changed in speed. Speed is read per shape - the placed pods' p50
+ * and p99 of every shape placed on both sides (timing version 2 counts no rejected claim in
+ * them) - because the throughput of allocated claims also moves with their mix when more (or
+ * other) claims fit: on default, 1.36 places the MIG claims 1.35 rejects, and allocated
+ * claims/s drops 10% while no shape got slower. */
+static void write_fit_speed(const dra_compare_report_t *r, FILE *f, bool md)
+{
+    bool head = false;
+    for (size_t i = 0; i < r->nshape_changes; i++) {
+        const dra_compare_shape_change_t *c = &r->shape_changes[i];
+        if (strcmp(c->shape, "all") != 0)
+            continue;
+        const dra_compare_row_t *tp = find_row(r, c->scenario, "throughput.claims_per_s");
+        char a[96];
+        speed_cell(tp, a, sizeof a);
+        int n, slower, faster;
+        shape_speed(r, c->scenario, &n, &slower, &faster);
+        long long dfit = c->cur_allocated - c->base_allocated;
+        bool refused = tp && tp->verdict == DRA_CMP_REFUSED;
+        char what[200], sp[120];
+        snprintf(sp, sizeof sp, "%d of %d shape(s) placed on both sides slower, %d faster", slower,
+                 n, faster);
+        snprintf(what, sizeof what, "%s; %s",
+                 dfit > 0   ? "more claims fit"
+                 : dfit < 0 ? "fewer claims fit"
+                            : "as many claims fit",
+                 refused  ? "speed not compared"
+                 : !n     ? "no shape placed on both sides to compare speed"
+                 : slower ? "the allocator got slower"
+                 : faster ? "the allocator got faster"
+                          : "the allocator is not slower");
+        if (md) {
+            if (!head)
+                fputs("| scenario | pods placed | rejected | speed per shape (p50, p99) | "
+                      "allocated claims/s (moves with the mix too) | reading |\n"
+                      "| --- | ---: | ---: | --- | --- | --- |\n",
+                      f);
+            fputs("| ", f);
+            dra_esc_md(f, c->scenario);
+            fprintf(f, " | %lld -> %lld (%+lld) | %lld -> %lld | %s | %s | %s |\n",
+                    c->base_allocated, c->cur_allocated, dfit, c->base_unsat, c->cur_unsat, sp, a,
+                    what);
+        } else {
+            if (!head)
+                fprintf(f, "fit and speed across inputs (%s):\n",
+                        r->across_diff ? r->across_diff : "");
+            fprintf(f,
+                    "  %s: fit %lld -> %lld pods placed (%+lld), %lld -> %lld rejected; speed: "
+                    "%s (placed pods' p50, p99); allocated claims/s %s, which also moves with "
+                    "the mix of claims that fit: %s\n",
+                    c->scenario, c->base_allocated, c->cur_allocated, dfit, c->base_unsat,
+                    c->cur_unsat, sp, a, what);
+        }
+        head = true;
+    }
+    if (head)
+        fputc('\n', f);
+}
+
 /* Per-shape outcome changes (--across), text or Markdown. */
 static void write_shape_changes(const dra_compare_report_t *r, FILE *f, bool md)
 {
     if (!r->nshape_changes)
         return;
+    write_fit_speed(r, f, md);
     if (md)
         fprintf(f, "### Decisions across inputs (%s)\n\nOutcomes of the first repetition per shape; "
                    "decision changes are information here, not failures.\n\n"
@@ -1971,11 +2194,13 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     for (size_t i = 0; i < r->nfiles; i++) {
         const dra_rload_result_t *x = r->files[i].r;
         json_array_append_new(
-            files, json_pack("{s:s, s:o, s:s, s:s, s:s, s:s, s:s, s:I, s:s}", "side",
-                             r->files[i].side, "path", dra_esc_path_json(x->path), "scenario",
-                             x->scenario, "seed",
-                             x->seed, "git", x->tool_git, "host", x->hostname, "date", x->date,
-                             "repetitions", (json_int_t)x->nreps, "digest", x->digest));
+            files,
+            json_pack("{s:s, s:o, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:o}", "side",
+                      r->files[i].side, "path", dra_esc_path_json(x->path), "scenario",
+                      x->scenario, "seed", x->seed, "git", x->tool_git, "host", x->hostname,
+                      "date", x->date, "repetitions", (json_int_t)x->nreps, "digest", x->digest,
+                      "peak_rss_bytes",
+                      x->peak_rss_bytes > 0 ? json_integer(x->peak_rss_bytes) : json_null()));
     }
     for (size_t i = 0; i < r->nrows; i++) {
         const dra_compare_row_t *row = &r->rows[i];
@@ -2061,6 +2286,31 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     json_object_set_new(root, "errors", errs);
     json_object_set_new(root, "missing", miss);
     json_object_set_new(root, "shape_changes", shapes);
+    /* --across: fit (pods placed, rejected) apart from speed (write_fit_speed) per scenario */
+    json_t *fs = json_array();
+    for (size_t i = 0; fs && i < r->nshape_changes; i++) {
+        const dra_compare_shape_change_t *c = &r->shape_changes[i];
+        if (strcmp(c->shape, "all") != 0)
+            continue;
+        const dra_compare_row_t *tp = find_row(r, c->scenario, "throughput.claims_per_s");
+        json_t *o = json_object();
+        json_object_set_new(o, "scenario", json_string(c->scenario));
+        json_object_set_new(o, "placed_base", json_integer(c->base_allocated));
+        json_object_set_new(o, "placed_new", json_integer(c->cur_allocated));
+        json_object_set_new(o, "rejected_base", json_integer(c->base_unsat));
+        json_object_set_new(o, "rejected_new", json_integer(c->cur_unsat));
+        json_object_set_new(o, "claims_per_s_delta_pct",
+                            tp && tp->base.n && tp->cur.n ? jnum(100 * tp->delta) : json_null());
+        json_object_set_new(o, "claims_per_s_verdict",
+                            tp ? json_string(dra_compare_verdict_name(tp->verdict)) : json_null());
+        int n, slower, faster;
+        shape_speed(r, c->scenario, &n, &slower, &faster);
+        json_object_set_new(o, "shapes_compared", json_integer(n));
+        json_object_set_new(o, "shapes_slower", json_integer(slower));
+        json_object_set_new(o, "shapes_faster", json_integer(faster));
+        json_array_append_new(fs, o);
+    }
+    json_object_set_new(root, "fit_speed", fs ? fs : json_array());
     json_object_set_new(root, "inconclusive", json_integer((json_int_t)r->ninconclusive));
     json_object_set_new(root, "refused", json_integer((json_int_t)r->nrefused));
     json_object_set_new(root, "host_diff", r->host_diff ? json_string(r->host_diff) : json_null());

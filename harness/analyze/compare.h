@@ -28,9 +28,9 @@
  * What the gate does not gate, and what it refuses:
  *  - noise floor: a latency (unit ns) whose medians differ by less than max(100 ns, the timer's
  *    resolution, two histogram buckets at that value) is "~ (noise)", never a regression;
- *  - size: a latency percentile pXX of a shape is gated only when every repetition had at least
- *    max(100, 10 / (1 - q)) pods of that shape (p50, p90: 100, p99: 1000, p999: 10000); `.max`
- *    never;
+ *  - size: a latency percentile pXX of a shape (latency.* of placed pods, rejection.* of
+ *    rejected ones) is gated only when every repetition had at least max(100, 10 / (1 - q))
+ *    such pods of that shape (p50, p90: 100, p99: 1000, p999: 10000); `.max` never;
  *  - inconclusive: a gated timing row whose U test cannot reach alpha with the samples it has
  *    (fewer than 4 per side at 0.05) is "inconclusive", never "~";
  *  - hosts: timing rows of files with different host fingerprints (hostinfo.h) are not compared
@@ -40,7 +40,13 @@
  *    profile and gates, policy, allocator) are "not comparable" (exit 2) unless the dimension
  *    is named in `across`; then decision changes are information (per shape: outcome counts
  *    and, from the files' per-pod `decisions`, the pods whose outcome, node or devices
- *    changed) and exact metrics do not gate;
+ *    changed), exact metrics do not gate, nor do the aggregates over every shape (throughput.*,
+ *    latency.pod.*, rejection.pod.*: they move with the mix of claims that fit); the per-shape
+ *    latencies of placed pods gate, and a "fit and speed" summary per scenario says apart
+ *    whether more claims fit and whether the allocator got slower;
+ *  - timing definitions: files of different timing versions (rload.h) are refused as files of
+ *    different hosts are;
+ *  - a significant timing change smaller than a median's confidence interval is flagged (³);
  *  - interrupted files are excluded; a file with no repetitions or no values is invalid
  *    (exit 2); a scenario with a complete base file and no complete new file fails the gate.
  * dra_compare_run sets report->exit_status: 2 when report->nerrors (not comparable or invalid),
@@ -280,6 +286,12 @@ const char *dra_compare_display_unit(const char *unit);
 /* Value in its display unit with an SI prefix and 4 significant digits ("12.35µ", "1.234k",
  * "0"); bytes use binary prefixes ("1.50Ki"). Returns buf. */
 const char *dra_compare_fmt_value(double v, const char *unit, char *buf, size_t len);
+/* Value with its unit as prose reads it: "6.611 µs" (ns values scaled to seconds), "1.234M
+ * claims/s", "1.50 KiB", "12.35k" (counts and fractions without a unit). Returns buf. */
+const char *dra_compare_fmt_value_unit(double v, const char *unit, char *buf, size_t len);
+/* A significant timing row whose change is smaller than the confidence interval of a median
+ * (the tables' footnote ³). */
+bool dra_compare_row_ci_wider(const dra_compare_row_t *row);
 /* Order of metric names in reports: throughput, pod latency (p50 < p90 < p99 < p999 < max),
  * other latencies, then the rest by name. strcmp-like. */
 int dra_compare_metric_order(const char *a, const char *b);

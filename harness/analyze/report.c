@@ -109,7 +109,7 @@ static const char *stat_text(const stat_t *s, const char *unit, char *buf, size_
         snprintf(buf, len, "-");
         return buf;
     }
-    dra_compare_fmt_value(s->median, unit, v, sizeof v);
+    dra_compare_fmt_value_unit(s->median, unit, v, sizeof v);
     if (!s->finite)
         snprintf(buf, len, "%s ± ∞", v);
     else
@@ -122,11 +122,29 @@ static const char *stat_text(const stat_t *s, const char *unit, char *buf, size_
 static const struct {
     const char *metric, *title;
 } key_metrics[] = {
-    {"throughput.claims_per_s", "claims/s"},  {"throughput.pods_per_s", "pods/s"},
-    {"latency.pod.p50", "pod p50"},           {"latency.pod.p99", "pod p99"},
-    {"latency.pod.p999", "pod p99.9"},        {"search.cel_evaluations", "CEL evals"},
+    {"throughput.claims_per_s", "allocated claims/s"},
+    {"throughput.pods_per_s", "placed pods/s"},
+    {"throughput.rejections_per_s", "rejections/s"},
+    {"latency.pod.p50", "placed pod p50"},
+    {"latency.pod.p99", "placed pod p99"},
+    {"latency.pod.p999", "placed pod p99.9"},
+    {"rejection.pod.p50", "rejected pod p50"},
+    {"search.cel_evaluations", "CEL evals"},
     {"outcomes.unsatisfiable", "unsat pods"},
 };
+
+/* Whether any run has a non-zero value of key metric k (a column of zeros or blanks is left
+ * out). */
+static bool key_metric_used(const dra_rload_result_t *r, size_t n, size_t k)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < r[i].nreps; j++) {
+            double v;
+            if (dra_rload_value(&r[i].reps[j], key_metrics[k].metric, &v) && isfinite(v) && v != 0)
+                return true;
+        }
+    return false;
+}
 
 static const char *metric_unit(const dra_rload_result_t *r, const char *metric)
 {
@@ -145,6 +163,13 @@ static void gp_header(FILE *f, const char *out, const char *title, int w, int h)
     fputs("set key noenhanced\nset border lc rgb '#444444'\n", f);
 }
 
+/* The pods the latency plots show: the placed ones (outcome `allocated`) in files of timing
+ * version 2, where latency.* count them only; every pod in older files. */
+static const char *placed_outcome(const dra_rload_result_t *r)
+{
+    return r->timing_version >= 2 ? "allocated" : "any";
+}
+
 /* Latency percentile spectrum: one .dat per run (value_us percentile count 1/(1-p)). */
 static int plot_latency(dra_report_out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
 {
@@ -154,7 +179,7 @@ static int plot_latency(dra_report_out_t *o, const dra_rload_result_t *r, size_t
     for (size_t i = 0; i < n && o->rc == DRA_OK; i++) {
         dra_hist_t h;
         size_t cnt;
-        int rc = dra_report_hist_pool(&r[i], 1, "all", "pod", "any", &h, &cnt);
+        int rc = dra_report_hist_pool(&r[i], 1, "all", "pod", placed_outcome(&r[i]), &h, &cnt);
         if (rc != DRA_OK)
             return rc;
         if (dra_hist_count(&h) == 0) {
@@ -202,7 +227,8 @@ static int plot_latency(dra_report_out_t *o, const dra_rload_result_t *r, size_t
             gp = dra_report_out_open(o, "latency.gp");
             if (!gp)
                 return o->rc;
-            gp_header(gp, "latency", "Pod scheduling latency by percentile (all shapes)", 960, 520);
+            gp_header(gp, "latency", "Scheduling latency of placed pods by percentile (all shapes)",
+                      960, 520);
             fputs("set logscale x\nset logscale y\nset xrange [1:1e5]\n"
                   "set xtics ('0%%' 1, '90%%' 10, '99%%' 100, '99.9%%' 1000, '99.99%%' 10000, "
                   "'99.999%%' 100000)\n"
@@ -210,10 +236,18 @@ static int plot_latency(dra_report_out_t *o, const dra_rload_result_t *r, size_t
                   "set ylabel 'latency (µs)'\nset key top left\nplot ",
                   gp);
         }
-        char label[256];
+        char label[256], col[8];
         dra_report_label(&r[i], i, label, sizeof label);
-        fprintf(gp, "%s'%s' using 4:1 with lines lw 2 lc rgb '%s' title ", series ? ", \\\n     " : "",
-                name, dra_report_palette[i % DRA_ARRAY_LEN(dra_report_palette)]);
+        /* past the palette: other dash types and point markers too (report_out.h) */
+        if (i < 8)
+            fprintf(gp, "%s'%s' using 4:1 with lines lw 2 lc rgb '%s' title ",
+                    series ? ", \\\n     " : "", name, dra_report_colour(i, col));
+        else
+            fprintf(gp,
+                    "%s'%s' using 4:1 with linespoints lw 2 dt %d pt %zu pi -12 lc rgb '%s' "
+                    "title ",
+                    series ? ", \\\n     " : "", name, dra_report_dash(i), 1 + (i / 8) % 13,
+                    dra_report_colour(i, col));
         gp_str(gp, label);
         series++;
     }
@@ -234,7 +268,7 @@ static int plot_hist(dra_report_out_t *o, const dra_rload_result_t *r, size_t n,
     for (size_t i = 0; i < n && o->rc == DRA_OK; i++) {
         dra_hist_t h;
         size_t cnt;
-        int rc = dra_report_hist_pool(&r[i], 1, "all", "pod", "any", &h, &cnt);
+        int rc = dra_report_hist_pool(&r[i], 1, "all", "pod", placed_outcome(&r[i]), &h, &cnt);
         if (rc != DRA_OK)
             return rc;
         int64_t total = dra_hist_count(&h);
@@ -273,19 +307,19 @@ static int plot_hist(dra_report_out_t *o, const dra_rload_result_t *r, size_t n,
             gp = dra_report_out_open(o, "hist.gp");
             if (!gp)
                 return o->rc;
-            gp_header(gp, "hist", "Pod latency distribution (overlay, 20 bins per decade)", 960,
-                      440);
+            gp_header(gp, "hist", "Placed pods' latency distribution (overlay, 20 bins per decade)",
+                      960, 440);
             fputs("set logscale x\nset xlabel 'latency (µs)'\nset ylabel 'fraction of pods'\n"
                   "set style fill transparent solid 0.25 noborder\nset key top right\nplot ",
                   gp);
         }
-        char label[256];
+        char label[256], cb[8];
         dra_report_label(&r[i], i, label, sizeof label);
-        const char *col = dra_report_palette[i % DRA_ARRAY_LEN(dra_report_palette)];
+        const char *col = dra_report_colour(i, cb);
         fprintf(gp,
                 "%s'%s' using 1:3 with fillsteps lc rgb '%s' notitle, \\\n     '%s' using 1:3 with "
-                "steps lw 2 lc rgb '%s' title ",
-                series ? ", \\\n     " : "", name, col, name, col);
+                "steps lw 2 dt %d lc rgb '%s' title ",
+                series ? ", \\\n     " : "", name, col, name, dra_report_dash(i), col);
         gp_str(gp, label);
         series++;
     }
@@ -306,10 +340,13 @@ static int plot_throughput(dra_report_out_t *o, const dra_rload_result_t *r, siz
         return o->rc;
     fputs("# run median_claims_per_s ci_lo ci_hi n label\n", f);
     int rows = 0;
+    double vmin = INFINITY, vmax = 0;
     for (size_t i = 0; i < n; i++) {
         stat_t s = metric_stat(&r[i], "throughput.claims_per_s");
-        if (!s.has)
+        if (!s.has || !(s.median > 0))
             continue;
+        vmin = fmin(vmin, s.median);
+        vmax = fmax(vmax, s.median);
         double lo = s.finite ? s.lo : s.median, hi = s.finite ? s.hi : s.median;
         char label[256];
         dra_report_label(&r[i], i, label, sizeof label);
@@ -324,13 +361,23 @@ static int plot_throughput(dra_report_out_t *o, const dra_rload_result_t *r, siz
     FILE *gp = dra_report_out_open(o, "throughput.gp");
     if (!gp)
         return o->rc;
-    gp_header(gp, "throughput", "Claim throughput per run (median, 95% CI of the median)", 960,
-              420);
-    fprintf(gp, "set style fill solid 0.6 border lc rgb '#1f4e79'\nset boxwidth 0.6\n"
-                "set yrange [0:*]\nset xrange [0.3:%d.7]\nset ylabel 'claims/s'\n"
-                "set xtics rotate by -20 noenhanced\nunset key\n"
-                "plot 'throughput.dat' using 1:2:xtic(6) with boxes lc rgb '#5b9bd5', \\\n"
-                "     '' using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 0 lw 2\n",
+    gp_header(gp, "throughput",
+              "Allocated claims per second of the time spent on them, per run "
+              "(median, 95% CI of the median)",
+              960, 420);
+    /* runs a decade or more apart (unsat-storm beside fleet-5k): a log axis, or the small ones
+     * are flat lines */
+    if (vmax > 10 * vmin)
+        fprintf(gp, "set logscale y\nset yrange [%g:*]\nset ylabel 'claims/s (log scale)'\n",
+                vmin / 3);
+    else
+        fputs("set yrange [0:*]\nset ylabel 'claims/s'\n", gp);
+    fprintf(gp,
+            "set style fill solid 0.6 border lc rgb '#1f4e79'\nset boxwidth 0.6\n"
+            "set xrange [0.3:%d.7]\n"
+            "set xtics rotate by -20 noenhanced\nunset key\n"
+            "plot 'throughput.dat' using 1:2:xtic(6) with boxes lc rgb '#5b9bd5', \\\n"
+            "     '' using 1:2:3:4 with yerrorbars lc rgb '#222222' pt 0 lw 2\n",
             (int)n);
     dra_report_out_close(o, gp, "throughput.gp");
     *any = true;
@@ -372,9 +419,9 @@ static int plot_frag(dra_report_out_t *o, const dra_rload_result_t *r, size_t n,
                   "set key outside bottom center horizontal\nplot ",
                   gp);
         }
-        char label[256];
+        char label[256], cb[8];
         dra_report_label(&r[i], i, label, sizeof label);
-        const char *col = dra_report_palette[i % DRA_ARRAY_LEN(dra_report_palette)];
+        const char *col = dra_report_colour(i, cb);
         fprintf(gp, "%s'%s' using 1:2 with steps lw 2 lc rgb '%s' title ",
                 series ? ", \\\n     " : "", name, col);
         char t[300];
@@ -392,6 +439,77 @@ static int plot_frag(dra_report_out_t *o, const dra_rload_result_t *r, size_t n,
     if (gp) {
         fputc('\n', gp);
         dra_report_out_close(o, gp, "frag.gp");
+        *any = true;
+    }
+    return o->rc;
+}
+
+/* Domain occupancy over time (PodGroup scenarios): per topology key of the first repetition with
+ * samples, the domains fully used, partly used and idle (left axis) and the GPUs stranded in
+ * partly used domains (right axis). */
+static int plot_domains(dra_report_out_t *o, const dra_rload_result_t *r, size_t n, bool *any)
+{
+    *any = false;
+    FILE *gp = NULL;
+    int series = 0;
+    for (size_t i = 0; i < n && o->rc == DRA_OK; i++) {
+        const dra_rload_rep_t *rep = NULL;
+        for (size_t j = 0; j < r[i].nreps && !rep; j++)
+            for (size_t d = 0; d < r[i].reps[j].ndomains && !rep; d++)
+                if (r[i].reps[j].domains[d].nrows > 1 && r[i].reps[j].domains[d].ncols >= 5)
+                    rep = &r[i].reps[j];
+        if (!rep)
+            continue;
+        for (size_t d = 0; d < rep->ndomains && o->rc == DRA_OK; d++) {
+            const dra_rload_domains_t *dm = &rep->domains[d];
+            if (dm->nrows < 2 || dm->ncols < 5)
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, "domains-%zu-%zu.dat", i + 1, d + 1);
+            FILE *f = dra_report_out_open(o, name);
+            if (!f)
+                return o->rc;
+            fputs("# t full partial idle stranded_gpus\n", f);
+            for (size_t k = 0; k < dm->nrows; k++) {
+                const double *row = dm->samples + k * dm->ncols;
+                fprintf(f, "%.9g %.9g %.9g %.9g %.9g\n", row[0], row[1], row[2], row[3], row[4]);
+            }
+            dra_report_out_close(o, f, name);
+            if (!gp) {
+                gp = dra_report_out_open(o, "domains.gp");
+                if (!gp)
+                    return o->rc;
+                gp_header(gp, "domains", "Topology domains over the run (first repetition)", 960,
+                          440);
+                fputs("set xlabel 'workload time of sample (s)'\nset ylabel 'domains'\n"
+                      "set y2label 'GPUs stranded'\nset y2tics\nset ytics nomirror\n"
+                      "set key outside bottom center horizontal\nplot ",
+                      gp);
+            }
+            char label[256];
+            dra_report_label(&r[i], i, label, sizeof label);
+            const char *col =
+                dra_report_palette[(size_t)series % DRA_ARRAY_LEN(dra_report_palette)];
+            static const char *const what[3] = {"full", "partly used", "idle"};
+            static const char *const dash[3] = {"1", "2", "3"};
+            for (int c = 0; c < 3; c++) {
+                fprintf(gp, "%s'%s' using 1:%d with steps lw 2 dt %s lc rgb '%s' title ",
+                        series || c ? ", \\\n     " : "", name, 2 + c, dash[c], col);
+                char t[400];
+                snprintf(t, sizeof t, "%s %s: %s", label, dm->key, what[c]);
+                gp_str(gp, t);
+            }
+            fprintf(gp, ", \\\n     '%s' using 1:5 axes x1y2 with lines lw 1 lc rgb '%s' title ",
+                    name, col);
+            char t[400];
+            snprintf(t, sizeof t, "%s %s: GPUs stranded", label, dm->key);
+            gp_str(gp, t);
+            series++;
+        }
+    }
+    if (gp) {
+        fputc('\n', gp);
+        dra_report_out_close(o, gp, "domains.gp");
         *any = true;
     }
     return o->rc;
@@ -470,21 +588,24 @@ static void write_runs_html(FILE *f, const dra_rload_result_t *r, size_t n)
 
 static void write_metrics_table(FILE *f, const dra_rload_result_t *r, size_t n, bool md)
 {
+    bool used[DRA_ARRAY_LEN(key_metrics)];
+    for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++)
+        used[k] = key_metric_used(r, n, k);
     if (md) {
         fputs("| run | scenario |", f);
         for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++)
-            fprintf(f, " %s |", key_metrics[k].title);
+            if (used[k])
+                fprintf(f, " %s |", key_metrics[k].title);
         fputs("\n| --- | --- |", f);
         for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++)
-            fputs(" ---: |", f);
+            if (used[k])
+                fputs(" ---: |", f);
         fputc('\n', f);
     } else {
         fputs("<table><tr><th>run</th><th>scenario</th>", f);
-        for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++) {
-            const char *u = dra_compare_display_unit(metric_unit(&r[0], key_metrics[k].metric));
-            fprintf(f, "<th>%s%s%s%s</th>", key_metrics[k].title, *u ? " <span class=note>(" : "",
-                    u, *u ? ")</span>" : "");
-        }
+        for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++)
+            if (used[k])
+                fprintf(f, "<th>%s</th>", key_metrics[k].title);
         fputs("</tr>\n", f);
     }
     for (size_t i = 0; i < n; i++) {
@@ -498,6 +619,8 @@ static void write_metrics_table(FILE *f, const dra_rload_result_t *r, size_t n, 
             fputs("</td>", f);
         }
         for (size_t k = 0; k < DRA_ARRAY_LEN(key_metrics); k++) {
+            if (!used[k])
+                continue;
             stat_t s = metric_stat(&r[i], key_metrics[k].metric);
             char buf[96];
             const char *unit = metric_unit(&r[i], key_metrics[k].metric);
@@ -530,9 +653,10 @@ typedef struct page {
     const dra_report_info_t *info;
     const dra_compare_report_t *cmp; /* the comparison section, or NULL */
     size_t nbase;
+    const char *dir; /* the report directory (its SVGs are inlined) */
 } page_t;
 
-enum { REPORT_NPLOTS = 4 };
+enum { REPORT_NPLOTS = 5 };
 
 /* The comparison section: the base runs against the others, as `drabench compare` judges. */
 static void html_comparison(FILE *f, const dra_compare_report_t *cmp, size_t nbase)
@@ -570,24 +694,26 @@ static void html_comparison(FILE *f, const dra_compare_report_t *cmp, size_t nba
     for (size_t k = 0; k < cmp->nrows; k++) {
         const dra_compare_row_t *row = &cmp->rows[k];
         char a[64], b[64];
-        dra_compare_fmt_value(row->base.median, row->unit, a, sizeof a);
-        dra_compare_fmt_value(row->cur.median, row->unit, b, sizeof b);
-        const char *du = dra_compare_display_unit(row->unit);
+        dra_compare_fmt_value_unit(row->base.median, row->unit, a, sizeof a);
+        dra_compare_fmt_value_unit(row->cur.median, row->unit, b, sizeof b);
         fputs("<tr><td>", f);
         html_esc(f, row->metric);
         fputs("</td><td>", f);
         html_esc(f, row->scenario);
-        fprintf(f, "</td><td class=num>%s %s</td><td class=num>%s %s</td><td class=num>", a, du,
-                b, du);
+        fprintf(f, "</td><td class=num>%s</td><td class=num>%s</td><td class=num>", a, b);
         if (row->significant && isfinite(row->delta))
             fprintf(f, "%+.2f%%", 100 * row->delta);
         else if (row->base.n && row->cur.n)
             fputs("~", f);
-        fprintf(f, "</td><td class=\"%s\">%s</td></tr>\n",
+        fprintf(f, "</td><td class=\"%s\">%s%s</td></tr>\n",
                 row->verdict == DRA_CMP_REGRESSION ? "bad"
                 : row->verdict == DRA_CMP_IMPROVED ? "ok"
                                                    : "",
-                dra_compare_verdict_name(row->verdict));
+                dra_compare_verdict_name(row->verdict),
+                dra_compare_row_ci_wider(row)
+                    ? " <span class=note>(warning: a median's confidence interval is wider than "
+                      "the change)</span>"
+                    : "");
     }
     fputs("</table>\n", f);
 }
@@ -635,17 +761,24 @@ static void write_html(FILE *f, const page_t *pg)
         if (!plots[p].data)
             continue;
         fprintf(f, "<h2>%s</h2>\n", plots[p].title);
-        if (plots[p].ok)
-            fprintf(f, "<figure><img src=\"%s.svg\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n",
-                    plots[p].name, plots[p].title, plots[p].caption);
-        else
+        char svg[80];
+        snprintf(svg, sizeof svg, "%s.svg", plots[p].name);
+        if (plots[p].ok) {
+            /* inline, so the page is one file (the .svg beside it is the same picture) */
+            fputs("<figure><img src=\"", f);
+            if (!dra_report_data_uri_svg(f, pg->dir, svg))
+                fputs(svg, f);
+            fprintf(f, "\" alt=\"%s\"><figcaption>%s</figcaption></figure>\n", plots[p].title,
+                    plots[p].caption);
+        } else
             fprintf(f, "<p class=note>Plot not drawn%s; data in <code>%s*.dat</code>, script "
                        "<code>%s.gp</code>.</p>\n",
                     info->gnuplot_found ? " (gnuplot failed, see gnuplot.log)" : "", plots[p].name,
                     plots[p].name);
     }
-    fputs("<p class=note>Files: index.html, report.md, *.dat (gnuplot data), *.gp (gnuplot "
-          "scripts), *.svg, latency-N.hgrm (HdrHistogram percentile distributions).</p>\n"
+    fputs("<p class=note>This page is self-contained (its plots are inline). Files beside it: "
+          "report.md, *.dat (gnuplot data), *.gp (gnuplot scripts), *.svg (the plots), "
+          "latency-N.hgrm (HdrHistogram percentile distributions).</p>\n"
           "</main></body></html>\n",
           f);
 }
@@ -693,7 +826,10 @@ static int write_md(FILE *f, const page_t *pg)
     fputs("\n## Key metrics\n\n", f);
     write_metrics_table(f, r, n, true);
     if (cmp) {
-        fprintf(f, "## Runs #1-#%zu against the others\n\n", nbase);
+        if (nbase == 1)
+            fputs("## Run #1 against the others\n\n", f);
+        else
+            fprintf(f, "## Runs #1-#%zu against the others\n\n", nbase);
         if (dra_compare_write_md(cmp, f) != DRA_OK)
             rc = DRA_EIO;
     }
@@ -715,6 +851,8 @@ static int write_plots(dra_report_out_t *o, const dra_rload_result_t *r, size_t 
         rc = plot_throughput(o, r, n, &plots[2].data);
     if (rc == DRA_OK)
         rc = plot_frag(o, r, n, &plots[3].data);
+    if (rc == DRA_OK)
+        rc = plot_domains(o, r, n, &plots[4].data);
     if (rc != DRA_OK)
         return rc;
     info->gnuplot_found = *gnuplot && dra_report_gnuplot_found(gnuplot);
@@ -770,23 +908,31 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
 
     plot_t plots[REPORT_NPLOTS] = {
         {"latency", "Latency percentile spectrum",
-         "Pod scheduling latency (all shapes, pooled over repetitions) against percentile on "
-         "HdrHistogram's 1/(1-p) axis: the right edge is the tail. Data: latency-N.dat; the "
-         ".hgrm files load into HdrHistogram's plotter.",
+         "Scheduling latency of the placed pods (all shapes, pooled over repetitions; rejected "
+         "pods are apart, rejection.* in the tables) against percentile on HdrHistogram's "
+         "1/(1-p) axis: the right edge is the tail. Data: latency-N.dat; the .hgrm files load "
+         "into HdrHistogram's plotter.",
          false, false},
         {"hist", "Latency distribution",
          "Fraction of pods per latency bin, one outline per run, so shifts and new modes stand "
          "out.",
          false, false},
         {"throughput", "Throughput",
-         "Median claims per second over the repetitions of each run; error bars are the 95% "
-         "confidence interval of the median (infinite below 6 repetitions, then drawn at the "
-         "median).",
+         "Median over the repetitions of each run of the allocated claims per second of the "
+         "time spent on them; error bars are the 95% confidence interval of the median "
+         "(infinite below 6 repetitions, then drawn at the median); a log axis when the runs "
+         "are a decade or more apart.",
          false, false},
         {"frag", "Fragmentation over time",
          "GPUs that are idle but cannot take a whole-GPU claim, partially used NVLink domains "
          "(left axis) and the stranded MIG fraction (right axis), as sampled during the first "
          "repetition.",
+         false, false},
+        {"domains", "Topology domains over time",
+         "Runs with PodGroups: for each topology key, the domains (values of the key) whose GPUs "
+         "are all allocated, partly allocated or all free (left axis, steps) and the free GPUs "
+         "stranded in partly used domains (right axis), as sampled during the first repetition "
+         "(results/README.md, groups.domains).",
          false, false},
     };
     int rc = write_plots(&o, r, n, gnuplot, plots, info);
@@ -797,8 +943,14 @@ int dra_report_write(const dra_rload_result_t *r, size_t n, const char *dir,
     dra_compare_report_t cmp;
     size_t nbase = opts && opts->nbase ? opts->nbase : 1;
     bool have_cmp = compare_runs(r, n, nbase, opts, &cmp);
-    page_t pg = {.r = r, .n = n, .title = title, .plots = plots, .info = info,
-                 .cmp = have_cmp ? &cmp : NULL, .nbase = nbase};
+    page_t pg = {.r = r,
+                 .n = n,
+                 .title = title,
+                 .plots = plots,
+                 .info = info,
+                 .cmp = have_cmp ? &cmp : NULL,
+                 .nbase = nbase,
+                 .dir = dir};
     for (size_t i = 0; i < n; i++)
         pg.viol += r[i].inv_violations;
 

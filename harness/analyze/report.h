@@ -2,8 +2,9 @@
  * report.h - release-review reports and exports of drabench result files.
  *
  * Purpose:
- *  - dra_report_write: `drabench report RESULT... -o DIR` writes DIR/index.html (inline CSS,
- *    images referenced as local SVG files, nothing from the network) and DIR/report.md, plus the
+ *  - dra_report_write: `drabench report RESULT... -o DIR` writes DIR/index.html (one
+ *    self-contained file: inline CSS, the SVG plots inline as data URIs, nothing from the
+ *    network) and DIR/report.md (which links the .svg files), plus the
  *    gnuplot inputs (DIR/NAME.dat with a `#` header line, DIR/NAME.gp scripts) and their SVG output:
  *    latency percentile curves on HdrHistogram's 1/(1-p) log axis, histogram overlays of the
  *    compared runs, throughput per run with its 95% confidence interval, fragmentation over time

@@ -3,6 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -69,6 +72,69 @@ void dra_report_out_abort(dra_report_out_t *o)
 
 const char *const dra_report_palette[8] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                            "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+
+const char *dra_report_colour(size_t i, char buf[8])
+{
+    if (i < 8) {
+        memcpy(buf, dra_report_palette[i], 8);
+        return buf;
+    }
+    /* HSV -> RGB at hue i x 137.508 degrees, saturation 0.7, value 0.55 or 0.8 */
+    double h = fmod((double)i * 137.508, 360.0) / 60.0, v = (i / 8) % 2 ? 0.55 : 0.8, sat = 0.7;
+    double c = v * sat, x = c * (1 - fabs(fmod(h, 2.0) - 1)), m = v - c, r = 0, g = 0, b = 0;
+    switch ((int)h) {
+    case 0:
+        r = c, g = x;
+        break;
+    case 1:
+        r = x, g = c;
+        break;
+    case 2:
+        g = c, b = x;
+        break;
+    case 3:
+        g = x, b = c;
+        break;
+    case 4:
+        r = x, b = c;
+        break;
+    default:
+        r = c, b = x;
+        break;
+    }
+    snprintf(buf, 8, "#%02x%02x%02x", (unsigned)((r + m) * 255 + 0.5),
+             (unsigned)((g + m) * 255 + 0.5), (unsigned)((b + m) * 255 + 0.5));
+    return buf;
+}
+
+bool dra_report_data_uri_svg(FILE *f, const char *dir, const char *name)
+{
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *buf;
+    size_t len;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    if (dra_io_read_file(path, (size_t)64 << 20, &buf, &len, &d) != DRA_OK)
+        return false;
+    fputs("data:image/svg+xml;base64,", f);
+    const unsigned char *p = (const unsigned char *)buf;
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < len ? (uint32_t)p[i + 1] << 8 : 0) |
+                     (i + 2 < len ? p[i + 2] : 0);
+        char q[4] = {b64[v >> 18], b64[(v >> 12) & 63], i + 1 < len ? b64[(v >> 6) & 63] : '=',
+                     i + 2 < len ? b64[v & 63] : '='};
+        fwrite(q, 1, 4, f);
+    }
+    free(buf);
+    return true;
+}
+
+int dra_report_dash(size_t i)
+{
+    return i < 8 ? 1 : 2 + (int)((i / 8 - 1) % 4);
+}
 
 void dra_report_gp_head(FILE *f, const char *name, const char *title, int w, int h)
 {

@@ -44,10 +44,22 @@ void dra_report_out_abort(dra_report_out_t *o);
 
 /* The line colours of every plot, in order. */
 extern const char *const dra_report_palette[8];
+/* Series i's colour ("#rrggbb" into buf, which it returns): the palette for the first 8, then
+ * hues spaced by the golden angle (137.5 degrees) at two lightnesses, so any number of series
+ * get distinct colours. */
+const char *dra_report_colour(size_t i, char buf[8]);
+/* Series i's gnuplot dash type: 1 (solid) for the first 8, then 2..5 by groups of 8, so series
+ * whose colours are close still differ. */
+int dra_report_dash(size_t i);
 
 /* The head of gnuplot script NAME.gp: a comment, SVG terminal w x h, output NAME.svg, UTF-8,
  * the title (escaped for gnuplot, escape.h) and the grid. The caller adds `set key`. */
 void dra_report_gp_head(FILE *f, const char *name, const char *title, int w, int h);
+
+/* Write dir/name as a data URI ("data:image/svg+xml;base64,...") to f, so an HTML page that
+ * shows it needs no other file; false (nothing written) when it cannot be read. The file is an
+ * image to the page: an <img> never runs a script inside an SVG. */
+bool dra_report_data_uri_svg(FILE *f, const char *dir, const char *name);
 
 /* True when `gnuplot --version` runs. */
 bool dra_report_gnuplot_found(const char *gnuplot);

@@ -192,9 +192,12 @@ static void write_plot(FILE *f, const char *name, const char *title, const char 
     dra_esc_gnuplot(f, ylabel);
     fputs("\nset xrange [0:*]\nset yrange [0:*]\nplot ", f);
     for (size_t i = 0; i < n; i++) {
+        char c[8];
         fprintf(f,
-                "%s'replay-run-%zu.dat' using 1:%d with linespoints lw 2 pt %zu lc rgb '%s' title ",
-                i ? ", \\\n     " : "", i, col, i % 13 + 1, dra_report_palette[i % 8]);
+                "%s'replay-run-%zu.dat' using 1:%d with linespoints lw 2 pt %zu dt %d lc rgb '%s' "
+                "title ",
+                i ? ", \\\n     " : "", i, col, i % 13 + 1, dra_report_dash(i),
+                dra_report_colour(i, c));
         dra_esc_gnuplot(f, runs[i].label);
     }
     fputc('\n', f);
@@ -282,7 +285,12 @@ int dra_report_replay(const dra_io_input_t *in, size_t n, const char *dir, const
         fputs("\n\n", m);
         for (size_t p = 0; p < 3; p++) {
             if (ok[p]) {
-                fprintf(h, "<p><img src=\"%s.svg\" alt=\"", pl[p].name);
+                char svg[80];
+                snprintf(svg, sizeof svg, "%s.svg", pl[p].name);
+                fputs("<p><img src=\"", h); /* inline: the page is one file */
+                if (!dra_report_data_uri_svg(h, dir, svg))
+                    fputs(svg, h);
+                fputs("\" alt=\"", h);
                 dra_esc_html(h, pl[p].title);
                 fputs("\"></p>\n", h);
                 fprintf(m, "![%s](%s.svg)\n", pl[p].title, pl[p].name);

@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "files.h"
 #include "engine/engine.h"
+#include "groups.h"
 #include "table/table.h"
 #include "ydoc.h"
 
@@ -112,20 +113,6 @@ int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *p
     return rc;
 }
 
-dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
-                                  const char *name)
-{
-    dra_claim_t *c = dra_model_add_claim(m);
-    if (!c)
-        return NULL;
-    *c = *tpl;
-    c->is_template = false;
-    c->allocation = NULL;
-    c->namespace_ = dra_model_str(m, ns ? ns : "default");
-    c->name = dra_model_str(m, name);
-    return c;
-}
-
 int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, const char *podname,
                         dra_claim_t **todo, uint32_t *ntodo, dra_claim_t **done, uint32_t *ndone,
                         uint32_t max, dra_diag_t *diag)
@@ -143,7 +130,7 @@ int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, const char *podnam
             c = dra_model_find_claim(m, pod->namespace_, nm);
             const dra_claim_t *t =
                 c ? NULL : dra_model_find_template(m, pod->namespace_, pc->template_name);
-            if (t && !(c = dra_conf_instantiate(m, t, pod->namespace_, nm)))
+            if (t && !(c = dra_model_instantiate(m, t, pod->namespace_, nm)))
                 return dra_diag_set(diag, DRA_ENOMEM, NULL, 0, 0, "out of memory");
         }
         if (!c)
@@ -177,8 +164,9 @@ int dra_conf_available_on(dra_claim_t *const *done, uint32_t n, const dra_node_t
 /* ---- case checks ---------------------------------------------------------------------------- */
 
 typedef struct tcase {
-    const dra_ynode_t *doc; /* the AllocationTest document */
-    int ndocs;
+    const dra_ynode_t *doc; /* the AllocationTest (or GroupTest) document */
+    int ndocs, ngroup;
+    const dra_ynode_t *gdoc;
     char err[512];
 } tcase_t;
 
@@ -189,6 +177,10 @@ static int on_doc(const dra_ynode_t *root, void *ud)
     if (k && dra_ynode_is_scalar(k) && strcmp(k->text, "AllocationTest") == 0) {
         t->doc = root;
         t->ndocs++;
+    }
+    if (k && dra_ynode_is_scalar(k) && strcmp(k->text, "GroupTest") == 0) {
+        t->gdoc = root;
+        t->ngroup++;
     }
     return DRA_OK;
 }
@@ -496,6 +488,34 @@ static const skey_t k_test[] = {{"apiVersion", &s_scalar},
                                 {NULL, NULL}};
 static const sdef_t s_test = {SK_MAP, k_test, NULL};
 
+/* GroupTest: the pods of the objects scheduled as `drabench alloc -f` schedules them (PodGroups
+ * as groups), then per pod, group and claim what must come out. */
+static const skey_t k_gpod[] = {{"node", &s_scalar}, {"placed", &s_scalar}, {"waits", &s_scalar},
+                                {NULL, NULL}};
+static const sdef_t s_gpod = {SK_MAP, k_gpod, NULL};
+static const sdef_t s_gpods = {SK_MAPOF, NULL, &s_gpod};
+static const skey_t k_ggroup[] = {{"outcome", &s_scalar},        {"placed", &s_scalar},
+                                  {"domain", &s_scalar},         {"short", &s_scalar},
+                                  {"reasonContains", &s_scalar}, {NULL, NULL}};
+static const sdef_t s_ggroup = {SK_MAP, k_ggroup, NULL};
+static const sdef_t s_ggroups = {SK_MAPOF, NULL, &s_ggroup};
+static const skey_t k_gexpect[] = {{"pods", &s_gpods},
+                                   {"groups", &s_ggroups},
+                                   {"claims", &s_allocations},
+                                   {"notesContain", &s_scalars},
+                                   {NULL, NULL}};
+static const sdef_t s_gexpect = {SK_MAP, k_gexpect, NULL};
+static const skey_t k_gspec[] = {{"release", &s_scalar}, {"features", &s_map_scalars},
+                                 {"include", &s_scalars}, {"policy", &s_scalar},
+                                 {"expect", &s_gexpect}, {NULL, NULL}};
+static const sdef_t s_gspec = {SK_MAP, k_gspec, NULL};
+static const skey_t k_gtest[] = {{"apiVersion", &s_scalar},
+                                 {"kind", &s_scalar},
+                                 {"metadata", &s_meta},
+                                 {"spec", &s_gspec},
+                                 {NULL, NULL}};
+static const sdef_t s_gtest = {SK_MAP, k_gtest, NULL};
+
 static const char *ykind(const dra_ynode_t *n)
 {
     return dra_ynode_is_map(n) ? "a mapping" : dra_ynode_is_seq(n) ? "a list" : "a scalar";
@@ -568,18 +588,19 @@ static int schema_check(const dra_ynode_t *n, const sdef_t *def, const char *fil
 static const char *const outcomes[] = {"Allocated", "Unsatisfiable", "NodeFailure",
                                        "Fatal",     "Invalid",       NULL};
 
-/* The AllocationTest document doc of file: the schema, then what the schema cannot say
- * (spec and spec.expect.outcome are required, the outcome is one of the five). */
-static int check_test_doc(const dra_ynode_t *doc, const char *file, dra_diag_t *d)
+/* The AllocationTest (group: GroupTest) document doc of file: the schema, then what the schema
+ * cannot say (spec and spec.expect are required; an AllocationTest's expect.outcome is one of
+ * the five). */
+static int check_test_doc(const dra_ynode_t *doc, const char *file, bool group, dra_diag_t *d)
 {
     char at[1024] = "";
-    int rc = schema_check(doc, &s_test, file, at, sizeof at, d);
+    int rc = schema_check(doc, group ? &s_gtest : &s_test, file, at, sizeof at, d);
     if (rc)
         return rc;
     const dra_ynode_t *spec = dra_ynode_get(doc, "spec");
     if (!spec || !dra_ynode_is_map(spec))
-        return dra_diag_set(d, DRA_EVALIDATE, file, doc->line, doc->column,
-                            "AllocationTest has no spec");
+        return dra_diag_set(d, DRA_EVALIDATE, file, doc->line, doc->column, "%s has no spec",
+                            group ? "GroupTest" : "AllocationTest");
     /* includes name regular files: not "-" (stdin), a directory or a device */
     const dra_ynode_t *inc = dra_ynode_get(spec, "include");
     for (uint32_t i = 0; inc && dra_ynode_is_seq(inc) && i < inc->n; i++) {
@@ -594,6 +615,8 @@ static int check_test_doc(const dra_ynode_t *doc, const char *file, dra_diag_t *
     if (!exp || !dra_ynode_is_map(exp))
         return dra_diag_set(d, DRA_EVALIDATE, file, spec->line, spec->column,
                             "spec.expect is missing: a case must say what it expects");
+    if (group)
+        return DRA_OK;
     const dra_ynode_t *oc = dra_ynode_get(exp, "outcome");
     if (!oc || !scal(oc))
         return dra_diag_set(d, DRA_EVALIDATE, file, exp->line, exp->column,
@@ -649,6 +672,7 @@ typedef struct kase {
     bool spec_budget; /* spec.maxSteps given */
     dra_alloc_outcome_t res;
     double alloc_ms;
+    bool group; /* a GroupTest */
     char why_msg[DRA_WHY_TEXT_MAX]; /* --explain -v: the reason on the case's node */
 } kase_t;
 
@@ -679,18 +703,21 @@ static step_t step_load(kase_t *k)
     dra_diag_t d;
     dra_diag_clear(&d);
     int rc = dra_ydoc_parse_file_buf(k->buf, k->len, k->path, &k->ya, 0, on_doc, &k->tc, &k->errs);
-    if (rc || k->tc.ndocs != 1) {
+    if (rc || k->tc.ndocs + k->tc.ngroup != 1) {
         case_line(k, "FAIL %s: %s", k->path,
                 rc ? (k->errs.count ? dra_diag_format(&k->errs.items[0], k->dbuf, sizeof k->dbuf)
                                     : "parse error")
-                   : "expected exactly one AllocationTest document");
+                   : "expected exactly one AllocationTest or GroupTest document");
         return STEP_DONE;
     }
+    k->group = k->tc.ngroup == 1;
+    if (k->group)
+        k->tc.doc = k->tc.gdoc;
     const dra_ynode_t *meta = dra_ynode_get(k->tc.doc, "metadata");
     k->spec = dra_ynode_get(k->tc.doc, "spec");
     if (scal(dra_ynode_get(meta, "name")))
         k->name = scal(dra_ynode_get(meta, "name"));
-    if (check_test_doc(k->tc.doc, k->path, &d) != DRA_OK) {
+    if (check_test_doc(k->tc.doc, k->path, k->group, &d) != DRA_OK) {
         case_line(k, "FAIL %s (%s): invalid case: %s", k->name, k->path,
                 dra_diag_format(&d, k->dbuf, sizeof k->dbuf));
         return STEP_DONE;
@@ -831,7 +858,7 @@ static step_t step_claims(kase_t *k)
                         tn);
                 return STEP_DONE;
             }
-            k->claims[i] = dra_conf_instantiate(&k->m, t, ns, cn);
+            k->claims[i] = dra_model_instantiate(&k->m, t, ns, cn);
         } else {
             const char *base = split_ns(cn, ns, sizeof ns);
             k->claims[i] = dra_model_find_claim(&k->m, ns, base);
@@ -1222,6 +1249,321 @@ static step_t step_expect(kase_t *k)
 }
 
 /* The PASS or FAIL line of a case whose expectations were checked. */
+/* ---- GroupTest: pods scheduled with their PodGroups ------------------------------------------ */
+
+/* What happened to one pod (replica) of a GroupTest. */
+typedef struct gpod {
+    const char *name;
+    const char *node;  /* NULL: not placed */
+    const char *waits; /* the reason it was never tried */
+} gpod_t;
+
+typedef struct gctx {
+    kase_t *k;
+    dra_mgroups_t *mg;
+    dra_group_ctx_t *cx;
+    dra_alloc_state_t *fst; /* both: the fast allocator's state */
+    dra_anyalloc_t fal;
+    dra_diag_list_t notes;
+    gpod_t *pods;
+    uint32_t npods, cap;
+    dra_group_result_t *res; /* per group */
+    bool *ran;
+    dra_engine_policy_t policy;
+} gctx_t;
+
+static int gpod_add(gctx_t *g, const char *name, const char *node, const char *waits)
+{
+    if (g->npods == g->cap) {
+        uint32_t nc = g->cap ? g->cap * 2 : 16;
+        gpod_t *v = realloc(g->pods, nc * sizeof *v);
+        if (!v)
+            return DRA_ENOMEM;
+        g->pods = v;
+        g->cap = nc;
+    }
+    g->pods[g->npods++] = (gpod_t){name, node, waits};
+    return DRA_OK;
+}
+
+/* A pod alone: the claims of the replica, first-fit over the nodes, committed. */
+static int gt_alone(gctx_t *g, const dra_pod_t *pod, int64_t reps, int64_t rep)
+{
+    kase_t *k = g->k;
+    char name[600];
+    if (reps > 1)
+        snprintf(name, sizeof name, "%s-%lld", nz(pod->name), (long long)rep);
+    else
+        snprintf(name, sizeof name, "%s", nz(pod->name));
+    const char *pname = dra_arena_strdup(&k->out_arena, name);
+    dra_claim_t *batch[64];
+    uint32_t nb = 0;
+    for (uint32_t i = 0; i < pod->nclaims && nb < 64; i++) {
+        const dra_pod_claim_t *pc = &pod->claims[i];
+        dra_claim_t *c = NULL;
+        if (pc->claim_name) {
+            c = dra_model_find_claim(&k->m, pod->namespace_, pc->claim_name);
+        } else if (pc->template_name) {
+            const dra_claim_t *t = dra_model_find_template(&k->m, pod->namespace_, pc->template_name);
+            char cn[700];
+            snprintf(cn, sizeof cn, "%s-%s", name, nz(pc->name));
+            c = t ? dra_model_instantiate(&k->m, t, pod->namespace_, cn) : NULL;
+        }
+        if (!c)
+            return gpod_add(g, pname, NULL, NULL);
+        if (!c->allocation)
+            batch[nb++] = c;
+    }
+    for (uint32_t n = 0; n < k->m.nnodes; n++) {
+        dra_alloc_outcome_t o;
+        int rc = nb ? dra_anyalloc_allocate(&k->al, k->m.nodes[n], batch, nb, &k->out_arena, &o)
+                    : DRA_OK;
+        if (rc)
+            return rc;
+        if (nb && o.kind != DRA_OUTCOME_ALLOCATED)
+            continue;
+        for (uint32_t i = 0; i < nb; i++) {
+            batch[i]->allocation = o.allocations[i];
+            if ((rc = dra_alloc_state_commit(k->st, o.allocations[i])) ||
+                (g->fst && (rc = dra_alloc_state_commit(g->fst, o.allocations[i]))))
+                return rc;
+        }
+        return gpod_add(g, pname, k->m.nodes[n]->name, NULL);
+    }
+    return gpod_add(g, pname, NULL, NULL);
+}
+
+/* One group's cycle (and, with both, the fast allocator's on its own state, compared). */
+static int gt_group(gctx_t *g, uint32_t gi)
+{
+    kase_t *k = g->k;
+    dra_mgroups_env_t env = {&k->al, k->st, NULL, g->policy, false};
+    int rc = dra_mgroups_schedule(g->mg, gi, &env, g->cx, &k->out_arena, &g->res[gi]);
+    if (rc)
+        return rc;
+    uint32_t nm = dra_mgroups_members(g->mg, gi);
+    if (g->fst) {
+        dra_mgroups_env_t fenv = {&g->fal, g->fst, NULL, g->policy, true};
+        dra_group_result_t fr;
+        if ((rc = dra_mgroups_schedule(g->mg, gi, &fenv, g->cx, &k->out_arena, &fr)))
+            return rc;
+        char why[256];
+        if (!dra_group_result_equal(&g->res[gi], &fr, nm, why, sizeof why))
+            failf(&k->f, "PodGroup %s: reference and fast allocators decide differently: %s",
+                  nz(dra_mgroups_podgroup(g->mg, gi)->name), why);
+    }
+    g->ran[gi] = true;
+    dra_mgroups_apply(g->mg, gi, &g->res[gi]);
+    for (uint32_t i = 0; i < nm; i++) {
+        const dra_group_member_res_t *mr = &g->res[gi].members[i];
+        const char *node = mr->node < k->m.nnodes && mr->kind == DRA_OUTCOME_ALLOCATED
+                               ? k->m.nodes[mr->node]->name
+                               : NULL;
+        if ((rc = gpod_add(g, dra_mgroups_member_name(g->mg, gi, i), node, NULL)))
+            return rc;
+    }
+    return DRA_OK;
+}
+
+static const gpod_t *gt_find_pod(const gctx_t *g, const char *name)
+{
+    for (uint32_t i = 0; i < g->npods; i++)
+        if (strcmp(g->pods[i].name, name) == 0)
+            return &g->pods[i];
+    return NULL;
+}
+
+static uint32_t gt_find_group(const gctx_t *g, const char *key)
+{
+    char ns[256];
+    const char *base = split_ns(key, ns, sizeof ns);
+    for (uint32_t i = 0; i < dra_mgroups_count(g->mg); i++) {
+        const dra_podgroup_t *pg = dra_mgroups_podgroup(g->mg, i);
+        if (pg->name && strcmp(pg->name, base) == 0 &&
+            (!strchr(key, '/') || strcmp(pg->namespace_ ? pg->namespace_ : "default", ns) == 0))
+            return i;
+    }
+    return UINT32_MAX;
+}
+
+static void gt_expect(gctx_t *g)
+{
+    kase_t *k = g->k;
+    const dra_ynode_t *pods = dra_ynode_get(k->exp, "pods");
+    for (uint32_t i = 0; pods && dra_ynode_is_map(pods) && i < pods->n; i++) {
+        const char *pn = pods->keys[i]->text;
+        const dra_ynode_t *e = pods->vals[i];
+        const gpod_t *p = gt_find_pod(g, pn);
+        if (!p) {
+            failf(&k->f, "expect.pods.%s: no such pod", pn);
+            continue;
+        }
+        const char *node = scal(dra_ynode_get(e, "node"));
+        const char *placed = scal(dra_ynode_get(e, "placed"));
+        const char *waits = scal(dra_ynode_get(e, "waits"));
+        if (node && strcmp(node, nz(p->node)) != 0)
+            failf(&k->f, "pod %s: on %s, expected %s", pn, p->node ? p->node : "no node", node);
+        if (placed && (strcmp(placed, "true") == 0) != (p->node != NULL))
+            failf(&k->f, "pod %s: %s, expected %s", pn, p->node ? "placed" : "not placed",
+                  strcmp(placed, "true") == 0 ? "placed" : "not placed");
+        if (waits && (!p->waits || !strstr(p->waits, waits)))
+            failf(&k->f, "pod %s: %s%s, expected it to wait (\"%s\")", pn,
+                  p->waits ? "waits: " : "does not wait", p->waits ? p->waits : "", waits);
+    }
+    const dra_ynode_t *groups = dra_ynode_get(k->exp, "groups");
+    for (uint32_t i = 0; groups && dra_ynode_is_map(groups) && i < groups->n; i++) {
+        const char *gn = groups->keys[i]->text;
+        const dra_ynode_t *e = groups->vals[i];
+        uint32_t gi = gt_find_group(g, gn);
+        if (gi == UINT32_MAX || !g->ran[gi]) {
+            failf(&k->f, "expect.groups.%s: no such PodGroup was scheduled", gn);
+            continue;
+        }
+        const dra_group_result_t *r = &g->res[gi];
+        const char *oc = scal(dra_ynode_get(e, "outcome"));
+        if (oc && strcmp(oc, dra_group_outcome_name(r->outcome)) != 0)
+            failf(&k->f, "PodGroup %s: outcome %s, expected %s (%s)", gn,
+                  dra_group_outcome_name(r->outcome), oc, r->reason);
+        const char *pl = scal(dra_ynode_get(e, "placed"));
+        if (pl && strtoul(pl, NULL, 10) != r->placed)
+            failf(&k->f, "PodGroup %s: %u pods placed, expected %s", gn, r->placed, pl);
+        const char *sh = scal(dra_ynode_get(e, "short"));
+        if (sh && strcmp(sh, dra_group_short_name(r->short_kind)) != 0)
+            failf(&k->f, "PodGroup %s: short %s, expected %s (%s)", gn,
+                  dra_group_short_name(r->short_kind), sh, r->reason);
+        const char *rc = scal(dra_ynode_get(e, "reasonContains"));
+        if (rc && !strstr(r->reason, rc))
+            failf(&k->f, "PodGroup %s: reason \"%s\" does not contain \"%s\"", gn, r->reason, rc);
+        const char *dom = scal(dra_ynode_get(e, "domain"));
+        if (dom) {
+            const dra_podgroup_t *pg = dra_mgroups_podgroup(g->mg, gi);
+            const char *have = NULL;
+            if (r->domain != UINT32_MAX && pg->s.ntopology) {
+                /* the value of the key on a node the group placed a pod on */
+                for (uint32_t m = 0; m < r->pending + r->bound && !have; m++)
+                    if (r->members[m].node < k->m.nnodes)
+                        have = dra_node_label(k->m.nodes[r->members[m].node], pg->s.topology[0]);
+            }
+            if (!have || strcmp(have, dom) != 0)
+                failf(&k->f, "PodGroup %s: placed in %s, expected %s", gn, have ? have : "no domain",
+                      dom);
+        }
+    }
+    const dra_ynode_t *claims = dra_ynode_get(k->exp, "claims");
+    for (uint32_t i = 0; claims && dra_ynode_is_map(claims) && i < claims->n && !k->f.failed; i++) {
+        char ns[256];
+        const char *key = claims->keys[i]->text;
+        const char *base = split_ns(key, ns, sizeof ns);
+        const dra_claim_t *c = NULL;
+        for (uint32_t j = 0; j < k->m.nclaims && !c; j++)
+            if (k->m.claims[j]->name && strcmp(k->m.claims[j]->name, base) == 0 &&
+                (!strchr(key, '/') || strcmp(nz(k->m.claims[j]->namespace_), ns) == 0))
+                c = k->m.claims[j];
+        if (!c)
+            failf(&k->f, "expect.claims.%s: no such claim", key);
+        else if (!c->allocation)
+            failf(&k->f, "claim %s: not allocated", key);
+        else
+            check_results(claims->vals[i], c->allocation, key, &k->f);
+    }
+    const dra_ynode_t *nc = dra_ynode_get(k->exp, "notesContain");
+    for (uint32_t i = 0; nc && dra_ynode_is_seq(nc) && i < nc->n; i++) {
+        const char *want = scal(nc->vals[i]);
+        bool found = false;
+        for (size_t j = 0; want && j < g->notes.count && !found; j++)
+            found = strstr(g->notes.items[j].msg, want) != NULL;
+        if (want && !found)
+            failf(&k->f, "no note contains \"%s\"", want);
+    }
+}
+
+/* GroupTest: state, allocator(s), the pods in input order (PodGroups by their cycles, the
+ * others first-fit), the expectations. */
+static step_t step_group(kase_t *k)
+{
+    gctx_t g;
+    memset(&g, 0, sizeof g);
+    g.k = k;
+    dra_diag_list_init(&g.notes);
+    step_t ret = STEP_DONE;
+    const char *pol = scal(dra_ynode_get(k->spec, "policy"));
+    dra_engine_policy_t pols[] = {DRA_ENGINE_FIRST_FIT, DRA_ENGINE_BEST_FIT, DRA_ENGINE_SPREAD,
+                                  DRA_ENGINE_RANDOM};
+    const char *pnames[] = {"first-fit", "best-fit", "spread", "random"};
+    g.policy = DRA_ENGINE_FIRST_FIT;
+    for (int i = 0; pol && i < 4; i++)
+        if (strcmp(pol, pnames[i]) == 0)
+            g.policy = pols[i], pol = NULL;
+    if (pol) {
+        case_line(k, "FAIL %s (%s): invalid case: spec.policy \"%s\" is none of first-fit, "
+                     "best-fit, spread, random",
+                  k->name, k->path, pol);
+        goto out;
+    }
+    if (dra_mgroups_new(&k->m, &k->feat, &g.mg, &g.notes) ||
+        dra_alloc_state_new(&k->m, &k->feat, &k->st) || dra_alloc_state_add_model_claims(k->st)) {
+        case_line(k, "FAIL %s (%s): cannot set up the PodGroups and the state", k->name, k->path);
+        goto out;
+    }
+    dra_alloc_options_t ao = {dra_conf_budget(k->o, k->o->kind), 0};
+    if (dra_anyalloc_new(k->o->both ? DRA_ALLOC_REFERENCE : k->o->kind, &k->m, &k->feat, k->st,
+                         k->cel, &ao, &k->al))
+        goto out;
+    if (k->o->both) {
+        dra_alloc_options_t fo = {0, 0};
+        if (dra_alloc_state_new(&k->m, &k->feat, &g.fst) ||
+            dra_alloc_state_add_model_claims(g.fst) ||
+            dra_anyalloc_new(DRA_ALLOC_FAST, &k->m, &k->feat, g.fst, k->cel, &fo, &g.fal))
+            goto out;
+    }
+    uint32_t ng = dra_mgroups_count(g.mg);
+    g.res = calloc(ng ? ng : 1, sizeof *g.res);
+    g.ran = calloc(ng ? ng : 1, sizeof *g.ran);
+    if (!g.res || !g.ran ||
+        (ng && dra_group_ctx_new(k->m.nnodes, dra_mgroups_max_members(g.mg), &g.cx)))
+        goto out;
+    int rc = DRA_OK;
+    for (uint32_t p = 0; p < k->m.npods && rc == DRA_OK; p++) {
+        const dra_pod_t *pod = k->m.pods[p];
+        if (pod->node_name)
+            continue; /* already bound (a bound member counts in its group's cycle) */
+        int64_t reps = pod->replicas > 0 ? pod->replicas : 1;
+        uint32_t gi;
+        const char *why;
+        dra_mg_pod_t fate = dra_mgroups_pod(g.mg, p, &gi, &why);
+        if (fate == DRA_MG_WAITS) {
+            for (int64_t r = 0; r < reps && rc == DRA_OK; r++) {
+                char nm[600];
+                snprintf(nm, sizeof nm, reps > 1 ? "%s-%lld" : "%s", nz(pod->name), (long long)r);
+                rc = gpod_add(&g, dra_arena_strdup(&k->out_arena, nm), NULL, why);
+            }
+        } else if (fate == DRA_MG_MEMBER) {
+            if (!g.ran[gi])
+                rc = gt_group(&g, gi);
+        } else {
+            for (int64_t r = 0; r < reps && rc == DRA_OK; r++)
+                rc = gt_alone(&g, pod, reps, r);
+        }
+    }
+    if (rc) {
+        case_line(k, "FAIL %s (%s): %s", k->name, k->path, dra_strerror(rc));
+        goto out;
+    }
+    gt_expect(&g);
+    snprintf(k->have_msg, sizeof k->have_msg, "%u pods, %u PodGroups", g.npods, ng);
+    ret = STEP_REPORT;
+out:
+    dra_group_ctx_free(g.cx);
+    free(g.res);
+    free(g.ran);
+    free(g.pods);
+    dra_anyalloc_free(&g.fal);
+    dra_alloc_state_free(g.fst);
+    dra_mgroups_free(g.mg);
+    dra_diag_list_fini(&g.notes);
+    return ret;
+}
+
 static void case_report(kase_t *k)
 {
     if (k->f.failed) {
@@ -1278,8 +1620,13 @@ int dra_conf_run_case(const char *path, const dra_conf_opts_t *o, FILE *out)
     snprintf(k->have_msg, sizeof k->have_msg, "Invalid");
     if (dra_cel_cache_new(&k->cel) == DRA_OK) {
         step_t s = STEP_NEXT;
-        for (size_t i = 0; s == STEP_NEXT && i < sizeof steps / sizeof steps[0]; i++)
+        for (size_t i = 0; s == STEP_NEXT && i < sizeof steps / sizeof steps[0]; i++) {
+            if (i == 3 && k->group) { /* a GroupTest after load, objects and features */
+                s = step_group(k);
+                break;
+            }
             s = steps[i](k);
+        }
         if (s == STEP_REPORT)
             case_report(k);
     }

@@ -89,10 +89,6 @@ DRA_NODISCARD int dra_conf_read_manifest(dra_model_t *m, dra_taint_rules_t *rule
 DRA_NODISCARD int dra_conf_read_paths(dra_model_t *m, dra_taint_rules_t *rules, char *const *paths,
                                       int n, dra_diag_list_t *errs);
 
-/* A claim of m instantiated from template tpl as ns/name (not allocated). NULL: out of memory. */
-dra_claim_t *dra_conf_instantiate(dra_model_t *m, const dra_claim_t *tpl, const char *ns,
-                                  const char *name);
-
 /* The claims of one pod (a replica named podname) as the control plane and the scheduler see
  * them, in the pod's order: a named claim (resourceClaimName) is looked up in the pod's
  * namespace; a template claim is the claim <podname>-<entry> when it exists already (generated

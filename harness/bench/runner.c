@@ -20,6 +20,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "alloc/explain.h"
@@ -35,6 +36,7 @@
 #include "gen/rng.h"
 #include "hostinfo.h"
 #include "result.h"
+#include "runner_groups.h"
 #include "runner_tests.h"
 #include "stats.h"
 #include "table/table.h"
@@ -51,7 +53,7 @@
 void (*dra_runner_timed_hook)(int event) = NULL;
 
 static const char *const phase_names[DRA_PHASE_COUNT] = {"node_search", "allocate", "commit",
-                                                         "release", "pod"};
+                                                         "release", "pod", "cycle"};
 static const char *const hout_names[DRA_HOUT_COUNT] = {"allocated", "unsatisfiable", "any"};
 
 /* Which (phase, outcome) histograms exist. */
@@ -130,6 +132,18 @@ int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag)
     int rc = env_u64("DRA_TEST_INJECT_FAULT", &o->inject_fault, diag);
     if (rc == DRA_OK)
         rc = env_u64("DRA_TEST_DELAY_NS", &o->test_delay_ns, diag);
+    const char *v = getenv("DRA_TEST_SLOWDOWN_PCT");
+    if (rc == DRA_OK && v && *v) {
+        char *end;
+        double x = strtod(v, &end);
+        /* at most 100: the moving mean settles at (1 + f) x the work only while a spin's
+         * real cost stays within (1 + f) / f of the calibrated one (2x at 100%) */
+        if (end == v || *end || !(x > 0 && x <= 100))
+            return dra_diag_set(
+                diag, DRA_EINVAL, NULL, 0, 0,
+                "DRA_TEST_SLOWDOWN_PCT: expected a percentage in (0, 100], got '%s'", v);
+        o->test_slowdown_pct = x;
+    }
     return rc;
 }
 
@@ -256,6 +270,7 @@ typedef struct ctx {
     bool cmp_init;
     dra_arena_t *cmp_arena;
     uint64_t both_left;
+    uint64_t both_gleft; /* PodGroup arrivals still compared */
     bool halt; /* a decision differed: stop at the next pod boundary */
     /* nodes */
     uint32_t nnodes;
@@ -276,6 +291,25 @@ typedef struct ctx {
     bool measuring;
     uint32_t rep;
     uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, checked, violations;
+    /* outcome accounting (runner.h): allocated claims and the timed work on them (node search,
+     * commit, release), rejected claims and theirs (node search), placed pods (allocated or
+     * joining a shared claim) and theirs */
+    uint64_t ok_claims, rej_claims, placed_pods, ok_ns, rej_ns, placed_ns;
+    /* the check pass (runner.h step 6): on while it runs; pod_hash[pod] is the pod's decision
+     * hash in the timed pass (pods below hash_cap); chk_dig the check pass's digest */
+    bool checking;
+    uint32_t *pod_hash;
+    uint64_t hash_cap;
+    uint64_t chk_mismatch, check_ns;
+    XXH3_state_t *chk_dig;
+    /* test hooks (runner.h): spin() iterations per ns, DRA_TEST_DELAY_NS in iterations, the
+     * planted slowdown as a fraction and its state per (shape, region kind) */
+    double spin_per_ns, spin_over_ns; /* a spin of k iterations costs over + k / per_ns */
+    double spin_min_ns;               /* the shortest spin planted (spin_iters) */
+    uint64_t delay_iters;
+    double dither; /* spins shorter than a call's cost, accumulated */
+    double slow_frac;
+    struct slow *slow;                     /* (nshapes + 1) x RK_COUNT */
     uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
     uint64_t served[DRA_SERVED_COUNT];     /* what decided on the chosen node */
     dra_alloc_stats_t st;
@@ -318,6 +352,8 @@ typedef struct ctx {
     dra_taint_t *htaints;
     uint32_t upd_hist;
     uint64_t updates;
+    /* PodGroup arrivals (scenario mix entries with `group`; NULL without) */
+    dra_rgroups_t *groups;
     /* output */
     dra_run_t *run;
     json_t *reps;
@@ -355,9 +391,150 @@ static inline void rec(ctx_t *c, uint32_t shape, int phase, int out, int64_t v)
     rec1(c, &c->rh[hidx(c, c->nshapes, phase, out)], v);
 }
 
+/* ---- test hooks: calibrated spins ------------------------------------------------------------ */
+
+/* The timed regions a planted slowdown stretches. */
+enum { RK_SEARCH = 0, RK_COMMIT, RK_RELEASE, RK_JOIN, RK_COUNT };
+
+/* n iterations of an empty loop the compiler keeps (no clock read, no memory traffic). */
+static inline void spin(uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        __asm__ __volatile__("" ::: "memory");
+}
+
+/* Iterations for one spin of ns (spin_calibrate's model: a call costs over + k / per_ns). */
+static inline uint64_t spin_model(const ctx_t *c, double ns)
+{
+    return ns > c->spin_over_ns ? (uint64_t)((ns - c->spin_over_ns) * c->spin_per_ns + 0.5) : 0;
+}
+
+/* The planted slowdown's spin for a region that should take ns longer. A spin shorter than
+ * spin_min_ns (4 x a call's cost, at least 40 ns) costs far less than modelled: regions of
+ * tens of ns (unsat-storm's rejections, 50 ns) got spins of a few ns and a planted 10%
+ * measured +2%. So short requests accumulate, and a region spins one fixed spin of
+ * spin_min_ns whenever the sum reaches it (a fixed length, so the loop's exit is predicted as
+ * it is for a spin on every region; spins of varying length every few regions planted 6% for
+ * 3% on sched-perf-500). The time adds up on average. */
+static inline uint64_t spin_iters(ctx_t *c, double ns)
+{
+    if (!(ns > 0))
+        return 0;
+    if (ns >= c->spin_min_ns)
+        return spin_model(c, ns);
+    c->dither += ns;
+    if (c->dither < c->spin_min_ns)
+        return 0;
+    uint64_t k = spin_model(c, c->dither);
+    c->dither = 0;
+    return k;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ns per call of spin(k), k drawn from [lo, 2 lo) so that the loop's exit is not predicted (as
+ * in the timed regions): the median of 9 trials of 64 calls; *mean_k the mean k. */
+static double spin_cost(uint64_t lo, double *mean_k)
+{
+    double t[9];
+    uint64_t st = 0x5350494eu, ksum = 0;
+    int n = 0;
+    for (int tr = 0; tr < 9; tr++) {
+        uint64_t ks[64];
+        for (int j = 0; j < 64; j++) {
+            st = st * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+            ks[j] = lo + (st >> 33) % lo;
+            ksum += ks[j];
+        }
+        int64_t a = now_ns();
+        for (int j = 0; j < 64; j++)
+            spin(ks[j]);
+        int64_t b = now_ns();
+        if (b > a)
+            t[n++] = (double)(b - a) / 64;
+    }
+    *mean_k = (double)ksum / (9 * 64);
+    if (!n)
+        return 0;
+    qsort(t, (size_t)n, sizeof t[0], cmp_dbl);
+    return t[n / 2];
+}
+
+/* The cost of a spin now, as o + k / r (o ns per call, r iterations per ns), fitted from calls
+ * of about 48 and 1,536 iterations of unpredictable lengths (spin_cost), before every
+ * repetition, outside the timed regions (about 0.3 ms). Medians, not the fastest trials: the
+ * loop runs slower while the core's other hardware thread is busy, and so does the code it
+ * stands for. A rate from long spins alone (no per-call cost, no mispredicted exit) made a
+ * planted 10% measure +15% and a planted 3% +5% on a loaded 2-vCPU machine. */
+static void spin_calibrate(ctx_t *c)
+{
+    if (!c->o->test_delay_ns && !(c->o->test_slowdown_pct > 0))
+        return;
+    double k1, k2;
+    double t1 = spin_cost(32, &k1), t2 = spin_cost(1024, &k2);
+    double r = t2 > t1 ? (k2 - k1) / (t2 - t1) : 0;
+    if (!(r > 0) || !isfinite(r)) { /* no usable fit: the long calls' rate, no per-call cost */
+        r = t2 > 0 ? k2 / t2 : 1;
+        t1 = k1 / r;
+    }
+    c->spin_per_ns = r;
+    c->spin_over_ns = fmax(0, t1 - k1 / r);
+    c->spin_min_ns = fmax(2 * c->spin_over_ns, 12);
+    c->delay_iters = spin_model(c, (double)c->o->test_delay_ns);
+}
+
+/* The planted slowdown (DRA_TEST_SLOWDOWN_PCT = 100 f) per (shape, region kind): m is the
+ * moving mean (1/16 weight) of the region's time as measured, spin included; each region spins
+ * f / (1 + f) of m, so m settles at (1 + f) x the region's own time. A sample counts at most
+ * 3 x m: a region another program preempted (a millisecond among 300 ns regions) is not the
+ * code's work, and would otherwise make the next few dozen spins long (a planted 10% measured
+ * +20% on a loaded machine). Open loop on purpose: a controller that held the spun regions at
+ * (1 + f) x unspun probe regions planted far more than f, because a spin also hides stalls of
+ * the code around it (sched-perf-500: probe regions 200-450 ns, spun ones 140 ns of work) - as
+ * added instructions would. What the campaign then measures is the planted slowdown's real
+ * effect, which `drabench ab` reports with its interval. */
+typedef struct slow {
+    double m;   /* moving mean of the region's time, spin included (ns); negative until set */
+    double cap; /* m never exceeds it: 4 (1 + f) x m after the first 32 regions (0 before) */
+    uint32_t n; /* regions learnt from */
+} slow_t;
+
+static inline uint64_t slow_iters(ctx_t *c, uint32_t shape, int kind)
+{
+    if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
+        return 0;
+    double m = c->slow[(size_t)shape * RK_COUNT + (size_t)kind].m;
+    return m > 0 ? spin_iters(c, c->slow_frac / (1 + c->slow_frac) * m) : 0;
+}
+
+/* After a region that took `took` ns, including the fixed delay (DRA_TEST_DELAY_NS) when
+ * `fixed` is set. */
+static inline void slow_learn(ctx_t *c, uint32_t shape, int kind, int64_t took, bool fixed)
+{
+    if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
+        return;
+    slow_t *x = &c->slow[(size_t)shape * RK_COUNT + (size_t)kind];
+    double t = (double)took - (fixed ? (double)c->o->test_delay_ns : 0);
+    t = t > 0 ? t : 0;
+    x->m = x->m < 0 ? t : x->m + ((t < 3 * x->m ? t : 3 * x->m) - x->m) / 16;
+    /* a bound, so that spins that cost more than calibrated for long (a core shared with a busy
+     * hardware thread) cannot make m grow without end: the mean settles while a spin costs
+     * less than (1 + f) / f of its model, and stops at the cap beyond */
+    if (++x->n == 32)
+        x->cap = 4 * (1 + c->slow_frac) * x->m;
+    if (x->cap > 0 && x->m > x->cap)
+        x->m = x->cap;
+}
+
 /* ---- slots ---------------------------------------------------------------------------------- */
 
-/* Bytes of a new slot arena touched at set-up: the results of all but the largest pods. */
+/* A slot arena's chunk, and the bytes of it touched before each pod: the results of all but
+ * the largest pods. */
+#define ARENA_CHUNK      (16 * 1024)
 #define ARENA_WARM_BYTES 4096
 
 static dra_arena_t *arena_new_warm(void)
@@ -365,10 +542,11 @@ static dra_arena_t *arena_new_warm(void)
     dra_arena_t *a = malloc(sizeof *a);
     if (!a)
         return NULL;
-    dra_arena_init(a, 16 * 1024);
+    dra_arena_init(a, ARENA_CHUNK);
     /* take the first chunk now, not in a timed region, and touch the part a pod's results
-     * use first: malloc leaves fresh pages unmapped, and the first write to one would be a
-     * page fault inside the timed allocate (about one pod in ten on a run without warm-up) */
+     * use first (as slot_get does for a reused slot): malloc leaves fresh pages unmapped, and
+     * the first write to one would be a page fault inside the timed allocate (about one pod
+     * in ten on a run without warm-up) */
     void *p = dra_arena_alloc(a, ARENA_WARM_BYTES, 64);
     if (p)
         memset(p, 0, ARENA_WARM_BYTES);
@@ -381,30 +559,55 @@ static dra_arena_t *arena_new_warm(void)
     return a;
 }
 
+/* Touch the part of a slot arena a pod's results use first (outside the timed regions), as a
+ * new arena is touched when it is made: so a reused slot is as warm as a new one, and every
+ * repetition alike (before, the first repetition, which made most of its slots, ran 25% faster
+ * per pod on sched-perf-500 than the ones that reused them cold: pod p50 261 vs 330 ns). */
+static void arena_touch(dra_arena_t *a)
+{
+    void *p = dra_arena_alloc(a, ARENA_WARM_BYTES, 64);
+    if (p)
+        memset(p, 0, ARENA_WARM_BYTES);
+    dra_arena_reset(a);
+}
+
+/* Slots made at once when none is free: their mallocs and first page faults (kernel entries,
+ * which leave the caches and predictors colder for the next timed region) come in batches, not
+ * before every pod of the repetition that makes them. */
+#define SLOT_BATCH 64
+
 static uint32_t slot_get(ctx_t *c)
 {
-    if (c->free_head != NONE) {
-        uint32_t i = c->free_head;
-        c->free_head = c->slots[i].next_free;
-        c->slots[i].live = true;
-        return i;
-    }
-    if (c->nslots == c->cap_slots) {
-        uint32_t nc = c->cap_slots ? c->cap_slots * 2 : 256;
-        slot_t *ns = realloc(c->slots, nc * sizeof *ns);
-        if (!ns)
+    if (c->free_head == NONE) {
+        if (c->cap_slots - c->nslots < SLOT_BATCH) {
+            uint32_t nc = c->cap_slots ? c->cap_slots * 2 : 256;
+            slot_t *ns = realloc(c->slots, nc * sizeof *ns);
+            if (!ns)
+                return NONE;
+            c->slots = ns;
+            c->cap_slots = nc;
+        }
+        uint32_t first = c->nslots;
+        for (uint32_t k = 0; k < SLOT_BATCH; k++) {
+            dra_arena_t *a = arena_new_warm();
+            if (!a)
+                break;
+            slot_t *s = &c->slots[c->nslots++];
+            memset(s, 0, sizeof *s);
+            s->arena = a;
+        }
+        if (c->nslots == first)
             return NONE;
-        c->slots = ns;
-        c->cap_slots = nc;
+        for (uint32_t i = c->nslots; i-- > first;) { /* taken in the order they were made */
+            c->slots[i].next_free = c->free_head;
+            c->free_head = i;
+        }
     }
-    dra_arena_t *a = arena_new_warm();
-    if (!a)
-        return NONE;
-    slot_t *s = &c->slots[c->nslots];
-    memset(s, 0, sizeof *s);
-    s->arena = a;
-    s->live = true;
-    return c->nslots++;
+    uint32_t i = c->free_head;
+    c->free_head = c->slots[i].next_free;
+    c->slots[i].live = true;
+    arena_touch(c->slots[i].arena);
+    return i;
 }
 
 static void slot_put(ctx_t *c, uint32_t i)
@@ -462,18 +665,32 @@ static void digest_into(XXH3_state_t *d, const ctx_t *c, const slot_t *s)
     }
 }
 
+static void violation(ctx_t *c, uint64_t pod, const char *claim, const char *node, const char *msg);
+
+/* Hash the decision into the pass's digest and, in a measured pass, the pod's own decision hash
+ * (outcome, node, devices): kept by the timed pass (pod_hash; the first repetition's also in
+ * the result's `decisions` for per-pod comparisons, --across), compared by the check pass. */
 static void digest_decision(ctx_t *c, uint64_t pod, int outcome, const slot_t *s)
 {
     uint64_t hdr[2] = {pod, (uint64_t)outcome};
     XXH3_64bits_update(c->dig, hdr, sizeof hdr);
     digest_into(c->dig, c, s);
-    if (c->rec_on && pod < c->rec_cap) {
-        /* the pod's own decision (outcome, node, devices) for per-pod comparisons (--across) */
-        XXH3_64bits_reset(c->rec_dig);
-        XXH3_64bits_update(c->rec_dig, &hdr[1], sizeof hdr[1]);
-        digest_into(c->rec_dig, c, s);
-        c->rec_hash[pod] = (uint32_t)XXH3_64bits_digest(c->rec_dig);
+    if ((!c->measuring && !c->checking) || pod >= c->hash_cap)
+        return;
+    XXH3_64bits_reset(c->rec_dig);
+    XXH3_64bits_update(c->rec_dig, &hdr[1], sizeof hdr[1]);
+    digest_into(c->rec_dig, c, s);
+    uint32_t h = (uint32_t)XXH3_64bits_digest(c->rec_dig);
+    if (c->checking) {
+        if (h != c->pod_hash[pod] && c->chk_mismatch++ == 0)
+            violation(c, pod, "", s ? c->model.nodes[s->node]->name : "",
+                      "the check pass placed this pod differently from the timed pass (the "
+                      "placement is not deterministic)");
+        return;
     }
+    c->pod_hash[pod] = h;
+    if (c->rec_on && pod < c->rec_cap)
+        c->rec_hash[pod] = h;
 }
 
 /* ---- invariants ----------------------------------------------------------------------------- */
@@ -754,16 +971,10 @@ static int frag_sample(ctx_t *c, double t)
     json_array_append_new(c->frag_samples,
                           json_pack("[f, f, f, f]", t, v.idle_gpus_unusable, v.stranded_mig_fraction,
                                     v.partial_nvlink_domains));
-    return DRA_OK;
+    return c->groups ? dra_rgroups_sample(c->groups, c->state, t) : DRA_OK;
 }
 
 /* ---- one pod -------------------------------------------------------------------------------- */
-
-static void busy_wait(int64_t from, uint64_t ns)
-{
-    while ((uint64_t)(now_ns() - from) < ns) {
-    }
-}
 
 /* ---- outcome reasons ------------------------------------------------------------------------ */
 
@@ -913,6 +1124,26 @@ static int note_failure(ctx_t *c, const dra_wl_event_t *ev, const uint64_t befor
     if (rc == DRA_OK)
         c->nreasons++;
     return rc;
+}
+
+/* A PodGroup entry's unplaced pods as a reason of the repetition (runner_groups.h). */
+static void group_reason(void *ctx, uint32_t mix, int kind, uint64_t count, const char *text)
+{
+    ctx_t *c = ctx;
+    if (c->nreasons == c->cap_reasons) {
+        uint32_t nc = c->cap_reasons ? 2 * c->cap_reasons : 8;
+        reason_t *p = realloc(c->reasons, nc * sizeof *p);
+        if (!p)
+            return; /* the reason is lost, not the run */
+        c->reasons = p;
+        c->cap_reasons = nc;
+    }
+    reason_t *r = &c->reasons[c->nreasons++];
+    memset(r, 0, sizeof *r);
+    r->shape = mix;
+    r->kind = kind;
+    r->count = count;
+    snprintf(r->text, sizeof r->text, "%s", text);
 }
 
 /* `outcome_reasons` of a repetition: [{shape, outcome, reason, count}] in order of appearance. */
@@ -1083,6 +1314,8 @@ static int engine_build(ctx_t *c)
                                                   mx->memory_bytes)))
             return rc;
     }
+    if (c->groups && (rc = dra_rgroups_engine(c->groups, c->eng, c->plan)))
+        return rc;
     dra_engine_prepare_policy(c->eng, engine_policy(c->policy));
     if (first) /* set-up, signatures and plans of the shapes: what an update avoids redoing */
         c->run->engine_build_ns = now_ns() - e0;
@@ -1119,6 +1352,7 @@ static int engine_setup(ctx_t *c)
         if (!c->cmp_arena)
             return DRA_ENOMEM;
         c->both_left = c->o->both_prefix ? c->o->both_prefix : DRA_RUNNER_BOTH_PREFIX;
+        c->both_gleft = c->o->both_groups ? c->o->both_groups : c->both_left;
     }
     return DRA_OK;
 }
@@ -1142,18 +1376,23 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     c->pods++;
     if (shared && c->claim_slot[ev->claim] != NONE) {
         /* the shared claim is allocated: the pod joins it on its node */
+        uint64_t pre = slow_iters(c, shape, RK_JOIN);
         hook(1);
         int64_t t0 = now_ns();
         uint32_t s = c->claim_slot[ev->claim];
         c->claim_refs[ev->claim]++;
         c->pod_slot[ev->pod] = s;
+        spin(pre);
         int64_t t1 = now_ns();
         hook(0);
+        slow_learn(c, shape, RK_JOIN, t1 - t0, false);
         if (c->measuring) {
             rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ALLOCATED, t1 - t0);
             rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, t1 - t0);
         }
         c->busy_ns += (uint64_t)(t1 - t0);
+        c->placed_pods++;
+        c->placed_ns += (uint64_t)(t1 - t0);
         c->outc[DRA_OUTCOME_ALLOCATED]++;
         digest_decision(c, ev->pod, DRA_OUTCOME_ALLOCATED, &c->slots[s]);
         *placed = true;
@@ -1172,15 +1411,18 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         start = (uint32_t)dra_rng_below(&c->r_place, nn); /* one draw per pod */
     dra_engine_result_t res;
 
+    /* the test hooks' spins (runner.h) come after the work, inside the region */
+    uint64_t fixed = c->checking ? 0 : c->delay_iters;
+    uint64_t pre = fixed + slow_iters(c, shape, RK_SEARCH);
     hook(1);
     int64_t t0 = now_ns();
     int rc = c->ref_place ? dra_engine_place_reference(c->eng, &c->alloc, c->plan[shape], pol,
                                                        start, s->arena, &res)
                           : dra_engine_place(c->eng, c->plan[shape], pol, start, s->arena, &res);
-    if (c->o->test_delay_ns)
-        busy_wait(now_ns(), c->o->test_delay_ns);
+    spin(pre);
     int64_t t1 = now_ns();
     hook(0);
+    slow_learn(c, shape, RK_SEARCH, t1 - t0, fixed != 0);
     if (rc != DRA_OK) {
         slot_put(c, si);
         return dra_diag_set(c->diag, rc, NULL, 0, 0, "allocator error: %s%s%s", dra_strerror(rc),
@@ -1192,7 +1434,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     c->st.pools += res.stats.pools;
     c->paths[res.path]++;
     c->served[res.served]++;
-    if (c->both && c->both_left) {
+    if (c->both && c->both_left && !c->checking) {
         c->both_left--;
         if ((rc = compare_reference(c, ev->pod, shape, pol, start, &res, t1 - t0)))
             return rc;
@@ -1213,6 +1455,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
             rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, t1 - t0);
         }
         c->busy_ns += (uint64_t)(t1 - t0);
+        c->rej_claims++;
+        c->rej_ns += (uint64_t)(t1 - t0);
         digest_decision(c, ev->pod, oc, NULL);
         return DRA_OK;
     }
@@ -1225,15 +1469,24 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     for (uint32_t i = 0; i < best_n; i++)
         s->ndev += best_allocs[i] ? best_allocs[i]->nresults : 0;
     c->ok_allocs++;
-    if (c->measuring && c->o->inject_fault && c->ok_allocs == c->o->inject_fault)
+    /* the fault is injected in the timed pass and again in the check pass (the same decision
+     * there), where the checker must catch it */
+    if ((c->measuring || c->checking) && c->o->inject_fault && c->ok_allocs == c->o->inject_fault)
         inject_fault(c, s);
-    check_invariants(c, ev->pod, shape, s);
+    if (c->checking)
+        check_invariants(c, ev->pod, shape, s);
 
+    uint64_t pre_c = slow_iters(c, shape, RK_COMMIT);
     hook(1);
     int64_t t2 = now_ns();
     int crc = dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
+    spin(pre_c);
     int64_t t3 = now_ns();
     hook(0);
+    slow_learn(c, shape, RK_COMMIT, t3 - t2, false);
+    if (c->groups) /* the group cycle's placement score reads what pods request per node */
+        dra_rgroups_note_pod(c->groups, best, c->scn.mix[shape].cpu_milli,
+                             c->scn.mix[shape].memory_bytes, 1);
     if (crc != DRA_OK) {
         char msg[128];
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
@@ -1253,6 +1506,10 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, (t1 - t0) + (t3 - t2));
     }
     c->busy_ns += (uint64_t)((t1 - t0) + (t3 - t2));
+    c->ok_claims++;
+    c->ok_ns += (uint64_t)((t1 - t0) + (t3 - t2));
+    c->placed_pods++;
+    c->placed_ns += (uint64_t)((t1 - t0) + (t3 - t2));
     digest_decision(c, ev->pod, DRA_OUTCOME_ALLOCATED, s);
     *placed = true;
     return DRA_OK;
@@ -1262,11 +1519,18 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
 {
     slot_t *s = &c->slots[si];
     int rc = DRA_OK;
+    uint64_t pre = timed ? slow_iters(c, shape, RK_RELEASE) : 0;
     hook(1);
     int64_t t0 = now_ns();
     rc = dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+    spin(pre);
     int64_t t1 = now_ns();
     hook(0);
+    if (timed)
+        slow_learn(c, shape, RK_RELEASE, t1 - t0, false);
+    if (c->groups)
+        dra_rgroups_note_pod(c->groups, s->node, c->scn.mix[s->shape].cpu_milli,
+                             c->scn.mix[s->shape].memory_bytes, -1);
     if (rc != DRA_OK) {
         char msg[128];
         snprintf(msg, sizeof msg, "release failed: %s", dra_strerror(rc));
@@ -1276,6 +1540,8 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         if (c->measuring)
             rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
         c->busy_ns += (uint64_t)(t1 - t0);
+        c->ok_ns += (uint64_t)(t1 - t0); /* release is time spent on an allocated claim */
+        c->placed_ns += (uint64_t)(t1 - t0);
     }
     slot_put(c, si);
 }
@@ -1294,12 +1560,19 @@ static void depart(ctx_t *c, const dra_wl_event_t *ev)
     release_slot(c, si, ev->shape, ev->pod, true);
 }
 
-/* Release everything still allocated (end of a repetition; untimed). */
+/* Release everything still allocated (end of a repetition; untimed). The free list is then
+ * rebuilt in slot order, so every repetition takes the slots (and their arenas' memory) in the
+ * order the first one made them, not in reverse. */
 static void release_all(ctx_t *c)
 {
     for (uint32_t i = 0; i < c->nslots; i++)
         if (c->slots[i].live)
             release_slot(c, i, 0, UINT64_MAX, false);
+    c->free_head = NONE;
+    for (uint32_t i = c->nslots; i-- > 0;) {
+        c->slots[i].next_free = c->free_head;
+        c->free_head = i;
+    }
     for (uint64_t i = 0; i < c->cap_pod; i++)
         c->pod_slot[i] = NONE;
     for (uint64_t i = 0; i < c->cap_claim; i++) {
@@ -1386,6 +1659,8 @@ static int republish(ctx_t *c, uint32_t si, uint32_t di, const dra_taint_t *tain
         rc = dra_engine_update_slice(c->eng, si, c->diag);
     int64_t t1 = now_ns();
     hook(0);
+    if (rc == DRA_OK && c->groups) /* the group cycle's bounds read the updated devices */
+        dra_rgroups_refresh(c->groups);
     if (rc)
         return rc;
     if (timed) {
@@ -1484,20 +1759,62 @@ static void add_value(json_t *values, json_t *metrics, const char *name, double 
         json_object_set_new(metrics, name, metric(unit, better, exact));
 }
 
+static void rg_add_value(void *ctx, const char *name, double v, const char *unit,
+                         const char *better, bool exact)
+{
+    json_t **vm = ctx;
+    add_value(vm[0], vm[1], name, v, unit, better, exact);
+}
+
 static json_t *metrics_obj(ctx_t *c)
 {
     return dra_rf_get(c->run->json, DRA_RF_METRICS);
 }
 
+/* count / ns as a rate per second; NaN (written as null: undefined) without any work. */
+static double per_s(uint64_t count, uint64_t ns)
+{
+    return count && ns ? (double)count / ((double)ns / 1e9) : NAN;
+}
+
+/* Percentile of a histogram; NaN (null) when it is empty. */
+static double pct_or_nan(const dra_hist_t *h, double p)
+{
+    return dra_hist_count(h) ? (double)dra_hist_percentile(h, p) : NAN;
+}
+
+/* The process's peak resident set in bytes (getrusage; 0 when unknown). */
+static size_t peak_rss(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0 ? (size_t)ru.ru_maxrss * 1024 : 0;
+}
+
+/* Memory per device of the run's structures: the device table, the engine, the allocator's
+ * node layouts and model indexes (heap growth while building them, first repetition). */
+static double memory_per_device(const dra_run_t *r)
+{
+    if (!r->devices)
+        return 0;
+    return r->bytes_per_device +
+           (double)(r->engine_bytes + r->layout_bytes + r->alloc_bytes) / (double)r->devices;
+}
+
 static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_values_t *hw)
 {
     json_t *values = json_object(), *metrics = metrics_obj(c);
-    double busy_s = (double)c->busy_ns / 1e9;
-    add_value(values, metrics, "throughput.claims_per_s", busy_s > 0 ? (double)c->claims_n / busy_s : 0,
-              "claims/s", "higher", false);
-    add_value(values, metrics, "throughput.pods_per_s", busy_s > 0 ? (double)c->pods / busy_s : 0,
+    /* throughput (runner.h, "Outcome accounting"): allocated claims per second of the time spent
+     * on them, placed pods per second of theirs, rejections per second of theirs */
+    add_value(values, metrics, "throughput.claims_per_s", per_s(c->ok_claims, c->ok_ns), "claims/s",
+              "higher", false);
+    add_value(values, metrics, "throughput.pods_per_s", per_s(c->placed_pods, c->placed_ns),
               "pods/s", "higher", false);
-    const dra_hist_t *pod = &c->rh[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ANY)];
+    if (c->rej_claims)
+        add_value(values, metrics, "throughput.rejections_per_s", per_s(c->rej_claims, c->rej_ns),
+                  "claims/s", "higher", false);
+    /* latencies: of placed pods (latency.*) and of rejected ones (rejection.*) */
+    const dra_hist_t *pod = &c->rh[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ALLOCATED)];
+    const dra_hist_t *rej = &c->rh[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE)];
     static const struct {
         const char *sfx;
         double p;
@@ -1505,20 +1822,37 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     char name[192];
     for (size_t i = 0; i < DRA_ARRAY_LEN(pcts); i++) {
         snprintf(name, sizeof name, "latency.pod.%s", pcts[i].sfx);
-        add_value(values, metrics, name, (double)dra_hist_percentile(pod, pcts[i].p), "ns", "lower",
-                  false);
+        add_value(values, metrics, name, pct_or_nan(pod, pcts[i].p), "ns", "lower", false);
+    }
+    for (size_t i = 0; dra_hist_count(rej) && i < DRA_ARRAY_LEN(pcts); i++) {
+        snprintf(name, sizeof name, "rejection.pod.%s", pcts[i].sfx);
+        add_value(values, metrics, name, pct_or_nan(rej, pcts[i].p), "ns", "lower", false);
     }
     for (uint32_t s = 0; s < c->nshapes; s++) {
-        const dra_hist_t *h = &c->rh[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_ANY)];
-        if (!dra_hist_count(h))
-            continue;
-        snprintf(name, sizeof name, "latency.%s.p50", c->shape_names[s]);
-        add_value(values, metrics, name, (double)dra_hist_percentile(h, 50), "ns", "lower", false);
-        snprintf(name, sizeof name, "latency.%s.p99", c->shape_names[s]);
-        add_value(values, metrics, name, (double)dra_hist_percentile(h, 99), "ns", "lower", false);
+        static const char *const pre[2] = {"latency", "rejection"};
+        for (int k = 0; k < 2; k++) {
+            const dra_hist_t *h =
+                &c->rh[hidx(c, s, DRA_PHASE_POD, k ? DRA_HOUT_UNSATISFIABLE : DRA_HOUT_ALLOCATED)];
+            if (!dra_hist_count(h))
+                continue;
+            snprintf(name, sizeof name, "%s.%s.p50", pre[k], c->shape_names[s]);
+            add_value(values, metrics, name, (double)dra_hist_percentile(h, 50), "ns", "lower",
+                      false);
+            snprintf(name, sizeof name, "%s.%s.p99", pre[k], c->shape_names[s]);
+            add_value(values, metrics, name, (double)dra_hist_percentile(h, 99), "ns", "lower",
+                      false);
+        }
     }
+    add_value(values, metrics, "outcomes.allocated_claims", (double)c->ok_claims, "count", "none",
+              true);
     add_value(values, metrics, "outcomes.unsatisfiable", (double)c->outc[DRA_OUTCOME_UNSATISFIABLE],
               "count", "lower", true);
+    add_value(values, metrics, "memory.bytes_per_device", memory_per_device(c->run), "B", "lower",
+              false);
+    add_value(values, metrics, "placement.index", (double)c->paths[0], "count", "none", true);
+    add_value(values, metrics, "placement.rejected_by_summaries", (double)c->paths[1], "count",
+              "none", true);
+    add_value(values, metrics, "placement.brute_force", (double)c->paths[2], "count", "none", true);
     add_value(values, metrics, "table.bytes_per_device", c->run->bytes_per_device, "B", "lower", true);
     add_value(values, metrics, "search.allocate_one_calls", (double)c->st.allocate_one, "count",
               "lower", true);
@@ -1531,6 +1865,20 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
               "fraction", "lower", true);
     add_value(values, metrics, "fragmentation.partial_nvlink_domains", fv.partial_nvlink_domains,
               "count", "lower", true);
+    for (uint32_t s = 0; s < c->nshapes; s++) {
+        const dra_hist_t *h = &c->rh[hidx(c, s, DRA_PHASE_CYCLE, DRA_HOUT_ANY)];
+        if (!h->counts || !dra_hist_count(h))
+            continue;
+        snprintf(name, sizeof name, "latency.%s.cycle.p50", c->shape_names[s]);
+        add_value(values, metrics, name, (double)dra_hist_percentile(h, 50), "ns", "lower", false);
+        snprintf(name, sizeof name, "latency.%s.cycle.p99", c->shape_names[s]);
+        add_value(values, metrics, name, (double)dra_hist_percentile(h, 99), "ns", "lower", false);
+    }
+    if (c->groups) {
+        json_t *vm[2] = {values, metrics};
+        if (dra_rgroups_rep_values(c->groups, vm, rg_add_value))
+            return DRA_ENOMEM;
+    }
     if (hw && hw->valid) {
         add_value(values, metrics, "hw.instructions", (double)hw->instructions, "count", "lower",
                   false);
@@ -1562,6 +1910,14 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     dra_rf_put_int(rep, DRA_RF_REP_BUSY_NS, c->busy_ns);
     dra_rf_put_int(rep, DRA_RF_REP_PODS, (int64_t)c->pods);
     dra_rf_put_int(rep, DRA_RF_REP_CLAIMS, (int64_t)c->claims_n);
+    json_t *work = dra_rf_put_obj(rep, DRA_RF_REP_WORK);
+    dra_rf_put_int(work, DRA_RF_WORK_ALLOCATED_CLAIMS, (int64_t)c->ok_claims);
+    dra_rf_put_int(work, DRA_RF_WORK_ALLOCATED_NS, (int64_t)c->ok_ns);
+    dra_rf_put_int(work, DRA_RF_WORK_REJECTED_CLAIMS, (int64_t)c->rej_claims);
+    dra_rf_put_int(work, DRA_RF_WORK_REJECTED_NS, (int64_t)c->rej_ns);
+    dra_rf_put_int(work, DRA_RF_WORK_PLACED_PODS, (int64_t)c->placed_pods);
+    dra_rf_put_int(work, DRA_RF_WORK_PLACED_NS, (int64_t)c->placed_ns);
+    dra_rf_put_int(work, DRA_RF_WORK_CHECK_NS, (int64_t)c->check_ns);
     json_t *oc = dra_rf_put_obj(rep, DRA_RF_REP_OUTCOMES);
     dra_rf_put_int(oc, DRA_RF_OUTCOMES_ALLOCATED, (int64_t)c->outc[0]);
     dra_rf_put_int(oc, DRA_RF_OUTCOMES_UNSATISFIABLE, (int64_t)c->outc[1]);
@@ -1591,6 +1947,12 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     if (!served)
         return DRA_ENOMEM;
     dra_rf_put(search, DRA_RF_SEARCH_SERVED, served);
+    if (c->groups) {
+        json_t *g = dra_rgroups_rep_json(c->groups);
+        if (!g)
+            return DRA_ENOMEM;
+        dra_rf_put(rep, DRA_RF_REP_GROUPS, g);
+    }
     json_array_append_new(c->reps, rep);
     return DRA_OK;
 }
@@ -1673,7 +2035,259 @@ static json_t *decisions_json(const ctx_t *c)
     return o;
 }
 
+/* Room for pod's decision hash of a measured pass (outside timed regions). */
+static int hash_reserve(ctx_t *c, uint64_t pod)
+{
+    if (pod < c->hash_cap || pod >= REC_MAX_PODS)
+        return DRA_OK;
+    uint64_t nc = c->hash_cap ? c->hash_cap : 1024;
+    while (nc <= pod)
+        nc *= 2;
+    uint32_t *h = realloc(c->pod_hash, nc * sizeof *h);
+    if (!h)
+        return DRA_ENOMEM;
+    memset(h + c->hash_cap, 0, (nc - c->hash_cap) * sizeof *h);
+    c->pod_hash = h;
+    c->hash_cap = nc;
+    return DRA_OK;
+}
+
+/* The next workload event: false at the end (*rc 0), on an error (*rc < 0) or when the run is
+ * to stop (SIGINT, a differing --allocator both decision: *interrupted). */
+static bool next_event(ctx_t *c, dra_workload_t *w, dra_wl_event_t *ev, int *rc, bool *interrupted)
+{
+    if ((c->o->stop && *c->o->stop) || c->halt) {
+        *interrupted = true;
+        return false;
+    }
+    *rc = dra_workload_next(w, ev);
+    return *rc > 0;
+}
+
+/* The counters of a repetition the check pass must leave as the timed pass left them. */
+typedef struct tally {
+    uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, updates;
+    uint64_t ok_claims, rej_claims, placed_pods, ok_ns, rej_ns, placed_ns;
+    uint64_t paths[DRA_ENGINE_PATH_COUNT], served[DRA_SERVED_COUNT];
+    dra_alloc_stats_t st;
+} tally_t;
+
+/* Save the repetition's counters into t (save) or put them back from t. */
+static void tally_move(ctx_t *c, tally_t *t, bool save)
+{
+#define TALLY_ONE(f)                                                                               \
+    do {                                                                                           \
+        if (save)                                                                                  \
+            memcpy(&t->f, &c->f, sizeof t->f);                                                     \
+        else                                                                                       \
+            memcpy(&c->f, &t->f, sizeof t->f);                                                     \
+    } while (0)
+    TALLY_ONE(pods);
+    TALLY_ONE(claims_n);
+    TALLY_ONE(outc);
+    TALLY_ONE(busy_ns);
+    TALLY_ONE(ok_allocs);
+    TALLY_ONE(updates);
+    TALLY_ONE(ok_claims);
+    TALLY_ONE(rej_claims);
+    TALLY_ONE(placed_pods);
+    TALLY_ONE(ok_ns);
+    TALLY_ONE(rej_ns);
+    TALLY_ONE(placed_ns);
+    TALLY_ONE(paths);
+    TALLY_ONE(served);
+    TALLY_ONE(st);
+#undef TALLY_ONE
+}
+
+static int group_arrive(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev, bool *placed);
+static int group_depart(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev);
+static int group_rep_end(ctx_t *c);
+
+/* The check pass of a measured repetition (runner.h step 6), after its timed pass released
+ * everything: the same workload with the same random streams is placed again, untimed; every
+ * pod's decision is compared with the timed pass's and every allocation (or the seeded sample)
+ * is checked against the state before its commit. Counts checks and violations of the
+ * repetition; leaves its other counters, its digest and the state as the timed pass left them. */
+static int check_pass(ctx_t *c, bool *interrupted)
+{
+    tally_t saved;
+    tally_move(c, &saved, true);
+    XXH3_state_t *timed = c->dig;
+    c->dig = c->chk_dig;
+    XXH3_64bits_reset(c->dig);
+    dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
+    dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
+    dra_rng_seed(&c->r_health, c->seed, STREAM_HEALTH);
+    c->ok_allocs = 0;
+    c->chk_mismatch = 0;
+    c->measuring = false;
+    c->checking = true;
+    int64_t t0 = now_ns();
+    /* PodGroups are placed again too (their cycles, untimed, their members checked): the
+     * repetition's group measurements are the timed pass's, put back at the end */
+    void *gsaved = NULL;
+    if (c->groups && !(gsaved = dra_rgroups_save(c->groups)))
+        return DRA_ENOMEM;
+    dra_workload_t w;
+    int rc = dra_workload_init(&w, &c->built.workload, c->seed, c->diag);
+    if (rc == DRA_OK) {
+        uint64_t arrivals = 0;
+        dra_wl_event_t ev;
+        while (next_event(c, &w, &ev, &rc, interrupted)) {
+            if (ev.kind != DRA_WL_ARRIVE) {
+                if (!c->groups || !dra_rgroups_owns(c->groups, ev.pod))
+                    depart(c, &ev);
+                if (c->groups && (rc = group_depart(c, &w, &ev)))
+                    break;
+                continue;
+            }
+            bool placed;
+            if ((rc = hash_reserve(c, ev.pod)))
+                break;
+            if (dra_rgroups_is_group(c->groups, ev.mix)) {
+                if ((rc = group_arrive(c, &w, &ev, &placed)))
+                    break;
+            } else {
+                if ((rc = arrive(c, &ev, &placed)))
+                    break;
+                dra_workload_report(&w, ev.pod, placed);
+            }
+            arrivals++;
+            if (c->health && (rc = health_tick(c, arrivals)))
+                break;
+        }
+        dra_workload_fini(&w);
+        rc = rc < 0 ? rc : DRA_OK;
+    }
+    if (c->health) {
+        int hrc = health_reset(c);
+        rc = rc ? rc : hrc;
+    }
+    if (c->groups) {
+        int grc = group_rep_end(c);
+        dra_rgroups_restore(c->groups, gsaved);
+        rc = rc ? rc : grc;
+    }
+    release_all(c);
+    if (dra_alloc_state_digest(c->state) != c->empty_digest)
+        violation(c, UINT64_MAX, "", "", "allocation state not empty after the check pass");
+    uint64_t dchk = XXH3_64bits_digest(c->dig), dtimed = XXH3_64bits_digest(timed);
+    c->dig = timed;
+    c->checking = false;
+    c->measuring = true;
+    if (rc == DRA_OK && !*interrupted && dchk != dtimed && c->chk_mismatch == 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "the check pass's decisions differ from the timed pass's "
+                 "(decision digest %016llx vs %016llx)",
+                 (unsigned long long)dchk, (unsigned long long)dtimed);
+        violation(c, UINT64_MAX, "", "", msg);
+    }
+    tally_move(c, &saved, false);
+    c->check_ns = (uint64_t)(now_ns() - t0);
+    return rc;
+}
+
 /* Run the workload once. warmup: stop after max_pods arrivals, record nothing. */
+/* ---- PodGroup arrivals (runner_groups.h) ---------------------------------------------------- */
+
+static void rg_rec(void *ctx, uint32_t shape, int phase, int outcome, int64_t ns)
+{
+    rec(ctx, shape, phase, outcome, ns);
+}
+
+static void rg_decision(void *ctx, uint64_t pod, const void *bytes, size_t n)
+{
+    ctx_t *c = ctx;
+    uint64_t hdr[1] = {pod};
+    XXH3_64bits_update(c->dig, hdr, sizeof hdr);
+    XXH3_64bits_update(c->dig, bytes, n);
+    if (c->rec_on && !c->checking && pod < c->rec_cap) {
+        XXH3_64bits_reset(c->rec_dig);
+        XXH3_64bits_update(c->rec_dig, bytes, n);
+        c->rec_hash[pod] = (uint32_t)XXH3_64bits_digest(c->rec_dig);
+    }
+}
+
+static void rg_violation(void *ctx, uint64_t pod, const char *claim, const char *node,
+                         const char *msg)
+{
+    ctx_t *c = ctx;
+    violation(c, pod, claim, node, msg);
+    c->halt = true; /* a decision differs: stop, as for single pods */
+}
+
+static void rg_check(void *ctx, uint64_t pod, uint32_t node, dra_claim_t *const *claims,
+                     dra_allocation_t *const *a, uint32_t n)
+{
+    ctx_t *c = ctx;
+    if (c->inv == DRA_INV_OFF || !c->checking) /* the check pass checks, as for single pods */
+        return;
+    if (c->inv == DRA_INV_SAMPLED && dra_rng_unit(&c->r_sample) >= c->inv_p)
+        return;
+    dra_inv_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    const dra_node_t *nd = c->model.nodes[node];
+    int rc = dra_inv_check(&c->model, &c->feat, c->state, c->cel, nd, claims, a, n, &rep);
+    c->checked++;
+    if (rc != DRA_OK) {
+        violation(c, pod, claims[0]->name, nd->name, "invariant checker failed to run");
+        return;
+    }
+    for (uint32_t i = 0; i < rep.nviolations; i++)
+        violation(c, pod, claims[0]->name, nd->name,
+                  i < rep.nkept ? rep.first[i] : "(further violation)");
+}
+
+static void rg_env(ctx_t *c, dra_rg_env_t *env, dra_rg_hooks_t *h, bool compare)
+{
+    env->m = &c->model;
+    env->eng = c->eng;
+    env->ref = c->ref_place ? &c->alloc : (c->both ? &c->cmp : NULL);
+    env->ref_place = c->ref_place;
+    env->compare = compare;
+    env->policy = engine_policy(c->policy);
+    env->r_place = &c->r_place;
+    env->clock_ns = clock_fn;
+    h->ctx = c;
+    h->measuring = c->measuring;
+    h->rec = rg_rec;
+    h->decision = rg_decision;
+    h->violation = rg_violation;
+    h->check = rg_check;
+}
+
+static int group_arrive(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev, bool *placed)
+{
+    dra_rg_env_t env;
+    dra_rg_hooks_t h;
+    bool compare = c->both && c->both_gleft > 0 && !c->checking;
+    if (compare)
+        c->both_gleft--;
+    rg_env(c, &env, &h, compare);
+    return dra_rgroups_arrive(c->groups, &env, &h, w, ev, placed);
+}
+
+static int group_depart(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev)
+{
+    dra_rg_env_t env;
+    dra_rg_hooks_t h;
+    /* retries are compared while PodGroup arrivals still are */
+    rg_env(c, &env, &h, c->both && c->both_gleft > 0 && !c->checking);
+    bool was;
+    return dra_rgroups_depart(c->groups, &env, &h, w, ev, &was);
+}
+
+/* A pass's end for the groups: those still placed released (untimed), the queue emptied. */
+static int group_rep_end(ctx_t *c)
+{
+    dra_rg_env_t env;
+    dra_rg_hooks_t h;
+    rg_env(c, &env, &h, false);
+    return dra_rgroups_rep_end(c->groups, &env);
+}
+
 static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 {
     dra_workload_t w;
@@ -1681,8 +2295,11 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     if (rc)
         return rc;
     c->measuring = !warmup;
+    spin_calibrate(c);
     hook(warmup ? DRA_RUNNER_HOOK_WARMUP : DRA_RUNNER_HOOK_REP);
     c->pods = c->claims_n = c->busy_ns = c->ok_allocs = c->checked = c->violations = 0;
+    c->ok_claims = c->rej_claims = c->placed_pods = c->ok_ns = c->rej_ns = c->placed_ns = 0;
+    c->check_ns = 0;
     memset(c->outc, 0, sizeof c->outc);
     memset(&c->st, 0, sizeof c->st);
     c->nreasons = 0;
@@ -1693,6 +2310,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
     dra_rng_seed(&c->r_health, c->seed, STREAM_HEALTH);
     c->updates = 0;
+    if (c->groups)
+        dra_rgroups_rep_begin(c->groups);
     for (uint32_t i = 0; i < c->nhists; i++)
         if (c->rh[i].counts)
             dra_hist_reset(&c->rh[i]);
@@ -1713,14 +2332,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         dra_hwc_start(&hwc);
     int64_t w0 = now_ns();
     dra_wl_event_t ev;
-    for (;;) {
-        if ((c->o->stop && *c->o->stop) || c->halt) {
-            *interrupted = true;
-            break;
-        }
-        rc = dra_workload_next(&w, &ev);
-        if (rc <= 0)
-            break;
+    while (next_event(c, &w, &ev, &rc, interrupted)) {
         if (c->hash_workload && !warmup) {
             uint64_t rec_[5];
             memcpy(&rec_[0], &ev.time, sizeof ev.time);
@@ -1738,12 +2350,20 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
             memcpy(before, c->outc, sizeof before);
             if (c->rec_on && (rc = rec_reserve(c, ev.pod, ev.shape)))
                 break;
-            rc = arrive(c, &ev, &placed);
-            if (rc)
+            if (!warmup && (rc = hash_reserve(c, ev.pod)))
                 break;
-            if (!placed && !warmup && (rc = note_failure(c, &ev, before)))
-                break;
-            dra_workload_report(&w, ev.pod, placed);
+            if (dra_rgroups_is_group(c->groups, ev.mix)) {
+                /* a PodGroup: its cycle reports to the workload (it may wait in the queue) */
+                if ((rc = group_arrive(c, &w, &ev, &placed)))
+                    break;
+            } else {
+                rc = arrive(c, &ev, &placed);
+                if (rc)
+                    break;
+                if (!placed && !warmup && (rc = note_failure(c, &ev, before)))
+                    break;
+                dra_workload_report(&w, ev.pod, placed);
+            }
             arrivals++;
             if (c->health && (rc = health_tick(c, arrivals)))
                 break;
@@ -1753,7 +2373,11 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
                 c->o->progress(c->o->progress_ctx, warmup, c->rep, c->nreps, arrivals, total, false,
                                c->run);
         } else {
-            depart(c, &ev);
+            if (!c->groups || !dra_rgroups_owns(c->groups, ev.pod))
+                depart(c, &ev);
+            /* a group's pods leave together; any departure retries the groups that wait */
+            if (c->groups && (rc = group_depart(c, &w, &ev)))
+                break;
         }
     }
     int64_t w1 = now_ns();
@@ -1787,12 +2411,31 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         if (hrc)
             return hrc;
     }
+    if (c->groups) {
+        dra_rg_counts_t gc;
+        dra_rgroups_counts(c->groups, &gc);
+        c->pods += gc.pods;
+        c->claims_n += gc.claims;
+        c->outc[DRA_OUTCOME_ALLOCATED] += gc.allocated;
+        c->outc[DRA_OUTCOME_UNSATISFIABLE] += gc.unsatisfiable;
+        c->outc[DRA_OUTCOME_FATAL] += gc.fatal;
+        c->busy_ns += gc.busy_ns;
+        c->run->both_groups += gc.both_cycles;
+        c->run->both_group_ref_ns += gc.both_ref_ns;
+        c->run->both_group_fast_ns += gc.both_fast_ns;
+        int grc = group_rep_end(c);
+        if (grc)
+            return grc;
+    }
     release_all(c);
     uint64_t d = dra_alloc_state_digest(c->state);
     if (d != c->empty_digest)
         violation(c, UINT64_MAX, "", "", "allocation state not empty after releasing every pod");
     if (warmup)
         return DRA_OK;
+    /* the invariant checks: a second, untimed pass over the same decisions */
+    if (!*interrupted && c->inv != DRA_INV_OFF && (rc = check_pass(c, interrupted)))
+        return rc;
     uint64_t dg = XXH3_64bits_digest(c->dig);
     if (c->run->reps_done == 0)
         c->run->digest = dg;
@@ -1805,6 +2448,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     }
     if ((rc = rep_json(c, w1 - w0, fv, &hv)))
         return rc;
+    if (c->groups)
+        dra_rgroups_reasons(c->groups, c, group_reason);
     dra_rf_put(json_array_get(c->reps, json_array_size(c->reps) - 1), DRA_RF_REP_OUTCOME_REASONS,
                reasons_json(c));
     /* totals and merged histograms */
@@ -1816,6 +2461,13 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     r->unsatisfiable += c->outc[1];
     r->node_failure += c->outc[2];
     r->fatal += c->outc[3];
+    r->claims_allocated += c->ok_claims;
+    r->claims_rejected += c->rej_claims;
+    r->allocated_ns += c->ok_ns;
+    r->rejected_ns += c->rej_ns;
+    r->pods_placed += c->placed_pods;
+    r->placed_ns += c->placed_ns;
+    r->check_ns += c->check_ns;
     for (int i = 0; i < DRA_ENGINE_PATH_COUNT; i++)
         r->paths[i] += c->paths[i];
     for (int i = 0; i < DRA_SERVED_COUNT; i++)
@@ -1857,6 +2509,9 @@ static int engine_fresh(ctx_t *c)
     }
     dra_anyalloc_free(&c->alloc);
     memset(&c->alloc, 0, sizeof c->alloc);
+    /* the explainer holds the CEL cache freed below: made again on its next use */
+    dra_explainer_free(c->why);
+    c->why = NULL;
     if (c->cel)
         dra_cel_cache_free(c->cel);
     c->cel = NULL;
@@ -2001,6 +2656,9 @@ static int setup(ctx_t *c)
         c->shape_names[i] = t->name;
     }
     c->shape_names[c->nshapes] = "all";
+    if ((rc = dra_rgroups_new(&c->scn, &c->built, &c->model, &c->feat, c->claims, &c->groups,
+                              diag)))
+        return rc;
     c->build_ns = now_ns() - b0;
 
     /* device table (memory figure) */
@@ -2059,8 +2717,19 @@ static int setup(ctx_t *c)
     c->dig = XXH3_createState();
     c->wl_dig = XXH3_createState();
     c->rec_dig = XXH3_createState();
-    if (!c->dig || !c->wl_dig || !c->rec_dig)
+    c->chk_dig = XXH3_createState();
+    if (!c->dig || !c->wl_dig || !c->rec_dig || !c->chk_dig)
         return DRA_ENOMEM;
+    /* the test hooks' spins (runner.h), calibrated once */
+    if (o->test_delay_ns || o->test_slowdown_pct > 0) {
+        spin_calibrate(c);
+        c->slow_frac = o->test_slowdown_pct / 100.0;
+        c->slow = calloc(((size_t)c->nshapes + 1) * RK_COUNT, sizeof *c->slow);
+        if (!c->slow)
+            return DRA_ENOMEM;
+        for (size_t i = 0; i < ((size_t)c->nshapes + 1) * RK_COUNT; i++)
+            c->slow[i].m = -1; /* cap and n stay 0 */
+    }
     XXH3_64bits_reset(c->wl_dig);
     return frag_setup(c);
 }
@@ -2116,6 +2785,9 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_int(method, DRA_RF_METHOD_TIMER_OVERHEAD_NS, timer_overhead_ns());
     dra_rf_put_int(method, DRA_RF_METHOD_HIST_SIGFIGS, DRA_HIST_SIGFIGS);
     dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
+    dra_rf_put_int(method, DRA_RF_METHOD_TIMING_VERSION, DRA_RESULT_TIMING_VERSION);
+    dra_rf_put_str(method, DRA_RF_METHOD_CHECKS,
+                   c->inv == DRA_INV_OFF ? "off" : "untimed second pass");
     json_t *argv = dra_rf_put_arr(run, DRA_RF_RUN_ARGV);
     for (int i = 0; argv && i < o->argc; i++)
         json_array_append_new(argv, dra_esc_path_json(o->argv[i])); /* lossless (escape.h) */
@@ -2128,6 +2800,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_int(run, DRA_RF_RUN_WORKLOAD_COUNT, (int64_t)c->built.workload.count);
     if (o->test_delay_ns)
         dra_rf_put_int(run, DRA_RF_RUN_TEST_DELAY_NS, (int64_t)o->test_delay_ns);
+    if (o->test_slowdown_pct > 0)
+        dra_rf_put_num(run, DRA_RF_RUN_TEST_SLOWDOWN_PCT, o->test_slowdown_pct);
     if (o->inject_fault)
         dra_rf_put_int(run, DRA_RF_RUN_TEST_INJECT_FAULT, (int64_t)o->inject_fault);
     size_t high = c->model.arena.high_water + c->table_arena.high_water;
@@ -2189,8 +2863,12 @@ static void throughput_spread(ctx_t *c)
                &r->claims_per_s_max);
     rep_spread(c->reps, "throughput.pods_per_s", &r->pods_per_s_median, &r->pods_per_s_min,
                &r->pods_per_s_max);
+    rep_spread(c->reps, "throughput.rejections_per_s", &r->rejections_per_s_median,
+               &r->rejections_per_s_min, &r->rejections_per_s_max);
     json_t *t = dra_rf_put_obj(r->json, DRA_RF_THROUGHPUT);
     json_t *cl = dra_rf_put_obj(t, DRA_RF_TP_CLAIMS), *po = dra_rf_put_obj(t, DRA_RF_TP_PODS);
+    json_t *rj = dra_rf_put_obj(t, DRA_RF_TP_REJECTIONS);
+    /* NaN (no allocated claim, no rejection) is written as null (dra_rf_put_num) */
     dra_rf_put_num(cl, DRA_RF_TP_CLAIMS_POOLED, r->claims_per_s);
     dra_rf_put_num(cl, DRA_RF_TP_CLAIMS_MEDIAN, r->claims_per_s_median);
     dra_rf_put_num(cl, DRA_RF_TP_CLAIMS_MIN, r->claims_per_s_min);
@@ -2199,25 +2877,61 @@ static void throughput_spread(ctx_t *c)
     dra_rf_put_num(po, DRA_RF_TP_PODS_MEDIAN, r->pods_per_s_median);
     dra_rf_put_num(po, DRA_RF_TP_PODS_MIN, r->pods_per_s_min);
     dra_rf_put_num(po, DRA_RF_TP_PODS_MAX, r->pods_per_s_max);
+    dra_rf_put_num(rj, DRA_RF_TP_REJ_POOLED, r->rejections_per_s);
+    dra_rf_put_num(rj, DRA_RF_TP_REJ_MEDIAN, r->rejections_per_s_median);
+    dra_rf_put_num(rj, DRA_RF_TP_REJ_MIN, r->rejections_per_s_min);
+    dra_rf_put_num(rj, DRA_RF_TP_REJ_MAX, r->rejections_per_s_max);
+}
+
+/* The summary's memory and placement lines as result-file objects (schema.def MEMORY,
+ * PLACEMENT): bytes per device of each structure and the peak resident set; placements per
+ * engine path and per what decided on the chosen node, all measured repetitions. */
+static void memory_placement_json(ctx_t *c)
+{
+    dra_run_t *r = c->run;
+    double nd = r->devices ? (double)r->devices : 1;
+    json_t *m = dra_rf_put_obj(r->json, DRA_RF_MEMORY);
+    dra_rf_put_num(m, DRA_RF_MEM_TABLE, r->bytes_per_device);
+    dra_rf_put_num(m, DRA_RF_MEM_ENGINE, (double)r->engine_bytes / nd);
+    dra_rf_put_num(m, DRA_RF_MEM_LAYOUTS, (double)r->layout_bytes / nd);
+    dra_rf_put_num(m, DRA_RF_MEM_INDEXES, (double)r->alloc_bytes / nd);
+    dra_rf_put_num(m, DRA_RF_MEM_TOTAL, memory_per_device(r));
+    dra_rf_put_int(m, DRA_RF_MEM_PEAK_RSS, (int64_t)r->peak_rss_bytes);
+    json_t *p = dra_rf_put_obj(r->json, DRA_RF_PLACEMENT);
+    dra_rf_put_int(p, DRA_RF_PLACE_INDEX, (int64_t)r->paths[0]);
+    dra_rf_put_int(p, DRA_RF_PLACE_REJECTED, (int64_t)r->paths[1]);
+    dra_rf_put_int(p, DRA_RF_PLACE_BRUTE, (int64_t)r->paths[2]);
+    json_t *served = json_object();
+    for (int i = 1; served && i < DRA_SERVED_COUNT; i++)
+        if (r->served[i])
+            json_object_set_new(served, dra_engine_served_name((dra_engine_served_t)i),
+                                json_integer((json_int_t)r->served[i]));
+    dra_rf_put(p, DRA_RF_PLACE_SERVED, served ? served : json_object());
 }
 
 static void summarize(ctx_t *c)
 {
     dra_run_t *r = c->run;
-    double busy = 0;
-    size_t i;
-    json_t *rep;
-    json_array_foreach(c->reps, i, rep)
-        busy += (double)json_integer_value(dra_rf_get(rep, DRA_RF_REP_BUSY_NS));
-    busy /= 1e9;
-    r->claims_per_s = busy > 0 ? (double)r->claims / busy : 0;
-    r->pods_per_s = busy > 0 ? (double)r->pods / busy : 0;
+    /* pooled: over all measured repetitions (runner.h, "Outcome accounting") */
+    r->claims_per_s = per_s(r->claims_allocated, r->allocated_ns);
+    r->pods_per_s = per_s(r->pods_placed, r->placed_ns);
+    r->rejections_per_s = per_s(r->claims_rejected, r->rejected_ns);
+    r->peak_rss_bytes = peak_rss();
     throughput_spread(c);
-    const dra_hist_t *pod = &r->hists[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ANY)];
+    memory_placement_json(c);
+    const dra_hist_t *pod = &r->hists[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ALLOCATED)];
     r->pod_p50 = dra_hist_percentile(pod, 50);
     r->pod_p99 = dra_hist_percentile(pod, 99);
     r->pod_p999 = dra_hist_percentile(pod, 99.9);
     r->pod_max = dra_hist_max(pod);
+    const dra_hist_t *rej = &r->hists[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE)];
+    r->rej_p50 = dra_hist_percentile(rej, 50);
+    r->rej_p99 = dra_hist_percentile(rej, 99);
+    if (c->groups) {
+        char buf[4096];
+        dra_rgroups_summary(c->groups, buf, sizeof buf);
+        r->groups_summary = strdup(buf);
+    }
     r->nshapes = c->nshapes;
     r->shapes = calloc(c->nshapes + 1, sizeof *r->shapes);
     if (!r->shapes)
@@ -2230,9 +2944,13 @@ static void summarize(ctx_t *c)
         x->allocated = (uint64_t)dra_hist_count(&r->hists[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_ALLOCATED)]);
         x->unsatisfiable =
             (uint64_t)dra_hist_count(&r->hists[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE)]);
-        x->p50 = dra_hist_percentile(any, 50);
-        x->p99 = dra_hist_percentile(any, 99);
-        x->p999 = dra_hist_percentile(any, 99.9);
+        const dra_hist_t *ok = &r->hists[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_ALLOCATED)];
+        const dra_hist_t *no = &r->hists[hidx(c, s, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE)];
+        x->p50 = dra_hist_percentile(ok, 50);
+        x->p99 = dra_hist_percentile(ok, 99);
+        x->p999 = dra_hist_percentile(ok, 99.9);
+        x->rej_p50 = dra_hist_percentile(no, 50);
+        x->rej_p99 = dra_hist_percentile(no, 99);
     }
 }
 
@@ -2307,6 +3025,7 @@ static void doc_finish(ctx_t *c)
 
 static void ctx_fini(ctx_t *c)
 {
+    dra_rgroups_free(c->groups);
     dra_anyalloc_free(&c->alloc);
     if (c->cel)
         dra_cel_cache_free(c->cel);
@@ -2348,6 +3067,10 @@ static void ctx_fini(ctx_t *c)
         XXH3_freeState(c->wl_dig);
     if (c->rec_dig)
         XXH3_freeState(c->rec_dig);
+    if (c->chk_dig)
+        XXH3_freeState(c->chk_dig);
+    free(c->pod_hash);
+    free(c->slow);
     free(c->rec_hash);
     free(c->rec_shape);
     free(c->reasons);
@@ -2438,6 +3161,7 @@ void dra_run_fini(dra_run_t *run)
     for (uint32_t i = 0; run->shapes && i <= run->nshapes; i++)
         free((char *)run->shapes[i].name);
     free(run->shapes);
+    free(run->groups_summary);
     memset(run, 0, sizeof *run);
 }
 

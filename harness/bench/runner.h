@@ -16,8 +16,7 @@
  *     node in model order; best-fit the feasible node with the most allocated devices, spread
  *     the one with the fewest (ties: model order); random is first-fit in cyclic node order from
  *     a start node drawn uniformly, one draw per pod from the placement stream. Then the result
- *     is checked by the invariant checker (all, or a seeded sample) outside the timed region,
- *     and committed through the engine (state, summaries and index together).
+ *     is committed through the engine (state, summaries and index together).
  *     --allocator both places with the engine and, for the first both_prefix arrivals, also
  *     with the brute-force reference placement (untimed); a different decision is a violation
  *     and stops the run.
@@ -29,7 +28,24 @@
  *     and into the same histogram of shape "all", after the timers have stopped; a histogram's
  *     counters are allocated with its first value (a run holds only what it records).
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
- *     (XXH3-64); equal seeds give equal digests on every repetition and process.
+ *     (XXH3-64); equal seeds give equal digests on every repetition and process. Each pod's own
+ *     decision hash is kept (outside the timed regions) for the check pass.
+ *  6. Invariant checks (all, or a seeded sample) run in a second, untimed pass over the same
+ *     decisions after the timed pass of each measured repetition: the state is empty again, the
+ *     same workload is placed once more with the same random streams, every pod's decision is
+ *     compared with the timed pass's (a difference is a violation: the placement is not
+ *     deterministic) and each allocation is checked against the state before its commit. So the
+ *     timed pass is the same work with checks full or off (nothing runs between its pods that
+ *     one mode has and the other lacks), and `--invariants off` skips the second pass.
+ *
+ * Outcome accounting (what throughput means): a claim is allocated or rejected (unsatisfiable,
+ * node failure, fatal). Per repetition the runner sums the time spent on allocated claims (their
+ * node search, commit and release), on rejected claims (their node search) and on pods joining
+ * an allocated shared claim. throughput.claims_per_s = allocated claims / time on them;
+ * throughput.rejections_per_s = rejected claims / time on them; throughput.pods_per_s = pods
+ * placed (allocated or joined) / time on them. Latency metrics of pods (latency.pod.*,
+ * latency.<shape>.*) count placed pods only, rejection.* the rejected ones, so a change that
+ * lets more claims fit does not read as a slowdown.
  * Repetitions are independent samples: each measured repetition starts on a fresh engine (the
  * allocator and its CEL program cache rebuilt, the state empty), runs the warm-up pods on it
  * (undone, not recorded), then the measured workload; so the first repetition does not pay for
@@ -50,7 +66,15 @@
  * Test hooks (environment, read by dra_runner_opts_from_env): DRA_TEST_INJECT_FAULT=N corrupts
  * the N-th (1-based) successful pod allocation of each measured repetition (one device is
  * replaced by one already allocated, or a non-existent one) so the invariant checker must
- * catch it; DRA_TEST_DELAY_NS=N busy-waits N ns per claim inside the timed node search.
+ * catch it; DRA_TEST_DELAY_NS=N spins N ns per claim inside the timed node search;
+ * DRA_TEST_SLOWDOWN_PCT=P (0 < P <= 100, decimals allowed) plants a slowdown of P percent: every
+ * timed region (node search, commit, release, shared-claim join) spins, before its work, so that
+ * on average it takes (1 + P/100) times its work: P/(100+P) of that region's recent mean duration
+ * for the pod's shape (an exponential moving average, warm-up included, whose fixed point is
+ * (1 + P/100) x the work). Both spins are calibrated loop iterations (no clock reads
+ * inside the region; a spin's cost per call and per iteration is fitted before every
+ * repetition from calls of unpredictable lengths, runner.c spin_calibrate), so a planted
+ * slowdown is one of the code, not of the timer. Both are recorded in the result.
  *
  * Ownership: dra_runner_run fills a dra_run_t that owns its JSON pieces and histograms
  * (dra_run_fini). The options' strings are borrowed for the duration of the call.
@@ -78,6 +102,7 @@ typedef enum dra_phase {
     DRA_PHASE_COMMIT,
     DRA_PHASE_RELEASE,
     DRA_PHASE_POD,
+    DRA_PHASE_CYCLE, /* a PodGroup's whole scheduling cycle (runner_groups.h) */
     DRA_PHASE_COUNT
 } dra_phase_t;
 
@@ -120,18 +145,22 @@ typedef struct dra_runner_opts {
     const char *cluster;         /* manifests file or directory that replaces the scenario's
                                     cluster (a real cluster's kubectl dump); NULL = the scenario's */
     uint64_t test_delay_ns;      /* DRA_TEST_DELAY_NS */
+    double test_slowdown_pct;    /* DRA_TEST_SLOWDOWN_PCT (0 = off) */
     uint64_t inject_fault;       /* DRA_TEST_INJECT_FAULT (0 = off) */
     volatile sig_atomic_t *stop; /* set asynchronously (SIGINT): stop at the next pod boundary */
     uint32_t frag_samples;       /* fragmentation samples per steady repetition (0 = 16) */
     dra_runner_progress_fn progress;
     void *progress_ctx;
     uint64_t both_prefix;        /* --allocator both: arrivals compared (0 = DRA_RUNNER_BOTH_PREFIX) */
+    uint64_t both_groups;        /* --allocator both: PodGroup arrivals compared, counted apart
+                                    (0 = both_prefix's count) */
     int argc;                    /* recorded in run.argv */
     char **argv;
 } dra_runner_opts_t;
 
 void dra_runner_opts_init(dra_runner_opts_t *o);
-/* Read DRA_TEST_INJECT_FAULT and DRA_TEST_DELAY_NS; DRA_EINVAL for junk values. */
+/* Read DRA_TEST_INJECT_FAULT, DRA_TEST_DELAY_NS and DRA_TEST_SLOWDOWN_PCT; DRA_EINVAL for junk
+ * values. */
 DRA_NODISCARD int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag);
 bool dra_runner_parse_policy(const char *s, dra_placement_t *out);
 /* "off", "full" (or "all"), "sample=P" with 0 < P <= 1. */
@@ -160,7 +189,8 @@ typedef struct dra_run_violation {
 typedef struct dra_run_shape_summary {
     const char *name;
     uint64_t pods, allocated, unsatisfiable;
-    int64_t p50, p99, p999; /* pod latency, allocated pods; 0 when none */
+    int64_t p50, p99, p999;   /* pod latency of placed pods; 0 when none */
+    int64_t rej_p50, rej_p99; /* pod latency of rejected pods (node search); 0 when none */
 } dra_run_shape_summary_t;
 
 typedef struct dra_run {
@@ -172,11 +202,19 @@ typedef struct dra_run {
     uint64_t nodes, devices;
     uint32_t reps_done;
     uint64_t pods, claims, allocated, unsatisfiable, node_failure, fatal; /* all measured reps */
-    uint64_t wall_ns;
-    double claims_per_s, pods_per_s; /* pooled: all claims (pods) / all timed work */
+    /* claims allocated and rejected, and the timed work spent on each (runner.h, "Outcome
+     * accounting"), all measured repetitions */
+    uint64_t claims_allocated, claims_rejected, allocated_ns, rejected_ns, pods_placed, placed_ns;
+    uint64_t wall_ns, check_ns; /* check_ns: wall time of the untimed check passes */
+    /* pooled: allocated claims (placed pods) / the time spent on them; rejected claims / theirs
+     * (0 when there are none) */
+    double claims_per_s, pods_per_s, rejections_per_s;
     /* per-repetition throughput (the samples compare uses): median, min, max */
     double claims_per_s_median, claims_per_s_min, claims_per_s_max;
     double pods_per_s_median, pods_per_s_min, pods_per_s_max;
+    double rejections_per_s_median, rejections_per_s_min, rejections_per_s_max;
+    int64_t rej_p50, rej_p99; /* latency of rejected pods, all shapes (0 when none) */
+    size_t peak_rss_bytes;    /* the process's peak resident set at the end (getrusage) */
     int64_t pod_p50, pod_p99, pod_p999, pod_max;
     uint64_t inv_checked, inv_violations;
     dra_run_violation_t first[DRA_RUN_KEEP_VIOLATIONS];
@@ -202,6 +240,9 @@ typedef struct dra_run {
     /* --allocator both: arrivals whose decision was compared with the reference placement, and
      * the time of both (reference untimed in the histograms) */
     uint64_t both_pods, both_ref_ns, both_engine_ns;
+    /* --allocator both: PodGroup cycles compared with the literal reference cycle and the time
+     * of both */
+    uint64_t both_groups, both_group_ref_ns, both_group_fast_ns;
     /* device health events (spec.workload.deviceTaints): slice republications timed in the
      * measured repetitions, the histogram slot of their update phase ("slice-update/update/any",
      * UINT32_MAX without events), and the time the first engine took to build (dra_engine_new
@@ -213,6 +254,9 @@ typedef struct dra_run {
     uint64_t paths[3];
     /* placements per what decided on the chosen node (dra_engine_served_t), all reps */
     uint64_t served[DRA_SERVED_COUNT];
+    /* scenarios with PodGroups: one line per group entry and topology key (runner_groups.h),
+     * malloc'd; NULL without groups */
+    char *groups_summary;
 } dra_run_t;
 
 /* --allocator both compares this many arrivals (warm-up included) unless told otherwise. */

@@ -351,7 +351,7 @@ static const char *const k_meta[] = {"name", "description", NULL};
 static const char *const k_spec[] = {"seed", "release", "features", "cluster", "workload", "placement", "run", NULL};
 static const char *const k_cluster[] = {"nodes", "manifests", NULL};
 static const char *const k_group[] = {"profile", "count", "name", "params", NULL};
-static const char *const k_params[] = {"gpus", "nics", "devices", "rackSize", "channels", "partitions", "productName",
+static const char *const k_params[] = {"gpus", "nics", "devices", "rackSize", "rackLabel", "channels", "partitions", "productName",
                                        "memory", "driverVersion", "migLayout", "counterLayout", "scope", "selector",
                                        "labels", NULL};
 static const char *const k_selector[] = {"key", "value", NULL};
@@ -359,7 +359,10 @@ static const char *const k_workload[] = {"mode", "count", "stopAfter", "rate", "
 static const char *const k_taints[] = {"every", "hold", "effect", "key", "value", NULL};
 static const char *const k_life[] = {"distribution", "mean", "value", "min", "max", NULL};
 static const char *const k_mix[] = {"shape", "template", "weight", "count", "migProfile", "sameParent", "memory",
-                                    "class", "constraint", "share", "name", "requests", "expect", NULL};
+                                    "class", "constraint", "share", "name", "requests", "expect", "group", NULL};
+static const char *const k_mixgroup[] = {"pods", "policy", "minCount", "topologyKey", "claims", NULL};
+static const char *const k_gclaim[] = {"name", "shape", "template", "count", "migProfile", "sameParent",
+                                       "memory", "class", "constraint", NULL};
 static const char *const k_requests[] = {"cpu", "memory", NULL};
 static const char *const k_run[] = {"warmup", "repetitions", "invariants", "sampleRate", NULL};
 
@@ -382,6 +385,10 @@ static int load_params(sp_t *p, const dra_ynode_t *n, const char *path, dra_gen_
             rc = get_u32(p, v, b, 4096, &pp->devices);
         else if (!strcmp(k, "rackSize"))
             rc = get_u32(p, v, b, 1u << 20, &pp->rack_size);
+        else if (!strcmp(k, "rackLabel")) {
+            if (!(rc = get_str(p, v, b, &pp->rack_label)) && !dra_name_is_label_key(pp->rack_label))
+                return err_at(p, v, b, "\"%s\" is not a node label key", pp->rack_label);
+        }
         else if (!strcmp(k, "channels"))
             rc = get_u32(p, v, b, 127, &pp->channels);
         else if (!strcmp(k, "productName"))
@@ -406,7 +413,7 @@ static int load_params(sp_t *p, const dra_ynode_t *n, const char *path, dra_gen_
             if (!(rc = get_enum(p, v, b, l, &e)))
                 pp->counter_layout = (dra_gen_counter_layout_t)e;
         } else if (!strcmp(k, "scope")) {
-            static const char *const l[] = {"allNodes", "nodeSelector", NULL};
+            static const char *const l[] = {"allNodes", "nodeSelector", "perValue", NULL};
             int e;
             if (!(rc = get_enum(p, v, b, l, &e)))
                 pp->scope = (dra_gen_scope_t)e;
@@ -414,9 +421,9 @@ static int load_params(sp_t *p, const dra_ynode_t *n, const char *path, dra_gen_
             if ((rc = check_keys(p, v, b, k_selector)))
                 break;
             const dra_ynode_t *sk = dra_ynode_get(v, "key"), *sv = dra_ynode_get(v, "value");
-            if (!sk || !sv)
-                return err_at(p, v, b, "key and value are required");
-            if (!(rc = get_str(p, sk, b, &pp->selector_key)))
+            if (!sk)
+                return err_at(p, v, b, "key is required");
+            if (!(rc = get_str(p, sk, b, &pp->selector_key)) && sv)
                 rc = get_str(p, sv, b, &pp->selector_value);
         } else if (!strcmp(k, "labels")) {
             if (!dra_ynode_is_map(v))
@@ -432,8 +439,11 @@ static int load_params(sp_t *p, const dra_ynode_t *n, const char *path, dra_gen_
             pp->nlabels = v->n;
         }
     }
-    if (!rc && g->profile == DRA_GEN_NET_POOL && pp->scope == DRA_GEN_SCOPE_NODE_SELECTOR && !pp->selector_key)
+    if (!rc && g->profile == DRA_GEN_NET_POOL && pp->scope == DRA_GEN_SCOPE_NODE_SELECTOR &&
+        (!pp->selector_key || !pp->selector_value))
         return err_at(p, n, path, "scope nodeSelector needs selector {key, value}");
+    if (!rc && g->profile == DRA_GEN_NET_POOL && pp->scope == DRA_GEN_SCOPE_PER_VALUE && !pp->selector_key)
+        return err_at(p, n, path, "scope perValue needs selector {key} (the node label whose values get pools)");
     if (!rc && pp->nics > pp->gpus)
         return err_at(p, n, path, "nics (%u) must not exceed gpus (%u)", pp->nics, pp->gpus);
     return rc;
@@ -569,37 +579,29 @@ static int validate_inline(sp_t *p, const dra_model_t *scratch, const dra_ynode_
     return rc;
 }
 
-static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_scenario_mix_t *mx,
-                          dra_model_t *scratch)
+/* The claim part of a mix entry or of a group claim: a shape with its parameters, or an inline
+ * template. `entry_keys` are the keys that may stand beside an inline template. group_claim: the
+ * key "name" is the group claim's name, not the template's. */
+static int load_claim(sp_t *p, const dra_ynode_t *e, const char *path, dra_shape_spec_t *ss,
+                      const void **inline_node, dra_model_t *scratch, const char *const *entry_keys,
+                      bool group_claim)
 {
     char b[200];
-    int rc = check_keys(p, e, path, k_mix);
-    if (rc)
-        return rc;
+    int rc;
     const dra_ynode_t *sh = dra_ynode_get(e, "shape"), *tm = dra_ynode_get(e, "template"), *v;
     if (!sh == !tm)
         return err_at(p, e, path, "exactly one of shape and template is required");
-    mx->weight = 1;
-    if ((v = dra_ynode_get(e, "weight")) && (rc = get_pos_double(p, v, sub(b, sizeof b, path, "weight"), &mx->weight)))
-        return rc;
-    dra_shape_spec_t *ss = &mx->shape;
-    mx->node = e;
-    if ((v = dra_ynode_get(e, "expect"))) {
-        static const char *const ex[] = {"unsatisfiable", NULL};
-        int x;
-        if ((rc = get_enum(p, v, sub(b, sizeof b, path, "expect"), ex, &x)))
-            return rc;
-        mx->expect_unsat = true;
-    }
     if (tm) {
-        for (uint32_t i = 0; i < e->n; i++)
-            if (strcmp(e->keys[i]->text, "template") && strcmp(e->keys[i]->text, "weight") &&
-                strcmp(e->keys[i]->text, "share") && strcmp(e->keys[i]->text, "requests") &&
-                strcmp(e->keys[i]->text, "expect"))
+        for (uint32_t i = 0; i < e->n; i++) {
+            bool ok = false;
+            for (const char *const *k = entry_keys; *k && !ok; k++)
+                ok = strcmp(e->keys[i]->text, *k) == 0;
+            if (!ok)
                 return err_at(p, e->keys[i], path, "field \"%s\" does not apply to an inline template",
                               e->keys[i]->text);
+        }
         ss->kind = DRA_SHAPE_INLINE;
-        mx->inline_node = tm;
+        *inline_node = tm;
         dra_claim_t *t;
         if ((rc = build_inline(p, scratch, tm, sub(b, sizeof b, path, "template"), &t)) ||
             (rc = validate_inline(p, scratch, tm, b)))
@@ -614,6 +616,7 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
         if (mig && !(ss->mig_profile = dra_arena_strdup(&p->s->arena, mig)))
             return DRA_ENOMEM;
     }
+    rc = DRA_OK;
     for (uint32_t i = 0; i < e->n && !rc; i++) {
         const char *k = e->keys[i]->text;
         v = e->vals[i];
@@ -632,7 +635,7 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
             rc = get_str(p, v, b, &ss->constraint);
         else if (!strcmp(k, "share"))
             rc = get_u32(p, v, b, 256, &ss->share);
-        else if (!strcmp(k, "name"))
+        else if (!strcmp(k, "name") && !group_claim)
             rc = get_str(p, v, b, &ss->name);
     }
     if (rc)
@@ -651,12 +654,128 @@ static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_s
     }
     if (ss->kind == DRA_SHAPE_SHARED && ss->share == 0)
         ss->share = 2;
-    if ((v = dra_ynode_get(e, "requests")) && (rc = load_requests(p, v, sub(b, sizeof b, path, "requests"), mx)))
-        return rc;
     if (ss->kind != DRA_SHAPE_INLINE) { /* validate parameters by building into the scratch model */
         dra_diag_t d;
         if (dra_shape_build(scratch, ss, NULL, &d) != DRA_OK)
             return err_at(p, e, path, "%s", d.msg);
+    }
+    return DRA_OK;
+}
+
+/* mix[].group: the entry's arrivals are PodGroups of `pods` pods (scenario.h). */
+static int load_group(sp_t *p, const dra_ynode_t *n, const char *path, dra_scenario_mix_t *mx,
+                      dra_model_t *scratch)
+{
+    char b[220];
+    dra_scenario_group_t *g = &mx->group;
+    int rc = check_keys(p, n, path, k_mixgroup);
+    if (rc)
+        return rc;
+    g->line = n->line;
+    g->column = n->column;
+    const dra_ynode_t *v = dra_ynode_get(n, "pods");
+    if (!v)
+        return err_at(p, n, path, "missing field \"pods\" (pods per group)");
+    if ((rc = get_u32(p, v, sub(b, sizeof b, path, "pods"), DRA_GROUP_MAX_MEMBERS, &g->pods)))
+        return rc;
+    if (g->pods == 0)
+        return err_at(p, v, b, "a group has at least one pod");
+    static const char *const pols[] = {"basic", "gang", NULL};
+    int pol = 1;
+    if ((v = dra_ynode_get(n, "policy")) && (rc = get_enum(p, v, sub(b, sizeof b, path, "policy"), pols, &pol)))
+        return rc;
+    g->gang = pol == 1;
+    g->min_count = g->gang ? g->pods : 1;
+    if ((v = dra_ynode_get(n, "minCount"))) {
+        sub(b, sizeof b, path, "minCount");
+        if (!g->gang)
+            return err_at(p, v, b, "minCount belongs to the gang policy (policy: gang)");
+        if ((rc = get_u32(p, v, b, DRA_GROUP_MAX_MEMBERS, &g->min_count)))
+            return rc;
+        if (g->min_count == 0)
+            return err_at(p, v, b, "must be at least 1 (upstream: minimum=1)");
+        if (g->min_count > g->pods)
+            return err_at(p, v, b,
+                          "minCount %u is larger than the group (%u pods): the gang would wait "
+                          "for pods that never come (PreEnqueue) and never be tried",
+                          g->min_count, g->pods);
+    }
+    if ((v = dra_ynode_get(n, "topologyKey"))) {
+        if ((rc = get_str(p, v, sub(b, sizeof b, path, "topologyKey"), &g->topology_key)))
+            return rc;
+        if (!dra_name_is_label_key(g->topology_key))
+            return err_at(p, v, b, "\"%s\" is not a node label key", g->topology_key);
+    }
+    if ((v = dra_ynode_get(n, "claims"))) {
+        sub(b, sizeof b, path, "claims");
+        if (!dra_ynode_is_seq(v) || v->n == 0 || v->n > DRA_GROUP_MAX_GCLAIMS)
+            return err_at(p, v, b, "expected a list of 1 to %d group claims (MaxPodGroupResourceClaims)",
+                          DRA_GROUP_MAX_GCLAIMS);
+        g->claims = dra_arena_calloc(&p->s->arena, v->n, sizeof *g->claims, 8);
+        if (!g->claims)
+            return DRA_ENOMEM;
+        g->nclaims = v->n;
+        static const char *const inline_keys[] = {"template", "name", NULL};
+        for (uint32_t i = 0; i < v->n; i++) {
+            char cp[240];
+            snprintf(cp, sizeof cp, "%s[%u]", b, i);
+            const dra_ynode_t *e = v->vals[i];
+            dra_scenario_gclaim_t *gc = &g->claims[i];
+            if ((rc = check_keys(p, e, cp, k_gclaim)))
+                return rc;
+            const dra_ynode_t *nm = dra_ynode_get(e, "name");
+            char np[260];
+            if (!nm)
+                return err_at(p, e, cp, "missing field \"name\" (the PodGroup resourceClaims entry)");
+            if ((rc = get_str(p, nm, sub(np, sizeof np, cp, "name"), &gc->name)))
+                return rc;
+            if (!dra_name_is_dns_label(gc->name))
+                return err_at(p, nm, np, "\"%s\" is not a DNS label", gc->name);
+            for (uint32_t k = 0; k < i; k++)
+                if (strcmp(g->claims[k].name, gc->name) == 0)
+                    return err_at(p, nm, np, "duplicate group claim name \"%s\"", gc->name);
+            if ((rc = load_claim(p, e, cp, &gc->shape, &gc->inline_node, scratch, inline_keys, true)))
+                return rc;
+            if (gc->shape.kind == DRA_SHAPE_SHARED)
+                return err_at(p, e, cp, "a group claim is shared by the group's pods already; the "
+                                        "shared shape does not apply");
+        }
+    }
+    return DRA_OK;
+}
+
+static int load_mix_entry(sp_t *p, const dra_ynode_t *e, const char *path, dra_scenario_mix_t *mx,
+                          dra_model_t *scratch)
+{
+    char b[200];
+    int rc = check_keys(p, e, path, k_mix);
+    if (rc)
+        return rc;
+    const dra_ynode_t *v;
+    mx->weight = 1;
+    if ((v = dra_ynode_get(e, "weight")) && (rc = get_pos_double(p, v, sub(b, sizeof b, path, "weight"), &mx->weight)))
+        return rc;
+    mx->node = e;
+    if ((v = dra_ynode_get(e, "expect"))) {
+        static const char *const ex[] = {"unsatisfiable", NULL};
+        int x;
+        if ((rc = get_enum(p, v, sub(b, sizeof b, path, "expect"), ex, &x)))
+            return rc;
+        mx->expect_unsat = true;
+    }
+    static const char *const inline_keys[] = {"template", "weight", "share", "requests", "expect",
+                                              "group", NULL};
+    if ((rc = load_claim(p, e, path, &mx->shape, &mx->inline_node, scratch, inline_keys, false)))
+        return rc;
+    if ((v = dra_ynode_get(e, "requests")) && (rc = load_requests(p, v, sub(b, sizeof b, path, "requests"), mx)))
+        return rc;
+    if ((v = dra_ynode_get(e, "group"))) {
+        if (mx->shape.share > 0)
+            return err_at(p, v, sub(b, sizeof b, path, "group"),
+                          "pods of a group cannot share a claim with other arrivals (share); "
+                          "group claims are shared by the group's pods");
+        if ((rc = load_group(p, v, sub(b, sizeof b, path, "group"), mx, scratch)))
+            return rc;
     }
     return DRA_OK;
 }
@@ -911,6 +1030,11 @@ bool dra_scenario_check(const dra_scenario_t *s)
             (unsigned)mx->shape.kind >= DRA_SHAPE_NKINDS ||
             (mx->shape.kind == DRA_SHAPE_INLINE) != (mx->inline_node != NULL))
             return false;
+        const dra_scenario_group_t *g = &mx->group;
+        if (g->pods > DRA_GROUP_MAX_MEMBERS || (g->pods && (g->min_count < 1 || g->min_count > g->pods)) ||
+            g->nclaims > DRA_GROUP_MAX_GCLAIMS || (g->nclaims && !g->claims) ||
+            (g->pods && mx->shape.share > 0))
+            return false;
     }
     return true;
 }
@@ -1032,8 +1156,9 @@ int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, d
     if (rc)
         return rc;
     out->templates = calloc(s->nmix, sizeof *out->templates);
+    out->gtemplates = calloc((size_t)s->nmix * DRA_GROUP_MAX_GCLAIMS, sizeof *out->gtemplates);
     out->wmix = calloc(s->nmix, sizeof *out->wmix);
-    if (!out->templates || !out->wmix) {
+    if (!out->templates || !out->wmix || !out->gtemplates) {
         dra_scenario_built_fini(out);
         return DRA_ENOMEM;
     }
@@ -1054,6 +1179,21 @@ int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, d
         out->wmix[i].shape = i;
         out->wmix[i].weight = mx->weight;
         out->wmix[i].share = mx->shape.share;
+        for (uint32_t k = 0; k < mx->group.nclaims && !rc; k++) {
+            const dra_scenario_gclaim_t *gc = &mx->group.claims[k];
+            dra_claim_t **t = &out->gtemplates[i * DRA_GROUP_MAX_GCLAIMS + k];
+            if (gc->shape.kind == DRA_SHAPE_INLINE) {
+                char path[96];
+                snprintf(path, sizeof path, "spec.workload.mix[%u].group.claims[%u].template", i, k);
+                rc = build_inline(&p, m, gc->inline_node, path, t);
+            } else {
+                rc = dra_shape_build(m, &gc->shape, t, diag);
+            }
+        }
+        if (rc) {
+            dra_scenario_built_fini(out);
+            return rc;
+        }
     }
     dra_workload_spec_t *w = &out->workload;
     w->mode = s->mode;
@@ -1069,6 +1209,7 @@ int dra_scenario_build(const dra_scenario_t *s, dra_model_t *m, uint64_t seed, d
 void dra_scenario_built_fini(dra_scenario_built_t *b)
 {
     free(b->templates);
+    free(b->gtemplates);
     free(b->wmix);
     memset(b, 0, sizeof *b);
 }

@@ -83,6 +83,7 @@
 #include "gen/cluster.h"
 #include "gen/shapes.h"
 #include "gen/workload.h"
+#include "group/group.h"
 #include "model/model.h"
 
 /* The largest count a scenario (and `run --count`, `--warmup`, `--both-prefix`) may give:
@@ -103,6 +104,24 @@ typedef struct dra_feature {
     bool on;
 } dra_feature_t;
 
+/* A group claim of a group mix entry (PodGroup spec.resourceClaims). */
+typedef struct dra_scenario_gclaim {
+    const char *name;         /* the PodGroup's entry name (a DNS label) */
+    dra_shape_spec_t shape;   /* kind DRA_SHAPE_INLINE for inline templates */
+    const void *inline_node;
+} dra_scenario_gclaim_t;
+
+/* mix[].group: every arrival of the entry is a PodGroup of `pods` pods (0: not a group). */
+typedef struct dra_scenario_group {
+    uint32_t pods;
+    bool gang;                /* policy gang (default) or basic */
+    uint32_t min_count;       /* gang: 1..pods (default pods); basic: 1 */
+    const char *topology_key; /* NULL: no topology constraint */
+    dra_scenario_gclaim_t *claims;
+    uint32_t nclaims;         /* <= DRA_GROUP_MAX_GCLAIMS */
+    uint32_t line, column;    /* of the `group` key, for errors found when the gates are known */
+} dra_scenario_group_t;
+
 typedef struct dra_scenario_mix {
     dra_shape_spec_t shape;   /* kind DRA_SHAPE_INLINE for inline templates */
     double weight;
@@ -112,6 +131,7 @@ typedef struct dra_scenario_mix {
     bool expect_unsat;        /* `expect: unsatisfiable`: no node may take it (on purpose) */
     const void *node;         /* the entry's YAML node (a dra_ynode_t owned by the scenario):
                                  positions of its fields for diagnostics */
+    dra_scenario_group_t group;
 } dra_scenario_mix_t;
 
 /* spec.workload.deviceTaints (every == 0: no health events). */
@@ -173,6 +193,9 @@ size_t dra_scenario_builtins(const char **names, size_t max);
 typedef struct dra_scenario_built {
     dra_gen_cluster_stats_t cluster;
     dra_claim_t **templates;   /* per mix entry (malloc'd, free with dra_scenario_built_fini) */
+    /* group claims' templates: gtemplates[mix * DRA_GROUP_MAX_GCLAIMS + k] (NULL beyond a group
+     * entry's claims) */
+    dra_claim_t **gtemplates;
     dra_wl_mix_t *wmix;        /* per mix entry: shape = mix index, weight, share */
     dra_workload_spec_t workload;
 } dra_scenario_built_t;

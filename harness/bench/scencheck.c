@@ -668,7 +668,7 @@ static void check_fit(sc_t *c, dra_explainer_t *x, uint32_t i)
         return;
     char nm[300];
     snprintf(nm, sizeof nm, "validate-%u-%s", i, nz(t->name));
-    dra_claim_t *claim = dra_conf_instantiate(c->m, t, nz(t->namespace_), nm);
+    dra_claim_t *claim = dra_model_instantiate(c->m, t, nz(t->namespace_), nm);
     dra_why_t *ws = calloc(c->nreps, sizeof *ws);
     if (!claim || !ws) {
         free(ws);

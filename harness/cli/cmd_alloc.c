@@ -16,6 +16,7 @@
 #include "alloc/explain.h"
 #include "cli.h"
 #include "conformance.h"
+#include "groups.h"
 #include "manifest.h"
 #include "reasons.h"
 #include "taintrule.h"
@@ -153,10 +154,12 @@ typedef struct actx {
     dra_anyalloc_t al;     /* one allocator */
     dra_conf_pair_t pair;  /* --allocator both: reference (decides) and fast (compared) */
     bool pair_init;
+    dra_mgroups_t *mg;     /* PodGroups (groups.h): their pods are scheduled by group cycles */
+    dra_group_ctx_t *gctx;
     dra_explainer_t *why;  /* the reasons of an unsatisfiable pod (reasons.h), made on first use */
     dra_claim_t *const *cur_done; /* the pod being placed: its allocated claims (tried_node) */
     uint32_t cur_nd;
-    uint32_t nok, nunsat, nerr;
+    uint32_t nok, nunsat, nerr, nwait;
     int exitc;
 } actx_t;
 
@@ -405,6 +408,78 @@ static int place_batch(actx_t *a, dra_claim_t **batch, uint32_t nb, dra_claim_t 
     return DRA_EXIT_OK;
 }
 
+/* PodGroups of the inputs (groups.h): notes on stderr (gates that drop them or their fields).
+ * Before the allocators: their claims are instantiated into the model. Returns an exit status. */
+static int setup_groups(actx_t *a)
+{
+    dra_diag_list_t notes;
+    dra_diag_list_init(&notes);
+    int rc = dra_mgroups_new(&a->m, &a->o->c.f, &a->mg, &notes);
+    for (size_t i = 0; i < notes.count; i++)
+        say("%s", notes.items[i].msg);
+    dra_diag_list_fini(&notes);
+    if (rc == DRA_OK && dra_mgroups_count(a->mg))
+        rc = dra_group_ctx_new(a->m.nnodes, dra_mgroups_max_members(a->mg), &a->gctx);
+    return rc == DRA_OK ? DRA_EXIT_OK : rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+}
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* One PodGroup's cycle (first-fit over the nodes, or --node); with --allocator both the fast
+ * allocator runs the same cycle on its own state and must decide identically. Returns an exit
+ * status (3: the decisions differ). */
+static int place_group(actx_t *a, uint32_t gi)
+{
+    const opts_t *o = a->o;
+    dra_mgroups_env_t env = {o->c.both ? &a->pair.ref : &a->al, a->st, o->node,
+                             DRA_ENGINE_FIRST_FIT, false};
+    dra_group_result_t r;
+    int64_t t0 = mono_ns();
+    int rc = dra_mgroups_schedule(a->mg, gi, &env, a->gctx, &a->m.arena, &r);
+    int64_t t1 = mono_ns();
+    if (rc)
+        return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+    uint32_t nm = dra_mgroups_members(a->mg, gi);
+    const dra_podgroup_t *pg = dra_mgroups_podgroup(a->mg, gi);
+    if (o->c.both) {
+        dra_mgroups_env_t fenv = {&a->pair.fast, a->pair.fast_state, o->node, DRA_ENGINE_FIRST_FIT,
+                                  true};
+        dra_group_result_t fr;
+        int64_t t2 = mono_ns();
+        rc = dra_mgroups_schedule(a->mg, gi, &fenv, a->gctx, &a->m.arena, &fr);
+        int64_t t3 = mono_ns();
+        if (rc)
+            return rc == DRA_ENOMEM ? DRA_EXIT_ENV : DRA_EXIT_USAGE;
+        a->pair.decisions++;
+        a->pair.ref_ns += (uint64_t)(t1 - t0);
+        a->pair.fast_ns += (uint64_t)(t3 - t2);
+        char why[256];
+        if (!dra_group_result_equal(&r, &fr, nm, why, sizeof why)) {
+            say("drabench alloc: decision #%llu differs (PodGroup %s/%s): reference vs fast: %s",
+                (unsigned long long)a->pair.decisions, nz(pg->namespace_), nz(pg->name), why);
+            return DRA_EXIT_CORRECTNESS;
+        }
+    }
+    dra_mgroups_apply(a->mg, gi, &r);
+    char line[4096];
+    dra_mgroups_describe(a->mg, gi, &r, line, sizeof line);
+    say("%s", line);
+    a->nok += r.placed;
+    uint32_t left = r.pending - r.placed;
+    if (r.outcome == DRA_GROUP_ERROR)
+        a->nerr += left;
+    else if (r.outcome == DRA_GROUP_WAITING)
+        a->nwait += left;
+    else
+        a->nunsat += left;
+    return DRA_EXIT_OK;
+}
+
 /* The work list: per pod (replica) its claims (dra_conf_pod_claims: allocated ones constrain
  * the node, the others are allocated together); without pods, every unallocated claim on its
  * own. Returns an exit status (stops at 3 only for a differing decision, at 4). */
@@ -431,9 +506,34 @@ static int allocate_all(actx_t *a)
         nunits += (uint32_t)(a->m.pods[p]->replicas > 0 ? a->m.pods[p]->replicas : 1);
     uint32_t unit = 0;
     int ret = DRA_EXIT_OK;
+    uint8_t *gdone = calloc(a->mg && dra_mgroups_count(a->mg) ? dra_mgroups_count(a->mg) : 1, 1);
+    if (!gdone) {
+        free(initial);
+        return DRA_EXIT_ENV;
+    }
     for (uint32_t p = 0; p < (npods ? npods : 1) && unit < nunits && ret == DRA_EXIT_OK; p++) {
         const dra_pod_t *pod = npods ? a->m.pods[p] : NULL;
         int64_t reps = pod ? (pod->replicas > 0 ? pod->replicas : 1) : nclaims0;
+        uint32_t gi;
+        const char *why;
+        dra_mg_pod_t fate = pod && a->mg ? dra_mgroups_pod(a->mg, p, &gi, &why) : DRA_MG_ALONE;
+        if (fate == DRA_MG_WAITS) {
+            /* never tried: upstream keeps it UnschedulableAndUnresolvable */
+            say("%s:%u:%u: %s %s: waits: %s", nz(pod->pos.file), pod->pos.line, pod->pos.column,
+                dra_pod_kind_name(pod->kind), nz(pod->name), why);
+            a->nwait += (uint32_t)reps;
+            unit += (uint32_t)reps;
+            continue;
+        }
+        if (fate == DRA_MG_MEMBER) {
+            /* the group's first pod in input order runs the cycle for all of its pods */
+            if (!gdone[gi]) {
+                gdone[gi] = 1;
+                ret = place_group(a, gi);
+            }
+            unit += (uint32_t)reps;
+            continue;
+        }
         for (int64_t rep = 0; rep < reps && ret == DRA_EXIT_OK; rep++, unit++) {
             uint32_t nb = 0, nd = 0;
             char podname[300];
@@ -466,6 +566,7 @@ static int allocate_all(actx_t *a)
         }
     }
     free(initial);
+    free(gdone);
     return ret;
 }
 
@@ -497,8 +598,12 @@ static int write_claims(actx_t *a)
     const opts_t *o = a->o;
     int rc = o->json ? dra_manifest_write_json(&outm, stdout) : dra_manifest_write_yaml(&outm, stdout);
     dra_model_fini(&outm);
-    fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed (release %s, %s allocator%s)\n",
-            a->nok, a->nunsat, a->nerr, dra_alloc_release_name((dra_release_t)o->c.f.release),
+    char waiting[48] = "";
+    if (a->nwait)
+        snprintf(waiting, sizeof waiting, ", %u waiting", a->nwait);
+    fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed%s (release %s, %s allocator%s)\n",
+            a->nok, a->nunsat, a->nerr, waiting,
+            dra_alloc_release_name((dra_release_t)o->c.f.release),
             dra_alloc_variant_name(dra_alloc_variant(&o->c.f)),
             o->c.f.upstream_bugs ? ", upstream bugs" : "");
     return rc ? DRA_EXIT_ENV : DRA_EXIT_OK;
@@ -515,6 +620,8 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     dra_taint_rules_init(&a->rules);
     int exitc = load_manifests(a, paths, npaths);
     if (exitc == DRA_EXIT_OK)
+        exitc = setup_groups(a);
+    if (exitc == DRA_EXIT_OK)
         exitc = setup_allocators(a);
     if (exitc == DRA_EXIT_OK) {
         exitc = allocate_all(a);
@@ -530,6 +637,8 @@ static int run_allocate(const opts_t *o, char **paths, int npaths)
     }
     if (a->pair_init)
         dra_conf_pair_free(&a->pair);
+    dra_group_ctx_free(a->gctx);
+    dra_mgroups_free(a->mg);
     dra_explainer_free(a->why);
     dra_anyalloc_free(&a->al);
     dra_cel_cache_free(a->cel);

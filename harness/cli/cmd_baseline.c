@@ -84,6 +84,14 @@ static int bless(const char *root, const char *release, bool current, bool force
         }
         const dra_rload_result_t *x = &r[loaded];
         in[loaded] = (dra_baseline_file_t){.buf = f->buf, .len = f->len, .result = x};
+        /* a committed baseline should name the commit that measured it (README, "Nightly
+         * regression gate": bless from a clean tree) */
+        size_t gl = strlen(x->tool_git);
+        if (!gl || (gl >= 6 && strcmp(x->tool_git + gl - 6, "-dirty") == 0))
+            fprintf(stderr,
+                    "drabench baseline: warning: %s was measured by a build of %s: "
+                    "commit first, so the baseline names the commit it came from\n",
+                    x->path, gl ? "a tree with uncommitted changes" : "an unknown commit");
         switch (force ? DRA_BASELINE_FIT : dra_baseline_refusal(x)) {
         case DRA_BASELINE_FIT:
             break;

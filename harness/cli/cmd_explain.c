@@ -296,7 +296,7 @@ static int pod_claims(ectx_t *e, const dra_pod_t *p)
 
 static int from_template(ectx_t *e, const dra_claim_t *t)
 {
-    dra_claim_t *c = dra_conf_instantiate(&e->m, t, t->namespace_, nz(t->name));
+    dra_claim_t *c = dra_model_instantiate(&e->m, t, t->namespace_, nz(t->name));
     if (!c)
         return DRA_EXIT_ENV;
     snprintf(e->what, sizeof e->what, "template %s/%s", nz(t->namespace_), nz(t->name));
@@ -340,7 +340,7 @@ static int pick(ectx_t *e)
                  c->allocation ? " (allocated: explained as if its devices were free)" : "");
         if (c->allocation) {
             e->unalloc = c->allocation; /* released from the state before explaining */
-            dra_claim_t *copy = dra_conf_instantiate(&e->m, c, c->namespace_, nz(c->name));
+            dra_claim_t *copy = dra_model_instantiate(&e->m, c, c->namespace_, nz(c->name));
             if (!copy)
                 return DRA_EXIT_ENV;
             c = copy;

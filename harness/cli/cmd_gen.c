@@ -32,9 +32,11 @@ static const char help[] =
     "       drabench gen --list [--json | --markdown]\n"
     "\n"
     "Builds the cluster of a scenario (a file or a built-in name) from its seed, instantiates its\n"
-    "workload (one Pod per arrival; claims from templates or shared ResourceClaims) and writes\n"
-    "everything as resource.k8s.io/v1 and core/v1 manifests (Nodes, DeviceClasses, ResourceSlices,\n"
-    "ResourceClaimTemplates, ResourceClaims, Pods) that `drabench validate` accepts. Prints a summary\n"
+    "workload (one Pod per arrival; claims from templates or shared ResourceClaims; a group entry's\n"
+    "arrival is a PodGroup of its pods, with a Workload per group entry: scheduling.k8s.io v1alpha2\n"
+    "in release 1.36, v1beta1 from 1.37) and writes everything as resource.k8s.io/v1, core/v1 and\n"
+    "scheduling.k8s.io manifests (Nodes, DeviceClasses, ResourceSlices, ResourceClaimTemplates,\n"
+    "ResourceClaims, Workloads, PodGroups, Pods) that `drabench validate` accepts. Prints a summary\n"
     "and the digests of the model and of the written bytes (same seed, same digests).\n"
     "\n"
     "Options:\n"
@@ -404,32 +406,142 @@ static int list_markdown(void)
     return fflush(f) == 0 ? DRA_EXIT_OK : DRA_EXIT_ENV;
 }
 
-/* One Pod per arrival (departures are not written). */
+/* The scheduling part of a group mix entry (a Workload's template and each PodGroup's spec). */
+static int group_sched(dra_model_t *m, const dra_scenario_group_t *g, const dra_scenario_built_t *b,
+                       uint32_t mix, dra_group_sched_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->has_policy = true;
+    out->gang = g->gang;
+    out->basic = !g->gang;
+    out->has_min_count = g->gang;
+    out->min_count = g->min_count;
+    if (g->topology_key) {
+        out->has_constraints = true;
+        out->topology = dra_model_array(m, 1, sizeof *out->topology);
+        if (!out->topology)
+            return DRA_ENOMEM;
+        out->topology[0] = g->topology_key;
+        out->ntopology = 1;
+    }
+    if (g->nclaims) {
+        out->has_claims = true;
+        out->claims = dra_model_array(m, g->nclaims, sizeof *out->claims);
+        if (!out->claims)
+            return DRA_ENOMEM;
+        for (uint32_t k = 0; k < g->nclaims; k++) {
+            out->claims[k].name = g->claims[k].name;
+            out->claims[k].template_name = b->gtemplates[mix * DRA_GROUP_MAX_GCLAIMS + k]->name;
+        }
+        out->nclaims = g->nclaims;
+    }
+    return DRA_OK;
+}
+
+/* A pod of the workload: its own claim (a template, or a shared claim's name) and, in a group,
+ * the group's claims (an entry equal to the PodGroup's is the group's claim). */
+static dra_pod_t *new_pod(dra_model_t *m, const char *name, uint32_t nclaims)
+{
+    dra_pod_t *p = dra_model_add_pod(m);
+    dra_pod_claim_t *pc = dra_model_array(m, nclaims, sizeof *pc);
+    if (!p || !pc)
+        return NULL;
+    p->kind = DRA_POD_POD;
+    p->namespace_ = dra_model_str(m, "default");
+    p->name = dra_model_str(m, name);
+    p->replicas = 1;
+    p->claims = pc;
+    p->nclaims = nclaims;
+    return p->name ? p : NULL;
+}
+
+/* One Pod per arrival; a group entry's arrival is one PodGroup (scheduling.k8s.io: v1alpha2 in
+ * release 1.36, v1beta1 from 1.37) of its pods, each naming it in spec.schedulingGroup, and
+ * every group entry has a Workload whose one template ("workers") the PodGroups come from.
+ * Departures are not written. */
 static int add_pods(dra_model_t *m, const dra_scenario_t *s, const dra_scenario_built_t *b, uint64_t seed,
                     uint64_t max_pods, uint64_t *npods, dra_diag_t *d)
 {
+    const char *sched_api = s->release >= DRA_RELEASE_1_37 ? "scheduling.k8s.io/v1beta1"
+                                                           : "scheduling.k8s.io/v1alpha2";
+    for (uint32_t i = 0; i < s->nmix; i++) {
+        const dra_scenario_group_t *g = &s->mix[i].group;
+        if (!g->pods)
+            continue;
+        dra_workload_obj_t *wo = dra_model_add_workload(m);
+        dra_pg_template_t *tp = dra_model_array(m, 1, sizeof *tp);
+        if (!wo || !tp)
+            return DRA_ENOMEM;
+        wo->namespace_ = dra_model_str(m, "default");
+        wo->name = b->templates[i]->name;
+        wo->api_version = sched_api;
+        tp->name = dra_model_str(m, "workers");
+        int rc = group_sched(m, g, b, i, &tp->s);
+        if (rc)
+            return rc;
+        tp->s.has_claims = false; /* claims belong to the PodGroups */
+        tp->s.claims = NULL;
+        tp->s.nclaims = 0;
+        wo->templates = tp;
+        wo->ntemplates = 1;
+        wo->has_templates = true;
+    }
     dra_workload_t w;
     int rc = dra_workload_init(&w, &b->workload, seed, d);
     if (rc)
         return rc;
     dra_wl_event_t ev;
-    char name[64];
+    char name[160];
     *npods = 0;
     while (*npods < max_pods && (rc = dra_workload_next(&w, &ev)) == 1) {
         if (ev.kind != DRA_WL_ARRIVE)
             continue;
         const dra_claim_t *t = b->templates[ev.mix];
-        dra_pod_t *p = dra_model_add_pod(m);
-        dra_pod_claim_t *pc = dra_model_array(m, 1, sizeof *pc);
-        if (!p || !pc) {
+        const dra_scenario_group_t *g = &s->mix[ev.mix].group;
+        if (g->pods) {
+            dra_podgroup_t *pg = dra_model_add_podgroup(m);
+            if (!pg) {
+                rc = DRA_ENOMEM;
+                break;
+            }
+            snprintf(name, sizeof name, "%s-%llu", t->name, (unsigned long long)ev.pod);
+            pg->namespace_ = dra_model_str(m, "default");
+            pg->name = dra_model_str(m, name);
+            pg->api_version = sched_api;
+            pg->has_template_ref = true;
+            pg->workload_name = t->name;
+            pg->template_name = dra_model_str(m, "workers");
+            if ((rc = group_sched(m, g, b, ev.mix, &pg->s)))
+                break;
+            for (uint32_t k = 0; k < g->pods && *npods < max_pods; k++) {
+                char pn[192];
+                snprintf(pn, sizeof pn, "%s-%u", pg->name, k);
+                dra_pod_t *p = new_pod(m, pn, 1 + g->nclaims);
+                if (!p) {
+                    rc = DRA_ENOMEM;
+                    break;
+                }
+                p->has_group = true;
+                p->group = pg->name;
+                p->claims[0].name = dra_model_str(m, "claim");
+                p->claims[0].template_name = t->name;
+                for (uint32_t c = 0; c < g->nclaims; c++) {
+                    p->claims[1 + c].name = pg->s.claims[c].name;
+                    p->claims[1 + c].template_name = pg->s.claims[c].template_name;
+                }
+                (*npods)++;
+            }
+            if (rc)
+                break;
+            continue;
+        }
+        snprintf(name, sizeof name, "pod-%llu", (unsigned long long)ev.pod);
+        dra_pod_t *p = new_pod(m, name, 1);
+        if (!p) {
             rc = DRA_ENOMEM;
             break;
         }
-        snprintf(name, sizeof name, "pod-%llu", (unsigned long long)ev.pod);
-        p->kind = DRA_POD_POD;
-        p->namespace_ = dra_model_str(m, "default");
-        p->name = dra_model_str(m, name);
-        p->replicas = 1;
+        dra_pod_claim_t *pc = p->claims;
         pc->name = dra_model_str(m, "claim");
         if (ev.claim != UINT64_MAX) {
             snprintf(name, sizeof name, "%s-%llu", t->name, (unsigned long long)ev.claim);
@@ -439,11 +551,8 @@ static int add_pods(dra_model_t *m, const dra_scenario_t *s, const dra_scenario_
         } else {
             pc->template_name = t->name;
         }
-        p->claims = pc;
-        p->nclaims = 1;
         (*npods)++;
     }
-    (void)s;
     dra_workload_fini(&w);
     return rc < 0 ? rc : DRA_OK;
 }

@@ -241,6 +241,26 @@ static json_t *json_derived(const dra_claim_t *c)
 }
 
 /* Classes, claims and templates, pods: set on root. */
+/* "gang", "basic", "none" (neither set) or "invalid" (both). */
+static const char *policy_name(const dra_group_sched_t *s)
+{
+    return s->gang && s->basic ? "invalid" : s->gang ? "gang" : s->basic ? "basic" : "none";
+}
+
+/* Pods (replicas counted) whose spec.schedulingGroup names PodGroup g. */
+static int64_t group_pods(const dra_model_t *m, const dra_podgroup_t *g)
+{
+    int64_t n = 0;
+    const char *gns = g->namespace_ ? g->namespace_ : "default";
+    for (uint32_t i = 0; i < m->npods; i++) {
+        const dra_pod_t *p = m->pods[i];
+        if (p->group && g->name && strcmp(p->group, g->name) == 0 &&
+            strcmp(p->namespace_ ? p->namespace_ : "default", gns) == 0)
+            n += p->replicas > 0 ? p->replicas : 1;
+    }
+    return n;
+}
+
 static void json_objects(const dra_model_t *m, json_t *root)
 {
     json_t *jc = json_array();
@@ -271,6 +291,48 @@ static void json_objects(const dra_model_t *m, json_t *root)
                                             "replicas", (json_int_t)m->pods[i]->replicas,
                                             "claims", (json_int_t)m->pods[i]->nclaims));
     json_object_set_new(root, "pods", jp);
+    if (m->npodgroups) {
+        json_t *jg = json_array();
+        for (uint32_t i = 0; i < m->npodgroups; i++) {
+            const dra_podgroup_t *g = m->podgroups[i];
+            json_t *keys = json_array();
+            for (uint32_t k = 0; k < g->s.ntopology; k++)
+                json_array_append_new(keys, json_string(g->s.topology[k] ? g->s.topology[k] : ""));
+            json_t *gc = json_array();
+            for (uint32_t k = 0; k < g->s.nclaims; k++)
+                json_array_append_new(gc, json_pack("{s:s?, s:s?, s:s?}", "name",
+                                                    g->s.claims[k].name, "resourceClaimName",
+                                                    g->s.claims[k].claim_name,
+                                                    "resourceClaimTemplateName",
+                                                    g->s.claims[k].template_name));
+            json_array_append_new(
+                jg, json_pack("{s:s?, s:s?, s:s?, s:s, s:I, s:o, s:o, s:I, s:s?, s:s?}",
+                              "namespace", g->namespace_, "name", g->name, "apiVersion",
+                              g->api_version, "policy", policy_name(&g->s), "minCount",
+                              (json_int_t)(g->s.has_min_count ? g->s.min_count : 0), "topology",
+                              keys, "resourceClaims", gc, "pods",
+                              (json_int_t)group_pods(m, g), "workload", g->workload_name,
+                              "template", g->template_name));
+        }
+        json_object_set_new(root, "podgroups", jg);
+    }
+    if (m->nworkloads) {
+        json_t *jw = json_array();
+        for (uint32_t i = 0; i < m->nworkloads; i++) {
+            const dra_workload_obj_t *w = m->workloads[i];
+            json_t *jt = json_array();
+            for (uint32_t k = 0; k < w->ntemplates; k++)
+                json_array_append_new(
+                    jt, json_pack("{s:s?, s:s, s:I}", "name", w->templates[k].name, "policy",
+                                  policy_name(&w->templates[k].s), "minCount",
+                                  (json_int_t)(w->templates[k].s.has_min_count
+                                                   ? w->templates[k].s.min_count
+                                                   : 0)));
+            json_array_append_new(jw, json_pack("{s:s?, s:s?, s:o}", "namespace", w->namespace_,
+                                                "name", w->name, "podGroupTemplates", jt));
+        }
+        json_object_set_new(root, "workloads", jw);
+    }
 }
 
 /* The whole document on stdout; DRA_EXIT_OK or DRA_EXIT_ENV. */
@@ -434,15 +496,50 @@ static void table_objects(FILE *out, const dra_model_t *m)
                     m->pods[i]->name ? m->pods[i]->name : "", (long long)m->pods[i]->replicas,
                     m->pods[i]->nclaims);
     }
+    if (m->npodgroups) {
+        fprintf(out, "\n%-24s %-40s %-6s %8s %6s %-32s %s\n", "PODGROUP NAMESPACE", "NAME",
+                "POLICY", "MINCOUNT", "PODS", "TOPOLOGY", "GROUP CLAIMS");
+        for (uint32_t i = 0; i < m->npodgroups; i++) {
+            const dra_podgroup_t *g = m->podgroups[i];
+            char claims[256] = "-";
+            size_t used = 0;
+            for (uint32_t k = 0; k < g->s.nclaims && used < sizeof claims; k++)
+                used += (size_t)snprintf(claims + used, sizeof claims - used, "%s%s", k ? "," : "",
+                                         g->s.claims[k].name ? g->s.claims[k].name : "?");
+            fprintf(out, "%-24s %-40s %-6s %8lld %6lld %-32s %s\n",
+                    g->namespace_ ? g->namespace_ : "", g->name ? g->name : "",
+                    policy_name(&g->s), (long long)(g->s.has_min_count ? g->s.min_count : 0),
+                    (long long)group_pods(m, g),
+                    g->s.ntopology && g->s.topology[0] ? g->s.topology[0] : "-", claims);
+        }
+    }
+    if (m->nworkloads) {
+        fprintf(out, "\n%-24s %-40s %s\n", "WORKLOAD NAMESPACE", "NAME", "POD GROUP TEMPLATES");
+        for (uint32_t i = 0; i < m->nworkloads; i++) {
+            const dra_workload_obj_t *w = m->workloads[i];
+            char tl[256] = "-";
+            size_t used = 0;
+            for (uint32_t k = 0; k < w->ntemplates && used < sizeof tl; k++)
+                used += (size_t)snprintf(tl + used, sizeof tl - used, "%s%s (%s)", k ? ", " : "",
+                                         w->templates[k].name ? w->templates[k].name : "?",
+                                         policy_name(&w->templates[k].s));
+            fprintf(out, "%-24s %-40s %s\n", w->namespace_ ? w->namespace_ : "",
+                    w->name ? w->name : "", tl);
+        }
+    }
 }
 
 static void print_table(FILE *out, const dra_model_t *m, const summary_t *sum, bool list_devices)
 {
     fprintf(out,
             "nodes %u (%u declared)  slices %u  devices %llu  classes %u  claims %u  "
-            "templates %u  pods/workloads %u  skipped %u\n\n",
+            "templates %u  pods/workloads %u  skipped %u",
             m->nnodes, sum->declared, m->nslices, (unsigned long long)m->ndevices, m->nclasses,
             m->nclaims, m->ntemplates, m->npods, m->nskipped);
+    if (m->npodgroups || m->nworkloads)
+        fprintf(out, "  podgroups %u  workloads (scheduling.k8s.io) %u", m->npodgroups,
+                m->nworkloads);
+    fprintf(out, "\n\n");
     table_drivers(out, sum);
     table_counter_sets(out, m);
     if (list_devices)

@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "escape.h"
 #include "export.h"
+#include "hostinfo.h"
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
@@ -44,6 +45,9 @@ static const char help[] =
     "                           difference) and the speed ratio printed (default: fast)\n"
     "      --both-prefix N      arrivals compared by --allocator both, warm-up included\n"
     "                           (default: 2000)\n"
+    "      --both-groups N      PodGroup arrivals compared by --allocator both (their cycle\n"
+    "                           against the literal cycle), counted apart (default: the\n"
+    "                           --both-prefix count)\n"
     "      --policy P           first-fit | best-fit | spread | random (default: scenario's)\n"
     "      --invariants MODE    all | sampled | off: the invariant checker after every\n"
     "                           allocation, a seeded sample, or none (the names of a scenario's\n"
@@ -136,11 +140,16 @@ static void on_progress(void *vctx, bool warmup, uint32_t rep, uint32_t nreps, u
     const json_t *r = json_array_get(reps, json_array_size(reps) - 1);
     const json_t *v = json_object_get(r, "values");
     char p50[32], p99[32], line[256];
-    fmt_ns(json_number_value(json_object_get(v, "latency.pod.p50")), p50, sizeof p50);
-    fmt_ns(json_number_value(json_object_get(v, "latency.pod.p99")), p99, sizeof p99);
-    snprintf(line, sizeof line, "%s rep %u/%u: %lld pods, p50 %s, p99 %s, %.2fs wall", pc->scenario,
-             rep + 1, nreps, (long long)json_integer_value(json_object_get(r, "pods")), p50, p99,
-             (double)json_integer_value(json_object_get(r, "wall_ns")) / 1e9);
+    /* placed pods' latency; of the rejected ones when nothing was placed */
+    bool placed = json_is_number(json_object_get(v, "latency.pod.p50"));
+    fmt_ns(json_number_value(json_object_get(v, placed ? "latency.pod.p50" : "rejection.pod.p50")),
+           p50, sizeof p50);
+    fmt_ns(json_number_value(json_object_get(v, placed ? "latency.pod.p99" : "rejection.pod.p99")),
+           p99, sizeof p99);
+    snprintf(line, sizeof line, "%s rep %u/%u: %lld pods, %sp50 %s, p99 %s, %.2fs wall",
+             pc->scenario, rep + 1, nreps,
+             (long long)json_integer_value(json_object_get(r, "pods")), placed ? "" : "rejected ",
+             p50, p99, (double)json_integer_value(json_object_get(r, "wall_ns")) / 1e9);
     dra_progress_line(&pc->p, line);
 }
 
@@ -186,10 +195,15 @@ static int write_hgrm(const dra_run_t *run, const char *dir)
 
 static void print_spread_warning(FILE *f, const dra_run_t *run)
 {
-    double med = run->claims_per_s_median;
+    double med = run->claims_per_s_median, lo = run->claims_per_s_min, hi = run->claims_per_s_max;
+    if (!(med > 0)) { /* nothing allocated: the rejections' rate */
+        med = run->rejections_per_s_median;
+        lo = run->rejections_per_s_min;
+        hi = run->rejections_per_s_max;
+    }
     if (run->reps_done < 2 || !(med > 0))
         return;
-    double spread = (run->claims_per_s_max - run->claims_per_s_min) / med;
+    double spread = (hi - lo) / med;
     if (spread > SPREAD_WARN)
         fprintf(f, "warning     repetitions differ by %.0f%% of the median throughput (more than "
                    "%.0f%%): the machine may be busy or the workload too short; close other "
@@ -246,9 +260,13 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                    "with the device table %.1f B/device\n",
                 eb, lb, ab, run->bytes_per_device + eb + lb + ab);
     }
-    fprintf(f, "run         %u repetition(s), %llu pods, %llu claims, %.3f s wall\n", run->reps_done,
+    fprintf(f, "run         %u repetition(s), %llu pods, %llu claims, %.3f s wall", run->reps_done,
             (unsigned long long)run->pods, (unsigned long long)run->claims,
             (double)run->wall_ns / 1e9);
+    if (run->check_ns)
+        fprintf(f, " + %.3f s of invariant checks (an untimed second pass)",
+                (double)run->check_ns / 1e9);
+    fputc('\n', f);
     const json_t *meth = json_object_get(r, "method");
     const json_t *ov = json_object_get(meth, "timer_overhead_ns");
     if (json_is_integer(ov))
@@ -256,27 +274,55 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                    "(median; part of every latency below)\n",
                 (long long)json_integer_value(json_object_get(meth, "timer_resolution_ns")),
                 (long long)json_integer_value(ov));
-    fprintf(f, "\n%-24s %10s %10s %10s %12s %12s %12s\n", "shape (pod latency)", "pods", "allocated",
-            "unsat", "p50", "p99", "p99.9");
+    /* pod latency by outcome: placed pods (node search + commit) and rejected ones (the node
+     * search that found no node) apart, so more claims fitting does not read as slower */
+    int nw = 24; /* the shape column: the longest name */
+    for (uint32_t s = 0; run->shapes && s <= run->nshapes; s++)
+        nw = (int)strlen(run->shapes[s].name) > nw ? (int)strlen(run->shapes[s].name) : nw;
+    fprintf(f, "\n%*s %8s %9s %8s   %-32s   %s\n", -nw, "", "", "", "", "placed pods: latency",
+            "rejected: latency");
+    fprintf(f, "%*s %8s %9s %8s   %10s %10s %10s   %10s %10s\n", -nw, "shape", "pods", "allocated",
+            "rejected", "p50", "p99", "p99.9", "p50", "p99");
     for (uint32_t s = 0; run->shapes && s <= run->nshapes; s++) {
         const dra_run_shape_summary_t *x = &run->shapes[s];
         if (!x->pods && s < run->nshapes)
             continue;
-        char a[32], b[32], c[32];
-        fmt_ns((double)x->p50, a, sizeof a);
-        fmt_ns((double)x->p99, b, sizeof b);
-        fmt_ns((double)x->p999, c, sizeof c);
-        fprintf(f, "%-24s %10llu %10llu %10llu %12s %12s %12s\n", x->name,
-                (unsigned long long)x->pods, (unsigned long long)x->allocated,
-                (unsigned long long)x->unsatisfiable, a, b, c);
+        char a[32] = "-", b[32] = "-", c[32] = "-", d[32] = "-", e[32] = "-";
+        if (x->allocated) {
+            fmt_ns((double)x->p50, a, sizeof a);
+            fmt_ns((double)x->p99, b, sizeof b);
+            fmt_ns((double)x->p999, c, sizeof c);
+        }
+        if (x->unsatisfiable) {
+            fmt_ns((double)x->rej_p50, d, sizeof d);
+            fmt_ns((double)x->rej_p99, e, sizeof e);
+        }
+        fputs(x->name, f);
+        fprintf(f, "%*s %8llu %9llu %8llu   %10s %10s %10s   %10s %10s\n",
+                nw - (int)strlen(x->name), "", (unsigned long long)x->pods,
+                (unsigned long long)x->allocated, (unsigned long long)x->unsatisfiable, a, b, c, d,
+                e);
     }
-    fprintf(f, "\nthroughput  median of repetitions %.0f claims/s (min %.0f, max %.0f; what compare "
-               "uses), %.0f pods/s\n",
-            run->claims_per_s_median, run->claims_per_s_min, run->claims_per_s_max,
-            run->pods_per_s_median);
-    fprintf(f, "            pooled %.0f claims/s, %.0f pods/s (all claims / all timed allocator "
-               "work)\n",
-            run->claims_per_s, run->pods_per_s);
+    if (run->claims_allocated)
+        fprintf(f,
+                "\nthroughput  median of repetitions %.0f allocated claims/s (min %.0f, max %.0f; "
+                "what compare uses), %.0f placed pods/s\n"
+                "            pooled %.0f claims/s, %.0f pods/s (allocated claims, placed pods / "
+                "the time spent on them: node search, commit, release)\n",
+                run->claims_per_s_median, run->claims_per_s_min, run->claims_per_s_max,
+                run->pods_per_s_median, run->claims_per_s, run->pods_per_s);
+    else
+        fputs("\nthroughput  no claim was allocated (every claim was rejected)\n", f);
+    if (run->claims_rejected) {
+        char a[32], b[32];
+        fmt_ns((double)run->rej_p50, a, sizeof a);
+        fmt_ns((double)run->rej_p99, b, sizeof b);
+        fprintf(f,
+                "rejections  median of repetitions %.0f rejected claims/s (min %.0f, max %.0f), "
+                "pooled %.0f/s; rejected pod latency p50 %s, p99 %s\n",
+                run->rejections_per_s_median, run->rejections_per_s_min, run->rejections_per_s_max,
+                run->rejections_per_s, a, b);
+    }
     print_spread_warning(f, run);
     fprintf(f, "outcomes    %llu allocated, %llu unsatisfiable, %llu node failure, %llu fatal\n",
             (unsigned long long)run->allocated, (unsigned long long)run->unsatisfiable,
@@ -310,6 +356,14 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 (unsigned long long)run->both_pods, (double)run->both_ref_ns / 1e9,
                 (double)run->both_engine_ns / 1e9,
                 run->both_engine_ns ? (double)run->both_ref_ns / (double)run->both_engine_ns : 0);
+    if (run->both_groups)
+        fprintf(f, "both        %llu group cycles compared with the literal reference cycle; "
+                   "reference %.3f s, fast %.3f s: %.0fx\n",
+                (unsigned long long)run->both_groups, (double)run->both_group_ref_ns / 1e9,
+                (double)run->both_group_fast_ns / 1e9,
+                run->both_group_fast_ns
+                    ? (double)run->both_group_ref_ns / (double)run->both_group_fast_ns
+                    : 0);
     if (run->update_hist != UINT32_MAX && run->update_hist < run->nhists) {
         const dra_hist_t *h = &run->hists[run->update_hist];
         char a[32], b[32], e[32];
@@ -319,6 +373,16 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         fprintf(f, "updates     %llu slice republications (device health events): p50 %s, p99 %s "
                    "(slice-update/update/any); the engine built from scratch in %s\n",
                 (unsigned long long)run->slice_updates, a, b, e);
+    }
+    if (run->groups_summary) { /* PodGroups: "groups ..." and "domains ..." lines */
+        const char *p = run->groups_summary;
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            fprintf(f, "%-11s %.*s\n", strncmp(p, "groups", 6) == 0 ? "groups" : "domains",
+                    (int)(n > 7 ? n - 7 : 0), p + 7);
+            p += nl ? n + 1 : n;
+        }
     }
     const json_t *reps = json_object_get(doc, "repetitions");
     const json_t *fr = json_object_get(json_array_get(reps, 0), "fragmentation");
@@ -400,7 +464,7 @@ typedef struct run_args {
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
-           O_RATE };
+           O_RATE, O_BOTHG };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -414,6 +478,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"hgrm", required_argument, NULL, O_HGRM},
         {"cluster", required_argument, NULL, O_CLUSTER},
         {"both-prefix", required_argument, NULL, O_BOTHP},
+        {"both-groups", required_argument, NULL, O_BOTHG},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     dra_runner_opts_t ro;
@@ -487,6 +552,14 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             }
             ro.both_prefix = u;
             break;
+        case O_BOTHG:
+            if (!dra_io_parse_u64(optarg, &u) || u == 0) {
+                status = dra_cli_usage_error("run", "--both-groups: expected a count >= 1, got '%s'",
+                                             optarg);
+                goto out;
+            }
+            ro.both_groups = u;
+            break;
         case O_POLICY:
             if (!dra_runner_parse_policy(optarg, &ro.policy)) {
                 status = dra_cli_usage_error(
@@ -531,11 +604,21 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         }
         case O_FEATURE: {
+            /* the syntax and a gate some release has; the run checks it against the release it
+             * runs (the scenario's or --release, which may come later) */
             dra_alloc_features_t f;
-            dra_alloc_features_init(&f, DRA_RELEASE_DEFAULT);
             dra_diag_t d;
             dra_diag_clear(&d);
-            if (dra_alloc_features_set(&f, optarg, &d) != DRA_OK) {
+            int frc = DRA_EINVAL;
+            for (size_t r = DRA_RELEASE_COUNT; r-- > 0 && frc != DRA_OK;) {
+                dra_alloc_features_init(&f, dra_alloc_releases[r]);
+                dra_diag_t rd;
+                dra_diag_clear(&rd);
+                frc = dra_alloc_features_set(&f, optarg, &rd);
+                if (frc != DRA_OK && dra_alloc_releases[r] == DRA_RELEASE_DEFAULT)
+                    d = rd;
+            }
+            if (frc != DRA_OK) {
                 status = dra_cli_usage_error("run", "--feature: %s", d.msg[0] ? d.msg : optarg);
                 goto out;
             }
@@ -631,6 +714,18 @@ static int run_and_write(run_args_t *a)
             goto out;
         }
     }
+
+    /* a busy host before the run starts: its timings will include other programs' work (the
+     * result file records the load too; -q leaves the warning to the caller) */
+    int ncpu;
+    double load = dra_host_load1(&ncpu);
+    if (!quiet && load >= ncpu)
+        fprintf(stderr,
+                "drabench run: warning: the host is busy before the run starts (load "
+                "average %.2f on %d CPUs): its timings include other programs' work; "
+                "compare timings with `drabench ab` (interleaved processes) or run on a "
+                "quiet machine\n",
+                load, ncpu);
 
     g_stop = 0;
     ro.stop = &g_stop;

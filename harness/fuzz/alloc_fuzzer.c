@@ -44,6 +44,15 @@
  *     commit and release, and the state digest restored after the release. Then a fill
  *     sequence: the pod placed again and again (decoded policies, up to 4 pods) with every
  *     placement committed and compared, then everything released in reverse order.
+ *  C. a PodGroup of copies of the pod (group/group.h; trailing bytes, below): with two claims
+ *     the first may be the group's claim (allocated by the first member, shared by the others
+ *     under its node selector); topology by the nodes' zone label or none; gang or basic,
+ *     minCount, the node policy, each member's random draw. The literal cycle (every placement,
+ *     member and node, on the engine's exact answers) and the fast cycle (the engine's index,
+ *     per-domain summaries from dra_engine_fit_bound, best first) from the same state: the same
+ *     decision and state, no domain holding more members than its bound, dra_engine_check and
+ *     the state digest after each group's release. Not with a budgeted engine allocator (a
+ *     budget hit is Fatal on nodes the fast cycle rightly skips).
  * Any difference abort()s with a message on stderr (that is how libFuzzer reports), and so does
  * a placement call that fails other than out of memory (e.g. DRA_EINTERNAL where a build checks
  * the engine's own answers against its allocator).
@@ -90,7 +99,11 @@
  *   gpu class selector (%8: index in class_sel, 5-7 none); devices in use (%5), each a model
  *   row (two bytes, little endian, mod devices) [+ consumed capacity 1 + %2 for a share];
  *   random start (%nodes); engine budget (%4 == 3); node of part A (%nodes); fill policies
- *   (4 x %4: first-fit, best-fit, spread, random).
+ *   (4 x %4: first-fit, best-fit, spread, random); the constraint's scope in a claim of two
+ *   requests (%2: both, the first alone: the engine answers such claims request by request);
+ *   part C (%4 != 0: a group), then members (1 + %5), gang (%4 != 0), minCount (1 + %members),
+ *   zone topology (%2), node policy (%4), group claim (%2, with two claims only), per member its
+ *   random draw (%256).
  * Seeds: corpora/alloc_fuzzer/seed-* were written from this layout, one value per take(); each
  * file's name says the shape it produces (multi-node first fit, matchAttribute on cliques and
  * PCIe roots, distinctAttribute, MIG counters in the 1.34, 1.35 and 1.36 layouts, overcommitted
@@ -110,6 +123,7 @@
 #include "alloc/fast.h"
 #include "alloc/invariants.h"
 #include "engine/engine.h"
+#include "group/group.h"
 #include "table/table.h"
 
 typedef struct rd {
@@ -220,6 +234,7 @@ static void gate_set(rd_t *r, dra_alloc_features_t *f, const char *gate)
 #define MIG_DRV  "mig.example.com"
 #define MAX_PRE  4
 #define MAX_FILL 4
+#define MAX_GROUP 5
 
 /* One decoded input: the model, its gates and the claims, with what the trailing bytes chose. */
 typedef struct input {
@@ -240,6 +255,10 @@ typedef struct input {
     bool engine_budget;      /* the engine's fast allocator has ENGINE_STEPS too */
     unsigned onode;          /* the node of the single-node checks */
     unsigned fill[MAX_FILL]; /* policies of the fill sequence */
+    /* part C: a PodGroup of the pod (gmembers 0: none) */
+    unsigned gmembers, gmin, gpolicy;
+    bool ggang, gtopo, gclaim;
+    uint64_t grnd[MAX_GROUP];
 } input_t;
 
 /* The allocators and their state for one input. */
@@ -756,6 +775,25 @@ static void decode(rd_t *r, input_t *in)
     in->onode = take(r, nnodes);
     for (unsigned i = 0; i < MAX_FILL; i++)
         in->fill[i] = take(r, 4);
+    for (unsigned c = 0, scope = take(r, 2); scope && c < in->nclaims; c++) {
+        dra_claim_t *cl = in->claims[c];
+        if (cl->nrequests != 2 || !cl->nconstraints)
+            continue;
+        cl->constraints[0].requests = dra_model_array(m, 1, sizeof(const char *));
+        cl->constraints[0].requests[0] = cl->requests[0].name;
+        cl->constraints[0].nrequests = 1;
+    }
+    /* part C: a group of copies of the pod */
+    if (take(r, 4) != 0) {
+        in->gmembers = 1 + take(r, MAX_GROUP);
+        in->ggang = take(r, 4) != 0;
+        in->gmin = 1 + take(r, in->gmembers);
+        in->gtopo = take(r, 2);
+        in->gpolicy = take(r, 4);
+        in->gclaim = in->nclaims == 2 && take(r, 2);
+        for (unsigned i = 0; i < in->gmembers; i++)
+            in->grnd[i] = take(r, 256);
+    }
 }
 
 /* ---- A: the single-node checks ------------------------------------------------------------- */
@@ -1044,6 +1082,215 @@ static void engine_rounds(eng_run_t *g)
     }
 }
 
+/* ---- C: a PodGroup of copies of the pod -------------------------------------------------- */
+
+/* The group's host on the engine: plan_full (the group claim, then the pod's other claim) for a
+ * member that allocates the group claim, plan_own otherwise; one arena per member (the engine
+ * resets the arena it answers into). */
+typedef struct ghost {
+    eng_run_t *g;
+    uint32_t plan_own, plan_full;
+    dra_arena_t *marena;
+    bool keep; /* a release keeps the member's answers (compared after) */
+} ghost_t;
+
+static uint32_t gplan(const ghost_t *h, uint32_t need)
+{
+    return need ? h->plan_full : h->plan_own;
+}
+
+static int g_answer(void *ctx, uint32_t member, uint32_t need, uint32_t node, dra_arena_t *unused,
+                    dra_alloc_outcome_t *out)
+{
+    ghost_t *h = ctx;
+    (void)unused;
+    dra_engine_result_t r;
+    int rc = dra_engine_answer_on(h->g->e, gplan(h, need), node, &h->marena[member], &r);
+    *out = as_outcome(&r);
+    return rc;
+}
+
+static int g_commit(void *ctx, uint32_t member, uint32_t need, uint32_t node,
+                    dra_allocation_t *const *a, uint32_t n)
+{
+    ghost_t *h = ctx;
+    (void)member;
+    return dra_engine_commit_pod(h->g->e, gplan(h, need), node, a, n);
+}
+
+static int g_release(void *ctx, uint32_t member, uint32_t need, uint32_t node,
+                     dra_allocation_t *const *a, uint32_t n)
+{
+    ghost_t *h = ctx;
+    int rc = dra_engine_release_pod(h->g->e, gplan(h, need), node, a, n);
+    if (!h->keep)
+        dra_arena_reset(&h->marena[member]);
+    return rc;
+}
+
+static uint32_t g_score(void *ctx, uint32_t node)
+{
+    return dra_engine_score(((ghost_t *)ctx)->g->e, node);
+}
+
+static void g_res(void *ctx, uint32_t node, int64_t out[4])
+{
+    dra_engine_node_resources(((ghost_t *)ctx)->g->e, node, out);
+}
+
+static uint32_t g_next(void *ctx, uint32_t member, uint32_t need, uint32_t from)
+{
+    ghost_t *h = ctx;
+    (void)member;
+    uint32_t n = dra_engine_next_admitted(h->g->e, gplan(h, need), from);
+    return n == DRA_ENGINE_NONE ? DRA_GROUP_NONE : n;
+}
+
+static int g_place(void *ctx, uint32_t member, uint32_t need, uint32_t start, dra_arena_t *unused,
+                   dra_alloc_outcome_t *out, uint32_t *node)
+{
+    ghost_t *h = ctx;
+    (void)unused;
+    dra_engine_result_t r;
+    int rc = dra_engine_place(h->g->e, gplan(h, need), (dra_engine_policy_t)h->g->in->gpolicy,
+                              start, &h->marena[member], &r);
+    *out = as_outcome(&r);
+    *node = r.kind == DRA_OUTCOME_ALLOCATED || r.kind == DRA_OUTCOME_FATAL ? r.node
+                                                                           : DRA_GROUP_NONE;
+    return rc;
+}
+
+/* Releases what a kept group result committed, newest first. */
+static void group_release(ghost_t *h, const dra_group_result_t *r, unsigned nm)
+{
+    for (unsigned i = nm; i-- > 0;) {
+        const dra_group_member_res_t *mr = &r->members[i];
+        if (mr->kind == DRA_OUTCOME_ALLOCATED && mr->node != DRA_GROUP_NONE &&
+            g_release(h, i, mr->need, mr->node, mr->allocs, mr->nallocs) != DRA_OK) {
+            fprintf(stderr, "group: release of a kept member failed\n");
+            abort();
+        }
+    }
+}
+
+/* The literal PodGroup cycle (every placement, every member, every node, on the engine's exact
+ * answers) against the fast one (the engine's index, per-domain summaries from its fit bounds),
+ * both from the same state: the same decision, the same state after, the summaries' bounds
+ * never below what actually fits. Skipped when the engine's allocator has a step budget (a
+ * budget hit is Fatal on nodes the fast cycle rightly skips). */
+static void group_part(eng_run_t *g)
+{
+    input_t *in = g->in;
+    if (!in->gmembers || in->engine_budget || g->stop)
+        return;
+    ghost_t h = {g, g->plan, g->plan, NULL, false};
+    dra_claim_t *own = in->claims[in->nclaims - 1];
+    if (in->gclaim && (dra_engine_plan(g->e, &own, 1, &h.plan_own) != DRA_OK))
+        return;
+    dra_arena_t marena[2][MAX_GROUP], arena[2];
+    for (int k = 0; k < 2; k++) {
+        dra_arena_init(&arena[k], 0);
+        for (unsigned i = 0; i < MAX_GROUP; i++)
+            dra_arena_init(&marena[k][i], 0);
+    }
+    dra_group_ctx_t *ctx = NULL;
+    dra_group_topo_t *topo = NULL;
+    dra_group_sums_t *sums = NULL;
+    dra_group_member_t mem[MAX_GROUP];
+    memset(mem, 0, sizeof mem);
+    for (unsigned i = 0; i < in->gmembers; i++) {
+        mem[i].gclaims = in->gclaim ? 1u : 0u;
+        mem[i].bound_node = DRA_GROUP_NONE;
+        mem[i].rnd = in->grnd[i];
+    }
+    dra_group_spec_t spec;
+    memset(&spec, 0, sizeof spec);
+    spec.policy = in->ggang ? DRA_GROUP_GANG : DRA_GROUP_BASIC;
+    spec.min_count = in->gmin;
+    spec.gang_gate = true;
+    spec.tas = in->gtopo;
+    spec.node_policy = (dra_engine_policy_t)in->gpolicy;
+    spec.ngclaims = in->gclaim ? 1 : 0;
+    spec.members = mem;
+    spec.nmembers = in->gmembers;
+    uint32_t nn = in->m.nnodes;
+    if (dra_group_ctx_new(nn, MAX_GROUP, &ctx) != DRA_OK ||
+        (in->gtopo && dra_group_topo_new(&in->m, "zone", &topo) != DRA_OK) ||
+        dra_group_sums_new(topo, nn, &sums) != DRA_OK)
+        goto out;
+    spec.topo = topo;
+    for (uint32_t n = 0; n < nn; n++) {
+        int64_t r4[4];
+        dra_engine_node_resources(g->e, n, r4);
+        dra_group_sums_set_bound(sums, n, dra_engine_fit_bound(g->e, h.plan_own, n));
+        dra_group_sums_set_res(sums, n, r4);
+    }
+    uint64_t d0 = dra_alloc_state_digest(g->st);
+    dra_group_result_t rr, fr;
+    h.marena = marena[0];
+    dra_group_host_t lit = {&h, &in->m, g_answer, g_commit, g_release, g_score, g_res, NULL, NULL};
+    if (dra_group_cycle_reference(ctx, &spec, &lit, &arena[0], &rr) != DRA_OK)
+        goto out;
+    uint64_t d1 = dra_alloc_state_digest(g->st);
+    /* the bounds are upper bounds: no domain took more members than its bound */
+    for (uint32_t d = 0; d < (topo ? topo->ndomains : 1); d++) {
+        uint64_t took = 0;
+        for (unsigned i = 0; i < in->gmembers; i++)
+            took += rr.members[i].kind == DRA_OUTCOME_ALLOCATED &&
+                    rr.members[i].node != DRA_GROUP_NONE &&
+                    (!topo || topo->dom[rr.members[i].node] == d);
+        if (took > dra_group_sums_bound(sums, d)) {
+            fprintf(stderr, "group: domain %u took %llu members, its bound is %llu\n", d,
+                    (unsigned long long)took, (unsigned long long)dra_group_sums_bound(sums, d));
+            abort();
+        }
+    }
+    h.keep = true;
+    group_release(&h, &rr, in->gmembers);
+    h.keep = false;
+    engine_check(g, "after the literal group cycle");
+    if (dra_alloc_state_digest(g->st) != d0) {
+        fprintf(stderr, "group: state not restored after the literal cycle's release\n");
+        abort();
+    }
+    spec.sums = sums;
+    spec.certain = dra_engine_plan_certain(g->e, h.plan_own) &&
+                   dra_engine_plan_certain(g->e, h.plan_full);
+    h.marena = marena[1];
+    dra_group_host_t fast = {&h, &in->m, g_answer, g_commit, g_release, g_score, g_res,
+                             g_next, in->gtopo ? NULL : g_place};
+    if (dra_group_cycle_fast(ctx, &spec, &fast, &arena[1], &fr) != DRA_OK)
+        goto out;
+    char why[256];
+    if (trace)
+        fprintf(stderr, "  group of %u (%s, minCount %u, %s, %s%s): literal %s, fast %s\n",
+                in->gmembers, in->ggang ? "gang" : "basic", in->gmin,
+                in->gtopo ? "zones" : "all nodes", policy_name[in->gpolicy],
+                in->gclaim ? ", group claim" : "", dra_group_outcome_name(rr.outcome),
+                dra_group_outcome_name(fr.outcome));
+    if (!dra_group_result_equal(&rr, &fr, in->gmembers, why, sizeof why) ||
+        dra_alloc_state_digest(g->st) != d1) {
+        fprintf(stderr, "group: the fast cycle decides otherwise than the literal one: %s\n",
+                why[0] ? why : "state differs");
+        abort();
+    }
+    group_release(&h, &fr, in->gmembers);
+    engine_check(g, "after the fast group cycle");
+    if (dra_alloc_state_digest(g->st) != d0) {
+        fprintf(stderr, "group: state not restored after the fast cycle's release\n");
+        abort();
+    }
+out:
+    dra_group_sums_free(sums);
+    dra_group_topo_free(topo);
+    dra_group_ctx_free(ctx);
+    for (int k = 0; k < 2; k++) {
+        dra_arena_fini(&arena[k]);
+        for (unsigned i = 0; i < MAX_GROUP; i++)
+            dra_arena_fini(&marena[k][i]);
+    }
+}
+
 /* Part B: the table, the engine with the fast allocator, a reference allocator for the
  * reference placement, all over the state st (with the devices in use). */
 static void engine_part(input_t *in, dra_alloc_state_t *st, dra_cel_cache_t *cel)
@@ -1083,6 +1330,7 @@ static void engine_part(input_t *in, dra_alloc_state_t *st, dra_cel_cache_t *cel
         fprintf(stderr, "  engine: plan %s\n",
                 dra_engine_plan_indexed(g.e, g.plan) ? "indexed" : "brute force");
     engine_rounds(&g);
+    group_part(&g);
 out:
     dra_engine_free(g.e);
     if (g.ref_ok)
@@ -1118,9 +1366,10 @@ static void trace_input(const input_t *in)
                     b->ncap_requests ? " capacity" : "");
         }
         if (cl->nconstraints)
-            fprintf(stderr, "; %s %s", cl->constraints[0].match_attribute ? "match" : "distinct",
+            fprintf(stderr, "; %s %s%s", cl->constraints[0].match_attribute ? "match" : "distinct",
                     cl->constraints[0].match_attribute ? cl->constraints[0].match_attribute
-                                                       : cl->constraints[0].distinct_attribute);
+                                                       : cl->constraints[0].distinct_attribute,
+                    cl->constraints[0].nrequests ? " (first request)" : "");
         fprintf(stderr, "]");
     }
     fprintf(stderr, "\n");

@@ -5,7 +5,8 @@
  *   manifest_read_slice.c  ResourceSlice;   manifest_read_class.c  DeviceClass;
  *   manifest_read_claim.c  ResourceClaim and ResourceClaimTemplate;
  *   manifest_read_pod.c    Pod and the workloads holding a pod template;
- *   manifest_read_node.c   Node.
+ *   manifest_read_node.c   Node;
+ *   manifest_read_podgroup.c  PodGroup and Workload (scheduling.k8s.io v1alpha2, v1beta1).
  * A per-kind reader uses the reading context (manifest_rctx.h) and nothing else of the reader:
  * not manifest_read.c, not another kind's file (harness.layering checks it).
  */
@@ -31,5 +32,7 @@ void dra_mr_read_claim(rd_t *rd, const dra_mr_obj_t *o, bool is_template);
 void dra_mr_read_pod(rd_t *rd, const dra_mr_obj_t *o);
 void dra_mr_read_workload(rd_t *rd, const dra_mr_obj_t *o, dra_pod_kind_t kind);
 void dra_mr_read_node(rd_t *rd, const dra_mr_obj_t *o);
+void dra_mr_read_podgroup(rd_t *rd, const dra_mr_obj_t *o);
+void dra_mr_read_sched_workload(rd_t *rd, const dra_mr_obj_t *o); /* kind Workload */
 
 #endif /* DRA_MANIFEST_KINDS_H */

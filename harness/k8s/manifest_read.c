@@ -1,6 +1,7 @@
 /*
  * manifest_read.c - Kubernetes manifests (YAML/JSON, resource.k8s.io v1..v1alpha3) into the model:
- * documents, List wrappers, the kind dispatch and the public entry points. Each kind is read in
+ * documents, List wrappers, the kind dispatch and the public entry points (scheduling.k8s.io
+ * PodGroup and Workload too). Each kind is read in
  * its own file (manifest_kinds.h lists them; the reading context they share is manifest_rctx.h).
  *
  * One pass over each document's ydoc tree. A small context tracks the object (Kind/name) and the
@@ -108,7 +109,8 @@ static void rd_object(rd_t *rd, const dra_ynode_t *doc, int depth)
                    (strcmp(kind, "List") == 0 || (kl > 4 && strcmp(kind + kl - 4, "List") == 0));
     static const char *const known_kinds[] = {
         "ResourceSlice", "DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "Pod", "Node",
-        "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", NULL};
+        "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "PodGroup", "Workload",
+        NULL};
     int ki = -1;
     for (int i = 0; known_kinds[i]; i++)
         if (strcmp(kind, known_kinds[i]) == 0)
@@ -185,6 +187,12 @@ static void rd_object(rd_t *rd, const dra_ynode_t *doc, int depth)
         break;
     case 5:
         dra_mr_read_node(rd, &o);
+        break;
+    case 11:
+        dra_mr_read_podgroup(rd, &o);
+        break;
+    case 12:
+        dra_mr_read_sched_workload(rd, &o);
         break;
     default: { /* workloads: 6 Deployment 7 ReplicaSet 8 StatefulSet 9 DaemonSet 10 Job */
         static const dra_pod_kind_t kinds[] = {DRA_POD_DEPLOYMENT, DRA_POD_REPLICASET,

@@ -12,7 +12,9 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec)
 {
     static const char *const kspec[] = {"resourceClaims", "nodeName", "containers",
                                         "initContainers", "restartPolicy", "tolerations",
-                                        "nodeSelector", "affinity", NULL};
+                                        "nodeSelector", "affinity", "schedulingGroup",
+                                        "schedulerName", "priority", NULL};
+    static const char *const kgroup[] = {"podGroupName", NULL};
     static const char *const kclaim[] = {"name", "resourceClaimName", "resourceClaimTemplateName",
                                          "source", NULL};
     if (!dra_mr_want_map(rd, spec))
@@ -24,6 +26,27 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec)
         size_t s = pushk(rd, key);
         if (K("nodeName"))
             p->node_name = dra_mr_str(rd, val, false);
+        else if (K("schedulerName"))
+            p->scheduler_name = dra_mr_str(rd, val, false);
+        else if (K("priority")) {
+            if (!dra_ynode_is_null(val))
+                p->has_priority = dra_mr_int(rd, val, &p->priority);
+        } else if (K("schedulingGroup")) {
+            /* PodSchedulingGroup (GenericWorkload): podGroupName, the pod's PodGroup */
+            if (!dra_ynode_is_null(val)) {
+                p->has_group = true;
+                dra_mr_set_pos(rd, &p->group_pos, val);
+                if (dra_mr_want_map(rd, val))
+                    for (uint32_t j = 0; j < val->n; j++) {
+                        size_t s2 = pushk(rd, val->keys[j]->text);
+                        if (strcmp(val->keys[j]->text, "podGroupName") == 0)
+                            p->group = dra_mr_str(rd, val->vals[j], false);
+                        else
+                            dra_mr_unknown_field(rd, val->keys[j], kgroup);
+                        pop(rd, s2);
+                    }
+            }
+        }
         else if (K("resourceClaims") && dra_mr_want_seq(rd, val)) {
             p->claims = dra_model_array(rd->m, val->n, sizeof *p->claims);
             p->nclaims = p->claims ? val->n : 0;

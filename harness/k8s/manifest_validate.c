@@ -1100,6 +1100,161 @@ static void check_pod(vd_t *v, const dra_pod_t *pd)
             VERR(&pd->pos, p,
                  "exactly one of resourceClaimName, resourceClaimTemplateName must be set");
     }
+    if (pd->has_group) {
+        snprintf(p, sizeof p, "%s.schedulingGroup.podGroupName", pre);
+        const dra_srcpos_t *gp = &pd->pos;
+        if (!pd->group || !pd->group[0])
+            VERR(gp, p, "required field missing (schedulingGroup names the pod's PodGroup)");
+        else if (!dra_name_is_dns_subdomain(pd->group))
+            VERR(gp, p, "\"%s\" is not a DNS subdomain", pd->group);
+    }
+}
+
+/* ---- workloads (scheduling.k8s.io v1alpha2 / v1beta1, upstream's declarative rules) ------ */
+
+/* k8s-path-segment-name: not "." or "..", no '/' or '%'. */
+static bool path_segment_ok(const char *s)
+{
+    return s && s[0] && strcmp(s, ".") != 0 && strcmp(s, "..") != 0 && !strchr(s, '/') &&
+           !strchr(s, '%');
+}
+
+/* The scheduling part of a PodGroup spec or a Workload's PodGroupTemplate (pre: "spec" or
+ * "spec.podGroupTemplates[i]"). */
+static void check_group_sched(vd_t *v, const dra_group_sched_t *s, const dra_srcpos_t *pos,
+                              const char *pre)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s.schedulingPolicy", pre);
+    /* positions: the object's (pos), from which the field path finds the field itself */
+    const dra_srcpos_t *pp = pos;
+    if (!s->has_policy || (!s->basic && !s->gang))
+        VERR(pp, p, "must specify one of: `basic`, `gang`");
+    else if (s->basic && s->gang)
+        VERR(pp, p, "exactly one of `basic`, `gang` is required, but multiple fields are set");
+    else if (s->gang) {
+        snprintf(p, sizeof p, "%s.schedulingPolicy.gang.minCount", pre);
+        if (!s->has_min_count || s->min_count == 0)
+            VERR(pp, p, "required field missing");
+        else if (s->min_count < 0)
+            VERR(pp, p, "must be greater than or equal to 1, got %lld", (long long)s->min_count);
+        else if (s->min_count > INT32_MAX)
+            VERR(pp, p, "must fit a 32-bit integer, got %lld", (long long)s->min_count);
+    }
+    if (s->has_constraints) {
+        const dra_srcpos_t *cp = pos;
+        snprintf(p, sizeof p, "%s.schedulingConstraints.topology", pre);
+        if (s->ntopology > 1)
+            VERR(cp, p, "must have at most 1 item, has %u", s->ntopology);
+        for (uint32_t i = 0; i < s->ntopology; i++) {
+            snprintf(p, sizeof p, "%s.schedulingConstraints.topology[%u].key", pre, i);
+            if (!s->topology[i] || !s->topology[i][0])
+                VERR(cp, p, "required field missing");
+            else if (!dra_name_is_label_key(s->topology[i]))
+                VERR(cp, p, "\"%s\" is not a label key (an optional DNS-subdomain prefix and "
+                            "'/', then a name of at most 63 characters)",
+                     s->topology[i]);
+        }
+    }
+    snprintf(p, sizeof p, "%s.resourceClaims", pre);
+    if (s->nclaims > 4)
+        VERR(pos, p, "must have at most 4 items, has %u", s->nclaims);
+    for (uint32_t i = 0; i < s->nclaims; i++) {
+        const dra_group_claim_t *c = &s->claims[i];
+        const dra_srcpos_t *cp = pos;
+        snprintf(p, sizeof p, "%s.resourceClaims[%u]", pre, i);
+        if (!c->name || !c->name[0])
+            VERR(cp, p, "name: required field missing");
+        else if (!dra_name_is_dns_label(c->name))
+            VERR(cp, p, "name: \"%s\" is not a DNS label", c->name);
+        for (uint32_t k = 0; k < i; k++)
+            if (c->name && s->claims[k].name && strcmp(c->name, s->claims[k].name) == 0)
+                VERR(cp, p, "name: duplicate \"%s\"", c->name);
+        if ((c->claim_name != NULL) == (c->template_name != NULL))
+            VERR(cp, p, "exactly one of resourceClaimName, resourceClaimTemplateName must be set");
+        else if (!dra_name_is_dns_subdomain(c->claim_name ? c->claim_name : c->template_name))
+            VERR(cp, p, "%s: \"%s\" is not a DNS subdomain",
+                 c->claim_name ? "resourceClaimName" : "resourceClaimTemplateName",
+                 c->claim_name ? c->claim_name : c->template_name);
+    }
+}
+
+static void check_podgroup(vd_t *v, const dra_podgroup_t *g)
+{
+    v->kind = "PodGroup";
+    v->name = g->name;
+    if (!g->name)
+        VERR(&g->pos, "metadata.name", "required field missing");
+    else if (!dra_name_is_dns_subdomain(g->name))
+        VERR(&g->pos, "metadata.name", "\"%s\" is not a DNS subdomain", g->name);
+    bool beta = g->api_version && strcmp(g->api_version, "scheduling.k8s.io/v1beta1") == 0;
+    if (g->has_template_ref) {
+        const char *ref = beta ? "spec.workloadRef" : "spec.podGroupTemplateRef.workload";
+        char p[128];
+        if (!beta && !g->workload_name && !g->template_name)
+            VERR(&g->pos, "spec.podGroupTemplateRef", "must specify one of: `workload`");
+        else {
+            snprintf(p, sizeof p, "%s.workloadName", ref);
+            if (!g->workload_name || !g->workload_name[0])
+                VERR(&g->pos, p, "required field missing");
+            else if (!dra_name_is_dns_subdomain(g->workload_name))
+                VERR(&g->pos, p, "\"%s\" is not a DNS subdomain", g->workload_name);
+            snprintf(p, sizeof p, "%s.%s", ref, beta ? "templateName" : "podGroupTemplateName");
+            if (!g->template_name || !g->template_name[0])
+                VERR(&g->pos, p, "required field missing");
+            else if (!dra_name_is_dns_label(g->template_name))
+                VERR(&g->pos, p, "\"%s\" is not a DNS label", g->template_name);
+        }
+    }
+    check_group_sched(v, &g->s, &g->pos, "spec");
+}
+
+static void check_sched_workload(vd_t *v, const dra_workload_obj_t *w)
+{
+    v->kind = "Workload";
+    v->name = w->name;
+    if (!w->name)
+        VERR(&w->pos, "metadata.name", "required field missing");
+    else if (!dra_name_is_dns_subdomain(w->name))
+        VERR(&w->pos, "metadata.name", "\"%s\" is not a DNS subdomain", w->name);
+    if (w->has_controller_ref) {
+        if (w->ctrl_api_group && w->ctrl_api_group[0] &&
+            !dra_name_is_dns_subdomain(w->ctrl_api_group))
+            VERR(&w->pos, "spec.controllerRef.apiGroup", "\"%s\" is not a DNS subdomain",
+                 w->ctrl_api_group);
+        if (!w->ctrl_kind || !w->ctrl_kind[0])
+            VERR(&w->pos, "spec.controllerRef.kind", "required field missing");
+        else if (!path_segment_ok(w->ctrl_kind))
+            VERR(&w->pos, "spec.controllerRef.kind",
+                 "\"%s\" is not a path segment name (not \".\" or \"..\", no '/' or '%%')",
+                 w->ctrl_kind);
+        if (!w->ctrl_name || !w->ctrl_name[0])
+            VERR(&w->pos, "spec.controllerRef.name", "required field missing");
+        else if (!path_segment_ok(w->ctrl_name))
+            VERR(&w->pos, "spec.controllerRef.name",
+                 "\"%s\" is not a path segment name (not \".\" or \"..\", no '/' or '%%')",
+                 w->ctrl_name);
+    }
+    if (w->ntemplates == 0)
+        VERR(&w->pos, "spec.podGroupTemplates", "must have at least one item");
+    else if (w->ntemplates > 8)
+        VERR(&w->pos, "spec.podGroupTemplates", "must have at most 8 items, has %u",
+             w->ntemplates);
+    for (uint32_t i = 0; i < w->ntemplates; i++) {
+        const dra_pg_template_t *t = &w->templates[i];
+        const dra_srcpos_t *tp = &w->pos; /* the path finds the field */
+        char pre[64], p[96];
+        snprintf(pre, sizeof pre, "spec.podGroupTemplates[%u]", i);
+        snprintf(p, sizeof p, "%s.name", pre);
+        if (!t->name || !t->name[0])
+            VERR(tp, p, "required field missing");
+        else if (!dra_name_is_dns_label(t->name))
+            VERR(tp, p, "\"%s\" is not a DNS label", t->name);
+        for (uint32_t k = 0; k < i; k++)
+            if (t->name && w->templates[k].name && strcmp(t->name, w->templates[k].name) == 0)
+                VERR(tp, p, "duplicate \"%s\"", t->name);
+        check_group_sched(v, &t->s, tp, pre);
+    }
 }
 
 /* ---- cross-object rules ------------------------------------------------------------------ */
@@ -1167,7 +1322,8 @@ static void dup_names(vd_t *v)
         }
     free(r);
     /* slice names, class names, claim and template names (namespace/name) */
-    size_t total = (size_t)m->nslices + m->nclasses + m->nclaims + m->ntemplates;
+    size_t total = (size_t)m->nslices + m->nclasses + m->nclaims + m->ntemplates +
+                   m->npodgroups + m->nworkloads;
     r = malloc((total ? total : 1) * sizeof *r);
     if (!r) {
         v->nerr++;
@@ -1191,6 +1347,16 @@ static void dup_names(vd_t *v)
             r[k++] = (nref_t){"ResourceClaimTemplate",
                               m->templates[i]->namespace_ ? m->templates[i]->namespace_ : "default",
                               m->templates[i]->name, 0, &m->templates[i]->pos, NULL};
+    for (uint32_t i = 0; i < m->npodgroups; i++)
+        if (m->podgroups[i]->name)
+            r[k++] = (nref_t){"PodGroup",
+                              m->podgroups[i]->namespace_ ? m->podgroups[i]->namespace_ : "default",
+                              m->podgroups[i]->name, 0, &m->podgroups[i]->pos, NULL};
+    for (uint32_t i = 0; i < m->nworkloads; i++)
+        if (m->workloads[i]->name)
+            r[k++] = (nref_t){"Workload",
+                              m->workloads[i]->namespace_ ? m->workloads[i]->namespace_ : "default",
+                              m->workloads[i]->name, 0, &m->workloads[i]->pos, NULL};
     for (size_t i = 0; i < k; i++)
         r[i].idx = (uint32_t)i;
     qsort(r, k, sizeof *r, cmp_nref);
@@ -1254,6 +1420,10 @@ int dra_manifest_validate_ex(const dra_model_t *m, const dra_validate_opts_t *op
         check_claim(&v, m->templates[i]);
     for (uint32_t i = 0; i < m->npods; i++)
         check_pod(&v, m->pods[i]);
+    for (uint32_t i = 0; i < m->npodgroups; i++)
+        check_podgroup(&v, m->podgroups[i]);
+    for (uint32_t i = 0; i < m->nworkloads; i++)
+        check_sched_workload(&v, m->workloads[i]);
     dup_names(&v);
     free(v.by_pool);
     loc_reset(&v.loc);

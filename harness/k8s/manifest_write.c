@@ -922,6 +922,15 @@ static void w_pod_spec(em_t *e, const dra_pod_t *p)
 {
     em_map(e);
     kv_str(e, "nodeName", p->node_name);
+    kv_str(e, "schedulerName", p->scheduler_name);
+    if (p->has_priority)
+        kv_i64(e, "priority", p->priority);
+    if (p->has_group) {
+        em_key(e, "schedulingGroup");
+        em_map(e);
+        kv_str(e, "podGroupName", p->group);
+        em_end(e);
+    }
     if (p->nclaims) {
         em_key(e, "resourceClaims");
         em_seq(e);
@@ -935,6 +944,119 @@ static void w_pod_spec(em_t *e, const dra_pod_t *p)
         em_end(e);
     }
     em_end(e);
+}
+
+/* PodGroup / Workload: the object's own version when it is one of the two drabench reads, else
+ * v1alpha2 (the 1.36 API). */
+static bool sched_beta(const char *api)
+{
+    return api && strcmp(api, "scheduling.k8s.io/v1beta1") == 0;
+}
+
+static void w_group_sched(em_t *e, const dra_group_sched_t *s)
+{
+    if (s->has_policy) {
+        em_key(e, "schedulingPolicy");
+        em_map(e);
+        if (s->basic) {
+            em_key(e, "basic");
+            em_map(e);
+            em_end(e);
+        }
+        if (s->gang) {
+            em_key(e, "gang");
+            em_map(e);
+            if (s->has_min_count)
+                kv_i64(e, "minCount", s->min_count);
+            em_end(e);
+        }
+        em_end(e);
+    }
+    if (s->has_constraints) {
+        em_key(e, "schedulingConstraints");
+        em_map(e);
+        if (s->ntopology) {
+            em_key(e, "topology");
+            em_seq(e);
+            for (uint32_t i = 0; i < s->ntopology; i++) {
+                em_map(e);
+                kv_str(e, "key", s->topology[i]);
+                em_end(e);
+            }
+            em_end(e);
+        }
+        em_end(e);
+    }
+    if (s->nclaims) {
+        em_key(e, "resourceClaims");
+        em_seq(e);
+        for (uint32_t i = 0; i < s->nclaims; i++) {
+            em_map(e);
+            kv_str(e, "name", s->claims[i].name);
+            kv_str(e, "resourceClaimName", s->claims[i].claim_name);
+            kv_str(e, "resourceClaimTemplateName", s->claims[i].template_name);
+            em_end(e);
+        }
+        em_end(e);
+    }
+}
+
+static void w_podgroup(em_t *e, const dra_podgroup_t *g)
+{
+    bool beta = sched_beta(g->api_version);
+    doc_begin(e, beta ? "scheduling.k8s.io/v1beta1" : "scheduling.k8s.io/v1alpha2", "PodGroup");
+    meta(e, g->name, g->namespace_ ? g->namespace_ : "default");
+    em_key(e, "spec");
+    em_map(e);
+    if (g->has_template_ref) {
+        if (beta) {
+            em_key(e, "workloadRef");
+            em_map(e);
+            kv_str(e, "workloadName", g->workload_name);
+            kv_str(e, "templateName", g->template_name);
+            em_end(e);
+        } else {
+            em_key(e, "podGroupTemplateRef");
+            em_map(e);
+            em_key(e, "workload");
+            em_map(e);
+            kv_str(e, "workloadName", g->workload_name);
+            kv_str(e, "podGroupTemplateName", g->template_name);
+            em_end(e);
+            em_end(e);
+        }
+    }
+    w_group_sched(e, &g->s);
+    em_end(e);
+    doc_end(e);
+}
+
+static void w_sched_workload(em_t *e, const dra_workload_obj_t *w)
+{
+    doc_begin(e, sched_beta(w->api_version) ? "scheduling.k8s.io/v1beta1" : "scheduling.k8s.io/v1alpha2",
+              "Workload");
+    meta(e, w->name, w->namespace_ ? w->namespace_ : "default");
+    em_key(e, "spec");
+    em_map(e);
+    if (w->has_controller_ref) {
+        em_key(e, "controllerRef");
+        em_map(e);
+        kv_str(e, "apiGroup", w->ctrl_api_group);
+        kv_str(e, "kind", w->ctrl_kind);
+        kv_str(e, "name", w->ctrl_name);
+        em_end(e);
+    }
+    em_key(e, "podGroupTemplates");
+    em_seq(e);
+    for (uint32_t i = 0; i < w->ntemplates; i++) {
+        em_map(e);
+        kv_str(e, "name", w->templates[i].name);
+        w_group_sched(e, &w->templates[i].s);
+        em_end(e);
+    }
+    em_end(e);
+    em_end(e);
+    doc_end(e);
 }
 
 static void w_pod(em_t *e, const dra_pod_t *p)
@@ -1036,6 +1158,11 @@ static int write_all(const dra_model_t *m, dra_sbuf_t *out, bool json, dra_manif
         ITEM(w_claim, m->templates[i]);
     for (uint32_t i = 0; i < m->nclaims; i++)
         ITEM(w_claim, m->claims[i]);
+    /* creation order of workload-aware objects: Workload, PodGroup, then the pods */
+    for (uint32_t i = 0; i < m->nworkloads; i++)
+        ITEM(w_sched_workload, m->workloads[i]);
+    for (uint32_t i = 0; i < m->npodgroups; i++)
+        ITEM(w_podgroup, m->podgroups[i]);
     for (uint32_t i = 0; i < m->npods; i++)
         ITEM(w_pod, m->pods[i]);
 #undef ITEM

@@ -134,6 +134,19 @@ void dra_hostinfo_collect(dra_hostinfo_t *h)
     dra_hwc_close(&c);
 }
 
+double dra_host_load1(int *cpus)
+{
+    if (cpus) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        *cpus = n > 0 ? (int)n : 1;
+    }
+    char la[256];
+    double l = -1;
+    if (read_line("/proc/loadavg", la, sizeof la) && sscanf(la, "%lf", &l) != 1)
+        l = -1;
+    return l;
+}
+
 /* ---- perf_event_open ------------------------------------------------------------------------ */
 
 static int open_counter(uint64_t config, int group)

@@ -48,6 +48,12 @@ typedef struct dra_hostinfo {
 /* Fill h with the facts of this machine at this moment. */
 void dra_hostinfo_collect(dra_hostinfo_t *h);
 
+/* The 1-minute load average now (/proc/loadavg), -1 when unknown; *cpus (may be NULL) gets the
+ * online CPUs. A host is busy when the load is at least its CPU count: timings taken then
+ * include other programs' work (run warns before it starts, compare flags such files, ab waits
+ * or records it). */
+double dra_host_load1(int *cpus);
+
 /* Host fingerprint: XXH3-64 of the facts that decide whether two timings can be compared -
  * CPU model, online CPUs, kernel release, compiler, build type, compiler flags, sanitizers and
  * -march=native - hashed as "cpu_model\ncpus\nkernel\ncompiler\nbuild_type\nflags\nsanitize\n

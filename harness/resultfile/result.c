@@ -214,7 +214,8 @@ int dra_result_write(const json_t *doc, const char *path, dra_diag_t *diag)
  * The fields, their types and limits are schema.def's (strict walk); here what ties fields
  * together. */
 
-/* Metric values that every repetition carries. */
+/* Metric values that every repetition carries (a number, or null when undefined: no claim was
+ * allocated, so there is no allocated-claim throughput nor latency). */
 static const char *const required_values[] = {"throughput.claims_per_s", "throughput.pods_per_s",
                                               "latency.pod.p50", "latency.pod.p99"};
 
@@ -254,7 +255,8 @@ static void *check_hook(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, s
             }
         }
         for (size_t r = 0; r < DRA_ARRAY_LEN(required_values); r++)
-            if (!json_is_number(json_object_get(v, required_values[r]))) {
+            if (!json_is_number(json_object_get(v, required_values[r])) &&
+                !json_is_null(json_object_get(v, required_values[r]))) {
                 snprintf(q, sizeof q, "%s.%s", path, required_values[r]);
                 dra_rs_fail(w, q, "missing");
                 return NULL;

@@ -89,8 +89,10 @@ static void hist_post(ctx_t *c, const json_t *h, const char *path, dra_rload_his
     out->nbuckets = n;
 }
 
-/* fragmentation.samples: rows of numbers (t first), ragged rows padded with 0. */
-static void frag_post(ctx_t *c, const json_t *samples, const char *path, dra_rload_rep_t *out)
+/* Rows of numbers (t first), ragged rows padded with 0: *out, *nrows, *ncols; path names the
+ * array in an error. */
+static void rows_post(ctx_t *c, const json_t *samples, const char *path, double **outp,
+                      size_t *nrows, size_t *ncols)
 {
     size_t rows = json_array_size(samples), cols = 0;
     for (size_t i = 0; i < rows; i++)
@@ -107,18 +109,25 @@ static void frag_post(ctx_t *c, const json_t *samples, const char *path, dra_rlo
         dra_rs_fail(&c->w, path, "rows of very unequal length (%zu rows, the longest %zu numbers)", rows, cols);
         return;
     }
-    out->frag = alloc_arr(c, cells, sizeof(double));
+    double *d = alloc_arr(c, cells, sizeof(double));
     if (c->w.rc)
         return;
     for (size_t i = 0; i < rows; i++) {
         const json_t *row = json_array_get(samples, i);
         for (size_t j = 0; j < cols; j++) {
             const json_t *x = json_array_get(row, j);
-            out->frag[i * cols + j] = x && json_is_number(x) ? json_number_value(x) : 0.0;
+            d[i * cols + j] = x && json_is_number(x) ? json_number_value(x) : 0.0;
         }
     }
-    out->nfrag_rows = rows;
-    out->nfrag_cols = cols;
+    *outp = d;
+    *nrows = rows;
+    *ncols = cols;
+}
+
+/* fragmentation.samples */
+static void frag_post(ctx_t *c, const json_t *samples, const char *path, dra_rload_rep_t *out)
+{
+    rows_post(c, samples, path, &out->frag, &out->nfrag_rows, &out->nfrag_cols);
 }
 
 static int cmp_cstr(const void *a, const void *b)
@@ -319,6 +328,32 @@ static void *on_walk(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size
         if (ev == DRA_RS_END && frame)
             frag_post(c, v, path, frame);
         return NULL;
+    case DRA_RF_GROUPS_DOMAINS: {
+        if (ev == DRA_RS_BEGIN || ev == DRA_RS_ELEM) {
+            dra_rload_rep_t *rep = frame;
+            if (!rep)
+                return NULL;
+            if (ev == DRA_RS_BEGIN &&
+                (rep->domains = alloc_arr(c, n, sizeof *rep->domains)) != NULL)
+                rep->ndomains = n;
+            return ev == DRA_RS_ELEM && rep->domains && i < rep->ndomains ? &rep->domains[i]
+                                                                           : NULL;
+        }
+        if (ev == DRA_RS_ELEM_END && frame) { /* frame: the element's entry */
+            dra_rload_domains_t *dm = frame;
+            const char *k = json_string_value(dra_rf_get(v, DRA_RF_GROUPS_DOMAINS_KEY));
+            dm->key = k ? dup(c, k) : "";
+            dm->total = (int64_t)json_integer_value(dra_rf_get(v, DRA_RF_GROUPS_DOMAINS_TOTAL));
+            dm->gpus = (int64_t)json_integer_value(dra_rf_get(v, DRA_RF_GROUPS_DOMAINS_GPUS));
+            const json_t *sm = dra_rf_get(v, DRA_RF_GROUPS_DOMAINS_SAMPLES);
+            if (sm) {
+                char p[320];
+                snprintf(p, sizeof p, "%s.%s", path, dra_rf_key(DRA_RF_GROUPS_DOMAINS_SAMPLES));
+                rows_post(c, sm, p, &dm->samples, &dm->nrows, &dm->ncols);
+            }
+        }
+        return NULL;
+    }
     case DRA_RF_METRICS:
         if (ev == DRA_RS_BEGIN)
             r->metrics = alloc_arr(c, n, sizeof *r->metrics);
@@ -397,6 +432,8 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
         r->status = "complete";
     const json_t *delay = dra_rf_get(dra_rf_get(root, DRA_RF_RUN), DRA_RF_RUN_TEST_DELAY_NS);
     r->has_test_delay = delay && !json_is_null(delay);
+    if (r->timing_version <= 0)
+        r->timing_version = 1; /* written before timing versions existed */
     load_fingerprint(c, r);
     /* A file whose totals disagree with its repetitions counts the larger figure. */
     int64_t rep_viol = 0;

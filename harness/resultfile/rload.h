@@ -45,6 +45,15 @@
 /* The schema this drabench writes and reads (schema.def holds its fields). */
 #define DRA_RESULT_SCHEMA "drabench-result/v1"
 #define DRA_RLOAD_SCHEMA  DRA_RESULT_SCHEMA
+/* What the timing metrics mean (run.method.timing_version; files without it are version 1):
+ * 1 - throughput.claims_per_s and pods_per_s divide every submitted claim (pod) by all timed
+ *     work, latency.pod.* and latency.<shape>.* are of every pod, allocated or not, and the
+ *     invariant checks ran between the timed pods;
+ * 2 - throughput counts allocated claims (placed pods) per second of the time spent on them,
+ *     rejections have their own rate and rejection.* latencies, latency.* are of placed pods
+ *     only, and the checks run in an untimed second pass (runner.h).
+ * Timings of different versions are not compared (compare refuses them, as across hosts). */
+#define DRA_RESULT_TIMING_VERSION 2
 
 /* Direction of a metric (`better` in the catalogue). */
 enum {
@@ -72,8 +81,19 @@ typedef struct dra_rload_hist {
     int64_t *bucket_count;
 } dra_rload_hist_t;
 
+/* groups.domains[]: one topology key's domain occupancy (scenarios with PodGroups) */
+typedef struct dra_rload_domains {
+    const char *key;
+    int64_t total, gpus;
+    size_t nrows, ncols; /* samples: rows of [t, full, partial, idle, stranded_gpus] */
+    double *samples;
+} dra_rload_domains_t;
+
 typedef struct dra_rload_rep {
     int64_t index, wall_ns, pods, claims;
+    /* work (timing version 2): allocated and rejected claims and the timed work on each; 0 in
+     * older files */
+    int64_t allocated_claims, allocated_ns, rejected_claims, rejected_ns;
     int64_t allocated, unsatisfiable, node_failure, fatal; /* outcomes */
     size_t nvalues;
     const char **value_names; /* in file order; values[i] belongs to value_names[i] */
@@ -86,6 +106,8 @@ typedef struct dra_rload_rep {
     double *frag;
     int64_t inv_checked, inv_violations;
     const char *digest;
+    size_t ndomains;
+    dra_rload_domains_t *domains; /* groups.domains, NULL without PodGroups */
 } dra_rload_rep_t;
 
 typedef struct dra_rload_result {
@@ -106,6 +128,9 @@ typedef struct dra_rload_result {
     bool upstream_bugs;
     bool has_test_delay;
     int64_t test_delay_ns;
+    double test_slowdown_pct; /* run.test_slowdown_pct; 0 when none */
+    int64_t timing_version;   /* run.method.timing_version; 1 when the file does not say */
+    int64_t peak_rss_bytes;   /* memory.peak_rss_bytes; 0 when unknown */
     int64_t warmup, repetitions_planned;
     int64_t workload_count;      /* run.workload_count; 0 when the file does not say */
     int64_t timer_resolution_ns; /* run.method.timer_resolution_ns; 0 when unknown */

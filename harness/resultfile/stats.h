@@ -5,7 +5,8 @@
  * confidence interval of the median, compare two sets of measurements with the two-sided
  * Mann-Whitney U test, and summarize a column by its geometric mean; the numbers match what
  * golang.org/x/perf/cmd/benchstat prints for the same samples (benchmath.AssumeNothing, which uses
- * github.com/aclements/go-moremath/stats QuantileCI and MannWhitneyUTest).
+ * github.com/aclements/go-moremath/stats QuantileCI and MannWhitneyUTest). For paired rounds
+ * (`drabench ab`): the Wilcoxon signed-rank test and a bootstrap interval of the median.
  *
  * Conventions:
  *   - No function reorders or retains its input: functions that need sorted data sort a private
@@ -95,5 +96,38 @@ DRA_NODISCARD int dra_stats_mann_whitney(const double *a, size_t na, const doubl
 /* Smallest two-sided p the U test can reach with two samples of n values (all of one sample below
  * the other): 2 / C(2n, n). benchstat needs n >= 4 to reach p < 0.05. */
 double dra_stats_mann_whitney_min_p(size_t n);
+
+/*
+ * Two-sided Wilcoxon signed-rank test of "the paired differences d are symmetric about 0" (the
+ * paired test of `drabench ab` on per-round log-ratios):
+ *   zero differences are dropped (Wilcoxon's method); the others are ranked by |d| with mid-ranks
+ *   for ties; *wplus = the sum of the ranks of the positive differences. The p-value comes from
+ *   the exact permutation distribution of W+ given the ranks (every sign pattern equally likely:
+ *   dynamic programming over doubled ranks, so mid-ranks are exact too) for up to 400 nonzero
+ *   differences, else the normal approximation with tie and continuity correction;
+ *   p = min(1, 2 P(W+ <= min(W+, W-))). No nonzero difference: p = 1.
+ * p, wplus, nused (nonzero differences) may be NULL. Returns DRA_OK, DRA_EINVAL (n == 0 or NaN
+ * data) or DRA_ENOMEM. Cost: O(n^3) time and O(n^2) memory exact. Examples: 6 positive
+ * differences of distinct sizes: p = 2/64 = 0.03125; {1, -2, 3, -4}: W+ = 4, p = 0.875.
+ */
+DRA_NODISCARD int dra_stats_wilcoxon(const double *d, size_t n, double *p, double *wplus,
+                                     size_t *nused);
+/* Smallest two-sided p the signed-rank test reaches with n nonzero differences: 2 / 2^n (6 are
+ * needed for p < 0.05). */
+double dra_stats_wilcoxon_min_p(size_t n);
+
+/*
+ * Percentile-bootstrap confidence interval of the median of x: `resamples` samples of m values
+ * (m = 0: n) drawn from x with replacement (a SplitMix64 stream from seed, so the interval is
+ * reproducible), their medians sorted, and the (1 - confidence) / 2 and (1 + confidence) / 2
+ * quantiles of those (Hyndman-Fan 8, as dra_stats_quantile). With m != n it is the range of the
+ * median of m draws from x's distribution (what `drabench ab` takes as the noise floor of an
+ * A/B comparison of m rounds from its A/A rounds). n == 1 gives [x0, x0]. Returns DRA_OK,
+ * DRA_EINVAL (n == 0, NaN data, confidence outside (0, 1), resamples < 10) or DRA_ENOMEM.
+ * Cost: O(resamples x m log m).
+ */
+DRA_NODISCARD int dra_stats_bootstrap_median_ci(const double *x, size_t n, size_t m,
+                                                double confidence, unsigned resamples,
+                                                unsigned long long seed, double *lo, double *hi);
 
 #endif /* DRA_STATS_H */

@@ -27,3 +27,21 @@ add_test(NAME harness.engine.cli_both
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.engine.cli_both PROPERTIES LABELS "harness;cli" TIMEOUT 600
                      ENVIRONMENT "${DRA_TEST_ENV}")
+
+# scripts/profile: a short run under callgrind prints the per-phase table (every phase, numbers
+# per claim, direct answers counted) and says over how many claims; a missing scenario is a
+# usage error (2). Not under ASan (valgrind cannot run an ASan binary).
+set(_profile_script [=[
+out="$1/profile.txt"
+DRABENCH="$0" scripts/profile --no-cache sched-perf-500 -n 30 > "$out"
+grep -E "^placement +dra_engine_place +[0-9]+$" "$out"
+grep -E "^  direct +dra__direct_try - build_answer +[1-9][0-9]*$" "$out"
+grep -E "^commit +dra_engine_commit_pod +[1-9][0-9]*$" "$out"
+grep -E "^per claim over 30 claims of sched-perf-500" "$out"
+if DRABENCH="$0" scripts/profile 2>/dev/null; then exit 1; else test $? -eq 2; fi
+]=])
+add_test(NAME harness.engine.profile_script
+         COMMAND sh -ec "${_profile_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.engine.profile_script PROPERTIES LABELS "harness;no-asan"
+                     TIMEOUT 600 ENVIRONMENT "${DRA_TEST_ENV}")

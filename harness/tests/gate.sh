@@ -49,6 +49,12 @@ other_host)
     derive noise-default.json '.tool.flags = "-O3 -march=native"' fl.json
     expect 5 "$T/out" "$D/base-default.json" "$T/fl.json"
     grep -q "flags" "$T/out" || fail "build flags not named"
+    # timings the builds define differently (timing version 1: every claim in throughput,
+    # checks between the timed pods; 2: allocated claims only) are refused like another host's
+    derive noise-default.json '.run.method.timing_version = 2' tv.json
+    expect 5 "$T/out" "$D/base-default.json" "$T/tv.json"
+    grep -q 'timing definitions differ: .*base-default.json has timing version 1, .*tv.json 2' "$T/out" || fail "timing versions not named"
+    expect 0 "$T/out" --exact-only "$D/base-default.json" "$T/tv.json"
     ;;
 inputs_differ)
     derive base-default.json '.run.workload_count = 500' b.json

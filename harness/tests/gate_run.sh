@@ -52,7 +52,7 @@ independent_reps)
     jq -e '.host.fingerprint | test("^[0-9a-f]{16}$")' "$T/r5.json" >/dev/null || fail "no host fingerprint"
     jq -e '.throughput.claims_per_s | (.pooled > 0) and (.median_of_repetitions > 0) and (.min <= .median_of_repetitions) and (.median_of_repetitions <= .max)' "$T/r5.json" >/dev/null || fail "no throughput summary"
     "$DRABENCH" run "$T/small.yaml" -r 3 --progress never -o "$T/t.json" >"$T/t.txt" || fail run
-    grep -q '^throughput  median of repetitions [0-9]* claims/s (min [0-9]*, max [0-9]*' "$T/t.txt" || fail "summary does not name the median"
+    grep -q '^throughput  median of repetitions [0-9]* allocated claims/s (min [0-9]*, max [0-9]*' "$T/t.txt" || fail "summary does not name the median"
     grep -q 'pooled [0-9]* claims/s' "$T/t.txt" || fail "summary does not name the pooled figure"
     ;;
 reasons)
@@ -199,6 +199,13 @@ across)
     [ $rc -ne 2 ] && [ $rc -ne 3 ] || fail "--across release exited $rc"
     jq -e '[.shape_changes[] | select(.shape == "all")][0] | .pods_compared == 200 and .pods_changed > 0 and .digest_differs' "$T/j.json" >/dev/null || fail "per-pod changes: $(jq -c .shape_changes "$T/j.json")"
     jq -e '([.shape_changes[] | select(.shape != "all") | .pods_changed] | add) == ([.shape_changes[] | select(.shape == "all")][0].pods_changed)' "$T/j.json" >/dev/null || fail "per-shape changes do not add up"
+    # fit apart from speed: 1.36 places more (the MIG claims 1.35 rejects); the aggregates over
+    # all shapes are information across inputs, the per-shape latencies say whether it is slower
+    jq -e '.fit_speed[0] | .placed_new > .placed_base and .rejected_new < .rejected_base and .shapes_compared > 0' "$T/j.json" >/dev/null || fail "fit_speed: $(jq -c .fit_speed "$T/j.json")"
+    jq -e '[.rows[] | select(.metric == "throughput.claims_per_s" or (.metric | startswith("latency.pod."))) | .not_gated | test("mix that fits")] | all' "$T/j.json" >/dev/null || fail "aggregates gated across inputs"
+    "$DRABENCH" compare --across release "$T/a.json" "$T/b.json" >"$T/t.txt" 2>&1
+    grep -q '^fit and speed across inputs (release 1.35 vs 1.36):' "$T/t.txt" || fail "no fit and speed line"
+    grep -q 'more claims fit; ' "$T/t.txt" || fail "fit not read: $(grep -A1 '^fit and speed' "$T/t.txt")"
     # the same inputs twice: nothing changed
     "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --release 1.36 -q -o "$T/c.json" || fail run
     "$DRABENCH" run default -n 200 -w 0 -r 1 --invariants off --release 1.36 --policy spread -q -o "$T/d.json" || fail run
@@ -215,7 +222,8 @@ ci)
     "$DRABENCH" validate "$w" 2>"$T/w.err"
     grep -q 'YAML syntax error' "$T/w.err" && { cat "$T/w.err"; fail "$w is not YAML"; }
     for want in 'cron:' 'runs-on: \[self-hosted, linux, drabench-bench\]' 'scripts/nightly --budget' \
-                'actions/cache@' 'path: build/release' 'path: results/baseline/local' 'actions/upload-artifact@' \
+                'fetch-depth: 0' 'actions/cache@' 'path: build/release' 'path: build/ab' \
+                'path: results/baseline/local' 'actions/upload-artifact@' 'ab.md' \
                 'GITHUB_STEP_SUMMARY' '1) echo .*exit 1' '3) echo .*exit 3'; do
         grep -q "$want" "$w" || fail "$w lacks $want"
     done
@@ -223,8 +231,16 @@ ci)
     grep -q 'scripts/nightly' "$T/gitlab.yml" || fail "no GitLab example in README.md"
     "$DRABENCH" validate "$T/gitlab.yml" 2>"$T/g.err"
     grep -q 'YAML syntax error' "$T/g.err" && { cat "$T/g.err"; fail "the GitLab example is not YAML"; }
-    bash -n scripts/nightly || fail "scripts/nightly has a syntax error"
-    scripts/nightly --help | grep -q 'local/<host fingerprint>' || fail "scripts/nightly --help"
+    for sc in scripts/nightly scripts/ab-build scripts/ab-campaign; do
+        bash -n "$sc" || fail "$sc has a syntax error"
+        "$sc" --help >"$T/h.txt" || fail "$sc --help"
+    done
+    scripts/nightly --help | grep -q 'drabench ab BASE NEW' || fail "scripts/nightly --help does not name drabench ab"
+    # the campaign refuses what ab cannot judge before it runs anything
+    scripts/ab-campaign --rounds 5 >"$T/c.txt" 2>&1; [ $? -eq 2 ] || fail "ab-campaign --rounds 5 is not a usage error"
+    grep -q 'at least 6' "$T/c.txt" || fail "ab-campaign does not say why"
+    scripts/ab-campaign --only no-such-scenario >/dev/null 2>&1; [ $? -eq 2 ] || fail "ab-campaign --only of no line is not a usage error"
+    grep -q 'scripts/nightly' "$T/gitlab.yml" && grep -q 'build/ab' "$T/gitlab.yml" || fail "the GitLab example does not cache the base builds"
     ;;
 *)
     fail "unknown case $1"

@@ -33,7 +33,8 @@ endif()
 # call those below them, never each other; slice updates call all of them; set-up is on top.
 set(DRA_FILE_ORDERS
   "harness/k8s/manifest_rctx<harness/k8s/manifest_kinds<harness/k8s/manifest_read_*<harness/k8s/manifest_read"
-  "core/engine/index,core/engine/hazard,core/engine/counters,core/engine/direct<core/engine/summary<core/engine/plan,core/engine/commit,core/engine/place<core/engine/update<core/engine/engine")
+  "core/engine/index,core/engine/hazard,core/engine/counters,core/engine/direct<core/engine/summary<core/engine/plan,core/engine/commit,core/engine/place<core/engine/update<core/engine/engine"
+  "core/group/group<core/group/group_fast")
 set(_order_args "")
 foreach(o IN LISTS DRA_FILE_ORDERS)
   list(APPEND _order_args --order "${o}")

@@ -220,8 +220,9 @@ static void test_threshold(void)
     FILE *f = open_memstream(&buf, &len);
     dra_compare_write_gate_lines(&rep, f);
     fclose(f);
-    CHECK_MSG(strstr(buf, "expected latency.pod.p99 of default to be lower: got 1.032µ sec, "
-                          "want <= 1.023µ sec") != NULL,
+    /* units read as prose: "1.032 µs", not "1.032µ sec" */
+    CHECK_MSG(strstr(buf, "expected latency.pod.p99 of default to be lower: got 1.032 µs, "
+                          "want <= 1.023 µs (base 1.002 µs + 2%") != NULL,
               "%s", buf);
     free(buf);
     fin(&rep);
@@ -466,6 +467,64 @@ static void test_gate_file(void)
     CHECK(strstr(d.msg, "unknown key 'defualt'") != NULL);
 }
 
+/* The label says which rule held a bad change back, and a change smaller than a median's
+ * interval is flagged: "+10.38% worse, within 5%" was not within 5%. */
+static void test_worse_labels(void)
+{
+    /* medians +9.7% apart (1035 -> 1135), 8 samples each: significant by the U test (U = 10
+     * of 64, p = 0.021), beyond 5%, but the base's interval [700, 1120] overlaps the new one's
+     * [1110, 1160] - not gated - and is wider than the change */
+    const double a[] = {600, 700, 1020, 1030, 1040, 1050, 1120, 1400};
+    const double b[] = {1100, 1110, 1120, 1130, 1140, 1150, 1160, 1170};
+    spec_t sa = spec("latency.pod.p50", "lower", a, 8), sb = spec("latency.pod.p50", "lower", b, 8);
+    dra_compare_opts_t o;
+    dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0;
+    dra_compare_report_t rep;
+    int st = run2(&sa, &sb, &o, &rep);
+    CHECK_EQ_I64(st, DRA_EXIT_OK);
+    CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_WORSE);
+    CHECK(rep.rows[0].delta > 0.05);
+    CHECK(dra_compare_row_ci_wider(&rep.rows[0]));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK_OK(dra_compare_write_text(&rep, f));
+    fclose(f);
+    CHECK_MSG(strstr(buf, "worse, beyond 5% but not gated: the confidence intervals overlap") !=
+                  NULL,
+              "%s", buf);
+    CHECK_MSG(strstr(buf, "within 5%") == NULL, "%s", buf);
+    CHECK_MSG(
+        strstr(buf, "³ warning: the confidence interval of a median is wider than the change") !=
+            NULL,
+        "%s", buf);
+    free(buf);
+    fin(&rep);
+    /* a tight +3%: within 5%, no footnote */
+    const double c[] = {1000, 1001, 1002, 1003, 1004, 1005};
+    const double e[] = {1030, 1031, 1032, 1033, 1034, 1035};
+    spec_t sc = spec("latency.pod.p50", "lower", c, 6), se = spec("latency.pod.p50", "lower", e, 6);
+    CHECK_EQ_I64(run2(&sc, &se, &o, &rep), DRA_EXIT_OK);
+    CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_WORSE);
+    CHECK(!dra_compare_row_ci_wider(&rep.rows[0]));
+    buf = NULL;
+    len = 0;
+    f = open_memstream(&buf, &len);
+    CHECK_OK(dra_compare_write_text(&rep, f));
+    fclose(f);
+    CHECK_MSG(strstr(buf, "worse, within 5%") != NULL, "%s", buf);
+    CHECK(strstr(buf, "³") == NULL);
+    free(buf);
+    fin(&rep);
+    /* values with units as prose */
+    char v[64];
+    CHECK_STREQ(dra_compare_fmt_value_unit(6611, "ns", v, sizeof v), "6.611 µs");
+    CHECK_STREQ(dra_compare_fmt_value_unit(1234567, "claims/s", v, sizeof v), "1.235M claims/s");
+    CHECK_STREQ(dra_compare_fmt_value_unit(1536, "B", v, sizeof v), "1.500 KiB");
+    CHECK_STREQ(dra_compare_fmt_value_unit(12, "count", v, sizeof v), "12.00");
+}
+
 static void test_parse_threshold(void)
 {
     double t;
@@ -578,6 +637,7 @@ static void test_golden_markdown(void)
 
 int main(void)
 {
+    RUN(test_worse_labels);
     RUN(test_regression_ci_and_u);
     RUN(test_noise_not_significant);
     RUN(test_threshold);

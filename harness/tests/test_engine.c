@@ -1107,6 +1107,93 @@ static void test_direct_answers(void)
     fx_fini(&x);
 }
 
+/* Claims of several requests whose candidates never meet (MULTI): GPUs of cliques and channels
+ * on n1 and n2, class configs on both classes and a claim config naming one request. */
+#define CFGCLASS(name, drv)                                                                        \
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"             \
+    "spec: {selectors: [{cel: {expression: 'device.driver == \"" drv "\"'}}],"                    \
+    " config: [{opaque: {driver: " drv ", parameters: {from: " name "}}}]}\n---\n"
+#define CSLICE(name, node, drv, devices)                                                           \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n"           \
+    "spec:\n  driver: " drv "\n  pool: {name: " name ", generation: 1, resourceSliceCount: 1}\n"  \
+    "  nodeName: " node "\n  devices: " devices "\n---\n"
+#define GDEV(n, clique) "{name: " n ", attributes: {clique: {string: " clique "}}}"
+static const char k_direct_multi[] =
+    NODE("n1") NODE("n2") CFGCLASS("gpu", "g") CFGCLASS("ch", "c") CLASS("any", "g")
+    CSLICE("g1", "n1", "g", "[" GDEV("a0", "p") ", " GDEV("a1", "q") ", " GDEV("a2", "q") "]")
+    CSLICE("c1", "n1", "c", "[{name: ch0}]")
+    CSLICE("g2", "n2", "g", "[" GDEV("b0", "p") ", " GDEV("b1", "p") "]")
+    CSLICE("c2", "n2", "c", "[{name: ch0}, {name: ch1}]")
+    CLAIM("tray", "{requests: [{name: gpus, exactly: {deviceClassName: gpu, count: 2}},"
+                  " {name: channel, exactly: {deviceClassName: ch, count: 1}}],"
+                  " constraints: [{matchAttribute: g/clique, requests: [gpus]}],"
+                  " config: [{requests: [channel], opaque: {driver: c, parameters: {mine: 1}}}]}")
+    CLAIM("gpuch", "{requests: [{name: gpu, exactly: {deviceClassName: gpu, count: 1}},"
+                   " {name: ch, exactly: {deviceClassName: ch, count: 1}}]}")
+    CLAIM("twogpus", "{requests: [{name: x, exactly: {deviceClassName: gpu, count: 1}},"
+                     " {name: y, exactly: {deviceClassName: any, count: 1}}]}")
+    CLAIM("chgpu", "{requests: [{name: ch, exactly: {deviceClassName: ch, count: 2}},"
+                   " {name: gpu, exactly: {deviceClassName: gpu, count: 1}}]}");
+
+static void test_direct_multi(void)
+{
+    fx_t x;
+    fx_init(&x, k_direct_multi, DRA_RELEASE_1_36);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    uint32_t tray = plan(&x, "tray"), gpuch = plan(&x, "gpuch"), twogpus = plan(&x, "twogpus"),
+             chgpu = plan(&x, "chgpu");
+    /* the clique request alone: a0 (p) has no partner on n1, a1 and a2 (q) do; then ch0 */
+    dra_engine_result_t r = place(&x, tray, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
+    CHECK_EQ_U64(r.exact_calls, 0);
+    CHECK_EQ_U64(r.node, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "a1,a2,ch0");
+    if (r.kind == DRA_OUTCOME_ALLOCATED && r.allocations[0]->nresults == 3) {
+        CHECK_STREQ(r.allocations[0]->results[0].request, "gpus");
+        CHECK_STREQ(r.allocations[0]->results[2].request, "channel");
+        CHECK_EQ_U64(r.allocations[0]->nconfigs, 3); /* both classes', then the claim's */
+    }
+    r = place(&x, gpuch, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "a0,ch0");
+    /* n2 has two channels, n1 one: the channel request decides the node */
+    r = place(&x, chgpu, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
+    CHECK_EQ_U64(r.node, 1);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "ch0,ch1,b0");
+    /* two requests whose candidates meet (both classes select the GPUs): the allocator */
+    r = place(&x, twogpus, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    /* fill: trays until none fits, each committed; then everything released */
+    dra_arena_t keep[4];
+    dra_engine_result_t a[4];
+    uint32_t n = 0;
+    for (; n < 4; n++) {
+        dra_arena_init(&keep[n], 0);
+        a[n] = place_into(&x, tray, DRA_ENGINE_BEST_FIT, 0, &keep[n]);
+        if (a[n].kind != DRA_OUTCOME_ALLOCATED) {
+            dra_arena_fini(&keep[n]);
+            break;
+        }
+        CHECK_OK(dra_engine_commit(x.e, a[n].node, a[n].allocations, a[n].n));
+        check_summaries(&x);
+        const uint32_t ps[] = {tray, gpuch, twogpus, chgpu};
+        every_policy(&x, ps, 4);
+    }
+    CHECK_EQ_U64(n, 2); /* one tray per node: n1 q-q + ch0, n2 p-p + ch0 */
+    while (n-- > 0) {
+        CHECK_OK(dra_engine_release(x.e, a[n].node, a[n].allocations, a[n].n));
+        dra_arena_fini(&keep[n]);
+    }
+    check_summaries(&x);
+    fx_fini(&x);
+}
+
 static const char k_direct_counters[] =
     NODE("n1") CLASS("a", "drv")
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
@@ -1369,18 +1456,31 @@ static void test_direct_shares_committed_before_plan(void)
     fx_fini(&x);
 }
 
-/* Shares the path does not serve: the 1.35 profile (permutations: one request may take a
- * multi-allocatable device twice), a multi-allocatable device consuming counters (charged on
- * its first share only), and an exclusive allocation of a multi-allocatable device in the state
- * (the availability bit counts it free): the allocator answers, the same. */
+/* Shares the path does not serve: a request of several devices in the 1.35 profile
+ * (permutations: it may take a multi-allocatable device twice; placed by brute force), a
+ * multi-allocatable device consuming counters (charged on its first share only), and an
+ * exclusive allocation of a multi-allocatable device in the state (the availability bit counts
+ * it free): the allocator answers, the same. A request of one device in the 1.35 profile is
+ * indexed and served (one level: its first candidate in either order). */
 static void test_direct_shares_fallbacks(void)
 {
     fx_t x;
     fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_35, "DRAConsumableCapacity=true");
     if (x.ok) {
-        dra_engine_result_t r = place(&x, plan(&x, "four"), DRA_ENGINE_FIRST_FIT, 0);
+        uint32_t two = plan(&x, "two"), four = plan(&x, "four"), prio = plan(&x, "prio");
+        CHECK(!dra_engine_plan_indexed(x.e, two));
+        CHECK(dra_engine_plan_indexed(x.e, four));
+        dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
         CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
         CHECK_EQ_U64(r.direct_calls, 0);
+        CHECK_EQ_U64(r.path, DRA_ENGINE_PATH_BRUTE);
+        r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+        r = place(&x, prio, DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_SHARES);
+        const uint32_t ps[] = {two, four, prio};
+        every_policy(&x, ps, 3);
     }
     fx_fini(&x);
     fx_init_gate(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
@@ -1406,6 +1506,60 @@ static void test_direct_shares_fallbacks(void)
     fx_fini(&x);
 }
 
+/* 1.38-pre matches a request's qualified capacity name ("drv/memory") against the device's
+ * bare one (#142202): the capacity signature's limits per capacity profile follow the profile's
+ * arithmetic, and a profile is per driver (a device of driver abc with the same capacities comes
+ * first in row order and would fail "drv/memory"). With 1.36's name matching the engine found no
+ * device where the reference allocates. */
+#define SHCAP(n) "{name: " n ", allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}}}"
+static const char k_qualified_caps[] =
+    NODE("n1") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: o1}\n"
+    "spec:\n  driver: abc\n  pool: {name: o1, generation: 1, resourceSliceCount: 1}\n"
+    "  nodeName: n1\n  devices: [" SHCAP("o0") "]\n---\n"
+    SLICE("s1", "n1", "[" SHCAP("g0") "]")
+    CLAIM("qual", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                  " capacity: {requests: {drv/memory: 4Gi}}}}]}");
+
+static void test_capacity_limits_profile_arithmetic(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_qualified_caps, DRA_RELEASE_1_38_PRE, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[64], q[64];
+    uint32_t qual = plan(&x, "qual");
+    CHECK(dra_engine_plan_indexed(x.e, qual));
+    enum { HELD = 2 };
+    dra_arena_t keep[HELD];
+    dra_engine_result_t held[HELD];
+    for (int i = 0; i < HELD; i++) {
+        dra_arena_init(&keep[i], 0);
+        held[i] = place_into(&x, qual, DRA_ENGINE_FIRST_FIT, 0, &keep[i]);
+        CHECK_EQ_U64(held[i].kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_STREQ(devices_of(&held[i], buf, sizeof buf), "g0");
+        CHECK_STREQ(consumed_of(&held[i], 0, q, sizeof q), "4Gi");
+        if (held[i].kind == DRA_OUTCOME_ALLOCATED)
+            CHECK_OK(dra_engine_commit(x.e, held[i].node, held[i].allocations, held[i].n));
+        check_summaries(&x);
+    }
+    /* 8Gi of g0's 10Gi in use: 4Gi fits nowhere, as for the reference */
+    dra_engine_result_t r = place(&x, qual, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    all_policies_agree(&x, qual);
+    if (held[0].kind == DRA_OUTCOME_ALLOCATED)
+        CHECK_OK(dra_engine_release(x.e, held[0].node, held[0].allocations, held[0].n));
+    check_summaries(&x);
+    r = place(&x, qual, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
+    all_policies_agree(&x, qual);
+    for (int i = 0; i < HELD; i++)
+        dra_arena_fini(&keep[i]);
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -1423,10 +1577,12 @@ int main(void)
     RUN(test_capacity_summary_groups);
     RUN(test_multi_allocatable_counters);
     RUN(test_direct_answers);
+    RUN(test_direct_multi);
     RUN(test_direct_counters);
     RUN(test_direct_multi_without_capacity);
     RUN(test_direct_shares);
     RUN(test_direct_shares_fallbacks);
     RUN(test_direct_shares_committed_before_plan);
+    RUN(test_capacity_limits_profile_arithmetic);
     return check_summary();
 }

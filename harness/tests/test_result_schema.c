@@ -202,7 +202,7 @@ static void test_loader_rules(void)
                  DRA_EVALIDATE);
     CHECK_MSG(strstr(d.msg,
                      "repetitions[0].histograms[0].phase: \"sleep\" (expected "
-                     "\"node_search\", \"allocate\", \"commit\", \"release\", \"pod\" or \"update\")") != NULL,
+                     "\"node_search\", \"allocate\", \"commit\", \"release\", \"pod\", \"update\" or \"cycle\")") != NULL,
               "%s", d.msg);
     CHECK_EQ_I64(load(HEAD "\"repetitions\": [], \"status\": \"done\"}", &r, &d), DRA_EVALIDATE);
     CHECK_MSG(strstr(d.msg, "status: \"done\" (expected \"complete\" or \"interrupted\")") != NULL,

@@ -33,7 +33,7 @@ static void test_builtins_load_and_build(void)
     CHECK(n >= 8);
     const char *want[] = {"default.yaml", "sched-perf-500.yaml", "fleet-5k.yaml", "fleet-50k.yaml",
                           "nvl72-training.yaml", "mig-inference.yaml", "unsat-storm.yaml",
-                          "gpu-sharing.yaml"};
+                          "gpu-sharing.yaml", "nvl72-gangs.yaml", "superpod-gangs.yaml"};
     for (size_t w = 0; w < DRA_ARRAY_LEN(want); w++) {
         bool found = false;
         for (size_t i = 0; i < n && i < 32; i++)

@@ -348,8 +348,113 @@ static void test_mann_whitney_errors(void)
     CHECK(b[0] == 3 && b[1] == 1 && b[2] == 2);
 }
 
+/* Wilcoxon signed-rank: exact distribution, mid-ranks, zeros, the normal approximation. */
+static void test_wilcoxon(void)
+{
+    double p, w;
+    size_t used;
+    const double six[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+    CHECK_OK(dra_stats_wilcoxon(six, 6, &p, &w, &used));
+    CHECK_NEAR(p, 2.0 / 64.0, 1e-15); /* every sign positive: the most extreme of 64 patterns */
+    CHECK_NEAR(w, 21, 0);
+    CHECK(used == 6);
+    CHECK_NEAR(dra_stats_wilcoxon_min_p(6), 2.0 / 64.0, 1e-15);
+    CHECK(dra_stats_wilcoxon_min_p(5) > 0.05);
+    /* ranks 1..4, W+ = 1 + 3 = 4; patterns with W+ <= 4: sums 0,1,2,3,3,4,4 = 7 of 16 */
+    const double alt[] = {1, -2, 3, -4};
+    CHECK_OK(dra_stats_wilcoxon(alt, 4, &p, &w, NULL));
+    CHECK_NEAR(w, 4, 0);
+    CHECK_NEAR(p, 2.0 * 7.0 / 16.0, 1e-15);
+    /* the same differences scaled or shifted in sign give the mirror statistic, the same p */
+    const double neg[] = {-1, 2, -3, 4};
+    double p2;
+    CHECK_OK(dra_stats_wilcoxon(neg, 4, &p2, &w, NULL));
+    CHECK_NEAR(w, 6, 0);
+    CHECK_NEAR(p2, p, 1e-15);
+    /* zeros are dropped; none left: p = 1 */
+    const double zeros[] = {0, 0, 0};
+    CHECK_OK(dra_stats_wilcoxon(zeros, 3, &p, &w, &used));
+    CHECK_NEAR(p, 1, 0);
+    CHECK(used == 0);
+    const double z1[] = {0, 0, 2.5};
+    CHECK_OK(dra_stats_wilcoxon(z1, 3, &p, &w, &used));
+    CHECK(used == 1);
+    CHECK_NEAR(p, 1, 0);
+    /* ties take mid-ranks: {1, 1, -1} all rank 2, W+ = 4 of 6; doubled sums 0,4,4,4,8,8,8,12:
+     * P(W+ <= 2) = 4/8, p = 1 */
+    const double tied[] = {1, 1, -1};
+    CHECK_OK(dra_stats_wilcoxon(tied, 3, &p, &w, NULL));
+    CHECK_NEAR(w, 4, 0);
+    CHECK_NEAR(p, 1, 0);
+    const double tied2[] = {1, 1, 1, 1, 1, 1, -0.5};
+    CHECK_OK(dra_stats_wilcoxon(tied2, 7, &p, &w, NULL));
+    CHECK_NEAR(w, 27, 0); /* -0.5 is rank 1; six ties share ranks 2..7 (4.5 each) */
+    CHECK_NEAR(p, 2.0 * 2.0 / 128.0,
+               1e-15); /* W+ >= 27: all positive (28) or only rank 1 negative */
+    /* beyond the exact limit: the normal approximation agrees with a symmetric sample (p = 1) and
+     * finds a shift */
+    double big[501];
+    for (int i = 0; i < 501; i++)
+        big[i] = i - 250;
+    CHECK_OK(dra_stats_wilcoxon(big, 501, &p, &w, &used));
+    CHECK(used == 500);
+    CHECK(p > 0.99);
+    for (int i = 0; i < 501; i++)
+        big[i] = i - 200;
+    CHECK_OK(dra_stats_wilcoxon(big, 501, &p, NULL, NULL));
+    CHECK(p < 1e-6);
+    /* exact and approximate p agree near the limit (400 vs 401 differences, the same shift) */
+    double e400[400], e401[401], pe, pa;
+    for (int i = 0; i < 400; i++)
+        e400[i] = i - 180.5;
+    for (int i = 0; i < 401; i++)
+        e401[i] = i - 181;
+    CHECK_OK(dra_stats_wilcoxon(e400, 400, &pe, NULL, NULL));
+    CHECK_OK(dra_stats_wilcoxon(e401, 401, &pa, NULL, NULL));
+    CHECK_MSG(fabs(pe - pa) < 0.1 * pe, "exact %g vs normal %g", pe, pa);
+    const double nan1[] = {1, NAN};
+    CHECK(dra_stats_wilcoxon(nan1, 2, &p, NULL, NULL) == DRA_EINVAL);
+    CHECK(dra_stats_wilcoxon(six, 0, &p, NULL, NULL) == DRA_EINVAL);
+}
+
+/* Bootstrap interval of the median: reproducible from its seed, inside the data, a point for
+ * constant data. */
+static void test_bootstrap(void)
+{
+    double lo, hi, lo2, hi2;
+    const double x[] = {9, 1, 5, 3, 7, 2, 8, 4, 6};
+    CHECK_OK(dra_stats_bootstrap_median_ci(x, 9, 0, 0.95, 2000, 42, &lo, &hi));
+    CHECK(lo >= 1 && lo <= 5 && hi >= 5 && hi <= 9 && lo < hi);
+    CHECK_OK(dra_stats_bootstrap_median_ci(x, 9, 0, 0.95, 2000, 42, &lo2, &hi2));
+    CHECK(lo == lo2 && hi == hi2);
+    CHECK_OK(dra_stats_bootstrap_median_ci(x, 9, 0, 0.5, 2000, 42, &lo2, &hi2));
+    CHECK(lo2 >= lo && hi2 <= hi); /* a lower confidence gives an interval inside */
+    const double c[] = {3, 3, 3, 3};
+    CHECK_OK(dra_stats_bootstrap_median_ci(c, 4, 0, 0.95, 100, 1, &lo, &hi));
+    CHECK_NEAR(lo, 3, 0);
+    CHECK_NEAR(hi, 3, 0);
+    CHECK_OK(dra_stats_bootstrap_median_ci(x, 1, 0, 0.95, 100, 1, &lo, &hi));
+    CHECK_NEAR(lo, 9, 0);
+    CHECK_NEAR(hi, 9, 0);
+    /* a wide sample of 400: the interval narrows around the median */
+    double w[400];
+    for (int i = 0; i < 400; i++)
+        w[i] = (i * 7919) % 400;
+    CHECK_OK(dra_stats_bootstrap_median_ci(w, 400, 0, 0.95, 1000, 7, &lo, &hi));
+    CHECK(lo > 150 && hi < 250 && lo <= 199.5 && hi >= 199.5);
+    /* the median of more draws varies less: m = 36 from the 9 values gives an interval inside */
+    CHECK_OK(dra_stats_bootstrap_median_ci(x, 9, 0, 0.95, 2000, 42, &lo, &hi));
+    CHECK_OK(dra_stats_bootstrap_median_ci(x, 9, 36, 0.95, 2000, 42, &lo2, &hi2));
+    CHECK(lo2 >= lo && hi2 <= hi && hi2 - lo2 < hi - lo);
+    CHECK(dra_stats_bootstrap_median_ci(x, 9, 0, 1.0, 100, 1, &lo, &hi) == DRA_EINVAL);
+    CHECK(dra_stats_bootstrap_median_ci(x, 9, 0, 0.95, 5, 1, &lo, &hi) == DRA_EINVAL);
+    CHECK(dra_stats_bootstrap_median_ci(x, 0, 0, 0.95, 100, 1, &lo, &hi) == DRA_EINVAL);
+}
+
 int main(void)
 {
+    RUN(test_wilcoxon);
+    RUN(test_bootstrap);
     RUN(test_descriptive);
     RUN(test_median_ci);
     RUN(test_mann_whitney_exact);

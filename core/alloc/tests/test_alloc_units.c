@@ -169,11 +169,12 @@ static void test_gate_parse(void)
     CHECK_EQ_I64(dra_alloc_features_set(&f, "DRAListTypeAttributes=true", &d), DRA_EINVAL);
     CHECK_OK(dra_alloc_features_set(&f, "DRAListTypeAttributes=false", &d));
     for (int g = 0; g < DRA_GATE_COUNT; g++) {
-        /* every gate exists and none is locked in 1.37 with one of them off: flip the unlocked */
+        /* every gate exists in 1.37 but GangScheduling (merged into GenericWorkload in 1.37);
+         * flip the unlocked ones */
         dra_alloc_features_init(&f, DRA_RELEASE_1_37);
         dra_gate_stage_t st = dra_alloc_gate_stage(DRA_RELEASE_1_37, (dra_gate_t)g);
-        CHECK(st.exists);
-        if (st.locked)
+        CHECK(st.exists == (g != DRA_GATE_GANG_SCHEDULING));
+        if (!st.exists || st.locked)
             continue;
         uint32_t before = f.gates;
         CHECK_OK(dra_alloc_features_set_gate(&f, dra_alloc_gate_name((dra_gate_t)g),
@@ -307,6 +308,52 @@ static dra__aq_t aq(const char *s)
 {
     dra_quantity_t v = q(s);
     return dra__aq_from(&v);
+}
+
+/* dra__aq_from against a conversion one digit at a time (multiply by ten saturating at
+ * DRA_AQ_SAT, divide by ten rounding a remainder away from zero to 1n): magnitudes from 0 to
+ * 2^128 - 1 in both halves, exponents -60..60, both signs. */
+static dra__aq_t aq_digits(const dra_quantity_t *v)
+{
+    dra__uaq_t m = ((dra__uaq_t)v->hi << 64) | v->lo;
+    const dra__uaq_t lim = (dra__uaq_t)DRA_AQ_SAT;
+    int32_t e = v->exp + 9;
+    if (!m)
+        return 0;
+    bool rem = false;
+    for (; e > 0; e--)
+        m = m > lim / 10 ? lim : m * 10;
+    for (; e < 0 && m; e++) {
+        rem |= m % 10 != 0;
+        m /= 10;
+    }
+    m += rem;
+    if (m > lim)
+        m = lim;
+    return v->neg ? -(dra__aq_t)m : (dra__aq_t)m;
+}
+
+static void test_aq_from(void)
+{
+    static const uint64_t mags[][2] = {
+        {0, 0}, {0, 1}, {0, 7}, {0, 10}, {0, 999}, {0, 1000000000}, {0, 123456789012345678ULL},
+        {0, UINT64_MAX}, {1, 0}, {0xffffffffULL, 5}, {1ULL << 56, 3}, {UINT64_MAX, UINT64_MAX}};
+    uint64_t n = 0;
+    for (size_t i = 0; i < sizeof mags / sizeof mags[0]; i++)
+        for (int32_t x = -60; x <= 60; x++)
+            for (int neg = 0; neg < 2; neg++) {
+                dra_quantity_t v;
+                memset(&v, 0, sizeof v);
+                v.hi = mags[i][0];
+                v.lo = mags[i][1];
+                v.exp = x;
+                v.neg = (int8_t)(neg && (v.hi || v.lo));
+                dra__aq_t a = dra__aq_from(&v), b = aq_digits(&v);
+                CHECK_MSG(a == b, "magnitude %llx:%llx exp %d neg %d",
+                          (unsigned long long)v.hi, (unsigned long long)v.lo, x, v.neg);
+                n++;
+            }
+    CHECK(n > 2000);
 }
 
 static void test_capacity_default_policy(void)
@@ -512,6 +559,7 @@ int main(void)
     RUN(test_gate_parse);
     RUN(test_variants);
     RUN(test_tolerations);
+    RUN(test_aq_from);
     RUN(test_capacity_default_policy);
     RUN(test_capacity_valid_range);
     RUN(test_capacity_valid_values);

@@ -1,0 +1,181 @@
+/*
+ * ab.h - the statistics and the report of an interleaved A/B sitting (`drabench ab`): two
+ * builds of drabench timed on the same scenarios in alternating fresh processes. The processes
+ * are run by the command (harness/cli/cmd_ab.c); this module holds what they measured and judges
+ * it.
+ *
+ * Method (../shared/docs/MEASUREMENT.md, README "What the gate trusts"): a round is one process
+ * of each side on one scenario, in an order drawn at random per round; each process gives one
+ * sample per metric: its best repetition (other programs only add time; or, as chosen, the
+ * median of its repetitions). A process is one draw of the layout, frequency and neighbours a
+ * user's next run gets; repetitions inside it are not independent samples of that. A/A
+ * rounds - build A on both sides - are interleaved among the A/B rounds of the same sitting.
+ * Per scenario and metric:
+ *  - d_i = ln(B_i / A_i) per A/B round; the ratio is exp(median d) with a percentile-bootstrap
+ *    interval of that median (s->resamples resamples from s->seed), and the two-sided
+ *    Wilcoxon signed-rank test on d gives p (stats.h);
+ *  - the noise floor: from the A/A rounds' log-ratios e_j (the process counted as B drawn at
+ *    random), the bootstrap interval of the median of as many draws as there are A/B rounds,
+ *    and its bound farthest from 0: how far an A/A comparison of that many rounds strays in
+ *    this sitting (bias between the two slots of a round included). A change smaller than it
+ *    is not a finding;
+ *  - verdict: REGRESSION when p < alpha, the interval excludes 1, the change is in the bad
+ *    direction of the metric and |ln ratio| exceeds both ln(1 + threshold) and the noise floor;
+ *    IMPROVED likewise in the good direction; WORSE / BETTER when significant but within the
+ *    threshold or below the floor (the note says which); NO CHANGE when not significant;
+ *    INCONCLUSIVE with fewer than DRA_AB_MIN_ROUNDS A/B rounds (the signed-rank test cannot
+ *    reach 0.05 with 5) or fewer than DRA_AB_MIN_AA A/A rounds, or when the builds define the
+ *    timings differently (their result files' timing versions differ, rload.h).
+ * The status of the sitting is compare's (exitcode.h): 3 when a process reported a correctness
+ * failure (set by the command), else 1 on any regression, else 5 on anything inconclusive, else
+ * 0. The command sets 2 (usage, a process refusing its options) and 4 (environment) itself.
+ *
+ * Ownership: a dra_ab_session_t owns everything it points to (its arena); strings given to it
+ * are copied. Errors: DRA_OK, DRA_ENOMEM, DRA_EINVAL (a scenario or metric index out of range).
+ * Cost: dra_ab_analyze is O(scenarios x metrics x resamples x rounds log rounds); the writers
+ * are linear. No global state; not thread-safe.
+ */
+#ifndef DRA_AB_H
+#define DRA_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+
+#define DRA_AB_SCHEMA "drabench-ab/v1"
+/* Fewest A/B rounds the signed-rank test can judge at alpha 0.05 (2 / 2^6 = 0.031), and fewest
+ * A/A rounds for a noise floor. */
+#define DRA_AB_MIN_ROUNDS 6
+#define DRA_AB_MIN_AA     3
+/* Defaults of the command (README "What the gate trusts" gives the rates measured with them). */
+#define DRA_AB_DEFAULT_ROUNDS    30
+#define DRA_AB_DEFAULT_AA        10
+#define DRA_AB_DEFAULT_THRESHOLD 0.05
+#define DRA_AB_DEFAULT_ALPHA     0.05
+#define DRA_AB_DEFAULT_METRIC    "throughput.claims_per_s"
+/* The metric a scenario that allocates nothing is judged by instead. */
+#define DRA_AB_REJECTION_METRIC "throughput.rejections_per_s"
+
+typedef enum dra_ab_verdict {
+    DRA_AB_NOCHANGE = 0,
+    DRA_AB_REGRESSION,
+    DRA_AB_IMPROVED,
+    DRA_AB_WORSE,  /* significant, bad direction, within the threshold or the noise floor */
+    DRA_AB_BETTER, /* significant, good direction, within them */
+    DRA_AB_INCONCLUSIVE,
+} dra_ab_verdict_t;
+
+/* "no change", "regression", "improved", "worse", "better", "inconclusive". */
+const char *dra_ab_verdict_name(dra_ab_verdict_t v);
+
+typedef struct dra_ab_round {
+    uint32_t index; /* order in the sitting (0-based, over every scenario) */
+    bool aa;        /* an A/A round: build A on both sides */
+    bool b_first;   /* the process counted as B ran first */
+    double load1;   /* 1-minute load average when the round started; -1 when unknown */
+    double *a, *b;  /* per metric of the scenario; NaN when the process had no value */
+} dra_ab_round_t;
+
+typedef struct dra_ab_stat {
+    size_t n, n_aa;       /* A/B and A/A rounds with both values positive */
+    double ratio, lo, hi; /* B / A: exp(median ln(B/A)) and its interval; NaN without rounds */
+    double slowdown;      /* B's time against A's, as a fraction: 1/ratio - 1 for a
+                              higher-is-better metric (a rate), ratio - 1 for a lower-is-better
+                              one (a latency); NaN for informational metrics */
+    double p;             /* Wilcoxon signed-rank, two-sided; NaN without rounds */
+    double aa_ratio;      /* exp(median of the A/A log-ratios) */
+    double aa_lo, aa_hi;  /* interval of the median of n draws from them (the floor's range) */
+    double noise;         /* noise floor as |ln ratio|; NaN without A/A rounds */
+    dra_ab_verdict_t verdict;
+    const char *note; /* why: "within the 5% threshold", "fewer than 6 rounds", ... or "" */
+} dra_ab_stat_t;
+
+typedef struct dra_ab_scenario {
+    const char *name; /* scenario name or path, as given */
+    char **args;      /* its `drabench run` options */
+    size_t nargs;
+    size_t nmetrics;
+    const char **metrics;    /* metric names */
+    const char **units;      /* from the result files' catalogue ("" when unknown) */
+    int *better;             /* DRA_RLOAD_BETTER_* */
+    const char *metric_note; /* why the metrics differ from the defaults, or NULL */
+    size_t nrounds, cap_rounds;
+    dra_ab_round_t *rounds;
+    const char *digest_a, *digest_b; /* decision digests of the first process of each side */
+    int64_t timing_a, timing_b;      /* timing versions of the sides' result files (0 unknown) */
+    dra_ab_stat_t *stats;            /* per metric, after dra_ab_analyze */
+} dra_ab_scenario_t;
+
+typedef struct dra_ab_side {
+    const char *exe; /* the executable run */
+    const char *rev; /* the git revision it was built from, or NULL */
+    const char *git; /* `tool.git` of its result files ("" until known) */
+    char **env;      /* VAR=VALUE set for this side's processes only */
+    size_t nenv;
+    char **args; /* run options of this side's processes only */
+    size_t nargs;
+} dra_ab_side_t;
+
+typedef struct dra_ab_session {
+    dra_ab_side_t a, b;
+    size_t nscen;
+    dra_ab_scenario_t *scen;
+    /* method */
+    uint64_t seed;     /* order of the rounds and of each pair, and the bootstraps */
+    size_t rounds, aa; /* planned per scenario */
+    int pin;           /* CPU every process was pinned to, -1 = none */
+    bool no_aslr;
+    bool sample_best; /* a process's sample: its best repetition (else their median) */
+    unsigned pause_ms;
+    double max_load; /* wait before a round while the load is at or above it; 0 = never */
+    double budget_s; /* 0 = none */
+    double alpha, confidence, threshold;
+    unsigned resamples;
+    /* the sitting */
+    const char *hostname, *cpu_model;
+    int cpus;
+    double load_start, load_end;
+    double wall_s;
+    uint64_t busy_rounds; /* rounds started at or above max_load after waiting */
+    size_t nwarn, cap_warn;
+    const char **warn;
+    int exit_status; /* after dra_ab_analyze (the command may raise it to 2, 3, 4) */
+    size_t nregressions, ninconclusive, nimproved;
+    dra_arena_t arena;
+} dra_ab_session_t;
+
+void dra_ab_init(dra_ab_session_t *s);
+void dra_ab_fini(dra_ab_session_t *s);
+/* A copy of str in the session (NULL stays NULL); NULL without memory. */
+char *dra_ab_strdup(dra_ab_session_t *s, const char *str);
+/* A warning line (printf-style), kept in order. */
+void dra_ab_warn(dra_ab_session_t *s, const char *fmt, ...) DRA_PRINTF(2, 3);
+
+/* Add a scenario with its run options and metrics; *index receives its number. */
+DRA_NODISCARD int dra_ab_add_scenario(dra_ab_session_t *s, const char *name, char *const *args,
+                                      size_t nargs, const char *const *metrics, size_t nmetrics,
+                                      size_t *index);
+/* Set the unit and direction of metric m of scenario sc (from a result file's catalogue). */
+DRA_NODISCARD int dra_ab_set_metric(dra_ab_session_t *s, size_t sc, size_t m, const char *name,
+                                    const char *unit, int better);
+/* Record a round of scenario sc: values a[0..nmetrics), b[0..nmetrics). */
+DRA_NODISCARD int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool b_first,
+                                   double load1, const double *a, const double *b);
+
+/* Statistics and verdicts of every scenario and metric; sets exit_status and the counts. */
+DRA_NODISCARD int dra_ab_analyze(dra_ab_session_t *s);
+
+/* Reports: a text table (terminal), Markdown (job summaries), JSON (schema drabench-ab/v1:
+ * method, sides, host, per scenario the rounds with their samples and per metric the ratio,
+ * interval, p, noise floor and verdict; keys sorted). DRA_OK or DRA_EIO / DRA_ENOMEM. */
+DRA_NODISCARD int dra_ab_write_text(const dra_ab_session_t *s, FILE *f);
+DRA_NODISCARD int dra_ab_write_md(const dra_ab_session_t *s, FILE *f);
+DRA_NODISCARD int dra_ab_write_json(const dra_ab_session_t *s, FILE *f);
+/* One line per regression, inconclusive row and warning (what stderr gets in CI). */
+void dra_ab_write_gate_lines(const dra_ab_session_t *s, FILE *f);
+
+#endif /* DRA_AB_H */

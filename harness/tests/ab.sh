@@ -1,0 +1,98 @@
+#!/bin/sh
+# ab.sh CASE - checks of `drabench ab` (harness/tests/ab.cmake) with a small scenario: seconds under
+# sanitizers. Needs $DRABENCH and jq; runs from the project root.
+set -u
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+root=$(pwd)
+case "$DRABENCH" in /*) ;; *) DRABENCH=$root/$DRABENCH ;; esac
+cat >"$T/small.yaml" <<'YAML'
+apiVersion: drabench.dev/v1alpha1
+kind: Scenario
+metadata: {name: ab-small}
+spec:
+  seed: 3
+  release: "1.36"
+  cluster:
+    nodes:
+    - {profile: dgx-h100, count: 4, name: dgx}
+  workload:
+    mode: fill
+    count: 40
+    mix:
+    - {shape: gpu-1, weight: 3}
+    - {shape: gpu-n, count: 2, weight: 1}
+  placement: first-fit
+  run: {warmup: 10, repetitions: 3, invariants: all}
+YAML
+printf '%s\n' "# a comment" "" "$T/small.yaml --repeat 3 --invariants off" >"$T/suite.txt"
+
+case "$1" in
+mechanics)
+    # a gross planted slowdown (1.5x) on B: a regression, exit 1; the JSON holds the method, every
+    # round with its order and samples, the interval, p and the noise floor
+    "$DRABENCH" ab "$DRABENCH" "$DRABENCH" --suite "$T/suite.txt" --rounds 6 --aa 3 --seed 5 \
+        --env-b DRA_TEST_SLOWDOWN_PCT=50 -q -o "$T/ab.json" >"$T/ab.txt" 2>"$T/ab.err"; rc=$?
+    [ $rc -eq 1 ] || { cat "$T/ab.txt" "$T/ab.err"; fail "a 1.5x slowdown gave exit $rc, want 1"; }
+    grep -q '^gate: FAIL: regression (exit 1)' "$T/ab.txt" || fail "no gate line"
+    grep -q 'REGRESSION' "$T/ab.txt" || fail "no REGRESSION row"
+    jq -e '.schema == "drabench-ab/v1" and .exit_status == 1 and .method.rounds == 6 and .method.aa_rounds == 3 and .method.seed == "5" and (.b.environment == ["DRA_TEST_SLOWDOWN_PCT=50"]) and (.a.environment == [])' "$T/ab.json" >/dev/null || fail "method: $(jq -c .method "$T/ab.json")"
+    jq -e '.scenarios | length == 1' "$T/ab.json" >/dev/null || fail "scenarios"
+    s='.scenarios[0]'
+    jq -e "$s.args == [\"--repeat\", \"3\", \"--invariants\", \"off\"] and ($s.rounds | length == 9) and ([$s.rounds[] | select(.kind == \"ab\")] | length == 6) and ([$s.rounds[] | select(.kind == \"aa\")] | length == 3)" "$T/ab.json" >/dev/null || fail "rounds: $(jq -c "$s.rounds | map(.kind)" "$T/ab.json")"
+    jq -e "[$s.rounds[].order] | (index(\"AB\") != null) and (index(\"BA\") != null)" "$T/ab.json" >/dev/null || fail "the order is not randomized: $(jq -c "[$s.rounds[].order]" "$T/ab.json")"
+    jq -e "[$s.rounds[] | .a[\"throughput.claims_per_s\"] > 0 and .b[\"throughput.claims_per_s\"] > 0] | all" "$T/ab.json" >/dev/null || fail "samples"
+    jq -e "[$s.rounds[] | select(.kind == \"ab\") | .b[\"throughput.claims_per_s\"] < .a[\"throughput.claims_per_s\"]] | all" "$T/ab.json" >/dev/null || fail "B is not slower in every round"
+    jq -e "$s.metrics[0] | .metric == \"throughput.claims_per_s\" and .better == \"higher\" and .verdict == \"regression\" and .rounds == 6 and .aa_rounds == 3 and .ratio < 0.9 and .interval[1] < 1 and .p < 0.05 and .noise_floor_pct >= 0 and .change_pct < -10 and .slowdown_pct > 11" "$T/ab.json" >/dev/null || fail "verdict: $(jq -c "$s.metrics[0]" "$T/ab.json")"
+    jq -e "$s.decisions_equal and ($s.digest_a | test(\"^[0-9a-f]{16}$\"))" "$T/ab.json" >/dev/null || fail "digests"
+    # the planted slowdown is in the timed work only: the same decisions; Markdown and JSON on stdout
+    "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 3 --invariants off" --rounds 6 --aa 3 --seed 9 -q --format md >"$T/ab.md" 2>/dev/null; rc=$?
+    [ $rc -ne 2 ] && [ $rc -ne 4 ] || fail "A/A sitting exited $rc"
+    grep -q '^## drabench ab: ' "$T/ab.md" || fail "no Markdown heading"
+    grep -q '| scenario | metric | rounds (A/B+A/A) |' "$T/ab.md" || fail "no Markdown table"
+    ;;
+errors)
+    expect() { want=$1; shift; "$DRABENCH" ab "$@" >"$T/o" 2>&1; rc=$?; [ $rc -eq "$want" ] || { cat "$T/o"; fail "ab $* exited $rc, want $want"; }; }
+    expect 2 "$DRABENCH"
+    grep -q "Try 'drabench ab --help'" "$T/o" || fail "no hint"
+    expect 2 "$DRABENCH" "$DRABENCH"
+    grep -q 'no scenario' "$T/o" || fail "no scenario message"
+    expect 2 /nonexistent/drabench "$DRABENCH" "$T/small.yaml"
+    grep -q 'A: /nonexistent/drabench is not an executable file' "$T/o" || fail "no executable message"
+    expect 2 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --threshold 0
+    expect 2 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --env-b NOEQUALS
+    expect 2 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --pin 9999
+    expect 2 "$DRABENCH" "$DRABENCH" --suite /nonexistent/suite.txt
+    # --rev: a revision git does not know is a usage error (scripts/ab-build, nothing built)
+    expect 2 --rev no-such-revision-of-drabench "$DRABENCH" "$T/small.yaml"
+    grep -q "git knows no commit 'no-such-revision-of-drabench'" "$T/o" || fail "no unknown-revision message"
+    printf '%s\n' "--repeat 3 default" >"$T/bad.txt"
+    expect 2 "$DRABENCH" "$DRABENCH" --suite "$T/bad.txt"
+    grep -q 'bad.txt:1: a line starts with the scenario' "$T/o" || fail "no file:line"
+    # a scenario the processes refuse: exit 2 with the process's own message
+    expect 2 "$DRABENCH" "$DRABENCH" no-such-scenario --rounds 6 --aa 3 -q
+    grep -q 'no-such-scenario' "$T/o" || fail "the process's message is not shown"
+    # a process finding a correctness failure: exit 3, its result file kept
+    mkdir "$T/cwd" && cd "$T/cwd" || fail cd
+    expect 3 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 1" --rounds 6 --aa 3 -q --env-b DRA_TEST_INJECT_FAULT=2
+    grep -q 'a correctness failure' "$T/o" || fail "no correctness message"
+    ls ab-correctness-*-B.json >/dev/null 2>&1 || fail "the failing result file is not kept"
+    cd "$root" || fail cd
+    "$DRABENCH" ab --help | head -1 | grep -q '^drabench ab - ' || fail "--help"
+    ;;
+budget)
+    # a budget too small for more than one pass: the minimum rounds, with a warning; --keep keeps
+    # each process's result file
+    "$DRABENCH" ab "$DRABENCH" "$DRABENCH" --suite "$T/suite.txt" --budget 0.01 --seed 3 -q \
+        --keep "$T/keep" -o "$T/b.json" >"$T/b.txt" 2>&1; rc=$?
+    [ $rc -ne 2 ] && [ $rc -ne 4 ] || { cat "$T/b.txt"; fail "budget sitting exited $rc"; }
+    jq -e '.method.rounds == 6 and .method.aa_rounds == 3 and .method.budget_s == 0.01 and (.scenarios[0].rounds | length == 9)' "$T/b.json" >/dev/null || fail "budget rounds: $(jq -c .method "$T/b.json")"
+    jq -e '[.warnings[] | test("fits 1 round")] | any' "$T/b.json" >/dev/null || fail "no budget warning: $(jq -c .warnings "$T/b.json")"
+    [ "$(ls "$T/keep" | wc -l)" -eq 18 ] || fail "--keep kept $(ls "$T/keep" | wc -l) files, want 18"
+    ;;
+*)
+    fail "unknown case $1"
+    ;;
+esac
+echo "ok: $1"
