@@ -59,8 +59,9 @@
 /* ---- release profiles and features ----------------------------------------------------------- */
 
 /* Release profiles, ordered: a later release compares greater. 1.38-pre is not a release: it
- * follows kubernetes/kubernetes master at the commit dra_alloc_release_source names, and every
- * place that prints it says "1.38-pre". */
+ * follows kubernetes/kubernetes master at the commit dra_alloc_release_source names; summaries
+ * print it with what it follows (dra_alloc_release_label), result files and options say
+ * "1.38-pre". */
 typedef enum dra_release {
     DRA_RELEASE_1_34 = 134,
     DRA_RELEASE_1_35 = 135,
@@ -125,6 +126,9 @@ DRA_NODISCARD int dra_alloc_release_parse(const char *s, dra_release_t *out, dra
 bool dra_alloc_release_valid(int release);
 /* "1.34" ... "1.37", "1.38-pre"; "?" for a value that is no profile. Static storage. */
 const char *dra_alloc_release_name(dra_release_t release);
+/* The name as summaries print it: the name, and for 1.38-pre what it follows ("1.38-pre, master
+ * at v1.38.0-alpha.2"), since it is no release. Static storage. */
+const char *dra_alloc_release_label(dra_release_t release);
 /* The upstream sources the profile follows, one line (e.g. "kubernetes/kubernetes master at
  * v1.38.0-alpha.2 (0411cc704533)"); static storage. */
 const char *dra_alloc_release_source(dra_release_t release);

@@ -241,10 +241,21 @@ typedef struct cgstate {
     const char *g[DRA__CG_MAX];
 } dra__cgstate_t;
 
+/* upstream's admits(): may a device consuming c join a set in state s? */
+bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c);
+/* upstream's add(): fold a device consuming c into state s. */
+void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c);
+
 typedef struct cgent {
     const char *set; /* counter set name */
     dra__cgstate_t st;
 } dra__cgent_t;
+
+/* The groups per counter set of some devices (in the call's scratch arena). */
+typedef struct cglist {
+    dra__cgent_t *e;
+    uint32_t n, cap;
+} dra__cglist_t;
 
 /* Counter entries of one counter scope (a pool from 1.35, a slice in 1.34; DRA-SEMANTICS
  * §2.10), built on first use in a call; with 1.37's compatibility groups also per counter set
@@ -257,8 +268,7 @@ typedef struct scope {
     uint32_t *idx; /* open addressing on dra__cent_t.h: entry index, UINT32_MAX empty */
     uint32_t icap; /* power of two > 2n, or 0 */
     bool cg_ready;      /* cg holds the allocated devices' groups (the baseline) */
-    dra__cgent_t *cg;   /* per counter set met */
-    uint32_t ncg, capcg;
+    dra__cglist_t cg;   /* per counter set met */
 } dra__scope_t;
 
 typedef struct rq {
@@ -430,6 +440,16 @@ DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
  * every counter set it consumes admits its groups, with the sets' states updated and *pushed
  * undo records pushed (dra__acall_cg_undo restores them), R_FAIL (nothing changed), R_NOMEM. */
 DRA_NODISCARD int dra__acall_cg_place(dra__acall_t *c, dra__slot_t *st, uint32_t *pushed);
+/* The counter set (of st's consumptions, in order) whose state - the allocated devices' groups
+ * and those placed in this call - does not admit st's device, NULL when every one admits it
+ * (after dra__acall_cg_place said R_FAIL: the set that refused; for explanations). */
+const char *dra__acall_cg_refusing_set(dra__acall_t *ac, const dra__slot_t *st);
+/* l's entry of counter set `set`; a new one ("no device placed") when add, else NULL. NULL: out
+ * of memory (add). */
+dra__cgent_t *dra__cg_entry(dra__acall_t *ac, dra__cglist_t *l, const char *set, bool add);
+/* Fold the groups of pool p's devices in use (ac->in_use) into l: the baseline. DRA_OK,
+ * DRA_ENOMEM. */
+DRA_NODISCARD int dra__cg_baseline(dra__acall_t *ac, dra__cglist_t *l, const dra__gpool_t *p);
 /* Undo the newest n compatibility-group records. */
 void dra__acall_cg_undo(dra__acall_t *c, uint32_t n);
 /* The version-skew skip (1.37+, groups not enforced): 1 the device declares groups or would

@@ -203,7 +203,7 @@ static bool cg_has(const dra__cgstate_t *s, const char *g)
 }
 
 /* upstream's admits(): may a device with these groups join the set? */
-static bool cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
+bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
 {
     if (!s->has)
         return true;
@@ -218,7 +218,7 @@ static bool cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
 }
 
 /* upstream's add(): fold the device's groups into the set's state */
-static void cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
+void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
 {
     if (!s->has) {
         s->has = true;
@@ -242,27 +242,29 @@ static void cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
     s->n = k;
 }
 
-static dra__cgent_t *cg_entry(dra__acall_t *ac, dra__scope_t *sc, const char *set)
+dra__cgent_t *dra__cg_entry(dra__acall_t *ac, dra__cglist_t *l, const char *set, bool add)
 {
-    for (uint32_t i = 0; i < sc->ncg; i++)
-        if (strcmp(sc->cg[i].set, set) == 0)
-            return &sc->cg[i];
-    if (sc->ncg == sc->capcg) {
-        uint32_t nc = sc->capcg ? sc->capcg * 2 : 4;
-        dra__cgent_t *ne = dra_arena_realloc(&ac->scratch, sc->cg, sc->capcg * sizeof *ne,
-                                             nc * sizeof *ne, 8);
+    for (uint32_t i = 0; i < l->n; i++)
+        if (strcmp(l->e[i].set, set) == 0)
+            return &l->e[i];
+    if (!add)
+        return NULL;
+    if (l->n == l->cap) {
+        uint32_t nc = l->cap ? l->cap * 2 : 4;
+        dra__cgent_t *ne =
+            dra_arena_realloc(&ac->scratch, l->e, l->cap * sizeof *ne, nc * sizeof *ne, 8);
         if (!ne)
             return NULL;
-        sc->cg = ne;
-        sc->capcg = nc;
+        l->e = ne;
+        l->cap = nc;
     }
-    dra__cgent_t *e = &sc->cg[sc->ncg++];
+    dra__cgent_t *e = &l->e[l->n++];
     memset(e, 0, sizeof *e);
     e->set = set;
     return e;
 }
 
-static int cg_baseline_slice(dra__acall_t *ac, dra__scope_t *sc, const dra__gpool_t *p,
+static int cg_baseline_slice(dra__acall_t *ac, dra__cglist_t *l, const dra__gpool_t *p,
                              const dra_slice_t *sl)
 {
     for (uint32_t d = 0; d < sl->ndevices; d++) {
@@ -270,12 +272,23 @@ static int cg_baseline_slice(dra__acall_t *ac, dra__scope_t *sc, const dra__gpoo
         if (!dev->nconsumes || !ac->in_use(ac->self, p, sl, d))
             continue;
         for (uint32_t c = 0; c < dev->nconsumes; c++) {
-            dra__cgent_t *e = cg_entry(ac, sc, nz(dev->consumes[c].counter_set));
+            dra__cgent_t *e = dra__cg_entry(ac, l, nz(dev->consumes[c].counter_set), true);
             if (!e)
                 return DRA_ENOMEM;
-            cg_fold(&e->st, &dev->consumes[c]);
+            dra__cg_fold(&e->st, &dev->consumes[c]);
         }
     }
+    return DRA_OK;
+}
+
+int dra__cg_baseline(dra__acall_t *ac, dra__cglist_t *l, const dra__gpool_t *p)
+{
+    for (uint32_t i = 0; i < p->nslices; i++)
+        if (cg_baseline_slice(ac, l, p, p->slices[i]))
+            return DRA_ENOMEM;
+    for (uint32_t i = 0; i < p->nother; i++)
+        if (cg_baseline_slice(ac, l, p, p->other[i]))
+            return DRA_ENOMEM;
     return DRA_OK;
 }
 
@@ -285,13 +298,8 @@ static int cg_ready(dra__acall_t *ac, dra__slot_t *st)
     dra__scope_t *sc = &ac->scopes[st->scope];
     if (sc->cg_ready)
         return DRA_OK;
-    const dra__gpool_t *p = &ac->gp.pools[st->pool];
-    for (uint32_t i = 0; i < p->nslices; i++)
-        if (cg_baseline_slice(ac, sc, p, p->slices[i]))
-            return DRA_ENOMEM;
-    for (uint32_t i = 0; i < p->nother; i++)
-        if (cg_baseline_slice(ac, sc, p, p->other[i]))
-            return DRA_ENOMEM;
+    if (dra__cg_baseline(ac, &sc->cg, &ac->gp.pools[st->pool]))
+        return DRA_ENOMEM;
     sc->cg_ready = true;
     return DRA_OK;
 }
@@ -331,10 +339,10 @@ int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
     dra__scope_t *sc = &ac->scopes[st->scope];
     const dra_device_t *d = st->d;
     for (uint32_t c = 0; c < d->nconsumes; c++) {
-        dra__cgent_t *e = cg_entry(ac, sc, nz(d->consumes[c].counter_set));
+        dra__cgent_t *e = dra__cg_entry(ac, &sc->cg, nz(d->consumes[c].counter_set), true);
         if (!e)
             return R_NOMEM;
-        if (!cg_admits(&e->st, &d->consumes[c])) {
+        if (!dra__cg_admits(&e->st, &d->consumes[c])) {
             dra__acall_cg_undo(ac, *pushed);
             *pushed = 0;
             return R_FAIL;
@@ -342,9 +350,22 @@ int dra__acall_cg_place(dra__acall_t *ac, dra__slot_t *st, uint32_t *pushed)
         if (cg_push(ac, &e->st))
             return R_NOMEM;
         (*pushed)++;
-        cg_fold(&e->st, &d->consumes[c]);
+        dra__cg_fold(&e->st, &d->consumes[c]);
     }
     return R_OK;
+}
+
+const char *dra__acall_cg_refusing_set(dra__acall_t *ac, const dra__slot_t *st)
+{
+    dra__scope_t *sc = &ac->scopes[st->scope];
+    const dra_device_t *d = st->d;
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const char *set = nz(d->consumes[c].counter_set);
+        const dra__cgent_t *e = dra__cg_entry(ac, &sc->cg, set, false);
+        if (e && !dra__cg_admits(&e->st, &d->consumes[c]))
+            return set;
+    }
+    return NULL;
 }
 
 int dra__acall_cg_skip(dra__acall_t *ac, dra__slot_t *st)
@@ -359,9 +380,9 @@ int dra__acall_cg_skip(dra__acall_t *ac, dra__slot_t *st)
         return R_NOMEM;
     dra__scope_t *sc = &ac->scopes[st->scope];
     for (uint32_t c = 0; c < d->nconsumes; c++)
-        for (uint32_t i = 0; i < sc->ncg; i++)
-            if (strcmp(sc->cg[i].set, nz(d->consumes[c].counter_set)) == 0 && sc->cg[i].st.has &&
-                !sc->cg[i].st.all_empty)
+        for (uint32_t i = 0; i < sc->cg.n; i++)
+            if (strcmp(sc->cg.e[i].set, nz(d->consumes[c].counter_set)) == 0 && sc->cg.e[i].st.has &&
+                !sc->cg.e[i].st.all_empty)
                 return 1; /* an allocated device on this counter set declared groups */
     return 0;
 }

@@ -40,6 +40,13 @@ const char *dra_alloc_release_name(dra_release_t release)
 
 /* Where each profile's semantics were read (core/alloc/README.md, "Release profiles", has the
  * file-by-file list). */
+const char *dra_alloc_release_label(dra_release_t release)
+{
+    if (release == DRA_RELEASE_1_38_PRE)
+        return "1.38-pre, master at v1.38.0-alpha.2";
+    return dra_alloc_release_name(release);
+}
+
 const char *dra_alloc_release_source(dra_release_t release)
 {
     switch (release) {

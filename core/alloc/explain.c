@@ -24,9 +24,9 @@ const char *dra_why_kind_name(dra_why_kind_t k)
     static const char *const n[DRA_WHY_COUNT] = {
         "fits",         "fatal",      "node-failure",    "no-devices",       "class-selector",
         "selector",     "selectors",  "node-selection",  "gate",             "pool",
-        "allocated",    "capacity",   "counters",        "taint",            "all",
-        "match-attribute", "distinct-attribute", "together", "search",       "node-resources",
-        "unexamined",   "node-filter",
+        "allocated",    "capacity",   "compatibility-groups", "counters",    "taint",
+        "all",          "match-attribute", "distinct-attribute", "together", "search",
+        "node-resources", "unexamined", "node-filter",
     };
     return (unsigned)k < DRA_WHY_COUNT ? n[k] : "?";
 }
@@ -436,6 +436,7 @@ enum {
     ST_POOL,    /* in an incomplete or invalid pool */
     ST_BUSY,
     ST_CAPACITY,
+    ST_COMPAT,  /* no compatibility group in common with the counter set's allocated devices */
     ST_COUNTERS,
     ST_TAINT,
     ST_OK,
@@ -447,7 +448,7 @@ typedef struct gate_rule {
     dra_gate_t gate, gate2; /* gate2: a second gate that must be on too (DRA_GATE_COUNT: none) */
     const char *what;       /* which devices it withholds ("the 56 matching devices <what>") */
 } gate_rule_t;
-enum { GR_PD_DEVICE = 0, GR_PD_SLICE, GR_BINDING, GR_N };
+enum { GR_PD_DEVICE = 0, GR_PD_SLICE, GR_BINDING, GR_CG_DEVICE, GR_CG_PEER, GR_N };
 static const gate_rule_t gate_rules[GR_N] = {
     [GR_PD_DEVICE] = {DRA_GATE_PARTITIONABLE_DEVICES, DRA_GATE_COUNT,
                       "consuming shared counters (partitions such as MIG devices)"},
@@ -455,6 +456,12 @@ static const gate_rule_t gate_rules[GR_N] = {
                      "of ResourceSlices with shared counters or per-device node selection"},
     [GR_BINDING] = {DRA_GATE_DEVICE_BINDING_CONDITIONS, DRA_GATE_RESOURCE_CLAIM_DEVICE_STATUS,
                     "with binding conditions"},
+    /* 1.37's version-skew rule (dra__acall_cg_skip): the field is kept, the allocator skips */
+    [GR_CG_DEVICE] = {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, DRA_GATE_COUNT,
+                      "declaring compatibilityGroups"},
+    [GR_CG_PEER] = {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, DRA_GATE_COUNT,
+                    "drawing from a counter set an allocated device with compatibilityGroups "
+                    "draws from"},
 };
 
 #define MAXSEL 32
@@ -464,9 +471,11 @@ typedef struct funnel {
     uint32_t cls_at[MAXSEL + 1]; /* stopped at class selector #i (the last slot: beyond) */
     uint32_t req_at[MAXSEL + 1]; /* stopped at request selector #i */
     uint32_t at[ST_N];
+    uint32_t gate_n[GR_N];       /* matching devices each gate rule withheld */
     int gate_rule;               /* first rule that withheld a matching device, -1 */
     const dra__gpool_t *pool;    /* first unusable pool with a matching device */
     const char *cset, *cname;    /* first exhausted counter seen */
+    const char *cgset;           /* first counter set whose allocated devices' groups refused one */
     const dra_taint_t *taint;    /* first untolerated taint seen */
     bool cap_missing;            /* capacityFits said the device lacks a requested capacity */
     bool multi;                  /* an eligible device is multi-allocatable (DRAConsumableCapacity) */
@@ -481,12 +490,15 @@ typedef struct xctx {
     dra_arena_t *celscratch;
     dra_arena_t *ar;
     funnel_t **fun; /* per rq, computed on first use */
+    int rule;       /* the gate rule of device_stage's last ST_GATE */
+    const char *cgset; /* the counter set of device_stage's last ST_COMPAT */
     int rc;         /* DRA_ENOMEM when it happened */
 } xctx_t;
 
 /* Back to the state before the search's first step: nothing taken, no counters consumed, no
- * capacity allocating, constraints empty (the search undoes its attempts, except where upstream
- * bugs leak; an Allocated call keeps its picks). */
+ * capacity allocating, compatibility groups those of the allocated devices, constraints empty
+ * (the search undoes its attempts, except where upstream bugs leak; an Allocated call keeps its
+ * picks). */
 static void reset_attempt(dra__acall_t *c)
 {
     for (uint32_t k = 0; k < c->nslots; k++) {
@@ -501,6 +513,7 @@ static void reset_attempt(dra__acall_t *c)
     for (uint32_t s = 0; s < c->nscopes; s++)
         for (uint32_t i = 0; c->scopes[s].ready && i < c->scopes[s].n; i++)
             c->scopes[s].e[i].consumed = 0;
+    dra__acall_cg_undo(c, c->ncgu); /* compatibility groups: back to the allocated devices' */
     for (uint32_t ci = 0; ci < c->nclaims; ci++) {
         dra__cl_t *cl = &c->cls[ci];
         cl->nres = 0;
@@ -638,18 +651,63 @@ static void count_sel(funnel_t *f, dra__selwhy_t why, uint32_t index)
         f->at[ST_NODE]++;
 }
 
+/* ST_GATE by gate rule r: noted in z (and as f's first rule). */
+static int gate_stage(xctx_t *z, funnel_t *f, int r)
+{
+    z->rule = r;
+    if (f && f->gate_rule < 0)
+        f->gate_rule = r;
+    return ST_GATE;
+}
+
+/* 1.37's compatibility groups for slot st alone, as allocateDevice checks them before the
+ * counters: with DRADeviceCompatibilityGroups off a device declaring groups, or one drawing from a
+ * counter set an allocated device with groups draws from, is skipped (ST_GATE); with it on, a
+ * device with no group in common with the devices allocated from its counter set is refused
+ * (ST_COMPAT). ST_OK otherwise (nothing is kept: the attempt stays empty). */
+static int compat_stage(xctx_t *z, funnel_t *f, dra__slot_t *st)
+{
+    dra__acall_t *c = z->c;
+    const dra_device_t *d = st->d;
+    if (c->b.cg_skip) {
+        int rc = dra__acall_cg_skip(c, st);
+        if (rc < 0) {
+            z->rc = DRA_ENOMEM;
+            return ST_OK;
+        }
+        if (rc)
+            return gate_stage(z, f, dra__device_has_groups(d) ? GR_CG_DEVICE : GR_CG_PEER);
+        return ST_OK;
+    }
+    if (!c->b.cg)
+        return ST_OK;
+    uint32_t pushed = 0;
+    int rc = dra__acall_cg_place(c, st, &pushed);
+    if (rc == R_NOMEM) {
+        z->rc = DRA_ENOMEM;
+        return ST_OK;
+    }
+    if (rc == R_OK) {
+        dra__acall_cg_undo(c, pushed);
+        return ST_OK;
+    }
+    const char *set = dra__acall_cg_refusing_set(c, st);
+    z->cgset = set ? set : "";
+    if (f && !f->cgset)
+        f->cgset = z->cgset;
+    return ST_COMPAT;
+}
+
 /* The checks after isSelectable for slot st alone (an empty attempt): ST_GATE (counters with
- * DRAPartitionableDevices off), ST_BUSY, ST_CAPACITY, ST_COUNTERS, ST_TAINT or ST_OK. */
+ * DRAPartitionableDevices off; compatibility groups skipped with DRADeviceCompatibilityGroups
+ * off), ST_BUSY, ST_CAPACITY, ST_COMPAT, ST_COUNTERS, ST_TAINT or ST_OK. */
 static int device_stage(xctx_t *z, funnel_t *f, uint32_t ci, const dra__rq_t *rq, dra__slot_t *st,
                         bool admin)
 {
     dra__acall_t *c = z->c;
     const dra_device_t *d = st->d;
-    if (!c->b.pd && d->nconsumes > 0) {
-        if (f && f->gate_rule < 0)
-            f->gate_rule = GR_PD_DEVICE;
-        return ST_GATE;
-    }
+    if (!c->b.pd && d->nconsumes > 0)
+        return gate_stage(z, f, GR_PD_DEVICE);
     if (c->slot_ready && c->slot_ready(c->self, st)) {
         z->rc = DRA_ENOMEM;
         return ST_OK;
@@ -671,6 +729,9 @@ static int device_stage(xctx_t *z, funnel_t *f, uint32_t ci, const dra__rq_t *rq
     bool multi = c->b.cc && d->allow_multiple_allocations;
     bool cap_in_use = st->persist_cap || (!c->b.bug_persisted_share && st->persist_share);
     if (!(multi && cap_in_use) && d->nconsumes > 0) {
+        int cs = compat_stage(z, f, st);
+        if (cs != ST_OK || z->rc)
+            return cs;
         int rc = dra__acall_counters_reserve(c, st);
         if (rc < 0) {
             z->rc = DRA_ENOMEM;
@@ -722,6 +783,7 @@ static void withheld(xctx_t *z, funnel_t *f, const dra__rq_t *rq, uint32_t ci)
                 continue;
             f->total++;
             f->at[ST_GATE]++;
+            f->gate_n[GR_PD_SLICE]++;
             if (f->gate_rule < 0)
                 f->gate_rule = GR_PD_SLICE;
         }
@@ -789,12 +851,15 @@ static funnel_t *funnel_of(xctx_t *z, uint32_t ci, uint32_t rqi)
                 }
                 if (blocked) {
                     f->at[ST_GATE]++;
+                    f->gate_n[GR_BINDING]++;
                     if (f->gate_rule < 0)
                         f->gate_rule = GR_BINDING;
                     continue;
                 }
                 int stage = device_stage(z, f, ci, rq, st, admin);
                 f->at[stage]++;
+                if (stage == ST_GATE)
+                    f->gate_n[z->rule]++;
                 if (stage == ST_OK) {
                     f->elig[f->nelig++] = slot;
                     f->multi |= c->b.cc && st->d->allow_multiple_allocations;
@@ -895,9 +960,14 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
             BEGIN(DRA_WHY_GATE);
             w->gate = (int)off;
             w->left = left;
+            uint32_t by = f->gate_n[f->gate_rule >= 0 ? f->gate_rule : 0];
+            if (!by || by > f->at[s])
+                by = f->at[s];
             put(w, "feature gate %s %s, so the %u matching %s %s %s not offered",
-                dra_alloc_gate_name(off), how, f->at[s], dev_word(f->at[s]), g->what,
-                f->at[s] == 1 ? "is" : "are");
+                dra_alloc_gate_name(off), how, by, dev_word(by), g->what,
+                by == 1 ? "is" : "are");
+            if (by < f->at[s]) /* others withheld by another rule of the table */
+                put(w, " (%u more by other feature gates)", f->at[s] - by);
             if (left)
                 put(w, " (%u left)", left);
             put(w, ", %u needed", need);
@@ -930,6 +1000,22 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
             dra_why_capacity(w, before, left, cap_text(rq->body, ct, sizeof ct));
             return true;
         }
+        case ST_COMPAT:
+            BEGIN(DRA_WHY_COMPAT);
+            w->left = left;
+            put(w, "%u free matching %s, ", before, dev_word(before));
+            if (left == 0)
+                put(w, "%s a compatibility group in common with the devices allocated from %s "
+                       "counter set",
+                    before == 1 ? "without" : "none with", before == 1 ? "its" : "their");
+            else
+                put(w, "%u of them without a compatibility group in common with the devices "
+                       "allocated from their counter set",
+                    before - left);
+            if (f->cgset && f->cgset[0])
+                put(w, " (counter set %s)", f->cgset);
+            put(w, ", %u needed", need);
+            return true;
         case ST_COUNTERS:
             BEGIN(DRA_WHY_COUNTERS);
             dra_why_counters(w, before, left, f->cset, f->cname);
@@ -973,12 +1059,16 @@ static bool all_blocked(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
     bool admin = rq->body->admin_access && !rq->is_sub;
     uint32_t n[ST_N] = {0};
     const dra_device_t *first[ST_N] = {0};
+    int rule = -1;
     for (uint32_t i = 0; i < rq->nall; i++) {
         dra__slot_t *st = &c->slots[rq->all_slots[i]];
         int s = device_stage(z, NULL, ci, rq, st, admin);
         n[s]++;
-        if (!first[s])
+        if (!first[s]) {
             first[s] = st->d;
+            if (s == ST_GATE)
+                rule = z->rule;
+        }
     }
     static const struct {
         int stage;
@@ -986,6 +1076,8 @@ static bool all_blocked(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
     } order[] = {{ST_GATE, "consume shared counters while feature gate DRAPartitionableDevices is off"},
                  {ST_BUSY, "allocated already"},
                  {ST_CAPACITY, "lack the capacity asked for"},
+                 {ST_COMPAT, "have no compatibility group in common with the devices allocated "
+                             "from their counter set"},
                  {ST_COUNTERS, "do not fit the counters left"},
                  {ST_TAINT, "have a taint the request does not tolerate"}};
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
@@ -995,9 +1087,18 @@ static bool all_blocked(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
         dra_why_begin(w, DRA_WHY_ALL, c->cls[ci].c, ci, c->nclaims, rq->name, rq_class(rq),
                       rq->nall);
         w->left = rq->nall - n[s];
+        char what[200];
+        if (s == ST_GATE && (rule == GR_CG_DEVICE || rule == GR_CG_PEER))
+            snprintf(what, sizeof what, "are skipped while feature gate %s is off (%s)",
+                     dra_alloc_gate_name(gate_rules[rule].gate),
+                     rule == GR_CG_DEVICE ? "the first declares compatibilityGroups"
+                                          : "the first shares a counter set with an allocated "
+                                            "device that declares them");
+        else
+            snprintf(what, sizeof what, "%s",
+                     n[s] == 1 && s == ST_BUSY ? "is allocated already" : order[k].what);
         put(w, "allocationMode All: %u of the %u %s of the set %s (first: %s)", n[s], rq->nall,
-            dev_word(rq->nall), n[s] == 1 && s == ST_BUSY ? "is allocated already" : order[k].what,
-            nz(first[s]->name));
+            dev_word(rq->nall), what, nz(first[s]->name));
         return true;
     }
     return false;
@@ -1276,7 +1377,8 @@ static int attribute(dra_explainer_t *x, dra_why_t *w)
 {
     dra__acall_t *c = dra__alloc_acall(x->a);
     dra_arena_reset(&x->scratch);
-    xctx_t z = {x, c, dra__alloc_cel(x->a), dra__alloc_celscratch(x->a), &x->scratch, NULL, 0};
+    xctx_t z = {.x = x, .c = c, .cel = dra__alloc_cel(x->a),
+                .celscratch = dra__alloc_celscratch(x->a), .ar = &x->scratch};
     z.fun = dra_arena_calloc(&x->scratch, c->nrqs + 1, sizeof *z.fun, 8);
     if (!z.fun)
         return DRA_ENOMEM;
@@ -1499,7 +1601,8 @@ int dra_explain_verify(dra_explainer_t *x, const dra_node_t *node, dra_claim_t *
     if (viewed.kind == DRA_OUTCOME_ALLOCATED) {
         /* every picked device passes every check of its request alone, and no reason holds */
         dra_arena_reset(&x->scratch);
-        xctx_t z = {x, c, dra__alloc_cel(x->a), dra__alloc_celscratch(x->a), &x->scratch, NULL, 0};
+        xctx_t z = {.x = x, .c = c, .cel = dra__alloc_cel(x->a),
+                .celscratch = dra__alloc_celscratch(x->a), .ar = &x->scratch};
         uint32_t tot = 0;
         for (uint32_t ci = 0; ci < c->nclaims; ci++)
             tot += c->cls[ci].nres;

@@ -15,10 +15,14 @@
  *     step: dra__device_selectable_why), a feature gate that is off and withholds the devices
  *     (a table: DRAPartitionableDevices for devices consuming counters and for slices with
  *     shared counters or per-device node selection, DRADeviceBindingConditions for devices with
- *     binding conditions), a resource pool that is incomplete or invalid, already allocated
- *     (AllocatedDevices), consumable capacity (capacityFits), counters (the counters left in
- *     the device's counter set), taints (an untolerated NoSchedule / NoExecute taint);
- *     allocationMode All: a device of its set that fails one of the last four;
+ *     binding conditions, DRADeviceCompatibilityGroups from 1.37 for devices declaring
+ *     compatibilityGroups and devices sharing a counter set with an allocated device that
+ *     declares them), a resource pool that is incomplete or invalid, already allocated
+ *     (AllocatedDevices), consumable capacity (capacityFits), compatibility groups (with
+ *     DRADeviceCompatibilityGroups on: no group in common with the devices allocated from the
+ *     device's counter set), counters (the counters left in the device's counter set), taints
+ *     (an untolerated NoSchedule / NoExecute taint); allocationMode All: a device of its set
+ *     that fails one of the checks after the selectors;
  *   then each constraint of a claim: matchAttribute (no value held by enough of each request's
  *   devices; "the largest group has 3 of 4"), distinctAttribute (fewer distinct values than
  *   devices needed);
@@ -72,6 +76,8 @@ typedef enum dra_why_kind {
     DRA_WHY_POOL,               /* matching devices only in incomplete / invalid pools */
     DRA_WHY_BUSY,               /* matching devices allocated already */
     DRA_WHY_CAPACITY,           /* consumable capacity does not fit */
+    DRA_WHY_COMPAT,             /* compatibility groups: no group in common with the devices
+                                   allocated from the counter set (DRADeviceCompatibilityGroups) */
     DRA_WHY_COUNTERS,           /* counters of partitionable devices exhausted */
     DRA_WHY_TAINT,              /* untolerated taints */
     DRA_WHY_ALL,                /* allocationMode All: a device of the set is not allocatable */
@@ -90,9 +96,9 @@ typedef enum dra_why_kind {
 } dra_why_kind_t;
 
 /* Stable keys: "fits", "fatal", "node-failure", "no-devices", "class-selector", "selector",
- * "selectors", "node-selection", "gate", "pool", "allocated", "capacity", "counters", "taint",
- * "all", "match-attribute", "distinct-attribute", "together", "search", "node-resources",
- * "unexamined", "node-filter". */
+ * "selectors", "node-selection", "gate", "pool", "allocated", "capacity",
+ * "compatibility-groups", "counters", "taint", "all", "match-attribute", "distinct-attribute",
+ * "together", "search", "node-resources", "unexamined", "node-filter". */
 const char *dra_why_kind_name(dra_why_kind_t k);
 
 typedef struct dra_why {

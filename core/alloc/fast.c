@@ -1007,10 +1007,8 @@ static bool fp_shape(const dra_fast_t *a, dra_claim_t *const *claims, uint32_t n
 {
     if (!a->paths_on || n != 1 || a->c.b.bugs || a->fn->has_pdns || a->c.gp.any_invalid)
         return false;
-    /* 1.37's features: compatibility groups met on the node, derived attributes, capacity
-     * requests whose checks may be fatal or use another arithmetic: the search */
-    if ((a->c.b.cg || a->c.b.cg_skip) && a->fn->has_groups)
-        return false;
+    /* 1.37's features: derived attributes, capacity requests whose checks may be fatal or use
+     * another arithmetic: the search (compatibility groups: fp_scan, for one device) */
     if (dra__claims_need_search(&a->c.b, claims, n, true))
         return false;
     const dra_claim_t *c = claims[0];
@@ -1500,6 +1498,41 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
     return FP_FALLBACK; /* not reached: the group has k members */
 }
 
+/* 1.37's compatibility groups of the devices in use in one pool, per counter set (the baseline
+ * dra__acall_cg_place starts from), built on first use in a call (scratch arena). */
+typedef struct fcg {
+    bool ready;
+    dra__cglist_t l;
+} fcg_t;
+
+/* Whether device d of pool p passes 1.37's compatibility-group check on its own (the claim asks
+ * for one device: no other pick of the call to meet), as dra__acall_allocate_device decides it:
+ * 1 yes, 0 no, R_NOMEM. gs: per pool of the call, NULL until first use. */
+static int fp_cg(dra__acall_t *ac, fcg_t **gs, uint32_t p, const dra_device_t *d)
+{
+    if (!ac->gp.any_groups) /* every device without groups: they all go together */
+        return 1;
+    if (ac->b.cg_skip && dra__device_has_groups(d))
+        return 0; /* declares groups the allocator does not enforce */
+    if (!*gs && !(*gs = dra_arena_calloc(&ac->scratch, ac->gp.n, sizeof **gs, 8)))
+        return R_NOMEM;
+    fcg_t *g = &(*gs)[p];
+    if (!g->ready) {
+        if (dra__cg_baseline(ac, &g->l, &ac->gp.pools[p]))
+            return R_NOMEM;
+        g->ready = true;
+    }
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const char *set = d->consumes[c].counter_set ? d->consumes[c].counter_set : "";
+        const dra__cgent_t *e = dra__cg_entry(ac, &g->l, set, false);
+        if (!e)
+            continue;
+        if (ac->b.cg_skip ? (e->st.has && !e->st.all_empty) : !dra__cg_admits(&e->st, &d->consumes[c]))
+            return 0;
+    }
+    return 1;
+}
+
 /* The greedy scan over the node's devices in search order (pool, slice, device: the node's
  * layout, fnode_t). R_OK with cl->res filled, R_FAIL (unsatisfiable, proven), FP_FALLBACK,
  * R_NOMEM. */
@@ -1519,6 +1552,14 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
         ret = FP_FALLBACK;
         goto out;
     }
+    /* 1.37's compatibility groups (enforced, or the skip while they are not): checked below for
+     * a claim of one device; several devices of one call meet each other's groups: the search */
+    const bool cg = (ac->b.cg || ac->b.cg_skip) && fn->has_groups;
+    if (cg && k != 1) {
+        ret = FP_FALLBACK;
+        goto out;
+    }
+    fcg_t *cgs = NULL;
     bool dependent = false; /* some check depends on the devices picked before */
     for (uint32_t i = 0; i < cl->ncons; i++)
         dependent |= cl->cons[i].c->nrequests == 0 || rq->in_scope[i];
@@ -1590,6 +1631,15 @@ static int fp_scan(dra_fast_t *a, fcnt_t **fcp, uint32_t *charged, uint32_t *nch
                 if (d->nconsumes > 0) {
                     if (!pd)
                         continue;
+                    if (cg) { /* before the counters, as allocateDevice checks them */
+                        rc = fp_cg(ac, &cgs, p, d);
+                        if (rc < 0) {
+                            ret = rc;
+                            goto out;
+                        }
+                        if (!rc)
+                            continue;
+                    }
                     /* counters_reserve: every counter of the scope stays within what is
                      * available after the devices in use and the devices picked so far;
                      * entries already negative make every reservation in their scope fail */

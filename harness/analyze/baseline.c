@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <strings.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,17 @@ int dra_baseline_write(const dra_baseline_opts_t *o, const dra_baseline_file_t *
     int lock = lock_root(o->root, diag);
     if (lock < 0)
         return DRA_EIO;
+    /* ROOT/CURRENT must be the file naming the current set: a directory there (an older
+     * drabench made one for --release CURRENT) failed every bless after the set was written */
+    char cur[4400];
+    struct stat st;
+    snprintf(cur, sizeof cur, "%s/CURRENT", o->root);
+    if (o->current && stat(cur, &st) == 0 && !S_ISREG(st.st_mode)) {
+        close(lock);
+        return dra_diag_set(diag, DRA_EINVAL, cur, 0, 0,
+                            "not a regular file: CURRENT names the current release (a directory "
+                            "there was made by an older bless --release CURRENT; remove it)");
+    }
     int rc = write_set(o, files, n, dir, diag);
     close(lock);
     return rc;

@@ -220,6 +220,23 @@ static int load_manifests(actx_t *a, char **paths, int npaths)
 static int setup_allocators(actx_t *a)
 {
     const opts_t *o = a->o;
+    /* objects the API server would refuse (a 5,000-device slice, a taint value beyond 63
+     * characters): alloc still decides on them, as a dry run of what it was given, but says that
+     * a cluster could not hold them - run and gen refuse them (dra_scenario_read_manifests) */
+    dra_diag_list_t verrs;
+    dra_diag_list_init(&verrs);
+    int vrc = dra_manifest_validate(&a->m, &verrs);
+    if (vrc == DRA_ENOMEM) {
+        dra_diag_list_fini(&verrs);
+        return DRA_EXIT_ENV;
+    }
+    if (vrc && verrs.count) {
+        char buf[700];
+        say("drabench alloc: note: the manifests break %zu rule(s) of the API server (a cluster "
+            "would not hold these objects; drabench validate lists them all), first: %s",
+            verrs.count, dra_diag_format(&verrs.items[0], buf, sizeof buf));
+    }
+    dra_diag_list_fini(&verrs);
     if (dra_alloc_state_new(&a->m, &o->c.f, &a->st) || dra_alloc_state_add_model_claims(a->st) ||
         dra_cel_cache_new(&a->cel))
         return DRA_EXIT_ENV;
@@ -880,7 +897,7 @@ static int write_claims(actx_t *a)
         snprintf(plain + strlen(plain), sizeof plain - strlen(plain), ", %u waiting", a->nwait);
     fprintf(stderr, "%u allocated, %u unsatisfiable, %u failed%s (release %s, %s allocator%s)\n",
             a->nok, a->nunsat, a->nerr, plain,
-            dra_alloc_release_name((dra_release_t)o->c.f.release),
+            dra_alloc_release_label((dra_release_t)o->c.f.release),
             dra_alloc_variant_name(dra_alloc_variant(&o->c.f)),
             o->c.f.upstream_bugs ? ", upstream bugs" : "");
     return rc ? DRA_EXIT_ENV : DRA_EXIT_OK;

@@ -581,7 +581,7 @@ static void print_table(ectx_t *e)
     char a[32], line[DRA_WHY_TEXT_MAX + 256];
     dra_msg_format(line, sizeof line, "%s on %s node%s (release %s, %s allocator%s)", e->what,
                    dra_thousands(e->nexpl, a, sizeof a), e->nexpl == 1 ? "" : "s",
-                   dra_alloc_release_name((dra_release_t)e->f.release),
+                   dra_alloc_release_label((dra_release_t)e->f.release),
                    dra_alloc_variant_name(dra_alloc_variant(&e->f)),
                    e->f.upstream_bugs ? ", upstream bugs" : "");
     printf("%s\n", line);

@@ -511,7 +511,7 @@ int dra_cmd_replay(int argc, char **argv)
     json_object_set_new(root, "seeds", js);
     if (!o.json)
         printf("trace: %u nodes, %lld GPUs, %u pods; tune %.2f; release %s\n", t.nnodes,
-               (long long)gpus, t.npods, o.tune, dra_alloc_release_name(o.release));
+               (long long)gpus, t.npods, o.tune, dra_alloc_release_label(o.release));
     for (uint32_t mi = 0; mi < o.nmode && status == DRA_EXIT_OK; mi++) {
         dra_replay_dra_t dra;
         bool have_dra = false;

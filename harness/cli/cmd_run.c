@@ -240,10 +240,13 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
     const json_t *r = json_object_get(doc, "run");
     const json_t *cl = json_object_get(doc, "cluster");
     const json_t *inv = json_object_get(doc, "invariants");
+    const char *rel = json_string_value(json_object_get(r, "release"));
+    dra_release_t rv;
+    if (rel && dra_alloc_release_parse(rel, &rv, NULL) == DRA_OK)
+        rel = dra_alloc_release_label(rv); /* 1.38-pre says what it follows */
     fprintf(f, "scenario    %s (seed %s, %s, release %s, %s allocator%s)\n", run->scenario,
             json_string_value(json_object_get(r, "seed")),
-            json_string_value(json_object_get(r, "policy")),
-            json_string_value(json_object_get(r, "release")),
+            json_string_value(json_object_get(r, "policy")), rel,
             json_string_value(json_object_get(r, "allocator")),
             run->interrupted ? ", INTERRUPTED" : "");
     char bt[32], tb[32];

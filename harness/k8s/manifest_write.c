@@ -81,12 +81,40 @@ static void em_indent(em_t *e, uint32_t n)
     }
 }
 
+/* A UTF-8 character YAML may not hold raw (YAML 1.2 c-printable, as libyaml's reader checks):
+ * C1 controls U+0080-U+009F and U+FFFE, U+FFFF; valid in JSON, so a value read from JSON input
+ * may carry one. Its length in bytes (the code point in *cp), or 0. */
+static size_t yaml_unprintable(const char *p, unsigned *cp)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) {
+        *cp = u[1];
+        return 2;
+    }
+    if (u[0] == 0xef && u[1] == 0xbf && (u[2] == 0xbe || u[2] == 0xbf)) {
+        *cp = 0xff00u | u[2] | 0x40u;
+        return 3;
+    }
+    return 0;
+}
+
 static void json_quote(dra_sbuf_t *b, const char *s)
 {
     bput(b, "\"", 1);
     const char *run = s;
     for (const char *p = s; *p; p++) {
         unsigned char c = (unsigned char)*p;
+        unsigned cp;
+        size_t ul = c >= 0x80 ? yaml_unprintable(p, &cp) : 0;
+        if (ul) { /* \uXXXX: valid in YAML double quotes and in JSON alike */
+            char esc[8];
+            bput(b, run, (size_t)(p - run));
+            snprintf(esc, sizeof esc, "\\u%04x", cp);
+            bput(b, esc, 6);
+            p += ul - 1;
+            run = p + 1;
+            continue;
+        }
         if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
             continue;
         bput(b, run, (size_t)(p - run));
@@ -319,7 +347,17 @@ static void em_json_text(em_t *e, const char *j)
     bool in_str = false;
     const char *run = j;
     for (const char *p = j; *p; p++) {
-        if (in_str) {
+        /* in a string, what YAML may not hold raw (DEL, C1 controls, U+FFFE/U+FFFF) as \uXXXX */
+        unsigned cp = 0x7f;
+        size_t ul = !in_str ? 0 : *p == 0x7f ? 1 : yaml_unprintable(p, &cp);
+        if (ul) {
+            char esc[8];
+            bput(e->b, run, (size_t)(p - run));
+            snprintf(esc, sizeof esc, "\\u%04x", cp);
+            bput(e->b, esc, 6);
+            p += ul - 1;
+            run = p + 1;
+        } else if (in_str) {
             if (*p == '\\' && p[1])
                 p++;
             else if (*p == '"')

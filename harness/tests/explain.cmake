@@ -111,3 +111,43 @@ add_test(NAME harness.cli_explain.run_reasons
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.cli_explain.run_reasons PROPERTIES LABELS "unit;harness;cli"
                      TIMEOUT 300 ENVIRONMENT "${DRA_TEST_ENV}")
+
+# 1.37's compatibility groups (harness/tests/data/explain/compat.yaml): with
+# DRADeviceCompatibilityGroups off (1.37's default) the allocator skips a device declaring groups
+# and a device drawing from a counter set an allocated device with groups draws from - the gate
+# table's two rows; with it on, a device with no group in common with the devices allocated from
+# its counter set is refused - kind compatibility-groups. The built-in mig-vgpu with the gate
+# turned off: explain and validate of the scenario name the gate.
+set(_excg_script [=[
+set -e
+B="$1"; d="$2"; C=harness/tests/data/explain/compat.yaml; G=DRADeviceCompatibilityGroups
+ex() { set +e; "$B" explain "$@" > "$d/cg.txt" 2> "$d/cg.err"; rc=$?; set -e; }
+has() { grep -qF -- "$1" "$d/cg.txt" || { echo "missing: $1"; cat "$d/cg.txt" "$d/cg.err"; exit 1; }; }
+ex -f $C --claim one-vgpu; test $rc = 1
+has "2 nodes  request vgpu: feature gate $G is off in release 1.37, so the 2 matching devices declaring compatibilityGroups are not offered, 1 needed"
+ex -f $C --claim one-part; test $rc = 1
+has "request part: feature gate $G is off in release 1.37, so the 1 matching device drawing from a counter set an allocated device with compatibilityGroups draws from is not offered, 1 needed"
+ex -f $C --claim one-part -o json; test $rc = 1
+jq -e '[.per_node[] | select(.node == "node-3") | .kind, .gate] == ["gate", "DRADeviceCompatibilityGroups"]' "$d/cg.txt" > /dev/null
+ex -f $C --claim one-vgpu --feature $G=true; test $rc = 0
+has "fits on 1 node: node-2"
+has "request vgpu: 2 free matching devices, none with a compatibility group in common with the devices allocated from their counter set (counter set gpu-0), 1 needed"
+ex -f $C --claim one-part --feature $G=true -o json; test $rc = 1
+jq -e '[.per_node[] | select(.node == "node-3") | .kind, .left, .reason] == ["compatibility-groups", 0, "request part: 1 free matching device, without a compatibility group in common with the devices allocated from its counter set (counter set gpu-0), 1 needed"]' "$d/cg.txt" > /dev/null
+ex -f $C --claim one-vgpu --release 1.38-pre --feature $G=true; test $rc = 0
+has "fits on 1 node: node-2"
+has "claim default/one-vgpu on 3 nodes (release 1.38-pre, master at v1.38.0-alpha.2, experimental allocator)"
+# 1.36 does not know the field: every vGPU is offered and fits
+ex -f $C --claim one-vgpu --release 1.36; test $rc = 0
+has "fits on 2 nodes: node-1, node-2"
+ex --scenario mig-vgpu --shape vgpu-20c --feature $G=false; test $rc = 1
+has "200 nodes  request gpu: feature gate $G is off in release 1.37, so the 32 matching devices declaring compatibilityGroups are not offered, 1 needed"
+grep -v "features:" corpora/scenarios/mig-vgpu.yaml > "$d/mig-vgpu-nogate.yaml"
+set +e; "$B" validate "$d/mig-vgpu-nogate.yaml" > "$d/cg.txt" 2>&1; rc=$?; set -e; test $rc = 2
+has "spec.release: feature gate $G is off in release 1.37, so mix[3] (vgpu-20c) gets no device on any node"
+]=])
+add_test(NAME harness.cli_explain.compat_groups
+         COMMAND sh -c "${_excg_script}" sh $<TARGET_FILE:drabench> ${_ex}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.cli_explain.compat_groups PROPERTIES LABELS "unit;harness;cli"
+                     TIMEOUT 300 ENVIRONMENT "${DRA_TEST_ENV}")

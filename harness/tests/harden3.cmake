@@ -233,6 +233,23 @@ test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
 grep -q "suite.txt: lines 2 and 4 run the same scenario file name 'default'" "$d/out.txt"
 test ! -e "$d/out"
 ]=])
+# sibling: scripts/compare-releases writes DIR/<release>/<name>.json per suite line, so two lines
+# of one scenario lost the first result there too; refused by file name before anything runs,
+# by metadata.name after the first release's runs (before the other releases and compare).
+dra_harden3_test(d04_compare_releases_one_file_per_line [=[
+d="$HT/d04c"; rm -rf "$d"; mkdir -p "$d"
+printf '# suite\ndefault --count 10\n\ndefault --policy spread\n' > "$d/suite.txt"
+rc=0; timeout 60 scripts/compare-releases --bin "$DRABENCH" --suite "$d/suite.txt" --out "$d/out" > "$d/out.txt" 2>&1 || rc=$?
+test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
+grep -q "suite.txt: lines 2 and 4 run the same scenario file name 'default'" "$d/out.txt"
+test ! -e "$d/out"
+cp "$HT/small.yaml" "$d/a.yaml"; cp "$HT/small.yaml" "$d/b.yaml"
+printf '%s/a.yaml\n%s/b.yaml --count 5\n' "$d" "$d" > "$d/suite2.txt"
+rc=0; timeout 120 scripts/compare-releases --bin "$DRABENCH" --repeat 1 --suite "$d/suite2.txt" --out "$d/out" > "$d/out.txt" 2>&1 || rc=$?
+test "$rc" = 2 || { echo "exit $rc"; cat "$d/out.txt"; exit 1; }
+grep -q "suite2.txt: lines 1 and 2 run the same scenario (metadata.name) 'h3-small'" "$d/out.txt"
+test ! -e "$d/out/1.37" && test ! -e "$d/out/README.md"
+]=])
 
 # 14. Every input is read once: report and baseline bless looked at the first file (replay
 #     results? a comparison?) and then read it again, so a pipe came back empty and a FIFO hung.
@@ -317,6 +334,13 @@ for r in CURRENT current local Local; do
 done
 "$DRABENCH" baseline bless --dir "$d/bl" --release v1 "$FIX/base-default.json" > /dev/null
 test "$(cat "$d/bl/CURRENT")" = v1
+# a root an older bless left with a CURRENT/ directory: refused before any file is written,
+# naming it (every bless exited 4 after writing its set)
+mkdir -p "$d/old/CURRENT"
+rc=0; "$DRABENCH" baseline bless --dir "$d/old" --release v1 "$FIX/base-default.json" > /dev/null 2> "$d/err.txt" || rc=$?
+test "$rc" = 2 || { echo "CURRENT/ directory: exit $rc"; cat "$d/err.txt"; exit 1; }
+grep -q 'old/CURRENT: not a regular file: CURRENT names the current release' "$d/err.txt"
+test ! -e "$d/old/v1"
 ]=])
 
 # 13. A walked directory yields regular files only: a FIFO named *.yaml hung validate / inspect /
@@ -441,7 +465,8 @@ test "$(ls "$d/h" | wc -l)" = "$(jq '[.repetitions[0].histograms[]] | length' "$
 #     33 KB with one 128-device slice before: 2,500 arrivals of one 128-device slice grew RSS by
 #     about 70 MB over 500 under ASan, by a few MB now; Release flat); the taint value is a label value (at most 63 characters), as
 #     is a device taint's and a DeviceTaintRule's; a cluster read by run / gen / validate of a
-#     scenario is held to the limits validate applies (a 5,000-device slice is refused).
+#     scenario is held to the limits validate applies (a 5,000-device slice is refused); alloc
+#     -f still decides on such manifests but names the first rule they break.
 dra_harden3_test(d10_health_memory_and_limits [=[
 d="$HT/d10"; rm -rf "$d"; mkdir -p "$d"
 cat > "$d/t.yaml" <<'Y'
@@ -496,6 +521,11 @@ for cmd in "validate $d/big.yaml" "run $HT/small.yaml -q -o $d/c.json --cluster 
   test "$rc" = 2 || { echo "$cmd: exit $rc"; exit 1; }
   grep -q 'big.yaml:[0-9]*:[0-9]*: .*spec.devices: must have at most 128 devices, has 5000' "$d/err.txt" || { echo "$cmd:"; cat "$d/err.txt"; exit 1; }
 done
+# alloc decides on what it is given (a dry run) but says the API server would refuse it
+"$DRABENCH" alloc -f "$d/big.yaml" > /dev/null 2> "$d/err.txt"
+grep -q 'note: the manifests break 1 rule(s) of the API server .*, first: .*big.yaml:[0-9]*:[0-9]*: .*spec.devices: must have at most 128 devices, has 5000' "$d/err.txt"
+"$DRABENCH" alloc -f corpora/samples/sample-cluster.yaml > /dev/null 2> "$d/err.txt"
+! grep -q 'rule(s) of the API server' "$d/err.txt"
 ]=])
 
 # 17. A path that is not UTF-8 (or holds a control character or a backslash) is written into

@@ -162,7 +162,7 @@ jq -e '[.files[0].warnings[] | .line] == [10, 12]' "$d/out.txt" > /dev/null
 val -q "$d/release.yaml"; test $rc = 2
 ! grep -q warning "$d/err.txt"
 # the built-ins: no error, no warning
-for s in default fleet-5k gpu-sharing mig-inference nvl72-training sched-perf-500 unsat-storm; do
+for s in default fleet-5k gpu-sharing mig-inference mig-vgpu nvl72-training sched-perf-500 unsat-storm; do
   val corpora/scenarios/$s.yaml; test $rc = 0
   grep -q "0 errors, 0 warnings" "$d/err.txt" || { cat "$d/err.txt"; exit 1; }
 done

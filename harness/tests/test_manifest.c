@@ -408,6 +408,36 @@ static void test_resource_rules(void)
     done(&m, &e);
 }
 
+/* JSON input may carry characters YAML may not hold raw (C1 controls, U+FFFE/U+FFFF, DEL in
+ * opaque parameters): the YAML writer escapes them, and reading its output gives the same model
+ * (the second read refused "control characters are not allowed") */
+static void test_roundtrip_unprintable(void)
+{
+    const char *j = "{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClass\","
+                    " \"metadata\": {\"name\": \"k\"}, \"spec\": {"
+                    "\"selectors\": [{\"cel\": {\"expression\": \"device.driver == 'x\\u0089\\uffff'\"}}],"
+                    "\"config\": [{\"opaque\": {\"driver\": \"x.io\", \"parameters\": "
+                    "{\"k\\u0085\\u0089\": \"v\\u009f\\ufffe\\u007f\", \"n\": 1}}}]}}";
+    dra_model_t m;
+    dra_diag_list_t e;
+    CHECK_OK(load(&m, j, &e));
+    CHECK(strstr(m.classes[0]->configs[0].opaque.params_json, "k\xc2\x85\xc2\x89") != NULL);
+    for (int json = 0; json < 2; json++) {
+        dra_sbuf_t out = {0};
+        CHECK_OK(json ? dra_manifest_write_json_buf(&m, &out) : dra_manifest_write_yaml_buf(&m, &out));
+        CHECK(json || strstr(out.p, "\\u0089") != NULL);
+        dra_model_t m2;
+        dra_diag_list_t e2;
+        CHECK_OK(load(&m2, out.p, &e2));
+        CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
+        CHECK_STREQ(m2.classes[0]->configs[0].opaque.params_json,
+                    m.classes[0]->configs[0].opaque.params_json);
+        done(&m2, &e2);
+        dra_sbuf_fini(&out);
+    }
+    done(&m, &e);
+}
+
 static void test_skipped_and_lists(void)
 {
     const char *y = "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n---\n"
@@ -622,6 +652,7 @@ int main(void)
     RUN(test_roundtrip_and_params);
     RUN(test_pods_and_nodes_roundtrip);
     RUN(test_resource_rules);
+    RUN(test_roundtrip_unprintable);
     RUN(test_skipped_and_lists);
     RUN(test_malformed);
     RUN(test_fields_1_37);

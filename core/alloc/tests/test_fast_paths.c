@@ -29,14 +29,23 @@ static void qty(dra_quantity_t *q, uint64_t v)
     q->lo = v;
 }
 
+/* The profile of the next fx_init: 1.36, or 1.37 with DRADeviceCompatibilityGroups on or off
+ * and each device's compatibilityGroups from fx_groups ("" none, else one group). */
+static dra_release_t fx_release = DRA_RELEASE_1_36;
+static bool fx_cg_gate;
+static const char *const *fx_groups;
+
 /* One node, one class without selectors, one slice of n devices with numa[i]; with counters, a
  * counter set "set" of mem = total and every device consuming mem = each. */
 static void fx_init(fx_t *x, uint32_t n, const int *numa, uint64_t total, uint64_t each)
 {
     memset(x, 0, sizeof *x);
     dra_model_init(&x->m);
-    dra_alloc_features_init(&x->f, DRA_RELEASE_1_36);
+    dra_alloc_features_init(&x->f, fx_release);
     CHECK_OK(dra_alloc_features_set_gate(&x->f, "DRAPartitionableDevices", true, NULL));
+    if (fx_release >= DRA_RELEASE_1_37)
+        CHECK_OK(dra_alloc_features_set_gate(&x->f, "DRADeviceCompatibilityGroups", fx_cg_gate,
+                                             NULL));
     x->node = dra_model_add_node(&x->m);
     x->node->name = "node-1";
     dra_device_class_t *cls = dra_model_add_class(&x->m);
@@ -88,6 +97,11 @@ static void fx_init(fx_t *x, uint32_t n, const int *numa, uint64_t total, uint64
             dev->consumes[0].ncounters = 1;
             dev->consumes[0].counters[0].name = "mem";
             qty(&dev->consumes[0].counters[0].value, each);
+            if (fx_groups && fx_groups[d][0]) {
+                dev->consumes[0].groups = dra_model_array(&x->m, 1, sizeof(const char *));
+                dev->consumes[0].groups[0] = fx_groups[d];
+                dev->consumes[0].ngroups = 1;
+            }
         }
     }
     dra_model_slice_done(&x->m, s);
@@ -296,6 +310,37 @@ static void test_counter_profiles(void)
     fx_fini(&x);
 }
 
+/* 1.37's compatibility groups on the counters path, for a claim of one device: with the gate on
+ * a device whose groups the devices in use on its counter set do not admit is passed over, with
+ * it off a device declaring groups is skipped; a claim of two devices goes to the search (its
+ * picks meet each other's groups). dev-0 and dev-2 in group a, dev-1 in b, dev-3 none. */
+static void test_compatibility_groups(void)
+{
+    static const char *const groups[4] = {"a", "b", "a", ""};
+    fx_t x;
+    fx_release = DRA_RELEASE_1_37;
+    fx_groups = groups;
+    fx_cg_gate = true;
+    fx_init(&x, 4, NULL, 8, 1);
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-0");
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-2");
+    /* dev-1 (b) and dev-3 (no groups) do not go with dev-0 and dev-2 (a) */
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_UNSAT, DRA_OUTCOME_UNSATISFIABLE, "");
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_SEARCH, DRA_OUTCOME_UNSATISFIABLE, "");
+    fx_fini(&x);
+    fx_init(&x, 4, NULL, 8, 1);
+    both(&x, claim(&x, 2, false), DRA_FAST_PATH_SEARCH, DRA_OUTCOME_ALLOCATED, "dev-0,dev-2");
+    fx_fini(&x);
+    /* the gate off (1.37's default): only dev-3, which declares no groups */
+    fx_cg_gate = false;
+    fx_init(&x, 4, NULL, 8, 1);
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_COUNTERS, DRA_OUTCOME_ALLOCATED, "dev-3");
+    both(&x, claim(&x, 1, false), DRA_FAST_PATH_UNSAT, DRA_OUTCOME_UNSATISFIABLE, "");
+    fx_fini(&x);
+    fx_release = DRA_RELEASE_1_36;
+    fx_groups = NULL;
+}
+
 int main(void)
 {
     RUN(test_first);
@@ -303,5 +348,6 @@ int main(void)
     RUN(test_counters);
     RUN(test_counter_amounts);
     RUN(test_counter_profiles);
+    RUN(test_compatibility_groups);
     return check_summary();
 }
