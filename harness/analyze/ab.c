@@ -553,14 +553,18 @@ int dra_ab_write_md(const dra_ab_session_t *s, FILE *f)
         const dra_ab_scenario_t *x = &s->scen[sc];
         for (size_t k = 0; k < x->nmetrics && x->stats; k++) {
             const dra_ab_stat_t *st = &x->stats[k];
-            char ch[32], vl[400];
+            char ch[32], vl[400], pv[32] = "-", fl[32] = "-";
             fputs("| ", f);
             dra_esc_md(f, x->name);
             fputs(" | ", f);
             dra_esc_md(f, x->metrics[k]);
-            fprintf(f, " | %zu+%zu | %.3f | [%.3f, %.3f] | %s | %.3f | %.1f%% | ", st->n, st->n_aa,
-                    st->ratio, st->lo, st->hi, pct(st->ratio, ch, sizeof ch), st->p,
-                    100 * (exp(st->noise) - 1));
+            /* no test or no A/A rounds: a dash, as the text table, not "nan" */
+            if (isfinite(st->p))
+                snprintf(pv, sizeof pv, "%.3f", st->p);
+            if (isfinite(st->noise))
+                snprintf(fl, sizeof fl, "%.1f%%", 100 * (exp(st->noise) - 1));
+            fprintf(f, " | %zu+%zu | %.3f | [%.3f, %.3f] | %s | %s | %s | ", st->n, st->n_aa,
+                    st->ratio, st->lo, st->hi, pct(st->ratio, ch, sizeof ch), pv, fl);
             verdict_label(st, vl, sizeof vl);
             if (st->verdict == DRA_AB_REGRESSION)
                 fputs("**", f);

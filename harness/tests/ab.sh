@@ -51,6 +51,10 @@ mechanics)
     [ $rc -ne 2 ] && [ $rc -ne 4 ] || fail "A/A sitting exited $rc"
     grep -q '^## drabench ab: ' "$T/ab.md" || fail "no Markdown heading"
     grep -q '| scenario | metric | rounds (A/B+A/A) |' "$T/ab.md" || fail "no Markdown table"
+    # no A/A rounds (and too few A/B rounds for a test): the floor and p are dashes, never "nan"
+    "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 1 --invariants off" --rounds 2 --aa 0 --seed 9 -q --format md >"$T/ab0.md" 2>/dev/null
+    grep -q '^| .*small.yaml | throughput' "$T/ab0.md" || fail "no Markdown row without A/A rounds"
+    ! grep -qiE '\| -?nan%? \|' "$T/ab0.md" || fail "nan in the Markdown table: $(grep -i nan "$T/ab0.md")"
     ;;
 errors)
     expect() { want=$1; shift; "$DRABENCH" ab "$@" >"$T/o" 2>&1; rc=$?; [ $rc -eq "$want" ] || { cat "$T/o"; fail "ab $* exited $rc, want $want"; }; }
