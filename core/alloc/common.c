@@ -1176,33 +1176,15 @@ int dra__constraint_attr(const dra_model_t *m, const dra__beh_t *b, dra_cel_cach
     return DRA_OK;
 }
 
-static bool list_has(const dra_consumes_t *c, const char *g)
+bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t nbase, uint32_t n)
 {
-    for (uint32_t i = 0; i < c->ngroups; i++)
-        if (c->groups[i] && strcmp(c->groups[i], g) == 0)
-            return true;
-    return false;
-}
-
-bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t n)
-{
-    uint32_t empty = 0;
-    for (uint32_t i = 0; i < n; i++)
-        empty += lists[i]->ngroups == 0;
-    if (empty == n)
-        return true;
-    if (empty)
-        return false; /* a device without groups only goes with devices without groups */
-    /* some group of the first list is in every other list */
-    for (uint32_t g = 0; g < lists[0]->ngroups; g++) {
-        const char *name = lists[0]->groups[g];
-        bool all = name != NULL;
-        for (uint32_t i = 1; i < n && all; i++)
-            all = list_has(lists[i], name);
-        if (all)
-            return true;
+    dra__cgstate_t st = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        if (i >= nbase && !dra__cg_admits(&st, lists[i]))
+            return false;
+        dra__cg_fold(&st, lists[i]);
     }
-    return false;
+    return true;
 }
 
 /* ---- attribute values ------------------------------------------------------------------------ */
