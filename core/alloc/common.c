@@ -1176,6 +1176,54 @@ int dra__constraint_attr(const dra_model_t *m, const dra__beh_t *b, dra_cel_cach
     return DRA_OK;
 }
 
+static bool cg_has(const dra__cgstate_t *s, const char *g)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (strcmp(s->g[i], g) == 0)
+            return true;
+    return false;
+}
+
+/* upstream's admits(): may a device with these groups join the set? */
+bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
+{
+    if (!s->has)
+        return true;
+    if (!c->ngroups)
+        return s->all_empty;
+    if (s->all_empty)
+        return false;
+    for (uint32_t i = 0; i < c->ngroups; i++)
+        if (c->groups[i] && cg_has(s, c->groups[i]))
+            return true;
+    return false;
+}
+
+/* upstream's add(): fold the device's groups into the set's state */
+void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
+{
+    if (!s->has) {
+        s->has = true;
+        s->all_empty = c->ngroups == 0;
+        s->n = 0;
+        for (uint32_t i = 0; i < c->ngroups && s->n < DRA__CG_MAX; i++)
+            if (c->groups[i] && !cg_has(s, c->groups[i]))
+                s->g[s->n++] = c->groups[i];
+        return;
+    }
+    if (s->all_empty || !c->ngroups)
+        return;
+    uint8_t k = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        bool in = false;
+        for (uint32_t j = 0; j < c->ngroups && !in; j++)
+            in = c->groups[j] && strcmp(c->groups[j], s->g[i]) == 0;
+        if (in)
+            s->g[k++] = s->g[i];
+    }
+    s->n = k;
+}
+
 bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t nbase, uint32_t n)
 {
     dra__cgstate_t st = {0};
