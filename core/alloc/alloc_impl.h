@@ -157,9 +157,13 @@ DRA_NODISCARD int dra__constraint_attr(const dra_model_t *m, const dra__beh_t *b
                                       const dra_device_t *d, const dra_attr_t **out, char *err,
                                       size_t errlen);
 
-/* Compatibility groups of a final set (RELEASES.md §2): the group lists of the devices on one
- * counter set (n lists) admit each other: all without groups, or all with groups sharing one. */
-bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t n);
+/* Compatibility groups of a final set (RELEASES.md §2) as upstream decides them: the first nbase
+ * of the n group lists on one counter set are the devices allocated before (folded into the
+ * rolling intersection unchecked, in slice order, as compatibilityGroupsBaselineForPool does),
+ * and each later list must be admitted by the intersection so far. With a consistent baseline
+ * that is "all without groups, or all with groups sharing one"; an allocated set that already
+ * breaks the rule (slices changed under it) is judged by its fold, not rejected as a whole. */
+bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t nbase, uint32_t n);
 
 /* ---- pools -------------------------------------------------------------------------------- */
 

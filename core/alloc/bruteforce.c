@@ -356,8 +356,9 @@ static bool check_counters(const bf_t *x)
 }
 
 /* Compatibility groups: per pool and counter set a used device consumes, the group lists of the
- * devices in use in the state and of the used devices admit each other (enforced); with the gate
- * off from 1.37 on, no used device joins a set an allocated device with groups draws from. */
+ * devices in use in the state (the baseline, folded in slice order) admit the used devices one
+ * by one (enforced, dra__cg_lists_ok); with the gate off from 1.37 on, no used device joins a
+ * set an allocated device with groups draws from. */
 static bool check_groups(const bf_t *x)
 {
     const dra__beh_t *b = &x->b;
@@ -391,18 +392,21 @@ static bool check_groups(const bf_t *x)
                     return false;
                 continue;
             }
+            const uint32_t nbase = n;
             for (uint32_t j = 0; j < x->nuses; j++) {
                 const dra_device_t *o = x->dev[x->uses[j].dev];
                 bool dup = false;
                 for (uint32_t j2 = 0; j2 < j && !dup; j2++)
                     dup = x->dev[x->uses[j2].dev] == o;
-                if (dup || x->devpool[x->uses[j].dev] != x->devpool[x->uses[i].dev])
+                /* a device allocated before (a share of it) is in the baseline already */
+                if (dup || x->devpool[x->uses[j].dev] != x->devpool[x->uses[i].dev] ||
+                    dra_alloc_state_in_use(x->st, p->driver, p->name, nz(o->name)))
                     continue;
                 for (uint32_t c2 = 0; c2 < o->nconsumes; c2++)
                     if (!strcmp(nz(o->consumes[c2].counter_set), set) && n < max)
                         lists[n++] = &o->consumes[c2];
             }
-            if (!dra__cg_lists_ok(lists, n))
+            if (!dra__cg_lists_ok(lists, nbase, n))
                 return false;
         }
     }

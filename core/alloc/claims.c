@@ -194,54 +194,6 @@ int dra__acall_counters_reserve(dra__acall_t *ac, dra__slot_t *st)
  * that would join a counter set an allocated device with groups draws from, is skipped instead
  * (upstream's version-skew rule). Both run where the counters are checked, before them. */
 
-static bool cg_has(const dra__cgstate_t *s, const char *g)
-{
-    for (uint32_t i = 0; i < s->n; i++)
-        if (strcmp(s->g[i], g) == 0)
-            return true;
-    return false;
-}
-
-/* upstream's admits(): may a device with these groups join the set? */
-bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
-{
-    if (!s->has)
-        return true;
-    if (!c->ngroups)
-        return s->all_empty;
-    if (s->all_empty)
-        return false;
-    for (uint32_t i = 0; i < c->ngroups; i++)
-        if (c->groups[i] && cg_has(s, c->groups[i]))
-            return true;
-    return false;
-}
-
-/* upstream's add(): fold the device's groups into the set's state */
-void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
-{
-    if (!s->has) {
-        s->has = true;
-        s->all_empty = c->ngroups == 0;
-        s->n = 0;
-        for (uint32_t i = 0; i < c->ngroups && s->n < DRA__CG_MAX; i++)
-            if (c->groups[i] && !cg_has(s, c->groups[i]))
-                s->g[s->n++] = c->groups[i];
-        return;
-    }
-    if (s->all_empty || !c->ngroups)
-        return;
-    uint8_t k = 0;
-    for (uint32_t i = 0; i < s->n; i++) {
-        bool in = false;
-        for (uint32_t j = 0; j < c->ngroups && !in; j++)
-            in = c->groups[j] && strcmp(c->groups[j], s->g[i]) == 0;
-        if (in)
-            s->g[k++] = s->g[i];
-    }
-    s->n = k;
-}
-
 dra__cgent_t *dra__cg_entry(dra__acall_t *ac, dra__cglist_t *l, const char *set, bool add)
 {
     for (uint32_t i = 0; i < l->n; i++)

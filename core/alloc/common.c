@@ -1176,33 +1176,63 @@ int dra__constraint_attr(const dra_model_t *m, const dra__beh_t *b, dra_cel_cach
     return DRA_OK;
 }
 
-static bool list_has(const dra_consumes_t *c, const char *g)
+static bool cg_has(const dra__cgstate_t *s, const char *g)
 {
-    for (uint32_t i = 0; i < c->ngroups; i++)
-        if (c->groups[i] && strcmp(c->groups[i], g) == 0)
+    for (uint32_t i = 0; i < s->n; i++)
+        if (strcmp(s->g[i], g) == 0)
             return true;
     return false;
 }
 
-bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t n)
+/* upstream's admits(): may a device with these groups join the set? */
+bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
 {
-    uint32_t empty = 0;
-    for (uint32_t i = 0; i < n; i++)
-        empty += lists[i]->ngroups == 0;
-    if (empty == n)
+    if (!s->has)
         return true;
-    if (empty)
-        return false; /* a device without groups only goes with devices without groups */
-    /* some group of the first list is in every other list */
-    for (uint32_t g = 0; g < lists[0]->ngroups; g++) {
-        const char *name = lists[0]->groups[g];
-        bool all = name != NULL;
-        for (uint32_t i = 1; i < n && all; i++)
-            all = list_has(lists[i], name);
-        if (all)
+    if (!c->ngroups)
+        return s->all_empty;
+    if (s->all_empty)
+        return false;
+    for (uint32_t i = 0; i < c->ngroups; i++)
+        if (c->groups[i] && cg_has(s, c->groups[i]))
             return true;
-    }
     return false;
+}
+
+/* upstream's add(): fold the device's groups into the set's state */
+void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
+{
+    if (!s->has) {
+        s->has = true;
+        s->all_empty = c->ngroups == 0;
+        s->n = 0;
+        for (uint32_t i = 0; i < c->ngroups && s->n < DRA__CG_MAX; i++)
+            if (c->groups[i] && !cg_has(s, c->groups[i]))
+                s->g[s->n++] = c->groups[i];
+        return;
+    }
+    if (s->all_empty || !c->ngroups)
+        return;
+    uint8_t k = 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        bool in = false;
+        for (uint32_t j = 0; j < c->ngroups && !in; j++)
+            in = c->groups[j] && strcmp(c->groups[j], s->g[i]) == 0;
+        if (in)
+            s->g[k++] = s->g[i];
+    }
+    s->n = k;
+}
+
+bool dra__cg_lists_ok(const dra_consumes_t *const *lists, uint32_t nbase, uint32_t n)
+{
+    dra__cgstate_t st = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        if (i >= nbase && !dra__cg_admits(&st, lists[i]))
+            return false;
+        dra__cg_fold(&st, lists[i]);
+    }
+    return true;
 }
 
 /* ---- attribute values ------------------------------------------------------------------------ */

@@ -498,9 +498,11 @@ static void check_counters(ictx_t *x)
 }
 
 /* Compatibility groups (DRADeviceCompatibilityGroups enforced): per pool and counter set a
- * result consumes, the groups of the devices in use before and of the results' devices admit
- * each other; with the gate off from 1.37 on, no result joins a counter set an allocated device
- * with groups draws from (check_device rejects results that declare groups themselves). */
+ * result consumes, the groups of the devices in use before (the baseline, folded in slice order
+ * as upstream does, even when they already break the rule) admit the results' devices one by
+ * one (dra__cg_lists_ok); with the gate off from 1.37 on, no result joins a counter set an
+ * allocated device with groups draws from (check_device rejects results that declare groups
+ * themselves). */
 static void check_groups(ictx_t *x)
 {
     const dra__beh_t *b = &x->b;
@@ -535,19 +537,22 @@ static void check_groups(ictx_t *x)
                                 nbefore_grouped += dv->consumes[c2].ngroups > 0;
                             }
                     }
+            const uint32_t nbase = n;
             for (uint32_t j = i; j < x->nx; j++) {
                 const ires_t *o = &x->xs[j];
                 bool dup = false;
                 for (uint32_t j2 = i; j2 < j && !dup; j2++)
                     dup = x->xs[j2].d == o->d;
-                if (dup || o->pool != p)
+                /* a device allocated before (a share of it) is in the baseline already */
+                if (dup || o->pool != p ||
+                    dra_alloc_state_in_use(x->before, p->driver, p->name, nz(o->d->name)))
                     continue;
                 for (uint32_t c2 = 0; c2 < o->d->nconsumes; c2++)
                     if (strcmp(nz(o->d->consumes[c2].counter_set), set) == 0 &&
                         n < DRA_INV_GROUP_MAX)
                         lists[n++] = &o->d->consumes[c2];
             }
-            if (b->cg && !dra__cg_lists_ok(lists, n))
+            if (b->cg && !dra__cg_lists_ok(lists, nbase, n))
                 violation(x->out, "pool %s/%s: counter set %s: devices with incompatible "
                                   "compatibility groups allocated together",
                           p->driver, p->name, set);
