@@ -308,11 +308,10 @@ typedef struct ctx {
     uint64_t hash_cap;
     uint64_t chk_mismatch, check_ns;
     XXH3_state_t *chk_dig;
-    /* test hooks (runner.h): spin() iterations per ns, DRA_TEST_DELAY_NS in iterations, the
+    /* test hooks (runner.h): spin() iterations per ns, the
      * planted slowdown as a fraction and its state per (shape, region kind) */
     double spin_per_ns, spin_over_ns; /* a spin of k iterations costs over + k / per_ns */
     double spin_min_ns;               /* the shortest spin planted (spin_iters) */
-    uint64_t delay_iters;
     double dither; /* spins shorter than a call's cost, accumulated */
     double slow_frac;
     struct slow *slow;                     /* (nshapes + 1) x RK_COUNT */
@@ -490,7 +489,6 @@ static void spin_calibrate(ctx_t *c)
     c->spin_per_ns = r;
     c->spin_over_ns = fmax(0, t1 - k1 / r);
     c->spin_min_ns = fmax(2 * c->spin_over_ns, 12);
-    c->delay_iters = spin_model(c, (double)c->o->test_delay_ns);
 }
 
 /* The planted slowdown (DRA_TEST_SLOWDOWN_PCT = 100 f) per (shape, region kind): m is the
@@ -1460,14 +1458,22 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     dra_engine_result_t res;
 
     /* the test hooks' spins (runner.h) come after the work, inside the region */
-    uint64_t fixed = c->checking ? 0 : c->delay_iters;
-    uint64_t pre = fixed + slow_iters(c, shape, RK_SEARCH);
+    uint64_t fixed = c->checking ? 0 : c->o->test_delay_ns;
+    uint64_t pre = slow_iters(c, shape, RK_SEARCH);
     hook(1);
     int64_t t0 = now_ns();
     int rc = c->ref_place ? dra_engine_place_reference(c->eng, &c->alloc, c->plan[shape], pol,
                                                        start, s->arena, &res)
                           : dra_engine_place(c->eng, c->plan[shape], pol, start, s->arena, &res);
     spin(pre);
+    if (fixed) {
+        /* the fixed delay is a time, not a count: at least test_delay_ns on the clock (an
+         * iteration count from a calibration that ran while the core was busy spun 190 us of
+         * a planted 200 on a quiet core) */
+        int64_t until = now_ns() + (int64_t)fixed;
+        while (now_ns() < until)
+            spin(16);
+    }
     int64_t t1 = now_ns();
     hook(0);
     slow_learn(c, shape, RK_SEARCH, t1 - t0, fixed != 0);
