@@ -184,6 +184,14 @@ double dra_workload_report_wait(dra_workload_t *w, uint64_t pod)
     return life;
 }
 
+uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t k)
+{
+    uint32_t n = w->nheap < k ? (uint32_t)w->nheap : k;
+    for (uint32_t i = 0; i < n; i++)
+        pods[i] = w->heap[i].pod;
+    return n;
+}
+
 int dra_workload_depart_at(dra_workload_t *w, uint64_t pod, uint32_t mix, double t)
 {
     if (mix >= w->spec.nmix)

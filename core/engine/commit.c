@@ -231,6 +231,13 @@ int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *
     return commit_release(e, node, a, n, -1);
 }
 
+void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
+                                 uint32_t n)
+{
+    if (e && (a || !n))
+        prefetch_results(e, node, a, n, false);
+}
+
 static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
                               dra_allocation_t *const *a, uint32_t n, int delta)
 {

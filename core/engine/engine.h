@@ -300,6 +300,16 @@ DRA_NODISCARD int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t
 DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
                                          dra_allocation_t *const *a, uint32_t n);
 
+/* Start loading the lines a later dra_engine_release / _release_pod of these allocations on
+ * model node `node` reads (the state's entries, the fast allocator's row mirror, the engine's
+ * per-row columns and the node's entries in the signatures the rows match), so a caller that
+ * knows which pod departs next can have them in flight before that release. A hint only:
+ * nothing is changed and any input is accepted (NULL engine or list: nothing done). Reads the
+ * allocations' results (a caller wanting no wait has loaded or prefetched them) and the
+ * engine's row mapping; O(results), at most 32 results. No allocation. */
+void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
+                                 uint32_t n);
+
 /* Whether placing the plans compiled so far may call the exact allocator on model node `node`:
  * a plan placed by brute force, a hazard node, a node where some alternative of a plan the
  * direct answers do not serve (or may hand to the allocator: several partitionable devices)

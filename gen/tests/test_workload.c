@@ -107,9 +107,51 @@ static void test_check(void)
     dra_workload_fini(&w);
 }
 
+/* dra_workload_peek_departures names the next departure first (right after a departure, when
+ * no arrival's departure waits to join the heap) and the one after among the next two. */
+static void test_peek_departures(void)
+{
+    dra_wl_mix_t mix[] = {{0, 1, 1}};
+    dra_workload_spec_t spec = {.mode = DRA_WL_STEADY, .count = 4000, .rate = 100,
+                                .lifetime = {DRA_DIST_EXP, 2, 0}, .mix = mix, .nmix = 1};
+    dra_workload_t w;
+    dra_diag_t d;
+    CHECK_OK(dra_workload_init(&w, &spec, 11, &d));
+    dra_wl_event_t ev;
+    uint64_t pods[3] = {0}, after[3] = {0};
+    uint32_t n = 0, nafter = 0;
+    int rc, seen = 0, seen2 = 0;
+    bool prev_depart = false, prev2_depart = false;
+    while ((rc = dra_workload_next(&w, &ev)) == 1) {
+        if (ev.kind == DRA_WL_ARRIVE) {
+            dra_workload_report(&w, ev.pod, true);
+            prev_depart = prev2_depart = false;
+            continue;
+        }
+        if (prev_depart && n) {
+            CHECK(ev.pod == pods[0]);
+            seen++;
+        }
+        if (prev2_depart && nafter > 1) { /* the second departure after the peek */
+            CHECK(ev.pod == after[1] || (nafter > 2 && ev.pod == after[2]));
+            seen2++;
+        }
+        memcpy(after, pods, sizeof after);
+        nafter = n;
+        prev2_depart = prev_depart;
+        n = dra_workload_peek_departures(&w, pods, 3);
+        CHECK(n == (w.nheap < 3 ? w.nheap : 3));
+        CHECK(dra_workload_peek_departures(&w, pods + 2, 0) == 0);
+        prev_depart = true;
+    }
+    CHECK(rc == 0 && seen > 100 && seen2 > 10);
+    dra_workload_fini(&w);
+}
+
 int main(void)
 {
     RUN(test_check);
+    RUN(test_peek_departures);
     RUN(test_dist_const);
     RUN(test_dist_uniform);
     RUN(test_dist_exp);

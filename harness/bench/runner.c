@@ -1569,7 +1569,45 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     return DRA_OK;
 }
 
-static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bool timed)
+/* Departures after the one being released whose lines that release starts loading. */
+#define RELEASE_AHEAD 3
+/* Lines of a slot's arena from its allocation list on: the list, the allocations and their
+ * results, placed one after another by the placement that filled the slot. */
+#define RELEASE_LINES 4
+
+/* Start the loads of the next releases: the workload's departure heap says which pods leave
+ * next. A release's own prefetch (in the engine) cannot start before the first load of the
+ * pod's result memory (its slot's allocations, written at placement long before and evicted
+ * since) returns; this starts that load one or two releases ahead. The next departure's lines
+ * the release before started, so it also gets the engine's release lines (state entries, row
+ * mirror, per-row columns, signature entries: dra_engine_prefetch_release); the ones after it
+ * get their slot memory. Hints only: nothing is changed, and a guess the heap gets wrong (a
+ * departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
+ * release's timed region: a release pays for the hints of the ones after it. */
+static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
+{
+    uint64_t pods[RELEASE_AHEAD];
+    uint32_t n = dra_workload_peek_departures(w, pods, RELEASE_AHEAD);
+    for (uint32_t i = 0; i < n; i++) {
+        if (pods[i] >= c->cap_pod || c->pod_slot[pods[i]] == NONE)
+            continue;
+        const slot_t *s = &c->slots[c->pod_slot[pods[i]]];
+        if (!s->live || !s->n || !s->allocs)
+            continue;
+        if (i == 0) {
+            dra_engine_prefetch_release(c->eng, s->node, s->allocs, s->n);
+            continue;
+        }
+        const char *p = (const char *)((uintptr_t)s->allocs & ~(uintptr_t)63);
+        for (uint32_t l = 0; l < RELEASE_LINES; l++)
+            __builtin_prefetch(p + 64 * l);
+    }
+}
+
+/* Release slot si (untimed when !timed); w, when given, names the departures that follow
+ * (prefetch_releases). */
+static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bool timed,
+                         const dra_workload_t *w)
 {
     slot_t *s = &c->slots[si];
     int rc = DRA_OK;
@@ -1577,6 +1615,8 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     hook(1);
     int64_t t0 = now_ns();
     rc = dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+    if (w)
+        prefetch_releases(c, w);
     spin(pre);
     int64_t t1 = now_ns();
     hook(0);
@@ -1600,7 +1640,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     slot_put(c, si);
 }
 
-static void depart(ctx_t *c, const dra_wl_event_t *ev)
+static void depart(ctx_t *c, const dra_wl_event_t *ev, const dra_workload_t *w)
 {
     if (ev->pod >= c->cap_pod || c->pod_slot[ev->pod] == NONE)
         return;
@@ -1611,7 +1651,7 @@ static void depart(ctx_t *c, const dra_wl_event_t *ev)
             return;
         c->claim_slot[ev->claim] = NONE;
     }
-    release_slot(c, si, ev->shape, ev->pod, true);
+    release_slot(c, si, ev->shape, ev->pod, true, w);
 }
 
 /* Release everything still allocated (end of a repetition; untimed). The free list is then
@@ -1621,7 +1661,7 @@ static void release_all(ctx_t *c)
 {
     for (uint32_t i = 0; i < c->nslots; i++)
         if (c->slots[i].live)
-            release_slot(c, i, 0, UINT64_MAX, false);
+            release_slot(c, i, 0, UINT64_MAX, false, NULL);
     c->free_head = NONE;
     for (uint32_t i = c->nslots; i-- > 0;) {
         c->slots[i].next_free = c->free_head;
@@ -2191,7 +2231,7 @@ static int check_pass(ctx_t *c, bool *interrupted)
         while (next_event(c, &w, &ev, &rc, interrupted)) {
             if (ev.kind != DRA_WL_ARRIVE) {
                 if (!c->groups || !dra_rgroups_owns(c->groups, ev.pod))
-                    depart(c, &ev);
+                    depart(c, &ev, &w);
                 if (c->groups && (rc = group_depart(c, &w, &ev)))
                     break;
                 continue;
@@ -2428,7 +2468,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
                                c->run);
         } else {
             if (!c->groups || !dra_rgroups_owns(c->groups, ev.pod))
-                depart(c, &ev);
+                depart(c, &ev, &w);
             /* a group's pods leave together; any departure retries the groups that wait */
             if (c->groups && (rc = group_depart(c, &w, &ev)))
                 break;
