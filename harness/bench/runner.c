@@ -1569,8 +1569,10 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     return DRA_OK;
 }
 
-/* Departures after the one being released whose lines that release starts loading. */
-#define RELEASE_AHEAD 3
+/* Departures after the one being released whose lines that release starts loading: the
+ * departure heap's first 7 entries hold the next three (heap[0], then among heap[1..2], then
+ * among heap[1..6]). */
+#define RELEASE_AHEAD 7
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
 #define RELEASE_LINES 4
@@ -1578,17 +1580,21 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 /* Start the loads of the next releases: the workload's departure heap says which pods leave
  * next. A release's own prefetch (in the engine) cannot start before the first load of the
  * pod's result memory (its slot's allocations, written at placement long before and evicted
- * since) returns; this starts that load one or two releases ahead. The next departure's lines
- * the release before started, so it also gets the engine's release lines (state entries, row
- * mirror, per-row columns, signature entries: dra_engine_prefetch_release); the ones after it
- * get their slot memory. Hints only: nothing is changed, and a guess the heap gets wrong (a
- * departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
+ * since) returns; this starts the chain of loads that leads there a few releases ahead, one
+ * step per release so each step finds the line the step before started: the slot of each of
+ * the departures after the next two, the result memory of the next two, and for the next one
+ * the engine's release lines (state entries, row mirror, per-row columns, signature entries:
+ * dra_engine_prefetch_release). Hints only: nothing is changed, and a guess the heap gets wrong
+ * (a departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
  * release's timed region: a release pays for the hints of the ones after it. */
 static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
 {
     uint64_t pods[RELEASE_AHEAD];
     uint32_t n = dra_workload_peek_departures(w, pods, RELEASE_AHEAD);
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = n; i-- > 3;) /* farthest first: the slot line only */
+        if (pods[i] < c->cap_pod && c->pod_slot[pods[i]] != NONE)
+            __builtin_prefetch(&c->slots[c->pod_slot[pods[i]]]);
+    for (uint32_t i = 0; i < n && i < 3; i++) {
         if (pods[i] >= c->cap_pod || c->pod_slot[pods[i]] == NONE)
             continue;
         const slot_t *s = &c->slots[c->pod_slot[pods[i]]];
