@@ -3,11 +3,15 @@
  * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
  * pattern of entries, each set's consuming rows, each set shape's entries per counter by
  * amount, each counter's cut in that list (the end of the prefix its remainder fits) and each
- * row's entries that do not fit (set-up only; summary.c keeps them).
+ * row's entries that do not fit (set-up only; summary.c keeps them); 1.37's compatibility
+ * groups: per counter set with groups the fold of its devices in use, per row whether that
+ * refuses it (kept on every row that goes in or out of use, through summary.c).
  *
- * Ownership: every array is the engine's (freed by dra_engine_free). Errors: DRA_ENOMEM only
- * (a pool whose counters do not validate is a hazard, hazard.c, not an error). Cost: set-up
- * O(rows * counter entries + sets * entries log entries), once.
+ * Ownership: every array is the engine's (freed by dra_engine_free; the groups' columns live in
+ * the engine arena). Errors: DRA_ENOMEM only (a pool whose counters do not validate is a hazard,
+ * hazard.c, not an error). Cost: set-up O(rows * counter entries + sets * entries log entries +
+ * grouped entries * members of their set), once; a grouped row in or out of use O(members of
+ * its sets, and their records when the set's state changes).
  */
 #include "engine/engine_impl.h"
 
