@@ -311,7 +311,10 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
  * direct answers do not serve (or may hand to the allocator: several partitionable devices)
  * has a matching or error row in the node's range or in the shared range, and every node while
  * direct answers are verified. A node for which this is false is never given to the allocator,
- * so its per-node layout need not be built (dra_anyalloc_prepare). O(plans * alternatives *
+ * so its per-node layout need not be built (dra_anyalloc_prepare) - unless a counter set with
+ * compatibility groups holds devices in use with and without groups (a state no allocator
+ * makes, from the state the engine was given or allocations committed by hand): its answers go
+ * to the allocator, which builds the node's layout on that first call. O(plans * alternatives *
  * rows of the node's range). */
 bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node);
 
