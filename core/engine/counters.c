@@ -518,11 +518,43 @@ bool dra__cg_refused(const dra_engine_t *e, uint32_t r, bool fresh)
     return false;
 }
 
-bool dra__cg_set_refresh(dra_engine_t *e, uint32_t s)
+/* Set s's state from its counts: the kind, and the groups every member in use with groups has
+ * (cg_state's fold, without the members). */
+static void cg_state_counted(const dra_engine_t *e, uint32_t s, uint8_t *kind, uint64_t *m)
 {
+    uint32_t ng = e->cg_ng[s], nn = e->cg_nn[s];
+    *kind = ng && nn ? DRA__CG_MIXED : ng ? DRA__CG_GRP : nn ? DRA__CG_NOGRP : DRA__CG_EMPTY;
+    *m = 0;
+    if (*kind != DRA__CG_GRP)
+        return;
+    const uint32_t *cnt = e->cg_cnt + e->cg_coff[s];
+    uint32_t k = 0;
+    for (uint64_t u = e->cg_u[s]; u; u &= u - 1, k++)
+        if (cnt[k] == ng)
+            *m |= u & -u;
+}
+
+/* Record i counted (delta 1) or not (-1) among its set's members in use. */
+static void cg_count(dra_engine_t *e, uint32_t i, int delta)
+{
+    uint32_t s = e->rec_set[i];
+    if (!e->rec_grp[i]) {
+        e->cg_nn[s] += (uint32_t)delta;
+        return;
+    }
+    e->cg_ng[s] += (uint32_t)delta;
+    uint32_t *cnt = e->cg_cnt + e->cg_coff[s];
+    for (uint64_t b = e->rec_mask[i]; b; b &= b - 1)
+        cnt[__builtin_popcountll(e->cg_u[s] & ((b & -b) - 1))] += (uint32_t)delta;
+}
+
+bool dra__cg_set_refresh(dra_engine_t *e, uint32_t i)
+{
+    uint32_t s = e->rec_set[i];
+    cg_count(e, i, e->use[e->rec_row[i]] ? 1 : -1);
     uint8_t kind;
     uint64_t m;
-    cg_state(e, s, &kind, &m);
+    cg_state_counted(e, s, &kind, &m);
     if (kind == e->cg_kind[s] && m == e->cg_m[s])
         return false;
     e->cg_kind[s] = kind;
@@ -548,9 +580,14 @@ bool dra__cg_check(const dra_engine_t *e, char *why, size_t len)
     if (!e->cg_on)
         return true;
     for (uint32_t s = 0; s < e->nsets; s++) {
-        uint8_t kind;
-        uint64_t m;
+        uint8_t kind, ck;
+        uint64_t m, cm;
         cg_state(e, s, &kind, &m);
+        cg_state_counted(e, s, &ck, &cm);
+        if (kind != ck || m != cm) {
+            snprintf(why, len, "counter set %u: compatibility-group counts stale", s);
+            return false;
+        }
         if (kind != e->cg_kind[s] || m != e->cg_m[s]) {
             snprintf(why, len, "counter set %u: compatibility-group state %u/%#llx, kept %u/%#llx",
                      s, kind, (unsigned long long)m, e->cg_kind[s],
@@ -667,14 +704,31 @@ static int counters_groups(dra_engine_t *e, const setdict_t *sd)
     for (uint32_t s = 0; s < e->nsets; s++)
         e->cgm_off[s + 1] += e->cgm_off[s];
     uint32_t *fill = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *fill, 8);
-    if (!fill)
+    e->cg_ng = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_ng, 8);
+    e->cg_nn = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_nn, 8);
+    e->cg_u = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_u, 8);
+    e->cg_coff = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_coff, 8);
+    if (!fill || !e->cg_ng || !e->cg_nn || !e->cg_u || !e->cg_coff)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s = e->rec_set[i];
         e->cgm[e->cgm_off[s] + fill[s]++] = i;
+        if (e->rec_grp[i])
+            e->cg_u[s] |= e->rec_mask[i];
     }
+    /* the counts per group of each set's union, then the members in use counted */
+    uint32_t ncnt = 0;
+    for (uint32_t s = 0; s < e->nsets; s++) {
+        e->cg_coff[s] = ncnt;
+        ncnt += (uint32_t)__builtin_popcountll(e->cg_u[s]);
+    }
+    if (!(e->cg_cnt = dra_arena_calloc(a, (size_t)ncnt + 1, sizeof *e->cg_cnt, 8)))
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < n; i++)
+        if (e->use[e->rec_row[i]])
+            cg_count(e, i, 1);
     for (uint32_t s = 0; s < e->nsets; s++)
-        cg_state(e, s, &e->cg_kind[s], &e->cg_m[s]);
+        cg_state_counted(e, s, &e->cg_kind[s], &e->cg_m[s]);
     e->cg_on = true;
     for (uint32_t r = 0; r < t->nrows; r++)
         if (dra__cg_refused(e, r, false))

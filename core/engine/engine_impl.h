@@ -249,6 +249,10 @@ struct dra_engine {
     uint32_t *cgm_off, *cgm;
     uint8_t *cg_kind;    /* per set: DRA__CG_EMPTY, _NOGRP, _GRP, _MIXED */
     uint64_t *cg_m;      /* per set (_GRP): the intersection of the in-use members' groups */
+    uint32_t *cg_ng, *cg_nn; /* per set: members in use with groups, without */
+    uint64_t *cg_u;      /* per set: the union of its members' groups */
+    uint32_t *cg_coff, *cg_cnt; /* per set: per group of cg_u (in bit order) the members in use
+                                   that have it, cg_cnt[cg_coff[s] ..] */
     uint8_t *cg_row;     /* per row: DRA__CG_REF, DRA__CG_DUP, DRA__CG_DECL */
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
@@ -418,8 +422,9 @@ enum { DRA__CG_EMPTY = 0, DRA__CG_NOGRP, DRA__CG_GRP, DRA__CG_MIXED };
  * fresh: the sets' states recomputed from the rows in use (dra_engine_check), else kept ones.
  * O(records of the row), fresh O(their sets' members). */
 bool dra__cg_refused(const dra_engine_t *e, uint32_t r, bool fresh);
-/* Set s's state re-derived from its members in use; true when it changed. O(members). */
-bool dra__cg_set_refresh(dra_engine_t *e, uint32_t s);
+/* Record i's row went in use (or out of use: e->use says which): its set's counts and state;
+ * true when the state changed. O(groups of the record + groups of the set). */
+bool dra__cg_set_refresh(dra_engine_t *e, uint32_t i);
 /* Row r's refusal re-derived from its sets' kept states, nfail adjusted; true when it changed
  * (the caller refreshes the row's availability). O(records of the row). */
 bool dra__cg_row_refresh(dra_engine_t *e, uint32_t r);

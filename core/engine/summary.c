@@ -404,7 +404,7 @@ static void groups_moved(dra_engine_t *e, uint32_t r)
 {
     for (uint32_t i = e->rcg_off[r]; i < e->rcg_off[r + 1]; i++) {
         uint32_t s = e->rec_set[i];
-        if (!dra__cg_set_refresh(e, s))
+        if (!dra__cg_set_refresh(e, i))
             continue;
         for (uint32_t j = e->cgm_off[s]; j < e->cgm_off[s + 1]; j++) {
             uint32_t q = e->rec_row[e->cgm[j]];
