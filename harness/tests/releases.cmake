@@ -45,6 +45,7 @@ set_tests_properties(harness.compare_releases PROPERTIES LABELS "unit;harness;be
 # written: a section without its colon, an empty section, a release named twice on a line or
 # unknown to drabench, a section before the scenario, an option the script sets itself; a run
 # that refuses a line's per-release options (GangScheduling under 1.37) names the line too.
+# --help prints the header comment (the suite format).
 set(_crs_script [=[
 B="$1"; d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 bad() { # suite text, expected message after "suite.txt:"
@@ -71,6 +72,11 @@ rc=0; scripts/compare-releases --bin "$B" --repeat 1 --suite "$d/suite.txt" --ou
 grep -qF "feature gate GangScheduling does not exist in release 1.37" "$d/log" || { cat "$d/log"; exit 1; }
 grep -qF "suite.txt:2: drabench run refused default under release 1.37" "$d/log" || { cat "$d/log"; exit 1; }
 ! grep -q "default under 1.38-pre" "$d/log" || { cat "$d/log"; exit 1; }
+# --help: the whole header comment (the suite format included), no code
+scripts/compare-releases --help > "$d/help" || exit 1
+grep -qF 'SCENARIO [RUN OPTION...] [@RELEASE: RUN OPTION...]...' "$d/help" || { cat "$d/help"; exit 1; }
+tail -1 "$d/help" | grep -qF 'failed its invariant checks.' || { cat "$d/help"; exit 1; }
+! grep -q 'set -uo' "$d/help" || { cat "$d/help"; exit 1; }
 # a section of a release the pairs do not run is a note, not an error
 printf 'default -n 3 -w 0 @1.35: --feature DRAAdminAccess=false\n' > "$d/suite.txt"
 rc=0; scripts/compare-releases --bin "$B" --repeat 1 --pairs 1.36:1.37 --suite "$d/suite.txt" --out "$d/out2" > "$d/log" 2>&1 || rc=$?
