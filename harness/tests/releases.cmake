@@ -55,7 +55,8 @@ bad() { # suite text, expected message after "suite.txt:"
     grep -qF "suite.txt:$2" "$d/log" || { echo "FAIL: want 'suite.txt:$2' for: $1"; cat "$d/log"; exit 1; }
     [ ! -e "$d/out" ] || { echo "FAIL: $d/out written for: $1"; exit 1; }
 }
-bad '# c\n\ndefault -n 3 @1.36 --feature GangScheduling=true\n' '3: @1.36 is not a release section: write @RELEASE: (with its colon)'
+bad '# c\n\ndefault -n 3 @1.36 --feature GangScheduling=true\n' '3: @1.36 is not a release section: write @RELEASE: (with its colon, a word of its own)'
+bad 'default -n 3 @1.36:--feature\n' '1: @1.36:--feature is not a release section'
 bad 'default -n 3\ndefault2 -n 3 @1.36:\n' '2: section @1.36: has no options'
 bad 'default @1.36: -n 3 @1.37: @1.38-pre: -n 4\n' '1: section @1.37: has no options'
 bad 'default @1.36: -n 3 @1.36: -n 4\n' '1: release 1.36 has two sections on this line'
