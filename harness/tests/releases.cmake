@@ -135,3 +135,19 @@ add_test(NAME harness.release_label
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(harness.release_label PROPERTIES LABELS "unit;harness;cli" TIMEOUT 120
                      ENVIRONMENT "${DRA_TEST_ENV}")
+# One build timed under two releases (`drabench ab B B --args-a "--release 1.36" --args-b
+# "--release 1.37"`, README "Comparing releases") is a comparison, not an A/A sitting: no A/A
+# warning then; the same build with the same options still gets it.
+set(_abrel_script [=[
+B="$1"; d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+"$B" ab "$B" "$B" default --run-args "-n 20 -w 0 -r 1 --invariants off" --args-a "--release 1.36" --args-b "--release 1.37" --rounds 1 --aa 1 --seed 1 -q > "$d/two.txt" 2>&1
+[ $? = 5 ] || { cat "$d/two.txt"; exit 1; }
+! grep -q "an A/A sitting" "$d/two.txt" || { cat "$d/two.txt"; exit 1; }
+"$B" ab "$B" "$B" default --run-args "-n 20 -w 0 -r 1 --invariants off" --args-a "--release 1.37" --args-b "--release 1.37" --rounds 1 --aa 1 --seed 1 -q > "$d/same.txt" 2>&1
+grep -q "same executable with the same environment and run options: an A/A sitting" "$d/same.txt" || { cat "$d/same.txt"; exit 1; }
+]=])
+add_test(NAME harness.ab_one_build_two_releases
+         COMMAND sh -c "${_abrel_script}" sh $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.ab_one_build_two_releases PROPERTIES LABELS "unit;harness;cli"
+                     TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}")
