@@ -195,6 +195,10 @@ typedef enum dra_engine_served {
     DRA_SERVED_DIRECT_COUNTERS, /* the first over partitionable devices (counter columns) */
     DRA_SERVED_DIRECT_SHARES,   /* the first k with shares of multi-allocatable devices
                                    (DRAConsumableCapacity: capacity left, derived shareIDs) */
+    DRA_SERVED_DIRECT_ALL,      /* a claim with allocationMode All: every device of its set
+                                   (core/engine/direct_multi.c) */
+    DRA_SERVED_DIRECT_CLAIMS,   /* several claims of one pod, each request answered alone */
+    DRA_SERVED_DIRECT_REQUESTS, /* several requests of one claim with shares among them */
     DRA_SERVED_SEARCH,          /* the fast allocator's depth-first search */
     DRA_SERVED_FAST_FIRST,      /* the fast allocator's paths (dra_fast_path_t) */
     DRA_SERVED_FAST_MATCH,
