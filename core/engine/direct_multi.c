@@ -47,11 +47,14 @@
  *    Where membership is less plain the plan is never direct (the allocator answers): a device
  *    with binding conditions (with the gate off it is not selectable, with it on its pool may be
  *    moved last), one of a slice with counter sets (GatherPools offers it or not by release),
- *    one that consumes counters with DRAPartitionableDevices off, any device with capacities
- *    under DRAConsumableCapacity (the set's capacity check, and the snapshot's use of capacity
- *    in use, PR #140769), a multi-allocatable device (without DRAConsumableCapacity the
- *    availability bit counts it free while in use), and one outside the engine's certain All
- *    set (e->amem: the index's view of the set must be the same);
+ *    one that consumes counters with DRAPartitionableDevices off, a multi-allocatable device
+ *    (its shares' capacity in use; without DRAConsumableCapacity the availability bit counts
+ *    it free while in use), a capacity with 1.37's fractional range, a capacity check that
+ *    would fail the call, and a member outside the engine's certain All set (e->amem: the
+ *    index's view of the set must be the same). Under DRAConsumableCapacity a dedicated device
+ *    with capacities is in the set when the request's consumption (defaults, policy rounding)
+ *    fits them - statically, as the search's recheck finds it again (no shares on it, and one
+ *    request takes it);
  *  - every member must then pass allocateDevice with must=true, in set order (the node's row
  *    order, which is the search order: direct.c): in use (the availability bit), its counters
  *    beside the members before it (the availability bit for the first, direct.c's fits_after
@@ -106,9 +109,23 @@ static int all_fill_range(dra_engine_t *e, dra__dalt_t *al, uint32_t begin, uint
         const dra_device_t *dv = t->dev[r];
         uint8_t fl = t->flags[r];
         if (!dv || (fl & (DRA_ROW_MULTI_ALLOC | DRA_ROW_BINDING)) || dv->nbinding_conditions > 0 ||
-            (dv->slice && dv->slice->ncounter_sets > 0) || (dv->nconsumes > 0 && !e->beh.pd) ||
-            (e->beh.cc && dv->ncaps > 0) || !dra_bit_get(e->amem, r))
+            (dv->slice && dv->slice->ncounter_sets > 0) || (dv->nconsumes > 0 && !e->beh.pd))
             return 0;
+        if (e->beh.cc && dv->ncaps > 0) {
+            /* the set's capacity check (static, PR #140769) of a dedicated device, which the
+             * search's recheck repeats with nothing else on it (no shares: set-up; one request
+             * takes it): in the set or not, or the call's failure (the allocator's to say) */
+            for (uint32_t c = 0; c < dv->ncaps; c++)
+                if (e->beh.fractional && dv->caps[c].policy && dv->caps[c].policy->has_valid_range)
+                    return 0; /* 1.37's fractional ranges: left to the allocator */
+            int fit = dra__eng_cap_fits(e, b, dv, NULL);
+            if (fit < 0 && !(fit == DRA__CAP_MISSING && !e->beh.cap_missing_fatal))
+                return 0;
+            if (fit != 1)
+                continue;
+        }
+        if (!dra_bit_get(e->amem, r))
+            return 0; /* the index's view of the set must be the same */
         if (e->any_groups && dv->nconsumes > 0 && (e->beh.cg || e->beh.cg_skip) &&
             dra__direct_row_grouped(e, r))
             return 0; /* compatibility groups: not in the counter columns */
