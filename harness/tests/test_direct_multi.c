@@ -1,7 +1,8 @@
 /* test_direct_multi.c - the engine's CLAIMS direct answers (core/engine/direct_multi.c) against
  * the reference allocator, on small models read from YAML, under every release profile:
  * allocationMode All (alone, beside a request of another class, in a pod with another claim;
- * members in use, out of counters, tainted; an empty set), pods of several claims, and shares of
+ * members in use, out of counters, tainted; dedicated devices with capacities in the set or
+ * not), pods of several claims (the same template twice among them), and shares of
  * multi-allocatable devices over two requests of one claim. Every placement is compared with the
  * brute-force reference placement (the reference allocator, node after node) under every policy,
  * and every direct answer with the fast allocator's on the same node (verify_direct); commits and
@@ -446,7 +447,100 @@ static void test_shares_two_requests(dra_release_t rel)
     fx_fini(&x);
 }
 
+/* Dedicated devices with capacities under DRAConsumableCapacity: the All set takes a device
+ * whose capacity holds the request's default consumption and leaves out one whose policy asks
+ * for more than it has (the set's static capacity check, repeated by the search's recheck). */
+static const char k_all_caps[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "drv", "[{name: d0, capacity: {memory: {value: 10Gi}}},"
+                             " {name: d1, capacity: {memory: {value: 4Gi, requestPolicy:"
+                             " {default: 6Gi, validRange: {min: 6Gi}}}}},"
+                             " {name: d2, capacity: {memory: {value: 8Gi, requestPolicy:"
+                             " {default: 2Gi, validRange: {min: 1Gi}}}}}]")
+    SLICE("s2", "n2", "drv", "[{name: e0, capacity: {memory: {value: 10Gi}}}]")
+    CLAIM("all", "{requests: [{name: all, exactly: {deviceClassName: a, allocationMode: All}}]}")
+    CLAIM("one", ONE("a"));
+
+static void test_all_capacities(dra_release_t rel)
+{
+    fx_t x;
+    fx_init(&x, k_all_caps, rel, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    uint32_t all = plan(&x, "all"), one = plan(&x, "one");
+    const uint32_t ps[] = {all, one};
+    every_policy(&x, ps, 2);
+    dra_engine_result_t r = place(&x, all, DRA_ENGINE_FIRST_FIT);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_ALL);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "d0,d2");
+    /* d0 in use (a single device takes the first): All moves to n2 */
+    dra_arena_t keep;
+    dra_arena_init(&keep, 0);
+    dra_engine_result_t u = place_into(&x, one, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    if (u.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_OK(dra_engine_commit(x.e, u.node, u.allocations, u.n));
+        check_summaries(&x);
+        every_policy(&x, ps, 2);
+        r = place(&x, all, DRA_ENGINE_FIRST_FIT);
+        CHECK_EQ_U64(r.node, 1);
+        CHECK_OK(dra_engine_release(x.e, u.node, u.allocations, u.n));
+        check_summaries(&x);
+    }
+    dra_arena_fini(&keep);
+    fx_fini(&x);
+}
+
+/* An incomplete pool on n1 (one of its two slices published): every All plan stays with the
+ * allocator, whose outcome differs by release (PR #141898), node after node (brute force); a
+ * plan of several claims without All is still answered directly on the complete nodes. */
+static const char k_all_incomplete[] =
+    NODE("n1") NODE("n2") CLASS("gpu", "g") CLASS("ch", "c")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: half}\n"
+    "spec:\n  driver: g\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices: [{name: a0}]\n---\n"
+    SLICE("g2", "n2", "g", "[{name: b0}]")
+    SLICE("c1", "n1", "c", "[{name: ch0}]")
+    SLICE("c2", "n2", "c", "[{name: ch0}]")
+    CLAIM("allg", "{requests: [{name: all, exactly: {deviceClassName: gpu, allocationMode: All}}]}")
+    CLAIM("gpu1", ONE("gpu"))
+    CLAIM("chan", ONE("ch"));
+
+static void test_all_incomplete_pool(dra_release_t rel)
+{
+    fx_t x;
+    fx_init(&x, k_all_incomplete, rel, NULL);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    uint32_t allpod = plan(&x, "allg,chan"), pod = plan(&x, "gpu1,chan"), allg = plan(&x, "allg");
+    const uint32_t ps[] = {allpod, pod, allg};
+    every_policy(&x, ps, 3);
+    dra_engine_result_t r = place(&x, allpod, DRA_ENGINE_FIRST_FIT);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    r = place(&x, allg, DRA_ENGINE_FIRST_FIT);
+    CHECK_EQ_U64(r.direct_calls, 0);
+    r = place(&x, pod, DRA_ENGINE_FIRST_FIT);
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(r.node, 1); /* n1's pool is incomplete: a hazard node */
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_CLAIMS);
+    fx_fini(&x);
+}
+
 static dra_release_t g_rel;
+
+static void test_all_incomplete_pool_release(void)
+{
+    test_all_incomplete_pool(g_rel);
+}
+
+static void test_all_capacities_release(void)
+{
+    test_all_capacities(g_rel);
+}
 
 static void test_claims_and_all_release(void)
 {
@@ -471,6 +565,8 @@ int main(void)
         RUN(test_claims_and_all_release);
         RUN(test_all_counters_release);
         RUN(test_shares_two_requests_release);
+        RUN(test_all_capacities_release);
+        RUN(test_all_incomplete_pool_release);
         if (check__failed > before)
             fprintf(stderr, "  (release %s)\n", dra_alloc_release_name(g_rel));
     }
