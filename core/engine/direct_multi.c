@@ -4,8 +4,9 @@
  * of them) are each one ExactCount request answered alone (direct.c's FIRST, or MATCH under a
  * matchAttribute of its own) or one allocationMode All request, when
  *  - the plan has several claims (a pod with its own claim and a group's), or an All request,
- *    or one claim of several requests with shares of multi-allocatable devices (consumable
- *    capacity; one claim only: a shareID is derived from the claim and the result's index);
+ *    or one claim with shares of multi-allocatable devices (consumable capacity) over several
+ *    requests or under a matchAttribute (one claim only: a shareID is derived from the claim
+ *    and the result's index);
  *  - no row is a candidate of two requests (their signatures' matching and error rows are
  *    disjoint) unless the two have the same candidates (below: groups), at most one request has
  *    devices that consume counters, and each request's rows are ones its kind argues about
@@ -35,6 +36,12 @@
  * as one request of that many devices and its picks handed out in request order; other
  * requests' candidates never meet the group's. A request whose own answer is the allocator's (direct.c's
  * FALLBACK: counters that depend on the picks) leaves the whole answer to the allocator.
+ * Shares under a matchAttribute (served "direct-shares" for one request): direct.c's MATCH over
+ * the candidates whose capacity fits, each check as in SHARES - a request takes a device once
+ * (from 1.36; before, a request of several devices over multi-allocatable ones is never
+ * direct: direct.c), the fit bit is what the state's shares left beside the request's own
+ * consumption, so no pick changes another candidate's check and MATCH's greedy path and
+ * groups argument holds over that candidate set (pick_match_fit).
  * allocationMode All (served "direct-all"):
  *  - the set (validateDeviceRequest, 2.4) is every selectable device of every pool the node
  *    sees, fixed before the search. An incomplete or invalid pool would end the request there
@@ -228,11 +235,11 @@ static bool group_parts(const dra_engine_t *e, dra__direct_t *d)
     return groups_disjoint(e, d, 0, end);
 }
 
-/* Whether request alternative al may take shares (direct.c's SHARES): ExactCount without a
- * matchAttribute, in a plan of one claim. */
+/* Whether request alternative al may take shares (direct.c's SHARES, with or without a
+ * matchAttribute of its own): ExactCount, in a plan of one claim. */
 static bool alt_shares_ok(const plan_t *p, const dra__dalt_t *al)
 {
-    return p->nclaims == 1 && !al->all && !al->match;
+    return p->nclaims == 1 && !al->all;
 }
 
 /* The CLAIMS answer of plan p, when direct.c has none (see the top). */
@@ -246,8 +253,6 @@ static int claims_plan(dra_engine_t *e, plan_t *p)
         nreq += p->claims[c]->nrequests;
     if (nreq < 1 || nreq > DRA__DIRECT_MAX_REQ || p->nreqs != nreq || p->nalts != nreq)
         return DRA_OK;
-    if (p->nclaims == 1 && !p->anyall && nreq == 1)
-        return DRA_OK; /* direct.c's FIRST and MATCH decide one request alone */
     const char *attr[DRA__DIRECT_MAX_REQ];
     for (uint32_t c = 0, q = 0; c < p->nclaims; c++) {
         const dra_claim_t *cl = p->claims[c];
@@ -268,6 +273,8 @@ static int claims_plan(dra_engine_t *e, plan_t *p)
                 return DRA_OK;
         }
     }
+    if (p->nclaims == 1 && !p->anyall && nreq == 1 && !attr[0])
+        return DRA_OK; /* one request without a constraint: direct.c's FIRST (or the allocator) */
     dra__direct_t d = {0};
     d.kind = DRA__DIRECT_CLAIMS;
     d.attr = NONE;
@@ -283,8 +290,7 @@ static int claims_plan(dra_engine_t *e, plan_t *p)
             dra__dalt_t *al = &d.alt[q];
             int rc = b->mode == DRA_MODE_ALL
                          ? all_alt_init(e, al, p->alts[q].sig, r, b)
-                         : dra__direct_alt_init(e, al, p->alts[q].sig, r, b,
-                                                p->nclaims == 1 && !attr[q]);
+                         : dra__direct_alt_init(e, al, p->alts[q].sig, r, b, p->nclaims == 1);
             if (rc <= 0)
                 return rc < 0 ? rc : DRA_OK;
             al->claim = (uint8_t)c;
@@ -292,6 +298,13 @@ static int claims_plan(dra_engine_t *e, plan_t *p)
             al->match = attr[q] != NULL;
             if (attr[q] && !dra__direct_match_column(e, attr[q], &al->attr))
                 return DRA_OK;
+            if (al->match && al->cfit) { /* its candidates' bitset, written per answer */
+                size_t nw = dra_bitset_words(e->t->nrows_padded);
+                al->okfit = dra_arena_alloc(&e->arena, nw * sizeof *al->okfit + 8, DRA_TABLE_ALIGN);
+                if (!al->okfit)
+                    return DRA_ENOMEM;
+                memset(al->okfit, 0, nw * sizeof *al->okfit + 8);
+            }
             d.ncons += al->cons;
             d.cons |= al->cons;
             d.multi |= al->multi;
@@ -355,6 +368,23 @@ static int pick_all(const dra_engine_t *e, const dra__dalt_t *al, uint32_t begin
     return *np ? DRA__PICK_OK : DRA__PICK_UNSAT;
 }
 
+/* A matchAttribute request over shares: direct.c's MATCH over the candidates whose capacity
+ * fits (the fit bit: what the shares in the state left, the request's own consumption; it takes
+ * a device once, so no pick changes another candidate's check, as in SHARES), read from the
+ * alternative's okfit words of the node's range, written here. */
+static int pick_match_fit(const dra_engine_t *e, const dra__dalt_t *al, uint32_t begin,
+                          uint32_t end, uint32_t *pick, uint32_t *np, uint64_t *looked)
+{
+    if (begin >= end)
+        return DRA__PICK_UNSAT;
+    for (uint32_t w = begin >> 6; w <= (end - 1) >> 6; w++)
+        al->okfit[w] = al->ok[w] & al->cfit[w];
+    dra__dalt_t fit = *al;
+    fit.ok = al->okfit;
+    fit.cfit = NULL;
+    return dra__direct_pick(e, &fit, begin, end, pick, np, looked);
+}
+
 /* One allocation per claim (the requests of claim c are contiguous in the picks). */
 static int build_claims(const dra_engine_t *e, const plan_t *p, uint32_t n, const uint32_t *pick,
                         const uint8_t *palt, uint32_t np, dra_arena_t *arena,
@@ -413,6 +443,8 @@ static int claims_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t 
             lnp = rc == DRA__PICK_OK ? al->k : 0;
             memcpy(pick + np, gpick + gat[i], lnp * sizeof *pick);
             gat[i] += lnp;
+        } else if (al->okfit) {
+            rc = pick_match_fit(e, al, nd->begin, nd->end, pick + np, &lnp, &looked);
         } else {
             rc = al->all ? pick_all(e, al, nd->begin, nd->end, pick + np, &lnp, &looked)
                          : dra__direct_pick(e, al, nd->begin, nd->end, pick + np, &lnp, &looked);
@@ -437,9 +469,10 @@ static int claims_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t 
     if (d->multi && (brc = dra__direct_shares(e, p, pick, palt, np, arena,
                                               out->allocations[0]->results, &shares)))
         return brc;
-    out->served = p->anyall         ? DRA_SERVED_DIRECT_ALL
-                  : p->nclaims > 1 ? DRA_SERVED_DIRECT_CLAIMS
-                                   : DRA_SERVED_DIRECT_REQUESTS;
+    out->served = p->anyall            ? DRA_SERVED_DIRECT_ALL
+                  : p->nclaims > 1    ? DRA_SERVED_DIRECT_CLAIMS
+                  : d->nalt > 1       ? DRA_SERVED_DIRECT_REQUESTS
+                                      : DRA_SERVED_DIRECT_SHARES; /* matchAttribute over shares */
     *decided = true;
     return DRA_OK;
 }

@@ -119,6 +119,8 @@ typedef struct dra__dalt {
     /* CLAIMS (direct_multi.c) */
     bool all;                        /* allocationMode All (ok: its set among the node rows) */
     uint64_t *bad;                   /* All: members never allocatable (an untolerated taint) */
+    uint64_t *okfit;                 /* matchAttribute over shares: ok & cfit over the node's
+                                        words, written per answer (the candidates' bitset) */
     uint8_t claim;                   /* the plan's claim of the request; the first request of
                                         each claim holds the claim's configs */
     uint8_t grp;                     /* the first request with the same candidates (itself when

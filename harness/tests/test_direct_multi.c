@@ -382,6 +382,8 @@ static void test_all_counters(dra_release_t rel)
  * shares of one claim, and shares beside a dedicated device. */
 #define SH(n) "{name: " n ", allowMultipleAllocations: true, capacity: {memory: {value: 10Gi,"    \
               " requestPolicy: {default: 1Gi, validRange: {min: 1Gi, step: 1Gi}}}}}"
+#define SHM(n, m) "{name: " n ", attributes: {model: {string: " m "}}, allowMultipleAllocations:"  \
+                  " true, capacity: {memory: {value: 10Gi}}}"
 static const char k_shares[] =
     NODE("n1") NODE("n2") CLASS("a", "drv") CLASS("b", "other") CLASS("nic", "n")
     SLICE("s1", "n1", "drv", "[" SH("g0") "]")
@@ -408,10 +410,11 @@ static void test_shares_two_requests(dra_release_t rel)
         return;
     }
     char buf[128];
+    dra_engine_result_t r;
     uint32_t ab = plan(&x, "ab"), anic = plan(&x, "anic"), aa = plan(&x, "aa");
     const uint32_t ps[] = {ab, anic, aa};
     every_policy(&x, ps, 3);
-    dra_engine_result_t r = place(&x, anic, DRA_ENGINE_FIRST_FIT);
+    r = place(&x, anic, DRA_ENGINE_FIRST_FIT);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_REQUESTS);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "h0,nic0");
     /* two requests over one class: their candidates meet (one device may take both shares) */
@@ -444,6 +447,70 @@ static void test_shares_two_requests(dra_release_t rel)
         dra_arena_fini(&keep[nh]);
     }
     every_policy(&x, ps, 3);
+    fx_fini(&x);
+}
+
+/* Shares under a matchAttribute (alone, and on one request of two beside a NIC): two devices of
+ * one model with the memory the request asks left on each. */
+static const char k_match_shares[] =
+    NODE("n1") NODE("n2") CLASS("m", "mdl") CLASS("nic", "n")
+    SLICE("m1", "n1", "mdl", "[" SHM("k0", "p") ", " SHM("k1", "q") "]")
+    SLICE("m2", "n2", "mdl", "[" SHM("l0", "p") ", " SHM("l1", "q") ", " SHM("l2", "q") "]")
+    SLICE("x2", "n2", "n", "[{name: nic0}]")
+    CLAIM("same", "{requests: [{name: x, exactly: {deviceClassName: m, count: 2,"
+                  " capacity: {requests: {memory: 4Gi}}}}], constraints: [{matchAttribute: mdl/model}]}")
+    CLAIM("samenic", "{requests: [{name: x, exactly: {deviceClassName: m, count: 1,"
+                     " capacity: {requests: {memory: 6Gi}}}}, {name: n, exactly:"
+                     " {deviceClassName: nic, count: 1}}],"
+                     " constraints: [{matchAttribute: mdl/model, requests: [x]}]}");
+
+static void test_shares_match(dra_release_t rel)
+{
+    fx_t x;
+    fx_init(&x, k_match_shares, rel, "DRAConsumableCapacity=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    uint32_t same = plan(&x, "same"), samenic = plan(&x, "samenic");
+    const uint32_t ps[] = {same, samenic};
+    every_policy(&x, ps, 2);
+    if (rel < DRA_RELEASE_1_36) { /* permutations: a request may take one device twice (the
+                                     allocator's, compared above) */
+        fx_fini(&x);
+        return;
+    }
+    /* two devices of one model: n2's q pair (n1 has one of each), again until their memory is
+     * short (4Gi twice fits a 10Gi device, a third time does not) */
+    dra_arena_t hold[3];
+    dra_engine_result_t hr[3];
+    uint32_t nhold = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        dra_arena_init(&hold[nhold], 0);
+        hr[nhold] = place_into(&x, same, DRA_ENGINE_FIRST_FIT, 0, &hold[nhold]);
+        CHECK_EQ_U64(hr[nhold].served, i < 2 ? DRA_SERVED_DIRECT_SHARES : DRA_SERVED_NONE);
+        if (hr[nhold].kind != DRA_OUTCOME_ALLOCATED) {
+            dra_arena_fini(&hold[nhold]);
+            continue;
+        }
+        CHECK_STREQ(devices_of(&hr[nhold], buf, sizeof buf), "l1,l2");
+        CHECK_OK(dra_engine_commit(x.e, hr[nhold].node, hr[nhold].allocations, hr[nhold].n));
+        nhold++;
+        check_summaries(&x);
+        every_policy(&x, ps, 2);
+    }
+    CHECK_EQ_U64(nhold, 2);
+    /* one share of a model's device beside a NIC: n2 (n1 has no NIC), l0 */
+    dra_engine_result_t r = place(&x, samenic, DRA_ENGINE_FIRST_FIT);
+    CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_REQUESTS);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "l0,nic0");
+    while (nhold-- > 0) {
+        CHECK_OK(dra_engine_release(x.e, hr[nhold].node, hr[nhold].allocations, hr[nhold].n));
+        check_summaries(&x);
+        dra_arena_fini(&hold[nhold]);
+    }
+    every_policy(&x, ps, 2);
     fx_fini(&x);
 }
 
@@ -534,6 +601,11 @@ static void test_all_incomplete_pool(dra_release_t rel)
 
 static dra_release_t g_rel;
 
+static void test_shares_match_release(void)
+{
+    test_shares_match(g_rel);
+}
+
 static void test_all_incomplete_pool_release(void)
 {
     test_all_incomplete_pool(g_rel);
@@ -569,6 +641,7 @@ int main(void)
         RUN(test_shares_two_requests_release);
         RUN(test_all_capacities_release);
         RUN(test_all_incomplete_pool_release);
+        RUN(test_shares_match_release);
         if (check__failed > before)
             fprintf(stderr, "  (release %s)\n", dra_alloc_release_name(g_rel));
     }
