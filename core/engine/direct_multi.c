@@ -472,7 +472,8 @@ static int claims_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t 
     out->served = p->anyall            ? DRA_SERVED_DIRECT_ALL
                   : p->nclaims > 1    ? DRA_SERVED_DIRECT_CLAIMS
                   : d->nalt > 1       ? DRA_SERVED_DIRECT_REQUESTS
-                                      : DRA_SERVED_DIRECT_SHARES; /* matchAttribute over shares */
+                  : shares            ? DRA_SERVED_DIRECT_SHARES /* matchAttribute over shares */
+                                      : DRA_SERVED_DIRECT_MATCH;
     *decided = true;
     return DRA_OK;
 }
