@@ -78,10 +78,10 @@ static dra_engine_served_t served_by(const dra_anyalloc_t *alloc, uint32_t path)
 const char *dra_engine_served_name(dra_engine_served_t s)
 {
     static const char *const names[DRA_SERVED_COUNT] = {
-        "none",          "direct-first",    "direct-match",  "direct-counters",
-        "direct-shares", "direct-all",      "direct-claims", "direct-requests",
-        "search",        "fast-first",      "fast-match",    "fast-counters",
-        "fast-unsat",    "reference"};
+        "none",          "direct-first",  "direct-match",  "direct-counters",
+        "direct-shares", "direct-groups", "direct-all",    "direct-claims",
+        "direct-requests", "search",      "fast-first",    "fast-match",
+        "fast-counters", "fast-unsat",    "reference"};
     return (unsigned)s < DRA_SERVED_COUNT ? names[s] : "?";
 }
 

@@ -101,8 +101,12 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
             if (has_attr(e, s, r))
                 s->shcnt += delta;
         } else if (s->grp[r] != GRP_NONE) {
-            s->gcnt[s->gfirst[n] + s->grp[r]] += delta;
-            int32_t m = group_max(s, n);
+            /* cnt[n] is the largest group's count: a group that grows is compared with it, and
+             * only a group that was the largest and shrinks makes the node's groups be read */
+            int32_t *g = &s->gcnt[s->gfirst[n] + s->grp[r]], old = *g;
+            *g += delta;
+            int32_t m = delta > 0 ? (*g > s->cnt[n] ? *g : s->cnt[n])
+                                  : (old < s->cnt[n] ? s->cnt[n] : group_max(s, n));
             if (m != s->cnt[n]) {
                 s->cnt[n] = m;
                 dra__tree_set(e, s, n);
@@ -273,22 +277,33 @@ int dra__cap_limits(dra_engine_t *e, sig_t *s)
     return DRA_OK;
 }
 
-/* Re-check the capacity signatures row r matches after its shares' capacity changed. */
+/* Re-check capacity signature s (matching row r) after the row's shares' capacity changed. */
+static void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r)
+{
+    bool now = dra__cap_fits_row(e, s, r);
+    if (now == dra_bit_get(s->cfit, r))
+        return;
+    if (now)
+        dra_bit_set(s->cfit, r);
+    else
+        dra_bit_clear(s->cfit, r);
+    if (dra_bit_get(e->avb, r))
+        sig_row_delta(e, s, r, now ? 1 : -1);
+}
+
+/* Re-check the capacity signatures row r matches after its shares' capacity changed: the first
+ * 32 through the row's mask (one line instead of a match bit per signature), in index order. */
 static void refresh_cap(dra_engine_t *e, uint32_t r)
 {
-    for (uint32_t i = 0; i < e->nsigs; i++) {
+    for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
+        sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (s->capbody)
+            refresh_cap_sig(e, s, r);
+    }
+    for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
-        if (!s->capbody || !dra_bit_get(s->match, r))
-            continue;
-        bool now = dra__cap_fits_row(e, s, r);
-        if (now == dra_bit_get(s->cfit, r))
-            continue;
-        if (now)
-            dra_bit_set(s->cfit, r);
-        else
-            dra_bit_clear(s->cfit, r);
-        if (dra_bit_get(e->avb, r))
-            sig_row_delta(e, s, r, now ? 1 : -1);
+        if (s->capbody && dra_bit_get(s->match, r))
+            refresh_cap_sig(e, s, r);
     }
 }
 
@@ -398,6 +413,22 @@ static void charge(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
+/* Row r went in or out of use: the compatibility-group state of its grouped counter sets
+ * (counters.c) and the members whose refusal that changes. O(members of those sets). */
+static void groups_moved(dra_engine_t *e, uint32_t r)
+{
+    for (uint32_t i = e->rcg_off[r]; i < e->rcg_off[r + 1]; i++) {
+        uint32_t s = e->rec_set[i];
+        if (!dra__cg_set_refresh(e, i))
+            continue;
+        for (uint32_t j = e->cgm_off[s]; j < e->cgm_off[s + 1]; j++) {
+            uint32_t q = e->rec_row[e->cgm[j]];
+            if (dra__cg_row_refresh(e, q))
+                refresh_row(e, q);
+        }
+    }
+}
+
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
 {
     uint32_t before = e->use[r];
@@ -405,8 +436,11 @@ void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
         e->use[r]++;
     else if (e->use[r])
         e->use[r]--;
-    if ((before == 0) != (e->use[r] == 0))
+    if ((before == 0) != (e->use[r] == 0)) {
         charge(e, r, e->use[r] ? 1 : -1);
+        if (e->cg_on)
+            groups_moved(e, r);
+    }
     refresh_row(e, r);
 }
 
@@ -489,6 +523,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             return false;
         }
     }
+    if (!dra__cg_check(e, why, len))
+        return false;
     for (uint32_t c = 0; e->ccut && c < e->nctrs; c++)
         if (e->ccut[c] != dra__ctr_cut(e, c, e->crem[c])) {
             snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ccut[c],
