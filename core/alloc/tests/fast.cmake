@@ -9,10 +9,10 @@ set_tests_properties(alloc.fast.differential PROPERTIES LABELS "conformance" TIM
                      ENVIRONMENT "${DRA_TEST_ENV}")
 # The same run also asks the placement engine on every case's node (its direct answers where it
 # has them, core/engine/direct.c and direct_multi.c) and compares with the reference: at least
-# 135 cases (7 of them consumable-capacity cases answered with shares, several claims of several
-# requests; 32 answered by direct_multi.c: allocationMode All, several claims, shares over two
-# requests) must have been answered from the engine's columns, none may fail (the count guards
-# against the direct answers silently switching off).
+# 135 cases (consumable-capacity cases answered with shares, and direct_multi.c's: allocationMode
+# All, several claims, shares over two requests; 32 more than before it) must have been answered
+# from the engine's columns, none may fail (the count guards against the direct answers silently
+# switching off).
 add_test(NAME engine.direct.conformance
          COMMAND $<TARGET_FILE:drabench> alloc --test --allocator both corpora/conformance
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
