@@ -170,13 +170,14 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
         }
     if (node >= e->nnodes)
         return;
-    /* the node's count, leaf and error flag in every signature the results' rows match */
+    /* the node's count, leaf and error flag in every signature the results' rows match (a
+     * share of a multi-allocatable device leaves its row available: no count moves) */
     uint32_t sigs = 0;
     k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
             uint32_t r = hint_row(e, &a[i]->results[j]);
-            if (r != NONE)
+            if (r != NONE && !dra__row_multi(e, r))
                 sigs |= e->rowsigs[r];
         }
     for (; sigs; sigs &= sigs - 1) {

@@ -63,6 +63,14 @@ static uint32_t tree_first(const dra_engine_t *e, const sig_t *s, uint32_t pos, 
     uint32_t i = e->P + pos;
     if (t[i] >= need)
         return pos;
+    if (pos == 0) { /* first-fit's first look: down from the root, without the climb */
+        if (t[1] < need)
+            return NONE;
+        i = 1;
+        while (i < e->P)
+            i = t[2 * i] >= need ? 2 * i : 2 * i + 1;
+        return i - e->P < e->nnodes ? i - e->P : NONE;
+    }
     for (;;) {
         if (i == 1)
             return NONE;

@@ -101,8 +101,12 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
             if (has_attr(e, s, r))
                 s->shcnt += delta;
         } else if (s->grp[r] != GRP_NONE) {
-            s->gcnt[s->gfirst[n] + s->grp[r]] += delta;
-            int32_t m = group_max(s, n);
+            /* cnt[n] is the largest group's count: a group that grows is compared with it, and
+             * only a group that was the largest and shrinks makes the node's groups be read */
+            int32_t *g = &s->gcnt[s->gfirst[n] + s->grp[r]], old = *g;
+            *g += delta;
+            int32_t m = delta > 0 ? (*g > s->cnt[n] ? *g : s->cnt[n])
+                                  : (old < s->cnt[n] ? s->cnt[n] : group_max(s, n));
             if (m != s->cnt[n]) {
                 s->cnt[n] = m;
                 dra__tree_set(e, s, n);
@@ -273,22 +277,33 @@ int dra__cap_limits(dra_engine_t *e, sig_t *s)
     return DRA_OK;
 }
 
-/* Re-check the capacity signatures row r matches after its shares' capacity changed. */
+/* Re-check capacity signature s (matching row r) after the row's shares' capacity changed. */
+static void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r)
+{
+    bool now = dra__cap_fits_row(e, s, r);
+    if (now == dra_bit_get(s->cfit, r))
+        return;
+    if (now)
+        dra_bit_set(s->cfit, r);
+    else
+        dra_bit_clear(s->cfit, r);
+    if (dra_bit_get(e->avb, r))
+        sig_row_delta(e, s, r, now ? 1 : -1);
+}
+
+/* Re-check the capacity signatures row r matches after its shares' capacity changed: the first
+ * 32 through the row's mask (one line instead of a match bit per signature), in index order. */
 static void refresh_cap(dra_engine_t *e, uint32_t r)
 {
-    for (uint32_t i = 0; i < e->nsigs; i++) {
+    for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
+        sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (s->capbody)
+            refresh_cap_sig(e, s, r);
+    }
+    for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
-        if (!s->capbody || !dra_bit_get(s->match, r))
-            continue;
-        bool now = dra__cap_fits_row(e, s, r);
-        if (now == dra_bit_get(s->cfit, r))
-            continue;
-        if (now)
-            dra_bit_set(s->cfit, r);
-        else
-            dra_bit_clear(s->cfit, r);
-        if (dra_bit_get(e->avb, r))
-            sig_row_delta(e, s, r, now ? 1 : -1);
+        if (s->capbody && dra_bit_get(s->match, r))
+            refresh_cap_sig(e, s, r);
     }
 }
 

@@ -95,6 +95,28 @@ budget)
     jq -e '[.warnings[] | test("fits 1 round")] | any' "$T/b.json" >/dev/null || fail "no budget warning: $(jq -c .warnings "$T/b.json")"
     [ "$(ls "$T/keep" | wc -l)" -eq 18 ] || fail "--keep kept $(ls "$T/keep" | wc -l) files, want 18"
     ;;
+campaign)
+    # scripts/ab-campaign on the small scenario, one A/A and one planted sitting of 6 + 3 rounds:
+    # its summary, then --summarize rebuilding the same summary from the sittings' files alone
+    scripts/ab-campaign --bin "$DRABENCH" --suite "$T/suite.txt" -n 1 --small 0 --checks 0 \
+        --rounds 6 --aa 3 --out "$T/c" >"$T/c.txt" 2>&1; rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 1 ] || { cat "$T/c.txt"; fail "campaign exited $rc"; }
+    jq -e '.schema == "drabench-ab-campaign/v1" and (.scenarios | length) == 1 and .scenarios[0].aa.sittings == 1 and .scenarios[0].p10.sittings == 1' \
+        "$T/c/summary.json" >/dev/null || fail "summary: $(jq -c . "$T/c/summary.json")"
+    mv "$T/c/summary.json" "$T/first.json" && rm "$T/c/summary.md"
+    scripts/ab-campaign --summarize "$T/c" -n 1 --small 0 --checks 0 --rounds 6 --aa 3 >"$T/s.txt" 2>&1; rc2=$?
+    [ $rc2 -eq $rc ] || { cat "$T/s.txt"; fail "--summarize exited $rc2, the campaign $rc"; }
+    [ -s "$T/c/summary.md" ] || fail "--summarize wrote no summary.md"
+    a=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar}' "$T/first.json")
+    b=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar}' "$T/c/summary.json")
+    [ "$a" = "$b" ] || fail "--summarize gives $b, the campaign gave $a"
+    scripts/ab-campaign --summarize "$T/nowhere" >"$T/n.txt" 2>&1; [ $? -eq 2 ] || fail "--summarize of no campaign is not a usage error"
+    # --plan alone leaves no output directory behind
+    before=$(ls "$root/results/ab-campaign" 2>/dev/null | wc -l)
+    scripts/ab-campaign --plan --bin "$DRABENCH" --suite "$T/suite.txt" -n 1 >"$T/p.txt" 2>&1 || { cat "$T/p.txt"; fail "--plan failed"; }
+    grep -q 'a process' "$T/p.txt" || fail "--plan printed no plan"
+    [ "$(ls "$root/results/ab-campaign" 2>/dev/null | wc -l)" -eq "$before" ] || fail "--plan left a directory in results/ab-campaign"
+    ;;
 *)
     fail "unknown case $1"
     ;;

@@ -15,3 +15,12 @@ set_tests_properties(harness.cli_cel_bad_kernel PROPERTIES LABELS "unit;harness"
 add_test(NAME harness.cli_version_json COMMAND drabench version --json)
 set_tests_properties(harness.cli_version_json PROPERTIES LABELS "unit;harness" TIMEOUT 60
   ENVIRONMENT "${DRA_TEST_ENV}" PASS_REGULAR_EXPRESSION "\"selected\": \"(scalar|avx2|avx512)\"")
+# The commit `drabench version` names is the source tree's at build time, not at configure time:
+# after a commit, a rebuild must name the new one (a stale name mislabels every result file). The
+# `-dirty` mark is left out of the comparison (the tree may be edited after the build); outside a
+# git checkout both sides are "unknown".
+add_test(NAME harness.cli_version_commit
+         COMMAND sh -c "want=$(git -C \"$1\" describe --always 2>/dev/null) || want=unknown; got=$(\"$0\" version | sed -n '1s/^drabench [^ ]* (\\(.*\\))$/\\1/p'); got=\${got%-dirty}; [ \"$got\" = \"$want\" ] || { echo \"version names '$got', the tree is at '$want'\"; exit 1; }"
+                 $<TARGET_FILE:drabench> ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.cli_version_commit PROPERTIES LABELS "unit;harness" TIMEOUT 60
+  ENVIRONMENT "${DRA_TEST_ENV}")
