@@ -53,10 +53,11 @@ typedef struct dra_beh {
     bool derived_fatal; /* 1.37+ with the gate off: a request with derivedAttributes is fatal */
     bool fractional;    /* DRAFractionalCapacityRange: milli-unit range arithmetic (useMilli) */
     /* behaviour that changed with a release, whatever the gates */
-    bool cap_missing_fatal; /* 1.37: a capacity request naming a capacity the device lacks is
-                               fatal ("checking capacity for device"); before and after: skip */
-    bool cap_unrepr_fatal;  /* 1.38-pre: a request the range arithmetic cannot represent, or a
-                               negative consumed capacity, is fatal */
+    bool cap_missing_fatal; /* a capacity request naming a capacity the device lacks is fatal
+                               ("checking capacity for device"); no profile sets it: every
+                               release skips the device (1.37's table, 3c6bdf290c3a) */
+    bool cap_unrepr_fatal;  /* 1.37+ (#140442): a request the range arithmetic cannot represent,
+                               or a negative consumed capacity, is fatal */
     bool cap_qualified;     /* 1.38-pre (#142202): capacity names match with or without the
                                driver's domain, the fully qualified one preferred */
     bool share_blocks_excl; /* a live share of a device blocks an exclusive allocation of it
@@ -100,15 +101,15 @@ const dra_taint_t *dra__taint_blocking(const dra_device_t *d, const dra_tolerati
 /* ---- consumable capacity (DRA-SEMANTICS §2.11) -------------------------------------------- */
 
 /* How a profile does the arithmetic (dra__capmode from the behaviour): BUG(10) Value()
- * arithmetic, DRAFractionalCapacityRange's milli ranges, 1.38-pre's fatal unrepresentable
- * requests and its qualified capacity names. */
+ * arithmetic, DRAFractionalCapacityRange's milli ranges, 1.37's fatal unrepresentable
+ * requests and 1.38-pre's qualified capacity names. */
 typedef struct dra_capmode {
     bool bug_range, fractional, unrepr_fatal, qualified;
 } dra__capmode_t;
 struct dra_beh;
 dra__capmode_t dra__capmode(const struct dra_beh *b);
 #define DRA__CAP_MISSING (-1) /* the request names a capacity the device lacks */
-#define DRA__CAP_UNREPR (-2)  /* 1.38-pre: not representable / negative; err says which */
+#define DRA__CAP_UNREPR (-2)  /* 1.37+: not representable / negative; err says which */
 #define DRA__CAP_STACK 32     /* capacities per device (API limit with attributes) */
 /* The amount a request consumes of one capacity (r NULL = not requested): DRA_OK with *out, or
  * DRA__CAP_UNREPR with the reason in err. */
@@ -464,8 +465,8 @@ DRA_NODISCARD int dra__acall_cg_skip(dra__acall_t *c, dra__slot_t *st);
 DRA_NODISCARD int dra__acall_allocate_device(dra__acall_t *c, uint32_t ci, uint32_t rqi,
                                             uint32_t slot, bool must);
 /* Consumable capacity of rq (of claim ci) fits the slot's device: 1 yes, 0 no (a missing
- * capacity too, except in 1.37), R_FATAL ("claim C, request R: <verb> capacity for device D:
- * ..." in c->err: 1.37's missing capacity, 1.38-pre's unrepresentable request), R_NOMEM. */
+ * capacity too, unless cap_missing_fatal), R_FATAL ("claim C, request R: <verb> capacity for
+ * device D: ..." in c->err: an unrepresentable request from 1.37), R_NOMEM. */
 DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, uint32_t ci, const dra__rq_t *rq,
                                            dra__slot_t *st, const char *verb);
 /* The shareID of a share (DRA-SEMANTICS §2.11), derived, not drawn: XXH3-128 seeded with

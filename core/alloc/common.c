@@ -430,11 +430,14 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;
-    /* consumable_capacity.go: 1.37 fails the call on a requested capacity the device lacks;
-     * 1.38-pre skips the device instead, fails it on an unrepresentable request and matches
-     * qualified and unqualified capacity names (#142202) */
-    b->cap_missing_fatal = r == DRA_RELEASE_1_37;
-    b->cap_unrepr_fatal = r38;
+    /* consumable capacity: from 1.37 (#140442) a request the range arithmetic cannot represent
+     * (past MaxInt64, not a whole milli value, or rounded past the range) or a negative consumed
+     * capacity fails the call; a capacity the device lacks still skips the device (upstream's
+     * table at 3c6bdf290c3a, cases consumable-capacity-range-policy-*-rejected and
+     * ...-with-missing-capacity-request). No profile fails the call on a missing capacity.
+     * 1.38-pre also matches qualified and unqualified capacity names (#142202). */
+    b->cap_missing_fatal = false;
+    b->cap_unrepr_fatal = r37;
     b->cap_qualified = r38;
     b->config_all_nil = r37;
     b->cel_err_device = r37;

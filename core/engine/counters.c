@@ -3,14 +3,19 @@
  * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
  * pattern of entries, each set's consuming rows, each set shape's entries per counter by
  * amount, each counter's cut in that list (the end of the prefix its remainder fits) and each
- * row's entries that do not fit (set-up only; summary.c keeps them).
+ * row's entries that do not fit (set-up only; summary.c keeps them); 1.37's compatibility
+ * groups: per counter set with groups the fold of its devices in use, per row whether that
+ * refuses it (kept on every row that goes in or out of use, through summary.c).
  *
- * Ownership: every array is the engine's (freed by dra_engine_free). Errors: DRA_ENOMEM only
- * (a pool whose counters do not validate is a hazard, hazard.c, not an error). Cost: set-up
- * O(rows * counter entries + sets * entries log entries), once.
+ * Ownership: every array is the engine's (freed by dra_engine_free; the groups' columns live in
+ * the engine arena). Errors: DRA_ENOMEM only (a pool whose counters do not validate is a hazard,
+ * hazard.c, not an error). Cost: set-up O(rows * counter entries + sets * entries log entries +
+ * grouped entries * members of their set), once; a grouped row in or out of use O(members of
+ * its sets, and their records when the set's state changes).
  */
 #include "engine/engine_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -428,8 +433,311 @@ out:
     return rc;
 }
 
+/* ---- compatibility groups ------------------------------------------------------------------ */
+
+/* Why the rows' availability may carry the allocator's compatibility-group rule (core/alloc,
+ * claims.c, dra__acall_cg_place / dra__acall_cg_skip, RELEASES.md 2). allocateDevice checks it
+ * for a device with counter consumption (a multi-allocatable one while it has no capacity in
+ * use), before the counters, per consumesCounters entry and per counter set separately, against
+ * the set's state: the devices in use of the pool folded in slice order (the baseline, the same
+ * devices the engine counts in use: exclusive allocations and shares, use[]) and the devices
+ * picked before in the same call. The fold keeps "every device so far declared no groups" from
+ * its first device on, else the intersection of the group lists of the devices with groups
+ * (a device without groups changes nothing), and admits a device without groups only into an
+ * empty or all-without set, one with groups only into an empty set or when it has a group of
+ * the intersection. So the state depends on the order only when the in-use devices both have
+ * and lack groups (a state the allocator itself never produces: a mixed set, DRA__CG_MIXED);
+ * otherwise it is the kind (empty, without, with) and the intersection of the members' masks.
+ * Every check only narrows as devices join, so a row the baseline refuses is refused whatever
+ * the call picks: a necessary condition for every request without adminAccess, exact for a
+ * claim of one device; the direct answers add the picks of the call (direct.c). With the gate
+ * off from 1.37 on (the skip), a device declaring groups is refused for good and one without
+ * is refused while its set's first device in use declared some (in a set that is not mixed:
+ * while its devices in use have groups). Where the allocator sees no device with groups on the
+ * node it skips the checks; then no set is grouped and the engine refuses nothing either. A
+ * device with more than DRA__CG_MAX names in one entry (the fold keeps the first ones) or more
+ * than 64 names in the model turn all of this off (cg_on false; such plans are never direct). */
+
+/* Index of group name g among names[0..*n), added when new; NONE when 64 are taken. */
+static uint32_t group_bit(const char **names, uint32_t *n, const char *g)
+{
+    for (uint32_t i = 0; i < *n; i++)
+        if (names[i] == g || strcmp(names[i], g) == 0)
+            return i;
+    if (*n == 64)
+        return NONE;
+    names[*n] = g;
+    return (*n)++;
+}
+
+/* The state of set s from its members in use (the baseline's fold, see above). */
+static void cg_state(const dra_engine_t *e, uint32_t s, uint8_t *kind, uint64_t *m)
+{
+    uint32_t ng = 0, nn = 0;
+    uint64_t x = ~(uint64_t)0;
+    for (uint32_t j = e->cgm_off[s]; j < e->cgm_off[s + 1]; j++) {
+        uint32_t q = e->cgm[j];
+        if (!e->use[e->rec_row[q]])
+            continue;
+        if (e->rec_grp[q]) {
+            ng++;
+            x &= e->rec_mask[q];
+        } else {
+            nn++;
+        }
+    }
+    *kind = ng && nn ? DRA__CG_MIXED : ng ? DRA__CG_GRP : nn ? DRA__CG_NOGRP : DRA__CG_EMPTY;
+    *m = *kind == DRA__CG_GRP ? x : 0;
+}
+
+/* Whether a set in state (kind, m) refuses a record (grp, mask) (see above). */
+static bool cg_refuses(const dra_engine_t *e, uint8_t kind, uint64_t m, bool grp, uint64_t mask)
+{
+    if (e->beh.cg_skip)
+        return kind == DRA__CG_GRP;
+    if (kind == DRA__CG_NOGRP)
+        return grp;
+    if (kind == DRA__CG_GRP)
+        return !grp || !(mask & m);
+    return false; /* empty admits all; mixed: unknown */
+}
+
+bool dra__cg_refused(const dra_engine_t *e, uint32_t r, bool fresh)
+{
+    if (e->beh.cg_skip && (e->cg_row[r] & DRA__CG_DECL))
+        return true;
+    for (uint32_t i = e->rcg_off[r]; i < e->rcg_off[r + 1]; i++) {
+        uint32_t s = e->rec_set[i];
+        uint8_t kind = e->cg_kind[s];
+        uint64_t m = e->cg_m[s];
+        if (fresh)
+            cg_state(e, s, &kind, &m);
+        if (cg_refuses(e, kind, m, e->rec_grp[i], e->rec_mask[i]))
+            return true;
+    }
+    return false;
+}
+
+/* Set s's state from its counts: the kind, and the groups every member in use with groups has
+ * (cg_state's fold, without the members). */
+static void cg_state_counted(const dra_engine_t *e, uint32_t s, uint8_t *kind, uint64_t *m)
+{
+    uint32_t ng = e->cg_ng[s], nn = e->cg_nn[s];
+    *kind = ng && nn ? DRA__CG_MIXED : ng ? DRA__CG_GRP : nn ? DRA__CG_NOGRP : DRA__CG_EMPTY;
+    *m = 0;
+    if (*kind != DRA__CG_GRP)
+        return;
+    const uint32_t *cnt = e->cg_cnt + e->cg_coff[s];
+    uint32_t k = 0;
+    for (uint64_t u = e->cg_u[s]; u; u &= u - 1, k++)
+        if (cnt[k] == ng)
+            *m |= u & -u;
+}
+
+/* Record i counted (delta 1) or not (-1) among its set's members in use. */
+static void cg_count(dra_engine_t *e, uint32_t i, int delta)
+{
+    uint32_t s = e->rec_set[i];
+    if (!e->rec_grp[i]) {
+        e->cg_nn[s] += (uint32_t)delta;
+        return;
+    }
+    e->cg_ng[s] += (uint32_t)delta;
+    uint32_t *cnt = e->cg_cnt + e->cg_coff[s];
+    for (uint64_t b = e->rec_mask[i]; b; b &= b - 1)
+        cnt[__builtin_popcountll(e->cg_u[s] & ((b & -b) - 1))] += (uint32_t)delta;
+}
+
+bool dra__cg_set_refresh(dra_engine_t *e, uint32_t i)
+{
+    uint32_t s = e->rec_set[i];
+    cg_count(e, i, e->use[e->rec_row[i]] ? 1 : -1);
+    uint8_t kind;
+    uint64_t m;
+    cg_state_counted(e, s, &kind, &m);
+    if (kind == e->cg_kind[s] && m == e->cg_m[s])
+        return false;
+    e->cg_kind[s] = kind;
+    e->cg_m[s] = m;
+    return true;
+}
+
+bool dra__cg_row_refresh(dra_engine_t *e, uint32_t r)
+{
+    bool now = dra__cg_refused(e, r, false), was = (e->cg_row[r] & DRA__CG_REF) != 0;
+    if (now == was)
+        return false;
+    e->cg_row[r] ^= DRA__CG_REF;
+    if (now)
+        e->nfail[r]++;
+    else
+        e->nfail[r]--;
+    return true;
+}
+
+bool dra__cg_check(const dra_engine_t *e, char *why, size_t len)
+{
+    if (!e->cg_on)
+        return true;
+    for (uint32_t s = 0; s < e->nsets; s++) {
+        uint8_t kind, ck;
+        uint64_t m, cm;
+        cg_state(e, s, &kind, &m);
+        cg_state_counted(e, s, &ck, &cm);
+        if (kind != ck || m != cm) {
+            snprintf(why, len, "counter set %u: compatibility-group counts stale", s);
+            return false;
+        }
+        if (kind != e->cg_kind[s] || m != e->cg_m[s]) {
+            snprintf(why, len, "counter set %u: compatibility-group state %u/%#llx, kept %u/%#llx",
+                     s, kind, (unsigned long long)m, e->cg_kind[s],
+                     (unsigned long long)e->cg_m[s]);
+            return false;
+        }
+    }
+    for (uint32_t r = 0; r < e->t->nrows; r++)
+        if (dra__cg_refused(e, r, true) != ((e->cg_row[r] & DRA__CG_REF) != 0)) {
+            snprintf(why, len, "row %u: compatibility-group refusal stale", r);
+            return false;
+        }
+    return true;
+}
+
+/* The records of row r's entries on grouped sets (pass 0 counts them in *n, pass 1 stores them
+ * from *n on); false when an entry has more than DRA__CG_MAX names or the model more than 64. */
+static bool cg_row_records(dra_engine_t *e, const setdict_t *sd, const uint8_t *grouped,
+                           uint32_t r, bool pass, const char **names, uint32_t *nnames,
+                           uint32_t *n)
+{
+    const dra_device_t *d = e->t->dev[r];
+    if (!d || !d->nconsumes)
+        return true;
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const dra_consumes_t *cc = &d->consumes[c];
+        uint32_t st = set_find(sd->keys, sd->slots, sd->nslots, dra__row_driver(e, r),
+                               dra__row_pool(e, r), dra__nz(cc->counter_set));
+        if (st == NONE || !grouped[st]) /* unresolved: a hazard pool (hazard.c) */
+            continue;
+        if (pass) {
+            uint64_t mask = 0;
+            uint32_t distinct = 0;
+            for (uint32_t g = 0; g < cc->ngroups; g++) {
+                if (!cc->groups[g])
+                    continue;
+                uint32_t b = group_bit(names, nnames, cc->groups[g]);
+                if (b == NONE)
+                    return false;
+                distinct += !(mask >> b & 1);
+                mask |= (uint64_t)1 << b;
+            }
+            if (distinct > DRA__CG_MAX)
+                return false;
+            for (uint32_t i = e->rcg_off[r]; i < *n; i++)
+                if (e->rec_set[i] == st)
+                    e->cg_row[r] |= DRA__CG_DUP;
+            e->rec_set[*n] = st;
+            e->rec_row[*n] = r;
+            e->rec_mask[*n] = mask;
+            e->rec_grp[*n] = cc->ngroups > 0;
+        }
+        (*n)++;
+    }
+    return true;
+}
+
+/* The compatibility-group columns (see above), before the counters' fit is counted. Nothing when
+ * the rule is not in force or no device declares groups; cg_on stays false when a device's
+ * groups exceed what the masks hold. Memory from the engine arena. DRA_ENOMEM. */
+static int counters_groups(dra_engine_t *e, const setdict_t *sd)
+{
+    const dra_table_t *t = e->t;
+    dra_arena_t *a = &e->arena;
+    if (!(e->beh.cg || e->beh.cg_skip))
+        return DRA_OK;
+    uint8_t *grouped = dra_arena_calloc(a, (size_t)e->nsets + 1, 1, 8);
+    if (!grouped)
+        return DRA_ENOMEM;
+    bool any = false;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        const dra_device_t *d = t->dev[r];
+        for (uint32_t c = 0; d && c < d->nconsumes; c++) {
+            if (!d->consumes[c].ngroups)
+                continue;
+            uint32_t st = set_find(sd->keys, sd->slots, sd->nslots, dra__row_driver(e, r),
+                                   dra__row_pool(e, r), dra__nz(d->consumes[c].counter_set));
+            if (st != NONE)
+                grouped[st] = any = true;
+        }
+    }
+    if (!any)
+        return DRA_OK;
+    e->rcg_off = dra_arena_calloc(a, (size_t)t->nrows + 1, sizeof *e->rcg_off, 8);
+    e->cg_row = dra_arena_calloc(a, (size_t)t->nrows + 1, 1, 8);
+    e->cgm_off = dra_arena_calloc(a, (size_t)e->nsets + 2, sizeof *e->cgm_off, 8);
+    e->cg_kind = dra_arena_calloc(a, (size_t)e->nsets + 1, 1, 8);
+    e->cg_m = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_m, 8);
+    const char *names[64];
+    uint32_t nnames = 0, n = 0;
+    if (!e->rcg_off || !e->cg_row || !e->cgm_off || !e->cg_kind || !e->cg_m)
+        return DRA_ENOMEM;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        (void)cg_row_records(e, sd, grouped, r, false, names, &nnames, &n);
+    e->rec_set = dra_arena_calloc(a, (size_t)n + 1, sizeof *e->rec_set, 8);
+    e->rec_row = dra_arena_calloc(a, (size_t)n + 1, sizeof *e->rec_row, 8);
+    e->rec_mask = dra_arena_calloc(a, (size_t)n + 1, sizeof *e->rec_mask, 8);
+    e->rec_grp = dra_arena_calloc(a, (size_t)n + 1, 1, 8);
+    e->cgm = dra_arena_calloc(a, (size_t)n + 1, sizeof *e->cgm, 8);
+    if (!e->rec_set || !e->rec_row || !e->rec_mask || !e->rec_grp || !e->cgm)
+        return DRA_ENOMEM;
+    n = 0;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        e->rcg_off[r] = n;
+        if (!cg_row_records(e, sd, grouped, r, true, names, &nnames, &n))
+            return DRA_OK; /* cg_on stays false: the masks cannot hold the groups */
+        if (t->dev[r] && dra__device_has_groups(t->dev[r]))
+            e->cg_row[r] |= DRA__CG_DECL;
+    }
+    e->rcg_off[t->nrows] = n;
+    /* members per set: the records by set, in row order */
+    for (uint32_t i = 0; i < n; i++)
+        e->cgm_off[e->rec_set[i] + 1]++;
+    for (uint32_t s = 0; s < e->nsets; s++)
+        e->cgm_off[s + 1] += e->cgm_off[s];
+    uint32_t *fill = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *fill, 8);
+    e->cg_ng = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_ng, 8);
+    e->cg_nn = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_nn, 8);
+    e->cg_u = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_u, 8);
+    e->cg_coff = dra_arena_calloc(a, (size_t)e->nsets + 1, sizeof *e->cg_coff, 8);
+    if (!fill || !e->cg_ng || !e->cg_nn || !e->cg_u || !e->cg_coff)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = e->rec_set[i];
+        e->cgm[e->cgm_off[s] + fill[s]++] = i;
+        if (e->rec_grp[i])
+            e->cg_u[s] |= e->rec_mask[i];
+    }
+    /* the counts per group of each set's union, then the members in use counted */
+    uint32_t ncnt = 0;
+    for (uint32_t s = 0; s < e->nsets; s++) {
+        e->cg_coff[s] = ncnt;
+        ncnt += (uint32_t)__builtin_popcountll(e->cg_u[s]);
+    }
+    if (!(e->cg_cnt = dra_arena_calloc(a, (size_t)ncnt + 1, sizeof *e->cg_cnt, 8)))
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < n; i++)
+        if (e->use[e->rec_row[i]])
+            cg_count(e, i, 1);
+    for (uint32_t s = 0; s < e->nsets; s++)
+        cg_state_counted(e, s, &e->cg_kind[s], &e->cg_m[s]);
+    e->cg_on = true;
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if (dra__cg_refused(e, r, false))
+            e->cg_row[r] |= DRA__CG_REF;
+    return DRA_OK;
+}
+
 /* Adds the consumption of the devices already in use to the counters, then counts each row's
- * entries that no longer fit. */
+ * entries that no longer fit (and the compatibility-group refusals, counters_groups). */
 static int counters_in_use(dra_engine_t *e)
 {
     const dra_table_t *t = e->t;
@@ -474,7 +782,7 @@ int dra__counters_setup(dra_engine_t *e)
     int rc = DRA_ENOMEM;
     if (sd.keys && sd.slots && !(rc = counters_alloc(e, &sd, counters_sets(e, &sd))) &&
         !(rc = counters_entries(e, &sd)) && !(rc = counters_set_rows(e)) &&
-        !(rc = counters_shapes(e)))
+        !(rc = counters_shapes(e)) && !(rc = counters_groups(e, &sd)))
         rc = counters_in_use(e);
     free(sd.keys);
     free(sd.slots);

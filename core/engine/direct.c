@@ -93,6 +93,39 @@
  *    multi-allocatable rows are never direct (constraints and shares are not argued here);
  *    upstream-bug mode (leaks on rejection, rounding with Quantity.Value) turns direct answers
  *    off as for every path.
+ * GROUPS (served "direct-groups"): 1.37's compatibility groups (KEP-5963, DRA-SEMANTICS and
+ * RELEASES.md 2; core/alloc/claims.c, dra__acall_cg_place and dra__acall_cg_skip) over devices of
+ * counter sets whose consuming devices declare groups, with the rule enforced
+ * (DRADeviceCompatibilityGroups, experimental variant) or with the gate off from 1.37 on (the
+ * version-skew skip). allocateDevice checks the rule where it checks the counters, before them,
+ * per consumesCounters entry, each counter set on its own, against the set's state: the pool's
+ * devices in use folded in slice order (the baseline) and the devices picked before in the same
+ * call (a rolling intersection, undone on backtrack; the skip judges the baseline alone). Why the
+ * answers stay the search's, check by check:
+ *  - the baseline: counters.c keeps each grouped set's fold of its devices in use (a kind - none,
+ *    without groups, with groups and their intersection - the fold's result whatever its order,
+ *    except for a mixed set) and counts a row the baseline refuses as one more failing counter
+ *    entry, so the availability bit the scan reads is the check of a claim of one device: such
+ *    a row is no candidate, exactly as the allocator skips it, and every check narrows as
+ *    devices join, so no pick of the call can make it acceptable again (the summaries, the
+ *    All-blocked flags and the fit bounds stay necessary conditions; see counters.c);
+ *  - the picks of the call: a candidate is re-judged with the groups of the rows picked before
+ *    on its sets folded in (cg_after, beside fits_after; each pick was admitted in turn, so they
+ *    are of one kind with the baseline); a refusal there depends on the picks, as a counter that
+ *    no longer fits, and is handled as the counters are: the greedy path that still reaches k
+ *    devices is the search's first leaf, one that stops short is the search's to answer
+ *    (FALLBACK), a matchAttribute group whose first k do not join is the search's, a pair is
+ *    judged with the first device's groups folded in;
+ *  - a mixed set (its devices in use both have and lack groups: the fold keeps whichever it
+ *    meets first, so the answer depends on the slices' order; the allocators never make such a
+ *    state, a state given to the engine may hold one): the availability bit refuses nothing on
+ *    it, and any candidate on it sends the answer to the allocator (FALLBACK);
+ *  - a device whose entries name one grouped set twice (the second entry meets the first's
+ *    fold) makes the plan never direct; with the skip a device declaring groups is never
+ *    eligible; without the counter columns for groups (more than 64 names, an entry with more
+ *    names than the fold keeps: cg_on false) a plan over grouped rows is never direct;
+ *  - MULTI: only one request has devices with counters, and groups live on counter entries: the
+ *    others' devices never meet its sets.
  * A share's result carries consumedCapacity for every capacity of the device (defaults filled
  * in, policy rounding: dra__cap_consumed, as allocateDevice records it) and its shareID,
  * derived as the allocator derives it (dra__share_id: share_seed, the claim, the result's
@@ -440,11 +473,22 @@ static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool 
             if (fit != 1)
                 continue;
         }
-        /* compatibility groups (1.37): whether the device may join the devices in use of its
-         * counter sets is not in the counter columns */
-        if (e->any_groups && dv->nconsumes > 0 && (e->beh.cg || e->beh.cg_skip) &&
-            row_grouped(e, r))
-            return 0;
+        /* compatibility groups (1.37; GROUPS at the top): the baseline's refusal is in the
+         * availability bit, the picks of the call are judged per answer; a device declaring
+         * groups under the version-skew skip is never allocatable. Without the columns
+         * (cg_on false) a plan over such rows is left to the allocator. */
+        if (e->any_groups && dv->nconsumes > 0 && (e->beh.cg || e->beh.cg_skip)) {
+            if (!e->cg_on) {
+                if (row_grouped(e, r))
+                    return 0;
+            } else if (e->beh.cg_skip && (e->cg_row[r] & DRA__CG_DECL)) {
+                continue;
+            } else if (e->rcg_off[r] < e->rcg_off[r + 1]) {
+                if (e->cg_row[r] & DRA__CG_DUP)
+                    return 0; /* the second entry meets the first's fold: not argued here */
+                al->cg = true;
+            }
+        }
         if (e->beh.taints && dra__taint_blocks(dv, b->tolerations, b->ntolerations))
             continue;
         if (multi) {
@@ -684,6 +728,7 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
         d.ncons += d.alt[i].cons;
         d.cons |= d.alt[i].cons;
         d.multi |= d.alt[i].multi;
+        d.cg |= d.alt[i].cg;
         d.fallible |= d.alt[i].cons && d.alt[i].k > 1;
     }
     if (d.kind == DRA__DIRECT_PAIR && (d.alt[0].k != 1 || d.alt[1].k != 1))
@@ -785,6 +830,65 @@ static bool consumes(const dra_engine_t *e, uint32_t r)
     return dra__ent_b(e, r) < dra__ent_e(e, r);
 }
 
+/* Row r consumes a counter set with compatibility groups (cg_on). */
+static bool grouped(const dra_engine_t *e, uint32_t r)
+{
+    return e->cg_on && e->rcg_off[r] < e->rcg_off[r + 1];
+}
+
+/* Some grouped set of row r is mixed (its devices in use both have and lack groups: the
+ * allocator's fold depends on which it meets first; the allocator answers). */
+static bool cg_mixed(const dra_engine_t *e, uint32_t r)
+{
+    for (uint32_t i = e->rcg_off[r]; i < e->rcg_off[r + 1]; i++)
+        if (e->cg_kind[e->rec_set[i]] == DRA__CG_MIXED)
+            return true;
+    return false;
+}
+
+/* Whether row r (available: the baseline admits it, no set of it mixed) joins the picks under
+ * the enforced rule: per grouped set of r, the baseline folded with the picks' entries on that
+ * set (each admitted in turn, so of one kind with the baseline) admits r's entry. With the
+ * version-skew skip the picks do not count (the allocator judges the baseline alone). */
+static bool cg_after(const dra_engine_t *e, uint32_t r, const uint32_t *pick, uint32_t np)
+{
+    if (!e->beh.cg)
+        return true;
+    for (uint32_t i = e->rcg_off[r]; i < e->rcg_off[r + 1]; i++) {
+        uint32_t s = e->rec_set[i];
+        uint8_t kind = e->cg_kind[s];
+        uint64_t m = e->cg_m[s];
+        for (uint32_t j = 0; j < np; j++)
+            for (uint32_t x = e->rcg_off[pick[j]]; x < e->rcg_off[pick[j] + 1]; x++) {
+                if (e->rec_set[x] != s)
+                    continue;
+                if (kind == DRA__CG_EMPTY) {
+                    kind = e->rec_grp[x] ? DRA__CG_GRP : DRA__CG_NOGRP;
+                    m = e->rec_mask[x];
+                } else if (kind == DRA__CG_GRP && e->rec_grp[x]) {
+                    m &= e->rec_mask[x];
+                }
+            }
+        if (kind == DRA__CG_NOGRP ? e->rec_grp[i]
+                                  : kind == DRA__CG_GRP && (!e->rec_grp[i] || !(e->rec_mask[i] & m)))
+            return false;
+    }
+    return true;
+}
+
+/* Whether row r, a candidate, joins the np rows picked before in this call: its counters fit
+ * after theirs and the compatibility groups admit it beside them (both pick-dependent: a
+ * refusal here may be the search's to undo). */
+static bool joins(const dra_engine_t *e, const dra__dalt_t *al, uint32_t r, const uint32_t *pick,
+                  uint32_t np)
+{
+    if (!np)
+        return true;
+    if (al->cons && consumes(e, r) && !fits_after(e, r, pick, np))
+        return false;
+    return !al->cg || !grouped(e, r) || cg_after(e, r, pick, np);
+}
+
 /* No constraint: the first k candidates (the greedy path). PICKED, 0 unsatisfiable, FALLBACK. */
 static int pick_first(const dra_engine_t *e, const dra__dalt_t *al, scan_t *sc, uint32_t *pick,
                       uint32_t *np, uint64_t *looked)
@@ -797,7 +901,9 @@ static int pick_first(const dra_engine_t *e, const dra__dalt_t *al, scan_t *sc, 
          * the check does not depend on them), a dedicated row's static (the same bit) */
         if (al->cfit && !dra_bit_get(al->cfit, r))
             continue;
-        if (*np && al->cons && consumes(e, r) && !fits_after(e, r, pick, *np)) {
+        if (al->cg && grouped(e, r) && cg_mixed(e, r))
+            return FALLBACK;
+        if (!joins(e, al, r, pick, *np)) {
             rejected = true;
             continue;
         }
@@ -841,6 +947,8 @@ static int pick_match(const dra_engine_t *e, const dra__dalt_t *al, uint32_t att
         uint32_t code = attr_code(a, r, &scalar);
         if (!code)
             continue;
+        if (al->cg && grouped(e, r) && cg_mixed(e, r))
+            return FALLBACK;
         if (scalar && !overflow) { /* groups, for when the greedy path stops short */
             uint32_t g = 0;
             while (g < ng && gcode[g] != code)
@@ -858,7 +966,7 @@ static int pick_match(const dra_engine_t *e, const dra__dalt_t *al, uint32_t att
         }
         if (*np && (!scalar || !ref_scalar || code != ref))
             continue;
-        if (*np && al->cons && consumes(e, r) && !fits_after(e, r, pick, *np))
+        if (!joins(e, al, r, pick, *np))
             continue;
         if (!*np) {
             ref = code;
@@ -885,7 +993,7 @@ static int pick_match(const dra_engine_t *e, const dra__dalt_t *al, uint32_t att
         bool scalar;
         if (attr_code(a, r, &scalar) != gcode[best])
             continue;
-        if (*np && al->cons && consumes(e, r) && !fits_after(e, r, pick, *np))
+        if (!joins(e, al, r, pick, *np))
             return FALLBACK;
         pick[(*np)++] = r;
         if (*np == k)
@@ -899,7 +1007,7 @@ static int pick_match(const dra_engine_t *e, const dra__dalt_t *al, uint32_t att
  * second request's from the start (a request starts over), skipping the device already taken
  * and judging counters with the first device's consumption reserved; it backtracks over every
  * pair in that order, so the first pair found is the answer, and none is unsatisfiable.
- * PICKED or 0. */
+ * PICKED, 0, or FALLBACK (a candidate on a mixed grouped set). */
 static int pick_pair(const dra_engine_t *e, const dra__direct_t *d, uint32_t begin, uint32_t end,
                      uint32_t *pick, uint32_t *np, uint64_t *looked)
 {
@@ -914,14 +1022,18 @@ static int pick_pair(const dra_engine_t *e, const dra__direct_t *d, uint32_t beg
         uint32_t c0 = attr_code(a, r0, &sc0);
         if (!c0 || !sc0)
             continue; /* no value, or one no other device can equal */
+        if (d->alt[0].cg && grouped(e, r0) && cg_mixed(e, r0))
+            return FALLBACK;
         scan_init(&s1, e, &d->alt[1], begin, end);
         for (uint32_t r1; (r1 = scan_next(&s1)) != NONE;) {
             (*looked)++;
             bool sc1;
             if (r1 == r0 || attr_code(a, r1, &sc1) != c0 || !sc1)
                 continue;
-            if (d->cons && consumes(e, r1) && !fits_after(e, r1, &r0, 1))
-                continue; /* with the first device's consumption reserved */
+            if (d->alt[1].cg && grouped(e, r1) && cg_mixed(e, r1))
+                return FALLBACK;
+            if (!joins(e, &d->alt[1], r1, &r0, 1))
+                continue; /* with the first device's consumption (and groups) reserved */
             pick[0] = r0;
             pick[1] = r1;
             *np = 2;
@@ -1121,8 +1233,9 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
     bool match = d->kind == DRA__DIRECT_MATCH || d->kind == DRA__DIRECT_PAIR;
     for (uint32_t i = 0; d->kind == DRA__DIRECT_MULTI && i < d->nalt; i++)
         match |= d->alt[i].match;
-    out->served = match    ? DRA_SERVED_DIRECT_MATCH
-                  : shares ? DRA_SERVED_DIRECT_SHARES
+    out->served = match     ? DRA_SERVED_DIRECT_MATCH
+                  : shares  ? DRA_SERVED_DIRECT_SHARES
+                  : d->cg   ? DRA_SERVED_DIRECT_GROUPS
                   : d->cons ? DRA_SERVED_DIRECT_COUNTERS
                             : DRA_SERVED_DIRECT_FIRST;
     *decided = true;
@@ -1178,6 +1291,7 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
             keep = fill_ok_range(e, al, s, d->kind == DRA__DIRECT_FIRST, begin, end) == 1;
             d->cons |= al->cons;
             d->multi |= al->multi;
+            d->cg |= al->cg;
             d->fallible |= al->cons && al->k > 1;
         }
         if (keep && d->kind == DRA__DIRECT_MULTI) { /* the requests' candidates still apart */

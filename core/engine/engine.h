@@ -16,9 +16,11 @@
  * (network-attached) range. Available = free (not exclusively allocated, or multi-allocatable) and,
  * for partitionable devices (DRAPartitionableDevices on), every counter it consumes has that much
  * left in its counter set (consumption of exclusively allocated devices is tracked per counter on
- * commit and release, so what is left is never underestimated); a multi-allocatable device
- * (DRAConsumableCapacity) is not held to its counters, which the search skips while it has capacity
- * in use. A request for k devices can only be satisfied on a node whose available matching devices
+ * commit and release, so what is left is never underestimated) and, with 1.37's compatibility
+ * groups in force (enforced, or the version-skew skip), the groups of the devices in use of each of
+ * its counter sets admit it (a check that only narrows as devices join; counters.c); a
+ * multi-allocatable device (DRAConsumableCapacity) is not held to its counters, which the search
+ * skips while it has capacity in use. A request for k devices can only be satisfied on a node whose available matching devices
  * in its range plus the shared range number at least k: the exact search only ever picks free
  * devices that pass every selector and fit their counters, from the node's own slices or from
  * shared slices. A request in the scope of a matchAttribute constraint (scalar attribute columns)
@@ -118,10 +120,12 @@
  * derives them). The devices are the ones the allocator returns
  * (direct.c states why), the result is built as it builds it. Nodes where that cannot be shown
  * (hazards, slice order differing from the profile's, shared rows of the signature, counters
- * over capacity, picks among partitionable devices that interfere) go to the allocator, and
- * so do plans over devices of counter sets with compatibility groups (1.37: whether a device
- * may join the devices in use is not in the counter columns) or capacities with fractional
- * ranges; a request with derived attributes, or with a capacity request some matching device
+ * over capacity, picks among partitionable devices that interfere, a counter set whose devices
+ * in use both have and lack compatibility groups) go to the allocator, and so do plans over
+ * capacities with fractional ranges; devices of counter sets with compatibility groups (1.37,
+ * enforced or skipped) are answered with the groups of the devices in use (kept in the
+ * availability bit and the summaries: a device the groups refuse is not available) and of the
+ * devices picked in the call (served "direct-groups"); a request with derived attributes, or with a capacity request some matching device
  * would fail the call on (1.37's missing capacity, 1.38-pre's unrepresentable request), makes
  * the plan brute force (plan.c); out->served says which decided. DRA_DEBUG >= 3 builds and opts.verify_direct compare every direct
  * answer with the allocator's. dra_engine_needs_allocator names the nodes the allocator may
@@ -195,6 +199,8 @@ typedef enum dra_engine_served {
     DRA_SERVED_DIRECT_COUNTERS, /* the first over partitionable devices (counter columns) */
     DRA_SERVED_DIRECT_SHARES,   /* the first k with shares of multi-allocatable devices
                                    (DRAConsumableCapacity: capacity left, derived shareIDs) */
+    DRA_SERVED_DIRECT_GROUPS,   /* the same over counter sets with compatibility groups (1.37:
+                                   the groups of the devices in use and of the picks) */
     DRA_SERVED_SEARCH,          /* the fast allocator's depth-first search */
     DRA_SERVED_FAST_FIRST,      /* the fast allocator's paths (dra_fast_path_t) */
     DRA_SERVED_FAST_MATCH,
@@ -203,8 +209,8 @@ typedef enum dra_engine_served {
     DRA_SERVED_REFERENCE,       /* the reference allocator */
     DRA_SERVED_COUNT
 } dra_engine_served_t;
-/* "none", "direct-first", "direct-match", "direct-counters", "direct-shares", "search",
- * "fast-first", "fast-match", "fast-counters", "fast-unsat", "reference". */
+/* "none", "direct-first", "direct-match", "direct-counters", "direct-shares", "direct-groups",
+ * "search", "fast-first", "fast-match", "fast-counters", "fast-unsat", "reference". */
 const char *dra_engine_served_name(dra_engine_served_t s);
 
 typedef struct dra_engine dra_engine_t;
@@ -305,7 +311,10 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
  * direct answers do not serve (or may hand to the allocator: several partitionable devices)
  * has a matching or error row in the node's range or in the shared range, and every node while
  * direct answers are verified. A node for which this is false is never given to the allocator,
- * so its per-node layout need not be built (dra_anyalloc_prepare). O(plans * alternatives *
+ * so its per-node layout need not be built (dra_anyalloc_prepare) - unless a counter set with
+ * compatibility groups holds devices in use with and without groups (a state no allocator
+ * makes, from the state the engine was given or allocations committed by hand): its answers go
+ * to the allocator, which builds the node's layout on that first call. O(plans * alternatives *
  * rows of the node's range). */
 bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node);
 

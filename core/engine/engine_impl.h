@@ -10,7 +10,8 @@
  *   hazard.c   hazard nodes (pools, node selectors) and All-hazard nodes;
  *   counters.c counters of partitionable devices (set-up);
  *   direct.c   exact per-node answers from the engine's columns (direct answers);
- *   summary.c  row availability and the per-signature summaries, kept on row changes;   -> index
+ *   summary.c  row availability and the per-signature summaries, kept on row changes;
+ *                                                                         -> index, counters
  *   plan.c     signatures and plans;                                 -> summary, index, direct
  *   commit.c   rows by device ID, commit and release;                -> summary, index, direct
  *   place.c    placement by policy, one node's answer, nodes the allocator may see;
@@ -97,6 +98,8 @@ typedef struct dra__dalt {
     uint32_t k;                      /* ExactCount */
     bool cons;                       /* some eligible row consumes counters */
     bool multi;                      /* some eligible row is multi-allocatable (shares) */
+    bool cg;                         /* some eligible row consumes a set with compatibility
+                                        groups (the rule in force; counters.c, direct.c) */
     bool match;                      /* MULTI: the request has a matchAttribute of its own */
     uint32_t attr;                   /* its constrained table column, NONE: no row has it */
     const uint64_t *cfit;            /* multi: the capacity signature's fit bits (a multi row
@@ -121,6 +124,7 @@ typedef struct dra__direct {
     bool fallible;   /* an answer may be left to the allocator (counters with k >= 2) */
     bool cons;       /* some alternative consumes counters */
     bool multi;      /* some alternative may take shares (FIRST only) */
+    bool cg;         /* some alternative reads compatibility groups (served "direct-groups") */
     uint32_t ncons;  /* alternatives with counters */
     uint64_t share_seed; /* multi: the allocator's options.share_seed (dra__share_id) */
     uint32_t attr;   /* MATCH, PAIR: the constrained table column, NONE: no row has it */
@@ -228,6 +232,28 @@ struct dra_engine {
     uint32_t *nfail;
     uint32_t *ccut;      /* per counter: the end of the fitting prefix of its list (the first
                             entry, an index into cl, with more than the counter's remainder) */
+    /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
+     * the version-skew skip) the counter sets whose consuming devices declare groups keep the
+     * state the allocator's baseline folds from their devices in use (cg_kind, cg_m), and a row
+     * the baseline refuses counts one more failing entry in nfail (cg_row & DRA__CG_REF): the
+     * availability bit and every summary then say what the allocator's check says for a claim
+     * of one device. cg_on: all of this is kept (else a plan over grouped rows is never direct).
+     * A record is one consumesCounters entry of a row naming a grouped set: rows' records are
+     * [rcg_off[r], rcg_off[r + 1]), a set's members' records cgm[cgm_off[s] .. cgm_off[s + 1]).
+     * Group names are bits of a mask (at most 64 distinct names). */
+    bool cg_on;
+    uint32_t *rcg_off;
+    uint32_t *rec_set, *rec_row;
+    uint64_t *rec_mask;
+    uint8_t *rec_grp;    /* the entry declares groups (ngroups > 0, whatever the names) */
+    uint32_t *cgm_off, *cgm;
+    uint8_t *cg_kind;    /* per set: DRA__CG_EMPTY, _NOGRP, _GRP, _MIXED */
+    uint64_t *cg_m;      /* per set (_GRP): the intersection of the in-use members' groups */
+    uint32_t *cg_ng, *cg_nn; /* per set: members in use with groups, without */
+    uint64_t *cg_u;      /* per set: the union of its members' groups */
+    uint32_t *cg_coff, *cg_cnt; /* per set: per group of cg_u (in bit order) the members in use
+                                   that have it, cg_cnt[cg_coff[s] ..] */
+    uint8_t *cg_row;     /* per row: DRA__CG_REF, DRA__CG_DUP, DRA__CG_DECL */
     uint32_t *hslots;    /* (driver, pool, device) -> row + 1, open addressing */
     uint32_t nhslots;
     uint32_t *ord_row;   /* per model device row (dra_result_t.row - 1): its table row, NONE when
@@ -378,14 +404,42 @@ static inline uint32_t dra__ctr_cut(const dra_engine_t *e, uint32_t c, dra__aq_t
     return lo;
 }
 
-/* Row r's counter entries with more than what is left of their counter (the row fits while 0).
- * O(entries of the row); e->nfail keeps it. */
+/* ---- compatibility groups (counters.c) ---- */
+
+/* A grouped counter set's devices in use, as the allocator's baseline folds them: none, only
+ * devices without groups, only devices with groups (their intersection in cg_m), or both (the
+ * fold's answer then depends on which device it meets first: the direct answers leave such a
+ * set to the allocator, and the availability bit does not refuse on it). */
+enum { DRA__CG_EMPTY = 0, DRA__CG_NOGRP, DRA__CG_GRP, DRA__CG_MIXED };
+#define DRA__CG_REF 1u  /* cg_row: the baseline refuses the row (counted in nfail) */
+#define DRA__CG_DUP 2u  /* cg_row: two entries of the row name one grouped set (never direct) */
+#define DRA__CG_DECL 4u /* cg_row: the device declares groups (the skip refuses it for good) */
+
+/* Whether the baseline of its grouped sets refuses row r: with the rule enforced, a set of
+ * devices without groups refuses a row with groups and one of devices with groups a row without
+ * or without a group of their intersection; with the version-skew skip, a device declaring
+ * groups, or one joining a set whose devices in use have groups. A mixed set refuses nothing.
+ * fresh: the sets' states recomputed from the rows in use (dra_engine_check), else kept ones.
+ * O(records of the row), fresh O(their sets' members). */
+bool dra__cg_refused(const dra_engine_t *e, uint32_t r, bool fresh);
+/* Record i's row went in use (or out of use: e->use says which): its set's counts and state;
+ * true when the state changed. O(groups of the record + groups of the set). */
+bool dra__cg_set_refresh(dra_engine_t *e, uint32_t i);
+/* Row r's refusal re-derived from its sets' kept states, nfail adjusted; true when it changed
+ * (the caller refreshes the row's availability). O(records of the row). */
+bool dra__cg_row_refresh(dra_engine_t *e, uint32_t r);
+/* Every kept set state and row refusal equals a recomputation (dra_engine_check). */
+bool dra__cg_check(const dra_engine_t *e, char *why, size_t len);
+
+/* Row r's counter entries with more than what is left of their counter, plus one while the
+ * compatibility-group baseline refuses it (the row fits while 0). O(entries of the row);
+ * e->nfail keeps it. */
 static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
 {
     uint32_t n = 0;
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
         n += dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)];
-    return n;
+    return n + (e->cg_on && dra__cg_refused(e, r, true));
 }
 
 /* ---- capacity in the profile's arithmetic ---- */

@@ -77,8 +77,8 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
     free(names);
     if (dup)
         return true;
-    /* 1.38-pre: a negative amount a device's capacity charges fails the call where the search
-     * meets the device, whatever the request (consumable_capacity.go) */
+    /* from 1.37 (#140442): a negative amount a device's capacity charges fails the call where
+     * the search meets the device, whatever the request (consumable_capacity.go) */
     for (uint32_t i = 0; e->beh.cc && e->beh.cap_unrepr_fatal && i < n; i++)
         for (uint32_t d = 0; d < sl[i]->ndevices; d++)
             for (uint32_t c = 0; c < sl[i]->devices[d].ncaps; c++) {

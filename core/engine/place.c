@@ -79,7 +79,7 @@ const char *dra_engine_served_name(dra_engine_served_t s)
 {
     static const char *const names[DRA_SERVED_COUNT] = {
         "none",       "direct-first", "direct-match",  "direct-counters", "direct-shares",
-        "search",     "fast-first",   "fast-match",    "fast-counters",   "fast-unsat",
+        "direct-groups", "search",     "fast-first",   "fast-match",    "fast-counters",   "fast-unsat",
         "reference"};
     return (unsigned)s < DRA_SERVED_COUNT ? names[s] : "?";
 }

@@ -419,7 +419,8 @@ static bool sig_matches_shared_caps(const dra_engine_t *e, const sig_t *s)
 }
 
 /* Whether the allocator's capacity check of body on some device signature s matches fails the
- * call (1.37: a requested capacity the device lacks; 1.38-pre: an unrepresentable request):
+ * call (from 1.37, #140442: an unrepresentable or negative request; no profile fails it on a
+ * requested capacity the device lacks, alloc_impl.h cap_missing_fatal):
  * the summaries cannot say whether its search reaches such a device first. O(matches). */
 static bool sig_cap_fatal(const dra_engine_t *e, const sig_t *s, const dra_exact_request_t *body)
 {

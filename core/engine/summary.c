@@ -413,6 +413,22 @@ static void charge(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
+/* Row r went in or out of use: the compatibility-group state of its grouped counter sets
+ * (counters.c) and the members whose refusal that changes. O(members of those sets). */
+static void groups_moved(dra_engine_t *e, uint32_t r)
+{
+    for (uint32_t i = e->rcg_off[r]; i < e->rcg_off[r + 1]; i++) {
+        uint32_t s = e->rec_set[i];
+        if (!dra__cg_set_refresh(e, i))
+            continue;
+        for (uint32_t j = e->cgm_off[s]; j < e->cgm_off[s + 1]; j++) {
+            uint32_t q = e->rec_row[e->cgm[j]];
+            if (dra__cg_row_refresh(e, q))
+                refresh_row(e, q);
+        }
+    }
+}
+
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
 {
     uint32_t before = e->use[r];
@@ -420,8 +436,11 @@ void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
         e->use[r]++;
     else if (e->use[r])
         e->use[r]--;
-    if ((before == 0) != (e->use[r] == 0))
+    if ((before == 0) != (e->use[r] == 0)) {
         charge(e, r, e->use[r] ? 1 : -1);
+        if (e->cg_on)
+            groups_moved(e, r);
+    }
     refresh_row(e, r);
 }
 
@@ -504,6 +523,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             return false;
         }
     }
+    if (!dra__cg_check(e, why, len))
+        return false;
     for (uint32_t c = 0; e->ccut && c < e->nctrs; c++)
         if (e->ccut[c] != dra__ctr_cut(e, c, e->crem[c])) {
             snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ccut[c],

@@ -237,7 +237,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
                                     "slice %s: capacities of a multi-allocatable device changed "
                                     "(not incremental: build a new engine)",
                                     dra__nz(sl->name));
-    /* a negative capacity default makes the pool a hazard in 1.38-pre (hazard.c): set-up only */
+    /* a negative capacity default makes the pool a hazard from 1.37 (hazard.c): set-up only */
     for (uint32_t r = r0; e->beh.cap_unrepr_fatal && (sl->changed & DRA_SLICE_CHANGED_CAPS) && r < r1;
          r++)
         for (uint32_t c = 0; c < t->dev[r]->ncaps; c++) {

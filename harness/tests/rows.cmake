@@ -48,7 +48,8 @@ endif()
 # default scenario is a direct answer of the engine (pods of a shared claim that is already
 # allocated need no placement, so the counts add up to at most the allocated pods), with the
 # reference allocator every one is the reference's; the summary prints it. On gpu-sharing every
-# placement is a share answered directly (direct-shares).
+# placement is a share answered directly (direct-shares); on mig-vgpu every one is answered over
+# the compatibility groups (direct-groups, 1.37), and by the counters alone under 1.36.
 set(_rows_served_script [=[
 set -e
 f="$1/rows-served-fast.json"; r="$1/rows-served-ref.json"
@@ -65,6 +66,11 @@ g="$1/rows-served-shares.json"
 "$0" run gpu-sharing -n 200 -w 0 -r 1 --invariants off -o "$g" | grep -E '^served +direct-shares [0-9]+'
 test "$(jq -r '.repetitions[0].search.served | keys | join(",")' "$g")" = direct-shares
 test "$(jq -r '.repetitions[0].search.served["direct-shares"]' "$g")" = "$(jq -r '.repetitions[0].outcomes.allocated' "$g")"
+v="$1/rows-served-groups.json"
+"$0" run mig-vgpu -n 300 -w 0 -r 1 --invariants off -o "$v" | grep -E '^served +direct-groups [0-9]+'
+test "$(jq -r '.repetitions[0].search.served | keys | join(",")' "$v")" = direct-groups
+test "$(jq -r '.repetitions[0].search.served["direct-groups"]' "$v")" = "$(jq -r '.repetitions[0].outcomes.allocated' "$v")"
+"$0" run mig-vgpu -n 300 -w 0 -r 1 --invariants off --release 1.36 -o "$v" | grep -E '^served +direct-counters [0-9]+'
 ]=])
 add_test(NAME harness.rows.served
          COMMAND sh -c "${_rows_served_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}

@@ -1560,6 +1560,234 @@ static void test_capacity_limits_profile_arithmetic(void)
     fx_fini(&x);
 }
 
+
+/* Compatibility groups (1.37, KEP-5963) answered from the engine's columns (direct-groups): on n1
+ * GPU g0 has a whole device, a plain slice, two MIG slices (group mig), a vGPU (vgpu) and a
+ * device in both groups; x01 draws from g0 (vgpu) and g1 (mig), whose sets are judged
+ * separately; n2 has a GPU h0 of its own. Every placement is compared with the reference
+ * placement and every direct answer with the allocator's (verify_direct). */
+#define CGDEV(n, kind, set, amt, groups)                                                           \
+    "  - {name: " n ", attributes: {kind: {string: " kind "}}, consumesCounters: [{counterSet: "   \
+    set ", " groups "counters: {mem: {value: " amt "}}}]}\n"
+static const char k_direct_groups[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  sharedCounters: [{name: g0, counters: {mem: {value: 8Gi}}},"
+    " {name: g1, counters: {mem: {value: 8Gi}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n1\n  devices:\n"
+    CGDEV("full0", "full", "g0", "8Gi", "")
+    CGDEV("plain0", "plain", "g0", "2Gi", "")
+    CGDEV("plain0b", "plain", "g0", "2Gi", "")
+    CGDEV("mig0a", "mig", "g0", "2Gi", "compatibilityGroups: [mig], ")
+    CGDEV("mig0b", "mig", "g0", "2Gi", "compatibilityGroups: [mig], ")
+    CGDEV("vgpu0", "vgpu", "g0", "4Gi", "compatibilityGroups: [vgpu], ")
+    CGDEV("both0", "both", "g0", "2Gi", "compatibilityGroups: [mig, vgpu], ")
+    "  - {name: x01, attributes: {kind: {string: x}}, consumesCounters: ["
+    "{counterSet: g0, compatibilityGroups: [vgpu], counters: {mem: {value: 2Gi}}},"
+    " {counterSet: g1, compatibilityGroups: [mig], counters: {mem: {value: 2Gi}}}]}\n"
+    CGDEV("mig1a", "mig", "g1", "2Gi", "compatibilityGroups: [mig], ")
+    CGDEV("vgpu1", "vgpu", "g1", "4Gi", "compatibilityGroups: [vgpu], ")
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters-q}\n"
+    "spec:\n  driver: drv\n  pool: {name: q, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n2\n  sharedCounters: [{name: h0, counters: {mem: {value: 8Gi}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices-q}\n"
+    "spec:\n  driver: drv\n  pool: {name: q, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: n2\n  devices:\n"
+    CGDEV("plain2", "plain", "h0", "2Gi", "")
+    CGDEV("mig2a", "mig", "h0", "2Gi", "compatibilityGroups: [mig], ")
+    CGDEV("vgpu2", "vgpu", "h0", "4Gi", "compatibilityGroups: [vgpu], ")
+    "---\n";
+static const char k_direct_groups_claims[] =
+    CLAIM("any1", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("any2", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}]}")
+    CLAIM("any3", "{requests: [{name: r, exactly: {deviceClassName: a, count: 3}}]}")
+    CLAIM("mig1", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors: "
+                  "[{cel: {expression: 'device.attributes[\"drv\"].kind == \"mig\"'}}]}}]}")
+    CLAIM("mig2", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, selectors: "
+                  "[{cel: {expression: 'device.attributes[\"drv\"].kind == \"mig\"'}}]}}]}")
+    CLAIM("vgpu1", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors: "
+                   "[{cel: {expression: 'device.attributes[\"drv\"].kind == \"vgpu\"'}}]}}]}")
+    CLAIM("vgpu2", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, selectors: "
+                   "[{cel: {expression: 'device.attributes[\"drv\"].kind == \"vgpu\"'}}]}}]}")
+    CLAIM("x", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors: "
+               "[{cel: {expression: 'device.attributes[\"drv\"].kind == \"x\"'}}]}}]}")
+    CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: two, deviceClassName: a, count: 2,"
+                  " selectors: [{cel: {expression: 'device.attributes[\"drv\"].kind == \"vgpu\"'}}]},"
+                  " {name: one, deviceClassName: a, count: 1}]}]}")
+    CLAIM("same", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2}}],"
+                  " constraints: [{matchAttribute: drv/kind}]}");
+
+typedef struct cgfx {
+    fx_t x;
+    uint32_t p[10]; /* any1 any2 any3 mig1 mig2 vgpu1 vgpu2 x prio same */
+} cgfx_t;
+
+enum { CG_ANY1, CG_ANY2, CG_ANY3, CG_MIG1, CG_MIG2, CG_VGPU1, CG_VGPU2, CG_X, CG_PRIO, CG_SAME,
+       CG_NPLANS };
+
+static bool cg_init(cgfx_t *g, dra_release_t rel, const char *gate)
+{
+    static const char *const names[CG_NPLANS] = {"any1", "any2",  "any3", "mig1", "mig2",
+                                                 "vgpu1", "vgpu2", "x",    "prio", "same"};
+    static char yaml[sizeof k_direct_groups + sizeof k_direct_groups_claims];
+    snprintf(yaml, sizeof yaml, "%s%s", k_direct_groups, k_direct_groups_claims);
+    fx_init_gate(&g->x, yaml, rel, gate);
+    if (!g->x.ok)
+        return false;
+    for (int i = 0; i < CG_NPLANS; i++)
+        g->p[i] = plan(&g->x, names[i]);
+    return true;
+}
+
+/* Commit a crafted allocation of the named devices of pool p on node 0 (request r). */
+static void cg_commit(fx_t *x, const char *dev, bool release)
+{
+    dra_allocation_t al = {0};
+    dra_result_t res = {.request = "r", .driver = "drv", .pool = "p", .device = dev};
+    al.results = &res;
+    al.nresults = 1;
+    dra_allocation_t *alp = &al;
+    if (release)
+        CHECK_OK(dra_engine_release(x->e, 0, &alp, 1));
+    else
+        CHECK_OK(dra_engine_commit(x->e, 0, &alp, 1));
+    check_summaries(x);
+}
+
+/* The decision and what served it, every plan under every policy against the reference. */
+static dra_engine_result_t cg_place(cgfx_t *g, int pl, const char *want, dra_engine_served_t by)
+{
+    char buf[128];
+    dra_engine_result_t r = place(&g->x, g->p[pl], DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_MSG(strcmp(devices_of(&r, buf, sizeof buf), want) == 0, "plan %d: %s, want %s", pl, buf,
+              want);
+    CHECK_MSG(r.served == by, "plan %d: served %s, want %s", pl, dra_engine_served_name(r.served),
+              dra_engine_served_name(by));
+    return r;
+}
+
+static void cg_every_policy(cgfx_t *g)
+{
+    every_policy(&g->x, g->p, CG_NPLANS);
+}
+
+static void test_direct_groups_enforced(void)
+{
+    static const dra_release_t rels[] = {DRA_RELEASE_1_37, DRA_RELEASE_1_38_PRE};
+    for (size_t ri = 0; ri < sizeof rels / sizeof rels[0]; ri++) {
+        cgfx_t g;
+        if (!cg_init(&g, rels[ri], "DRADeviceCompatibilityGroups=true")) {
+            fx_fini(&g.x);
+            continue;
+        }
+        const dra_engine_served_t G = DRA_SERVED_DIRECT_GROUPS;
+        cg_every_policy(&g);
+        /* nothing in use: the first device of each kind */
+        cg_place(&g, CG_ANY1, "full0", G);
+        cg_place(&g, CG_MIG1, "mig0a", G);
+        cg_place(&g, CG_VGPU1, "vgpu0", G);
+        /* picks of one call: full0 (no groups) leaves no room on g0, mig1a starts g1 */
+        cg_place(&g, CG_ANY2, "full0,mig1a", G);
+        /* two MIG slices share group mig */
+        cg_place(&g, CG_MIG2, "mig0a,mig0b", G);
+        /* the two vGPUs are on two sets: each set's groups alone */
+        cg_place(&g, CG_VGPU2, "vgpu0,vgpu1", G);
+        /* three: the greedy path (full0, mig1a) meets vgpu1 refused beside mig1a and stops
+         * short: the search backtracks, the allocator answers */
+        dra_engine_result_t r = place(&g.x, g.p[CG_ANY3], DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_EQ_U64(r.direct_calls, 0);
+        CHECK_EQ_U64(r.exact_calls, 1);
+        /* already allocated peers: a vGPU on g0 refuses the MIG slices and the whole GPU */
+        cg_commit(&g.x, "vgpu0", false);
+        cg_every_policy(&g);
+        cg_place(&g, CG_MIG1, "mig1a", G);
+        cg_place(&g, CG_ANY1, "both0", G); /* [mig, vgpu] has vgpu in common */
+        cg_place(&g, CG_X, "x01", G);      /* g0: vgpu with vgpu0, g1: empty */
+        /* vgpu1 is n1's only vGPU left, vgpu2 n2's: no node has two (the summaries say so) */
+        cg_place(&g, CG_VGPU2, "", DRA_SERVED_NONE);
+        /* x01 in use: g1 takes MIG only, g0 still vGPU */
+        cg_commit(&g.x, "x01", false);
+        cg_every_policy(&g);
+        cg_place(&g, CG_MIG1, "mig1a", G);
+        cg_place(&g, CG_VGPU1, "vgpu2", G);
+        cg_place(&g, CG_ANY2, "both0,mig1a", G);
+        cg_place(&g, CG_PRIO, "both0", G); /* two vGPUs nowhere: n1 by the subrequest of one */
+        /* release: g0 keeps x01's vgpu, then empties */
+        cg_commit(&g.x, "vgpu0", true);
+        cg_place(&g, CG_ANY1, "vgpu0", G);
+        cg_commit(&g.x, "x01", true);
+        cg_place(&g, CG_ANY1, "full0", G);
+        cg_every_policy(&g);
+        /* a mixed set (a device without groups and one with, in use: not a state the allocator
+         * makes): the fold's order decides, the allocator answers; plain0 comes first, so g0
+         * takes devices without groups only */
+        cg_commit(&g.x, "plain0", false);
+        cg_commit(&g.x, "mig0a", false);
+        r = place(&g.x, g.p[CG_MIG1], DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.direct_calls, 0);
+        char buf[128];
+        CHECK_STREQ(devices_of(&r, buf, sizeof buf), "mig1a");
+        cg_every_policy(&g);
+        cg_commit(&g.x, "mig0a", true);
+        cg_place(&g, CG_MIG1, "mig1a", G); /* g0 without groups now: MIG slices refused */
+        cg_place(&g, CG_ANY1, "plain0b", G);
+        cg_commit(&g.x, "plain0", true);
+        cg_every_policy(&g);
+        fx_fini(&g.x);
+    }
+}
+
+/* With DRADeviceCompatibilityGroups off from 1.37 on (the version-skew skip) a device declaring
+ * groups is never allocatable and one without is refused while its set's devices in use have
+ * groups; 1.36 does not know the field (the counters alone decide, direct-counters). */
+static void test_direct_groups_skip_and_1_36(void)
+{
+    cgfx_t g;
+    if (cg_init(&g, DRA_RELEASE_1_37, NULL)) {
+        const dra_engine_served_t G = DRA_SERVED_DIRECT_GROUPS;
+        cg_every_policy(&g);
+        cg_place(&g, CG_ANY1, "full0", G);
+        cg_place(&g, CG_MIG1, "", DRA_SERVED_NONE);
+        CHECK(!dra_engine_admits(g.x.e, g.p[CG_MIG1], 0) && !dra_engine_admits(g.x.e, g.p[CG_MIG1], 1));
+        /* full0 takes all of g0, the plain slices then do not fit: the search's to undo */
+        char buf[128];
+        dra_engine_result_t r = place(&g.x, g.p[CG_ANY2], DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_STREQ(devices_of(&r, buf, sizeof buf), "plain0,plain0b");
+        CHECK_EQ_U64(r.direct_calls, 0);
+        cg_place(&g, CG_PRIO, "full0", G);
+        /* a device with groups in use (a state from before the skip): g0's devices without
+         * groups are refused too */
+        cg_commit(&g.x, "mig0a", false);
+        cg_every_policy(&g);
+        cg_place(&g, CG_ANY1, "plain2", G);
+        cg_commit(&g.x, "mig0a", true);
+        cg_place(&g, CG_ANY1, "full0", G);
+        /* a mixed set: the allocator's fold decides (plain0 first: plain0b is not refused) */
+        cg_commit(&g.x, "plain0", false);
+        cg_commit(&g.x, "mig0b", false);
+        r = place(&g.x, g.p[CG_ANY1], DRA_ENGINE_FIRST_FIT, 0);
+        CHECK_EQ_U64(r.direct_calls, 0);
+        CHECK_STREQ(devices_of(&r, buf, sizeof buf), "plain0b");
+        cg_every_policy(&g);
+    }
+    fx_fini(&g.x);
+    if (cg_init(&g, DRA_RELEASE_1_36, "DRAPartitionableDevices=true")) {
+        const dra_engine_served_t C = DRA_SERVED_DIRECT_COUNTERS;
+        cg_every_policy(&g);
+        cg_place(&g, CG_ANY1, "full0", C);
+        cg_commit(&g.x, "vgpu0", false);
+        cg_place(&g, CG_MIG1, "mig0a", C); /* groups ignored */
+        cg_place(&g, CG_ANY2, "plain0,plain0b", C);
+        cg_every_policy(&g);
+    }
+    fx_fini(&g.x);
+}
+
 int main(void)
 {
     RUN(test_summaries_follow_commit_and_release);
@@ -1584,5 +1812,7 @@ int main(void)
     RUN(test_direct_shares_fallbacks);
     RUN(test_direct_shares_committed_before_plan);
     RUN(test_capacity_limits_profile_arithmetic);
+    RUN(test_direct_groups_enforced);
+    RUN(test_direct_groups_skip_and_1_36);
     return check_summary();
 }
