@@ -230,6 +230,11 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s);
 #define DRA_STATE_SHARE 8u  /* dra_alloc_state_shares > 0 */
 unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
                                    const char *pool, const char *device);
+/* Whether the device of each model row counts as allocated, for every row at once: out[row] = 1
+ * when dra_alloc_state_row_flags would give DRA_STATE_IN_USE for the row and its own device,
+ * else 0, for rows 0..n-1 (n at most the model's device count). O(rows), sequential over the
+ * state's entries; a string lookup only for a row that repeats an earlier row's device ID. */
+void dra_alloc_state_rows_in_use(const dra_alloc_state_t *s, uint8_t *out, uint32_t n);
 /* dra_alloc_state_has_share with the device found by its row as above (O(1) once resolved,
  * plus one lookup of the shareID's text). */
 bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, const char *driver,

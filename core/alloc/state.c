@@ -717,6 +717,25 @@ static bool entry_in_use(const dra_alloc_state_t *s, const st_dev_t *e)
     return e->nshares > 0 || e->ncaps > 0;
 }
 
+void dra_alloc_state_rows_in_use(const dra_alloc_state_t *s, uint8_t *out, uint32_t n)
+{
+    const dra_model_t *m = s->model;
+    uint32_t row = 0;
+    for (uint32_t si = 0; m && si < m->nslices; si++) {
+        const dra_slice_t *sl = m->slices[si];
+        for (uint32_t di = 0; di < sl->ndevices; di++, row++) {
+            if (row >= n)
+                return;
+            /* as dra_alloc_state_row_flags: the row's entry when it is its device's (by_row, a
+             * pointer comparison), else the strings */
+            dra_result_t r = {.driver = sl->driver, .pool = sl->pool_name,
+                              .device = sl->devices[di].name, .row = row + 1};
+            const st_dev_t *e = lookup_result(s, &r);
+            out[row] = e && entry_in_use(s, e);
+        }
+    }
+}
+
 bool dra_alloc_state_in_use(const dra_alloc_state_t *s, const char *driver, const char *pool,
                             const char *device)
 {

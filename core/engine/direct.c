@@ -1275,8 +1275,8 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
         e->nrange[n].direct = node_direct(e, n);
     for (uint32_t pi = 0; pi < e->nplans; pi++) {
         dra__direct_t *d = &e->plans[pi].d;
-        if (d->kind == DRA__DIRECT_NONE)
-            continue;
+        if (d->kind == DRA__DIRECT_NONE || d->kind == DRA__DIRECT_CLAIMS)
+            continue; /* CLAIMS: compiled again by dra__direct_refresh */
         bool keep = true;
         for (uint32_t i = 0; i < d->nalt && keep; i++) {
             dra__dalt_t *al = &d->alt[i];
@@ -1304,4 +1304,84 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
         if (!keep)
             d->kind = DRA__DIRECT_NONE;
     }
+}
+
+/* ---- pieces for direct_multi.c (engine_impl.h) ------------------------------------------------ */
+
+bool dra__direct_body_ok(const dra_engine_t *e, const dra_exact_request_t *b, bool cap_ok)
+{
+    return direct_body(e, b, cap_ok);
+}
+
+bool dra__direct_constraints(const dra_engine_t *e, const dra_claim_t *c, const char **all,
+                             const char **own)
+{
+    return constraint_scope(e, c, all, own);
+}
+
+bool dra__direct_match_column(const dra_engine_t *e, const char *attr, uint32_t *col)
+{
+    return match_column(e, attr, col);
+}
+
+int dra__direct_alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si, const dra_request_t *r,
+                         const dra_exact_request_t *b, bool shares_ok)
+{
+    return alt_init(e, al, si, r, b, NULL, shares_ok);
+}
+
+int dra__direct_configs(dra_engine_t *e, const dra_claim_t *c, dra__dalt_t *const *chosen,
+                        dra_alloc_config_t **out, uint32_t *nout)
+{
+    return fill_configs(e, c, chosen, out, nout);
+}
+
+int dra__direct_pick(const dra_engine_t *e, const dra__dalt_t *al, uint32_t begin, uint32_t end,
+                     uint32_t *pick, uint32_t *np, uint64_t *looked)
+{
+    scan_t sc;
+    scan_init(&sc, e, al, begin, end);
+    int rc = al->match ? pick_match(e, al, al->attr, &sc, pick, np, looked)
+                       : pick_first(e, al, &sc, pick, np, looked);
+    return rc == PICKED ? DRA__PICK_OK : rc == FALLBACK ? DRA__PICK_FALLBACK : DRA__PICK_UNSAT;
+}
+
+int dra__direct_fill_range(dra_engine_t *e, dra__dalt_t *al, bool shares_ok, uint32_t begin,
+                           uint32_t end)
+{
+    return fill_ok_range(e, al, &e->sigs[al->sig], shares_ok, begin, end);
+}
+
+bool dra__direct_fits_after(const dra_engine_t *e, uint32_t r, const uint32_t *pick, uint32_t np)
+{
+    return fits_after(e, r, pick, np);
+}
+
+bool dra__direct_row_grouped(const dra_engine_t *e, uint32_t r)
+{
+    return row_grouped(e, r);
+}
+
+bool dra__direct_entries_distinct(const dra_engine_t *e, uint32_t r)
+{
+    return entries_distinct(e, r);
+}
+
+int dra__direct_build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n,
+                      const uint32_t *pick, const uint8_t *palt, uint32_t np, uint32_t calt,
+                      dra_arena_t *arena, dra_engine_result_t *out)
+{
+    return build_answer(e, d, n, pick, palt, np, calt, arena, out);
+}
+
+int dra__direct_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pick,
+                       const uint8_t *palt, uint32_t np, dra_arena_t *arena, dra_result_t *res,
+                       bool *any)
+{
+    return add_shares(e, p, pick, palt, np, arena, res, any);
+}
+
+const char *dra__direct_str(dra_engine_t *e, const char *a, const char *b)
+{
+    return arena_str(e, a, b);
 }

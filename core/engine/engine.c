@@ -165,7 +165,10 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     }
     if ((rc = dra__rows_index_build(e)))
         goto fail;
-    for (uint32_t r = 0; r < t->nrows; r++) {
+    /* a state holding no allocation (the runner's every repetition) leaves use[] and cx[] zero:
+     * the per-row lookups by device ID are skipped (exactly what they would give) */
+    bool st_empty = dra_alloc_state_count(state) == 0;
+    for (uint32_t r = 0; !st_empty && r < t->nrows; r++) {
         e->use[r] = dra_alloc_state_exclusive(state, dra__row_driver(e, r), dra__row_pool(e, r),
                                               dra__row_device(e, r));
         if (dra__row_multi(e, r)) /* as commit counts them (dra_engine_check) */
@@ -204,7 +207,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
             if (!d || !d->ncaps || !dra__row_multi(e, r))
                 continue;
             e->cx_off[r] = (uint32_t)ncx;
-            for (uint32_t c = 0; c < d->ncaps; c++)
+            for (uint32_t c = 0; !st_empty && c < d->ncaps; c++)
                 if (!dra__alloc_state_cap_aq(state, dra__row_driver(e, r), dra__row_pool(e, r),
                                              dra__row_device(e, r), d->caps[c].name,
                                              &e->cx[ncx + c]))

@@ -117,8 +117,12 @@
  * (of one device in the permutation profiles 1.34, 1.35) may also take shares of
  * multi-allocatable devices (where the request fits
  * the capacity their shares left; consumedCapacity and shareIDs derived as the allocator
- * derives them). The devices are the ones the allocator returns
- * (direct.c states why), the result is built as it builds it. Nodes where that cannot be shown
+ * derives them). direct_multi.c answers the same way a pod of several claims, a claim with an
+ * allocationMode All request (its whole set on the node, every member allocatable in set
+ * order), shares over several requests of one claim or under a matchAttribute, and requests
+ * with one candidate list (the same template twice), when the requests' candidates never meet
+ * otherwise. The devices are the ones the allocator returns
+ * (direct.c and direct_multi.c state why), the result is built as it builds it. Nodes where that cannot be shown
  * (hazards, slice order differing from the profile's, shared rows of the signature, counters
  * over capacity, picks among partitionable devices that interfere, a counter set whose devices
  * in use both have and lack compatibility groups) go to the allocator, and so do plans over
@@ -201,6 +205,10 @@ typedef enum dra_engine_served {
                                    (DRAConsumableCapacity: capacity left, derived shareIDs) */
     DRA_SERVED_DIRECT_GROUPS,   /* the same over counter sets with compatibility groups (1.37:
                                    the groups of the devices in use and of the picks) */
+    DRA_SERVED_DIRECT_ALL,      /* a claim with allocationMode All: every device of its set
+                                   (core/engine/direct_multi.c) */
+    DRA_SERVED_DIRECT_CLAIMS,   /* several claims of one pod, each request answered alone */
+    DRA_SERVED_DIRECT_REQUESTS, /* several requests of one claim with shares among them */
     DRA_SERVED_SEARCH,          /* the fast allocator's depth-first search */
     DRA_SERVED_FAST_FIRST,      /* the fast allocator's paths (dra_fast_path_t) */
     DRA_SERVED_FAST_MATCH,
@@ -210,7 +218,8 @@ typedef enum dra_engine_served {
     DRA_SERVED_COUNT
 } dra_engine_served_t;
 /* "none", "direct-first", "direct-match", "direct-counters", "direct-shares", "direct-groups",
- * "search", "fast-first", "fast-match", "fast-counters", "fast-unsat", "reference". */
+ * "direct-all", "direct-claims", "direct-requests", "search", "fast-first", "fast-match",
+ * "fast-counters", "fast-unsat", "reference". */
 const char *dra_engine_served_name(dra_engine_served_t s);
 
 typedef struct dra_engine dra_engine_t;

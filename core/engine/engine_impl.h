@@ -10,13 +10,15 @@
  *   hazard.c   hazard nodes (pools, node selectors) and All-hazard nodes;
  *   counters.c counters of partitionable devices (set-up);
  *   direct.c   exact per-node answers from the engine's columns (direct answers);
+ *   direct_multi.c  the direct answers of allocationMode All, several claims, shares of several
+ *              requests (CLAIMS), and the entry points that pick direct.c's or these; -> direct
  *   summary.c  row availability and the per-signature summaries, kept on row changes;
  *                                                                         -> index, counters
- *   plan.c     signatures and plans;                                 -> summary, index, direct
+ *   plan.c     signatures and plans;                   -> summary, index, direct, direct_multi
  *   commit.c   rows by device ID, commit and release;                -> summary, index, direct
  *   place.c    placement by policy, one node's answer, nodes the allocator may see;
- *                                                                              -> index, direct
- *   update.c   slice updates, the plans' digest;                   -> plan, summary, index, direct
+ *                                                                -> index, direct, direct_multi
+ *   update.c   slice updates, the plans' digest;     -> plan, summary, index, direct, direct_multi
  *   engine.c   set-up, teardown, node resources, introspection;
  *                                        -> commit, hazard, counters, summary, direct, index
  */
@@ -91,7 +93,7 @@ typedef struct creq {
 /* A plan answered on a node from the engine's own columns (direct.c explains when and why the
  * answer is the exact allocator's). kind DRA__DIRECT_NONE: never. */
 enum { DRA__DIRECT_NONE = 0, DRA__DIRECT_FIRST, DRA__DIRECT_MATCH, DRA__DIRECT_PAIR,
-       DRA__DIRECT_MULTI };
+       DRA__DIRECT_MULTI, DRA__DIRECT_CLAIMS /* direct_multi.c */ };
 #define DRA__DIRECT_MAX_REQ 8 /* requests of a claim the direct answers serve (MULTI) */
 typedef struct dra__dalt {
     uint32_t sig;                    /* the alternative's signature */
@@ -117,6 +119,16 @@ typedef struct dra__dalt {
     dra_alloc_config_t *cfg;         /* the allocation's configs when it is chosen (engine arena);
                                         PAIR, MULTI: alternative 0 holds the claim's */
     uint32_t ncfg;
+    /* CLAIMS (direct_multi.c) */
+    bool all;                        /* allocationMode All (ok: its set among the node rows) */
+    uint64_t *bad;                   /* All: members never allocatable (an untolerated taint) */
+    uint64_t *okfit;                 /* matchAttribute over shares: ok & cfit over the node's
+                                        words, written per answer (the candidates' bitset) */
+    uint8_t claim;                   /* the plan's claim of the request; the first request of
+                                        each claim holds the claim's configs */
+    uint8_t grp;                     /* the first request with the same candidates (itself when
+                                        none before it); gk: its group's devices (leader) */
+    uint32_t gk;
 } dra__dalt_t;
 #define DRA__DCONS_MAX 8
 typedef struct dra__direct {
@@ -602,5 +614,50 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
  * (the allocator leaves its scan for the first; the second is an exclusive allocation of a
  * device the availability bit counts free). */
 void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);
+
+/* direct.c's pieces that direct_multi.c composes (each documented at its static original in
+ * direct.c): the body and constraint checks, an alternative's set-up and static eligibility
+ * (ExactCount; over a range of rows again after a slice update), the claim's configs, one
+ * alternative's picks on a node's range (DRA__PICK_*),
+ * a row's counters beside picks, the result of the picks (one allocation), the shares of a
+ * single-claim answer, and an engine string "a" or "a/b". */
+enum { DRA__PICK_UNSAT = 0, DRA__PICK_OK = 1, DRA__PICK_FALLBACK = 2 };
+bool dra__direct_body_ok(const dra_engine_t *e, const dra_exact_request_t *b, bool cap_ok);
+bool dra__direct_constraints(const dra_engine_t *e, const dra_claim_t *c, const char **all,
+                             const char **own);
+bool dra__direct_match_column(const dra_engine_t *e, const char *attr, uint32_t *col);
+DRA_NODISCARD int dra__direct_alt_init(dra_engine_t *e, dra__dalt_t *al, uint32_t si,
+                                       const dra_request_t *r, const dra_exact_request_t *b,
+                                       bool shares_ok);
+DRA_NODISCARD int dra__direct_configs(dra_engine_t *e, const dra_claim_t *c,
+                                      dra__dalt_t *const *chosen, dra_alloc_config_t **out,
+                                      uint32_t *nout);
+int dra__direct_pick(const dra_engine_t *e, const dra__dalt_t *al, uint32_t begin, uint32_t end,
+                     uint32_t *pick, uint32_t *np, uint64_t *looked);
+DRA_NODISCARD int dra__direct_fill_range(dra_engine_t *e, dra__dalt_t *al, bool shares_ok,
+                                         uint32_t begin, uint32_t end);
+bool dra__direct_fits_after(const dra_engine_t *e, uint32_t r, const uint32_t *pick, uint32_t np);
+bool dra__direct_row_grouped(const dra_engine_t *e, uint32_t r);
+bool dra__direct_entries_distinct(const dra_engine_t *e, uint32_t r);
+DRA_NODISCARD int dra__direct_build(const dra_engine_t *e, const dra__direct_t *d, uint32_t n,
+                                    const uint32_t *pick, const uint8_t *palt, uint32_t np,
+                                    uint32_t calt, dra_arena_t *arena, dra_engine_result_t *out);
+DRA_NODISCARD int dra__direct_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pick,
+                                     const uint8_t *palt, uint32_t np, dra_arena_t *arena,
+                                     dra_result_t *res, bool *any);
+const char *dra__direct_str(dra_engine_t *e, const char *a, const char *b);
+
+/* ---- direct_multi.c ---- */
+
+/* Compile plan p's direct answer: direct.c's kinds, else CLAIMS (direct_multi.c: requests of
+ * several claims, allocationMode All, shares over several requests). DRA_ENOMEM. */
+DRA_NODISCARD int dra__direct_compile(dra_engine_t *e, plan_t *p);
+/* Answer plan p on node n (dra__direct_applies said yes): dra__direct_try's contract, for every
+ * kind. */
+DRA_NODISCARD int dra__direct_answer(dra_engine_t *e, const plan_t *p, uint32_t n,
+                                     dra_arena_t *arena, dra_engine_result_t *out, bool *decided);
+/* Slice update: dra__direct_update_rows, then the CLAIMS answers compiled again (their static
+ * eligibility may have changed anywhere in the rows). DRA_ENOMEM. */
+DRA_NODISCARD int dra__direct_refresh(dra_engine_t *e, uint32_t n, uint32_t begin, uint32_t end);
 
 #endif /* DRA_ENGINE_IMPL_H */

@@ -22,12 +22,17 @@ static bool same_scope(const dra_slice_t *a, const dra_slice_t *b)
     return strcmp(dra__nz(a->node_name), dra__nz(b->node_name)) == 0;
 }
 
+/* Whether the set defines every counter the device consumes from it. Devices usually list their
+ * counters in the set's order: the search for each one starts after the previous match and wraps
+ * around, so the common case is one comparison per counter instead of a scan of the set. */
 static bool set_has(const dra_counter_set_t *cs, const dra_consumes_t *cc)
 {
+    uint32_t n = cs->ncounters, j = 0;
     for (uint32_t k = 0; k < cc->ncounters; k++) {
+        const char *want = dra__nz(cc->counters[k].name);
         bool found = false;
-        for (uint32_t j = 0; j < cs->ncounters && !found; j++)
-            found = strcmp(dra__nz(cs->counters[j].name), dra__nz(cc->counters[k].name)) == 0;
+        for (uint32_t x = 0; x < n && !found; x++, j = j + 1 == n ? 0 : j + 1)
+            found = strcmp(dra__nz(cs->counters[j].name), want) == 0;
         if (!found)
             return false;
     }

@@ -78,9 +78,10 @@ static dra_engine_served_t served_by(const dra_anyalloc_t *alloc, uint32_t path)
 const char *dra_engine_served_name(dra_engine_served_t s)
 {
     static const char *const names[DRA_SERVED_COUNT] = {
-        "none",       "direct-first", "direct-match",  "direct-counters", "direct-shares",
-        "direct-groups", "search",     "fast-first",   "fast-match",    "fast-counters",   "fast-unsat",
-        "reference"};
+        "none",          "direct-first",  "direct-match",  "direct-counters",
+        "direct-shares", "direct-groups", "direct-all",    "direct-claims",
+        "direct-requests", "search",      "fast-first",    "fast-match",
+        "fast-counters", "fast-unsat",    "reference"};
     return (unsigned)s < DRA_SERVED_COUNT ? names[s] : "?";
 }
 
@@ -90,7 +91,7 @@ static int try_direct(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t 
                       dra_engine_result_t *out, bool *decided)
 {
     int64_t t0 = clk(e);
-    int rc = dra__direct_try(e, p, n, arena, out, decided);
+    int rc = dra__direct_answer(e, p, n, arena, out, decided);
     int64_t t1 = clk(e);
     if (rc)
         return rc;

@@ -703,7 +703,7 @@ int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n, uin
     e->nplans++;
     int rc = plan_compile(e, p);
     if (!rc)
-        rc = dra__direct_plan(e, p);
+        rc = dra__direct_compile(e, p);
     if (rc)
         return rc;
     *plan = e->nplans - 1;
@@ -725,7 +725,7 @@ int dra__plan_recompile(dra_engine_t *e, uint32_t plan)
     p->cpu_m = cpu;
     p->mem_b = mem;
     int rc = plan_compile(e, p);
-    return rc ? rc : dra__direct_plan(e, p);
+    return rc ? rc : dra__direct_compile(e, p);
 }
 
 bool dra_engine_plan_indexed(const dra_engine_t *e, uint32_t plan)

@@ -374,10 +374,10 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
         if (n != NONE && e->direct_on)
             dra__direct_update_rows(e, n, r0, r0); /* the node's facts only */
         for (uint32_t pi = 0; pi < e->nplans; pi++)
-            if ((rc = dra__direct_plan(e, &e->plans[pi])))
+            if ((rc = dra__direct_compile(e, &e->plans[pi])))
                 return dra_diag_set(diag, rc, NULL, 0, 0, "engine update: %s", dra_strerror(rc));
-    } else {
-        dra__direct_update_rows(e, n, r0, r1);
+    } else if ((rc = dra__direct_refresh(e, n, r0, r1))) {
+        return dra_diag_set(diag, rc, NULL, 0, 0, "engine update: %s", dra_strerror(rc));
     }
     if (e->alloc && e->alloc->kind == DRA_ALLOC_FAST && e->alloc->fast &&
         (rc = dra_fast_invalidate_slice(e->alloc->fast, slice, n != NONE ? e->m->nodes[n] : NULL)))

@@ -486,9 +486,23 @@ static uint64_t h_finish(hasher_t *h)
     return XXH3_64bits_digest(h->st);
 }
 
+/* A field: its tag, its length (8 bytes) and its bytes. When the field fits the buffer it is
+ * written in place with fixed-size copies (the common case: no call per piece); the bytes fed
+ * to XXH3 are the same either way. */
 static void h_bytes(hasher_t *h, uint8_t tag, const void *p, size_t len)
 {
     uint64_t l = len;
+    if (len <= HBUF - 9 && h->n + 9 + len <= HBUF) {
+        unsigned char *o = h->buf + h->n;
+        o[0] = tag;
+        memcpy(o + 1, &l, sizeof l);
+        if (len == sizeof(uint64_t))
+            memcpy(o + 9, p, sizeof(uint64_t));
+        else if (len)
+            memcpy(o + 9, p, len);
+        h->n += 9 + len;
+        return;
+    }
     h_raw(h, &tag, 1);
     h_raw(h, &l, sizeof l);
     if (len)

@@ -182,7 +182,8 @@ static int rows_nodes(builder_t *b, uint32_t **node_of_out)
             if ((rc = dict_put(b, m->slices[i]->node_name, &name_ids[k++])) != DRA_OK)
                 return rc;
     uint32_t nids = b->dict.count + 1;
-    uint32_t *node_of = dra_arena_alloc(&b->tmp, (size_t)nids * sizeof(uint32_t), 8);
+    /* in the table's arena: kept as the table's node-by-name index (dra_table_node_index) */
+    uint32_t *node_of = dra_arena_alloc(b->a, (size_t)nids * sizeof(uint32_t), 8);
     const char **extra = dra_arena_calloc(&b->tmp, nnames + 1, sizeof(char *), 8);
     if (!node_of || !extra)
         return DRA_ENOMEM;
@@ -213,6 +214,8 @@ static int rows_nodes(builder_t *b, uint32_t **node_of_out)
         t->nodes[m->nnodes + i].name = dra_intern_str(&b->dict, id);
         t->nodes[m->nnodes + i].name_id = id;
     }
+    t->node_by_str = node_of;
+    t->nnode_by_str = nids;
     *node_of_out = node_of;
     return DRA_OK;
 }
@@ -1280,12 +1283,8 @@ uint32_t dra_table_node_index(const dra_table_t *t, const char *name)
     if (!name)
         return DRA_TABLE_NONE;
     uint32_t id = dra_table_str_find(t, name, strlen(name));
-    if (!id)
-        return DRA_TABLE_NONE;
-    for (uint32_t i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].name_id == id)
-            return i;
-    return DRA_TABLE_NONE;
+    /* strings the dictionary gained after the build (slice updates) name no node */
+    return id && id < t->nnode_by_str ? t->node_by_str[id] : DRA_TABLE_NONE;
 }
 
 DRA_UNUSED static bool vers_sorted(const dra_table_t *t)
@@ -1643,6 +1642,9 @@ int dra_table_check(const dra_table_t *t, dra_diag_t *diag)
             FAIL("node %u: name %s, model node %s", i, n->name, m->nodes[i]->name);
         if (dra_table_str(t, n->name_id) == NULL || strcmp(dra_table_str(t, n->name_id), n->name))
             FAIL("node %u: name id", i);
+        uint32_t first = n->name_id < t->nnode_by_str ? t->node_by_str[n->name_id] : DRA_TABLE_NONE;
+        if (first > i || t->nodes[first].name_id != n->name_id)
+            FAIL("node %u (%s): the node-by-name index gives %u", i, n->name, first);
         for (uint32_t r = n->begin; r < n->end; r++) {
             const dra_slice_t *s = m->slices[t->slice[r]];
             if (t->node[r] != i || !is_local(s) || strcmp(s->node_name, n->name) != 0)

@@ -223,6 +223,10 @@ typedef struct dra_table {
     uint32_t nstrs;
     uint32_t *str_slots; /* open addressing over dra_hash64 (power of two) */
     uint32_t nstr_slots;
+    /* node by string id: the first node whose name the id is, else DRA_TABLE_NONE; ids
+     * 0..nnode_by_str-1 (the strings of the build's node step; later ids name no node) */
+    uint32_t *node_by_str;
+    uint32_t nnode_by_str;
     /* versions: sorted distinct precedence classes, vers[r - 1] is the lowest version of rank r */
     dra_semver_t *vers;
     uint32_t nvers;
@@ -276,7 +280,8 @@ const dra_table_attr_t *dra_table_attr_by_name(const dra_table_t *t, const char 
                                                size_t len);
 const dra_table_cap_t *dra_table_cap_by_name(const dra_table_t *t, const char *qname, size_t len);
 
-/* Node by name: its index, or DRA_TABLE_NONE. */
+/* Node by name: its index (the first node of that name), or DRA_TABLE_NONE. O(1): one lookup in
+ * the string dictionary. */
 uint32_t dra_table_node_index(const dra_table_t *t, const char *name);
 
 /* Table string id of s[0..len), 0 when no device uses that string; text of an id (NULL for 0). */

@@ -981,6 +981,43 @@ static void shape_changes(build_t *b, dra_compare_report_t *out, size_t *cap, co
     per_pod_changes(out, sc->name, x, y);
 }
 
+/* Per PodGroup mix entry: the group outcomes of the first repetition of each side (--across). */
+static void group_changes(build_t *b, dra_compare_report_t *out, size_t *cap, const scen_t *sc)
+{
+    const dra_rload_result_t *x = sc->base[0], *y = sc->cur[0];
+    if (!x->nreps || !y->nreps)
+        return;
+    for (int side = 0; side < 2; side++) {
+        const dra_rload_rep_t *rr = side ? &y->reps[0] : &x->reps[0];
+        for (size_t g = 0; g < rr->ngroups && !b->rc; g++) {
+            const dra_rload_group_t *e = &rr->groups[g];
+            dra_compare_group_change_t *c = NULL;
+            for (size_t q = 0; q < out->ngroup_changes && !c; q++)
+                if (strcmp(out->group_changes[q].scenario, sc->name) == 0 &&
+                    strcmp(out->group_changes[q].shape, e->shape) == 0)
+                    c = &out->group_changes[q];
+            if (!c) {
+                dra_compare_group_change_t *p =
+                    grow(b, out->group_changes, cap, out->ngroup_changes, sizeof *p);
+                if (!p)
+                    return;
+                out->group_changes = p;
+                c = &p[out->ngroup_changes++];
+                memset(c, 0, sizeof *c);
+                c->scenario = sc->name;
+                c->shape = e->shape;
+            }
+            if (side) {
+                c->has_new = true;
+                c->cur = *e;
+            } else {
+                c->has_base = true;
+                c->base = *e;
+            }
+        }
+    }
+}
+
 /* The state of one dra_compare_run, passed through its steps. */
 typedef struct run {
     dra_compare_report_t *out;
@@ -990,7 +1027,7 @@ typedef struct run {
     size_t nbase, ncur;
     build_t b;
     size_t cap_rows, cap_geo, cap_dig, cap_viol, cap_ob, cap_on, cap_warn, cap_err, cap_miss,
-        cap_shape;
+        cap_shape, cap_group;
     bool *usable; /* per file: complete, with repetitions and values */
     scen_t *sc;   /* scenarios in order of first appearance */
     size_t nsc;
@@ -1285,6 +1322,7 @@ static int run_one_sided(run_t *x)
                 out->only_new[out->nonly_new++] = sc[s].name;
         } else if (x->crossed) {
             shape_changes(&x->b, out, &x->cap_shape, &sc[s]);
+            group_changes(&x->b, out, &x->cap_group, &sc[s]);
         }
     }
     return x->b.rc;
@@ -1920,6 +1958,101 @@ static void write_shape_changes(const dra_compare_report_t *r, FILE *f, bool md)
     fputc('\n', f);
 }
 
+/* "a -> b (+d)" of one group count; "-" for a side without the entry. */
+static void group_cell(char *buf, size_t len, const dra_compare_group_change_t *c, size_t off)
+{
+    long long a = *(const int64_t *)((const char *)&c->base + off);
+    long long b = *(const int64_t *)((const char *)&c->cur + off);
+    if (c->has_base && c->has_new)
+        snprintf(buf, len, "%lld -> %lld (%+lld)", a, b, b - a);
+    else if (c->has_base)
+        snprintf(buf, len, "%lld -> -", a);
+    else
+        snprintf(buf, len, "- -> %lld", b);
+}
+
+/* "x -> y" of a wait in seconds, or of the policy with its minCount */
+static void group_wait(char *buf, size_t len, const dra_compare_group_change_t *c, bool max)
+{
+    char a[32] = "-", b[32] = "-";
+    if (c->has_base)
+        snprintf(a, sizeof a, "%.3f", max ? c->base.wait_s_max : c->base.wait_s_mean);
+    if (c->has_new)
+        snprintf(b, sizeof b, "%.3f", max ? c->cur.wait_s_max : c->cur.wait_s_mean);
+    snprintf(buf, len, "%s -> %s", a, b);
+}
+
+static void group_policy(char *buf, size_t len, const dra_compare_group_change_t *c)
+{
+    char a[96] = "-", b[96] = "-";
+    if (c->has_base)
+        snprintf(a, sizeof a, "%s (minCount %lld)", c->base.policy, (long long)c->base.min_count);
+    if (c->has_new)
+        snprintf(b, sizeof b, "%s (minCount %lld)", c->cur.policy, (long long)c->cur.min_count);
+    if (strcmp(a, b) == 0)
+        snprintf(buf, len, "%s", a);
+    else
+        snprintf(buf, len, "%s -> %s", a, b);
+}
+
+/* Per PodGroup mix entry, the group outcomes across inputs (--across), text or Markdown: the
+ * names come from the files (escaped for the target), the rest is this file's own text. */
+static void write_group_changes(const dra_compare_report_t *r, FILE *f, bool md)
+{
+    if (!r->ngroup_changes)
+        return;
+    if (md) {
+        fputs("### PodGroups across inputs (", f);
+        md_escape(f, r->across_diff ? r->across_diff : "");
+        fputs(")\n\nGroup scheduling cycles of the first repetition per group mix entry (placed: "
+              "every member; partial: minCount or more; unschedulable: fewer than minCount fit) "
+              "and the queue waits in workload seconds; information here, not failures.\n\n"
+              "| scenario | group entry | policy | cycles | placed | partial | unschedulable "
+              "| still waiting | waited | wait mean (s) | wait max (s) |\n"
+              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+              f);
+    } else {
+        fputs("podgroups across inputs (", f);
+        dra_esc_term(f, r->across_diff ? r->across_diff : "");
+        fputs("): group cycles of the first repetition per group mix entry, information only\n",
+              f);
+    }
+    static const size_t offs[] = {
+        offsetof(dra_rload_group_t, cycles),        offsetof(dra_rload_group_t, placed),
+        offsetof(dra_rload_group_t, partial),       offsetof(dra_rload_group_t, unschedulable),
+        offsetof(dra_rload_group_t, still_waiting), offsetof(dra_rload_group_t, waited)};
+    enum { NG = sizeof offs / sizeof offs[0] };
+    for (size_t i = 0; i < r->ngroup_changes; i++) {
+        const dra_compare_group_change_t *c = &r->group_changes[i];
+        char cell[NG][64], pol[200], wm[80], wx[80];
+        for (size_t k = 0; k < NG; k++)
+            group_cell(cell[k], sizeof cell[k], c, offs[k]);
+        group_policy(pol, sizeof pol, c);
+        group_wait(wm, sizeof wm, c, false);
+        group_wait(wx, sizeof wx, c, true);
+        if (md) {
+            fputs("| ", f);
+            md_escape(f, c->scenario);
+            fputs(" | ", f);
+            md_escape(f, c->shape);
+            /* pol: the policies the loader admits (gang | basic) and numbers */
+            fprintf(f, " | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", pol, cell[0], cell[1],
+                    cell[2], cell[3], cell[4], cell[5], wm, wx);
+        } else {
+            fputs("  ", f);
+            dra_esc_term(f, c->scenario);
+            fputc(' ', f);
+            dra_esc_term(f, c->shape);
+            fputs(" policy ", f);
+            dra_esc_term(f, pol);
+            fprintf(f, ": cycles %s, placed %s, partial %s, unschedulable %s, still waiting %s; "
+                       "waited %s, wait mean %s s, max %s s\n",
+                    cell[0], cell[1], cell[2], cell[3], cell[4], cell[5], wm, wx);
+        }
+    }
+    fputc('\n', f);
+}
+
 int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
 {
     for (size_t i = 0; i < r->nerrors; i++)
@@ -1932,6 +2065,7 @@ int dra_compare_write_text(const dra_compare_report_t *r, FILE *f)
           "throughput, not the pooled figure of the run summary)\n\n",
           f);
     write_shape_changes(r, f, false);
+    write_group_changes(r, f, false);
     for (size_t i = 0; i < r->nrows;) {
         size_t j = i;
         while (j < r->nrows && strcmp(r->rows[j].metric, r->rows[i].metric) == 0)
@@ -2069,6 +2203,7 @@ int dra_compare_write_md(const dra_compare_report_t *r, FILE *f)
         fputs("```\n\n", f);
     }
     write_shape_changes(r, f, true);
+    write_group_changes(r, f, true);
     if (r->ndigest) {
         fprintf(f, "### Decision digest changed%s\n\nSame scenario hash, seed and release "
                    "profile gave different allocations.\n\n"
@@ -2286,6 +2421,33 @@ int dra_compare_write_json(const dra_compare_report_t *r, FILE *f)
     json_object_set_new(root, "errors", errs);
     json_object_set_new(root, "missing", miss);
     json_object_set_new(root, "shape_changes", shapes);
+    /* --across: per PodGroup mix entry, each side's group outcomes (null: no such entry) */
+    json_t *gcs = json_array();
+    for (size_t i = 0; gcs && i < r->ngroup_changes; i++) {
+        const dra_compare_group_change_t *c = &r->group_changes[i];
+        json_t *o = json_pack("{s:s, s:s}", "scenario", c->scenario, "shape", c->shape);
+        for (int side = 0; o && side < 2; side++) {
+            const dra_rload_group_t *e = side ? &c->cur : &c->base;
+            json_t *j = !(side ? c->has_new : c->has_base)
+                            ? json_null()
+                            : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+                                        "s:I, s:o, s:o}",
+                                        "policy", e->policy, "pods", (json_int_t)e->pods,
+                                        "min_count", (json_int_t)e->min_count, "cycles",
+                                        (json_int_t)e->cycles, "placed", (json_int_t)e->placed,
+                                        "partial", (json_int_t)e->partial, "unschedulable",
+                                        (json_int_t)e->unschedulable, "waiting",
+                                        (json_int_t)e->waiting, "error", (json_int_t)e->error,
+                                        "retries", (json_int_t)e->retries, "waited",
+                                        (json_int_t)e->waited, "still_waiting",
+                                        (json_int_t)e->still_waiting, "wait_s_mean",
+                                        jnum(e->wait_s_mean), "wait_s_max", jnum(e->wait_s_max));
+            json_object_set_new(o, side ? "new" : "base", j ? j : json_null());
+        }
+        if (o)
+            json_array_append_new(gcs, o);
+    }
+    json_object_set_new(root, "group_changes", gcs ? gcs : json_array());
     /* --across: fit (pods placed, rejected) apart from speed (write_fit_speed) per scenario */
     json_t *fs = json_array();
     for (size_t i = 0; fs && i < r->nshape_changes; i++) {

@@ -40,7 +40,8 @@
  *    profile and gates, policy, allocator) are "not comparable" (exit 2) unless the dimension
  *    is named in `across`; then decision changes are information (per shape: outcome counts
  *    and, from the files' per-pod `decisions`, the pods whose outcome, node or devices
- *    changed), exact metrics do not gate, nor do the aggregates over every shape (throughput.*,
+ *    changed; per PodGroup mix entry the group outcomes: policy, cycles by outcome, queue
+ *    waits), exact metrics do not gate, nor do the aggregates over every shape (throughput.*,
  *    latency.pod.*, rejection.pod.*: they move with the mix of claims that fit); the per-shape
  *    latencies of placed pods gate, and a "fit and speed" summary per scenario says apart
  *    whether more claims fit and whether the allocator got slower;
@@ -201,6 +202,16 @@ typedef struct dra_compare_shape_change {
     long long pods_compared, pods_changed;
 } dra_compare_shape_change_t;
 
+/* Per scenario and PodGroup mix entry, with --across: the group outcomes of the first
+ * repetition of each side (the files' groups.entries: policy and minCount, cycles placed /
+ * partial / unschedulable, queue waits). has_base / has_new: that side's file has the entry
+ * (the strings point into the loaded results). */
+typedef struct dra_compare_group_change {
+    const char *scenario, *shape;
+    bool has_base, has_new;
+    dra_rload_group_t base, cur;
+} dra_compare_group_change_t;
+
 typedef struct dra_compare_geomean {
     const char *metric;
     const char *unit;
@@ -259,6 +270,8 @@ typedef struct dra_compare_report {
     const char *across_diff; /* the inputs that differ across the sides (with across), or NULL */
     size_t nshape_changes;
     dra_compare_shape_change_t *shape_changes;
+    size_t ngroup_changes;
+    dra_compare_group_change_t *group_changes; /* scenarios with PodGroups, file order */
     int exit_status;
     dra_arena_t arena;
 } dra_compare_report_t;

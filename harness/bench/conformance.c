@@ -1171,7 +1171,7 @@ static void engine_compare(kase_t *k, uint32_t ni)
     if (dra_alloc_outcome_differs(&k->res, &eo, why, sizeof why))
         failf(&k->f, "placement engine (%s) differs: %s", dra_engine_served_name(er.served), why);
     else if (k->o->engine_direct && er.served >= DRA_SERVED_DIRECT_FIRST &&
-             er.served <= DRA_SERVED_DIRECT_SHARES)
+             er.served <= DRA_SERVED_DIRECT_REQUESTS)
         (*k->o->engine_direct)++;
 out:
     dra_engine_free(e);

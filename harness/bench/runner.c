@@ -330,6 +330,7 @@ typedef struct ctx {
     /* fragmentation */
     frag_dev_t *fdev;
     uint32_t nfdev;
+    uint8_t *frag_inuse; /* per device row: in use at the sample (frag_measure's scratch) */
     frag_cons_t *fcons;
     uint32_t nfcons;
     uint32_t *set_total; /* memory slices per counter set */
@@ -791,7 +792,8 @@ static int frag_setup(ctx_t *c)
     char key[512];
     uint32_t capcons = 0, capsets = 0;
     c->fdev = calloc(m->ndevices ? m->ndevices : 1, sizeof *c->fdev);
-    if (!c->fdev)
+    c->frag_inuse = calloc(m->ndevices ? m->ndevices : 1, 1);
+    if (!c->fdev || !c->frag_inuse)
         rc = DRA_ENOMEM;
     /* counter sets: memory slices each */
     for (uint32_t si = 0; rc == DRA_OK && si < m->nslices; si++) {
@@ -905,13 +907,12 @@ static int frag_measure(ctx_t *c, frag_values_t *out)
         rc = DRA_ENOMEM;
         goto done;
     }
+    /* fdev is in model device order: i is the device's row (dra_model_device_rows); the in-use
+     * bits of every row in one sequential pass over the state */
+    dra_alloc_state_rows_in_use(c->state, c->frag_inuse, c->nfdev);
     for (uint32_t i = 0; i < c->nfdev; i++) {
         const frag_dev_t *f = &c->fdev[i];
-        const dra_device_t *d = f->dev;
-        /* fdev is in model device order: i is the device's row (dra_model_device_rows) */
-        bool in_use = dra_alloc_state_row_flags(c->state, i, d->slice->driver, d->slice->pool_name,
-                                                d->name) &
-                      DRA_STATE_IN_USE;
+        bool in_use = c->frag_inuse[i];
         if (f->node != NONE) {
             if (in_use)
                 used[f->node]++;
@@ -3193,6 +3194,7 @@ static void ctx_fini(ctx_t *c)
         free(c->explain);
     }
     free(c->fdev);
+    free(c->frag_inuse);
     free(c->fcons);
     free(c->set_total);
     free(c->common);

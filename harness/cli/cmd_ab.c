@@ -1147,9 +1147,12 @@ int dra_cmd_ab(int argc, char **argv)
             goto out;
         }
     }
-    if (strcmp(a.a, a.b) == 0 && !a.nenv_a && !a.nenv_b)
-        dra_ab_warn(&s, "A and B are the same executable with the same environment: an A/A "
-                        "sitting (every regression it reports is a false alarm)");
+    /* one build under two settings (--args-a / --args-b) is a comparison, not an A/A sitting */
+    bool same_args = (!a.args_a && !a.args_b) ||
+                     (a.args_a && a.args_b && strcmp(a.args_a, a.args_b) == 0);
+    if (strcmp(a.a, a.b) == 0 && !a.nenv_a && !a.nenv_b && same_args)
+        dra_ab_warn(&s, "A and B are the same executable with the same environment and run "
+                        "options: an A/A sitting (every regression it reports is a false alarm)");
 
     t.o = &a;
     t.s = &s;

@@ -283,6 +283,16 @@ static void load_decisions(ctx_t *c, const json_t *d, dra_rload_result_t *r)
     r->dec_pods = n;
 }
 
+/* A count the walk checked (integer, or a real in a lenient file), 0 when absent; a real beyond
+ * int64_t reads as 0 rather than converting out of range. */
+static int64_t count_of(const json_t *x)
+{
+    if (json_is_integer(x))
+        return (int64_t)json_integer_value(x);
+    double d = json_number_value(x);
+    return d >= 0 && d < 9.0e18 ? (int64_t)d : 0;
+}
+
 /* Containers of the walk: allocate element frames, build what the table cannot. */
 static void *on_walk(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size_t i,
                      const char *key, const char *path, void *frame)
@@ -351,6 +361,39 @@ static void *on_walk(dra_rs_walk_t *w, int ev, dra_rf_t f, const json_t *v, size
                 snprintf(p, sizeof p, "%s.%s", path, dra_rf_key(DRA_RF_GROUPS_DOMAINS_SAMPLES));
                 rows_post(c, sm, p, &dm->samples, &dm->nrows, &dm->ncols);
             }
+        }
+        return NULL;
+    }
+    case DRA_RF_GROUPS_ENTRIES: {
+        if (ev == DRA_RS_BEGIN || ev == DRA_RS_ELEM) {
+            dra_rload_rep_t *rep = frame;
+            if (!rep)
+                return NULL;
+            if (ev == DRA_RS_BEGIN && (rep->groups = alloc_arr(c, n, sizeof *rep->groups)) != NULL)
+                rep->ngroups = n;
+            return ev == DRA_RS_ELEM && rep->groups && i < rep->ngroups ? &rep->groups[i] : NULL;
+        }
+        if (ev == DRA_RS_ELEM_END && frame) { /* frame: the element's entry; the walk checked it */
+            dra_rload_group_t *g = frame;
+            const char *sh = json_string_value(dra_rf_get(v, DRA_RF_GROUPS_ENTRY_SHAPE));
+            const char *po = json_string_value(dra_rf_get(v, DRA_RF_GROUPS_ENTRY_POLICY));
+            g->shape = sh ? dup(c, sh) : "";
+            g->policy = po ? dup(c, po) : "";
+#define GI(f) count_of(dra_rf_get(v, DRA_RF_GROUPS_ENTRY_##f))
+            g->pods = GI(PODS);
+            g->min_count = GI(MIN_COUNT);
+            g->cycles = GI(CYCLES);
+            g->placed = GI(PLACED);
+            g->partial = GI(PARTIAL);
+            g->unschedulable = GI(UNSCHEDULABLE);
+            g->waiting = GI(WAITING);
+            g->error = GI(ERROR);
+            g->retries = GI(RETRIES);
+            g->waited = GI(WAITED);
+            g->still_waiting = GI(STILL_WAITING);
+#undef GI
+            g->wait_s_mean = json_number_value(dra_rf_get(v, DRA_RF_GROUPS_ENTRY_WAIT_S_MEAN));
+            g->wait_s_max = json_number_value(dra_rf_get(v, DRA_RF_GROUPS_ENTRY_WAIT_S_MAX));
         }
         return NULL;
     }

@@ -89,6 +89,14 @@ typedef struct dra_rload_domains {
     double *samples;
 } dra_rload_domains_t;
 
+/* groups.entries[]: one PodGroup mix entry's group outcomes (scenarios with PodGroups) */
+typedef struct dra_rload_group {
+    const char *shape, *policy; /* the entry's name; "gang" | "basic" ("" when absent) */
+    int64_t pods, min_count, cycles, placed, partial, unschedulable, waiting, error, retries,
+        waited, still_waiting;
+    double wait_s_mean, wait_s_max; /* workload seconds */
+} dra_rload_group_t;
+
 typedef struct dra_rload_rep {
     int64_t index, wall_ns, pods, claims;
     /* work (timing version 2): allocated and rejected claims and the timed work on each; 0 in
@@ -108,6 +116,8 @@ typedef struct dra_rload_rep {
     const char *digest;
     size_t ndomains;
     dra_rload_domains_t *domains; /* groups.domains, NULL without PodGroups */
+    size_t ngroups;
+    dra_rload_group_t *groups; /* groups.entries, NULL without PodGroups */
 } dra_rload_rep_t;
 
 typedef struct dra_rload_result {

@@ -29,12 +29,13 @@ endif()
 # The manifest reader: the reading context below the per-kind readers (and their header), those below
 # the document reader; per-kind readers never call each other or back into manifest_read.c.
 # The engine (core/engine, engine_impl.h lists the files): the index, hazards, counters and direct
-# answers call no other file; the summaries call the index and the counters (compatibility groups);
-# plans, commit / release and placement call those below them, never each other; slice updates call
-# all of them; set-up is on top.
+# answers call no other file; the answers of several claims / All call the direct answers; the
+# summaries call the index and the counters (compatibility groups); plans, commit / release and
+# placement call those below them, never each other; slice updates call all of them; set-up is on
+# top.
 set(DRA_FILE_ORDERS
   "harness/k8s/manifest_rctx<harness/k8s/manifest_kinds<harness/k8s/manifest_read_*<harness/k8s/manifest_read"
-  "core/engine/index,core/engine/hazard,core/engine/counters,core/engine/direct<core/engine/summary<core/engine/plan,core/engine/commit,core/engine/place<core/engine/update<core/engine/engine"
+  "core/engine/index,core/engine/hazard,core/engine/counters,core/engine/direct<core/engine/direct_multi<core/engine/summary<core/engine/plan,core/engine/commit,core/engine/place<core/engine/update<core/engine/engine"
   "core/group/group<core/group/group_fast")
 set(_order_args "")
 foreach(o IN LISTS DRA_FILE_ORDERS)

@@ -635,6 +635,122 @@ static void test_golden_markdown(void)
     }
 }
 
+/* A spec's file with groups.entries in its first repetition (a JSON array text). */
+static void load_groups(const spec_t *s, const char *entries, dra_rload_result_t *r)
+{
+    char *txt = make_json(s);
+    json_t *root = json_loads(txt, 0, NULL);
+    free(txt);
+    CHECK(root != NULL);
+    json_t *e = json_loads(entries, JSON_DECODE_ANY, NULL);
+    CHECK(e != NULL);
+    json_object_set_new(json_array_get(json_object_get(root, "repetitions"), 0), "groups",
+                        json_pack("{s:o, s:[]}", "entries", e, "domains"));
+    txt = json_dumps(root, JSON_SORT_KEYS);
+    json_decref(root);
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_rload_buf(txt, strlen(txt), s->scenario, r, &d);
+    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
+    free(txt);
+}
+
+static char *report_text(const dra_compare_report_t *rep, int fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f != NULL);
+    int rc = fmt == 0 ? dra_compare_write_text(rep, f)
+             : fmt == 1 ? dra_compare_write_md(rep, f)
+                        : dra_compare_write_json(rep, f);
+    CHECK_EQ_I64(rc, DRA_OK);
+    fclose(f);
+    return buf;
+}
+
+/* --across: per PodGroup mix entry, both sides' group outcomes from groups.entries (policy and
+ * minCount, cycles by outcome, queue waits) in text, Markdown and JSON; an entry one side lacks
+ * shows "-" there; without --across nothing. */
+static void test_group_changes(void)
+{
+    const double a[] = {1, 2, 3, 4, 5, 6};
+    spec_t sa = spec("latency.pod.p50", "lower", a, 6), sb = sa;
+    sb.seed = "43";
+    sb.digest = "fedcba9876543210";
+    const char *ga = "[{\"shape\": \"train-8gpu\", \"pods\": 8, \"min_count\": 8, \"policy\": "
+                     "\"gang\", \"cycles\": 7, \"placed\": 5, \"partial\": 0, "
+                     "\"unschedulable\": 2, \"waiting\": 0, \"error\": 0, \"retries\": 1, "
+                     "\"waited\": 1, \"wait_s_mean\": 0.25, \"wait_s_max\": 1.5, "
+                     "\"still_waiting\": 1, \"short\": []}]";
+    const char *gb = "[{\"shape\": \"train-8gpu\", \"pods\": 8, \"min_count\": 1, \"policy\": "
+                     "\"basic\", \"cycles\": 6, \"placed\": 6, \"partial\": 0, "
+                     "\"unschedulable\": 0, \"waiting\": 0, \"error\": 0, \"retries\": 0, "
+                     "\"waited\": 0, \"wait_s_mean\": 0, \"wait_s_max\": 0, \"still_waiting\": 0, "
+                     "\"short\": []}, {\"shape\": \"pair\", \"pods\": 2, \"min_count\": 2, "
+                     "\"policy\": \"gang\", \"cycles\": 3, \"placed\": 3, \"partial\": 0, "
+                     "\"unschedulable\": 0, \"waiting\": 0, \"error\": 0, \"retries\": 0, "
+                     "\"waited\": 0, \"wait_s_mean\": 0, \"wait_s_max\": 0, \"still_waiting\": 0, "
+                     "\"short\": []}]";
+    load_groups(&sa, ga, &g_ra);
+    load_groups(&sb, gb, &g_rb);
+    CHECK_EQ_I64(g_ra.reps[0].ngroups, 1);
+    CHECK_EQ_I64(g_ra.reps[0].groups[0].still_waiting, 1);
+    CHECK(g_ra.reps[0].groups[0].wait_s_max == 1.5);
+    CHECK_EQ_I64(g_rb.reps[1].ngroups, 0);
+    dra_compare_opts_t o;
+    dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0;
+    dra_compare_report_t rep;
+    o.across = DRA_ACROSS_SEED;
+    CHECK_EQ_I64(dra_compare_run(&g_ra, 1, &g_rb, 1, &o, &rep), DRA_OK);
+    CHECK_EQ_I64(rep.ngroup_changes, 2);
+    const dra_compare_group_change_t *c = &rep.group_changes[0];
+    CHECK_STREQ(c->scenario, "default");
+    CHECK_STREQ(c->shape, "train-8gpu");
+    CHECK(c->has_base && c->has_new);
+    CHECK_STREQ(c->base.policy, "gang");
+    CHECK_STREQ(c->cur.policy, "basic");
+    CHECK_EQ_I64(c->base.unschedulable, 2);
+    CHECK_EQ_I64(c->cur.placed, 6);
+    CHECK(!rep.group_changes[1].has_base && rep.group_changes[1].has_new);
+    char *t = report_text(&rep, 0);
+    CHECK_MSG(strstr(t, "podgroups across inputs (seed 42 vs 43)") != NULL, "%s", t);
+    CHECK_MSG(strstr(t, "  default train-8gpu policy gang (minCount 8) -> basic (minCount 1): "
+                        "cycles 7 -> 6 (-1), placed 5 -> 6 (+1), partial 0 -> 0 (+0), "
+                        "unschedulable 2 -> 0 (-2), still waiting 1 -> 0 (-1); waited 1 -> 0 "
+                        "(-1), wait mean 0.250 -> 0.000 s, max 1.500 -> 0.000 s\n") != NULL,
+              "%s", t);
+    CHECK_MSG(strstr(t, "  default pair policy - -> gang (minCount 2): cycles - -> 3, placed - -> "
+                        "3,") != NULL,
+              "%s", t);
+    free(t);
+    t = report_text(&rep, 1);
+    CHECK_MSG(strstr(t, "### PodGroups across inputs (seed 42 vs 43)") != NULL, "%s", t);
+    CHECK_MSG(strstr(t, "| default | train-8gpu | gang (minCount 8) -> basic (minCount 1) | "
+                        "7 -> 6 (-1) | 5 -> 6 (+1) | 0 -> 0 (+0) | 2 -> 0 (-2) | 1 -> 0 (-1) | "
+                        "1 -> 0 (-1) | 0.250 -> 0.000 | 1.500 -> 0.000 |\n") != NULL,
+              "%s", t);
+    free(t);
+    t = report_text(&rep, 2);
+    json_t *j = json_loads(t, 0, NULL);
+    free(t);
+    CHECK(j != NULL);
+    json_t *g0 = json_array_get(json_object_get(j, "group_changes"), 0);
+    CHECK_STREQ(json_string_value(json_object_get(json_object_get(g0, "base"), "policy")), "gang");
+    CHECK_EQ_I64(json_integer_value(json_object_get(json_object_get(g0, "new"), "placed")), 6);
+    json_t *g1 = json_array_get(json_object_get(j, "group_changes"), 1);
+    CHECK(json_is_null(json_object_get(g1, "base")));
+    json_decref(j);
+    dra_compare_fini(&rep);
+    /* without --across (same inputs): no group table */
+    CHECK_EQ_I64(dra_compare_run(&g_ra, 1, &g_ra, 1, &o, &rep), DRA_OK);
+    CHECK_EQ_I64(rep.ngroup_changes, 0);
+    dra_compare_fini(&rep);
+    dra_rload_fini(&g_ra);
+    dra_rload_fini(&g_rb);
+}
+
 int main(void)
 {
     RUN(test_worse_labels);
@@ -651,5 +767,6 @@ int main(void)
     RUN(test_fmt_value);
     RUN(test_loader_errors);
     RUN(test_golden_markdown);
+    RUN(test_group_changes);
     return check_summary();
 }

@@ -8,15 +8,16 @@ add_test(NAME alloc.fast.differential
 set_tests_properties(alloc.fast.differential PROPERTIES LABELS "conformance" TIMEOUT 900
                      ENVIRONMENT "${DRA_TEST_ENV}")
 # The same run also asks the placement engine on every case's node (its direct answers where it
-# has them, core/engine/direct.c) and compares with the reference: at least 87 cases (7 of them
-# consumable-capacity cases answered with shares, several claims of several requests) must have
-# been answered from the engine's columns, none may fail (the count guards against the direct
-# answers silently switching off).
+# has them, core/engine/direct.c and direct_multi.c) and compares with the reference: at least
+# 135 cases (consumable-capacity cases answered with shares, and direct_multi.c's: allocationMode
+# All, several claims, shares over two requests; 32 more than before it) must have been answered
+# from the engine's columns, none may fail (the count guards against the direct answers silently
+# switching off).
 add_test(NAME engine.direct.conformance
          COMMAND $<TARGET_FILE:drabench> alloc --test --allocator both corpora/conformance
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(engine.direct.conformance PROPERTIES LABELS "conformance" TIMEOUT 900
-                     PASS_REGULAR_EXPRESSION "(8[7-9]|9[0-9]|[1-9][0-9][0-9]+) answered from the engine's columns \\(direct answers\\)\n[0-9]+ passed, 0 failed, 0 invalid"
+                     PASS_REGULAR_EXPRESSION "(13[5-9]|1[4-9][0-9]|[2-9][0-9][0-9]|[1-9][0-9][0-9][0-9]+) answered from the engine's columns \\(direct answers\\)\n[0-9]+ passed, 0 failed, 0 invalid"
                      ENVIRONMENT "${DRA_TEST_ENV}")
 # The conformance expectations hold for the fast allocator alone (allocateOne counts as upper
 # bounds because of pruning).

@@ -3,7 +3,8 @@
  * foreign row is never trusted, a device ID listed in two slices stays one entry, the index
  * survives the hash table growing, and the digest does not depend on the hints. Every model
  * row is registered when the state is made; commit and release report the rows they resolved
- * (to the caller and to the watchers). Also dra_model_device_rows, the numbering the hints use. */
+ * (to the caller and to the watchers). Also dra_model_device_rows, the numbering the hints use,
+ * and dra_alloc_state_rows_in_use, every row's in-use bit at once. */
 #include <stdio.h>
 #include <string.h>
 
@@ -168,6 +169,58 @@ static void test_duplicate_id_one_entry(void)
     dra_model_fini(&m);
 }
 
+/* dra_alloc_state_rows_in_use gives, for every row, the in-use bit dra_alloc_state_row_flags
+ * gives for the row and its own device: the duplicate ID's second row (s2's dev-1, row 5) follows
+ * the one entry it shares with row 1; a release clears the bits again; n limits the rows. */
+static void rows_in_use_agree(const dra_model_t *m, const dra_alloc_state_t *s)
+{
+    uint8_t bits[16];
+    memset(bits, 0xee, sizeof bits);
+    uint32_t n = dra_model_device_rows(m, NULL);
+    CHECK(n < sizeof bits);
+    dra_alloc_state_rows_in_use(s, bits, n);
+    for (uint32_t si = 0, row = 0; si < m->nslices; si++)
+        for (uint32_t d = 0; d < m->slices[si]->ndevices; d++, row++) {
+            const dra_slice_t *sl = m->slices[si];
+            unsigned f = dra_alloc_state_row_flags(s, row, sl->driver, sl->pool_name,
+                                                   sl->devices[d].name);
+            CHECK_EQ_I64(bits[row], (f & DRA_STATE_IN_USE) != 0);
+        }
+    CHECK_EQ_I64(bits[n], 0xee); /* nothing past n written */
+}
+
+static void test_rows_in_use(void)
+{
+    dra_model_t m;
+    build(&m, 2);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *s = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &s));
+    rows_in_use_agree(&m, s);
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 2), false)); /* rows 1 and 5 */
+    CHECK_OK(commit1(s, res("pool-b", "dev-0", 0), false)); /* no hint: row 3 by its strings */
+    rows_in_use_agree(&m, s);
+    uint8_t bits[16];
+    uint32_t n = dra_model_device_rows(&m, NULL);
+    dra_alloc_state_rows_in_use(s, bits, n);
+    const uint8_t want[8] = {0, 1, 0, 1, 0, 1, 0, 0};
+    CHECK_EQ_I64(n, 8);
+    CHECK(memcmp(bits, want, sizeof want) == 0);
+    memset(bits, 0xee, sizeof bits);
+    dra_alloc_state_rows_in_use(s, bits, 2); /* only rows 0 and 1 */
+    CHECK_EQ_I64(bits[1], 1);
+    CHECK_EQ_I64(bits[2], 0xee);
+    CHECK_OK(commit1(s, res("pool-a", "dev-1", 6), true));
+    CHECK_OK(commit1(s, res("pool-b", "dev-0", 4), true));
+    rows_in_use_agree(&m, s);
+    dra_alloc_state_rows_in_use(s, bits, n);
+    for (uint32_t r = 0; r < n; r++)
+        CHECK_EQ_I64(bits[r], 0);
+    dra_alloc_state_free(s);
+    dra_model_fini(&m);
+}
+
 /* Many devices: the table grows several times while rows are learned; afterwards every row
  * still reaches its own entry (the digest equals a state built by strings only). */
 static void test_index_survives_growth(void)
@@ -328,5 +381,6 @@ int main(void)
     RUN(test_index_survives_growth);
     RUN(test_resolved_rows);
     RUN(test_foreign_devices_grow);
+    RUN(test_rows_in_use);
     return check_summary();
 }
