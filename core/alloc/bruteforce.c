@@ -357,8 +357,9 @@ static bool check_counters(const bf_t *x)
 
 /* Compatibility groups: per pool and counter set a used device consumes, the group lists of the
  * devices in use in the state (the baseline, folded in slice order) admit the used devices one
- * by one (enforced, dra__cg_lists_ok); with the gate off from 1.37 on, no used device joins a
- * set an allocated device with groups draws from. */
+ * by one (enforced, dra__cg_lists_ok) - an adminAccess use of a device in use too, only a
+ * further share of a shared device is exempt; with the gate off from 1.37 on, no used device
+ * joins a set an allocated device with groups draws from. */
 static bool check_groups(const bf_t *x)
 {
     const dra__beh_t *b = &x->b;
@@ -398,9 +399,12 @@ static bool check_groups(const bf_t *x)
                 bool dup = false;
                 for (uint32_t j2 = 0; j2 < j && !dup; j2++)
                     dup = x->dev[x->uses[j2].dev] == o;
-                /* a device allocated before (a share of it) is in the baseline already */
+                /* a further share of a device shared before is in the baseline already and
+                 * not checked again (upstream skips it with its counters); any other use of a
+                 * device in use before (adminAccess) is checked against the baseline like a
+                 * new one (checkAndConsumeCompatibilityGroups has no exception for it) */
                 if (dup || x->devpool[x->uses[j].dev] != x->devpool[x->uses[i].dev] ||
-                    dra_alloc_state_in_use(x->st, p->driver, p->name, nz(o->name)))
+                    (b->cc && o->allow_multiple_allocations && x->dshared[x->uses[j].dev]))
                     continue;
                 for (uint32_t c2 = 0; c2 < o->nconsumes; c2++)
                     if (!strcmp(nz(o->consumes[c2].counter_set), set) && n < max)

@@ -543,9 +543,12 @@ static void check_groups(ictx_t *x)
                 bool dup = false;
                 for (uint32_t j2 = i; j2 < j && !dup; j2++)
                     dup = x->xs[j2].d == o->d;
-                /* a device allocated before (a share of it) is in the baseline already */
+                /* a further share of a device shared before is in the baseline already and
+                 * not checked again; an adminAccess result on a device in use before is
+                 * checked like a new one (upstream's checkAndConsumeCompatibilityGroups) */
                 if (dup || o->pool != p ||
-                    dra_alloc_state_in_use(x->before, p->driver, p->name, nz(o->d->name)))
+                    (b->cc && o->d->allow_multiple_allocations &&
+                     dra_alloc_state_in_use(x->before, p->driver, p->name, nz(o->d->name))))
                     continue;
                 for (uint32_t c2 = 0; c2 < o->d->nconsumes; c2++)
                     if (strcmp(nz(o->d->consumes[c2].counter_set), set) == 0 &&

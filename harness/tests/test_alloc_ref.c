@@ -26,7 +26,8 @@ typedef struct fx {
 } fx_t;
 
 /* gates: "Gate=bool" strings, NULL-terminated (may be NULL) */
-static void fx_init(fx_t *x, const char *yaml, const char *const *gates, bool bugs)
+static void fx_init_rel(fx_t *x, const char *yaml, const char *const *gates, bool bugs,
+                        dra_release_t rel)
 {
     memset(x, 0, sizeof *x);
     dra_model_init(&x->m);
@@ -43,7 +44,7 @@ static void fx_init(fx_t *x, const char *yaml, const char *const *gates, bool bu
     }
     CHECK_OK(rc);
     dra_diag_list_fini(&errs);
-    dra_alloc_features_init(&x->f, DRA_RELEASE_1_36);
+    dra_alloc_features_init(&x->f, rel);
     for (size_t i = 0; gates && gates[i]; i++)
         CHECK_OK(dra_alloc_features_set(&x->f, gates[i], NULL));
     x->f.upstream_bugs = bugs;
@@ -54,6 +55,11 @@ static void fx_init(fx_t *x, const char *yaml, const char *const *gates, bool bu
     x->node = dra_model_find_node(&x->m, "node-1");
     CHECK(x->node != NULL);
     x->ok = rc == DRA_OK && x->st && x->cel && x->al && x->node;
+}
+
+static void fx_init(fx_t *x, const char *yaml, const char *const *gates, bool bugs)
+{
+    fx_init_rel(x, yaml, gates, bugs, DRA_RELEASE_1_36);
 }
 
 static void fx_fini(fx_t *x)
@@ -824,6 +830,72 @@ static void test_bruteforce(void)
     fx_fini(&x);
 }
 
+/* 1.37 with DRADeviceCompatibilityGroups on: m0 (group g0) and m2 (no groups) are allocated
+ * from set s0 (mem 4, 2 left), whose baseline is {g0}. An adminAccess request on an allocated
+ * device is checked like any other (upstream skips the group and counter checks only for a
+ * further share of a shared device): m2 is never admitted, m0 is and charges mem again. */
+#define CG_DEV(name, set, groups, mem)                                                             \
+    "  - {name: " name ", consumesCounters: [{counterSet: " set ", " groups                        \
+    "counters: {mem: {value: '" mem "'}}}]}\n"
+#define CG_HELD(name, dev)                                                                         \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
+    "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: class-a, count: 1}}]}}\n"   \
+    "status: {allocation: {devices: {results: [{request: r, driver: driver-a, pool: p, device: " \
+    dev "}]}}}\n---\n"
+
+static const char k_bf_cg[] =
+    NODE CLASS("class-a", "driver-a")
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: c}\n"
+    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n  sharedCounters:\n"
+    "  - {name: s0, counters: {mem: {value: '4'}}}\n"
+    "  - {name: s1, counters: {mem: {value: '4'}}}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: d}\n"
+    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n  devices:\n"
+    CG_DEV("m0", "s0", "compatibilityGroups: [g0], ", "1")
+    CG_DEV("m1", "s0", "compatibilityGroups: [g0, g1], ", "2")
+    CG_DEV("m2", "s0", "", "1")
+    CG_DEV("n0", "s1", "", "1")
+    "---\n"
+    CG_HELD("held-0", "m0") CG_HELD("held-1", "m2")
+    CLAIM("adm3", "{requests: [{name: r, exactly: {deviceClassName: class-a, count: 3,"
+                  " adminAccess: true}}]}")
+    CLAIM("adm2", "{requests: [{name: r, exactly: {deviceClassName: class-a, count: 2,"
+                  " adminAccess: true}}]}");
+
+static void test_bruteforce_admin_groups(void)
+{
+    static const char *const gates[] = {"DRADeviceCompatibilityGroups=true", NULL};
+    fx_t x;
+    fx_init_rel(&x, k_bf_cg, gates, false, DRA_RELEASE_1_37);
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    CHECK_OK(dra_alloc_state_add_model_claims(x.st)); /* held-0, held-1 */
+    CHECK_EQ_I64(dra_alloc_state_count(x.st), 2);
+    dra_bf_result_t r;
+    dra_alloc_outcome_t o;
+    /* three devices: m2 never, and m0 + m1 need 3 of the 2 mem left (the fuzzer's finding:
+     * the brute force exempted m0 and m2 from the group check and found m0, m2, n0) */
+    CHECK_EQ_I64(bf(&x, "adm3", 0, &r), DRA_BF_UNSATISFIABLE);
+    CHECK_EQ_I64(alloc1(&x, "adm3", &o), DRA_OUTCOME_UNSATISFIABLE);
+    /* two: m0 (again) and n0 */
+    CHECK_EQ_I64(bf(&x, "adm2", 0, &r), DRA_BF_SATISFIABLE);
+    CHECK_EQ_I64(alloc1(&x, "adm2", &o), DRA_OUTCOME_ALLOCATED);
+    CHECK_STREQ(dev_of(&o, 0, 0), "m0");
+    CHECK_STREQ(dev_of(&o, 0, 1), "n0");
+    if (o.kind == DRA_OUTCOME_ALLOCATED && o.allocations[0]->nresults == 2) {
+        static const char *const adm2[] = {"adm2", NULL};
+        dra_allocation_t *a = copy_alloc(&x, o.allocations[0]);
+        CHECK_EQ_U64(violations(&x, adm2, &a, NULL), 0);
+        a->results[0].device = "m2"; /* allocated already, but not admitted by {g0} */
+        CHECK(violations(&x, adm2, &a, "incompatible compatibility groups") > 0);
+    }
+    fx_fini(&x);
+}
+
 int main(void)
 {
     RUN(test_state_roundtrip);
@@ -835,5 +907,6 @@ int main(void)
     RUN(test_constraints);
     RUN(test_invariant_checker);
     RUN(test_bruteforce);
+    RUN(test_bruteforce_admin_groups);
     return check_summary();
 }
