@@ -14,11 +14,14 @@
  *  - d_i = ln(B_i / A_i) per A/B round; the ratio is exp(median d) with a percentile-bootstrap
  *    interval of that median (s->resamples resamples from s->seed), and the two-sided
  *    Wilcoxon signed-rank test on d gives p (stats.h);
- *  - the noise floor: from the A/A rounds' log-ratios e_j (the process counted as B drawn at
- *    random), the bootstrap interval of the median of as many draws as there are A/B rounds,
- *    and its bound farthest from 0: how far an A/A comparison of that many rounds strays in
- *    this sitting (bias between the two slots of a round included). A change smaller than it
- *    is not a finding;
+ *  - the noise floor: how far an A/A comparison of as many rounds as there are A/B rounds
+ *    strays in this sitting (bias between the two slots of a round included): the bootstrap
+ *    interval of the median of that many draws, and its bound farthest from 0, drawn from the
+ *    A/A rounds' log-ratios e_j (the process counted as B drawn at random) together with the
+ *    A/B ones re-centred at the A/A median (d_i - median d + median e): the centre (slot bias)
+ *    is the A/A rounds', the spread is measured on every round (from 3 A/A rounds alone the
+ *    interval is about their range, and one disturbed process set the floor). A change
+ *    smaller than it is not a finding;
  *  - verdict: REGRESSION when p < alpha, the interval excludes 1, the change is in the bad
  *    direction of the metric and |ln ratio| exceeds both ln(1 + threshold) and the noise floor;
  *    IMPROVED likewise in the good direction; WORSE / BETTER when significant but within the
@@ -88,8 +91,11 @@ typedef struct dra_ab_stat {
                               one (a latency); NaN for informational metrics */
     double p;             /* Wilcoxon signed-rank, two-sided; NaN without rounds */
     double aa_ratio;      /* exp(median of the A/A log-ratios) */
-    double aa_lo, aa_hi;  /* interval of the median of n draws from them (the floor's range) */
+    double aa_lo, aa_hi;  /* interval of the median of n draws from the A/A log-ratios and the
+                             A/B ones re-centred at the A/A median (the floor's range) */
     double noise;         /* noise floor as |ln ratio|; NaN without A/A rounds */
+    double aa_only_lo, aa_only_hi; /* the same interval from the A/A log-ratios alone */
+    double noise_aa_only; /* the floor they would give (before 0.5.1; reported, not used) */
     dra_ab_verdict_t verdict;
     const char *note; /* why: "within the 5% threshold", "fewer than 6 rounds", ... or "" */
 } dra_ab_stat_t;
