@@ -158,6 +158,38 @@ int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool b_first, doub
     return DRA_OK;
 }
 
+/* ---- budget --------------------------------------------------------------------------------- */
+
+/* total rounds (A/B + A/A) split in the ratio R:Q, with the minimums and the cap */
+static void split_rounds(size_t total, size_t R, size_t Q, size_t *nab, size_t *naa)
+{
+    size_t b = (size_t)floor((double)total * (double)R / (double)(R + Q) + 0.5);
+    b = b < DRA_AB_MIN_ROUNDS ? DRA_AB_MIN_ROUNDS : b > 200 ? 200 : b;
+    size_t a = total > b ? total - b : 0;
+    size_t qmax = (b * Q + R - 1) / (R ? R : 1); /* keep the ratio when capped */
+    a = a > qmax ? qmax : a;
+    *nab = b;
+    *naa = a < DRA_AB_MIN_AA ? DRA_AB_MIN_AA : a;
+}
+
+void dra_ab_budget_split(const double *cost, size_t n, double left, size_t R, size_t Q,
+                         size_t *nab, size_t *naa, size_t *fit)
+{
+    double per = 0;
+    for (size_t i = 0; i < n; i++)
+        per += cost[i] > 0 ? cost[i] : 0;
+    if (!(left > 0))
+        left = 0;
+    *fit = per > 0 ? (size_t)(0.75 * left / per) : 0;
+    double share = n ? 0.25 * left / (double)n : 0;
+    for (size_t i = 0; i < n; i++) {
+        double extra = cost[i] > 0 ? floor(share / cost[i]) : 0;
+        if (extra > 1000)
+            extra = 1000;
+        split_rounds(*fit + 1 + (size_t)extra, R, Q, &nab[i], &naa[i]);
+    }
+}
+
 /* ---- analysis ------------------------------------------------------------------------------- */
 
 static bool usable(double a, double b)

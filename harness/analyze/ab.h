@@ -172,6 +172,19 @@ DRA_NODISCARD int dra_ab_set_metric(dra_ab_session_t *s, size_t sc, size_t m, co
 DRA_NODISCARD int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool b_first,
                                    double load1, const double *a, const double *b);
 
+/* The rounds of a budget (`drabench ab --budget`), from what one A/B round of every scenario
+ * cost (cost[i], seconds; the first pass) and the seconds left after it: three quarters of
+ * what is left go to equal numbers of rounds per scenario, as many passes of the whole suite as
+ * fit; the last quarter is shared in equal time, so a scenario whose round is cheap gets more
+ * rounds (a pass of the nightly suite is mostly its two fleet scenarios: 98 of 108 s on the
+ * loaded development machine; mig-inference, a round of 1.2 s, needed about 24 A/B rounds there
+ * to find a planted 10% in 19 of 20 sittings). Every scenario's count, the first pass's round
+ * included, is split in the ratio of R A/B to Q A/A rounds, at least DRA_AB_MIN_ROUNDS A/B and
+ * DRA_AB_MIN_AA A/A, at most 200 A/B. nab[i], naa[i] receive the totals; *fit the passes the
+ * three quarters fit (0 when not even one: then the minimum runs). Cost O(n). */
+void dra_ab_budget_split(const double *cost, size_t n, double left, size_t R, size_t Q,
+                         size_t *nab, size_t *naa, size_t *fit);
+
 /* Statistics and verdicts of every scenario and metric; sets exit_status and the counts. */
 DRA_NODISCARD int dra_ab_analyze(dra_ab_session_t *s);
 

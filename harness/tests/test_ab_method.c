@@ -1,8 +1,10 @@
 /*
- * test_ab_floor.c - the noise floor of `drabench ab` (harness/analyze/ab.h): its centre is the
+ * test_ab_method.c - the method of `drabench ab` (harness/analyze/ab.h). The noise floor: its
+ * centre is the
  * A/A rounds' median (a bias between the two slots of a round stays in it), its spread is drawn
  * from every round of the scenario, so one disturbed A/A process does not set the floor of a
- * sitting. The mechanics, not the rates (scripts/ab-campaign measures those).
+ * sitting. The rounds of a budget: three quarters in equal numbers, the last quarter in equal
+ * time. The mechanics, not the rates (scripts/ab-campaign measures those).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -77,8 +79,36 @@ static void test_aa_passes(void)
     dra_ab_fini(&s);
 }
 
+/* The nightly suite's pass on the loaded development machine: two fleet scenarios 14 and 84 s a
+ * round, the others 0.3-4.2 s; 1,500 s left after the first pass. */
+static void test_budget_split(void)
+{
+    double cost[] = {1.3, 0.9, 1.2, 1.6, 0.3, 1.0, 4.2, 14, 84};
+    size_t nab[9], naa[9], fit;
+    dra_ab_budget_split(cost, 9, 1500, 30, 10, nab, naa, &fit);
+    /* 1125 s / 108.5 s a pass: 10 passes, 11 rounds with the first: 8 + 3 */
+    CHECK(fit == 10);
+    CHECK(nab[8] == 8 && naa[8] == 3);
+    /* fleet-5k: 375 / 9 = 41.7 s more, 2 rounds of 14 s: 13 rounds */
+    CHECK(nab[7] + naa[7] == 13);
+    /* mig-inference: 41.7 / 1.2 = 34 more: 45 rounds, 34 + 11 */
+    CHECK_MSG(nab[2] == 34 && naa[2] == 11, "%zu + %zu", nab[2], naa[2]);
+    /* gpu-sharing: 41.7 / 0.3 = 138 more: 149 rounds, 112 + 37 */
+    CHECK_MSG(nab[4] + naa[4] == 149 && nab[4] == 112, "%zu + %zu", nab[4], naa[4]);
+    for (size_t i = 0; i < 9; i++) /* the ratio 3:1, never below the equal part */
+        CHECK(nab[i] >= 8 && naa[i] >= 3 && nab[i] <= 200);
+    /* the cap: 200 A/B, A/A in the ratio */
+    double cheap[] = {0.001};
+    dra_ab_budget_split(cheap, 1, 100, 30, 10, nab, naa, &fit);
+    CHECK(nab[0] == 200 && naa[0] == 67);
+    /* nothing left: the minimum, 6 + 3 */
+    dra_ab_budget_split(cost, 9, -5, 30, 10, nab, naa, &fit);
+    CHECK(fit == 0 && nab[0] == 6 && naa[0] == 3 && nab[8] == 6 && naa[8] == 3);
+}
+
 int main(void)
 {
+    RUN(test_budget_split);
     RUN(test_one_disturbed_aa_round);
     RUN(test_slot_bias_kept);
     RUN(test_aa_passes);
