@@ -411,10 +411,17 @@ static const char *verdict_label(const dra_ab_stat_t *st, char *buf, size_t len)
 /* The method in one paragraph (text and Markdown); indent starts its second line. */
 static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
 {
-    fprintf(f,
-            "%zu A/B + %zu A/A rounds per scenario planned, each process fresh, the order "
-            "randomized per round (seed %llu)",
-            s->rounds, s->aa, (unsigned long long)s->seed);
+    if (s->budget_s > 0)
+        fprintf(f,
+                "a budget of %g s: at least %zu A/B + %zu A/A rounds per scenario planned, more "
+                "for the cheap ones (each row gives its own), each process fresh, the order "
+                "randomized per round (seed %llu)",
+                s->budget_s, s->rounds, s->aa, (unsigned long long)s->seed);
+    else
+        fprintf(f,
+                "%zu A/B + %zu A/A rounds per scenario planned, each process fresh, the order "
+                "randomized per round (seed %llu)",
+                s->rounds, s->aa, (unsigned long long)s->seed);
     if (s->pin >= 0)
         fprintf(f, "; every process pinned to CPU %d", s->pin);
     fprintf(f, "; ASLR %s", s->no_aslr ? "off" : "on");
