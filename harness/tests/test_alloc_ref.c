@@ -11,6 +11,7 @@
 #include "alloc/invariants.h"
 #include "check.h"
 #include "manifest.h"
+#include "model_yaml.h"
 
 /* ---- fixture ----------------------------------------------------------------------------- */
 
@@ -32,18 +33,8 @@ static void fx_init_rel(fx_t *x, const char *yaml, const char *const *gates, boo
     memset(x, 0, sizeof *x);
     dra_model_init(&x->m);
     dra_arena_init(&x->out, 0);
-    dra_diag_list_t errs;
-    dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_buffer(&x->m, "t.yaml", yaml, strlen(yaml), &errs);
-    if (rc == DRA_OK)
-        rc = dra_model_imply_nodes(&x->m);
-    if (rc != DRA_OK) {
-        char buf[800];
-        for (size_t i = 0; i < errs.count; i++)
-            fprintf(stderr, "  %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
-    }
+    int rc = model_yaml_read(&x->m, yaml);
     CHECK_OK(rc);
-    dra_diag_list_fini(&errs);
     dra_alloc_features_init(&x->f, rel);
     for (size_t i = 0; gates && gates[i]; i++)
         CHECK_OK(dra_alloc_features_set(&x->f, gates[i], NULL));

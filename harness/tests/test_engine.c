@@ -20,79 +20,11 @@
 #include "alloc/fast.h"
 #include "alloc/fast_tests.h"
 #include "check.h"
-#include "engine/engine.h"
-#include "manifest.h"
-#include "table/table.h"
-
-typedef struct fx {
-    dra_model_t m;
-    dra_alloc_features_t f;
-    dra_alloc_state_t *st;
-    dra_cel_cache_t *cel;
-    dra_anyalloc_t fast, ref;
-    dra_arena_t tarena, out, out2;
-    dra_table_t *t;
-    dra_engine_t *e;
-    bool ok;
-} fx_t;
-
-static void fx_init_gate(fx_t *x, const char *yaml, dra_release_t rel, const char *gate)
-{
-    memset(x, 0, sizeof *x);
-    dra_model_init(&x->m);
-    dra_arena_init(&x->out, 0);
-    dra_arena_init(&x->out2, 0);
-    dra_arena_init(&x->tarena, 0);
-    dra_diag_list_t errs;
-    dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_buffer(&x->m, "t.yaml", yaml, strlen(yaml), &errs);
-    if (rc == DRA_OK)
-        rc = dra_model_imply_nodes(&x->m);
-    if (rc != DRA_OK) {
-        char buf[800];
-        for (size_t i = 0; i < errs.count; i++)
-            fprintf(stderr, "  %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
-    }
-    dra_diag_list_fini(&errs);
-    CHECK_OK(rc);
-    if (rc)
-        return;
-    dra_alloc_features_init(&x->f, rel);
-    if (gate)
-        CHECK_OK(dra_alloc_features_set(&x->f, gate, NULL));
-    dra_diag_t d;
-    dra_diag_clear(&d);
-    dra_alloc_options_t o = {0, 7};
-    CHECK_OK(dra_table_build(&x->m, &x->tarena, &x->t, &d));
-    CHECK_OK(dra_alloc_state_new(&x->m, &x->f, &x->st));
-    CHECK_OK(dra_cel_cache_new(&x->cel));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &x->m, &x->f, x->st, x->cel, &o, &x->fast));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x->m, &x->f, x->st, x->cel, &o, &x->ref));
-    /* every direct answer is compared with the fast allocator's on the same node */
-    dra_engine_opts_t eo = {.verify_direct = true};
-    rc = dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, &eo, &x->e, &d);
-    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
-    x->ok = rc == DRA_OK;
-}
+#include "engine_fx.h"
 
 static void fx_init(fx_t *x, const char *yaml, dra_release_t rel)
 {
     fx_init_gate(x, yaml, rel, NULL);
-}
-
-static void fx_fini(fx_t *x)
-{
-    dra_engine_free(x->e);
-    dra_anyalloc_free(&x->fast);
-    dra_anyalloc_free(&x->ref);
-    if (x->cel)
-        dra_cel_cache_free(x->cel);
-    if (x->st)
-        dra_alloc_state_free(x->st);
-    dra_arena_fini(&x->out);
-    dra_arena_fini(&x->out2);
-    dra_arena_fini(&x->tarena);
-    dra_model_fini(&x->m);
 }
 
 static uint32_t plan(fx_t *x, const char *name)
@@ -103,11 +35,6 @@ static uint32_t plan(fx_t *x, const char *name)
     if (c)
         CHECK_OK(dra_engine_plan(x->e, &c, 1, &p));
     return p;
-}
-
-static const char *node_name(const fx_t *x, uint32_t n)
-{
-    return n < x->m.nnodes ? x->m.nodes[n]->name : "-";
 }
 
 /* Place with the engine and with the reference placement (reference allocator); they must
@@ -149,19 +76,9 @@ static dra_engine_result_t place(fx_t *x, uint32_t p, dra_engine_policy_t pol, u
     return place_into(x, p, pol, start, &x->out);
 }
 
-static void check_summaries(fx_t *x)
-{
-    char why[256] = "";
-    CHECK_MSG(dra_engine_check(x->e, why, sizeof why), "%s", why);
-}
-
-#define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
 #define CLASS(name, drv)                                                                           \
     "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"             \
     "spec: {selectors: [{cel: {expression: 'device.driver == \"" drv "\"'}}]}\n---\n"
-#define CLAIM(name, body)                                                                          \
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
-    "spec: {devices: " body "}\n---\n"
 #define SLICE(name, node, devices)                                                                 \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n"           \
     "spec:\n  driver: drv\n  pool: {name: " name ", generation: 1, resourceSliceCount: 1}\n"       \
