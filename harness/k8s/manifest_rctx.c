@@ -91,6 +91,16 @@ bool dra_mr_want_seq(rd_t *rd, const dra_ynode_t *v)
     return false;
 }
 
+void *dra_mr_seq_array(rd_t *rd, const dra_ynode_t *v, size_t size, uint32_t *n)
+{
+    *n = 0;
+    if (!dra_mr_want_seq(rd, v))
+        return NULL;
+    void *a = dra_model_array(rd->m, v->n, size);
+    *n = a ? v->n : 0;
+    return a;
+}
+
 const char *dra_mr_str(rd_t *rd, const dra_ynode_t *v, bool lenient)
 {
     if (dra_ynode_is_null(v) && v && v->type == DRA_YNODE_SCALAR)
