@@ -77,6 +77,16 @@ static inline void fx_fini(fx_t *x)
     dra_model_fini(&x->m);
 }
 
+/* fx_init_gate, and fx_fini at once when it failed: true when the fixture is ready (the caller
+ * ends it with fx_fini), false when it is not (nothing left to free; the failure is checked). */
+static inline bool fx_open(fx_t *x, const char *yaml, dra_release_t rel, const char *gate)
+{
+    fx_init_gate(x, yaml, rel, gate);
+    if (!x->ok)
+        fx_fini(x);
+    return x->ok;
+}
+
 static inline const char *node_name(const fx_t *x, uint32_t n)
 {
     return n < x->m.nnodes ? x->m.nodes[n]->name : "-";

@@ -136,11 +136,8 @@ static const char k_claims[] =
 static void test_claims_and_all(dra_release_t rel)
 {
     fx_t x;
-    fx_init_gate(&x, k_claims, rel, NULL);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_claims, rel, NULL))
         return;
-    }
     char buf[128];
     uint32_t pod = plan(&x, "gpu2,chan"), podm = plan(&x, "gpu2x,chan"),
              pod3 = plan(&x, "chan,gpu1,chan"), allg = plan(&x, "allg"), allx = plan(&x, "allx"),
@@ -259,11 +256,8 @@ static const char k_all_counters[] =
 static void test_all_counters(dra_release_t rel)
 {
     fx_t x;
-    fx_init_gate(&x, k_all_counters, rel, "DRAPartitionableDevices=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all_counters, rel, "DRAPartitionableDevices=true"))
         return;
-    }
     char buf[128];
     uint32_t halves = plan(&x, "halves"), whole = plan(&x, "whole"), half = plan(&x, "half"),
              pod = plan(&x, "halves,whole");
@@ -323,11 +317,8 @@ static const char k_shares[] =
 static void test_shares_two_requests(dra_release_t rel)
 {
     fx_t x;
-    fx_init_gate(&x, k_shares, rel, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_shares, rel, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[128];
     dra_engine_result_t r;
     uint32_t ab = plan(&x, "ab"), anic = plan(&x, "anic"), aa = plan(&x, "aa");
@@ -386,11 +377,8 @@ static const char k_match_shares[] =
 static void test_shares_match(dra_release_t rel)
 {
     fx_t x;
-    fx_init_gate(&x, k_match_shares, rel, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_match_shares, rel, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[128];
     uint32_t same = plan(&x, "same"), samenic = plan(&x, "samenic");
     const uint32_t ps[] = {same, samenic};
@@ -450,11 +438,8 @@ static const char k_all_caps[] =
 static void test_all_capacities(dra_release_t rel)
 {
     fx_t x;
-    fx_init_gate(&x, k_all_caps, rel, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all_caps, rel, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[128];
     uint32_t all = plan(&x, "all"), one = plan(&x, "one");
     const uint32_t ps[] = {all, one};
@@ -497,11 +482,8 @@ static const char k_all_incomplete[] =
 static void test_all_incomplete_pool(dra_release_t rel)
 {
     fx_t x;
-    fx_init_gate(&x, k_all_incomplete, rel, NULL);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all_incomplete, rel, NULL))
         return;
-    }
     uint32_t allpod = plan(&x, "allg,chan"), pod = plan(&x, "gpu1,chan"), allg = plan(&x, "allg");
     const uint32_t ps[] = {allpod, pod, allg};
     every_policy(&x, ps, 3);
