@@ -140,6 +140,16 @@ static int qcmp(const dra_quantity_t *q, const char *s)
 #define CLAIM(name, body)                                                                          \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
     "spec: {devices: " body "}\n---\n"
+/* Pool p on node-1 in two slices: "counters" holds the counter set `set` with mem = total,
+ * "devices" lists the devices given after the macro (block items "  - {...}\n", then "---\n"). */
+#define COUNTER_POOL(total)                                                                        \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"           \
+    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"        \
+    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: " total "}}}]\n"   \
+    "---\n"                                                                                        \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"            \
+    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"        \
+    "  nodeName: node-1\n  devices:\n"
 
 /* ---- state ------------------------------------------------------------------------------- */
 
@@ -347,12 +357,7 @@ static void test_state_roundtrip(void)
 
 static const char k_counters[] =
     NODE CLASS("class-a", "driver-a")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  devices:\n"
+    COUNTER_POOL("8Gi")
     "  - {name: big-1, consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: big-2, consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: small, consumesCounters: [{counterSet: set, counters: {mem: {value: 2Gi}}}]}\n---\n"
@@ -395,12 +400,7 @@ static void test_counters(void)
  * check rejected it and never given back. */
 static const char k_rollback[] =
     NODE CLASS("class-a", "driver-a")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  devices:\n"
+    COUNTER_POOL("8Gi")
     "  - {name: a, taints: [{key: broken, effect: NoSchedule}],"
     " consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: b, consumesCounters: [{counterSet: set, counters: {mem: {value: 4Gi}}}]}\n---\n"
@@ -600,12 +600,7 @@ static void test_constraints(void)
 
 static const char k_inv[] =
     NODE CLASS("class-a", "driver-a")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  devices:\n"
+    COUNTER_POOL("8Gi")
     "  - {name: d0, attributes: {numa: {int: 0}}}\n"
     "  - {name: d1, attributes: {numa: {int: 0}}}\n"
     "  - {name: d2, attributes: {numa: {int: 1}}}\n"
