@@ -6,7 +6,8 @@
  * CLAIM. Header-only; include check.h first.
  *
  * fx_init_gate checks every step (a failure fails the calling test) and sets ok only when the
- * engine was built; fx_fini frees whatever fx_init_gate made, whether or not it got that far.
+ * engine was built; fx_fini frees whatever fx_init_gate made, whether or not it got that far;
+ * fx_open is the two for a test that stops when the fixture could not be built.
  * out is for the engine's answers, out2 for the reference placement's, tarena holds the table.
  */
 #ifndef DRA_ENGINE_FX_H
