@@ -29,13 +29,22 @@ typedef struct st_cap {
     dra__aq_t sum;
 } st_cap_t;
 
-/* A live share of a device: its interned ID and a fingerprint of the text (share_fp), so a share
- * is found by its text with a scan of the device's few fingerprints and one compare, without
- * hashing the text into the intern table. */
+/* A live share of a device: where its text is (ref) and a fingerprint of the text (share_fp), so
+ * a share is found by its text with a scan of the device's few fingerprints and one compare.
+ * The text of a share is kept in a cell of the state's (a shareID is a 36-character UUID:
+ * SCELL_TEXT bytes at most), taken at commit from the free list and given back at release, so
+ * live shares take the cells of departed ones and nothing grows in a steady state; a longer
+ * text is interned (REF_INTERN). */
 typedef struct st_share {
-    uint32_t id;
+    uint32_t ref; /* cell index, or REF_INTERN | intern id; REF_MARK: taken by a release's check */
     uint32_t fp;
 } st_share_t;
+#define REF_INTERN 0x80000000u
+#define REF_MARK 0x40000000u
+#define SCELL 48u                /* a cell: length byte, text, NUL */
+#define SCELL_TEXT (SCELL - 2u)  /* the longest text a cell keeps */
+#define SCELL_CHUNK 256u         /* cells per chunk (state arena) */
+#define SCELL_MAX (REF_MARK - 1u) /* cell indexes stay below the flag bits */
 
 typedef struct st_dev {
     uint32_t drv, pool, dev; /* 0 = unregistered row entry */
@@ -76,6 +85,10 @@ struct dra_alloc_state {
     uint32_t *first;
     uint32_t nfirst, nrows;
     uint64_t nops; /* commits and releases, for the amortized debug check */
+    /* share texts (st_share_t): chunks of SCELL_CHUNK cells in the arena, the free cells listed
+     * through their first 4 bytes (index + 1, 0 ends) */
+    char **cchunk;
+    uint32_t ncchunk, capcchunk, ncells, cfree;
     /* consumedCapacity names seen (cap_id): a name's pointer repeats from result to result (the
      * model's string, an engine plan's), so its interned id is found by the pointer and one
      * compare of the text instead of a hash of it; a pointer reused for another text misses */
@@ -88,6 +101,25 @@ struct dra_alloc_state {
     void *watch_ctx[DRA_ALLOC_STATE_MAX_WATCH];
     uint32_t nwatch;
 };
+
+/* Cell c of the share texts. */
+static char *cell(const dra_alloc_state_t *s, uint32_t c)
+{
+    return s->cchunk[c / SCELL_CHUNK] + (size_t)(c % SCELL_CHUNK) * SCELL;
+}
+
+/* The text of a share's ref (and its length). */
+static const char *share_text(const dra_alloc_state_t *s, uint32_t ref, size_t *len)
+{
+    if (ref & REF_INTERN) {
+        uint32_t id = ref & ~(REF_INTERN | REF_MARK);
+        *len = dra_intern_len(&s->intern, id);
+        return dra_intern_str(&s->intern, id);
+    }
+    const char *x = cell(s, ref & ~REF_MARK);
+    *len = (unsigned char)x[0];
+    return x + 1;
+}
 
 void dra__alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
 {
@@ -260,6 +292,7 @@ void dra_alloc_state_free(dra_alloc_state_t *s)
         free(s->ents[i].caps);
     }
     free(s->ents);
+    free(s->cchunk);
     free(s->hslots);
     free(s->first);
     dra_intern_fini(&s->intern);
@@ -404,9 +437,9 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
         if (e->nshares > e->capshares || e->ncaps > e->capcaps)
             return false;
         for (uint32_t k = 0; k < e->nshares; k++) {
-            uint32_t id = e->shares[k].id;
-            if (!id || e->shares[k].fp != share_fp(dra_intern_str(&s->intern, id),
-                                                   dra_intern_len(&s->intern, id)))
+            size_t len;
+            const char *t = share_text(s, e->shares[k].ref, &len);
+            if ((e->shares[k].ref & REF_MARK) || !t || e->shares[k].fp != share_fp(t, len))
                 return false;
         }
         for (uint32_t k = 0; k < e->ncaps; k++) {
@@ -438,18 +471,74 @@ static bool check_now(dra_alloc_state_t *s)
 }
 #endif
 
-/* The index of the live share with text t (len bytes) on e, -1 when none: its fingerprint
- * among the device's, then the text. O(shares of the device). */
+/* The index of the live share with text t (len bytes) on e, -1 when none (a share marked by a
+ * release's check is not live): its fingerprint among the device's, then the text. O(shares of
+ * the device). */
 static int share_at(const dra_alloc_state_t *s, const st_dev_t *e, const char *t, size_t len)
 {
     uint32_t fp = share_fp(t, len);
     for (uint32_t i = 0; i < e->nshares; i++) {
-        uint32_t id = e->shares[i].id;
-        if (e->shares[i].fp == fp && id && dra_intern_len(&s->intern, id) == len &&
-            !memcmp(dra_intern_str(&s->intern, id), t, len))
+        uint32_t ref = e->shares[i].ref;
+        if (e->shares[i].fp != fp || (ref & REF_MARK))
+            continue;
+        size_t l;
+        const char *x = share_text(s, ref, &l);
+        if (l == len && !memcmp(x, t, len))
             return (int)i;
     }
     return -1;
+}
+
+/* Keep share text t (len bytes) for a commit: a free cell (or a new one), or interned when
+ * longer than a cell. *ref: where (st_share_t.ref). DRA_ENOMEM. O(len). */
+static int share_keep(dra_alloc_state_t *s, const char *t, size_t len, uint32_t *ref)
+{
+    if (len > SCELL_TEXT) {
+        uint32_t id;
+        if (dra_intern_put(&s->intern, t, len, &id) || id >= REF_MARK)
+            return DRA_ENOMEM;
+        *ref = REF_INTERN | id;
+        return DRA_OK;
+    }
+    uint32_t c;
+    if (s->cfree) {
+        c = s->cfree - 1;
+        memcpy(&s->cfree, cell(s, c), sizeof s->cfree);
+    } else {
+        if (s->ncells == SCELL_MAX)
+            return DRA_ENOMEM;
+        if (s->ncells % SCELL_CHUNK == 0) {
+            if (s->ncchunk == s->capcchunk) {
+                uint32_t nc = s->capcchunk ? s->capcchunk * 2 : 16;
+                char **ncs = realloc(s->cchunk, nc * sizeof *ncs);
+                if (!ncs)
+                    return DRA_ENOMEM;
+                s->cchunk = ncs;
+                s->capcchunk = nc;
+            }
+            char *ch = dra_arena_alloc(&s->arena, (size_t)SCELL_CHUNK * SCELL, 64);
+            if (!ch)
+                return DRA_ENOMEM;
+            s->cchunk[s->ncchunk++] = ch;
+        }
+        c = s->ncells++;
+    }
+    char *x = cell(s, c);
+    x[0] = (char)len;
+    memcpy(x + 1, t, len);
+    x[1 + len] = 0;
+    *ref = c;
+    return DRA_OK;
+}
+
+/* Give back the cell of a released share (an interned text stays). */
+static void share_drop(dra_alloc_state_t *s, uint32_t ref)
+{
+    if (ref & REF_INTERN)
+        return;
+    uint32_t c = ref & ~REF_MARK;
+    memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
+    s->cfree = c + 1;
 }
 
 /* The interned id of consumedCapacity name nm (interned when new if put; 0 when not interned
@@ -509,10 +598,7 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
             e->exclusive++;
             continue;
         }
-        uint32_t sid;
         size_t slen = strlen(r->share_id);
-        if (dra_intern_put(&s->intern, r->share_id, slen, &sid))
-            return DRA_ENOMEM;
         if (e->nshares == e->capshares) {
             uint32_t nc = e->capshares ? e->capshares * 2 : 4;
             st_share_t *ns = realloc(e->shares, nc * sizeof *ns);
@@ -521,7 +607,10 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
             e->shares = ns;
             e->capshares = nc;
         }
-        e->shares[e->nshares++] = (st_share_t){.id = sid, .fp = share_fp(r->share_id, slen)};
+        uint32_t ref;
+        if (share_keep(s, r->share_id, slen, &ref))
+            return DRA_ENOMEM;
+        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = share_fp(r->share_id, slen)};
         for (uint32_t j = 0; j < r->nconsumed; j++) {
             const char *nm = r->consumed[j].name ? r->consumed[j].name : "";
             uint32_t nid;
@@ -586,11 +675,11 @@ int dra_alloc_state_add_model_claims(dra_alloc_state_t *s)
     return DRA_OK;
 }
 
-/* The index of the share marked taken (id 0) by a release's dry run, -1 when none. */
+/* The index of a share marked taken by a release's dry run, -1 when none. */
 static int find_marked(const st_dev_t *e)
 {
     for (uint32_t i = 0; i < e->nshares; i++)
-        if (!e->shares[i].id)
+        if (e->shares[i].ref & REF_MARK)
             return (int)i;
     return -1;
 }
@@ -633,7 +722,7 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
                 rc = DRA_ENOTFOUND;
                 break;
             }
-            e->shares[idx].id = 0; /* marked; compacted below */
+            e->shares[idx].ref |= REF_MARK; /* compacted below */
         }
     }
     if (rc) {
@@ -646,10 +735,9 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
             st_dev_t *e = lookup_result(s, r);
             if (k == R_EXCL) {
                 e->exclusive++;
-            } else { /* rare: the text again (it is interned: it was found) */
+            } else {
                 int z = find_marked(e);
-                e->shares[z].id =
-                    dra_intern_find(&s->intern, r->share_id, strlen(r->share_id));
+                e->shares[z].ref &= ~REF_MARK;
             }
         }
         return rc;
@@ -661,6 +749,7 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
         st_dev_t *e = lookup_result(s, r);
         int z = find_marked(e);
         if (z >= 0) {
+            share_drop(s, e->shares[z].ref);
             e->shares[z] = e->shares[e->nshares - 1];
             e->nshares--;
         }
@@ -705,8 +794,9 @@ uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s)
         h = dra_hash64_seed(v, strlen(v) + 1, h);
         sum += dra_hash64_seed(&e->exclusive, sizeof e->exclusive, h ^ 0x9e3779b97f4a7c15ULL);
         for (uint32_t j = 0; j < e->nshares; j++) {
-            const char *sh = dra_intern_str(&s->intern, e->shares[j].id);
-            sum += dra_hash64_seed(sh, strlen(sh), h ^ 0x51ed270b27c5a3f1ULL);
+            size_t len;
+            const char *sh = share_text(s, e->shares[j].ref, &len);
+            sum += dra_hash64_seed(sh, len, h ^ 0x51ed270b27c5a3f1ULL);
         }
         for (uint32_t j = 0; j < e->ncaps; j++) {
             const char *cn = dra_intern_str(&s->intern, e->caps[j].name);
