@@ -159,7 +159,8 @@
  * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one
  * selector evaluation pass per selector; placement O(requests * log nodes) per admitted node
  * plus a direct answer (O(words of the node's range), one arena allocation) or an exact call;
- * no malloc in place / commit / release once planned.
+ * no malloc in place / commit / release once planned (release records: the pool is made by
+ * dra_engine_records_reserve, never by a commit).
  * Thread safety: single-threaded.
  */
 #ifndef DRA_ENGINE_H
