@@ -242,6 +242,9 @@ typedef struct cent {
 typedef struct cgstate {
     bool has;       /* a device is placed on the set */
     bool all_empty; /* every device placed so far declared no groups */
+    bool grouped;   /* some device placed so far declared groups (the version-skew skip's test:
+                     * upstream keeps a set of the counter sets an allocated device with groups
+                     * draws from, whatever the order or the other members) */
     uint8_t n;      /* the intersection (when has && !all_empty) */
     const char *g[DRA__CG_MAX];
 } dra__cgstate_t;

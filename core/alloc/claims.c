@@ -333,9 +333,10 @@ int dra__acall_cg_skip(dra__acall_t *ac, dra__slot_t *st)
     dra__scope_t *sc = &ac->scopes[st->scope];
     for (uint32_t c = 0; c < d->nconsumes; c++)
         for (uint32_t i = 0; i < sc->cg.n; i++)
-            if (strcmp(sc->cg.e[i].set, nz(d->consumes[c].counter_set)) == 0 && sc->cg.e[i].st.has &&
-                !sc->cg.e[i].st.all_empty)
-                return 1; /* an allocated device on this counter set declared groups */
+            if (strcmp(sc->cg.e[i].set, nz(d->consumes[c].counter_set)) == 0 &&
+                sc->cg.e[i].st.grouped)
+                return 1; /* an allocated device on this counter set declared groups (any of
+                             them: not the fold's first one) */
     return 0;
 }
 

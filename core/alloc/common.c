@@ -1205,6 +1205,8 @@ bool dra__cg_admits(const dra__cgstate_t *s, const dra_consumes_t *c)
 /* upstream's add(): fold the device's groups into the set's state */
 void dra__cg_fold(dra__cgstate_t *s, const dra_consumes_t *c)
 {
+    if (c->ngroups)
+        s->grouped = true;
     if (!s->has) {
         s->has = true;
         s->all_empty = c->ngroups == 0;

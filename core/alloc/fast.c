@@ -1557,7 +1557,7 @@ static int fp_cg(dra__acall_t *ac, fcg_t **gs, uint32_t p, const dra_device_t *d
         const dra__cgent_t *e = dra__cg_entry(ac, &g->l, set, false);
         if (!e)
             continue;
-        if (ac->b.cg_skip ? (e->st.has && !e->st.all_empty) : !dra__cg_admits(&e->st, &d->consumes[c]))
+        if (ac->b.cg_skip ? e->st.grouped : !dra__cg_admits(&e->st, &d->consumes[c]))
             return 0;
     }
     return 1;

@@ -452,8 +452,8 @@ out:
  * the call picks: a necessary condition for every request without adminAccess, exact for a
  * claim of one device; the direct answers add the picks of the call (direct.c). With the gate
  * off from 1.37 on (the skip), a device declaring groups is refused for good and one without
- * is refused while its set's first device in use declared some (in a set that is not mixed:
- * while its devices in use have groups). Where the allocator sees no device with groups on the
+ * is refused while some device in use on its set declared groups (upstream keeps the set of such
+ * counter sets per pool, so a mixed set refuses too: the order plays no part). Where the allocator sees no device with groups on the
  * node it skips the checks; then no set is grouped and the engine refuses nothing either. A
  * device with more than DRA__CG_MAX names in one entry (the fold keeps the first ones) or more
  * than 64 names in the model turn all of this off (cg_on false; such plans are never direct). */
@@ -493,8 +493,8 @@ static void cg_state(const dra_engine_t *e, uint32_t s, uint8_t *kind, uint64_t 
 /* Whether a set in state (kind, m) refuses a record (grp, mask) (see above). */
 static bool cg_refuses(const dra_engine_t *e, uint8_t kind, uint64_t m, bool grp, uint64_t mask)
 {
-    if (e->beh.cg_skip)
-        return kind == DRA__CG_GRP;
+    if (e->beh.cg_skip) /* some member in use declared groups, whatever the others */
+        return kind == DRA__CG_GRP || kind == DRA__CG_MIXED;
     if (kind == DRA__CG_NOGRP)
         return grp;
     if (kind == DRA__CG_GRP)

@@ -1396,6 +1396,14 @@ static void trace_input(const input_t *in)
                 fprintf(stderr, "+binding");
             if (dv->allow_multiple_allocations)
                 fprintf(stderr, "+multi");
+            for (uint32_t c = 0; c < dv->nconsumes; c++) {
+                fprintf(stderr, "+on:%s", dv->consumes[c].counter_set ? dv->consumes[c].counter_set
+                                                                       : "");
+                for (uint32_t g = 0; g < dv->consumes[c].ngroups; g++)
+                    fprintf(stderr, "%s%s", g ? "," : "[", dv->consumes[c].groups[g]);
+                if (dv->consumes[c].ngroups)
+                    fprintf(stderr, "]");
+            }
             for (uint32_t a = 0; a < dv->nattrs; a++)
                 if (dv->attrs[a].kind == DRA_ATTR_INT && strcmp(dv->attrs[a].name, "model") == 0 &&
                     dv->attrs[a].v.i == 0)
