@@ -407,6 +407,12 @@ void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
     }
 }
 
+void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row)
+{
+    if (a && a->c.rows && row && row <= a->nrows)
+        __builtin_prefetch(&row_pool(a, row - 1)->ver, 1);
+}
+
 static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_t *rows,
                             uint32_t n)
 {

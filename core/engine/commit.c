@@ -371,8 +371,10 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
     dra__rec_t *r = held_record(e, h);
     if (!r)
         return DRA_EINVAL;
-    /* the lines after the record: its state entries and rows' columns, started together */
-    dra_engine_prefetch_record(e, h, true);
+    /* the lines after the record (started a release or two earlier when the caller looks
+     * ahead): its state entries and rows' columns, then what they name */
+    dra_engine_prefetch_record(e, h, 1);
+    dra_engine_prefetch_record(e, h, 2);
     int rc = dra__alloc_state_release_excl(e->state, r->srow, r->nrows);
     if (rc)
         return rc;
@@ -395,35 +397,44 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
     return DRA_OK;
 }
 
-void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, bool deep)
+void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsigned stage)
 {
     if (!e || !h || h > e->nrecs)
         return;
     const dra__rec_t *r = &e->recs[h - 1];
-    if (!deep) {
+    if (stage == 0) {
         __builtin_prefetch(r);
         __builtin_prefetch((const char *)r + 64);
         return;
     }
     uint32_t node = r->node;
-    if (node >= e->nnodes)
+    if (node >= e->nnodes || stage > 2)
         return;
-    __builtin_prefetch(&e->score[node], 1);
-    __builtin_prefetch(&e->cpu_used[node], 1);
-    __builtin_prefetch(&e->mem_used[node], 1);
+    bool fast = e->alloc->kind == DRA_ALLOC_FAST;
+    if (stage == 1) {
+        __builtin_prefetch(&e->score[node], 1);
+        __builtin_prefetch(&e->cpu_used[node], 1);
+        __builtin_prefetch(&e->mem_used[node], 1);
+        for (uint32_t i = 0; i < r->nrows && i < DRA_ENGINE_REC_ROWS; i++) {
+            uint32_t row = r->row[i];
+            dra__alloc_state_prefetch(e->state, r->srow[i]);
+            if (fast)
+                dra_fast_prefetch_row(e->alloc->fast, r->srow[i]);
+            __builtin_prefetch(&e->use[row], 1);
+            __builtin_prefetch(&e->rowsigs[row]);
+            __builtin_prefetch(&e->avb[row >> 6], 1);
+            __builtin_prefetch(&e->t->node[row]);
+            __builtin_prefetch(&e->t->flags[row]);
+            if (e->rc_pat)
+                __builtin_prefetch(&e->rc_pat[row]);
+        }
+        return;
+    }
     uint32_t sigs = 0;
     for (uint32_t i = 0; i < r->nrows && i < DRA_ENGINE_REC_ROWS; i++) {
         uint32_t row = r->row[i];
-        dra__alloc_state_prefetch(e->state, r->srow[i]);
-        if (e->alloc->kind == DRA_ALLOC_FAST)
-            dra_fast_prefetch_row(e->alloc->fast, r->srow[i]);
-        __builtin_prefetch(&e->use[row], 1);
-        __builtin_prefetch(&e->rowsigs[row]);
-        __builtin_prefetch(&e->avb[row >> 6], 1);
-        __builtin_prefetch(&e->t->node[row]);
-        __builtin_prefetch(&e->t->flags[row]);
-        if (e->rc_pat)
-            __builtin_prefetch(&e->rc_pat[row]);
+        if (fast)
+            dra_fast_prefetch_pool(e->alloc->fast, r->srow[i]);
         if (!dra__row_multi(e, row))
             sigs |= e->rowsigs[row];
     }

@@ -355,12 +355,14 @@ DRA_NODISCARD int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint
  * after a release of the same allocations by another call): nothing changed and the record
  * stays held. O(rows) plus the summaries' update of each row (as dra_engine_release_pod). */
 DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t rec);
-/* Start loading the lines a later dra_engine_release_record(e, rec) reads: the record's two
- * lines; with deep, also (reading the record: a caller wanting no wait started it a step
- * earlier without deep) the state's entries, the row mirror, the engine's per-row columns and
- * the node's entries in the signatures the rows match. A hint: any input is accepted (an unknown
- * or free handle: nothing), nothing changes. O(rows). */
-void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t rec, bool deep);
+/* Start loading the lines a later dra_engine_release_record(e, rec) reads, one stage of the
+ * chain per call, each stage reading the lines the one before started (a caller that knows the
+ * departures to come calls stage 0 for the release three ahead, 1 for two ahead, 2 for the
+ * next): stage 0 the record's two lines; 1 (reading the record) the state's entries, the row
+ * mirror and the engine's per-row columns; 2 (reading those) the node's entries in the
+ * signatures the rows match and the allocator's pool entries of the rows. A hint: any input is
+ * accepted (an unknown or free handle, a stage above 2: nothing), nothing changes. O(rows). */
+void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t rec, unsigned stage);
 
 /* Start loading the lines a later dra_engine_release / _release_pod of these allocations on
  * model node `node` reads (the state's entries, the fast allocator's row mirror, the engine's

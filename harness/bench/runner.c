@@ -1594,10 +1594,11 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
  * releases by (the engine's release record, else the pod's result memory: written at commit or
  * placement long before and evicted since) returns; this starts the chain of loads that leads
  * there a few releases ahead, one step per release so each step finds the line the step before
- * started: the slot of each of the departures after the next two, the record (else the result
- * memory) of the next two, and for the next one the engine's release lines (state entries, row
- * mirror, per-row columns, signature entries: dra_engine_prefetch_record with deep, else
- * dra_engine_prefetch_release). Hints only: nothing is changed, and a guess the heap gets wrong
+ * started: the slot of each of the departures after the next two; with a release record, its
+ * stage 0 (the record), 1 (state entries, row mirror, per-row columns) and 2 (signature entries,
+ * the allocator's pool entries) for the third, second and next departure
+ * (dra_engine_prefetch_record); without one, the result memory of the next two and the engine's
+ * release lines of the next one (dra_engine_prefetch_release). Hints only: nothing is changed, and a guess the heap gets wrong
  * (a departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
  * release's timed region: a release pays for the hints of the ones after it. */
 static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
@@ -1613,8 +1614,8 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         const slot_t *s = &c->slots[c->pod_slot[pods[i]]];
         if (!s->live || !s->n || !s->allocs)
             continue;
-        if (s->rec) { /* the record: its lines two steps ahead, what it names one step ahead */
-            dra_engine_prefetch_record(c->eng, s->rec, i == 0);
+        if (s->rec) { /* the record three steps ahead, its rows' lines two, what they name one */
+            dra_engine_prefetch_record(c->eng, s->rec, 2 - i);
             continue;
         }
         if (i == 0) {
