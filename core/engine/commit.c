@@ -202,14 +202,14 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
  * false when the record cannot hold it (rc is then dropped). An adminAccess result is not kept:
  * the state skips it but the allocator's row mirror forgets its row on every release, which a
  * record of the state's rows would not repeat. */
-static bool record_result(const dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
+static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
                           uint32_t vrow)
 {
-    if (res->admin_access || (res->share_id && e->beh.cc) || !vrow || vrow > e->nord || e->ord_row[vrow - 1] == NONE ||
-        rc->nrows == DRA_ENGINE_REC_ROWS)
+    if (res->admin_access || (res->share_id && e->beh.cc) || !vrow || vrow > e->nord ||
+        e->ord_row[vrow - 1] == NONE || e->rec_n == DRA_ENGINE_REC_ROWS)
         return false;
-    rc->srow[rc->nrows] = vrow;
-    rc->row[rc->nrows++] = e->ord_row[vrow - 1];
+    rc->srow[e->rec_n] = vrow;
+    rc->row[e->rec_n++] = e->ord_row[vrow - 1];
     return true;
 }
 
@@ -247,10 +247,12 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         }
     }
     if (rc && *rc) {
-        if (first != DRA_OK || ndev > UINT16_MAX)
+        if (first != DRA_OK || ndev > UINT16_MAX) {
             *rc = NULL;
-        else
+        } else {
             (*rc)->ndev = (uint16_t)ndev;
+            (*rc)->nrows = (uint16_t)e->rec_n;
+        }
     }
     if (node < e->nnodes) {
         uint32_t s = e->score[node];
@@ -315,15 +317,21 @@ int dra_engine_records_reserve(dra_engine_t *e, uint32_t n)
         nc = nc > UINT32_MAX / 2 ? n : nc * 2;
     /* aligned, so a record is exactly two lines: the pool is copied, not reallocated */
     dra__rec_t *nr = aligned_alloc(64, (size_t)nc * sizeof *nr);
-    if (!nr)
+    uint32_t *nx = realloc(e->rec_next, (size_t)nc * sizeof *nx);
+    if (!nr || !nx) {
+        free(nr);
+        if (nx)
+            e->rec_next = nx; /* a larger link array: harmless */
         return DRA_ENOMEM;
+    }
+    e->rec_next = nx;
     if (e->nrecs)
         memcpy(nr, e->recs, (size_t)e->nrecs * sizeof *nr);
     /* the new records go to the front of the free list in handle order */
     for (uint32_t i = nc; i-- > e->nrecs;) {
         memset(&nr[i], 0, sizeof nr[i]);
         nr[i].node = NONE;
-        nr[i].plan = e->rec_free;
+        nx[i] = e->rec_free;
         e->rec_free = i + 1;
     }
     free(e->recs);
@@ -345,15 +353,25 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     *rec = 0;
     uint32_t h = e ? e->rec_free : 0;
     dra__rec_t *r = h && node < e->nnodes ? &e->recs[h - 1] : NULL;
-    if (r)
-        r->nrows = 0;
+    if (r) { /* written (stores only) after the commit's own loads: started now */
+        __builtin_prefetch(r, 1);
+        __builtin_prefetch((const char *)r + 64, 1);
+        e->rec_n = 0;
+    }
     int rc = pod_commit_release(e, plan, node, a, n, +1, &r);
     if (r && rc == DRA_OK) {
-        e->rec_free = r->plan;
+        e->rec_free = e->rec_next[h - 1];
         r->node = node;
         r->plan = plan;
         e->rec_held++;
         *rec = h;
+        /* the next commit's record (a fresh one while a cluster fills: cold) is written by
+         * the next commit; its lines are started here, a placement ahead */
+        if (e->rec_free) {
+            const char *nx = (const char *)&e->recs[e->rec_free - 1];
+            __builtin_prefetch(nx, 1);
+            __builtin_prefetch(nx + 64, 1);
+        }
     }
     return rc;
 }
@@ -391,7 +409,7 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
     e->cpu_used[node] -= p->cpu_m;
     e->mem_used[node] -= p->mem_b;
     r->node = NONE;
-    r->plan = e->rec_free;
+    e->rec_next[h - 1] = e->rec_free;
     e->rec_free = h;
     e->rec_held--;
     return DRA_OK;
@@ -420,6 +438,10 @@ void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsig
             dra__alloc_state_prefetch(e->state, r->srow[i]);
             if (fast)
                 dra_fast_prefetch_row(e->alloc->fast, r->srow[i]);
+            /* not read by the release: by the commit that takes the freed device next (a
+             * packing policy's next pod of the shape), which finds its row through it */
+            if (r->srow[i] && r->srow[i] <= e->nord)
+                __builtin_prefetch(&e->ord_row[r->srow[i] - 1]);
             __builtin_prefetch(&e->use[row], 1);
             __builtin_prefetch(&e->rowsigs[row]);
             __builtin_prefetch(&e->avb[row >> 6], 1);

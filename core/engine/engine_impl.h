@@ -324,6 +324,9 @@ struct dra_engine {
     struct dra__rec *recs;
     uint32_t nrecs;      /* records in the pool */
     uint32_t rec_free;   /* first free record's handle (0: none) */
+    uint32_t *rec_next;  /* per record: the next free record's handle (free ones; apart from the
+                          * records, so a commit only writes its record) */
+    uint32_t rec_n;      /* rows recorded so far by the commit in progress */
     uint32_t rec_held;   /* records held (committed, not yet released) */
     /* slice updates (update.c): scratch kept across updates, and what they did */
     dra_arena_t upd_arena;
@@ -591,7 +594,8 @@ DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
 /* A release record (engine.h, release records): what the release of one commit needs, dense,
  * two cache lines: the node, the plan, the results (the node's score moves by them) and per
  * exclusive result the state's row (model row + 1) and the engine's table row. A free record
- * has node NONE and plan the next free record's handle. */
+ * has node NONE (its link is in e->rec_next). A commit only stores into its record (no load:
+ * a cold record costs the commit no wait). */
 typedef struct dra__rec {
     uint32_t node;
     uint32_t plan;
