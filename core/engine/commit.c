@@ -131,6 +131,30 @@ static uint32_t hint_row(const dra_engine_t *e, const dra_result_t *res)
     return res->row && res->row <= e->nord ? e->ord_row[res->row - 1] : NONE;
 }
 
+/* Start loading the engine's per-row columns of table row r that a commit or release changes. */
+static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
+{
+    __builtin_prefetch(&e->use[r], 1);
+    __builtin_prefetch(&e->rowsigs[r]);
+    __builtin_prefetch(&e->avb[r >> 6], 1);
+    __builtin_prefetch(&e->t->node[r]);
+    __builtin_prefetch(&e->t->flags[r]);
+    if (e->rc_pat)
+        __builtin_prefetch(&e->rc_pat[r]);
+}
+
+/* Start loading model node node's count, leaf and error flag in signatures sigs (bit i:
+ * signature i < 32). */
+static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t sigs)
+{
+    for (; sigs; sigs &= sigs - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+        __builtin_prefetch(&s->cnt[node], 1);
+        __builtin_prefetch(&s->tree[e->P + node], 1);
+        __builtin_prefetch(&s->herr[node]);
+    }
+}
+
 /* Results whose lines prefetch_results starts loading (a bound on the hint's own cost). */
 #define PREFETCH_MAX 32
 
@@ -168,15 +192,8 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
             uint32_t r = hint_row(e, &a[i]->results[j]);
-            if (r == NONE)
-                continue;
-            __builtin_prefetch(&e->use[r], 1);
-            __builtin_prefetch(&e->rowsigs[r]);
-            __builtin_prefetch(&e->avb[r >> 6], 1);
-            __builtin_prefetch(&e->t->node[r]);
-            __builtin_prefetch(&e->t->flags[r]);
-            if (e->rc_pat)
-                __builtin_prefetch(&e->rc_pat[r]);
+            if (r != NONE)
+                prefetch_row_columns(e, r);
         }
     if (node >= e->nnodes)
         return;
@@ -190,12 +207,7 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
             if (r != NONE && !dra__row_multi(e, r))
                 sigs |= e->rowsigs[r];
         }
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        __builtin_prefetch(&s->cnt[node], 1);
-        __builtin_prefetch(&s->tree[e->P + node], 1);
-        __builtin_prefetch(&s->herr[node]);
-    }
+    prefetch_node_sigs(e, node, sigs);
 }
 
 /* Keep result res, resolved by the state to vrow (model row + 1, 0: unknown), in record rc:
@@ -442,13 +454,7 @@ void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsig
              * packing policy's next pod of the shape), which finds its row through it */
             if (r->srow[i] && r->srow[i] <= e->nord)
                 __builtin_prefetch(&e->ord_row[r->srow[i] - 1]);
-            __builtin_prefetch(&e->use[row], 1);
-            __builtin_prefetch(&e->rowsigs[row]);
-            __builtin_prefetch(&e->avb[row >> 6], 1);
-            __builtin_prefetch(&e->t->node[row]);
-            __builtin_prefetch(&e->t->flags[row]);
-            if (e->rc_pat)
-                __builtin_prefetch(&e->rc_pat[row]);
+            prefetch_row_columns(e, row);
         }
         return;
     }
@@ -460,10 +466,5 @@ void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsig
         if (!dra__row_multi(e, row))
             sigs |= e->rowsigs[row];
     }
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        __builtin_prefetch(&s->cnt[node], 1);
-        __builtin_prefetch(&s->tree[e->P + node], 1);
-        __builtin_prefetch(&s->herr[node]);
-    }
+    prefetch_node_sigs(e, node, sigs);
 }
