@@ -311,6 +311,16 @@ struct dra_engine {
         dra_ns_req_t req;
         const char *val;
     } *nsel;
+    struct dra__rid {     /* per table row (direct answers on): what a result names, together in
+                             16 bytes (direct.c, build_answer): the device's name (the model's),
+                             its model row + 1 (dra_result_t.row), its table pool, and whether it
+                             has binding conditions (else its model device is not read); engine
+                             arena */
+        const char *device;
+        uint32_t row1;
+        uint32_t pool : 31;
+        uint32_t bind : 1;
+    } *rid;
     uint32_t nneg;        /* counters with more in use than their capacity */
     bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
     bool direct_now;      /* direct_on and the shortcuts still on (set per placement: tests may

@@ -4,7 +4,8 @@
  * survives the hash table growing, and the digest does not depend on the hints. Every model
  * row is registered when the state is made; commit and release report the rows they resolved
  * (to the caller and to the watchers). Also dra_model_device_rows, the numbering the hints use,
- * and dra_alloc_state_rows_in_use, every row's in-use bit at once. */
+ * and dra_alloc_state_rows_in_use, every row's in-use bit at once; shares found by their text,
+ * their cells reused, consumedCapacity names by text. */
 #include <stdio.h>
 #include <string.h>
 
@@ -373,6 +374,122 @@ static void test_foreign_devices_grow(void)
     dra_model_fini(&m);
 }
 
+/* Shares (DRAConsumableCapacity): a share is found by its text (the device's fingerprints, then
+ * the text), whatever its length (a text longer than a cell is interned); a released share's
+ * cell is taken by a later one and the digest is the digest of the live shares whatever came
+ * before; a release that fails changes nothing; the same text twice on a device is two shares;
+ * consumedCapacity names are told apart by their text even at one reused address. */
+static dra_result_t share(const char *dev, uint32_t row, const char *id)
+{
+    dra_result_t r = res("pool-a", dev, row);
+    r.share_id = id;
+    return r;
+}
+
+static void share_text(char *out, size_t n, uint32_t i, bool long_text)
+{
+    if (long_text)
+        snprintf(out, n, "a-share-id-longer-than-a-cell-keeps-%08u-and-then-some-%u", i, i % 7);
+    else
+        snprintf(out, n, "%08x-0000-4000-8000-%012u", i * 2654435761u, i);
+}
+
+static void test_shares(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAConsumableCapacity=true", NULL));
+    dra_alloc_state_t *a = NULL, *b = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &a));
+    CHECK_OK(dra_alloc_state_new(&m, &f, &b));
+    static char ids[600][80];
+    for (uint32_t i = 0; i < 600; i++)
+        share_text(ids[i], sizeof ids[i], i, i % 5 == 0);
+    /* 600 shares on dev-0 (row 1) and dev-2 (row 3), every fifth with a long text */
+    for (uint32_t i = 0; i < 600; i++)
+        CHECK_OK(commit1(a, share(i & 1 ? "dev-2" : "dev-0", i & 1 ? 3 : 1, ids[i]), false));
+    CHECK(dra_alloc_state_check(a));
+    for (uint32_t i = 0; i < 600; i++)
+        CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", i & 1 ? "dev-2" : "dev-0", ids[i]));
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-2", ids[0])); /* another device */
+    char near[80];
+    memcpy(near, ids[2], sizeof near);
+    near[strlen(near) - 1] ^= 1; /* the last character differs */
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-0", near));
+    CHECK(dra_alloc_state_row_has_share(a, 0, "drv", "pool-a", "dev-0", ids[4]));
+    CHECK(!dra_alloc_state_row_has_share(a, 0, "drv", "pool-a", "dev-0", near));
+    /* release every third; b gets the others only, in reverse order: the same digest */
+    for (uint32_t i = 0; i < 600; i += 3)
+        CHECK_OK(commit1(a, share(i & 1 ? "dev-2" : "dev-0", i & 1 ? 3 : 1, ids[i]), true));
+    for (uint32_t i = 600; i-- > 0;)
+        if (i % 3)
+            CHECK_OK(commit1(b, share(i & 1 ? "dev-2" : "dev-0", i & 1 ? 3 : 1, ids[i]), false));
+    CHECK(dra_alloc_state_check(a));
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-0", ids[0]));
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-0", ids[2]));
+    /* new shares take the released cells; still the digest of the live ones */
+    char fresh[200][80];
+    for (uint32_t i = 0; i < 200; i++) {
+        share_text(fresh[i], sizeof fresh[i], 1000 + i, i % 9 == 0);
+        CHECK_OK(commit1(a, share("dev-1", 2, fresh[i]), false));
+        CHECK_OK(commit1(b, share("dev-1", 2, fresh[i]), false));
+    }
+    CHECK(dra_alloc_state_check(a));
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[199]));
+    /* a release whose second result was never committed fails and changes nothing */
+    uint64_t before = dra_alloc_state_digest(a);
+    dra_result_t two[2] = {share("dev-1", 2, fresh[5]), share("dev-1", 2, near)};
+    dra_allocation_t al = {.results = two, .nresults = 2};
+    CHECK_EQ_I64(dra_alloc_state_release(a, &al), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra_alloc_state_digest(a), before);
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[5]));
+    CHECK(dra_alloc_state_check(a));
+    /* one text twice on a device: two shares, released one at a time */
+    CHECK_OK(commit1(a, share("dev-1", 2, fresh[7]), false));
+    CHECK_EQ_I64(dra_alloc_state_shares(a, "drv", "pool-a", "dev-1"), 201);
+    CHECK_OK(commit1(a, share("dev-1", 2, fresh[7]), true));
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[7]));
+    CHECK_OK(commit1(a, share("dev-1", 2, fresh[7]), true));
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[7]));
+    CHECK_EQ_I64(commit1(a, share("dev-1", 2, fresh[7]), true), DRA_ENOTFOUND);
+    /* consumedCapacity names at one address with two texts stay two names */
+    dra_alloc_state_t *c = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &c));
+    char nm[16];
+    dra_consumed_t cs;
+    memset(&cs, 0, sizeof cs);
+    cs.name = nm;
+    CHECK_OK(dra_quantity_parse("3", 1, &cs.value, NULL));
+    dra_result_t r = share("dev-0", 1, ids[1]);
+    r.consumed = &cs;
+    r.nconsumed = 1;
+    strcpy(nm, "memory");
+    CHECK_OK(commit1(c, r, false));
+    strcpy(nm, "compute");
+    r.share_id = ids[3];
+    CHECK_OK(commit1(c, r, false));
+    dra_quantity_t q, three;
+    CHECK_OK(dra_quantity_parse("3", 1, &three, NULL));
+    CHECK(dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "memory", &q));
+    CHECK_EQ_I64(dra_quantity_cmp(&q, &three), 0);
+    CHECK(dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "compute", &q));
+    CHECK_EQ_I64(dra_quantity_cmp(&q, &three), 0);
+    strcpy(nm, "memory");
+    r.share_id = ids[1];
+    CHECK_OK(commit1(c, r, true));
+    CHECK(!dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "memory", &q));
+    CHECK(dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "compute", &q));
+    CHECK(dra_alloc_state_check(c));
+    dra_alloc_state_free(a);
+    dra_alloc_state_free(b);
+    dra_alloc_state_free(c);
+    dra_model_fini(&m);
+}
+
 /* A release by the rows commit gave reads no allocation: it undoes exactly that commit (the
  * digest is the one before it), tells the watchers the rows with no allocation, and refuses,
  * changing nothing, a row with no exclusive allocation left or one named more often than held. */
@@ -431,8 +548,9 @@ int main(void)
     RUN(test_duplicate_id_one_entry);
     RUN(test_index_survives_growth);
     RUN(test_resolved_rows);
-    RUN(test_release_excl);
     RUN(test_foreign_devices_grow);
     RUN(test_rows_in_use);
+    RUN(test_shares);
+    RUN(test_release_excl);
     return check_summary();
 }
