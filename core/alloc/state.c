@@ -146,10 +146,11 @@ int dra__alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn
     return DRA_OK;
 }
 
-static void notify(const dra_alloc_state_t *s, const dra_allocation_t *a, const uint32_t *rows)
+static void notify(const dra_alloc_state_t *s, const dra_allocation_t *a, const uint32_t *rows,
+                   uint32_t n)
 {
     for (uint32_t i = 0; i < s->nwatch; i++)
-        s->watch[i](s->watch_ctx[i], a, rows);
+        s->watch[i](s->watch_ctx[i], a, rows, n);
 }
 
 static uint64_t key_hash(uint32_t a, uint32_t b, uint32_t c)
@@ -656,7 +657,7 @@ int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a
     if (!rows && a->nresults <= DRA_ALLOC_STATE_ROWS_MAX)
         rows = buf;
     int rc = commit_rows(s, a, rows);
-    notify(s, a, rc ? NULL : rows);
+    notify(s, a, rc ? NULL : rows, a->nresults);
     return rc;
 }
 
@@ -770,7 +771,31 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
             }
         }
     }
-    notify(s, a, rows);
+    notify(s, a, rows, a->nresults);
+    return DRA_OK;
+}
+
+int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
+{
+    if (!n)
+        return DRA_OK;
+    if (!rows)
+        return DRA_EINVAL;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    /* as dra__alloc_state_release_rows: all or nothing, a row named twice released twice */
+    uint32_t done = 0;
+    for (; done < n; done++) {
+        uint32_t row = rows[done];
+        if (!row || row > s->nrows || !s->ents[row - 1].drv || !s->ents[row - 1].exclusive)
+            break;
+        s->ents[row - 1].exclusive--;
+    }
+    if (done < n) {
+        while (done--)
+            s->ents[rows[done] - 1].exclusive++;
+        return DRA_ENOTFOUND;
+    }
+    notify(s, NULL, rows, n);
     return DRA_OK;
 }
 

@@ -1106,6 +1106,89 @@ static void test_direct_counters(void)
     fx_fini(&x);
 }
 
+/* Release records: a pod committed with a record is released by its handle alone, exactly as by
+ * its allocations. Two pods on one counter set (A: full, B: half-0 and half-1); releasing A's
+ * handle must free full and only full (a handle that released B's rows instead would leave
+ * full in use and the next "one" would get half-0); the state's digest after both releases is
+ * the one before the commits, summaries and node resources follow, and a handle is taken back
+ * once. The allocator's row mirror learns the released rows too (its exact call on "two"
+ * agrees with the reference). */
+static void test_release_records(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_direct_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    uint32_t one = plan(&x, "one"), two = plan(&x, "two");
+    CHECK_OK(dra_engine_plan_resources(x.e, one, 1000, 0));
+    CHECK_OK(dra_engine_plan_resources(x.e, two, 250, 0));
+    CHECK_OK(dra_engine_records_reserve(x.e, 2));
+    uint64_t d0 = dra_alloc_state_digest(x.st);
+    dra_arena_t ka, kb;
+    dra_arena_init(&ka, 0);
+    dra_arena_init(&kb, 0);
+    dra_engine_result_t a = place_into(&x, one, DRA_ENGINE_FIRST_FIT, 0, &ka);
+    CHECK_STREQ(devices_of(&a, buf, sizeof buf), "full");
+    dra_engine_rec_t ha = 0, hb = 0, none = 7;
+    CHECK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, NULL) == DRA_EINVAL);
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, &ha));
+    uint64_t da = dra_alloc_state_digest(x.st);
+    dra_engine_result_t b = place_into(&x, two, DRA_ENGINE_FIRST_FIT, 0, &kb);
+    CHECK_STREQ(devices_of(&b, buf, sizeof buf), "half-0,half-1");
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, two, b.node, b.allocations, b.n, &hb));
+    CHECK(ha != 0 && hb != 0 && ha != hb);
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 2);
+    /* a plan that does not exist: the commit fails and keeps no record */
+    CHECK(dra_engine_commit_pod_rec(x.e, 999, b.node, b.allocations, b.n, &none) == DRA_EINVAL);
+    CHECK_EQ_U64(none, 0);
+    check_summaries(&x);
+    int64_t nr[4];
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK_EQ_U64(nr[2], 1250);
+
+    CHECK_OK(dra_engine_release_record(x.e, ha));
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 1);
+    CHECK(dra_engine_release_record(x.e, ha) == DRA_EINVAL); /* taken back once */
+    CHECK(dra_engine_release_record(x.e, 0) == DRA_EINVAL);
+    CHECK(dra_engine_release_record(x.e, 100000) == DRA_EINVAL);
+    CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "full"), 0);
+    CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "half-0"), 1);
+    CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "half-1"), 1);
+    CHECK(dra_alloc_state_digest(x.st) != da);
+    check_summaries(&x);
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK_EQ_U64(nr[2], 250);
+    dra_engine_result_t r = place(&x, one, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full");
+    r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0); /* the allocator: full + quarter > 8Gi left */
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.exact_calls, 1);
+
+    CHECK_OK(dra_engine_release_record(x.e, hb));
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 0);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), d0);
+    check_summaries(&x);
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK_EQ_U64(nr[2], 0);
+    r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full,half-0");
+
+    /* released by its allocations behind the record's back: the record's release finds the
+     * rows free, refuses and changes nothing */
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, &ha));
+    CHECK(ha != 0);
+    CHECK_OK(dra_engine_release_pod(x.e, one, a.node, a.allocations, a.n));
+    CHECK(dra_engine_release_record(x.e, ha) == DRA_ENOTFOUND);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), d0);
+    check_summaries(&x);
+    dra_arena_fini(&ka);
+    dra_arena_fini(&kb);
+    fx_fini(&x);
+}
+
 /* Without DRAConsumableCapacity a multi-allocatable device is an ordinary exclusive one: once
  * n1's is committed the next pod goes to n2 (the allocator decides: such plans are never
  * answered directly, the availability bit counts the device free while in use). */
@@ -1654,5 +1737,6 @@ int main(void)
     RUN(test_capacity_limits_profile_arithmetic);
     RUN(test_direct_groups_enforced);
     RUN(test_direct_groups_skip_and_1_36);
+    RUN(test_release_records);
     return check_summary();
 }

@@ -273,13 +273,14 @@ typedef struct seen {
     bool had_rows;
 } seen_t;
 
-static void watch_fn(void *ctx, const dra_allocation_t *a, const uint32_t *rows)
+static void watch_fn(void *ctx, const dra_allocation_t *a, const uint32_t *rows, uint32_t n)
 {
     seen_t *w = ctx;
     w->calls++;
-    w->n = a->nresults;
+    w->n = n;
+    CHECK(!a || a->nresults == n);
     w->had_rows = rows != NULL;
-    for (uint32_t i = 0; rows && i < a->nresults && i < 8; i++)
+    for (uint32_t i = 0; rows && i < n && i < 8; i++)
         w->rows[i] = rows[i];
 }
 
@@ -489,6 +490,56 @@ static void test_shares(void)
     dra_model_fini(&m);
 }
 
+/* A release by the rows commit gave reads no allocation: it undoes exactly that commit (the
+ * digest is the one before it), tells the watchers the rows with no allocation, and refuses,
+ * changing nothing, a row with no exclusive allocation left or one named more often than held. */
+static void test_release_excl(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *s = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &s));
+    CHECK_OK(commit1(s, res("pool-a", "dev-0", 0), false)); /* held throughout */
+    uint64_t before = dra_alloc_state_digest(s);
+    seen_t w;
+    memset(&w, 0, sizeof w);
+    CHECK_OK(dra__alloc_state_watch(s, watch_fn, &w));
+    dra_result_t r[3] = {res("pool-b", "dev-1", 5), res("pool-a", "dev-2", 0),
+                         res("pool-a", "dev-1", 6)};
+    dra_allocation_t a;
+    memset(&a, 0, sizeof a);
+    a.results = r;
+    a.nresults = 3;
+    uint32_t rows[3];
+    CHECK_OK(dra__alloc_state_commit_rows(s, &a, rows));
+    uint64_t held = dra_alloc_state_digest(s);
+    CHECK(held != before);
+    uint32_t twice[2] = {rows[0], rows[0]};
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, twice, 2), DRA_ENOTFOUND);
+    uint32_t bad[2] = {rows[1], 0};
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, bad, 2), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, NULL, 1), DRA_EINVAL);
+    CHECK_EQ_I64(dra_alloc_state_digest(s), held);
+    CHECK_EQ_I64(w.calls, 1);
+    CHECK_OK(dra__alloc_state_release_excl(s, rows, 3));
+    CHECK_EQ_I64(w.calls, 2);
+    CHECK_EQ_I64(w.n, 3);
+    CHECK(w.had_rows);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_I64(w.rows[i], rows[i]);
+    CHECK(dra_alloc_state_check(s));
+    CHECK_EQ_I64(dra_alloc_state_digest(s), before);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-0"), 1);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-b", "dev-1"), 0);
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, rows, 3), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra_alloc_state_digest(s), before);
+    dra__alloc_state_unwatch(s, watch_fn, &w);
+    dra_alloc_state_free(s);
+    dra_model_fini(&m);
+}
+
 int main(void)
 {
     RUN(test_rows_numbering);
@@ -500,5 +551,6 @@ int main(void)
     RUN(test_foreign_devices_grow);
     RUN(test_rows_in_use);
     RUN(test_shares);
+    RUN(test_release_excl);
     return check_summary();
 }
