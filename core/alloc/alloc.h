@@ -236,7 +236,7 @@ unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, con
  * state's entries; a string lookup only for a row that repeats an earlier row's device ID. */
 void dra_alloc_state_rows_in_use(const dra_alloc_state_t *s, uint8_t *out, uint32_t n);
 /* dra_alloc_state_has_share with the device found by its row as above (O(1) once resolved,
- * plus one lookup of the shareID's text). */
+ * plus a scan of the device's shares by a fingerprint of the shareID's text, no hash of it). */
 bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, const char *driver,
                                    const char *pool, const char *device, const char *share_id);
 /* The model the state was created for (rows are numbered over it). */

@@ -591,18 +591,19 @@ bool dra__alloc_state_cap_aq(const dra_alloc_state_t *s, const char *driver, con
 uint32_t dra__alloc_state_cap_n(const dra_alloc_state_t *s, const char *driver, const char *pool,
                                 const char *device, const char *cap_name);
 
-/* Change watchers: fn(ctx, a, rows) runs after every commit / release of allocation a that
- * changed the state (also after a commit that failed half-way, with rows NULL). rows, when not
- * NULL, gives per result the model row + 1 the state resolved its device to (dra_result_t.row
- * numbering over the state's model; checked against the device's strings, so a watcher need not
- * check it again), 0 for a skipped (adminAccess) result or a device the model does not have; a
- * row whose device ID repeats in the model names the first such row. Registering the same
+/* Change watchers: fn(ctx, a, rows, n) runs after every commit / release of allocation a (n
+ * results) that changed the state (also after a commit that failed half-way, with rows NULL).
+ * rows, when not NULL, gives per result the model row + 1 the state resolved its device to
+ * (dra_result_t.row numbering over the state's model; checked against the device's strings, so a
+ * watcher need not check it again), 0 for a skipped (adminAccess) result or a device the model
+ * does not have; a row whose device ID repeats in the model names the first such row. After
+ * dra__alloc_state_release_excl, a is NULL and rows names every one of the n devices. Registering the same
  * (fn, ctx) twice is a no-op. DRA_ENOMEM when DRA_ALLOC_STATE_MAX_WATCH are registered. Removing
  * cannot fail (an unknown pair is a no-op). The watcher list is not part of the state (digest,
  * queries), hence the const state. */
 #define DRA_ALLOC_STATE_MAX_WATCH 8
 typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a,
-                                         const uint32_t *rows);
+                                         const uint32_t *rows, uint32_t n);
 /* Start loading the entry of model row row + 1's device (dra_result_t.row numbering; 0 or a row
  * beyond the model: nothing). A hint: no effect on the state. */
 void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
@@ -616,6 +617,14 @@ DRA_NODISCARD int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_a
                                               uint32_t *rows);
 DRA_NODISCARD int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *a,
                                                uint32_t *rows);
+/* Release n exclusive allocations by the rows commit gave for them (rows[i]: model row + 1, as
+ * dra__alloc_state_commit_rows filled it; a row named k times is released k times), reading no
+ * allocation: the release of a caller that kept its committed rows (the engine's release
+ * records). All or nothing: DRA_ENOTFOUND (nothing changed, nobody told) when a row is 0, beyond
+ * the model, or holds no exclusive allocation; DRA_EINVAL for rows NULL with n > 0. The watchers
+ * are told (a NULL, the rows). Cost O(n) plus the watchers'; no allocation. */
+DRA_NODISCARD int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows,
+                                               uint32_t n);
 DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);
 void dra__alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx);

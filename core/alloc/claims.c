@@ -657,19 +657,18 @@ static void sid_field(XXH3_state_t *h, const void *p, size_t n)
         XXH3_128bits_update(h, p, n);
 }
 
-/* n hex digits of v (lowercase), most significant first; two per step. */
-static char *hexn(char *o, uint64_t v, int n)
+/* The 8 hex digits of v (lowercase), most significant first, all at once: each nibble spread
+ * to a byte, '0' added, and 'a' - '0' - 10 more to the bytes above 9. */
+static inline void hex8(char *o, uint32_t v)
 {
-    static const char dig[] = "0123456789abcdef";
-    int i = n - 1;
-    for (; i > 0; i -= 2) {
-        o[i] = dig[v & 15];
-        o[i - 1] = dig[(v >> 4) & 15];
-        v >>= 8;
-    }
-    if (i == 0)
-        o[0] = dig[v & 15];
-    return o + n;
+    uint64_t x = v;
+    x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
+    x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
+    x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
+    uint64_t above9 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+    x += 0x3030303030303030ULL + above9 * ('a' - '0' - 10);
+    x = __builtin_bswap64(x); /* the most significant digit first in memory */
+    memcpy(o, &x, 8);
 }
 
 void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
@@ -697,21 +696,25 @@ void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const ch
         sid_field(&h, num, sizeof num);
         v = XXH3_128bits_digest(&h);
     }
-    /* UUID version 4, variant 10: xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx */
-    uint64_t x = v.high64, y = v.low64;
-    char *o = buf;
-    o = hexn(o, x >> 32, 8);
-    *o++ = '-';
-    o = hexn(o, (x >> 16) & 0xffff, 4);
-    *o++ = '-';
-    *o++ = '4';
-    o = hexn(o, x & 0xfff, 3);
-    *o++ = '-';
-    o = hexn(o, 8 + ((y >> 60) & 3), 1);
-    o = hexn(o, (y >> 48) & 0xfff, 3);
-    *o++ = '-';
-    o = hexn(o, y & 0xffffffffffffULL, 12);
-    *o = 0;
+    /* UUID version 4, variant 10: xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx - the hex digits of
+     * high64 with its 13th digit the version, then of low64 with its first the variant */
+    uint64_t x = (v.high64 & ~0xf000ULL) | 0x4000ULL;
+    uint64_t y = (v.low64 & ~(0xfULL << 60)) | ((8 + ((v.low64 >> 60) & 3)) << 60);
+    char hx[16], hy[16];
+    hex8(hx, (uint32_t)(x >> 32));
+    hex8(hx + 8, (uint32_t)x);
+    hex8(hy, (uint32_t)(y >> 32));
+    hex8(hy + 8, (uint32_t)y);
+    memcpy(buf, hx, 8);
+    buf[8] = '-';
+    memcpy(buf + 9, hx + 8, 4);
+    buf[13] = '-';
+    memcpy(buf + 14, hx + 12, 4);
+    buf[18] = '-';
+    memcpy(buf + 19, hy, 4);
+    buf[23] = '-';
+    memcpy(buf + 24, hy + 4, 12);
+    buf[36] = 0;
 }
 
 /* Whether the text is the shareID of another result of this call on the same slot. */

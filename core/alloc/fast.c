@@ -374,6 +374,31 @@ static int build_indexes(dra_fast_t *a)
  * carrying its row (dra_result_t.row, our own numbering) names exactly that row when the row is
  * that device and no other row has the same device ID; else every row of the ID is found by
  * the strings. */
+/* The rows-only form of on_state_change for model row vr + 1 of a repeated ID (every row of the
+ * ID, by the row's own strings) or, without a row of ours, every row (never reached by the
+ * engine, which releases by rows only over the state's model: correct, and slow). */
+static void forget_rows_only(dra_fast_t *a, uint32_t vr)
+{
+    if (!vr || vr > a->nrows) {
+        for (uint32_t o = 0; o < a->nrows; o++) {
+            a->mir[o] = 0;
+            row_pool(a, o)->ver++;
+        }
+        return;
+    }
+    const fbucket_t *vb = row_pool(a, vr - 1);
+    const char *dn = row_name(a, vr - 1);
+    size_t h = (size_t)dev_hash(nz(vb->key1), nz(vb->key2), nz(dn)) & a->dmask;
+    for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
+        fbucket_t *pb = row_pool(a, o - 1);
+        if (str_eq(row_name(a, o - 1), dn) && str_eq(pb->key2, vb->key2) &&
+            str_eq(pb->key1, vb->key1)) {
+            a->mir[o - 1] = 0;
+            pb->ver++;
+        }
+    }
+}
+
 void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
 {
     if (a && a->c.rows && row && row <= a->nrows) {
@@ -382,11 +407,17 @@ void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
     }
 }
 
-static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_t *rows)
+void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row)
+{
+    if (a && a->c.rows && row && row <= a->nrows)
+        __builtin_prefetch(&row_pool(a, row - 1)->ver, 1);
+}
+
+static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_t *rows,
+                            uint32_t n)
 {
     dra_fast_t *a = ctx;
-    for (uint32_t i = 0; i < al->nresults; i++) {
-        const dra_result_t *r = &al->results[i];
+    for (uint32_t i = 0; i < n; i++) {
         /* the state's resolved row is the device's (our numbering when we share its model) */
         uint32_t vr = rows && a->c.rows ? rows[i] : 0;
         if (vr && vr <= a->nrows && !dra_bit_get(a->dupid, vr - 1)) {
@@ -394,6 +425,11 @@ static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_
             row_pool(a, vr - 1)->ver++;
             continue;
         }
+        if (!al) { /* rows only (a release by rows): the row's own ID names the others */
+            forget_rows_only(a, vr);
+            continue;
+        }
+        const dra_result_t *r = &al->results[i];
         if (r->row && r->row <= a->nrows && !dra_bit_get(a->dupid, r->row - 1)) {
             fbucket_t *pb = row_pool(a, r->row - 1);
             const char *dn = row_name(a, r->row - 1);

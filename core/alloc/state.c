@@ -7,7 +7,10 @@
  * device, unless an earlier row has the same ID (an invalid pool), in which case entry i stays
  * unregistered and that device lives in the earlier row's entry. Devices the model does not have
  * (results of a foreign allocation) get entries after the rows. Device and share IDs are interned
- * in the state's own table; an open-addressing hash of entry indexes keyed by the three ids finds
+ * in the state's own table; an entry keeps its live shares' ids with a fingerprint of each text,
+ * so a release or a lookup finds a share by a scan of the device's fingerprints and one compare
+ * (no hash of the text), and consumedCapacity names are found through a small cache by their
+ * pointer (checked by the text); an open-addressing hash of entry indexes keyed by the three ids finds
  * any entry by its strings. A result that carries its device's row (dra_result_t.row) reaches the
  * entry in O(1) without hashing a string, one cache line: the entry remembers its row's device
  * name (the model's pointer), and a result naming another pointer is compared by strings with
@@ -26,6 +29,23 @@ typedef struct st_cap {
     dra__aq_t sum;
 } st_cap_t;
 
+/* A live share of a device: where its text is (ref) and a fingerprint of the text (share_fp), so
+ * a share is found by its text with a scan of the device's few fingerprints and one compare.
+ * The text of a share is kept in a cell of the state's (a shareID is a 36-character UUID:
+ * SCELL_TEXT bytes at most), taken at commit from the free list and given back at release, so
+ * live shares take the cells of departed ones and nothing grows in a steady state; a longer
+ * text is interned (REF_INTERN). */
+typedef struct st_share {
+    uint32_t ref; /* cell index, or REF_INTERN | intern id; REF_MARK: taken by a release's check */
+    uint32_t fp;
+} st_share_t;
+#define REF_INTERN 0x80000000u
+#define REF_MARK 0x40000000u
+#define SCELL 48u                /* a cell: length byte, text, NUL */
+#define SCELL_TEXT (SCELL - 2u)  /* the longest text a cell keeps */
+#define SCELL_CHUNK 256u         /* cells per chunk (state arena) */
+#define SCELL_MAX (REF_MARK - 1u) /* cell indexes stay below the flag bits */
+
 typedef struct st_dev {
     uint32_t drv, pool, dev; /* 0 = unregistered row entry */
     uint32_t row;            /* model row + 1 whose device this is (0: an entry after the rows) */
@@ -33,9 +53,24 @@ typedef struct st_dev {
     uint32_t exclusive;
     uint32_t nshares, capshares;
     uint32_t ncaps, capcaps;
-    uint32_t *shares; /* interned share ids (malloc) */
+    st_share_t *shares; /* live shares (malloc) */
     st_cap_t *caps;   /* malloc */
 } st_dev_t;
+
+/* The fingerprint of a share ID's text (len bytes): its first and last 8 bytes and its length,
+ * mixed; a derived ID's first 8 characters alone are 32 random bits. O(1). */
+static uint32_t share_fp(const char *t, size_t len)
+{
+    uint64_t a = 0, b = 0;
+    if (len >= 8) {
+        memcpy(&a, t, 8);
+        memcpy(&b, t + len - 8, 8);
+    } else {
+        memcpy(&a, t, len);
+    }
+    uint64_t x = (a ^ (b * 0x9e3779b97f4a7c15ULL) ^ len) * 0xff51afd7ed558ccdULL;
+    return (uint32_t)(x >> 32);
+}
 
 struct dra_alloc_state {
     const dra_model_t *model;
@@ -50,11 +85,41 @@ struct dra_alloc_state {
     uint32_t *first;
     uint32_t nfirst, nrows;
     uint64_t nops; /* commits and releases, for the amortized debug check */
+    /* share texts (st_share_t): chunks of SCELL_CHUNK cells in the arena, the free cells listed
+     * through their first 4 bytes (index + 1, 0 ends) */
+    char **cchunk;
+    uint32_t ncchunk, capcchunk, ncells, cfree;
+    /* consumedCapacity names seen (cap_id): a name's pointer repeats from result to result (the
+     * model's string, an engine plan's), so its interned id is found by the pointer and one
+     * compare of the text instead of a hash of it; a pointer reused for another text misses */
+    struct {
+        const char *p;
+        uint32_t id;
+    } capc[8];
     /* change watchers (alloc_impl.h, used by the fast allocator's row mirror) */
     dra_alloc_state_watch_fn watch[DRA_ALLOC_STATE_MAX_WATCH];
     void *watch_ctx[DRA_ALLOC_STATE_MAX_WATCH];
     uint32_t nwatch;
 };
+
+/* Cell c of the share texts. */
+static char *cell(const dra_alloc_state_t *s, uint32_t c)
+{
+    return s->cchunk[c / SCELL_CHUNK] + (size_t)(c % SCELL_CHUNK) * SCELL;
+}
+
+/* The text of a share's ref (and its length). */
+static const char *share_text(const dra_alloc_state_t *s, uint32_t ref, size_t *len)
+{
+    if (ref & REF_INTERN) {
+        uint32_t id = ref & ~(REF_INTERN | REF_MARK);
+        *len = dra_intern_len(&s->intern, id);
+        return dra_intern_str(&s->intern, id);
+    }
+    const char *x = cell(s, ref & ~REF_MARK);
+    *len = (unsigned char)x[0];
+    return x + 1;
+}
 
 void dra__alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
 {
@@ -81,10 +146,11 @@ int dra__alloc_state_watch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn
     return DRA_OK;
 }
 
-static void notify(const dra_alloc_state_t *s, const dra_allocation_t *a, const uint32_t *rows)
+static void notify(const dra_alloc_state_t *s, const dra_allocation_t *a, const uint32_t *rows,
+                   uint32_t n)
 {
     for (uint32_t i = 0; i < s->nwatch; i++)
-        s->watch[i](s->watch_ctx[i], a, rows);
+        s->watch[i](s->watch_ctx[i], a, rows, n);
 }
 
 static uint64_t key_hash(uint32_t a, uint32_t b, uint32_t c)
@@ -174,6 +240,16 @@ static int register_rows(dra_alloc_state_t *s)
             e->devname = sl->devices[di].name;
             hash_put(s->hslots, s->nslots, e, row);
             s->used++;
+            const dra_device_t *d = &sl->devices[di];
+            if (s->beh.cc && d->allow_multiple_allocations) {
+                /* room for its first shares and their capacities now, not at a (timed) commit */
+                e->capshares = 4;
+                e->capcaps = d->ncaps;
+                e->shares = malloc(e->capshares * sizeof *e->shares);
+                e->caps = d->ncaps ? malloc(d->ncaps * sizeof *e->caps) : NULL;
+                if (!e->shares || (d->ncaps && !e->caps))
+                    return DRA_ENOMEM;
+            }
         }
     }
     return DRA_OK;
@@ -217,6 +293,7 @@ void dra_alloc_state_free(dra_alloc_state_t *s)
         free(s->ents[i].caps);
     }
     free(s->ents);
+    free(s->cchunk);
     free(s->hslots);
     free(s->first);
     dra_intern_fini(&s->intern);
@@ -360,9 +437,12 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
             return false;
         if (e->nshares > e->capshares || e->ncaps > e->capcaps)
             return false;
-        for (uint32_t k = 0; k < e->nshares; k++)
-            if (!e->shares[k])
+        for (uint32_t k = 0; k < e->nshares; k++) {
+            size_t len;
+            const char *t = share_text(s, e->shares[k].ref, &len);
+            if ((e->shares[k].ref & REF_MARK) || !t || e->shares[k].fp != share_fp(t, len))
                 return false;
+        }
         for (uint32_t k = 0; k < e->ncaps; k++) {
             if (!e->caps[k].n)
                 return false;
@@ -391,6 +471,100 @@ static bool check_now(dra_alloc_state_t *s)
     return !(n & (n - 1)) || !(n & 4095);
 }
 #endif
+
+/* The index of the live share with text t (len bytes) on e, -1 when none (a share marked by a
+ * release's check is not live): its fingerprint among the device's, then the text. O(shares of
+ * the device). */
+static int share_at(const dra_alloc_state_t *s, const st_dev_t *e, const char *t, size_t len)
+{
+    uint32_t fp = share_fp(t, len);
+    for (uint32_t i = 0; i < e->nshares; i++) {
+        uint32_t ref = e->shares[i].ref;
+        if (e->shares[i].fp != fp || (ref & REF_MARK))
+            continue;
+        size_t l;
+        const char *x = share_text(s, ref, &l);
+        if (l == len && !memcmp(x, t, len))
+            return (int)i;
+    }
+    return -1;
+}
+
+/* Keep share text t (len bytes) for a commit: a free cell (or a new one), or interned when
+ * longer than a cell. *ref: where (st_share_t.ref). DRA_ENOMEM. O(len). */
+static int share_keep(dra_alloc_state_t *s, const char *t, size_t len, uint32_t *ref)
+{
+    if (len > SCELL_TEXT) {
+        uint32_t id;
+        if (dra_intern_put(&s->intern, t, len, &id) || id >= REF_MARK)
+            return DRA_ENOMEM;
+        *ref = REF_INTERN | id;
+        return DRA_OK;
+    }
+    uint32_t c;
+    if (s->cfree) {
+        c = s->cfree - 1;
+        memcpy(&s->cfree, cell(s, c), sizeof s->cfree);
+    } else {
+        if (s->ncells == SCELL_MAX)
+            return DRA_ENOMEM;
+        if (s->ncells % SCELL_CHUNK == 0) {
+            if (s->ncchunk == s->capcchunk) {
+                uint32_t nc = s->capcchunk ? s->capcchunk * 2 : 16;
+                char **ncs = realloc(s->cchunk, nc * sizeof *ncs);
+                if (!ncs)
+                    return DRA_ENOMEM;
+                s->cchunk = ncs;
+                s->capcchunk = nc;
+            }
+            char *ch = dra_arena_alloc(&s->arena, (size_t)SCELL_CHUNK * SCELL, 64);
+            if (!ch)
+                return DRA_ENOMEM;
+            s->cchunk[s->ncchunk++] = ch;
+        }
+        c = s->ncells++;
+    }
+    char *x = cell(s, c);
+    x[0] = (char)len;
+    memcpy(x + 1, t, len);
+    x[1 + len] = 0;
+    *ref = c;
+    return DRA_OK;
+}
+
+/* Give back the cell of a released share (an interned text stays). */
+static void share_drop(dra_alloc_state_t *s, uint32_t ref)
+{
+    if (ref & REF_INTERN)
+        return;
+    uint32_t c = ref & ~REF_MARK;
+    memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
+    s->cfree = c + 1;
+}
+
+/* The interned id of consumedCapacity name nm (interned when new if put; 0 when not interned
+ * and !put), through the state's cache of names seen (capc). DRA_ENOMEM when interning fails. */
+static int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
+{
+    unsigned k = (unsigned)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 9)) & 7u;
+    uint32_t c = s->capc[k].id;
+    if (s->capc[k].p == nm && c && !strcmp(dra_intern_str(&s->intern, c), nm)) {
+        *id = c;
+        return DRA_OK;
+    }
+    size_t len = strlen(nm);
+    if (put) {
+        if (dra_intern_put(&s->intern, nm, len, id))
+            return DRA_ENOMEM;
+    } else {
+        *id = dra_intern_find(&s->intern, nm, len);
+    }
+    if (*id) {
+        s->capc[k].p = nm;
+        s->capc[k].id = *id;
+    }
+    return DRA_OK;
+}
 
 /* What a result means for the state (DRA-SEMANTICS §1.7). */
 enum { R_SKIP, R_EXCL, R_SHARE };
@@ -425,22 +599,23 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
             e->exclusive++;
             continue;
         }
-        uint32_t sid;
-        if (dra_intern_put(&s->intern, r->share_id, strlen(r->share_id), &sid))
-            return DRA_ENOMEM;
+        size_t slen = strlen(r->share_id);
         if (e->nshares == e->capshares) {
             uint32_t nc = e->capshares ? e->capshares * 2 : 4;
-            uint32_t *ns = realloc(e->shares, nc * sizeof *ns);
+            st_share_t *ns = realloc(e->shares, nc * sizeof *ns);
             if (!ns)
                 return DRA_ENOMEM;
             e->shares = ns;
             e->capshares = nc;
         }
-        e->shares[e->nshares++] = sid;
+        uint32_t ref;
+        if (share_keep(s, r->share_id, slen, &ref))
+            return DRA_ENOMEM;
+        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = share_fp(r->share_id, slen)};
         for (uint32_t j = 0; j < r->nconsumed; j++) {
             const char *nm = r->consumed[j].name ? r->consumed[j].name : "";
             uint32_t nid;
-            if (dra_intern_put(&s->intern, nm, strlen(nm), &nid))
+            if (cap_id(s, nm, true, &nid))
                 return DRA_ENOMEM;
             st_cap_t *c = NULL;
             for (uint32_t k2 = 0; k2 < e->ncaps; k2++)
@@ -482,7 +657,7 @@ int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a
     if (!rows && a->nresults <= DRA_ALLOC_STATE_ROWS_MAX)
         rows = buf;
     int rc = commit_rows(s, a, rows);
-    notify(s, a, rc ? NULL : rows);
+    notify(s, a, rc ? NULL : rows, a->nresults);
     return rc;
 }
 
@@ -501,10 +676,11 @@ int dra_alloc_state_add_model_claims(dra_alloc_state_t *s)
     return DRA_OK;
 }
 
-static int find_share(const st_dev_t *e, uint32_t sid)
+/* The index of a share marked taken by a release's dry run, -1 when none. */
+static int find_marked(const st_dev_t *e)
 {
     for (uint32_t i = 0; i < e->nshares; i++)
-        if (e->shares[i] == sid)
+        if (e->shares[i].ref & REF_MARK)
             return (int)i;
     return -1;
 }
@@ -542,13 +718,12 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
             }
             e->exclusive--;
         } else {
-            uint32_t sid = dra_intern_find(&s->intern, r->share_id, strlen(r->share_id));
-            int idx = sid ? find_share(e, sid) : -1;
+            int idx = share_at(s, e, r->share_id, strlen(r->share_id));
             if (idx < 0) {
                 rc = DRA_ENOTFOUND;
                 break;
             }
-            e->shares[idx] = 0; /* marked; compacted below */
+            e->shares[idx].ref |= REF_MARK; /* compacted below */
         }
     }
     if (rc) {
@@ -562,9 +737,8 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
             if (k == R_EXCL) {
                 e->exclusive++;
             } else {
-                uint32_t sid = dra_intern_find(&s->intern, r->share_id, strlen(r->share_id));
-                int z = find_share(e, 0);
-                e->shares[z] = sid;
+                int z = find_marked(e);
+                e->shares[z].ref &= ~REF_MARK;
             }
         }
         return rc;
@@ -574,14 +748,16 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
         if (result_kind(s, r) != R_SHARE)
             continue;
         st_dev_t *e = lookup_result(s, r);
-        int z = find_share(e, 0);
+        int z = find_marked(e);
         if (z >= 0) {
+            share_drop(s, e->shares[z].ref);
             e->shares[z] = e->shares[e->nshares - 1];
             e->nshares--;
         }
         for (uint32_t j = 0; j < r->nconsumed; j++) {
             const char *nm = r->consumed[j].name ? r->consumed[j].name : "";
-            uint32_t nid = dra_intern_find(&s->intern, nm, strlen(nm));
+            uint32_t nid;
+            (void)cap_id(s, nm, false, &nid); /* find only: never fails */
             for (uint32_t k2 = 0; k2 < e->ncaps; k2++) {
                 if (e->caps[k2].name == nid && e->caps[k2].n > 0) {
                     e->caps[k2].n--;
@@ -595,7 +771,31 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
             }
         }
     }
-    notify(s, a, rows);
+    notify(s, a, rows, a->nresults);
+    return DRA_OK;
+}
+
+int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
+{
+    if (!n)
+        return DRA_OK;
+    if (!rows)
+        return DRA_EINVAL;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    /* as dra__alloc_state_release_rows: all or nothing, a row named twice released twice */
+    uint32_t done = 0;
+    for (; done < n; done++) {
+        uint32_t row = rows[done];
+        if (!row || row > s->nrows || !s->ents[row - 1].drv || !s->ents[row - 1].exclusive)
+            break;
+        s->ents[row - 1].exclusive--;
+    }
+    if (done < n) {
+        while (done--)
+            s->ents[rows[done] - 1].exclusive++;
+        return DRA_ENOTFOUND;
+    }
+    notify(s, NULL, rows, n);
     return DRA_OK;
 }
 
@@ -619,8 +819,9 @@ uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s)
         h = dra_hash64_seed(v, strlen(v) + 1, h);
         sum += dra_hash64_seed(&e->exclusive, sizeof e->exclusive, h ^ 0x9e3779b97f4a7c15ULL);
         for (uint32_t j = 0; j < e->nshares; j++) {
-            const char *sh = dra_intern_str(&s->intern, e->shares[j]);
-            sum += dra_hash64_seed(sh, strlen(sh), h ^ 0x51ed270b27c5a3f1ULL);
+            size_t len;
+            const char *sh = share_text(s, e->shares[j].ref, &len);
+            sum += dra_hash64_seed(sh, len, h ^ 0x51ed270b27c5a3f1ULL);
         }
         for (uint32_t j = 0; j < e->ncaps; j++) {
             const char *cn = dra_intern_str(&s->intern, e->caps[j].name);
@@ -653,8 +854,7 @@ bool dra_alloc_state_has_share(const dra_alloc_state_t *s, const char *driver, c
     const st_dev_t *e = lookup(s, driver, pool, device);
     if (!e || !share_id)
         return false;
-    uint32_t sid = dra_intern_find(&s->intern, share_id, strlen(share_id));
-    return sid && find_share(e, sid) >= 0;
+    return share_at(s, e, share_id, strlen(share_id)) >= 0;
 }
 
 bool dra_alloc_state_aggregated(const dra_alloc_state_t *s, const char *driver, const char *pool,
@@ -779,6 +979,5 @@ bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, con
     const st_dev_t *e = lookup_result(s, &r);
     if (!e || !e->nshares || !share_id)
         return false;
-    uint32_t sid = dra_intern_find(&s->intern, share_id, strlen(share_id));
-    return sid && find_share(e, sid) >= 0;
+    return share_at(s, e, share_id, strlen(share_id)) >= 0;
 }

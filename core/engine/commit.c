@@ -12,6 +12,16 @@
  * summary.c's update of the row (O(signatures of the row) plus the rows a counter change flips)
  * and O(log nodes) per signature tree touched; a share result also O(capacities) (summary.c).
  * No allocation.
+ *
+ * Release records (engine.h): dra_engine_commit_pod_rec keeps, in a free record of the engine's
+ * pool, the state's row and the table row of every exclusive result as the commit resolved
+ * them, the results' count, the node and the plan; dra_engine_release_record undoes exactly
+ * that from the record: the state's exclusive counts by row (dra__alloc_state_release_excl,
+ * which tells the allocator's row mirror the same rows), each row's availability and summaries,
+ * the node's score and resources. It reads no allocation, no device ID and no row mapping: its
+ * loads are the record and what the rows name. Cost: the commit O(results) more; the release
+ * O(rows) plus summary.c's update of each row. A pod whose results the record cannot hold is
+ * committed without one (released by its allocations as before).
  */
 #include "engine/engine_impl.h"
 
@@ -121,6 +131,30 @@ static uint32_t hint_row(const dra_engine_t *e, const dra_result_t *res)
     return res->row && res->row <= e->nord ? e->ord_row[res->row - 1] : NONE;
 }
 
+/* Start loading the engine's per-row columns of table row r that a commit or release changes. */
+static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
+{
+    __builtin_prefetch(&e->use[r], 1);
+    __builtin_prefetch(&e->rowsigs[r]);
+    __builtin_prefetch(&e->avb[r >> 6], 1);
+    __builtin_prefetch(&e->t->node[r]);
+    __builtin_prefetch(&e->t->flags[r]);
+    if (e->rc_pat)
+        __builtin_prefetch(&e->rc_pat[r]);
+}
+
+/* Start loading model node node's count, leaf and error flag in signatures sigs (bit i:
+ * signature i < 32). */
+static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t sigs)
+{
+    for (; sigs; sigs &= sigs - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+        __builtin_prefetch(&s->cnt[node], 1);
+        __builtin_prefetch(&s->tree[e->P + node], 1);
+        __builtin_prefetch(&s->herr[node]);
+    }
+}
+
 /* Results whose lines prefetch_results starts loading (a bound on the hint's own cost). */
 #define PREFETCH_MAX 32
 
@@ -158,15 +192,8 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
             uint32_t r = hint_row(e, &a[i]->results[j]);
-            if (r == NONE)
-                continue;
-            __builtin_prefetch(&e->use[r], 1);
-            __builtin_prefetch(&e->rowsigs[r]);
-            __builtin_prefetch(&e->avb[r >> 6], 1);
-            __builtin_prefetch(&e->t->node[r]);
-            __builtin_prefetch(&e->t->flags[r]);
-            if (e->rc_pat)
-                __builtin_prefetch(&e->rc_pat[r]);
+            if (r != NONE)
+                prefetch_row_columns(e, r);
         }
     if (node >= e->nnodes)
         return;
@@ -180,16 +207,28 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
             if (r != NONE && !dra__row_multi(e, r))
                 sigs |= e->rowsigs[r];
         }
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        __builtin_prefetch(&s->cnt[node], 1);
-        __builtin_prefetch(&s->tree[e->P + node], 1);
-        __builtin_prefetch(&s->herr[node]);
-    }
+    prefetch_node_sigs(e, node, sigs);
 }
 
+/* Keep result res, resolved by the state to vrow (model row + 1, 0: unknown), in record rc:
+ * false when the record cannot hold it (rc is then dropped). An adminAccess result is not kept:
+ * the state skips it but the allocator's row mirror forgets its row on every release, which a
+ * record of the state's rows would not repeat. */
+static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
+                          uint32_t vrow)
+{
+    if (res->admin_access || (res->share_id && e->beh.cc) || !vrow || vrow > e->nord ||
+        e->ord_row[vrow - 1] == NONE || e->rec_n == DRA_ENGINE_REC_ROWS)
+        return false;
+    rc->srow[e->rec_n] = vrow;
+    rc->row[e->rec_n++] = e->ord_row[vrow - 1];
+    return true;
+}
+
+/* Commit (delta 1) or release (-1) allocations a on node; rc, when not NULL (a commit), is
+ * filled as the record of this commit, and set to NULL when it cannot be one. */
 static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n,
-                          int delta)
+                          int delta, dra__rec_t **rc)
 {
     if (!e || (!a && n))
         return DRA_EINVAL;
@@ -202,17 +241,30 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         ndev += a[i]->nresults;
         uint32_t rowbuf[DRA_ALLOC_STATE_ROWS_MAX];
         uint32_t *rows = a[i]->nresults <= DRA_ALLOC_STATE_ROWS_MAX ? rowbuf : NULL;
-        int rc = delta > 0 ? dra__alloc_state_commit_rows(e->state, a[i], rows)
-                           : dra__alloc_state_release_rows(e->state, a[i], rows);
-        if (rc) {
+        int rc_ = delta > 0 ? dra__alloc_state_commit_rows(e->state, a[i], rows)
+                            : dra__alloc_state_release_rows(e->state, a[i], rows);
+        if (rc_) {
             if (first == DRA_OK)
-                first = rc;
+                first = rc_;
             continue;
         }
         /* the state's rows are numbered over its model: the engine's when they are one */
         bool own = rows && dra_alloc_state_model(e->state) == e->m;
-        for (uint32_t j = 0; j < a[i]->nresults; j++)
+        if (rc && *rc && !own)
+            *rc = NULL;
+        for (uint32_t j = 0; j < a[i]->nresults; j++) {
             apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta);
+            if (rc && *rc && !record_result(e, *rc, &a[i]->results[j], rows[j]))
+                *rc = NULL;
+        }
+    }
+    if (rc && *rc) {
+        if (first != DRA_OK || ndev > UINT16_MAX) {
+            *rc = NULL;
+        } else {
+            (*rc)->ndev = (uint16_t)ndev;
+            (*rc)->nrows = (uint16_t)e->rec_n;
+        }
     }
     if (node < e->nnodes) {
         uint32_t s = e->score[node];
@@ -223,12 +275,12 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
 
 int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
 {
-    return commit_release(e, node, a, n, +1);
+    return commit_release(e, node, a, n, +1, NULL);
 }
 
 int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
 {
-    return commit_release(e, node, a, n, -1);
+    return commit_release(e, node, a, n, -1, NULL);
 }
 
 void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
@@ -239,11 +291,11 @@ void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_alloc
 }
 
 static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
-                              dra_allocation_t *const *a, uint32_t n, int delta)
+                              dra_allocation_t *const *a, uint32_t n, int delta, dra__rec_t **rec)
 {
     if (!e || plan >= e->nplans)
         return DRA_EINVAL;
-    int rc = commit_release(e, node, a, n, delta);
+    int rc = commit_release(e, node, a, n, delta, rec);
     if (node < e->nnodes) {
         const plan_t *p = &e->plans[plan];
         e->cpu_used[node] += delta * p->cpu_m;
@@ -255,11 +307,164 @@ static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
 int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
                           dra_allocation_t *const *a, uint32_t n)
 {
-    return pod_commit_release(e, plan, node, a, n, +1);
+    return pod_commit_release(e, plan, node, a, n, +1, NULL);
 }
 
 int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
                            dra_allocation_t *const *a, uint32_t n)
 {
-    return pod_commit_release(e, plan, node, a, n, -1);
+    return pod_commit_release(e, plan, node, a, n, -1, NULL);
+}
+
+/* ---- release records ----------------------------------------------------------------------- */
+
+int dra_engine_records_reserve(dra_engine_t *e, uint32_t n)
+{
+    if (!e)
+        return DRA_EINVAL;
+    if (n <= e->nrecs)
+        return DRA_OK;
+    uint32_t nc = e->nrecs ? e->nrecs : 64;
+    while (nc < n)
+        nc = nc > UINT32_MAX / 2 ? n : nc * 2;
+    /* aligned, so a record is exactly two lines: the pool is copied, not reallocated */
+    dra__rec_t *nr = aligned_alloc(64, (size_t)nc * sizeof *nr);
+    uint32_t *nx = realloc(e->rec_next, (size_t)nc * sizeof *nx);
+    if (!nr || !nx) {
+        free(nr);
+        if (nx)
+            e->rec_next = nx; /* a larger link array: harmless */
+        return DRA_ENOMEM;
+    }
+    e->rec_next = nx;
+    if (e->nrecs)
+        memcpy(nr, e->recs, (size_t)e->nrecs * sizeof *nr);
+    /* the new records go to the front of the free list in handle order */
+    for (uint32_t i = nc; i-- > e->nrecs;) {
+        memset(&nr[i], 0, sizeof nr[i]);
+        nr[i].node = NONE;
+        nx[i] = e->rec_free;
+        e->rec_free = i + 1;
+    }
+    free(e->recs);
+    e->recs = nr;
+    e->nrecs = nc;
+    return DRA_OK;
+}
+
+uint32_t dra_engine_records_held(const dra_engine_t *e)
+{
+    return e ? e->rec_held : 0;
+}
+
+int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
+                              dra_allocation_t *const *a, uint32_t n, dra_engine_rec_t *rec)
+{
+    if (!rec)
+        return DRA_EINVAL;
+    *rec = 0;
+    uint32_t h = e ? e->rec_free : 0;
+    dra__rec_t *r = h && node < e->nnodes ? &e->recs[h - 1] : NULL;
+    if (r) { /* written (stores only) after the commit's own loads: started now */
+        __builtin_prefetch(r, 1);
+        __builtin_prefetch((const char *)r + 64, 1);
+        e->rec_n = 0;
+    }
+    int rc = pod_commit_release(e, plan, node, a, n, +1, &r);
+    if (r && rc == DRA_OK) {
+        e->rec_free = e->rec_next[h - 1];
+        r->node = node;
+        r->plan = plan;
+        e->rec_held++;
+        *rec = h;
+        /* the next commit's record (a fresh one while a cluster fills: cold) is written by
+         * the next commit; its lines are started here, a placement ahead */
+        if (e->rec_free) {
+            const char *nx = (const char *)&e->recs[e->rec_free - 1];
+            __builtin_prefetch(nx, 1);
+            __builtin_prefetch(nx + 64, 1);
+        }
+    }
+    return rc;
+}
+
+/* The held record of handle h, or NULL. */
+static dra__rec_t *held_record(const dra_engine_t *e, dra_engine_rec_t h)
+{
+    if (!e || !h || h > e->nrecs || e->recs[h - 1].node == NONE)
+        return NULL;
+    return &e->recs[h - 1];
+}
+
+int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
+{
+    dra__rec_t *r = held_record(e, h);
+    if (!r)
+        return DRA_EINVAL;
+    /* the lines after the record (started a release or two earlier when the caller looks
+     * ahead): its state entries and rows' columns, then what they name */
+    dra_engine_prefetch_record(e, h, 1);
+    dra_engine_prefetch_record(e, h, 2);
+    int rc = dra__alloc_state_release_excl(e->state, r->srow, r->nrows);
+    if (rc)
+        return rc;
+    /* what apply_result does for an exclusive result of a known row (the share note sees no
+     * shareID, as the committed result had none or DRAConsumableCapacity is off) */
+    static const dra_result_t excl;
+    for (uint32_t i = 0; i < r->nrows; i++) {
+        dra__direct_note_share(e, r->row[i], &excl);
+        dra__apply_row(e, r->row[i], -1);
+    }
+    uint32_t node = r->node, s = e->score[node];
+    dra__score_set(e, node, s > r->ndev ? s - r->ndev : 0);
+    const plan_t *p = &e->plans[r->plan];
+    e->cpu_used[node] -= p->cpu_m;
+    e->mem_used[node] -= p->mem_b;
+    r->node = NONE;
+    e->rec_next[h - 1] = e->rec_free;
+    e->rec_free = h;
+    e->rec_held--;
+    return DRA_OK;
+}
+
+void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsigned stage)
+{
+    if (!e || !h || h > e->nrecs)
+        return;
+    const dra__rec_t *r = &e->recs[h - 1];
+    if (stage == 0) {
+        __builtin_prefetch(r);
+        __builtin_prefetch((const char *)r + 64);
+        return;
+    }
+    uint32_t node = r->node;
+    if (node >= e->nnodes || stage > 2)
+        return;
+    bool fast = e->alloc->kind == DRA_ALLOC_FAST;
+    if (stage == 1) {
+        __builtin_prefetch(&e->score[node], 1);
+        __builtin_prefetch(&e->cpu_used[node], 1);
+        __builtin_prefetch(&e->mem_used[node], 1);
+        for (uint32_t i = 0; i < r->nrows && i < DRA_ENGINE_REC_ROWS; i++) {
+            uint32_t row = r->row[i];
+            dra__alloc_state_prefetch(e->state, r->srow[i]);
+            if (fast)
+                dra_fast_prefetch_row(e->alloc->fast, r->srow[i]);
+            /* not read by the release: by the commit that takes the freed device next (a
+             * packing policy's next pod of the shape), which finds its row through it */
+            if (r->srow[i] && r->srow[i] <= e->nord)
+                __builtin_prefetch(&e->ord_row[r->srow[i] - 1]);
+            prefetch_row_columns(e, row);
+        }
+        return;
+    }
+    uint32_t sigs = 0;
+    for (uint32_t i = 0; i < r->nrows && i < DRA_ENGINE_REC_ROWS; i++) {
+        uint32_t row = r->row[i];
+        if (fast)
+            dra_fast_prefetch_pool(e->alloc->fast, r->srow[i]);
+        if (!dra__row_multi(e, row))
+            sigs |= e->rowsigs[row];
+    }
+    prefetch_node_sigs(e, node, sigs);
 }

@@ -138,7 +138,10 @@
  * configs of each request's class once (naming every request of the class), then the claim's
  * configs that name no request, a request or the chosen subrequest, and the node selector of a
  * node-local slice (metadata.name In [node]). Strings are the model's, the device table's (driver
- * and pool) and the engine's (valid while the engine and its table live).
+ * and pool) and the engine's (valid while the engine and its table live). What a result names
+ * (the device's name, its model row, its pool) comes from the row's 16-byte entry e->rid
+ * (set-up, refreshed by slice updates: an update keeps a slice's devices, names and count), so
+ * the model device's line is read only for a device with binding conditions.
  * Verification: with DRA_DEBUG >= 3 or opts.verify_direct, every direct answer is compared with
  * the allocator's on the same node (place.c, try_node); a difference is DRA_EINTERNAL.
  *
@@ -164,6 +167,21 @@ static uint32_t model_row(const dra_engine_t *e, uint32_t r)
     const dra_device_t *d = e->t->dev[r];
     uint32_t si = e->slice_index_ok ? d->slice->index : e->t->slice[r];
     return e->slice_row0[si] + d->index;
+}
+
+/* What the results of rows [begin, end) name (e->rid): the device, its model row, its pool. */
+static void rid_fill(dra_engine_t *e, uint32_t begin, uint32_t end)
+{
+    const dra_table_t *t = e->t;
+    for (uint32_t r = begin; r < end && r < t->nrows; r++) {
+        const dra_device_t *d = t->dev[r];
+        e->rid[r] = (struct dra__rid){
+            .device = d ? d->name : NULL,
+            .row1 = d ? e->slice_row0[t->slice[r]] + d->index + 1 : 0,
+            .pool = t->pool[r] & 0x7fffffffu,
+            .bind = d && (d->binding_conditions || d->nbinding_conditions ||
+                          d->binding_failure_conditions || d->nbinding_failure_conditions)};
+    }
 }
 
 /* A node whose range is in the allocator's search order, with nothing the scan cannot judge. */
@@ -219,6 +237,11 @@ int dra__direct_setup(dra_engine_t *e)
     }
     for (uint32_t n = 0; n < e->nnodes; n++)
         e->nrange[n].direct = node_direct(e, n);
+    DRA_ASSERT_INTERNAL(t->npools <= 0x7fffffffu); /* rid's pool field */
+    e->rid = dra_arena_alloc(&e->arena, ((size_t)t->nrows + 1) * sizeof *e->rid, 64);
+    if (!e->rid)
+        return DRA_ENOMEM;
+    rid_fill(e, 0, t->nrows);
     /* a share or consumed capacity recorded on a device that is not multi-allocatable makes the
      * allocator leave its scan for that device, an exclusive allocation of a multi-allocatable
      * one is in use while the availability bit counts it free: not judged here */
@@ -1078,17 +1101,17 @@ DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t 
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
         const dra__dalt_t *pa = &d->alt[palt[i]];
-        const dra_device_t *dv = t->dev[r];
-        /* driver and pool from the table's pool, the slice from its column: loads that do not
-         * wait for the device's (the slice's would) */
-        const dra_table_pool_t *pl = &t->pools[t->pool[r]];
+        /* the device, its row and its pool from one 16-byte entry (e->rid): the model device's
+         * line is read only for binding conditions */
+        const struct dra__rid *id = &e->rid[r];
+        const dra_table_pool_t *pl = &t->pools[id->pool];
         dra_result_t *o = &res[i];
         *o = (dra_result_t){.request = pa->req, .driver = pl->driver ? pl->driver : "",
-                            .pool = pl->name ? pl->name : "", .device = dv->name,
-                            .row = e->slice_row0[t->slice[r]] + dv->index + 1,
-                            .tolerations = pa->body->tolerations,
+                            .pool = pl->name ? pl->name : "", .device = id->device,
+                            .row = id->row1, .tolerations = pa->body->tolerations,
                             .ntolerations = pa->body->ntolerations};
-        if (e->beh.binding) {
+        if (e->beh.binding && id->bind) {
+            const dra_device_t *dv = t->dev[r];
             o->binding_conditions = dv->binding_conditions;
             o->nbinding_conditions = dv->nbinding_conditions;
             o->binding_failure_conditions = dv->binding_failure_conditions;
@@ -1207,24 +1230,23 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
         return DRA__DIRECT_FALLBACK;
     if (!rc)
         return DRA_OK; /* unsatisfiable on this node */
-    /* the model devices the results name are likely cold: start their loads now, the result's
-     * other parts are written meanwhile */
+    /* what the results name (e->rid) is likely cold: start its loads now, the result's other
+     * parts are written meanwhile */
     for (uint32_t i = 0; i < np; i++) {
-        __builtin_prefetch(e->t->dev[pick[i]]);
+        __builtin_prefetch(&e->rid[pick[i]]);
         __builtin_prefetch(&e->t->pools[e->t->pool[pick[i]]]);
-        __builtin_prefetch(&e->t->slice[pick[i]]);
     }
     int brc = build_answer(e, d, n, pick, palt, np, d->kind == DRA__DIRECT_FIRST ? chosen : 0,
                            arena, out);
     if (brc)
         return brc;
     /* the device the same request would get next on this node (packing policies fill a node
-     * device after device): its model device is never touched before, so start loading it
-     * now, while the caller commits this result; its table entry shares the line just read */
+     * device after device): what its result names is never touched before, so start loading it
+     * now, while the caller commits this result */
     if (d->kind == DRA__DIRECT_FIRST && sc.bits) {
         uint32_t nx = (sc.w << 6) + (uint32_t)__builtin_ctzll(sc.bits);
         if (nx < sc.end)
-            __builtin_prefetch(e->t->dev[nx]);
+            __builtin_prefetch(&e->rid[nx]);
     }
     bool shares = false;
     if (d->multi && (brc = add_shares(e, p, pick, palt, np, arena, out->allocations[0]->results,
@@ -1273,6 +1295,8 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
 {
     if (n != NONE && e->direct_on)
         e->nrange[n].direct = node_direct(e, n);
+    if (e->rid) /* the devices are where they were (an update keeps names and count) */
+        rid_fill(e, begin, end);
     for (uint32_t pi = 0; pi < e->nplans; pi++) {
         dra__direct_t *d = &e->plans[pi].d;
         if (d->kind == DRA__DIRECT_NONE || d->kind == DRA__DIRECT_CLAIMS)

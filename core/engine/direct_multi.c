@@ -459,7 +459,7 @@ static int claims_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t 
     if (rc != DRA__PICK_OK)
         return DRA_OK; /* unsatisfiable on this node */
     for (uint32_t i = 0; i < np; i++) {
-        __builtin_prefetch(e->t->dev[pick[i]]);
+        __builtin_prefetch(&e->rid[pick[i]]);
         __builtin_prefetch(&e->t->pools[e->t->pool[pick[i]]]);
     }
     int brc = build_claims(e, p, n, pick, palt, np, arena, out);

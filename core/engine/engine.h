@@ -159,7 +159,8 @@
  * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one
  * selector evaluation pass per selector; placement O(requests * log nodes) per admitted node
  * plus a direct answer (O(words of the node's range), one arena allocation) or an exact call;
- * no malloc in place / commit / release once planned.
+ * no malloc in place / commit / release once planned (release records: the pool is made by
+ * dra_engine_records_reserve, never by a commit).
  * Thread safety: single-threaded.
  */
 #ifndef DRA_ENGINE_H
@@ -314,6 +315,54 @@ DRA_NODISCARD int dra_engine_commit_pod(dra_engine_t *e, uint32_t plan, uint32_t
                                         dra_allocation_t *const *a, uint32_t n);
 DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
                                          dra_allocation_t *const *a, uint32_t n);
+
+/* Release records: a release at the cost of its commit. A commit through
+ * dra_engine_commit_pod_rec also keeps, in a record of the engine's pool (two cache lines), what
+ * its release needs: the node, the plan, the number of results (the node's score) and, per
+ * exclusive result, the state's row and the engine's table row. dra_engine_release_record takes
+ * the pod back by the record's handle, reading neither the allocations nor the state's device
+ * index nor the engine's row mapping: its first load is the record, which a caller that knows
+ * the next departure starts early (dra_engine_prefetch_record). State, summaries, index, score,
+ * node resources and the allocator's row mirror end exactly as dra_engine_release_pod of the
+ * same allocations would leave them.
+ *
+ * Ownership: the engine owns the pool (freed by dra_engine_free); a handle (dra_engine_rec_t,
+ * 1-based, 0: none) is the caller's from the commit that returned it until the release that
+ * takes it back; the allocations stay the caller's and must not change in between (the record
+ * is what the release undoes). Cost: dra_engine_records_reserve mallocs (outside timed work);
+ * commit and release by record allocate nothing. */
+typedef uint32_t dra_engine_rec_t;
+/* Exclusive results a record keeps; a pod with more is committed without one. */
+#define DRA_ENGINE_REC_ROWS 14
+
+/* Make the pool hold at least n records (held and free together; it never shrinks). DRA_OK,
+ * DRA_EINVAL (no engine), DRA_ENOMEM (the pool unchanged). O(n) when it grows. */
+DRA_NODISCARD int dra_engine_records_reserve(dra_engine_t *e, uint32_t n);
+/* Records held now (committed and not yet released). */
+uint32_t dra_engine_records_held(const dra_engine_t *e);
+
+/* dra_engine_commit_pod, and *rec (never NULL) receives the handle of the pod's release record,
+ * or 0 when none was kept: the commit failed (its error is returned), the pool has no free
+ * record, a result is adminAccess or a share under DRAConsumableCapacity, a device is not a row of the
+ * engine's model (or its ID repeats in the model), the state has another model, or the pod has
+ * more than DRA_ENGINE_REC_ROWS exclusive results (or 65535 results). Without a record, release
+ * with dra_engine_release_pod. O(results) on top of the commit. */
+DRA_NODISCARD int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
+                                            dra_allocation_t *const *a, uint32_t n,
+                                            dra_engine_rec_t *rec);
+/* Release the pod committed with record rec and free the record. DRA_EINVAL (no engine, a
+ * handle not held), DRA_ENOTFOUND (the state no longer holds one of the record's devices, as
+ * after a release of the same allocations by another call): nothing changed and the record
+ * stays held. O(rows) plus the summaries' update of each row (as dra_engine_release_pod). */
+DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t rec);
+/* Start loading the lines a later dra_engine_release_record(e, rec) reads, one stage of the
+ * chain per call, each stage reading the lines the one before started (a caller that knows the
+ * departures to come calls stage 0 for the release three ahead, 1 for two ahead, 2 for the
+ * next): stage 0 the record's two lines; 1 (reading the record) the state's entries, the row
+ * mirror and the engine's per-row columns; 2 (reading those) the node's entries in the
+ * signatures the rows match and the allocator's pool entries of the rows. A hint: any input is
+ * accepted (an unknown or free handle, a stage above 2: nothing), nothing changes. O(rows). */
+void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t rec, unsigned stage);
 
 /* Start loading the lines a later dra_engine_release / _release_pod of these allocations on
  * model node `node` reads (the state's entries, the fast allocator's row mirror, the engine's

@@ -311,6 +311,16 @@ struct dra_engine {
         dra_ns_req_t req;
         const char *val;
     } *nsel;
+    struct dra__rid {     /* per table row (direct answers on): what a result names, together in
+                             16 bytes (direct.c, build_answer): the device's name (the model's),
+                             its model row + 1 (dra_result_t.row), its table pool, and whether it
+                             has binding conditions (else its model device is not read); engine
+                             arena */
+        const char *device;
+        uint32_t row1;
+        uint32_t pool : 31;
+        uint32_t bind : 1;
+    } *rid;
     uint32_t nneg;        /* counters with more in use than their capacity */
     bool direct_on;       /* the allocator is the fast one with its shortcuts and no budget */
     bool direct_now;      /* direct_on and the shortcuts still on (set per placement: tests may
@@ -320,6 +330,14 @@ struct dra_engine {
     dra_arena_t vscratch; /* verification of direct answers against the allocator */
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
+    /* release records (commit.c): handle h is recs[h - 1]; free ones are chained by plan */
+    struct dra__rec *recs;
+    uint32_t nrecs;      /* records in the pool */
+    uint32_t rec_free;   /* first free record's handle (0: none) */
+    uint32_t *rec_next;  /* per record: the next free record's handle (free ones; apart from the
+                          * records, so a commit only writes its record) */
+    uint32_t rec_n;      /* rows recorded so far by the commit in progress */
+    uint32_t rec_held;   /* records held (committed, not yet released) */
     /* slice updates (update.c): scratch kept across updates, and what they did */
     dra_arena_t upd_arena;
     bool upd_init;
@@ -582,6 +600,22 @@ uint32_t dra__group_node(const dra_engine_t *e, sig_t *s, uint32_t tn);
 DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
 
 /* ---- commit.c ---- */
+
+/* A release record (engine.h, release records): what the release of one commit needs, dense,
+ * two cache lines: the node, the plan, the results (the node's score moves by them) and per
+ * exclusive result the state's row (model row + 1) and the engine's table row. A free record
+ * has node NONE (its link is in e->rec_next). A commit only stores into its record (no load:
+ * a cold record costs the commit no wait). */
+typedef struct dra__rec {
+    uint32_t node;
+    uint32_t plan;
+    uint16_t nrows; /* rows recorded */
+    uint16_t ndev;  /* results of the allocations */
+    uint32_t pad;
+    uint32_t srow[DRA_ENGINE_REC_ROWS];
+    uint32_t row[DRA_ENGINE_REC_ROWS];
+} dra__rec_t;
+_Static_assert(sizeof(dra__rec_t) == 128, "a release record is two cache lines");
 
 /* Rows by device ID (e->hslots), the model-row mapping (e->ord_row) and the slices' first model
  * rows (e->slice_row0). DRA_ENOMEM. */

@@ -207,6 +207,8 @@ typedef struct slot {
     uint32_t ndev;       /* results counted in the node's score */
     uint32_t shape;      /* mix entry (its plan carries the cpu / memory requests) */
     uint32_t next_free;  /* free list link */
+    dra_engine_rec_t rec; /* the engine's release record of the commit (0: none, release by
+                           * the allocations) */
     bool live;
 } slot_t;
 
@@ -603,6 +605,10 @@ static uint32_t slot_get(ctx_t *c)
         }
         if (c->nslots == first)
             return NONE;
+        /* a release record per slot, made with the slots (not in a timed region); without
+         * one (DRA_ENOMEM) a pod is released by its allocations */
+        int rrc = dra_engine_records_reserve(c->eng, c->nslots);
+        (void)rrc;
         for (uint32_t i = c->nslots; i-- > first;) { /* taken in the order they were made */
             c->slots[i].next_free = c->free_head;
             c->free_head = i;
@@ -621,6 +627,7 @@ static void slot_put(ctx_t *c, uint32_t i)
     dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
+    s->rec = 0;
     s->live = false;
     s->next_free = c->free_head;
     c->free_head = i;
@@ -1331,6 +1338,9 @@ static int engine_build(ctx_t *c)
                             &c->eng, c->diag);
     if (rc)
         return rc;
+    /* a release record per slot made so far (slot_get reserves more as it makes slots) */
+    if ((rc = dra_engine_records_reserve(c->eng, c->nslots)))
+        return rc;
     c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
     if (!c->plan)
         return DRA_ENOMEM;
@@ -1534,7 +1544,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     uint64_t pre_c = slow_iters(c, shape, RK_COMMIT);
     hook(1);
     int64_t t2 = now_ns();
-    int crc = dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
+    int crc = dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
+                                        &s->rec);
     spin(pre_c);
     int64_t t3 = now_ns();
     hook(0);
@@ -1579,13 +1590,15 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 #define RELEASE_LINES 4
 
 /* Start the loads of the next releases: the workload's departure heap says which pods leave
- * next. A release's own prefetch (in the engine) cannot start before the first load of the
- * pod's result memory (its slot's allocations, written at placement long before and evicted
- * since) returns; this starts the chain of loads that leads there a few releases ahead, one
- * step per release so each step finds the line the step before started: the slot of each of
- * the departures after the next two, the result memory of the next two, and for the next one
- * the engine's release lines (state entries, row mirror, per-row columns, signature entries:
- * dra_engine_prefetch_release). Hints only: nothing is changed, and a guess the heap gets wrong
+ * next. A release's own prefetch (in the engine) cannot start before the first load of what it
+ * releases by (the engine's release record, else the pod's result memory: written at commit or
+ * placement long before and evicted since) returns; this starts the chain of loads that leads
+ * there a few releases ahead, one step per release so each step finds the line the step before
+ * started: the slot of each of the departures after the next two; with a release record, its
+ * stage 0 (the record), 1 (state entries, row mirror, per-row columns) and 2 (signature entries,
+ * the allocator's pool entries) for the third, second and next departure
+ * (dra_engine_prefetch_record); without one, the result memory of the next two and the engine's
+ * release lines of the next one (dra_engine_prefetch_release). Hints only: nothing is changed, and a guess the heap gets wrong
  * (a departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
  * release's timed region: a release pays for the hints of the ones after it. */
 static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
@@ -1601,6 +1614,10 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         const slot_t *s = &c->slots[c->pod_slot[pods[i]]];
         if (!s->live || !s->n || !s->allocs)
             continue;
+        if (s->rec) { /* the record three steps ahead, its rows' lines two, what they name one */
+            dra_engine_prefetch_record(c->eng, s->rec, 2 - i);
+            continue;
+        }
         if (i == 0) {
             dra_engine_prefetch_release(c->eng, s->node, s->allocs, s->n);
             continue;
@@ -1621,7 +1638,8 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     uint64_t pre = timed ? slow_iters(c, shape, RK_RELEASE) : 0;
     hook(1);
     int64_t t0 = now_ns();
-    rc = dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+    rc = s->rec ? dra_engine_release_record(c->eng, s->rec)
+                : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
     if (w)
         prefetch_releases(c, w);
     spin(pre);

@@ -91,6 +91,16 @@ bool dra_mr_want_seq(rd_t *rd, const dra_ynode_t *v)
     return false;
 }
 
+void *dra_mr_seq_array(rd_t *rd, const dra_ynode_t *v, size_t size, uint32_t *n)
+{
+    *n = 0;
+    if (!dra_mr_want_seq(rd, v))
+        return NULL;
+    void *a = dra_model_array(rd->m, v->n, size);
+    *n = a ? v->n : 0;
+    return a;
+}
+
 const char *dra_mr_str(rd_t *rd, const dra_ynode_t *v, bool lenient)
 {
     if (dra_ynode_is_null(v) && v && v->type == DRA_YNODE_SCALAR)
@@ -157,11 +167,8 @@ const char **dra_mr_strlist(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
         rd->nerr++;
         return NULL;
     }
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushi(rd, i);
-        out[i] = dra_mr_str(rd, v->vals[i], false);
-        pop(rd, s);
-    }
+    for (dra_mr_item_t e = dra_mr_items(v, v->n); dra_mr_next_item(rd, &e);)
+        out[e.i] = dra_mr_str(rd, e.val, false);
     *n = v->n;
     return out;
 }
@@ -326,32 +333,25 @@ static dra_ns_req_t *rd_ns_reqs(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
     dra_ns_req_t *r = dra_model_array(rd->m, v->n, sizeof *r);
     if (!r && v->n)
         return rd->nerr++, NULL;
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        r[i].op = DRA_NS_UNKNOWN;
-        if (dra_mr_want_map(rd, e)) {
-            for (uint32_t k = 0; k < e->n; k++) {
-                const char *key = e->keys[k]->text;
-                size_t s2 = pushk(rd, key);
-                if (K("key"))
-                    r[i].key = dra_mr_str(rd, e->vals[k], false);
-                else if (K("operator")) {
-                    const char *op = dra_mr_str(rd, e->vals[k], false);
-                    r[i].op_raw = op;
-                    static const char *const ops[] = {"In", "NotIn", "Exists", "DoesNotExist",
-                                                      "Gt", "Lt"};
-                    for (int o = 0; op && o < 6; o++)
-                        if (strcmp(op, ops[o]) == 0)
-                            r[i].op = (dra_ns_op_t)o;
-                } else if (K("values"))
-                    r[i].values = dra_mr_strlist(rd, e->vals[k], &r[i].nvalues);
-                else
-                    dra_mr_unknown_field(rd, e->keys[k], k_selector_req);
-                pop(rd, s2);
-            }
+    for (dra_mr_item_t e = dra_mr_items(v, v->n); dra_mr_next_item(rd, &e);) {
+        dra_ns_req_t *q = &r[e.i];
+        q->op = DRA_NS_UNKNOWN;
+        for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+            if (KEY_IS(f.key, "key"))
+                q->key = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "operator")) {
+                const char *op = dra_mr_str(rd, f.val, false);
+                q->op_raw = op;
+                static const char *const ops[] = {"In", "NotIn", "Exists", "DoesNotExist",
+                                                  "Gt", "Lt"};
+                for (int o = 0; op && o < 6; o++)
+                    if (strcmp(op, ops[o]) == 0)
+                        q->op = (dra_ns_op_t)o;
+            } else if (KEY_IS(f.key, "values"))
+                q->values = dra_mr_strlist(rd, f.val, &q->nvalues);
+            else
+                dra_mr_unknown_field(rd, f.keyn, k_selector_req);
         }
-        pop(rd, s);
     }
     *n = v->n;
     return r;
@@ -369,38 +369,23 @@ const dra_node_selector_t *dra_mr_node_selector(rd_t *rd, const dra_ynode_t *v)
     ns->pos.file = rd->file;
     ns->pos.line = v->line;
     ns->pos.column = v->column;
-    for (uint32_t i = 0; i < v->n; i++) {
-        const char *key = v->keys[i]->text;
-        size_t s = pushk(rd, key);
-        const dra_ynode_t *t = v->vals[i];
-        if (K("nodeSelectorTerms")) {
-            if (dra_mr_want_seq(rd, t)) {
-                ns->terms = dra_model_array(rd->m, t->n, sizeof *ns->terms);
-                ns->nterms = ns->terms ? t->n : 0;
-                for (uint32_t j = 0; j < ns->nterms; j++) {
-                    size_t s2 = pushi(rd, j);
-                    const dra_ynode_t *term = t->vals[j];
-                    if (dra_mr_want_map(rd, term))
-                        for (uint32_t k = 0; k < term->n; k++) {
-                            const char *key2 = term->keys[k]->text;
-                            size_t s3 = pushk(rd, key2);
-                            if (strcmp(key2, "matchExpressions") == 0)
-                                ns->terms[j].exprs =
-                                    rd_ns_reqs(rd, term->vals[k], &ns->terms[j].nexprs);
-                            else if (strcmp(key2, "matchFields") == 0)
-                                ns->terms[j].fields =
-                                    rd_ns_reqs(rd, term->vals[k], &ns->terms[j].nfields);
-                            else
-                                dra_mr_unknown_field(rd, term->keys[k], kterm);
-                            pop(rd, s3);
-                        }
-                    pop(rd, s2);
-                }
-            }
-        } else {
-            dra_mr_unknown_field(rd, v->keys[i], known);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (!KEY_IS(f.key, "nodeSelectorTerms")) {
+            dra_mr_unknown_field(rd, f.keyn, known);
+            continue;
         }
-        pop(rd, s);
+        ns->terms = dra_mr_seq_array(rd, f.val, sizeof *ns->terms, &ns->nterms);
+        for (dra_mr_item_t e = dra_mr_items(f.val, ns->nterms); dra_mr_next_item(rd, &e);) {
+            dra_ns_term_t *term = &ns->terms[e.i];
+            for (dra_mr_field_t x = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &x);) {
+                if (KEY_IS(x.key, "matchExpressions"))
+                    term->exprs = rd_ns_reqs(rd, x.val, &term->nexprs);
+                else if (KEY_IS(x.key, "matchFields"))
+                    term->fields = rd_ns_reqs(rd, x.val, &term->nfields);
+                else
+                    dra_mr_unknown_field(rd, x.keyn, kterm);
+            }
+        }
     }
     return ns;
 }
@@ -433,36 +418,29 @@ dra_toleration_t *dra_mr_tolerations(rd_t *rd, const dra_ynode_t *v, uint32_t *n
     dra_toleration_t *t = dra_model_array(rd->m, v->n, sizeof *t);
     if (!t && v->n)
         return rd->nerr++, NULL;
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        t[i].effect = DRA_EFFECT_EMPTY;
-        if (dra_mr_want_map(rd, e))
-            for (uint32_t k = 0; k < e->n; k++) {
-                const char *key = e->keys[k]->text;
-                const dra_ynode_t *val = e->vals[k];
-                size_t s2 = pushk(rd, key);
-                if (K("key"))
-                    t[i].key = dra_mr_str(rd, val, false);
-                else if (K("operator")) {
-                    t[i].op_raw = dra_mr_str(rd, val, false);
-                    t[i].op = !t[i].op_raw                            ? DRA_TOL_EQUAL
-                              : strcmp(t[i].op_raw, "Equal") == 0  ? DRA_TOL_EQUAL
-                              : strcmp(t[i].op_raw, "Exists") == 0 ? DRA_TOL_EXISTS
-                                                                   : DRA_TOL_UNKNOWN;
-                } else if (K("value"))
-                    t[i].value = dra_mr_str(rd, val, false);
-                else if (K("effect")) {
-                    t[i].effect_raw = dra_mr_str(rd, val, false);
-                    t[i].effect = dra_mr_effect_of(t[i].effect_raw);
-                } else if (K("tolerationSeconds")) {
-                    if (!dra_ynode_is_null(val) && dra_mr_int(rd, val, &t[i].seconds))
-                        t[i].has_seconds = true;
-                } else
-                    dra_mr_unknown_field(rd, e->keys[k], known);
-                pop(rd, s2);
-            }
-        pop(rd, s);
+    for (dra_mr_item_t e = dra_mr_items(v, v->n); dra_mr_next_item(rd, &e);) {
+        dra_toleration_t *tl = &t[e.i];
+        tl->effect = DRA_EFFECT_EMPTY;
+        for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+            if (KEY_IS(f.key, "key"))
+                tl->key = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "operator")) {
+                tl->op_raw = dra_mr_str(rd, f.val, false);
+                tl->op = !tl->op_raw                            ? DRA_TOL_EQUAL
+                         : strcmp(tl->op_raw, "Equal") == 0  ? DRA_TOL_EQUAL
+                         : strcmp(tl->op_raw, "Exists") == 0 ? DRA_TOL_EXISTS
+                                                             : DRA_TOL_UNKNOWN;
+            } else if (KEY_IS(f.key, "value"))
+                tl->value = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "effect")) {
+                tl->effect_raw = dra_mr_str(rd, f.val, false);
+                tl->effect = dra_mr_effect_of(tl->effect_raw);
+            } else if (KEY_IS(f.key, "tolerationSeconds")) {
+                if (!dra_ynode_is_null(f.val) && dra_mr_int(rd, f.val, &tl->seconds))
+                    tl->has_seconds = true;
+            } else
+                dra_mr_unknown_field(rd, f.keyn, known);
+        }
     }
     *n = v->n;
     return t;
@@ -480,45 +458,34 @@ dra_selector_t *dra_mr_selectors(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
     dra_selector_t *sel = dra_model_array(rd->m, v->n, sizeof *sel);
     if (!sel && v->n)
         return rd->nerr++, NULL;
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        dra_mr_set_pos(rd, &sel[i].pos, e);
-        if (dra_mr_want_map(rd, e)) {
-            for (uint32_t k = 0; k < e->n; k++) {
-                const char *key = e->keys[k]->text;
-                const dra_ynode_t *val = e->vals[k];
-                size_t s2 = pushk(rd, key);
-                if (K("cel")) {
-                    if (dra_ynode_is_null(val)) {
-                        const dra_ynode_t *sib = dra_ynode_get(e, "expression");
-                        if (sib)
-                            dra_mr_err(rd, val,
-                                 "required value: cel is null, and \"expression\" is a sibling "
-                                 "of \"cel\" (mis-indented: it belongs under cel)");
-                        else
-                            dra_mr_err(rd, val, "required value: cel must not be null");
-                    } else if (dra_mr_want_map(rd, val)) {
-                        for (uint32_t j = 0; j < val->n; j++) {
-                            size_t s3 = pushk(rd, val->keys[j]->text);
-                            if (strcmp(val->keys[j]->text, "expression") == 0) {
-                                sel[i].cel = dra_mr_str(rd, val->vals[j], false);
-                                dra_mr_set_pos(rd, &sel[i].pos, val->vals[j]);
-                            } else
-                                dra_mr_unknown_field(rd, val->keys[j], kcel);
-                            pop(rd, s3);
-                        }
-                        if (!sel[i].cel)
-                            dra_mr_err(rd, val, "expression: required field missing");
-                    }
-                } else
-                    dra_mr_unknown_field(rd, e->keys[k], known);
-                pop(rd, s2);
+    for (dra_mr_item_t e = dra_mr_items(v, v->n); dra_mr_next_item(rd, &e);) {
+        dra_selector_t *se = &sel[e.i];
+        dra_mr_set_pos(rd, &se->pos, e.val);
+        dra_mr_field_t f = dra_mr_fields(rd, e.val);
+        while (dra_mr_next_field(rd, &f)) {
+            if (!KEY_IS(f.key, "cel"))
+                dra_mr_unknown_field(rd, f.keyn, known);
+            else if (dra_ynode_is_null(f.val)) {
+                if (dra_ynode_get(e.val, "expression"))
+                    dra_mr_err(rd, f.val,
+                               "required value: cel is null, and \"expression\" is a sibling "
+                               "of \"cel\" (mis-indented: it belongs under cel)");
+                else
+                    dra_mr_err(rd, f.val, "required value: cel must not be null");
+            } else if (dra_mr_want_map(rd, f.val)) {
+                for (dra_mr_field_t x = dra_mr_fields(rd, f.val); dra_mr_next_field(rd, &x);) {
+                    if (KEY_IS(x.key, "expression")) {
+                        se->cel = dra_mr_str(rd, x.val, false);
+                        dra_mr_set_pos(rd, &se->pos, x.val);
+                    } else
+                        dra_mr_unknown_field(rd, x.keyn, kcel);
+                }
+                if (!se->cel)
+                    dra_mr_err(rd, f.val, "expression: required field missing");
             }
-            if (!dra_ynode_get(e, "cel"))
-                dra_mr_err(rd, e, "cel: required field missing");
         }
-        pop(rd, s);
+        if (f.map && !dra_ynode_get(e.val, "cel")) /* a map without cel */
+            dra_mr_err(rd, e.val, "cel: required field missing");
     }
     *n = v->n;
     return sel;
@@ -529,16 +496,13 @@ void dra_mr_opaque(rd_t *rd, dra_opaque_config_t *o, const dra_ynode_t *v)
     static const char *const known[] = {"driver", "parameters", NULL};
     if (!dra_mr_want_map(rd, v))
         return;
-    for (uint32_t k = 0; k < v->n; k++) {
-        const char *key = v->keys[k]->text;
-        size_t s = pushk(rd, key);
-        if (K("driver"))
-            o->driver = dra_mr_str(rd, v->vals[k], false);
-        else if (K("parameters"))
-            o->params_json = dra_mr_params(rd, v->vals[k]);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "driver"))
+            o->driver = dra_mr_str(rd, f.val, false);
+        else if (KEY_IS(f.key, "parameters"))
+            o->params_json = dra_mr_params(rd, f.val);
         else
-            dra_mr_unknown_field(rd, v->keys[k], known);
-        pop(rd, s);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
     if (!o->driver)
         dra_mr_err(rd, v, "driver: required field missing");
@@ -553,29 +517,23 @@ dra_taint_t *dra_mr_taints(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
     dra_taint_t *t = dra_model_array(rd->m, v->n, sizeof *t);
     if (!t)
         return rd->nerr++, NULL;
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        if (dra_mr_want_map(rd, e))
-            for (uint32_t k = 0; k < e->n; k++) {
-                const char *key = e->keys[k]->text;
-                size_t s2 = pushk(rd, key);
-                if (K("key"))
-                    t[i].key = dra_mr_str(rd, e->vals[k], false);
-                else if (K("value"))
-                    t[i].value = dra_mr_str(rd, e->vals[k], false);
-                else if (K("effect")) {
-                    t[i].effect_raw = dra_mr_str(rd, e->vals[k], false);
-                    t[i].effect = dra_mr_effect_of(t[i].effect_raw);
-                    if (t[i].effect == DRA_EFFECT_EMPTY)
-                        t[i].effect = DRA_EFFECT_NONE;
-                } else if (K("timeAdded"))
-                    t[i].time_added = dra_mr_str(rd, e->vals[k], false);
-                else
-                    dra_mr_unknown_field(rd, e->keys[k], known);
-                pop(rd, s2);
-            }
-        pop(rd, s);
+    for (dra_mr_item_t e = dra_mr_items(v, v->n); dra_mr_next_item(rd, &e);) {
+        dra_taint_t *ta = &t[e.i];
+        for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+            if (KEY_IS(f.key, "key"))
+                ta->key = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "value"))
+                ta->value = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "effect")) {
+                ta->effect_raw = dra_mr_str(rd, f.val, false);
+                ta->effect = dra_mr_effect_of(ta->effect_raw);
+                if (ta->effect == DRA_EFFECT_EMPTY)
+                    ta->effect = DRA_EFFECT_NONE;
+            } else if (KEY_IS(f.key, "timeAdded"))
+                ta->time_added = dra_mr_str(rd, f.val, false);
+            else
+                dra_mr_unknown_field(rd, f.keyn, known);
+        }
     }
     *n = v->n;
     return t;

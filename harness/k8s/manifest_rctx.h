@@ -43,8 +43,10 @@ typedef struct rd {
     char path[768];
 } rd_t;
 
-/* Key dispatch: the first-byte test skips the strcmp call for almost every non-matching key. */
-#define K(s) (key[0] == (s)[0] && strcmp(key, (s)) == 0)
+/* Key dispatch: the first-byte test skips the strcmp call for almost every non-matching key.
+ * KEY_IS(k, s) for the key k, K(s) for the local variable key. */
+#define KEY_IS(k, s) ((k)[0] == (s)[0] && strcmp((k), (s)) == 0)
+#define K(s) KEY_IS(key, s)
 
 /* ---- errors and the field path ------------------------------------------------------------ */
 
@@ -125,6 +127,80 @@ dra_taint_t *dra_mr_taints(rd_t *rd, const dra_ynode_t *v, uint32_t *n);
  * (NULL-terminated, may be NULL); null: none. */
 dra_resource_qty_t *dra_mr_resources(rd_t *rd, const dra_ynode_t *v, const char *const *skip,
                                      uint32_t *n);
+
+/* ---- walking a map's keys and a sequence's elements with the field path kept ------------- */
+
+/* The keys of a map, the field path at ".key" while each value is read:
+ *     for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);)
+ *         if (KEY_IS(f.key, "name")) ... f.val ... else dra_mr_unknown_field(rd, f.keyn, known);
+ * dra_mr_fields reports a v that is not a map as dra_mr_want_map does (null: silently) and then
+ * walks nothing. Each step pops the previous key and pushes the next; after the last the path is
+ * as before the loop, so the loop must end by its test (continue is fine; no break, goto or
+ * return out of it). */
+typedef struct dra_mr_field {
+    const dra_ynode_t *map; /* NULL: nothing to walk */
+    uint32_t next;
+    size_t save;
+    const char *key; /* the current key's text, its node and its value */
+    const dra_ynode_t *keyn, *val;
+} dra_mr_field_t;
+
+static inline dra_mr_field_t dra_mr_fields(rd_t *rd, const dra_ynode_t *v)
+{
+    dra_mr_field_t f = {0};
+    f.map = dra_mr_want_map(rd, v) ? v : NULL;
+    return f;
+}
+
+static inline bool dra_mr_next_field(rd_t *rd, dra_mr_field_t *f)
+{
+    if (f->next)
+        pop(rd, f->save);
+    if (!f->map || f->next >= f->map->n)
+        return false;
+    f->keyn = f->map->keys[f->next];
+    f->val = f->map->vals[f->next];
+    f->key = f->keyn->text;
+    f->save = pushk(rd, f->key);
+    f->next++;
+    return true;
+}
+
+/* The first n elements of a sequence, the field path at "[i]" while each is read:
+ *     for (dra_mr_item_t e = dra_mr_items(v, n); dra_mr_next_item(rd, &e);) ... e.i, e.val ...
+ * The same rule as for dra_mr_fields: the loop ends by its test. */
+typedef struct dra_mr_item {
+    const dra_ynode_t *seq;
+    uint32_t n, next;
+    uint32_t i; /* the current element's index and node */
+    const dra_ynode_t *val;
+    size_t save;
+} dra_mr_item_t;
+
+static inline dra_mr_item_t dra_mr_items(const dra_ynode_t *seq, uint32_t n)
+{
+    dra_mr_item_t e = {0};
+    e.seq = seq;
+    e.n = n;
+    return e;
+}
+
+static inline bool dra_mr_next_item(rd_t *rd, dra_mr_item_t *e)
+{
+    if (e->next)
+        pop(rd, e->save);
+    if (e->next >= e->n)
+        return false;
+    e->i = e->next++;
+    e->val = e->seq->vals[e->i];
+    e->save = pushi(rd, e->i);
+    return true;
+}
+
+/* A zeroed array in the model for the elements of sequence v, size bytes each, *n its length:
+ * v->n elements; NULL with *n = 0 when v is not a sequence (reported as dra_mr_want_seq does)
+ * or memory ran out. */
+void *dra_mr_seq_array(rd_t *rd, const dra_ynode_t *v, size_t size, uint32_t *n);
 
 /* ---- field shapes several kinds share: device selectors and opaque configuration ---------- */
 

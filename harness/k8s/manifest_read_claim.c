@@ -25,28 +25,21 @@ static void rd_derived(rd_t *rd, dra_exact_request_t *r, const dra_ynode_t *v)
         return;
     }
     r->nderived = v->n;
-    for (uint32_t i = 0; i < v->n; i++) {
-        size_t s = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        dra_derived_attr_t *da = &r->derived[i];
-        dra_mr_set_pos(rd, &da->pos, e);
-        if (dra_mr_want_map(rd, e))
-            for (uint32_t k = 0; k < e->n; k++) {
-                const char *key = e->keys[k]->text;
-                size_t s2 = pushk(rd, key);
-                if (K("name")) {
-                    da->name = dra_mr_str(rd, e->vals[k], false);
-                    /* the name as written: constraints name it fully qualified */
-                    if (da->name && dra_intern_put(&rd->m->intern, da->name, strlen(da->name),
-                                                   &da->qname) != DRA_OK)
-                        rd->nerr++;
-                } else if (K("expression"))
-                    da->expr = dra_mr_str(rd, e->vals[k], false);
-                else
-                    dra_mr_unknown_field(rd, e->keys[k], known);
-                pop(rd, s2);
-            }
-        pop(rd, s);
+    for (dra_mr_item_t e = dra_mr_items(v, v->n); dra_mr_next_item(rd, &e);) {
+        dra_derived_attr_t *da = &r->derived[e.i];
+        dra_mr_set_pos(rd, &da->pos, e.val);
+        for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+            if (KEY_IS(f.key, "name")) {
+                da->name = dra_mr_str(rd, f.val, false);
+                /* the name as written: constraints name it fully qualified */
+                if (da->name && dra_intern_put(&rd->m->intern, da->name, strlen(da->name),
+                                               &da->qname) != DRA_OK)
+                    rd->nerr++;
+            } else if (KEY_IS(f.key, "expression"))
+                da->expr = dra_mr_str(rd, f.val, false);
+            else
+                dra_mr_unknown_field(rd, f.keyn, known);
+        }
     }
 }
 
@@ -162,15 +155,11 @@ static void rd_requests(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
                         rd_exact(rd, r->exactly, val, true, false);
                 }
             } else if (K("firstAvailable")) {
-                if (dra_mr_want_seq(rd, val)) {
-                    r->first_available = dra_model_array(rd->m, val->n, sizeof *r->first_available);
-                    r->nfirst_available = r->first_available ? val->n : 0;
-                    for (uint32_t j = 0; j < r->nfirst_available; j++) {
-                        size_t s3 = pushi(rd, j);
-                        rd_exact(rd, &r->first_available[j], val->vals[j], false, true);
-                        pop(rd, s3);
-                    }
-                }
+                r->first_available =
+                    dra_mr_seq_array(rd, val, sizeof *r->first_available, &r->nfirst_available);
+                for (dra_mr_item_t a = dra_mr_items(val, r->nfirst_available);
+                     dra_mr_next_item(rd, &a);)
+                    rd_exact(rd, &r->first_available[a.i], a.val, false, true);
             } else if (old) {
                 if (!flat) {
                     flat = dra_model_array(rd->m, 1, sizeof *flat);
@@ -205,76 +194,115 @@ static void rd_claim_spec(rd_t *rd, dra_claim_t *c, const dra_ynode_t *spec)
     static const char *const kdev[] = {"requests", "constraints", "config", NULL};
     static const char *const kcons[] = {"requests", "matchAttribute", "distinctAttribute", NULL};
     static const char *const kcfg[] = {"requests", "opaque", NULL};
-    if (!dra_mr_want_map(rd, spec))
-        return;
-    for (uint32_t k = 0; k < spec->n; k++) {
-        size_t s = pushk(rd, spec->keys[k]->text);
-        const dra_ynode_t *dv = spec->vals[k];
-        if (strcmp(spec->keys[k]->text, "devices") != 0) {
-            dra_mr_unknown_field(rd, spec->keys[k], known);
-        } else if (dra_mr_want_map(rd, dv)) {
-            for (uint32_t i = 0; i < dv->n; i++) {
-                const char *key = dv->keys[i]->text;
-                const dra_ynode_t *val = dv->vals[i];
-                size_t s2 = pushk(rd, key);
-                if (K("requests"))
-                    rd_requests(rd, c, val);
-                else if (K("constraints")) {
-                    if (dra_mr_want_seq(rd, val)) {
-                        c->constraints = dra_model_array(rd->m, val->n, sizeof *c->constraints);
-                        c->nconstraints = c->constraints ? val->n : 0;
-                        for (uint32_t j = 0; j < c->nconstraints; j++) {
-                            size_t s3 = pushi(rd, j);
-                            dra_constraint_t *co = &c->constraints[j];
-                            const dra_ynode_t *e = val->vals[j];
-                            dra_mr_set_pos(rd, &co->pos, e);
-                            if (dra_mr_want_map(rd, e))
-                                for (uint32_t x = 0; x < e->n; x++) {
-                                    const char *key2 = e->keys[x]->text;
-                                    size_t s4 = pushk(rd, key2);
-                                    if (strcmp(key2, "requests") == 0)
-                                        co->requests = dra_mr_strlist(rd, e->vals[x],
-                                                                      &co->nrequests);
-                                    else if (strcmp(key2, "matchAttribute") == 0)
-                                        co->match_attribute = dra_mr_str(rd, e->vals[x], false);
-                                    else if (strcmp(key2, "distinctAttribute") == 0)
-                                        co->distinct_attribute = dra_mr_str(rd, e->vals[x], false);
-                                    else
-                                        dra_mr_unknown_field(rd, e->keys[x], kcons);
-                                    pop(rd, s4);
-                                }
-                            pop(rd, s3);
-                        }
-                    }
-                } else if (K("config")) {
-                    if (dra_mr_want_seq(rd, val)) {
-                        c->configs = dra_model_array(rd->m, val->n, sizeof *c->configs);
-                        c->nconfigs = c->configs ? val->n : 0;
-                        for (uint32_t j = 0; j < c->nconfigs; j++) {
-                            size_t s3 = pushi(rd, j);
-                            const dra_ynode_t *e = val->vals[j];
-                            if (dra_mr_want_map(rd, e))
-                                for (uint32_t x = 0; x < e->n; x++) {
-                                    const char *key2 = e->keys[x]->text;
-                                    size_t s4 = pushk(rd, key2);
-                                    if (strcmp(key2, "requests") == 0)
-                                        c->configs[j].requests = dra_mr_strlist(
-                                            rd, e->vals[x], &c->configs[j].nrequests);
-                                    else if (strcmp(key2, "opaque") == 0)
-                                        dra_mr_opaque(rd, &c->configs[j].opaque, e->vals[x]);
-                                    else
-                                        dra_mr_unknown_field(rd, e->keys[x], kcfg);
-                                    pop(rd, s4);
-                                }
-                            pop(rd, s3);
-                        }
-                    }
-                } else
-                    dra_mr_unknown_field(rd, dv->keys[i], kdev);
-                pop(rd, s2);
-            }
+    for (dra_mr_field_t f = dra_mr_fields(rd, spec); dra_mr_next_field(rd, &f);) {
+        if (!KEY_IS(f.key, "devices")) {
+            dra_mr_unknown_field(rd, f.keyn, known);
+            continue;
         }
-        pop(rd, s);
+        for (dra_mr_field_t d = dra_mr_fields(rd, f.val); dra_mr_next_field(rd, &d);) {
+            if (KEY_IS(d.key, "requests"))
+                rd_requests(rd, c, d.val);
+            else if (KEY_IS(d.key, "constraints")) {
+                c->constraints =
+                    dra_mr_seq_array(rd, d.val, sizeof *c->constraints, &c->nconstraints);
+                for (dra_mr_item_t e = dra_mr_items(d.val, c->nconstraints);
+                     dra_mr_next_item(rd, &e);) {
+                    dra_constraint_t *co = &c->constraints[e.i];
+                    dra_mr_set_pos(rd, &co->pos, e.val);
+                    for (dra_mr_field_t x = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &x);) {
+                        if (KEY_IS(x.key, "requests"))
+                            co->requests = dra_mr_strlist(rd, x.val, &co->nrequests);
+                        else if (KEY_IS(x.key, "matchAttribute"))
+                            co->match_attribute = dra_mr_str(rd, x.val, false);
+                        else if (KEY_IS(x.key, "distinctAttribute"))
+                            co->distinct_attribute = dra_mr_str(rd, x.val, false);
+                        else
+                            dra_mr_unknown_field(rd, x.keyn, kcons);
+                    }
+                }
+            } else if (KEY_IS(d.key, "config")) {
+                c->configs = dra_mr_seq_array(rd, d.val, sizeof *c->configs, &c->nconfigs);
+                for (dra_mr_item_t e = dra_mr_items(d.val, c->nconfigs); dra_mr_next_item(rd, &e);) {
+                    dra_claim_config_t *cf = &c->configs[e.i];
+                    for (dra_mr_field_t x = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &x);) {
+                        if (KEY_IS(x.key, "requests"))
+                            cf->requests = dra_mr_strlist(rd, x.val, &cf->nrequests);
+                        else if (KEY_IS(x.key, "opaque"))
+                            dra_mr_opaque(rd, &cf->opaque, x.val);
+                        else
+                            dra_mr_unknown_field(rd, x.keyn, kcfg);
+                    }
+                }
+            } else
+                dra_mr_unknown_field(rd, d.keyn, kdev);
+        }
+    }
+}
+
+/* One status.allocation.devices.results[] entry (a map; reported otherwise). */
+static void rd_result(rd_t *rd, dra_result_t *r, const dra_ynode_t *v)
+{
+    static const char *const kres[] = {
+        "request", "driver", "pool", "device", "adminAccess", "tolerations", "bindingConditions",
+        "bindingFailureConditions", "shareID", "consumedCapacity", NULL};
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        const char *k3 = f.key;
+        const dra_ynode_t *z = f.val;
+        if (strcmp(k3, "request") == 0)
+            r->request = dra_mr_str(rd, z, false);
+        else if (strcmp(k3, "driver") == 0)
+            r->driver = dra_mr_str(rd, z, false);
+        else if (strcmp(k3, "pool") == 0)
+            r->pool = dra_mr_str(rd, z, false);
+        else if (strcmp(k3, "device") == 0)
+            r->device = dra_mr_str(rd, z, false);
+        else if (strcmp(k3, "adminAccess") == 0) {
+            if (!dra_ynode_is_null(z))
+                dra_mr_bool(rd, z, &r->admin_access);
+        } else if (strcmp(k3, "tolerations") == 0)
+            r->tolerations = dra_mr_tolerations(rd, z, &r->ntolerations);
+        else if (strcmp(k3, "bindingConditions") == 0)
+            r->binding_conditions = dra_mr_strlist(rd, z, &r->nbinding_conditions);
+        else if (strcmp(k3, "bindingFailureConditions") == 0)
+            r->binding_failure_conditions = dra_mr_strlist(rd, z, &r->nbinding_failure_conditions);
+        else if (strcmp(k3, "shareID") == 0)
+            r->share_id = dra_mr_str(rd, z, false);
+        else if (strcmp(k3, "consumedCapacity") == 0) {
+            if (dra_mr_want_map(rd, z)) {
+                r->consumed = dra_model_array(rd->m, z->n, sizeof *r->consumed);
+                r->nconsumed = r->consumed ? z->n : 0;
+                for (uint32_t q = 0; q < r->nconsumed; q++) {
+                    size_t s5 = pushk(rd, z->keys[q]->text);
+                    r->consumed[q].name = dra_model_strn(rd->m, z->keys[q]->text, z->keys[q]->len);
+                    dra_mr_qty(rd, z->vals[q], &r->consumed[q].value);
+                    pop(rd, s5);
+                }
+            }
+        } else
+            dra_mr_unknown_field(rd, f.keyn, kres);
+    }
+}
+
+/* One status.allocation.devices.config[] entry (a map; reported otherwise). */
+static void rd_alloc_config(rd_t *rd, dra_alloc_config_t *cf, const dra_ynode_t *v)
+{
+    static const char *const kcfg[] = {"source", "requests", "opaque", NULL};
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "source")) {
+            const char *src = dra_mr_str(rd, f.val, false);
+            if (src && strcmp(src, "FromClaim") == 0)
+                cf->source = DRA_CONFIG_FROM_CLAIM;
+            else if (src && strcmp(src, "FromClass") == 0)
+                cf->source = DRA_CONFIG_FROM_CLASS;
+            else
+                dra_mr_err(rd, f.val, "unsupported value \"%s\": must be FromClass or FromClaim",
+                           src ? src : "");
+        } else if (KEY_IS(f.key, "requests"))
+            cf->requests = dra_mr_strlist(rd, f.val, &cf->nrequests);
+        else if (KEY_IS(f.key, "opaque"))
+            dra_mr_opaque(rd, &cf->opaque, f.val);
+        else
+            dra_mr_unknown_field(rd, f.keyn, kcfg);
     }
 }
 
@@ -283,10 +311,6 @@ static void rd_allocation(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
     static const char *const kalloc[] = {"devices", "nodeSelector", "allocationTimestamp",
                                          "controller", NULL};
     static const char *const kdev[] = {"results", "config", NULL};
-    static const char *const kres[] = {
-        "request", "driver", "pool", "device", "adminAccess", "tolerations", "bindingConditions",
-        "bindingFailureConditions", "shareID", "consumedCapacity", NULL};
-    static const char *const kcfg[] = {"source", "requests", "opaque", NULL};
     if (!dra_mr_want_map(rd, v))
         return;
     dra_allocation_t *a = dra_model_array(rd->m, 1, sizeof *a);
@@ -296,113 +320,29 @@ static void rd_allocation(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
         return;
     }
     c->allocation = a;
-    for (uint32_t k = 0; k < v->n; k++) {
-        const char *key = v->keys[k]->text;
-        const dra_ynode_t *val = v->vals[k];
-        size_t s = pushk(rd, key);
-        if (K("nodeSelector"))
-            a->node_selector = dra_mr_node_selector(rd, val);
-        else if (K("allocationTimestamp"))
-            a->allocation_timestamp = dra_mr_str(rd, val, false);
-        else if (K("controller")) {
-        } else if (K("devices")) {
-            if (dra_mr_want_map(rd, val))
-                for (uint32_t i = 0; i < val->n; i++) {
-                    const char *k2 = val->keys[i]->text;
-                    const dra_ynode_t *x = val->vals[i];
-                    size_t s2 = pushk(rd, k2);
-                    if (strcmp(k2, "results") == 0 && dra_mr_want_seq(rd, x)) {
-                        a->results = dra_model_array(rd->m, x->n, sizeof *a->results);
-                        a->nresults = a->results ? x->n : 0;
-                        for (uint32_t j = 0; j < a->nresults; j++) {
-                            size_t s3 = pushi(rd, j);
-                            dra_result_t *r = &a->results[j];
-                            const dra_ynode_t *e = x->vals[j];
-                            if (dra_mr_want_map(rd, e))
-                                for (uint32_t y = 0; y < e->n; y++) {
-                                    const char *k3 = e->keys[y]->text;
-                                    const dra_ynode_t *z = e->vals[y];
-                                    size_t s4 = pushk(rd, k3);
-                                    if (strcmp(k3, "request") == 0)
-                                        r->request = dra_mr_str(rd, z, false);
-                                    else if (strcmp(k3, "driver") == 0)
-                                        r->driver = dra_mr_str(rd, z, false);
-                                    else if (strcmp(k3, "pool") == 0)
-                                        r->pool = dra_mr_str(rd, z, false);
-                                    else if (strcmp(k3, "device") == 0)
-                                        r->device = dra_mr_str(rd, z, false);
-                                    else if (strcmp(k3, "adminAccess") == 0) {
-                                        if (!dra_ynode_is_null(z))
-                                            dra_mr_bool(rd, z, &r->admin_access);
-                                    } else if (strcmp(k3, "tolerations") == 0)
-                                        r->tolerations = dra_mr_tolerations(rd, z,
-                                                                            &r->ntolerations);
-                                    else if (strcmp(k3, "bindingConditions") == 0)
-                                        r->binding_conditions =
-                                            dra_mr_strlist(rd, z, &r->nbinding_conditions);
-                                    else if (strcmp(k3, "bindingFailureConditions") == 0)
-                                        r->binding_failure_conditions =
-                                            dra_mr_strlist(rd, z, &r->nbinding_failure_conditions);
-                                    else if (strcmp(k3, "shareID") == 0)
-                                        r->share_id = dra_mr_str(rd, z, false);
-                                    else if (strcmp(k3, "consumedCapacity") == 0) {
-                                        if (dra_mr_want_map(rd, z)) {
-                                            r->consumed =
-                                                dra_model_array(rd->m, z->n, sizeof *r->consumed);
-                                            r->nconsumed = r->consumed ? z->n : 0;
-                                            for (uint32_t q = 0; q < r->nconsumed; q++) {
-                                                size_t s5 = pushk(rd, z->keys[q]->text);
-                                                r->consumed[q].name = dra_model_strn(
-                                                    rd->m, z->keys[q]->text, z->keys[q]->len);
-                                                dra_mr_qty(rd, z->vals[q], &r->consumed[q].value);
-                                                pop(rd, s5);
-                                            }
-                                        }
-                                    } else
-                                        dra_mr_unknown_field(rd, e->keys[y], kres);
-                                    pop(rd, s4);
-                                }
-                            pop(rd, s3);
-                        }
-                    } else if (strcmp(k2, "config") == 0 && dra_mr_want_seq(rd, x)) {
-                        a->configs = dra_model_array(rd->m, x->n, sizeof *a->configs);
-                        a->nconfigs = a->configs ? x->n : 0;
-                        for (uint32_t j = 0; j < a->nconfigs; j++) {
-                            size_t s3 = pushi(rd, j);
-                            const dra_ynode_t *e = x->vals[j];
-                            if (dra_mr_want_map(rd, e))
-                                for (uint32_t y = 0; y < e->n; y++) {
-                                    const char *k3 = e->keys[y]->text;
-                                    size_t s4 = pushk(rd, k3);
-                                    if (strcmp(k3, "source") == 0) {
-                                        const char *src = dra_mr_str(rd, e->vals[y], false);
-                                        if (src && strcmp(src, "FromClaim") == 0)
-                                            a->configs[j].source = DRA_CONFIG_FROM_CLAIM;
-                                        else if (src && strcmp(src, "FromClass") == 0)
-                                            a->configs[j].source = DRA_CONFIG_FROM_CLASS;
-                                        else
-                                            dra_mr_err(rd, e->vals[y],
-                                                 "unsupported value \"%s\": must be FromClass or "
-                                                 "FromClaim",
-                                                 src ? src : "");
-                                    } else if (strcmp(k3, "requests") == 0)
-                                        a->configs[j].requests = dra_mr_strlist(
-                                            rd, e->vals[y], &a->configs[j].nrequests);
-                                    else if (strcmp(k3, "opaque") == 0)
-                                        dra_mr_opaque(rd, &a->configs[j].opaque, e->vals[y]);
-                                    else
-                                        dra_mr_unknown_field(rd, e->keys[y], kcfg);
-                                    pop(rd, s4);
-                                }
-                            pop(rd, s3);
-                        }
-                    } else if (strcmp(k2, "results") != 0 && strcmp(k2, "config") != 0)
-                        dra_mr_unknown_field(rd, val->keys[i], kdev);
-                    pop(rd, s2);
-                }
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "nodeSelector"))
+            a->node_selector = dra_mr_node_selector(rd, f.val);
+        else if (KEY_IS(f.key, "allocationTimestamp"))
+            a->allocation_timestamp = dra_mr_str(rd, f.val, false);
+        else if (KEY_IS(f.key, "controller")) {
+        } else if (KEY_IS(f.key, "devices")) {
+            for (dra_mr_field_t d = dra_mr_fields(rd, f.val); dra_mr_next_field(rd, &d);) {
+                if (KEY_IS(d.key, "results")) {
+                    a->results = dra_mr_seq_array(rd, d.val, sizeof *a->results, &a->nresults);
+                    for (dra_mr_item_t e = dra_mr_items(d.val, a->nresults);
+                         dra_mr_next_item(rd, &e);)
+                        rd_result(rd, &a->results[e.i], e.val);
+                } else if (KEY_IS(d.key, "config")) {
+                    a->configs = dra_mr_seq_array(rd, d.val, sizeof *a->configs, &a->nconfigs);
+                    for (dra_mr_item_t e = dra_mr_items(d.val, a->nconfigs);
+                         dra_mr_next_item(rd, &e);)
+                        rd_alloc_config(rd, &a->configs[e.i], e.val);
+                } else
+                    dra_mr_unknown_field(rd, d.keyn, kdev);
+            }
         } else
-            dra_mr_unknown_field(rd, v->keys[k], kalloc);
-        pop(rd, s);
+            dra_mr_unknown_field(rd, f.keyn, kalloc);
     }
 }
 

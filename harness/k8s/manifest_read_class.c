@@ -13,38 +13,22 @@ static void rd_class(rd_t *rd, const dra_ynode_t *spec, dra_device_class_t *c)
 {
     static const char *const known[] = {"selectors", "config", "extendedResourceName", NULL};
     static const char *const kcfg[] = {"opaque", NULL};
-    if (!dra_mr_want_map(rd, spec))
-        return;
-    for (uint32_t k = 0; k < spec->n; k++) {
-        const char *key = spec->keys[k]->text;
-        const dra_ynode_t *val = spec->vals[k];
-        size_t s = pushk(rd, key);
-        if (K("selectors"))
-            c->selectors = dra_mr_selectors(rd, val, &c->nselectors);
-        else if (K("config")) {
-            if (dra_mr_want_seq(rd, val)) {
-                c->configs = dra_model_array(rd->m, val->n, sizeof *c->configs);
-                c->nconfigs = c->configs ? val->n : 0;
-                for (uint32_t i = 0; i < c->nconfigs; i++) {
-                    size_t s2 = pushi(rd, i);
-                    const dra_ynode_t *e = val->vals[i];
-                    if (dra_mr_want_map(rd, e))
-                        for (uint32_t j = 0; j < e->n; j++) {
-                            size_t s3 = pushk(rd, e->keys[j]->text);
-                            if (strcmp(e->keys[j]->text, "opaque") == 0)
-                                dra_mr_opaque(rd, &c->configs[i].opaque, e->vals[j]);
-                            else
-                                dra_mr_unknown_field(rd, e->keys[j], kcfg);
-                            pop(rd, s3);
-                        }
-                    pop(rd, s2);
+    for (dra_mr_field_t f = dra_mr_fields(rd, spec); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "selectors"))
+            c->selectors = dra_mr_selectors(rd, f.val, &c->nselectors);
+        else if (KEY_IS(f.key, "config")) {
+            c->configs = dra_mr_seq_array(rd, f.val, sizeof *c->configs, &c->nconfigs);
+            for (dra_mr_item_t e = dra_mr_items(f.val, c->nconfigs); dra_mr_next_item(rd, &e);)
+                for (dra_mr_field_t x = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &x);) {
+                    if (KEY_IS(x.key, "opaque"))
+                        dra_mr_opaque(rd, &c->configs[e.i].opaque, x.val);
+                    else
+                        dra_mr_unknown_field(rd, x.keyn, kcfg);
                 }
-            }
-        } else if (K("extendedResourceName"))
-            c->extended_resource_name = dra_mr_str(rd, val, false);
+        } else if (KEY_IS(f.key, "extendedResourceName"))
+            c->extended_resource_name = dra_mr_str(rd, f.val, false);
         else
-            dra_mr_unknown_field(rd, spec->keys[k], known);
-        pop(rd, s);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
 }
 

@@ -287,37 +287,29 @@ static void rd_pod_spec(rd_t *rd, dra_pod_t *p, const dra_ynode_t *spec, const c
                     snprintf(f, sizeof f, "%s.volumes", pre);
                     note(rd, p, f, "persistent volume claims (volume binding) are not modelled");
                 }
-        } else if (K("resourceClaims") && dra_mr_want_seq(rd, val)) {
-            p->claims = dra_model_array(rd->m, val->n, sizeof *p->claims);
-            p->nclaims = p->claims ? val->n : 0;
-            for (uint32_t i = 0; i < p->nclaims; i++) {
-                size_t s2 = pushi(rd, i);
-                const dra_ynode_t *e = val->vals[i];
-                dra_pod_claim_t *c = &p->claims[i];
-                if (dra_mr_want_map(rd, e))
-                    for (uint32_t j = 0; j < e->n; j++) {
-                        const char *k2 = e->keys[j]->text;
-                        const dra_ynode_t *x = e->vals[j];
-                        size_t s3 = pushk(rd, k2);
-                        if (strcmp(k2, "name") == 0)
-                            c->name = dra_mr_str(rd, x, false);
-                        else if (strcmp(k2, "resourceClaimName") == 0)
-                            c->claim_name = dra_mr_str(rd, x, false);
-                        else if (strcmp(k2, "resourceClaimTemplateName") == 0)
-                            c->template_name = dra_mr_str(rd, x, false);
-                        else if (strcmp(k2, "source") == 0 && dra_mr_want_map(rd, x)) {
-                            /* pre-1.31 PodResourceClaimSource */
-                            const dra_ynode_t *cn = dra_ynode_get(x, "resourceClaimName");
-                            const dra_ynode_t *tn = dra_ynode_get(x, "resourceClaimTemplateName");
-                            if (cn)
-                                c->claim_name = dra_mr_str(rd, cn, false);
-                            if (tn)
-                                c->template_name = dra_mr_str(rd, tn, false);
-                        } else if (strcmp(k2, "source") != 0)
-                            dra_mr_unknown_field(rd, e->keys[j], kclaim);
-                        pop(rd, s3);
+        } else if (K("resourceClaims")) {
+            p->claims = dra_mr_seq_array(rd, val, sizeof *p->claims, &p->nclaims);
+            for (dra_mr_item_t e = dra_mr_items(val, p->nclaims); dra_mr_next_item(rd, &e);) {
+                dra_pod_claim_t *c = &p->claims[e.i];
+                for (dra_mr_field_t x = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &x);) {
+                    if (KEY_IS(x.key, "name"))
+                        c->name = dra_mr_str(rd, x.val, false);
+                    else if (KEY_IS(x.key, "resourceClaimName"))
+                        c->claim_name = dra_mr_str(rd, x.val, false);
+                    else if (KEY_IS(x.key, "resourceClaimTemplateName"))
+                        c->template_name = dra_mr_str(rd, x.val, false);
+                    else if (!KEY_IS(x.key, "source"))
+                        dra_mr_unknown_field(rd, x.keyn, kclaim);
+                    else if (dra_mr_want_map(rd, x.val)) {
+                        /* pre-1.31 PodResourceClaimSource */
+                        const dra_ynode_t *cn = dra_ynode_get(x.val, "resourceClaimName");
+                        const dra_ynode_t *tn = dra_ynode_get(x.val, "resourceClaimTemplateName");
+                        if (cn)
+                            c->claim_name = dra_mr_str(rd, cn, false);
+                        if (tn)
+                            c->template_name = dra_mr_str(rd, tn, false);
                     }
-                pop(rd, s2);
+                }
             }
         }
         pop(rd, s);
@@ -369,40 +361,28 @@ static void rd_ext_status(rd_t *rd, dra_pod_t *p, const dra_ynode_t *st)
     if (!v || dra_ynode_is_null(v))
         return;
     size_t s = pushk(rd, "extendedResourceClaimStatus");
-    if (dra_mr_want_map(rd, v))
-        for (uint32_t k = 0; k < v->n; k++) {
-            const char *key = v->keys[k]->text;
-            const dra_ynode_t *val = v->vals[k];
-            size_t s2 = pushk(rd, key);
-            if (K("resourceClaimName"))
-                p->ext_claim = dra_mr_str(rd, val, false);
-            else if (K("requestMappings") && dra_mr_want_seq(rd, val)) {
-                p->ext_mappings = dra_model_array(rd->m, val->n, sizeof *p->ext_mappings);
-                p->next_mappings = p->ext_mappings ? val->n : 0;
-                for (uint32_t i = 0; i < p->next_mappings; i++) {
-                    size_t s3 = pushi(rd, i);
-                    const dra_ynode_t *e = val->vals[i];
-                    dra_request_mapping_t *mp = &p->ext_mappings[i];
-                    if (dra_mr_want_map(rd, e))
-                        for (uint32_t j = 0; j < e->n; j++) {
-                            const char *k2 = e->keys[j]->text;
-                            size_t s4 = pushk(rd, k2);
-                            if (strcmp(k2, "containerName") == 0)
-                                mp->container = dra_mr_str(rd, e->vals[j], false);
-                            else if (strcmp(k2, "resourceName") == 0)
-                                mp->resource = dra_mr_str(rd, e->vals[j], false);
-                            else if (strcmp(k2, "requestName") == 0)
-                                mp->request = dra_mr_str(rd, e->vals[j], false);
-                            else
-                                dra_mr_unknown_field(rd, e->keys[j], kmap);
-                            pop(rd, s4);
-                        }
-                    pop(rd, s3);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "resourceClaimName"))
+            p->ext_claim = dra_mr_str(rd, f.val, false);
+        else if (!KEY_IS(f.key, "requestMappings"))
+            dra_mr_unknown_field(rd, f.keyn, kst);
+        else {
+            p->ext_mappings = dra_mr_seq_array(rd, f.val, sizeof *p->ext_mappings, &p->next_mappings);
+            for (dra_mr_item_t e = dra_mr_items(f.val, p->next_mappings); dra_mr_next_item(rd, &e);) {
+                dra_request_mapping_t *mp = &p->ext_mappings[e.i];
+                for (dra_mr_field_t x = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &x);) {
+                    if (KEY_IS(x.key, "containerName"))
+                        mp->container = dra_mr_str(rd, x.val, false);
+                    else if (KEY_IS(x.key, "resourceName"))
+                        mp->resource = dra_mr_str(rd, x.val, false);
+                    else if (KEY_IS(x.key, "requestName"))
+                        mp->request = dra_mr_str(rd, x.val, false);
+                    else
+                        dra_mr_unknown_field(rd, x.keyn, kmap);
                 }
-            } else if (!K("requestMappings"))
-                dra_mr_unknown_field(rd, v->keys[k], kst);
-            pop(rd, s2);
+            }
         }
+    }
     pop(rd, s);
 }
 

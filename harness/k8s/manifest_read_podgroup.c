@@ -45,41 +45,26 @@ static void rd_policy(rd_t *rd, dra_group_sched_t *s, const dra_ynode_t *v)
     static const char *const kgang[] = {"minCount", NULL};
     s->has_policy = true;
     dra_mr_set_pos(rd, &s->policy_pos, v);
-    if (!dra_mr_want_map(rd, v))
-        return;
-    for (uint32_t k = 0; k < v->n; k++) {
-        const char *key = v->keys[k]->text;
-        const dra_ynode_t *val = v->vals[k];
-        size_t sv = pushk(rd, key);
-        if (K("basic")) {
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "basic")) {
             /* an empty struct: {} (null is absent, as for any optional pointer) */
-            if (!dra_ynode_is_null(val)) {
+            if (!dra_ynode_is_null(f.val)) {
                 s->basic = true;
-                if (dra_mr_want_map(rd, val))
-                    for (uint32_t j = 0; j < val->n; j++) {
-                        size_t s2 = pushk(rd, val->keys[j]->text);
-                        dra_mr_err(rd, val->keys[j], "unknown field \"%.80s\" (basic has no fields)",
-                                   val->keys[j]->text);
-                        pop(rd, s2);
-                    }
+                for (dra_mr_field_t b = dra_mr_fields(rd, f.val); dra_mr_next_field(rd, &b);)
+                    dra_mr_err(rd, b.keyn, "unknown field \"%.80s\" (basic has no fields)", b.key);
             }
-        } else if (K("gang")) {
-            if (!dra_ynode_is_null(val)) {
+        } else if (KEY_IS(f.key, "gang")) {
+            if (!dra_ynode_is_null(f.val)) {
                 s->gang = true;
-                if (dra_mr_want_map(rd, val))
-                    for (uint32_t j = 0; j < val->n; j++) {
-                        size_t s2 = pushk(rd, val->keys[j]->text);
-                        if (strcmp(val->keys[j]->text, "minCount") == 0) {
-                            if (!dra_ynode_is_null(val->vals[j]))
-                                s->has_min_count = dra_mr_int(rd, val->vals[j], &s->min_count);
-                        } else
-                            dra_mr_unknown_field(rd, val->keys[j], kgang);
-                        pop(rd, s2);
-                    }
+                for (dra_mr_field_t g = dra_mr_fields(rd, f.val); dra_mr_next_field(rd, &g);) {
+                    if (!KEY_IS(g.key, "minCount"))
+                        dra_mr_unknown_field(rd, g.keyn, kgang);
+                    else if (!dra_ynode_is_null(g.val))
+                        s->has_min_count = dra_mr_int(rd, g.val, &s->min_count);
+                }
             }
         } else
-            dra_mr_unknown_field(rd, v->keys[k], known);
-        pop(rd, sv);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
 }
 
@@ -91,34 +76,18 @@ static void rd_constraints(rd_t *rd, dra_group_sched_t *s, const dra_ynode_t *v)
         return;
     s->has_constraints = true;
     dra_mr_set_pos(rd, &s->constraints_pos, v);
-    if (!dra_mr_want_map(rd, v))
-        return;
-    for (uint32_t k = 0; k < v->n; k++) {
-        const char *key = v->keys[k]->text;
-        const dra_ynode_t *val = v->vals[k];
-        size_t sv = pushk(rd, key);
-        if (K("topology")) {
-            if (dra_mr_want_seq(rd, val)) {
-                s->topology = dra_model_array(rd->m, val->n, sizeof *s->topology);
-                s->ntopology = s->topology ? val->n : 0;
-                for (uint32_t i = 0; i < s->ntopology; i++) {
-                    size_t s2 = pushi(rd, i);
-                    const dra_ynode_t *e = val->vals[i];
-                    if (dra_mr_want_map(rd, e))
-                        for (uint32_t j = 0; j < e->n; j++) {
-                            size_t s3 = pushk(rd, e->keys[j]->text);
-                            if (strcmp(e->keys[j]->text, "key") == 0)
-                                s->topology[i] = dra_mr_str(rd, e->vals[j], false);
-                            else
-                                dra_mr_unknown_field(rd, e->keys[j], ktopo);
-                            pop(rd, s3);
-                        }
-                    pop(rd, s2);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "topology")) {
+            s->topology = dra_mr_seq_array(rd, f.val, sizeof *s->topology, &s->ntopology);
+            for (dra_mr_item_t e = dra_mr_items(f.val, s->ntopology); dra_mr_next_item(rd, &e);)
+                for (dra_mr_field_t t = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &t);) {
+                    if (KEY_IS(t.key, "key"))
+                        s->topology[e.i] = dra_mr_str(rd, t.val, false);
+                    else
+                        dra_mr_unknown_field(rd, t.keyn, ktopo);
                 }
-            }
         } else
-            dra_mr_unknown_field(rd, v->keys[k], known);
-        pop(rd, sv);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
 }
 
@@ -129,30 +98,20 @@ static void rd_group_claims(rd_t *rd, dra_group_sched_t *s, const dra_ynode_t *v
     if (dra_ynode_is_null(v))
         return;
     s->has_claims = true;
-    if (!dra_mr_want_seq(rd, v))
-        return;
-    s->claims = dra_model_array(rd->m, v->n, sizeof *s->claims);
-    s->nclaims = s->claims ? v->n : 0;
-    for (uint32_t i = 0; i < s->nclaims; i++) {
-        size_t s2 = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        dra_group_claim_t *c = &s->claims[i];
-        dra_mr_set_pos(rd, &c->pos, e);
-        if (dra_mr_want_map(rd, e))
-            for (uint32_t j = 0; j < e->n; j++) {
-                const char *key = e->keys[j]->text;
-                size_t s3 = pushk(rd, key);
-                if (K("name"))
-                    c->name = dra_mr_str(rd, e->vals[j], false);
-                else if (K("resourceClaimName"))
-                    c->claim_name = dra_mr_str(rd, e->vals[j], false);
-                else if (K("resourceClaimTemplateName"))
-                    c->template_name = dra_mr_str(rd, e->vals[j], false);
-                else
-                    dra_mr_unknown_field(rd, e->keys[j], known);
-                pop(rd, s3);
-            }
-        pop(rd, s2);
+    s->claims = dra_mr_seq_array(rd, v, sizeof *s->claims, &s->nclaims);
+    for (dra_mr_item_t e = dra_mr_items(v, s->nclaims); dra_mr_next_item(rd, &e);) {
+        dra_group_claim_t *c = &s->claims[e.i];
+        dra_mr_set_pos(rd, &c->pos, e.val);
+        for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+            if (KEY_IS(f.key, "name"))
+                c->name = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "resourceClaimName"))
+                c->claim_name = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "resourceClaimTemplateName"))
+                c->template_name = dra_mr_str(rd, f.val, false);
+            else
+                dra_mr_unknown_field(rd, f.keyn, known);
+        }
     }
 }
 
@@ -186,28 +145,19 @@ static void rd_template_ref_v1alpha2(rd_t *rd, dra_podgroup_t *g, const dra_ynod
     if (dra_ynode_is_null(v))
         return;
     g->has_template_ref = true;
-    if (!dra_mr_want_map(rd, v))
-        return;
-    for (uint32_t k = 0; k < v->n; k++) {
-        const char *key = v->keys[k]->text;
-        const dra_ynode_t *w = v->vals[k];
-        size_t sv = pushk(rd, key);
-        if (K("workload")) {
-            if (dra_mr_want_map(rd, w))
-                for (uint32_t j = 0; j < w->n; j++) {
-                    const char *k2 = w->keys[j]->text;
-                    size_t s2 = pushk(rd, k2);
-                    if (strcmp(k2, "workloadName") == 0)
-                        g->workload_name = dra_mr_str(rd, w->vals[j], false);
-                    else if (strcmp(k2, "podGroupTemplateName") == 0)
-                        g->template_name = dra_mr_str(rd, w->vals[j], false);
-                    else
-                        dra_mr_unknown_field(rd, w->keys[j], kwl);
-                    pop(rd, s2);
-                }
-        } else
-            dra_mr_unknown_field(rd, v->keys[k], known);
-        pop(rd, sv);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (!KEY_IS(f.key, "workload")) {
+            dra_mr_unknown_field(rd, f.keyn, known);
+            continue;
+        }
+        for (dra_mr_field_t w = dra_mr_fields(rd, f.val); dra_mr_next_field(rd, &w);) {
+            if (KEY_IS(w.key, "workloadName"))
+                g->workload_name = dra_mr_str(rd, w.val, false);
+            else if (KEY_IS(w.key, "podGroupTemplateName"))
+                g->template_name = dra_mr_str(rd, w.val, false);
+            else
+                dra_mr_unknown_field(rd, w.keyn, kwl);
+        }
     }
 }
 
@@ -217,18 +167,13 @@ static void rd_workload_ref_v1beta1(rd_t *rd, dra_podgroup_t *g, const dra_ynode
     if (dra_ynode_is_null(v))
         return;
     g->has_template_ref = true;
-    if (!dra_mr_want_map(rd, v))
-        return;
-    for (uint32_t k = 0; k < v->n; k++) {
-        const char *key = v->keys[k]->text;
-        size_t sv = pushk(rd, key);
-        if (K("workloadName"))
-            g->workload_name = dra_mr_str(rd, v->vals[k], false);
-        else if (K("templateName"))
-            g->template_name = dra_mr_str(rd, v->vals[k], false);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "workloadName"))
+            g->workload_name = dra_mr_str(rd, f.val, false);
+        else if (KEY_IS(f.key, "templateName"))
+            g->template_name = dra_mr_str(rd, f.val, false);
         else
-            dra_mr_unknown_field(rd, v->keys[k], known);
-        pop(rd, sv);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
 }
 
@@ -265,30 +210,26 @@ void dra_mr_read_podgroup(rd_t *rd, const dra_mr_obj_t *o)
     g->api_version = o->api_version;
     g->pos = o->pos;
     const dra_ynode_t *spec = o->spec;
-    if (!api || !dra_mr_want_map(rd, spec))
+    if (!api)
         return;
     static const char *const k_v1alpha2[] = {"podGroupTemplateRef", SCHED_KEYS, NULL};
     static const char *const k_v1beta1[] = {"workloadRef", "parentCompositePodGroupName",
                                             SCHED_KEYS, NULL};
     const char *const *known = api == SCHED_V1BETA1 ? k_v1beta1 : k_v1alpha2;
-    for (uint32_t k = 0; k < spec->n; k++) {
-        const char *key = spec->keys[k]->text;
-        const dra_ynode_t *val = spec->vals[k];
-        size_t sv = pushk(rd, key);
-        if (rd_sched_field(rd, &g->s, spec->keys[k], val))
+    for (dra_mr_field_t f = dra_mr_fields(rd, spec); dra_mr_next_field(rd, &f);) {
+        if (rd_sched_field(rd, &g->s, f.keyn, f.val))
             ;
-        else if (api == SCHED_V1ALPHA2 && K("podGroupTemplateRef"))
-            rd_template_ref_v1alpha2(rd, g, val);
-        else if (api == SCHED_V1BETA1 && K("workloadRef"))
-            rd_workload_ref_v1beta1(rd, g, val);
-        else if (api == SCHED_V1BETA1 && K("parentCompositePodGroupName")) {
-            if (!dra_ynode_is_null(val))
-                dra_mr_err(rd, spec->keys[k],
+        else if (api == SCHED_V1ALPHA2 && KEY_IS(f.key, "podGroupTemplateRef"))
+            rd_template_ref_v1alpha2(rd, g, f.val);
+        else if (api == SCHED_V1BETA1 && KEY_IS(f.key, "workloadRef"))
+            rd_workload_ref_v1beta1(rd, g, f.val);
+        else if (api == SCHED_V1BETA1 && KEY_IS(f.key, "parentCompositePodGroupName")) {
+            if (!dra_ynode_is_null(f.val))
+                dra_mr_err(rd, f.keyn,
                            "composite pod groups (CompositePodGroup) are not modelled: a PodGroup "
                            "with a parent is scheduled with its CompositePodGroup");
         } else
-            dra_mr_unknown_field(rd, spec->keys[k], known);
-        pop(rd, sv);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
 }
 
@@ -298,26 +239,16 @@ static void rd_templates(rd_t *rd, dra_workload_obj_t *w, const dra_ynode_t *v)
     if (dra_ynode_is_null(v))
         return;
     w->has_templates = true;
-    if (!dra_mr_want_seq(rd, v))
-        return;
-    w->templates = dra_model_array(rd->m, v->n, sizeof *w->templates);
-    w->ntemplates = w->templates ? v->n : 0;
-    for (uint32_t i = 0; i < w->ntemplates; i++) {
-        size_t s2 = pushi(rd, i);
-        const dra_ynode_t *e = v->vals[i];
-        dra_pg_template_t *t = &w->templates[i];
-        dra_mr_set_pos(rd, &t->pos, e);
-        if (dra_mr_want_map(rd, e))
-            for (uint32_t j = 0; j < e->n; j++) {
-                const char *key = e->keys[j]->text;
-                size_t s3 = pushk(rd, key);
-                if (K("name"))
-                    t->name = dra_mr_str(rd, e->vals[j], false);
-                else if (!rd_sched_field(rd, &t->s, e->keys[j], e->vals[j]))
-                    dra_mr_unknown_field(rd, e->keys[j], known);
-                pop(rd, s3);
-            }
-        pop(rd, s2);
+    w->templates = dra_mr_seq_array(rd, v, sizeof *w->templates, &w->ntemplates);
+    for (dra_mr_item_t e = dra_mr_items(v, w->ntemplates); dra_mr_next_item(rd, &e);) {
+        dra_pg_template_t *t = &w->templates[e.i];
+        dra_mr_set_pos(rd, &t->pos, e.val);
+        for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+            if (KEY_IS(f.key, "name"))
+                t->name = dra_mr_str(rd, f.val, false);
+            else if (!rd_sched_field(rd, &t->s, f.keyn, f.val))
+                dra_mr_unknown_field(rd, f.keyn, known);
+        }
     }
 }
 
@@ -327,20 +258,15 @@ static void rd_controller_ref(rd_t *rd, dra_workload_obj_t *w, const dra_ynode_t
     if (dra_ynode_is_null(v))
         return;
     w->has_controller_ref = true;
-    if (!dra_mr_want_map(rd, v))
-        return;
-    for (uint32_t k = 0; k < v->n; k++) {
-        const char *key = v->keys[k]->text;
-        size_t sv = pushk(rd, key);
-        if (K("apiGroup"))
-            w->ctrl_api_group = dra_mr_str(rd, v->vals[k], false);
-        else if (K("kind"))
-            w->ctrl_kind = dra_mr_str(rd, v->vals[k], false);
-        else if (K("name"))
-            w->ctrl_name = dra_mr_str(rd, v->vals[k], false);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "apiGroup"))
+            w->ctrl_api_group = dra_mr_str(rd, f.val, false);
+        else if (KEY_IS(f.key, "kind"))
+            w->ctrl_kind = dra_mr_str(rd, f.val, false);
+        else if (KEY_IS(f.key, "name"))
+            w->ctrl_name = dra_mr_str(rd, f.val, false);
         else
-            dra_mr_unknown_field(rd, v->keys[k], known);
-        pop(rd, sv);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
 }
 
@@ -358,23 +284,19 @@ void dra_mr_read_sched_workload(rd_t *rd, const dra_mr_obj_t *o)
     w->api_version = o->api_version;
     w->pos = o->pos;
     const dra_ynode_t *spec = o->spec;
-    if (!api || !dra_mr_want_map(rd, spec))
+    if (!api)
         return;
     static const char *const known[] = {"controllerRef", "podGroupTemplates", NULL};
-    for (uint32_t k = 0; k < spec->n; k++) {
-        const char *key = spec->keys[k]->text;
-        const dra_ynode_t *val = spec->vals[k];
-        size_t sv = pushk(rd, key);
-        if (K("controllerRef"))
-            rd_controller_ref(rd, w, val);
-        else if (K("podGroupTemplates"))
-            rd_templates(rd, w, val);
-        else if (api == SCHED_V1BETA1 && K("compositePodGroupTemplates")) {
-            if (!dra_ynode_is_null(val))
-                dra_mr_err(rd, spec->keys[k],
+    for (dra_mr_field_t f = dra_mr_fields(rd, spec); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "controllerRef"))
+            rd_controller_ref(rd, w, f.val);
+        else if (KEY_IS(f.key, "podGroupTemplates"))
+            rd_templates(rd, w, f.val);
+        else if (api == SCHED_V1BETA1 && KEY_IS(f.key, "compositePodGroupTemplates")) {
+            if (!dra_ynode_is_null(f.val))
+                dra_mr_err(rd, f.keyn,
                            "composite pod group templates (CompositePodGroup) are not modelled");
         } else
-            dra_mr_unknown_field(rd, spec->keys[k], known);
-        pop(rd, sv);
+            dra_mr_unknown_field(rd, f.keyn, known);
     }
 }

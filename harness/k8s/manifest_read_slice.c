@@ -363,20 +363,16 @@ static void rd_slice(rd_t *rd, const dra_ynode_t *spec, dra_slice_t *sl)
         size_t s = pushk(rd, key);
         if (K("driver")) {
         } else if (K("pool")) {
-            if (dra_mr_want_map(rd, val))
-                for (uint32_t i = 0; i < val->n; i++) {
-                    const char *key2 = val->keys[i]->text;
-                    size_t s2 = pushk(rd, key2);
-                    if (strcmp(key2, "name") == 0)
-                        sl->pool_name = dra_mr_str(rd, val->vals[i], false);
-                    else if (strcmp(key2, "generation") == 0)
-                        dra_mr_int(rd, val->vals[i], &sl->generation);
-                    else if (strcmp(key2, "resourceSliceCount") == 0)
-                        dra_mr_int(rd, val->vals[i], &sl->slice_count);
-                    else
-                        dra_mr_unknown_field(rd, val->keys[i], kpool);
-                    pop(rd, s2);
-                }
+            for (dra_mr_field_t f = dra_mr_fields(rd, val); dra_mr_next_field(rd, &f);) {
+                if (KEY_IS(f.key, "name"))
+                    sl->pool_name = dra_mr_str(rd, f.val, false);
+                else if (KEY_IS(f.key, "generation"))
+                    dra_mr_int(rd, f.val, &sl->generation);
+                else if (KEY_IS(f.key, "resourceSliceCount"))
+                    dra_mr_int(rd, f.val, &sl->slice_count);
+                else
+                    dra_mr_unknown_field(rd, f.keyn, kpool);
+            }
         } else if (K("nodeName"))
             sl->node_name = dra_mr_str(rd, val, false);
         else if (K("nodeSelector"))
@@ -403,26 +399,17 @@ static void rd_slice(rd_t *rd, const dra_ynode_t *spec, dra_slice_t *sl)
                 }
             }
         } else if (K("sharedCounters")) {
-            if (dra_mr_want_seq(rd, val)) {
-                sl->counter_sets = dra_model_array(rd->m, val->n, sizeof *sl->counter_sets);
-                sl->ncounter_sets = sl->counter_sets ? val->n : 0;
-                for (uint32_t i = 0; i < sl->ncounter_sets; i++) {
-                    size_t s2 = pushi(rd, i);
-                    const dra_ynode_t *e = val->vals[i];
-                    if (dra_mr_want_map(rd, e))
-                        for (uint32_t j = 0; j < e->n; j++) {
-                            const char *key2 = e->keys[j]->text;
-                            size_t s3 = pushk(rd, key2);
-                            if (strcmp(key2, "name") == 0)
-                                sl->counter_sets[i].name = dra_mr_str(rd, e->vals[j], false);
-                            else if (strcmp(key2, "counters") == 0)
-                                sl->counter_sets[i].counters = rd_counters(
-                                    rd, e->vals[j], &sl->counter_sets[i].ncounters);
-                            else
-                                dra_mr_unknown_field(rd, e->keys[j], kset);
-                            pop(rd, s3);
-                        }
-                    pop(rd, s2);
+            sl->counter_sets =
+                dra_mr_seq_array(rd, val, sizeof *sl->counter_sets, &sl->ncounter_sets);
+            for (dra_mr_item_t e = dra_mr_items(val, sl->ncounter_sets); dra_mr_next_item(rd, &e);) {
+                dra_counter_set_t *cs = &sl->counter_sets[e.i];
+                for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+                    if (KEY_IS(f.key, "name"))
+                        cs->name = dra_mr_str(rd, f.val, false);
+                    else if (KEY_IS(f.key, "counters"))
+                        cs->counters = rd_counters(rd, f.val, &cs->ncounters);
+                    else
+                        dra_mr_unknown_field(rd, f.keyn, kset);
                 }
             }
         } else if (K("partitionTypeAttribute") || K("skipNodeOperations")) {

@@ -103,3 +103,16 @@ dra_manifest_cli_test(validate_progress ARGS validate --progress always corpora/
                       REGEX "validate: files \\[#+\\] [0-9]+/[0-9]+")
 dra_manifest_cli_test(validate_progress_bad ARGS validate --progress sometimes corpora/samples
                       EXIT 2)
+
+# The reader's messages - file:line:col, Kind/name, field path, reason - on bad objects of every
+# kind (harness/tests/data/reader-errors/*.yaml), compared whole with the expected output: exit 2
+# and the same lines in the same order.
+foreach(_re podgroup kinds shared)
+  set(_red harness/tests/data/reader-errors)
+  add_test(NAME harness.cli_manifest.reader_errors_${_re}
+           COMMAND sh -c "out=$(\"$1\" validate \"$2\" 2>&1); rc=$?; printf '%s\\n' \"$out\" | diff -u \"$3\" - && test $rc -eq 2"
+                   sh $<TARGET_FILE:drabench> ${_red}/${_re}.yaml ${_red}/${_re}.expected
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(harness.cli_manifest.reader_errors_${_re} PROPERTIES
+                       LABELS "unit;harness;cli" TIMEOUT 60 ENVIRONMENT "${DRA_TEST_ENV}")
+endforeach()

@@ -11,6 +11,7 @@
 #include "alloc/invariants.h"
 #include "check.h"
 #include "manifest.h"
+#include "model_yaml.h"
 
 /* ---- fixture ----------------------------------------------------------------------------- */
 
@@ -32,18 +33,8 @@ static void fx_init_rel(fx_t *x, const char *yaml, const char *const *gates, boo
     memset(x, 0, sizeof *x);
     dra_model_init(&x->m);
     dra_arena_init(&x->out, 0);
-    dra_diag_list_t errs;
-    dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_buffer(&x->m, "t.yaml", yaml, strlen(yaml), &errs);
-    if (rc == DRA_OK)
-        rc = dra_model_imply_nodes(&x->m);
-    if (rc != DRA_OK) {
-        char buf[800];
-        for (size_t i = 0; i < errs.count; i++)
-            fprintf(stderr, "  %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
-    }
+    int rc = model_yaml_read(&x->m, yaml);
     CHECK_OK(rc);
-    dra_diag_list_fini(&errs);
     dra_alloc_features_init(&x->f, rel);
     for (size_t i = 0; gates && gates[i]; i++)
         CHECK_OK(dra_alloc_features_set(&x->f, gates[i], NULL));
@@ -149,6 +140,16 @@ static int qcmp(const dra_quantity_t *q, const char *s)
 #define CLAIM(name, body)                                                                          \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
     "spec: {devices: " body "}\n---\n"
+/* Pool p on node-1 in two slices: "counters" holds the counter set `set` with mem = total,
+ * "devices" lists the devices given after the macro (block items "  - {...}\n", then "---\n"). */
+#define COUNTER_POOL(total)                                                                        \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"           \
+    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"        \
+    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: " total "}}}]\n"   \
+    "---\n"                                                                                        \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"            \
+    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"        \
+    "  nodeName: node-1\n  devices:\n"
 
 /* ---- state ------------------------------------------------------------------------------- */
 
@@ -356,12 +357,7 @@ static void test_state_roundtrip(void)
 
 static const char k_counters[] =
     NODE CLASS("class-a", "driver-a")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  devices:\n"
+    COUNTER_POOL("8Gi")
     "  - {name: big-1, consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: big-2, consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: small, consumesCounters: [{counterSet: set, counters: {mem: {value: 2Gi}}}]}\n---\n"
@@ -404,12 +400,7 @@ static void test_counters(void)
  * check rejected it and never given back. */
 static const char k_rollback[] =
     NODE CLASS("class-a", "driver-a")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  devices:\n"
+    COUNTER_POOL("8Gi")
     "  - {name: a, taints: [{key: broken, effect: NoSchedule}],"
     " consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: b, consumesCounters: [{counterSet: set, counters: {mem: {value: 4Gi}}}]}\n---\n"
@@ -609,12 +600,7 @@ static void test_constraints(void)
 
 static const char k_inv[] =
     NODE CLASS("class-a", "driver-a")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: driver-a\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: node-1\n  devices:\n"
+    COUNTER_POOL("8Gi")
     "  - {name: d0, attributes: {numa: {int: 0}}}\n"
     "  - {name: d1, attributes: {numa: {int: 0}}}\n"
     "  - {name: d2, attributes: {numa: {int: 1}}}\n"

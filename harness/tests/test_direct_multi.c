@@ -13,73 +13,7 @@
 
 #include "alloc/alloc.h"
 #include "check.h"
-#include "engine/engine.h"
-#include "manifest.h"
-#include "table/table.h"
-
-typedef struct fx {
-    dra_model_t m;
-    dra_alloc_features_t f;
-    dra_alloc_state_t *st;
-    dra_cel_cache_t *cel;
-    dra_anyalloc_t fast, ref;
-    dra_arena_t tarena, out, out2;
-    dra_table_t *t;
-    dra_engine_t *e;
-    bool ok;
-} fx_t;
-
-static void fx_init(fx_t *x, const char *yaml, dra_release_t rel, const char *gate)
-{
-    memset(x, 0, sizeof *x);
-    dra_model_init(&x->m);
-    dra_arena_init(&x->out, 0);
-    dra_arena_init(&x->out2, 0);
-    dra_arena_init(&x->tarena, 0);
-    dra_diag_list_t errs;
-    dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_buffer(&x->m, "t.yaml", yaml, strlen(yaml), &errs);
-    if (rc == DRA_OK)
-        rc = dra_model_imply_nodes(&x->m);
-    for (size_t i = 0; rc != DRA_OK && i < errs.count; i++) {
-        char buf[800];
-        fprintf(stderr, "  %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
-    }
-    dra_diag_list_fini(&errs);
-    CHECK_OK(rc);
-    if (rc)
-        return;
-    dra_alloc_features_init(&x->f, rel);
-    if (gate)
-        CHECK_OK(dra_alloc_features_set(&x->f, gate, NULL));
-    dra_diag_t d;
-    dra_diag_clear(&d);
-    dra_alloc_options_t o = {0, 7};
-    CHECK_OK(dra_table_build(&x->m, &x->tarena, &x->t, &d));
-    CHECK_OK(dra_alloc_state_new(&x->m, &x->f, &x->st));
-    CHECK_OK(dra_cel_cache_new(&x->cel));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &x->m, &x->f, x->st, x->cel, &o, &x->fast));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x->m, &x->f, x->st, x->cel, &o, &x->ref));
-    dra_engine_opts_t eo = {.verify_direct = true};
-    rc = dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, &eo, &x->e, &d);
-    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
-    x->ok = rc == DRA_OK;
-}
-
-static void fx_fini(fx_t *x)
-{
-    dra_engine_free(x->e);
-    dra_anyalloc_free(&x->fast);
-    dra_anyalloc_free(&x->ref);
-    if (x->cel)
-        dra_cel_cache_free(x->cel);
-    if (x->st)
-        dra_alloc_state_free(x->st);
-    dra_arena_fini(&x->out);
-    dra_arena_fini(&x->out2);
-    dra_arena_fini(&x->tarena);
-    dra_model_fini(&x->m);
-}
+#include "engine_fx.h"
 
 /* The plan of the named claims (a pod's claims, in order), separated by commas. */
 static uint32_t plan(fx_t *x, const char *names)
@@ -99,11 +33,6 @@ static uint32_t plan(fx_t *x, const char *names)
     uint32_t p = 0;
     CHECK_OK(dra_engine_plan(x->e, cs, n, &p));
     return p;
-}
-
-static const char *node_name(const fx_t *x, uint32_t n)
-{
-    return n < x->m.nnodes ? x->m.nodes[n]->name : "-";
 }
 
 /* Place with the engine and with the reference placement; they must agree on outcome, node,
@@ -150,12 +79,6 @@ static void every_policy(fx_t *x, const uint32_t *ps, size_t n)
                 (void)place_into(x, ps[i], pols[k], start, &x->out);
 }
 
-static void check_summaries(fx_t *x)
-{
-    char why[256] = "";
-    CHECK_MSG(dra_engine_check(x->e, why, sizeof why), "%s", why);
-}
-
 /* The devices of a placement, "d1,d2|d3" (claims separated by '|'). */
 static const char *devices_of(const dra_engine_result_t *r, char *buf, size_t len)
 {
@@ -171,14 +94,10 @@ static const char *devices_of(const dra_engine_result_t *r, char *buf, size_t le
     return buf;
 }
 
-#define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
 #define CLASS(name, drv)                                                                           \
     "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"             \
     "spec: {selectors: [{cel: {expression: 'device.driver == \"" drv "\"'}}],"                    \
     " config: [{opaque: {driver: " drv ", parameters: {from: " name "}}}]}\n---\n"
-#define CLAIM(name, body)                                                                          \
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
-    "spec: {devices: " body "}\n---\n"
 #define SLICE(name, node, drv, devices)                                                            \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n"           \
     "spec:\n  driver: " drv "\n  pool: {name: " name ", generation: 1, resourceSliceCount: 1}\n"  \
@@ -217,11 +136,8 @@ static const char k_claims[] =
 static void test_claims_and_all(dra_release_t rel)
 {
     fx_t x;
-    fx_init(&x, k_claims, rel, NULL);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_claims, rel, NULL))
         return;
-    }
     char buf[128];
     uint32_t pod = plan(&x, "gpu2,chan"), podm = plan(&x, "gpu2x,chan"),
              pod3 = plan(&x, "chan,gpu1,chan"), allg = plan(&x, "allg"), allx = plan(&x, "allx"),
@@ -340,11 +256,8 @@ static const char k_all_counters[] =
 static void test_all_counters(dra_release_t rel)
 {
     fx_t x;
-    fx_init(&x, k_all_counters, rel, "DRAPartitionableDevices=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all_counters, rel, "DRAPartitionableDevices=true"))
         return;
-    }
     char buf[128];
     uint32_t halves = plan(&x, "halves"), whole = plan(&x, "whole"), half = plan(&x, "half"),
              pod = plan(&x, "halves,whole");
@@ -404,11 +317,8 @@ static const char k_shares[] =
 static void test_shares_two_requests(dra_release_t rel)
 {
     fx_t x;
-    fx_init(&x, k_shares, rel, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_shares, rel, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[128];
     dra_engine_result_t r;
     uint32_t ab = plan(&x, "ab"), anic = plan(&x, "anic"), aa = plan(&x, "aa");
@@ -467,11 +377,8 @@ static const char k_match_shares[] =
 static void test_shares_match(dra_release_t rel)
 {
     fx_t x;
-    fx_init(&x, k_match_shares, rel, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_match_shares, rel, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[128];
     uint32_t same = plan(&x, "same"), samenic = plan(&x, "samenic");
     const uint32_t ps[] = {same, samenic};
@@ -531,11 +438,8 @@ static const char k_all_caps[] =
 static void test_all_capacities(dra_release_t rel)
 {
     fx_t x;
-    fx_init(&x, k_all_caps, rel, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all_caps, rel, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[128];
     uint32_t all = plan(&x, "all"), one = plan(&x, "one");
     const uint32_t ps[] = {all, one};
@@ -578,11 +482,8 @@ static const char k_all_incomplete[] =
 static void test_all_incomplete_pool(dra_release_t rel)
 {
     fx_t x;
-    fx_init(&x, k_all_incomplete, rel, NULL);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all_incomplete, rel, NULL))
         return;
-    }
     uint32_t allpod = plan(&x, "allg,chan"), pod = plan(&x, "gpu1,chan"), allg = plan(&x, "allg");
     const uint32_t ps[] = {allpod, pod, allg};
     every_policy(&x, ps, 3);

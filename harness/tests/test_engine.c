@@ -20,80 +20,7 @@
 #include "alloc/fast.h"
 #include "alloc/fast_tests.h"
 #include "check.h"
-#include "engine/engine.h"
-#include "manifest.h"
-#include "table/table.h"
-
-typedef struct fx {
-    dra_model_t m;
-    dra_alloc_features_t f;
-    dra_alloc_state_t *st;
-    dra_cel_cache_t *cel;
-    dra_anyalloc_t fast, ref;
-    dra_arena_t tarena, out, out2;
-    dra_table_t *t;
-    dra_engine_t *e;
-    bool ok;
-} fx_t;
-
-static void fx_init_gate(fx_t *x, const char *yaml, dra_release_t rel, const char *gate)
-{
-    memset(x, 0, sizeof *x);
-    dra_model_init(&x->m);
-    dra_arena_init(&x->out, 0);
-    dra_arena_init(&x->out2, 0);
-    dra_arena_init(&x->tarena, 0);
-    dra_diag_list_t errs;
-    dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_buffer(&x->m, "t.yaml", yaml, strlen(yaml), &errs);
-    if (rc == DRA_OK)
-        rc = dra_model_imply_nodes(&x->m);
-    if (rc != DRA_OK) {
-        char buf[800];
-        for (size_t i = 0; i < errs.count; i++)
-            fprintf(stderr, "  %s\n", dra_diag_format(&errs.items[i], buf, sizeof buf));
-    }
-    dra_diag_list_fini(&errs);
-    CHECK_OK(rc);
-    if (rc)
-        return;
-    dra_alloc_features_init(&x->f, rel);
-    if (gate)
-        CHECK_OK(dra_alloc_features_set(&x->f, gate, NULL));
-    dra_diag_t d;
-    dra_diag_clear(&d);
-    dra_alloc_options_t o = {0, 7};
-    CHECK_OK(dra_table_build(&x->m, &x->tarena, &x->t, &d));
-    CHECK_OK(dra_alloc_state_new(&x->m, &x->f, &x->st));
-    CHECK_OK(dra_cel_cache_new(&x->cel));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &x->m, &x->f, x->st, x->cel, &o, &x->fast));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x->m, &x->f, x->st, x->cel, &o, &x->ref));
-    /* every direct answer is compared with the fast allocator's on the same node */
-    dra_engine_opts_t eo = {.verify_direct = true};
-    rc = dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, &eo, &x->e, &d);
-    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
-    x->ok = rc == DRA_OK;
-}
-
-static void fx_init(fx_t *x, const char *yaml, dra_release_t rel)
-{
-    fx_init_gate(x, yaml, rel, NULL);
-}
-
-static void fx_fini(fx_t *x)
-{
-    dra_engine_free(x->e);
-    dra_anyalloc_free(&x->fast);
-    dra_anyalloc_free(&x->ref);
-    if (x->cel)
-        dra_cel_cache_free(x->cel);
-    if (x->st)
-        dra_alloc_state_free(x->st);
-    dra_arena_fini(&x->out);
-    dra_arena_fini(&x->out2);
-    dra_arena_fini(&x->tarena);
-    dra_model_fini(&x->m);
-}
+#include "engine_fx.h"
 
 static uint32_t plan(fx_t *x, const char *name)
 {
@@ -103,11 +30,6 @@ static uint32_t plan(fx_t *x, const char *name)
     if (c)
         CHECK_OK(dra_engine_plan(x->e, &c, 1, &p));
     return p;
-}
-
-static const char *node_name(const fx_t *x, uint32_t n)
-{
-    return n < x->m.nnodes ? x->m.nodes[n]->name : "-";
 }
 
 /* Place with the engine and with the reference placement (reference allocator); they must
@@ -149,24 +71,23 @@ static dra_engine_result_t place(fx_t *x, uint32_t p, dra_engine_policy_t pol, u
     return place_into(x, p, pol, start, &x->out);
 }
 
-static void check_summaries(fx_t *x)
-{
-    char why[256] = "";
-    CHECK_MSG(dra_engine_check(x->e, why, sizeof why), "%s", why);
-}
-
-#define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
 #define CLASS(name, drv)                                                                           \
     "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"             \
     "spec: {selectors: [{cel: {expression: 'device.driver == \"" drv "\"'}}]}\n---\n"
-#define CLAIM(name, body)                                                                          \
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
-    "spec: {devices: " body "}\n---\n"
 #define SLICE(name, node, devices)                                                                 \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n"           \
     "spec:\n  driver: drv\n  pool: {name: " name ", generation: 1, resourceSliceCount: 1}\n"       \
     "  nodeName: " node "\n  devices: " devices "\n---\n"
 #define DEV(n, model) "{name: " n ", attributes: {model: {string: " model "}}}"
+/* Pool p on n1 in two slices: "counters" holds the counter set `set` with mem = total, "devices"
+ * lists the devices given after the macro (block items "  - {...}\n", then "---\n"). */
+#define COUNTER_POOL_N1(total)                                                                     \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"           \
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"             \
+    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: " total "}}}]\n---\n" \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"            \
+    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"             \
+    "  nodeName: n1\n  devices:\n"
 
 static const char k_three[] =
     NODE("n1") NODE("n2") NODE("n3") CLASS("a", "drv")
@@ -187,11 +108,8 @@ static const char k_three[] =
 static void test_summaries_follow_commit_and_release(void)
 {
     fx_t x;
-    fx_init(&x, k_three, DRA_RELEASE_1_36);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_three, DRA_RELEASE_1_36, NULL))
         return;
-    }
     uint32_t two = plan(&x, "two"), four = plan(&x, "four");
     CHECK(dra_engine_plan_indexed(x.e, two));
     for (uint32_t n = 0; n < 3; n++)
@@ -228,11 +146,8 @@ static void test_summaries_follow_commit_and_release(void)
 static void test_summary_admits_exact_fails(void)
 {
     fx_t x;
-    fx_init(&x, k_three, DRA_RELEASE_1_36);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_three, DRA_RELEASE_1_36, NULL))
         return;
-    }
     /* two requests of one device each under one matchAttribute: each request alone finds a
      * group of one value on n1 (x or y), so the summaries admit n1, but no value serves both:
      * the exact allocator fails there and the engine moves on to n2 */
@@ -260,11 +175,8 @@ static void test_policies_match_reference(void)
                                                DRA_ENGINE_SPREAD, DRA_ENGINE_RANDOM};
     for (size_t pi = 0; pi < sizeof pols / sizeof pols[0]; pi++) {
         fx_t x;
-        fx_init(&x, k_three, DRA_RELEASE_1_36);
-        if (!x.ok) {
-            fx_fini(&x);
+        if (!fx_open(&x, k_three, DRA_RELEASE_1_36, NULL))
             return;
-        }
         uint32_t ps[5] = {plan(&x, "one"), plan(&x, "two"), plan(&x, "same"), plan(&x, "prio"),
                           plan(&x, "pair")};
         for (uint32_t i = 0; i < 15; i++) {
@@ -294,11 +206,8 @@ static const char k_celerr[] =
 static void test_cel_error_surfaces(void)
 {
     fx_t x;
-    fx_init(&x, k_celerr, DRA_RELEASE_1_36);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_celerr, DRA_RELEASE_1_36, NULL))
         return;
-    }
     uint32_t c = plan(&x, "c");
     CHECK(dra_engine_plan_indexed(x.e, c));
     CHECK(!dra_engine_admits(x.e, c, 0));
@@ -336,11 +245,8 @@ static void test_invalid_pool_is_a_hazard(void)
     static const dra_release_t rels[] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36};
     for (size_t i = 0; i < 3; i++) {
         fx_t x;
-        fx_init(&x, k_invalid, rels[i]);
-        if (!x.ok) {
-            fx_fini(&x);
+        if (!fx_open(&x, k_invalid, rels[i], NULL))
             return;
-        }
         dra_engine_info_t info;
         dra_engine_get_info(x.e, &info);
         CHECK_EQ_U64(info.nhazard, 1);
@@ -350,11 +256,8 @@ static void test_invalid_pool_is_a_hazard(void)
         for (int pol = 0; pol < 4; pol++)
             place(&x, two, (dra_engine_policy_t)pol, 1);
         fx_fini(&x);
-        fx_init(&x, k_invalid_only, rels[i]);
-        if (!x.ok) {
-            fx_fini(&x);
+        if (!fx_open(&x, k_invalid_only, rels[i], NULL))
             return;
-        }
         two = plan(&x, "two");
         dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
         CHECK_EQ_U64(r.kind, rels[i] == DRA_RELEASE_1_34 ? DRA_OUTCOME_FATAL : DRA_OUTCOME_NODE_FAILURE);
@@ -366,12 +269,7 @@ static void test_invalid_pool_is_a_hazard(void)
 /* Partitionable devices: 8Gi of counters, big-1 / big-2 (6Gi each), small (2Gi). */
 static const char k_counters[] =
     NODE("n1") NODE("n2") CLASS("a", "drv")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  devices:\n"
+    COUNTER_POOL_N1("8Gi")
     "  - {name: big-1, attributes: {big: {bool: true}},\n"
     "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: big-2, attributes: {big: {bool: true}},\n"
@@ -384,11 +282,8 @@ static const char k_counters[] =
 static void test_counters_shrink_summaries(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
         return;
-    }
     uint32_t big = plan(&x, "big");
     CHECK(dra_engine_admits(x.e, big, 0));
     dra_arena_t keep;
@@ -441,11 +336,8 @@ static void all_policies_agree(fx_t *x, uint32_t p)
 static void test_node_resources(void)
 {
     fx_t x;
-    fx_init(&x, k_res, DRA_RELEASE_1_36);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_res, DRA_RELEASE_1_36, NULL))
         return;
-    }
     int64_t u;
     CHECK_OK(dra_engine_quantity_units("1.5", -3, &u));
     CHECK_EQ_U64(u, 1500);
@@ -567,11 +459,8 @@ static void every_policy(fx_t *x, const uint32_t *ps, size_t n)
 static void test_all_mode_partially_used_nodes(void)
 {
     fx_t x;
-    fx_init(&x, k_all, DRA_RELEASE_1_36);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all, DRA_RELEASE_1_36, NULL))
         return;
-    }
     uint32_t one = plan(&x, "one"), all = plan(&x, "all"), allplus = plan(&x, "allplus"),
              allx = plan(&x, "allx"), prio = plan(&x, "prio"), admin = plan(&x, "admin"),
              pair = plan(&x, "pair");
@@ -650,12 +539,7 @@ static void test_all_mode_partially_used_nodes(void)
  * narrow devices cannot succeed on n1. */
 static const char k_all_counters[] =
     NODE("n1") NODE("n2") CLASS("a", "drv")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  devices:\n"
+    COUNTER_POOL_N1("8Gi")
     "  - {name: wide, attributes: {model: {string: w}},\n"
     "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n"
     "  - {name: narrow, attributes: {model: {string: n}},\n"
@@ -669,11 +553,8 @@ static const char k_all_counters[] =
 static void test_all_mode_counters(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_all_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_all_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
         return;
-    }
     uint32_t wide = plan(&x, "wide"), narrow = plan(&x, "narrow");
     const uint32_t ps[] = {wide, narrow};
     CHECK(dra_engine_plan_indexed(x.e, narrow));
@@ -720,11 +601,8 @@ static void test_all_mode_split_pool(void)
     static const dra_release_t rels[] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36};
     for (size_t i = 0; i < 3; i++) {
         fx_t x;
-        fx_init(&x, k_all_split, rels[i]);
-        if (!x.ok) {
-            fx_fini(&x);
+        if (!fx_open(&x, k_all_split, rels[i], NULL))
             return;
-        }
         uint32_t one = plan(&x, "one"), all = plan(&x, "all");
         CHECK(dra_engine_plan_indexed(x.e, one));
         CHECK(!dra_engine_plan_indexed(x.e, all));
@@ -782,12 +660,9 @@ static void test_all_mode_counter_slice_gate_off(void)
     static const dra_release_t rels[] = {DRA_RELEASE_1_34, DRA_RELEASE_1_35, DRA_RELEASE_1_36};
     for (size_t i = 0; i < 6; i++) {
         fx_t x;
-        fx_init_gate(&x, i < 3 ? k_all_counter_slice : k_all_counter_slice_net, rels[i % 3],
-                     "DRAPartitionableDevices=false");
-        if (!x.ok) {
-            fx_fini(&x);
+        if (!fx_open(&x, i < 3 ? k_all_counter_slice : k_all_counter_slice_net, rels[i % 3],
+                     "DRAPartitionableDevices=false"))
             return;
-        }
         bool v134 = rels[i % 3] == DRA_RELEASE_1_34;
         uint32_t one = plan(&x, "one"), all = plan(&x, "all"), admin = plan(&x, "admin"),
                  prio = plan(&x, "prio");
@@ -856,11 +731,8 @@ static const char k_cap_pair[] =
 static void test_capacity_summary_groups(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_cap_pair, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_cap_pair, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
-    }
     uint32_t six = plan(&x, "six"), pair = plan(&x, "pair");
     const uint32_t ps[] = {six, pair};
     CHECK(dra_engine_admits(x.e, pair, 0));
@@ -886,11 +758,8 @@ static void test_capacity_summary_groups(void)
 static void test_capacity_summary(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
-    }
     uint32_t six = plan(&x, "six"), three = plan(&x, "three"), plain = plan(&x, "plain");
     const uint32_t ps[] = {six, three, plain};
     CHECK(dra_engine_plan_indexed(x.e, six));
@@ -944,12 +813,7 @@ static void test_capacity_summary(void)
  * second share goes to the same device. */
 static const char k_cap_counters[] =
     NODE("n1") CLASS("a", "drv")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 8Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  devices:\n"
+    COUNTER_POOL_N1("8Gi")
     "  - {name: m, allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}},\n"
     "     consumesCounters: [{counterSet: set, counters: {mem: {value: 6Gi}}}]}\n---\n"
     CLAIM("share", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
@@ -959,11 +823,8 @@ static const char k_cap_counters[] =
 static void test_multi_allocatable_counters(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
-    }
     uint32_t share = plan(&x, "share"), any = plan(&x, "any");
     const uint32_t ps[] = {share, any};
     dra_arena_t keep;
@@ -1028,11 +889,8 @@ static const char *devices_of(const dra_engine_result_t *r, char *buf, size_t le
 static void test_direct_answers(void)
 {
     fx_t x;
-    fx_init(&x, k_direct, DRA_RELEASE_1_36);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_direct, DRA_RELEASE_1_36, NULL))
         return;
-    }
     char buf[128];
     /* first k: g0 on n1, then the untainted ones in order (g2 is tainted) */
     dra_engine_result_t r = place(&x, plan(&x, "one"), DRA_ENGINE_FIRST_FIT, 0);
@@ -1139,11 +997,8 @@ static const char k_direct_multi[] =
 static void test_direct_multi(void)
 {
     fx_t x;
-    fx_init(&x, k_direct_multi, DRA_RELEASE_1_36);
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_direct_multi, DRA_RELEASE_1_36, NULL))
         return;
-    }
     char buf[128];
     uint32_t tray = plan(&x, "tray"), gpuch = plan(&x, "gpuch"), twogpus = plan(&x, "twogpus"),
              chgpu = plan(&x, "chgpu");
@@ -1197,12 +1052,7 @@ static void test_direct_multi(void)
 
 static const char k_direct_counters[] =
     NODE("n1") CLASS("a", "drv")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 16Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  devices:\n"
+    COUNTER_POOL_N1("16Gi")
     "  - {name: full, consumesCounters: [{counterSet: set, counters: {mem: {value: 8Gi}}}]}\n"
     "  - {name: half-0, consumesCounters: [{counterSet: set, counters: {mem: {value: 4Gi}}}]}\n"
     "  - {name: half-1, consumesCounters: [{counterSet: set, counters: {mem: {value: 4Gi}}}]}\n"
@@ -1215,11 +1065,8 @@ static const char k_direct_counters[] =
 static void test_direct_counters(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_direct_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_direct_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
         return;
-    }
     char buf[128];
     uint32_t one = plan(&x, "one"), two = plan(&x, "two"), three = plan(&x, "three"),
              four = plan(&x, "four");
@@ -1259,17 +1106,97 @@ static void test_direct_counters(void)
     fx_fini(&x);
 }
 
+/* Release records: a pod committed with a record is released by its handle alone, exactly as by
+ * its allocations. Two pods on one counter set (A: full, B: half-0 and half-1); releasing A's
+ * handle must free full and only full (a handle that released B's rows instead would leave
+ * full in use and the next "one" would get half-0); the state's digest after both releases is
+ * the one before the commits, summaries and node resources follow, and a handle is taken back
+ * once. The allocator's row mirror learns the released rows too (its exact call on "two"
+ * agrees with the reference). */
+static void test_release_records(void)
+{
+    fx_t x;
+    fx_init_gate(&x, k_direct_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
+    if (!x.ok) {
+        fx_fini(&x);
+        return;
+    }
+    char buf[128];
+    uint32_t one = plan(&x, "one"), two = plan(&x, "two");
+    CHECK_OK(dra_engine_plan_resources(x.e, one, 1000, 0));
+    CHECK_OK(dra_engine_plan_resources(x.e, two, 250, 0));
+    CHECK_OK(dra_engine_records_reserve(x.e, 2));
+    uint64_t d0 = dra_alloc_state_digest(x.st);
+    dra_arena_t ka, kb;
+    dra_arena_init(&ka, 0);
+    dra_arena_init(&kb, 0);
+    dra_engine_result_t a = place_into(&x, one, DRA_ENGINE_FIRST_FIT, 0, &ka);
+    CHECK_STREQ(devices_of(&a, buf, sizeof buf), "full");
+    dra_engine_rec_t ha = 0, hb = 0, none = 7;
+    CHECK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, NULL) == DRA_EINVAL);
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, &ha));
+    uint64_t da = dra_alloc_state_digest(x.st);
+    dra_engine_result_t b = place_into(&x, two, DRA_ENGINE_FIRST_FIT, 0, &kb);
+    CHECK_STREQ(devices_of(&b, buf, sizeof buf), "half-0,half-1");
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, two, b.node, b.allocations, b.n, &hb));
+    CHECK(ha != 0 && hb != 0 && ha != hb);
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 2);
+    /* a plan that does not exist: the commit fails and keeps no record */
+    CHECK(dra_engine_commit_pod_rec(x.e, 999, b.node, b.allocations, b.n, &none) == DRA_EINVAL);
+    CHECK_EQ_U64(none, 0);
+    check_summaries(&x);
+    int64_t nr[4];
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK_EQ_U64(nr[2], 1250);
+
+    CHECK_OK(dra_engine_release_record(x.e, ha));
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 1);
+    CHECK(dra_engine_release_record(x.e, ha) == DRA_EINVAL); /* taken back once */
+    CHECK(dra_engine_release_record(x.e, 0) == DRA_EINVAL);
+    CHECK(dra_engine_release_record(x.e, 100000) == DRA_EINVAL);
+    CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "full"), 0);
+    CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "half-0"), 1);
+    CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "half-1"), 1);
+    CHECK(dra_alloc_state_digest(x.st) != da);
+    check_summaries(&x);
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK_EQ_U64(nr[2], 250);
+    dra_engine_result_t r = place(&x, one, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full");
+    r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0); /* the allocator: full + quarter > 8Gi left */
+    CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
+    CHECK_EQ_U64(r.exact_calls, 1);
+
+    CHECK_OK(dra_engine_release_record(x.e, hb));
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 0);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), d0);
+    check_summaries(&x);
+    dra_engine_node_resources(x.e, 0, nr);
+    CHECK_EQ_U64(nr[2], 0);
+    r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
+    CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full,half-0");
+
+    /* released by its allocations behind the record's back: the record's release finds the
+     * rows free, refuses and changes nothing */
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, &ha));
+    CHECK(ha != 0);
+    CHECK_OK(dra_engine_release_pod(x.e, one, a.node, a.allocations, a.n));
+    CHECK(dra_engine_release_record(x.e, ha) == DRA_ENOTFOUND);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), d0);
+    check_summaries(&x);
+    dra_arena_fini(&ka);
+    dra_arena_fini(&kb);
+    fx_fini(&x);
+}
+
 /* Without DRAConsumableCapacity a multi-allocatable device is an ordinary exclusive one: once
  * n1's is committed the next pod goes to n2 (the allocator decides: such plans are never
  * answered directly, the availability bit counts the device free while in use). */
 static void test_direct_multi_without_capacity(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=false");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=false"))
         return;
-    }
     uint32_t plain = plan(&x, "plain");
     dra_arena_t keep;
     dra_arena_init(&keep, 0);
@@ -1335,11 +1262,8 @@ static const char *consumed_of(const dra_engine_result_t *r, uint32_t j, char *b
 static void test_direct_shares(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[128], id0[40], q[64];
     uint32_t four = plan(&x, "four"), odd = plan(&x, "odd"), two = plan(&x, "two"),
              prio = plan(&x, "prio"), nocap = plan(&x, "nocap"), nocap2 = plan(&x, "nocap2"),
@@ -1525,11 +1449,8 @@ static const char k_qualified_caps[] =
 static void test_capacity_limits_profile_arithmetic(void)
 {
     fx_t x;
-    fx_init_gate(&x, k_qualified_caps, DRA_RELEASE_1_38_PRE, "DRAConsumableCapacity=true");
-    if (!x.ok) {
-        fx_fini(&x);
+    if (!fx_open(&x, k_qualified_caps, DRA_RELEASE_1_38_PRE, "DRAConsumableCapacity=true"))
         return;
-    }
     char buf[64], q[64];
     uint32_t qual = plan(&x, "qual");
     CHECK(dra_engine_plan_indexed(x.e, qual));
@@ -1816,5 +1737,6 @@ int main(void)
     RUN(test_capacity_limits_profile_arithmetic);
     RUN(test_direct_groups_enforced);
     RUN(test_direct_groups_skip_and_1_36);
+    RUN(test_release_records);
     return check_summary();
 }

@@ -30,9 +30,19 @@
 typedef struct pod {
     dra_arena_t arena;
     dra_allocation_t **allocs;
-    uint32_t n, node, refs;
+    uint32_t n, node, refs, plan;
+    dra_engine_rec_t rec; /* release record (odd pods), else released by the allocations */
     bool live, arena_init;
 } pod_t;
+
+/* Release a placed pod: by its release record when it has one, else by its allocations. */
+static int release_pod(dra_engine_t *e, pod_t *p)
+{
+    int rc = p->rec ? dra_engine_release_record(e, p->rec)
+                    : dra_engine_release_pod(e, p->plan, p->node, p->allocs, p->n);
+    p->rec = 0;
+    return rc;
+}
 
 static uint64_t env_pods(uint64_t dflt)
 {
@@ -198,6 +208,9 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
     dra_rng_t rng;
     dra_rng_seed(&rng, w->scn.seed, DRA_STREAM_PLACEMENT);
     pod_t *pods = calloc(spec.count + 1, sizeof *pods);
+    if (e)
+        CHECK_OK(dra_engine_records_reserve(e, (uint32_t)spec.count / 2 + 1));
+    uint64_t nrec = 0;
     uint32_t *claim_pod = NULL;
     uint64_t nclaim_pod = 0;
     dra_arena_t refa;
@@ -216,7 +229,7 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
                 claim_pod[ev.claim] != UINT32_MAX)
                 owner = &pods[claim_pod[ev.claim]];
             if (owner && --owner->refs == 0) {
-                CHECK_OK(dra_engine_release(e, owner->node, owner->allocs, owner->n));
+                CHECK_OK(release_pod(e, owner));
                 owner->allocs = NULL;
                 if (ev.claim != UINT64_MAX && ev.claim < nclaim_pod)
                     claim_pod[ev.claim] = UINT32_MAX;
@@ -259,7 +272,16 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
         }
         bool ok = a.kind == DRA_OUTCOME_ALLOCATED;
         if (ok) {
-            CHECK_OK(dra_engine_commit(e, a.node, a.allocations, a.n));
+            /* odd pods keep a release record (released by its handle), even ones do not:
+             * both releases, interleaved, must leave the same summaries and state */
+            p->rec = 0;
+            p->plan = plans[ev.shape];
+            if (ev.pod & 1)
+                CHECK_OK(dra_engine_commit_pod_rec(e, p->plan, a.node, a.allocations, a.n,
+                                                   &p->rec));
+            else
+                CHECK_OK(dra_engine_commit_pod(e, p->plan, a.node, a.allocations, a.n));
+            nrec += p->rec != 0;
             p->allocs = a.allocations;
             p->n = a.n;
             p->node = a.node;
@@ -276,17 +298,19 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
     }
     for (uint64_t i = 0; i < spec.count; i++)
         if (pods[i].allocs) {
-            CHECK_OK(dra_engine_release(e, pods[i].node, pods[i].allocs, pods[i].n));
+            CHECK_OK(release_pod(e, &pods[i]));
             pods[i].allocs = NULL;
         }
     if (e) {
         CHECK_MSG(dra_engine_check(e, why, sizeof why), "%s at the end: %s", name, why);
         CHECK_EQ_U64(dra_alloc_state_digest(st), empty);
+        CHECK_EQ_U64(dra_engine_records_held(e), 0);
         dra_engine_info_t info;
         dra_engine_get_info(e, &info);
         fprintf(stderr,
                 "%-15s %s %-9s %3llu arrivals (engine totals: index %llu, reject %llu, brute "
-                "%llu); %u signatures (%u lowered, %u interpreted selectors), %u hazard nodes\n",
+                "%llu); %u signatures (%u lowered, %u interpreted selectors), %u hazard nodes; "
+                "%llu released by record\n",
                 name, dra_alloc_release_name(rel),
                 pol == DRA_ENGINE_FIRST_FIT  ? "first-fit"
                 : pol == DRA_ENGINE_BEST_FIT ? "best-fit"
@@ -294,7 +318,8 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
                                              : "random",
                 (unsigned long long)arrivals, (unsigned long long)info.placements[0],
                 (unsigned long long)info.placements[1], (unsigned long long)info.placements[2],
-                info.nsigs, info.nlowered, info.ninterpreted, info.nhazard);
+                info.nsigs, info.nlowered, info.ninterpreted, info.nhazard,
+                (unsigned long long)nrec);
     }
     for (uint64_t i = 0; i < spec.count; i++)
         if (pods[i].arena_init)

@@ -21,6 +21,7 @@
 #include "check.h"
 #include "engine/engine.h"
 #include "manifest.h"
+#include "model_yaml.h"
 #include "table/table.h"
 
 #define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
@@ -101,12 +102,7 @@ static void fx_init(fx_t *x)
     dra_model_init(&x->m);
     dra_arena_init(&x->out, 0);
     dra_arena_init(&x->tarena, 0);
-    dra_diag_list_t errs;
-    dra_diag_list_init(&errs);
-    int rc = dra_manifest_read_buffer(&x->m, "t.yaml", k_model, strlen(k_model), &errs);
-    if (rc == DRA_OK)
-        rc = dra_model_imply_nodes(&x->m);
-    dra_diag_list_fini(&errs);
+    int rc = model_yaml_read(&x->m, k_model);
     CHECK_OK(rc);
     if (rc)
         return;

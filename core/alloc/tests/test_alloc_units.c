@@ -523,6 +523,13 @@ static void test_share_id(void)
     dra__share_id(7, &c, 2, dev[0], dev[1], dev[2], 0, got);
     expected_share_id(7, "team-a", "infer-0", 2, dev, 0, want);
     CHECK_STREQ(got, want);
+    /* the text formatting over many values (every digit in every position, both variants'
+     * bits): the same text as printf's */
+    for (uint32_t i = 0; i < 512; i++) {
+        dra__share_id(1000 + i, &c, i & 7, dev[0], dev[1], dev[2], i >> 3, other);
+        expected_share_id(1000 + i, "team-a", "infer-0", i & 7, dev, i >> 3, want);
+        CHECK_STREQ(other, want);
+    }
     CHECK_EQ_U64(strlen(got), 36);
     CHECK(got[8] == '-' && got[13] == '-' && got[18] == '-' && got[23] == '-' && got[14] == '4');
     CHECK(strchr("89ab", got[19]) != NULL);

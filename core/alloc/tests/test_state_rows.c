@@ -4,7 +4,8 @@
  * survives the hash table growing, and the digest does not depend on the hints. Every model
  * row is registered when the state is made; commit and release report the rows they resolved
  * (to the caller and to the watchers). Also dra_model_device_rows, the numbering the hints use,
- * and dra_alloc_state_rows_in_use, every row's in-use bit at once. */
+ * and dra_alloc_state_rows_in_use, every row's in-use bit at once; shares found by their text,
+ * their cells reused, consumedCapacity names by text. */
 #include <stdio.h>
 #include <string.h>
 
@@ -272,13 +273,14 @@ typedef struct seen {
     bool had_rows;
 } seen_t;
 
-static void watch_fn(void *ctx, const dra_allocation_t *a, const uint32_t *rows)
+static void watch_fn(void *ctx, const dra_allocation_t *a, const uint32_t *rows, uint32_t n)
 {
     seen_t *w = ctx;
     w->calls++;
-    w->n = a->nresults;
+    w->n = n;
+    CHECK(!a || a->nresults == n);
     w->had_rows = rows != NULL;
-    for (uint32_t i = 0; rows && i < a->nresults && i < 8; i++)
+    for (uint32_t i = 0; rows && i < n && i < 8; i++)
         w->rows[i] = rows[i];
 }
 
@@ -372,6 +374,172 @@ static void test_foreign_devices_grow(void)
     dra_model_fini(&m);
 }
 
+/* Shares (DRAConsumableCapacity): a share is found by its text (the device's fingerprints, then
+ * the text), whatever its length (a text longer than a cell is interned); a released share's
+ * cell is taken by a later one and the digest is the digest of the live shares whatever came
+ * before; a release that fails changes nothing; the same text twice on a device is two shares;
+ * consumedCapacity names are told apart by their text even at one reused address. */
+static dra_result_t share(const char *dev, uint32_t row, const char *id)
+{
+    dra_result_t r = res("pool-a", dev, row);
+    r.share_id = id;
+    return r;
+}
+
+static void share_text(char *out, size_t n, uint32_t i, bool long_text)
+{
+    if (long_text)
+        snprintf(out, n, "a-share-id-longer-than-a-cell-keeps-%08u-and-then-some-%u", i, i % 7);
+    else
+        snprintf(out, n, "%08x-0000-4000-8000-%012u", i * 2654435761u, i);
+}
+
+static void test_shares(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAConsumableCapacity=true", NULL));
+    dra_alloc_state_t *a = NULL, *b = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &a));
+    CHECK_OK(dra_alloc_state_new(&m, &f, &b));
+    static char ids[600][80];
+    for (uint32_t i = 0; i < 600; i++)
+        share_text(ids[i], sizeof ids[i], i, i % 5 == 0);
+    /* 600 shares on dev-0 (row 1) and dev-2 (row 3), every fifth with a long text */
+    for (uint32_t i = 0; i < 600; i++)
+        CHECK_OK(commit1(a, share(i & 1 ? "dev-2" : "dev-0", i & 1 ? 3 : 1, ids[i]), false));
+    CHECK(dra_alloc_state_check(a));
+    for (uint32_t i = 0; i < 600; i++)
+        CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", i & 1 ? "dev-2" : "dev-0", ids[i]));
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-2", ids[0])); /* another device */
+    char near[80];
+    memcpy(near, ids[2], sizeof near);
+    near[strlen(near) - 1] ^= 1; /* the last character differs */
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-0", near));
+    CHECK(dra_alloc_state_row_has_share(a, 0, "drv", "pool-a", "dev-0", ids[4]));
+    CHECK(!dra_alloc_state_row_has_share(a, 0, "drv", "pool-a", "dev-0", near));
+    /* release every third; b gets the others only, in reverse order: the same digest */
+    for (uint32_t i = 0; i < 600; i += 3)
+        CHECK_OK(commit1(a, share(i & 1 ? "dev-2" : "dev-0", i & 1 ? 3 : 1, ids[i]), true));
+    for (uint32_t i = 600; i-- > 0;)
+        if (i % 3)
+            CHECK_OK(commit1(b, share(i & 1 ? "dev-2" : "dev-0", i & 1 ? 3 : 1, ids[i]), false));
+    CHECK(dra_alloc_state_check(a));
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-0", ids[0]));
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-0", ids[2]));
+    /* new shares take the released cells; still the digest of the live ones */
+    char fresh[200][80];
+    for (uint32_t i = 0; i < 200; i++) {
+        share_text(fresh[i], sizeof fresh[i], 1000 + i, i % 9 == 0);
+        CHECK_OK(commit1(a, share("dev-1", 2, fresh[i]), false));
+        CHECK_OK(commit1(b, share("dev-1", 2, fresh[i]), false));
+    }
+    CHECK(dra_alloc_state_check(a));
+    CHECK_EQ_I64(dra_alloc_state_digest(a), dra_alloc_state_digest(b));
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[199]));
+    /* a release whose second result was never committed fails and changes nothing */
+    uint64_t before = dra_alloc_state_digest(a);
+    dra_result_t two[2] = {share("dev-1", 2, fresh[5]), share("dev-1", 2, near)};
+    dra_allocation_t al = {.results = two, .nresults = 2};
+    CHECK_EQ_I64(dra_alloc_state_release(a, &al), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra_alloc_state_digest(a), before);
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[5]));
+    CHECK(dra_alloc_state_check(a));
+    /* one text twice on a device: two shares, released one at a time */
+    CHECK_OK(commit1(a, share("dev-1", 2, fresh[7]), false));
+    CHECK_EQ_I64(dra_alloc_state_shares(a, "drv", "pool-a", "dev-1"), 201);
+    CHECK_OK(commit1(a, share("dev-1", 2, fresh[7]), true));
+    CHECK(dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[7]));
+    CHECK_OK(commit1(a, share("dev-1", 2, fresh[7]), true));
+    CHECK(!dra_alloc_state_has_share(a, "drv", "pool-a", "dev-1", fresh[7]));
+    CHECK_EQ_I64(commit1(a, share("dev-1", 2, fresh[7]), true), DRA_ENOTFOUND);
+    /* consumedCapacity names at one address with two texts stay two names */
+    dra_alloc_state_t *c = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &c));
+    char nm[16];
+    dra_consumed_t cs;
+    memset(&cs, 0, sizeof cs);
+    cs.name = nm;
+    CHECK_OK(dra_quantity_parse("3", 1, &cs.value, NULL));
+    dra_result_t r = share("dev-0", 1, ids[1]);
+    r.consumed = &cs;
+    r.nconsumed = 1;
+    strcpy(nm, "memory");
+    CHECK_OK(commit1(c, r, false));
+    strcpy(nm, "compute");
+    r.share_id = ids[3];
+    CHECK_OK(commit1(c, r, false));
+    dra_quantity_t q, three;
+    CHECK_OK(dra_quantity_parse("3", 1, &three, NULL));
+    CHECK(dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "memory", &q));
+    CHECK_EQ_I64(dra_quantity_cmp(&q, &three), 0);
+    CHECK(dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "compute", &q));
+    CHECK_EQ_I64(dra_quantity_cmp(&q, &three), 0);
+    strcpy(nm, "memory");
+    r.share_id = ids[1];
+    CHECK_OK(commit1(c, r, true));
+    CHECK(!dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "memory", &q));
+    CHECK(dra_alloc_state_aggregated(c, "drv", "pool-a", "dev-0", "compute", &q));
+    CHECK(dra_alloc_state_check(c));
+    dra_alloc_state_free(a);
+    dra_alloc_state_free(b);
+    dra_alloc_state_free(c);
+    dra_model_fini(&m);
+}
+
+/* A release by the rows commit gave reads no allocation: it undoes exactly that commit (the
+ * digest is the one before it), tells the watchers the rows with no allocation, and refuses,
+ * changing nothing, a row with no exclusive allocation left or one named more often than held. */
+static void test_release_excl(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    dra_alloc_state_t *s = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &s));
+    CHECK_OK(commit1(s, res("pool-a", "dev-0", 0), false)); /* held throughout */
+    uint64_t before = dra_alloc_state_digest(s);
+    seen_t w;
+    memset(&w, 0, sizeof w);
+    CHECK_OK(dra__alloc_state_watch(s, watch_fn, &w));
+    dra_result_t r[3] = {res("pool-b", "dev-1", 5), res("pool-a", "dev-2", 0),
+                         res("pool-a", "dev-1", 6)};
+    dra_allocation_t a;
+    memset(&a, 0, sizeof a);
+    a.results = r;
+    a.nresults = 3;
+    uint32_t rows[3];
+    CHECK_OK(dra__alloc_state_commit_rows(s, &a, rows));
+    uint64_t held = dra_alloc_state_digest(s);
+    CHECK(held != before);
+    uint32_t twice[2] = {rows[0], rows[0]};
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, twice, 2), DRA_ENOTFOUND);
+    uint32_t bad[2] = {rows[1], 0};
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, bad, 2), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, NULL, 1), DRA_EINVAL);
+    CHECK_EQ_I64(dra_alloc_state_digest(s), held);
+    CHECK_EQ_I64(w.calls, 1);
+    CHECK_OK(dra__alloc_state_release_excl(s, rows, 3));
+    CHECK_EQ_I64(w.calls, 2);
+    CHECK_EQ_I64(w.n, 3);
+    CHECK(w.had_rows);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_I64(w.rows[i], rows[i]);
+    CHECK(dra_alloc_state_check(s));
+    CHECK_EQ_I64(dra_alloc_state_digest(s), before);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-a", "dev-0"), 1);
+    CHECK_EQ_I64(dra_alloc_state_exclusive(s, "drv", "pool-b", "dev-1"), 0);
+    CHECK_EQ_I64(dra__alloc_state_release_excl(s, rows, 3), DRA_ENOTFOUND);
+    CHECK_EQ_I64(dra_alloc_state_digest(s), before);
+    dra__alloc_state_unwatch(s, watch_fn, &w);
+    dra_alloc_state_free(s);
+    dra_model_fini(&m);
+}
+
 int main(void)
 {
     RUN(test_rows_numbering);
@@ -382,5 +550,7 @@ int main(void)
     RUN(test_resolved_rows);
     RUN(test_foreign_devices_grow);
     RUN(test_rows_in_use);
+    RUN(test_shares);
+    RUN(test_release_excl);
     return check_summary();
 }

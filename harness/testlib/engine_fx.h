@@ -1,0 +1,108 @@
+/*
+ * engine_fx.h - tests of the placement engine (core/engine/engine.h): the fixture they share, a
+ * small model read from YAML (model_yaml.h) with its table, allocation state, CEL cache, a fast
+ * and a reference allocator, and an engine over the fast one that compares every direct answer
+ * with the fast allocator's on the same node (verify_direct); the manifest text macros NODE and
+ * CLAIM. Header-only; include check.h first.
+ *
+ * fx_init_gate checks every step (a failure fails the calling test) and sets ok only when the
+ * engine was built; fx_fini frees whatever fx_init_gate made, whether or not it got that far;
+ * fx_open is the two for a test that stops when the fixture could not be built.
+ * out is for the engine's answers, out2 for the reference placement's, tarena holds the table.
+ */
+#ifndef DRA_ENGINE_FX_H
+#define DRA_ENGINE_FX_H
+
+#include <string.h>
+
+#include "alloc/alloc.h"
+#include "engine/engine.h"
+#include "manifest.h"
+#include "model_yaml.h"
+#include "table/table.h"
+
+typedef struct fx {
+    dra_model_t m;
+    dra_alloc_features_t f;
+    dra_alloc_state_t *st;
+    dra_cel_cache_t *cel;
+    dra_anyalloc_t fast, ref;
+    dra_arena_t tarena, out, out2;
+    dra_table_t *t;
+    dra_engine_t *e;
+    bool ok;
+} fx_t;
+
+/* The fixture over yaml under release rel with one "Gate=bool" switch set (gate may be NULL). */
+static inline void fx_init_gate(fx_t *x, const char *yaml, dra_release_t rel, const char *gate)
+{
+    memset(x, 0, sizeof *x);
+    dra_model_init(&x->m);
+    dra_arena_init(&x->out, 0);
+    dra_arena_init(&x->out2, 0);
+    dra_arena_init(&x->tarena, 0);
+    int rc = model_yaml_read(&x->m, yaml);
+    CHECK_OK(rc);
+    if (rc)
+        return;
+    dra_alloc_features_init(&x->f, rel);
+    if (gate)
+        CHECK_OK(dra_alloc_features_set(&x->f, gate, NULL));
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    dra_alloc_options_t o = {0, 7};
+    CHECK_OK(dra_table_build(&x->m, &x->tarena, &x->t, &d));
+    CHECK_OK(dra_alloc_state_new(&x->m, &x->f, &x->st));
+    CHECK_OK(dra_cel_cache_new(&x->cel));
+    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &x->m, &x->f, x->st, x->cel, &o, &x->fast));
+    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x->m, &x->f, x->st, x->cel, &o, &x->ref));
+    /* every direct answer is compared with the fast allocator's on the same node */
+    dra_engine_opts_t eo = {.verify_direct = true};
+    rc = dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, &eo, &x->e, &d);
+    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
+    x->ok = rc == DRA_OK;
+}
+
+static inline void fx_fini(fx_t *x)
+{
+    dra_engine_free(x->e);
+    dra_anyalloc_free(&x->fast);
+    dra_anyalloc_free(&x->ref);
+    if (x->cel)
+        dra_cel_cache_free(x->cel);
+    if (x->st)
+        dra_alloc_state_free(x->st);
+    dra_arena_fini(&x->out);
+    dra_arena_fini(&x->out2);
+    dra_arena_fini(&x->tarena);
+    dra_model_fini(&x->m);
+}
+
+/* fx_init_gate, and fx_fini at once when it failed: true when the fixture is ready (the caller
+ * ends it with fx_fini), false when it is not (nothing left to free; the failure is checked). */
+static inline bool fx_open(fx_t *x, const char *yaml, dra_release_t rel, const char *gate)
+{
+    fx_init_gate(x, yaml, rel, gate);
+    if (!x->ok)
+        fx_fini(x);
+    return x->ok;
+}
+
+static inline const char *node_name(const fx_t *x, uint32_t n)
+{
+    return n < x->m.nnodes ? x->m.nodes[n]->name : "-";
+}
+
+/* The engine's incremental summaries equal those recomputed from the allocation state. */
+static inline void check_summaries(fx_t *x)
+{
+    char why[256] = "";
+    CHECK_MSG(dra_engine_check(x->e, why, sizeof why), "%s", why);
+}
+
+#define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
+#define CLAIM(name, body)                                                                          \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
+    "spec: {devices: " body "}\n---\n"
+
+#endif /* DRA_ENGINE_FX_H */
