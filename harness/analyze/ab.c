@@ -158,6 +158,38 @@ int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool b_first, doub
     return DRA_OK;
 }
 
+/* ---- budget --------------------------------------------------------------------------------- */
+
+/* total rounds (A/B + A/A) split in the ratio R:Q, with the minimums and the cap */
+static void split_rounds(size_t total, size_t R, size_t Q, size_t *nab, size_t *naa)
+{
+    size_t b = (size_t)floor((double)total * (double)R / (double)(R + Q) + 0.5);
+    b = b < DRA_AB_MIN_ROUNDS ? DRA_AB_MIN_ROUNDS : b > 200 ? 200 : b;
+    size_t a = total > b ? total - b : 0;
+    size_t qmax = (b * Q + R - 1) / (R ? R : 1); /* keep the ratio when capped */
+    a = a > qmax ? qmax : a;
+    *nab = b;
+    *naa = a < DRA_AB_MIN_AA ? DRA_AB_MIN_AA : a;
+}
+
+void dra_ab_budget_split(const double *cost, size_t n, double left, size_t R, size_t Q,
+                         size_t *nab, size_t *naa, size_t *fit)
+{
+    double per = 0;
+    for (size_t i = 0; i < n; i++)
+        per += cost[i] > 0 ? cost[i] : 0;
+    if (!(left > 0))
+        left = 0;
+    *fit = per > 0 ? (size_t)(0.75 * left / per) : 0;
+    double share = n ? 0.25 * left / (double)n : 0;
+    for (size_t i = 0; i < n; i++) {
+        double extra = cost[i] > 0 ? floor(share / cost[i]) : 0;
+        if (extra > 1000)
+            extra = 1000;
+        split_rounds(*fit + 1 + (size_t)extra, R, Q, &nab[i], &naa[i]);
+    }
+}
+
 /* ---- analysis ------------------------------------------------------------------------------- */
 
 static bool usable(double a, double b)
@@ -186,7 +218,8 @@ static int analyze_metric(dra_ab_session_t *s, size_t sc, size_t m, dra_ab_stat_
 {
     dra_ab_scenario_t *x = &s->scen[sc];
     memset(st, 0, sizeof *st);
-    st->p = st->noise = NAN;
+    st->p = st->noise = st->noise_aa_only = NAN;
+    st->aa_only_lo = st->aa_only_hi = NAN;
     st->note = "";
     double *d = malloc((x->nrounds + 1) * sizeof *d), *e = malloc((x->nrounds + 1) * sizeof *e);
     if (!d || !e) {
@@ -206,18 +239,42 @@ static int analyze_metric(dra_ab_session_t *s, size_t sc, size_t m, dra_ab_stat_
     }
     uint64_t seed = s->seed ^ (UINT64_C(0x9E3779B97F4A7C15) * (sc * 64 + m + 1));
     int rc = median_ratio(s, d, st->n, 0, seed, &st->ratio, &st->lo, &st->hi);
-    /* the A/A interval at the A/B rounds' count: how far an A/A comparison of that many rounds
-     * strays in this sitting (the noise floor) */
-    if (rc == DRA_OK)
-        rc = median_ratio(s, e, st->n_aa, st->n, seed ^ 1, &st->aa_ratio, &st->aa_lo, &st->aa_hi);
+    /* the noise floor: how far an A/A comparison of as many rounds as the A/B ones strays in
+     * this sitting. Its centre (a bias between the two slots of a round) is the A/A rounds'
+     * median; its spread is drawn from every round of the scenario: the A/A log-ratios and the
+     * A/B ones re-centred there (d_i - median d + median e; an A/B round is the difference of
+     * two processes as an A/A round is). From the A/A rounds alone (3 in a nightly sitting)
+     * the bootstrap interval of a median of n draws is about their range: one disturbed A/A
+     * process set the floor of a whole sitting (gpu-sharing: one A/A round at -21% gave a
+     * floor of 23% beside eight A/B rounds at -12% to -22%). */
+    double *pool = NULL;
+    if (rc == DRA_OK && st->n_aa) {
+        rc = median_ratio(s, e, st->n_aa, st->n, seed ^ 2, &st->aa_ratio, &st->aa_only_lo,
+                          &st->aa_only_hi);
+        pool = malloc((st->n_aa + st->n + 1) * sizeof *pool);
+        if (rc == DRA_OK && !pool)
+            rc = DRA_ENOMEM;
+    }
+    if (rc == DRA_OK && pool) {
+        double ce = log(st->aa_ratio), cd = st->n ? dra_stats_median(d, st->n) : 0;
+        memcpy(pool, e, st->n_aa * sizeof *pool);
+        for (size_t i = 0; i < st->n; i++)
+            pool[st->n_aa + i] = d[i] - cd + ce;
+        double r;
+        rc = median_ratio(s, pool, st->n_aa + st->n, st->n, seed ^ 1, &r, &st->aa_lo,
+                          &st->aa_hi);
+    }
+    free(pool);
     if (rc == DRA_OK && st->n)
         rc = dra_stats_wilcoxon(d, st->n, &st->p, NULL, NULL);
     free(d);
     free(e);
     if (rc != DRA_OK)
         return rc;
-    if (st->n_aa)
+    if (st->n_aa) {
         st->noise = fmax(fabs(log(st->aa_lo)), fabs(log(st->aa_hi)));
+        st->noise_aa_only = fmax(fabs(log(st->aa_only_lo)), fabs(log(st->aa_only_hi)));
+    }
     int dir = x->better[m];
     st->slowdown = dir == DRA_RLOAD_BETTER_HIGHER  ? 1 / st->ratio - 1
                    : dir == DRA_RLOAD_BETTER_LOWER ? st->ratio - 1
@@ -354,10 +411,17 @@ static const char *verdict_label(const dra_ab_stat_t *st, char *buf, size_t len)
 /* The method in one paragraph (text and Markdown); indent starts its second line. */
 static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
 {
-    fprintf(f,
-            "%zu A/B + %zu A/A rounds per scenario planned, each process fresh, the order "
-            "randomized per round (seed %llu)",
-            s->rounds, s->aa, (unsigned long long)s->seed);
+    if (s->budget_s > 0)
+        fprintf(f,
+                "a budget of %g s: at least %zu A/B + %zu A/A rounds per scenario planned, more "
+                "for the cheap ones (each row gives its own), each process fresh, the order "
+                "randomized per round (seed %llu)",
+                s->budget_s, s->rounds, s->aa, (unsigned long long)s->seed);
+    else
+        fprintf(f,
+                "%zu A/B + %zu A/A rounds per scenario planned, each process fresh, the order "
+                "randomized per round (seed %llu)",
+                s->rounds, s->aa, (unsigned long long)s->seed);
     if (s->pin >= 0)
         fprintf(f, "; every process pinned to CPU %d", s->pin);
     fprintf(f, "; ASLR %s", s->no_aslr ? "off" : "on");
@@ -368,7 +432,8 @@ static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
     fprintf(f,
             ".\n%sPer round one sample per side: the process's %s. Wilcoxon signed-rank test "
             "on ln(B/A), %g%% bootstrap interval of the median ratio (%u resamples), noise "
-            "floor from the A/A rounds; alpha %g, threshold %g%%.\n",
+            "floor from the A/A rounds (their median, the spread of every round); alpha %g, "
+            "threshold %g%%.\n",
             indent, s->sample_best ? "best repetition" : "median over its repetitions",
             100 * s->confidence, s->resamples, s->alpha, 100 * s->threshold);
 }
@@ -638,7 +703,9 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
     json_object_set_new(method, "interval",
                         json_string("percentile bootstrap of the median of ln(B/A)"));
     json_object_set_new(method, "noise_floor",
-                        json_string("bound farthest from 0 of the A/A rounds' median interval"));
+                        json_string("bound farthest from 0 of the bootstrap interval of the median of as many "
+                                    "draws as A/B rounds from the A/A log-ratios and the A/B "
+                                    "ones re-centred at the A/A median"));
     json_object_set_new(method, "alpha", json_real(s->alpha));
     json_object_set_new(method, "confidence", json_real(s->confidence));
     json_object_set_new(method, "threshold_pct", json_real(100 * s->threshold));
@@ -688,6 +755,10 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
             json_object_set_new(mo, "aa_interval",
                                 json_pack("[o, o]", jnum(st->aa_lo), jnum(st->aa_hi)));
             json_object_set_new(mo, "noise_floor_pct", jnum(100 * (exp(st->noise) - 1)));
+            json_object_set_new(mo, "aa_only_interval",
+                                json_pack("[o, o]", jnum(st->aa_only_lo), jnum(st->aa_only_hi)));
+            json_object_set_new(mo, "noise_floor_aa_only_pct",
+                                jnum(100 * (exp(st->noise_aa_only) - 1)));
             json_object_set_new(mo, "verdict", json_string(dra_ab_verdict_name(st->verdict)));
             json_object_set_new(mo, "note", json_string(st->note ? st->note : ""));
             json_array_append_new(metrics, mo);

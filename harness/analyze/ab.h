@@ -14,11 +14,14 @@
  *  - d_i = ln(B_i / A_i) per A/B round; the ratio is exp(median d) with a percentile-bootstrap
  *    interval of that median (s->resamples resamples from s->seed), and the two-sided
  *    Wilcoxon signed-rank test on d gives p (stats.h);
- *  - the noise floor: from the A/A rounds' log-ratios e_j (the process counted as B drawn at
- *    random), the bootstrap interval of the median of as many draws as there are A/B rounds,
- *    and its bound farthest from 0: how far an A/A comparison of that many rounds strays in
- *    this sitting (bias between the two slots of a round included). A change smaller than it
- *    is not a finding;
+ *  - the noise floor: how far an A/A comparison of as many rounds as there are A/B rounds
+ *    strays in this sitting (bias between the two slots of a round included): the bootstrap
+ *    interval of the median of that many draws, and its bound farthest from 0, drawn from the
+ *    A/A rounds' log-ratios e_j (the process counted as B drawn at random) together with the
+ *    A/B ones re-centred at the A/A median (d_i - median d + median e): the centre (slot bias)
+ *    is the A/A rounds', the spread is measured on every round (from 3 A/A rounds alone the
+ *    interval is about their range, and one disturbed process set the floor). A change
+ *    smaller than it is not a finding;
  *  - verdict: REGRESSION when p < alpha, the interval excludes 1, the change is in the bad
  *    direction of the metric and |ln ratio| exceeds both ln(1 + threshold) and the noise floor;
  *    IMPROVED likewise in the good direction; WORSE / BETTER when significant but within the
@@ -88,8 +91,11 @@ typedef struct dra_ab_stat {
                               one (a latency); NaN for informational metrics */
     double p;             /* Wilcoxon signed-rank, two-sided; NaN without rounds */
     double aa_ratio;      /* exp(median of the A/A log-ratios) */
-    double aa_lo, aa_hi;  /* interval of the median of n draws from them (the floor's range) */
+    double aa_lo, aa_hi;  /* interval of the median of n draws from the A/A log-ratios and the
+                             A/B ones re-centred at the A/A median (the floor's range) */
     double noise;         /* noise floor as |ln ratio|; NaN without A/A rounds */
+    double aa_only_lo, aa_only_hi; /* the same interval from the A/A log-ratios alone */
+    double noise_aa_only; /* the floor they would give (before 0.5.1; reported, not used) */
     dra_ab_verdict_t verdict;
     const char *note; /* why: "within the 5% threshold", "fewer than 6 rounds", ... or "" */
 } dra_ab_stat_t;
@@ -165,6 +171,19 @@ DRA_NODISCARD int dra_ab_set_metric(dra_ab_session_t *s, size_t sc, size_t m, co
 /* Record a round of scenario sc: values a[0..nmetrics), b[0..nmetrics). */
 DRA_NODISCARD int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool b_first,
                                    double load1, const double *a, const double *b);
+
+/* The rounds of a budget (`drabench ab --budget`), from what one A/B round of every scenario
+ * cost (cost[i], seconds; the first pass) and the seconds left after it: three quarters of
+ * what is left go to equal numbers of rounds per scenario, as many passes of the whole suite as
+ * fit; the last quarter is shared in equal time, so a scenario whose round is cheap gets more
+ * rounds (a pass of the nightly suite is mostly its two fleet scenarios: 98 of 108 s on the
+ * loaded development machine; mig-inference, a round of 1.2 s, needed about 24 A/B rounds there
+ * to find a planted 10% in 19 of 20 sittings). Every scenario's count, the first pass's round
+ * included, is split in the ratio of R A/B to Q A/A rounds, at least DRA_AB_MIN_ROUNDS A/B and
+ * DRA_AB_MIN_AA A/A, at most 200 A/B. nab[i], naa[i] receive the totals; *fit the passes the
+ * three quarters fit (0 when not even one: then the minimum runs). Cost O(n). */
+void dra_ab_budget_split(const double *cost, size_t n, double left, size_t R, size_t Q,
+                         size_t *nab, size_t *naa, size_t *fit);
 
 /* Statistics and verdicts of every scenario and metric; sets exit_status and the counts. */
 DRA_NODISCARD int dra_ab_analyze(dra_ab_session_t *s);

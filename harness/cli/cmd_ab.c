@@ -7,6 +7,7 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,9 @@ static const char help_use[] =
     "  -r, --rounds N           A/B rounds per scenario (default 30)\n"
     "      --aa N               A/A rounds per scenario (default 10)\n"
     "      --budget SECONDS     fit the rounds into this time instead: after a first A/B round\n"
-    "                           of every scenario, as many as fit, A/B and A/A in the ratio of\n"
+    "                           of every scenario, three quarters of the time left in equal\n"
+    "                           numbers of rounds, the last quarter in equal time (a cheap\n"
+    "                           scenario gets more rounds); A/B and A/A in the ratio of\n"
     "                           --rounds to --aa (at least 6 and 3, at most 200 A/B)\n"
     "      --seed N             order of the rounds and the bootstrap (default: from the clock;\n"
     "                           always recorded)\n"
@@ -652,56 +655,75 @@ static bool *plan(sitting_t *t, size_t nab, size_t naa)
 static int run_sitting(sitting_t *t)
 {
     ab_args_t *o = t->o;
-    size_t R = o->rounds, Q = o->aa;
     int64_t t0 = mono_ns();
-    size_t pass = 0, passes = R + Q;
+    size_t pass = 0, passes = o->rounds + o->aa, total = 0;
     bool **kinds = calloc(t->nsc, sizeof *kinds);
-    if (!kinds)
-        return DRA_EXIT_ENV;
-    int st = DRA_EXIT_OK;
-    if (o->budget > 0) {
-        /* first pass: one A/B round of every scenario, which also measures a pass's cost */
-        for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++)
+    size_t *R = calloc(t->nsc + 1, sizeof *R), *Q = calloc(t->nsc + 1, sizeof *Q);
+    double *cost = calloc(t->nsc + 1, sizeof *cost);
+    int st = kinds && R && Q && cost ? DRA_EXIT_OK : DRA_EXIT_ENV;
+    for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++) {
+        R[i] = o->rounds;
+        Q[i] = o->aa;
+    }
+    if (o->budget > 0 && st == DRA_EXIT_OK) {
+        /* first pass: one A/B round of every scenario, which also measures what each costs */
+        for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++) {
+            int64_t r0 = mono_ns(), w0 = t->waited_ns;
             st = one_round(t, i, false);
+            cost[i] = (double)(mono_ns() - r0 - (t->waited_ns - w0)) / 1e9; /* waits excluded */
+        }
         pass = 1;
-        double per = (double)(mono_ns() - t0 - t->waited_ns) / 1e9; /* waits are not its cost */
+        double per = 0;
+        for (size_t i = 0; i < t->nsc; i++)
+            per += cost[i];
         double left = o->budget - (double)(mono_ns() - t0) / 1e9;
-        size_t fit = per > 0 && left > 0 ? (size_t)(left / per) : 0;
-        size_t nab = (size_t)floor((double)(fit + 1) * (double)R / (double)(R + Q) + 0.5);
-        nab = nab < DRA_AB_MIN_ROUNDS ? DRA_AB_MIN_ROUNDS : nab > 200 ? 200 : nab;
-        size_t naa = fit + 1 > nab ? fit + 1 - nab : 0;
-        size_t qmax = (nab * Q + R - 1) / (R ? R : 1); /* keep the ratio when capped */
-        naa = naa > qmax ? qmax : naa;
-        naa = naa < DRA_AB_MIN_AA ? DRA_AB_MIN_AA : naa;
+        size_t fit;
+        dra_ab_budget_split(cost, t->nsc, left, o->rounds, o->aa, R, Q, &fit);
         if (fit + 1 < DRA_AB_MIN_ROUNDS + DRA_AB_MIN_AA)
             dra_ab_warn(t->s,
                         "a pass of every scenario took %.1f s: the budget of %.0f s fits %zu "
-                        "round(s); running the minimum %d A/B + %d A/A",
+                        "round(s) in equal numbers (three quarters of it); running at least "
+                        "the minimum %d A/B + %d A/A",
                         per, o->budget, fit + 1, DRA_AB_MIN_ROUNDS, DRA_AB_MIN_AA);
-        R = nab;
-        Q = naa;
-        passes = R + Q;
-        t->s->rounds = R;
-        t->s->aa = Q;
+        /* the method records the equal part; each scenario's own counts are in its rounds */
+        size_t rmin = SIZE_MAX, qmin = SIZE_MAX;
+        passes = 0;
+        for (size_t i = 0; i < t->nsc; i++) {
+            rmin = R[i] < rmin ? R[i] : rmin;
+            qmin = Q[i] < qmin ? Q[i] : qmin;
+            passes = R[i] + Q[i] > passes ? R[i] + Q[i] : passes;
+        }
+        t->s->rounds = rmin;
+        t->s->aa = qmin;
         if (!o->quiet && t->prog.mode != DRA_PROGRESS_NONE) {
-            char line[256];
-            snprintf(line, sizeof line,
-                     "ab: a pass of %zu scenario(s) took %.1f s; %zu A/B + %zu "
-                     "A/A rounds fit the budget of %.0f s",
-                     t->nsc, per, R, Q, o->budget);
+            char line[1024];
+            int len = snprintf(line, sizeof line,
+                               "ab: a pass of %zu scenario(s) took %.1f s; rounds (A/B + A/A) in "
+                               "the budget of %.0f s:",
+                               t->nsc, per, o->budget);
+            for (size_t i = 0; i < t->nsc && len > 0 && (size_t)len < sizeof line; i++) {
+                char nm[160];
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s %s %zu + %zu",
+                                i ? "," : "", dra_esc_term_buf(nm, sizeof nm, t->s->scen[i].name),
+                                R[i], Q[i]);
+            }
             dra_progress_line(&t->prog, line);
         }
     }
-    for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++)
-        if (!(kinds[i] = plan(t, R - t->nab[i], Q - t->naa[i])))
+    for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++) {
+        if (!(kinds[i] = plan(t, R[i] - t->nab[i], Q[i] - t->naa[i])))
             st = DRA_EXIT_ENV;
-    size_t first = pass;
+        total += R[i] + Q[i];
+    }
+    size_t first = pass, done = pass * t->nsc;
     for (; pass < passes && st == DRA_EXIT_OK; pass++) {
         for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++) {
+            if (pass >= R[i] + Q[i]) /* this scenario's rounds are done */
+                continue;
             st = one_round(t, i, kinds[i][pass - first]);
             char label[160];
             snprintf(label, sizeof label, "ab round %zu/%zu", pass + 1, passes);
-            dra_progress_update(&t->prog, label, pass * t->nsc + i + 1, passes * t->nsc, false);
+            dra_progress_update(&t->prog, label, ++done, total, false);
         }
         if (t->prog.mode == DRA_PROGRESS_LINES && (pass + 1) % 10 == 0 && st == DRA_EXIT_OK) {
             char line[160];
@@ -710,9 +732,12 @@ static int run_sitting(sitting_t *t)
             dra_progress_line(&t->prog, line);
         }
     }
-    for (size_t i = 0; i < t->nsc; i++)
+    for (size_t i = 0; kinds && i < t->nsc; i++)
         free(kinds[i]);
     free(kinds);
+    free(R);
+    free(Q);
+    free(cost);
     t->s->wall_s += (double)(mono_ns() - t0) / 1e9;
     return st;
 }

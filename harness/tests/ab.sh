@@ -44,7 +44,7 @@ mechanics)
     jq -e "[$s.rounds[].order] | (index(\"AB\") != null) and (index(\"BA\") != null)" "$T/ab.json" >/dev/null || fail "the order is not randomized: $(jq -c "[$s.rounds[].order]" "$T/ab.json")"
     jq -e "[$s.rounds[] | .a[\"throughput.claims_per_s\"] > 0 and .b[\"throughput.claims_per_s\"] > 0] | all" "$T/ab.json" >/dev/null || fail "samples"
     jq -e "[$s.rounds[] | select(.kind == \"ab\") | .b[\"throughput.claims_per_s\"] < .a[\"throughput.claims_per_s\"]] | all" "$T/ab.json" >/dev/null || fail "B is not slower in every round"
-    jq -e "$s.metrics[0] | .metric == \"throughput.claims_per_s\" and .better == \"higher\" and .verdict == \"regression\" and .rounds == 6 and .aa_rounds == 3 and .ratio < 0.9 and .interval[1] < 1 and .p < 0.05 and .noise_floor_pct >= 0 and .change_pct < -10 and .slowdown_pct > 11" "$T/ab.json" >/dev/null || fail "verdict: $(jq -c "$s.metrics[0]" "$T/ab.json")"
+    jq -e "$s.metrics[0] | .metric == \"throughput.claims_per_s\" and .better == \"higher\" and .verdict == \"regression\" and .rounds == 6 and .aa_rounds == 3 and .ratio < 0.9 and .interval[1] < 1 and .p < 0.05 and .noise_floor_pct >= 0 and .noise_floor_aa_only_pct >= 0 and (.aa_only_interval | length) == 2 and .change_pct < -10 and .slowdown_pct > 11" "$T/ab.json" >/dev/null || fail "verdict: $(jq -c "$s.metrics[0]" "$T/ab.json")"
     jq -e "$s.decisions_equal and ($s.digest_a | test(\"^[0-9a-f]{16}$\"))" "$T/ab.json" >/dev/null || fail "digests"
     # the planted slowdown is in the timed work only: the same decisions; Markdown and JSON on stdout
     "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 3 --invariants off" --rounds 6 --aa 3 --seed 9 -q --format md >"$T/ab.md" 2>/dev/null; rc=$?
