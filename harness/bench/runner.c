@@ -1544,8 +1544,13 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     uint64_t pre_c = slow_iters(c, shape, RK_COMMIT);
     hook(1);
     int64_t t2 = now_ns();
-    int crc = dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
-                                        &s->rec);
+    /* a release record only where a timed release will take it back (steady arrivals): in a
+     * fill the pods never leave, and the record's writes would be the commit's cost alone */
+    s->rec = 0;
+    int crc = c->built.workload.mode == DRA_WL_STEADY
+                  ? dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
+                                              &s->rec)
+                  : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
     spin(pre_c);
     int64_t t3 = now_ns();
     hook(0);
