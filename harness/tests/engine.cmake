@@ -36,7 +36,8 @@ out="$1/profile.txt"
 DRABENCH="$0" scripts/profile --no-cache sched-perf-500 -n 30 > "$out"
 grep -E "^placement +dra_engine_place +[0-9]+$" "$out"
 grep -E "^  direct +dra__direct_answer - build_answer +[1-9][0-9]*$" "$out"
-grep -E "^commit +dra_engine_commit_pod +[1-9][0-9]*$" "$out"
+grep -E "^commit +commit_pod, commit_pod_rec +[1-9][0-9]*$" "$out"
+grep -E "^release +release_pod, release_record +[0-9]+$" "$out"
 grep -E "^per claim over 30 claims of sched-perf-500" "$out"
 if DRABENCH="$0" scripts/profile 2>/dev/null; then exit 1; else test $? -eq 2; fi
 ]=])
