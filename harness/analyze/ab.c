@@ -175,19 +175,57 @@ static void split_rounds(size_t total, size_t R, size_t Q, size_t *nab, size_t *
 void dra_ab_budget_split(const double *cost, size_t n, double left, size_t R, size_t Q,
                          size_t *nab, size_t *naa, size_t *fit)
 {
+    const size_t base = DRA_AB_MIN_ROUNDS + DRA_AB_MIN_AA, need = DRA_AB_NEED_ROUNDS;
     double per = 0;
     for (size_t i = 0; i < n; i++)
         per += cost[i] > 0 ? cost[i] : 0;
     if (!(left > 0))
         left = 0;
-    *fit = per > 0 ? (size_t)(0.75 * left / per) : 0;
-    double share = n ? 0.25 * left / (double)n : 0;
-    for (size_t i = 0; i < n; i++) {
-        double extra = cost[i] > 0 ? floor(share / cost[i]) : 0;
-        if (extra > 1000)
-            extra = 1000;
-        split_rounds(*fit + 1 + (size_t)extra, R, Q, &nab[i], &naa[i]);
+    /* rounds of every scenario in equal numbers, the first pass's included (what the warning
+     * of a budget below the minimum reports) */
+    double eq = per > 0 ? floor(left / per) : 1000;
+    *fit = 1 + (size_t)(eq < 1000 ? eq : 1000);
+    /* 1. the minimum for every scenario (the first pass's round is one of its rounds); without
+     *    the time for it, the minimum runs anyway and nothing more */
+    double rem = left - (double)(base - 1) * per;
+    size_t *tot = nab; /* the totals, before the ratio split */
+    for (size_t i = 0; i < n; i++)
+        tot[i] = rem > 0 ? base : 1;
+    if (rem > 0) {
+        /* 2. up to `need`, cheapest scenario first: the most expensive is the one left short
+         *    when the budget cannot give every scenario the rounds the bar needs */
+        double prev = -1;
+        size_t prev_i = SIZE_MAX;
+        for (size_t k = 0; k < n; k++) {
+            size_t j = SIZE_MAX; /* the next in (cost, index) order after (prev, prev_i) */
+            for (size_t i = 0; i < n; i++) {
+                double c = cost[i] > 0 ? cost[i] : 0;
+                bool after = c > prev || (c == prev && (prev_i == SIZE_MAX || i > prev_i));
+                double cj = j == SIZE_MAX ? 0 : cost[j] > 0 ? cost[j] : 0;
+                if (after && (j == SIZE_MAX || c < cj))
+                    j = i;
+            }
+            if (j == SIZE_MAX)
+                break;
+            double c = cost[j] > 0 ? cost[j] : 0;
+            prev = c;
+            prev_i = j;
+            double want = (double)(need > tot[j] ? need - tot[j] : 0);
+            double can = c > 0 ? fmin(want, floor(rem / c)) : want;
+            tot[j] += (size_t)can;
+            rem -= can * c;
+        }
+        /* 3. the rest: three quarters in equal numbers (passes of the whole suite), the last
+         *    quarter in equal time (a cheap scenario gets more rounds) */
+        double passes = per > 0 ? fmin(floor(0.75 * rem / per), 1000) : 0;
+        double share = n ? 0.25 * rem / (double)n : 0;
+        for (size_t i = 0; i < n; i++) {
+            double extra = cost[i] > 0 ? fmin(floor(share / cost[i]), 1000) : 0;
+            tot[i] += (size_t)passes + (size_t)extra;
+        }
     }
+    for (size_t i = 0; i < n; i++)
+        split_rounds(tot[i], R, Q, &nab[i], &naa[i]);
 }
 
 /* ---- analysis ------------------------------------------------------------------------------- */

@@ -172,16 +172,26 @@ DRA_NODISCARD int dra_ab_set_metric(dra_ab_session_t *s, size_t sc, size_t m, co
 DRA_NODISCARD int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool b_first,
                                    double load1, const double *a, const double *b);
 
+/* Rounds (A/B + A/A, 24 + 8 at the default ratio) that a sitting needs to find a planted 10%
+ * in at least 19 of 20 sittings on the built-in scenarios whose processes differ most
+ * (mig-inference under load and fleet-5k: README "Timing comparisons by hand"). */
+#define DRA_AB_NEED_ROUNDS 32
+
 /* The rounds of a budget (`drabench ab --budget`), from what one A/B round of every scenario
- * cost (cost[i], seconds; the first pass) and the seconds left after it: three quarters of
- * what is left go to equal numbers of rounds per scenario, as many passes of the whole suite as
- * fit; the last quarter is shared in equal time, so a scenario whose round is cheap gets more
- * rounds (a pass of the nightly suite is mostly its two fleet scenarios: 98 of 108 s on the
- * loaded development machine; mig-inference, a round of 1.2 s, needed about 24 A/B rounds there
- * to find a planted 10% in 19 of 20 sittings). Every scenario's count, the first pass's round
- * included, is split in the ratio of R A/B to Q A/A rounds, at least DRA_AB_MIN_ROUNDS A/B and
- * DRA_AB_MIN_AA A/A, at most 200 A/B. nab[i], naa[i] receive the totals; *fit the passes the
- * three quarters fit (0 when not even one: then the minimum runs). Cost O(n). */
+ * cost (cost[i], seconds; the first pass) and the seconds left after it, in three steps:
+ *  1. every scenario gets the minimum, DRA_AB_MIN_ROUNDS A/B and DRA_AB_MIN_AA A/A rounds;
+ *  2. then, cheapest scenario first, up to DRA_AB_NEED_ROUNDS rounds while the time lasts - so
+ *     when the budget cannot give every scenario the rounds the bar needs, the most expensive
+ *     one is left short, not all of them (a pass of the nightly suite on the loaded
+ *     development machine is 108 s, 84 of them fleet-50k's round: equal numbers gave fleet-5k
+ *     10 + 3 rounds, too few for it, where this gives it 24 + 8 and fleet-50k 7 + 3 instead of
+ *     8 + 3);
+ *  3. what is left: three quarters in equal numbers of rounds (passes of the whole suite), the
+ *     last quarter shared in equal time, so a scenario whose round is cheap gets more.
+ * Every scenario's count, the first pass's round included, is split in the ratio of R A/B to Q
+ * A/A rounds, at least DRA_AB_MIN_ROUNDS A/B and DRA_AB_MIN_AA A/A, at most 200 A/B. nab[i],
+ * naa[i] receive the totals; *fit the rounds of every scenario the budget gives in equal numbers
+ * (the first pass's included; below the minimum, the minimum runs anyway). Cost O(n^2). */
 void dra_ab_budget_split(const double *cost, size_t n, double left, size_t R, size_t Q,
                          size_t *nab, size_t *naa, size_t *fit);
 

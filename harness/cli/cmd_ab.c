@@ -57,10 +57,13 @@ static const char help_use[] =
     "  -r, --rounds N           A/B rounds per scenario (default 30)\n"
     "      --aa N               A/A rounds per scenario (default 10)\n"
     "      --budget SECONDS     fit the rounds into this time instead: after a first A/B round\n"
-    "                           of every scenario, three quarters of the time left in equal\n"
-    "                           numbers of rounds, the last quarter in equal time (a cheap\n"
-    "                           scenario gets more rounds); A/B and A/A in the ratio of\n"
-    "                           --rounds to --aa (at least 6 and 3, at most 200 A/B)\n"
+    "                           of every scenario (which measures what each costs), every\n"
+    "                           scenario gets the minimum, then cheapest first up to the 32\n"
+    "                           rounds a sitting needs to find a 10% change (the most\n"
+    "                           expensive is the one left short), then three quarters of the\n"
+    "                           rest in equal numbers of rounds, the last quarter in equal\n"
+    "                           time; A/B and A/A in the ratio of --rounds to --aa (at least\n"
+    "                           6 and 3, at most 200 A/B)\n"
     "      --seed N             order of the rounds and the bootstrap (default: from the clock;\n"
     "                           always recorded)\n"
     "      --pin CPU            run every process on this CPU (sched_setaffinity)\n"
@@ -652,6 +655,8 @@ static bool *plan(sitting_t *t, size_t nab, size_t naa)
     return k;
 }
 
+_Static_assert(DRA_AB_NEED_ROUNDS == 32, "--help names the rounds a sitting needs");
+
 static int run_sitting(sitting_t *t)
 {
     ab_args_t *o = t->o;
@@ -679,12 +684,12 @@ static int run_sitting(sitting_t *t)
         double left = o->budget - (double)(mono_ns() - t0) / 1e9;
         size_t fit;
         dra_ab_budget_split(cost, t->nsc, left, o->rounds, o->aa, R, Q, &fit);
-        if (fit + 1 < DRA_AB_MIN_ROUNDS + DRA_AB_MIN_AA)
+        if (fit < DRA_AB_MIN_ROUNDS + DRA_AB_MIN_AA)
             dra_ab_warn(t->s,
                         "a pass of every scenario took %.1f s: the budget of %.0f s fits %zu "
-                        "round(s) in equal numbers (three quarters of it); running at least "
-                        "the minimum %d A/B + %d A/A",
-                        per, o->budget, fit + 1, DRA_AB_MIN_ROUNDS, DRA_AB_MIN_AA);
+                        "round(s) of every scenario; running at least the minimum %d A/B + %d "
+                        "A/A",
+                        per, o->budget, fit, DRA_AB_MIN_ROUNDS, DRA_AB_MIN_AA);
         /* the method records the equal part; each scenario's own counts are in its rounds */
         size_t rmin = SIZE_MAX, qmin = SIZE_MAX;
         passes = 0;

@@ -3,8 +3,9 @@
  * centre is the
  * A/A rounds' median (a bias between the two slots of a round stays in it), its spread is drawn
  * from every round of the scenario, so one disturbed A/A process does not set the floor of a
- * sitting. The rounds of a budget: three quarters in equal numbers, the last quarter in equal
- * time. The mechanics, not the rates (scripts/ab-campaign measures those).
+ * sitting. The rounds of a budget: the minimum, then cheapest first up to the rounds the bar
+ * needs, then three quarters of the rest in equal numbers and the last quarter in equal time.
+ * The mechanics, not the rates (scripts/ab-campaign measures those).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -86,24 +87,40 @@ static void test_budget_split(void)
     double cost[] = {1.3, 0.9, 1.2, 1.6, 0.3, 1.0, 4.2, 14, 84};
     size_t nab[9], naa[9], fit;
     dra_ab_budget_split(cost, 9, 1500, 30, 10, nab, naa, &fit);
-    /* 1125 s / 108.5 s a pass: 10 passes, 11 rounds with the first: 8 + 3 */
-    CHECK(fit == 10);
-    CHECK(nab[8] == 8 && naa[8] == 3);
-    /* fleet-5k: 375 / 9 = 41.7 s more, 2 rounds of 14 s: 13 rounds */
-    CHECK(nab[7] + naa[7] == 13);
-    /* mig-inference: 41.7 / 1.2 = 34 more: 45 rounds, 34 + 11 */
-    CHECK_MSG(nab[2] == 34 && naa[2] == 11, "%zu + %zu", nab[2], naa[2]);
-    /* gpu-sharing: 41.7 / 0.3 = 138 more: 149 rounds, 112 + 37 */
-    CHECK_MSG(nab[4] + naa[4] == 149 && nab[4] == 112, "%zu + %zu", nab[4], naa[4]);
-    for (size_t i = 0; i < 9; i++) /* the ratio 3:1, never below the equal part */
-        CHECK(nab[i] >= 8 && naa[i] >= 3 && nab[i] <= 200);
+    /* 1500 / 108.5 s a pass: 13 rounds of every scenario in equal numbers, the first included */
+    CHECK_MSG(fit == 14, "fit %zu", fit);
+    /* the minimum (8 more rounds of every scenario, 868 s) leaves 632 s; cheapest first up to
+     * 32 rounds: the seven cheap ones 23 more (241.5 s), fleet-5k 23 more (322 s), and
+     * fleet-50k none (68.5 s left): 9 rounds, 7 + 3 at the ratio (equal numbers gave it 8 + 3
+     * and fleet-5k 10 + 3) */
+    CHECK_MSG(nab[7] == 24 && naa[7] == 8, "fleet-5k %zu + %zu", nab[7], naa[7]);
+    CHECK_MSG(nab[8] == 7 && naa[8] == 3, "fleet-50k %zu + %zu", nab[8], naa[8]);
+    /* the 68.5 s left: no pass of the suite; a quarter in equal time, 1.9 s a scenario:
+     * mig-inference 1 more (33 rounds: 25 + 8), gpu-sharing 6 more (38: 29 + 9) */
+    CHECK_MSG(nab[2] == 25 && naa[2] == 8, "mig-inference %zu + %zu", nab[2], naa[2]);
+    CHECK_MSG(nab[4] == 29 && naa[4] == 9, "gpu-sharing %zu + %zu", nab[4], naa[4]);
+    for (size_t i = 0; i < 8; i++) /* the ratio 3:1, every scenario but the dearest at the need */
+        CHECK(nab[i] >= 24 && naa[i] >= 8 && nab[i] <= 200);
+    /* the same suite pinned on a quieter machine (a round of fleet-5k 3 s, fleet-50k 17.4 s):
+     * every scenario past the need, the cheap ones far past it */
+    double quiet[] = {0.30, 0.13, 1.22, 0.47, 0.27, 0.15, 1.09, 3.0, 17.4};
+    dra_ab_budget_split(quiet, 9, 1500, 30, 10, nab, naa, &fit);
+    for (size_t i = 0; i < 9; i++)
+        CHECK_MSG(nab[i] + naa[i] > DRA_AB_NEED_ROUNDS, "%zu: %zu + %zu", i, nab[i], naa[i]);
+    CHECK(nab[8] < nab[7] && nab[7] < nab[2] && nab[2] < nab[4]);
+    /* ties in cost are served in suite order, and a budget that reaches the need of only some:
+     * the cheapest first, the last of equal cost left short */
+    double tie[] = {10, 10, 10};
+    dra_ab_budget_split(tie, 3, 8 * 30 + 23 * 10 * 2 + 50, 30, 10, nab, naa, &fit);
+    CHECK_MSG(nab[0] + naa[0] == 32 && nab[1] + naa[1] == 32, "%zu %zu", nab[0], nab[1]);
+    CHECK_MSG(nab[2] + naa[2] == 14, "%zu + %zu", nab[2], naa[2]);
     /* the cap: 200 A/B, A/A in the ratio */
     double cheap[] = {0.001};
     dra_ab_budget_split(cheap, 1, 100, 30, 10, nab, naa, &fit);
     CHECK(nab[0] == 200 && naa[0] == 67);
     /* nothing left: the minimum, 6 + 3 */
     dra_ab_budget_split(cost, 9, -5, 30, 10, nab, naa, &fit);
-    CHECK(fit == 0 && nab[0] == 6 && naa[0] == 3 && nab[8] == 6 && naa[8] == 3);
+    CHECK(fit == 1 && nab[0] == 6 && naa[0] == 3 && nab[8] == 6 && naa[8] == 3);
 }
 
 int main(void)
