@@ -158,7 +158,8 @@
  * verified direct answer differs, with the difference in out->msg); placement returns DRA_OK
  * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one
  * selector evaluation pass per selector; placement O(requests * log nodes) per admitted node
- * plus a direct answer (O(words of the node's range), one arena allocation) or an exact call;
+ * plus a direct answer (O(words of the node's range), one arena allocation; none into a caller's
+ * result slot: dra_engine_place_slot) or an exact call;
  * no malloc in place / commit / release once planned (release records: the pool is made by
  * dra_engine_records_reserve, never by a commit).
  * Thread safety: single-threaded.
@@ -284,6 +285,38 @@ typedef struct dra_engine_result {
 DRA_NODISCARD int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
                                    uint32_t start, dra_arena_t *out_arena,
                                    dra_engine_result_t *out);
+
+/* A result slot: memory the caller keeps from pod to pod (one per pod in flight), into which
+ * dra_engine_place_slot builds a direct answer - the allocation list, the allocation, its
+ * results and a share's ID and consumedCapacity - instead of allocating it from an arena. The
+ * engine remembers in `tmpl` what the memory holds: placing the same plan's same alternative
+ * into the slot again writes only what differs per pod (the devices, their pools and rows, the
+ * node selector), not whole results.
+ *
+ * Ownership: mem is the caller's (freed by the caller; 16-byte aligned); between placements
+ * the engine owns its contents, which the caller reads only (a result written by the caller
+ * makes the next placement's answer wrong where the template was not rewritten). The results of
+ * a placement into a slot stay valid until the next placement into it. Set tmpl to 0 when mem
+ * is new or changed. A direct answer larger than cap, and every answer of the exact allocator,
+ * goes to the arena as with dra_engine_place. */
+typedef struct dra_engine_slot {
+    void *mem;     /* the caller's memory (NULL: none) */
+    size_t cap;    /* its size in bytes */
+    uint64_t tmpl; /* the engine's: which template mem holds (0: none) */
+} dra_engine_slot_t;
+
+/* Bytes a slot needs to hold every direct answer of the plans compiled so far (0 when no plan
+ * has one); an answer's shares count the most capacities of any multi-allocatable device.
+ * O(plans x alternatives). */
+size_t dra_engine_slot_bytes(const dra_engine_t *e);
+
+/* dra_engine_place with the direct answers built into slot (NULL: dra_engine_place): the same
+ * decision, the same results; nothing taken from out_arena when the answer is direct and fits.
+ * Cost: dra_engine_place's without the result's arena allocation; with the slot's template,
+ * the result writes are the per-pod fields only. */
+DRA_NODISCARD int dra_engine_place_slot(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
+                                        uint32_t start, dra_engine_slot_t *slot,
+                                        dra_arena_t *out_arena, dra_engine_result_t *out);
 
 /* The same decision by brute force: allocator `alloc` (reference or fast, over the engine's
  * state) on node after node in the policy's order (best-fit / spread: every node, then the

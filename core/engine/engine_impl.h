@@ -328,6 +328,15 @@ struct dra_engine {
     bool any_groups;      /* some device declares compatibilityGroups (1.37; slice updates cannot
                              change consumption, so neither this) */
     dra_arena_t vscratch; /* verification of direct answers against the allocator */
+    /* the caller's result slot of the placement under way (dra_engine_place_slot; NULL: none)
+     * and what of it is taken; reached through a pointer so the answer's builders, which take
+     * the engine const, can take from it (direct.c: dra__direct_take) */
+    struct dra__pslot {
+        dra_engine_slot_t *s;
+        size_t used;
+        uint64_t kbase; /* the templates' key but the alternative and count (0: none) */
+    } pslot, *ps;
+    uint32_t dgen; /* direct answers compiled (a slot's template names the generation) */
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
     /* release records (commit.c): handle h is recs[h - 1]; free ones are chained by plan */
@@ -680,6 +689,10 @@ DRA_NODISCARD int dra__direct_shares(const dra_engine_t *e, const plan_t *p, con
                                      const uint8_t *palt, uint32_t np, dra_arena_t *arena,
                                      dra_result_t *res, bool *any);
 const char *dra__direct_str(dra_engine_t *e, const char *a, const char *b);
+/* n bytes (16-aligned) of an answer: from the placement's slot while it has room, else from
+ * arena (NULL: out of memory). Taking the slot's start clears its template (build_answer
+ * takes the start itself when it writes one). */
+void *dra__direct_take(const dra_engine_t *e, dra_arena_t *arena, size_t n);
 
 /* ---- direct_multi.c ---- */
 
