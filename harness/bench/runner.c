@@ -2,8 +2,11 @@
  * runner.c - the benchmark runner; see runner.h for the algorithm and the timed-region rules.
  *
  * Memory plan (why nothing allocates inside a timed region):
- *  - every pod's allocation results live in a slot arena taken from a free list before the
- *    clock starts; new slot arenas get their first chunk before first use; placement (node
+ *  - every pod's allocation results live in a slot taken from a free list before the clock
+ *    starts: a direct answer in the slot's result memory (dra_engine_place_slot: no arena
+ *    allocation, and a slot that held the same shape writes only the devices), the exact
+ *    allocator's in the slot's arena; new slot arenas get their first chunk and result memory
+ *    is touched before first use; placement (node
  *    choice by policy and the exact allocation) is one engine call (core/engine/engine.h) whose
  *    index and summaries are allocated at set-up and updated in commit / release;
  *  - the allocation state registers every device of the model when it is made (an entry per
@@ -200,7 +203,8 @@ const char *dra_inv_mode_name(dra_inv_mode_t m)
 /* ---- run context ---------------------------------------------------------------------------- */
 
 typedef struct slot {
-    dra_arena_t *arena;
+    dra_arena_t *arena;   /* the exact allocator's answers */
+    dra_engine_slot_t es; /* the engine's direct answers, built in place pod after pod */
     dra_allocation_t **allocs;
     uint32_t n;
     uint32_t node;
@@ -286,6 +290,8 @@ typedef struct ctx {
     /* slots */
     slot_t *slots;
     uint32_t nslots, cap_slots, free_head;
+    size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
+    uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
     dra_arena_t *spare;
     dra_arena_t frag_arena;
     uint32_t *pod_slot;
@@ -583,9 +589,59 @@ static void arena_touch(dra_arena_t *a)
  * before every pod of the repetition that makes them. */
 #define SLOT_BATCH 64
 
-static uint32_t slot_get(ctx_t *c)
+/* Result memory for a slot's direct answers (dra_engine_slot_bytes of the plans, 16-aligned),
+ * touched now so its first write in a timed placement is no page fault. */
+static int slot_mem(ctx_t *c, slot_t *s)
 {
-    if (c->free_head == NONE) {
+    if (!c->slot_bytes)
+        return DRA_OK;
+    size_t n = (c->slot_bytes + 63) & ~(size_t)63;
+    void *m = aligned_alloc(64, n);
+    if (!m)
+        return DRA_ENOMEM;
+    memset(m, 0, n);
+    s->es = (dra_engine_slot_t){.mem = m, .cap = n, .tmpl = 0};
+    return DRA_OK;
+}
+
+/* Touch a reused slot's result memory (outside the timed regions, as arena_touch): a line is
+ * read and written back, so what the engine's template left there stays. */
+static void slot_mem_touch(const slot_t *s)
+{
+    volatile char *m = s->es.mem;
+    for (size_t i = 0; m && i < s->es.cap; i += 64)
+        m[i] = m[i];
+}
+
+/* A free slot for a pod of `shape`: one a pod of the same shape left (its result memory holds
+ * that shape's template, so the placement writes only the devices), else a fresh one, else one
+ * another shape left; NONE when none is free. */
+static uint32_t slot_pop(ctx_t *c, uint32_t shape)
+{
+    uint32_t *head = &c->free_head;
+    if (c->shape_free && shape < c->nshapes && c->shape_free[shape] != NONE)
+        head = &c->shape_free[shape];
+    for (uint32_t k = 0; *head == NONE && c->shape_free && k < c->nshapes; k++)
+        head = &c->shape_free[k];
+    uint32_t i = *head;
+    if (i != NONE)
+        *head = c->slots[i].next_free;
+    return i;
+}
+
+static uint32_t slot_get(ctx_t *c, uint32_t shape)
+{
+    if (!c->shape_free && c->nshapes) {
+        c->shape_free = malloc(c->nshapes * sizeof *c->shape_free);
+        if (!c->shape_free)
+            return NONE;
+        for (uint32_t k = 0; k < c->nshapes; k++)
+            c->shape_free[k] = NONE;
+    }
+    uint32_t i = slot_pop(c, shape);
+    if (i == NONE) {
+        if (!c->nslots) /* the plans are compiled: what their direct answers need */
+            c->slot_bytes = c->ref_place ? 0 : dra_engine_slot_bytes(c->eng);
         if (c->cap_slots - c->nslots < SLOT_BATCH) {
             uint32_t nc = c->cap_slots ? c->cap_slots * 2 : 256;
             slot_t *ns = realloc(c->slots, nc * sizeof *ns);
@@ -599,9 +655,15 @@ static uint32_t slot_get(ctx_t *c)
             dra_arena_t *a = arena_new_warm();
             if (!a)
                 break;
-            slot_t *s = &c->slots[c->nslots++];
+            slot_t *s = &c->slots[c->nslots];
             memset(s, 0, sizeof *s);
             s->arena = a;
+            if (slot_mem(c, s)) {
+                dra_arena_fini(a);
+                free(a);
+                break;
+            }
+            c->nslots++;
         }
         if (c->nslots == first)
             return NONE;
@@ -609,15 +671,27 @@ static uint32_t slot_get(ctx_t *c)
          * one (DRA_ENOMEM) a pod is released by its allocations */
         int rrc = dra_engine_records_reserve(c->eng, c->nslots);
         (void)rrc;
-        for (uint32_t i = c->nslots; i-- > first;) { /* taken in the order they were made */
-            c->slots[i].next_free = c->free_head;
-            c->free_head = i;
+        for (uint32_t j = c->nslots; j-- > first;) { /* taken in the order they were made */
+            c->slots[j].next_free = c->free_head;
+            c->free_head = j;
         }
+        i = slot_pop(c, shape);
     }
-    uint32_t i = c->free_head;
-    c->free_head = c->slots[i].next_free;
+    /* room in the allocation state for the pod's shares, made now and not in its timed
+     * commit: a cell per share text (a claim's results at most) and two more live shares on
+     * any device (a direct answer puts at most one share of a pod on a device) */
+    if (dra_alloc_state_reserve_shares(c->state, DRA_ALLOC_MAX_RESULTS, 2)) {
+        c->slots[i].next_free = c->free_head;
+        c->free_head = i;
+        return NONE;
+    }
     c->slots[i].live = true;
-    arena_touch(c->slots[i].arena);
+    /* warm what the pod's results use first: the result memory of direct answers, else the
+     * arena the allocator's answers take */
+    if (c->slots[i].es.mem)
+        slot_mem_touch(&c->slots[i]);
+    else
+        arena_touch(c->slots[i].arena);
     return i;
 }
 
@@ -629,8 +703,11 @@ static void slot_put(ctx_t *c, uint32_t i)
     s->n = 0;
     s->rec = 0;
     s->live = false;
-    s->next_free = c->free_head;
-    c->free_head = i;
+    /* on its shape's list (slot_pop): the shape of its last placed pod */
+    uint32_t *head = c->shape_free && s->shape < c->nshapes ? &c->shape_free[s->shape]
+                                                             : &c->free_head;
+    s->next_free = *head;
+    *head = i;
 }
 
 static int grow_u32(uint32_t **arr, uint64_t *cap, uint64_t need, uint32_t fill)
@@ -1455,7 +1532,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         digest_decision(c, ev->pod, oc, NULL);
         return DRA_OK;
     }
-    uint32_t si = slot_get(c);
+    uint32_t si = slot_get(c, shape);
     if (si == NONE)
         return DRA_ENOMEM;
     slot_t *s = &c->slots[si];
@@ -1475,7 +1552,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     int64_t t0 = now_ns();
     int rc = c->ref_place ? dra_engine_place_reference(c->eng, &c->alloc, c->plan[shape], pol,
                                                        start, s->arena, &res)
-                          : dra_engine_place(c->eng, c->plan[shape], pol, start, s->arena, &res);
+                          : dra_engine_place_slot(c->eng, c->plan[shape], pol, start, &s->es,
+                                                  s->arena, &res);
     spin(pre);
     if (fixed) {
         /* the fixed delay is a time, not a count: at least test_delay_ns on the clock (an
@@ -1693,6 +1771,8 @@ static void release_all(ctx_t *c)
         if (c->slots[i].live)
             release_slot(c, i, 0, UINT64_MAX, false, NULL);
     c->free_head = NONE;
+    for (uint32_t k = 0; c->shape_free && k < c->nshapes; k++)
+        c->shape_free[k] = NONE;
     for (uint32_t i = c->nslots; i-- > 0;) {
         c->slots[i].next_free = c->free_head;
         c->free_head = i;
@@ -3171,8 +3251,10 @@ static void ctx_fini(ctx_t *c)
     for (uint32_t i = 0; i < c->nslots; i++) {
         dra_arena_fini(c->slots[i].arena);
         free(c->slots[i].arena);
+        free(c->slots[i].es.mem);
     }
     free(c->slots);
+    free(c->shape_free);
     free(c->hc_off);
     free(c->hc);
     free(c->hnodes);
