@@ -151,7 +151,8 @@
  * release: commit and release results through the engine so the summaries stay exact), the CEL
  * cache and the allocator; all must outlive it. The model and the table change under it only
  * through a slice update followed by dra_engine_update_slice (below). Claims passed to dra_engine_plan are borrowed.
- * Results are written into the caller's out_arena (reset when nothing was placed); a direct
+ * Results are written into the caller's out_arena (reset when nothing was placed), a direct
+ * answer placed with dra_engine_place_slot into the caller's result slot; a direct
  * answer's strings, configs and node selector are the model's and the engine's (valid while
  * the engine lives; shared by the pods of a plan or a node: read only).
  * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL; DRA_EINTERNAL when a

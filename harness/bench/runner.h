@@ -23,8 +23,9 @@
  *  3. DEPART: the pod's allocations are released (through the engine).
  *  4. Timed regions (CLOCK_MONOTONIC): node search (the whole engine call), the allocate call
  *     that produced the chosen result, commit, release, and the pod (search + commit). They
- *     contain no malloc (arenas reset per pod, state entries registered per device row when
- *     made), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome>
+ *     contain no malloc (direct answers built in each slot's own result memory, arenas reset
+ *     per pod, state entries registered per device row when made, room for a pod's shares
+ *     made before its timed regions), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome>
  *     and into the same histogram of shape "all", after the timers have stopped; a histogram's
  *     counters are allocated with its first value (a run holds only what it records).
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
