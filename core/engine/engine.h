@@ -297,8 +297,10 @@ DRA_NODISCARD int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_po
  * Ownership: mem is the caller's (freed by the caller; 16-byte aligned); between placements
  * the engine owns its contents, which the caller reads only (a result written by the caller
  * makes the next placement's answer wrong where the template was not rewritten). The results of
- * a placement into a slot stay valid until the next placement into it. Set tmpl to 0 when mem
- * is new or changed. A direct answer larger than cap, and every answer of the exact allocator,
+ * a placement into a slot stay valid until the next placement into it (and while the engine
+ * lives: they name its strings). Set tmpl to 0 when mem is new or changed and before placing
+ * into the slot with another engine than the last one (the template names the last one's
+ * strings and configs). A direct answer larger than cap, and every answer of the exact allocator,
  * goes to the arena as with dra_engine_place. */
 typedef struct dra_engine_slot {
     void *mem;     /* the caller's memory (NULL: none) */

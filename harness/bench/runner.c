@@ -2704,6 +2704,9 @@ static int engine_fresh(ctx_t *c)
     bool had_engine = c->eng != NULL;
     dra_engine_free(c->eng);
     c->eng = NULL;
+    /* the slots' result memory holds the old engine's templates (its strings and configs) */
+    for (uint32_t i = 0; i < c->nslots; i++)
+        c->slots[i].es.tmpl = 0;
     free(c->plan);
     c->plan = NULL;
     if (c->cmp_init) {
