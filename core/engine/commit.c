@@ -468,3 +468,16 @@ void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsig
     }
     prefetch_node_sigs(e, node, sigs);
 }
+
+bool dra_engine_work(const dra_engine_t *e, dra_engine_work_t *w)
+{
+    memset(w, 0, sizeof *w);
+#if DRA_DEBUG
+    if (e) {
+        *w = e->work;
+        return true;
+    }
+#endif
+    (void)e;
+    return false;
+}

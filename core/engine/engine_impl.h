@@ -31,6 +31,7 @@
 #include "base/bitset.h"
 #include "base/intern.h"
 #include "engine/engine.h"
+#include "engine/engine_tests.h"
 
 #define NONE DRA_ENGINE_NONE
 #define HAZARD INT32_MAX
@@ -338,6 +339,12 @@ struct dra_engine {
                           * records, so a commit only writes its record) */
     uint32_t rec_n;      /* rows recorded so far by the commit in progress */
     uint32_t rec_held;   /* records held (committed, not yet released) */
+#if DRA_DEBUG
+    /* what commits and releases did (engine_tests.h; debug builds only, none in a timed
+     * Release build): rows refreshed, rows whose availability flipped, counter-list entries a
+     * counter's cut moved over, signature leaves set */
+    dra_engine_work_t work;
+#endif
     /* slice updates (update.c): scratch kept across updates, and what they did */
     dra_arena_t upd_arena;
     bool upd_init;
