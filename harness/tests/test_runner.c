@@ -3,7 +3,8 @@
  * file is run with full invariants; decision digests are equal across repetitions and runs with
  * one seed and differ with another; the injected fault is caught (exit status 3); sampled
  * invariants are seeded; the result document passes the schema checker, survives a write and
- * read back, and its histograms rebuild exactly from their buckets.
+ * read back, and its histograms rebuild exactly from their buckets; release records are taken
+ * under steady arrivals and never by a fill's commits.
  */
 #include <jansson.h>
 #include <math.h>
@@ -364,6 +365,71 @@ static void test_result_round_trip(void)
     dra_run_fini(&r);
 }
 
+/* Release records only under steady arrivals: there every timed release of a pod committed with
+ * a record gives it back; a fill's commits take none (its pods never leave, so a record's writes
+ * would be the commit's cost alone). The same cluster and mix in both modes. */
+static const char fill_yaml[] =
+    "apiVersion: drabench.dev/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: runner-small-fill}\n"
+    "spec:\n"
+    "  seed: 7\n"
+    "  release: \"1.36\"\n"
+    "  cluster:\n"
+    "    nodes:\n"
+    "    - {profile: dgx-h100, count: 3, name: dgx}\n"
+    "    - {profile: a100-mig-dynamic, count: 1, name: mig}\n"
+    "  workload:\n"
+    "    mode: fill\n"
+    "    count: 40\n"
+    "    mix:\n"
+    "    - {shape: gpu-1, weight: 4}\n"
+    "    - {shape: gpu-n, count: 2, weight: 1}\n"
+    "    - {shape: mig-1g.5gb, weight: 2}\n"
+    "    - {shape: shared, share: 2, weight: 1}\n"
+    "  placement: first-fit\n"
+    "  run: {warmup: 20, repetitions: 2, invariants: all}\n";
+
+static void test_records_only_under_steady_arrivals(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    CHECK(r.pods_placed > 0);
+    CHECK_MSG(r.rec_commits > 0 && r.rec_commits <= r.pods_placed, "steady: %llu records, %llu placed",
+              (unsigned long long)r.rec_commits, (unsigned long long)r.pods_placed);
+    CHECK(r.rec_releases > 0 && r.rec_releases <= r.rec_commits);
+    CHECK_EQ_U64(r.inv_violations, 0);
+    dra_run_fini(&r);
+
+    char fp[64];
+    snprintf(fp, sizeof fp, "/tmp/drabench-runner-fill-XXXXXX");
+    int fd = mkstemp(fp);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    CHECK(write(fd, fill_yaml, sizeof fill_yaml - 1) == (ssize_t)(sizeof fill_yaml - 1));
+    close(fd);
+    char fy[80];
+    snprintf(fy, sizeof fy, "%s.yaml", fp);
+    CHECK(rename(fp, fy) == 0);
+    dra_runner_opts_init(&o);
+    o.scenario = fy;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_runner_run(&o, &r, &d);
+    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
+    if (rc == DRA_OK) {
+        CHECK(r.pods_placed > 0);
+        CHECK_EQ_U64(r.rec_commits, 0);
+        CHECK_EQ_U64(r.rec_releases, 0);
+        CHECK_EQ_U64(r.inv_violations, 0);
+        dra_run_fini(&r);
+    }
+    unlink(fy);
+}
+
 static void test_bad_inputs(void)
 {
     dra_runner_opts_t o;
@@ -393,6 +459,7 @@ int main(void)
     RUN(test_sampled_invariants_are_seeded);
     RUN(test_delay_hook_recorded);
     RUN(test_result_round_trip);
+    RUN(test_records_only_under_steady_arrivals);
     RUN(test_bad_inputs);
     unlink(path);
     return check_summary();
