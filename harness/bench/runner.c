@@ -1589,9 +1589,9 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     return DRA_OK;
 }
 
-/* Departures after the one being released whose lines that release starts loading: the
- * departure heap's first 7 entries hold the next three (heap[0], then among heap[1..2], then
- * among heap[1..6]). */
+/* Departures after the one being released whose lines that release starts loading: the next
+ * three in their order (dra_workload_peek_departures orders them), then four more of the
+ * departure heap's first 7 entries. */
 #define RELEASE_AHEAD 7
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
