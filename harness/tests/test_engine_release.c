@@ -14,33 +14,38 @@
 #include "engine_fx.h"
 
 #define CLASS(name, drv)                                                                           \
-    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"             \
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: " name "}\n"              \
     "spec: {selectors: [{cel: {expression: 'device.driver == \"" drv "\"'}}]}\n---\n"
 #define DEVICE(name, kind, amount)                                                                 \
-    "  - {name: " name ", attributes: {kind: {string: " kind "}},\n"                              \
+    "  - {name: " name ", attributes: {kind: {string: " kind "}},\n"                               \
     "     consumesCounters: [{counterSet: set, counters: {mem: {value: " amount "}}}]}\n"
 #define PICK(name, kind)                                                                           \
-    CLAIM(name, "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"        \
+    CLAIM(name, "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"         \
                 " [{cel: {expression: 'device.attributes[\"drv\"].kind == \"" kind "\"'}}]}}]}")
 
 /* 16Gi of counters on n1: big (12Gi), mid-0 / mid-1 (8Gi), small-0..3 (2Gi); n2 has a plain
  * device. Committing big leaves 4Gi: big goes in use, and only the mids stop fitting. */
-static const char k_release[] =
-    NODE("n1") NODE("n2") CLASS("a", "drv")
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 16Gi}}}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
-    "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
-    "  nodeName: n1\n  devices:\n"
-    DEVICE("big", "big", "12Gi") DEVICE("mid-0", "mid", "8Gi") DEVICE("mid-1", "mid", "8Gi")
-    DEVICE("small-0", "small", "2Gi") DEVICE("small-1", "small", "2Gi")
-    DEVICE("small-2", "small", "2Gi") DEVICE("small-3", "small", "2Gi") "---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s2}\n"
-    "spec:\n  driver: drv\n  pool: {name: s2, generation: 1, resourceSliceCount: 1}\n"
-    "  nodeName: n2\n  devices: [{name: g, attributes: {kind: {string: small}}}]\n---\n"
-    PICK("big", "big") PICK("mid", "mid") PICK("small", "small")
-    CLAIM("any", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}");
+static const char k_release[] = NODE("n1") NODE("n2") CLASS(
+    "a",
+    "drv") "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: counters}\n"
+           "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+           "  nodeName: n1\n  sharedCounters: [{name: set, counters: {mem: {value: 16Gi}}}]\n---\n"
+           "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devices}\n"
+           "spec:\n  driver: drv\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+           "  nodeName: n1\n  devices:\n" DEVICE("big", "big", "12Gi") DEVICE("mid-0", "mid", "8Gi")
+               DEVICE("mid-1", "mid", "8Gi") DEVICE("small-0", "small", "2Gi")
+                   DEVICE("small-1", "small", "2Gi") DEVICE("small-2", "small", "2Gi")
+                       DEVICE("small-3", "small",
+                              "2Gi") "---\n"
+                                     "apiVersion: resource.k8s.io/v1\nkind: "
+                                     "ResourceSlice\nmetadata: {name: s2}\n"
+                                     "spec:\n  driver: drv\n  pool: {name: s2, generation: 1, "
+                                     "resourceSliceCount: 1}\n"
+                                     "  nodeName: n2\n  devices: [{name: g, attributes: {kind: "
+                                     "{string: small}}}]\n---\n" PICK("big", "big")
+                                         PICK("mid", "mid") PICK("small", "small")
+                                             CLAIM("any", "{requests: [{name: r, exactly: "
+                                                          "{deviceClassName: a, count: 1}}]}");
 
 static bool skipped; /* the build does not count: exit 77 (ctest: skipped) */
 
@@ -63,20 +68,19 @@ static dra_engine_work_t work(const fx_t *x)
 
 static dra_engine_work_t minus(dra_engine_work_t a, dra_engine_work_t b)
 {
-    return (dra_engine_work_t){a.rows_refreshed - b.rows_refreshed,
-                               a.rows_flipped - b.rows_flipped, a.cut_moves - b.cut_moves,
-                               a.leaves_set - b.leaves_set};
+    return (dra_engine_work_t){a.rows_refreshed - b.rows_refreshed, a.rows_flipped - b.rows_flipped,
+                               a.cut_moves - b.cut_moves, a.leaves_set - b.leaves_set};
 }
 
 #define CHECK_WORK_EQ(a, b, what)                                                                  \
-    CHECK_MSG((a).rows_refreshed == (b).rows_refreshed && (a).rows_flipped == (b).rows_flipped && \
-                  (a).cut_moves == (b).cut_moves && (a).leaves_set == (b).leaves_set,             \
-              "%s: refreshed %llu / %llu, flipped %llu / %llu, cut moves %llu / %llu, leaves "    \
+    CHECK_MSG((a).rows_refreshed == (b).rows_refreshed && (a).rows_flipped == (b).rows_flipped &&  \
+                  (a).cut_moves == (b).cut_moves && (a).leaves_set == (b).leaves_set,              \
+              "%s: refreshed %llu / %llu, flipped %llu / %llu, cut moves %llu / %llu, leaves "     \
               "%llu / %llu",                                                                       \
-              what, (unsigned long long)(a).rows_refreshed,                                       \
-              (unsigned long long)(b).rows_refreshed, (unsigned long long)(a).rows_flipped,       \
-              (unsigned long long)(b).rows_flipped, (unsigned long long)(a).cut_moves,            \
-              (unsigned long long)(b).cut_moves, (unsigned long long)(a).leaves_set,              \
+              what, (unsigned long long)(a).rows_refreshed,                                        \
+              (unsigned long long)(b).rows_refreshed, (unsigned long long)(a).rows_flipped,        \
+              (unsigned long long)(b).rows_flipped, (unsigned long long)(a).cut_moves,             \
+              (unsigned long long)(b).cut_moves, (unsigned long long)(a).leaves_set,               \
               (unsigned long long)(b).leaves_set)
 
 /* Place plan p (the engine's answer, committed below by the caller), on n1. */
@@ -99,7 +103,8 @@ static void test_release_does_the_commits_work(void)
         return;
     dra_engine_work_t w0;
     if (!dra_engine_work(x.e, &w0)) {
-        fprintf(stderr, "test_engine_release: this build does not count the engine's work (DRA_DEBUG 0)\n");
+        fprintf(stderr,
+                "test_engine_release: this build does not count the engine's work (DRA_DEBUG 0)\n");
         fx_fini(&x);
         skipped = true;
         return;
