@@ -399,11 +399,11 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
     dra__rec_t *r = held_record(e, h);
     if (!r)
         return DRA_EINVAL;
-    /* the lines after the record (started a release or two earlier when the caller looks
-     * ahead): its state entries and rows' columns, then what they name */
-    dra_engine_prefetch_record(e, h, 1);
-    dra_engine_prefetch_record(e, h, 2);
-    uint32_t srow[DRA_ENGINE_REC_ROWS], n = r->nrows;
+    /* the lines after the record are the caller's look-ahead's to start, a release or two
+     * earlier (dra_engine_prefetch_record): started here, they would be in flight too late to
+     * matter and cost a tenth of the release's instructions again */
+    uint32_t n = r->nrows < DRA_ENGINE_REC_ROWS ? r->nrows : DRA_ENGINE_REC_ROWS;
+    uint32_t srow[DRA_ENGINE_REC_ROWS] = {0}; /* the state's rows, contiguous */
     for (uint32_t i = 0; i < n; i++)
         srow[i] = r->rows[i].srow;
     int rc = dra__alloc_state_release_excl(e->state, srow, n);

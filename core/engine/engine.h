@@ -360,9 +360,11 @@ DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t re
  * chain per call, each stage reading the lines the one before started (a caller that knows the
  * departures to come calls stage 0 for the release three ahead, 1 for two ahead, 2 for the
  * next): stage 0 the record's first line; 1 (reading the record) its second line when it has
- * one, the state's entries, the row mirror and the engine's per-row columns; 2 (reading those) the node's entries in the
- * signatures the rows match and the allocator's pool entries of the rows. A hint: any input is
- * accepted (an unknown or free handle, a stage above 2: nothing), nothing changes. O(rows). */
+ * one, the state's entries, the row mirror and the engine's per-row columns; 2 (reading those)
+ * the node's entries in the signatures the rows match and the allocator's pool entries of the
+ * rows. The release starts none of them itself: a caller that does not look ahead pays the
+ * loads one after another. A hint: any input is accepted (an unknown or free handle, a stage
+ * above 2: nothing), nothing changes. O(rows). */
 void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t rec, unsigned stage);
 
 /* Start loading the lines a later dra_engine_release / _release_pod of these allocations on
