@@ -45,23 +45,30 @@ static const char scenario_yaml[] =
 
 static char path[64];
 
-static void write_scenario(void)
+/* Write yaml to a new temporary file named into out (64 bytes), ending in .yaml as the scenario
+ * loader wants. */
+static void write_yaml(const char *yaml, char *out)
 {
-    snprintf(path, sizeof path, "/tmp/drabench-runner-XXXXXX");
-    int fd = mkstemp(path);
+    snprintf(out, 64, "/tmp/drabench-runner-XXXXXX");
+    int fd = mkstemp(out);
     CHECK(fd >= 0);
     if (fd < 0)
         return;
-    CHECK(write(fd, scenario_yaml, sizeof scenario_yaml - 1) == (ssize_t)(sizeof scenario_yaml - 1));
+    size_t len = strlen(yaml);
+    CHECK(write(fd, yaml, len) == (ssize_t)len);
     close(fd);
-    /* the scenario loader takes a path ending in .yaml */
-    char p2[sizeof path];
-    size_t n = strlen(path);
+    char p2[64];
+    size_t n = strlen(out);
     CHECK(n + 6 <= sizeof p2);
-    memcpy(p2, path, n);
+    memcpy(p2, out, n);
     memcpy(p2 + n, ".yaml", 6);
-    CHECK(rename(path, p2) == 0);
-    memcpy(path, p2, sizeof path);
+    CHECK(rename(out, p2) == 0);
+    memcpy(out, p2, sizeof p2);
+}
+
+static void write_scenario(void)
+{
+    write_yaml(scenario_yaml, path);
 }
 
 static int run_with(dra_runner_opts_t *o, dra_run_t *r)
@@ -367,28 +374,11 @@ static void test_result_round_trip(void)
 
 /* Release records only under steady arrivals: there every timed release of a pod committed with
  * a record gives it back; a fill's commits take none (its pods never leave, so a record's writes
- * would be the commit's cost alone). The same cluster and mix in both modes. */
-static const char fill_yaml[] =
-    "apiVersion: drabench.dev/v1alpha1\n"
-    "kind: Scenario\n"
-    "metadata: {name: runner-small-fill}\n"
-    "spec:\n"
-    "  seed: 7\n"
-    "  release: \"1.36\"\n"
-    "  cluster:\n"
-    "    nodes:\n"
-    "    - {profile: dgx-h100, count: 3, name: dgx}\n"
-    "    - {profile: a100-mig-dynamic, count: 1, name: mig}\n"
-    "  workload:\n"
-    "    mode: fill\n"
-    "    count: 40\n"
-    "    mix:\n"
-    "    - {shape: gpu-1, weight: 4}\n"
-    "    - {shape: gpu-n, count: 2, weight: 1}\n"
-    "    - {shape: mig-1g.5gb, weight: 2}\n"
-    "    - {shape: shared, share: 2, weight: 1}\n"
-    "  placement: first-fit\n"
-    "  run: {warmup: 20, repetitions: 2, invariants: all}\n";
+ * would be the commit's cost alone). The same cluster and mix in both modes: the fill is the
+ * steady scenario with its workload's arrivals made a fill of 40 pods. */
+static const char steady_arrivals[] = "    mode: steady\n    count: 160\n    rate: 100\n"
+                                      "    lifetime: {distribution: exponential, mean: 0.3}\n";
+static const char fill_arrivals[] = "    mode: fill\n    count: 40\n";
 
 static void test_records_only_under_steady_arrivals(void)
 {
@@ -403,17 +393,15 @@ static void test_records_only_under_steady_arrivals(void)
     CHECK_EQ_U64(r.inv_violations, 0);
     dra_run_fini(&r);
 
-    char fp[64];
-    snprintf(fp, sizeof fp, "/tmp/drabench-runner-fill-XXXXXX");
-    int fd = mkstemp(fp);
-    CHECK(fd >= 0);
-    if (fd < 0)
+    const char *at = strstr(scenario_yaml, steady_arrivals);
+    CHECK(at != NULL);
+    if (!at)
         return;
-    CHECK(write(fd, fill_yaml, sizeof fill_yaml - 1) == (ssize_t)(sizeof fill_yaml - 1));
-    close(fd);
-    char fy[80];
-    snprintf(fy, sizeof fy, "%s.yaml", fp);
-    CHECK(rename(fp, fy) == 0);
+    char fill[sizeof scenario_yaml], fy[64];
+    size_t head = (size_t)(at - scenario_yaml);
+    snprintf(fill, sizeof fill, "%.*s%s%s", (int)head, scenario_yaml, fill_arrivals,
+             at + sizeof steady_arrivals - 1);
+    write_yaml(fill, fy);
     dra_runner_opts_init(&o);
     o.scenario = fy;
     dra_diag_t d;
