@@ -397,10 +397,13 @@ static void test_records_only_under_steady_arrivals(void)
     CHECK(at != NULL);
     if (!at)
         return;
+    /* the fill's arrivals are shorter than the steady ones: the text fits */
     char fill[sizeof scenario_yaml], fy[64];
-    size_t head = (size_t)(at - scenario_yaml);
-    snprintf(fill, sizeof fill, "%.*s%s%s", (int)head, scenario_yaml, fill_arrivals,
-             at + sizeof steady_arrivals - 1);
+    size_t head = (size_t)(at - scenario_yaml), mid = sizeof fill_arrivals - 1;
+    const char *tail = at + sizeof steady_arrivals - 1;
+    memcpy(fill, scenario_yaml, head);
+    memcpy(fill + head, fill_arrivals, mid);
+    memcpy(fill + head + mid, tail, strlen(tail) + 1);
     write_yaml(fill, fy);
     dra_runner_opts_init(&o);
     o.scenario = fy;
