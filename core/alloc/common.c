@@ -426,7 +426,12 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
     dra_release_t r = (dra_release_t)f->release;
     bool r37 = r >= DRA_RELEASE_1_37, r38 = r >= DRA_RELEASE_1_38_PRE;
     b->cg = (x & F_CG) && b->pd && b->variant == DRA_VARIANT_EXPERIMENTAL;
-    b->cg_skip = r37 && !b->cg;
+    /* with DRADeviceCompatibilityGroups off (version skew): 1.37 skips devices
+     * (groupedCounterSetsForPool at d9009869e0e8), master drops whole slices while gathering
+     * pools (stable/compatibility_groups.go, sliceUsesCompatibilityGroups; the table at
+     * 0c8a1b073dc3, compatibility-groups-disabled-*) */
+    b->cg_skip = r37 && !r38 && !b->cg;
+    b->cg_drop = r38 && !b->cg;
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;
