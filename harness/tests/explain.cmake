@@ -136,7 +136,7 @@ ex -f $C --claim one-part --feature $G=true -o json; test $rc = 1
 jq -e '[.per_node[] | select(.node == "node-3") | .kind, .left, .reason] == ["compatibility-groups", 0, "request part: 1 free matching device, without a compatibility group in common with the devices allocated from its counter set (counter set gpu-0), 1 needed"]' "$d/cg.txt" > /dev/null
 ex -f $C --claim one-vgpu --release 1.38-pre --feature $G=true; test $rc = 0
 has "fits on 1 node: node-2"
-has "claim default/one-vgpu on 3 nodes (release 1.38-pre, master at v1.38.0-alpha.2, experimental allocator)"
+has "claim default/one-vgpu on 3 nodes (release 1.38-pre, master at 0c8a1b073dc3, experimental allocator)"
 # 1.36 does not know the field: every vGPU is offered and fits
 ex -f $C --claim one-vgpu --release 1.36; test $rc = 0
 has "fits on 2 nodes: node-1, node-2"
