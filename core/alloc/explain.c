@@ -777,10 +777,14 @@ static void withheld(xctx_t *z, funnel_t *f, const dra__rq_t *rq, uint32_t ci)
 {
     dra__acall_t *c = z->c;
     const dra_model_t *m = c->m;
-    for (uint32_t i = 0; !c->b.pd && i < m->nslices; i++) {
+    for (uint32_t i = 0; (!c->b.pd || c->b.cg_drop) && i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
-        if (!(s->per_device_node_selection || s->ncounter_sets > 0) || !s->ndevices ||
-            !slice_targets(c->node, s))
+        int rule = -1;
+        if (!c->b.pd && (s->per_device_node_selection || s->ncounter_sets > 0))
+            rule = GR_PD_SLICE;
+        else if (c->b.cg_drop && dra__slice_has_groups(s))
+            rule = GR_CG_SLICE;
+        if (rule < 0 || !s->ndevices || !slice_targets(c->node, s))
             continue;
         for (uint32_t d = 0; d < s->ndevices; d++) {
             uint32_t idx;
@@ -788,25 +792,9 @@ static void withheld(xctx_t *z, funnel_t *f, const dra__rq_t *rq, uint32_t ci)
                 continue;
             f->total++;
             f->at[ST_GATE]++;
-            f->gate_n[GR_PD_SLICE]++;
+            f->gate_n[rule]++;
             if (f->gate_rule < 0)
-                f->gate_rule = GR_PD_SLICE;
-        }
-    }
-    for (uint32_t i = 0; c->b.cg_drop && i < m->nslices; i++) {
-        const dra_slice_t *s = m->slices[i];
-        if ((!c->b.pd && (s->per_device_node_selection || s->ncounter_sets > 0)) ||
-            !dra__slice_has_groups(s) || !slice_targets(c->node, s))
-            continue; /* the loop above counted it, or gathering keeps it */
-        for (uint32_t d = 0; d < s->ndevices; d++) {
-            uint32_t idx;
-            if (sel_why(z, rq, ci, &s->devices[d], true, &idx) != DRA__SEL_OK)
-                continue;
-            f->total++;
-            f->at[ST_GATE]++;
-            f->gate_n[GR_CG_SLICE]++;
-            if (f->gate_rule < 0)
-                f->gate_rule = GR_CG_SLICE;
+                f->gate_rule = rule;
         }
     }
     for (uint32_t p = 0; p < c->gp.n; p++) {
