@@ -73,8 +73,9 @@
  * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
  * claim's signatures (errors must surface where upstream's search reaches them); a node that
  * sees a pool that may be invalid, incomplete or of mixed generations (duplicate device names,
- * duplicate counter sets, consumption of an unknown counter set, slice count mismatch), or whose
- * node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
+ * duplicate counter sets, consumption of an unknown counter set, slice count mismatch; 1.38-pre
+ * with DRADeviceCompatibilityGroups off: a slice with a device declaring groups, which pool
+ * gathering drops), or whose node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
  * allocator): a request with an unknown mode (allocationMode All: above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
