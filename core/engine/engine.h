@@ -73,8 +73,9 @@
  * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
  * claim's signatures (errors must surface where upstream's search reaches them); a node that
  * sees a pool that may be invalid, incomplete or of mixed generations (duplicate device names,
- * duplicate counter sets, consumption of an unknown counter set, slice count mismatch), or whose
- * node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
+ * duplicate counter sets, consumption of an unknown counter set, slice count mismatch; 1.38-pre
+ * with DRADeviceCompatibilityGroups off: a slice with a device declaring groups, which pool
+ * gathering drops), or whose node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
  * allocator): a request with an unknown mode (allocationMode All: above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
@@ -353,9 +354,10 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
                                          dra_allocation_t *const *a, uint32_t n);
 
 /* Release records: a release at the cost of its commit. A commit through
- * dra_engine_commit_pod_rec also keeps, in a record of the engine's pool (two cache lines), what
- * its release needs: the node, the plan, the number of results (the node's score) and, per
- * exclusive result, the state's row and the engine's table row. dra_engine_release_record takes
+ * dra_engine_commit_pod_rec also keeps, in a record of the engine's pool (one cache line for up
+ * to 6 exclusive results, two beyond), what its release needs: the node, the plan, the number
+ * of results (the node's score) and, per exclusive result, the state's row and the engine's
+ * table row. dra_engine_release_record takes
  * the pod back by the record's handle, reading neither the allocations nor the state's device
  * index nor the engine's row mapping: its first load is the record, which a caller that knows
  * the next departure starts early (dra_engine_prefetch_record). State, summaries, index, score,
@@ -394,10 +396,12 @@ DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t re
 /* Start loading the lines a later dra_engine_release_record(e, rec) reads, one stage of the
  * chain per call, each stage reading the lines the one before started (a caller that knows the
  * departures to come calls stage 0 for the release three ahead, 1 for two ahead, 2 for the
- * next): stage 0 the record's two lines; 1 (reading the record) the state's entries, the row
- * mirror and the engine's per-row columns; 2 (reading those) the node's entries in the
- * signatures the rows match and the allocator's pool entries of the rows. A hint: any input is
- * accepted (an unknown or free handle, a stage above 2: nothing), nothing changes. O(rows). */
+ * next): stage 0 the record's first line; 1 (reading the record) its second line when it has
+ * one, the state's entries, the row mirror and the engine's per-row columns; 2 (reading those)
+ * the node's entries in the signatures the rows match and the allocator's pool entries of the
+ * rows. The release starts none of them itself: a caller that does not look ahead pays the
+ * loads one after another. A hint: any input is accepted (an unknown or free handle, a stage
+ * above 2: nothing), nothing changes. O(rows). */
 void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t rec, unsigned stage);
 
 /* Start loading the lines a later dra_engine_release / _release_pod of these allocations on

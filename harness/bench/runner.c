@@ -325,6 +325,8 @@ typedef struct ctx {
     struct slow *slow;                     /* (nshapes + 1) x RK_COUNT */
     uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
     uint64_t served[DRA_SERVED_COUNT];     /* what decided on the chosen node */
+    uint64_t rec_commits, rec_releases;    /* commits with a release record, timed releases
+                                            * by one */
     dra_alloc_stats_t st;
     XXH3_state_t *dig;
     XXH3_state_t *wl_dig;
@@ -1641,6 +1643,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
         violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
     }
+    c->rec_commits += s->rec != 0;
     c->pod_slot[ev->pod] = si;
     if (shared) {
         c->claim_slot[ev->claim] = si;
@@ -1664,9 +1667,9 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     return DRA_OK;
 }
 
-/* Departures after the one being released whose lines that release starts loading: the
- * departure heap's first 7 entries hold the next three (heap[0], then among heap[1..2], then
- * among heap[1..6]). */
+/* Departures after the one being released whose lines that release starts loading: the next
+ * three in their order (dra_workload_peek_departures orders them), then four more of the
+ * departure heap's first 7 entries. */
 #define RELEASE_AHEAD 7
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
@@ -1739,6 +1742,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         violation(c, pod, "", c->model.nodes[s->node]->name, msg);
     }
     if (timed) {
+        c->rec_releases += s->rec != 0;
         if (c->measuring)
             rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
         c->busy_ns += (uint64_t)(t1 - t0);
@@ -2273,6 +2277,7 @@ typedef struct tally {
     uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, updates;
     uint64_t ok_claims, rej_claims, placed_pods, ok_ns, rej_ns, placed_ns;
     uint64_t paths[DRA_ENGINE_PATH_COUNT], served[DRA_SERVED_COUNT];
+    uint64_t rec_commits, rec_releases;
     dra_alloc_stats_t st;
 } tally_t;
 
@@ -2300,6 +2305,8 @@ static void tally_move(ctx_t *c, tally_t *t, bool save)
     TALLY_ONE(placed_ns);
     TALLY_ONE(paths);
     TALLY_ONE(served);
+    TALLY_ONE(rec_commits);
+    TALLY_ONE(rec_releases);
     TALLY_ONE(st);
 #undef TALLY_ONE
 }
@@ -2509,6 +2516,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     c->nreasons = 0;
     memset(c->paths, 0, sizeof c->paths);
     memset(c->served, 0, sizeof c->served);
+    c->rec_commits = c->rec_releases = 0;
     XXH3_64bits_reset(c->dig);
     dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
@@ -2677,6 +2685,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     for (int i = 0; i < DRA_SERVED_COUNT; i++)
         r->served[i] += c->served[i];
     r->slice_updates += c->updates;
+    r->rec_commits += c->rec_commits;
+    r->rec_releases += c->rec_releases;
     r->wall_ns += (uint64_t)(w1 - w0);
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;

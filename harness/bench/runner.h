@@ -255,6 +255,11 @@ typedef struct dra_run {
     uint64_t paths[3];
     /* placements per what decided on the chosen node (dra_engine_served_t), all reps */
     uint64_t served[DRA_SERVED_COUNT];
+    /* release records (engine.h), measured reps: commits that took one and timed releases that
+     * gave one back. Only steady arrivals take them (a fill's pods never leave: the record's
+     * writes would be its commit's cost alone); a pod whose results a record cannot hold is
+     * committed and released without one */
+    uint64_t rec_commits, rec_releases;
     /* objects of the cluster manifests the run does not place (it places the scenario's
      * workload): Pods and workloads, and ResourceClaims without status.allocation (allocated
      * ones hold their devices); the caller says so */

@@ -142,6 +142,9 @@ typedef struct rig {
     uint64_t empty;
 } rig_t;
 
+/* A gate turned off over the scenario's own features (NULL: none). */
+static const char *g_gate_off;
+
 /* One release: state, allocators (the engine's and the brute force's) and engine shared by the
  * policies run on it one after the other (each ends with everything released). */
 static bool rig_init(rig_t *g, world_t *w, dra_release_t rel)
@@ -156,6 +159,8 @@ static bool rig_init(rig_t *g, world_t *w, dra_release_t rel)
         CHECK_OK(dra_alloc_features_set_gate(&g->f, w->scn.features[i].name, w->scn.features[i].on,
                                              NULL));
     }
+    if (g_gate_off)
+        CHECK_OK(dra_alloc_features_set_gate(&g->f, g_gate_off, false, NULL));
     dra_alloc_options_t ao = {0, w->scn.seed};
     dra_diag_t d;
     dra_diag_clear(&d);
@@ -392,6 +397,15 @@ static void test_mig_inference(void) { scenario("mig-inference", 30, 4, true); }
 static void test_gpu_sharing(void) { scenario("gpu-sharing", 60, 4, true); }
 static void test_unsat_storm(void) { scenario("unsat-storm", 30, 6, true); }
 static void test_mig_vgpu(void) { scenario("mig-vgpu", 40, 6, true); }
+/* mig-vgpu with DRADeviceCompatibilityGroups off (1.37+): 1.37 skips the grouped devices (only
+ * whole GPUs are placed), 1.38-pre leaves every node's device slice out of its pool (every pool
+ * incomplete, every node a hazard node, nothing placed) */
+static void test_mig_vgpu_gate_off(void)
+{
+    g_gate_off = "DRADeviceCompatibilityGroups";
+    scenario("mig-vgpu", 40, 6, true);
+    g_gate_off = NULL;
+}
 static void test_fleet_5k(void) { scenario("fleet-5k", 30, 3, true); }
 /* fleet-50k: the default profile only (each profile costs an engine set-up over 1.2M rows,
  * minutes under ASan); the other profiles are covered on the same node profiles by fleet-5k */
@@ -402,7 +416,7 @@ static void test_fleet_50k(void)
 }
 
 /* No argument: the small built-in scenarios under 1.34-1.36. A profile name ("1.37",
- * "1.38-pre"): the small scenarios under that profile. "fleet-5k": fleet-5k under every profile;
+ * "1.38-pre"): the small scenarios under that profile, and mig-vgpu with its gate off. "fleet-5k": fleet-5k under every profile;
  * "fleet-50k": fleet-50k (separate ctest entries, harness/tests/engine.cmake, so they run in
  * parallel with the rest). */
 int main(int argc, char **argv)
@@ -431,6 +445,8 @@ int main(int argc, char **argv)
         RUN(test_gpu_sharing);
         RUN(test_unsat_storm);
         RUN(test_mig_vgpu);
+        if (g_nrels == 1 && g_rels[0] >= DRA_RELEASE_1_37)
+            RUN(test_mig_vgpu_gate_off);
     }
     return check_summary();
 }
