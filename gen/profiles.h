@@ -34,7 +34,8 @@
  *                        group "mig", vGPUs in group "vgpu", so a GPU runs MIG or vGPUs, never
  *                        both (the full GPU declares none and takes the whole set). Needs
  *                        DRADeviceCompatibilityGroups (alpha, off by default in 1.37: with the
- *                        gate off the allocator skips every device that declares groups); the
+ *                        gate off the allocator skips every device that declares groups, and
+ *                        under 1.38-pre leaves out the node's whole device slice); the
  *                        vGPU devices are a drabench extension (no real slice publishes them)
  *
  * Value sharing: identifiers that real drivers make unique per device (uuid, MAC) are drawn per

@@ -186,9 +186,27 @@ double dra_workload_report_wait(dra_workload_t *w, uint64_t pod)
 
 uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t k)
 {
-    uint32_t n = w->nheap < k ? (uint32_t)w->nheap : k;
-    for (uint32_t i = 0; i < n; i++)
-        pods[i] = w->heap[i].pod;
+    size_t nh = w->nheap;
+    uint32_t n = nh < k ? (uint32_t)nh : k;
+    if (n < 3) {
+        for (uint32_t i = 0; i < n; i++)
+            pods[i] = w->heap[i].pod;
+        return n;
+    }
+    /* the second earliest is the earlier child of the root; the third, the root's other child
+     * or a child of the second */
+    const dra_wl_dep_t *h = w->heap;
+    size_t s = dep_less(&h[2], &h[1]) ? 2 : 1, t = 3 - s;
+    for (size_t c = 2 * s + 1; c <= 2 * s + 2 && c < nh; c++)
+        if (dep_less(&h[c], &h[t]))
+            t = c;
+    pods[0] = h[0].pod;
+    pods[1] = h[s].pod;
+    pods[2] = h[t].pod;
+    uint32_t m = 3;
+    for (size_t i = 1; i < nh && m < n; i++) /* the rest in heap order */
+        if (i != s && i != t)
+            pods[m++] = h[i].pod;
     return n;
 }
 

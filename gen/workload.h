@@ -115,10 +115,11 @@ double dra_workload_report_wait(dra_workload_t *w, uint64_t pod);
  * stream; the stream does not end while departures are due). DRA_ENOMEM. */
 DRA_NODISCARD int dra_workload_depart_at(dra_workload_t *w, uint64_t pod, uint32_t mix,
                                          double t);
-/* The pods of up to k departures due next (pods[0..return-1]): the departure heap's first k
- * entries, pods[0] the earliest; the i-th earliest (i >= 1) is among the first 2^i - 1, the rest
- * are unordered. A departure not yet in the heap (the last arrival's) or one a waiting arrival
- * gets later is not seen: for hints (prefetching) only. O(k). */
+/* The pods of up to k departures due next (pods[0..return-1]): the three earliest in their
+ * order (a look-ahead that starts each one's loads a stage per departure needs the order), then
+ * other entries of the departure heap's first k, unordered. A departure not yet in the heap (the
+ * last arrival's) or one a waiting arrival gets later is not seen: for hints (prefetching) only.
+ * O(k). */
 uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t k);
 /* True when w holds its invariants: a non-empty mix with strictly increasing cumulative weights
  * ending at the total, the departure heap ordered (earliest time, then pod) within its capacity,

@@ -127,10 +127,10 @@ bool dra_alloc_release_valid(int release);
 /* "1.34" ... "1.37", "1.38-pre"; "?" for a value that is no profile. Static storage. */
 const char *dra_alloc_release_name(dra_release_t release);
 /* The name as summaries print it: the name, and for 1.38-pre what it follows ("1.38-pre, master
- * at v1.38.0-alpha.2"), since it is no release. Static storage. */
+ * at 0c8a1b073dc3"), since it is no release. Static storage. */
 const char *dra_alloc_release_label(dra_release_t release);
 /* The upstream sources the profile follows, one line (e.g. "kubernetes/kubernetes master at
- * v1.38.0-alpha.2 (0411cc704533)"); static storage. */
+ * 0c8a1b073dc3 (after v1.38.0-alpha.2)"); static storage. */
 const char *dra_alloc_release_source(dra_release_t release);
 /* Every profile, oldest first (DRA_RELEASE_COUNT entries). */
 extern const dra_release_t dra_alloc_releases[DRA_RELEASE_COUNT];
@@ -193,6 +193,16 @@ DRA_NODISCARD int dra_alloc_state_add_model_claims(dra_alloc_state_t *s);
  * release of something never committed: DRA_ENOTFOUND (the state is unchanged). */
 DRA_NODISCARD int dra_alloc_state_commit(dra_alloc_state_t *s, const dra_allocation_t *a);
 DRA_NODISCARD int dra_alloc_state_release(dra_alloc_state_t *s, const dra_allocation_t *a);
+/* Room, made now (outside timed work), for the shares of the next commits: at least `texts`
+ * free cells for share texts, and every device whose list of live shares an earlier commit left
+ * with less than `per_device` free places grown to have them (the state tracks those devices;
+ * from then on a commit that leaves a device with less marks it for the next call). So a
+ * commit of at most `texts` shares, at most `per_device` of them on one device, with texts of
+ * a cell's size (a derived shareID) allocates nothing. DRA_OK, DRA_ENOMEM (what was made
+ * stays). O(1) when there is room; else O(cells made + devices marked), and after a commit that
+ * marked more devices than the state tracks one at a time, O(devices). */
+DRA_NODISCARD int dra_alloc_state_reserve_shares(dra_alloc_state_t *s, uint32_t texts,
+                                                 uint32_t per_device);
 /* Whether allocation a may serve a pod on node, as the scheduler's DynamicResources Filter checks
  * every allocated claim of the pod before it allocates the others: the allocation's nodeSelector
  * (NULL: every node) must match the node, else the node is unsuitable ("resourceclaim not

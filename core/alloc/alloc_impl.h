@@ -47,8 +47,10 @@ typedef struct dra_beh {
     bool counter_slices_always; /* stable variant: sharedCounters slices gathered for every node */
     /* 1.37 features (RELEASES.md §2) */
     bool cg;            /* DRADeviceCompatibilityGroups enforced (experimental variant) */
-    bool cg_skip;       /* 1.37+ with groups not enforced: a device declaring groups, or joining a
+    bool cg_skip;       /* 1.37 with groups not enforced: a device declaring groups, or joining a
                            counter set an allocated device with groups draws from, is skipped */
+    bool cg_drop;       /* 1.38-pre with groups not enforced: GatherPools drops every slice with
+                           a device declaring groups, which leaves its pool incomplete */
     bool derived;       /* DRADerivedAttributes: derived attributes evaluated for constraints */
     bool derived_fatal; /* 1.37+ with the gate off: a request with derivedAttributes is fatal */
     bool fractional;    /* DRAFractionalCapacityRange: milli-unit range arithmetic (useMilli) */
@@ -186,8 +188,22 @@ typedef struct dra_gpools {
     bool any_groups; /* 1.37: a device of the pools declares compatibilityGroups */
 } dra__gpools_t;
 
-/* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences). Memory from a.
- * DRA_EFATAL with err filled for a node-selector error. */
+/* Whether a device declares compatibility groups on one of its counter consumptions. */
+static inline bool dra__device_has_groups(const dra_device_t *d)
+{
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        if (d->consumes[c].ngroups)
+            return true;
+    return false;
+}
+/* Whether a device of the slice declares compatibility groups (the slice 1.38-pre drops with
+ * the gate off: upstream's sliceUsesCompatibilityGroups). O(devices). */
+bool dra__slice_has_groups(const dra_slice_t *s);
+
+/* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences; 1.38-pre with
+ * DRADeviceCompatibilityGroups off (b->cg_drop): a slice with a device declaring groups is
+ * treated as absent from the cluster, so its pool is incomplete, or not there when it has no
+ * other slice). Memory from a. DRA_EFATAL with err filled for a node-selector error. */
 DRA_NODISCARD int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_t *node,
                                    dra_arena_t *a, dra__gpools_t *out, char *err, size_t errlen);
 
@@ -511,14 +527,7 @@ uint32_t dra__pool_scope(const dra__beh_t *b, const dra__gpools_t *gp, uint32_t 
 DRA_NODISCARD int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp, dra_arena_t *ar,
                                    dra__slot_t **slots, uint32_t *nslots, uint32_t ***slice_base,
                                    uint32_t *nscopes, uint32_t *maxcaps);
-/* Whether a device declares compatibility groups on one of its counter consumptions. */
-static inline bool dra__device_has_groups(const dra_device_t *d)
-{
-    for (uint32_t c = 0; c < d->nconsumes; c++)
-        if (d->consumes[c].ngroups)
-            return true;
-    return false;
-}
+
 /* Claims a fast path must leave to the search (greedy: a fast path's own capacity arithmetic;
  * else pruning): a request with derived attributes (evaluated, or fatal, where the search meets
  * a device), or one with capacity requests when 1.37 / 1.38-pre may find them fatal on a device

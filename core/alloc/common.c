@@ -43,7 +43,7 @@ const char *dra_alloc_release_name(dra_release_t release)
 const char *dra_alloc_release_label(dra_release_t release)
 {
     if (release == DRA_RELEASE_1_38_PRE)
-        return "1.38-pre, master at v1.38.0-alpha.2";
+        return "1.38-pre, master at 0c8a1b073dc3";
     return dra_alloc_release_name(release);
 }
 
@@ -59,7 +59,7 @@ const char *dra_alloc_release_source(dra_release_t release)
     case DRA_RELEASE_1_37:
         return "kubernetes/kubernetes v1.37 (allocator d9009869e0e8, gates of kube_features.go 1.37)";
     case DRA_RELEASE_1_38_PRE:
-        return "kubernetes/kubernetes master at v1.38.0-alpha.2 (0411cc704533)";
+        return "kubernetes/kubernetes master at 0c8a1b073dc3 (after v1.38.0-alpha.2)";
     }
     return "?";
 }
@@ -426,7 +426,12 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
     dra_release_t r = (dra_release_t)f->release;
     bool r37 = r >= DRA_RELEASE_1_37, r38 = r >= DRA_RELEASE_1_38_PRE;
     b->cg = (x & F_CG) && b->pd && b->variant == DRA_VARIANT_EXPERIMENTAL;
-    b->cg_skip = r37 && !b->cg;
+    /* with DRADeviceCompatibilityGroups off (version skew): 1.37 skips devices
+     * (groupedCounterSetsForPool at d9009869e0e8), master drops whole slices while gathering
+     * pools (stable/compatibility_groups.go, sliceUsesCompatibilityGroups; the table at
+     * 0c8a1b073dc3, compatibility-groups-disabled-*) */
+    b->cg_skip = r37 && !r38 && !b->cg;
+    b->cg_drop = r38 && !b->cg;
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;

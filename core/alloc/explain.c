@@ -448,7 +448,7 @@ typedef struct gate_rule {
     dra_gate_t gate, gate2; /* gate2: a second gate that must be on too (DRA_GATE_COUNT: none) */
     const char *what;       /* which devices it withholds ("the 56 matching devices <what>") */
 } gate_rule_t;
-enum { GR_PD_DEVICE = 0, GR_PD_SLICE, GR_BINDING, GR_CG_DEVICE, GR_CG_PEER, GR_N };
+enum { GR_PD_DEVICE = 0, GR_PD_SLICE, GR_BINDING, GR_CG_DEVICE, GR_CG_PEER, GR_CG_SLICE, GR_N };
 static const gate_rule_t gate_rules[GR_N] = {
     [GR_PD_DEVICE] = {DRA_GATE_PARTITIONABLE_DEVICES, DRA_GATE_COUNT,
                       "consuming shared counters (partitions such as MIG devices)"},
@@ -462,6 +462,10 @@ static const gate_rule_t gate_rules[GR_N] = {
     [GR_CG_PEER] = {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, DRA_GATE_COUNT,
                     "drawing from a counter set an allocated device with compatibilityGroups "
                     "draws from"},
+    /* 1.38-pre's (master's) rule: GatherPools leaves such a slice out (b->cg_drop) */
+    [GR_CG_SLICE] = {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, DRA_GATE_COUNT,
+                     "of ResourceSlices with a device declaring compatibilityGroups (left out of "
+                     "their pools, which are incomplete)"},
 };
 
 #define MAXSEL 32
@@ -766,16 +770,21 @@ static int device_stage(xctx_t *z, funnel_t *f, uint32_t ci, const dra__rq_t *rq
 }
 
 /* Withheld devices: those of slices a gate that is off keeps out of GatherPools (that target
- * the node with the gate on), and of the node's pools that are incomplete or invalid (strict
- * pools), counted when they match the request. */
+ * the node with the gate on: DRAPartitionableDevices, and from 1.38-pre
+ * DRADeviceCompatibilityGroups for a slice with a grouped device), and of the node's pools that
+ * are incomplete or invalid (strict pools), counted when they match the request. */
 static void withheld(xctx_t *z, funnel_t *f, const dra__rq_t *rq, uint32_t ci)
 {
     dra__acall_t *c = z->c;
     const dra_model_t *m = c->m;
-    for (uint32_t i = 0; !c->b.pd && i < m->nslices; i++) {
+    for (uint32_t i = 0; (!c->b.pd || c->b.cg_drop) && i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
-        if (!(s->per_device_node_selection || s->ncounter_sets > 0) || !s->ndevices ||
-            !slice_targets(c->node, s))
+        int rule = -1;
+        if (!c->b.pd && (s->per_device_node_selection || s->ncounter_sets > 0))
+            rule = GR_PD_SLICE;
+        else if (c->b.cg_drop && dra__slice_has_groups(s))
+            rule = GR_CG_SLICE;
+        if (rule < 0 || !s->ndevices || !slice_targets(c->node, s))
             continue;
         for (uint32_t d = 0; d < s->ndevices; d++) {
             uint32_t idx;
@@ -783,9 +792,9 @@ static void withheld(xctx_t *z, funnel_t *f, const dra__rq_t *rq, uint32_t ci)
                 continue;
             f->total++;
             f->at[ST_GATE]++;
-            f->gate_n[GR_PD_SLICE]++;
+            f->gate_n[rule]++;
             if (f->gate_rule < 0)
-                f->gate_rule = GR_PD_SLICE;
+                f->gate_rule = rule;
         }
     }
     for (uint32_t p = 0; p < c->gp.n; p++) {
@@ -800,6 +809,8 @@ static void withheld(xctx_t *z, funnel_t *f, const dra__rq_t *rq, uint32_t ci)
                 continue;
             if (!c->b.pd && (s->per_device_node_selection || s->ncounter_sets > 0))
                 continue;
+            if (c->b.cg_drop && dra__slice_has_groups(s))
+                continue; /* counted with the gate above */
             for (uint32_t d = 0; d < s->ndevices; d++) {
                 uint32_t idx;
                 if (sel_why(z, rq, ci, &s->devices[d], false, &idx) != DRA__SEL_OK)

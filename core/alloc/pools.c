@@ -312,6 +312,14 @@ static int build_pool(const dra__beh_t *b, gp_tmp_t *t, const dra_slice_t *const
     return DRA_OK;
 }
 
+bool dra__slice_has_groups(const dra_slice_t *s)
+{
+    for (uint32_t d = 0; d < s->ndevices; d++)
+        if (dra__device_has_groups(&s->devices[d]))
+            return true;
+    return false;
+}
+
 int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_t *node,
                      dra_arena_t *a, dra__gpools_t *out, char *err, size_t errlen)
 {
@@ -323,6 +331,10 @@ int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_
     for (uint32_t i = 0; i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
         if (!b->pd && (s->per_device_node_selection || s->ncounter_sets > 0))
+            continue;
+        /* 1.38-pre, groups not enforced: the slice is left out before anything else looks at
+         * it (its node selector is not evaluated), as if it were not in the cluster */
+        if (b->cg_drop && dra__slice_has_groups(s))
             continue;
         bool relevant = false;
         if (b->pd && b->counter_slices_always && s->ncounter_sets > 0) {
@@ -397,6 +409,8 @@ int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_
                 return DRA_ENOMEM;
             for (uint32_t i = 0; i < m->nslices; i++) {
                 const dra_slice_t *s = m->slices[i];
+                if (b->cg_drop && dra__slice_has_groups(s))
+                    continue; /* not in the cluster for the re-check either */
                 uint32_t k = poolmap_find(&pm, tmp, nz(s->driver), nz(s->pool_name));
                 if (k != UINT32_MAX && push_slice(a, &every[k].slices, &every[k].n, &every[k].cap, s))
                     return DRA_ENOMEM;

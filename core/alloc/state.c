@@ -89,6 +89,12 @@ struct dra_alloc_state {
      * through their first 4 bytes (index + 1, 0 ends) */
     char **cchunk;
     uint32_t ncchunk, capcchunk, ncells, cfree;
+    uint32_t nfree; /* cells on the free list */
+    /* dra_alloc_state_reserve_shares: the free places per device it was last asked for, and
+     * the entries a commit left with fewer (tight; all of them when it overflowed) */
+    uint32_t room;
+    uint32_t tight[16], ntight;
+    bool tight_all;
     /* consumedCapacity names seen (cap_id): a name's pointer repeats from result to result (the
      * model's string, an engine plan's), so its interned id is found by the pointer and one
      * compare of the text instead of a hash of it; a pointer reused for another text misses */
@@ -492,6 +498,35 @@ static int share_at(const dra_alloc_state_t *s, const st_dev_t *e, const char *t
 
 /* Keep share text t (len bytes) for a commit: a free cell (or a new one), or interned when
  * longer than a cell. *ref: where (st_share_t.ref). DRA_ENOMEM. O(len). */
+/* A chunk of SCELL_CHUNK new cells, all put on the free list (each written: its pages are
+ * touched here, not at the commit that takes it). DRA_ENOMEM. */
+static int cells_grow(dra_alloc_state_t *s)
+{
+    if (s->ncells > SCELL_MAX - SCELL_CHUNK)
+        return DRA_ENOMEM;
+    if (s->ncchunk == s->capcchunk) {
+        uint32_t nc = s->capcchunk ? s->capcchunk * 2 : 16;
+        char **ncs = realloc(s->cchunk, nc * sizeof *ncs);
+        if (!ncs)
+            return DRA_ENOMEM;
+        s->cchunk = ncs;
+        s->capcchunk = nc;
+    }
+    char *ch = dra_arena_alloc(&s->arena, (size_t)SCELL_CHUNK * SCELL, 64);
+    if (!ch)
+        return DRA_ENOMEM;
+    s->cchunk[s->ncchunk++] = ch;
+    /* listed in index order: the lowest new cell is taken first */
+    for (uint32_t i = SCELL_CHUNK; i-- > 0;) {
+        uint32_t c = s->ncells + i;
+        memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
+        s->cfree = c + 1;
+    }
+    s->ncells += SCELL_CHUNK;
+    s->nfree += SCELL_CHUNK;
+    return DRA_OK;
+}
+
 static int share_keep(dra_alloc_state_t *s, const char *t, size_t len, uint32_t *ref)
 {
     if (len > SCELL_TEXT) {
@@ -501,29 +536,14 @@ static int share_keep(dra_alloc_state_t *s, const char *t, size_t len, uint32_t 
         *ref = REF_INTERN | id;
         return DRA_OK;
     }
-    uint32_t c;
-    if (s->cfree) {
-        c = s->cfree - 1;
-        memcpy(&s->cfree, cell(s, c), sizeof s->cfree);
-    } else {
-        if (s->ncells == SCELL_MAX)
-            return DRA_ENOMEM;
-        if (s->ncells % SCELL_CHUNK == 0) {
-            if (s->ncchunk == s->capcchunk) {
-                uint32_t nc = s->capcchunk ? s->capcchunk * 2 : 16;
-                char **ncs = realloc(s->cchunk, nc * sizeof *ncs);
-                if (!ncs)
-                    return DRA_ENOMEM;
-                s->cchunk = ncs;
-                s->capcchunk = nc;
-            }
-            char *ch = dra_arena_alloc(&s->arena, (size_t)SCELL_CHUNK * SCELL, 64);
-            if (!ch)
-                return DRA_ENOMEM;
-            s->cchunk[s->ncchunk++] = ch;
-        }
-        c = s->ncells++;
+    if (!s->cfree) {
+        int rc = cells_grow(s);
+        if (rc)
+            return rc;
     }
+    uint32_t c = s->cfree - 1;
+    memcpy(&s->cfree, cell(s, c), sizeof s->cfree);
+    s->nfree--;
     char *x = cell(s, c);
     x[0] = (char)len;
     memcpy(x + 1, t, len);
@@ -540,6 +560,47 @@ static void share_drop(dra_alloc_state_t *s, uint32_t ref)
     uint32_t c = ref & ~REF_MARK;
     memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
     s->cfree = c + 1;
+    s->nfree++;
+}
+
+/* Grow entry e's list of live shares to hold `more` more. DRA_ENOMEM. */
+static int shares_room(st_dev_t *e, uint32_t more)
+{
+    if (e->capshares - e->nshares >= more)
+        return DRA_OK;
+    uint32_t nc = e->capshares ? e->capshares : 4;
+    while (nc - e->nshares < more)
+        nc *= 2;
+    st_share_t *ns = realloc(e->shares, nc * sizeof *ns);
+    if (!ns)
+        return DRA_ENOMEM;
+    e->shares = ns;
+    e->capshares = nc;
+    return DRA_OK;
+}
+
+int dra_alloc_state_reserve_shares(dra_alloc_state_t *s, uint32_t texts, uint32_t per_device)
+{
+    if (!s)
+        return DRA_EINVAL;
+    while (s->nfree < texts)
+        if (cells_grow(s))
+            return DRA_ENOMEM;
+    if (per_device > s->room) /* more than before: every device with shares is looked at */
+        s->tight_all = true;
+    s->room = per_device;
+    if (s->tight_all) {
+        for (uint32_t i = 0; i < s->nents; i++)
+            if (s->ents[i].capshares && shares_room(&s->ents[i], per_device))
+                return DRA_ENOMEM;
+        s->tight_all = false;
+    } else {
+        for (uint32_t i = 0; i < s->ntight; i++)
+            if (shares_room(&s->ents[s->tight[i]], per_device))
+                return DRA_ENOMEM;
+    }
+    s->ntight = 0;
+    return DRA_OK;
 }
 
 /* The interned id of consumedCapacity name nm (interned when new if put; 0 when not interned
@@ -600,18 +661,18 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
             continue;
         }
         size_t slen = strlen(r->share_id);
-        if (e->nshares == e->capshares) {
-            uint32_t nc = e->capshares ? e->capshares * 2 : 4;
-            st_share_t *ns = realloc(e->shares, nc * sizeof *ns);
-            if (!ns)
-                return DRA_ENOMEM;
-            e->shares = ns;
-            e->capshares = nc;
-        }
+        if (e->nshares == e->capshares && shares_room(e, 1))
+            return DRA_ENOMEM;
         uint32_t ref;
         if (share_keep(s, r->share_id, slen, &ref))
             return DRA_ENOMEM;
         e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = share_fp(r->share_id, slen)};
+        if (s->room && e->capshares - e->nshares < s->room) { /* for the next reserve */
+            if (s->ntight < sizeof s->tight / sizeof s->tight[0])
+                s->tight[s->ntight++] = (uint32_t)(e - s->ents);
+            else
+                s->tight_all = true;
+        }
         for (uint32_t j = 0; j < r->nconsumed; j++) {
             const char *nm = r->consumed[j].name ? r->consumed[j].name : "";
             uint32_t nid;

@@ -220,8 +220,8 @@ static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *r
     if (res->admin_access || (res->share_id && e->beh.cc) || !vrow || vrow > e->nord ||
         e->ord_row[vrow - 1] == NONE || e->rec_n == DRA_ENGINE_REC_ROWS)
         return false;
-    rc->srow[e->rec_n] = vrow;
-    rc->row[e->rec_n++] = e->ord_row[vrow - 1];
+    rc->rows[e->rec_n].srow = vrow;
+    rc->rows[e->rec_n++].row = e->ord_row[vrow - 1];
     return true;
 }
 
@@ -327,7 +327,8 @@ int dra_engine_records_reserve(dra_engine_t *e, uint32_t n)
     uint32_t nc = e->nrecs ? e->nrecs : 64;
     while (nc < n)
         nc = nc > UINT32_MAX / 2 ? n : nc * 2;
-    /* aligned, so a record is exactly two lines: the pool is copied, not reallocated */
+    /* aligned, so a record is exactly two lines (its first one alone for up to
+     * DRA__REC_LINE_ROWS rows): the pool is copied, not reallocated */
     dra__rec_t *nr = aligned_alloc(64, (size_t)nc * sizeof *nr);
     uint32_t *nx = realloc(e->rec_next, (size_t)nc * sizeof *nx);
     if (!nr || !nx) {
@@ -365,9 +366,9 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     *rec = 0;
     uint32_t h = e ? e->rec_free : 0;
     dra__rec_t *r = h && node < e->nnodes ? &e->recs[h - 1] : NULL;
-    if (r) { /* written (stores only) after the commit's own loads: started now */
+    if (r) { /* written (stores only) after the commit's own loads: its first line started
+              * now (a second is written only for a pod of more than DRA__REC_LINE_ROWS rows) */
         __builtin_prefetch(r, 1);
-        __builtin_prefetch((const char *)r + 64, 1);
         e->rec_n = 0;
     }
     int rc = pod_commit_release(e, plan, node, a, n, +1, &r);
@@ -379,11 +380,8 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
         *rec = h;
         /* the next commit's record (a fresh one while a cluster fills: cold) is written by
          * the next commit; its lines are started here, a placement ahead */
-        if (e->rec_free) {
-            const char *nx = (const char *)&e->recs[e->rec_free - 1];
-            __builtin_prefetch(nx, 1);
-            __builtin_prefetch(nx + 64, 1);
-        }
+        if (e->rec_free)
+            __builtin_prefetch(&e->recs[e->rec_free - 1], 1);
     }
     return rc;
 }
@@ -401,19 +399,22 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
     dra__rec_t *r = held_record(e, h);
     if (!r)
         return DRA_EINVAL;
-    /* the lines after the record (started a release or two earlier when the caller looks
-     * ahead): its state entries and rows' columns, then what they name */
-    dra_engine_prefetch_record(e, h, 1);
-    dra_engine_prefetch_record(e, h, 2);
-    int rc = dra__alloc_state_release_excl(e->state, r->srow, r->nrows);
+    /* the lines after the record are the caller's look-ahead's to start, a release or two
+     * earlier (dra_engine_prefetch_record): started here, they would be in flight too late to
+     * matter and cost a tenth of the release's instructions again */
+    uint32_t n = r->nrows < DRA_ENGINE_REC_ROWS ? r->nrows : DRA_ENGINE_REC_ROWS;
+    uint32_t srow[DRA_ENGINE_REC_ROWS] = {0}; /* the state's rows, contiguous */
+    for (uint32_t i = 0; i < n; i++)
+        srow[i] = r->rows[i].srow;
+    int rc = dra__alloc_state_release_excl(e->state, srow, n);
     if (rc)
         return rc;
     /* what apply_result does for an exclusive result of a known row (the share note sees no
      * shareID, as the committed result had none or DRAConsumableCapacity is off) */
     static const dra_result_t excl;
-    for (uint32_t i = 0; i < r->nrows; i++) {
-        dra__direct_note_share(e, r->row[i], &excl);
-        dra__apply_row(e, r->row[i], -1);
+    for (uint32_t i = 0; i < n; i++) {
+        dra__direct_note_share(e, r->rows[i].row, &excl);
+        dra__apply_row(e, r->rows[i].row, -1);
     }
     uint32_t node = r->node, s = e->score[node];
     dra__score_set(e, node, s > r->ndev ? s - r->ndev : 0);
@@ -432,39 +433,54 @@ void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsig
     if (!e || !h || h > e->nrecs)
         return;
     const dra__rec_t *r = &e->recs[h - 1];
-    if (stage == 0) {
+    if (stage == 0) { /* the first line: its count says whether there is a second */
         __builtin_prefetch(r);
-        __builtin_prefetch((const char *)r + 64);
         return;
     }
     uint32_t node = r->node;
     if (node >= e->nnodes || stage > 2)
         return;
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
+    uint32_t n = r->nrows < DRA_ENGINE_REC_ROWS ? r->nrows : DRA_ENGINE_REC_ROWS;
     if (stage == 1) {
+        if (n > DRA__REC_LINE_ROWS)
+            __builtin_prefetch((const char *)r + 64);
         __builtin_prefetch(&e->score[node], 1);
         __builtin_prefetch(&e->cpu_used[node], 1);
         __builtin_prefetch(&e->mem_used[node], 1);
-        for (uint32_t i = 0; i < r->nrows && i < DRA_ENGINE_REC_ROWS; i++) {
-            uint32_t row = r->row[i];
-            dra__alloc_state_prefetch(e->state, r->srow[i]);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t row = r->rows[i].row, sr = r->rows[i].srow;
+            dra__alloc_state_prefetch(e->state, sr);
             if (fast)
-                dra_fast_prefetch_row(e->alloc->fast, r->srow[i]);
+                dra_fast_prefetch_row(e->alloc->fast, sr);
             /* not read by the release: by the commit that takes the freed device next (a
              * packing policy's next pod of the shape), which finds its row through it */
-            if (r->srow[i] && r->srow[i] <= e->nord)
-                __builtin_prefetch(&e->ord_row[r->srow[i] - 1]);
+            if (sr && sr <= e->nord)
+                __builtin_prefetch(&e->ord_row[sr - 1]);
             prefetch_row_columns(e, row);
         }
         return;
     }
     uint32_t sigs = 0;
-    for (uint32_t i = 0; i < r->nrows && i < DRA_ENGINE_REC_ROWS; i++) {
-        uint32_t row = r->row[i];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t row = r->rows[i].row;
         if (fast)
-            dra_fast_prefetch_pool(e->alloc->fast, r->srow[i]);
+            dra_fast_prefetch_pool(e->alloc->fast, r->rows[i].srow);
         if (!dra__row_multi(e, row))
             sigs |= e->rowsigs[row];
     }
     prefetch_node_sigs(e, node, sigs);
+}
+
+bool dra_engine_work(const dra_engine_t *e, dra_engine_work_t *w)
+{
+    memset(w, 0, sizeof *w);
+#if DRA_DEBUG
+    if (e) {
+        *w = e->work;
+        return true;
+    }
+#endif
+    (void)e;
+    return false;
 }

@@ -149,7 +149,8 @@
  * O(words of the node's range + candidates looked at; PAIR: their product), one arena
  * allocation for the result (SHARES: one more for the shareIDs and consumedCapacity, and per
  * share one XXH3 hash of the names, plus a state lookup per attempt while the device has
- * shares).
+ * shares). Placed into a caller's slot (dra_engine_place_slot) with room: no arena allocation,
+ * and a slot holding the same plan's template gets only the per-pod fields written.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,6 +208,7 @@ int dra__direct_setup(dra_engine_t *e)
 {
     const dra_table_t *t = e->t;
     dra_arena_init(&e->vscratch, 16 * 1024);
+    e->ps = &e->pslot;
     e->nrange = calloc((size_t)e->nnodes + 1, sizeof *e->nrange);
     if (!e->nrange)
         return DRA_ENOMEM;
@@ -1079,9 +1081,26 @@ static size_t rnd(size_t n)
     return (n + 15) & ~(size_t)15;
 }
 
+void *dra__direct_take(const dra_engine_t *e, dra_arena_t *arena, size_t n)
+{
+    struct dra__pslot *ps = e->ps;
+    dra_engine_slot_t *s = ps ? ps->s : NULL;
+    n = rnd(n);
+    if (s && n <= s->cap && ps->used <= s->cap - n) {
+        char *x = (char *)s->mem + ps->used;
+        if (!ps->used) /* what the slot's start holds now is no template */
+            s->tmpl = 0;
+        ps->used += n;
+        return x;
+    }
+    return dra_arena_alloc(arena, n, 16);
+}
+
 /* The allocation of the picked rows, as the allocator builds it (see the top): pick[i] was
- * picked for alternative palt[i]; configs are those of alternative calt. Not inlined: a profile
- * shows the result's cost apart (scripts/profile). */
+ * picked for alternative palt[i]; configs are those of alternative calt. In the placement's
+ * slot when it has room (dra_engine_place_slot), where a template of the same plan, alternative
+ * and count needs only the per-pod fields written. Not inlined: a profile shows the result's
+ * cost apart (scripts/profile). */
 DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t *d, uint32_t n,
                                      const uint32_t *pick, const uint8_t *palt, uint32_t np,
                                      uint32_t calt, dra_arena_t *arena, dra_engine_result_t *out)
@@ -1091,13 +1110,55 @@ DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t 
      * node's (both the engine's, valid while it lives) */
     size_t size = rnd(sizeof(dra_allocation_t *)) + rnd(sizeof(dra_allocation_t)) +
                   rnd(np * sizeof(dra_result_t));
-    char *at = dra_arena_alloc(arena, size, 16);
-    if (!at)
+    bool same = false;
+    char *at;
+    struct dra__pslot *ps = e->ps;
+    dra_engine_slot_t *sl = ps ? ps->s : NULL;
+    if (sl && !ps->used && size <= sl->cap) {
+        /* the slot's start (the answer of one claim): its template is the plan's (kbase),
+         * the alternative's and the count's; CLAIMS has none (the requests of one count may
+         * split differently: two All sets) */
+        uint64_t key = ps->kbase && d->kind != DRA__DIRECT_CLAIMS && calt < 256 && np < 256
+                           ? ps->kbase | (uint64_t)calt << 8 | np
+                           : 0;
+        same = key && sl->tmpl == key;
+        sl->tmpl = key;
+        ps->used = size;
+        at = sl->mem;
+    } else if (!(at = dra__direct_take(e, arena, size))) {
         return DRA_ENOMEM;
+    }
     dra_allocation_t **als = carve(&at, sizeof *als);
     dra_allocation_t *al = carve(&at, sizeof *al);
     dra_result_t *res = carve(&at, np * sizeof *res);
     const dra_table_t *t = e->t;
+    if (same) {
+        /* the template: request, tolerations, configs and the list are this plan's already;
+         * the fields a pod may have set otherwise (binding conditions, a share) are reset */
+        for (uint32_t i = 0; i < np; i++) {
+            const struct dra__rid *id = &e->rid[pick[i]];
+            const dra_table_pool_t *pl = &t->pools[id->pool];
+            dra_result_t *o = &res[i];
+            o->driver = pl->driver ? pl->driver : "";
+            o->pool = pl->name ? pl->name : "";
+            o->device = id->device;
+            o->row = id->row1;
+            if (e->beh.binding) {
+                const dra_device_t *dv = id->bind ? t->dev[pick[i]] : NULL;
+                o->binding_conditions = dv ? dv->binding_conditions : NULL;
+                o->nbinding_conditions = dv ? dv->nbinding_conditions : 0;
+                o->binding_failure_conditions = dv ? dv->binding_failure_conditions : NULL;
+                o->nbinding_failure_conditions = dv ? dv->nbinding_failure_conditions : 0;
+            }
+            if (d->multi) {
+                o->share_id = NULL;
+                o->consumed = NULL;
+                o->nconsumed = 0;
+            }
+        }
+        al->node_selector = &e->nsel[n].ns;
+        goto done;
+    }
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
         const dra__dalt_t *pa = &d->alt[palt[i]];
@@ -1121,6 +1182,7 @@ DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t 
     *al = (dra_allocation_t){.results = res, .nresults = np, .configs = ca->cfg,
                              .nconfigs = ca->ncfg, .node_selector = &e->nsel[n].ns};
     als[0] = al;
+done:
     out->kind = DRA_OUTCOME_ALLOCATED;
     out->node = n;
     out->allocations = als;
@@ -1134,7 +1196,8 @@ DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t 
  * dra__cap_consumed, as allocateDevice records it) and its derived shareID (dra__share_id over
  * the claim, the result's index and the device; the attempts skip the device's live shares in
  * the state as dra__acall_share_id does, and no other result of the answer is on the device).
- * *any: some result is a share. One arena allocation when there is one. */
+ * *any: some result is a share. One arena allocation when there is one (none in a slot with
+ * room). */
 static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pick,
                       const uint8_t *palt, uint32_t np, dra_arena_t *arena, dra_result_t *res,
                       bool *any)
@@ -1147,7 +1210,7 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
             size += rnd(37) + rnd(t->dev[pick[i]]->ncaps * sizeof(dra_consumed_t));
     if (!size)
         return DRA_OK;
-    char *at = dra_arena_alloc(arena, size, 16);
+    char *at = dra__direct_take(e, arena, size);
     if (!at)
         return DRA_ENOMEM;
     *any = true;
@@ -1293,6 +1356,7 @@ int dra__direct_verify(dra_engine_t *e, const plan_t *p, uint32_t n, bool decide
 
 void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32_t end)
 {
+    e->dgen++; /* slots' templates of the answers before are stale */
     if (n != NONE && e->direct_on)
         e->nrange[n].direct = node_direct(e, n);
     if (e->rid) /* the devices are where they were (an update keeps names and count) */

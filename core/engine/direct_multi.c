@@ -77,10 +77,11 @@
  * requests' results in order, the claim's configs, the node's selector); shares as direct.c
  * derives them (one claim). Verification against the allocator: place.c (verify_direct).
  *
- * Ownership: plan data in the engine's arena; answers in the caller's arena. Errors:
- * DRA_ENOMEM. Cost: a plan O(rows) per request; an answer O(words of the node's range +
- * candidates looked at) per request, one arena allocation per claim (and one for the list of a
- * plan of several claims); a refresh O(rows of the update) per request of each CLAIMS plan.
+ * Ownership: plan data in the engine's arena; answers in the caller's slot while it has room
+ * (dra_engine_place_slot), else its arena. Errors: DRA_ENOMEM. Cost: a plan O(rows) per
+ * request; an answer O(words of the node's range + candidates looked at) per request, one
+ * arena allocation per claim (and one for the list of a plan of several claims) without a
+ * slot, none with one; a refresh O(rows of the update) per request of each CLAIMS plan.
  */
 #include <string.h>
 
@@ -330,6 +331,7 @@ static int claims_plan(dra_engine_t *e, plan_t *p)
 
 int dra__direct_compile(dra_engine_t *e, plan_t *p)
 {
+    e->dgen++; /* slots' templates of the answers before are stale */
     int rc = dra__direct_plan(e, p);
     if (rc || p->d.kind != DRA__DIRECT_NONE)
         return rc;
@@ -393,7 +395,7 @@ static int build_claims(const dra_engine_t *e, const plan_t *p, uint32_t n, cons
     const dra__direct_t *d = &p->d;
     if (p->nclaims == 1)
         return dra__direct_build(e, d, n, pick, palt, np, 0, arena, out);
-    dra_allocation_t **als = dra_arena_alloc(arena, p->nclaims * sizeof *als, 8);
+    dra_allocation_t **als = dra__direct_take(e, arena, p->nclaims * sizeof *als);
     if (!als)
         return DRA_ENOMEM;
     uint32_t at = 0, q = 0;
@@ -484,6 +486,40 @@ int dra__direct_answer(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t
     if (p->d.kind == DRA__DIRECT_CLAIMS)
         return claims_try(e, p, n, arena, out, decided);
     return dra__direct_try(e, p, n, arena, out, decided);
+}
+
+size_t dra_engine_slot_bytes(const dra_engine_t *e)
+{
+    if (!e || !e->direct_on)
+        return 0;
+    const dra_table_t *t = e->t;
+    uint32_t caps = 0; /* the most capacities of a multi-allocatable device (a share's) */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        if ((t->flags[r] & DRA_ROW_MULTI_ALLOC) && t->dev[r] && t->dev[r]->ncaps > caps)
+            caps = t->dev[r]->ncaps;
+    size_t most = 0;
+    for (uint32_t i = 0; i < e->nplans; i++) {
+        const plan_t *p = &e->plans[i];
+        const dra__direct_t *d = &p->d;
+        if (d->kind == DRA__DIRECT_NONE)
+            continue;
+        /* FIRST: one alternative's devices; the others: every request's (All: a claim's
+         * most) */
+        size_t np = 0;
+        for (uint32_t a = 0; a < d->nalt; a++) {
+            size_t k = d->alt[a].all ? DRA_ALLOC_MAX_RESULTS : d->alt[a].k;
+            np = d->kind == DRA__DIRECT_FIRST ? (k > np ? k : np) : np + k;
+        }
+        size_t nc = d->kind == DRA__DIRECT_CLAIMS ? p->nclaims : 1;
+        size_t b = ((nc * sizeof(dra_allocation_t *) + 15) & ~(size_t)15) +
+                   nc * (16 + ((sizeof(dra_allocation_t) + 15) & ~(size_t)15)) +
+                   np * sizeof(dra_result_t) + 16 * nc;
+        if (d->multi)
+            b += np * (48 + ((caps * sizeof(dra_consumed_t) + 15) & ~(size_t)15));
+        if (b > most)
+            most = b;
+    }
+    return most;
 }
 
 /* ---- slice updates ----------------------------------------------------------------------------- */

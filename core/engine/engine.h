@@ -73,8 +73,9 @@
  * Hazard nodes (always candidates): a node whose candidate rows hold an error row of one of the
  * claim's signatures (errors must surface where upstream's search reaches them); a node that
  * sees a pool that may be invalid, incomplete or of mixed generations (duplicate device names,
- * duplicate counter sets, consumption of an unknown counter set, slice count mismatch), or whose
- * node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
+ * duplicate counter sets, consumption of an unknown counter set, slice count mismatch; 1.38-pre
+ * with DRADeviceCompatibilityGroups off: a slice with a device declaring groups, which pool
+ * gathering drops), or whose node-selector evaluation fails. Claims the index cannot reason about are placed by brute force
  * (the exact allocator on node after node, i.e. dra_engine_place_reference with the engine's
  * allocator): a request with an unknown mode (allocationMode All: above), a count outside 1..32, a
  * missing class, an empty or uncompilable selector, a feature-gated field with its gate off, an
@@ -151,14 +152,16 @@
  * release: commit and release results through the engine so the summaries stay exact), the CEL
  * cache and the allocator; all must outlive it. The model and the table change under it only
  * through a slice update followed by dra_engine_update_slice (below). Claims passed to dra_engine_plan are borrowed.
- * Results are written into the caller's out_arena (reset when nothing was placed); a direct
+ * Results are written into the caller's out_arena (reset when nothing was placed), a direct
+ * answer placed with dra_engine_place_slot into the caller's result slot; a direct
  * answer's strings, configs and node selector are the model's and the engine's (valid while
  * the engine lives; shared by the pods of a plan or a node: read only).
  * Errors: DRA_OK or a negative DRA_E* code (DRA_ENOMEM, DRA_EINVAL; DRA_EINTERNAL when a
  * verified direct answer differs, with the difference in out->msg); placement returns DRA_OK
  * whenever it reached a decision (see out->kind). Cost: set-up O(rows * signatures) plus one
  * selector evaluation pass per selector; placement O(requests * log nodes) per admitted node
- * plus a direct answer (O(words of the node's range), one arena allocation) or an exact call;
+ * plus a direct answer (O(words of the node's range), one arena allocation; none into a caller's
+ * result slot: dra_engine_place_slot) or an exact call;
  * no malloc in place / commit / release once planned (release records: the pool is made by
  * dra_engine_records_reserve, never by a commit).
  * Thread safety: single-threaded.
@@ -285,6 +288,40 @@ DRA_NODISCARD int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_po
                                    uint32_t start, dra_arena_t *out_arena,
                                    dra_engine_result_t *out);
 
+/* A result slot: memory the caller keeps from pod to pod (one per pod in flight), into which
+ * dra_engine_place_slot builds a direct answer - the allocation list, the allocation, its
+ * results and a share's ID and consumedCapacity - instead of allocating it from an arena. The
+ * engine remembers in `tmpl` what the memory holds: placing the same plan's same alternative
+ * into the slot again writes only what differs per pod (the devices, their pools and rows, the
+ * node selector), not whole results.
+ *
+ * Ownership: mem is the caller's (freed by the caller; 16-byte aligned); between placements
+ * the engine owns its contents, which the caller reads only (a result written by the caller
+ * makes the next placement's answer wrong where the template was not rewritten). The results of
+ * a placement into a slot stay valid until the next placement into it (and while the engine
+ * lives: they name its strings). Set tmpl to 0 when mem is new or changed and before placing
+ * into the slot with another engine than the last one (the template names the last one's
+ * strings and configs). A direct answer larger than cap, and every answer of the exact allocator,
+ * goes to the arena as with dra_engine_place. */
+typedef struct dra_engine_slot {
+    void *mem;     /* the caller's memory (NULL: none) */
+    size_t cap;    /* its size in bytes */
+    uint64_t tmpl; /* the engine's: which template mem holds (0: none) */
+} dra_engine_slot_t;
+
+/* Bytes a slot needs to hold every direct answer of the plans compiled so far (0 when no plan
+ * has one); an answer's shares count the most capacities of any multi-allocatable device.
+ * O(plans x alternatives). */
+size_t dra_engine_slot_bytes(const dra_engine_t *e);
+
+/* dra_engine_place with the direct answers built into slot (NULL: dra_engine_place): the same
+ * decision, the same results; nothing taken from out_arena when the answer is direct and fits.
+ * Cost: dra_engine_place's without the result's arena allocation; with the slot's template,
+ * the result writes are the per-pod fields only. */
+DRA_NODISCARD int dra_engine_place_slot(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
+                                        uint32_t start, dra_engine_slot_t *slot,
+                                        dra_arena_t *out_arena, dra_engine_result_t *out);
+
 /* The same decision by brute force: allocator `alloc` (reference or fast, over the engine's
  * state) on node after node in the policy's order (best-fit / spread: every node, then the
  * chosen node once more into out_arena). Scores are the engine's. path is BRUTE. */
@@ -317,9 +354,10 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
                                          dra_allocation_t *const *a, uint32_t n);
 
 /* Release records: a release at the cost of its commit. A commit through
- * dra_engine_commit_pod_rec also keeps, in a record of the engine's pool (two cache lines), what
- * its release needs: the node, the plan, the number of results (the node's score) and, per
- * exclusive result, the state's row and the engine's table row. dra_engine_release_record takes
+ * dra_engine_commit_pod_rec also keeps, in a record of the engine's pool (one cache line for up
+ * to 6 exclusive results, two beyond), what its release needs: the node, the plan, the number
+ * of results (the node's score) and, per exclusive result, the state's row and the engine's
+ * table row. dra_engine_release_record takes
  * the pod back by the record's handle, reading neither the allocations nor the state's device
  * index nor the engine's row mapping: its first load is the record, which a caller that knows
  * the next departure starts early (dra_engine_prefetch_record). State, summaries, index, score,
@@ -358,10 +396,12 @@ DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t re
 /* Start loading the lines a later dra_engine_release_record(e, rec) reads, one stage of the
  * chain per call, each stage reading the lines the one before started (a caller that knows the
  * departures to come calls stage 0 for the release three ahead, 1 for two ahead, 2 for the
- * next): stage 0 the record's two lines; 1 (reading the record) the state's entries, the row
- * mirror and the engine's per-row columns; 2 (reading those) the node's entries in the
- * signatures the rows match and the allocator's pool entries of the rows. A hint: any input is
- * accepted (an unknown or free handle, a stage above 2: nothing), nothing changes. O(rows). */
+ * next): stage 0 the record's first line; 1 (reading the record) its second line when it has
+ * one, the state's entries, the row mirror and the engine's per-row columns; 2 (reading those)
+ * the node's entries in the signatures the rows match and the allocator's pool entries of the
+ * rows. The release starts none of them itself: a caller that does not look ahead pays the
+ * loads one after another. A hint: any input is accepted (an unknown or free handle, a stage
+ * above 2: nothing), nothing changes. O(rows). */
 void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t rec, unsigned stage);
 
 /* Start loading the lines a later dra_engine_release / _release_pod of these allocations on

@@ -25,12 +25,14 @@
 #ifndef DRA_ENGINE_IMPL_H
 #define DRA_ENGINE_IMPL_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "alloc/alloc_impl.h"
 #include "base/bitset.h"
 #include "base/intern.h"
 #include "engine/engine.h"
+#include "engine/engine_tests.h"
 
 #define NONE DRA_ENGINE_NONE
 #define HAZARD INT32_MAX
@@ -328,6 +330,15 @@ struct dra_engine {
     bool any_groups;      /* some device declares compatibilityGroups (1.37; slice updates cannot
                              change consumption, so neither this) */
     dra_arena_t vscratch; /* verification of direct answers against the allocator */
+    /* the caller's result slot of the placement under way (dra_engine_place_slot; NULL: none)
+     * and what of it is taken; reached through a pointer so the answer's builders, which take
+     * the engine const, can take from it (direct.c: dra__direct_take) */
+    struct dra__pslot {
+        dra_engine_slot_t *s;
+        size_t used;
+        uint64_t kbase; /* the templates' key but the alternative and count (0: none) */
+    } pslot, *ps;
+    uint32_t dgen; /* direct answers compiled (a slot's template names the generation) */
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
     /* release records (commit.c): handle h is recs[h - 1]; free ones are chained by plan */
@@ -338,6 +349,12 @@ struct dra_engine {
                           * records, so a commit only writes its record) */
     uint32_t rec_n;      /* rows recorded so far by the commit in progress */
     uint32_t rec_held;   /* records held (committed, not yet released) */
+#if DRA_DEBUG
+    /* what commits and releases did (engine_tests.h; debug builds only, none in a timed
+     * Release build): rows refreshed, rows whose availability flipped, counter-list entries a
+     * counter's cut moved over, signature leaves set */
+    dra_engine_work_t work;
+#endif
     /* slice updates (update.c): scratch kept across updates, and what they did */
     dra_arena_t upd_arena;
     bool upd_init;
@@ -602,20 +619,27 @@ DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
 /* ---- commit.c ---- */
 
 /* A release record (engine.h, release records): what the release of one commit needs, dense,
- * two cache lines: the node, the plan, the results (the node's score moves by them) and per
- * exclusive result the state's row (model row + 1) and the engine's table row. A free record
- * has node NONE (its link is in e->rec_next). A commit only stores into its record (no load:
- * a cold record costs the commit no wait). */
+ * two cache lines at most: the node, the plan, the results (the node's score moves by them) and
+ * per exclusive result the state's row (model row + 1) and the engine's table row, side by side,
+ * so a pod of up to DRA__REC_LINE_ROWS rows (all of fleet-5k's but gpu-n 8) is one line - its
+ * commit writes one line and its release reads one. A free record has node NONE (its link is in
+ * e->rec_next). A commit only stores into its record (no load: a cold record costs the commit
+ * no wait). */
 typedef struct dra__rec {
     uint32_t node;
     uint32_t plan;
     uint16_t nrows; /* rows recorded */
     uint16_t ndev;  /* results of the allocations */
     uint32_t pad;
-    uint32_t srow[DRA_ENGINE_REC_ROWS];
-    uint32_t row[DRA_ENGINE_REC_ROWS];
+    struct {
+        uint32_t srow, row;
+    } rows[DRA_ENGINE_REC_ROWS];
 } dra__rec_t;
 _Static_assert(sizeof(dra__rec_t) == 128, "a release record is two cache lines");
+/* Rows a record keeps in its first line. */
+#define DRA__REC_LINE_ROWS 6
+_Static_assert(offsetof(dra__rec_t, rows) + DRA__REC_LINE_ROWS * sizeof(((dra__rec_t *)0)->rows[0]) == 64,
+               "a record's first line holds DRA__REC_LINE_ROWS rows");
 
 /* Rows by device ID (e->hslots), the model-row mapping (e->ord_row) and the slices' first model
  * rows (e->slice_row0). DRA_ENOMEM. */
@@ -680,6 +704,10 @@ DRA_NODISCARD int dra__direct_shares(const dra_engine_t *e, const plan_t *p, con
                                      const uint8_t *palt, uint32_t np, dra_arena_t *arena,
                                      dra_result_t *res, bool *any);
 const char *dra__direct_str(dra_engine_t *e, const char *a, const char *b);
+/* n bytes (16-aligned) of an answer: from the placement's slot while it has room, else from
+ * arena (NULL: out of memory). Taking the slot's start clears its template (build_answer
+ * takes the start itself when it writes one). */
+void *dra__direct_take(const dra_engine_t *e, dra_arena_t *arena, size_t n);
 
 /* ---- direct_multi.c ---- */
 

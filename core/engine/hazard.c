@@ -56,6 +56,11 @@ static int cmp_str(const void *a, const void *b)
  * (a superset of the conditions of core/alloc/pools.c). */
 static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, uint32_t n)
 {
+    /* 1.38-pre with DRADeviceCompatibilityGroups off: pool gathering drops a slice with a
+     * grouped device, so its pool is incomplete (or gone) wherever it is seen */
+    for (uint32_t i = 0; e->beh.cg_drop && i < n; i++)
+        if (dra__slice_has_groups(sl[i]))
+            return true;
     for (uint32_t i = 0; i < n; i++)
         if (sl[i]->generation != sl[0]->generation || sl[i]->slice_count != (int64_t)n)
             return true;

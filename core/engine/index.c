@@ -39,6 +39,9 @@ static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
 
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
 {
+#if DRA_DEBUG
+    e->work.leaves_set++;
+#endif
     max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
     for (uint32_t i = 0; i < e->nst; i++) /* score trees over the signature (best-fit, spread) */
         if (e->st[i].sig == (uint32_t)(s - e->sigs))

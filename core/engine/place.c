@@ -391,6 +391,23 @@ int dra_engine_place(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
     return rc;
 }
 
+int dra_engine_place_slot(dra_engine_t *e, uint32_t plan, dra_engine_policy_t policy,
+                          uint32_t start, dra_engine_slot_t *slot, dra_arena_t *out_arena,
+                          dra_engine_result_t *out)
+{
+    if (!e)
+        return DRA_EINVAL;
+    /* the direct answer's builders take from the slot (direct.c: dra__direct_take) */
+    uint64_t kbase = plan < (1u << 24) ? (uint64_t)1 << 63 | (uint64_t)(e->dgen & 0x7fffffu) << 40 |
+                                             (uint64_t)plan << 16
+                                       : 0;
+    e->pslot = (struct dra__pslot){.s = slot && slot->mem ? slot : NULL, .used = 0,
+                                   .kbase = kbase};
+    int rc = dra_engine_place(e, plan, policy, start, out_arena, out);
+    e->pslot.s = NULL;
+    return rc;
+}
+
 /* ---- which nodes the allocator may see ---------------------------------------------------- */
 
 /* Whether signature s has a matching or error row in [begin, end). */

@@ -355,8 +355,14 @@ static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 
 static void refresh_row(dra_engine_t *e, uint32_t r)
 {
+#if DRA_DEBUG
+    e->work.rows_refreshed++;
+#endif
     bool now = dra__row_avail(e, r);
     if (now != dra_bit_get(e->avb, r)) {
+#if DRA_DEBUG
+        e->work.rows_flipped++;
+#endif
         dra_bit_assign(e->avb, r, now);
         row_flip(e, r, now ? 1 : -1);
     }
@@ -385,12 +391,18 @@ static void counter_moved(dra_engine_t *e, uint32_t c, dra__aq_t old, dra__aq_t 
     if (now < old) {
         for (uint32_t begin = e->cl_off[x]; j > begin && e->amts[cl[j - 1].amt] > now;) {
             uint32_t q = rows[cl[--j].k];
+#if DRA_DEBUG
+            e->work.cut_moves++;
+#endif
             if (e->nfail[q]++ == 0)
                 refresh_row(e, q);
         }
     } else {
         for (uint32_t end = e->cl_off[x + 1]; j < end && e->amts[cl[j].amt] <= now; j++) {
             uint32_t q = rows[cl[j].k];
+#if DRA_DEBUG
+            e->work.cut_moves++;
+#endif
             if (--e->nfail[q] == 0)
                 refresh_row(e, q);
         }

@@ -2,8 +2,11 @@
  * runner.c - the benchmark runner; see runner.h for the algorithm and the timed-region rules.
  *
  * Memory plan (why nothing allocates inside a timed region):
- *  - every pod's allocation results live in a slot arena taken from a free list before the
- *    clock starts; new slot arenas get their first chunk before first use; placement (node
+ *  - every pod's allocation results live in a slot taken from a free list before the clock
+ *    starts: a direct answer in the slot's result memory (dra_engine_place_slot: no arena
+ *    allocation, and a slot that held the same shape writes only the devices), the exact
+ *    allocator's in the slot's arena; new slot arenas get their first chunk and result memory
+ *    is touched before first use; placement (node
  *    choice by policy and the exact allocation) is one engine call (core/engine/engine.h) whose
  *    index and summaries are allocated at set-up and updated in commit / release;
  *  - the allocation state registers every device of the model when it is made (an entry per
@@ -200,7 +203,8 @@ const char *dra_inv_mode_name(dra_inv_mode_t m)
 /* ---- run context ---------------------------------------------------------------------------- */
 
 typedef struct slot {
-    dra_arena_t *arena;
+    dra_arena_t *arena;   /* the exact allocator's answers */
+    dra_engine_slot_t es; /* the engine's direct answers, built in place pod after pod */
     dra_allocation_t **allocs;
     uint32_t n;
     uint32_t node;
@@ -286,6 +290,8 @@ typedef struct ctx {
     /* slots */
     slot_t *slots;
     uint32_t nslots, cap_slots, free_head;
+    size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
+    uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
     dra_arena_t *spare;
     dra_arena_t frag_arena;
     uint32_t *pod_slot;
@@ -319,6 +325,8 @@ typedef struct ctx {
     struct slow *slow;                     /* (nshapes + 1) x RK_COUNT */
     uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
     uint64_t served[DRA_SERVED_COUNT];     /* what decided on the chosen node */
+    uint64_t rec_commits, rec_releases;    /* commits with a release record, timed releases
+                                            * by one */
     dra_alloc_stats_t st;
     XXH3_state_t *dig;
     XXH3_state_t *wl_dig;
@@ -583,9 +591,59 @@ static void arena_touch(dra_arena_t *a)
  * before every pod of the repetition that makes them. */
 #define SLOT_BATCH 64
 
-static uint32_t slot_get(ctx_t *c)
+/* Result memory for a slot's direct answers (dra_engine_slot_bytes of the plans, 16-aligned),
+ * touched now so its first write in a timed placement is no page fault. */
+static int slot_mem(ctx_t *c, slot_t *s)
 {
-    if (c->free_head == NONE) {
+    if (!c->slot_bytes)
+        return DRA_OK;
+    size_t n = (c->slot_bytes + 63) & ~(size_t)63;
+    void *m = aligned_alloc(64, n);
+    if (!m)
+        return DRA_ENOMEM;
+    memset(m, 0, n);
+    s->es = (dra_engine_slot_t){.mem = m, .cap = n, .tmpl = 0};
+    return DRA_OK;
+}
+
+/* Touch a reused slot's result memory (outside the timed regions, as arena_touch): a line is
+ * read and written back, so what the engine's template left there stays. */
+static void slot_mem_touch(const slot_t *s)
+{
+    volatile char *m = s->es.mem;
+    for (size_t i = 0; m && i < s->es.cap; i += 64)
+        m[i] = m[i];
+}
+
+/* A free slot for a pod of `shape`: one a pod of the same shape left (its result memory holds
+ * that shape's template, so the placement writes only the devices), else a fresh one, else one
+ * another shape left; NONE when none is free. */
+static uint32_t slot_pop(ctx_t *c, uint32_t shape)
+{
+    uint32_t *head = &c->free_head;
+    if (c->shape_free && shape < c->nshapes && c->shape_free[shape] != NONE)
+        head = &c->shape_free[shape];
+    for (uint32_t k = 0; *head == NONE && c->shape_free && k < c->nshapes; k++)
+        head = &c->shape_free[k];
+    uint32_t i = *head;
+    if (i != NONE)
+        *head = c->slots[i].next_free;
+    return i;
+}
+
+static uint32_t slot_get(ctx_t *c, uint32_t shape)
+{
+    if (!c->shape_free && c->nshapes) {
+        c->shape_free = malloc(c->nshapes * sizeof *c->shape_free);
+        if (!c->shape_free)
+            return NONE;
+        for (uint32_t k = 0; k < c->nshapes; k++)
+            c->shape_free[k] = NONE;
+    }
+    uint32_t i = slot_pop(c, shape);
+    if (i == NONE) {
+        if (!c->nslots) /* the plans are compiled: what their direct answers need */
+            c->slot_bytes = c->ref_place ? 0 : dra_engine_slot_bytes(c->eng);
         if (c->cap_slots - c->nslots < SLOT_BATCH) {
             uint32_t nc = c->cap_slots ? c->cap_slots * 2 : 256;
             slot_t *ns = realloc(c->slots, nc * sizeof *ns);
@@ -599,9 +657,15 @@ static uint32_t slot_get(ctx_t *c)
             dra_arena_t *a = arena_new_warm();
             if (!a)
                 break;
-            slot_t *s = &c->slots[c->nslots++];
+            slot_t *s = &c->slots[c->nslots];
             memset(s, 0, sizeof *s);
             s->arena = a;
+            if (slot_mem(c, s)) {
+                dra_arena_fini(a);
+                free(a);
+                break;
+            }
+            c->nslots++;
         }
         if (c->nslots == first)
             return NONE;
@@ -609,15 +673,27 @@ static uint32_t slot_get(ctx_t *c)
          * one (DRA_ENOMEM) a pod is released by its allocations */
         int rrc = dra_engine_records_reserve(c->eng, c->nslots);
         (void)rrc;
-        for (uint32_t i = c->nslots; i-- > first;) { /* taken in the order they were made */
-            c->slots[i].next_free = c->free_head;
-            c->free_head = i;
+        for (uint32_t j = c->nslots; j-- > first;) { /* taken in the order they were made */
+            c->slots[j].next_free = c->free_head;
+            c->free_head = j;
         }
+        i = slot_pop(c, shape);
     }
-    uint32_t i = c->free_head;
-    c->free_head = c->slots[i].next_free;
+    /* room in the allocation state for the pod's shares, made now and not in its timed
+     * commit: a cell per share text (a claim's results at most) and two more live shares on
+     * any device (a direct answer puts at most one share of a pod on a device) */
+    if (dra_alloc_state_reserve_shares(c->state, DRA_ALLOC_MAX_RESULTS, 2)) {
+        c->slots[i].next_free = c->free_head;
+        c->free_head = i;
+        return NONE;
+    }
     c->slots[i].live = true;
-    arena_touch(c->slots[i].arena);
+    /* warm what the pod's results use first: the result memory of direct answers, else the
+     * arena the allocator's answers take */
+    if (c->slots[i].es.mem)
+        slot_mem_touch(&c->slots[i]);
+    else
+        arena_touch(c->slots[i].arena);
     return i;
 }
 
@@ -629,8 +705,11 @@ static void slot_put(ctx_t *c, uint32_t i)
     s->n = 0;
     s->rec = 0;
     s->live = false;
-    s->next_free = c->free_head;
-    c->free_head = i;
+    /* on its shape's list (slot_pop): the shape of its last placed pod */
+    uint32_t *head = c->shape_free && s->shape < c->nshapes ? &c->shape_free[s->shape]
+                                                             : &c->free_head;
+    s->next_free = *head;
+    *head = i;
 }
 
 static int grow_u32(uint32_t **arr, uint64_t *cap, uint64_t need, uint32_t fill)
@@ -1455,7 +1534,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         digest_decision(c, ev->pod, oc, NULL);
         return DRA_OK;
     }
-    uint32_t si = slot_get(c);
+    uint32_t si = slot_get(c, shape);
     if (si == NONE)
         return DRA_ENOMEM;
     slot_t *s = &c->slots[si];
@@ -1475,7 +1554,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     int64_t t0 = now_ns();
     int rc = c->ref_place ? dra_engine_place_reference(c->eng, &c->alloc, c->plan[shape], pol,
                                                        start, s->arena, &res)
-                          : dra_engine_place(c->eng, c->plan[shape], pol, start, s->arena, &res);
+                          : dra_engine_place_slot(c->eng, c->plan[shape], pol, start, &s->es,
+                                                  s->arena, &res);
     spin(pre);
     if (fixed) {
         /* the fixed delay is a time, not a count: at least test_delay_ns on the clock (an
@@ -1563,6 +1643,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
         violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
     }
+    c->rec_commits += s->rec != 0;
     c->pod_slot[ev->pod] = si;
     if (shared) {
         c->claim_slot[ev->claim] = si;
@@ -1586,9 +1667,9 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     return DRA_OK;
 }
 
-/* Departures after the one being released whose lines that release starts loading: the
- * departure heap's first 7 entries hold the next three (heap[0], then among heap[1..2], then
- * among heap[1..6]). */
+/* Departures after the one being released whose lines that release starts loading: the next
+ * three in their order (dra_workload_peek_departures orders them), then four more of the
+ * departure heap's first 7 entries. */
 #define RELEASE_AHEAD 7
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
@@ -1661,6 +1742,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         violation(c, pod, "", c->model.nodes[s->node]->name, msg);
     }
     if (timed) {
+        c->rec_releases += s->rec != 0;
         if (c->measuring)
             rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
         c->busy_ns += (uint64_t)(t1 - t0);
@@ -1693,6 +1775,8 @@ static void release_all(ctx_t *c)
         if (c->slots[i].live)
             release_slot(c, i, 0, UINT64_MAX, false, NULL);
     c->free_head = NONE;
+    for (uint32_t k = 0; c->shape_free && k < c->nshapes; k++)
+        c->shape_free[k] = NONE;
     for (uint32_t i = c->nslots; i-- > 0;) {
         c->slots[i].next_free = c->free_head;
         c->free_head = i;
@@ -2193,6 +2277,7 @@ typedef struct tally {
     uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, updates;
     uint64_t ok_claims, rej_claims, placed_pods, ok_ns, rej_ns, placed_ns;
     uint64_t paths[DRA_ENGINE_PATH_COUNT], served[DRA_SERVED_COUNT];
+    uint64_t rec_commits, rec_releases;
     dra_alloc_stats_t st;
 } tally_t;
 
@@ -2220,6 +2305,8 @@ static void tally_move(ctx_t *c, tally_t *t, bool save)
     TALLY_ONE(placed_ns);
     TALLY_ONE(paths);
     TALLY_ONE(served);
+    TALLY_ONE(rec_commits);
+    TALLY_ONE(rec_releases);
     TALLY_ONE(st);
 #undef TALLY_ONE
 }
@@ -2429,6 +2516,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     c->nreasons = 0;
     memset(c->paths, 0, sizeof c->paths);
     memset(c->served, 0, sizeof c->served);
+    c->rec_commits = c->rec_releases = 0;
     XXH3_64bits_reset(c->dig);
     dra_rng_seed(&c->r_place, c->seed, DRA_STREAM_PLACEMENT);
     dra_rng_seed(&c->r_sample, c->seed, STREAM_INV_SAMPLE);
@@ -2597,6 +2685,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     for (int i = 0; i < DRA_SERVED_COUNT; i++)
         r->served[i] += c->served[i];
     r->slice_updates += c->updates;
+    r->rec_commits += c->rec_commits;
+    r->rec_releases += c->rec_releases;
     r->wall_ns += (uint64_t)(w1 - w0);
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;
@@ -2624,6 +2714,9 @@ static int engine_fresh(ctx_t *c)
     bool had_engine = c->eng != NULL;
     dra_engine_free(c->eng);
     c->eng = NULL;
+    /* the slots' result memory holds the old engine's templates (its strings and configs) */
+    for (uint32_t i = 0; i < c->nslots; i++)
+        c->slots[i].es.tmpl = 0;
     free(c->plan);
     c->plan = NULL;
     if (c->cmp_init) {
@@ -3171,8 +3264,10 @@ static void ctx_fini(ctx_t *c)
     for (uint32_t i = 0; i < c->nslots; i++) {
         dra_arena_fini(c->slots[i].arena);
         free(c->slots[i].arena);
+        free(c->slots[i].es.mem);
     }
     free(c->slots);
+    free(c->shape_free);
     free(c->hc_off);
     free(c->hc);
     free(c->hnodes);

@@ -23,8 +23,9 @@
  *  3. DEPART: the pod's allocations are released (through the engine).
  *  4. Timed regions (CLOCK_MONOTONIC): node search (the whole engine call), the allocate call
  *     that produced the chosen result, commit, release, and the pod (search + commit). They
- *     contain no malloc (arenas reset per pod, state entries registered per device row when
- *     made), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome>
+ *     contain no malloc (direct answers built in each slot's own result memory, arenas reset
+ *     per pod, state entries registered per device row when made, room for a pod's shares
+ *     made before its timed regions), no I/O and no logging. Every latency goes into histogram <shape>/<phase>/<outcome>
  *     and into the same histogram of shape "all", after the timers have stopped; a histogram's
  *     counters are allocated with its first value (a run holds only what it records).
  *  5. Every decision (pod, node, devices, outcome) is hashed in order into the decision digest
@@ -254,6 +255,11 @@ typedef struct dra_run {
     uint64_t paths[3];
     /* placements per what decided on the chosen node (dra_engine_served_t), all reps */
     uint64_t served[DRA_SERVED_COUNT];
+    /* release records (engine.h), measured reps: commits that took one and timed releases that
+     * gave one back. Only steady arrivals take them (a fill's pods never leave: the record's
+     * writes would be its commit's cost alone); a pod whose results a record cannot hold is
+     * committed and released without one */
+    uint64_t rec_commits, rec_releases;
     /* objects of the cluster manifests the run does not place (it places the scenario's
      * workload): Pods and workloads, and ResourceClaims without status.allocation (allocated
      * ones hold their devices); the caller says so */

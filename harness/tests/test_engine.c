@@ -1667,6 +1667,144 @@ static void test_direct_groups_enforced(void)
 /* With DRADeviceCompatibilityGroups off from 1.37 on (the version-skew skip) a device declaring
  * groups is never allocatable and one without is refused while some device in use on its set
  * has groups; 1.36 does not know the field (the counters alone decide, direct-counters). */
+/* Two answers are the same allocation, field by field (strings by text, the engine's configs and
+ * node selector by pointer). */
+static void check_same_answer(const dra_engine_result_t *a, const dra_engine_result_t *b)
+{
+    CHECK_EQ_U64(a->kind, b->kind);
+    CHECK_EQ_U64(a->node, b->node);
+    CHECK_EQ_U64(a->served, b->served);
+    CHECK_EQ_U64(a->n, b->n);
+    for (uint32_t i = 0; i < a->n && i < b->n; i++) {
+        const dra_allocation_t *x = a->allocations[i], *y = b->allocations[i];
+        CHECK(x->configs == y->configs && x->nconfigs == y->nconfigs);
+        CHECK(x->node_selector == y->node_selector);
+        CHECK(x->allocation_timestamp == y->allocation_timestamp);
+        CHECK_EQ_U64(x->nresults, y->nresults);
+        for (uint32_t j = 0; j < x->nresults && j < y->nresults; j++) {
+            const dra_result_t *u = &x->results[j], *v = &y->results[j];
+            CHECK_STREQ(u->request, v->request);
+            CHECK_STREQ(u->driver, v->driver);
+            CHECK_STREQ(u->pool, v->pool);
+            CHECK_STREQ(u->device, v->device);
+            CHECK_EQ_U64(u->row, v->row);
+            CHECK(u->admin_access == v->admin_access);
+            CHECK(u->tolerations == v->tolerations && u->ntolerations == v->ntolerations);
+            CHECK(u->binding_conditions == v->binding_conditions &&
+                  u->nbinding_conditions == v->nbinding_conditions);
+            CHECK_STREQ(u->share_id ? u->share_id : "-", v->share_id ? v->share_id : "-");
+            CHECK_EQ_U64(u->nconsumed, v->nconsumed);
+            for (uint32_t k = 0; k < u->nconsumed && k < v->nconsumed; k++) {
+                CHECK_STREQ(u->consumed[k].name, v->consumed[k].name);
+                CHECK(dra_quantity_cmp(&u->consumed[k].value, &v->consumed[k].value) == 0);
+            }
+        }
+    }
+}
+
+/* Placements into caller-kept result slots (dra_engine_place_slot): every answer equals
+ * dra_engine_place's, field by field, while commits and releases move the devices under slots
+ * that keep one plan's template (only the devices rewritten) or change plans (a result with a
+ * share, then one without, in the same slot); after the first round no direct answer takes
+ * anything from the arena; a slot too small for the answer falls back to the arena. */
+static void slot_rounds(const char *yaml, const char *gate, const char *const *names, uint32_t np)
+{
+    fx_t x;
+    if (!fx_open(&x, yaml, DRA_RELEASE_1_36, gate))
+        return;
+    uint32_t plans[8];
+    for (uint32_t i = 0; i < np; i++)
+        plans[i] = plan(&x, names[i]);
+    size_t bytes = dra_engine_slot_bytes(x.e);
+    CHECK(bytes > 0);
+    enum { SLOTS = 3, HELD = 2 };
+    dra_engine_slot_t sl[SLOTS];
+    dra_arena_t sa[SLOTS], cmp, keep[HELD];
+    dra_engine_result_t held[HELD];
+    uint32_t heldp[HELD] = {0};
+    bool live[HELD] = {false};
+    for (int i = 0; i < SLOTS; i++) {
+        sl[i] = (dra_engine_slot_t){.mem = aligned_alloc(64, (bytes + 63) & ~(size_t)63),
+                                    .cap = bytes, .tmpl = 0};
+        dra_arena_init(&sa[i], 0);
+    }
+    for (int i = 0; i < HELD; i++)
+        dra_arena_init(&keep[i], 0);
+    dra_arena_init(&cmp, 0);
+    uint64_t direct = 0, templ = 0;
+    for (uint32_t it = 0; it < 12 * np; it++) {
+        /* a plan per round, in rounds of its own so one slot sees one plan again and again;
+         * every fourth round mixed */
+        uint32_t round = it / np, pi = round % 4 == 3 ? it % np : round % np, si = it % SLOTS;
+        uint64_t before = sl[si].tmpl;
+        dra_arena_reset(&sa[si]);
+        dra_arena_reset(&cmp);
+        dra_engine_result_t a, b;
+        CHECK_OK(dra_engine_place_slot(x.e, plans[pi], DRA_ENGINE_FIRST_FIT, 0, &sl[si], &sa[si],
+                                       &a));
+        CHECK_OK(dra_engine_place(x.e, plans[pi], DRA_ENGINE_FIRST_FIT, 0, &cmp, &b));
+        check_same_answer(&a, &b);
+        if (a.kind == DRA_OUTCOME_ALLOCATED && a.direct_calls && !a.exact_calls) {
+            direct++;
+            templ += before != 0 && before == sl[si].tmpl;
+            /* no arena allocation: the answer is in the slot */
+            CHECK_EQ_U64(sa[si].used, 0);
+            CHECK((char *)a.allocations >= (char *)sl[si].mem &&
+                  (char *)a.allocations < (char *)sl[si].mem + sl[si].cap);
+        }
+        /* every other placement is committed (from the comparison's copy) and released two
+         * commits later, so the answers move over the devices */
+        if (it % 2 == 0 && b.kind == DRA_OUTCOME_ALLOCATED) {
+            uint32_t h = (it / 2) % HELD;
+            if (live[h])
+                CHECK_OK(dra_engine_release_pod(x.e, heldp[h], held[h].node, held[h].allocations,
+                                                held[h].n));
+            dra_arena_reset(&keep[h]);
+            CHECK_OK(dra_engine_place(x.e, plans[pi], DRA_ENGINE_FIRST_FIT, 0, &keep[h], &held[h]));
+            CHECK_OK(dra_engine_commit_pod(x.e, plans[pi], held[h].node, held[h].allocations,
+                                           held[h].n));
+            heldp[h] = plans[pi];
+            live[h] = true;
+        }
+    }
+    CHECK(direct > 4 * np);
+    CHECK(templ > 0); /* some placements wrote only the per-pod fields */
+    check_summaries(&x);
+    /* a slot too small: the arena, the same answer */
+    dra_engine_slot_t tiny = {.mem = sl[0].mem, .cap = 32, .tmpl = 0};
+    for (uint32_t i = 0; i < np; i++) {
+        dra_engine_result_t a, b;
+        dra_arena_reset(&sa[0]);
+        dra_arena_reset(&cmp);
+        CHECK_OK(dra_engine_place_slot(x.e, plans[i], DRA_ENGINE_FIRST_FIT, 0, &tiny, &sa[0], &a));
+        CHECK_OK(dra_engine_place(x.e, plans[i], DRA_ENGINE_FIRST_FIT, 0, &cmp, &b));
+        check_same_answer(&a, &b);
+        if (a.kind == DRA_OUTCOME_ALLOCATED)
+            CHECK(sa[0].used > 0);
+    }
+    for (int i = 0; i < HELD; i++) {
+        if (live[i])
+            CHECK_OK(dra_engine_release_pod(x.e, heldp[i], held[i].node, held[i].allocations,
+                                            held[i].n));
+        dra_arena_fini(&keep[i]);
+    }
+    for (int i = 0; i < SLOTS; i++) {
+        free(sl[i].mem);
+        dra_arena_fini(&sa[i]);
+    }
+    dra_arena_fini(&cmp);
+    check_summaries(&x);
+    fx_fini(&x);
+}
+
+static void test_slot_placements(void)
+{
+    static const char *const plain[] = {"one", "three", "same2", "pairm", "prio", "pair"};
+    slot_rounds(k_direct, NULL, plain, 6);
+    static const char *const shares[] = {"four", "two", "nocap", "odd", "prio", "pairm"};
+    slot_rounds(k_direct_shares, "DRAConsumableCapacity=true", shares, 6);
+}
+
 static void test_direct_groups_skip_and_1_36(void)
 {
     cgfx_t g;
@@ -1738,5 +1876,6 @@ int main(void)
     RUN(test_direct_groups_enforced);
     RUN(test_direct_groups_skip_and_1_36);
     RUN(test_release_records);
+    RUN(test_slot_placements);
     return check_summary();
 }

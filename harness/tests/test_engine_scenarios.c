@@ -2,7 +2,8 @@
  * profile: the engine's decision equals the brute-force reference placement's (the fast
  * allocator on node after node, whose equality with the reference allocator is tested by
  * harness.fast.* and the conformance cases) for a prefix of the scenario's workload, pod by pod
- * (outcome, node, devices, message), with commits and departures applied through the engine;
+ * (outcome, node, devices, message), with commits and departures applied through the engine
+ * and each answer built in a result slot a departed pod gave back (dra_engine_place_slot);
  * the incremental summaries equal a recomputation from the state at intervals and at the end;
  * releasing everything restores the state digest.
  *
@@ -31,6 +32,7 @@ typedef struct pod {
     dra_arena_t arena;
     dra_allocation_t **allocs;
     uint32_t n, node, refs, plan;
+    uint32_t slot;        /* its result slot (slots below), held until its release */
     dra_engine_rec_t rec; /* release record (odd pods), else released by the allocations */
     bool live, arena_init;
 } pod_t;
@@ -140,6 +142,9 @@ typedef struct rig {
     uint64_t empty;
 } rig_t;
 
+/* A gate turned off over the scenario's own features (NULL: none). */
+static const char *g_gate_off;
+
 /* One release: state, allocators (the engine's and the brute force's) and engine shared by the
  * policies run on it one after the other (each ends with everything released). */
 static bool rig_init(rig_t *g, world_t *w, dra_release_t rel)
@@ -154,6 +159,8 @@ static bool rig_init(rig_t *g, world_t *w, dra_release_t rel)
         CHECK_OK(dra_alloc_features_set_gate(&g->f, w->scn.features[i].name, w->scn.features[i].on,
                                              NULL));
     }
+    if (g_gate_off)
+        CHECK_OK(dra_alloc_features_set_gate(&g->f, g_gate_off, false, NULL));
     dra_alloc_options_t ao = {0, w->scn.seed};
     dra_diag_t d;
     dra_diag_clear(&d);
@@ -215,6 +222,11 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
     uint64_t nclaim_pod = 0;
     dra_arena_t refa;
     dra_arena_init(&refa, 0);
+    /* result slots as the runner keeps them: taken at arrival, given back at release, so a
+     * slot holds one pod's answer after another (dra_engine_place_slot's templates) */
+    size_t sbytes = e ? dra_engine_slot_bytes(e) : 0;
+    dra_engine_slot_t *slots = calloc(spec.count + 1, sizeof *slots);
+    uint32_t *sfree = calloc(spec.count + 1, sizeof *sfree), nsfree = 0, nslots = 0;
     dra_wl_event_t ev;
     uint64_t arrivals = 0, mismatches = 0;
     char why[512] = "";
@@ -231,6 +243,7 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
             if (owner && --owner->refs == 0) {
                 CHECK_OK(release_pod(e, owner));
                 owner->allocs = NULL;
+                sfree[nsfree++] = owner->slot;
                 if (ev.claim != UINT64_MAX && ev.claim < nclaim_pod)
                     claim_pod[ev.claim] = UINT32_MAX;
             }
@@ -263,7 +276,15 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
         p->arena_init = true;
         dra_arena_reset(&refa);
         dra_engine_result_t a, b;
-        CHECK_OK(dra_engine_place(e, plans[ev.shape], pol, start, &p->arena, &a));
+        if (!nsfree) {
+            slots[nslots] = (dra_engine_slot_t){
+                .mem = sbytes ? aligned_alloc(64, (sbytes + 63) & ~(size_t)63) : NULL,
+                .cap = sbytes};
+            sfree[nsfree++] = nslots++;
+        }
+        p->slot = sfree[--nsfree];
+        CHECK_OK(dra_engine_place_slot(e, plans[ev.shape], pol, start, &slots[p->slot], &p->arena,
+                                       &a));
         CHECK_OK(dra_engine_place_reference(e, ba, plans[ev.shape], pol, start, &refa, &b));
         if (!same(&w->m, &a, &b, why, sizeof why)) {
             mismatches++;
@@ -289,6 +310,8 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
             p->live = true;
             if (ev.claim != UINT64_MAX)
                 claim_pod[ev.claim] = (uint32_t)ev.pod;
+        } else {
+            sfree[nsfree++] = p->slot;
         }
         dra_workload_report(&wl, ev.pod, ok);
         if (arrivals % 16 == 0) {
@@ -324,6 +347,10 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
     for (uint64_t i = 0; i < spec.count; i++)
         if (pods[i].arena_init)
             dra_arena_fini(&pods[i].arena);
+    for (uint32_t i = 0; i < nslots; i++)
+        free(slots[i].mem);
+    free(slots);
+    free(sfree);
     free(pods);
     free(claim_pod);
     dra_arena_fini(&refa);
@@ -370,6 +397,15 @@ static void test_mig_inference(void) { scenario("mig-inference", 30, 4, true); }
 static void test_gpu_sharing(void) { scenario("gpu-sharing", 60, 4, true); }
 static void test_unsat_storm(void) { scenario("unsat-storm", 30, 6, true); }
 static void test_mig_vgpu(void) { scenario("mig-vgpu", 40, 6, true); }
+/* mig-vgpu with DRADeviceCompatibilityGroups off (1.37+): 1.37 skips the grouped devices (only
+ * whole GPUs are placed), 1.38-pre leaves every node's device slice out of its pool (every pool
+ * incomplete, every node a hazard node, nothing placed) */
+static void test_mig_vgpu_gate_off(void)
+{
+    g_gate_off = "DRADeviceCompatibilityGroups";
+    scenario("mig-vgpu", 40, 6, true);
+    g_gate_off = NULL;
+}
 static void test_fleet_5k(void) { scenario("fleet-5k", 30, 3, true); }
 /* fleet-50k: the default profile only (each profile costs an engine set-up over 1.2M rows,
  * minutes under ASan); the other profiles are covered on the same node profiles by fleet-5k */
@@ -380,7 +416,7 @@ static void test_fleet_50k(void)
 }
 
 /* No argument: the small built-in scenarios under 1.34-1.36. A profile name ("1.37",
- * "1.38-pre"): the small scenarios under that profile. "fleet-5k": fleet-5k under every profile;
+ * "1.38-pre"): the small scenarios under that profile, and mig-vgpu with its gate off. "fleet-5k": fleet-5k under every profile;
  * "fleet-50k": fleet-50k (separate ctest entries, harness/tests/engine.cmake, so they run in
  * parallel with the rest). */
 int main(int argc, char **argv)
@@ -409,6 +445,8 @@ int main(int argc, char **argv)
         RUN(test_gpu_sharing);
         RUN(test_unsat_storm);
         RUN(test_mig_vgpu);
+        if (g_nrels == 1 && g_rels[0] >= DRA_RELEASE_1_37)
+            RUN(test_mig_vgpu_gate_off);
     }
     return check_summary();
 }

@@ -3,7 +3,8 @@
  * file is run with full invariants; decision digests are equal across repetitions and runs with
  * one seed and differ with another; the injected fault is caught (exit status 3); sampled
  * invariants are seeded; the result document passes the schema checker, survives a write and
- * read back, and its histograms rebuild exactly from their buckets.
+ * read back, and its histograms rebuild exactly from their buckets; release records are taken
+ * under steady arrivals and never by a fill's commits.
  */
 #include <jansson.h>
 #include <math.h>
@@ -44,23 +45,30 @@ static const char scenario_yaml[] =
 
 static char path[64];
 
-static void write_scenario(void)
+/* Write yaml to a new temporary file named into out (64 bytes), ending in .yaml as the scenario
+ * loader wants. */
+static void write_yaml(const char *yaml, char *out)
 {
-    snprintf(path, sizeof path, "/tmp/drabench-runner-XXXXXX");
-    int fd = mkstemp(path);
+    snprintf(out, 64, "/tmp/drabench-runner-XXXXXX");
+    int fd = mkstemp(out);
     CHECK(fd >= 0);
     if (fd < 0)
         return;
-    CHECK(write(fd, scenario_yaml, sizeof scenario_yaml - 1) == (ssize_t)(sizeof scenario_yaml - 1));
+    size_t len = strlen(yaml);
+    CHECK(write(fd, yaml, len) == (ssize_t)len);
     close(fd);
-    /* the scenario loader takes a path ending in .yaml */
-    char p2[sizeof path];
-    size_t n = strlen(path);
+    char p2[64];
+    size_t n = strlen(out);
     CHECK(n + 6 <= sizeof p2);
-    memcpy(p2, path, n);
+    memcpy(p2, out, n);
     memcpy(p2 + n, ".yaml", 6);
-    CHECK(rename(path, p2) == 0);
-    memcpy(path, p2, sizeof path);
+    CHECK(rename(out, p2) == 0);
+    memcpy(out, p2, sizeof p2);
+}
+
+static void write_scenario(void)
+{
+    write_yaml(scenario_yaml, path);
 }
 
 static int run_with(dra_runner_opts_t *o, dra_run_t *r)
@@ -364,6 +372,55 @@ static void test_result_round_trip(void)
     dra_run_fini(&r);
 }
 
+/* Release records only under steady arrivals: there every timed release of a pod committed with
+ * a record gives it back; a fill's commits take none (its pods never leave, so a record's writes
+ * would be the commit's cost alone). The same cluster and mix in both modes: the fill is the
+ * steady scenario with its workload's arrivals made a fill of 40 pods. */
+static const char steady_arrivals[] = "    mode: steady\n    count: 160\n    rate: 100\n"
+                                      "    lifetime: {distribution: exponential, mean: 0.3}\n";
+static const char fill_arrivals[] = "    mode: fill\n    count: 40\n";
+
+static void test_records_only_under_steady_arrivals(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    CHECK(r.pods_placed > 0);
+    CHECK_MSG(r.rec_commits > 0 && r.rec_commits <= r.pods_placed, "steady: %llu records, %llu placed",
+              (unsigned long long)r.rec_commits, (unsigned long long)r.pods_placed);
+    CHECK(r.rec_releases > 0 && r.rec_releases <= r.rec_commits);
+    CHECK_EQ_U64(r.inv_violations, 0);
+    dra_run_fini(&r);
+
+    const char *at = strstr(scenario_yaml, steady_arrivals);
+    CHECK(at != NULL);
+    if (!at)
+        return;
+    /* the fill's arrivals are shorter than the steady ones: the text fits */
+    char fill[sizeof scenario_yaml], fy[64];
+    size_t head = (size_t)(at - scenario_yaml), mid = sizeof fill_arrivals - 1;
+    const char *tail = at + sizeof steady_arrivals - 1;
+    memcpy(fill, scenario_yaml, head);
+    memcpy(fill + head, fill_arrivals, mid);
+    memcpy(fill + head + mid, tail, strlen(tail) + 1);
+    write_yaml(fill, fy);
+    dra_runner_opts_init(&o);
+    o.scenario = fy;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_runner_run(&o, &r, &d);
+    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
+    if (rc == DRA_OK) {
+        CHECK(r.pods_placed > 0);
+        CHECK_EQ_U64(r.rec_commits, 0);
+        CHECK_EQ_U64(r.rec_releases, 0);
+        CHECK_EQ_U64(r.inv_violations, 0);
+        dra_run_fini(&r);
+    }
+    unlink(fy);
+}
+
 static void test_bad_inputs(void)
 {
     dra_runner_opts_t o;
@@ -393,6 +450,7 @@ int main(void)
     RUN(test_sampled_invariants_are_seeded);
     RUN(test_delay_hook_recorded);
     RUN(test_result_round_trip);
+    RUN(test_records_only_under_steady_arrivals);
     RUN(test_bad_inputs);
     unlink(path);
     return check_summary();

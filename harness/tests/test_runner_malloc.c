@@ -131,20 +131,36 @@ static const char scenario_yaml[] =
     "  placement: first-fit\n"
     "  run: {warmup: 1000, repetitions: 2, invariants: all}\n";
 
-static void test_timed_regions_do_not_allocate(void)
+/* Run the scenario text yaml (a temporary file) with the timed-region hook on; *rc the run's
+ * result, r filled when DRA_OK (the caller finishes it). */
+static void run_yaml(const char *yaml, size_t len, dra_run_t *r, int *rc)
 {
     char path[64];
     snprintf(path, sizeof path, "/tmp/drabench-rmalloc-XXXXXX");
     int fd = mkstemp(path);
     CHECK(fd >= 0);
+    *rc = DRA_EIO;
     if (fd < 0)
         return;
-    CHECK(write(fd, scenario_yaml, sizeof scenario_yaml - 1) == (ssize_t)(sizeof scenario_yaml - 1));
+    CHECK(write(fd, yaml, len) == (ssize_t)len);
     close(fd);
     char p2[80];
     snprintf(p2, sizeof p2, "%s.yaml", path);
     CHECK(rename(path, p2) == 0);
+    dra_runner_timed_hook = hook;
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.scenario = p2;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    *rc = dra_runner_run(&o, r, &d);
+    dra_runner_timed_hook = NULL;
+    CHECK_MSG(*rc == DRA_OK, "%s", d.msg);
+    unlink(p2);
+}
 
+static void test_timed_regions_do_not_allocate(void)
+{
     /* control: the wrapper sees our mallocs */
     uint64_t before = total_calls;
     void *volatile p = malloc(16); /* volatile: the optimiser may not drop the pair */
@@ -152,16 +168,9 @@ static void test_timed_regions_do_not_allocate(void)
     /* read through volatile: gcc assumes malloc() leaves user globals alone */
     CHECK(*(volatile uint64_t *)&total_calls > before);
 
-    dra_runner_timed_hook = hook;
-    dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.scenario = p2;
     dra_run_t r;
-    dra_diag_t d;
-    dra_diag_clear(&d);
-    int rc = dra_runner_run(&o, &r, &d);
-    dra_runner_timed_hook = NULL;
-    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
+    int rc;
+    run_yaml(scenario_yaml, sizeof scenario_yaml - 1, &r, &rc);
     if (rc == DRA_OK) {
         CHECK_EQ_U64(r.reps_done, 2);
         CHECK_EQ_U64(r.inv_violations, 0);
@@ -176,11 +185,57 @@ static void test_timed_regions_do_not_allocate(void)
     /* the counter is live inside timed regions: it saw the planted allocation */
     CHECK(planted == 1);
     CHECK(timed_calls_warmup >= 1);
-    unlink(p2);
+}
+
+/* Shares from a cold start: no warm-up, so the first commits of shares (their texts' cells in
+ * the allocation state, a device's list of live shares growing past what the state made it
+ * with: eight shares of one GPU here) happen in measured timed regions. */
+static const char shares_yaml[] =
+    "apiVersion: drabench.dev/v1alpha1\n"
+    "kind: Scenario\n"
+    "metadata: {name: runner-malloc-shares}\n"
+    "spec:\n"
+    "  seed: 5\n"
+    "  release: \"1.37\"\n"
+    "  features: {DRAConsumableCapacity: true}\n"
+    "  cluster:\n"
+    "    nodes:\n"
+    "    - {profile: shared-gpu, count: 2, name: sgpu}\n"
+    "  workload:\n"
+    "    mode: steady\n"
+    "    count: 900\n"
+    "    rate: 2000\n"
+    "    lifetime: {distribution: exponential, mean: 0.4}\n"
+    "    mix:\n"
+    "    - weight: 1\n"
+    "      template:\n"
+    "        name: tiny\n"
+    "        requests:\n"
+    "        - {name: gpu, deviceClassName: gpu.example.com, capacity: {memory: 2Gi, compute: \"2\"}}\n"
+    "  placement: first-fit\n"
+    "  run: {warmup: 0, repetitions: 1, invariants: off}\n";
+
+static void test_cold_shares_do_not_allocate(void)
+{
+    timed_calls_measured = 0;
+    regions_measured = 0;
+    measuring = 0;
+    dra_run_t r;
+    int rc;
+    run_yaml(shares_yaml, sizeof shares_yaml - 1, &r, &rc);
+    if (rc == DRA_OK) {
+        CHECK(r.allocated > 500);
+        dra_run_fini(&r);
+    }
+    fprintf(stderr, "cold shares: timed regions %llu, mallocs inside %llu\n",
+            (unsigned long long)regions_measured, (unsigned long long)timed_calls_measured);
+    CHECK(regions_measured > 1000);
+    CHECK_EQ_U64(timed_calls_measured, 0);
 }
 
 int main(void)
 {
     RUN(test_timed_regions_do_not_allocate);
+    RUN(test_cold_shares_do_not_allocate);
     return check_summary();
 }

@@ -217,7 +217,7 @@ static void test_variants(void)
     dra_alloc_features_init(&f, DRA_RELEASE_1_37);
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING);
     dra__beh_init(&b, &f);
-    CHECK(!b.cg && b.cg_skip && !b.derived && b.derived_fatal && !b.fractional);
+    CHECK(!b.cg && b.cg_skip && !b.cg_drop && !b.derived && b.derived_fatal && !b.fractional);
     /* 1.37 (upstream's table at 3c6bdf290c3a): an unrepresentable capacity request fails the
      * call, a capacity the device lacks skips it */
     CHECK(b.config_all_nil && b.cel_err_device && !b.cap_qualified && !b.cap_missing_fatal &&
@@ -229,7 +229,7 @@ static void test_variants(void)
     CHECK_OK(dra_alloc_features_set(&f, "DRADeviceCompatibilityGroups=true", NULL));
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_EXPERIMENTAL);
     dra__beh_init(&b, &f);
-    CHECK(b.cg && !b.cg_skip);
+    CHECK(b.cg && !b.cg_skip && !b.cg_drop);
     dra_alloc_features_init(&f, DRA_RELEASE_1_37);
     CHECK_OK(dra_alloc_features_set(&f, "DRADerivedAttributes=true", NULL));
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_EXPERIMENTAL);
@@ -238,8 +238,8 @@ static void test_variants(void)
     /* the same features in 1.36 change nothing of that */
     dra_alloc_features_init(&f, DRA_RELEASE_1_36);
     dra__beh_init(&b, &f);
-    CHECK(!b.cg_skip && !b.derived_fatal && !b.config_all_nil && !b.cap_missing_fatal &&
-          !b.cap_unrepr_fatal);
+    CHECK(!b.cg_skip && !b.cg_drop && !b.derived_fatal && !b.config_all_nil &&
+          !b.cap_missing_fatal && !b.cap_unrepr_fatal);
     /* bugs are reproduced only where the release has them */
     dra_alloc_features_init(&f, DRA_RELEASE_1_36);
     f.upstream_bugs = true;
@@ -259,6 +259,12 @@ static void test_variants(void)
     f.upstream_bugs = false;
     dra__beh_init(&b, &f);
     CHECK(!b.bug_range && b.share_blocks_excl && b.cap_unrepr_fatal && b.cap_qualified);
+    /* groups not enforced: master (1.38-pre) drops the slice while gathering pools instead of
+     * 1.37's per-device skip; enforced (experimental variant), neither */
+    CHECK(!b.cg && b.cg_drop && !b.cg_skip);
+    CHECK_OK(dra_alloc_features_set(&f, "DRADeviceCompatibilityGroups=true", NULL));
+    dra__beh_init(&b, &f);
+    CHECK(b.cg && !b.cg_drop && !b.cg_skip);
 }
 
 /* ---- taints ------------------------------------------------------------------------------ */

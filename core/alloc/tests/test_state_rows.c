@@ -404,6 +404,11 @@ static void test_shares(void)
     dra_alloc_state_t *a = NULL, *b = NULL;
     CHECK_OK(dra_alloc_state_new(&m, &f, &a));
     CHECK_OK(dra_alloc_state_new(&m, &f, &b));
+    /* b's room for share texts and per-device shares is made ahead (the cells a reserve made
+     * are taken like any other: the same digests as a's below) */
+    CHECK(dra_alloc_state_reserve_shares(NULL, 1, 1) == DRA_EINVAL);
+    CHECK_OK(dra_alloc_state_reserve_shares(b, 700, 3));
+    CHECK_OK(dra_alloc_state_reserve_shares(b, 10, 1));
     static char ids[600][80];
     for (uint32_t i = 0; i < 600; i++)
         share_text(ids[i], sizeof ids[i], i, i % 5 == 0);
