@@ -51,6 +51,9 @@ typedef struct dra_beh {
                            counter set an allocated device with groups draws from, is skipped */
     bool cg_drop;       /* 1.38-pre with groups not enforced: GatherPools drops every slice with
                            a device declaring groups, which leaves its pool incomplete */
+    bool count_strict;  /* 1.38-pre (#141118): at the pool's newest generation, slices that
+                           disagree on resourceSliceCount, or more slices than declared, make the
+                           pool invalid (an obsolete such generation is ignored) */
     bool derived;       /* DRADerivedAttributes: derived attributes evaluated for constraints */
     bool derived_fatal; /* 1.37+ with the gate off: a request with derivedAttributes is fatal */
     bool fractional;    /* DRAFractionalCapacityRange: milli-unit range arithmetic (useMilli) */

@@ -432,6 +432,10 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
      * 0c8a1b073dc3, compatibility-groups-disabled-*) */
     b->cg_skip = r37 && !r38 && !b->cg;
     b->cg_drop = r38 && !b->cg;
+    /* #141118 (master, merged after 0c8a1b073dc3; 1.38-pre carries it): a pool generation whose
+     * slices disagree on resourceSliceCount, or that has more slices than it declares, is
+     * invalid, not incomplete; fewer slices than declared stays incomplete. No gate. */
+    b->count_strict = r38;
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;

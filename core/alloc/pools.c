@@ -312,6 +312,50 @@ static int build_pool(const dra__beh_t *b, gp_tmp_t *t, const dra_slice_t *const
     return DRA_OK;
 }
 
+enum { COUNT_OK = 0, COUNT_OBSOLETE = 1 };
+
+/* 1.38-pre (#141118): the slices of the whole pool (every: the pool's model slices, node-relevant
+ * or not, without those pool gathering leaves out) at the gathered generation gen must agree on
+ * resourceSliceCount and not outnumber it. When they do not, *why is the reason the pool is
+ * invalid, or COUNT_OBSOLETE when a newer generation of the pool exists (the driver is replacing
+ * this one: the pool is ignored). Fewer slices than declared is left to the completeness rules.
+ * Returns COUNT_OK, COUNT_OBSOLETE or DRA_ENOMEM. Cost: one pass over the pool's slices. */
+static int count_check(const gp_tmp_t *every, int64_t gen, int64_t want, dra_arena_t *a,
+                       const char **why)
+{
+    *why = NULL;
+    uint32_t seen = 0;
+    bool newer = false;
+    int64_t other = want;
+    for (uint32_t i = 0; i < every->n; i++) {
+        const dra_slice_t *s = every->slices[i];
+        if (s->generation > gen) {
+            newer = true;
+        } else if (s->generation == gen) {
+            seen++;
+            if (s->slice_count != want)
+                other = s->slice_count;
+        }
+    }
+    char buf[200];
+    if (other != want)
+        snprintf(buf, sizeof buf,
+                 "ResourceSlices of pool generation %lld declare inconsistent resourceSliceCount "
+                 "(%lld and %lld)",
+                 (long long)gen, (long long)want, (long long)other);
+    else if ((int64_t)seen > want)
+        snprintf(buf, sizeof buf,
+                 "pool generation %lld has %u ResourceSlices, more than its resourceSliceCount "
+                 "%lld",
+                 (long long)gen, seen, (long long)want);
+    else
+        return COUNT_OK;
+    if (newer)
+        return COUNT_OBSOLETE;
+    *why = dra_arena_strdup(a, buf);
+    return *why ? COUNT_OK : DRA_ENOMEM;
+}
+
 bool dra__slice_has_groups(const dra_slice_t *s)
 {
     for (uint32_t d = 0; d < s->ndevices; d++)
@@ -403,7 +447,8 @@ int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_
      * slices by gathered pool in one pass (model order kept), only when some pool needs it */
     gp_tmp_t *every = NULL; /* per gathered pool: all its model slices (slices, n used) */
     for (uint32_t j = 0; j < ntmp && !every; j++)
-        if ((int64_t)tmp[j].n != tmp[j].slices[0]->slice_count && b->strict_pools) {
+        if (b->count_strict ||
+            ((int64_t)tmp[j].n != tmp[j].slices[0]->slice_count && b->strict_pools)) {
             every = dra_arena_calloc(a, ntmp, sizeof *every, 8);
             if (!every)
                 return DRA_ENOMEM;
@@ -420,7 +465,22 @@ int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_
         gp_tmp_t *t = &tmp[j];
         dra__gpool_t *p = &out->pools[out->n];
         int64_t want = t->slices[0]->slice_count;
-        if ((int64_t)t->n == want || !b->strict_pools) {
+        const char *why = NULL;
+        if (b->count_strict) {
+            int r = count_check(&every[j], t->slices[0]->generation, want, a, &why);
+            if (r == DRA_ENOMEM)
+                return DRA_ENOMEM;
+            if (r == COUNT_OBSOLETE)
+                continue;
+        }
+        if (why) {
+            memset(p, 0, sizeof *p);
+            p->driver = t->driver;
+            p->name = t->name;
+            p->generation = t->slices[0]->generation;
+            p->invalid = true;
+            p->invalid_reason = why;
+        } else if ((int64_t)t->n == want || !b->strict_pools) {
             if (build_pool(b, t, NULL, 0, a, p))
                 return DRA_ENOMEM;
             if ((int64_t)t->n != want)

@@ -218,6 +218,7 @@ static void test_variants(void)
     CHECK_EQ_I64(dra_alloc_variant(&f), DRA_VARIANT_INCUBATING);
     dra__beh_init(&b, &f);
     CHECK(!b.cg && b.cg_skip && !b.cg_drop && !b.derived && b.derived_fatal && !b.fractional);
+    CHECK(!b.count_strict); /* #141118 came after the 1.37 cut */
     /* 1.37 (upstream's table at 3c6bdf290c3a): an unrepresentable capacity request fails the
      * call, a capacity the device lacks skips it */
     CHECK(b.config_all_nil && b.cel_err_device && !b.cap_qualified && !b.cap_missing_fatal &&
@@ -265,6 +266,8 @@ static void test_variants(void)
     CHECK_OK(dra_alloc_features_set(&f, "DRADeviceCompatibilityGroups=true", NULL));
     dra__beh_init(&b, &f);
     CHECK(b.cg && !b.cg_drop && !b.cg_skip);
+    /* #141118: an inconsistent resourceSliceCount makes a pool invalid, whatever the gates */
+    CHECK(b.count_strict);
 }
 
 /* ---- taints ------------------------------------------------------------------------------ */
