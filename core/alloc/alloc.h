@@ -127,10 +127,10 @@ bool dra_alloc_release_valid(int release);
 /* "1.34" ... "1.37", "1.38-pre"; "?" for a value that is no profile. Static storage. */
 const char *dra_alloc_release_name(dra_release_t release);
 /* The name as summaries print it: the name, and for 1.38-pre what it follows ("1.38-pre, master
- * at 0c8a1b073dc3"), since it is no release. Static storage. */
+ * at 0c8a1b073dc3 + #141118"), since it is no release. Static storage. */
 const char *dra_alloc_release_label(dra_release_t release);
 /* The upstream sources the profile follows, one line (e.g. "kubernetes/kubernetes master at
- * 0c8a1b073dc3 (after v1.38.0-alpha.2)"); static storage. */
+ * 0c8a1b073dc3 (after v1.38.0-alpha.2) plus #141118 (merged after it)"); static storage. */
 const char *dra_alloc_release_source(dra_release_t release);
 /* Every profile, oldest first (DRA_RELEASE_COUNT entries). */
 extern const dra_release_t dra_alloc_releases[DRA_RELEASE_COUNT];

@@ -43,7 +43,7 @@ const char *dra_alloc_release_name(dra_release_t release)
 const char *dra_alloc_release_label(dra_release_t release)
 {
     if (release == DRA_RELEASE_1_38_PRE)
-        return "1.38-pre, master at 0c8a1b073dc3";
+        return "1.38-pre, master at 0c8a1b073dc3 + #141118";
     return dra_alloc_release_name(release);
 }
 
@@ -59,7 +59,7 @@ const char *dra_alloc_release_source(dra_release_t release)
     case DRA_RELEASE_1_37:
         return "kubernetes/kubernetes v1.37 (allocator d9009869e0e8, gates of kube_features.go 1.37)";
     case DRA_RELEASE_1_38_PRE:
-        return "kubernetes/kubernetes master at 0c8a1b073dc3 (after v1.38.0-alpha.2)";
+        return "kubernetes/kubernetes master at 0c8a1b073dc3 (after v1.38.0-alpha.2) plus #141118 (merged after it)";
     }
     return "?";
 }

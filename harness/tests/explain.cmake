@@ -137,7 +137,7 @@ ex -f $C --claim one-part --feature $G=true -o json; test $rc = 1
 jq -e '[.per_node[] | select(.node == "node-3") | .kind, .left, .reason] == ["compatibility-groups", 0, "request part: 1 free matching device, without a compatibility group in common with the devices allocated from its counter set (counter set gpu-0), 1 needed"]' "$d/cg.txt" > /dev/null
 ex -f $C --claim one-vgpu --release 1.38-pre --feature $G=true; test $rc = 0
 has "fits on 1 node: node-2"
-has "claim default/one-vgpu on 3 nodes (release 1.38-pre, master at 0c8a1b073dc3, experimental allocator)"
+has "claim default/one-vgpu on 3 nodes (release 1.38-pre, master at 0c8a1b073dc3 + #141118, experimental allocator)"
 # 1.38-pre with the gate off: pool gathering leaves out the slices with a grouped device (their
 # pools are incomplete), so on node-3 the ungrouped part-0 goes with them
 ex -f $C --claim one-vgpu --release 1.38-pre; test $rc = 1

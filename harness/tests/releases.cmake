@@ -124,11 +124,11 @@ set(_rl_script [=[
 set -e
 B="$1"; d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 "$B" run default -n 20 -w 0 -r 1 --release 1.38-pre -o "$d/r.json" > "$d/r.txt"
-grep -qF "scenario    default (seed 1, first-fit, release 1.38-pre, master at 0c8a1b073dc3, fast allocator)" "$d/r.txt"
+grep -qF "scenario    default (seed 1, first-fit, release 1.38-pre, master at 0c8a1b073dc3 + #141118, fast allocator)" "$d/r.txt"
 jq -e '.run.release == "1.38-pre"' "$d/r.json" > /dev/null
 "$B" run default -n 20 -w 0 -r 1 -o "$d/r.json" > "$d/r.txt"
 grep -qF "scenario    default (seed 1, first-fit, release 1.37, fast allocator)" "$d/r.txt"
-"$B" version | grep -qF "1.38-pre  kubernetes/kubernetes master at 0c8a1b073dc3 (after v1.38.0-alpha.2)"
+"$B" version | grep -qF "1.38-pre  kubernetes/kubernetes master at 0c8a1b073dc3 (after v1.38.0-alpha.2) plus #141118 (merged after it)"
 ]=])
 add_test(NAME harness.release_label
          COMMAND sh -c "${_rl_script}" sh $<TARGET_FILE:drabench>
