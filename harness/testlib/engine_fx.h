@@ -63,6 +63,18 @@ static inline void fx_init_gate(fx_t *x, const char *yaml, dra_release_t rel, co
     x->ok = rc == DRA_OK;
 }
 
+/* The engine's plan of the model's claim called name (a missing claim or a plan that fails fails
+ * the calling test and gives plan 0). */
+static inline uint32_t fx_plan(fx_t *x, const char *name)
+{
+    dra_claim_t *c = dra_model_find_claim(&x->m, NULL, name);
+    CHECK_MSG(c != NULL, "claim %s", name);
+    uint32_t p = 0;
+    if (c)
+        CHECK_OK(dra_engine_plan(x->e, &c, 1, &p));
+    return p;
+}
+
 static inline void fx_fini(fx_t *x)
 {
     dra_engine_free(x->e);

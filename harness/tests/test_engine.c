@@ -22,16 +22,6 @@
 #include "check.h"
 #include "engine_fx.h"
 
-static uint32_t plan(fx_t *x, const char *name)
-{
-    dra_claim_t *c = dra_model_find_claim(&x->m, NULL, name);
-    CHECK_MSG(c != NULL, "claim %s", name);
-    uint32_t p = 0;
-    if (c)
-        CHECK_OK(dra_engine_plan(x->e, &c, 1, &p));
-    return p;
-}
-
 /* Place with the engine and with the reference placement (reference allocator); they must
  * agree on outcome, node and devices. Returns the engine's result (in x->out). */
 static dra_engine_result_t place_into(fx_t *x, uint32_t p, dra_engine_policy_t pol,
@@ -110,7 +100,7 @@ static void test_summaries_follow_commit_and_release(void)
     fx_t x;
     if (!fx_open(&x, k_three, DRA_RELEASE_1_36, NULL))
         return;
-    uint32_t two = plan(&x, "two"), four = plan(&x, "four");
+    uint32_t two = fx_plan(&x, "two"), four = fx_plan(&x, "four");
     CHECK(dra_engine_plan_indexed(x.e, two));
     for (uint32_t n = 0; n < 3; n++)
         CHECK(dra_engine_admits(x.e, two, n));
@@ -151,7 +141,7 @@ static void test_summary_admits_exact_fails(void)
     /* two requests of one device each under one matchAttribute: each request alone finds a
      * group of one value on n1 (x or y), so the summaries admit n1, but no value serves both:
      * the exact allocator fails there and the engine moves on to n2 */
-    uint32_t pair = plan(&x, "pair");
+    uint32_t pair = fx_plan(&x, "pair");
     CHECK(dra_engine_admits(x.e, pair, 0));
     dra_engine_result_t r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
@@ -159,7 +149,7 @@ static void test_summary_admits_exact_fails(void)
     CHECK_EQ_U64(r.exact_calls + r.direct_calls, 2);
     /* one request of two devices under the constraint: the largest one-value group on n1 has 1
      * device, n1 is not a candidate (the matchAttribute summary) */
-    uint32_t same = plan(&x, "same");
+    uint32_t same = fx_plan(&x, "same");
     CHECK(!dra_engine_admits(x.e, same, 0));
     CHECK(dra_engine_admits(x.e, same, 1));
     r = place(&x, same, DRA_ENGINE_FIRST_FIT, 0);
@@ -177,8 +167,8 @@ static void test_policies_match_reference(void)
         fx_t x;
         if (!fx_open(&x, k_three, DRA_RELEASE_1_36, NULL))
             return;
-        uint32_t ps[5] = {plan(&x, "one"), plan(&x, "two"), plan(&x, "same"), plan(&x, "prio"),
-                          plan(&x, "pair")};
+        uint32_t ps[5] = {fx_plan(&x, "one"), fx_plan(&x, "two"), fx_plan(&x, "same"),
+                          fx_plan(&x, "prio"), fx_plan(&x, "pair")};
         for (uint32_t i = 0; i < 15; i++) {
             dra_engine_result_t r = place(&x, ps[i % 5], pols[pi], (i * 2) % 3);
             if (r.kind == DRA_OUTCOME_ALLOCATED) {
@@ -208,7 +198,7 @@ static void test_cel_error_surfaces(void)
     fx_t x;
     if (!fx_open(&x, k_celerr, DRA_RELEASE_1_36, NULL))
         return;
-    uint32_t c = plan(&x, "c");
+    uint32_t c = fx_plan(&x, "c");
     CHECK(dra_engine_plan_indexed(x.e, c));
     CHECK(!dra_engine_admits(x.e, c, 0));
     CHECK(dra_engine_admits(x.e, c, 1)); /* error rows: always a candidate */
@@ -250,7 +240,7 @@ static void test_invalid_pool_is_a_hazard(void)
         dra_engine_info_t info;
         dra_engine_get_info(x.e, &info);
         CHECK_EQ_U64(info.nhazard, 1);
-        uint32_t two = plan(&x, "two");
+        uint32_t two = fx_plan(&x, "two");
         CHECK(!dra_engine_admits(x.e, two, 0));
         CHECK(dra_engine_admits(x.e, two, 1));
         for (int pol = 0; pol < 4; pol++)
@@ -258,7 +248,7 @@ static void test_invalid_pool_is_a_hazard(void)
         fx_fini(&x);
         if (!fx_open(&x, k_invalid_only, rels[i], NULL))
             return;
-        two = plan(&x, "two");
+        two = fx_plan(&x, "two");
         dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
         CHECK_EQ_U64(r.kind, rels[i] == DRA_RELEASE_1_34 ? DRA_OUTCOME_FATAL : DRA_OUTCOME_NODE_FAILURE);
         CHECK_EQ_U64(r.exact_calls + r.direct_calls, 1);
@@ -284,7 +274,7 @@ static void test_counters_shrink_summaries(void)
     fx_t x;
     if (!fx_open(&x, k_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
         return;
-    uint32_t big = plan(&x, "big");
+    uint32_t big = fx_plan(&x, "big");
     CHECK(dra_engine_admits(x.e, big, 0));
     dra_arena_t keep;
     dra_arena_init(&keep, 0);
@@ -461,9 +451,9 @@ static void test_all_mode_partially_used_nodes(void)
     fx_t x;
     if (!fx_open(&x, k_all, DRA_RELEASE_1_36, NULL))
         return;
-    uint32_t one = plan(&x, "one"), all = plan(&x, "all"), allplus = plan(&x, "allplus"),
-             allx = plan(&x, "allx"), prio = plan(&x, "prio"), admin = plan(&x, "admin"),
-             pair = plan(&x, "pair");
+    uint32_t one = fx_plan(&x, "one"), all = fx_plan(&x, "all"), allplus = fx_plan(&x, "allplus"),
+             allx = fx_plan(&x, "allx"), prio = fx_plan(&x, "prio"), admin = fx_plan(&x, "admin"),
+             pair = fx_plan(&x, "pair");
     const uint32_t ps[] = {one, all, allplus, allx, prio, admin, pair};
     CHECK(dra_engine_plan_indexed(x.e, all));
     CHECK(dra_engine_plan_indexed(x.e, allplus));
@@ -555,7 +545,7 @@ static void test_all_mode_counters(void)
     fx_t x;
     if (!fx_open(&x, k_all_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
         return;
-    uint32_t wide = plan(&x, "wide"), narrow = plan(&x, "narrow");
+    uint32_t wide = fx_plan(&x, "wide"), narrow = fx_plan(&x, "narrow");
     const uint32_t ps[] = {wide, narrow};
     CHECK(dra_engine_plan_indexed(x.e, narrow));
     CHECK(dra_engine_admits(x.e, narrow, 0));
@@ -603,7 +593,7 @@ static void test_all_mode_split_pool(void)
         fx_t x;
         if (!fx_open(&x, k_all_split, rels[i], NULL))
             return;
-        uint32_t one = plan(&x, "one"), all = plan(&x, "all");
+        uint32_t one = fx_plan(&x, "one"), all = fx_plan(&x, "all");
         CHECK(dra_engine_plan_indexed(x.e, one));
         CHECK(!dra_engine_plan_indexed(x.e, all));
         const uint32_t ps[] = {one, all};
@@ -664,8 +654,8 @@ static void test_all_mode_counter_slice_gate_off(void)
                      "DRAPartitionableDevices=false"))
             return;
         bool v134 = rels[i % 3] == DRA_RELEASE_1_34;
-        uint32_t one = plan(&x, "one"), all = plan(&x, "all"), admin = plan(&x, "admin"),
-                 prio = plan(&x, "prio");
+        uint32_t one = fx_plan(&x, "one"), all = fx_plan(&x, "all"), admin = fx_plan(&x, "admin"),
+                 prio = fx_plan(&x, "prio");
         CHECK(dra_engine_plan_indexed(x.e, one));
         /* 1.34: every plan with an All request (adminAccess and a subrequest too) is brute
          * force; the re-check of 1.35 makes the pools complete */
@@ -733,7 +723,7 @@ static void test_capacity_summary_groups(void)
     fx_t x;
     if (!fx_open(&x, k_cap_pair, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
-    uint32_t six = plan(&x, "six"), pair = plan(&x, "pair");
+    uint32_t six = fx_plan(&x, "six"), pair = fx_plan(&x, "pair");
     const uint32_t ps[] = {six, pair};
     CHECK(dra_engine_admits(x.e, pair, 0));
     dra_arena_t keep;
@@ -760,7 +750,7 @@ static void test_capacity_summary(void)
     fx_t x;
     if (!fx_open(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
-    uint32_t six = plan(&x, "six"), three = plan(&x, "three"), plain = plan(&x, "plain");
+    uint32_t six = fx_plan(&x, "six"), three = fx_plan(&x, "three"), plain = fx_plan(&x, "plain");
     const uint32_t ps[] = {six, three, plain};
     CHECK(dra_engine_plan_indexed(x.e, six));
     every_policy(&x, ps, 3);
@@ -825,7 +815,7 @@ static void test_multi_allocatable_counters(void)
     fx_t x;
     if (!fx_open(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
-    uint32_t share = plan(&x, "share"), any = plan(&x, "any");
+    uint32_t share = fx_plan(&x, "share"), any = fx_plan(&x, "any");
     const uint32_t ps[] = {share, any};
     dra_arena_t keep;
     dra_arena_init(&keep, 0);
@@ -893,39 +883,39 @@ static void test_direct_answers(void)
         return;
     char buf[128];
     /* first k: g0 on n1, then the untainted ones in order (g2 is tainted) */
-    dra_engine_result_t r = place(&x, plan(&x, "one"), DRA_ENGINE_FIRST_FIT, 0);
+    dra_engine_result_t r = place(&x, fx_plan(&x, "one"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
     CHECK_EQ_U64(r.direct_calls, 1);
     CHECK_EQ_U64(r.exact_calls, 0);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
     CHECK_STREQ(r.allocations[0]->results[0].request, "r");
     CHECK(r.allocations[0]->node_selector && r.allocations[0]->node_selector->nterms == 1);
-    r = place(&x, plan(&x, "three"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "three"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0,g1,g3");
     /* matchAttribute: the greedy path (x) stops short, the first group with two untainted
      * members is y: g1, g3; tolerating the taint, g1, g2 */
-    r = place(&x, plan(&x, "same2"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "same2"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
     CHECK_EQ_U64(r.node, 0);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1,g3");
-    r = place(&x, plan(&x, "same2tol"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "same2tol"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1,g2");
-    r = place(&x, plan(&x, "same1"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "same1"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0");
     /* an attribute nobody has: unsatisfiable everywhere (no node admits it either) */
-    r = place(&x, plan(&x, "nosuch"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "nosuch"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
     /* two requests of one class without a constraint: one candidate list (direct_multi.c),
      * its first two devices in request order (g2 is tainted) */
-    uint32_t pair = plan(&x, "pair");
+    uint32_t pair = fx_plan(&x, "pair");
     r = place(&x, pair, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_REQUESTS);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0,g1");
     /* two requests under one matchAttribute: g0 (x) has no partner, g1 (y) pairs with g3 (g2 is
      * tainted) */
-    r = place(&x, plan(&x, "pairm"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "pairm"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1,g3");
     if (r.kind == DRA_OUTCOME_ALLOCATED && r.allocations[0]->nresults == 2) {
@@ -933,7 +923,7 @@ static void test_direct_answers(void)
         CHECK_STREQ(r.allocations[0]->results[1].request, "b");
     }
     /* firstAvailable: six untainted devices nowhere, so the second subrequest, first two */
-    r = place(&x, plan(&x, "prio"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "prio"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_FIRST);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g0,g1");
     if (r.kind == DRA_OUTCOME_ALLOCATED)
@@ -941,14 +931,14 @@ static void test_direct_answers(void)
     /* commits move the answers: with g1 and g3 taken the y group has one member left */
     dra_arena_t keep;
     dra_arena_init(&keep, 0);
-    uint32_t same2 = plan(&x, "same2");
+    uint32_t same2 = fx_plan(&x, "same2");
     dra_engine_result_t a = place_into(&x, same2, DRA_ENGINE_FIRST_FIT, 0, &keep);
     CHECK_OK(dra_engine_commit(x.e, a.node, a.allocations, a.n));
     r = place(&x, same2, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.node, 1); /* n1 unsatisfiable (no exact call), n2: h0, h1 */
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "h0,h1");
     CHECK_EQ_U64(r.exact_calls, 0);
-    r = place(&x, plan(&x, "three"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "three"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE); /* n1 has g0, g4 left; n2 two */
     CHECK_OK(dra_engine_release(x.e, a.node, a.allocations, a.n));
     check_summaries(&x);
@@ -958,7 +948,7 @@ static void test_direct_answers(void)
             (void)place(&x, same2, (dra_engine_policy_t)pol, start);
     /* with the allocator's shortcuts off, nothing is answered directly */
     dra_fast_set_paths(x.fast.fast, false);
-    r = place(&x, plan(&x, "one"), DRA_ENGINE_FIRST_FIT, 0);
+    r = place(&x, fx_plan(&x, "one"), DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_SEARCH);
     CHECK_EQ_U64(r.direct_calls, 0);
     dra_fast_set_paths(x.fast.fast, true);
@@ -1000,8 +990,8 @@ static void test_direct_multi(void)
     if (!fx_open(&x, k_direct_multi, DRA_RELEASE_1_36, NULL))
         return;
     char buf[128];
-    uint32_t tray = plan(&x, "tray"), gpuch = plan(&x, "gpuch"), twogpus = plan(&x, "twogpus"),
-             chgpu = plan(&x, "chgpu");
+    uint32_t tray = fx_plan(&x, "tray"), gpuch = fx_plan(&x, "gpuch"),
+             twogpus = fx_plan(&x, "twogpus"), chgpu = fx_plan(&x, "chgpu");
     /* the clique request alone: a0 (p) has no partner on n1, a1 and a2 (q) do; then ch0 */
     dra_engine_result_t r = place(&x, tray, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_MATCH);
@@ -1068,8 +1058,8 @@ static void test_direct_counters(void)
     if (!fx_open(&x, k_direct_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
         return;
     char buf[128];
-    uint32_t one = plan(&x, "one"), two = plan(&x, "two"), three = plan(&x, "three"),
-             four = plan(&x, "four");
+    uint32_t one = fx_plan(&x, "one"), two = fx_plan(&x, "two"), three = fx_plan(&x, "three"),
+             four = fx_plan(&x, "four");
     dra_engine_result_t r = place(&x, one, DRA_ENGINE_FIRST_FIT, 0);
     CHECK_EQ_U64(r.served, DRA_SERVED_DIRECT_COUNTERS);
     CHECK_STREQ(devices_of(&r, buf, sizeof buf), "full");
@@ -1122,7 +1112,7 @@ static void test_release_records(void)
         return;
     }
     char buf[128];
-    uint32_t one = plan(&x, "one"), two = plan(&x, "two");
+    uint32_t one = fx_plan(&x, "one"), two = fx_plan(&x, "two");
     CHECK_OK(dra_engine_plan_resources(x.e, one, 1000, 0));
     CHECK_OK(dra_engine_plan_resources(x.e, two, 250, 0));
     CHECK_OK(dra_engine_records_reserve(x.e, 2));
@@ -1197,7 +1187,7 @@ static void test_direct_multi_without_capacity(void)
     fx_t x;
     if (!fx_open(&x, k_cap, DRA_RELEASE_1_36, "DRAConsumableCapacity=false"))
         return;
-    uint32_t plain = plan(&x, "plain");
+    uint32_t plain = fx_plan(&x, "plain");
     dra_arena_t keep;
     dra_arena_init(&keep, 0);
     dra_engine_result_t a = place_into(&x, plain, DRA_ENGINE_FIRST_FIT, 0, &keep);
@@ -1265,9 +1255,9 @@ static void test_direct_shares(void)
     if (!fx_open(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
         return;
     char buf[128], id0[40], q[64];
-    uint32_t four = plan(&x, "four"), odd = plan(&x, "odd"), two = plan(&x, "two"),
-             prio = plan(&x, "prio"), nocap = plan(&x, "nocap"), nocap2 = plan(&x, "nocap2"),
-             pairm = plan(&x, "pairm");
+    uint32_t four = fx_plan(&x, "four"), odd = fx_plan(&x, "odd"), two = fx_plan(&x, "two"),
+             prio = fx_plan(&x, "prio"), nocap = fx_plan(&x, "nocap"),
+             nocap2 = fx_plan(&x, "nocap2"), pairm = fx_plan(&x, "pairm");
     const uint32_t ps[] = {four, odd, two, prio, nocap, nocap2, pairm};
     enum { HELD = 4 };
     dra_arena_t keep[HELD];
@@ -1367,7 +1357,7 @@ static void test_direct_shares_committed_before_plan(void)
         dra_allocation_t al = {.results = &res, .nresults = 1};
         dra_allocation_t *alp = &al;
         CHECK_OK(dra_engine_commit(x.e, 0, &alp, 1));
-        uint32_t four = plan(&x, "four");
+        uint32_t four = fx_plan(&x, "four");
         char buf[64];
         dra_engine_result_t r = place(&x, four, DRA_ENGINE_FIRST_FIT, 0);
         CHECK_STREQ(devices_of(&r, buf, sizeof buf), "g1");
@@ -1392,7 +1382,7 @@ static void test_direct_shares_fallbacks(void)
     fx_t x;
     fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_35, "DRAConsumableCapacity=true");
     if (x.ok) {
-        uint32_t two = plan(&x, "two"), four = plan(&x, "four"), prio = plan(&x, "prio");
+        uint32_t two = fx_plan(&x, "two"), four = fx_plan(&x, "four"), prio = fx_plan(&x, "prio");
         CHECK(!dra_engine_plan_indexed(x.e, two));
         CHECK(dra_engine_plan_indexed(x.e, four));
         dra_engine_result_t r = place(&x, two, DRA_ENGINE_FIRST_FIT, 0);
@@ -1410,14 +1400,14 @@ static void test_direct_shares_fallbacks(void)
     fx_fini(&x);
     fx_init_gate(&x, k_cap_counters, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
     if (x.ok) {
-        dra_engine_result_t r = place(&x, plan(&x, "share"), DRA_ENGINE_FIRST_FIT, 0);
+        dra_engine_result_t r = place(&x, fx_plan(&x, "share"), DRA_ENGINE_FIRST_FIT, 0);
         CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
         CHECK_EQ_U64(r.direct_calls, 0);
     }
     fx_fini(&x);
     fx_init_gate(&x, k_direct_shares, DRA_RELEASE_1_36, "DRAConsumableCapacity=true");
     if (x.ok) {
-        uint32_t four = plan(&x, "four");
+        uint32_t four = fx_plan(&x, "four");
         dra_result_t res = {.request = "r", .driver = "drv", .pool = "s1", .device = "g0"};
         dra_allocation_t al = {.results = &res, .nresults = 1};
         dra_allocation_t *alp = &al;
@@ -1452,7 +1442,7 @@ static void test_capacity_limits_profile_arithmetic(void)
     if (!fx_open(&x, k_qualified_caps, DRA_RELEASE_1_38_PRE, "DRAConsumableCapacity=true"))
         return;
     char buf[64], q[64];
-    uint32_t qual = plan(&x, "qual");
+    uint32_t qual = fx_plan(&x, "qual");
     CHECK(dra_engine_plan_indexed(x.e, qual));
     enum { HELD = 2 };
     dra_arena_t keep[HELD];
@@ -1561,7 +1551,7 @@ static bool cg_init(cgfx_t *g, dra_release_t rel, const char *gate)
     if (!g->x.ok)
         return false;
     for (int i = 0; i < CG_NPLANS; i++)
-        g->p[i] = plan(&g->x, names[i]);
+        g->p[i] = fx_plan(&g->x, names[i]);
     return true;
 }
 
@@ -1714,7 +1704,7 @@ static void slot_rounds(const char *yaml, const char *gate, const char *const *n
         return;
     uint32_t plans[8];
     for (uint32_t i = 0; i < np; i++)
-        plans[i] = plan(&x, names[i]);
+        plans[i] = fx_plan(&x, names[i]);
     size_t bytes = dra_engine_slot_bytes(x.e);
     CHECK(bytes > 0);
     enum { SLOTS = 3, HELD = 2 };

@@ -49,16 +49,6 @@ static const char k_release[] = NODE("n1") NODE("n2") CLASS(
 
 static bool skipped; /* the build does not count: exit 77 (ctest: skipped) */
 
-static uint32_t plan(fx_t *x, const char *name)
-{
-    dra_claim_t *c = dra_model_find_claim(&x->m, NULL, name);
-    CHECK_MSG(c != NULL, "claim %s", name);
-    uint32_t p = 0;
-    if (c)
-        CHECK_OK(dra_engine_plan(x->e, &c, 1, &p));
-    return p;
-}
-
 static dra_engine_work_t work(const fx_t *x)
 {
     dra_engine_work_t w;
@@ -109,8 +99,8 @@ static void test_release_does_the_commits_work(void)
         skipped = true;
         return;
     }
-    uint32_t big = plan(&x, "big"), mid = plan(&x, "mid"), small = plan(&x, "small");
-    (void)plan(&x, "any");
+    uint32_t big = fx_plan(&x, "big"), mid = fx_plan(&x, "mid"), small = fx_plan(&x, "small");
+    (void)fx_plan(&x, "any");
     CHECK_OK(dra_engine_records_reserve(x.e, 4));
     dra_arena_t ka, kb;
     dra_arena_init(&ka, 0);
