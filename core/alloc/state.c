@@ -496,8 +496,6 @@ static int share_at(const dra_alloc_state_t *s, const st_dev_t *e, const char *t
     return -1;
 }
 
-/* Keep share text t (len bytes) for a commit: a free cell (or a new one), or interned when
- * longer than a cell. *ref: where (st_share_t.ref). DRA_ENOMEM. O(len). */
 /* A chunk of SCELL_CHUNK new cells, all put on the free list (each written: its pages are
  * touched here, not at the commit that takes it). DRA_ENOMEM. */
 static int cells_grow(dra_alloc_state_t *s)
@@ -527,6 +525,8 @@ static int cells_grow(dra_alloc_state_t *s)
     return DRA_OK;
 }
 
+/* Keep share text t (len bytes) for a commit: a free cell (or a new one), or interned when
+ * longer than a cell. *ref: where (st_share_t.ref). DRA_ENOMEM. O(len). */
 static int share_keep(dra_alloc_state_t *s, const char *t, size_t len, uint32_t *ref)
 {
     if (len > SCELL_TEXT) {
