@@ -211,8 +211,10 @@ typedef struct slot {
     uint32_t ndev;       /* results counted in the node's score */
     uint32_t shape;      /* mix entry (its plan carries the cpu / memory requests) */
     uint32_t next_free;  /* free list link */
-    dra_engine_rec_t rec; /* the engine's release record of the commit (0: none, release by
-                           * the allocations) */
+    dra_engine_rec_t *rec; /* the engine's release record of the pod's commit: the first two
+                            * lines of the slot's memory, in front of its result memory and
+                            * warmed with it before each pod */
+    bool recd;             /* the commit kept the record (else: release by the allocations) */
     bool live;
 } slot_t;
 
@@ -591,25 +593,31 @@ static void arena_touch(dra_arena_t *a)
  * before every pod of the repetition that makes them. */
 #define SLOT_BATCH 64
 
-/* Result memory for a slot's direct answers (dra_engine_slot_bytes of the plans, 16-aligned),
- * touched now so its first write in a timed placement is no page fault. */
+/* A slot's memory, 64-aligned: the pod's release record (two lines: a commit that keeps one
+ * writes the first, a pod of more than 6 rows the second) and then the result memory for its
+ * direct answers (dra_engine_slot_bytes of the plans; none when no plan has one), zeroed and
+ * touched now so its first write in a timed commit or placement is no page fault. */
 static int slot_mem(ctx_t *c, slot_t *s)
 {
-    if (!c->slot_bytes)
-        return DRA_OK;
+    size_t r = (sizeof(dra_engine_rec_t) + 63) & ~(size_t)63;
     size_t n = (c->slot_bytes + 63) & ~(size_t)63;
-    void *m = aligned_alloc(64, n);
+    char *m = aligned_alloc(64, r + n);
     if (!m)
         return DRA_ENOMEM;
-    memset(m, 0, n);
-    s->es = (dra_engine_slot_t){.mem = m, .cap = n, .tmpl = 0};
+    memset(m, 0, r + n);
+    s->rec = (dra_engine_rec_t *)(void *)m; /* zeroed: a record not held */
+    s->es = (dra_engine_slot_t){.mem = n ? m + r : NULL, .cap = n, .tmpl = 0};
     return DRA_OK;
 }
 
-/* Touch a reused slot's result memory (outside the timed regions, as arena_touch): a line is
- * read and written back, so what the engine's template left there stays. */
+/* Touch a reused slot's memory (outside the timed regions, as arena_touch): a line is read and
+ * written back, so what the engine's template left there stays. The record's first line is
+ * the commit's to write: warm, it costs the commit no miss (the engine's own pool of records
+ * was a line the commit found cold); its second line is written by large pods only. */
 static void slot_mem_touch(const slot_t *s)
 {
+    volatile char *rl = (volatile char *)(void *)s->rec;
+    rl[0] = rl[0];
     volatile char *m = s->es.mem;
     for (size_t i = 0; m && i < s->es.cap; i += 64)
         m[i] = m[i];
@@ -669,10 +677,6 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
         }
         if (c->nslots == first)
             return NONE;
-        /* a release record per slot, made with the slots (not in a timed region); without
-         * one (DRA_ENOMEM) a pod is released by its allocations */
-        int rrc = dra_engine_records_reserve(c->eng, c->nslots);
-        (void)rrc;
         for (uint32_t j = c->nslots; j-- > first;) { /* taken in the order they were made */
             c->slots[j].next_free = c->free_head;
             c->free_head = j;
@@ -690,9 +694,8 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
     c->slots[i].live = true;
     /* warm what the pod's results use first: the result memory of direct answers, else the
      * arena the allocator's answers take */
-    if (c->slots[i].es.mem)
-        slot_mem_touch(&c->slots[i]);
-    else
+    slot_mem_touch(&c->slots[i]);
+    if (!c->slots[i].es.mem)
         arena_touch(c->slots[i].arena);
     return i;
 }
@@ -703,7 +706,7 @@ static void slot_put(ctx_t *c, uint32_t i)
     dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
-    s->rec = 0;
+    s->recd = false;
     s->live = false;
     /* on its shape's list (slot_pop): the shape of its last placed pod */
     uint32_t *head = c->shape_free && s->shape < c->nshapes ? &c->shape_free[s->shape]
@@ -1417,9 +1420,6 @@ static int engine_build(ctx_t *c)
                             &c->eng, c->diag);
     if (rc)
         return rc;
-    /* a release record per slot made so far (slot_get reserves more as it makes slots) */
-    if ((rc = dra_engine_records_reserve(c->eng, c->nslots)))
-        return rc;
     c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
     if (!c->plan)
         return DRA_ENOMEM;
@@ -1626,11 +1626,11 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     int64_t t2 = now_ns();
     /* a release record only where a timed release will take it back (steady arrivals): in a
      * fill the pods never leave, and the record's writes would be the commit's cost alone */
-    s->rec = 0;
     int crc = c->built.workload.mode == DRA_WL_STEADY
                   ? dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
-                                              &s->rec)
+                                              s->rec)
                   : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
+    s->recd = dra_engine_rec_held(s->rec); /* the line the commit has just written */
     spin(pre_c);
     int64_t t3 = now_ns();
     hook(0);
@@ -1643,7 +1643,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
         violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
     }
-    c->rec_commits += s->rec != 0;
+    c->rec_commits += s->recd;
     c->pod_slot[ev->pod] = si;
     if (shared) {
         c->claim_slot[ev->claim] = si;
@@ -1700,7 +1700,7 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         const slot_t *s = &c->slots[c->pod_slot[pods[i]]];
         if (!s->live || !s->n || !s->allocs)
             continue;
-        if (s->rec) { /* the record three steps ahead, its rows' lines two, what they name one */
+        if (s->recd) { /* the record three steps ahead, its rows' lines two, what they name one */
             dra_engine_prefetch_record(c->eng, s->rec, 2 - i);
             continue;
         }
@@ -1724,7 +1724,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     uint64_t pre = timed ? slow_iters(c, shape, RK_RELEASE) : 0;
     hook(1);
     int64_t t0 = now_ns();
-    rc = s->rec ? dra_engine_release_record(c->eng, s->rec)
+    rc = s->recd ? dra_engine_release_record(c->eng, s->rec)
                 : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
     if (w)
         prefetch_releases(c, w);
@@ -1742,7 +1742,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         violation(c, pod, "", c->model.nodes[s->node]->name, msg);
     }
     if (timed) {
-        c->rec_releases += s->rec != 0;
+        c->rec_releases += s->recd;
         if (c->measuring)
             rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
         c->busy_ns += (uint64_t)(t1 - t0);
@@ -3264,7 +3264,7 @@ static void ctx_fini(ctx_t *c)
     for (uint32_t i = 0; i < c->nslots; i++) {
         dra_arena_fini(c->slots[i].arena);
         free(c->slots[i].arena);
-        free(c->slots[i].es.mem);
+        free(c->slots[i].rec); /* the slot's memory: the record, then the result memory */
     }
     free(c->slots);
     free(c->shape_free);
