@@ -333,8 +333,8 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
 {
     if (!rec || rec->held)
         return DRA_EINVAL;
-    /* the record is the caller's (the runner's: in front of the pod's result slot, warmed
-     * with it before the placement), written after the commit's own loads */
+    /* the record is the caller's (the runner's: its slot's, warmed with the slot before the
+     * placement), written after the commit's own loads */
     dra__rec_t *r = e && node < e->nnodes ? rec : NULL;
     if (r)
         e->rec_n = 0;

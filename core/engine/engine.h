@@ -361,10 +361,9 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
  * row mapping: its first load is the record, which a caller that knows the next departure
  * starts early (dra_engine_prefetch_record). State, summaries, index, score, node resources and
  * the allocator's row mirror end exactly as dra_engine_release_pod of the same allocations
- * would leave them. The record is the caller's so that it can sit beside what the caller
- * writes for the pod anyway (the runner: in front of the pod's result slot, whose lines it
- * warms before the placement): a commit then writes no line of its own that is cold, and a
- * release's look-ahead reaches the record in the step that reaches the slot.
+ * would leave them. The record is the caller's so that the caller can warm its line with the
+ * rest of what it keeps per pod before the placement (the runner: one record per result slot,
+ * in a dense array of its own): a commit then writes no line of its own that is cold.
  *
  * Ownership: the memory is the caller's; its contents are the engine's (the caller reads only
  * dra_engine_rec_held). Zeroed memory is a record not held. A held record stays valid until

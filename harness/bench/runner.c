@@ -211,10 +211,8 @@ typedef struct slot {
     uint32_t ndev;       /* results counted in the node's score */
     uint32_t shape;      /* mix entry (its plan carries the cpu / memory requests) */
     uint32_t next_free;  /* free list link */
-    dra_engine_rec_t *rec; /* the engine's release record of the pod's commit: the first two
-                            * lines of the slot's memory, in front of its result memory and
-                            * warmed with it before each pod */
-    bool recd;             /* the commit kept the record (else: release by the allocations) */
+    bool recd; /* the commit kept the pod's release record (the slot's entry of ctx.recs; else:
+                * release by the allocations) */
     bool live;
 } slot_t;
 
@@ -292,6 +290,11 @@ typedef struct ctx {
     /* slots */
     slot_t *slots;
     uint32_t nslots, cap_slots, free_head;
+    /* per slot (cap_slots, 64-aligned): the engine's release record of its pod's commit, in
+     * the caller's memory so that its line is warmed with the slot before each pod (a commit
+     * writes no cold line of its own) and dense so that the release look-ahead reaches it from
+     * the slot number alone, on few pages */
+    dra_engine_rec_t *recs;
     size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
     uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
     dra_arena_t *spare;
@@ -593,34 +596,49 @@ static void arena_touch(dra_arena_t *a)
  * before every pod of the repetition that makes them. */
 #define SLOT_BATCH 64
 
-/* A slot's memory, 64-aligned: the pod's release record (two lines: a commit that keeps one
- * writes the first, a pod of more than 6 rows the second) and then the result memory for its
- * direct answers (dra_engine_slot_bytes of the plans; none when no plan has one), zeroed and
- * touched now so its first write in a timed commit or placement is no page fault. */
+/* Result memory for a slot's direct answers (dra_engine_slot_bytes of the plans, 16-aligned),
+ * touched now so its first write in a timed placement is no page fault. */
 static int slot_mem(ctx_t *c, slot_t *s)
 {
-    size_t r = (sizeof(dra_engine_rec_t) + 63) & ~(size_t)63;
+    if (!c->slot_bytes)
+        return DRA_OK;
     size_t n = (c->slot_bytes + 63) & ~(size_t)63;
-    char *m = aligned_alloc(64, r + n);
+    void *m = aligned_alloc(64, n);
     if (!m)
         return DRA_ENOMEM;
-    memset(m, 0, r + n);
-    s->rec = (dra_engine_rec_t *)(void *)m; /* zeroed: a record not held */
-    s->es = (dra_engine_slot_t){.mem = n ? m + r : NULL, .cap = n, .tmpl = 0};
+    memset(m, 0, n);
+    s->es = (dra_engine_slot_t){.mem = m, .cap = n, .tmpl = 0};
     return DRA_OK;
 }
 
 /* Touch a reused slot's memory (outside the timed regions, as arena_touch): a line is read and
- * written back, so what the engine's template left there stays. The record's first line is
- * the commit's to write: warm, it costs the commit no miss (the engine's own pool of records
- * was a line the commit found cold); its second line is written by large pods only. */
-static void slot_mem_touch(const slot_t *s)
+ * written back, so what the engine's template left there stays. The first line of the slot's
+ * release record is the commit's to write: warm, it costs the commit no miss (a record of the
+ * engine's own pool was a line the commit found cold); its second line is written by pods of
+ * more than 6 rows only. */
+static void slot_mem_touch(const ctx_t *c, uint32_t si)
 {
-    volatile char *rl = (volatile char *)(void *)s->rec;
+    volatile char *rl = (volatile char *)(void *)&c->recs[si];
     rl[0] = rl[0];
+    const slot_t *s = &c->slots[si];
     volatile char *m = s->es.mem;
     for (size_t i = 0; m && i < s->es.cap; i += 64)
         m[i] = m[i];
+}
+
+/* Make ctx.recs hold n records: the held ones are copied (a record is plain data the engine
+ * keeps no pointer to), the new ones zeroed (not held). Untimed. */
+static int recs_grow(ctx_t *c, uint32_t old, uint32_t n)
+{
+    dra_engine_rec_t *nr = aligned_alloc(64, (size_t)n * sizeof *nr);
+    if (!nr)
+        return DRA_ENOMEM;
+    if (old)
+        memcpy(nr, c->recs, (size_t)old * sizeof *nr);
+    memset(nr + old, 0, (size_t)(n - old) * sizeof *nr);
+    free(c->recs);
+    c->recs = nr;
+    return DRA_OK;
 }
 
 /* A free slot for a pod of `shape`: one a pod of the same shape left (its result memory holds
@@ -658,6 +676,8 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
             if (!ns)
                 return NONE;
             c->slots = ns;
+            if (recs_grow(c, c->cap_slots, nc))
+                return NONE;
             c->cap_slots = nc;
         }
         uint32_t first = c->nslots;
@@ -694,7 +714,7 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
     c->slots[i].live = true;
     /* warm what the pod's results use first: the result memory of direct answers, else the
      * arena the allocator's answers take */
-    slot_mem_touch(&c->slots[i]);
+    slot_mem_touch(c, i);
     if (!c->slots[i].es.mem)
         arena_touch(c->slots[i].arena);
     return i;
@@ -1628,9 +1648,9 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
      * fill the pods never leave, and the record's writes would be the commit's cost alone */
     int crc = c->built.workload.mode == DRA_WL_STEADY
                   ? dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
-                                              s->rec)
+                                              &c->recs[si])
                   : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
-    s->recd = dra_engine_rec_held(s->rec); /* the line the commit has just written */
+    s->recd = dra_engine_rec_held(&c->recs[si]); /* the line the commit has just written */
     spin(pre_c);
     int64_t t3 = now_ns();
     hook(0);
@@ -1701,7 +1721,7 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         if (!s->live || !s->n || !s->allocs)
             continue;
         if (s->recd) { /* the record three steps ahead, its rows' lines two, what they name one */
-            dra_engine_prefetch_record(c->eng, s->rec, 2 - i);
+            dra_engine_prefetch_record(c->eng, &c->recs[c->pod_slot[pods[i]]], 2 - i);
             continue;
         }
         if (i == 0) {
@@ -1724,7 +1744,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     uint64_t pre = timed ? slow_iters(c, shape, RK_RELEASE) : 0;
     hook(1);
     int64_t t0 = now_ns();
-    rc = s->recd ? dra_engine_release_record(c->eng, s->rec)
+    rc = s->recd ? dra_engine_release_record(c->eng, &c->recs[si])
                 : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
     if (w)
         prefetch_releases(c, w);
@@ -3264,9 +3284,10 @@ static void ctx_fini(ctx_t *c)
     for (uint32_t i = 0; i < c->nslots; i++) {
         dra_arena_fini(c->slots[i].arena);
         free(c->slots[i].arena);
-        free(c->slots[i].rec); /* the slot's memory: the record, then the result memory */
+        free(c->slots[i].es.mem);
     }
     free(c->slots);
+    free(c->recs);
     free(c->shape_free);
     free(c->hc_off);
     free(c->hc);
