@@ -1096,13 +1096,15 @@ static void test_direct_counters(void)
     fx_fini(&x);
 }
 
-/* Release records: a pod committed with a record is released by its handle alone, exactly as by
- * its allocations. Two pods on one counter set (A: full, B: half-0 and half-1); releasing A's
- * handle must free full and only full (a handle that released B's rows instead would leave
- * full in use and the next "one" would get half-0); the state's digest after both releases is
- * the one before the commits, summaries and node resources follow, and a handle is taken back
- * once. The allocator's row mirror learns the released rows too (its exact call on "two"
- * agrees with the reference). */
+/* Release records: a pod committed with a record (the caller's memory) is released by the
+ * record alone, exactly as by its allocations. Two pods on one counter set (A: full, B: half-0
+ * and half-1); releasing A's record must free full and only full (a record that released B's
+ * rows instead would leave full in use and the next "one" would get half-0); the state's digest
+ * after both releases is the one before the commits, summaries and node resources follow, a
+ * record is taken back once (a copy of it is refused), a held record is not committed into, and
+ * a record naming what the engine does not have is refused with nothing changed. The
+ * allocator's row mirror learns the released rows too (its exact call on "two" agrees with the
+ * reference). */
 static void test_release_records(void)
 {
     fx_t x;

@@ -294,7 +294,7 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
         }
         bool ok = a.kind == DRA_OUTCOME_ALLOCATED;
         if (ok) {
-            /* odd pods keep a release record (released by its handle), even ones do not:
+            /* odd pods keep a release record (released by it), even ones do not:
              * both releases, interleaved, must leave the same summaries and state */
             p->plan = plans[ev.shape];
             if (ev.pod & 1)
