@@ -100,6 +100,7 @@ struct dra_alloc_state {
      * compare of the text instead of a hash of it; a pointer reused for another text misses */
     struct {
         const char *p;
+        const char *text; /* the interned text of id (the state's arena: it stays put) */
         uint32_t id;
     } capc[8];
     /* change watchers (alloc_impl.h, used by the fast allocator's row mirror) */
@@ -609,7 +610,7 @@ static int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
 {
     unsigned k = (unsigned)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 9)) & 7u;
     uint32_t c = s->capc[k].id;
-    if (s->capc[k].p == nm && c && !strcmp(dra_intern_str(&s->intern, c), nm)) {
+    if (s->capc[k].p == nm && c && !strcmp(s->capc[k].text, nm)) {
         *id = c;
         return DRA_OK;
     }
@@ -622,6 +623,7 @@ static int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
     }
     if (*id) {
         s->capc[k].p = nm;
+        s->capc[k].text = dra_intern_str(&s->intern, *id);
         s->capc[k].id = *id;
     }
     return DRA_OK;
@@ -758,6 +760,8 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
      * allocation are counted by a dry run that decrements and then restores */
     int rc = DRA_OK;
     uint32_t done = 0;
+    st_dev_t *seen[DRA_ALLOC_STATE_ROWS_MAX]; /* the dry run's entries, for the second pass */
+    bool kept = a->nresults <= DRA_ALLOC_STATE_ROWS_MAX;
     for (; done < a->nresults; done++) {
         const dra_result_t *r = &a->results[done];
         int k = result_kind(s, r);
@@ -766,6 +770,8 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
         if (k == R_SKIP)
             continue;
         st_dev_t *e = lookup_result(s, r);
+        if (kept)
+            seen[done] = e;
         if (!e) {
             rc = DRA_ENOTFOUND;
             break;
@@ -808,7 +814,7 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
         const dra_result_t *r = &a->results[i];
         if (result_kind(s, r) != R_SHARE)
             continue;
-        st_dev_t *e = lookup_result(s, r);
+        st_dev_t *e = kept ? seen[i] : lookup_result(s, r);
         int z = find_marked(e);
         if (z >= 0) {
             share_drop(s, e->shares[z].ref);
