@@ -490,7 +490,14 @@ static int share_at(const dra_alloc_state_t *s, const st_dev_t *e, const char *t
         if (e->shares[i].fp != fp || (ref & REF_MARK))
             continue;
         size_t l;
-        const char *x = share_text(s, ref, &l);
+        const char *x;
+        if (ref & REF_INTERN) {
+            x = share_text(s, ref, &l);
+        } else { /* a cell (share_text's common case, here without a call) */
+            x = cell(s, ref);
+            l = (unsigned char)x[0];
+            x++;
+        }
         if (l == len && !memcmp(x, t, len))
             return (int)i;
     }
