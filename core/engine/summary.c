@@ -279,7 +279,7 @@ int dra__cap_limits(dra_engine_t *e, sig_t *s)
 
 /* Re-check capacity signature s (matching row r) after the row's shares' capacity changed; was:
  * its fit before (its cfit bit). */
-static void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r, bool was)
+static inline void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r, bool was)
 {
     bool now = dra__cap_fits_row(e, s, r);
     if (now == was)
