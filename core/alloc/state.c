@@ -611,16 +611,16 @@ int dra_alloc_state_reserve_shares(dra_alloc_state_t *s, uint32_t texts, uint32_
     return DRA_OK;
 }
 
-/* The interned id of consumedCapacity name nm (interned when new if put; 0 when not interned
- * and !put), through the state's cache of names seen (capc). DRA_ENOMEM when interning fails. */
-static int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
+/* The slot of consumedCapacity name nm in the state's cache of names seen (capc). */
+static inline unsigned cap_slot(const char *nm)
 {
-    unsigned k = (unsigned)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 9)) & 7u;
-    uint32_t c = s->capc[k].id;
-    if (s->capc[k].p == nm && c && !strcmp(s->capc[k].text, nm)) {
-        *id = c;
-        return DRA_OK;
-    }
+    return (unsigned)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 9)) & 7u;
+}
+
+/* cap_id for a name not in the cache: looked up (interned when new if put) and cached. */
+static int cap_id_miss(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
+{
+    unsigned k = cap_slot(nm);
     size_t len = strlen(nm);
     if (put) {
         if (dra_intern_put(&s->intern, nm, len, id))
@@ -634,6 +634,20 @@ static int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
         s->capc[k].id = *id;
     }
     return DRA_OK;
+}
+
+/* The interned id of consumedCapacity name nm (interned when new if put; 0 when not interned
+ * and !put), through the state's cache of names seen (capc): a hit is a pointer and a text
+ * compared in line, a miss is cap_id_miss. DRA_ENOMEM when interning fails. */
+static inline int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
+{
+    unsigned k = cap_slot(nm);
+    uint32_t c = s->capc[k].id;
+    if (s->capc[k].p == nm && c && !strcmp(s->capc[k].text, nm)) {
+        *id = c;
+        return DRA_OK;
+    }
+    return cap_id_miss(s, nm, put, id);
 }
 
 /* What a result means for the state (DRA-SEMANTICS §1.7). */
