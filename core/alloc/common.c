@@ -583,7 +583,7 @@ static const dra__uaq_t k_satdiv[39] = {
 };
 #undef P10
 
-dra__aq_t dra__aq_from(const dra_quantity_t *q)
+dra__aq_t dra__aq_from_any(const dra_quantity_t *q)
 {
     dra__uaq_t m = ((dra__uaq_t)q->hi << 64) | q->lo;
     int32_t e = q->exp + 9;
