@@ -98,6 +98,8 @@ typedef enum dra_gate {
     DRA_GATE_GANG_SCHEDULING,          /* GangScheduling (1.36 only; merged into GenericWorkload
                                           in 1.37): the gang policy's minCount */
     DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,  /* TopologyAwareWorkloadScheduling */
+    DRA_GATE_OPTIONAL_NODE_OPERATIONS, /* DRAOptionalNodeOperations (1.37+, KEP-5945): slices'
+                                          skipNodeOperations (core/alloc/node_ops.c) */
     DRA_GATE_COUNT
 } dra_gate_t;
 
