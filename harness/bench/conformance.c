@@ -268,6 +268,12 @@ static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, co
         const dra_ynode_t *bc = dra_ynode_get(e, "bindingConditions");
         if (bc && !seq_strs_equal(bc, r->binding_conditions, r->nbinding_conditions))
             failf(f, "claim %s result #%u: bindingConditions differ", key, i);
+        /* skipNodeOperations: absent means none (a copied list must be expected) */
+        const dra_ynode_t *sno = dra_ynode_get(e, "skipNodeOperations");
+        if (sno ? !seq_strs_equal(sno, r->skip_node_ops, r->nskip_node_ops)
+                : r->nskip_node_ops != 0)
+            failf(f, "claim %s result #%u: skipNodeOperations differ (%u, expected %u)", key, i,
+                  r->nskip_node_ops, sno && dra_ynode_is_seq(sno) ? sno->n : 0);
         const dra_ynode_t *bfc = dra_ynode_get(e, "bindingFailureConditions");
         if (bfc &&
             !seq_strs_equal(bfc, r->binding_failure_conditions, r->nbinding_failure_conditions))
@@ -442,6 +448,7 @@ static const skey_t k_result[] = {{"request", &s_scalar},
                                   {"bindingConditions", &s_scalars},
                                   {"bindingFailureConditions", &s_scalars},
                                   {"consumedCapacity", &s_map_scalars},
+                                  {"skipNodeOperations", &s_scalars},
                                   {NULL, NULL}};
 static const sdef_t s_result = {SK_MAP, k_result, NULL};
 static const sdef_t s_results = {SK_SEQ, NULL, &s_result};
