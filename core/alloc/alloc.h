@@ -177,6 +177,9 @@ bool dra_alloc_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
 DRA_NODISCARD int dra_alloc_node_selector_matches(const dra_node_t *node,
                                                   const dra_node_selector_t *sel, bool *match,
                                                   char *err, size_t errlen);
+/* Whether node lists `feature` in status.declaredFeatures (NodeDeclaredFeatures; false for a
+ * NULL node). O(declared features). core/alloc/node_ops.c. */
+bool dra_alloc_node_declares(const dra_node_t *node, const char *feature);
 
 /* ---- allocation state ------------------------------------------------------------------------ */
 

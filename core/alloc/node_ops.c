@@ -33,6 +33,11 @@ bool dra__node_declares(const dra_node_t *node, const char *feature)
     return false;
 }
 
+bool dra_alloc_node_declares(const dra_node_t *node, const char *feature)
+{
+    return dra__node_declares(node, feature);
+}
+
 bool dra__node_ops_usable(const dra__beh_t *b, const dra_node_t *node)
 {
     return b->ono && dra__node_declares(node, dra__ono_feature);

@@ -151,12 +151,20 @@ int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, const char *podnam
     return DRA_OK;
 }
 
-int dra_conf_available_on(dra_claim_t *const *done, uint32_t n, const dra_node_t *node, bool *ok,
-                          uint32_t *which, char *err, size_t errlen)
+int dra_conf_available_on(dra_claim_t *const *done, uint32_t n, const dra_node_t *node,
+                          const dra_alloc_features_t *f, bool *ok, bool *ops, uint32_t *which,
+                          char *err, size_t errlen)
 {
     *ok = true;
+    *ops = false;
+    bool need_decl = f && dra_alloc_gate_on(f, DRA_GATE_OPTIONAL_NODE_OPERATIONS) &&
+                     !dra_alloc_node_declares(node, "DRAOptionalNodeOperations");
     for (uint32_t i = 0; i < n; i++) {
         int rc = dra_alloc_available_on(done[i]->allocation, node, ok, err, errlen);
+        const dra_allocation_t *a = done[i]->allocation;
+        for (uint32_t r = 0; rc == DRA_OK && *ok && need_decl && a && r < a->nresults; r++)
+            if (a->results[r].nskip_node_ops)
+                *ok = false, *ops = true;
         if (rc != DRA_OK || !*ok) {
             *which = i;
             return rc;
@@ -1312,13 +1320,20 @@ static step_t step_allocate(kase_t *k)
         return STEP_NEXT;
     }
     if (k->nd || dra_ynode_get(k->spec, "pod")) {
-        bool ok = true;
+        bool ok = true, ops = false;
         uint32_t which = 0;
         char err[DRA_DIAG_MSG_MAX];
         memset(&k->res, 0, sizeof k->res);
-        if (dra_conf_available_on(k->done, k->nd, k->node, &ok, &which, err, sizeof err)) {
+        if (dra_conf_available_on(k->done, k->nd, k->node, &k->feat, &ok, &ops, &which, err,
+                                  sizeof err)) {
             k->res.kind = DRA_OUTCOME_FATAL;
             snprintf(k->res.msg, sizeof k->res.msg, "%s", err);
+        } else if (!ok && ops) {
+            k->res.kind = DRA_OUTCOME_UNSATISFIABLE;
+            snprintf(k->res.msg, sizeof k->res.msg,
+                     "resourceclaim not available on the node: claim %s/%s skips node operations "
+                     "(skipNodeOperations) and node %s does not declare DRAOptionalNodeOperations",
+                     nz(k->done[which]->namespace_), nz(k->done[which]->name), nz(k->node->name));
         } else if (!ok) {
             k->res.kind = DRA_OUTCOME_UNSATISFIABLE;
             snprintf(k->res.msg, sizeof k->res.msg,
