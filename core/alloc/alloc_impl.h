@@ -554,14 +554,20 @@ bool dra__node_ops_usable(const dra__beh_t *b, const dra_node_t *node);
  * dra__node_ops_usable says no. */
 bool dra__node_ops_blocked(const dra__beh_t *b, const dra_node_t *node, const dra_device_t *d);
 
+/* dra__node_ops_blocked behind an inline test of the slice's list (empty on the common path). */
+static inline bool dra__dev_ops_blocked(const dra__beh_t *b, const dra_node_t *node,
+                                        const dra_device_t *d)
+{
+    return DRA_UNLIKELY(d->slice && d->slice->nskip_node_ops) && dra__node_ops_blocked(b, node, d);
+}
+
 /* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off,
  * nor devices of a slice with skipNodeOperations where the node cannot skip them (node_ops.c;
  * both before the selectors, and node-dependent only through the second). */
 static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__slot_t *st)
 {
     return (!c->b.binding && st->d->nbinding_conditions > 0) ||
-           (DRA_UNLIKELY(st->d->slice && st->d->slice->nskip_node_ops) &&
-            dra__node_ops_blocked(&c->b, c->node, st->d));
+           dra__dev_ops_blocked(&c->b, c->node, st->d);
 }
 
 /* ---- selectors ---------------------------------------------------------------------------- */

@@ -1404,7 +1404,7 @@ int dra__device_selectable_why(const dra_model_t *m, const dra__beh_t *b, dra_ce
     if (!b->binding && d->nbinding_conditions > 0)
         return DRA_OK;
     *why = DRA__SEL_NODE_OPS; /* before the selectors, as dra__slot_binding_blocked */
-    if (dra__node_ops_blocked(b, node, d))
+    if (dra__dev_ops_blocked(b, node, d))
         return DRA_OK;
     bool mt;
     int rc;

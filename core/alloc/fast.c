@@ -1098,7 +1098,7 @@ static int fp_selectable(dra_fast_t *a, const dra_device_t *d, uint32_t row, uin
                          bool *match)
 {
     if ((!a->c.b.binding && d->nbinding_conditions > 0) ||
-        dra__node_ops_blocked(&a->c.b, a->c.node, d)) { /* dra__slot_binding_blocked */
+        dra__dev_ops_blocked(&a->c.b, a->c.node, d)) { /* dra__slot_binding_blocked */
         *match = false;
         return DRA_OK;
     }
@@ -1478,7 +1478,7 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
                     const dra_device_t *d = &sl->devices[i];
                     if (!ac->b.binding && d->nbinding_conditions > 0)
                         continue;
-                    if (dra__node_ops_blocked(&ac->b, ac->node, d))
+                    if (dra__dev_ops_blocked(&ac->b, ac->node, d))
                         continue;
                     if (cc && (body->ncap_requests ? !fast_cap_fits(ac, body, d)
                                                    : a->capfit0[row] != 1))
