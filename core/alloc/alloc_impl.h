@@ -78,6 +78,10 @@ typedef struct dra_beh {
     bool count_strict;  /* 1.38-pre (#141118): at the pool's newest generation, slices that
                            disagree on resourceSliceCount, or more slices than declared, make the
                            pool invalid (an obsolete such generation is ignored) */
+    bool ono;           /* DRAOptionalNodeOperations (1.37+): a device of a slice with
+                           skipNodeOperations is selectable on a node that declares the feature,
+                           and its results copy the list; with the gate off it is selectable
+                           nowhere (core/alloc/node_ops.c) */
     bool derived;       /* DRADerivedAttributes: derived attributes evaluated for constraints */
     bool derived_fatal; /* 1.37+ with the gate off: a request with derivedAttributes is fatal */
     bool fractional;    /* DRAFractionalCapacityRange: milli-unit range arithmetic (useMilli) */
@@ -561,10 +565,33 @@ DRA_NODISCARD int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp
  * (greedy also with fractional ranges or qualified capacity names). */
 bool dra__claims_need_search(const dra__beh_t *b, dra_claim_t *const *claims, uint32_t n,
                             bool greedy);
-/* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off. */
+/* ---- optional node operations (node_ops.c) ---------------------------------------------------- */
+
+/* "DRAOptionalNodeOperations": the feature name a node declares in status.declaredFeatures. */
+extern const char *const dra__ono_feature;
+/* Whether node lists `feature` in status.declaredFeatures (false for NULL). */
+bool dra__node_declares(const dra_node_t *node, const char *feature);
+/* Whether devices of slices with skipNodeOperations may be allocated on node: the allocator's
+ * feature on (b->ono) and the node declaring it. */
+bool dra__node_ops_usable(const dra__beh_t *b, const dra_node_t *node);
+/* Whether d is not selectable on node because its slice lists skipNodeOperations and
+ * dra__node_ops_usable says no. */
+bool dra__node_ops_blocked(const dra__beh_t *b, const dra_node_t *node, const dra_device_t *d);
+
+/* dra__node_ops_blocked behind an inline test of the slice's list (empty on the common path). */
+static inline bool dra__dev_ops_blocked(const dra__beh_t *b, const dra_node_t *node,
+                                        const dra_device_t *d)
+{
+    return DRA_UNLIKELY(d->slice && d->slice->nskip_node_ops) && dra__node_ops_blocked(b, node, d);
+}
+
+/* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off,
+ * nor devices of a slice with skipNodeOperations where the node cannot skip them (node_ops.c;
+ * both before the selectors, and node-dependent only through the second). */
 static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__slot_t *st)
 {
-    return !c->b.binding && st->d->nbinding_conditions > 0;
+    return (!c->b.binding && st->d->nbinding_conditions > 0) ||
+           dra__dev_ops_blocked(&c->b, c->node, st->d);
 }
 
 /* ---- selectors ---------------------------------------------------------------------------- */
@@ -587,6 +614,7 @@ typedef enum dra__selwhy {
     DRA__SEL_CLASS,
     DRA__SEL_REQUEST,
     DRA__SEL_NODE,
+    DRA__SEL_NODE_OPS, /* skipNodeOperations the node cannot honour (node_ops.c) */
 } dra__selwhy_t;
 /* dra__device_selectable, telling which step decided (*why, *index: the selector's number for
  * CLASS and REQUEST). dra__device_selectable is this function; the explain mode reads *why. */

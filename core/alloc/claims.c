@@ -1206,6 +1206,10 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
             o->admin_access = rq->body->admin_access && !rq->is_sub;
             o->tolerations = rq->body->tolerations;
             o->ntolerations = rq->body->ntolerations;
+            if (ac->b.ono && st->d->slice) { /* node_ops.c: the slice's list, verbatim */
+                o->skip_node_ops = st->d->slice->skip_node_ops;
+                o->nskip_node_ops = st->d->slice->nskip_node_ops;
+            }
             if (ac->b.binding) {
                 o->binding_conditions = st->d->binding_conditions;
                 o->nbinding_conditions = st->d->nbinding_conditions;

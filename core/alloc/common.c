@@ -118,6 +118,7 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "GenericWorkload",
     "GangScheduling",
     "TopologyAwareWorkloadScheduling",
+    "DRAOptionalNodeOperations",
 };
 
 const char *dra_alloc_gate_name(dra_gate_t g)
@@ -249,6 +250,11 @@ dra_gate_stage_t dra_alloc_gate_stage(dra_release_t r, dra_gate_t g)
         if (r >= DRA_RELEASE_1_36)
             STAGE(true, false, false, "alpha");
         break;
+    case DRA_GATE_OPTIONAL_NODE_OPERATIONS:
+        /* kube-scheduler's kube_features.go: alpha from 1.37, still alpha on master */
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "alpha");
+        break;
     case DRA_GATE_COUNT:
         break;
     }
@@ -338,7 +344,8 @@ enum {
     F_LTA = 64,
     F_FCR = 128,
     F_DA = 256,
-    F_CG = 512
+    F_CG = 512,
+    F_ONO = 1024
 };
 
 static unsigned feature_flags(const dra_alloc_features_t *f)
@@ -354,7 +361,8 @@ static unsigned feature_flags(const dra_alloc_features_t *f)
                {DRA_GATE_LIST_TYPE_ATTRIBUTES, F_LTA},
                {DRA_GATE_FRACTIONAL_CAPACITY_RANGE, F_FCR},
                {DRA_GATE_DERIVED_ATTRIBUTES, F_DA},
-               {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, F_CG}};
+               {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, F_CG},
+               {DRA_GATE_OPTIONAL_NODE_OPERATIONS, F_ONO}};
     unsigned x = 0;
     for (size_t i = 0; i < DRA_ARRAY_LEN(map); i++)
         if (dra_alloc_gate_on(f, map[i].g))
@@ -436,6 +444,9 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
      * slices disagree on resourceSliceCount, or that has more slices than it declares, is
      * invalid, not incomplete; fewer slices than declared stays incomplete. No gate. */
     b->count_strict = r38;
+    /* OptionalNodeOperations is in no SupportedFeatures but experimental's, like every alpha
+     * allocator feature: with the gate on, experimental runs */
+    b->ono = (x & F_ONO) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;
@@ -1391,6 +1402,9 @@ int dra__device_selectable_why(const dra_model_t *m, const dra__beh_t *b, dra_ce
     *why = DRA__SEL_BINDING;
     *index = 0;
     if (!b->binding && d->nbinding_conditions > 0)
+        return DRA_OK;
+    *why = DRA__SEL_NODE_OPS; /* before the selectors, as dra__slot_binding_blocked */
+    if (dra__dev_ops_blocked(b, node, d))
         return DRA_OK;
     bool mt;
     int rc;

@@ -1107,7 +1107,8 @@ static void fp_pick(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq, const dra
 static int fp_selectable(dra_fast_t *a, const dra_device_t *d, uint32_t row, uint32_t rqi,
                          bool *match)
 {
-    if (!a->c.b.binding && d->nbinding_conditions > 0) { /* dra__slot_binding_blocked */
+    if ((!a->c.b.binding && d->nbinding_conditions > 0) ||
+        dra__dev_ops_blocked(&a->c.b, a->c.node, d)) { /* dra__slot_binding_blocked */
         *match = false;
         return DRA_OK;
     }
@@ -1486,6 +1487,8 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
                         continue; /* mirror bits are current: the scan looked at every device */
                     const dra_device_t *d = &sl->devices[i];
                     if (!ac->b.binding && d->nbinding_conditions > 0)
+                        continue;
+                    if (dra__dev_ops_blocked(&ac->b, ac->node, d))
                         continue;
                     if (cc && (body->ncap_requests ? !fast_cap_fits(ac, body, d)
                                                    : a->capfit0[row] != 1))
@@ -1999,7 +2002,8 @@ bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_out
                 r->admin_access != s->admin_access || !str_eq(r->share_id, s->share_id) ||
                 (r->share_id == NULL) != (s->share_id == NULL) || r->nconsumed != s->nconsumed ||
                 r->ntolerations != s->ntolerations ||
-                r->nbinding_conditions != s->nbinding_conditions)
+                r->nbinding_conditions != s->nbinding_conditions ||
+                r->nskip_node_ops != s->nskip_node_ops)
                 DIFF("claim #%u result #%u: %s %s/%s/%s vs %s %s/%s/%s", c, i, nz(r->request),
                      nz(r->driver), nz(r->pool), nz(r->device), nz(s->request), nz(s->driver),
                      nz(s->pool), nz(s->device));

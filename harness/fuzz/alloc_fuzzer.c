@@ -796,6 +796,28 @@ static void decode(rd_t *r, input_t *in)
         for (unsigned i = 0; i < in->gmembers; i++)
             in->grnd[i] = take(r, 256);
     }
+    /* part D (1.37+; read last, so inputs that end before it decode as they did):
+     * DRAOptionalNodeOperations - its gate, slices with skipNodeOperations, nodes declaring the
+     * feature (core/alloc/node_ops.c) */
+    unsigned ono = in->f.release >= DRA_RELEASE_1_37 ? take(r, 4) : 0;
+    if (ono) {
+        static const char *const ops[3][2] = {{"*", NULL},
+                                              {"NodeUnprepareResources", NULL},
+                                              {"NodePrepareResources", "NodeUnprepareResources"}};
+        gate_set(r, &in->f, "DRAOptionalNodeOperations");
+        for (uint32_t i = 0; i < m->nslices; i++)
+            if (take(r, 2)) {
+                dra_slice_t *sl = m->slices[i];
+                sl->skip_node_ops = (const char **)ops[ono - 1];
+                sl->nskip_node_ops = ops[ono - 1][1] ? 2 : 1;
+            }
+        static const char *const feat[1] = {"DRAOptionalNodeOperations"};
+        for (uint32_t n = 0; n < m->nnodes; n++)
+            if (take(r, 2)) {
+                m->nodes[n]->declared_features = (const char **)feat;
+                m->nodes[n]->ndeclared_features = 1;
+            }
+    }
 }
 
 /* ---- A: the single-node checks ------------------------------------------------------------- */

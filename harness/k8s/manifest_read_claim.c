@@ -244,7 +244,7 @@ static void rd_result(rd_t *rd, dra_result_t *r, const dra_ynode_t *v)
 {
     static const char *const kres[] = {
         "request", "driver", "pool", "device", "adminAccess", "tolerations", "bindingConditions",
-        "bindingFailureConditions", "shareID", "consumedCapacity", NULL};
+        "bindingFailureConditions", "shareID", "consumedCapacity", "skipNodeOperations", NULL};
     for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
         const char *k3 = f.key;
         const dra_ynode_t *z = f.val;
@@ -267,6 +267,10 @@ static void rd_result(rd_t *rd, dra_result_t *r, const dra_ynode_t *v)
             r->binding_failure_conditions = dra_mr_strlist(rd, z, &r->nbinding_failure_conditions);
         else if (strcmp(k3, "shareID") == 0)
             r->share_id = dra_mr_str(rd, z, false);
+        else if (strcmp(k3, "skipNodeOperations") == 0) { /* 1.37, DRAOptionalNodeOperations */
+            if (!dra_ynode_is_null(z))
+                r->skip_node_ops = dra_mr_strlist(rd, z, &r->nskip_node_ops);
+        }
         else if (strcmp(k3, "consumedCapacity") == 0) {
             if (dra_mr_want_map(rd, z)) {
                 r->consumed = dra_model_array(rd->m, z->n, sizeof *r->consumed);
