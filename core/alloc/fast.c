@@ -363,9 +363,9 @@ static int build_indexes(dra_fast_t *a)
             const char *dn = nz(sl->devices[d].name);
             size_t h = (size_t)dev_hash(pb->key1, pb->key2, dn) & a->dmask;
             for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
-                const fbucket_t *ob = row_pool(a, o - 1);
-                if (str_eq(row_name(a, o - 1), dn) && str_eq(ob->key2, pb->key2) &&
-                    str_eq(ob->key1, pb->key1)) {
+                /* a pool's bucket is unique to its (driver, pool) names, so comparing buckets
+                 * first leaves the name, three dependent loads away, to rows of the same pool */
+                if (row_pool(a, o - 1) == pb && str_eq(row_name(a, o - 1), dn)) {
                     dra_bit_set(a->dupid, o - 1);
                     dra_bit_set(a->dupid, row);
                 }

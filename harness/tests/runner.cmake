@@ -168,3 +168,15 @@ done
 rc=0; "$DRABENCH" run no-such-scenario -q -o "$RT/none.json" 2>/dev/null || rc=$?
 test "$rc" = 2 && test ! -e "$RT/none.json"
 ]=])
+
+# The fragmentation figures of two built-in scenarios, as measured when their set-up was made
+# cheaper (the device types and NVLink cliques read once per attribute name instead of once per
+# device): the idle GPUs where no common shape fits need the GPUs' "type" (mig-vgpu), the
+# partly used NVLink domains their "cliqueID" (default); equal in every build (decisions are).
+dra_runner_cli_test(frag_values [=[
+for s in default mig-vgpu; do
+  "$DRABENCH" run $s -n 600 -w 0 -r 1 --invariants off -q -o "$RT/frag-$s.json"
+done
+jq -e '.repetitions[0].fragmentation | [.idle_gpus_unusable, .stranded_mig_fraction, .partial_nvlink_domains, (.samples | length)] == [0, 0.026611328125, 4.0625, 16]' "$RT/frag-default.json" > /dev/null
+jq -e '.repetitions[0].fragmentation | [.idle_gpus_unusable, .stranded_mig_fraction, .partial_nvlink_domains, (.samples | length)] == [61.75, 0.0022802734375, 0, 16]' "$RT/frag-mig-vgpu.json" > /dev/null
+]=])
