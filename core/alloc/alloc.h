@@ -98,6 +98,8 @@ typedef enum dra_gate {
     DRA_GATE_GANG_SCHEDULING,          /* GangScheduling (1.36 only; merged into GenericWorkload
                                           in 1.37): the gang policy's minCount */
     DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,  /* TopologyAwareWorkloadScheduling */
+    DRA_GATE_SHARED_CONSUMABLE_CAPACITY, /* DRASharedConsumableCapacity (1.38-pre alpha, KEP-5941;
+                                            core/alloc/sharedcap.c) */
     DRA_GATE_COUNT
 } dra_gate_t;
 

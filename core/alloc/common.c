@@ -118,6 +118,7 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "GenericWorkload",
     "GangScheduling",
     "TopologyAwareWorkloadScheduling",
+    "DRASharedConsumableCapacity",
 };
 
 const char *dra_alloc_gate_name(dra_gate_t g)
@@ -249,6 +250,12 @@ dra_gate_stage_t dra_alloc_gate_stage(dra_release_t r, dra_gate_t g)
         if (r >= DRA_RELEASE_1_36)
             STAGE(true, false, false, "alpha");
         break;
+    case DRA_GATE_SHARED_CONSUMABLE_CAPACITY:
+        /* KEP-5941: master's kube_features.go at 0c8a1b073dc3 (alpha, off; retargeted from 1.37
+         * to 1.38, so 1.37 does not have it) */
+        if (r >= DRA_RELEASE_1_38_PRE)
+            STAGE(true, false, false, "alpha");
+        break;
     case DRA_GATE_COUNT:
         break;
     }
@@ -338,7 +345,8 @@ enum {
     F_LTA = 64,
     F_FCR = 128,
     F_DA = 256,
-    F_CG = 512
+    F_CG = 512,
+    F_SCC = 1024
 };
 
 static unsigned feature_flags(const dra_alloc_features_t *f)
@@ -354,7 +362,8 @@ static unsigned feature_flags(const dra_alloc_features_t *f)
                {DRA_GATE_LIST_TYPE_ATTRIBUTES, F_LTA},
                {DRA_GATE_FRACTIONAL_CAPACITY_RANGE, F_FCR},
                {DRA_GATE_DERIVED_ATTRIBUTES, F_DA},
-               {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, F_CG}};
+               {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, F_CG},
+               {DRA_GATE_SHARED_CONSUMABLE_CAPACITY, F_SCC}};
     unsigned x = 0;
     for (size_t i = 0; i < DRA_ARRAY_LEN(map); i++)
         if (dra_alloc_gate_on(f, map[i].g))
@@ -436,6 +445,9 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
      * slices disagree on resourceSliceCount, or that has more slices than it declares, is
      * invalid, not incomplete; fewer slices than declared stays incomplete. No gate. */
     b->count_strict = r38;
+    /* DRASharedConsumableCapacity (KEP-5941, experimental variant; needs DRAPartitionableDevices
+     * and DRAConsumableCapacity, as upstream's table cases name all three): sharedcap.c */
+    b->scc = (x & F_SCC) && b->pd && b->cc && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;

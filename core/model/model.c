@@ -667,6 +667,10 @@ static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
         hasher_t *e = entry_begin(h);
         h_str(e, 'c', c[i].name);
         h_q(e, 'c', &c[i].value);
+        if (c[i].value_from) /* KEP-5941 fields: hashed only when present (digests unchanged) */
+            h_str(e, 'f', c[i].value_from);
+        if (c[i].policy)
+            h_policy(e, c[i].policy);
         sum += entry_end(h);
     }
     h_u64(h, 'c', n);
@@ -1078,16 +1082,6 @@ static bool attr_same(const dra_attr_t *a, const dra_attr_t *b)
     return false;
 }
 
-static bool counters_same(const dra_counter_t *a, uint32_t na, const dra_counter_t *b, uint32_t nb)
-{
-    if (na != nb)
-        return false;
-    for (uint32_t i = 0; i < na; i++)
-        if (!str_same(a[i].name, b[i].name) || dra_quantity_cmp(&a[i].value, &b[i].value) != 0 ||
-            a[i].value.exp != b[i].value.exp)
-            return false;
-    return true;
-}
 
 static bool policy_same(const dra_request_policy_t *a, const dra_request_policy_t *b)
 {
@@ -1104,6 +1098,18 @@ static bool policy_same(const dra_request_policy_t *a, const dra_request_policy_
         return false;
     for (uint32_t i = 0; i < a->nvalid_values; i++)
         if (dra_quantity_cmp(&a->valid_values[i], &b->valid_values[i]))
+            return false;
+    return true;
+}
+
+static bool counters_same(const dra_counter_t *a, uint32_t na, const dra_counter_t *b, uint32_t nb)
+{
+    if (na != nb)
+        return false;
+    for (uint32_t i = 0; i < na; i++)
+        if (!str_same(a[i].name, b[i].name) || dra_quantity_cmp(&a[i].value, &b[i].value) != 0 ||
+            a[i].value.exp != b[i].value.exp || !str_same(a[i].value_from, b[i].value_from) ||
+            !policy_same(a[i].policy, b[i].policy))
             return false;
     return true;
 }
@@ -1378,6 +1384,8 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
         for (uint32_t k = 0; y->counters && k < x->ncounters; k++) {
             y->counters[k].name = cstr(m, x->counters[k].name, oom);
             y->counters[k].value = x->counters[k].value;
+            y->counters[k].value_from =
+                x->counters[k].value_from ? cstr(m, x->counters[k].value_from, oom) : NULL;
         }
         if (x->ncounters && !y->counters)
             *oom = true;

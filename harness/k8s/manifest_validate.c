@@ -576,6 +576,23 @@ static void new_in_137(vd_t *v, const dra_srcpos_t *pos, const char *path, const
               gate);
 }
 
+/* A field of master (KEP-5941, DRASharedConsumableCapacity): an error under --release 1.34 ...
+ * 1.37, a warning when no release is given; 1.38-pre knows it (its API server drops it while the
+ * gate is off, which the allocator models: sharedcap.c). */
+static void new_in_138pre(vd_t *v, const dra_srcpos_t *pos, const char *path, const char *field)
+{
+    if (v->o->release && v->o->release < 138)
+        VERR(pos, path,
+             "%s: not a field in Kubernetes 1.%d (new in 1.38-pre, feature gate "
+             "DRASharedConsumableCapacity)",
+             field, v->o->release - 100);
+    else if (!v->o->release)
+        vfind(v, SEV_RELEASE, pos, path,
+              "%s: new in Kubernetes 1.38-pre (feature gate DRASharedConsumableCapacity); unknown "
+              "to 1.34 ... 1.37",
+              field);
+}
+
 /* compatibilityGroups of one consumesCounters entry (KEP-5963): at most 2 DNS labels, unique;
  * an empty list is "no groups". */
 static void check_groups(vd_t *v, const dra_consumes_t *c, const dra_srcpos_t *pos, const char *p)
@@ -641,6 +658,17 @@ static void check_device_counters(vd_t *v, const dra_slice_t *s, const dra_devic
                 VERR(pos, p, "counterSet: \"%s\" is not defined in the sharedCounters of pool %s/%s",
                      c->counter_set, s->driver ? s->driver : "", s->pool_name ? s->pool_name : "");
             continue;
+        }
+        for (uint32_t k = 0; k < c->ncounters; k++) {
+            const char *from = c->counters[k].value_from;
+            if (from) {
+                char pk[300];
+                snprintf(pk, sizeof pk, "%s.counters.%s", p,
+                         c->counters[k].name ? c->counters[k].name : "");
+                new_in_138pre(v, pos, pk, "valueFrom");
+                if (!dra_name_is_qualified(from))
+                    VERR(pos, pk, "valueFrom.capacityName: \"%s\": invalid qualified name", from);
+            }
         }
         for (uint32_t k = 0; k < c->ncounters; k++) {
             bool ok = false;
@@ -814,10 +842,18 @@ static void check_slice(vd_t *v, const dra_slice_t *s)
             VERR(pos, p, "counters: at most 32, has %u", cs->ncounters);
         if (cs->ncounters == 0)
             VERR(pos, p, "counters: must not be empty");
-        for (uint32_t k = 0; k < cs->ncounters; k++)
+        for (uint32_t k = 0; k < cs->ncounters; k++) {
             if (!dra_name_is_dns_label(cs->counters[k].name))
                 VERR(pos, p, "counters.%s: counter name is not a DNS label",
                      cs->counters[k].name ? cs->counters[k].name : "");
+            if (cs->counters[k].policy) { /* KEP-5941: the capacity requestPolicy's rules */
+                char pk[300];
+                snprintf(pk, sizeof pk, "%s.counters.%s.requestPolicy", p,
+                         cs->counters[k].name ? cs->counters[k].name : "");
+                new_in_138pre(v, pos, pk, "requestPolicy");
+                check_policy(v, cs->counters[k].policy, pos, pk);
+            }
+        }
     }
     if (v->o->release == 134 && total_counters > 32)
         VERR(pos, "spec.sharedCounters", "at most 32 counters in total in 1.34, has %u",
@@ -938,6 +974,49 @@ static void check_derived_refs(vd_t *v, const dra_claim_t *c, const dra_request_
     }
 }
 
+/* perDevice or perAllocation of a consumedCounters snapshot (KEP-5941): at most 2 counter sets
+ * (as consumesCounters), each named once, a DNS label; its counters DNS labels, at most 32,
+ * not negative. */
+static void check_set_uses(vd_t *v, const dra_counter_set_use_t *u, uint32_t n,
+                           const dra_srcpos_t *pos, const char *path)
+{
+    if (n > 2)
+        VERR(pos, path, "at most 2 counter sets, has %u", n);
+    for (uint32_t i = 0; i < n; i++) {
+        char p[300];
+        snprintf(p, sizeof p, "%s[%u]", path, i);
+        if (!u[i].counter_set)
+            VERR(pos, p, "counterSet: required field missing");
+        else if (!dra_name_is_dns_label(u[i].counter_set))
+            VERR(pos, p, "counterSet: \"%s\" is not a DNS label", u[i].counter_set);
+        for (uint32_t k = 0; k < i && u[i].counter_set; k++)
+            if (u[k].counter_set && strcmp(u[k].counter_set, u[i].counter_set) == 0)
+                VERR(pos, p, "counterSet \"%s\" listed twice", u[i].counter_set);
+        if (u[i].ncounters > 32)
+            VERR(pos, p, "counters: at most 32, has %u", u[i].ncounters);
+        for (uint32_t k = 0; k < u[i].ncounters; k++) {
+            if (!dra_name_is_dns_label(u[i].counters[k].name))
+                VERR(pos, p, "counters.%s: counter name is not a DNS label",
+                     u[i].counters[k].name ? u[i].counters[k].name : "");
+            else if (u[i].counters[k].value.neg)
+                VERR(pos, p, "counters.%s: must not be negative", u[i].counters[k].name);
+        }
+    }
+}
+
+static void check_snapshot(vd_t *v, const dra_counter_snapshot_t *sn, const dra_srcpos_t *cpos,
+                           const char *path)
+{
+    const dra_srcpos_t *pos = sn->pos.line ? &sn->pos : cpos;
+    char p[300];
+    snprintf(p, sizeof p, "%s.consumedCounters", path);
+    new_in_138pre(v, pos, p, "consumedCounters");
+    snprintf(p, sizeof p, "%s.consumedCounters.perDevice", path);
+    check_set_uses(v, sn->per_device, sn->nper_device, pos, p);
+    snprintf(p, sizeof p, "%s.consumedCounters.perAllocation", path);
+    check_set_uses(v, sn->per_allocation, sn->nper_allocation, pos, p);
+}
+
 static void check_claim(vd_t *v, const dra_claim_t *c)
 {
     char p[300];
@@ -1043,6 +1122,8 @@ static void check_claim(vd_t *v, const dra_claim_t *c)
                 VERR(pos, p, "request, driver, pool and device are required");
             else if (!request_ref_ok(c, r->request))
                 VERR(pos, p, "request: \"%s\" is not a request of this claim", r->request);
+            if (a->counters && a->counters[i])
+                check_snapshot(v, a->counters[i], pos, p);
         }
         if (a->node_selector)
             check_node_selector(v, a->node_selector, pos, "status.allocation.nodeSelector", false);
