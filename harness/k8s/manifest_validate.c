@@ -848,9 +848,11 @@ static void check_slice(vd_t *v, const dra_slice_t *s)
                      cs->counters[k].name ? cs->counters[k].name : "");
             if (cs->counters[k].policy) { /* KEP-5941: the capacity requestPolicy's rules */
                 char pk[300];
-                snprintf(pk, sizeof pk, "%s.counters.%s.requestPolicy", p,
+                snprintf(pk, sizeof pk, "%s.counters.%s", p,
                          cs->counters[k].name ? cs->counters[k].name : "");
                 new_in_138pre(v, pos, pk, "requestPolicy");
+                snprintf(pk, sizeof pk, "%s.counters.%s.requestPolicy", p,
+                         cs->counters[k].name ? cs->counters[k].name : "");
                 check_policy(v, cs->counters[k].policy, pos, pk);
             }
         }
