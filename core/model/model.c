@@ -660,6 +660,31 @@ static void h_policy(hasher_t *h, const dra_request_policy_t *p)
     }
 }
 
+/* consumedCounters (KEP-5941): counter sets in order, counters as a map */
+static void h_set_uses(hasher_t *h, uint8_t tag, const dra_counter_set_use_t *u, uint32_t n)
+{
+    h_u64(h, tag, n);
+    for (uint32_t i = 0; i < n; i++) {
+        h_str(h, tag, u[i].counter_set);
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < u[i].ncounters; k++) {
+            hasher_t *e = entry_begin(h);
+            h_str(e, 'c', u[i].counters[k].name);
+            h_q(e, 'c', &u[i].counters[k].value);
+            sum += entry_end(h);
+        }
+        h_u64(h, 'c', u[i].ncounters);
+        h_u64(h, 'c', sum);
+    }
+}
+
+static void h_snapshot(hasher_t *h, const dra_counter_snapshot_t *sn)
+{
+    h_u64(h, 'K', 1);
+    h_set_uses(h, 'D', sn->per_device, sn->nper_device);
+    h_set_uses(h, 'L', sn->per_allocation, sn->nper_allocation);
+}
+
 static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
 {
     uint64_t sum = 0;
@@ -838,6 +863,8 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
         }
         h_u64(h, 'c', r->nconsumed);
         h_u64(h, 'c', sum);
+        if (a->counters && a->counters[i]) /* KEP-5941: only when present (digests unchanged) */
+            h_snapshot(h, a->counters[i]);
     }
     h_u64(h, 'g', a->nconfigs);
     for (uint32_t i = 0; i < a->nconfigs; i++) {
