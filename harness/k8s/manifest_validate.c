@@ -1011,8 +1011,7 @@ static void check_snapshot(vd_t *v, const dra_counter_snapshot_t *sn, const dra_
 {
     const dra_srcpos_t *pos = sn->pos.line ? &sn->pos : cpos;
     char p[300];
-    snprintf(p, sizeof p, "%s.consumedCounters", path);
-    new_in_138pre(v, pos, p, "consumedCounters");
+    new_in_138pre(v, pos, path, "consumedCounters");
     snprintf(p, sizeof p, "%s.consumedCounters.perDevice", path);
     check_set_uses(v, sn->per_device, sn->nper_device, pos, p);
     snprintf(p, sizeof p, "%s.consumedCounters.perAllocation", path);

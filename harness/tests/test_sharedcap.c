@@ -160,7 +160,7 @@ static void test_read_validate_write(void)
                    "DRASharedConsumableCapacity)"));
     CHECK(has(&e2, "spec.sharedCounters[0].counters.bw: requestPolicy: not a field in Kubernetes "
                    "1.37"));
-    CHECK(has(&e2, "results[0].consumedCounters: consumedCounters: not a field in Kubernetes 1.37"));
+    CHECK(has(&e2, "results[0]: consumedCounters: not a field in Kubernetes 1.37"));
     CHECK_EQ_U64(line_of(&e2, "consumedCounters: not a field"), 46);
     dra_diag_list_fini(&e2);
     dra_diag_list_init(&e2);
