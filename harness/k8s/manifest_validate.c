@@ -662,9 +662,11 @@ static void check_device_counters(vd_t *v, const dra_slice_t *s, const dra_devic
         for (uint32_t k = 0; k < c->ncounters; k++) {
             const char *from = c->counters[k].value_from;
             if (from) {
-                char pk[300];
-                snprintf(pk, sizeof pk, "%s.counters.%s", p,
-                         c->counters[k].name ? c->counters[k].name : "");
+                char pk[400];
+                pbuf_t pb2 = pb_start(pk, sizeof pk);
+                pb_s(&pb2, p);
+                pb_s(&pb2, ".counters.");
+                pb_s(&pb2, c->counters[k].name ? c->counters[k].name : "");
                 new_in_138pre(v, pos, pk, "valueFrom");
                 if (!dra_name_is_qualified(from))
                     VERR(pos, pk, "valueFrom.capacityName: \"%s\": invalid qualified name", from);
@@ -847,12 +849,13 @@ static void check_slice(vd_t *v, const dra_slice_t *s)
                 VERR(pos, p, "counters.%s: counter name is not a DNS label",
                      cs->counters[k].name ? cs->counters[k].name : "");
             if (cs->counters[k].policy) { /* KEP-5941: the capacity requestPolicy's rules */
-                char pk[300];
-                snprintf(pk, sizeof pk, "%s.counters.%s", p,
-                         cs->counters[k].name ? cs->counters[k].name : "");
+                char pk[400];
+                pbuf_t pb2 = pb_start(pk, sizeof pk);
+                pb_s(&pb2, p);
+                pb_s(&pb2, ".counters.");
+                pb_s(&pb2, cs->counters[k].name ? cs->counters[k].name : "");
                 new_in_138pre(v, pos, pk, "requestPolicy");
-                snprintf(pk, sizeof pk, "%s.counters.%s.requestPolicy", p,
-                         cs->counters[k].name ? cs->counters[k].name : "");
+                pb_s(&pb2, ".requestPolicy");
                 check_policy(v, cs->counters[k].policy, pos, pk);
             }
         }
@@ -985,8 +988,12 @@ static void check_set_uses(vd_t *v, const dra_counter_set_use_t *u, uint32_t n,
     if (n > 2)
         VERR(pos, path, "at most 2 counter sets, has %u", n);
     for (uint32_t i = 0; i < n; i++) {
-        char p[300];
-        snprintf(p, sizeof p, "%s[%u]", path, i);
+        char p[400];
+        pbuf_t pb = pb_start(p, sizeof p);
+        pb_s(&pb, path);
+        pb_s(&pb, "[");
+        pb_u(&pb, i);
+        pb_s(&pb, "]");
         if (!u[i].counter_set)
             VERR(pos, p, "counterSet: required field missing");
         else if (!dra_name_is_dns_label(u[i].counter_set))
@@ -1010,11 +1017,15 @@ static void check_snapshot(vd_t *v, const dra_counter_snapshot_t *sn, const dra_
                            const char *path)
 {
     const dra_srcpos_t *pos = sn->pos.line ? &sn->pos : cpos;
-    char p[300];
+    char p[400];
     new_in_138pre(v, pos, path, "consumedCounters");
-    snprintf(p, sizeof p, "%s.consumedCounters.perDevice", path);
+    pbuf_t pb = pb_start(p, sizeof p);
+    pb_s(&pb, path);
+    pb_s(&pb, ".consumedCounters.perDevice");
     check_set_uses(v, sn->per_device, sn->nper_device, pos, p);
-    snprintf(p, sizeof p, "%s.consumedCounters.perAllocation", path);
+    pb = pb_start(p, sizeof p);
+    pb_s(&pb, path);
+    pb_s(&pb, ".consumedCounters.perAllocation");
     check_set_uses(v, sn->per_allocation, sn->nper_allocation, pos, p);
 }
 
