@@ -239,6 +239,23 @@ static void rd_claim_spec(rd_t *rd, dra_claim_t *c, const dra_ynode_t *spec)
     }
 }
 
+/* A map NAME: quantity (consumedCapacity, a snapshot's counters) into *n entries. */
+static dra_consumed_t *rd_qty_map(rd_t *rd, const dra_ynode_t *z, uint32_t *n)
+{
+    *n = 0;
+    if (!dra_mr_want_map(rd, z))
+        return NULL;
+    dra_consumed_t *out = dra_model_array(rd->m, z->n, sizeof *out);
+    *n = out ? z->n : 0;
+    for (uint32_t q = 0; q < *n; q++) {
+        size_t s5 = pushk(rd, z->keys[q]->text);
+        out[q].name = dra_model_strn(rd->m, z->keys[q]->text, z->keys[q]->len);
+        dra_mr_qty(rd, z->vals[q], &out[q].value);
+        pop(rd, s5);
+    }
+    return out;
+}
+
 /* perDevice / perAllocation of consumedCounters: [{counterSet, counters: {NAME: QTY}}]. */
 static dra_counter_set_use_t *rd_set_uses(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
 {
@@ -252,18 +269,8 @@ static dra_counter_set_use_t *rd_set_uses(rd_t *rd, const dra_ynode_t *v, uint32
             if (KEY_IS(f.key, "counterSet"))
                 u[e.i].counter_set = dra_mr_str(rd, f.val, false);
             else if (KEY_IS(f.key, "counters")) {
-                const dra_ynode_t *z = f.val;
-                if (dra_ynode_is_null(z) || !dra_mr_want_map(rd, z))
-                    continue;
-                u[e.i].counters = dra_model_array(rd->m, z->n, sizeof *u[e.i].counters);
-                u[e.i].ncounters = u[e.i].counters ? z->n : 0;
-                for (uint32_t q = 0; q < u[e.i].ncounters; q++) {
-                    size_t s5 = pushk(rd, z->keys[q]->text);
-                    u[e.i].counters[q].name =
-                        dra_model_strn(rd->m, z->keys[q]->text, z->keys[q]->len);
-                    dra_mr_qty(rd, z->vals[q], &u[e.i].counters[q].value);
-                    pop(rd, s5);
-                }
+                if (!dra_ynode_is_null(f.val))
+                    u[e.i].counters = rd_qty_map(rd, f.val, &u[e.i].ncounters);
             } else
                 dra_mr_unknown_field(rd, f.keyn, kuse);
         }
@@ -321,16 +328,7 @@ static void rd_result(rd_t *rd, dra_allocation_t *a, uint32_t ri, const dra_ynod
         else if (strcmp(k3, "shareID") == 0)
             r->share_id = dra_mr_str(rd, z, false);
         else if (strcmp(k3, "consumedCapacity") == 0) {
-            if (dra_mr_want_map(rd, z)) {
-                r->consumed = dra_model_array(rd->m, z->n, sizeof *r->consumed);
-                r->nconsumed = r->consumed ? z->n : 0;
-                for (uint32_t q = 0; q < r->nconsumed; q++) {
-                    size_t s5 = pushk(rd, z->keys[q]->text);
-                    r->consumed[q].name = dra_model_strn(rd->m, z->keys[q]->text, z->keys[q]->len);
-                    dra_mr_qty(rd, z->vals[q], &r->consumed[q].value);
-                    pop(rd, s5);
-                }
-            }
+            r->consumed = rd_qty_map(rd, z, &r->nconsumed);
         } else if (strcmp(k3, "consumedCounters") == 0) {
             const dra_counter_snapshot_t *sn = rd_snapshot(rd, z);
             if (sn && !a->counters) {

@@ -576,6 +576,16 @@ static void new_in_137(vd_t *v, const dra_srcpos_t *pos, const char *path, const
               gate);
 }
 
+/* "<base>.counters.<name>" into buf (truncated like the other paths); the buffer for more. */
+static pbuf_t counter_path(char *buf, size_t cap, const char *base, const char *name)
+{
+    pbuf_t pb = pb_start(buf, cap);
+    pb_s(&pb, base);
+    pb_s(&pb, ".counters.");
+    pb_s(&pb, name ? name : "");
+    return pb;
+}
+
 /* A field of master (KEP-5941, DRASharedConsumableCapacity): an error under --release 1.34 ...
  * 1.37, a warning when no release is given; 1.38-pre knows it (its API server drops it while the
  * gate is off, which the allocator models: sharedcap.c). */
@@ -663,10 +673,7 @@ static void check_device_counters(vd_t *v, const dra_slice_t *s, const dra_devic
             const char *from = c->counters[k].value_from;
             if (from) {
                 char pk[400];
-                pbuf_t pb2 = pb_start(pk, sizeof pk);
-                pb_s(&pb2, p);
-                pb_s(&pb2, ".counters.");
-                pb_s(&pb2, c->counters[k].name ? c->counters[k].name : "");
+                counter_path(pk, sizeof pk, p, c->counters[k].name);
                 new_in_138pre(v, pos, pk, "valueFrom");
                 if (!dra_name_is_qualified(from))
                     VERR(pos, pk, "valueFrom.capacityName: \"%s\": invalid qualified name", from);
@@ -850,10 +857,7 @@ static void check_slice(vd_t *v, const dra_slice_t *s)
                      cs->counters[k].name ? cs->counters[k].name : "");
             if (cs->counters[k].policy) { /* KEP-5941: the capacity requestPolicy's rules */
                 char pk[400];
-                pbuf_t pb2 = pb_start(pk, sizeof pk);
-                pb_s(&pb2, p);
-                pb_s(&pb2, ".counters.");
-                pb_s(&pb2, cs->counters[k].name ? cs->counters[k].name : "");
+                pbuf_t pb2 = counter_path(pk, sizeof pk, p, cs->counters[k].name);
                 new_in_138pre(v, pos, pk, "requestPolicy");
                 pb_s(&pb2, ".requestPolicy");
                 check_policy(v, cs->counters[k].policy, pos, pk);
