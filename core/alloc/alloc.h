@@ -98,6 +98,8 @@ typedef enum dra_gate {
     DRA_GATE_GANG_SCHEDULING,          /* GangScheduling (1.36 only; merged into GenericWorkload
                                           in 1.37): the gang policy's minCount */
     DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,  /* TopologyAwareWorkloadScheduling */
+    DRA_GATE_OPTIONAL_NODE_OPERATIONS, /* DRAOptionalNodeOperations (1.37+, KEP-5945): slices'
+                                          skipNodeOperations (core/alloc/node_ops.c) */
     DRA_GATE_SHARED_CONSUMABLE_CAPACITY, /* DRASharedConsumableCapacity (1.38-pre alpha, KEP-5941;
                                             core/alloc/sharedcap.c) */
     DRA_GATE_COUNT
@@ -177,6 +179,9 @@ bool dra_alloc_tolerates(const dra_toleration_t *t, const dra_taint_t *taint);
 DRA_NODISCARD int dra_alloc_node_selector_matches(const dra_node_t *node,
                                                   const dra_node_selector_t *sel, bool *match,
                                                   char *err, size_t errlen);
+/* Whether node lists `feature` in status.declaredFeatures (NodeDeclaredFeatures; false for a
+ * NULL node). O(declared features). core/alloc/node_ops.c. */
+bool dra_alloc_node_declares(const dra_node_t *node, const char *feature);
 
 /* ---- allocation state ------------------------------------------------------------------------ */
 

@@ -25,7 +25,31 @@ __extension__ typedef unsigned __int128 dra__uaq_t;
 
 #define DRA_AQ_SAT (((dra__aq_t)1) << 120)
 
-dra__aq_t dra__aq_from(const dra_quantity_t *q);
+/* The exact value of q in nano units, saturated at DRA_AQ_SAT in magnitude (a remainder below 1n
+ * rounded away from zero to 1n, as Kubernetes does). dra__aq_from_any is the general conversion;
+ * dra__aq_from takes a magnitude below 2^64 with an exponent from -9 to 10 (every quantity a
+ * manifest or the generator writes in practice: "10Gi", "500m", "1") with one 64 x 64-bit multiply
+ * inline, the same value: the product is exact below 2^128 and capped as the general path caps
+ * it (test_alloc_units.c test_aq_from checks both against a digit-at-a-time conversion).
+ * Commit and release of a share convert every consumedCapacity quantity this way. O(1). */
+dra__aq_t dra__aq_from_any(const dra_quantity_t *q);
+static inline dra__aq_t dra__aq_from(const dra_quantity_t *q)
+{
+    static const uint64_t p10[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL,
+                                     1000000ULL, 10000000ULL, 100000000ULL, 1000000000ULL,
+                                     10000000000ULL, 100000000000ULL, 1000000000000ULL,
+                                     10000000000000ULL, 100000000000000ULL,
+                                     1000000000000000ULL, 10000000000000000ULL,
+                                     100000000000000000ULL, 1000000000000000000ULL,
+                                     10000000000000000000ULL};
+    uint32_t e = (uint32_t)q->exp + 9u;
+    if (q->hi || e >= 20u)
+        return dra__aq_from_any(q);
+    dra__uaq_t m = (dra__uaq_t)q->lo * p10[e];
+    if (m > (dra__uaq_t)DRA_AQ_SAT)
+        m = (dra__uaq_t)DRA_AQ_SAT;
+    return q->neg ? -(dra__aq_t)m : (dra__aq_t)m;
+}
 /* A Quantity with value v (nano units); format copied from like (may be NULL). */
 void dra__aq_to(dra__aq_t v, const dra_quantity_t *like, dra_quantity_t *out);
 /* Quantity.Value(): rounded up to an integer number of units. */
@@ -54,6 +78,10 @@ typedef struct dra_beh {
     bool count_strict;  /* 1.38-pre (#141118): at the pool's newest generation, slices that
                            disagree on resourceSliceCount, or more slices than declared, make the
                            pool invalid (an obsolete such generation is ignored) */
+    bool ono;           /* DRAOptionalNodeOperations (1.37+): a device of a slice with
+                           skipNodeOperations is selectable on a node that declares the feature,
+                           and its results copy the list; with the gate off it is selectable
+                           nowhere (core/alloc/node_ops.c) */
     bool scc;           /* DRASharedConsumableCapacity in effect (sharedcap.c): a gathered slice
                            with request-driven counters is refused as not modelled */
     bool derived;       /* DRADerivedAttributes: derived attributes evaluated for constraints */
@@ -549,10 +577,33 @@ DRA_NODISCARD int dra__acall_layout(const dra__beh_t *b, const dra__gpools_t *gp
  * (greedy also with fractional ranges or qualified capacity names). */
 bool dra__claims_need_search(const dra__beh_t *b, dra_claim_t *const *claims, uint32_t n,
                             bool greedy);
-/* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off. */
+/* ---- optional node operations (node_ops.c) ---------------------------------------------------- */
+
+/* "DRAOptionalNodeOperations": the feature name a node declares in status.declaredFeatures. */
+extern const char *const dra__ono_feature;
+/* Whether node lists `feature` in status.declaredFeatures (false for NULL). */
+bool dra__node_declares(const dra_node_t *node, const char *feature);
+/* Whether devices of slices with skipNodeOperations may be allocated on node: the allocator's
+ * feature on (b->ono) and the node declaring it. */
+bool dra__node_ops_usable(const dra__beh_t *b, const dra_node_t *node);
+/* Whether d is not selectable on node because its slice lists skipNodeOperations and
+ * dra__node_ops_usable says no. */
+bool dra__node_ops_blocked(const dra__beh_t *b, const dra_node_t *node, const dra_device_t *d);
+
+/* dra__node_ops_blocked behind an inline test of the slice's list (empty on the common path). */
+static inline bool dra__dev_ops_blocked(const dra__beh_t *b, const dra_node_t *node,
+                                        const dra_device_t *d)
+{
+    return DRA_UNLIKELY(d->slice && d->slice->nskip_node_ops) && dra__node_ops_blocked(b, node, d);
+}
+
+/* Devices with binding conditions are not selectable while DRADeviceBindingConditions is off,
+ * nor devices of a slice with skipNodeOperations where the node cannot skip them (node_ops.c;
+ * both before the selectors, and node-dependent only through the second). */
 static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__slot_t *st)
 {
-    return !c->b.binding && st->d->nbinding_conditions > 0;
+    return (!c->b.binding && st->d->nbinding_conditions > 0) ||
+           dra__dev_ops_blocked(&c->b, c->node, st->d);
 }
 
 /* ---- selectors ---------------------------------------------------------------------------- */
@@ -575,6 +626,7 @@ typedef enum dra__selwhy {
     DRA__SEL_CLASS,
     DRA__SEL_REQUEST,
     DRA__SEL_NODE,
+    DRA__SEL_NODE_OPS, /* skipNodeOperations the node cannot honour (node_ops.c) */
 } dra__selwhy_t;
 /* dra__device_selectable, telling which step decided (*why, *index: the selector's number for
  * CLASS and REQUEST). dra__device_selectable is this function; the explain mode reads *why. */

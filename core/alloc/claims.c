@@ -14,6 +14,9 @@
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 static const char *nz(const char *s)
 {
@@ -625,7 +628,7 @@ void dra__acons_remove(dra__acall_t *ac, dra__cons_t *c, const dra__rq_t *rq, ui
  * two different field lists feed the same bytes; the fields are the namespace, the claim's
  * name, the driver, the pool, the device, then the index and the attempt (4 bytes each, little
  * endian, as one 8-byte field). Built in a stack buffer when it fits (one XXH3 call), else fed
- * to a streaming state: the same bytes, the same hash. */
+ * to a streaming state: the same bytes, the same hash. Each field's length is taken once. */
 static void put_le64(unsigned char *b, uint64_t v)
 {
     b[0] = (unsigned char)v;
@@ -638,16 +641,6 @@ static void put_le64(unsigned char *b, uint64_t v)
     b[7] = (unsigned char)(v >> 56);
 }
 
-static size_t sid_put(unsigned char *buf, size_t at, size_t cap, const void *p, size_t n)
-{
-    if (at + 8 + n > cap)
-        return SIZE_MAX;
-    put_le64(buf + at, n);
-    if (n)
-        memcpy(buf + at + 8, p, n);
-    return at + 8 + n;
-}
-
 static void sid_field(XXH3_state_t *h, const void *p, size_t n)
 {
     unsigned char len[8];
@@ -657,43 +650,62 @@ static void sid_field(XXH3_state_t *h, const void *p, size_t n)
         XXH3_128bits_update(h, p, n);
 }
 
-/* The 8 hex digits of v (lowercase), most significant first, all at once: each nibble spread
- * to a byte, '0' added, and 'a' - '0' - 10 more to the bytes above 9. */
-static inline void hex8(char *o, uint32_t v)
+/* The 16 hex digits of v (lowercase), most significant first, all at once: each nibble spread
+ * to a byte, '0' added, and 'a' - '0' - 10 more to the bytes above 9 (two 8-digit halves in
+ * 64-bit arithmetic, or one 16-byte vector where SSE2 is there: every x86-64). */
+static inline void hex16(char *o, uint64_t v)
 {
-    uint64_t x = v;
-    x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
-    x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
-    x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
-    uint64_t above9 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
-    x += 0x3030303030303030ULL + above9 * ('a' - '0' - 10);
-    x = __builtin_bswap64(x); /* the most significant digit first in memory */
-    memcpy(o, &x, 8);
+#if defined(__SSE2__) && defined(__x86_64__)
+    __m128i b = _mm_cvtsi64_si128((long long)__builtin_bswap64(v)); /* most significant first */
+    const __m128i f = _mm_set1_epi8(0x0f);
+    __m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(b, 4), f), _mm_and_si128(b, f));
+    __m128i above9 = _mm_and_si128(_mm_cmpgt_epi8(d, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+    _mm_storeu_si128((__m128i *)(void *)o, _mm_add_epi8(d, _mm_add_epi8(above9, _mm_set1_epi8('0'))));
+#else
+    for (int h = 0; h < 2; h++) {
+        uint64_t x = (uint32_t)(v >> (32 - 32 * h));
+        x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
+        x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
+        x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
+        uint64_t above9 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+        x += 0x3030303030303030ULL + above9 * ('a' - '0' - 10);
+        x = __builtin_bswap64(x); /* the most significant digit first in memory */
+        memcpy(o + 8 * h, &x, 8);
+    }
+#endif
 }
+
+#define SID_STACK 768 /* the hash input built on the stack up to this size (one XXH3 call) */
 
 void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
                    const char *pool, const char *device, uint32_t attempt, char buf[37])
 {
     const char *f[5] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : "",
                         nz(driver), nz(pool), nz(device)};
-    unsigned char num[8];
-    put_le64(num, (uint64_t)index | (uint64_t)attempt << 32);
-    unsigned char in[768];
-    size_t at = 0;
-    for (int i = 0; i < 5 && at != SIZE_MAX; i++)
-        at = sid_put(in, at, sizeof in, f[i], strlen(f[i]));
-    if (at != SIZE_MAX)
-        at = sid_put(in, at, sizeof in, num, sizeof num);
+    size_t n[5], total = 6 * 8 + 8; /* six length fields, the index and the attempt */
+    for (int i = 0; i < 5; i++)
+        total += n[i] = strlen(f[i]);
+    uint64_t num = (uint64_t)index | (uint64_t)attempt << 32;
     XXH128_hash_t v;
-    if (at != SIZE_MAX) {
-        v = XXH3_128bits_withSeed(in, at, seed);
+    if (total <= SID_STACK) { /* each field's length and bytes in one pass, then one hash */
+        unsigned char in[SID_STACK], *o = in;
+        for (int i = 0; i < 5; i++) {
+            put_le64(o, n[i]);
+            memcpy(o + 8, f[i], n[i]);
+            o += 8 + n[i];
+        }
+        put_le64(o, 8);
+        put_le64(o + 8, num);
+        v = XXH3_128bits_withSeed(in, total, seed);
     } else {
+        unsigned char nb[8];
+        put_le64(nb, num);
         XXH3_state_t h;
         XXH3_INITSTATE(&h);
         XXH3_128bits_reset_withSeed(&h, seed);
         for (int i = 0; i < 5; i++)
-            sid_field(&h, f[i], strlen(f[i]));
-        sid_field(&h, num, sizeof num);
+            sid_field(&h, f[i], n[i]);
+        sid_field(&h, nb, sizeof nb);
         v = XXH3_128bits_digest(&h);
     }
     /* UUID version 4, variant 10: xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx - the hex digits of
@@ -701,10 +713,8 @@ void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const ch
     uint64_t x = (v.high64 & ~0xf000ULL) | 0x4000ULL;
     uint64_t y = (v.low64 & ~(0xfULL << 60)) | ((8 + ((v.low64 >> 60) & 3)) << 60);
     char hx[16], hy[16];
-    hex8(hx, (uint32_t)(x >> 32));
-    hex8(hx + 8, (uint32_t)x);
-    hex8(hy, (uint32_t)(y >> 32));
-    hex8(hy + 8, (uint32_t)y);
+    hex16(hx, x);
+    hex16(hy, y);
     memcpy(buf, hx, 8);
     buf[8] = '-';
     memcpy(buf + 9, hx + 8, 4);
@@ -1196,6 +1206,10 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
             o->admin_access = rq->body->admin_access && !rq->is_sub;
             o->tolerations = rq->body->tolerations;
             o->ntolerations = rq->body->ntolerations;
+            if (ac->b.ono && st->d->slice) { /* node_ops.c: the slice's list, verbatim */
+                o->skip_node_ops = st->d->slice->skip_node_ops;
+                o->nskip_node_ops = st->d->slice->nskip_node_ops;
+            }
             if (ac->b.binding) {
                 o->binding_conditions = st->d->binding_conditions;
                 o->nbinding_conditions = st->d->nbinding_conditions;

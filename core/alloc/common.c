@@ -118,6 +118,7 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "GenericWorkload",
     "GangScheduling",
     "TopologyAwareWorkloadScheduling",
+    "DRAOptionalNodeOperations",
     "DRASharedConsumableCapacity",
 };
 
@@ -250,6 +251,11 @@ dra_gate_stage_t dra_alloc_gate_stage(dra_release_t r, dra_gate_t g)
         if (r >= DRA_RELEASE_1_36)
             STAGE(true, false, false, "alpha");
         break;
+    case DRA_GATE_OPTIONAL_NODE_OPERATIONS:
+        /* kube-scheduler's kube_features.go: alpha from 1.37, still alpha on master */
+        if (r >= DRA_RELEASE_1_37)
+            STAGE(true, false, false, "alpha");
+        break;
     case DRA_GATE_SHARED_CONSUMABLE_CAPACITY:
         /* KEP-5941: master's kube_features.go at 0c8a1b073dc3 (alpha, off; retargeted from 1.37
          * to 1.38, so 1.37 does not have it) */
@@ -346,7 +352,8 @@ enum {
     F_FCR = 128,
     F_DA = 256,
     F_CG = 512,
-    F_SCC = 1024
+    F_ONO = 1024,
+    F_SCC = 2048
 };
 
 static unsigned feature_flags(const dra_alloc_features_t *f)
@@ -363,6 +370,7 @@ static unsigned feature_flags(const dra_alloc_features_t *f)
                {DRA_GATE_FRACTIONAL_CAPACITY_RANGE, F_FCR},
                {DRA_GATE_DERIVED_ATTRIBUTES, F_DA},
                {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, F_CG},
+               {DRA_GATE_OPTIONAL_NODE_OPERATIONS, F_ONO},
                {DRA_GATE_SHARED_CONSUMABLE_CAPACITY, F_SCC}};
     unsigned x = 0;
     for (size_t i = 0; i < DRA_ARRAY_LEN(map); i++)
@@ -445,6 +453,9 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
      * slices disagree on resourceSliceCount, or that has more slices than it declares, is
      * invalid, not incomplete; fewer slices than declared stays incomplete. No gate. */
     b->count_strict = r38;
+    /* OptionalNodeOperations is in no SupportedFeatures but experimental's, like every alpha
+     * allocator feature: with the gate on, experimental runs */
+    b->ono = (x & F_ONO) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     /* DRASharedConsumableCapacity (KEP-5941, experimental variant; needs DRAPartitionableDevices
      * and DRAConsumableCapacity, as upstream's table cases name all three): sharedcap.c */
     b->scc = (x & F_SCC) && b->pd && b->cc && b->variant == DRA_VARIANT_EXPERIMENTAL;
@@ -595,7 +606,7 @@ static const dra__uaq_t k_satdiv[39] = {
 };
 #undef P10
 
-dra__aq_t dra__aq_from(const dra_quantity_t *q)
+dra__aq_t dra__aq_from_any(const dra_quantity_t *q)
 {
     dra__uaq_t m = ((dra__uaq_t)q->hi << 64) | q->lo;
     int32_t e = q->exp + 9;
@@ -1403,6 +1414,9 @@ int dra__device_selectable_why(const dra_model_t *m, const dra__beh_t *b, dra_ce
     *why = DRA__SEL_BINDING;
     *index = 0;
     if (!b->binding && d->nbinding_conditions > 0)
+        return DRA_OK;
+    *why = DRA__SEL_NODE_OPS; /* before the selectors, as dra__slot_binding_blocked */
+    if (dra__dev_ops_blocked(b, node, d))
         return DRA_OK;
     bool mt;
     int rc;

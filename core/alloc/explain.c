@@ -432,6 +432,7 @@ static const dra_model_t *node_view(dra_explainer_t *x, const dra_node_t *node)
 enum {
     ST_SEL = 0, /* a class or request selector: per selector below */
     ST_NODE,    /* per-device node selection */
+    ST_NODE_OPS, /* skipNodeOperations on a node not declaring DRAOptionalNodeOperations */
     ST_GATE,    /* withheld by a feature gate that is off */
     ST_POOL,    /* in an incomplete or invalid pool */
     ST_BUSY,
@@ -448,7 +449,16 @@ typedef struct gate_rule {
     dra_gate_t gate, gate2; /* gate2: a second gate that must be on too (DRA_GATE_COUNT: none) */
     const char *what;       /* which devices it withholds ("the 56 matching devices <what>") */
 } gate_rule_t;
-enum { GR_PD_DEVICE = 0, GR_PD_SLICE, GR_BINDING, GR_CG_DEVICE, GR_CG_PEER, GR_CG_SLICE, GR_N };
+enum {
+    GR_PD_DEVICE = 0,
+    GR_PD_SLICE,
+    GR_BINDING,
+    GR_CG_DEVICE,
+    GR_CG_PEER,
+    GR_CG_SLICE,
+    GR_ONO,
+    GR_N
+};
 static const gate_rule_t gate_rules[GR_N] = {
     [GR_PD_DEVICE] = {DRA_GATE_PARTITIONABLE_DEVICES, DRA_GATE_COUNT,
                       "consuming shared counters (partitions such as MIG devices)"},
@@ -466,6 +476,9 @@ static const gate_rule_t gate_rules[GR_N] = {
     [GR_CG_SLICE] = {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, DRA_GATE_COUNT,
                      "of ResourceSlices with a device declaring compatibilityGroups (left out of "
                      "their pools, which are incomplete)"},
+    /* node_ops.c: with the gate off no device of such a slice is selectable */
+    [GR_ONO] = {DRA_GATE_OPTIONAL_NODE_OPERATIONS, DRA_GATE_COUNT,
+                "of ResourceSlices with skipNodeOperations"},
 };
 
 #define MAXSEL 32
@@ -621,7 +634,8 @@ static memo_t *memo_slot(dra_explainer_t *x, const memo_t *k)
 static dra__selwhy_t sel_why(xctx_t *z, const dra__rq_t *rq, uint32_t ci, const dra_device_t *d,
                              bool ignore_binding, uint32_t *index)
 {
-    if (d->slice && d->slice->per_device_node_selection)
+    /* node-dependent answers are not memoized (the memo serves every node) */
+    if (d->slice && (d->slice->per_device_node_selection || d->slice->nskip_node_ops))
         return sel_eval(z, rq, ci, d, ignore_binding, index);
     memo_t k = {rq->cls, rq->body, d->attrs, d->caps, d->slice ? d->slice->driver : NULL,
                 d->nattrs, d->ncaps, d->nbinding_conditions, d->allow_multiple_allocations,
@@ -645,8 +659,19 @@ static dra__selwhy_t sel_why(xctx_t *z, const dra__rq_t *rq, uint32_t ci, const 
     return why;
 }
 
-static void count_sel(funnel_t *f, dra__selwhy_t why, uint32_t index)
+static void count_sel(funnel_t *f, dra__selwhy_t why, uint32_t index, bool ono)
 {
+    if (why == DRA__SEL_NODE_OPS) {
+        if (ono) { /* the gate is on: the node does not declare the feature */
+            f->at[ST_NODE_OPS]++;
+        } else {
+            f->at[ST_GATE]++;
+            f->gate_n[GR_ONO]++;
+            if (f->gate_rule < 0)
+                f->gate_rule = GR_ONO;
+        }
+        return;
+    }
     if (why == DRA__SEL_CLASS)
         f->cls_at[index < MAXSEL ? index : MAXSEL]++;
     else if (why == DRA__SEL_REQUEST)
@@ -857,7 +882,7 @@ static funnel_t *funnel_of(xctx_t *z, uint32_t ci, uint32_t rqi)
                 dra__selwhy_t why = cached == 1 ? DRA__SEL_OK
                                                 : sel_why(z, rq, ci, st->d, blocked, &idx);
                 if (why != DRA__SEL_OK) {
-                    count_sel(f, why, idx);
+                    count_sel(f, why, idx, c->b.ono);
                     continue;
                 }
                 if (blocked) {
@@ -957,6 +982,14 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
                    "needed",
                 f->at[s], f->at[s] == 1 ? "device is" : "devices are", left, need);
             return true;
+        case ST_NODE_OPS:
+            BEGIN(DRA_WHY_NODE_SELECTION);
+            w->left = left;
+            put(w, "%u matching %s of ResourceSlices with skipNodeOperations and the node does "
+                   "not declare %s in status.declaredFeatures, %u left, %u needed",
+                f->at[s], f->at[s] == 1 ? "device is" : "devices are", dra__ono_feature, left,
+                need);
+            return true;
         case ST_GATE: {
             const gate_rule_t *g = &gate_rules[f->gate_rule >= 0 ? f->gate_rule : 0];
             dra_gate_t off = dra_alloc_gate_on(&z->x->f, g->gate) ? g->gate2 : g->gate;
@@ -996,7 +1029,9 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
             return true;
         case ST_BUSY:
             BEGIN(DRA_WHY_BUSY);
-            dra_why_busy(w, matching - f->at[ST_NODE] - f->at[ST_GATE] - f->at[ST_POOL], left);
+            dra_why_busy(w, matching - f->at[ST_NODE] - f->at[ST_NODE_OPS] - f->at[ST_GATE] -
+                                f->at[ST_POOL],
+                         left);
             return true;
         case ST_CAPACITY: {
             char ct[200];

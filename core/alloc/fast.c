@@ -176,6 +176,10 @@ struct dra_fast {
     uint64_t *dupid;    /* per row: another row has the same (driver, pool, device) */
     struct fdev *devpool; /* per row */
     uint32_t *slice_pb;   /* per slice: its pool's index in pbk */
+    fbucket_t **row_pbk;  /* per row: its pool's bypool bucket (row_pool in one load instead of
+                           * three: a commit's or release's version bump, and the look-ahead's
+                           * dra_fast_prefetch_pool, which reads it a step after
+                           * dra_fast_prefetch_row started it) */
     fbucket_t **pbk;    /* the bypool buckets, numbered */
     uint32_t npbk;
     size_t dmask;
@@ -273,7 +277,8 @@ static uint32_t slice_index(const dra_fast_t *a, const dra_slice_t *sl)
     return i;
 }
 
-/* The name and the pool bucket of device row `row` (its slice from a->devpool). O(1). */
+/* The name (its slice from a->devpool) and the pool bucket (a->row_pbk) of device row `row`.
+ * O(1). */
 static const char *row_name(const dra_fast_t *a, uint32_t row)
 {
     uint32_t si = a->devpool[row].slice;
@@ -282,7 +287,7 @@ static const char *row_name(const dra_fast_t *a, uint32_t row)
 
 static fbucket_t *row_pool(const dra_fast_t *a, uint32_t row)
 {
-    return a->pbk[a->slice_pb[a->devpool[row].slice]];
+    return a->row_pbk[row];
 }
 
 static int build_indexes(dra_fast_t *a)
@@ -341,8 +346,9 @@ static int build_indexes(dra_fast_t *a)
     a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(uint32_t), 4);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
     a->slice_pb = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
+    a->row_pbk = dra_arena_calloc(ar, rows + 1, sizeof(fbucket_t *), 8);
     a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
-    if (!a->mir || !a->devs || !a->devpool || !a->dupid || !a->slice_pb)
+    if (!a->mir || !a->devs || !a->devpool || !a->dupid || !a->slice_pb || !a->row_pbk)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
@@ -353,6 +359,7 @@ static int build_indexes(dra_fast_t *a)
             fdev_t *e = &a->devpool[row];
             e->slice = i;
             a->slice_pb[i] = pb->id;
+            a->row_pbk[row] = pb;
             const char *dn = nz(sl->devices[d].name);
             size_t h = (size_t)dev_hash(pb->key1, pb->key2, dn) & a->dmask;
             for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
@@ -402,8 +409,11 @@ static void forget_rows_only(dra_fast_t *a, uint32_t vr)
 void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
 {
     if (a && a->c.rows && row && row <= a->nrows) {
+        /* what on_state_change reads for a row of ours: the mirror, the repeated-ID bit and
+         * the row's pool bucket (its pointer here, the bucket a step later) */
         __builtin_prefetch(&a->mir[row - 1], 1);
-        __builtin_prefetch(&a->devpool[row - 1]);
+        __builtin_prefetch(&a->dupid[(row - 1) >> 6]);
+        __builtin_prefetch(&a->row_pbk[row - 1]);
     }
 }
 
@@ -1097,7 +1107,8 @@ static void fp_pick(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq, const dra
 static int fp_selectable(dra_fast_t *a, const dra_device_t *d, uint32_t row, uint32_t rqi,
                          bool *match)
 {
-    if (!a->c.b.binding && d->nbinding_conditions > 0) { /* dra__slot_binding_blocked */
+    if ((!a->c.b.binding && d->nbinding_conditions > 0) ||
+        dra__dev_ops_blocked(&a->c.b, a->c.node, d)) { /* dra__slot_binding_blocked */
         *match = false;
         return DRA_OK;
     }
@@ -1476,6 +1487,8 @@ static int fp_groups(dra_fast_t *a, dra__cl_t *cl, const dra__rq_t *rq)
                         continue; /* mirror bits are current: the scan looked at every device */
                     const dra_device_t *d = &sl->devices[i];
                     if (!ac->b.binding && d->nbinding_conditions > 0)
+                        continue;
+                    if (dra__dev_ops_blocked(&ac->b, ac->node, d))
                         continue;
                     if (cc && (body->ncap_requests ? !fast_cap_fits(ac, body, d)
                                                    : a->capfit0[row] != 1))
@@ -1989,7 +2002,8 @@ bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_out
                 r->admin_access != s->admin_access || !str_eq(r->share_id, s->share_id) ||
                 (r->share_id == NULL) != (s->share_id == NULL) || r->nconsumed != s->nconsumed ||
                 r->ntolerations != s->ntolerations ||
-                r->nbinding_conditions != s->nbinding_conditions)
+                r->nbinding_conditions != s->nbinding_conditions ||
+                r->nskip_node_ops != s->nskip_node_ops)
                 DIFF("claim #%u result #%u: %s %s/%s/%s vs %s %s/%s/%s", c, i, nz(r->request),
                      nz(r->driver), nz(r->pool), nz(r->device), nz(s->request), nz(s->driver),
                      nz(s->pool), nz(s->device));

@@ -65,7 +65,8 @@ bool dra_fast_shortcuts(const dra_fast_t *a);
  * numbering over the state's model) changes here (the row's mirror): a hint, O(1). */
 void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row);
 /* The next step of it: start loading the row's pool bucket (whose version a change bumps),
- * reading the lines dra_fast_prefetch_row started (call it a step later). A hint, O(1). */
+ * reading the line dra_fast_prefetch_row started (the row's bucket pointer: call it a step
+ * later). A hint, O(1). */
 void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row);
 
 /* The path that decided a call (out->stats.path). Every path other than the search answers

@@ -120,6 +120,18 @@ static void check_device(ictx_t *x, const dra_claim_t *cl, const ires_t *e)
         !match || !cls)
         violation(x->out, "claim %s: device %s is not selectable for request %s", nz(cl->name),
                   nz(r->device), nz(r->request));
+    /* skipNodeOperations (node_ops.c): the device's slice's list, verbatim (selectable() above
+     * already refuses a device the node cannot skip operations for) */
+    const dra_slice_t *sl = e->d->slice;
+    uint32_t want = sl && b->ono ? sl->nskip_node_ops : 0;
+    bool same = r->nskip_node_ops == want;
+    for (uint32_t i = 0; same && i < want; i++)
+        same = r->skip_node_ops[i] && sl->skip_node_ops[i] &&
+               strcmp(r->skip_node_ops[i], sl->skip_node_ops[i]) == 0;
+    if (!same)
+        violation(x->out, "claim %s: result %s has %u skipNodeOperations, its slice %u%s",
+                  nz(cl->name), nz(r->device), r->nskip_node_ops, want,
+                  r->nskip_node_ops == want ? " (different values)" : "");
     bool admin = e->body->admin_access && !strchr(nz(r->request), '/');
     if (admin != r->admin_access)
         violation(x->out, "claim %s: result %s adminAccess %d, request asks %d", nz(cl->name),

@@ -100,6 +100,7 @@ struct dra_alloc_state {
      * compare of the text instead of a hash of it; a pointer reused for another text misses */
     struct {
         const char *p;
+        const char *text; /* the interned text of id (the state's arena: it stays put) */
         uint32_t id;
     } capc[8];
     /* change watchers (alloc_impl.h, used by the fast allocator's row mirror) */
@@ -489,7 +490,14 @@ static int share_at(const dra_alloc_state_t *s, const st_dev_t *e, const char *t
         if (e->shares[i].fp != fp || (ref & REF_MARK))
             continue;
         size_t l;
-        const char *x = share_text(s, ref, &l);
+        const char *x;
+        if (ref & REF_INTERN) {
+            x = share_text(s, ref, &l);
+        } else { /* a cell (share_text's common case, here without a call) */
+            x = cell(s, ref);
+            l = (unsigned char)x[0];
+            x++;
+        }
         if (l == len && !memcmp(x, t, len))
             return (int)i;
     }
@@ -603,16 +611,16 @@ int dra_alloc_state_reserve_shares(dra_alloc_state_t *s, uint32_t texts, uint32_
     return DRA_OK;
 }
 
-/* The interned id of consumedCapacity name nm (interned when new if put; 0 when not interned
- * and !put), through the state's cache of names seen (capc). DRA_ENOMEM when interning fails. */
-static int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
+/* The slot of consumedCapacity name nm in the state's cache of names seen (capc). */
+static inline unsigned cap_slot(const char *nm)
 {
-    unsigned k = (unsigned)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 9)) & 7u;
-    uint32_t c = s->capc[k].id;
-    if (s->capc[k].p == nm && c && !strcmp(dra_intern_str(&s->intern, c), nm)) {
-        *id = c;
-        return DRA_OK;
-    }
+    return (unsigned)(((uintptr_t)nm >> 3) ^ ((uintptr_t)nm >> 9)) & 7u;
+}
+
+/* cap_id for a name not in the cache: looked up (interned when new if put) and cached. */
+static int cap_id_miss(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
+{
+    unsigned k = cap_slot(nm);
     size_t len = strlen(nm);
     if (put) {
         if (dra_intern_put(&s->intern, nm, len, id))
@@ -622,9 +630,24 @@ static int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
     }
     if (*id) {
         s->capc[k].p = nm;
+        s->capc[k].text = dra_intern_str(&s->intern, *id);
         s->capc[k].id = *id;
     }
     return DRA_OK;
+}
+
+/* The interned id of consumedCapacity name nm (interned when new if put; 0 when not interned
+ * and !put), through the state's cache of names seen (capc): a hit is a pointer and a text
+ * compared in line, a miss is cap_id_miss. DRA_ENOMEM when interning fails. */
+static inline int cap_id(dra_alloc_state_t *s, const char *nm, bool put, uint32_t *id)
+{
+    unsigned k = cap_slot(nm);
+    uint32_t c = s->capc[k].id;
+    if (s->capc[k].p == nm && c && !strcmp(s->capc[k].text, nm)) {
+        *id = c;
+        return DRA_OK;
+    }
+    return cap_id_miss(s, nm, put, id);
 }
 
 /* What a result means for the state (DRA-SEMANTICS §1.7). */
@@ -758,6 +781,8 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
      * allocation are counted by a dry run that decrements and then restores */
     int rc = DRA_OK;
     uint32_t done = 0;
+    st_dev_t *seen[DRA_ALLOC_STATE_ROWS_MAX]; /* the dry run's entries, for the second pass */
+    bool kept = a->nresults <= DRA_ALLOC_STATE_ROWS_MAX;
     for (; done < a->nresults; done++) {
         const dra_result_t *r = &a->results[done];
         int k = result_kind(s, r);
@@ -766,6 +791,8 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
         if (k == R_SKIP)
             continue;
         st_dev_t *e = lookup_result(s, r);
+        if (kept)
+            seen[done] = e;
         if (!e) {
             rc = DRA_ENOTFOUND;
             break;
@@ -808,7 +835,7 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
         const dra_result_t *r = &a->results[i];
         if (result_kind(s, r) != R_SHARE)
             continue;
-        st_dev_t *e = lookup_result(s, r);
+        st_dev_t *e = kept ? seen[i] : lookup_result(s, r);
         int z = find_marked(e);
         if (z >= 0) {
             share_drop(s, e->shares[z].ref);

@@ -13,8 +13,8 @@
  * and O(log nodes) per signature tree touched; a share result also O(capacities) (summary.c).
  * No allocation.
  *
- * Release records (engine.h): dra_engine_commit_pod_rec keeps, in a free record of the engine's
- * pool, the state's row and the table row of every exclusive result as the commit resolved
+ * Release records (engine.h): dra_engine_commit_pod_rec keeps, in a record the caller holds (its
+ * memory), the state's row and the table row of every exclusive result as the commit resolved
  * them, the results' count, the node and the plan; dra_engine_release_record undoes exactly
  * that from the record: the state's exclusive counts by row (dra__alloc_state_release_excl,
  * which tells the allocator's row mirror the same rows), each row's availability and summaries,
@@ -318,39 +318,9 @@ int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
 
 /* ---- release records ----------------------------------------------------------------------- */
 
-int dra_engine_records_reserve(dra_engine_t *e, uint32_t n)
+bool dra_engine_rec_held(const dra_engine_rec_t *rec)
 {
-    if (!e)
-        return DRA_EINVAL;
-    if (n <= e->nrecs)
-        return DRA_OK;
-    uint32_t nc = e->nrecs ? e->nrecs : 64;
-    while (nc < n)
-        nc = nc > UINT32_MAX / 2 ? n : nc * 2;
-    /* aligned, so a record is exactly two lines (its first one alone for up to
-     * DRA__REC_LINE_ROWS rows): the pool is copied, not reallocated */
-    dra__rec_t *nr = aligned_alloc(64, (size_t)nc * sizeof *nr);
-    uint32_t *nx = realloc(e->rec_next, (size_t)nc * sizeof *nx);
-    if (!nr || !nx) {
-        free(nr);
-        if (nx)
-            e->rec_next = nx; /* a larger link array: harmless */
-        return DRA_ENOMEM;
-    }
-    e->rec_next = nx;
-    if (e->nrecs)
-        memcpy(nr, e->recs, (size_t)e->nrecs * sizeof *nr);
-    /* the new records go to the front of the free list in handle order */
-    for (uint32_t i = nc; i-- > e->nrecs;) {
-        memset(&nr[i], 0, sizeof nr[i]);
-        nr[i].node = NONE;
-        nx[i] = e->rec_free;
-        e->rec_free = i + 1;
-    }
-    free(e->recs);
-    e->recs = nr;
-    e->nrecs = nc;
-    return DRA_OK;
+    return rec && rec->held == 1;
 }
 
 uint32_t dra_engine_records_held(const dra_engine_t *e)
@@ -361,51 +331,38 @@ uint32_t dra_engine_records_held(const dra_engine_t *e)
 int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
                               dra_allocation_t *const *a, uint32_t n, dra_engine_rec_t *rec)
 {
-    if (!rec)
+    if (!rec || rec->held)
         return DRA_EINVAL;
-    *rec = 0;
-    uint32_t h = e ? e->rec_free : 0;
-    dra__rec_t *r = h && node < e->nnodes ? &e->recs[h - 1] : NULL;
-    if (r) { /* written (stores only) after the commit's own loads: its first line started
-              * now (a second is written only for a pod of more than DRA__REC_LINE_ROWS rows) */
-        __builtin_prefetch(r, 1);
+    /* the record is the caller's (the runner's: its slot's, warmed with the slot before the
+     * placement), written after the commit's own loads */
+    dra__rec_t *r = e && node < e->nnodes ? rec : NULL;
+    if (r)
         e->rec_n = 0;
-    }
     int rc = pod_commit_release(e, plan, node, a, n, +1, &r);
     if (r && rc == DRA_OK) {
-        e->rec_free = e->rec_next[h - 1];
         r->node = node;
         r->plan = plan;
+        r->held = 1;
         e->rec_held++;
-        *rec = h;
-        /* the next commit's record (a fresh one while a cluster fills: cold) is written by
-         * the next commit; its lines are started here, a placement ahead */
-        if (e->rec_free)
-            __builtin_prefetch(&e->recs[e->rec_free - 1], 1);
     }
     return rc;
 }
 
-/* The held record of handle h, or NULL. */
-static dra__rec_t *held_record(const dra_engine_t *e, dra_engine_rec_t h)
+int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
 {
-    if (!e || !h || h > e->nrecs || e->recs[h - 1].node == NONE)
-        return NULL;
-    return &e->recs[h - 1];
-}
-
-int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
-{
-    dra__rec_t *r = held_record(e, h);
-    if (!r)
+    if (!e || !dra_engine_rec_held(r) || r->node >= e->nnodes || r->plan >= e->nplans ||
+        r->nrows > DRA_ENGINE_REC_ROWS)
         return DRA_EINVAL;
     /* the lines after the record are the caller's look-ahead's to start, a release or two
      * earlier (dra_engine_prefetch_record): started here, they would be in flight too late to
      * matter and cost a tenth of the release's instructions again */
-    uint32_t n = r->nrows < DRA_ENGINE_REC_ROWS ? r->nrows : DRA_ENGINE_REC_ROWS;
+    uint32_t n = r->nrows;
     uint32_t srow[DRA_ENGINE_REC_ROWS] = {0}; /* the state's rows, contiguous */
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
+        if (r->rows[i].row >= e->t->nrows) /* not this engine's record */
+            return DRA_EINVAL;
         srow[i] = r->rows[i].srow;
+    }
     int rc = dra__alloc_state_release_excl(e->state, srow, n);
     if (rc)
         return rc;
@@ -421,24 +378,22 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t h)
     const plan_t *p = &e->plans[r->plan];
     e->cpu_used[node] -= p->cpu_m;
     e->mem_used[node] -= p->mem_b;
-    r->node = NONE;
-    e->rec_next[h - 1] = e->rec_free;
-    e->rec_free = h;
+    r->held = 0;
     e->rec_held--;
     return DRA_OK;
 }
 
-void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsigned stage)
+void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r,
+                                unsigned stage)
 {
-    if (!e || !h || h > e->nrecs)
+    if (!e || !r)
         return;
-    const dra__rec_t *r = &e->recs[h - 1];
     if (stage == 0) { /* the first line: its count says whether there is a second */
         __builtin_prefetch(r);
         return;
     }
     uint32_t node = r->node;
-    if (node >= e->nnodes || stage > 2)
+    if (!r->held || node >= e->nnodes || stage > 2)
         return;
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
     uint32_t n = r->nrows < DRA_ENGINE_REC_ROWS ? r->nrows : DRA_ENGINE_REC_ROWS;
@@ -450,6 +405,8 @@ void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsig
         __builtin_prefetch(&e->mem_used[node], 1);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t row = r->rows[i].row, sr = r->rows[i].srow;
+            if (row >= e->t->nrows)
+                return;
             dra__alloc_state_prefetch(e->state, sr);
             if (fast)
                 dra_fast_prefetch_row(e->alloc->fast, sr);
@@ -464,6 +421,8 @@ void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t h, unsig
     uint32_t sigs = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t row = r->rows[i].row;
+        if (row >= e->t->nrows)
+            return;
         if (fast)
             dra_fast_prefetch_pool(e->alloc->fast, r->rows[i].srow);
         if (!dra__row_multi(e, row))

@@ -313,8 +313,6 @@ void dra_engine_free(dra_engine_t *e)
     free(e->ccut);
     free(e->hslots);
     free(e->ord_row);
-    free(e->recs);
-    free(e->rec_next);
     free(e->score);
     free(e->tried);
     for (uint32_t i = 0; i < e->nst; i++)

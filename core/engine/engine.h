@@ -162,8 +162,7 @@
  * selector evaluation pass per selector; placement O(requests * log nodes) per admitted node
  * plus a direct answer (O(words of the node's range), one arena allocation; none into a caller's
  * result slot: dra_engine_place_slot) or an exact call;
- * no malloc in place / commit / release once planned (release records: the pool is made by
- * dra_engine_records_reserve, never by a commit).
+ * no malloc in place / commit / release once planned (release records are the caller's memory).
  * Thread safety: single-threaded.
  */
 #ifndef DRA_ENGINE_H
@@ -354,45 +353,59 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
                                          dra_allocation_t *const *a, uint32_t n);
 
 /* Release records: a release at the cost of its commit. A commit through
- * dra_engine_commit_pod_rec also keeps, in a record of the engine's pool (one cache line for up
- * to 6 exclusive results, two beyond), what its release needs: the node, the plan, the number
- * of results (the node's score) and, per exclusive result, the state's row and the engine's
- * table row. dra_engine_release_record takes
- * the pod back by the record's handle, reading neither the allocations nor the state's device
- * index nor the engine's row mapping: its first load is the record, which a caller that knows
- * the next departure starts early (dra_engine_prefetch_record). State, summaries, index, score,
- * node resources and the allocator's row mirror end exactly as dra_engine_release_pod of the
- * same allocations would leave them.
+ * dra_engine_commit_pod_rec also keeps, in a record in the caller's memory (one cache line for
+ * up to 6 exclusive results when 64-byte aligned, two beyond), what its release needs: the
+ * node, the plan, the number of results (the node's score) and, per exclusive result, the
+ * state's row and the engine's table row. dra_engine_release_record takes the pod back from
+ * the record, reading neither the allocations nor the state's device index nor the engine's
+ * row mapping: its first load is the record, which a caller that knows the next departure
+ * starts early (dra_engine_prefetch_record). State, summaries, index, score, node resources and
+ * the allocator's row mirror end exactly as dra_engine_release_pod of the same allocations
+ * would leave them. The record is the caller's so that the caller can warm its line with the
+ * rest of what it keeps per pod before the placement (the runner: one record per result slot,
+ * in a dense array of its own): a commit then writes no line of its own that is cold.
  *
- * Ownership: the engine owns the pool (freed by dra_engine_free); a handle (dra_engine_rec_t,
- * 1-based, 0: none) is the caller's from the commit that returned it until the release that
- * takes it back; the allocations stay the caller's and must not change in between (the record
- * is what the release undoes). Cost: dra_engine_records_reserve mallocs (outside timed work);
- * commit and release by record allocate nothing. */
-typedef uint32_t dra_engine_rec_t;
+ * Ownership: the memory is the caller's; its contents are the engine's (the caller reads only
+ * dra_engine_rec_held). Zeroed memory is a record not held. A held record stays valid until
+ * the release that takes it back, and for that engine only; the allocations stay the caller's
+ * and must not change in between (the record is what the release undoes). A copy of a record is
+ * not a second record (a second release of the same pod is refused by the state). Cost: commit
+ * and release by record allocate nothing. */
 /* Exclusive results a record keeps; a pod with more is committed without one. */
 #define DRA_ENGINE_REC_ROWS 14
+typedef struct dra_engine_rec {
+    uint32_t node;  /* the engine's: the model node of the pod */
+    uint32_t plan;  /* the plan committed */
+    uint16_t nrows; /* rows recorded */
+    uint16_t ndev;  /* results of the allocations (the node's score moves by them) */
+    uint32_t held;  /* 1 from the commit that kept it to the release that takes it back */
+    struct {
+        uint32_t srow, row; /* the state's row (model row + 1) and the engine's table row */
+    } rows[DRA_ENGINE_REC_ROWS];
+} dra_engine_rec_t;
 
-/* Make the pool hold at least n records (held and free together; it never shrinks). DRA_OK,
- * DRA_EINVAL (no engine), DRA_ENOMEM (the pool unchanged). O(n) when it grows. */
-DRA_NODISCARD int dra_engine_records_reserve(dra_engine_t *e, uint32_t n);
+/* Whether rec holds a committed pod (NULL: false). */
+bool dra_engine_rec_held(const dra_engine_rec_t *rec);
 /* Records held now (committed and not yet released). */
 uint32_t dra_engine_records_held(const dra_engine_t *e);
 
-/* dra_engine_commit_pod, and *rec (never NULL) receives the handle of the pod's release record,
- * or 0 when none was kept: the commit failed (its error is returned), the pool has no free
- * record, a result is adminAccess or a share under DRAConsumableCapacity, a device is not a row of the
- * engine's model (or its ID repeats in the model), the state has another model, or the pod has
- * more than DRA_ENGINE_REC_ROWS exclusive results (or 65535 results). Without a record, release
- * with dra_engine_release_pod. O(results) on top of the commit. */
+/* dra_engine_commit_pod, and *rec (never NULL) becomes the pod's release record, or a record
+ * not held when none was kept: the commit failed (its error is returned), a result is
+ * adminAccess or a share under DRAConsumableCapacity, a device is not a row of the engine's model
+ * (or its ID repeats in the model), the state has another model, or the pod has more than
+ * DRA_ENGINE_REC_ROWS exclusive results (or 65535 results). Without a record, release with
+ * dra_engine_release_pod. DRA_EINVAL also for a rec that is held (its pod not yet released):
+ * nothing committed. O(results) on top of the commit; the record is only stored into (a cold
+ * record costs the commit no wait). */
 DRA_NODISCARD int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
                                             dra_allocation_t *const *a, uint32_t n,
                                             dra_engine_rec_t *rec);
-/* Release the pod committed with record rec and free the record. DRA_EINVAL (no engine, a
- * handle not held), DRA_ENOTFOUND (the state no longer holds one of the record's devices, as
- * after a release of the same allocations by another call): nothing changed and the record
- * stays held. O(rows) plus the summaries' update of each row (as dra_engine_release_pod). */
-DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t rec);
+/* Release the pod committed with record rec and mark it not held. DRA_EINVAL (no engine, a
+ * record not held or not this engine's: a node or plan it does not have), DRA_ENOTFOUND (the
+ * state no longer holds one of the record's devices, as after a release of the same allocations
+ * by another call): nothing changed and the record stays held. O(rows) plus the summaries'
+ * update of each row (as dra_engine_release_pod). */
+DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *rec);
 /* Start loading the lines a later dra_engine_release_record(e, rec) reads, one stage of the
  * chain per call, each stage reading the lines the one before started (a caller that knows the
  * departures to come calls stage 0 for the release three ahead, 1 for two ahead, 2 for the
@@ -400,9 +413,10 @@ DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t re
  * one, the state's entries, the row mirror and the engine's per-row columns; 2 (reading those)
  * the node's entries in the signatures the rows match and the allocator's pool entries of the
  * rows. The release starts none of them itself: a caller that does not look ahead pays the
- * loads one after another. A hint: any input is accepted (an unknown or free handle, a stage
- * above 2: nothing), nothing changes. O(rows). */
-void dra_engine_prefetch_record(const dra_engine_t *e, dra_engine_rec_t rec, unsigned stage);
+ * loads one after another. A hint: any record is accepted (NULL, one not held, a stage above
+ * 2: nothing), nothing changes. O(rows). */
+void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *rec,
+                                unsigned stage);
 
 /* Start loading the lines a later dra_engine_release / _release_pod of these allocations on
  * model node `node` reads (the state's entries, the fast allocator's row mirror, the engine's

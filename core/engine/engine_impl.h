@@ -341,12 +341,7 @@ struct dra_engine {
     uint32_t dgen; /* direct answers compiled (a slot's template names the generation) */
     /* node resources: allocatable (millicores, bytes; -1 unlimited) and what placed pods use */
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
-    /* release records (commit.c): handle h is recs[h - 1]; free ones are chained by plan */
-    struct dra__rec *recs;
-    uint32_t nrecs;      /* records in the pool */
-    uint32_t rec_free;   /* first free record's handle (0: none) */
-    uint32_t *rec_next;  /* per record: the next free record's handle (free ones; apart from the
-                          * records, so a commit only writes its record) */
+    /* release records (commit.c; the records are the caller's memory) */
     uint32_t rec_n;      /* rows recorded so far by the commit in progress */
     uint32_t rec_held;   /* records held (committed, not yet released) */
 #if DRA_DEBUG
@@ -621,20 +616,10 @@ DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
 /* A release record (engine.h, release records): what the release of one commit needs, dense,
  * two cache lines at most: the node, the plan, the results (the node's score moves by them) and
  * per exclusive result the state's row (model row + 1) and the engine's table row, side by side,
- * so a pod of up to DRA__REC_LINE_ROWS rows (all of fleet-5k's but gpu-n 8) is one line - its
- * commit writes one line and its release reads one. A free record has node NONE (its link is in
- * e->rec_next). A commit only stores into its record (no load: a cold record costs the commit
- * no wait). */
-typedef struct dra__rec {
-    uint32_t node;
-    uint32_t plan;
-    uint16_t nrows; /* rows recorded */
-    uint16_t ndev;  /* results of the allocations */
-    uint32_t pad;
-    struct {
-        uint32_t srow, row;
-    } rows[DRA_ENGINE_REC_ROWS];
-} dra__rec_t;
+ * so a pod of up to DRA__REC_LINE_ROWS rows (all of fleet-5k's but gpu-n 8) is one line of a
+ * 64-byte aligned record - its commit writes one line and its release reads one. A commit only
+ * stores into its record (no load: a cold record costs the commit no wait). */
+typedef dra_engine_rec_t dra__rec_t;
 _Static_assert(sizeof(dra__rec_t) == 128, "a release record is two cache lines");
 /* Rows a record keeps in its first line. */
 #define DRA__REC_LINE_ROWS 6

@@ -61,6 +61,13 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
     for (uint32_t i = 0; e->beh.cg_drop && i < n; i++)
         if (dra__slice_has_groups(sl[i]))
             return true;
+    /* skipNodeOperations (core/alloc/node_ops.c): whether its devices are selectable depends on
+     * the node's declared features and the gate, and their results carry the list, which the
+     * summaries and direct answers do not model: the nodes that see the pool go to the exact
+     * allocator */
+    for (uint32_t i = 0; i < n; i++)
+        if (sl[i]->nskip_node_ops)
+            return true;
     /* DRASharedConsumableCapacity on: pool gathering refuses a slice with request-driven
      * counters (core/alloc/sharedcap.c); the exact allocator gives that answer */
     for (uint32_t i = 0; e->beh.scc && i < n; i++)

@@ -277,11 +277,12 @@ int dra__cap_limits(dra_engine_t *e, sig_t *s)
     return DRA_OK;
 }
 
-/* Re-check capacity signature s (matching row r) after the row's shares' capacity changed. */
-static void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r)
+/* Re-check capacity signature s (matching row r) after the row's shares' capacity changed; was:
+ * its fit before (its cfit bit). */
+static inline void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r, bool was)
 {
     bool now = dra__cap_fits_row(e, s, r);
-    if (now == dra_bit_get(s->cfit, r))
+    if (now == was)
         return;
     if (now)
         dra_bit_set(s->cfit, r);
@@ -292,19 +293,43 @@ static void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r)
 }
 
 /* Re-check the capacity signatures row r matches after its shares' capacity changed: the first
- * 32 through the row's mask (one line instead of a match bit per signature), in index order. */
-static void refresh_cap(dra_engine_t *e, uint32_t r)
+ * 32 through the row's mask (one line instead of a match bit per signature), in index order.
+ * dir > 0: no aggregate of the row fell (a commit of non-negative quantities), so a signature
+ * that did not fit still does not (a fit only compares consumption plus the aggregates with
+ * each capacity's value: dra__cap_fits_row, dra__cap_fits_m) and is not re-checked; dir < 0: none
+ * rose, a fitting signature still fits; 0: both moved, every signature is re-checked. */
+static void refresh_cap(dra_engine_t *e, uint32_t r, int dir)
 {
     for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
         sig_t *s = &e->sigs[__builtin_ctz(m)];
-        if (s->capbody)
-            refresh_cap_sig(e, s, r);
+        if (!s->capbody)
+            continue;
+        bool was = dra_bit_get(s->cfit, r);
+        if (!dir || was == (dir > 0))
+            refresh_cap_sig(e, s, r, was);
     }
     for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
-        if (s->capbody && dra_bit_get(s->match, r))
-            refresh_cap_sig(e, s, r);
+        if (!s->capbody || !dra_bit_get(s->match, r))
+            continue;
+        bool was = dra_bit_get(s->cfit, r);
+        if (!dir || was == (dir > 0))
+            refresh_cap_sig(e, s, r, was);
     }
+}
+
+/* Consumed capacity j of a share names device capacity c: by pointer (a direct answer's result
+ * names the device's own string, at c == j when it lists every capacity in the device's order),
+ * else by text; q (the interned qualified name of the capacity the pointer named, 0 when none)
+ * rules out a capacity with another qualified name without comparing texts (one text has one
+ * qualified name on one device). */
+static inline bool cap_named(const dra_capacity_t *cap, const char *nm, uint32_t q)
+{
+    if (cap->name == nm)
+        return true;
+    if (q && cap->qname && cap->qname != q)
+        return false;
+    return !strcmp(dra__nz(cap->name), dra__nz(nm));
 }
 
 void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
@@ -312,15 +337,17 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
     const dra_device_t *d = e->t->dev[r];
     dra__aq_t *x = e->cx + e->cx_off[r];
     uint32_t *n = e->cxn + e->cx_off[r];
-    bool changed = false;
+    bool rose = false, fell = false;
     for (uint32_t j = 0; j < res->nconsumed; j++) {
-        const char *nm = dra__nz(res->consumed[j].name);
+        const char *nm = res->consumed[j].name;
+        uint32_t q = j < d->ncaps && nm && d->caps[j].name == nm ? d->caps[j].qname : 0;
         dra__aq_t v = dra__aq_from(&res->consumed[j].value);
         for (uint32_t c = 0; c < d->ncaps; c++) {
-            if (d->caps[c].name != res->consumed[j].name && strcmp(dra__nz(d->caps[c].name), nm))
+            if (!cap_named(&d->caps[c], nm, q))
                 continue;
             /* as the state: a release takes back from an aggregate with contributions only,
              * and the last one takes the aggregate away */
+            dra__aq_t old = x[c];
             if (delta > 0) {
                 n[c]++;
                 x[c] += v;
@@ -329,11 +356,12 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
             } else {
                 continue;
             }
-            changed = true;
+            rose |= x[c] > old;
+            fell |= x[c] < old;
         }
     }
-    if (changed && e->ncapsigs)
-        refresh_cap(e, r);
+    if ((rose || fell) && e->ncapsigs)
+        refresh_cap(e, r, rose && fell ? 0 : rose ? 1 : -1);
 }
 
 /* Row r changed between blocked and not: adjust the All signatures it matches. */

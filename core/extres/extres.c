@@ -1094,6 +1094,25 @@ int dra_extres_node_check(const dra_extres_pod_t *p, const dra_node_t *node,
             return DRA_OK;
         }
     }
+    /* DRAOptionalNodeOperations (KEP-5945, "Node Declared Features Integration"): DynamicResources'
+     * Filter rejects a node that does not declare the feature for a pod whose allocated claim
+     * has a device result with skipNodeOperations (the kubelet there would call the missing
+     * node plugin); modelled with the scheduler's gate on, as the allocator's rule */
+    for (uint32_t k = 0; p->f && dra_alloc_gate_on(p->f, DRA_GATE_OPTIONAL_NODE_OPERATIONS) &&
+                         !dra_alloc_node_declares(node, "DRAOptionalNodeOperations") && k < p->nown;
+         k++) {
+        const dra_allocation_t *al = p->own[k]->allocation;
+        for (uint32_t r = 0; al && r < al->nresults; r++)
+            if (al->results[r].nskip_node_ops) {
+                snprintf(fit->reason, sizeof fit->reason,
+                         "resourceclaim %s/%s skips node operations (skipNodeOperations) and the "
+                         "node does not declare DRAOptionalNodeOperations",
+                         p->own[k]->namespace_ ? p->own[k]->namespace_ : "",
+                         p->own[k]->name ? p->own[k]->name : "");
+                dra_why_scheduler(why, DRA_WHY_NODE_SELECTION, -1, fit->reason);
+                return DRA_OK;
+            }
+    }
     const char *name = p->podname ? p->podname : p->pod->name ? p->pod->name : "";
     int rc = dra_extres_fit(p->map, p->f, p->pod, name, p->req, p->user_claims, node, used, a, fit);
     if (rc == DRA_OK && !fit->fits)

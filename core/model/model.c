@@ -863,6 +863,8 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
         }
         h_u64(h, 'c', r->nconsumed);
         h_u64(h, 'c', sum);
+        if (r->nskip_node_ops) /* only when present: digests without the field stay as they were */
+            h_strs(h, 'k', r->skip_node_ops, r->nskip_node_ops);
         if (a->counters && a->counters[i]) /* KEP-5941: only when present (digests unchanged) */
             h_snapshot(h, a->counters[i]);
     }
@@ -926,6 +928,8 @@ uint64_t dra_model_digest(const dra_model_t *m)
             h_str(hp, 'c', s->counter_sets[c].name);
             h_counters(hp, s->counter_sets[c].counters, s->counter_sets[c].ncounters);
         }
+        if (s->nskip_node_ops) /* only when present, as below */
+            h_strs(hp, 'k', s->skip_node_ops, s->nskip_node_ops);
     }
     h_u64(hp, 'K', m->nclasses);
     for (uint32_t i = 0; i < m->nclasses; i++) {
@@ -1050,6 +1054,8 @@ uint64_t dra_model_digest(const dra_model_t *m)
             h_taints(hp, n->taints, n->ntaints);
         if (n->unschedulable)
             h_u64(hp, 'U', 1);
+        if (n->ndeclared_features)
+            h_strs(hp, 'F', n->declared_features, n->ndeclared_features);
     }
     uint64_t r = h_finish(hp);
     XXH3_freeState(st);

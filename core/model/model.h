@@ -238,6 +238,14 @@ typedef struct dra_slice {
     uint32_t ndevices;
     dra_counter_set_t *counter_sets; /* sharedCounters */
     uint32_t ncounter_sets;
+    /* spec.skipNodeOperations (1.37, DRAOptionalNodeOperations, KEP-5945): the node-local
+     * operations the kubelet skips for this slice's devices ("NodePrepareResources",
+     * "NodeUnprepareResources", "*"), as written; copied into each allocation result. A device
+     * of a slice with a non-empty list is selectable only with the gate on and on a node whose
+     * status.declaredFeatures lists DRAOptionalNodeOperations (core/alloc/node_ops.c). */
+    const char **skip_node_ops;
+    uint32_t nskip_node_ops;
+    dra_srcpos_t skip_node_ops_pos; /* where the list is written (line 0: unknown) */
     dra_srcpos_t pos;
     /* Set by dra_model_slice_done: every version attribute of every device parses as semver
      * (strict), so CEL need not re-check them per evaluation (false: not known, check). */
@@ -364,6 +372,10 @@ typedef struct dra_result {
     const char *share_id; /* NULL unless the device is multi-allocatable */
     dra_consumed_t *consumed; /* consumedCapacity */
     uint32_t nconsumed;
+    /* skipNodeOperations (1.37, DRAOptionalNodeOperations): the device's slice's list at
+     * allocation time; written only when non-empty */
+    const char **skip_node_ops;
+    uint32_t nskip_node_ops;
     /* Not part of the claim (never read, written, compared or digested as such): the device's
      * row + 1 in the model it was allocated from, 0 when unknown. A device's row is its
      * position in model order (slices in m->slices order, devices in slice order; see
@@ -616,6 +628,10 @@ typedef struct dra_node {
     dra_taint_t *taints;
     uint32_t ntaints;
     bool unschedulable;
+    /* status.declaredFeatures (NodeDeclaredFeatures, KEP-5328), as written: the allocator reads
+     * "DRAOptionalNodeOperations" there (core/alloc/node_ops.c) */
+    const char **declared_features;
+    uint32_t ndeclared_features;
 } dra_node_t;
 
 /* ---- the model ------------------------------------------------------------------------------ */

@@ -151,12 +151,20 @@ int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, const char *podnam
     return DRA_OK;
 }
 
-int dra_conf_available_on(dra_claim_t *const *done, uint32_t n, const dra_node_t *node, bool *ok,
-                          uint32_t *which, char *err, size_t errlen)
+int dra_conf_available_on(dra_claim_t *const *done, uint32_t n, const dra_node_t *node,
+                          const dra_alloc_features_t *f, bool *ok, bool *ops, uint32_t *which,
+                          char *err, size_t errlen)
 {
     *ok = true;
+    *ops = false;
+    bool need_decl = f && dra_alloc_gate_on(f, DRA_GATE_OPTIONAL_NODE_OPERATIONS) &&
+                     !dra_alloc_node_declares(node, "DRAOptionalNodeOperations");
     for (uint32_t i = 0; i < n; i++) {
         int rc = dra_alloc_available_on(done[i]->allocation, node, ok, err, errlen);
+        const dra_allocation_t *a = done[i]->allocation;
+        for (uint32_t r = 0; rc == DRA_OK && *ok && need_decl && a && r < a->nresults; r++)
+            if (a->results[r].nskip_node_ops)
+                *ok = false, *ops = true;
         if (rc != DRA_OK || !*ok) {
             *which = i;
             return rc;
@@ -268,6 +276,12 @@ static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, co
         const dra_ynode_t *bc = dra_ynode_get(e, "bindingConditions");
         if (bc && !seq_strs_equal(bc, r->binding_conditions, r->nbinding_conditions))
             failf(f, "claim %s result #%u: bindingConditions differ", key, i);
+        /* skipNodeOperations: absent means none (a copied list must be expected) */
+        const dra_ynode_t *sno = dra_ynode_get(e, "skipNodeOperations");
+        if (sno ? !seq_strs_equal(sno, r->skip_node_ops, r->nskip_node_ops)
+                : r->nskip_node_ops != 0)
+            failf(f, "claim %s result #%u: skipNodeOperations differ (%u, expected %u)", key, i,
+                  r->nskip_node_ops, sno && dra_ynode_is_seq(sno) ? sno->n : 0);
         const dra_ynode_t *bfc = dra_ynode_get(e, "bindingFailureConditions");
         if (bfc &&
             !seq_strs_equal(bfc, r->binding_failure_conditions, r->nbinding_failure_conditions))
@@ -442,6 +456,7 @@ static const skey_t k_result[] = {{"request", &s_scalar},
                                   {"bindingConditions", &s_scalars},
                                   {"bindingFailureConditions", &s_scalars},
                                   {"consumedCapacity", &s_map_scalars},
+                                  {"skipNodeOperations", &s_scalars},
                                   {NULL, NULL}};
 static const sdef_t s_result = {SK_MAP, k_result, NULL};
 static const sdef_t s_results = {SK_SEQ, NULL, &s_result};
@@ -1305,13 +1320,20 @@ static step_t step_allocate(kase_t *k)
         return STEP_NEXT;
     }
     if (k->nd || dra_ynode_get(k->spec, "pod")) {
-        bool ok = true;
+        bool ok = true, ops = false;
         uint32_t which = 0;
         char err[DRA_DIAG_MSG_MAX];
         memset(&k->res, 0, sizeof k->res);
-        if (dra_conf_available_on(k->done, k->nd, k->node, &ok, &which, err, sizeof err)) {
+        if (dra_conf_available_on(k->done, k->nd, k->node, &k->feat, &ok, &ops, &which, err,
+                                  sizeof err)) {
             k->res.kind = DRA_OUTCOME_FATAL;
             snprintf(k->res.msg, sizeof k->res.msg, "%s", err);
+        } else if (!ok && ops) {
+            k->res.kind = DRA_OUTCOME_UNSATISFIABLE;
+            snprintf(k->res.msg, sizeof k->res.msg,
+                     "resourceclaim not available on the node: claim %s/%s skips node operations "
+                     "(skipNodeOperations) and node %s does not declare DRAOptionalNodeOperations",
+                     nz(k->done[which]->namespace_), nz(k->done[which]->name), nz(k->node->name));
         } else if (!ok) {
             k->res.kind = DRA_OUTCOME_UNSATISFIABLE;
             snprintf(k->res.msg, sizeof k->res.msg,

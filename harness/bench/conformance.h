@@ -103,12 +103,15 @@ DRA_NODISCARD int dra_conf_pod_claims(dra_model_t *m, const dra_pod_t *pod, cons
                                       uint32_t *ndone, uint32_t max, dra_diag_t *diag);
 
 /* The scheduler's DynamicResources Filter on a pod's allocated claims: every allocation must be
- * usable on node (dra_alloc_available_on). DRA_OK with *ok, and when not, *which = the first
- * claim that is not ("resourceclaim not available on the node"); DRA_EINVAL with the reason in
- * err when a selector cannot be evaluated. */
+ * usable on node (dra_alloc_available_on), and with DRAOptionalNodeOperations on in f (NULL: off)
+ * an allocation with a skipNodeOperations result needs a node that declares the feature
+ * (KEP-5945; *ops then true). DRA_OK with *ok, and when not, *which = the first claim that is
+ * not ("resourceclaim not available on the node"); DRA_EINVAL with the reason in err when a
+ * selector cannot be evaluated. */
 DRA_NODISCARD int dra_conf_available_on(dra_claim_t *const *done, uint32_t n,
-                                        const dra_node_t *node, bool *ok, uint32_t *which,
-                                        char *err, size_t errlen);
+                                        const dra_node_t *node, const dra_alloc_features_t *f,
+                                        bool *ok, bool *ops, uint32_t *which, char *err,
+                                        size_t errlen);
 
 /* ---- the differential pair of `alloc --allocator both` ---------------------------------------
  * The reference allocator on the caller's state and the fast allocator on a state of its own

@@ -211,8 +211,8 @@ typedef struct slot {
     uint32_t ndev;       /* results counted in the node's score */
     uint32_t shape;      /* mix entry (its plan carries the cpu / memory requests) */
     uint32_t next_free;  /* free list link */
-    dra_engine_rec_t rec; /* the engine's release record of the commit (0: none, release by
-                           * the allocations) */
+    bool recd; /* the commit kept the pod's release record (the slot's entry of ctx.recs; else:
+                * release by the allocations) */
     bool live;
 } slot_t;
 
@@ -290,6 +290,11 @@ typedef struct ctx {
     /* slots */
     slot_t *slots;
     uint32_t nslots, cap_slots, free_head;
+    /* per slot (cap_slots, 64-aligned): the engine's release record of its pod's commit, in
+     * the caller's memory so that its line is warmed with the slot before each pod (a commit
+     * writes no cold line of its own) and dense so that the release look-ahead reaches it from
+     * the slot number alone, on few pages */
+    dra_engine_rec_t *recs;
     size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
     uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
     dra_arena_t *spare;
@@ -606,13 +611,34 @@ static int slot_mem(ctx_t *c, slot_t *s)
     return DRA_OK;
 }
 
-/* Touch a reused slot's result memory (outside the timed regions, as arena_touch): a line is
- * read and written back, so what the engine's template left there stays. */
-static void slot_mem_touch(const slot_t *s)
+/* Touch a reused slot's memory (outside the timed regions, as arena_touch): a line is read and
+ * written back, so what the engine's template left there stays. The first line of the slot's
+ * release record is the commit's to write: warm, it costs the commit no miss (a record of the
+ * engine's own pool was a line the commit found cold); its second line is written by pods of
+ * more than 6 rows only. */
+static void slot_mem_touch(const ctx_t *c, uint32_t si)
 {
+    volatile char *rl = (volatile char *)(void *)&c->recs[si];
+    rl[0] = rl[0];
+    const slot_t *s = &c->slots[si];
     volatile char *m = s->es.mem;
     for (size_t i = 0; m && i < s->es.cap; i += 64)
         m[i] = m[i];
+}
+
+/* Make ctx.recs hold n records: the held ones are copied (a record is plain data the engine
+ * keeps no pointer to), the new ones zeroed (not held). Untimed. */
+static int recs_grow(ctx_t *c, uint32_t old, uint32_t n)
+{
+    dra_engine_rec_t *nr = aligned_alloc(64, (size_t)n * sizeof *nr);
+    if (!nr)
+        return DRA_ENOMEM;
+    if (old)
+        memcpy(nr, c->recs, (size_t)old * sizeof *nr);
+    memset(nr + old, 0, (size_t)(n - old) * sizeof *nr);
+    free(c->recs);
+    c->recs = nr;
+    return DRA_OK;
 }
 
 /* A free slot for a pod of `shape`: one a pod of the same shape left (its result memory holds
@@ -650,6 +676,8 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
             if (!ns)
                 return NONE;
             c->slots = ns;
+            if (recs_grow(c, c->cap_slots, nc))
+                return NONE;
             c->cap_slots = nc;
         }
         uint32_t first = c->nslots;
@@ -669,10 +697,6 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
         }
         if (c->nslots == first)
             return NONE;
-        /* a release record per slot, made with the slots (not in a timed region); without
-         * one (DRA_ENOMEM) a pod is released by its allocations */
-        int rrc = dra_engine_records_reserve(c->eng, c->nslots);
-        (void)rrc;
         for (uint32_t j = c->nslots; j-- > first;) { /* taken in the order they were made */
             c->slots[j].next_free = c->free_head;
             c->free_head = j;
@@ -690,9 +714,8 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
     c->slots[i].live = true;
     /* warm what the pod's results use first: the result memory of direct answers, else the
      * arena the allocator's answers take */
-    if (c->slots[i].es.mem)
-        slot_mem_touch(&c->slots[i]);
-    else
+    slot_mem_touch(c, i);
+    if (!c->slots[i].es.mem)
         arena_touch(c->slots[i].arena);
     return i;
 }
@@ -703,7 +726,7 @@ static void slot_put(ctx_t *c, uint32_t i)
     dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
-    s->rec = 0;
+    s->recd = false;
     s->live = false;
     /* on its shape's list (slot_pop): the shape of its last placed pod */
     uint32_t *head = c->shape_free && s->shape < c->nshapes ? &c->shape_free[s->shape]
@@ -1417,9 +1440,6 @@ static int engine_build(ctx_t *c)
                             &c->eng, c->diag);
     if (rc)
         return rc;
-    /* a release record per slot made so far (slot_get reserves more as it makes slots) */
-    if ((rc = dra_engine_records_reserve(c->eng, c->nslots)))
-        return rc;
     c->plan = calloc(c->nshapes + 1, sizeof *c->plan);
     if (!c->plan)
         return DRA_ENOMEM;
@@ -1626,11 +1646,11 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     int64_t t2 = now_ns();
     /* a release record only where a timed release will take it back (steady arrivals): in a
      * fill the pods never leave, and the record's writes would be the commit's cost alone */
-    s->rec = 0;
     int crc = c->built.workload.mode == DRA_WL_STEADY
                   ? dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
-                                              &s->rec)
+                                              &c->recs[si])
                   : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
+    s->recd = dra_engine_rec_held(&c->recs[si]); /* the line the commit has just written */
     spin(pre_c);
     int64_t t3 = now_ns();
     hook(0);
@@ -1643,7 +1663,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
         violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
     }
-    c->rec_commits += s->rec != 0;
+    c->rec_commits += s->recd;
     c->pod_slot[ev->pod] = si;
     if (shared) {
         c->claim_slot[ev->claim] = si;
@@ -1700,8 +1720,8 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         const slot_t *s = &c->slots[c->pod_slot[pods[i]]];
         if (!s->live || !s->n || !s->allocs)
             continue;
-        if (s->rec) { /* the record three steps ahead, its rows' lines two, what they name one */
-            dra_engine_prefetch_record(c->eng, s->rec, 2 - i);
+        if (s->recd) { /* the record three steps ahead, its rows' lines two, what they name one */
+            dra_engine_prefetch_record(c->eng, &c->recs[c->pod_slot[pods[i]]], 2 - i);
             continue;
         }
         if (i == 0) {
@@ -1724,7 +1744,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     uint64_t pre = timed ? slow_iters(c, shape, RK_RELEASE) : 0;
     hook(1);
     int64_t t0 = now_ns();
-    rc = s->rec ? dra_engine_release_record(c->eng, s->rec)
+    rc = s->recd ? dra_engine_release_record(c->eng, &c->recs[si])
                 : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
     if (w)
         prefetch_releases(c, w);
@@ -1742,7 +1762,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         violation(c, pod, "", c->model.nodes[s->node]->name, msg);
     }
     if (timed) {
-        c->rec_releases += s->rec != 0;
+        c->rec_releases += s->recd;
         if (c->measuring)
             rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
         c->busy_ns += (uint64_t)(t1 - t0);
@@ -3267,6 +3287,7 @@ static void ctx_fini(ctx_t *c)
         free(c->slots[i].es.mem);
     }
     free(c->slots);
+    free(c->recs);
     free(c->shape_free);
     free(c->hc_off);
     free(c->hc);

@@ -186,6 +186,13 @@ static json_t *json_slices(const dra_model_t *m, bool list_devices)
             json_array_append_new(cs, o2);
         }
         json_object_set_new(o, "counter_sets", cs);
+        if (s->nskip_node_ops) { /* 1.37, DRAOptionalNodeOperations */
+            json_t *sk = json_array();
+            for (uint32_t k = 0; k < s->nskip_node_ops; k++)
+                json_array_append_new(sk, json_string(s->skip_node_ops[k] ? s->skip_node_ops[k]
+                                                                          : ""));
+            json_object_set_new(o, "skip_node_operations", sk);
+        }
         if (list_devices) {
             json_t *dv = json_array();
             for (uint32_t d = 0; d < s->ndevices; d++) {
@@ -444,6 +451,10 @@ static void table_devices(FILE *out, const dra_model_t *m)
                 : s->per_device_node_selection ? "(per device)"
                                                : "",
                 s->ndevices);
+        for (uint32_t k = 0; k < s->nskip_node_ops; k++) /* 1.37, DRAOptionalNodeOperations */
+            fprintf(out, "%s%s%s", k ? "," : "  skipNodeOperations=",
+                    s->skip_node_ops[k] ? s->skip_node_ops[k] : "",
+                    k + 1 == s->nskip_node_ops ? "\n" : "");
         for (uint32_t d = 0; d < s->ndevices; d++) {
             const dra_device_t *dev = &s->devices[d];
             fprintf(out, "  %s\n", dev->name ? dev->name : "");
@@ -591,6 +602,14 @@ static void print_table(FILE *out, const dra_model_t *m, const summary_t *sum, b
     if (m->npodgroups || m->nworkloads)
         fprintf(out, "  podgroups %u  workloads (scheduling.k8s.io) %u", m->npodgroups,
                 m->nworkloads);
+    uint32_t nskip = 0, ndecl = 0; /* DRAOptionalNodeOperations: shown only when used */
+    for (uint32_t i = 0; i < m->nslices; i++)
+        nskip += m->slices[i]->nskip_node_ops > 0;
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        ndecl += dra_alloc_node_declares(m->nodes[i], "DRAOptionalNodeOperations");
+    if (nskip || ndecl)
+        fprintf(out, "\nslices with skipNodeOperations %u  nodes declaring DRAOptionalNodeOperations %u",
+                nskip, ndecl);
     fprintf(out, "\n\n");
     table_drivers(out, sum);
     table_counter_sets(out, m);

@@ -40,10 +40,12 @@
  *     node, same allocations and messages (dra_alloc_outcome_differs, shareIDs and consumed
  *     capacity included: shareIDs are derived, not drawn), after each placement that
  *     allocated also once committed through dra_engine_commit_pod and once released through
- *     dra_engine_release_pod; dra_engine_check (summaries equal a recomputation) after every
- *     commit and release, and the state digest restored after the release. Then a fill
- *     sequence: the pod placed again and again (decoded policies, up to 4 pods) with every
- *     placement committed and compared, then everything released in reverse order.
+ *     dra_engine_release_pod (best-fit and random: dra_engine_commit_pod_rec and, when it kept
+ *     a release record, dra_engine_release_record); dra_engine_check (summaries equal a
+ *     recomputation) after every commit and release, and the state digest restored after the
+ *     release. Then a fill sequence: the pod placed again and again (decoded policies, up to 4
+ *     pods) with every placement committed and compared (every second one with a release
+ *     record), then everything released in reverse order.
  *  C. a PodGroup of copies of the pod (group/group.h; trailing bytes, below): with two claims
  *     the first may be the group's claim (allocated by the first member, shared by the others
  *     under its node selector); topology by the nodes' zone label or none; gang or basic,
@@ -794,6 +796,28 @@ static void decode(rd_t *r, input_t *in)
         for (unsigned i = 0; i < in->gmembers; i++)
             in->grnd[i] = take(r, 256);
     }
+    /* part D (1.37+; read last, so inputs that end before it decode as they did):
+     * DRAOptionalNodeOperations - its gate, slices with skipNodeOperations, nodes declaring the
+     * feature (core/alloc/node_ops.c) */
+    unsigned ono = in->f.release >= DRA_RELEASE_1_37 ? take(r, 4) : 0;
+    if (ono) {
+        static const char *const ops[3][2] = {{"*", NULL},
+                                              {"NodeUnprepareResources", NULL},
+                                              {"NodePrepareResources", "NodeUnprepareResources"}};
+        gate_set(r, &in->f, "DRAOptionalNodeOperations");
+        for (uint32_t i = 0; i < m->nslices; i++)
+            if (take(r, 2)) {
+                dra_slice_t *sl = m->slices[i];
+                sl->skip_node_ops = (const char **)ops[ono - 1];
+                sl->nskip_node_ops = ops[ono - 1][1] ? 2 : 1;
+            }
+        static const char *const feat[1] = {"DRAOptionalNodeOperations"};
+        for (uint32_t n = 0; n < m->nnodes; n++)
+            if (take(r, 2)) {
+                m->nodes[n]->declared_features = (const char **)feat;
+                m->nodes[n]->ndeclared_features = 1;
+            }
+    }
 }
 
 /* ---- A: the single-node checks ------------------------------------------------------------- */
@@ -915,6 +939,7 @@ typedef struct eng_run {
     uint32_t plan;
     dra_arena_t tarena, scratch, ref_out;
     dra_arena_t keep[MAX_FILL + 1]; /* results that are committed */
+    dra_engine_rec_t rec[MAX_FILL + 1]; /* their release records (not held: none) */
     bool stop;                      /* the reference ran out of steps: nothing to compare */
 } eng_run_t;
 
@@ -1021,18 +1046,26 @@ static bool place_both(eng_run_t *g, dra_engine_policy_t pol, dra_arena_t *out,
     return true;
 }
 
-static void commit(eng_run_t *g, const dra_engine_result_t *res)
+/* Commit res; with rec, through a release record (kept when the engine can: release() then
+ * releases by it). */
+static void commit(eng_run_t *g, const dra_engine_result_t *res, dra_engine_rec_t *rec)
 {
-    if (dra_engine_commit_pod(g->e, g->plan, res->node, res->allocations, res->n) != DRA_OK) {
+    if ((rec ? dra_engine_commit_pod_rec(g->e, g->plan, res->node, res->allocations, res->n, rec)
+             : dra_engine_commit_pod(g->e, g->plan, res->node, res->allocations, res->n)) !=
+        DRA_OK) {
         fprintf(stderr, "engine commit of an allocated placement failed\n");
         abort();
     }
     engine_check(g, "after a commit");
 }
 
-static void release(eng_run_t *g, const dra_engine_result_t *res)
+static void release(eng_run_t *g, const dra_engine_result_t *res, dra_engine_rec_t *rec)
 {
-    if (dra_engine_release_pod(g->e, g->plan, res->node, res->allocations, res->n) != DRA_OK) {
+    if ((dra_engine_rec_held(rec)
+             ? dra_engine_release_record(g->e, rec)
+             : dra_engine_release_pod(g->e, g->plan, res->node, res->allocations, res->n)) !=
+            DRA_OK ||
+        dra_engine_rec_held(rec)) {
         fprintf(stderr, "engine release of a committed placement failed\n");
         abort();
     }
@@ -1051,10 +1084,11 @@ static void engine_rounds(eng_run_t *g)
             return;
         if (res.kind != DRA_OUTCOME_ALLOCATED)
             continue;
-        commit(g, &res);
+        dra_engine_rec_t *rec = p & 1 ? &g->rec[0] : NULL;
+        commit(g, &res, rec);
         if (!place_both(g, pol, &g->scratch, &again, "placement after the commit"))
             return;
-        release(g, &res);
+        release(g, &res, rec);
         if (dra_alloc_state_digest(g->st) != d0) {
             fprintf(stderr, "state digest not restored by the engine's release\n");
             abort();
@@ -1071,11 +1105,11 @@ static void engine_rounds(eng_run_t *g)
             break;
         if (pods[npods].kind != DRA_OUTCOME_ALLOCATED)
             break;
-        commit(g, &pods[npods]);
+        commit(g, &pods[npods], npods & 1 ? &g->rec[1 + npods] : NULL);
         npods++;
     }
     while (npods-- > 0)
-        release(g, &pods[npods]);
+        release(g, &pods[npods], npods & 1 ? &g->rec[1 + npods] : NULL);
     if (dra_alloc_state_digest(g->st) != d0) {
         fprintf(stderr, "state digest not restored after the fill sequence\n");
         abort();

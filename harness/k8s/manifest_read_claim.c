@@ -303,7 +303,8 @@ static void rd_result(rd_t *rd, dra_allocation_t *a, uint32_t ri, const dra_ynod
 {
     static const char *const kres[] = {
         "request", "driver", "pool", "device", "adminAccess", "tolerations", "bindingConditions",
-        "bindingFailureConditions", "shareID", "consumedCapacity", "consumedCounters", NULL};
+        "bindingFailureConditions", "shareID", "consumedCapacity", "skipNodeOperations",
+        "consumedCounters", NULL};
     dra_result_t *r = &a->results[ri];
     for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
         const char *k3 = f.key;
@@ -327,6 +328,10 @@ static void rd_result(rd_t *rd, dra_allocation_t *a, uint32_t ri, const dra_ynod
             r->binding_failure_conditions = dra_mr_strlist(rd, z, &r->nbinding_failure_conditions);
         else if (strcmp(k3, "shareID") == 0)
             r->share_id = dra_mr_str(rd, z, false);
+        else if (strcmp(k3, "skipNodeOperations") == 0) { /* 1.37, DRAOptionalNodeOperations */
+            if (!dra_ynode_is_null(z))
+                r->skip_node_ops = dra_mr_strlist(rd, z, &r->nskip_node_ops);
+        }
         else if (strcmp(k3, "consumedCapacity") == 0) {
             r->consumed = rd_qty_map(rd, z, &r->nconsumed);
         } else if (strcmp(k3, "consumedCounters") == 0) {

@@ -1,7 +1,7 @@
 /*
- * manifest_read_node.c - Node: name, labels, the node filters (spec.taints, spec.unschedulable)
- * and status.allocatable: cpu / memory as written, every other entry as a quantity
- * (manifest_kinds.h).
+ * manifest_read_node.c - Node: name, labels, the node filters (spec.taints, spec.unschedulable),
+ * status.allocatable (cpu / memory as written, every other entry as a quantity) and
+ * status.declaredFeatures (manifest_kinds.h).
  */
 #include "manifest_kinds.h"
 
@@ -44,6 +44,12 @@ void dra_mr_read_node(rd_t *rd, const dra_mr_obj_t *o)
             dra_mr_bool(rd, u, &nd->unschedulable);
             pop(rd, s2);
         }
+    }
+    const dra_ynode_t *feat = dra_ynode_get(dra_ynode_get(o->doc, "status"), "declaredFeatures");
+    if (feat && !dra_ynode_is_null(feat)) { /* NodeDeclaredFeatures: a list of names */
+        pop(rd, o->spath);
+        pushk(rd, "status.declaredFeatures");
+        nd->declared_features = dra_mr_strlist(rd, feat, &nd->ndeclared_features);
     }
     const dra_ynode_t *alc = dra_ynode_get(dra_ynode_get(o->doc, "status"), "allocatable");
     if (alc) { /* cpu / memory kept as written (drabench replay --emit writes them) */

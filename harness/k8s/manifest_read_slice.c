@@ -451,7 +451,12 @@ static void rd_slice(rd_t *rd, const dra_ynode_t *spec, dra_slice_t *sl)
                         dra_mr_unknown_field(rd, f.keyn, kset);
                 }
             }
-        } else if (K("partitionTypeAttribute") || K("skipNodeOperations")) {
+        } else if (K("skipNodeOperations")) {
+            /* 1.37 alpha (DRAOptionalNodeOperations); null and [] both mean "none" */
+            dra_mr_set_pos(rd, &sl->skip_node_ops_pos, val);
+            if (!dra_ynode_is_null(val))
+                sl->skip_node_ops = dra_mr_strlist(rd, val, &sl->nskip_node_ops);
+        } else if (K("partitionTypeAttribute")) {
             /* 1.37 alpha, not used by the allocator */
         } else
             dra_mr_unknown_field(rd, spec->keys[k], known);

@@ -576,6 +576,43 @@ static void new_in_137(vd_t *v, const dra_srcpos_t *pos, const char *path, const
               gate);
 }
 
+/* skipNodeOperations of a ResourceSlice spec or an allocation result (KEP-5945, 1.37): a set of
+ * "NodePrepareResources", "NodeUnprepareResources", "*"; "NodePrepareResources" only beside
+ * "NodeUnprepareResources" or "*" (skipping preparation but not clean-up would leave pods
+ * Terminating on a node without the driver's plugin). Checked whatever the gate: KEP-5945 says
+ * the rules apply regardless of it (the API server drops the field on write while it is off). */
+static void check_skip_node_ops(vd_t *v, const char *const *ops, uint32_t n,
+                                const dra_srcpos_t *pos, const char *path)
+{
+    if (!n)
+        return;
+    new_in_137(v, pos, path, "skipNodeOperations", "DRAOptionalNodeOperations");
+    bool prepare = false, unprepare = false, all = false;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *o = ops[i] ? ops[i] : "";
+        if (strcmp(o, "NodePrepareResources") == 0)
+            prepare = true;
+        else if (strcmp(o, "NodeUnprepareResources") == 0)
+            unprepare = true;
+        else if (strcmp(o, "*") == 0)
+            all = true;
+        else
+            VERR(pos, path,
+                 "skipNodeOperations[%u]: Unsupported value: \"%s\": supported values: \"*\", "
+                 "\"NodePrepareResources\", \"NodeUnprepareResources\"",
+                 i, o);
+        for (uint32_t k = 0; k < i; k++)
+            if (ops[k] && strcmp(ops[k], o) == 0) {
+                VERR(pos, path, "skipNodeOperations[%u]: Duplicate value: \"%s\"", i, o);
+                break;
+            }
+    }
+    if (prepare && !unprepare && !all)
+        VERR(pos, path,
+             "skipNodeOperations: Invalid value: \"NodePrepareResources\": may only be listed "
+             "together with \"NodeUnprepareResources\" or \"*\"");
+}
+
 /* "<base>.counters.<name>" into buf (truncated like the other paths); the buffer for more. */
 static pbuf_t counter_path(char *buf, size_t cap, const char *base, const char *name)
 {
@@ -806,6 +843,8 @@ static void check_slice(vd_t *v, const dra_slice_t *s)
              (long long)s->slice_count);
     if (s->generation < 0)
         VERR(pos, "spec.pool.generation", "must not be negative");
+    check_skip_node_ops(v, s->skip_node_ops, s->nskip_node_ops,
+                        s->skip_node_ops_pos.line ? &s->skip_node_ops_pos : pos, "spec");
     int nscope = (s->node_name != NULL) + (s->node_selector != NULL) + s->all_nodes +
                  s->per_device_node_selection;
     if (nscope > 1)
@@ -1138,6 +1177,7 @@ static void check_claim(vd_t *v, const dra_claim_t *c)
                 VERR(pos, p, "request, driver, pool and device are required");
             else if (!request_ref_ok(c, r->request))
                 VERR(pos, p, "request: \"%s\" is not a request of this claim", r->request);
+            check_skip_node_ops(v, r->skip_node_ops, r->nskip_node_ops, pos, p);
             if (a->counters && a->counters[i])
                 check_snapshot(v, a->counters[i], pos, p);
         }

@@ -704,6 +704,7 @@ static void w_slice(em_t *e, const dra_slice_t *s)
     w_node_selector(e, "nodeSelector", s->node_selector);
     kv_true(e, "allNodes", s->all_nodes);
     kv_true(e, "perDeviceNodeSelection", s->per_device_node_selection);
+    kv_strs(e, "skipNodeOperations", s->skip_node_ops, s->nskip_node_ops, false);
     if (s->ncounter_sets) {
         em_key(e, "sharedCounters");
         em_seq(e);
@@ -919,6 +920,7 @@ static void w_allocation(em_t *e, const dra_allocation_t *a)
         kv_strs(e, "bindingFailureConditions", r->binding_failure_conditions,
                 r->nbinding_failure_conditions, false);
         kv_str(e, "shareID", r->share_id);
+        kv_strs(e, "skipNodeOperations", r->skip_node_ops, r->nskip_node_ops, false);
         if (r->nconsumed) {
             em_key(e, "consumedCapacity");
             em_map(e);
@@ -1306,17 +1308,20 @@ static void w_node(em_t *e, const dra_node_t *n)
         kv_true(e, "unschedulable", n->unschedulable);
         em_end(e);
     }
-    if (n->alloc_cpu || n->alloc_memory || n->nallocatable) {
+    if (n->alloc_cpu || n->alloc_memory || n->nallocatable || n->ndeclared_features) {
         em_key(e, "status");
         em_map(e);
-        em_key(e, "allocatable");
-        em_map(e);
-        kv_str(e, "cpu", n->alloc_cpu);
-        kv_str(e, "memory", n->alloc_memory);
-        for (uint32_t i = 0; i < n->nallocatable; i++)
-            kv_qty(e, n->allocatable[i].name ? n->allocatable[i].name : "",
-                   &n->allocatable[i].value);
-        em_end(e);
+        if (n->alloc_cpu || n->alloc_memory || n->nallocatable) {
+            em_key(e, "allocatable");
+            em_map(e);
+            kv_str(e, "cpu", n->alloc_cpu);
+            kv_str(e, "memory", n->alloc_memory);
+            for (uint32_t i = 0; i < n->nallocatable; i++)
+                kv_qty(e, n->allocatable[i].name ? n->allocatable[i].name : "",
+                       &n->allocatable[i].value);
+            em_end(e);
+        }
+        kv_strs(e, "declaredFeatures", n->declared_features, n->ndeclared_features, false);
         em_end(e);
     }
     doc_end(e);

@@ -1096,13 +1096,15 @@ static void test_direct_counters(void)
     fx_fini(&x);
 }
 
-/* Release records: a pod committed with a record is released by its handle alone, exactly as by
- * its allocations. Two pods on one counter set (A: full, B: half-0 and half-1); releasing A's
- * handle must free full and only full (a handle that released B's rows instead would leave
- * full in use and the next "one" would get half-0); the state's digest after both releases is
- * the one before the commits, summaries and node resources follow, and a handle is taken back
- * once. The allocator's row mirror learns the released rows too (its exact call on "two"
- * agrees with the reference). */
+/* Release records: a pod committed with a record (the caller's memory) is released by the
+ * record alone, exactly as by its allocations. Two pods on one counter set (A: full, B: half-0
+ * and half-1); releasing A's record must free full and only full (a record that released B's
+ * rows instead would leave full in use and the next "one" would get half-0); the state's digest
+ * after both releases is the one before the commits, summaries and node resources follow, a
+ * record is taken back once (a copy of it is refused), a held record is not committed into, and
+ * a record naming what the engine does not have is refused with nothing changed. The
+ * allocator's row mirror learns the released rows too (its exact call on "two" agrees with the
+ * reference). */
 static void test_release_records(void)
 {
     fx_t x;
@@ -1115,35 +1117,68 @@ static void test_release_records(void)
     uint32_t one = fx_plan(&x, "one"), two = fx_plan(&x, "two");
     CHECK_OK(dra_engine_plan_resources(x.e, one, 1000, 0));
     CHECK_OK(dra_engine_plan_resources(x.e, two, 250, 0));
-    CHECK_OK(dra_engine_records_reserve(x.e, 2));
     uint64_t d0 = dra_alloc_state_digest(x.st);
     dra_arena_t ka, kb;
     dra_arena_init(&ka, 0);
     dra_arena_init(&kb, 0);
     dra_engine_result_t a = place_into(&x, one, DRA_ENGINE_FIRST_FIT, 0, &ka);
     CHECK_STREQ(devices_of(&a, buf, sizeof buf), "full");
-    dra_engine_rec_t ha = 0, hb = 0, none = 7;
+    /* the records are the caller's memory (zeroed: not held) */
+    dra_engine_rec_t ha = {0}, hb = {0}, none = {0};
+    CHECK(!dra_engine_rec_held(&ha) && !dra_engine_rec_held(NULL));
     CHECK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, NULL) == DRA_EINVAL);
     CHECK_OK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, &ha));
+    CHECK(dra_engine_rec_held(&ha));
+    CHECK_EQ_U64(ha.nrows, 1);
     uint64_t da = dra_alloc_state_digest(x.st);
+    /* a record held is not a free one: the commit is refused and nothing changes */
+    dra_engine_rec_t ha_copy = ha;
+    CHECK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, &ha) == DRA_EINVAL);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), da);
+    CHECK(!memcmp(&ha, &ha_copy, sizeof ha));
     dra_engine_result_t b = place_into(&x, two, DRA_ENGINE_FIRST_FIT, 0, &kb);
     CHECK_STREQ(devices_of(&b, buf, sizeof buf), "half-0,half-1");
     CHECK_OK(dra_engine_commit_pod_rec(x.e, two, b.node, b.allocations, b.n, &hb));
-    CHECK(ha != 0 && hb != 0 && ha != hb);
+    CHECK(dra_engine_rec_held(&hb));
+    CHECK_EQ_U64(hb.nrows, 2);
     CHECK_EQ_U64(dra_engine_records_held(x.e), 2);
     /* a plan that does not exist: the commit fails and keeps no record */
     CHECK(dra_engine_commit_pod_rec(x.e, 999, b.node, b.allocations, b.n, &none) == DRA_EINVAL);
-    CHECK_EQ_U64(none, 0);
+    CHECK(!dra_engine_rec_held(&none));
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 2);
+    /* records not this engine's (a node, plan or row it does not have) are refused with
+     * nothing changed */
+    uint64_t db = dra_alloc_state_digest(x.st);
+    dra_engine_rec_t bad = hb;
+    bad.node = 1000000;
+    CHECK(dra_engine_release_record(x.e, &bad) == DRA_EINVAL);
+    bad = hb;
+    bad.plan = 999;
+    CHECK(dra_engine_release_record(x.e, &bad) == DRA_EINVAL);
+    bad = hb;
+    bad.rows[1].row = UINT32_MAX;
+    CHECK(dra_engine_release_record(x.e, &bad) == DRA_EINVAL);
+    bad = hb;
+    bad.nrows = DRA_ENGINE_REC_ROWS + 1;
+    CHECK(dra_engine_release_record(x.e, &bad) == DRA_EINVAL);
+    dra_engine_prefetch_record(x.e, &bad, 1); /* a hint: any record, nothing read beyond it */
+    dra_engine_prefetch_record(x.e, &bad, 2);
+    dra_engine_prefetch_record(x.e, NULL, 0);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), db);
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 2);
     check_summaries(&x);
     int64_t nr[4];
     dra_engine_node_resources(x.e, 0, nr);
     CHECK_EQ_U64(nr[2], 1250);
 
-    CHECK_OK(dra_engine_release_record(x.e, ha));
+    CHECK_OK(dra_engine_release_record(x.e, &ha));
+    CHECK(!dra_engine_rec_held(&ha));
     CHECK_EQ_U64(dra_engine_records_held(x.e), 1);
-    CHECK(dra_engine_release_record(x.e, ha) == DRA_EINVAL); /* taken back once */
-    CHECK(dra_engine_release_record(x.e, 0) == DRA_EINVAL);
-    CHECK(dra_engine_release_record(x.e, 100000) == DRA_EINVAL);
+    CHECK(dra_engine_release_record(x.e, &ha) == DRA_EINVAL); /* taken back once */
+    CHECK(dra_engine_release_record(x.e, NULL) == DRA_EINVAL);
+    /* a copy of the record held before is not a second record: the state refuses it */
+    CHECK(dra_engine_release_record(x.e, &ha_copy) == DRA_ENOTFOUND);
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 1);
     CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "full"), 0);
     CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "half-0"), 1);
     CHECK_EQ_U64(dra_alloc_state_exclusive(x.st, "drv", "p", "half-1"), 1);
@@ -1157,7 +1192,7 @@ static void test_release_records(void)
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
     CHECK_EQ_U64(r.exact_calls, 1);
 
-    CHECK_OK(dra_engine_release_record(x.e, hb));
+    CHECK_OK(dra_engine_release_record(x.e, &hb));
     CHECK_EQ_U64(dra_engine_records_held(x.e), 0);
     CHECK_EQ_U64(dra_alloc_state_digest(x.st), d0);
     check_summaries(&x);
@@ -1169,9 +1204,10 @@ static void test_release_records(void)
     /* released by its allocations behind the record's back: the record's release finds the
      * rows free, refuses and changes nothing */
     CHECK_OK(dra_engine_commit_pod_rec(x.e, one, a.node, a.allocations, a.n, &ha));
-    CHECK(ha != 0);
+    CHECK(dra_engine_rec_held(&ha));
     CHECK_OK(dra_engine_release_pod(x.e, one, a.node, a.allocations, a.n));
-    CHECK(dra_engine_release_record(x.e, ha) == DRA_ENOTFOUND);
+    CHECK(dra_engine_release_record(x.e, &ha) == DRA_ENOTFOUND);
+    CHECK(dra_engine_rec_held(&ha)); /* refused: it stays held */
     CHECK_EQ_U64(dra_alloc_state_digest(x.st), d0);
     check_summaries(&x);
     dra_arena_fini(&ka);

@@ -101,7 +101,6 @@ static void test_release_does_the_commits_work(void)
     }
     uint32_t big = fx_plan(&x, "big"), mid = fx_plan(&x, "mid"), small = fx_plan(&x, "small");
     (void)fx_plan(&x, "any");
-    CHECK_OK(dra_engine_records_reserve(x.e, 4));
     dra_arena_t ka, kb;
     dra_arena_init(&ka, 0);
     dra_arena_init(&kb, 0);
@@ -110,10 +109,10 @@ static void test_release_does_the_commits_work(void)
     dra_engine_result_t a = place_n1(&x, big, &ka, "big");
     if (a.kind != DRA_OUTCOME_ALLOCATED)
         goto out;
-    dra_engine_rec_t h = 0;
+    dra_engine_rec_t h = {0};
     w0 = work(&x);
     CHECK_OK(dra_engine_commit_pod_rec(x.e, big, a.node, a.allocations, a.n, &h));
-    CHECK(h != 0);
+    CHECK(dra_engine_rec_held(&h));
     dra_engine_work_t c = minus(work(&x), w0);
     CHECK_EQ_U64(c.rows_flipped, 3);
     /* the entries whose fit changed: big's own and the two mids' (cut from 16Gi to 4Gi) */
@@ -124,7 +123,7 @@ static void test_release_does_the_commits_work(void)
     check_summaries(&x);
 
     w0 = work(&x);
-    CHECK_OK(dra_engine_release_record(x.e, h));
+    CHECK_OK(dra_engine_release_record(x.e, &h));
     dra_engine_work_t r = minus(work(&x), w0);
     CHECK_WORK_EQ(r, c, "release by record against its commit");
     check_summaries(&x);
@@ -156,12 +155,12 @@ static void test_release_does_the_commits_work(void)
         goto out;
     w0 = work(&x);
     CHECK_OK(dra_engine_commit_pod_rec(x.e, mid, a.node, a.allocations, a.n, &h));
-    CHECK(h != 0);
+    CHECK(dra_engine_rec_held(&h));
     c = minus(work(&x), w0);
     CHECK_EQ_U64(c.rows_flipped, 3);
     CHECK(c.rows_refreshed <= 1 + c.cut_moves);
     w0 = work(&x);
-    CHECK_OK(dra_engine_release_record(x.e, h));
+    CHECK_OK(dra_engine_release_record(x.e, &h));
     r = minus(work(&x), w0);
     CHECK_WORK_EQ(r, c, "release by record of a mid");
     CHECK_OK(dra_engine_release_pod(x.e, small, b.node, b.allocations, b.n));

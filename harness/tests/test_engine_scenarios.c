@@ -33,16 +33,19 @@ typedef struct pod {
     dra_allocation_t **allocs;
     uint32_t n, node, refs, plan;
     uint32_t slot;        /* its result slot (slots below), held until its release */
-    dra_engine_rec_t rec; /* release record (odd pods), else released by the allocations */
+    dra_engine_rec_t rec; /* release record (odd pods; the caller's memory, held from the
+                           * commit to the release), else released by the allocations */
     bool live, arena_init;
 } pod_t;
 
 /* Release a placed pod: by its release record when it has one, else by its allocations. */
 static int release_pod(dra_engine_t *e, pod_t *p)
 {
-    int rc = p->rec ? dra_engine_release_record(e, p->rec)
+    bool by_rec = dra_engine_rec_held(&p->rec);
+    int rc = by_rec ? dra_engine_release_record(e, &p->rec)
                     : dra_engine_release_pod(e, p->plan, p->node, p->allocs, p->n);
-    p->rec = 0;
+    if (rc == DRA_OK && dra_engine_rec_held(&p->rec)) /* a release takes its record back */
+        rc = DRA_EINTERNAL;
     return rc;
 }
 
@@ -215,8 +218,6 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
     dra_rng_t rng;
     dra_rng_seed(&rng, w->scn.seed, DRA_STREAM_PLACEMENT);
     pod_t *pods = calloc(spec.count + 1, sizeof *pods);
-    if (e)
-        CHECK_OK(dra_engine_records_reserve(e, (uint32_t)spec.count / 2 + 1));
     uint64_t nrec = 0;
     uint32_t *claim_pod = NULL;
     uint64_t nclaim_pod = 0;
@@ -293,16 +294,15 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
         }
         bool ok = a.kind == DRA_OUTCOME_ALLOCATED;
         if (ok) {
-            /* odd pods keep a release record (released by its handle), even ones do not:
+            /* odd pods keep a release record (released by it), even ones do not:
              * both releases, interleaved, must leave the same summaries and state */
-            p->rec = 0;
             p->plan = plans[ev.shape];
             if (ev.pod & 1)
                 CHECK_OK(dra_engine_commit_pod_rec(e, p->plan, a.node, a.allocations, a.n,
                                                    &p->rec));
             else
                 CHECK_OK(dra_engine_commit_pod(e, p->plan, a.node, a.allocations, a.n));
-            nrec += p->rec != 0;
+            nrec += dra_engine_rec_held(&p->rec);
             p->allocs = a.allocations;
             p->n = a.n;
             p->node = a.node;

@@ -328,7 +328,8 @@ static dra__aq_t aq(const char *s)
 
 /* dra__aq_from against a conversion one digit at a time (multiply by ten saturating at
  * DRA_AQ_SAT, divide by ten rounding a remainder away from zero to 1n): magnitudes from 0 to
- * 2^128 - 1 in both halves, exponents -60..60, both signs. */
+ * 2^128 - 1 in both halves, exponents -60..60, both signs; the inline path (a magnitude below
+ * 2^64, exponents -9..10) and the general one (dra__aq_from_any) alike. */
 static dra__aq_t aq_digits(const dra_quantity_t *v)
 {
     dra__uaq_t m = ((dra__uaq_t)v->hi << 64) | v->lo;
@@ -353,7 +354,9 @@ static void test_aq_from(void)
 {
     static const uint64_t mags[][2] = {
         {0, 0}, {0, 1}, {0, 7}, {0, 10}, {0, 999}, {0, 1000000000}, {0, 123456789012345678ULL},
-        {0, UINT64_MAX}, {1, 0}, {0xffffffffULL, 5}, {1ULL << 56, 3}, {UINT64_MAX, UINT64_MAX}};
+        {0, UINT64_MAX}, {0, 1329227995784915872ULL}, {0, 1329227995784915873ULL},
+        {0, 132922799578491587ULL}, {0, 132922799578491588ULL}, {1, 0}, {0xffffffffULL, 5},
+        {1ULL << 56, 3}, {UINT64_MAX, UINT64_MAX}};
     uint64_t n = 0;
     for (size_t i = 0; i < sizeof mags / sizeof mags[0]; i++)
         for (int32_t x = -60; x <= 60; x++)
@@ -364,8 +367,8 @@ static void test_aq_from(void)
                 v.lo = mags[i][1];
                 v.exp = x;
                 v.neg = (int8_t)(neg && (v.hi || v.lo));
-                dra__aq_t a = dra__aq_from(&v), b = aq_digits(&v);
-                CHECK_MSG(a == b, "magnitude %llx:%llx exp %d neg %d",
+                dra__aq_t a = dra__aq_from(&v), b = aq_digits(&v), g = dra__aq_from_any(&v);
+                CHECK_MSG(a == b && g == b, "magnitude %llx:%llx exp %d neg %d",
                           (unsigned long long)v.hi, (unsigned long long)v.lo, x, v.neg);
                 n++;
             }
@@ -572,6 +575,37 @@ static void test_share_id(void)
     dra__share_id(7, &cl, 1, dev[0], dev[1], dev[2], 5, got);
     expected_share_id(7, "team-a", longname, 1, dev, 5, want);
     CHECK_STREQ(got, want);
+    /* every field from empty to 40 bytes (the one-pass assembly of the input), and inputs on
+     * both sides of the stack buffer's end (768 bytes: 56 of lengths and numbers, 712 of text) */
+    static char fb[5][720];
+    for (int k = 0; k < 5; k++)
+        for (int b = 0; b < 719; b++)
+            fb[k][b] = (char)('a' + (b * 7 + k * 3) % 26);
+    uint32_t lcg = 12345;
+    for (uint32_t i = 0; i < 300; i++) {
+        uint32_t len[5];
+        for (int k = 0; k < 5; k++) {
+            lcg = lcg * 1103515245u + 12345u;
+            len[k] = (lcg >> 16) % 41;
+        }
+        if (i >= 296) { /* name fills the text to 711, 712, 713, 714 bytes */
+            len[1] = 0;
+            uint32_t rest = len[0] + len[2] + len[3] + len[4];
+            len[1] = 711 + (i - 296) - rest;
+        }
+        char keep[5];
+        for (int k = 0; k < 5; k++) {
+            keep[k] = fb[k][len[k]];
+            fb[k][len[k]] = 0;
+        }
+        dra_claim_t cv = {.namespace_ = fb[0], .name = fb[1]};
+        const char *dv[3] = {fb[2], fb[3], fb[4]};
+        dra__share_id(99 + i, &cv, i, dv[0], dv[1], dv[2], i * 3, got);
+        expected_share_id(99 + i, fb[0], fb[1], i, dv, i * 3, want);
+        CHECK_STREQ(got, want);
+        for (int k = 0; k < 5; k++)
+            fb[k][len[k]] = keep[k];
+    }
 }
 
 int main(void)
