@@ -380,6 +380,7 @@ static void cb_add(dra_gen_ctx_t *c, cb_t *b, const char *name, const char *q)
         return;
     }
     dra_counter_t *k = &b->c[b->n++];
+    *k = (dra_counter_t){0}; /* no valueFrom, no requestPolicy (KEP-5941 fields) */
     k->name = dra_gen__intern(c->m, name);
     if (!k->name)
         c->err = DRA_ENOMEM;

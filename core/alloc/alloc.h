@@ -100,6 +100,8 @@ typedef enum dra_gate {
     DRA_GATE_TOPOLOGY_AWARE_WORKLOAD,  /* TopologyAwareWorkloadScheduling */
     DRA_GATE_OPTIONAL_NODE_OPERATIONS, /* DRAOptionalNodeOperations (1.37+, KEP-5945): slices'
                                           skipNodeOperations (core/alloc/node_ops.c) */
+    DRA_GATE_SHARED_CONSUMABLE_CAPACITY, /* DRASharedConsumableCapacity (1.38-pre alpha, KEP-5941;
+                                            core/alloc/sharedcap.c) */
     DRA_GATE_COUNT
 } dra_gate_t;
 

@@ -82,6 +82,8 @@ typedef struct dra_beh {
                            skipNodeOperations is selectable on a node that declares the feature,
                            and its results copy the list; with the gate off it is selectable
                            nowhere (core/alloc/node_ops.c) */
+    bool scc;           /* DRASharedConsumableCapacity in effect (sharedcap.c): a gathered slice
+                           with request-driven counters is refused as not modelled */
     bool derived;       /* DRADerivedAttributes: derived attributes evaluated for constraints */
     bool derived_fatal; /* 1.37+ with the gate off: a request with derivedAttributes is fatal */
     bool fractional;    /* DRAFractionalCapacityRange: milli-unit range arithmetic (useMilli) */
@@ -230,6 +232,16 @@ static inline bool dra__device_has_groups(const dra_device_t *d)
 /* Whether a device of the slice declares compatibility groups (the slice 1.38-pre drops with
  * the gate off: upstream's sliceUsesCompatibilityGroups). O(devices). */
 bool dra__slice_has_groups(const dra_slice_t *s);
+/* KEP-5941 (sharedcap.c): whether counters / a slice use valueFrom or a counter requestPolicy,
+ * whether an allocated claim of m has a consumedCounters snapshot in pool (driver, pool);
+ * DRA_EFATAL with a message in err when the gate is on (b->scc) and slice s is in either case. */
+bool dra__counters_shared_cap(const dra_counter_t *c, uint32_t n);
+bool dra__slice_uses_shared_cap(const dra_slice_t *s);
+bool dra__pool_has_snapshots(const dra_model_t *m, const char *driver, const char *pool);
+/* *snaps: -1 before the first call of a pool gathering (then whether some claim of m carries a
+ * snapshot, cached there). */
+int dra__shared_cap_refuse(const dra__beh_t *b, const dra_model_t *m, const dra_slice_t *s,
+                           int *snaps, char *err, size_t errlen);
 
 /* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences; 1.38-pre with
  * DRADeviceCompatibilityGroups off (b->cg_drop): a slice with a device declaring groups is

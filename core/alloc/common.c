@@ -119,6 +119,7 @@ static const char *const gate_names[DRA_GATE_COUNT] = {
     "GangScheduling",
     "TopologyAwareWorkloadScheduling",
     "DRAOptionalNodeOperations",
+    "DRASharedConsumableCapacity",
 };
 
 const char *dra_alloc_gate_name(dra_gate_t g)
@@ -255,6 +256,12 @@ dra_gate_stage_t dra_alloc_gate_stage(dra_release_t r, dra_gate_t g)
         if (r >= DRA_RELEASE_1_37)
             STAGE(true, false, false, "alpha");
         break;
+    case DRA_GATE_SHARED_CONSUMABLE_CAPACITY:
+        /* KEP-5941: master's kube_features.go at 0c8a1b073dc3 (alpha, off; retargeted from 1.37
+         * to 1.38, so 1.37 does not have it) */
+        if (r >= DRA_RELEASE_1_38_PRE)
+            STAGE(true, false, false, "alpha");
+        break;
     case DRA_GATE_COUNT:
         break;
     }
@@ -345,7 +352,8 @@ enum {
     F_FCR = 128,
     F_DA = 256,
     F_CG = 512,
-    F_ONO = 1024
+    F_ONO = 1024,
+    F_SCC = 2048
 };
 
 static unsigned feature_flags(const dra_alloc_features_t *f)
@@ -362,7 +370,8 @@ static unsigned feature_flags(const dra_alloc_features_t *f)
                {DRA_GATE_FRACTIONAL_CAPACITY_RANGE, F_FCR},
                {DRA_GATE_DERIVED_ATTRIBUTES, F_DA},
                {DRA_GATE_DEVICE_COMPATIBILITY_GROUPS, F_CG},
-               {DRA_GATE_OPTIONAL_NODE_OPERATIONS, F_ONO}};
+               {DRA_GATE_OPTIONAL_NODE_OPERATIONS, F_ONO},
+               {DRA_GATE_SHARED_CONSUMABLE_CAPACITY, F_SCC}};
     unsigned x = 0;
     for (size_t i = 0; i < DRA_ARRAY_LEN(map); i++)
         if (dra_alloc_gate_on(f, map[i].g))
@@ -447,6 +456,9 @@ void dra__beh_init(dra__beh_t *b, const dra_alloc_features_t *f)
     /* OptionalNodeOperations is in no SupportedFeatures but experimental's, like every alpha
      * allocator feature: with the gate on, experimental runs */
     b->ono = (x & F_ONO) && b->variant == DRA_VARIANT_EXPERIMENTAL;
+    /* DRASharedConsumableCapacity (KEP-5941, experimental variant; needs DRAPartitionableDevices
+     * and DRAConsumableCapacity, as upstream's table cases name all three): sharedcap.c */
+    b->scc = (x & F_SCC) && b->pd && b->cc && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived = (x & F_DA) && b->variant == DRA_VARIANT_EXPERIMENTAL;
     b->derived_fatal = r37 && !b->derived;
     b->fractional = (x & F_FCR) && b->variant != DRA_VARIANT_STABLE;

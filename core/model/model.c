@@ -660,6 +660,31 @@ static void h_policy(hasher_t *h, const dra_request_policy_t *p)
     }
 }
 
+/* consumedCounters (KEP-5941): counter sets in order, counters as a map */
+static void h_set_uses(hasher_t *h, uint8_t tag, const dra_counter_set_use_t *u, uint32_t n)
+{
+    h_u64(h, tag, n);
+    for (uint32_t i = 0; i < n; i++) {
+        h_str(h, tag, u[i].counter_set);
+        uint64_t sum = 0;
+        for (uint32_t k = 0; k < u[i].ncounters; k++) {
+            hasher_t *e = entry_begin(h);
+            h_str(e, 'c', u[i].counters[k].name);
+            h_q(e, 'c', &u[i].counters[k].value);
+            sum += entry_end(h);
+        }
+        h_u64(h, 'c', u[i].ncounters);
+        h_u64(h, 'c', sum);
+    }
+}
+
+static void h_snapshot(hasher_t *h, const dra_counter_snapshot_t *sn)
+{
+    h_u64(h, 'K', 1);
+    h_set_uses(h, 'D', sn->per_device, sn->nper_device);
+    h_set_uses(h, 'L', sn->per_allocation, sn->nper_allocation);
+}
+
 static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
 {
     uint64_t sum = 0;
@@ -667,6 +692,10 @@ static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
         hasher_t *e = entry_begin(h);
         h_str(e, 'c', c[i].name);
         h_q(e, 'c', &c[i].value);
+        if (c[i].value_from) /* KEP-5941 fields: hashed only when present (digests unchanged) */
+            h_str(e, 'f', c[i].value_from);
+        if (c[i].policy)
+            h_policy(e, c[i].policy);
         sum += entry_end(h);
     }
     h_u64(h, 'c', n);
@@ -836,6 +865,8 @@ static void h_claim(hasher_t *h, const dra_claim_t *c)
         h_u64(h, 'c', sum);
         if (r->nskip_node_ops) /* only when present: digests without the field stay as they were */
             h_strs(h, 'k', r->skip_node_ops, r->nskip_node_ops);
+        if (a->counters && a->counters[i]) /* KEP-5941: only when present (digests unchanged) */
+            h_snapshot(h, a->counters[i]);
     }
     h_u64(h, 'g', a->nconfigs);
     for (uint32_t i = 0; i < a->nconfigs; i++) {
@@ -1084,16 +1115,6 @@ static bool attr_same(const dra_attr_t *a, const dra_attr_t *b)
     return false;
 }
 
-static bool counters_same(const dra_counter_t *a, uint32_t na, const dra_counter_t *b, uint32_t nb)
-{
-    if (na != nb)
-        return false;
-    for (uint32_t i = 0; i < na; i++)
-        if (!str_same(a[i].name, b[i].name) || dra_quantity_cmp(&a[i].value, &b[i].value) != 0 ||
-            a[i].value.exp != b[i].value.exp)
-            return false;
-    return true;
-}
 
 static bool policy_same(const dra_request_policy_t *a, const dra_request_policy_t *b)
 {
@@ -1110,6 +1131,18 @@ static bool policy_same(const dra_request_policy_t *a, const dra_request_policy_
         return false;
     for (uint32_t i = 0; i < a->nvalid_values; i++)
         if (dra_quantity_cmp(&a->valid_values[i], &b->valid_values[i]))
+            return false;
+    return true;
+}
+
+static bool counters_same(const dra_counter_t *a, uint32_t na, const dra_counter_t *b, uint32_t nb)
+{
+    if (na != nb)
+        return false;
+    for (uint32_t i = 0; i < na; i++)
+        if (!str_same(a[i].name, b[i].name) || dra_quantity_cmp(&a[i].value, &b[i].value) != 0 ||
+            a[i].value.exp != b[i].value.exp || !str_same(a[i].value_from, b[i].value_from) ||
+            !policy_same(a[i].policy, b[i].policy))
             return false;
     return true;
 }
@@ -1384,6 +1417,8 @@ static void copy_device(dra_model_t *m, const dra_slice_t *s, const dra_device_t
         for (uint32_t k = 0; y->counters && k < x->ncounters; k++) {
             y->counters[k].name = cstr(m, x->counters[k].name, oom);
             y->counters[k].value = x->counters[k].value;
+            y->counters[k].value_from =
+                x->counters[k].value_from ? cstr(m, x->counters[k].value_from, oom) : NULL;
         }
         if (x->ncounters && !y->counters)
             *oom = true;

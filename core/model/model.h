@@ -136,6 +136,12 @@ typedef struct dra_capacity {
 typedef struct dra_counter {
     const char *name;
     dra_quantity_t value;
+    /* KEP-5941 (DRASharedConsumableCapacity, 1.38-pre alpha). In a device's consumesCounters:
+     * valueFrom.capacityName, the capacity request that sets the amount (value then reads 0:
+     * what an allocator without the feature charges); NULL = a static value. In a sharedCounters
+     * counter set: requestPolicy of the counter; NULL = none. */
+    const char *value_from;
+    const dra_request_policy_t *policy;
 } dra_counter_t;
 
 typedef struct dra_counter_set {
@@ -387,9 +393,29 @@ typedef struct dra_alloc_config {
     dra_opaque_config_t opaque;
 } dra_alloc_config_t;
 
+/* consumedCounters of an allocation result (KEP-5941, DRASharedConsumableCapacity, 1.38-pre):
+ * what the allocation charged per counter set, perDevice (a device's static consumption, once
+ * per device however many shares it has) and perAllocation (request-driven, per result). */
+typedef struct dra_counter_set_use {
+    const char *counter_set;
+    dra_consumed_t *counters;
+    uint32_t ncounters;
+} dra_counter_set_use_t;
+
+typedef struct dra_counter_snapshot {
+    dra_counter_set_use_t *per_device;
+    uint32_t nper_device;
+    dra_counter_set_use_t *per_allocation;
+    uint32_t nper_allocation;
+    dra_srcpos_t pos;
+} dra_counter_snapshot_t;
+
 typedef struct dra_allocation {
     dra_result_t *results;
     uint32_t nresults;
+    /* per result: its consumedCounters snapshot (sharedcap.c); NULL (array or entry) = none.
+     * Kept beside the results, not in dra_result_t, which the engine's result slots copy. */
+    const dra_counter_snapshot_t **counters;
     dra_alloc_config_t *configs;
     uint32_t nconfigs;
     const dra_node_selector_t *node_selector; /* NULL = usable on every node */

@@ -173,10 +173,18 @@ static json_t *json_slices(const dra_model_t *m, bool list_devices)
                               s->driver, "pool", s->pool_name, "node", s->node_name,
                               "devices", (json_int_t)s->ndevices);
         json_t *cs = json_array();
-        for (uint32_t k = 0; k < s->ncounter_sets; k++)
-            json_array_append_new(cs, json_pack("{s:s?, s:I}", "name", s->counter_sets[k].name,
-                                                "counters",
-                                                (json_int_t)s->counter_sets[k].ncounters));
+        for (uint32_t k = 0; k < s->ncounter_sets; k++) {
+            json_t *o2 = json_pack("{s:s?, s:I}", "name", s->counter_sets[k].name, "counters",
+                                   (json_int_t)s->counter_sets[k].ncounters);
+            json_t *rp = json_array(); /* counters with a requestPolicy (KEP-5941, 1.38-pre) */
+            for (uint32_t j = 0; j < s->counter_sets[k].ncounters; j++)
+                if (s->counter_sets[k].counters[j].policy)
+                    json_array_append_new(rp, json_string(s->counter_sets[k].counters[j].name
+                                                              ? s->counter_sets[k].counters[j].name
+                                                              : ""));
+            json_object_set_new(o2, "request_policy_counters", rp);
+            json_array_append_new(cs, o2);
+        }
         json_object_set_new(o, "counter_sets", cs);
         if (s->nskip_node_ops) { /* 1.37, DRAOptionalNodeOperations */
             json_t *sk = json_array();
@@ -206,10 +214,17 @@ static json_t *json_slices(const dra_model_t *m, bool list_devices)
                     json_t *g = json_array();
                     for (uint32_t k = 0; k < cc->ngroups; k++)
                         json_array_append_new(g, json_string(cc->groups[k] ? cc->groups[k] : ""));
-                    json_array_append_new(cons, json_pack("{s:s?, s:I, s:o}", "counter_set",
+                    json_t *vf = json_object(); /* counter -> valueFrom.capacityName */
+                    for (uint32_t k = 0; k < cc->ncounters; k++)
+                        if (cc->counters[k].value_from)
+                            json_object_set_new(vf, cc->counters[k].name ? cc->counters[k].name
+                                                                         : "",
+                                                json_string(cc->counters[k].value_from));
+                    json_array_append_new(cons, json_pack("{s:s?, s:I, s:o, s:o}", "counter_set",
                                                           cc->counter_set, "counters",
                                                           (json_int_t)cc->ncounters,
-                                                          "compatibility_groups", g));
+                                                          "compatibility_groups", g,
+                                                          "value_from", vf));
                 }
                 json_array_append_new(dv, json_pack("{s:s?, s:o, s:o, s:o}", "name", dev->name,
                                                     "attributes", attrs, "capacity", caps,
@@ -415,7 +430,8 @@ static void table_counter_sets(FILE *out, const dra_model_t *m)
                     cs->name ? cs->name : "");
             for (uint32_t j = 0; j < cs->ncounters; j++) {
                 dra_quantity_format(&cs->counters[j].value, buf, sizeof buf);
-                fprintf(out, " %s=%s", cs->counters[j].name ? cs->counters[j].name : "", buf);
+                fprintf(out, " %s=%s%s", cs->counters[j].name ? cs->counters[j].name : "", buf,
+                        cs->counters[j].policy ? "(requestPolicy)" : "");
             }
             fprintf(out, "\n");
         }
@@ -456,6 +472,11 @@ static void table_devices(FILE *out, const dra_model_t *m)
                 const dra_consumes_t *cc = &dev->consumes[c];
                 fprintf(out, "    %-44s %-8s", cc->counter_set ? cc->counter_set : "", "consumes");
                 for (uint32_t k = 0; k < cc->ncounters; k++) {
+                    if (cc->counters[k].value_from) { /* KEP-5941: from a capacity request */
+                        fprintf(out, " %s<-%s", cc->counters[k].name ? cc->counters[k].name : "",
+                                cc->counters[k].value_from);
+                        continue;
+                    }
                     dra_quantity_format(&cc->counters[k].value, buf, sizeof buf);
                     fprintf(out, " %s=%s", cc->counters[k].name ? cc->counters[k].name : "", buf);
                 }

@@ -239,12 +239,73 @@ static void rd_claim_spec(rd_t *rd, dra_claim_t *c, const dra_ynode_t *spec)
     }
 }
 
+/* A map NAME: quantity (consumedCapacity, a snapshot's counters) into *n entries. */
+static dra_consumed_t *rd_qty_map(rd_t *rd, const dra_ynode_t *z, uint32_t *n)
+{
+    *n = 0;
+    if (!dra_mr_want_map(rd, z))
+        return NULL;
+    dra_consumed_t *out = dra_model_array(rd->m, z->n, sizeof *out);
+    *n = out ? z->n : 0;
+    for (uint32_t q = 0; q < *n; q++) {
+        size_t s5 = pushk(rd, z->keys[q]->text);
+        out[q].name = dra_model_strn(rd->m, z->keys[q]->text, z->keys[q]->len);
+        dra_mr_qty(rd, z->vals[q], &out[q].value);
+        pop(rd, s5);
+    }
+    return out;
+}
+
+/* perDevice / perAllocation of consumedCounters: [{counterSet, counters: {NAME: QTY}}]. */
+static dra_counter_set_use_t *rd_set_uses(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
+{
+    static const char *const kuse[] = {"counterSet", "counters", NULL};
+    *n = 0;
+    if (dra_ynode_is_null(v))
+        return NULL;
+    dra_counter_set_use_t *u = dra_mr_seq_array(rd, v, sizeof *u, n);
+    for (dra_mr_item_t e = dra_mr_items(v, *n); dra_mr_next_item(rd, &e);)
+        for (dra_mr_field_t f = dra_mr_fields(rd, e.val); dra_mr_next_field(rd, &f);) {
+            if (KEY_IS(f.key, "counterSet"))
+                u[e.i].counter_set = dra_mr_str(rd, f.val, false);
+            else if (KEY_IS(f.key, "counters")) {
+                if (!dra_ynode_is_null(f.val))
+                    u[e.i].counters = rd_qty_map(rd, f.val, &u[e.i].ncounters);
+            } else
+                dra_mr_unknown_field(rd, f.keyn, kuse);
+        }
+    return u;
+}
+
+/* consumedCounters of a result (KEP-5941): {perDevice: [...], perAllocation: [...]}; null = none. */
+static const dra_counter_snapshot_t *rd_snapshot(rd_t *rd, const dra_ynode_t *v)
+{
+    static const char *const ksnap[] = {"perDevice", "perAllocation", NULL};
+    if (dra_ynode_is_null(v) || !dra_mr_want_map(rd, v))
+        return NULL;
+    dra_counter_snapshot_t *sn = dra_model_array(rd->m, 1, sizeof *sn);
+    if (!sn)
+        return rd->nerr++, NULL;
+    dra_mr_set_pos(rd, &sn->pos, v);
+    for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
+        if (KEY_IS(f.key, "perDevice"))
+            sn->per_device = rd_set_uses(rd, f.val, &sn->nper_device);
+        else if (KEY_IS(f.key, "perAllocation"))
+            sn->per_allocation = rd_set_uses(rd, f.val, &sn->nper_allocation);
+        else
+            dra_mr_unknown_field(rd, f.keyn, ksnap);
+    }
+    return sn;
+}
+
 /* One status.allocation.devices.results[] entry (a map; reported otherwise). */
-static void rd_result(rd_t *rd, dra_result_t *r, const dra_ynode_t *v)
+static void rd_result(rd_t *rd, dra_allocation_t *a, uint32_t ri, const dra_ynode_t *v)
 {
     static const char *const kres[] = {
         "request", "driver", "pool", "device", "adminAccess", "tolerations", "bindingConditions",
-        "bindingFailureConditions", "shareID", "consumedCapacity", "skipNodeOperations", NULL};
+        "bindingFailureConditions", "shareID", "consumedCapacity", "skipNodeOperations",
+        "consumedCounters", NULL};
+    dra_result_t *r = &a->results[ri];
     for (dra_mr_field_t f = dra_mr_fields(rd, v); dra_mr_next_field(rd, &f);) {
         const char *k3 = f.key;
         const dra_ynode_t *z = f.val;
@@ -272,16 +333,16 @@ static void rd_result(rd_t *rd, dra_result_t *r, const dra_ynode_t *v)
                 r->skip_node_ops = dra_mr_strlist(rd, z, &r->nskip_node_ops);
         }
         else if (strcmp(k3, "consumedCapacity") == 0) {
-            if (dra_mr_want_map(rd, z)) {
-                r->consumed = dra_model_array(rd->m, z->n, sizeof *r->consumed);
-                r->nconsumed = r->consumed ? z->n : 0;
-                for (uint32_t q = 0; q < r->nconsumed; q++) {
-                    size_t s5 = pushk(rd, z->keys[q]->text);
-                    r->consumed[q].name = dra_model_strn(rd->m, z->keys[q]->text, z->keys[q]->len);
-                    dra_mr_qty(rd, z->vals[q], &r->consumed[q].value);
-                    pop(rd, s5);
-                }
+            r->consumed = rd_qty_map(rd, z, &r->nconsumed);
+        } else if (strcmp(k3, "consumedCounters") == 0) {
+            const dra_counter_snapshot_t *sn = rd_snapshot(rd, z);
+            if (sn && !a->counters) {
+                a->counters = dra_model_array(rd->m, a->nresults, sizeof *a->counters);
+                if (!a->counters)
+                    rd->nerr++;
             }
+            if (sn && a->counters)
+                a->counters[ri] = sn;
         } else
             dra_mr_unknown_field(rd, f.keyn, kres);
     }
@@ -336,7 +397,7 @@ static void rd_allocation(rd_t *rd, dra_claim_t *c, const dra_ynode_t *v)
                     a->results = dra_mr_seq_array(rd, d.val, sizeof *a->results, &a->nresults);
                     for (dra_mr_item_t e = dra_mr_items(d.val, a->nresults);
                          dra_mr_next_item(rd, &e);)
-                        rd_result(rd, &a->results[e.i], e.val);
+                        rd_result(rd, a, e.i, e.val);
                 } else if (KEY_IS(d.key, "config")) {
                     a->configs = dra_mr_seq_array(rd, d.val, sizeof *a->configs, &a->nconfigs);
                     for (dra_mr_item_t e = dra_mr_items(d.val, a->nconfigs);

@@ -201,9 +201,33 @@ static void rd_capacity(rd_t *rd, dra_device_t *d, const dra_ynode_t *v, const c
     }
 }
 
-static dra_counter_t *rd_counters(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
+/* valueFrom of a consumesCounters counter (KEP-5941): {capacityName: NAME}, NAME required. */
+static const char *rd_value_from(rd_t *rd, const dra_ynode_t *v)
 {
-    static const char *const known[] = {"value", NULL};
+    static const char *const known[] = {"capacityName", NULL};
+    const char *name = NULL;
+    if (!dra_mr_want_map(rd, v))
+        return NULL;
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t s = pushk(rd, v->keys[i]->text);
+        if (strcmp(v->keys[i]->text, "capacityName") == 0)
+            name = dra_mr_str(rd, v->vals[i], false);
+        else
+            dra_mr_unknown_field(rd, v->keys[i], known);
+        pop(rd, s);
+    }
+    if (!name || !name[0])
+        dra_mr_err(rd, v, "capacityName: required field missing");
+    return name;
+}
+
+/* Counters of a sharedCounters counter set (in_consumes false: value required, requestPolicy
+ * optional) or of a consumesCounters entry (in_consumes: exactly one of value and valueFrom).
+ * requestPolicy and valueFrom are KEP-5941's (master at 0c8a1b073dc3, 1.38-pre). */
+static dra_counter_t *rd_counters(rd_t *rd, const dra_ynode_t *v, uint32_t *n, bool in_consumes)
+{
+    static const char *const known_set[] = {"value", "requestPolicy", NULL};
+    static const char *const known_use[] = {"value", "valueFrom", NULL};
     *n = 0;
     if (!dra_mr_want_map(rd, v))
         return NULL;
@@ -215,17 +239,32 @@ static dra_counter_t *rd_counters(rd_t *rd, const dra_ynode_t *v, uint32_t *n)
         c[k].name = dra_model_strn(rd->m, v->keys[k]->text, v->keys[k]->len);
         const dra_ynode_t *val = v->vals[k];
         if (dra_mr_want_map(rd, val)) {
-            bool has_value = false;
+            bool has_value = false, has_from = false;
             for (uint32_t i = 0; i < val->n; i++) {
-                size_t s2 = pushk(rd, val->keys[i]->text);
-                if (strcmp(val->keys[i]->text, "value") == 0)
+                const char *key = val->keys[i]->text;
+                size_t s2 = pushk(rd, key);
+                if (strcmp(key, "value") == 0)
                     has_value = dra_mr_qty(rd, val->vals[i], &c[k].value) || true;
-                else
-                    dra_mr_unknown_field(rd, val->keys[i], known);
+                else if (!in_consumes && strcmp(key, "requestPolicy") == 0) {
+                    if (!dra_ynode_is_null(val->vals[i]))
+                        c[k].policy = rd_policy(rd, val->vals[i]);
+                } else if (in_consumes && strcmp(key, "valueFrom") == 0) {
+                    if (!dra_ynode_is_null(val->vals[i])) {
+                        has_from = true;
+                        c[k].value_from = rd_value_from(rd, val->vals[i]);
+                    }
+                } else
+                    dra_mr_unknown_field(rd, val->keys[i], in_consumes ? known_use : known_set);
                 pop(rd, s2);
             }
-            if (!has_value)
-                dra_mr_err(rd, val, "value: required field missing");
+            if (has_value && has_from) {
+                dra_mr_err(rd, val, "value and valueFrom: exactly one of them may be set");
+            } else if (has_from) {
+                memset(&c[k].value, 0, sizeof c[k].value); /* what an allocator without it charges */
+            } else if (!has_value) {
+                dra_mr_err(rd, val, in_consumes ? "value or valueFrom: exactly one is required"
+                                                : "value: required field missing");
+            }
         } else if (dra_ynode_is_null(val)) {
             dra_mr_err(rd, val, "counter needs a value");
         }
@@ -258,7 +297,7 @@ static void rd_consumes(rd_t *rd, dra_device_t *d, const dra_ynode_t *v)
                     d->consumes[i].counter_set = dra_mr_str(rd, e->vals[k], false);
                 else if (K("counters"))
                     d->consumes[i].counters =
-                        rd_counters(rd, e->vals[k], &d->consumes[i].ncounters);
+                        rd_counters(rd, e->vals[k], &d->consumes[i].ncounters, true);
                 else if (K("compatibilityGroups")) {
                     /* 1.37 (KEP-5963); null and [] both mean "no groups" */
                     if (!dra_ynode_is_null(e->vals[k]))
@@ -407,7 +446,7 @@ static void rd_slice(rd_t *rd, const dra_ynode_t *spec, dra_slice_t *sl)
                     if (KEY_IS(f.key, "name"))
                         cs->name = dra_mr_str(rd, f.val, false);
                     else if (KEY_IS(f.key, "counters"))
-                        cs->counters = rd_counters(rd, f.val, &cs->ncounters);
+                        cs->counters = rd_counters(rd, f.val, &cs->ncounters, false);
                     else
                         dra_mr_unknown_field(rd, f.keyn, kset);
                 }

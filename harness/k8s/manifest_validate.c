@@ -613,6 +613,33 @@ static void check_skip_node_ops(vd_t *v, const char *const *ops, uint32_t n,
              "together with \"NodeUnprepareResources\" or \"*\"");
 }
 
+/* "<base>.counters.<name>" into buf (truncated like the other paths); the buffer for more. */
+static pbuf_t counter_path(char *buf, size_t cap, const char *base, const char *name)
+{
+    pbuf_t pb = pb_start(buf, cap);
+    pb_s(&pb, base);
+    pb_s(&pb, ".counters.");
+    pb_s(&pb, name ? name : "");
+    return pb;
+}
+
+/* A field of master (KEP-5941, DRASharedConsumableCapacity): an error under --release 1.34 ...
+ * 1.37, a warning when no release is given; 1.38-pre knows it (its API server drops it while the
+ * gate is off, which the allocator models: sharedcap.c). */
+static void new_in_138pre(vd_t *v, const dra_srcpos_t *pos, const char *path, const char *field)
+{
+    if (v->o->release && v->o->release < 138)
+        VERR(pos, path,
+             "%s: not a field in Kubernetes 1.%d (new in 1.38-pre, feature gate "
+             "DRASharedConsumableCapacity)",
+             field, v->o->release - 100);
+    else if (!v->o->release)
+        vfind(v, SEV_RELEASE, pos, path,
+              "%s: new in Kubernetes 1.38-pre (feature gate DRASharedConsumableCapacity); unknown "
+              "to 1.34 ... 1.37",
+              field);
+}
+
 /* compatibilityGroups of one consumesCounters entry (KEP-5963): at most 2 DNS labels, unique;
  * an empty list is "no groups". */
 static void check_groups(vd_t *v, const dra_consumes_t *c, const dra_srcpos_t *pos, const char *p)
@@ -678,6 +705,16 @@ static void check_device_counters(vd_t *v, const dra_slice_t *s, const dra_devic
                 VERR(pos, p, "counterSet: \"%s\" is not defined in the sharedCounters of pool %s/%s",
                      c->counter_set, s->driver ? s->driver : "", s->pool_name ? s->pool_name : "");
             continue;
+        }
+        for (uint32_t k = 0; k < c->ncounters; k++) {
+            const char *from = c->counters[k].value_from;
+            if (from) {
+                char pk[400];
+                counter_path(pk, sizeof pk, p, c->counters[k].name);
+                new_in_138pre(v, pos, pk, "valueFrom");
+                if (!dra_name_is_qualified(from))
+                    VERR(pos, pk, "valueFrom.capacityName: \"%s\": invalid qualified name", from);
+            }
         }
         for (uint32_t k = 0; k < c->ncounters; k++) {
             bool ok = false;
@@ -853,10 +890,18 @@ static void check_slice(vd_t *v, const dra_slice_t *s)
             VERR(pos, p, "counters: at most 32, has %u", cs->ncounters);
         if (cs->ncounters == 0)
             VERR(pos, p, "counters: must not be empty");
-        for (uint32_t k = 0; k < cs->ncounters; k++)
+        for (uint32_t k = 0; k < cs->ncounters; k++) {
             if (!dra_name_is_dns_label(cs->counters[k].name))
                 VERR(pos, p, "counters.%s: counter name is not a DNS label",
                      cs->counters[k].name ? cs->counters[k].name : "");
+            if (cs->counters[k].policy) { /* KEP-5941: the capacity requestPolicy's rules */
+                char pk[400];
+                pbuf_t pb2 = counter_path(pk, sizeof pk, p, cs->counters[k].name);
+                new_in_138pre(v, pos, pk, "requestPolicy");
+                pb_s(&pb2, ".requestPolicy");
+                check_policy(v, cs->counters[k].policy, pos, pk);
+            }
+        }
     }
     if (v->o->release == 134 && total_counters > 32)
         VERR(pos, "spec.sharedCounters", "at most 32 counters in total in 1.34, has %u",
@@ -977,6 +1022,56 @@ static void check_derived_refs(vd_t *v, const dra_claim_t *c, const dra_request_
     }
 }
 
+/* perDevice or perAllocation of a consumedCounters snapshot (KEP-5941): at most 2 counter sets
+ * (as consumesCounters), each named once, a DNS label; its counters DNS labels, at most 32,
+ * not negative. */
+static void check_set_uses(vd_t *v, const dra_counter_set_use_t *u, uint32_t n,
+                           const dra_srcpos_t *pos, const char *path)
+{
+    if (n > 2)
+        VERR(pos, path, "at most 2 counter sets, has %u", n);
+    for (uint32_t i = 0; i < n; i++) {
+        char p[400];
+        pbuf_t pb = pb_start(p, sizeof p);
+        pb_s(&pb, path);
+        pb_s(&pb, "[");
+        pb_u(&pb, i);
+        pb_s(&pb, "]");
+        if (!u[i].counter_set)
+            VERR(pos, p, "counterSet: required field missing");
+        else if (!dra_name_is_dns_label(u[i].counter_set))
+            VERR(pos, p, "counterSet: \"%s\" is not a DNS label", u[i].counter_set);
+        for (uint32_t k = 0; k < i && u[i].counter_set; k++)
+            if (u[k].counter_set && strcmp(u[k].counter_set, u[i].counter_set) == 0)
+                VERR(pos, p, "counterSet \"%s\" listed twice", u[i].counter_set);
+        if (u[i].ncounters > 32)
+            VERR(pos, p, "counters: at most 32, has %u", u[i].ncounters);
+        for (uint32_t k = 0; k < u[i].ncounters; k++) {
+            if (!dra_name_is_dns_label(u[i].counters[k].name))
+                VERR(pos, p, "counters.%s: counter name is not a DNS label",
+                     u[i].counters[k].name ? u[i].counters[k].name : "");
+            else if (u[i].counters[k].value.neg)
+                VERR(pos, p, "counters.%s: must not be negative", u[i].counters[k].name);
+        }
+    }
+}
+
+static void check_snapshot(vd_t *v, const dra_counter_snapshot_t *sn, const dra_srcpos_t *cpos,
+                           const char *path)
+{
+    const dra_srcpos_t *pos = sn->pos.line ? &sn->pos : cpos;
+    char p[400];
+    new_in_138pre(v, pos, path, "consumedCounters");
+    pbuf_t pb = pb_start(p, sizeof p);
+    pb_s(&pb, path);
+    pb_s(&pb, ".consumedCounters.perDevice");
+    check_set_uses(v, sn->per_device, sn->nper_device, pos, p);
+    pb = pb_start(p, sizeof p);
+    pb_s(&pb, path);
+    pb_s(&pb, ".consumedCounters.perAllocation");
+    check_set_uses(v, sn->per_allocation, sn->nper_allocation, pos, p);
+}
+
 static void check_claim(vd_t *v, const dra_claim_t *c)
 {
     char p[300];
@@ -1083,6 +1178,8 @@ static void check_claim(vd_t *v, const dra_claim_t *c)
             else if (!request_ref_ok(c, r->request))
                 VERR(pos, p, "request: \"%s\" is not a request of this claim", r->request);
             check_skip_node_ops(v, r->skip_node_ops, r->nskip_node_ops, pos, p);
+            if (a->counters && a->counters[i])
+                check_snapshot(v, a->counters[i], pos, p);
         }
         if (a->node_selector)
             check_node_selector(v, a->node_selector, pos, "status.allocation.nodeSelector", false);

@@ -535,18 +535,6 @@ static void w_taints(em_t *e, const dra_taint_t *t, uint32_t n)
     em_end(e);
 }
 
-static void w_counters(em_t *e, const dra_counter_t *c, uint32_t n)
-{
-    em_key(e, "counters");
-    em_map(e);
-    for (uint32_t i = 0; i < n; i++) {
-        em_key(e, c[i].name ? c[i].name : "");
-        em_map(e);
-        kv_qty(e, "value", &c[i].value);
-        em_end(e);
-    }
-    em_end(e);
-}
 
 static void w_opaque(em_t *e, const dra_opaque_config_t *o)
 {
@@ -621,6 +609,28 @@ static void w_policy(em_t *e, const dra_request_policy_t *p)
             kv_qty(e, "max", &p->max);
         if (p->has_step)
             kv_qty(e, "step", &p->step);
+        em_end(e);
+    }
+    em_end(e);
+}
+
+static void w_counters(em_t *e, const dra_counter_t *c, uint32_t n)
+{
+    em_key(e, "counters");
+    em_map(e);
+    for (uint32_t i = 0; i < n; i++) {
+        em_key(e, c[i].name ? c[i].name : "");
+        em_map(e);
+        if (c[i].value_from) { /* KEP-5941: request-driven, no static value */
+            em_key(e, "valueFrom");
+            em_map(e);
+            kv_str(e, "capacityName", c[i].value_from);
+            em_end(e);
+        } else {
+            kv_qty(e, "value", &c[i].value);
+        }
+        if (c[i].policy)
+            w_policy(e, c[i].policy);
         em_end(e);
     }
     em_end(e);
@@ -858,6 +868,35 @@ static void w_claim_spec(em_t *e, const dra_claim_t *c)
     em_end(e);
 }
 
+static void w_set_uses(em_t *e, const char *key, const dra_counter_set_use_t *u, uint32_t n)
+{
+    if (!n)
+        return;
+    em_key(e, key);
+    em_seq(e);
+    for (uint32_t i = 0; i < n; i++) {
+        em_map(e);
+        kv_str(e, "counterSet", u[i].counter_set);
+        em_key(e, "counters");
+        em_map(e);
+        for (uint32_t k = 0; k < u[i].ncounters; k++)
+            kv_qty(e, u[i].counters[k].name ? u[i].counters[k].name : "", &u[i].counters[k].value);
+        em_end(e);
+        em_end(e);
+    }
+    em_end(e);
+}
+
+/* consumedCounters (KEP-5941); an empty snapshot is written as {} (upstream's "known zero") */
+static void w_snapshot(em_t *e, const dra_counter_snapshot_t *sn)
+{
+    em_key(e, "consumedCounters");
+    em_map(e);
+    w_set_uses(e, "perDevice", sn->per_device, sn->nper_device);
+    w_set_uses(e, "perAllocation", sn->per_allocation, sn->nper_allocation);
+    em_end(e);
+}
+
 static void w_allocation(em_t *e, const dra_allocation_t *a)
 {
     em_key(e, "status");
@@ -889,6 +928,8 @@ static void w_allocation(em_t *e, const dra_allocation_t *a)
                 kv_qty(e, r->consumed[k].name ? r->consumed[k].name : "", &r->consumed[k].value);
             em_end(e);
         }
+        if (a->counters && a->counters[i])
+            w_snapshot(e, a->counters[i]);
         em_end(e);
     }
     em_end(e);

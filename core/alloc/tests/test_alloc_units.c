@@ -169,10 +169,14 @@ static void test_gate_parse(void)
     CHECK_EQ_I64(dra_alloc_features_set(&f, "DRAListTypeAttributes=true", &d), DRA_EINVAL);
     CHECK_OK(dra_alloc_features_set(&f, "DRAListTypeAttributes=false", &d));
     for (int g = 0; g < DRA_GATE_COUNT; g++) {
-        /* every gate exists in 1.37 but GangScheduling (merged into GenericWorkload in 1.37);
-         * flip the unlocked ones */
-        dra_alloc_features_init(&f, DRA_RELEASE_1_37);
-        dra_gate_stage_t st = dra_alloc_gate_stage(DRA_RELEASE_1_37, (dra_gate_t)g);
+        /* every gate exists in 1.37 but GangScheduling (merged into GenericWorkload in 1.37)
+         * and DRASharedConsumableCapacity (new in 1.38-pre: flipped there); flip the unlocked
+         * ones */
+        bool new38 = g == DRA_GATE_SHARED_CONSUMABLE_CAPACITY;
+        dra_release_t rel = new38 ? DRA_RELEASE_1_38_PRE : DRA_RELEASE_1_37;
+        CHECK(!new38 || !dra_alloc_gate_stage(DRA_RELEASE_1_37, (dra_gate_t)g).exists);
+        dra_alloc_features_init(&f, rel);
+        dra_gate_stage_t st = dra_alloc_gate_stage(rel, (dra_gate_t)g);
         CHECK(st.exists == (g != DRA_GATE_GANG_SCHEDULING));
         if (!st.exists || st.locked)
             continue;

@@ -1,0 +1,34 @@
+# sharedcap.cmake - DRASharedConsumableCapacity (KEP-5941) from the command line: its fields in
+# JSON (harness/tests/data/releases/fields-1.38-pre.json: a counter's requestPolicy, valueFrom on
+# two devices, consumedCounters on an allocated result) valid under 1.38-pre and an error at
+# their line and column under 1.37; inspect shows them (table and JSON); the gate is accepted by
+# `alloc --feature` under 1.38-pre and refused under 1.37; with it on, a pool using valueFrom is a
+# Fatal naming the slice and the gate, exit 1 (with it off, the VFs are allocated: nothing
+# charged).
+set(_scc_script [=[
+set -e
+B="$1"; d=$(mktemp -d); trap 'rm -rf "$d"' EXIT; F=harness/tests/data/releases/fields-1.38-pre.json
+"$B" validate --release 1.38-pre $F > "$d/v.txt" 2>&1
+set +e; "$B" validate --release 1.37 $F > "$d/v.txt" 2>&1; rc=$?; set -e; test $rc = 2
+grep -qF "fields-1.38-pre.json:9:4: error: ResourceSlice/vfs: spec.devices[0].consumesCounters[0].counters.bandwidth: valueFrom: not a field in Kubernetes 1.37 (new in 1.38-pre, feature gate DRASharedConsumableCapacity)" "$d/v.txt"
+grep -qF "fields-1.38-pre.json:14:24: error: ResourceClaim/held: status.allocation.devices.results[0]: consumedCounters: not a field in Kubernetes 1.37" "$d/v.txt"
+grep -qF "spec.sharedCounters[0].counters.bandwidth: requestPolicy: not a field in Kubernetes 1.37" "$d/v.txt"
+"$B" inspect $F > "$d/i.txt"
+grep -qE "^pf +pf-0 +bandwidth=100G\(requestPolicy\)$" "$d/i.txt"
+grep -qE "pf-0 +consumes bandwidth<-net.example.com/bandwidth$" "$d/i.txt"
+"$B" inspect -o json --devices $F > "$d/i.json"
+jq -e '[.slices[] | select(.name == "vfs") | .device_list[].consumes_counters[0].value_from.bandwidth] == ["net.example.com/bandwidth", "bandwidth"]' "$d/i.json" > /dev/null
+jq -e '[.slices[] | select(.name == "pf") | .counter_sets[0].request_policy_counters] == [["bandwidth"]]' "$d/i.json" > /dev/null
+P=corpora/conformance/profiles/shared-consumable-capacity-value-from-1.38-pre.yaml
+"$B" alloc -f $P --release 1.38-pre > "$d/a.txt" 2>&1
+grep -qF "1 allocated, 0 unsatisfiable, 0 failed" "$d/a.txt"
+set +e; "$B" alloc -f $P --release 1.38-pre --feature DRASharedConsumableCapacity=true > "$d/a.txt" 2>&1; rc=$?; set -e; test $rc = 1
+grep -qF "claim claim-0: Fatal: gather pool information: slice slice-2 (pool driver-a/pool-1) uses request-driven counters" "$d/a.txt"
+set +e; "$B" alloc -f $P --release 1.37 --feature DRASharedConsumableCapacity=true > "$d/a.txt" 2>&1; rc=$?; set -e; test $rc = 2
+grep -qF "feature gate DRASharedConsumableCapacity does not exist in release 1.37" "$d/a.txt"
+]=])
+add_test(NAME harness.fields_1_38_pre_sharedcap
+         COMMAND sh -c "${_scc_script}" sh $<TARGET_FILE:drabench>
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(harness.fields_1_38_pre_sharedcap PROPERTIES LABELS "unit;harness;cli"
+                     TIMEOUT 120 ENVIRONMENT "${DRA_TEST_ENV}")
