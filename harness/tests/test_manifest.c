@@ -4,38 +4,8 @@
 #include <time.h>
 
 #include "check.h"
+#include "diag_fx.h"
 #include "manifest.h"
-
-static bool has(const dra_diag_list_t *l, const char *needle)
-{
-    for (size_t i = 0; i < l->count; i++)
-        if (strstr(l->items[i].msg, needle))
-            return true;
-    return false;
-}
-
-static void dump(const dra_diag_list_t *l)
-{
-    char buf[1024];
-    for (size_t i = 0; i < l->count; i++)
-        fprintf(stderr, "  %s\n", dra_diag_format(&l->items[i], buf, sizeof buf));
-}
-
-/* read + validate; returns the combined status and leaves diagnostics in errs */
-static int load(dra_model_t *m, const char *text, dra_diag_list_t *errs)
-{
-    dra_model_init(m);
-    dra_diag_list_init(errs);
-    int rc = dra_manifest_read_buffer(m, "t.yaml", text, strlen(text), errs);
-    int vrc = dra_manifest_validate(m, errs);
-    return rc ? rc : vrc;
-}
-
-static void done(dra_model_t *m, dra_diag_list_t *errs)
-{
-    dra_diag_list_fini(errs);
-    dra_model_fini(m);
-}
 
 static void test_old_versions_map(void)
 {
@@ -61,10 +31,10 @@ static void test_old_versions_map(void)
                     "    - {name: r, deviceClassName: gpu, count: 2}\n";
     dra_model_t m;
     dra_diag_list_t e;
-    int rc = load(&m, y, &e);
+    int rc = diag_fx_load(&m, y, &e);
     CHECK_OK(rc);
     if (rc)
-        dump(&e);
+        diag_fx_dump(&e);
     CHECK_EQ_I64(m.nslices, 1);
     CHECK_EQ_I64(m.ndevices, 1);
     const dra_device_t *d = &m.slices[0]->devices[0];
@@ -83,7 +53,7 @@ static void test_old_versions_map(void)
     CHECK_STREQ(r->exactly->class_name, "gpu");
     CHECK_EQ_I64(r->exactly->count, 2);
     CHECK_STREQ(m.claims[0]->namespace_, "default");
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 static void test_errors_all_reported_with_positions(void)
@@ -105,17 +75,17 @@ static void test_errors_all_reported_with_positions(void)
                     "    bogus: 1\n";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK(load(&m, y, &e) != DRA_OK);
-    CHECK(has(&e, "ResourceSlice/s: spec.pool.generation: expected integer, got string \"one\""));
-    CHECK(has(&e, "resourceSliceCount: must be greater than zero"));
-    CHECK(has(&e, "exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection must be "
+    CHECK(diag_fx_load(&m, y, &e) != DRA_OK);
+    CHECK(diag_fx_has(&e, "ResourceSlice/s: spec.pool.generation: expected integer, got string \"one\""));
+    CHECK(diag_fx_has(&e, "resourceSliceCount: must be greater than zero"));
+    CHECK(diag_fx_has(&e, "exactly one of nodeName, nodeSelector, allNodes, perDeviceNodeSelection must be "
                   "set, 2 are"));
-    CHECK(has(&e, "spec.devices[0]: name: \"Bad_Name\" is not a DNS label"));
-    CHECK(has(&e, "attributes.a: attribute must have exactly one of"));
-    CHECK(has(&e, "attributes.b.string: expected a string, got int 7"));
-    CHECK(has(&e, "capacity.m: expected a map with \"value\""));
-    CHECK(has(&e, "duplicate device name \"dup\""));
-    CHECK(has(&e, "spec.devices[2].bogus: unknown field \"bogus\""));
+    CHECK(diag_fx_has(&e, "spec.devices[0]: name: \"Bad_Name\" is not a DNS label"));
+    CHECK(diag_fx_has(&e, "attributes.a: attribute must have exactly one of"));
+    CHECK(diag_fx_has(&e, "attributes.b.string: expected a string, got int 7"));
+    CHECK(diag_fx_has(&e, "capacity.m: expected a map with \"value\""));
+    CHECK(diag_fx_has(&e, "duplicate device name \"dup\""));
+    CHECK(diag_fx_has(&e, "spec.devices[2].bogus: unknown field \"bogus\""));
     bool positioned = e.count > 0;
     for (size_t i = 0; i < e.count; i++)
         positioned = positioned && e.items[i].file && e.items[i].line > 0;
@@ -126,7 +96,7 @@ static void test_errors_all_reported_with_positions(void)
         if (strstr(e.items[i].msg, "generation"))
             line6 = e.items[i].line == 6 && e.items[i].column > 1;
     CHECK(line6);
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 static void test_claim_rules(void)
@@ -150,16 +120,16 @@ static void test_claim_rules(void)
                     "    - {matchAttribute: numa, requests: [zz]}\n";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK(load(&m, y, &e) == DRA_EVALIDATE);
-    CHECK(has(&e, "exactly one of exactly, firstAvailable must be set, both are"));
-    CHECK(has(&e, "count: must be greater than zero"));
-    CHECK(has(&e, "allocationMode: unsupported value \"Some\""));
-    CHECK(has(&e, "operator: must be Exists when key is empty"));
-    CHECK(has(&e, "value: must be empty when operator is Exists"));
-    CHECK(has(&e, "exactly one of matchAttribute, distinctAttribute must be set, both are"));
-    CHECK(has(&e, "\"numa\" is not a fully qualified name"));
-    CHECK(has(&e, "requests[0]: \"zz\" is not a request of this claim"));
-    done(&m, &e);
+    CHECK(diag_fx_load(&m, y, &e) == DRA_EVALIDATE);
+    CHECK(diag_fx_has(&e, "exactly one of exactly, firstAvailable must be set, both are"));
+    CHECK(diag_fx_has(&e, "count: must be greater than zero"));
+    CHECK(diag_fx_has(&e, "allocationMode: unsupported value \"Some\""));
+    CHECK(diag_fx_has(&e, "operator: must be Exists when key is empty"));
+    CHECK(diag_fx_has(&e, "value: must be empty when operator is Exists"));
+    CHECK(diag_fx_has(&e, "exactly one of matchAttribute, distinctAttribute must be set, both are"));
+    CHECK(diag_fx_has(&e, "\"numa\" is not a fully qualified name"));
+    CHECK(diag_fx_has(&e, "requests[0]: \"zz\" is not a request of this claim"));
+    diag_fx_done(&m, &e);
 }
 
 static void test_limits_and_release(void)
@@ -174,8 +144,8 @@ static void test_limits_and_release(void)
         dra_sbuf_printf(&b, "  - name: d%d\n", i);
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK(load(&m, b.p, &e) == DRA_EVALIDATE);
-    CHECK(has(&e, "must have at most 128 devices, has 129"));
+    CHECK(diag_fx_load(&m, b.p, &e) == DRA_EVALIDATE);
+    CHECK(diag_fx_has(&e, "must have at most 128 devices, has 129"));
     /* devices + sharedCounters: a warning by default, an error for 1.35 */
     dra_diag_list_t w;
     dra_diag_list_init(&w);
@@ -183,22 +153,22 @@ static void test_limits_and_release(void)
     dra_diag_list_init(&e2);
     dra_validate_opts_t o = {0, 0};
     CHECK(dra_manifest_validate_ex(&m, &o, &e2, &w) == DRA_EVALIDATE); /* 129 devices */
-    CHECK(has(&w, "invalid from Kubernetes 1.35 on"));
-    CHECK(!has(&e2, "invalid from Kubernetes 1.35 on"));
+    CHECK(diag_fx_has(&w, "invalid from Kubernetes 1.35 on"));
+    CHECK(!diag_fx_has(&e2, "invalid from Kubernetes 1.35 on"));
     dra_diag_list_fini(&e2);
     dra_diag_list_init(&e2);
     o.release = 135;
     CHECK(dra_manifest_validate_ex(&m, &o, &e2, NULL) == DRA_EVALIDATE);
-    CHECK(has(&e2, "invalid from Kubernetes 1.35 on"));
+    CHECK(diag_fx_has(&e2, "invalid from Kubernetes 1.35 on"));
     o.release = 134;
     dra_diag_list_fini(&e2);
     dra_diag_list_init(&e2);
     CHECK(dra_manifest_validate_ex(&m, &o, &e2, NULL) == DRA_EVALIDATE);
-    CHECK(!has(&e2, "sharedCounters in one slice"));
+    CHECK(!diag_fx_has(&e2, "sharedCounters in one slice"));
     dra_diag_list_fini(&e2);
     dra_diag_list_fini(&w);
     dra_sbuf_fini(&b);
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 static void test_names(void)
@@ -238,7 +208,7 @@ static void test_roundtrip_and_params(void)
                     "      resourceClaims: [{name: g, resourceClaimName: shared}]\n";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK_OK(load(&m, y, &e));
+    CHECK_OK(diag_fx_load(&m, y, &e));
     CHECK_STREQ(m.classes[0]->configs[0].opaque.params_json,
                 "{\"a\":{\"y\":[true,null,0.1,\"t\\\"q\"]},\"yes\":16,\"z\":1}");
     CHECK_EQ_I64(m.npods, 1);
@@ -248,16 +218,16 @@ static void test_roundtrip_and_params(void)
     CHECK_OK(dra_manifest_write_yaml_buf(&m, &out));
     dra_model_t m2;
     dra_diag_list_t e2;
-    CHECK_OK(load(&m2, out.p, &e2));
+    CHECK_OK(diag_fx_load(&m2, out.p, &e2));
     CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
     CHECK_STREQ(m2.classes[0]->configs[0].opaque.params_json,
                 m.classes[0]->configs[0].opaque.params_json);
     /* a change is visible in the digest */
     m2.pods[0]->replicas = 5;
     CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
-    done(&m2, &e2);
+    diag_fx_done(&m2, &e2);
     dra_sbuf_fini(&out);
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 /* Pods' containers (KEP-5004 extended resources, sidecars, defaulted requests), node filters,
@@ -318,9 +288,9 @@ static void test_pods_and_nodes_roundtrip(void)
         "container-0-request-0}]\n";
     dra_model_t m;
     dra_diag_list_t e;
-    int rc = load(&m, y, &e);
+    int rc = diag_fx_load(&m, y, &e);
     if (rc)
-        dump(&e);
+        diag_fx_dump(&e);
     CHECK_OK(rc);
     CHECK_EQ_U64(m.nnodes, 1);
     CHECK(m.nodes[0]->unschedulable && m.nodes[0]->ntaints == 2);
@@ -351,9 +321,9 @@ static void test_pods_and_nodes_roundtrip(void)
     CHECK_OK(dra_manifest_write_yaml_buf(&m, &out));
     dra_model_t m2;
     dra_diag_list_t e2;
-    rc = load(&m2, out.p, &e2);
+    rc = diag_fx_load(&m2, out.p, &e2);
     if (rc) {
-        dump(&e2);
+        diag_fx_dump(&e2);
         fprintf(stderr, "%s", out.p);
     }
     CHECK_OK(rc);
@@ -362,9 +332,9 @@ static void test_pods_and_nodes_roundtrip(void)
     /* a changed limit, taint or creation time is visible in the digest */
     m2.pods[0]->containers[1].limits[0].value.lo++;
     CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
-    done(&m2, &e2);
+    diag_fx_done(&m2, &e2);
     dra_sbuf_fini(&out);
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 /* What the API server rejects in container resources and a class's extendedResourceName. */
@@ -390,22 +360,22 @@ static void test_resource_rules(void)
              "                requests: {cpu: '2'}}\n";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK(load(&m, y, &e) != DRA_OK);
-    CHECK(has(&e, "metadata.creationTimestamp: \"yesterday\" is not an RFC 3339 time"));
-    CHECK(has(&e,
+    CHECK(diag_fx_load(&m, y, &e) != DRA_OK);
+    CHECK(diag_fx_has(&e, "metadata.creationTimestamp: \"yesterday\" is not an RFC 3339 time"));
+    CHECK(diag_fx_has(&e,
               "spec.extendedResourceName: Invalid value: \"deviceclass.resource.kubernetes.io/g\": "
               "must be a valid extended resource name"));
-    CHECK(has(&e, "limits[example.com/gpu]: must be an integer"));
-    CHECK(has(&e, "\"gpu\": must be a standard resource for containers"));
-    CHECK(has(&e, "\"Example.com/x\": must be a qualified name"));
-    CHECK(has(&e, "requests[example.com/gpu]: must be equal to example.com/gpu limit of 1500m"));
-    CHECK(has(&e, "Limit must be set for non overcommitable resources"));
-    CHECK(has(&e, "requests[cpu]: must be greater than or equal to 0"));
-    CHECK(has(&e, "name: Duplicate value: \"a\""));
-    CHECK(has(&e, "requests[cpu]: must be less than or equal to cpu limit of 1"));
+    CHECK(diag_fx_has(&e, "limits[example.com/gpu]: must be an integer"));
+    CHECK(diag_fx_has(&e, "\"gpu\": must be a standard resource for containers"));
+    CHECK(diag_fx_has(&e, "\"Example.com/x\": must be a qualified name"));
+    CHECK(diag_fx_has(&e, "requests[example.com/gpu]: must be equal to example.com/gpu limit of 1500m"));
+    CHECK(diag_fx_has(&e, "Limit must be set for non overcommitable resources"));
+    CHECK(diag_fx_has(&e, "requests[cpu]: must be greater than or equal to 0"));
+    CHECK(diag_fx_has(&e, "name: Duplicate value: \"a\""));
+    CHECK(diag_fx_has(&e, "requests[cpu]: must be less than or equal to cpu limit of 1"));
     /* a fraction of an implicit name is not an error (a prefixed native resource) */
-    CHECK(!has(&e, "limits[deviceclass.resource.kubernetes.io/g]"));
-    done(&m, &e);
+    CHECK(!diag_fx_has(&e, "limits[deviceclass.resource.kubernetes.io/g]"));
+    diag_fx_done(&m, &e);
 }
 
 /* JSON input may carry characters YAML may not hold raw (C1 controls, U+FFFE/U+FFFF, DEL in
@@ -420,7 +390,7 @@ static void test_roundtrip_unprintable(void)
                     "{\"k\\u0085\\u0089\": \"v\\u009f\\ufffe\\u007f\", \"n\": 1}}}]}}";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK_OK(load(&m, j, &e));
+    CHECK_OK(diag_fx_load(&m, j, &e));
     CHECK(strstr(m.classes[0]->configs[0].opaque.params_json, "k\xc2\x85\xc2\x89") != NULL);
     for (int json = 0; json < 2; json++) {
         dra_sbuf_t out = {0};
@@ -428,14 +398,14 @@ static void test_roundtrip_unprintable(void)
         CHECK(json || strstr(out.p, "\\u0089") != NULL);
         dra_model_t m2;
         dra_diag_list_t e2;
-        CHECK_OK(load(&m2, out.p, &e2));
+        CHECK_OK(diag_fx_load(&m2, out.p, &e2));
         CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
         CHECK_STREQ(m2.classes[0]->configs[0].opaque.params_json,
                     m.classes[0]->configs[0].opaque.params_json);
-        done(&m2, &e2);
+        diag_fx_done(&m2, &e2);
         dra_sbuf_fini(&out);
     }
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 static void test_skipped_and_lists(void)
@@ -446,11 +416,11 @@ static void test_skipped_and_lists(void)
                     "- {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {a: b}}}\n";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK_OK(load(&m, y, &e));
+    CHECK_OK(diag_fx_load(&m, y, &e));
     CHECK_EQ_I64(m.nskipped, 2);
     CHECK_EQ_I64(m.nnodes, 1);
     CHECK_STREQ(m.nodes[0]->labels[0].value, "b");
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 /* Malformed input: every case gives an error with a position, quickly, and never crashes. */
@@ -479,7 +449,7 @@ static void test_malformed(void)
         int rc = dra_manifest_read_buffer(&m, "bad.yaml", cases[i], len, &e);
         CHECK_MSG(rc != DRA_OK, "case %zu accepted", i);
         CHECK_MSG(e.count >= 1 && e.items[0].line >= 1, "case %zu: no positioned error", i);
-        done(&m, &e);
+        diag_fx_done(&m, &e);
     }
     /* 100,000-deep nesting, a 10 MB string: errors in bounded time */
     size_t n = 100000;
@@ -493,8 +463,8 @@ static void test_malformed(void)
     dra_model_init(&m);
     dra_diag_list_init(&e);
     CHECK_EQ_I64(dra_manifest_read_buffer(&m, "deep.yaml", deep, off + n, &e), DRA_ELIMIT);
-    CHECK(has(&e, "nesting deeper than 64 levels"));
-    done(&m, &e);
+    CHECK(diag_fx_has(&e, "nesting deeper than 64 levels"));
+    diag_fx_done(&m, &e);
     free(deep);
     size_t big = 10u << 20;
     char *s = malloc(big + 64);
@@ -503,9 +473,9 @@ static void test_malformed(void)
     dra_model_init(&m);
     dra_diag_list_init(&e);
     CHECK_EQ_I64(dra_manifest_read_buffer(&m, "big.yaml", s, off + big, &e), DRA_ELIMIT);
-    CHECK(has(&e, "exceeds the limit"));
+    CHECK(diag_fx_has(&e, "exceeds the limit"));
     CHECK_EQ_I64(e.items[0].line, 4);
-    done(&m, &e);
+    diag_fx_done(&m, &e);
     free(s);
     CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 10.0);
 }
@@ -553,8 +523,8 @@ static void test_fields_1_37(void)
                     "    - {matchAttribute: d.io/socket}\n";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK_OK(load(&m, y, &e));
-    dump(&e);
+    CHECK_OK(diag_fx_load(&m, y, &e));
+    diag_fx_dump(&e);
     CHECK_EQ_U64(m.slices[1]->devices[0].consumes[0].ngroups, 2);
     CHECK_STREQ(m.slices[1]->devices[0].consumes[0].groups[1], "y");
     CHECK_EQ_U64(m.slices[1]->devices[1].consumes[0].ngroups, 0);
@@ -568,13 +538,13 @@ static void test_fields_1_37(void)
     dra_diag_list_init(&w);
     dra_validate_opts_t o = {0, 136};
     CHECK(dra_manifest_validate_ex(&m, &o, &e2, &w) == DRA_EVALIDATE);
-    CHECK(has(&e2, "compatibilityGroups: not a field in Kubernetes 1.36"));
-    CHECK(has(&e2, "derivedAttributes: not a field in Kubernetes 1.36"));
+    CHECK(diag_fx_has(&e2, "compatibilityGroups: not a field in Kubernetes 1.36"));
+    CHECK(diag_fx_has(&e2, "derivedAttributes: not a field in Kubernetes 1.36"));
     dra_diag_list_fini(&e2);
     dra_diag_list_init(&e2);
     o.release = 0;
     CHECK_OK(dra_manifest_validate_ex(&m, &o, &e2, &w));
-    CHECK(has(&w, "compatibilityGroups: new in Kubernetes 1.37"));
+    CHECK(diag_fx_has(&w, "compatibilityGroups: new in Kubernetes 1.37"));
     dra_diag_list_fini(&w);
     dra_diag_list_init(&w);
     o.release = 137;
@@ -587,16 +557,16 @@ static void test_fields_1_37(void)
     CHECK_OK(dra_manifest_write_yaml_buf(&m, &out));
     dra_model_t m2;
     dra_diag_list_t e3;
-    CHECK_OK(load(&m2, out.p, &e3));
+    CHECK_OK(diag_fx_load(&m2, out.p, &e3));
     CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
     m2.slices[1]->devices[0].consumes[0].ngroups = 1;
     CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
     m2.slices[1]->devices[0].consumes[0].ngroups = 2;
     m2.claims[0]->requests[0].exactly->derived[0].expr = "1";
     CHECK(dra_model_digest(&m) != dra_model_digest(&m2));
-    done(&m2, &e3);
+    diag_fx_done(&m2, &e3);
     dra_sbuf_fini(&out);
-    done(&m, &e);
+    diag_fx_done(&m, &e);
     /* limits: three groups, a duplicate, a name that is no DNS label; a derived attribute that
      * is not fully qualified, twice, and one no constraint uses */
     const char *bad = "apiVersion: resource.k8s.io/v1\n"
@@ -625,21 +595,21 @@ static void test_fields_1_37(void)
                       "        - {name: socket, expression: '1'}\n"
                       "        - {name: d.io/u, expression: '1'}\n"
                       "        - {name: d.io/u, expression: '2'}\n";
-    CHECK(load(&m, bad, &e) == DRA_EVALIDATE);
-    CHECK(has(&e, "compatibilityGroups: at most 2, has 3"));
-    CHECK(has(&e, "compatibilityGroups[1]: duplicate group \"x\""));
-    CHECK(has(&e, "compatibilityGroups[2]: \"Y_\" is not a DNS label"));
-    CHECK(has(&e, "name: \"socket\" is not a fully qualified name"));
-    CHECK(has(&e, "name: duplicate derived attribute \"d.io/u\""));
+    CHECK(diag_fx_load(&m, bad, &e) == DRA_EVALIDATE);
+    CHECK(diag_fx_has(&e, "compatibilityGroups: at most 2, has 3"));
+    CHECK(diag_fx_has(&e, "compatibilityGroups[1]: duplicate group \"x\""));
+    CHECK(diag_fx_has(&e, "compatibilityGroups[2]: \"Y_\" is not a DNS label"));
+    CHECK(diag_fx_has(&e, "name: \"socket\" is not a fully qualified name"));
+    CHECK(diag_fx_has(&e, "name: duplicate derived attribute \"d.io/u\""));
     dra_diag_list_init(&w);
     dra_diag_list_t e4;
     dra_diag_list_init(&e4);
     dra_validate_opts_t o2 = {0, 0};
     CHECK(dra_manifest_validate_ex(&m, &o2, &e4, &w) == DRA_EVALIDATE);
-    CHECK(has(&w, "\"d.io/u\" is not used by a constraint that applies to this request"));
+    CHECK(diag_fx_has(&w, "\"d.io/u\" is not used by a constraint that applies to this request"));
     dra_diag_list_fini(&e4);
     dra_diag_list_fini(&w);
-    done(&m, &e);
+    diag_fx_done(&m, &e);
 }
 
 int main(void)

@@ -8,40 +8,8 @@
 #include "alloc/fast.h"
 #include "alloc/invariants.h"
 #include "check.h"
+#include "diag_fx.h"
 #include "engine_fx.h"
-
-static bool has(const dra_diag_list_t *l, const char *needle)
-{
-    for (size_t i = 0; i < l->count; i++)
-        if (strstr(l->items[i].msg, needle))
-            return true;
-    return false;
-}
-
-/* The line of the first diagnostic containing needle (0: none). */
-static uint32_t line_of(const dra_diag_list_t *l, const char *needle)
-{
-    for (size_t i = 0; i < l->count; i++)
-        if (strstr(l->items[i].msg, needle))
-            return l->items[i].line;
-    return 0;
-}
-
-static void dump(const dra_diag_list_t *l)
-{
-    char buf[1024];
-    for (size_t i = 0; i < l->count; i++)
-        fprintf(stderr, "  %s\n", dra_diag_format(&l->items[i], buf, sizeof buf));
-}
-
-static int load(dra_model_t *m, const char *text, dra_diag_list_t *errs)
-{
-    dra_model_init(m);
-    dra_diag_list_init(errs);
-    int rc = dra_manifest_read_buffer(m, "t.yaml", text, strlen(text), errs);
-    int vrc = dra_manifest_validate(m, errs);
-    return rc ? rc : vrc;
-}
 
 /* ---- the gate --------------------------------------------------------------------------------- */
 
@@ -126,8 +94,8 @@ static void test_read_validate_write(void)
 {
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK_OK(load(&m, SLICES_OK CLAIM_SNAP, &e));
-    dump(&e);
+    CHECK_OK(diag_fx_load(&m, SLICES_OK CLAIM_SNAP, &e));
+    diag_fx_dump(&e);
     const dra_counter_t *bw = &m.slices[0]->counter_sets[0].counters[0];
     CHECK_STREQ(bw->name, "bw");
     CHECK(bw->policy != NULL && bw->policy->has_default && bw->policy->has_valid_range);
@@ -156,17 +124,17 @@ static void test_read_validate_write(void)
     dra_diag_list_init(&w);
     dra_validate_opts_t o = {0, 137};
     CHECK(dra_manifest_validate_ex(&m, &o, &e2, &w) == DRA_EVALIDATE);
-    CHECK(has(&e2, "valueFrom: not a field in Kubernetes 1.37 (new in 1.38-pre, feature gate "
+    CHECK(diag_fx_has(&e2, "valueFrom: not a field in Kubernetes 1.37 (new in 1.38-pre, feature gate "
                    "DRASharedConsumableCapacity)"));
-    CHECK(has(&e2, "spec.sharedCounters[0].counters.bw: requestPolicy: not a field in Kubernetes "
+    CHECK(diag_fx_has(&e2, "spec.sharedCounters[0].counters.bw: requestPolicy: not a field in Kubernetes "
                    "1.37"));
-    CHECK(has(&e2, "results[0]: consumedCounters: not a field in Kubernetes 1.37"));
-    CHECK_EQ_U64(line_of(&e2, "consumedCounters: not a field"), 46);
+    CHECK(diag_fx_has(&e2, "results[0]: consumedCounters: not a field in Kubernetes 1.37"));
+    CHECK_EQ_U64(diag_fx_line_of(&e2, "consumedCounters: not a field"), 46);
     dra_diag_list_fini(&e2);
     dra_diag_list_init(&e2);
     o.release = 0;
     CHECK_OK(dra_manifest_validate_ex(&m, &o, &e2, &w));
-    CHECK(has(&w, "valueFrom: new in Kubernetes 1.38-pre"));
+    CHECK(diag_fx_has(&w, "valueFrom: new in Kubernetes 1.38-pre"));
     dra_diag_list_fini(&w);
     dra_diag_list_init(&w);
     o.release = 138;
@@ -183,7 +151,7 @@ static void test_read_validate_write(void)
     CHECK(out.p && strstr(out.p, "perAllocation:") != NULL);
     dra_model_t m2;
     dra_diag_list_t e3;
-    CHECK_OK(load(&m2, out.p ? out.p : "", &e3));
+    CHECK_OK(diag_fx_load(&m2, out.p ? out.p : "", &e3));
     CHECK_EQ_U64(dra_model_digest(&m), dra_model_digest(&m2));
     if (m2.nslices == 2 && m2.nclaims == 1) {
         dra_consumes_t *c2 = &m2.slices[1]->devices[0].consumes[0];
@@ -254,16 +222,16 @@ static void test_read_errors(void)
                     "          total: {}\n";
     dra_model_t m;
     dra_diag_list_t e;
-    CHECK(load(&m, y, &e) != DRA_OK);
-    dump(&e);
+    CHECK(diag_fx_load(&m, y, &e) != DRA_OK);
+    diag_fx_dump(&e);
     /* reader: shapes and exactly-one rules, each at its line */
-    CHECK_EQ_U64(line_of(&e, "counters.b.valueFrom: unknown field \"valueFrom\""), 12);
-    CHECK_EQ_U64(line_of(&e, "value and valueFrom: exactly one of them may be set"), 18);
-    CHECK_EQ_U64(line_of(&e, "counters.b.requestPolicy: unknown field \"requestPolicy\""), 19);
-    CHECK_EQ_U64(line_of(&e, "value or valueFrom: exactly one is required"), 19);
-    CHECK_EQ_U64(line_of(&e, "capacityName: required field missing"), 24);
-    CHECK_EQ_U64(line_of(&e, "valueFrom.scale: unknown field \"scale\""), 25);
-    CHECK(has(&e, "consumedCounters.total: unknown field \"total\""));
+    CHECK_EQ_U64(diag_fx_line_of(&e, "counters.b.valueFrom: unknown field \"valueFrom\""), 12);
+    CHECK_EQ_U64(diag_fx_line_of(&e, "value and valueFrom: exactly one of them may be set"), 18);
+    CHECK_EQ_U64(diag_fx_line_of(&e, "counters.b.requestPolicy: unknown field \"requestPolicy\""), 19);
+    CHECK_EQ_U64(diag_fx_line_of(&e, "value or valueFrom: exactly one is required"), 19);
+    CHECK_EQ_U64(diag_fx_line_of(&e, "capacityName: required field missing"), 24);
+    CHECK_EQ_U64(diag_fx_line_of(&e, "valueFrom.scale: unknown field \"scale\""), 25);
+    CHECK(diag_fx_has(&e, "consumedCounters.total: unknown field \"total\""));
     dra_diag_list_fini(&e);
     dra_model_fini(&m);
 
@@ -300,17 +268,17 @@ static void test_read_errors(void)
                     "        consumedCounters:\n"
                     "          perDevice: [{counterSet: x}, {counterSet: y}, {counterSet: x}]\n"
                     "          perAllocation: [{counterSet: Bad_Set, counters: {n: '-1'}}]\n";
-    CHECK(load(&m, v, &e) == DRA_EVALIDATE);
-    dump(&e);
-    CHECK(has(&e, "spec.sharedCounters[0].counters.a.requestPolicy: validValues[1]: must be sorted "
+    CHECK(diag_fx_load(&m, v, &e) == DRA_EVALIDATE);
+    diag_fx_dump(&e);
+    CHECK(diag_fx_has(&e, "spec.sharedCounters[0].counters.a.requestPolicy: validValues[1]: must be sorted "
                   "ascending without duplicates"));
-    CHECK(has(&e, "counters.a.requestPolicy: default: must be one of validValues"));
-    CHECK(has(&e, "counters.a: valueFrom.capacityName: \"no good\": invalid qualified name"));
-    CHECK(has(&e, "consumedCounters.perDevice: at most 2 counter sets, has 3"));
-    CHECK(has(&e, "consumedCounters.perDevice[2]: counterSet \"x\" listed twice"));
-    CHECK(has(&e, "consumedCounters.perAllocation[0]: counterSet: \"Bad_Set\" is not a DNS label"));
-    CHECK(has(&e, "consumedCounters.perAllocation[0]: counters.n: must not be negative"));
-    CHECK_EQ_U64(line_of(&e, "at most 2 counter sets"), 31);
+    CHECK(diag_fx_has(&e, "counters.a.requestPolicy: default: must be one of validValues"));
+    CHECK(diag_fx_has(&e, "counters.a: valueFrom.capacityName: \"no good\": invalid qualified name"));
+    CHECK(diag_fx_has(&e, "consumedCounters.perDevice: at most 2 counter sets, has 3"));
+    CHECK(diag_fx_has(&e, "consumedCounters.perDevice[2]: counterSet \"x\" listed twice"));
+    CHECK(diag_fx_has(&e, "consumedCounters.perAllocation[0]: counterSet: \"Bad_Set\" is not a DNS label"));
+    CHECK(diag_fx_has(&e, "consumedCounters.perAllocation[0]: counters.n: must not be negative"));
+    CHECK_EQ_U64(diag_fx_line_of(&e, "at most 2 counter sets"), 31);
     dra_diag_list_fini(&e);
     dra_model_fini(&m);
 }
