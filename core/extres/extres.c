@@ -1098,9 +1098,9 @@ int dra_extres_node_check(const dra_extres_pod_t *p, const dra_node_t *node,
      * Filter rejects a node that does not declare the feature for a pod whose allocated claim
      * has a device result with skipNodeOperations (the kubelet there would call the missing
      * node plugin); modelled with the scheduler's gate on, as the allocator's rule */
-    for (uint32_t k = 0; p->f && dra_alloc_gate_on(p->f, DRA_GATE_OPTIONAL_NODE_OPERATIONS) &&
-                         !dra_alloc_node_declares(node, "DRAOptionalNodeOperations") && k < p->nown;
-         k++) {
+    bool ops_refused = p->f && dra_alloc_gate_on(p->f, DRA_GATE_OPTIONAL_NODE_OPERATIONS) &&
+                       !dra_alloc_node_declares(node, "DRAOptionalNodeOperations");
+    for (uint32_t k = 0; ops_refused && k < p->nown; k++) {
         const dra_allocation_t *al = p->own[k]->allocation;
         for (uint32_t r = 0; al && r < al->nresults; r++)
             if (al->results[r].nskip_node_ops) {
