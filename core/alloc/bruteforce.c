@@ -94,8 +94,8 @@ static bool selectable(bf_t *x, const dra_claim_t *c, const dra_exact_request_t 
             x->error = true; /* the allocator fails the call where it meets such a device */
             return false;
         }
-        if (!fit)
-            return false;
+        /* an amount the counter's requestPolicy does not allow: counter_ok_scc rejects the use
+         * (the All set keeps the device, as upstream's: its allocation then fails) */
     }
     return mt;
 }
@@ -358,8 +358,8 @@ static bool counter_ok_scc(const bf_t *x, const dra__gpool_t *p, const dra_count
                         if (x->uses[i].dev != di)
                             continue;
                         dra__aq_t v = 0;
-                        if (dra__scc_amount(&m, x->uses[i].body, dv, cc, def, &v, err, sizeof err) < 0)
-                            return false; /* selectable() reported it */
+                        if (dra__scc_amount(&m, x->uses[i].body, dv, cc, def, &v, err, sizeof err) != 1)
+                            return false; /* not allowed; a fatal one selectable() reported */
                         used += v;
                     }
                 }

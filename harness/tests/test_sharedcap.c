@@ -517,7 +517,9 @@ static const char k_live_claims[] =
     HELD("legacy-gone", "g", RES("gone", ""))
     CLAIM("vf-2", "{requests: [{name: r, exactly: {deviceClassName: vf, capacity: {requests: {x: '2'}}}}]}")
     CLAIM("vf-3", "{requests: [{name: r, exactly: {deviceClassName: vf, capacity: {requests: {d.io/x: '3'}}}}]}")
-    CLAIM("share", "{requests: [{name: r, exactly: {deviceClassName: m}}]}");
+    CLAIM("share", "{requests: [{name: r, exactly: {deviceClassName: m}}]}")
+    CLAIM("all-5", "{requests: [{name: r, exactly: {deviceClassName: vf, allocationMode: All, "
+                   "capacity: {requests: {x: '5'}}}}]}");
 
 /* k_live_objs then k_live_claims (one literal would pass C's 4095-character minimum) */
 static char k_live[sizeof k_live_objs + sizeof k_live_claims];
@@ -558,6 +560,16 @@ static void test_alloc_live(void)
     v.want_device = "vf-b";
     v.want_snap = "|cs.c=2";
     run_all(&v);
+}
+
+static void test_alloc_policy(void)
+{
+    /* x: 5 is above the counter's validRange max (3): not allowed, so allocationMode All, whose
+     * set holds both VFs (the set is not filtered by counters), fails in every allocator and in
+     * the brute force; 2 is allowed */
+    run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "all-5", {NULL}, DRA_OUTCOME_UNSATISFIABLE,
+               NULL, 1, NULL, NULL};
+    run_all(&r);
 }
 
 static void test_alloc_release(void)
@@ -639,6 +651,7 @@ int main(void)
     RUN(test_alloc_gate_on);
     live_init();
     RUN(test_alloc_live);
+    RUN(test_alloc_policy);
     RUN(test_alloc_release);
     RUN(test_alloc_shares);
     RUN(test_alloc_refused);
