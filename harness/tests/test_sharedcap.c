@@ -618,6 +618,95 @@ static void test_alloc_shares(void)
     run_all(&r);
 }
 
+/* upstream's shared-consumable-capacity-lifecycle (mixed=true): device-1 is multi-allocatable,
+ * consumes counter0 statically (1 of 1) and counter1 from capacity-0 (of 2); device-2 consumes
+ * counter0 statically. */
+static const char k_life[] =
+    NODE("node-1")
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: class-a}\n"
+    "spec: {selectors: [{cel: {expression: 'device.allowMultipleAllocations == true'}}]}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: class-b}\n"
+    "spec: {selectors: [{cel: {expression: 'device.allowMultipleAllocations == false'}}]}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: slice-2}\n"
+    "spec:\n  driver: driver-a\n  pool: {name: pool-1, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n"
+    "  sharedCounters: [{name: counter-set-1, counters: {counter0: {value: '1'}, "
+    "counter1: {value: '2'}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: slice-1}\n"
+    "spec:\n  driver: driver-a\n  pool: {name: pool-1, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n  devices:\n"
+    "  - {name: device-1, allowMultipleAllocations: true, capacity: {capacity-0: {value: '2'}}, "
+    "consumesCounters: [{counterSet: counter-set-1, counters: {counter0: {value: '1'}, "
+    "counter1: {valueFrom: {capacityName: capacity-0}}}}]}\n"
+    "  - {name: device-2, consumesCounters: [{counterSet: counter-set-1, counters: "
+    "{counter0: {value: '1'}}}]}\n---\n"
+    CLAIM("claim-0", "{requests: [{name: req-0, exactly: {deviceClassName: class-a, "
+                     "capacity: {requests: {capacity-0: '1'}}}}]}")
+    CLAIM("claim-1", "{requests: [{name: req-0, exactly: {deviceClassName: class-a, "
+                     "capacity: {requests: {capacity-0: '1'}}}}]}")
+    CLAIM("replacement", "{requests: [{name: req-0, exactly: {deviceClassName: class-a, "
+                         "capacity: {requests: {capacity-0: '1'}}}}]}")
+    CLAIM("competing", "{requests: [{name: req-0, exactly: {deviceClassName: class-b}}]}");
+
+/* One claim by the reference and the fast allocator on the same state: both give want (the
+ * reference's allocation returned, memory from out). */
+static const dra_allocation_t *life_alloc(fx_t *x, const char *name, dra_outcome_t want,
+                                          dra_arena_t *out)
+{
+    dra_claim_t *c = find(x, name);
+    const dra_node_t *node = dra_model_find_node(&x->m, "node-1");
+    if (!c || !node)
+        return NULL;
+    dra_alloc_outcome_t o, f;
+    CHECK_OK(dra_anyalloc_allocate(&x->fast, node, &c, 1, &x->out2, &f));
+    CHECK_OK(dra_anyalloc_allocate(&x->ref, node, &c, 1, out, &o));
+    CHECK_MSG(o.kind == want && f.kind == want, "%s: %s / %s, want %s", name,
+              dra_outcome_name(o.kind), dra_outcome_name(f.kind), dra_outcome_name(want));
+    return o.kind == DRA_OUTCOME_ALLOCATED ? o.allocations[0] : NULL;
+}
+
+static void test_alloc_lifecycle(void)
+{
+    for (int release_first = 0; release_first < 2; release_first++) {
+        fx_t x;
+        if (!fx_open(&x, k_life, DRA_RELEASE_1_38_PRE, ON))
+            return;
+        dra_arena_t keep; /* the committed allocations outlive the per-call arenas */
+        dra_arena_init(&keep, 0);
+        const dra_allocation_t *a[2];
+        const char *names[2] = {"claim-0", "claim-1"};
+        for (int i = 0; i < 2; i++) { /* one call each, committed in between */
+            a[i] = life_alloc(&x, names[i], DRA_OUTCOME_ALLOCATED, &keep);
+            if (!a[i])
+                goto out;
+            const dra_counter_snapshot_t *s = a[i]->counters ? a[i]->counters[0] : NULL;
+            char pd[100], pa[100];
+            CHECK(s != NULL);
+            if (s) {
+                snap_text(s->per_device, s->nper_device, pd, sizeof pd);
+                snap_text(s->per_allocation, s->nper_allocation, pa, sizeof pa);
+                CHECK_STREQ(pd, "counter-set-1.counter0=1");
+                CHECK_STREQ(pa, "counter-set-1.counter1=1");
+            }
+            CHECK_OK(dra_alloc_state_commit(x.st, a[i]));
+        }
+        /* the device cost is held: device-2 does not fit */
+        life_alloc(&x, "competing", DRA_OUTCOME_UNSATISFIABLE, &x.out);
+        const dra_allocation_t *gone = a[release_first ? 0 : 1], *left = a[release_first ? 1 : 0];
+        CHECK_OK(dra_alloc_state_release(x.st, gone));
+        /* a surviving share keeps the device cost reserved */
+        life_alloc(&x, "competing", DRA_OUTCOME_UNSATISFIABLE, &x.out);
+        /* releasing a share frees only its allocation cost: a replacement share fits (1 + 1) */
+        life_alloc(&x, "replacement", DRA_OUTCOME_ALLOCATED, &x.out);
+        /* the last share releases the device cost */
+        CHECK_OK(dra_alloc_state_release(x.st, left));
+        life_alloc(&x, "competing", DRA_OUTCOME_ALLOCATED, &x.out);
+    out:
+        dra_arena_fini(&keep);
+        fx_fini(&x);
+    }
+}
+
 static void test_alloc_refused(void)
 {
     /* the cases whose upstream rule could not be established: Fatal in every allocator */
@@ -654,6 +743,7 @@ int main(void)
     RUN(test_alloc_policy);
     RUN(test_alloc_release);
     RUN(test_alloc_shares);
+    RUN(test_alloc_lifecycle);
     RUN(test_alloc_refused);
     return check_summary();
 }
