@@ -66,8 +66,9 @@
  *    legacy-missing-device; the fail-closed guard of kubernetes/kubernetes#140806 was still an
  *    open pull request in what could be read).
  *
- * Cost: only with the gate on. Per call and pool: the ledger's records of the pool (a scan of
- * the ledger). Per allocated device: its valueFrom counters.
+ * Cost: only with the gate on. Per call and gathered pool: a scan of the ledger's devices with
+ * live results, and each of the pool's records once. Per commit / release result: a scan of
+ * those devices. Per allocated device: its valueFrom counters.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,14 +220,21 @@ typedef struct scc_amt {
 } scc_amt_t;
 
 typedef struct scc_rec {
-    char *driver, *pool, *device, *share; /* share NULL: an exclusive allocation */
-    bool snap;                            /* the result carried consumedCounters */
+    char *share; /* NULL: an exclusive allocation */
+    bool snap;   /* the result carried consumedCounters */
     scc_amt_t *pd, *pa;
     uint32_t npd, npa;
 } scc_rec_t;
 
-struct dra__scc_ledger {
+/* One device's live results, in commit order. */
+typedef struct scc_dev {
+    char *driver, *pool, *device;
     scc_rec_t *r;
+    uint32_t n, cap;
+} scc_dev_t;
+
+struct dra__scc_ledger {
+    scc_dev_t *d; /* devices with live results (an emptied one is removed) */
     uint32_t n, cap;
 };
 
@@ -241,12 +249,19 @@ static void amts_free(scc_amt_t *a, uint32_t n)
 
 static void rec_free(scc_rec_t *r)
 {
-    free(r->driver);
-    free(r->pool);
-    free(r->device);
     free(r->share);
     amts_free(r->pd, r->npd);
     amts_free(r->pa, r->npa);
+}
+
+static void dev_free(scc_dev_t *d)
+{
+    for (uint32_t i = 0; i < d->n; i++)
+        rec_free(&d->r[i]);
+    free(d->r);
+    free(d->driver);
+    free(d->pool);
+    free(d->device);
 }
 
 void dra__scc_ledger_free(dra__scc_ledger_t *l)
@@ -254,8 +269,8 @@ void dra__scc_ledger_free(dra__scc_ledger_t *l)
     if (!l)
         return;
     for (uint32_t i = 0; i < l->n; i++)
-        rec_free(&l->r[i]);
-    free(l->r);
+        dev_free(&l->d[i]);
+    free(l->d);
     free(l);
 }
 
@@ -296,6 +311,22 @@ static int amts_from(const dra_counter_set_use_t *u, uint32_t nu, scc_amt_t **ou
     return DRA_OK;
 }
 
+static bool dev_is(const scc_dev_t *e, const char *driver, const char *pool, const char *device)
+{
+    return !strcmp(e->device, nz(device)) && !strcmp(e->pool, nz(pool)) &&
+           !strcmp(e->driver, nz(driver));
+}
+
+/* The device's entry, or -1 (O(devices with live results)). */
+static int dev_find(const dra__scc_ledger_t *l, const char *driver, const char *pool,
+                    const char *device)
+{
+    for (uint32_t i = 0; l && i < l->n; i++)
+        if (dev_is(&l->d[i], driver, pool, device))
+            return (int)i;
+    return -1;
+}
+
 int dra__scc_ledger_commit(dra__scc_ledger_t **lp, const dra_allocation_t *a)
 {
     if (!a)
@@ -307,24 +338,42 @@ int dra__scc_ledger_commit(dra__scc_ledger_t **lp, const dra_allocation_t *a)
         const dra_result_t *r = &a->results[i];
         if (r->admin_access) /* not in use (the state skips it too) */
             continue;
-        if (l->n == l->cap) {
-            uint32_t nc = l->cap ? l->cap * 2 : 8;
-            scc_rec_t *nr = realloc(l->r, nc * sizeof *nr);
+        int di = dev_find(l, r->driver, r->pool, r->device);
+        if (di < 0) {
+            if (l->n == l->cap) {
+                uint32_t nc = l->cap ? l->cap * 2 : 8;
+                scc_dev_t *nd = realloc(l->d, nc * sizeof *nd);
+                if (!nd)
+                    return DRA_ENOMEM;
+                l->d = nd;
+                l->cap = nc;
+            }
+            scc_dev_t *d = &l->d[l->n];
+            memset(d, 0, sizeof *d);
+            d->driver = dup(r->driver);
+            d->pool = dup(r->pool);
+            d->device = dup(r->device);
+            if (!d->driver || !d->pool || !d->device) {
+                dev_free(d);
+                return DRA_ENOMEM;
+            }
+            di = (int)l->n++;
+        }
+        scc_dev_t *d = &l->d[di];
+        if (d->n == d->cap) {
+            uint32_t nc = d->cap ? d->cap * 2 : 2;
+            scc_rec_t *nr = realloc(d->r, nc * sizeof *nr);
             if (!nr)
                 return DRA_ENOMEM;
-            l->r = nr;
-            l->cap = nc;
+            d->r = nr;
+            d->cap = nc;
         }
-        scc_rec_t *e = &l->r[l->n];
+        scc_rec_t *e = &d->r[d->n];
         memset(e, 0, sizeof *e);
-        e->driver = dup(r->driver);
-        e->pool = dup(r->pool);
-        e->device = dup(r->device);
         e->share = r->share_id ? dup(r->share_id) : NULL;
         const dra_counter_snapshot_t *s = a->counters ? a->counters[i] : NULL;
         e->snap = s != NULL;
-        int rc = (!e->driver || !e->pool || !e->device || (r->share_id && !e->share)) ? DRA_ENOMEM
-                                                                                      : DRA_OK;
+        int rc = r->share_id && !e->share ? DRA_ENOMEM : DRA_OK;
         if (!rc && s)
             rc = amts_from(s->per_device, s->nper_device, &e->pd, &e->npd);
         if (!rc && s)
@@ -333,55 +382,50 @@ int dra__scc_ledger_commit(dra__scc_ledger_t **lp, const dra_allocation_t *a)
             rec_free(e);
             return rc;
         }
-        l->n++;
+        d->n++;
     }
     return DRA_OK;
 }
 
-static bool rec_is(const scc_rec_t *e, const char *driver, const char *pool, const char *device)
+/* Drop the device's newest record with that share (NULL: an exclusive one), and the device's
+ * entry when it was its last. */
+static void rec_drop(dra__scc_ledger_t *l, const char *driver, const char *pool,
+                     const char *device, const char *share)
 {
-    return !strcmp(e->driver, nz(driver)) && !strcmp(e->pool, nz(pool)) &&
-           !strcmp(e->device, nz(device));
-}
-
-static void rec_drop(dra__scc_ledger_t *l, uint32_t i)
-{
-    rec_free(&l->r[i]);
-    memmove(&l->r[i], &l->r[i + 1], (l->n - i - 1) * sizeof l->r[0]); /* commit order kept */
-    l->n--;
-}
-
-/* The newest record of the device with that share (NULL: an exclusive one). */
-static int rec_find(const dra__scc_ledger_t *l, const char *driver, const char *pool,
-                    const char *device, const char *share)
-{
-    for (uint32_t i = l ? l->n : 0; i-- > 0;) {
-        const scc_rec_t *e = &l->r[i];
-        if (rec_is(e, driver, pool, device) &&
-            (share ? e->share && !strcmp(e->share, share) : !e->share))
-            return (int)i;
+    int di = dev_find(l, driver, pool, device);
+    if (di < 0)
+        return;
+    scc_dev_t *d = &l->d[di];
+    for (uint32_t i = d->n; i-- > 0;) {
+        const scc_rec_t *e = &d->r[i];
+        if (share ? !(e->share && !strcmp(e->share, share)) : e->share != NULL)
+            continue;
+        rec_free(&d->r[i]);
+        memmove(&d->r[i], &d->r[i + 1], (d->n - i - 1) * sizeof d->r[0]);
+        d->n--;
+        break;
     }
-    return -1;
+    if (!d->n) {
+        dev_free(d);
+        l->d[di] = l->d[l->n - 1];
+        l->n--;
+    }
 }
 
 void dra__scc_ledger_release(dra__scc_ledger_t *l, const dra_allocation_t *a)
 {
     for (uint32_t i = 0; l && a && i < a->nresults; i++) {
         const dra_result_t *r = &a->results[i];
-        if (r->admin_access)
-            continue;
-        int k = rec_find(l, r->driver, r->pool, r->device, r->share_id);
-        if (k >= 0)
-            rec_drop(l, (uint32_t)k);
+        if (!r->admin_access)
+            rec_drop(l, r->driver, r->pool, r->device, r->share_id);
     }
 }
 
 void dra__scc_ledger_release_device(dra__scc_ledger_t *l, const char *driver, const char *pool,
                                     const char *device)
 {
-    int k = rec_find(l, driver, pool, device, NULL);
-    if (k >= 0)
-        rec_drop(l, (uint32_t)k);
+    if (l)
+        rec_drop(l, driver, pool, device, NULL);
 }
 
 /* The same multiset of (set, counter, amount). O(n^2), n <= a few. */
@@ -417,21 +461,14 @@ int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_ch
                   void *ctx, char *err, size_t errlen)
 {
     for (uint32_t i = 0; l && i < l->n; i++) {
-        const scc_rec_t *e = &l->r[i];
-        if (strcmp(e->driver, nz(p->driver)) || strcmp(e->pool, nz(p->name)))
-            continue;
-        bool first = true; /* the device's first record: the device is judged once */
-        for (uint32_t j = 0; j < i && first; j++)
-            first = !rec_is(&l->r[j], e->driver, e->pool, e->device);
-        if (!first)
+        const scc_dev_t *d = &l->d[i];
+        if (strcmp(d->pool, nz(p->name)) || strcmp(d->driver, nz(p->driver)))
             continue;
         uint32_t nsnap = 0, nleg = 0;
         const scc_rec_t *pd = NULL;
         const char *why = NULL;
-        for (uint32_t j = i; j < l->n; j++) {
-            const scc_rec_t *o = &l->r[j];
-            if (!rec_is(o, e->driver, e->pool, e->device))
-                continue;
+        for (uint32_t j = 0; j < d->n; j++) {
+            const scc_rec_t *o = &d->r[j];
             if (!o->snap) {
                 nleg++;
                 continue;
@@ -442,7 +479,7 @@ int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_ch
             else if (!amts_equal(pd->pd, pd->npd, o->pd, o->npd))
                 why = "has allocated results whose consumedCounters.perDevice snapshots differ";
         }
-        const dra_device_t *dev = published(p, e->device);
+        const dra_device_t *dev = nleg ? published(p, d->device) : NULL;
         if (nsnap && nleg)
             why = "has allocated results both with and without a consumedCounters snapshot";
         else if (nleg && !dev)
@@ -454,7 +491,7 @@ int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_ch
             snprintf(err, errlen,
                      "counters of pool %s/%s with feature gate DRASharedConsumableCapacity on: "
                      "device %s %s, which drabench does not model (upstream's rule for it could "
-                     "not be established)", nz(p->driver), nz(p->name), e->device, why);
+                     "not be established)", nz(p->driver), nz(p->name), d->device, why);
             return DRA_EFATAL;
         }
         if (nleg) { /* rule 5: from the live slice, once per device */
@@ -464,14 +501,11 @@ int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_ch
                        dra__aq_from(&dev->consumes[c].counters[k].value));
             continue;
         }
-        for (uint32_t k = 0; k < pd->npd; k++) /* perDevice once per device */
+        for (uint32_t k = 0; pd && k < pd->npd; k++) /* perDevice once per device */
             fn(ctx, pd->pd[k].set, pd->pd[k].name, pd->pd[k].v);
-        for (uint32_t j = i; j < l->n; j++) { /* perAllocation per result */
-            const scc_rec_t *o = &l->r[j];
-            if (rec_is(o, e->driver, e->pool, e->device))
-                for (uint32_t k = 0; k < o->npa; k++)
-                    fn(ctx, o->pa[k].set, o->pa[k].name, o->pa[k].v);
-        }
+        for (uint32_t j = 0; j < d->n; j++) /* perAllocation per result */
+            for (uint32_t k = 0; k < d->r[j].npa; k++)
+                fn(ctx, d->r[j].pa[k].set, d->r[j].pa[k].name, d->r[j].pa[k].v);
     }
     return DRA_OK;
 }
@@ -495,7 +529,7 @@ int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,
                               "but not for its allocation state");
         return DRA_EFATAL;
     }
-    for (uint32_t p = 0; p < gp->n; p++) {
+    for (uint32_t p = 0; l && l->n && p < gp->n; p++) {
         int rc = dra__scc_live(l, &gp->pools[p], no_charge, NULL, err, errlen);
         if (rc)
             return rc;
@@ -506,9 +540,10 @@ int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,
 int dra__scc_device_pd(const dra__scc_ledger_t *l, const char *driver, const char *pool,
                        const dra_device_t *d, dra__scc_charge_fn fn, void *ctx)
 {
-    for (uint32_t i = 0; l && i < l->n; i++) {
-        const scc_rec_t *e = &l->r[i];
-        if (e->snap && rec_is(e, driver, pool, d->name)) {
+    int di = dev_find(l, driver, pool, d->name);
+    for (uint32_t i = 0; di >= 0 && i < l->d[di].n; i++) {
+        const scc_rec_t *e = &l->d[di].r[i];
+        if (e->snap) {
             for (uint32_t k = 0; k < e->npd; k++)
                 fn(ctx, e->pd[k].set, e->pd[k].name, e->pd[k].v);
             return 1;
