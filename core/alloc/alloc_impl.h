@@ -645,6 +645,10 @@ typedef void (*dra__scc_charge_fn)(void *ctx, const char *set, const char *count
  * sharedcap.c refuses. O(records of the ledger squared) for the pool's. */
 DRA_NODISCARD int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p,
                                 dra__scc_charge_fn fn, void *ctx, char *err, size_t errlen);
+/* dra__scc_live's sum for one counter (set, name) of pool p, into *sum. */
+DRA_NODISCARD int dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p,
+                                        const char *set, const char *name, dra__aq_t *sum,
+                                        char *err, size_t errlen);
 /* The refusals of dra__scc_live over every gathered pool, before a call decides anything (so
  * the reference, the fast allocator, the brute force and the invariants refuse alike). */
 DRA_NODISCARD int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,

@@ -311,18 +311,6 @@ static uint32_t counter_charges(const bf_t *x, const dra__gpool_t *p, const dra_
     return charges;
 }
 
-struct bf_live {
-    const char *set, *name;
-    dra__aq_t sum;
-};
-
-static void bf_live_add(void *ctx, const char *set, const char *name, dra__aq_t v)
-{
-    struct bf_live *l = ctx;
-    if (!strcmp(set, l->set) && !strcmp(name, l->name))
-        l->sum += v;
-}
-
 /* DRASharedConsumableCapacity on (sharedcap.c): counter t of set cs of pool p - what the live
  * allocations' snapshots draw, the static counters of each used device once (a further share
  * of a device in use not at all), and the request-driven amount of every use. */
@@ -331,11 +319,11 @@ static bool counter_ok_scc(const bf_t *x, const dra__gpool_t *p, const dra_count
 {
     const dra__scc_ledger_t *l = NULL;
     (void)dra__alloc_state_scc(x->st, &l);
-    struct bf_live live = {nz(cs->name), nz(cs->counters[t].name), 0};
+    const char *set = nz(cs->name), *name = nz(cs->counters[t].name);
     char err[8];
-    if (dra__scc_live(l, p, bf_live_add, &live, err, sizeof err))
+    dra__aq_t used = 0;
+    if (dra__scc_live_counter(l, p, set, name, &used, err, sizeof err))
         return false; /* refused before the search (dra__scc_check_pools) */
-    dra__aq_t used = live.sum;
     for (uint32_t di = 0; di < x->ndev; di++) {
         if (&x->gp.pools[x->devpool[di]] != p)
             continue;
@@ -344,8 +332,8 @@ static bool counter_ok_scc(const bf_t *x, const dra__gpool_t *p, const dra_count
         for (uint32_t c = 0; c < dv->nconsumes; c++)
             for (uint32_t k = 0; k < dv->consumes[c].ncounters; k++) {
                 const dra_counter_t *cc = &dv->consumes[c].counters[k];
-                bool here = !strcmp(nz(dv->consumes[c].counter_set), live.set) &&
-                            !strcmp(nz(cc->name), live.name);
+                bool here = !strcmp(nz(dv->consumes[c].counter_set), set) &&
+                            !strcmp(nz(cc->name), name);
                 if (!cc->value_from) {
                     if (here)
                         used += dra__aq_from(&cc->value) * charges;

@@ -465,18 +465,6 @@ static void counter_use(ictx_t *x, const dra__gpool_t *pool, const dra_device_t 
     }
 }
 
-struct inv_live {
-    const char *set, *name;
-    dra__aq_t sum;
-};
-
-static void inv_live_add(void *ctx, const char *set, const char *name, dra__aq_t v)
-{
-    struct inv_live *l = ctx;
-    if (!strcmp(set, l->set) && !strcmp(name, l->name))
-        l->sum += v;
-}
-
 /* DRASharedConsumableCapacity on (sharedcap.c): each counter a result's device consumes - what
  * the live allocations' snapshots drew before, the static counters of each newly used device
  * once (counter_use), and the request-driven amount of every result, recomputed from its
@@ -497,12 +485,12 @@ static void check_counters_scc(ictx_t *x)
                 const dra_counter_t *tot = dra__scc_counter_def(b, e->pool, e->d, cc, &cc->counters[k]);
                 if (!tot)
                     continue;
-                struct inv_live live = {nz(cs->name), nz(tot->name), 0};
-                if (dra__scc_live(l, e->pool, inv_live_add, &live, x->err, sizeof x->err)) {
+                const char *set = nz(cs->name), *name = nz(tot->name);
+                dra__aq_t used = 0, add = 0;
+                if (dra__scc_live_counter(l, e->pool, set, name, &used, x->err, sizeof x->err)) {
                     violation(x->out, "pool %s/%s: %s", e->pool->driver, e->pool->name, x->err);
                     return;
                 }
-                dra__aq_t used = live.sum, add = 0;
                 const dra_slice_t *const *lists[2] = {e->pool->slices, e->pool->other};
                 uint32_t nl[2] = {e->pool->nslices, e->pool->nother};
                 for (int L = 0; L < 2; L++)
@@ -518,20 +506,20 @@ static void check_counters_scc(ictx_t *x)
                     for (uint32_t c3 = 0; c3 < o->d->nconsumes; c3++)
                         for (uint32_t k3 = 0; k3 < o->d->consumes[c3].ncounters; k3++) {
                             const dra_counter_t *vc = &o->d->consumes[c3].counters[k3];
-                            if (!vc->value_from || strcmp(nz(o->d->consumes[c3].counter_set), live.set) ||
-                                strcmp(nz(vc->name), live.name))
+                            if (!vc->value_from || strcmp(nz(o->d->consumes[c3].counter_set), set) ||
+                                strcmp(nz(vc->name), name))
                                 continue;
                             dra__aq_t v = 0;
                             char err[DRA_DIAG_MSG_MAX / 2];
                             if (dra__scc_amount(&m, o->body, o->d, vc, tot, &v, err, sizeof err) != 1)
                                 violation(x->out, "device %s: counter %s/%s: request-driven amount "
-                                          "not allowed: %s", nz(o->d->name), live.set, live.name, err);
+                                          "not allowed: %s", nz(o->d->name), set, name, err);
                             add += v;
                         }
                 }
                 if (used + add > dra__aq_from(&tot->value))
                     violation(x->out, "pool %s/%s: counter %s/%s over its total", e->pool->driver,
-                              e->pool->name, live.set, live.name);
+                              e->pool->name, set, name);
             }
         }
     }

@@ -510,6 +510,27 @@ int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_ch
     return DRA_OK;
 }
 
+struct one_counter {
+    const char *set, *name;
+    dra__aq_t sum;
+};
+
+static void add_one(void *ctx, const char *set, const char *name, dra__aq_t v)
+{
+    struct one_counter *o = ctx;
+    if (!strcmp(set, o->set) && !strcmp(name, o->name))
+        o->sum += v;
+}
+
+int dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p, const char *set,
+                          const char *name, dra__aq_t *sum, char *err, size_t errlen)
+{
+    struct one_counter o = {nz(set), nz(name), 0};
+    int rc = dra__scc_live(l, p, add_one, &o, err, errlen);
+    *sum = o.sum;
+    return rc;
+}
+
 static void no_charge(void *ctx, const char *set, const char *name, dra__aq_t v)
 {
     (void)ctx;
