@@ -182,6 +182,9 @@ DRA_NODISCARD int dra_alloc_node_selector_matches(const dra_node_t *node,
 /* Whether node lists `feature` in status.declaredFeatures (NodeDeclaredFeatures; false for a
  * NULL node). O(declared features). core/alloc/node_ops.c. */
 bool dra_alloc_node_declares(const dra_node_t *node, const char *feature);
+/* The feature a node declares for DRAOptionalNodeOperations (KEP-5945): the one name the
+ * allocator (node_ops.c) and the scheduler filter (core/extres) test. */
+#define DRA_NODE_FEATURE_OPTIONAL_NODE_OPERATIONS "DRAOptionalNodeOperations"
 
 /* ---- allocation state ------------------------------------------------------------------------ */
 

@@ -82,8 +82,9 @@ typedef struct dra_beh {
                            skipNodeOperations is selectable on a node that declares the feature,
                            and its results copy the list; with the gate off it is selectable
                            nowhere (core/alloc/node_ops.c) */
-    bool scc;           /* DRASharedConsumableCapacity in effect (sharedcap.c): a gathered slice
-                           with request-driven counters is refused as not modelled */
+    bool scc;           /* DRASharedConsumableCapacity in effect (sharedcap.c): valueFrom
+                           counters charged per allocation, consumedCounters snapshots written
+                           in results and charged for live allocations */
     bool derived;       /* DRADerivedAttributes: derived attributes evaluated for constraints */
     bool derived_fatal; /* 1.37+ with the gate off: a request with derivedAttributes is fatal */
     bool fractional;    /* DRAFractionalCapacityRange: milli-unit range arithmetic (useMilli) */
@@ -140,6 +141,8 @@ const dra_taint_t *dra__taint_blocking(const dra_device_t *d, const dra_tolerati
  * requests and 1.38-pre's qualified capacity names. */
 typedef struct dra_capmode {
     bool bug_range, fractional, unrepr_fatal, qualified;
+    bool scc; /* DRASharedConsumableCapacity on: a request naming a valueFrom capacity of the
+                 device is not a missing capacity (sharedcap.c) */
 } dra__capmode_t;
 struct dra_beh;
 dra__capmode_t dra__capmode(const struct dra_beh *b);
@@ -232,16 +235,11 @@ static inline bool dra__device_has_groups(const dra_device_t *d)
 /* Whether a device of the slice declares compatibility groups (the slice 1.38-pre drops with
  * the gate off: upstream's sliceUsesCompatibilityGroups). O(devices). */
 bool dra__slice_has_groups(const dra_slice_t *s);
-/* KEP-5941 (sharedcap.c): whether counters / a slice use valueFrom or a counter requestPolicy,
- * whether an allocated claim of m has a consumedCounters snapshot in pool (driver, pool);
- * DRA_EFATAL with a message in err when the gate is on (b->scc) and slice s is in either case. */
+/* KEP-5941 (sharedcap.c): whether counters / a slice use valueFrom or a counter requestPolicy;
+ * whether a device has a valueFrom counter. */
 bool dra__counters_shared_cap(const dra_counter_t *c, uint32_t n);
 bool dra__slice_uses_shared_cap(const dra_slice_t *s);
-bool dra__pool_has_snapshots(const dra_model_t *m, const char *driver, const char *pool);
-/* *snaps: -1 before the first call of a pool gathering (then whether some claim of m carries a
- * snapshot, cached there). */
-int dra__shared_cap_refuse(const dra__beh_t *b, const dra_model_t *m, const dra_slice_t *s,
-                           int *snaps, char *err, size_t errlen);
+bool dra__device_value_from(const dra_device_t *d);
 
 /* GatherPools for a node (DRA-SEMANTICS §2.3 and the 1.34 / 1.35 differences; 1.38-pre with
  * DRADeviceCompatibilityGroups off (b->cg_drop): a slice with a device declaring groups is
@@ -376,6 +374,7 @@ typedef struct res {
     bool multi, charged;
     char share[37];
     dra__aq_t *consumed; /* per device capacity (multi only) */
+    dra__aq_t *pa; /* KEP-5941, gate on: the valueFrom amounts charged (NULL: none) */
 } dra__res_t;
 
 typedef struct cl {
@@ -605,6 +604,67 @@ static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__s
     return (!c->b.binding && st->d->nbinding_conditions > 0) ||
            dra__dev_ops_blocked(&c->b, c->node, st->d);
 }
+
+/* ---- shared consumable capacity (sharedcap.c, KEP-5941, DRASharedConsumableCapacity on) ------ *
+ * The rules and the upstream text behind each are in sharedcap.c's header. */
+
+/* Whether capacity request name req_name (a request key) names a valueFrom capacity of d. */
+bool dra__scc_device_maps(const dra_device_t *d, const char *req_name);
+/* The amount valueFrom counter cc of device d consumes for request body, through counter
+ * definition def's requestPolicy (def NULL: a counter of value 0 without policy): 1 fits the
+ * policy, 0 does not, DRA__CAP_UNREPR with err filled (fatal: unrepresentable, negative, or the
+ * capacity requested both with and without the driver's domain). *out is the amount. */
+int dra__scc_amount(const dra__capmode_t *m, const dra_exact_request_t *body,
+                    const dra_device_t *d, const dra_counter_t *cc, const dra_counter_t *def,
+                    dra__aq_t *out, char *err, size_t errlen);
+/* The definition (in the pool's sharedCounters) of counter k of consumption cc of d, or NULL. */
+const dra_counter_t *dra__scc_counter_def(const dra__beh_t *b, const dra__gpool_t *p,
+                                          const dra_device_t *d, const dra_consumes_t *cc,
+                                          const dra_counter_t *k);
+/* The number of valueFrom counters of d (the length of dra__scc_amounts' output). */
+uint32_t dra__scc_nvalue_from(const dra_device_t *d);
+/* Every valueFrom amount of d for body, in consumes / counter order, into out: 1 all fit their
+ * policies, 0 some does not, DRA__CAP_UNREPR (err filled). */
+int dra__scc_amounts(const dra__beh_t *b, const dra__gpool_t *p, const dra_exact_request_t *body,
+                     const dra_device_t *d, dra__aq_t *out, char *err, size_t errlen);
+
+/* The live allocations' charges, kept by the allocation state while the gate is on: one record
+ * per non-adminAccess result (its device, shareID, and consumedCounters snapshot or none). */
+typedef struct dra__scc_ledger dra__scc_ledger_t;
+DRA_NODISCARD int dra__scc_ledger_commit(dra__scc_ledger_t **l, const dra_allocation_t *a);
+void dra__scc_ledger_release(dra__scc_ledger_t *l, const dra_allocation_t *a);
+void dra__scc_ledger_release_device(dra__scc_ledger_t *l, const char *driver, const char *pool,
+                                    const char *device);
+void dra__scc_ledger_free(dra__scc_ledger_t *l);
+/* Whether the state keeps a ledger (its features have the gate on); *out its ledger (NULL when
+ * empty). */
+bool dra__alloc_state_scc(const dra_alloc_state_t *s, const dra__scc_ledger_t **out);
+typedef void (*dra__scc_charge_fn)(void *ctx, const char *set, const char *counter, dra__aq_t v);
+/* What the live allocations of pool p draw from its counters, told to fn per (set, counter,
+ * amount) (several calls may name one counter: they add up). DRA_EFATAL with err for the cases
+ * sharedcap.c refuses. O(records of the ledger squared) for the pool's. */
+DRA_NODISCARD int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p,
+                                dra__scc_charge_fn fn, void *ctx, char *err, size_t errlen);
+/* dra__scc_live's sum for one counter (set, name) of pool p, into *sum. */
+DRA_NODISCARD int dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p,
+                                        const char *set, const char *name, dra__aq_t *sum,
+                                        char *err, size_t errlen);
+/* The refusals of dra__scc_live over every gathered pool, before a call decides anything (so
+ * the reference, the fast allocator, the brute force and the invariants refuse alike). */
+DRA_NODISCARD int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,
+                                       const dra__gpools_t *gp, char *err, size_t errlen);
+/* The perDevice cost of device d of pool (driver, pool) told to fn: the snapshot of its live
+ * allocations when they carry one (returns 1), else its static counters in the slice (0). */
+int dra__scc_device_pd(const dra__scc_ledger_t *l, const char *driver, const char *pool,
+                       const dra_device_t *d, dra__scc_charge_fn fn, void *ctx);
+
+/* The consumedCounters snapshot of a result on device d of pool p (memory from out): perDevice
+ * as dra__scc_device_pd gives it, perAllocation the amounts pa (NULL: none). DRA_OK or
+ * DRA_ENOMEM. */
+DRA_NODISCARD int dra__scc_snapshot(dra_arena_t *out, const dra__beh_t *b,
+                                    const dra__scc_ledger_t *l, const dra__gpool_t *p,
+                                    const dra_device_t *d, const dra__aq_t *pa,
+                                    const dra_counter_snapshot_t **snap);
 
 /* ---- selectors ---------------------------------------------------------------------------- */
 

@@ -79,6 +79,24 @@ static bool selectable(bf_t *x, const dra_claim_t *c, const dra_exact_request_t 
         if (fits != 1)
             return false; /* can never fit, even alone (the All set is static, PR #140769) */
     }
+    uint32_t npa = x->b.scc ? dra__scc_nvalue_from(x->dev[di]) : 0;
+    if (mt && npa) { /* KEP-5941 (sharedcap.c): the request-driven amounts of this use */
+        dra__aq_t pa[64];
+        if (npa > 64) {
+            x->error = true;
+            snprintf(x->msg, sizeof x->msg, "device %s: too many valueFrom counters",
+                     nz(x->dev[di]->name));
+            return false;
+        }
+        int fit = dra__scc_amounts(&x->b, &x->gp.pools[x->devpool[di]], body, x->dev[di], pa,
+                                   x->msg, sizeof x->msg);
+        if (fit < 0) {
+            x->error = true; /* the allocator fails the call where it meets such a device */
+            return false;
+        }
+        /* an amount the counter's requestPolicy does not allow: counter_ok_scc rejects the use
+         * (the All set keeps the device, as upstream's: its allocation then fails) */
+    }
     return mt;
 }
 
@@ -293,12 +311,59 @@ static uint32_t counter_charges(const bf_t *x, const dra__gpool_t *p, const dra_
     return charges;
 }
 
+/* DRASharedConsumableCapacity on (sharedcap.c): counter t of set cs of pool p - what the live
+ * allocations' snapshots draw, the static counters of each used device once (a further share
+ * of a device in use not at all), and the request-driven amount of every use. */
+static bool counter_ok_scc(const bf_t *x, const dra__gpool_t *p, const dra_counter_set_t *cs,
+                           uint32_t t)
+{
+    const dra__scc_ledger_t *l = NULL;
+    (void)dra__alloc_state_scc(x->st, &l);
+    const char *set = nz(cs->name), *name = nz(cs->counters[t].name);
+    char err[8];
+    dra__aq_t used = 0;
+    if (dra__scc_live_counter(l, p, set, name, &used, err, sizeof err))
+        return false; /* refused before the search (dra__scc_check_pools) */
+    for (uint32_t di = 0; di < x->ndev; di++) {
+        if (&x->gp.pools[x->devpool[di]] != p)
+            continue;
+        const dra_device_t *dv = x->dev[di];
+        uint32_t charges = counter_charges(x, p, dv);
+        for (uint32_t c = 0; c < dv->nconsumes; c++)
+            for (uint32_t k = 0; k < dv->consumes[c].ncounters; k++) {
+                const dra_counter_t *cc = &dv->consumes[c].counters[k];
+                bool here = !strcmp(nz(dv->consumes[c].counter_set), set) &&
+                            !strcmp(nz(cc->name), name);
+                if (!cc->value_from) {
+                    if (here)
+                        used += dra__aq_from(&cc->value) * charges;
+                    continue;
+                }
+                if (here) {
+                    dra__capmode_t m = dra__capmode(&x->b);
+                    const dra_counter_t *def = dra__scc_counter_def(&x->b, p, dv, &dv->consumes[c], cc);
+                    for (uint32_t i = 0; i < x->nuses; i++) {
+                        if (x->uses[i].dev != di)
+                            continue;
+                        dra__aq_t v = 0;
+                        if (dra__scc_amount(&m, x->uses[i].body, dv, cc, def, &v, err, sizeof err) != 1)
+                            return false; /* not allowed; a fatal one selectable() reported */
+                        used += v;
+                    }
+                }
+            }
+    }
+    return used <= dra__aq_from(&cs->counters[t].value);
+}
+
 /* Counter t of set cs in the scope of device d (its pool p, or its slice in 1.34): what the
  * devices in use and the assignment's charges draw stays within the counter's value. */
 static bool counter_ok(const bf_t *x, const dra_device_t *d, const dra__gpool_t *p,
                        const dra_counter_set_t *cs, uint32_t t)
 {
     const dra__beh_t *b = &x->b;
+    if (b->scc)
+        return counter_ok_scc(x, p, cs, t);
     dra__aq_t avail = dra__aq_from(&cs->counters[t].value), used = 0;
     const dra_slice_t *const *lists[2] = {p->slices, p->other};
     uint32_t nl[2] = {p->nslices, p->nother};
@@ -545,8 +610,9 @@ int dra_alloc_bruteforce(const dra_model_t *m, const dra_alloc_features_t *f,
     int rc = dra__gather_pools(m, &x->b, node, &x->scratch, &x->gp, x->msg, sizeof x->msg);
     if (rc == DRA_ENOMEM)
         goto done;
-    if (rc) {
+    if (rc || dra__scc_check_pools(&x->b, state, &x->gp, x->msg, sizeof x->msg)) {
         out->verdict = DRA_BF_ERROR;
+        snprintf(out->msg, sizeof out->msg, "%s", x->msg);
         rc = DRA_OK;
         goto done;
     }

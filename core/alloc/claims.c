@@ -118,6 +118,21 @@ static void subtract_allocated(dra__acall_t *ac, dra__scope_t *sc, const dra__gp
     }
 }
 
+struct scc_live_ctx {
+    dra__acall_t *ac;
+    dra__scope_t *sc;
+};
+
+/* What a live allocation draws from a counter the pool defines (one it does not define, as a
+ * snapshot's removed counter set, draws from nothing). */
+static void scc_live_charge(void *ctx, const char *set, const char *name, dra__aq_t v)
+{
+    struct scc_live_ctx *x = ctx;
+    dra__cent_t *e = centry(x->ac, x->sc, set, name, false);
+    if (e && e->has_avail)
+        e->avail -= v;
+}
+
 static int scope_ready(dra__acall_t *ac, dra__slot_t *st)
 {
     dra__scope_t *sc = &ac->scopes[st->scope];
@@ -137,10 +152,19 @@ static int scope_ready(dra__acall_t *ac, dra__slot_t *st)
                     e->avail = dra__aq_from(&s->counter_sets[j].counters[k].value);
                 }
         }
-        for (uint32_t i = 0; i < p->nslices; i++)
-            subtract_allocated(ac, sc, p, p->slices[i]);
-        for (uint32_t i = 0; i < p->nother; i++)
-            subtract_allocated(ac, sc, p, p->other[i]);
+        if (ac->b.scc) { /* KEP-5941: the live allocations' snapshots (sharedcap.c) */
+            const dra__scc_ledger_t *l = NULL;
+            if (ac->state)
+                (void)dra__alloc_state_scc(ac->state, &l);
+            struct scc_live_ctx x = {ac, sc};
+            if (dra__scc_live(l, p, scc_live_charge, &x, ac->err, sizeof ac->err))
+                return DRA_EFATAL; /* refused before the call by dra__scc_check_pools */
+        } else {
+            for (uint32_t i = 0; i < p->nslices; i++)
+                subtract_allocated(ac, sc, p, p->slices[i]);
+            for (uint32_t i = 0; i < p->nother; i++)
+                subtract_allocated(ac, sc, p, p->other[i]);
+        }
     } else {
         const dra_slice_t *s = st->d->slice;
         for (uint32_t j = 0; j < s->ncounter_sets; j++)
@@ -174,13 +198,50 @@ void dra__acall_counters_apply(dra__acall_t *ac, dra__slot_t *st, int sign)
 /* 1 reserved, 0 does not fit, <0 error */
 int dra__acall_counters_reserve(dra__acall_t *ac, dra__slot_t *st)
 {
-    if (scope_ready(ac, st))
-        return R_NOMEM;
+    int ready = scope_ready(ac, st);
+    if (ready)
+        return ready == DRA_EFATAL ? R_FATAL : R_NOMEM;
     dra__acall_counters_apply(ac, st, +1);
     dra__scope_t *sc = &ac->scopes[st->scope];
     for (uint32_t i = 0; i < sc->n; i++)
         if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
             dra__acall_counters_apply(ac, st, -1);
+            return 0;
+        }
+    return 1;
+}
+
+/* KEP-5941 (sharedcap.c, rule 3): the request-driven amounts pa of the slot's device (one per
+ * valueFrom counter, in consumes / counter order) added to (sign +1) or taken from (-1) what the
+ * call consumes. */
+static void scc_apply(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa, int sign)
+{
+    dra__scope_t *sc = &ac->scopes[st->scope];
+    const dra_device_t *d = st->d;
+    uint32_t n = 0;
+    for (uint32_t c = 0; pa && c < d->nconsumes; c++)
+        for (uint32_t k = 0; k < d->consumes[c].ncounters; k++) {
+            if (!d->consumes[c].counters[k].value_from)
+                continue;
+            dra__cent_t *e = centry(ac, sc, nz(d->consumes[c].counter_set),
+                                    nz(d->consumes[c].counters[k].name), true);
+            if (e)
+                e->consumed += sign * pa[n];
+            n++;
+        }
+}
+
+/* Reserve the amounts pa: 1 reserved, 0 some counter of the scope is overdrawn, < 0 error. */
+static int scc_reserve(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa)
+{
+    int ready = scope_ready(ac, st);
+    if (ready)
+        return ready == DRA_EFATAL ? R_FATAL : R_NOMEM;
+    scc_apply(ac, st, pa, +1);
+    dra__scope_t *sc = &ac->scopes[st->scope];
+    for (uint32_t i = 0; i < sc->n; i++)
+        if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
+            scc_apply(ac, st, pa, -1);
             return 0;
         }
     return 1;
@@ -811,19 +872,51 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     bool skip_counters = multi && cap_in_use;
     bool charged = false;
     uint32_t cgn = 0; /* compatibility-group undo records of this device */
+    /* KEP-5941 (sharedcap.c, rules 1 and 3): the request-driven amounts, charged on every
+     * allocation, a further share of a device in use too; resolved first, so an unrepresentable
+     * request is fatal whatever the counters hold */
+    dra__aq_t *pa = NULL;
+    uint32_t npa = ac->b.scc ? dra__scc_nvalue_from(d) : 0;
+    if (npa) {
+        pa = dra_arena_alloc(&ac->scratch, npa * sizeof *pa, 16);
+        if (!pa)
+            return R_NOMEM;
+        char why[DRA_DIAG_MSG_MAX / 2];
+        int fit = dra__scc_amounts(&ac->b, &ac->gp.pools[st->pool], rq->body, d, pa, why,
+                                   sizeof why);
+        if (fit < 0) {
+            char cb[300], db[400];
+            return dra__acall_fatal(ac, "claim %s, request %s: checking counters for device %s: %s",
+                                    cref(cl->c, cb), nz(rq->body->name),
+                                    device_id(ac, st, db, sizeof db), why);
+        }
+        if (!fit)
+            return R_FAIL;
+        int rc = scc_reserve(ac, st, pa);
+        if (rc < 0)
+            return rc;
+        if (!rc)
+            return R_FAIL;
+    }
     if (!skip_counters && d->nconsumes > 0) {
         if (ac->b.cg) {
             int rc = dra__acall_cg_place(ac, st, &cgn);
-            if (rc != R_OK)
+            if (rc != R_OK) {
+                scc_apply(ac, st, pa, -1);
                 return rc;
+            }
         } else if (ac->b.cg_skip) {
             int rc = dra__acall_cg_skip(ac, st);
-            if (rc)
+            if (rc) {
+                scc_apply(ac, st, pa, -1);
                 return rc < 0 ? rc : R_FAIL;
+            }
         }
         int rc = dra__acall_counters_reserve(ac, st);
-        if (rc <= 0)
+        if (rc <= 0) {
             dra__acall_cg_undo(ac, cgn);
+            scc_apply(ac, st, pa, -1);
+        }
         if (rc < 0)
             return rc;
         if (!rc)
@@ -833,6 +926,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     if (ac->b.taints && dra__taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
             dra__acall_counters_apply(ac, st, -1);
+        scc_apply(ac, st, pa, -1); /* 1.38-pre only: no BUG(1) there */
         dra__acall_cg_undo(ac, cgn);
         return R_FAIL;
     }
@@ -843,6 +937,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 dra__acons_remove(ac, &cl->cons[e], rq, e);
             if (charged && !bugs)
                 dra__acall_counters_apply(ac, st, -1);
+            scc_apply(ac, st, pa, -1);
             dra__acall_cg_undo(ac, cgn);
             return rc == R_FATAL ? R_FATAL : R_NOMEM;
         }
@@ -859,6 +954,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 dra__acons_remove(ac, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
                 dra__acall_counters_apply(ac, st, -1);
+            scc_apply(ac, st, pa, -1);
             dra__acall_cg_undo(ac, cgn);
             return R_FAIL;
         }
@@ -879,6 +975,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                     dra__acons_remove(ac, &cl->cons[e], rq, e);
                 if (charged)
                     dra__acall_counters_apply(ac, st, -1);
+                scc_apply(ac, st, pa, -1);
                 dra__acall_cg_undo(ac, cgn);
             }
             return fits == R_FATAL ? R_FATAL : R_FAIL;
@@ -911,6 +1008,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     r->multi = multi;
     r->charged = charged;
     r->cg_undo = cgn;
+    r->pa = pa;
     cl->nres++;
     return R_OK;
 }
@@ -936,6 +1034,7 @@ void dra__acall_deallocate(dra__acall_t *ac, uint32_t ci)
     } else if (r->charged) {
         dra__acall_counters_apply(ac, st, -1);
     }
+    scc_apply(ac, st, r->pa, -1);
     dra__acall_cg_undo(ac, r->cg_undo); /* the newest records: results are undone LIFO */
     cl->nres--;
 }
@@ -972,6 +1071,10 @@ int dra__acall_preprocess(dra__acall_t *ac, dra_claim_t *const *claims, bool nee
             const dra_request_t *r = &claims[ci]->requests[ri];
             nrq += r->nfirst_available ? r->nfirst_available : 1;
         }
+    /* KEP-5941 with the gate on: the live allocations' cases sharedcap.c refuses, before
+     * anything is decided */
+    if (ac->b.scc && dra__scc_check_pools(&ac->b, ac->state, &ac->gp, ac->err, sizeof ac->err))
+        return R_FATAL;
     ac->nrqs = nrq;
     ac->rqs = dra_arena_calloc(ar, nrq ? nrq : 1, sizeof(dra__rq_t), 16);
     ac->cls = dra_arena_calloc(ar, ac->nclaims ? ac->nclaims : 1, sizeof(dra__cl_t), 16);
@@ -1192,6 +1295,16 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
         al->results = dra_arena_calloc(out, cl->nres ? cl->nres : 1, sizeof(dra_result_t), 8);
         if (!al->results)
             return R_NOMEM;
+        const dra_counter_snapshot_t **snaps = NULL; /* KEP-5941, gate on (sharedcap.c) */
+        const dra__scc_ledger_t *ledger = NULL;
+        if (ac->b.scc) {
+            snaps = dra_arena_calloc(out, cl->nres ? cl->nres : 1, sizeof *snaps, 8);
+            if (!snaps)
+                return R_NOMEM;
+            if (ac->state)
+                (void)dra__alloc_state_scc(ac->state, &ledger);
+            al->counters = snaps;
+        }
         for (uint32_t i = 0; i < cl->nres; i++) {
             const dra__res_t *r = &cl->res[i];
             const dra__slot_t *st = &ac->slots[r->slot];
@@ -1229,6 +1342,9 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
                     }
                 }
             }
+            if (snaps && !o->admin_access &&
+                dra__scc_snapshot(out, &ac->b, ledger, p, st->d, r->pa, &snaps[i]))
+                return R_NOMEM;
             if (!o->request)
                 return R_NOMEM;
         }

@@ -874,7 +874,8 @@ bool dra__taint_blocks(const dra_device_t *d, const dra_toleration_t *tols, uint
 
 dra__capmode_t dra__capmode(const dra__beh_t *b)
 {
-    dra__capmode_t m = {b->bug_range, b->fractional, b->cap_unrepr_fatal, b->cap_qualified};
+    dra__capmode_t m = {b->bug_range, b->fractional, b->cap_unrepr_fatal, b->cap_qualified,
+                        b->scc};
     return m;
 }
 
@@ -1102,7 +1103,8 @@ int dra__cap_fits_m(const dra__capmode_t *m, const dra_exact_request_t *req, con
                     size_t errlen)
 {
     for (uint32_t i = 0; i < req->ncap_requests; i++)
-        if (!device_has_capacity(d, req->cap_requests[i].name, m->qualified))
+        if (!device_has_capacity(d, req->cap_requests[i].name, m->qualified) &&
+            !(m->scc && dra__scc_device_maps(d, req->cap_requests[i].name)))
             return DRA__CAP_MISSING;
     /* representability of every capacity first (1.38-pre), so a fatal outcome does not depend
      * on which capacity a soft mismatch stops at */
@@ -1142,7 +1144,7 @@ int dra__cap_fits_m(const dra__capmode_t *m, const dra_exact_request_t *req, con
 /* The 1.36 arithmetic (no milli ranges, names as written), for callers that know no profile. */
 dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *cap, bool bugs)
 {
-    dra__capmode_t m = {bugs, false, false, false};
+    dra__capmode_t m = {bugs, false, false, false, false};
     dra__aq_t v = 0;
     char e[8];
     (void)dra__cap_consumed_m(&m, r, cap, &v, e, sizeof e);
@@ -1151,14 +1153,14 @@ dra__aq_t dra__cap_consumed(const dra_cap_request_t *r, const dra_capacity_t *ca
 
 bool dra__cap_violates(dra__aq_t c, const dra_request_policy_t *p, bool bugs)
 {
-    dra__capmode_t m = {bugs, false, false, false};
+    dra__capmode_t m = {bugs, false, false, false, false};
     return dra__cap_violates_m(&m, c, p);
 }
 
 int dra__cap_fits(const dra_exact_request_t *req, const dra_device_t *d, const dra__aq_t *existing,
                  const dra__aq_t *allocating, bool bugs)
 {
-    dra__capmode_t m = {bugs, false, false, false};
+    dra__capmode_t m = {bugs, false, false, false, false};
     char e[8];
     int rc = dra__cap_fits_m(&m, req, d, existing, allocating, e, sizeof e);
     return rc < 0 ? -1 : rc;

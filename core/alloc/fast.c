@@ -1053,6 +1053,10 @@ static bool fp_shape(const dra_fast_t *a, dra_claim_t *const *claims, uint32_t n
 {
     if (!a->paths_on || n != 1 || a->c.b.bugs || a->fn->has_pdns || a->c.gp.any_invalid)
         return false;
+    /* DRASharedConsumableCapacity on: request-driven counters and snapshots (sharedcap.c) are
+     * the search's (claims.c) */
+    if (a->c.b.scc)
+        return false;
     /* 1.37's features: derived attributes, capacity requests whose checks may be fatal or use
      * another arithmetic: the search (compatibility groups: fp_scan, for one device) */
     if (dra__claims_need_search(&a->c.b, claims, n, true))
@@ -1829,6 +1833,7 @@ int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node, dra_claim_t *const 
      * (no leaking upstream bugs, no step budget, no invalid-pool fatal; no multi-allocatable
      * device: kept from when pruned attempts drew shareIDs, which are derived now) */
     a->prune = a->prune_on && !a->c.b.bugs && !(a->c.b.cc && a->fn->has_multi) && !a->c.max_steps &&
+               !a->c.b.scc &&
                !a->c.gp.any_invalid && !dra__claims_need_search(&a->c.b, claims, n, false);
     int rc = FP_FALLBACK;
     out->stats.pools = a->c.gp.n;

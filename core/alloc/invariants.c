@@ -465,11 +465,75 @@ static void counter_use(ictx_t *x, const dra__gpool_t *pool, const dra_device_t 
     }
 }
 
+/* DRASharedConsumableCapacity on (sharedcap.c): each counter a result's device consumes - what
+ * the live allocations' snapshots drew before, the static counters of each newly used device
+ * once (counter_use), and the request-driven amount of every result, recomputed from its
+ * request - stays within the counter's value; every result but an adminAccess one carries a
+ * consumedCounters snapshot whose perAllocation is those amounts. */
+static void check_counters_scc(ictx_t *x)
+{
+    const dra__beh_t *b = &x->b;
+    const dra__scc_ledger_t *l = NULL;
+    (void)dra__alloc_state_scc(x->before, &l);
+    dra__capmode_t m = dra__capmode(b);
+    for (uint32_t i = 0; i < x->nx; i++) {
+        const ires_t *e = &x->xs[i];
+        for (uint32_t c2 = 0; c2 < e->d->nconsumes; c2++) {
+            const dra_consumes_t *cc = &e->d->consumes[c2];
+            const dra_counter_set_t *cs = dra__pool_counter_set(b, e->pool, e->d->slice, cc->counter_set);
+            for (uint32_t k = 0; cs && k < cc->ncounters; k++) {
+                const dra_counter_t *tot = dra__scc_counter_def(b, e->pool, e->d, cc, &cc->counters[k]);
+                if (!tot)
+                    continue;
+                const char *set = nz(cs->name), *name = nz(tot->name);
+                dra__aq_t used = 0, add = 0;
+                if (dra__scc_live_counter(l, e->pool, set, name, &used, x->err, sizeof x->err)) {
+                    violation(x->out, "pool %s/%s: %s", e->pool->driver, e->pool->name, x->err);
+                    return;
+                }
+                const dra_slice_t *const *lists[2] = {e->pool->slices, e->pool->other};
+                uint32_t nl[2] = {e->pool->nslices, e->pool->nother};
+                for (int L = 0; L < 2; L++)
+                    for (uint32_t s = 0; s < nl[L]; s++)
+                        for (uint32_t d = 0; d < lists[L][s]->ndevices; d++) {
+                            dra__aq_t ignored = 0; /* the live use: from the snapshots above */
+                            counter_use(x, e->pool, &lists[L][s]->devices[d], cs, tot, &ignored, &add);
+                        }
+                for (uint32_t j = 0; j < x->nx; j++) {
+                    const ires_t *o = &x->xs[j];
+                    if (o->pool != e->pool)
+                        continue;
+                    for (uint32_t c3 = 0; c3 < o->d->nconsumes; c3++)
+                        for (uint32_t k3 = 0; k3 < o->d->consumes[c3].ncounters; k3++) {
+                            const dra_counter_t *vc = &o->d->consumes[c3].counters[k3];
+                            if (!vc->value_from || strcmp(nz(o->d->consumes[c3].counter_set), set) ||
+                                strcmp(nz(vc->name), name))
+                                continue;
+                            dra__aq_t v = 0;
+                            char err[DRA_DIAG_MSG_MAX / 2];
+                            if (dra__scc_amount(&m, o->body, o->d, vc, tot, &v, err, sizeof err) != 1)
+                                violation(x->out, "device %s: counter %s/%s: request-driven amount "
+                                          "not allowed: %s", nz(o->d->name), set, name, err);
+                            add += v;
+                        }
+                }
+                if (used + add > dra__aq_from(&tot->value))
+                    violation(x->out, "pool %s/%s: counter %s/%s over its total", e->pool->driver,
+                              e->pool->name, set, name);
+            }
+        }
+    }
+}
+
 /* Counters per pool (DRA-SEMANTICS §2.10): the new consumption fits in what the devices in use
  * before left of each counter a result consumes. */
 static void check_counters(ictx_t *x)
 {
     const dra__beh_t *b = &x->b;
+    if (b->scc && b->pd) {
+        check_counters_scc(x);
+        return;
+    }
     for (uint32_t p = 0; p < x->gp.n && b->pd; p++) {
         const dra__gpool_t *pool = &x->gp.pools[p];
         for (uint32_t i = 0; i < x->nx; i++) {
@@ -603,6 +667,11 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
         rc = DRA_OK;
         goto done;
     }
+    if (dra__scc_check_pools(&x.b, before, &x.gp, x.err, sizeof x.err)) {
+        violation(out, "allocations returned where the allocator must refuse: %s", x.err);
+        rc = DRA_OK;
+        goto done;
+    }
     uint32_t total = 0;
     for (uint32_t c = 0; c < n; c++)
         total += allocs[c] ? allocs[c]->nresults : 0;
@@ -618,6 +687,11 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
             continue;
         }
         bool node_local = false;
+        for (uint32_t i = 0; x.b.scc && i < al->nresults; i++) /* sharedcap.c, rule 4 */
+            if ((al->counters && al->counters[i]) == (bool)al->results[i].admin_access)
+                violation(out, "claim %s: result %u (device %s) %s a consumedCounters snapshot",
+                          nz(claims[c]->name), i, nz(al->results[i].device),
+                          al->results[i].admin_access ? "has" : "lacks");
         check_results(&x, c, al, &node_local);
         check_node_selector(&x, claims[c], al, node_local);
         check_counts(&x, c);

@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-const char *const dra__ono_feature = "DRAOptionalNodeOperations";
+const char *const dra__ono_feature = DRA_NODE_FEATURE_OPTIONAL_NODE_OPERATIONS;
 
 bool dra__node_declares(const dra_node_t *node, const char *feature)
 {

@@ -372,7 +372,6 @@ int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_
     uint32_t ntmp = 0, captmp = 0;
     poolmap_t pm = {0};
     char e2[300];
-    int snaps = -1; /* sharedcap.c: whether some claim carries a snapshot, not looked at yet */
     for (uint32_t i = 0; i < m->nslices; i++) {
         const dra_slice_t *s = m->slices[i];
         if (!b->pd && (s->per_device_node_selection || s->ncounter_sets > 0))
@@ -410,8 +409,6 @@ int dra__gather_pools(const dra_model_t *m, const dra__beh_t *b, const dra_node_
         }
         if (!relevant)
             continue;
-        if (dra__shared_cap_refuse(b, m, s, &snaps, err, errlen)) /* KEP-5941, gate on */
-            return DRA_EFATAL;
         gp_tmp_t *t = NULL;
         uint32_t ti = ntmp ? poolmap_find(&pm, tmp, nz(s->driver), nz(s->pool_name)) : UINT32_MAX;
         if (ti != UINT32_MAX)

@@ -107,6 +107,9 @@ struct dra_alloc_state {
     dra_alloc_state_watch_fn watch[DRA_ALLOC_STATE_MAX_WATCH];
     void *watch_ctx[DRA_ALLOC_STATE_MAX_WATCH];
     uint32_t nwatch;
+    /* DRASharedConsumableCapacity on (beh.scc): the live results' consumedCounters snapshots
+     * (sharedcap.c); NULL until the first commit */
+    dra__scc_ledger_t *scc;
 };
 
 /* Cell c of the share texts. */
@@ -300,6 +303,7 @@ void dra_alloc_state_free(dra_alloc_state_t *s)
         free(s->ents[i].caps);
     }
     free(s->ents);
+    dra__scc_ledger_free(s->scc);
     free(s->cchunk);
     free(s->hslots);
     free(s->first);
@@ -741,6 +745,8 @@ int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a
     if (!rows && a->nresults <= DRA_ALLOC_STATE_ROWS_MAX)
         rows = buf;
     int rc = commit_rows(s, a, rows);
+    if (!rc && s->beh.scc) /* KEP-5941: the snapshots (sharedcap.c) */
+        rc = dra__scc_ledger_commit(&s->scc, a);
     notify(s, a, rc ? NULL : rows, a->nresults);
     return rc;
 }
@@ -859,6 +865,8 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
             }
         }
     }
+    if (s->beh.scc)
+        dra__scc_ledger_release(s->scc, a);
     notify(s, a, rows, a->nresults);
     return DRA_OK;
 }
@@ -882,6 +890,12 @@ int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, ui
         while (done--)
             s->ents[rows[done] - 1].exclusive++;
         return DRA_ENOTFOUND;
+    }
+    for (uint32_t i = 0; s->beh.scc && i < n; i++) {
+        const st_dev_t *e = &s->ents[rows[i] - 1];
+        dra__scc_ledger_release_device(s->scc, dra_intern_str(&s->intern, e->drv),
+                                       dra_intern_str(&s->intern, e->pool),
+                                       dra_intern_str(&s->intern, e->dev));
     }
     notify(s, NULL, rows, n);
     return DRA_OK;
@@ -1041,6 +1055,12 @@ unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, con
         return 0;
     return (e->exclusive ? DRA_STATE_EXCL : 0u) | (entry_in_use(s, e) ? DRA_STATE_IN_USE : 0u) |
            (e->ncaps ? DRA_STATE_CAP : 0u) | (e->nshares ? DRA_STATE_SHARE : 0u);
+}
+
+bool dra__alloc_state_scc(const dra_alloc_state_t *s, const dra__scc_ledger_t **out)
+{
+    *out = s->scc;
+    return s->beh.scc;
 }
 
 const dra_model_t *dra_alloc_state_model(const dra_alloc_state_t *s)

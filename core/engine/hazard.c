@@ -68,13 +68,10 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
     for (uint32_t i = 0; i < n; i++)
         if (sl[i]->nskip_node_ops)
             return true;
-    /* DRASharedConsumableCapacity on: pool gathering refuses a slice with request-driven
-     * counters (core/alloc/sharedcap.c); the exact allocator gives that answer */
-    for (uint32_t i = 0; e->beh.scc && i < n; i++)
-        if (dra__slice_uses_shared_cap(sl[i]))
-            return true;
-    if (e->beh.scc && n && dra__pool_has_snapshots(e->m, dra__nz(sl[0]->driver),
-                                                   dra__nz(sl[0]->pool_name)))
+    /* DRASharedConsumableCapacity on (core/alloc/sharedcap.c): every result carries a
+     * consumedCounters snapshot and live allocations are charged from theirs, which the
+     * summaries and direct answers do not model: every pool goes to the exact allocator */
+    if (e->beh.scc)
         return true;
     for (uint32_t i = 0; i < n; i++)
         if (sl[i]->generation != sl[0]->generation || sl[i]->slice_count != (int64_t)n)

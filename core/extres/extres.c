@@ -1099,14 +1099,14 @@ int dra_extres_node_check(const dra_extres_pod_t *p, const dra_node_t *node,
      * has a device result with skipNodeOperations (the kubelet there would call the missing
      * node plugin); modelled with the scheduler's gate on, as the allocator's rule */
     bool ops_refused = p->f && dra_alloc_gate_on(p->f, DRA_GATE_OPTIONAL_NODE_OPERATIONS) &&
-                       !dra_alloc_node_declares(node, "DRAOptionalNodeOperations");
+                       !dra_alloc_node_declares(node, DRA_NODE_FEATURE_OPTIONAL_NODE_OPERATIONS);
     for (uint32_t k = 0; ops_refused && k < p->nown; k++) {
         const dra_allocation_t *al = p->own[k]->allocation;
         for (uint32_t r = 0; al && r < al->nresults; r++)
             if (al->results[r].nskip_node_ops) {
                 snprintf(fit->reason, sizeof fit->reason,
                          "resourceclaim %s/%s skips node operations (skipNodeOperations) and the "
-                         "node does not declare DRAOptionalNodeOperations",
+                         "node does not declare " DRA_NODE_FEATURE_OPTIONAL_NODE_OPERATIONS,
                          p->own[k]->namespace_ ? p->own[k]->namespace_ : "",
                          p->own[k]->name ? p->own[k]->name : "");
                 dra_why_scheduler(why, DRA_WHY_NODE_SELECTION, -1, fit->reason);

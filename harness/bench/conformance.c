@@ -240,6 +240,9 @@ static bool qty_equal(const dra_ynode_t *y, const dra_quantity_t *q)
     return dra_quantity_cmp(&a, q) == 0;
 }
 
+static void check_snapshot(const dra_ynode_t *y, const dra_allocation_t *al, uint32_t i,
+                           const char *key, fail_t *f);
+
 static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, const char *key,
                           fail_t *f)
 {
@@ -299,6 +302,9 @@ static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, co
                           nz(r->tolerations[t].key), nz(k2));
             }
         }
+        const dra_ynode_t *ccs = dra_ynode_get(e, "consumedCounters");
+        if (ccs)
+            check_snapshot(ccs, al, i, key, f);
         const dra_ynode_t *cc = dra_ynode_get(e, "consumedCapacity");
         if (cc && dra_ynode_is_map(cc)) {
             if (cc->n != r->nconsumed)
@@ -322,6 +328,68 @@ static void check_results(const dra_ynode_t *exp, const dra_allocation_t *al, co
             }
         }
     }
+}
+
+/* consumedCounters.perDevice or .perAllocation of a result against its expectation, a map of
+ * counter sets to maps of counters to quantities (absent: no counter set). */
+static void check_set_uses(const dra_ynode_t *y, const dra_counter_set_use_t *u, uint32_t n,
+                           const char *what, const char *key, uint32_t i, fail_t *f)
+{
+    uint32_t ny = y && dra_ynode_is_map(y) ? y->n : 0;
+    if (ny != n) {
+        failf(f, "claim %s result #%u: consumedCounters.%s has %u counter sets, expected %u", key,
+              i, what, n, ny);
+        return;
+    }
+    for (uint32_t k = 0; k < ny; k++) {
+        const dra_counter_set_use_t *hit = NULL;
+        for (uint32_t z = 0; z < n && !hit; z++)
+            if (strcmp(nz(u[z].counter_set), y->keys[k]->text) == 0)
+                hit = &u[z];
+        const dra_ynode_t *cs = y->vals[k];
+        uint32_t nc = cs && dra_ynode_is_map(cs) ? cs->n : 0;
+        if (!hit || hit->ncounters != nc) {
+            failf(f, "claim %s result #%u: consumedCounters.%s.%s differs (%u counters, expected "
+                  "%u)", key, i, what, y->keys[k]->text, hit ? hit->ncounters : 0, nc);
+            return;
+        }
+        for (uint32_t c = 0; c < nc; c++) {
+            const dra_consumed_t *v = NULL;
+            for (uint32_t z = 0; z < hit->ncounters && !v; z++)
+                if (strcmp(nz(hit->counters[z].name), cs->keys[c]->text) == 0)
+                    v = &hit->counters[z];
+            if (!v || !qty_equal(cs->vals[c], &v->value)) {
+                char b2[64] = "missing";
+                if (v)
+                    dra_quantity_format(&v->value, b2, sizeof b2);
+                failf(f, "claim %s result #%u: consumedCounters.%s.%s.%s = %s, expected %s", key,
+                      i, what, y->keys[k]->text, cs->keys[c]->text, b2, nz(scal(cs->vals[c])));
+            }
+        }
+    }
+}
+
+/* consumedCounters (KEP-5941): "none" expects no snapshot, a map {perDevice, perAllocation}
+ * the snapshot's counters exactly ({} is the empty snapshot). */
+static void check_snapshot(const dra_ynode_t *y, const dra_allocation_t *al, uint32_t i,
+                           const char *key, fail_t *f)
+{
+    const dra_counter_snapshot_t *s = al->counters ? al->counters[i] : NULL;
+    if (scal(y)) {
+        if (strcmp(scal(y), "none") != 0)
+            failf(f, "claim %s result #%u: consumedCounters: expected none or a map", key, i);
+        else if (s)
+            failf(f, "claim %s result #%u: consumedCounters present, expected none", key, i);
+        return;
+    }
+    if (!s) {
+        failf(f, "claim %s result #%u: consumedCounters missing", key, i);
+        return;
+    }
+    check_set_uses(dra_ynode_get(y, "perDevice"), s->per_device, s->nper_device, "perDevice", key,
+                   i, f);
+    check_set_uses(dra_ynode_get(y, "perAllocation"), s->per_allocation, s->nper_allocation,
+                   "perAllocation", key, i, f);
 }
 
 /* set comparison of a node selector requirement list */
@@ -446,6 +514,10 @@ static const skey_t k_toleration[] = {
     {"effect", &s_scalar}, {"tolerationSeconds", &s_scalar}, {NULL, NULL}};
 static const sdef_t s_toleration = {SK_MAP, k_toleration, NULL};
 static const sdef_t s_tolerations = {SK_SEQ, NULL, &s_toleration};
+static const sdef_t s_set_uses = {SK_MAPOF, NULL, &s_map_scalars};
+static const skey_t k_snapshot[] = {
+    {"perDevice", &s_set_uses}, {"perAllocation", &s_set_uses}, {NULL, NULL}};
+static const sdef_t s_snapshot = {SK_SCALAR_OR_MAP, k_snapshot, NULL};
 static const skey_t k_result[] = {{"request", &s_scalar},
                                   {"driver", &s_scalar},
                                   {"pool", &s_scalar},
@@ -456,6 +528,7 @@ static const skey_t k_result[] = {{"request", &s_scalar},
                                   {"bindingConditions", &s_scalars},
                                   {"bindingFailureConditions", &s_scalars},
                                   {"consumedCapacity", &s_map_scalars},
+                                  {"consumedCounters", &s_snapshot},
                                   {"skipNodeOperations", &s_scalars},
                                   {NULL, NULL}};
 static const sdef_t s_result = {SK_MAP, k_result, NULL};

@@ -1,7 +1,10 @@
 /* test_sharedcap.c - DRASharedConsumableCapacity (KEP-5941, 1.38-pre): the gate, the new fields
  * (valueFrom, a counter's requestPolicy, consumedCounters) as read, validated, written and
  * digested, and what every allocator does with them (core/alloc/sharedcap.c): nothing charged
- * with the gate off, a refusal naming the slice with the gate on, the engine's hazard. */
+ * with the gate off; with it on request-driven amounts charged per allocation, snapshots written
+ * in results and charged for live allocations (committed and released), the cases refused as
+ * not established, and the engine's hazard - the reference, the fast allocator, the brute force,
+ * the invariant checker and the engine agreeing on each. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -308,6 +311,7 @@ static const char k_alloc[] =
     "spec:\n  driver: e.io\n  pool: {name: q, generation: 1, resourceSliceCount: 1}\n"
     "  nodeName: node-1\n  devices: [{name: dev-0}]\n---\n"
     CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: vf, count: 2}}]}")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: vf, count: 1}}]}")
     CLAIM("other", "{requests: [{name: r, exactly: {deviceClassName: plain, count: 1}}]}");
 
 static dra_claim_t *find(fx_t *x, const char *name)
@@ -317,15 +321,74 @@ static dra_claim_t *find(fx_t *x, const char *name)
     return c;
 }
 
+/* One allocation check: claim `claim` under release rel with up to two "Gate=bool" switches,
+ * after the allocations of the claims in `commit` (NULL-ended) went into the state; the expected
+ * outcome, a text its message must hold, the engine's exact calls, and (Allocated) the device of
+ * the first result and its consumedCounters snapshot as "perDevice|perAllocation" in the form
+ * "set.counter=qty,..." ("-" for no snapshot). */
+typedef struct run {
+    const char *yaml;
+    dra_release_t rel;
+    const char *gate, *gate2;
+    const char *claim;
+    const char *commit[4];
+    dra_outcome_t want;
+    const char *want_msg;
+    uint32_t want_exact;
+    const char *want_device, *want_snap;
+} run_t;
+
+static void snap_text(const dra_counter_set_use_t *u, uint32_t n, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < u[i].ncounters && o < len; k++) {
+            char q[64];
+            dra_quantity_format(&u[i].counters[k].value, q, sizeof q);
+            o += (size_t)snprintf(buf + o, len - o, "%s%s.%s=%s", o ? "," : "", u[i].counter_set,
+                                  u[i].counters[k].name, q);
+        }
+}
+
+static void check_snap(const dra_allocation_t *al, const run_t *r, const char *who)
+{
+    if (!r->want_device || al->nresults == 0)
+        return;
+    CHECK_STREQ(al->results[0].device, r->want_device);
+    char pd[200], pa[200], got[410];
+    const dra_counter_snapshot_t *s = al->counters ? al->counters[0] : NULL;
+    if (s) {
+        snap_text(s->per_device, s->nper_device, pd, sizeof pd);
+        snap_text(s->per_allocation, s->nper_allocation, pa, sizeof pa);
+        snprintf(got, sizeof got, "%s|%s", pd, pa);
+    } else {
+        snprintf(got, sizeof got, "-");
+    }
+    CHECK_MSG(strcmp(got, r->want_snap) == 0, "%s: snapshot %s, want %s", who, got, r->want_snap);
+}
+
 /* The reference, the fast allocator, the engine (against the reference placement), the brute
- * force and the invariant checker on claim `name` under (rel, gate). */
-static void run_all(const char *yaml, dra_release_t rel, const char *gate, const char *name,
-                    dra_outcome_t want, const char *want_msg, uint32_t want_exact)
+ * force and the invariant checker on one run_t. */
+static void run_all(const run_t *r)
 {
     fx_t x;
-    if (!fx_open(&x, yaml, rel, gate))
+    if (!fx_open(&x, r->yaml, r->rel, r->gate))
         return;
-    dra_claim_t *c = find(&x, name);
+    if (r->gate2) { /* after the fixture's allocators: they keep their own copy of the features */
+        CHECK_OK(dra_alloc_features_set(&x.f, r->gate2, NULL));
+        dra_alloc_options_t o = {0, 7};
+        dra_anyalloc_free(&x.ref);
+        dra_anyalloc_free(&x.fast);
+        CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x.m, &x.f, x.st, x.cel, &o, &x.ref));
+        CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &x.m, &x.f, x.st, x.cel, &o, &x.fast));
+    }
+    for (int i = 0; i < 4 && r->commit[i]; i++) {
+        dra_claim_t *h = find(&x, r->commit[i]);
+        if (h)
+            CHECK_OK(dra_alloc_state_commit(x.st, h->allocation));
+    }
+    dra_claim_t *c = find(&x, r->claim);
     const dra_node_t *node = dra_model_find_node(&x.m, "node-1");
     if (!c || !node) {
         fx_fini(&x);
@@ -336,11 +399,12 @@ static void run_all(const char *yaml, dra_release_t rel, const char *gate, const
         dra_alloc_outcome_t o;
         dra_arena_reset(&x.out);
         CHECK_OK(dra_anyalloc_allocate(als[i], node, &c, 1, &x.out, &o));
-        CHECK_MSG(o.kind == want, "%s: %s, want %s (%s)", i ? "fast" : "reference",
-                  dra_outcome_name(o.kind), dra_outcome_name(want), o.msg);
-        if (want_msg)
-            CHECK_MSG(strstr(o.msg, want_msg) != NULL, "%s", o.msg);
+        CHECK_MSG(o.kind == r->want, "%s %s: %s, want %s (%s)", r->claim, i ? "fast" : "reference",
+                  dra_outcome_name(o.kind), dra_outcome_name(r->want), o.msg);
+        if (r->want_msg)
+            CHECK_MSG(strstr(o.msg, r->want_msg) != NULL, "%s", o.msg);
         if (o.kind == DRA_OUTCOME_ALLOCATED) {
+            check_snap(o.allocations[0], r, i ? "fast" : "reference");
             dra_inv_report_t rep;
             CHECK_OK(dra_inv_check(&x.m, &x.f, x.st, x.cel, node, &c, o.allocations, 1, &rep));
             CHECK_MSG(rep.nviolations == 0, "%s", rep.first[0]);
@@ -348,85 +412,323 @@ static void run_all(const char *yaml, dra_release_t rel, const char *gate, const
     }
     dra_bf_result_t bf;
     CHECK_OK(dra_alloc_bruteforce(&x.m, &x.f, x.st, x.cel, node, &c, 1, 0, &bf));
-    CHECK_EQ_U64(bf.verdict, want == DRA_OUTCOME_ALLOCATED ? DRA_BF_SATISFIABLE
-                             : want == DRA_OUTCOME_UNSATISFIABLE ? DRA_BF_UNSATISFIABLE
-                                                                 : DRA_BF_ERROR);
-    uint32_t p = fx_plan(&x, name);
-    dra_engine_result_t a, b;
-    CHECK_OK(dra_engine_place(x.e, p, DRA_ENGINE_FIRST_FIT, 0, &x.out, &a));
-    CHECK_OK(dra_engine_place_reference(x.e, &x.ref, p, DRA_ENGINE_FIRST_FIT, 0, &x.out2, &b));
-    CHECK_EQ_U64(a.kind, want);
-    CHECK_EQ_U64(b.kind, want);
-    CHECK_EQ_U64(a.exact_calls, want_exact);
-    if (want_msg)
-        CHECK_MSG(strstr(a.msg, want_msg) != NULL, "%s", a.msg);
+    CHECK_MSG(bf.verdict == (r->want == DRA_OUTCOME_ALLOCATED     ? DRA_BF_SATISFIABLE
+                             : r->want == DRA_OUTCOME_UNSATISFIABLE ? DRA_BF_UNSATISFIABLE
+                                                                    : DRA_BF_ERROR),
+              "%s brute force: verdict %d (%s)", r->claim, (int)bf.verdict, bf.msg);
+    if (!r->gate2) { /* the engine keeps the features it was built with */
+        uint32_t p = fx_plan(&x, r->claim);
+        dra_engine_result_t a, b;
+        CHECK_OK(dra_engine_place(x.e, p, DRA_ENGINE_FIRST_FIT, 0, &x.out, &a));
+        CHECK_OK(dra_engine_place_reference(x.e, &x.ref, p, DRA_ENGINE_FIRST_FIT, 0, &x.out2, &b));
+        CHECK_EQ_U64(a.kind, r->want);
+        CHECK_EQ_U64(b.kind, r->want);
+        CHECK_MSG(a.exact_calls == r->want_exact, "%s engine: %u exact calls, want %u", r->claim,
+                  a.exact_calls, r->want_exact);
+        if (r->want_msg)
+            CHECK_MSG(strstr(a.msg, r->want_msg) != NULL, "%s", a.msg);
+    }
     fx_fini(&x);
 }
+
+#define ON "DRASharedConsumableCapacity=true"
 
 static void test_alloc_gate_off(void)
 {
     /* 1.37 (no such field: value 0) and 1.38-pre with the gate off (dropped): both VFs fit on a
-     * counter of 1, answered directly by the engine */
-    run_all(k_alloc, DRA_RELEASE_1_37, NULL, "two", DRA_OUTCOME_ALLOCATED, NULL, 0);
-    run_all(k_alloc, DRA_RELEASE_1_38_PRE, NULL, "two", DRA_OUTCOME_ALLOCATED, NULL, 0);
-    run_all(k_alloc, DRA_RELEASE_1_38_PRE, "DRASharedConsumableCapacity=false", "two",
-            DRA_OUTCOME_ALLOCATED, NULL, 0);
+     * counter of 1, answered directly by the engine, and no result carries a snapshot */
+    run_t r = {k_alloc, DRA_RELEASE_1_37, NULL, NULL, "two", {NULL}, DRA_OUTCOME_ALLOCATED, NULL,
+               0, "vf-0", "-"};
+    run_all(&r);
+    r.rel = DRA_RELEASE_1_38_PRE;
+    run_all(&r);
+    r.gate = "DRASharedConsumableCapacity=false";
+    run_all(&r);
 }
 
 static void test_alloc_gate_on(void)
 {
-    /* the pool's accounting is not modelled: every allocator refuses it; the engine's node sees
-     * a hazard pool and asks the exact allocator */
-    run_all(k_alloc, DRA_RELEASE_1_38_PRE, "DRASharedConsumableCapacity=true", "two",
-            DRA_OUTCOME_FATAL,
-            "slice vfs (pool d.io/p) uses request-driven counters (valueFrom or a counter "
-            "requestPolicy) with feature gate DRASharedConsumableCapacity on",
-            1);
-    /* a claim of another driver on the same node also gathers the node's pools: refused too,
-     * as upstream would only fail where it met the pool, but drabench gathers every pool */
-    run_all(k_alloc, DRA_RELEASE_1_38_PRE, "DRASharedConsumableCapacity=true", "other",
-            DRA_OUTCOME_FATAL, "DRASharedConsumableCapacity", 1);
+    /* each VF is charged the full counter (1: no request, no requestPolicy): two do not fit */
+    run_t r = {k_alloc, DRA_RELEASE_1_38_PRE, ON, NULL, "two", {NULL}, DRA_OUTCOME_UNSATISFIABLE,
+               NULL, 1, NULL, NULL};
+    run_all(&r);
+    /* one does, and its result records the amount */
+    r.claim = "one";
+    r.want = DRA_OUTCOME_ALLOCATED;
+    r.want_device = "vf-0";
+    r.want_snap = "|pf-0.bw=1";
+    run_all(&r);
+    /* a device without counters gets the empty snapshot; every pool goes to the exact path */
+    r.claim = "other";
+    r.want_device = "dev-0";
+    r.want_snap = "|";
+    run_all(&r);
     /* without DRAPartitionableDevices the feature is not in effect (upstream names all three):
-     * counter slices are not gathered, the VFs are skipped, the plain device is allocated */
+     * no snapshot is written */
+    r.gate2 = "DRAPartitionableDevices=false";
+    r.want_snap = "-";
+    run_all(&r);
+}
+
+/* Live allocations: cs.c holds 3. d0 and d1 consume 1 statically, vf draws c from capacity x
+ * (requestPolicy default 1, range 1..3); m0 is multi-allocatable with a static 1. Allocated
+ * claims: held-d0 (snapshot perDevice 1), legacy-d1 (no snapshot), held-vf (perAllocation 1),
+ * the shares m0-a / m0-b (perDevice 1 and 2) and legacy-vf / legacy-gone (no snapshot). */
+#define RES(dev, extra)                                                                            \
+    "status: {allocation: {devices: {results: [{request: r, driver: d.io, pool: p, device: " dev     \
+    extra "}]}}}\n---\n"
+#define HELD(name, cls, res)                                                                       \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \
+    "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: " cls "}}]}}\n" res
+static const char k_live_objs[] =
+    NODE("node-1")
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: g}\n"
+    "spec: {selectors: [{cel: {expression: 'device.driver == \"d.io\"'}}]}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: vf}\n"
+    "spec: {selectors: [{cel: {expression: 'device.attributes[\"d.io\"].kind == \"vf\"'}}]}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: m}\n"
+    "spec: {selectors: [{cel: {expression: 'device.allowMultipleAllocations == true'}}]}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: sets}\n"
+    "spec:\n  driver: d.io\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n"
+    "  sharedCounters: [{name: cs, counters: {c: {value: '3', requestPolicy: {default: '1', "
+    "validRange: {min: '1', max: '3', step: '1'}}}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: devs}\n"
+    "spec:\n  driver: d.io\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n  devices:\n"
+    "  - {name: d0, attributes: {kind: {string: s}}, consumesCounters: [{counterSet: cs, "
+    "counters: {c: {value: '1'}}}]}\n"
+    "  - {name: d1, attributes: {kind: {string: s}}, consumesCounters: [{counterSet: cs, "
+    "counters: {c: {value: '1'}}}]}\n"
+    "  - {name: vf, attributes: {kind: {string: vf}}, consumesCounters: [{counterSet: cs, "
+    "counters: {c: {valueFrom: {capacityName: x}}}}]}\n"
+    "  - {name: vf-b, attributes: {kind: {string: vf}}, consumesCounters: [{counterSet: cs, "
+    "counters: {c: {valueFrom: {capacityName: d.io/x}}}}]}\n"
+    "  - {name: m0, allowMultipleAllocations: true, attributes: {kind: {string: m}}, consumesCounters: [{counterSet: cs, "
+    "counters: {c: {value: '2'}}}]}\n---\n";
+static const char k_live_claims[] =
+    HELD("held-d0", "g", RES("d0", ", consumedCounters: {perDevice: [{counterSet: cs, counters: {c: '1'}}]}"))
+    HELD("legacy-d1", "g", RES("d1", ""))
+    HELD("held-vf", "g", RES("vf", ", consumedCounters: {perAllocation: [{counterSet: cs, counters: {c: '1'}}]}"))
+    HELD("m0-a", "m", RES("m0", ", shareID: aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa, consumedCounters: {perDevice: [{counterSet: cs, counters: {c: '1'}}]}"))
+    HELD("m0-b", "m", RES("m0", ", shareID: bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb, consumedCounters: {perDevice: [{counterSet: cs, counters: {c: '2'}}]}"))
+    HELD("m0-legacy", "m", RES("m0", ", shareID: cccccccc-cccc-4ccc-8ccc-cccccccccccc"))
+    HELD("legacy-vf", "g", RES("vf", ""))
+    HELD("legacy-gone", "g", RES("gone", ""))
+    CLAIM("vf-2", "{requests: [{name: r, exactly: {deviceClassName: vf, capacity: {requests: {x: '2'}}}}]}")
+    CLAIM("vf-3", "{requests: [{name: r, exactly: {deviceClassName: vf, capacity: {requests: {d.io/x: '3'}}}}]}")
+    CLAIM("share", "{requests: [{name: r, exactly: {deviceClassName: m}}]}")
+    CLAIM("all-5", "{requests: [{name: r, exactly: {deviceClassName: vf, allocationMode: All, "
+                   "capacity: {requests: {x: '5'}}}}]}");
+
+/* k_live_objs then k_live_claims (one literal would pass C's 4095-character minimum) */
+static char k_live[sizeof k_live_objs + sizeof k_live_claims];
+
+static void live_init(void)
+{
+    memcpy(k_live, k_live_objs, sizeof k_live_objs - 1);
+    memcpy(k_live + sizeof k_live_objs - 1, k_live_claims, sizeof k_live_claims);
+}
+
+static void test_alloc_live(void)
+{
+    /* nothing live: vf takes 3 of 3 */
+    run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "vf-3", {NULL}, DRA_OUTCOME_ALLOCATED, NULL,
+               1, "vf", "|cs.c=3"};
+    run_all(&r);
+    /* d0's snapshot (1) is charged: 1 + 3 > 3; 1 + 2 fits */
+    r.commit[0] = "held-d0";
+    r.want = DRA_OUTCOME_UNSATISFIABLE;
+    run_all(&r);
+    r.claim = "vf-2";
+    r.want = DRA_OUTCOME_ALLOCATED;
+    r.want_snap = "|cs.c=2";
+    run_all(&r);
+    /* a snapshot-less allocation of a static device is charged from the live slice (1): with
+     * d0's 1 that leaves 1 */
+    r.commit[1] = "legacy-d1";
+    r.want = DRA_OUTCOME_UNSATISFIABLE;
+    r.want_device = NULL;
+    run_all(&r);
+    /* a live request-driven amount (held-vf: 1 on vf) is charged: vf-b gets 2 of the 2 left,
+     * not 3 */
+    run_t v = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "vf-3", {"held-vf"},
+               DRA_OUTCOME_UNSATISFIABLE, NULL, 1, NULL, NULL};
+    run_all(&v);
+    v.claim = "vf-2";
+    v.want = DRA_OUTCOME_ALLOCATED;
+    v.want_device = "vf-b";
+    v.want_snap = "|cs.c=2";
+    run_all(&v);
+}
+
+static void test_alloc_policy(void)
+{
+    /* x: 5 is above the counter's validRange max (3): not allowed, so allocationMode All, whose
+     * set holds both VFs (the set is not filtered by counters), fails in every allocator and in
+     * the brute force; 2 is allowed */
+    run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "all-5", {NULL}, DRA_OUTCOME_UNSATISFIABLE,
+               NULL, 1, NULL, NULL};
+    run_all(&r);
+}
+
+static void test_alloc_release(void)
+{
+    /* commit then release through the state: the ledger follows it */
     fx_t x;
-    if (fx_open(&x, k_alloc, DRA_RELEASE_1_38_PRE, "DRASharedConsumableCapacity=true")) {
-        CHECK_OK(dra_alloc_features_set(&x.f, "DRAPartitionableDevices=false", NULL));
-        dra_alloc_options_t o = {0, 7};
-        dra_anyalloc_t ref;
-        CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &x.m, &x.f, x.st, x.cel, &o, &ref));
-        dra_claim_t *c = find(&x, "other");
-        dra_alloc_outcome_t out;
-        if (c) {
-            CHECK_OK(dra_anyalloc_allocate(&ref, dra_model_find_node(&x.m, "node-1"), &c, 1,
-                                           &x.out, &out));
-            CHECK_EQ_U64(out.kind, DRA_OUTCOME_ALLOCATED);
+    if (!fx_open(&x, k_live, DRA_RELEASE_1_38_PRE, ON))
+        return;
+    dra_claim_t *h = find(&x, "held-d0"), *c = find(&x, "vf-3");
+    const dra_node_t *node = dra_model_find_node(&x.m, "node-1");
+    if (h && c && node) {
+        dra_alloc_outcome_t o;
+        CHECK_OK(dra_alloc_state_commit(x.st, h->allocation));
+        CHECK_OK(dra_anyalloc_allocate(&x.ref, node, &c, 1, &x.out, &o));
+        CHECK_EQ_U64(o.kind, DRA_OUTCOME_UNSATISFIABLE);
+        CHECK_OK(dra_alloc_state_release(x.st, h->allocation));
+        CHECK_OK(dra_anyalloc_allocate(&x.ref, node, &c, 1, &x.out, &o));
+        CHECK_EQ_U64(o.kind, DRA_OUTCOME_ALLOCATED);
+        /* the allocator's own result, committed, charges its snapshot (3): nothing is left */
+        CHECK_OK(dra_alloc_state_commit(x.st, o.allocations[0]));
+        dra_claim_t *v2 = find(&x, "vf-2");
+        dra_alloc_outcome_t o2;
+        if (v2) {
+            CHECK_OK(dra_anyalloc_allocate(&x.fast, node, &v2, 1, &x.out2, &o2));
+            CHECK_EQ_U64(o2.kind, DRA_OUTCOME_UNSATISFIABLE);
         }
-        dra_anyalloc_free(&ref);
+        CHECK_OK(dra_alloc_state_release(x.st, o.allocations[0]));
+        if (v2) {
+            CHECK_OK(dra_anyalloc_allocate(&x.fast, node, &v2, 1, &x.out2, &o2));
+            CHECK_EQ_U64(o2.kind, DRA_OUTCOME_ALLOCATED);
+        }
+    }
+    fx_fini(&x);
+}
+
+static void test_alloc_shares(void)
+{
+    /* a further share of m0 inherits the perDevice of its live share (1), not the live slice's
+     * static 2, and is not charged it again */
+    run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "share", {"m0-a"}, DRA_OUTCOME_ALLOCATED,
+               NULL, 1, "m0", "cs.c=1|"};
+    run_all(&r);
+    /* no live share: the live slice's 2 */
+    r.commit[0] = NULL;
+    r.want_snap = "cs.c=2|";
+    run_all(&r);
+}
+
+/* upstream's shared-consumable-capacity-lifecycle (mixed=true): device-1 is multi-allocatable,
+ * consumes counter0 statically (1 of 1) and counter1 from capacity-0 (of 2); device-2 consumes
+ * counter0 statically. */
+static const char k_life[] =
+    NODE("node-1")
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: class-a}\n"
+    "spec: {selectors: [{cel: {expression: 'device.allowMultipleAllocations == true'}}]}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: class-b}\n"
+    "spec: {selectors: [{cel: {expression: 'device.allowMultipleAllocations == false'}}]}\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: slice-2}\n"
+    "spec:\n  driver: driver-a\n  pool: {name: pool-1, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n"
+    "  sharedCounters: [{name: counter-set-1, counters: {counter0: {value: '1'}, "
+    "counter1: {value: '2'}}}]\n---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: slice-1}\n"
+    "spec:\n  driver: driver-a\n  pool: {name: pool-1, generation: 1, resourceSliceCount: 2}\n"
+    "  nodeName: node-1\n  devices:\n"
+    "  - {name: device-1, allowMultipleAllocations: true, capacity: {capacity-0: {value: '2'}}, "
+    "consumesCounters: [{counterSet: counter-set-1, counters: {counter0: {value: '1'}, "
+    "counter1: {valueFrom: {capacityName: capacity-0}}}}]}\n"
+    "  - {name: device-2, consumesCounters: [{counterSet: counter-set-1, counters: "
+    "{counter0: {value: '1'}}}]}\n---\n"
+    CLAIM("claim-0", "{requests: [{name: req-0, exactly: {deviceClassName: class-a, "
+                     "capacity: {requests: {capacity-0: '1'}}}}]}")
+    CLAIM("claim-1", "{requests: [{name: req-0, exactly: {deviceClassName: class-a, "
+                     "capacity: {requests: {capacity-0: '1'}}}}]}")
+    CLAIM("replacement", "{requests: [{name: req-0, exactly: {deviceClassName: class-a, "
+                         "capacity: {requests: {capacity-0: '1'}}}}]}")
+    CLAIM("competing", "{requests: [{name: req-0, exactly: {deviceClassName: class-b}}]}");
+
+/* One claim by the reference and the fast allocator on the same state: both give want (the
+ * reference's allocation returned, memory from out). */
+static const dra_allocation_t *life_alloc(fx_t *x, const char *name, dra_outcome_t want,
+                                          dra_arena_t *out)
+{
+    dra_claim_t *c = find(x, name);
+    const dra_node_t *node = dra_model_find_node(&x->m, "node-1");
+    if (!c || !node)
+        return NULL;
+    dra_alloc_outcome_t o, f;
+    CHECK_OK(dra_anyalloc_allocate(&x->fast, node, &c, 1, &x->out2, &f));
+    CHECK_OK(dra_anyalloc_allocate(&x->ref, node, &c, 1, out, &o));
+    CHECK_MSG(o.kind == want && f.kind == want, "%s: %s / %s, want %s", name,
+              dra_outcome_name(o.kind), dra_outcome_name(f.kind), dra_outcome_name(want));
+    return o.kind == DRA_OUTCOME_ALLOCATED ? o.allocations[0] : NULL;
+}
+
+static void test_alloc_lifecycle(void)
+{
+    for (int release_first = 0; release_first < 2; release_first++) {
+        fx_t x;
+        if (!fx_open(&x, k_life, DRA_RELEASE_1_38_PRE, ON))
+            return;
+        dra_arena_t keep; /* the committed allocations outlive the per-call arenas */
+        dra_arena_init(&keep, 0);
+        const dra_allocation_t *a[2];
+        const char *names[2] = {"claim-0", "claim-1"};
+        for (int i = 0; i < 2; i++) { /* one call each, committed in between */
+            a[i] = life_alloc(&x, names[i], DRA_OUTCOME_ALLOCATED, &keep);
+            if (!a[i])
+                goto out;
+            const dra_counter_snapshot_t *s = a[i]->counters ? a[i]->counters[0] : NULL;
+            char pd[100], pa[100];
+            CHECK(s != NULL);
+            if (s) {
+                snap_text(s->per_device, s->nper_device, pd, sizeof pd);
+                snap_text(s->per_allocation, s->nper_allocation, pa, sizeof pa);
+                CHECK_STREQ(pd, "counter-set-1.counter0=1");
+                CHECK_STREQ(pa, "counter-set-1.counter1=1");
+            }
+            CHECK_OK(dra_alloc_state_commit(x.st, a[i]));
+        }
+        /* the device cost is held: device-2 does not fit */
+        life_alloc(&x, "competing", DRA_OUTCOME_UNSATISFIABLE, &x.out);
+        const dra_allocation_t *gone = a[release_first ? 0 : 1], *left = a[release_first ? 1 : 0];
+        CHECK_OK(dra_alloc_state_release(x.st, gone));
+        /* a surviving share keeps the device cost reserved */
+        life_alloc(&x, "competing", DRA_OUTCOME_UNSATISFIABLE, &x.out);
+        /* releasing a share frees only its allocation cost: a replacement share fits (1 + 1) */
+        life_alloc(&x, "replacement", DRA_OUTCOME_ALLOCATED, &x.out);
+        /* the last share releases the device cost */
+        CHECK_OK(dra_alloc_state_release(x.st, left));
+        life_alloc(&x, "competing", DRA_OUTCOME_ALLOCATED, &x.out);
+    out:
+        dra_arena_fini(&keep);
         fx_fini(&x);
     }
 }
 
-/* A pool without the new fields, named by an allocated result with a snapshot. */
-static const char k_snap[] =
-    NODE("node-1")
-    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: g}\n"
-    "spec: {selectors: [{cel: {expression: 'device.driver == \"d.io\"'}}]}\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: gpus}\n"
-    "spec:\n  driver: d.io\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
-    "  nodeName: node-1\n  devices: [{name: gpu-0}, {name: gpu-1}]\n---\n"
-    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: held}\n"
-    "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: g}}]}}\n"
-    "status: {allocation: {devices: {results: [{request: r, driver: d.io, pool: p, device: gpu-0,"
-    " consumedCounters: {}}]}}}\n---\n"
-    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: g, count: 1}}]}");
-
-static void test_alloc_snapshots(void)
+static void test_alloc_refused(void)
 {
-    /* gate off: the snapshot is not read (the held claim is not committed here: gpu-0 free) */
-    run_all(k_snap, DRA_RELEASE_1_38_PRE, NULL, "one", DRA_OUTCOME_ALLOCATED, NULL, 0);
-    /* gate on: upstream charges such results from their snapshots: refused */
-    run_all(k_snap, DRA_RELEASE_1_38_PRE, "DRASharedConsumableCapacity=true", "one",
-            DRA_OUTCOME_FATAL, "has allocated results with consumedCounters snapshots", 1);
+    /* the cases whose upstream rule could not be established: Fatal in every allocator */
+    struct {
+        const char *a, *b, *msg;
+    } k[] = {
+        {"m0-a", "m0-b", "perDevice snapshots differ"},
+        {"m0-a", "m0-legacy", "both with and without a consumedCounters snapshot"},
+        {"legacy-vf", NULL, "request-driven counters (valueFrom)"},
+        {"legacy-gone", NULL, "device gone is allocated without a consumedCounters snapshot and no "
+                              "longer published"},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "vf-2", {k[i].a, k[i].b},
+                   DRA_OUTCOME_FATAL, k[i].msg, 1, NULL, NULL};
+        run_all(&r);
+    }
+    /* a share's snapshot alone is not refused: its perDevice 1, not m0's live 2, leaves room
+     * for vf's 2 */
+    run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "vf-2", {"m0-a"}, DRA_OUTCOME_ALLOCATED,
+               NULL, 1, "vf", "|cs.c=2"};
+    run_all(&r);
 }
 
 int main(void)
@@ -436,6 +738,12 @@ int main(void)
     RUN(test_read_errors);
     RUN(test_alloc_gate_off);
     RUN(test_alloc_gate_on);
-    RUN(test_alloc_snapshots);
+    live_init();
+    RUN(test_alloc_live);
+    RUN(test_alloc_policy);
+    RUN(test_alloc_release);
+    RUN(test_alloc_shares);
+    RUN(test_alloc_lifecycle);
+    RUN(test_alloc_refused);
     return check_summary();
 }
