@@ -522,6 +522,37 @@ int dra_engine_reset(dra_engine_t *e)
     return DRA_OK;
 }
 
+/* ---- the state's in-use rows from the engine's columns ------------------------------------- */
+
+void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n)
+{
+    /* before PR #139040 (upstream bugs asked for, releases before 1.36) the state counts no
+     * share as in use while use[] does: the state answers */
+    if (e->beh.bugs && e->beh.release < DRA_RELEASE_1_36) {
+        dra_alloc_state_rows_in_use(e->state, out, n);
+        return;
+    }
+    const dra_model_t *m = e->m;
+    uint32_t row = 0;
+    for (uint32_t si = 0; si < m->nslices; si++) {
+        const dra_slice_t *sl = m->slices[si];
+        uint32_t end = row + sl->ndevices;
+        if (end > n)
+            end = n;
+        for (uint32_t di = 0; row < end; di++, row++) {
+            uint32_t r = row < e->nord ? e->ord_row[row] : NONE;
+            if (r != NONE) /* the row is its device ID's only one: its results are counted here */
+                out[row] = e->use[r] != 0;
+            else
+                out[row] = (dra_alloc_state_row_flags(e->state, row, sl->driver, sl->pool_name,
+                                                      sl->devices[di].name) &
+                            DRA_STATE_IN_USE) != 0;
+        }
+        if (row >= n)
+            return;
+    }
+}
+
 /* ---- introspection ------------------------------------------------------------------------ */
 
 void dra_engine_get_info(const dra_engine_t *e, dra_engine_info_t *out)

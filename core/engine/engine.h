@@ -267,6 +267,14 @@ void dra_engine_free(dra_engine_t *e);
 DRA_NODISCARD int dra_engine_save(dra_engine_t *e);
 DRA_NODISCARD int dra_engine_reset(dra_engine_t *e);
 
+/* dra_alloc_state_rows_in_use of the state the engine borrows, from the engine's per-row use
+ * counts (results committed through it, adminAccess aside, as the state counts them) instead
+ * of a lookup of every row's state entry: out[row] = 1 when model row `row`'s device is in use,
+ * for rows 0..n-1 (n at most the model's device count). A row whose device ID another row
+ * repeats, and every row in the profiles where the state does not count shares as in use
+ * (upstream bugs before 1.36), is asked of the state. O(rows), one load per row. */
+void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n);
+
 /* Compile a pod's claims once (untimed set-up); *plan is the id for dra_engine_place. The claims
  * array is copied, the claims borrowed. */
 DRA_NODISCARD int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n,

@@ -1086,7 +1086,27 @@ static int frag_measure(ctx_t *c, frag_values_t *out)
     }
     /* fdev is in model device order: i is the device's row (dra_model_device_rows); the in-use
      * bits of every row in one sequential pass over the state */
-    dra_alloc_state_rows_in_use(c->state, c->frag_inuse, c->nfdev);
+    if (c->eng) /* the engine's per-row use counts: one load a row */
+        dra_engine_rows_in_use(c->eng, c->frag_inuse, c->nfdev);
+    else
+        dra_alloc_state_rows_in_use(c->state, c->frag_inuse, c->nfdev);
+#if DRA_DEBUG >= 2
+    if (c->eng) { /* debug builds: the state's own answer is the same */
+        uint8_t *st = malloc((size_t)c->nfdev + 1);
+        if (!st) {
+            rc = DRA_ENOMEM;
+            goto done;
+        }
+        dra_alloc_state_rows_in_use(c->state, st, c->nfdev);
+        bool same = c->nfdev == 0 || memcmp(st, c->frag_inuse, c->nfdev) == 0;
+        free(st);
+        if (!same) {
+            rc = dra_diag_set(c->diag, DRA_EINTERNAL, NULL, 0, 0,
+                              "fragmentation: the engine's in-use rows differ from the state's");
+            goto done;
+        }
+    }
+#endif
     for (uint32_t i = 0; i < c->nfdev; i++) {
         const frag_dev_t *f = &c->fdev[i];
         bool in_use = c->frag_inuse[i];
