@@ -50,6 +50,13 @@ int dra__rows_index_build(dra_engine_t *e)
     }
     for (uint32_t i = 0; i < e->nord; i++)
         e->ord_row[i] = NONE;
+    /* each row's hash, kept while the table is filled: a slot of another ID is passed over on
+     * its hash, without comparing strings (set-up only) */
+    uint64_t *rh = malloc(((size_t)e->t->nrows + 1) * sizeof *rh);
+    if (!rh) {
+        free(first);
+        return DRA_ENOMEM;
+    }
     for (uint32_t r = 0; r < e->t->nrows; r++) {
         uint32_t si = e->t->slice[r];
         uint32_t ord = first[si] + (uint32_t)(e->t->dev[r] - m->slices[si]->devices);
@@ -57,10 +64,11 @@ int dra__rows_index_build(dra_engine_t *e)
         bool dup = false;
         uint64_t h = dra__key_hash(dra__row_driver(e, r), dra__row_pool(e, r),
                                    dra__row_device(e, r));
+        rh[r] = h;
         uint32_t i = dra__hslot_start(h, n);
         for (; e->hslots[i]; i = i + 1 == n ? 0 : i + 1) {
             uint32_t o = e->hslots[i] - 1;
-            if (!strcmp(dra__row_device(e, o), dra__row_device(e, r)) &&
+            if (rh[o] == h && !strcmp(dra__row_device(e, o), dra__row_device(e, r)) &&
                 !strcmp(dra__row_pool(e, o), dra__row_pool(e, r)) &&
                 !strcmp(dra__row_driver(e, o), dra__row_driver(e, r))) {
                 dup = true; /* results name both rows: the string lookup finds every one */
@@ -72,6 +80,7 @@ int dra__rows_index_build(dra_engine_t *e)
         if (ord < e->nord)
             e->ord_row[ord] = dup ? NONE : r;
     }
+    free(rh);
     e->slice_row0 = first; /* kept: direct answers number their results' rows with it */
     e->slice_index_ok = true;
     for (uint32_t i = 0; i < m->nslices && e->slice_index_ok; i++)

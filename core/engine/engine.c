@@ -35,6 +35,9 @@ int dra_engine_quantity_units(const char *s, int32_t scale, int64_t *out)
     return DRA_EINVAL;
 }
 
+struct dra__engine_img;
+static void img_free(struct dra__engine_img *im);
+
 /* ---- node resources ----------------------------------------------------------------------- */
 
 /* Quantity text -> units of 10^scale, rounded up (kube's MilliValue / Value); -1 when absent. */
@@ -262,6 +265,7 @@ void dra_engine_free(dra_engine_t *e)
 {
     if (!e)
         return;
+    img_free(e->img);
     if (e->upd_init)
         dra_arena_fini(&e->upd_arena);
     for (uint32_t i = 0; i < e->nplans; i++) {
@@ -330,6 +334,223 @@ void dra_engine_free(dra_engine_t *e)
     dra_arena_fini(&e->scratch);
     dra_arena_fini(&e->spare);
     free(e);
+}
+
+/* ---- reuse between runs: an image of what placements change -------------------------------- */
+
+typedef struct img_part {
+    void *p;  /* the engine's array */
+    size_t n; /* its bytes */
+} img_part_t;
+
+struct dra__engine_img {
+    dra_engine_t e;       /* the engine's own fields at the save (scalars, pointers) */
+    uint32_t nstate;      /* allocations in the state at the save */
+    img_part_t *parts;
+    uint32_t nparts, cap;
+    unsigned char *buf;   /* the parts' bytes, one after the other */
+    size_t bytes;
+};
+
+static int img_add(struct dra__engine_img *im, void *p, size_t n)
+{
+    if (!p || !n)
+        return DRA_OK;
+    if (im->nparts == im->cap) {
+        uint32_t nc = im->cap ? im->cap * 2 : 64;
+        img_part_t *np = realloc(im->parts, nc * sizeof *np);
+        if (!np)
+            return DRA_ENOMEM;
+        im->parts = np;
+        im->cap = nc;
+    }
+    im->parts[im->nparts++] = (img_part_t){p, n};
+    im->bytes += n;
+    return DRA_OK;
+}
+
+/* Every array a placement, commit or release writes (engine_impl.h says what each holds). */
+static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
+{
+    const dra_table_t *t = e->t;
+    size_t rows = (size_t)t->nrows + 1, nodes = (size_t)e->nnodes + 1;
+    size_t words = (dra_bitset_words(t->nrows_padded) + 1) * sizeof(uint64_t);
+    size_t nw = dra_bitset_words(t->nrows_padded) * sizeof(uint64_t);
+    size_t ncx = 0; /* as engine.c and summary.c size cx and cxn */
+    for (uint32_t r = 0; e->cx_off && r < t->nrows; r++)
+        if (e->cx_off[r] != NONE)
+            ncx = e->cx_off[r] + t->dev[r]->ncaps;
+    int rc = DRA_OK;
+#define ADD(p, n) \
+    do { \
+        if (rc == DRA_OK) \
+            rc = img_add(im, (void *)(p), (n)); \
+    } while (0)
+    ADD(e->use, rows * sizeof *e->use);
+    ADD(e->avb, words);
+    ADD(e->bk, words);
+    if (ncx) {
+        ADD(e->cx, ncx * sizeof *e->cx);
+        ADD(e->cxn, (ncx + 1) * sizeof *e->cxn);
+    }
+    if (e->crem)
+        ADD(e->crem, ((size_t)e->nctrs + 1) * sizeof *e->crem);
+    if (e->nfail)
+        ADD(e->nfail, rows * sizeof *e->nfail);
+    if (e->ccut)
+        ADD(e->ccut, ((size_t)e->nctrs + 1) * sizeof *e->ccut);
+    if (e->cg_row)
+        ADD(e->cg_row, rows);
+    if (e->cg_on) {
+        size_t sets = (size_t)e->nsets + 1, ncnt = 0;
+        for (uint32_t i = 0; i < e->nsets; i++)
+            ncnt += (size_t)__builtin_popcountll(e->cg_u[i]);
+        ADD(e->cg_kind, sets);
+        ADD(e->cg_m, sets * sizeof *e->cg_m);
+        ADD(e->cg_ng, sets * sizeof *e->cg_ng);
+        ADD(e->cg_nn, sets * sizeof *e->cg_nn);
+        ADD(e->cg_cnt, (ncnt + 1) * sizeof *e->cg_cnt);
+    }
+    ADD(e->score, nodes * sizeof *e->score);
+    ADD(e->tried, nodes * sizeof *e->tried);
+    ADD(e->cpu_used, nodes * sizeof *e->cpu_used);
+    ADD(e->mem_used, nodes * sizeof *e->mem_used);
+    ADD(e->bbits, (size_t)e->nbuckets * e->W * sizeof *e->bbits);
+    ADD(e->bsum, (size_t)e->nbuckets * e->W2 * sizeof *e->bsum);
+    ADD(e->bcount, (size_t)e->nbuckets * sizeof *e->bcount);
+    ADD(e->sigs, (size_t)e->nsigs * sizeof *e->sigs); /* shcnt, maxset, ... */
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        const sig_t *s = &e->sigs[i];
+        ADD(s->cnt, nodes * sizeof *s->cnt);
+        ADD(s->herr, nodes);
+        ADD(s->tree, 2 * (size_t)e->P * sizeof *s->tree);
+        if (s->gcnt && s->gfirst)
+            ADD(s->gcnt, ((size_t)s->gfirst[e->nnodes] + 1) * sizeof *s->gcnt);
+        if (s->blk)
+            ADD(s->blk, nodes * sizeof *s->blk);
+        if (s->cfit)
+            ADD(s->cfit, nw);
+    }
+    ADD(e->plans, (size_t)e->nplans * sizeof *e->plans);
+    ADD(e->st, (size_t)e->nst * sizeof *e->st);
+    for (uint32_t i = 0; i < e->nst; i++)
+        ADD(e->st[i].t, 2 * (size_t)e->P * sizeof *e->st[i].t);
+#undef ADD
+    return rc;
+}
+
+static void img_free(struct dra__engine_img *im)
+{
+    if (!im)
+        return;
+    free(im->parts);
+    free(im->buf);
+    free(im);
+}
+
+int dra_engine_save(dra_engine_t *e)
+{
+    if (!e)
+        return DRA_EINVAL;
+    struct dra__engine_img *im = calloc(1, sizeof *im);
+    if (!im)
+        return DRA_ENOMEM;
+    int rc = img_parts(e, im);
+    if (rc == DRA_OK && !(im->buf = malloc(im->bytes + 1)))
+        rc = DRA_ENOMEM;
+    if (rc) {
+        img_free(im);
+        return rc;
+    }
+    unsigned char *b = im->buf;
+    for (uint32_t i = 0; i < im->nparts; i++) {
+        memcpy(b, im->parts[i].p, im->parts[i].n);
+        b += im->parts[i].n;
+    }
+    im->nstate = dra_alloc_state_count(e->state);
+    img_free(e->img);
+    e->img = NULL;
+    im->e = *e;
+    e->img = im;
+    return DRA_OK;
+}
+
+int dra_engine_reset(dra_engine_t *e)
+{
+    if (!e || !e->img)
+        return DRA_EINVAL;
+    struct dra__engine_img *im = e->img;
+    const dra_engine_t *s = &im->e;
+    /* what the image does not cover: new plans, signatures or score trees (arrays grown or
+     * moved), slice updates (model rows re-derived), results still committed */
+    if (e->sigs != s->sigs || e->nsigs != s->nsigs || e->plans != s->plans ||
+        e->nplans != s->nplans || e->st != s->st || e->nst != s->nst ||
+        e->nupdates != s->nupdates || e->upd_init != s->upd_init || e->rec_held ||
+        dra_alloc_state_count(e->state) != im->nstate)
+        return DRA_EINVAL;
+    const unsigned char *b = im->buf;
+    for (uint32_t i = 0; i < im->nparts; i++) {
+        memcpy(im->parts[i].p, b, im->parts[i].n);
+        b += im->parts[i].n;
+    }
+    /* the engine's fields as saved, but the arenas (their chunks are live: scratch arenas are
+     * reset as after set-up, the engine's arena holds only set-up data) and what was allocated
+     * after the save and is kept for reuse */
+    dra_engine_t live = *e;
+    *e = *s;
+    e->arena = live.arena;
+    e->scratch = live.scratch;
+    e->spare = live.spare;
+    e->vscratch = live.vscratch;
+    e->upd_arena = live.upd_arena;
+    e->hidden = live.hidden;
+    e->img = im;
+    dra_arena_reset(&e->scratch);
+    dra_arena_reset(&e->spare);
+    dra_arena_reset(&e->vscratch);
+    /* the allocator's selector caches as dra_engine_plan seeded them (sig_get) */
+    if (e->alloc->kind == DRA_ALLOC_FAST && e->alloc->fast)
+        for (uint32_t i = 0; i < e->nsigs; i++) {
+            const sig_t *g = &e->sigs[i];
+            if (g->attr != NONE || g->all || g->excl != NONE || g->capbody)
+                continue;
+            int rc = dra_fast_seed_selectors(e->alloc->fast, g->cls, g->body, e->nord, e->ord_row,
+                                             g->match, g->err);
+            if (rc)
+                return rc;
+        }
+    return DRA_OK;
+}
+
+/* ---- the state's in-use rows from the engine's columns ------------------------------------- */
+
+void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n)
+{
+    /* before PR #139040 (upstream bugs asked for, releases before 1.36) the state counts no
+     * share as in use while use[] does: the state answers */
+    if (e->beh.bugs && e->beh.release < DRA_RELEASE_1_36) {
+        dra_alloc_state_rows_in_use(e->state, out, n);
+        return;
+    }
+    const dra_model_t *m = e->m;
+    uint32_t row = 0;
+    for (uint32_t si = 0; si < m->nslices; si++) {
+        const dra_slice_t *sl = m->slices[si];
+        uint32_t end = row + sl->ndevices;
+        if (end > n)
+            end = n;
+        for (uint32_t di = 0; row < end; di++, row++) {
+            uint32_t r = row < e->nord ? e->ord_row[row] : NONE;
+            if (r != NONE) /* the row is its device ID's only one: its results are counted here */
+                out[row] = e->use[r] != 0;
+            else
+                out[row] = (dra_alloc_state_row_flags(e->state, row, sl->driver, sl->pool_name,
+                                                      sl->devices[di].name) &
+                            DRA_STATE_IN_USE) != 0;
+        }
+        if (row >= n)
+            return;
+    }
 }
 
 /* ---- introspection ------------------------------------------------------------------------ */

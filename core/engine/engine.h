@@ -247,6 +247,34 @@ DRA_NODISCARD int dra_engine_new(const dra_model_t *m, const dra_table_t *t,
                                  dra_diag_t *diag);
 void dra_engine_free(dra_engine_t *e);
 
+/* Reuse between runs (the runner's repetitions). dra_engine_save keeps an image of everything
+ * placements, commits and releases change - the rows' use, availability and counter columns,
+ * the signatures' counts and index trees, scores and buckets, node resources in use, the score
+ * trees, the placement counters - as they are now (call it after the plans and
+ * dra_engine_prepare_policy, with the state as every run starts from it). dra_engine_reset puts
+ * them back, so the next run starts from exactly what a new engine with the same plans gives,
+ * without building the tables, counters, signatures and plans again; then, with the fast
+ * allocator, it seeds the allocator the engine borrows with the signatures' selector answers as
+ * dra_engine_plan did (the caller may have replaced it by a new one of the same kind and
+ * options in between: its per-node layouts are the caller's, dra_engine_needs_allocator). The
+ * caller releases every result committed through the engine first (the state back to what it
+ * was at the save). Errors: DRA_ENOMEM (save); DRA_EINVAL (reset) when nothing was saved, or the
+ * engine changed in a way the image does not cover since the save - a plan or signature or
+ * score tree compiled, a slice update, a different number of allocations in the state, a record
+ * held - in which case nothing was changed and the caller builds a new engine. Cost: a copy of
+ * the image (O(rows + nodes * signatures)), no work per device, no CEL; not for timed regions
+ * (the save allocates). A second save replaces the image. */
+DRA_NODISCARD int dra_engine_save(dra_engine_t *e);
+DRA_NODISCARD int dra_engine_reset(dra_engine_t *e);
+
+/* dra_alloc_state_rows_in_use of the state the engine borrows, from the engine's per-row use
+ * counts (results committed through it, adminAccess aside, as the state counts them) instead
+ * of a lookup of every row's state entry: out[row] = 1 when model row `row`'s device is in use,
+ * for rows 0..n-1 (n at most the model's device count). A row whose device ID another row
+ * repeats, and every row in the profiles where the state does not count shares as in use
+ * (upstream bugs before 1.36), is asked of the state. O(rows), one load per row. */
+void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n);
+
 /* Compile a pod's claims once (untimed set-up); *plan is the id for dra_engine_place. The claims
  * array is copied, the claims borrowed. */
 DRA_NODISCARD int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n,

@@ -356,6 +356,8 @@ struct dra_engine {
     uint32_t nupdates;
     uint64_t upd_rows;  /* (row, signature) pairs re-derived */
     uint64_t upd_evals; /* selector evaluations by the interpreter */
+    /* the image dra_engine_reset restores (engine.c; NULL: none saved) */
+    struct dra__engine_img *img;
 };
 
 /* Model node of table row r (NONE: shared range or no model node). O(1). */

@@ -133,6 +133,8 @@ static int env_u64(const char *name, uint64_t *out, dra_diag_t *diag)
 
 int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag)
 {
+    const char *rb = getenv("DRA_TEST_REBUILD_ENGINE");
+    o->rebuild_engine = rb && *rb && strcmp(rb, "0") != 0;
     int rc = env_u64("DRA_TEST_INJECT_FAULT", &o->inject_fault, diag);
     if (rc == DRA_OK)
         rc = env_u64("DRA_TEST_DELAY_NS", &o->test_delay_ns, diag);
@@ -276,6 +278,11 @@ typedef struct ctx {
      * (--allocator reference); --allocator both: the engine, checked against the reference
      * placement with the reference allocator on the first both_prefix arrivals */
     dra_engine_t *eng;
+    bool eng_saved; /* the engine's image is saved: the next repetition resets it (engine_reuse) */
+    uint32_t *lay, nlay, cap_lay; /* the nodes given per-node layouts (engine_layouts) */
+#if DRA_DEBUG >= 2
+    uint64_t eng_digest; /* dra_engine_plans_digest of the engine as built (checked on reuse) */
+#endif
     uint32_t *plan; /* per mix entry */
     bool ref_place, both;
     dra_anyalloc_t cmp;
@@ -1079,7 +1086,27 @@ static int frag_measure(ctx_t *c, frag_values_t *out)
     }
     /* fdev is in model device order: i is the device's row (dra_model_device_rows); the in-use
      * bits of every row in one sequential pass over the state */
-    dra_alloc_state_rows_in_use(c->state, c->frag_inuse, c->nfdev);
+    if (c->eng) /* the engine's per-row use counts: one load a row */
+        dra_engine_rows_in_use(c->eng, c->frag_inuse, c->nfdev);
+    else
+        dra_alloc_state_rows_in_use(c->state, c->frag_inuse, c->nfdev);
+#if DRA_DEBUG >= 2
+    if (c->eng) { /* debug builds: the state's own answer is the same */
+        uint8_t *st = malloc((size_t)c->nfdev + 1);
+        if (!st) {
+            rc = DRA_ENOMEM;
+            goto done;
+        }
+        dra_alloc_state_rows_in_use(c->state, st, c->nfdev);
+        bool same = c->nfdev == 0 || memcmp(st, c->frag_inuse, c->nfdev) == 0;
+        free(st);
+        if (!same) {
+            rc = dra_diag_set(c->diag, DRA_EINTERNAL, NULL, 0, 0,
+                              "fragmentation: the engine's in-use rows differ from the state's");
+            goto done;
+        }
+    }
+#endif
     for (uint32_t i = 0; i < c->nfdev; i++) {
         const frag_dev_t *f = &c->fdev[i];
         bool in_use = c->frag_inuse[i];
@@ -1491,6 +1518,47 @@ static size_t growth(size_t before, size_t after)
     return after > before ? after - before : 0;
 }
 
+/* The allocator's per-node layouts, built here, untimed, not on a node's first visit: for every
+ * node the placement of some shape may give to the allocator (the others are answered from the
+ * engine's columns, or never reached). */
+static int engine_layouts(ctx_t *c, bool reuse)
+{
+    if (!reuse) { /* the nodes, listed for the repetitions that reset this engine */
+        c->nlay = 0;
+        for (uint32_t i = 0; i < c->model.nnodes; i++) {
+            if (!dra_engine_needs_allocator(c->eng, i))
+                continue;
+            if (c->nlay == c->cap_lay) {
+                uint32_t nc = c->cap_lay ? 2 * c->cap_lay : 256;
+                uint32_t *nl = realloc(c->lay, nc * sizeof *nl);
+                if (!nl)
+                    return DRA_ENOMEM;
+                c->lay = nl;
+                c->cap_lay = nc;
+            }
+            c->lay[c->nlay++] = i;
+        }
+    }
+    for (uint32_t k = 0; k < c->nlay; k++) {
+        int rc = dra_anyalloc_prepare(&c->alloc, c->model.nodes[c->lay[k]]);
+        if (rc)
+            return rc;
+    }
+    return DRA_OK;
+}
+
+/* The reference allocator of --allocator both (it shares the CEL cache). */
+static int cmp_new(ctx_t *c)
+{
+    if (!c->both)
+        return DRA_OK;
+    dra_alloc_options_t ao = {0, c->seed};
+    int rc = dra_anyalloc_new(DRA_ALLOC_REFERENCE, &c->model, &c->feat, c->state, c->cel, &ao,
+                              &c->cmp);
+    c->cmp_init = rc == DRA_OK;
+    return rc;
+}
+
 static int engine_build(ctx_t *c)
 {
     dra_engine_opts_t eo = {.clock_ns = clock_fn};
@@ -1520,26 +1588,26 @@ static int engine_build(ctx_t *c)
     if (first) /* set-up, signatures and plans of the shapes: what an update avoids redoing */
         c->run->engine_build_ns = now_ns() - e0;
     size_t h1 = heap_in_use();
-    /* the allocator's per-node layouts are built here, untimed, not on a node's first visit:
-     * for every node the placement of some shape may give to the allocator (the others are
-     * answered from the engine's columns, or never reached) */
-    for (uint32_t i = 0; i < c->model.nnodes; i++)
-        if (dra_engine_needs_allocator(c->eng, i) &&
-            (rc = dra_anyalloc_prepare(&c->alloc, c->model.nodes[i])))
-            return rc;
+    if ((rc = engine_layouts(c, false)))
+        return rc;
     size_t h2 = heap_in_use();
     if (first) { /* the memory figures of the engine and the layouts, measured once */
         c->run->engine_bytes = growth(h0, h1);
         c->run->layout_bytes = growth(h1, h2);
     }
-    if (c->both) { /* the reference allocator of --allocator both shares the CEL cache */
-        dra_alloc_options_t ao = {0, c->seed};
-        if ((rc = dra_anyalloc_new(DRA_ALLOC_REFERENCE, &c->model, &c->feat, c->state, c->cel, &ao,
-                                   &c->cmp)))
+    /* what a repetition changes, saved to be put back for the next one instead of building the
+     * engine again (engine_reuse); not when there is no next one, nor with slice updates (they
+     * change the model and the table under the engine: every repetition builds anew) */
+    c->eng_saved = false;
+    if (c->nreps > 1 && c->scn.taints.every == 0 && !c->o->rebuild_engine) {
+        if ((rc = dra_engine_save(c->eng)))
             return rc;
-        c->cmp_init = true;
+        c->eng_saved = true;
+#if DRA_DEBUG >= 2
+        c->eng_digest = dra_engine_plans_digest(c->eng);
+#endif
     }
-    return DRA_OK;
+    return cmp_new(c);
 }
 
 static int engine_setup(ctx_t *c)
@@ -2785,21 +2853,9 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 
 /* ---- set-up --------------------------------------------------------------------------------- */
 
-/* A fresh engine: the allocator (per-node layouts, selector results) and the CEL program cache
- * are rebuilt, so every measured repetition starts from the same state and its exact counters
- * (search.*) are the same in every repetition. Untimed. */
-static int engine_fresh(ctx_t *c)
+/* The allocators (and the explainer, made again on its next use) freed. */
+static void allocs_free(ctx_t *c)
 {
-    /* the placement engine borrows the allocator and the CEL cache: it is rebuilt with them
-     * (its summaries start from the state, which is empty again between repetitions) */
-    bool had_engine = c->eng != NULL;
-    dra_engine_free(c->eng);
-    c->eng = NULL;
-    /* the slots' result memory holds the old engine's templates (its strings and configs) */
-    for (uint32_t i = 0; i < c->nslots; i++)
-        c->slots[i].es.tmpl = 0;
-    free(c->plan);
-    c->plan = NULL;
     if (c->cmp_init) {
         dra_anyalloc_free(&c->cmp);
         memset(&c->cmp, 0, sizeof c->cmp);
@@ -2807,9 +2863,67 @@ static int engine_fresh(ctx_t *c)
     }
     dra_anyalloc_free(&c->alloc);
     memset(&c->alloc, 0, sizeof c->alloc);
-    /* the explainer holds the CEL cache freed below: made again on its next use */
     dra_explainer_free(c->why);
     c->why = NULL;
+}
+
+/* The engine of the last repetition put back as it was built (dra_engine_reset: its image of
+ * what placements change), beside a new allocator seeded as the engine's plans seeded the old
+ * one, with its per-node layouts: the state a fresh engine_build gives, without building the
+ * engine's tables, counters, signatures and plans again. The CEL program cache is kept (the
+ * engine's programs live in it; it caches compiled programs only). DRA_EINVAL: the engine
+ * cannot be reset (engine.h), nothing of it changed; the caller builds anew. Untimed. */
+static int engine_reuse(ctx_t *c)
+{
+    /* the slots' result memory: templates written anew, as into a new engine's */
+    for (uint32_t i = 0; i < c->nslots; i++)
+        c->slots[i].es.tmpl = 0;
+    allocs_free(c);
+    dra_alloc_options_t ao = {0, c->seed};
+    int rc = dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+    if (rc == DRA_OK)
+        rc = dra_engine_reset(c->eng);
+#if DRA_DEBUG >= 2
+    /* debug builds: what the placements read is what the engine as built read, and the
+     * summaries agree with a recomputation from the (empty again) state */
+    char why[256];
+    if (rc == DRA_OK && dra_engine_plans_digest(c->eng) != c->eng_digest)
+        return dra_diag_set(c->diag, DRA_EINTERNAL, NULL, 0, 0,
+                            "engine reset: the plans' digest differs from the engine as built");
+    if (rc == DRA_OK && !dra_engine_check(c->eng, why, sizeof why))
+        return dra_diag_set(c->diag, DRA_EINTERNAL, NULL, 0, 0, "engine reset: %s", why);
+#endif
+    if (rc == DRA_OK)
+        rc = engine_layouts(c, true);
+    if (rc == DRA_OK)
+        rc = cmp_new(c);
+    return rc;
+}
+
+/* A fresh engine: the allocator (per-node layouts, selector results) and the CEL program cache
+ * are rebuilt, so every measured repetition starts from the same state and its exact counters
+ * (search.*) are the same in every repetition; the engine itself is reset to its saved image
+ * where it can be (engine_reuse), else built again too. Untimed. */
+static int engine_fresh(ctx_t *c)
+{
+    if (c->eng && c->eng_saved) {
+        int rc = engine_reuse(c);
+        if (rc != DRA_EINVAL)
+            return rc;
+    }
+    /* the placement engine borrows the allocator and the CEL cache: it is rebuilt with them
+     * (its summaries start from the state, which is empty again between repetitions) */
+    bool had_engine = c->eng != NULL;
+    c->eng_saved = false;
+    dra_engine_free(c->eng);
+    c->eng = NULL;
+    /* the slots' result memory holds the old engine's templates (its strings and configs) */
+    for (uint32_t i = 0; i < c->nslots; i++)
+        c->slots[i].es.tmpl = 0;
+    free(c->plan);
+    c->plan = NULL;
+    /* the explainer holds the CEL cache freed below: made again on its next use */
+    allocs_free(c);
     if (c->cel)
         dra_cel_cache_free(c->cel);
     c->cel = NULL;
@@ -3336,6 +3450,7 @@ static void doc_finish(ctx_t *c)
 
 static void ctx_fini(ctx_t *c)
 {
+    free(c->lay);
     dra_rgroups_free(c->groups);
     dra_anyalloc_free(&c->alloc);
     if (c->cel)

@@ -48,9 +48,14 @@
  * latency.<shape>.*) count placed pods only, rejection.* the rejected ones, so a change that
  * lets more claims fit does not read as a slowdown.
  * Repetitions are independent samples: each measured repetition starts on a fresh engine (the
- * allocator and its CEL program cache rebuilt, the state empty), runs the warm-up pods on it
- * (undone, not recorded), then the measured workload; so the first repetition does not pay for
- * cold caches the others skip, and the exact counters (search.*) are equal in every repetition.
+ * allocator rebuilt, the state empty), runs the warm-up pods on it (undone, not recorded), then
+ * the measured workload; so the first repetition does not pay for cold caches the others skip,
+ * and the exact counters (search.*) are equal in every repetition. The placement engine is built
+ * once: the later repetitions reset it to the image saved after its build (dra_engine_reset:
+ * what placements change put back, the new allocator seeded as the plans seeded the first), the
+ * state a new engine gives, without building its tables, signatures and plans again; the CEL
+ * program cache stays with it. A scenario with slice updates (taints) builds the engine and the
+ * CEL cache anew for every repetition, as does DRA_TEST_REBUILD_ENGINE=1 (tests compare).
  *
  * Outcomes other than allocated are counted per shape with their reason (`outcome_reasons` of a
  * repetition): the allocator's message for fatal and node-failure outcomes, found by asking the
@@ -148,6 +153,9 @@ typedef struct dra_runner_opts {
     uint64_t test_delay_ns;      /* DRA_TEST_DELAY_NS */
     double test_slowdown_pct;    /* DRA_TEST_SLOWDOWN_PCT (0 = off) */
     uint64_t inject_fault;       /* DRA_TEST_INJECT_FAULT (0 = off) */
+    bool rebuild_engine;         /* build the placement engine again for every repetition
+                                    instead of resetting the first one to its saved image
+                                    (DRA_TEST_REBUILD_ENGINE=1; tests compare the two) */
     volatile sig_atomic_t *stop; /* set asynchronously (SIGINT): stop at the next pod boundary */
     uint32_t frag_samples;       /* fragmentation samples per steady repetition (0 = 16) */
     dra_runner_progress_fn progress;
@@ -160,8 +168,8 @@ typedef struct dra_runner_opts {
 } dra_runner_opts_t;
 
 void dra_runner_opts_init(dra_runner_opts_t *o);
-/* Read DRA_TEST_INJECT_FAULT, DRA_TEST_DELAY_NS and DRA_TEST_SLOWDOWN_PCT; DRA_EINVAL for junk
- * values. */
+/* Read DRA_TEST_INJECT_FAULT, DRA_TEST_DELAY_NS, DRA_TEST_SLOWDOWN_PCT and
+ * DRA_TEST_REBUILD_ENGINE (set and not "0": rebuild_engine); DRA_EINVAL for junk values. */
 DRA_NODISCARD int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag);
 bool dra_runner_parse_policy(const char *s, dra_placement_t *out);
 /* "off", "full" (or "all"), "sample=P" with 0 < P <= 1. */

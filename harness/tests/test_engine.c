@@ -20,6 +20,7 @@
 #include "alloc/fast.h"
 #include "alloc/fast_tests.h"
 #include "check.h"
+#include "engine/engine_tests.h"
 #include "engine_fx.h"
 
 /* Place with the engine and with the reference placement (reference allocator); they must
@@ -1052,6 +1053,160 @@ static const char k_direct_counters[] =
     CLAIM("three", "{requests: [{name: r, exactly: {deviceClassName: a, count: 3}}]}")
     CLAIM("four", "{requests: [{name: r, exactly: {deviceClassName: a, count: 4}}]}");
 
+/* ---- reset to the saved image (dra_engine_save / dra_engine_reset) ---- */
+
+#define RR_PODS 12
+
+/* What the engine shows of itself without placing: the plans' digest, the placement counts,
+ * every node's score and resources in use, and (debug builds) the work counts; written into
+ * buf. */
+static const char *engine_face(fx_t *x, char *buf, size_t len)
+{
+    dra_engine_info_t in;
+    dra_engine_get_info(x->e, &in);
+    size_t at = (size_t)snprintf(buf, len, "plans %016llx placements %llu/%llu/%llu scores",
+                                 (unsigned long long)dra_engine_plans_digest(x->e),
+                                 (unsigned long long)in.placements[0],
+                                 (unsigned long long)in.placements[1],
+                                 (unsigned long long)in.placements[2]);
+    for (uint32_t n = 0; n < x->m.nnodes; n++) {
+        int64_t r[4];
+        dra_engine_node_resources(x->e, n, r);
+        at += (size_t)snprintf(buf + at, at < len ? len - at : 0, " %u:%lld/%lld",
+                               dra_engine_score(x->e, n), (long long)r[2], (long long)r[3]);
+    }
+    dra_engine_work_t w;
+    if (dra_engine_work(x->e, &w))
+        snprintf(buf + at, at < len ? len - at : 0, " work %llu/%llu/%llu/%llu",
+                 (unsigned long long)w.rows_refreshed, (unsigned long long)w.rows_flipped,
+                 (unsigned long long)w.cut_moves, (unsigned long long)w.leaves_set);
+    return buf;
+}
+
+/* One round on x's engine: RR_PODS pods of the plans ps in turn under pol, each committed when
+ * allocated, the oldest live pod released after every third, the rest at the end; what each
+ * placement decided and did (outcome, node, devices, what served it, exact and direct calls,
+ * the allocator's counters - CEL evaluations count the selector answers it was not seeded
+ * with) and the engine's face at the end, written into log. */
+static void reset_round(fx_t *x, const uint32_t *ps, size_t np, dra_engine_policy_t pol,
+                        char *log, size_t len)
+{
+    dra_arena_t ar[RR_PODS];
+    bool live[RR_PODS] = {false};
+    dra_engine_result_t res[RR_PODS];
+    size_t at = 0;
+    log[0] = 0;
+    for (int i = 0; i < RR_PODS; i++) {
+        dra_arena_init(&ar[i], 0);
+        res[i] = place_into(x, ps[(size_t)i % np], pol, 0, &ar[i]);
+        const dra_engine_result_t *r = &res[i];
+        char dev[256];
+        at += (size_t)snprintf(log + at, at < len ? len - at : 0,
+                               "%d:%s@%s[%s] s%d p%d e%u d%u c%llu a%llu k%llu; ", i,
+                               dra_outcome_name(r->kind), node_name(x, r->node),
+                               devices_of(r, dev, sizeof dev), (int)r->served, (int)r->path,
+                               r->exact_calls, r->direct_calls,
+                               (unsigned long long)r->stats.cel_evals,
+                               (unsigned long long)r->stats.allocate_one,
+                               (unsigned long long)r->stats.candidates);
+        if (r->kind == DRA_OUTCOME_ALLOCATED) {
+            CHECK_OK(dra_engine_commit(x->e, r->node, r->allocations, r->n));
+            live[i] = true;
+        }
+        if (i % 3 == 2)
+            for (int j = 0; j < i; j++)
+                if (live[j]) {
+                    CHECK_OK(dra_engine_release(x->e, res[j].node, res[j].allocations, res[j].n));
+                    live[j] = false;
+                    break;
+                }
+    }
+    char face[2048];
+    at += (size_t)snprintf(log + at, at < len ? len - at : 0, "full: %s; ",
+                           engine_face(x, face, sizeof face));
+    /* a result still committed: the image does not describe this state */
+    for (int i = 0; i < RR_PODS; i++)
+        if (live[i]) {
+            CHECK_EQ_I64(dra_engine_reset(x->e), DRA_EINVAL);
+            break;
+        }
+    for (int i = RR_PODS - 1; i >= 0; i--)
+        if (live[i])
+            CHECK_OK(dra_engine_release(x->e, res[i].node, res[i].allocations, res[i].n));
+    for (int i = 0; i < RR_PODS; i++)
+        dra_arena_fini(&ar[i]);
+    check_summaries(x);
+    snprintf(log + at, at < len ? len - at : 0, "end: %s", engine_face(x, face, sizeof face));
+}
+
+/* Rounds 2 and 3, each on the engine of round 1 reset to its image beside a new fast allocator
+ * (as the runner's repetitions), decide and count what round 1 did on the engine as built, and
+ * the engine after each reset shows what it showed as built - also to a second engine built
+ * anew, whose round is round 1's too. Refused: a reset with nothing saved, with a result still
+ * committed (reset_round), after a plan compiled since the save. */
+static void reset_case(const char *yaml, dra_release_t rel, const char *gate,
+                       const char *const *names, size_t np)
+{
+    static const dra_engine_policy_t pols[] = {DRA_ENGINE_FIRST_FIT, DRA_ENGINE_BEST_FIT,
+                                               DRA_ENGINE_SPREAD};
+    for (size_t k = 0; k < sizeof pols / sizeof pols[0]; k++) {
+        fx_t a, b;
+        if (!fx_open(&a, yaml, rel, gate))
+            return;
+        if (!fx_open(&b, yaml, rel, gate)) {
+            fx_fini(&a);
+            return;
+        }
+        uint32_t pa[8], pb[8];
+        for (size_t i = 0; i < np && i < 8; i++) {
+            pa[i] = fx_plan(&a, names[i]);
+            pb[i] = fx_plan(&b, names[i]);
+        }
+        dra_engine_prepare_policy(a.e, pols[k]);
+        dra_engine_prepare_policy(b.e, pols[k]);
+        static char built[4096], face[4096], first[16384], log[16384], fresh[16384];
+        engine_face(&a, built, sizeof built);
+        CHECK_EQ_I64(dra_engine_reset(a.e), DRA_EINVAL); /* nothing saved */
+        CHECK_OK(dra_engine_save(a.e));
+        reset_round(&a, pa, np, pols[k], first, sizeof first);
+        for (int round = 2; round <= 3; round++) {
+            dra_anyalloc_free(&a.fast);
+            dra_alloc_options_t o = {0, 7};
+            CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &a.m, &a.f, a.st, a.cel, &o, &a.fast));
+            CHECK_OK(dra_engine_reset(a.e));
+            CHECK_MSG(strcmp(engine_face(&a, face, sizeof face), built) == 0,
+                      "policy %d, round %d: reset %s, built %s", (int)pols[k], round, face, built);
+            check_summaries(&a);
+            reset_round(&a, pa, np, pols[k], log, sizeof log);
+            CHECK_MSG(strcmp(log, first) == 0, "policy %d, round %d:\n%s\nround 1:\n%s",
+                      (int)pols[k], round, log, first);
+        }
+        reset_round(&b, pb, np, pols[k], fresh, sizeof fresh);
+        CHECK_MSG(strcmp(fresh, first) == 0, "policy %d: built anew\n%s\nround 1:\n%s",
+                  (int)pols[k], fresh, first);
+        uint32_t extra;
+        CHECK_OK(dra_engine_plan(a.e, &a.m.claims[0], 1, &extra));
+        CHECK_EQ_I64(dra_engine_reset(a.e), DRA_EINVAL); /* a plan the image does not hold */
+        fx_fini(&a);
+        fx_fini(&b);
+    }
+}
+
+static const char *const k_reset_direct[] = {"three", "one", "same2", "pairm", "prio", "same2tol",
+                                             "nosuch", "pair"};
+static const char *const k_reset_counters[] = {"one", "two", "four", "three"};
+
+static void test_reset_equals_fresh(void)
+{
+    reset_case(k_direct, DRA_RELEASE_1_36, NULL, k_reset_direct, 8);
+}
+
+static void test_reset_equals_fresh_counters(void)
+{
+    reset_case(k_direct_counters, DRA_RELEASE_1_36, "DRAPartitionableDevices=true",
+               k_reset_counters, 4);
+}
+
 static void test_direct_counters(void)
 {
     fx_t x;
@@ -1903,5 +2058,7 @@ int main(void)
     RUN(test_direct_groups_skip_and_1_36);
     RUN(test_release_records);
     RUN(test_slot_placements);
+    RUN(test_reset_equals_fresh);
+    RUN(test_reset_equals_fresh_counters);
     return check_summary();
 }

@@ -166,6 +166,81 @@ static void test_policies_differ_and_are_valid(void)
     CHECK(dig[2] != dig[0]);
 }
 
+/* What a repetition decided and did, without its timings: the decision digest, the outcomes,
+ * the exact counters (search: allocate_one, candidates, CEL evaluations, pools, what served each
+ * decision), the placement paths, the claims and pods counted, the fragmentation samples and the
+ * invariant checks (not the repetition's index). */
+static char *rep_exact(const json_t *rep)
+{
+    json_t *x = json_object();
+    static const char *const keys[] = {"digest", "outcomes", "search", "fragmentation",
+                                       "invariants", "pods", "claims"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        json_t *v = json_object_get(rep, keys[i]);
+        if (v)
+            json_object_set(x, keys[i], v);
+    }
+    const json_t *w = json_object_get(rep, "work");
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)w, k, v)
+        if (!strstr(k, "_ns"))
+            json_object_set(x, k, v);
+    /* the values that count rather than time: placement paths, exact counters */
+    json_object_foreach((json_t *)json_object_get(rep, "values"), k, v)
+        if (!strncmp(k, "placement.", 10) || !strncmp(k, "search.", 7) ||
+            !strncmp(k, "outcomes.", 9) || !strncmp(k, "fragmentation.", 14))
+            json_object_set(x, k, v);
+    char *out = json_dumps(x, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(x);
+    return out;
+}
+
+/* Repetitions 2..3 on the engine reset to its image (the default) decide and count exactly what
+ * they decide and count on an engine built anew for each (DRA_TEST_REBUILD_ENGINE), and what
+ * the first one did: under every policy, with the warm-up before each, with MIG counters,
+ * shared claims and the check pass (full invariants: the same workload placed again on the
+ * same engine). Debug builds also compare the engine's plans' digest after each reset with the
+ * one as built and its summaries with a recomputation (runner.c, engine_reuse). */
+static void test_engine_reset_equals_rebuild(void)
+{
+    static const char *const pols[] = {"first-fit", "best-fit", "spread", "random"};
+    for (int i = 0; i < 4; i++) {
+        char *per[2][3] = {{0}};
+        for (int rb = 0; rb < 2; rb++) {
+            dra_runner_opts_t o;
+            dra_runner_opts_init(&o);
+            o.has_repeat = true;
+            o.repeat = 3;
+            o.has_policy = true;
+            CHECK(dra_runner_parse_policy(pols[i], &o.policy));
+            o.rebuild_engine = rb == 1;
+            dra_run_t r;
+            CHECK_OK(run_with(&o, &r));
+            CHECK(r.complete);
+            CHECK_EQ_U64(r.inv_violations, 0);
+            CHECK(r.allocated > 0);
+            const json_t *reps = json_object_get(r.json, "repetitions");
+            CHECK_EQ_U64(json_array_size(reps), 3);
+            for (size_t k = 0; k < 3 && k < json_array_size(reps); k++)
+                per[rb][k] = rep_exact(json_array_get(reps, k));
+            dra_run_fini(&r);
+        }
+        for (int k = 0; k < 3; k++) {
+            CHECK(per[0][k] && per[1][k]);
+            if (!per[0][k] || !per[1][k])
+                continue;
+            CHECK_MSG(strcmp(per[0][k], per[1][k]) == 0, "%s, repetition %d: reset %s, rebuilt %s",
+                      pols[i], k + 1, per[0][k], per[1][k]);
+            CHECK_MSG(strcmp(per[0][k], per[0][0]) == 0, "%s, repetition %d: %s, first %s",
+                      pols[i], k + 1, per[0][k], per[0][0]);
+        }
+        for (int rb = 0; rb < 2; rb++)
+            for (int k = 0; k < 3; k++)
+                free(per[rb][k]);
+    }
+}
+
 static void test_injected_fault_is_caught(void)
 {
     dra_runner_opts_t o;
@@ -446,6 +521,7 @@ int main(void)
     RUN(test_full_invariants_and_digests);
     RUN(test_same_seed_same_digest_other_seed_differs);
     RUN(test_policies_differ_and_are_valid);
+    RUN(test_engine_reset_equals_rebuild);
     RUN(test_injected_fault_is_caught);
     RUN(test_sampled_invariants_are_seeded);
     RUN(test_delay_hook_recorded);
