@@ -1764,8 +1764,10 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
  * started: the slot of each of the departures after the next two; with a release record, its
  * stage 0 (the record), 1 (state entries, row mirror, per-row columns) and 2 (signature entries,
  * the allocator's pool entries) for the third, second and next departure
- * (dra_engine_prefetch_record); without one, the result memory of the next two and the engine's
- * release lines of the next one (dra_engine_prefetch_release). Hints only: nothing is changed, and a guess the heap gets wrong
+ * (dra_engine_prefetch_record); without one, the result memory of the third, the engine's
+ * release lines of the second (dra_engine_prefetch_release) and what those lines name for the
+ * next (dra_engine_prefetch_release_next: a share's state and capacity lines). Hints only:
+ * nothing is changed, and a guess the heap gets wrong
  * (a departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
  * release's timed region: a release pays for the hints of the ones after it. */
 static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
@@ -1786,6 +1788,10 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
             continue;
         }
         if (i == 0) {
+            dra_engine_prefetch_release_next(c->eng, s->node, s->allocs, s->n);
+            continue;
+        }
+        if (i == 1) {
             dra_engine_prefetch_release(c->eng, s->node, s->allocs, s->n);
             continue;
         }
