@@ -333,8 +333,9 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
                 continue;
             __builtin_prefetch(&e->cx[e->cx_off[r]], 1);
             __builtin_prefetch(&e->cxn[e->cx_off[r]], 1);
-            if (e->t->dev[r]->ncaps)
-                __builtin_prefetch(e->t->dev[r]->caps);
+            const dra_device_t *d = e->t->dev[r];
+            if (d && d->ncaps)
+                __builtin_prefetch(d->caps);
         }
     if (node >= e->nnodes)
         return;
