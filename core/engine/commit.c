@@ -317,7 +317,10 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
     if (!e || (!a && n) || dra_alloc_state_model(e->state) != e->m)
         return;
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
-    uint32_t k = 0;
+    /* a share's row stays available: what its capacity moves is the fit of the capacity
+     * signatures it matches (their fit bits, and the node's count where one flips; the
+     * exclusive rows' signatures were started with the step before) */
+    uint32_t sigs = 0, k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
             const dra_result_t *res = &a[i]->results[j];
@@ -336,28 +339,16 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
             const dra_device_t *d = e->t->dev[r];
             if (d && d->ncaps)
                 __builtin_prefetch(d->caps);
-        }
-    if (node >= e->nnodes)
-        return;
-    /* a share's row stays available: what its capacity moves is the fit of the capacity
-     * signatures it matches (their fit bits, and the node's count where one flips; the
-     * exclusive rows' signatures were started with the step before) */
-    uint32_t sigs = 0;
-    k = 0;
-    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
-        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
-            uint32_t r = hint_row(e, &a[i]->results[j]);
-            if (r == NONE || !dra__row_multi(e, r))
+            if (!dra__row_multi(e, r))
                 continue;
-            for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
-                const sig_t *s = &e->sigs[__builtin_ctz(m)];
-                if (s->capbody) {
-                    __builtin_prefetch(&s->cfit[r >> 6]);
+            for (uint32_t m = e->rowsigs[r]; m; m &= m - 1)
+                if (e->sigs[__builtin_ctz(m)].capbody) {
+                    __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[r >> 6]);
                     sigs |= m & -m;
                 }
-            }
         }
-    rec_prefetch_node(e, node, sigs);
+    if (node < e->nnodes)
+        rec_prefetch_node(e, node, sigs);
 }
 
 static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
