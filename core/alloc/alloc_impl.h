@@ -743,6 +743,10 @@ typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a,
 /* Start loading the entry of model row row + 1's device (dra_result_t.row numbering; 0 or a row
  * beyond the model: nothing). A hint: no effect on the state. */
 void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
+/* Start loading what a release of a share on that entry reads next: its live shares and its
+ * consumed capacities (reads the entry: call it a step after dra__alloc_state_prefetch). A
+ * hint: no effect on the state. */
+void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row);
 /* Results of one allocation whose rows the watchers are told by the public commit / release
  * (more: rows NULL, they look the rows up themselves); callers passing their own rows buffer
  * size it so. */

@@ -735,6 +735,17 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row)
         __builtin_prefetch(&s->ents[row - 1], 1);
 }
 
+void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row)
+{
+    if (!row || row > s->nrows)
+        return;
+    const st_dev_t *e = &s->ents[row - 1];
+    if (e->nshares)
+        __builtin_prefetch(e->shares, 1);
+    if (e->ncaps)
+        __builtin_prefetch(e->caps, 1);
+}
+
 
 int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows)
 {

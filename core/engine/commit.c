@@ -90,6 +90,8 @@ int dra__rows_index_build(dra_engine_t *e)
 
 /* ---- commit and release ------------------------------------------------------------------- */
 
+static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs);
+
 /* A result changes every row of its device: found in O(1) through the model row the state
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
@@ -229,8 +231,10 @@ static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *r
     if (res->admin_access || (res->share_id && e->beh.cc) || !vrow || vrow > e->nord ||
         e->ord_row[vrow - 1] == NONE || e->rec_n == DRA_ENGINE_REC_ROWS)
         return false;
+    uint32_t row = e->ord_row[vrow - 1];
     rc->rows[e->rec_n].srow = vrow;
-    rc->rows[e->rec_n++].row = e->ord_row[vrow - 1];
+    rc->rows[e->rec_n++].row = row;
+    rc->sigs |= e->rowsigs[row]; /* read by the commit just now: for the release's look-ahead */
     return true;
 }
 
@@ -272,7 +276,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
             *rc = NULL;
         } else {
             (*rc)->ndev = (uint16_t)ndev;
-            (*rc)->nrows = (uint16_t)e->rec_n;
+            (*rc)->nrows = (uint8_t)e->rec_n;
         }
     }
     if (node < e->nnodes) {
@@ -295,8 +299,65 @@ int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *
 void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
                                  uint32_t n)
 {
-    if (e && (a || !n))
-        prefetch_results(e, node, a, n, false);
+    if (!e || (!a && n))
+        return;
+    prefetch_results(e, node, a, n, false);
+    /* a share's consumed capacities and its ID's text, beside the results */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            const dra_result_t *res = &a[i]->results[j];
+            if (res->share_id) {
+                __builtin_prefetch(res->share_id);
+                if (res->nconsumed)
+                    __builtin_prefetch(res->consumed);
+            }
+            uint32_t r = hint_row(e, res);
+            if (r != NONE && e->cx_off) {
+                __builtin_prefetch(&e->cx_off[r]);
+                __builtin_prefetch(&e->t->dev[r]);
+            }
+        }
+}
+
+void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
+                                      dra_allocation_t *const *a, uint32_t n)
+{
+    if (!e || (!a && n) || dra_alloc_state_model(e->state) != e->m)
+        return;
+    bool fast = e->alloc->kind == DRA_ALLOC_FAST;
+    /* a share's row stays available: what its capacity moves is the fit of the capacity
+     * signatures it matches (their fit bits, and the node's count where one flips; the
+     * exclusive rows' signatures were started with the step before) */
+    uint32_t sigs = 0, k = 0;
+    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
+        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
+            const dra_result_t *res = &a[i]->results[j];
+            uint32_t row = res->row;
+            if (!row || row > e->nord)
+                continue;
+            if (res->share_id)
+                dra__alloc_state_prefetch_shares(e->state, row);
+            if (fast)
+                dra_fast_prefetch_pool(e->alloc->fast, row);
+            uint32_t r = e->ord_row[row - 1];
+            if (r == NONE || !res->share_id || !e->cx_off || e->cx_off[r] == NONE)
+                continue;
+            __builtin_prefetch(&e->cx[e->cx_off[r]], 1);
+            __builtin_prefetch(&e->cxn[e->cx_off[r]], 1);
+            const dra_device_t *d = e->t->dev[r];
+            if (d && d->ncaps)
+                __builtin_prefetch(d->caps);
+            if (!dra__row_multi(e, r))
+                continue;
+            for (uint32_t m = e->rowsigs[r]; m; m &= m - 1)
+                if (e->sigs[__builtin_ctz(m)].capbody) {
+                    __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[r >> 6]);
+                    sigs |= m & -m;
+                }
+        }
+    if (node < e->nnodes)
+        rec_prefetch_node(e, node, sigs);
 }
 
 static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
@@ -345,8 +406,10 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     /* the record is the caller's (the runner's: its slot's, warmed with the slot before the
      * placement), written after the commit's own loads */
     dra__rec_t *r = e && node < e->nnodes ? rec : NULL;
-    if (r)
+    if (r) {
         e->rec_n = 0;
+        r->sigs = 0;
+    }
     int rc = pod_commit_release(e, plan, node, a, n, +1, &r);
     if (r && rc == DRA_OK) {
         r->node = node;
@@ -375,13 +438,14 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
     int rc = dra__alloc_state_release_excl(e->state, srow, n);
     if (rc)
         return rc;
-    /* what apply_result does for an exclusive result of a known row (the share note sees no
-     * shareID, as the committed result had none or DRAConsumableCapacity is off) */
-    static const dra_result_t excl;
-    for (uint32_t i = 0; i < n; i++) {
-        dra__direct_note_share(e, r->rows[i].row, &excl);
+    /* what apply_result does for an exclusive result of a known row, less the share note
+     * (dra__direct_note_share): the commit that kept the record made it for the same row and
+     * an exclusive result (a record keeps no share under DRAConsumableCapacity), and what it
+     * clears is only ever set again by the engine's set-up, which clears it again for a row
+     * held exclusively; so it would change nothing here, and skipping it leaves the row's flags
+     * line unread (cold at a release) */
+    for (uint32_t i = 0; i < n; i++)
         dra__apply_row(e, r->rows[i].row, -1);
-    }
     uint32_t node = r->node, s = e->score[node];
     dra__score_set(e, node, s > r->ndev ? s - r->ndev : 0);
     const plan_t *p = &e->plans[r->plan];
@@ -390,6 +454,75 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
     r->held = 0;
     e->rec_held--;
     return DRA_OK;
+}
+
+/* Start loading model node node's lines in the signatures of mask sigs (bit i: signature i <
+ * 32) that its release reads first: the count, the leaf and its parent (a release's count only
+ * grows, so the path above the leaf usually changes), the error flag and, for a matchAttribute
+ * signature, the node's first group (the group counts are a step later: rec_prefetch_groups). */
+static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs)
+{
+    for (; sigs; sigs &= sigs - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+        __builtin_prefetch(&s->cnt[node], 1);
+        __builtin_prefetch(&s->tree[e->P + node], 1);
+        __builtin_prefetch(&s->tree[(e->P + node) >> 1], 1);
+        __builtin_prefetch(&s->herr[node]);
+        if (s->attr != NONE)
+            __builtin_prefetch(&s->gfirst[node]);
+    }
+}
+
+/* Start loading what row r's release reads a step after its per-row columns: its group in every
+ * matchAttribute signature of sigs (the row's group byte), its failing-entry count and its
+ * counters' base (partitionable devices). */
+static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
+{
+    for (; sigs; sigs &= sigs - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+        if (s->attr != NONE)
+            __builtin_prefetch(&s->grp[r]);
+    }
+    if (e->nfail)
+        __builtin_prefetch(&e->nfail[r], 1);
+    if (e->rc_pat)
+        __builtin_prefetch(&e->rc_base[r]);
+}
+
+/* Lines of a node's per-row columns the look-ahead starts at most (each 16 rows). */
+#define REC_NODE_LINES 4
+
+/* The lines row r's release reads that the lines rec_prefetch_row / rec_prefetch_node started
+ * name: the row's group count in each matchAttribute signature of sigs, the model node of its
+ * table node, and the remainder and cut of each counter it consumes. */
+static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r, uint32_t sigs)
+{
+    for (; sigs; sigs &= sigs - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+        if (s->attr != NONE && s->grp[r] != GRP_NONE)
+            __builtin_prefetch(&s->gcnt[s->gfirst[node] + s->grp[r]], 1);
+    }
+    uint32_t tn = e->t->node[r];
+    if (tn != NONE)
+        __builtin_prefetch(&e->mnode[tn]);
+    if (!e->rc_pat || e->rc_pat[r] == NONE)
+        return;
+    for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++) {
+        uint32_t c = dra__ent_ctr(e, r, i);
+        __builtin_prefetch(&e->crem[c], 1);
+        __builtin_prefetch(&e->ccut[c], 1);
+    }
+    /* the counters' refund flips the fit of the device's siblings: rows of the same node, whose
+     * failing-entry counts and use the cut's move reads (a few lines of each column) */
+    if (tn == NONE || !e->nfail)
+        return;
+    uint32_t b = e->t->nodes[tn].begin, end = e->t->nodes[tn].end;
+    if (end - b > 64 * REC_NODE_LINES / sizeof *e->nfail)
+        end = b + 64 * REC_NODE_LINES / (uint32_t)sizeof *e->nfail;
+    for (uint32_t q = b & ~15u; q < end; q += 16) {
+        __builtin_prefetch(&e->nfail[q], 1);
+        __builtin_prefetch(&e->use[q]);
+    }
 }
 
 void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r,
@@ -406,12 +539,16 @@ void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r
         return;
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
     uint32_t n = r->nrows < DRA_ENGINE_REC_ROWS ? r->nrows : DRA_ENGINE_REC_ROWS;
+    /* the rows' signatures as the commit found them (a slice update since may have changed
+     * them: a hint only) */
+    uint32_t sigs = e->nsigs < 32 ? r->sigs & ((1u << e->nsigs) - 1) : r->sigs;
     if (stage == 1) {
         if (n > DRA__REC_LINE_ROWS)
             __builtin_prefetch((const char *)r + 64);
         __builtin_prefetch(&e->score[node], 1);
         __builtin_prefetch(&e->cpu_used[node], 1);
         __builtin_prefetch(&e->mem_used[node], 1);
+        rec_prefetch_node(e, node, sigs);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t row = r->rows[i].row, sr = r->rows[i].srow;
             if (row >= e->t->nrows)
@@ -423,21 +560,26 @@ void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r
              * packing policy's next pod of the shape), which finds its row through it */
             if (sr && sr <= e->nord)
                 __builtin_prefetch(&e->ord_row[sr - 1]);
-            prefetch_row_columns(e, row);
+            __builtin_prefetch(&e->use[row], 1);
+            __builtin_prefetch(&e->rowsigs[row]);
+            __builtin_prefetch(&e->avb[row >> 6], 1);
+            __builtin_prefetch(&e->t->node[row]);
+            if (e->beh.cc) /* else a release by record does not read it (dra__row_multi) */
+                __builtin_prefetch(&e->t->flags[row]);
+            if (e->rc_pat)
+                __builtin_prefetch(&e->rc_pat[row]);
+            rec_prefetch_row(e, row, sigs);
         }
         return;
     }
-    uint32_t sigs = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t row = r->rows[i].row;
         if (row >= e->t->nrows)
             return;
         if (fast)
             dra_fast_prefetch_pool(e->alloc->fast, r->rows[i].srow);
-        if (!dra__row_multi(e, row))
-            sigs |= e->rowsigs[row];
+        rec_prefetch_groups(e, node, row, sigs & e->rowsigs[row]);
     }
-    prefetch_node_sigs(e, node, sigs);
 }
 
 bool dra_engine_work(const dra_engine_t *e, dra_engine_work_t *w)

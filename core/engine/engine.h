@@ -402,11 +402,12 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
 /* Exclusive results a record keeps; a pod with more is committed without one. */
 #define DRA_ENGINE_REC_ROWS 14
 typedef struct dra_engine_rec {
-    uint32_t node;  /* the engine's: the model node of the pod */
-    uint32_t plan;  /* the plan committed */
-    uint16_t nrows; /* rows recorded */
-    uint16_t ndev;  /* results of the allocations (the node's score moves by them) */
-    uint32_t held;  /* 1 from the commit that kept it to the release that takes it back */
+    uint32_t node; /* the engine's: the model node of the pod */
+    uint32_t plan; /* the plan committed */
+    uint8_t nrows; /* rows recorded */
+    uint8_t held;  /* 1 from the commit that kept it to the release that takes it back */
+    uint16_t ndev; /* results of the allocations (the node's score moves by them) */
+    uint32_t sigs; /* the rows' signatures (< 32) at the commit: a hint for the look-ahead only */
     struct {
         uint32_t srow, row; /* the state's row (model row + 1) and the engine's table row */
     } rows[DRA_ENGINE_REC_ROWS];
@@ -455,6 +456,13 @@ void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r
  * engine's row mapping; O(results), at most 32 results. No allocation. */
 void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
                                  uint32_t n);
+/* The step after dra_engine_prefetch_release for the same allocations (a release later): reads
+ * the lines that one started and starts what they name - the state's live shares and consumed
+ * capacities of each device, the engine's capacity aggregates of a shared device and the
+ * device's capacities, the allocator's pool entries, and the node's entries in the signatures
+ * the rows match. The same contract (a hint; any input accepted; O(results), at most 32). */
+void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
+                                      dra_allocation_t *const *a, uint32_t n);
 
 /* Whether placing the plans compiled so far may call the exact allocator on model node `node`:
  * a plan placed by brute force, a hazard node, a node where some alternative of a plan the

@@ -1817,9 +1817,12 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 }
 
 /* Departures after the one being released whose lines that release starts loading: the next
- * three in their order (dra_workload_peek_departures orders them), then four more of the
- * departure heap's first 7 entries. */
-#define RELEASE_AHEAD 7
+ * three in their order (dra_workload_peek_departures orders them), then eight more of the
+ * departure heap's first 11 entries. */
+#define RELEASE_AHEAD 11
+/* Of those, the ones whose slot line is started (the farther ones: only their pod's slot
+ * number, so that reading it a step later to start the slot line does not wait). */
+#define RELEASE_SLOT_AHEAD 7
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
 #define RELEASE_LINES 4
@@ -1832,15 +1835,20 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
  * started: the slot of each of the departures after the next two; with a release record, its
  * stage 0 (the record), 1 (state entries, row mirror, per-row columns) and 2 (signature entries,
  * the allocator's pool entries) for the third, second and next departure
- * (dra_engine_prefetch_record); without one, the result memory of the next two and the engine's
- * release lines of the next one (dra_engine_prefetch_release). Hints only: nothing is changed, and a guess the heap gets wrong
+ * (dra_engine_prefetch_record); without one, the result memory of the third, the engine's
+ * release lines of the second (dra_engine_prefetch_release) and what those lines name for the
+ * next (dra_engine_prefetch_release_next: a share's state and capacity lines). Hints only:
+ * nothing is changed, and a guess the heap gets wrong
  * (a departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
  * release's timed region: a release pays for the hints of the ones after it. */
 static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
 {
     uint64_t pods[RELEASE_AHEAD];
     uint32_t n = dra_workload_peek_departures(w, pods, RELEASE_AHEAD);
-    for (uint32_t i = n; i-- > 3;) /* farthest first: the slot line only */
+    for (uint32_t i = n; i-- > RELEASE_SLOT_AHEAD;) /* farthest first: the slot number */
+        if (pods[i] < c->cap_pod)
+            __builtin_prefetch(&c->pod_slot[pods[i]]);
+    for (uint32_t i = n < RELEASE_SLOT_AHEAD ? n : RELEASE_SLOT_AHEAD; i-- > 3;) /* the slot line */
         if (pods[i] < c->cap_pod && c->pod_slot[pods[i]] != NONE)
             __builtin_prefetch(&c->slots[c->pod_slot[pods[i]]]);
     for (uint32_t i = 0; i < n && i < 3; i++) {
@@ -1854,6 +1862,10 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
             continue;
         }
         if (i == 0) {
+            dra_engine_prefetch_release_next(c->eng, s->node, s->allocs, s->n);
+            continue;
+        }
+        if (i == 1) {
             dra_engine_prefetch_release(c->eng, s->node, s->allocs, s->n);
             continue;
         }

@@ -1319,6 +1319,14 @@ static void test_release_records(void)
     dra_engine_prefetch_record(x.e, &bad, 1); /* a hint: any record, nothing read beyond it */
     dra_engine_prefetch_record(x.e, &bad, 2);
     dra_engine_prefetch_record(x.e, NULL, 0);
+    for (unsigned stage = 0; stage < 4; stage++) /* every stage of a held record: hints only */
+        dra_engine_prefetch_record(x.e, &hb, stage);
+    /* the look-ahead of a release by allocations, both steps: hints only, any input */
+    dra_engine_prefetch_release(x.e, b.node, b.allocations, b.n);
+    dra_engine_prefetch_release_next(x.e, b.node, b.allocations, b.n);
+    dra_engine_prefetch_release_next(x.e, 1000000, b.allocations, b.n);
+    dra_engine_prefetch_release_next(x.e, b.node, NULL, 1);
+    dra_engine_prefetch_release_next(NULL, b.node, b.allocations, b.n);
     CHECK_EQ_U64(dra_alloc_state_digest(x.st), db);
     CHECK_EQ_U64(dra_engine_records_held(x.e), 2);
     check_summaries(&x);
