@@ -1244,23 +1244,37 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
     return DRA_OK;
 }
 
+/* Every entry of palt (DRA_ALLOC_MAX_RESULTS) set to v in four word stores: a loop over the
+ * picks becomes a call of memset (about 20 instructions for the usual one pick). */
+static inline void palt_fill(uint8_t *palt, uint8_t v)
+{
+    _Static_assert(DRA_ALLOC_MAX_RESULTS == 32, "palt_fill writes 32 entries");
+    uint64_t w = v * UINT64_C(0x0101010101010101);
+    memcpy(palt, &w, 8);
+    memcpy(palt + 8, &w, 8);
+    memcpy(palt + 16, &w, 8);
+    memcpy(palt + 24, &w, 8);
+}
+
 int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *arena,
                     dra_engine_result_t *out, bool *decided)
 {
     const dra__direct_t *d = &p->d;
     const struct dra__nrange *nd = &e->nrange[n];
     uint32_t pick[DRA_ALLOC_MAX_RESULTS], np = 0, chosen = 0;
-    uint8_t palt[DRA_ALLOC_MAX_RESULTS] = {0};
+    uint8_t palt[DRA_ALLOC_MAX_RESULTS]; /* set for each pick below */
     uint64_t looked = 0;
     int rc = 0;
     scan_t sc;
     *decided = false;
     if (d->kind == DRA__DIRECT_PAIR) {
         rc = pick_pair(e, d, nd->begin, nd->end, pick, &np, &looked);
+        palt[0] = 0;
         palt[1] = 1;
     } else if (d->kind == DRA__DIRECT_MATCH) {
         scan_init(&sc, e, &d->alt[0], nd->begin, nd->end);
         rc = pick_match(e, &d->alt[0], d->attr, &sc, pick, &np, &looked);
+        palt_fill(palt, 0);
     } else if (d->kind == DRA__DIRECT_MULTI) {
         /* each request alone, in order: no row is a candidate of two of them and at most one
          * has counters, so one request's picks never change another's candidates (the search
@@ -1285,8 +1299,7 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
             if (rc)
                 break;
         }
-        for (uint32_t i = 0; i < np; i++)
-            palt[i] = (uint8_t)chosen;
+        palt_fill(palt, (uint8_t)chosen);
     }
     out->stats.candidates += looked;
     if (rc == FALLBACK)

@@ -228,8 +228,9 @@ const char *dra_engine_served_name(dra_engine_served_t s);
 typedef struct dra_engine dra_engine_t;
 
 typedef struct dra_engine_opts {
-    /* Optional monotonic clock (ns) used to time the exact call that produced the result
-     * (out->alloc_ns); NULL = not timed. */
+    /* Optional monotonic clock used to time the call (direct answer or exact allocator) that
+     * produced the result (out->alloc_ns, in this clock's units: ns, or ticks the caller
+     * converts); NULL = not timed. */
     int64_t (*clock_ns)(void);
     /* Compare every direct answer with the exact allocator's on the same node (tests; always on
      * in DRA_DEBUG >= 3 builds): a difference makes dra_engine_place return DRA_EINTERNAL with
@@ -305,7 +306,7 @@ typedef struct dra_engine_result {
     uint32_t exact_calls;           /* nodes the exact allocator ran on */
     uint32_t direct_calls;          /* nodes answered from the engine's columns (direct answers) */
     dra_engine_served_t served;     /* what decided on out->node */
-    int64_t alloc_ns;               /* the exact call that produced the result (opts clock) */
+    int64_t alloc_ns;               /* the call that produced the result (opts clock's units) */
     dra_alloc_stats_t stats;        /* summed over the exact calls */
 } dra_engine_result_t;
 

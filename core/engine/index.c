@@ -167,6 +167,8 @@ static uint32_t req_next(const dra_engine_t *e, const plan_t *p, const creq_t *r
 /* First node >= pos admitted by every request (leapfrog), or NONE. */
 static uint32_t plan_next_all(const dra_engine_t *e, const plan_t *p, uint32_t pos)
 {
+    if (p->nreqs == 1) /* the request's first node is the plan's: no second look to confirm it */
+        return req_next(e, p, &p->reqs[0], pos);
     for (;;) {
         if (pos >= e->nnodes)
             return NONE;

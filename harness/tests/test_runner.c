@@ -330,6 +330,36 @@ static void test_delay_hook_recorded(void)
     dra_run_fini(&r);
 }
 
+/* The allocate call's time is taken inside the node search's region (its own clock: the
+ * time-stamp counter where there is one, converted to ns by a rate measured at start), so per
+ * shape its histogram counts the same pods and its mean stays within the search's: a tick count
+ * left unconverted (about 3 ticks a ns) or a wrong rate would put it above. */
+static void test_answer_time_within_search(void)
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.has_repeat = true;
+    o.repeat = 1;
+    dra_run_t r;
+    CHECK_OK(run_with(&o, &r));
+    const dra_hist_t *search = NULL, *answer = NULL;
+    for (uint32_t i = 0; i < r.nhists; i++) {
+        if (r.hist_names[i] && strcmp(r.hist_names[i], "all/node_search/allocated") == 0)
+            search = &r.hists[i];
+        if (r.hist_names[i] && strcmp(r.hist_names[i], "all/allocate/allocated") == 0)
+            answer = &r.hists[i];
+    }
+    CHECK(search && answer);
+    if (search && answer) {
+        CHECK(dra_hist_count(answer) > 100);
+        CHECK_EQ_I64(dra_hist_count(answer), dra_hist_count(search));
+        CHECK(dra_hist_min(answer) > 0);
+        CHECK_MSG(dra_hist_mean(answer) < dra_hist_mean(search), "allocate mean %.1f ns, node "
+                  "search mean %.1f ns", dra_hist_mean(answer), dra_hist_mean(search));
+    }
+    dra_run_fini(&r);
+}
+
 /* Every field schema.def stores in the loader's structs reads back as the writer wrote it
  * (top level, the first repetition and its first histogram). Returns the fields compared. */
 static int check_loaded_fields(const json_t *doc, const dra_rload_result_t *r)
@@ -525,6 +555,7 @@ int main(void)
     RUN(test_injected_fault_is_caught);
     RUN(test_sampled_invariants_are_seeded);
     RUN(test_delay_hook_recorded);
+    RUN(test_answer_time_within_search);
     RUN(test_result_round_trip);
     RUN(test_records_only_under_steady_arrivals);
     RUN(test_bad_inputs);
