@@ -3290,6 +3290,14 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_int(method, DRA_RF_METHOD_TIMER_RESOLUTION_NS,
                    (int64_t)res.tv_sec * 1000000000 + res.tv_nsec);
     dra_rf_put_int(method, DRA_RF_METHOD_TIMER_OVERHEAD_NS, timer_overhead_ns());
+    /* the clock of the allocate call inside the node search (answer_clock): the time-stamp
+     * counter at its measured rate (ticks a second), or CLOCK_MONOTONIC; absent when no
+     * engine was built */
+    if (ns_per_tick != 0)
+        dra_rf_put_str(method, DRA_RF_METHOD_ANSWER_TIMER,
+                       ns_per_tick > 0 ? "tsc" : "CLOCK_MONOTONIC");
+    if (ns_per_tick > 0)
+        dra_rf_put_int(method, DRA_RF_METHOD_ANSWER_TICK_HZ, (int64_t)(1e9 / ns_per_tick + 0.5));
     dra_rf_put_int(method, DRA_RF_METHOD_HIST_SIGFIGS, DRA_HIST_SIGFIGS);
     dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
     dra_rf_put_int(method, DRA_RF_METHOD_TIMING_VERSION, DRA_RESULT_TIMING_VERSION);

@@ -357,6 +357,15 @@ static void test_answer_time_within_search(void)
         CHECK_MSG(dra_hist_mean(answer) < dra_hist_mean(search), "allocate mean %.1f ns, node "
                   "search mean %.1f ns", dra_hist_mean(answer), dra_hist_mean(search));
     }
+    /* the result file says which clock timed the answer, and the counter's rate with it */
+    const json_t *m = json_object_get(json_object_get(r.json, "run"), "method");
+    const char *timer = json_string_value(json_object_get(m, "answer_timer"));
+    const json_t *rate = json_object_get(m, "answer_tick_hz");
+    CHECK(timer != NULL);
+    if (timer && strcmp(timer, "tsc") == 0)
+        CHECK(json_is_integer(rate) && json_integer_value(rate) > 0);
+    else
+        CHECK(timer && strcmp(timer, "CLOCK_MONOTONIC") == 0 && rate == NULL);
     dra_run_fini(&r);
 }
 
