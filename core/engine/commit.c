@@ -81,6 +81,18 @@ int dra__rows_index_build(dra_engine_t *e)
 
 /* ---- commit and release ------------------------------------------------------------------- */
 
+void dra__tree_flush(dra_engine_t *e)
+{
+    e->td_on = false;
+    for (uint32_t i = 0; i < e->ntd; i++) {
+        sig_t *s = &e->sigs[e->td_sig[i]];
+        uint32_t n = s->td_pend - 1;
+        s->td_pend = 0;
+        dra__tree_set(e, s, n);
+    }
+    e->ntd = 0;
+}
+
 /* A result changes every row of its device: found in O(1) through the model row the state
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
@@ -233,6 +245,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
     if (!e || (!a && n))
         return DRA_EINVAL;
     prefetch_results(e, node, a, n, delta > 0);
+    e->td_on = true; /* the leaves the rows move are set once each, below */
     int first = DRA_OK;
     uint32_t ndev = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -266,6 +279,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
             (*rc)->nrows = (uint16_t)e->rec_n;
         }
     }
+    dra__tree_flush(e);
     if (node < e->nnodes) {
         uint32_t s = e->score[node];
         dra__score_set(e, node, delta > 0 ? s + ndev : (s > ndev ? s - ndev : 0));
@@ -369,10 +383,12 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
     /* what apply_result does for an exclusive result of a known row (the share note sees no
      * shareID, as the committed result had none or DRAConsumableCapacity is off) */
     static const dra_result_t excl;
+    e->td_on = true;
     for (uint32_t i = 0; i < n; i++) {
         dra__direct_note_share(e, r->rows[i].row, &excl);
         dra__apply_row(e, r->rows[i].row, -1);
     }
+    dra__tree_flush(e);
     uint32_t node = r->node, s = e->score[node];
     dra__score_set(e, node, s > r->ndev ? s - r->ndev : 0);
     const plan_t *p = &e->plans[r->plan];
