@@ -92,6 +92,18 @@ int dra__rows_index_build(dra_engine_t *e)
 
 static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs);
 
+void dra__tree_flush(dra_engine_t *e)
+{
+    e->td_on = false;
+    for (uint32_t i = 0; i < e->ntd; i++) {
+        sig_t *s = &e->sigs[e->td_sig[i]];
+        uint32_t n = s->td_pend - 1;
+        s->td_pend = 0;
+        dra__tree_set(e, s, n);
+    }
+    e->ntd = 0;
+}
+
 /* A result changes every row of its device: found in O(1) through the model row the state
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
@@ -154,6 +166,42 @@ static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
         __builtin_prefetch(&e->rc_pat[r]);
 }
 
+/* Rows of one counter set whose per-row columns prefetch_counters starts (a bound on the hint's
+ * own cost: a GPU's MIG placements are 25 rows). */
+#define PREFETCH_SET_ROWS 64
+
+/* Start the lines a counter charge of table row r reads: its first set's remainders and cuts,
+ * and its set's consuming rows' fit counts, use, signature masks and availability bits (a
+ * partitionable device's siblings, whose fit the charge may flip). A commit onto a device
+ * untouched for a while finds them cold, and reaches them one dependent load after another.
+ * Hints only. */
+static void prefetch_counters(const dra_engine_t *e, uint32_t r)
+{
+    if (!e->rc_pat || e->rc_pat[r] == NONE || !e->ccut)
+        return;
+    uint32_t st = e->ctr_set[e->rc_base[r]], b = e->set_ctr0[st], n = e->set_nctr[st];
+    for (uint32_t c = b; c < b + n; c += 4) /* 16 bytes a counter */
+        __builtin_prefetch(&e->crem[c], 1);
+    __builtin_prefetch(&e->crem[b + n - 1], 1);
+    __builtin_prefetch(&e->ccut[b], 1);
+    __builtin_prefetch(&e->ccut[b + n - 1], 1);
+    const uint32_t *rows = e->srows + e->sr_off[st];
+    uint32_t nr = e->sr_n[st];
+    if (!nr || rows[nr - 1] < rows[0] || rows[nr - 1] - rows[0] >= PREFETCH_SET_ROWS)
+        return;
+    uint32_t lo = rows[0], hi = rows[nr - 1];
+    for (uint32_t q = lo; q <= hi; q += 16) { /* 4 bytes a row */
+        __builtin_prefetch(&e->nfail[q], 1);
+        __builtin_prefetch(&e->use[q]);
+        __builtin_prefetch(&e->rowsigs[q]);
+    }
+    __builtin_prefetch(&e->nfail[hi], 1);
+    __builtin_prefetch(&e->use[hi]);
+    __builtin_prefetch(&e->rowsigs[hi]);
+    __builtin_prefetch(&e->avb[lo >> 6], 1);
+    __builtin_prefetch(&e->avb[hi >> 6], 1);
+}
+
 /* Start loading model node node's count, leaf and error flag in signatures sigs (bit i:
  * signature i < 32). */
 static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t sigs)
@@ -203,8 +251,11 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
             uint32_t r = hint_row(e, &a[i]->results[j]);
-            if (r != NONE)
+            if (r != NONE) {
                 prefetch_row_columns(e, r);
+                if (commit)
+                    prefetch_counters(e, r);
+            }
         }
     if (node >= e->nnodes)
         return;
@@ -246,6 +297,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
     if (!e || (!a && n))
         return DRA_EINVAL;
     prefetch_results(e, node, a, n, delta > 0);
+    e->td_on = true; /* the leaves the rows move are set once each, below */
     int first = DRA_OK;
     uint32_t ndev = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -279,6 +331,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
             (*rc)->nrows = (uint8_t)e->rec_n;
         }
     }
+    dra__tree_flush(e);
     if (node < e->nnodes) {
         uint32_t s = e->score[node];
         dra__score_set(e, node, delta > 0 ? s + ndev : (s > ndev ? s - ndev : 0));
@@ -443,9 +496,12 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
      * an exclusive result (a record keeps no share under DRAConsumableCapacity), and what it
      * clears is only ever set again by the engine's set-up, which clears it again for a row
      * held exclusively; so it would change nothing here, and skipping it leaves the row's flags
-     * line unread (cold at a release) */
+     * line unread (cold at a release). The signature leaves the rows move are set once, at the
+     * end (dra__tree_flush). */
+    e->td_on = true;
     for (uint32_t i = 0; i < n; i++)
         dra__apply_row(e, r->rows[i].row, -1);
+    dra__tree_flush(e);
     uint32_t node = r->node, s = e->score[node];
     dra__score_set(e, node, s > r->ndev ? s - r->ndev : 0);
     const plan_t *p = &e->plans[r->plan];

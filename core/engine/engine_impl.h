@@ -36,6 +36,7 @@
 
 #define NONE DRA_ENGINE_NONE
 #define HAZARD INT32_MAX
+#define DRA__TD_MAX 32 /* signature leaves a commit or release defers (dra__tree_touch) */
 
 #define GRP_NONE 0xFFu /* sig_t.grp: the row is in no group */
 
@@ -53,6 +54,8 @@ typedef struct sig {
     bool sherr;                      /* an error row in the shared range */
     bool shany;                      /* a matching or error row in the shared range */
     bool any_err;                    /* sherr or some herr */
+    uint32_t td_pend;                /* model node + 1 whose leaf the commit or release in
+                                        progress has yet to set (dra__tree_touch), 0: none */
     /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
      * of node n sharing one value of the attribute (rows without it cannot join the request),
      * shcnt counts the shared rows that have the attribute */
@@ -344,6 +347,11 @@ struct dra_engine {
     /* release records (commit.c; the records are the caller's memory) */
     uint32_t rec_n;      /* rows recorded so far by the commit in progress */
     uint32_t rec_held;   /* records held (committed, not yet released) */
+    /* signature leaves a commit or release in progress changed (commit.c): set once each at
+     * its end instead of once per row that moved a count (dra__tree_touch) */
+    bool td_on;
+    uint32_t ntd;
+    uint32_t td_sig[DRA__TD_MAX]; /* the signatures whose td_pend is set */
 #if DRA_DEBUG
     /* what commits and releases did (engine_tests.h; debug builds only, none in a timed
      * Release build): rows refreshed, rows whose availability flipped, counter-list entries a
@@ -520,6 +528,26 @@ static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uin
 /* Signature s's leaf of model node n from its counts and flags, and the path above it.
  * O(log nodes). */
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
+/* Signature s's count, flags or blocked count of node n changed: its leaf is set now, or, while
+ * a commit or release is applied (td_on), once at its end (dra__tree_flush): a pod's rows move
+ * one node's counts several times (a multi-device pod, a partitionable device's siblings), and
+ * nothing reads the trees until it is done. A full list, or a leaf of another node already
+ * pending on s, is set now. O(1). */
+static inline void dra__tree_touch(dra_engine_t *e, sig_t *s, uint32_t n)
+{
+    if (e->td_on) {
+        if (s->td_pend == n + 1)
+            return;
+        if (!s->td_pend && e->ntd < DRA__TD_MAX) {
+            s->td_pend = n + 1;
+            e->td_sig[e->ntd++] = (uint32_t)(s - e->sigs);
+            return;
+        }
+    }
+    dra__tree_set(e, s, n);
+}
+/* Set the leaves dra__tree_touch deferred, and stop deferring. */
+void dra__tree_flush(dra_engine_t *e);
 /* Signature s's whole tree from its counts. O(nodes). */
 void dra__tree_build(dra_engine_t *e, sig_t *s);
 /* Whether plan p's summaries admit model node n (every request does, or it is an error node). */

@@ -109,14 +109,14 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
                                   : (old < s->cnt[n] ? s->cnt[n] : group_max(s, n));
             if (m != s->cnt[n]) {
                 s->cnt[n] = m;
-                dra__tree_set(e, s, n);
+                dra__tree_touch(e, s, n);
             }
         }
     } else if (shared) {
         s->shcnt += delta;
     } else {
         s->cnt[n] += delta;
-        dra__tree_set(e, s, n);
+        dra__tree_touch(e, s, n);
     }
 }
 
@@ -377,7 +377,7 @@ static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
         bool was = s->blk[n] > 0;
         s->blk[n] += delta;
         if (was != (s->blk[n] > 0))
-            dra__tree_set(e, s, n);
+            dra__tree_touch(e, s, n);
     }
 }
 
