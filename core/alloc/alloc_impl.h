@@ -608,7 +608,11 @@ static inline bool dra__slot_binding_blocked(const dra__acall_t *c, const dra__s
 /* ---- shared consumable capacity (sharedcap.c, KEP-5941, DRASharedConsumableCapacity on) ------ *
  * The rules and the upstream text behind each are in sharedcap.c's header. */
 
-/* Whether capacity request name req_name (a request key) names a valueFrom capacity of d. */
+/* Whether capacity names a and b are the same once a name without a domain takes driver drv's
+ * (common.c, beside dra__scc_device_maps). */
+bool dra__cap_qname_eq(const char *a, const char *b, const char *drv);
+/* Whether capacity request name req_name (a request key) names a valueFrom capacity of d
+ * (common.c). */
 bool dra__scc_device_maps(const dra_device_t *d, const char *req_name);
 /* The amount valueFrom counter cc of device d consumes for request body, through counter
  * definition def's requestPolicy (def NULL: a counter of value 0 without policy): 1 fits the
@@ -650,7 +654,8 @@ DRA_NODISCARD int dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__g
                                         const char *set, const char *name, dra__aq_t *sum,
                                         char *err, size_t errlen);
 /* The refusals of dra__scc_live over every gathered pool, before a call decides anything (so
- * the reference, the fast allocator, the brute force and the invariants refuse alike). */
+ * the reference, the fast allocator, the brute force and the invariants refuse alike; state.c,
+ * whose ledger it reads). */
 DRA_NODISCARD int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,
                                        const dra__gpools_t *gp, char *err, size_t errlen);
 /* The perDevice cost of device d of pool (driver, pool) told to fn: the snapshot of its live

@@ -1462,3 +1462,29 @@ int dra__device_selectable(const dra_model_t *m, const dra__beh_t *b, dra_cel_ca
     *match = rc == DRA_OK && why == DRA__SEL_OK;
     return rc;
 }
+
+/* ---- capacity names (DRASharedConsumableCapacity's rule 2, sharedcap.c) ------------------ */
+
+bool dra__cap_qname_eq(const char *a, const char *b, const char *drv)
+{
+    a = nz(a);
+    b = nz(b);
+    drv = nz(drv);
+    bool qa = strchr(a, '/') != NULL, qb = strchr(b, '/') != NULL;
+    if (qa == qb)
+        return strcmp(a, b) == 0;
+    const char *q = qa ? a : b, *bare = qa ? b : a;
+    size_t dl = strlen(drv);
+    return strncmp(q, drv, dl) == 0 && q[dl] == '/' && strcmp(q + dl + 1, bare) == 0;
+}
+
+bool dra__scc_device_maps(const dra_device_t *d, const char *req_name)
+{
+    const char *drv = d->slice ? d->slice->driver : NULL;
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        for (uint32_t k = 0; k < d->consumes[c].ncounters; k++)
+            if (d->consumes[c].counters[k].value_from &&
+                dra__cap_qname_eq(d->consumes[c].counters[k].value_from, req_name, drv))
+                return true;
+    return false;
+}

@@ -111,32 +111,8 @@ bool dra__device_value_from(const dra_device_t *d)
     return false;
 }
 
-/* ---- names (rule 2) ----------------------------------------------------------------------- */
-
-/* Whether a and b name the same capacity once a name without a domain takes driver drv's. */
-static bool qname_eq(const char *a, const char *b, const char *drv)
-{
-    a = nz(a);
-    b = nz(b);
-    drv = nz(drv);
-    bool qa = strchr(a, '/') != NULL, qb = strchr(b, '/') != NULL;
-    if (qa == qb)
-        return strcmp(a, b) == 0;
-    const char *q = qa ? a : b, *bare = qa ? b : a;
-    size_t dl = strlen(drv);
-    return strncmp(q, drv, dl) == 0 && q[dl] == '/' && strcmp(q + dl + 1, bare) == 0;
-}
-
-bool dra__scc_device_maps(const dra_device_t *d, const char *req_name)
-{
-    const char *drv = d->slice ? d->slice->driver : NULL;
-    for (uint32_t c = 0; c < d->nconsumes; c++)
-        for (uint32_t k = 0; k < d->consumes[c].ncounters; k++)
-            if (d->consumes[c].counters[k].value_from &&
-                qname_eq(d->consumes[c].counters[k].value_from, req_name, drv))
-                return true;
-    return false;
-}
+/* Names (rule 2): dra__cap_qname_eq and dra__scc_device_maps are in common.c, whose
+ * missing-capacity rule needs them below this file. */
 
 /* ---- the amount of one allocation (rule 1) ------------------------------------------------ */
 
@@ -148,7 +124,7 @@ int dra__scc_amount(const dra__capmode_t *m, const dra_exact_request_t *body,
     const dra_cap_request_t *hit = NULL;
     for (uint32_t i = 0; i < body->ncap_requests; i++) {
         const dra_cap_request_t *r = &body->cap_requests[i];
-        if (!qname_eq(r->name, cc->value_from, drv))
+        if (!dra__cap_qname_eq(r->name, cc->value_from, drv))
             continue;
         if (hit) {
             snprintf(err, errlen, "counter \"%s\" takes its value from capacity \"%s\", which the "
@@ -529,33 +505,6 @@ int dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p, con
     int rc = dra__scc_live(l, p, add_one, &o, err, errlen);
     *sum = o.sum;
     return rc;
-}
-
-static void no_charge(void *ctx, const char *set, const char *name, dra__aq_t v)
-{
-    (void)ctx;
-    (void)set;
-    (void)name;
-    (void)v;
-}
-
-int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,
-                         const dra__gpools_t *gp, char *err, size_t errlen)
-{
-    if (!b->scc)
-        return DRA_OK;
-    const dra__scc_ledger_t *l = NULL;
-    if (st && !dra__alloc_state_scc(st, &l)) {
-        snprintf(err, errlen, "feature gate DRASharedConsumableCapacity is on for the allocator "
-                              "but not for its allocation state");
-        return DRA_EFATAL;
-    }
-    for (uint32_t p = 0; l && l->n && p < gp->n; p++) {
-        int rc = dra__scc_live(l, &gp->pools[p], no_charge, NULL, err, errlen);
-        if (rc)
-            return rc;
-    }
-    return DRA_OK;
 }
 
 int dra__scc_device_pd(const dra__scc_ledger_t *l, const char *driver, const char *pool,

@@ -18,6 +18,7 @@
  * one XXH3 per entry (and per share / capacity inside it), so it does not depend on commit order
  * and a release restores it exactly. Quantities are summed exactly (dra__aq_t).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1099,4 +1100,33 @@ bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, con
     if (!e || !e->nshares || !share_id)
         return false;
     return share_at(s, e, share_id, strlen(share_id)) >= 0;
+}
+
+/* ---- DRASharedConsumableCapacity's refusals over the ledger (sharedcap.c) ------------------ */
+
+static void no_charge(void *ctx, const char *set, const char *name, dra__aq_t v)
+{
+    (void)ctx;
+    (void)set;
+    (void)name;
+    (void)v;
+}
+
+int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,
+                         const dra__gpools_t *gp, char *err, size_t errlen)
+{
+    if (!b->scc)
+        return DRA_OK;
+    const dra__scc_ledger_t *l = NULL;
+    if (st && !dra__alloc_state_scc(st, &l)) {
+        snprintf(err, errlen, "feature gate DRASharedConsumableCapacity is on for the allocator "
+                              "but not for its allocation state");
+        return DRA_EFATAL;
+    }
+    for (uint32_t p = 0; l && p < gp->n; p++) {
+        int rc = dra__scc_live(l, &gp->pools[p], no_charge, NULL, err, errlen);
+        if (rc)
+            return rc;
+    }
+    return DRA_OK;
 }
