@@ -883,14 +883,10 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
     return DRA_OK;
 }
 
-int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
+/* Take n exclusive allocations off their rows: all or nothing (DRA_ENOTFOUND, nothing
+ * changed), a row named twice taken twice. */
+static inline int excl_take(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
 {
-    if (!n)
-        return DRA_OK;
-    if (!rows)
-        return DRA_EINVAL;
-    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
-    /* as dra__alloc_state_release_rows: all or nothing, a row named twice released twice */
     uint32_t done = 0;
     for (; done < n; done++) {
         uint32_t row = rows[done];
@@ -903,6 +899,137 @@ int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, ui
             s->ents[rows[done] - 1].exclusive++;
         return DRA_ENOTFOUND;
     }
+    return DRA_OK;
+}
+
+bool dra__alloc_state_share_rec(dra_alloc_state_t *s, uint32_t srow, const dra_result_t *res,
+                                dra__state_share_t *sh)
+{
+    if (s->beh.scc || !srow || srow > s->nrows || result_kind(s, res) != R_SHARE ||
+        res->nconsumed > sizeof sh->nid / sizeof sh->nid[0])
+        return false;
+    const st_dev_t *e = &s->ents[srow - 1];
+    if (!e->drv || !e->nshares || (e->shares[e->nshares - 1].ref & REF_MARK))
+        return false;
+    sh->srow = srow;
+    sh->ref = e->shares[e->nshares - 1].ref;
+    sh->fp = e->shares[e->nshares - 1].fp;
+    sh->ncap = res->nconsumed;
+    for (uint32_t j = 0; j < res->nconsumed; j++) {
+        const char *nm = res->consumed[j].name ? res->consumed[j].name : "";
+        /* the commit has just found this name through the cache (cap_id): a slot still naming
+         * the same pointer holds its id, checked by its text then; else the cache again */
+        unsigned k = cap_slot(nm);
+        if (s->capc[k].p == nm && s->capc[k].id)
+            sh->nid[j] = s->capc[k].id;
+        else
+            (void)cap_id(s, nm, false, &sh->nid[j]); /* find only: the commit interned it */
+        if (!sh->nid[j])
+            return false;
+        sh->amt[j] = dra__aq_from(&res->consumed[j].value);
+    }
+    return true;
+}
+
+/* The index of the live share ref with fingerprint fp on e, -1 when none. */
+static int share_by_ref(const st_dev_t *e, uint32_t ref, uint32_t fp)
+{
+    for (uint32_t i = 0; i < e->nshares; i++)
+        if (e->shares[i].ref == ref && e->shares[i].fp == fp)
+            return (int)i;
+    return -1;
+}
+
+int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n,
+                                 const dra__state_share_t *sh, uint32_t nsh)
+{
+    if ((!rows && n) || (!sh && nsh) || (nsh && s->beh.scc) || n + nsh > DRA_ALLOC_STATE_ROWS_MAX)
+        return DRA_EINVAL;
+    if (!n && !nsh)
+        return DRA_OK;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    /* every share live first (marked, so one kept twice is found once), then the exclusive
+     * rows: all or nothing */
+    uint32_t all[DRA_ALLOC_STATE_ROWS_MAX];
+    st_dev_t *ent[DRA_ALLOC_STATE_ROWS_MAX];
+    uint32_t k = 0;
+    int rc = DRA_OK;
+    for (; k < nsh; k++) {
+        uint32_t row = sh[k].srow;
+        int z = -1;
+        if (row && row <= s->nrows && s->ents[row - 1].drv && sh[k].ncap <= 4)
+            z = share_by_ref(&s->ents[row - 1], sh[k].ref, sh[k].fp);
+        if (z < 0) {
+            rc = DRA_ENOTFOUND;
+            break;
+        }
+        ent[k] = &s->ents[row - 1];
+        ent[k]->shares[z].ref |= REF_MARK;
+    }
+    if (!rc)
+        rc = excl_take(s, rows, n);
+    if (rc) {
+        while (k--)
+            ent[k]->shares[share_by_ref(ent[k], sh[k].ref | REF_MARK, sh[k].fp)].ref &= ~REF_MARK;
+        return rc;
+    }
+    for (uint32_t i = 0; i < nsh; i++) { /* as dra__alloc_state_release_rows' second pass */
+        st_dev_t *e = ent[i];
+        int z = share_by_ref(e, sh[i].ref | REF_MARK, sh[i].fp);
+        share_drop(s, e->shares[z].ref);
+        e->shares[z] = e->shares[e->nshares - 1];
+        e->nshares--;
+        for (uint32_t j = 0; j < sh[i].ncap; j++)
+            for (uint32_t k2 = 0; k2 < e->ncaps; k2++) {
+                if (e->caps[k2].name == sh[i].nid[j] && e->caps[k2].n > 0) {
+                    e->caps[k2].n--;
+                    e->caps[k2].sum -= sh[i].amt[j];
+                    if (e->caps[k2].n == 0) {
+                        e->caps[k2] = e->caps[e->ncaps - 1];
+                        e->ncaps--;
+                    }
+                    break;
+                }
+            }
+    }
+    for (uint32_t i = 0; s->beh.scc && i < n; i++) {
+        const st_dev_t *e = &s->ents[rows[i] - 1];
+        dra__scc_ledger_release_device(s->scc, dra_intern_str(&s->intern, e->drv),
+                                       dra_intern_str(&s->intern, e->pool),
+                                       dra_intern_str(&s->intern, e->dev));
+    }
+    if (n)
+        memcpy(all, rows, n * sizeof *rows);
+    for (uint32_t i = 0; i < nsh; i++)
+        all[n + i] = sh[i].srow;
+    notify(s, NULL, all, n + nsh);
+    return DRA_OK;
+}
+
+void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, uint32_t ref)
+{
+    if (!srow || srow > s->nrows)
+        return;
+    const st_dev_t *e = &s->ents[srow - 1];
+    if (e->nshares)
+        __builtin_prefetch(e->shares, 1);
+    if (e->ncaps)
+        __builtin_prefetch(e->caps, 1);
+    if (!(ref & (REF_INTERN | REF_MARK)) && ref < s->ncells)
+        __builtin_prefetch(cell(s, ref), 1);
+}
+
+int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
+{
+    if (!n)
+        return DRA_OK;
+    if (!rows)
+        return DRA_EINVAL;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    /* as dra__alloc_state_release_rows: all or nothing, a row named twice released twice */
+    int rc = excl_take(s, rows, n);
+    if (rc)
+        return rc;
     for (uint32_t i = 0; s->beh.scc && i < n; i++) {
         const st_dev_t *e = &s->ents[rows[i] - 1];
         dra__scc_ledger_release_device(s->scc, dra_intern_str(&s->intern, e->drv),
