@@ -622,11 +622,14 @@ static int slot_mem(ctx_t *c, slot_t *s)
  * written back, so what the engine's template left there stays. The first line of the slot's
  * release record is the commit's to write: warm, it costs the commit no miss (a record of the
  * engine's own pool was a line the commit found cold); its second line is written by pods of
- * more than 6 rows only. */
+ * more than 6 rows and by pods with a share (its capacities), warmed when the slot's last pod
+ * wrote it. */
 static void slot_mem_touch(const ctx_t *c, uint32_t si)
 {
     volatile char *rl = (volatile char *)(void *)&c->recs[si];
     rl[0] = rl[0];
+    if (c->recs[si].nshares || c->recs[si].nrows > 6)
+        rl[64] = rl[64];
     const slot_t *s = &c->slots[si];
     volatile char *m = s->es.mem;
     for (size_t i = 0; m && i < s->es.cap; i += 64)
