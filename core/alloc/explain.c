@@ -139,8 +139,9 @@ void dra_why_busy(dra_why_t *w, uint32_t matching, uint32_t left)
     put(w, ", %u needed", w->need);
 }
 
-void dra_why_counters(dra_why_t *w, uint32_t free_, uint32_t left, const char *set,
-                      const char *counter)
+/* "N free matching devices, none fits the counters left" (or "M fit"): the start of a counters
+ * reason, static or request-driven. */
+static void counters_fit(dra_why_t *w, uint32_t free_, uint32_t left)
 {
     w->left = left;
     put(w, "%u free matching %s, ", free_, dev_word(free_));
@@ -148,6 +149,12 @@ void dra_why_counters(dra_why_t *w, uint32_t free_, uint32_t left, const char *s
         put(w, "none fits the counters left");
     else
         put(w, "%u fit%s the counters left", left, left == 1 ? "s" : "");
+}
+
+void dra_why_counters(dra_why_t *w, uint32_t free_, uint32_t left, const char *set,
+                      const char *counter)
+{
+    counters_fit(w, free_, left);
     if (counter && set)
         put(w, " (counter %s of counter set %s exhausted)", counter, set);
     put(w, ", %u needed", w->need);
@@ -1212,12 +1219,7 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
         case ST_COUNTERS:
             BEGIN(DRA_WHY_COUNTERS);
             if (f->vf) { /* a request-driven counter: the amount and what is left */
-                w->left = left;
-                put(w, "%u free matching %s, ", before, dev_word(before));
-                if (left == 0)
-                    put(w, "none fits the counters left");
-                else
-                    put(w, "%u fit%s the counters left", left, left == 1 ? "s" : "");
+                counters_fit(w, before, left);
                 put(w, " (counter %s of counter set %s, drawn per allocation from the request: "
                        "%s asked, %s of %s left after the live allocations), %u needed",
                     f->cname, f->cset, f->vamount, f->vleft, f->vtotal, need);
