@@ -4,7 +4,8 @@
  * with the gate off; with it on request-driven amounts charged per allocation, snapshots written
  * in results and charged for live allocations (committed and released), the cases refused as
  * not established, and the engine's hazard - the reference, the fast allocator, the brute force,
- * the invariant checker and the engine agreeing on each. */
+ * the invariant checker and the engine agreeing on each; and what the explain mode says of a
+ * request-driven amount the requestPolicy refuses or the live snapshots leave no room for. */
 #include <stdlib.h>
 #include <string.h>
 
