@@ -279,6 +279,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->tnode);
     free(e->mnode);
     free(e->rowsigs);
+    free(e->badattr);
     free(e->slice_row0);
     free(e->hz);
     free(e->ahz);
@@ -532,6 +533,20 @@ void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n)
         dra_alloc_state_rows_in_use(e->state, out, n);
         return;
     }
+    /* the rows with an engine row first, in one sequential pass over ord_row: no slice header
+     * is read (one cache miss a slice, 50,000 of them on fleet-50k, was most of the cost) */
+    uint32_t lim = n < e->nord ? n : e->nord;
+    bool rest = lim < n;
+    for (uint32_t row = 0; row < lim; row++) {
+        uint32_t r = e->ord_row[row];
+        if (r != NONE) /* the row is its device ID's only one: its results are counted here */
+            out[row] = e->use[r] != 0;
+        else
+            rest = true;
+    }
+    if (!rest)
+        return;
+    /* then the others (a repeated device ID, or past the engine's rows): the state answers */
     const dra_model_t *m = e->m;
     uint32_t row = 0;
     for (uint32_t si = 0; si < m->nslices; si++) {
@@ -540,13 +555,11 @@ void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n)
         if (end > n)
             end = n;
         for (uint32_t di = 0; row < end; di++, row++) {
-            uint32_t r = row < e->nord ? e->ord_row[row] : NONE;
-            if (r != NONE) /* the row is its device ID's only one: its results are counted here */
-                out[row] = e->use[r] != 0;
-            else
-                out[row] = (dra_alloc_state_row_flags(e->state, row, sl->driver, sl->pool_name,
-                                                      sl->devices[di].name) &
-                            DRA_STATE_IN_USE) != 0;
+            if (row < e->nord && e->ord_row[row] != NONE)
+                continue; /* done above */
+            out[row] = (dra_alloc_state_row_flags(e->state, row, sl->driver, sl->pool_name,
+                                                  sl->devices[di].name) &
+                        DRA_STATE_IN_USE) != 0;
         }
         if (row >= n)
             return;
