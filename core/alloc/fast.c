@@ -350,18 +350,28 @@ static int build_indexes(dra_fast_t *a)
     a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
     if (!a->mir || !a->devs || !a->devpool || !a->dupid || !a->slice_pb || !a->row_pbk)
         return DRA_ENOMEM;
+    /* the device-ID hash chains: a slice's rows in chunks whose chain heads are prefetched
+     * first (a head is a cache miss in a table of a million slots); the (driver, pool) part of
+     * dev_hash is the slice's, hashed once */
+    size_t hs[64];
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
         fbucket_t *pb = sl->ndevices ? bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false)
                                      : NULL;
+        uint64_t seed = sl->ndevices ? str_hash(pb->key2, str_hash(pb->key1, 7)) : 0;
         for (uint32_t d = 0; d < sl->ndevices; d++) {
+            if (d % 64 == 0)
+                for (uint32_t k = d; k < sl->ndevices && k < d + 64; k++) {
+                    hs[k - d] = (size_t)str_hash(sl->devices[k].name, seed) & a->dmask;
+                    __builtin_prefetch(&a->devs[hs[k - d]]);
+                }
             const uint32_t row = a->slice_row[i] + d;
             fdev_t *e = &a->devpool[row];
             e->slice = i;
             a->slice_pb[i] = pb->id;
             a->row_pbk[row] = pb;
             const char *dn = nz(sl->devices[d].name);
-            size_t h = (size_t)dev_hash(pb->key1, pb->key2, dn) & a->dmask;
+            size_t h = hs[d % 64]; /* dev_hash(pb->key1, pb->key2, dn) & a->dmask */
             for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
                 /* a pool's bucket is unique to its (driver, pool) names, so comparing buckets
                  * first leaves the name, three dependent loads away, to rows of the same pool */
