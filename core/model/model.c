@@ -452,9 +452,35 @@ const char *dra_attr_format(const dra_attr_t *a, char *buf, size_t len)
 /* Fields are staged in a buffer and fed to XXH3 in large blocks: a model has tens of millions
  * of tiny fields and a streaming update per field would dominate the cost. */
 #define HBUF 65536
+
+/* The hashes of recent quantities by value (dra_quantity_hash depends on the magnitude, the
+ * exponent and the sign only): devices of one kind repeat their capacities and counters, and the
+ * hash strips tens and mixes three words. Direct-mapped, power of two. */
+#define QMEMO 256
+typedef struct qmemo_ent {
+    uint64_t lo, hi, h;
+    int32_t exp;
+    int8_t neg;
+    uint8_t valid;
+} qmemo_ent_t;
+
+/* The entry hashes of recent attributes by identity: the model does not change while it is
+ * hashed, so an attribute with the same name pointer, kind, count and value (a number, or the
+ * pointer of its text or list) hashes as an earlier one did; the generator shares its strings
+ * and lists between devices. Direct-mapped, power of two. */
+#define AMEMO 1024
+typedef struct amemo_ent {
+    const char *name;
+    uint64_t val, h;
+    uint32_t count;
+    uint8_t kind, valid;
+} amemo_ent_t;
+
 typedef struct hasher {
     XXH3_state_t *st;
     struct hasher *sub; /* per-entry hasher for map-like collections (NULL inside an entry) */
+    qmemo_ent_t *qm;    /* QMEMO entries shared by a hasher and its sub-hasher */
+    amemo_ent_t *am;    /* AMEMO entries, likewise */
     size_t n;
     bool streaming; /* st holds a prefix (the buffer overflowed at least once) */
     unsigned char buf[HBUF];
@@ -527,7 +553,18 @@ static void h_u64(hasher_t *h, uint8_t tag, uint64_t v)
 static void h_q(hasher_t *h, uint8_t tag, const dra_quantity_t *q)
 {
     /* by value: equal quantities hash equal whatever their written form */
-    h_u64(h, tag, dra_quantity_hash(q));
+    uint64_t k = (q->lo * 0x9e3779b97f4a7c15ULL) ^ (q->hi * 0xff51afd7ed558ccdULL) ^
+                 ((uint64_t)(uint32_t)q->exp << 1) ^ (uint64_t)(uint8_t)q->neg;
+    qmemo_ent_t *e = &h->qm[(k >> 40) & (QMEMO - 1)];
+    if (!e->valid || e->lo != q->lo || e->hi != q->hi || e->exp != q->exp || e->neg != q->neg) {
+        e->lo = q->lo;
+        e->hi = q->hi;
+        e->exp = q->exp;
+        e->neg = q->neg;
+        e->valid = 1;
+        e->h = dra_quantity_hash(q);
+    }
+    h_u64(h, tag, e->h);
 }
 
 /* A resource list: kept sorted by name by the reader and the generator, so hashed in order;
@@ -730,14 +767,44 @@ static void h_tols(hasher_t *h, const dra_toleration_t *t, uint32_t n)
     }
 }
 
+/* The entry hash of attribute a (h_attr in the sub-hasher), through h->am. */
+static uint64_t attr_entry(hasher_t *h, const dra_attr_t *a)
+{
+    uint64_t val = 0;
+    switch ((dra_attr_kind_t)a->kind) {
+    case DRA_ATTR_INT: val = (uint64_t)a->v.i; break;
+    case DRA_ATTR_BOOL: val = a->v.b; break;
+    case DRA_ATTR_STRING:
+    case DRA_ATTR_VERSION: val = (uint64_t)(uintptr_t)a->v.s; break;
+    case DRA_ATTR_INTS: val = (uint64_t)(uintptr_t)a->v.ints; break;
+    case DRA_ATTR_BOOLS: val = (uint64_t)(uintptr_t)a->v.bools; break;
+    case DRA_ATTR_STRINGS:
+    case DRA_ATTR_VERSIONS: val = (uint64_t)(uintptr_t)a->v.strs; break;
+    case DRA_ATTR_NONE: break;
+    }
+    uint64_t k = ((uint64_t)(uintptr_t)a->name * 0x9e3779b97f4a7c15ULL) ^
+                 (val * 0xff51afd7ed558ccdULL) ^ ((uint64_t)a->kind << 32) ^ a->count;
+    k ^= k >> 29;
+    amemo_ent_t *e = &h->am[(k * 0x94d049bb133111ebULL) >> 54 & (AMEMO - 1)];
+    if (e->valid && e->name == a->name && e->val == val && e->kind == a->kind &&
+        e->count == a->count)
+        return e->h;
+    h_attr(entry_begin(h), a);
+    e->h = entry_end(h);
+    e->name = a->name;
+    e->val = val;
+    e->kind = a->kind;
+    e->count = a->count;
+    e->valid = 1;
+    return e->h;
+}
+
 static void h_device(hasher_t *h, const dra_device_t *d)
 {
     h_str(h, 'D', d->name);
     uint64_t sum = 0;
-    for (uint32_t i = 0; i < d->nattrs; i++) {
-        h_attr(entry_begin(h), &d->attrs[i]);
-        sum += entry_end(h);
-    }
+    for (uint32_t i = 0; i < d->nattrs; i++)
+        sum += attr_entry(h, &d->attrs[i]);
     h_u64(h, 'A', d->nattrs);
     h_u64(h, 'A', sum);
     sum = 0;
@@ -895,15 +962,21 @@ static void h_group_sched(hasher_t *h, const dra_group_sched_t *s)
 uint64_t dra_model_digest(const dra_model_t *m)
 {
     hasher_t *hp = malloc(2 * sizeof *hp);
+    qmemo_ent_t *qm = calloc(QMEMO, sizeof *qm);
+    amemo_ent_t *am = calloc(AMEMO, sizeof *am);
     XXH3_state_t *st = XXH3_createState(), *st2 = XXH3_createState();
-    if (!st || !st2 || !hp) {
+    if (!st || !st2 || !hp || !qm || !am) {
         free(hp);
+        free(qm);
+        free(am);
         XXH3_freeState(st);
         XXH3_freeState(st2);
         return 0;
     }
     hp[0].st = st;
     hp[0].sub = &hp[1];
+    hp[0].qm = hp[1].qm = qm;
+    hp[0].am = hp[1].am = am;
     hp[0].n = 0;
     hp[0].streaming = false;
     hp[1].st = st2;
@@ -1061,6 +1134,8 @@ uint64_t dra_model_digest(const dra_model_t *m)
     XXH3_freeState(st);
     XXH3_freeState(st2);
     free(hp);
+    free(qm);
+    free(am);
     return r;
 }
 
