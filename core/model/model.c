@@ -507,11 +507,25 @@ typedef struct amemo_ent {
     uint8_t kind, valid;
 } amemo_ent_t;
 
+/* The entry hashes of recent counters and capacities (a name, a quantity, and a valueFrom or a
+ * policy) by the identity of their name and policy pointers and the quantity's value, as
+ * amemo_ent_t does for attributes. */
+#define QEMEMO 1024
+typedef struct qememo_ent {
+    const char *name;
+    const void *p1, *p2;
+    uint64_t lo, hi, h;
+    int32_t exp;
+    int8_t neg;
+    uint8_t what, valid; /* what: 1 counter, 2 capacity */
+} qememo_ent_t;
+
 typedef struct hasher {
     XXH3_state_t *st;
     struct hasher *sub; /* per-entry hasher for map-like collections (NULL inside an entry) */
     qmemo_ent_t *qm;    /* QMEMO entries shared by a hasher and its sub-hasher */
     amemo_ent_t *am;    /* AMEMO entries, likewise */
+    qememo_ent_t *qe;   /* QEMEMO entries, likewise */
     size_t n;
     bool streaming; /* st holds a prefix (the buffer overflowed at least once) */
     unsigned char buf[HBUF];
@@ -753,18 +767,49 @@ static void h_snapshot(hasher_t *h, const dra_counter_snapshot_t *sn)
     h_set_uses(h, 'L', sn->per_allocation, sn->nper_allocation);
 }
 
+/* The memo entry of (what, name, q, p1, p2) in h->qe; *hit when it holds that key (else it is
+ * set to it, and the caller stores the hash). */
+static qememo_ent_t *qe_slot(hasher_t *h, uint8_t what, const char *name, const dra_quantity_t *q,
+                             const void *p1, const void *p2, bool *hit)
+{
+    uint64_t k = ((uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ULL) ^
+                 (q->lo * 0xff51afd7ed558ccdULL) ^ q->hi ^ ((uint64_t)(uint32_t)q->exp << 7) ^
+                 ((uint64_t)(uintptr_t)p1 * 0xc4ceb9fe1a85ec53ULL) ^ (uint64_t)(uintptr_t)p2 ^ what;
+    k ^= k >> 31;
+    qememo_ent_t *e = &h->qe[(k * 0x94d049bb133111ebULL) >> 54 & (QEMEMO - 1)];
+    *hit = e->valid && e->what == what && e->name == name && e->p1 == p1 && e->p2 == p2 &&
+           e->lo == q->lo && e->hi == q->hi && e->exp == q->exp && e->neg == q->neg;
+    if (!*hit) {
+        e->what = what;
+        e->name = name;
+        e->p1 = p1;
+        e->p2 = p2;
+        e->lo = q->lo;
+        e->hi = q->hi;
+        e->exp = q->exp;
+        e->neg = q->neg;
+        e->valid = 1;
+    }
+    return e;
+}
+
 static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
 {
     uint64_t sum = 0;
     for (uint32_t i = 0; i < n; i++) {
-        hasher_t *e = entry_begin(h);
-        h_str(e, 'c', c[i].name);
-        h_q(e, 'c', &c[i].value);
-        if (c[i].value_from) /* KEP-5941 fields: hashed only when present (digests unchanged) */
-            h_str(e, 'f', c[i].value_from);
-        if (c[i].policy)
-            h_policy(e, c[i].policy);
-        sum += entry_end(h);
+        bool hit;
+        qememo_ent_t *m = qe_slot(h, 1, c[i].name, &c[i].value, c[i].value_from, c[i].policy, &hit);
+        if (!hit) {
+            hasher_t *e = entry_begin(h);
+            h_str(e, 'c', c[i].name);
+            h_q(e, 'c', &c[i].value);
+            if (c[i].value_from) /* KEP-5941 fields: hashed only when present (digests unchanged) */
+                h_str(e, 'f', c[i].value_from);
+            if (c[i].policy)
+                h_policy(e, c[i].policy);
+            m->h = entry_end(h);
+        }
+        sum += m->h;
     }
     h_u64(h, 'c', n);
     h_u64(h, 'c', sum);
@@ -841,11 +886,16 @@ static void h_device(hasher_t *h, const dra_device_t *d)
     sum = 0;
     for (uint32_t i = 0; i < d->ncaps; i++) {
         const dra_capacity_t *c = &d->caps[i];
-        hasher_t *e = entry_begin(h);
-        h_str(e, 'c', c->name);
-        h_q(e, 'q', &c->value);
-        h_policy(e, c->policy);
-        sum += entry_end(h);
+        bool hit;
+        qememo_ent_t *m = qe_slot(h, 2, c->name, &c->value, c->policy, NULL, &hit);
+        if (!hit) {
+            hasher_t *e = entry_begin(h);
+            h_str(e, 'c', c->name);
+            h_q(e, 'q', &c->value);
+            h_policy(e, c->policy);
+            m->h = entry_end(h);
+        }
+        sum += m->h;
     }
     h_u64(h, 'C', d->ncaps);
     h_u64(h, 'C', sum);
@@ -995,11 +1045,13 @@ uint64_t dra_model_digest(const dra_model_t *m)
     hasher_t *hp = malloc(2 * sizeof *hp);
     qmemo_ent_t *qm = calloc(QMEMO, sizeof *qm);
     amemo_ent_t *am = calloc(AMEMO, sizeof *am);
+    qememo_ent_t *qe = calloc(QEMEMO, sizeof *qe);
     XXH3_state_t *st = XXH3_createState(), *st2 = XXH3_createState();
-    if (!st || !st2 || !hp || !qm || !am) {
+    if (!st || !st2 || !hp || !qm || !am || !qe) {
         free(hp);
         free(qm);
         free(am);
+        free(qe);
         XXH3_freeState(st);
         XXH3_freeState(st2);
         return 0;
@@ -1008,6 +1060,7 @@ uint64_t dra_model_digest(const dra_model_t *m)
     hp[0].sub = &hp[1];
     hp[0].qm = hp[1].qm = qm;
     hp[0].am = hp[1].am = am;
+    hp[0].qe = hp[1].qe = qe;
     hp[0].n = 0;
     hp[0].streaming = false;
     hp[1].st = st2;
@@ -1167,6 +1220,7 @@ uint64_t dra_model_digest(const dra_model_t *m)
     free(hp);
     free(qm);
     free(am);
+    free(qe);
     return r;
 }
 
