@@ -387,28 +387,6 @@ static bool is_version_kind(uint8_t k)
     return k == DRA_ATTR_VERSION || k == DRA_ATTR_VERSIONS;
 }
 
-/* Interns, in row order, the text of every attribute value of kind `one` and of every element of
- * the lists of kind `many` (string ids must be stable before anything is sized by them). */
-static int intern_values(builder_t *b, dra_attr_kind_t one, dra_attr_kind_t many)
-{
-    const dra_table_t *t = b->t;
-    for (uint32_t r = 0; r < t->nrows; r++) {
-        const dra_device_t *d = t->dev[r];
-        for (uint32_t i = 0; i < d->nattrs; i++) {
-            const dra_attr_t *at = &d->attrs[i];
-            uint32_t sid;
-            int rc = DRA_OK;
-            if (at->kind == one)
-                rc = dict_put(b, at->v.s, &sid);
-            for (uint32_t j = 0; at->kind == many && j < at->count && rc == DRA_OK; j++)
-                rc = dict_put(b, at->v.strs[j], &sid);
-            if (rc != DRA_OK)
-                return rc;
-        }
-    }
-    return DRA_OK;
-}
-
 static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_sid)
 {
     dra_table_t *t = b->t;
@@ -779,14 +757,9 @@ static int attr_value(builder_t *b, lhash_t *lh, uint32_t c, const dra_attr_t *a
     return DRA_OK;
 }
 
-/* Interns the string values: this comes before anything indexes by string id. */
-static int attr_intern_strings(builder_t *b)
-{
-    return intern_values(b, DRA_ATTR_STRING, DRA_ATTR_STRINGS);
-}
-
-/* Creates the attribute and capacity columns in order of first appearance with the kinds each
- * holds, and counts the lists (*nlists) and list values (*nlvals) per attribute column, the
+/* Interns the string values (string ids are stable before anything indexes by them), creates
+ * the attribute and capacity columns in order of first appearance with the kinds each holds,
+ * and counts the lists (*nlists) and list values (*nlvals) per attribute column, the
  * longest attribute (b->attr_maxlen) and the attribute instances (b->attr_ninst): one pass over
  * the devices' attributes, the counts kept per interned name until the columns exist. */
 static int attr_columns(builder_t *b, uint32_t **nlists_out, uint32_t **nlvals_out)
@@ -808,6 +781,16 @@ static int attr_columns(builder_t *b, uint32_t **nlists_out, uint32_t **nlvals_o
         ninst += d->nattrs;
         for (uint32_t i = 0; i < d->nattrs; i++) {
             const dra_attr_t *at = &d->attrs[i];
+            /* the string values interned here, in row order (what attr_intern_strings did in
+             * a pass of its own: the ids are the same) */
+            uint32_t sid;
+            int rc = DRA_OK;
+            if (at->kind == DRA_ATTR_STRING)
+                rc = dict_put(b, at->v.s, &sid);
+            for (uint32_t j = 0; at->kind == DRA_ATTR_STRINGS && j < at->count && rc == DRA_OK; j++)
+                rc = dict_put(b, at->v.strs[j], &sid);
+            if (rc != DRA_OK)
+                return rc;
             if (at->count > maxlen)
                 maxlen = at->count;
             uint32_t q = at->qname;
@@ -999,7 +982,6 @@ static int build_attrs(builder_t *b)
     int64_t *elems = NULL;
     dhash_t h;
     if ((rc = build_versions(b, &rank_of_sid, &ver_state)) != DRA_OK ||
-        (rc = attr_intern_strings(b)) != DRA_OK ||
         (rc = attr_columns(b, &nlists, &nlvals)) != DRA_OK ||
         (rc = attr_scratch(b, nlists, nlvals, &elems)) != DRA_OK ||
         (rc = attr_distinct(b, &h, rank_of_sid, ver_state, elems, &ents)) != DRA_OK ||
