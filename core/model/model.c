@@ -136,7 +136,15 @@ void *dra_model_array(dra_model_t *m, size_t n, size_t sz)
     return dra_arena_calloc(&m->arena, n ? n : 1, sz, sz % 64 == 0 ? 64 : 8);
 }
 
-const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)
+/* Texts seen to parse (the last 8 addresses): the model's texts do not change, and the
+ * generator's devices of a slice share their version texts. */
+typedef struct ver_ok {
+    const char *p[8];
+    uint32_t n;
+} ver_ok_t;
+
+/* dra_device_bad_version, skipping the texts at addresses in *ok and adding those that parse. */
+static const dra_attr_t *bad_version(const dra_device_t *d, dra_diag_t *why, ver_ok_t *ok)
 {
     for (uint32_t i = 0; i < d->nattrs; i++) {
         const dra_attr_t *a = &d->attrs[i];
@@ -148,44 +156,23 @@ const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)
             dra_semver_t sv;
             if (!s)
                 s = "";
+            bool seen = false;
+            for (uint32_t x = 0; x < 8 && !seen; x++)
+                seen = ok->p[x] == s;
+            if (seen)
+                continue;
             if (dra_semver_parse(s, strlen(s), false, &sv, why) != DRA_OK)
                 return a;
+            ok->p[ok->n++ % 8] = s;
         }
     }
     return NULL;
 }
 
-/* Whether every version text of the slice's devices parses (no dra_device_bad_version). A text
- * at an address seen to parse is not parsed again: the generator's devices of a slice share
- * their version texts, and the model's texts do not change. */
-static bool slice_versions_valid(const dra_slice_t *slice)
+const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)
 {
-    const char *ok[8] = {0};
-    uint32_t nok = 0;
-    for (uint32_t i = 0; i < slice->ndevices; i++) {
-        const dra_device_t *d = &slice->devices[i];
-        for (uint32_t j = 0; j < d->nattrs; j++) {
-            const dra_attr_t *a = &d->attrs[j];
-            if (a->kind != DRA_ATTR_VERSION && a->kind != DRA_ATTR_VERSIONS)
-                continue;
-            uint32_t n = a->kind == DRA_ATTR_VERSION ? 1 : a->count;
-            for (uint32_t k = 0; k < n; k++) {
-                const char *s = a->kind == DRA_ATTR_VERSION ? a->v.s : a->v.strs[k];
-                if (!s)
-                    s = "";
-                bool seen = false;
-                for (uint32_t x = 0; x < 8 && !seen; x++)
-                    seen = ok[x] == s;
-                if (seen)
-                    continue;
-                dra_semver_t sv;
-                if (dra_semver_parse(s, strlen(s), false, &sv, NULL) != DRA_OK)
-                    return false;
-                ok[nok++ % 8] = s;
-            }
-        }
-    }
-    return true;
+    ver_ok_t ok = {{0}, 0};
+    return bad_version(d, why, &ok);
 }
 
 void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice)
@@ -194,7 +181,12 @@ void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice)
         slice->devices[i].slice = slice;
         slice->devices[i].index = i;
     }
-    slice->versions_valid = slice_versions_valid(slice);
+    /* each version text parsed once a slice (bad_version's memo across its devices) */
+    ver_ok_t ok = {{0}, 0};
+    bool valid = true;
+    for (uint32_t i = 0; i < slice->ndevices && valid; i++)
+        valid = !bad_version(&slice->devices[i], NULL, &ok);
+    slice->versions_valid = valid;
     m->ndevices += slice->ndevices;
 }
 
