@@ -370,6 +370,11 @@ struct dra_engine {
     uint64_t upd_evals; /* selector evaluations by the interpreter */
     /* the image dra_engine_reset restores (engine.c; NULL: none saved) */
     struct dra__engine_img *img;
+    /* rows with an attribute of kind DRA_ATTR_NONE, which fails every selector (plan.c): gathered
+     * once instead of once a signature; a slice update clears badattr_ok (malloc) */
+    uint32_t *badattr;
+    uint32_t nbadattr;
+    bool badattr_ok;
 };
 
 /* Model node of table row r (NONE: shared range or no model node). O(1). */
