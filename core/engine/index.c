@@ -99,13 +99,14 @@ void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
     int32_t v = dra__leaf_value(e, s, n), o = t[P + n];
     t[P + n] = v;
     /* up while the parent changes: a child that rises past its parent raises it; a child that
-     * held its parent's value and fell leaves the parent the largest of its line */
+     * held its parent's value and fell leaves it unchanged while another entry of its line still
+     * holds that value (one compare of the line), else the largest of its line */
     uint32_t j = n;
     for (unsigned l = 1; l <= top && v != o; l++) {
         const int32_t *line = t + lvl_base(P, l - 1) + (j & ~(uint32_t)(TW - 1));
         j >>= TSH;
         int32_t *pp = t + lvl_base(P, l) + j, pv = *pp;
-        int32_t nv = v > pv ? v : o < pv ? pv : line_max(line);
+        int32_t nv = v > pv || o < pv ? (v > pv ? v : pv) : line_ge(line, pv) ? pv : line_max(line);
         if (nv == pv)
             break;
         *pp = nv;
