@@ -502,6 +502,10 @@ void dra__acons_remove(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, ui
  * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
 void dra__acall_counters_apply(dra__acall_t *c, dra__slot_t *st, int sign);
 DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
+/* The same for the request-driven amounts pa of the slot's device (DRASharedConsumableCapacity:
+ * one per valueFrom counter, as dra__scc_amounts gives them; pa NULL: nothing). */
+void dra__acall_scc_apply(dra__acall_t *c, dra__slot_t *st, const dra__aq_t *pa, int sign);
+DRA_NODISCARD int dra__acall_scc_reserve(dra__acall_t *c, dra__slot_t *st, const dra__aq_t *pa);
 /* Compatibility groups of the slot's device (DRADeviceCompatibilityGroups enforced): R_OK when
  * every counter set it consumes admits its groups, with the sets' states updated and *pushed
  * undo records pushed (dra__acall_cg_undo restores them), R_FAIL (nothing changed), R_NOMEM. */

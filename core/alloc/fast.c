@@ -1978,6 +1978,32 @@ static bool ns_equal(const dra_node_selector_t *x, const dra_node_selector_t *y)
     return true;
 }
 
+static bool uses_equal(const dra_counter_set_use_t *x, uint32_t nx, const dra_counter_set_use_t *y,
+                       uint32_t ny)
+{
+    if (nx != ny)
+        return false;
+    for (uint32_t i = 0; i < nx; i++) {
+        if (!str_eq(x[i].counter_set, y[i].counter_set) || x[i].ncounters != y[i].ncounters)
+            return false;
+        for (uint32_t k = 0; k < x[i].ncounters; k++)
+            if (!str_eq(x[i].counters[k].name, y[i].counters[k].name) ||
+                dra_quantity_cmp(&x[i].counters[k].value, &y[i].counters[k].value) != 0)
+                return false;
+    }
+    return true;
+}
+
+/* Two results' consumedCounters snapshots (DRASharedConsumableCapacity; NULL: none). */
+static bool snap_equal(const dra_counter_snapshot_t *x, const dra_counter_snapshot_t *y)
+{
+    if (!x || !y)
+        return x == y;
+    return uses_equal(x->per_device, x->nper_device, y->per_device, y->nper_device) &&
+           uses_equal(x->per_allocation, x->nper_allocation, y->per_allocation,
+                      y->nper_allocation);
+}
+
 bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_outcome_t *y,
                                char *why, size_t len)
 {
@@ -2017,6 +2043,9 @@ bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_out
                     dra_quantity_cmp(&r->consumed[k].value, &s->consumed[k].value) != 0)
                     DIFF("claim #%u result #%u: consumed capacity %s differs", c, i,
                          nz(r->consumed[k].name));
+            if (!snap_equal(p->counters ? p->counters[i] : NULL,
+                            q->counters ? q->counters[i] : NULL))
+                DIFF("claim #%u result #%u: consumedCounters differ", c, i);
         }
         if (p->nconfigs != q->nconfigs)
             DIFF("claim #%u: %u vs %u configs", c, p->nconfigs, q->nconfigs);
