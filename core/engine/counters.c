@@ -2,8 +2,10 @@
  * counters.c - the counters of partitionable devices (DRAPartitionableDevices): counter sets
  * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
  * pattern of entries, each set's consuming rows, each set shape's entries per counter by
- * amount, each counter's cut in that list (the end of the prefix its remainder fits) and each
- * row's entries that do not fit (set-up only; summary.c keeps them); 1.37's compatibility
+ * amount in runs of one amount, each counter's record (what is left, its cut in that list: the
+ * end of the prefix its remainder fits, its list's runs, its set's rows: what a charge reads and
+ * writes per counter, in one place) and each row's entries that do not fit (set-up only;
+ * summary.c keeps them); 1.37's compatibility
  * groups: per counter set with groups the fold of its devices in use, per row whether that
  * refuses it (kept on every row that goes in or out of use, through summary.c).
  *
@@ -100,23 +102,28 @@ static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
     e->nctrs = nctr;
     e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
     e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
-    e->crem = calloc(nctr + 1, sizeof *e->crem);
+    /* the records from a line's start */
+    size_t cb = ((size_t)nctr + 1) * sizeof *e->ctrs;
+    e->ctrs = aligned_alloc(64, (cb + 63) & ~(size_t)63);
     e->ctr_set = calloc(nctr + 1, sizeof *e->ctr_set);
     e->rc_pat = malloc(((size_t)t->nrows + 1) * sizeof *e->rc_pat);
     e->rc_base = calloc((size_t)t->nrows + 1, sizeof *e->rc_base);
     e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
     e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
-    if (!e->set_ctr0 || !e->set_nctr || !e->crem || !e->ctr_set || !e->rc_pat || !e->rc_base ||
-        !e->sr_off || !e->sr_n)
+    e->set_def = calloc(e->nsets + 1, sizeof *e->set_def);
+    if (!e->set_ctr0 || !e->set_nctr || !e->ctrs || !e->ctr_set || !e->rc_pat || !e->rc_base ||
+        !e->sr_off || !e->sr_n || !e->set_def)
         return DRA_ENOMEM;
+    memset(e->ctrs, 0, cb);
     for (uint32_t r = 0; r <= t->nrows; r++)
         e->rc_pat[r] = NONE;
     for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
         e->set_ctr0[i] = c;
+        e->set_def[i] = sd->keys[i].def;
         e->set_nctr[i] = sd->keys[i].def->ncounters;
         for (uint32_t k = 0; k < sd->keys[i].def->ncounters; k++) {
             e->ctr_set[c] = i;
-            e->crem[c++] = dra__aq_from(&sd->keys[i].def->counters[k].value);
+            e->ctrs[c++].rem = dra__aq_from(&sd->keys[i].def->counters[k].value);
         }
     }
     return DRA_OK;
@@ -230,10 +237,16 @@ static int counters_entries(dra_engine_t *e, const setdict_t *sd)
                 goto out;
         }
     }
-    { /* the dictionary was sized for one amount per entry: keep what it holds */
-        dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 1) * sizeof *na);
-        if (na)
-            e->amts = na;
+    { /* the dictionary was sized for one amount per entry: keep what it holds, and the
+       * bounds of the counters' lists (counters_shapes) after it */
+        dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 3) * sizeof *na);
+        if (!na)
+            goto out;
+        e->amts = na;
+        e->amt_lo = e->namts++;
+        e->amts[e->amt_lo] = (dra__aq_t)((dra__uaq_t)1 << 127); /* the smallest */
+        e->amt_hi = e->namts++;
+        e->amts[e->amt_hi] = (dra__aq_t)(((dra__uaq_t)1 << 127) - 1); /* the largest */
     }
     /* patterns: at most one per consuming row */
     uint32_t ncons = 0, hcap = 16, pcap = 64;
@@ -342,9 +355,9 @@ static int cmp_clent(const void *x, const void *y)
     return a->k < b->k ? -1 : a->k > b->k;
 }
 
-/* The lists of shape sh (built from its first set st, its lists at cl_off[shp_ctr0[sh] + d]
- * from *n on): per counter of the set, the entries of the consuming rows on it, ascending by
- * amount. DRA_ENOMEM. */
+/* The lists of shape sh (built from its first set st, its lists' runs at cr_off[shp_ctr0[sh] +
+ * d] from e->ncruns on, their entries in clk from *n on): per counter of the set, the entries of
+ * the consuming rows on it, ascending by amount, in runs of one amount. DRA_ENOMEM. */
 static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, uint32_t *cap)
 {
     uint32_t c0 = e->set_ctr0[st], nc = e->set_nctr[st], base = e->shp_ctr0[sh];
@@ -356,12 +369,19 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
             tot += c >= c0 && c < c0 + nc;
         }
     }
-    if (*n + tot > *cap) {
-        uint32_t ncap = *cap * 2 > *n + tot ? *cap * 2 : *n + tot;
-        dra__clent_t *nl = realloc(e->cl, (size_t)ncap * sizeof *nl);
-        if (!nl)
+    /* one capacity for both: the entries grow by tot, the runs by at most tot and the lists'
+     * two bounds per counter of the set */
+    uint32_t need = (*n > e->ncruns ? *n : e->ncruns) + tot + 2 * nc;
+    if (need > *cap) {
+        uint32_t ncap = *cap * 2 > need ? *cap * 2 : need;
+        uint32_t *nk = realloc(e->clk, (size_t)ncap * sizeof *nk);
+        if (nk)
+            e->clk = nk;
+        dra__crun_t *nr = realloc(e->cruns, (size_t)ncap * sizeof *nr);
+        if (nr)
+            e->cruns = nr;
+        if (!nk || !nr)
             return DRA_ENOMEM;
-        e->cl = nl;
         *cap = ncap;
     }
     clent_t *tmp = malloc(((size_t)tot + 1) * sizeof *tmp);
@@ -376,11 +396,17 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
                     tmp[m++] = (clent_t){.v = dra__ent_amt(e, i), .a = e->pat_a[i], .k = j};
         }
         qsort(tmp, m, sizeof *tmp, cmp_clent);
-        e->cl_off[base + d] = *n;
-        for (uint32_t x = 0; x < m; x++)
-            e->cl[(*n)++] = (dra__clent_t){.amt = tmp[x].a, .k = tmp[x].k};
+        e->cr_off[base + d] = e->ncruns;
+        e->cruns[e->ncruns++] = (dra__crun_t){.amt = e->amt_lo, .b = *n, .e = *n};
+        for (uint32_t x = 0; x < m; x++) {
+            if (x == 0 || tmp[x].v != tmp[x - 1].v)
+                e->cruns[e->ncruns++] = (dra__crun_t){.amt = tmp[x].a, .b = *n, .e = *n};
+            e->clk[(*n)++] = tmp[x].k;
+            e->cruns[e->ncruns - 1].e = *n;
+        }
+        e->cruns[e->ncruns++] = (dra__crun_t){.amt = e->amt_hi, .b = *n, .e = *n};
     }
-    e->cl_off[base + nc] = *n;
+    e->cr_off[base + nc] = e->ncruns;
     free(tmp);
     return DRA_OK;
 }
@@ -418,19 +444,67 @@ static int counters_shapes(dra_engine_t *e)
         }
         e->set_shape[st] = sh;
     }
-    e->cl_off = malloc(((size_t)nlists + 1) * sizeof *e->cl_off);
+    e->cr_off = malloc(((size_t)nlists + 1) * sizeof *e->cr_off);
     uint32_t n = 0, cap = 64;
-    e->cl = malloc(cap * sizeof *e->cl);
-    if (!e->cl_off || !e->cl)
+    e->clk = malloc(cap * sizeof *e->clk);
+    e->cruns = malloc(cap * sizeof *e->cruns);
+    if (!e->cr_off || !e->clk || !e->cruns)
         goto out;
     for (uint32_t sh = 0; sh < e->nshapes; sh++)
         if ((rc = shape_lists(e, sh, rep[sh], &n, &cap)))
             goto out;
+    /* each counter's record names its set's consuming rows */
+    for (uint32_t st = 0; st < e->nsets; st++)
+        for (uint32_t d = 0; d < e->set_nctr[st]; d++)
+            e->ctrs[e->set_ctr0[st] + d].rows = e->sr_off[st];
     rc = DRA_OK;
 out:
     free(h);
     free(rep);
     return rc;
+}
+
+bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
+{
+    if (!e->ctrs || !e->nfail)
+        return true;
+    /* every remainder recomputed: the set's capacity less the entries of the rows in use */
+    dra__aq_t *want = malloc(((size_t)e->nctrs + 1) * sizeof *want);
+    if (!want) {
+        snprintf(why, len, "counters: out of memory for the check");
+        return false;
+    }
+    for (uint32_t st = 0; st < e->nsets; st++)
+        for (uint32_t k = 0; k < e->set_nctr[st]; k++)
+            want[e->set_ctr0[st] + k] = dra__aq_from(&e->set_def[st]->counters[k].value);
+    for (uint32_t r = 0; r < e->t->nrows; r++)
+        if (e->use[r])
+            for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
+                want[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
+    bool ok = true;
+    uint32_t neg = 0;
+    for (uint32_t c = 0; c < e->nctrs && ok; c++) {
+        neg += want[c] < 0;
+        if (want[c] != e->ctrs[c].rem) {
+            snprintf(why, len, "counter %u (set %u): %lld left (low 64 bits), engine has %lld", c,
+                     e->ctr_set[c], (long long)want[c], (long long)e->ctrs[c].rem);
+            ok = false;
+        } else if (e->ctrs[c].rows != e->sr_off[e->ctr_set[c]]) {
+            snprintf(why, len, "counter %u: record names rows %u, its set's are at %u", c,
+                     e->ctrs[c].rows, e->sr_off[e->ctr_set[c]]);
+            ok = false;
+        } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, e->ctrs[c].rem)) {
+            snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ctrs[c].cut,
+                     dra__ctr_cut(e, c, e->ctrs[c].rem));
+            ok = false;
+        }
+    }
+    free(want);
+    if (ok && neg != e->nneg) {
+        snprintf(why, len, "counters: %u over capacity, engine counts %u", neg, e->nneg);
+        ok = false;
+    }
+    return ok;
 }
 
 /* ---- compatibility groups ------------------------------------------------------------------ */
@@ -744,19 +818,16 @@ static int counters_in_use(dra_engine_t *e)
     for (uint32_t r = 0; r < t->nrows; r++)
         if (e->use[r])
             for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
-                e->crem[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
+                e->ctrs[dra__ent_ctr(e, r, i)].rem -= dra__ent_amt(e, i);
     for (uint32_t c = 0; c < e->nctrs; c++)
-        e->nneg += e->crem[c] < 0;
+        e->nneg += e->ctrs[c].rem < 0;
     e->nfail = calloc((size_t)t->nrows + 1, sizeof *e->nfail);
     if (!e->nfail)
         return DRA_ENOMEM;
     for (uint32_t r = 0; r < t->nrows; r++)
         e->nfail[r] = dra__row_nfail(e, r);
-    e->ccut = malloc(((size_t)e->nctrs + 1) * sizeof *e->ccut);
-    if (!e->ccut)
-        return DRA_ENOMEM;
     for (uint32_t c = 0; c < e->nctrs; c++)
-        e->ccut[c] = dra__ctr_cut(e, c, e->crem[c]);
+        e->ctrs[c].cut = dra__ctr_cut(e, c, e->ctrs[c].rem);
     return DRA_OK;
 }
 

@@ -298,7 +298,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);
-    free(e->crem);
+    free(e->ctrs);
     free(e->rc_pat);
     free(e->rc_base);
     free(e->pat_off);
@@ -311,10 +311,10 @@ void dra_engine_free(dra_engine_t *e)
     free(e->srows);
     free(e->set_shape);
     free(e->shp_ctr0);
-    free(e->cl_off);
-    free(e->cl);
+    free(e->cr_off);
+    free(e->cruns);
+    free(e->clk);
     free(e->nfail);
-    free(e->ccut);
     free(e->hslots);
     free(e->ord_row);
     free(e->score);
@@ -393,12 +393,10 @@ static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
         ADD(e->cx, ncx * sizeof *e->cx);
         ADD(e->cxn, (ncx + 1) * sizeof *e->cxn);
     }
-    if (e->crem)
-        ADD(e->crem, ((size_t)e->nctrs + 1) * sizeof *e->crem);
+    if (e->ctrs) /* remainders and cuts, in the counters' records */
+        ADD(e->ctrs, ((size_t)e->nctrs + 1) * sizeof *e->ctrs);
     if (e->nfail)
         ADD(e->nfail, rows * sizeof *e->nfail);
-    if (e->ccut)
-        ADD(e->ccut, ((size_t)e->nctrs + 1) * sizeof *e->ccut);
     if (e->cg_row)
         ADD(e->cg_row, rows);
     if (e->cg_on) {
