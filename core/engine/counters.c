@@ -316,15 +316,23 @@ static int counters_set_rows(dra_engine_t *e)
     return DRA_OK;
 }
 
-/* A set's shape: its consuming rows' patterns and bases relative to the set's first counter, in
- * order (the sets of every GPU of one model have one shape). Hash and equality of two sets. */
+/* The first consuming row of set st (0 without any): a list entry names its row by the offset
+ * from it (rows in table order, so never negative). */
+static uint32_t set_row0(const dra_engine_t *e, uint32_t st)
+{
+    return e->sr_n[st] ? e->srows[e->sr_off[st]] : 0;
+}
+
+/* A set's shape: its consuming rows' patterns and bases relative to the set's first counter and
+ * their offsets from its first consuming row, in order (the sets of every GPU of one model have
+ * one shape). Hash and equality of two sets. */
 static uint64_t shape_hash(const dra_engine_t *e, uint32_t st)
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL * (e->set_nctr[st] + 1) + e->sr_n[st];
     for (uint32_t j = 0; j < e->sr_n[st]; j++) {
         uint32_t q = e->srows[e->sr_off[st] + j];
         uint64_t v = (uint64_t)e->rc_pat[q] << 32 | (uint32_t)(e->rc_base[q] - e->set_ctr0[st]);
-        h = (h ^ v) * 0xff51afd7ed558ccdULL;
+        h = (h ^ v ^ (uint64_t)(q - set_row0(e, st)) << 20) * 0xff51afd7ed558ccdULL;
     }
     return h;
 }
@@ -336,7 +344,8 @@ static bool shape_same(const dra_engine_t *e, uint32_t a, uint32_t b)
     for (uint32_t j = 0; j < e->sr_n[a]; j++) {
         uint32_t p = e->srows[e->sr_off[a] + j], q = e->srows[e->sr_off[b] + j];
         if (e->rc_pat[p] != e->rc_pat[q] ||
-            e->rc_base[p] - e->set_ctr0[a] != e->rc_base[q] - e->set_ctr0[b])
+            e->rc_base[p] - e->set_ctr0[a] != e->rc_base[q] - e->set_ctr0[b] ||
+            p - set_row0(e, a) != q - set_row0(e, b))
             return false;
     }
     return true;
@@ -393,7 +402,8 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
             uint32_t q = e->srows[e->sr_off[st] + j];
             for (uint32_t i = dra__ent_b(e, q); i < dra__ent_e(e, q); i++)
                 if (dra__ent_ctr(e, q, i) == c0 + d)
-                    tmp[m++] = (clent_t){.v = dra__ent_amt(e, i), .a = e->pat_a[i], .k = j};
+                    tmp[m++] = (clent_t){.v = dra__ent_amt(e, i), .a = e->pat_a[i],
+                                         .k = q - set_row0(e, st)};
         }
         qsort(tmp, m, sizeof *tmp, cmp_clent);
         e->cr_off[base + d] = e->ncruns;
@@ -453,10 +463,10 @@ static int counters_shapes(dra_engine_t *e)
     for (uint32_t sh = 0; sh < e->nshapes; sh++)
         if ((rc = shape_lists(e, sh, rep[sh], &n, &cap)))
             goto out;
-    /* each counter's record names its set's consuming rows */
+    /* each counter's record names its set's first consuming row */
     for (uint32_t st = 0; st < e->nsets; st++)
         for (uint32_t d = 0; d < e->set_nctr[st]; d++)
-            e->ctrs[e->set_ctr0[st] + d].rows = e->sr_off[st];
+            e->ctrs[e->set_ctr0[st] + d].row0 = set_row0(e, st);
     rc = DRA_OK;
 out:
     free(h);
@@ -489,9 +499,9 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
             snprintf(why, len, "counter %u (set %u): %lld left (low 64 bits), engine has %lld", c,
                      e->ctr_set[c], (long long)want[c], (long long)e->ctrs[c].rem);
             ok = false;
-        } else if (e->ctrs[c].rows != e->sr_off[e->ctr_set[c]]) {
-            snprintf(why, len, "counter %u: record names rows %u, its set's are at %u", c,
-                     e->ctrs[c].rows, e->sr_off[e->ctr_set[c]]);
+        } else if (e->ctrs[c].row0 != set_row0(e, e->ctr_set[c])) {
+            snprintf(why, len, "counter %u: record names row %u first, its set row %u", c,
+                     e->ctrs[c].row0, set_row0(e, e->ctr_set[c]));
             ok = false;
         } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, e->ctrs[c].rem)) {
             snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ctrs[c].cut,

@@ -44,12 +44,12 @@
  * writes per counter it charges, in one 24-byte record (a set's records are contiguous from its
  * first counter: a set of 15 counters is 6 lines where its remainders, cuts, counter-to-set
  * column and the set's columns were 9 or 10): what is left, where its list's fitting prefix
- * ends, and its set's consuming rows. Packed to 8 bytes (the remainder is read by value only,
- * never through a pointer). */
+ * ends, and its set's first consuming row (its list's entries are offsets from it). Packed to
+ * 8 bytes (the remainder is read by value only, never through a pointer). */
 typedef struct __attribute__((packed, aligned(8))) dra__ctr {
     dra__aq_t rem; /* capacity minus what the rows in use consume */
     uint32_t cut;  /* the first run of its list with more than rem (an index into cruns) */
-    uint32_t rows; /* its set's consuming rows: srows[rows + k] */
+    uint32_t row0; /* its set's first consuming row: a list entry x is row row0 + clk[x] */
 } dra__ctr_t;
 _Static_assert(sizeof(dra__ctr_t) == 24, "a counter record is 24 bytes");
 
@@ -257,9 +257,10 @@ struct dra_engine {
      * rows have the same patterns at the same offsets from the set's first counter) share, per
      * counter d of the set, the list of the entries on it, ascending by amount, as runs of one
      * amount: runs cruns[cr_off[shp_ctr0[shape] + d] .. cr_off[... + d + 1]), run u's entries
-     * clk[u.b .. u.e) (each its row's position in the set's consuming rows, srows); a counter's
-     * record (ctrs) keeps its list's runs and its cut; nfail counts per row the entries with
-     * more than what is left (the row fits its counters while it is 0) */
+     * clk[u.b .. u.e) (each its row's offset from the set's first consuming row: the shape
+     * includes those offsets); a counter's record (ctrs) keeps its cut and that row; nfail
+     * counts per row the entries with more than what is left (the row fits its counters while
+     * it is 0) */
     uint32_t *set_shape, *shp_ctr0, nshapes;
     uint32_t *cr_off;
     uint32_t amt_lo, amt_hi;        /* the amounts of the lists' first and last runs (amts) */

@@ -412,17 +412,17 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
  * The counter's cut (the end of its list's fitting prefix, a run boundary: a run's entries have
  * one amount) moves over exactly those runs, down on commit and up on release, one comparison a
  * run and none an entry: O(runs and entries that change). Everything per counter is in its
- * record (k: remainder, cut, runs, rows). */
+ * record (k: remainder, cut, the set's first row). */
 static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool down)
 {
     /* the list's first run has the smallest amount and its last the largest: neither is passed */
     uint32_t j = k->cut;
     const dra__crun_t *run = e->cruns;
-    const uint32_t *clk = e->clk, *rows = e->srows + k->rows;
+    const uint32_t *clk = e->clk, row0 = k->row0;
     if (down) {
         for (; e->amts[run[j - 1].amt] > now; j--)
             for (uint32_t x = run[j - 1].b, end = run[j - 1].e; x < end; x++) {
-                uint32_t q = rows[clk[x]];
+                uint32_t q = row0 + clk[x];
 #if DRA_DEBUG
                 e->work.cut_moves++;
 #endif
@@ -432,7 +432,7 @@ static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool do
     } else {
         for (; e->amts[run[j].amt] <= now; j++)
             for (uint32_t x = run[j].b, end = run[j].e; x < end; x++) {
-                uint32_t q = rows[clk[x]];
+                uint32_t q = row0 + clk[x];
 #if DRA_DEBUG
                 e->work.cut_moves++;
 #endif
