@@ -2,10 +2,10 @@
  * counters.c - the counters of partitionable devices (DRAPartitionableDevices): counter sets
  * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
  * pattern of entries, each set's consuming rows, each set shape's entries per counter by
- * amount in runs of one amount, each counter's record (what is left, its cut in that list: the
- * end of the prefix its remainder fits, its list's runs, its set's rows: what a charge reads and
- * writes per counter, in one place) and each row's entries that do not fit (set-up only;
- * summary.c keeps them); 1.37's compatibility
+ * amount between two bounds (each entry's row an offset from the set's first consuming row),
+ * each counter's record (its cut in that list: the end of the prefix its remainder fits, and its
+ * set's first consuming row: what a charge reads per counter besides the remainder) and each
+ * row's entries that do not fit (set-up only; summary.c keeps them); 1.37's compatibility
  * groups: per counter set with groups the fold of its devices in use, per row whether that
  * refuses it (kept on every row that goes in or out of use, through summary.c).
  *
@@ -105,14 +105,16 @@ static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
     /* the records from a line's start */
     size_t cb = ((size_t)nctr + 1) * sizeof *e->ctrs;
     e->ctrs = aligned_alloc(64, (cb + 63) & ~(size_t)63);
+    e->crem = calloc(nctr + 1, sizeof *e->crem);
     e->ctr_set = calloc(nctr + 1, sizeof *e->ctr_set);
     e->rc_pat = malloc(((size_t)t->nrows + 1) * sizeof *e->rc_pat);
     e->rc_base = calloc((size_t)t->nrows + 1, sizeof *e->rc_base);
     e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
     e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
     e->set_def = calloc(e->nsets + 1, sizeof *e->set_def);
-    if (!e->set_ctr0 || !e->set_nctr || !e->ctrs || !e->ctr_set || !e->rc_pat || !e->rc_base ||
-        !e->sr_off || !e->sr_n || !e->set_def)
+    e->set_rspan = calloc(2 * ((size_t)e->nsets + 1), sizeof *e->set_rspan);
+    if (!e->set_ctr0 || !e->set_nctr || !e->ctrs || !e->crem || !e->ctr_set || !e->rc_pat || !e->rc_base ||
+        !e->sr_off || !e->sr_n || !e->set_def || !e->set_rspan)
         return DRA_ENOMEM;
     memset(e->ctrs, 0, cb);
     for (uint32_t r = 0; r <= t->nrows; r++)
@@ -123,7 +125,7 @@ static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
         e->set_nctr[i] = sd->keys[i].def->ncounters;
         for (uint32_t k = 0; k < sd->keys[i].def->ncounters; k++) {
             e->ctr_set[c] = i;
-            e->ctrs[c++].rem = dra__aq_from(&sd->keys[i].def->counters[k].value);
+            e->crem[c++] = dra__aq_from(&sd->keys[i].def->counters[k].value);
         }
     }
     return DRA_OK;
@@ -364,9 +366,9 @@ static int cmp_clent(const void *x, const void *y)
     return a->k < b->k ? -1 : a->k > b->k;
 }
 
-/* The lists of shape sh (built from its first set st, its lists' runs at cr_off[shp_ctr0[sh] +
- * d] from e->ncruns on, their entries in clk from *n on): per counter of the set, the entries of
- * the consuming rows on it, ascending by amount, in runs of one amount. DRA_ENOMEM. */
+/* The lists of shape sh (built from its first set st, its lists at cl_off[shp_ctr0[sh] + d]
+ * from *n on): per counter of the set, the entries of the consuming rows on it, ascending by
+ * amount, between an entry of the smallest amount and one of the largest. DRA_ENOMEM. */
 static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, uint32_t *cap)
 {
     uint32_t c0 = e->set_ctr0[st], nc = e->set_nctr[st], base = e->shp_ctr0[sh];
@@ -378,19 +380,13 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
             tot += c >= c0 && c < c0 + nc;
         }
     }
-    /* one capacity for both: the entries grow by tot, the runs by at most tot and the lists'
-     * two bounds per counter of the set */
-    uint32_t need = (*n > e->ncruns ? *n : e->ncruns) + tot + 2 * nc;
+    uint32_t need = *n + tot + 2 * nc; /* and two bounds a list */
     if (need > *cap) {
         uint32_t ncap = *cap * 2 > need ? *cap * 2 : need;
-        uint32_t *nk = realloc(e->clk, (size_t)ncap * sizeof *nk);
-        if (nk)
-            e->clk = nk;
-        dra__crun_t *nr = realloc(e->cruns, (size_t)ncap * sizeof *nr);
-        if (nr)
-            e->cruns = nr;
-        if (!nk || !nr)
+        dra__clent_t *nl = realloc(e->cl, (size_t)ncap * sizeof *nl);
+        if (!nl)
             return DRA_ENOMEM;
+        e->cl = nl;
         *cap = ncap;
     }
     clent_t *tmp = malloc(((size_t)tot + 1) * sizeof *tmp);
@@ -406,17 +402,13 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
                                          .k = q - set_row0(e, st)};
         }
         qsort(tmp, m, sizeof *tmp, cmp_clent);
-        e->cr_off[base + d] = e->ncruns;
-        e->cruns[e->ncruns++] = (dra__crun_t){.amt = e->amt_lo, .b = *n, .e = *n};
-        for (uint32_t x = 0; x < m; x++) {
-            if (x == 0 || tmp[x].v != tmp[x - 1].v)
-                e->cruns[e->ncruns++] = (dra__crun_t){.amt = tmp[x].a, .b = *n, .e = *n};
-            e->clk[(*n)++] = tmp[x].k;
-            e->cruns[e->ncruns - 1].e = *n;
-        }
-        e->cruns[e->ncruns++] = (dra__crun_t){.amt = e->amt_hi, .b = *n, .e = *n};
+        e->cl_off[base + d] = *n;
+        e->cl[(*n)++] = (dra__clent_t){.amt = e->amt_lo, .k = 0};
+        for (uint32_t x = 0; x < m; x++)
+            e->cl[(*n)++] = (dra__clent_t){.amt = tmp[x].a, .k = tmp[x].k};
+        e->cl[(*n)++] = (dra__clent_t){.amt = e->amt_hi, .k = 0};
     }
-    e->cr_off[base + nc] = e->ncruns;
+    e->cl_off[base + nc] = *n;
     free(tmp);
     return DRA_OK;
 }
@@ -454,19 +446,21 @@ static int counters_shapes(dra_engine_t *e)
         }
         e->set_shape[st] = sh;
     }
-    e->cr_off = malloc(((size_t)nlists + 1) * sizeof *e->cr_off);
+    e->cl_off = malloc(((size_t)nlists + 1) * sizeof *e->cl_off);
     uint32_t n = 0, cap = 64;
-    e->clk = malloc(cap * sizeof *e->clk);
-    e->cruns = malloc(cap * sizeof *e->cruns);
-    if (!e->cr_off || !e->clk || !e->cruns)
+    e->cl = malloc(cap * sizeof *e->cl);
+    if (!e->cl_off || !e->cl)
         goto out;
     for (uint32_t sh = 0; sh < e->nshapes; sh++)
         if ((rc = shape_lists(e, sh, rep[sh], &n, &cap)))
             goto out;
     /* each counter's record names its set's first consuming row */
-    for (uint32_t st = 0; st < e->nsets; st++)
+    for (uint32_t st = 0; st < e->nsets; st++) {
         for (uint32_t d = 0; d < e->set_nctr[st]; d++)
             e->ctrs[e->set_ctr0[st] + d].row0 = set_row0(e, st);
+        e->set_rspan[2 * st] = set_row0(e, st);
+        e->set_rspan[2 * st + 1] = e->sr_n[st] ? e->srows[e->sr_off[st] + e->sr_n[st] - 1] : 0;
+    }
     rc = DRA_OK;
 out:
     free(h);
@@ -495,17 +489,17 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
     uint32_t neg = 0;
     for (uint32_t c = 0; c < e->nctrs && ok; c++) {
         neg += want[c] < 0;
-        if (want[c] != e->ctrs[c].rem) {
+        if (want[c] != e->crem[c]) {
             snprintf(why, len, "counter %u (set %u): %lld left (low 64 bits), engine has %lld", c,
-                     e->ctr_set[c], (long long)want[c], (long long)e->ctrs[c].rem);
+                     e->ctr_set[c], (long long)want[c], (long long)e->crem[c]);
             ok = false;
         } else if (e->ctrs[c].row0 != set_row0(e, e->ctr_set[c])) {
             snprintf(why, len, "counter %u: record names row %u first, its set row %u", c,
                      e->ctrs[c].row0, set_row0(e, e->ctr_set[c]));
             ok = false;
-        } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, e->ctrs[c].rem)) {
+        } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, e->crem[c])) {
             snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ctrs[c].cut,
-                     dra__ctr_cut(e, c, e->ctrs[c].rem));
+                     dra__ctr_cut(e, c, e->crem[c]));
             ok = false;
         }
     }
@@ -828,16 +822,16 @@ static int counters_in_use(dra_engine_t *e)
     for (uint32_t r = 0; r < t->nrows; r++)
         if (e->use[r])
             for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
-                e->ctrs[dra__ent_ctr(e, r, i)].rem -= dra__ent_amt(e, i);
+                e->crem[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
     for (uint32_t c = 0; c < e->nctrs; c++)
-        e->nneg += e->ctrs[c].rem < 0;
+        e->nneg += e->crem[c] < 0;
     e->nfail = calloc((size_t)t->nrows + 1, sizeof *e->nfail);
     if (!e->nfail)
         return DRA_ENOMEM;
     for (uint32_t r = 0; r < t->nrows; r++)
         e->nfail[r] = dra__row_nfail(e, r);
     for (uint32_t c = 0; c < e->nctrs; c++)
-        e->ctrs[c].cut = dra__ctr_cut(e, c, e->ctrs[c].rem);
+        e->ctrs[c].cut = dra__ctr_cut(e, c, e->crem[c]);
     return DRA_OK;
 }
 

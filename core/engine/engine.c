@@ -298,6 +298,8 @@ void dra_engine_free(dra_engine_t *e)
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);
+    free(e->set_rspan);
+    free(e->crem);
     free(e->ctrs);
     free(e->rc_pat);
     free(e->rc_base);
@@ -311,9 +313,8 @@ void dra_engine_free(dra_engine_t *e)
     free(e->srows);
     free(e->set_shape);
     free(e->shp_ctr0);
-    free(e->cr_off);
-    free(e->cruns);
-    free(e->clk);
+    free(e->cl_off);
+    free(e->cl);
     free(e->nfail);
     free(e->hslots);
     free(e->ord_row);
@@ -393,7 +394,9 @@ static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
         ADD(e->cx, ncx * sizeof *e->cx);
         ADD(e->cxn, (ncx + 1) * sizeof *e->cxn);
     }
-    if (e->ctrs) /* remainders and cuts, in the counters' records */
+    if (e->crem)
+        ADD(e->crem, ((size_t)e->nctrs + 1) * sizeof *e->crem);
+    if (e->ctrs) /* the cuts, in the counters' records */
         ADD(e->ctrs, ((size_t)e->nctrs + 1) * sizeof *e->ctrs);
     if (e->nfail)
         ADD(e->nfail, rows * sizeof *e->nfail);

@@ -40,25 +40,25 @@
 
 #define GRP_NONE 0xFFu /* sig_t.grp: the row is in no group */
 
-/* A counter of a partitionable device's set (counters.c): what a commit or release reads and
- * writes per counter it charges, in one 24-byte record (a set's records are contiguous from its
- * first counter: a set of 15 counters is 6 lines where its remainders, cuts, counter-to-set
- * column and the set's columns were 9 or 10): what is left, where its list's fitting prefix
- * ends, and its set's first consuming row (its list's entries are offsets from it). Packed to
- * 8 bytes (the remainder is read by value only, never through a pointer). */
-typedef struct __attribute__((packed, aligned(8))) dra__ctr {
-    dra__aq_t rem; /* capacity minus what the rows in use consume */
-    uint32_t cut;  /* the first run of its list with more than rem (an index into cruns) */
-    uint32_t row0; /* its set's first consuming row: a list entry x is row row0 + clk[x] */
+/* A counter of a partitionable device's set (counters.c): besides its remainder (crem, 16 bytes,
+ * four a line), what a commit or release reads and writes per counter it charges, in one 8-byte
+ * record (a set's records are contiguous from its first counter: a set of 15 counters is 4
+ * lines of remainders and 2 of records, and the charge reads no other per-counter or per-set
+ * column): where its list's fitting prefix ends, and its set's first consuming row (its list's
+ * entries are offsets from it). */
+typedef struct dra__ctr {
+    uint32_t cut;  /* the first entry of its list with more than crem (an index into cl) */
+    uint32_t row0; /* its set's first consuming row: a list entry x is row row0 + cl[x].k */
 } dra__ctr_t;
-_Static_assert(sizeof(dra__ctr_t) == 24, "a counter record is 24 bytes");
+_Static_assert(sizeof(dra__ctr_t) == 8, "eight counter records a cache line");
 
-/* A run of one amount in a counter's list (counters.c): its entries clk[b, e), amount amts[amt].
- * Each list starts with a run of the smallest amount there is and ends with one of the largest,
- * both without entries: the cut's moves stop at them without a bound of their own. */
-typedef struct dra__crun {
-    uint32_t amt, b, e;
-} dra__crun_t;
+/* An entry of a counter's list (counters.c): its amount amts[amt], its row row0 + k. Each list
+ * starts with an entry of the smallest amount there is and ends with one of the largest, both
+ * of no row: the cut's moves stop at them without a bound of their own. */
+typedef struct dra__clent {
+    uint32_t amt;
+    uint32_t k;
+} dra__clent_t;
 typedef struct dra__stree dra__stree_t;
 
 typedef struct sig {
@@ -243,7 +243,8 @@ struct dra_engine {
     uint32_t nsets, nctrs;
     uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
     const dra_counter_set_t **set_def;
-    dra__ctr_t *ctrs;              /* per counter: its hot record (below), 64-byte aligned */
+    dra__aq_t *crem;               /* per counter: capacity minus what the rows in use consume */
+    dra__ctr_t *ctrs;              /* per counter: its record (above), 64-byte aligned */
     uint32_t *rc_pat, *rc_base;    /* per row */
     uint32_t *pat_off;             /* per pattern: entries [pat_off[p], pat_off[p + 1]) */
     int32_t *pat_d;                /* per pattern entry: counter offset from the row's base */
@@ -253,20 +254,20 @@ struct dra_engine {
     uint32_t namts;
     uint32_t *ctr_set;             /* per counter: its set */
     uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
+    uint32_t *set_rspan;           /* per set: its first and last consuming rows (2 a set), for
+                                      the commit's prefetch without a cold load of srows */
     /* what a change of one counter's remainder can flip: sets of one shape (their consuming
      * rows have the same patterns at the same offsets from the set's first counter) share, per
-     * counter d of the set, the list of the entries on it, ascending by amount, as runs of one
-     * amount: runs cruns[cr_off[shp_ctr0[shape] + d] .. cr_off[... + d + 1]), run u's entries
-     * clk[u.b .. u.e) (each its row's offset from the set's first consuming row: the shape
-     * includes those offsets); a counter's record (ctrs) keeps its cut and that row; nfail
+     * counter d of the set, the list cl[cl_off[shp_ctr0[shape] + d] .. cl_off[... + d + 1]) of
+     * the entries on it, ascending by amount between its two bounds (each entry's row an offset
+     * from the set's first consuming row: the shape includes those offsets); a counter's record
+     * (ctrs) keeps its cut and that row; nfail
      * counts per row the entries with more than what is left (the row fits its counters while
      * it is 0) */
     uint32_t *set_shape, *shp_ctr0, nshapes;
-    uint32_t *cr_off;
-    uint32_t amt_lo, amt_hi;        /* the amounts of the lists' first and last runs (amts) */
-    dra__crun_t *cruns;
-    uint32_t ncruns;
-    uint32_t *clk;
+    uint32_t *cl_off;
+    uint32_t amt_lo, amt_hi;        /* the amounts of the lists' bounds (amts) */
+    dra__clent_t *cl;
     uint32_t *nfail;
     /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
      * the version-skew skip) the counter sets whose consuming devices declare groups keep the
@@ -453,22 +454,22 @@ static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
     return e->amts[e->pat_a[i]];
 }
 
-/* Counter c's list: its runs are [cr_off[x], cr_off[x + 1]) for the x this returns, the first
- * and the last of them the bounds (set-up and checks; a charge goes from the record's cut). */
+/* Counter c's list: cl[cl_off[x], cl_off[x + 1]) for the x this returns, the first and the last
+ * entry its bounds (set-up and checks; a charge goes from the record's cut). */
 static inline uint32_t dra__ctr_list(const dra_engine_t *e, uint32_t c)
 {
     uint32_t st = e->ctr_set[c];
     return e->shp_ctr0[e->set_shape[st]] + (c - e->set_ctr0[st]);
 }
 
-/* The first run of counter c's list with more than v (the end of the prefix that fits v), an
- * index into cruns. O(log runs on the counter). */
+/* The first entry of counter c's list with more than v (the end of the prefix that fits v), an
+ * index into cl. O(log entries on the counter). */
 static inline uint32_t dra__ctr_cut(const dra_engine_t *e, uint32_t c, dra__aq_t v)
 {
-    uint32_t x = dra__ctr_list(e, c), lo = e->cr_off[x] + 1, hi = e->cr_off[x + 1] - 1;
+    uint32_t x = dra__ctr_list(e, c), lo = e->cl_off[x] + 1, hi = e->cl_off[x + 1] - 1;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (e->amts[e->cruns[mid].amt] <= v)
+        if (e->amts[e->cl[mid].amt] <= v)
             lo = mid + 1;
         else
             hi = mid;
@@ -510,7 +511,7 @@ static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
 {
     uint32_t n = 0;
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
-        n += dra__ent_amt(e, i) > e->ctrs[dra__ent_ctr(e, r, i)].rem;
+        n += dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)];
     return n + (e->cg_on && dra__cg_refused(e, r, true));
 }
 
@@ -609,7 +610,7 @@ DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
 /* Every counter's record recomputed from the rows in use (e->use) and the sets' capacities:
  * what is left, the rows it names, its cut, and the count of counters over capacity; false with
  * the first difference in why (dra_engine_check). O(counters + entries of the rows in use +
- * counters x log runs). */
+ * counters x log entries on a counter). */
 bool dra__counters_check(const dra_engine_t *e, char *why, size_t len);
 
 /* ---- summary.c ---- */

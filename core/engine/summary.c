@@ -409,36 +409,32 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
  * zero changed its fit, and only those are refreshed. A charge moves every counter it touches
  * one way, so a row's nfail moves one way too: a row is refreshed at most once per charge, when
  * its fit is already final (a row that fits then only gains room, one that fails keeps failing).
- * The counter's cut (the end of its list's fitting prefix, a run boundary: a run's entries have
- * one amount) moves over exactly those runs, down on commit and up on release, one comparison a
- * run and none an entry: O(runs and entries that change). Everything per counter is in its
- * record (k: remainder, cut, the set's first row). */
+ * The counter's cut (the end of its list's fitting prefix) moves over exactly those entries, down
+ * on commit and up on release, so no search: O(entries that change). The list's bounds, entries
+ * of the smallest and the largest amounts, stop it without a bound check. The cut and the set's
+ * first row are the counter's record (k). */
 static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool down)
 {
-    /* the list's first run has the smallest amount and its last the largest: neither is passed */
-    uint32_t j = k->cut;
-    const dra__crun_t *run = e->cruns;
-    const uint32_t *clk = e->clk, row0 = k->row0;
+    uint32_t j = k->cut, row0 = k->row0;
+    const dra__clent_t *cl = e->cl;
     if (down) {
-        for (; e->amts[run[j - 1].amt] > now; j--)
-            for (uint32_t x = run[j - 1].b, end = run[j - 1].e; x < end; x++) {
-                uint32_t q = row0 + clk[x];
+        while (e->amts[cl[j - 1].amt] > now) {
+            uint32_t q = row0 + cl[--j].k;
 #if DRA_DEBUG
-                e->work.cut_moves++;
+            e->work.cut_moves++;
 #endif
-                if (e->nfail[q]++ == 0)
-                    refresh_row(e, q);
-            }
+            if (e->nfail[q]++ == 0)
+                refresh_row(e, q);
+        }
     } else {
-        for (; e->amts[run[j].amt] <= now; j++)
-            for (uint32_t x = run[j].b, end = run[j].e; x < end; x++) {
-                uint32_t q = row0 + clk[x];
+        for (; e->amts[cl[j].amt] <= now; j++) {
+            uint32_t q = row0 + cl[j].k;
 #if DRA_DEBUG
-                e->work.cut_moves++;
+            e->work.cut_moves++;
 #endif
-                if (--e->nfail[q] == 0)
-                    refresh_row(e, q);
-            }
+            if (--e->nfail[q] == 0)
+                refresh_row(e, q);
+        }
     }
     k->cut = j;
 }
@@ -449,13 +445,13 @@ static void charge(dra_engine_t *e, uint32_t r, int delta)
 {
     uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r);
     for (uint32_t i = b; i < end; i++) {
-        dra__ctr_t *k = &e->ctrs[dra__ent_ctr(e, r, i)];
-        dra__aq_t old = k->rem, now = delta > 0 ? old - dra__ent_amt(e, i) : old + dra__ent_amt(e, i);
-        k->rem = now;
+        uint32_t c = dra__ent_ctr(e, r, i);
+        dra__aq_t old = e->crem[c], now = delta > 0 ? old - dra__ent_amt(e, i) : old + dra__ent_amt(e, i);
+        e->crem[c] = now;
         if ((old < 0) != (now < 0))
             e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
         if (now != old)
-            counter_moved(e, k, now, now < old);
+            counter_moved(e, &e->ctrs[c], now, now < old);
     }
 }
 
