@@ -235,6 +235,27 @@ int dra_gen__qty(const char *s, dra_quantity_t *out, dra_diag_t *diag)
     return dra_quantity_parse(s, strlen(s), out, diag);
 }
 
+int dra_gen__cqty(dra_gen_ctx_t *c, const char *s, dra_quantity_t *out)
+{
+    size_t len = strlen(s);
+    if (len == 0 || len >= sizeof c->qcache[0].text)
+        return dra_gen__qty(s, out, c->diag);
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    dra_gen_qcache_t *e = &c->qcache[h % DRA_GEN_QCACHE];
+    if (strcmp(e->text, s) == 0) {
+        *out = e->q;
+        return DRA_OK;
+    }
+    int rc = dra_quantity_parse(s, len, out, c->diag);
+    if (rc == DRA_OK) {
+        memcpy(e->text, s, len + 1);
+        e->q = *out;
+    }
+    return rc;
+}
+
 static void uuid_str(dra_rng_t *r, const char *prefix, char *buf, size_t len)
 {
     uint64_t a = dra_rng_next(r), b = dra_rng_next(r);
@@ -321,7 +342,7 @@ static void ab_qp(ab_t *b, const char *name, const char *q, const dra_request_po
     k->policy = pol;
     if (!k->name || !k->qname)
         b->c->err = DRA_ENOMEM;
-    int rc = dra_gen__qty(q, &k->value, b->c->diag);
+    int rc = dra_gen__cqty(b->c, q, &k->value);
     if (rc != DRA_OK && !b->c->err)
         b->c->err = rc;
 }
@@ -384,7 +405,7 @@ static void cb_add(dra_gen_ctx_t *c, cb_t *b, const char *name, const char *q)
     k->name = dra_gen__intern(c->m, name);
     if (!k->name)
         c->err = DRA_ENOMEM;
-    int rc = dra_gen__qty(q, &k->value, c->diag);
+    int rc = dra_gen__cqty(c, q, &k->value);
     if (rc != DRA_OK && !c->err)
         c->err = rc;
 }

@@ -502,6 +502,10 @@ void dra__acons_remove(dra__acall_t *c, dra__cons_t *co, const dra__rq_t *rq, ui
  * amount (1), else leaves the scope unchanged (0); R_NOMEM. */
 void dra__acall_counters_apply(dra__acall_t *c, dra__slot_t *st, int sign);
 DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
+/* The same for the request-driven amounts pa of the slot's device (DRASharedConsumableCapacity:
+ * one per valueFrom counter, as dra__scc_amounts gives them; pa NULL: nothing). */
+void dra__acall_scc_apply(dra__acall_t *c, dra__slot_t *st, const dra__aq_t *pa, int sign);
+DRA_NODISCARD int dra__acall_scc_reserve(dra__acall_t *c, dra__slot_t *st, const dra__aq_t *pa);
 /* Compatibility groups of the slot's device (DRADeviceCompatibilityGroups enforced): R_OK when
  * every counter set it consumes admits its groups, with the sets' states updated and *pushed
  * undo records pushed (dra__acall_cg_undo restores them), R_FAIL (nothing changed), R_NOMEM. */
@@ -770,6 +774,40 @@ DRA_NODISCARD int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_
  * are told (a NULL, the rows). Cost O(n) plus the watchers'; no allocation. */
 DRA_NODISCARD int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows,
                                                uint32_t n);
+/* A share a caller keeps to release it without its allocation (the engine's release records):
+ * the state's row of its device (model row + 1), which of the device's live shares it is (ref:
+ * where its text is, fp: the text's fingerprint) and, per consumedCapacity entry of its result
+ * in order, the name as the state interned it and the amount. */
+typedef struct dra__state_share {
+    uint32_t srow, ref, fp, ncap;
+    uint32_t nid[4];
+    dra__aq_t amt[4];
+} dra__state_share_t;
+/* Fill *sh for share result res that the commit of its allocation has just added on row srow
+ * (model row + 1, as dra__alloc_state_commit_rows gave it): the device's last live share, its
+ * consumedCapacity names' ids and amounts. Call it right after that commit, before any other
+ * commit or release, and only for an allocation with no other share on the same device (the
+ * last share is then res's). false (nothing to keep; release by the allocation) when the state
+ * keeps something a record cannot: DRASharedConsumableCapacity snapshots, a row beyond the
+ * model, no live share, more than 4 consumedCapacity entries or a name not interned. O(entries). */
+bool dra__alloc_state_share_rec(dra_alloc_state_t *s, uint32_t srow, const dra_result_t *res,
+                                dra__state_share_t *sh);
+/* Release n exclusive allocations by their rows (as dra__alloc_state_release_excl) and nsh
+ * shares by what dra__alloc_state_share_rec kept, reading no allocation and comparing no text:
+ * each share is found by its ref and fingerprint among its device's live shares, its text's cell
+ * given back and each consumedCapacity amount taken off the aggregate of its name, exactly as
+ * dra__alloc_state_release_rows of the allocation would. All or nothing: DRA_ENOTFOUND (nothing
+ * changed, nobody told) when a row holds no exclusive allocation or a share is not live;
+ * DRA_EINVAL for NULL lists with counts or shares under DRASharedConsumableCapacity. The
+ * watchers are told once (a NULL, the exclusive rows then the shares' rows). Cost O(n + shares
+ * of the devices + their capacities) plus the watchers'; no allocation. */
+DRA_NODISCARD int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint32_t *rows,
+                                               uint32_t n, const dra__state_share_t *sh,
+                                               uint32_t nsh);
+/* Start loading what dra__alloc_state_release_rec reads of a kept share beyond its row's entry:
+ * the entry's live shares and capacities and the share's text cell (written when it is given
+ * back). Reads the entry: call it a step after dra__alloc_state_prefetch. A hint only. */
+void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, uint32_t ref);
 DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);
 void dra__alloc_state_unwatch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn, void *ctx);

@@ -214,7 +214,7 @@ int dra__acall_counters_reserve(dra__acall_t *ac, dra__slot_t *st)
 /* KEP-5941 (sharedcap.c, rule 3): the request-driven amounts pa of the slot's device (one per
  * valueFrom counter, in consumes / counter order) added to (sign +1) or taken from (-1) what the
  * call consumes. */
-static void scc_apply(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa, int sign)
+void dra__acall_scc_apply(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa, int sign)
 {
     dra__scope_t *sc = &ac->scopes[st->scope];
     const dra_device_t *d = st->d;
@@ -232,16 +232,16 @@ static void scc_apply(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa, in
 }
 
 /* Reserve the amounts pa: 1 reserved, 0 some counter of the scope is overdrawn, < 0 error. */
-static int scc_reserve(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa)
+int dra__acall_scc_reserve(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa)
 {
     int ready = scope_ready(ac, st);
     if (ready)
         return ready == DRA_EFATAL ? R_FATAL : R_NOMEM;
-    scc_apply(ac, st, pa, +1);
+    dra__acall_scc_apply(ac, st, pa, +1);
     dra__scope_t *sc = &ac->scopes[st->scope];
     for (uint32_t i = 0; i < sc->n; i++)
         if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
-            scc_apply(ac, st, pa, -1);
+            dra__acall_scc_apply(ac, st, pa, -1);
             return 0;
         }
     return 1;
@@ -892,7 +892,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
         }
         if (!fit)
             return R_FAIL;
-        int rc = scc_reserve(ac, st, pa);
+        int rc = dra__acall_scc_reserve(ac, st, pa);
         if (rc < 0)
             return rc;
         if (!rc)
@@ -902,20 +902,20 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
         if (ac->b.cg) {
             int rc = dra__acall_cg_place(ac, st, &cgn);
             if (rc != R_OK) {
-                scc_apply(ac, st, pa, -1);
+                dra__acall_scc_apply(ac, st, pa, -1);
                 return rc;
             }
         } else if (ac->b.cg_skip) {
             int rc = dra__acall_cg_skip(ac, st);
             if (rc) {
-                scc_apply(ac, st, pa, -1);
+                dra__acall_scc_apply(ac, st, pa, -1);
                 return rc < 0 ? rc : R_FAIL;
             }
         }
         int rc = dra__acall_counters_reserve(ac, st);
         if (rc <= 0) {
             dra__acall_cg_undo(ac, cgn);
-            scc_apply(ac, st, pa, -1);
+            dra__acall_scc_apply(ac, st, pa, -1);
         }
         if (rc < 0)
             return rc;
@@ -926,7 +926,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
     if (ac->b.taints && dra__taint_blocks(d, rq->body->tolerations, rq->body->ntolerations)) {
         if (charged && !bugs) /* BUG(1): counters leak */
             dra__acall_counters_apply(ac, st, -1);
-        scc_apply(ac, st, pa, -1); /* 1.38-pre only: no BUG(1) there */
+        dra__acall_scc_apply(ac, st, pa, -1); /* 1.38-pre only: no BUG(1) there */
         dra__acall_cg_undo(ac, cgn);
         return R_FAIL;
     }
@@ -937,7 +937,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 dra__acons_remove(ac, &cl->cons[e], rq, e);
             if (charged && !bugs)
                 dra__acall_counters_apply(ac, st, -1);
-            scc_apply(ac, st, pa, -1);
+            dra__acall_scc_apply(ac, st, pa, -1);
             dra__acall_cg_undo(ac, cgn);
             return rc == R_FATAL ? R_FATAL : R_NOMEM;
         }
@@ -954,7 +954,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                 dra__acons_remove(ac, &cl->cons[e], rq, e);
             if (charged && !bugs) /* BUG(1) */
                 dra__acall_counters_apply(ac, st, -1);
-            scc_apply(ac, st, pa, -1);
+            dra__acall_scc_apply(ac, st, pa, -1);
             dra__acall_cg_undo(ac, cgn);
             return R_FAIL;
         }
@@ -975,7 +975,7 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
                     dra__acons_remove(ac, &cl->cons[e], rq, e);
                 if (charged)
                     dra__acall_counters_apply(ac, st, -1);
-                scc_apply(ac, st, pa, -1);
+                dra__acall_scc_apply(ac, st, pa, -1);
                 dra__acall_cg_undo(ac, cgn);
             }
             return fits == R_FATAL ? R_FATAL : R_FAIL;
@@ -1034,7 +1034,7 @@ void dra__acall_deallocate(dra__acall_t *ac, uint32_t ci)
     } else if (r->charged) {
         dra__acall_counters_apply(ac, st, -1);
     }
-    scc_apply(ac, st, r->pa, -1);
+    dra__acall_scc_apply(ac, st, r->pa, -1);
     dra__acall_cg_undo(ac, r->cg_undo); /* the newest records: results are undone LIFO */
     cl->nres--;
 }

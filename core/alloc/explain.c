@@ -139,8 +139,9 @@ void dra_why_busy(dra_why_t *w, uint32_t matching, uint32_t left)
     put(w, ", %u needed", w->need);
 }
 
-void dra_why_counters(dra_why_t *w, uint32_t free_, uint32_t left, const char *set,
-                      const char *counter)
+/* "N free matching devices, none fits the counters left" (or "M fit"): the start of a counters
+ * reason, static or request-driven. */
+static void counters_fit(dra_why_t *w, uint32_t free_, uint32_t left)
 {
     w->left = left;
     put(w, "%u free matching %s, ", free_, dev_word(free_));
@@ -148,6 +149,12 @@ void dra_why_counters(dra_why_t *w, uint32_t free_, uint32_t left, const char *s
         put(w, "none fits the counters left");
     else
         put(w, "%u fit%s the counters left", left, left == 1 ? "s" : "");
+}
+
+void dra_why_counters(dra_why_t *w, uint32_t free_, uint32_t left, const char *set,
+                      const char *counter)
+{
+    counters_fit(w, free_, left);
     if (counter && set)
         put(w, " (counter %s of counter set %s exhausted)", counter, set);
     put(w, ", %u needed", w->need);
@@ -438,6 +445,7 @@ enum {
     ST_BUSY,
     ST_CAPACITY,
     ST_COMPAT,  /* no compatibility group in common with the counter set's allocated devices */
+    ST_POLICY,  /* a request-driven counter's requestPolicy refuses the amount (KEP-5941) */
     ST_COUNTERS,
     ST_TAINT,
     ST_OK,
@@ -492,6 +500,14 @@ typedef struct funnel {
     int gate_rule;               /* first rule that withheld a matching device, -1 */
     const dra__gpool_t *pool;    /* first unusable pool with a matching device */
     const char *cset, *cname;    /* first exhausted counter seen */
+    /* DRASharedConsumableCapacity: the first request-driven (valueFrom) counter seen exhausted
+     * (cname then names it; its amount for the request, what the counter holds, what is left
+     * after the live allocations' snapshots) or refusing the amount (ST_POLICY: pset, pname,
+     * the capacity and the amount, or why the amount has none) */
+    bool vf;
+    char vamount[DRA_QUANTITY_FMT_MAX], vtotal[DRA_QUANTITY_FMT_MAX], vleft[DRA_QUANTITY_FMT_MAX];
+    const char *pset, *pname, *pcap;
+    char pwhy[160];
     const char *cgset;           /* first counter set whose allocated devices' groups refused one */
     const dra_taint_t *taint;    /* first untolerated taint seen */
     bool cap_missing;            /* capacityFits said the device lacks a requested capacity */
@@ -727,6 +743,141 @@ static int compat_stage(xctx_t *z, funnel_t *f, dra__slot_t *st)
     return ST_COMPAT;
 }
 
+/* The static counters of slot st's device (compatibility groups first): ST_COMPAT,
+ * ST_COUNTERS or ST_OK (nothing left reserved). */
+static int static_counters_stage(xctx_t *z, funnel_t *f, dra__slot_t *st)
+{
+    dra__acall_t *c = z->c;
+    int cs = compat_stage(z, f, st);
+    if (cs != ST_OK || z->rc)
+        return cs;
+    int rc = dra__acall_counters_reserve(c, st);
+    if (rc < 0) {
+        z->rc = DRA_ENOMEM;
+        return ST_OK;
+    }
+    if (rc == 0) {
+        if (f && !f->cname) {
+            dra__acall_counters_apply(c, st, +1);
+            dra__scope_t *sc = &c->scopes[st->scope];
+            for (uint32_t i = 0; i < sc->n; i++)
+                if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
+                    f->cset = sc->e[i].set;
+                    f->cname = sc->e[i].name;
+                    break;
+                }
+            dra__acall_counters_apply(c, st, -1);
+        }
+        return ST_COUNTERS;
+    }
+    dra__acall_counters_apply(c, st, -1);
+    return ST_OK;
+}
+
+/* v as a quantity in the form of like (NULL: a plain number). */
+static void aq_text(dra__aq_t v, const dra_quantity_t *like, char *buf, size_t len)
+{
+    dra_quantity_t q;
+    dra__aq_to(v, like, &q);
+    dra_quantity_format(&q, buf, len);
+}
+
+/* DRASharedConsumableCapacity (sharedcap.c, rules 1 and 3): the request-driven amounts of slot
+ * st's device for rq, as the search resolves them before the static counters. ST_POLICY when a
+ * counter's requestPolicy refuses its amount (or the amount cannot be represented: the search
+ * would fail the call there); ST_COUNTERS when the amounts overdraw what the live allocations'
+ * snapshots left; else ST_OK with the amounts reserved in *pa (undone by the caller). */
+static int scc_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t *st, dra__aq_t *buf,
+                     uint32_t nbuf, dra__aq_t **pa)
+{
+    dra__acall_t *c = z->c;
+    const dra_device_t *d = st->d;
+    uint32_t npa = dra__scc_nvalue_from(d);
+    *pa = NULL;
+    if (!npa)
+        return ST_OK;
+    dra__aq_t *amt = npa <= nbuf ? buf : dra_arena_alloc(z->ar, npa * sizeof *amt, 16);
+    if (!amt) {
+        z->rc = DRA_ENOMEM;
+        return ST_OK;
+    }
+    const dra__gpool_t *p = &c->gp.pools[st->pool];
+    dra__capmode_t m = dra__capmode(&c->b);
+    uint32_t n = 0;
+    int fits = 1;
+    for (uint32_t i = 0; i < d->nconsumes; i++)
+        for (uint32_t k = 0; k < d->consumes[i].ncounters; k++) {
+            const dra_counter_t *cc = &d->consumes[i].counters[k];
+            if (!cc->value_from)
+                continue;
+            const dra_counter_t *def = dra__scc_counter_def(&c->b, p, d, &d->consumes[i], cc);
+            char why[160];
+            int rc = dra__scc_amount(&m, rq->body, d, cc, def, &amt[n], why, sizeof why);
+            if (rc <= 0 && fits > 0) {
+                fits = 0;
+                if (f && !f->pname) {
+                    f->pset = d->consumes[i].counter_set;
+                    f->pname = cc->name;
+                    f->pcap = cc->value_from;
+                    if (rc < 0)
+                        snprintf(f->pwhy, sizeof f->pwhy, "%s", why);
+                    else {
+                        char a[DRA_QUANTITY_FMT_MAX];
+                        aq_text(amt[n], def ? &def->value : NULL, a, sizeof a);
+                        snprintf(f->pwhy, sizeof f->pwhy,
+                                 "its requestPolicy does not allow %s", a);
+                    }
+                }
+            }
+            n++;
+        }
+    if (!fits)
+        return ST_POLICY;
+    int rc = dra__acall_scc_reserve(c, st, amt);
+    if (rc < 0) {
+        if (rc == R_FATAL)
+            return ST_POLICY;
+        z->rc = DRA_ENOMEM;
+        return ST_OK;
+    }
+    if (rc == 0) {
+        if (f && !f->cname) {
+            dra__acall_scc_apply(c, st, amt, +1);
+            dra__scope_t *sc = &c->scopes[st->scope];
+            for (uint32_t i = 0; i < sc->n && !f->cname; i++) {
+                const dra__cent_t *e = &sc->e[i];
+                if (!e->has_avail || e->avail >= e->consumed)
+                    continue;
+                uint32_t j = 0; /* the device's amount of this counter */
+                for (uint32_t a = 0; a < d->nconsumes && !f->cname; a++)
+                    for (uint32_t k = 0; k < d->consumes[a].ncounters && !f->cname; k++) {
+                        const dra_counter_t *cc = &d->consumes[a].counters[k];
+                        if (!cc->value_from)
+                            continue;
+                        if (!strcmp(nz(d->consumes[a].counter_set), e->set) &&
+                            !strcmp(nz(cc->name), e->name)) {
+                            const dra_counter_t *def =
+                                dra__scc_counter_def(&c->b, p, d, &d->consumes[a], cc);
+                            const dra_quantity_t *like = def ? &def->value : NULL;
+                            f->cset = e->set;
+                            f->cname = e->name;
+                            f->vf = true;
+                            aq_text(amt[j], like, f->vamount, sizeof f->vamount);
+                            aq_text(def ? dra__aq_from(&def->value) : 0, like, f->vtotal,
+                                    sizeof f->vtotal);
+                            aq_text(e->avail, like, f->vleft, sizeof f->vleft);
+                        }
+                        j++;
+                    }
+            }
+            dra__acall_scc_apply(c, st, amt, -1);
+        }
+        return ST_COUNTERS;
+    }
+    *pa = amt;
+    return ST_OK;
+}
+
 /* The checks after isSelectable for slot st alone (an empty attempt): ST_GATE (counters with
  * DRAPartitionableDevices off; compatibility groups skipped with DRADeviceCompatibilityGroups
  * off), ST_BUSY, ST_CAPACITY, ST_COMPAT, ST_COUNTERS, ST_TAINT or ST_OK. */
@@ -757,31 +908,22 @@ static int device_stage(xctx_t *z, funnel_t *f, uint32_t ci, const dra__rq_t *rq
     }
     bool multi = c->b.cc && d->allow_multiple_allocations;
     bool cap_in_use = st->persist_cap || (!c->b.bug_persisted_share && st->persist_share);
-    if (!(multi && cap_in_use) && d->nconsumes > 0) {
-        int cs = compat_stage(z, f, st);
-        if (cs != ST_OK || z->rc)
-            return cs;
-        int rc = dra__acall_counters_reserve(c, st);
-        if (rc < 0) {
-            z->rc = DRA_ENOMEM;
-            return ST_OK;
-        }
-        if (rc == 0) {
-            if (f && !f->cname) {
-                dra__acall_counters_apply(c, st, +1);
-                dra__scope_t *sc = &c->scopes[st->scope];
-                for (uint32_t i = 0; i < sc->n; i++)
-                    if (sc->e[i].has_avail && sc->e[i].avail < sc->e[i].consumed) {
-                        f->cset = sc->e[i].set;
-                        f->cname = sc->e[i].name;
-                        break;
-                    }
-                dra__acall_counters_apply(c, st, -1);
-            }
-            return ST_COUNTERS;
-        }
-        dra__acall_counters_apply(c, st, -1);
+    /* the request-driven amounts first, held while the static counters are checked (the
+     * search's order), charged on a further share of a device in use too */
+    dra__aq_t pbuf[16], *pa = NULL;
+    if (c->b.scc) {
+        int ss = scc_stage(z, f, rq, st, pbuf, sizeof pbuf / sizeof pbuf[0], &pa);
+        if (ss != ST_OK || z->rc)
+            return ss;
     }
+    if (!(multi && cap_in_use) && d->nconsumes > 0) {
+        int cs = static_counters_stage(z, f, st);
+        if (cs != ST_OK || z->rc) {
+            dra__acall_scc_apply(c, st, pa, -1);
+            return cs;
+        }
+    }
+    dra__acall_scc_apply(c, st, pa, -1);
     if (c->b.taints) {
         const dra_taint_t *t =
             dra__taint_blocking(d, rq->body->tolerations, rq->body->ntolerations);
@@ -1062,8 +1204,27 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
                 put(w, " (counter set %s)", f->cgset);
             put(w, ", %u needed", need);
             return true;
+        case ST_POLICY:
+            BEGIN(DRA_WHY_COUNTERS);
+            w->left = left;
+            put(w, "%u free matching %s, ", before, dev_word(before));
+            if (left == 0)
+                put(w, "none can");
+            else
+                put(w, "%u of them cannot", before - left);
+            put(w, " draw what the request asks of counter %s of counter set %s (valueFrom "
+                   "capacity %s): %s, %u needed",
+                nz(f->pname), nz(f->pset), nz(f->pcap), f->pwhy, need);
+            return true;
         case ST_COUNTERS:
             BEGIN(DRA_WHY_COUNTERS);
+            if (f->vf) { /* a request-driven counter: the amount and what is left */
+                counters_fit(w, before, left);
+                put(w, " (counter %s of counter set %s, drawn per allocation from the request: "
+                       "%s asked, %s of %s left after the live allocations), %u needed",
+                    f->cname, f->cset, f->vamount, f->vleft, f->vtotal, need);
+                return true;
+            }
             dra_why_counters(w, before, left, f->cset, f->cname);
             return true;
         case ST_TAINT: {
@@ -1124,6 +1285,8 @@ static bool all_blocked(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
                  {ST_CAPACITY, "lack the capacity asked for"},
                  {ST_COMPAT, "have no compatibility group in common with the devices allocated "
                              "from their counter set"},
+                 {ST_POLICY, "ask an amount of a request-driven counter its requestPolicy "
+                             "does not allow"},
                  {ST_COUNTERS, "do not fit the counters left"},
                  {ST_TAINT, "have a taint the request does not tolerate"}};
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {

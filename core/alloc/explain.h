@@ -20,9 +20,12 @@
  *     declares them), a resource pool that is incomplete or invalid, already allocated
  *     (AllocatedDevices), consumable capacity (capacityFits), compatibility groups (with
  *     DRADeviceCompatibilityGroups on: no group in common with the devices allocated from the
- *     device's counter set), counters (the counters left in the device's counter set), taints
- *     (an untolerated NoSchedule / NoExecute taint); allocationMode All: a device of its set
- *     that fails one of the checks after the selectors;
+ *     device's counter set), with DRASharedConsumableCapacity on the request-driven (valueFrom)
+ *     counters as the search resolves them first (an amount the counter's requestPolicy does
+ *     not allow or cannot represent; amounts overdrawing what the live allocations' snapshots
+ *     left, with the amount asked and what is left), counters (the counters left in the device's
+ *     counter set), taints (an untolerated NoSchedule / NoExecute taint); allocationMode All: a
+ *     device of its set that fails one of the checks after the selectors;
  *   then each constraint of a claim: matchAttribute (no value held by enough of each request's
  *   devices; "the largest group has 3 of 4"), distinctAttribute (fewer distinct values than
  *   devices needed);

@@ -311,6 +311,10 @@ static int build_indexes(dra_fast_t *a)
         !a->bypool || !a->general || !a->nodes || !a->sigs || !a->pbk)
         return DRA_ENOMEM;
     uint32_t rows = 0;
+    /* each slice's pool bucket id, for the device pass below (no second lookup by name) */
+    uint32_t *sb = dra_arena_alloc(ar, ((size_t)ns + 1) * sizeof *sb, 4);
+    if (!sb)
+        return DRA_ENOMEM;
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
         a->slice_row[i] = rows;
@@ -322,6 +326,7 @@ static int build_indexes(dra_fast_t *a)
             pb->id = a->npbk;
             a->pbk[a->npbk++] = pb;
         }
+        sb[i] = pb->id;
         a->pool_of[i] = pb->idx[0];
         /* the relevance rules of dra__gather_pools, as a superset */
         if (!a->c.b.pd && (sl->per_device_node_selection || sl->ncounter_sets > 0))
@@ -350,18 +355,36 @@ static int build_indexes(dra_fast_t *a)
     a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
     if (!a->mir || !a->devs || !a->devpool || !a->dupid || !a->slice_pb || !a->row_pbk)
         return DRA_ENOMEM;
+    /* the device-ID hash chains: a slice's rows in chunks whose chain heads, then the heads'
+     * rows, are prefetched first (each a cache miss in tables of a million entries); the
+     * (driver, pool) part of dev_hash is the slice's, hashed once */
+    size_t hs[64];
     for (uint32_t i = 0; i < ns; i++) {
         const dra_slice_t *sl = m->slices[i];
-        fbucket_t *pb = sl->ndevices ? bucket_get(a, a->bypool, nz(sl->driver), nz(sl->pool_name), false)
-                                     : NULL;
+        fbucket_t *pb = sl->ndevices ? a->pbk[sb[i]] : NULL; /* the slice's pool bucket */
+        uint64_t seed = sl->ndevices ? str_hash(pb->key2, str_hash(pb->key1, 7)) : 0;
         for (uint32_t d = 0; d < sl->ndevices; d++) {
+            if (d % 64 == 0) {
+                uint32_t end = sl->ndevices - d < 64 ? sl->ndevices : d + 64;
+                for (uint32_t k = d; k < end; k++) {
+                    hs[k - d] = (size_t)str_hash(sl->devices[k].name, seed) & a->dmask;
+                    __builtin_prefetch(&a->devs[hs[k - d]]);
+                }
+                for (uint32_t k = d; k < end; k++) { /* then the heads' rows (hints only) */
+                    uint32_t o = a->devs[hs[k - d]];
+                    if (o) {
+                        __builtin_prefetch(&a->row_pbk[o - 1]);
+                        __builtin_prefetch(&a->devpool[o - 1]);
+                    }
+                }
+            }
             const uint32_t row = a->slice_row[i] + d;
             fdev_t *e = &a->devpool[row];
             e->slice = i;
             a->slice_pb[i] = pb->id;
             a->row_pbk[row] = pb;
             const char *dn = nz(sl->devices[d].name);
-            size_t h = (size_t)dev_hash(pb->key1, pb->key2, dn) & a->dmask;
+            size_t h = hs[d % 64]; /* dev_hash(pb->key1, pb->key2, dn) & a->dmask */
             for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
                 /* a pool's bucket is unique to its (driver, pool) names, so comparing buckets
                  * first leaves the name, three dependent loads away, to rows of the same pool */
@@ -1978,6 +2001,32 @@ static bool ns_equal(const dra_node_selector_t *x, const dra_node_selector_t *y)
     return true;
 }
 
+static bool uses_equal(const dra_counter_set_use_t *x, uint32_t nx, const dra_counter_set_use_t *y,
+                       uint32_t ny)
+{
+    if (nx != ny)
+        return false;
+    for (uint32_t i = 0; i < nx; i++) {
+        if (!str_eq(x[i].counter_set, y[i].counter_set) || x[i].ncounters != y[i].ncounters)
+            return false;
+        for (uint32_t k = 0; k < x[i].ncounters; k++)
+            if (!str_eq(x[i].counters[k].name, y[i].counters[k].name) ||
+                dra_quantity_cmp(&x[i].counters[k].value, &y[i].counters[k].value) != 0)
+                return false;
+    }
+    return true;
+}
+
+/* Two results' consumedCounters snapshots (DRASharedConsumableCapacity; NULL: none). */
+static bool snap_equal(const dra_counter_snapshot_t *x, const dra_counter_snapshot_t *y)
+{
+    if (!x || !y)
+        return x == y;
+    return uses_equal(x->per_device, x->nper_device, y->per_device, y->nper_device) &&
+           uses_equal(x->per_allocation, x->nper_allocation, y->per_allocation,
+                      y->nper_allocation);
+}
+
 bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_outcome_t *y,
                                char *why, size_t len)
 {
@@ -2017,6 +2066,9 @@ bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_out
                     dra_quantity_cmp(&r->consumed[k].value, &s->consumed[k].value) != 0)
                     DIFF("claim #%u result #%u: consumed capacity %s differs", c, i,
                          nz(r->consumed[k].name));
+            if (!snap_equal(p->counters ? p->counters[i] : NULL,
+                            q->counters ? q->counters[i] : NULL))
+                DIFF("claim #%u result #%u: consumedCounters differ", c, i);
         }
         if (p->nconfigs != q->nconfigs)
             DIFF("claim #%u: %u vs %u configs", c, p->nconfigs, q->nconfigs);

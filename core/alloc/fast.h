@@ -85,8 +85,9 @@ typedef enum dra_fast_path {
 const char *dra_fast_path_name(dra_fast_path_t p);
 
 /* Decisions differ: outcome kind, message, and for ALLOCATED every claim's results (request,
- * device, adminAccess, shareID, consumed capacity, tolerations, binding conditions), configs
- * and node selector. Stats are not compared. why (may be NULL) gets the first difference. */
+ * device, adminAccess, shareID, consumed capacity, consumedCounters snapshots, tolerations,
+ * binding conditions), configs and node selector. Stats are not compared. why (may be NULL)
+ * gets the first difference. */
 bool dra_alloc_outcome_differs(const dra_alloc_outcome_t *x, const dra_alloc_outcome_t *y,
                                char *why, size_t len);
 

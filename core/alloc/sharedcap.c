@@ -65,6 +65,14 @@
  *    charge, which one not said) or on a device the pool no longer publishes (T
  *    legacy-missing-device; the fail-closed guard of kubernetes/kubernetes#140806 was still an
  *    open pull request in what could be read).
+ * Read again for these four, without a settled rule: the KEP-5941 README as of its retarget to
+ * 1.38 says in "Recommended Rollout" that allocations made while the gate was off have no
+ * snapshot and "do not charge shared counters until they are recreated", which master's table
+ * contradicts (legacy-static is charged, legacy-dynamic is Unsatisfiable); a review thread of
+ * #140084 (2026-07-22) reports that no-charge behaviour of a revision and calls it a follow-up;
+ * #140806 is still open; the integration test (test/integration/dra, SharedConsumableCapacity)
+ * covers only fresh allocations with the gate on and off. The allocator's own source of the
+ * feature is still not readable (no stored version of allocator_experimental.go has it).
  *
  * Cost: only with the gate on. Per call and gathered pool: a scan of the ledger's devices with
  * live results, and each of the pool's records once. Per commit / release result: a scan of

@@ -80,7 +80,8 @@ struct dra_alloc_state {
     dra_intern_t intern;
     st_dev_t *ents; /* rows first, then devices the model does not have */
     uint32_t nents, capents;
-    uint32_t *hslots; /* entry index + 1, 0 = empty */
+    uint64_t *hslots; /* entry index + 1 (low 32 bits, 0 = empty) and the key hash's high 32 bits
+                       * (SLOT_TAG: a probe compares these before it reads the entry) */
     size_t nslots, used;
     /* first row of each slice (dra_model_device_rows) */
     uint32_t *first;
@@ -170,27 +171,35 @@ static uint64_t key_hash(uint32_t a, uint32_t b, uint32_t c)
     return dra_hash64(k, sizeof k);
 }
 
+/* A slot's tag: the key hash's high 32 bits, beside the entry index + 1 in the low 32 bits, so
+ * that a probe past another key reads no entry (an entry is a cache miss on large models). */
+#define SLOT_TAG(h) ((h) & 0xffffffff00000000ULL)
+
 /* Index of the entry with these ids, or UINT32_MAX. */
 static uint32_t find(const dra_alloc_state_t *s, uint32_t a, uint32_t b, uint32_t c)
 {
     if (!a || !b || !c)
         return UINT32_MAX;
     size_t mask = s->nslots - 1;
-    for (size_t i = (size_t)key_hash(a, b, c) & mask;; i = (i + 1) & mask) {
-        uint32_t k = s->hslots[i];
-        if (!k)
+    uint64_t h = key_hash(a, b, c);
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        uint64_t x = s->hslots[i];
+        if (!x)
             return UINT32_MAX;
-        const st_dev_t *e = &s->ents[k - 1];
+        if (SLOT_TAG(x) != SLOT_TAG(h))
+            continue;
+        const st_dev_t *e = &s->ents[(uint32_t)x - 1];
         if (e->drv == a && e->pool == b && e->dev == c)
-            return k - 1;
+            return (uint32_t)x - 1;
     }
 }
 
-static void hash_put(uint32_t *slots, size_t nslots, const st_dev_t *e, uint32_t idx)
+static void hash_put(uint64_t *slots, size_t nslots, const st_dev_t *e, uint32_t idx)
 {
-    for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & (nslots - 1);; j = (j + 1) & (nslots - 1))
+    uint64_t h = key_hash(e->drv, e->pool, e->dev);
+    for (size_t j = (size_t)h & (nslots - 1);; j = (j + 1) & (nslots - 1))
         if (!slots[j]) {
-            slots[j] = idx + 1;
+            slots[j] = SLOT_TAG(h) | (idx + 1);
             return;
         }
 }
@@ -201,12 +210,14 @@ static int hash_reserve(dra_alloc_state_t *s)
     if ((s->used + 1) * 4 <= s->nslots * 3)
         return DRA_OK;
     size_t nn = s->nslots * 2;
-    uint32_t *ns = calloc(nn, sizeof *ns);
+    uint64_t *ns = calloc(nn, sizeof *ns);
     if (!ns)
         return DRA_ENOMEM;
     for (size_t i = 0; i < s->nslots; i++)
-        if (s->hslots[i])
-            hash_put(ns, nn, &s->ents[s->hslots[i] - 1], s->hslots[i] - 1);
+        if (s->hslots[i]) {
+            uint32_t k = (uint32_t)s->hslots[i] - 1;
+            hash_put(ns, nn, &s->ents[k], k);
+        }
     free(s->hslots);
     s->hslots = ns;
     s->nslots = nn;
@@ -230,40 +241,91 @@ static const char *nz(const char *x)
     return x ? x : "";
 }
 
-/* Register every model row's device (see the top). O(devices). */
-static int register_rows(dra_alloc_state_t *s)
+/* A row on its way into the hash (register_rows): its ids and their hash. */
+typedef struct reg_row {
+    const dra_device_t *d;
+    uint32_t row, a, b, c;
+    uint64_t h;
+} reg_row_t;
+#define REG_BATCH 32u
+
+/* Registers rows q[0..n) in order, their slots prefetched: the ID's lookup and its insertion are
+ * one probe sequence. */
+static int register_batch(dra_alloc_state_t *s, const reg_row_t *q, uint32_t n)
 {
-    const dra_model_t *m = s->model;
-    for (uint32_t si = 0; si < s->nfirst; si++) {
-        const dra_slice_t *sl = m->slices[si];
-        for (uint32_t di = 0; di < sl->ndevices; di++) {
-            uint32_t row = s->first[si] + di, a, b, c;
-            if (intern3(s, sl->driver, sl->pool_name, sl->devices[di].name, &a, &b, &c) ||
-                hash_reserve(s))
-                return DRA_ENOMEM;
-            if (find(s, a, b, c) != UINT32_MAX)
-                continue; /* the ID repeats an earlier row's: that entry is the device's */
-            st_dev_t *e = &s->ents[row];
-            e->drv = a;
-            e->pool = b;
-            e->dev = c;
-            e->row = row + 1;
-            e->devname = sl->devices[di].name;
-            hash_put(s->hslots, s->nslots, e, row);
-            s->used++;
-            const dra_device_t *d = &sl->devices[di];
-            if (s->beh.cc && d->allow_multiple_allocations) {
-                /* room for its first shares and their capacities now, not at a (timed) commit */
-                e->capshares = 4;
-                e->capcaps = d->ncaps;
-                e->shares = malloc(e->capshares * sizeof *e->shares);
-                e->caps = d->ncaps ? malloc(d->ncaps * sizeof *e->caps) : NULL;
-                if (!e->shares || (d->ncaps && !e->caps))
-                    return DRA_ENOMEM;
+    for (uint32_t k = 0; k < n; k++) {
+        const reg_row_t *r = &q[k];
+        if (hash_reserve(s))
+            return DRA_ENOMEM;
+        size_t mask = s->nslots - 1, i;
+        uint64_t x;
+        bool dup = false;
+        for (i = (size_t)r->h & mask; (x = s->hslots[i]) != 0; i = (i + 1) & mask) {
+            const st_dev_t *o = &s->ents[(uint32_t)x - 1];
+            if (SLOT_TAG(x) == SLOT_TAG(r->h) && o->drv == r->a && o->pool == r->b &&
+                o->dev == r->c) {
+                dup = true;
+                break;
             }
+        }
+        if (dup)
+            continue; /* the ID repeats an earlier row's: that entry is the device's */
+        st_dev_t *e = &s->ents[r->row];
+        e->drv = r->a;
+        e->pool = r->b;
+        e->dev = r->c;
+        e->row = r->row + 1;
+        e->devname = r->d->name;
+        s->hslots[i] = SLOT_TAG(r->h) | (r->row + 1); /* the probe's first empty slot */
+        s->used++;
+        const dra_device_t *d = r->d;
+        if (s->beh.cc && d->allow_multiple_allocations) {
+            /* room for its first shares and their capacities now, not at a (timed) commit */
+            e->capshares = 4;
+            e->capcaps = d->ncaps;
+            e->shares = malloc(e->capshares * sizeof *e->shares);
+            e->caps = d->ncaps ? malloc(d->ncaps * sizeof *e->caps) : NULL;
+            if (!e->shares || (d->ncaps && !e->caps))
+                return DRA_ENOMEM;
         }
     }
     return DRA_OK;
+}
+
+/* Register every model row's device (see the top), in model row order. A slice's driver and
+ * pool are interned once; rows go in batches whose hash slots are prefetched first (one cache
+ * miss a row otherwise, in a table of millions of slots). O(devices). */
+static int register_rows(dra_alloc_state_t *s)
+{
+    const dra_model_t *m = s->model;
+    reg_row_t q[REG_BATCH];
+    uint32_t n = 0;
+    for (uint32_t si = 0; si < s->nfirst; si++) {
+        const dra_slice_t *sl = m->slices[si];
+        const char *dn = nz(sl->driver), *pn = nz(sl->pool_name);
+        uint32_t a, b;
+        if (sl->ndevices && (dra_intern_put(&s->intern, dn, strlen(dn), &a) ||
+                             dra_intern_put(&s->intern, pn, strlen(pn), &b)))
+            return DRA_ENOMEM;
+        for (uint32_t di = 0; di < sl->ndevices; di++) {
+            reg_row_t *r = &q[n++];
+            const char *v = nz(sl->devices[di].name);
+            if (dra_intern_put(&s->intern, v, strlen(v), &r->c))
+                return DRA_ENOMEM;
+            r->d = &sl->devices[di];
+            r->row = s->first[si] + di;
+            r->a = a;
+            r->b = b;
+            r->h = key_hash(a, b, r->c);
+            __builtin_prefetch(&s->hslots[(size_t)r->h & (s->nslots - 1)]);
+            if (n == REG_BATCH) {
+                if (register_batch(s, q, n))
+                    return DRA_ENOMEM;
+                n = 0;
+            }
+        }
+    }
+    return register_batch(s, q, n);
 }
 
 int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
@@ -420,17 +482,21 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
         return false;
     size_t used = 0, mask = s->nslots - 1;
     for (size_t i = 0; i < s->nslots; i++) {
-        uint32_t k = s->hslots[i];
-        if (!k)
+        uint64_t x = s->hslots[i];
+        uint32_t k = (uint32_t)x;
+        if (!x)
             continue;
         used++;
-        if (k > s->nents)
+        if (k == 0 || k > s->nents)
             return false;
         const st_dev_t *e = &s->ents[k - 1];
         if (!e->drv || !e->pool || !e->dev)
             return false;
+        uint64_t h = key_hash(e->drv, e->pool, e->dev);
+        if (SLOT_TAG(x) != SLOT_TAG(h)) /* its tag is its key's */
+            return false;
         /* reachable: no empty slot between its home and its place */
-        for (size_t j = (size_t)key_hash(e->drv, e->pool, e->dev) & mask; j != i; j = (j + 1) & mask)
+        for (size_t j = (size_t)h & mask; j != i; j = (j + 1) & mask)
             if (!s->hslots[j])
                 return false;
     }
@@ -883,14 +949,10 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
     return DRA_OK;
 }
 
-int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
+/* Take n exclusive allocations off their rows: all or nothing (DRA_ENOTFOUND, nothing
+ * changed), a row named twice taken twice. */
+static inline int excl_take(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
 {
-    if (!n)
-        return DRA_OK;
-    if (!rows)
-        return DRA_EINVAL;
-    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
-    /* as dra__alloc_state_release_rows: all or nothing, a row named twice released twice */
     uint32_t done = 0;
     for (; done < n; done++) {
         uint32_t row = rows[done];
@@ -903,6 +965,137 @@ int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, ui
             s->ents[rows[done] - 1].exclusive++;
         return DRA_ENOTFOUND;
     }
+    return DRA_OK;
+}
+
+bool dra__alloc_state_share_rec(dra_alloc_state_t *s, uint32_t srow, const dra_result_t *res,
+                                dra__state_share_t *sh)
+{
+    if (s->beh.scc || !srow || srow > s->nrows || result_kind(s, res) != R_SHARE ||
+        res->nconsumed > sizeof sh->nid / sizeof sh->nid[0])
+        return false;
+    const st_dev_t *e = &s->ents[srow - 1];
+    if (!e->drv || !e->nshares || (e->shares[e->nshares - 1].ref & REF_MARK))
+        return false;
+    sh->srow = srow;
+    sh->ref = e->shares[e->nshares - 1].ref;
+    sh->fp = e->shares[e->nshares - 1].fp;
+    sh->ncap = res->nconsumed;
+    for (uint32_t j = 0; j < res->nconsumed; j++) {
+        const char *nm = res->consumed[j].name ? res->consumed[j].name : "";
+        /* the commit has just found this name through the cache (cap_id): a slot still naming
+         * the same pointer holds its id, checked by its text then; else the cache again */
+        unsigned k = cap_slot(nm);
+        if (s->capc[k].p == nm && s->capc[k].id)
+            sh->nid[j] = s->capc[k].id;
+        else
+            (void)cap_id(s, nm, false, &sh->nid[j]); /* find only: the commit interned it */
+        if (!sh->nid[j])
+            return false;
+        sh->amt[j] = dra__aq_from(&res->consumed[j].value);
+    }
+    return true;
+}
+
+/* The index of the live share ref with fingerprint fp on e, -1 when none. */
+static int share_by_ref(const st_dev_t *e, uint32_t ref, uint32_t fp)
+{
+    for (uint32_t i = 0; i < e->nshares; i++)
+        if (e->shares[i].ref == ref && e->shares[i].fp == fp)
+            return (int)i;
+    return -1;
+}
+
+int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n,
+                                 const dra__state_share_t *sh, uint32_t nsh)
+{
+    if ((!rows && n) || (!sh && nsh) || (nsh && s->beh.scc) || n + nsh > DRA_ALLOC_STATE_ROWS_MAX)
+        return DRA_EINVAL;
+    if (!n && !nsh)
+        return DRA_OK;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    /* every share live first (marked, so one kept twice is found once), then the exclusive
+     * rows: all or nothing */
+    uint32_t all[DRA_ALLOC_STATE_ROWS_MAX];
+    st_dev_t *ent[DRA_ALLOC_STATE_ROWS_MAX];
+    uint32_t k = 0;
+    int rc = DRA_OK;
+    for (; k < nsh; k++) {
+        uint32_t row = sh[k].srow;
+        int z = -1;
+        if (row && row <= s->nrows && s->ents[row - 1].drv && sh[k].ncap <= 4)
+            z = share_by_ref(&s->ents[row - 1], sh[k].ref, sh[k].fp);
+        if (z < 0) {
+            rc = DRA_ENOTFOUND;
+            break;
+        }
+        ent[k] = &s->ents[row - 1];
+        ent[k]->shares[z].ref |= REF_MARK;
+    }
+    if (!rc)
+        rc = excl_take(s, rows, n);
+    if (rc) {
+        while (k--)
+            ent[k]->shares[share_by_ref(ent[k], sh[k].ref | REF_MARK, sh[k].fp)].ref &= ~REF_MARK;
+        return rc;
+    }
+    for (uint32_t i = 0; i < nsh; i++) { /* as dra__alloc_state_release_rows' second pass */
+        st_dev_t *e = ent[i];
+        int z = share_by_ref(e, sh[i].ref | REF_MARK, sh[i].fp);
+        share_drop(s, e->shares[z].ref);
+        e->shares[z] = e->shares[e->nshares - 1];
+        e->nshares--;
+        for (uint32_t j = 0; j < sh[i].ncap; j++)
+            for (uint32_t k2 = 0; k2 < e->ncaps; k2++) {
+                if (e->caps[k2].name == sh[i].nid[j] && e->caps[k2].n > 0) {
+                    e->caps[k2].n--;
+                    e->caps[k2].sum -= sh[i].amt[j];
+                    if (e->caps[k2].n == 0) {
+                        e->caps[k2] = e->caps[e->ncaps - 1];
+                        e->ncaps--;
+                    }
+                    break;
+                }
+            }
+    }
+    for (uint32_t i = 0; s->beh.scc && i < n; i++) {
+        const st_dev_t *e = &s->ents[rows[i] - 1];
+        dra__scc_ledger_release_device(s->scc, dra_intern_str(&s->intern, e->drv),
+                                       dra_intern_str(&s->intern, e->pool),
+                                       dra_intern_str(&s->intern, e->dev));
+    }
+    if (n)
+        memcpy(all, rows, n * sizeof *rows);
+    for (uint32_t i = 0; i < nsh; i++)
+        all[n + i] = sh[i].srow;
+    notify(s, NULL, all, n + nsh);
+    return DRA_OK;
+}
+
+void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, uint32_t ref)
+{
+    if (!srow || srow > s->nrows)
+        return;
+    const st_dev_t *e = &s->ents[srow - 1];
+    if (e->nshares)
+        __builtin_prefetch(e->shares, 1);
+    if (e->ncaps)
+        __builtin_prefetch(e->caps, 1);
+    if (!(ref & (REF_INTERN | REF_MARK)) && ref < s->ncells)
+        __builtin_prefetch(cell(s, ref), 1);
+}
+
+int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
+{
+    if (!n)
+        return DRA_OK;
+    if (!rows)
+        return DRA_EINVAL;
+    DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    /* as dra__alloc_state_release_rows: all or nothing, a row named twice released twice */
+    int rc = excl_take(s, rows, n);
+    if (rc)
+        return rc;
     for (uint32_t i = 0; s->beh.scc && i < n; i++) {
         const st_dev_t *e = &s->ents[rows[i] - 1];
         dra__scc_ledger_release_device(s->scc, dra_intern_str(&s->intern, e->drv),

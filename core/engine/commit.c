@@ -22,6 +22,16 @@
  * loads are the record and what the rows name. Cost: the commit O(results) more; the release
  * O(rows) plus summary.c's update of each row. A pod whose results the record cannot hold is
  * committed without one (released by its allocations as before).
+ *
+ * A record also keeps one share of a multi-allocatable device under DRAConsumableCapacity (its
+ * row after the exclusive ones in the first line, the rest in the second): which of the device's
+ * live shares the commit added (the state's reference of its text's cell and the text's
+ * fingerprint) and per consumedCapacity entry the state's name id, the engine's capacity and the
+ * amount. Its release finds the share by reference among the device's few live shares and takes
+ * those amounts off the state's aggregates and the engine's (dra__alloc_state_release_rec,
+ * dra__cap_unshare): no share ID's text compared or hashed, no result read. The state and the
+ * engine end exactly as the release by allocations leaves them (a share with the same text in
+ * another cell is the same state: the digest hashes texts).
  */
 #include "engine/engine_impl.h"
 
@@ -276,13 +286,20 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
  * false when the record cannot hold it (rc is then dropped). An adminAccess result is not kept:
  * the state skips it but the allocator's row mirror forgets its row on every release, which a
  * record of the state's rows would not repeat. */
+static bool record_share(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
+                         uint32_t vrow, uint32_t row);
+
 static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
                           uint32_t vrow)
 {
-    if (res->admin_access || (res->share_id && e->beh.cc) || !vrow || vrow > e->nord ||
-        e->ord_row[vrow - 1] == NONE || e->rec_n == DRA_ENGINE_REC_ROWS)
+    if (res->admin_access || !vrow || vrow > e->nord || e->ord_row[vrow - 1] == NONE)
         return false;
     uint32_t row = e->ord_row[vrow - 1];
+    if (res->share_id && e->beh.cc)
+        return record_share(e, rc, res, vrow, row);
+    /* beside a share, the rows stay in the first line (the share is the second) */
+    if (e->rec_n == (e->rec_ns ? DRA__REC_LINE_ROWS - 1 : DRA_ENGINE_REC_ROWS))
+        return false;
     rc->rows[e->rec_n].srow = vrow;
     rc->rows[e->rec_n++].row = row;
     rc->sigs |= e->rowsigs[row]; /* read by the commit just now: for the release's look-ahead */
@@ -324,10 +341,10 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         }
     }
     if (rc && *rc) {
-        if (first != DRA_OK || ndev > UINT16_MAX) {
+        if (first != DRA_OK || ndev > UINT8_MAX) {
             *rc = NULL;
         } else {
-            (*rc)->ndev = (uint16_t)ndev;
+            (*rc)->ndev = (uint8_t)ndev;
             (*rc)->nrows = (uint8_t)e->rec_n;
         }
     }
@@ -461,34 +478,124 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     dra__rec_t *r = e && node < e->nnodes ? rec : NULL;
     if (r) {
         e->rec_n = 0;
+        e->rec_ns = 0;
         r->sigs = 0;
     }
     int rc = pod_commit_release(e, plan, node, a, n, +1, &r);
     if (r && rc == DRA_OK) {
         r->node = node;
         r->plan = plan;
+        r->nshares = (uint8_t)e->rec_ns;
+        if (e->rec_ns) { /* the share's rows follow the exclusive ones, in the first line */
+            r->rows[e->rec_n].srow = e->rec_sh_srow;
+            r->rows[e->rec_n].row = e->rec_sh_row;
+        }
         r->held = 1;
         e->rec_held++;
     }
     return rc;
 }
 
+/* Keep share result res (DRAConsumableCapacity) of state row vrow, table row row, in record rc
+ * (the second line; its rows are put after the exclusive ones when the commit ends): which of
+ * the device's live shares the commit has just added (the state's last on that row: a record
+ * keeps one share, so no other share of the pod came after it on the device), and per consumed
+ * capacity its name's id in the state, the engine's capacity and the amount. false when the
+ * record cannot hold it (a second share, a sixth exclusive row beside it, more than
+ * DRA_ENGINE_REC_CAPS capacities, a name that two capacities match, DRASharedConsumableCapacity). */
+static bool record_share(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
+                         uint32_t vrow, uint32_t row)
+{
+    if (e->rec_ns || e->rec_n > DRA__REC_LINE_ROWS - 1 || res->nconsumed > DRA_ENGINE_REC_CAPS)
+        return false;
+    dra_engine_rec_share_t *x = &rc->s.share;
+    memset(x->cidx, 0xff, sizeof x->cidx);
+    /* the engine keeps the capacity of this row's shares (apply_to_row's condition) */
+    if (e->cx_off && e->cx_off[row] != NONE &&
+        !dra__cap_share_idx(e, row, res, x->cidx, DRA_ENGINE_REC_CAPS))
+        return false;
+    dra__state_share_t sh;
+    if (!dra__alloc_state_share_rec(e->state, vrow, res, &sh))
+        return false;
+    x->ref = sh.ref;
+    x->fp = sh.fp;
+    x->ncap = (uint8_t)sh.ncap;
+    for (uint32_t j = 0; j < sh.ncap; j++) {
+        x->nid[j] = sh.nid[j];
+        memcpy(x->amt[j], &sh.amt[j], sizeof x->amt[j]);
+    }
+    e->rec_ns = 1;
+    e->rec_sh_srow = vrow;
+    e->rec_sh_row = row;
+    /* the share leaves its row available: what its release can move is the fit of the
+     * capacity signatures (the look-ahead's hint; the mask of those is remade when signatures
+     * were added) */
+    if (e->rec_capmask_n != e->nsigs) {
+        e->rec_capmask = 0;
+        for (uint32_t i = 0; i < e->nsigs && i < 32; i++)
+            if (e->sigs[i].capbody)
+                e->rec_capmask |= 1u << i;
+        e->rec_capmask_n = e->nsigs;
+    }
+    rc->sigs |= e->rowsigs[row] & e->rec_capmask;
+    return true;
+}
+
+/* The state's part of a release by record with a share (the record's rows in srow, the share's
+ * after the n exclusive ones): the share by its reference, its amounts from the record. Apart
+ * from dra_engine_release_record so that a record of exclusive rows pays none of it. */
+DRA_NOINLINE static int release_share_state(dra_engine_t *e, const dra__rec_t *r,
+                                            const uint32_t *srow, uint32_t n)
+{
+    const dra_engine_rec_share_t *x = &r->s.share;
+    if (x->ncap > DRA_ENGINE_REC_CAPS)
+        return DRA_EINVAL;
+    dra__state_share_t sh;
+    sh.srow = srow[n];
+    sh.ref = x->ref;
+    sh.fp = x->fp;
+    sh.ncap = x->ncap;
+    for (uint32_t j = 0; j < x->ncap; j++) {
+        sh.nid[j] = x->nid[j];
+        memcpy(&sh.amt[j], x->amt[j], sizeof sh.amt[j]);
+    }
+    return dra__alloc_state_release_rec(e->state, srow, n, &sh, 1);
+}
+
+/* The engine's part of it: apply_to_row of the share, less its note (as for an exclusive row:
+ * the commit noted the same share on the same row), and its amounts off the row's capacity
+ * aggregates. */
+DRA_NOINLINE static void release_share_engine(dra_engine_t *e, uint32_t row,
+                                              const dra_engine_rec_share_t *x)
+{
+    dra__apply_row(e, row, -1);
+    if (!e->cx_off || e->cx_off[row] == NONE)
+        return;
+    dra__aq_t amt[DRA_ENGINE_REC_CAPS];
+    for (uint32_t j = 0; j < x->ncap && j < DRA_ENGINE_REC_CAPS; j++)
+        memcpy(&amt[j], x->amt[j], sizeof amt[j]);
+    dra__cap_unshare(e, row, x->cidx, amt,
+                     x->ncap < DRA_ENGINE_REC_CAPS ? x->ncap : DRA_ENGINE_REC_CAPS);
+}
+
 int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
 {
     if (!e || !dra_engine_rec_held(r) || r->node >= e->nnodes || r->plan >= e->nplans ||
-        r->nrows > DRA_ENGINE_REC_ROWS)
+        r->nshares > 1 ||
+        r->nrows + r->nshares > (r->nshares ? DRA__REC_LINE_ROWS : DRA_ENGINE_REC_ROWS))
         return DRA_EINVAL;
     /* the lines after the record are the caller's look-ahead's to start, a release or two
      * earlier (dra_engine_prefetch_record): started here, they would be in flight too late to
      * matter and cost a tenth of the release's instructions again */
-    uint32_t n = r->nrows;
+    uint32_t n = r->nrows, ns = r->nshares;
     uint32_t srow[DRA_ENGINE_REC_ROWS] = {0}; /* the state's rows, contiguous */
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n + ns; i++) {
         if (r->rows[i].row >= e->t->nrows) /* not this engine's record */
             return DRA_EINVAL;
         srow[i] = r->rows[i].srow;
     }
-    int rc = dra__alloc_state_release_excl(e->state, srow, n);
+    int rc = ns ? release_share_state(e, r, srow, n)
+                : dra__alloc_state_release_excl(e->state, srow, n);
     if (rc)
         return rc;
     /* what apply_result does for an exclusive result of a known row, less the share note
@@ -501,6 +608,8 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
     e->td_on = true;
     for (uint32_t i = 0; i < n; i++)
         dra__apply_row(e, r->rows[i].row, -1);
+    if (ns)
+        release_share_engine(e, r->rows[n].row, &r->s.share);
     dra__tree_flush(e);
     uint32_t node = r->node, s = e->score[node];
     dra__score_set(e, node, s > r->ndev ? s - r->ndev : 0);
@@ -594,13 +703,21 @@ void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r
     if (!r->held || node >= e->nnodes || stage > 2)
         return;
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
-    uint32_t n = r->nrows < DRA_ENGINE_REC_ROWS ? r->nrows : DRA_ENGINE_REC_ROWS;
+    /* the exclusive rows, then the share's (a share record's rows are all in its first line) */
+    uint32_t ns = r->nshares ? 1 : 0, n = r->nrows + ns;
+    if (n > (ns ? DRA__REC_LINE_ROWS : DRA_ENGINE_REC_ROWS))
+        return;
     /* the rows' signatures as the commit found them (a slice update since may have changed
      * them: a hint only) */
     uint32_t sigs = e->nsigs < 32 ? r->sigs & ((1u << e->nsigs) - 1) : r->sigs;
     if (stage == 1) {
-        if (n > DRA__REC_LINE_ROWS)
+        if (n > DRA__REC_LINE_ROWS || ns) /* the second line: more rows, or the share */
             __builtin_prefetch((const char *)r + 64);
+        if (ns && r->rows[n - 1].row < e->t->nrows) {
+            if (e->cx_off)
+                __builtin_prefetch(&e->cx_off[r->rows[n - 1].row]);
+            __builtin_prefetch(&e->t->dev[r->rows[n - 1].row]);
+        }
         __builtin_prefetch(&e->score[node], 1);
         __builtin_prefetch(&e->cpu_used[node], 1);
         __builtin_prefetch(&e->mem_used[node], 1);
@@ -636,6 +753,23 @@ void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r
             dra_fast_prefetch_pool(e->alloc->fast, r->rows[i].srow);
         rec_prefetch_groups(e, node, row, sigs & e->rowsigs[row]);
     }
+    if (!ns)
+        return;
+    /* the share (the record's second line, started a step ago): the state's live shares and
+     * capacities of its device and its text's cell, the engine's capacity aggregates of the
+     * row and the capacity signatures' fit bits */
+    uint32_t row = r->rows[n - 1].row;
+    dra__alloc_state_prefetch_share(e->state, r->rows[n - 1].srow, r->s.share.ref);
+    /* not read by the release: by the next placement on the device (a packing policy's next
+     * pod of the shape), whose answer reads the device's capacities and name; the release by
+     * allocations read it, the release by record does not */
+    __builtin_prefetch(e->t->dev[row]);
+    if (!e->cx_off || e->cx_off[row] == NONE)
+        return;
+    __builtin_prefetch(&e->cx[e->cx_off[row]], 1);
+    __builtin_prefetch(&e->cxn[e->cx_off[row]], 1);
+    for (uint32_t m = sigs & e->rowsigs[row]; m; m &= m - 1)
+        __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[row >> 6]);
 }
 
 bool dra_engine_work(const dra_engine_t *e, dra_engine_work_t *w)

@@ -385,7 +385,9 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
  * dra_engine_commit_pod_rec also keeps, in a record in the caller's memory (one cache line for
  * up to 6 exclusive results when 64-byte aligned, two beyond), what its release needs: the
  * node, the plan, the number of results (the node's score) and, per exclusive result, the
- * state's row and the engine's table row. dra_engine_release_record takes the pod back from
+ * state's row and the engine's table row; for a share under DRAConsumableCapacity (one a pod,
+ * beside up to 5 exclusive results: the record's second line) also which of its device's live
+ * shares it is and the capacity it consumed. dra_engine_release_record takes the pod back from
  * the record, reading neither the allocations nor the state's device index nor the engine's
  * row mapping: its first load is the record, which a caller that knows the next departure
  * starts early (dra_engine_prefetch_record). State, summaries, index, score, node resources and
@@ -402,16 +404,37 @@ DRA_NODISCARD int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_
  * and release by record allocate nothing. */
 /* Exclusive results a record keeps; a pod with more is committed without one. */
 #define DRA_ENGINE_REC_ROWS 14
+/* consumedCapacity entries of a share a record keeps; a share with more is not recorded. */
+#define DRA_ENGINE_REC_CAPS 2
+/* A share (DRAConsumableCapacity) a record keeps: which of its device's live shares the commit
+ * added and the capacity it consumed, as the commit resolved them, so its release gives back
+ * exactly those amounts without reading the result (its share ID, its consumed list) or
+ * comparing any text. */
+typedef struct dra_engine_rec_share {
+    uint32_t ref, fp; /* the state's share: where its text is and the text's fingerprint */
+    uint8_t ncap;     /* the result's consumedCapacity entries, in order */
+    uint8_t cidx[DRA_ENGINE_REC_CAPS]; /* each one's capacity in the engine's row, 0xff: none */
+    uint8_t pad;
+    uint32_t nid[DRA_ENGINE_REC_CAPS];    /* each one's name as the state interned it */
+    uint64_t amt[DRA_ENGINE_REC_CAPS][2]; /* each one's amount, nano units (low, high word) */
+} dra_engine_rec_share_t;
 typedef struct dra_engine_rec {
-    uint32_t node; /* the engine's: the model node of the pod */
-    uint32_t plan; /* the plan committed */
-    uint8_t nrows; /* rows recorded */
-    uint8_t held;  /* 1 from the commit that kept it to the release that takes it back */
-    uint16_t ndev; /* results of the allocations (the node's score moves by them) */
-    uint32_t sigs; /* the rows' signatures (< 32) at the commit: a hint for the look-ahead only */
-    struct {
-        uint32_t srow, row; /* the state's row (model row + 1) and the engine's table row */
-    } rows[DRA_ENGINE_REC_ROWS];
+    uint32_t node;   /* the engine's: the model node of the pod */
+    uint32_t plan;   /* the plan committed */
+    uint8_t nrows;   /* exclusive rows recorded: rows[0 .. nrows) */
+    uint8_t held;    /* 1 from the commit that kept it to the release that takes it back */
+    uint8_t nshares; /* shares recorded (0 or 1): rows[nrows] is its row, `share` the rest */
+    uint8_t ndev;    /* results of the allocations (the node's score moves by them) */
+    uint32_t sigs;   /* the rows' signatures (< 32) at the commit: a hint for the look-ahead only */
+    union {
+        struct {
+            uint32_t srow, row; /* the state's row (model row + 1) and the engine's table row */
+        } rows[DRA_ENGINE_REC_ROWS];
+        struct { /* with a share: up to 6 rows in the first line, the share the second */
+            uint64_t rows_line0[6];
+            dra_engine_rec_share_t share;
+        } s;
+    };
 } dra_engine_rec_t;
 
 /* Whether rec holds a committed pod (NULL: false). */
@@ -421,9 +444,12 @@ uint32_t dra_engine_records_held(const dra_engine_t *e);
 
 /* dra_engine_commit_pod, and *rec (never NULL) becomes the pod's release record, or a record
  * not held when none was kept: the commit failed (its error is returned), a result is
- * adminAccess or a share under DRAConsumableCapacity, a device is not a row of the engine's model
- * (or its ID repeats in the model), the state has another model, or the pod has more than
- * DRA_ENGINE_REC_ROWS exclusive results (or 65535 results). Without a record, release with
+ * adminAccess, a device is not a row of the engine's model (or its ID repeats in the model), the
+ * state has another model, the pod has more than DRA_ENGINE_REC_ROWS exclusive results (or 255
+ * results), or it has shares under DRAConsumableCapacity beyond what a record keeps: more than
+ * one, one with more than DRA_ENGINE_REC_CAPS consumedCapacity entries (or a name matching two
+ * capacities of its device), one beside more than 5 exclusive results, or any under
+ * DRASharedConsumableCapacity. Without a record, release with
  * dra_engine_release_pod. DRA_EINVAL also for a rec that is held (its pod not yet released):
  * nothing committed. O(results) on top of the commit; the record is only stored into (a cold
  * record costs the commit no wait). */
@@ -442,9 +468,13 @@ DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r
  * next): stage 0 the record's first line; 1 (reading the record) its second line when it has
  * one, the state's entries, the row mirror and the engine's per-row columns; 2 (reading those)
  * the node's entries in the signatures the rows match and the allocator's pool entries of the
- * rows. The release starts none of them itself: a caller that does not look ahead pays the
- * loads one after another. A hint: any record is accepted (NULL, one not held, a stage above
- * 2: nothing), nothing changes. O(rows). */
+ * rows; with a share, stage 1 also its capacities' offset in the engine and its device entry,
+ * stage 2 (reading the record's second line) the state's live shares and capacities of its
+ * device and its text's cell, the engine's capacity aggregates of the row, the capacity
+ * signatures' fit bits and the model device (for the next placement on it). The release starts
+ * none of them itself: a caller that does not look ahead pays the loads one after another. A
+ * hint: any record is accepted (NULL, one not held, a stage above 2: nothing), nothing changes.
+ * O(rows). */
 void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *rec,
                                 unsigned stage);
 

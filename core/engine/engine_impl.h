@@ -366,6 +366,10 @@ struct dra_engine {
     int64_t *cpu_cap, *mem_cap, *cpu_used, *mem_used;
     /* release records (commit.c; the records are the caller's memory) */
     uint32_t rec_n;      /* rows recorded so far by the commit in progress */
+    uint32_t rec_ns;     /* shares recorded so far (0 or 1), rec_sh_srow / rec_sh_row its rows */
+    uint32_t rec_sh_srow, rec_sh_row;
+    uint32_t rec_capmask, rec_capmask_n; /* the capacity signatures among the first 32, as of
+                                            rec_capmask_n signatures (a look-ahead hint) */
     uint32_t rec_held;   /* records held (committed, not yet released) */
     /* signature leaves a commit or release in progress changed (commit.c): set once each at
      * its end instead of once per row that moved a count (dra__tree_touch) */
@@ -386,6 +390,11 @@ struct dra_engine {
     uint64_t upd_evals; /* selector evaluations by the interpreter */
     /* the image dra_engine_reset restores (engine.c; NULL: none saved) */
     struct dra__engine_img *img;
+    /* rows with an attribute of kind DRA_ATTR_NONE, which fails every selector (plan.c): gathered
+     * once instead of once a signature; a slice update clears badattr_ok (malloc) */
+    uint32_t *badattr;
+    uint32_t nbadattr;
+    bool badattr_ok;
 };
 
 /* Model node of table row r (NONE: shared range or no model node). O(1). */
@@ -652,6 +661,17 @@ DRA_NODISCARD int dra__cap_limits(dra_engine_t *e, sig_t *s);
  * shares consume, as the state aggregates it, and the capacity signatures' fit bits. O(consumed
  * entries * capacities + capacity signatures * capacities). */
 void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta);
+/* For a release record of share result res on row r (with cx): per consumedCapacity entry j the
+ * one capacity of the row's device dra__cap_share names by it (cidx[j]; 0xff: none). false (no
+ * record) for more than max entries or a name that two capacities of the device match. O(entries
+ * * capacities). */
+bool dra__cap_share_idx(const dra_engine_t *e, uint32_t r, const dra_result_t *res,
+                        uint8_t *cidx, uint32_t max);
+/* dra__cap_share's release (-1) of the share dra__cap_share_idx described, from the record: each
+ * entry's amount amt[j] off capacity cidx[j] (0xff: none) and the capacity signatures' fit bits,
+ * reading no result. O(ncap + capacity signatures * capacities). */
+void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dra__aq_t *amt,
+                      uint32_t ncap);
 /* Row r went in use (delta 1) or out of use (-1): its use count, counters, availability and
  * every summary that reads them. */
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta);
@@ -677,6 +697,8 @@ DRA_NODISCARD int dra__plan_recompile(dra_engine_t *e, uint32_t plan);
  * stores into its record (no load: a cold record costs the commit no wait). */
 typedef dra_engine_rec_t dra__rec_t;
 _Static_assert(sizeof(dra__rec_t) == 128, "a release record is two cache lines");
+_Static_assert(offsetof(dra__rec_t, s.share) == 64 && sizeof(dra_engine_rec_share_t) <= 64,
+               "a record's share is its second line");
 /* Rows a record keeps in its first line. */
 #define DRA__REC_LINE_ROWS 6
 _Static_assert(offsetof(dra__rec_t, rows) + DRA__REC_LINE_ROWS * sizeof(((dra__rec_t *)0)->rows[0]) == 64,

@@ -116,6 +116,39 @@ static uint32_t sig_commit(dra_engine_t *e)
     return si;
 }
 
+/* e->badattr: the rows with an attribute of an unsupported kind (DRA_ATTR_NONE), gathered on
+ * the first signature with selectors and again after a slice update, instead of a pass over
+ * every device's attributes for each signature. O(devices' attributes) when gathered. */
+static int bad_attr_rows(dra_engine_t *e)
+{
+    if (e->badattr_ok)
+        return DRA_OK;
+    const dra_table_t *t = e->t;
+    uint32_t n = 0, cap = 0, *v = NULL;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        const dra_device_t *d = t->dev[r];
+        for (uint32_t a = 0; d && a < d->nattrs; a++)
+            if (d->attrs[a].kind == DRA_ATTR_NONE) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    uint32_t *nv = realloc(v, cap * sizeof *nv);
+                    if (!nv) {
+                        free(v);
+                        return DRA_ENOMEM;
+                    }
+                    v = nv;
+                }
+                v[n++] = r;
+                break;
+            }
+    }
+    free(e->badattr);
+    e->badattr = v;
+    e->nbadattr = n;
+    e->badattr_ok = true;
+    return DRA_OK;
+}
+
 /* The signature of (class, body), compiled on first use. *out NONE when it cannot be compiled. */
 static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exact_request_t *body,
                    uint32_t *out)
@@ -164,14 +197,11 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
         return rc;
     if (nsel) {
         /* an attribute of an unsupported kind fails every selector evaluation */
-        for (uint32_t r = 0; r < t->nrows; r++) {
-            const dra_device_t *d = t->dev[r];
-            for (uint32_t a = 0; d && a < d->nattrs; a++)
-                if (d->attrs[a].kind == DRA_ATTR_NONE) {
-                    dra_bit_set(err, r);
-                    dra_bit_clear(match, r);
-                    break;
-                }
+        if (bad_attr_rows(e))
+            return DRA_ENOMEM;
+        for (uint32_t i = 0; i < e->nbadattr; i++) {
+            dra_bit_set(err, e->badattr[i]);
+            dra_bit_clear(match, e->badattr[i]);
         }
     }
     if (sig_reserve(e))

@@ -364,6 +364,60 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
         refresh_cap(e, r, rose && fell ? 0 : rose ? 1 : -1);
 }
 
+bool dra__cap_share_idx(const dra_engine_t *e, uint32_t r, const dra_result_t *res,
+                       uint8_t *cidx, uint32_t max)
+{
+    const dra_device_t *d = e->t->dev[r];
+    if (res->nconsumed > max)
+        return false;
+    /* a direct answer's result lists the device's capacities in its order, by the device's own
+     * strings: entry j is capacity j, and no other, when the capacities' qualified names differ
+     * pairwise (cap_named rules a capacity of another qualified name out) */
+    bool own = res->nconsumed == d->ncaps;
+    for (uint32_t j = 0; own && j < res->nconsumed; j++) {
+        own = res->consumed[j].name == d->caps[j].name && d->caps[j].qname;
+        for (uint32_t c = 0; own && c < j; c++)
+            own = d->caps[c].qname != d->caps[j].qname;
+    }
+    if (own) {
+        for (uint32_t j = 0; j < res->nconsumed; j++)
+            cidx[j] = (uint8_t)j;
+        return true;
+    }
+    for (uint32_t j = 0; j < res->nconsumed; j++) {
+        const char *nm = res->consumed[j].name;
+        uint32_t q = j < d->ncaps && nm && d->caps[j].name == nm ? d->caps[j].qname : 0;
+        cidx[j] = 0xff;
+        for (uint32_t c = 0; c < d->ncaps; c++) {
+            if (!cap_named(&d->caps[c], nm, q))
+                continue;
+            if (cidx[j] != 0xff || c >= 0xff) /* two capacities of one name: not kept */
+                return false;
+            cidx[j] = (uint8_t)c;
+        }
+    }
+    return true;
+}
+
+void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dra__aq_t *amt,
+                      uint32_t ncap)
+{
+    dra__aq_t *x = e->cx + e->cx_off[r];
+    uint32_t *n = e->cxn + e->cx_off[r];
+    bool rose = false, fell = false;
+    for (uint32_t j = 0; j < ncap; j++) {
+        uint32_t c = cidx[j];
+        if (c == 0xff || n[c] == 0) /* as dra__cap_share's release */
+            continue;
+        dra__aq_t old = x[c];
+        x[c] = --n[c] ? x[c] - amt[j] : 0;
+        rose |= x[c] > old;
+        fell |= x[c] < old;
+    }
+    if ((rose || fell) && e->ncapsigs)
+        refresh_cap(e, r, rose && fell ? 0 : rose ? 1 : -1);
+}
+
 /* Row r changed between blocked and not: adjust the All signatures it matches. */
 static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 {

@@ -224,6 +224,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
         return dra_diag_set(diag, DRA_EINVAL, NULL, 0, 0,
                             "engine update: slice %s is not where the device table has it",
                             dra__nz(sl->name));
+    e->badattr_ok = false; /* the slice's devices may change their attributes (plan.c) */
     /* 1. what is not incremental */
     if (sl->changed & (DRA_SLICE_CHANGED_CONSUMES | DRA_SLICE_CHANGED_MULTI))
         return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,

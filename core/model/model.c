@@ -136,7 +136,15 @@ void *dra_model_array(dra_model_t *m, size_t n, size_t sz)
     return dra_arena_calloc(&m->arena, n ? n : 1, sz, sz % 64 == 0 ? 64 : 8);
 }
 
-const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)
+/* Texts seen to parse (the last 8 addresses): the model's texts do not change, and the
+ * generator's devices of a slice share their version texts. */
+typedef struct ver_ok {
+    const char *p[8];
+    uint32_t n;
+} ver_ok_t;
+
+/* dra_device_bad_version, skipping the texts at addresses in *ok and adding those that parse. */
+static const dra_attr_t *bad_version(const dra_device_t *d, dra_diag_t *why, ver_ok_t *ok)
 {
     for (uint32_t i = 0; i < d->nattrs; i++) {
         const dra_attr_t *a = &d->attrs[i];
@@ -148,21 +156,36 @@ const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)
             dra_semver_t sv;
             if (!s)
                 s = "";
+            bool seen = false;
+            for (uint32_t x = 0; x < 8 && !seen; x++)
+                seen = ok->p[x] == s;
+            if (seen)
+                continue;
             if (dra_semver_parse(s, strlen(s), false, &sv, why) != DRA_OK)
                 return a;
+            ok->p[ok->n++ % 8] = s;
         }
     }
     return NULL;
 }
 
+const dra_attr_t *dra_device_bad_version(const dra_device_t *d, dra_diag_t *why)
+{
+    ver_ok_t ok = {{0}, 0};
+    return bad_version(d, why, &ok);
+}
+
 void dra_model_slice_done(dra_model_t *m, dra_slice_t *slice)
 {
-    bool valid = true;
     for (uint32_t i = 0; i < slice->ndevices; i++) {
         slice->devices[i].slice = slice;
         slice->devices[i].index = i;
-        valid = valid && !dra_device_bad_version(&slice->devices[i], NULL);
     }
+    /* each version text parsed once a slice (bad_version's memo across its devices) */
+    ver_ok_t ok = {{0}, 0};
+    bool valid = true;
+    for (uint32_t i = 0; i < slice->ndevices && valid; i++)
+        valid = !bad_version(&slice->devices[i], NULL, &ok);
     slice->versions_valid = valid;
     m->ndevices += slice->ndevices;
 }
@@ -452,9 +475,49 @@ const char *dra_attr_format(const dra_attr_t *a, char *buf, size_t len)
 /* Fields are staged in a buffer and fed to XXH3 in large blocks: a model has tens of millions
  * of tiny fields and a streaming update per field would dominate the cost. */
 #define HBUF 65536
+
+/* The hashes of recent quantities by value (dra_quantity_hash depends on the magnitude, the
+ * exponent and the sign only): devices of one kind repeat their capacities and counters, and the
+ * hash strips tens and mixes three words. Direct-mapped, power of two. */
+#define QMEMO 256
+typedef struct qmemo_ent {
+    uint64_t lo, hi, h;
+    int32_t exp;
+    int8_t neg;
+    uint8_t valid;
+} qmemo_ent_t;
+
+/* The entry hashes of recent attributes by identity: the model does not change while it is
+ * hashed, so an attribute with the same name pointer, kind, count and value (a number, or the
+ * pointer of its text or list) hashes as an earlier one did; the generator shares its strings
+ * and lists between devices. Direct-mapped, power of two. */
+#define AMEMO 1024
+typedef struct amemo_ent {
+    const char *name;
+    uint64_t val, h;
+    uint32_t count;
+    uint8_t kind, valid;
+} amemo_ent_t;
+
+/* The entry hashes of recent counters and capacities (a name, a quantity, and a valueFrom or a
+ * policy) by the identity of their name and policy pointers and the quantity's value, as
+ * amemo_ent_t does for attributes. */
+#define QEMEMO 1024
+typedef struct qememo_ent {
+    const char *name;
+    const void *p1, *p2;
+    uint64_t lo, hi, h;
+    int32_t exp;
+    int8_t neg;
+    uint8_t what, valid; /* what: 1 counter, 2 capacity */
+} qememo_ent_t;
+
 typedef struct hasher {
     XXH3_state_t *st;
     struct hasher *sub; /* per-entry hasher for map-like collections (NULL inside an entry) */
+    qmemo_ent_t *qm;    /* QMEMO entries shared by a hasher and its sub-hasher */
+    amemo_ent_t *am;    /* AMEMO entries, likewise */
+    qememo_ent_t *qe;   /* QEMEMO entries, likewise */
     size_t n;
     bool streaming; /* st holds a prefix (the buffer overflowed at least once) */
     unsigned char buf[HBUF];
@@ -527,7 +590,18 @@ static void h_u64(hasher_t *h, uint8_t tag, uint64_t v)
 static void h_q(hasher_t *h, uint8_t tag, const dra_quantity_t *q)
 {
     /* by value: equal quantities hash equal whatever their written form */
-    h_u64(h, tag, dra_quantity_hash(q));
+    uint64_t k = (q->lo * 0x9e3779b97f4a7c15ULL) ^ (q->hi * 0xff51afd7ed558ccdULL) ^
+                 ((uint64_t)(uint32_t)q->exp << 1) ^ (uint64_t)(uint8_t)q->neg;
+    qmemo_ent_t *e = &h->qm[(k >> 40) & (QMEMO - 1)];
+    if (!e->valid || e->lo != q->lo || e->hi != q->hi || e->exp != q->exp || e->neg != q->neg) {
+        e->lo = q->lo;
+        e->hi = q->hi;
+        e->exp = q->exp;
+        e->neg = q->neg;
+        e->valid = 1;
+        e->h = dra_quantity_hash(q);
+    }
+    h_u64(h, tag, e->h);
 }
 
 /* A resource list: kept sorted by name by the reader and the generator, so hashed in order;
@@ -685,18 +759,49 @@ static void h_snapshot(hasher_t *h, const dra_counter_snapshot_t *sn)
     h_set_uses(h, 'L', sn->per_allocation, sn->nper_allocation);
 }
 
+/* The memo entry of (what, name, q, p1, p2) in h->qe; *hit when it holds that key (else it is
+ * set to it, and the caller stores the hash). */
+static qememo_ent_t *qe_slot(hasher_t *h, uint8_t what, const char *name, const dra_quantity_t *q,
+                             const void *p1, const void *p2, bool *hit)
+{
+    uint64_t k = ((uint64_t)(uintptr_t)name * 0x9e3779b97f4a7c15ULL) ^
+                 (q->lo * 0xff51afd7ed558ccdULL) ^ q->hi ^ ((uint64_t)(uint32_t)q->exp << 7) ^
+                 ((uint64_t)(uintptr_t)p1 * 0xc4ceb9fe1a85ec53ULL) ^ (uint64_t)(uintptr_t)p2 ^ what;
+    k ^= k >> 31;
+    qememo_ent_t *e = &h->qe[(k * 0x94d049bb133111ebULL) >> 54 & (QEMEMO - 1)];
+    *hit = e->valid && e->what == what && e->name == name && e->p1 == p1 && e->p2 == p2 &&
+           e->lo == q->lo && e->hi == q->hi && e->exp == q->exp && e->neg == q->neg;
+    if (!*hit) {
+        e->what = what;
+        e->name = name;
+        e->p1 = p1;
+        e->p2 = p2;
+        e->lo = q->lo;
+        e->hi = q->hi;
+        e->exp = q->exp;
+        e->neg = q->neg;
+        e->valid = 1;
+    }
+    return e;
+}
+
 static void h_counters(hasher_t *h, const dra_counter_t *c, uint32_t n)
 {
     uint64_t sum = 0;
     for (uint32_t i = 0; i < n; i++) {
-        hasher_t *e = entry_begin(h);
-        h_str(e, 'c', c[i].name);
-        h_q(e, 'c', &c[i].value);
-        if (c[i].value_from) /* KEP-5941 fields: hashed only when present (digests unchanged) */
-            h_str(e, 'f', c[i].value_from);
-        if (c[i].policy)
-            h_policy(e, c[i].policy);
-        sum += entry_end(h);
+        bool hit;
+        qememo_ent_t *m = qe_slot(h, 1, c[i].name, &c[i].value, c[i].value_from, c[i].policy, &hit);
+        if (!hit) {
+            hasher_t *e = entry_begin(h);
+            h_str(e, 'c', c[i].name);
+            h_q(e, 'c', &c[i].value);
+            if (c[i].value_from) /* KEP-5941 fields: hashed only when present (digests unchanged) */
+                h_str(e, 'f', c[i].value_from);
+            if (c[i].policy)
+                h_policy(e, c[i].policy);
+            m->h = entry_end(h);
+        }
+        sum += m->h;
     }
     h_u64(h, 'c', n);
     h_u64(h, 'c', sum);
@@ -730,24 +835,59 @@ static void h_tols(hasher_t *h, const dra_toleration_t *t, uint32_t n)
     }
 }
 
+/* The entry hash of attribute a (h_attr in the sub-hasher), through h->am. */
+static uint64_t attr_entry(hasher_t *h, const dra_attr_t *a)
+{
+    uint64_t val = 0;
+    switch ((dra_attr_kind_t)a->kind) {
+    case DRA_ATTR_INT: val = (uint64_t)a->v.i; break;
+    case DRA_ATTR_BOOL: val = a->v.b; break;
+    case DRA_ATTR_STRING:
+    case DRA_ATTR_VERSION: val = (uint64_t)(uintptr_t)a->v.s; break;
+    case DRA_ATTR_INTS: val = (uint64_t)(uintptr_t)a->v.ints; break;
+    case DRA_ATTR_BOOLS: val = (uint64_t)(uintptr_t)a->v.bools; break;
+    case DRA_ATTR_STRINGS:
+    case DRA_ATTR_VERSIONS: val = (uint64_t)(uintptr_t)a->v.strs; break;
+    case DRA_ATTR_NONE: break;
+    }
+    uint64_t k = ((uint64_t)(uintptr_t)a->name * 0x9e3779b97f4a7c15ULL) ^
+                 (val * 0xff51afd7ed558ccdULL) ^ ((uint64_t)a->kind << 32) ^ a->count;
+    k ^= k >> 29;
+    amemo_ent_t *e = &h->am[(k * 0x94d049bb133111ebULL) >> 54 & (AMEMO - 1)];
+    if (e->valid && e->name == a->name && e->val == val && e->kind == a->kind &&
+        e->count == a->count)
+        return e->h;
+    h_attr(entry_begin(h), a);
+    e->h = entry_end(h);
+    e->name = a->name;
+    e->val = val;
+    e->kind = a->kind;
+    e->count = a->count;
+    e->valid = 1;
+    return e->h;
+}
+
 static void h_device(hasher_t *h, const dra_device_t *d)
 {
     h_str(h, 'D', d->name);
     uint64_t sum = 0;
-    for (uint32_t i = 0; i < d->nattrs; i++) {
-        h_attr(entry_begin(h), &d->attrs[i]);
-        sum += entry_end(h);
-    }
+    for (uint32_t i = 0; i < d->nattrs; i++)
+        sum += attr_entry(h, &d->attrs[i]);
     h_u64(h, 'A', d->nattrs);
     h_u64(h, 'A', sum);
     sum = 0;
     for (uint32_t i = 0; i < d->ncaps; i++) {
         const dra_capacity_t *c = &d->caps[i];
-        hasher_t *e = entry_begin(h);
-        h_str(e, 'c', c->name);
-        h_q(e, 'q', &c->value);
-        h_policy(e, c->policy);
-        sum += entry_end(h);
+        bool hit;
+        qememo_ent_t *m = qe_slot(h, 2, c->name, &c->value, c->policy, NULL, &hit);
+        if (!hit) {
+            hasher_t *e = entry_begin(h);
+            h_str(e, 'c', c->name);
+            h_q(e, 'q', &c->value);
+            h_policy(e, c->policy);
+            m->h = entry_end(h);
+        }
+        sum += m->h;
     }
     h_u64(h, 'C', d->ncaps);
     h_u64(h, 'C', sum);
@@ -895,15 +1035,24 @@ static void h_group_sched(hasher_t *h, const dra_group_sched_t *s)
 uint64_t dra_model_digest(const dra_model_t *m)
 {
     hasher_t *hp = malloc(2 * sizeof *hp);
+    qmemo_ent_t *qm = calloc(QMEMO, sizeof *qm);
+    amemo_ent_t *am = calloc(AMEMO, sizeof *am);
+    qememo_ent_t *qe = calloc(QEMEMO, sizeof *qe);
     XXH3_state_t *st = XXH3_createState(), *st2 = XXH3_createState();
-    if (!st || !st2 || !hp) {
+    if (!st || !st2 || !hp || !qm || !am || !qe) {
         free(hp);
+        free(qm);
+        free(am);
+        free(qe);
         XXH3_freeState(st);
         XXH3_freeState(st2);
         return 0;
     }
     hp[0].st = st;
     hp[0].sub = &hp[1];
+    hp[0].qm = hp[1].qm = qm;
+    hp[0].am = hp[1].am = am;
+    hp[0].qe = hp[1].qe = qe;
     hp[0].n = 0;
     hp[0].streaming = false;
     hp[1].st = st2;
@@ -1061,6 +1210,9 @@ uint64_t dra_model_digest(const dra_model_t *m)
     XXH3_freeState(st);
     XXH3_freeState(st2);
     free(hp);
+    free(qm);
+    free(am);
+    free(qe);
     return r;
 }
 

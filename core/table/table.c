@@ -53,6 +53,8 @@ typedef struct builder {
     dra_diag_t *diag;
     const char **pc_ptr; /* PTR_CACHE entries (scratch arena) */
     uint32_t *pc_id;
+    uint32_t attr_maxlen; /* the longest attribute's values (attr_columns) */
+    uint64_t attr_ninst;  /* attribute instances of every row (attr_columns) */
 } builder_t;
 
 static const char *nz(const char *s)
@@ -385,41 +387,16 @@ static bool is_version_kind(uint8_t k)
     return k == DRA_ATTR_VERSION || k == DRA_ATTR_VERSIONS;
 }
 
-/* Interns, in row order, the text of every attribute value of kind `one` and of every element of
- * the lists of kind `many` (string ids must be stable before anything is sized by them). */
-static int intern_values(builder_t *b, dra_attr_kind_t one, dra_attr_kind_t many)
-{
-    const dra_table_t *t = b->t;
-    for (uint32_t r = 0; r < t->nrows; r++) {
-        const dra_device_t *d = t->dev[r];
-        for (uint32_t i = 0; i < d->nattrs; i++) {
-            const dra_attr_t *at = &d->attrs[i];
-            uint32_t sid;
-            int rc = DRA_OK;
-            if (at->kind == one)
-                rc = dict_put(b, at->v.s, &sid);
-            for (uint32_t j = 0; at->kind == many && j < at->count && rc == DRA_OK; j++)
-                rc = dict_put(b, at->v.strs[j], &sid);
-            if (rc != DRA_OK)
-                return rc;
-        }
-    }
-    return DRA_OK;
-}
-
 static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_sid)
 {
     dra_table_t *t = b->t;
-    /* intern every version text first (ids must be stable before sizing the maps) */
-    int rc = intern_values(b, DRA_ATTR_VERSION, DRA_ATTR_VERSIONS);
-    if (rc != DRA_OK)
-        return rc;
-    uint32_t nids = b->dict.count + 1;
-    uint8_t *seen = dra_arena_calloc(&b->tmp, nids, 1, 8);
-    uint32_t *rank = dra_arena_calloc(&b->tmp, nids, sizeof(uint32_t), 8);
+    /* every version text interned and parsed in one pass, in row order (as interning them all
+     * first and then parsing each new id in row order did): seen[] grows with the ids */
+    uint32_t nids = b->dict.count + 1, nseen = nids + 64;
+    uint8_t *seen = dra_arena_calloc(&b->tmp, nseen, 1, 8);
     ver_ent_t *ents = NULL;
     uint32_t nents = 0, cap = 0;
-    if (!seen || !rank)
+    if (!seen)
         return DRA_ENOMEM;
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
@@ -429,8 +406,19 @@ static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_si
                 continue;
             uint32_t n = at->kind == DRA_ATTR_VERSION ? 1 : at->count;
             for (uint32_t j = 0; j < n; j++) {
-                const char *s = nz(at->kind == DRA_ATTR_VERSION ? at->v.s : at->v.strs[j]);
-                uint32_t sid = dict_find(b, s);
+                uint32_t sid;
+                int rc = dict_put(b, at->kind == DRA_ATTR_VERSION ? at->v.s : at->v.strs[j], &sid);
+                if (rc != DRA_OK)
+                    return rc;
+                if (sid >= nseen) {
+                    uint32_t ns = 2 * sid + 64;
+                    uint8_t *sn = dra_arena_realloc(&b->tmp, seen, nseen, ns, 8);
+                    if (!sn)
+                        return DRA_ENOMEM;
+                    memset(sn + nseen, 0, ns - nseen);
+                    seen = sn;
+                    nseen = ns;
+                }
                 if (seen[sid])
                     continue;
                 const char *stable = dra_intern_str(&b->dict, sid);
@@ -455,6 +443,10 @@ static int build_versions(builder_t *b, uint32_t **rank_of_sid, uint8_t **bad_si
             }
         }
     }
+    nids = b->dict.count + 1;
+    uint32_t *rank = dra_arena_calloc(&b->tmp, nids, sizeof(uint32_t), 8);
+    if (!rank)
+        return DRA_ENOMEM;
     if (nents)
         qsort(ents, nents, sizeof *ents, cmp_ver);
     t->vers = dra_arena_calloc(b->a, nents + 1, sizeof *t->vers, 8);
@@ -765,14 +757,11 @@ static int attr_value(builder_t *b, lhash_t *lh, uint32_t c, const dra_attr_t *a
     return DRA_OK;
 }
 
-/* Interns the string values: this comes before anything indexes by string id. */
-static int attr_intern_strings(builder_t *b)
-{
-    return intern_values(b, DRA_ATTR_STRING, DRA_ATTR_STRINGS);
-}
-
-/* Creates the attribute and capacity columns in order of first appearance with the kinds each
- * holds, and counts the lists (*nlists) and list values (*nlvals) per attribute column. */
+/* Interns the string values (string ids are stable before anything indexes by them), creates
+ * the attribute and capacity columns in order of first appearance with the kinds each holds,
+ * and counts the lists (*nlists) and list values (*nlvals) per attribute column, the
+ * longest attribute (b->attr_maxlen) and the attribute instances (b->attr_ninst): one pass over
+ * the devices' attributes, the counts kept per interned name until the columns exist. */
 static int attr_columns(builder_t *b, uint32_t **nlists_out, uint32_t **nlvals_out)
 {
     const dra_model_t *m = b->m;
@@ -780,63 +769,72 @@ static int attr_columns(builder_t *b, uint32_t **nlists_out, uint32_t **nlvals_o
     t->nqname_map = m->intern.count + 1;
     t->attr_by_qname = dra_arena_calloc(b->a, t->nqname_map, sizeof(uint32_t), 8);
     t->cap_by_qname = dra_arena_calloc(b->a, t->nqname_map, sizeof(uint32_t), 8);
-    if (!t->attr_by_qname || !t->cap_by_qname)
+    uint32_t *ql = dra_arena_calloc(&b->tmp, t->nqname_map, sizeof(uint32_t), 8);
+    uint32_t *qv = dra_arena_calloc(&b->tmp, t->nqname_map, sizeof(uint32_t), 8);
+    uint32_t *qk = dra_arena_calloc(&b->tmp, t->nqname_map, sizeof(uint32_t), 8);
+    if (!t->attr_by_qname || !t->cap_by_qname || !ql || !qv || !qk)
         return DRA_ENOMEM;
-    /* pass 1: columns in order of first appearance, list sizes */
-    uint32_t *nlists = NULL, *nlvals = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t r = 0; r < t->nrows; r++) {
-            const dra_device_t *d = t->dev[r];
-            for (uint32_t i = 0; i < d->nattrs; i++) {
-                uint32_t q = d->attrs[i].qname;
-                if (q == 0 || q >= t->nqname_map)
-                    continue;
-                if (pass == 0) {
-                    if (!t->attr_by_qname[q])
-                        t->attr_by_qname[q] = ++t->nattrs;
-                } else if (dra_attr_kind_is_list((dra_attr_kind_t)d->attrs[i].kind)) {
-                    nlists[t->attr_by_qname[q] - 1]++;
-                    nlvals[t->attr_by_qname[q] - 1] += d->attrs[i].count;
-                }
+    uint32_t maxlen = 1;
+    uint64_t ninst = 0;
+    for (uint32_t r = 0; r < t->nrows; r++) {
+        const dra_device_t *d = t->dev[r];
+        ninst += d->nattrs;
+        for (uint32_t i = 0; i < d->nattrs; i++) {
+            const dra_attr_t *at = &d->attrs[i];
+            /* the string values interned here, in row order (what attr_intern_strings did in
+             * a pass of its own: the ids are the same) */
+            uint32_t sid;
+            int rc = DRA_OK;
+            if (at->kind == DRA_ATTR_STRING)
+                rc = dict_put(b, at->v.s, &sid);
+            for (uint32_t j = 0; at->kind == DRA_ATTR_STRINGS && j < at->count && rc == DRA_OK; j++)
+                rc = dict_put(b, at->v.strs[j], &sid);
+            if (rc != DRA_OK)
+                return rc;
+            if (at->count > maxlen)
+                maxlen = at->count;
+            uint32_t q = at->qname;
+            if (q == 0 || q >= t->nqname_map)
+                continue;
+            if (!t->attr_by_qname[q])
+                t->attr_by_qname[q] = ++t->nattrs;
+            if (dra_attr_kind_is_list((dra_attr_kind_t)at->kind)) {
+                ql[q]++;
+                qv[q] += at->count;
             }
-            for (uint32_t i = 0; pass == 0 && i < d->ncaps; i++) {
-                uint32_t q = d->caps[i].qname;
-                if (q && q < t->nqname_map && !t->cap_by_qname[q])
-                    t->cap_by_qname[q] = ++t->ncaps;
-            }
+            if (at->kind <= DRA_ATTR_VERSIONS)
+                qk[q] |= 1u << at->kind;
         }
-        if (pass == 0) {
-            nlists = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof(uint32_t), 8);
-            nlvals = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof(uint32_t), 8);
-            if (!nlists || !nlvals)
-                return DRA_ENOMEM;
+        for (uint32_t i = 0; i < d->ncaps; i++) {
+            uint32_t q = d->caps[i].qname;
+            if (q && q < t->nqname_map && !t->cap_by_qname[q])
+                t->cap_by_qname[q] = ++t->ncaps;
         }
     }
-    *nlists_out = nlists;
-    *nlvals_out = nlvals;
+    b->attr_maxlen = maxlen;
+    b->attr_ninst = ninst;
+    uint32_t *nlists = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof(uint32_t), 8);
+    uint32_t *nlvals = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof(uint32_t), 8);
     t->attrs = dra_arena_calloc(b->a, t->nattrs + 1, sizeof *t->attrs, 8);
     t->caps = dra_arena_calloc(b->a, t->ncaps + 1, sizeof *t->caps, 8);
-    if (!t->attrs || !t->caps)
+    if (!nlists || !nlvals || !t->attrs || !t->caps)
         return DRA_ENOMEM;
+    *nlists_out = nlists;
+    *nlvals_out = nlvals;
     for (uint32_t q = 1; q < t->nqname_map; q++) {
         if (t->attr_by_qname[q]) {
-            dra_table_attr_t *c = &t->attrs[t->attr_by_qname[q] - 1];
-            c->qname = q;
-            c->name = dra_intern_str(&m->intern, q);
+            uint32_t c = t->attr_by_qname[q] - 1;
+            dra_table_attr_t *col = &t->attrs[c];
+            col->qname = q;
+            col->name = dra_intern_str(&m->intern, q);
+            col->kinds = qk[q];
+            nlists[c] = ql[q];
+            nlvals[c] = qv[q];
         }
         if (t->cap_by_qname[q]) {
             dra_table_cap_t *c = &t->caps[t->cap_by_qname[q] - 1];
             c->qname = q;
             c->name = dra_intern_str(&m->intern, q);
-        }
-    }
-    /* kinds present per column */
-    for (uint32_t r = 0; r < t->nrows; r++) {
-        const dra_device_t *d = t->dev[r];
-        for (uint32_t i = 0; i < d->nattrs; i++) {
-            uint32_t q = d->attrs[i].qname;
-            if (q && q < t->nqname_map && d->attrs[i].kind <= DRA_ATTR_VERSIONS)
-                t->attrs[t->attr_by_qname[q] - 1].kinds |= 1u << d->attrs[i].kind;
         }
     }
     return DRA_OK;
@@ -850,13 +848,7 @@ static int attr_scratch(builder_t *b, const uint32_t *nlists, const uint32_t *nl
     dra_table_t *t = b->t;
     dra_table_list_t **slists = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof *slists, 8);
     int64_t **slvals = dra_arena_calloc(&b->tmp, t->nattrs + 1, sizeof *slvals, 8);
-    int64_t *elems = NULL;
-    uint32_t maxlen = 1;
-    for (uint32_t r = 0; r < t->nrows; r++)
-        for (uint32_t i = 0; i < t->dev[r]->nattrs; i++)
-            if (t->dev[r]->attrs[i].count > maxlen)
-                maxlen = t->dev[r]->attrs[i].count;
-    elems = dra_arena_calloc(&b->tmp, maxlen, sizeof *elems, 8);
+    int64_t *elems = dra_arena_calloc(&b->tmp, b->attr_maxlen, sizeof *elems, 8);
     if (!slists || !slvals || !elems)
         return DRA_ENOMEM;
     *elems_out = elems;
@@ -888,9 +880,7 @@ static int attr_distinct(builder_t *b, dhash_t *h, const uint32_t *rank_of_sid,
     int rc;
     if ((rc = dhash_init(b, h, t->nattrs)) != DRA_OK)
         return rc;
-    uint64_t ninst = 0; /* attribute instances: one entry index each */
-    for (uint32_t r = 0; r < t->nrows; r++)
-        ninst += t->dev[r]->nattrs;
+    uint64_t ninst = b->attr_ninst; /* attribute instances: one entry index each */
     uint32_t *ents = dra_arena_alloc(&b->tmp, (size_t)(ninst + 1) * sizeof *ents, 8);
     uint32_t nents = 0;
     if (!ents)
@@ -992,7 +982,6 @@ static int build_attrs(builder_t *b)
     int64_t *elems = NULL;
     dhash_t h;
     if ((rc = build_versions(b, &rank_of_sid, &ver_state)) != DRA_OK ||
-        (rc = attr_intern_strings(b)) != DRA_OK ||
         (rc = attr_columns(b, &nlists, &nlvals)) != DRA_OK ||
         (rc = attr_scratch(b, nlists, nlvals, &elems)) != DRA_OK ||
         (rc = attr_distinct(b, &h, rank_of_sid, ver_state, elems, &ents)) != DRA_OK ||
@@ -1053,8 +1042,10 @@ static int build_caps(builder_t *b)
     uint8_t *scale_idx = dra_arena_calloc(&b->tmp, t->ncaps + 1, 1, 8);
     if (!exact || !memo || !scale_idx)
         return DRA_ENOMEM;
+    uint64_t ninst = 0; /* capacity instances (pass A's entries), counted on the way */
     for (uint32_t r = 0; r < t->nrows; r++) {
         const dra_device_t *d = t->dev[r];
+        ninst += d->ncaps;
         for (uint32_t i = 0; i < d->ncaps; i++) {
             uint32_t q = d->caps[i].qname;
             if (!q || q >= t->nqname_map)
@@ -1090,9 +1081,6 @@ static int build_caps(builder_t *b)
     dhash_t h;
     if ((rc = dhash_init(b, &h, t->ncaps)) != DRA_OK)
         return rc;
-    uint64_t ninst = 0;
-    for (uint32_t r = 0; r < t->nrows; r++)
-        ninst += t->dev[r]->ncaps;
     uint32_t *ents = dra_arena_alloc(&b->tmp, (size_t)(ninst + 1) * sizeof *ents, 8);
     uint32_t nents = 0;
     if (!ents)

@@ -514,20 +514,32 @@ static void spin_calibrate(ctx_t *c)
     c->spin_min_ns = fmax(2 * c->spin_over_ns, 12);
 }
 
-/* The planted slowdown (DRA_TEST_SLOWDOWN_PCT = 100 f) per (shape, region kind): m is the
- * moving mean (1/16 weight) of the region's time as measured, spin included; each region spins
- * f / (1 + f) of m, so m settles at (1 + f) x the region's own time. A sample counts at most
- * 3 x m: a region another program preempted (a millisecond among 300 ns regions) is not the
- * code's work, and would otherwise make the next few dozen spins long (a planted 10% measured
- * +20% on a loaded machine). Open loop on purpose: a controller that held the spun regions at
- * (1 + f) x unspun probe regions planted far more than f, because a spin also hides stalls of
- * the code around it (sched-perf-500: probe regions 200-450 ns, spun ones 140 ns of work) - as
- * added instructions would. What the campaign then measures is the planted slowdown's real
- * effect, which `drabench ab` reports with its interval. */
+/* The planted slowdown (DRA_TEST_SLOWDOWN_PCT = 100 f) per (shape, region kind): m is the mean
+ * of the region's time as measured, spin included, and each region spins f / (1 + f) of m, so m
+ * settles at (1 + f) x the region's own time. The mean is the mean, tails included: a region's
+ * slow cases are work the code does (fleet-50k's node search: p50 160 ns, mean 396 ns, p99
+ * 6.8 us), and a model that cut each sample at 3 x its moving mean learnt too low a mean there
+ * and planted 7.7% for a planted 10% (the median of 14 fleet-50k sittings). So: the first
+ * SLOW_FIRST regions only learn (no spin): m starts at their median, which a process's first,
+ * cold regions (tens of us) do not move; then m is the plain mean of the samples so far (the
+ * median counted as SLOW_FIRST of them) up to SLOW_SPAN samples, and a moving mean of weight
+ * 1 / SLOW_SPAN after. A sample counts at most max(3 m, SLOW_CLIP_NS): only a region another
+ * program preempted reaches that (a millisecond among 300 ns regions), and it is not the
+ * code's work. The long span keeps a single slow sample from lengthening the next spins much
+ * (with weight 1/16 and no cut, a planted 10% measured +20% on a loaded machine). Open loop on
+ * purpose: a controller that held the spun regions at (1 + f) x unspun probe regions planted
+ * far more than f, because a spin also hides stalls of the code around it (sched-perf-500:
+ * probe regions 200-450 ns, spun ones 140 ns of work) - as added instructions would. What the
+ * campaign then measures is the planted slowdown's real effect, which `drabench ab` reports
+ * with its interval. */
+#define SLOW_FIRST   8
+#define SLOW_SPAN    256
+#define SLOW_CLIP_NS 50000.0
 typedef struct slow {
-    double m;   /* moving mean of the region's time, spin included (ns); negative until set */
-    double cap; /* m never exceeds it: 4 (1 + f) x m after the first 32 regions (0 before) */
+    double m;   /* mean of the region's time, spin included (ns); negative until set */
+    double cap; /* m never exceeds it: 4 (1 + f) x m after the first SLOW_SPAN regions (0 before) */
     uint32_t n; /* regions learnt from */
+    double first[SLOW_FIRST]; /* the first regions' times, until m is set */
 } slow_t;
 
 static inline uint64_t slow_iters(ctx_t *c, uint32_t shape, int kind)
@@ -538,23 +550,52 @@ static inline uint64_t slow_iters(ctx_t *c, uint32_t shape, int kind)
     return m > 0 ? spin_iters(c, c->slow_frac / (1 + c->slow_frac) * m) : 0;
 }
 
+/* The planted slowdown's model after one region of `took` ns, of which `delay` ns were the
+ * fixed delay (DRA_TEST_DELAY_NS): the first SLOW_FIRST samples kept and m set to their
+ * median, then the sample counted (at most max(3 m, SLOW_CLIP_NS)), the mean's step (1 / n up
+ * to SLOW_SPAN samples, then 1 / SLOW_SPAN) and its cap. Outside the timed regions. */
+static inline void slow_model_learn(slow_t *x, double f, double took, double delay)
+{
+    double t = took - delay;
+    t = t > 0 ? t : 0;
+    if (x->n < SLOW_FIRST) {
+        x->first[x->n++] = t;
+        if (x->n == SLOW_FIRST) {
+            qsort(x->first, SLOW_FIRST, sizeof x->first[0], cmp_dbl);
+            x->m = (x->first[SLOW_FIRST / 2 - 1] + x->first[SLOW_FIRST / 2]) / 2;
+        }
+        return;
+    }
+    double clip = 3 * x->m > SLOW_CLIP_NS ? 3 * x->m : SLOW_CLIP_NS;
+    t = t < clip ? t : clip;
+    if (x->n < UINT32_MAX)
+        x->n++;
+    x->m += (t - x->m) / (x->n < SLOW_SPAN ? (double)x->n : SLOW_SPAN);
+    /* a bound, so that spins that cost more than calibrated for long (a core shared with a busy
+     * hardware thread) cannot make m grow without end: the mean settles while a spin costs
+     * less than (1 + f) / f of its model, and stops at the cap beyond */
+    if (x->n == SLOW_SPAN)
+        x->cap = 4 * (1 + f) * x->m;
+    if (x->cap > 0 && x->m > x->cap)
+        x->m = x->cap;
+}
+
+double dra_runner_slow_model_mean(const double *t, size_t n, double f)
+{
+    slow_t x = {.m = -1};
+    for (size_t i = 0; i < n; i++)
+        slow_model_learn(&x, f, t[i], 0);
+    return x.m;
+}
+
 /* After a region that took `took` ns, including the fixed delay (DRA_TEST_DELAY_NS) when
  * `fixed` is set. */
 static inline void slow_learn(ctx_t *c, uint32_t shape, int kind, int64_t took, bool fixed)
 {
     if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
         return;
-    slow_t *x = &c->slow[(size_t)shape * RK_COUNT + (size_t)kind];
-    double t = (double)took - (fixed ? (double)c->o->test_delay_ns : 0);
-    t = t > 0 ? t : 0;
-    x->m = x->m < 0 ? t : x->m + ((t < 3 * x->m ? t : 3 * x->m) - x->m) / 16;
-    /* a bound, so that spins that cost more than calibrated for long (a core shared with a busy
-     * hardware thread) cannot make m grow without end: the mean settles while a spin costs
-     * less than (1 + f) / f of its model, and stops at the cap beyond */
-    if (++x->n == 32)
-        x->cap = 4 * (1 + c->slow_frac) * x->m;
-    if (x->cap > 0 && x->m > x->cap)
-        x->m = x->cap;
+    slow_model_learn(&c->slow[(size_t)shape * RK_COUNT + (size_t)kind], c->slow_frac, (double)took,
+                     fixed ? (double)c->o->test_delay_ns : 0);
 }
 
 /* ---- slots ---------------------------------------------------------------------------------- */
@@ -622,11 +663,14 @@ static int slot_mem(ctx_t *c, slot_t *s)
  * written back, so what the engine's template left there stays. The first line of the slot's
  * release record is the commit's to write: warm, it costs the commit no miss (a record of the
  * engine's own pool was a line the commit found cold); its second line is written by pods of
- * more than 6 rows only. */
+ * more than 6 rows and by pods with a share (its capacities), warmed when the slot's last pod
+ * wrote it. */
 static void slot_mem_touch(const ctx_t *c, uint32_t si)
 {
     volatile char *rl = (volatile char *)(void *)&c->recs[si];
     rl[0] = rl[0];
+    if (c->recs[si].nshares || c->recs[si].nrows > 6)
+        rl[64] = rl[64];
     const slot_t *s = &c->slots[si];
     volatile char *m = s->es.mem;
     for (size_t i = 0; m && i < s->es.cap; i += 64)

@@ -78,10 +78,12 @@
  * replaced by one already allocated, or a non-existent one) so the invariant checker must
  * catch it; DRA_TEST_DELAY_NS=N spins N ns per claim inside the timed node search;
  * DRA_TEST_SLOWDOWN_PCT=P (0 < P <= 100, decimals allowed) plants a slowdown of P percent: every
- * timed region (node search, commit, release, shared-claim join) spins, before its work, so that
- * on average it takes (1 + P/100) times its work: P/(100+P) of that region's recent mean duration
- * for the pod's shape (an exponential moving average, warm-up included, whose fixed point is
- * (1 + P/100) x the work). Both spins are calibrated loop iterations (no clock reads
+ * timed region (node search, commit, release, shared-claim join) spins, after its work, so that
+ * on average it takes (1 + P/100) times its work: P/(100+P) of that region's mean duration for
+ * the pod's shape (from the median of its first 8 regions, which do not spin, the plain mean up
+ * to 256 regions, then a moving mean of weight 1/256, warm-up included, slow cases counted but a
+ * sample cut at max(3 x the mean, 50 us) against preemption; its fixed point is (1 + P/100) x
+ * the work). Both spins are calibrated loop iterations (no clock reads
  * inside the region; a spin's cost per call and per iteration is fitted before every
  * repetition from calls of unpredictable lengths, runner.c spin_calibrate), so a planted
  * slowdown is one of the code, not of the timer. Both are recorded in the result.

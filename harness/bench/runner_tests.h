@@ -6,6 +6,7 @@
 #ifndef DRA_RUNNER_TESTS_H
 #define DRA_RUNNER_TESTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* When set, called with DRA_RUNNER_HOOK_ENTER when a timed region starts and
@@ -26,5 +27,10 @@ extern void (*dra_runner_timed_hook)(int event);
  * production; one predictable branch per compared arrival, outside the timed regions. */
 struct dra_engine_result;
 extern void (*dra_runner_both_hook)(uint64_t pod, struct dra_engine_result *reference);
+
+/* The planted slowdown's model of a region's mean time (DRA_TEST_SLOWDOWN_PCT, runner.c
+ * slow_model_learn) after learning from the n region times t[0..n) (ns, spin included) with
+ * fraction f: the mean whose f / (1 + f) each next region spins. Pure; for the tests. */
+double dra_runner_slow_model_mean(const double *t, size_t n, double f);
 
 #endif /* DRA_RUNNER_TESTS_H */

@@ -105,15 +105,30 @@
  *   requests (%2: both, the first alone: the engine answers such claims request by request);
  *   part C (%4 != 0: a group), then members (1 + %5), gang (%4 != 0), minCount (1 + %members),
  *   zone topology (%2), node policy (%4), group claim (%2, with two claims only), per member its
- *   random draw (%256).
+ *   random draw (%256);
+ *   part D (1.37+): DRAOptionalNodeOperations (%4; then its gate, per slice skipNodeOperations
+ *   %2, per node the declared feature %2);
+ *   part E (1.38-pre): DRASharedConsumableCapacity (%4: none, the fields with the gate off, the
+ *   gate on), per MIG counter set counter a requestPolicy (decode_policy), per MIG placement
+ *   counter static or valueFrom (%4: static, "bw", "gpu.example.com/bw", "mig.example.com/bw"),
+ *   per GPU pool (not per-device) a "link" counter set in a slice of its own (%3 != 0: bw 2 + %6
+ *   with a requestPolicy, n 1 + %4, per device %5: none, bw from the request (valueFrom %3), n 1,
+ *   both, bw 1), per request with a capacity request its key (%4: bw, the GPU domain's, the MIG
+ *   domain's, both bw and the GPU domain's), per device in use its consumedCounters (%4: none,
+ *   as published with perAllocation 1 + %3 per valueFrom counter, perDevice one more than
+ *   published, {}) and, for a share, a further live share of it (%2; consumed 1 + %2, its own
+ *   consumedCounters). The oracles compare the results' consumedCounters too.
  * Seeds: corpora/alloc_fuzzer/seed-* were written from this layout, one value per take(); each
  * file's name says the shape it produces (multi-node first fit, matchAttribute on cliques and
  * PCIe roots, distinctAttribute, MIG counters in the 1.34, 1.35 and 1.36 layouts, overcommitted
  * counters, an unknown counter set, shared pools, taints with and without tolerations, binding
  * conditions, consumable capacity, CEL errors, All, firstAvailable, two requests, two claims,
  * adminAccess, gates off; seed-1.37-*: compatibility groups with the gate on and off, a
- * derived attribute under matchAttribute), and ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it
- * produces. Older corpus files (of the one-node decoder) decode into other clusters; they are
+ * derived attribute under matchAttribute; seed-1.38-shared-cap-*: request-driven counters on
+ * shared GPUs with live shares and snapshots, the gate off, a MIG counter with validValues, a
+ * counter exhausted by live shares, an amount the requestPolicy refuses, a request naming a
+ * capacity both ways, a snapshot-less live share of a valueFrom device), and
+ * ALLOC_FUZZER_TRACE=1 prints the cluster and decisions it produces. Older corpus files (of the one-node decoder) decode into other clusters; they are
  * kept as inputs.
  */
 #include <stdint.h>
@@ -169,6 +184,19 @@ static void print_outcome(const char *who, const dra_alloc_outcome_t *o)
                 char q[DRA_QUANTITY_FMT_MAX];
                 dra_quantity_format(&x->consumed[k].value, q, sizeof q);
                 fprintf(stderr, " (%s %s)", x->consumed[k].name, q);
+            }
+            const dra_counter_snapshot_t *sn =
+                o->allocations[i]->counters ? o->allocations[i]->counters[j] : NULL;
+            for (uint32_t h = 0; sn && h < 2; h++) { /* consumedCounters */
+                const dra_counter_set_use_t *u = h ? sn->per_allocation : sn->per_device;
+                uint32_t nu = h ? sn->nper_allocation : sn->nper_device;
+                for (uint32_t a = 0; a < nu; a++)
+                    for (uint32_t k = 0; k < u[a].ncounters; k++) {
+                        char q[DRA_QUANTITY_FMT_MAX];
+                        dra_quantity_format(&u[a].counters[k].value, q, sizeof q);
+                        fprintf(stderr, " [%s %s.%s %s]", h ? "perAllocation" : "perDevice",
+                                u[a].counter_set, u[a].counters[k].name, q);
+                    }
             }
         }
     fprintf(stderr, "%s%s\n", o->msg[0] ? " " : "", o->msg);
@@ -251,12 +279,20 @@ typedef struct input {
     unsigned shared; /* 0 none, 1 allNodes, 2 node selector, 3 per-device */
     unsigned npre;
     dra_result_t pre_res[MAX_PRE];
+    const dra_device_t *pre_dev[MAX_PRE];
     unsigned dec_fl; /* DEC_* of the GPU devices */
     dra_allocation_t pre_alloc[MAX_PRE];
     unsigned start;          /* the random policy's first node */
     bool engine_budget;      /* the engine's fast allocator has ENGINE_STEPS too */
     unsigned onode;          /* the node of the single-node checks */
     unsigned fill[MAX_FILL]; /* policies of the fill sequence */
+    /* part E: DRASharedConsumableCapacity - further shares of devices in use, and the
+     * consumedCounters snapshots of every live allocation (NULL: none) */
+    unsigned nscc;
+    dra_result_t scc_res[MAX_PRE];
+    dra_allocation_t scc_alloc[MAX_PRE];
+    const dra_counter_snapshot_t *pre_snap[MAX_PRE], *scc_snap[MAX_PRE];
+    unsigned scc;    /* 0 no part E, 1 the fields with the gate off, 2 the gate on */
     /* part C: a PodGroup of the pod (gmembers 0: none) */
     unsigned gmembers, gmin, gpolicy;
     bool ggang, gtopo, gclaim;
@@ -701,8 +737,203 @@ static void decode_pre(rd_t *r, input_t *in)
             res->consumed[0].name = d->caps[0].name;
             qty(&res->consumed[0].value, 1 + take(r, 2));
         }
+        in->pre_dev[in->npre] = d;
         in->pre_alloc[in->npre] = (dra_allocation_t){.results = res, .nresults = 1};
         rows[in->npre++] = row;
+    }
+}
+
+/* ---- part E: DRASharedConsumableCapacity (KEP-5941, 1.38-pre; core/alloc/sharedcap.c) ---- */
+
+/* valueFrom.capacityName: without a domain (the slice's driver is its domain), with the GPU
+ * driver's, with the MIG driver's. A request key is one of the same three. */
+static const char *const scc_name[3] = {"bw", GPU_DRV "/bw", MIG_DRV "/bw"};
+
+/* A consumesCounters counter (%4): as decoded (static), or request-driven from scc_name[v - 1]
+ * (value 0, as the reader stores it: what an allocator without the gate charges). */
+static void scc_counter(rd_t *r, dra_counter_t *k)
+{
+    unsigned v = take(r, 4);
+    if (!v)
+        return;
+    k->value_from = scc_name[v - 1];
+    qty(&k->value, 0);
+}
+
+/* A counter set "link" for the GPU pool of slice s, in a slice of its own (the pool then has
+ * two): bw (2 + %6, a requestPolicy as for a device capacity) and n (1 + %4); each of s's
+ * devices consumes from it (%5): nothing, bw from a request (valueFrom %3), n 1 (static),
+ * both, bw 1 (static). A multi-allocatable device's request-driven amount is charged on every
+ * share, its static ones once per device. */
+static void scc_link(rd_t *r, input_t *in, dra_slice_t *s)
+{
+    dra_model_t *m = &in->m;
+    char nm[48];
+    snprintf(nm, sizeof nm, "%s-link", s->name);
+    dra_slice_t *c = new_slice(m, nm, s->driver, s->pool_name, 2, s->node_name);
+    c->all_nodes = s->all_nodes;
+    c->node_selector = s->node_selector;
+    s->slice_count = 2;
+    c->counter_sets = dra_model_array(m, 1, sizeof(dra_counter_set_t));
+    c->ncounter_sets = 1;
+    dra_counter_set_t *cs = &c->counter_sets[0];
+    cs->name = "link";
+    cs->counters = dra_model_array(m, 2, sizeof(dra_counter_t));
+    cs->ncounters = 2;
+    cs->counters[0].name = "bw";
+    uint64_t bw = 2 + take(r, 6);
+    qty(&cs->counters[0].value, bw);
+    cs->counters[0].policy = decode_policy(r, m, bw, true);
+    cs->counters[1].name = "n";
+    qty(&cs->counters[1].value, 1 + take(r, 4));
+    dra_model_slice_done(m, c);
+    for (uint32_t d = 0; d < s->ndevices; d++) {
+        unsigned u = take(r, 5);
+        if (!u)
+            continue;
+        dra_device_t *dev = &s->devices[d];
+        dev->consumes = dra_model_array(m, 1, sizeof(dra_consumes_t));
+        dev->nconsumes = 1;
+        dev->consumes[0].counter_set = "link";
+        dev->consumes[0].counters = dra_model_array(m, 2, sizeof(dra_counter_t));
+        dra_counter_t *k = dev->consumes[0].counters;
+        uint32_t n = 0;
+        if (u == 1 || u == 3) {
+            k[n].name = "bw";
+            k[n++].value_from = scc_name[take(r, 3)];
+        }
+        if (u == 2 || u == 3 || u == 4) {
+            k[n].name = u == 4 ? "bw" : "n";
+            qty(&k[n++].value, 1);
+        }
+        dev->consumes[0].ncounters = n;
+    }
+}
+
+/* The consumedCounters snapshot of a live result on device d (mode %4): none (allocated before
+ * the gate), d's consumption as published (perDevice its static counters, perAllocation 1 + %3
+ * of each request-driven one), the same with every perDevice value one more (the slice changed
+ * since), or {} (nothing charged). */
+static const dra_counter_snapshot_t *scc_snapshot(rd_t *r, dra_model_t *m, const dra_device_t *d)
+{
+    unsigned mode = take(r, 4);
+    if (!mode)
+        return NULL;
+    dra_counter_snapshot_t *sn = dra_model_array(m, 1, sizeof *sn);
+    if (mode == 3 || !d->nconsumes)
+        return sn;
+    sn->per_device = dra_model_array(m, d->nconsumes, sizeof(dra_counter_set_use_t));
+    sn->per_allocation = dra_model_array(m, d->nconsumes, sizeof(dra_counter_set_use_t));
+    for (uint32_t c = 0; c < d->nconsumes; c++) {
+        const dra_consumes_t *cc = &d->consumes[c];
+        dra_counter_set_use_t *pd = &sn->per_device[sn->nper_device];
+        dra_counter_set_use_t *pa = &sn->per_allocation[sn->nper_allocation];
+        uint32_t nk = cc->ncounters ? cc->ncounters : 1;
+        pd->counters = dra_model_array(m, nk, sizeof(dra_consumed_t));
+        pa->counters = dra_model_array(m, nk, sizeof(dra_consumed_t));
+        pd->counter_set = pa->counter_set = cc->counter_set;
+        for (uint32_t k = 0; k < cc->ncounters; k++) {
+            const dra_counter_t *x = &cc->counters[k];
+            dra_consumed_t *o = x->value_from ? &pa->counters[pa->ncounters++]
+                                              : &pd->counters[pd->ncounters++];
+            o->name = x->name;
+            if (x->value_from)
+                qty(&o->value, 1 + take(r, 3));
+            else {
+                o->value = x->value;
+                o->value.lo += mode == 2;
+            }
+        }
+        sn->nper_device += pd->ncounters != 0;
+        sn->nper_allocation += pa->ncounters != 0;
+    }
+    return sn;
+}
+
+/* Part E (1.38-pre, read after part D: inputs that end before it decode as they did). %4: none;
+ * the fields with DRASharedConsumableCapacity off (every valueFrom counter charges 0); with it on
+ * (2, 3). Then per MIG counter set counter a requestPolicy (decode_policy), per MIG placement
+ * counter scc_counter; per GPU pool (node-local, and the shared one unless per-device) a link
+ * counter set (%3 != 0, scc_link); per request with a capacity request its key (%4: bw, GPU
+ * domain, MIG domain, both bw and the GPU domain's: "requested both"); per device in use its
+ * snapshot (scc_snapshot) and, for a share, a further live share of it (%2) with its own
+ * consumed capacity (1 + %2) and snapshot. */
+static void decode_scc(rd_t *r, input_t *in)
+{
+    dra_model_t *m = &in->m;
+    in->scc = take(r, 4);
+    if (!in->scc)
+        return;
+    if (in->scc >= 2) {
+        in->scc = 2;
+        if (dra_alloc_features_set_gate(&in->f, "DRASharedConsumableCapacity", true, NULL))
+            abort();
+    }
+    uint32_t ns = m->nslices;
+    for (uint32_t i = 0; i < ns; i++) {
+        dra_slice_t *s = m->slices[i];
+        if (strcmp(s->driver, MIG_DRV) != 0)
+            continue;
+        for (uint32_t c = 0; c < s->ncounter_sets; c++)
+            for (uint32_t k = 0; k < s->counter_sets[c].ncounters; k++) {
+                dra_counter_t *x = &s->counter_sets[c].counters[k];
+                x->policy = decode_policy(r, m, x->value.lo, true);
+            }
+        for (uint32_t d = 0; d < s->ndevices; d++)
+            for (uint32_t c = 0; c < s->devices[d].nconsumes; c++)
+                for (uint32_t k = 0; k < s->devices[d].consumes[c].ncounters; k++)
+                    scc_counter(r, &s->devices[d].consumes[c].counters[k]);
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        dra_slice_t *s = m->slices[i];
+        if (strcmp(s->driver, GPU_DRV) == 0 && s->ndevices && !s->per_device_node_selection &&
+            take(r, 3))
+            scc_link(r, in, s);
+    }
+    for (unsigned c = 0; c < in->nclaims; c++)
+        for (uint32_t q = 0; q < in->claims[c]->nrequests; q++) {
+            dra_request_t *rq = &in->claims[c]->requests[q];
+            uint32_t nb = rq->exactly ? 1 : rq->nfirst_available;
+            for (uint32_t b = 0; b < nb; b++) {
+                dra_exact_request_t *body = rq->exactly ? rq->exactly : &rq->first_available[b];
+                if (!body->ncap_requests)
+                    continue;
+                unsigned k = take(r, 4);
+                dra_cap_request_t *cr = body->cap_requests;
+                if (k == 3) {
+                    cr = dra_model_array(m, 2, sizeof *cr);
+                    cr[0] = cr[1] = body->cap_requests[0];
+                    body->cap_requests = cr;
+                    body->ncap_requests = 2;
+                    k = 1;
+                    cr++;
+                }
+                if (k) {
+                    cr->name = scc_name[k];
+                    cr->qname = dra_model_qname(m, NULL, cr->name);
+                }
+            }
+        }
+    unsigned npre = in->npre;
+    for (unsigned i = 0; i < npre; i++) {
+        in->pre_snap[i] = scc_snapshot(r, m, in->pre_dev[i]);
+        if (in->pre_snap[i])
+            in->pre_alloc[i].counters = &in->pre_snap[i];
+        if (!in->pre_res[i].share_id || !take(r, 2))
+            continue;
+        unsigned j = in->nscc++;
+        dra_result_t *res = &in->scc_res[j];
+        *res = in->pre_res[i];
+        char nm[40];
+        snprintf(nm, sizeof nm, "00000000-0000-4000-8000-00000000001%u", j);
+        res->share_id = dra_model_str(m, nm);
+        res->consumed = dra_model_array(m, 1, sizeof(dra_consumed_t));
+        res->consumed[0] = in->pre_res[i].consumed[0];
+        qty(&res->consumed[0].value, 1 + take(r, 2));
+        in->scc_alloc[j] = (dra_allocation_t){.results = res, .nresults = 1};
+        in->scc_snap[j] = scc_snapshot(r, m, in->pre_dev[i]);
+        if (in->scc_snap[j])
+            in->scc_alloc[j].counters = &in->scc_snap[j];
     }
 }
 
@@ -818,6 +1049,9 @@ static void decode(rd_t *r, input_t *in)
                 m->nodes[n]->ndeclared_features = 1;
             }
     }
+    /* part E (1.38-pre; read last): DRASharedConsumableCapacity */
+    if (in->f.release >= DRA_RELEASE_1_38_PRE)
+        decode_scc(r, in);
 }
 
 /* ---- A: the single-node checks ------------------------------------------------------------- */
@@ -1433,6 +1667,10 @@ static void trace_input(const input_t *in)
             for (uint32_t c = 0; c < dv->nconsumes; c++) {
                 fprintf(stderr, "+on:%s", dv->consumes[c].counter_set ? dv->consumes[c].counter_set
                                                                        : "");
+                for (uint32_t k = 0; k < dv->consumes[c].ncounters; k++)
+                    if (dv->consumes[c].counters[k].value_from)
+                        fprintf(stderr, "+%s<-%s", dv->consumes[c].counters[k].name,
+                                dv->consumes[c].counters[k].value_from);
                 for (uint32_t g = 0; g < dv->consumes[c].ngroups; g++)
                     fprintf(stderr, "%s%s", g ? "," : "[", dv->consumes[c].groups[g]);
                 if (dv->consumes[c].ngroups)
@@ -1446,8 +1684,15 @@ static void trace_input(const input_t *in)
         fprintf(stderr, "\n");
     }
     for (unsigned i = 0; i < in->npre; i++)
-        fprintf(stderr, "  in use: %s/%s%s\n", in->pre_res[i].pool, in->pre_res[i].device,
-                in->pre_res[i].share_id ? " (share)" : "");
+        fprintf(stderr, "  in use: %s/%s%s%s\n", in->pre_res[i].pool, in->pre_res[i].device,
+                in->pre_res[i].share_id ? " (share)" : "",
+                in->pre_snap[i] ? " (consumedCounters)" : "");
+    for (unsigned i = 0; i < in->nscc; i++)
+        fprintf(stderr, "  in use: %s/%s (further share)%s\n", in->scc_res[i].pool,
+                in->scc_res[i].device, in->scc_snap[i] ? " (consumedCounters)" : "");
+    if (in->scc)
+        fprintf(stderr, "  DRASharedConsumableCapacity fields, gate %s\n",
+                in->scc == 2 ? "on" : "off");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -1470,6 +1715,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bool ok = true;
         for (unsigned i = 0; i < in.npre && ok; i++)
             ok = dra_alloc_state_commit(x.st, &in.pre_alloc[i]) == DRA_OK;
+        for (unsigned i = 0; i < in.nscc && ok; i++)
+            ok = dra_alloc_state_commit(x.st, &in.scc_alloc[i]) == DRA_OK;
         if (ok) {
             single_node(&in, &x);
             engine_part(&in, x.st, x.cel);

@@ -1538,6 +1538,184 @@ static void test_direct_shares(void)
     fx_fini(&x);
 }
 
+/* ---- release records of shares ------------------------------------------------------------- */
+
+/* Multi-allocatable devices with two capacities, each with a request policy: memory 10Gi (1Gi
+ * steps) and compute 100 (default 10). n1: one of them and a dedicated device after it; n2: two
+ * of them. */
+#define SHPOL2(n)                                                                                  \
+    "{name: " n ", allowMultipleAllocations: true, capacity: {memory: {value: 10Gi,"               \
+    " requestPolicy: {default: 1Gi, validRange: {min: 1Gi, step: 1Gi}}}, compute: {value: '100',"  \
+    " requestPolicy: {default: '10', validRange: {min: '1', step: '1'}}}}}"
+static const char k_share_records[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" SHPOL2("g0") ", {name: e0, capacity: {memory: {value: 2Gi}}}]")
+    SLICE("s2", "n2", "[" SHPOL2("g1") ", " SHPOL2("g2") "]")
+    CLAIM("m1", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                " capacity: {requests: {memory: 1Gi, compute: '15'}}}}]}")
+    CLAIM("m2", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                " capacity: {requests: {memory: 2Gi, compute: '20'}}}}]}")
+    CLAIM("m3", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                " capacity: {requests: {memory: 2500Mi}}}}]}")
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2,"
+                 " capacity: {requests: {memory: 2Gi}}}}]}");
+
+/* The plan of claim `claim` in fixture x (each claim of k_share_records planned once, in the
+ * model's order, when first asked for). */
+static uint32_t twin_plan(fx_t *x, const char *claim)
+{
+    static const char *const names[] = {"m1", "m2", "m3", "two"};
+    static struct {
+        const fx_t *x;
+        uint32_t plan[4];
+    } seen[2];
+    int f = seen[0].x == x ? 0 : seen[1].x == x ? 1 : !seen[0].x ? 0 : 1;
+    if (seen[f].x != x) {
+        seen[f].x = x;
+        for (int i = 0; i < 4; i++)
+            seen[f].plan[i] = fx_plan(x, names[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(names[i], claim))
+            return seen[f].plan[i];
+    CHECK_MSG(false, "claim %s", claim);
+    return 0;
+}
+
+/* The same pod placed on twin fixtures x and y (same model, same decisions and share IDs). */
+static void twin_place(fx_t *x, fx_t *y, const char *claim, uint32_t start, dra_arena_t *kx,
+                       dra_arena_t *ky, dra_engine_result_t *rx, dra_engine_result_t *ry)
+{
+    *rx = place_into(x, twin_plan(x, claim), DRA_ENGINE_FIRST_FIT, start, kx);
+    *ry = place_into(y, twin_plan(y, claim), DRA_ENGINE_FIRST_FIT, start, ky);
+    CHECK_EQ_U64(rx->kind, DRA_OUTCOME_ALLOCATED);
+    CHECK_EQ_U64(ry->kind, DRA_OUTCOME_ALLOCATED);
+    if (rx->kind != DRA_OUTCOME_ALLOCATED || ry->kind != DRA_OUTCOME_ALLOCATED)
+        return;
+    char a[128], b[128];
+    CHECK_STREQ(devices_of(rx, a, sizeof a), devices_of(ry, b, sizeof b));
+    for (uint32_t j = 0; j < rx->allocations[0]->nresults; j++)
+        CHECK_STREQ(share_id_of(rx, j), share_id_of(ry, j));
+}
+
+/* Both fixtures hold the same state (the digest hashes every device's exclusive count, shares'
+ * texts and capacity sums) and their engines' summaries and capacity aggregates equal what
+ * their states say. */
+static void twins_equal(fx_t *x, fx_t *y)
+{
+    CHECK_EQ_U64(dra_alloc_state_digest(x->st), dra_alloc_state_digest(y->st));
+    check_summaries(x);
+    check_summaries(y);
+}
+
+/* A share's release record gives back exactly what its commit took: x commits pods with release
+ * records and releases them by record, y (its twin) commits and releases the same allocations by
+ * the allocations (the path that reads the results); after every step both states are equal
+ * (a share released from the wrong device or with a wrong amount changes the digest) and the
+ * engines' capacity aggregates and fit bits match their states. Four shares of one device are
+ * released in another order than committed; a pod of a dedicated device and a share keeps both;
+ * a pod of two shares keeps no record; a released record's copy and a record whose share was
+ * released behind its back are refused with nothing changed. */
+static void test_share_release_records(void)
+{
+    fx_t x, y;
+    if (!fx_open(&x, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
+        return;
+    if (!fx_open(&y, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true")) {
+        fx_fini(&x);
+        return;
+    }
+    enum { N = 4 };
+    const char *names[N] = {"m1", "m2", "m3", "m1"};
+    dra_arena_t kx[N + 1], ky[N + 1];
+    dra_engine_result_t rx[N + 1], ry[N + 1];
+    dra_engine_rec_t rec[N + 1];
+    memset(rec, 0, sizeof rec);
+    for (int i = 0; i <= N; i++) {
+        dra_arena_init(&kx[i], 0);
+        dra_arena_init(&ky[i], 0);
+    }
+    char buf[128];
+    for (int i = 0; i < N; i++) { /* every share on g0: 1 + 2 + 3 + 1 Gi of its 10Gi */
+        uint32_t px = twin_plan(&x, names[i]), py = twin_plan(&y, names[i]);
+        twin_place(&x, &y, names[i], 0, &kx[i], &ky[i], &rx[i], &ry[i]);
+        CHECK_STREQ(devices_of(&rx[i], buf, sizeof buf), "g0");
+        CHECK_OK(dra_engine_commit_pod_rec(x.e, px, rx[i].node, rx[i].allocations, rx[i].n,
+                                           &rec[i]));
+        CHECK(dra_engine_rec_held(&rec[i]));
+        CHECK_EQ_U64(rec[i].nshares, 1);
+        CHECK_EQ_U64(rec[i].nrows, 0);
+        CHECK_OK(dra_engine_commit_pod(y.e, py, ry[i].node, ry[i].allocations, ry[i].n));
+        twins_equal(&x, &y);
+    }
+    CHECK_EQ_U64(dra_engine_records_held(x.e), N);
+    dra_engine_rec_t copy = rec[0];
+    /* released in another order than committed: the third, the first, the fourth, the second */
+    const int order[N] = {2, 0, 3, 1};
+    for (int k = 0; k < N; k++) {
+        int i = order[k];
+        for (unsigned stage = 0; stage < 3; stage++) /* the look-ahead: hints only */
+            dra_engine_prefetch_record(x.e, &rec[i], stage);
+        CHECK_OK(dra_engine_release_record(x.e, &rec[i]));
+        CHECK(!dra_engine_rec_held(&rec[i]));
+        CHECK_OK(dra_engine_release_pod(y.e, twin_plan(&y, names[i]), ry[i].node,
+                                        ry[i].allocations, ry[i].n));
+        twins_equal(&x, &y);
+        /* the capacity given back is placeable again, on both, the same way */
+        if (k == 0) {
+            dra_engine_result_t a, b;
+            twin_place(&x, &y, "m3", 0, &kx[N], &ky[N], &a, &b);
+            CHECK_STREQ(devices_of(&a, buf, sizeof buf), "g0");
+        }
+    }
+    CHECK_EQ_U64(dra_engine_records_held(x.e), 0);
+    /* a copy of a released record: its share is gone, nothing changes */
+    uint64_t d = dra_alloc_state_digest(x.st);
+    CHECK(dra_engine_release_record(x.e, &copy) == DRA_ENOTFOUND);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), d);
+    check_summaries(&x);
+    /* a share and a dedicated device in one pod (n1: g0 and e0): both kept */
+    uint32_t two = twin_plan(&x, "two"), two_y = twin_plan(&y, "two");
+    twin_place(&x, &y, "two", 0, &kx[0], &ky[0], &rx[0], &ry[0]);
+    CHECK_STREQ(devices_of(&rx[0], buf, sizeof buf), "g0,e0");
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, two, rx[0].node, rx[0].allocations, rx[0].n, &rec[0]));
+    CHECK_OK(dra_engine_commit_pod(y.e, two_y, ry[0].node, ry[0].allocations, ry[0].n));
+    CHECK(dra_engine_rec_held(&rec[0]));
+    CHECK_EQ_U64(rec[0].nrows, 1);
+    CHECK_EQ_U64(rec[0].nshares, 1);
+    twins_equal(&x, &y);
+    /* with e0 held, two shares in one pod (n2: g1 and g2): no record, released by its
+     * allocations */
+    twin_place(&x, &y, "two", 0, &kx[1], &ky[1], &rx[1], &ry[1]);
+    CHECK_STREQ(devices_of(&rx[1], buf, sizeof buf), "g1,g2");
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, two, rx[1].node, rx[1].allocations, rx[1].n, &rec[1]));
+    CHECK(!dra_engine_rec_held(&rec[1]));
+    CHECK_OK(dra_engine_commit_pod(y.e, two_y, ry[1].node, ry[1].allocations, ry[1].n));
+    twins_equal(&x, &y);
+    /* the pod of a share and a dedicated device given back by its record */
+    CHECK_OK(dra_engine_release_record(x.e, &rec[0]));
+    CHECK_OK(dra_engine_release_pod(y.e, two_y, ry[0].node, ry[0].allocations, ry[0].n));
+    twins_equal(&x, &y);
+    /* a share released behind its record's back (by its allocations): the record is refused */
+    uint32_t m1 = twin_plan(&x, "m1");
+    twin_place(&x, &y, "m1", 0, &kx[2], &ky[2], &rx[2], &ry[2]);
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, m1, rx[2].node, rx[2].allocations, rx[2].n, &rec[2]));
+    CHECK(dra_engine_rec_held(&rec[2]));
+    CHECK_OK(dra_engine_release_pod(x.e, m1, rx[2].node, rx[2].allocations, rx[2].n));
+    d = dra_alloc_state_digest(x.st);
+    CHECK(dra_engine_release_record(x.e, &rec[2]) == DRA_ENOTFOUND);
+    CHECK_EQ_U64(dra_alloc_state_digest(x.st), d);
+    CHECK_OK(dra_engine_release_pod(x.e, two, rx[1].node, rx[1].allocations, rx[1].n));
+    CHECK_OK(dra_engine_release_pod(y.e, two_y, ry[1].node, ry[1].allocations, ry[1].n));
+    twins_equal(&x, &y);
+    for (int i = 0; i <= N; i++) {
+        dra_arena_fini(&kx[i]);
+        dra_arena_fini(&ky[i]);
+    }
+    fx_fini(&x);
+    fx_fini(&y);
+}
+
 /* A share committed before the first capacity plan is compiled: the capacity signature reads
  * what it left (commits keep the shares' capacity only once a capacity signature exists), so
  * the 4Gi request skips g0 (2Gi left) for g1, directly and as the allocator does. */
@@ -2065,6 +2243,7 @@ int main(void)
     RUN(test_direct_groups_enforced);
     RUN(test_direct_groups_skip_and_1_36);
     RUN(test_release_records);
+    RUN(test_share_release_records);
     RUN(test_slot_placements);
     RUN(test_reset_equals_fresh);
     RUN(test_reset_equals_fresh_counters);

@@ -17,6 +17,7 @@
 #include "result.h"
 #include "rload.h"
 #include "runner.h"
+#include "runner_tests.h"
 #include "schema.h"
 
 static const char scenario_yaml[] =
@@ -330,6 +331,40 @@ static void test_delay_hook_recorded(void)
     dra_run_fini(&r);
 }
 
+/* The planted slowdown's model of a region's time (DRA_TEST_SLOWDOWN_PCT): the mean with its
+ * tail (a model that cut each sample at 3 x its moving mean learnt about half of this one and
+ * planted 7.7% for 10% on fleet-50k), no mean before 8 regions and then their median (a cold
+ * first region does not count), a preempted region counted at most 50 us, and the mean bounded
+ * after its first 256 samples. */
+static void test_slowdown_model(void)
+{
+    enum { N = 20000 };
+    static double t[N];
+    /* nine regions of 160 ns and one of 2,560 ns: mean 400 ns */
+    for (size_t i = 0; i < N; i++)
+        t[i] = i % 10 == 9 ? 2560 : 160;
+    double m = dra_runner_slow_model_mean(t, N, 0.1);
+    CHECK(m > 380 && m < 420);
+    /* the same after 100 regions: the median of the first 8 (160 ns) counts as 8 of them */
+    m = dra_runner_slow_model_mean(t, 100, 0.1);
+    CHECK(m > 360 && m < 420);
+    /* a first region of 10 ms (cold), then 300 ns: nothing before the 8th, then 300 ns */
+    for (size_t i = 0; i < 8; i++)
+        t[i] = i ? 300 : 1e7;
+    CHECK(dra_runner_slow_model_mean(t, 7, 0.1) < 0);
+    CHECK(dra_runner_slow_model_mean(t, 8, 0.1) == 300);
+    /* 2,000 regions of 300 ns, then one preempted for 5 ms: counted as 50 us */
+    for (size_t i = 0; i < 2001; i++)
+        t[i] = i == 2000 ? 5e6 : 300;
+    m = dra_runner_slow_model_mean(t, 2001, 0.1);
+    CHECK(fabs(m - (300 + (50000.0 - 300) / 256)) < 1e-6);
+    /* 256 regions of 300 ns set the bound at 4 x 1.1 x 300 ns; 20,000 of 10 us cannot pass it */
+    for (size_t i = 0; i < N; i++)
+        t[i] = i < 256 ? 300 : 10000;
+    m = dra_runner_slow_model_mean(t, N, 0.1);
+    CHECK(fabs(m - 4 * 1.1 * 300) < 1e-6);
+}
+
 /* The allocate call's time is taken inside the node search's region (its own clock: the
  * time-stamp counter where there is one, converted to ns by a rate measured at start), so per
  * shape its histogram counts the same pods and its mean stays within the search's: a tick count
@@ -564,6 +599,7 @@ int main(void)
     RUN(test_injected_fault_is_caught);
     RUN(test_sampled_invariants_are_seeded);
     RUN(test_delay_hook_recorded);
+    RUN(test_slowdown_model);
     RUN(test_answer_time_within_search);
     RUN(test_result_round_trip);
     RUN(test_records_only_under_steady_arrivals);
