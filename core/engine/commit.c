@@ -180,26 +180,26 @@ static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
  * own cost: a GPU's MIG placements are 25 rows). */
 #define PREFETCH_SET_ROWS 64
 
-/* Start the lines a counter charge of table row r reads: its first set's remainders and cuts,
+/* Start the lines a counter charge of table row r reads: its first set's remainders and records,
  * and its set's consuming rows' fit counts, use, signature masks and availability bits (a
  * partitionable device's siblings, whose fit the charge may flip). A commit onto a device
  * untouched for a while finds them cold, and reaches them one dependent load after another.
  * Hints only. */
 static void prefetch_counters(const dra_engine_t *e, uint32_t r)
 {
-    if (!e->rc_pat || e->rc_pat[r] == NONE || !e->ccut)
+    if (!e->rc_pat || e->rc_pat[r] == NONE || !e->nfail)
         return;
     uint32_t st = e->ctr_set[e->rc_base[r]], b = e->set_ctr0[st], n = e->set_nctr[st];
-    for (uint32_t c = b; c < b + n; c += 4) /* 16 bytes a counter */
+    for (uint32_t c = b; c < b + n; c += 4) /* 16 bytes a remainder */
         __builtin_prefetch(&e->crem[c], 1);
     __builtin_prefetch(&e->crem[b + n - 1], 1);
-    __builtin_prefetch(&e->ccut[b], 1);
-    __builtin_prefetch(&e->ccut[b + n - 1], 1);
-    const uint32_t *rows = e->srows + e->sr_off[st];
-    uint32_t nr = e->sr_n[st];
-    if (!nr || rows[nr - 1] < rows[0] || rows[nr - 1] - rows[0] >= PREFETCH_SET_ROWS)
+    __builtin_prefetch(&e->ctrs[b], 1); /* 8 bytes a record */
+    __builtin_prefetch(&e->ctrs[b + n - 1], 1);
+    /* the set's rows from its first to its last (per-set columns that stay cached: the list of
+     * its rows, srows, is read by nothing else at a commit and would be a cold load here) */
+    uint32_t lo = e->set_rspan[2 * st], hi = e->set_rspan[2 * st + 1];
+    if (!e->sr_n[st] || hi < lo || hi - lo >= PREFETCH_SET_ROWS)
         return;
-    uint32_t lo = rows[0], hi = rows[nr - 1];
     for (uint32_t q = lo; q <= hi; q += 16) { /* 4 bytes a row */
         __builtin_prefetch(&e->nfail[q], 1);
         __builtin_prefetch(&e->use[q]);
@@ -659,7 +659,7 @@ static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
 
 /* The lines row r's release reads that the lines rec_prefetch_row / rec_prefetch_node started
  * name: the row's group count in each matchAttribute signature of sigs, the model node of its
- * table node, and the remainder and cut of each counter it consumes. */
+ * table node, and the remainder and record (cut) of each counter it consumes. */
 static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r, uint32_t sigs)
 {
     for (; sigs; sigs &= sigs - 1) {
@@ -675,7 +675,7 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++) {
         uint32_t c = dra__ent_ctr(e, r, i);
         __builtin_prefetch(&e->crem[c], 1);
-        __builtin_prefetch(&e->ccut[c], 1);
+        __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
     }
     /* the counters' refund flips the fit of the device's siblings: rows of the same node, whose
      * failing-entry counts and use the cut's move reads (a few lines of each column) */

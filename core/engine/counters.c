@@ -2,7 +2,9 @@
  * counters.c - the counters of partitionable devices (DRAPartitionableDevices): counter sets
  * by (driver, pool, name), what is left of each counter, each row's consumption as a shared
  * pattern of entries, each set's consuming rows, each set shape's entries per counter by
- * amount, each counter's cut in that list (the end of the prefix its remainder fits) and each
+ * amount between two bounds (each entry's row an offset from the set's first consuming row),
+ * each counter's record (its cut in that list: the end of the prefix its remainder fits, and its
+ * set's first consuming row: what a charge reads per counter besides the remainder) and each
  * row's entries that do not fit (set-up only; summary.c keeps them); 1.37's compatibility
  * groups: per counter set with groups the fold of its devices in use, per row whether that
  * refuses it (kept on every row that goes in or out of use, through summary.c).
@@ -100,19 +102,26 @@ static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
     e->nctrs = nctr;
     e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
     e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
+    /* the records from a line's start */
+    size_t cb = ((size_t)nctr + 1) * sizeof *e->ctrs;
+    e->ctrs = aligned_alloc(64, (cb + 63) & ~(size_t)63);
     e->crem = calloc(nctr + 1, sizeof *e->crem);
     e->ctr_set = calloc(nctr + 1, sizeof *e->ctr_set);
     e->rc_pat = malloc(((size_t)t->nrows + 1) * sizeof *e->rc_pat);
     e->rc_base = calloc((size_t)t->nrows + 1, sizeof *e->rc_base);
     e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
     e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
-    if (!e->set_ctr0 || !e->set_nctr || !e->crem || !e->ctr_set || !e->rc_pat || !e->rc_base ||
-        !e->sr_off || !e->sr_n)
+    e->set_def = calloc(e->nsets + 1, sizeof *e->set_def);
+    e->set_rspan = calloc(2 * ((size_t)e->nsets + 1), sizeof *e->set_rspan);
+    if (!e->set_ctr0 || !e->set_nctr || !e->ctrs || !e->crem || !e->ctr_set || !e->rc_pat || !e->rc_base ||
+        !e->sr_off || !e->sr_n || !e->set_def || !e->set_rspan)
         return DRA_ENOMEM;
+    memset(e->ctrs, 0, cb);
     for (uint32_t r = 0; r <= t->nrows; r++)
         e->rc_pat[r] = NONE;
     for (uint32_t i = 0, c = 0; i < e->nsets; i++) {
         e->set_ctr0[i] = c;
+        e->set_def[i] = sd->keys[i].def;
         e->set_nctr[i] = sd->keys[i].def->ncounters;
         for (uint32_t k = 0; k < sd->keys[i].def->ncounters; k++) {
             e->ctr_set[c] = i;
@@ -230,10 +239,16 @@ static int counters_entries(dra_engine_t *e, const setdict_t *sd)
                 goto out;
         }
     }
-    { /* the dictionary was sized for one amount per entry: keep what it holds */
-        dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 1) * sizeof *na);
-        if (na)
-            e->amts = na;
+    { /* the dictionary was sized for one amount per entry: keep what it holds, and the
+       * bounds of the counters' lists (counters_shapes) after it */
+        dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 3) * sizeof *na);
+        if (!na)
+            goto out;
+        e->amts = na;
+        e->amt_lo = e->namts++;
+        e->amts[e->amt_lo] = (dra__aq_t)((dra__uaq_t)1 << 127); /* the smallest */
+        e->amt_hi = e->namts++;
+        e->amts[e->amt_hi] = (dra__aq_t)(((dra__uaq_t)1 << 127) - 1); /* the largest */
     }
     /* patterns: at most one per consuming row */
     uint32_t ncons = 0, hcap = 16, pcap = 64;
@@ -303,15 +318,23 @@ static int counters_set_rows(dra_engine_t *e)
     return DRA_OK;
 }
 
-/* A set's shape: its consuming rows' patterns and bases relative to the set's first counter, in
- * order (the sets of every GPU of one model have one shape). Hash and equality of two sets. */
+/* The first consuming row of set st (0 without any): a list entry names its row by the offset
+ * from it (rows in table order, so never negative). */
+static uint32_t set_row0(const dra_engine_t *e, uint32_t st)
+{
+    return e->sr_n[st] ? e->srows[e->sr_off[st]] : 0;
+}
+
+/* A set's shape: its consuming rows' patterns and bases relative to the set's first counter and
+ * their offsets from its first consuming row, in order (the sets of every GPU of one model have
+ * one shape). Hash and equality of two sets. */
 static uint64_t shape_hash(const dra_engine_t *e, uint32_t st)
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL * (e->set_nctr[st] + 1) + e->sr_n[st];
     for (uint32_t j = 0; j < e->sr_n[st]; j++) {
         uint32_t q = e->srows[e->sr_off[st] + j];
         uint64_t v = (uint64_t)e->rc_pat[q] << 32 | (uint32_t)(e->rc_base[q] - e->set_ctr0[st]);
-        h = (h ^ v) * 0xff51afd7ed558ccdULL;
+        h = (h ^ v ^ (uint64_t)(q - set_row0(e, st)) << 20) * 0xff51afd7ed558ccdULL;
     }
     return h;
 }
@@ -323,7 +346,8 @@ static bool shape_same(const dra_engine_t *e, uint32_t a, uint32_t b)
     for (uint32_t j = 0; j < e->sr_n[a]; j++) {
         uint32_t p = e->srows[e->sr_off[a] + j], q = e->srows[e->sr_off[b] + j];
         if (e->rc_pat[p] != e->rc_pat[q] ||
-            e->rc_base[p] - e->set_ctr0[a] != e->rc_base[q] - e->set_ctr0[b])
+            e->rc_base[p] - e->set_ctr0[a] != e->rc_base[q] - e->set_ctr0[b] ||
+            p - set_row0(e, a) != q - set_row0(e, b))
             return false;
     }
     return true;
@@ -344,7 +368,7 @@ static int cmp_clent(const void *x, const void *y)
 
 /* The lists of shape sh (built from its first set st, its lists at cl_off[shp_ctr0[sh] + d]
  * from *n on): per counter of the set, the entries of the consuming rows on it, ascending by
- * amount. DRA_ENOMEM. */
+ * amount, between an entry of the smallest amount and one of the largest. DRA_ENOMEM. */
 static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, uint32_t *cap)
 {
     uint32_t c0 = e->set_ctr0[st], nc = e->set_nctr[st], base = e->shp_ctr0[sh];
@@ -356,8 +380,9 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
             tot += c >= c0 && c < c0 + nc;
         }
     }
-    if (*n + tot > *cap) {
-        uint32_t ncap = *cap * 2 > *n + tot ? *cap * 2 : *n + tot;
+    uint32_t need = *n + tot + 2 * nc; /* and two bounds a list */
+    if (need > *cap) {
+        uint32_t ncap = *cap * 2 > need ? *cap * 2 : need;
         dra__clent_t *nl = realloc(e->cl, (size_t)ncap * sizeof *nl);
         if (!nl)
             return DRA_ENOMEM;
@@ -373,12 +398,15 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
             uint32_t q = e->srows[e->sr_off[st] + j];
             for (uint32_t i = dra__ent_b(e, q); i < dra__ent_e(e, q); i++)
                 if (dra__ent_ctr(e, q, i) == c0 + d)
-                    tmp[m++] = (clent_t){.v = dra__ent_amt(e, i), .a = e->pat_a[i], .k = j};
+                    tmp[m++] = (clent_t){.v = dra__ent_amt(e, i), .a = e->pat_a[i],
+                                         .k = q - set_row0(e, st)};
         }
         qsort(tmp, m, sizeof *tmp, cmp_clent);
         e->cl_off[base + d] = *n;
+        e->cl[(*n)++] = (dra__clent_t){.amt = e->amt_lo, .k = 0};
         for (uint32_t x = 0; x < m; x++)
             e->cl[(*n)++] = (dra__clent_t){.amt = tmp[x].a, .k = tmp[x].k};
+        e->cl[(*n)++] = (dra__clent_t){.amt = e->amt_hi, .k = 0};
     }
     e->cl_off[base + nc] = *n;
     free(tmp);
@@ -426,11 +454,61 @@ static int counters_shapes(dra_engine_t *e)
     for (uint32_t sh = 0; sh < e->nshapes; sh++)
         if ((rc = shape_lists(e, sh, rep[sh], &n, &cap)))
             goto out;
+    /* each counter's record names its set's first consuming row */
+    for (uint32_t st = 0; st < e->nsets; st++) {
+        for (uint32_t d = 0; d < e->set_nctr[st]; d++)
+            e->ctrs[e->set_ctr0[st] + d].row0 = set_row0(e, st);
+        e->set_rspan[2 * st] = set_row0(e, st);
+        e->set_rspan[2 * st + 1] = e->sr_n[st] ? e->srows[e->sr_off[st] + e->sr_n[st] - 1] : 0;
+    }
     rc = DRA_OK;
 out:
     free(h);
     free(rep);
     return rc;
+}
+
+bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
+{
+    if (!e->ctrs || !e->nfail)
+        return true;
+    /* every remainder recomputed: the set's capacity less the entries of the rows in use */
+    dra__aq_t *want = malloc(((size_t)e->nctrs + 1) * sizeof *want);
+    if (!want) {
+        snprintf(why, len, "counters: out of memory for the check");
+        return false;
+    }
+    for (uint32_t st = 0; st < e->nsets; st++)
+        for (uint32_t k = 0; k < e->set_nctr[st]; k++)
+            want[e->set_ctr0[st] + k] = dra__aq_from(&e->set_def[st]->counters[k].value);
+    for (uint32_t r = 0; r < e->t->nrows; r++)
+        if (e->use[r])
+            for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
+                want[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
+    bool ok = true;
+    uint32_t neg = 0;
+    for (uint32_t c = 0; c < e->nctrs && ok; c++) {
+        neg += want[c] < 0;
+        if (want[c] != e->crem[c]) {
+            snprintf(why, len, "counter %u (set %u): %lld left (low 64 bits), engine has %lld", c,
+                     e->ctr_set[c], (long long)want[c], (long long)e->crem[c]);
+            ok = false;
+        } else if (e->ctrs[c].row0 != set_row0(e, e->ctr_set[c])) {
+            snprintf(why, len, "counter %u: record names row %u first, its set row %u", c,
+                     e->ctrs[c].row0, set_row0(e, e->ctr_set[c]));
+            ok = false;
+        } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, e->crem[c])) {
+            snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ctrs[c].cut,
+                     dra__ctr_cut(e, c, e->crem[c]));
+            ok = false;
+        }
+    }
+    free(want);
+    if (ok && neg != e->nneg) {
+        snprintf(why, len, "counters: %u over capacity, engine counts %u", neg, e->nneg);
+        ok = false;
+    }
+    return ok;
 }
 
 /* ---- compatibility groups ------------------------------------------------------------------ */
@@ -752,11 +830,8 @@ static int counters_in_use(dra_engine_t *e)
         return DRA_ENOMEM;
     for (uint32_t r = 0; r < t->nrows; r++)
         e->nfail[r] = dra__row_nfail(e, r);
-    e->ccut = malloc(((size_t)e->nctrs + 1) * sizeof *e->ccut);
-    if (!e->ccut)
-        return DRA_ENOMEM;
     for (uint32_t c = 0; c < e->nctrs; c++)
-        e->ccut[c] = dra__ctr_cut(e, c, e->crem[c]);
+        e->ctrs[c].cut = dra__ctr_cut(e, c, e->crem[c]);
     return DRA_OK;
 }
 

@@ -332,7 +332,9 @@ void dra_engine_free(dra_engine_t *e)
     free(e->set_ctr0);
     free(e->set_nctr);
     free(e->set_def);
+    free(e->set_rspan);
     free(e->crem);
+    free(e->ctrs);
     free(e->rc_pat);
     free(e->rc_base);
     free(e->pat_off);
@@ -348,7 +350,6 @@ void dra_engine_free(dra_engine_t *e)
     free(e->cl_off);
     free(e->cl);
     free(e->nfail);
-    free(e->ccut);
     free(e->hslots);
     free(e->ord_row);
     free(e->score);
@@ -429,10 +430,10 @@ static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
     }
     if (e->crem)
         ADD(e->crem, ((size_t)e->nctrs + 1) * sizeof *e->crem);
+    if (e->ctrs) /* the cuts, in the counters' records */
+        ADD(e->ctrs, ((size_t)e->nctrs + 1) * sizeof *e->ctrs);
     if (e->nfail)
         ADD(e->nfail, rows * sizeof *e->nfail);
-    if (e->ccut)
-        ADD(e->ccut, ((size_t)e->nctrs + 1) * sizeof *e->ccut);
     if (e->cg_row)
         ADD(e->cg_row, rows);
     if (e->cg_on) {

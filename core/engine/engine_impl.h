@@ -40,7 +40,25 @@
 
 #define GRP_NONE 0xFFu /* sig_t.grp: the row is in no group */
 
-typedef struct dra__clent dra__clent_t;
+/* A counter of a partitionable device's set (counters.c): besides its remainder (crem, 16 bytes,
+ * four a line), what a commit or release reads and writes per counter it charges, in one 8-byte
+ * record (a set's records are contiguous from its first counter: a set of 15 counters is 4
+ * lines of remainders and 2 of records, and the charge reads no other per-counter or per-set
+ * column): where its list's fitting prefix ends, and its set's first consuming row (its list's
+ * entries are offsets from it). */
+typedef struct dra__ctr {
+    uint32_t cut;  /* the first entry of its list with more than crem (an index into cl) */
+    uint32_t row0; /* its set's first consuming row: a list entry x is row row0 + cl[x].k */
+} dra__ctr_t;
+_Static_assert(sizeof(dra__ctr_t) == 8, "eight counter records a cache line");
+
+/* An entry of a counter's list (counters.c): its amount amts[amt], its row row0 + k. Each list
+ * starts with an entry of the smallest amount there is and ends with one of the largest, both
+ * of no row: the cut's moves stop at them without a bound of their own. */
+typedef struct dra__clent {
+    uint32_t amt;
+    uint32_t k;
+} dra__clent_t;
 typedef struct dra__stree dra__stree_t;
 
 typedef struct sig {
@@ -227,6 +245,7 @@ struct dra_engine {
     uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
     const dra_counter_set_t **set_def;
     dra__aq_t *crem;               /* per counter: capacity minus what the rows in use consume */
+    dra__ctr_t *ctrs;              /* per counter: its record (above), 64-byte aligned */
     uint32_t *rc_pat, *rc_base;    /* per row */
     uint32_t *pat_off;             /* per pattern: entries [pat_off[p], pat_off[p + 1]) */
     int32_t *pat_d;                /* per pattern entry: counter offset from the row's base */
@@ -236,20 +255,21 @@ struct dra_engine {
     uint32_t namts;
     uint32_t *ctr_set;             /* per counter: its set */
     uint32_t *sr_off, *sr_n, *srows; /* per set: consuming rows */
+    uint32_t *set_rspan;           /* per set: its first and last consuming rows (2 a set), for
+                                      the commit's prefetch without a cold load of srows */
     /* what a change of one counter's remainder can flip: sets of one shape (their consuming
      * rows have the same patterns at the same offsets from the set's first counter) share, per
      * counter d of the set, the list cl[cl_off[shp_ctr0[shape] + d] .. cl_off[... + d + 1]) of
-     * the entries on it, ascending by amount; nfail counts per row the entries with more than
-     * what is left (the row fits its counters while it is 0) */
+     * the entries on it, ascending by amount between its two bounds (each entry's row an offset
+     * from the set's first consuming row: the shape includes those offsets); a counter's record
+     * (ctrs) keeps its cut and that row; nfail
+     * counts per row the entries with more than what is left (the row fits its counters while
+     * it is 0) */
     uint32_t *set_shape, *shp_ctr0, nshapes;
     uint32_t *cl_off;
-    struct dra__clent {
-        uint32_t amt; /* the entry's amount: an index into amts */
-        uint32_t k;   /* its row: the position in the set's consuming rows (srows) */
-    } *cl;
+    uint32_t amt_lo, amt_hi;        /* the amounts of the lists' bounds (amts) */
+    dra__clent_t *cl;
     uint32_t *nfail;
-    uint32_t *ccut;      /* per counter: the end of the fitting prefix of its list (the first
-                            entry, an index into cl, with more than the counter's remainder) */
     /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
      * the version-skew skip) the counter sets whose consuming devices declare groups keep the
      * state the allocator's baseline folds from their devices in use (cg_kind, cg_m), and a row
@@ -444,18 +464,19 @@ static inline dra__aq_t dra__ent_amt(const dra_engine_t *e, uint32_t i)
     return e->amts[e->pat_a[i]];
 }
 
-/* Counter c's list in cl: [cl_off[x], cl_off[x + 1]) for the x this returns. */
+/* Counter c's list: cl[cl_off[x], cl_off[x + 1]) for the x this returns, the first and the last
+ * entry its bounds (set-up and checks; a charge goes from the record's cut). */
 static inline uint32_t dra__ctr_list(const dra_engine_t *e, uint32_t c)
 {
     uint32_t st = e->ctr_set[c];
     return e->shp_ctr0[e->set_shape[st]] + (c - e->set_ctr0[st]);
 }
 
-/* The first entry of counter c's list with more than v (the end of the prefix that fits v).
- * O(log entries on the counter). */
+/* The first entry of counter c's list with more than v (the end of the prefix that fits v), an
+ * index into cl. O(log entries on the counter). */
 static inline uint32_t dra__ctr_cut(const dra_engine_t *e, uint32_t c, dra__aq_t v)
 {
-    uint32_t x = dra__ctr_list(e, c), lo = e->cl_off[x], hi = e->cl_off[x + 1];
+    uint32_t x = dra__ctr_list(e, c), lo = e->cl_off[x] + 1, hi = e->cl_off[x + 1] - 1;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (e->amts[e->cl[mid].amt] <= v)
@@ -606,6 +627,11 @@ DRA_NODISCARD int dra__hazards(dra_engine_t *e);
 /* The counters of partitionable devices (sets, what is left, row entries, consuming rows) with
  * the consumption of the rows in use (e->use) charged. DRA_ENOMEM. */
 DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
+/* Every counter's record recomputed from the rows in use (e->use) and the sets' capacities:
+ * what is left, the rows it names, its cut, and the count of counters over capacity; false with
+ * the first difference in why (dra_engine_check). O(counters + entries of the rows in use +
+ * counters x log entries on a counter). */
+bool dra__counters_check(const dra_engine_t *e, char *why, size_t len);
 
 /* ---- summary.c ---- */
 

@@ -457,22 +457,23 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
     }
 }
 
-/* Counter c's remainder changed from old to now: every entry on it with an amount between the
- * two (above the lower, at most the higher) changed between fitting and not; a row whose count
- * of such entries (nfail) crosses zero changed its fit, and only those are refreshed. A charge
- * moves every counter it touches one way (less left on commit, more on release), so a row's
- * nfail moves one way too: a row is refreshed at most once per charge, when its fit is already
- * final (a row that fits then only gains room, one that fails keeps failing). The counter's cut
- * (ccut: the end of its list's fitting prefix) moves over exactly those entries, down on commit
- * and up on release, so no search: O(entries that change). */
-static void counter_moved(dra_engine_t *e, uint32_t c, dra__aq_t old, dra__aq_t now)
+/* Counter k's remainder changed to now, down (a commit: less left) or up (a release): every
+ * entry on it with an amount between the old and the new remainder (above the lower, at most
+ * the higher) changed between fitting and not; a row whose count of such entries (nfail) crosses
+ * zero changed its fit, and only those are refreshed. A charge moves every counter it touches
+ * one way, so a row's nfail moves one way too: a row is refreshed at most once per charge, when
+ * its fit is already final (a row that fits then only gains room, one that fails keeps failing).
+ * The counter's cut (the end of its list's fitting prefix) moves over exactly those entries, down
+ * on commit and up on release, so no search: O(entries that change). The list's bounds, entries
+ * of the smallest and the largest amounts, stop it without a bound check. The cut and the set's
+ * first row are the counter's record (k). */
+static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool down)
 {
-    uint32_t x = dra__ctr_list(e, c), j = e->ccut[c];
+    uint32_t j = k->cut, row0 = k->row0;
     const dra__clent_t *cl = e->cl;
-    const uint32_t *rows = e->srows + e->sr_off[e->ctr_set[c]];
-    if (now < old) {
-        for (uint32_t begin = e->cl_off[x]; j > begin && e->amts[cl[j - 1].amt] > now;) {
-            uint32_t q = rows[cl[--j].k];
+    if (down) {
+        while (e->amts[cl[j - 1].amt] > now) {
+            uint32_t q = row0 + cl[--j].k;
 #if DRA_DEBUG
             e->work.cut_moves++;
 #endif
@@ -480,8 +481,8 @@ static void counter_moved(dra_engine_t *e, uint32_t c, dra__aq_t old, dra__aq_t 
                 refresh_row(e, q);
         }
     } else {
-        for (uint32_t end = e->cl_off[x + 1]; j < end && e->amts[cl[j].amt] <= now; j++) {
-            uint32_t q = rows[cl[j].k];
+        for (; e->amts[cl[j].amt] <= now; j++) {
+            uint32_t q = row0 + cl[j].k;
 #if DRA_DEBUG
             e->work.cut_moves++;
 #endif
@@ -489,7 +490,7 @@ static void counter_moved(dra_engine_t *e, uint32_t c, dra__aq_t old, dra__aq_t 
                 refresh_row(e, q);
         }
     }
-    e->ccut[c] = j;
+    k->cut = j;
 }
 
 /* Row r went in use (delta 1) or out of use (-1): charge or refund its counter consumption and
@@ -499,11 +500,12 @@ static void charge(dra_engine_t *e, uint32_t r, int delta)
     uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r);
     for (uint32_t i = b; i < end; i++) {
         uint32_t c = dra__ent_ctr(e, r, i);
-        dra__aq_t old = e->crem[c];
-        e->crem[c] -= delta > 0 ? dra__ent_amt(e, i) : -dra__ent_amt(e, i);
-        if ((old < 0) != (e->crem[c] < 0))
-            e->nneg = e->crem[c] < 0 ? e->nneg + 1 : e->nneg - 1;
-        counter_moved(e, c, old, e->crem[c]);
+        dra__aq_t old = e->crem[c], now = delta > 0 ? old - dra__ent_amt(e, i) : old + dra__ent_amt(e, i);
+        e->crem[c] = now;
+        if ((old < 0) != (now < 0))
+            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+        if (now != old)
+            counter_moved(e, &e->ctrs[c], now, now < old);
     }
 }
 
@@ -618,12 +620,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
     }
     if (!dra__cg_check(e, why, len))
         return false;
-    for (uint32_t c = 0; e->ccut && c < e->nctrs; c++)
-        if (e->ccut[c] != dra__ctr_cut(e, c, e->crem[c])) {
-            snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ccut[c],
-                     dra__ctr_cut(e, c, e->crem[c]));
-            return false;
-        }
+    if (!dra__counters_check(e, why, len))
+        return false;
     for (uint32_t r = 0; r < e->t->nrows; r++) {
         /* use counts the results committed on the row: exclusive allocations and, with
          * DRAConsumableCapacity, the shares of a multi-allocatable device */
