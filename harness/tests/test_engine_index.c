@@ -72,6 +72,18 @@ typedef struct slot {
     bool live;
 } slot_t;
 
+/* x over a generated cluster of `nodes` nodes under 1.36; false (a check failed) if not. */
+static bool open_cluster(fx_t *x, uint32_t nodes)
+{
+    char *y = cluster_yaml(nodes);
+    CHECK(y != NULL);
+    if (!y)
+        return false;
+    bool ok = fx_open(x, y, DRA_RELEASE_1_36, NULL);
+    free(y);
+    return ok;
+}
+
 /* The engine's placement against the reference placement's: outcome, node, devices. */
 static dra_engine_result_t place_checked(fx_t *x, uint32_t p, dra_engine_policy_t pol,
                                          uint32_t start, dra_arena_t *into)
@@ -100,14 +112,8 @@ static dra_engine_result_t place_checked(fx_t *x, uint32_t p, dra_engine_policy_
 
 static void run_cluster(uint32_t nodes, uint32_t steps, uint64_t seed)
 {
-    char *y = cluster_yaml(nodes);
-    CHECK(y != NULL);
-    if (!y)
-        return;
     fx_t x;
-    bool ok = fx_open(&x, y, DRA_RELEASE_1_36, NULL);
-    free(y);
-    if (!ok)
+    if (!open_cluster(&x, nodes))
         return;
     CHECK_EQ_U64(x.m.nnodes, nodes);
     static const char *const names[] = {"one", "two", "four", "prio", "both", "one", "two"};
@@ -181,14 +187,8 @@ static void run_cluster(uint32_t nodes, uint32_t steps, uint64_t seed)
 static void test_sparse_free_nodes(void)
 {
     enum { N = 4500 };
-    char *y = cluster_yaml(N);
-    CHECK(y != NULL);
-    if (!y)
-        return;
     fx_t x;
-    bool ok = fx_open(&x, y, DRA_RELEASE_1_36, NULL);
-    free(y);
-    if (!ok)
+    if (!open_cluster(&x, N))
         return;
     uint32_t one = fx_plan(&x, "one");
     /* fill every device by first-fit; each pod's allocations stay in one arena */
