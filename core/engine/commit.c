@@ -631,7 +631,7 @@ static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sig
         const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
         __builtin_prefetch(&s->cnt[node], 1);
         __builtin_prefetch(&s->tree[e->P + node], 1);
-        __builtin_prefetch(dra__tree_parent(e, s, node), 1);
+        __builtin_prefetch(&s->tree[(e->P + node) >> 1], 1);
         __builtin_prefetch(&s->herr[node]);
         if (s->attr != NONE)
             __builtin_prefetch(&s->gfirst[node]);

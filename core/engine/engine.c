@@ -153,7 +153,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     dra_arena_init(&e->scratch, 0);
     dra_arena_init(&e->spare, 16 * 1024);
     e->nnodes = m->nnodes;
-    e->P = 16; /* one line of the index's fan-out at least (index.c) */
+    e->P = 1;
     while (e->P < e->nnodes)
         e->P *= 2;
     int rc = DRA_ENOMEM;

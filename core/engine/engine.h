@@ -84,13 +84,11 @@
  * profiles (1.34, 1.35: one device may serve such a request several times, so the count is no
  * bound), and every claim when model node names repeat.
  *
- * Candidate-node index: per signature a max tree of fan-out 16 over model nodes of the free
- * matching count (hazard nodes hold INT32_MAX; the 16 entries under one parent are one 64-byte
- * line, so a walk reads one line a level: 4 for 65,536 nodes). A request admits node n when one
- * of its alternatives (the request itself, or any firstAvailable subrequest) has count(n) +
- * shared >= k; a claim set admits n when every request does; the first admitting node at or
- * after a position is found by leapfrogging the requests' trees, O(requests * log16 nodes) lines
- * per step.
+ * Candidate-node index: per signature a max segment tree over model nodes of the free matching
+ * count (hazard nodes hold INT32_MAX). A request admits node n when one of its alternatives (the
+ * request itself, or any firstAvailable subrequest) has count(n) + shared >= k; a claim set
+ * admits n when every request does; the first admitting node at or after a position is found by
+ * leapfrogging the requests' segment trees, O(requests * log nodes) per step.
  *
  * Policies (the decision is the same as the brute-force reference placement computes):
  *  - first-fit: the first node in model node order on which the exact allocator returns

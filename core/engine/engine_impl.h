@@ -6,7 +6,7 @@
  *
  * Files, each calling only files listed before it (no call cycle between files; the project's
  * layering check, harness.layering, fails on one):
- *   index.c    the candidate-node index (trees of fan-out 16, admission, leapfrog), score buckets;
+ *   index.c    the candidate-node index (segment trees, admission, leapfrog) and score buckets;
  *   hazard.c   hazard nodes (pools, node selectors) and All-hazard nodes;
  *   counters.c counters of partitionable devices (set-up);
  *   direct.c   exact per-node answers from the engine's columns (direct answers);
@@ -67,8 +67,7 @@ typedef struct sig {
     uint64_t *match, *err;           /* over table rows */
     int32_t *cnt;                    /* per model node: free matching rows in the node's range */
     uint8_t *herr;                   /* per model node: an error row in the node's range */
-    int32_t *tree;                   /* max tree of fan-out 16 (index.c), 2 * P ints: leaf of
-                                        node n at P + n, inner levels below P */
+    int32_t *tree;                   /* max segment tree, 2 * P leaves-and-inner */
     int32_t shcnt;                   /* free matching rows in the shared range */
     bool sherr;                      /* an error row in the shared range */
     bool shany;                      /* a matching or error row in the shared range */
@@ -204,7 +203,7 @@ struct dra_engine {
     dra_arena_t scratch; /* interpreter scratch */
     dra_arena_t spare;   /* brute-force best-fit trials */
     uint32_t nnodes;     /* model nodes */
-    uint32_t P;          /* index tree leaves (power of two >= nnodes, >= 16) */
+    uint32_t P;          /* segment tree leaves (power of two >= nnodes) */
     uint32_t *tnode;     /* model node -> table node index (NONE: no rows) */
     uint32_t *mnode;     /* table node -> model node (NONE: no model node); dra__row_node */
     uint32_t *slice_row0; /* per model slice: the model row of its first device */
@@ -581,16 +580,6 @@ static inline void dra__tree_touch(dra_engine_t *e, sig_t *s, uint32_t n)
 void dra__tree_flush(dra_engine_t *e);
 /* Signature s's whole tree from its counts. O(nodes). */
 void dra__tree_build(dra_engine_t *e, sig_t *s);
-/* Whether signature s's inner tree entries are the maxima of the entries below them (and the
- * leaves past the nodes INT32_MIN); why says which is not. O(P). */
-bool dra__tree_check(const dra_engine_t *e, const sig_t *s, char *why, size_t len);
-/* The entry above leaf n in signature s's tree (index.c's layout: level 1 at [P / 16, P / 8)
- * when that is 16 entries or more, else the top line at 0); for prefetching. */
-static inline const int32_t *dra__tree_parent(const dra_engine_t *e, const sig_t *s, uint32_t n)
-{
-    uint32_t c = e->P >> 4;
-    return s->tree + (c >= 16 ? c : 0) + (n >> 4);
-}
 /* Whether plan p's summaries admit model node n (every request does, or it is an error node). */
 bool dra__plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n);
 /* First node >= pos plan p admits, NONE when none. O(requests * log nodes) per leapfrog step. */

@@ -1,6 +1,6 @@
 /*
- * index.c - the candidate-node index: per signature a max tree of fan-out 16 over model nodes
- * of the free matching count (hazard nodes hold HAZARD), a plan's admission of a node and the first
+ * index.c - the candidate-node index: per signature a max segment tree over model nodes of
+ * the free matching count (hazard nodes hold HAZARD), a plan's admission of a node and the first
  * admitted node from a position (leapfrogging its requests' trees), the score buckets best-fit
  * and spread walk, and per (signature, need, policy) a score tree: a max segment tree over
  * model nodes of the node's key in the policy's order (its score, or the score reversed), -1
@@ -10,9 +10,8 @@
  *
  * Ownership: the trees and buckets are the engine's (score trees malloc'd, built on first
  * use outside timed regions by dra_engine_prepare_policy). Errors: none (a score tree that cannot
- * be allocated is NONE and the buckets are walked). Cost: a leaf change O(log16 nodes) lines;
- * admission O(requests); a leapfrog step O(requests * log16 nodes) lines; a bucket walk O(nodes /
- * 64) per bucket.
+ * be allocated is NONE and the buckets are walked). Cost: a leaf change O(log nodes); admission
+ * O(requests); a leapfrog step O(requests * log nodes); a bucket walk O(nodes / 64) per bucket.
  */
 #include "engine/engine_impl.h"
 
@@ -20,192 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__) && defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 /* ---- the index ---------------------------------------------------------------------------- */
 
-/*
- * A signature's tree is a max tree of fan-out 16 (DRA__TW): each inner entry is the largest of
- * the 16 entries below it, and the 16 entries under one parent are one 64-byte line, so a walk
- * from the top to a leaf reads one line a level (4 lines for 65,536 leaves, where a binary tree
- * read about 13). Layout in the signature's 2 * P ints (P a power of two >= 16): leaf n at
- * P + n (the leaves every file reads); level l >= 1 has c = P >> 4l entries, at [c, 2c) while
- * c >= 16 (so the levels never meet), and the top level (the first with c <= 16) is one line:
- * at [16, 32) when c is 16, else at [0, 16) with its entries from c on INT32_MIN. Leaves from
- * nnodes on are INT32_MIN, which no need reaches (a need is above INT32_MIN: need_trivial).
- */
-#define TW 16u
-#define TSH 4
 
-/* The top level of a tree over P leaves: the first l >= 1 with P >> 4l <= 16. */
-static inline unsigned tree_top(uint32_t P)
-{
-    unsigned lg = (unsigned)__builtin_ctz(P);
-    return lg <= TSH ? 1 : (lg - 1) / TSH;
-}
-
-/* Where level l's entry 0 is (level 0: the leaves). */
-static inline uint32_t lvl_base(uint32_t P, unsigned l)
-{
-    uint32_t c = P >> (TSH * l);
-    return l == 0 ? P : c >= TW ? c : 0;
-}
-
-/* Entries of level l, the top level's padding included. */
-static inline uint32_t lvl_size(uint32_t P, unsigned l, unsigned top)
-{
-    return l == top ? TW : P >> (TSH * l);
-}
-
-/* Bit i set when line[i] >= need (need > INT32_MIN), i < 16. */
-static inline uint32_t line_ge(const int32_t *line, int32_t need)
-{
-#if defined(__SSE2__) && defined(__x86_64__)
-    __m128i nd = _mm_set1_epi32(need);
-    __m128i lt0 = _mm_cmplt_epi32(_mm_load_si128((const __m128i *)line), nd);
-    __m128i lt1 = _mm_cmplt_epi32(_mm_load_si128((const __m128i *)line + 1), nd);
-    __m128i lt2 = _mm_cmplt_epi32(_mm_load_si128((const __m128i *)line + 2), nd);
-    __m128i lt3 = _mm_cmplt_epi32(_mm_load_si128((const __m128i *)line + 3), nd);
-    __m128i b = _mm_packs_epi16(_mm_packs_epi32(lt0, lt1), _mm_packs_epi32(lt2, lt3));
-    return ~(uint32_t)_mm_movemask_epi8(b) & 0xFFFFu;
-#else
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < TW; i++)
-        m |= (uint32_t)(line[i] >= need) << i;
-    return m;
-#endif
-}
-
-static inline int32_t line_max(const int32_t *line)
-{
-    int32_t m = line[0];
-    for (uint32_t i = 1; i < TW; i++)
-        m = line[i] > m ? line[i] : m;
-    return m;
-}
-
-static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
-
-void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
-{
-#if DRA_DEBUG
-    e->work.leaves_set++;
-#endif
-    int32_t *t = s->tree;
-    const uint32_t P = e->P;
-    const unsigned top = tree_top(P);
-    int32_t v = dra__leaf_value(e, s, n), o = t[P + n];
-    t[P + n] = v;
-    /* up while the parent changes: a child that rises past its parent raises it; a child that
-     * held its parent's value and fell leaves it unchanged while another entry of its line still
-     * holds that value (one compare of the line), else the largest of its line */
-    uint32_t j = n;
-    for (unsigned l = 1; l <= top && v != o; l++) {
-        const int32_t *line = t + lvl_base(P, l - 1) + (j & ~(uint32_t)(TW - 1));
-        j >>= TSH;
-        int32_t *pp = t + lvl_base(P, l) + j, pv = *pp;
-        int32_t nv = v > pv || o < pv ? (v > pv ? v : pv) : line_ge(line, pv) ? pv : line_max(line);
-        if (nv == pv)
-            break;
-        *pp = nv;
-        o = pv;
-        v = nv;
-    }
-    for (uint32_t i = 0; i < e->nst; i++) /* score trees over the signature (best-fit, spread) */
-        if (e->st[i].sig == (uint32_t)(s - e->sigs))
-            stree_leaf(e, &e->st[i], n);
-}
-
-void dra__tree_build(dra_engine_t *e, sig_t *s)
-{
-    int32_t *t = s->tree;
-    const uint32_t P = e->P;
-    const unsigned top = tree_top(P);
-    for (uint32_t i = 0; i < P; i++)
-        t[P + i] = i < e->nnodes ? dra__leaf_value(e, s, i) : INT32_MIN;
-    for (unsigned l = 1; l <= top; l++) {
-        const int32_t *below = t + lvl_base(P, l - 1);
-        int32_t *at = t + lvl_base(P, l);
-        uint32_t c = P >> (TSH * l), size = lvl_size(P, l, top);
-        for (uint32_t j = 0; j < size; j++)
-            at[j] = j < c ? line_max(below + ((size_t)j << TSH)) : INT32_MIN;
-    }
-}
-
-/* The first leaf under entry j of level l (its value >= need) whose value is >= need. */
-static uint32_t tree_down(const int32_t *t, uint32_t P, unsigned l, uint32_t j, int32_t need)
-{
-    while (l > 0) {
-        l--;
-        j = (j << TSH) + (uint32_t)__builtin_ctz(line_ge(t + lvl_base(P, l) + (j << TSH), need));
-    }
-    return j;
-}
-
-/* First node >= pos whose leaf is >= need (need > INT32_MIN), or NONE. Up from pos's line until
- * a line holds an entry at or after the walk's position that reaches need, then down. */
-static uint32_t tree_first(const dra_engine_t *e, const sig_t *s, uint32_t pos, int32_t need)
-{
-    if (pos >= e->nnodes)
-        return NONE;
-    const int32_t *t = s->tree;
-    const uint32_t P = e->P;
-    const unsigned top = tree_top(P);
-    if (t[P + pos] >= need)
-        return pos;
-    uint32_t j = pos;
-    unsigned l = 0;
-    if (pos == 0) { /* first-fit's first look: down from the top line */
-        l = top;
-        j = 0;
-    }
-    for (;;) {
-        if (j >= lvl_size(P, l, top))
-            return NONE;
-        uint32_t m = line_ge(t + lvl_base(P, l) + (j & ~(uint32_t)(TW - 1)), need) &
-                     (~(uint32_t)0 << (j & (TW - 1)));
-        if (m) {
-            uint32_t r = tree_down(t, P, l, (j & ~(uint32_t)(TW - 1)) + (uint32_t)__builtin_ctz(m),
-                                   need);
-            return r < e->nnodes ? r : NONE;
-        }
-        if (l == top)
-            return NONE;
-        j = (j >> TSH) + 1;
-        l++;
-    }
-}
-
-/* Every inner entry of signature s's tree is the largest of the entries below it, the top's
- * padding INT32_MIN (dra_engine_check; the leaves are checked against the counts there). */
-bool dra__tree_check(const dra_engine_t *e, const sig_t *s, char *why, size_t len)
-{
-    const int32_t *t = s->tree;
-    const uint32_t P = e->P;
-    const unsigned top = tree_top(P);
-    for (uint32_t i = e->nnodes; i < P; i++)
-        if (t[P + i] != INT32_MIN) {
-            snprintf(why, len, "segment tree leaf %u past the nodes: %d", i, t[P + i]);
-            return false;
-        }
-    for (unsigned l = 1; l <= top; l++) {
-        uint32_t c = P >> (TSH * l), size = lvl_size(P, l, top);
-        for (uint32_t j = 0; j < size; j++) {
-            int32_t v = j < c ? line_max(t + lvl_base(P, l - 1) + ((size_t)j << TSH)) : INT32_MIN;
-            if (t[lvl_base(P, l) + j] != v) {
-                snprintf(why, len, "segment tree level %u entry %u stale: %d, below %d", l, j,
-                         t[lvl_base(P, l) + j], v);
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
-/* Leaf i (P + node) of binary max tree t (a score tree) set to v, and the path above it.
- * O(log nodes). */
+/* Leaf i (P + node) of max tree t set to v, and the path above it. O(log nodes). */
 static void max_set(int32_t *t, uint32_t i, int32_t v)
 {
     t[i] = v;
@@ -215,6 +33,63 @@ static void max_set(int32_t *t, uint32_t i, int32_t v)
             break;
         t[i] = m;
     }
+}
+
+static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
+
+void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
+{
+#if DRA_DEBUG
+    e->work.leaves_set++;
+#endif
+    max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
+    for (uint32_t i = 0; i < e->nst; i++) /* score trees over the signature (best-fit, spread) */
+        if (e->st[i].sig == (uint32_t)(s - e->sigs))
+            stree_leaf(e, &e->st[i], n);
+}
+
+void dra__tree_build(dra_engine_t *e, sig_t *s)
+{
+    int32_t *t = s->tree;
+    for (uint32_t i = 0; i < e->P; i++)
+        t[e->P + i] = i < e->nnodes ? dra__leaf_value(e, s, i) : INT32_MIN;
+    for (uint32_t i = e->P - 1; i >= 1; i--)
+        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+}
+
+/* First node >= pos whose leaf is >= need, or NONE. */
+static uint32_t tree_first(const dra_engine_t *e, const sig_t *s, uint32_t pos, int32_t need)
+{
+    if (pos >= e->nnodes)
+        return NONE;
+    const int32_t *t = s->tree;
+    uint32_t i = e->P + pos;
+    if (t[i] >= need)
+        return pos;
+    if (pos == 0) { /* first-fit's first look: down from the root, without the climb */
+        if (t[1] < need)
+            return NONE;
+        i = 1;
+        while (i < e->P)
+            i = t[2 * i] >= need ? 2 * i : 2 * i + 1;
+        return i - e->P < e->nnodes ? i - e->P : NONE;
+    }
+    for (;;) {
+        if (i == 1)
+            return NONE;
+        if ((i & 1) == 0 && t[i + 1] >= need) {
+            i++;
+            break;
+        }
+        i >>= 1;
+    }
+    while (i < e->P) {
+        i <<= 1;
+        if (t[i] < need)
+            i++;
+    }
+    uint32_t r = i - e->P;
+    return r < e->nnodes ? r : NONE;
 }
 
 /* The need of an alternative on the node's own range (INT32_MIN: always admitted). */

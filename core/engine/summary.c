@@ -599,11 +599,12 @@ static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t l
             return false;
         }
     }
-    char sub[160];
-    if (!dra__tree_check(e, s, sub, sizeof sub)) {
-        snprintf(why, len, "signature %u: %s", i, sub);
-        return false;
-    }
+    for (uint32_t k = 1; k < e->P; k++)
+        if (s->tree[k] !=
+            (s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1])) {
+            snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
+            return false;
+        }
     return true;
 }
 
@@ -717,10 +718,12 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                      s->shcnt);
             return false;
         }
-        char sub[160];
-        if (!dra__tree_check(e, s, sub, sizeof sub)) {
-            snprintf(why, len, "signature %u: %s", i, sub);
-            return false;
+        for (uint32_t k = 1; k < e->P; k++) {
+            int32_t v = s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1];
+            if (s->tree[k] != v) {
+                snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
+                return false;
+            }
         }
     }
     if (!dra__stree_check(e, why, len))

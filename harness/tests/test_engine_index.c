@@ -1,7 +1,6 @@
-/* test_engine_index.c - the engine's candidate-node index (core/engine/index.c: a max tree of
- * fan-out 16 per signature) on clusters large enough for every shape of its layout: 40 nodes
- * (one level above the leaves, its top line padded), 200 (the top line full, at 16) and 4,500
- * (three levels, the top line padded). Nodes hold 0 to 3 devices, a few hold 4, so requests
+/* test_engine_index.c - the engine's candidate-node index (core/engine/index.c: a max tree per
+ * signature) on clusters of 40, 200 and 4,500 nodes (trees of 6, 8 and 13 levels, partly
+ * filled at the top). Nodes hold 0 to 3 devices, a few hold 4, so requests
  * of one, two and four devices find their first node near, after runs of full nodes, or
  * nowhere (a count no node has is rejected without an answer). Pods are placed under every
  * policy (first-fit from node 0, random from a drawn node: the index climbs from there;
