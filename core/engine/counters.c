@@ -16,6 +16,7 @@
  * its sets, and their records when the set's state changes).
  */
 #include "engine/engine_impl.h"
+#include "engine/engine_tests.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -466,6 +467,14 @@ out:
     free(h);
     free(rep);
     return rc;
+}
+
+bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
+{
+    if (!e || !e->crem || c >= e->nctrs)
+        return false;
+    e->crem[c] += by;
+    return true;
 }
 
 bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
