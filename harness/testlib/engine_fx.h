@@ -112,6 +112,44 @@ static inline void check_summaries(fx_t *x)
     CHECK_MSG(dra_engine_check(x->e, why, sizeof why), "%s", why);
 }
 
+/* Place plan p with the engine and with the reference placement (reference allocator) from
+ * node `start` under pol; they must agree on outcome, node, devices, shareIDs, consumed
+ * capacity and (for a failure other than Unsatisfiable) message. Returns the engine's result,
+ * in `into` (reset first). */
+static inline dra_engine_result_t fx_place_vs_reference(fx_t *x, uint32_t p,
+                                                        dra_engine_policy_t pol, uint32_t start,
+                                                        dra_arena_t *into)
+{
+    dra_engine_result_t a, b;
+    dra_arena_reset(into);
+    dra_arena_reset(&x->out2);
+    CHECK_OK(dra_engine_place(x->e, p, pol, start, into, &a));
+    CHECK_OK(dra_engine_place_reference(x->e, &x->ref, p, pol, start, &x->out2, &b));
+    CHECK_MSG(a.kind == b.kind && a.node == b.node,
+              "plan %u policy %d start %u: engine %s on %s, reference %s on %s", p, (int)pol,
+              start, dra_outcome_name(a.kind), node_name(x, a.node), dra_outcome_name(b.kind),
+              node_name(x, b.node));
+    if (a.kind == b.kind && a.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_EQ_U64(a.n, b.n);
+        for (uint32_t i = 0; i < a.n && i < b.n; i++) {
+            CHECK_EQ_U64(a.allocations[i]->nresults, b.allocations[i]->nresults);
+            for (uint32_t j = 0; j < a.allocations[i]->nresults && j < b.allocations[i]->nresults; j++) {
+                const dra_result_t *ra = &a.allocations[i]->results[j],
+                                   *rb = &b.allocations[i]->results[j];
+                CHECK_STREQ(ra->device, rb->device);
+                /* shareIDs are derived: the same whichever allocator or path answered */
+                CHECK_STREQ(ra->share_id ? ra->share_id : "-", rb->share_id ? rb->share_id : "-");
+                CHECK_EQ_U64(ra->nconsumed, rb->nconsumed);
+                for (uint32_t k = 0; k < ra->nconsumed && k < rb->nconsumed; k++)
+                    CHECK(dra_quantity_cmp(&ra->consumed[k].value, &rb->consumed[k].value) == 0);
+            }
+        }
+    }
+    if (a.kind == b.kind && a.kind != DRA_OUTCOME_ALLOCATED && a.kind != DRA_OUTCOME_UNSATISFIABLE)
+        CHECK_STREQ(a.msg, b.msg);
+    return a;
+}
+
 #define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
 #define CLAIM(name, body)                                                                          \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name "}\n"           \

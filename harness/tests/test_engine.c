@@ -23,38 +23,11 @@
 #include "engine/engine_tests.h"
 #include "engine_fx.h"
 
-/* Place with the engine and with the reference placement (reference allocator); they must
- * agree on outcome, node and devices. Returns the engine's result (in x->out). */
+/* The engine's placement, checked against the reference placement's (engine_fx.h). */
 static dra_engine_result_t place_into(fx_t *x, uint32_t p, dra_engine_policy_t pol,
                                       uint32_t start, dra_arena_t *into)
 {
-    dra_engine_result_t a, b;
-    dra_arena_reset(into);
-    dra_arena_reset(&x->out2);
-    CHECK_OK(dra_engine_place(x->e, p, pol, start, into, &a));
-    CHECK_OK(dra_engine_place_reference(x->e, &x->ref, p, pol, start, &x->out2, &b));
-    CHECK_MSG(a.kind == b.kind && a.node == b.node, "policy %d: engine %s on %s, reference %s on %s",
-              (int)pol, dra_outcome_name(a.kind), node_name(x, a.node), dra_outcome_name(b.kind),
-              node_name(x, b.node));
-    if (a.kind == b.kind && a.kind == DRA_OUTCOME_ALLOCATED) {
-        CHECK_EQ_U64(a.n, b.n);
-        for (uint32_t i = 0; i < a.n && i < b.n; i++) {
-            CHECK_EQ_U64(a.allocations[i]->nresults, b.allocations[i]->nresults);
-            for (uint32_t j = 0; j < a.allocations[i]->nresults && j < b.allocations[i]->nresults; j++) {
-                const dra_result_t *ra = &a.allocations[i]->results[j],
-                                   *rb = &b.allocations[i]->results[j];
-                CHECK_STREQ(ra->device, rb->device);
-                /* shareIDs are derived: the same whichever allocator or path answered */
-                CHECK_STREQ(ra->share_id ? ra->share_id : "-", rb->share_id ? rb->share_id : "-");
-                CHECK_EQ_U64(ra->nconsumed, rb->nconsumed);
-                for (uint32_t k = 0; k < ra->nconsumed && k < rb->nconsumed; k++)
-                    CHECK(dra_quantity_cmp(&ra->consumed[k].value, &rb->consumed[k].value) == 0);
-            }
-        }
-    }
-    if (a.kind == b.kind && a.kind != DRA_OUTCOME_ALLOCATED && a.kind != DRA_OUTCOME_UNSATISFIABLE)
-        CHECK_STREQ(a.msg, b.msg);
-    return a;
+    return fx_place_vs_reference(x, p, pol, start, into);
 }
 
 static dra_engine_result_t place(fx_t *x, uint32_t p, dra_engine_policy_t pol, uint32_t start)

@@ -83,32 +83,6 @@ static bool open_cluster(fx_t *x, uint32_t nodes)
     return ok;
 }
 
-/* The engine's placement against the reference placement's: outcome, node, devices. */
-static dra_engine_result_t place_checked(fx_t *x, uint32_t p, dra_engine_policy_t pol,
-                                         uint32_t start, dra_arena_t *into)
-{
-    dra_engine_result_t a, b;
-    dra_arena_reset(into);
-    dra_arena_reset(&x->out2);
-    CHECK_OK(dra_engine_place(x->e, p, pol, start, into, &a));
-    CHECK_OK(dra_engine_place_reference(x->e, &x->ref, p, pol, start, &x->out2, &b));
-    CHECK_MSG(a.kind == b.kind && a.node == b.node,
-              "plan %u policy %d start %u: engine %s on %s, reference %s on %s", p, (int)pol,
-              start, dra_outcome_name(a.kind), node_name(x, a.node), dra_outcome_name(b.kind),
-              node_name(x, b.node));
-    if (a.kind == DRA_OUTCOME_ALLOCATED && b.kind == DRA_OUTCOME_ALLOCATED) {
-        CHECK_EQ_U64(a.n, b.n);
-        for (uint32_t i = 0; i < a.n && i < b.n; i++) {
-            CHECK_EQ_U64(a.allocations[i]->nresults, b.allocations[i]->nresults);
-            for (uint32_t j = 0; j < a.allocations[i]->nresults && j < b.allocations[i]->nresults;
-                 j++)
-                CHECK_STREQ(a.allocations[i]->results[j].device,
-                            b.allocations[i]->results[j].device);
-        }
-    }
-    return a;
-}
-
 static void run_cluster(uint32_t nodes, uint32_t steps, uint64_t seed)
 {
     fx_t x;
@@ -145,7 +119,7 @@ static void run_cluster(uint32_t nodes, uint32_t steps, uint64_t seed)
         dra_engine_policy_t pol = pols[(r >> 8) % (nodes > 1000 ? 3 : 6)];
         uint32_t start = pol == DRA_ENGINE_RANDOM ? (r >> 12) % nodes : 0;
         uint32_t p = plans[(r >> 20) % 7];
-        dra_engine_result_t res = place_checked(&x, p, pol, start, &s->a);
+        dra_engine_result_t res = fx_place_vs_reference(&x, p, pol, start, &s->a);
         if (res.kind == DRA_OUTCOME_ALLOCATED) {
             CHECK_OK(dra_engine_commit(x.e, res.node, res.allocations, res.n));
             s->r = res;
@@ -158,7 +132,7 @@ static void run_cluster(uint32_t nodes, uint32_t steps, uint64_t seed)
         if (step % 64 == 63) {
             check_summaries(&x);
             /* no node has five devices: rejected by the index, no answer looked at */
-            dra_engine_result_t f = place_checked(&x, five, DRA_ENGINE_RANDOM, r % nodes, &x.out);
+            dra_engine_result_t f = fx_place_vs_reference(&x, five, DRA_ENGINE_RANDOM, r % nodes, &x.out);
             CHECK_EQ_U64(f.kind, DRA_OUTCOME_UNSATISFIABLE);
             CHECK_EQ_U64(f.exact_calls + f.direct_calls, 0);
         }
@@ -219,7 +193,7 @@ static void test_sparse_free_nodes(void)
         held[i] = r;
     }
     check_summaries(&x);
-    dra_engine_result_t r = place_checked(&x, one, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    dra_engine_result_t r = fx_place_vs_reference(&x, one, DRA_ENGINE_FIRST_FIT, 0, &keep);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
     CHECK_EQ_U64(r.exact_calls + r.direct_calls, 0);
     /* free one device on three nodes far apart (in three different top-level subtrees) */
@@ -239,27 +213,27 @@ static void test_sparse_free_nodes(void)
             }
     CHECK_EQ_U64(freed, 3);
     check_summaries(&x);
-    r = place_checked(&x, one, DRA_ENGINE_FIRST_FIT, 0, &keep);
+    r = fx_place_vs_reference(&x, one, DRA_ENGINE_FIRST_FIT, 0, &keep);
     CHECK_EQ_U64(r.node, at[0]);
-    r = place_checked(&x, one, DRA_ENGINE_RANDOM, at[0] + 1, &keep);
+    r = fx_place_vs_reference(&x, one, DRA_ENGINE_RANDOM, at[0] + 1, &keep);
     CHECK_EQ_U64(r.node, at[1]);
-    r = place_checked(&x, one, DRA_ENGINE_RANDOM, at[1] + 1, &keep);
+    r = fx_place_vs_reference(&x, one, DRA_ENGINE_RANDOM, at[1] + 1, &keep);
     CHECK_EQ_U64(r.node, at[2]);
-    r = place_checked(&x, one, DRA_ENGINE_RANDOM, at[2] + 1, &keep); /* wraps to the first */
+    r = fx_place_vs_reference(&x, one, DRA_ENGINE_RANDOM, at[2] + 1, &keep); /* wraps to the first */
     CHECK_EQ_U64(r.node, at[0]);
-    r = place_checked(&x, one, DRA_ENGINE_RANDOM, N - 1, &keep);
+    r = fx_place_vs_reference(&x, one, DRA_ENGINE_RANDOM, N - 1, &keep);
     CHECK_EQ_U64(r.node, at[0]);
     /* take them back in turn: first-fit moves on to the next, then nothing is left */
     dra_arena_t back[3];
     for (uint32_t k = 0; k < 3; k++) {
         dra_arena_init(&back[k], 0);
-        r = place_checked(&x, one, DRA_ENGINE_FIRST_FIT, 0, &back[k]);
+        r = fx_place_vs_reference(&x, one, DRA_ENGINE_FIRST_FIT, 0, &back[k]);
         CHECK_EQ_U64(r.node, at[k]);
         if (r.kind == DRA_OUTCOME_ALLOCATED)
             CHECK_OK(dra_engine_commit(x.e, r.node, r.allocations, r.n));
         check_summaries(&x);
     }
-    r = place_checked(&x, one, DRA_ENGINE_RANDOM, 3000, &keep);
+    r = fx_place_vs_reference(&x, one, DRA_ENGINE_RANDOM, 3000, &keep);
     CHECK_EQ_U64(r.kind, DRA_OUTCOME_UNSATISFIABLE);
     fx_fini(&x);
     for (uint32_t k = 0; k < 3; k++)
