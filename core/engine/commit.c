@@ -118,22 +118,26 @@ void dra__tree_flush(dra_engine_t *e)
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
 /* Result res changes row r: its use and availability and, for a share (DRAConsumableCapacity) of
- * a device whose shares' capacity the engine keeps, that capacity (as the state adds it). */
-static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
+ * a device whose shares' capacity the engine keeps, that capacity (as the state adds it); cidx
+ * (NULL, or DRA_ENGINE_REC_CAPS entries of 0xff) receives the capacity each consumed entry
+ * names, for a release record (dra__cap_share). */
+static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta,
+                         uint8_t *cidx)
 {
     dra__direct_note_share(e, r, res);
     dra__apply_row(e, r, delta);
     if (res->share_id && e->beh.cc && e->cx_off && e->cx_off[r] != NONE)
-        dra__cap_share(e, r, res, delta);
+        dra__cap_share(e, r, res, delta, cidx, cidx ? DRA_ENGINE_REC_CAPS : 0);
 }
 
-static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta)
+static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta,
+                         uint8_t *cidx)
 {
     if (res->admin_access) /* the state skips adminAccess results */
         return;
     if (vrow && vrow <= e->nord && e->ord_row[vrow - 1] != NONE) {
         uint32_t r = e->ord_row[vrow - 1];
-        apply_to_row(e, r, res, delta);
+        apply_to_row(e, r, res, delta, cidx);
         return;
     }
     const char *drv = dra__nz(res->driver), *pool = dra__nz(res->pool), *dev = dra__nz(res->device);
@@ -143,7 +147,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
             (e->t->dev[r]->name == res->device ||
              (!strcmp(dra__row_device(e, r), dev) && !strcmp(dra__row_pool(e, r), pool) &&
               !strcmp(dra__row_driver(e, r), drv)))) {
-            apply_to_row(e, r, res, delta);
+            apply_to_row(e, r, res, delta, NULL);
             return;
         }
     }
@@ -154,7 +158,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
         if (strcmp(dra__row_device(e, r), dev) || strcmp(dra__row_pool(e, r), pool) ||
             strcmp(dra__row_driver(e, r), drv))
             continue;
-        apply_to_row(e, r, res, delta);
+        apply_to_row(e, r, res, delta, NULL);
     }
 }
 
@@ -286,17 +290,19 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
  * false when the record cannot hold it (rc is then dropped). An adminAccess result is not kept:
  * the state skips it but the allocator's row mirror forgets its row on every release, which a
  * record of the state's rows would not repeat. */
-static bool record_share(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
-                         uint32_t vrow, uint32_t row);
+static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_t row,
+                         const dra__state_share_t *sh, const uint8_t *cidx);
 
+/* sh and cidx: what the commit computed for the allocation's share (dra__alloc_state_commit_share,
+ * dra__cap_share), read for a share result only. */
 static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
-                          uint32_t vrow)
+                          uint32_t vrow, const dra__state_share_t *sh, const uint8_t *cidx)
 {
     if (res->admin_access || !vrow || vrow > e->nord || e->ord_row[vrow - 1] == NONE)
         return false;
     uint32_t row = e->ord_row[vrow - 1];
     if (res->share_id && e->beh.cc)
-        return record_share(e, rc, res, vrow, row);
+        return record_share(e, rc, vrow, row, sh, cidx);
     /* beside a share, the rows stay in the first line (the share is the second) */
     if (e->rec_n == (e->rec_ns ? DRA__REC_LINE_ROWS - 1 : DRA_ENGINE_REC_ROWS))
         return false;
@@ -323,7 +329,9 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         ndev += a[i]->nresults;
         uint32_t rowbuf[DRA_ALLOC_STATE_ROWS_MAX];
         uint32_t *rows = a[i]->nresults <= DRA_ALLOC_STATE_ROWS_MAX ? rowbuf : NULL;
-        int rc_ = delta > 0 ? dra__alloc_state_commit_rows(e->state, a[i], rows)
+        /* a record's share is filled from what the state's commit computes for it */
+        dra__state_share_t shbuf, *sh = rc && *rc ? &shbuf : NULL;
+        int rc_ = delta > 0 ? dra__alloc_state_commit_share(e->state, a[i], rows, sh)
                             : dra__alloc_state_release_rows(e->state, a[i], rows);
         if (rc_) {
             if (first == DRA_OK)
@@ -335,8 +343,14 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         if (rc && *rc && !own)
             *rc = NULL;
         for (uint32_t j = 0; j < a[i]->nresults; j++) {
-            apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta);
-            if (rc && *rc && !record_result(e, *rc, &a[i]->results[j], rows[j]))
+            if (!rc || !*rc) {
+                apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta, NULL);
+                continue;
+            }
+            uint8_t cidx[DRA_ENGINE_REC_CAPS];
+            memset(cidx, 0xff, sizeof cidx);
+            apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta, cidx);
+            if (!record_result(e, *rc, &a[i]->results[j], rows[j], sh, cidx))
                 *rc = NULL;
         }
     }
@@ -496,33 +510,32 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     return rc;
 }
 
-/* Keep share result res (DRAConsumableCapacity) of state row vrow, table row row, in record rc
- * (the second line; its rows are put after the exclusive ones when the commit ends): which of
- * the device's live shares the commit has just added (the state's last on that row: a record
- * keeps one share, so no other share of the pod came after it on the device), and per consumed
- * capacity its name's id in the state, the engine's capacity and the amount. false when the
- * record cannot hold it (a second share, a sixth exclusive row beside it, more than
- * DRA_ENGINE_REC_CAPS capacities, a name that two capacities match, DRASharedConsumableCapacity). */
-static bool record_share(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
-                         uint32_t vrow, uint32_t row)
+/* Keep the allocation's share result (DRAConsumableCapacity) of state row vrow, table row row,
+ * in record rc (the second line; its rows are put after the exclusive ones when the commit
+ * ends), from what the commit has just computed for it: the state's (sh: which of the device's
+ * live shares it added, each consumed entry's name id and amount) and the engine's (cidx: the
+ * capacity each entry named). No second pass over the consumed list, no text read. false when
+ * the record cannot hold it (a second share, a sixth exclusive row beside it, more than
+ * DRA_ENGINE_REC_CAPS capacities, a name that two capacities match, DRASharedConsumableCapacity:
+ * sh->srow is then not vrow). */
+static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_t row,
+                         const dra__state_share_t *sh, const uint8_t *cidx)
 {
-    if (e->rec_ns || e->rec_n > DRA__REC_LINE_ROWS - 1 || res->nconsumed > DRA_ENGINE_REC_CAPS)
+    if (e->rec_ns || e->rec_n > DRA__REC_LINE_ROWS - 1 || !sh || sh->srow != vrow ||
+        sh->ncap > DRA_ENGINE_REC_CAPS)
         return false;
     dra_engine_rec_share_t *x = &rc->s.share;
-    memset(x->cidx, 0xff, sizeof x->cidx);
-    /* the engine keeps the capacity of this row's shares (apply_to_row's condition) */
-    if (e->cx_off && e->cx_off[row] != NONE &&
-        !dra__cap_share_idx(e, row, res, x->cidx, DRA_ENGINE_REC_CAPS))
-        return false;
-    dra__state_share_t sh;
-    if (!dra__alloc_state_share_rec(e->state, vrow, res, &sh))
-        return false;
-    x->ref = sh.ref;
-    x->fp = sh.fp;
-    x->ncap = (uint8_t)sh.ncap;
-    for (uint32_t j = 0; j < sh.ncap; j++) {
-        x->nid[j] = sh.nid[j];
-        memcpy(x->amt[j], &sh.amt[j], sizeof x->amt[j]);
+    for (uint32_t j = 0; j < DRA_ENGINE_REC_CAPS; j++) {
+        if (cidx[j] == 0xfe) /* a name of two capacities */
+            return false;
+        x->cidx[j] = cidx[j];
+    }
+    x->ref = sh->ref;
+    x->fp = sh->fp;
+    x->ncap = (uint8_t)sh->ncap;
+    for (uint32_t j = 0; j < sh->ncap; j++) {
+        x->nid[j] = sh->nid[j];
+        memcpy(x->amt[j], &sh->amt[j], sizeof x->amt[j]);
     }
     e->rec_ns = 1;
     e->rec_sh_srow = vrow;
