@@ -1022,6 +1022,7 @@ int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint32_t *rows, uin
      * rows: all or nothing */
     uint32_t all[DRA_ALLOC_STATE_ROWS_MAX];
     st_dev_t *ent[DRA_ALLOC_STATE_ROWS_MAX];
+    int at[DRA_ALLOC_STATE_ROWS_MAX]; /* one share alone: where it is (no mark needed) */
     uint32_t k = 0;
     int rc = DRA_OK;
     for (; k < nsh; k++) {
@@ -1034,18 +1035,20 @@ int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint32_t *rows, uin
             break;
         }
         ent[k] = &s->ents[row - 1];
-        ent[k]->shares[z].ref |= REF_MARK;
+        at[k] = z;
+        if (nsh > 1)
+            ent[k]->shares[z].ref |= REF_MARK;
     }
     if (!rc)
         rc = excl_take(s, rows, n);
     if (rc) {
-        while (k--)
+        while (nsh > 1 && k--)
             ent[k]->shares[share_by_ref(ent[k], sh[k].ref | REF_MARK, sh[k].fp)].ref &= ~REF_MARK;
         return rc;
     }
     for (uint32_t i = 0; i < nsh; i++) { /* as dra__alloc_state_release_rows' second pass */
         st_dev_t *e = ent[i];
-        int z = share_by_ref(e, sh[i].ref | REF_MARK, sh[i].fp);
+        int z = nsh > 1 ? share_by_ref(e, sh[i].ref | REF_MARK, sh[i].fp) : at[i];
         share_drop(s, e->shares[z].ref);
         e->shares[z] = e->shares[e->nshares - 1];
         e->nshares--;
