@@ -27,9 +27,12 @@
  * row after the exclusive ones in the first line, the rest in the second): which of the device's
  * live shares the commit added (the state's reference of its text's cell and the text's
  * fingerprint) and per consumedCapacity entry the state's name id, the engine's capacity and the
- * amount. Its release finds the share by reference among the device's few live shares and takes
- * those amounts off the state's aggregates and the engine's (dra__alloc_state_release_rec,
- * dra__cap_unshare): no share ID's text compared or hashed, no result read. The state and the
+ * amount, all of it as the commit computed it in passing (dra__alloc_state_commit_share fills
+ * the state's part, dra__cap_share the capacity each entry names): the record costs the commit
+ * its stores, no second pass over the consumed list. Its release finds the share by reference
+ * among the device's few live shares and takes those amounts off the state's aggregates and the
+ * engine's (dra__alloc_state_release_rec, dra__cap_unshare): no share ID's text compared or
+ * hashed, no result read. The state and the
  * engine end exactly as the release by allocations leaves them (a share with the same text in
  * another cell is the same state: the digest hashes texts).
  */
@@ -343,14 +346,15 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         if (rc && *rc && !own)
             *rc = NULL;
         for (uint32_t j = 0; j < a[i]->nresults; j++) {
-            if (!rc || !*rc) {
-                apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta, NULL);
-                continue;
-            }
+            const dra_result_t *res = &a[i]->results[j];
+            bool keep = rc && *rc;
+            /* a share's capacities as the engine's update finds them (for the record) */
             uint8_t cidx[DRA_ENGINE_REC_CAPS];
-            memset(cidx, 0xff, sizeof cidx);
-            apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta, cidx);
-            if (!record_result(e, *rc, &a[i]->results[j], rows[j], sh, cidx))
+            uint8_t *cx = keep && res->share_id ? cidx : NULL;
+            if (cx)
+                memset(cidx, 0xff, sizeof cidx);
+            apply_result(e, res, own ? rows[j] : 0, delta, cx);
+            if (keep && !record_result(e, *rc, res, rows[j], sh, cidx))
                 *rc = NULL;
         }
     }

@@ -659,9 +659,9 @@ DRA_NODISCARD int dra__cap_profiles(dra_engine_t *e);
 DRA_NODISCARD int dra__cap_limits(dra_engine_t *e, sig_t *s);
 /* A share result of row r (with cx) committed (delta 1) or released (-1): the capacity its
  * shares consume, as the state aggregates it, and the capacity signatures' fit bits. cidx (its
- * first ncidx entries, 0xff on entry; NULL when ncidx is 0) receives, per consumedCapacity entry
- * j, the one capacity of the row's device it names (0xff: none, 0xfe: two or more), for a
- * release record. O(consumed entries * capacities + capacity signatures * capacities). */
+ * first ncidx entries; NULL when ncidx is 0) receives, per consumedCapacity entry j < ncidx, the
+ * one capacity of the row's device it names (0xff: none, 0xfe: two or more, or one numbered
+ * 0xfe or above), for a release record. O(consumed entries * capacities + capacity signatures * capacities). */
 void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta,
                     uint8_t *cidx, uint32_t ncidx);
 /* dra__cap_share's release (-1) of a share its commit described (cidx), from the record: each

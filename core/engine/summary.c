@@ -315,8 +315,8 @@ static void refresh_cap(dra_engine_t *e, uint32_t r, int dir)
         if (s->clim) {
             const dra__aq_t *lim = s->clim + lo;
             now = s->cok[p];
-            for (uint32_t c = 0; now && c < nc; c++)
-                now = x[c] <= lim[c];
+            for (uint32_t c = 0; c < nc; c++) /* no early exit: a profile has few capacities */
+                now &= x[c] <= lim[c];
         } else {
             now = dra__cap_fits_row(e, s, r);
         }
@@ -357,11 +357,12 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
         const char *nm = res->consumed[j].name;
         uint32_t q = j < d->ncaps && nm && d->caps[j].name == nm ? d->caps[j].qname : 0;
         dra__aq_t v = dra__aq_from(&res->consumed[j].value);
+        uint32_t hit = 0xff, nhit = 0; /* the capacities entry j names: the last, how many */
         for (uint32_t c = 0; c < d->ncaps; c++) {
             if (!cap_named(&d->caps[c], nm, q))
                 continue;
-            if (j < ncidx) /* the one capacity entry j names; a second one: 0xfe */
-                cidx[j] = cidx[j] == 0xff && c < 0xfe ? (uint8_t)c : 0xfe;
+            hit = c;
+            nhit++;
             /* as the state: a release takes back from an aggregate with contributions only,
              * and the last one takes the aggregate away */
             dra__aq_t old = x[c];
@@ -376,6 +377,8 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
             rose |= x[c] > old;
             fell |= x[c] < old;
         }
+        if (j < ncidx) /* the one capacity entry j names (0xff: none; 0xfe: several) */
+            cidx[j] = (uint8_t)(!nhit ? 0xff : nhit > 1 || hit >= 0xfe ? 0xfe : hit);
     }
     if ((rose || fell) && e->ncapsigs)
         refresh_cap(e, r, rose && fell ? 0 : rose ? 1 : -1);
