@@ -121,26 +121,23 @@ void dra__tree_flush(dra_engine_t *e)
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
 /* Result res changes row r: its use and availability and, for a share (DRAConsumableCapacity) of
- * a device whose shares' capacity the engine keeps, that capacity (as the state adds it); cidx
- * (NULL, or DRA_ENGINE_REC_CAPS entries of 0xff) receives the capacity each consumed entry
- * names, for a release record (dra__cap_share). */
-static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta,
-                         uint8_t *cidx)
+ * a device whose shares' capacity the engine keeps, that capacity (as the state adds it; the
+ * capacity each consumed entry names goes to e->rec_cidx, for a release record). */
+static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
 {
     dra__direct_note_share(e, r, res);
     dra__apply_row(e, r, delta);
     if (res->share_id && e->beh.cc && e->cx_off && e->cx_off[r] != NONE)
-        dra__cap_share(e, r, res, delta, cidx, cidx ? DRA_ENGINE_REC_CAPS : 0);
+        dra__cap_share(e, r, res, delta, e->rec_cidx, DRA_ENGINE_REC_CAPS);
 }
 
-static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta,
-                         uint8_t *cidx)
+static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta)
 {
     if (res->admin_access) /* the state skips adminAccess results */
         return;
     if (vrow && vrow <= e->nord && e->ord_row[vrow - 1] != NONE) {
         uint32_t r = e->ord_row[vrow - 1];
-        apply_to_row(e, r, res, delta, cidx);
+        apply_to_row(e, r, res, delta);
         return;
     }
     const char *drv = dra__nz(res->driver), *pool = dra__nz(res->pool), *dev = dra__nz(res->device);
@@ -150,7 +147,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
             (e->t->dev[r]->name == res->device ||
              (!strcmp(dra__row_device(e, r), dev) && !strcmp(dra__row_pool(e, r), pool) &&
               !strcmp(dra__row_driver(e, r), drv)))) {
-            apply_to_row(e, r, res, delta, NULL);
+            apply_to_row(e, r, res, delta);
             return;
         }
     }
@@ -161,7 +158,7 @@ static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow
         if (strcmp(dra__row_device(e, r), dev) || strcmp(dra__row_pool(e, r), pool) ||
             strcmp(dra__row_driver(e, r), drv))
             continue;
-        apply_to_row(e, r, res, delta, NULL);
+        apply_to_row(e, r, res, delta);
     }
 }
 
@@ -294,18 +291,18 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
  * the state skips it but the allocator's row mirror forgets its row on every release, which a
  * record of the state's rows would not repeat. */
 static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_t row,
-                         const dra__state_share_t *sh, const uint8_t *cidx);
+                         uint32_t nconsumed, const dra__state_share_t *sh);
 
-/* sh and cidx: what the commit computed for the allocation's share (dra__alloc_state_commit_share,
- * dra__cap_share), read for a share result only. */
+/* sh: what the state's commit computed for the allocation's share
+ * (dra__alloc_state_commit_share), read for a share result only. */
 static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
-                          uint32_t vrow, const dra__state_share_t *sh, const uint8_t *cidx)
+                          uint32_t vrow, const dra__state_share_t *sh)
 {
     if (res->admin_access || !vrow || vrow > e->nord || e->ord_row[vrow - 1] == NONE)
         return false;
     uint32_t row = e->ord_row[vrow - 1];
     if (res->share_id && e->beh.cc)
-        return record_share(e, rc, vrow, row, sh, cidx);
+        return record_share(e, rc, vrow, row, res->nconsumed, sh);
     /* beside a share, the rows stay in the first line (the share is the second) */
     if (e->rec_n == (e->rec_ns ? DRA__REC_LINE_ROWS - 1 : DRA_ENGINE_REC_ROWS))
         return false;
@@ -346,15 +343,8 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         if (rc && *rc && !own)
             *rc = NULL;
         for (uint32_t j = 0; j < a[i]->nresults; j++) {
-            const dra_result_t *res = &a[i]->results[j];
-            bool keep = rc && *rc;
-            /* a share's capacities as the engine's update finds them (for the record) */
-            uint8_t cidx[DRA_ENGINE_REC_CAPS];
-            uint8_t *cx = keep && res->share_id ? cidx : NULL;
-            if (cx)
-                memset(cidx, 0xff, sizeof cidx);
-            apply_result(e, res, own ? rows[j] : 0, delta, cx);
-            if (keep && !record_result(e, *rc, res, rows[j], sh, cidx))
+            apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta);
+            if (rc && *rc && !record_result(e, *rc, &a[i]->results[j], rows[j], sh))
                 *rc = NULL;
         }
     }
@@ -514,25 +504,29 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     return rc;
 }
 
-/* Keep the allocation's share result (DRAConsumableCapacity) of state row vrow, table row row,
- * in record rc (the second line; its rows are put after the exclusive ones when the commit
- * ends), from what the commit has just computed for it: the state's (sh: which of the device's
- * live shares it added, each consumed entry's name id and amount) and the engine's (cidx: the
- * capacity each entry named). No second pass over the consumed list, no text read. false when
- * the record cannot hold it (a second share, a sixth exclusive row beside it, more than
- * DRA_ENGINE_REC_CAPS capacities, a name that two capacities match, DRASharedConsumableCapacity:
- * sh->srow is then not vrow). */
+/* Keep the allocation's share result (DRAConsumableCapacity, nconsumed entries) of state row
+ * vrow, table row row, in record rc (the second line; its rows are put after the exclusive ones
+ * when the commit ends), from what the commit has just computed for it: the state's (sh: which
+ * of the device's live shares it added, each consumed entry's name id and amount) and the
+ * engine's (e->rec_cidx, from dra__cap_share on this row a moment ago: the capacity each entry
+ * named). No second pass over the consumed list, no text read. false when the record cannot
+ * hold it (a second share, a sixth exclusive row beside it, more than DRA_ENGINE_REC_CAPS
+ * capacities, a name that two capacities match, DRASharedConsumableCapacity: sh->srow is then
+ * not vrow). */
 static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_t row,
-                         const dra__state_share_t *sh, const uint8_t *cidx)
+                         uint32_t nconsumed, const dra__state_share_t *sh)
 {
     if (e->rec_ns || e->rec_n > DRA__REC_LINE_ROWS - 1 || !sh || sh->srow != vrow ||
-        sh->ncap > DRA_ENGINE_REC_CAPS)
+        sh->ncap > DRA_ENGINE_REC_CAPS || nconsumed != sh->ncap)
         return false;
     dra_engine_rec_share_t *x = &rc->s.share;
+    /* apply_to_row's condition: without the row's capacity in the engine, no entry names one */
+    bool cx = e->cx_off && e->cx_off[row] != NONE;
     for (uint32_t j = 0; j < DRA_ENGINE_REC_CAPS; j++) {
-        if (cidx[j] == 0xfe) /* a name of two capacities */
+        uint8_t c = cx && j < nconsumed ? e->rec_cidx[j] : 0xff;
+        if (c == 0xfe) /* a name of two capacities */
             return false;
-        x->cidx[j] = cidx[j];
+        x->cidx[j] = c;
     }
     x->ref = sh->ref;
     x->fp = sh->fp;

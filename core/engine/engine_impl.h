@@ -368,6 +368,8 @@ struct dra_engine {
     uint32_t rec_n;      /* rows recorded so far by the commit in progress */
     uint32_t rec_ns;     /* shares recorded so far (0 or 1), rec_sh_srow / rec_sh_row its rows */
     uint32_t rec_sh_srow, rec_sh_row;
+    uint8_t rec_cidx[DRA_ENGINE_REC_CAPS]; /* the capacity each consumed entry of the last share
+                                              dra__cap_share applied names (a record's) */
     uint32_t rec_capmask, rec_capmask_n; /* the capacity signatures among the first 32, as of
                                             rec_capmask_n signatures (a look-ahead hint) */
     uint32_t rec_held;   /* records held (committed, not yet released) */
