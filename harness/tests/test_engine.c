@@ -1571,6 +1571,19 @@ static void twin_place(fx_t *x, fx_t *y, const char *claim, uint32_t start, dra_
         CHECK_STREQ(share_id_of(rx, j), share_id_of(ry, j));
 }
 
+/* Twin fixtures x and y of k_share_records (1.36, DRAConsumableCapacity): false (neither open)
+ * when either fails. */
+static bool twins_open(fx_t *x, fx_t *y)
+{
+    if (!fx_open(x, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
+        return false;
+    if (!fx_open(y, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true")) {
+        fx_fini(x);
+        return false;
+    }
+    return true;
+}
+
 /* Both fixtures hold the same state (the digest hashes every device's exclusive count, shares'
  * texts and capacity sums) and their engines' summaries and capacity aggregates equal what
  * their states say. */
@@ -1592,12 +1605,8 @@ static void twins_equal(fx_t *x, fx_t *y)
 static void test_share_release_records(void)
 {
     fx_t x, y;
-    if (!fx_open(&x, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
+    if (!twins_open(&x, &y))
         return;
-    if (!fx_open(&y, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true")) {
-        fx_fini(&x);
-        return;
-    }
     enum { N = 4 };
     const char *names[N] = {"m1", "m2", "m3", "m1"};
     dra_arena_t kx[N + 1], ky[N + 1];
@@ -1730,12 +1739,8 @@ static dra_consumed_t consumed(const char *nm, const char *q)
 static void test_share_records_by_name(void)
 {
     fx_t x, y;
-    if (!fx_open(&x, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
+    if (!twins_open(&x, &y))
         return;
-    if (!fx_open(&y, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true")) {
-        fx_fini(&x);
-        return;
-    }
     uint32_t n1 = node_of(&x, "n1"), m1x = fx_plan(&x, "m1"), m1y = fx_plan(&y, "m1");
     CHECK(n1 != UINT32_MAX && n1 == node_of(&y, "n1"));
     char mem[] = "memory", cpu[] = "compute", other[] = "other";
