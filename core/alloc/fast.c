@@ -184,6 +184,10 @@ struct dra_fast {
     uint32_t npbk;
     size_t dmask;
     bool watching;
+    /* the end of the model-wide indexes in perm (build_indexes): everything after it (node
+     * layouts, counter columns, selector caches) depends on the calls made, dra_fast_reset
+     * drops it */
+    dra_arena_mark_t built;
 
     /* per call, besides c (c.sel only with per-device node selection) */
     const fnode_t *fn;
@@ -547,9 +551,46 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
         dra_fast_free(a);
         return DRA_ENOMEM;
     }
+    a->built = dra_arena_mark(&a->perm);
     a->watching = true;
     *out = a;
     return DRA_OK;
+}
+
+void dra_fast_reset(dra_fast_t *a)
+{
+    if (!a)
+        return;
+    const dra_model_t *m = a->c.m;
+    /* what build_indexes made and does not change afterwards is kept: the slice rows, the
+     * node-name and pool buckets (their slice lists), the general slices, the device-ID hash
+     * chains and per-row pool entries; the rest is put back as build_indexes left it */
+    dra_arena_reset_to(&a->perm, a->built);
+    memset(a->nodes, 0, (a->nmask + 1) * sizeof *a->nodes);
+    a->nnodes = 0;
+    memset(a->sigs, 0, (a->sigmask + 1) * sizeof *a->sigs);
+    memset(a->mark, 0, (size_t)m->nslices + 1);
+    memset(a->mir, 0, (size_t)a->nrows + 1);
+    memset(a->capfit0, 0, (size_t)a->nrows + 1);
+    for (uint32_t i = 0; i < a->npbk; i++)
+        a->pbk[i]->ver = 0;
+    /* the per-call state as dra_fast_new set it up, its arenas' chunks kept for reuse */
+    dra_arena_t scratch = a->c.scratch;
+    memset(&a->c, 0, sizeof a->c);
+    dra__acall_init(&a->c, m, &a->f, &a->opts);
+    dra_arena_fini(&a->c.scratch);
+    a->c.scratch = scratch;
+    dra__acall_reset_scratch(&a->c);
+    a->c.cel = a->cel;
+    a->c.state = a->st;
+    a->c.in_use = in_use;
+    a->c.slot_ready = slot_ready_cb;
+    a->c.rows = dra_alloc_state_model(a->st) == m;
+    a->c.self = a;
+    dra_arena_reset(&a->celscratch);
+    a->fn = NULL;
+    a->prune = false;
+    memset(a->rslots, 0, sizeof a->rslots);
 }
 
 void dra_fast_free(dra_fast_t *a)
@@ -1914,6 +1955,28 @@ void dra_anyalloc_free(dra_anyalloc_t *a)
     dra_alloc_free(a->ref);
     a->fast = NULL;
     a->ref = NULL;
+}
+
+int dra_anyalloc_reset(dra_anyalloc_t *a, const dra_model_t *m, const dra_alloc_features_t *f,
+                       const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                       const dra_alloc_options_t *opts)
+{
+    if (!a)
+        return DRA_EINVAL;
+    dra_alloc_options_t o = {0};
+    if (opts)
+        o = *opts;
+    dra_fast_t *fa = a->fast;
+    if (a->kind == DRA_ALLOC_FAST && fa && fa->c.m == m && fa->st == state && fa->cel == cel &&
+        fa->opts.share_seed == o.share_seed && fa->opts.max_steps == o.max_steps &&
+        f && fa->f.release == f->release && fa->f.gates == f->gates &&
+        fa->f.upstream_bugs == f->upstream_bugs) {
+        dra_fast_reset(fa);
+        return DRA_OK;
+    }
+    dra_alloc_kind_t kind = a->kind;
+    dra_anyalloc_free(a);
+    return dra_anyalloc_new(kind, m, f, state, cel, opts, a);
 }
 
 int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node, dra_claim_t *const *claims,

@@ -2994,8 +2994,8 @@ static void allocs_free(ctx_t *c)
 }
 
 /* The engine of the last repetition put back as it was built (dra_engine_reset: its image of
- * what placements change), beside a new allocator seeded as the engine's plans seeded the old
- * one, with its per-node layouts: the state a fresh engine_build gives, without building the
+ * what placements change), beside the allocator put back as it was built (dra_anyalloc_reset)
+ * and seeded as the engine's plans seeded it, with its per-node layouts: the state a fresh engine_build gives, without building the
  * engine's tables, counters, signatures and plans again. The CEL program cache is kept (the
  * engine's programs live in it; it caches compiled programs only). DRA_EINVAL: the engine
  * cannot be reset (engine.h), nothing of it changed; the caller builds anew. Untimed. */
@@ -3004,9 +3004,14 @@ static int engine_reuse(ctx_t *c)
     /* the slots' result memory: templates written anew, as into a new engine's */
     for (uint32_t i = 0; i < c->nslots; i++)
         c->slots[i].es.tmpl = 0;
+    /* the comparison allocator and the explainer made again; the allocator put back as
+     * built (dra_anyalloc_reset: the fast allocator keeps its model-wide indexes) */
+    dra_anyalloc_t keep = c->alloc;
+    memset(&c->alloc, 0, sizeof c->alloc);
     allocs_free(c);
+    c->alloc = keep;
     dra_alloc_options_t ao = {0, c->seed};
-    int rc = dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+    int rc = dra_anyalloc_reset(&c->alloc, &c->model, &c->feat, c->state, c->cel, &ao);
     if (rc == DRA_OK)
         rc = dra_engine_reset(c->eng);
 #if DRA_DEBUG >= 2
