@@ -53,11 +53,20 @@ void dra_fast_free(dra_fast_t *a);
  * again (slice rows, node-name and pool buckets, device-ID hash chains: they depend on the
  * model only): node layouts, counter columns, selector caches and the mirror of the state are
  * dropped (their memory kept for reuse), so the next calls do exactly what they would do on a
- * new allocator over the same model, state and CEL cache, and count the same stats. The
+ * new allocator over the same model, state and CEL cache, and count the same stats (the
+ * selector caches saved by dra_fast_save, if any, put back as saved). The
  * settings of dra_fast_set_pruning / _set_paths / _set_counter_word_bits are kept; the state
  * may hold allocations (the mirror is read again on demand). Cost: O(rows + nodes + pools),
  * memset-bound (about a millisecond on a million rows), no allocation. */
 void dra_fast_reset(dra_fast_t *a);
+/* Copy the selector caches as they are now (what dra_fast_seed_selectors and the calls so far
+ * put in them) for every later dra_fast_reset to put back instead of starting them empty: a
+ * caller that seeds the same caches after each reset (the placement engine's reset) saves the
+ * state right after such a seeding, and the resets that follow give what reset and seeding
+ * gave, the seeding then finding nothing to do. Forgotten by dra_fast_invalidate_slice and
+ * replaced by the next save. Errors: DRA_ENOMEM (nothing saved), DRA_EINVAL. Cost: a copy of
+ * the caches (a quarter byte per row and selector combination), untimed set-up. */
+DRA_NODISCARD int dra_fast_save(dra_fast_t *a);
 
 /* Allocate claims together on node (all-or-nothing), exactly as dra_alloc_allocate decides. */
 DRA_NODISCARD int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node,
@@ -144,7 +153,10 @@ DRA_NODISCARD int dra_anyalloc_prepare(dra_anyalloc_t *a, const dra_node_t *node
  * for its message when it reaches it, as it does without the seed); otherwise the match bit is
  * the selectors' answer, which must be exactly what dra__device_selectable would compute for the
  * row without node selection (class selectors, then request selectors, stopping at the first
- * false or error). Rows already cached keep their value. Errors: DRA_ENOMEM, DRA_EINVAL.
+ * false or error). Rows already cached keep their value. A call with the same col_of_row,
+ * match, err and nrows as the last complete one for (cls, req) returns at once (its rows are
+ * all known), unless dra_fast_invalidate_slice forgot rows since: the arrays must not change
+ * in between without such a call. Errors: DRA_ENOMEM, DRA_EINVAL.
  * Cost: O(nrows), untimed setup. */
 DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_t *cls,
                                           const dra_exact_request_t *req, uint32_t nrows,

@@ -279,6 +279,7 @@ typedef struct ctx {
      * placement with the reference allocator on the first both_prefix arrivals */
     dra_engine_t *eng;
     bool eng_saved; /* the engine's image is saved: the next repetition resets it (engine_reuse) */
+    bool alloc_saved; /* the fast allocator's seeded selector caches are saved (engine_reuse) */
     uint32_t *lay, nlay, cap_lay; /* the nodes given per-node layouts (engine_layouts) */
 #if DRA_DEBUG >= 2
     uint64_t eng_digest; /* dra_engine_plans_digest of the engine as built (checked on reuse) */
@@ -3173,9 +3174,17 @@ static int engine_reuse(ctx_t *c)
     allocs_free(c);
     c->alloc = keep;
     dra_alloc_options_t ao = {0, c->seed};
+    const dra_fast_t *was = c->alloc.fast;
     int rc = dra_anyalloc_reset(&c->alloc, &c->model, &c->feat, c->state, c->cel, &ao);
+    if (c->alloc.fast != was) /* made anew (it never is for the runner's own allocator) */
+        c->alloc_saved = false;
     if (rc == DRA_OK)
         rc = dra_engine_reset(c->eng);
+    /* the selector caches as the engine's reset seeded them, put back by every later reset
+     * (whose seeding then has nothing to do: 1.2M rows a signature on fleet-50k); out of
+     * memory, nothing is saved and the resets seed as before */
+    if (rc == DRA_OK && c->alloc.kind == DRA_ALLOC_FAST && c->alloc.fast && !c->alloc_saved)
+        c->alloc_saved = dra_fast_save(c->alloc.fast) == DRA_OK;
 #if DRA_DEBUG >= 2
     /* debug builds: what the placements read is what the engine as built read, and the
      * summaries agree with a recomputation from the (empty again) state */
@@ -3208,6 +3217,7 @@ static int engine_fresh(ctx_t *c)
      * (its summaries start from the state, which is empty again between repetitions) */
     bool had_engine = c->eng != NULL;
     c->eng_saved = false;
+    c->alloc_saved = false; /* a new allocator below */
     dra_engine_free(c->eng);
     c->eng = NULL;
     /* the slots' result memory holds the old engine's templates (its strings and configs) */

@@ -4,7 +4,9 @@
  * allocator that was used and reset decides exactly as the first pass did and counts the same
  * stats (allocateOne calls, CEL evaluations, candidates, pools, paths), and so does a new
  * allocator. A pass made again without the reset counts less (its caches are warm): the
- * comparison sees what a reset that left something behind would change. Scenarios with
+ * comparison sees what a reset that left something behind would change. dra_fast_save's
+ * caches come back with every reset, and no longer after a slice's rows were forgotten.
+ * Scenarios with
  * partitionable devices (mig-inference, mig-vgpu: counter columns), shared consumable
  * capacity (gpu-sharing: shares, capacity fits) and plain GPUs (default). */
 #include <stdio.h>
@@ -208,6 +210,24 @@ static void scenario(const char *name, uint64_t npods)
     CHECK(any.fast == b);
     pass_t viaany = run_pass(&w, any.fast, npods);
     CHECK_MSG(pass_same(&viaany, &first), "%s: dra_anyalloc_reset differs", name);
+    /* dra_fast_save: the caches as they are (warm) put back by every reset; forgotten with
+     * a slice's rows (dra_fast_invalidate_slice), after which a reset starts them empty */
+    CHECK_OK(dra_fast_save(a));
+    dra_fast_reset(a);
+    pass_t saved = run_pass(&w, a, npods);
+    show(name, "saved, reset", &saved);
+    CHECK_EQ_U64(saved.digest, first.digest);
+    CHECK_EQ_U64(saved.st.cel_evals, 0);
+    CHECK_EQ_U64(saved.st.candidates, first.st.candidates);
+    CHECK_EQ_U64(saved.calls, first.calls);
+    dra_fast_reset(a);
+    pass_t saved2 = run_pass(&w, a, npods);
+    CHECK_MSG(pass_same(&saved2, &saved), "%s: the saved caches differ on the second reset", name);
+    CHECK_OK(dra_fast_invalidate_slice(a, 0, NULL));
+    dra_fast_reset(a);
+    pass_t dropped = run_pass(&w, a, npods);
+    CHECK_MSG(pass_same(&dropped, &first), "%s: caches saved before a slice update came back",
+              name);
     dra_anyalloc_t ref;
     CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &w.m, &w.f, w.st, w.cel, &ao, &ref));
     CHECK_OK(dra_anyalloc_reset(&ref, &w.m, &w.f, w.st, w.cel, &ao));
