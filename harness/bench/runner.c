@@ -3202,10 +3202,13 @@ static int engine_reuse(ctx_t *c)
     return rc;
 }
 
-/* A fresh engine: the allocator (per-node layouts, selector results) and the CEL program cache
- * are rebuilt, so every measured repetition starts from the same state and its exact counters
- * (search.*) are the same in every repetition; the engine itself is reset to its saved image
- * where it can be (engine_reuse), else built again too. Untimed. */
+/* A fresh engine: every measured repetition starts from the same state and its exact counters
+ * (search.*) are the same in every repetition. Where the engine can be reset to its saved image
+ * (engine_reuse), it is, and the allocator is put back as built (per-node layouts, counter
+ * columns and state mirror dropped; the selector caches as the engine's seeding left them) with
+ * the same CEL program cache; else the allocator, the CEL program cache and the engine are all
+ * built again. harness.test_runner's reset-against-rebuild tests and harness.test_fast_reset
+ * check that the two give the same. Untimed. */
 static int engine_fresh(ctx_t *c)
 {
     if (c->eng && c->eng_saved) {
