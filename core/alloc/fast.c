@@ -47,6 +47,12 @@ typedef struct fsig {
     uint64_t hash;
     uint8_t *val;
     struct fsig *next;
+    /* dra_fast_seed_selectors' last complete seeding of val (its row map and bitsets, row
+     * count): the same call again changes nothing and returns at once. Cleared when rows are
+     * forgotten (dra_fast_invalidate_slice). */
+    const void *seed_map, *seed_match, *seed_err;
+    uint32_t seed_n;
+    uint32_t bucket; /* saved entries (dra_fast_save): the table bucket it was in */
 } fsig_t;
 enum { SIG_UNKNOWN = 0, SIG_NO = 1, SIG_YES = 2, SIG_ERR = 3 };
 
@@ -184,6 +190,15 @@ struct dra_fast {
     uint32_t npbk;
     size_t dmask;
     bool watching;
+    /* the end of the model-wide indexes in perm (build_indexes): everything after it (node
+     * layouts, counter columns, selector caches) depends on the calls made, dra_fast_reset
+     * drops it */
+    dra_arena_mark_t built;
+    /* the selector caches dra_fast_save copied (their own arena), put back by dra_fast_reset */
+    dra_arena_t saved;
+    fsig_t *sv;
+    uint32_t nsv;
+    bool has_saved;
 
     /* per call, besides c (c.sel only with per-device node selection) */
     const fnode_t *fn;
@@ -543,13 +558,99 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     a->c.self = a;
     dra_arena_init(&a->celscratch, 64 * 1024);
     dra_arena_init(&a->perm, 256 * 1024);
+    dra_arena_init(&a->saved, 64 * 1024);
     if (build_indexes(a) || dra__alloc_state_watch(state, on_state_change, a)) {
         dra_fast_free(a);
         return DRA_ENOMEM;
     }
+    a->built = dra_arena_mark(&a->perm);
     a->watching = true;
     *out = a;
     return DRA_OK;
+}
+
+int dra_fast_save(dra_fast_t *a)
+{
+    if (!a)
+        return DRA_EINVAL;
+    a->has_saved = false;
+    a->nsv = 0;
+    dra_arena_reset(&a->saved);
+    uint32_t n = 0;
+    for (size_t h = 0; h <= a->sigmask; h++)
+        for (const fsig_t *e = a->sigs[h]; e; e = e->next)
+            n++;
+    a->sv = dra_arena_calloc(&a->saved, n + 1, sizeof *a->sv, 8);
+    if (!a->sv)
+        return DRA_ENOMEM;
+    for (size_t h = 0; h <= a->sigmask; h++)
+        for (const fsig_t *e = a->sigs[h]; e; e = e->next) {
+            fsig_t *sv = &a->sv[a->nsv++];
+            *sv = *e;
+            sv->next = NULL;
+            sv->bucket = (uint32_t)h;
+            sv->sel = dra_arena_calloc(&a->saved, e->nsel + 1, sizeof(char *), 8);
+            sv->val = dra_arena_alloc(&a->saved, a->nrows / 4 + 1, 64);
+            if (!sv->sel || !sv->val)
+                return DRA_ENOMEM;
+            memcpy(sv->val, e->val, a->nrows / 4 + 1);
+            for (uint32_t i = 0; i < e->nsel; i++)
+                if (!(sv->sel[i] = dra_arena_strdup(&a->saved, e->sel[i])))
+                    return DRA_ENOMEM;
+        }
+    a->has_saved = true;
+    return DRA_OK;
+}
+
+void dra_fast_reset(dra_fast_t *a)
+{
+    if (!a)
+        return;
+    const dra_model_t *m = a->c.m;
+    /* what build_indexes made and does not change afterwards is kept: the slice rows, the
+     * node-name and pool buckets (their slice lists), the general slices, the device-ID hash
+     * chains and per-row pool entries; the rest is put back as build_indexes left it */
+    dra_arena_reset_to(&a->perm, a->built);
+    memset(a->nodes, 0, (a->nmask + 1) * sizeof *a->nodes);
+    a->nnodes = 0;
+    memset(a->sigs, 0, (a->sigmask + 1) * sizeof *a->sigs);
+    /* the saved selector caches, each in its bucket in the order it was in (the last first) */
+    for (uint32_t i = a->has_saved ? a->nsv : 0; i-- > 0;) {
+        const fsig_t *sv = &a->sv[i];
+        fsig_t *e = dra_arena_alloc(&a->perm, sizeof *e, 8);
+        uint8_t *val = dra_arena_alloc(&a->perm, a->nrows / 4 + 1, 64);
+        if (!e || !val) { /* out of memory: the caches start empty, as on a new allocator */
+            memset(a->sigs, 0, (a->sigmask + 1) * sizeof *a->sigs);
+            break;
+        }
+        *e = *sv;
+        memcpy(val, sv->val, a->nrows / 4 + 1);
+        e->val = val;
+        e->next = a->sigs[sv->bucket];
+        a->sigs[sv->bucket] = e;
+    }
+    memset(a->mark, 0, (size_t)m->nslices + 1);
+    memset(a->mir, 0, (size_t)a->nrows + 1);
+    memset(a->capfit0, 0, (size_t)a->nrows + 1);
+    for (uint32_t i = 0; i < a->npbk; i++)
+        a->pbk[i]->ver = 0;
+    /* the per-call state as dra_fast_new set it up, its arenas' chunks kept for reuse */
+    dra_arena_t scratch = a->c.scratch;
+    memset(&a->c, 0, sizeof a->c);
+    dra__acall_init(&a->c, m, &a->f, &a->opts);
+    dra_arena_fini(&a->c.scratch);
+    a->c.scratch = scratch;
+    dra__acall_reset_scratch(&a->c);
+    a->c.cel = a->cel;
+    a->c.state = a->st;
+    a->c.in_use = in_use;
+    a->c.slot_ready = slot_ready_cb;
+    a->c.rows = dra_alloc_state_model(a->st) == m;
+    a->c.self = a;
+    dra_arena_reset(&a->celscratch);
+    a->fn = NULL;
+    a->prune = false;
+    memset(a->rslots, 0, sizeof a->rslots);
 }
 
 void dra_fast_free(dra_fast_t *a)
@@ -561,6 +662,7 @@ void dra_fast_free(dra_fast_t *a)
     dra_arena_fini(&a->c.scratch);
     dra_arena_fini(&a->celscratch);
     dra_arena_fini(&a->perm);
+    dra_arena_fini(&a->saved);
     free(a);
 }
 
@@ -1916,6 +2018,28 @@ void dra_anyalloc_free(dra_anyalloc_t *a)
     a->ref = NULL;
 }
 
+int dra_anyalloc_reset(dra_anyalloc_t *a, const dra_model_t *m, const dra_alloc_features_t *f,
+                       const dra_alloc_state_t *state, dra_cel_cache_t *cel,
+                       const dra_alloc_options_t *opts)
+{
+    if (!a)
+        return DRA_EINVAL;
+    dra_alloc_options_t o = {0};
+    if (opts)
+        o = *opts;
+    dra_fast_t *fa = a->fast;
+    if (a->kind == DRA_ALLOC_FAST && fa && fa->c.m == m && fa->st == state && fa->cel == cel &&
+        fa->opts.share_seed == o.share_seed && fa->opts.max_steps == o.max_steps &&
+        f && fa->f.release == f->release && fa->f.gates == f->gates &&
+        fa->f.upstream_bugs == f->upstream_bugs) {
+        dra_fast_reset(fa);
+        return DRA_OK;
+    }
+    dra_alloc_kind_t kind = a->kind;
+    dra_anyalloc_free(a);
+    return dra_anyalloc_new(kind, m, f, state, cel, opts, a);
+}
+
 int dra_anyalloc_allocate(dra_anyalloc_t *a, const dra_node_t *node, dra_claim_t *const *claims,
                           uint32_t n, dra_arena_t *out_arena, dra_alloc_outcome_t *out)
 {
@@ -1962,6 +2086,11 @@ int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_t *cls,
     fsig_t *sg = sig_get(a, cls, req);
     if (!sg)
         return DRA_ENOMEM;
+    /* seeded from these very arrays already, and no row forgotten since: every row they map
+     * is known (seeded, or evaluated to the same answer), nothing to do */
+    if (sg->seed_n == nrows && sg->seed_map == col_of_row && sg->seed_match == match &&
+        sg->seed_err == err && nrows)
+        return DRA_OK;
     uint32_t n = nrows < a->nrows ? nrows : a->nrows;
     for (uint32_t r = 0; r < n; r++) {
         uint32_t c = col_of_row[r];
@@ -1969,6 +2098,10 @@ int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_t *cls,
             continue;
         sig_set(sg->val, r, dra_bit_get(err, c) ? SIG_ERR : dra_bit_get(match, c) ? SIG_YES : SIG_NO);
     }
+    sg->seed_map = col_of_row;
+    sg->seed_match = match;
+    sg->seed_err = err;
+    sg->seed_n = nrows;
     return DRA_OK;
 }
 
@@ -2099,9 +2232,12 @@ int dra_fast_invalidate_slice(dra_fast_t *a, uint32_t slice, const dra_node_t *n
     uint32_t row0 = a->slice_row[slice];
     /* selector results and the capacity fit of the slice's devices */
     for (size_t h = 0; h <= a->sigmask; h++)
-        for (fsig_t *e = a->sigs[h]; e; e = e->next)
+        for (fsig_t *e = a->sigs[h]; e; e = e->next) {
             for (uint32_t d = 0; d < sl->ndevices && row0 + d < a->nrows; d++)
                 sig_set(e->val, row0 + d, SIG_UNKNOWN);
+            e->seed_n = 0; /* rows forgotten: a seeding again is not a no-op */
+        }
+    a->has_saved = false; /* the saved caches hold the slice's old answers */
     for (uint32_t d = 0; a->capfit0 && d < sl->ndevices && row0 + d < a->nrows; d++)
         a->capfit0[row0 + d] = 0;
     /* a layout depends on the devices' capacities (the most of one device), counter consumption

@@ -49,6 +49,24 @@ DRA_NODISCARD int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t 
                                const dra_alloc_state_t *state, dra_cel_cache_t *cel,
                                const dra_alloc_options_t *opts, dra_fast_t **out);
 void dra_fast_free(dra_fast_t *a);
+/* Put the allocator back as dra_fast_new left it, without building its model-wide indexes
+ * again (slice rows, node-name and pool buckets, device-ID hash chains: they depend on the
+ * model only): node layouts, counter columns, selector caches and the mirror of the state are
+ * dropped (their memory kept for reuse), so the next calls do exactly what they would do on a
+ * new allocator over the same model, state and CEL cache, and count the same stats (the
+ * selector caches saved by dra_fast_save, if any, put back as saved). The
+ * settings of dra_fast_set_pruning / _set_paths / _set_counter_word_bits are kept; the state
+ * may hold allocations (the mirror is read again on demand). Cost: O(rows + nodes + pools),
+ * memset-bound (about a millisecond on a million rows), no allocation. */
+void dra_fast_reset(dra_fast_t *a);
+/* Copy the selector caches as they are now (what dra_fast_seed_selectors and the calls so far
+ * put in them) for every later dra_fast_reset to put back instead of starting them empty: a
+ * caller that seeds the same caches after each reset (the placement engine's reset) saves the
+ * state right after such a seeding, and the resets that follow give what reset and seeding
+ * gave, the seeding then finding nothing to do. Forgotten by dra_fast_invalidate_slice and
+ * replaced by the next save. Errors: DRA_ENOMEM (nothing saved), DRA_EINVAL. Cost: a copy of
+ * the caches (a quarter byte per row and selector combination), untimed set-up. */
+DRA_NODISCARD int dra_fast_save(dra_fast_t *a);
 
 /* Allocate claims together on node (all-or-nothing), exactly as dra_alloc_allocate decides. */
 DRA_NODISCARD int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node,
@@ -114,6 +132,13 @@ DRA_NODISCARD int dra_anyalloc_new(dra_alloc_kind_t kind, const dra_model_t *m,
                                    dra_cel_cache_t *cel, const dra_alloc_options_t *opts,
                                    dra_anyalloc_t *out);
 void dra_anyalloc_free(dra_anyalloc_t *a);
+/* As dra_anyalloc_free then dra_anyalloc_new with the same arguments, cheaper: the fast
+ * allocator is reset (dra_fast_reset), the reference allocator, which keeps nothing across
+ * calls but its scratch, is made anew. Errors: DRA_ENOMEM (the allocator is then freed),
+ * DRA_EINVAL. */
+DRA_NODISCARD int dra_anyalloc_reset(dra_anyalloc_t *a, const dra_model_t *m,
+                                     const dra_alloc_features_t *f, const dra_alloc_state_t *state,
+                                     dra_cel_cache_t *cel, const dra_alloc_options_t *opts);
 /* Build what the fast allocator keeps per node (gathered pools, slot layout) ahead of the node's
  * first allocate call, so that call costs what every later one does (the runner prepares every
  * node before its timed loop). The reference allocator keeps nothing per node: a no-op.
@@ -128,7 +153,10 @@ DRA_NODISCARD int dra_anyalloc_prepare(dra_anyalloc_t *a, const dra_node_t *node
  * for its message when it reaches it, as it does without the seed); otherwise the match bit is
  * the selectors' answer, which must be exactly what dra__device_selectable would compute for the
  * row without node selection (class selectors, then request selectors, stopping at the first
- * false or error). Rows already cached keep their value. Errors: DRA_ENOMEM, DRA_EINVAL.
+ * false or error). Rows already cached keep their value. A call with the same col_of_row,
+ * match, err and nrows as the last complete one for (cls, req) returns at once (its rows are
+ * all known), unless dra_fast_invalidate_slice forgot rows since: the arrays must not change
+ * in between without such a call. Errors: DRA_ENOMEM, DRA_EINVAL.
  * Cost: O(nrows), untimed setup. */
 DRA_NODISCARD int dra_fast_seed_selectors(dra_fast_t *a, const dra_device_class_t *cls,
                                           const dra_exact_request_t *req, uint32_t nrows,

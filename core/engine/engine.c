@@ -559,6 +559,20 @@ int dra_engine_reset(dra_engine_t *e)
 
 /* ---- the state's in-use rows from the engine's columns ------------------------------------- */
 
+bool dra_engine_rows_in_use_at(const dra_engine_t *e, const uint32_t *rows, uint32_t n,
+                               uint8_t *out)
+{
+    if (e->beh.bugs && e->beh.release < DRA_RELEASE_1_36)
+        return false; /* the state answers (dra_engine_rows_in_use) */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t row = rows[i];
+        if (row >= e->nord || e->ord_row[row] == NONE)
+            return false;
+        out[i] = e->use[e->ord_row[row]] != 0;
+    }
+    return true;
+}
+
 void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n)
 {
     /* before PR #139040 (upstream bugs asked for, releases before 1.36) the state counts no

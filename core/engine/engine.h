@@ -275,6 +275,12 @@ DRA_NODISCARD int dra_engine_reset(dra_engine_t *e);
  * repeats, and every row in the profiles where the state does not count shares as in use
  * (upstream bugs before 1.36), is asked of the state. O(rows), one load per row. */
 void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n);
+/* The same answer for a list of rows: out[i] for model row rows[i], from the engine's use
+ * counts. false (out partly written) when a row is not answered by them - a row past the
+ * engine's, a row whose device ID another row repeats (committing either puts both in use), the
+ * profiles where the state answers - so the caller asks dra_engine_rows_in_use instead. O(n). */
+bool dra_engine_rows_in_use_at(const dra_engine_t *e, const uint32_t *rows, uint32_t n,
+                               uint8_t *out);
 
 /* Compile a pod's claims once (untimed set-up); *plan is the id for dra_engine_place. The claims
  * array is copied, the claims borrowed. */

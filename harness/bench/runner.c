@@ -279,6 +279,7 @@ typedef struct ctx {
      * placement with the reference allocator on the first both_prefix arrivals */
     dra_engine_t *eng;
     bool eng_saved; /* the engine's image is saved: the next repetition resets it (engine_reuse) */
+    bool alloc_saved; /* the fast allocator's seeded selector caches are saved (engine_reuse) */
     uint32_t *lay, nlay, cap_lay; /* the nodes given per-node layouts (engine_layouts) */
 #if DRA_DEBUG >= 2
     uint64_t eng_digest; /* dra_engine_plans_digest of the engine as built (checked on reuse) */
@@ -352,7 +353,17 @@ typedef struct ctx {
     /* fragmentation */
     frag_dev_t *fdev;
     uint32_t nfdev;
-    uint8_t *frag_inuse; /* per device row: in use at the sample (frag_measure's scratch) */
+    uint8_t *frag_inuse; /* per device row: in use at the last sample (bit 0; bit 1: frag_step's
+                          * mark of a candidate row) */
+    /* the last sample's figures per node (in use, idle full GPUs), counter set (memory slices
+     * in use) and NVLink domain (devices, devices in use), kept from sample to sample
+     * (frag_step) */
+    uint32_t *frag_used, *frag_idle, *frag_set_used, *frag_dom_tot, *frag_dom_used;
+    uint32_t *frag_live;  /* the rows in use at the last sample */
+    uint32_t *frag_cand;  /* frag_step's scratch: rows that may have changed, their answers */
+    uint8_t *frag_now;
+    uint32_t nfrag_live, cap_frag_live, cap_frag_cand;
+    bool frag_known; /* the figures above are those of the last sample of this repetition */
     frag_cons_t *fcons;
     uint32_t nfcons;
     uint32_t *set_total; /* memory slices per counter set */
@@ -1113,21 +1124,10 @@ static int frag_setup(ctx_t *c)
     return rc;
 }
 
-/* Fragmentation of the current state (never inside a timed region). */
-static int frag_measure(ctx_t *c, frag_values_t *out)
+/* The per-node, counter-set and domain figures of the state (into c->frag_*), from the in-use
+ * bit of every row (c->frag_inuse, which this fills), and the list of rows in use. */
+static int frag_full(ctx_t *c)
 {
-    memset(out, 0, sizeof *out);
-    uint32_t nn = c->nnodes;
-    uint32_t *idle = calloc((size_t)nn + 1, sizeof *idle);
-    uint32_t *used = calloc((size_t)nn + 1, sizeof *used);
-    uint32_t *set_used = calloc((size_t)c->nsets + 1, sizeof *set_used);
-    uint32_t *dom_tot = calloc((size_t)c->ndomains + 1, sizeof *dom_tot);
-    uint32_t *dom_used = calloc((size_t)c->ndomains + 1, sizeof *dom_used);
-    int rc = DRA_OK;
-    if (!idle || !used || !set_used || !dom_tot || !dom_used) {
-        rc = DRA_ENOMEM;
-        goto done;
-    }
     /* fdev is in model device order: i is the device's row (dra_model_device_rows); the in-use
      * bits of every row in one sequential pass over the state */
     if (c->eng) /* the engine's per-row use counts: one load a row */
@@ -1137,40 +1137,207 @@ static int frag_measure(ctx_t *c, frag_values_t *out)
 #if DRA_DEBUG >= 2
     if (c->eng) { /* debug builds: the state's own answer is the same */
         uint8_t *st = malloc((size_t)c->nfdev + 1);
-        if (!st) {
-            rc = DRA_ENOMEM;
-            goto done;
-        }
+        if (!st)
+            return DRA_ENOMEM;
         dra_alloc_state_rows_in_use(c->state, st, c->nfdev);
         bool same = c->nfdev == 0 || memcmp(st, c->frag_inuse, c->nfdev) == 0;
         free(st);
-        if (!same) {
-            rc = dra_diag_set(c->diag, DRA_EINTERNAL, NULL, 0, 0,
-                              "fragmentation: the engine's in-use rows differ from the state's");
-            goto done;
-        }
+        if (!same)
+            return dra_diag_set(c->diag, DRA_EINTERNAL, NULL, 0, 0,
+                                "fragmentation: the engine's in-use rows differ from the state's");
     }
 #endif
+    memset(c->frag_used, 0, ((size_t)c->nnodes + 1) * sizeof *c->frag_used);
+    memset(c->frag_idle, 0, ((size_t)c->nnodes + 1) * sizeof *c->frag_idle);
+    memset(c->frag_set_used, 0, ((size_t)c->nsets + 1) * sizeof *c->frag_set_used);
+    memset(c->frag_dom_tot, 0, ((size_t)c->ndomains + 1) * sizeof *c->frag_dom_tot);
+    memset(c->frag_dom_used, 0, ((size_t)c->ndomains + 1) * sizeof *c->frag_dom_used);
+    c->nfrag_live = 0;
     for (uint32_t i = 0; i < c->nfdev; i++) {
         const frag_dev_t *f = &c->fdev[i];
         bool in_use = c->frag_inuse[i];
         if (f->node != NONE) {
             if (in_use)
-                used[f->node]++;
+                c->frag_used[f->node]++;
             else if (f->gpu)
-                idle[f->node]++;
+                c->frag_idle[f->node]++;
         }
         if (f->domain) {
-            dom_tot[f->domain]++;
-            dom_used[f->domain] += in_use;
+            c->frag_dom_tot[f->domain]++;
+            c->frag_dom_used[f->domain] += in_use;
         }
-        if (in_use)
+        if (in_use) {
             for (uint32_t k = 0; k < f->ncons; k++)
-                set_used[c->fcons[f->cons_off + k].set] += c->fcons[f->cons_off + k].slices;
+                c->frag_set_used[c->fcons[f->cons_off + k].set] += c->fcons[f->cons_off + k].slices;
+            if (c->nfrag_live == c->cap_frag_live) {
+                uint32_t nc = c->cap_frag_live ? 2 * c->cap_frag_live : 1024;
+                uint32_t *nl = realloc(c->frag_live, (size_t)nc * sizeof *nl);
+                if (!nl)
+                    return DRA_ENOMEM;
+                c->frag_live = nl;
+                c->cap_frag_live = nc;
+            }
+            c->frag_live[c->nfrag_live++] = i;
+        }
     }
+    return DRA_OK;
+}
+
+/* A candidate row of frag_step (once). */
+static int frag_cand(ctx_t *c, uint32_t *n, uint32_t row)
+{
+    if (c->frag_inuse[row] & 2)
+        return DRA_OK;
+    if (*n == c->cap_frag_cand) {
+        uint32_t nc = c->cap_frag_cand ? 2 * c->cap_frag_cand : 1024;
+        uint32_t *nr = realloc(c->frag_cand, (size_t)nc * sizeof *nr);
+        uint8_t *nb = nr ? realloc(c->frag_now, nc) : NULL;
+        if (nr)
+            c->frag_cand = nr;
+        if (!nb)
+            return DRA_ENOMEM;
+        c->frag_now = nb;
+        c->cap_frag_cand = nc;
+    }
+    c->frag_inuse[row] |= 2;
+    c->frag_cand[(*n)++] = row;
+    return DRA_OK;
+}
+
+/* The figures of frag_full brought from the last sample to now by the rows that can have
+ * changed: a row's device is taken into use only by a commit of a live slot's results (the
+ * pods placed since, or still held), and leaves use only if it was in use at the last sample;
+ * the engine's use counts answer for those rows alone. *done false (nothing changed): the
+ * figures cannot be carried over - groups (their pods hold no slot), a result without its row,
+ * a row the engine's counts do not answer for (a repeated device ID) - and frag_full must
+ * run. O(rows in use + live slots' results). */
+static int frag_step(ctx_t *c, bool *done)
+{
+    *done = false;
+    if (!c->eng || c->groups)
+        return DRA_OK;
+    uint32_t n = 0;
+    int rc = DRA_OK;
+    for (uint32_t i = 0; rc == DRA_OK && i < c->nfrag_live; i++)
+        rc = frag_cand(c, &n, c->frag_live[i]);
+    bool ok = true;
+    for (uint32_t si = 0; rc == DRA_OK && ok && si < c->nslots; si++) {
+        const slot_t *s = &c->slots[si];
+        if (!s->live || !s->allocs)
+            continue;
+        for (uint32_t k = 0; ok && rc == DRA_OK && k < s->n; k++) {
+            const dra_allocation_t *al = s->allocs[k];
+            for (uint32_t r = 0; al && ok && rc == DRA_OK && r < al->nresults; r++) {
+                const dra_result_t *res = &al->results[r];
+                uint32_t row = res->row;
+                /* the row is trusted for the device it names (dra_result_t.row) */
+                ok = row && row <= c->nfdev && res->device &&
+                     (c->fdev[row - 1].dev->name == res->device ||
+                      (c->fdev[row - 1].dev->name &&
+                       strcmp(c->fdev[row - 1].dev->name, res->device) == 0));
+                if (ok)
+                    rc = frag_cand(c, &n, row - 1);
+            }
+        }
+    }
+    if (rc == DRA_OK && ok)
+        ok = dra_engine_rows_in_use_at(c->eng, c->frag_cand, n, c->frag_now);
+    if (rc != DRA_OK || !ok) {
+        for (uint32_t i = 0; i < n; i++) /* the marks off again; nothing else changed */
+            c->frag_inuse[c->frag_cand[i]] &= 1;
+        return rc;
+    }
+    if (n > c->cap_frag_live) {
+        uint32_t *nl = realloc(c->frag_live, (size_t)n * sizeof *nl);
+        if (!nl) {
+            for (uint32_t i = 0; i < n; i++)
+                c->frag_inuse[c->frag_cand[i]] &= 1;
+            return DRA_ENOMEM;
+        }
+        c->frag_live = nl;
+        c->cap_frag_live = n;
+    }
+    c->nfrag_live = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t row = c->frag_cand[i];
+        bool was = c->frag_inuse[row] & 1, now = c->frag_now[i];
+        c->frag_inuse[row] = now;
+        if (now)
+            c->frag_live[c->nfrag_live++] = row;
+        if (was == now)
+            continue;
+        const frag_dev_t *f = &c->fdev[row];
+        if (f->node != NONE) {
+            c->frag_used[f->node] += now ? 1u : UINT32_MAX;
+            if (f->gpu)
+                c->frag_idle[f->node] += now ? UINT32_MAX : 1u;
+        }
+        if (f->domain)
+            c->frag_dom_used[f->domain] += now ? 1u : UINT32_MAX;
+        for (uint32_t k = 0; k < f->ncons; k++) {
+            const frag_cons_t *fc = &c->fcons[f->cons_off + k];
+            c->frag_set_used[fc->set] += now ? fc->slices : 0u - fc->slices;
+        }
+    }
+    *done = true;
+    return DRA_OK;
+}
+
+/* Fragmentation of the current state (never inside a timed region): the first sample of a
+ * repetition looks at every row (frag_full), the later ones only at the rows that can have
+ * changed since (frag_step); the figures are the same either way. */
+static int frag_measure(ctx_t *c, frag_values_t *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t nn = c->nnodes;
+    int rc = DRA_OK;
+    if (!c->frag_used) {
+        c->frag_used = calloc((size_t)nn + 1, sizeof *c->frag_used);
+        c->frag_idle = calloc((size_t)nn + 1, sizeof *c->frag_idle);
+        c->frag_set_used = calloc((size_t)c->nsets + 1, sizeof *c->frag_set_used);
+        c->frag_dom_tot = calloc((size_t)c->ndomains + 1, sizeof *c->frag_dom_tot);
+        c->frag_dom_used = calloc((size_t)c->ndomains + 1, sizeof *c->frag_dom_used);
+        if (!c->frag_used || !c->frag_idle || !c->frag_set_used || !c->frag_dom_tot ||
+            !c->frag_dom_used)
+            return DRA_ENOMEM;
+    }
+    bool stepped = false;
+    if (c->frag_known && (rc = frag_step(c, &stepped)))
+        return rc;
+    if (!stepped && (rc = frag_full(c)))
+        return rc;
+    c->frag_known = true;
+#if DRA_DEBUG >= 2
+    if (stepped) { /* debug builds: the figures carried over are those of a full pass */
+        size_t bn = ((size_t)nn + 1) * sizeof(uint32_t), bs = ((size_t)c->nsets + 1) * 4,
+               bd = ((size_t)c->ndomains + 1) * 4;
+        uint32_t *u = malloc(bn), *id = malloc(bn), *su = malloc(bs), *du = malloc(bd);
+        bool same = u && id && su && du;
+        if (same) {
+            memcpy(u, c->frag_used, bn);
+            memcpy(id, c->frag_idle, bn);
+            memcpy(su, c->frag_set_used, bs);
+            memcpy(du, c->frag_dom_used, bd);
+            rc = frag_full(c);
+            same = rc == DRA_OK && !memcmp(u, c->frag_used, bn) &&
+                   !memcmp(id, c->frag_idle, bn) && !memcmp(su, c->frag_set_used, bs) &&
+                   !memcmp(du, c->frag_dom_used, bd);
+        }
+        free(u);
+        free(id);
+        free(su);
+        free(du);
+        if (rc)
+            return rc;
+        if (!same)
+            return dra_diag_set(c->diag, DRA_EINTERNAL, NULL, 0, 0,
+                                "fragmentation: the figures carried from the last sample differ "
+                                "from the state's");
+    }
+#endif
     /* idle GPUs on partly used nodes where no common shape fits */
     for (uint32_t n = 0; n < nn; n++) {
-        if (!idle[n] || !used[n])
+        if (!c->frag_idle[n] || !c->frag_used[n])
             continue;
         bool fits = false;
         for (uint32_t k = 0; k < c->ncommon && !fits; k++) {
@@ -1179,29 +1346,24 @@ static int frag_measure(ctx_t *c, frag_values_t *out)
             rc = dra_anyalloc_allocate(&c->alloc, c->model.nodes[n], cl, 1, &c->frag_arena, &o);
             dra_arena_reset(&c->frag_arena);
             if (rc != DRA_OK)
-                goto done;
+                return rc;
             fits = o.kind == DRA_OUTCOME_ALLOCATED;
         }
         if (!fits)
-            out->idle_gpus_unusable += idle[n];
+            out->idle_gpus_unusable += c->frag_idle[n];
     }
     uint64_t tot = 0, stranded = 0;
     for (uint32_t s = 1; s <= c->nsets; s++) {
-        uint32_t t = c->set_total[s], u = DRA_MIN(set_used[s], t);
+        uint32_t t = c->set_total[s], u = DRA_MIN(c->frag_set_used[s], t);
         tot += t;
         if (u > 0 && u < t)
             stranded += t - u;
     }
     out->stranded_mig_fraction = tot ? (double)stranded / (double)tot : 0;
     for (uint32_t d = 1; d <= c->ndomains; d++)
-        out->partial_nvlink_domains += dom_used[d] > 0 && dom_used[d] < dom_tot[d];
-done:
-    free(idle);
-    free(used);
-    free(set_used);
-    free(dom_tot);
-    free(dom_used);
-    return rc;
+        out->partial_nvlink_domains +=
+            c->frag_dom_used[d] > 0 && c->frag_dom_used[d] < c->frag_dom_tot[d];
+    return DRA_OK;
 }
 
 static int frag_sample(ctx_t *c, double t)
@@ -2806,6 +2968,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     c->frag_samples = json_array();
     memset(c->frag_sum, 0, sizeof c->frag_sum);
     c->frag_n = 0;
+    c->frag_known = false; /* the repetition's first sample looks at every row */
     bool steady = c->built.workload.mode == DRA_WL_STEADY;
     uint64_t total = c->built.workload.count;
     if (warmup && max_pods < total)
@@ -2994,8 +3157,8 @@ static void allocs_free(ctx_t *c)
 }
 
 /* The engine of the last repetition put back as it was built (dra_engine_reset: its image of
- * what placements change), beside a new allocator seeded as the engine's plans seeded the old
- * one, with its per-node layouts: the state a fresh engine_build gives, without building the
+ * what placements change), beside the allocator put back as it was built (dra_anyalloc_reset)
+ * and seeded as the engine's plans seeded it, with its per-node layouts: the state a fresh engine_build gives, without building the
  * engine's tables, counters, signatures and plans again. The CEL program cache is kept (the
  * engine's programs live in it; it caches compiled programs only). DRA_EINVAL: the engine
  * cannot be reset (engine.h), nothing of it changed; the caller builds anew. Untimed. */
@@ -3004,11 +3167,24 @@ static int engine_reuse(ctx_t *c)
     /* the slots' result memory: templates written anew, as into a new engine's */
     for (uint32_t i = 0; i < c->nslots; i++)
         c->slots[i].es.tmpl = 0;
+    /* the comparison allocator and the explainer made again; the allocator put back as
+     * built (dra_anyalloc_reset: the fast allocator keeps its model-wide indexes) */
+    dra_anyalloc_t keep = c->alloc;
+    memset(&c->alloc, 0, sizeof c->alloc);
     allocs_free(c);
+    c->alloc = keep;
     dra_alloc_options_t ao = {0, c->seed};
-    int rc = dra_anyalloc_new(c->akind, &c->model, &c->feat, c->state, c->cel, &ao, &c->alloc);
+    const dra_fast_t *was = c->alloc.fast;
+    int rc = dra_anyalloc_reset(&c->alloc, &c->model, &c->feat, c->state, c->cel, &ao);
+    if (c->alloc.fast != was) /* made anew (it never is for the runner's own allocator) */
+        c->alloc_saved = false;
     if (rc == DRA_OK)
         rc = dra_engine_reset(c->eng);
+    /* the selector caches as the engine's reset seeded them, put back by every later reset
+     * (whose seeding then has nothing to do: 1.2M rows a signature on fleet-50k); out of
+     * memory, nothing is saved and the resets seed as before */
+    if (rc == DRA_OK && c->alloc.kind == DRA_ALLOC_FAST && c->alloc.fast && !c->alloc_saved)
+        c->alloc_saved = dra_fast_save(c->alloc.fast) == DRA_OK;
 #if DRA_DEBUG >= 2
     /* debug builds: what the placements read is what the engine as built read, and the
      * summaries agree with a recomputation from the (empty again) state */
@@ -3026,10 +3202,13 @@ static int engine_reuse(ctx_t *c)
     return rc;
 }
 
-/* A fresh engine: the allocator (per-node layouts, selector results) and the CEL program cache
- * are rebuilt, so every measured repetition starts from the same state and its exact counters
- * (search.*) are the same in every repetition; the engine itself is reset to its saved image
- * where it can be (engine_reuse), else built again too. Untimed. */
+/* A fresh engine: every measured repetition starts from the same state and its exact counters
+ * (search.*) are the same in every repetition. Where the engine can be reset to its saved image
+ * (engine_reuse), it is, and the allocator is put back as built (per-node layouts, counter
+ * columns and state mirror dropped; the selector caches as the engine's seeding left them) with
+ * the same CEL program cache; else the allocator, the CEL program cache and the engine are all
+ * built again. harness.test_runner's reset-against-rebuild tests and harness.test_fast_reset
+ * check that the two give the same. Untimed. */
 static int engine_fresh(ctx_t *c)
 {
     if (c->eng && c->eng_saved) {
@@ -3041,6 +3220,7 @@ static int engine_fresh(ctx_t *c)
      * (its summaries start from the state, which is empty again between repetitions) */
     bool had_engine = c->eng != NULL;
     c->eng_saved = false;
+    c->alloc_saved = false; /* a new allocator below */
     dra_engine_free(c->eng);
     c->eng = NULL;
     /* the slots' result memory holds the old engine's templates (its strings and configs) */
@@ -3644,6 +3824,14 @@ static void ctx_fini(ctx_t *c)
     }
     free(c->fdev);
     free(c->frag_inuse);
+    free(c->frag_used);
+    free(c->frag_idle);
+    free(c->frag_set_used);
+    free(c->frag_dom_tot);
+    free(c->frag_dom_used);
+    free(c->frag_live);
+    free(c->frag_cand);
+    free(c->frag_now);
     free(c->fcons);
     free(c->set_total);
     free(c->common);

@@ -8,6 +8,15 @@ if(TARGET harness_test_runner_malloc)
     -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=strdup)
 endif()
 
+# test_runner.c's repetitions of built-in scenarios (reset against rebuilt engine and allocator)
+# as an entry of their own: six runs of built-in scenarios (minutes under ASan on a loaded machine).
+if(TARGET harness_test_runner)
+  add_test(NAME harness.test_runner.builtin COMMAND harness_test_runner builtin
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(harness.test_runner.builtin PROPERTIES LABELS "unit;harness" TIMEOUT 900
+                       ENVIRONMENT "${DRA_TEST_ENV}")
+endif()
+
 set(_rt ${PROJECT_BINARY_DIR}/runner-tests)
 file(MAKE_DIRECTORY ${_rt})
 

@@ -242,6 +242,62 @@ static void test_engine_reset_equals_rebuild(void)
     }
 }
 
+/* The same on built-in scenarios whose repetitions reset the fast allocator (dra_fast_reset,
+ * its saved selector caches) and carry fragmentation samples from one to the next: MIG
+ * partitions consuming shared counters (mig-inference) and shared consumable capacity
+ * (gpu-sharing, also with the reference allocator beside: --allocator both): every
+ * repetition's digest, outcomes, exact counters and fragmentation figures (every sample) are
+ * the first's, and those of repetitions on an engine and allocator built anew. */
+static void test_builtin_reset_equals_rebuild(void)
+{
+    static const char *const scns[] = {"mig-inference", "gpu-sharing", "gpu-sharing"};
+    static const char *const als[] = {"fast", "fast", "both"};
+    for (int i = 0; i < 3; i++) {
+        char *per[2][3] = {{0}};
+        for (int rb = 0; rb < 2; rb++) {
+            dra_runner_opts_t o;
+            dra_runner_opts_init(&o);
+            o.scenario = scns[i];
+            o.allocator = als[i];
+            o.has_repeat = true;
+            o.repeat = 3;
+            o.has_count = true;
+            o.count = 60;
+            o.has_warmup = true;
+            o.warmup = 10;
+            o.has_inv = true;
+            bool hp = false, on = false;
+            CHECK(dra_runner_parse_inv("off", &o.inv, &o.inv_p, &hp, &on));
+            o.rebuild_engine = rb == 1;
+            dra_run_t r;
+            dra_diag_t d;
+            dra_diag_clear(&d);
+            int rc = dra_runner_run(&o, &r, &d);
+            CHECK_MSG(rc == DRA_OK, "%s: %s", scns[i], d.msg);
+            if (rc)
+                continue;
+            CHECK(r.complete && r.allocated > 0);
+            const json_t *reps = json_object_get(r.json, "repetitions");
+            CHECK_EQ_U64(json_array_size(reps), 3);
+            for (size_t k = 0; k < 3 && k < json_array_size(reps); k++)
+                per[rb][k] = rep_exact(json_array_get(reps, k));
+            dra_run_fini(&r);
+        }
+        for (int k = 0; k < 3; k++) {
+            CHECK(per[0][k] && per[1][k]);
+            if (!per[0][k] || !per[1][k])
+                continue;
+            CHECK_MSG(strcmp(per[0][k], per[1][k]) == 0, "%s %s, repetition %d: reset %s, "
+                      "rebuilt %s", scns[i], als[i], k + 1, per[0][k], per[1][k]);
+            CHECK_MSG(strcmp(per[0][k], per[0][0]) == 0, "%s %s, repetition %d: %s, first %s",
+                      scns[i], als[i], k + 1, per[0][k], per[0][0]);
+        }
+        for (int rb = 0; rb < 2; rb++)
+            for (int k = 0; k < 3; k++)
+                free(per[rb][k]);
+    }
+}
+
 static void test_injected_fault_is_caught(void)
 {
     dra_runner_opts_t o;
@@ -589,8 +645,14 @@ static void test_bad_inputs(void)
     CHECK(!dra_runner_parse_policy("worst-fit", &p));
 }
 
-int main(void)
+/* With the argument "builtin": test_builtin_reset_equals_rebuild alone (its own ctest entry,
+ * harness/tests/runner.cmake: it builds two built-in scenarios' clusters six times). */
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "builtin") == 0) {
+        RUN(test_builtin_reset_equals_rebuild);
+        return check_summary();
+    }
     write_scenario();
     RUN(test_full_invariants_and_digests);
     RUN(test_same_seed_same_digest_other_seed_differs);
