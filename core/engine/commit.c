@@ -677,6 +677,9 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
         __builtin_prefetch(&e->crem[c], 1);
         __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
     }
+    /* a set kept by masks: its set id, read for the pass over its records (counters.c) */
+    if (e->set_masked)
+        __builtin_prefetch(&e->ctr_set[e->rc_base[r]]);
     /* the counters' refund flips the fit of the device's siblings: rows of the same node, whose
      * failing-entry counts and use the cut's move reads (a few lines of each column) */
     if (tn == NONE || !e->nfail)
