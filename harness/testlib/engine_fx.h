@@ -112,13 +112,24 @@ static inline void check_summaries(fx_t *x)
     CHECK_MSG(dra_engine_check(x->e, why, sizeof why), "%s", why);
 }
 
+/* What fx_place_vs_reference_cmp compares of two placements that allocated, besides the node. */
+typedef enum fx_cmp {
+    FX_CMP_DEVICES, /* the claims' count, and per result its device, shareID and consumed
+                       capacity */
+    FX_CMP_FULL,    /* every field dra_alloc_outcome_differs compares (core/alloc/fast.h): per
+                       result also its request, adminAccess, consumedCounters, tolerations and
+                       binding conditions, and each claim's configs and node selector */
+} fx_cmp_t;
+
 /* Place plan p with the engine and with the reference placement (reference allocator) from
- * node `start` under pol; they must agree on outcome, node, devices, shareIDs, consumed
- * capacity and (for a failure other than Unsatisfiable) message. Returns the engine's result,
- * in `into` (reset first). */
-static inline dra_engine_result_t fx_place_vs_reference(fx_t *x, uint32_t p,
-                                                        dra_engine_policy_t pol, uint32_t start,
-                                                        dra_arena_t *into)
+ * node `start` under pol; they must agree on outcome, node, what cmp names and (for a failure
+ * other than Unsatisfiable) message. A difference fails the calling test, its message naming
+ * the plan, policy, start, both answers and what served the engine's. Returns the engine's
+ * result, in `into` (reset first). */
+static inline dra_engine_result_t fx_place_vs_reference_cmp(fx_t *x, uint32_t p,
+                                                            dra_engine_policy_t pol,
+                                                            uint32_t start, dra_arena_t *into,
+                                                            fx_cmp_t cmp)
 {
     dra_engine_result_t a, b;
     dra_arena_reset(into);
@@ -126,10 +137,21 @@ static inline dra_engine_result_t fx_place_vs_reference(fx_t *x, uint32_t p,
     CHECK_OK(dra_engine_place(x->e, p, pol, start, into, &a));
     CHECK_OK(dra_engine_place_reference(x->e, &x->ref, p, pol, start, &x->out2, &b));
     CHECK_MSG(a.kind == b.kind && a.node == b.node,
-              "plan %u policy %d start %u: engine %s on %s, reference %s on %s", p, (int)pol,
-              start, dra_outcome_name(a.kind), node_name(x, a.node), dra_outcome_name(b.kind),
-              node_name(x, b.node));
-    if (a.kind == b.kind && a.kind == DRA_OUTCOME_ALLOCATED) {
+              "plan %u policy %d start %u: engine %s on %s (%s), reference %s on %s", p,
+              (int)pol, start, dra_outcome_name(a.kind), node_name(x, a.node),
+              dra_engine_served_name(a.served), dra_outcome_name(b.kind), node_name(x, b.node));
+    if (a.kind == b.kind && a.kind == DRA_OUTCOME_ALLOCATED && cmp == FX_CMP_FULL) {
+        dra_alloc_outcome_t oa = {0}, ob = {0};
+        oa.kind = ob.kind = DRA_OUTCOME_ALLOCATED;
+        oa.allocations = a.allocations;
+        oa.n = a.n;
+        ob.allocations = b.allocations;
+        ob.n = b.n;
+        char why[512];
+        CHECK_MSG(!dra_alloc_outcome_differs(&ob, &oa, why, sizeof why),
+                  "plan %u policy %d start %u (%s): %s", p, (int)pol, start,
+                  dra_engine_served_name(a.served), why);
+    } else if (a.kind == b.kind && a.kind == DRA_OUTCOME_ALLOCATED) {
         CHECK_EQ_U64(a.n, b.n);
         for (uint32_t i = 0; i < a.n && i < b.n; i++) {
             CHECK_EQ_U64(a.allocations[i]->nresults, b.allocations[i]->nresults);
@@ -148,6 +170,14 @@ static inline dra_engine_result_t fx_place_vs_reference(fx_t *x, uint32_t p,
     if (a.kind == b.kind && a.kind != DRA_OUTCOME_ALLOCATED && a.kind != DRA_OUTCOME_UNSATISFIABLE)
         CHECK_STREQ(a.msg, b.msg);
     return a;
+}
+
+/* fx_place_vs_reference_cmp comparing devices, shareIDs and consumed capacity. */
+static inline dra_engine_result_t fx_place_vs_reference(fx_t *x, uint32_t p,
+                                                        dra_engine_policy_t pol, uint32_t start,
+                                                        dra_arena_t *into)
+{
+    return fx_place_vs_reference_cmp(x, p, pol, start, into, FX_CMP_DEVICES);
 }
 
 #define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"

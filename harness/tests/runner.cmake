@@ -161,7 +161,7 @@ jq -e '.status == "interrupted" and (.repetitions | length >= 1) and (.digest | 
 # Usage errors exit 2 with a hint; --help exits 0.
 dra_runner_cli_test(cli_usage [=[
 "$DRABENCH" run --help | head -1 | grep -q '^drabench run - '
-for a in "--policy worst" "--invariants sample=2" "--invariants full=1" "--sample-rate 0" "--repeat 0" "--bogus" "--release 1.99" "--feature NoSuchGate=true" "--allocator quick"; do
+for a in "--policy worst" "--invariants sample=2" "--invariants full=1" "--sample-rate 0" "--repeat 0" "--bogus" "--release 1.99" "--feature NoSuchGate=true" "--allocator quick" "--frag-samples 0" "--frag-samples x"; do
   rc=0; "$DRABENCH" run $a -o /dev/null 2> "$RT/usage.txt" || rc=$?
   test "$rc" = 2; grep -q "Try 'drabench run --help'" "$RT/usage.txt"
 done
@@ -179,4 +179,8 @@ for s in default mig-vgpu; do
 done
 jq -e '.repetitions[0].fragmentation | [.idle_gpus_unusable, .stranded_mig_fraction, .partial_nvlink_domains, (.samples | length)] == [0, 0.026611328125, 4.0625, 16]' "$RT/frag-default.json" > /dev/null
 jq -e '.repetitions[0].fragmentation | [.idle_gpus_unusable, .stranded_mig_fraction, .partial_nvlink_domains, (.samples | length)] == [61.75, 0.0022802734375, 0, 16]' "$RT/frag-mig-vgpu.json" > /dev/null
+# --frag-samples N: N samples a repetition, the same decisions
+"$DRABENCH" run default -n 600 -w 0 -r 2 --invariants off -q --frag-samples 4 -o "$RT/frag4.json"
+jq -e '[.repetitions[].fragmentation.samples | length] == [4, 4]' "$RT/frag4.json" > /dev/null
+test "$(jq -r .digest "$RT/frag4.json")" = "$(jq -r .digest "$RT/frag-default.json")"
 ]=])

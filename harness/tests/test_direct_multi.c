@@ -36,32 +36,11 @@ static uint32_t plan(fx_t *x, const char *names)
 }
 
 /* Place with the engine and with the reference placement; they must agree on outcome, node,
- * allocations, devices, requests, shareIDs, consumed capacity and configs. */
+ * allocations, devices, requests, shareIDs, consumed capacity and configs (FX_CMP_FULL). */
 static dra_engine_result_t place_into(fx_t *x, uint32_t p, dra_engine_policy_t pol,
                                       uint32_t start, dra_arena_t *into)
 {
-    dra_engine_result_t a, b;
-    dra_arena_reset(into);
-    dra_arena_reset(&x->out2);
-    CHECK_OK(dra_engine_place(x->e, p, pol, start, into, &a));
-    CHECK_OK(dra_engine_place_reference(x->e, &x->ref, p, pol, start, &x->out2, &b));
-    CHECK_MSG(a.kind == b.kind && a.node == b.node,
-              "plan %u policy %d: engine %s on %s (%s), reference %s on %s", p, (int)pol,
-              dra_outcome_name(a.kind), node_name(x, a.node), dra_engine_served_name(a.served),
-              dra_outcome_name(b.kind), node_name(x, b.node));
-    if (a.kind == b.kind && a.kind == DRA_OUTCOME_ALLOCATED) {
-        dra_alloc_outcome_t oa = {0}, ob = {0};
-        oa.kind = ob.kind = DRA_OUTCOME_ALLOCATED;
-        oa.allocations = a.allocations;
-        oa.n = a.n;
-        ob.allocations = b.allocations;
-        ob.n = b.n;
-        char why[512];
-        CHECK_MSG(!dra_alloc_outcome_differs(&ob, &oa, why, sizeof why), "plan %u: %s", p, why);
-    }
-    if (a.kind == b.kind && a.kind != DRA_OUTCOME_ALLOCATED && a.kind != DRA_OUTCOME_UNSATISFIABLE)
-        CHECK_STREQ(a.msg, b.msg);
-    return a;
+    return fx_place_vs_reference_cmp(x, p, pol, start, into, FX_CMP_FULL);
 }
 
 static dra_engine_result_t place(fx_t *x, uint32_t p, dra_engine_policy_t pol)
