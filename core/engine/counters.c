@@ -544,10 +544,22 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
         }
         e->cl_suf[b] = acc;
     }
+    e->rc_span = dra_arena_calloc(a, 2 * ((size_t)e->t->nrows + 1), sizeof *e->rc_span, 64);
+    if (!e->rc_span)
+        return DRA_ENOMEM;
     e->set_masked = ok;
-    for (uint32_t st = 0; st < e->nsets; st++)
-        for (uint32_t c = e->set_ctr0[st]; ok[st] && c < e->set_ctr0[st] + e->set_nctr[st]; c++)
+    for (uint32_t st = 0; st < e->nsets; st++) {
+        if (!ok[st])
+            continue;
+        uint32_t c0 = e->set_ctr0[st], c1 = c0 + e->set_nctr[st];
+        for (uint32_t c = c0; c < c1; c++)
             e->ctrs[c].masked = 1;
+        for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+            uint32_t q = e->srows[e->sr_off[st] + j];
+            e->rc_span[2 * q] = c0;
+            e->rc_span[2 * q + 1] = c1;
+        }
+    }
     return DRA_OK;
 }
 
@@ -715,7 +727,7 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
 static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
 {
     uint32_t base = e->rc_base[r], row0 = e->ctrs[base].row0, n = 0;
-    uint32_t st = e->ctr_set[base], c0 = e->set_ctr0[st], c1 = c0 + e->set_nctr[st];
+    uint32_t c0 = e->rc_span[2 * r], c1 = e->rc_span[2 * r + 1];
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
     const uint64_t *suf = e->cl_suf;

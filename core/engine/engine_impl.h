@@ -283,6 +283,8 @@ struct dra_engine {
      * to the bound), so the rows that fail counter c are cl_suf[ctrs[c].cut]; such a row's nfail
      * says whether it fails (DRA__NFAIL_CTR) instead of how many entries do */
     uint8_t *set_masked;            /* per set (NULL: none) */
+    uint32_t *rc_span;              /* per row of such a set: its set's counters [c0, c1), two a
+                                       row (what the charge's pass reads; no per-set column) */
     uint64_t *cl_suf;               /* per list entry, beside cl */
     /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
      * the version-skew skip) the counter sets whose consuming devices declare groups keep the
