@@ -783,17 +783,18 @@ typedef struct dra__state_share {
     uint32_t nid[4];
     dra__aq_t amt[4];
 } dra__state_share_t;
-/* Fill *sh for share result res that the commit of its allocation has just added on row srow
- * (model row + 1, as dra__alloc_state_commit_rows gave it): the device's last live share, its
- * consumedCapacity names' ids and amounts. Call it right after that commit, before any other
- * commit or release, and only for an allocation with no other share on the same device (the
- * last share is then res's). false (nothing to keep; release by the allocation) when the state
- * keeps something a record cannot: DRASharedConsumableCapacity snapshots, a row beyond the
- * model, no live share, more than 4 consumedCapacity entries or a name not interned. O(entries). */
-bool dra__alloc_state_share_rec(dra_alloc_state_t *s, uint32_t srow, const dra_result_t *res,
-                                dra__state_share_t *sh);
+/* dra__alloc_state_commit_rows that also fills *sh (never read, only written) with what the
+ * commit computes for the allocation's share result (DRAConsumableCapacity), so that a caller
+ * can release it later by dra__alloc_state_release_rec: its state row, which of the device's
+ * live shares it added (ref, fp) and, per consumedCapacity entry in order, the name's id and the
+ * amount. sh->srow is 0 (nothing to keep; release by the allocation) when the allocation has no
+ * share or more than one, when the share has more than 4 consumedCapacity entries or its device
+ * is not a row of the model, under DRASharedConsumableCapacity, and when the commit fails. Cost:
+ * dra__alloc_state_commit_rows' plus a few stores per entry; no second pass, no text copied. */
+DRA_NODISCARD int dra__alloc_state_commit_share(dra_alloc_state_t *s, const dra_allocation_t *a,
+                                               uint32_t *rows, dra__state_share_t *sh);
 /* Release n exclusive allocations by their rows (as dra__alloc_state_release_excl) and nsh
- * shares by what dra__alloc_state_share_rec kept, reading no allocation and comparing no text:
+ * shares by what dra__alloc_state_commit_share kept, reading no allocation and comparing no text:
  * each share is found by its ref and fingerprint among its device's live shares, its text's cell
  * given back and each consumedCapacity amount taken off the aggregate of its name, exactly as
  * dra__alloc_state_release_rows of the allocation would. All or nothing: DRA_ENOTFOUND (nothing

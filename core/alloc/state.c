@@ -736,8 +736,12 @@ static int result_kind(const dra_alloc_state_t *s, const dra_result_t *r)
  * allocation, share or capacity contributes nothing to the digest. rows (when not NULL, one per
  * result) receives each result's model row + 1 as the state resolved its device, 0 for a
  * skipped result or a device after the rows. */
-static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows)
+static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows,
+                       dra__state_share_t *sh)
 {
+    if (sh)
+        sh->srow = 0;
+    bool first_sh = sh && !s->beh.scc; /* no share seen yet (a record keeps one at most) */
     for (uint32_t i = 0; i < a->nresults; i++) {
         const dra_result_t *r = &a->results[i];
         int k = result_kind(s, r);
@@ -760,7 +764,21 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
         uint32_t ref;
         if (share_keep(s, r->share_id, slen, &ref))
             return DRA_ENOMEM;
-        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = share_fp(r->share_id, slen)};
+        uint32_t fp = share_fp(r->share_id, slen);
+        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = fp};
+        /* the record of the allocation's one share: what this commit computes for it, kept in
+         * passing (a second share, or more entries than it holds, leaves none) */
+        dra__state_share_t *keep = NULL;
+        if (first_sh && r->nconsumed <= sizeof sh->nid / sizeof sh->nid[0]) {
+            keep = sh;
+            keep->srow = e->row;
+            keep->ref = ref;
+            keep->fp = fp;
+            keep->ncap = r->nconsumed;
+        } else if (sh) {
+            sh->srow = 0;
+        }
+        first_sh = false;
         if (s->room && e->capshares - e->nshares < s->room) { /* for the next reserve */
             if (s->ntight < sizeof s->tight / sizeof s->tight[0])
                 s->tight[s->ntight++] = (uint32_t)(e - s->ents);
@@ -789,8 +807,13 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
                 memset(c, 0, sizeof *c);
                 c->name = nid;
             }
+            dra__aq_t v = dra__aq_from(&r->consumed[j].value);
             c->n++;
-            c->sum += dra__aq_from(&r->consumed[j].value);
+            c->sum += v;
+            if (keep) {
+                keep->nid[j] = nid;
+                keep->amt[j] = v;
+            }
         }
     }
     return DRA_OK;
@@ -816,13 +839,23 @@ void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row)
 
 int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t *rows)
 {
+    return dra__alloc_state_commit_share(s, a, rows, NULL);
+}
+
+int dra__alloc_state_commit_share(dra_alloc_state_t *s, const dra_allocation_t *a,
+                                  uint32_t *rows, dra__state_share_t *sh)
+{
+    if (sh)
+        sh->srow = 0;
     if (!a)
         return DRA_OK;
     DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
     uint32_t buf[DRA_ALLOC_STATE_ROWS_MAX];
     if (!rows && a->nresults <= DRA_ALLOC_STATE_ROWS_MAX)
         rows = buf;
-    int rc = commit_rows(s, a, rows);
+    int rc = commit_rows(s, a, rows, sh);
+    if (rc && sh)
+        sh->srow = 0;
     if (!rc && s->beh.scc) /* KEP-5941: the snapshots (sharedcap.c) */
         rc = dra__scc_ledger_commit(&s->scc, a);
     notify(s, a, rc ? NULL : rows, a->nresults);
@@ -968,35 +1001,6 @@ static inline int excl_take(dra_alloc_state_t *s, const uint32_t *rows, uint32_t
     return DRA_OK;
 }
 
-bool dra__alloc_state_share_rec(dra_alloc_state_t *s, uint32_t srow, const dra_result_t *res,
-                                dra__state_share_t *sh)
-{
-    if (s->beh.scc || !srow || srow > s->nrows || result_kind(s, res) != R_SHARE ||
-        res->nconsumed > sizeof sh->nid / sizeof sh->nid[0])
-        return false;
-    const st_dev_t *e = &s->ents[srow - 1];
-    if (!e->drv || !e->nshares || (e->shares[e->nshares - 1].ref & REF_MARK))
-        return false;
-    sh->srow = srow;
-    sh->ref = e->shares[e->nshares - 1].ref;
-    sh->fp = e->shares[e->nshares - 1].fp;
-    sh->ncap = res->nconsumed;
-    for (uint32_t j = 0; j < res->nconsumed; j++) {
-        const char *nm = res->consumed[j].name ? res->consumed[j].name : "";
-        /* the commit has just found this name through the cache (cap_id): a slot still naming
-         * the same pointer holds its id, checked by its text then; else the cache again */
-        unsigned k = cap_slot(nm);
-        if (s->capc[k].p == nm && s->capc[k].id)
-            sh->nid[j] = s->capc[k].id;
-        else
-            (void)cap_id(s, nm, false, &sh->nid[j]); /* find only: the commit interned it */
-        if (!sh->nid[j])
-            return false;
-        sh->amt[j] = dra__aq_from(&res->consumed[j].value);
-    }
-    return true;
-}
-
 /* The index of the live share ref with fingerprint fp on e, -1 when none. */
 static int share_by_ref(const st_dev_t *e, uint32_t ref, uint32_t fp)
 {
@@ -1018,6 +1022,7 @@ int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint32_t *rows, uin
      * rows: all or nothing */
     uint32_t all[DRA_ALLOC_STATE_ROWS_MAX];
     st_dev_t *ent[DRA_ALLOC_STATE_ROWS_MAX];
+    int at[DRA_ALLOC_STATE_ROWS_MAX]; /* one share alone: where it is (no mark needed) */
     uint32_t k = 0;
     int rc = DRA_OK;
     for (; k < nsh; k++) {
@@ -1030,18 +1035,20 @@ int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint32_t *rows, uin
             break;
         }
         ent[k] = &s->ents[row - 1];
-        ent[k]->shares[z].ref |= REF_MARK;
+        at[k] = z;
+        if (nsh > 1)
+            ent[k]->shares[z].ref |= REF_MARK;
     }
     if (!rc)
         rc = excl_take(s, rows, n);
     if (rc) {
-        while (k--)
+        while (nsh > 1 && k--)
             ent[k]->shares[share_by_ref(ent[k], sh[k].ref | REF_MARK, sh[k].fp)].ref &= ~REF_MARK;
         return rc;
     }
     for (uint32_t i = 0; i < nsh; i++) { /* as dra__alloc_state_release_rows' second pass */
         st_dev_t *e = ent[i];
-        int z = share_by_ref(e, sh[i].ref | REF_MARK, sh[i].fp);
+        int z = nsh > 1 ? share_by_ref(e, sh[i].ref | REF_MARK, sh[i].fp) : at[i];
         share_drop(s, e->shares[z].ref);
         e->shares[z] = e->shares[e->nshares - 1];
         e->nshares--;

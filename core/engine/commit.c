@@ -27,9 +27,12 @@
  * row after the exclusive ones in the first line, the rest in the second): which of the device's
  * live shares the commit added (the state's reference of its text's cell and the text's
  * fingerprint) and per consumedCapacity entry the state's name id, the engine's capacity and the
- * amount. Its release finds the share by reference among the device's few live shares and takes
- * those amounts off the state's aggregates and the engine's (dra__alloc_state_release_rec,
- * dra__cap_unshare): no share ID's text compared or hashed, no result read. The state and the
+ * amount, all of it as the commit computed it in passing (dra__alloc_state_commit_share fills
+ * the state's part, dra__cap_share the capacity each entry names): the record costs the commit
+ * its stores, no second pass over the consumed list. Its release finds the share by reference
+ * among the device's few live shares and takes those amounts off the state's aggregates and the
+ * engine's (dra__alloc_state_release_rec, dra__cap_unshare): no share ID's text compared or
+ * hashed, no result read. The state and the
  * engine end exactly as the release by allocations leaves them (a share with the same text in
  * another cell is the same state: the digest hashes texts).
  */
@@ -118,13 +121,14 @@ void dra__tree_flush(dra_engine_t *e)
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
 /* Result res changes row r: its use and availability and, for a share (DRAConsumableCapacity) of
- * a device whose shares' capacity the engine keeps, that capacity (as the state adds it). */
+ * a device whose shares' capacity the engine keeps, that capacity (as the state adds it; the
+ * capacity each consumed entry names goes to e->rec_cidx, for a release record). */
 static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
 {
     dra__direct_note_share(e, r, res);
     dra__apply_row(e, r, delta);
     if (res->share_id && e->beh.cc && e->cx_off && e->cx_off[r] != NONE)
-        dra__cap_share(e, r, res, delta);
+        dra__cap_share(e, r, res, delta, e->rec_cidx, DRA_ENGINE_REC_CAPS);
 }
 
 static void apply_result(dra_engine_t *e, const dra_result_t *res, uint32_t vrow, int delta)
@@ -288,17 +292,19 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
  * false when the record cannot hold it (rc is then dropped). An adminAccess result is not kept:
  * the state skips it but the allocator's row mirror forgets its row on every release, which a
  * record of the state's rows would not repeat. */
-static bool record_share(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
-                         uint32_t vrow, uint32_t row);
+static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_t row,
+                         uint32_t nconsumed, const dra__state_share_t *sh);
 
+/* sh: what the state's commit computed for the allocation's share
+ * (dra__alloc_state_commit_share), read for a share result only. */
 static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
-                          uint32_t vrow)
+                          uint32_t vrow, const dra__state_share_t *sh)
 {
     if (res->admin_access || !vrow || vrow > e->nord || e->ord_row[vrow - 1] == NONE)
         return false;
     uint32_t row = e->ord_row[vrow - 1];
     if (res->share_id && e->beh.cc)
-        return record_share(e, rc, res, vrow, row);
+        return record_share(e, rc, vrow, row, res->nconsumed, sh);
     /* beside a share, the rows stay in the first line (the share is the second) */
     if (e->rec_n == (e->rec_ns ? DRA__REC_LINE_ROWS - 1 : DRA_ENGINE_REC_ROWS))
         return false;
@@ -325,7 +331,9 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
         ndev += a[i]->nresults;
         uint32_t rowbuf[DRA_ALLOC_STATE_ROWS_MAX];
         uint32_t *rows = a[i]->nresults <= DRA_ALLOC_STATE_ROWS_MAX ? rowbuf : NULL;
-        int rc_ = delta > 0 ? dra__alloc_state_commit_rows(e->state, a[i], rows)
+        /* a record's share is filled from what the state's commit computes for it */
+        dra__state_share_t shbuf, *sh = rc && *rc ? &shbuf : NULL;
+        int rc_ = delta > 0 ? dra__alloc_state_commit_share(e->state, a[i], rows, sh)
                             : dra__alloc_state_release_rows(e->state, a[i], rows);
         if (rc_) {
             if (first == DRA_OK)
@@ -338,7 +346,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
             *rc = NULL;
         for (uint32_t j = 0; j < a[i]->nresults; j++) {
             apply_result(e, &a[i]->results[j], own ? rows[j] : 0, delta);
-            if (rc && *rc && !record_result(e, *rc, &a[i]->results[j], rows[j]))
+            if (rc && *rc && !record_result(e, *rc, &a[i]->results[j], rows[j], sh))
                 *rc = NULL;
         }
     }
@@ -498,33 +506,36 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     return rc;
 }
 
-/* Keep share result res (DRAConsumableCapacity) of state row vrow, table row row, in record rc
- * (the second line; its rows are put after the exclusive ones when the commit ends): which of
- * the device's live shares the commit has just added (the state's last on that row: a record
- * keeps one share, so no other share of the pod came after it on the device), and per consumed
- * capacity its name's id in the state, the engine's capacity and the amount. false when the
- * record cannot hold it (a second share, a sixth exclusive row beside it, more than
- * DRA_ENGINE_REC_CAPS capacities, a name that two capacities match, DRASharedConsumableCapacity). */
-static bool record_share(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *res,
-                         uint32_t vrow, uint32_t row)
+/* Keep the allocation's share result (DRAConsumableCapacity, nconsumed entries) of state row
+ * vrow, table row row, in record rc (the second line; its rows are put after the exclusive ones
+ * when the commit ends), from what the commit has just computed for it: the state's (sh: which
+ * of the device's live shares it added, each consumed entry's name id and amount) and the
+ * engine's (e->rec_cidx, from dra__cap_share on this row a moment ago: the capacity each entry
+ * named). No second pass over the consumed list, no text read. false when the record cannot
+ * hold it (a second share, a sixth exclusive row beside it, more than DRA_ENGINE_REC_CAPS
+ * capacities, a name that two capacities match, DRASharedConsumableCapacity: sh->srow is then
+ * not vrow). */
+static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_t row,
+                         uint32_t nconsumed, const dra__state_share_t *sh)
 {
-    if (e->rec_ns || e->rec_n > DRA__REC_LINE_ROWS - 1 || res->nconsumed > DRA_ENGINE_REC_CAPS)
+    if (e->rec_ns || e->rec_n > DRA__REC_LINE_ROWS - 1 || !sh || sh->srow != vrow ||
+        sh->ncap > DRA_ENGINE_REC_CAPS || nconsumed != sh->ncap)
         return false;
     dra_engine_rec_share_t *x = &rc->s.share;
-    memset(x->cidx, 0xff, sizeof x->cidx);
-    /* the engine keeps the capacity of this row's shares (apply_to_row's condition) */
-    if (e->cx_off && e->cx_off[row] != NONE &&
-        !dra__cap_share_idx(e, row, res, x->cidx, DRA_ENGINE_REC_CAPS))
-        return false;
-    dra__state_share_t sh;
-    if (!dra__alloc_state_share_rec(e->state, vrow, res, &sh))
-        return false;
-    x->ref = sh.ref;
-    x->fp = sh.fp;
-    x->ncap = (uint8_t)sh.ncap;
-    for (uint32_t j = 0; j < sh.ncap; j++) {
-        x->nid[j] = sh.nid[j];
-        memcpy(x->amt[j], &sh.amt[j], sizeof x->amt[j]);
+    /* apply_to_row's condition: without the row's capacity in the engine, no entry names one */
+    bool cx = e->cx_off && e->cx_off[row] != NONE;
+    for (uint32_t j = 0; j < DRA_ENGINE_REC_CAPS; j++) {
+        uint8_t c = cx && j < nconsumed ? e->rec_cidx[j] : 0xff;
+        if (c == 0xfe) /* a name of two capacities */
+            return false;
+        x->cidx[j] = c;
+    }
+    x->ref = sh->ref;
+    x->fp = sh->fp;
+    x->ncap = (uint8_t)sh->ncap;
+    for (uint32_t j = 0; j < sh->ncap; j++) {
+        x->nid[j] = sh->nid[j];
+        memcpy(x->amt[j], &sh->amt[j], sizeof x->amt[j]);
     }
     e->rec_ns = 1;
     e->rec_sh_srow = vrow;

@@ -385,6 +385,8 @@ struct dra_engine {
     uint32_t rec_n;      /* rows recorded so far by the commit in progress */
     uint32_t rec_ns;     /* shares recorded so far (0 or 1), rec_sh_srow / rec_sh_row its rows */
     uint32_t rec_sh_srow, rec_sh_row;
+    uint8_t rec_cidx[DRA_ENGINE_REC_CAPS]; /* the capacity each consumed entry of the last share
+                                              dra__cap_share applied names (a record's) */
     uint32_t rec_capmask, rec_capmask_n; /* the capacity signatures among the first 32, as of
                                             rec_capmask_n signatures (a look-ahead hint) */
     uint32_t rec_held;   /* records held (committed, not yet released) */
@@ -695,16 +697,13 @@ DRA_NODISCARD int dra__cap_profiles(dra_engine_t *e);
 /* Capacity signature s's limits per profile (s->cok, s->clim; before its fit bits). DRA_ENOMEM. */
 DRA_NODISCARD int dra__cap_limits(dra_engine_t *e, sig_t *s);
 /* A share result of row r (with cx) committed (delta 1) or released (-1): the capacity its
- * shares consume, as the state aggregates it, and the capacity signatures' fit bits. O(consumed
- * entries * capacities + capacity signatures * capacities). */
-void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta);
-/* For a release record of share result res on row r (with cx): per consumedCapacity entry j the
- * one capacity of the row's device dra__cap_share names by it (cidx[j]; 0xff: none). false (no
- * record) for more than max entries or a name that two capacities of the device match. O(entries
- * * capacities). */
-bool dra__cap_share_idx(const dra_engine_t *e, uint32_t r, const dra_result_t *res,
-                        uint8_t *cidx, uint32_t max);
-/* dra__cap_share's release (-1) of the share dra__cap_share_idx described, from the record: each
+ * shares consume, as the state aggregates it, and the capacity signatures' fit bits. cidx (its
+ * first ncidx entries; NULL when ncidx is 0) receives, per consumedCapacity entry j < ncidx, the
+ * one capacity of the row's device it names (0xff: none, 0xfe: two or more, or one numbered
+ * 0xfe or above), for a release record. O(consumed entries * capacities + capacity signatures * capacities). */
+void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta,
+                    uint8_t *cidx, uint32_t ncidx);
+/* dra__cap_share's release (-1) of a share its commit described (cidx), from the record: each
  * entry's amount amt[j] off capacity cidx[j] (0xff: none) and the capacity signatures' fit bits,
  * reading no result. O(ncap + capacity signatures * capacities). */
 void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dra__aq_t *amt,

@@ -277,11 +277,10 @@ int dra__cap_limits(dra_engine_t *e, sig_t *s)
     return DRA_OK;
 }
 
-/* Re-check capacity signature s (matching row r) after the row's shares' capacity changed; was:
- * its fit before (its cfit bit). */
-static inline void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r, bool was)
+/* Capacity signature s (matching row r) now fits or not (its cfit bit was `was`): the bit and,
+ * for an available row, the node's count in s. */
+static inline void cap_sig_set(dra_engine_t *e, sig_t *s, uint32_t r, bool was, bool now)
 {
-    bool now = dra__cap_fits_row(e, s, r);
     if (now == was)
         return;
     if (now)
@@ -292,21 +291,36 @@ static inline void refresh_cap_sig(dra_engine_t *e, sig_t *s, uint32_t r, bool w
         sig_row_delta(e, s, r, now ? 1 : -1);
 }
 
-/* Re-check the capacity signatures row r matches after its shares' capacity changed: the first
- * 32 through the row's mask (one line instead of a match bit per signature), in index order.
- * dir > 0: no aggregate of the row fell (a commit of non-negative quantities), so a signature
- * that did not fit still does not (a fit only compares consumption plus the aggregates with
- * each capacity's value: dra__cap_fits_row, dra__cap_fits_m) and is not re-checked; dir < 0: none
- * rose, a fitting signature still fits; 0: both moved, every signature is re-checked. */
+/* Re-check the capacity signatures row r (a row with shares' capacity, cx) matches after its
+ * shares' capacity changed: the first 32 through the row's mask (one line instead of a match
+ * bit per signature), in index order. dir > 0: no aggregate of the row fell (a commit of
+ * non-negative quantities), so a signature that did not fit still does not (a fit only compares
+ * consumption plus the aggregates with each capacity's value: dra__cap_fits_row,
+ * dra__cap_fits_m) and is not re-checked; dir < 0: none rose, a fitting signature still fits;
+ * 0: both moved, every signature is re-checked. The row's profile, aggregates and limits'
+ * offset are read once: a signature's re-check is its profile's flag and one compare per
+ * capacity (dra__cap_fits_row's, in line). */
 static void refresh_cap(dra_engine_t *e, uint32_t r, int dir)
 {
+    uint32_t p = e->cxp[r], lo = e->cxp_off[p], nc = e->cxp_off[p + 1] - lo;
+    const dra__aq_t *x = e->cx + e->cx_off[r];
     for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
         sig_t *s = &e->sigs[__builtin_ctz(m)];
         if (!s->capbody)
             continue;
         bool was = dra_bit_get(s->cfit, r);
-        if (!dir || was == (dir > 0))
-            refresh_cap_sig(e, s, r, was);
+        if (dir && was != (dir > 0))
+            continue;
+        bool now;
+        if (s->clim) {
+            const dra__aq_t *lim = s->clim + lo;
+            now = s->cok[p];
+            for (uint32_t c = 0; c < nc; c++) /* no early exit: a profile has few capacities */
+                now &= x[c] <= lim[c];
+        } else {
+            now = dra__cap_fits_row(e, s, r);
+        }
+        cap_sig_set(e, s, r, was, now);
     }
     for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
@@ -314,7 +328,7 @@ static void refresh_cap(dra_engine_t *e, uint32_t r, int dir)
             continue;
         bool was = dra_bit_get(s->cfit, r);
         if (!dir || was == (dir > 0))
-            refresh_cap_sig(e, s, r, was);
+            cap_sig_set(e, s, r, was, dra__cap_fits_row(e, s, r));
     }
 }
 
@@ -332,7 +346,8 @@ static inline bool cap_named(const dra_capacity_t *cap, const char *nm, uint32_t
     return !strcmp(dra__nz(cap->name), dra__nz(nm));
 }
 
-void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
+void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta,
+                    uint8_t *cidx, uint32_t ncidx)
 {
     const dra_device_t *d = e->t->dev[r];
     dra__aq_t *x = e->cx + e->cx_off[r];
@@ -342,9 +357,12 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
         const char *nm = res->consumed[j].name;
         uint32_t q = j < d->ncaps && nm && d->caps[j].name == nm ? d->caps[j].qname : 0;
         dra__aq_t v = dra__aq_from(&res->consumed[j].value);
+        uint32_t hit = 0xff, nhit = 0; /* the capacities entry j names: the last, how many */
         for (uint32_t c = 0; c < d->ncaps; c++) {
             if (!cap_named(&d->caps[c], nm, q))
                 continue;
+            hit = c;
+            nhit++;
             /* as the state: a release takes back from an aggregate with contributions only,
              * and the last one takes the aggregate away */
             dra__aq_t old = x[c];
@@ -359,44 +377,11 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
             rose |= x[c] > old;
             fell |= x[c] < old;
         }
+        if (j < ncidx) /* the one capacity entry j names (0xff: none; 0xfe: several) */
+            cidx[j] = (uint8_t)(!nhit ? 0xff : nhit > 1 || hit >= 0xfe ? 0xfe : hit);
     }
     if ((rose || fell) && e->ncapsigs)
         refresh_cap(e, r, rose && fell ? 0 : rose ? 1 : -1);
-}
-
-bool dra__cap_share_idx(const dra_engine_t *e, uint32_t r, const dra_result_t *res,
-                       uint8_t *cidx, uint32_t max)
-{
-    const dra_device_t *d = e->t->dev[r];
-    if (res->nconsumed > max)
-        return false;
-    /* a direct answer's result lists the device's capacities in its order, by the device's own
-     * strings: entry j is capacity j, and no other, when the capacities' qualified names differ
-     * pairwise (cap_named rules a capacity of another qualified name out) */
-    bool own = res->nconsumed == d->ncaps;
-    for (uint32_t j = 0; own && j < res->nconsumed; j++) {
-        own = res->consumed[j].name == d->caps[j].name && d->caps[j].qname;
-        for (uint32_t c = 0; own && c < j; c++)
-            own = d->caps[c].qname != d->caps[j].qname;
-    }
-    if (own) {
-        for (uint32_t j = 0; j < res->nconsumed; j++)
-            cidx[j] = (uint8_t)j;
-        return true;
-    }
-    for (uint32_t j = 0; j < res->nconsumed; j++) {
-        const char *nm = res->consumed[j].name;
-        uint32_t q = j < d->ncaps && nm && d->caps[j].name == nm ? d->caps[j].qname : 0;
-        cidx[j] = 0xff;
-        for (uint32_t c = 0; c < d->ncaps; c++) {
-            if (!cap_named(&d->caps[c], nm, q))
-                continue;
-            if (cidx[j] != 0xff || c >= 0xff) /* two capacities of one name: not kept */
-                return false;
-            cidx[j] = (uint8_t)c;
-        }
-    }
-    return true;
 }
 
 void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dra__aq_t *amt,

@@ -1571,6 +1571,19 @@ static void twin_place(fx_t *x, fx_t *y, const char *claim, uint32_t start, dra_
         CHECK_STREQ(share_id_of(rx, j), share_id_of(ry, j));
 }
 
+/* Twin fixtures x and y of k_share_records (1.36, DRAConsumableCapacity): false (neither open)
+ * when either fails. */
+static bool twins_open(fx_t *x, fx_t *y)
+{
+    if (!fx_open(x, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
+        return false;
+    if (!fx_open(y, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true")) {
+        fx_fini(x);
+        return false;
+    }
+    return true;
+}
+
 /* Both fixtures hold the same state (the digest hashes every device's exclusive count, shares'
  * texts and capacity sums) and their engines' summaries and capacity aggregates equal what
  * their states say. */
@@ -1592,12 +1605,8 @@ static void twins_equal(fx_t *x, fx_t *y)
 static void test_share_release_records(void)
 {
     fx_t x, y;
-    if (!fx_open(&x, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
+    if (!twins_open(&x, &y))
         return;
-    if (!fx_open(&y, k_share_records, DRA_RELEASE_1_36, "DRAConsumableCapacity=true")) {
-        fx_fini(&x);
-        return;
-    }
     enum { N = 4 };
     const char *names[N] = {"m1", "m2", "m3", "m1"};
     dra_arena_t kx[N + 1], ky[N + 1];
@@ -1685,6 +1694,132 @@ static void test_share_release_records(void)
         dra_arena_fini(&kx[i]);
         dra_arena_fini(&ky[i]);
     }
+    fx_fini(&x);
+    fx_fini(&y);
+}
+
+/* Model node `name` of fixture x (UINT32_MAX when none). */
+static uint32_t node_of(const fx_t *x, const char *name)
+{
+    for (uint32_t n = 0; n < x->m.nnodes; n++)
+        if (!strcmp(x->m.nodes[n]->name, name))
+            return n;
+    return UINT32_MAX;
+}
+
+/* A share result on device `dev` of k_share_records' pool `pool` with share ID `id` consuming
+ * the n entries of c. */
+static dra_result_t share_result(const char *pool, const char *dev, const char *id,
+                                 dra_consumed_t *c, uint32_t n)
+{
+    return (dra_result_t){.request = "r", .driver = "drv", .pool = pool, .device = dev,
+                          .share_id = id, .consumed = c, .nconsumed = n};
+}
+
+/* One consumedCapacity entry: name nm (the caller's own string, not the model's) and quantity
+ * q. */
+static dra_consumed_t consumed(const char *nm, const char *q)
+{
+    dra_consumed_t c = {.name = nm};
+    dra_diag_t qd;
+    dra_diag_clear(&qd);
+    CHECK_OK(dra_quantity_parse(q, strlen(q), &c.value, &qd));
+    return c;
+}
+
+/* Shares as an allocator other than the direct answers may write them, kept in release records
+ * from what the commit computed: consumed entries in another order than the device's capacities
+ * and named by strings of their own (each found by its text), a name the device lacks (the
+ * state aggregates it, the engine keeps none), three entries (no record). x commits with
+ * records and releases by them, its twin y commits and releases the same allocations by the
+ * allocations; after every step the states' digests are equal and both engines pass their
+ * check. Then the comparison itself: a record given back with a wrong amount (another share
+ * still live on the device) leaves x's state different from y's though x's engine agrees with
+ * its own state, and one given back on a wrong engine row fails x's engine check. */
+static void test_share_records_by_name(void)
+{
+    fx_t x, y;
+    if (!twins_open(&x, &y))
+        return;
+    uint32_t n1 = node_of(&x, "n1"), m1x = fx_plan(&x, "m1"), m1y = fx_plan(&y, "m1");
+    CHECK(n1 != UINT32_MAX && n1 == node_of(&y, "n1"));
+    char mem[] = "memory", cpu[] = "compute", other[] = "other";
+    enum { N = 5 };
+    dra_consumed_t c[N][3] = {
+        {consumed(cpu, "20"), consumed(mem, "2Gi")},                       /* reversed, by text */
+        {consumed(other, "1"), consumed(mem, "1Gi")},                      /* a name g0 lacks */
+        {consumed(mem, "1Gi"), consumed(cpu, "5"), consumed(other, "2")}, /* three: no record */
+        {consumed(mem, "3Gi"), consumed(cpu, "10")},                       /* its amount planted */
+        {consumed(mem, "1Gi")},                                            /* its row planted */
+    };
+    const uint32_t nc[N] = {2, 2, 3, 2, 1};
+    const bool kept[N] = {true, true, false, true, true};
+    static const char *const ids[N] = {
+        "00000000-0000-4000-8000-0000000000a1", "00000000-0000-4000-8000-0000000000a2",
+        "00000000-0000-4000-8000-0000000000a3", "00000000-0000-4000-8000-0000000000a4",
+        "00000000-0000-4000-8000-0000000000a5"};
+    dra_result_t res[N];
+    dra_allocation_t al[N];
+    dra_allocation_t *alp[N];
+    dra_engine_rec_t rec[N];
+    memset(rec, 0, sizeof rec);
+    for (int i = 0; i < N; i++) {
+        res[i] = share_result("s1", "g0", ids[i], c[i], nc[i]);
+        al[i] = (dra_allocation_t){.results = &res[i], .nresults = 1};
+        alp[i] = &al[i];
+    }
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(dra_engine_commit_pod_rec(x.e, m1x, n1, &alp[i], 1, &rec[i]));
+        CHECK_OK(dra_engine_commit_pod(y.e, m1y, n1, &alp[i], 1));
+        CHECK_MSG(dra_engine_rec_held(&rec[i]) == kept[i], "share %d", i);
+        twins_equal(&x, &y);
+    }
+    CHECK_EQ_U64(rec[0].nshares, 1);
+    CHECK_EQ_U64(rec[0].s.share.ncap, 2);
+    /* the two entries name the device's two capacities, in the result's order */
+    CHECK(rec[0].s.share.cidx[0] < 2 && rec[0].s.share.cidx[1] < 2 &&
+          rec[0].s.share.cidx[0] != rec[0].s.share.cidx[1]);
+    CHECK_EQ_U64(rec[1].s.share.cidx[0], 0xff); /* `other`: no capacity of g0 */
+    CHECK_EQ_U64(rec[1].s.share.cidx[1], rec[0].s.share.cidx[1]);
+    /* given back in another order: the second, the unrecorded third, the first */
+    CHECK_OK(dra_engine_release_record(x.e, &rec[1]));
+    CHECK_OK(dra_engine_release_pod(y.e, m1y, n1, &alp[1], 1));
+    twins_equal(&x, &y);
+    CHECK_OK(dra_engine_release_pod(x.e, m1x, n1, &alp[2], 1));
+    CHECK_OK(dra_engine_release_pod(y.e, m1y, n1, &alp[2], 1));
+    twins_equal(&x, &y);
+    CHECK_OK(dra_engine_release_record(x.e, &rec[0]));
+    CHECK_OK(dra_engine_release_pod(y.e, m1y, n1, &alp[0], 1));
+    twins_equal(&x, &y);
+    /* a wrong amount: share 0 live beside share 3, whose record gives back 1 nano unit more of
+     * its first entry than it took */
+    for (int i = 0; i < 4; i += 3) {
+        CHECK_OK(dra_engine_commit_pod_rec(x.e, m1x, n1, &alp[i], 1, &rec[i]));
+        CHECK_OK(dra_engine_commit_pod(y.e, m1y, n1, &alp[i], 1));
+        CHECK(dra_engine_rec_held(&rec[i]));
+    }
+    twins_equal(&x, &y);
+    rec[3].s.share.amt[0][0] += 1;
+    CHECK_OK(dra_engine_release_record(x.e, &rec[3]));
+    CHECK_OK(dra_engine_release_pod(y.e, m1y, n1, &alp[3], 1));
+    CHECK(dra_alloc_state_digest(x.st) != dra_alloc_state_digest(y.st));
+    check_summaries(&x); /* the engine took the same wrong amount: only the twin tells */
+    /* a wrong engine row: share 4's record names g1 (n2's first device) instead of g0 */
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, m1x, n1, &alp[4], 1, &rec[4]));
+    CHECK(dra_engine_rec_held(&rec[4]));
+    dra_engine_rec_t probe;
+    memset(&probe, 0, sizeof probe);
+    dra_result_t r1 = share_result("s2", "g1", "00000000-0000-4000-8000-0000000000b1", c[4], 1);
+    dra_allocation_t a1 = {.results = &r1, .nresults = 1}, *a1p = &a1;
+    CHECK_OK(dra_engine_commit_pod_rec(x.e, m1x, node_of(&x, "n2"), &a1p, 1, &probe));
+    CHECK(dra_engine_rec_held(&probe));
+    uint32_t g1row = probe.rows[probe.nrows].row;
+    CHECK_OK(dra_engine_release_record(x.e, &probe));
+    CHECK(g1row != rec[4].rows[rec[4].nrows].row);
+    rec[4].rows[rec[4].nrows].row = g1row;
+    CHECK_OK(dra_engine_release_record(x.e, &rec[4]));
+    char why[256] = "";
+    CHECK_MSG(!dra_engine_check(x.e, why, sizeof why), "%s", "a wrong row passed the check");
     fx_fini(&x);
     fx_fini(&y);
 }
@@ -2217,6 +2352,7 @@ int main(void)
     RUN(test_direct_groups_skip_and_1_36);
     RUN(test_release_records);
     RUN(test_share_release_records);
+    RUN(test_share_records_by_name);
     RUN(test_slot_placements);
     RUN(test_reset_equals_fresh);
     RUN(test_reset_equals_fresh_counters);
