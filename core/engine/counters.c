@@ -5,15 +5,18 @@
  * amount between two bounds (each entry's row an offset from the set's first consuming row),
  * each counter's record (its cut in that list: the end of the prefix its remainder fits, and its
  * set's first consuming row: what a charge reads per counter besides the remainder) and each
- * row's entries that do not fit (set-up only; summary.c keeps them); 1.37's compatibility
+ * row's entries that do not fit (set-up; then the charges: dra__counters_charge moves the cuts
+ * of a row going in or out of use and reports the rows whose fit changed, which summary.c
+ * refreshes); 1.37's compatibility
  * groups: per counter set with groups the fold of its devices in use, per row whether that
  * refuses it (kept on every row that goes in or out of use, through summary.c).
  *
  * Ownership: every array is the engine's (freed by dra_engine_free; the groups' columns live in
  * the engine arena). Errors: DRA_ENOMEM only (a pool whose counters do not validate is a hazard,
  * hazard.c, not an error). Cost: set-up O(rows * counter entries + sets * entries log entries +
- * grouped entries * members of their set), once; a grouped row in or out of use O(members of
- * its sets, and their records when the set's state changes).
+ * grouped entries * members of their set), once; a charge O(the row's entries + list entries
+ * its cuts move over); a grouped row in or out of use O(members of its sets, and their records
+ * when the set's state changes).
  */
 #include "engine/engine_impl.h"
 #include "engine/engine_tests.h"
@@ -367,6 +370,72 @@ static int cmp_clent(const void *x, const void *y)
     return a->k < b->k ? -1 : a->k > b->k;
 }
 
+/* The lists' 64-bit copies (cl_v) are the amounts shifted right by e->cl_shift, the
+ * most trailing zero bits every amount has (amounts are nano units: "1" is 10^9, a multiple of
+ * 2^9, and "80Gi" only fits 64 bits shifted). Sets e->cl_shift from the amounts' dictionary
+ * (every list amount is one; the bounds are not) and e->cl_v64 true until amt_v64 finds one
+ * whose copy is not exact. */
+static void amt_shift(dra_engine_t *e)
+{
+    uint32_t sh = 64;
+    for (uint32_t i = 0; i < e->namts; i++) {
+        if (i == e->amt_lo || i == e->amt_hi || !e->amts[i])
+            continue;
+        dra__uaq_t u = (dra__uaq_t)e->amts[i];
+        uint32_t tz = (uint64_t)u ? (uint32_t)__builtin_ctzll((uint64_t)u)
+                                  : 64 + (uint32_t)__builtin_ctzll((uint64_t)(u >> 64));
+        sh = tz < sh ? tz : sh;
+    }
+    e->cl_shift = sh > 63 ? 63 : sh;
+    e->cl_v64 = true;
+}
+
+/* Amount a as a list entry's 64-bit copy: a >> cl_shift when that is exact and strictly between
+ * INT64_MIN and INT64_MAX (the bounds' copies), else the nearer of those and e->cl_v64 false
+ * (every charge then compares the exact amounts). */
+static int64_t amt_v64(dra_engine_t *e, dra__aq_t a)
+{
+    dra__aq_t v = a >> e->cl_shift;
+    if (v > INT64_MIN && v < INT64_MAX && (dra__aq_t)((dra__uaq_t)v << e->cl_shift) == a)
+        return (int64_t)v;
+    e->cl_v64 = false;
+    return a < 0 ? INT64_MIN : INT64_MAX;
+}
+
+/* The lists' 64-bit copies (cl_v, engine arena; the bounds' INT64_MIN and INT64_MAX), and
+ * e->cl_v64 kept only when every remainder a charge can reach has an exact 64-bit copy strictly
+ * between the bounds' copies: each counter's capacity a multiple of 2^cl_shift, and capacity
+ * less every positive amount on its list, plus every negative one, within them (a counter's
+ * remainder is its capacity less the amounts of the rows in use, each counted once). Then a
+ * charge compares copies with no check of its own (counter_moved). O(list entries). DRA_ENOMEM. */
+static int counters_v64(dra_engine_t *e, uint32_t nlists)
+{
+    /* each shape's lists end where its last list's offset says (cl_off has nlists entries) */
+    uint32_t n = nlists ? e->cl_off[nlists - 1] : 0;
+    e->cl_v = dra_arena_calloc(&e->arena, (size_t)n + 1, sizeof *e->cl_v, 64);
+    if (!e->cl_v)
+        return DRA_ENOMEM;
+    for (uint32_t j = 0; j < n; j++)
+        e->cl_v[j] = e->cl[j].amt == e->amt_lo   ? INT64_MIN
+                     : e->cl[j].amt == e->amt_hi ? INT64_MAX
+                                                 : amt_v64(e, e->amts[e->cl[j].amt]);
+    for (uint32_t c = 0; c < e->nctrs && e->cl_v64; c++) {
+        uint32_t st = e->ctr_set[c], x = dra__ctr_list(e, c);
+        dra__aq_t cap = dra__aq_from(&e->set_def[st]->counters[c - e->set_ctr0[st]].value);
+        int64_t cv = amt_v64(e, cap);
+        dra__aq_t lo = cv, hi = cv;
+        for (uint32_t j = e->cl_off[x] + 1; j + 1 < e->cl_off[x + 1]; j++) {
+            if (e->cl_v[j] > 0)
+                lo -= e->cl_v[j];
+            else
+                hi -= e->cl_v[j];
+        }
+        if (lo <= INT64_MIN || hi >= INT64_MAX)
+            e->cl_v64 = false;
+    }
+    return DRA_OK;
+}
+
 /* The lists of shape sh (built from its first set st, its lists at cl_off[shp_ctr0[sh] + d]
  * from *n on): per counter of the set, the entries of the consuming rows on it, ascending by
  * amount, between an entry of the smallest amount and one of the largest. DRA_ENOMEM. */
@@ -414,6 +483,86 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
     return DRA_OK;
 }
 
+/* The room of a charge's report (e->cflip, engine arena): the most rows one charge can name,
+ * the entries of the lists of the counters a row consumes (each entry a cut moves over names
+ * its row at most once). O(entries of the consuming rows). DRA_ENOMEM. */
+static int counters_flip_room(dra_engine_t *e)
+{
+    uint32_t most = 0;
+    for (uint32_t r = 0; r < e->t->nrows; r++) {
+        uint64_t n = 0;
+        for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++) {
+            uint32_t x = dra__ctr_list(e, dra__ent_ctr(e, r, i));
+            n += e->cl_off[x + 1] - e->cl_off[x] - 2;
+        }
+        if (n > most)
+            most = n > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)n;
+    }
+    e->ncflip = most;
+    e->cflip = dra_arena_calloc(&e->arena, (size_t)most + 1, sizeof *e->cflip, 64);
+    return e->cflip ? DRA_OK : DRA_ENOMEM;
+}
+
+/* The sets kept by masks and the lists' suffix masks (engine_impl.h, set_masked; engine
+ * arena), before the rows' fit is counted (counters_in_use, through dra__row_nfail). A set
+ * qualifies when every consuming row lies within 64 rows of its first and consumes no other
+ * set. O(entries of the consuming rows + list entries). DRA_ENOMEM. */
+static int counters_masks(dra_engine_t *e, uint32_t nlists)
+{
+    dra_arena_t *a = &e->arena;
+    uint8_t *ok = dra_arena_calloc(a, (size_t)e->nsets + 1, 1, 8);
+    if (!ok)
+        return DRA_ENOMEM;
+    bool any = false;
+    for (uint32_t st = 0; st < e->nsets; st++) {
+        bool fit = e->sr_n[st] > 0 && set_row0(e, st) < 0x80000000u; /* row0 has 31 bits */
+        for (uint32_t j = 0; j < e->sr_n[st] && fit; j++) {
+            uint32_t q = e->srows[e->sr_off[st] + j];
+            fit = q - set_row0(e, st) < 64;
+            for (uint32_t i = dra__ent_b(e, q); i < dra__ent_e(e, q) && fit; i++)
+                fit = e->ctr_set[dra__ent_ctr(e, q, i)] == st;
+        }
+        ok[st] = fit;
+        any |= fit;
+    }
+    if (!any)
+        return DRA_OK;
+    /* each shape's lists end where its last list's offset says (cl_off has nlists entries) */
+    uint32_t n = nlists ? e->cl_off[nlists - 1] : 0;
+    e->cl_suf = dra_arena_calloc(a, (size_t)n + 1, sizeof *e->cl_suf, 64);
+    if (!e->cl_suf)
+        return DRA_ENOMEM;
+    for (uint32_t x = 0; x + 1 < nlists; x++) {
+        uint32_t b = e->cl_off[x], end = e->cl_off[x + 1];
+        if (end - b < 2)
+            continue;
+        uint64_t acc = 0; /* the bound at end - 1: no row */
+        for (uint32_t j = end - 1; j-- > b + 1;) {
+            if (e->cl[j].k < 64)
+                acc |= (uint64_t)1 << e->cl[j].k;
+            e->cl_suf[j] = acc;
+        }
+        e->cl_suf[b] = acc;
+    }
+    e->rc_span = dra_arena_calloc(a, 2 * ((size_t)e->t->nrows + 1), sizeof *e->rc_span, 64);
+    if (!e->rc_span)
+        return DRA_ENOMEM;
+    e->set_masked = ok;
+    for (uint32_t st = 0; st < e->nsets; st++) {
+        if (!ok[st])
+            continue;
+        uint32_t c0 = e->set_ctr0[st], c1 = c0 + e->set_nctr[st];
+        for (uint32_t c = c0; c < c1; c++)
+            e->ctrs[c].masked = 1;
+        for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+            uint32_t q = e->srows[e->sr_off[st] + j];
+            e->rc_span[2 * q] = c0;
+            e->rc_span[2 * q + 1] = c1;
+        }
+    }
+    return DRA_OK;
+}
+
 /* Sets by shape, and each shape's lists of entries per counter (what a change of a counter's
  * remainder can flip, summary.c). O(entries log entries) for the first set of each shape, O(the
  * set's rows) for the others. DRA_ENOMEM. */
@@ -448,6 +597,7 @@ static int counters_shapes(dra_engine_t *e)
         e->set_shape[st] = sh;
     }
     e->cl_off = malloc(((size_t)nlists + 1) * sizeof *e->cl_off);
+    amt_shift(e);
     uint32_t n = 0, cap = 64;
     e->cl = malloc(cap * sizeof *e->cl);
     if (!e->cl_off || !e->cl)
@@ -458,15 +608,183 @@ static int counters_shapes(dra_engine_t *e)
     /* each counter's record names its set's first consuming row */
     for (uint32_t st = 0; st < e->nsets; st++) {
         for (uint32_t d = 0; d < e->set_nctr[st]; d++)
-            e->ctrs[e->set_ctr0[st] + d].row0 = set_row0(e, st);
+            /* 31 bits: no table has 2^31 rows (and counters_masks keeps no set that high) */
+            e->ctrs[e->set_ctr0[st] + d].row0 = set_row0(e, st) & 0x7fffffffu;
         e->set_rspan[2 * st] = set_row0(e, st);
         e->set_rspan[2 * st + 1] = e->sr_n[st] ? e->srows[e->sr_off[st] + e->sr_n[st] - 1] : 0;
     }
-    rc = DRA_OK;
+    if (!(rc = counters_v64(e, nlists)) && !(rc = counters_flip_room(e)))
+        rc = counters_masks(e, nlists);
 out:
     free(h);
     free(rep);
     return rc;
+}
+
+/* ---- charges ------------------------------------------------------------------------------ */
+
+/* Counter k's remainder changed to now, down (a commit: less left) or up (a release): every
+ * entry on it with an amount between the old and the new remainder (above the lower, at most
+ * the higher) changed between fitting and not; a row whose count of such entries (nfail) crosses
+ * zero changed its fit, and only those are reported (flip, from *n on). A charge moves every
+ * counter it touches one way when its amounts have one sign, so a row's nfail moves one way
+ * too and it is reported at most once. The counter's cut (the end of its list's fitting prefix)
+ * moves over exactly those entries, down on commit and up on release, so no search: O(entries
+ * that change). The list's bounds, entries of the smallest and the largest amounts, stop it
+ * without a bound check. The cut and the set's first row are the counter's record (k).
+ * Comparisons on the entries' 64-bit copies when every remainder's is exact and strictly between
+ * the bounds' copies (e->cl_v64, counters_v64: so the bounds still stop the moves): a > now
+ * exactly when a >> s > now >> s for multiples a, now of 2^s; else on the amounts. */
+static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool down,
+                          uint32_t *restrict flip, uint32_t *n)
+{
+    uint32_t j = k->cut, row0 = k->row0, m = *n;
+    const dra__clent_t *cl = e->cl;
+    const int64_t *cv = e->cl_v;
+    uint32_t *restrict nfail = e->nfail;
+#if DRA_DEBUG
+    uint32_t j0 = j;
+#endif
+    if (e->cl_v64) {
+        /* now >> cl_shift: exact and within the bounds' copies (counters_v64) */
+        uint64_t lo = (uint64_t)now, hi = (uint64_t)((dra__uaq_t)now >> 64), sh = e->cl_shift;
+        int64_t v = (int64_t)(lo >> sh | hi << 1 << (63 - sh));
+        if (down) {
+            for (; cv[j - 1] > v; j--) {
+                uint32_t q = row0 + cl[j - 1].k;
+                flip[m] = q;
+                m += nfail[q]++ == 0;
+            }
+        } else {
+            for (; cv[j] <= v; j++) {
+                uint32_t q = row0 + cl[j].k;
+                flip[m] = q;
+                m += --nfail[q] == 0;
+            }
+        }
+    } else if (down) {
+        for (; e->amts[cl[j - 1].amt] > now; j--) {
+            uint32_t q = row0 + cl[j - 1].k;
+            flip[m] = q;
+            m += nfail[q]++ == 0;
+        }
+    } else {
+        for (; e->amts[cl[j].amt] <= now; j++) {
+            uint32_t q = row0 + cl[j].k;
+            flip[m] = q;
+            m += --nfail[q] == 0;
+        }
+    }
+#if DRA_DEBUG
+    e->work.cut_moves += j > j0 ? j - j0 : j0 - j;
+#endif
+    k->cut = j;
+    *n = m;
+}
+
+/* counter_moved for a set kept by masks: the cut moved, nothing else (the caller compares the
+ * masks at the old and the new cut). */
+static uint32_t cut_moved(const dra_engine_t *e, uint32_t j, dra__aq_t now, bool down)
+{
+    const dra__clent_t *cl = e->cl;
+    if (e->cl_v64) {
+        const int64_t *cv = e->cl_v;
+        uint64_t lo = (uint64_t)now, hi = (uint64_t)((dra__uaq_t)now >> 64), sh = e->cl_shift;
+        int64_t v = (int64_t)(lo >> sh | hi << 1 << (63 - sh));
+        if (down)
+            while (cv[j - 1] > v)
+                j--;
+        else
+            while (cv[j] <= v)
+                j++;
+    } else if (down) {
+        while (e->amts[cl[j - 1].amt] > now)
+            j--;
+    } else {
+        while (e->amts[cl[j].amt] <= now)
+            j++;
+    }
+    return j;
+}
+
+/* The rows of a set kept by masks that fail some counter: the union of its counters' masks at
+ * their cuts ([c0, c1): its counters). O(counters of the set). */
+static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1)
+{
+    uint64_t f = 0;
+    for (uint32_t c = c0; c < c1; c++)
+        f |= e->cl_suf[e->ctrs[c].cut];
+    return f;
+}
+
+/* dra__counters_charge of row r of a set kept by masks (entries [b, end)): the rows that fail
+ * some counter before (one pass over the set's records), each counter's cut moved, and the rows
+ * that fail after: when no cut moved up (a commit of non-negative amounts) those before and the
+ * rows that started failing a counter the charge moved (up: the masks at the new cut less those
+ * at the old one), else a second pass. A row whose state changed has its nfail bit flipped
+ * (DRA__NFAIL_CTR), and is reported when nfail crossed zero. O(entries of the row + list
+ * entries the cuts move over + counters of the set + rows whose state changed). */
+static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
+{
+    uint32_t base = e->rc_base[r], row0 = e->ctrs[base].row0, n = 0;
+    uint32_t c0 = e->rc_span[2 * r], c1 = e->rc_span[2 * r + 1];
+    const int32_t *d = e->pat_d;
+    const uint32_t *a = e->pat_a;
+    const uint64_t *suf = e->cl_suf;
+    uint64_t before = set_fails(e, c0, c1), up = 0;
+    bool rose = false;
+    for (uint32_t i = b; i < end; i++) {
+        uint32_t c = base + (uint32_t)d[i];
+        dra__aq_t amt = e->amts[a[i]];
+        if (!amt) /* nothing moves */
+            continue;
+        dra__aq_t old = e->crem[c], now = delta > 0 ? old - amt : old + amt;
+        e->crem[c] = now;
+        if ((old < 0) != (now < 0))
+            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+        dra__ctr_t *k = &e->ctrs[c];
+        uint32_t j0 = k->cut, j = cut_moved(e, j0, now, now < old);
+        k->cut = j;
+        up |= suf[j] & ~suf[j0];
+        rose |= j > j0;
+#if DRA_DEBUG
+        e->work.cut_moves += j > j0 ? j - j0 : j0 - j;
+#endif
+    }
+    uint64_t after = rose ? set_fails(e, c0, c1) : before | up;
+    uint32_t *restrict nfail = e->nfail;
+    for (uint64_t m = before ^ after; m; m &= m - 1) {
+        uint32_t q = row0 + (uint32_t)__builtin_ctzll(m), was = nfail[q];
+        nfail[q] = was ^ DRA__NFAIL_CTR;
+        if (!was || was == DRA__NFAIL_CTR)
+            e->cflip[n++] = q;
+    }
+    return n;
+}
+
+uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
+{
+    uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r), n = 0;
+    if (b == end)
+        return 0;
+    if (e->ctrs[e->rc_base[r]].masked)
+        return charge_masked(e, r, delta, b, end);
+    uint32_t base = e->rc_base[r];
+    const int32_t *d = e->pat_d;
+    const uint32_t *a = e->pat_a;
+    for (uint32_t i = b; i < end; i++) {
+        uint32_t c = base + (uint32_t)d[i];
+        dra__aq_t amt = e->amts[a[i]];
+        if (!amt) /* nothing moves */
+            continue;
+        dra__aq_t old = e->crem[c], now = delta > 0 ? old - amt : old + amt;
+        e->crem[c] = now;
+        if ((old < 0) != (now < 0))
+            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+        counter_moved(e, &e->ctrs[c], now, now < old, e->cflip, &n);
+    }
+    DRA_ASSERT_INTERNAL(n <= e->ncflip);
+    return n;
 }
 
 bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
@@ -474,6 +792,8 @@ bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
     if (!e || !e->crem || c >= e->nctrs)
         return false;
     e->crem[c] += by;
+    if ((uint64_t)by & ((1ULL << e->cl_shift) - 1)) /* not a multiple: compare exact amounts */
+        e->cl_v64 = false;
     return true;
 }
 

@@ -47,8 +47,9 @@
  * column): where its list's fitting prefix ends, and its set's first consuming row (its list's
  * entries are offsets from it). */
 typedef struct dra__ctr {
-    uint32_t cut;  /* the first entry of its list with more than crem (an index into cl) */
-    uint32_t row0; /* its set's first consuming row: a list entry x is row row0 + cl[x].k */
+    uint32_t cut;       /* the first entry of its list with more than crem (an index into cl) */
+    uint32_t row0 : 31; /* its set's first consuming row: a list entry x is row row0 + cl[x].k */
+    uint32_t masked : 1; /* its set is kept by masks (set_masked; what a charge reads first) */
 } dra__ctr_t;
 _Static_assert(sizeof(dra__ctr_t) == 8, "eight counter records a cache line");
 
@@ -268,7 +269,23 @@ struct dra_engine {
     uint32_t *cl_off;
     uint32_t amt_lo, amt_hi;        /* the amounts of the lists' bounds (amts) */
     dra__clent_t *cl;
+    int64_t *cl_v;                  /* per list entry, beside cl: its amount >> cl_shift (the
+                                       bounds': INT64_MIN, INT64_MAX), what a charge compares */
+    bool cl_v64;                    /* every cl_v is exact, and every remainder's copy too
+                                       (counters.c) */
+    uint32_t cl_shift;              /* at most 63 */
     uint32_t *nfail;
+    uint32_t *cflip, ncflip;        /* a charge's rows whose fit changed (dra__counters_charge):
+                                       room for the most one charge can report */
+    /* sets kept by masks (counters.c): a set whose consuming rows consume no other set and lie
+     * within 64 rows of its first (row0 + k, k < 64) keeps its rows' fit as bits: per list
+     * entry x, cl_suf[x] has bit k of every row with an entry at x or after it in the list (up
+     * to the bound), so the rows that fail counter c are cl_suf[ctrs[c].cut]; such a row's nfail
+     * says whether it fails (DRA__NFAIL_CTR) instead of how many entries do */
+    uint8_t *set_masked;            /* per set (NULL: none) */
+    uint32_t *rc_span;              /* per row of such a set: its set's counters [c0, c1), two a
+                                       row (what the charge's pass reads; no per-set column) */
+    uint64_t *cl_suf;               /* per list entry, beside cl */
     /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
      * the version-skew skip) the counter sets whose consuming devices declare groups keep the
      * state the allocator's baseline folds from their devices in use (cg_kind, cg_m), and a row
@@ -515,14 +532,28 @@ bool dra__cg_row_refresh(dra_engine_t *e, uint32_t r);
 /* Every kept set state and row refusal equals a recomputation (dra_engine_check). */
 bool dra__cg_check(const dra_engine_t *e, char *why, size_t len);
 
-/* Row r's counter entries with more than what is left of their counter, plus one while the
- * compatibility-group baseline refuses it (the row fits while 0). O(entries of the row);
- * e->nfail keeps it. */
+/* nfail of a row of a set kept by masks (counters.c): this bit while some entry of the row has
+ * more than what is left of its counter (the count of such entries is not kept). */
+#define DRA__NFAIL_CTR 0x80000000u
+
+/* Row r's counters are all of one set whose rows' fit is kept by masks (e->set_masked, counters.c:
+ * dra__counters_charge). O(1). */
+static inline bool dra__row_masked(const dra_engine_t *e, uint32_t r)
+{
+    return e->set_masked && e->rc_pat[r] != DRA_ENGINE_NONE &&
+           e->set_masked[e->ctr_set[e->rc_base[r]]];
+}
+
+/* Row r's counter entries with more than what is left of their counter (for a row of a set kept
+ * by masks, DRA__NFAIL_CTR when there is any), plus one while the compatibility-group baseline
+ * refuses it (the row fits while 0). O(entries of the row); e->nfail keeps it. */
 static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
 {
     uint32_t n = 0;
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
         n += dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)];
+    if (n && dra__row_masked(e, r)) /* a row of a set kept by masks: whether, not how many */
+        n = DRA__NFAIL_CTR;
     return n + (e->cg_on && dra__cg_refused(e, r, true));
 }
 
@@ -618,6 +649,12 @@ DRA_NODISCARD int dra__hazards(dra_engine_t *e);
 /* The counters of partitionable devices (sets, what is left, row entries, consuming rows) with
  * the consumption of the rows in use (e->use) charged. DRA_ENOMEM. */
 DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
+/* Row r went in use (delta 1) or out of use (-1): its counter consumption charged or refunded
+ * (the remainders, the count over capacity, each counter's cut and each row's count of failing
+ * entries, nfail); the rows whose fit that changed (nfail crossed zero) are written to e->cflip,
+ * how many returned, for the caller to refresh (a row at most twice, only when amounts of both
+ * signs move its nfail both ways). O(entries of the row + list entries the cuts move over). */
+uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta);
 /* Every counter's record recomputed from the rows in use (e->use) and the sets' capacities:
  * what is left, the rows it names, its cut, and the count of counters over capacity; false with
  * the first difference in why (dra_engine_check). O(counters + entries of the rows in use +

@@ -442,58 +442,6 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
     }
 }
 
-/* Counter k's remainder changed to now, down (a commit: less left) or up (a release): every
- * entry on it with an amount between the old and the new remainder (above the lower, at most
- * the higher) changed between fitting and not; a row whose count of such entries (nfail) crosses
- * zero changed its fit, and only those are refreshed. A charge moves every counter it touches
- * one way, so a row's nfail moves one way too: a row is refreshed at most once per charge, when
- * its fit is already final (a row that fits then only gains room, one that fails keeps failing).
- * The counter's cut (the end of its list's fitting prefix) moves over exactly those entries, down
- * on commit and up on release, so no search: O(entries that change). The list's bounds, entries
- * of the smallest and the largest amounts, stop it without a bound check. The cut and the set's
- * first row are the counter's record (k). */
-static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool down)
-{
-    uint32_t j = k->cut, row0 = k->row0;
-    const dra__clent_t *cl = e->cl;
-    if (down) {
-        while (e->amts[cl[j - 1].amt] > now) {
-            uint32_t q = row0 + cl[--j].k;
-#if DRA_DEBUG
-            e->work.cut_moves++;
-#endif
-            if (e->nfail[q]++ == 0)
-                refresh_row(e, q);
-        }
-    } else {
-        for (; e->amts[cl[j].amt] <= now; j++) {
-            uint32_t q = row0 + cl[j].k;
-#if DRA_DEBUG
-            e->work.cut_moves++;
-#endif
-            if (--e->nfail[q] == 0)
-                refresh_row(e, q);
-        }
-    }
-    k->cut = j;
-}
-
-/* Row r went in use (delta 1) or out of use (-1): charge or refund its counter consumption and
- * refresh the rows whose fit that changes. */
-static void charge(dra_engine_t *e, uint32_t r, int delta)
-{
-    uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r);
-    for (uint32_t i = b; i < end; i++) {
-        uint32_t c = dra__ent_ctr(e, r, i);
-        dra__aq_t old = e->crem[c], now = delta > 0 ? old - dra__ent_amt(e, i) : old + dra__ent_amt(e, i);
-        e->crem[c] = now;
-        if ((old < 0) != (now < 0))
-            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
-        if (now != old)
-            counter_moved(e, &e->ctrs[c], now, now < old);
-    }
-}
-
 /* Row r went in or out of use: the compatibility-group state of its grouped counter sets
  * (counters.c) and the members whose refusal that changes. O(members of those sets). */
 static void groups_moved(dra_engine_t *e, uint32_t r)
@@ -518,7 +466,10 @@ void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
     else if (e->use[r])
         e->use[r]--;
     if ((before == 0) != (e->use[r] == 0)) {
-        charge(e, r, e->use[r] ? 1 : -1);
+        /* the counters (counters.c), then the rows whose fit they changed */
+        for (uint32_t i = 0, n = e->nfail ? dra__counters_charge(e, r, e->use[r] ? 1 : -1) : 0;
+             i < n; i++)
+            refresh_row(e, e->cflip[i]);
         if (e->cg_on)
             groups_moved(e, r);
     }

@@ -7,6 +7,7 @@
  * skips).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -182,8 +183,182 @@ out:
     fx_fini(&x);
 }
 
+/* A MIG-like GPU: 8 memory slices of 1 each, 8 units of memory, 7 compute; full (everything),
+ * 4g at slices 0-3 and 4-7, 2g at 0-1, 2-3, 4-5, 6-7, 1g at each slice (as the MIG profiles of a
+ * partitionable GPU: siblings whose fit flips as others go in and out of use); n2 has a second
+ * GPU of the same shape (one set shape, two sets). */
+/* clang-format off */
+#define SLICE(i) "s" #i ": {value: \"1\"}"
+#define MIGDEV(name, kind, mem, sm, slices)                                                        \
+    "  - {name: " name ", attributes: {kind: {string: " kind "}},\n"                               \
+    "     consumesCounters: [{counterSet: gpu, counters: {mem: {value: \"" mem "\"}, sm: {value: " \
+    "\"" sm "\"}, " slices "}}]}\n"
+#define MIGSLICE(node)                                                                             \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: c-" node "}\n"          \
+    "spec:\n  driver: drv\n  pool: {name: p-" node ", generation: 1, resourceSliceCount: 2}\n"     \
+    "  nodeName: " node "\n  sharedCounters: [{name: gpu, counters: {mem: {value: 80Gi}, sm: "     \
+    "{value: \"7\"}, " SLICE(0) ", " SLICE(1) ", " SLICE(2) ", " SLICE(3) ", " SLICE(4) ", "       \
+    SLICE(5) ", " SLICE(6) ", " SLICE(7) "}}]\n---\n"                                              \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: d-" node "}\n"          \
+    "spec:\n  driver: drv\n  pool: {name: p-" node ", generation: 1, resourceSliceCount: 2}\n"     \
+    "  nodeName: " node "\n  devices:\n"                                                           \
+    MIGDEV("full", "full", "80Gi", "7", SLICE(0) ", " SLICE(1) ", " SLICE(2) ", " SLICE(3) ", "    \
+           SLICE(4) ", " SLICE(5) ", " SLICE(6) ", " SLICE(7))                                     \
+    MIGDEV("g4-0", "g4", "40Gi", "4", SLICE(0) ", " SLICE(1) ", " SLICE(2) ", " SLICE(3))          \
+    MIGDEV("g4-4", "g4", "40Gi", "3", SLICE(4) ", " SLICE(5) ", " SLICE(6) ", " SLICE(7))          \
+    MIGDEV("g2-0", "g2", "20Gi", "2", SLICE(0) ", " SLICE(1))                                      \
+    MIGDEV("g2-2", "g2", "20Gi", "2", SLICE(2) ", " SLICE(3))                                      \
+    MIGDEV("g2-4", "g2", "20Gi", "2", SLICE(4) ", " SLICE(5))                                      \
+    MIGDEV("g2-6", "g2", "20Gi", "1", SLICE(6) ", " SLICE(7))                                      \
+    MIGDEV("g1-0", "g1", "10Gi", "1", SLICE(0)) MIGDEV("g1-1", "g1", "10Gi", "1", SLICE(1))        \
+    MIGDEV("g1-2", "g1", "10Gi", "1", SLICE(2)) MIGDEV("g1-3", "g1", "10Gi", "1", SLICE(3))        \
+    MIGDEV("g1-4", "g1", "10Gi", "1", SLICE(4)) MIGDEV("g1-5", "g1", "10Gi", "1", SLICE(5))        \
+    MIGDEV("g1-6", "g1", "10Gi", "1", SLICE(6)) MIGDEV("g1-7", "g1", "10Gi", "1", SLICE(7)) "---\n"
+
+/* in parts (a literal this long exceeds what C17 compilers must support), joined by mig_yaml */
+static const char *const k_mig[] = {
+    NODE("n1") NODE("n2") CLASS("a", "drv"), MIGSLICE("n1"), MIGSLICE("n2"),
+    PICK("full", "full") PICK("g4", "g4") PICK("g2", "g2") PICK("g1", "g1")
+    CLAIM("any", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, selectors:"
+                 " [{cel: {expression: 'device.attributes[\"drv\"].kind == \"g1\"'}}]}}]}")};
+/* clang-format on */
+
+static char *mig_yaml(void)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < sizeof k_mig / sizeof *k_mig; i++)
+        n += strlen(k_mig[i]);
+    char *y = calloc(n, 1);
+    CHECK(y != NULL);
+    for (size_t i = 0; y && i < sizeof k_mig / sizeof *k_mig; i++)
+        strcat(y, k_mig[i]);
+    return y;
+}
+
+static const char *const k_mig_plans[] = {"full", "g4", "g2", "g1", "any", "two"};
+#define NMIG (sizeof k_mig_plans / sizeof *k_mig_plans)
+
+/* What the live engine says of every plan on every node (what a placement reads: the index's
+ * admission and its fit bound, from the summaries a stale sibling row would leave wrong) equals
+ * what an engine built afresh over the same allocation state says. */
+static void same_as_fresh(fx_t *x, const uint32_t *plans, const char *step)
+{
+    dra_engine_t *f = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    dra_engine_opts_t eo = {0};
+    CHECK_OK(dra_engine_new(&x->m, x->t, &x->f, x->st, x->cel, &x->fast, &eo, &f, &d));
+    if (!f)
+        return;
+    for (uint32_t i = 0; i < NMIG; i++) {
+        dra_claim_t *c = dra_model_find_claim(&x->m, NULL, k_mig_plans[i]);
+        uint32_t p = 0;
+        CHECK_OK(dra_engine_plan(f, &c, 1, &p));
+        for (uint32_t n = 0; n < x->m.nnodes; n++) {
+            CHECK_MSG(dra_engine_admits(x->e, plans[i], n) == dra_engine_admits(f, p, n),
+                      "%s: plan %s on node %u: admission differs from a fresh engine's", step,
+                      k_mig_plans[i], n);
+            CHECK_MSG(dra_engine_fit_bound(x->e, plans[i], n) == dra_engine_fit_bound(f, p, n),
+                      "%s: plan %s on node %u: fit bound %u, a fresh engine's %u", step,
+                      k_mig_plans[i], n, dra_engine_fit_bound(x->e, plans[i], n),
+                      dra_engine_fit_bound(f, p, n));
+        }
+    }
+    dra_engine_free(f);
+}
+
+/* Commits and releases in a scrambled order on two MIG-like GPUs, by record and by allocations:
+ * after every step the engine's check passes and every plan's admission and fit bound equal a
+ * freshly built engine's (a sibling row whose fit a charge or a refund flipped but the engine
+ * left stale fails both). */
+static void test_mig_siblings_never_stale(void)
+{
+    fx_t x;
+    char *yaml = mig_yaml();
+    bool ok = yaml && fx_open(&x, yaml, DRA_RELEASE_1_36, "DRAPartitionableDevices=true");
+    free(yaml);
+    if (!ok)
+        return;
+    uint32_t plans[NMIG];
+    for (uint32_t i = 0; i < NMIG; i++)
+        plans[i] = fx_plan(&x, k_mig_plans[i]);
+    enum { LIVE = 12 };
+    struct {
+        dra_arena_t a;
+        dra_engine_result_t r;
+        dra_engine_rec_t h;
+        uint32_t plan;
+        bool live;
+    } live[LIVE];
+    memset(live, 0, sizeof live);
+    for (uint32_t i = 0; i < LIVE; i++)
+        dra_arena_init(&live[i].a, 0);
+    uint64_t rng = 0x9e3779b97f4a7c15ULL;
+    uint32_t commits = 0, releases = 0;
+    char step[96];
+    for (uint32_t it = 0; it < 160; it++) {
+        rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint32_t k = (uint32_t)(rng >> 33) % LIVE;
+        if (live[k].live) {
+            if (dra_engine_rec_held(&live[k].h))
+                CHECK_OK(dra_engine_release_record(x.e, &live[k].h));
+            else
+                CHECK_OK(dra_engine_release_pod(x.e, live[k].plan, live[k].r.node,
+                                                live[k].r.allocations, live[k].r.n));
+            live[k].live = false;
+            releases++;
+            snprintf(step, sizeof step, "step %u: release of slot %u", it, k);
+        } else {
+            /* small partitions more often than large ones, as the workloads ask */
+            uint32_t pick = (uint32_t)(rng >> 45) % 10;
+            uint32_t pi = pick < 4   ? 3
+                          : pick < 6 ? 2
+                          : pick < 7 ? 1
+                          : pick < 8 ? 0
+                          : pick < 9 ? 4
+                                     : 5;
+            dra_arena_reset(&live[k].a);
+            dra_engine_policy_t pol = it & 2 ? DRA_ENGINE_BEST_FIT : DRA_ENGINE_FIRST_FIT;
+            CHECK_OK(dra_engine_place(x.e, plans[pi], pol, 0, &live[k].a, &live[k].r));
+            snprintf(step, sizeof step, "step %u: commit of %s in slot %u", it, k_mig_plans[pi], k);
+            if (live[k].r.kind != DRA_OUTCOME_ALLOCATED) {
+                same_as_fresh(&x, plans, step);
+                continue;
+            }
+            live[k].plan = plans[pi];
+            memset(&live[k].h, 0, sizeof live[k].h);
+            if (it & 1)
+                CHECK_OK(dra_engine_commit_pod_rec(x.e, plans[pi], live[k].r.node,
+                                                   live[k].r.allocations, live[k].r.n, &live[k].h));
+            else
+                CHECK_OK(dra_engine_commit_pod(x.e, plans[pi], live[k].r.node,
+                                               live[k].r.allocations, live[k].r.n));
+            live[k].live = true;
+            commits++;
+        }
+        char why[256] = "";
+        CHECK_MSG(dra_engine_check(x.e, why, sizeof why), "%s: %s", step, why);
+        same_as_fresh(&x, plans, step);
+    }
+    /* the sequence reached both directions many times */
+    CHECK(commits >= 40 && releases >= 30);
+    for (uint32_t i = 0; i < LIVE; i++) {
+        if (live[i].live && !dra_engine_rec_held(&live[i].h))
+            CHECK_OK(dra_engine_release_pod(x.e, live[i].plan, live[i].r.node,
+                                            live[i].r.allocations, live[i].r.n));
+        else if (live[i].live)
+            CHECK_OK(dra_engine_release_record(x.e, &live[i].h));
+        dra_arena_fini(&live[i].a);
+    }
+    check_summaries(&x);
+    same_as_fresh(&x, plans, "all released");
+    fx_fini(&x);
+}
+
 int main(void)
 {
+    RUN(test_mig_siblings_never_stale);
     RUN(test_release_does_the_commits_work);
     int rc = check_summary();
     return rc == 0 && skipped ? 77 : rc;
