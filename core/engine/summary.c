@@ -159,10 +159,35 @@ bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r)
     return dra__eng_cap_fits(e, s->capbody, e->t->dev[r], x) == 1;
 }
 
-/* Two devices with the same capacities for a request: names, values and request policies, and
- * the driver (1.38-pre matches a request's qualified capacity name against it). */
+/* The k-th valueFrom name among device d's counter consumptions (NULL past the last): with
+ * DRASharedConsumableCapacity a request may name a capacity through it that the device does not
+ * publish (dra__scc_device_maps), so two devices whose capacities agree but whose valueFrom
+ * names differ can differ in fit (an alloc fuzzer finding: two such devices in one profile left
+ * a device's fit at its profile's). */
+static const char *value_from_at(const dra_device_t *d, uint32_t k)
+{
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        for (uint32_t i = 0; i < d->consumes[c].ncounters; i++)
+            if (d->consumes[c].counters[i].value_from && k-- == 0)
+                return d->consumes[c].counters[i].value_from;
+    return NULL;
+}
+
+/* Two devices with the same capacities for a request: names, values and request policies, the
+ * driver (1.38-pre matches a request's qualified capacity name against it) and the valueFrom
+ * names of their counter consumptions, in order (value_from_at). */
 static bool caps_same(const dra_device_t *a, const dra_device_t *b)
 {
+    for (uint32_t k = 0;; k++) {
+        const char *x = value_from_at(a, k), *y = value_from_at(b, k);
+        if (!x || !y) {
+            if (x || y)
+                return false;
+            break;
+        }
+        if (strcmp(x, y))
+            return false;
+    }
     const char *da = a->slice ? a->slice->driver : NULL, *db = b->slice ? b->slice->driver : NULL;
     if (a->ncaps != b->ncaps || strcmp(dra__nz(da), dra__nz(db)))
         return false;
@@ -185,6 +210,9 @@ static uint64_t caps_hash(const dra_device_t *d)
         h = (h ^ x->value.lo ^ ((uint64_t)x->value.hi << 17) ^ (uint64_t)(uintptr_t)x->policy) *
             0xff51afd7ed558ccdULL;
     }
+    const char *v;
+    for (uint32_t k = 0; (v = value_from_at(d, k)) != NULL; k++)
+        h = (h ^ dra_hash64(v, strlen(v))) * 0xff51afd7ed558ccdULL;
     return h;
 }
 
