@@ -71,8 +71,33 @@
  * contradicts (legacy-static is charged, legacy-dynamic is Unsatisfiable); a review thread of
  * #140084 (2026-07-22) reports that no-charge behaviour of a revision and calls it a follow-up;
  * #140806 is still open; the integration test (test/integration/dra, SharedConsumableCapacity)
- * covers only fresh allocations with the gate on and off. The allocator's own source of the
- * feature is still not readable (no stored version of allocator_experimental.go has it).
+ * covers only fresh allocations with the gate on and off.
+ * Read a third time (no whole tree of kubernetes/kubernetes could be read, the repository is too
+ * large; single files were read at given commits), still without a settled rule:
+ *  - T itself: in the loop that builds the six live-state cases, all four expect no result AND
+ *    no error (expectError unset, so RunTestAllocator requires err == nil): upstream answers
+ *    Unsatisfiable, never a failed call, where drabench answers Fatal. In legacy-missing-device
+ *    the device is neither published nor snapshotted, so there is nothing to charge from: the
+ *    outcome suggests (inference) a guard that withholds counters it cannot account for, of a
+ *    scope (pool, counter set, node) T does not show (device-2, the only candidate, draws from
+ *    the same counter set);
+ *  - allocator_experimental.go at 8b6f4244d96e (evidently an earlier revision of #140084, stored
+ *    under kubernetes/kubernetes: `CapacityKey`, the unsplit `Counter` type, no snapshots) charges live
+ *    allocations by re-resolving each claim's request against the live device, skips a result
+ *    whose device the pool no longer publishes and fails the call when a result's request is
+ *    not in its claim; master's T contradicts it (snapshots are charged, policy drift ignored,
+ *    legacy-dynamic's allocated claim has no request and no error is expected), so it settles
+ *    nothing. The stored version at 45e50b11721d predates the feature (its SupportedFeatures
+ *    lacks SharedConsumableCapacity); no stored version between the merge and T was found;
+ *  - kubernetes/dynamic-resource-allocation ends at 3d036712930c (2026-07-01), before the
+ *    feature; kubernetes/enhancements ends at 64765b4b0238 (2026-07-24), whose KEP-5941 README
+ *    (3fd2f6d34523, 2026-06-16) has no snapshot text; the newest KEP README found (retargeted to
+ *    1.38, 2026-09-22) is the one quoted above;
+ *  - #140802 and #140806 (fail closed when a pool stops publishing an allocated device: per node,
+ *    every counter-consuming allocation from that pool; other pools, nodes and counterless
+ *    devices unaffected) are open as of their last stored comments (2026-08-01); #140802 points
+ *    to persisted allocation-time consumption as the fix for a changed device, and neither says
+ *    what the allocator does with the gate on.
  *
  * Cost: only with the gate on. Per call and gathered pool: a scan of the ledger's devices with
  * live results, and each of the pool's records once. Per commit / release result: a scan of
