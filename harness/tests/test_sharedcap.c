@@ -2,10 +2,11 @@
  * (valueFrom, a counter's requestPolicy, consumedCounters) as read, validated, written and
  * digested, and what every allocator does with them (core/alloc/sharedcap.c): nothing charged
  * with the gate off; with it on request-driven amounts charged per allocation, snapshots written
- * in results and charged for live allocations (committed and released), the cases refused as
- * not established, and the engine's hazard - the reference, the fast allocator, the brute force,
- * the invariant checker and the engine agreeing on each; and what the explain mode says of a
- * request-driven amount the requestPolicy refuses or the live snapshots leave no room for. */
+ * in results and charged for live allocations (committed and released), the live states whose
+ * charge cannot be established withholding their counter sets (fail closed), and the engine's
+ * hazard - the reference, the fast allocator, the brute force, the invariant checker and the
+ * engine agreeing on each; and what the explain mode says of a request-driven amount the
+ * requestPolicy refuses, the live snapshots leave no room for, or a withheld counter set. */
 #include <stdlib.h>
 #include <string.h>
 
