@@ -334,6 +334,14 @@ typedef struct scope {
     uint32_t icap; /* power of two > 2n, or 0 */
     bool cg_ready;      /* cg holds the allocated devices' groups (the baseline) */
     dra__cglist_t cg;   /* per counter set met */
+    /* DRASharedConsumableCapacity (sharedcap.c, the fail-closed rule): the counter sets withheld
+     * because a live allocation's charge on them cannot be established (set once each, with
+     * the first withholding device and why; in the call's scratch arena) */
+    struct wheld {
+        const char *set, *device, *why;
+    } *wh;
+    uint32_t nwh, whcap;
+    bool wh_nomem;
 } dra__scope_t;
 
 typedef struct rq {
@@ -506,6 +514,9 @@ DRA_NODISCARD int dra__acall_counters_reserve(dra__acall_t *c, dra__slot_t *st);
  * one per valueFrom counter, as dra__scc_amounts gives them; pa NULL: nothing). */
 void dra__acall_scc_apply(dra__acall_t *c, dra__slot_t *st, const dra__aq_t *pa, int sign);
 DRA_NODISCARD int dra__acall_scc_reserve(dra__acall_t *c, dra__slot_t *st, const dra__aq_t *pa);
+/* The withheld counter set (sharedcap.c, the fail-closed rule) the slot's device draws from, or
+ * NULL; *rc DRA_OK, or the error building the slot's counter scope (then NULL). */
+const struct wheld *dra__acall_scc_withheld(dra__acall_t *c, dra__slot_t *st, int *rc);
 /* Compatibility groups of the slot's device (DRADeviceCompatibilityGroups enforced): R_OK when
  * every counter set it consumes admits its groups, with the sets' states updated and *pushed
  * undo records pushed (dra__acall_cg_undo restores them), R_FAIL (nothing changed), R_NOMEM. */
@@ -648,18 +659,28 @@ void dra__scc_ledger_free(dra__scc_ledger_t *l);
  * empty). */
 bool dra__alloc_state_scc(const dra_alloc_state_t *s, const dra__scc_ledger_t **out);
 typedef void (*dra__scc_charge_fn)(void *ctx, const char *set, const char *counter, dra__aq_t v);
+/* A counter set of the pool withheld (sharedcap.c, the fail-closed rule): the charge of live
+ * device `device` on it cannot be established, for the reason why (a static text). */
+typedef void (*dra__scc_withhold_fn)(void *ctx, const char *set, const char *device,
+                                     const char *why);
 /* What the live allocations of pool p draw from its counters, told to fn per (set, counter,
- * amount) (several calls may name one counter: they add up). DRA_EFATAL with err for the cases
- * sharedcap.c refuses. O(records of the ledger squared) for the pool's. */
-DRA_NODISCARD int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p,
-                                dra__scc_charge_fn fn, void *ctx, char *err, size_t errlen);
-/* dra__scc_live's sum for one counter (set, name) of pool p, into *sum. */
-DRA_NODISCARD int dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p,
-                                        const char *set, const char *name, dra__aq_t *sum,
-                                        char *err, size_t errlen);
-/* The refusals of dra__scc_live over every gathered pool, before a call decides anything (so
- * the reference, the fast allocator, the brute force and the invariants refuse alike; state.c,
- * whose ledger it reads). */
+ * amount) (several calls may name one counter: they add up), and the counter sets withheld
+ * (the four states of sharedcap.c's fail-closed rule), told to wfn (a set may be told more than
+ * once; a withholding device's charges are not told). O(records of the ledger squared) for the
+ * pool's, plus a scan of the pool's devices per device with a snapshot-less or withholding
+ * record. */
+void dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_charge_fn fn,
+                   dra__scc_withhold_fn wfn, void *ctx);
+/* dra__scc_live's sum for one counter (set, name) of pool p, into *sum; the reason when set is
+ * withheld (*device, when device is not NULL, the first withholding device), else NULL. */
+const char *dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p,
+                                  const char *set, const char *name, dra__aq_t *sum,
+                                  const char **device);
+/* Whether device d draws from counter set `set` (names a counter of it in consumesCounters):
+ * the devices a withheld counter set keeps out. */
+bool dra__device_draws_from(const dra_device_t *d, const char *set);
+/* Before a call decides anything: the allocation state keeps a ledger when the gate is on for
+ * the allocator (state.c, whose ledger it reads). DRA_EFATAL with err otherwise. */
 DRA_NODISCARD int dra__scc_check_pools(const dra__beh_t *b, const dra_alloc_state_t *st,
                                        const dra__gpools_t *gp, char *err, size_t errlen);
 /* The perDevice cost of device d of pool (driver, pool) told to fn: the snapshot of its live

@@ -313,17 +313,18 @@ static uint32_t counter_charges(const bf_t *x, const dra__gpool_t *p, const dra_
 
 /* DRASharedConsumableCapacity on (sharedcap.c): counter t of set cs of pool p - what the live
  * allocations' snapshots draw, the static counters of each used device once (a further share
- * of a device in use not at all), and the request-driven amount of every use. */
-static bool counter_ok_scc(const bf_t *x, const dra__gpool_t *p, const dra_counter_set_t *cs,
-                           uint32_t t)
+ * of a device in use not at all), and the request-driven amount of every use; a used device d
+ * drawing from a withheld set (the fail-closed rule) does not fit, whatever the amounts. */
+static bool counter_ok_scc(const bf_t *x, const dra_device_t *d, const dra__gpool_t *p,
+                           const dra_counter_set_t *cs, uint32_t t)
 {
     const dra__scc_ledger_t *l = NULL;
     (void)dra__alloc_state_scc(x->st, &l);
     const char *set = nz(cs->name), *name = nz(cs->counters[t].name);
     char err[8];
     dra__aq_t used = 0;
-    if (dra__scc_live_counter(l, p, set, name, &used, err, sizeof err))
-        return false; /* refused before the search (dra__scc_check_pools) */
+    if (dra__scc_live_counter(l, p, set, name, &used, NULL) && dra__device_draws_from(d, set))
+        return false;
     for (uint32_t di = 0; di < x->ndev; di++) {
         if (&x->gp.pools[x->devpool[di]] != p)
             continue;
@@ -363,7 +364,7 @@ static bool counter_ok(const bf_t *x, const dra_device_t *d, const dra__gpool_t 
 {
     const dra__beh_t *b = &x->b;
     if (b->scc)
-        return counter_ok_scc(x, p, cs, t);
+        return counter_ok_scc(x, d, p, cs, t);
     dra__aq_t avail = dra__aq_from(&cs->counters[t].value), used = 0;
     const dra_slice_t *const *lists[2] = {p->slices, p->other};
     uint32_t nl[2] = {p->nslices, p->nother};

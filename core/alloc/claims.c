@@ -123,6 +123,29 @@ struct scc_live_ctx {
     dra__scope_t *sc;
 };
 
+/* A counter set withheld by a live allocation whose charge cannot be established (sharedcap.c):
+ * kept once in the scope's list. */
+static void scc_live_withhold(void *ctx, const char *set, const char *device, const char *why)
+{
+    struct scc_live_ctx *x = ctx;
+    dra__scope_t *sc = x->sc;
+    for (uint32_t i = 0; i < sc->nwh; i++)
+        if (!strcmp(sc->wh[i].set, set))
+            return;
+    if (sc->nwh == sc->whcap) {
+        uint32_t nc = sc->whcap ? sc->whcap * 2 : 4;
+        struct wheld *nw = dra_arena_realloc(&x->ac->scratch, sc->wh, sc->whcap * sizeof *nw,
+                                             nc * sizeof *nw, 8);
+        if (!nw) {
+            sc->wh_nomem = true;
+            return;
+        }
+        sc->wh = nw;
+        sc->whcap = nc;
+    }
+    sc->wh[sc->nwh++] = (struct wheld){set, device, why};
+}
+
 /* What a live allocation draws from a counter the pool defines (one it does not define, as a
  * snapshot's removed counter set, draws from nothing). */
 static void scc_live_charge(void *ctx, const char *set, const char *name, dra__aq_t v)
@@ -157,8 +180,9 @@ static int scope_ready(dra__acall_t *ac, dra__slot_t *st)
             if (ac->state)
                 (void)dra__alloc_state_scc(ac->state, &l);
             struct scc_live_ctx x = {ac, sc};
-            if (dra__scc_live(l, p, scc_live_charge, &x, ac->err, sizeof ac->err))
-                return DRA_EFATAL; /* refused before the call by dra__scc_check_pools */
+            dra__scc_live(l, p, scc_live_charge, scc_live_withhold, &x);
+            if (sc->wh_nomem)
+                return DRA_ENOMEM;
         } else {
             for (uint32_t i = 0; i < p->nslices; i++)
                 subtract_allocated(ac, sc, p, p->slices[i]);
@@ -229,6 +253,18 @@ void dra__acall_scc_apply(dra__acall_t *ac, dra__slot_t *st, const dra__aq_t *pa
                 e->consumed += sign * pa[n];
             n++;
         }
+}
+
+const struct wheld *dra__acall_scc_withheld(dra__acall_t *ac, dra__slot_t *st, int *rc)
+{
+    *rc = scope_ready(ac, st);
+    if (*rc)
+        return NULL;
+    const dra__scope_t *sc = &ac->scopes[st->scope];
+    for (uint32_t i = 0; i < sc->nwh; i++)
+        if (dra__device_draws_from(st->d, sc->wh[i].set))
+            return &sc->wh[i];
+    return NULL;
 }
 
 /* Reserve the amounts pa: 1 reserved, 0 some counter of the scope is overdrawn, < 0 error. */
@@ -892,6 +928,17 @@ int dra__acall_allocate_device(dra__acall_t *ac, uint32_t ci, uint32_t rqi, uint
         }
         if (!fit)
             return R_FAIL;
+    }
+    /* the fail-closed rule (sharedcap.c): no device drawing from a withheld counter set, a
+     * further share of a device in use neither */
+    if (ac->b.scc && d->nconsumes) {
+        int rc;
+        if (dra__acall_scc_withheld(ac, st, &rc))
+            return R_FAIL;
+        if (rc)
+            return rc == DRA_EFATAL ? R_FATAL : R_NOMEM;
+    }
+    if (npa) {
         int rc = dra__acall_scc_reserve(ac, st, pa);
         if (rc < 0)
             return rc;
@@ -1071,8 +1118,8 @@ int dra__acall_preprocess(dra__acall_t *ac, dra_claim_t *const *claims, bool nee
             const dra_request_t *r = &claims[ci]->requests[ri];
             nrq += r->nfirst_available ? r->nfirst_available : 1;
         }
-    /* KEP-5941 with the gate on: the live allocations' cases sharedcap.c refuses, before
-     * anything is decided */
+    /* KEP-5941 with the gate on: the allocation state keeps the live snapshots (the states whose
+     * charge cannot be established withhold counter sets, sharedcap.c rule 6; nothing fails) */
     if (ac->b.scc && dra__scc_check_pools(&ac->b, ac->state, &ac->gp, ac->err, sizeof ac->err))
         return R_FATAL;
     ac->nrqs = nrq;

@@ -508,6 +508,10 @@ typedef struct funnel {
     char vamount[DRA_QUANTITY_FMT_MAX], vtotal[DRA_QUANTITY_FMT_MAX], vleft[DRA_QUANTITY_FMT_MAX];
     const char *pset, *pname, *pcap;
     char pwhy[160];
+    /* DRASharedConsumableCapacity: the first counter set seen withheld from a device (the
+     * fail-closed rule of sharedcap.c), its pool, the withholding live device and why */
+    const char *wset, *wdev, *wwhy;
+    const dra__gpool_t *wpool;
     const char *cgset;           /* first counter set whose allocated devices' groups refused one */
     const dra_taint_t *taint;    /* first untolerated taint seen */
     bool cap_missing;            /* capacityFits said the device lacks a requested capacity */
@@ -782,11 +786,38 @@ static void aq_text(dra__aq_t v, const dra_quantity_t *like, char *buf, size_t l
     dra_quantity_format(&q, buf, len);
 }
 
+/* DRASharedConsumableCapacity (sharedcap.c, the fail-closed rule): ST_COUNTERS when slot st's
+ * device draws from a counter set withheld because a live allocation's charge on it cannot be
+ * established, else ST_OK. */
+static int withheld_stage(xctx_t *z, funnel_t *f, dra__slot_t *st)
+{
+    dra__acall_t *c = z->c;
+    if (!st->d->nconsumes)
+        return ST_OK;
+    int rc;
+    const struct wheld *w = dra__acall_scc_withheld(c, st, &rc);
+    if (rc) {
+        z->rc = DRA_ENOMEM;
+        return ST_OK;
+    }
+    if (!w)
+        return ST_OK;
+    if (f && !f->wset) {
+        f->wset = w->set;
+        f->wdev = w->device;
+        f->wwhy = w->why;
+        f->wpool = &c->gp.pools[st->pool];
+    }
+    return ST_COUNTERS;
+}
+
 /* DRASharedConsumableCapacity (sharedcap.c, rules 1 and 3): the request-driven amounts of slot
  * st's device for rq, as the search resolves them before the static counters. ST_POLICY when a
  * counter's requestPolicy refuses its amount (or the amount cannot be represented: the search
- * would fail the call there); ST_COUNTERS when the amounts overdraw what the live allocations'
- * snapshots left; else ST_OK with the amounts reserved in *pa (undone by the caller). */
+ * would fail the call there); ST_COUNTERS when the device draws from a withheld counter set
+ * (withheld_stage, for a device without such amounts too) or the amounts overdraw what the live
+ * allocations' snapshots left; else ST_OK with the amounts reserved in *pa (undone by the
+ * caller). */
 static int scc_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t *st, dra__aq_t *buf,
                      uint32_t nbuf, dra__aq_t **pa)
 {
@@ -795,7 +826,7 @@ static int scc_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t *s
     uint32_t npa = dra__scc_nvalue_from(d);
     *pa = NULL;
     if (!npa)
-        return ST_OK;
+        return withheld_stage(z, f, st);
     dra__aq_t *amt = npa <= nbuf ? buf : dra_arena_alloc(z->ar, npa * sizeof *amt, 16);
     if (!amt) {
         z->rc = DRA_ENOMEM;
@@ -833,6 +864,9 @@ static int scc_stage(xctx_t *z, funnel_t *f, const dra__rq_t *rq, dra__slot_t *s
         }
     if (!fits)
         return ST_POLICY;
+    int ws = withheld_stage(z, f, st); /* the search's order: after the amounts are resolved */
+    if (ws != ST_OK || z->rc)
+        return ws;
     int rc = dra__acall_scc_reserve(c, st, amt);
     if (rc < 0) {
         if (rc == R_FATAL)
@@ -1218,6 +1252,14 @@ static bool short_of(xctx_t *z, uint32_t ci, uint32_t rqi, dra_why_t *w)
             return true;
         case ST_COUNTERS:
             BEGIN(DRA_WHY_COUNTERS);
+            if (f->wset) { /* sharedcap.c's fail-closed rule */
+                counters_fit(w, before, left);
+                put(w, " (counter set %s of pool %s/%s withheld, fail closed: the charge of the "
+                       "allocated device %s on it cannot be established, as %s), %u needed",
+                    f->wset, nz(f->wpool->driver), nz(f->wpool->name), nz(f->wdev), nz(f->wwhy),
+                    need);
+                return true;
+            }
             if (f->vf) { /* a request-driven counter: the amount and what is left */
                 counters_fit(w, before, left);
                 put(w, " (counter %s of counter set %s, drawn per allocation from the request: "

@@ -468,7 +468,8 @@ static void counter_use(ictx_t *x, const dra__gpool_t *pool, const dra_device_t 
 /* DRASharedConsumableCapacity on (sharedcap.c): each counter a result's device consumes - what
  * the live allocations' snapshots drew before, the static counters of each newly used device
  * once (counter_use), and the request-driven amount of every result, recomputed from its
- * request - stays within the counter's value; every result but an adminAccess one carries a
+ * request - stays within the counter's value, and no result's device draws from a counter set
+ * withheld by the fail-closed rule; every result but an adminAccess one carries a
  * consumedCounters snapshot whose perAllocation is those amounts. */
 static void check_counters_scc(ictx_t *x)
 {
@@ -487,8 +488,13 @@ static void check_counters_scc(ictx_t *x)
                     continue;
                 const char *set = nz(cs->name), *name = nz(tot->name);
                 dra__aq_t used = 0, add = 0;
-                if (dra__scc_live_counter(l, e->pool, set, name, &used, x->err, sizeof x->err)) {
-                    violation(x->out, "pool %s/%s: %s", e->pool->driver, e->pool->name, x->err);
+                const char *dev = NULL;
+                const char *why = dra__scc_live_counter(l, e->pool, set, name, &used, &dev);
+                if (why) { /* the fail-closed rule: no result draws from a withheld set */
+                    violation(x->out, "pool %s/%s: device %s draws from counter set %s, withheld "
+                              "because the charge of live device %s on it cannot be established "
+                              "(%s)", e->pool->driver, e->pool->name, nz(e->d->name), set,
+                              nz(dev), why);
                     return;
                 }
                 const dra_slice_t *const *lists[2] = {e->pool->slices, e->pool->other};
@@ -668,7 +674,7 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
         goto done;
     }
     if (dra__scc_check_pools(&x.b, before, &x.gp, x.err, sizeof x.err)) {
-        violation(out, "allocations returned where the allocator must refuse: %s", x.err);
+        violation(out, "allocations returned where the allocator must fail: %s", x.err);
         rc = DRA_OK;
         goto done;
     }

@@ -56,27 +56,73 @@
  *     without a snapshot (made before the gate) on a published device with static counters only
  *     is charged from the live slice, once per device (T legacy-static).
  *
- * Refused (a fatal error naming the pool and the case) because the sources read do not establish
- * upstream's rule, only some of its outcomes:
- *  - a device whose live allocations carry different perDevice snapshots (T
- *    conflicting-device-snapshots is Unsatisfiable with any rule that charges something);
- *  - a device with live allocations both with and without a snapshot;
- *  - a snapshot-less live allocation on a device with a valueFrom counter (T legacy-dynamic: some
- *    charge, which one not said) or on a device the pool no longer publishes (T
- *    legacy-missing-device; the fail-closed guard of kubernetes/kubernetes#140806 was still an
- *    open pull request in what could be read).
- * Read again for these four, without a settled rule: the KEP-5941 README as of its retarget to
+ *  6. Fail closed (drabench's rule; earlier revisions refused these states as Fatal): a live
+ *     allocation whose charge on a counter set cannot be established charges nothing and
+ *     withholds the counter sets it may draw from. The four states: (a) a device whose live
+ *     allocations carry different perDevice snapshots; (b) a device with live allocations both
+ *     with and without a snapshot; (c) a snapshot-less live allocation on a device with a
+ *     valueFrom counter; (d) a snapshot-less live allocation on a device its pool no longer
+ *     publishes. Withheld: the counter sets the device's live definition consumes from and those
+ *     its live allocations' snapshots name; when a snapshot-less allocation's device is not
+ *     published ((d), and (b) on such a device) nothing in the live state names them, so every
+ *     counter set the pool defines on the node. A withheld counter set counts as fully consumed:
+ *     no device that draws from it (names a counter of it in consumesCounters, whatever the
+ *     amount), a further share of a device in use included, is allocatable; the call does not
+ *     fail, and the pool's other counter sets, other pools and devices without counters stay
+ *     allocatable. This reproduces T's outcome for every case T has of these states:
+ *     conflicting-device-snapshots (a), legacy-dynamic (c) and legacy-missing-device (d) expect
+ *     no result and no error, Unsatisfiable (conformance upstream-1.37/146-148); (b) has no case
+ *     in T (v1.37/043). The scope is drabench's inference, not upstream text: in all three cases
+ *     T's only candidate (device-2) draws from the counter set of the allocated device, so T
+ *     does not tell a counter-set scope from a pool or a node scope, nor whether a zero draw or
+ *     a further share would pass. For (d) it is the scope of the open pull request
+ *     kubernetes/kubernetes#140806 (a pool that stops publishing an allocated device stops new
+ *     counter-consuming allocations from that pool on that node; other nodes, other pools and
+ *     counterless devices are unaffected); for (a)-(c), where the device is known, it is narrowed
+ *     to the counter sets the device and its snapshots name (v1.37/044-045 show the scope).
+ *
+ * Sources read for the four states (three searches; none states upstream's rule, only T's
+ * outcomes, which decided the class: Unsatisfiable, not a failed call):
+ * Read again for these four: the KEP-5941 README as of its retarget to
  * 1.38 says in "Recommended Rollout" that allocations made while the gate was off have no
  * snapshot and "do not charge shared counters until they are recreated", which master's table
  * contradicts (legacy-static is charged, legacy-dynamic is Unsatisfiable); a review thread of
  * #140084 (2026-07-22) reports that no-charge behaviour of a revision and calls it a follow-up;
  * #140806 is still open; the integration test (test/integration/dra, SharedConsumableCapacity)
- * covers only fresh allocations with the gate on and off. The allocator's own source of the
- * feature is still not readable (no stored version of allocator_experimental.go has it).
+ * covers only fresh allocations with the gate on and off.
+ * Read a third time (no whole tree of kubernetes/kubernetes could be read, the repository is too
+ * large; single files were read at given commits):
+ *  - T itself: in the loop that builds the six live-state cases, all four expect no result AND
+ *    no error (expectError unset, so RunTestAllocator requires err == nil): upstream answers
+ *    Unsatisfiable, never a failed call (drabench answered Fatal until rule 6). In
+ *    legacy-missing-device the device is neither published nor snapshotted, so there is nothing
+ *    to charge from: the outcome suggests (inference) a guard that withholds counters it cannot
+ *    account for, of a
+ *    scope (pool, counter set, node) T does not show (device-2, the only candidate, draws from
+ *    the same counter set);
+ *  - allocator_experimental.go at 8b6f4244d96e (evidently an earlier revision of #140084, stored
+ *    under kubernetes/kubernetes: `CapacityKey`, the unsplit `Counter` type, no snapshots) charges live
+ *    allocations by re-resolving each claim's request against the live device, skips a result
+ *    whose device the pool no longer publishes and fails the call when a result's request is
+ *    not in its claim; master's T contradicts it (snapshots are charged, policy drift ignored,
+ *    legacy-dynamic's allocated claim has no request and no error is expected), so it settles
+ *    nothing. The stored version at 45e50b11721d predates the feature (its SupportedFeatures
+ *    lacks SharedConsumableCapacity); no stored version between the merge and T was found;
+ *  - kubernetes/dynamic-resource-allocation ends at 3d036712930c (2026-07-01), before the
+ *    feature; kubernetes/enhancements ends at 64765b4b0238 (2026-07-24), whose KEP-5941 README
+ *    (3fd2f6d34523, 2026-06-16) has no snapshot text; the newest KEP README found (retargeted to
+ *    1.38, 2026-09-22) is the one quoted above;
+ *  - #140802 and #140806 (fail closed when a pool stops publishing an allocated device: per node,
+ *    every counter-consuming allocation from that pool; other pools, nodes and counterless
+ *    devices unaffected) are open as of their last stored comments (2026-08-01); #140802 points
+ *    to persisted allocation-time consumption as the fix for a changed device, and neither says
+ *    what the allocator does with the gate on.
  *
  * Cost: only with the gate on. Per call and gathered pool: a scan of the ledger's devices with
- * live results, and each of the pool's records once. Per commit / release result: a scan of
- * those devices. Per allocated device: its valueFrom counters.
+ * live results, and each of the pool's records once (a scan of the pool's devices for each
+ * device with a snapshot-less or withholding record); per candidate device with counters, a
+ * scan of the withheld counter sets. Per commit / release result: a scan of those devices. Per
+ * allocated device: its valueFrom counters.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,8 +487,41 @@ static const dra_device_t *published(const dra__gpool_t *p, const char *name)
     return NULL;
 }
 
-int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_charge_fn fn,
-                  void *ctx, char *err, size_t errlen)
+/* Why a device's charge cannot be established (the four states of the fail-closed rule). */
+static const char WHY_DIFFER[] = "its live allocations carry consumedCounters.perDevice snapshots "
+                                 "that differ";
+static const char WHY_MIXED[] = "it has live allocations both with and without a consumedCounters "
+                                "snapshot";
+static const char WHY_VALUE_FROM[] = "it is allocated without a consumedCounters snapshot and has "
+                                     "request-driven (valueFrom) counters";
+static const char WHY_GONE[] = "it is allocated without a consumedCounters snapshot and its pool "
+                               "no longer publishes it";
+
+/* The counter sets device entry d (published as dev, or NULL) withholds: those its live
+ * definition consumes from and those its records' snapshots name; with a snapshot-less record on
+ * a device the pool no longer publishes nothing names them, so every counter set the pool
+ * defines (a set may be told more than once). */
+static void withhold(const scc_dev_t *d, const dra_device_t *dev, bool legacy,
+                     const dra__gpool_t *p, const char *why, dra__scc_withhold_fn wfn, void *ctx)
+{
+    if (legacy && !dev) {
+        for (uint32_t i = 0; i < p->ncounter_slices; i++)
+            for (uint32_t j = 0; j < p->counter_slices[i]->ncounter_sets; j++)
+                wfn(ctx, nz(p->counter_slices[i]->counter_sets[j].name), d->device, why);
+        return;
+    }
+    for (uint32_t c = 0; dev && c < dev->nconsumes; c++)
+        wfn(ctx, nz(dev->consumes[c].counter_set), d->device, why);
+    for (uint32_t j = 0; j < d->n; j++) {
+        for (uint32_t k = 0; k < d->r[j].npd; k++)
+            wfn(ctx, d->r[j].pd[k].set, d->device, why);
+        for (uint32_t k = 0; k < d->r[j].npa; k++)
+            wfn(ctx, d->r[j].pa[k].set, d->device, why);
+    }
+}
+
+void dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_charge_fn fn,
+                   dra__scc_withhold_fn wfn, void *ctx)
 {
     for (uint32_t i = 0; l && i < l->n; i++) {
         const scc_dev_t *d = &l->d[i];
@@ -461,22 +540,18 @@ int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_ch
             if (!pd)
                 pd = o;
             else if (!amts_equal(pd->pd, pd->npd, o->pd, o->npd))
-                why = "has allocated results whose consumedCounters.perDevice snapshots differ";
+                why = WHY_DIFFER;
         }
-        const dra_device_t *dev = nleg ? published(p, d->device) : NULL;
+        const dra_device_t *dev = nleg || why ? published(p, d->device) : NULL;
         if (nsnap && nleg)
-            why = "has allocated results both with and without a consumedCounters snapshot";
+            why = WHY_MIXED;
         else if (nleg && !dev)
-            why = "is allocated without a consumedCounters snapshot and no longer published";
+            why = WHY_GONE;
         else if (nleg && dra__device_value_from(dev))
-            why = "is allocated without a consumedCounters snapshot and has request-driven "
-                  "counters (valueFrom)";
-        if (why) {
-            snprintf(err, errlen,
-                     "counters of pool %s/%s with feature gate DRASharedConsumableCapacity on: "
-                     "device %s %s, which drabench does not model (upstream's rule for it could "
-                     "not be established)", nz(p->driver), nz(p->name), d->device, why);
-            return DRA_EFATAL;
+            why = WHY_VALUE_FROM;
+        if (why) { /* fail closed: nothing charged, the counter sets withheld */
+            withhold(d, dev, nleg > 0, p, why, wfn, ctx);
+            continue;
         }
         if (nleg) { /* rule 5: from the live slice, once per device */
             for (uint32_t c = 0; c < dev->nconsumes; c++)
@@ -491,12 +566,12 @@ int dra__scc_live(const dra__scc_ledger_t *l, const dra__gpool_t *p, dra__scc_ch
             for (uint32_t k = 0; k < d->r[j].npa; k++)
                 fn(ctx, d->r[j].pa[k].set, d->r[j].pa[k].name, d->r[j].pa[k].v);
     }
-    return DRA_OK;
 }
 
 struct one_counter {
     const char *set, *name;
     dra__aq_t sum;
+    const char *device, *why; /* the first withholding of set */
 };
 
 static void add_one(void *ctx, const char *set, const char *name, dra__aq_t v)
@@ -506,13 +581,33 @@ static void add_one(void *ctx, const char *set, const char *name, dra__aq_t v)
         o->sum += v;
 }
 
-int dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p, const char *set,
-                          const char *name, dra__aq_t *sum, char *err, size_t errlen)
+static void held_one(void *ctx, const char *set, const char *device, const char *why)
 {
-    struct one_counter o = {nz(set), nz(name), 0};
-    int rc = dra__scc_live(l, p, add_one, &o, err, errlen);
+    struct one_counter *o = ctx;
+    if (!o->why && !strcmp(set, o->set)) {
+        o->device = device;
+        o->why = why;
+    }
+}
+
+const char *dra__scc_live_counter(const dra__scc_ledger_t *l, const dra__gpool_t *p,
+                                  const char *set, const char *name, dra__aq_t *sum,
+                                  const char **device)
+{
+    struct one_counter o = {nz(set), nz(name), 0, NULL, NULL};
+    dra__scc_live(l, p, add_one, held_one, &o);
     *sum = o.sum;
-    return rc;
+    if (device)
+        *device = o.device;
+    return o.why;
+}
+
+bool dra__device_draws_from(const dra_device_t *d, const char *set)
+{
+    for (uint32_t c = 0; c < d->nconsumes; c++)
+        if (d->consumes[c].ncounters && !strcmp(nz(d->consumes[c].counter_set), nz(set)))
+            return true;
+    return false;
 }
 
 int dra__scc_device_pd(const dra__scc_ledger_t *l, const char *driver, const char *pool,

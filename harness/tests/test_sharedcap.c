@@ -2,10 +2,11 @@
  * (valueFrom, a counter's requestPolicy, consumedCounters) as read, validated, written and
  * digested, and what every allocator does with them (core/alloc/sharedcap.c): nothing charged
  * with the gate off; with it on request-driven amounts charged per allocation, snapshots written
- * in results and charged for live allocations (committed and released), the cases refused as
- * not established, and the engine's hazard - the reference, the fast allocator, the brute force,
- * the invariant checker and the engine agreeing on each; and what the explain mode says of a
- * request-driven amount the requestPolicy refuses or the live snapshots leave no room for. */
+ * in results and charged for live allocations (committed and released), the live states whose
+ * charge cannot be established withholding their counter sets (fail closed), and the engine's
+ * hazard - the reference, the fast allocator, the brute force, the invariant checker and the
+ * engine agreeing on each; and what the explain mode says of a request-driven amount the
+ * requestPolicy refuses, the live snapshots leave no room for, or a withheld counter set. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -711,28 +712,61 @@ static void test_alloc_lifecycle(void)
     }
 }
 
-static void test_alloc_refused(void)
+static void test_alloc_withheld(void)
 {
-    /* the cases whose upstream rule could not be established: Fatal in every allocator */
-    struct {
-        const char *a, *b, *msg;
-    } k[] = {
-        {"m0-a", "m0-b", "perDevice snapshots differ"},
-        {"m0-a", "m0-legacy", "both with and without a consumedCounters snapshot"},
-        {"legacy-vf", NULL, "request-driven counters (valueFrom)"},
-        {"legacy-gone", NULL, "device gone is allocated without a consumedCounters snapshot and no "
-                              "longer published"},
+    /* the four live states whose charge cannot be established (sharedcap.c's fail-closed rule):
+     * counter set cs, which the device consumes from (for legacy-gone, which p no longer
+     * publishes, every counter set of p), is withheld - no VF and no further share of m0 is
+     * allocatable, in every allocator, the engine, the brute force; the call does not fail */
+    const char *k[][2] = {
+        {"m0-a", "m0-b"},      /* (a) perDevice snapshots differ */
+        {"m0-a", "m0-legacy"}, /* (b) with and without a snapshot */
+        {"legacy-vf", NULL},   /* (c) no snapshot, valueFrom counters */
+        {"legacy-gone", NULL}, /* (d) no snapshot, no longer published */
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
-        run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "vf-2", {k[i].a, k[i].b},
-                   DRA_OUTCOME_FATAL, k[i].msg, 1, NULL, NULL};
+        run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "vf-2", {k[i][0], k[i][1]},
+                   DRA_OUTCOME_UNSATISFIABLE, NULL, 1, NULL, NULL};
+        run_all(&r);
+        r.claim = "share";
         run_all(&r);
     }
-    /* a share's snapshot alone is not refused: its perDevice 1, not m0's live 2, leaves room
-     * for vf's 2 */
+    /* a share's snapshot alone is charged, not withheld: its perDevice 1, not m0's live 2,
+     * leaves room for vf's 2; a further share of m0 is allocated and copies that snapshot */
     run_t r = {k_live, DRA_RELEASE_1_38_PRE, ON, NULL, "vf-2", {"m0-a"}, DRA_OUTCOME_ALLOCATED,
                NULL, 1, "vf", "|cs.c=2"};
     run_all(&r);
+    r.claim = "share";
+    r.want_device = "m0";
+    r.want_snap = "cs.c=1|";
+    run_all(&r);
+    /* the invariant checker refuses a result drawing from a withheld set: vf-2's allocation made
+     * on an empty state, checked against the state with m0's differing shares */
+    fx_t x;
+    if (!fx_open(&x, k_live, DRA_RELEASE_1_38_PRE, ON))
+        return;
+    dra_claim_t *c = find(&x, "vf-2");
+    const dra_node_t *node = dra_model_find_node(&x.m, "node-1");
+    if (c && node) {
+        dra_alloc_outcome_t o;
+        CHECK_OK(dra_anyalloc_allocate(&x.ref, node, &c, 1, &x.out, &o));
+        CHECK_EQ_U64(o.kind, DRA_OUTCOME_ALLOCATED);
+        const char *const held[] = {"m0-a", "m0-b"};
+        for (int i = 0; i < 2; i++) {
+            dra_claim_t *h = find(&x, held[i]);
+            if (h)
+                CHECK_OK(dra_alloc_state_commit(x.st, h->allocation));
+        }
+        if (o.kind == DRA_OUTCOME_ALLOCATED) {
+            dra_inv_report_t rep;
+            CHECK_OK(dra_inv_check(&x.m, &x.f, x.st, x.cel, node, &c, o.allocations, 1, &rep));
+            CHECK(rep.nviolations > 0);
+            CHECK_MSG(rep.nviolations > 0 && strstr(rep.first[0], "draws from counter set cs, "
+                                                                  "withheld") != NULL,
+                      "%s", rep.nviolations ? rep.first[0] : "no violation");
+        }
+    }
+    fx_fini(&x);
 }
 
 /* ---- explain --------------------------------------------------------------------------------- */
@@ -792,13 +826,24 @@ static void test_explain(void)
                 "1 free matching device, none fits the counters left (counter c of counter set "
                 "cs, drawn per allocation from the request: 2 asked, 1 of 3 left after the live "
                 "allocations), 1 needed");
-    /* the policy's default (1) when the request asks nothing: live shares of m0 hold 1 + 2
-     * (their perDevice snapshots differ: refused) - with m0-a alone 1 is held, and d0's 1 and
-     * held-vf's 1 leave 0 */
+    /* the policy's default (1) when the request asks nothing: with m0-a 1 is held, and d0's 1
+     * and held-vf's 1 leave 0 */
     const char *const full[] = {"held-d0", "held-vf", "m0-a", NULL};
     explain_one(k_live, ON, "vf-any", full, DRA_WHY_COUNTERS,
                 "(counter c of counter set cs, drawn per allocation from the request: 1 asked, 0 "
                 "of 3 left after the live allocations)");
+    /* sharedcap.c's fail-closed rule: the counter set withheld, the device and why */
+    const char *const differ[] = {"m0-a", "m0-b", NULL};
+    explain_one(k_live, ON, "vf-2", differ, DRA_WHY_COUNTERS,
+                "2 free matching devices, none fits the counters left (counter set cs of pool "
+                "d.io/p withheld, fail closed: the charge of the allocated device m0 on it cannot "
+                "be established, as its live allocations carry consumedCounters.perDevice "
+                "snapshots that differ), 1 needed");
+    const char *const gone[] = {"legacy-gone", NULL};
+    explain_one(k_live, ON, "vf-2", gone, DRA_WHY_COUNTERS,
+                "(counter set cs of pool d.io/p withheld, fail closed: the charge of the allocated "
+                "device gone on it cannot be established, as it is allocated without a "
+                "consumedCounters snapshot and its pool no longer publishes it)");
     /* the gate off: nothing is drawn from a request, and the capacity vf-5 names is one the
      * devices lack */
     explain_one(k_live, NULL, "vf-5", NULL, DRA_WHY_CAPACITY, "capacity");
@@ -817,7 +862,7 @@ int main(void)
     RUN(test_alloc_release);
     RUN(test_alloc_shares);
     RUN(test_alloc_lifecycle);
-    RUN(test_alloc_refused);
+    RUN(test_alloc_withheld);
     RUN(test_explain);
     return check_summary();
 }
