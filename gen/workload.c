@@ -184,29 +184,46 @@ double dra_workload_report_wait(dra_workload_t *w, uint64_t pod)
     return life;
 }
 
-uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t k)
+void dra_workload_tag(dra_workload_t *w, uint64_t pod, uint32_t tag)
+{
+    if (w->has_pending && w->pending.pod == pod)
+        w->pending.tag = tag;
+}
+
+uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t *tags,
+                                      uint32_t k)
 {
     size_t nh = w->nheap;
     uint32_t n = nh < k ? (uint32_t)nh : k;
+    const dra_wl_dep_t *h = w->heap;
     if (n < 3) {
-        for (uint32_t i = 0; i < n; i++)
-            pods[i] = w->heap[i].pod;
+        for (uint32_t i = 0; i < n; i++) {
+            pods[i] = h[i].pod;
+            if (tags)
+                tags[i] = h[i].tag;
+        }
         return n;
     }
     /* the second earliest is the earlier child of the root; the third, the root's other child
      * or a child of the second */
-    const dra_wl_dep_t *h = w->heap;
     size_t s = dep_less(&h[2], &h[1]) ? 2 : 1, t = 3 - s;
     for (size_t c = 2 * s + 1; c <= 2 * s + 2 && c < nh; c++)
         if (dep_less(&h[c], &h[t]))
             t = c;
-    pods[0] = h[0].pod;
-    pods[1] = h[s].pod;
-    pods[2] = h[t].pod;
-    uint32_t m = 3;
+    size_t at[3] = {0, s, t};
+    uint32_t m = 0;
+    for (; m < 3; m++) {
+        pods[m] = h[at[m]].pod;
+        if (tags)
+            tags[m] = h[at[m]].tag;
+    }
     for (size_t i = 1; i < nh && m < n; i++) /* the rest in heap order */
-        if (i != s && i != t)
-            pods[m++] = h[i].pod;
+        if (i != s && i != t) {
+            pods[m] = h[i].pod;
+            if (tags)
+                tags[m] = h[i].tag;
+            m++;
+        }
     return n;
 }
 
@@ -214,7 +231,7 @@ int dra_workload_depart_at(dra_workload_t *w, uint64_t pod, uint32_t mix, double
 {
     if (mix >= w->spec.nmix)
         return DRA_EINVAL;
-    dra_wl_dep_t d = {t, pod, UINT64_MAX, mix};
+    dra_wl_dep_t d = {t, pod, UINT64_MAX, mix, 0};
     return heap_push(w, &d);
 }
 
@@ -280,6 +297,7 @@ int dra_workload_next(dra_workload_t *w, dra_wl_event_t *ev)
         w->pending.pod = ev->pod;
         w->pending.claim = ev->claim;
         w->pending.mix = ev->mix;
+        w->pending.tag = 0; /* none until the caller's dra_workload_tag */
         w->has_pending = true;
         w->next_arrival += dra_rng_exp(&w->r_arrival, 1.0 / w->spec.rate);
     } else {

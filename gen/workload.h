@@ -75,6 +75,7 @@ typedef struct dra_wl_dep {
     uint64_t pod;
     uint64_t claim;
     uint32_t mix;
+    uint32_t tag; /* the caller's (dra_workload_tag); 0: none. Not part of the order */
 } dra_wl_dep_t;
 
 typedef struct dra_workload {
@@ -115,12 +116,21 @@ double dra_workload_report_wait(dra_workload_t *w, uint64_t pod);
  * stream; the stream does not end while departures are due). DRA_ENOMEM. */
 DRA_NODISCARD int dra_workload_depart_at(dra_workload_t *w, uint64_t pod, uint32_t mix,
                                          double t);
-/* The pods of up to k departures due next (pods[0..return-1]): the three earliest in their
- * order (a look-ahead that starts each one's loads a stage per departure needs the order), then
- * other entries of the departure heap's first k, unordered. A departure not yet in the heap (the
- * last arrival's) or one a waiting arrival gets later is not seen: for hints (prefetching) only.
+/* Tag the departure of the arrival just returned (before the next dra_workload_next; ignored
+ * for another pod or one that does not depart): a number of the caller's (the runner: its
+ * result slot + 1) that dra_workload_peek_departures hands back with the pod, so that a
+ * look-ahead finds what the pod holds without a lookup by pod. 0 is no tag (as every departure
+ * starts, and one dra_workload_depart_at makes). Changes no event: the order is time, then pod.
+ * O(1). */
+void dra_workload_tag(dra_workload_t *w, uint64_t pod, uint32_t tag);
+/* The pods of up to k departures due next (pods[0..return-1]), and when tags is not NULL their
+ * tags (dra_workload_tag; 0: none) in tags[0..return-1]: the three earliest in their order (a
+ * look-ahead that starts each one's loads a stage per departure needs the order), then other
+ * entries of the departure heap's first k, unordered. A departure not yet in the heap (the last
+ * arrival's) or one a waiting arrival gets later is not seen: for hints (prefetching) only.
  * O(k). */
-uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t k);
+uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t *tags,
+                                      uint32_t k);
 /* True when w holds its invariants: a non-empty mix with strictly increasing cumulative weights
  * ending at the total, the departure heap ordered (earliest time, then pod) within its capacity,
  * shared-claim fill counts within their share, arrivals within count. O(mix + heap); meant for

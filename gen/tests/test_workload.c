@@ -140,7 +140,7 @@ static void test_peek_departures(void)
         memcpy(after, pods, sizeof after);
         nafter = n;
         prev2_depart = prev_depart;
-        n = dra_workload_peek_departures(&w, pods, 3);
+        n = dra_workload_peek_departures(&w, pods, NULL, 3);
         CHECK(n == (w.nheap < 3 ? w.nheap : 3));
         /* the three are the heap's three earliest, in order (by time, then pod) */
         for (uint32_t i = 0; i < n; i++) {
@@ -154,17 +154,58 @@ static void test_peek_departures(void)
                           (w.heap[j].time == w.heap[at].time && w.heap[j].pod < w.heap[at].pod);
             CHECK_EQ_U64(before, i);
         }
-        CHECK(dra_workload_peek_departures(&w, pods + 2, 0) == 0);
+        CHECK(dra_workload_peek_departures(&w, pods + 2, NULL, 0) == 0);
         prev_depart = true;
     }
     CHECK(rc == 0 && seen > 100 && seen2 > 10);
     dra_workload_fini(&w);
 }
 
+/* dra_workload_tag: each departure comes back from dra_workload_peek_departures with the tag its
+ * arrival was given (0 for an arrival left untagged, a tag for another pod is ignored), and the
+ * tags change no event: the stream equals an untagged run's. */
+static void test_tags(void)
+{
+    dra_wl_mix_t mix[] = {{0, 1, 1}};
+    dra_workload_spec_t spec = {.mode = DRA_WL_STEADY, .count = 3000, .rate = 100,
+                                .lifetime = {DRA_DIST_EXP, 2, 0}, .mix = mix, .nmix = 1};
+    dra_workload_t w, u;
+    dra_diag_t d;
+    CHECK_OK(dra_workload_init(&w, &spec, 5, &d));
+    CHECK_OK(dra_workload_init(&u, &spec, 5, &d));
+    dra_wl_event_t ev, eu;
+    uint64_t pods[7];
+    uint32_t tags[7];
+    int rc, peeked = 0, untagged = 0;
+    while ((rc = dra_workload_next(&w, &ev)) == 1) {
+        CHECK(dra_workload_next(&u, &eu) == 1);
+        CHECK(ev.kind == eu.kind && ev.pod == eu.pod && ev.time == eu.time);
+        if (ev.kind == DRA_WL_ARRIVE) {
+            dra_workload_report(&w, ev.pod, true);
+            dra_workload_report(&u, eu.pod, true);
+            dra_workload_tag(&w, ev.pod + 1, 77); /* another pod: ignored */
+            if (ev.pod % 5) /* every fifth untagged */
+                dra_workload_tag(&w, ev.pod, (uint32_t)(ev.pod * 3 + 1));
+            continue;
+        }
+        uint32_t n = dra_workload_peek_departures(&w, pods, tags, 7);
+        for (uint32_t i = 0; i < n; i++) {
+            CHECK_EQ_U64(tags[i], pods[i] % 5 ? pods[i] * 3 + 1 : 0);
+            peeked++;
+            untagged += tags[i] == 0;
+        }
+    }
+    CHECK(rc == 0 && dra_workload_next(&u, &eu) == 0);
+    CHECK(peeked > 1000 && untagged > 100);
+    dra_workload_fini(&w);
+    dra_workload_fini(&u);
+}
+
 int main(void)
 {
     RUN(test_check);
     RUN(test_peek_departures);
+    RUN(test_tags);
     RUN(test_dist_const);
     RUN(test_dist_uniform);
     RUN(test_dist_exp);

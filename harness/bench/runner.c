@@ -2093,48 +2093,57 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 }
 
 /* Departures after the one being released whose lines that release starts loading: the next
- * three in their order (dra_workload_peek_departures orders them), then eight more of the
- * departure heap's first 11 entries. */
-#define RELEASE_AHEAD 11
-/* Of those, the ones whose slot line is started (the farther ones: only their pod's slot
- * number, so that reading it a step later to start the slot line does not wait). */
-#define RELEASE_SLOT_AHEAD 7
+ * three in their order (dra_workload_peek_departures orders them), then four more of the
+ * departure heap's first 7 entries. */
+#define RELEASE_AHEAD 7
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
 #define RELEASE_LINES 4
 
+/* The slot a departure peeked at holds: its tag (the runner tags each placed pod's departure
+ * with its slot + 1: dra_workload_tag), else (a PodGroup's pod, whose departure the group cycle
+ * makes) the pod's entry of pod_slot, a load of its own. NONE when neither names a slot. */
+static inline uint32_t peek_slot(const ctx_t *c, uint64_t pod, uint32_t tag)
+{
+    if (tag)
+        return tag - 1 < c->nslots ? tag - 1 : NONE;
+    return pod < c->cap_pod ? c->pod_slot[pod] : NONE;
+}
+
 /* Start the loads of the next releases: the workload's departure heap says which pods leave
- * next. A release's own prefetch (in the engine) cannot start before the first load of what it
- * releases by (the engine's release record, else the pod's result memory: written at commit or
- * placement long before and evicted since) returns; this starts the chain of loads that leads
- * there a few releases ahead, one step per release so each step finds the line the step before
- * started: the slot of each of the departures after the next two; with a release record, its
- * stage 0 (the record), 1 (state entries, row mirror, per-row columns) and 2 (signature entries,
- * the allocator's pool entries) for the third, second and next departure
- * (dra_engine_prefetch_record); without one, the result memory of the third, the engine's
- * release lines of the second (dra_engine_prefetch_release) and what those lines name for the
- * next (dra_engine_prefetch_release_next: a share's state and capacity lines). Hints only:
- * nothing is changed, and a guess the heap gets wrong
- * (a departure not yet in it, a shared claim still held) costs a few loads. It runs inside the
- * release's timed region: a release pays for the hints of the ones after it. */
+ * next, and each departure's tag which slot each one holds. A release's own prefetch (in the
+ * engine) cannot start before the first load of what it releases by (the engine's release
+ * record, else the pod's result memory: written at commit or placement long before and evicted
+ * since) returns; this starts the chain of loads that leads there a few releases ahead, one
+ * step per release so each step finds the line the step before started: the slot line of each
+ * of the departures after the next three; with a release record, its stage 0 (the record), 1
+ * (state entries, row mirror, per-row columns) and 2 (signature entries, the allocator's pool
+ * entries) for the third, second and next departure (dra_engine_prefetch_record); without one,
+ * the result memory of the third, the engine's release lines of the second
+ * (dra_engine_prefetch_release) and what those lines name for the next
+ * (dra_engine_prefetch_release_next: a share's state and capacity lines). Hints only: nothing
+ * is changed, and a guess the heap gets wrong (a departure not yet in it, a shared claim still
+ * held) costs a few loads. It runs inside the release's timed region: a release pays for the
+ * hints of the ones after it. */
 static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
 {
     uint64_t pods[RELEASE_AHEAD];
-    uint32_t n = dra_workload_peek_departures(w, pods, RELEASE_AHEAD);
-    for (uint32_t i = n; i-- > RELEASE_SLOT_AHEAD;) /* farthest first: the slot number */
-        if (pods[i] < c->cap_pod)
-            __builtin_prefetch(&c->pod_slot[pods[i]]);
-    for (uint32_t i = n < RELEASE_SLOT_AHEAD ? n : RELEASE_SLOT_AHEAD; i-- > 3;) /* the slot line */
-        if (pods[i] < c->cap_pod && c->pod_slot[pods[i]] != NONE)
-            __builtin_prefetch(&c->slots[c->pod_slot[pods[i]]]);
+    uint32_t tags[RELEASE_AHEAD];
+    uint32_t n = dra_workload_peek_departures(w, pods, tags, RELEASE_AHEAD);
+    for (uint32_t i = n; i-- > 3;) { /* the slot line */
+        uint32_t si = peek_slot(c, pods[i], tags[i]);
+        if (si != NONE)
+            __builtin_prefetch(&c->slots[si]);
+    }
     for (uint32_t i = 0; i < n && i < 3; i++) {
-        if (pods[i] >= c->cap_pod || c->pod_slot[pods[i]] == NONE)
+        uint32_t si = peek_slot(c, pods[i], tags[i]);
+        if (si == NONE)
             continue;
-        const slot_t *s = &c->slots[c->pod_slot[pods[i]]];
+        const slot_t *s = &c->slots[si];
         if (!s->live || !s->n || !s->allocs)
             continue;
         if (s->recd) { /* the record three steps ahead, its rows' lines two, what they name one */
-            dra_engine_prefetch_record(c->eng, &c->recs[c->pod_slot[pods[i]]], 2 - i);
+            dra_engine_prefetch_record(c->eng, &c->recs[si], 2 - i);
             continue;
         }
         if (i == 0) {
@@ -3013,6 +3022,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
                 if (!placed && !warmup && (rc = note_failure(c, &ev, before)))
                     break;
                 dra_workload_report(&w, ev.pod, placed);
+                if (placed) /* for the release look-ahead (prefetch_releases) */
+                    dra_workload_tag(&w, ev.pod, c->pod_slot[ev.pod] + 1);
             }
             arrivals++;
             if (c->health && (rc = health_tick(c, arrivals)))
