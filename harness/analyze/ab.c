@@ -463,6 +463,8 @@ static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
     if (s->pin >= 0)
         fprintf(f, "; every process pinned to CPU %d", s->pin);
     fprintf(f, "; ASLR %s", s->no_aslr ? "off" : "on");
+    fprintf(f, "; %s", s->in_place ? "executables run in place"
+                                   : "each process a fresh copy of its executable");
     if (s->pause_ms)
         fprintf(f, "; %u ms pause between processes", s->pause_ms);
     if (s->max_load > 0)
@@ -731,6 +733,8 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
     json_object_set_new(method, "seed", json_string(seed));
     json_object_set_new(method, "pin_cpu", s->pin >= 0 ? json_integer(s->pin) : json_null());
     json_object_set_new(method, "aslr", json_boolean(!s->no_aslr));
+    json_object_set_new(method, "executable",
+                        json_string(s->in_place ? "in place" : "a fresh copy per process"));
     json_object_set_new(method, "pause_ms", json_integer(s->pause_ms));
     json_object_set_new(method, "max_load", s->max_load > 0 ? json_real(s->max_load) : json_null());
     json_object_set_new(method, "budget_s", s->budget_s > 0 ? json_real(s->budget_s) : json_null());

@@ -135,6 +135,7 @@ typedef struct dra_ab_session {
     size_t rounds, aa; /* planned per scenario */
     int pin;           /* CPU every process was pinned to, -1 = none */
     bool no_aslr;
+    bool in_place;    /* processes ran the given files (else each a fresh copy of its file) */
     bool sample_best; /* a process's sample: its best repetition (else their median) */
     unsigned pause_ms;
     double max_load; /* wait before a round while the load is at or above it; 0 = never */

@@ -68,6 +68,12 @@ static const char help_use[] =
     "                           always recorded)\n"
     "      --pin CPU            run every process on this CPU (sched_setaffinity)\n"
     "      --no-aslr            disable address-space randomization in every process\n"
+    "      --in-place           run A and B from the given files (default: every process runs\n"
+    "                           a fresh copy of its executable, written into the sitting's\n"
+    "                           temporary directory and removed after it: two files of the\n"
+    "                           same bytes time differently, by where their pages sit in\n"
+    "                           memory, and a fresh copy per process turns that into noise\n"
+    "                           the A/A rounds measure instead of a fixed bias of one side)\n"
     "      --pause MS           sleep between processes (default 0)\n"
     "      --max-load L         before a round, wait while the 1-minute load average is >= L\n"
     "                           (at most --load-wait seconds, default 120; then the round runs,\n"
@@ -131,7 +137,7 @@ typedef struct ab_args {
     bool has_seed, has_rounds, has_aa;
     unsigned long long seed;
     int pin;
-    bool no_aslr, quiet, median;
+    bool no_aslr, quiet, median, in_place;
     unsigned pause_ms, load_wait;
     double max_load, threshold, alpha;
     dra_progress_when_t when;
@@ -494,6 +500,51 @@ typedef struct sitting {
     size_t *nab, *naa; /* per scenario: rounds done */
 } sitting_t;
 
+/* Copy the executable src to dst (created, mode 0700, closed before it runs: a file open for
+ * writing cannot be executed): DRA_OK, or DRA_EXIT_ENV with the reason printed. The copy's
+ * page-cache pages are new ones, wherever the kernel puts them: that is its purpose. */
+static int copy_exe(const char *src, const char *dst)
+{
+    int in = open(src, O_RDONLY | O_CLOEXEC);
+    int out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+    bool ok = in >= 0 && out >= 0;
+    char buf[1 << 16];
+    while (ok) {
+        ssize_t n = read(in, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        for (ssize_t w = 0; ok && w < n;) {
+            ssize_t k = write(out, buf + w, (size_t)(n - w));
+            if (k < 0 && errno == EINTR)
+                continue;
+            ok = k > 0;
+            w += k > 0 ? k : 0;
+        }
+    }
+    int e = errno;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok) {
+        fprintf(stderr, "drabench ab: cannot copy the executable ");
+        dra_esc_term(stderr, src);
+        fprintf(stderr, " to ");
+        dra_esc_term(stderr, dst);
+        fprintf(stderr, ": %s\n", strerror(e));
+        if (out >= 0)
+            unlink(dst);
+        return DRA_EXIT_ENV;
+    }
+    return DRA_OK;
+}
+
 /* Run one process of side (0 A, 1 B) on scenario i and read its sample of every metric into v:
  * DRA_EXIT_OK, or the status that ends the sitting (printed). */
 static int one_process(sitting_t *t, size_t i, int side, double *v)
@@ -508,7 +559,18 @@ static int one_process(sitting_t *t, size_t i, int side, double *v)
     else
         snprintf(out, sizeof out, "%s/p%llu.json", t->tmpdir, (unsigned long long)t->nproc);
     snprintf(err, sizeof err, "%s/p%llu.err", t->tmpdir, (unsigned long long)t->nproc);
-    int st = run_process(t->exe[side], sc, out, err, &t->cfg[side]);
+    const char *exe = t->exe[side];
+    char copy[1024];
+    if (!t->o->in_place) {
+        snprintf(copy, sizeof copy, "%s/p%llu-%c", t->tmpdir, (unsigned long long)t->nproc,
+                 side ? 'B' : 'A');
+        if (copy_exe(exe, copy) != DRA_OK)
+            return DRA_EXIT_ENV;
+        exe = copy;
+    }
+    int st = run_process(exe, sc, out, err, &t->cfg[side]);
+    if (exe != t->exe[side])
+        unlink(copy);
     if (st != 0) {
         dra_progress_clear(&t->prog);
         fprintf(stderr, "drabench ab: %s (%c) run ", t->exe[side], side ? 'B' : 'A');
@@ -775,6 +837,7 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
         O_SEED,
         O_PIN,
         O_NOASLR,
+        O_INPLACE,
         O_PAUSE,
         O_MAXLOAD,
         O_LOADWAIT,
@@ -800,6 +863,7 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
                                          {"seed", required_argument, NULL, O_SEED},
                                          {"pin", required_argument, NULL, O_PIN},
                                          {"no-aslr", no_argument, NULL, O_NOASLR},
+                                         {"in-place", no_argument, NULL, O_INPLACE},
                                          {"pause", required_argument, NULL, O_PAUSE},
                                          {"max-load", required_argument, NULL, O_MAXLOAD},
                                          {"load-wait", required_argument, NULL, O_LOADWAIT},
@@ -905,6 +969,9 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
         }
         case O_NOASLR:
             a->no_aslr = true;
+            break;
+        case O_INPLACE:
+            a->in_place = true;
             break;
         case O_PAUSE:
         case O_LOADWAIT:
@@ -1161,6 +1228,7 @@ int dra_cmd_ab(int argc, char **argv)
     s.aa = a.aa;
     s.pin = a.pin;
     s.no_aslr = a.no_aslr;
+    s.in_place = a.in_place;
     s.pause_ms = a.pause_ms;
     s.max_load = a.max_load;
     s.budget_s = a.budget;
@@ -1265,13 +1333,18 @@ int dra_cmd_ab(int argc, char **argv)
 
 out:
     if (t.tmpdir[0]) {
-        /* our files: p<N>.json (without --keep) and p<N>.err */
+        /* our files: p<N>.json (without --keep), p<N>.err and a copy p<N>-A or p<N>-B that an
+         * interrupted process left */
         for (uint64_t i = 1; i <= t.nproc; i++) {
             char p[600];
             snprintf(p, sizeof p, "%s/p%llu.json", t.tmpdir, (unsigned long long)i);
             unlink(p);
             snprintf(p, sizeof p, "%s/p%llu.err", t.tmpdir, (unsigned long long)i);
             unlink(p);
+            for (int c = 'A'; c <= 'B'; c++) {
+                snprintf(p, sizeof p, "%s/p%llu-%c", t.tmpdir, (unsigned long long)i, c);
+                unlink(p);
+            }
         }
         rmdir(t.tmpdir);
     }

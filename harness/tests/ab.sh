@@ -52,6 +52,19 @@ mechanics)
     "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 3 --invariants off" --rounds 6 --aa 3 --seed 9 -q --format md >"$T/ab.md" 2>/dev/null; rc=$?
     [ $rc -ne 2 ] && [ $rc -ne 4 ] || fail "A/A sitting exited $rc"
     grep -q '^## drabench ab: ' "$T/ab.md" || fail "no Markdown heading"
+    # every process runs a fresh copy of its executable in the sitting's temporary directory,
+    # removed after it (two files of the same bytes time differently); --in-place runs the file
+    jq -e '.method.executable == "a fresh copy per process"' "$T/ab.json" >/dev/null || fail "method.executable: $(jq -c .method.executable "$T/ab.json")"
+    mkdir -p "$T/tmp" "$T/kc" "$T/ki"
+    TMPDIR="$T/tmp" "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 1 --invariants off" --rounds 2 --aa 1 --seed 3 -q --keep "$T/kc" -o "$T/c.json" >/dev/null 2>&1; rc=$?
+    [ $rc -ne 2 ] && [ $rc -ne 4 ] || fail "a sitting with copies exited $rc"
+    [ -z "$(ls -A "$T/tmp")" ] || fail "the sitting left files in its temporary directory: $(ls -AR "$T/tmp")"
+    [ "$(cat "$T"/kc/*.json | jq -r '.host.executable' | grep -cE "^$T/tmp/drabench-ab\.[^/]+/p[0-9]+-[AB]\$")" -eq 6 ] || fail "the processes did not run fresh copies: $(cat "$T"/kc/*.json | jq -r .host.executable)"
+    [ "$(cat "$T"/kc/*.json | jq -r '.host.executable' | sort -u | wc -l)" -eq 6 ] || fail "a copy was reused"
+    TMPDIR="$T/tmp" "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 1 --invariants off" --rounds 2 --aa 1 --seed 3 -q --in-place --keep "$T/ki" -o "$T/i.json" >/dev/null 2>&1
+    jq -e '.method.executable == "in place"' "$T/i.json" >/dev/null || fail "--in-place: method.executable $(jq -c .method.executable "$T/i.json")"
+    real=$(readlink -f "$DRABENCH")
+    [ "$(cat "$T"/ki/*.json | jq -r '.host.executable' | sort -u)" = "$real" ] || fail "--in-place ran $(cat "$T"/ki/*.json | jq -r .host.executable | sort -u), want $real"
     grep -q '| scenario | metric | rounds (A/B+A/A) |' "$T/ab.md" || fail "no Markdown table"
     # no A/A rounds (and too few A/B rounds for a test): the floor and p are dashes, never "nan"
     "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 1 --invariants off" --rounds 2 --aa 0 --seed 9 -q --format md >"$T/ab0.md" 2>/dev/null
