@@ -25,7 +25,7 @@
 #include "gen/rng.h"
 #include "gen/shapes.h"
 #include "gen/workload.h"
-#include "scenario.h"
+#include "scen_fx.h"
 #include "table/table.h"
 
 typedef struct pod {
@@ -95,9 +95,7 @@ static bool same(const dra_model_t *m, const dra_engine_result_t *a, const dra_e
 }
 
 typedef struct world {
-    dra_scenario_t scn;
-    dra_model_t m;
-    dra_scenario_built_t built;
+    scen_fx_t x; /* the scenario, its model and workload */
     dra_claim_t **claims;
     dra_arena_t tarena;
     dra_table_t *t;
@@ -107,21 +105,13 @@ typedef struct world {
 static bool world_init(world_t *w, const char *name)
 {
     memset(w, 0, sizeof *w);
+    dra_arena_init(&w->tarena, 0);
+    if (!scen_fx_load(&w->x, name))
+        return false;
     dra_diag_t d;
     dra_diag_clear(&d);
-    dra_model_init(&w->m);
-    dra_arena_init(&w->tarena, 0);
-    int rc = dra_scenario_load_named(&w->scn, name, &d);
-    CHECK_MSG(rc == DRA_OK, "%s: %s", name, d.msg);
-    if (rc)
-        return false;
-    rc = dra_scenario_build(&w->scn, &w->m, w->scn.seed, &w->built, &d);
-    CHECK_MSG(rc == DRA_OK, "%s: %s", name, d.msg);
-    if (rc)
-        return false;
-    CHECK_OK(dra_model_imply_nodes(&w->m));
-    w->claims = calloc(w->scn.nmix + 1, sizeof *w->claims); /* per release: rig_init */
-    CHECK_OK(dra_table_build(&w->m, &w->tarena, &w->t, &d));
+    w->claims = calloc(w->x.scn.nmix + 1, sizeof *w->claims); /* per release: rig_init */
+    CHECK_OK(dra_table_build(&w->x.m, &w->tarena, &w->t, &d));
     w->ok = true;
     return true;
 }
@@ -130,9 +120,7 @@ static void world_fini(world_t *w)
 {
     free(w->claims);
     dra_arena_fini(&w->tarena);
-    dra_scenario_built_fini(&w->built);
-    dra_model_fini(&w->m);
-    dra_scenario_fini(&w->scn);
+    scen_fx_fini(&w->x);
 }
 
 typedef struct rig {
@@ -153,36 +141,25 @@ static const char *g_gate_off;
 static bool rig_init(rig_t *g, world_t *w, dra_release_t rel)
 {
     memset(g, 0, sizeof *g);
-    dra_alloc_features_init(&g->f, rel);
-    for (uint32_t i = 0; i < w->scn.nfeatures; i++) {
-        dra_gate_t gt; /* a 1.37 scenario under an older profile: its new gates do not exist */
-        if (dra_alloc_gate_lookup(w->scn.features[i].name, &gt) &&
-            !dra_alloc_gate_stage(rel, gt).exists)
-            continue;
-        CHECK_OK(dra_alloc_features_set_gate(&g->f, w->scn.features[i].name, w->scn.features[i].on,
-                                             NULL));
-    }
+    /* a 1.37 scenario under an older profile: its new gates do not exist */
+    scen_fx_features(&w->x, rel, true, &g->f);
     if (g_gate_off)
         CHECK_OK(dra_alloc_features_set_gate(&g->f, g_gate_off, false, NULL));
-    dra_alloc_options_t ao = {0, w->scn.seed};
+    dra_alloc_options_t ao = {0, w->x.scn.seed};
     dra_diag_t d;
     dra_diag_clear(&d);
-    CHECK_OK(dra_alloc_state_new(&w->m, &g->f, &g->st));
-    CHECK_OK(dra_alloc_state_add_model_claims(g->st));
-    g->empty = dra_alloc_state_digest(g->st);
+    g->st = scen_fx_state(&w->x, &g->f, &g->empty);
     CHECK_OK(dra_cel_cache_new(&g->cel));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &w->m, &g->f, g->st, g->cel, &ao, &g->fa));
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &w->m, &g->f, g->st, g->cel, &ao, &g->ba));
-    CHECK_OK(dra_engine_new(&w->m, w->t, &g->f, g->st, g->cel, &g->fa, NULL, &g->e, &d));
-    g->plans = calloc(w->scn.nmix + 1, sizeof *g->plans);
-    for (uint32_t i = 0; g->e && i < w->scn.nmix; i++) {
+    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &w->x.m, &g->f, g->st, g->cel, &ao, &g->fa));
+    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_FAST, &w->x.m, &g->f, g->st, g->cel, &ao, &g->ba));
+    CHECK_OK(dra_engine_new(&w->x.m, w->t, &g->f, g->st, g->cel, &g->fa, NULL, &g->e, &d));
+    g->plans = calloc(w->x.scn.nmix + 1, sizeof *g->plans);
+    for (uint32_t i = 0; g->e && i < w->x.scn.nmix; i++) {
         /* the shape's claim under this release (an extended-resource pod's depends on the
          * DRAExtendedResource gate; without a claim its pods are unschedulable: no plan) */
-        dra_scenario_claim_t sc;
-        CHECK_OK(dra_scenario_shape_claim(&w->built, i, &w->m, &g->f, &sc, &d));
-        w->claims[i] = sc.claim;
+        w->claims[i] = scen_fx_claim(&w->x, i, &g->f);
         g->plans[i] = UINT32_MAX;
-        if (sc.claim)
+        if (w->claims[i])
             CHECK_OK(dra_engine_plan(g->e, &w->claims[i], 1, &g->plans[i]));
     }
     return g->e != NULL;
@@ -210,13 +187,13 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
     uint64_t empty = g->empty;
     dra_diag_t d;
     dra_diag_clear(&d);
-    dra_workload_spec_t spec = w->built.workload;
+    dra_workload_spec_t spec = w->x.built.workload;
     if (spec.count > npods)
         spec.count = npods;
     dra_workload_t wl;
-    CHECK_OK(dra_workload_init(&wl, &spec, w->scn.seed, &d));
+    CHECK_OK(dra_workload_init(&wl, &spec, w->x.scn.seed, &d));
     dra_rng_t rng;
-    dra_rng_seed(&rng, w->scn.seed, DRA_STREAM_PLACEMENT);
+    dra_rng_seed(&rng, w->x.scn.seed, DRA_STREAM_PLACEMENT);
     pod_t *pods = calloc(spec.count + 1, sizeof *pods);
     uint64_t nrec = 0;
     uint32_t *claim_pod = NULL;
@@ -281,8 +258,8 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
             dra_workload_report(&wl, ev.pod, false);
             continue;
         }
-        uint32_t start = pol == DRA_ENGINE_RANDOM && w->m.nnodes
-                             ? (uint32_t)dra_rng_below(&rng, w->m.nnodes) : 0;
+        uint32_t start = pol == DRA_ENGINE_RANDOM && w->x.m.nnodes
+                             ? (uint32_t)dra_rng_below(&rng, w->x.m.nnodes) : 0;
         dra_arena_init(&p->arena, 0);
         p->arena_init = true;
         dra_arena_reset(&refa);
@@ -297,7 +274,7 @@ static void run_one(world_t *w, rig_t *g, const char *name, dra_release_t rel,
         CHECK_OK(dra_engine_place_slot(e, plans[ev.shape], pol, start, &slots[p->slot], &p->arena,
                                        &a));
         CHECK_OK(dra_engine_place_reference(e, ba, plans[ev.shape], pol, start, &refa, &b));
-        if (!same(&w->m, &a, &b, why, sizeof why)) {
+        if (!same(&w->x.m, &a, &b, why, sizeof why)) {
             mismatches++;
             CHECK_MSG(false, "%s release %d policy %d pod %llu (%s): %s", name, (int)rel, (int)pol,
                       (unsigned long long)ev.pod, w->claims[ev.shape]->name, why);

@@ -18,7 +18,7 @@
 #include "check.h"
 #include "gen/shapes.h"
 #include "gen/workload.h"
-#include "scenario.h"
+#include "scen_fx.h"
 #include "xxhash.h"
 
 typedef struct pass {
@@ -28,9 +28,7 @@ typedef struct pass {
 } pass_t;
 
 typedef struct world {
-    dra_scenario_t scn;
-    dra_model_t m;
-    dra_scenario_built_t built;
+    scen_fx_t x; /* the scenario, its model and workload */
     dra_alloc_features_t f;
     dra_alloc_state_t *st;
     dra_cel_cache_t *cel;
@@ -38,34 +36,19 @@ typedef struct world {
     uint64_t empty;
 } world_t;
 
+/* The scenario's cluster under the default release with the scenario's gates (each must exist
+ * there), an empty state, a CEL cache and every shape's claim. */
 static bool world_init(world_t *w, const char *name)
 {
     memset(w, 0, sizeof *w);
-    dra_diag_t d;
-    dra_diag_clear(&d);
-    dra_model_init(&w->m);
-    int rc = dra_scenario_load_named(&w->scn, name, &d);
-    CHECK_MSG(rc == DRA_OK, "%s: %s", name, d.msg);
-    if (rc == DRA_OK)
-        rc = dra_scenario_build(&w->scn, &w->m, w->scn.seed, &w->built, &d);
-    CHECK_MSG(rc == DRA_OK, "%s: %s", name, d.msg);
-    if (rc)
+    if (!scen_fx_load(&w->x, name))
         return false;
-    CHECK_OK(dra_model_imply_nodes(&w->m));
-    dra_alloc_features_init(&w->f, DRA_RELEASE_DEFAULT);
-    for (uint32_t i = 0; i < w->scn.nfeatures; i++)
-        CHECK_OK(dra_alloc_features_set_gate(&w->f, w->scn.features[i].name,
-                                             w->scn.features[i].on, NULL));
-    CHECK_OK(dra_alloc_state_new(&w->m, &w->f, &w->st));
-    CHECK_OK(dra_alloc_state_add_model_claims(w->st));
-    w->empty = dra_alloc_state_digest(w->st);
+    scen_fx_features(&w->x, DRA_RELEASE_DEFAULT, false, &w->f);
+    w->st = scen_fx_state(&w->x, &w->f, &w->empty);
     CHECK_OK(dra_cel_cache_new(&w->cel));
-    w->claims = calloc(w->scn.nmix + 1, sizeof *w->claims);
-    for (uint32_t i = 0; i < w->scn.nmix; i++) {
-        dra_scenario_claim_t sc;
-        CHECK_OK(dra_scenario_shape_claim(&w->built, i, &w->m, &w->f, &sc, &d));
-        w->claims[i] = sc.claim;
-    }
+    w->claims = calloc(w->x.scn.nmix + 1, sizeof *w->claims);
+    for (uint32_t i = 0; w->claims && i < w->x.scn.nmix; i++)
+        w->claims[i] = scen_fx_claim(&w->x, i, &w->f);
     return w->st && w->cel && w->claims;
 }
 
@@ -76,9 +59,7 @@ static void world_fini(world_t *w)
         dra_cel_cache_free(w->cel);
     if (w->st)
         dra_alloc_state_free(w->st);
-    dra_scenario_built_fini(&w->built);
-    dra_model_fini(&w->m);
-    dra_scenario_fini(&w->scn);
+    scen_fx_fini(&w->x);
 }
 
 static void hash_str(XXH3_state_t *h, const char *s)
@@ -94,11 +75,11 @@ static pass_t run_pass(world_t *w, dra_fast_t *a, uint64_t npods)
     memset(&p, 0, sizeof p);
     dra_diag_t d;
     dra_diag_clear(&d);
-    dra_workload_spec_t spec = w->built.workload;
+    dra_workload_spec_t spec = w->x.built.workload;
     if (spec.count > npods)
         spec.count = npods;
     dra_workload_t wl;
-    CHECK_OK(dra_workload_init(&wl, &spec, w->scn.seed, &d));
+    CHECK_OK(dra_workload_init(&wl, &spec, w->x.scn.seed, &d));
     dra_arena_t ar;
     dra_arena_init(&ar, 0);
     dra_allocation_t **held = calloc(spec.count * 4 + 4, sizeof *held);
@@ -109,11 +90,11 @@ static pass_t run_pass(world_t *w, dra_fast_t *a, uint64_t npods)
     while (dra_workload_next(&wl, &ev) > 0) {
         if (ev.kind != DRA_WL_ARRIVE)
             continue;
-        dra_claim_t *cl[1] = {ev.shape < w->scn.nmix ? w->claims[ev.shape] : NULL};
+        dra_claim_t *cl[1] = {ev.shape < w->x.scn.nmix ? w->claims[ev.shape] : NULL};
         bool ok = false;
-        for (uint32_t n = 0; cl[0] && n < w->m.nnodes && !ok; n++) {
+        for (uint32_t n = 0; cl[0] && n < w->x.m.nnodes && !ok; n++) {
             dra_alloc_outcome_t o;
-            CHECK_OK(dra_fast_allocate(a, w->m.nodes[n], cl, 1, &ar, &o));
+            CHECK_OK(dra_fast_allocate(a, w->x.m.nodes[n], cl, 1, &ar, &o));
             p.calls++;
             p.st.allocate_one += o.stats.allocate_one;
             p.st.cel_evals += o.stats.cel_evals;
@@ -177,9 +158,9 @@ static void scenario(const char *name, uint64_t npods)
         world_fini(&w);
         return;
     }
-    dra_alloc_options_t ao = {0, w.scn.seed};
+    dra_alloc_options_t ao = {0, w.x.scn.seed};
     dra_fast_t *a = NULL, *b = NULL;
-    CHECK_OK(dra_fast_new(&w.m, &w.f, w.st, w.cel, &ao, &a));
+    CHECK_OK(dra_fast_new(&w.x.m, &w.f, w.st, w.cel, &ao, &a));
     pass_t first = run_pass(&w, a, npods);
     show(name, "new", &first);
     CHECK_MSG(first.allocated > 0, "%s: nothing allocated", name);
@@ -199,14 +180,14 @@ static void scenario(const char *name, uint64_t npods)
     dra_fast_reset(a);
     pass_t twice = run_pass(&w, a, npods);
     CHECK_MSG(pass_same(&twice, &first), "%s: reset twice differs", name);
-    CHECK_OK(dra_fast_new(&w.m, &w.f, w.st, w.cel, &ao, &b));
+    CHECK_OK(dra_fast_new(&w.x.m, &w.f, w.st, w.cel, &ao, &b));
     pass_t fresh = run_pass(&w, b, npods);
     show(name, "other new", &fresh);
     CHECK_MSG(pass_same(&fresh, &first), "%s: a second new allocator differs", name);
     /* dra_anyalloc_reset: the fast allocator is reset in place (the same object), the
      * reference one made anew */
     dra_anyalloc_t any = {DRA_ALLOC_FAST, NULL, b};
-    CHECK_OK(dra_anyalloc_reset(&any, &w.m, &w.f, w.st, w.cel, &ao));
+    CHECK_OK(dra_anyalloc_reset(&any, &w.x.m, &w.f, w.st, w.cel, &ao));
     CHECK(any.fast == b);
     pass_t viaany = run_pass(&w, any.fast, npods);
     CHECK_MSG(pass_same(&viaany, &first), "%s: dra_anyalloc_reset differs", name);
@@ -229,8 +210,8 @@ static void scenario(const char *name, uint64_t npods)
     CHECK_MSG(pass_same(&dropped, &first), "%s: caches saved before a slice update came back",
               name);
     dra_anyalloc_t ref;
-    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &w.m, &w.f, w.st, w.cel, &ao, &ref));
-    CHECK_OK(dra_anyalloc_reset(&ref, &w.m, &w.f, w.st, w.cel, &ao));
+    CHECK_OK(dra_anyalloc_new(DRA_ALLOC_REFERENCE, &w.x.m, &w.f, w.st, w.cel, &ao, &ref));
+    CHECK_OK(dra_anyalloc_reset(&ref, &w.x.m, &w.f, w.st, w.cel, &ao));
     CHECK(ref.kind == DRA_ALLOC_REFERENCE && ref.ref != NULL && ref.fast == NULL);
     dra_anyalloc_free(&ref);
     dra_fast_free(a);

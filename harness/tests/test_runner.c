@@ -83,14 +83,20 @@ static int run_with(dra_runner_opts_t *o, dra_run_t *r)
     return rc;
 }
 
+/* Default options with n repetitions (the scenario: the test's file, run_with). */
+static void opts_repeat(dra_runner_opts_t *o, uint32_t n)
+{
+    dra_runner_opts_init(o);
+    o->has_repeat = true;
+    o->repeat = n;
+}
+
 static uint64_t first_digest;
 
 static void test_full_invariants_and_digests(void)
 {
     dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.has_repeat = true;
-    o.repeat = 3;
+    opts_repeat(&o, 3);
     dra_run_t r;
     CHECK_OK(run_with(&o, &r));
     CHECK(r.complete);
@@ -125,9 +131,7 @@ static void test_full_invariants_and_digests(void)
 static void test_same_seed_same_digest_other_seed_differs(void)
 {
     dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.has_repeat = true;
-    o.repeat = 1;
+    opts_repeat(&o, 1);
     o.has_warmup = true;
     o.warmup = 0;
     dra_run_t r;
@@ -148,9 +152,7 @@ static void test_policies_differ_and_are_valid(void)
     uint64_t dig[3];
     for (int i = 0; i < 3; i++) {
         dra_runner_opts_t o;
-        dra_runner_opts_init(&o);
-        o.has_repeat = true;
-        o.repeat = 1;
+        opts_repeat(&o, 1);
         o.has_policy = true;
         CHECK(dra_runner_parse_policy(pols[i], &o.policy));
         dra_run_t r;
@@ -197,6 +199,48 @@ static char *rep_exact(const json_t *rep)
     return out;
 }
 
+/* Three repetitions of a run with options o (what names it in messages) on the engine reset to
+ * its image between repetitions (the default) and on an engine built anew for each
+ * (DRA_TEST_REBUILD_ENGINE): each completes, places pods and finds no violation, and every
+ * repetition decides and counts exactly (rep_exact) what the same repetition of the other does
+ * and what the first one did. */
+static void reset_equals_rebuild(dra_runner_opts_t o, const char *what)
+{
+    char *per[2][3] = {{0}};
+    o.has_repeat = true;
+    o.repeat = 3;
+    for (int rb = 0; rb < 2; rb++) {
+        o.rebuild_engine = rb == 1;
+        dra_run_t r;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        int rc = dra_runner_run(&o, &r, &d);
+        CHECK_MSG(rc == DRA_OK, "%s: %s", what, d.msg);
+        if (rc)
+            continue;
+        CHECK(r.complete);
+        CHECK_EQ_U64(r.inv_violations, 0);
+        CHECK(r.allocated > 0);
+        const json_t *reps = json_object_get(r.json, "repetitions");
+        CHECK_EQ_U64(json_array_size(reps), 3);
+        for (size_t k = 0; k < 3 && k < json_array_size(reps); k++)
+            per[rb][k] = rep_exact(json_array_get(reps, k));
+        dra_run_fini(&r);
+    }
+    for (int k = 0; k < 3; k++) {
+        CHECK(per[0][k] && per[1][k]);
+        if (!per[0][k] || !per[1][k])
+            continue;
+        CHECK_MSG(strcmp(per[0][k], per[1][k]) == 0, "%s, repetition %d: reset %s, rebuilt %s",
+                  what, k + 1, per[0][k], per[1][k]);
+        CHECK_MSG(strcmp(per[0][k], per[0][0]) == 0, "%s, repetition %d: %s, first %s", what,
+                  k + 1, per[0][k], per[0][0]);
+    }
+    for (int rb = 0; rb < 2; rb++)
+        for (int k = 0; k < 3; k++)
+            free(per[rb][k]);
+}
+
 /* Repetitions 2..3 on the engine reset to its image (the default) decide and count exactly what
  * they decide and count on an engine built anew for each (DRA_TEST_REBUILD_ENGINE), and what
  * the first one did: under every policy, with the warm-up before each, with MIG counters,
@@ -207,38 +251,12 @@ static void test_engine_reset_equals_rebuild(void)
 {
     static const char *const pols[] = {"first-fit", "best-fit", "spread", "random"};
     for (int i = 0; i < 4; i++) {
-        char *per[2][3] = {{0}};
-        for (int rb = 0; rb < 2; rb++) {
-            dra_runner_opts_t o;
-            dra_runner_opts_init(&o);
-            o.has_repeat = true;
-            o.repeat = 3;
-            o.has_policy = true;
-            CHECK(dra_runner_parse_policy(pols[i], &o.policy));
-            o.rebuild_engine = rb == 1;
-            dra_run_t r;
-            CHECK_OK(run_with(&o, &r));
-            CHECK(r.complete);
-            CHECK_EQ_U64(r.inv_violations, 0);
-            CHECK(r.allocated > 0);
-            const json_t *reps = json_object_get(r.json, "repetitions");
-            CHECK_EQ_U64(json_array_size(reps), 3);
-            for (size_t k = 0; k < 3 && k < json_array_size(reps); k++)
-                per[rb][k] = rep_exact(json_array_get(reps, k));
-            dra_run_fini(&r);
-        }
-        for (int k = 0; k < 3; k++) {
-            CHECK(per[0][k] && per[1][k]);
-            if (!per[0][k] || !per[1][k])
-                continue;
-            CHECK_MSG(strcmp(per[0][k], per[1][k]) == 0, "%s, repetition %d: reset %s, rebuilt %s",
-                      pols[i], k + 1, per[0][k], per[1][k]);
-            CHECK_MSG(strcmp(per[0][k], per[0][0]) == 0, "%s, repetition %d: %s, first %s",
-                      pols[i], k + 1, per[0][k], per[0][0]);
-        }
-        for (int rb = 0; rb < 2; rb++)
-            for (int k = 0; k < 3; k++)
-                free(per[rb][k]);
+        dra_runner_opts_t o;
+        dra_runner_opts_init(&o);
+        o.scenario = path;
+        o.has_policy = true;
+        CHECK(dra_runner_parse_policy(pols[i], &o.policy));
+        reset_equals_rebuild(o, pols[i]);
     }
 }
 
@@ -253,57 +271,27 @@ static void test_builtin_reset_equals_rebuild(void)
     static const char *const scns[] = {"mig-inference", "gpu-sharing", "gpu-sharing"};
     static const char *const als[] = {"fast", "fast", "both"};
     for (int i = 0; i < 3; i++) {
-        char *per[2][3] = {{0}};
-        for (int rb = 0; rb < 2; rb++) {
-            dra_runner_opts_t o;
-            dra_runner_opts_init(&o);
-            o.scenario = scns[i];
-            o.allocator = als[i];
-            o.has_repeat = true;
-            o.repeat = 3;
-            o.has_count = true;
-            o.count = 60;
-            o.has_warmup = true;
-            o.warmup = 10;
-            o.has_inv = true;
-            bool hp = false, on = false;
-            CHECK(dra_runner_parse_inv("off", &o.inv, &o.inv_p, &hp, &on));
-            o.rebuild_engine = rb == 1;
-            dra_run_t r;
-            dra_diag_t d;
-            dra_diag_clear(&d);
-            int rc = dra_runner_run(&o, &r, &d);
-            CHECK_MSG(rc == DRA_OK, "%s: %s", scns[i], d.msg);
-            if (rc)
-                continue;
-            CHECK(r.complete && r.allocated > 0);
-            const json_t *reps = json_object_get(r.json, "repetitions");
-            CHECK_EQ_U64(json_array_size(reps), 3);
-            for (size_t k = 0; k < 3 && k < json_array_size(reps); k++)
-                per[rb][k] = rep_exact(json_array_get(reps, k));
-            dra_run_fini(&r);
-        }
-        for (int k = 0; k < 3; k++) {
-            CHECK(per[0][k] && per[1][k]);
-            if (!per[0][k] || !per[1][k])
-                continue;
-            CHECK_MSG(strcmp(per[0][k], per[1][k]) == 0, "%s %s, repetition %d: reset %s, "
-                      "rebuilt %s", scns[i], als[i], k + 1, per[0][k], per[1][k]);
-            CHECK_MSG(strcmp(per[0][k], per[0][0]) == 0, "%s %s, repetition %d: %s, first %s",
-                      scns[i], als[i], k + 1, per[0][k], per[0][0]);
-        }
-        for (int rb = 0; rb < 2; rb++)
-            for (int k = 0; k < 3; k++)
-                free(per[rb][k]);
+        dra_runner_opts_t o;
+        dra_runner_opts_init(&o);
+        o.scenario = scns[i];
+        o.allocator = als[i];
+        o.has_count = true;
+        o.count = 60;
+        o.has_warmup = true;
+        o.warmup = 10;
+        o.has_inv = true;
+        bool hp = false, on = false;
+        CHECK(dra_runner_parse_inv("off", &o.inv, &o.inv_p, &hp, &on));
+        char what[64];
+        snprintf(what, sizeof what, "%s %s", scns[i], als[i]);
+        reset_equals_rebuild(o, what);
     }
 }
 
 static void test_injected_fault_is_caught(void)
 {
     dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.has_repeat = true;
-    o.repeat = 1;
+    opts_repeat(&o, 1);
     o.inject_fault = 5;
     dra_run_t r;
     CHECK_OK(run_with(&o, &r));
@@ -328,9 +316,7 @@ static void test_injected_fault_is_caught(void)
 static void test_sampled_invariants_are_seeded(void)
 {
     dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.has_repeat = true;
-    o.repeat = 1;
+    opts_repeat(&o, 1);
     o.has_inv = true;
     bool has_p = false, old_name = true;
     CHECK(dra_runner_parse_inv("sampled", &o.inv, &o.inv_p, &has_p, &old_name));
@@ -372,9 +358,7 @@ static void test_sampled_invariants_are_seeded(void)
 static void test_delay_hook_recorded(void)
 {
     dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.has_repeat = true;
-    o.repeat = 1;
+    opts_repeat(&o, 1);
     o.test_delay_ns = 200000; /* 200 us per claim */
     dra_run_t r;
     CHECK_OK(run_with(&o, &r));
@@ -428,9 +412,7 @@ static void test_slowdown_model(void)
 static void test_answer_time_within_search(void)
 {
     dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.has_repeat = true;
-    o.repeat = 1;
+    opts_repeat(&o, 1);
     dra_run_t r;
     CHECK_OK(run_with(&o, &r));
     const dra_hist_t *search = NULL, *answer = NULL;
@@ -518,9 +500,7 @@ static int check_loaded_fields(const json_t *doc, const dra_rload_result_t *r)
 static void test_result_round_trip(void)
 {
     dra_runner_opts_t o;
-    dra_runner_opts_init(&o);
-    o.has_repeat = true;
-    o.repeat = 1;
+    opts_repeat(&o, 1);
     dra_run_t r;
     CHECK_OK(run_with(&o, &r));
     char out[80];
