@@ -549,6 +549,24 @@ DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, uint32_t ci, const d
  * O(length of the names) per attempt. */
 void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
                    const char *pool, const char *device, uint32_t attempt, char buf[37]);
+/* dra__share_id's attempts for one (seed, claim, index, driver, pool, device), the hash input
+ * built once: dra__share_id_begin takes the fields' lengths and lays out the input (the bytes
+ * dra__share_id hashes, the attempt's 8 last), dra__share_id_attempt writes one attempt's 8
+ * bytes and hashes: the same text as dra__share_id with that attempt, at the cost of the hash
+ * and the text alone (about 200 instructions where dra__share_id takes 520). The fields are
+ * borrowed (pointers kept) until the last attempt; no allocation. */
+#define DRA__SID_STACK 768 /* the hash input built in the struct up to this size (one XXH3 call) */
+typedef struct dra__sid {
+    const char *f[5]; /* namespace, claim name, driver, pool, device */
+    size_t n[5];      /* their lengths */
+    size_t total;     /* hash input bytes; above DRA__SID_STACK, fed to a streaming state */
+    uint64_t seed;
+    uint32_t index;
+    unsigned char in[DRA__SID_STACK];
+} dra__sid_t;
+void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
+                         const char *driver, const char *pool, const char *device);
+void dra__share_id_attempt(dra__sid_t *b, uint32_t attempt, char buf[37]);
 /* The shareID of claim ci's next result (index cls[ci].nres) on slot (see dra__share_id). */
 void dra__acall_share_id(dra__acall_t *c, uint32_t ci, uint32_t slot, char buf[37]);
 /* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
@@ -756,6 +774,10 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
  * consumed capacities (reads the entry: call it a step after dra__alloc_state_prefetch). A
  * hint: no effect on the state. */
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row);
+/* Start loading the texts of the live shares on model row row + 1's device (the first 8; reads
+ * the entry and its list of shares): what dra_alloc_state_row_has_share compares a candidate
+ * shareID with when its fingerprint matches. A hint: no effect on the state. */
+void dra__alloc_state_prefetch_share_texts(const dra_alloc_state_t *s, uint32_t row);
 /* Results of one allocation whose rows the watchers are told by the public commit / release
  * (more: rows NULL, they look the rows up themselves); callers passing their own rows buffer
  * size it so. */

@@ -825,6 +825,19 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row)
         __builtin_prefetch(&s->ents[row - 1], 1);
 }
 
+void dra__alloc_state_prefetch_share_texts(const dra_alloc_state_t *s, uint32_t row)
+{
+    if (!row || row > s->nrows)
+        return;
+    const st_dev_t *e = &s->ents[row - 1];
+    uint32_t n = e->nshares < 8 ? e->nshares : 8;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t ref = e->shares[i].ref;
+        if (!(ref & (REF_INTERN | REF_MARK)) && ref < s->ncells)
+            __builtin_prefetch(cell(s, ref));
+    }
+}
+
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row)
 {
     if (!row || row > s->nrows)

@@ -1206,8 +1206,13 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
     size_t size = 0;
     *any = false;
     for (uint32_t i = 0; i < np; i++)
-        if (t->flags[pick[i]] & DRA_ROW_MULTI_ALLOC)
+        if (t->flags[pick[i]] & DRA_ROW_MULTI_ALLOC) {
+            /* the device's live share texts, which the attempts below compare with when a
+             * candidate's fingerprint matches one: loaded while the ID is hashed */
+            if (e->use[pick[i]])
+                dra__alloc_state_prefetch_share_texts(e->state, res[i].row);
             size += rnd(37) + rnd(t->dev[pick[i]]->ncaps * sizeof(dra_consumed_t));
+        }
     if (!size)
         return DRA_OK;
     char *at = dra__direct_take(e, arena, size);
@@ -1222,9 +1227,11 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
         const dra_exact_request_t *b = p->d.alt[palt[i]].body;
         const char *dev = dv->name ? dv->name : "";
         char *id = carve(&at, 37);
+        dra__sid_t sid; /* the hash input laid out once, each attempt its last 8 bytes */
+        dra__share_id_begin(&sid, p->d.share_seed, p->claims[0], i, res[i].driver, res[i].pool,
+                            dev);
         for (uint32_t attempt = e->use[r];; attempt++) { /* use: the device's live shares */
-            dra__share_id(p->d.share_seed, p->claims[0], i, res[i].driver, res[i].pool, dev,
-                          attempt, id);
+            dra__share_id_attempt(&sid, attempt, id);
             if (!e->use[r] || !dra_alloc_state_row_has_share(e->state, res[i].row - 1,
                                                              res[i].driver, res[i].pool, dev, id))
                 break;
