@@ -567,6 +567,18 @@ typedef struct dra__sid {
 void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
                          const char *driver, const char *pool, const char *device);
 void dra__share_id_attempt(dra__sid_t *b, uint32_t attempt, char buf[37]);
+/* A derivation's tag (dra_result_t.share_tag): gen (dra__alloc_state_share_gen, one per
+ * (seed, claim) that derives: an engine plan), the result's index and the attempt, so that two
+ * equal tags on one device name the same (seed, claim, index, driver, pool, device, attempt),
+ * i.e. the same text. 0 when it does not fit (no gen, an index from 32, an attempt from 2048). */
+#define DRA__SHARE_GEN_MAX 0xffffu
+#define DRA__SHARE_TAG_ATTEMPTS 0x7ffu
+static inline uint32_t dra__share_id_tag(uint32_t gen, uint32_t index, uint32_t attempt)
+{
+    return gen && gen <= DRA__SHARE_GEN_MAX && index < 32 && attempt <= DRA__SHARE_TAG_ATTEMPTS
+               ? gen << 16 | index << 11 | attempt
+               : 0;
+}
 /* The shareID of claim ci's next result (index cls[ci].nres) on slot (see dra__share_id). */
 void dra__acall_share_id(dra__acall_t *c, uint32_t ci, uint32_t slot, char buf[37]);
 /* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
@@ -774,10 +786,16 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
  * consumed capacities (reads the entry: call it a step after dra__alloc_state_prefetch). A
  * hint: no effect on the state. */
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row);
-/* Start loading the texts of the live shares on model row row + 1's device (the first 8; reads
- * the entry and its list of shares): what dra_alloc_state_row_has_share compares a candidate
- * shareID with when its fingerprint matches. A hint: no effect on the state. */
-void dra__alloc_state_prefetch_share_texts(const dra_alloc_state_t *s, uint32_t row);
+/* A new derivation gen for dra__share_id_tag (1, 2, ...; 0 once DRA__SHARE_GEN_MAX are out):
+ * unique in this state, so a tag it keeps names one derivation. O(1). */
+uint32_t dra__alloc_state_share_gen(dra_alloc_state_t *s);
+/* Which of the attempts tag0, tag0 + 1, ..., tag0 + 63 (tags of dra__share_id_tag: one gen and
+ * index, consecutive attempts) a live share of the device (row as dra_alloc_state_row_has_share)
+ * was committed with: bit j for tag0 + j. Such a share's text is that attempt's shareID (the
+ * tag says it was derived from the same inputs), so the attempt is live without hashing it; a
+ * share committed without a tag is not seen here. O(shares of the device). */
+uint64_t dra__alloc_state_share_tags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                     const char *pool, const char *device, uint32_t tag0);
 /* Results of one allocation whose rows the watchers are told by the public commit / release
  * (more: rows NULL, they look the rows up themselves); callers passing their own rows buffer
  * size it so. */

@@ -1351,6 +1351,7 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
             }
             if (r->multi) {
                 o->share_id = dra_arena_strdup(out, r->share);
+                o->share_tag = 0; /* derived here, not by an engine plan (model.h) */
                 if (st->d->ncaps) {
                     o->consumed = dra_arena_calloc(out, st->d->ncaps, sizeof(dra_consumed_t), 8);
                     if (!o->consumed)

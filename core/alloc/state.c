@@ -39,6 +39,7 @@ typedef struct st_cap {
 typedef struct st_share {
     uint32_t ref; /* cell index, or REF_INTERN | intern id; REF_MARK: taken by a release's check */
     uint32_t fp;
+    uint32_t tag; /* the result's share_tag (0: not known how the text was derived) */
 } st_share_t;
 #define REF_INTERN 0x80000000u
 #define REF_MARK 0x40000000u
@@ -95,6 +96,7 @@ struct dra_alloc_state {
     /* dra_alloc_state_reserve_shares: the free places per device it was last asked for, and
      * the entries a commit left with fewer (tight; all of them when it overflowed) */
     uint32_t room;
+    uint32_t share_gens; /* dra__alloc_state_share_gen: handed out so far */
     uint32_t tight[16], ntight;
     bool tight_all;
     /* consumedCapacity names seen (cap_id): a name's pointer repeats from result to result (the
@@ -765,7 +767,7 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
         if (share_keep(s, r->share_id, slen, &ref))
             return DRA_ENOMEM;
         uint32_t fp = share_fp(r->share_id, slen);
-        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = fp};
+        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = fp, .tag = r->share_tag};
         /* the record of the allocation's one share: what this commit computes for it, kept in
          * passing (a second share, or more entries than it holds, leaves none) */
         dra__state_share_t *keep = NULL;
@@ -823,19 +825,6 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row)
 {
     if (row && row <= s->nrows)
         __builtin_prefetch(&s->ents[row - 1], 1);
-}
-
-void dra__alloc_state_prefetch_share_texts(const dra_alloc_state_t *s, uint32_t row)
-{
-    if (!row || row > s->nrows)
-        return;
-    const st_dev_t *e = &s->ents[row - 1];
-    uint32_t n = e->nshares < 8 ? e->nshares : 8;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t ref = e->shares[i].ref;
-        if (!(ref & (REF_INTERN | REF_MARK)) && ref < s->ncells)
-            __builtin_prefetch(cell(s, ref));
-    }
 }
 
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row)
@@ -1302,6 +1291,31 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s)
             n++;
     }
     return n;
+}
+
+uint32_t dra__alloc_state_share_gen(dra_alloc_state_t *s)
+{
+    if (s->share_gens >= DRA__SHARE_GEN_MAX)
+        return 0;
+    return ++s->share_gens;
+}
+
+uint64_t dra__alloc_state_share_tags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                     const char *pool, const char *device, uint32_t tag0)
+{
+    dra_result_t r = {.driver = driver, .pool = pool, .device = device,
+                      .row = row < UINT32_MAX ? row + 1 : 0};
+    const st_dev_t *e = lookup_result(s, &r);
+    if (!e || !tag0)
+        return 0;
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < e->nshares; i++) {
+        uint32_t d = e->shares[i].tag - tag0; /* the attempt above tag0's; wraps when below */
+        if (d < 64 && !(e->shares[i].ref & REF_MARK) &&
+            (e->shares[i].tag & ~DRA__SHARE_TAG_ATTEMPTS) == (tag0 & ~DRA__SHARE_TAG_ATTEMPTS))
+            m |= UINT64_C(1) << d;
+    }
+    return m;
 }
 
 bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, const char *driver,
