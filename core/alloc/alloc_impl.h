@@ -846,8 +846,9 @@ DRA_NODISCARD int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint3
                                                uint32_t n, const dra__state_share_t *sh,
                                                uint32_t nsh);
 /* Start loading what dra__alloc_state_release_rec reads of a kept share beyond its row's entry:
- * the entry's live shares and capacities and the share's text cell (written when it is given
- * back). Reads the entry: call it a step after dra__alloc_state_prefetch. A hint only. */
+ * the entry's live shares and capacities (the share's text cell is not read: its index goes
+ * back on the free cells' stack; ref is kept for the callers). Reads the entry: call it a step
+ * after dra__alloc_state_prefetch. A hint only. */
 void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, uint32_t ref);
 DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);

@@ -88,11 +88,13 @@ struct dra_alloc_state {
     uint32_t *first;
     uint32_t nfirst, nrows;
     uint64_t nops; /* commits and releases, for the amortized debug check */
-    /* share texts (st_share_t): chunks of SCELL_CHUNK cells in the arena, the free cells listed
-     * through their first 4 bytes (index + 1, 0 ends) */
+    /* share texts (st_share_t): chunks of SCELL_CHUNK cells in the arena; the free cells on a
+     * stack of their indexes (cstk, malloc, room for every cell: a release pushes its cell's
+     * index and does not touch the cell's line, long cold by then; a commit takes the top) */
     char **cchunk;
-    uint32_t ncchunk, capcchunk, ncells, cfree;
-    uint32_t nfree; /* cells on the free list */
+    uint32_t ncchunk, capcchunk, ncells;
+    uint32_t *cstk;
+    uint32_t nfree; /* cells on the stack */
     /* dra_alloc_state_reserve_shares: the free places per device it was last asked for, and
      * the entries a commit left with fewer (tight; all of them when it overflowed) */
     uint32_t room;
@@ -370,6 +372,7 @@ void dra_alloc_state_free(dra_alloc_state_t *s)
     free(s->ents);
     dra__scc_ledger_free(s->scc);
     free(s->cchunk);
+    free(s->cstk);
     free(s->hslots);
     free(s->first);
     dra_intern_fini(&s->intern);
@@ -594,15 +597,18 @@ static int cells_grow(dra_alloc_state_t *s)
     char *ch = dra_arena_alloc(&s->arena, (size_t)SCELL_CHUNK * SCELL, 64);
     if (!ch)
         return DRA_ENOMEM;
+    uint32_t *stk = realloc(s->cstk, ((size_t)s->ncells + SCELL_CHUNK) * sizeof *stk);
+    if (!stk)
+        return DRA_ENOMEM;
+    s->cstk = stk;
     s->cchunk[s->ncchunk++] = ch;
-    /* listed in index order: the lowest new cell is taken first */
+    /* stacked in index order: the lowest new cell is taken first */
     for (uint32_t i = SCELL_CHUNK; i-- > 0;) {
         uint32_t c = s->ncells + i;
-        memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
-        s->cfree = c + 1;
+        cell(s, c)[0] = 0;
+        s->cstk[s->nfree++] = c;
     }
     s->ncells += SCELL_CHUNK;
-    s->nfree += SCELL_CHUNK;
     return DRA_OK;
 }
 
@@ -617,14 +623,12 @@ static int share_keep(dra_alloc_state_t *s, const char *t, size_t len, uint32_t 
         *ref = REF_INTERN | id;
         return DRA_OK;
     }
-    if (!s->cfree) {
+    if (!s->nfree) {
         int rc = cells_grow(s);
         if (rc)
             return rc;
     }
-    uint32_t c = s->cfree - 1;
-    memcpy(&s->cfree, cell(s, c), sizeof s->cfree);
-    s->nfree--;
+    uint32_t c = s->cstk[--s->nfree];
     char *x = cell(s, c);
     x[0] = (char)len;
     memcpy(x + 1, t, len);
@@ -638,10 +642,7 @@ static void share_drop(dra_alloc_state_t *s, uint32_t ref)
 {
     if (ref & REF_INTERN)
         return;
-    uint32_t c = ref & ~REF_MARK;
-    memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
-    s->cfree = c + 1;
-    s->nfree++;
+    s->cstk[s->nfree++] = ref & ~REF_MARK; /* room for every cell (cells_grow) */
 }
 
 /* Grow entry e's list of live shares to hold `more` more. DRA_ENOMEM. */
@@ -1090,8 +1091,7 @@ void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, 
         __builtin_prefetch(e->shares, 1);
     if (e->ncaps)
         __builtin_prefetch(e->caps, 1);
-    if (!(ref & (REF_INTERN | REF_MARK)) && ref < s->ncells)
-        __builtin_prefetch(cell(s, ref), 1);
+    (void)ref; /* the share's text cell: a release no longer touches it (cstk) */
 }
 
 int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
