@@ -786,6 +786,9 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
  * consumed capacities (reads the entry: call it a step after dra__alloc_state_prefetch). A
  * hint: no effect on the state. */
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row);
+/* Start loading, for writing, the text cell the next share a commit keeps takes (the top of the
+ * free cells' stack: a cell a release gave back without touching it). A hint only. O(1). */
+void dra__alloc_state_prefetch_free_cell(const dra_alloc_state_t *s);
 /* A new derivation gen for dra__share_id_tag (1, 2, ...; 0 once DRA__SHARE_GEN_MAX are out):
  * unique in this state, so a tag it keeps names one derivation. O(1). */
 uint32_t dra__alloc_state_share_gen(dra_alloc_state_t *s);

@@ -828,6 +828,12 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row)
         __builtin_prefetch(&s->ents[row - 1], 1);
 }
 
+void dra__alloc_state_prefetch_free_cell(const dra_alloc_state_t *s)
+{
+    if (s->nfree)
+        __builtin_prefetch(cell(s, s->cstk[s->nfree - 1]), 1);
+}
+
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row)
 {
     if (!row || row > s->nrows)

@@ -1222,6 +1222,7 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
     if (!at)
         return DRA_ENOMEM;
     *any = true;
+    dra__alloc_state_prefetch_free_cell(e->state); /* where the commit will keep the text */
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
         if (!(t->flags[r] & DRA_ROW_MULTI_ALLOC))
