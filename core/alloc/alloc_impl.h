@@ -560,6 +560,36 @@ DRA_NODISCARD int dra__acall_capacity_fits(dra__acall_t *c, uint32_t ci, const d
  * O(length of the names) per attempt. */
 void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
                    const char *pool, const char *device, uint32_t attempt, char buf[37]);
+/* dra__share_id's attempts for one (seed, claim, index, driver, pool, device), the hash input
+ * built once: dra__share_id_begin takes the fields' lengths and lays out the input (the bytes
+ * dra__share_id hashes, the attempt's 8 last), dra__share_id_attempt writes one attempt's 8
+ * bytes and hashes: the same text as dra__share_id with that attempt, at the cost of the hash
+ * and the text alone (about 200 instructions where dra__share_id takes 520). The fields are
+ * borrowed (pointers kept) until the last attempt; no allocation. */
+#define DRA__SID_STACK 768 /* the hash input built in the struct up to this size (one XXH3 call) */
+typedef struct dra__sid {
+    const char *f[5]; /* namespace, claim name, driver, pool, device */
+    size_t n[5];      /* their lengths */
+    size_t total;     /* hash input bytes; above DRA__SID_STACK, fed to a streaming state */
+    uint64_t seed;
+    uint32_t index;
+    unsigned char in[DRA__SID_STACK];
+} dra__sid_t;
+void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
+                         const char *driver, const char *pool, const char *device);
+void dra__share_id_attempt(dra__sid_t *b, uint32_t attempt, char buf[37]);
+/* A derivation's tag (dra_result_t.share_tag): gen (dra__alloc_state_share_gen, one per
+ * (seed, claim) that derives: an engine plan), the result's index and the attempt, so that two
+ * equal tags on one device name the same (seed, claim, index, driver, pool, device, attempt),
+ * i.e. the same text. 0 when it does not fit (no gen, an index from 32, an attempt from 2048). */
+#define DRA__SHARE_GEN_MAX 0xffffu
+#define DRA__SHARE_TAG_ATTEMPTS 0x7ffu
+static inline uint32_t dra__share_id_tag(uint32_t gen, uint32_t index, uint32_t attempt)
+{
+    return gen && gen <= DRA__SHARE_GEN_MAX && index < 32 && attempt <= DRA__SHARE_TAG_ATTEMPTS
+               ? gen << 16 | index << 11 | attempt
+               : 0;
+}
 /* The shareID of claim ci's next result (index cls[ci].nres) on slot (see dra__share_id). */
 void dra__acall_share_id(dra__acall_t *c, uint32_t ci, uint32_t slot, char buf[37]);
 /* Undo the last result of claim ci (constraints, taken mark, capacity, counters). */
@@ -777,6 +807,19 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
  * consumed capacities (reads the entry: call it a step after dra__alloc_state_prefetch). A
  * hint: no effect on the state. */
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row);
+/* Start loading, for writing, the text cell the next share a commit keeps takes (the top of the
+ * free cells' stack: a cell a release gave back without touching it). A hint only. O(1). */
+void dra__alloc_state_prefetch_free_cell(const dra_alloc_state_t *s);
+/* A new derivation gen for dra__share_id_tag (1, 2, ...; 0 once DRA__SHARE_GEN_MAX are out):
+ * unique in this state, so a tag it keeps names one derivation. O(1). */
+uint32_t dra__alloc_state_share_gen(dra_alloc_state_t *s);
+/* Which of the attempts tag0, tag0 + 1, ..., tag0 + 63 (tags of dra__share_id_tag: one gen and
+ * index, consecutive attempts) a live share of the device (row as dra_alloc_state_row_has_share)
+ * was committed with: bit j for tag0 + j. Such a share's text is that attempt's shareID (the
+ * tag says it was derived from the same inputs), so the attempt is live without hashing it; a
+ * share committed without a tag is not seen here. O(shares of the device). */
+uint64_t dra__alloc_state_share_tags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                     const char *pool, const char *device, uint32_t tag0);
 /* Results of one allocation whose rows the watchers are told by the public commit / release
  * (more: rows NULL, they look the rows up themselves); callers passing their own rows buffer
  * size it so. */
@@ -827,8 +870,9 @@ DRA_NODISCARD int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint3
                                                uint32_t n, const dra__state_share_t *sh,
                                                uint32_t nsh);
 /* Start loading what dra__alloc_state_release_rec reads of a kept share beyond its row's entry:
- * the entry's live shares and capacities and the share's text cell (written when it is given
- * back). Reads the entry: call it a step after dra__alloc_state_prefetch. A hint only. */
+ * the entry's live shares and capacities (the share's text cell is not read: its index goes
+ * back on the free cells' stack; ref is kept for the callers). Reads the entry: call it a step
+ * after dra__alloc_state_prefetch. A hint only. */
 void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, uint32_t ref);
 DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);

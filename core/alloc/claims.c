@@ -772,36 +772,46 @@ static inline void hex16(char *o, uint64_t v)
 #endif
 }
 
-#define SID_STACK 768 /* the hash input built on the stack up to this size (one XXH3 call) */
-
-void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
-                   const char *pool, const char *device, uint32_t attempt, char buf[37])
+void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
+                         const char *driver, const char *pool, const char *device)
 {
-    const char *f[5] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : "",
-                        nz(driver), nz(pool), nz(device)};
-    size_t n[5], total = 6 * 8 + 8; /* six length fields, the index and the attempt */
+    b->f[0] = c && c->namespace_ ? c->namespace_ : "default";
+    b->f[1] = c ? nz(c->name) : "";
+    b->f[2] = nz(driver);
+    b->f[3] = nz(pool);
+    b->f[4] = nz(device);
+    b->seed = seed;
+    b->index = index;
+    size_t total = 6 * 8 + 8; /* six length fields, the index and the attempt */
     for (int i = 0; i < 5; i++)
-        total += n[i] = strlen(f[i]);
-    uint64_t num = (uint64_t)index | (uint64_t)attempt << 32;
+        total += b->n[i] = strlen(b->f[i]);
+    b->total = total;
+    if (total > DRA__SID_STACK) /* fed to a streaming state at each attempt */
+        return;
+    unsigned char *o = b->in; /* each field's length and bytes, in one pass */
+    for (int i = 0; i < 5; i++) {
+        put_le64(o, b->n[i]);
+        memcpy(o + 8, b->f[i], b->n[i]);
+        o += 8 + b->n[i];
+    }
+    put_le64(o, 8); /* the attempt's field: its length now, its 8 bytes at each attempt */
+}
+
+void dra__share_id_attempt(dra__sid_t *b, uint32_t attempt, char buf[37])
+{
+    uint64_t num = (uint64_t)b->index | (uint64_t)attempt << 32;
     XXH128_hash_t v;
-    if (total <= SID_STACK) { /* each field's length and bytes in one pass, then one hash */
-        unsigned char in[SID_STACK], *o = in;
-        for (int i = 0; i < 5; i++) {
-            put_le64(o, n[i]);
-            memcpy(o + 8, f[i], n[i]);
-            o += 8 + n[i];
-        }
-        put_le64(o, 8);
-        put_le64(o + 8, num);
-        v = XXH3_128bits_withSeed(in, total, seed);
+    if (b->total <= DRA__SID_STACK) { /* one hash of the input with this attempt's 8 bytes */
+        put_le64(b->in + b->total - 8, num);
+        v = XXH3_128bits_withSeed(b->in, b->total, b->seed);
     } else {
         unsigned char nb[8];
         put_le64(nb, num);
         XXH3_state_t h;
         XXH3_INITSTATE(&h);
-        XXH3_128bits_reset_withSeed(&h, seed);
+        XXH3_128bits_reset_withSeed(&h, b->seed);
         for (int i = 0; i < 5; i++)
-            sid_field(&h, f[i], n[i]);
+            sid_field(&h, b->f[i], b->n[i]);
         sid_field(&h, nb, sizeof nb);
         v = XXH3_128bits_digest(&h);
     }
@@ -824,6 +834,14 @@ void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const ch
     buf[36] = 0;
 }
 
+void dra__share_id(uint64_t seed, const dra_claim_t *c, uint32_t index, const char *driver,
+                   const char *pool, const char *device, uint32_t attempt, char buf[37])
+{
+    dra__sid_t b;
+    dra__share_id_begin(&b, seed, c, index, driver, pool, device);
+    dra__share_id_attempt(&b, attempt, buf);
+}
+
 /* Whether the text is the shareID of another result of this call on the same slot. */
 static bool share_taken_in_call(const dra__acall_t *ac, uint32_t slot, const char *id)
 {
@@ -844,8 +862,10 @@ void dra__acall_share_id(dra__acall_t *ac, uint32_t ci, uint32_t slot, char buf[
     const char *dev = nz(st->d->name);
     bool live = st->persist_share && ac->state;
     uint32_t first = live ? dra_alloc_state_shares(ac->state, nz(p->driver), nz(p->name), dev) : 0;
+    dra__sid_t b; /* the hash input built once, each attempt its last 8 bytes */
+    dra__share_id_begin(&b, ac->share_seed, cl->c, cl->nres, p->driver, p->name, dev);
     for (uint32_t attempt = first;; attempt++) {
-        dra__share_id(ac->share_seed, cl->c, cl->nres, p->driver, p->name, dev, attempt, buf);
+        dra__share_id_attempt(&b, attempt, buf);
         if (!(live && dra_alloc_state_row_has_share(ac->state, ac->rows ? st->row : UINT32_MAX,
                                                     nz(p->driver), nz(p->name), dev, buf)) &&
             !share_taken_in_call(ac, slot, buf))
@@ -1378,6 +1398,7 @@ int dra__acall_build_results(dra__acall_t *ac, dra_arena_t *out)
             }
             if (r->multi) {
                 o->share_id = dra_arena_strdup(out, r->share);
+                o->share_tag = 0; /* derived here, not by an engine plan (model.h) */
                 if (st->d->ncaps) {
                     o->consumed = dra_arena_calloc(out, st->d->ncaps, sizeof(dra_consumed_t), 8);
                     if (!o->consumed)

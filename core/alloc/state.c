@@ -39,6 +39,7 @@ typedef struct st_cap {
 typedef struct st_share {
     uint32_t ref; /* cell index, or REF_INTERN | intern id; REF_MARK: taken by a release's check */
     uint32_t fp;
+    uint32_t tag; /* the result's share_tag (0: not known how the text was derived) */
 } st_share_t;
 #define REF_INTERN 0x80000000u
 #define REF_MARK 0x40000000u
@@ -87,14 +88,17 @@ struct dra_alloc_state {
     uint32_t *first;
     uint32_t nfirst, nrows;
     uint64_t nops; /* commits and releases, for the amortized debug check */
-    /* share texts (st_share_t): chunks of SCELL_CHUNK cells in the arena, the free cells listed
-     * through their first 4 bytes (index + 1, 0 ends) */
+    /* share texts (st_share_t): chunks of SCELL_CHUNK cells in the arena; the free cells on a
+     * stack of their indexes (cstk, malloc, room for every cell: a release pushes its cell's
+     * index and does not touch the cell's line, long cold by then; a commit takes the top) */
     char **cchunk;
-    uint32_t ncchunk, capcchunk, ncells, cfree;
-    uint32_t nfree; /* cells on the free list */
+    uint32_t ncchunk, capcchunk, ncells;
+    uint32_t *cstk;
+    uint32_t nfree; /* cells on the stack */
     /* dra_alloc_state_reserve_shares: the free places per device it was last asked for, and
      * the entries a commit left with fewer (tight; all of them when it overflowed) */
     uint32_t room;
+    uint32_t share_gens; /* dra__alloc_state_share_gen: handed out so far */
     uint32_t tight[16], ntight;
     bool tight_all;
     /* consumedCapacity names seen (cap_id): a name's pointer repeats from result to result (the
@@ -368,6 +372,7 @@ void dra_alloc_state_free(dra_alloc_state_t *s)
     free(s->ents);
     dra__scc_ledger_free(s->scc);
     free(s->cchunk);
+    free(s->cstk);
     free(s->hslots);
     free(s->first);
     dra_intern_fini(&s->intern);
@@ -592,15 +597,18 @@ static int cells_grow(dra_alloc_state_t *s)
     char *ch = dra_arena_alloc(&s->arena, (size_t)SCELL_CHUNK * SCELL, 64);
     if (!ch)
         return DRA_ENOMEM;
+    uint32_t *stk = realloc(s->cstk, ((size_t)s->ncells + SCELL_CHUNK) * sizeof *stk);
+    if (!stk)
+        return DRA_ENOMEM;
+    s->cstk = stk;
     s->cchunk[s->ncchunk++] = ch;
-    /* listed in index order: the lowest new cell is taken first */
+    /* stacked in index order: the lowest new cell is taken first */
     for (uint32_t i = SCELL_CHUNK; i-- > 0;) {
         uint32_t c = s->ncells + i;
-        memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
-        s->cfree = c + 1;
+        cell(s, c)[0] = 0;
+        s->cstk[s->nfree++] = c;
     }
     s->ncells += SCELL_CHUNK;
-    s->nfree += SCELL_CHUNK;
     return DRA_OK;
 }
 
@@ -615,14 +623,12 @@ static int share_keep(dra_alloc_state_t *s, const char *t, size_t len, uint32_t 
         *ref = REF_INTERN | id;
         return DRA_OK;
     }
-    if (!s->cfree) {
+    if (!s->nfree) {
         int rc = cells_grow(s);
         if (rc)
             return rc;
     }
-    uint32_t c = s->cfree - 1;
-    memcpy(&s->cfree, cell(s, c), sizeof s->cfree);
-    s->nfree--;
+    uint32_t c = s->cstk[--s->nfree];
     char *x = cell(s, c);
     x[0] = (char)len;
     memcpy(x + 1, t, len);
@@ -636,10 +642,7 @@ static void share_drop(dra_alloc_state_t *s, uint32_t ref)
 {
     if (ref & REF_INTERN)
         return;
-    uint32_t c = ref & ~REF_MARK;
-    memcpy(cell(s, c), &s->cfree, sizeof s->cfree);
-    s->cfree = c + 1;
-    s->nfree++;
+    s->cstk[s->nfree++] = ref & ~REF_MARK; /* room for every cell (cells_grow) */
 }
 
 /* Grow entry e's list of live shares to hold `more` more. DRA_ENOMEM. */
@@ -765,7 +768,7 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
         if (share_keep(s, r->share_id, slen, &ref))
             return DRA_ENOMEM;
         uint32_t fp = share_fp(r->share_id, slen);
-        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = fp};
+        e->shares[e->nshares++] = (st_share_t){.ref = ref, .fp = fp, .tag = r->share_tag};
         /* the record of the allocation's one share: what this commit computes for it, kept in
          * passing (a second share, or more entries than it holds, leaves none) */
         dra__state_share_t *keep = NULL;
@@ -823,6 +826,12 @@ void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row)
 {
     if (row && row <= s->nrows)
         __builtin_prefetch(&s->ents[row - 1], 1);
+}
+
+void dra__alloc_state_prefetch_free_cell(const dra_alloc_state_t *s)
+{
+    if (s->nfree)
+        __builtin_prefetch(cell(s, s->cstk[s->nfree - 1]), 1);
 }
 
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row)
@@ -1088,8 +1097,7 @@ void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, 
         __builtin_prefetch(e->shares, 1);
     if (e->ncaps)
         __builtin_prefetch(e->caps, 1);
-    if (!(ref & (REF_INTERN | REF_MARK)) && ref < s->ncells)
-        __builtin_prefetch(cell(s, ref), 1);
+    (void)ref; /* the share's text cell: a release no longer touches it (cstk) */
 }
 
 int dra__alloc_state_release_excl(dra_alloc_state_t *s, const uint32_t *rows, uint32_t n)
@@ -1289,6 +1297,31 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s)
             n++;
     }
     return n;
+}
+
+uint32_t dra__alloc_state_share_gen(dra_alloc_state_t *s)
+{
+    if (s->share_gens >= DRA__SHARE_GEN_MAX)
+        return 0;
+    return ++s->share_gens;
+}
+
+uint64_t dra__alloc_state_share_tags(const dra_alloc_state_t *s, uint32_t row, const char *driver,
+                                     const char *pool, const char *device, uint32_t tag0)
+{
+    dra_result_t r = {.driver = driver, .pool = pool, .device = device,
+                      .row = row < UINT32_MAX ? row + 1 : 0};
+    const st_dev_t *e = lookup_result(s, &r);
+    if (!e || !tag0)
+        return 0;
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < e->nshares; i++) {
+        uint32_t d = e->shares[i].tag - tag0; /* the attempt above tag0's; wraps when below */
+        if (d < 64 && !(e->shares[i].ref & REF_MARK) &&
+            (e->shares[i].tag & ~DRA__SHARE_TAG_ATTEMPTS) == (tag0 & ~DRA__SHARE_TAG_ATTEMPTS))
+            m |= UINT64_C(1) << d;
+    }
+    return m;
 }
 
 bool dra_alloc_state_row_has_share(const dra_alloc_state_t *s, uint32_t row, const char *driver,

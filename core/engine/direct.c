@@ -776,8 +776,10 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
         if (fill_configs(e, c, chosen, &d.alt[0].cfg, &d.alt[0].ncfg))
             return DRA_ENOMEM;
     }
-    if (d.multi)
+    if (d.multi) {
         d.share_seed = dra_fast_share_seed(e->alloc->fast);
+        d.share_gen = dra__alloc_state_share_gen(e->state);
+    }
     p->d = d;
     return DRA_OK;
 }
@@ -1152,6 +1154,7 @@ DRA_NOINLINE static int build_answer(const dra_engine_t *e, const dra__direct_t 
             }
             if (d->multi) {
                 o->share_id = NULL;
+                o->share_tag = 0;
                 o->consumed = NULL;
                 o->nconsumed = 0;
             }
@@ -1206,14 +1209,20 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
     size_t size = 0;
     *any = false;
     for (uint32_t i = 0; i < np; i++)
-        if (t->flags[pick[i]] & DRA_ROW_MULTI_ALLOC)
+        if (t->flags[pick[i]] & DRA_ROW_MULTI_ALLOC) {
+            /* the device's live shares (their tags and fingerprints, read below) and
+             * capacity sums (the commit's) */
+            if (e->use[pick[i]])
+                dra__alloc_state_prefetch_shares(e->state, res[i].row);
             size += rnd(37) + rnd(t->dev[pick[i]]->ncaps * sizeof(dra_consumed_t));
+        }
     if (!size)
         return DRA_OK;
     char *at = dra__direct_take(e, arena, size);
     if (!at)
         return DRA_ENOMEM;
     *any = true;
+    dra__alloc_state_prefetch_free_cell(e->state); /* where the commit will keep the text */
     for (uint32_t i = 0; i < np; i++) {
         uint32_t r = pick[i];
         if (!(t->flags[r] & DRA_ROW_MULTI_ALLOC))
@@ -1222,14 +1231,29 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
         const dra_exact_request_t *b = p->d.alt[palt[i]].body;
         const char *dev = dv->name ? dv->name : "";
         char *id = carve(&at, 37);
-        for (uint32_t attempt = e->use[r];; attempt++) { /* use: the device's live shares */
-            dra__share_id(p->d.share_seed, p->claims[0], i, res[i].driver, res[i].pool, dev,
-                          attempt, id);
-            if (!e->use[r] || !dra_alloc_state_row_has_share(e->state, res[i].row - 1,
-                                                             res[i].driver, res[i].pool, dev, id))
+        dra__sid_t sid; /* the hash input laid out once, each attempt its last 8 bytes */
+        dra__share_id_begin(&sid, p->d.share_seed, p->claims[0], i, res[i].driver, res[i].pool,
+                            dev);
+        /* the attempts start at the device's live shares (use); those of this plan's earlier
+         * derivations still live on the device are known by their tags (their texts are these
+         * attempts' IDs, live: the allocator's check would find each) and are not hashed; any
+         * other attempt is hashed and checked against the live texts, as the allocator does */
+        uint32_t u = e->use[r], tag0 = dra__share_id_tag(p->d.share_gen, i, u);
+        uint64_t known = u && tag0 ? dra__alloc_state_share_tags(e->state, res[i].row - 1,
+                                                                 res[i].driver, res[i].pool,
+                                                                 dev, tag0)
+                                   : 0;
+        uint32_t attempt = u;
+        for (;; attempt++) {
+            if (attempt - u < 64 && (known >> (attempt - u) & 1))
+                continue;
+            dra__share_id_attempt(&sid, attempt, id);
+            if (!u || !dra_alloc_state_row_has_share(e->state, res[i].row - 1, res[i].driver,
+                                                     res[i].pool, dev, id))
                 break;
         }
         res[i].share_id = id;
+        res[i].share_tag = dra__share_id_tag(p->d.share_gen, i, attempt);
         if (!dv->ncaps)
             continue;
         dra_consumed_t *cs = carve(&at, dv->ncaps * sizeof *cs);

@@ -323,8 +323,10 @@ static int claims_plan(dra_engine_t *e, plan_t *p)
             return DRA_ENOMEM;
         q += cl->nrequests;
     }
-    if (d.multi)
+    if (d.multi) {
         d.share_seed = dra_fast_share_seed(e->alloc->fast);
+        d.share_gen = dra__alloc_state_share_gen(e->state);
+    }
     p->d = d;
     return DRA_OK;
 }
@@ -558,8 +560,10 @@ int dra__direct_refresh(dra_engine_t *e, uint32_t n, uint32_t begin, uint32_t en
             for (uint32_t j = 0; j < d->nalt && keep; j++) /* groups still of one candidate list */
                 keep = d->alt[j].grp == j ||
                        same_candidates(&d->alt[d->alt[j].grp], &d->alt[j], begin, lim);
-            if (keep && d->multi)
+            if (keep && d->multi) {
                 d->share_seed = dra_fast_share_seed(e->alloc->fast);
+                d->share_gen = dra__alloc_state_share_gen(e->state);
+            }
         }
         if (!keep)
             d->kind = DRA__DIRECT_NONE;

@@ -163,6 +163,8 @@ typedef struct dra__direct {
     bool cg;         /* some alternative reads compatibility groups (served "direct-groups") */
     uint32_t ncons;  /* alternatives with counters */
     uint64_t share_seed; /* multi: the allocator's options.share_seed (dra__share_id) */
+    uint32_t share_gen;  /* multi: this plan's derivation gen in the state (dra__share_id_tag;
+                            0: none, its derived shares are kept without tags) */
     uint32_t attr;   /* MATCH, PAIR: the constrained table column, NONE: no row has it */
     uint32_t nalt;   /* FIRST: the request's alternatives in order (firstAvailable: its
                         subrequests); MATCH: one; PAIR: the two requests; MULTI: one per

@@ -372,6 +372,11 @@ typedef struct dra_result {
     const char *share_id; /* NULL unless the device is multi-allocatable */
     dra_consumed_t *consumed; /* consumedCapacity */
     uint32_t nconsumed;
+    /* Not part of the claim either (see row): how share_id was derived, when the engine's
+     * direct answer derived it (dra__share_id_tag), else 0. The allocation state keeps it with
+     * the live share, so a later derivation by the same plan knows which of its attempts are
+     * live without hashing them. Whoever sets share_id another way leaves it 0. */
+    uint32_t share_tag;
     /* skipNodeOperations (1.37, DRAOptionalNodeOperations): the device's slice's list at
      * allocation time; written only when non-empty */
     const char **skip_node_ops;

@@ -1511,6 +1511,99 @@ static void test_direct_shares(void)
     fx_fini(&x);
 }
 
+/* One multi-allocatable device with room for 40 shares of 1Gi (two plans: one and two 1Gi
+ * shares a claim on one device each) beside a second node's. */
+static const char k_share_tags[] =
+    NODE("n1") NODE("n2") CLASS("a", "drv")
+    SLICE("s1", "n1", "[{name: g0, allowMultipleAllocations: true, capacity: {memory: {value: 40Gi}}}]")
+    SLICE("s2", "n2", "[{name: h0, allowMultipleAllocations: true, capacity: {memory: {value: 40Gi}}}]")
+    CLAIM("one", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                 " capacity: {requests: {memory: 1Gi}}}}]}")
+    CLAIM("other", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                   " capacity: {requests: {memory: 1Gi}}}}]}");
+
+/* The shareIDs a direct answer derives skip the attempts its plan's earlier shares still hold
+ * on the device by their tags (dra_result_t.share_tag, kept by the state) instead of hashing
+ * them: after every placement of a random walk of commits and releases on one device (up to
+ * 30 live shares of the same two claims, so most attempts start on a live one) the engine's
+ * shareIDs equal the reference allocator's (fx_place_vs_reference compares them). Some commits
+ * are of a copy whose tag is cleared (a share as another path keeps it: its attempt is found by
+ * its text, not skipped), and a share committed with another plan's text is never taken. */
+static void test_direct_share_tags(void)
+{
+    fx_t x;
+    if (!fx_open(&x, k_share_tags, DRA_RELEASE_1_36, "DRAConsumableCapacity=true"))
+        return;
+    uint32_t plans[2] = {fx_plan(&x, "one"), fx_plan(&x, "other")};
+    enum { HELD = 30 };
+    dra_arena_t keep[HELD];
+    dra_engine_result_t held[HELD];
+    dra_result_t copy[HELD];
+    dra_allocation_t calloc_[HELD], *cptr[HELD];
+    uint32_t nheld = 0, tagged = 0, untagged = 0, skipped_use = 0;
+    for (int i = 0; i < HELD; i++)
+        dra_arena_init(&keep[i], 0);
+    uint32_t lcg = 2024;
+    for (int step = 0; step < 600; step++) {
+        lcg = lcg * 1103515245u + 12345u;
+        bool add = nheld == 0 || (nheld < HELD && ((lcg >> 16) % 8) < 5);
+        if (add) {
+            uint32_t k = nheld;
+            dra_arena_reset(&keep[k]);
+            held[k] = place_into(&x, plans[(lcg >> 20) & 1], DRA_ENGINE_FIRST_FIT, 0, &keep[k]);
+            CHECK_EQ_U64(held[k].kind, DRA_OUTCOME_ALLOCATED);
+            CHECK_EQ_U64(held[k].served, DRA_SERVED_DIRECT_SHARES);
+            if (held[k].kind != DRA_OUTCOME_ALLOCATED)
+                break;
+            const dra_result_t *res = &held[k].allocations[0]->results[0];
+            CHECK(res->share_id != NULL);
+            skipped_use += res->share_tag && (res->share_tag & 0x7ffu) > nheld;
+            if ((lcg >> 24) % 4 == 0) { /* committed as another path keeps it: no tag */
+                copy[k] = *res;
+                copy[k].share_tag = 0;
+                calloc_[k] = *held[k].allocations[0];
+                calloc_[k].results = &copy[k];
+                cptr[k] = &calloc_[k];
+                held[k].allocations = &cptr[k];
+                untagged++;
+            } else {
+                tagged += res->share_tag != 0;
+            }
+            CHECK_OK(dra_engine_commit(x.e, held[k].node, held[k].allocations, held[k].n));
+            nheld++;
+        } else {
+            uint32_t k = (lcg >> 16) % nheld;
+            CHECK_OK(dra_engine_release(x.e, held[k].node, held[k].allocations, held[k].n));
+            /* the last held pod into slot k (its allocation list and results move along) */
+            if (k != nheld - 1) {
+                dra_arena_t t = keep[k];
+                keep[k] = keep[nheld - 1];
+                keep[nheld - 1] = t;
+                held[k] = held[nheld - 1];
+                if (held[k].allocations == &cptr[nheld - 1]) {
+                    copy[k] = copy[nheld - 1];
+                    calloc_[k] = calloc_[nheld - 1];
+                    calloc_[k].results = &copy[k];
+                    cptr[k] = &calloc_[k];
+                    held[k].allocations = &cptr[k];
+                }
+            }
+            nheld--;
+        }
+        if (step % 50 == 0)
+            check_summaries(&x);
+    }
+    /* the walk went where the tags matter: tagged and untagged live shares, attempts above the
+     * live count (an attempt skipped or found live) */
+    CHECK(tagged > 50 && untagged > 20 && skipped_use > 20);
+    for (uint32_t k = 0; k < nheld; k++)
+        CHECK_OK(dra_engine_release(x.e, held[k].node, held[k].allocations, held[k].n));
+    check_summaries(&x);
+    for (int i = 0; i < HELD; i++)
+        dra_arena_fini(&keep[i]);
+    fx_fini(&x);
+}
+
 /* ---- release records of shares ------------------------------------------------------------- */
 
 /* Multi-allocatable devices with two capacities, each with a request policy: memory 10Gi (1Gi
@@ -2345,6 +2438,7 @@ int main(void)
     RUN(test_direct_counters);
     RUN(test_direct_multi_without_capacity);
     RUN(test_direct_shares);
+    RUN(test_direct_share_tags);
     RUN(test_direct_shares_fallbacks);
     RUN(test_direct_shares_committed_before_plan);
     RUN(test_capacity_limits_profile_arithmetic);

@@ -608,6 +608,36 @@ static void test_share_id(void)
     }
 }
 
+/* dra__share_id_begin / _attempt: one input laid out, attempts in any order and repeated, each
+ * the text dra__share_id and the documented input give; both sides of the stack buffer's end
+ * and the streaming form; the fields are read at begin (a later change of the caller's
+ * buffers that begin copied does not matter for the stack form) and the index kept. */
+static void test_share_id_attempts(void)
+{
+    const char *dev[3] = {"gpu.example.com", "node-1", "gpu-3"};
+    char got[37], want[37], one[37];
+    static char big[800];
+    memset(big, 'q', sizeof big - 1);
+    /* inputs of 95 bytes, 768 (56 of lengths and numbers, 32 of the other fields and a name of
+     * 680: the stack form's largest), 769 (streaming) and 887 */
+    size_t names[4] = {7, 680, 681, 799};
+    for (int k = 0; k < 4; k++) {
+        big[names[k]] = 0;
+        dra_claim_t c = {.namespace_ = "team-a", .name = k ? big : "infer-0"};
+        dra__sid_t b;
+        dra__share_id_begin(&b, 31 + (uint64_t)k, &c, 3, dev[0], dev[1], dev[2]);
+        const uint32_t order[] = {5, 0, 1, 1, 40, 2, 0, 7, 6, 65536, 3};
+        for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+            dra__share_id_attempt(&b, order[i], got);
+            expected_share_id(31 + (uint64_t)k, "team-a", c.name, 3, dev, order[i], want);
+            CHECK_STREQ(got, want);
+            dra__share_id(31 + (uint64_t)k, &c, 3, dev[0], dev[1], dev[2], order[i], one);
+            CHECK_STREQ(one, want);
+        }
+        big[names[k]] = 'q';
+    }
+}
+
 int main(void)
 {
     RUN(test_release_defaults);
@@ -622,5 +652,6 @@ int main(void)
     RUN(test_capacity_valid_values);
     RUN(test_capacity_fits);
     RUN(test_share_id);
+    RUN(test_share_id_attempts);
     return check_summary();
 }

@@ -545,6 +545,71 @@ static void test_release_excl(void)
     dra_model_fini(&m);
 }
 
+/* Derivation tags (dra__alloc_state_share_tags): the bits of the live shares committed with
+ * tags of tag0's gen and index, attempts tag0 .. tag0 + 63 only; a share without a tag, with
+ * another gen or index, or on another device is not seen, nor one released; gens are unique
+ * and run out at DRA__SHARE_GEN_MAX. */
+static void test_share_tags(void)
+{
+    dra_model_t m;
+    build(&m, 0);
+    dra_alloc_features_t f;
+    dra_alloc_features_init(&f, DRA_RELEASE_1_37);
+    CHECK_OK(dra_alloc_features_set(&f, "DRAConsumableCapacity=true", NULL));
+    dra_alloc_state_t *a = NULL;
+    CHECK_OK(dra_alloc_state_new(&m, &f, &a));
+    uint32_t g = dra__alloc_state_share_gen(a), h = dra__alloc_state_share_gen(a);
+    CHECK(g != 0 && h != 0 && g != h);
+    CHECK_EQ_U64(dra__share_id_tag(g, 32, 0), 0);  /* an index beyond the tag's */
+    CHECK_EQ_U64(dra__share_id_tag(g, 0, 2048), 0); /* an attempt beyond the tag's */
+    CHECK_EQ_U64(dra__share_id_tag(0, 0, 0), 0);    /* no gen */
+    static char ids[16][40];
+    for (uint32_t i = 0; i < 16; i++)
+        snprintf(ids[i], sizeof ids[i], "%08x-0000-4000-8000-%012u", i * 2654435761u, i);
+    /* dev-0 (row 1): g's index 0 at attempts 3, 5, 70 (beyond 64 from 3), 2047; g's index 1 at
+     * attempt 4; h's index 0 at attempt 6; one without a tag; dev-2 (row 3): g's attempt 7 */
+    const uint32_t tags[8] = {dra__share_id_tag(g, 0, 3),    dra__share_id_tag(g, 0, 5),
+                              dra__share_id_tag(g, 0, 70),   dra__share_id_tag(g, 0, 2047),
+                              dra__share_id_tag(g, 1, 4),    dra__share_id_tag(h, 0, 6),
+                              0,                             dra__share_id_tag(g, 0, 7)};
+    for (uint32_t i = 0; i < 8; i++) {
+        dra_result_t r = share(i == 7 ? "dev-2" : "dev-0", i == 7 ? 3 : 1, ids[i]);
+        r.share_tag = tags[i];
+        CHECK_OK(commit1(a, r, false));
+    }
+    uint32_t t3 = dra__share_id_tag(g, 0, 3);
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 0, "drv", "pool-a", "dev-0", t3),
+                 UINT64_C(1) << 0 | UINT64_C(1) << 2);
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 0, "drv", "pool-a", "dev-0",
+                                             dra__share_id_tag(g, 0, 10)),
+                 UINT64_C(1) << 60); /* 70 */
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 0, "drv", "pool-a", "dev-0",
+                                             dra__share_id_tag(g, 0, 2000)),
+                 UINT64_C(1) << 47); /* 2047, and nothing of index 1 beyond it */
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 0, "drv", "pool-a", "dev-0",
+                                             dra__share_id_tag(g, 1, 0)),
+                 UINT64_C(1) << 4);
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 0, "drv", "pool-a", "dev-0",
+                                             dra__share_id_tag(h, 0, 0)),
+                 UINT64_C(1) << 6);
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 2, "drv", "pool-a", "dev-2", t3),
+                 UINT64_C(1) << 4);
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 0, "drv", "pool-a", "dev-0", 0), 0);
+    /* released: gone from the bits */
+    dra_result_t r = share("dev-0", 1, ids[1]);
+    r.share_tag = tags[1];
+    CHECK_OK(commit1(a, r, true));
+    CHECK_EQ_U64(dra__alloc_state_share_tags(a, 0, "drv", "pool-a", "dev-0", t3), 1);
+    CHECK(dra_alloc_state_check(a));
+    uint32_t last = h;
+    for (uint32_t i = h; i < DRA__SHARE_GEN_MAX; i++)
+        last = dra__alloc_state_share_gen(a);
+    CHECK_EQ_U64(last, DRA__SHARE_GEN_MAX);
+    CHECK_EQ_U64(dra__alloc_state_share_gen(a), 0);
+    dra_alloc_state_free(a);
+    dra_model_fini(&m);
+}
+
 int main(void)
 {
     RUN(test_rows_numbering);
@@ -556,6 +621,7 @@ int main(void)
     RUN(test_foreign_devices_grow);
     RUN(test_rows_in_use);
     RUN(test_shares);
+    RUN(test_share_tags);
     RUN(test_release_excl);
     return check_summary();
 }
