@@ -682,6 +682,19 @@ static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool do
     *n = m;
 }
 
+/* Counter c's remainder after a charge of amt (delta > 0: taken, else given back), its old one
+ * in *old, and the count of negative remainders (nneg) kept. O(1). */
+static inline dra__aq_t remainder_charged(dra_engine_t *e, uint32_t c, dra__aq_t amt, int delta,
+                                          dra__aq_t *old)
+{
+    dra__aq_t was = e->crem[c], now = delta > 0 ? was - amt : was + amt;
+    e->crem[c] = now;
+    if ((was < 0) != (now < 0))
+        e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+    *old = was;
+    return now;
+}
+
 /* counter_moved for a set kept by masks: the cut moved, nothing else (the caller compares the
  * masks at the old and the new cut). */
 static uint32_t cut_moved(const dra_engine_t *e, uint32_t j, dra__aq_t now, bool down)
@@ -738,10 +751,7 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
         dra__aq_t amt = e->amts[a[i]];
         if (!amt) /* nothing moves */
             continue;
-        dra__aq_t old = e->crem[c], now = delta > 0 ? old - amt : old + amt;
-        e->crem[c] = now;
-        if ((old < 0) != (now < 0))
-            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+        dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
         dra__ctr_t *k = &e->ctrs[c];
         uint32_t j0 = k->cut, j = cut_moved(e, j0, now, now < old);
         k->cut = j;
@@ -777,10 +787,7 @@ uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
         dra__aq_t amt = e->amts[a[i]];
         if (!amt) /* nothing moves */
             continue;
-        dra__aq_t old = e->crem[c], now = delta > 0 ? old - amt : old + amt;
-        e->crem[c] = now;
-        if ((old < 0) != (now < 0))
-            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+        dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
         counter_moved(e, &e->ctrs[c], now, now < old, e->cflip, &n);
     }
     DRA_ASSERT_INTERNAL(n <= e->ncflip);
