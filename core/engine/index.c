@@ -36,6 +36,7 @@ static void max_set(int32_t *t, uint32_t i, int32_t v)
 }
 
 static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
+static int32_t stree_key(const dra_engine_t *e, const dra__stree_t *st, uint32_t n);
 
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
 {
@@ -239,8 +240,28 @@ void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
         bucket_add(e, ob, n, false);
         bucket_add(e, nb, n, true);
     }
-    for (uint32_t i = 0; i < e->nst; i++)
-        stree_leaf(e, &e->st[i], n);
+    if (e->nhidden) { /* a hidden leaf says nothing of the node's summary */
+        for (uint32_t i = 0; i < e->nst; i++)
+            stree_leaf(e, &e->st[i], n);
+        return;
+    }
+    /* A score tree's leaf is its node's key exactly when the signature's leaf reaches the tree's
+     * need, else -1 (keys are >= 0): every change of a signature's leaf sets the leaves of the
+     * score trees over it (dra__tree_set), and both callers set the node's score after the
+     * signature leaves their commit or release deferred (dra__tree_flush), with no leaf hidden
+     * (a placement unhides its leaves before it returns). So the sign of the leaf is the
+     * summary's verdict and only the key moves: no signature's counts are read here. */
+    uint32_t leaf = e->P + n;
+    for (uint32_t i = 0; i < e->nst; i++) {
+        dra__stree_t *st = &e->st[i];
+        int32_t o = st->t[leaf];
+        DRA_ASSERT_INTERNAL((o >= 0) == (dra__leaf_value(e, &e->sigs[st->sig], n) >= st->need));
+        if (o < 0)
+            continue;
+        int32_t k = stree_key(e, st, n);
+        if (k != o)
+            max_set(st->t, leaf, k);
+    }
 }
 
 /* Put every node in the bucket of its score and keep them there from now on. O(buckets *
