@@ -75,6 +75,8 @@ typedef struct sig {
     bool any_err;                    /* sherr or some herr */
     uint32_t td_pend;                /* model node + 1 whose leaf the commit or release in
                                         progress has yet to set (dra__tree_touch), 0: none */
+    uint32_t stm;                    /* the score trees over it among the first 32 (bit i:
+                                        e->st[i]; index.c), 0 in a signature made from another */
     /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
      * of node n sharing one value of the attribute (rows without it cannot join the request),
      * shcnt counts the shared rows that have the attribute */

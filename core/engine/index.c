@@ -44,7 +44,10 @@ void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
     e->work.leaves_set++;
 #endif
     max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
-    for (uint32_t i = 0; i < e->nst; i++) /* score trees over the signature (best-fit, spread) */
+    /* score trees over the signature (best-fit, spread): the first 32 by its mask */
+    for (uint32_t m = s->stm; m; m &= m - 1)
+        stree_leaf(e, &e->st[__builtin_ctz(m)], n);
+    for (uint32_t i = 32; i < e->nst; i++)
         if (e->st[i].sig == (uint32_t)(s - e->sigs))
             stree_leaf(e, &e->st[i], n);
 }
@@ -317,6 +320,8 @@ static uint32_t stree_get(dra_engine_t *e, uint32_t sig, int32_t need, bool most
         return NONE;
     dra__stree_t *st = &e->st[e->nst];
     *st = (dra__stree_t){.sig = sig, .need = need, .most = most, .t = t};
+    if (e->nst < 32)
+        e->sigs[sig].stm |= 1u << e->nst;
     const sig_t *s = &e->sigs[sig];
     for (uint32_t i = 0; i < e->P; i++)
         t[e->P + i] = i < e->nnodes && dra__leaf_value(e, s, i) >= need ? stree_key(e, st, i) : -1;
@@ -368,6 +373,15 @@ void dra__stree_unhide(dra_engine_t *e, uint32_t st)
 
 bool dra__stree_check(const dra_engine_t *e, char *why, size_t len)
 {
+    for (uint32_t g = 0; g < e->nsigs; g++) { /* each signature names its first 32 trees */
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < e->nst && i < 32; i++)
+            m |= e->st[i].sig == g ? 1u << i : 0;
+        if (e->sigs[g].stm != m) {
+            snprintf(why, len, "signature %u: score trees %#x, its mask %#x", g, m, e->sigs[g].stm);
+            return false;
+        }
+    }
     for (uint32_t i = 0; i < e->nst; i++) {
         const dra__stree_t *st = &e->st[i];
         const sig_t *s = &e->sigs[st->sig];
