@@ -544,8 +544,25 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
         }
         e->cl_suf[b] = acc;
     }
+    /* the runs of equal amounts: an amount decides for its whole run, so a cut that moves a run
+     * at a time stops where the entry-by-entry move stops (every stop lies between two runs) */
+    e->cl_run = dra_arena_calloc(a, 2 * ((size_t)n + 1), sizeof *e->cl_run, 64);
+    if (!e->cl_run)
+        return DRA_ENOMEM;
+    for (uint32_t x = 0; x + 1 < nlists; x++)
+        for (uint32_t j = e->cl_off[x], end = e->cl_off[x + 1]; j < end;) {
+            uint32_t k = j + 1;
+            while (k < end && e->cl[k].amt == e->cl[j].amt)
+                k++;
+            for (uint32_t i = j; i < k; i++) {
+                e->cl_run[2 * i] = j;
+                e->cl_run[2 * i + 1] = k;
+            }
+            j = k;
+        }
     e->rc_span = dra_arena_calloc(a, 2 * ((size_t)e->t->nrows + 1), sizeof *e->rc_span, 64);
-    if (!e->rc_span)
+    e->set_fm = dra_arena_calloc(a, (size_t)e->nctrs + 1, sizeof *e->set_fm, 64);
+    if (!e->rc_span || !e->set_fm)
         return DRA_ENOMEM;
     e->set_masked = ok;
     for (uint32_t st = 0; st < e->nsets; st++) {
@@ -682,27 +699,42 @@ static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool do
     *n = m;
 }
 
+/* Counter c's remainder after a charge of amt (delta > 0: taken, else given back), its old one
+ * in *old, and the count of negative remainders (nneg) kept. O(1). */
+static inline dra__aq_t remainder_charged(dra_engine_t *e, uint32_t c, dra__aq_t amt, int delta,
+                                          dra__aq_t *old)
+{
+    dra__aq_t was = e->crem[c], now = delta > 0 ? was - amt : was + amt;
+    e->crem[c] = now;
+    if ((was < 0) != (now < 0))
+        e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+    *old = was;
+    return now;
+}
+
 /* counter_moved for a set kept by masks: the cut moved, nothing else (the caller compares the
- * masks at the old and the new cut). */
+ * masks at the old and the new cut), a run of equal amounts at a time (cl_run: the same stop,
+ * every stop lies between two runs). O(runs the cut moves over). */
 static uint32_t cut_moved(const dra_engine_t *e, uint32_t j, dra__aq_t now, bool down)
 {
     const dra__clent_t *cl = e->cl;
+    const uint32_t *run = e->cl_run;
     if (e->cl_v64) {
         const int64_t *cv = e->cl_v;
         uint64_t lo = (uint64_t)now, hi = (uint64_t)((dra__uaq_t)now >> 64), sh = e->cl_shift;
         int64_t v = (int64_t)(lo >> sh | hi << 1 << (63 - sh));
         if (down)
             while (cv[j - 1] > v)
-                j--;
+                j = run[2 * (j - 1)];
         else
             while (cv[j] <= v)
-                j++;
+                j = run[2 * j + 1];
     } else if (down) {
         while (e->amts[cl[j - 1].amt] > now)
-            j--;
+            j = run[2 * (j - 1)];
     } else {
         while (e->amts[cl[j].amt] <= now)
-            j++;
+            j = run[2 * j + 1];
     }
     return j;
 }
@@ -718,12 +750,12 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
 }
 
 /* dra__counters_charge of row r of a set kept by masks (entries [b, end)): the rows that fail
- * some counter before (one pass over the set's records), each counter's cut moved, and the rows
+ * some counter before (the set's kept union, set_fm), each counter's cut moved, and the rows
  * that fail after: when no cut moved up (a commit of non-negative amounts) those before and the
  * rows that started failing a counter the charge moved (up: the masks at the new cut less those
  * at the old one), else a second pass. A row whose state changed has its nfail bit flipped
  * (DRA__NFAIL_CTR), and is reported when nfail crossed zero. O(entries of the row + list
- * entries the cuts move over + counters of the set + rows whose state changed). */
+ * runs the cuts move over + counters of the set when a cut rose + rows whose state changed). */
 static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
 {
     uint32_t base = e->rc_base[r], row0 = e->ctrs[base].row0, n = 0;
@@ -731,17 +763,15 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
     const uint64_t *suf = e->cl_suf;
-    uint64_t before = set_fails(e, c0, c1), up = 0;
+    uint64_t before = e->set_fm[c0], up = 0;
+    DRA_ASSERT_INTERNAL(before == set_fails(e, c0, c1));
     bool rose = false;
     for (uint32_t i = b; i < end; i++) {
         uint32_t c = base + (uint32_t)d[i];
         dra__aq_t amt = e->amts[a[i]];
         if (!amt) /* nothing moves */
             continue;
-        dra__aq_t old = e->crem[c], now = delta > 0 ? old - amt : old + amt;
-        e->crem[c] = now;
-        if ((old < 0) != (now < 0))
-            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+        dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
         dra__ctr_t *k = &e->ctrs[c];
         uint32_t j0 = k->cut, j = cut_moved(e, j0, now, now < old);
         k->cut = j;
@@ -752,6 +782,7 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
 #endif
     }
     uint64_t after = rose ? set_fails(e, c0, c1) : before | up;
+    e->set_fm[c0] = after;
     uint32_t *restrict nfail = e->nfail;
     for (uint64_t m = before ^ after; m; m &= m - 1) {
         uint32_t q = row0 + (uint32_t)__builtin_ctzll(m), was = nfail[q];
@@ -777,10 +808,7 @@ uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
         dra__aq_t amt = e->amts[a[i]];
         if (!amt) /* nothing moves */
             continue;
-        dra__aq_t old = e->crem[c], now = delta > 0 ? old - amt : old + amt;
-        e->crem[c] = now;
-        if ((old < 0) != (now < 0))
-            e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+        dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
         counter_moved(e, &e->ctrs[c], now, now < old, e->cflip, &n);
     }
     DRA_ASSERT_INTERNAL(n <= e->ncflip);
@@ -833,6 +861,15 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
         }
     }
     free(want);
+    for (uint32_t st = 0; ok && e->set_masked && st < e->nsets; st++) {
+        uint32_t c0 = e->set_ctr0[st];
+        uint64_t f = e->set_masked[st] ? set_fails(e, c0, c0 + e->set_nctr[st]) : 0;
+        if (e->set_masked[st] && e->set_fm[c0] != f) {
+            snprintf(why, len, "set %u: kept failing rows %#llx, its counters' %#llx", st,
+                     (unsigned long long)e->set_fm[c0], (unsigned long long)f);
+            ok = false;
+        }
+    }
     if (ok && neg != e->nneg) {
         snprintf(why, len, "counters: %u over capacity, engine counts %u", neg, e->nneg);
         ok = false;
@@ -1161,6 +1198,10 @@ static int counters_in_use(dra_engine_t *e)
         e->nfail[r] = dra__row_nfail(e, r);
     for (uint32_t c = 0; c < e->nctrs; c++)
         e->ctrs[c].cut = dra__ctr_cut(e, c, e->crem[c]);
+    for (uint32_t st = 0; e->set_masked && st < e->nsets; st++)
+        if (e->set_masked[st])
+            e->set_fm[e->set_ctr0[st]] =
+                set_fails(e, e->set_ctr0[st], e->set_ctr0[st] + e->set_nctr[st]);
     return DRA_OK;
 }
 

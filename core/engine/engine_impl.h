@@ -75,6 +75,8 @@ typedef struct sig {
     bool any_err;                    /* sherr or some herr */
     uint32_t td_pend;                /* model node + 1 whose leaf the commit or release in
                                         progress has yet to set (dra__tree_touch), 0: none */
+    uint32_t stm;                    /* the score trees over it among the first 32 (bit i:
+                                        e->st[i]; index.c), 0 in a signature made from another */
     /* matchAttribute variant (attr != NONE): cnt[n] is the largest number of free matching rows
      * of node n sharing one value of the attribute (rows without it cannot join the request),
      * shcnt counts the shared rows that have the attribute */
@@ -288,6 +290,12 @@ struct dra_engine {
     uint32_t *rc_span;              /* per row of such a set: its set's counters [c0, c1), two a
                                        row (what the charge's pass reads; no per-set column) */
     uint64_t *cl_suf;               /* per list entry, beside cl */
+    uint32_t *cl_run;               /* per list entry x, two: the first entry of its run (the
+                                       entries of its list with its amount) and the entry after
+                                       the run; a masked charge moves a cut a run at a time */
+    uint64_t *set_fm;               /* per counter c0 that is such a set's first: the rows of the
+                                       set that fail some counter (the union of its counters'
+                                       cl_suf at their cuts), kept by every charge */
     /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
      * the version-skew skip) the counter sets whose consuming devices declare groups keep the
      * state the allocator's baseline folds from their devices in use (cg_kind, cg_m), and a row
@@ -621,7 +629,10 @@ bool dra__plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n);
 uint32_t dra__plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos);
 /* Score buckets (best-fit, spread): the bucket of a score; node n's score set to v (its bucket
  * follows once the buckets are live); every node put in its bucket and kept there from now on
- * (O(buckets * nodes / 64 + nodes), once); the next node >= from in bucket b (NONE: none). */
+ * (O(buckets * nodes / 64 + nodes), once); the next node >= from in bucket b (NONE: none).
+ * dra__score_set reads a score tree's leaf for whether the node is a candidate there (its sign),
+ * not the signature's counts: call it with no signature leaf of the node deferred (after
+ * dra__tree_flush). */
 uint32_t dra__bucket_of(const dra_engine_t *e, uint32_t score);
 void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v);
 void dra__buckets_sync(dra_engine_t *e);

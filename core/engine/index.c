@@ -36,6 +36,7 @@ static void max_set(int32_t *t, uint32_t i, int32_t v)
 }
 
 static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
+static int32_t stree_key(const dra_engine_t *e, const dra__stree_t *st, uint32_t n);
 
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
 {
@@ -43,7 +44,10 @@ void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
     e->work.leaves_set++;
 #endif
     max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
-    for (uint32_t i = 0; i < e->nst; i++) /* score trees over the signature (best-fit, spread) */
+    /* score trees over the signature (best-fit, spread): the first 32 by its mask */
+    for (uint32_t m = s->stm; m; m &= m - 1)
+        stree_leaf(e, &e->st[__builtin_ctz(m)], n);
+    for (uint32_t i = 32; i < e->nst; i++)
         if (e->st[i].sig == (uint32_t)(s - e->sigs))
             stree_leaf(e, &e->st[i], n);
 }
@@ -239,8 +243,28 @@ void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
         bucket_add(e, ob, n, false);
         bucket_add(e, nb, n, true);
     }
-    for (uint32_t i = 0; i < e->nst; i++)
-        stree_leaf(e, &e->st[i], n);
+    if (e->nhidden) { /* a hidden leaf says nothing of the node's summary */
+        for (uint32_t i = 0; i < e->nst; i++)
+            stree_leaf(e, &e->st[i], n);
+        return;
+    }
+    /* A score tree's leaf is its node's key exactly when the signature's leaf reaches the tree's
+     * need, else -1 (keys are >= 0): every change of a signature's leaf sets the leaves of the
+     * score trees over it (dra__tree_set), and both callers set the node's score after the
+     * signature leaves their commit or release deferred (dra__tree_flush), with no leaf hidden
+     * (a placement unhides its leaves before it returns). So the sign of the leaf is the
+     * summary's verdict and only the key moves: no signature's counts are read here. */
+    uint32_t leaf = e->P + n;
+    for (uint32_t i = 0; i < e->nst; i++) {
+        dra__stree_t *st = &e->st[i];
+        int32_t o = st->t[leaf];
+        DRA_ASSERT_INTERNAL((o >= 0) == (dra__leaf_value(e, &e->sigs[st->sig], n) >= st->need));
+        if (o < 0)
+            continue;
+        int32_t k = stree_key(e, st, n);
+        if (k != o)
+            max_set(st->t, leaf, k);
+    }
 }
 
 /* Put every node in the bucket of its score and keep them there from now on. O(buckets *
@@ -296,6 +320,8 @@ static uint32_t stree_get(dra_engine_t *e, uint32_t sig, int32_t need, bool most
         return NONE;
     dra__stree_t *st = &e->st[e->nst];
     *st = (dra__stree_t){.sig = sig, .need = need, .most = most, .t = t};
+    if (e->nst < 32)
+        e->sigs[sig].stm |= 1u << e->nst;
     const sig_t *s = &e->sigs[sig];
     for (uint32_t i = 0; i < e->P; i++)
         t[e->P + i] = i < e->nnodes && dra__leaf_value(e, s, i) >= need ? stree_key(e, st, i) : -1;
@@ -347,6 +373,15 @@ void dra__stree_unhide(dra_engine_t *e, uint32_t st)
 
 bool dra__stree_check(const dra_engine_t *e, char *why, size_t len)
 {
+    for (uint32_t g = 0; g < e->nsigs; g++) { /* each signature names its first 32 trees */
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < e->nst && i < 32; i++)
+            m |= e->st[i].sig == g ? 1u << i : 0;
+        if (e->sigs[g].stm != m) {
+            snprintf(why, len, "signature %u: score trees %#x, its mask %#x", g, m, e->sigs[g].stm);
+            return false;
+        }
+    }
     for (uint32_t i = 0; i < e->nst; i++) {
         const dra__stree_t *st = &e->st[i];
         const sig_t *s = &e->sigs[st->sig];

@@ -276,6 +276,7 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
         return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base]; /* shares match / err bitsets */
+    s->stm = 0; /* the score trees over base are not over it */
     s->attr = ai;
     sig_node_arrays(e, s);
     s->grp = dra_arena_alloc(&e->arena, (size_t)t->nrows + 1, 8);
@@ -351,6 +352,7 @@ static int sig_variant(dra_engine_t *e, uint32_t base, bool all, bool noblk, uin
         return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base]; /* shares match / err unless excl */
+    s->stm = 0; /* the score trees over base are not over it */
     s->all = all;
     s->noblk = noblk;
     s->excl = excl;
@@ -417,6 +419,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
         return DRA_ENOMEM;
     sig_t *s = &e->sigs[e->nsigs];
     *s = e->sigs[base];
+    s->stm = 0; /* the score trees over base are not over it */
     s->capbody = body;
     s->maxset = -1;
     size_t nw = dra_bitset_words(e->t->nrows_padded);

@@ -45,7 +45,9 @@ static char *cluster_yaml(uint32_t nodes)
         CLAIM("prio", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: a,"
                       " count: 3}, {name: small, deviceClassName: a, count: 1}]}]}")
         CLAIM("both", "{requests: [{name: a, exactly: {deviceClassName: a, count: 1}},"
-                      " {name: b, exactly: {deviceClassName: a, count: 2}}]}"));
+                      " {name: b, exactly: {deviceClassName: a, count: 2}}]}")
+        CLAIM("all", "{requests: [{name: r, exactly: {deviceClassName: a,"
+                     " allocationMode: All}}]}"));
     for (uint32_t i = 0; i < nodes; i++) {
         len += (size_t)snprintf(y + len, cap - len,
                                 "apiVersion: v1\nkind: Node\nmetadata: {name: n%u}\n---\n", i);
@@ -245,6 +247,44 @@ static void test_sparse_free_nodes(void)
     free(held);
 }
 
+/* A signature made from another after that one has score trees (an allocationMode All variant
+ * of the plain request's, planned after a best-fit placement built the plain one's tree) has
+ * none of its own: dra_engine_check compares each signature's mask of its score trees with the
+ * trees, and the trees with the summaries, through commits and releases of both. */
+static void test_variant_after_score_tree(void)
+{
+    fx_t x;
+    if (!open_cluster(&x, 40))
+        return;
+    uint32_t one = fx_plan(&x, "one");
+    slot_t sl[4];
+    memset(sl, 0, sizeof sl);
+    for (uint32_t i = 0; i < 4; i++)
+        dra_arena_init(&sl[i].a, 0);
+    dra_engine_policy_t pols[] = {DRA_ENGINE_BEST_FIT, DRA_ENGINE_SPREAD};
+    for (uint32_t i = 0; i < 2; i++) {
+        sl[i].r = fx_place_vs_reference(&x, one, pols[i], 0, &sl[i].a);
+        CHECK_EQ_U64(sl[i].r.kind, DRA_OUTCOME_ALLOCATED);
+        CHECK_OK(dra_engine_commit(x.e, sl[i].r.node, sl[i].r.allocations, sl[i].r.n));
+    }
+    check_summaries(&x);
+    uint32_t all = fx_plan(&x, "all");
+    check_summaries(&x);
+    for (uint32_t i = 2; i < 4; i++) {
+        sl[i].r = fx_place_vs_reference(&x, all, pols[i - 2], 0, &sl[i].a);
+        if (sl[i].r.kind == DRA_OUTCOME_ALLOCATED)
+            CHECK_OK(dra_engine_commit(x.e, sl[i].r.node, sl[i].r.allocations, sl[i].r.n));
+        check_summaries(&x);
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        if (sl[i].r.kind == DRA_OUTCOME_ALLOCATED)
+            CHECK_OK(dra_engine_release(x.e, sl[i].r.node, sl[i].r.allocations, sl[i].r.n));
+        check_summaries(&x);
+        dra_arena_fini(&sl[i].a);
+    }
+    fx_fini(&x);
+}
+
 static void test_index_small(void) { run_cluster(40, 400, 1); }
 static void test_index_top_full(void) { run_cluster(200, 400, 2); }
 static void test_index_three_levels(void) { run_cluster(4500, 300, 3); }
@@ -255,5 +295,6 @@ int main(void)
     RUN(test_index_top_full);
     RUN(test_index_three_levels);
     RUN(test_sparse_free_nodes);
+    RUN(test_variant_after_score_tree);
     return check_summary();
 }

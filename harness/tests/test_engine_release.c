@@ -268,10 +268,12 @@ static void same_as_fresh(fx_t *x, const uint32_t *plans, const char *step)
     dra_engine_free(f);
 }
 
-/* Commits and releases in a scrambled order on two MIG-like GPUs, by record and by allocations:
- * after every step the engine's check passes and every plan's admission and fit bound equal a
- * freshly built engine's (a sibling row whose fit a charge or a refund flipped but the engine
- * left stale fails both). */
+/* Commits and releases in a scrambled order on two MIG-like GPUs, by record and by allocations,
+ * placed first-fit, best-fit and spread: after every step the engine's check passes (with the
+ * score trees of both orders, whose keys a commit moves from their leaves' signs, and each masked
+ * set's kept failing rows) and every plan's admission and fit bound equal a freshly built
+ * engine's (a sibling row whose fit a charge or a refund flipped but the engine left stale fails
+ * both). */
 static void test_mig_siblings_never_stale(void)
 {
     fx_t x;
@@ -319,7 +321,10 @@ static void test_mig_siblings_never_stale(void)
                           : pick < 9 ? 4
                                      : 5;
             dra_arena_reset(&live[k].a);
-            dra_engine_policy_t pol = it & 2 ? DRA_ENGINE_BEST_FIT : DRA_ENGINE_FIRST_FIT;
+            /* the score trees of both orders are kept from their first placement on */
+            dra_engine_policy_t pol = !(it & 2)  ? DRA_ENGINE_FIRST_FIT
+                                      : it & 4 ? DRA_ENGINE_SPREAD
+                                               : DRA_ENGINE_BEST_FIT;
             CHECK_OK(dra_engine_place(x.e, plans[pi], pol, 0, &live[k].a, &live[k].r));
             snprintf(step, sizeof step, "step %u: commit of %s in slot %u", it, k_mig_plans[pi], k);
             if (live[k].r.kind != DRA_OUTCOME_ALLOCATED) {
