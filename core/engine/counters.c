@@ -792,30 +792,43 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
     uint64_t before = e->set_fm[c0], up = 0;
     DRA_ASSERT_INTERNAL(before == set_fails(e, c0, c1));
     bool rose = false;
-    for (uint32_t i = b; i < end; i++) {
-        uint32_t c = base + (uint32_t)d[i];
-        dra__ctr_t *k = &e->ctrs[c];
-        uint32_t j0 = k->cut, j;
-        if (e->cl_v64) {
-            int64_t amt = e->amt64[a[i]];
+    /* one loop per arithmetic (cl_v64 holds for the whole charge): no test per counter */
+#if DRA_DEBUG
+#define CUT_MOVES(j, j0) (e->work.cut_moves += (j) > (j0) ? (j) - (j0) : (j0) - (j))
+#else
+#define CUT_MOVES(j, j0) ((void)0)
+#endif
+    if (e->cl_v64) {
+        const int64_t *a64 = e->amt64;
+        for (uint32_t i = b; i < end; i++) {
+            int64_t amt = a64[a[i]];
             if (!amt) /* nothing moves */
                 continue;
+            uint32_t c = base + (uint32_t)d[i];
             int64_t old, now = remainder_charged64(e, c, amt, delta, &old);
-            j = cut_moved64(e, j0, now, now < old);
-        } else {
+            dra__ctr_t *k = &e->ctrs[c];
+            uint32_t j0 = k->cut, j = cut_moved64(e, j0, now, now < old);
+            k->cut = j;
+            up |= suf[j] & ~suf[j0];
+            rose |= j > j0;
+            CUT_MOVES(j, j0);
+        }
+    } else {
+        for (uint32_t i = b; i < end; i++) {
             dra__aq_t amt = e->amts[a[i]];
             if (!amt)
                 continue;
+            uint32_t c = base + (uint32_t)d[i];
             dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
-            j = cut_moved(e, j0, now, now < old);
+            dra__ctr_t *k = &e->ctrs[c];
+            uint32_t j0 = k->cut, j = cut_moved(e, j0, now, now < old);
+            k->cut = j;
+            up |= suf[j] & ~suf[j0];
+            rose |= j > j0;
+            CUT_MOVES(j, j0);
         }
-        k->cut = j;
-        up |= suf[j] & ~suf[j0];
-        rose |= j > j0;
-#if DRA_DEBUG
-        e->work.cut_moves += j > j0 ? j - j0 : j0 - j;
-#endif
     }
+#undef CUT_MOVES
     uint64_t after = rose ? set_fails(e, c0, c1) : before | up;
     e->set_fm[c0] = after;
     uint32_t *restrict nfail = e->nfail;
