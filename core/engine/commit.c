@@ -196,9 +196,15 @@ static void prefetch_counters(const dra_engine_t *e, uint32_t r)
     if (!e->rc_pat || e->rc_pat[r] == NONE || !e->nfail)
         return;
     uint32_t st = e->ctr_set[e->rc_base[r]], b = e->set_ctr0[st], n = e->set_nctr[st];
-    for (uint32_t c = b; c < b + n; c += 4) /* 16 bytes a remainder */
-        __builtin_prefetch(&e->crem[c], 1);
-    __builtin_prefetch(&e->crem[b + n - 1], 1);
+    if (e->cl_v64) { /* 8 bytes a remainder's copy, what the charge moves (counters.c) */
+        for (uint32_t c = b; c < b + n; c += 8)
+            __builtin_prefetch(&e->crem64[c], 1);
+        __builtin_prefetch(&e->crem64[b + n - 1], 1);
+    } else {
+        for (uint32_t c = b; c < b + n; c += 4) /* 16 bytes a remainder */
+            __builtin_prefetch(&e->crem[c], 1);
+        __builtin_prefetch(&e->crem[b + n - 1], 1);
+    }
     __builtin_prefetch(&e->ctrs[b], 1); /* 8 bytes a record */
     __builtin_prefetch(&e->ctrs[b + n - 1], 1);
     /* the set's rows from its first to its last (per-set columns that stay cached: the list of
@@ -689,7 +695,7 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
         return;
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++) {
         uint32_t c = dra__ent_ctr(e, r, i);
-        __builtin_prefetch(&e->crem[c], 1);
+        __builtin_prefetch(e->cl_v64 ? (const void *)&e->crem64[c] : (const void *)&e->crem[c], 1);
         __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
     }
     /* a set kept by masks: the charge reads every record of the set (counters.c) */

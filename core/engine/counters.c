@@ -433,6 +433,16 @@ static int counters_v64(dra_engine_t *e, uint32_t nlists)
         if (lo <= INT64_MIN || hi >= INT64_MAX)
             e->cl_v64 = false;
     }
+    if (!e->cl_v64)
+        return DRA_OK;
+    /* the amounts' and the remainders' copies (crem64 filled by counters_in_use): every amount
+     * a pattern names is on its counter's list, so its copy is exact */
+    e->amt64 = dra_arena_calloc(&e->arena, (size_t)e->namts + 1, sizeof *e->amt64, 64);
+    e->crem64 = dra_arena_calloc(&e->arena, (size_t)e->nctrs + 1, sizeof *e->crem64, 64);
+    if (!e->amt64 || !e->crem64)
+        return DRA_ENOMEM;
+    for (uint32_t i = 0; i < e->namts; i++)
+        e->amt64[i] = i == e->amt_lo || i == e->amt_hi ? 0 : (int64_t)(e->amts[i] >> e->cl_shift);
     return DRA_OK;
 }
 
@@ -640,6 +650,20 @@ out:
 
 /* ---- charges ------------------------------------------------------------------------------ */
 
+/* remainder_charged on the 64-bit copies (cl_v64): exact, as the amounts and every remainder a
+ * charge reaches have exact copies within the bounds' (counters_v64), and a copy has its
+ * remainder's sign. O(1). */
+static inline int64_t remainder_charged64(dra_engine_t *e, uint32_t c, int64_t amt, int delta,
+                                          int64_t *old)
+{
+    int64_t was = e->crem64[c], now = delta > 0 ? was - amt : was + amt;
+    e->crem64[c] = now;
+    if ((was < 0) != (now < 0))
+        e->nneg = now < 0 ? e->nneg + 1 : e->nneg - 1;
+    *old = was;
+    return now;
+}
+
 /* Counter k's remainder changed to now, down (a commit: less left) or up (a release): every
  * entry on it with an amount between the old and the new remainder (above the lower, at most
  * the higher) changed between fitting and not; a row whose count of such entries (nfail) crosses
@@ -652,7 +676,7 @@ out:
  * Comparisons on the entries' 64-bit copies when every remainder's is exact and strictly between
  * the bounds' copies (e->cl_v64, counters_v64: so the bounds still stop the moves): a > now
  * exactly when a >> s > now >> s for multiples a, now of 2^s; else on the amounts. */
-static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool down,
+static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, int64_t v, bool down,
                           uint32_t *restrict flip, uint32_t *n)
 {
     uint32_t j = k->cut, row0 = k->row0, m = *n;
@@ -663,9 +687,7 @@ static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, bool do
     uint32_t j0 = j;
 #endif
     if (e->cl_v64) {
-        /* now >> cl_shift: exact and within the bounds' copies (counters_v64) */
-        uint64_t lo = (uint64_t)now, hi = (uint64_t)((dra__uaq_t)now >> 64), sh = e->cl_shift;
-        int64_t v = (int64_t)(lo >> sh | hi << 1 << (63 - sh));
+        /* v: the remainder's copy (crem64), exact and within the bounds' copies (counters_v64) */
         if (down) {
             for (; cv[j - 1] > v; j--) {
                 uint32_t q = row0 + cl[j - 1].k;
@@ -715,21 +737,25 @@ static inline dra__aq_t remainder_charged(dra_engine_t *e, uint32_t c, dra__aq_t
 /* counter_moved for a set kept by masks: the cut moved, nothing else (the caller compares the
  * masks at the old and the new cut), a run of equal amounts at a time (cl_run: the same stop,
  * every stop lies between two runs). O(runs the cut moves over). */
+static uint32_t cut_moved64(const dra_engine_t *e, uint32_t j, int64_t v, bool down)
+{
+    const int64_t *cv = e->cl_v;
+    const uint32_t *run = e->cl_run;
+    if (down)
+        while (cv[j - 1] > v)
+            j = run[2 * (j - 1)];
+    else
+        while (cv[j] <= v)
+            j = run[2 * j + 1];
+    return j;
+}
+
+/* cut_moved on the amounts (cl_v64 false). */
 static uint32_t cut_moved(const dra_engine_t *e, uint32_t j, dra__aq_t now, bool down)
 {
     const dra__clent_t *cl = e->cl;
     const uint32_t *run = e->cl_run;
-    if (e->cl_v64) {
-        const int64_t *cv = e->cl_v;
-        uint64_t lo = (uint64_t)now, hi = (uint64_t)((dra__uaq_t)now >> 64), sh = e->cl_shift;
-        int64_t v = (int64_t)(lo >> sh | hi << 1 << (63 - sh));
-        if (down)
-            while (cv[j - 1] > v)
-                j = run[2 * (j - 1)];
-        else
-            while (cv[j] <= v)
-                j = run[2 * j + 1];
-    } else if (down) {
+    if (down) {
         while (e->amts[cl[j - 1].amt] > now)
             j = run[2 * (j - 1)];
     } else {
@@ -766,21 +792,43 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
     uint64_t before = e->set_fm[c0], up = 0;
     DRA_ASSERT_INTERNAL(before == set_fails(e, c0, c1));
     bool rose = false;
-    for (uint32_t i = b; i < end; i++) {
-        uint32_t c = base + (uint32_t)d[i];
-        dra__aq_t amt = e->amts[a[i]];
-        if (!amt) /* nothing moves */
-            continue;
-        dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
-        dra__ctr_t *k = &e->ctrs[c];
-        uint32_t j0 = k->cut, j = cut_moved(e, j0, now, now < old);
-        k->cut = j;
-        up |= suf[j] & ~suf[j0];
-        rose |= j > j0;
+    /* one loop per arithmetic (cl_v64 holds for the whole charge): no test per counter */
 #if DRA_DEBUG
-        e->work.cut_moves += j > j0 ? j - j0 : j0 - j;
+#define CUT_MOVES(j, j0) (e->work.cut_moves += (j) > (j0) ? (j) - (j0) : (j0) - (j))
+#else
+#define CUT_MOVES(j, j0) ((void)0)
 #endif
+    if (e->cl_v64) {
+        const int64_t *a64 = e->amt64;
+        for (uint32_t i = b; i < end; i++) {
+            int64_t amt = a64[a[i]];
+            if (!amt) /* nothing moves */
+                continue;
+            uint32_t c = base + (uint32_t)d[i];
+            int64_t old, now = remainder_charged64(e, c, amt, delta, &old);
+            dra__ctr_t *k = &e->ctrs[c];
+            uint32_t j0 = k->cut, j = cut_moved64(e, j0, now, now < old);
+            k->cut = j;
+            up |= suf[j] & ~suf[j0];
+            rose |= j > j0;
+            CUT_MOVES(j, j0);
+        }
+    } else {
+        for (uint32_t i = b; i < end; i++) {
+            dra__aq_t amt = e->amts[a[i]];
+            if (!amt)
+                continue;
+            uint32_t c = base + (uint32_t)d[i];
+            dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
+            dra__ctr_t *k = &e->ctrs[c];
+            uint32_t j0 = k->cut, j = cut_moved(e, j0, now, now < old);
+            k->cut = j;
+            up |= suf[j] & ~suf[j0];
+            rose |= j > j0;
+            CUT_MOVES(j, j0);
+        }
     }
+#undef CUT_MOVES
     uint64_t after = rose ? set_fails(e, c0, c1) : before | up;
     e->set_fm[c0] = after;
     uint32_t *restrict nfail = e->nfail;
@@ -805,11 +853,19 @@ uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
     const uint32_t *a = e->pat_a;
     for (uint32_t i = b; i < end; i++) {
         uint32_t c = base + (uint32_t)d[i];
-        dra__aq_t amt = e->amts[a[i]];
-        if (!amt) /* nothing moves */
-            continue;
-        dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
-        counter_moved(e, &e->ctrs[c], now, now < old, e->cflip, &n);
+        if (e->cl_v64) {
+            int64_t amt = e->amt64[a[i]];
+            if (!amt) /* nothing moves */
+                continue;
+            int64_t old, now = remainder_charged64(e, c, amt, delta, &old);
+            counter_moved(e, &e->ctrs[c], 0, now, now < old, e->cflip, &n);
+        } else {
+            dra__aq_t amt = e->amts[a[i]];
+            if (!amt)
+                continue;
+            dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
+            counter_moved(e, &e->ctrs[c], now, 0, now < old, e->cflip, &n);
+        }
     }
     DRA_ASSERT_INTERNAL(n <= e->ncflip);
     return n;
@@ -819,9 +875,16 @@ bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
 {
     if (!e || !e->crem || c >= e->nctrs)
         return false;
-    e->crem[c] += by;
-    if ((uint64_t)by & ((1ULL << e->cl_shift) - 1)) /* not a multiple: compare exact amounts */
+    if (e->cl_v64 && !((uint64_t)by & ((1ULL << e->cl_shift) - 1))) {
+        e->crem64[c] += by >> e->cl_shift; /* a multiple: the copy stays exact */
+        return true;
+    }
+    if (e->cl_v64) { /* not a multiple: back to the exact amounts, compared from now on */
+        for (uint32_t i = 0; i < e->nctrs; i++)
+            e->crem[i] = dra__crem(e, i);
         e->cl_v64 = false;
+    }
+    e->crem[c] += by;
     return true;
 }
 
@@ -846,17 +909,17 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
     uint32_t neg = 0;
     for (uint32_t c = 0; c < e->nctrs && ok; c++) {
         neg += want[c] < 0;
-        if (want[c] != e->crem[c]) {
+        if (want[c] != dra__crem(e, c)) {
             snprintf(why, len, "counter %u (set %u): %lld left (low 64 bits), engine has %lld", c,
-                     e->ctr_set[c], (long long)want[c], (long long)e->crem[c]);
+                     e->ctr_set[c], (long long)want[c], (long long)dra__crem(e, c));
             ok = false;
         } else if (e->ctrs[c].row0 != set_row0(e, e->ctr_set[c])) {
             snprintf(why, len, "counter %u: record names row %u first, its set row %u", c,
                      e->ctrs[c].row0, set_row0(e, e->ctr_set[c]));
             ok = false;
-        } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, e->crem[c])) {
+        } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, dra__crem(e, c))) {
             snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ctrs[c].cut,
-                     dra__ctr_cut(e, c, e->crem[c]));
+                     dra__ctr_cut(e, c, dra__crem(e, c)));
             ok = false;
         }
     }
@@ -1191,6 +1254,9 @@ static int counters_in_use(dra_engine_t *e)
                 e->crem[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
     for (uint32_t c = 0; c < e->nctrs; c++)
         e->nneg += e->crem[c] < 0;
+    /* from here on the copies are the remainders (dra__crem) while cl_v64: exact (counters_v64) */
+    for (uint32_t c = 0; e->cl_v64 && c < e->nctrs; c++)
+        e->crem64[c] = (int64_t)(e->crem[c] >> e->cl_shift);
     e->nfail = calloc((size_t)t->nrows + 1, sizeof *e->nfail);
     if (!e->nfail)
         return DRA_ENOMEM;

@@ -846,7 +846,7 @@ static bool fits_after(const dra_engine_t *e, uint32_t r, const uint32_t *pick, 
             for (uint32_t x = dra__ent_b(e, pick[j]); x < dra__ent_e(e, pick[j]); x++)
                 if (dra__ent_ctr(e, pick[j], x) == c)
                     used += dra__ent_amt(e, x);
-        if (used > e->crem[c])
+        if (used > dra__crem(e, c))
             return false;
     }
     return true;

@@ -248,7 +248,12 @@ struct dra_engine {
     uint32_t nsets, nctrs;
     uint32_t *set_ctr0, *set_nctr; /* counters of set i: [set_ctr0, +set_nctr) */
     const dra_counter_set_t **set_def;
-    dra__aq_t *crem;               /* per counter: capacity minus what the rows in use consume */
+    dra__aq_t *crem;               /* per counter: capacity minus what the rows in use consume
+                                      (while cl_v64 is false; else crem64 holds it) */
+    int64_t *crem64;               /* per counter while cl_v64: its remainder >> cl_shift, exact,
+                                      the remainder itself (dra__crem); engine arena */
+    int64_t *amt64;                /* per amount (amts) while cl_v64: amts[a] >> cl_shift, exact
+                                      for every amount a pattern names; engine arena */
     dra__ctr_t *ctrs;              /* per counter: its record (above), 64-byte aligned */
     uint32_t *rc_pat, *rc_base;    /* per row */
     uint32_t *pat_off;             /* per pattern: entries [pat_off[p], pat_off[p + 1]) */
@@ -554,6 +559,15 @@ static inline bool dra__row_masked(const dra_engine_t *e, uint32_t r)
            e->set_masked[e->ctr_set[e->rc_base[r]]];
 }
 
+/* What is left of counter c: crem64's copy shifted back while cl_v64 (a charge then moves the
+ * 64-bit copies only, counters.c), else crem. O(1). */
+static inline dra__aq_t dra__crem(const dra_engine_t *e, uint32_t c)
+{
+    if (e->cl_v64)
+        return (dra__aq_t)((dra__uaq_t)(dra__aq_t)e->crem64[c] << e->cl_shift);
+    return e->crem[c];
+}
+
 /* Row r's counter entries with more than what is left of their counter (for a row of a set kept
  * by masks, DRA__NFAIL_CTR when there is any), plus one while the compatibility-group baseline
  * refuses it (the row fits while 0). O(entries of the row); e->nfail keeps it. */
@@ -561,7 +575,7 @@ static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
 {
     uint32_t n = 0;
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++)
-        n += dra__ent_amt(e, i) > e->crem[dra__ent_ctr(e, r, i)];
+        n += dra__ent_amt(e, i) > dra__crem(e, dra__ent_ctr(e, r, i));
     if (n && dra__row_masked(e, r)) /* a row of a set kept by masks: whether, not how many */
         n = DRA__NFAIL_CTR;
     return n + (e->cg_on && dra__cg_refused(e, r, true));

@@ -124,6 +124,17 @@ static void test_release_does_the_commits_work(void)
     check_summaries(&x);
     /* the check recomputes each counter's remainder from the rows in use: one the engine holds
      * 1 off (either way) is found, and put back it passes again */
+    /* first by a multiple of every amount's power of two (the 64-bit copies stay the
+     * remainders, counters.c), then by 1 (back to the exact amounts) */
+    for (int sign = -1; sign <= 1; sign += 2) {
+        char why[256] = "";
+        int64_t by = sign * ((int64_t)1 << 62);
+        CHECK(dra_engine_test_nudge_counter(x.e, 0, by));
+        CHECK(!dra_engine_check(x.e, why, sizeof why));
+        CHECK_MSG(strstr(why, "counter 0") != NULL, "%s", why);
+        CHECK(dra_engine_test_nudge_counter(x.e, 0, -by));
+        check_summaries(&x);
+    }
     for (int by = -1; by <= 1; by += 2) {
         char why[256] = "";
         CHECK(dra_engine_test_nudge_counter(x.e, 0, by));
