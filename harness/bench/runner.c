@@ -794,7 +794,10 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
 static void slot_put(ctx_t *c, uint32_t i)
 {
     slot_t *s = &c->slots[i];
-    dra_arena_reset(s->arena);
+    /* a direct answer in the slot's result memory took nothing from the arena: then the reset
+     * would only write its chunk's header, a line of its own per live pod */
+    if (s->arena->used)
+        dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
     s->recd = false;
