@@ -343,6 +343,12 @@ typedef struct dra_engine_slot {
     uint64_t tmpl; /* the engine's: which template mem holds (0: none) */
 } dra_engine_slot_t;
 
+/* Bytes of the slot's memory the last dra_engine_place_slot took (from its start; 0 when its
+ * answer went to the arena, or no placement into a slot yet): what the next placement of the
+ * same template writes again, so a caller that warms the slot's memory before it needs no more
+ * lines than these. O(1). */
+size_t dra_engine_slot_used(const dra_engine_t *e);
+
 /* Bytes a slot needs to hold every direct answer of the plans compiled so far (0 when no plan
  * has one); an answer's shares count the most capacities of any multi-allocatable device.
  * O(plans x alternatives). */

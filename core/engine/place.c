@@ -408,6 +408,11 @@ int dra_engine_place_slot(dra_engine_t *e, uint32_t plan, dra_engine_policy_t po
     return rc;
 }
 
+size_t dra_engine_slot_used(const dra_engine_t *e)
+{
+    return e ? e->pslot.used : 0;
+}
+
 /* ---- which nodes the allocator may see ---------------------------------------------------- */
 
 /* Whether signature s has a matching or error row in [begin, end). */

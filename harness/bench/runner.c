@@ -216,6 +216,8 @@ typedef struct slot {
     bool recd; /* the commit kept the pod's release record (the slot's entry of ctx.recs; else:
                 * release by the allocations) */
     bool live;
+    uint16_t mem_lines; /* lines of es.mem its last placement took (dra_engine_slot_used; 0:
+                         * none known, all of es.mem): what slot_mem_touch warms */
 } slot_t;
 
 typedef struct frag_cons {
@@ -684,7 +686,14 @@ static void slot_mem_touch(const ctx_t *c, uint32_t si)
         rl[64] = rl[64];
     const slot_t *s = &c->slots[si];
     volatile char *m = s->es.mem;
-    for (size_t i = 0; m && i < s->es.cap; i += 64)
+    /* the lines the slot's last answer took (its shape's next pod, which mostly takes the slot,
+     * writes the same template's fields there), not all of them: the rest (dra_engine_slot_bytes
+     * is the largest plan's answer, 18 lines on fleet-5k against 2-3 for a one-GPU pod) pulled
+     * a live pod's untouched lines through the last level before every placement */
+    size_t end = s->mem_lines ? (size_t)s->mem_lines * 64 : s->es.cap;
+    if (end > s->es.cap)
+        end = s->es.cap;
+    for (size_t i = 0; m && i < end; i += 64)
         m[i] = m[i];
 }
 
@@ -785,7 +794,10 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
 static void slot_put(ctx_t *c, uint32_t i)
 {
     slot_t *s = &c->slots[i];
-    dra_arena_reset(s->arena);
+    /* a direct answer in the slot's result memory took nothing from the arena: then the reset
+     * would only write its chunk's header, a line of its own per live pod */
+    if (s->arena->used)
+        dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
     s->recd = false;
@@ -1993,6 +2005,11 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     int64_t t1 = now_ns();
     hook(0);
     slow_learn(c, shape, RK_SEARCH, t1 - t0, fixed != 0);
+    if (!c->ref_place && s->es.mem) { /* what the slot's next pod of this template writes */
+        size_t used = dra_engine_slot_used(c->eng);
+        size_t lines = (used + 63) / 64;
+        s->mem_lines = used && lines <= UINT16_MAX ? (uint16_t)lines : 0;
+    }
     if (rc != DRA_OK) {
         slot_put(c, si);
         return dra_diag_set(c->diag, rc, NULL, 0, 0, "allocator error: %s%s%s", dra_strerror(rc),

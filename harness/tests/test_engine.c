@@ -2319,6 +2319,17 @@ static void slot_rounds(const char *yaml, const char *gate, const char *const *n
             CHECK_EQ_U64(sa[si].used, 0);
             CHECK((char *)a.allocations >= (char *)sl[si].mem &&
                   (char *)a.allocations < (char *)sl[si].mem + sl[si].cap);
+            /* what it took (dra_engine_slot_used: the lines the runner warms before the
+             * slot's next pod) covers the list, each allocation and its results */
+            size_t used = dra_engine_slot_used(x.e);
+            CHECK(used > 0 && used <= sl[si].cap);
+            const char *end = (const char *)sl[si].mem + used;
+            CHECK((const char *)(a.allocations + a.n) <= end);
+            for (uint32_t k = 0; k < a.n; k++) {
+                CHECK((const char *)(a.allocations[k] + 1) <= end);
+                CHECK((const char *)(a.allocations[k]->results + a.allocations[k]->nresults) <=
+                      end);
+            }
         }
         /* every other placement is committed (from the comparison's copy) and released two
          * commits later, so the answers move over the devices */
@@ -2349,6 +2360,7 @@ static void slot_rounds(const char *yaml, const char *gate, const char *const *n
         check_same_answer(&a, &b);
         if (a.kind == DRA_OUTCOME_ALLOCATED)
             CHECK(sa[0].used > 0);
+        CHECK_EQ_U64(dra_engine_slot_used(x.e), 0); /* nothing in the slot */
     }
     for (int i = 0; i < HELD; i++) {
         if (live[i])
