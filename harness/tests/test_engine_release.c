@@ -126,9 +126,10 @@ static void test_release_does_the_commits_work(void)
      * 1 off (either way) is found, and put back it passes again */
     /* first by a multiple of every amount's power of two (the 64-bit copies stay the
      * remainders, counters.c), then by 1 (back to the exact amounts) */
-    for (int sign = -1; sign <= 1; sign += 2) {
+    const int64_t bys[2] = {-((int64_t)1 << 62), (int64_t)1 << 62};
+    for (int i = 0; i < 2; i++) {
         char why[256] = "";
-        int64_t by = sign * ((int64_t)1 << 62);
+        int64_t by = bys[i];
         CHECK(dra_engine_test_nudge_counter(x.e, 0, by));
         CHECK(!dra_engine_check(x.e, why, sizeof why));
         CHECK_MSG(strstr(why, "counter 0") != NULL, "%s", why);
