@@ -32,21 +32,23 @@ case "$1" in
 mechanics)
     # a gross planted slowdown (2x) on B: a regression, exit 1; the JSON holds the method, every
     # round with its order and samples, the interval, p and the noise floor. With 6 rounds the
-    # signed-rank test needs B slower in every one; at 1.5x a process another program slowed by
-    # 40% (a timing run on the same CPU) turned one round and the verdict
-    "$DRABENCH" ab "$DRABENCH" "$DRABENCH" --suite "$T/suite.txt" --rounds 6 --aa 3 --seed 5 \
+    # signed-rank test needs B slower in every one, and under a loaded CI run (tests in parallel,
+    # sanitizers, a timed region of about a millisecond) one A process slowed 2x turned a round
+    # and the verdict (p 0.062). With 10 rounds, B slower in 8 with the two others the closest
+    # still gives p < 0.05: the test checks the mechanics, not that the machine is quiet
+    "$DRABENCH" ab "$DRABENCH" "$DRABENCH" --suite "$T/suite.txt" --rounds 10 --aa 3 --seed 5 \
         --env-b DRA_TEST_SLOWDOWN_PCT=100 -q -o "$T/ab.json" >"$T/ab.txt" 2>"$T/ab.err"; rc=$?
     [ $rc -eq 1 ] || { cat "$T/ab.txt" "$T/ab.err"; fail "a 2x slowdown gave exit $rc, want 1"; }
     grep -q '^gate: FAIL: regression (exit 1)' "$T/ab.txt" || fail "no gate line"
     grep -q 'REGRESSION' "$T/ab.txt" || fail "no REGRESSION row"
-    jq -e '.schema == "drabench-ab/v1" and .exit_status == 1 and .method.rounds == 6 and .method.aa_rounds == 3 and .method.seed == "5" and (.b.environment == ["DRA_TEST_SLOWDOWN_PCT=100"]) and (.a.environment == [])' "$T/ab.json" >/dev/null || fail "method: $(jq -c .method "$T/ab.json")"
+    jq -e '.schema == "drabench-ab/v1" and .exit_status == 1 and .method.rounds == 10 and .method.aa_rounds == 3 and .method.seed == "5" and (.b.environment == ["DRA_TEST_SLOWDOWN_PCT=100"]) and (.a.environment == [])' "$T/ab.json" >/dev/null || fail "method: $(jq -c .method "$T/ab.json")"
     jq -e '.scenarios | length == 1' "$T/ab.json" >/dev/null || fail "scenarios"
     s='.scenarios[0]'
-    jq -e "$s.args == [\"--repeat\", \"3\", \"--invariants\", \"off\"] and ($s.rounds | length == 9) and ([$s.rounds[] | select(.kind == \"ab\")] | length == 6) and ([$s.rounds[] | select(.kind == \"aa\")] | length == 3)" "$T/ab.json" >/dev/null || fail "rounds: $(jq -c "$s.rounds | map(.kind)" "$T/ab.json")"
+    jq -e "$s.args == [\"--repeat\", \"3\", \"--invariants\", \"off\"] and ($s.rounds | length == 13) and ([$s.rounds[] | select(.kind == \"ab\")] | length == 10) and ([$s.rounds[] | select(.kind == \"aa\")] | length == 3)" "$T/ab.json" >/dev/null || fail "rounds: $(jq -c "$s.rounds | map(.kind)" "$T/ab.json")"
     jq -e "[$s.rounds[].order] | (index(\"AB\") != null) and (index(\"BA\") != null)" "$T/ab.json" >/dev/null || fail "the order is not randomized: $(jq -c "[$s.rounds[].order]" "$T/ab.json")"
     jq -e "[$s.rounds[] | .a[\"throughput.claims_per_s\"] > 0 and .b[\"throughput.claims_per_s\"] > 0] | all" "$T/ab.json" >/dev/null || fail "samples"
-    jq -e "[$s.rounds[] | select(.kind == \"ab\") | .b[\"throughput.claims_per_s\"] < .a[\"throughput.claims_per_s\"]] | all" "$T/ab.json" >/dev/null || fail "B is not slower in every round"
-    jq -e "$s.metrics[0] | .metric == \"throughput.claims_per_s\" and .better == \"higher\" and .verdict == \"regression\" and .rounds == 6 and .aa_rounds == 3 and .ratio < 0.9 and .interval[1] < 1 and .p < 0.05 and .noise_floor_pct >= 0 and .noise_floor_aa_only_pct >= 0 and (.aa_only_interval | length) == 2 and .change_pct < -10 and .slowdown_pct > 11" "$T/ab.json" >/dev/null || fail "verdict: $(jq -c "$s.metrics[0]" "$T/ab.json")"
+    jq -e "[$s.rounds[] | select(.kind == \"ab\") | select(.b[\"throughput.claims_per_s\"] < .a[\"throughput.claims_per_s\"])] | length >= 8" "$T/ab.json" >/dev/null || fail "B is not slower in 8 of 10 rounds"
+    jq -e "$s.metrics[0] | .metric == \"throughput.claims_per_s\" and .better == \"higher\" and .verdict == \"regression\" and .rounds == 10 and .aa_rounds == 3 and .ratio < 0.9 and .interval[1] < 1 and .p < 0.05 and .noise_floor_pct >= 0 and .noise_floor_aa_only_pct >= 0 and (.aa_only_interval | length) == 2 and .change_pct < -10 and .slowdown_pct > 11" "$T/ab.json" >/dev/null || fail "verdict: $(jq -c "$s.metrics[0]" "$T/ab.json")"
     jq -e "$s.decisions_equal and ($s.digest_a | test(\"^[0-9a-f]{16}$\"))" "$T/ab.json" >/dev/null || fail "digests"
     # the planted slowdown is in the timed work only: the same decisions; Markdown and JSON on stdout
     "$DRABENCH" ab "$DRABENCH" "$DRABENCH" "$T/small.yaml" --run-args "-r 3 --invariants off" --rounds 6 --aa 3 --seed 9 -q --format md >"$T/ab.md" 2>/dev/null; rc=$?
