@@ -246,10 +246,9 @@ static void bucket_add(dra_engine_t *e, uint32_t b, uint32_t n, bool on)
     }
 }
 
-void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
+void dra__score_moved(dra_engine_t *e, uint32_t n, uint32_t was)
 {
-    uint32_t ob = dra__bucket_of(e, e->score[n]), nb = dra__bucket_of(e, v);
-    e->score[n] = v;
+    uint32_t ob = dra__bucket_of(e, was), nb = dra__bucket_of(e, e->score[n]);
     if (ob != nb && e->buckets_live) {
         bucket_add(e, ob, n, false);
         bucket_add(e, nb, n, true);
@@ -264,7 +263,9 @@ void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
      * score trees over it (dra__tree_set), and both callers set the node's score after the
      * signature leaves their commit or release deferred (dra__tree_flush), with no leaf hidden
      * (a placement unhides its leaves before it returns). So the sign of the leaf is the
-     * summary's verdict and only the key moves: no signature's counts are read here. */
+     * summary's verdict and only the key moves: no signature's counts are read here. The callers
+     * set the new score before that flush, so a leaf the flush set already has its new key and
+     * is not set twice (once with the old key, then with the new). */
     uint32_t leaf = e->P + n;
     for (uint32_t i = 0; i < e->nst; i++) {
         dra__stree_t *st = &e->st[i];
