@@ -257,6 +257,9 @@ struct dra_engine {
     dra__ctr_t *ctrs;              /* per counter: its record (above), 64-byte aligned */
     uint32_t *rc_pat, *rc_base;    /* per row */
     uint32_t *pat_off;             /* per pattern: entries [pat_off[p], pat_off[p + 1]) */
+    uint32_t *pat_nz;              /* per pattern: its entries of non-zero amounts come first and
+                                      end at pat_nz[p] (what a charge moves; a zero amount
+                                      moves nothing) */
     int32_t *pat_d;                /* per pattern entry: counter offset from the row's base */
     uint32_t *pat_a;               /* per pattern entry: its amount, an index into amts */
     uint32_t npats;
