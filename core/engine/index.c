@@ -47,6 +47,7 @@ static void max_set(int32_t *t, uint32_t i, int32_t v)
 }
 
 static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
+static void stree_leaf_at(dra_engine_t *e, dra__stree_t *st, uint32_t n, int32_t lv);
 static int32_t stree_key(const dra_engine_t *e, const dra__stree_t *st, uint32_t n);
 
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
@@ -54,13 +55,14 @@ void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
 #if DRA_DEBUG
     e->work.leaves_set++;
 #endif
-    max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
+    int32_t lv = dra__leaf_value(e, s, n);
+    max_set(s->tree, e->P + n, lv);
     /* score trees over the signature (best-fit, spread): the first 32 by its mask */
     for (uint32_t m = s->stm; m; m &= m - 1)
-        stree_leaf(e, &e->st[__builtin_ctz(m)], n);
+        stree_leaf_at(e, &e->st[__builtin_ctz(m)], n, lv);
     for (uint32_t i = 32; i < e->nst; i++)
         if (e->st[i].sig == (uint32_t)(s - e->sigs))
-            stree_leaf(e, &e->st[i], n);
+            stree_leaf_at(e, &e->st[i], n, lv);
 }
 
 void dra__tree_build(dra_engine_t *e, sig_t *s)
@@ -303,12 +305,17 @@ static int32_t stree_key(const dra_engine_t *e, const dra__stree_t *st, uint32_t
     return st->most ? (int32_t)sc : INT32_MAX - 1 - (int32_t)sc;
 }
 
-static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n)
+/* Score tree st's leaf of node n, its signature's leaf being lv. */
+static inline void stree_leaf_at(dra_engine_t *e, dra__stree_t *st, uint32_t n, int32_t lv)
 {
-    const sig_t *s = &e->sigs[st->sig];
-    int32_t v = dra__leaf_value(e, s, n) >= st->need ? stree_key(e, st, n) : -1;
+    int32_t v = lv >= st->need ? stree_key(e, st, n) : -1;
     if (st->t[e->P + n] != v)
         max_set(st->t, e->P + n, v);
+}
+
+static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n)
+{
+    stree_leaf_at(e, st, n, dra__leaf_value(e, &e->sigs[st->sig], n));
 }
 
 /* The score tree of (signature, need, policy), built on first use. NONE: out of memory. */
