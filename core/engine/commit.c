@@ -364,11 +364,13 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
             (*rc)->nrows = (uint8_t)e->rec_n;
         }
     }
+    /* the node's score first: the score-tree leaves the flush sets take its new key */
+    uint32_t was = node < e->nnodes ? e->score[node] : 0;
+    if (node < e->nnodes)
+        e->score[node] = delta > 0 ? was + ndev : (was > ndev ? was - ndev : 0);
     dra__tree_flush(e);
-    if (node < e->nnodes) {
-        uint32_t s = e->score[node];
-        dra__score_set(e, node, delta > 0 ? s + ndev : (s > ndev ? s - ndev : 0));
-    }
+    if (node < e->nnodes)
+        dra__score_moved(e, node, was);
     return first;
 }
 
@@ -629,9 +631,10 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
         dra__apply_row(e, r->rows[i].row, -1);
     if (ns)
         release_share_engine(e, r->rows[n].row, &r->s.share);
+    uint32_t node = r->node, was = e->score[node];
+    e->score[node] = was > r->ndev ? was - r->ndev : 0; /* before the flush, as above */
     dra__tree_flush(e);
-    uint32_t node = r->node, s = e->score[node];
-    dra__score_set(e, node, s > r->ndev ? s - r->ndev : 0);
+    dra__score_moved(e, node, was);
     const plan_t *p = &e->plans[r->plan];
     e->cpu_used[node] -= p->cpu_m;
     e->mem_used[node] -= p->mem_b;

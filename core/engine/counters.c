@@ -207,6 +207,10 @@ static uint32_t pattern_of(dra_engine_t *e, uint32_t *h, uint32_t hcap, uint32_t
         e->pat_d[at + i - b] = (int32_t)(ctr[i] - ctr[b]);
         e->pat_a[at + i - b] = amt[i];
     }
+    uint32_t nz = at;
+    while (nz < need && e->amts[e->pat_a[nz]] != 0)
+        nz++;
+    e->pat_nz[e->npats] = nz;
     e->pat_off[++e->npats] = need;
     h[j] = e->npats;
     return e->npats - 1;
@@ -262,13 +266,24 @@ static int counters_entries(dra_engine_t *e, const setdict_t *sd)
         hcap *= 2;
     ph = calloc(hcap, sizeof *ph);
     e->pat_off = calloc((size_t)ncons + 2, sizeof *e->pat_off);
+    e->pat_nz = calloc((size_t)ncons + 2, sizeof *e->pat_nz);
     e->pat_d = malloc(pcap * sizeof *e->pat_d);
     e->pat_a = malloc(pcap * sizeof *e->pat_a);
-    if (!ph || !e->pat_off || !e->pat_d || !e->pat_a)
+    if (!ph || !e->pat_off || !e->pat_nz || !e->pat_d || !e->pat_a)
         goto out;
     for (uint32_t r = 0; r < t->nrows; r++) {
         if (off[r] == off[r + 1])
             continue;
+        /* the entries of non-zero amounts first, in their order, then the zeros (pat_nz): a
+         * charge walks only the first (MIG profiles name every memory slice, most with 0) */
+        for (uint32_t i = off[r], w = off[r]; i < off[r + 1]; i++)
+            if (e->amts[amt[i]] != 0) {
+                uint32_t c = ctr[i], a = amt[i];
+                memmove(ctr + w + 1, ctr + w, (i - w) * sizeof *ctr);
+                memmove(amt + w + 1, amt + w, (i - w) * sizeof *amt);
+                ctr[w] = c;
+                amt[w++] = a;
+            }
         uint32_t p = pattern_of(e, ph, hcap, &pcap, ctr, amt, off[r], off[r + 1]);
         if (p == NONE)
             goto out;
@@ -802,8 +817,6 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
         const int64_t *a64 = e->amt64;
         for (uint32_t i = b; i < end; i++) {
             int64_t amt = a64[a[i]];
-            if (!amt) /* nothing moves */
-                continue;
             uint32_t c = base + (uint32_t)d[i];
             int64_t old, now = remainder_charged64(e, c, amt, delta, &old);
             dra__ctr_t *k = &e->ctrs[c];
@@ -816,8 +829,6 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
     } else {
         for (uint32_t i = b; i < end; i++) {
             dra__aq_t amt = e->amts[a[i]];
-            if (!amt)
-                continue;
             uint32_t c = base + (uint32_t)d[i];
             dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
             dra__ctr_t *k = &e->ctrs[c];
@@ -843,7 +854,11 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
 
 uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
 {
-    uint32_t b = dra__ent_b(e, r), end = dra__ent_e(e, r), n = 0;
+    /* the entries of non-zero amounts (pat_nz): a zero moves no remainder and no cut */
+    uint32_t p = e->rc_pat ? e->rc_pat[r] : NONE;
+    if (p == NONE)
+        return 0;
+    uint32_t b = e->pat_off[p], end = e->pat_nz[p], n = 0;
     if (b == end)
         return 0;
     if (e->ctrs[e->rc_base[r]].masked)
@@ -855,14 +870,10 @@ uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
         uint32_t c = base + (uint32_t)d[i];
         if (e->cl_v64) {
             int64_t amt = e->amt64[a[i]];
-            if (!amt) /* nothing moves */
-                continue;
             int64_t old, now = remainder_charged64(e, c, amt, delta, &old);
             counter_moved(e, &e->ctrs[c], 0, now, now < old, e->cflip, &n);
         } else {
             dra__aq_t amt = e->amts[a[i]];
-            if (!amt)
-                continue;
             dra__aq_t old, now = remainder_charged(e, c, amt, delta, &old);
             counter_moved(e, &e->ctrs[c], now, 0, now < old, e->cflip, &n);
         }

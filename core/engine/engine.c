@@ -338,6 +338,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->rc_pat);
     free(e->rc_base);
     free(e->pat_off);
+    free(e->pat_nz);
     free(e->pat_d);
     free(e->pat_a);
     free(e->amts);

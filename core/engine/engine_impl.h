@@ -257,6 +257,9 @@ struct dra_engine {
     dra__ctr_t *ctrs;              /* per counter: its record (above), 64-byte aligned */
     uint32_t *rc_pat, *rc_base;    /* per row */
     uint32_t *pat_off;             /* per pattern: entries [pat_off[p], pat_off[p + 1]) */
+    uint32_t *pat_nz;              /* per pattern: its entries of non-zero amounts come first and
+                                      end at pat_nz[p] (what a charge moves; a zero amount
+                                      moves nothing) */
     int32_t *pat_d;                /* per pattern entry: counter offset from the row's base */
     uint32_t *pat_a;               /* per pattern entry: its amount, an index into amts */
     uint32_t npats;
@@ -644,11 +647,12 @@ uint32_t dra__plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos);
 /* Score buckets (best-fit, spread): the bucket of a score; node n's score set to v (its bucket
  * follows once the buckets are live); every node put in its bucket and kept there from now on
  * (O(buckets * nodes / 64 + nodes), once); the next node >= from in bucket b (NONE: none).
- * dra__score_set reads a score tree's leaf for whether the node is a candidate there (its sign),
- * not the signature's counts: call it with no signature leaf of the node deferred (after
- * dra__tree_flush). */
+ * dra__score_moved: node n's score (e->score[n]) changed from was; its bucket and its score
+ * trees' keys follow. It reads a score tree's leaf for whether the node is a candidate there (its
+ * sign), not the signature's counts: call it with no signature leaf of the node deferred (after
+ * dra__tree_flush; set the score before that flush, and the leaves it sets take the new key). */
 uint32_t dra__bucket_of(const dra_engine_t *e, uint32_t score);
-void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v);
+void dra__score_moved(dra_engine_t *e, uint32_t n, uint32_t was);
 void dra__buckets_sync(dra_engine_t *e);
 uint32_t dra__bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from);
 

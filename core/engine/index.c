@@ -23,19 +23,31 @@
 /* ---- the index ---------------------------------------------------------------------------- */
 
 
-/* Leaf i (P + node) of max tree t set to v, and the path above it. O(log nodes). */
+/* Leaf i (P + node) of max tree t set to v, and the path above it. A rise reads only the path:
+ * an inner node's new value is the larger of its old one and v (its old one was the larger of
+ * the sibling's and the leaf's old value o < v), so the walk stops at the first node >= v. A fall
+ * reads a node's children only while the node held o (a node above o got it from elsewhere and
+ * keeps it) and stops where its new maximum is still o. O(log nodes); stops where the path stops
+ * changing. */
 static void max_set(int32_t *t, uint32_t i, int32_t v)
 {
+    int32_t o = t[i];
     t[i] = v;
-    for (i >>= 1; i >= 1; i >>= 1) {
-        int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
-        if (t[i] == m)
-            break;
-        t[i] = m;
+    if (v > o) {
+        for (i >>= 1; i >= 1 && t[i] < v; i >>= 1)
+            t[i] = v;
+    } else if (v < o) {
+        for (i >>= 1; i >= 1 && t[i] == o; i >>= 1) {
+            int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+            if (m == o)
+                break;
+            t[i] = m;
+        }
     }
 }
 
 static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
+static void stree_leaf_at(dra_engine_t *e, dra__stree_t *st, uint32_t n, int32_t lv);
 static int32_t stree_key(const dra_engine_t *e, const dra__stree_t *st, uint32_t n);
 
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
@@ -43,13 +55,14 @@ void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n)
 #if DRA_DEBUG
     e->work.leaves_set++;
 #endif
-    max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
+    int32_t lv = dra__leaf_value(e, s, n);
+    max_set(s->tree, e->P + n, lv);
     /* score trees over the signature (best-fit, spread): the first 32 by its mask */
     for (uint32_t m = s->stm; m; m &= m - 1)
-        stree_leaf(e, &e->st[__builtin_ctz(m)], n);
+        stree_leaf_at(e, &e->st[__builtin_ctz(m)], n, lv);
     for (uint32_t i = 32; i < e->nst; i++)
         if (e->st[i].sig == (uint32_t)(s - e->sigs))
-            stree_leaf(e, &e->st[i], n);
+            stree_leaf_at(e, &e->st[i], n, lv);
 }
 
 void dra__tree_build(dra_engine_t *e, sig_t *s)
@@ -235,10 +248,9 @@ static void bucket_add(dra_engine_t *e, uint32_t b, uint32_t n, bool on)
     }
 }
 
-void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
+void dra__score_moved(dra_engine_t *e, uint32_t n, uint32_t was)
 {
-    uint32_t ob = dra__bucket_of(e, e->score[n]), nb = dra__bucket_of(e, v);
-    e->score[n] = v;
+    uint32_t ob = dra__bucket_of(e, was), nb = dra__bucket_of(e, e->score[n]);
     if (ob != nb && e->buckets_live) {
         bucket_add(e, ob, n, false);
         bucket_add(e, nb, n, true);
@@ -253,7 +265,9 @@ void dra__score_set(dra_engine_t *e, uint32_t n, uint32_t v)
      * score trees over it (dra__tree_set), and both callers set the node's score after the
      * signature leaves their commit or release deferred (dra__tree_flush), with no leaf hidden
      * (a placement unhides its leaves before it returns). So the sign of the leaf is the
-     * summary's verdict and only the key moves: no signature's counts are read here. */
+     * summary's verdict and only the key moves: no signature's counts are read here. The callers
+     * set the new score before that flush, so a leaf the flush set already has its new key and
+     * is not set twice (once with the old key, then with the new). */
     uint32_t leaf = e->P + n;
     for (uint32_t i = 0; i < e->nst; i++) {
         dra__stree_t *st = &e->st[i];
@@ -291,12 +305,17 @@ static int32_t stree_key(const dra_engine_t *e, const dra__stree_t *st, uint32_t
     return st->most ? (int32_t)sc : INT32_MAX - 1 - (int32_t)sc;
 }
 
-static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n)
+/* Score tree st's leaf of node n, its signature's leaf being lv. */
+static inline void stree_leaf_at(dra_engine_t *e, dra__stree_t *st, uint32_t n, int32_t lv)
 {
-    const sig_t *s = &e->sigs[st->sig];
-    int32_t v = dra__leaf_value(e, s, n) >= st->need ? stree_key(e, st, n) : -1;
+    int32_t v = lv >= st->need ? stree_key(e, st, n) : -1;
     if (st->t[e->P + n] != v)
         max_set(st->t, e->P + n, v);
+}
+
+static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n)
+{
+    stree_leaf_at(e, st, n, dra__leaf_value(e, &e->sigs[st->sig], n));
 }
 
 /* The score tree of (signature, need, policy), built on first use. NONE: out of memory. */

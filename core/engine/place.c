@@ -203,12 +203,14 @@ static int place_scored(dra_engine_t *e, const plan_t *p, uint32_t st, dra_arena
     uint32_t nf = 0;
     bool decided = false;
     int rc = DRA_OK;
-    for (uint32_t n; !decided && (n = dra__stree_best(e, st)) != NONE;) {
+    /* a candidate is hidden only when it did not decide, so the next best is found: the first
+     * one decides most placements, which then set no leaf of the tree */
+    for (uint32_t n; (n = dra__stree_best(e, st)) != NONE;) {
+        if (dra__plan_admits(e, p, n) && res_fits(e, p, n)) {
+            if ((rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf)) || decided)
+                break;
+        }
         dra__stree_hide(e, st, n);
-        if (!dra__plan_admits(e, p, n) || !res_fits(e, p, n))
-            continue;
-        if ((rc = try_node(e, e->alloc, p, n, arena, out, &decided, &nf)))
-            break;
     }
     dra__stree_unhide(e, st);
     if (!rc && !decided)

@@ -89,13 +89,10 @@ void dra__sig_count(dra_engine_t *e, sig_t *s)
         s->any_err = s->herr[n];
 }
 
-/* Row r (matching s) starts (delta 1) or stops (-1) counting for s. */
-static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
+/* sig_row_delta of a row of model node n (NONE only for a shared row, shared). */
+static void sig_row_delta_at(dra_engine_t *e, sig_t *s, uint32_t r, uint32_t n, bool shared,
+                             int delta)
 {
-    bool shared = r >= e->t->shared_begin;
-    uint32_t n = dra__row_node(e, r);
-    if (!shared && n == NONE)
-        return;
     if (s->attr != NONE) {
         if (shared) {
             if (has_attr(e, s, r))
@@ -120,22 +117,42 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
     }
 }
 
-/* Row r changed between free and not free: adjust every signature it matches. */
-static void row_flip(dra_engine_t *e, uint32_t r, int delta)
+/* Row r (matching s) starts (delta 1) or stops (-1) counting for s. */
+static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 {
-    if (r < e->t->shared_begin && dra__row_node(e, r) == NONE)
+    bool shared = r >= e->t->shared_begin;
+    uint32_t n = dra__row_node(e, r);
+    if (!shared && n == NONE)
+        return;
+    sig_row_delta_at(e, s, r, n, shared, delta);
+}
+
+/* Row r changed between free and not free: adjust every signature it matches. The row's node
+ * is read once for all of them, and a signature without matchAttribute groups (a node's count,
+ * the common case) is counted in line. */
+static inline void row_flip(dra_engine_t *e, uint32_t r, int delta)
+{
+    bool shared = r >= e->t->shared_begin;
+    uint32_t n = dra__row_node(e, r);
+    if (!shared && n == NONE)
         return;
     /* the first 32 signatures through the row's mask (one cache line instead of one per
      * signature), the others by their match bits */
     for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
         sig_t *s = &e->sigs[__builtin_ctz(m)];
-        if (!s->capbody || dra_bit_get(s->cfit, r))
-            sig_row_delta(e, s, r, delta);
+        if (s->capbody && !dra_bit_get(s->cfit, r))
+            continue;
+        if (s->attr == NONE && !shared) {
+            s->cnt[n] += delta;
+            dra__tree_touch(e, s, n);
+        } else {
+            sig_row_delta_at(e, s, r, n, shared, delta);
+        }
     }
     for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
         if (dra_bit_get(s->match, r) && (!s->capbody || dra_bit_get(s->cfit, r)))
-            sig_row_delta(e, s, r, delta);
+            sig_row_delta_at(e, s, r, n, shared, delta);
     }
 }
 
@@ -448,7 +465,7 @@ static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
-static void refresh_row(dra_engine_t *e, uint32_t r)
+static inline void refresh_one(dra_engine_t *e, uint32_t r)
 {
 #if DRA_DEBUG
     e->work.rows_refreshed++;
@@ -468,6 +485,19 @@ static void refresh_row(dra_engine_t *e, uint32_t r)
             row_flip_blocked(e, r, b ? 1 : -1);
         }
     }
+}
+
+/* Rows rows[0, n) re-read (availability, All-blocked) and, where that changed, their
+ * signatures' counts moved: one call for a charge's flipped rows, not one a row. */
+static void refresh_rows(dra_engine_t *e, const uint32_t *rows, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        refresh_one(e, rows[i]);
+}
+
+static void refresh_row(dra_engine_t *e, uint32_t r)
+{
+    refresh_rows(e, &r, 1);
 }
 
 /* Row r went in or out of use: the compatibility-group state of its grouped counter sets
@@ -495,9 +525,8 @@ void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
         e->use[r]--;
     if ((before == 0) != (e->use[r] == 0)) {
         /* the counters (counters.c), then the rows whose fit they changed */
-        for (uint32_t i = 0, n = e->nfail ? dra__counters_charge(e, r, e->use[r] ? 1 : -1) : 0;
-             i < n; i++)
-            refresh_row(e, e->cflip[i]);
+        if (e->nfail)
+            refresh_rows(e, e->cflip, dra__counters_charge(e, r, e->use[r] ? 1 : -1));
         if (e->cg_on)
             groups_moved(e, r);
     }
