@@ -646,15 +646,15 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
  * signature, the node's first group (the group counts are a step later: rec_prefetch_groups). */
 static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs)
 {
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+    for (uint32_t m = sigs; m; m &= m - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(m)];
         __builtin_prefetch(&s->cnt[node], 1);
         __builtin_prefetch(&s->tree[e->P + node], 1);
         __builtin_prefetch(&s->tree[(e->P + node) >> 1], 1);
         __builtin_prefetch(&s->herr[node]);
-        if (s->attr != NONE)
-            __builtin_prefetch(&s->gfirst[node]);
     }
+    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1)
+        __builtin_prefetch(&e->sigs[__builtin_ctz(m)].gfirst[node]);
 }
 
 /* Start loading what row r's release reads a step after its per-row columns: its group in every
@@ -662,11 +662,8 @@ static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sig
  * counters' base (partitionable devices). */
 static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
 {
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        if (s->attr != NONE)
-            __builtin_prefetch(&s->grp[r]);
-    }
+    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) /* matchAttribute signatures only */
+        __builtin_prefetch(&e->sigs[__builtin_ctz(m)].grp[r]);
     if (e->nfail)
         __builtin_prefetch(&e->nfail[r], 1);
     if (e->rc_pat)
@@ -683,9 +680,9 @@ static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
  * table node, and the remainder and record (cut) of each counter it consumes. */
 static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r, uint32_t sigs)
 {
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        if (s->attr != NONE && s->grp[r] != GRP_NONE)
+    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) { /* matchAttribute signatures only */
+        const sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (s->grp[r] != GRP_NONE)
             __builtin_prefetch(&s->gcnt[s->gfirst[node] + s->grp[r]], 1);
     }
     uint32_t tn = e->t->node[r];
