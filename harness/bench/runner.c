@@ -2147,10 +2147,13 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
     uint64_t pods[RELEASE_AHEAD];
     uint32_t tags[RELEASE_AHEAD];
     uint32_t n = dra_workload_peek_departures(w, pods, tags, RELEASE_AHEAD);
-    for (uint32_t i = n; i-- > 3;) { /* the slot line */
+    for (uint32_t i = n; i-- > 3;) { /* the slot line, and the record's first line with it */
         uint32_t si = peek_slot(c, pods[i], tags[i]);
-        if (si != NONE)
-            __builtin_prefetch(&c->slots[si]);
+        if (si == NONE)
+            continue;
+        __builtin_prefetch(&c->slots[si]);
+        if (c->recs)
+            __builtin_prefetch(&c->recs[si]);
     }
     for (uint32_t i = 0; i < n && i < 3; i++) {
         uint32_t si = peek_slot(c, pods[i], tags[i]);
@@ -2160,7 +2163,10 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         if (!s->live || !s->n || !s->allocs)
             continue;
         if (s->recd) { /* the record three steps ahead, its rows' lines two, what they name one */
-            dra_engine_prefetch_record(c->eng, &c->recs[si], 2 - i);
+            if (i == 2) /* stage 0 without the call (the loop above started most already) */
+                __builtin_prefetch(&c->recs[si]);
+            else
+                dra_engine_prefetch_record(c->eng, &c->recs[si], 2 - i);
             continue;
         }
         if (i == 0) {
