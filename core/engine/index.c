@@ -23,18 +23,9 @@
 /* ---- the index ---------------------------------------------------------------------------- */
 
 
-/* Leaf i (P + node) of max tree t set to v, and the path above it. O(log nodes). A leaf that
- * does not fall (a release's count) makes each ancestor the larger of its old maximum and v, so
- * the climb reads one entry a level and stops at the first that already holds v or more; one
- * that falls recomputes each ancestor from its children. */
+/* Leaf i (P + node) of max tree t set to v, and the path above it. O(log nodes). */
 static void max_set(int32_t *t, uint32_t i, int32_t v)
 {
-    if (v >= t[i]) {
-        t[i] = v;
-        for (i >>= 1; i >= 1 && t[i] < v; i >>= 1)
-            t[i] = v;
-        return;
-    }
     t[i] = v;
     for (i >>= 1; i >= 1; i >>= 1) {
         int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
