@@ -114,7 +114,7 @@ void dra_workload_fini(dra_workload_t *w)
 
 static bool dep_less(const dra_wl_dep_t *a, const dra_wl_dep_t *b)
 {
-    return a->time < b->time || (a->time == b->time && a->pod < b->pod);
+    return dra__wl_dep_less(a, b);
 }
 
 static int heap_push(dra_workload_t *w, const dra_wl_dep_t *d)
@@ -188,43 +188,6 @@ void dra_workload_tag(dra_workload_t *w, uint64_t pod, uint32_t tag)
 {
     if (w->has_pending && w->pending.pod == pod)
         w->pending.tag = tag;
-}
-
-uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t *tags,
-                                      uint32_t k)
-{
-    size_t nh = w->nheap;
-    uint32_t n = nh < k ? (uint32_t)nh : k;
-    const dra_wl_dep_t *h = w->heap;
-    if (n < 3) {
-        for (uint32_t i = 0; i < n; i++) {
-            pods[i] = h[i].pod;
-            if (tags)
-                tags[i] = h[i].tag;
-        }
-        return n;
-    }
-    /* the second earliest is the earlier child of the root; the third, the root's other child
-     * or a child of the second */
-    size_t s = dep_less(&h[2], &h[1]) ? 2 : 1, t = 3 - s;
-    for (size_t c = 2 * s + 1; c <= 2 * s + 2 && c < nh; c++)
-        if (dep_less(&h[c], &h[t]))
-            t = c;
-    size_t at[3] = {0, s, t};
-    uint32_t m = 0;
-    for (; m < 3; m++) {
-        pods[m] = h[at[m]].pod;
-        if (tags)
-            tags[m] = h[at[m]].tag;
-    }
-    for (size_t i = 1; i < nh && m < n; i++) /* the rest in heap order */
-        if (i != s && i != t) {
-            pods[m] = h[i].pod;
-            if (tags)
-                tags[m] = h[i].tag;
-            m++;
-        }
-    return n;
 }
 
 int dra_workload_depart_at(dra_workload_t *w, uint64_t pod, uint32_t mix, double t)

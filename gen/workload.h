@@ -129,13 +129,61 @@ void dra_workload_tag(dra_workload_t *w, uint64_t pod, uint32_t tag);
  * entries of the departure heap's first k, unordered. A departure not yet in the heap (the last
  * arrival's) or one a waiting arrival gets later is not seen: for hints (prefetching) only.
  * O(k). */
-uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods, uint32_t *tags,
-                                      uint32_t k);
+static inline uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods,
+                                                    uint32_t *tags, uint32_t k);
 /* True when w holds its invariants: a non-empty mix with strictly increasing cumulative weights
  * ending at the total, the departure heap ordered (earliest time, then pod) within its capacity,
  * shared-claim fill counts within their share, arrivals within count. O(mix + heap); meant for
  * tests and debug builds: DRA_DEBUG >= 3 asserts it at the entry of dra_workload_next, >= 2 the
  * O(1) part. */
 bool dra_workload_check(const dra_workload_t *w);
+
+/* The departure order: earlier time, then lower pod. */
+static inline bool dra__wl_dep_less(const dra_wl_dep_t *a, const dra_wl_dep_t *b)
+{
+    return a->time < b->time || (a->time == b->time && a->pod < b->pod);
+}
+
+/* Inline: a look-ahead calls it inside a timed release, with k and tags known to it. */
+static inline uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods,
+                                                    uint32_t *tags, uint32_t k)
+{
+    size_t nh = w->nheap;
+    uint32_t n = nh < k ? (uint32_t)nh : k;
+    const dra_wl_dep_t *h = w->heap;
+    if (n < 3) {
+        for (uint32_t i = 0; i < n; i++) {
+            pods[i] = h[i].pod;
+            if (tags)
+                tags[i] = h[i].tag;
+        }
+        return n;
+    }
+    /* the second earliest is the earlier child of the root; the third, the root's other child
+     * or a child of the second */
+    size_t s = dra__wl_dep_less(&h[2], &h[1]) ? 2 : 1, t = 3 - s;
+    for (size_t c = 2 * s + 1; c <= 2 * s + 2 && c < nh; c++)
+        if (dra__wl_dep_less(&h[c], &h[t]))
+            t = c;
+    pods[0] = h[0].pod;
+    pods[1] = h[s].pod;
+    pods[2] = h[t].pod;
+    if (tags) {
+        tags[0] = h[0].tag;
+        tags[1] = h[s].tag;
+        tags[2] = h[t].tag;
+    }
+    /* the rest in heap order from entry 1, less s and t: entries 1..nh-1 hold nh - 3 others
+     * and n <= nh, so the walk ends before nh */
+    for (size_t i = 1, m = 3; m < n; i++) {
+        if (i == s || i == t)
+            continue;
+        pods[m] = h[i].pod;
+        if (tags)
+            tags[m] = h[i].tag;
+        m++;
+    }
+    return n;
+}
 
 #endif /* DRA_GEN_WORKLOAD_H */

@@ -649,15 +649,15 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
  * signature, the node's first group (the group counts are a step later: rec_prefetch_groups). */
 static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs)
 {
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
+    for (uint32_t m = sigs; m; m &= m - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(m)];
         __builtin_prefetch(&s->cnt[node], 1);
         __builtin_prefetch(&s->tree[e->P + node], 1);
         __builtin_prefetch(&s->tree[(e->P + node) >> 1], 1);
         __builtin_prefetch(&s->herr[node]);
-        if (s->attr != NONE)
-            __builtin_prefetch(&s->gfirst[node]);
     }
+    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1)
+        __builtin_prefetch(&e->sigs[__builtin_ctz(m)].gfirst[node]);
 }
 
 /* Start loading what row r's release reads a step after its per-row columns: its group in every
@@ -665,11 +665,8 @@ static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sig
  * counters' base (partitionable devices). */
 static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
 {
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        if (s->attr != NONE)
-            __builtin_prefetch(&s->grp[r]);
-    }
+    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) /* matchAttribute signatures only */
+        __builtin_prefetch(&e->sigs[__builtin_ctz(m)].grp[r]);
     if (e->nfail)
         __builtin_prefetch(&e->nfail[r], 1);
     if (e->rc_pat)
@@ -686,9 +683,9 @@ static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
  * table node, and the remainder and record (cut) of each counter it consumes. */
 static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r, uint32_t sigs)
 {
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        if (s->attr != NONE && s->grp[r] != GRP_NONE)
+    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) { /* matchAttribute signatures only */
+        const sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (s->grp[r] != GRP_NONE)
             __builtin_prefetch(&s->gcnt[s->gfirst[node] + s->grp[r]], 1);
     }
     uint32_t tn = e->t->node[r];
@@ -719,26 +716,23 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
     }
 }
 
-void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r,
-                                unsigned stage)
+/* Stages 1 and 2 of dra_engine_prefetch_record (e not NULL, stage 1 or 2; fast: the engine's
+ * allocator is the fast one; smask: the signatures the engine has, as a mask of bits < 32).
+ * Inline into both callers, so that the two-record call pays one entry. */
+static inline void
+rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned stage, bool fast,
+                   uint32_t smask)
 {
-    if (!e || !r)
-        return;
-    if (stage == 0) { /* the first line: its count says whether there is a second */
-        __builtin_prefetch(r);
-        return;
-    }
     uint32_t node = r->node;
-    if (!r->held || node >= e->nnodes || stage > 2)
+    if (!r->held || node >= e->nnodes)
         return;
-    bool fast = e->alloc->kind == DRA_ALLOC_FAST;
     /* the exclusive rows, then the share's (a share record's rows are all in its first line) */
     uint32_t ns = r->nshares ? 1 : 0, n = r->nrows + ns;
     if (n > (ns ? DRA__REC_LINE_ROWS : DRA_ENGINE_REC_ROWS))
         return;
     /* the rows' signatures as the commit found them (a slice update since may have changed
      * them: a hint only) */
-    uint32_t sigs = e->nsigs < 32 ? r->sigs & ((1u << e->nsigs) - 1) : r->sigs;
+    uint32_t sigs = r->sigs & smask;
     if (stage == 1) {
         if (n > DRA__REC_LINE_ROWS || ns) /* the second line: more rows, or the share */
             __builtin_prefetch((const char *)r + 64);
@@ -799,6 +793,38 @@ void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r
     __builtin_prefetch(&e->cxn[e->cx_off[row]], 1);
     for (uint32_t m = sigs & e->rowsigs[row]; m; m &= m - 1)
         __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[row >> 6]);
+}
+
+static uint32_t rec_sig_mask(const dra_engine_t *e)
+{
+    return e->nsigs < 32 ? (1u << e->nsigs) - 1 : ~0u;
+}
+
+void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r,
+                                unsigned stage)
+{
+    if (!e || !r)
+        return;
+    if (stage == 0) { /* the first line: its count says whether there is a second */
+        __builtin_prefetch(r);
+        return;
+    }
+    if (stage > 2)
+        return;
+    rec_prefetch_stage(e, r, stage, e->alloc->kind == DRA_ALLOC_FAST, rec_sig_mask(e));
+}
+
+void dra_engine_prefetch_records(const dra_engine_t *e, const dra_engine_rec_t *next,
+                                 const dra_engine_rec_t *second)
+{
+    if (!e)
+        return;
+    bool fast = e->alloc->kind == DRA_ALLOC_FAST;
+    uint32_t smask = rec_sig_mask(e);
+    if (next)
+        rec_prefetch_stage(e, next, 2, fast, smask);
+    if (second)
+        rec_prefetch_stage(e, second, 1, fast, smask);
 }
 
 bool dra_engine_work(const dra_engine_t *e, dra_engine_work_t *w)

@@ -489,6 +489,11 @@ DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r
  * O(rows). */
 void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *rec,
                                 unsigned stage);
+/* Stage 2 of record next and stage 1 of record second in one call (either NULL: skipped), as
+ * dra_engine_prefetch_record(e, next, 2) then (e, second, 1): what a look-ahead one and two
+ * departures ahead asks per release, for one call's entry. A hint as above. O(rows). */
+void dra_engine_prefetch_records(const dra_engine_t *e, const dra_engine_rec_t *next,
+                                 const dra_engine_rec_t *second);
 
 /* Start loading the lines a later dra_engine_release / _release_pod of these allocations on
  * model node `node` reads (the state's entries, the fast allocator's row mirror, the engine's

@@ -333,6 +333,7 @@ struct dra_engine {
     uint32_t nord;
     sig_t *sigs;
     uint32_t nsigs, capsigs;
+    uint32_t attrsigs;   /* bit i: signature i < 32 is a matchAttribute one (attr != NONE) */
     plan_t *plans;
     uint32_t nplans, capplans;
     uint32_t nlowered, ninterpreted;

@@ -108,6 +108,8 @@ static uint32_t sig_commit(dra_engine_t *e)
 {
     uint32_t si = e->nsigs++;
     if (si < 32) {
+        if (e->sigs[si].attr != NONE)
+            e->attrsigs |= 1u << si;
         const uint64_t *mt = e->sigs[si].match;
         for (uint32_t w = 0; w < dra_bitset_words(e->t->nrows); w++)
             for (uint64_t b = mt[w]; b; b &= b - 1)

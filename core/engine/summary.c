@@ -612,6 +612,13 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             return false;
         }
     }
+    uint32_t am = 0; /* the matchAttribute signatures' mask the release look-ahead walks */
+    for (uint32_t i = 0; i < e->nsigs && i < 32; i++)
+        am |= (uint32_t)(e->sigs[i].attr != NONE) << i;
+    if (am != e->attrsigs) {
+        snprintf(why, len, "matchAttribute signature mask %#x, signatures say %#x", e->attrsigs, am);
+        return false;
+    }
     if (!dra__cg_check(e, why, len))
         return false;
     if (!dra__counters_check(e, why, len))

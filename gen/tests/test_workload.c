@@ -155,6 +155,22 @@ static void test_peek_departures(void)
             CHECK_EQ_U64(before, i);
         }
         CHECK(dra_workload_peek_departures(&w, pods + 2, NULL, 0) == 0);
+        /* seven: the same three first, then other entries of the heap's first seven, each once,
+         * with their tags (every heap size from 0 up passes here as the stream fills and drains) */
+        uint64_t p7[7];
+        uint32_t t7[7], n7 = dra_workload_peek_departures(&w, p7, t7, 7);
+        CHECK(n7 == (w.nheap < 7 ? w.nheap : 7));
+        for (uint32_t i = 0; i < n7; i++) {
+            if (i < n)
+                CHECK(p7[i] == pods[i]);
+            size_t at = SIZE_MAX;
+            for (size_t j = 0; j < n7; j++)
+                if (w.heap[j].pod == p7[i])
+                    at = j;
+            CHECK(at != SIZE_MAX && t7[i] == w.heap[at].tag);
+            for (uint32_t j = 0; j < i; j++)
+                CHECK(p7[j] != p7[i]);
+        }
         prev_depart = true;
     }
     CHECK(rc == 0 && seen > 100 && seen2 > 10);

@@ -2132,10 +2132,11 @@ static inline uint32_t peek_slot(const ctx_t *c, uint64_t pod, uint32_t tag)
  * engine) cannot start before the first load of what it releases by (the engine's release
  * record, else the pod's result memory: written at commit or placement long before and evicted
  * since) returns; this starts the chain of loads that leads there a few releases ahead, one
- * step per release so each step finds the line the step before started: the slot line of each
- * of the departures after the next three; with a release record, its stage 0 (the record), 1
- * (state entries, row mirror, per-row columns) and 2 (signature entries, the allocator's pool
- * entries) for the third, second and next departure (dra_engine_prefetch_record); without one,
+ * step per release so each step finds the line the step before started: the slot line and the
+ * release record's first line of each of the departures after the next three (the tag gives
+ * both addresses); with a release record, its first line again for the third departure, and
+ * stages 2 (signature entries, the allocator's pool entries) and 1 (state entries, row mirror,
+ * per-row columns) for the next and second in one call (dra_engine_prefetch_records); without one,
  * the result memory of the third, the engine's release lines of the second
  * (dra_engine_prefetch_release) and what those lines name for the next
  * (dra_engine_prefetch_release_next: a share's state and capacity lines). Hints only: nothing
@@ -2147,11 +2148,15 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
     uint64_t pods[RELEASE_AHEAD];
     uint32_t tags[RELEASE_AHEAD];
     uint32_t n = dra_workload_peek_departures(w, pods, tags, RELEASE_AHEAD);
-    for (uint32_t i = n; i-- > 3;) { /* the slot line */
+    for (uint32_t i = n; i-- > 3;) { /* the slot line, and the record's first line with it */
         uint32_t si = peek_slot(c, pods[i], tags[i]);
-        if (si != NONE)
-            __builtin_prefetch(&c->slots[si]);
+        if (si == NONE)
+            continue;
+        __builtin_prefetch(&c->slots[si]);
+        if (c->recs)
+            __builtin_prefetch(&c->recs[si]);
     }
+    const dra_engine_rec_t *rr[2] = {NULL, NULL}; /* records of the next and second departure */
     for (uint32_t i = 0; i < n && i < 3; i++) {
         uint32_t si = peek_slot(c, pods[i], tags[i]);
         if (si == NONE)
@@ -2160,7 +2165,10 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         if (!s->live || !s->n || !s->allocs)
             continue;
         if (s->recd) { /* the record three steps ahead, its rows' lines two, what they name one */
-            dra_engine_prefetch_record(c->eng, &c->recs[si], 2 - i);
+            if (i == 2) /* stage 0 without the call (the loop above started most already) */
+                __builtin_prefetch(&c->recs[si]);
+            else
+                rr[i] = &c->recs[si];
             continue;
         }
         if (i == 0) {
@@ -2175,6 +2183,8 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         for (uint32_t l = 0; l < RELEASE_LINES; l++)
             __builtin_prefetch(p + 64 * l);
     }
+    if (rr[0] || rr[1]) /* stages 2 and 1 in one call */
+        dra_engine_prefetch_records(c->eng, rr[0], rr[1]);
 }
 
 /* Release slot si (untimed when !timed); w, when given, names the departures that follow

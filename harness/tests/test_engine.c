@@ -1294,6 +1294,10 @@ static void test_release_records(void)
     dra_engine_prefetch_record(x.e, NULL, 0);
     for (unsigned stage = 0; stage < 4; stage++) /* every stage of a held record: hints only */
         dra_engine_prefetch_record(x.e, &hb, stage);
+    dra_engine_prefetch_records(x.e, &bad, &hb); /* both stages in one call: hints only */
+    dra_engine_prefetch_records(x.e, &hb, &bad);
+    dra_engine_prefetch_records(x.e, NULL, NULL);
+    dra_engine_prefetch_records(NULL, &hb, &hb);
     /* the look-ahead of a release by allocations, both steps: hints only, any input */
     dra_engine_prefetch_release(x.e, b.node, b.allocations, b.n);
     dra_engine_prefetch_release_next(x.e, b.node, b.allocations, b.n);
@@ -1731,6 +1735,7 @@ static void test_share_release_records(void)
         int i = order[k];
         for (unsigned stage = 0; stage < 3; stage++) /* the look-ahead: hints only */
             dra_engine_prefetch_record(x.e, &rec[i], stage);
+        dra_engine_prefetch_records(x.e, &rec[i], &rec[(i + 1) % N]);
         CHECK_OK(dra_engine_release_record(x.e, &rec[i]));
         CHECK(!dra_engine_rec_held(&rec[i]));
         CHECK_OK(dra_engine_release_pod(y.e, twin_plan(&y, names[i]), ry[i].node,
