@@ -433,6 +433,7 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
                 continue;
             __builtin_prefetch(&e->cx[e->cx_off[r]], 1);
             __builtin_prefetch(&e->cxn[e->cx_off[r]], 1);
+            __builtin_prefetch(&e->rowcfit[r], 1);
             const dra_device_t *d = e->t->dev[r];
             if (d && d->ncaps)
                 __builtin_prefetch(d->caps);
@@ -791,6 +792,7 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
         return;
     __builtin_prefetch(&e->cx[e->cx_off[row]], 1);
     __builtin_prefetch(&e->cxn[e->cx_off[row]], 1);
+    __builtin_prefetch(&e->rowcfit[row], 1);
     for (uint32_t m = sigs & e->rowsigs[row]; m; m &= m - 1)
         __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[row >> 6]);
 }

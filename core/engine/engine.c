@@ -163,10 +163,11 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->ahz = calloc((size_t)e->nnodes + 1, 1);
     e->use = calloc((size_t)t->nrows + 1, sizeof *e->use);
     e->rowsigs = calloc((size_t)t->nrows + 1, sizeof *e->rowsigs);
+    e->rowcfit = calloc((size_t)t->nrows + 1, sizeof *e->rowcfit);
     e->score = calloc((size_t)e->nnodes + 1, sizeof *e->score);
     e->tried = calloc((size_t)e->nnodes + 1, sizeof *e->tried);
-    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->use || !e->rowsigs || !e->score ||
-        !e->tried)
+    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->use || !e->rowsigs || !e->rowcfit ||
+        !e->score || !e->tried)
         goto fail;
     for (uint32_t i = 0; i <= t->nnodes; i++)
         e->mnode[i] = NONE;
@@ -312,6 +313,7 @@ void dra_engine_free(dra_engine_t *e)
     free(e->tnode);
     free(e->mnode);
     free(e->rowsigs);
+    free(e->rowcfit);
     free(e->badattr);
     free(e->slice_row0);
     free(e->hz);
@@ -423,6 +425,8 @@ static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
             rc = img_add(im, (void *)(p), (n)); \
     } while (0)
     ADD(e->use, rows * sizeof *e->use);
+    if (e->capsig_m)
+        ADD(e->rowcfit, rows * sizeof *e->rowcfit);
     ADD(e->avb, words);
     ADD(e->bk, words);
     if (ncx) {

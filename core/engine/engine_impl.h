@@ -219,6 +219,10 @@ struct dra_engine {
     bool multiterm;
     uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
     uint32_t *rowsigs;   /* per row: bit i set when signature i < 32 matches it */
+    uint32_t *rowcfit;   /* per row: bit i set when capacity signature i < 32 fits it (its cfit
+                          * bit, kept beside it: refresh_cap reads one word, not a line per
+                          * signature; dra_engine_check compares them) */
+    uint32_t capsig_m;   /* bit i set when signature i < 32 is a capacity signature */
     uint64_t *avb;       /* bitset per row: available (free and its counter consumption fits) */
     uint64_t *amem;      /* bitset per row: certainly in an All request's set when its selectors
                           * match */
@@ -728,6 +732,10 @@ bool dra__cap_fits_row(const dra_engine_t *e, const sig_t *s, uint32_t r);
 DRA_NODISCARD int dra__cap_profiles(dra_engine_t *e);
 /* Capacity signature s's limits per profile (s->cok, s->clim; before its fit bits). DRA_ENOMEM. */
 DRA_NODISCARD int dra__cap_limits(dra_engine_t *e, sig_t *s);
+/* Capacity signature i's fit bits (cfit) over rows [r0, r1) copied into rowcfit, and i (< 32)
+ * marked in capsigs; nothing for i >= 32. After every write of cfit other than refresh_cap's.
+ * O(r1 - r0). */
+void dra__cfit_sync(dra_engine_t *e, uint32_t i, uint32_t r0, uint32_t r1);
 /* A share result of row r (with cx) committed (delta 1) or released (-1): the capacity its
  * shares consume, as the state aggregates it, and the capacity signatures' fit bits. cidx (its
  * first ncidx entries; NULL when ncidx is 0) receives, per consumedCapacity entry j < ncidx, the

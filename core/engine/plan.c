@@ -309,6 +309,8 @@ static int sig_get_group(dra_engine_t *e, uint32_t base, uint32_t ai, uint32_t *
     s->gcnt = dra_arena_alloc(&e->arena, ((size_t)ng + 1) * sizeof *s->gcnt, 8);
     if (!s->gcnt)
         return DRA_ENOMEM;
+    if (s->capbody)
+        dra__cfit_sync(e, e->nsigs, 0, t->nrows);
     dra__sig_count(e, s);
     dra__tree_build(e, s);
     *out = sig_commit(e);
@@ -433,6 +435,7 @@ static int sig_cap(dra_engine_t *e, uint32_t base, const dra_exact_request_t *bo
     for (uint32_t r = 0; r < e->t->nrows; r++)
         if (dra_bit_get(s->match, r) && dra__cap_fits_row(e, s, r))
             dra_bit_set(s->cfit, r);
+    dra__cfit_sync(e, e->nsigs, 0, e->t->nrows);
     dra__sig_count(e, s);
     dra__tree_build(e, s);
     e->ncapsigs++;

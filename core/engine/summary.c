@@ -336,44 +336,76 @@ static inline void cap_sig_set(dra_engine_t *e, sig_t *s, uint32_t r, bool was, 
         sig_row_delta(e, s, r, now ? 1 : -1);
 }
 
+void dra__cfit_sync(dra_engine_t *e, uint32_t i, uint32_t r0, uint32_t r1)
+{
+    if (i >= 32)
+        return;
+    const uint64_t *cf = e->sigs[i].cfit;
+    e->capsig_m |= 1u << i;
+    for (uint32_t r = r0; r < r1; r++)
+        e->rowcfit[r] = (e->rowcfit[r] & ~(1u << i)) | (uint32_t)dra_bit_get(cf, r) << i;
+}
+
+/* Whether the request of capacity signature s fits aggregates x of row r (profile p, limits at
+ * lo, nc capacities): its profile's flag and one compare per capacity (dra__cap_fits_row's, in
+ * line; no early exit: a profile has few capacities). */
+static inline bool cap_fits_x(const dra_engine_t *e, const sig_t *s, uint32_t r, uint32_t p,
+                              uint32_t lo, uint32_t nc, const dra__aq_t *x)
+{
+    if (!s->clim)
+        return dra__cap_fits_row(e, s, r);
+    const dra__aq_t *lim = s->clim + lo;
+    bool now = s->cok[p];
+    if (nc == 2) /* the common profile (memory and compute): no loop */
+        return now & (x[0] <= lim[0]) & (x[1] <= lim[1]);
+    for (uint32_t c = 0; c < nc; c++)
+        now &= x[c] <= lim[c];
+    return now;
+}
+
 /* Re-check the capacity signatures row r (a row with shares' capacity, cx) matches after its
- * shares' capacity changed: the first 32 through the row's mask (one line instead of a match
- * bit per signature), in index order. dir > 0: no aggregate of the row fell (a commit of
- * non-negative quantities), so a signature that did not fit still does not (a fit only compares
- * consumption plus the aggregates with each capacity's value: dra__cap_fits_row,
- * dra__cap_fits_m) and is not re-checked; dir < 0: none rose, a fitting signature still fits;
- * 0: both moved, every signature is re-checked. The row's profile, aggregates and limits'
- * offset are read once: a signature's re-check is its profile's flag and one compare per
- * capacity (dra__cap_fits_row's, in line). */
+ * shares' capacity changed. dir > 0: no aggregate of the row fell (a commit of non-negative
+ * quantities), so a signature that did not fit still does not (a fit only compares consumption
+ * plus the aggregates with each capacity's value: dra__cap_fits_row, dra__cap_fits_m) and is not
+ * re-checked; dir < 0: none rose, a fitting signature still fits; 0: both moved, every signature
+ * is re-checked. The first 32 signatures through the row's fit word (rowcfit) and the capacity
+ * signatures' mask: the ones to re-check are a mask (the fitting ones, the others or all), so a
+ * signature that cannot change is not visited and no signature's fit bit is read; the bits and
+ * counts of the ones whose fit flipped are written after, in index order. The others by their
+ * match bits. */
 static void refresh_cap(dra_engine_t *e, uint32_t r, int dir)
 {
     uint32_t p = e->cxp[r], lo = e->cxp_off[p], nc = e->cxp_off[p + 1] - lo;
     const dra__aq_t *x = e->cx + e->cx_off[r];
-    for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
-        sig_t *s = &e->sigs[__builtin_ctz(m)];
-        if (!s->capbody)
-            continue;
-        bool was = dra_bit_get(s->cfit, r);
-        if (dir && was != (dir > 0))
-            continue;
-        bool now;
-        if (s->clim) {
-            const dra__aq_t *lim = s->clim + lo;
-            now = s->cok[p];
-            for (uint32_t c = 0; c < nc; c++) /* no early exit: a profile has few capacities */
-                now &= x[c] <= lim[c];
-        } else {
-            now = dra__cap_fits_row(e, s, r);
+    uint32_t was = e->rowcfit[r], all = e->rowsigs[r] & e->capsig_m;
+    uint32_t todo = dir > 0 ? was : dir < 0 ? all & ~was : all, now = 0;
+    for (uint32_t m = todo; m; m &= m - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(m);
+        now |= (uint32_t)cap_fits_x(e, &e->sigs[i], r, p, lo, nc, x) << i;
+    }
+    uint32_t flip = (now ^ was) & todo;
+    if (flip) {
+        e->rowcfit[r] = was ^ flip;
+        bool av = dra_bit_get(e->avb, r);
+        for (uint32_t m = flip; m; m &= m - 1) {
+            uint32_t i = (uint32_t)__builtin_ctz(m);
+            sig_t *s = &e->sigs[i];
+            bool f = (now >> i) & 1;
+            if (f)
+                dra_bit_set(s->cfit, r);
+            else
+                dra_bit_clear(s->cfit, r);
+            if (av)
+                sig_row_delta(e, s, r, f ? 1 : -1);
         }
-        cap_sig_set(e, s, r, was, now);
     }
     for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
         if (!s->capbody || !dra_bit_get(s->match, r))
             continue;
-        bool was = dra_bit_get(s->cfit, r);
-        if (!dir || was == (dir > 0))
-            cap_sig_set(e, s, r, was, dra__cap_fits_row(e, s, r));
+        bool w = dra_bit_get(s->cfit, r);
+        if (!dir || w == (dir > 0))
+            cap_sig_set(e, s, r, w, cap_fits_x(e, s, r, p, lo, nc, x));
     }
 }
 
@@ -609,6 +641,17 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
             m |= (uint32_t)dra_bit_get(e->sigs[i].match, r) << i;
         if (m != e->rowsigs[r]) {
             snprintf(why, len, "row %u: signature mask %#x, match bits %#x", r, e->rowsigs[r], m);
+            return false;
+        }
+        uint32_t f = 0, cs = 0;
+        for (uint32_t i = 0; i < e->nsigs && i < 32; i++)
+            if (e->sigs[i].capbody) {
+                cs |= 1u << i;
+                f |= (uint32_t)dra_bit_get(e->sigs[i].cfit, r) << i;
+            }
+        if (cs != e->capsig_m || f != e->rowcfit[r]) {
+            snprintf(why, len, "row %u: capacity fit word %#x (signatures %#x), fit bits %#x (%#x)",
+                     r, e->rowcfit[r], e->capsig_m, f, cs);
             return false;
         }
     }

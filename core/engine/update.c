@@ -295,7 +295,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
                 dra_bit_assign(s->err, r, dra_bit_get(base->err, r) || dra_bit_get(x->err, r));
             }
         }
-        if (s->capbody)
+        if (s->capbody) {
             for (uint32_t r = r0; r < r1; r++) {
                 const dra__aq_t *cx = e->cx_off && e->cx_off[r] != NONE ? e->cx + e->cx_off[r]
                                                                         : NULL;
@@ -303,6 +303,8 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
                                dra_bit_get(s->match, r) &&
                                    dra__eng_cap_fits(e, s->capbody, t->dev[r], cx) == 1);
             }
+            dra__cfit_sync(e, i, r0, r1);
+        }
         s->maxset = -1;
         e->upd_rows += r1 - r0;
         if (i < 32)

@@ -406,9 +406,117 @@ static void test_not_incremental(void)
     fx_fini(&x);
 }
 
+/* Consumable capacity across an update: two multi-allocatable devices of n1 with 10Gi of memory,
+ * "x" and "y"; a 6Gi share of g0 (any model) leaves it short for the "x" claim's 6Gi; then the
+ * models swap, so the "x" capacity signature matches g1 (which fits) and not g0. The engine's
+ * per-row capacity fit words must follow the signatures' fit bits through the update
+ * (dra_engine_check compares them), and the release afterwards re-checks from them. */
+#define CAPDEV(n, model)                                                                           \
+    "{name: " n ", allowMultipleAllocations: true, attributes: {model: {string: " model "},"      \
+    " idx: {int: 1}}, capacity: {memory: {value: 10Gi}}}"
+static const char k_cap_model[] =
+    NODE("n1") CLASS("a", "drv")
+    SLICE("s1", "n1", "[" CAPDEV("g0", "x") ", " CAPDEV("g1", "y") "]")
+    CLAIM("any6", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"
+                  " capacity: {requests: {memory: 6Gi}}}}]}")
+    CLAIM("x6", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"
+                " [{cel: {expression: 'device.attributes[\"drv\"].model == \"x\"'}}],"
+                " capacity: {requests: {memory: 6Gi}}}}]}");
+
+static void test_capacity_update(void)
+{
+    dra_model_t m;
+    dra_model_init(&m);
+    dra_arena_t ta, keep;
+    dra_arena_init(&ta, 0);
+    dra_arena_init(&keep, 0);
+    dra_alloc_features_t f;
+    dra_alloc_state_t *st = NULL;
+    dra_cel_cache_t *cel = NULL;
+    dra_anyalloc_t fast = {0};
+    dra_table_t *t = NULL;
+    dra_engine_t *e = NULL;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    char why[256];
+    uint32_t any6 = 0, x6 = 0;
+    dra_alloc_options_t o = {0, 7};
+    dra_engine_opts_t eo = {.verify_direct = true};
+    int rc = model_yaml_read(&m, k_cap_model);
+    dra_alloc_features_init(&f, DRA_RELEASE_1_36);
+    if (rc == DRA_OK)
+        rc = dra_alloc_features_set(&f, "DRAConsumableCapacity=true", NULL);
+    if (rc == DRA_OK)
+        rc = dra_table_build(&m, &ta, &t, &d);
+    if (rc == DRA_OK)
+        rc = dra_alloc_state_new(&m, &f, &st);
+    if (rc == DRA_OK)
+        rc = dra_cel_cache_new(&cel);
+    if (rc == DRA_OK)
+        rc = dra_anyalloc_new(DRA_ALLOC_FAST, &m, &f, st, cel, &o, &fast);
+    if (rc == DRA_OK)
+        rc = dra_engine_new(&m, t, &f, st, cel, &fast, &eo, &e, &d);
+    dra_claim_t *c1 = dra_model_find_claim(&m, NULL, "any6");
+    dra_claim_t *c2 = dra_model_find_claim(&m, NULL, "x6");
+    if (rc == DRA_OK)
+        rc = c1 && c2 ? dra_engine_plan(e, &c1, 1, &any6) : DRA_ENOTFOUND;
+    if (rc == DRA_OK)
+        rc = dra_engine_plan(e, &c2, 1, &x6);
+    CHECK_MSG(rc == DRA_OK, "set-up: %s %s", dra_strerror(rc), d.msg);
+    if (rc == DRA_OK) {
+        CHECK(dra_engine_plan_indexed(e, x6));
+        dra_engine_result_t r;
+        CHECK_OK(dra_engine_place(e, any6, DRA_ENGINE_FIRST_FIT, 0, &keep, &r));
+        CHECK_EQ_U64(r.kind, DRA_OUTCOME_ALLOCATED);
+        bool held = r.kind == DRA_OUTCOME_ALLOCATED;
+        if (held)
+            CHECK_OK(dra_engine_commit(e, r.node, r.allocations, r.n));
+        CHECK_MSG(dra_engine_check(e, why, sizeof why), "after the share: %s", why);
+        CHECK(!dra_engine_admits(e, x6, 0)); /* g0 keeps 4Gi */
+        uint32_t s1 = 0;
+        const dra_slice_t *sl = m.slices[s1];
+        dra_device_t devs[2];
+        dra_attr_t attrs[2][2];
+        memcpy(devs, sl->devices, 2 * sizeof *devs);
+        for (uint32_t i = 0; i < 2; i++) { /* the models swap */
+            memcpy(attrs[i], devs[i].attrs, devs[i].nattrs * sizeof **attrs);
+            devs[i].attrs = attrs[i];
+        }
+        for (uint32_t k = 0; k < devs[0].nattrs; k++)
+            if (!strcmp(attrs[0][k].name, "model")) {
+                const char *v = attrs[0][k].v.s;
+                attrs[0][k].v.s = attrs[1][k].v.s;
+                attrs[1][k].v.s = v;
+            }
+        dra_diag_clear(&d);
+        rc = dra_model_slice_update(&m, s1, devs, 2, &d);
+        if (rc == DRA_OK)
+            rc = dra_table_update_slice(t, &ta, s1, &d);
+        if (rc == DRA_OK)
+            rc = dra_engine_update_slice(e, s1, &d);
+        CHECK_MSG(rc == DRA_OK, "update: %s", d.msg);
+        CHECK_MSG(dra_engine_check(e, why, sizeof why), "after the update: %s", why);
+        CHECK(dra_engine_admits(e, x6, 0)); /* g1, now "x", has all of its 10Gi */
+        if (held) {
+            CHECK_OK(dra_engine_release(e, r.node, r.allocations, r.n));
+            CHECK_MSG(dra_engine_check(e, why, sizeof why), "after the release: %s", why);
+        }
+    }
+    dra_engine_free(e);
+    dra_anyalloc_free(&fast);
+    if (cel)
+        dra_cel_cache_free(cel);
+    if (st)
+        dra_alloc_state_free(st);
+    dra_arena_fini(&keep);
+    dra_arena_fini(&ta);
+    dra_model_fini(&m);
+}
+
 int main(void)
 {
     RUN(test_updates_in_a_row);
     RUN(test_not_incremental);
+    RUN(test_capacity_update);
     return check_summary();
 }
