@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "textpages.h"
 
+#include "compiler.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
@@ -41,6 +43,7 @@ typedef struct segs {
     bool found;
 } segs_t;
 
+static void set_reason(dra_textpages_t *t, const char *fmt, ...) DRA_PRINTF(2, 3);
 static void set_reason(dra_textpages_t *t, const char *fmt, ...)
 {
     va_list ap;
