@@ -846,9 +846,11 @@ int dra_cmd_run(int argc, char **argv)
         dra_textpages_t tp;
         dra_textpages_apply(a.text_huge, &tp);
         if (a.verbose)
-            fprintf(stderr, "drabench run: text pages: %s (%llu bytes on 2 MiB pages)%s%s\n",
-                    dra_textpages_name(&tp), (unsigned long long)tp.bytes, tp.huge ? "" : ": ",
-                    tp.reason);
+            fprintf(stderr,
+                    "drabench run: text pages: %s (%llu bytes on 2 MiB pages, %llu of them "
+                    "code)%s%s\n",
+                    dra_textpages_name(&tp), (unsigned long long)tp.bytes,
+                    (unsigned long long)tp.code_bytes, tp.huge ? "" : ": ", tp.reason);
         a.ro.textpages = &tp;
         status = run_and_write(&a);
     }
