@@ -44,6 +44,7 @@
 #include "runner_tests.h"
 #include "stats.h"
 #include "table/table.h"
+#include "textpages.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -3565,6 +3566,12 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_int(method, DRA_RF_METHOD_TIMING_VERSION, DRA_RESULT_TIMING_VERSION);
     dra_rf_put_str(method, DRA_RF_METHOD_CHECKS,
                    c->inv == DRA_INV_OFF ? "off" : "untimed second pass");
+    if (o->textpages) {
+        dra_rf_put_str(method, DRA_RF_METHOD_TEXT_PAGES, dra_textpages_name(o->textpages));
+        dra_rf_put_int(method, DRA_RF_METHOD_TEXT_PAGES_BYTES, (int64_t)o->textpages->bytes);
+        if (!o->textpages->huge)
+            dra_rf_put_str(method, DRA_RF_METHOD_TEXT_PAGES_REASON, o->textpages->reason);
+    }
     json_t *argv = dra_rf_put_arr(run, DRA_RF_RUN_ARGV);
     for (int i = 0; argv && i < o->argc; i++)
         json_array_append_new(argv, dra_esc_path_json(o->argv[i])); /* lossless (escape.h) */

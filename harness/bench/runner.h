@@ -171,6 +171,8 @@ typedef struct dra_runner_opts {
                                     (0 = both_prefix's count) */
     int argc;                    /* recorded in run.argv */
     char **argv;
+    const struct dra_textpages *textpages; /* what the process's code got (textpages.h),
+                                    recorded in run.method.text_pages*; NULL = not recorded */
 } dra_runner_opts_t;
 
 void dra_runner_opts_init(dra_runner_opts_t *o);

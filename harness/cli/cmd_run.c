@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
+#include "textpages.h"
 
 static const char help[] =
     "drabench run - run a scenario: latency histograms, invariants, fragmentation, result JSON\n"
@@ -71,10 +72,19 @@ static const char help[] =
     "  -q, --quiet              no progress and no summary table\n"
     "      --progress WHEN      auto | always | never (default: auto: a bar when stderr is a\n"
     "                           terminal and CI is unset, else one line per repetition)\n"
-    "  -h, --help               show this help\n"
-    "\n";
+    ;
 /* the rest of the help (one literal stays within the 4,095 characters C99 guarantees) */
 static const char help_more[] =
+    "      --text-pages P       2m: before timing, copy the executable's code and read-only\n"
+    "                           data onto 2 MiB transparent huge pages, so every process and\n"
+    "                           every copy of the executable places its code alike in the\n"
+    "                           caches; 4k: run them from the file's 4 KiB pages (perf names\n"
+    "                           functions only then). Falls back to 4k by itself (valgrind,\n"
+    "                           sanitizers, THP never); the result file records which\n"
+    "                           (run.method.text_pages) (default: 2m)\n"
+    "  -v, --verbose            say on stderr what --text-pages got\n"
+    "  -h, --help               show this help\n"
+    "\n"
     "Test hooks (environment): DRA_TEST_INJECT_FAULT=N corrupts the N-th allocation of each\n"
     "repetition; DRA_TEST_DELAY_NS=N adds N ns of busy waiting per claim (recorded in the file).\n"
     "\n"
@@ -465,7 +475,8 @@ static const char *default_output(const char *scenario, char *buf, size_t len)
 typedef struct run_args {
     dra_runner_opts_t ro;
     const char *output, *hgrm;
-    bool quiet, help;
+    bool quiet, help, verbose;
+    bool text_huge; /* --text-pages 2m (the default) */
     dra_progress_when_t when;
     const char **features; /* malloc'd, freed by the caller (also on errors) */
 } run_args_t;
@@ -475,7 +486,7 @@ typedef struct run_args {
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
-           O_RATE, O_BOTHG, O_FRAGS };
+           O_RATE, O_BOTHG, O_FRAGS, O_TEXTP };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -491,6 +502,8 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"both-prefix", required_argument, NULL, O_BOTHP},
         {"both-groups", required_argument, NULL, O_BOTHG},
         {"frag-samples", required_argument, NULL, O_FRAGS},
+        {"text-pages", required_argument, NULL, O_TEXTP},
+        {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
     dra_runner_opts_t ro;
@@ -507,7 +520,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
     int c, status = DRA_EXIT_OK;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "o:r:w:s:n:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:r:w:s:n:qvh", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             output = optarg;
@@ -653,6 +666,19 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         case 'q':
             quiet = true;
+            break;
+        case 'v':
+            a->verbose = true;
+            break;
+        case O_TEXTP:
+            if (strcmp(optarg, "2m") == 0 || strcmp(optarg, "2M") == 0) {
+                a->text_huge = true;
+            } else if (strcmp(optarg, "4k") == 0 || strcmp(optarg, "4K") == 0) {
+                a->text_huge = false;
+            } else {
+                status = dra_cli_usage_error("run", "--text-pages: expected 2m or 4k, got '%s'", optarg);
+                goto out;
+            }
             break;
         case O_PROGRESS:
             if (!dra_progress_parse_when(optarg, &when)) {
@@ -812,9 +838,22 @@ int dra_cmd_run(int argc, char **argv)
 {
     run_args_t a;
     memset(&a, 0, sizeof a);
+    a.text_huge = true;
     int status = parse_run_args(argc, argv, &a);
-    if (status == DRA_EXIT_OK && !a.help)
+    if (status == DRA_EXIT_OK && !a.help) {
+        /* before any timed work: the code's placement in the caches, the same in every process
+         * (textpages.h) */
+        dra_textpages_t tp;
+        dra_textpages_apply(a.text_huge, &tp);
+        if (a.verbose)
+            fprintf(stderr,
+                    "drabench run: text pages: %s (%llu bytes on 2 MiB pages, %llu of them "
+                    "code)%s%s\n",
+                    dra_textpages_name(&tp), (unsigned long long)tp.bytes,
+                    (unsigned long long)tp.code_bytes, tp.huge ? "" : ": ", tp.reason);
+        a.ro.textpages = &tp;
         status = run_and_write(&a);
+    }
     free(a.features);
     return status;
 }
