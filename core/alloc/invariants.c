@@ -432,6 +432,20 @@ static void check_capacity(ictx_t *x)
     }
 }
 
+/* Result j is a further share of a multi-allocatable device (DRAConsumableCapacity): the device
+ * was in use before or an earlier result has it. Such a share adds no static counter cost, and
+ * the allocators skip its static counter check (claims.c, skip_counters). */
+static bool further_share(const ictx_t *x, uint32_t j)
+{
+    const ires_t *e = &x->xs[j];
+    if (!x->b.cc || !e->d->allow_multiple_allocations)
+        return false;
+    for (uint32_t i = 0; i < j; i++)
+        if (x->xs[i].d == e->d)
+            return true;
+    return dra_alloc_state_in_use(x->before, e->pool->driver, e->pool->name, nz(e->d->name));
+}
+
 /* Counter tot of set cs consumed by device dv of the pool: its amount is added to *used when the
  * device was in use before, to *add once per new allocation of it (a multi-allocatable device
  * only for its first share, and only when it was not in use). */
@@ -449,18 +463,9 @@ static void counter_use(ictx_t *x, const dra__gpool_t *pool, const dra_device_t 
             bool was_in_use = dra_alloc_state_in_use(x->before, pool->driver, pool->name, nz(dv->name));
             if (was_in_use)
                 *used += v1;
-            for (uint32_t j = 0; j < x->nx; j++) {
-                if (x->xs[j].d != dv)
-                    continue;
-                bool mj = x->b.cc && dv->allow_multiple_allocations;
-                bool first_share = true;
-                for (uint32_t j2 = 0; j2 < j; j2++)
-                    if (x->xs[j2].d == dv)
-                        first_share = false;
-                if (mj && (!first_share || was_in_use))
-                    continue;
-                *add += v1;
-            }
+            for (uint32_t j = 0; j < x->nx; j++)
+                if (x->xs[j].d == dv && !further_share(x, j))
+                    *add += v1;
         }
     }
 }
@@ -479,16 +484,10 @@ static void check_counters_scc(ictx_t *x)
     dra__capmode_t m = dra__capmode(b);
     for (uint32_t i = 0; i < x->nx; i++) {
         const ires_t *e = &x->xs[i];
-        /* a further share of a multi-allocatable device in use with no request-driven counter
-         * is not checked against the counters (upstream's skipCounterCheck, claims.c): it draws
-         * nothing, so a live state already over a total does not make it a violation; the
-         * fail-closed rule below still applies to it */
-        bool further = b->cc && e->d->allow_multiple_allocations &&
-                       dra_alloc_state_in_use(x->before, e->pool->driver, e->pool->name,
-                                              nz(e->d->name));
-        for (uint32_t j = 0; j < i && b->cc && e->d->allow_multiple_allocations; j++)
-            further |= x->xs[j].d == e->d;
-        bool unchecked = further && !dra__scc_nvalue_from(e->d);
+        /* a further share with no request-driven counter is not checked against the counters
+         * (upstream's skipCounterCheck): it draws nothing, so a live state already over a total
+         * does not make it a violation; the fail-closed rule below still applies to it */
+        bool unchecked = further_share(x, i) && !dra__scc_nvalue_from(e->d);
         for (uint32_t c2 = 0; c2 < e->d->nconsumes; c2++) {
             const dra_consumes_t *cc = &e->d->consumes[c2];
             const dra_counter_set_t *cs = dra__pool_counter_set(b, e->pool, e->d->slice, cc->counter_set);
