@@ -248,7 +248,7 @@ static void bucket_add(dra_engine_t *e, uint32_t b, uint32_t n, bool on)
     }
 }
 
-void dra__score_moved(dra_engine_t *e, uint32_t n, uint32_t was)
+void dra__score_follow(dra_engine_t *e, uint32_t n, uint32_t was)
 {
     uint32_t ob = dra__bucket_of(e, was), nb = dra__bucket_of(e, e->score[n]);
     if (ob != nb && e->buckets_live) {
