@@ -292,7 +292,8 @@ struct dra_engine {
     uint32_t cl_shift;              /* at most 63 */
     uint32_t *nfail;
     uint32_t *cflip, ncflip;        /* a charge's rows whose fit changed (dra__counters_charge):
-                                       room for the most one charge can report */
+                                       room for the most one charge can report,
+                                       and a slot more (dra__apply_row) */
     /* sets kept by masks (counters.c): a set whose consuming rows consume no other set and lie
      * within 64 rows of its first (row0 + k, k < 64) keeps its rows' fit as bits: per list
      * entry x, cl_suf[x] has bit k of every row with an entry at x or after it in the list (up
