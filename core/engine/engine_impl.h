@@ -621,6 +621,28 @@ static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uin
         return HAZARD;
     return s->all && s->blk[n] ? -1 : s->cnt[n];
 }
+/* Leaf i (P + node) of max tree t set to v, and the path above it (index.c's trees; in line
+ * where a call would cost). A rise reads only the path: an inner node's new value is the larger
+ * of its old one and v (its old one was the larger of the sibling's and the leaf's old value
+ * o < v), so the walk stops at the first node >= v. A fall reads a node's children only while
+ * the node held o (a node above o got it from elsewhere and keeps it) and stops where its new
+ * maximum is still o. O(log nodes); stops where the path stops changing. */
+static inline void dra__max_set(int32_t *t, uint32_t i, int32_t v)
+{
+    int32_t o = t[i];
+    t[i] = v;
+    if (v > o) {
+        for (i >>= 1; i >= 1 && t[i] < v; i >>= 1)
+            t[i] = v;
+    } else if (v < o) {
+        for (i >>= 1; i >= 1 && t[i] == o; i >>= 1) {
+            int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+            if (m == o)
+                break;
+            t[i] = m;
+        }
+    }
+}
 /* Signature s's leaf of model node n from its counts and flags, and the path above it.
  * O(log nodes). */
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
@@ -642,8 +664,28 @@ static inline void dra__tree_touch(dra_engine_t *e, sig_t *s, uint32_t n)
     }
     dra__tree_set(e, s, n);
 }
-/* Set the leaves dra__tree_touch deferred, and stop deferring. */
-void dra__tree_flush(dra_engine_t *e);
+/* Set the leaves dra__tree_touch deferred, and stop deferring. In line (every commit and release
+ * ends with it), and a signature without score trees over it (first-fit builds none) has its leaf
+ * set without a call. */
+static DRA_ALWAYS_INLINE void dra__tree_flush(dra_engine_t *e)
+{
+    e->td_on = false;
+    for (uint32_t i = 0; i < e->ntd; i++) {
+        sig_t *s = &e->sigs[e->td_sig[i]];
+        uint32_t n = s->td_pend - 1;
+        s->td_pend = 0;
+        if (s->stm || e->nst > 32) { /* score trees over s: dra__tree_set sets their leaves */
+            dra__tree_set(e, s, n);
+            continue;
+        }
+        /* none (first-fit builds none): the signature's leaf in line, no call */
+#if DRA_DEBUG
+        e->work.leaves_set++;
+#endif
+        dra__max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
+    }
+    e->ntd = 0;
+}
 /* Signature s's whole tree from its counts. O(nodes). */
 void dra__tree_build(dra_engine_t *e, sig_t *s);
 /* Whether plan p's summaries admit model node n (every request does, or it is an error node). */
