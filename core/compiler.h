@@ -16,6 +16,7 @@
 #define DRA_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #define DRA_UNUSED __attribute__((unused))
 #define DRA_NOINLINE __attribute__((noinline))
+#define DRA_ALWAYS_INLINE inline __attribute__((always_inline))
 #define DRA_TARGET_AVX2 __attribute__((target("avx2,bmi2,popcnt")))
 #define DRA_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,popcnt")))
 #define DRA_FALLTHROUGH __attribute__((fallthrough))
@@ -26,6 +27,7 @@
 #define DRA_PRINTF(fmt, args)
 #define DRA_UNUSED
 #define DRA_NOINLINE
+#define DRA_ALWAYS_INLINE inline
 #define DRA_TARGET_AVX2
 #define DRA_TARGET_AVX512
 #define DRA_FALLTHROUGH

@@ -105,18 +105,6 @@ int dra__rows_index_build(dra_engine_t *e)
 
 static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs);
 
-void dra__tree_flush(dra_engine_t *e)
-{
-    e->td_on = false;
-    for (uint32_t i = 0; i < e->ntd; i++) {
-        sig_t *s = &e->sigs[e->td_sig[i]];
-        uint32_t n = s->td_pend - 1;
-        s->td_pend = 0;
-        dra__tree_set(e, s, n);
-    }
-    e->ntd = 0;
-}
-
 /* A result changes every row of its device: found in O(1) through the model row the state
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */

@@ -292,7 +292,8 @@ struct dra_engine {
     uint32_t cl_shift;              /* at most 63 */
     uint32_t *nfail;
     uint32_t *cflip, ncflip;        /* a charge's rows whose fit changed (dra__counters_charge):
-                                       room for the most one charge can report */
+                                       room for the most one charge can report,
+                                       and a slot more (dra__apply_row) */
     /* sets kept by masks (counters.c): a set whose consuming rows consume no other set and lie
      * within 64 rows of its first (row0 + k, k < 64) keeps its rows' fit as bits: per list
      * entry x, cl_suf[x] has bit k of every row with an entry at x or after it in the list (up
@@ -620,6 +621,28 @@ static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uin
         return HAZARD;
     return s->all && s->blk[n] ? -1 : s->cnt[n];
 }
+/* Leaf i (P + node) of max tree t set to v, and the path above it (index.c's trees; in line
+ * where a call would cost). A rise reads only the path: an inner node's new value is the larger
+ * of its old one and v (its old one was the larger of the sibling's and the leaf's old value
+ * o < v), so the walk stops at the first node >= v. A fall reads a node's children only while
+ * the node held o (a node above o got it from elsewhere and keeps it) and stops where its new
+ * maximum is still o. O(log nodes); stops where the path stops changing. */
+static inline void dra__max_set(int32_t *t, uint32_t i, int32_t v)
+{
+    int32_t o = t[i];
+    t[i] = v;
+    if (v > o) {
+        for (i >>= 1; i >= 1 && t[i] < v; i >>= 1)
+            t[i] = v;
+    } else if (v < o) {
+        for (i >>= 1; i >= 1 && t[i] == o; i >>= 1) {
+            int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+            if (m == o)
+                break;
+            t[i] = m;
+        }
+    }
+}
 /* Signature s's leaf of model node n from its counts and flags, and the path above it.
  * O(log nodes). */
 void dra__tree_set(dra_engine_t *e, sig_t *s, uint32_t n);
@@ -641,8 +664,28 @@ static inline void dra__tree_touch(dra_engine_t *e, sig_t *s, uint32_t n)
     }
     dra__tree_set(e, s, n);
 }
-/* Set the leaves dra__tree_touch deferred, and stop deferring. */
-void dra__tree_flush(dra_engine_t *e);
+/* Set the leaves dra__tree_touch deferred, and stop deferring. In line (every commit and release
+ * ends with it), and a signature without score trees over it (first-fit builds none) has its leaf
+ * set without a call. */
+static DRA_ALWAYS_INLINE void dra__tree_flush(dra_engine_t *e)
+{
+    e->td_on = false;
+    for (uint32_t i = 0; i < e->ntd; i++) {
+        sig_t *s = &e->sigs[e->td_sig[i]];
+        uint32_t n = s->td_pend - 1;
+        s->td_pend = 0;
+        if (s->stm || e->nst > 32) { /* score trees over s: dra__tree_set sets their leaves */
+            dra__tree_set(e, s, n);
+            continue;
+        }
+        /* none (first-fit builds none): the signature's leaf in line, no call */
+#if DRA_DEBUG
+        e->work.leaves_set++;
+#endif
+        dra__max_set(s->tree, e->P + n, dra__leaf_value(e, s, n));
+    }
+    e->ntd = 0;
+}
 /* Signature s's whole tree from its counts. O(nodes). */
 void dra__tree_build(dra_engine_t *e, sig_t *s);
 /* Whether plan p's summaries admit model node n (every request does, or it is an error node). */
@@ -657,7 +700,15 @@ uint32_t dra__plan_next(const dra_engine_t *e, const plan_t *p, uint32_t pos);
  * sign), not the signature's counts: call it with no signature leaf of the node deferred (after
  * dra__tree_flush; set the score before that flush, and the leaves it sets take the new key). */
 uint32_t dra__bucket_of(const dra_engine_t *e, uint32_t score);
-void dra__score_moved(dra_engine_t *e, uint32_t n, uint32_t was);
+void dra__score_follow(dra_engine_t *e, uint32_t n, uint32_t was);
+/* dra__score_moved's work is the buckets' (once live) and the score trees' (once one is built):
+ * first-fit keeps neither and calls nothing (a call and its register saves were about 40
+ * instructions of every commit and release on sched-perf-500). */
+static inline void dra__score_moved(dra_engine_t *e, uint32_t n, uint32_t was)
+{
+    if (e->buckets_live || e->nst)
+        dra__score_follow(e, n, was);
+}
 void dra__buckets_sync(dra_engine_t *e);
 uint32_t dra__bucket_next(const dra_engine_t *e, uint32_t b, uint32_t from);
 

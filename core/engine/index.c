@@ -23,27 +23,10 @@
 /* ---- the index ---------------------------------------------------------------------------- */
 
 
-/* Leaf i (P + node) of max tree t set to v, and the path above it. A rise reads only the path:
- * an inner node's new value is the larger of its old one and v (its old one was the larger of
- * the sibling's and the leaf's old value o < v), so the walk stops at the first node >= v. A fall
- * reads a node's children only while the node held o (a node above o got it from elsewhere and
- * keeps it) and stops where its new maximum is still o. O(log nodes); stops where the path stops
- * changing. */
-static void max_set(int32_t *t, uint32_t i, int32_t v)
+/* Leaf i of max tree t set to v (dra__max_set), in a call of its own. */
+static DRA_NOINLINE void max_set(int32_t *t, uint32_t i, int32_t v)
 {
-    int32_t o = t[i];
-    t[i] = v;
-    if (v > o) {
-        for (i >>= 1; i >= 1 && t[i] < v; i >>= 1)
-            t[i] = v;
-    } else if (v < o) {
-        for (i >>= 1; i >= 1 && t[i] == o; i >>= 1) {
-            int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
-            if (m == o)
-                break;
-            t[i] = m;
-        }
-    }
+    dra__max_set(t, i, v);
 }
 
 static void stree_leaf(dra_engine_t *e, dra__stree_t *st, uint32_t n);
@@ -248,7 +231,7 @@ static void bucket_add(dra_engine_t *e, uint32_t b, uint32_t n, bool on)
     }
 }
 
-void dra__score_moved(dra_engine_t *e, uint32_t n, uint32_t was)
+void dra__score_follow(dra_engine_t *e, uint32_t n, uint32_t was)
 {
     uint32_t ob = dra__bucket_of(e, was), nb = dra__bucket_of(e, e->score[n]);
     if (ob != nb && e->buckets_live) {

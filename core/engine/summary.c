@@ -130,7 +130,7 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 /* Row r changed between free and not free: adjust every signature it matches. The row's node
  * is read once for all of them, and a signature without matchAttribute groups (a node's count,
  * the common case) is counted in line. */
-static inline void row_flip(dra_engine_t *e, uint32_t r, int delta)
+static DRA_ALWAYS_INLINE void row_flip(dra_engine_t *e, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
     uint32_t n = dra__row_node(e, r);
@@ -497,7 +497,10 @@ static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
-static inline void refresh_one(dra_engine_t *e, uint32_t r)
+/* Row r re-read (availability, All-blocked) and, where that changed, its signatures' counts
+ * moved. In line at both its callers (the loop of dra__apply_row, every commit and release, and
+ * refresh_rows): a call a row costs its register saves. */
+static DRA_ALWAYS_INLINE void refresh_one(dra_engine_t *e, uint32_t r)
 {
 #if DRA_DEBUG
     e->work.rows_refreshed++;
@@ -555,14 +558,24 @@ void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
         e->use[r]++;
     else if (e->use[r])
         e->use[r]--;
+    /* the rows to re-read: r, after the rows whose fit its counters' charge flipped */
+    const uint32_t *rows = &r;
+    uint32_t n = 1;
     if ((before == 0) != (e->use[r] == 0)) {
-        /* the counters (counters.c), then the rows whose fit they changed */
-        if (e->nfail)
-            refresh_rows(e, e->cflip, dra__counters_charge(e, r, e->use[r] ? 1 : -1));
-        if (e->cg_on)
+        uint32_t nf = e->nfail ? dra__counters_charge(e, r, e->use[r] ? 1 : -1) : 0;
+        if (e->cg_on) { /* the groups follow the flipped rows, and r follows the groups */
+            refresh_rows(e, e->cflip, nf);
             groups_moved(e, r);
+        } else if (nf) { /* r after them in the same loop (cflip has a slot beyond a charge's
+                          * most rows) */
+            e->cflip[nf] = r;
+            rows = e->cflip;
+            n = nf + 1;
+        }
     }
-    refresh_row(e, r);
+    /* one loop, refresh_one in line: the one row of most commits and releases makes no call */
+    for (uint32_t i = 0; i < n; i++)
+        refresh_one(e, rows[i]);
 }
 
 /* ---- checking the summaries (tests) ------------------------------------------------------- */
