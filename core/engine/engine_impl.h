@@ -152,6 +152,9 @@ typedef struct dra__dalt {
         dra_consumed_t *cons;        /* rep->ncaps entries (engine arena) */
     } *cc;
     uint32_t ncc;
+    const dra_consumed_t **ccp;      /* multi: per capacity profile (e->cxp), cc's list for its
+                                        devices, NULL: none (built after each fill of the rows,
+                                        direct.c): an answer reads no model device */
     uint64_t *ok;                    /* per table row: statically eligible (direct.c) */
     const dra_exact_request_t *body;
     const char *req;                 /* the results' request name (engine arena) */
@@ -180,6 +183,11 @@ typedef struct dra__direct {
     uint64_t share_seed; /* multi: the allocator's options.share_seed (dra__share_id) */
     uint32_t share_gen;  /* multi: this plan's derivation gen in the state (dra__share_id_tag;
                             0: none, its derived shares are kept without tags) */
+    bool sid_ok;         /* multi: sid_f, sid_n hold the claim's namespace and name and their
+                            lengths (dra__share_id_begin_named; plan time: claims are compiled
+                            once), else each answer reads them from the claim */
+    const char *sid_f[2];
+    size_t sid_n[2];
     uint32_t attr;   /* MATCH, PAIR: the constrained table column, NONE: no row has it */
     uint32_t nalt;   /* FIRST: the request's alternatives in order (firstAvailable: its
                         subrequests); MATCH: one; PAIR: the two requests; MULTI: one per
