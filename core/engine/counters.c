@@ -856,6 +856,9 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, const uint
 
 uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
 {
+    uint32_t p = e->rc_pat ? e->rc_pat[r] : NONE;
+    if (p == NONE) /* no counters: rc_span not read (a row of most clusters) */
+        return 0;
     /* a row of a set kept by masks: its span names its set's counters and its entries of
      * non-zero amounts (no pattern read, one line) */
     if (e->rc_span) {
@@ -864,9 +867,6 @@ uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
             return span[2] == span[3] ? 0 : charge_masked(e, r, delta, span);
     }
     /* the entries of non-zero amounts (pat_nz): a zero moves no remainder and no cut */
-    uint32_t p = e->rc_pat ? e->rc_pat[r] : NONE;
-    if (p == NONE)
-        return 0;
     uint32_t b = e->pat_off[p], end = e->pat_nz[p], n = 0;
     if (b == end)
         return 0;
