@@ -577,6 +577,12 @@ typedef struct dra__sid {
 } dra__sid_t;
 void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
                          const char *driver, const char *pool, const char *device);
+/* dra__share_id_begin with the claim's namespace and name and their lengths given (f[0], f[1],
+ * n[0], n[1]: what dra__share_id_begin takes from the claim, "default" for no namespace),
+ * measured once by a caller that derives many IDs for one claim: the same input. */
+void dra__share_id_begin_named(dra__sid_t *b, uint64_t seed, const char *const f[2],
+                               const size_t n[2], uint32_t index, const char *driver,
+                               const char *pool, const char *device);
 void dra__share_id_attempt(dra__sid_t *b, uint32_t attempt, char buf[37]);
 /* A derivation's tag (dra_result_t.share_tag): gen (dra__alloc_state_share_gen, one per
  * (seed, claim) that derives: an engine plan), the result's index and the attempt, so that two

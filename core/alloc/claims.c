@@ -772,19 +772,14 @@ static inline void hex16(char *o, uint64_t v)
 #endif
 }
 
-void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
-                         const char *driver, const char *pool, const char *device)
+/* The input's layout once the fields and their lengths are in b (both begins). */
+static void sid_layout(dra__sid_t *b, uint64_t seed, uint32_t index)
 {
-    b->f[0] = c && c->namespace_ ? c->namespace_ : "default";
-    b->f[1] = c ? nz(c->name) : "";
-    b->f[2] = nz(driver);
-    b->f[3] = nz(pool);
-    b->f[4] = nz(device);
     b->seed = seed;
     b->index = index;
     size_t total = 6 * 8 + 8; /* six length fields, the index and the attempt */
     for (int i = 0; i < 5; i++)
-        total += b->n[i] = strlen(b->f[i]);
+        total += b->n[i];
     b->total = total;
     if (total > DRA__SID_STACK) /* fed to a streaming state at each attempt */
         return;
@@ -795,6 +790,35 @@ void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uin
         o += 8 + b->n[i];
     }
     put_le64(o, 8); /* the attempt's field: its length now, its 8 bytes at each attempt */
+}
+
+void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
+                         const char *driver, const char *pool, const char *device)
+{
+    b->f[0] = c && c->namespace_ ? c->namespace_ : "default";
+    b->f[1] = c ? nz(c->name) : "";
+    b->f[2] = nz(driver);
+    b->f[3] = nz(pool);
+    b->f[4] = nz(device);
+    for (int i = 0; i < 5; i++)
+        b->n[i] = strlen(b->f[i]);
+    sid_layout(b, seed, index);
+}
+
+void dra__share_id_begin_named(dra__sid_t *b, uint64_t seed, const char *const f[2],
+                               const size_t n[2], uint32_t index, const char *driver,
+                               const char *pool, const char *device)
+{
+    b->f[0] = f[0];
+    b->f[1] = f[1];
+    b->n[0] = n[0];
+    b->n[1] = n[1];
+    b->f[2] = nz(driver);
+    b->f[3] = nz(pool);
+    b->f[4] = nz(device);
+    for (int i = 2; i < 5; i++)
+        b->n[i] = strlen(b->f[i]);
+    sid_layout(b, seed, index);
 }
 
 void dra__share_id_attempt(dra__sid_t *b, uint32_t attempt, char buf[37])

@@ -459,8 +459,8 @@ static bool row_grouped(const dra_engine_t *e, uint32_t r)
 /* Static eligibility of the signature's node-range rows in [begin, end) for the alternative's
  * body (see the top; shares_ok: multi-allocatable rows may be taken, FIRST): 1, 0 when some
  * row makes the plan never direct, DRA_ENOMEM. */
-static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok,
-                         uint32_t begin, uint32_t end)
+static int fill_ok_rows(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok,
+                        uint32_t begin, uint32_t end)
 {
     const dra_table_t *t = e->t;
     const dra_exact_request_t *b = al->body;
@@ -535,6 +535,35 @@ static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool 
         dra_bit_set(al->ok, r);
     }
     return 1;
+}
+
+/* Capacity profiles at most that an alternative keeps its consumed lists by (ccp_fill). */
+#define DRA__CCP_MAX 4096
+
+/* The alternative's consumed list per capacity profile (al->ccp): cached_consumed of the
+ * profile's first row's device, the list every device of the profile gets (its capacities are
+ * the same: caps_same, summary.c, implies same_caps, and same_caps of one device and another
+ * of its profile agree on every cached representative, so the first match is the same entry).
+ * Rebuilt after every fill of the rows (the only time cc grows). DRA_ENOMEM. */
+static int ccp_fill(dra_engine_t *e, dra__dalt_t *al)
+{
+    if (!al->multi || !al->ncc || !e->cxp || !e->ncxp || e->ncxp > DRA__CCP_MAX)
+        return DRA_OK;
+    if (!al->ccp && !(al->ccp = dra_arena_calloc(&e->arena, e->ncxp, sizeof *al->ccp, 8)))
+        return DRA_ENOMEM;
+    for (uint32_t p = 0; p < e->ncxp; p++)
+        al->ccp[p] = cached_consumed(al, e->t->dev[e->cxp_row[p]]);
+    return DRA_OK;
+}
+
+/* fill_ok_rows, then the consumed lists by profile (ccp_fill). */
+static int fill_ok_range(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok,
+                         uint32_t begin, uint32_t end)
+{
+    int rc = fill_ok_rows(e, al, s, shares_ok, begin, end);
+    if (rc == 1 && ccp_fill(e, al))
+        return DRA_ENOMEM;
+    return rc;
 }
 
 static int fill_ok(dra_engine_t *e, dra__dalt_t *al, const sig_t *s, bool shares_ok)
@@ -779,6 +808,12 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
     if (d.multi) {
         d.share_seed = dra_fast_share_seed(e->alloc->fast);
         d.share_gen = dra__alloc_state_share_gen(e->state);
+        /* the share IDs' claim fields, as dra__share_id_begin takes them from the claim */
+        d.sid_f[0] = c && c->namespace_ ? c->namespace_ : "default";
+        d.sid_f[1] = c && c->name ? c->name : "";
+        d.sid_n[0] = strlen(d.sid_f[0]);
+        d.sid_n[1] = strlen(d.sid_f[1]);
+        d.sid_ok = true;
     }
     p->d = d;
     return DRA_OK;
@@ -1201,6 +1236,14 @@ done:
  * the state as dra__acall_share_id does, and no other result of the answer is on the device).
  * *any: some result is a share. One arena allocation when there is one (none in a slot with
  * room). */
+/* Capacities of row r's device: its capacity profile's count (e->cxp; every device of a
+ * profile has the same list), else the model device's. O(1). */
+static inline uint32_t row_ncaps(const dra_engine_t *e, uint32_t r)
+{
+    uint32_t pf = e->cxp ? e->cxp[r] : NONE;
+    return pf != NONE ? e->cxp_off[pf + 1] - e->cxp_off[pf] : e->t->dev[r]->ncaps;
+}
+
 static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pick,
                       const uint8_t *palt, uint32_t np, dra_arena_t *arena, dra_result_t *res,
                       bool *any)
@@ -1214,7 +1257,7 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
              * capacity sums (the commit's) */
             if (e->use[pick[i]])
                 dra__alloc_state_prefetch_shares(e->state, res[i].row);
-            size += rnd(37) + rnd(t->dev[pick[i]]->ncaps * sizeof(dra_consumed_t));
+            size += rnd(37) + rnd(row_ncaps(e, pick[i]) * sizeof(dra_consumed_t));
         }
     if (!size)
         return DRA_OK;
@@ -1227,13 +1270,20 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
         uint32_t r = pick[i];
         if (!(t->flags[r] & DRA_ROW_MULTI_ALLOC))
             continue;
-        const dra_device_t *dv = t->dev[r];
-        const dra_exact_request_t *b = p->d.alt[palt[i]].body;
-        const char *dev = dv->name ? dv->name : "";
+        /* the device's name and capacities' count from the engine's columns, its consumed
+         * list by its capacity profile: the model device is read only without a profile */
+        const dra__dalt_t *al = &p->d.alt[palt[i]];
+        const char *dev = e->rid[r].device ? e->rid[r].device : "";
+        uint32_t pf = e->cxp ? e->cxp[r] : NONE, ncaps = row_ncaps(e, r);
+        DRA_ASSERT_INTERNAL(e->rid[r].device == t->dev[r]->name && ncaps == t->dev[r]->ncaps);
         char *id = carve(&at, 37);
         dra__sid_t sid; /* the hash input laid out once, each attempt its last 8 bytes */
-        dra__share_id_begin(&sid, p->d.share_seed, p->claims[0], i, res[i].driver, res[i].pool,
-                            dev);
+        if (p->d.sid_ok) /* the claim's fields measured at plan time */
+            dra__share_id_begin_named(&sid, p->d.share_seed, p->d.sid_f, p->d.sid_n, i,
+                                      res[i].driver, res[i].pool, dev);
+        else
+            dra__share_id_begin(&sid, p->d.share_seed, p->claims[0], i, res[i].driver,
+                                res[i].pool, dev);
         /* the attempts start at the device's live shares (use); those of this plan's earlier
          * derivations still live on the device are known by their tags (their texts are these
          * attempts' IDs, live: the allocator's check would find each) and are not hashed; any
@@ -1254,16 +1304,19 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
         }
         res[i].share_id = id;
         res[i].share_tag = dra__share_id_tag(p->d.share_gen, i, attempt);
-        if (!dv->ncaps)
+        if (!ncaps)
             continue;
-        dra_consumed_t *cs = carve(&at, dv->ncaps * sizeof *cs);
-        const dra_consumed_t *pre = cached_consumed(&p->d.alt[palt[i]], dv);
+        dra_consumed_t *cs = carve(&at, ncaps * sizeof *cs);
+        const dra_consumed_t *pre = al->ccp && pf != NONE ? al->ccp[pf] : NULL;
+        if (!pre)
+            pre = cached_consumed(al, t->dev[r]);
+        DRA_ASSERT_INTERNAL(pre == cached_consumed(al, t->dev[r]));
         if (pre)
-            memcpy(cs, pre, dv->ncaps * sizeof *cs);
+            memcpy(cs, pre, ncaps * sizeof *cs);
         else
-            share_consumed(e, b, dv, cs);
+            share_consumed(e, al->body, t->dev[r], cs);
         res[i].consumed = cs;
-        res[i].nconsumed = dv->ncaps;
+        res[i].nconsumed = ncaps;
     }
     return DRA_OK;
 }

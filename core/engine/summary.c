@@ -426,7 +426,12 @@ static inline bool cap_named(const dra_capacity_t *cap, const char *nm, uint32_t
 void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta,
                     uint8_t *cidx, uint32_t ncidx)
 {
-    const dra_device_t *d = e->t->dev[r];
+    /* the capacities' names from the row's profile's first device: the same list as the
+     * row's (caps_same; an update that changes a row's capacities is refused, update.c), and
+     * a line every share of the profile reads, where the row's own device is a cold one */
+    uint32_t pf = e->cxp ? e->cxp[r] : NONE;
+    const dra_device_t *d = e->t->dev[pf != NONE ? e->cxp_row[pf] : r];
+    DRA_ASSERT_INTERNAL(d->ncaps == e->t->dev[r]->ncaps);
     dra__aq_t *x = e->cx + e->cx_off[r];
     uint32_t *n = e->cxn + e->cx_off[r];
     bool rose = false, fell = false;
