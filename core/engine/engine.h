@@ -479,10 +479,11 @@ DRA_NODISCARD int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r
  * departures to come calls stage 0 for the release three ahead, 1 for two ahead, 2 for the
  * next): stage 0 the record's first line; 1 (reading the record) its second line when it has
  * one, the state's entries, the row mirror and the engine's per-row columns; 2 (reading those)
- * the node's entries in the signatures the rows match and the allocator's pool entries of the
- * rows; with a share, stage 1 also its capacities' offset in the engine and its device entry,
- * stage 2 (reading the record's second line) the state's live shares and capacities of its
- * device and its text's cell, the engine's capacity aggregates of the row, the capacity
+ * the node's entries in the signatures the rows match, the allocator's pool entries of the
+ * rows and each row's use again (stage 1's line is often evicted by then); with a share,
+ * stage 1 also its capacities' offset in the engine and its device entry, stage 2 (reading the
+ * record's second line) the state's live shares and capacities of its device and its text's
+ * cell, the engine's capacity aggregates of the row, the capacity
  * signatures' fit bits and the model device (for the next placement on it). The release starts
  * none of them itself: a caller that does not look ahead pays the loads one after another. A
  * hint: any record is accepted (NULL, one not held, a stage above 2: nothing), nothing changes.
