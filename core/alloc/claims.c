@@ -795,14 +795,9 @@ static void sid_layout(dra__sid_t *b, uint64_t seed, uint32_t index)
 void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
                          const char *driver, const char *pool, const char *device)
 {
-    b->f[0] = c && c->namespace_ ? c->namespace_ : "default";
-    b->f[1] = c ? nz(c->name) : "";
-    b->f[2] = nz(driver);
-    b->f[3] = nz(pool);
-    b->f[4] = nz(device);
-    for (int i = 0; i < 5; i++)
-        b->n[i] = strlen(b->f[i]);
-    sid_layout(b, seed, index);
+    const char *const f[2] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : ""};
+    const size_t n[2] = {strlen(f[0]), strlen(f[1])};
+    dra__share_id_begin_named(b, seed, f, n, index, driver, pool, device);
 }
 
 void dra__share_id_begin_named(dra__sid_t *b, uint64_t seed, const char *const f[2],
