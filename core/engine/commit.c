@@ -167,7 +167,7 @@ static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
     if (e->rc_pat)
         __builtin_prefetch(&e->rc_pat[r]);
     if (e->rc_span)
-        __builtin_prefetch(&e->rc_span[4 * r]);
+        __builtin_prefetch(&e->rc_span[2 * r]);
 }
 
 /* Rows of one counter set whose per-row columns prefetch_counters starts (a bound on the hint's
@@ -661,7 +661,7 @@ static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
     if (e->rc_pat)
         __builtin_prefetch(&e->rc_base[r]);
     if (e->rc_span) /* its set's counters, for the pass over their records (counters.c) */
-        __builtin_prefetch(&e->rc_span[4 * r]);
+        __builtin_prefetch(&e->rc_span[2 * r]);
 }
 
 /* Lines of a node's per-row columns the look-ahead starts at most (each 16 rows). */
@@ -688,9 +688,9 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
         __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
     }
     /* a set kept by masks: the charge reads every record of the set (counters.c) */
-    if (e->rc_span && e->rc_span[4 * r + 1] > e->rc_span[4 * r]) {
-        __builtin_prefetch(&e->ctrs[e->rc_span[4 * r]]);
-        __builtin_prefetch(&e->ctrs[e->rc_span[4 * r + 1] - 1]);
+    if (e->rc_span && e->rc_span[2 * r + 1] > e->rc_span[2 * r]) {
+        __builtin_prefetch(&e->ctrs[e->rc_span[2 * r]]);
+        __builtin_prefetch(&e->ctrs[e->rc_span[2 * r + 1] - 1]);
     }
     /* the counters' refund flips the fit of the device's siblings: rows of the same node, whose
      * failing-entry counts and use the cut's move reads (a few lines of each column) */

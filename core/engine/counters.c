@@ -555,11 +555,9 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
         return DRA_OK;
     /* each shape's lists end where its last list's offset says (cl_off has nlists entries) */
     uint32_t n = nlists ? e->cl_off[nlists - 1] : 0;
-    e->clm = dra_arena_calloc(a, (size_t)n + 1, sizeof *e->clm, 64);
-    if (!e->clm)
+    e->cl_suf = dra_arena_calloc(a, (size_t)n + 1, sizeof *e->cl_suf, 64);
+    if (!e->cl_suf)
         return DRA_ENOMEM;
-    for (uint32_t j = 0; j < n; j++)
-        e->clm[j].v = e->cl_v[j];
     for (uint32_t x = 0; x + 1 < nlists; x++) {
         uint32_t b = e->cl_off[x], end = e->cl_off[x + 1];
         if (end - b < 2)
@@ -568,24 +566,27 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
         for (uint32_t j = end - 1; j-- > b + 1;) {
             if (e->cl[j].k < 64)
                 acc |= (uint64_t)1 << e->cl[j].k;
-            e->clm[j].suf = acc;
+            e->cl_suf[j] = acc;
         }
-        e->clm[b].suf = acc;
+        e->cl_suf[b] = acc;
     }
     /* the runs of equal amounts: an amount decides for its whole run, so a cut that moves a run
      * at a time stops where the entry-by-entry move stops (every stop lies between two runs) */
+    e->cl_run = dra_arena_calloc(a, 2 * ((size_t)n + 1), sizeof *e->cl_run, 64);
+    if (!e->cl_run)
+        return DRA_ENOMEM;
     for (uint32_t x = 0; x + 1 < nlists; x++)
         for (uint32_t j = e->cl_off[x], end = e->cl_off[x + 1]; j < end;) {
             uint32_t k = j + 1;
             while (k < end && e->cl[k].amt == e->cl[j].amt)
                 k++;
             for (uint32_t i = j; i < k; i++) {
-                e->clm[i].first = j;
-                e->clm[i].next = k;
+                e->cl_run[2 * i] = j;
+                e->cl_run[2 * i + 1] = k;
             }
             j = k;
         }
-    e->rc_span = dra_arena_calloc(a, 4 * ((size_t)e->t->nrows + 1), sizeof *e->rc_span, 64);
+    e->rc_span = dra_arena_calloc(a, 2 * ((size_t)e->t->nrows + 1), sizeof *e->rc_span, 64);
     e->set_fm = dra_arena_calloc(a, (size_t)e->nctrs + 1, sizeof *e->set_fm, 64);
     if (!e->rc_span || !e->set_fm)
         return DRA_ENOMEM;
@@ -598,11 +599,8 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
             e->ctrs[c].masked = 1;
         for (uint32_t j = 0; j < e->sr_n[st]; j++) {
             uint32_t q = e->srows[e->sr_off[st] + j];
-            DRA_ASSERT_INTERNAL(e->rc_pat[q] != NONE);
-            e->rc_span[4 * q] = c0;
-            e->rc_span[4 * q + 1] = c1;
-            e->rc_span[4 * q + 2] = e->pat_off[e->rc_pat[q]];
-            e->rc_span[4 * q + 3] = e->pat_nz[e->rc_pat[q]];
+            e->rc_span[2 * q] = c0;
+            e->rc_span[2 * q + 1] = c1;
         }
     }
     return DRA_OK;
@@ -753,17 +751,18 @@ static inline dra__aq_t remainder_charged(dra_engine_t *e, uint32_t c, dra__aq_t
 }
 
 /* counter_moved for a set kept by masks: the cut moved, nothing else (the caller compares the
- * masks at the old and the new cut), a run of equal amounts at a time (clm's first and next:
- * the same stop, every stop lies between two runs). O(runs the cut moves over). */
+ * masks at the old and the new cut), a run of equal amounts at a time (cl_run: the same stop,
+ * every stop lies between two runs). O(runs the cut moves over). */
 static uint32_t cut_moved64(const dra_engine_t *e, uint32_t j, int64_t v, bool down)
 {
-    const dra__clm_t *m = e->clm;
+    const int64_t *cv = e->cl_v;
+    const uint32_t *run = e->cl_run;
     if (down)
-        while (m[j - 1].v > v)
-            j = m[j - 1].first;
+        while (cv[j - 1] > v)
+            j = run[2 * (j - 1)];
     else
-        while (m[j].v <= v)
-            j = m[j].next;
+        while (cv[j] <= v)
+            j = run[2 * j + 1];
     return j;
 }
 
@@ -771,13 +770,13 @@ static uint32_t cut_moved64(const dra_engine_t *e, uint32_t j, int64_t v, bool d
 static uint32_t cut_moved(const dra_engine_t *e, uint32_t j, dra__aq_t now, bool down)
 {
     const dra__clent_t *cl = e->cl;
-    const dra__clm_t *m = e->clm;
+    const uint32_t *run = e->cl_run;
     if (down) {
         while (e->amts[cl[j - 1].amt] > now)
-            j = m[j - 1].first;
+            j = run[2 * (j - 1)];
     } else {
         while (e->amts[cl[j].amt] <= now)
-            j = m[j].next;
+            j = run[2 * j + 1];
     }
     return j;
 }
@@ -788,7 +787,7 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
 {
     uint64_t f = 0;
     for (uint32_t c = c0; c < c1; c++)
-        f |= e->clm[e->ctrs[c].cut].suf;
+        f |= e->cl_suf[e->ctrs[c].cut];
     return f;
 }
 
@@ -799,14 +798,13 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
  * at the old one), else a second pass. A row whose state changed has its nfail bit flipped
  * (DRA__NFAIL_CTR), and is reported when nfail crossed zero. O(entries of the row + list
  * runs the cuts move over + counters of the set when a cut rose + rows whose state changed). */
-static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, const uint32_t *span)
+static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
 {
-    uint32_t c0 = span[0], c1 = span[1], b = span[2], end = span[3];
-    uint32_t base = e->rc_base[r], row0 = e->ctrs[c0].row0, n = 0;
-    DRA_ASSERT_INTERNAL(base >= c0 && base < c1 && e->ctrs[c0].row0 == e->ctrs[base].row0);
+    uint32_t base = e->rc_base[r], row0 = e->ctrs[base].row0, n = 0;
+    uint32_t c0 = e->rc_span[2 * r], c1 = e->rc_span[2 * r + 1];
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
-    const dra__clm_t *lm = e->clm;
+    const uint64_t *suf = e->cl_suf;
     uint64_t before = e->set_fm[c0], up = 0;
     DRA_ASSERT_INTERNAL(before == set_fails(e, c0, c1));
     bool rose = false;
@@ -825,7 +823,7 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, const uint
             dra__ctr_t *k = &e->ctrs[c];
             uint32_t j0 = k->cut, j = cut_moved64(e, j0, now, now < old);
             k->cut = j;
-            up |= lm[j].suf & ~lm[j0].suf;
+            up |= suf[j] & ~suf[j0];
             rose |= j > j0;
             CUT_MOVES(j, j0);
         }
@@ -837,7 +835,7 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, const uint
             dra__ctr_t *k = &e->ctrs[c];
             uint32_t j0 = k->cut, j = cut_moved(e, j0, now, now < old);
             k->cut = j;
-            up |= lm[j].suf & ~lm[j0].suf;
+            up |= suf[j] & ~suf[j0];
             rose |= j > j0;
             CUT_MOVES(j, j0);
         }
@@ -857,22 +855,16 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, const uint
 
 uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
 {
-    uint32_t p = e->rc_pat ? e->rc_pat[r] : NONE;
-    if (p == NONE) /* no counters: rc_span not read (a row of most clusters) */
-        return 0;
-    /* a row of a set kept by masks: its span names its set's counters and its entries of
-     * non-zero amounts (no pattern read, one line) */
-    if (e->rc_span) {
-        const uint32_t *span = &e->rc_span[4 * r];
-        if (span[1] > span[0])
-            return span[2] == span[3] ? 0 : charge_masked(e, r, delta, span);
-    }
     /* the entries of non-zero amounts (pat_nz): a zero moves no remainder and no cut */
+    uint32_t p = e->rc_pat ? e->rc_pat[r] : NONE;
+    if (p == NONE)
+        return 0;
     uint32_t b = e->pat_off[p], end = e->pat_nz[p], n = 0;
     if (b == end)
         return 0;
+    if (e->ctrs[e->rc_base[r]].masked)
+        return charge_masked(e, r, delta, b, end);
     uint32_t base = e->rc_base[r];
-    DRA_ASSERT_INTERNAL(!e->ctrs[base].masked);
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
     for (uint32_t i = b; i < end; i++) {

@@ -49,22 +49,9 @@
 typedef struct dra__ctr {
     uint32_t cut;       /* the first entry of its list with more than crem (an index into cl) */
     uint32_t row0 : 31; /* its set's first consuming row: a list entry x is row row0 + cl[x].k */
-    uint32_t masked : 1; /* its set is kept by masks (set_masked; a charge finds its rows by
-                            rc_span, debug builds check this bit) */
+    uint32_t masked : 1; /* its set is kept by masks (set_masked; what a charge reads first) */
 } dra__ctr_t;
 _Static_assert(sizeof(dra__ctr_t) == 8, "eight counter records a cache line");
-
-/* An entry of a list of a set kept by masks (counters.c), in one 24-byte record: what a masked
- * charge reads at a list position, its amount's 64-bit copy (cl_v's), the rows with an entry
- * there or after it (suf) and its run of equal amounts (first, next: the first entry of the
- * run and the entry after it). One record instead of three columns: a cut's move reads one or
- * two lines, not three to six. */
-typedef struct dra__clm {
-    int64_t v;
-    uint64_t suf;
-    uint32_t first, next;
-} dra__clm_t;
-_Static_assert(sizeof(dra__clm_t) == 24, "a masked list entry is three words");
 
 /* An entry of a counter's list (counters.c): its amount amts[amt], its row row0 + k. Each list
  * starts with an entry of the smallest amount there is and ends with one of the largest, both
@@ -317,20 +304,19 @@ struct dra_engine {
                                        and a slot more (dra__apply_row) */
     /* sets kept by masks (counters.c): a set whose consuming rows consume no other set and lie
      * within 64 rows of its first (row0 + k, k < 64) keeps its rows' fit as bits: per list
-     * entry x, clm[x].suf has bit k of every row with an entry at x or after it in the list (up
-     * to the bound), so the rows that fail counter c are clm[ctrs[c].cut].suf; such a row's nfail
+     * entry x, cl_suf[x] has bit k of every row with an entry at x or after it in the list (up
+     * to the bound), so the rows that fail counter c are cl_suf[ctrs[c].cut]; such a row's nfail
      * says whether it fails (DRA__NFAIL_CTR) instead of how many entries do */
     uint8_t *set_masked;            /* per set (NULL: none) */
-    uint32_t *rc_span;              /* per row, four: for a row of such a set its set's
-                                       counters [c0, c1) and its pattern's entries of non-zero
-                                       amounts [pat_off, pat_nz) (what the charge reads of the
-                                       row besides rc_base: one line), else zeros */
-    dra__clm_t *clm;                /* per list entry, beside cl: its copy, suffix mask and run
-                                       (the entries of its list with its amount; a masked charge
-                                       moves a cut a run at a time), 64-byte aligned */
+    uint32_t *rc_span;              /* per row of such a set: its set's counters [c0, c1), two a
+                                       row (what the charge's pass reads; no per-set column) */
+    uint64_t *cl_suf;               /* per list entry, beside cl */
+    uint32_t *cl_run;               /* per list entry x, two: the first entry of its run (the
+                                       entries of its list with its amount) and the entry after
+                                       the run; a masked charge moves a cut a run at a time */
     uint64_t *set_fm;               /* per counter c0 that is such a set's first: the rows of the
                                        set that fail some counter (the union of its counters'
-                                       suffix masks at their cuts), kept by every charge */
+                                       cl_suf at their cuts), kept by every charge */
     /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
      * the version-skew skip) the counter sets whose consuming devices declare groups keep the
      * state the allocator's baseline folds from their devices in use (cg_kind, cg_m), and a row
