@@ -577,8 +577,11 @@ typedef struct dra__sid {
 } dra__sid_t;
 void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
                          const char *driver, const char *pool, const char *device);
+/* The claim's fields a share ID hashes: f[0] its namespace ("default" without one), f[1] its
+ * name ("" without one or without a claim), n[] their lengths. The strings are the claim's. */
+void dra__share_id_claim(const dra_claim_t *c, const char *f[2], size_t n[2]);
 /* dra__share_id_begin with the claim's namespace and name and their lengths given (f[0], f[1],
- * n[0], n[1]: what dra__share_id_begin takes from the claim, "default" for no namespace),
+ * n[0], n[1]: dra__share_id_claim's),
  * measured once by a caller that derives many IDs for one claim: the same input. */
 void dra__share_id_begin_named(dra__sid_t *b, uint64_t seed, const char *const f[2],
                                const size_t n[2], uint32_t index, const char *driver,

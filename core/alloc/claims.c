@@ -792,11 +792,20 @@ static void sid_layout(dra__sid_t *b, uint64_t seed, uint32_t index)
     put_le64(o, 8); /* the attempt's field: its length now, its 8 bytes at each attempt */
 }
 
+void dra__share_id_claim(const dra_claim_t *c, const char *f[2], size_t n[2])
+{
+    f[0] = c && c->namespace_ ? c->namespace_ : "default";
+    f[1] = c ? nz(c->name) : "";
+    n[0] = strlen(f[0]);
+    n[1] = strlen(f[1]);
+}
+
 void dra__share_id_begin(dra__sid_t *b, uint64_t seed, const dra_claim_t *c, uint32_t index,
                          const char *driver, const char *pool, const char *device)
 {
-    const char *const f[2] = {c && c->namespace_ ? c->namespace_ : "default", c ? nz(c->name) : ""};
-    const size_t n[2] = {strlen(f[0]), strlen(f[1])};
+    const char *f[2];
+    size_t n[2];
+    dra__share_id_claim(c, f, n);
     dra__share_id_begin_named(b, seed, f, n, index, driver, pool, device);
 }
 

@@ -808,11 +808,7 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
     if (d.multi) {
         d.share_seed = dra_fast_share_seed(e->alloc->fast);
         d.share_gen = dra__alloc_state_share_gen(e->state);
-        /* the share IDs' claim fields, as dra__share_id_begin takes them from the claim */
-        d.sid_f[0] = c && c->namespace_ ? c->namespace_ : "default";
-        d.sid_f[1] = c && c->name ? c->name : "";
-        d.sid_n[0] = strlen(d.sid_f[0]);
-        d.sid_n[1] = strlen(d.sid_f[1]);
+        dra__share_id_claim(c, d.sid_f, d.sid_n); /* measured once, for every answer */
         d.sid_ok = true;
     }
     p->d = d;

@@ -386,17 +386,10 @@ static void refresh_cap(dra_engine_t *e, uint32_t r, int dir)
     uint32_t flip = (now ^ was) & todo;
     if (flip) {
         e->rowcfit[r] = was ^ flip;
-        bool av = dra_bit_get(e->avb, r);
         for (uint32_t m = flip; m; m &= m - 1) {
             uint32_t i = (uint32_t)__builtin_ctz(m);
-            sig_t *s = &e->sigs[i];
             bool f = (now >> i) & 1;
-            if (f)
-                dra_bit_set(s->cfit, r);
-            else
-                dra_bit_clear(s->cfit, r);
-            if (av)
-                sig_row_delta(e, s, r, f ? 1 : -1);
+            cap_sig_set(e, &e->sigs[i], r, !f, f);
         }
     }
     for (uint32_t i = 32; i < e->nsigs; i++) {
