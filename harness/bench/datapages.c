@@ -5,6 +5,7 @@
 #include "compiler.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -306,6 +307,57 @@ void dra_datapages_apply(bool want, dra_datapages_t *out)
     else
         set_reason(out, "the kernel gave no 2 MiB page (AnonHugePages 0 of %llu kB)",
                    (unsigned long long)(out->resident >> 10));
+}
+
+bool dra_datapages_prepare(char *why, size_t whysz)
+{
+    if (!DRA_DATA_HUGE || under_valgrind() || !thp_enabled(why, whysz)) {
+        if (!DRA_DATA_HUGE || under_valgrind())
+            snprintf(why, whysz, "not in this build or under valgrind");
+        return false;
+    }
+    /* arrays up to 32 MiB from the heap (fixed: setting the pad below would otherwise leave
+     * the threshold at its 128 KiB start), the heap grown in steps of the pad, and one step
+     * taken now: a block just larger than the heap's free top, freed again (the top keeps the
+     * pad) */
+    if (!mallopt(M_MMAP_THRESHOLD, DRA_DATAPAGES_MMAP_MAX) ||
+        !mallopt(M_TOP_PAD, DRA_DATAPAGES_HEAP_PAD)) {
+        snprintf(why, whysz, "mallopt refused the heap's settings");
+        return false;
+    }
+    struct mallinfo2 mi = mallinfo2();
+    size_t need = mi.keepcost + ((size_t)64 << 10);
+    if (need < (size_t)DRA_DATAPAGES_MMAP_MAX) {
+        void *volatile p = malloc(need); /* volatile: the pair is not optimized away */
+        free(p);
+    }
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) {
+        snprintf(why, whysz, "cannot read /proc/self/maps: %s", strerror(errno));
+        return false;
+    }
+    char *line = NULL;
+    size_t lcap = 0;
+    uintptr_t hs = 0, he = 0;
+    while (getline(&line, &lcap, f) > 0) {
+        dra_maps_line_t h;
+        if (dra_datapages_parse_line(line, &h) && h.heap && h.end - h.start > he - hs) {
+            hs = h.start;
+            he = h.end;
+        }
+    }
+    free(line);
+    fclose(f);
+    if (he - hs < HUGE_SZ) {
+        snprintf(why, whysz, "the heap did not grow (%zu bytes)", (size_t)(he - hs));
+        return false;
+    }
+    if (madvise((void *)hs, he - hs, MADV_HUGEPAGE) != 0) {
+        snprintf(why, whysz, "madvise(MADV_HUGEPAGE) of the heap: %s", strerror(errno));
+        return false;
+    }
+    snprintf(why, whysz, "heap of %zu MiB advised", (size_t)((he - hs) >> 20));
+    return true;
 }
 
 const char *dra_datapages_name(const dra_datapages_t *d)

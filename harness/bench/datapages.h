@@ -7,19 +7,28 @@
  * MiB, read at random; on 4 KiB pages most of those reads also miss the TLB (the L2 TLB of the
  * benchmark host covers 8 MiB of 4 KiB pages), and with transparent huge pages in the common
  * "madvise" mode malloc's memory stays on 4 KiB pages unless someone advises it. On 2 MiB pages
- * the same TLB covers GiBs. fleet-5k at its defaults runs about 13% faster with its data on
- * 2 MiB pages (harness/bench/README.md).
+ * the same TLB covers GiBs. fleet-5k at its defaults ran about 13% faster with its data on
+ * 2 MiB pages (glibc's tunable glibc.malloc.hugetlb=1 on the same binary); this module does it
+ * without the tunable (README: `drabench run --data-pages`).
  *
- * How: /proc/self/smaps lists the mappings; every private anonymous read-write mapping (no
- * file, or the [heap]) with at least 2 MiB resident is advised MADV_HUGEPAGE (later faults in it
- * get 2 MiB pages, khugepaged may collapse it later) and every 2 MiB-aligned block of it that
- * holds a resident page and is not yet one huge page is collapsed at once with MADV_COLLAPSE
- * (synchronous, Linux 6.1+, honoured with THP "enabled" = madvise; its pages are copied into a
- * new huge page, the block's unpopulated pages become resident zeroes). smaps is read again and
- * the result says how many of those mappings' resident bytes are on huge pages (AnonHugePages).
- * Memory mapped after the call is not advised (glibc maps a new region for a big malloc and
- * the kernel makes a new mapping when the heap grows past an advised part), so the runner calls
- * this before every timed pass, untimed, after the set-up and the warm-up made their memory.
+ * How, in two steps. At process start, before the set-up allocates (dra_datapages_prepare):
+ * malloc is set to take blocks up to 32 MiB from its heap and to grow the heap in steps of
+ * 1 GiB of address space (mallopt M_MMAP_THRESHOLD, M_TOP_PAD), one step is taken at once and
+ * the heap advised MADV_HUGEPAGE, so the engine's, the device table's and the runner's arrays
+ * fault in on 2 MiB pages as the set-up and the passes write them: nothing is copied, and the
+ * memory a pass maps for itself is covered too (the kernel gives a heap grown later a new,
+ * unadvised mapping, which is why the step is taken ahead). Before each timed pass, untimed
+ * (dra_datapages_apply): /proc/self/smaps lists the mappings; every private anonymous
+ * read-write mapping (no file, or the [heap]) with at least 2 MiB resident is advised
+ * MADV_HUGEPAGE and every 2 MiB-aligned block of it that holds a resident page and is not yet
+ * on huge pages is collapsed at once with MADV_COLLAPSE (synchronous, Linux 6.1+, honoured with
+ * THP "enabled" = madvise; the block's pages are copied into a new huge page, its unpopulated
+ * pages become resident zeroes): malloc's own mappings of blocks over 32 MiB, a heap grown past
+ * its step, memory made before the first step. smaps is read again and the result says how
+ * many of those mappings' resident bytes are on huge pages (AnonHugePages). Advising only
+ * before the passes (no first step) also works but copies everything the set-up wrote (about
+ * 5 ms per MiB on the benchmark host: 4 s for fleet-50k's 770 MiB) and leaves what a pass maps
+ * for itself on 4 KiB pages (fleet-5k's first pass maps 250 MiB more).
  *
  * Not done (reason recorded): when the build has sanitizers or fuzzing (their shadow and
  * quarantine mappings are not the program's data; CMake defines DRA_DATA_HUGE otherwise), under
@@ -29,16 +38,18 @@
  * pages; the advice only lets later faults take huge pages).
  *
  * Ownership: plain values. Errors: none reported as failures; the result says 2M or 4K and why.
- * Cost: two reads of /proc/self/smaps and the kernel's copy of each collapsed block (about
- * 3 ms per MiB on the benchmark host: 0.6 s for fleet-5k's 200 MiB before its first pass, less
- * before later passes, whose blocks are mostly huge already); resident memory grows by the
- * untouched pages of the collapsed blocks. Call it with one thread only, never inside a timed
- * region.
+ * Cost: the first step, a few system calls; before each pass, two reads of /proc/self/smaps
+ * (about 5-10 ms on fleet-50k) and the kernel's copy of each block still to collapse (none
+ * after the first step on the built-in scenarios); resident memory grows by the untouched
+ * parts of 2 MiB pages, and memory freed stays with the heap's step (the process keeps it).
+ * Test hook: DRA_DATA_PAGES_NO_PREPARE=1 skips the first step (`drabench run` only). Call
+ * these with one thread only, never inside a timed region.
  */
 #ifndef DRA_DATAPAGES_H
 #define DRA_DATAPAGES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define DRA_DATAPAGES_REASON_MAX 160
@@ -47,7 +58,7 @@ typedef struct dra_datapages {
     bool huge;          /* some of the large anonymous data is on 2 MiB pages (bytes > 0) */
     uint64_t bytes;     /* AnonHugePages of the large anonymous read-write mappings after the
                            call; 0 when !huge */
-    uint64_t resident;  /* their resident bytes then (bytes <= resident); 0 when turned off */
+    uint64_t resident;  /* their resident bytes then (bytes <= resident) */
     uint64_t collapsed; /* bytes this call collapsed into huge pages */
     uint32_t mappings;  /* how many mappings were large enough */
     char reason[DRA_DATAPAGES_REASON_MAX]; /* why not (!huge): "" when huge */
@@ -56,6 +67,17 @@ typedef struct dra_datapages {
 /* Put the large anonymous data on 2 MiB pages (want = true), or only record that it stays on
  * 4 KiB pages (want = false: reason "turned off (--data-pages 4k)"). Fills *out. */
 void dra_datapages_apply(bool want, dra_datapages_t *out);
+
+/* At process start, before the set-up allocates (want --data-pages 2m): malloc takes blocks up
+ * to DRA_DATAPAGES_MMAP_MAX from its heap (M_MMAP_THRESHOLD, fixed) and grows the heap in steps
+ * of DRA_DATAPAGES_HEAP_PAD (M_TOP_PAD), one step is taken now and the heap is advised
+ * MADV_HUGEPAGE: what the set-up and the passes allocate from it then faults in on 2 MiB pages,
+ * with nothing to copy later (a heap grown past the pad gets a new, unadvised mapping, which
+ * dra_datapages_apply advises and collapses). The step is address space only: memory comes
+ * when touched. true with a note in why; false with the reason (the malloc settings may stay). */
+#define DRA_DATAPAGES_HEAP_PAD (1 << 30)
+#define DRA_DATAPAGES_MMAP_MAX (32 << 20)
+bool dra_datapages_prepare(char *why, size_t whysz);
 
 /* "2M" or "4K", the value of the result file's run.method.data_pages. */
 const char *dra_datapages_name(const dra_datapages_t *d);

@@ -94,7 +94,9 @@ static const char help_more[] =
     "  -h, --help               show this help\n"
     "\n"
     "Test hooks (environment): DRA_TEST_INJECT_FAULT=N corrupts the N-th allocation of each\n"
-    "repetition; DRA_TEST_DELAY_NS=N adds N ns of busy waiting per claim (recorded in the file).\n"
+    "repetition; DRA_TEST_DELAY_NS=N adds N ns of busy waiting per claim (recorded in the file);\n"
+    "DRA_DATA_PAGES_NO_PREPARE=1: --data-pages 2m without advising the heap at start (each\n"
+    "timed pass's collapse then copies what the set-up wrote).\n"
     "\n"
     "Examples:\n"
     "  drabench run\n"
@@ -904,6 +906,14 @@ int dra_cmd_run(int argc, char **argv)
                     (unsigned long long)tp.code_bytes, tp.huge ? "" : ": ", tp.reason);
         a.ro.textpages = &tp;
         a.ro.data_pages = a.data_huge ? DRA_DATA_PAGES_2M : DRA_DATA_PAGES_4K;
+        if (a.data_huge && !getenv("DRA_DATA_PAGES_NO_PREPARE")) {
+            /* the heap advised before the set-up fills it (datapages.h) */
+            char why[DRA_DATAPAGES_REASON_MAX];
+            bool ok = dra_datapages_prepare(why, sizeof why);
+            if (a.verbose)
+                fprintf(stderr, "drabench run: data pages: %s%s\n",
+                        ok ? "" : "heap not prepared: ", why);
+        }
         if (a.verbose)
             a.ro.data_pages_note = note_data_pages;
         status = run_and_write(&a);
