@@ -11,24 +11,27 @@
  * 2 MiB pages (glibc's tunable glibc.malloc.hugetlb=1 on the same binary); this module does it
  * without the tunable (README: `drabench run --data-pages`).
  *
- * How, in two steps. At process start, before the set-up allocates (dra_datapages_prepare):
- * malloc is set to take blocks up to 32 MiB from its heap and to grow the heap in steps of
- * 1 GiB of address space (mallopt M_MMAP_THRESHOLD, M_TOP_PAD), one step is taken at once and
- * the heap advised MADV_HUGEPAGE, so the engine's, the device table's and the runner's arrays
- * fault in on 2 MiB pages as the set-up and the passes write them: nothing is copied, and the
- * memory a pass maps for itself is covered too (the kernel gives a heap grown later a new,
- * unadvised mapping, which is why the step is taken ahead). Before each timed pass, untimed
- * (dra_datapages_apply): /proc/self/smaps lists the mappings; every private anonymous
- * read-write mapping (no file, or the [heap]) with at least 2 MiB resident is advised
- * MADV_HUGEPAGE and every 2 MiB-aligned block of it that holds a resident page and is not yet
- * on huge pages is collapsed at once with MADV_COLLAPSE (synchronous, Linux 6.1+, honoured with
- * THP "enabled" = madvise; the block's pages are copied into a new huge page, its unpopulated
- * pages become resident zeroes): malloc's own mappings of blocks over 32 MiB, a heap grown past
- * its step, memory made before the first step. smaps is read again and the result says how
- * many of those mappings' resident bytes are on huge pages (AnonHugePages). Advising only
- * before the passes (no first step) also works but copies everything the set-up wrote (about
- * 5 ms per MiB on the benchmark host: 4 s for fleet-50k's 770 MiB) and leaves what a pass maps
- * for itself on 4 KiB pages (fleet-5k's first pass maps 250 MiB more).
+ * How: before each timed pass, untimed (dra_datapages_apply): /proc/self/smaps lists the
+ * mappings; every private anonymous read-write mapping (no file, or the [heap]) with at least
+ * 2 MiB resident is advised MADV_HUGEPAGE (later faults in it take 2 MiB pages) and every 2 MiB-
+ * aligned block of it that holds a resident page and is not yet on huge pages is collapsed at
+ * once with MADV_COLLAPSE (synchronous, Linux 6.1+, honoured with THP "enabled" = madvise; the
+ * block's pages are copied into a new huge page, its unpopulated pages become resident zeroes).
+ * smaps is read again and the result says how many of those mappings' resident bytes are on
+ * huge pages (AnonHugePages). Memory mapped after the call is not advised (glibc maps a new
+ * region for a big block, and the kernel gives a heap grown past an advised mapping a new,
+ * unadvised one), hence the call before every pass, after the set-up, the engine's reset and
+ * the warm-up mapped their memory; what a pass maps for itself stays on 4 KiB pages until the
+ * next pass (fleet-5k's first pass maps about 250 MiB more, mostly slots' result memory).
+ *
+ * Not the default, measured (dra_datapages_prepare, `drabench run` with the test hook
+ * DRA_DATA_PAGES_PREPARE=1): at process start malloc is set to take blocks up to 32 MiB from
+ * its heap and to grow it in 1 GiB steps of address space (mallopt M_MMAP_THRESHOLD,
+ * M_TOP_PAD), one step is taken at once and the heap advised, so everything faults in on
+ * 2 MiB pages with nothing to copy and the passes' own memory is covered too (all of fleet-5k's
+ * and fleet-50k's resident data at every pass). It saves the collapse (4.2 s on fleet-50k's
+ * 764 MiB) but changes malloc's layout, and fleet-50k's pod p50 was 12% slower with it than on
+ * 4 KiB pages where the collapse alone left it unchanged (drabench ab, CPU 1 under load).
  *
  * Not done (reason recorded): when the build has sanitizers or fuzzing (their shadow and
  * quarantine mappings are not the program's data; CMake defines DRA_DATA_HUGE otherwise), under
@@ -38,12 +41,12 @@
  * pages; the advice only lets later faults take huge pages).
  *
  * Ownership: plain values. Errors: none reported as failures; the result says 2M or 4K and why.
- * Cost: the first step, a few system calls; before each pass, two reads of /proc/self/smaps
- * (about 5-10 ms on fleet-50k) and the kernel's copy of each block still to collapse (none
- * after the first step on the built-in scenarios); resident memory grows by the untouched
- * parts of 2 MiB pages, and memory freed stays with the heap's step (the process keeps it).
- * Test hook: DRA_DATA_PAGES_NO_PREPARE=1 skips the first step (`drabench run` only). Call
- * these with one thread only, never inside a timed region.
+ * Cost: two reads of /proc/self/smaps (5-10 ms on fleet-50k) and the kernel's copy of each
+ * block to collapse, about 3-6 ms per MiB on the benchmark host: 0.6 s before fleet-5k's first
+ * pass (200 MiB), 0.7 s before its second (the 250 MiB the first pass mapped), 4.2 s before
+ * fleet-50k's first (764 MiB), little before later passes of the same memory; resident memory
+ * grows by the untouched pages of the collapsed blocks. Call it with one thread only, never
+ * inside a timed region.
  */
 #ifndef DRA_DATAPAGES_H
 #define DRA_DATAPAGES_H
@@ -68,8 +71,8 @@ typedef struct dra_datapages {
  * 4 KiB pages (want = false: reason "turned off (--data-pages 4k)"). Fills *out. */
 void dra_datapages_apply(bool want, dra_datapages_t *out);
 
-/* At process start, before the set-up allocates (want --data-pages 2m): malloc takes blocks up
- * to DRA_DATAPAGES_MMAP_MAX from its heap (M_MMAP_THRESHOLD, fixed) and grows the heap in steps
+/* Not the default (see above). At process start, before the set-up allocates: malloc takes
+ * blocks up to DRA_DATAPAGES_MMAP_MAX from its heap (M_MMAP_THRESHOLD, fixed) and grows the heap in steps
  * of DRA_DATAPAGES_HEAP_PAD (M_TOP_PAD), one step is taken now and the heap is advised
  * MADV_HUGEPAGE: what the set-up and the passes allocate from it then faults in on 2 MiB pages,
  * with nothing to copy later (a heap grown past the pad gets a new, unadvised mapping, which
