@@ -44,9 +44,11 @@
  * Cost: two reads of /proc/self/smaps (5-10 ms on fleet-50k) and the kernel's copy of each
  * block to collapse, about 3-6 ms per MiB on the benchmark host: 0.6 s before fleet-5k's first
  * pass (200 MiB), 0.7 s before its second (the 250 MiB the first pass mapped), 4.2 s before
- * fleet-50k's first (764 MiB), little before later passes of the same memory; resident memory
- * grows by the untouched pages of the collapsed blocks. Call it with one thread only, never
- * inside a timed region.
+ * fleet-50k's first (764 MiB), little before later passes of the same memory (it varies with
+ * the host's load and free huge pages: 54-430 ms on sched-perf-500); resident memory grows by
+ * the untouched pages of the collapsed blocks (peak RSS, 4k -> 2m: fleet-5k 296 -> 360 MiB,
+ * fleet-50k -n 5000 697 -> 812, mig-inference 113 -> 156, sched-perf-500 58 -> 99). Call it
+ * with one thread only, never inside a timed region.
  */
 #ifndef DRA_DATAPAGES_H
 #define DRA_DATAPAGES_H
