@@ -45,6 +45,7 @@
 #include "stats.h"
 #include "table/table.h"
 #include "textpages.h"
+#include "datapages.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -401,6 +402,9 @@ typedef struct ctx {
     json_t *reps;
     json_t *first;
     int err;
+    dra_datapages_t dp; /* the first timed pass's data pages (dp_set), recorded in the file */
+    bool dp_set;
+    int64_t dp_ns;      /* time in dra_datapages_apply, every timed pass (untimed work) */
 } ctx_t;
 
 static size_t hidx(const ctx_t *c, uint32_t shape, int phase, int out)
@@ -3013,6 +3017,21 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     uint32_t nsamp = c->o->frag_samples ? c->o->frag_samples : 16;
     uint64_t frag_every = total / nsamp ? total / nsamp : 1;
     uint64_t arrivals = 0;
+    if (!warmup && c->o->data_pages != DRA_DATA_PAGES_NONE) {
+        /* the data the pass reads on 2 MiB pages (datapages.h), after everything the set-up,
+         * the engine's reset and the warm-up mapped; untimed */
+        int64_t t0 = now_ns();
+        dra_datapages_t dp;
+        dra_datapages_apply(c->o->data_pages == DRA_DATA_PAGES_2M, &dp);
+        int64_t took = now_ns() - t0;
+        c->dp_ns += took;
+        if (!c->dp_set) {
+            c->dp = dp;
+            c->dp_set = true;
+        }
+        if (c->o->data_pages_note)
+            c->o->data_pages_note(c->o->data_pages_ctx, c->rep, &dp, took);
+    }
     dra_hwc_t hwc;
     bool hw = !warmup && dra_hwc_open(&hwc);
     if (hw)
@@ -3804,6 +3823,15 @@ static void doc_finish(ctx_t *c)
     dra_rf_put_hex(doc, DRA_RF_DIGEST, c->run->digest);
     dra_rf_put_hex(run, DRA_RF_RUN_WORKLOAD_HASH, XXH3_64bits_digest(c->wl_dig));
     dra_rf_put_bool(doc, DRA_RF_DIGESTS_EQUAL, c->run->digests_equal);
+    if (c->dp_set) { /* the first timed pass's data pages (datapages.h) */
+        json_t *method = dra_rf_get(run, DRA_RF_RUN_METHOD);
+        dra_rf_put_str(method, DRA_RF_METHOD_DATA_PAGES, dra_datapages_name(&c->dp));
+        dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_BYTES, (int64_t)c->dp.bytes);
+        dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_RESIDENT, (int64_t)c->dp.resident);
+        dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_NS, c->dp_ns);
+        if (!c->dp.huge)
+            dra_rf_put_str(method, DRA_RF_METHOD_DATA_PAGES_REASON, c->dp.reason);
+    }
     c->run->scenario = json_string_value(dra_rf_get(run, DRA_RF_RUN_SCENARIO));
 }
 

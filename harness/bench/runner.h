@@ -133,6 +133,15 @@ typedef void (*dra_runner_progress_fn)(void *ctx, bool warmup, uint32_t rep, uin
                                        uint64_t pods_done, uint64_t pods_total, bool rep_done,
                                        const struct dra_run *run);
 
+/* What the runner does with the process's data pages before each timed pass (datapages.h). */
+typedef enum dra_data_pages {
+    DRA_DATA_PAGES_NONE = 0, /* nothing, nothing recorded (library callers, tests) */
+    DRA_DATA_PAGES_4K,       /* left on 4 KiB pages, recorded */
+    DRA_DATA_PAGES_2M        /* put on 2 MiB pages where the kernel gives them, recorded */
+} dra_data_pages_t;
+
+struct dra_datapages;
+
 typedef struct dra_runner_opts {
     const char *scenario;        /* built-in name or path; NULL = "default" */
     bool has_seed;
@@ -173,6 +182,13 @@ typedef struct dra_runner_opts {
     char **argv;
     const struct dra_textpages *textpages; /* what the process's code got (textpages.h),
                                     recorded in run.method.text_pages*; NULL = not recorded */
+    dra_data_pages_t data_pages; /* the large anonymous data before each timed pass
+                                    (datapages.h): NONE (0) leaves it as it is and records
+                                    nothing; 4K records run.method.data_pages "4K"; 2M puts it on
+                                    2 MiB pages and records what it got */
+    void (*data_pages_note)(void *ctx, uint32_t rep, const struct dra_datapages *got,
+                            int64_t ns); /* told what each timed pass's data got (NULL = no) */
+    void *data_pages_ctx;
 } dra_runner_opts_t;
 
 void dra_runner_opts_init(dra_runner_opts_t *o);

@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "result.h"
 #include "runner.h"
+#include "datapages.h"
 #include "textpages.h"
 
 static const char help[] =
@@ -82,11 +83,20 @@ static const char help_more[] =
     "                           functions only then). Falls back to 4k by itself (valgrind,\n"
     "                           sanitizers, THP never); the result file records which\n"
     "                           (run.method.text_pages) (default: 2m)\n"
-    "  -v, --verbose            say on stderr what --text-pages got\n"
+    "      --data-pages P       2m: before each timed pass (untimed), put the process's large\n"
+    "                           anonymous data (heap, malloc's big arrays: the engine, the\n"
+    "                           device table) on 2 MiB transparent huge pages (madvise and\n"
+    "                           MADV_COLLAPSE), so its random reads miss the TLB less; 4k:\n"
+    "                           leave it on 4 KiB pages. Falls back to 4k by itself (valgrind,\n"
+    "                           sanitizers, THP never, no huge page); the result file records\n"
+    "                           which and how much (run.method.data_pages) (default: 2m)\n"
+    "  -v, --verbose            say on stderr what --text-pages and --data-pages got\n"
     "  -h, --help               show this help\n"
     "\n"
     "Test hooks (environment): DRA_TEST_INJECT_FAULT=N corrupts the N-th allocation of each\n"
-    "repetition; DRA_TEST_DELAY_NS=N adds N ns of busy waiting per claim (recorded in the file).\n"
+    "repetition; DRA_TEST_DELAY_NS=N adds N ns of busy waiting per claim (recorded in the file);\n"
+    "DRA_DATA_PAGES_PREPARE=1: --data-pages 2m also sets malloc up at start to fault its heap in\n"
+    "on 2 MiB pages (no collapse copy before the passes, but another malloc layout).\n"
     "\n"
     "Examples:\n"
     "  drabench run\n"
@@ -295,6 +305,24 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                    "(median; part of every latency below)\n",
                 (long long)json_integer_value(json_object_get(meth, "timer_resolution_ns")),
                 (long long)json_integer_value(ov));
+    const json_t *tpg = json_object_get(meth, "text_pages"), *dpg = json_object_get(meth, "data_pages");
+    if (json_is_string(tpg) || json_is_string(dpg)) {
+        fprintf(f, "pages       ");
+        if (json_is_string(tpg))
+            fprintf(f, "code %s%s", json_string_value(tpg), json_is_string(dpg) ? "; " : "");
+        if (json_is_string(dpg)) {
+            double hb = (double)json_integer_value(json_object_get(meth, "data_pages_bytes")),
+                   rb = (double)json_integer_value(json_object_get(meth, "data_pages_resident"));
+            fprintf(f, "data %s (%.0f of %.0f MiB resident on 2 MiB pages at the first timed "
+                       "pass; %.0f ms untimed)",
+                    json_string_value(dpg), hb / 1048576.0, rb / 1048576.0,
+                    (double)json_integer_value(json_object_get(meth, "data_pages_ns")) / 1e6);
+            const char *why = json_string_value(json_object_get(meth, "data_pages_reason"));
+            if (why)
+                fprintf(f, ": %s", why);
+        }
+        fputc('\n', f);
+    }
     /* pod latency by outcome: placed pods (node search + commit) and rejected ones (the node
      * search that found no node) apart, so more claims fitting does not read as slower */
     int nw = 24; /* the shape column: the longest name */
@@ -477,6 +505,7 @@ typedef struct run_args {
     const char *output, *hgrm;
     bool quiet, help, verbose;
     bool text_huge; /* --text-pages 2m (the default) */
+    bool data_huge; /* --data-pages 2m (the default) */
     dra_progress_when_t when;
     const char **features; /* malloc'd, freed by the caller (also on errors) */
 } run_args_t;
@@ -486,7 +515,7 @@ typedef struct run_args {
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
-           O_RATE, O_BOTHG, O_FRAGS, O_TEXTP };
+           O_RATE, O_BOTHG, O_FRAGS, O_TEXTP, O_DATAP };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -503,6 +532,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"both-groups", required_argument, NULL, O_BOTHG},
         {"frag-samples", required_argument, NULL, O_FRAGS},
         {"text-pages", required_argument, NULL, O_TEXTP},
+        {"data-pages", required_argument, NULL, O_DATAP},
         {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
@@ -680,6 +710,16 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
                 goto out;
             }
             break;
+        case O_DATAP:
+            if (strcmp(optarg, "2m") == 0 || strcmp(optarg, "2M") == 0) {
+                a->data_huge = true;
+            } else if (strcmp(optarg, "4k") == 0 || strcmp(optarg, "4K") == 0) {
+                a->data_huge = false;
+            } else {
+                status = dra_cli_usage_error("run", "--data-pages: expected 2m or 4k, got '%s'", optarg);
+                goto out;
+            }
+            break;
         case O_PROGRESS:
             if (!dra_progress_parse_when(optarg, &when)) {
                 status = dra_cli_usage_error("run", "--progress: expected auto, always or never, got '%s'",
@@ -834,11 +874,24 @@ out:
     return status;
 }
 
+/* -v: what each timed pass's data got (datapages.h). */
+static void note_data_pages(void *ctx, uint32_t rep, const dra_datapages_t *d, int64_t ns)
+{
+    (void)ctx;
+    fprintf(stderr,
+            "drabench run: data pages: %s before repetition %u (%.1f of %.1f MiB resident in %u "
+            "mappings on 2 MiB pages, %.1f MiB collapsed, %.1f ms)%s%s\n",
+            dra_datapages_name(d), rep + 1, (double)d->bytes / 1048576.0,
+            (double)d->resident / 1048576.0, d->mappings, (double)d->collapsed / 1048576.0,
+            (double)ns / 1e6, d->huge ? "" : ": ", d->reason);
+}
+
 int dra_cmd_run(int argc, char **argv)
 {
     run_args_t a;
     memset(&a, 0, sizeof a);
     a.text_huge = true;
+    a.data_huge = true;
     int status = parse_run_args(argc, argv, &a);
     if (status == DRA_EXIT_OK && !a.help) {
         /* before any timed work: the code's placement in the caches, the same in every process
@@ -852,6 +905,19 @@ int dra_cmd_run(int argc, char **argv)
                     dra_textpages_name(&tp), (unsigned long long)tp.bytes,
                     (unsigned long long)tp.code_bytes, tp.huge ? "" : ": ", tp.reason);
         a.ro.textpages = &tp;
+        a.ro.data_pages = a.data_huge ? DRA_DATA_PAGES_2M : DRA_DATA_PAGES_4K;
+        if (a.data_huge && getenv("DRA_DATA_PAGES_PREPARE") &&
+            strcmp(getenv("DRA_DATA_PAGES_PREPARE"), "0") != 0) {
+            /* the heap advised before the set-up fills it (datapages.h: not the default, it
+             * changes malloc's layout, measured slower on fleet-50k's median) */
+            char why[DRA_DATAPAGES_REASON_MAX];
+            bool ok = dra_datapages_prepare(why, sizeof why);
+            if (a.verbose)
+                fprintf(stderr, "drabench run: data pages: %s%s\n",
+                        ok ? "" : "heap not prepared: ", why);
+        }
+        if (a.verbose)
+            a.ro.data_pages_note = note_data_pages;
         status = run_and_write(&a);
     }
     free(a.features);
