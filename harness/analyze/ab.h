@@ -29,6 +29,12 @@
  *    INCONCLUSIVE with fewer than DRA_AB_MIN_ROUNDS A/B rounds (the signed-rank test cannot
  *    reach 0.05 with 5) or fewer than DRA_AB_MIN_AA A/A rounds, or when the builds define the
  *    timings differently (their result files' timing versions differ, rload.h).
+ * Extension (`--extend X`, off by default): after the planned rounds, a scenario where a gated
+ * metric's floor is above the threshold - the only case where the floor, not the threshold,
+ * decides whether a significant change is a regression - gets up to X times its rounds more
+ * (A/B and A/A in its ratio, drawn from the same generator, so --seed reproduces them) and is
+ * judged again over all its rounds; the trigger reads the floor alone (dra_ab_extend_trigger).
+ * A scenario that is not extended is judged exactly as without the option.
  * The status of the sitting is compare's (exitcode.h): 3 when a process reported a correctness
  * failure (set by the command), else 1 on any regression, else 5 on anything inconclusive, else
  * 0. The command sets 2 (usage, a process refusing its options) and 4 (environment) itself.
