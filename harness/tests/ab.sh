@@ -152,17 +152,21 @@ extend)
 campaign)
     # scripts/ab-campaign on the small scenario, one A/A and one planted sitting of 6 + 3 rounds:
     # its summary, then --summarize rebuilding the same summary from the sittings' files alone
+    # (--extend with a 0.01% threshold: both sittings extended, which the summary counts)
     scripts/ab-campaign --bin "$DRABENCH" --suite "$T/suite.txt" -n 1 --small 0 --checks 0 \
-        --rounds 6 --aa 3 --out "$T/c" >"$T/c.txt" 2>&1; rc=$?
+        --rounds 6 --aa 3 --ab-args "--extend 1 --threshold 0.01%" --out "$T/c" >"$T/c.txt" 2>&1; rc=$?
     [ $rc -eq 0 ] || [ $rc -eq 1 ] || { cat "$T/c.txt"; fail "campaign exited $rc"; }
     jq -e '.schema == "drabench-ab-campaign/v1" and (.scenarios | length) == 1 and .scenarios[0].aa.sittings == 1 and .scenarios[0].p10.sittings == 1' \
         "$T/c/summary.json" >/dev/null || fail "summary: $(jq -c . "$T/c/summary.json")"
+    jq -e '.scenarios[0].floor_above | .aa.sittings == 1 and .aa.extended == 1 and .p10.sittings == 1 and .p10.extended == 1' \
+        "$T/c/summary.json" >/dev/null || fail "floor above the threshold: $(jq -c .scenarios[0].floor_above "$T/c/summary.json")"
+    grep -q '| 1 (1 extended), 1 (1 extended) |' "$T/c/summary.md" || fail "summary.md: $(cat "$T/c/summary.md")"
     mv "$T/c/summary.json" "$T/first.json" && rm "$T/c/summary.md"
     scripts/ab-campaign --summarize "$T/c" -n 1 --small 0 --checks 0 --rounds 6 --aa 3 >"$T/s.txt" 2>&1; rc2=$?
     [ $rc2 -eq $rc ] || { cat "$T/s.txt"; fail "--summarize exited $rc2, the campaign $rc"; }
     [ -s "$T/c/summary.md" ] || fail "--summarize wrote no summary.md"
-    a=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar}' "$T/first.json")
-    b=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar}' "$T/c/summary.json")
+    a=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar, floor_above}' "$T/first.json")
+    b=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar, floor_above}' "$T/c/summary.json")
     [ "$a" = "$b" ] || fail "--summarize gives $b, the campaign gave $a"
     scripts/ab-campaign --summarize "$T/nowhere" >"$T/n.txt" 2>&1; [ $? -eq 2 ] || fail "--summarize of no campaign is not a usage error"
     # --plan alone leaves no output directory behind
