@@ -12,3 +12,5 @@ foreach(_case mechanics errors budget extend campaign)
 endforeach()
 # the planted 2x slowdown's verdict must not see other tests' load on a 2-core machine
 set_tests_properties(harness.ab_mechanics PROPERTIES RUN_SERIAL TRUE)
+# five sittings, two of them extended: minutes under the sanitizers on a loaded machine
+set_tests_properties(harness.ab_extend PROPERTIES TIMEOUT 600)
