@@ -148,6 +148,7 @@ int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool b_first, doub
     memcpy(r->a, a, x->nmetrics * sizeof *a);
     memcpy(r->b, b, x->nmetrics * sizeof *b);
     r->aa = aa;
+    r->extension = false;
     r->b_first = b_first;
     r->load1 = load1;
     size_t total = 0;
@@ -337,6 +338,9 @@ static int analyze_metric(dra_ab_session_t *s, size_t sc, size_t m, dra_ab_stat_
                  st->n_aa, DRA_AB_MIN_AA);
     } else {
         double lr = log(st->ratio);
+        /* the floor decides when it is above the threshold: a significant change between the
+         * two is "worse" or "better" because of the floor alone (whatever the change is) */
+        st->floor_above = better != DRA_RLOAD_BETTER_NONE && st->noise > lim;
         bool sig = st->p < s->alpha && (st->lo > 1 || st->hi < 1);
         bool worse = better == DRA_RLOAD_BETTER_HIGHER  ? lr < 0
                      : better == DRA_RLOAD_BETTER_LOWER ? lr > 0
@@ -404,6 +408,55 @@ int dra_ab_analyze(dra_ab_session_t *s)
     return DRA_OK;
 }
 
+/* ---- extension ------------------------------------------------------------------------------ */
+
+size_t dra_ab_extend_trigger(const dra_ab_session_t *s, size_t sc)
+{
+    if (sc >= s->nscen || !s->scen[sc].stats)
+        return SIZE_MAX;
+    const dra_ab_scenario_t *x = &s->scen[sc];
+    for (size_t m = 0; m < x->nmetrics; m++)
+        if (x->stats[m].floor_above)
+            return m;
+    return SIZE_MAX;
+}
+
+void dra_ab_extend_rounds(size_t ab, size_t aa, double factor, double cost, double left,
+                          size_t *xab, size_t *xaa, bool *cut)
+{
+    *xab = *xaa = 0;
+    *cut = false;
+    if (!(factor > 0) || ab + aa == 0)
+        return;
+    double want = ceil(factor * (double)(ab + aa) - 1e-9);
+    want = want > 100000 ? 100000 : want;
+    size_t w = (size_t)want, b = (size_t)floor(want * (double)ab / (double)(ab + aa) + 0.5);
+    b = b < 1 ? 1 : b > w ? w : b;
+    size_t a = w - b;
+    if (aa && !a && w > 1) { /* keep an A/A round in it */
+        a = 1;
+        b = w - 1;
+    }
+    if (left >= 0 && cost > 0) {
+        double fit = floor(left / cost);
+        if (fit < (double)w) {
+            *cut = true;
+            size_t f = (size_t)(fit > 0 ? fit : 0);
+            size_t fb = (size_t)floor((double)f * (double)b / (double)w + 0.5);
+            fb = fb > f ? f : fb;
+            size_t fa = f - fb;
+            if (f && !fb) { /* an A/B round before an A/A one */
+                fb = 1;
+                fa = f - 1;
+            }
+            b = fb;
+            a = fa;
+        }
+    }
+    *xab = b;
+    *xaa = a;
+}
+
 /* ---- reports -------------------------------------------------------------------------------- */
 
 static const char *status_text(int status)
@@ -446,6 +499,45 @@ static const char *verdict_label(const dra_ab_stat_t *st, char *buf, size_t len)
     return buf;
 }
 
+/* What the extension of scenario x did, in one sentence (without a final stop); NULL when it
+ * was not triggered. */
+static const char *ext_text(const dra_ab_session_t *s, const dra_ab_scenario_t *x, char *buf,
+                            size_t len)
+{
+    const dra_ab_extension_t *e = &x->ext;
+    if (!e->triggered)
+        return NULL;
+    char fl[32];
+    snprintf(fl, sizeof fl, "%.1f%%", 100 * (exp(e->floor) - 1));
+    const char *metric = e->metric < x->nmetrics ? x->metrics[e->metric] : "?";
+    if (e->ab + e->aa == 0) {
+        snprintf(buf, len,
+                 "not extended: after %zu + %zu rounds the A/A noise floor of %s (%s) was "
+                 "above the %g%% threshold, but the budget left (%.0f s) fit no round of "
+                 "it (%.1f s a round)",
+                 e->planned_ab, e->planned_aa, metric, fl, 100 * s->threshold, e->left_s,
+                 e->cost_s);
+        return buf;
+    }
+    int k = snprintf(buf, len,
+                     "extended by %zu + %zu rounds: after %zu + %zu rounds the A/A noise floor "
+                     "of %s (%s) was above the %g%% threshold",
+                     e->ab, e->aa, e->planned_ab, e->planned_aa, metric, fl,
+                     100 * s->threshold);
+    if (k > 0 && (size_t)k < len && e->before && e->metric < x->nmetrics) {
+        const dra_ab_stat_t *b = &e->before[e->metric];
+        char vl[400];
+        k += snprintf(buf + k, len - (size_t)k, " (then: B/A %.3f, p %.3f, %s)", b->ratio, b->p,
+                      verdict_label(b, vl, sizeof vl));
+    }
+    if (k > 0 && (size_t)k < len && e->budget_cut)
+        snprintf(buf + k, len - (size_t)k,
+                 "; the budget left (%.0f s, %.1f s a round) cut it from the %zu + %zu of "
+                 "--extend %g",
+                 e->left_s, e->cost_s, e->want_ab, e->want_aa, s->extend);
+    return buf;
+}
+
 /* The method in one paragraph (text and Markdown); indent starts its second line. */
 static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
 {
@@ -469,6 +561,11 @@ static void write_method(const dra_ab_session_t *s, FILE *f, const char *indent)
         fprintf(f, "; %u ms pause between processes", s->pause_ms);
     if (s->max_load > 0)
         fprintf(f, "; each round waits while the load average is >= %g", s->max_load);
+    if (s->extend > 0)
+        fprintf(f,
+                "; a scenario whose A/A noise floor is above the threshold after its rounds "
+                "gets up to %g times as many more (--extend)%s",
+                s->extend, s->budget_s > 0 ? ", within the budget" : "");
     fprintf(f,
             ".\n%sPer round one sample per side: the process's %s. Wilcoxon signed-rank test "
             "on ln(B/A), %g%% bootstrap interval of the median ratio (%u resamples), noise "
@@ -555,6 +652,12 @@ int dra_ab_write_text(const dra_ab_session_t *s, FILE *f)
             fprintf(f, "%*s %7s %7.3f  %-17s %9s %6s %9s  %s\n", w < 28 ? (int)(28 - w) : 0, "",
                     rounds, st->ratio, ci, pct(st->ratio, ch, sizeof ch), pv, fl,
                     verdict_label(st, vl, sizeof vl));
+        }
+        char eb[1200];
+        if (ext_text(s, x, eb, sizeof eb)) {
+            fputs("  ", f);
+            dra_esc_term(f, eb);
+            fputc('\n', f);
         }
         fputc('\n', f);
     }
@@ -680,6 +783,20 @@ int dra_ab_write_md(const dra_ab_session_t *s, FILE *f)
         }
     }
     fputc('\n', f);
+    bool any = false;
+    for (size_t sc = 0; sc < s->nscen; sc++) {
+        char eb[1200];
+        if (!ext_text(s, &s->scen[sc], eb, sizeof eb))
+            continue;
+        fputs("- ", f);
+        dra_esc_md(f, s->scen[sc].name);
+        fputs(": ", f);
+        dra_esc_md(f, eb);
+        fputs("\n", f);
+        any = true;
+    }
+    if (any)
+        fputc('\n', f);
     for (size_t i = 0; i < s->nwarn; i++) {
         fputs("- warning: ", f);
         dra_esc_md(f, s->warn[i]);
@@ -713,6 +830,49 @@ static const char *better_name(int b)
     return b == DRA_RLOAD_BETTER_HIGHER ? "higher" : b == DRA_RLOAD_BETTER_LOWER ? "lower" : "none";
 }
 
+/* A metric's statistics of the planned rounds, before the extension. */
+static json_t *jbefore(const dra_ab_stat_t *st)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "rounds", json_integer((json_int_t)st->n));
+    json_object_set_new(o, "aa_rounds", json_integer((json_int_t)st->n_aa));
+    json_object_set_new(o, "ratio", jnum(st->ratio));
+    json_object_set_new(o, "interval", json_pack("[o, o]", jnum(st->lo), jnum(st->hi)));
+    json_object_set_new(o, "slowdown_pct", jnum(100 * st->slowdown));
+    json_object_set_new(o, "p", jnum(st->p));
+    json_object_set_new(o, "noise_floor_pct", jnum(100 * (exp(st->noise) - 1)));
+    json_object_set_new(o, "floor_above_threshold", json_boolean(st->floor_above));
+    json_object_set_new(o, "verdict", json_string(dra_ab_verdict_name(st->verdict)));
+    json_object_set_new(o, "note", json_string(st->note ? st->note : ""));
+    return o;
+}
+
+/* The extension of a scenario, or null when it was not triggered. */
+static json_t *jext(const dra_ab_session_t *s, const dra_ab_scenario_t *x)
+{
+    const dra_ab_extension_t *e = &x->ext;
+    if (!e->triggered)
+        return json_null();
+    char buf[1200];
+    json_t *o = json_object();
+    json_object_set_new(o, "metric",
+                        json_string(e->metric < x->nmetrics ? x->metrics[e->metric] : ""));
+    json_object_set_new(o, "noise_floor_pct", jnum(100 * (exp(e->floor) - 1)));
+    json_object_set_new(o, "threshold_pct", json_real(100 * s->threshold));
+    json_object_set_new(o, "planned_rounds", json_integer((json_int_t)e->planned_ab));
+    json_object_set_new(o, "planned_aa_rounds", json_integer((json_int_t)e->planned_aa));
+    json_object_set_new(o, "cap_rounds", json_integer((json_int_t)e->want_ab));
+    json_object_set_new(o, "cap_aa_rounds", json_integer((json_int_t)e->want_aa));
+    json_object_set_new(o, "rounds", json_integer((json_int_t)e->ab));
+    json_object_set_new(o, "aa_rounds", json_integer((json_int_t)e->aa));
+    json_object_set_new(o, "extended", json_boolean(e->ab + e->aa > 0));
+    json_object_set_new(o, "budget_cut", json_boolean(e->budget_cut));
+    json_object_set_new(o, "budget_left_s", jnum(e->left_s));
+    json_object_set_new(o, "round_cost_s", jnum(e->cost_s));
+    json_object_set_new(o, "reason", json_string(ext_text(s, x, buf, sizeof buf)));
+    return o;
+}
+
 int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
 {
     json_t *root = json_object(), *method = json_object(), *scen = json_array(),
@@ -738,6 +898,7 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
     json_object_set_new(method, "pause_ms", json_integer(s->pause_ms));
     json_object_set_new(method, "max_load", s->max_load > 0 ? json_real(s->max_load) : json_null());
     json_object_set_new(method, "budget_s", s->budget_s > 0 ? json_real(s->budget_s) : json_null());
+    json_object_set_new(method, "extend", s->extend > 0 ? json_real(s->extend) : json_null());
     json_object_set_new(method, "sample",
                         json_string(s->sample_best ? "best repetition of the process"
                                                    : "median of the process's repetitions"));
@@ -774,6 +935,7 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
             }
             json_object_set_new(ro, "index", json_integer(r->index));
             json_object_set_new(ro, "kind", json_string(r->aa ? "aa" : "ab"));
+            json_object_set_new(ro, "extension", json_boolean(r->extension));
             json_object_set_new(ro, "order", json_string(r->b_first ? "BA" : "AB"));
             json_object_set_new(ro, "load1", r->load1 >= 0 ? json_real(r->load1) : json_null());
             json_object_set_new(ro, "a", a);
@@ -803,6 +965,9 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
                                 jnum(100 * (exp(st->noise_aa_only) - 1)));
             json_object_set_new(mo, "verdict", json_string(dra_ab_verdict_name(st->verdict)));
             json_object_set_new(mo, "note", json_string(st->note ? st->note : ""));
+            json_object_set_new(mo, "floor_above_threshold", json_boolean(st->floor_above));
+            json_object_set_new(mo, "before_extension",
+                                x->ext.before ? jbefore(&x->ext.before[m]) : json_null());
             json_array_append_new(metrics, mo);
         }
         json_object_set_new(o, "scenario", json_string(x->name));
@@ -816,6 +981,7 @@ int dra_ab_write_json(const dra_ab_session_t *s, FILE *f)
                             x->metric_note ? json_string(x->metric_note) : json_null());
         json_object_set_new(o, "rounds", rounds);
         json_object_set_new(o, "metrics", metrics);
+        json_object_set_new(o, "extension", jext(s, x));
         json_array_append_new(scen, o);
     }
     for (size_t i = 0; i < s->nwarn; i++)

@@ -29,6 +29,12 @@
  *    INCONCLUSIVE with fewer than DRA_AB_MIN_ROUNDS A/B rounds (the signed-rank test cannot
  *    reach 0.05 with 5) or fewer than DRA_AB_MIN_AA A/A rounds, or when the builds define the
  *    timings differently (their result files' timing versions differ, rload.h).
+ * Extension (`--extend X`, off by default): after the planned rounds, a scenario where a gated
+ * metric's floor is above the threshold - the only case where the floor, not the threshold,
+ * decides whether a significant change is a regression - gets up to X times its rounds more
+ * (A/B and A/A in its ratio, drawn from the same generator, so --seed reproduces them) and is
+ * judged again over all its rounds; the trigger reads the floor alone (dra_ab_extend_trigger).
+ * A scenario that is not extended is judged exactly as without the option.
  * The status of the sitting is compare's (exitcode.h): 3 when a process reported a correctness
  * failure (set by the command), else 1 on any regression, else 5 on anything inconclusive, else
  * 0. The command sets 2 (usage, a process refusing its options) and 4 (environment) itself.
@@ -78,6 +84,7 @@ const char *dra_ab_verdict_name(dra_ab_verdict_t v);
 typedef struct dra_ab_round {
     uint32_t index; /* order in the sitting (0-based, over every scenario) */
     bool aa;        /* an A/A round: build A on both sides */
+    bool extension; /* run by the extension of the sitting (--extend) */
     bool b_first;   /* the process counted as B ran first */
     double load1;   /* 1-minute load average when the round started; -1 when unknown */
     double *a, *b;  /* per metric of the scenario; NaN when the process had no value */
@@ -96,9 +103,28 @@ typedef struct dra_ab_stat {
     double noise;         /* noise floor as |ln ratio|; NaN without A/A rounds */
     double aa_only_lo, aa_only_hi; /* the same interval from the A/A log-ratios alone */
     double noise_aa_only; /* the floor they would give (before 0.5.1; reported, not used) */
+    bool floor_above;     /* the floor decides: the verdict rules reached the comparison with
+                             the floor (not inconclusive, a gated metric) and the floor is above
+                             the threshold (noise > ln(1 + threshold)), so a change between the
+                             two is "worse" or "better", not a regression or an improvement;
+                             what `--extend` triggers on (dra_ab_extend_trigger) */
     dra_ab_verdict_t verdict;
     const char *note; /* why: "within the 5% threshold", "fewer than 6 rounds", ... or "" */
 } dra_ab_stat_t;
+
+/* The extension of a scenario's rounds (`drabench ab --extend X`, dra_ab_extend_trigger). */
+typedef struct dra_ab_extension {
+    bool triggered;          /* after the planned rounds a metric's floor was above the threshold */
+    size_t metric;           /* the first such metric */
+    double floor;            /* its floor then, as |ln ratio| */
+    size_t planned_ab, planned_aa; /* the rounds run before it */
+    size_t want_ab, want_aa; /* the rounds the cap (--extend) gives */
+    size_t ab, aa;           /* the rounds run in it */
+    double left_s;           /* the budget's seconds left when it was decided; NaN without one */
+    double cost_s;           /* seconds a round of the scenario cost in the planned rounds */
+    bool budget_cut;         /* the budget gave fewer rounds than the cap (ab + aa may be 0) */
+    dra_ab_stat_t *before;   /* per metric: the statistics of the planned rounds (triggered) */
+} dra_ab_extension_t;
 
 typedef struct dra_ab_scenario {
     const char *name; /* scenario name or path, as given */
@@ -114,6 +140,7 @@ typedef struct dra_ab_scenario {
     const char *digest_a, *digest_b; /* decision digests of the first process of each side */
     int64_t timing_a, timing_b;      /* timing versions of the sides' result files (0 unknown) */
     dra_ab_stat_t *stats;            /* per metric, after dra_ab_analyze */
+    dra_ab_extension_t ext;          /* zero unless --extend was given and it triggered */
 } dra_ab_scenario_t;
 
 typedef struct dra_ab_side {
@@ -140,6 +167,7 @@ typedef struct dra_ab_session {
     unsigned pause_ms;
     double max_load; /* wait before a round while the load is at or above it; 0 = never */
     double budget_s; /* 0 = none */
+    double extend;   /* --extend: at most this factor of a scenario's rounds more; 0 = off */
     double alpha, confidence, threshold;
     unsigned resamples;
     /* the sitting */
@@ -195,6 +223,30 @@ DRA_NODISCARD int dra_ab_add_round(dra_ab_session_t *s, size_t sc, bool aa, bool
  * (the first pass's included; below the minimum, the minimum runs anyway). Cost O(n^2). */
 void dra_ab_budget_split(const double *cost, size_t n, double left, size_t R, size_t Q,
                          size_t *nab, size_t *naa, size_t *fit);
+
+/* The extension (`drabench ab --extend X`): after the planned rounds, a scenario gets more
+ * rounds when, for one of its gated metrics, the A/A noise floor is above the threshold - the
+ * one case where the floor, not the threshold, decides the verdict (a change between the two
+ * is "worse", exit 0; the misses of a planted 10% on mig-vgpu were all such sittings). The
+ * trigger looks at the floor alone, never at the A/B change, its p or its verdict: the floor's
+ * centre is the A/A rounds' median and its spread the A/A rounds' and the A/B rounds' about
+ * their own median, so moving every A/B round by the same factor (a change of any size) leaves
+ * it unchanged. Extending on the p-value or on the verdict would be optional stopping (a second
+ * look when the first was close), which raises the false-alarm rate above alpha.
+ * Returns the index of the first metric of scenario sc (analyzed) whose floor_above is set, or
+ * SIZE_MAX. */
+size_t dra_ab_extend_trigger(const dra_ab_session_t *s, size_t sc);
+
+/* A/B and A/A rounds of an extension of a scenario that ran ab + aa rounds: ceil(factor x
+ * (ab + aa)) rounds in the ratio ab : aa (at least one A/B and, with aa > 0, one A/A round), in
+ * *xab and *xaa; with left >= 0 (a budget's seconds left) and cost > 0 (seconds a round), no more
+ * than floor(left / cost) of them, kept in the ratio, and *cut says that the budget gave fewer
+ * than the cap (possibly none). left < 0: no budget. Cost O(1). */
+void dra_ab_extend_rounds(size_t ab, size_t aa, double factor, double cost, double left,
+                          size_t *xab, size_t *xaa, bool *cut);
+/* Share of the time left after the first pass that `--budget` keeps for the extension when
+ * `--extend` is given (the planned rounds get the rest). */
+#define DRA_AB_EXTEND_RESERVE 0.2
 
 /* Statistics and verdicts of every scenario and metric; sets exit_status and the counts. */
 DRA_NODISCARD int dra_ab_analyze(dra_ab_session_t *s);

@@ -86,6 +86,20 @@ static const char help_use[] =
     "all\")\n"
     "\n";
 static const char help_more[] =
+    "      --extend X           a scenario whose A/A noise floor, after its rounds, is above\n"
+    "                           the threshold for a metric judged - the one case where the\n"
+    "                           floor, not the threshold, decides the verdict - gets up to X\n"
+    "                           times as many rounds more (A/B and A/A in its ratio, kinds and\n"
+    "                           order from --seed), and is judged again over all its rounds;\n"
+    "                           the report says which were extended, by how many rounds and\n"
+    "                           why (default 0: off; scripts/nightly gives 1). The trigger is\n"
+    "                           the floor alone, never the change, its p or its verdict: the\n"
+    "                           floor does not move when every A/B round moves alike, and\n"
+    "                           extending on p would be optional stopping, more false alarms.\n"
+    "                           With --budget the planned rounds get four fifths of the time\n"
+    "                           left and extensions run in the rest, cheapest scenario first;\n"
+    "                           a warning says when the budget gave fewer rounds than X\n"
+    "\n"
     "Judging:\n"
     "      --metric NAME        metric to judge (repeatable; default throughput.claims_per_s, or\n"
     "                           throughput.rejections_per_s for a scenario that allocates\n"
@@ -134,6 +148,7 @@ typedef struct ab_args {
     const char *args_a, *args_b; /* run options of one side only */
     size_t rounds, aa;
     double budget;
+    double extend; /* --extend factor, 0 = off */
     bool has_seed, has_rounds, has_aa;
     unsigned long long seed;
     int pin;
@@ -498,6 +513,7 @@ typedef struct sitting {
     bool gave_up;      /* a --max-load wait ran out: no more waiting in this sitting */
     int64_t waited_ns; /* spent waiting for the load to drop (not a round's cost) */
     size_t *nab, *naa; /* per scenario: rounds done */
+    double *spent;     /* per scenario: seconds its rounds took, waits for the load excluded */
 } sitting_t;
 
 /* Copy the executable src to dst (created, mode 0700, closed before it runs: a file open for
@@ -668,9 +684,10 @@ static double load_gate(sitting_t *t)
     return l;
 }
 
-/* One round of scenario i: A/A or A/B, in a random order. */
-static int one_round(sitting_t *t, size_t i, bool aa)
+/* One round of scenario i: A/A or A/B, in a random order; ext: a round of the extension. */
+static int one_round(sitting_t *t, size_t i, bool aa, bool ext)
 {
+    int64_t r0 = mono_ns(), w0 = t->waited_ns;
     size_t nm = t->s->scen[i].nmetrics;
     double va[64], vb[64];
     if (nm > 64)
@@ -692,6 +709,9 @@ static int one_round(sitting_t *t, size_t i, bool aa)
         usleep(t->o->pause_ms * 1000u);
     if (dra_ab_add_round(t->s, i, aa, b_first, load, va, vb) != DRA_OK)
         return DRA_EXIT_ENV;
+    dra_ab_scenario_t *x = &t->s->scen[i];
+    x->rounds[x->nrounds - 1].extension = ext;
+    t->spent[i] += (double)(mono_ns() - r0 - (t->waited_ns - w0)) / 1e9;
     if (aa)
         t->naa[i]++;
     else
@@ -719,6 +739,116 @@ static bool *plan(sitting_t *t, size_t nab, size_t naa)
 
 _Static_assert(DRA_AB_NEED_ROUNDS == 32, "--help names the rounds a sitting needs");
 
+/* The extension (--extend, ab.h dra_ab_extend_trigger): after the planned rounds, the verdicts
+ * so far; every scenario where a gated metric's A/A floor is above the threshold gets up to
+ * --extend times its rounds more, A/B and A/A in its ratio, their kinds shuffled and their
+ * order drawn from the sitting's generator after the planned rounds' draws (so --seed
+ * reproduces them, and a sitting that is not extended draws nothing more). Under --budget only
+ * in the time left, cheapest scenario first, at the cost a round of it had; a round that would
+ * end past the budget is not started. The command analyzes the sitting again over every round. */
+static int extend_sitting(sitting_t *t, int64_t t0)
+{
+    ab_args_t *o = t->o;
+    dra_ab_session_t *s = t->s;
+    if (dra_ab_analyze(s) != DRA_OK)
+        return DRA_EXIT_ENV;
+    size_t n = t->nsc, *order = calloc(n + 1, sizeof *order), *xab = calloc(n + 1, sizeof *xab),
+           *xaa = calloc(n + 1, sizeof *xaa);
+    bool **kinds = calloc(n + 1, sizeof *kinds), *stop = calloc(n + 1, sizeof *stop);
+    double *cost = calloc(n + 1, sizeof *cost);
+    int st = order && xab && xaa && kinds && stop && cost ? DRA_EXIT_OK : DRA_EXIT_ENV;
+    for (size_t i = 0; i < n && st == DRA_EXIT_OK; i++) {
+        size_t r = t->nab[i] + t->naa[i];
+        cost[i] = r ? t->spent[i] / (double)r : 0;
+        size_t j = i; /* insertion by (cost, index) */
+        while (j > 0 && cost[order[j - 1]] > cost[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    bool budget = o->budget > 0;
+    double left = budget ? o->budget - (double)(mono_ns() - t0) / 1e9 : -1;
+    if (budget && left < 0)
+        left = 0;
+    size_t total = 0;
+    for (size_t k = 0; k < n && st == DRA_EXIT_OK; k++) {
+        size_t i = order[k], m = dra_ab_extend_trigger(s, i);
+        if (m == SIZE_MAX)
+            continue;
+        dra_ab_scenario_t *x = &s->scen[i];
+        dra_ab_extension_t *e = &x->ext;
+        bool cut;
+        e->triggered = true;
+        e->metric = m;
+        e->floor = x->stats[m].noise;
+        e->planned_ab = t->nab[i];
+        e->planned_aa = t->naa[i];
+        e->cost_s = cost[i];
+        e->left_s = budget ? left : NAN;
+        e->before = x->stats; /* the next analysis gives the scenario new statistics */
+        dra_ab_extend_rounds(t->nab[i], t->naa[i], o->extend, cost[i], -1, &e->want_ab,
+                             &e->want_aa, &cut);
+        dra_ab_extend_rounds(t->nab[i], t->naa[i], o->extend, cost[i], left, &xab[i], &xaa[i],
+                             &e->budget_cut);
+        if (budget)
+            left -= (double)(xab[i] + xaa[i]) * cost[i];
+        total += xab[i] + xaa[i];
+    }
+    /* the kinds, in scenario order: the generator's draws do not depend on the costs */
+    for (size_t i = 0; i < n && st == DRA_EXIT_OK; i++)
+        if (xab[i] + xaa[i] && !(kinds[i] = plan(t, xab[i], xaa[i])))
+            st = DRA_EXIT_ENV;
+    size_t passes = 0, done = 0;
+    for (size_t i = 0; i < n; i++)
+        passes = xab[i] + xaa[i] > passes ? xab[i] + xaa[i] : passes;
+    if (total && !o->quiet && t->prog.mode != DRA_PROGRESS_NONE) {
+        char line[160];
+        snprintf(line, sizeof line,
+                 "ab: %zu more round(s): an A/A noise floor above the %g%% threshold (--extend)",
+                 total, 100 * s->threshold);
+        dra_progress_line(&t->prog, line);
+    }
+    for (size_t pass = 0; pass < passes && st == DRA_EXIT_OK; pass++) {
+        for (size_t i = 0; i < n && st == DRA_EXIT_OK; i++) {
+            dra_ab_extension_t *e = &s->scen[i].ext;
+            if (stop[i] || pass >= xab[i] + xaa[i])
+                continue;
+            if (budget && (double)(mono_ns() - t0) / 1e9 + cost[i] > o->budget) {
+                stop[i] = true; /* this round would end past the budget */
+                e->budget_cut = true;
+                continue;
+            }
+            bool aa = kinds[i][pass];
+            st = one_round(t, i, aa, true);
+            if (st == DRA_EXIT_OK)
+                *(aa ? &e->aa : &e->ab) += 1;
+            char label[160];
+            snprintf(label, sizeof label, "ab extension round %zu/%zu", pass + 1, passes);
+            dra_progress_update(&t->prog, label, ++done, total, false);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const dra_ab_scenario_t *x = &s->scen[i];
+        const dra_ab_extension_t *e = &x->ext;
+        if (e->triggered && e->budget_cut)
+            dra_ab_warn(s,
+                        "%s: its A/A noise floor (%.1f%%) was above the %g%% threshold, but the "
+                        "budget allowed %zu + %zu of the %zu + %zu more rounds --extend %g gives",
+                        x->name, 100 * (exp(e->floor) - 1), 100 * s->threshold, e->ab, e->aa,
+                        e->want_ab, e->want_aa, o->extend);
+    }
+    for (size_t i = 0; kinds && i < n; i++)
+        free(kinds[i]);
+    free(kinds);
+    free(order);
+    free(xab);
+    free(xaa);
+    free(stop);
+    free(cost);
+    return st;
+}
+
 static int run_sitting(sitting_t *t)
 {
     ab_args_t *o = t->o;
@@ -736,7 +866,7 @@ static int run_sitting(sitting_t *t)
         /* first pass: one A/B round of every scenario, which also measures what each costs */
         for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++) {
             int64_t r0 = mono_ns(), w0 = t->waited_ns;
-            st = one_round(t, i, false);
+            st = one_round(t, i, false, false);
             cost[i] = (double)(mono_ns() - r0 - (t->waited_ns - w0)) / 1e9; /* waits excluded */
         }
         pass = 1;
@@ -745,7 +875,10 @@ static int run_sitting(sitting_t *t)
             per += cost[i];
         double left = o->budget - (double)(mono_ns() - t0) / 1e9;
         size_t fit;
-        dra_ab_budget_split(cost, t->nsc, left, o->rounds, o->aa, R, Q, &fit);
+        /* with --extend, the planned rounds get four fifths of the time left: the rest is the
+         * extension's, used only by the scenarios whose floor turns out above the threshold */
+        double plan_left = o->extend > 0 ? left * (1 - DRA_AB_EXTEND_RESERVE) : left;
+        dra_ab_budget_split(cost, t->nsc, plan_left, o->rounds, o->aa, R, Q, &fit);
         if (fit < DRA_AB_MIN_ROUNDS + DRA_AB_MIN_AA)
             dra_ab_warn(t->s,
                         "a pass of every scenario took %.1f s: the budget of %.0f s fits %zu "
@@ -787,7 +920,7 @@ static int run_sitting(sitting_t *t)
         for (size_t i = 0; i < t->nsc && st == DRA_EXIT_OK; i++) {
             if (pass >= R[i] + Q[i]) /* this scenario's rounds are done */
                 continue;
-            st = one_round(t, i, kinds[i][pass - first]);
+            st = one_round(t, i, kinds[i][pass - first], false);
             char label[160];
             snprintf(label, sizeof label, "ab round %zu/%zu", pass + 1, passes);
             dra_progress_update(&t->prog, label, ++done, total, false);
@@ -799,6 +932,8 @@ static int run_sitting(sitting_t *t)
             dra_progress_line(&t->prog, line);
         }
     }
+    if (st == DRA_EXIT_OK && o->extend > 0)
+        st = extend_sitting(t, t0);
     for (size_t i = 0; kinds && i < t->nsc; i++)
         free(kinds[i]);
     free(kinds);
@@ -848,7 +983,8 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
         O_ALPHA,
         O_KEEP,
         O_PROGRESS,
-        O_SAMPLE
+        O_SAMPLE,
+        O_EXTEND
     };
     static const struct option opts[] = {{"rev", required_argument, NULL, O_REV},
                                          {"rev-b", required_argument, NULL, O_REVB},
@@ -860,6 +996,7 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
                                          {"rounds", required_argument, NULL, 'r'},
                                          {"aa", required_argument, NULL, O_AA},
                                          {"budget", required_argument, NULL, O_BUDGET},
+                                         {"extend", required_argument, NULL, O_EXTEND},
                                          {"seed", required_argument, NULL, O_SEED},
                                          {"pin", required_argument, NULL, O_PIN},
                                          {"no-aslr", no_argument, NULL, O_NOASLR},
@@ -946,6 +1083,13 @@ static int parse_args(int argc, char **argv, ab_args_t *a, bool *want_help)
         case O_BUDGET:
             if (!dra_io_parse_double(v, &a->budget) || !(a->budget > 0)) {
                 status = dra_cli_usage_error("ab", "--budget: expected seconds > 0, got '%s'", v);
+                goto out;
+            }
+            break;
+        case O_EXTEND:
+            if (!dra_io_parse_double(v, &a->extend) || !(a->extend >= 0 && a->extend <= 10)) {
+                status = dra_cli_usage_error(
+                    "ab", "--extend: expected a factor from 0 (off) to 10, got '%s'", v);
                 goto out;
             }
             break;
@@ -1232,6 +1376,7 @@ int dra_cmd_ab(int argc, char **argv)
     s.pause_ms = a.pause_ms;
     s.max_load = a.max_load;
     s.budget_s = a.budget;
+    s.extend = a.extend;
     s.threshold = a.threshold;
     s.alpha = a.alpha;
     s.sample_best = !a.median;
@@ -1273,9 +1418,10 @@ int dra_cmd_ab(int argc, char **argv)
     t.decided = calloc(nsc + 1, sizeof *t.decided);
     t.nab = calloc(nsc + 1, sizeof *t.nab);
     t.naa = calloc(nsc + 1, sizeof *t.naa);
+    t.spent = calloc(nsc + 1, sizeof *t.spent);
     const char *tmp = getenv("TMPDIR");
     snprintf(t.tmpdir, sizeof t.tmpdir, "%s/drabench-ab.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!t.decided || !t.nab || !t.naa || !mkdtemp(t.tmpdir)) {
+    if (!t.decided || !t.nab || !t.naa || !t.spent || !mkdtemp(t.tmpdir)) {
         fprintf(stderr, "drabench ab: cannot make a temporary directory %s: %s\n", t.tmpdir,
                 strerror(errno));
         t.tmpdir[0] = '\0';
@@ -1351,6 +1497,7 @@ out:
     free(t.decided);
     free(t.nab);
     free(t.naa);
+    free(t.spent);
     for (int side = 0; side < 2; side++) {
         for (size_t i = 0; i < t.cfg[side].nargs; i++)
             free(t.cfg[side].args[i]);

@@ -112,20 +112,59 @@ budget)
     jq -e '[.warnings[] | test("fits 1 round")] | any' "$T/b.json" >/dev/null || fail "no budget warning: $(jq -c .warnings "$T/b.json")"
     [ "$(ls "$T/keep" | wc -l)" -eq 18 ] || fail "--keep kept $(ls "$T/keep" | wc -l) files, want 18"
     ;;
+extend)
+    # --extend: a threshold of 0.01% puts every floor above it, so the extension triggers (the
+    # runner has no noise knob); 6 + 3 planned rounds, 6 + 3 more, marked, and judged over all
+    # 18; the kinds and orders are the seed's: the planned ones as a sitting without --extend
+    # (or one where it does not trigger) draws them, the extension's the same in a second
+    # sitting of the seed
+    kinds() { jq -c '[.scenarios[0].rounds[] | [.kind, .order, .extension]]' "$1"; }
+    ext="--rounds 6 --aa 3 --seed 11 -q"
+    sit() { out=$1; r=$2; shift 2; eval "\"\$DRABENCH\" ab \"\$DRABENCH\" \"\$DRABENCH\" \"\$T/small.yaml\" --run-args \"-r $r --invariants off\" $ext \"\$@\" -o \"\$T/\$out.json\"" >"$T/$out.txt" 2>&1; rc=$?
+        [ $rc -ne 2 ] && [ $rc -ne 4 ] || { cat "$T/$out.txt"; fail "$out: exit $rc"; }; }
+    sit x 1 --threshold 0.01% --extend 1 --format md
+    e='.scenarios[0]'
+    jq -e ".method.extend == 1 and ($e.rounds | length) == 18 and ([$e.rounds[] | select(.extension)] | length) == 9 and ([$e.rounds[0:9][] | select(.extension)] | length) == 0 and ([$e.rounds[9:][] | select(.kind == \"aa\")] | length) == 3" "$T/x.json" >/dev/null || fail "extension rounds: $(kinds "$T/x.json")"
+    jq -e "$e.extension | .extended and .rounds == 6 and .aa_rounds == 3 and .planned_rounds == 6 and .planned_aa_rounds == 3 and .cap_rounds == 6 and .cap_aa_rounds == 3 and (.budget_cut | not) and .metric == \"throughput.claims_per_s\" and .noise_floor_pct > 0.01 and .threshold_pct == 0.01 and (.reason | startswith(\"extended by 6 + 3 rounds: after 6 + 3 rounds the A/A noise floor of throughput.claims_per_s\"))" "$T/x.json" >/dev/null || fail "extension: $(jq -c "$e.extension" "$T/x.json")"
+    jq -e "$e.metrics[0] | .rounds == 12 and .aa_rounds == 6 and .floor_above_threshold and .before_extension.rounds == 6 and .before_extension.aa_rounds == 3 and .before_extension.floor_above_threshold" "$T/x.json" >/dev/null || fail "metric: $(jq -c "$e.metrics[0]" "$T/x.json")"
+    jq -e "$e.metrics[0].before_extension.noise_floor_pct == $e.extension.noise_floor_pct" "$T/x.json" >/dev/null || fail "the floor before the extension is not the one that triggered it"
+    grep -q '^- .*small.yaml: extended by 6 + 3 rounds: after 6 + 3 rounds the A/A noise floor' "$T/x.txt" || fail "no extension in the Markdown: $(cat "$T/x.txt")"
+    sit x2 1 --threshold 0.01% --extend 1
+    grep -q '^  extended by 6 + 3 rounds: after 6 + 3 rounds the A/A noise floor' "$T/x2.txt" || fail "no extension line in the text: $(cat "$T/x2.txt")"
+    [ "$(kinds "$T/x.json")" = "$(kinds "$T/x2.json")" ] || fail "the seed does not reproduce the extension: $(kinds "$T/x.json") vs $(kinds "$T/x2.json")"
+    sit y 1 --threshold 0.01%
+    sit z 3 --threshold 99% --extend 1
+    jq -e '.method.extend == null and .scenarios[0].extension == null and .scenarios[0].metrics[0].before_extension == null and .scenarios[0].metrics[0].floor_above_threshold' "$T/y.json" >/dev/null || fail "without --extend: $(jq -c '.scenarios[0].extension' "$T/y.json")"
+    jq -e '.scenarios[0].extension == null and (.scenarios[0].metrics[0].floor_above_threshold | not)' "$T/z.json" >/dev/null || fail "a floor below the threshold extended: $(jq -c '.scenarios[0].extension' "$T/z.json")"
+    first=$(jq -c '[.scenarios[0].rounds[0:9][] | [.kind, .order, .extension]]' "$T/x.json")
+    [ "$first" = "$(kinds "$T/y.json")" ] && [ "$first" = "$(kinds "$T/z.json")" ] || fail "the planned rounds differ: $first, $(kinds "$T/y.json"), $(kinds "$T/z.json")"
+    ! grep -q 'extended' "$T/y.txt" "$T/z.txt" || fail "an extension line without an extension"
+    # a budget that is spent: the minimum rounds, no extension, and a warning that says why
+    sit b 1 --threshold 0.01% --extend 1 --budget 0.01
+    jq -e "$e.extension | (.extended | not) and .budget_cut and .rounds == 0 and .budget_left_s == 0 and (.reason | startswith(\"not extended: \"))" "$T/b.json" >/dev/null || fail "budget: $(jq -c "$e.extension" "$T/b.json")"
+    jq -e '[.warnings[] | test("budget allowed 0 \\+ 0 of the 6 \\+ 3 more rounds")] | any' "$T/b.json" >/dev/null || fail "no budget warning: $(jq -c .warnings "$T/b.json")"
+    expect() { want=$1; shift; "$DRABENCH" ab "$@" >"$T/o" 2>&1; rc=$?; [ $rc -eq "$want" ] || { cat "$T/o"; fail "ab $* exited $rc, want $want"; }; }
+    expect 2 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --extend -1
+    expect 2 "$DRABENCH" "$DRABENCH" "$T/small.yaml" --extend lots
+    ;;
 campaign)
     # scripts/ab-campaign on the small scenario, one A/A and one planted sitting of 6 + 3 rounds:
     # its summary, then --summarize rebuilding the same summary from the sittings' files alone
+    # (--extend with a 0.01% threshold: both sittings extended, which the summary counts)
     scripts/ab-campaign --bin "$DRABENCH" --suite "$T/suite.txt" -n 1 --small 0 --checks 0 \
-        --rounds 6 --aa 3 --out "$T/c" >"$T/c.txt" 2>&1; rc=$?
+        --rounds 6 --aa 3 --ab-args "--extend 1 --threshold 0.01%" --out "$T/c" >"$T/c.txt" 2>&1; rc=$?
     [ $rc -eq 0 ] || [ $rc -eq 1 ] || { cat "$T/c.txt"; fail "campaign exited $rc"; }
     jq -e '.schema == "drabench-ab-campaign/v1" and (.scenarios | length) == 1 and .scenarios[0].aa.sittings == 1 and .scenarios[0].p10.sittings == 1' \
         "$T/c/summary.json" >/dev/null || fail "summary: $(jq -c . "$T/c/summary.json")"
+    jq -e '.scenarios[0].floor_above | .aa.sittings == 1 and .aa.extended == 1 and .p10.sittings == 1 and .p10.extended == 1' \
+        "$T/c/summary.json" >/dev/null || fail "floor above the threshold: $(jq -c .scenarios[0].floor_above "$T/c/summary.json")"
+    grep -q '| 1 (1 extended), 1 (1 extended) |' "$T/c/summary.md" || fail "summary.md: $(cat "$T/c/summary.md")"
     mv "$T/c/summary.json" "$T/first.json" && rm "$T/c/summary.md"
     scripts/ab-campaign --summarize "$T/c" -n 1 --small 0 --checks 0 --rounds 6 --aa 3 >"$T/s.txt" 2>&1; rc2=$?
     [ $rc2 -eq $rc ] || { cat "$T/s.txt"; fail "--summarize exited $rc2, the campaign $rc"; }
     [ -s "$T/c/summary.md" ] || fail "--summarize wrote no summary.md"
-    a=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar}' "$T/first.json")
-    b=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar}' "$T/c/summary.json")
+    a=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar, floor_above}' "$T/first.json")
+    b=$(jq -c '.scenarios[0] | {aa, p10, p3, checks, meets_bar, floor_above}' "$T/c/summary.json")
     [ "$a" = "$b" ] || fail "--summarize gives $b, the campaign gave $a"
     scripts/ab-campaign --summarize "$T/nowhere" >"$T/n.txt" 2>&1; [ $? -eq 2 ] || fail "--summarize of no campaign is not a usage error"
     # --plan alone leaves no output directory behind

@@ -236,6 +236,8 @@ ci)
         "$sc" --help >"$T/h.txt" || fail "$sc --help"
     done
     scripts/nightly --help | grep -q 'drabench ab BASE NEW' || fail "scripts/nightly --help does not name drabench ab"
+    # the nightly's timing pass extends a sitting whose floor is above the threshold (ab --extend)
+    grep -qE '^"\$bin" ab .*--budget "\$left" --extend 1 ' scripts/nightly || fail "scripts/nightly does not run ab with --extend 1"
     # the campaign refuses what ab cannot judge before it runs anything
     scripts/ab-campaign --rounds 5 >"$T/c.txt" 2>&1; [ $? -eq 2 ] || fail "ab-campaign --rounds 5 is not a usage error"
     grep -q 'at least 6' "$T/c.txt" || fail "ab-campaign does not say why"

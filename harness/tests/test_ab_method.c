@@ -5,6 +5,8 @@
  * from every round of the scenario, so one disturbed A/A process does not set the floor of a
  * sitting. The rounds of a budget: the minimum, then cheapest first up to the rounds the bar
  * needs, then three quarters of the rest in equal numbers and the last quarter in equal time.
+ * The extension (--extend): its trigger (the floor above the threshold, blind to the A/B change)
+ * and its rounds under a budget.
  * The mechanics, not the rates (scripts/ab-campaign measures those).
  */
 #include <math.h>
@@ -123,8 +125,139 @@ static void test_budget_split(void)
     CHECK(fit == 1 && nab[0] == 6 && naa[0] == 3 && nab[8] == 6 && naa[8] == 3);
 }
 
+/* A scenario of nd A/B rounds exp(d[i] + shift) and ne A/A rounds exp(e[j]), each list given
+ * `times` times over (more rounds of the same sitting), analyzed. */
+static void sitting_n(dra_ab_session_t *s, const double *d, size_t nd, const double *e,
+                      size_t ne, double shift, int times)
+{
+    dra_ab_init(s);
+    s->seed = 42;
+    const char *metric = "throughput.claims_per_s";
+    size_t sc;
+    CHECK(dra_ab_add_scenario(s, "x", NULL, 0, &metric, 1, &sc) == DRA_OK);
+    CHECK(dra_ab_set_metric(s, sc, 0, metric, "claims/s", DRA_RLOAD_BETTER_HIGHER) == DRA_OK);
+    double a = 1e6;
+    for (int k = 0; k < times; k++)
+        for (size_t i = 0; i < nd || i < ne; i++) {
+            if (i < nd) {
+                double b = a * exp(d[i] + shift);
+                CHECK(dra_ab_add_round(s, sc, false, i & 1, 0, &a, &b) == DRA_OK);
+            }
+            if (i < ne) {
+                double b2 = a * exp(e[i]);
+                CHECK(dra_ab_add_round(s, sc, true, i & 1, 0, &a, &b2) == DRA_OK);
+            }
+        }
+    CHECK(dra_ab_analyze(s) == DRA_OK);
+}
+
+/* One of mig-vgpu's missed planted 10% (its campaign's log-ratios, 24 + 8 rounds: B slower by
+ * 11.1%, p 0.004, "worse" because the sitting's A/A floor was 12.0%): the floor decides, the
+ * extension triggers; over twice the rounds (the same spread again) the floor is narrower and the change
+ * a regression. The trigger does not move when every A/B round moves alike (a change of any
+ * size, or none): it reads the floor alone. */
+static const double mv_d[24] = {-0.170, 0.251,  -0.109, 0.061,  -0.096, -0.160, 0.073,  0.053,
+                                -0.147, -0.220, 0.017,  -0.115, -0.232, -0.170, -0.130, 0.149,
+                                -0.168, 0.038,  -0.073, -0.229, -0.080, -0.087, -0.582, -0.100};
+static const double mv_e[8] = {-0.039, -0.020, -0.332, -0.128, 0.148, -0.337, -0.069, 0.135};
+
+static void test_extend_trigger(void)
+{
+    dra_ab_session_t s;
+    sitting_n(&s, mv_d, 24, mv_e, 8, 0, 1);
+    const dra_ab_stat_t *st = &s.scen[0].stats[0];
+    double lim = log(1.05), floor0 = st->noise;
+    CHECK_MSG(st->noise > lim && st->floor_above, "floor %g", st->noise);
+    CHECK_MSG(st->p < 0.05 && log(st->ratio) < -lim && -log(st->ratio) < st->noise,
+              "ratio %g p %g floor %g", st->ratio, st->p, st->noise);
+    CHECK_MSG(st->verdict == DRA_AB_WORSE, "verdict %s", dra_ab_verdict_name(st->verdict));
+    CHECK(s.exit_status == 0);
+    CHECK(dra_ab_extend_trigger(&s, 0) == 0);
+    CHECK(dra_ab_extend_trigger(&s, 1) == SIZE_MAX);
+    dra_ab_fini(&s);
+    /* the same rounds twice over: the floor of 48 draws is narrower, the change a regression */
+    sitting_n(&s, mv_d, 24, mv_e, 8, 0, 2);
+    st = &s.scen[0].stats[0];
+    CHECK_MSG(st->n == 48 && st->n_aa == 16 && st->noise < floor0, "floor %g", st->noise);
+    CHECK_MSG(st->verdict == DRA_AB_REGRESSION, "verdict %s (floor %g)",
+              dra_ab_verdict_name(st->verdict), st->noise);
+    dra_ab_fini(&s);
+    /* every A/B round moved alike (no change, the planted size, twice it): the same floor and
+     * trigger, other verdicts */
+    const double shift[] = {0.11, -0.11, 0.0};
+    dra_ab_verdict_t seen[3];
+    for (size_t k = 0; k < 3; k++) {
+        sitting_n(&s, mv_d, 24, mv_e, 8, shift[k], 1);
+        st = &s.scen[0].stats[0];
+        CHECK_MSG(fabs(st->noise - floor0) < 1e-9, "shift %g: floor %g, not %g", shift[k],
+                  st->noise, floor0);
+        CHECK(dra_ab_extend_trigger(&s, 0) == 0);
+        seen[k] = st->verdict;
+        dra_ab_fini(&s);
+    }
+    CHECK(seen[0] == DRA_AB_NOCHANGE && seen[1] == DRA_AB_REGRESSION);
+}
+
+/* A floor below the threshold does not trigger (the threshold decides), whatever the verdict;
+ * nor do too few rounds (inconclusive) or an informational metric. */
+static void test_extend_no_trigger(void)
+{
+    double d[] = {-0.080, -0.090, -0.078, -0.088, -0.084, -0.089, -0.082, -0.086};
+    double e[] = {-0.010, 0.005, 0.002};
+    dra_ab_session_t s;
+    sitting_n(&s, d, 8, e, 3, 0, 1);
+    const dra_ab_stat_t *st = &s.scen[0].stats[0];
+    CHECK_MSG(st->noise < log(1.05) && !st->floor_above, "floor %g", st->noise);
+    CHECK(st->verdict == DRA_AB_REGRESSION);
+    CHECK(dra_ab_extend_trigger(&s, 0) == SIZE_MAX);
+    dra_ab_fini(&s);
+    sitting_n(&s, d, 8, e, 3, 0.082, 1); /* no change, the same floor */
+    CHECK(s.scen[0].stats[0].verdict == DRA_AB_NOCHANGE);
+    CHECK(dra_ab_extend_trigger(&s, 0) == SIZE_MAX);
+    dra_ab_fini(&s);
+    /* 5 A/B rounds: inconclusive before any floor is compared */
+    sitting_n(&s, mv_d, 5, mv_e, 8, 0, 1);
+    CHECK(s.scen[0].stats[0].verdict == DRA_AB_INCONCLUSIVE);
+    CHECK(!s.scen[0].stats[0].floor_above && dra_ab_extend_trigger(&s, 0) == SIZE_MAX);
+    dra_ab_fini(&s);
+    /* an informational metric is never gated, so its floor decides nothing */
+    sitting_n(&s, mv_d, 24, mv_e, 8, 0, 1);
+    CHECK(dra_ab_set_metric(&s, 0, 0, NULL, NULL, DRA_RLOAD_BETTER_NONE) == DRA_OK);
+    CHECK(dra_ab_analyze(&s) == DRA_OK);
+    CHECK(!s.scen[0].stats[0].floor_above && dra_ab_extend_trigger(&s, 0) == SIZE_MAX);
+    dra_ab_fini(&s);
+}
+
+/* The rounds of an extension: the cap in the ratio, and what a budget leaves of it. */
+static void test_extend_rounds(void)
+{
+    size_t ab, aa;
+    bool cut;
+    dra_ab_extend_rounds(24, 8, 1, 1.0, -1, &ab, &aa, &cut); /* no budget: doubled */
+    CHECK_MSG(ab == 24 && aa == 8 && !cut, "%zu + %zu", ab, aa);
+    dra_ab_extend_rounds(24, 8, 0.5, 1.0, -1, &ab, &aa, &cut);
+    CHECK_MSG(ab == 12 && aa == 4 && !cut, "%zu + %zu", ab, aa);
+    dra_ab_extend_rounds(6, 3, 1, 1.0, -1, &ab, &aa, &cut);
+    CHECK_MSG(ab == 6 && aa == 3 && !cut, "%zu + %zu", ab, aa);
+    dra_ab_extend_rounds(24, 8, 0, 1.0, -1, &ab, &aa, &cut); /* off */
+    CHECK(ab == 0 && aa == 0 && !cut);
+    dra_ab_extend_rounds(24, 8, 1, 1.0, 100, &ab, &aa, &cut); /* the budget fits all of it */
+    CHECK_MSG(ab == 24 && aa == 8 && !cut, "%zu + %zu", ab, aa);
+    dra_ab_extend_rounds(24, 8, 1, 2.0, 21, &ab, &aa, &cut); /* 10 rounds fit, in the ratio */
+    CHECK_MSG(ab + aa == 10 && ab == 8 && aa == 2 && cut, "%zu + %zu", ab, aa);
+    dra_ab_extend_rounds(24, 8, 1, 2.0, 1.5, &ab, &aa, &cut); /* exhausted: none, and why */
+    CHECK_MSG(ab == 0 && aa == 0 && cut, "%zu + %zu", ab, aa);
+    dra_ab_extend_rounds(24, 8, 1, 2.0, 0, &ab, &aa, &cut);
+    CHECK(ab == 0 && aa == 0 && cut);
+    dra_ab_extend_rounds(24, 8, 1, 2.0, 2.5, &ab, &aa, &cut); /* one round: an A/B one */
+    CHECK_MSG(ab == 1 && aa == 0 && cut, "%zu + %zu", ab, aa);
+}
+
 int main(void)
 {
+    RUN(test_extend_trigger);
+    RUN(test_extend_no_trigger);
+    RUN(test_extend_rounds);
     RUN(test_budget_split);
     RUN(test_one_disturbed_aa_round);
     RUN(test_slot_bias_kept);
