@@ -1,6 +1,7 @@
 /* datapages.c - the process's large anonymous data onto 2 MiB pages (datapages.h). */
 #define _GNU_SOURCE
 #include "datapages.h"
+#include "textpages.h"
 
 #include "compiler.h"
 
@@ -12,13 +13,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define DRA_HAVE_VALGRIND_H 1
-#endif
-#endif
 
 #ifndef DRA_DATA_HUGE
 #define DRA_DATA_HUGE 0
@@ -178,35 +172,6 @@ static bool scan(maps_t *out, char *why, size_t whysz)
     return ok;
 }
 
-/* The transparent huge page mode: true unless /sys says never (or THP is absent). */
-static bool thp_enabled(char *why, size_t whysz)
-{
-    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    if (!f) {
-        snprintf(why, whysz, "no transparent huge pages (/sys/kernel/mm/transparent_hugepage)");
-        return false;
-    }
-    char line[128] = "";
-    bool ok = fgets(line, sizeof line, f) != NULL;
-    fclose(f);
-    if (!ok || strstr(line, "[never]")) {
-        snprintf(why, whysz, "transparent huge pages are off (/sys/kernel/mm/"
-                             "transparent_hugepage/enabled: never)");
-        return false;
-    }
-    return true;
-}
-
-static bool under_valgrind(void)
-{
-#ifdef DRA_HAVE_VALGRIND_H
-    if (RUNNING_ON_VALGRIND)
-        return true;
-#endif
-    const char *pre = getenv("LD_PRELOAD");
-    return pre && strstr(pre, "vgpreload") != NULL;
-}
-
 /* Sums over the mappings with at least 2 MiB resident. */
 static void totals(const maps_t *ms, dra_datapages_t *d)
 {
@@ -268,11 +233,11 @@ void dra_datapages_apply(bool want, dra_datapages_t *out)
                         "fuzzing build)");
         return;
     }
-    if (under_valgrind()) {
+    if (dra_under_valgrind()) {
         set_reason(out, "under valgrind");
         return;
     }
-    if (!thp_enabled(out->reason, sizeof out->reason))
+    if (!dra_thp_enabled(out->reason, sizeof out->reason))
         return;
     maps_t ms = {NULL, 0, 0};
     if (!scan(&ms, out->reason, sizeof out->reason)) {
@@ -311,8 +276,8 @@ void dra_datapages_apply(bool want, dra_datapages_t *out)
 
 bool dra_datapages_prepare(char *why, size_t whysz)
 {
-    if (!DRA_DATA_HUGE || under_valgrind() || !thp_enabled(why, whysz)) {
-        if (!DRA_DATA_HUGE || under_valgrind())
+    if (!DRA_DATA_HUGE || dra_under_valgrind() || !dra_thp_enabled(why, whysz)) {
+        if (!DRA_DATA_HUGE || dra_under_valgrind())
             snprintf(why, whysz, "not in this build or under valgrind");
         return false;
     }

@@ -75,8 +75,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
-/* The transparent huge page mode: true unless /sys says never (or THP is absent). */
-static bool thp_enabled(char *why, size_t whysz)
+bool dra_thp_enabled(char *why, size_t whysz)
 {
     FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
     if (!f) {
@@ -94,7 +93,7 @@ static bool thp_enabled(char *why, size_t whysz)
     return true;
 }
 
-static bool under_valgrind(void)
+bool dra_under_valgrind(void)
 {
 #ifdef DRA_HAVE_VALGRIND_H
     if (RUNNING_ON_VALGRIND)
@@ -238,11 +237,11 @@ void dra_textpages_apply(bool want, dra_textpages_t *out)
                         "or a build without 2 MiB segment alignment)");
         return;
     }
-    if (under_valgrind()) {
+    if (dra_under_valgrind()) {
         set_reason(out, "under valgrind");
         return;
     }
-    if (!thp_enabled(out->reason, sizeof out->reason))
+    if (!dra_thp_enabled(out->reason, sizeof out->reason))
         return;
     segs_t g;
     memset(&g, 0, sizeof g);

@@ -33,6 +33,7 @@
 #define DRA_TEXTPAGES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define DRA_TEXTPAGES_REASON_MAX 160
@@ -48,6 +49,13 @@ typedef struct dra_textpages {
 /* Move the code and read-only data onto 2 MiB pages (want = true), or only record that they
  * stay on 4 KiB pages (want = false: reason "turned off (--text-pages 4k)"). Fills *out. */
 void dra_textpages_apply(bool want, dra_textpages_t *out);
+
+/* The transparent huge page mode: true unless /sys/kernel/mm/transparent_hugepage/enabled
+ * says never or is absent (then false with the reason in why). Also used by datapages.h. */
+bool dra_thp_enabled(char *why, size_t whysz);
+
+/* True when the process runs under valgrind (its client request, or its preload library). */
+bool dra_under_valgrind(void);
 
 /* "2M" or "4K", the value of the result file's run.method.text_pages. */
 const char *dra_textpages_name(const dra_textpages_t *t);
