@@ -238,6 +238,14 @@ ci)
     scripts/nightly --help | grep -q 'drabench ab BASE NEW' || fail "scripts/nightly --help does not name drabench ab"
     # the nightly's timing pass extends a sitting whose floor is above the threshold (ab --extend)
     grep -qE '^"\$bin" ab .*--budget "\$left" --extend 1 ' scripts/nightly || fail "scripts/nightly does not run ab with --extend 1"
+    # ab.md escapes what reaches Markdown (suite names, notes, reasons) by dra_esc_md's rule:
+    # the nightly's own jq definition, applied to a hostile name
+    jq_md=$(sed -n "s/^jq_md='\\(.*\\)'\$/\\1/p" scripts/nightly)
+    [ -n "$jq_md" ] || fail "scripts/nightly defines no jq_md"
+    got=$(printf '%s' '{"s":"a|b<i>&[x](y)`z`!\nnext"}' | jq -r "$jq_md"'.s | md')
+    [ "$got" = 'a\|b&lt;i&gt;&amp;\[x\](y)\`z\`\! next' ] || fail "ab.md escaping: got '$got'"
+    grep -q '\\(\$s | md)' scripts/nightly && grep -q 'extension.reason | md' scripts/nightly ||
+        fail "scripts/nightly writes a name or a reason into ab.md unescaped"
     # the campaign refuses what ab cannot judge before it runs anything
     scripts/ab-campaign --rounds 5 >"$T/c.txt" 2>&1; [ $? -eq 2 ] || fail "ab-campaign --rounds 5 is not a usage error"
     grep -q 'at least 6' "$T/c.txt" || fail "ab-campaign does not say why"
