@@ -318,8 +318,10 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                     json_string_value(dpg), hb / 1048576.0, rb / 1048576.0,
                     (double)json_integer_value(json_object_get(meth, "data_pages_ns")) / 1e6);
             const char *why = json_string_value(json_object_get(meth, "data_pages_reason"));
-            if (why)
-                fprintf(f, ": %s", why);
+            if (why) { /* from the result file: the terminal layer of escape.h */
+                fputs(": ", f);
+                dra_esc_term(f, why);
+            }
         }
         fputc('\n', f);
     }
@@ -512,6 +514,19 @@ typedef struct run_args {
 
 /* Parse argv into a (and the environment's overrides): DRA_EXIT_OK (a->help: help printed), or
  * the usage error's status after printing it. */
+/* --text-pages / --data-pages: 2m (true) or 4k (false), either case; false return on anything
+ * else. */
+static bool parse_page_size(const char *v, bool *huge)
+{
+    if (strcmp(v, "2m") == 0 || strcmp(v, "2M") == 0)
+        *huge = true;
+    else if (strcmp(v, "4k") == 0 || strcmp(v, "4K") == 0)
+        *huge = false;
+    else
+        return false;
+    return true;
+}
+
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
@@ -701,25 +716,15 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             a->verbose = true;
             break;
         case O_TEXTP:
-            if (strcmp(optarg, "2m") == 0 || strcmp(optarg, "2M") == 0) {
-                a->text_huge = true;
-            } else if (strcmp(optarg, "4k") == 0 || strcmp(optarg, "4K") == 0) {
-                a->text_huge = false;
-            } else {
-                status = dra_cli_usage_error("run", "--text-pages: expected 2m or 4k, got '%s'", optarg);
+        case O_DATAP: {
+            const char *name = c == O_TEXTP ? "--text-pages" : "--data-pages";
+            bool *huge = c == O_TEXTP ? &a->text_huge : &a->data_huge;
+            if (!parse_page_size(optarg, huge)) {
+                status = dra_cli_usage_error("run", "%s: expected 2m or 4k, got '%s'", name, optarg);
                 goto out;
             }
             break;
-        case O_DATAP:
-            if (strcmp(optarg, "2m") == 0 || strcmp(optarg, "2M") == 0) {
-                a->data_huge = true;
-            } else if (strcmp(optarg, "4k") == 0 || strcmp(optarg, "4K") == 0) {
-                a->data_huge = false;
-            } else {
-                status = dra_cli_usage_error("run", "--data-pages: expected 2m or 4k, got '%s'", optarg);
-                goto out;
-            }
-            break;
+        }
         case O_PROGRESS:
             if (!dra_progress_parse_when(optarg, &when)) {
                 status = dra_cli_usage_error("run", "--progress: expected auto, always or never, got '%s'",
