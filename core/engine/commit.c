@@ -220,7 +220,8 @@ static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t si
         const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
         __builtin_prefetch(&s->cnt[node], 1);
         __builtin_prefetch(&s->tree[e->P + node], 1);
-        __builtin_prefetch(&s->herr[node]);
+        if (s->any_err) /* else the leaf does not read it (dra__leaf_value) */
+            __builtin_prefetch(&s->herr[node]);
     }
 }
 
@@ -232,15 +233,18 @@ static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t si
  * row mapping, then the engine's per-row columns, so they are in flight together instead of one
  * after another. Hints only: nothing is changed. */
 static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
-                             uint32_t n, bool commit)
+                             uint32_t n, bool commit, const plan_t *p)
 {
     if (dra_alloc_state_model(e->state) != e->m)
         return;
     if (node < e->nnodes) { /* the node's score, resources and hazard flag */
         __builtin_prefetch(&e->score[node], 1);
-        __builtin_prefetch(&e->cpu_used[node], 1);
-        __builtin_prefetch(&e->mem_used[node], 1);
-        __builtin_prefetch(&e->hz[node]);
+        if (!p || p->cpu_m) /* a pod's resources that are 0 are not added (pod_commit_release) */
+            __builtin_prefetch(&e->cpu_used[node], 1);
+        if (!p || p->mem_b)
+            __builtin_prefetch(&e->mem_used[node], 1);
+        if (e->nhazard) /* else no leaf reads it (dra__leaf_value) */
+            __builtin_prefetch(&e->hz[node]);
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
@@ -309,13 +313,14 @@ static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *r
 }
 
 /* Commit (delta 1) or release (-1) allocations a on node; rc, when not NULL (a commit), is
- * filled as the record of this commit, and set to NULL when it cannot be one. */
+ * filled as the record of this commit, and set to NULL when it cannot be one. p: the pod's plan
+ * (NULL: none, no resources of a pod moved). */
 static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n,
-                          int delta, dra__rec_t **rc)
+                          int delta, dra__rec_t **rc, const plan_t *p)
 {
     if (!e || (!a && n))
         return DRA_EINVAL;
-    prefetch_results(e, node, a, n, delta > 0);
+    prefetch_results(e, node, a, n, delta > 0, p);
     e->td_on = true; /* the leaves the rows move are set once each, below */
     int first = DRA_OK;
     uint32_t ndev = 0;
@@ -364,12 +369,12 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
 
 int dra_engine_commit(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
 {
-    return commit_release(e, node, a, n, +1, NULL);
+    return commit_release(e, node, a, n, +1, NULL, NULL);
 }
 
 int dra_engine_release(dra_engine_t *e, uint32_t node, dra_allocation_t *const *a, uint32_t n)
 {
-    return commit_release(e, node, a, n, -1, NULL);
+    return commit_release(e, node, a, n, -1, NULL, NULL);
 }
 
 void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
@@ -377,7 +382,7 @@ void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_alloc
 {
     if (!e || (!a && n))
         return;
-    prefetch_results(e, node, a, n, false);
+    prefetch_results(e, node, a, n, false, NULL);
     /* a share's consumed capacities and its ID's text, beside the results */
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
@@ -442,12 +447,14 @@ static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
 {
     if (!e || plan >= e->nplans)
         return DRA_EINVAL;
-    int rc = commit_release(e, node, a, n, delta, rec);
-    if (node < e->nnodes) {
-        const plan_t *p = &e->plans[plan];
+    const plan_t *p = &e->plans[plan];
+    int rc = commit_release(e, node, a, n, delta, rec, p);
+    /* a resource the pod does not request leaves the node's line unwritten (cold at a
+     * release) */
+    if (node < e->nnodes && p->cpu_m)
         e->cpu_used[node] += delta * p->cpu_m;
+    if (node < e->nnodes && p->mem_b)
         e->mem_used[node] += delta * p->mem_b;
-    }
     return rc;
 }
 
@@ -625,8 +632,10 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
     dra__tree_flush(e);
     dra__score_moved(e, node, was);
     const plan_t *p = &e->plans[r->plan];
-    e->cpu_used[node] -= p->cpu_m;
-    e->mem_used[node] -= p->mem_b;
+    if (p->cpu_m) /* else the node's line is left unread (pod_commit_release) */
+        e->cpu_used[node] -= p->cpu_m;
+    if (p->mem_b)
+        e->mem_used[node] -= p->mem_b;
     r->held = 0;
     e->rec_held--;
     return DRA_OK;
@@ -643,7 +652,8 @@ static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sig
         __builtin_prefetch(&s->cnt[node], 1);
         __builtin_prefetch(&s->tree[e->P + node], 1);
         __builtin_prefetch(&s->tree[(e->P + node) >> 1], 1);
-        __builtin_prefetch(&s->herr[node]);
+        if (s->any_err) /* else the leaf does not read it (dra__leaf_value) */
+            __builtin_prefetch(&s->herr[node]);
     }
     for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1)
         __builtin_prefetch(&e->sigs[__builtin_ctz(m)].gfirst[node]);
@@ -678,7 +688,7 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
             __builtin_prefetch(&s->gcnt[s->gfirst[node] + s->grp[r]], 1);
     }
     uint32_t tn = e->t->node[r];
-    if (tn != NONE)
+    if (tn != NONE && !e->mnode_id) /* else dra__row_node does not read it */
         __builtin_prefetch(&e->mnode[tn]);
     if (!e->rc_pat || e->rc_pat[r] == NONE)
         return;
@@ -731,8 +741,10 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
             __builtin_prefetch(&e->t->dev[r->rows[n - 1].row]);
         }
         __builtin_prefetch(&e->score[node], 1);
-        __builtin_prefetch(&e->cpu_used[node], 1);
-        __builtin_prefetch(&e->mem_used[node], 1);
+        if (r->plan < e->nplans && e->plans[r->plan].cpu_m) /* else not read (the release) */
+            __builtin_prefetch(&e->cpu_used[node], 1);
+        if (r->plan < e->nplans && e->plans[r->plan].mem_b)
+            __builtin_prefetch(&e->mem_used[node], 1);
         rec_prefetch_node(e, node, sigs);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t row = r->rows[i].row, sr = r->rows[i].srow;

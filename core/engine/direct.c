@@ -190,7 +190,7 @@ static bool node_direct(const dra_engine_t *e, uint32_t n)
 {
     const dra_table_t *t = e->t;
     uint32_t tn = e->tnode[n];
-    if (e->hz[n] || tn == NONE)
+    if ((e->nhazard && e->hz[n]) || tn == NONE)
         return false;
     for (uint32_t r = t->nodes[tn].begin; r < t->nodes[tn].end; r++) {
         if (dra__row_node(e, r) != n || !t->dev[r])

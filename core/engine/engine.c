@@ -184,6 +184,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         if (nd->end - nd->begin > maxrange)
             maxrange = nd->end - nd->begin;
     }
+    e->mnode_id = true;
+    for (uint32_t i = 0; i < t->nnodes && e->mnode_id; i++)
+        e->mnode_id = e->mnode[i] == i;
     if ((rc = dra__rows_index_build(e)))
         goto fail;
     /* a state holding no allocation (the runner's every repetition) leaves use[] and cx[] zero:

@@ -219,10 +219,12 @@ struct dra_engine {
     uint32_t P;          /* segment tree leaves (power of two >= nnodes) */
     uint32_t *tnode;     /* model node -> table node index (NONE: no rows) */
     uint32_t *mnode;     /* table node -> model node (NONE: no model node); dra__row_node */
+    bool mnode_id;       /* mnode[tn] == tn for every table node (set-up: the tables' nodes are
+                            the model's, in its order): dra__row_node reads no mnode line */
     uint32_t *slice_row0; /* per model slice: the model row of its first device */
     bool slice_index_ok;  /* every model slice's index field is its position */
     uint8_t *hz;         /* per model node: hazard */
-    uint32_t nhazard;
+    uint32_t nhazard;    /* nodes with hz set (0: hz is all zero and need not be read) */
     bool all_brute;      /* repeated node names: every plan is brute force */
     bool multiterm;
     uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
@@ -452,7 +454,7 @@ struct dra_engine {
 static inline uint32_t dra__row_node(const dra_engine_t *e, uint32_t r)
 {
     uint32_t tn = e->t->node[r];
-    return tn == DRA_ENGINE_NONE ? DRA_ENGINE_NONE : e->mnode[tn];
+    return tn == DRA_ENGINE_NONE || e->mnode_id ? tn : e->mnode[tn];
 }
 
 /* ---- strings of rows, device-ID hashing ---- */
@@ -625,7 +627,9 @@ static inline bool dra__cap_is_fatal(const dra_engine_t *e, int rc)
  * All signature while a member of its set is blocked, else the count. O(1). */
 static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uint32_t n)
 {
-    if (e->hz[n] || s->herr[n])
+    /* no hazard node (nhazard), no error row (any_err): the node's flag lines are all zero and
+     * left unread (a release's node lines are cold, about 20,000 pods after its commit) */
+    if ((e->nhazard && e->hz[n]) || (s->any_err && s->herr[n]))
         return HAZARD;
     return s->all && s->blk[n] ? -1 : s->cnt[n];
 }
@@ -776,10 +780,12 @@ static inline bool dra__row_free(const dra_engine_t *e, uint32_t r)
     return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
 }
 /* Row r is available (free, and its counters fit unless it is multi-allocatable: such a device
- * skips the counter check while it has capacity in use, DRA-SEMANTICS 2.6 step 4). */
+ * skips the counter check while it has capacity in use, DRA-SEMANTICS 2.6 step 4). The fit is
+ * tested before the flags: a free row whose counters fit leaves its flags line unread (a
+ * release's rows and the siblings its refund flips are cold). */
 static inline bool dra__row_avail(const dra_engine_t *e, uint32_t r)
 {
-    return dra__row_free(e, r) && (dra__row_multi(e, r) || dra__row_fits(e, r));
+    return dra__row_free(e, r) && (dra__row_fits(e, r) || dra__row_multi(e, r));
 }
 /* Row r is certainly in an All set and certainly not allocatable (engine.h, All). */
 bool dra__row_blocked(const dra_engine_t *e, uint32_t r);

@@ -449,7 +449,7 @@ bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node)
 {
     if (!e || node >= e->nnodes)
         return false;
-    if (e->opts.verify_direct || DRA_DEBUG >= 3 || e->hz[node])
+    if (e->opts.verify_direct || DRA_DEBUG >= 3 || (e->nhazard && e->hz[node]))
         return true;
     const dra_table_t *t = e->t;
     uint32_t tn = e->tnode[node];
@@ -461,7 +461,7 @@ bool dra_engine_needs_allocator(const dra_engine_t *e, uint32_t node)
         bool direct = p->d.kind != DRA__DIRECT_NONE && e->direct_on && e->nrange[node].direct;
         for (uint32_t a = 0; direct && a < p->d.nalt; a++) {
             const dra__dalt_t *al = &p->d.alt[a];
-            direct = !e->sigs[al->sig].herr[node];
+            direct = !e->sigs[al->sig].any_err || !e->sigs[al->sig].herr[node];
             /* several devices among partitionable ones that share a counter: the picks
              * matter, the allocator may have to answer */
             if (direct && p->d.fallible && al->cons && al->k > 1)

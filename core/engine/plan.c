@@ -810,10 +810,11 @@ uint32_t dra_engine_fit_bound(const dra_engine_t *e, uint32_t plan, uint32_t nod
     if (!e || plan >= e->nplans || node >= e->nnodes)
         return DRA_ENGINE_UNBOUNDED;
     const plan_t *p = &e->plans[plan];
-    if (!p->indexed || !p->nomulti || e->multiterm || e->hz[node] || p->err_all)
+    if (!p->indexed || !p->nomulti || e->multiterm || (e->nhazard && e->hz[node]) ||
+        p->err_all)
         return DRA_ENGINE_UNBOUNDED;
     for (uint32_t a = 0; a < p->nalts; a++) /* an error node: the search may meet the error */
-        if (e->sigs[p->alts[a].sig].herr[node])
+        if (e->sigs[p->alts[a].sig].any_err && e->sigs[p->alts[a].sig].herr[node])
             return DRA_ENGINE_UNBOUNDED;
     uint32_t b = DRA_ENGINE_UNBOUNDED;
     for (uint32_t i = 0; i < p->nreqs && b; i++) {

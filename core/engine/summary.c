@@ -673,6 +673,34 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
         snprintf(why, len, "matchAttribute signature mask %#x, signatures say %#x", e->attrsigs, am);
         return false;
     }
+    /* the flags that say a leaf need not read the node's hazard and error lines
+     * (dra__leaf_value), and the one that says a row's model node is its table node */
+    uint32_t nh = 0;
+    for (uint32_t n = 0; n < e->nnodes; n++)
+        nh += e->hz[n] != 0;
+    if (nh != e->nhazard) {
+        snprintf(why, len, "%u hazard nodes, the engine counts %u", nh, e->nhazard);
+        return false;
+    }
+    for (uint32_t i = 0; i < e->nsigs; i++) {
+        const sig_t *s = &e->sigs[i];
+        bool any = s->sherr;
+        for (uint32_t n = 0; n < e->nnodes && !any; n++)
+            any = s->herr[n];
+        if (any != s->any_err) {
+            snprintf(why, len, "signature %u: error rows %s, its flag says %s", i,
+                     any ? "present" : "absent", s->any_err ? "present" : "absent");
+            return false;
+        }
+    }
+    bool id = true;
+    for (uint32_t i = 0; i < e->t->nnodes && id; i++)
+        id = e->mnode[i] == i;
+    if (id != e->mnode_id) {
+        snprintf(why, len, "table nodes %s the model's, the engine says %s", id ? "are" : "are not",
+                 e->mnode_id ? "they are" : "not");
+        return false;
+    }
     if (!dra__cg_check(e, why, len))
         return false;
     if (!dra__counters_check(e, why, len))
