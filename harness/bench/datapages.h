@@ -24,6 +24,14 @@
  * the warm-up mapped their memory; what a pass maps for itself stays on 4 KiB pages until the
  * next pass (fleet-5k's first pass maps about 250 MiB more, mostly slots' result memory).
  *
+ * With the allocation hook (hugemem.h, installed by drabench run with --data-pages 2m before
+ * the set-up): the big tables come from a region advised before their first touch and are on
+ * 2 MiB pages already; its mappings are not advised or collapsed again, and of the rest (malloc's
+ * heap of small blocks: the runner's slots, the allocation state) only the 2 MiB blocks with at
+ * least DRA_DATAPAGES_DENSE of their 512 pages resident are collapsed (a sparse block's copy
+ * would make its untouched pages resident for little). DRA_DATA_PAGES_DENSE=N (a test hook)
+ * sets that number (1: every block with a resident page, as without the hook; 513: none).
+ *
  * Not the default, measured (dra_datapages_prepare, `drabench run` with the test hook
  * DRA_DATA_PAGES_PREPARE=1): at process start malloc is set to take blocks up to 32 MiB from
  * its heap and to grow it in 1 GiB steps of address space (mallopt M_MMAP_THRESHOLD,
@@ -58,6 +66,9 @@
 #include <stdint.h>
 
 #define DRA_DATAPAGES_REASON_MAX 160
+/* With the allocation hook (hugemem.h), a 2 MiB block outside it is collapsed when at least
+ * this many of its 512 pages are resident. */
+#define DRA_DATAPAGES_DENSE 384
 
 typedef struct dra_datapages {
     bool huge;          /* some of the large anonymous data is on 2 MiB pages (bytes > 0) */
@@ -66,6 +77,12 @@ typedef struct dra_datapages {
     uint64_t resident;  /* their resident bytes then (bytes <= resident) */
     uint64_t collapsed; /* bytes this call collapsed into huge pages */
     uint32_t mappings;  /* how many mappings were large enough */
+    uint64_t hook_resident; /* resident bytes of the allocation hook's region (hugemem.h; its
+                               blocks faulted in on 2 MiB pages, not collapsed: included in
+                               resident when its mapping is large enough) */
+    uint64_t hook_huge;     /* AnonHugePages of that region (included in bytes likewise) */
+    uint64_t hook_served;   /* bytes in the hook's live blocks then */
+    bool hook;              /* the hook is installed (the three hook_ fields are 0 when not) */
     char reason[DRA_DATAPAGES_REASON_MAX]; /* why not (!huge): "" when huge */
 } dra_datapages_t;
 
