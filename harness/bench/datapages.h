@@ -31,6 +31,10 @@
  * least DRA_DATAPAGES_DENSE of their 512 pages resident are collapsed (a sparse block's copy
  * would make its untouched pages resident for little). DRA_DATA_PAGES_DENSE=N (a test hook)
  * sets that number (1: every block with a resident page, as without the hook; 513: none).
+ * Measured (drabench ab, CPU 1 under load): no collapse against the dense blocks' collapse gave
+ * no change on fleet-5k at its defaults or fleet-50k -n 5000 (pod p99 B/A 0.98 and 1.00); the
+ * dense collapse is kept for the data the hook does not serve (fleet-50k: 692 of 738 MiB on
+ * 2 MiB pages with it, 556 without) at a fifth of the former copy.
  *
  * Not the default, measured (dra_datapages_prepare, `drabench run` with the test hook
  * DRA_DATA_PAGES_PREPARE=1): at process start malloc is set to take blocks up to 32 MiB from
@@ -50,12 +54,14 @@
  *
  * Ownership: plain values. Errors: none reported as failures; the result says 2M or 4K and why.
  * Cost: two reads of /proc/self/smaps (5-10 ms on fleet-50k) and the kernel's copy of each
- * block to collapse, about 3-6 ms per MiB on the benchmark host: 0.6 s before fleet-5k's first
- * pass (200 MiB), 0.7 s before its second (the 250 MiB the first pass mapped), 4.2 s before
- * fleet-50k's first (764 MiB), little before later passes of the same memory (it varies with
- * the host's load and free huge pages: 54-430 ms on sched-perf-500); resident memory grows by
- * the untouched pages of the collapsed blocks (peak RSS, 4k -> 2m: fleet-5k 296 -> 360 MiB,
- * fleet-50k -n 5000 697 -> 812, mig-inference 113 -> 156, sched-perf-500 58 -> 99). Call it
+ * block to collapse, about 3-6 ms per MiB on the benchmark host (it varies with the host's load
+ * and free huge pages). Without the allocation hook every resident block is collapsed: 0.65 s
+ * before fleet-5k's first pass (194 MiB), 3.8 s before fleet-50k's (766 MiB), and resident
+ * memory grows by the untouched pages of the collapsed blocks (peak RSS, 4k -> 2m: fleet-5k 296
+ * -> 360 MiB, fleet-50k -n 5000 697 -> 812, mig-inference 113 -> 156, sched-perf-500 58 -> 99).
+ * With the hook only the dense blocks outside it are: 15-36 ms on fleet-5k (10 MiB), 0.5-0.9 s
+ * on fleet-50k (138 MiB), peak RSS fleet-5k 305-312 MiB, fleet-50k 783, mig-inference 124-135,
+ * sched-perf-500 62 (README "The data on 2 MiB pages"). Call it
  * with one thread only, never inside a timed region.
  */
 #ifndef DRA_DATAPAGES_H

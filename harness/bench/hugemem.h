@@ -23,7 +23,8 @@
  * are outstanding: mem.h). Errors: install returns false with the reason; an allocation the
  * region cannot serve (address space exhausted, mprotect refused) returns NULL like malloc.
  * Cost: install is two system calls; an allocation takes a lock and scans the free extents
- * (few: tens to hundreds on fleet-50k) plus an mprotect per DRA_HUGEMEM_STEP of growth; the
+ * (few: the whole of fleet-50k -n 5000 -r 3 takes 523 blocks, fleet-5k at its defaults 95) plus
+ * an mprotect per DRA_HUGEMEM_STEP of growth; the
  * page faults are 2 MiB ones (the kernel clears 2 MiB at a time). Thread-safe (a mutex). Never
  * called in a timed region (the core allocates nothing there).
  */
