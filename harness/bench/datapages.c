@@ -259,12 +259,9 @@ void dra_datapages_apply(bool want, dra_datapages_t *out)
         free(ms.m);
         return;
     }
-    /* the blocks to collapse: with the allocation hook installed (its blocks on 2 MiB pages
-     * already) only those with at least DRA_DATAPAGES_DENSE of their 4 KiB pages resident, else
-     * every block with one (DRA_DATA_PAGES_DENSE=N, a test hook, sets the number of pages) */
-    dra_hugemem_stats_t hs;
-    dra_hugemem_stats(&hs);
-    size_t dense = hs.installed ? DRA_DATAPAGES_DENSE : 1;
+    /* the blocks to collapse outside the allocation hook's region: those with at least
+     * DRA_DATAPAGES_DENSE pages resident (DRA_DATA_PAGES_DENSE=N, a test hook, sets it) */
+    size_t dense = DRA_DATAPAGES_DENSE;
     const char *dv = getenv("DRA_DATA_PAGES_DENSE");
     if (dv && *dv)
         dense = (size_t)strtoul(dv, NULL, 10);

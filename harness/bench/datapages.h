@@ -26,15 +26,16 @@
  *
  * With the allocation hook (hugemem.h, installed by drabench run with --data-pages 2m before
  * the set-up): the big tables come from a region advised before their first touch and are on
- * 2 MiB pages already; its mappings are not advised or collapsed again, and of the rest (malloc's
- * heap of small blocks: the runner's slots, the allocation state) only the 2 MiB blocks with at
- * least DRA_DATAPAGES_DENSE of their 512 pages resident are collapsed (a sparse block's copy
- * would make its untouched pages resident for little). DRA_DATA_PAGES_DENSE=N (a test hook)
- * sets that number (1: every block with a resident page, as without the hook; 513: none).
- * Measured (drabench ab, CPU 1 under load): no collapse against the dense blocks' collapse gave
- * no change on fleet-5k at its defaults or fleet-50k -n 5000 (pod p99 B/A 0.98 and 1.00); the
- * dense collapse is kept for the data the hook does not serve (fleet-50k: 692 of 738 MiB on
- * 2 MiB pages with it, 556 without) at a fifth of the former copy.
+ * 2 MiB pages already; its mappings are not advised or collapsed again. The rest (malloc's heap
+ * of small blocks: the runner's slots, the allocation state) is collapsed as before: every
+ * 2 MiB block with at least DRA_DATAPAGES_DENSE (1) of its 512 pages resident.
+ * DRA_DATA_PAGES_DENSE=N (a test hook) sets that number (513: no collapse). Measured (drabench
+ * ab against 8b31146f, 20 + 6 rounds, CPU 1 under load): collapsing only the blocks with 384
+ * pages resident made sched-perf-500 slower (throughput 0.938 [0.898, 0.977], pod p99 1.216
+ * [1.102, 1.336]: its slots' result memory is sparse and on the timed path), 128 pages pod p99
+ * 1.091 [0.959, 1.184], every block 0.985 [0.845, 1.309]; on fleet-5k and fleet-50k no collapse
+ * at all against the 384-page rule was no change (pod p99 0.98, 1.00), so the sparse blocks are
+ * what a smaller collapse loses.
  *
  * Not the default, measured (dra_datapages_prepare, `drabench run` with the test hook
  * DRA_DATA_PAGES_PREPARE=1): at process start malloc is set to take blocks up to 32 MiB from
@@ -59,10 +60,9 @@
  * before fleet-5k's first pass (194 MiB), 3.8 s before fleet-50k's (766 MiB), and resident
  * memory grows by the untouched pages of the collapsed blocks (peak RSS, 4k -> 2m: fleet-5k 296
  * -> 360 MiB, fleet-50k -n 5000 697 -> 812, mig-inference 113 -> 156, sched-perf-500 58 -> 99).
- * With the hook only the dense blocks outside it are: 15-36 ms on fleet-5k (10 MiB), 0.5-0.9 s
- * on fleet-50k (138 MiB), peak RSS fleet-5k 305-312 MiB, fleet-50k 783, mig-inference 124-135,
- * sched-perf-500 62 (README "The data on 2 MiB pages"). Call it
- * with one thread only, never inside a timed region.
+ * With the hook only what lies outside it is: 0.56 s on fleet-5k at its defaults, 1.1-1.5 s on
+ * fleet-50k (the hook's 556 MiB not copied), peak RSS about as without it (README "The data on
+ * 2 MiB pages"). Call it with one thread only, never inside a timed region.
  */
 #ifndef DRA_DATAPAGES_H
 #define DRA_DATAPAGES_H
@@ -72,9 +72,10 @@
 #include <stdint.h>
 
 #define DRA_DATAPAGES_REASON_MAX 160
-/* With the allocation hook (hugemem.h), a 2 MiB block outside it is collapsed when at least
- * this many of its 512 pages are resident. */
-#define DRA_DATAPAGES_DENSE 384
+/* A 2 MiB block (outside the allocation hook's region, hugemem.h) is collapsed when at least
+ * this many of its 512 pages are resident (see above: fewer collapsed made sched-perf-500
+ * slower). */
+#define DRA_DATAPAGES_DENSE 1
 
 typedef struct dra_datapages {
     bool huge;          /* some of the large anonymous data is on 2 MiB pages (bytes > 0) */
