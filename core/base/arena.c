@@ -6,6 +6,7 @@
  * arena whose operations fit in one chunk reaches a steady state with no further malloc.
  */
 #include "arena.h"
+#include "mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@ static dra_arena_chunk_t *new_chunk(size_t min)
     size_t sz = min;
     if (sz > SIZE_MAX - sizeof(dra_arena_chunk_t) - 64)
         return NULL;
-    dra_arena_chunk_t *c = malloc(sizeof(dra_arena_chunk_t) + sz);
+    dra_arena_chunk_t *c = dra_mem_malloc(sizeof(dra_arena_chunk_t) + sz);
     if (!c)
         return NULL;
     c->prev = NULL;
@@ -152,7 +153,7 @@ void dra_arena_reset_to(dra_arena_t *a, dra_arena_mark_t m)
         } else {
             a->reserved -= c->size;
             a->nchunks--;
-            free(c);
+            dra_mem_free(c);
         }
         c = prev;
     }
@@ -190,7 +191,7 @@ void dra_arena_fini(dra_arena_t *a)
     while (c) {
         dra_arena_chunk_t *p = c->prev;
         DRA_UNPOISON(c->data, c->size);
-        free(c);
+        dra_mem_free(c);
         c = p;
     }
     memset(a, 0, sizeof *a);

@@ -7,10 +7,11 @@
  * dra_arena_reset_to (scratch arenas are reset after every measured operation so that no malloc
  * runs inside a timed region once the arena has warmed up: reset keeps the chunks).
  *
- * Ownership: the arena owns its chunks (malloc'd). Pointers it returns are valid until fini or a
- * reset to an earlier mark. Errors: allocation returns NULL on out-of-memory or size overflow.
- * Debug builds fill fresh memory with 0xAA and reset memory with 0x55; ASan builds also poison
- * the released region so a use-after-reset is reported. Not thread-safe.
+ * Ownership: the arena owns its chunks (dra_mem_malloc, base/mem.h: libc's unless an allocation
+ * hook serves them). Pointers it returns are valid until fini or a reset to an earlier mark.
+ * Errors: allocation returns NULL on out-of-memory or size overflow. Debug builds fill fresh
+ * memory with 0xAA and reset memory with 0x55; ASan builds also poison the released region so a
+ * use-after-reset is reported. Not thread-safe.
  */
 #ifndef DRA_ARENA_H
 #define DRA_ARENA_H

@@ -47,27 +47,27 @@ int dra__rows_index_build(dra_engine_t *e)
 {
     /* at most 80% full, any size: the start slot is the hash scaled to it */
     uint32_t n = e->t->nrows + e->t->nrows / 4 + 16;
-    e->hslots = calloc(n, sizeof *e->hslots);
+    e->hslots = dra_mem_calloc(n, sizeof *e->hslots);
     if (!e->hslots)
         return DRA_ENOMEM;
     e->nhslots = n;
     const dra_model_t *m = e->t->model;
-    uint32_t *first = malloc(((size_t)m->nslices + 1) * sizeof *first);
+    uint32_t *first = dra_mem_malloc(((size_t)m->nslices + 1) * sizeof *first);
     if (!first)
         return DRA_ENOMEM;
     e->nord = dra_model_device_rows(m, first);
-    e->ord_row = malloc(((size_t)e->nord + 1) * sizeof *e->ord_row);
+    e->ord_row = dra_mem_malloc(((size_t)e->nord + 1) * sizeof *e->ord_row);
     if (!e->ord_row) {
-        free(first);
+        dra_mem_free(first);
         return DRA_ENOMEM;
     }
     for (uint32_t i = 0; i < e->nord; i++)
         e->ord_row[i] = NONE;
     /* each row's hash, kept while the table is filled: a slot of another ID is passed over on
      * its hash, without comparing strings (set-up only) */
-    uint64_t *rh = malloc(((size_t)e->t->nrows + 1) * sizeof *rh);
+    uint64_t *rh = dra_mem_malloc(((size_t)e->t->nrows + 1) * sizeof *rh);
     if (!rh) {
-        free(first);
+        dra_mem_free(first);
         return DRA_ENOMEM;
     }
     for (uint32_t r = 0; r < e->t->nrows; r++) {
@@ -93,7 +93,7 @@ int dra__rows_index_build(dra_engine_t *e)
         if (ord < e->nord)
             e->ord_row[ord] = dup ? NONE : r;
     }
-    free(rh);
+    dra_mem_free(rh);
     e->slice_row0 = first; /* kept: direct answers number their results' rows with it */
     e->slice_index_ok = true;
     for (uint32_t i = 0; i < m->nslices && e->slice_index_ok; i++)

@@ -104,21 +104,21 @@ static int counters_alloc(dra_engine_t *e, const setdict_t *sd, uint32_t nctr)
 {
     const dra_table_t *t = e->t;
     e->nctrs = nctr;
-    e->set_ctr0 = calloc(e->nsets + 1, sizeof *e->set_ctr0);
-    e->set_nctr = calloc(e->nsets + 1, sizeof *e->set_nctr);
+    e->set_ctr0 = dra_mem_calloc(e->nsets + 1, sizeof *e->set_ctr0);
+    e->set_nctr = dra_mem_calloc(e->nsets + 1, sizeof *e->set_nctr);
     /* the records from a line's start */
     size_t cb = ((size_t)nctr + 1) * sizeof *e->ctrs;
     e->ctrs = aligned_alloc(64, (cb + 63) & ~(size_t)63);
-    e->crem = calloc(nctr + 1, sizeof *e->crem);
-    e->ctr_set = calloc(nctr + 1, sizeof *e->ctr_set);
-    e->rc_pat = malloc(((size_t)t->nrows + 1) * sizeof *e->rc_pat);
-    e->rc_base = calloc((size_t)t->nrows + 1, sizeof *e->rc_base);
-    e->sr_off = calloc(e->nsets + 1, sizeof *e->sr_off);
-    e->sr_n = calloc(e->nsets + 1, sizeof *e->sr_n);
-    e->set_def = calloc(e->nsets + 1, sizeof *e->set_def);
-    e->set_rspan = calloc(2 * ((size_t)e->nsets + 1), sizeof *e->set_rspan);
-    if (!e->set_ctr0 || !e->set_nctr || !e->ctrs || !e->crem || !e->ctr_set || !e->rc_pat || !e->rc_base ||
-        !e->sr_off || !e->sr_n || !e->set_def || !e->set_rspan)
+    e->crem = dra_mem_calloc(nctr + 1, sizeof *e->crem);
+    e->ctr_set = dra_mem_calloc(nctr + 1, sizeof *e->ctr_set);
+    e->rc_pat = dra_mem_malloc(((size_t)t->nrows + 1) * sizeof *e->rc_pat);
+    e->rc_base = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->rc_base);
+    e->sr_off = dra_mem_calloc(e->nsets + 1, sizeof *e->sr_off);
+    e->sr_n = dra_mem_calloc(e->nsets + 1, sizeof *e->sr_n);
+    e->set_def = dra_mem_calloc(e->nsets + 1, sizeof *e->set_def);
+    e->set_rspan = dra_mem_calloc(2 * ((size_t)e->nsets + 1), sizeof *e->set_rspan);
+    if (!e->set_ctr0 || !e->set_nctr || !e->ctrs || !e->crem || !e->ctr_set || !e->rc_pat ||
+        !e->rc_base || !e->sr_off || !e->sr_n || !e->set_def || !e->set_rspan)
         return DRA_ENOMEM;
     memset(e->ctrs, 0, cb);
     for (uint32_t r = 0; r <= t->nrows; r++)
@@ -193,10 +193,10 @@ static uint32_t pattern_of(dra_engine_t *e, uint32_t *h, uint32_t hcap, uint32_t
     uint32_t at = e->pat_off[e->npats], need = at + (end - b);
     if (need > *pcap) {
         uint32_t nc = *pcap * 2 > need ? *pcap * 2 : need;
-        int32_t *nd = realloc(e->pat_d, (size_t)nc * sizeof *nd);
+        int32_t *nd = dra_mem_realloc(e->pat_d, (size_t)nc * sizeof *nd);
         if (nd)
             e->pat_d = nd;
-        uint32_t *na = realloc(e->pat_a, (size_t)nc * sizeof *na);
+        uint32_t *na = dra_mem_realloc(e->pat_a, (size_t)nc * sizeof *na);
         if (na)
             e->pat_a = na;
         if (!nd || !na)
@@ -238,18 +238,18 @@ static int counters_entries(dra_engine_t *e, const setdict_t *sd)
             acap = 16;
             while (acap < 2 * (uint64_t)nent + 2)
                 acap *= 2;
-            ah = calloc(acap, sizeof *ah);
-            off = calloc((size_t)t->nrows + 1, sizeof *off);
-            ctr = calloc(nent + 1, sizeof *ctr);
-            amt = calloc(nent + 1, sizeof *amt);
-            e->amts = calloc(nent + 1, sizeof *e->amts);
+            ah = dra_mem_calloc(acap, sizeof *ah);
+            off = dra_mem_calloc((size_t)t->nrows + 1, sizeof *off);
+            ctr = dra_mem_calloc(nent + 1, sizeof *ctr);
+            amt = dra_mem_calloc(nent + 1, sizeof *amt);
+            e->amts = dra_mem_calloc(nent + 1, sizeof *e->amts);
             if (!ah || !off || !ctr || !amt || !e->amts)
                 goto out;
         }
     }
     { /* the dictionary was sized for one amount per entry: keep what it holds, and the
        * bounds of the counters' lists (counters_shapes) after it */
-        dra__aq_t *na = realloc(e->amts, ((size_t)e->namts + 3) * sizeof *na);
+        dra__aq_t *na = dra_mem_realloc(e->amts, ((size_t)e->namts + 3) * sizeof *na);
         if (!na)
             goto out;
         e->amts = na;
@@ -264,11 +264,11 @@ static int counters_entries(dra_engine_t *e, const setdict_t *sd)
         ncons += off[r] < off[r + 1];
     while (hcap < 2 * (uint64_t)ncons + 2)
         hcap *= 2;
-    ph = calloc(hcap, sizeof *ph);
-    e->pat_off = calloc((size_t)ncons + 2, sizeof *e->pat_off);
-    e->pat_nz = calloc((size_t)ncons + 2, sizeof *e->pat_nz);
-    e->pat_d = malloc(pcap * sizeof *e->pat_d);
-    e->pat_a = malloc(pcap * sizeof *e->pat_a);
+    ph = dra_mem_calloc(hcap, sizeof *ph);
+    e->pat_off = dra_mem_calloc((size_t)ncons + 2, sizeof *e->pat_off);
+    e->pat_nz = dra_mem_calloc((size_t)ncons + 2, sizeof *e->pat_nz);
+    e->pat_d = dra_mem_malloc(pcap * sizeof *e->pat_d);
+    e->pat_a = dra_mem_malloc(pcap * sizeof *e->pat_a);
     if (!ph || !e->pat_off || !e->pat_nz || !e->pat_d || !e->pat_a)
         goto out;
     for (uint32_t r = 0; r < t->nrows; r++) {
@@ -291,17 +291,17 @@ static int counters_entries(dra_engine_t *e, const setdict_t *sd)
         e->rc_base[r] = ctr[off[r]];
     }
     { /* sized for one pattern per consuming row: keep what they hold */
-        uint32_t *no = realloc(e->pat_off, ((size_t)e->npats + 1) * sizeof *no);
+        uint32_t *no = dra_mem_realloc(e->pat_off, ((size_t)e->npats + 1) * sizeof *no);
         if (no)
             e->pat_off = no;
     }
     rc = DRA_OK;
 out:
-    free(ah);
-    free(off);
-    free(ctr);
-    free(amt);
-    free(ph);
+    dra_mem_free(ah);
+    dra_mem_free(off);
+    dra_mem_free(ctr);
+    dra_mem_free(amt);
+    dra_mem_free(ph);
     return rc;
 }
 
@@ -317,7 +317,7 @@ static int counters_set_rows(dra_engine_t *e)
                 tot += e->sr_n[i];
                 e->sr_n[i] = 0;
             }
-            e->srows = calloc(tot + 1, sizeof *e->srows);
+            e->srows = dra_mem_calloc(tot + 1, sizeof *e->srows);
             if (!e->srows)
                 return DRA_ENOMEM;
         }
@@ -478,13 +478,13 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
     uint32_t need = *n + tot + 2 * nc; /* and two bounds a list */
     if (need > *cap) {
         uint32_t ncap = *cap * 2 > need ? *cap * 2 : need;
-        dra__clent_t *nl = realloc(e->cl, (size_t)ncap * sizeof *nl);
+        dra__clent_t *nl = dra_mem_realloc(e->cl, (size_t)ncap * sizeof *nl);
         if (!nl)
             return DRA_ENOMEM;
         e->cl = nl;
         *cap = ncap;
     }
-    clent_t *tmp = malloc(((size_t)tot + 1) * sizeof *tmp);
+    clent_t *tmp = dra_mem_malloc(((size_t)tot + 1) * sizeof *tmp);
     if (!tmp)
         return DRA_ENOMEM;
     for (uint32_t d = 0; d < nc; d++) {
@@ -504,7 +504,7 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
         e->cl[(*n)++] = (dra__clent_t){.amt = e->amt_hi, .k = 0};
     }
     e->cl_off[base + nc] = *n;
-    free(tmp);
+    dra_mem_free(tmp);
     return DRA_OK;
 }
 
@@ -614,10 +614,11 @@ static int counters_shapes(dra_engine_t *e)
     uint32_t hcap = 16;
     while (hcap < 2 * (uint64_t)e->nsets + 2)
         hcap *= 2;
-    uint32_t *h = calloc(hcap, sizeof *h);     /* shape id + 1 */
-    uint32_t *rep = malloc(((size_t)e->nsets + 1) * sizeof *rep); /* per shape: its first set */
-    e->set_shape = malloc(((size_t)e->nsets + 1) * sizeof *e->set_shape);
-    e->shp_ctr0 = malloc(((size_t)e->nsets + 2) * sizeof *e->shp_ctr0);
+    uint32_t *h = dra_mem_calloc(hcap, sizeof *h); /* shape id + 1 */
+    /* per shape: its first set */
+    uint32_t *rep = dra_mem_malloc(((size_t)e->nsets + 1) * sizeof *rep);
+    e->set_shape = dra_mem_malloc(((size_t)e->nsets + 1) * sizeof *e->set_shape);
+    e->shp_ctr0 = dra_mem_malloc(((size_t)e->nsets + 2) * sizeof *e->shp_ctr0);
     int rc = DRA_ENOMEM;
     if (!h || !rep || !e->set_shape || !e->shp_ctr0)
         goto out;
@@ -639,10 +640,10 @@ static int counters_shapes(dra_engine_t *e)
         }
         e->set_shape[st] = sh;
     }
-    e->cl_off = malloc(((size_t)nlists + 1) * sizeof *e->cl_off);
+    e->cl_off = dra_mem_malloc(((size_t)nlists + 1) * sizeof *e->cl_off);
     amt_shift(e);
     uint32_t n = 0, cap = 64;
-    e->cl = malloc(cap * sizeof *e->cl);
+    e->cl = dra_mem_malloc(cap * sizeof *e->cl);
     if (!e->cl_off || !e->cl)
         goto out;
     for (uint32_t sh = 0; sh < e->nshapes; sh++)
@@ -659,8 +660,8 @@ static int counters_shapes(dra_engine_t *e)
     if (!(rc = counters_v64(e, nlists)) && !(rc = counters_flip_room(e)))
         rc = counters_masks(e, nlists);
 out:
-    free(h);
-    free(rep);
+    dra_mem_free(h);
+    dra_mem_free(rep);
     return rc;
 }
 
@@ -905,7 +906,7 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
     if (!e->ctrs || !e->nfail)
         return true;
     /* every remainder recomputed: the set's capacity less the entries of the rows in use */
-    dra__aq_t *want = malloc(((size_t)e->nctrs + 1) * sizeof *want);
+    dra__aq_t *want = dra_mem_malloc(((size_t)e->nctrs + 1) * sizeof *want);
     if (!want) {
         snprintf(why, len, "counters: out of memory for the check");
         return false;
@@ -935,7 +936,7 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
             ok = false;
         }
     }
-    free(want);
+    dra_mem_free(want);
     for (uint32_t st = 0; ok && e->set_masked && st < e->nsets; st++) {
         uint32_t c0 = e->set_ctr0[st];
         uint64_t f = e->set_masked[st] ? set_fails(e, c0, c0 + e->set_nctr[st]) : 0;
@@ -1269,7 +1270,7 @@ static int counters_in_use(dra_engine_t *e)
     /* from here on the copies are the remainders (dra__crem) while cl_v64: exact (counters_v64) */
     for (uint32_t c = 0; e->cl_v64 && c < e->nctrs; c++)
         e->crem64[c] = (int64_t)(e->crem[c] >> e->cl_shift);
-    e->nfail = calloc((size_t)t->nrows + 1, sizeof *e->nfail);
+    e->nfail = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->nfail);
     if (!e->nfail)
         return DRA_ENOMEM;
     for (uint32_t r = 0; r < t->nrows; r++)
@@ -1300,14 +1301,14 @@ int dra__counters_setup(dra_engine_t *e)
     setdict_t sd = {.nslots = 16};
     while (sd.nslots < 2 * (uint64_t)nkeys + 16)
         sd.nslots *= 2;
-    sd.keys = calloc(nkeys, sizeof *sd.keys);
-    sd.slots = calloc(sd.nslots, sizeof *sd.slots);
+    sd.keys = dra_mem_calloc(nkeys, sizeof *sd.keys);
+    sd.slots = dra_mem_calloc(sd.nslots, sizeof *sd.slots);
     int rc = DRA_ENOMEM;
     if (sd.keys && sd.slots && !(rc = counters_alloc(e, &sd, counters_sets(e, &sd))) &&
         !(rc = counters_entries(e, &sd)) && !(rc = counters_set_rows(e)) &&
         !(rc = counters_shapes(e)) && !(rc = counters_groups(e, &sd)))
         rc = counters_in_use(e);
-    free(sd.keys);
-    free(sd.slots);
+    dra_mem_free(sd.keys);
+    dra_mem_free(sd.slots);
     return rc;
 }

@@ -209,7 +209,7 @@ int dra__direct_setup(dra_engine_t *e)
     const dra_table_t *t = e->t;
     dra_arena_init(&e->vscratch, 16 * 1024);
     e->ps = &e->pslot;
-    e->nrange = calloc((size_t)e->nnodes + 1, sizeof *e->nrange);
+    e->nrange = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->nrange);
     if (!e->nrange)
         return DRA_ENOMEM;
     for (uint32_t n = 0; n < e->nnodes; n++) {
@@ -226,7 +226,7 @@ int dra__direct_setup(dra_engine_t *e)
         return DRA_OK;
     /* the node selector of a result from a node-local slice, per node: metadata.name In [node]
      * (as the allocator builds it, core/alloc/claims.c) */
-    e->nsel = calloc((size_t)e->nnodes + 1, sizeof *e->nsel);
+    e->nsel = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->nsel);
     if (!e->nsel)
         return DRA_ENOMEM;
     for (uint32_t n = 0; n < e->nnodes; n++) {

@@ -50,10 +50,10 @@ static int res_parse(const char *s, int32_t scale, int64_t *out)
 static int res_setup(dra_engine_t *e, dra_diag_t *diag)
 {
     size_t n = (size_t)e->nnodes + 1;
-    e->cpu_cap = calloc(n, sizeof *e->cpu_cap);
-    e->mem_cap = calloc(n, sizeof *e->mem_cap);
-    e->cpu_used = calloc(n, sizeof *e->cpu_used);
-    e->mem_used = calloc(n, sizeof *e->mem_used);
+    e->cpu_cap = dra_mem_calloc(n, sizeof *e->cpu_cap);
+    e->mem_cap = dra_mem_calloc(n, sizeof *e->mem_cap);
+    e->cpu_used = dra_mem_calloc(n, sizeof *e->cpu_used);
+    e->mem_used = dra_mem_calloc(n, sizeof *e->mem_used);
     if (!e->cpu_cap || !e->mem_cap || !e->cpu_used || !e->mem_used)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < e->nnodes; i++) {
@@ -137,7 +137,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     if (!m || !t || !f || !state || !cel || !alloc || !out)
         return DRA_EINVAL;
     *out = NULL;
-    dra_engine_t *e = calloc(1, sizeof *e);
+    dra_engine_t *e = dra_mem_calloc(1, sizeof *e);
     if (!e)
         return DRA_ENOMEM;
     e->m = m;
@@ -157,15 +157,15 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     while (e->P < e->nnodes)
         e->P *= 2;
     int rc = DRA_ENOMEM;
-    e->tnode = calloc((size_t)e->nnodes + 1, sizeof *e->tnode);
-    e->mnode = malloc(((size_t)t->nnodes + 1) * sizeof *e->mnode);
-    e->hz = calloc((size_t)e->nnodes + 1, 1);
-    e->ahz = calloc((size_t)e->nnodes + 1, 1);
-    e->use = calloc((size_t)t->nrows + 1, sizeof *e->use);
-    e->rowsigs = calloc((size_t)t->nrows + 1, sizeof *e->rowsigs);
-    e->rowcfit = calloc((size_t)t->nrows + 1, sizeof *e->rowcfit);
-    e->score = calloc((size_t)e->nnodes + 1, sizeof *e->score);
-    e->tried = calloc((size_t)e->nnodes + 1, sizeof *e->tried);
+    e->tnode = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->tnode);
+    e->mnode = dra_mem_malloc(((size_t)t->nnodes + 1) * sizeof *e->mnode);
+    e->hz = dra_mem_calloc((size_t)e->nnodes + 1, 1);
+    e->ahz = dra_mem_calloc((size_t)e->nnodes + 1, 1);
+    e->use = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->use);
+    e->rowsigs = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->rowsigs);
+    e->rowcfit = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->rowcfit);
+    e->score = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->score);
+    e->tried = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->tried);
     if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->use || !e->rowsigs || !e->rowcfit ||
         !e->score || !e->tried)
         goto fail;
@@ -208,9 +208,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         }
         goto fail;
     }
-    e->avb = calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->avb);
-    e->amem = calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->amem);
-    e->bk = calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->bk);
+    e->avb = dra_mem_calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->avb);
+    e->amem = dra_mem_calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->amem);
+    e->bk = dra_mem_calloc(dra_bitset_words(t->nrows_padded) + 1, sizeof *e->bk);
     rc = DRA_ENOMEM;
     if (!e->avb || !e->amem || !e->bk)
         goto fail;
@@ -220,8 +220,8 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
         if (t->dev[r] && t->dev[r]->ncaps && dra__row_multi(e, r))
             ncx += t->dev[r]->ncaps;
     if (ncx) {
-        e->cx_off = malloc(((size_t)t->nrows + 1) * sizeof *e->cx_off);
-        e->cx = calloc(ncx, sizeof *e->cx);
+        e->cx_off = dra_mem_malloc(((size_t)t->nrows + 1) * sizeof *e->cx_off);
+        e->cx = dra_mem_calloc(ncx, sizeof *e->cx);
         if (!e->cx_off || !e->cx)
             goto fail;
         ncx = 0;
@@ -278,9 +278,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->nbuckets = (uint32_t)(nb > 4096 ? 4096 : nb);
     e->W = (e->nnodes + 63) / 64 + 1;
     e->W2 = (e->W + 63) / 64 + 1;
-    e->bbits = calloc((size_t)e->nbuckets * e->W, sizeof *e->bbits);
-    e->bsum = calloc((size_t)e->nbuckets * e->W2, sizeof *e->bsum);
-    e->bcount = calloc(e->nbuckets, sizeof *e->bcount);
+    e->bbits = dra_mem_calloc((size_t)e->nbuckets * e->W, sizeof *e->bbits);
+    e->bsum = dra_mem_calloc((size_t)e->nbuckets * e->W2, sizeof *e->bsum);
+    e->bcount = dra_mem_calloc(e->nbuckets, sizeof *e->bcount);
     rc = DRA_ENOMEM;
     if (!e->bbits || !e->bsum || !e->bcount)
         goto fail;
@@ -306,75 +306,75 @@ void dra_engine_free(dra_engine_t *e)
     if (e->upd_init)
         dra_arena_fini(&e->upd_arena);
     for (uint32_t i = 0; i < e->nplans; i++) {
-        free(e->plans[i].claims);
-        free(e->plans[i].reqs);
-        free(e->plans[i].alts);
-        free(e->plans[i].errn);
+        dra_mem_free(e->plans[i].claims);
+        dra_mem_free(e->plans[i].reqs);
+        dra_mem_free(e->plans[i].alts);
+        dra_mem_free(e->plans[i].errn);
     }
-    free(e->plans);
-    free(e->sigs);
-    free(e->tnode);
-    free(e->mnode);
-    free(e->rowsigs);
-    free(e->rowcfit);
-    free(e->badattr);
-    free(e->slice_row0);
-    free(e->hz);
-    free(e->ahz);
-    free(e->use);
-    free(e->avb);
-    free(e->nrange);
-    free(e->nsel);
+    dra_mem_free(e->plans);
+    dra_mem_free(e->sigs);
+    dra_mem_free(e->tnode);
+    dra_mem_free(e->mnode);
+    dra_mem_free(e->rowsigs);
+    dra_mem_free(e->rowcfit);
+    dra_mem_free(e->badattr);
+    dra_mem_free(e->slice_row0);
+    dra_mem_free(e->hz);
+    dra_mem_free(e->ahz);
+    dra_mem_free(e->use);
+    dra_mem_free(e->avb);
+    dra_mem_free(e->nrange);
+    dra_mem_free(e->nsel);
     dra_arena_fini(&e->vscratch);
-    free(e->amem);
-    free(e->bk);
-    free(e->cx_off);
-    free(e->cx);
-    free(e->cxn);
-    free(e->cxp);
-    free(e->cxp_row);
-    free(e->cxp_off);
-    free(e->set_ctr0);
-    free(e->set_nctr);
-    free(e->set_def);
-    free(e->set_rspan);
-    free(e->crem);
-    free(e->ctrs);
-    free(e->rc_pat);
-    free(e->rc_base);
-    free(e->pat_off);
-    free(e->pat_nz);
-    free(e->pat_d);
-    free(e->pat_a);
-    free(e->amts);
-    free(e->ctr_set);
-    free(e->sr_off);
-    free(e->sr_n);
-    free(e->srows);
-    free(e->set_shape);
-    free(e->shp_ctr0);
-    free(e->cl_off);
-    free(e->cl);
-    free(e->nfail);
-    free(e->hslots);
-    free(e->ord_row);
-    free(e->score);
-    free(e->tried);
+    dra_mem_free(e->amem);
+    dra_mem_free(e->bk);
+    dra_mem_free(e->cx_off);
+    dra_mem_free(e->cx);
+    dra_mem_free(e->cxn);
+    dra_mem_free(e->cxp);
+    dra_mem_free(e->cxp_row);
+    dra_mem_free(e->cxp_off);
+    dra_mem_free(e->set_ctr0);
+    dra_mem_free(e->set_nctr);
+    dra_mem_free(e->set_def);
+    dra_mem_free(e->set_rspan);
+    dra_mem_free(e->crem);
+    dra_mem_free(e->ctrs);
+    dra_mem_free(e->rc_pat);
+    dra_mem_free(e->rc_base);
+    dra_mem_free(e->pat_off);
+    dra_mem_free(e->pat_nz);
+    dra_mem_free(e->pat_d);
+    dra_mem_free(e->pat_a);
+    dra_mem_free(e->amts);
+    dra_mem_free(e->ctr_set);
+    dra_mem_free(e->sr_off);
+    dra_mem_free(e->sr_n);
+    dra_mem_free(e->srows);
+    dra_mem_free(e->set_shape);
+    dra_mem_free(e->shp_ctr0);
+    dra_mem_free(e->cl_off);
+    dra_mem_free(e->cl);
+    dra_mem_free(e->nfail);
+    dra_mem_free(e->hslots);
+    dra_mem_free(e->ord_row);
+    dra_mem_free(e->score);
+    dra_mem_free(e->tried);
     for (uint32_t i = 0; i < e->nst; i++)
-        free(e->st[i].t);
-    free(e->st);
-    free(e->hidden);
-    free(e->cpu_cap);
-    free(e->mem_cap);
-    free(e->cpu_used);
-    free(e->mem_used);
-    free(e->bbits);
-    free(e->bsum);
-    free(e->bcount);
+        dra_mem_free(e->st[i].t);
+    dra_mem_free(e->st);
+    dra_mem_free(e->hidden);
+    dra_mem_free(e->cpu_cap);
+    dra_mem_free(e->mem_cap);
+    dra_mem_free(e->cpu_used);
+    dra_mem_free(e->mem_used);
+    dra_mem_free(e->bbits);
+    dra_mem_free(e->bsum);
+    dra_mem_free(e->bcount);
     dra_arena_fini(&e->arena);
     dra_arena_fini(&e->scratch);
     dra_arena_fini(&e->spare);
-    free(e);
+    dra_mem_free(e);
 }
 
 /* ---- reuse between runs: an image of what placements change -------------------------------- */
@@ -399,7 +399,7 @@ static int img_add(struct dra__engine_img *im, void *p, size_t n)
         return DRA_OK;
     if (im->nparts == im->cap) {
         uint32_t nc = im->cap ? im->cap * 2 : 64;
-        img_part_t *np = realloc(im->parts, nc * sizeof *np);
+        img_part_t *np = dra_mem_realloc(im->parts, nc * sizeof *np);
         if (!np)
             return DRA_ENOMEM;
         im->parts = np;
@@ -490,20 +490,20 @@ static void img_free(struct dra__engine_img *im)
 {
     if (!im)
         return;
-    free(im->parts);
-    free(im->buf);
-    free(im);
+    dra_mem_free(im->parts);
+    dra_mem_free(im->buf);
+    dra_mem_free(im);
 }
 
 int dra_engine_save(dra_engine_t *e)
 {
     if (!e)
         return DRA_EINVAL;
-    struct dra__engine_img *im = calloc(1, sizeof *im);
+    struct dra__engine_img *im = dra_mem_calloc(1, sizeof *im);
     if (!im)
         return DRA_ENOMEM;
     int rc = img_parts(e, im);
-    if (rc == DRA_OK && !(im->buf = malloc(im->bytes + 1)))
+    if (rc == DRA_OK && !(im->buf = dra_mem_malloc(im->bytes + 1)))
         rc = DRA_ENOMEM;
     if (rc) {
         img_free(im);

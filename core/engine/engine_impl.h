@@ -31,6 +31,7 @@
 #include "alloc/alloc_impl.h"
 #include "base/bitset.h"
 #include "base/intern.h"
+#include "base/mem.h"
 #include "engine/engine.h"
 #include "engine/engine_tests.h"
 

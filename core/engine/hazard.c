@@ -80,7 +80,7 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
     size_t nd = 0;
     for (uint32_t i = 0; i < n; i++)
         nd += sl[i]->ndevices;
-    const char **names = malloc((nd + 1) * sizeof *names);
+    const char **names = dra_mem_malloc((nd + 1) * sizeof *names);
     if (!names)
         return true; /* cannot check: treat as a hazard (conservative) */
     nd = 0;
@@ -91,7 +91,7 @@ static bool pool_suspect(const dra_engine_t *e, const dra_slice_t *const *sl, ui
     bool dup = false;
     for (size_t i = 1; i < nd && !dup; i++)
         dup = strcmp(names[i - 1], names[i]) == 0;
-    free(names);
+    dra_mem_free(names);
     if (dup)
         return true;
     /* from 1.37 (#140442): a negative amount a device's capacity charges fails the call where
@@ -216,7 +216,7 @@ static void selector_check(dra_engine_t *e, const char *node_name, bool all_node
 int dra__hazards(dra_engine_t *e)
 {
     const dra_model_t *m = e->m;
-    const dra_slice_t **sl = malloc((m->nslices + 1) * sizeof *sl);
+    const dra_slice_t **sl = dra_mem_malloc((m->nslices + 1) * sizeof *sl);
     if (!sl)
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < m->nslices; i++)
@@ -253,8 +253,8 @@ int dra__hazards(dra_engine_t *e)
         }
         i = j;
     }
-    free(sl);
-    const dra_node_selector_t **seen = malloc(1024 * sizeof *seen);
+    dra_mem_free(sl);
+    const dra_node_selector_t **seen = dra_mem_malloc(1024 * sizeof *seen);
     uint32_t nseen = 0;
     if (!seen)
         return DRA_ENOMEM;
@@ -267,7 +267,7 @@ int dra__hazards(dra_engine_t *e)
                 selector_check(e, s->devices[d].node_name, s->devices[d].all_nodes,
                                s->devices[d].node_selector, seen, &nseen);
     }
-    free(seen);
+    dra_mem_free(seen);
     /* multi-term selectors also matter when every node is already a hazard (best-fit / spread) */
     for (uint32_t i = 0; i < m->nslices && !e->multiterm; i++) {
         const dra_slice_t *s = m->slices[i];

@@ -309,15 +309,15 @@ static uint32_t stree_get(dra_engine_t *e, uint32_t sig, int32_t need, bool most
             return i;
     if (e->nst == e->capst) {
         uint32_t nc = e->capst ? e->capst * 2 : 4;
-        dra__stree_t *ns = realloc(e->st, nc * sizeof *ns);
+        dra__stree_t *ns = dra_mem_realloc(e->st, nc * sizeof *ns);
         if (!ns)
             return NONE;
         e->st = ns;
         e->capst = nc;
     }
-    if (!e->hidden && !(e->hidden = malloc(((size_t)e->nnodes + 1) * sizeof *e->hidden)))
+    if (!e->hidden && !(e->hidden = dra_mem_malloc(((size_t)e->nnodes + 1) * sizeof *e->hidden)))
         return NONE;
-    int32_t *t = malloc(2 * (size_t)e->P * sizeof *t);
+    int32_t *t = dra_mem_malloc(2 * (size_t)e->P * sizeof *t);
     if (!t)
         return NONE;
     dra__stree_t *st = &e->st[e->nst];

@@ -85,7 +85,7 @@ static int sig_reserve(dra_engine_t *e)
     if (e->nsigs < e->capsigs)
         return DRA_OK;
     uint32_t nc = e->capsigs ? e->capsigs * 2 : 8;
-    sig_t *ns = realloc(e->sigs, nc * sizeof *ns);
+    sig_t *ns = dra_mem_realloc(e->sigs, nc * sizeof *ns);
     if (!ns)
         return DRA_ENOMEM;
     e->sigs = ns;
@@ -133,9 +133,9 @@ static int bad_attr_rows(dra_engine_t *e)
             if (d->attrs[a].kind == DRA_ATTR_NONE) {
                 if (n == cap) {
                     cap = cap ? 2 * cap : 16;
-                    uint32_t *nv = realloc(v, cap * sizeof *nv);
+                    uint32_t *nv = dra_mem_realloc(v, cap * sizeof *nv);
                     if (!nv) {
-                        free(v);
+                        dra_mem_free(v);
                         return DRA_ENOMEM;
                     }
                     v = nv;
@@ -144,7 +144,7 @@ static int bad_attr_rows(dra_engine_t *e)
                 break;
             }
     }
-    free(e->badattr);
+    dra_mem_free(e->badattr);
     e->badattr = v;
     e->nbadattr = n;
     e->badattr_ok = true;
@@ -173,10 +173,10 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
     size_t nw = dra_bitset_words(t->nrows_padded);
     uint64_t *match = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
     uint64_t *err = dra_arena_alloc(&e->arena, nw * 8, DRA_TABLE_ALIGN);
-    uint64_t *tm = malloc(nw * 8 + 64), *te = malloc(nw * 8 + 64);
+    uint64_t *tm = dra_mem_malloc(nw * 8 + 64), *te = dra_mem_malloc(nw * 8 + 64);
     if (!match || !err || !tm || !te) {
-        free(tm);
-        free(te);
+        dra_mem_free(tm);
+        dra_mem_free(te);
         return DRA_ENOMEM;
     }
     memset(err, 0, nw * 8);
@@ -191,8 +191,8 @@ static int sig_get(dra_engine_t *e, const dra_device_class_t *cls, const dra_exa
                                               : body->selectors[i - cls->nselectors].cel;
         rc = eval_selector(e, src, match, err, tm, te);
     }
-    free(tm);
-    free(te);
+    dra_mem_free(tm);
+    dra_mem_free(te);
     if (rc == DRA_EUNSUPPORTED)
         return DRA_OK;
     if (rc)
@@ -523,7 +523,7 @@ static int add_alt(dra_engine_t *e, plan_t *p, const dra_exact_request_t *body, 
         if ((rc = sig_cap(e, si, body, &si)))
             return rc;
     }
-    alt_t *na = realloc(p->alts, (p->nalts + 1) * sizeof *na);
+    alt_t *na = dra_mem_realloc(p->alts, (p->nalts + 1) * sizeof *na);
     if (!na)
         return DRA_ENOMEM;
     p->alts = na;
@@ -587,7 +587,7 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
     uint32_t nreq = 0;
     for (uint32_t c = 0; c < p->nclaims; c++)
         nreq += p->claims[c]->nrequests;
-    p->reqs = calloc(nreq + 1, sizeof *p->reqs);
+    p->reqs = dra_mem_calloc(nreq + 1, sizeof *p->reqs);
     if (!p->reqs)
         return DRA_ENOMEM;
     bool ok = true;
@@ -706,7 +706,7 @@ static int plan_compile(dra_engine_t *e, plan_t *p)
         if (!pass) {
             if (!k)
                 break;
-            p->errn = malloc(k * sizeof *p->errn);
+            p->errn = dra_mem_malloc(k * sizeof *p->errn);
             if (!p->errn)
                 return DRA_ENOMEM;
         }
@@ -725,7 +725,7 @@ int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n, uin
         return DRA_EINVAL;
     if (e->nplans == e->capplans) {
         uint32_t nc = e->capplans ? e->capplans * 2 : 8;
-        plan_t *np = realloc(e->plans, nc * sizeof *np);
+        plan_t *np = dra_mem_realloc(e->plans, nc * sizeof *np);
         if (!np)
             return DRA_ENOMEM;
         e->plans = np;
@@ -733,7 +733,7 @@ int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n, uin
     }
     plan_t *p = &e->plans[e->nplans];
     memset(p, 0, sizeof *p);
-    p->claims = calloc(n + 1, sizeof *p->claims);
+    p->claims = dra_mem_calloc(n + 1, sizeof *p->claims);
     if (!p->claims)
         return DRA_ENOMEM;
     memcpy(p->claims, claims, n * sizeof *claims);
@@ -751,9 +751,9 @@ int dra_engine_plan(dra_engine_t *e, dra_claim_t *const *claims, uint32_t n, uin
 int dra__plan_recompile(dra_engine_t *e, uint32_t plan)
 {
     plan_t *p = &e->plans[plan];
-    free(p->reqs);
-    free(p->alts);
-    free(p->errn);
+    dra_mem_free(p->reqs);
+    dra_mem_free(p->alts);
+    dra_mem_free(p->errn);
     dra_claim_t **claims = p->claims;
     uint32_t n = p->nclaims;
     int64_t cpu = p->cpu_m, mem = p->mem_b;

@@ -242,13 +242,13 @@ int dra__cap_profiles(dra_engine_t *e)
     uint32_t hcap = 16;
     while (hcap < 2 * (uint64_t)n + 2)
         hcap *= 2;
-    uint32_t *h = calloc(hcap, sizeof *h); /* profile + 1 */
-    e->cxp = malloc(((size_t)t->nrows + 1) * sizeof *e->cxp);
-    e->cxp_row = malloc(((size_t)n + 1) * sizeof *e->cxp_row);
-    e->cxp_off = malloc(((size_t)n + 2) * sizeof *e->cxp_off);
-    e->cxn = calloc(1, 1); /* sized below */
+    uint32_t *h = dra_mem_calloc(hcap, sizeof *h); /* profile + 1 */
+    e->cxp = dra_mem_malloc(((size_t)t->nrows + 1) * sizeof *e->cxp);
+    e->cxp_row = dra_mem_malloc(((size_t)n + 1) * sizeof *e->cxp_row);
+    e->cxp_off = dra_mem_malloc(((size_t)n + 2) * sizeof *e->cxp_off);
+    e->cxn = dra_mem_calloc(1, 1); /* sized below */
     if (!h || !e->cxp || !e->cxp_row || !e->cxp_off || !e->cxn) {
-        free(h);
+        dra_mem_free(h);
         return DRA_ENOMEM;
     }
     uint32_t off = 0, ncx = 0;
@@ -274,9 +274,9 @@ int dra__cap_profiles(dra_engine_t *e)
         e->cxp[r] = p;
     }
     e->cxp_off[e->ncxp] = off;
-    free(h);
-    free(e->cxn);
-    e->cxn = calloc((size_t)ncx + 1, sizeof *e->cxn);
+    dra_mem_free(h);
+    dra_mem_free(e->cxn);
+    e->cxn = dra_mem_calloc((size_t)ncx + 1, sizeof *e->cxn);
     if (!e->cxn)
         return DRA_ENOMEM;
     /* the state's contributions behind each aggregate (read once at set-up) */

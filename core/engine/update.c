@@ -203,7 +203,7 @@ static int errn_set(plan_t *p, uint32_t n, bool on)
         p->nerrn--;
         return DRA_OK;
     }
-    uint32_t *v = realloc(p->errn, (p->nerrn + 1) * sizeof *v);
+    uint32_t *v = dra_mem_realloc(p->errn, (p->nerrn + 1) * sizeof *v);
     if (!v)
         return DRA_ENOMEM;
     memmove(v + i + 1, v + i, (p->nerrn - i) * sizeof *v);

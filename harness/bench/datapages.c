@@ -1,6 +1,7 @@
 /* datapages.c - the process's large anonymous data onto 2 MiB pages (datapages.h). */
 #define _GNU_SOURCE
 #include "datapages.h"
+#include "hugemem.h"
 #include "textpages.h"
 
 #include "compiler.h"
@@ -119,6 +120,7 @@ bool dra_datapages_parse_line(const char *line, dra_maps_line_t *out)
 typedef struct map {
     uintptr_t start, end;
     uint64_t rss, ahp; /* bytes */
+    bool hook;         /* inside the allocation hook's region (hugemem.h): advised already */
 } map_t;
 
 typedef struct maps {
@@ -139,6 +141,8 @@ static bool scan(maps_t *out, char *why, size_t whysz)
     char *line = NULL;
     size_t lcap = 0;
     bool in = false, ok = true;
+    dra_hugemem_stats_t hs;
+    dra_hugemem_stats(&hs);
     while (getline(&line, &lcap, f) > 0) {
         dra_maps_line_t h;
         if (dra_datapages_parse_line(line, &h)) {
@@ -156,7 +160,8 @@ static bool scan(maps_t *out, char *why, size_t whysz)
                 out->m = nm;
                 out->cap = nc;
             }
-            out->m[out->n++] = (map_t){h.start, h.end, 0, 0};
+            out->m[out->n++] = (map_t){h.start, h.end, 0, 0,
+                                       h.start >= hs.start && h.end <= hs.end};
             continue;
         }
         if (!in)
@@ -175,8 +180,17 @@ static bool scan(maps_t *out, char *why, size_t whysz)
 /* Sums over the mappings with at least 2 MiB resident. */
 static void totals(const maps_t *ms, dra_datapages_t *d)
 {
-    d->bytes = d->resident = 0;
+    d->bytes = d->resident = d->hook_huge = d->hook_resident = 0;
+    dra_hugemem_stats_t hs;
+    dra_hugemem_stats(&hs);
+    d->hook = hs.installed;
+    d->hook_served = hs.live;
     d->mappings = 0;
+    for (size_t i = 0; i < ms->n; i++)
+        if (ms->m[i].hook) {
+            d->hook_huge += ms->m[i].ahp;
+            d->hook_resident += ms->m[i].rss;
+        }
     for (size_t i = 0; i < ms->n; i++)
         if (ms->m[i].rss >= HUGE_SZ) {
             d->bytes += ms->m[i].ahp;
@@ -187,7 +201,7 @@ static void totals(const maps_t *ms, dra_datapages_t *d)
 
 /* Advise one mapping and collapse its 2 MiB blocks that hold a resident page; the errno of
  * the first refusal in *err (0 when none). */
-static void advise_map(const map_t *m, int *err)
+static void advise_map(const map_t *m, size_t dense, int *err)
 {
     if (madvise((void *)m->start, m->end - m->start, MADV_HUGEPAGE) != 0) {
         if (!*err)
@@ -208,8 +222,9 @@ static void advise_map(const map_t *m, int *err)
         size_t res = 0;
         for (size_t i = 0; i < np; i++)
             res += vec[i] & 1;
-        if (res == 0)
-            continue; /* untouched: its first fault takes a huge page (the advice) */
+        if (res == 0 || res < dense)
+            continue; /* untouched: its first fault takes a huge page (the advice); or too
+                         sparse to be worth its copy and its untouched pages */
         if (madvise((void *)b, HUGE_SZ, MADV_COLLAPSE) != 0 && !*err)
             *err = errno;
     }
@@ -244,13 +259,19 @@ void dra_datapages_apply(bool want, dra_datapages_t *out)
         free(ms.m);
         return;
     }
+    /* the blocks to collapse outside the allocation hook's region: those with at least
+     * DRA_DATAPAGES_DENSE pages resident (DRA_DATA_PAGES_DENSE=N, a test hook, sets it) */
+    size_t dense = DRA_DATAPAGES_DENSE;
+    const char *dv = getenv("DRA_DATA_PAGES_DENSE");
+    if (dv && *dv)
+        dense = (size_t)strtoul(dv, NULL, 10);
     dra_datapages_t before;
     memset(&before, 0, sizeof before);
     totals(&ms, &before);
     int err = 0;
     for (size_t i = 0; i < ms.n; i++)
-        if (ms.m[i].rss >= HUGE_SZ)
-            advise_map(&ms.m[i], &err);
+        if (ms.m[i].rss >= HUGE_SZ && !ms.m[i].hook)
+            advise_map(&ms.m[i], dense, &err);
     char why[DRA_DATAPAGES_REASON_MAX] = "";
     if (!scan(&ms, why, sizeof why)) {
         free(ms.m);

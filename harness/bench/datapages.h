@@ -24,6 +24,19 @@
  * the warm-up mapped their memory; what a pass maps for itself stays on 4 KiB pages until the
  * next pass (fleet-5k's first pass maps about 250 MiB more, mostly slots' result memory).
  *
+ * With the allocation hook (hugemem.h, installed by drabench run with --data-pages 2m before
+ * the set-up): the big tables come from a region advised before their first touch and are on
+ * 2 MiB pages already; its mappings are not advised or collapsed again. The rest (malloc's heap
+ * of small blocks: the runner's slots, the allocation state) is collapsed as before: every
+ * 2 MiB block with at least DRA_DATAPAGES_DENSE (1) of its 512 pages resident.
+ * DRA_DATA_PAGES_DENSE=N (a test hook) sets that number (513: no collapse). Measured (drabench
+ * ab against 8b31146f, 20 + 6 rounds, CPU 1 under load): collapsing only the blocks with 384
+ * pages resident made sched-perf-500 slower (throughput 0.938 [0.898, 0.977], pod p99 1.216
+ * [1.102, 1.336]: its slots' result memory is sparse and on the timed path), 128 pages pod p99
+ * 1.091 [0.959, 1.184], every block 0.985 [0.845, 1.309]; on fleet-5k and fleet-50k no collapse
+ * at all against the 384-page rule was no change (pod p99 0.98, 1.00), so the sparse blocks are
+ * what a smaller collapse loses.
+ *
  * Not the default, measured (dra_datapages_prepare, `drabench run` with the test hook
  * DRA_DATA_PAGES_PREPARE=1): at process start malloc is set to take blocks up to 32 MiB from
  * its heap and to grow it in 1 GiB steps of address space (mallopt M_MMAP_THRESHOLD,
@@ -42,13 +55,14 @@
  *
  * Ownership: plain values. Errors: none reported as failures; the result says 2M or 4K and why.
  * Cost: two reads of /proc/self/smaps (5-10 ms on fleet-50k) and the kernel's copy of each
- * block to collapse, about 3-6 ms per MiB on the benchmark host: 0.6 s before fleet-5k's first
- * pass (200 MiB), 0.7 s before its second (the 250 MiB the first pass mapped), 4.2 s before
- * fleet-50k's first (764 MiB), little before later passes of the same memory (it varies with
- * the host's load and free huge pages: 54-430 ms on sched-perf-500); resident memory grows by
- * the untouched pages of the collapsed blocks (peak RSS, 4k -> 2m: fleet-5k 296 -> 360 MiB,
- * fleet-50k -n 5000 697 -> 812, mig-inference 113 -> 156, sched-perf-500 58 -> 99). Call it
- * with one thread only, never inside a timed region.
+ * block to collapse, about 3-6 ms per MiB on the benchmark host (it varies with the host's load
+ * and free huge pages). Without the allocation hook every resident block is collapsed: 0.65 s
+ * before fleet-5k's first pass (194 MiB), 3.8 s before fleet-50k's (766 MiB), and resident
+ * memory grows by the untouched pages of the collapsed blocks (peak RSS, 4k -> 2m: fleet-5k 296
+ * -> 360 MiB, fleet-50k -n 5000 697 -> 812, mig-inference 113 -> 156, sched-perf-500 58 -> 99).
+ * With the hook only what lies outside it is: 0.56 s on fleet-5k at its defaults, 1.1-1.5 s on
+ * fleet-50k (the hook's 556 MiB not copied), peak RSS about as without it (README "The data on
+ * 2 MiB pages"). Call it with one thread only, never inside a timed region.
  */
 #ifndef DRA_DATAPAGES_H
 #define DRA_DATAPAGES_H
@@ -58,6 +72,10 @@
 #include <stdint.h>
 
 #define DRA_DATAPAGES_REASON_MAX 160
+/* A 2 MiB block (outside the allocation hook's region, hugemem.h) is collapsed when at least
+ * this many of its 512 pages are resident (see above: fewer collapsed made sched-perf-500
+ * slower). */
+#define DRA_DATAPAGES_DENSE 1
 
 typedef struct dra_datapages {
     bool huge;          /* some of the large anonymous data is on 2 MiB pages (bytes > 0) */
@@ -66,6 +84,12 @@ typedef struct dra_datapages {
     uint64_t resident;  /* their resident bytes then (bytes <= resident) */
     uint64_t collapsed; /* bytes this call collapsed into huge pages */
     uint32_t mappings;  /* how many mappings were large enough */
+    uint64_t hook_resident; /* resident bytes of the allocation hook's region (hugemem.h; its
+                               blocks faulted in on 2 MiB pages, not collapsed: included in
+                               resident when its mapping is large enough) */
+    uint64_t hook_huge;     /* AnonHugePages of that region (included in bytes likewise) */
+    uint64_t hook_served;   /* bytes in the hook's live blocks then */
+    bool hook;              /* the hook is installed (the three hook_ fields are 0 when not) */
     char reason[DRA_DATAPAGES_REASON_MAX]; /* why not (!huge): "" when huge */
 } dra_datapages_t;
 

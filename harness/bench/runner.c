@@ -3829,6 +3829,10 @@ static void doc_finish(ctx_t *c)
         dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_BYTES, (int64_t)c->dp.bytes);
         dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_RESIDENT, (int64_t)c->dp.resident);
         dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_NS, c->dp_ns);
+        if (c->dp.hook) { /* the allocation hook's blocks (hugemem.h) */
+            dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_HOOK_BYTES, (int64_t)c->dp.hook_served);
+            dra_rf_put_int(method, DRA_RF_METHOD_DATA_PAGES_HOOK_HUGE, (int64_t)c->dp.hook_huge);
+        }
         if (!c->dp.huge)
             dra_rf_put_str(method, DRA_RF_METHOD_DATA_PAGES_REASON, c->dp.reason);
     }

@@ -20,6 +20,7 @@
 #include "result.h"
 #include "runner.h"
 #include "datapages.h"
+#include "hugemem.h"
 #include "textpages.h"
 
 static const char help[] =
@@ -883,12 +884,16 @@ out:
 static void note_data_pages(void *ctx, uint32_t rep, const dra_datapages_t *d, int64_t ns)
 {
     (void)ctx;
+    char hook[128] = "";
+    if (d->hook)
+        snprintf(hook, sizeof hook, "; allocation hook: %.1f of %.1f MiB resident on 2 MiB pages",
+                 (double)d->hook_huge / 1048576.0, (double)d->hook_resident / 1048576.0);
     fprintf(stderr,
             "drabench run: data pages: %s before repetition %u (%.1f of %.1f MiB resident in %u "
-            "mappings on 2 MiB pages, %.1f MiB collapsed, %.1f ms)%s%s\n",
+            "mappings on 2 MiB pages, %.1f MiB collapsed, %.1f ms%s)%s%s\n",
             dra_datapages_name(d), rep + 1, (double)d->bytes / 1048576.0,
             (double)d->resident / 1048576.0, d->mappings, (double)d->collapsed / 1048576.0,
-            (double)ns / 1e6, d->huge ? "" : ": ", d->reason);
+            (double)ns / 1e6, hook, d->huge ? "" : ": ", d->reason);
 }
 
 int dra_cmd_run(int argc, char **argv)
@@ -911,6 +916,16 @@ int dra_cmd_run(int argc, char **argv)
                     (unsigned long long)tp.code_bytes, tp.huge ? "" : ": ", tp.reason);
         a.ro.textpages = &tp;
         a.ro.data_pages = a.data_huge ? DRA_DATA_PAGES_2M : DRA_DATA_PAGES_4K;
+        if (a.data_huge &&
+            !(getenv("DRA_DATA_PAGES_HOOK") && strcmp(getenv("DRA_DATA_PAGES_HOOK"), "0") == 0)) {
+            /* the big tables on 2 MiB pages from their first touch (hugemem.h), before the
+             * set-up allocates them; DRA_DATA_PAGES_HOOK=0 (a test hook) leaves them to malloc */
+            char why[DRA_DATAPAGES_REASON_MAX];
+            bool ok = dra_hugemem_install(0, why, sizeof why);
+            if (a.verbose)
+                fprintf(stderr, "drabench run: data pages: allocation hook %s%s\n",
+                        ok ? "" : "not installed: ", why);
+        }
         if (a.data_huge && getenv("DRA_DATA_PAGES_PREPARE") &&
             strcmp(getenv("DRA_DATA_PAGES_PREPARE"), "0") != 0) {
             /* the heap advised before the set-up fills it (datapages.h: not the default, it
@@ -924,6 +939,14 @@ int dra_cmd_run(int argc, char **argv)
         if (a.verbose)
             a.ro.data_pages_note = note_data_pages;
         status = run_and_write(&a);
+        dra_hugemem_stats_t hs;
+        dra_hugemem_stats(&hs);
+        if (a.verbose && hs.installed)
+            fprintf(stderr,
+                    "drabench run: allocation hook: %llu blocks served, at most %.1f MiB at once, "
+                    "%llu bytes still held at the end\n",
+                    (unsigned long long)hs.allocs, (double)hs.peak / 1048576.0,
+                    (unsigned long long)hs.live);
     }
     free(a.features);
     return status;

@@ -1,0 +1,59 @@
+/*
+ * hugemem.h - the allocator drabench run installs as the core's allocation hook (core/base/mem.h)
+ * with --data-pages 2m: the big tables (blocks of at least DRA_HUGEMEM_MIN bytes: the engine's
+ * per-row, per-node, per-set and per-counter arrays and every arena's chunks, so the device
+ * table's columns, the model and the engine's arena) come from one region of address space
+ * advised MADV_HUGEPAGE before anything in it is touched. Their pages fault in as 2 MiB pages:
+ * nothing to copy later (datapages.h's MADV_COLLAPSE copies each block it collapses), no
+ * untouched 4 KiB pages made resident, and memory allocated during a pass is on 2 MiB pages in
+ * that pass too. Small blocks stay with malloc.
+ *
+ * How: dra_hugemem_install reserves DRA_HUGEMEM_RESERVE bytes of address space (PROT_NONE,
+ * 2 MiB-aligned, no memory), advises it MADV_HUGEPAGE and installs the hook. Blocks are carved
+ * from its start in 64-byte units (best fit among freed extents, else at the top), the reserved
+ * space is made writable in DRA_HUGEMEM_STEP steps as the top grows; a freed block's extent is
+ * merged with its free neighbours and reused (its memory stays resident, as malloc's heap does).
+ * A zero-filled block is cleared only where the region has handed out memory before.
+ *
+ * Not installed (reason recorded, the same reasons as datapages.h): sanitizer or fuzzing builds
+ * (CMake DRA_DATA_HUGE off), under valgrind, THP "never", or the reservation or the advice
+ * refused. Then every block is malloc's.
+ *
+ * Ownership: the region lives until the process ends (the hook cannot be removed while blocks
+ * are outstanding: mem.h). Errors: install returns false with the reason; an allocation the
+ * region cannot serve (address space exhausted, mprotect refused) returns NULL like malloc.
+ * Cost: install is two system calls; an allocation takes a lock and scans the free extents
+ * (few: the whole of fleet-50k -n 5000 -r 3 takes 523 blocks, fleet-5k at its defaults 95) plus
+ * an mprotect per DRA_HUGEMEM_STEP of growth; the
+ * page faults are 2 MiB ones (the kernel clears 2 MiB at a time). Thread-safe (a mutex). Never
+ * called in a timed region (the core allocates nothing there).
+ */
+#ifndef DRA_HUGEMEM_H
+#define DRA_HUGEMEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DRA_HUGEMEM_MIN     ((size_t)64 << 10) /* smaller blocks stay with malloc */
+#define DRA_HUGEMEM_RESERVE ((size_t)64 << 30) /* address space reserved (not memory) */
+#define DRA_HUGEMEM_STEP    ((size_t)32 << 20) /* made writable at a time */
+
+typedef struct dra_hugemem_stats {
+    bool installed;
+    uint64_t live;        /* bytes in blocks now */
+    uint64_t peak;        /* most bytes in blocks at once */
+    uint64_t top;         /* bytes of the region ever handed out (its used extent) */
+    uint64_t allocs;      /* blocks served */
+    uintptr_t start, end; /* the region's used extent [start, end) (its writable part) */
+} dra_hugemem_stats_t;
+
+/* Reserve the region and install the hook (min = DRA_HUGEMEM_MIN, or min_override when not 0,
+ * for tests). false with the reason in why when not installed (see above); a second call after
+ * a successful one changes nothing and returns true. */
+bool dra_hugemem_install(size_t min_override, char *why, size_t whysz);
+
+/* What the region has served so far. */
+void dra_hugemem_stats(dra_hugemem_stats_t *out);
+
+#endif
