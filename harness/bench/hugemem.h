@@ -38,7 +38,7 @@
 /* smaller blocks stay with malloc (and the collapse). 1 MiB: the arenas' chunks and the big
  * tables, which are most of the collapse's copy (fleet-50k: 650 of 670 MiB); the blocks of 64 KiB
  * to 1 MiB left with malloc keep the small scenarios' layout as it was (with 64 KiB,
- * sched-perf-500's pod p99 read 1.10-1.22x in five sittings of seven against the collapse
+ * sched-perf-500's pod p99 read 1.10-1.21x in four sittings of six against the collapse
  * alone) */
 #define DRA_HUGEMEM_MIN     ((size_t)1 << 20)
 #define DRA_HUGEMEM_RESERVE ((size_t)64 << 30) /* address space reserved (not memory) */
