@@ -175,19 +175,27 @@ static void *h_alloc(void *ctx, size_t size, bool zero)
     return p;
 }
 
-static void h_release(void *ctx, void *p)
+/* The index of p's block in the used list (R.mu held); a block the region did not hand out is
+ * a caller's bug (mem.h routes by owns()): the lock is released and the process aborts, naming
+ * the call (`what`). */
+static size_t find_or_die(const void *p, const char *what)
 {
-    (void)ctx;
-    pthread_mutex_lock(&R.mu);
     size_t i = find(p);
     if (i == SIZE_MAX) {
         pthread_mutex_unlock(&R.mu);
         fprintf(stderr,
-                "drabench: internal error: free of %p, not a block of the 2 MiB-page "
-                "region\n",
+                "drabench: internal error: %s of %p, not a block of the 2 MiB-page region\n", what,
                 p);
         abort();
     }
+    return i;
+}
+
+static void h_release(void *ctx, void *p)
+{
+    (void)ctx;
+    pthread_mutex_lock(&R.mu);
+    size_t i = find_or_die(p, "free");
     ext_t e = R.used.v[i];
     del(&R.used, i);
     R.live -= e.len;
@@ -199,15 +207,7 @@ static void *h_resize(void *ctx, void *p, size_t size)
 {
     (void)ctx;
     pthread_mutex_lock(&R.mu);
-    size_t i = find(p);
-    if (i == SIZE_MAX) {
-        pthread_mutex_unlock(&R.mu);
-        fprintf(stderr,
-                "drabench: internal error: realloc of %p, not a block of the 2 MiB-page "
-                "region\n",
-                p);
-        abort();
-    }
+    size_t i = find_or_die(p, "realloc");
     ext_t e = R.used.v[i];
     size_t len = size ? (size + UNIT - 1) & ~(UNIT - 1) : UNIT;
     void *q = NULL;
