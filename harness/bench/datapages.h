@@ -24,8 +24,8 @@
  * the warm-up mapped their memory; what a pass maps for itself stays on 4 KiB pages until the
  * next pass (fleet-5k's first pass maps about 250 MiB more, mostly slots' result memory).
  *
- * With the allocation hook (hugemem.h, installed by drabench run with --data-pages 2m before
- * the set-up): the big tables come from a region advised before their first touch and are on
+ * With the allocation hook (hugemem.h; drabench run installs it before the set-up with
+ * --data-pages 2m and DRA_DATA_PAGES_HOOK=1, not by default): the big tables come from a region advised before their first touch and are on
  * 2 MiB pages already; its mappings are not advised or collapsed again. The rest (malloc's heap
  * of small blocks: the runner's slots, the allocation state) is collapsed as before: every
  * 2 MiB block with at least DRA_DATAPAGES_DENSE (1) of its 512 pages resident.
