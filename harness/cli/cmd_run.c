@@ -513,8 +513,6 @@ typedef struct run_args {
     const char **features; /* malloc'd, freed by the caller (also on errors) */
 } run_args_t;
 
-/* Parse argv into a (and the environment's overrides): DRA_EXIT_OK (a->help: help printed), or
- * the usage error's status after printing it. */
 /* --text-pages / --data-pages: 2m (true) or 4k (false), either case; false return on anything
  * else. */
 static bool parse_page_size(const char *v, bool *huge)
@@ -528,6 +526,8 @@ static bool parse_page_size(const char *v, bool *huge)
     return true;
 }
 
+/* Parse argv into a (and the environment's overrides): DRA_EXIT_OK (a->help: help printed), or
+ * the usage error's status after printing it. */
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
