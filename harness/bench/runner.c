@@ -333,13 +333,11 @@ typedef struct ctx {
     uint64_t hash_cap;
     uint64_t chk_mismatch, check_ns;
     XXH3_state_t *chk_dig;
-    /* test hooks (runner.h): spin() iterations per ns, the
-     * planted slowdown as a fraction and its state per (shape, region kind) */
-    double spin_per_ns, spin_over_ns; /* a spin of k iterations costs over + k / per_ns */
-    double spin_min_ns;               /* the shortest spin planted (spin_iters) */
-    double dither; /* spins shorter than a call's cost, accumulated */
+    /* test hooks (runner.h): the planted slowdown as a fraction, its debt (ns) per (shape,
+     * region kind) and the shortest spin it plants (one clock reading's cost) */
     double slow_frac;
-    struct slow *slow;                     /* (nshapes + 1) x RK_COUNT */
+    double *plant_debt; /* (nshapes + 1) x RK_COUNT */
+    double plant_min_ns;
     uint64_t paths[DRA_ENGINE_PATH_COUNT]; /* how the engine served each placement */
     uint64_t served[DRA_SERVED_COUNT];     /* what decided on the chosen node */
     uint64_t rec_commits, rec_releases;    /* commits with a release record, timed releases
@@ -437,7 +435,7 @@ static inline void rec(ctx_t *c, uint32_t shape, int phase, int out, int64_t v)
     rec1(c, &c->rh[hidx(c, c->nshapes, phase, out)], v);
 }
 
-/* ---- test hooks: calibrated spins ------------------------------------------------------------ */
+/* ---- test hooks: the planted slowdown ------------------------------------------------------ */
 
 /* The timed regions a planted slowdown stretches. */
 enum { RK_SEARCH = 0, RK_COMMIT, RK_RELEASE, RK_JOIN, RK_COUNT };
@@ -449,171 +447,42 @@ static inline void spin(uint64_t n)
         __asm__ __volatile__("" ::: "memory");
 }
 
-/* Iterations for one spin of ns (spin_calibrate's model: a call costs over + k / per_ns). */
-static inline uint64_t spin_model(const ctx_t *c, double ns)
+/* The planted slowdown (DRA_TEST_SLOWDOWN_PCT = 100 f) is a debt per (shape, region kind): every
+ * region adds f x its own time (as measured, at most PLANT_CLIP_NS: a region another program
+ * preempted is not the code's work), and a region whose debt has reached one clock reading's
+ * cost spins on the clock until that much more time has passed; what it spun, overshoot
+ * included, is paid off the debt. So over any run the planted time is f x the regions' own time
+ * within one reading, whatever the regions' lengths, and the error never accumulates. Spinning
+ * on the clock, not a calibrated count: counts fitted on long spins planted about 5% for a
+ * planted 10% on nvl72-gangs' regions of 130-180 ns (a spin of 15-20 ns cost 6-10 ns there:
+ * its iterations overlap the region's last instructions), and a model of each region's mean
+ * took a thousand regions to settle. */
+#define PLANT_CLIP_NS 1000000.0
+
+double dra_runner_plant_due(double *debt, double f, double took, double min_ns)
 {
-    return ns > c->spin_over_ns ? (uint64_t)((ns - c->spin_over_ns) * c->spin_per_ns + 0.5) : 0;
+    double t = took > 0 ? took : 0;
+    *debt += f * (t < PLANT_CLIP_NS ? t : PLANT_CLIP_NS);
+    return *debt >= min_ns ? *debt : 0;
 }
 
-/* The planted slowdown's spin for a region that should take ns longer. A spin shorter than
- * spin_min_ns (4 x a call's cost, at least 40 ns) costs far less than modelled: regions of
- * tens of ns (unsat-storm's rejections, 50 ns) got spins of a few ns and a planted 10%
- * measured +2%. So short requests accumulate, and a region spins one fixed spin of
- * spin_min_ns whenever the sum reaches it (a fixed length, so the loop's exit is predicted as
- * it is for a spin on every region; spins of varying length every few regions planted 6% for
- * 3% on sched-perf-500). The time adds up on average. */
-static inline uint64_t spin_iters(ctx_t *c, double ns)
-{
-    if (!(ns > 0))
-        return 0;
-    if (ns >= c->spin_min_ns)
-        return spin_model(c, ns);
-    c->dither += ns;
-    if (c->dither < c->spin_min_ns)
-        return 0;
-    uint64_t k = spin_model(c, c->dither);
-    c->dither = 0;
-    return k;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* ns per call of spin(k), k drawn from [lo, 2 lo) so that the loop's exit is not predicted (as
- * in the timed regions): the median of 9 trials of 64 calls; *mean_k the mean k. */
-static double spin_cost(uint64_t lo, double *mean_k)
-{
-    double t[9];
-    uint64_t st = 0x5350494eu, ksum = 0;
-    int n = 0;
-    for (int tr = 0; tr < 9; tr++) {
-        uint64_t ks[64];
-        for (int j = 0; j < 64; j++) {
-            st = st * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-            ks[j] = lo + (st >> 33) % lo;
-            ksum += ks[j];
-        }
-        int64_t a = now_ns();
-        for (int j = 0; j < 64; j++)
-            spin(ks[j]);
-        int64_t b = now_ns();
-        if (b > a)
-            t[n++] = (double)(b - a) / 64;
-    }
-    *mean_k = (double)ksum / (9 * 64);
-    if (!n)
-        return 0;
-    qsort(t, (size_t)n, sizeof t[0], cmp_dbl);
-    return t[n / 2];
-}
-
-/* The cost of a spin now, as o + k / r (o ns per call, r iterations per ns), fitted from calls
- * of about 48 and 1,536 iterations of unpredictable lengths (spin_cost), before every
- * repetition, outside the timed regions (about 0.3 ms). Medians, not the fastest trials: the
- * loop runs slower while the core's other hardware thread is busy, and so does the code it
- * stands for. A rate from long spins alone (no per-call cost, no mispredicted exit) made a
- * planted 10% measure +15% and a planted 3% +5% on a loaded 2-vCPU machine. */
-static void spin_calibrate(ctx_t *c)
-{
-    if (!(c->o->test_slowdown_pct > 0)) /* the fixed delay reads the clock: no model needed */
-        return;
-    double k1, k2;
-    double t1 = spin_cost(32, &k1), t2 = spin_cost(1024, &k2);
-    double r = t2 > t1 ? (k2 - k1) / (t2 - t1) : 0;
-    if (!(r > 0) || !isfinite(r)) { /* no usable fit: the long calls' rate, no per-call cost */
-        r = t2 > 0 ? k2 / t2 : 1;
-        t1 = k1 / r;
-    }
-    c->spin_per_ns = r;
-    c->spin_over_ns = fmax(0, t1 - k1 / r);
-    c->spin_min_ns = fmax(2 * c->spin_over_ns, 12);
-}
-
-/* The planted slowdown (DRA_TEST_SLOWDOWN_PCT = 100 f) per (shape, region kind): m is the mean
- * of the region's time as measured, spin included, and each region spins f / (1 + f) of m, so m
- * settles at (1 + f) x the region's own time. The mean is the mean, tails included: a region's
- * slow cases are work the code does (fleet-50k's node search: p50 160 ns, mean 396 ns, p99
- * 6.8 us), and a model that cut each sample at 3 x its moving mean learnt too low a mean there
- * and planted 7.7% for a planted 10% (the median of 14 fleet-50k sittings). So: the first
- * SLOW_FIRST regions only learn (no spin): m starts at their median, which a process's first,
- * cold regions (tens of us) do not move; then m is the plain mean of the samples so far (the
- * median counted as SLOW_FIRST of them) up to SLOW_SPAN samples, and a moving mean of weight
- * 1 / SLOW_SPAN after. A sample counts at most max(3 m, SLOW_CLIP_NS): only a region another
- * program preempted reaches that (a millisecond among 300 ns regions), and it is not the
- * code's work. The long span keeps a single slow sample from lengthening the next spins much
- * (with weight 1/16 and no cut, a planted 10% measured +20% on a loaded machine). Open loop on
- * purpose: a controller that held the spun regions at (1 + f) x unspun probe regions planted
- * far more than f, because a spin also hides stalls of the code around it (sched-perf-500:
- * probe regions 200-450 ns, spun ones 140 ns of work) - as added instructions would. What the
- * campaign then measures is the planted slowdown's real effect, which `drabench ab` reports
- * with its interval. */
-#define SLOW_FIRST   8
-#define SLOW_SPAN    256
-#define SLOW_CLIP_NS 50000.0
-typedef struct slow {
-    double m;   /* mean of the region's time, spin included (ns); negative until set */
-    double cap; /* m never exceeds it: 4 (1 + f) x m after the first SLOW_SPAN regions (0 before) */
-    uint32_t n; /* regions learnt from */
-    double first[SLOW_FIRST]; /* the first regions' times, until m is set */
-} slow_t;
-
-static inline uint64_t slow_iters(ctx_t *c, uint32_t shape, int kind)
+/* The clock reading that ends a timed region of `kind` for a pod of `shape` begun at t0, t1 the
+ * reading taken after its work: t1 itself, or later when the planted slowdown spins. */
+static inline int64_t plant(ctx_t *c, uint32_t shape, int kind, int64_t t0, int64_t t1)
 {
     if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
-        return 0;
-    double m = c->slow[(size_t)shape * RK_COUNT + (size_t)kind].m;
-    return m > 0 ? spin_iters(c, c->slow_frac / (1 + c->slow_frac) * m) : 0;
-}
-
-/* The planted slowdown's model after one region of `took` ns, of which `delay` ns were the
- * fixed delay (DRA_TEST_DELAY_NS): the first SLOW_FIRST samples kept and m set to their
- * median, then the sample counted (at most max(3 m, SLOW_CLIP_NS)), the mean's step (1 / n up
- * to SLOW_SPAN samples, then 1 / SLOW_SPAN) and its cap. Outside the timed regions. */
-static inline void slow_model_learn(slow_t *x, double f, double took, double delay)
-{
-    double t = took - delay;
-    t = t > 0 ? t : 0;
-    if (x->n < SLOW_FIRST) {
-        x->first[x->n++] = t;
-        if (x->n == SLOW_FIRST) {
-            qsort(x->first, SLOW_FIRST, sizeof x->first[0], cmp_dbl);
-            x->m = (x->first[SLOW_FIRST / 2 - 1] + x->first[SLOW_FIRST / 2]) / 2;
-        }
-        return;
-    }
-    double clip = 3 * x->m > SLOW_CLIP_NS ? 3 * x->m : SLOW_CLIP_NS;
-    t = t < clip ? t : clip;
-    if (x->n < UINT32_MAX)
-        x->n++;
-    x->m += (t - x->m) / (x->n < SLOW_SPAN ? (double)x->n : SLOW_SPAN);
-    /* a bound, so that spins that cost more than calibrated for long (a core shared with a busy
-     * hardware thread) cannot make m grow without end: the mean settles while a spin costs
-     * less than (1 + f) / f of its model, and stops at the cap beyond */
-    if (x->n == SLOW_SPAN)
-        x->cap = 4 * (1 + f) * x->m;
-    if (x->cap > 0 && x->m > x->cap)
-        x->m = x->cap;
-}
-
-double dra_runner_slow_model_mean(const double *t, size_t n, double f)
-{
-    slow_t x = {.m = -1};
-    for (size_t i = 0; i < n; i++)
-        slow_model_learn(&x, f, t[i], 0);
-    return x.m;
-}
-
-/* After a region that took `took` ns, including the fixed delay (DRA_TEST_DELAY_NS) when
- * `fixed` is set. */
-static inline void slow_learn(ctx_t *c, uint32_t shape, int kind, int64_t took, bool fixed)
-{
-    if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
-        return;
-    slow_model_learn(&c->slow[(size_t)shape * RK_COUNT + (size_t)kind], c->slow_frac, (double)took,
-                     fixed ? (double)c->o->test_delay_ns : 0);
+        return t1;
+    double *debt = &c->plant_debt[(size_t)shape * RK_COUNT + (size_t)kind];
+    double due = dra_runner_plant_due(debt, c->slow_frac, (double)(t1 - t0), c->plant_min_ns);
+    if (!(due > 0))
+        return t1;
+    int64_t until = t1 + (int64_t)due, t;
+    do {
+        spin(4);
+        t = now_ns();
+    } while (t < until);
+    *debt -= (double)(t - t1);
+    return t;
 }
 
 /* ---- slots ---------------------------------------------------------------------------------- */
@@ -1937,16 +1806,13 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     c->pods++;
     if (shared && c->claim_slot[ev->claim] != NONE) {
         /* the shared claim is allocated: the pod joins it on its node */
-        uint64_t pre = slow_iters(c, shape, RK_JOIN);
         hook(1);
         int64_t t0 = now_ns();
         uint32_t s = c->claim_slot[ev->claim];
         c->claim_refs[ev->claim]++;
         c->pod_slot[ev->pod] = s;
-        spin(pre);
-        int64_t t1 = now_ns();
+        int64_t t1 = plant(c, shape, RK_JOIN, t0, now_ns());
         hook(0);
-        slow_learn(c, shape, RK_JOIN, t1 - t0, false);
         if (c->measuring) {
             rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ALLOCATED, t1 - t0);
             rec(c, shape, DRA_PHASE_POD, DRA_HOUT_ANY, t1 - t0);
@@ -1991,25 +1857,24 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 
     /* the test hooks' spins (runner.h) come after the work, inside the region */
     uint64_t fixed = c->checking ? 0 : c->o->test_delay_ns;
-    uint64_t pre = slow_iters(c, shape, RK_SEARCH);
     hook(1);
     int64_t t0 = now_ns();
     int rc = c->ref_place ? dra_engine_place_reference(c->eng, &c->alloc, c->plan[shape], pol,
                                                        start, s->arena, &res)
                           : dra_engine_place_slot(c->eng, c->plan[shape], pol, start, &s->es,
                                                   s->arena, &res);
-    spin(pre);
+    int64_t t1 = plant(c, shape, RK_SEARCH, t0, now_ns());
     if (fixed) {
         /* the fixed delay is a time, not a count: at least test_delay_ns on the clock (an
          * iteration count from a calibration that ran while the core was busy spun 190 us of
          * a planted 200 on a quiet core) */
-        int64_t until = now_ns() + (int64_t)fixed;
-        while (now_ns() < until)
+        int64_t until = t1 + (int64_t)fixed;
+        do {
             spin(16);
+            t1 = now_ns();
+        } while (t1 < until);
     }
-    int64_t t1 = now_ns();
     hook(0);
-    slow_learn(c, shape, RK_SEARCH, t1 - t0, fixed != 0);
     if (!c->ref_place && s->es.mem) { /* what the slot's next pod of this template writes */
         size_t used = dra_engine_slot_used(c->eng);
         size_t lines = (used + 63) / 64;
@@ -2068,7 +1933,6 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     if (c->checking)
         check_invariants(c, ev->pod, shape, s);
 
-    uint64_t pre_c = slow_iters(c, shape, RK_COMMIT);
     hook(1);
     int64_t t2 = now_ns();
     /* a release record only where a timed release will take it back (steady arrivals): in a
@@ -2078,10 +1942,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
                                               &c->recs[si])
                   : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
     s->recd = dra_engine_rec_held(&c->recs[si]); /* the line the commit has just written */
-    spin(pre_c);
-    int64_t t3 = now_ns();
+    int64_t t3 = plant(c, shape, RK_COMMIT, t2, now_ns());
     hook(0);
-    slow_learn(c, shape, RK_COMMIT, t3 - t2, false);
     if (c->groups) /* the group cycle's placement score reads what pods request per node */
         dra_rgroups_note_pod(c->groups, best, c->scn.mix[shape].cpu_milli,
                              c->scn.mix[shape].memory_bytes, 1);
@@ -2199,18 +2061,16 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
 {
     slot_t *s = &c->slots[si];
     int rc = DRA_OK;
-    uint64_t pre = timed ? slow_iters(c, shape, RK_RELEASE) : 0;
     hook(1);
     int64_t t0 = now_ns();
     rc = s->recd ? dra_engine_release_record(c->eng, &c->recs[si])
                 : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
     if (w)
         prefetch_releases(c, w);
-    spin(pre);
     int64_t t1 = now_ns();
-    hook(0);
     if (timed)
-        slow_learn(c, shape, RK_RELEASE, t1 - t0, false);
+        t1 = plant(c, shape, RK_RELEASE, t0, t1);
+    hook(0);
     if (c->groups)
         dra_rgroups_note_pod(c->groups, s->node, c->scn.mix[s->shape].cpu_milli,
                              c->scn.mix[s->shape].memory_bytes, -1);
@@ -2984,7 +2844,6 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     if (rc)
         return rc;
     c->measuring = !warmup;
-    spin_calibrate(c);
     hook(warmup ? DRA_RUNNER_HOOK_WARMUP : DRA_RUNNER_HOOK_REP);
     c->pods = c->claims_n = c->busy_ns = c->ok_allocs = c->checked = c->violations = 0;
     c->ok_claims = c->rej_claims = c->placed_pods = c->ok_ns = c->rej_ns = c->placed_ns = 0;
@@ -3509,15 +3368,14 @@ static int setup(ctx_t *c)
     c->chk_dig = XXH3_createState();
     if (!c->dig || !c->wl_dig || !c->rec_dig || !c->chk_dig)
         return DRA_ENOMEM;
-    /* the test hooks' spins (runner.h), calibrated once */
-    if (o->test_delay_ns || o->test_slowdown_pct > 0) {
-        spin_calibrate(c);
+    /* the planted slowdown's debts (runner.h) and its shortest spin */
+    if (o->test_slowdown_pct > 0) {
         c->slow_frac = o->test_slowdown_pct / 100.0;
-        c->slow = calloc(((size_t)c->nshapes + 1) * RK_COUNT, sizeof *c->slow);
-        if (!c->slow)
+        c->plant_debt = calloc(((size_t)c->nshapes + 1) * RK_COUNT, sizeof *c->plant_debt);
+        if (!c->plant_debt)
             return DRA_ENOMEM;
-        for (size_t i = 0; i < ((size_t)c->nshapes + 1) * RK_COUNT; i++)
-            c->slow[i].m = -1; /* cap and n stay 0 */
+        int64_t ov = timer_overhead_ns();
+        c->plant_min_ns = ov > 1 ? (double)ov : 1;
     }
     XXH3_64bits_reset(c->wl_dig);
     return frag_setup(c);
@@ -3890,7 +3748,7 @@ static void ctx_fini(ctx_t *c)
     if (c->chk_dig)
         XXH3_freeState(c->chk_dig);
     free(c->pod_hash);
-    free(c->slow);
+    free(c->plant_debt);
     free(c->rec_hash);
     free(c->rec_shape);
     free(c->reasons);

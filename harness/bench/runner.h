@@ -78,15 +78,13 @@
  * replaced by one already allocated, or a non-existent one) so the invariant checker must
  * catch it; DRA_TEST_DELAY_NS=N spins N ns per claim inside the timed node search;
  * DRA_TEST_SLOWDOWN_PCT=P (0 < P <= 100, decimals allowed) plants a slowdown of P percent: every
- * timed region (node search, commit, release, shared-claim join) spins, after its work, so that
- * on average it takes (1 + P/100) times its work: P/(100+P) of that region's mean duration for
- * the pod's shape (from the median of its first 8 regions, which do not spin, the plain mean up
- * to 256 regions, then a moving mean of weight 1/256, warm-up included, slow cases counted but a
- * sample cut at max(3 x the mean, 50 us) against preemption; its fixed point is (1 + P/100) x
- * the work). Both spins are calibrated loop iterations (no clock reads
- * inside the region; a spin's cost per call and per iteration is fitted before every
- * repetition from calls of unpredictable lengths, runner.c spin_calibrate), so a planted
- * slowdown is one of the code, not of the timer. Both are recorded in the result.
+ * timed region (node search, commit, release, shared-claim join) owes P/100 of its own time (at
+ * most 1 ms of it, against preemption) to a debt per (pod shape, region kind), and a region whose
+ * debt has reached one clock reading's cost spins on the clock, after its work and inside the
+ * region, until that much more has passed; what it spun is paid off the debt. So the planted
+ * time is P/100 of the regions' own time within one clock reading, for regions of any length
+ * (short ones spin every few regions). The fixed delay spins on the clock too. Both are
+ * recorded in the result.
  *
  * Ownership: dra_runner_run fills a dra_run_t that owns its JSON pieces and histograms
  * (dra_run_fini). The options' strings are borrowed for the duration of the call.

@@ -28,9 +28,10 @@ extern void (*dra_runner_timed_hook)(int event);
 struct dra_engine_result;
 extern void (*dra_runner_both_hook)(uint64_t pod, struct dra_engine_result *reference);
 
-/* The planted slowdown's model of a region's mean time (DRA_TEST_SLOWDOWN_PCT, runner.c
- * slow_model_learn) after learning from the n region times t[0..n) (ns, spin included) with
- * fraction f: the mean whose f / (1 + f) each next region spins. Pure; for the tests. */
-double dra_runner_slow_model_mean(const double *t, size_t n, double f);
+/* The planted slowdown's step (DRA_TEST_SLOWDOWN_PCT, runner.c plant): adds f x took (ns, a
+ * region's own time, counted at most 1 ms) to *debt and returns the ns the region spins, *debt
+ * when it has reached min_ns (one clock reading's cost), else 0; the caller then subtracts what
+ * it spun from *debt. Pure; for the tests. */
+double dra_runner_plant_due(double *debt, double f, double took, double min_ns);
 
 #endif /* DRA_RUNNER_TESTS_H */

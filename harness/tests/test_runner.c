@@ -371,38 +371,39 @@ static void test_delay_hook_recorded(void)
     dra_run_fini(&r);
 }
 
-/* The planted slowdown's model of a region's time (DRA_TEST_SLOWDOWN_PCT): the mean with its
- * tail (a model that cut each sample at 3 x its moving mean learnt about half of this one and
- * planted 7.7% for 10% on fleet-50k), no mean before 8 regions and then their median (a cold
- * first region does not count), a preempted region counted at most 50 us, and the mean bounded
- * after its first 256 samples. */
-static void test_slowdown_model(void)
+/* The planted slowdown's debt (DRA_TEST_SLOWDOWN_PCT): regions shorter than a clock reading's
+ * worth of slowdown spin every few regions and the planted total stays f x their time within one
+ * reading, overshoot paid back; a long region spins its own share at once; a preempted region
+ * counts at most 1 ms. */
+static void test_plant_debt(void)
 {
-    enum { N = 20000 };
-    static double t[N];
-    /* nine regions of 160 ns and one of 2,560 ns: mean 400 ns */
-    for (size_t i = 0; i < N; i++)
-        t[i] = i % 10 == 9 ? 2560 : 160;
-    double m = dra_runner_slow_model_mean(t, N, 0.1);
-    CHECK(m > 380 && m < 420);
-    /* the same after 100 regions: the median of the first 8 (160 ns) counts as 8 of them */
-    m = dra_runner_slow_model_mean(t, 100, 0.1);
-    CHECK(m > 360 && m < 420);
-    /* a first region of 10 ms (cold), then 300 ns: nothing before the 8th, then 300 ns */
-    for (size_t i = 0; i < 8; i++)
-        t[i] = i ? 300 : 1e7;
-    CHECK(dra_runner_slow_model_mean(t, 7, 0.1) < 0);
-    CHECK(dra_runner_slow_model_mean(t, 8, 0.1) == 300);
-    /* 2,000 regions of 300 ns, then one preempted for 5 ms: counted as 50 us */
-    for (size_t i = 0; i < 2001; i++)
-        t[i] = i == 2000 ? 5e6 : 300;
-    m = dra_runner_slow_model_mean(t, 2001, 0.1);
-    CHECK(fabs(m - (300 + (50000.0 - 300) / 256)) < 1e-6);
-    /* 256 regions of 300 ns set the bound at 4 x 1.1 x 300 ns; 20,000 of 10 us cannot pass it */
-    for (size_t i = 0; i < N; i++)
-        t[i] = i < 256 ? 300 : 10000;
-    m = dra_runner_slow_model_mean(t, N, 0.1);
-    CHECK(fabs(m - 4 * 1.1 * 300) < 1e-6);
+    /* 10,000 regions of 150 ns at 10%, a reading costing 23 ns, every spin overshooting by 7 */
+    double debt = 0, spun = 0;
+    uint32_t spins = 0;
+    for (int i = 0; i < 10000; i++) {
+        double due = dra_runner_plant_due(&debt, 0.1, 150, 23);
+        if (due > 0) {
+            CHECK(due >= 23);
+            debt -= due + 7;
+            spun += due + 7;
+            spins++;
+        }
+    }
+    CHECK(fabs(spun - 0.1 * 150 * 10000) <= 23 + 7);
+    CHECK(spins > 4000 && spins < 6000); /* 15 ns owed a region: a spin about every second */
+    /* a region of 66 us spins its own 6.6 us */
+    debt = 0;
+    CHECK(dra_runner_plant_due(&debt, 0.1, 66000, 23) == 6600);
+    /* below the shortest spin: owed, not spun */
+    debt = 0;
+    CHECK(dra_runner_plant_due(&debt, 0.1, 100, 23) == 0);
+    CHECK(debt == 10);
+    /* preempted for 5 ms: counted as 1 ms */
+    debt = 0;
+    CHECK(dra_runner_plant_due(&debt, 0.1, 5e6, 23) == 1e5);
+    /* a negative time (clock stepped) owes nothing */
+    debt = 0;
+    CHECK(dra_runner_plant_due(&debt, 0.1, -50, 23) == 0 && debt == 0);
 }
 
 /* The allocate call's time is taken inside the node search's region (its own clock: the
@@ -641,7 +642,7 @@ int main(int argc, char **argv)
     RUN(test_injected_fault_is_caught);
     RUN(test_sampled_invariants_are_seeded);
     RUN(test_delay_hook_recorded);
-    RUN(test_slowdown_model);
+    RUN(test_plant_debt);
     RUN(test_answer_time_within_search);
     RUN(test_result_round_trip);
     RUN(test_records_only_under_steady_arrivals);
