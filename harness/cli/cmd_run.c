@@ -364,9 +364,10 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 "\nthroughput  median of repetitions %.0f allocated claims/s (min %.0f, max %.0f; "
                 "what compare uses), %.0f placed pods/s\n"
                 "            pooled %.0f claims/s, %.0f pods/s (allocated claims, placed pods / "
-                "the time spent on them: node search, commit, release)\n",
+                "the time spent on them: node search, commit, release%s)\n",
                 run->claims_per_s_median, run->claims_per_s_min, run->claims_per_s_max,
-                run->pods_per_s_median, run->claims_per_s, run->pods_per_s);
+                run->pods_per_s_median, run->claims_per_s, run->pods_per_s,
+                run->groups_summary ? "; PodGroups' placing cycles and releases included" : "");
     else
         fputs("\nthroughput  no claim was allocated (every claim was rejected)\n", f);
     if (run->groups_summary) { /* the group cycles' share, and the single pods' (the rest) */

@@ -153,6 +153,7 @@ acct='.repetitions[] | . as $r | [$r.groups.entries[].shape] as $gs
 "$DRABENCH" run nvl72-gangs -n 300 -w 20 -r 2 --invariants off --progress never -o "$RT/gangs.json" > "$RT/gangs.txt"
 jq -e --arg gc train-4gpu "[$acct] | length == 2 and all" "$RT/gangs.json" > /dev/null
 jq -e '.run.method.timing_version == 3 and .throughput.group_claims_per_s.pooled > 0 and .throughput.claims_per_s.pooled < ([.repetitions[].work.allocated_claims - .repetitions[].work.group_claims] | add) / ([.repetitions[].work.allocated_ns - .repetitions[].work.group_ns] | add) * 1e9' "$RT/gangs.json" > /dev/null
+grep -q "^            pooled [0-9]* claims/s, [0-9]* pods/s (.*; PodGroups' placing cycles and releases included)$" "$RT/gangs.txt"
 grep -q '^            of which PodGroups: [0-9]* claims allocated by group cycles' "$RT/gangs.txt"
 "$RESULT_CHECK" "$RT/gangs.json"
 # groups that wait, retry, place partly and fail (rejections), with the invariants checked
