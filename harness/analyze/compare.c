@@ -500,7 +500,8 @@ static void metric_meta(const dra_rload_result_t *base, size_t nbase, const dra_
     *exact = false;
     if (strncmp(m, "latency.", 8) == 0)
         *unit = "ns";
-    else if (strcmp(m, "throughput.claims_per_s") == 0)
+    else if (strcmp(m, "throughput.claims_per_s") == 0 ||
+             strcmp(m, "throughput.group_claims_per_s") == 0)
         *unit = "claims/s";
     else if (strcmp(m, "throughput.pods_per_s") == 0)
         *unit = "pods/s";
@@ -1168,7 +1169,8 @@ static int run_hosts(run_t *x)
                 "timing definitions differ: %s has timing version %lld, %s %lld (since "
                 "version 2 throughput and latency.* count allocated claims and placed pods "
                 "only, rejections apart, and the invariant checks run outside the timed "
-                "pass)",
+                "pass; since version 3 the throughput of a scenario with PodGroups counts "
+                "the group cycles' claims and time)",
                 v1->path, (long long)v1->timing_version, v2->path, (long long)v2->timing_version);
         }
     }

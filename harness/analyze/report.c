@@ -123,6 +123,7 @@ static const struct {
     const char *metric, *title;
 } key_metrics[] = {
     {"throughput.claims_per_s", "allocated claims/s"},
+    {"throughput.group_claims_per_s", "group-cycle claims/s"},
     {"throughput.pods_per_s", "placed pods/s"},
     {"throughput.rejections_per_s", "rejections/s"},
     {"latency.pod.p50", "placed pod p50"},

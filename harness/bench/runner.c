@@ -326,6 +326,8 @@ typedef struct ctx {
      * commit, release), rejected claims and theirs (node search), placed pods (allocated or
      * joining a shared claim) and theirs */
     uint64_t ok_claims, rej_claims, placed_pods, ok_ns, rej_ns, placed_ns;
+    /* PodGroups: the group cycles' share of the counters above (runner_groups.h) */
+    dra_rg_counts_t gcounts;
     /* the check pass (runner.h step 6): on while it runs; pod_hash[pod] is the pod's decision
      * hash in the timed pass (pods below hash_cap); chk_dig the check pass's digest */
     bool checking;
@@ -2358,6 +2360,11 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     if (c->rej_claims)
         add_value(values, metrics, "throughput.rejections_per_s", per_s(c->rej_claims, c->rej_ns),
                   "claims/s", "higher", false);
+    /* PodGroups: the group cycles' share of throughput.claims_per_s on its own (claims they
+     * allocated per second of their placing cycles and members' releases) */
+    if (c->groups)
+        add_value(values, metrics, "throughput.group_claims_per_s",
+                  per_s(c->gcounts.ok_claims, c->gcounts.ok_ns), "claims/s", "higher", false);
     /* latencies: of placed pods (latency.*) and of rejected ones (rejection.*) */
     const dra_hist_t *pod = &c->rh[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_ALLOCATED)];
     const dra_hist_t *rej = &c->rh[hidx(c, c->nshapes, DRA_PHASE_POD, DRA_HOUT_UNSATISFIABLE)];
@@ -2464,6 +2471,12 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     dra_rf_put_int(work, DRA_RF_WORK_PLACED_PODS, (int64_t)c->placed_pods);
     dra_rf_put_int(work, DRA_RF_WORK_PLACED_NS, (int64_t)c->placed_ns);
     dra_rf_put_int(work, DRA_RF_WORK_CHECK_NS, (int64_t)c->check_ns);
+    if (c->groups) { /* the group cycles' share of the four above */
+        dra_rf_put_int(work, DRA_RF_WORK_GROUP_CLAIMS, (int64_t)c->gcounts.ok_claims);
+        dra_rf_put_int(work, DRA_RF_WORK_GROUP_NS, (int64_t)c->gcounts.ok_ns);
+        dra_rf_put_int(work, DRA_RF_WORK_GROUP_REJECTED_CLAIMS, (int64_t)c->gcounts.rej_claims);
+        dra_rf_put_int(work, DRA_RF_WORK_GROUP_REJECTED_NS, (int64_t)c->gcounts.rej_ns);
+    }
     json_t *oc = dra_rf_put_obj(rep, DRA_RF_REP_OUTCOMES);
     dra_rf_put_int(oc, DRA_RF_OUTCOMES_ALLOCATED, (int64_t)c->outc[0]);
     dra_rf_put_int(oc, DRA_RF_OUTCOMES_UNSATISFIABLE, (int64_t)c->outc[1]);
@@ -2987,6 +3000,15 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         c->outc[DRA_OUTCOME_UNSATISFIABLE] += gc.unsatisfiable;
         c->outc[DRA_OUTCOME_FATAL] += gc.fatal;
         c->busy_ns += gc.busy_ns;
+        /* the group cycles' claims and timed work count in the throughput beside the single
+         * pods' (runner.h, "Outcome accounting"; runner_groups.h, dra_rg_counts_t) */
+        c->ok_claims += gc.ok_claims;
+        c->ok_ns += gc.ok_ns;
+        c->rej_claims += gc.rej_claims;
+        c->rej_ns += gc.rej_ns;
+        c->placed_pods += gc.placed_pods;
+        c->placed_ns += gc.ok_ns;
+        c->gcounts = gc;
         c->run->both_groups += gc.both_cycles;
         c->run->both_group_ref_ns += gc.both_ref_ns;
         c->run->both_group_fast_ns += gc.both_fast_ns;
@@ -3035,6 +3057,12 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     r->pods_placed += c->placed_pods;
     r->placed_ns += c->placed_ns;
     r->check_ns += c->check_ns;
+    if (c->groups) {
+        r->group_claims += c->gcounts.ok_claims;
+        r->group_ns += c->gcounts.ok_ns;
+        r->group_rejected_claims += c->gcounts.rej_claims;
+        r->group_rejected_ns += c->gcounts.rej_ns;
+    }
     for (int i = 0; i < DRA_ENGINE_PATH_COUNT; i++)
         r->paths[i] += c->paths[i];
     for (int i = 0; i < DRA_SERVED_COUNT; i++)
@@ -3440,7 +3468,8 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
         dra_rf_put_int(method, DRA_RF_METHOD_ANSWER_TICK_HZ, (int64_t)(1e9 / ns_per_tick + 0.5));
     dra_rf_put_int(method, DRA_RF_METHOD_HIST_SIGFIGS, DRA_HIST_SIGFIGS);
     dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
-    dra_rf_put_int(method, DRA_RF_METHOD_TIMING_VERSION, DRA_RESULT_TIMING_VERSION);
+    dra_rf_put_int(method, DRA_RF_METHOD_TIMING_VERSION,
+                   c->groups ? DRA_RESULT_TIMING_VERSION : DRA_RESULT_TIMING_VERSION_NO_GROUPS);
     dra_rf_put_str(method, DRA_RF_METHOD_CHECKS,
                    c->inv == DRA_INV_OFF ? "off" : "untimed second pass");
     if (o->textpages) {
@@ -3542,6 +3571,15 @@ static void throughput_spread(ctx_t *c)
     dra_rf_put_num(rj, DRA_RF_TP_REJ_MEDIAN, r->rejections_per_s_median);
     dra_rf_put_num(rj, DRA_RF_TP_REJ_MIN, r->rejections_per_s_min);
     dra_rf_put_num(rj, DRA_RF_TP_REJ_MAX, r->rejections_per_s_max);
+    if (c->groups) {
+        rep_spread(c->reps, "throughput.group_claims_per_s", &r->group_claims_per_s_median,
+                   &r->group_claims_per_s_min, &r->group_claims_per_s_max);
+        json_t *gr = dra_rf_put_obj(t, DRA_RF_TP_GROUP_CLAIMS);
+        dra_rf_put_num(gr, DRA_RF_TP_GROUP_POOLED, r->group_claims_per_s);
+        dra_rf_put_num(gr, DRA_RF_TP_GROUP_MEDIAN, r->group_claims_per_s_median);
+        dra_rf_put_num(gr, DRA_RF_TP_GROUP_MIN, r->group_claims_per_s_min);
+        dra_rf_put_num(gr, DRA_RF_TP_GROUP_MAX, r->group_claims_per_s_max);
+    }
 }
 
 /* The summary's memory and placement lines as result-file objects (schema.def MEMORY,
@@ -3577,6 +3615,7 @@ static void summarize(ctx_t *c)
     r->claims_per_s = per_s(r->claims_allocated, r->allocated_ns);
     r->pods_per_s = per_s(r->pods_placed, r->placed_ns);
     r->rejections_per_s = per_s(r->claims_rejected, r->rejected_ns);
+    r->group_claims_per_s = c->groups ? per_s(r->group_claims, r->group_ns) : 0;
     r->peak_rss_bytes = peak_rss();
     throughput_spread(c);
     memory_placement_json(c);

@@ -51,6 +51,13 @@
  * placed (allocated or joined) / time on them. Latency metrics of pods (latency.pod.*,
  * latency.<shape>.*) count placed pods only, rejection.* the rejected ones, so a change that
  * lets more claims fit does not read as a slowdown.
+ * PodGroups (runner_groups.h) count the same way: a group cycle that placed members adds the
+ * claims it allocated (each placed member's own claim, and the group claims it allocated once)
+ * and its timed region (the whole placement: search and commit of every member) to the allocated
+ * side, each member's release at the group's departure too; a cycle that placed nothing adds the
+ * claims it tried and its region to the rejected side. throughput.group_claims_per_s is the
+ * groups' share alone (their claims / their time; the single pods' is the rest: work.* minus
+ * work.group_*). Result files of runs with PodGroups say timing_version 3 (rload.h).
  * Repetitions are independent samples: each measured repetition starts on a fresh engine (the
  * allocator rebuilt, the state empty), runs the warm-up pods on it (undone, not recorded), then
  * the measured workload; so the first repetition does not pay for cold caches the others skip,
@@ -244,6 +251,12 @@ typedef struct dra_run {
     double claims_per_s_median, claims_per_s_min, claims_per_s_max;
     double pods_per_s_median, pods_per_s_min, pods_per_s_max;
     double rejections_per_s_median, rejections_per_s_min, rejections_per_s_max;
+    /* PodGroups: the group cycles' share of claims_allocated / allocated_ns and claims_rejected
+     * / rejected_ns (runner_groups.h, dra_rg_counts_t), all measured repetitions; their claims
+     * per second, pooled and over the repetitions (0 without PodGroups) */
+    uint64_t group_claims, group_ns, group_rejected_claims, group_rejected_ns;
+    double group_claims_per_s, group_claims_per_s_median, group_claims_per_s_min,
+        group_claims_per_s_max;
     int64_t rej_p50, rej_p99; /* latency of rejected pods, all shapes (0 when none) */
     size_t peak_rss_bytes;    /* the process's peak resident set at the end (getrusage) */
     int64_t pod_p50, pod_p99, pod_p999, pod_max;

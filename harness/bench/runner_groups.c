@@ -594,6 +594,37 @@ static int queue_push(dra_rgroups_t *g, uint32_t inst)
     return DRA_OK;
 }
 
+/* ---- timed regions ----------------------------------------------------------------------------- */
+
+/* The groups' timed regions, one pair of clock reads per kind in these two functions only: a
+ * cycle (RG_CYCLE: the whole search and commit of one placement attempt) and a member's release
+ * (RG_RELEASE). Whatever must run inside every region of a kind (the runner's planted slowdown,
+ * runner.h test hooks) goes here: what to spin decided in rg_begin before the opening read (kept
+ * in the region), spun in rg_end before the closing one, learnt from the duration after it.
+ * timed is false, and h may be NULL, for the untimed releases at a repetition's end (no spin). */
+enum { RG_CYCLE = 0, RG_RELEASE = 1 };
+
+typedef struct rg_region {
+    int64_t t0;   /* the opening clock read */
+    uint64_t pre; /* what the region spins (0: nothing) */
+} rg_region_t;
+
+static inline void rg_begin(const dra_rg_env_t *env, const dra_rg_hooks_t *h, uint32_t mix,
+                            int kind, bool timed, rg_region_t *rg)
+{
+    (void)h, (void)mix, (void)kind, (void)timed;
+    rg->pre = 0;
+    rg->t0 = env->clock_ns();
+}
+
+/* The closing clock read of the region rg_begin opened. */
+static inline int64_t rg_end(const dra_rg_env_t *env, const dra_rg_hooks_t *h, uint32_t mix,
+                             int kind, bool timed, const rg_region_t *rg)
+{
+    (void)h, (void)mix, (void)kind, (void)timed, (void)rg;
+    return env->clock_ns();
+}
+
 /* ---- one cycle ------------------------------------------------------------------------------- */
 
 static void digest_result(const dra_rgroups_t *g, const dra_rg_hooks_t *h, uint64_t pod,
@@ -769,10 +800,11 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
     if (!env->ref_place && (rc = check_sums(g, e, &dbg_bounds)))
         return rc;
 #endif
-    int64_t t0 = env->clock_ns();
+    rg_region_t rg;
+    rg_begin(env, h, e->mix, RG_CYCLE, true, &rg);
     rc = env->ref_place ? dra_group_cycle_reference(g->ctx, &spec, &host, in->arena, &r)
                         : dra_group_cycle_fast(g->ctx, &spec, &host, in->arena, &r);
-    int64_t t1 = env->clock_ns();
+    int64_t t0 = rg.t0, t1 = rg_end(env, h, e->mix, RG_CYCLE, true, &rg);
 #if DRA_DEBUG >= 2
     if (dbg_bounds) {
         int frc = rc ? DRA_OK : check_fit(g, e, &r, dbg_bounds, "fast");
@@ -827,6 +859,19 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
             snprintf(e->reason[r.short_kind], sizeof e->reason[r.short_kind], "%s", r.reason);
     }
     bool ok = r.outcome == DRA_GROUP_PLACED || r.outcome == DRA_GROUP_PARTIAL;
+    /* the throughput's share (dra_rg_counts_t): a placing cycle's claims and time, or a failed
+     * one's as rejection work */
+    uint32_t gnew = 0; /* group claims this cycle allocated (ok) or tried (rejected) */
+    for (uint32_t k = 0; k < e->ngcl; k++)
+        gnew += !in->galloc[k] && (!ok || r.gclaim_alloc[k]);
+    if (ok) {
+        g->counts.ok_claims += r.placed + gnew;
+        g->counts.placed_pods += r.placed;
+        g->counts.ok_ns += (uint64_t)(t1 - t0);
+    } else if (r.outcome != DRA_GROUP_WAITING) {
+        g->counts.rej_claims += r.pending + gnew;
+        g->counts.rej_ns += (uint64_t)(t1 - t0);
+    }
     if (h->measuring) {
         int ho = ok ? DRA_HOUT_ALLOCATED : DRA_HOUT_UNSATISFIABLE;
         h->rec(h->ctx, e->mix, DRA_PHASE_CYCLE, ho, t1 - t0);
@@ -989,13 +1034,15 @@ static int release_inst(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_
         dra_group_member_res_t *mr = &in->mres[i];
         if (mr->kind != DRA_OUTCOME_ALLOCATED)
             continue;
-        int64_t t0 = env->clock_ns();
+        rg_region_t rg;
+        rg_begin(env, h, e->mix, RG_RELEASE, timed, &rg);
         int rc = h_release(&hs, i, mr->need, mr->node, mr->allocs, mr->nallocs);
-        int64_t t1 = env->clock_ns();
+        int64_t t0 = rg.t0, t1 = rg_end(env, h, e->mix, RG_RELEASE, timed, &rg);
         if (rc && !first)
             first = rc;
         if (timed) {
             g->counts.busy_ns += (uint64_t)(t1 - t0);
+            g->counts.ok_ns += (uint64_t)(t1 - t0); /* time spent on an allocated claim */
             if (h && h->measuring)
                 h->rec(h->ctx, e->mix, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
         }

@@ -31,6 +31,8 @@
  * unschedulable, waiting, error) and what was short; the queue; and, for each topology key of the
  * scenario's groups, its domains (values of the key) fully used, partly used and idle and the GPUs
  * stranded in partly used domains, sampled with the fragmentation samples (results/README.md).
+ * The groups' claims and timed work count in the run's throughput and rejections as the single
+ * pods' do (dra_rg_counts_t below; runner.h, "Outcome accounting").
  *
  * Ownership: the groups object owns its instances, arenas and histograms' counters; the runner
  * lends the engine, the model and the hooks per call. Errors: DRA_ENOMEM, DRA_EINVAL (a group
@@ -82,10 +84,26 @@ typedef struct dra_rg_env {
 } dra_rg_env_t;
 
 /* Per-repetition totals the runner adds to its own (pods submitted, outcomes of pod attempts,
- * claims submitted, timed work). */
+ * claims submitted, timed work), and the groups' share of the throughput (runner.h, "Outcome
+ * accounting"), as the single pods' are counted:
+ *  - ok_claims: claims a placing cycle (placed, partial) allocated: each member it placed has its
+ *    own claim (one, as a single pod's), and the group claims the cycle allocated (the group's
+ *    first placed member allocates them, the later ones share them as pods join a shared claim);
+ *    placed_pods: the members it placed;
+ *  - ok_ns: the timed region of each placing cycle (its whole search and commit, every member's)
+ *    and of each member's release at the group's departure - the time spent on those claims;
+ *  - rej_claims, rej_ns: a cycle that placed nothing (unschedulable, error) is rejection work:
+ *    the claims it tried (its pending members' own claims and the group claims not yet
+ *    allocated) and its timed region. A partial cycle's time is the allocated side's (one region
+ *    cannot be split): its unplaced members' claims are in no rate, as they are in pods_short.
+ *    A waiting cycle (a gang short of minCount, not tried) is in neither, as a single pod
+ *    decided without a placement.
+ * Only timed regions count: the cycle's and each release's clock reads (run_cycle, release_inst),
+ * never the bookkeeping, checks or reference look-ups around them. */
 typedef struct dra_rg_counts {
     uint64_t pods, claims, allocated, unsatisfiable, fatal;
     uint64_t busy_ns;
+    uint64_t ok_claims, ok_ns, rej_claims, rej_ns, placed_pods;
     /* --allocator both: group cycles compared, the literal reference cycles' time and the
      * deciding cycles' time */
     uint64_t both_cycles, both_ref_ns, both_fast_ns;

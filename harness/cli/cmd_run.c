@@ -364,11 +364,23 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 "\nthroughput  median of repetitions %.0f allocated claims/s (min %.0f, max %.0f; "
                 "what compare uses), %.0f placed pods/s\n"
                 "            pooled %.0f claims/s, %.0f pods/s (allocated claims, placed pods / "
-                "the time spent on them: node search, commit, release)\n",
+                "the time spent on them: node search, commit, release%s)\n",
                 run->claims_per_s_median, run->claims_per_s_min, run->claims_per_s_max,
-                run->pods_per_s_median, run->claims_per_s, run->pods_per_s);
+                run->pods_per_s_median, run->claims_per_s, run->pods_per_s,
+                run->groups_summary ? "; PodGroups' placing cycles and releases included" : "");
     else
         fputs("\nthroughput  no claim was allocated (every claim was rejected)\n", f);
+    if (run->groups_summary) { /* the group cycles' share, and the single pods' (the rest) */
+        uint64_t sc = run->claims_allocated - run->group_claims;
+        uint64_t sn = run->allocated_ns - run->group_ns;
+        fprintf(f,
+                "            of which PodGroups: %llu claims allocated by group cycles (members' "
+                "own and group claims), %.0f claims/s of their placing cycles and releases "
+                "(median of repetitions %.0f); single pods: %llu claims, %.0f claims/s\n",
+                (unsigned long long)run->group_claims, run->group_claims_per_s,
+                run->group_claims_per_s_median, (unsigned long long)sc,
+                sc && sn ? (double)sc / ((double)sn / 1e9) : 0.0);
+    }
     if (run->claims_rejected) {
         char a[32], b[32];
         fmt_ns((double)run->rej_p50, a, sizeof a);
@@ -378,6 +390,11 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                 "pooled %.0f/s; rejected pod latency p50 %s, p99 %s\n",
                 run->rejections_per_s_median, run->rejections_per_s_min, run->rejections_per_s_max,
                 run->rejections_per_s, a, b);
+        if (run->group_rejected_claims)
+            fprintf(f, "            of which PodGroups: %llu claims of group cycles that placed "
+                       "nothing, in %.3f ms\n",
+                    (unsigned long long)run->group_rejected_claims,
+                    (double)run->group_rejected_ns / 1e6);
     }
     print_spread_warning(f, run);
     fprintf(f, "outcomes    %llu allocated, %llu unsatisfiable, %llu node failure, %llu fatal\n",

@@ -51,9 +51,15 @@
  *     invariant checks ran between the timed pods;
  * 2 - throughput counts allocated claims (placed pods) per second of the time spent on them,
  *     rejections have their own rate and rejection.* latencies, latency.* are of placed pods
- *     only, and the checks run in an untimed second pass (runner.h).
+ *     only, and the checks run in an untimed second pass (runner.h);
+ * 3 - as 2, and on a scenario with PodGroups (mix entries with `group`) the group cycles' claims
+ *     and timed work count in the throughput and rejections (runner_groups.h, dra_rg_counts_t);
+ *     before, throughput.claims_per_s of such a run counted its single pods only. A run without
+ *     PodGroups still writes version 2: nothing of its timings changed, and its files compare
+ *     with older ones.
  * Timings of different versions are not compared (compare refuses them, as across hosts). */
-#define DRA_RESULT_TIMING_VERSION 2
+#define DRA_RESULT_TIMING_VERSION 3
+#define DRA_RESULT_TIMING_VERSION_NO_GROUPS 2 /* what a run without PodGroups writes */
 
 /* Direction of a metric (`better` in the catalogue). */
 enum {

@@ -107,7 +107,7 @@ grep -q '^scenario    runner-cli-small' "$RT/delay.txt"
 dra_runner_cli_test(cli_outcome_accounting [=[
 sed 's/count: 40/count: 60/' "$RT/small.yaml" > "$RT/over.yaml"
 "$DRABENCH" run "$RT/over.yaml" -q -w 0 --progress never -o "$RT/over.json" > /dev/null
-jq -e '.run.method.timing_version == 2' "$RT/over.json" > /dev/null
+jq -e '.run.method.timing_version == 2 and (.throughput | has("group_claims_per_s") | not) and ([.repetitions[] | .work | has("group_claims") or has("group_ns") | not] | all)' "$RT/over.json" > /dev/null
 jq -e '[.repetitions[] | .work.allocated_claims + .work.rejected_claims == .claims and .work.allocated_claims == .outcomes.allocated and .work.rejected_claims > 0 and .work.allocated_ns + .work.rejected_ns == .busy_ns] | all' "$RT/over.json" > /dev/null
 jq -e '[.repetitions[] | (.values["throughput.claims_per_s"] - .work.allocated_claims / .work.allocated_ns * 1e9 | fabs) < 1e-6 * .values["throughput.claims_per_s"] and (.values["throughput.rejections_per_s"] - .work.rejected_claims / .work.rejected_ns * 1e9 | fabs) < 1e-6 * .values["throughput.rejections_per_s"]] | all' "$RT/over.json" > /dev/null
 jq -e '[.repetitions[] | . as $r | ($r.histograms[] | select(.name == "all/pod/allocated") | .p50) == $r.values["latency.pod.p50"] and ($r.histograms[] | select(.name == "all/pod/unsatisfiable") | .p50) == $r.values["rejection.pod.p50"]] | all' "$RT/over.json" > /dev/null
@@ -121,6 +121,47 @@ jq -e '.repetitions[0].values["throughput.claims_per_s"] == null and .repetition
 grep -q '^throughput  no claim was allocated' "$RT/unsat.txt"
 grep -q '^rejections  median of repetitions [0-9]* rejected claims/s' "$RT/unsat.txt"
 "$RESULT_CHECK" "$RT/unsat.json"
+]=])
+
+# PodGroups count in the throughput as single pods do (runner.h, "Outcome accounting";
+# runner_groups.h, dra_rg_counts_t): a placing cycle's claims (each placed member's own, and the
+# group claim its first member allocates) and its timed region, each member's release; a cycle
+# that placed nothing is rejection work. Counted here from the histograms: placed members are
+# <entry>/pod/allocated, placing cycles <entry>/cycle/allocated (with the group claim of the
+# entry named gc, a gang placed whole), single pods the other shapes; times are the histograms'
+# sums (mean x count, bucket midpoints: within 1%).
+dra_runner_cli_test(cli_group_accounting [=[
+acct='.repetitions[] | . as $r | [$r.groups.entries[].shape] as $gs
+  | [$r.histograms[] | select(.shape != "all")] as $h
+  | def cnt(f): [$h[] | select(f) | .count] | add // 0;
+    def sum(f): [$h[] | select(f) | .mean * .count] | add // 0;
+    def near(a; b): (a - b | fabs) <= 0.01 * ([a, b] | max) + 200;
+  (cnt(.phase == "pod" and .outcome == "allocated" and (.shape | IN($gs[]))) + cnt(.name == $gc + "/cycle/allocated")) as $gclaims
+  | cnt(.phase == "pod" and .outcome == "allocated" and (.shape | IN($gs[]) | not)) as $sclaims
+  | (sum(.phase == "cycle" and .outcome == "allocated") + sum(.phase == "release" and (.shape | IN($gs[])))) as $gns
+  | (sum(.phase == "pod" and .outcome == "allocated" and (.shape | IN($gs[]) | not)) + sum(.phase == "release" and (.shape | IN($gs[]) | not))) as $sns
+  | $gclaims > 0 and $r.work.group_claims == $gclaims and $r.work.allocated_claims == $gclaims + $sclaims
+    and near($r.work.group_ns; $gns) and near($r.work.allocated_ns - $r.work.group_ns; $sns)
+    and $r.work.allocated_ns >= $r.work.group_ns and $r.work.group_ns >= 0.99 * sum(.phase == "cycle" and .outcome == "allocated")
+    and near($r.work.group_rejected_ns; sum(.phase == "cycle" and .outcome == "unsatisfiable"))
+    and $r.work.group_rejected_claims >= cnt(.name == $gc + "/cycle/unsatisfiable") * (1 + ($r.groups.entries[] | select(.shape == $gc) | .pods))
+    and $r.work.group_rejected_claims <= cnt(.phase == "pod" and .outcome == "unsatisfiable" and (.shape | IN($gs[]))) + cnt(.name == $gc + "/cycle/unsatisfiable")
+    and $r.work.rejected_claims >= $r.work.group_rejected_claims and $r.work.rejected_ns >= $r.work.group_rejected_ns
+    and ($r.values["throughput.claims_per_s"] - $r.work.allocated_claims / $r.work.allocated_ns * 1e9 | fabs) < 1e-6 * $r.values["throughput.claims_per_s"]
+    and ($r.values["throughput.group_claims_per_s"] - $r.work.group_claims / $r.work.group_ns * 1e9 | fabs) < 1e-6 * $r.values["throughput.group_claims_per_s"]'
+# a gang scenario: 16-pod gangs with a group claim beside single pods
+"$DRABENCH" run nvl72-gangs -n 300 -w 20 -r 2 --invariants off --progress never -o "$RT/gangs.json" > "$RT/gangs.txt"
+jq -e --arg gc train-4gpu "[$acct] | length == 2 and all" "$RT/gangs.json" > /dev/null
+jq -e '.run.method.timing_version == 3 and .throughput.group_claims_per_s.pooled > 0 and .throughput.claims_per_s.pooled < ([.repetitions[].work.allocated_claims - .repetitions[].work.group_claims] | add) / ([.repetitions[].work.allocated_ns - .repetitions[].work.group_ns] | add) * 1e9' "$RT/gangs.json" > /dev/null
+grep -q "^            pooled [0-9]* claims/s, [0-9]* pods/s (.*; PodGroups' placing cycles and releases included)$" "$RT/gangs.txt"
+grep -q '^            of which PodGroups: [0-9]* claims allocated by group cycles' "$RT/gangs.txt"
+"$RESULT_CHECK" "$RT/gangs.json"
+# groups that wait, retry, place partly and fail (rejections), with the invariants checked
+"$DRABENCH" run harness/tests/data/groups-small.yaml -w 0 -r 1 --progress never -o "$RT/gsmall.json" > "$RT/gsmall.txt"
+jq -e --arg gc clique-gang "[$acct] | length == 1 and all" "$RT/gsmall.json" > /dev/null
+jq -e '.repetitions[0].work.group_rejected_claims > 0 and .repetitions[0].groups.entries[0].unschedulable > 0' "$RT/gsmall.json" > /dev/null
+grep -q '^            of which PodGroups: [0-9]* claims of group cycles that placed nothing' "$RT/gsmall.txt"
+"$RESULT_CHECK" "$RT/gsmall.json"
 ]=])
 
 # Invariant checks run in an untimed second pass over the same decisions: all and off make the
