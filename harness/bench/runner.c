@@ -439,8 +439,8 @@ static inline void rec(ctx_t *c, uint32_t shape, int phase, int out, int64_t v)
 
 /* ---- test hooks: the planted slowdown ------------------------------------------------------ */
 
-/* The timed regions a planted slowdown stretches. */
-enum { RK_SEARCH = 0, RK_COMMIT, RK_RELEASE, RK_JOIN, RK_COUNT };
+/* The timed regions a planted slowdown stretches (RK_CYCLE: a PodGroup's placement attempt). */
+enum { RK_SEARCH = 0, RK_COMMIT, RK_RELEASE, RK_JOIN, RK_CYCLE, RK_COUNT };
 
 /* n iterations of an empty loop the compiler keeps (no clock read, no memory traffic). */
 static inline void spin(uint64_t n)
@@ -474,6 +474,7 @@ static inline int64_t plant(ctx_t *c, uint32_t shape, int kind, int64_t t0, int6
 {
     if (DRA_LIKELY(c->slow_frac <= 0) || c->checking)
         return t1;
+    shape = shape < c->nshapes ? shape : c->nshapes;
     double *debt = &c->plant_debt[(size_t)shape * RK_COUNT + (size_t)kind];
     double due = dra_runner_plant_due(debt, c->slow_frac, (double)(t1 - t0), c->plant_min_ns);
     if (!(due > 0))
@@ -2802,6 +2803,13 @@ static void rg_check(void *ctx, uint64_t pod, uint32_t node, dra_claim_t *const 
                   i < rep.nkept ? rep.first[i] : "(further violation)");
 }
 
+/* The planted slowdown in a group's timed region (runner_groups.h): a cycle owes to its own debt,
+ * a member's release to its shape's release debt. */
+static int64_t rg_plant(void *ctx, uint32_t mix, int kind, int64_t t0, int64_t t1)
+{
+    return plant(ctx, mix, kind == DRA_RG_CYCLE ? RK_CYCLE : RK_RELEASE, t0, t1);
+}
+
 static void rg_env(ctx_t *c, dra_rg_env_t *env, dra_rg_hooks_t *h, bool compare)
 {
     env->m = &c->model;
@@ -2818,6 +2826,7 @@ static void rg_env(ctx_t *c, dra_rg_env_t *env, dra_rg_hooks_t *h, bool compare)
     h->decision = rg_decision;
     h->violation = rg_violation;
     h->check = rg_check;
+    h->plant = rg_plant;
 }
 
 static int group_arrive(ctx_t *c, dra_workload_t *w, const dra_wl_event_t *ev, bool *placed)

@@ -85,7 +85,8 @@
  * replaced by one already allocated, or a non-existent one) so the invariant checker must
  * catch it; DRA_TEST_DELAY_NS=N spins N ns per claim inside the timed node search;
  * DRA_TEST_SLOWDOWN_PCT=P (0 < P <= 100, decimals allowed) plants a slowdown of P percent: every
- * timed region (node search, commit, release, shared-claim join) owes P/100 of its own time (at
+ * timed region (node search, commit, release, shared-claim join; a PodGroup's placement cycle
+ * and its members' releases) owes P/100 of its own time (at
  * most 1 ms of it, against preemption) to a debt per (pod shape, region kind), and a region whose
  * debt has reached one clock reading's cost spins on the clock, after its work and inside the
  * region, until that much more has passed; what it spun is paid off the debt. So the planted

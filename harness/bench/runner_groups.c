@@ -597,23 +597,17 @@ static int queue_push(dra_rgroups_t *g, uint32_t inst)
 /* ---- timed regions ----------------------------------------------------------------------------- */
 
 /* The groups' timed regions, one pair of clock reads per kind in these two functions only: a
- * cycle (RG_CYCLE: the whole search and commit of one placement attempt) and a member's release
- * (RG_RELEASE). Whatever must run inside every region of a kind (the runner's planted slowdown,
- * runner.h test hooks) goes here: what to spin decided in rg_begin before the opening read (kept
- * in the region), spun in rg_end before the closing one, learnt from the duration after it.
- * timed is false, and h may be NULL, for the untimed releases at a repetition's end (no spin). */
-enum { RG_CYCLE = 0, RG_RELEASE = 1 };
-
+ * cycle (DRA_RG_CYCLE: the whole search and commit of one placement attempt) and a member's
+ * release (DRA_RG_RELEASE). What must run inside every region of a kind goes here: the runner's
+ * planted slowdown (h->plant, runner.h test hooks) after the closing read, which it may move
+ * later. timed is false, and h may be NULL, for the untimed releases at a repetition's end
+ * (nothing planted). */
 typedef struct rg_region {
-    int64_t t0;   /* the opening clock read */
-    uint64_t pre; /* what the region spins (0: nothing) */
+    int64_t t0; /* the opening clock read */
 } rg_region_t;
 
-static inline void rg_begin(const dra_rg_env_t *env, const dra_rg_hooks_t *h, uint32_t mix,
-                            int kind, bool timed, rg_region_t *rg)
+static inline void rg_begin(const dra_rg_env_t *env, rg_region_t *rg)
 {
-    (void)h, (void)mix, (void)kind, (void)timed;
-    rg->pre = 0;
     rg->t0 = env->clock_ns();
 }
 
@@ -621,8 +615,10 @@ static inline void rg_begin(const dra_rg_env_t *env, const dra_rg_hooks_t *h, ui
 static inline int64_t rg_end(const dra_rg_env_t *env, const dra_rg_hooks_t *h, uint32_t mix,
                              int kind, bool timed, const rg_region_t *rg)
 {
-    (void)h, (void)mix, (void)kind, (void)timed, (void)rg;
-    return env->clock_ns();
+    int64_t t1 = env->clock_ns();
+    if (timed && h && h->plant)
+        t1 = h->plant(h->ctx, mix, kind, rg->t0, t1);
+    return t1;
 }
 
 /* ---- one cycle ------------------------------------------------------------------------------- */
@@ -801,10 +797,10 @@ static int run_cycle(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_hoo
         return rc;
 #endif
     rg_region_t rg;
-    rg_begin(env, h, e->mix, RG_CYCLE, true, &rg);
+    rg_begin(env, &rg);
     rc = env->ref_place ? dra_group_cycle_reference(g->ctx, &spec, &host, in->arena, &r)
                         : dra_group_cycle_fast(g->ctx, &spec, &host, in->arena, &r);
-    int64_t t0 = rg.t0, t1 = rg_end(env, h, e->mix, RG_CYCLE, true, &rg);
+    int64_t t0 = rg.t0, t1 = rg_end(env, h, e->mix, DRA_RG_CYCLE, true, &rg);
 #if DRA_DEBUG >= 2
     if (dbg_bounds) {
         int frc = rc ? DRA_OK : check_fit(g, e, &r, dbg_bounds, "fast");
@@ -1035,9 +1031,9 @@ static int release_inst(dra_rgroups_t *g, const dra_rg_env_t *env, const dra_rg_
         if (mr->kind != DRA_OUTCOME_ALLOCATED)
             continue;
         rg_region_t rg;
-        rg_begin(env, h, e->mix, RG_RELEASE, timed, &rg);
+        rg_begin(env, &rg);
         int rc = h_release(&hs, i, mr->need, mr->node, mr->allocs, mr->nallocs);
-        int64_t t0 = rg.t0, t1 = rg_end(env, h, e->mix, RG_RELEASE, timed, &rg);
+        int64_t t0 = rg.t0, t1 = rg_end(env, h, e->mix, DRA_RG_RELEASE, timed, &rg);
         if (rc && !first)
             first = rc;
         if (timed) {

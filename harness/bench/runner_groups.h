@@ -69,7 +69,15 @@ typedef struct dra_rg_hooks {
      * sampling); returns violations found */
     void (*check)(void *ctx, uint64_t pod, uint32_t node, dra_claim_t *const *claims,
                   dra_allocation_t *const *a, uint32_t n);
+    /* the planted slowdown (runner.h test hooks), NULL for none: a timed region of kind
+     * (DRA_RG_CYCLE, DRA_RG_RELEASE) of mix entry `mix` opened at t0 and read t1 after its work;
+     * returns the reading that closes it (t1, or later when it spun) */
+    int64_t (*plant)(void *ctx, uint32_t mix, int kind, int64_t t0, int64_t t1);
 } dra_rg_hooks_t;
+
+/* The groups' timed region kinds (dra_rg_hooks_t.plant): a cycle's search and commit of one
+ * placement attempt, a member's release. */
+enum { DRA_RG_CYCLE = 0, DRA_RG_RELEASE = 1 };
 
 /* What the placement runs on (the runner's engine and allocators, per repetition). */
 typedef struct dra_rg_env {

@@ -193,6 +193,14 @@ q=$(jq '[.repetitions[].work.allocated_ns] | min' "$RT/slow.json")
 echo "best repetition's allocated_ns: plain $p, planted 100%: $q"
 test "$q" -gt $((5 * p / 4))
 "$RESULT_CHECK" "$RT/slow.json"
+# the PodGroups' regions too (placement cycles, members' releases)
+"$DRABENCH" run nvl72-gangs -n 300 -q -r 3 --invariants off -o "$RT/gplain.json"
+DRA_TEST_SLOWDOWN_PCT=100 "$DRABENCH" run nvl72-gangs -n 300 -q -r 3 --invariants off -o "$RT/gslow.json"
+test "$(jq -r .digest "$RT/gplain.json")" = "$(jq -r .digest "$RT/gslow.json")"
+p=$(jq '[.repetitions[].work.group_ns] | min' "$RT/gplain.json")
+q=$(jq '[.repetitions[].work.group_ns] | min' "$RT/gslow.json")
+echo "best repetition's group_ns: plain $p, planted 100%: $q"
+test "$p" -gt 0; test "$q" -gt $((5 * p / 4))
 ]=])
 
 # SIGINT stops at a pod boundary and still writes a valid file marked "interrupted".
