@@ -159,10 +159,8 @@ static uint32_t hint_row(const dra_engine_t *e, const dra_result_t *res)
 /* Start loading the engine's per-row columns of table row r that a commit or release changes. */
 static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
 {
-    __builtin_prefetch(&e->use[r], 1);
-    __builtin_prefetch(&e->rowsigs[r]);
+    __builtin_prefetch(&e->rs[r], 1); /* use, failing entries, signatures, model node */
     __builtin_prefetch(&e->avb[r >> 6], 1);
-    __builtin_prefetch(&e->t->node[r]);
     __builtin_prefetch(&e->t->flags[r]);
     if (e->rc_pat)
         __builtin_prefetch(&e->rc_pat[r]);
@@ -181,7 +179,7 @@ static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
  * Hints only. */
 static void prefetch_counters(const dra_engine_t *e, uint32_t r)
 {
-    if (!e->rc_pat || e->rc_pat[r] == NONE || !e->nfail)
+    if (!e->rc_pat || e->rc_pat[r] == NONE || !e->nfail_on)
         return;
     uint32_t st = e->ctr_set[e->rc_base[r]], b = e->set_ctr0[st], n = e->set_nctr[st];
     if (e->cl_v64) { /* 8 bytes a remainder's copy, what the charge moves (counters.c) */
@@ -200,14 +198,9 @@ static void prefetch_counters(const dra_engine_t *e, uint32_t r)
     uint32_t lo = e->set_rspan[2 * st], hi = e->set_rspan[2 * st + 1];
     if (!e->sr_n[st] || hi < lo || hi - lo >= PREFETCH_SET_ROWS)
         return;
-    for (uint32_t q = lo; q <= hi; q += 16) { /* 4 bytes a row */
-        __builtin_prefetch(&e->nfail[q], 1);
-        __builtin_prefetch(&e->use[q]);
-        __builtin_prefetch(&e->rowsigs[q]);
-    }
-    __builtin_prefetch(&e->nfail[hi], 1);
-    __builtin_prefetch(&e->use[hi]);
-    __builtin_prefetch(&e->rowsigs[hi]);
+    for (uint32_t q = lo; q <= hi; q += 4) /* 16 bytes a row record */
+        __builtin_prefetch(&e->rs[q], 1);
+    __builtin_prefetch(&e->rs[hi], 1);
     __builtin_prefetch(&e->avb[lo >> 6], 1);
     __builtin_prefetch(&e->avb[hi >> 6], 1);
 }
@@ -281,7 +274,7 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
             uint32_t r = hint_row(e, &a[i]->results[j]);
             if (r != NONE && !dra__row_multi(e, r))
-                sigs |= e->rowsigs[r];
+                sigs |= e->rs[r].sigs;
         }
     prefetch_node_sigs(e, node, sigs);
 }
@@ -308,7 +301,7 @@ static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *r
         return false;
     rc->rows[e->rec_n].srow = vrow;
     rc->rows[e->rec_n++].row = row;
-    rc->sigs |= e->rowsigs[row]; /* read by the commit just now: for the release's look-ahead */
+    rc->sigs |= e->rs[row].sigs; /* read by the commit just now: for the release's look-ahead */
     return true;
 }
 
@@ -432,7 +425,7 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
                 __builtin_prefetch(d->caps);
             if (!dra__row_multi(e, r))
                 continue;
-            for (uint32_t m = e->rowsigs[r]; m; m &= m - 1)
+            for (uint32_t m = e->rs[r].sigs; m; m &= m - 1)
                 if (e->sigs[__builtin_ctz(m)].capbody) {
                     __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[r >> 6]);
                     sigs |= m & -m;
@@ -554,7 +547,7 @@ static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_
                 e->rec_capmask |= 1u << i;
         e->rec_capmask_n = e->nsigs;
     }
-    rc->sigs |= e->rowsigs[row] & e->rec_capmask;
+    rc->sigs |= e->rs[row].sigs & e->rec_capmask;
     return true;
 }
 
@@ -660,26 +653,25 @@ static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sig
 }
 
 /* Start loading what row r's release reads a step after its per-row columns: its group in every
- * matchAttribute signature of sigs (the row's group byte), its failing-entry count and its
- * counters' base (partitionable devices). */
+ * matchAttribute signature of sigs (the row's group byte) and its counters' base (partitionable
+ * devices; its failing-entry count is in its row record, started with its use). */
 static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
 {
     for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) /* matchAttribute signatures only */
         __builtin_prefetch(&e->sigs[__builtin_ctz(m)].grp[r]);
-    if (e->nfail)
-        __builtin_prefetch(&e->nfail[r], 1);
     if (e->rc_pat)
         __builtin_prefetch(&e->rc_base[r]);
     if (e->rc_span) /* its set's counters, for the pass over their records (counters.c) */
         __builtin_prefetch(&e->rc_span[2 * r]);
 }
 
-/* Lines of a node's per-row columns the look-ahead starts at most (each 16 rows). */
-#define REC_NODE_LINES 4
+/* Lines of a node's row records the look-ahead starts at most (each 4 rows; the 8 lines of
+ * failing-entry counts and use it started before they were one record, 64 rows a column). */
+#define REC_NODE_LINES 8
 
 /* The lines row r's release reads that the lines rec_prefetch_row / rec_prefetch_node started
- * name: the row's group count in each matchAttribute signature of sigs, the model node of its
- * table node, and the remainder and record (cut) of each counter it consumes. */
+ * name: the row's group count in each matchAttribute signature of sigs, and the remainder and
+ * record (cut) of each counter it consumes (its model node is in its row record). */
 static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r, uint32_t sigs)
 {
     for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) { /* matchAttribute signatures only */
@@ -687,9 +679,6 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
         if (s->grp[r] != GRP_NONE)
             __builtin_prefetch(&s->gcnt[s->gfirst[node] + s->grp[r]], 1);
     }
-    uint32_t tn = e->t->node[r];
-    if (tn != NONE && !e->mnode_id) /* else dra__row_node does not read it */
-        __builtin_prefetch(&e->mnode[tn]);
     if (!e->rc_pat || e->rc_pat[r] == NONE)
         return;
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++) {
@@ -703,16 +692,15 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
         __builtin_prefetch(&e->ctrs[e->rc_span[2 * r + 1] - 1]);
     }
     /* the counters' refund flips the fit of the device's siblings: rows of the same node, whose
-     * failing-entry counts and use the cut's move reads (a few lines of each column) */
-    if (tn == NONE || !e->nfail)
+     * failing-entry counts and use the cut's move reads (a few lines of their records) */
+    uint32_t tn = e->t->node[r];
+    if (tn == NONE || !e->nfail_on)
         return;
     uint32_t b = e->t->nodes[tn].begin, end = e->t->nodes[tn].end;
-    if (end - b > 64 * REC_NODE_LINES / sizeof *e->nfail)
-        end = b + 64 * REC_NODE_LINES / (uint32_t)sizeof *e->nfail;
-    for (uint32_t q = b & ~15u; q < end; q += 16) {
-        __builtin_prefetch(&e->nfail[q], 1);
-        __builtin_prefetch(&e->use[q]);
-    }
+    if (end - b > 64 * REC_NODE_LINES / sizeof *e->rs)
+        end = b + 64 * REC_NODE_LINES / (uint32_t)sizeof *e->rs;
+    for (uint32_t q = b & ~3u; q < end; q += 4)
+        __builtin_prefetch(&e->rs[q], 1);
 }
 
 /* Stages 1 and 2 of dra_engine_prefetch_record (e not NULL, stage 1 or 2; fast: the engine's
@@ -757,10 +745,8 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
              * packing policy's next pod of the shape), which finds its row through it */
             if (sr && sr <= e->nord)
                 __builtin_prefetch(&e->ord_row[sr - 1]);
-            __builtin_prefetch(&e->use[row], 1);
-            __builtin_prefetch(&e->rowsigs[row]);
+            __builtin_prefetch(&e->rs[row], 1); /* use, failing entries, signatures, node */
             __builtin_prefetch(&e->avb[row >> 6], 1);
-            __builtin_prefetch(&e->t->node[row]);
             if (e->beh.cc) /* else a release by record does not read it (dra__row_multi) */
                 __builtin_prefetch(&e->t->flags[row]);
             if (e->rc_pat)
@@ -776,10 +762,10 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
         /* again (stage 1 started it too): started two releases ahead only, the line was gone
          * again at the release for more than half of the rows (callgrind with every hint
          * made a load); started here as well, it stays */
-        __builtin_prefetch(&e->use[row], 1);
+        __builtin_prefetch(&e->rs[row], 1);
         if (fast)
             dra_fast_prefetch_pool(e->alloc->fast, r->rows[i].srow);
-        rec_prefetch_groups(e, node, row, sigs & e->rowsigs[row]);
+        rec_prefetch_groups(e, node, row, sigs & e->rs[row].sigs);
     }
     if (!ns)
         return;
@@ -797,7 +783,7 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
     __builtin_prefetch(&e->cx[e->cx_off[row]], 1);
     __builtin_prefetch(&e->cxn[e->cx_off[row]], 1);
     __builtin_prefetch(&e->rowcfit[row], 1);
-    for (uint32_t m = sigs & e->rowsigs[row]; m; m &= m - 1)
+    for (uint32_t m = sigs & e->rs[row].sigs; m; m &= m - 1)
         __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[row >> 6]);
 }
 

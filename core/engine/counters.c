@@ -699,7 +699,7 @@ static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, int64_t
     uint32_t j = k->cut, row0 = k->row0, m = *n;
     const dra__clent_t *cl = e->cl;
     const int64_t *cv = e->cl_v;
-    uint32_t *restrict nfail = e->nfail;
+    dra__rowst_t *restrict rs = e->rs;
 #if DRA_DEBUG
     uint32_t j0 = j;
 #endif
@@ -709,26 +709,26 @@ static void counter_moved(dra_engine_t *e, dra__ctr_t *k, dra__aq_t now, int64_t
             for (; cv[j - 1] > v; j--) {
                 uint32_t q = row0 + cl[j - 1].k;
                 flip[m] = q;
-                m += nfail[q]++ == 0;
+                m += rs[q].nfail++ == 0;
             }
         } else {
             for (; cv[j] <= v; j++) {
                 uint32_t q = row0 + cl[j].k;
                 flip[m] = q;
-                m += --nfail[q] == 0;
+                m += --rs[q].nfail == 0;
             }
         }
     } else if (down) {
         for (; e->amts[cl[j - 1].amt] > now; j--) {
             uint32_t q = row0 + cl[j - 1].k;
             flip[m] = q;
-            m += nfail[q]++ == 0;
+            m += rs[q].nfail++ == 0;
         }
     } else {
         for (; e->amts[cl[j].amt] <= now; j++) {
             uint32_t q = row0 + cl[j].k;
             flip[m] = q;
-            m += --nfail[q] == 0;
+            m += --rs[q].nfail == 0;
         }
     }
 #if DRA_DEBUG
@@ -844,10 +844,10 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
 #undef CUT_MOVES
     uint64_t after = rose ? set_fails(e, c0, c1) : before | up;
     e->set_fm[c0] = after;
-    uint32_t *restrict nfail = e->nfail;
+    dra__rowst_t *restrict rs = e->rs;
     for (uint64_t m = before ^ after; m; m &= m - 1) {
-        uint32_t q = row0 + (uint32_t)__builtin_ctzll(m), was = nfail[q];
-        nfail[q] = was ^ DRA__NFAIL_CTR;
+        uint32_t q = row0 + (uint32_t)__builtin_ctzll(m), was = rs[q].nfail;
+        rs[q].nfail = was ^ DRA__NFAIL_CTR;
         if (!was || was == DRA__NFAIL_CTR)
             e->cflip[n++] = q;
     }
@@ -903,7 +903,7 @@ bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
 
 bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
 {
-    if (!e->ctrs || !e->nfail)
+    if (!e->ctrs || !e->nfail_on)
         return true;
     /* every remainder recomputed: the set's capacity less the entries of the rows in use */
     dra__aq_t *want = dra_mem_malloc(((size_t)e->nctrs + 1) * sizeof *want);
@@ -915,7 +915,7 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
         for (uint32_t k = 0; k < e->set_nctr[st]; k++)
             want[e->set_ctr0[st] + k] = dra__aq_from(&e->set_def[st]->counters[k].value);
     for (uint32_t r = 0; r < e->t->nrows; r++)
-        if (e->use[r])
+        if (e->rs[r].use)
             for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
                 want[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
     bool ok = true;
@@ -960,7 +960,7 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
  * for a device with counter consumption (a multi-allocatable one while it has no capacity in
  * use), before the counters, per consumesCounters entry and per counter set separately, against
  * the set's state: the devices in use of the pool folded in slice order (the baseline, the same
- * devices the engine counts in use: exclusive allocations and shares, use[]) and the devices
+ * devices the engine counts in use: exclusive allocations and shares, rs[r].use) and the devices
  * picked before in the same call. The fold keeps "every device so far declared no groups" from
  * its first device on, else the intersection of the group lists of the devices with groups
  * (a device without groups changes nothing), and admits a device without groups only into an
@@ -997,7 +997,7 @@ static void cg_state(const dra_engine_t *e, uint32_t s, uint8_t *kind, uint64_t 
     uint64_t x = ~(uint64_t)0;
     for (uint32_t j = e->cgm_off[s]; j < e->cgm_off[s + 1]; j++) {
         uint32_t q = e->cgm[j];
-        if (!e->use[e->rec_row[q]])
+        if (!e->rs[e->rec_row[q]].use)
             continue;
         if (e->rec_grp[q]) {
             ng++;
@@ -1071,7 +1071,7 @@ static void cg_count(dra_engine_t *e, uint32_t i, int delta)
 bool dra__cg_set_refresh(dra_engine_t *e, uint32_t i)
 {
     uint32_t s = e->rec_set[i];
-    cg_count(e, i, e->use[e->rec_row[i]] ? 1 : -1);
+    cg_count(e, i, e->rs[e->rec_row[i]].use ? 1 : -1);
     uint8_t kind;
     uint64_t m;
     cg_state_counted(e, s, &kind, &m);
@@ -1089,9 +1089,9 @@ bool dra__cg_row_refresh(dra_engine_t *e, uint32_t r)
         return false;
     e->cg_row[r] ^= DRA__CG_REF;
     if (now)
-        e->nfail[r]++;
+        e->rs[r].nfail++;
     else
-        e->nfail[r]--;
+        e->rs[r].nfail--;
     return true;
 }
 
@@ -1245,7 +1245,7 @@ static int counters_groups(dra_engine_t *e, const setdict_t *sd)
     if (!(e->cg_cnt = dra_arena_calloc(a, (size_t)ncnt + 1, sizeof *e->cg_cnt, 8)))
         return DRA_ENOMEM;
     for (uint32_t i = 0; i < n; i++)
-        if (e->use[e->rec_row[i]])
+        if (e->rs[e->rec_row[i]].use)
             cg_count(e, i, 1);
     for (uint32_t s = 0; s < e->nsets; s++)
         cg_state_counted(e, s, &e->cg_kind[s], &e->cg_m[s]);
@@ -1262,7 +1262,7 @@ static int counters_in_use(dra_engine_t *e)
 {
     const dra_table_t *t = e->t;
     for (uint32_t r = 0; r < t->nrows; r++)
-        if (e->use[r])
+        if (e->rs[r].use)
             for (uint32_t i = dra__ent_b(e, r); i < dra__ent_e(e, r); i++)
                 e->crem[dra__ent_ctr(e, r, i)] -= dra__ent_amt(e, i);
     for (uint32_t c = 0; c < e->nctrs; c++)
@@ -1270,11 +1270,9 @@ static int counters_in_use(dra_engine_t *e)
     /* from here on the copies are the remainders (dra__crem) while cl_v64: exact (counters_v64) */
     for (uint32_t c = 0; e->cl_v64 && c < e->nctrs; c++)
         e->crem64[c] = (int64_t)(e->crem[c] >> e->cl_shift);
-    e->nfail = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->nfail);
-    if (!e->nfail)
-        return DRA_ENOMEM;
+    e->nfail_on = true;
     for (uint32_t r = 0; r < t->nrows; r++)
-        e->nfail[r] = dra__row_nfail(e, r);
+        e->rs[r].nfail = dra__row_nfail(e, r);
     for (uint32_t c = 0; c < e->nctrs; c++)
         e->ctrs[c].cut = dra__ctr_cut(e, c, e->crem[c]);
     for (uint32_t st = 0; e->set_masked && st < e->nsets; st++)

@@ -129,7 +129,7 @@
  * A share's result carries consumedCapacity for every capacity of the device (defaults filled
  * in, policy rounding: dra__cap_consumed, as allocateDevice records it) and its shareID,
  * derived as the allocator derives it (dra__share_id: share_seed, the claim, the result's
- * index, the device, the first attempt from the device's live share count (use[r]: no
+ * index, the device, the first attempt from the device's live share count (rs[r].use: no
  * exclusive allocation on it, set-up) that is not a live share of the device in the state);
  * the answer's other results are on other devices, so no attempt is moved by them.
  * The result is built as the allocator builds it (core/alloc/claims.c): one result per device
@@ -1251,7 +1251,7 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
         if (t->flags[pick[i]] & DRA_ROW_MULTI_ALLOC) {
             /* the device's live shares (their tags and fingerprints, read below) and
              * capacity sums (the commit's) */
-            if (e->use[pick[i]])
+            if (e->rs[pick[i]].use)
                 dra__alloc_state_prefetch_shares(e->state, res[i].row);
             size += rnd(37) + rnd(row_ncaps(e, pick[i]) * sizeof(dra_consumed_t));
         }
@@ -1284,7 +1284,7 @@ static int add_shares(const dra_engine_t *e, const plan_t *p, const uint32_t *pi
          * derivations still live on the device are known by their tags (their texts are these
          * attempts' IDs, live: the allocator's check would find each) and are not hashed; any
          * other attempt is hashed and checked against the live texts, as the allocator does */
-        uint32_t u = e->use[r], tag0 = dra__share_id_tag(p->d.share_gen, i, u);
+        uint32_t u = e->rs[r].use, tag0 = dra__share_id_tag(p->d.share_gen, i, u);
         uint64_t known = u && tag0 ? dra__alloc_state_share_tags(e->state, res[i].row - 1,
                                                                  res[i].driver, res[i].pool,
                                                                  dev, tag0)

@@ -161,12 +161,11 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->mnode = dra_mem_malloc(((size_t)t->nnodes + 1) * sizeof *e->mnode);
     e->hz = dra_mem_calloc((size_t)e->nnodes + 1, 1);
     e->ahz = dra_mem_calloc((size_t)e->nnodes + 1, 1);
-    e->use = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->use);
-    e->rowsigs = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->rowsigs);
+    e->rs = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->rs);
     e->rowcfit = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->rowcfit);
     e->score = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->score);
     e->tried = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->tried);
-    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->use || !e->rowsigs || !e->rowcfit ||
+    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->rs || !e->rowcfit ||
         !e->score || !e->tried)
         goto fail;
     for (uint32_t i = 0; i <= t->nnodes; i++)
@@ -187,16 +186,18 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->mnode_id = true;
     for (uint32_t i = 0; i < t->nnodes && e->mnode_id; i++)
         e->mnode_id = e->mnode[i] == i;
+    for (uint32_t r = 0; r < t->nrows; r++) /* the row records' model nodes, fixed from here */
+        e->rs[r].node = dra__row_node(e, r);
     if ((rc = dra__rows_index_build(e)))
         goto fail;
-    /* a state holding no allocation (the runner's every repetition) leaves use[] and cx[] zero:
+    /* a state holding no allocation (the runner's every repetition) leaves rs[].use and cx[] zero:
      * the per-row lookups by device ID are skipped (exactly what they would give) */
     bool st_empty = dra_alloc_state_count(state) == 0;
     for (uint32_t r = 0; !st_empty && r < t->nrows; r++) {
-        e->use[r] = dra_alloc_state_exclusive(state, dra__row_driver(e, r), dra__row_pool(e, r),
+        e->rs[r].use = dra_alloc_state_exclusive(state, dra__row_driver(e, r), dra__row_pool(e, r),
                                               dra__row_device(e, r));
         if (dra__row_multi(e, r)) /* as commit counts them (dra_engine_check) */
-            e->use[r] += dra_alloc_state_shares(state, dra__row_driver(e, r), dra__row_pool(e, r),
+            e->rs[r].use += dra_alloc_state_shares(state, dra__row_driver(e, r), dra__row_pool(e, r),
                                                 dra__row_device(e, r));
     }
     if ((rc = dra__hazards(e)) || (rc = dra__counters_setup(e)))
@@ -315,13 +316,12 @@ void dra_engine_free(dra_engine_t *e)
     dra_mem_free(e->sigs);
     dra_mem_free(e->tnode);
     dra_mem_free(e->mnode);
-    dra_mem_free(e->rowsigs);
     dra_mem_free(e->rowcfit);
     dra_mem_free(e->badattr);
     dra_mem_free(e->slice_row0);
     dra_mem_free(e->hz);
     dra_mem_free(e->ahz);
-    dra_mem_free(e->use);
+    dra_mem_free(e->rs);
     dra_mem_free(e->avb);
     dra_mem_free(e->nrange);
     dra_mem_free(e->nsel);
@@ -355,7 +355,6 @@ void dra_engine_free(dra_engine_t *e)
     dra_mem_free(e->shp_ctr0);
     dra_mem_free(e->cl_off);
     dra_mem_free(e->cl);
-    dra_mem_free(e->nfail);
     dra_mem_free(e->hslots);
     dra_mem_free(e->ord_row);
     dra_mem_free(e->score);
@@ -427,7 +426,7 @@ static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
         if (rc == DRA_OK) \
             rc = img_add(im, (void *)(p), (n)); \
     } while (0)
-    ADD(e->use, rows * sizeof *e->use);
+    ADD(e->rs, rows * sizeof *e->rs); /* use and failing entries (its other fields too) */
     if (e->capsig_m)
         ADD(e->rowcfit, rows * sizeof *e->rowcfit);
     ADD(e->avb, words);
@@ -444,8 +443,6 @@ static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
         ADD(e->set_fm, ((size_t)e->nctrs + 1) * sizeof *e->set_fm);
     if (e->ctrs) /* the cuts, in the counters' records */
         ADD(e->ctrs, ((size_t)e->nctrs + 1) * sizeof *e->ctrs);
-    if (e->nfail)
-        ADD(e->nfail, rows * sizeof *e->nfail);
     if (e->cg_row)
         ADD(e->cg_row, rows);
     if (e->cg_on) {
@@ -580,7 +577,7 @@ bool dra_engine_rows_in_use_at(const dra_engine_t *e, const uint32_t *rows, uint
         uint32_t row = rows[i];
         if (row >= e->nord || e->ord_row[row] == NONE)
             return false;
-        out[i] = e->use[e->ord_row[row]] != 0;
+        out[i] = e->rs[e->ord_row[row]].use != 0;
     }
     return true;
 }
@@ -588,7 +585,7 @@ bool dra_engine_rows_in_use_at(const dra_engine_t *e, const uint32_t *rows, uint
 void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n)
 {
     /* before PR #139040 (upstream bugs asked for, releases before 1.36) the state counts no
-     * share as in use while use[] does: the state answers */
+     * share as in use while rs[].use does: the state answers */
     if (e->beh.bugs && e->beh.release < DRA_RELEASE_1_36) {
         dra_alloc_state_rows_in_use(e->state, out, n);
         return;
@@ -600,7 +597,7 @@ void dra_engine_rows_in_use(const dra_engine_t *e, uint8_t *out, uint32_t n)
     for (uint32_t row = 0; row < lim; row++) {
         uint32_t r = e->ord_row[row];
         if (r != NONE) /* the row is its device ID's only one: its results are counted here */
-            out[row] = e->use[r] != 0;
+            out[row] = e->rs[r].use != 0;
         else
             rest = true;
     }

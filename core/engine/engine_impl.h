@@ -63,6 +63,22 @@ typedef struct dra__clent {
 } dra__clent_t;
 typedef struct dra__stree dra__stree_t;
 
+/* A table row's record of what a commit or release reads and writes of it at random (e->rs; a
+ * row's release finds it cold, about 20,000 pods after its commit on fleet-5k at its defaults):
+ * one 16-byte record, four rows a line, instead of a line in each of four per-row arrays. No
+ * loop streams one of these fields over many rows (searches read the availability bits, avb,
+ * and the table's columns); a charge's siblings are rows of one device's set, whose use, failing
+ * entries and signatures its refresh reads together. dra_engine_check recomputes every field. */
+typedef struct dra__rowst {
+    uint32_t use;   /* results committed (exclusive; shares of multi-allocatable) */
+    uint32_t nfail; /* its counter entries with more than what is left (counters.c; kept while
+                       e->nfail_on, else 0): it fits while 0 */
+    uint32_t sigs;  /* bit i set when signature i < 32 matches it */
+    uint32_t node;  /* its model node (dra__row_node, set once at set-up: the tables' nodes do
+                       not change after it) */
+} dra__rowst_t;
+_Static_assert(sizeof(dra__rowst_t) == 16, "four row records a cache line");
+
 typedef struct sig {
     const dra_device_class_t *cls;
     const dra_exact_request_t *body; /* selectors (the first body compiled with this key) */
@@ -228,8 +244,8 @@ struct dra_engine {
     uint32_t nhazard;    /* nodes with hz set (0: hz is all zero and need not be read) */
     bool all_brute;      /* repeated node names: every plan is brute force */
     bool multiterm;
-    uint32_t *use;       /* per row: results committed (exclusive; shares of multi-allocatable) */
-    uint32_t *rowsigs;   /* per row: bit i set when signature i < 32 matches it */
+    dra__rowst_t *rs;    /* per row: its use, failing entries, signatures and model node, one
+                          * record (above) */
     uint32_t *rowcfit;   /* per row: bit i set when capacity signature i < 32 fits it (its cfit
                           * bit, kept beside it: refresh_cap reads one word, not a line per
                           * signature; dra_engine_check compares them) */
@@ -289,9 +305,8 @@ struct dra_engine {
      * counter d of the set, the list cl[cl_off[shp_ctr0[shape] + d] .. cl_off[... + d + 1]) of
      * the entries on it, ascending by amount between its two bounds (each entry's row an offset
      * from the set's first consuming row: the shape includes those offsets); a counter's record
-     * (ctrs) keeps its cut and that row; nfail
-     * counts per row the entries with more than what is left (the row fits its counters while
-     * it is 0) */
+     * (ctrs) keeps its cut and that row; rs[r].nfail counts per row the entries with more than
+     * what is left (the row fits its counters while it is 0) */
     uint32_t *set_shape, *shp_ctr0, nshapes;
     uint32_t *cl_off;
     uint32_t amt_lo, amt_hi;        /* the amounts of the lists' bounds (amts) */
@@ -301,7 +316,7 @@ struct dra_engine {
     bool cl_v64;                    /* every cl_v is exact, and every remainder's copy too
                                        (counters.c) */
     uint32_t cl_shift;              /* at most 63 */
-    uint32_t *nfail;
+    bool nfail_on;                  /* rs[r].nfail is kept (there are counters) */
     uint32_t *cflip, ncflip;        /* a charge's rows whose fit changed (dra__counters_charge):
                                        room for the most one charge can report,
                                        and a slot more (dra__apply_row) */
@@ -558,7 +573,7 @@ enum { DRA__CG_EMPTY = 0, DRA__CG_NOGRP, DRA__CG_GRP, DRA__CG_MIXED };
  * fresh: the sets' states recomputed from the rows in use (dra_engine_check), else kept ones.
  * O(records of the row), fresh O(their sets' members). */
 bool dra__cg_refused(const dra_engine_t *e, uint32_t r, bool fresh);
-/* Record i's row went in use (or out of use: e->use says which): its set's counts and state;
+/* Record i's row went in use (or out of use: rs[r].use says which): its set's counts and state;
  * true when the state changed. O(groups of the record + groups of the set). */
 bool dra__cg_set_refresh(dra_engine_t *e, uint32_t i);
 /* Row r's refusal re-derived from its sets' kept states, nfail adjusted; true when it changed
@@ -590,7 +605,7 @@ static inline dra__aq_t dra__crem(const dra_engine_t *e, uint32_t c)
 
 /* Row r's counter entries with more than what is left of their counter (for a row of a set kept
  * by masks, DRA__NFAIL_CTR when there is any), plus one while the compatibility-group baseline
- * refuses it (the row fits while 0). O(entries of the row); e->nfail keeps it. */
+ * refuses it (the row fits while 0). O(entries of the row); rs[r].nfail keeps it. */
 static inline uint32_t dra__row_nfail(const dra_engine_t *e, uint32_t r)
 {
     uint32_t n = 0;
@@ -747,7 +762,7 @@ DRA_NODISCARD int dra__hazards(dra_engine_t *e);
 /* ---- counters.c ---- */
 
 /* The counters of partitionable devices (sets, what is left, row entries, consuming rows) with
- * the consumption of the rows in use (e->use) charged. DRA_ENOMEM. */
+ * the consumption of the rows in use (rs[r].use) charged. DRA_ENOMEM. */
 DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
 /* Row r went in use (delta 1) or out of use (-1): its counter consumption charged or refunded
  * (the remainders, the count over capacity, each counter's cut and each row's count of failing
@@ -755,7 +770,7 @@ DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
  * how many returned, for the caller to refresh (a row at most twice, only when amounts of both
  * signs move its nfail both ways). O(entries of the row + list entries the cuts move over). */
 uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta);
-/* Every counter's record recomputed from the rows in use (e->use) and the sets' capacities:
+/* Every counter's record recomputed from the rows in use (rs[r].use) and the sets' capacities:
  * what is left, the rows it names, its cut, and the count of counters over capacity; false with
  * the first difference in why (dra_engine_check). O(counters + entries of the rows in use +
  * counters x log entries on a counter). */
@@ -765,10 +780,10 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len);
 
 /* Every counter row r consumes has that much left (a device whose consumption does not fit the
  * remaining counters cannot be allocated; consumption is counted for exclusively allocated
- * devices only, so the remaining counters are never underestimated). O(1): e->nfail. */
+ * devices only, so the remaining counters are never underestimated). O(1): rs[r].nfail. */
 static inline bool dra__row_fits(const dra_engine_t *e, uint32_t r)
 {
-    return !e->nfail || e->nfail[r] == 0;
+    return !e->nfail_on || e->rs[r].nfail == 0;
 }
 /* Row r is multi-allocatable with DRAConsumableCapacity on. */
 static inline bool dra__row_multi(const dra_engine_t *e, uint32_t r)
@@ -778,7 +793,7 @@ static inline bool dra__row_multi(const dra_engine_t *e, uint32_t r)
 /* Row r is free: not in use, or multi-allocatable (shares do not take it). */
 static inline bool dra__row_free(const dra_engine_t *e, uint32_t r)
 {
-    return e->use[r] == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
+    return e->rs[r].use == 0 || (e->t->flags[r] & DRA_ROW_MULTI_ALLOC);
 }
 /* Row r is available (free, and its counters fit unless it is multi-allocatable: such a device
  * skips the counter check while it has capacity in use, DRA-SEMANTICS 2.6 step 4). The fit is

@@ -113,7 +113,7 @@ static uint32_t sig_commit(dra_engine_t *e)
         const uint64_t *mt = e->sigs[si].match;
         for (uint32_t w = 0; w < dra_bitset_words(e->t->nrows); w++)
             for (uint64_t b = mt[w]; b; b &= b - 1)
-                e->rowsigs[(w << 6) + (uint32_t)__builtin_ctzll(b)] |= 1u << si;
+                e->rs[(w << 6) + (uint32_t)__builtin_ctzll(b)].sigs |= 1u << si;
     }
     return si;
 }

@@ -4,7 +4,8 @@
  * as rows change in commit and release (engine.h explains why each is a necessary condition),
  * and their recomputation for tests (dra_engine_check).
  *
- * Ownership: the per-row and per-node arrays are the engine's. Errors: DRA_ENOMEM at set-up;
+ * Ownership: the per-row and per-node arrays (and the row records' use, failing entries and
+ * signatures, e->rs) are the engine's. Errors: DRA_ENOMEM at set-up;
  * dra_engine_check returns false with the first difference in its message. Cost: a row's change
  * O(signatures matching it) plus, for a counter change, the entries between the counter's old
  * and new remainder (its cut moves over them) and the rows whose fit they flip; a share
@@ -26,7 +27,7 @@ bool dra__row_blocked(const dra_engine_t *e, uint32_t r)
 {
     if (!dra_bit_get(e->amem, r) || dra__row_multi(e, r))
         return false;
-    return e->use[r] > 0 || !dra__row_fits(e, r);
+    return e->rs[r].use > 0 || !dra__row_fits(e, r);
 }
 
 static int32_t group_max(const sig_t *s, uint32_t n)
@@ -121,7 +122,7 @@ static void sig_row_delta_at(dra_engine_t *e, sig_t *s, uint32_t r, uint32_t n, 
 static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
-    uint32_t n = dra__row_node(e, r);
+    uint32_t n = e->rs[r].node; /* dra__row_node, in the row's record */
     if (!shared && n == NONE)
         return;
     sig_row_delta_at(e, s, r, n, shared, delta);
@@ -133,12 +134,12 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 static DRA_ALWAYS_INLINE void row_flip(dra_engine_t *e, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
-    uint32_t n = dra__row_node(e, r);
+    uint32_t n = e->rs[r].node; /* dra__row_node, in the row's record (read below: sigs) */
     if (!shared && n == NONE)
         return;
     /* the first 32 signatures through the row's mask (one cache line instead of one per
      * signature), the others by their match bits */
-    for (uint32_t m = e->rowsigs[r]; m; m &= m - 1) {
+    for (uint32_t m = e->rs[r].sigs; m; m &= m - 1) {
         sig_t *s = &e->sigs[__builtin_ctz(m)];
         if (s->capbody && !dra_bit_get(s->cfit, r))
             continue;
@@ -377,7 +378,7 @@ static void refresh_cap(dra_engine_t *e, uint32_t r, int dir)
 {
     uint32_t p = e->cxp[r], lo = e->cxp_off[p], nc = e->cxp_off[p + 1] - lo;
     const dra__aq_t *x = e->cx + e->cx_off[r];
-    uint32_t was = e->rowcfit[r], all = e->rowsigs[r] & e->capsig_m;
+    uint32_t was = e->rowcfit[r], all = e->rs[r].sigs & e->capsig_m;
     uint32_t todo = dir > 0 ? was : dir < 0 ? all & ~was : all, now = 0;
     for (uint32_t m = todo; m; m &= m - 1) {
         uint32_t i = (uint32_t)__builtin_ctz(m);
@@ -481,7 +482,7 @@ void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dr
 /* Row r changed between blocked and not: adjust the All signatures it matches. */
 static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 {
-    uint32_t n = dra__row_node(e, r);
+    uint32_t n = e->rs[r].node; /* dra__row_node */
     if (r >= e->t->shared_begin || n == NONE)
         return;
     for (uint32_t i = 0; i < e->nsigs; i++) {
@@ -551,16 +552,16 @@ static void groups_moved(dra_engine_t *e, uint32_t r)
 
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
 {
-    uint32_t before = e->use[r];
+    uint32_t before = e->rs[r].use;
     if (delta > 0)
-        e->use[r]++;
-    else if (e->use[r])
-        e->use[r]--;
+        e->rs[r].use++;
+    else if (e->rs[r].use)
+        e->rs[r].use--;
     /* the rows to re-read: r, after the rows whose fit its counters' charge flipped */
     const uint32_t *rows = &r;
     uint32_t n = 1;
-    if ((before == 0) != (e->use[r] == 0)) {
-        uint32_t nf = e->nfail ? dra__counters_charge(e, r, e->use[r] ? 1 : -1) : 0;
+    if ((before == 0) != (e->rs[r].use == 0)) {
+        uint32_t nf = e->nfail_on ? dra__counters_charge(e, r, e->rs[r].use ? 1 : -1) : 0;
         if (e->cg_on) { /* the groups follow the flipped rows, and r follows the groups */
             refresh_rows(e, e->cflip, nf);
             groups_moved(e, r);
@@ -650,8 +651,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
         uint32_t m = 0;
         for (uint32_t i = 0; i < e->nsigs && i < 32; i++)
             m |= (uint32_t)dra_bit_get(e->sigs[i].match, r) << i;
-        if (m != e->rowsigs[r]) {
-            snprintf(why, len, "row %u: signature mask %#x, match bits %#x", r, e->rowsigs[r], m);
+        if (m != e->rs[r].sigs) {
+            snprintf(why, len, "row %u: signature mask %#x, match bits %#x", r, e->rs[r].sigs, m);
             return false;
         }
         uint32_t f = 0, cs = 0;
@@ -713,15 +714,20 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
         if (dra__row_multi(e, r))
             x += dra_alloc_state_shares(e->state, dra__row_driver(e, r), dra__row_pool(e, r),
                                         dra__row_device(e, r));
-        if (x != e->use[r]) {
+        if (x != e->rs[r].use) {
             snprintf(why, len, "row %u (%s/%s/%s): %u allocations and shares, engine has %u", r,
                      dra__row_driver(e, r), dra__row_pool(e, r), dra__row_device(e, r), x,
-                     e->use[r]);
+                     e->rs[r].use);
             return false;
         }
-        if (e->nfail && e->nfail[r] != dra__row_nfail(e, r)) {
+        if (e->rs[r].nfail != (e->nfail_on ? dra__row_nfail(e, r) : 0)) {
             snprintf(why, len, "row %u: %u counter entries do not fit, engine has %u", r,
-                     dra__row_nfail(e, r), e->nfail[r]);
+                     e->nfail_on ? dra__row_nfail(e, r) : 0, e->rs[r].nfail);
+            return false;
+        }
+        if (e->rs[r].node != dra__row_node(e, r)) { /* the row record's copy (row_flip) */
+            snprintf(why, len, "row %u: model node %u, its record says %u", r,
+                     dra__row_node(e, r), e->rs[r].node);
             return false;
         }
         if (dra_bit_get(e->avb, r) != dra__row_avail(e, r)) {

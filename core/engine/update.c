@@ -310,9 +310,9 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
         if (i < 32)
             for (uint32_t r = r0; r < r1; r++) {
                 if (dra_bit_get(s->match, r))
-                    e->rowsigs[r] |= 1u << i;
+                    e->rs[r].sigs |= 1u << i;
                 else
-                    e->rowsigs[r] &= ~(1u << i);
+                    e->rs[r].sigs &= ~(1u << i);
             }
     }
     if (rc)
@@ -322,7 +322,7 @@ int dra_engine_update_slice(dra_engine_t *e, uint32_t slice, dra_diag_t *diag)
         for (uint32_t r = r0; r < r1; r++)
             dra_bit_assign(e->bk, r,
                            dra_bit_get(e->amem, r) && !dra__row_multi(e, r) &&
-                               (e->use[r] > 0 || !dra__row_fits(e, r)));
+                               (e->rs[r].use > 0 || !dra__row_fits(e, r)));
     /* 5. summaries */
     for (uint32_t i = 0; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
