@@ -135,7 +135,11 @@ static int cmp_cstr(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* run.features as "gate=true,gate=false" (sorted); keys are names (checked by the walker). */
+/* run.features as "gate=true,gate=true" (sorted): the gates that are on. A gate off and a gate a
+ * file does not list are the same input (a build that did not know a gate ran without it, as
+ * every new gate starts off): the committed baseline, written before the features list grew
+ * by two gates off by default, was "not comparable" with every run after. Keys are names
+ * (checked by the walker). */
 static const char *features_string(ctx_t *c, const json_t *f)
 {
     size_t n = json_object_size(f), i = 0, total = 1;
@@ -161,9 +165,9 @@ static const char *features_string(ctx_t *c, const json_t *f)
     size_t pos = 0;
     s[0] = '\0';
     for (i = 0; i < n; i++) {
-        const json_t *val = json_object_get(f, keys[i]);
-        pos += (size_t)snprintf(s + pos, total - pos, "%s%s=%s", i ? "," : "", keys[i],
-                                json_is_true(val) ? "true" : "false");
+        if (!json_is_true(json_object_get(f, keys[i])))
+            continue;
+        pos += (size_t)snprintf(s + pos, total - pos, "%s%s=true", pos ? "," : "", keys[i]);
     }
     free(keys);
     return s;

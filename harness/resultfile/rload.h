@@ -140,7 +140,8 @@ typedef struct dra_rload_result {
     /* run */
     const char *scenario, *scenario_hash, *cluster_hash, *workload_hash, *seed, *seed_hex;
     const char *release, *allocator, *policy, *invariant_mode;
-    const char *features; /* canonical "gate=true,gate=false" (sorted) for equality checks */
+    const char *features; /* canonical "gate=true,..." (sorted, the gates on: one off or not
+                           * listed is the same input) for equality checks */
     bool upstream_bugs;
     bool has_test_delay;
     int64_t test_delay_ns;
