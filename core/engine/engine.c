@@ -165,8 +165,8 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->rowcfit = dra_mem_calloc((size_t)t->nrows + 1, sizeof *e->rowcfit);
     e->score = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->score);
     e->tried = dra_mem_calloc((size_t)e->nnodes + 1, sizeof *e->tried);
-    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->rs || !e->rowcfit ||
-        !e->score || !e->tried)
+    if (!e->tnode || !e->mnode || !e->hz || !e->ahz || !e->rs || !e->rowcfit || !e->score ||
+        !e->tried)
         goto fail;
     for (uint32_t i = 0; i <= t->nnodes; i++)
         e->mnode[i] = NONE;
@@ -194,11 +194,11 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
      * the per-row lookups by device ID are skipped (exactly what they would give) */
     bool st_empty = dra_alloc_state_count(state) == 0;
     for (uint32_t r = 0; !st_empty && r < t->nrows; r++) {
-        e->rs[r].use = dra_alloc_state_exclusive(state, dra__row_driver(e, r), dra__row_pool(e, r),
-                                              dra__row_device(e, r));
+        e->rs[r].use = dra_alloc_state_exclusive(state, dra__row_driver(e, r),
+                                                 dra__row_pool(e, r), dra__row_device(e, r));
         if (dra__row_multi(e, r)) /* as commit counts them (dra_engine_check) */
-            e->rs[r].use += dra_alloc_state_shares(state, dra__row_driver(e, r), dra__row_pool(e, r),
-                                                dra__row_device(e, r));
+            e->rs[r].use += dra_alloc_state_shares(state, dra__row_driver(e, r),
+                                                   dra__row_pool(e, r), dra__row_device(e, r));
     }
     if ((rc = dra__hazards(e)) || (rc = dra__counters_setup(e)))
         goto fail;

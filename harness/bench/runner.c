@@ -144,8 +144,8 @@ int dra_runner_opts_from_env(dra_runner_opts_t *o, dra_diag_t *diag)
     if (rc == DRA_OK && v && *v) {
         char *end;
         double x = strtod(v, &end);
-        /* at most 100: the moving mean settles at (1 + f) x the work only while a spin's
-         * real cost stays within (1 + f) / f of the calibrated one (2x at 100%) */
+        /* at most 100: code twice as slow is the largest slowdown the campaigns and tests
+         * plant (the debt would pay any P) */
         if (end == v || *end || !(x > 0 && x <= 100))
             return dra_diag_set(
                 diag, DRA_EINVAL, NULL, 0, 0,
@@ -461,6 +461,17 @@ static inline void spin(uint64_t n)
  * took a thousand regions to settle. */
 #define PLANT_CLIP_NS 1000000.0
 
+/* Spin until the clock reads at least `until`; returns that reading (at least one is taken). */
+static inline int64_t spin_until(int64_t until)
+{
+    int64_t t;
+    do {
+        spin(4);
+        t = now_ns();
+    } while (t < until);
+    return t;
+}
+
 double dra_runner_plant_due(double *debt, double f, double took, double min_ns)
 {
     double t = took > 0 ? took : 0;
@@ -479,11 +490,7 @@ static inline int64_t plant(ctx_t *c, uint32_t shape, int kind, int64_t t0, int6
     double due = dra_runner_plant_due(debt, c->slow_frac, (double)(t1 - t0), c->plant_min_ns);
     if (!(due > 0))
         return t1;
-    int64_t until = t1 + (int64_t)due, t;
-    do {
-        spin(4);
-        t = now_ns();
-    } while (t < until);
+    int64_t t = spin_until(t1 + (int64_t)due);
     *debt -= (double)(t - t1);
     return t;
 }
@@ -1871,11 +1878,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         /* the fixed delay is a time, not a count: at least test_delay_ns on the clock (an
          * iteration count from a calibration that ran while the core was busy spun 190 us of
          * a planted 200 on a quiet core) */
-        int64_t until = t1 + (int64_t)fixed;
-        do {
-            spin(16);
-            t1 = now_ns();
-        } while (t1 < until);
+        t1 = spin_until(t1 + (int64_t)fixed);
     }
     hook(0);
     if (!c->ref_place && s->es.mem) { /* what the slot's next pod of this template writes */

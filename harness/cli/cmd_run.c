@@ -96,6 +96,8 @@ static const char help_more[] =
     "\n"
     "Test hooks (environment): DRA_TEST_INJECT_FAULT=N corrupts the N-th allocation of each\n"
     "repetition; DRA_TEST_DELAY_NS=N adds N ns of busy waiting per claim (recorded in the file);\n"
+    "DRA_TEST_SLOWDOWN_PCT=P (0 < P <= 100) makes every timed region P% slower: each spins on\n"
+    "the clock for P% of its own time, paid as a debt per shape and region kind (recorded);\n"
     "DRA_DATA_PAGES_PREPARE=1: --data-pages 2m also sets malloc up at start to fault its heap in\n"
     "on 2 MiB pages (no collapse copy before the passes, but another malloc layout).\n"
     "DRA_DATA_PAGES_HOOK=1: --data-pages 2m also serves the core's big tables (blocks of 1 MiB\n"
