@@ -108,6 +108,9 @@ static int64_t timer_overhead_ns(void)
     return d[N / 2] > 0 ? d[N / 2] : 0;
 }
 
+/* The test hook of the timed passes' starting state (runner_tests.h). */
+void (*dra_runner_pass_hook)(uint32_t rep, uint64_t digest) = NULL;
+
 static inline void hook(int event)
 {
     if (DRA_UNLIKELY(dra_runner_timed_hook != NULL))
@@ -2862,6 +2865,25 @@ static int group_rep_end(ctx_t *c)
     return dra_rgroups_rep_end(c->groups, &env);
 }
 
+/* The digest dra_runner_pass_hook gets: the state, the slots' free lists in the order slot_pop
+ * takes them, the groups' bookkeeping. Untimed; O(slots + shapes + the groups' digest). */
+static uint64_t pass_start_digest(const ctx_t *c)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    uint64_t head[3] = {dra_alloc_state_digest(c->state), c->nslots,
+                        c->groups ? dra_rgroups_digest(c->groups) : 0};
+    XXH3_64bits_update(&st, head, sizeof head);
+    for (uint32_t k = 0; k <= c->nshapes; k++) {
+        uint32_t i = k < c->nshapes ? (c->shape_free ? c->shape_free[k] : NONE) : c->free_head;
+        for (uint32_t n = 0; i != NONE && i < c->nslots && n <= c->nslots;
+             i = c->slots[i].next_free, n++)
+            XXH3_64bits_update(&st, &i, sizeof i);
+        XXH3_64bits_update(&st, &k, sizeof k);
+    }
+    return XXH3_64bits_digest(&st);
+}
+
 static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 {
     dra_workload_t w;
@@ -2916,6 +2938,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         if (c->o->data_pages_note)
             c->o->data_pages_note(c->o->data_pages_ctx, c->rep, &dp, took);
     }
+    if (!warmup && DRA_UNLIKELY(dra_runner_pass_hook != NULL))
+        dra_runner_pass_hook(c->rep, pass_start_digest(c));
     dra_hwc_t hwc;
     bool hw = !warmup && dra_hwc_open(&hwc);
     if (hw)
