@@ -661,20 +661,53 @@ static void check_groups(ictx_t *x)
     }
 }
 
+#define INV_POOLS_CHUNK (64 * 1024)
+#define INV_WORK_CHUNK (16 * 1024)
+
+int dra_inv_scratch_init(dra_inv_scratch_t *s)
+{
+    dra_arena_init(&s->pools, INV_POOLS_CHUNK);
+    dra_arena_init(&s->work, INV_WORK_CHUNK);
+    bool ok = dra_arena_alloc(&s->pools, 1, 1) && dra_arena_alloc(&s->work, 1, 1);
+    dra_arena_reset(&s->pools);
+    dra_arena_reset(&s->work);
+    return ok ? DRA_OK : DRA_ENOMEM;
+}
+
+void dra_inv_scratch_fini(dra_inv_scratch_t *s)
+{
+    dra_arena_fini(&s->pools);
+    dra_arena_fini(&s->work);
+}
+
 int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
                   const dra_alloc_state_t *before, dra_cel_cache_t *cel, const dra_node_t *node,
                   dra_claim_t *const *claims, dra_allocation_t *const *allocs, uint32_t n,
                   dra_inv_report_t *out)
+{
+    dra_inv_scratch_t s;
+    dra_arena_init(&s.pools, INV_POOLS_CHUNK);
+    dra_arena_init(&s.work, INV_WORK_CHUNK);
+    int rc = dra_inv_check_in(&s, m, f, before, cel, node, claims, allocs, n, out);
+    dra_inv_scratch_fini(&s);
+    return rc;
+}
+
+int dra_inv_check_in(dra_inv_scratch_t *s, const dra_model_t *m, const dra_alloc_features_t *f,
+                     const dra_alloc_state_t *before, dra_cel_cache_t *cel,
+                     const dra_node_t *node, dra_claim_t *const *claims,
+                     dra_allocation_t *const *allocs, uint32_t n, dra_inv_report_t *out)
 {
     memset(out, 0, sizeof *out);
     ictx_t x = {.m = m, .before = before, .cel = cel, .node = node, .claims = claims, .out = out};
     dra_alloc_features_t fixed = *f; /* never with upstream bugs */
     fixed.upstream_bugs = false;
     dra__beh_init(&x.b, &fixed);
-    dra_arena_t ar;
-    dra_arena_init(&ar, 64 * 1024);
-    dra_arena_init(&x.scratch, 16 * 1024);
-    int rc = dra__gather_pools(m, &x.b, node, &ar, &x.gp, x.err, sizeof x.err);
+    dra_arena_t *arp = &s->pools;
+    dra_arena_reset(arp);
+    dra_arena_reset(&s->work);
+    x.scratch = s->work;
+    int rc = dra__gather_pools(m, &x.b, node, arp, &x.gp, x.err, sizeof x.err);
     if (rc == DRA_ENOMEM)
         goto done;
     if (rc) {
@@ -690,7 +723,7 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
     uint32_t total = 0;
     for (uint32_t c = 0; c < n; c++)
         total += allocs[c] ? allocs[c]->nresults : 0;
-    x.xs = dra_arena_calloc(&ar, total ? total : 1, sizeof *x.xs, 8);
+    x.xs = dra_arena_calloc(arp, total ? total : 1, sizeof *x.xs, 8);
     if (!x.xs) {
         rc = DRA_ENOMEM;
         goto done;
@@ -718,7 +751,8 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
     check_groups(&x);
     rc = DRA_OK;
 done:
-    dra_arena_fini(&x.scratch);
-    dra_arena_fini(&ar);
+    s->work = x.scratch; /* its chunks as the check grew them */
+    dra_arena_reset(&s->work);
+    dra_arena_reset(arp);
     return rc;
 }

@@ -16,8 +16,9 @@
  *  - every NoSchedule / NoExecute taint tolerated (DRADeviceTaints on);
  *  - the node selector matches the node and follows DRA-SEMANTICS §2.14.
  *
- * Ownership: nothing retained; the report is caller-owned. Cost: O(results x devices) plus CEL
- * evaluations through the cache. Not thread-safe (the CEL cache is not).
+ * Ownership: nothing retained (dra_inv_check_in: the caller's scratch, left reset); the report
+ * is caller-owned. Cost: O(results x devices) plus CEL evaluations through the cache. Not
+ * thread-safe (the CEL cache is not).
  */
 #ifndef DRA_ALLOC_INVARIANTS_H
 #define DRA_ALLOC_INVARIANTS_H
@@ -40,5 +41,25 @@ DRA_NODISCARD int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t
                                 const dra_alloc_state_t *before, dra_cel_cache_t *cel,
                                 const dra_node_t *node, dra_claim_t *const *claims,
                                 dra_allocation_t *const *allocs, uint32_t n, dra_inv_report_t *out);
+
+/* The memory checks work in, kept by a caller that checks many allocations (the runner's check
+ * pass): dra_inv_check takes and frees its own per call (a 64 KiB block and more each time);
+ * dra_inv_check_in works in these arenas and leaves them reset, each with its last chunk kept,
+ * so a check that fits in those chunks allocates nothing. dra_inv_scratch_init takes their first
+ * chunks at once (DRA_ENOMEM: out of memory; dra_inv_scratch_fini is safe either way).
+ * Ownership: the caller's; dra_inv_scratch_fini frees the chunks. */
+typedef struct dra_inv_scratch {
+    dra_arena_t pools; /* the node's pools as the check gathers them */
+    dra_arena_t work;  /* selector and constraint evaluations */
+} dra_inv_scratch_t;
+
+DRA_NODISCARD int dra_inv_scratch_init(dra_inv_scratch_t *s);
+void dra_inv_scratch_fini(dra_inv_scratch_t *s);
+/* dra_inv_check in s (above). */
+DRA_NODISCARD int dra_inv_check_in(dra_inv_scratch_t *s, const dra_model_t *m,
+                                   const dra_alloc_features_t *f, const dra_alloc_state_t *before,
+                                   dra_cel_cache_t *cel, const dra_node_t *node,
+                                   dra_claim_t *const *claims, dra_allocation_t *const *allocs,
+                                   uint32_t n, dra_inv_report_t *out);
 
 #endif /* DRA_ALLOC_INVARIANTS_H */

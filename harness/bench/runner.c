@@ -108,6 +108,9 @@ static int64_t timer_overhead_ns(void)
     return d[N / 2] > 0 ? d[N / 2] : 0;
 }
 
+/* The test hook of the timed passes' starting state (runner_tests.h). */
+void (*dra_runner_pass_hook)(uint32_t rep, uint64_t digest) = NULL;
+
 static inline void hook(int event)
 {
     if (DRA_UNLIKELY(dra_runner_timed_hook != NULL))
@@ -335,6 +338,10 @@ typedef struct ctx {
     uint64_t hash_cap;
     uint64_t chk_mismatch, check_ns;
     XXH3_state_t *chk_dig;
+    /* the invariant checker's memory, its first chunks taken in the set-up with checks on or off
+     * (dra_inv_scratch_init), so the check pass allocates nothing (issue 22) */
+    dra_inv_scratch_t inv_scratch;
+    bool inv_scratch_init;
     /* test hooks (runner.h): the planted slowdown as a fraction, its debt (ns) per (shape,
      * region kind) and the shortest spin it plants (one clock reading's cost) */
     double slow_frac;
@@ -791,8 +798,8 @@ static void check_invariants(ctx_t *c, uint64_t pod, uint32_t claim_idx, const s
     memset(&rep, 0, sizeof rep);
     dra_claim_t *claims[1] = {c->claims[claim_idx]};
     const dra_node_t *node = c->model.nodes[s->node];
-    int rc = dra_inv_check(&c->model, &c->feat, c->state, c->cel, node, claims, s->allocs, s->n,
-                           &rep);
+    int rc = dra_inv_check_in(&c->inv_scratch, &c->model, &c->feat, c->state, c->cel, node,
+                              claims, s->allocs, s->n, &rep);
     c->checked++;
     if (rc != DRA_OK) {
         violation(c, pod, claims[0]->name, node->name, "invariant checker failed to run");
@@ -2795,7 +2802,8 @@ static void rg_check(void *ctx, uint64_t pod, uint32_t node, dra_claim_t *const 
     dra_inv_report_t rep;
     memset(&rep, 0, sizeof rep);
     const dra_node_t *nd = c->model.nodes[node];
-    int rc = dra_inv_check(&c->model, &c->feat, c->state, c->cel, nd, claims, a, n, &rep);
+    int rc = dra_inv_check_in(&c->inv_scratch, &c->model, &c->feat, c->state, c->cel, nd,
+                              claims, a, n, &rep);
     c->checked++;
     if (rc != DRA_OK) {
         violation(c, pod, claims[0]->name, nd->name, "invariant checker failed to run");
@@ -2862,6 +2870,25 @@ static int group_rep_end(ctx_t *c)
     return dra_rgroups_rep_end(c->groups, &env);
 }
 
+/* The digest dra_runner_pass_hook gets: the state, the slots' free lists in the order slot_pop
+ * takes them, the groups' bookkeeping. Untimed; O(slots + shapes + the groups' digest). */
+static uint64_t pass_start_digest(const ctx_t *c)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    uint64_t head[3] = {dra_alloc_state_digest(c->state), c->nslots,
+                        c->groups ? dra_rgroups_digest(c->groups) : 0};
+    XXH3_64bits_update(&st, head, sizeof head);
+    for (uint32_t k = 0; k <= c->nshapes; k++) {
+        uint32_t i = k < c->nshapes ? (c->shape_free ? c->shape_free[k] : NONE) : c->free_head;
+        for (uint32_t n = 0; i != NONE && i < c->nslots && n <= c->nslots;
+             i = c->slots[i].next_free, n++)
+            XXH3_64bits_update(&st, &i, sizeof i);
+        XXH3_64bits_update(&st, &k, sizeof k);
+    }
+    return XXH3_64bits_digest(&st);
+}
+
 static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
 {
     dra_workload_t w;
@@ -2916,6 +2943,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         if (c->o->data_pages_note)
             c->o->data_pages_note(c->o->data_pages_ctx, c->rep, &dp, took);
     }
+    if (!warmup && DRA_UNLIKELY(dra_runner_pass_hook != NULL))
+        dra_runner_pass_hook(c->rep, pass_start_digest(c));
     dra_hwc_t hwc;
     bool hw = !warmup && dra_hwc_open(&hwc);
     if (hw)
@@ -3408,6 +3437,10 @@ static int setup(ctx_t *c)
     c->chk_dig = XXH3_createState();
     if (!c->dig || !c->wl_dig || !c->rec_dig || !c->chk_dig)
         return DRA_ENOMEM;
+    /* in every mode, so the heap the timed passes run on does not depend on it */
+    c->inv_scratch_init = true;
+    if (dra_inv_scratch_init(&c->inv_scratch))
+        return DRA_ENOMEM;
     /* the planted slowdown's debts (runner.h) and its shortest spin */
     if (o->test_slowdown_pct > 0) {
         c->slow_frac = o->test_slowdown_pct / 100.0;
@@ -3798,6 +3831,8 @@ static void ctx_fini(ctx_t *c)
         XXH3_freeState(c->rec_dig);
     if (c->chk_dig)
         XXH3_freeState(c->chk_dig);
+    if (c->inv_scratch_init)
+        dra_inv_scratch_fini(&c->inv_scratch);
     free(c->pod_hash);
     free(c->plant_debt);
     free(c->rec_hash);

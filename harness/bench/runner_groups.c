@@ -561,6 +561,21 @@ static void inst_put(dra_rgroups_t *g, uint32_t i)
     g->free_head = i;
 }
 
+/* Every instance free again (a pass's end): the free list rebuilt in index order, so every pass
+ * takes the instances - and their arenas' memory - in the same order, whatever the passes before
+ * it did (as the runner's release_all rebuilds its slots' free list). Left as the releases made
+ * it, the order was the history's: a check pass (runner.h step 6) between two timed passes
+ * permuted it once more, and the next timed pass's groups ran on other instances' memory than
+ * with the checks off (harness.test_runner: test_check_pass_leaves_the_timed_pass_alone). */
+static void free_list_reset(dra_rgroups_t *g)
+{
+    g->free_head = NONE;
+    for (uint32_t i = g->ninsts; i-- > 0;) {
+        g->insts[i].next_free = g->free_head;
+        g->free_head = i;
+    }
+}
+
 static int map_inst(dra_rgroups_t *g, uint64_t pod, uint32_t inst)
 {
     if (pod >= g->cap_inst_of) {
@@ -1107,6 +1122,7 @@ int dra_rgroups_rep_end(dra_rgroups_t *g, const dra_rg_env_t *env)
             if (rc && !first)
                 first = rc;
         }
+    free_list_reset(g);
     for (uint32_t i = 0; i < g->nentries; i++) {
         rg_entry_t *e = &g->entries[i];
         e->t_cycles += e->cycles;
@@ -1159,6 +1175,30 @@ void dra_rgroups_reasons(const dra_rgroups_t *g, void *ctx,
 void dra_rgroups_counts(const dra_rgroups_t *g, dra_rg_counts_t *out)
 {
     *out = g->counts;
+}
+
+uint64_t dra_rgroups_digest(const dra_rgroups_t *g)
+{
+    XXH3_state_t st;
+    XXH3_64bits_reset(&st);
+    uint64_t head[3] = {g->ninsts, g->nqueue, g->cap_inst_of};
+    XXH3_64bits_update(&st, head, sizeof head);
+    /* the free list in the order inst_get takes it (at most every instance: a cycle ends it) */
+    uint32_t k = 0;
+    for (uint32_t i = g->free_head; i != NONE && i < g->ninsts && k <= g->ninsts;
+         i = g->insts[i].next_free, k++)
+        XXH3_64bits_update(&st, &i, sizeof i);
+    XXH3_64bits_update(&st, g->queue, (size_t)g->nqueue * sizeof *g->queue);
+    for (uint32_t i = 0; i < g->ninsts; i++) {
+        const rg_inst_t *in = &g->insts[i];
+        uint64_t v[4] = {in->pod, in->entry, (uint64_t)in->live << 1 | in->waiting, in->placed};
+        XXH3_64bits_update(&st, v, sizeof v);
+    }
+    if (g->cap_inst_of)
+        XXH3_64bits_update(&st, g->inst_of, (size_t)g->cap_inst_of * sizeof *g->inst_of);
+    XXH3_64bits_update(&st, g->nz_cpu, (size_t)g->m->nnodes * sizeof *g->nz_cpu);
+    XXH3_64bits_update(&st, g->nz_mem, (size_t)g->m->nnodes * sizeof *g->nz_mem);
+    return XXH3_64bits_digest(&st);
 }
 
 /* ---- measurements ----------------------------------------------------------------------------- */

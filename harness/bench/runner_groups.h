@@ -172,6 +172,12 @@ void dra_rgroups_reasons(const dra_rgroups_t *g, void *ctx,
                                      const char *text));
 /* This repetition's totals. */
 void dra_rgroups_counts(const dra_rgroups_t *g, dra_rg_counts_t *out);
+/* A digest of the bookkeeping a pass starts from (tests): the instances (how many, what each
+ * holds) and the order their free list hands them out - which instance, and so which arenas'
+ * memory, each arrival gets - the queue, the pods' map and the per-node requests. Between two
+ * passes it depends on neither the passes before nor the check pass (dra_rgroups_rep_end puts
+ * the free list in index order). O(instances + pods mapped + nodes). */
+uint64_t dra_rgroups_digest(const dra_rgroups_t *g);
 /* The repetition's group measurements: metric values via add (name, value, unit, better, exact)
  * and the repetition's `groups` object (results/README.md). */
 DRA_NODISCARD int dra_rgroups_rep_values(const dra_rgroups_t *g, void *ctx,

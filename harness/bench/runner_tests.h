@@ -28,6 +28,14 @@ extern void (*dra_runner_timed_hook)(int event);
 struct dra_engine_result;
 extern void (*dra_runner_both_hook)(uint64_t pod, struct dra_engine_result *reference);
 
+/* When set, called at the start of every measured timed pass (untimed, after the warm-up and
+ * the data pages) with the repetition's number and a digest of what the pass starts from: the
+ * allocation state, the order in which the runner's free slots will be taken (per shape, and
+ * the shared list) and, with PodGroups, the groups' bookkeeping (dra_rgroups_digest). A check
+ * pass between two timed passes must leave the same (issue 22: checks that do not move the
+ * numbers). NULL in production. */
+extern void (*dra_runner_pass_hook)(uint32_t rep, uint64_t digest);
+
 /* The planted slowdown's step (DRA_TEST_SLOWDOWN_PCT, runner.c plant): adds f x took (ns, a
  * region's own time, counted at most 1 ms) to *debt and returns the ns the region spins, *debt
  * when it has reached min_ns (one clock reading's cost), else 0; the caller then subtracts what

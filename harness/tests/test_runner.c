@@ -4,7 +4,8 @@
  * one seed and differ with another; the injected fault is caught (exit status 3); sampled
  * invariants are seeded; the result document passes the schema checker, survives a write and
  * read back, and its histograms rebuild exactly from their buckets; release records are taken
- * under steady arrivals and never by a fill's commits.
+ * under steady arrivals and never by a fill's commits; a check pass leaves every timed pass the
+ * state, free lists and PodGroup bookkeeping it would start from without it.
  */
 #include <jansson.h>
 #include <math.h>
@@ -607,6 +608,74 @@ static void test_records_only_under_steady_arrivals(void)
     unlink(fy);
 }
 
+/* Issue 22, checks that do not move the numbers: every timed pass starts from what it would
+ * start from without the check pass (runner_tests.h, dra_runner_pass_hook): the state, the
+ * slots' free lists and the PodGroups' bookkeeping - which instance, and so which memory, each
+ * group arrival gets. A small steady scenario with gangs, a basic group, groups without
+ * topology and single pods (groups wait and leave out of order), four repetitions with
+ * invariants off and all: the digests of each repetition's start are equal, and from the
+ * second repetition on the same in every repetition. */
+#define PASS_REPS 4
+static uint64_t pass_digest[PASS_REPS];
+static uint32_t pass_seen;
+
+static void note_pass(uint32_t rep, uint64_t digest)
+{
+    if (rep < PASS_REPS)
+        pass_digest[rep] = digest;
+    pass_seen++;
+}
+
+static void pass_digests(const char *inv, uint64_t out[PASS_REPS])
+{
+    dra_runner_opts_t o;
+    dra_runner_opts_init(&o);
+    o.scenario = "harness/tests/data/groups-small.yaml";
+    o.has_repeat = true;
+    o.repeat = PASS_REPS;
+    o.has_count = true;
+    o.count = 240;
+    o.has_warmup = true;
+    o.warmup = 40;
+    o.has_inv = true;
+    bool hp = false, on = false;
+    CHECK(dra_runner_parse_inv(inv, &o.inv, &o.inv_p, &hp, &on));
+    memset(pass_digest, 0, sizeof pass_digest);
+    pass_seen = 0;
+    dra_runner_pass_hook = note_pass;
+    dra_run_t r;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_runner_run(&o, &r, &d);
+    dra_runner_pass_hook = NULL;
+    CHECK_MSG(rc == DRA_OK, "%s: %s", inv, d.msg);
+    if (rc != DRA_OK)
+        return;
+    CHECK_EQ_U64(r.reps_done, PASS_REPS);
+    CHECK_EQ_U64(pass_seen, PASS_REPS);
+    CHECK_EQ_U64(r.inv_violations, 0);
+    CHECK(strcmp(inv, "off") == 0 ? r.inv_checked == 0 : r.inv_checked > 0);
+    CHECK(r.allocated > 0);
+    memcpy(out, pass_digest, sizeof pass_digest);
+    dra_run_fini(&r);
+}
+
+static void test_check_pass_leaves_the_timed_pass_alone(void)
+{
+    uint64_t off[PASS_REPS], all[PASS_REPS];
+    memset(off, 0, sizeof off);
+    memset(all, 1, sizeof all);
+    pass_digests("off", off);
+    pass_digests("all", all);
+    for (int k = 0; k < PASS_REPS; k++)
+        CHECK_MSG(off[k] == all[k], "repetition %d starts from %016llx with invariants off, "
+                  "%016llx with all", k + 1, (unsigned long long)off[k],
+                  (unsigned long long)all[k]);
+    for (int k = 2; k < PASS_REPS; k++)
+        CHECK_MSG(off[k] == off[1], "repetition %d starts from %016llx, repetition 2 from %016llx",
+                  k + 1, (unsigned long long)off[k], (unsigned long long)off[1]);
+}
+
 static void test_bad_inputs(void)
 {
     dra_runner_opts_t o;
@@ -646,6 +715,7 @@ int main(int argc, char **argv)
     RUN(test_answer_time_within_search);
     RUN(test_result_round_trip);
     RUN(test_records_only_under_steady_arrivals);
+    RUN(test_check_pass_leaves_the_timed_pass_alone);
     RUN(test_bad_inputs);
     unlink(path);
     return check_summary();
