@@ -310,6 +310,11 @@ typedef struct ctx {
      * writes no cold line of its own) and dense so that the release look-ahead reaches it from
      * the slot number alone, on few pages */
     dra_engine_rec_t *recs;
+    /* per slot (cap_slots bits, with recs): set while the slot holds a live pod whose commit
+     * kept its record (slot_t.recd), so that the release look-ahead finds the record from the
+     * slot number without a load of the slot's line (40 lines for 20,000 slots: they stay
+     * cached, where a departure's slot line is cold until a look-ahead starts it) */
+    uint64_t *recbits;
     size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
     uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
     dra_arena_t *spare;
@@ -598,8 +603,18 @@ static int recs_grow(ctx_t *c, uint32_t old, uint32_t n)
     if (old)
         memcpy(nr, c->recs, (size_t)old * sizeof *nr);
     memset(nr + old, 0, (size_t)(n - old) * sizeof *nr);
+    size_t ow = ((size_t)old + 63) / 64, nw = ((size_t)n + 63) / 64;
+    uint64_t *nb = calloc(nw ? nw : 1, sizeof *nb);
+    if (!nb) {
+        free(nr);
+        return DRA_ENOMEM;
+    }
+    if (ow)
+        memcpy(nb, c->recbits, ow * sizeof *nb);
     free(c->recs);
+    free(c->recbits);
     c->recs = nr;
+    c->recbits = nb;
     return DRA_OK;
 }
 
@@ -673,6 +688,8 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
         c->free_head = i;
         return NONE;
     }
+    /* a free slot's record bit is clear (debug builds; slot_put clears it) */
+    DRA_ASSERT_INTERNAL(!c->recbits || !(c->recbits[i >> 6] >> (i & 63) & 1));
     c->slots[i].live = true;
     /* warm what the pod's results use first: the result memory of direct answers, else the
      * arena the allocator's answers take */
@@ -691,6 +708,8 @@ static void slot_put(ctx_t *c, uint32_t i)
         dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
+    if (s->recd)
+        c->recbits[i >> 6] &= ~(1ULL << (i & 63));
     s->recd = false;
     s->live = false;
     /* on its shape's list (slot_pop): the shape of its last placed pod */
@@ -1955,6 +1974,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
                                               &c->recs[si])
                   : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
     s->recd = dra_engine_rec_held(&c->recs[si]); /* the line the commit has just written */
+    if (s->recd)
+        c->recbits[si >> 6] |= 1ULL << (si & 63);
     int64_t t3 = plant(c, shape, RK_COMMIT, t2, now_ns());
     hook(0);
     if (c->groups) /* the group cycle's placement score reads what pods request per node */
@@ -2041,16 +2062,24 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         uint32_t si = peek_slot(c, pods[i], tags[i]);
         if (si == NONE)
             continue;
+        /* a live pod with a record (recbits), without a load of its slot's line: the record
+         * three steps ahead, its rows' lines two, what they name one. The loop above started the
+         * slot lines of heap entries 3 to 6, which need not be the next departures after the
+         * third (the fourth earliest may lie deeper in the heap): the third's slot line was
+         * then a cold load here, inside the timed release; now it is started with its record,
+         * two releases before its own release reads it */
+        if (c->recbits && (c->recbits[si >> 6] >> (si & 63) & 1)) {
+            if (i == 2) { /* stage 0 without the call (the loop above started most already) */
+                __builtin_prefetch(&c->recs[si]);
+                __builtin_prefetch(&c->slots[si]);
+            } else {
+                rr[i] = &c->recs[si];
+            }
+            continue;
+        }
         const slot_t *s = &c->slots[si];
         if (!s->live || !s->n || !s->allocs)
             continue;
-        if (s->recd) { /* the record three steps ahead, its rows' lines two, what they name one */
-            if (i == 2) /* stage 0 without the call (the loop above started most already) */
-                __builtin_prefetch(&c->recs[si]);
-            else
-                rr[i] = &c->recs[si];
-            continue;
-        }
         if (i == 0) {
             dra_engine_prefetch_release_next(c->eng, s->node, s->allocs, s->n);
             continue;
@@ -2074,6 +2103,8 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
 {
     slot_t *s = &c->slots[si];
     int rc = DRA_OK;
+    /* the look-ahead's record bit says what the slot holds (debug builds) */
+    DRA_ASSERT_INTERNAL(!c->recbits || (bool)(c->recbits[si >> 6] >> (si & 63) & 1) == s->recd);
     hook(1);
     int64_t t0 = now_ns();
     rc = s->recd ? dra_engine_release_record(c->eng, &c->recs[si])
@@ -3797,6 +3828,7 @@ static void ctx_fini(ctx_t *c)
     }
     free(c->slots);
     free(c->recs);
+    free(c->recbits);
     free(c->shape_free);
     free(c->hc_off);
     free(c->hc);
