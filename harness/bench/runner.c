@@ -465,13 +465,19 @@ static inline void spin(uint64_t n)
  * region adds f x its own time (as measured, at most PLANT_CLIP_NS: a region another program
  * preempted is not the code's work), and a region whose debt has reached one clock reading's
  * cost spins on the clock until that much more time has passed; what it spun, overshoot
- * included, is paid off the debt. So over any run the planted time is f x the regions' own time
- * within one reading, whatever the regions' lengths, and the error never accumulates. Spinning
+ * included up to PLANT_OVERSHOOT_NS past what was due, is paid off the debt. So over any run the
+ * planted time is f x the regions' own time within one reading, whatever the regions' lengths,
+ * and the error never accumulates. A spin another program preempted is not paid in full: its
+ * overshoot of milliseconds is the machine's, as a preempted region's time is, and paid would
+ * leave the debt that far below zero, so that the regions after it (the next repetition's, in
+ * a short run) planted nothing until it was made up. Spinning
  * on the clock, not a calibrated count: counts fitted on long spins planted about 5% for a
  * planted 10% on nvl72-gangs' regions of 130-180 ns (a spin of 15-20 ns cost 6-10 ns there:
  * its iterations overlap the region's last instructions), and a model of each region's mean
  * took a thousand regions to settle. */
 #define PLANT_CLIP_NS 1000000.0
+/* The overshoot of a spin paid off the debt at most: a few clock readings */
+#define PLANT_OVERSHOOT_NS 1000.0
 
 /* Spin until the clock reads at least `until`; returns that reading (at least one is taken). */
 static inline int64_t spin_until(int64_t until)
@@ -491,6 +497,12 @@ double dra_runner_plant_due(double *debt, double f, double took, double min_ns)
     return *debt >= min_ns ? *debt : 0;
 }
 
+void dra_runner_plant_paid(double *debt, double due, double spun)
+{
+    double cap = due + PLANT_OVERSHOOT_NS;
+    *debt -= spun < cap ? spun : cap;
+}
+
 /* The clock reading that ends a timed region of `kind` for a pod of `shape` begun at t0, t1 the
  * reading taken after its work: t1 itself, or later when the planted slowdown spins. */
 static inline int64_t plant(ctx_t *c, uint32_t shape, int kind, int64_t t0, int64_t t1)
@@ -503,7 +515,7 @@ static inline int64_t plant(ctx_t *c, uint32_t shape, int kind, int64_t t0, int6
     if (!(due > 0))
         return t1;
     int64_t t = spin_until(t1 + (int64_t)due);
-    *debt -= (double)(t - t1);
+    dra_runner_plant_paid(debt, due, (double)(t - t1));
     return t;
 }
 

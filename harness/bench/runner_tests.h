@@ -41,5 +41,9 @@ extern void (*dra_runner_pass_hook)(uint32_t rep, uint64_t digest);
  * when it has reached min_ns (one clock reading's cost), else 0; the caller then subtracts what
  * it spun from *debt. Pure; for the tests. */
 double dra_runner_plant_due(double *debt, double f, double took, double min_ns);
+/* ... and that subtraction: the region spun `spun` ns where `due` was due; pays it off *debt,
+ * overshoot included up to 1 us past due (a spin preempted for milliseconds pays only that, so
+ * the debt stays near zero and the regions after it plant their own share). Pure. */
+void dra_runner_plant_paid(double *debt, double due, double spun);
 
 #endif /* DRA_RUNNER_TESTS_H */

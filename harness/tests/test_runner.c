@@ -385,7 +385,7 @@ static void test_plant_debt(void)
         double due = dra_runner_plant_due(&debt, 0.1, 150, 23);
         if (due > 0) {
             CHECK(due >= 23);
-            debt -= due + 7;
+            dra_runner_plant_paid(&debt, due, due + 7);
             spun += due + 7;
             spins++;
         }
@@ -405,6 +405,21 @@ static void test_plant_debt(void)
     /* a negative time (clock stepped) owes nothing */
     debt = 0;
     CHECK(dra_runner_plant_due(&debt, 0.1, -50, 23) == 0 && debt == 0);
+    /* a spin preempted for 4 ms pays what was due and 1 us of overshoot, not 4 ms: the next
+     * region of 150 ns owes its 15 ns again within a few regions, not after 270,000 of them */
+    debt = 0;
+    double due = dra_runner_plant_due(&debt, 0.1, 300, 23);
+    CHECK(due == 30);
+    dra_runner_plant_paid(&debt, due, 4e6);
+    CHECK(debt == -1000);
+    int regions = 0;
+    while (dra_runner_plant_due(&debt, 0.1, 150, 23) == 0 && regions < 1000)
+        regions++;
+    CHECK(regions < 100);
+    /* a spin that stops short (cannot happen on a monotonic clock) pays only what it spun */
+    debt = 0;
+    dra_runner_plant_paid(&debt, 40, 25);
+    CHECK(debt == -25);
 }
 
 /* The allocate call's time is taken inside the node search's region (its own clock: the
