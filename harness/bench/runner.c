@@ -470,11 +470,10 @@ static inline void spin(uint64_t n)
  * and the error never accumulates. A spin another program preempted is not paid in full: its
  * overshoot of milliseconds is the machine's, as a preempted region's time is, and paid would
  * leave the debt that far below zero, so that the regions after it (the next repetition's, in
- * a short run) planted nothing until it was made up. Spinning
- * on the clock, not a calibrated count: counts fitted on long spins planted about 5% for a
- * planted 10% on nvl72-gangs' regions of 130-180 ns (a spin of 15-20 ns cost 6-10 ns there:
- * its iterations overlap the region's last instructions), and a model of each region's mean
- * took a thousand regions to settle. */
+ * a short run) planted nothing until it was made up. Spinning on the clock, not a calibrated
+ * count: counts fitted on long spins planted about 5% for a planted 10% on nvl72-gangs' regions
+ * of 130-180 ns (a spin of 15-20 ns cost 6-10 ns there: its iterations overlap the region's last
+ * instructions), and a model of each region's mean took a thousand regions to settle. */
 #define PLANT_CLIP_NS 1000000.0
 /* The overshoot of a spin paid off the debt at most: a few clock readings */
 #define PLANT_OVERSHOOT_NS 1000.0

@@ -38,8 +38,8 @@ extern void (*dra_runner_pass_hook)(uint32_t rep, uint64_t digest);
 
 /* The planted slowdown's step (DRA_TEST_SLOWDOWN_PCT, runner.c plant): adds f x took (ns, a
  * region's own time, counted at most 1 ms) to *debt and returns the ns the region spins, *debt
- * when it has reached min_ns (one clock reading's cost), else 0; the caller then subtracts what
- * it spun from *debt. Pure; for the tests. */
+ * when it has reached min_ns (one clock reading's cost), else 0; the caller then pays what it
+ * spun with dra_runner_plant_paid. Pure; for the tests. */
 double dra_runner_plant_due(double *debt, double f, double took, double min_ns);
 /* ... and that subtraction: the region spun `spun` ns where `due` was due; pays it off *debt,
  * overshoot included up to 1 us past due (a spin preempted for milliseconds pays only that, so
