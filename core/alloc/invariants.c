@@ -664,10 +664,16 @@ static void check_groups(ictx_t *x)
 #define INV_POOLS_CHUNK (64 * 1024)
 #define INV_WORK_CHUNK (16 * 1024)
 
-int dra_inv_scratch_init(dra_inv_scratch_t *s)
+/* The scratch's arenas, empty (no chunk yet): the one initialisation of both entries. */
+static void scratch_arenas(dra_inv_scratch_t *s)
 {
     dra_arena_init(&s->pools, INV_POOLS_CHUNK);
     dra_arena_init(&s->work, INV_WORK_CHUNK);
+}
+
+int dra_inv_scratch_init(dra_inv_scratch_t *s)
+{
+    scratch_arenas(s);
     bool ok = dra_arena_alloc(&s->pools, 1, 1) && dra_arena_alloc(&s->work, 1, 1);
     dra_arena_reset(&s->pools);
     dra_arena_reset(&s->work);
@@ -686,8 +692,7 @@ int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t *f,
                   dra_inv_report_t *out)
 {
     dra_inv_scratch_t s;
-    dra_arena_init(&s.pools, INV_POOLS_CHUNK);
-    dra_arena_init(&s.work, INV_WORK_CHUNK);
+    scratch_arenas(&s); /* its chunks as the check takes them */
     int rc = dra_inv_check_in(&s, m, f, before, cel, node, claims, allocs, n, out);
     dra_inv_scratch_fini(&s);
     return rc;
@@ -704,8 +709,8 @@ int dra_inv_check_in(dra_inv_scratch_t *s, const dra_model_t *m, const dra_alloc
     fixed.upstream_bugs = false;
     dra__beh_init(&x.b, &fixed);
     dra_arena_t *arp = &s->pools;
-    dra_arena_reset(arp);
-    dra_arena_reset(&s->work);
+    /* the scratch arrives reset: initialised so, and every check leaves it so (below) */
+    DRA_ASSERT_INTERNAL(arp->used == 0 && s->work.used == 0);
     x.scratch = s->work;
     int rc = dra__gather_pools(m, &x.b, node, arp, &x.gp, x.err, sizeof x.err);
     if (rc == DRA_ENOMEM)

@@ -44,8 +44,9 @@ DRA_NODISCARD int dra_inv_check(const dra_model_t *m, const dra_alloc_features_t
 
 /* The memory checks work in, kept by a caller that checks many allocations (the runner's check
  * pass): dra_inv_check takes and frees its own per call (a 64 KiB block and more each time);
- * dra_inv_check_in works in these arenas and leaves them reset, each with its last chunk kept,
- * so a check that fits in those chunks allocates nothing. dra_inv_scratch_init takes their first
+ * dra_inv_check_in works in these arenas, which it expects reset (as dra_inv_scratch_init and
+ * every check leave them; debug builds assert it) and leaves reset, each with its last chunk
+ * kept, so a check that fits in those chunks allocates nothing. dra_inv_scratch_init takes their first
  * chunks at once (DRA_ENOMEM: out of memory; dra_inv_scratch_fini is safe either way).
  * Ownership: the caller's; dra_inv_scratch_fini frees the chunks. */
 typedef struct dra_inv_scratch {

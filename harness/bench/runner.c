@@ -218,8 +218,6 @@ typedef struct slot {
     uint32_t ndev;       /* results counted in the node's score */
     uint32_t shape;      /* mix entry (its plan carries the cpu / memory requests) */
     uint32_t next_free;  /* free list link */
-    bool recd; /* the commit kept the pod's release record (the slot's entry of ctx.recs; else:
-                * release by the allocations) */
     bool live;
     uint16_t mem_lines; /* lines of es.mem its last placement took (dra_engine_slot_used; 0:
                          * none known, all of es.mem): what slot_mem_touch warms */
@@ -311,9 +309,11 @@ typedef struct ctx {
      * the slot number alone, on few pages */
     dra_engine_rec_t *recs;
     /* per slot (cap_slots bits, with recs): set while the slot holds a live pod whose commit
-     * kept its record (slot_t.recd), so that the release look-ahead finds the record from the
-     * slot number without a load of the slot's line (40 lines for 20,000 slots: they stay
-     * cached, where a departure's slot line is cold until a look-ahead starts it) */
+     * kept its record in the slot's entry of recs (else the pod is released by its
+     * allocations): the one place that says so (slot_recd), read by the release and by the
+     * release look-ahead from the slot number without a load of the slot's line (40 lines for
+     * 20,000 slots: they stay cached, where a departure's slot line is cold until a look-ahead
+     * starts it) */
     uint64_t *recbits;
     size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
     uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
@@ -604,6 +604,13 @@ static void slot_mem_touch(const ctx_t *c, uint32_t si)
         m[i] = m[i];
 }
 
+/* Whether slot si's pod kept its release record (its bit in recbits: set by the commit that
+ * kept it, cleared when the slot is put back). */
+static inline bool slot_recd(const ctx_t *c, uint32_t si)
+{
+    return c->recbits && (c->recbits[si >> 6] >> (si & 63) & 1);
+}
+
 /* Make ctx.recs hold n records: the held ones are copied (a record is plain data the engine
  * keeps no pointer to), the new ones zeroed (not held). Untimed. */
 static int recs_grow(ctx_t *c, uint32_t old, uint32_t n)
@@ -719,9 +726,8 @@ static void slot_put(ctx_t *c, uint32_t i)
         dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
-    if (s->recd)
+    if (c->recbits)
         c->recbits[i >> 6] &= ~(1ULL << (i & 63));
-    s->recd = false;
     s->live = false;
     /* on its shape's list (slot_pop): the shape of its last placed pod */
     uint32_t *head = c->shape_free && s->shape < c->nshapes ? &c->shape_free[s->shape]
@@ -1984,8 +1990,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
                   ? dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
                                               &c->recs[si])
                   : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
-    s->recd = dra_engine_rec_held(&c->recs[si]); /* the line the commit has just written */
-    if (s->recd)
+    bool recd = dra_engine_rec_held(&c->recs[si]); /* the line the commit has just written */
+    if (recd)
         c->recbits[si >> 6] |= 1ULL << (si & 63);
     int64_t t3 = plant(c, shape, RK_COMMIT, t2, now_ns());
     hook(0);
@@ -1997,7 +2003,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         snprintf(msg, sizeof msg, "commit failed: %s", dra_strerror(crc));
         violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
     }
-    c->rec_commits += s->recd;
+    c->rec_commits += recd;
     c->pod_slot[ev->pod] = si;
     if (shared) {
         c->claim_slot[ev->claim] = si;
@@ -2079,7 +2085,7 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
          * third (the fourth earliest may lie deeper in the heap): the third's slot line was
          * then a cold load here, inside the timed release; now it is started with its record,
          * two releases before its own release reads it */
-        if (c->recbits && (c->recbits[si >> 6] >> (si & 63) & 1)) {
+        if (slot_recd(c, si)) {
             if (i == 2) { /* stage 0 without the call (the loop above started most already) */
                 __builtin_prefetch(&c->recs[si]);
                 __builtin_prefetch(&c->slots[si]);
@@ -2114,11 +2120,12 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
 {
     slot_t *s = &c->slots[si];
     int rc = DRA_OK;
-    /* the look-ahead's record bit says what the slot holds (debug builds) */
-    DRA_ASSERT_INTERNAL(!c->recbits || (bool)(c->recbits[si >> 6] >> (si & 63) & 1) == s->recd);
+    bool recd = slot_recd(c, si);
+    /* the record bit says what the slot holds: a held record exactly when set (debug builds) */
+    DRA_ASSERT_INTERNAL(!c->recs || recd == dra_engine_rec_held(&c->recs[si]));
     hook(1);
     int64_t t0 = now_ns();
-    rc = s->recd ? dra_engine_release_record(c->eng, &c->recs[si])
+    rc = recd ? dra_engine_release_record(c->eng, &c->recs[si])
                 : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
     if (w)
         prefetch_releases(c, w);
@@ -2135,7 +2142,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         violation(c, pod, "", c->model.nodes[s->node]->name, msg);
     }
     if (timed) {
-        c->rec_releases += s->recd;
+        c->rec_releases += recd;
         if (c->measuring)
             rec(c, shape, DRA_PHASE_RELEASE, DRA_HOUT_ANY, t1 - t0);
         c->busy_ns += (uint64_t)(t1 - t0);
