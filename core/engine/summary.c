@@ -636,6 +636,10 @@ static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t l
             return false;
         }
     }
+    if (s->tree[0] != DRA__TREE_TOP) {
+        snprintf(why, len, "signature %u: tree slot 0 is %d, not the rise's stop", i, s->tree[0]);
+        return false;
+    }
     for (uint32_t k = 1; k < e->P; k++)
         if (s->tree[k] !=
             (s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1])) {
@@ -804,6 +808,11 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
         if (sh != s->shcnt) {
             snprintf(why, len, "signature %u: %d free matching shared, summary %d", i, sh,
                      s->shcnt);
+            return false;
+        }
+        if (s->tree[0] != DRA__TREE_TOP) {
+            snprintf(why, len, "signature %u: tree slot 0 is %d, not the rise's stop", i,
+                     s->tree[0]);
             return false;
         }
         for (uint32_t k = 1; k < e->P; k++) {
