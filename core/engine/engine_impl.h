@@ -649,19 +649,25 @@ static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uin
         return HAZARD;
     return s->all && s->blk[n] ? -1 : s->cnt[n];
 }
+/* A max tree's slot 0 (no node of the tree: the root is 1): INT32_MAX, set where each tree is
+ * built (dra__tree_build, index.c's score trees) and never written after, so that a rise stops
+ * there without a test of the index (dra__max_set). */
+#define DRA__TREE_TOP INT32_MAX
 /* Leaf i (P + node) of max tree t set to v, and the path above it (index.c's trees; in line
  * where a call would cost). A rise reads only the path: an inner node's new value is the larger
  * of its old one and v (its old one was the larger of the sibling's and the leaf's old value
- * o < v), so the walk stops at the first node >= v. A fall reads a node's children only while
- * the node held o (a node above o got it from elsewhere and keeps it) and stops where its new
- * maximum is still o. O(log nodes); stops where the path stops changing. */
+ * o < v), so the walk stops at the first node >= v, at the latest at slot 0 (DRA__TREE_TOP,
+ * which no v exceeds: the walk writes the same nodes as one that stops after the root). A fall
+ * reads a node's children only while the node held o (a node above o got it from elsewhere and
+ * keeps it) and stops where its new maximum is still o. O(log nodes); stops where the path
+ * stops changing. */
 static inline void dra__max_set(int32_t *t, uint32_t i, int32_t v)
 {
     int32_t o = t[i];
     t[i] = v;
     if (v > o) {
-        for (i >>= 1; i >= 1 && t[i] < v; i >>= 1)
-            t[i] = v;
+        for (size_t j = i >> 1; t[j] < v; j >>= 1) /* t[0] stops it (DRA__TREE_TOP) */
+            t[j] = v;
     } else if (v < o) {
         for (i >>= 1; i >= 1 && t[i] == o; i >>= 1) {
             int32_t m = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];

@@ -55,6 +55,7 @@ void dra__tree_build(dra_engine_t *e, sig_t *s)
         t[e->P + i] = i < e->nnodes ? dra__leaf_value(e, s, i) : INT32_MIN;
     for (uint32_t i = e->P - 1; i >= 1; i--)
         t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    t[0] = DRA__TREE_TOP; /* a rise's stop (dra__max_set) */
 }
 
 /* First node >= pos whose leaf is >= need, or NONE. */
@@ -329,6 +330,7 @@ static uint32_t stree_get(dra_engine_t *e, uint32_t sig, int32_t need, bool most
         t[e->P + i] = i < e->nnodes && dra__leaf_value(e, s, i) >= need ? stree_key(e, st, i) : -1;
     for (uint32_t i = e->P - 1; i >= 1; i--)
         t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    t[0] = DRA__TREE_TOP; /* a rise's stop (dra__max_set) */
     return e->nst++;
 }
 
@@ -394,6 +396,10 @@ bool dra__stree_check(const dra_engine_t *e, char *why, size_t len)
                          st->t[e->P + n]);
                 return false;
             }
+        }
+        if (st->t[0] != DRA__TREE_TOP) {
+            snprintf(why, len, "score tree %u: slot 0 is %d, not the rise's stop", i, st->t[0]);
+            return false;
         }
         for (uint32_t k = 1; k < e->P; k++)
             if (st->t[k] != (st->t[2 * k] > st->t[2 * k + 1] ? st->t[2 * k] : st->t[2 * k + 1])) {

@@ -561,7 +561,12 @@ void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
     const uint32_t *rows = &r;
     uint32_t n = 1;
     if ((before == 0) != (e->rs[r].use == 0)) {
-        uint32_t nf = e->nfail_on ? dra__counters_charge(e, r, e->rs[r].use ? 1 : -1) : 0;
+        /* a row that consumes no counter (rc_pat NONE; rc_pat is allocated whenever nfail_on
+         * is set) is charged nothing: dra__counters_charge would return 0 at its first test,
+         * and the call is left out (most rows: every device that is not partitionable) */
+        uint32_t nf = e->nfail_on && e->rc_pat[r] != NONE
+                          ? dra__counters_charge(e, r, e->rs[r].use ? 1 : -1)
+                          : 0;
         if (e->cg_on) { /* the groups follow the flipped rows, and r follows the groups */
             refresh_rows(e, e->cflip, nf);
             groups_moved(e, r);
@@ -635,6 +640,10 @@ static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t l
             snprintf(why, len, "signature %u node %u: %d fitting, summary %d", i, n, c, s->cnt[n]);
             return false;
         }
+    }
+    if (s->tree[0] != DRA__TREE_TOP) {
+        snprintf(why, len, "signature %u: tree slot 0 is %d, not the rise's stop", i, s->tree[0]);
+        return false;
     }
     for (uint32_t k = 1; k < e->P; k++)
         if (s->tree[k] !=
@@ -804,6 +813,11 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
         if (sh != s->shcnt) {
             snprintf(why, len, "signature %u: %d free matching shared, summary %d", i, sh,
                      s->shcnt);
+            return false;
+        }
+        if (s->tree[0] != DRA__TREE_TOP) {
+            snprintf(why, len, "signature %u: tree slot 0 is %d, not the rise's stop", i,
+                     s->tree[0]);
             return false;
         }
         for (uint32_t k = 1; k < e->P; k++) {
