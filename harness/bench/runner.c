@@ -2029,7 +2029,9 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 
 /* Departures after the one being released whose lines that release starts loading: the next
  * three in their order (dra_workload_peek_departures orders them), then four more of the
- * departure heap's first 7 entries. */
+ * departure heap's first 7 entries. Fewer (4 or 3: stage 0 for heap entry 3 only, or for the
+ * third departure only) measured no repeatable gain at fleet-5k's defaults (README "the release
+ * look-ahead's hint levels and depth"). */
 #define RELEASE_AHEAD 7
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
@@ -2084,7 +2086,13 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
          * slot lines of heap entries 3 to 6, which need not be the next departures after the
          * third (the fourth earliest may lie deeper in the heap): the third's slot line was
          * then a cold load here, inside the timed release; now it is started with its record,
-         * two releases before its own release reads it */
+         * two releases before its own release reads it. Every hint of the look-ahead, here and
+         * in the engine's stages, is prefetcht0 (locality 3, into the first level): stage 0's
+         * as prefetcht1 (to the second level only, on the Zen 4 machine measured) made the
+         * release 60-75 ns slower (two sittings; the next stage's loads read their lines),
+         * stages 0 and 1's 0-10 ns (two sittings: no gain either), and the engine's hints for
+         * the next commit as prefetcht1 made that commit 65 ns slower, as slow as without
+         * them (README "the release look-ahead's hint levels and depth") */
         if (slot_recd(c, si)) {
             if (i == 2) { /* stage 0 without the call (the loop above started most already) */
                 __builtin_prefetch(&c->recs[si]);
