@@ -650,9 +650,30 @@ static inline int32_t dra__leaf_value(const dra_engine_t *e, const sig_t *s, uin
     return s->all && s->blk[n] ? -1 : s->cnt[n];
 }
 /* A max tree's slot 0 (no node of the tree: the root is 1): INT32_MAX, set where each tree is
- * built (dra__tree_build, index.c's score trees) and never written after, so that a rise stops
- * there without a test of the index (dra__max_set). */
+ * built (dra__max_fill) and never written after, so that a rise stops there without a test of
+ * the index (dra__max_set). */
 #define DRA__TREE_TOP INT32_MAX
+/* Max tree t over its leaves t[P..2P-1] (set by the caller) made whole: each inner node the
+ * larger of its children, slot 0 DRA__TREE_TOP. Every tree is built by it (dra__tree_build, the
+ * score trees). O(P). */
+static inline void dra__max_fill(int32_t *t, uint32_t P)
+{
+    for (uint32_t i = P - 1; i >= 1; i--)
+        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+    t[0] = DRA__TREE_TOP;
+}
+/* What dra__max_fill would change in t: P when nothing (t is whole), 0 when slot 0 is not
+ * DRA__TREE_TOP, else the first inner node that is not the larger of its children. For the
+ * checks (dra_engine_check); O(P). */
+static inline uint32_t dra__max_stale(const int32_t *t, uint32_t P)
+{
+    if (t[0] != DRA__TREE_TOP)
+        return 0;
+    for (uint32_t k = 1; k < P; k++)
+        if (t[k] != (t[2 * k] > t[2 * k + 1] ? t[2 * k] : t[2 * k + 1]))
+            return k;
+    return P;
+}
 /* Leaf i (P + node) of max tree t set to v, and the path above it (index.c's trees; in line
  * where a call would cost). A rise reads only the path: an inner node's new value is the larger
  * of its old one and v (its old one was the larger of the sibling's and the leaf's old value

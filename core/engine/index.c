@@ -53,9 +53,7 @@ void dra__tree_build(dra_engine_t *e, sig_t *s)
     int32_t *t = s->tree;
     for (uint32_t i = 0; i < e->P; i++)
         t[e->P + i] = i < e->nnodes ? dra__leaf_value(e, s, i) : INT32_MIN;
-    for (uint32_t i = e->P - 1; i >= 1; i--)
-        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
-    t[0] = DRA__TREE_TOP; /* a rise's stop (dra__max_set) */
+    dra__max_fill(t, e->P);
 }
 
 /* First node >= pos whose leaf is >= need, or NONE. */
@@ -328,9 +326,7 @@ static uint32_t stree_get(dra_engine_t *e, uint32_t sig, int32_t need, bool most
     const sig_t *s = &e->sigs[sig];
     for (uint32_t i = 0; i < e->P; i++)
         t[e->P + i] = i < e->nnodes && dra__leaf_value(e, s, i) >= need ? stree_key(e, st, i) : -1;
-    for (uint32_t i = e->P - 1; i >= 1; i--)
-        t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
-    t[0] = DRA__TREE_TOP; /* a rise's stop (dra__max_set) */
+    dra__max_fill(t, e->P);
     return e->nst++;
 }
 
@@ -397,15 +393,15 @@ bool dra__stree_check(const dra_engine_t *e, char *why, size_t len)
                 return false;
             }
         }
-        if (st->t[0] != DRA__TREE_TOP) {
+        uint32_t k = dra__max_stale(st->t, e->P);
+        if (k == 0) {
             snprintf(why, len, "score tree %u: slot 0 is %d, not the rise's stop", i, st->t[0]);
             return false;
         }
-        for (uint32_t k = 1; k < e->P; k++)
-            if (st->t[k] != (st->t[2 * k] > st->t[2 * k + 1] ? st->t[2 * k] : st->t[2 * k + 1])) {
-                snprintf(why, len, "score tree %u: inner node %u stale", i, k);
-                return false;
-            }
+        if (k < e->P) {
+            snprintf(why, len, "score tree %u: inner node %u stale", i, k);
+            return false;
+        }
     }
     return true;
 }

@@ -604,6 +604,18 @@ static bool counts_fresh(const dra_engine_t *e, const sig_t *s, uint32_t r)
 
 /* dra_engine_check for a capacity signature: its fit bits and counts recomputed from the state
  * (the largest group of one value for a matchAttribute variant), and its tree. */
+/* Signature i's tree whole (dra__max_stale), else false with why. */
+static bool check_sig_tree(const dra_engine_t *e, uint32_t i, char *why, size_t len)
+{
+    const int32_t *t = e->sigs[i].tree;
+    uint32_t k = dra__max_stale(t, e->P);
+    if (k == 0)
+        snprintf(why, len, "signature %u: tree slot 0 is %d, not the rise's stop", i, t[0]);
+    else if (k < e->P)
+        snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
+    return k == e->P;
+}
+
 static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t len)
 {
     const sig_t *s = &e->sigs[i];
@@ -641,17 +653,7 @@ static bool check_cap_sig(const dra_engine_t *e, uint32_t i, char *why, size_t l
             return false;
         }
     }
-    if (s->tree[0] != DRA__TREE_TOP) {
-        snprintf(why, len, "signature %u: tree slot 0 is %d, not the rise's stop", i, s->tree[0]);
-        return false;
-    }
-    for (uint32_t k = 1; k < e->P; k++)
-        if (s->tree[k] !=
-            (s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1])) {
-            snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
-            return false;
-        }
-    return true;
+    return check_sig_tree(e, i, why, len);
 }
 
 bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
@@ -815,18 +817,8 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                      s->shcnt);
             return false;
         }
-        if (s->tree[0] != DRA__TREE_TOP) {
-            snprintf(why, len, "signature %u: tree slot 0 is %d, not the rise's stop", i,
-                     s->tree[0]);
+        if (!check_sig_tree(e, i, why, len))
             return false;
-        }
-        for (uint32_t k = 1; k < e->P; k++) {
-            int32_t v = s->tree[2 * k] > s->tree[2 * k + 1] ? s->tree[2 * k] : s->tree[2 * k + 1];
-            if (s->tree[k] != v) {
-                snprintf(why, len, "signature %u: segment tree node %u stale", i, k);
-                return false;
-            }
-        }
     }
     if (!dra__stree_check(e, why, len))
         return false;
