@@ -224,11 +224,14 @@ static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t si
 /* Start the loads a commit or release makes on lines that are likely cold (a release comes long
  * after its commit): per result the state's entry, the fast allocator's mirror and the engine's
  * row mapping, then the engine's per-row columns, so they are in flight together instead of one
- * after another. Hints only: nothing is changed. */
+ * after another. Hints only: nothing is changed. One pass over the results (their row hints
+ * kept in hrow), then two over the hints: each step's loads (the row mapping, then the rows'
+ * records) are read only after every hint of the step before was started, as with one pass
+ * over the results a step. */
 static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
                              uint32_t n, bool commit, const plan_t *p)
 {
-    if (dra_alloc_state_model(e->state) != e->m)
+    if (!e->state_own)
         return;
     if (node < e->nnodes) { /* the node's score, resources and hazard flag */
         __builtin_prefetch(&e->score[node], 1);
@@ -239,43 +242,45 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
         if (e->nhazard) /* else no leaf reads it (dra__leaf_value) */
             __builtin_prefetch(&e->hz[node]);
     }
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
-        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
-            uint32_t row = a[i]->results[j].row;
+    const dra_fast_t *fast = e->alloc->kind == DRA_ALLOC_FAST ? e->alloc->fast : NULL;
+    uint32_t hrow[PREFETCH_MAX], k = 0, t = 0; /* t: results seen, k: their hints */
+    for (uint32_t i = 0; i < n && t < PREFETCH_MAX; i++) {
+        if (!a[i])
+            continue;
+        const dra_result_t *res = a[i]->results;
+        for (uint32_t j = 0, nr = a[i]->nresults; j < nr && t < PREFETCH_MAX; j++, t++) {
+            uint32_t row = res[j].row;
             if (!row || row > e->nord)
                 continue;
+            hrow[k++] = row;
             __builtin_prefetch(&e->ord_row[row - 1]);
             dra__alloc_state_prefetch(e->state, row);
             /* a commit also starts the next device's entry: packing policies commit it next
              * (a state entry is a line of its own, the engine's per-row columns share lines) */
             if (commit)
                 dra__alloc_state_prefetch(e->state, row + 1);
-            if (e->alloc->kind == DRA_ALLOC_FAST)
-                dra_fast_prefetch_row(e->alloc->fast, row);
+            if (fast)
+                dra_fast_prefetch_row(fast, row);
         }
-    k = 0;
-    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
-        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
-            uint32_t r = hint_row(e, &a[i]->results[j]);
-            if (r != NONE) {
-                prefetch_row_columns(e, r);
-                if (commit)
-                    prefetch_counters(e, r);
-            }
-        }
+    }
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t r = e->ord_row[hrow[i] - 1];
+        if (r == NONE)
+            continue;
+        hrow[m++] = r;
+        prefetch_row_columns(e, r);
+        if (commit)
+            prefetch_counters(e, r);
+    }
     if (node >= e->nnodes)
         return;
     /* the node's count, leaf and error flag in every signature the results' rows match (a
      * share of a multi-allocatable device leaves its row available: no count moves) */
     uint32_t sigs = 0;
-    k = 0;
-    for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
-        for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
-            uint32_t r = hint_row(e, &a[i]->results[j]);
-            if (r != NONE && !dra__row_multi(e, r))
-                sigs |= e->rs[r].sigs;
-        }
+    for (uint32_t i = 0; i < m; i++)
+        if (!dra__row_multi(e, hrow[i]))
+            sigs |= e->rs[hrow[i]].sigs;
     prefetch_node_sigs(e, node, sigs);
 }
 
@@ -333,7 +338,7 @@ static int commit_release(dra_engine_t *e, uint32_t node, dra_allocation_t *cons
             continue;
         }
         /* the state's rows are numbered over its model: the engine's when they are one */
-        bool own = rows && dra_alloc_state_model(e->state) == e->m;
+        bool own = rows && e->state_own;
         if (rc && *rc && !own)
             *rc = NULL;
         for (uint32_t j = 0; j < a[i]->nresults; j++) {
@@ -397,7 +402,7 @@ void dra_engine_prefetch_release(const dra_engine_t *e, uint32_t node, dra_alloc
 void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
                                       dra_allocation_t *const *a, uint32_t n)
 {
-    if (!e || (!a && n) || dra_alloc_state_model(e->state) != e->m)
+    if (!e || (!a && n) || !e->state_own)
         return;
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
     /* a share's row stays available: what its capacity moves is the fit of the capacity

@@ -145,6 +145,7 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->feat = *f;
     dra__beh_init(&e->beh, f);
     e->state = state;
+    e->state_own = dra_alloc_state_model(state) == m;
     e->cel = cel;
     e->alloc = alloc;
     if (opts)

@@ -226,6 +226,7 @@ struct dra_engine {
     dra_alloc_features_t feat;
     dra__beh_t beh;
     dra_alloc_state_t *state;
+    bool state_own;      /* the state's model is m (set-up; both are fixed): its rows are ours */
     dra_cel_cache_t *cel;
     dra_anyalloc_t *alloc;
     dra_engine_opts_t opts;
