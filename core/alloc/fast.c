@@ -461,11 +461,33 @@ void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row)
         __builtin_prefetch(&row_pool(a, row - 1)->ver, 1);
 }
 
+DRA_NOINLINE static void on_state_change_from(dra_fast_t *a, const dra_allocation_t *al,
+                                              const uint32_t *rows, uint32_t n, uint32_t i);
+
 static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_t *rows,
                             uint32_t n)
 {
     dra_fast_t *a = ctx;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t i = 0;
+    /* the rows the state resolved, each the only row of its ID (every commit and release of
+     * the engine's): in this loop, which needs none of the rest's registers */
+    if (rows && a->c.rows)
+        for (; i < n; i++) {
+            uint32_t vr = rows[i];
+            if (!vr || vr > a->nrows || dra_bit_get(a->dupid, vr - 1))
+                break;
+            a->mir[vr - 1] = 0;
+            row_pool(a, vr - 1)->ver++;
+        }
+    if (i < n)
+        on_state_change_from(a, al, rows, n, i);
+}
+
+/* on_state_change from result i on. */
+DRA_NOINLINE static void on_state_change_from(dra_fast_t *a, const dra_allocation_t *al,
+                                              const uint32_t *rows, uint32_t n, uint32_t i)
+{
+    for (; i < n; i++) {
         /* the state's resolved row is the device's (our numbering when we share its model) */
         uint32_t vr = rows && a->c.rows ? rows[i] : 0;
         if (vr && vr <= a->nrows && !dra_bit_get(a->dupid, vr - 1)) {

@@ -851,6 +851,9 @@ int dra__alloc_state_commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a
     return dra__alloc_state_commit_share(s, a, rows, NULL);
 }
 
+DRA_NOINLINE static int commit_share_rest(dra_alloc_state_t *s, const dra_allocation_t *a,
+                                          uint32_t *rows, dra__state_share_t *sh);
+
 int dra__alloc_state_commit_share(dra_alloc_state_t *s, const dra_allocation_t *a,
                                   uint32_t *rows, dra__state_share_t *sh)
 {
@@ -859,6 +862,28 @@ int dra__alloc_state_commit_share(dra_alloc_state_t *s, const dra_allocation_t *
     if (!a)
         return DRA_OK;
     DRA_ASSERT_EXPENSIVE(!check_now(s) || dra_alloc_state_check(s));
+    /* the common commit: one exclusive result of a registered row (what commit_rows does for it,
+     * without its frame) */
+    if (a->nresults == 1 && !s->beh.scc) {
+        const dra_result_t *r = a->results;
+        st_dev_t *e = result_kind(s, r) == R_EXCL ? by_row(s, r) : NULL;
+        if (e) {
+            uint32_t one;
+            if (!rows)
+                rows = &one;
+            e->exclusive++;
+            rows[0] = e->row;
+            notify(s, a, rows, 1);
+            return DRA_OK;
+        }
+    }
+    return commit_share_rest(s, a, rows, sh);
+}
+
+/* dra__alloc_state_commit_share past its first tests (a not NULL, sh->srow 0). */
+DRA_NOINLINE static int commit_share_rest(dra_alloc_state_t *s, const dra_allocation_t *a,
+                                          uint32_t *rows, dra__state_share_t *sh)
+{
     uint32_t buf[DRA_ALLOC_STATE_ROWS_MAX];
     if (!rows && a->nresults <= DRA_ALLOC_STATE_ROWS_MAX)
         rows = buf;
