@@ -111,7 +111,8 @@ static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sig
 /* Result res changes row r: its use and availability and, for a share (DRAConsumableCapacity) of
  * a device whose shares' capacity the engine keeps, that capacity (as the state adds it; the
  * capacity each consumed entry names goes to e->rec_cidx, for a release record). */
-static void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res, int delta)
+static DRA_ALWAYS_INLINE void apply_to_row(dra_engine_t *e, uint32_t r, const dra_result_t *res,
+                                           int delta)
 {
     dra__direct_note_share(e, r, res);
     dra__apply_row(e, r, delta);

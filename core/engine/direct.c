@@ -264,13 +264,6 @@ int dra__direct_setup(dra_engine_t *e)
     return DRA_OK;
 }
 
-void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res)
-{
-    bool multi = (e->t->flags[r] & DRA_ROW_MULTI_ALLOC) != 0;
-    if (e->beh.cc && (res->share_id != NULL) != multi)
-        e->direct_on = false;
-}
-
 /* ---- plans ----------------------------------------------------------------------------------- */
 
 static bool listed(const char *const *names, uint32_t n, const char *name)

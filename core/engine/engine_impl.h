@@ -919,7 +919,13 @@ void dra__direct_update_rows(dra_engine_t *e, uint32_t n, uint32_t begin, uint32
  * (DRAConsumableCapacity) without one on a multi-allocatable device, turns direct answers off
  * (the allocator leaves its scan for the first; the second is an exclusive allocation of a
  * device the availability bit counts free). */
-void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res);
+static inline void dra__direct_note_share(dra_engine_t *e, uint32_t r, const dra_result_t *res)
+{
+    /* in line at every commit and release (commit.c): the flags line is read only under
+     * DRAConsumableCapacity */
+    if (e->beh.cc && (res->share_id != NULL) != ((e->t->flags[r] & DRA_ROW_MULTI_ALLOC) != 0))
+        e->direct_on = false;
+}
 
 /* direct.c's pieces that direct_multi.c composes (each documented at its static original in
  * direct.c): the body and constraint checks, an alternative's set-up and static eligibility

@@ -550,6 +550,31 @@ static void groups_moved(dra_engine_t *e, uint32_t r)
     }
 }
 
+/* dra__apply_row of a row that went in or out of use and consumes counters, or with
+ * compatibility groups on: the charge, then the rows it flipped and r re-read. */
+DRA_NOINLINE static void apply_row_charged(dra_engine_t *e, uint32_t r)
+{
+    /* a row that consumes no counter (rc_pat NONE; rc_pat is allocated whenever nfail_on is
+     * set) is charged nothing: dra__counters_charge would return 0 at its first test, and the
+     * call is left out (most rows: every device that is not partitionable) */
+    uint32_t nf = e->nfail_on && e->rc_pat[r] != NONE
+                      ? dra__counters_charge(e, r, e->rs[r].use ? 1 : -1)
+                      : 0;
+    if (e->cg_on) { /* the groups follow the flipped rows, and r follows the groups */
+        refresh_rows(e, e->cflip, nf);
+        groups_moved(e, r);
+        refresh_one(e, r);
+        return;
+    }
+    if (!nf) {
+        refresh_one(e, r);
+        return;
+    }
+    /* r after them in the same loop (cflip has a slot beyond a charge's most rows) */
+    e->cflip[nf] = r;
+    refresh_rows(e, e->cflip, nf + 1);
+}
+
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
 {
     uint32_t before = e->rs[r].use;
@@ -557,29 +582,14 @@ void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
         e->rs[r].use++;
     else if (e->rs[r].use)
         e->rs[r].use--;
-    /* the rows to re-read: r, after the rows whose fit its counters' charge flipped */
-    const uint32_t *rows = &r;
-    uint32_t n = 1;
-    if ((before == 0) != (e->rs[r].use == 0)) {
-        /* a row that consumes no counter (rc_pat NONE; rc_pat is allocated whenever nfail_on
-         * is set) is charged nothing: dra__counters_charge would return 0 at its first test,
-         * and the call is left out (most rows: every device that is not partitionable) */
-        uint32_t nf = e->nfail_on && e->rc_pat[r] != NONE
-                          ? dra__counters_charge(e, r, e->rs[r].use ? 1 : -1)
-                          : 0;
-        if (e->cg_on) { /* the groups follow the flipped rows, and r follows the groups */
-            refresh_rows(e, e->cflip, nf);
-            groups_moved(e, r);
-        } else if (nf) { /* r after them in the same loop (cflip has a slot beyond a charge's
-                          * most rows) */
-            e->cflip[nf] = r;
-            rows = e->cflip;
-            n = nf + 1;
-        }
+    /* the rows to re-read: r, after the rows whose fit its counters' charge flipped (apart, so
+     * that the one row of most commits and releases makes no call and keeps no loop) */
+    if ((before == 0) != (e->rs[r].use == 0) &&
+        ((e->nfail_on && e->rc_pat[r] != NONE) || e->cg_on)) {
+        apply_row_charged(e, r);
+        return;
     }
-    /* one loop, refresh_one in line: the one row of most commits and releases makes no call */
-    for (uint32_t i = 0; i < n; i++)
-        refresh_one(e, rows[i]);
+    refresh_one(e, r);
 }
 
 /* ---- checking the summaries (tests) ------------------------------------------------------- */
