@@ -812,6 +812,24 @@ typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a,
 /* Start loading the entry of model row row + 1's device (dra_result_t.row numbering; 0 or a row
  * beyond the model: nothing). A hint: no effect on the state. */
 void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
+/* The same in line, for a caller that hints every commit's rows (the engine): where the state's
+ * row entries are, kept by the state whenever they move (the state's first member: its address
+ * is the state's). An entry is DRA__STATE_ENT bytes, one line. */
+#define DRA__STATE_ENT 64u
+typedef struct dra__state_hints {
+    const unsigned char *ents; /* model row 1's entry */
+    uint32_t nrows;            /* rows with an entry (0: none) */
+} dra__state_hints_t;
+static inline const dra__state_hints_t *dra__alloc_state_hints(const dra_alloc_state_t *s)
+{
+    return (const dra__state_hints_t *)(const void *)s;
+}
+/* always in line: gcc takes a function that only hints for pure and drops a call to it */
+static DRA_ALWAYS_INLINE void dra__state_hint_row(const dra__state_hints_t *h, uint32_t row)
+{
+    if (row && row <= h->nrows)
+        __builtin_prefetch(h->ents + (size_t)(row - 1) * DRA__STATE_ENT, 1);
+}
 /* Start loading what a release of a share on that entry reads next: its live shares and its
  * consumed capacities (reads the entry: call it a step after dra__alloc_state_prefetch). A
  * hint: no effect on the state. */

@@ -149,6 +149,7 @@ typedef struct fbucket {
 } fbucket_t;
 
 struct dra_fast {
+    dra_fast_hints_t hints; /* first (dra_fast_hints): for dra_fast_hint_row (hints_sync) */
     dra__acall_t c; /* model, behaviour, scratch and the per-call state shared with reference.c */
     dra_alloc_features_t f;
     const dra_alloc_state_t *st;
@@ -444,6 +445,16 @@ static void forget_rows_only(dra_fast_t *a, uint32_t vr)
     }
 }
 
+/* The hint view (dra_fast_hint_row) of the row mirror's columns as they are now: after they are
+ * made, and whenever c.rows is set. */
+static void hints_sync(dra_fast_t *a)
+{
+    a->hints.mir = a->mir;
+    a->hints.dupid = a->dupid;
+    a->hints.row_pbk = (const void *const *)a->row_pbk;
+    a->hints.nrows = a->c.rows ? a->nrows : 0;
+}
+
 void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
 {
     if (a && a->c.rows && row && row <= a->nrows) {
@@ -587,6 +598,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
     }
     a->built = dra_arena_mark(&a->perm);
     a->watching = true;
+    hints_sync(a);
     *out = a;
     return DRA_OK;
 }
@@ -669,6 +681,7 @@ void dra_fast_reset(dra_fast_t *a)
     a->c.slot_ready = slot_ready_cb;
     a->c.rows = dra_alloc_state_model(a->st) == m;
     a->c.self = a;
+    hints_sync(a);
     dra_arena_reset(&a->celscratch);
     a->fn = NULL;
     a->prune = false;

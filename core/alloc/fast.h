@@ -82,6 +82,28 @@ bool dra_fast_shortcuts(const dra_fast_t *a);
 /* Start loading what a commit or release of the device of model row row + 1 (dra_result_t.row
  * numbering over the state's model) changes here (the row's mirror): a hint, O(1). */
 void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row);
+/* The same in line, for a caller that hints every commit's rows (the engine): where the row's
+ * mirror, repeated-ID bit and pool pointer are, kept by the allocator whenever they move (the
+ * allocator's first member: its address is the allocator's). */
+typedef struct dra_fast_hints {
+    const uint8_t *mir;
+    const uint64_t *dupid;
+    const void *const *row_pbk;
+    uint32_t nrows; /* 0: nothing to hint (the state's rows are not the allocator's) */
+} dra_fast_hints_t;
+static inline const dra_fast_hints_t *dra_fast_hints(const dra_fast_t *a)
+{
+    return (const dra_fast_hints_t *)(const void *)a;
+}
+/* always in line: gcc takes a function that only hints for pure and drops a call to it */
+static DRA_ALWAYS_INLINE void dra_fast_hint_row(const dra_fast_hints_t *h, uint32_t row)
+{
+    if (row && row <= h->nrows) {
+        __builtin_prefetch(&h->mir[row - 1], 1);
+        __builtin_prefetch(&h->dupid[(row - 1) >> 6]);
+        __builtin_prefetch(&h->row_pbk[row - 1]);
+    }
+}
 /* The next step of it: start loading the row's pool bucket (whose version a change bumps),
  * reading the line dra_fast_prefetch_row started (the row's bucket pointer: call it a step
  * later). A hint, O(1). */

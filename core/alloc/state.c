@@ -58,6 +58,7 @@ typedef struct st_dev {
     st_share_t *shares; /* live shares (malloc) */
     st_cap_t *caps;   /* malloc */
 } st_dev_t;
+_Static_assert(sizeof(st_dev_t) == DRA__STATE_ENT, "a state entry is DRA__STATE_ENT bytes");
 
 /* The fingerprint of a share ID's text (len bytes): its first and last 8 bytes and its length,
  * mixed; a derived ID's first 8 characters alone are 32 random bits. O(1). */
@@ -75,6 +76,7 @@ static uint32_t share_fp(const char *t, size_t len)
 }
 
 struct dra_alloc_state {
+    dra__state_hints_t hints; /* first (dra__alloc_state_hints): ents and nrows for hints in line */
     const dra_model_t *model;
     dra__beh_t beh;
     dra_arena_t arena;
@@ -357,6 +359,8 @@ int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
         dra_alloc_state_free(s);
         return DRA_ENOMEM;
     }
+    s->hints.ents = (const unsigned char *)s->ents;
+    s->hints.nrows = s->nrows;
     *out = s;
     return DRA_OK;
 }
@@ -442,6 +446,7 @@ static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **ou
             if (!ne)
                 return DRA_ENOMEM;
             s->ents = ne;
+            s->hints.ents = (const unsigned char *)ne; /* the rows' entries moved with it */
             s->capents = nc;
         }
         k = s->nents++;

@@ -243,7 +243,10 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
         if (e->nhazard) /* else no leaf reads it (dra__leaf_value) */
             __builtin_prefetch(&e->hz[node]);
     }
-    const dra_fast_t *fast = e->alloc->kind == DRA_ALLOC_FAST ? e->alloc->fast : NULL;
+    /* the state's and the fast allocator's lines in line (no call a row) */
+    const dra__state_hints_t *sth = dra__alloc_state_hints(e->state);
+    const dra_fast_hints_t *fh =
+        e->alloc->kind == DRA_ALLOC_FAST && e->alloc->fast ? dra_fast_hints(e->alloc->fast) : NULL;
     uint32_t hrow[PREFETCH_MAX], k = 0, t = 0; /* t: results seen, k: their hints */
     for (uint32_t i = 0; i < n && t < PREFETCH_MAX; i++) {
         if (!a[i])
@@ -255,13 +258,13 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
                 continue;
             hrow[k++] = row;
             __builtin_prefetch(&e->ord_row[row - 1]);
-            dra__alloc_state_prefetch(e->state, row);
+            dra__state_hint_row(sth, row);
             /* a commit also starts the next device's entry: packing policies commit it next
              * (a state entry is a line of its own, the engine's per-row columns share lines) */
             if (commit)
-                dra__alloc_state_prefetch(e->state, row + 1);
-            if (fast)
-                dra_fast_prefetch_row(fast, row);
+                dra__state_hint_row(sth, row + 1);
+            if (fh)
+                dra_fast_hint_row(fh, row);
         }
     }
     uint32_t m = 0;
@@ -757,9 +760,9 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
             uint32_t row = r->rows[i].row, sr = r->rows[i].srow;
             if (row >= e->t->nrows)
                 return;
-            dra__alloc_state_prefetch(e->state, sr);
+            dra__state_hint_row(dra__alloc_state_hints(e->state), sr);
             if (fast)
-                dra_fast_prefetch_row(e->alloc->fast, sr);
+                dra_fast_hint_row(dra_fast_hints(e->alloc->fast), sr);
             /* not read by the release: by the commit that takes the freed device next (a
              * packing policy's next pod of the shape), which finds its row through it. Into
              * the first level like every hint here: without it (and the device hints below),
