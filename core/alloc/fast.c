@@ -455,6 +455,14 @@ static void hints_sync(dra_fast_t *a)
     a->hints.nrows = a->c.rows ? a->nrows : 0;
 }
 
+bool dra_fast_hints_ok(const dra_fast_t *a)
+{
+    const dra_fast_hints_t *h = dra_fast_hints(a);
+    return h->mir == a->mir && h->dupid == a->dupid &&
+           h->row_pbk == (const void *const *)a->row_pbk &&
+           h->nrows == (a->c.rows ? a->nrows : 0);
+}
+
 void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
 {
     if (a && a->c.rows && row && row <= a->nrows) {

@@ -16,5 +16,8 @@ void dra_fast_set_paths(dra_fast_t *a, bool on);
  * amount, fast.c "counters as columns"): a node whose items do not fit gets no counter columns
  * and its calls meeting a consumer go to the search. Takes effect for columns built afterwards. */
 void dra_fast_set_counter_word_bits(dra_fast_t *a, uint32_t bits);
+/* Whether the hint view (dra_fast_hints) names the row mirror's columns as they are now (and no
+ * rows when the state's rows are not the allocator's). */
+bool dra_fast_hints_ok(const dra_fast_t *a);
 
 #endif /* DRA_ALLOC_FAST_TESTS_H */

@@ -490,6 +490,9 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
     if (!s || !s->hslots || !s->ents || (s->nslots & (s->nslots - 1)) ||
         s->used * 4 > s->nslots * 3 || s->nents < s->nrows || s->nents > s->capents)
         return false;
+    /* the hint view follows the entries wherever they moved */
+    if (s->hints.ents != (const unsigned char *)s->ents || s->hints.nrows != s->nrows)
+        return false;
     size_t used = 0, mask = s->nslots - 1;
     for (size_t i = 0; i < s->nslots; i++) {
         uint64_t x = s->hslots[i];

@@ -5,8 +5,9 @@
  * stats (allocateOne calls, CEL evaluations, candidates, pools, paths), and so does a new
  * allocator. A pass made again without the reset counts less (its caches are warm): the
  * comparison sees what a reset that left something behind would change. dra_fast_save's
- * caches come back with every reset, and no longer after a slice's rows were forgotten.
- * Scenarios with
+ * caches come back with every reset, and no longer after a slice's rows were forgotten. The
+ * row hints' view (dra_fast_hints) names the mirror's columns after dra_fast_new and every
+ * reset. Scenarios with
  * partitionable devices (mig-inference, mig-vgpu: counter columns), shared consumable
  * capacity (gpu-sharing: shares, capacity fits) and plain GPUs (default). */
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc/fast.h"
+#include "alloc/fast_tests.h"
 #include "check.h"
 #include "gen/shapes.h"
 #include "gen/workload.h"
@@ -161,6 +163,8 @@ static void scenario(const char *name, uint64_t npods)
     dra_alloc_options_t ao = {0, w.x.scn.seed};
     dra_fast_t *a = NULL, *b = NULL;
     CHECK_OK(dra_fast_new(&w.x.m, &w.f, w.st, w.cel, &ao, &a));
+    /* the engine's row hints name the mirror's columns (the state was made for this model) */
+    CHECK(dra_fast_hints_ok(a) && dra_fast_hints(a)->nrows > 0);
     pass_t first = run_pass(&w, a, npods);
     show(name, "new", &first);
     CHECK_MSG(first.allocated > 0, "%s: nothing allocated", name);
@@ -172,6 +176,7 @@ static void scenario(const char *name, uint64_t npods)
     CHECK_EQ_U64(warm.digest, first.digest);
     CHECK_MSG(!pass_same(&warm, &first), "%s: a warm allocator counts what a new one does", name);
     dra_fast_reset(a);
+    CHECK(dra_fast_hints_ok(a));
     pass_t again = run_pass(&w, a, npods);
     show(name, "reset", &again);
     CHECK_MSG(pass_same(&again, &first), "%s: the reset allocator differs from the new one", name);
@@ -189,6 +194,7 @@ static void scenario(const char *name, uint64_t npods)
     dra_anyalloc_t any = {DRA_ALLOC_FAST, NULL, b};
     CHECK_OK(dra_anyalloc_reset(&any, &w.x.m, &w.f, w.st, w.cel, &ao));
     CHECK(any.fast == b);
+    CHECK(dra_fast_hints_ok(any.fast));
     pass_t viaany = run_pass(&w, any.fast, npods);
     CHECK_MSG(pass_same(&viaany, &first), "%s: dra_anyalloc_reset differs", name);
     /* dra_fast_save: the caches as they are (warm) put back by every reset; forgotten with
