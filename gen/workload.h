@@ -131,6 +131,16 @@ void dra_workload_tag(dra_workload_t *w, uint64_t pod, uint32_t tag);
  * O(k). */
 static inline uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods,
                                                     uint32_t *tags, uint32_t k);
+/* The departure heap's first entries in place, for a look-ahead that reads them where they lie
+ * instead of copying them out: *h = the heap (valid until w next changes), the return value
+ * min(heap size, DRA_WL_PEEK_HEAP), and ord[0..2] the positions in h[0..return-1] of the three
+ * earliest departures in their order (ord[i] = i for a heap of fewer than three: only the first
+ * return-many are meaningful). The other entries of h[0..return-1] are the departures
+ * dra_workload_peek_departures(.., DRA_WL_PEEK_HEAP) names after those three. As that one: a
+ * departure not yet in the heap is not seen; for hints only. O(1). */
+#define DRA_WL_PEEK_HEAP 7
+static inline uint32_t dra_workload_peek_heap(const dra_workload_t *w, const dra_wl_dep_t **h,
+                                              uint32_t ord[3]);
 /* True when w holds its invariants: a non-empty mix with strictly increasing cumulative weights
  * ending at the total, the departure heap ordered (earliest time, then pod) within its capacity,
  * shared-claim fill counts within their share, arrivals within count. O(mix + heap); meant for
@@ -144,39 +154,47 @@ static inline bool dra__wl_dep_less(const dra_wl_dep_t *a, const dra_wl_dep_t *b
     return a->time < b->time || (a->time == b->time && a->pod < b->pod);
 }
 
-/* Inline: a look-ahead calls it inside a timed release, with k and tags known to it. */
+/* Inline: a look-ahead calls it inside a timed release. */
+static inline uint32_t dra_workload_peek_heap(const dra_workload_t *w, const dra_wl_dep_t **h,
+                                              uint32_t ord[3])
+{
+    size_t nh = w->nheap;
+    const dra_wl_dep_t *a = w->heap;
+    *h = a;
+    ord[0] = 0;
+    ord[1] = 1;
+    ord[2] = 2;
+    if (nh < 3)
+        return (uint32_t)nh;
+    /* the second earliest is the earlier child of the root; the third, the root's other child
+     * or a child of the second (children 2s + 1 and 2s + 2 <= 6: within the peeked entries) */
+    uint32_t s = dra__wl_dep_less(&a[2], &a[1]) ? 2 : 1, t = 3 - s;
+    if (2 * s + 1 < nh && dra__wl_dep_less(&a[2 * s + 1], &a[t]))
+        t = 2 * s + 1;
+    if (2 * s + 2 < nh && dra__wl_dep_less(&a[2 * s + 2], &a[t]))
+        t = 2 * s + 2;
+    ord[1] = s;
+    ord[2] = t;
+    return nh < DRA_WL_PEEK_HEAP ? (uint32_t)nh : DRA_WL_PEEK_HEAP;
+}
+
 static inline uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods,
                                                     uint32_t *tags, uint32_t k)
 {
-    size_t nh = w->nheap;
-    uint32_t n = nh < k ? (uint32_t)nh : k;
-    const dra_wl_dep_t *h = w->heap;
-    if (n < 3) {
-        for (uint32_t i = 0; i < n; i++) {
-            pods[i] = h[i].pod;
-            if (tags)
-                tags[i] = h[i].tag;
-        }
-        return n;
+    const dra_wl_dep_t *h;
+    uint32_t ord[3];
+    (void)dra_workload_peek_heap(w, &h, ord);
+    uint32_t n = w->nheap < k ? (uint32_t)w->nheap : k; /* any k: the heap's first k */
+    uint32_t first = n < 3 ? n : 3;
+    for (uint32_t i = 0; i < first; i++) {
+        pods[i] = h[ord[i]].pod;
+        if (tags)
+            tags[i] = h[ord[i]].tag;
     }
-    /* the second earliest is the earlier child of the root; the third, the root's other child
-     * or a child of the second */
-    size_t s = dra__wl_dep_less(&h[2], &h[1]) ? 2 : 1, t = 3 - s;
-    for (size_t c = 2 * s + 1; c <= 2 * s + 2 && c < nh; c++)
-        if (dra__wl_dep_less(&h[c], &h[t]))
-            t = c;
-    pods[0] = h[0].pod;
-    pods[1] = h[s].pod;
-    pods[2] = h[t].pod;
-    if (tags) {
-        tags[0] = h[0].tag;
-        tags[1] = h[s].tag;
-        tags[2] = h[t].tag;
-    }
-    /* the rest in heap order from entry 1, less s and t: entries 1..nh-1 hold nh - 3 others
-     * and n <= nh, so the walk ends before nh */
-    for (size_t i = 1, m = 3; m < n; i++) {
-        if (i == s || i == t)
+    /* the rest in heap order from entry 1, less the second and third: entries 1..nh-1 hold
+     * nh - 3 others and n <= nh, so the walk ends before nh */
+    for (uint32_t i = 1, m = 3; m < n; i++) {
+        if (i == ord[1] || i == ord[2])
             continue;
         pods[m] = h[i].pod;
         if (tags)

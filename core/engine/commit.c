@@ -681,7 +681,10 @@ static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
 /* The lines row r's release reads that the lines rec_prefetch_row / rec_prefetch_node started
  * name: the row's group count in each matchAttribute signature of sigs, and the remainder and
  * record (cut) of each counter it consumes (its model node is in its row record). */
-static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r, uint32_t sigs)
+/* Forced inline, as rec_prefetch_stage: called a row at a time, it reloaded the engine's columns
+ * on each call. */
+static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_t node,
+                                                  uint32_t r, uint32_t sigs)
 {
     for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) { /* matchAttribute signatures only */
         const sig_t *s = &e->sigs[__builtin_ctz(m)];
@@ -727,8 +730,9 @@ static void rec_prefetch_groups(const dra_engine_t *e, uint32_t node, uint32_t r
 
 /* Stages 1 and 2 of dra_engine_prefetch_record (e not NULL, stage 1 or 2; fast: the engine's
  * allocator is the fast one; smask: the signatures the engine has, as a mask of bits < 32).
- * Inline into both callers, so that the two-record call pays one entry. */
-static inline void
+ * Inline into both callers, so that the two-record call pays one entry: forced (with
+ * rec_prefetch_groups inline, gcc -O2 made it a call of its own otherwise). */
+static DRA_ALWAYS_INLINE void
 rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned stage, bool fast,
                    uint32_t smask)
 {

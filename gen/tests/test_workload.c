@@ -177,6 +177,59 @@ static void test_peek_departures(void)
     dra_workload_fini(&w);
 }
 
+/* dra_workload_peek_heap: the heap's first min(size, 7) entries in place, and among them the
+ * positions of the three earliest departures of the whole heap in their order; the entries it
+ * names are the ones dra_workload_peek_departures(.., 7) copies out, in its order. */
+static void test_peek_heap(void)
+{
+    dra_wl_mix_t mix[] = {{0, 1, 1}};
+    dra_workload_spec_t spec = {.mode = DRA_WL_STEADY, .count = 4000, .rate = 100,
+                                .lifetime = {DRA_DIST_EXP, 2, 0}, .mix = mix, .nmix = 1};
+    dra_workload_t w;
+    dra_diag_t d;
+    CHECK_OK(dra_workload_init(&w, &spec, 23, &d));
+    dra_wl_event_t ev;
+    int rc, peeked = 0, third_deep = 0;
+    while ((rc = dra_workload_next(&w, &ev)) == 1) {
+        if (ev.kind == DRA_WL_ARRIVE) {
+            dra_workload_report(&w, ev.pod, true);
+            dra_workload_tag(&w, ev.pod, (uint32_t)ev.pod + 1);
+        }
+        const dra_wl_dep_t *h = NULL;
+        uint32_t ord[3] = {9, 9, 9};
+        uint32_t n = dra_workload_peek_heap(&w, &h, ord);
+        CHECK(h == w.heap);
+        CHECK_EQ_U64(n, w.nheap < DRA_WL_PEEK_HEAP ? w.nheap : DRA_WL_PEEK_HEAP);
+        CHECK(ord[0] == 0);
+        for (uint32_t i = 0; i < n && i < 3; i++) {
+            CHECK(ord[i] < n);
+            for (uint32_t j = 0; j < i; j++)
+                CHECK(ord[j] != ord[i]);
+            /* the i-th earliest of the whole heap (by time, then pod) */
+            size_t before = 0;
+            for (size_t j = 0; ord[i] < n && j < w.nheap; j++)
+                before += dra__wl_dep_less(&w.heap[j], &h[ord[i]]);
+            CHECK_EQ_U64(before, i);
+        }
+        third_deep += n >= 3 && ord[2] >= 3; /* the third a child of the second */
+        uint64_t p7[DRA_WL_PEEK_HEAP];
+        uint32_t t7[DRA_WL_PEEK_HEAP];
+        uint32_t n7 = dra_workload_peek_departures(&w, p7, t7, DRA_WL_PEEK_HEAP);
+        CHECK(n7 == n);
+        for (uint32_t i = 0; i < n7 && i < 3; i++)
+            CHECK(p7[i] == h[ord[i]].pod && t7[i] == h[ord[i]].tag);
+        for (uint32_t i = 3; i < n7; i++) { /* the rest: the other peeked entries */
+            bool found = false;
+            for (uint32_t j = 1; j < n; j++)
+                found |= j != ord[1] && j != ord[2] && h[j].pod == p7[i];
+            CHECK(found);
+        }
+        peeked++;
+    }
+    CHECK(rc == 0 && peeked > 1000 && third_deep > 100);
+    dra_workload_fini(&w);
+}
+
 /* dra_workload_tag: each departure comes back from dra_workload_peek_departures with the tag its
  * arrival was given (0 for an arrival left untagged, a tag for another pod is ignored), and the
  * tags change no event: the stream equals an untagged run's. */
@@ -221,6 +274,7 @@ int main(void)
 {
     RUN(test_check);
     RUN(test_peek_departures);
+    RUN(test_peek_heap);
     RUN(test_tags);
     RUN(test_dist_const);
     RUN(test_dist_uniform);

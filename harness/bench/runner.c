@@ -2028,11 +2028,11 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 }
 
 /* Departures after the one being released whose lines that release starts loading: the next
- * three in their order (dra_workload_peek_departures orders them), then four more of the
- * departure heap's first 7 entries. Fewer (4 or 3: stage 0 for heap entry 3 only, or for the
- * third departure only) measured no repeatable gain at fleet-5k's defaults (README "the release
- * look-ahead's hint levels and depth"). */
-#define RELEASE_AHEAD 7
+ * three in their order (dra_workload_peek_heap orders them), then four more of the departure
+ * heap's first 7 entries (DRA_WL_PEEK_HEAP). Fewer (4 or 3: stage 0 for heap entry 3 only, or
+ * for the third departure only) measured no repeatable gain at fleet-5k's defaults (README "the
+ * release look-ahead's hint levels and depth"). */
+_Static_assert(DRA_WL_PEEK_HEAP == 7, "the look-ahead's depth, as measured");
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
 #define RELEASE_LINES 4
@@ -2053,40 +2053,50 @@ static inline uint32_t peek_slot(const ctx_t *c, uint64_t pod, uint32_t tag)
  * record, else the pod's result memory: written at commit or placement long before and evicted
  * since) returns; this starts the chain of loads that leads there a few releases ahead, one
  * step per release so each step finds the line the step before started: the slot line and the
- * release record's first line of each of the departures after the next three (the tag gives
- * both addresses); with a release record, its first line again for the third departure, and
- * stages 2 (signature entries, the allocator's pool entries) and 1 (state entries, row mirror,
- * per-row columns) for the next and second in one call (dra_engine_prefetch_records); without one,
- * the result memory of the third, the engine's release lines of the second
- * (dra_engine_prefetch_release) and what those lines name for the next
- * (dra_engine_prefetch_release_next: a share's state and capacity lines). Hints only: nothing
- * is changed, and a guess the heap gets wrong (a departure not yet in it, a shared claim still
- * held) costs a few loads. It runs inside the release's timed region: a release pays for the
- * hints of the ones after it. */
+ * release record's first line of each departure after the next that the heap's first entries
+ * hold (the tag gives both addresses); with a release record, stages 2 (signature entries, the
+ * allocator's pool entries) and 1 (state entries, row mirror, per-row columns) for the next and
+ * second in one call (dra_engine_prefetch_records); without one, the result memory of the
+ * third, the engine's release lines of the second (dra_engine_prefetch_release) and what those
+ * lines name for the next (dra_engine_prefetch_release_next: a share's state and capacity
+ * lines). Hints only: nothing is changed, and a guess the heap gets wrong (a departure not yet
+ * in it, a shared claim still held) costs a few loads. It runs inside the release's timed
+ * region: a release pays for the hints of the ones after it. */
 static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
 {
-    uint64_t pods[RELEASE_AHEAD];
-    uint32_t tags[RELEASE_AHEAD];
-    uint32_t n = dra_workload_peek_departures(w, pods, tags, RELEASE_AHEAD);
-    for (uint32_t i = n; i-- > 3;) { /* the slot line, and the record's first line with it */
-        uint32_t si = peek_slot(c, pods[i], tags[i]);
-        if (si == NONE)
-            continue;
-        __builtin_prefetch(&c->slots[si]);
-        if (c->recs)
+    const dra_wl_dep_t *h; /* the heap's first entries, read in place */
+    uint32_t ord[3];       /* the positions of the next three departures among them */
+    uint32_t n = dra_workload_peek_heap(w, &h, ord);
+    /* the slot line, and the record's first line with it, of every peeked departure after the
+     * next: the third and the four after it, as before, and the second too (hinted before, as
+     * a later one: a hint of a line already there), so that the walk needs no test of which
+     * entry is which, nor a copy of the entries */
+    if (c->recs) {
+        for (uint32_t i = n; i-- > 1;) {
+            uint32_t si = peek_slot(c, h[i].pod, h[i].tag);
+            if (si == NONE)
+                continue;
+            __builtin_prefetch(&c->slots[si]);
             __builtin_prefetch(&c->recs[si]);
+        }
+    } else {
+        for (uint32_t i = n; i-- > 1;) {
+            uint32_t si = peek_slot(c, h[i].pod, h[i].tag);
+            if (si != NONE)
+                __builtin_prefetch(&c->slots[si]);
+        }
     }
     const dra_engine_rec_t *rr[2] = {NULL, NULL}; /* records of the next and second departure */
     for (uint32_t i = 0; i < n && i < 3; i++) {
-        uint32_t si = peek_slot(c, pods[i], tags[i]);
+        uint32_t si = peek_slot(c, h[ord[i]].pod, h[ord[i]].tag);
         if (si == NONE)
             continue;
         /* a live pod with a record (recbits), without a load of its slot's line: the record
          * three steps ahead, its rows' lines two, what they name one. The loop above started the
-         * slot lines of heap entries 3 to 6, which need not be the next departures after the
-         * third (the fourth earliest may lie deeper in the heap): the third's slot line was
-         * then a cold load here, inside the timed release; now it is started with its record,
-         * two releases before its own release reads it. Every hint of the look-ahead, here and
+         * slot and record lines of heap entries 1 to 6, the third's among them (it lies there:
+         * a child of the root or of the second), two releases before its own release reads
+         * them; the entries after the third need not be the next departures after it (the
+         * fourth earliest may lie deeper in the heap). Every hint of the look-ahead, here and
          * in the engine's stages, is prefetcht0 (locality 3, into the first level): stage 0's
          * as prefetcht1 (to the second level only, on the Zen 4 machine measured) made the
          * release 60-75 ns slower (two sittings; the next stage's loads read their lines),
@@ -2094,12 +2104,8 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
          * the next commit as prefetcht1 made that commit 65 ns slower, as slow as without
          * them (README "the release look-ahead's hint levels and depth") */
         if (slot_recd(c, si)) {
-            if (i == 2) { /* stage 0 without the call (the loop above started most already) */
-                __builtin_prefetch(&c->recs[si]);
-                __builtin_prefetch(&c->slots[si]);
-            } else {
+            if (i < 2) /* the third's stage 0: the loop above */
                 rr[i] = &c->recs[si];
-            }
             continue;
         }
         const slot_t *s = &c->slots[si];
