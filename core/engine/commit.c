@@ -103,8 +103,6 @@ int dra__rows_index_build(dra_engine_t *e)
 
 /* ---- commit and release ------------------------------------------------------------------- */
 
-static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs);
-
 /* A result changes every row of its device: found in O(1) through the model row the state
  * resolved it to (vrow, checked by the state: 0 when not known) or its row hint when that row is
  * the device, in both cases when it is the only row with its ID; else through the strings. */
@@ -157,18 +155,6 @@ static uint32_t hint_row(const dra_engine_t *e, const dra_result_t *res)
     return res->row && res->row <= e->nord ? e->ord_row[res->row - 1] : NONE;
 }
 
-/* Start loading the engine's per-row columns of table row r that a commit or release changes. */
-static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
-{
-    __builtin_prefetch(&e->rs[r], 1); /* use, failing entries, signatures, model node */
-    __builtin_prefetch(&e->avb[r >> 6], 1);
-    __builtin_prefetch(&e->t->flags[r]);
-    if (e->rc_pat)
-        __builtin_prefetch(&e->rc_pat[r]);
-    if (e->rc_span)
-        __builtin_prefetch(&e->rc_span[2 * r]);
-}
-
 /* Rows of one counter set whose per-row columns prefetch_counters starts (a bound on the hint's
  * own cost: a GPU's MIG placements are 25 rows). */
 #define PREFETCH_SET_ROWS 64
@@ -180,6 +166,7 @@ static void prefetch_row_columns(const dra_engine_t *e, uint32_t r)
  * Hints only. */
 static void prefetch_counters(const dra_engine_t *e, uint32_t r)
 {
+    DRA_HINT_KEEP(); /* hints only: core/compiler.h */
     if (!e->rc_pat || e->rc_pat[r] == NONE || !e->nfail_on)
         return;
     uint32_t st = e->ctr_set[e->rc_base[r]], b = e->set_ctr0[st], n = e->set_nctr[st];
@@ -206,19 +193,6 @@ static void prefetch_counters(const dra_engine_t *e, uint32_t r)
     __builtin_prefetch(&e->avb[hi >> 6], 1);
 }
 
-/* Start loading model node node's count, leaf and error flag in signatures sigs (bit i:
- * signature i < 32). */
-static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t sigs)
-{
-    for (; sigs; sigs &= sigs - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(sigs)];
-        __builtin_prefetch(&s->cnt[node], 1);
-        __builtin_prefetch(&s->tree[e->P + node], 1);
-        if (s->any_err) /* else the leaf does not read it (dra__leaf_value) */
-            __builtin_prefetch(&s->herr[node]);
-    }
-}
-
 /* Results whose lines prefetch_results starts loading (a bound on the hint's own cost). */
 #define PREFETCH_MAX 32
 
@@ -232,6 +206,7 @@ static void prefetch_node_sigs(const dra_engine_t *e, uint32_t node, uint32_t si
 static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
                              uint32_t n, bool commit, const plan_t *p)
 {
+    DRA_HINT_KEEP(); /* hints only: core/compiler.h */
     if (!e->state_own)
         return;
     if (node < e->nnodes) { /* the node's score, resources and hazard flag */
@@ -267,25 +242,13 @@ static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocatio
                 dra_fast_hint_row(fh, row);
         }
     }
-    uint32_t m = 0;
+    if (!commit)
+        return;
     for (uint32_t i = 0; i < k; i++) {
         uint32_t r = e->ord_row[hrow[i] - 1];
-        if (r == NONE)
-            continue;
-        hrow[m++] = r;
-        prefetch_row_columns(e, r);
-        if (commit)
+        if (r != NONE)
             prefetch_counters(e, r);
     }
-    if (node >= e->nnodes)
-        return;
-    /* the node's count, leaf and error flag in every signature the results' rows match (a
-     * share of a multi-allocatable device leaves its row available: no count moves) */
-    uint32_t sigs = 0;
-    for (uint32_t i = 0; i < m; i++)
-        if (!dra__row_multi(e, hrow[i]))
-            sigs |= e->rs[hrow[i]].sigs;
-    prefetch_node_sigs(e, node, sigs);
 }
 
 /* Keep result res, resolved by the state to vrow (model row + 1, 0: unknown), in record rc:
@@ -408,11 +371,11 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
 {
     if (!e || (!a && n) || !e->state_own)
         return;
+    (void)node; /* the node's signature lines are not started (the prefetch helpers' note) */
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
     /* a share's row stays available: what its capacity moves is the fit of the capacity
-     * signatures it matches (their fit bits, and the node's count where one flips; the
-     * exclusive rows' signatures were started with the step before) */
-    uint32_t sigs = 0, k = 0;
+     * signatures it matches (their fit bits) */
+    uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < PREFETCH_MAX; i++)
         for (uint32_t j = 0; a[i] && j < a[i]->nresults && k < PREFETCH_MAX; j++, k++) {
             const dra_result_t *res = &a[i]->results[j];
@@ -435,13 +398,9 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
             if (!dra__row_multi(e, r))
                 continue;
             for (uint32_t m = e->rs[r].sigs; m; m &= m - 1)
-                if (e->sigs[__builtin_ctz(m)].capbody) {
+                if (e->sigs[__builtin_ctz(m)].capbody)
                     __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[r >> 6]);
-                    sigs |= m & -m;
-                }
         }
-    if (node < e->nnodes)
-        rec_prefetch_node(e, node, sigs);
 }
 
 static int pod_commit_release(dra_engine_t *e, uint32_t plan, uint32_t node,
@@ -643,44 +602,13 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
     return DRA_OK;
 }
 
-/* Start loading model node node's lines in the signatures of mask sigs (bit i: signature i <
- * 32) that its release reads first: the count, the leaf and its parent (a release's count only
- * grows, so the path above the leaf usually changes), the error flag and, for a matchAttribute
- * signature, the node's first group (the group counts are a step later: rec_prefetch_groups). */
-static void rec_prefetch_node(const dra_engine_t *e, uint32_t node, uint32_t sigs)
-{
-    for (uint32_t m = sigs; m; m &= m - 1) {
-        const sig_t *s = &e->sigs[__builtin_ctz(m)];
-        __builtin_prefetch(&s->cnt[node], 1);
-        __builtin_prefetch(&s->tree[e->P + node], 1);
-        __builtin_prefetch(&s->tree[(e->P + node) >> 1], 1);
-        if (s->any_err) /* else the leaf does not read it (dra__leaf_value) */
-            __builtin_prefetch(&s->herr[node]);
-    }
-    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1)
-        __builtin_prefetch(&e->sigs[__builtin_ctz(m)].gfirst[node]);
-}
-
-/* Start loading what row r's release reads a step after its per-row columns: its group in every
- * matchAttribute signature of sigs (the row's group byte) and its counters' base (partitionable
- * devices; its failing-entry count is in its row record, started with its use). */
-static void rec_prefetch_row(const dra_engine_t *e, uint32_t r, uint32_t sigs)
-{
-    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) /* matchAttribute signatures only */
-        __builtin_prefetch(&e->sigs[__builtin_ctz(m)].grp[r]);
-    if (e->rc_pat)
-        __builtin_prefetch(&e->rc_base[r]);
-    if (e->rc_span) /* its set's counters, for the pass over their records (counters.c) */
-        __builtin_prefetch(&e->rc_span[2 * r]);
-}
-
 /* Lines of a node's row records the look-ahead starts at most (each 4 rows; the 8 lines of
  * failing-entry counts and use it started before they were one record, 64 rows a column). */
 #define REC_NODE_LINES 8
 
-/* The lines row r's release reads that the lines rec_prefetch_row / rec_prefetch_node started
- * name: the row's group count in each matchAttribute signature of sigs, and the remainder and
- * record (cut) of each counter it consumes (its model node is in its row record). */
+/* The lines row r's release reads that its row record and group name: the row's group count in
+ * each matchAttribute signature of sigs, and the remainder and record (cut) of each counter it
+ * consumes (its model node is in its row record). */
 /* Forced inline, as rec_prefetch_stage: called a row at a time, it reloaded the engine's columns
  * on each call. */
 static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_t node,
@@ -759,7 +687,6 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
             __builtin_prefetch(&e->cpu_used[node], 1);
         if (r->plan < e->nplans && e->plans[r->plan].mem_b)
             __builtin_prefetch(&e->mem_used[node], 1);
-        rec_prefetch_node(e, node, sigs);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t row = r->rows[i].row, sr = r->rows[i].srow;
             if (row >= e->t->nrows)
@@ -781,7 +708,6 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
                 __builtin_prefetch(&e->t->flags[row]);
             if (e->rc_pat)
                 __builtin_prefetch(&e->rc_pat[row]);
-            rec_prefetch_row(e, row, sigs);
         }
         return;
     }
