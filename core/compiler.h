@@ -19,9 +19,9 @@
 #define DRA_ALWAYS_INLINE inline __attribute__((always_inline))
 /* In a function whose only effects are prefetch hints: keeps the calls to it. gcc 12 at -O2
  * (its ipa-modref analysis) finds such a function free of side effects and deletes every call
- * it did not inline, the hints with them, without a warning; four hint helpers of the engine's
+ * it did not inline, the hints with them, without a warning; four hint functions of the engine's
  * commit and release look-ahead were lost that way for a long time. An empty volatile asm is a
- * side effect of no instruction. A small hint helper is DRA_ALWAYS_INLINE instead. */
+ * side effect of no instruction. A small hint function is DRA_ALWAYS_INLINE instead. */
 #define DRA_HINT_KEEP() __asm__ volatile("")
 #define DRA_TARGET_AVX2 __attribute__((target("avx2,bmi2,popcnt")))
 #define DRA_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,popcnt")))

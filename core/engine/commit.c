@@ -698,8 +698,8 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
              * packing policy's next pod of the shape), which finds its row through it. Into
              * the first level like every hint here: without it (and the device hints below),
              * or started to the second level only (prefetcht1), the release was 20 ns faster
-             * and the commit 65-90 ns slower at fleet-5k's defaults (README "the release
-             * look-ahead's hint levels and depth") */
+             * and the commit 65-90 ns slower at fleet-5k's defaults (results/performance-log.md,
+             * "the release look-ahead's hint levels and depth") */
             if (sr && sr <= e->nord)
                 __builtin_prefetch(&e->ord_row[sr - 1]);
             __builtin_prefetch(&e->rs[row], 1); /* use, failing entries, signatures, node */

@@ -61,8 +61,9 @@
  * memory grows by the untouched pages of the collapsed blocks (peak RSS, 4k -> 2m: fleet-5k 296
  * -> 360 MiB, fleet-50k -n 5000 697 -> 812, mig-inference 113 -> 156, sched-perf-500 58 -> 99).
  * With the hook only what lies outside it is: 0.56 s on fleet-5k at its defaults, 1.1-1.5 s on
- * fleet-50k (the hook's 556 MiB not copied), peak RSS about as without it (README "The data on
- * 2 MiB pages"). Call it with one thread only, never inside a timed region.
+ * fleet-50k (the hook's 556 MiB not copied), peak RSS about as without it
+ * (results/performance-log.md, "The data on 2 MiB pages"). Call it with one thread only, never
+ * inside a timed region.
  */
 #ifndef DRA_DATAPAGES_H
 #define DRA_DATAPAGES_H

@@ -2030,8 +2030,8 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 /* Departures after the one being released whose lines that release starts loading: the next
  * three in their order (dra_workload_peek_heap orders them), then four more of the departure
  * heap's first 7 entries (DRA_WL_PEEK_HEAP). Fewer (4 or 3: stage 0 for heap entry 3 only, or
- * for the third departure only) measured no repeatable gain at fleet-5k's defaults (README "the
- * release look-ahead's hint levels and depth"). */
+ * for the third departure only) measured no repeatable gain at fleet-5k's defaults
+ * (results/performance-log.md, "the release look-ahead's hint levels and depth"). */
 _Static_assert(DRA_WL_PEEK_HEAP == 7, "the look-ahead's depth, as measured");
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
  * results, placed one after another by the placement that filled the slot. */
@@ -2102,7 +2102,8 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
          * release 60-75 ns slower (two sittings; the next stage's loads read their lines),
          * stages 0 and 1's 0-10 ns (two sittings: no gain either), and the engine's hints for
          * the next commit as prefetcht1 made that commit 65 ns slower, as slow as without
-         * them (README "the release look-ahead's hint levels and depth") */
+         * them (results/performance-log.md, "the release look-ahead's hint levels
+         * and depth") */
         if (slot_recd(c, si)) {
             if (i < 2) /* the third's stage 0: the loop above */
                 rr[i] = &c->recs[si];
