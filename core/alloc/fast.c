@@ -207,6 +207,8 @@ struct dra_fast {
     dra__slot_t rslots[DRA_ALLOC_MAX_RESULTS + 1];
     bool prune;
 };
+_Static_assert(offsetof(struct dra_fast, hints) == 0,
+               "dra_fast_hints reads the hints at the address");
 
 static const char *nz(const char *s)
 {

@@ -119,6 +119,8 @@ struct dra_alloc_state {
      * (sharedcap.c); NULL until the first commit */
     dra__scc_ledger_t *scc;
 };
+_Static_assert(offsetof(struct dra_alloc_state, hints) == 0,
+               "dra__alloc_state_hints reads the hints at the address");
 
 /* Cell c of the share texts. */
 static char *cell(const dra_alloc_state_t *s, uint32_t c)
