@@ -809,12 +809,9 @@ uint32_t dra__alloc_state_cap_n(const dra_alloc_state_t *s, const char *driver, 
 #define DRA_ALLOC_STATE_MAX_WATCH 8
 typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a,
                                          const uint32_t *rows, uint32_t n);
-/* Start loading the entry of model row row + 1's device (dra_result_t.row numbering; 0 or a row
- * beyond the model: nothing). A hint: no effect on the state. */
-void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row);
-/* The same in line, for a caller that hints every commit's rows (the engine): where the state's
- * row entries are, kept by the state whenever they move (the state's first member: its address
- * is the state's). An entry is DRA__STATE_ENT bytes, one line. */
+/* Where the state's row entries are, for a caller that hints every commit's rows in line (the
+ * engine): kept by the state whenever they move (the state's first member: its address is the
+ * state's). An entry is DRA__STATE_ENT bytes, one line. */
 #define DRA__STATE_ENT 64u
 typedef struct dra__state_hints {
     const unsigned char *ents; /* model row 1's entry */
@@ -824,14 +821,16 @@ static inline const dra__state_hints_t *dra__alloc_state_hints(const dra_alloc_s
 {
     return (const dra__state_hints_t *)(const void *)s;
 }
-/* always in line: gcc takes a function that only hints for pure and drops a call to it */
+/* Start loading the entry of model row row + 1's device (dra_result_t.row numbering; 0 or a row
+ * beyond the model: nothing). A hint: no effect on the state. Always in line: gcc takes a
+ * function that only hints for pure and drops a call to it (core/compiler.h). */
 static DRA_ALWAYS_INLINE void dra__state_hint_row(const dra__state_hints_t *h, uint32_t row)
 {
     if (row && row <= h->nrows)
         __builtin_prefetch(h->ents + (size_t)(row - 1) * DRA__STATE_ENT, 1);
 }
 /* Start loading what a release of a share on that entry reads next: its live shares and its
- * consumed capacities (reads the entry: call it a step after dra__alloc_state_prefetch). A
+ * consumed capacities (reads the entry: call it a step after dra__state_hint_row). A
  * hint: no effect on the state. */
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row);
 /* Start loading, for writing, the text cell the next share a commit keeps takes (the top of the
@@ -899,7 +898,7 @@ DRA_NODISCARD int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint3
 /* Start loading what dra__alloc_state_release_rec reads of a kept share beyond its row's entry:
  * the entry's live shares and capacities (the share's text cell is not read: its index goes
  * back on the free cells' stack; ref is kept for the callers). Reads the entry: call it a step
- * after dra__alloc_state_prefetch. A hint only. */
+ * after dra__state_hint_row. A hint only. */
 void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, uint32_t ref);
 DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);

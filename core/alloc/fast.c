@@ -186,7 +186,7 @@ struct dra_fast {
     fbucket_t **row_pbk;  /* per row: its pool's bypool bucket (row_pool in one load instead of
                            * three: a commit's or release's version bump, and the look-ahead's
                            * dra_fast_prefetch_pool, which reads it a step after
-                           * dra_fast_prefetch_row started it) */
+                           * dra_fast_hint_row started it) */
     fbucket_t **pbk;    /* the bypool buckets, numbered */
     uint32_t npbk;
     size_t dmask;
@@ -463,17 +463,6 @@ bool dra_fast_hints_ok(const dra_fast_t *a)
     return h->mir == a->mir && h->dupid == a->dupid &&
            h->row_pbk == (const void *const *)a->row_pbk &&
            h->nrows == (a->c.rows ? a->nrows : 0);
-}
-
-void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row)
-{
-    if (a && a->c.rows && row && row <= a->nrows) {
-        /* what on_state_change reads for a row of ours: the mirror, the repeated-ID bit and
-         * the row's pool bucket (its pointer here, the bucket a step later) */
-        __builtin_prefetch(&a->mir[row - 1], 1);
-        __builtin_prefetch(&a->dupid[(row - 1) >> 6]);
-        __builtin_prefetch(&a->row_pbk[row - 1]);
-    }
 }
 
 void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row)

@@ -79,12 +79,9 @@ void dra_fast_set_pruning(dra_fast_t *a, bool on);
  * no upstream-bug mode (the placement engine answers some calls itself only then: their
  * answers are those of the fast paths). O(1). */
 bool dra_fast_shortcuts(const dra_fast_t *a);
-/* Start loading what a commit or release of the device of model row row + 1 (dra_result_t.row
- * numbering over the state's model) changes here (the row's mirror): a hint, O(1). */
-void dra_fast_prefetch_row(const dra_fast_t *a, uint32_t row);
-/* The same in line, for a caller that hints every commit's rows (the engine): where the row's
- * mirror, repeated-ID bit and pool pointer are, kept by the allocator whenever they move (the
- * allocator's first member: its address is the allocator's). */
+/* Where the row's mirror, repeated-ID bit and pool pointer are, for a caller that hints every
+ * commit's rows in line (the engine): kept by the allocator whenever they move (the allocator's
+ * first member: its address is the allocator's). */
 typedef struct dra_fast_hints {
     const uint8_t *mir;
     const uint64_t *dupid;
@@ -95,7 +92,11 @@ static inline const dra_fast_hints_t *dra_fast_hints(const dra_fast_t *a)
 {
     return (const dra_fast_hints_t *)(const void *)a;
 }
-/* always in line: gcc takes a function that only hints for pure and drops a call to it */
+/* Start loading what a commit or release of the device of model row row + 1 (dra_result_t.row
+ * numbering over the state's model) changes here: what on_state_change reads for a row of ours,
+ * the mirror, the repeated-ID bit and the row's pool bucket pointer (the bucket a step later:
+ * dra_fast_prefetch_pool). A hint, O(1). Always in line: gcc takes a function that only hints
+ * for pure and drops a call to it (core/compiler.h). */
 static DRA_ALWAYS_INLINE void dra_fast_hint_row(const dra_fast_hints_t *h, uint32_t row)
 {
     if (row && row <= h->nrows) {
@@ -105,7 +106,7 @@ static DRA_ALWAYS_INLINE void dra_fast_hint_row(const dra_fast_hints_t *h, uint3
     }
 }
 /* The next step of it: start loading the row's pool bucket (whose version a change bumps),
- * reading the line dra_fast_prefetch_row started (the row's bucket pointer: call it a step
+ * reading the line dra_fast_hint_row started (the row's bucket pointer: call it a step
  * later). A hint, O(1). */
 void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row);
 

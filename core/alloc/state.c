@@ -832,12 +832,6 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
     return DRA_OK;
 }
 
-void dra__alloc_state_prefetch(const dra_alloc_state_t *s, uint32_t row)
-{
-    if (row && row <= s->nrows)
-        __builtin_prefetch(&s->ents[row - 1], 1);
-}
-
 void dra__alloc_state_prefetch_free_cell(const dra_alloc_state_t *s)
 {
     if (s->nfree)

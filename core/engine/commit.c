@@ -200,9 +200,8 @@ static void prefetch_counters(const dra_engine_t *e, uint32_t r)
  * after its commit): per result the state's entry, the fast allocator's mirror and the engine's
  * row mapping, then the engine's per-row columns, so they are in flight together instead of one
  * after another. Hints only: nothing is changed. One pass over the results (their row hints
- * kept in hrow), then two over the hints: each step's loads (the row mapping, then the rows'
- * records) are read only after every hint of the step before was started, as with one pass
- * over the results a step. */
+ * kept in hrow), then, for a commit, one over the hints for the counters' lines: the row
+ * mapping each reads was started for every result before the first is read. */
 static void prefetch_results(const dra_engine_t *e, uint32_t node, dra_allocation_t *const *a,
                              uint32_t n, bool commit, const plan_t *p)
 {
@@ -371,7 +370,7 @@ void dra_engine_prefetch_release_next(const dra_engine_t *e, uint32_t node,
 {
     if (!e || (!a && n) || !e->state_own)
         return;
-    (void)node; /* the node's signature lines are not started (the prefetch helpers' note) */
+    (void)node; /* the node's signature lines: not hinted (measured slower, core/compiler.h) */
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
     /* a share's row stays available: what its capacity moves is the fit of the capacity
      * signatures it matches (their fit bits) */
