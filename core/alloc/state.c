@@ -413,8 +413,10 @@ static const dra_device_t *row_device(const dra_alloc_state_t *s, uint32_t row, 
 }
 
 /* The entry a result's row hint leads to, or NULL (no hint, an unregistered row, or not that
- * device). O(1); the strings are compared only when the name is not the model's own pointer. */
-static st_dev_t *by_row(const dra_alloc_state_t *s, const dra_result_t *r)
+ * device). O(1); the strings are compared only when the name is not the model's own pointer.
+ * In line at the one-result commit (dra__alloc_state_commit_share), a call elsewhere (by_row: in
+ * line in the release's loops it cost more registers than the call saved). */
+static DRA_ALWAYS_INLINE st_dev_t *by_row_at(const dra_alloc_state_t *s, const dra_result_t *r)
 {
     uint32_t row = r->row;
     if (!row || row > s->nrows)
@@ -426,6 +428,10 @@ static st_dev_t *by_row(const dra_alloc_state_t *s, const dra_result_t *r)
         return NULL;
     DRA_ASSERT_EXPENSIVE(row_device(s, row - 1, r->driver, r->pool, r->device) != NULL);
     return e;
+}
+DRA_NOINLINE static st_dev_t *by_row(const dra_alloc_state_t *s, const dra_result_t *r)
+{
+    return by_row_at(s, r);
 }
 
 static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **out)
@@ -870,7 +876,7 @@ int dra__alloc_state_commit_share(dra_alloc_state_t *s, const dra_allocation_t *
      * without its frame) */
     if (a->nresults == 1 && !s->beh.scc) {
         const dra_result_t *r = a->results;
-        st_dev_t *e = result_kind(s, r) == R_EXCL ? by_row(s, r) : NULL;
+        st_dev_t *e = result_kind(s, r) == R_EXCL ? by_row_at(s, r) : NULL;
         if (e) {
             uint32_t one;
             if (!rows)
