@@ -808,19 +808,6 @@ int dra__direct_plan(dra_engine_t *e, plan_t *p)
     return DRA_OK;
 }
 
-bool dra__direct_applies(const dra_engine_t *e, const plan_t *p, uint32_t n)
-{
-    if (p->d.kind == DRA__DIRECT_NONE || !e->direct_now || !e->nrange[n].direct ||
-        (p->d.cons && e->nneg))
-        return false;
-    for (uint32_t i = 0; i < p->d.nalt; i++) { /* an error row: the leaf is HAZARD (direct: no hz) */
-        const sig_t *s = &e->sigs[p->d.alt[i].sig];
-        if (s->tree[e->P + n] == HAZARD)
-            return false;
-    }
-    return true;
-}
-
 /* ---- answers --------------------------------------------------------------------------------- */
 
 enum { PICKED = 1, FALLBACK = 2 }; /* the pickers' answers besides 0 (unsatisfiable) */
@@ -833,8 +820,8 @@ typedef struct scan {
     uint64_t bits;
 } scan_t;
 
-static void scan_init(scan_t *sc, const dra_engine_t *e, const dra__dalt_t *al, uint32_t begin,
-                      uint32_t end)
+static DRA_ALWAYS_INLINE void scan_init(scan_t *sc, const dra_engine_t *e, const dra__dalt_t *al,
+                                        uint32_t begin, uint32_t end)
 {
     sc->ok = al->ok;
     sc->av = e->avb;
@@ -847,8 +834,9 @@ static void scan_init(scan_t *sc, const dra_engine_t *e, const dra__dalt_t *al, 
         sc->w = sc->wend;
 }
 
-/* The next candidate row, NONE at the end. */
-static uint32_t scan_next(scan_t *sc)
+/* The next candidate row, NONE at the end. The scan and the greedy picker are in line in
+ * dra__direct_try: the scan's state stays in registers, no call a pick. */
+static DRA_ALWAYS_INLINE uint32_t scan_next(scan_t *sc)
 {
     while (!sc->bits) {
         if (++sc->w >= sc->wend)
@@ -941,8 +929,8 @@ static bool joins(const dra_engine_t *e, const dra__dalt_t *al, uint32_t r, cons
 }
 
 /* No constraint: the first k candidates (the greedy path). PICKED, 0 unsatisfiable, FALLBACK. */
-static int pick_first(const dra_engine_t *e, const dra__dalt_t *al, scan_t *sc, uint32_t *pick,
-                      uint32_t *np, uint64_t *looked)
+static DRA_ALWAYS_INLINE int pick_first(const dra_engine_t *e, const dra__dalt_t *al, scan_t *sc,
+                                        uint32_t *pick, uint32_t *np, uint64_t *looked)
 {
     const uint32_t k = al->k;
     bool rejected = false; /* a candidate did not fit beside the picks */
@@ -1331,6 +1319,7 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
     uint8_t palt[DRA_ALLOC_MAX_RESULTS]; /* set for each pick below */
     uint64_t looked = 0;
     int rc = 0;
+    uint32_t next = NONE; /* FIRST: the row the same request would get next on this node */
     scan_t sc;
     *decided = false;
     if (d->kind == DRA__DIRECT_PAIR) {
@@ -1358,14 +1347,21 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
                 break;
         }
     } else { /* the subrequests in order: the first the node satisfies */
+        /* a scan of its own, whose address no call takes: kept in registers (the others'
+         * goes to pickers out of line) */
+        scan_t fs;
         for (chosen = 0; chosen < d->nalt; chosen++) {
             np = 0;
-            scan_init(&sc, e, &d->alt[chosen], nd->begin, nd->end);
-            rc = pick_first(e, &d->alt[chosen], &sc, pick, &np, &looked);
+            scan_init(&fs, e, &d->alt[chosen], nd->begin, nd->end);
+            rc = pick_first(e, &d->alt[chosen], &fs, pick, &np, &looked);
             if (rc)
                 break;
         }
         palt_fill(palt, (uint8_t)chosen);
+        if (rc == PICKED && fs.bits) {
+            uint32_t nx = (fs.w << 6) + (uint32_t)__builtin_ctzll(fs.bits);
+            next = nx < fs.end ? nx : NONE;
+        }
     }
     out->stats.candidates += looked;
     if (rc == FALLBACK)
@@ -1385,11 +1381,8 @@ int dra__direct_try(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *a
     /* the device the same request would get next on this node (packing policies fill a node
      * device after device): what its result names is never touched before, so start loading it
      * now, while the caller commits this result */
-    if (d->kind == DRA__DIRECT_FIRST && sc.bits) {
-        uint32_t nx = (sc.w << 6) + (uint32_t)__builtin_ctzll(sc.bits);
-        if (nx < sc.end)
-            __builtin_prefetch(&e->rid[nx]);
-    }
+    if (next != NONE)
+        __builtin_prefetch(&e->rid[next]);
     bool shares = false;
     if (d->multi && (brc = add_shares(e, p, pick, palt, np, arena, out->allocations[0]->results,
                                       &shares)))

@@ -899,8 +899,21 @@ DRA_NODISCARD int dra__rows_index_build(dra_engine_t *e);
 DRA_NODISCARD int dra__direct_setup(dra_engine_t *e);
 /* Compile plan p's direct answer (after plan_compile). DRA_ENOMEM. */
 DRA_NODISCARD int dra__direct_plan(dra_engine_t *e, plan_t *p);
-/* Whether plan p is answered directly on model node n now. */
-bool dra__direct_applies(const dra_engine_t *e, const plan_t *p, uint32_t n);
+/* Whether plan p is answered directly on model node n now. In line: every placement asks it
+ * of the node it tries. */
+static inline bool dra__direct_applies(const dra_engine_t *e, const plan_t *p, uint32_t n)
+{
+    if (p->d.kind == DRA__DIRECT_NONE || !e->direct_now || !e->nrange[n].direct ||
+        (p->d.cons && e->nneg))
+        return false;
+    /* an error row: the leaf is HAZARD (direct: no hz) */
+    for (uint32_t i = 0; i < p->d.nalt; i++) {
+        const sig_t *s = &e->sigs[p->d.alt[i].sig];
+        if (s->tree[e->P + n] == HAZARD)
+            return false;
+    }
+    return true;
+}
 /* Answer plan p on node n into arena: *decided with out filled (ALLOCATED) or not
  * (unsatisfiable on n). DRA_OK, DRA__DIRECT_FALLBACK (the allocator must answer), DRA_ENOMEM. */
 #define DRA__DIRECT_FALLBACK 1

@@ -56,8 +56,10 @@ void dra__tree_build(dra_engine_t *e, sig_t *s)
     dra__max_fill(t, e->P);
 }
 
-/* First node >= pos whose leaf is >= need, or NONE. */
-static uint32_t tree_first(const dra_engine_t *e, const sig_t *s, uint32_t pos, int32_t need)
+/* First node >= pos whose leaf is >= need, or NONE. In line with req_next in dra__plan_next:
+ * a one-request plan's walk is one frame. */
+static DRA_ALWAYS_INLINE uint32_t tree_first(const dra_engine_t *e, const sig_t *s, uint32_t pos,
+                                             int32_t need)
 {
     if (pos >= e->nnodes)
         return NONE;
@@ -145,7 +147,8 @@ bool dra__plan_admits(const dra_engine_t *e, const plan_t *p, uint32_t n)
 }
 
 /* First node >= pos admitted by request rq, or NONE. */
-static uint32_t req_next(const dra_engine_t *e, const plan_t *p, const creq_t *rq, uint32_t pos)
+static DRA_ALWAYS_INLINE uint32_t req_next(const dra_engine_t *e, const plan_t *p, const creq_t *rq,
+                                           uint32_t pos)
 {
     if (pos >= e->nnodes)
         return NONE;

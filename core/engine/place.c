@@ -17,7 +17,7 @@
 /* ---- placement ---------------------------------------------------------------------------- */
 
 /* Whether node n has the plan's cpu and memory left (no request, or no allocatable: true). */
-static bool res_fits(const dra_engine_t *e, const plan_t *p, uint32_t n)
+static DRA_ALWAYS_INLINE bool res_fits(const dra_engine_t *e, const plan_t *p, uint32_t n)
 {
     if (p->cpu_m && e->cpu_cap[n] >= 0 && p->cpu_m > e->cpu_cap[n] - e->cpu_used[n])
         return false;
@@ -87,8 +87,8 @@ const char *dra_engine_served_name(dra_engine_served_t s)
 
 /* The engine's own answer on node n (direct.c), verified against the allocator when asked.
  * DRA_OK with *decided, DRA__DIRECT_FALLBACK when the allocator must answer, or an error. */
-static int try_direct(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t *arena,
-                      dra_engine_result_t *out, bool *decided)
+static DRA_ALWAYS_INLINE int try_direct(dra_engine_t *e, const plan_t *p, uint32_t n,
+                                        dra_arena_t *arena, dra_engine_result_t *out, bool *decided)
 {
     int64_t t0 = clk(e);
     int rc = dra__direct_answer(e, p, n, arena, out, decided);
@@ -103,15 +103,12 @@ static int try_direct(dra_engine_t *e, const plan_t *p, uint32_t n, dra_arena_t 
     return rc;
 }
 
-static int try_node(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, uint32_t n,
-                    dra_arena_t *arena, dra_engine_result_t *out, bool *decided, uint32_t *nf)
+/* try_node past the direct answer: the allocator on node n. */
+DRA_NOINLINE static int try_exact(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p,
+                                  uint32_t n, dra_arena_t *arena, dra_engine_result_t *out,
+                                  bool *decided, uint32_t *nf)
 {
     dra_alloc_outcome_t o;
-    if (alloc == e->alloc && dra__direct_applies(e, p, n)) {
-        int rc = try_direct(e, p, n, arena, out, decided);
-        if (rc != DRA__DIRECT_FALLBACK)
-            return rc;
-    }
     int64_t t0 = clk(e);
     int rc = dra_anyalloc_allocate(alloc, e->m->nodes[n], p->claims, p->nclaims, arena, &o);
     int64_t t1 = clk(e);
@@ -140,6 +137,20 @@ static int try_node(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, uin
     return DRA_OK;
 }
 
+/* Node n's answer: the engine's own (direct.c) where it applies, else the allocator's. The
+ * direct part in line at each caller (the placement's loops: no frame of its own a node). */
+static DRA_ALWAYS_INLINE int try_node(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p,
+                                      uint32_t n, dra_arena_t *arena, dra_engine_result_t *out,
+                                      bool *decided, uint32_t *nf)
+{
+    if (alloc == e->alloc && dra__direct_applies(e, p, n)) {
+        int rc = try_direct(e, p, n, arena, out, decided);
+        if (rc != DRA__DIRECT_FALLBACK)
+            return rc;
+    }
+    return try_exact(e, alloc, p, n, arena, out, decided, nf);
+}
+
 static void finish_none(const dra_engine_t *e, dra_engine_result_t *out, uint32_t nf)
 {
     out->node = NONE;
@@ -153,10 +164,12 @@ static void finish_none(const dra_engine_t *e, dra_engine_result_t *out, uint32_
     }
 }
 
-/* Nodes in order from `from` (inclusive) to `to` (exclusive), admitted ones only when idx. */
-static int scan_range(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, bool idx,
-                      uint32_t from, uint32_t to, dra_arena_t *arena, dra_engine_result_t *out,
-                      bool *decided, uint32_t *nf)
+/* Nodes in order from `from` (inclusive) to `to` (exclusive), admitted ones only when idx. In
+ * line with place_order, try_node and try_direct: first-fit's and random's placement is one
+ * frame around the index walk and the direct answer. */
+static DRA_ALWAYS_INLINE int scan_range(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p,
+                                        bool idx, uint32_t from, uint32_t to, dra_arena_t *arena,
+                                        dra_engine_result_t *out, bool *decided, uint32_t *nf)
 {
     *decided = false;
     uint32_t n = from;
@@ -176,8 +189,9 @@ static int scan_range(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, b
     }
 }
 
-static int place_order(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p, bool idx,
-                       uint32_t start, dra_arena_t *arena, dra_engine_result_t *out)
+static DRA_ALWAYS_INLINE int place_order(dra_engine_t *e, dra_anyalloc_t *alloc, const plan_t *p,
+                                         bool idx, uint32_t start, dra_arena_t *arena,
+                                         dra_engine_result_t *out)
 {
     uint32_t nf = 0;
     bool decided;
