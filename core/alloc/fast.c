@@ -447,14 +447,21 @@ static void forget_rows_only(dra_fast_t *a, uint32_t vr)
     }
 }
 
+/* What dra_fast_shortcuts answers, from the switches and the call options. */
+static bool shortcuts_now(const dra_fast_t *a)
+{
+    return a->paths_on && a->prune_on && !a->c.max_steps && !a->c.b.bugs;
+}
+
 /* The hint view (dra_fast_hint_row) of the row mirror's columns as they are now: after they are
- * made, and whenever c.rows is set. */
+ * made, and whenever c.rows is set; and dra_fast_shortcuts's flag (also at each switch). */
 static void hints_sync(dra_fast_t *a)
 {
     a->hints.mir = a->mir;
     a->hints.dupid = a->dupid;
     a->hints.row_pbk = (const void *const *)a->row_pbk;
     a->hints.nrows = a->c.rows ? a->nrows : 0;
+    a->hints.shortcuts = shortcuts_now(a);
 }
 
 bool dra_fast_hints_ok(const dra_fast_t *a)
@@ -462,7 +469,7 @@ bool dra_fast_hints_ok(const dra_fast_t *a)
     const dra_fast_hints_t *h = dra_fast_hints(a);
     return h->mir == a->mir && h->dupid == a->dupid &&
            h->row_pbk == (const void *const *)a->row_pbk &&
-           h->nrows == (a->c.rows ? a->nrows : 0);
+           h->nrows == (a->c.rows ? a->nrows : 0) && h->shortcuts == shortcuts_now(a);
 }
 
 void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row)
@@ -702,19 +709,18 @@ void dra_fast_free(dra_fast_t *a)
 
 void dra_fast_set_pruning(dra_fast_t *a, bool on)
 {
-    if (a)
+    if (a) {
         a->prune_on = on;
+        a->hints.shortcuts = shortcuts_now(a);
+    }
 }
 
 void dra_fast_set_paths(dra_fast_t *a, bool on)
 {
-    if (a)
+    if (a) {
         a->paths_on = on;
-}
-
-bool dra_fast_shortcuts(const dra_fast_t *a)
-{
-    return a && a->paths_on && a->prune_on && !a->c.max_steps && !a->c.b.bugs;
+        a->hints.shortcuts = shortcuts_now(a);
+    }
 }
 
 void dra_fast_set_counter_word_bits(dra_fast_t *a, uint32_t bits)

@@ -75,10 +75,6 @@ DRA_NODISCARD int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node,
 
 /* Disable the decision-preserving pruning (tests compare allocate_one counts with it off). */
 void dra_fast_set_pruning(dra_fast_t *a, bool on);
-/* Whether the allocator answers with its shortcuts: fast paths and pruning on, no step budget,
- * no upstream-bug mode (the placement engine answers some calls itself only then: their
- * answers are those of the fast paths). O(1). */
-bool dra_fast_shortcuts(const dra_fast_t *a);
 /* Where the row's mirror, repeated-ID bit and pool pointer are, for a caller that hints every
  * commit's rows in line (the engine): kept by the allocator whenever they move (the allocator's
  * first member: its address is the allocator's). */
@@ -87,10 +83,19 @@ typedef struct dra_fast_hints {
     const uint64_t *dupid;
     const void *const *row_pbk;
     uint32_t nrows; /* 0: nothing to hint (the state's rows are not the allocator's) */
+    bool shortcuts; /* dra_fast_shortcuts, kept wherever what it tests is set */
 } dra_fast_hints_t;
 static inline const dra_fast_hints_t *dra_fast_hints(const dra_fast_t *a)
 {
     return (const dra_fast_hints_t *)(const void *)a;
+}
+/* Whether the allocator answers with its shortcuts: fast paths and pruning on, no step budget,
+ * no upstream-bug mode (the placement engine answers some calls itself only then: their
+ * answers are those of the fast paths). O(1), in line (every placement asks it): the flag the
+ * allocator keeps in its hint view. */
+static inline bool dra_fast_shortcuts(const dra_fast_t *a)
+{
+    return a && dra_fast_hints(a)->shortcuts;
 }
 /* Start loading what a commit or release of the device of model row row + 1 (dra_result_t.row
  * numbering over the state's model) changes here: what on_state_change reads for a row of ours,

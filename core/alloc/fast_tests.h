@@ -17,7 +17,8 @@ void dra_fast_set_paths(dra_fast_t *a, bool on);
  * and its calls meeting a consumer go to the search. Takes effect for columns built afterwards. */
 void dra_fast_set_counter_word_bits(dra_fast_t *a, uint32_t bits);
 /* Whether the hint view (dra_fast_hints) names the row mirror's columns as they are now (and no
- * rows when the state's rows are not the allocator's). */
+ * rows when the state's rows are not the allocator's), and its shortcuts flag is what the
+ * switches and options say (dra_fast_shortcuts). */
 bool dra_fast_hints_ok(const dra_fast_t *a);
 
 #endif /* DRA_ALLOC_FAST_TESTS_H */

@@ -7,7 +7,8 @@
  * comparison sees what a reset that left something behind would change. dra_fast_save's
  * caches come back with every reset, and no longer after a slice's rows were forgotten. The
  * row hints' view (dra_fast_hints) names the mirror's columns after dra_fast_new and every
- * reset. Scenarios with
+ * reset, and its shortcuts flag (dra_fast_shortcuts, in line) follows the pruning and path
+ * switches. Scenarios with
  * partitionable devices (mig-inference, mig-vgpu: counter columns), shared consumable
  * capacity (gpu-sharing: shares, capacity fits) and plain GPUs (default). */
 #include <stdio.h>
@@ -165,6 +166,16 @@ static void scenario(const char *name, uint64_t npods)
     CHECK_OK(dra_fast_new(&w.x.m, &w.f, w.st, w.cel, &ao, &a));
     /* the engine's row hints name the mirror's columns (the state was made for this model) */
     CHECK(dra_fast_hints_ok(a) && dra_fast_hints(a)->nrows > 0);
+    /* the shortcuts flag follows each switch (the engine answers directly only when set) */
+    CHECK(dra_fast_shortcuts(a));
+    dra_fast_set_paths(a, false);
+    CHECK(!dra_fast_shortcuts(a) && dra_fast_hints_ok(a));
+    dra_fast_set_paths(a, true);
+    CHECK(dra_fast_shortcuts(a) && dra_fast_hints_ok(a));
+    dra_fast_set_pruning(a, false);
+    CHECK(!dra_fast_shortcuts(a) && dra_fast_hints_ok(a));
+    dra_fast_set_pruning(a, true);
+    CHECK(dra_fast_shortcuts(a) && dra_fast_hints_ok(a));
     pass_t first = run_pass(&w, a, npods);
     show(name, "new", &first);
     CHECK_MSG(first.allocated > 0, "%s: nothing allocated", name);
