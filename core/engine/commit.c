@@ -626,15 +626,17 @@ static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_
         __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
     }
     /* a set kept by masks: the charge reads every record of the set and the set's failing rows
-     * (set_fm, beside its first counter), and the refund flips the fit of the set's other rows
+     * (set_m, beside its first counter), and the refund flips the fit of the set's other rows
      * (the device's siblings: a GPU's MIG placements, up to 21 rows before or after it on
      * fleet-5k), whose failing-entry counts and use it reads: the lines of their records from
      * the set's first consuming row to its last (set_rspan, as the commit's prefetch_counters) */
-    if (e->rc_span && e->rc_span[2 * r + 1] > e->rc_span[2 * r]) {
-        uint32_t c0 = e->rc_span[2 * r];
-        __builtin_prefetch(&e->ctrs[c0]);
-        __builtin_prefetch(&e->ctrs[e->rc_span[2 * r + 1] - 1]);
-        __builtin_prefetch(&e->set_fm[c0], 1);
+    if (e->rc_span && e->rc_span[4 * r + 1] > e->rc_span[4 * r]) {
+        uint32_t c0 = e->rc_span[4 * r];
+        if (e->rc_span[4 * r + 2] == NONE || !e->fmemo) { /* a memo's set reads no other cut */
+            __builtin_prefetch(&e->ctrs[c0]);
+            __builtin_prefetch(&e->ctrs[e->rc_span[4 * r + 1] - 1]);
+        }
+        __builtin_prefetch(&e->set_m[c0], 1);
         uint32_t st = e->ctr_set[c0], lo = e->set_rspan[2 * st], hi = e->set_rspan[2 * st + 1];
         if (e->nfail_on && hi >= lo && hi - lo < PREFETCH_SET_ROWS) {
             for (uint32_t q = lo & ~3u; q <= hi; q += 4) /* four row records a line */
