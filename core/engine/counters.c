@@ -550,7 +550,8 @@ static int memo_classes(dra_engine_t *e, const uint8_t *ok, uint32_t *cls)
         return DRA_ENOMEM;
     for (uint32_t st = 0; st < e->nsets; st++) {
         cls[st] = NONE;
-        if (!ok[st] || e->srows[e->sr_off[st] + e->sr_n[st] - 1] - set_row0(e, st) >= 63)
+        if (!ok[st] || e->srows[e->sr_off[st] + e->sr_n[st] - 1] - set_row0(e, st) >= 63 ||
+            e->set_nctr[st] >= 1u << 24) /* (a row's bit and base in one word: rc_span) */
             continue;
         uint64_t x = 0x9e3779b97f4a7c15ULL * (e->set_shape[st] + 1);
         for (uint32_t k = 0; k < e->set_nctr[st]; k++) {
@@ -663,8 +664,8 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
             uint32_t q = e->srows[e->sr_off[st] + j];
             e->rc_span[4 * q] = c0;
             e->rc_span[4 * q + 1] = c1;
-            e->rc_span[4 * q + 2] = cls[st];
-            e->rc_span[4 * q + 3] = q - set_row0(e, st);
+            e->rc_span[4 * q + 2] = cls[st] + 1; /* 0: none */
+            e->rc_span[4 * q + 3] = (q - set_row0(e, st)) | (e->rc_base[q] - c0) << 8;
         }
     }
     dra_mem_free(cls);
@@ -884,7 +885,7 @@ static uint64_t set_charged(const dra_engine_t *e, uint32_t st)
 /* The set of counter c0 (kept by masks) has a memo class (its rows' rc_span) in force. */
 static uint32_t set_class(const dra_engine_t *e, uint32_t st)
 {
-    return e->fmemo && e->sr_n[st] ? e->rc_span[4 * set_row0(e, st) + 2] : NONE;
+    return e->fmemo && e->sr_n[st] ? e->rc_span[4 * set_row0(e, st) + 2] - 1 : NONE;
 }
 
 /* The memo's slot of charged rows u in class cls. */
@@ -901,11 +902,12 @@ static inline dra__fmemo_t *memo_slot(const dra_engine_t *e, uint32_t cls, uint6
  * when nfail crossed zero. A release finds the entry its commit filled and flips the rows the
  * commit flipped: no cut, no other counter read. O(entries of the row + rows whose state changed;
  * a miss O(counters of the set x log entries on a counter)). */
-static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end,
-                            uint32_t cls)
+static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
 {
-    uint32_t base = e->rc_base[r], row0 = e->ctrs[base].row0, n = 0;
-    uint32_t c0 = e->rc_span[4 * r], k = e->rc_span[4 * r + 3];
+    /* all from the row's rc_span: its set's counters, class, bit and base (no counter record) */
+    const uint32_t *sp = e->rc_span + 4 * (size_t)r;
+    uint32_t c0 = sp[0], cls = sp[2] - 1, k = sp[3] & 0xff, base = c0 + (sp[3] >> 8);
+    uint32_t row0 = r - k, n = 0;
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
     if (e->cl_v64) {
@@ -927,11 +929,12 @@ static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, 
     if (m->u == u) {
         after = m->f;
     } else {
-        after = set_fails_now(e, c0, e->rc_span[4 * r + 1]);
+        after = set_fails_now(e, c0, sp[1]);
         m->u = u;
         m->f = after;
     }
-    DRA_ASSERT_INTERNAL(after == set_fails_now(e, c0, e->rc_span[4 * r + 1]));
+    DRA_ASSERT_INTERNAL(after == set_fails_now(e, c0, sp[1]));
+    DRA_ASSERT_INTERNAL(base == e->rc_base[r] && row0 == e->ctrs[base].row0);
     sm->um = u;
     sm->fm = after;
 #if DRA_DEBUG
@@ -956,9 +959,6 @@ static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, 
  * runs the cuts move over + counters of the set when a cut rose + rows whose state changed). */
 static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
 {
-    uint32_t cls = e->rc_span[4 * r + 2];
-    if (cls != NONE && e->fmemo)
-        return charge_memo(e, r, delta, b, end, cls);
     uint32_t base = e->rc_base[r], row0 = e->ctrs[base].row0, n = 0;
     uint32_t c0 = e->rc_span[4 * r], c1 = e->rc_span[4 * r + 1];
     const int32_t *d = e->pat_d;
@@ -1002,7 +1002,7 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
 #undef CUT_MOVES
     uint64_t after = rose ? set_fails(e, c0, c1) : before | up;
     e->set_m[c0].fm = after;
-    uint64_t bit = (uint64_t)1 << e->rc_span[4 * r + 3];
+    uint64_t bit = (uint64_t)1 << (e->rc_span[4 * r + 3] & 0xff);
     e->set_m[c0].um = delta > 0 ? e->set_m[c0].um | bit : e->set_m[c0].um & ~bit;
     dra__rowst_t *restrict rs = e->rs;
     for (uint64_t m = before ^ after; m; m &= m - 1) {
@@ -1023,6 +1023,8 @@ uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
     uint32_t b = e->pat_off[p], end = e->pat_nz[p], n = 0;
     if (b == end)
         return 0;
+    if (e->fmemo && e->rc_span[4 * r + 2]) /* a set of a memo class */
+        return charge_memo(e, r, delta, b, end);
     if (e->ctrs[e->rc_base[r]].masked)
         return charge_masked(e, r, delta, b, end);
     uint32_t base = e->rc_base[r];
