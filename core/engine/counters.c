@@ -7,7 +7,8 @@
  * set's first consuming row: what a charge reads per counter besides the remainder) and each
  * row's entries that do not fit (set-up; then the charges: dra__counters_charge moves the cuts
  * of a row going in or out of use and reports the rows whose fit changed, which summary.c
- * refreshes); 1.37's compatibility
+ * refreshes; a set kept by masks of a memo class, sets of one shape and the same capacities,
+ * looks the rows that fail up by its rows charged instead, keeping no cuts); 1.37's compatibility
  * groups: per counter set with groups the fold of its devices in use, per row whether that
  * refuses it (kept on every row that goes in or out of use, through summary.c).
  *
@@ -15,8 +16,9 @@
  * the engine arena). Errors: DRA_ENOMEM only (a pool whose counters do not validate is a hazard,
  * hazard.c, not an error). Cost: set-up O(rows * counter entries + sets * entries log entries +
  * grouped entries * members of their set), once; a charge O(the row's entries + list entries
- * its cuts move over); a grouped row in or out of use O(members of its sets, and their records
- * when the set's state changes).
+ * its cuts move over), of a memo class's set O(the row's entries + rows whose fit changed; a
+ * memo miss O(the set's counters x log entries on a counter)); a grouped row in or out of use
+ * O(members of its sets, and their records when the set's state changes).
  */
 #include "engine/engine_impl.h"
 #include "engine/engine_tests.h"
