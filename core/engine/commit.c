@@ -189,8 +189,14 @@ static void prefetch_counters(const dra_engine_t *e, uint32_t r)
             __builtin_prefetch(&e->crem[c], 1);
         __builtin_prefetch(&e->crem[b + n - 1], 1);
     }
-    __builtin_prefetch(&e->ctrs[b], 1); /* 8 bytes a record */
-    __builtin_prefetch(&e->ctrs[b + n - 1], 1);
+    if (e->fmemo && e->rc_span[4 * r + 2]) { /* a memo class's set: the row's rc_span, the
+                                               * set's kept rows, no counter record (counters.c) */
+        __builtin_prefetch(&e->rc_span[4 * r]);
+        __builtin_prefetch(&e->set_m[b], 1);
+    } else {
+        __builtin_prefetch(&e->ctrs[b], 1); /* 8 bytes a record */
+        __builtin_prefetch(&e->ctrs[b + n - 1], 1);
+    }
     /* the set's rows from its first to its last (per-set columns that stay cached: the list of
      * its rows, srows, is read by nothing else at a commit and would be a cold load here) */
     uint32_t lo = e->set_rspan[2 * st], hi = e->set_rspan[2 * st + 1];
@@ -636,21 +642,26 @@ static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_
     }
     if (!e->rc_pat || e->rc_pat[r] == NONE)
         return;
+    /* a set of a memo class (counters.c) reads the row's rc_span and no counter record */
+    bool memo = e->fmemo && e->rc_span[4 * r + 2];
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++) {
         uint32_t c = dra__ent_ctr(e, r, i);
         __builtin_prefetch(e->cl_v64 ? (const void *)&e->crem64[c] : (const void *)&e->crem[c], 1);
-        __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
+        if (!memo)
+            __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
     }
     /* a set kept by masks: the charge reads every record of the set and the set's failing rows
-     * (set_fm, beside its first counter), and the refund flips the fit of the set's other rows
+     * (set_m, beside its first counter), and the refund flips the fit of the set's other rows
      * (the device's siblings: a GPU's MIG placements, up to 21 rows before or after it on
      * fleet-5k), whose failing-entry counts and use it reads: the lines of their records from
      * the set's first consuming row to its last (set_rspan, as the commit's prefetch_counters) */
-    if (e->rc_span && e->rc_span[2 * r + 1] > e->rc_span[2 * r]) {
-        uint32_t c0 = e->rc_span[2 * r];
-        __builtin_prefetch(&e->ctrs[c0]);
-        __builtin_prefetch(&e->ctrs[e->rc_span[2 * r + 1] - 1]);
-        __builtin_prefetch(&e->set_fm[c0], 1);
+    if (e->rc_span && e->rc_span[4 * r + 1] > e->rc_span[4 * r]) {
+        uint32_t c0 = e->rc_span[4 * r];
+        if (!e->rc_span[4 * r + 2] || !e->fmemo) { /* a memo's set reads no other cut */
+            __builtin_prefetch(&e->ctrs[c0]);
+            __builtin_prefetch(&e->ctrs[e->rc_span[4 * r + 1] - 1]);
+        }
+        __builtin_prefetch(&e->set_m[c0], 1);
         uint32_t st = e->ctr_set[c0], lo = e->set_rspan[2 * st], hi = e->set_rspan[2 * st + 1];
         if (e->nfail_on && hi >= lo && hi - lo < PREFETCH_SET_ROWS) {
             for (uint32_t q = lo & ~3u; q <= hi; q += 4) /* four row records a line */

@@ -7,7 +7,8 @@
  * set's first consuming row: what a charge reads per counter besides the remainder) and each
  * row's entries that do not fit (set-up; then the charges: dra__counters_charge moves the cuts
  * of a row going in or out of use and reports the rows whose fit changed, which summary.c
- * refreshes); 1.37's compatibility
+ * refreshes; a set kept by masks of a memo class, sets of one shape and the same capacities,
+ * looks the rows that fail up by its rows charged instead, keeping no cuts); 1.37's compatibility
  * groups: per counter set with groups the fold of its devices in use, per row whether that
  * refuses it (kept on every row that goes in or out of use, through summary.c).
  *
@@ -15,8 +16,9 @@
  * the engine arena). Errors: DRA_ENOMEM only (a pool whose counters do not validate is a hazard,
  * hazard.c, not an error). Cost: set-up O(rows * counter entries + sets * entries log entries +
  * grouped entries * members of their set), once; a charge O(the row's entries + list entries
- * its cuts move over); a grouped row in or out of use O(members of its sets, and their records
- * when the set's state changes).
+ * its cuts move over), of a memo class's set O(the row's entries + rows whose fit changed; a
+ * memo miss O(the set's counters x log entries on a counter)); a grouped row in or out of use
+ * O(members of its sets, and their records when the set's state changes).
  */
 #include "engine/engine_impl.h"
 #include "engine/engine_tests.h"
@@ -529,6 +531,66 @@ static int counters_flip_room(dra_engine_t *e)
     return e->cflip ? DRA_OK : DRA_ENOMEM;
 }
 
+/* Set st's capacity of its counter k. */
+static dra__aq_t set_cap(const dra_engine_t *e, uint32_t st, uint32_t k)
+{
+    return dra__aq_from(&e->set_def[st]->counters[k].value);
+}
+
+/* The memo classes of the sets kept by masks (ok[st]; engine_impl.h, fmemo): sets of one shape
+ * and equal capacities, counter by counter, whose rows lie below bit 63 (a memo entry of all
+ * ones is empty), the first DRA__FMEMO_CLS of them; cls[st] the class of set st, NONE for the
+ * others (they keep their cuts). The tables from the engine arena, every entry empty.
+ * O(sets kept by masks x counters). DRA_ENOMEM. */
+static int memo_classes(dra_engine_t *e, const uint8_t *ok, uint32_t *cls)
+{
+    uint32_t hcap = 16;
+    while (hcap < 2 * (uint64_t)e->nsets + 2)
+        hcap *= 2;
+    uint32_t *h = dra_mem_calloc(hcap, sizeof *h); /* a class's first set + 1 */
+    if (!h)
+        return DRA_ENOMEM;
+    for (uint32_t st = 0; st < e->nsets; st++) {
+        cls[st] = NONE;
+        if (!ok[st] || e->srows[e->sr_off[st] + e->sr_n[st] - 1] - set_row0(e, st) >= 63 ||
+            e->set_nctr[st] >= 1u << 24) /* (a row's bit and base in one word: rc_span) */
+            continue;
+        uint64_t x = 0x9e3779b97f4a7c15ULL * (e->set_shape[st] + 1);
+        for (uint32_t k = 0; k < e->set_nctr[st]; k++) {
+            dra__uaq_t v = (dra__uaq_t)set_cap(e, st, k);
+            x = (x ^ (uint64_t)v ^ (uint64_t)(v >> 64) * 0x9e3779b97f4a7c15ULL) *
+                0xff51afd7ed558ccdULL;
+        }
+        uint32_t i = (uint32_t)(x >> 32) & (hcap - 1);
+        for (; h[i]; i = (i + 1) & (hcap - 1)) {
+            uint32_t o = h[i] - 1;
+            bool same = e->set_shape[o] == e->set_shape[st]; /* the same counters, then */
+            for (uint32_t k = 0; k < e->set_nctr[st] && same; k++)
+                same = set_cap(e, o, k) == set_cap(e, st, k);
+            if (same)
+                break;
+        }
+        if (h[i]) {
+            cls[st] = cls[h[i] - 1];
+            continue;
+        }
+        if (e->nfmcls == DRA__FMEMO_CLS)
+            continue;
+        h[i] = st + 1;
+        cls[st] = e->nfmcls++;
+    }
+    dra_mem_free(h);
+    if (!e->nfmcls)
+        return DRA_OK;
+    size_t n = (size_t)e->nfmcls * DRA__FMEMO_N;
+    e->fmemo = dra_arena_calloc(&e->arena, n, sizeof *e->fmemo, 64);
+    if (!e->fmemo)
+        return DRA_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        e->fmemo[i].u = ~(uint64_t)0;
+    return DRA_OK;
+}
+
 /* The sets kept by masks and the lists' suffix masks (engine_impl.h, set_masked; engine
  * arena), before the rows' fit is counted (counters_in_use, through dra__row_nfail). A set
  * qualifies when every consuming row lies within 64 rows of its first and consumes no other
@@ -586,10 +648,13 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
             }
             j = k;
         }
-    e->rc_span = dra_arena_calloc(a, 2 * ((size_t)e->t->nrows + 1), sizeof *e->rc_span, 64);
-    e->set_fm = dra_arena_calloc(a, (size_t)e->nctrs + 1, sizeof *e->set_fm, 64);
-    if (!e->rc_span || !e->set_fm)
+    e->rc_span = dra_arena_calloc(a, 4 * ((size_t)e->t->nrows + 1), sizeof *e->rc_span, 64);
+    e->set_m = dra_arena_calloc(a, (size_t)e->nctrs + 1, sizeof *e->set_m, 64);
+    uint32_t *cls = dra_mem_malloc(((size_t)e->nsets + 1) * sizeof *cls);
+    if (!e->rc_span || !e->set_m || !cls || memo_classes(e, ok, cls)) {
+        dra_mem_free(cls);
         return DRA_ENOMEM;
+    }
     e->set_masked = ok;
     for (uint32_t st = 0; st < e->nsets; st++) {
         if (!ok[st])
@@ -599,10 +664,13 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
             e->ctrs[c].masked = 1;
         for (uint32_t j = 0; j < e->sr_n[st]; j++) {
             uint32_t q = e->srows[e->sr_off[st] + j];
-            e->rc_span[2 * q] = c0;
-            e->rc_span[2 * q + 1] = c1;
+            e->rc_span[4 * q] = c0;
+            e->rc_span[4 * q + 1] = c1;
+            e->rc_span[4 * q + 2] = cls[st] + 1; /* 0: none */
+            e->rc_span[4 * q + 3] = (q - set_row0(e, st)) | (e->rc_base[q] - c0) << 8;
         }
     }
+    dra_mem_free(cls);
     return DRA_OK;
 }
 
@@ -792,6 +860,98 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
     return f;
 }
 
+/* The rows of a set kept by masks that fail some counter, from the remainders (each counter's
+ * cut searched for): set_fails without the cuts, for a set of a memo class (which keeps none)
+ * and the checks. O(counters of the set x log entries on a counter). */
+static uint64_t set_fails_now(const dra_engine_t *e, uint32_t c0, uint32_t c1)
+{
+    uint64_t f = 0;
+    for (uint32_t c = c0; c < c1; c++)
+        f |= e->cl_suf[dra__ctr_cut(e, c, dra__crem(e, c))];
+    return f;
+}
+
+/* The rows of set st (kept by masks) that are charged: in use, with a non-zero amount (a row
+ * of zeros is charged nothing, dra__counters_charge), as bits from its first consuming row. */
+static uint64_t set_charged(const dra_engine_t *e, uint32_t st)
+{
+    uint64_t u = 0;
+    for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+        uint32_t q = e->srows[e->sr_off[st] + j], p = e->rc_pat[q];
+        if (e->rs[q].use && e->pat_nz[p] > e->pat_off[p])
+            u |= (uint64_t)1 << (q - set_row0(e, st));
+    }
+    return u;
+}
+
+/* The set of counter c0 (kept by masks) has a memo class (its rows' rc_span) in force. */
+static uint32_t set_class(const dra_engine_t *e, uint32_t st)
+{
+    return e->fmemo && e->sr_n[st] ? e->rc_span[4 * set_row0(e, st) + 2] - 1 : NONE;
+}
+
+/* The memo's slot of charged rows u in class cls. */
+static inline dra__fmemo_t *memo_slot(const dra_engine_t *e, uint32_t cls, uint64_t u)
+{
+    uint32_t i = (uint32_t)((u * 0x9e3779b97f4a7c15ULL) >> 32) & (DRA__FMEMO_N - 1);
+    return &e->fmemo[(size_t)cls * DRA__FMEMO_N + i];
+}
+
+/* dra__counters_charge of row r of a set of memo class cls (bit k, counters [c0, c1), entries
+ * [b, end)): the remainders moved, then the rows that fail after, looked up by the set's rows
+ * charged after (filled from the remainders on a miss), against those before (the set's kept
+ * ones): a row whose state changed has its nfail bit flipped (DRA__NFAIL_CTR), and is reported
+ * when nfail crossed zero. A release finds the entry its commit filled and flips the rows the
+ * commit flipped: no cut, no other counter read. O(entries of the row + rows whose state changed;
+ * a miss O(counters of the set x log entries on a counter)). */
+static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
+{
+    /* all from the row's rc_span: its set's counters, class, bit and base (no counter record) */
+    const uint32_t *sp = e->rc_span + 4 * (size_t)r;
+    uint32_t c0 = sp[0], cls = sp[2] - 1, k = sp[3] & 0xff, base = c0 + (sp[3] >> 8);
+    uint32_t row0 = r - k, n = 0;
+    const int32_t *d = e->pat_d;
+    const uint32_t *a = e->pat_a;
+    if (e->cl_v64) {
+        const int64_t *a64 = e->amt64;
+        for (uint32_t i = b; i < end; i++) {
+            int64_t old;
+            (void)remainder_charged64(e, base + (uint32_t)d[i], a64[a[i]], delta, &old);
+        }
+    } else {
+        for (uint32_t i = b; i < end; i++) {
+            dra__aq_t old;
+            (void)remainder_charged(e, base + (uint32_t)d[i], e->amts[a[i]], delta, &old);
+        }
+    }
+    dra__setm_t *sm = &e->set_m[c0];
+    uint64_t bit = (uint64_t)1 << k, u = delta > 0 ? sm->um | bit : sm->um & ~bit;
+    uint64_t before = sm->fm, after;
+    dra__fmemo_t *m = memo_slot(e, cls, u);
+    if (m->u == u) {
+        after = m->f;
+    } else {
+        after = set_fails_now(e, c0, sp[1]);
+        m->u = u;
+        m->f = after;
+    }
+    DRA_ASSERT_INTERNAL(after == set_fails_now(e, c0, sp[1]));
+    DRA_ASSERT_INTERNAL(base == e->rc_base[r] && row0 == e->ctrs[base].row0);
+    sm->um = u;
+    sm->fm = after;
+#if DRA_DEBUG
+    e->work.cut_moves += (uint64_t)__builtin_popcountll(before ^ after);
+#endif
+    dra__rowst_t *restrict rs = e->rs;
+    for (uint64_t x = before ^ after; x; x &= x - 1) {
+        uint32_t q = row0 + (uint32_t)__builtin_ctzll(x), was = rs[q].nfail;
+        rs[q].nfail = was ^ DRA__NFAIL_CTR;
+        if (!was || was == DRA__NFAIL_CTR)
+            e->cflip[n++] = q;
+    }
+    return n;
+}
+
 /* dra__counters_charge of row r of a set kept by masks (entries [b, end)): the rows that fail
  * some counter before (the set's kept union, set_fm), each counter's cut moved, and the rows
  * that fail after: when no cut moved up (a commit of non-negative amounts) those before and the
@@ -802,11 +962,11 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
 static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b, uint32_t end)
 {
     uint32_t base = e->rc_base[r], row0 = e->ctrs[base].row0, n = 0;
-    uint32_t c0 = e->rc_span[2 * r], c1 = e->rc_span[2 * r + 1];
+    uint32_t c0 = e->rc_span[4 * r], c1 = e->rc_span[4 * r + 1];
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
     const uint64_t *suf = e->cl_suf;
-    uint64_t before = e->set_fm[c0], up = 0;
+    uint64_t before = e->set_m[c0].fm, up = 0;
     DRA_ASSERT_INTERNAL(before == set_fails(e, c0, c1));
     bool rose = false;
     /* one loop per arithmetic (cl_v64 holds for the whole charge): no test per counter */
@@ -843,7 +1003,9 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
     }
 #undef CUT_MOVES
     uint64_t after = rose ? set_fails(e, c0, c1) : before | up;
-    e->set_fm[c0] = after;
+    e->set_m[c0].fm = after;
+    uint64_t bit = (uint64_t)1 << (e->rc_span[4 * r + 3] & 0xff);
+    e->set_m[c0].um = delta > 0 ? e->set_m[c0].um | bit : e->set_m[c0].um & ~bit;
     dra__rowst_t *restrict rs = e->rs;
     for (uint64_t m = before ^ after; m; m &= m - 1) {
         uint32_t q = row0 + (uint32_t)__builtin_ctzll(m), was = rs[q].nfail;
@@ -863,6 +1025,8 @@ uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
     uint32_t b = e->pat_off[p], end = e->pat_nz[p], n = 0;
     if (b == end)
         return 0;
+    if (e->fmemo && e->rc_span[4 * r + 2]) /* a set of a memo class */
+        return charge_memo(e, r, delta, b, end);
     if (e->ctrs[e->rc_base[r]].masked)
         return charge_masked(e, r, delta, b, end);
     uint32_t base = e->rc_base[r];
@@ -888,6 +1052,12 @@ bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
 {
     if (!e || !e->crem || c >= e->nctrs)
         return false;
+    if (e->fmemo) { /* the memo assumes the remainders the charged rows give: off for good, the
+                     * cuts of its sets taken from the remainders before the nudge */
+        for (uint32_t i = 0; i < e->nctrs; i++)
+            e->ctrs[i].cut = dra__ctr_cut(e, i, dra__crem(e, i));
+        e->fmemo = NULL;
+    }
     if (e->cl_v64 && !((uint64_t)by & ((1ULL << e->cl_shift) - 1))) {
         e->crem64[c] += by >> e->cl_shift; /* a multiple: the copy stays exact */
         return true;
@@ -899,6 +1069,34 @@ bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
     }
     e->crem[c] += by;
     return true;
+}
+
+/* The rows of set st (kept by masks) that fail some counter when rows u (bits from its first
+ * consuming row) are the ones charged: its capacities less their amounts, each of its rows'
+ * entries compared (dra_engine_check). O(rows of the set x their entries + counters). */
+static uint64_t memo_recompute(const dra_engine_t *e, uint32_t st, uint64_t u)
+{
+    uint32_t c0 = e->set_ctr0[st], nc = e->set_nctr[st], r0 = set_row0(e, st);
+    dra__aq_t *left = dra_mem_malloc(((size_t)nc + 1) * sizeof *left);
+    if (!left)
+        return ~(uint64_t)0; /* no memory: reported as a difference */
+    for (uint32_t k = 0; k < nc; k++)
+        left[k] = set_cap(e, st, k);
+    for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+        uint32_t q = e->srows[e->sr_off[st] + j];
+        if (u >> (q - r0) & 1)
+            for (uint32_t i = dra__ent_b(e, q); i < dra__ent_e(e, q); i++)
+                left[dra__ent_ctr(e, q, i) - c0] -= dra__ent_amt(e, i);
+    }
+    uint64_t f = 0;
+    for (uint32_t j = 0; j < e->sr_n[st]; j++) {
+        uint32_t q = e->srows[e->sr_off[st] + j];
+        for (uint32_t i = dra__ent_b(e, q); i < dra__ent_e(e, q); i++)
+            if (dra__ent_amt(e, i) > left[dra__ent_ctr(e, q, i) - c0])
+                f |= (uint64_t)1 << (q - r0);
+    }
+    dra_mem_free(left);
+    return f;
 }
 
 bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
@@ -930,7 +1128,8 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
             snprintf(why, len, "counter %u: record names row %u first, its set row %u", c,
                      e->ctrs[c].row0, set_row0(e, e->ctr_set[c]));
             ok = false;
-        } else if (e->ctrs[c].cut != dra__ctr_cut(e, c, dra__crem(e, c))) {
+        } else if (set_class(e, e->ctr_set[c]) == NONE && /* a memo's set keeps no cuts */
+                   e->ctrs[c].cut != dra__ctr_cut(e, c, dra__crem(e, c))) {
             snprintf(why, len, "counter %u: cut %u, its list fits up to %u", c, e->ctrs[c].cut,
                      dra__ctr_cut(e, c, dra__crem(e, c)));
             ok = false;
@@ -939,11 +1138,37 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
     dra_mem_free(want);
     for (uint32_t st = 0; ok && e->set_masked && st < e->nsets; st++) {
         uint32_t c0 = e->set_ctr0[st];
-        uint64_t f = e->set_masked[st] ? set_fails(e, c0, c0 + e->set_nctr[st]) : 0;
-        if (e->set_masked[st] && e->set_fm[c0] != f) {
+        if (!e->set_masked[st])
+            continue;
+        uint64_t f = set_fails_now(e, c0, c0 + e->set_nctr[st]), u = set_charged(e, st);
+        if (e->set_m[c0].fm != f) {
             snprintf(why, len, "set %u: kept failing rows %#llx, its counters' %#llx", st,
-                     (unsigned long long)e->set_fm[c0], (unsigned long long)f);
+                     (unsigned long long)e->set_m[c0].fm, (unsigned long long)f);
             ok = false;
+        } else if (e->set_m[c0].um != u) {
+            snprintf(why, len, "set %u: kept charged rows %#llx, its rows in use %#llx", st,
+                     (unsigned long long)e->set_m[c0].um, (unsigned long long)u);
+            ok = false;
+        }
+    }
+    /* every entry of the memo: the rows that fail when its rows are charged, recomputed from
+     * the capacities of a set of its class (the class's first, by its rows' rc_span) */
+    uint32_t seen[DRA__FMEMO_CLS] = {0}; /* 1: the class's first set met */
+    for (uint32_t st = 0; ok && e->fmemo && st < e->nsets; st++) {
+        uint32_t cl = e->set_masked[st] ? set_class(e, st) : NONE;
+        if (cl == NONE || seen[cl]++)
+            continue;
+        for (uint32_t i = 0; ok && i < DRA__FMEMO_N; i++) {
+            const dra__fmemo_t *m = &e->fmemo[(size_t)cl * DRA__FMEMO_N + i];
+            if (m->u == ~(uint64_t)0)
+                continue;
+            uint64_t f = memo_recompute(e, st, m->u);
+            if (m->f != f || memo_slot(e, cl, m->u) != m) {
+                snprintf(why, len, "memo class %u entry %u: rows %#llx fail %#llx, kept %#llx",
+                         cl, i, (unsigned long long)m->u, (unsigned long long)f,
+                         (unsigned long long)m->f);
+                ok = false;
+            }
         }
     }
     if (ok && neg != e->nneg) {
@@ -1277,8 +1502,9 @@ static int counters_in_use(dra_engine_t *e)
         e->ctrs[c].cut = dra__ctr_cut(e, c, e->crem[c]);
     for (uint32_t st = 0; e->set_masked && st < e->nsets; st++)
         if (e->set_masked[st])
-            e->set_fm[e->set_ctr0[st]] =
-                set_fails(e, e->set_ctr0[st], e->set_ctr0[st] + e->set_nctr[st]);
+            e->set_m[e->set_ctr0[st]] = (dra__setm_t){
+                set_fails(e, e->set_ctr0[st], e->set_ctr0[st] + e->set_nctr[st]),
+                set_charged(e, st)};
     return DRA_OK;
 }
 

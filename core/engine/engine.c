@@ -440,8 +440,9 @@ static int img_parts(const dra_engine_t *e, struct dra__engine_img *im)
         ADD(e->crem, ((size_t)e->nctrs + 1) * sizeof *e->crem);
     if (e->crem64) /* the remainders themselves while cl_v64 (engine arena) */
         ADD(e->crem64, ((size_t)e->nctrs + 1) * sizeof *e->crem64);
-    if (e->set_fm) /* the kept failing rows of the sets kept by masks (engine arena) */
-        ADD(e->set_fm, ((size_t)e->nctrs + 1) * sizeof *e->set_fm);
+    if (e->set_m) /* the kept failing and charged rows of the sets kept by masks (arena) */
+        ADD(e->set_m, ((size_t)e->nctrs + 1) * sizeof *e->set_m);
+    /* not their memo (e->fmemo): a cache whose every entry holds whatever the state (counters.c) */
     if (e->ctrs) /* the cuts, in the counters' records */
         ADD(e->ctrs, ((size_t)e->nctrs + 1) * sizeof *e->ctrs);
     if (e->cg_row)

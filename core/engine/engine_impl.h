@@ -57,6 +57,21 @@ _Static_assert(sizeof(dra__ctr_t) == 8, "eight counter records a cache line");
 /* An entry of a counter's list (counters.c): its amount amts[amt], its row row0 + k. Each list
  * starts with an entry of the smallest amount there is and ends with one of the largest, both
  * of no row: the cut's moves stop at them without a bound of their own. */
+/* A set kept by masks (counters.c): bit k is its row row0 + k. fm: the rows that fail some
+ * counter; um: the rows charged (in use, with a non-zero amount: what the remainders are the
+ * capacities less). */
+typedef struct dra__setm {
+    uint64_t fm, um;
+} dra__setm_t;
+
+/* A memo entry (counters.c): charged rows u fail rows f; u all ones: empty (no set of a class
+ * has a row at bit 63). */
+typedef struct dra__fmemo {
+    uint64_t u, f;
+} dra__fmemo_t;
+#define DRA__FMEMO_N 1024u  /* entries of a memo class's table (16 KiB) */
+#define DRA__FMEMO_CLS 64u  /* memo classes at most (the other sets keep their cuts) */
+
 typedef struct dra__clent {
     uint32_t amt;
     uint32_t k;
@@ -327,15 +342,24 @@ struct dra_engine {
      * to the bound), so the rows that fail counter c are cl_suf[ctrs[c].cut]; such a row's nfail
      * says whether it fails (DRA__NFAIL_CTR) instead of how many entries do */
     uint8_t *set_masked;            /* per set (NULL: none) */
-    uint32_t *rc_span;              /* per row of such a set: its set's counters [c0, c1), two a
-                                       row (what the charge's pass reads; no per-set column) */
+    uint32_t *rc_span;              /* per row of such a set, four: its set's counters [c0, c1),
+                                       its set's memo class (NONE: none) and its bit (the row's
+                                       offset from the set's first consuming row): what the
+                                       charge reads, no per-set column */
     uint64_t *cl_suf;               /* per list entry, beside cl */
     uint32_t *cl_run;               /* per list entry x, two: the first entry of its run (the
                                        entries of its list with its amount) and the entry after
                                        the run; a masked charge moves a cut a run at a time */
-    uint64_t *set_fm;               /* per counter c0 that is such a set's first: the rows of the
-                                       set that fail some counter (the union of its counters'
-                                       cl_suf at their cuts), kept by every charge */
+    dra__setm_t *set_m;             /* per counter c0 that is such a set's first: its failing
+                                       and its charged rows (dra__setm_t), kept by every charge */
+    /* the memo of the sets kept by masks (counters.c): sets of one shape and the same
+     * capacities (a memo class) fail the same rows when the same rows are charged, so a
+     * charge looks the failing rows up by its set's charged rows (dra__setm_t.um) in its
+     * class's table of DRA__FMEMO_N entries (direct-mapped, each filled from the remainders
+     * on a miss) instead of moving its counters' cuts; a set of such a class keeps no cuts.
+     * NULL: no class (then every set keeps its cuts) */
+    dra__fmemo_t *fmemo;
+    uint32_t nfmcls;                /* memo classes */
     /* compatibility groups (1.37, KEP-5963; counters.c): with the rule in force (enforced, or
      * the version-skew skip) the counter sets whose consuming devices declare groups keep the
      * state the allocator's baseline folds from their devices in use (cg_kind, cg_m), and a row

@@ -18,7 +18,9 @@ typedef struct dra_engine_work {
     uint64_t rows_refreshed; /* rows whose availability and summaries were re-derived */
     uint64_t rows_flipped;   /* of those, rows whose availability changed */
     uint64_t cut_moves;      /* counter-list entries a counter's cut moved over (their fit
-                              * changed: a partitionable device's siblings) */
+                              * changed: a partitionable device's siblings); for a set of a
+                              * memo class (counters.c), which keeps no cuts, its rows whose
+                              * fit changed */
     uint64_t leaves_set;     /* signature tree leaves set (a walk up the node's tree path) */
 } dra_engine_work_t;
 
