@@ -113,7 +113,7 @@ static DRA_ALWAYS_INLINE void apply_to_row(dra_engine_t *e, uint32_t r, const dr
                                            int delta)
 {
     dra__direct_note_share(e, r, res);
-    dra__apply_row(e, r, delta);
+    dra__apply_row_in(e, r, delta);
     if (res->share_id && e->beh.cc && e->cx_off && e->cx_off[r] != NONE)
         dra__cap_share(e, r, res, delta, e->rec_cidx, DRA_ENGINE_REC_CAPS);
 }
@@ -606,7 +606,7 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
      * end (dra__tree_flush). */
     e->td_on = true;
     for (uint32_t i = 0; i < n; i++)
-        dra__apply_row(e, r->rows[i].row, -1);
+        dra__apply_row_in(e, r->rows[i].row, -1);
     if (ns)
         release_share_engine(e, r->rows[n].row, &r->s.share);
     uint32_t node = r->node, was = e->score[node];

@@ -512,7 +512,7 @@ static int shape_lists(dra_engine_t *e, uint32_t sh, uint32_t st, uint32_t *n, u
 
 /* The room of a charge's report (e->cflip, engine arena): the most rows one charge can name,
  * the entries of the lists of the counters a row consumes (each entry a cut moves over names
- * its row at most once), and one slot more (dra__apply_row puts the charged row after them).
+ * its row at most once), and one slot more (dra__apply_row_charged puts the charged row after them).
  * O(entries of the consuming rows). DRA_ENOMEM. */
 static int counters_flip_room(dra_engine_t *e)
 {

@@ -335,7 +335,7 @@ struct dra_engine {
     bool nfail_on;                  /* rs[r].nfail is kept (there are counters) */
     uint32_t *cflip, ncflip;        /* a charge's rows whose fit changed (dra__counters_charge):
                                        room for the most one charge can report,
-                                       and a slot more (dra__apply_row) */
+                                       and a slot more (dra__apply_row_charged) */
     /* sets kept by masks (counters.c): a set whose consuming rows consume no other set and lie
      * within 64 rows of its first (row0 + k, k < 64) keeps its rows' fit as bits: per list
      * entry x, cl_suf[x] has bit k of every row with an entry at x or after it in the list (up
@@ -881,8 +881,92 @@ void dra__cap_share(dra_engine_t *e, uint32_t r, const dra_result_t *res, int de
  * reading no result. O(ncap + capacity signatures * capacities). */
 void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dra__aq_t *amt,
                       uint32_t ncap);
+/* sig_row_delta of a row of model node n (NONE only for a shared row, shared): a signature
+ * with matchAttribute groups, or a shared row. */
+void dra__sig_row_delta_at(dra_engine_t *e, sig_t *s, uint32_t r, uint32_t n, bool shared,
+                           int delta);
+/* Row r changed between blocked and not: adjust the All signatures it matches. */
+void dra__row_flip_blocked(dra_engine_t *e, uint32_t r, int delta);
+/* dra__apply_row_in of a row that went in or out of use and consumes counters, or with
+ * compatibility groups on: the charge, then the rows it flipped and r re-read. */
+void dra__apply_row_charged(dra_engine_t *e, uint32_t r);
+
+/* Row r changed between free and not free: adjust every signature it matches. The row's node
+ * is read once for all of them, and a signature without matchAttribute groups (a node's count,
+ * the common case) is counted in line. */
+static DRA_ALWAYS_INLINE void dra__row_flip(dra_engine_t *e, uint32_t r, int delta)
+{
+    bool shared = r >= e->t->shared_begin;
+    uint32_t n = e->rs[r].node; /* dra__row_node, in the row's record (read below: sigs) */
+    if (!shared && n == NONE)
+        return;
+    /* the first 32 signatures through the row's mask (one cache line instead of one per
+     * signature), the others by their match bits */
+    for (uint32_t m = e->rs[r].sigs; m; m &= m - 1) {
+        sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (s->capbody && !dra_bit_get(s->cfit, r))
+            continue;
+        if (s->attr == NONE && !shared) {
+            s->cnt[n] += delta;
+            dra__tree_touch(e, s, n);
+        } else {
+            dra__sig_row_delta_at(e, s, r, n, shared, delta);
+        }
+    }
+    for (uint32_t i = 32; i < e->nsigs; i++) {
+        sig_t *s = &e->sigs[i];
+        if (dra_bit_get(s->match, r) && (!s->capbody || dra_bit_get(s->cfit, r)))
+            dra__sig_row_delta_at(e, s, r, n, shared, delta);
+    }
+}
+
+/* Row r re-read (availability, All-blocked) and, where that changed, its signatures' counts
+ * moved. In line at its callers (dra__apply_row_in, every commit and release, and summary.c's
+ * loops over flipped rows): a call a row costs its register saves. */
+static DRA_ALWAYS_INLINE void dra__refresh_one(dra_engine_t *e, uint32_t r)
+{
+#if DRA_DEBUG
+    e->work.rows_refreshed++;
+#endif
+    bool now = dra__row_avail(e, r);
+    if (now != dra_bit_get(e->avb, r)) {
+#if DRA_DEBUG
+        e->work.rows_flipped++;
+#endif
+        dra_bit_assign(e->avb, r, now);
+        dra__row_flip(e, r, now ? 1 : -1);
+    }
+    if (e->nall) { /* bk is kept from the first All signature on */
+        bool b = dra__row_blocked(e, r);
+        if (b != dra_bit_get(e->bk, r)) {
+            dra_bit_assign(e->bk, r, b);
+            dra__row_flip_blocked(e, r, b ? 1 : -1);
+        }
+    }
+}
+
 /* Row r went in use (delta 1) or out of use (-1): its use count, counters, availability and
- * every summary that reads them. */
+ * every summary that reads them. In line at the commit's and the release record's loops over
+ * their rows (the one row of most commits and releases makes no call: its register saves cost
+ * more than the rest of it), else dra__apply_row. Rows that consume counters or with
+ * compatibility groups on go to dra__apply_row_charged when they go in or out of use. */
+static DRA_ALWAYS_INLINE void dra__apply_row_in(dra_engine_t *e, uint32_t r, int delta)
+{
+    uint32_t before = e->rs[r].use;
+    if (delta > 0)
+        e->rs[r].use++;
+    else if (e->rs[r].use)
+        e->rs[r].use--;
+    /* the rows to re-read: r, after the rows whose fit its counters' charge flipped (apart, so
+     * that the one row of most commits and releases makes no call and keeps no loop) */
+    if ((before == 0) != (e->rs[r].use == 0) &&
+        ((e->nfail_on && e->rc_pat[r] != NONE) || e->cg_on)) {
+        dra__apply_row_charged(e, r);
+        return;
+    }
+    dra__refresh_one(e, r);
+}
+/* dra__apply_row_in out of line (the release of a record's share). */
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta);
 
 /* ---- plan.c ---- */

@@ -90,9 +90,10 @@ void dra__sig_count(dra_engine_t *e, sig_t *s)
         s->any_err = s->herr[n];
 }
 
-/* sig_row_delta of a row of model node n (NONE only for a shared row, shared). */
-static void sig_row_delta_at(dra_engine_t *e, sig_t *s, uint32_t r, uint32_t n, bool shared,
-                             int delta)
+/* sig_row_delta of a row of model node n (NONE only for a shared row, shared). Out of line: the
+ * case dra__row_flip does not count in line. */
+void dra__sig_row_delta_at(dra_engine_t *e, sig_t *s, uint32_t r, uint32_t n, bool shared,
+                           int delta)
 {
     if (s->attr != NONE) {
         if (shared) {
@@ -125,36 +126,7 @@ static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
     uint32_t n = e->rs[r].node; /* dra__row_node, in the row's record */
     if (!shared && n == NONE)
         return;
-    sig_row_delta_at(e, s, r, n, shared, delta);
-}
-
-/* Row r changed between free and not free: adjust every signature it matches. The row's node
- * is read once for all of them, and a signature without matchAttribute groups (a node's count,
- * the common case) is counted in line. */
-static DRA_ALWAYS_INLINE void row_flip(dra_engine_t *e, uint32_t r, int delta)
-{
-    bool shared = r >= e->t->shared_begin;
-    uint32_t n = e->rs[r].node; /* dra__row_node, in the row's record (read below: sigs) */
-    if (!shared && n == NONE)
-        return;
-    /* the first 32 signatures through the row's mask (one cache line instead of one per
-     * signature), the others by their match bits */
-    for (uint32_t m = e->rs[r].sigs; m; m &= m - 1) {
-        sig_t *s = &e->sigs[__builtin_ctz(m)];
-        if (s->capbody && !dra_bit_get(s->cfit, r))
-            continue;
-        if (s->attr == NONE && !shared) {
-            s->cnt[n] += delta;
-            dra__tree_touch(e, s, n);
-        } else {
-            sig_row_delta_at(e, s, r, n, shared, delta);
-        }
-    }
-    for (uint32_t i = 32; i < e->nsigs; i++) {
-        sig_t *s = &e->sigs[i];
-        if (dra_bit_get(s->match, r) && (!s->capbody || dra_bit_get(s->cfit, r)))
-            sig_row_delta_at(e, s, r, n, shared, delta);
-    }
+    dra__sig_row_delta_at(e, s, r, n, shared, delta);
 }
 
 /* Whether the request of capacity signature s fits row r's capacity left by its shares: for a
@@ -480,7 +452,7 @@ void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dr
 }
 
 /* Row r changed between blocked and not: adjust the All signatures it matches. */
-static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
+void dra__row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 {
     uint32_t n = e->rs[r].node; /* dra__row_node */
     if (r >= e->t->shared_begin || n == NONE)
@@ -496,37 +468,12 @@ static void row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
     }
 }
 
-/* Row r re-read (availability, All-blocked) and, where that changed, its signatures' counts
- * moved. In line at both its callers (the loop of dra__apply_row, every commit and release, and
- * refresh_rows): a call a row costs its register saves. */
-static DRA_ALWAYS_INLINE void refresh_one(dra_engine_t *e, uint32_t r)
-{
-#if DRA_DEBUG
-    e->work.rows_refreshed++;
-#endif
-    bool now = dra__row_avail(e, r);
-    if (now != dra_bit_get(e->avb, r)) {
-#if DRA_DEBUG
-        e->work.rows_flipped++;
-#endif
-        dra_bit_assign(e->avb, r, now);
-        row_flip(e, r, now ? 1 : -1);
-    }
-    if (e->nall) { /* bk is kept from the first All signature on */
-        bool b = dra__row_blocked(e, r);
-        if (b != dra_bit_get(e->bk, r)) {
-            dra_bit_assign(e->bk, r, b);
-            row_flip_blocked(e, r, b ? 1 : -1);
-        }
-    }
-}
-
 /* Rows rows[0, n) re-read (availability, All-blocked) and, where that changed, their
  * signatures' counts moved: one call for a charge's flipped rows, not one a row. */
 static void refresh_rows(dra_engine_t *e, const uint32_t *rows, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        refresh_one(e, rows[i]);
+        dra__refresh_one(e, rows[i]);
 }
 
 static void refresh_row(dra_engine_t *e, uint32_t r)
@@ -550,9 +497,9 @@ static void groups_moved(dra_engine_t *e, uint32_t r)
     }
 }
 
-/* dra__apply_row of a row that went in or out of use and consumes counters, or with
+/* dra__apply_row_in of a row that went in or out of use and consumes counters, or with
  * compatibility groups on: the charge, then the rows it flipped and r re-read. */
-DRA_NOINLINE static void apply_row_charged(dra_engine_t *e, uint32_t r)
+DRA_NOINLINE void dra__apply_row_charged(dra_engine_t *e, uint32_t r)
 {
     /* a row that consumes no counter (rc_pat NONE; rc_pat is allocated whenever nfail_on is
      * set) is charged nothing: dra__counters_charge would return 0 at its first test, and the
@@ -563,11 +510,11 @@ DRA_NOINLINE static void apply_row_charged(dra_engine_t *e, uint32_t r)
     if (e->cg_on) { /* the groups follow the flipped rows, and r follows the groups */
         refresh_rows(e, e->cflip, nf);
         groups_moved(e, r);
-        refresh_one(e, r);
+        dra__refresh_one(e, r);
         return;
     }
     if (!nf) {
-        refresh_one(e, r);
+        dra__refresh_one(e, r);
         return;
     }
     /* r after them in the same loop (cflip has a slot beyond a charge's most rows) */
@@ -577,19 +524,7 @@ DRA_NOINLINE static void apply_row_charged(dra_engine_t *e, uint32_t r)
 
 void dra__apply_row(dra_engine_t *e, uint32_t r, int delta)
 {
-    uint32_t before = e->rs[r].use;
-    if (delta > 0)
-        e->rs[r].use++;
-    else if (e->rs[r].use)
-        e->rs[r].use--;
-    /* the rows to re-read: r, after the rows whose fit its counters' charge flipped (apart, so
-     * that the one row of most commits and releases makes no call and keeps no loop) */
-    if ((before == 0) != (e->rs[r].use == 0) &&
-        ((e->nfail_on && e->rc_pat[r] != NONE) || e->cg_on)) {
-        apply_row_charged(e, r);
-        return;
-    }
-    refresh_one(e, r);
+    dra__apply_row_in(e, r, delta);
 }
 
 /* ---- checking the summaries (tests) ------------------------------------------------------- */
@@ -746,7 +681,7 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                      e->nfail_on ? dra__row_nfail(e, r) : 0, e->rs[r].nfail);
             return false;
         }
-        if (e->rs[r].node != dra__row_node(e, r)) { /* the row record's copy (row_flip) */
+        if (e->rs[r].node != dra__row_node(e, r)) { /* the row record's copy (dra__row_flip) */
             snprintf(why, len, "row %u: model node %u, its record says %u", r,
                      dra__row_node(e, r), e->rs[r].node);
             return false;

@@ -1986,11 +1986,13 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
     int64_t t2 = now_ns();
     /* a release record only where a timed release will take it back (steady arrivals): in a
      * fill the pods never leave, and the record's writes would be the commit's cost alone */
-    int crc = c->built.workload.mode == DRA_WL_STEADY
-                  ? dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
-                                              &c->recs[si])
-                  : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
-    bool recd = dra_engine_rec_held(&c->recs[si]); /* the line the commit has just written */
+    bool steady = c->built.workload.mode == DRA_WL_STEADY;
+    int crc = steady ? dra_engine_commit_pod_rec(c->eng, c->plan[shape], best, best_allocs, best_n,
+                                                 &c->recs[si])
+                     : dra_engine_commit_pod(c->eng, c->plan[shape], best, best_allocs, best_n);
+    /* the line the commit has just written; in a fill no record is ever written (zeroed: not
+     * held), and the timed commit makes no call to read it */
+    bool recd = steady && dra_engine_rec_held(&c->recs[si]);
     if (recd)
         c->recbits[si >> 6] |= 1ULL << (si & 63);
     int64_t t3 = plant(c, shape, RK_COMMIT, t2, now_ns());
