@@ -860,6 +860,22 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
     return f;
 }
 
+/* The rows of a set kept by masks whose state changed (bits `changed` from its first consuming
+ * row row0): each one's nfail bit flipped (DRA__NFAIL_CTR), and appended to e->cflip after the
+ * n already there when nfail crossed zero. Returns the new count. In line in both charges. */
+static DRA_ALWAYS_INLINE uint32_t flip_rows(dra_engine_t *e, uint32_t row0, uint64_t changed,
+                                            uint32_t n)
+{
+    dra__rowst_t *restrict rs = e->rs;
+    for (; changed; changed &= changed - 1) {
+        uint32_t q = row0 + (uint32_t)__builtin_ctzll(changed), was = rs[q].nfail;
+        rs[q].nfail = was ^ DRA__NFAIL_CTR;
+        if (!was || was == DRA__NFAIL_CTR)
+            e->cflip[n++] = q;
+    }
+    return n;
+}
+
 /* The rows of a set kept by masks that fail some counter, from the remainders (each counter's
  * cut searched for): set_fails without the cuts, for a set of a memo class (which keeps none)
  * and the checks. O(counters of the set x log entries on a counter). */
@@ -942,14 +958,7 @@ static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, 
 #if DRA_DEBUG
     e->work.cut_moves += (uint64_t)__builtin_popcountll(before ^ after);
 #endif
-    dra__rowst_t *restrict rs = e->rs;
-    for (uint64_t x = before ^ after; x; x &= x - 1) {
-        uint32_t q = row0 + (uint32_t)__builtin_ctzll(x), was = rs[q].nfail;
-        rs[q].nfail = was ^ DRA__NFAIL_CTR;
-        if (!was || was == DRA__NFAIL_CTR)
-            e->cflip[n++] = q;
-    }
-    return n;
+    return flip_rows(e, row0, before ^ after, n);
 }
 
 /* dra__counters_charge of row r of a set kept by masks (entries [b, end)): the rows that fail
@@ -1006,14 +1015,7 @@ static uint32_t charge_masked(dra_engine_t *e, uint32_t r, int delta, uint32_t b
     e->set_m[c0].fm = after;
     uint64_t bit = (uint64_t)1 << (e->rc_span[4 * r + 3] & 0xff);
     e->set_m[c0].um = delta > 0 ? e->set_m[c0].um | bit : e->set_m[c0].um & ~bit;
-    dra__rowst_t *restrict rs = e->rs;
-    for (uint64_t m = before ^ after; m; m &= m - 1) {
-        uint32_t q = row0 + (uint32_t)__builtin_ctzll(m), was = rs[q].nfail;
-        rs[q].nfail = was ^ DRA__NFAIL_CTR;
-        if (!was || was == DRA__NFAIL_CTR)
-            e->cflip[n++] = q;
-    }
-    return n;
+    return flip_rows(e, row0, before ^ after, n);
 }
 
 uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta)
