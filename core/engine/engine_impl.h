@@ -54,9 +54,6 @@ typedef struct dra__ctr {
 } dra__ctr_t;
 _Static_assert(sizeof(dra__ctr_t) == 8, "eight counter records a cache line");
 
-/* An entry of a counter's list (counters.c): its amount amts[amt], its row row0 + k. Each list
- * starts with an entry of the smallest amount there is and ends with one of the largest, both
- * of no row: the cut's moves stop at them without a bound of their own. */
 /* A set kept by masks (counters.c): bit k is its row row0 + k. fm: the rows that fail some
  * counter; um: the rows charged (in use, with a non-zero amount: what the remainders are the
  * capacities less). */
@@ -72,6 +69,9 @@ typedef struct dra__fmemo {
 #define DRA__FMEMO_N 1024u  /* entries of a memo class's table (16 KiB) */
 #define DRA__FMEMO_CLS 64u  /* memo classes at most (the other sets keep their cuts) */
 
+/* An entry of a counter's list (counters.c): its amount amts[amt], its row row0 + k. Each list
+ * starts with an entry of the smallest amount there is and ends with one of the largest, both
+ * of no row: the cut's moves stop at them without a bound of their own. */
 typedef struct dra__clent {
     uint32_t amt;
     uint32_t k;
@@ -343,9 +343,11 @@ struct dra_engine {
      * says whether it fails (DRA__NFAIL_CTR) instead of how many entries do */
     uint8_t *set_masked;            /* per set (NULL: none) */
     uint32_t *rc_span;              /* per row of such a set, four: its set's counters [c0, c1),
-                                       its set's memo class (NONE: none) and its bit (the row's
-                                       offset from the set's first consuming row): what the
-                                       charge reads, no per-set column */
+                                       its set's memo class + 1 (0: none), and its bit (the row's
+                                       offset from the set's first consuming row, low 8 bits)
+                                       with its first counter's offset from c0 above them
+                                       (rc_base[r] - c0): what the charge reads, no per-set
+                                       column */
     uint64_t *cl_suf;               /* per list entry, beside cl */
     uint32_t *cl_run;               /* per list entry x, two: the first entry of its run (the
                                        entries of its list with its amount) and the entry after

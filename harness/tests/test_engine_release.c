@@ -210,8 +210,8 @@ out:
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: c-" node "}\n"          \
     "spec:\n  driver: drv\n  pool: {name: p-" node ", generation: 1, resourceSliceCount: 2}\n"     \
     "  nodeName: " node "\n  sharedCounters: [{name: gpu, counters: {mem: {value: 80Gi}, sm: "     \
-    "{value: \"" sm "\"}, " SLICE(0) ", " SLICE(1) ", " SLICE(2) ", " SLICE(3) ", " SLICE(4) ", "       \
-    SLICE(5) ", " SLICE(6) ", " SLICE(7) "}}]\n---\n"                                              \
+    "{value: \"" sm "\"}, " SLICE(0) ", " SLICE(1) ", " SLICE(2) ", " SLICE(3) ", " SLICE(4)       \
+    ", " SLICE(5) ", " SLICE(6) ", " SLICE(7) "}}]\n---\n"                                         \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: d-" node "}\n"          \
     "spec:\n  driver: drv\n  pool: {name: p-" node ", generation: 1, resourceSliceCount: 2}\n"     \
     "  nodeName: " node "\n  devices:\n"                                                           \
@@ -228,22 +228,23 @@ out:
     MIGDEV("g1-4", "g1", "10Gi", "1", SLICE(4)) MIGDEV("g1-5", "g1", "10Gi", "1", SLICE(5))        \
     MIGDEV("g1-6", "g1", "10Gi", "1", SLICE(6)) MIGDEV("g1-7", "g1", "10Gi", "1", SLICE(7)) "---\n"
 
+/* the picks and claims both fixtures below use */
+#define MIG_CLAIMS                                                                                 \
+    PICK("full", "full") PICK("g4", "g4") PICK("g2", "g2") PICK("g1", "g1")                        \
+    CLAIM("any", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")               \
+    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, selectors:"        \
+                 " [{cel: {expression: 'device.attributes[\"drv\"].kind == \"g1\"'}}]}}]}")
+
 /* in parts (a literal this long exceeds what C17 compilers must support), joined by mig_yaml */
 static const char *const k_mig[] = {
     NODE("n1") NODE("n2") CLASS("a", "drv"), MIGSLICE("n1"), MIGSLICE("n2"),
-    PICK("full", "full") PICK("g4", "g4") PICK("g2", "g2") PICK("g1", "g1")
-    CLAIM("any", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
-    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, selectors:"
-                 " [{cel: {expression: 'device.attributes[\"drv\"].kind == \"g1\"'}}]}}]}")};
+    MIG_CLAIMS};
 /* the same, n2's GPU with 3 compute units (one set shape, other capacities: the sets' fit
  * differs with the same rows in use, so a memo of their failing rows by the rows in use
  * (counters.c) must tell them apart) */
 static const char *const k_mig_sm3[] = {
     NODE("n1") NODE("n2") CLASS("a", "drv"), MIGSLICE("n1"), MIGSLICE_SM("n2", "3"),
-    PICK("full", "full") PICK("g4", "g4") PICK("g2", "g2") PICK("g1", "g1")
-    CLAIM("any", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1}}]}")
-    CLAIM("two", "{requests: [{name: r, exactly: {deviceClassName: a, count: 2, selectors:"
-                 " [{cel: {expression: 'device.attributes[\"drv\"].kind == \"g1\"'}}]}}]}")};
+    MIG_CLAIMS};
 /* clang-format on */
 
 static char *mig_yaml(const char *const *parts, size_t nparts)
