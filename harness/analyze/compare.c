@@ -1174,6 +1174,20 @@ static int run_hosts(run_t *x)
                 v1->path, (long long)v1->timing_version, v2->path, (long long)v2->timing_version);
         }
     }
+    /* nor releases timed with the look-ahead in another place (drabench run
+     * --release-look-ahead): a release's latency, and the throughput, include it or not */
+    for (size_t i = 0; i < out->nfiles && !x->b.rc && !x->hosts_differ; i++) {
+        const dra_rload_result_t *r = out->files[i].r;
+        if (x->usable[i] && first &&
+            strcmp(r->release_look_ahead, first->release_look_ahead) != 0) {
+            x->hosts_differ = true;
+            out->host_diff = bprintf(&x->b,
+                                     "release timings measured differently: %s ran its release "
+                                     "look-ahead %s, %s %s (drabench run --release-look-ahead)",
+                                     first->path, first->release_look_ahead, r->path,
+                                     r->release_look_ahead);
+        }
+    }
     if (x->hosts_differ)
         push_str(&x->b, &out->warn, &out->nwarn, &x->cap_warn,
                  bprintf(&x->b, "files come from different hosts or builds: %s: %s", out->host_diff,

@@ -124,6 +124,11 @@ void dra_runner_opts_init(dra_runner_opts_t *o)
     memset(o, 0, sizeof *o);
 }
 
+const char *dra_look_ahead_name(dra_look_ahead_t l)
+{
+    return l == DRA_LOOK_AHEAD_UNTIMED ? "untimed" : l == DRA_LOOK_AHEAD_OFF ? "off" : "timed";
+}
+
 static int env_u64(const char *name, uint64_t *out, dra_diag_t *diag)
 {
     const char *v = getenv(name);
@@ -315,6 +320,7 @@ typedef struct ctx {
      * 20,000 slots: they stay cached, where a departure's slot line is cold until a look-ahead
      * starts it) */
     uint64_t *recbits;
+    dra_look_ahead_t look; /* where the release look-ahead runs (o->look_ahead) */
     size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
     uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
     dra_arena_t *spare;
@@ -2131,7 +2137,8 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
 }
 
 /* Release slot si (untimed when !timed); w, when given, names the departures that follow
- * (prefetch_releases). */
+ * (prefetch_releases, inside the timed region after the release unless --release-look-ahead
+ * put it before the clock's start or nowhere: c->look). */
 static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bool timed,
                          const dra_workload_t *w)
 {
@@ -2141,10 +2148,12 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     /* the record bit says what the slot holds: a held record exactly when set (debug builds) */
     DRA_ASSERT_INTERNAL(!c->recs || recd == dra_engine_rec_held(&c->recs[si]));
     hook(1);
+    if (w && c->look == DRA_LOOK_AHEAD_UNTIMED)
+        prefetch_releases(c, w);
     int64_t t0 = now_ns();
     rc = recd ? dra_engine_release_record(c->eng, &c->recs[si])
                 : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
-    if (w)
+    if (w && c->look == DRA_LOOK_AHEAD_TIMED)
         prefetch_releases(c, w);
     int64_t t1 = now_ns();
     if (timed)
@@ -3583,6 +3592,7 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
                    c->groups ? DRA_RESULT_TIMING_VERSION : DRA_RESULT_TIMING_VERSION_NO_GROUPS);
     dra_rf_put_str(method, DRA_RF_METHOD_CHECKS,
                    c->inv == DRA_INV_OFF ? "off" : "untimed second pass");
+    dra_rf_put_str(method, DRA_RF_METHOD_RELEASE_LOOK_AHEAD, dra_look_ahead_name(c->look));
     if (o->textpages) {
         dra_rf_put_str(method, DRA_RF_METHOD_TEXT_PAGES, dra_textpages_name(o->textpages));
         dra_rf_put_int(method, DRA_RF_METHOD_TEXT_PAGES_BYTES, (int64_t)o->textpages->bytes);
@@ -3948,6 +3958,7 @@ int dra_runner_run(const dra_runner_opts_t *o, dra_run_t *run, dra_diag_t *diag)
     if (!c)
         return DRA_ENOMEM;
     c->o = o;
+    c->look = o->look_ahead;
     c->diag = diag;
     c->run = run;
     dra_hostinfo_t host;

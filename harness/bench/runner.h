@@ -148,6 +148,19 @@ typedef enum dra_data_pages {
 
 struct dra_datapages;
 
+/* When the runner starts the loads of the next departures' lines (runner.c, prefetch_releases):
+ * a choice of measurement, recorded in run.method.release_look_ahead. TIMED is the product's:
+ * the release pays for the hints of those after it. The other two exist to measure that
+ * price by difference (drabench run --release-look-ahead); they change no decision. */
+typedef enum dra_look_ahead {
+    DRA_LOOK_AHEAD_TIMED = 0, /* inside each release's timed region, after the release */
+    DRA_LOOK_AHEAD_UNTIMED,   /* just before each release's clock starts: what it costs */
+    DRA_LOOK_AHEAD_OFF        /* never: what it saves */
+} dra_look_ahead_t;
+
+/* "timed", "untimed" or "off" (the names of --release-look-ahead and the result file). */
+const char *dra_look_ahead_name(dra_look_ahead_t l);
+
 typedef struct dra_runner_opts {
     const char *scenario;        /* built-in name or path; NULL = "default" */
     bool has_seed;
@@ -195,6 +208,7 @@ typedef struct dra_runner_opts {
     void (*data_pages_note)(void *ctx, uint32_t rep, const struct dra_datapages *got,
                             int64_t ns); /* told what each timed pass's data got (NULL = no) */
     void *data_pages_ctx;
+    dra_look_ahead_t look_ahead; /* the release look-ahead's place (TIMED, 0, by default) */
 } dra_runner_opts_t;
 
 void dra_runner_opts_init(dra_runner_opts_t *o);

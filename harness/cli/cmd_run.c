@@ -91,6 +91,14 @@ static const char help_more[] =
     "                           leave it on 4 KiB pages. Falls back to 4k by itself (valgrind,\n"
     "                           sanitizers, THP never, no huge page); the result file records\n"
     "                           which and how much (run.method.data_pages) (default: 2m)\n"
+    "      --release-look-ahead W  where each release starts the loads of the next\n"
+    "                           departures' lines: timed (inside the release's timed region,\n"
+    "                           after it: the release pays for it), untimed (just before its\n"
+    "                           clock starts: what it costs, by difference with timed) or off\n"
+    "                           (never: what it saves). A choice of measurement, recorded in\n"
+    "                           run.method.release_look_ahead; compare sets no timings of\n"
+    "                           different choices against each other; decisions and the\n"
+    "                           digest do not change (default: timed)\n"
     "  -v, --verbose            say on stderr what --text-pages and --data-pages got\n"
     "  -h, --help               show this help\n"
     "\n"
@@ -312,6 +320,17 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
                    "(median; part of every latency below)\n",
                 (long long)json_integer_value(json_object_get(meth, "timer_resolution_ns")),
                 (long long)json_integer_value(ov));
+    const json_t *look = json_object_get(meth, "release_look_ahead");
+    if (json_is_string(look) && strcmp(json_string_value(look), "timed") != 0) {
+        fputs("look-ahead  ", f); /* from the result file: the terminal layer of escape.h */
+        dra_esc_term(f, json_string_value(look));
+        fputs(strcmp(json_string_value(look), "off") == 0
+                  ? " (--release-look-ahead: no release looked ahead; timings not comparable "
+                    "with a default run's)\n"
+                  : " (--release-look-ahead: each release's look-ahead ran before its clock; "
+                    "timings not comparable with a default run's)\n",
+              f);
+    }
     const json_t *tpg = json_object_get(meth, "text_pages"), *dpg = json_object_get(meth, "data_pages");
     if (json_is_string(tpg) || json_is_string(dpg)) {
         fprintf(f, "pages       ");
@@ -554,7 +573,7 @@ static bool parse_page_size(const char *v, bool *huge)
 static int parse_run_args(int argc, char **argv, run_args_t *a)
 {
     enum { O_ALLOC = 256, O_POLICY, O_INV, O_RELEASE, O_FEATURE, O_HGRM, O_PROGRESS, O_CLUSTER, O_BOTHP,
-           O_RATE, O_BOTHG, O_FRAGS, O_TEXTP, O_DATAP };
+           O_RATE, O_BOTHG, O_FRAGS, O_TEXTP, O_DATAP, O_LOOK };
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},   {"repeat", required_argument, NULL, 'r'},
         {"warmup", required_argument, NULL, 'w'},   {"seed", required_argument, NULL, 's'},
@@ -572,6 +591,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         {"frag-samples", required_argument, NULL, O_FRAGS},
         {"text-pages", required_argument, NULL, O_TEXTP},
         {"data-pages", required_argument, NULL, O_DATAP},
+        {"release-look-ahead", required_argument, NULL, O_LOOK},
         {"verbose", no_argument, NULL, 'v'},
         {"quiet", no_argument, NULL, 'q'},          {"progress", required_argument, NULL, O_PROGRESS},
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0}};
@@ -749,6 +769,19 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             }
             break;
         }
+        case O_LOOK:
+            if (strcmp(optarg, "timed") == 0)
+                ro.look_ahead = DRA_LOOK_AHEAD_TIMED;
+            else if (strcmp(optarg, "untimed") == 0)
+                ro.look_ahead = DRA_LOOK_AHEAD_UNTIMED;
+            else if (strcmp(optarg, "off") == 0)
+                ro.look_ahead = DRA_LOOK_AHEAD_OFF;
+            else {
+                status = dra_cli_usage_error(
+                    "run", "--release-look-ahead: expected timed, untimed or off, got '%s'", optarg);
+                goto out;
+            }
+            break;
         case O_PROGRESS:
             if (!dra_progress_parse_when(optarg, &when)) {
                 status = dra_cli_usage_error("run", "--progress: expected auto, always or never, got '%s'",

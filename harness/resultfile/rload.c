@@ -481,6 +481,8 @@ static void load_root(ctx_t *c, const json_t *root, dra_rload_result_t *r)
     r->has_test_delay = delay && !json_is_null(delay);
     if (r->timing_version <= 0)
         r->timing_version = 1; /* written before timing versions existed */
+    if (!r->release_look_ahead || !*r->release_look_ahead)
+        r->release_look_ahead = "timed"; /* the only place before the option existed */
     load_fingerprint(c, r);
     /* A file whose totals disagree with its repetitions counts the larger figure. */
     int64_t rep_viol = 0;

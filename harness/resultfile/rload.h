@@ -147,6 +147,9 @@ typedef struct dra_rload_result {
     int64_t test_delay_ns;
     double test_slowdown_pct; /* run.test_slowdown_pct; 0 when none */
     int64_t timing_version;   /* run.method.timing_version; 1 when the file does not say */
+    const char *release_look_ahead; /* run.method.release_look_ahead (drabench run
+                                       --release-look-ahead): where the release look-ahead ran,
+                                       "timed" when the file does not say */
     int64_t peak_rss_bytes;   /* memory.peak_rss_bytes; 0 when unknown */
     int64_t warmup, repetitions_planned;
     int64_t workload_count;      /* run.workload_count; 0 when the file does not say */

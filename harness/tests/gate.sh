@@ -55,6 +55,13 @@ other_host)
     expect 5 "$T/out" "$D/base-default.json" "$T/tv.json"
     grep -q 'timing definitions differ: .*base-default.json has timing version 1, .*tv.json 2' "$T/out" || fail "timing versions not named"
     expect 0 "$T/out" --exact-only "$D/base-default.json" "$T/tv.json"
+    # nor releases timed with the look-ahead elsewhere (drabench run --release-look-ahead); a
+    # file without the field ran it timed, the only place before the option
+    derive noise-default.json '.run.method.release_look_ahead = "untimed"' la.json
+    expect 5 "$T/out" "$D/base-default.json" "$T/la.json"
+    grep -q 'release timings measured differently: .*base-default.json ran its release look-ahead timed, .*la.json untimed' "$T/out" || fail "look-ahead places not named"
+    derive noise-default.json '.run.method.release_look_ahead = "timed"' lt.json
+    expect 0 "$T/out" "$D/base-default.json" "$T/lt.json"
     ;;
 inputs_differ)
     derive base-default.json '.run.workload_count = 500' b.json
