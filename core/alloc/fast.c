@@ -21,6 +21,7 @@
  *    step budget, no invalid pool, no CEL error in the skipped region).
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +462,7 @@ static void hints_sync(dra_fast_t *a)
     a->hints.dupid = a->dupid;
     a->hints.row_pbk = (const void *const *)a->row_pbk;
     a->hints.nrows = a->c.rows ? a->nrows : 0;
+    a->hints.ver_off = (uint32_t)offsetof(fbucket_t, ver);
     a->hints.shortcuts = shortcuts_now(a);
 }
 
@@ -469,7 +471,8 @@ bool dra_fast_hints_ok(const dra_fast_t *a)
     const dra_fast_hints_t *h = dra_fast_hints(a);
     return h->mir == a->mir && h->dupid == a->dupid &&
            h->row_pbk == (const void *const *)a->row_pbk &&
-           h->nrows == (a->c.rows ? a->nrows : 0) && h->shortcuts == shortcuts_now(a);
+           h->nrows == (a->c.rows ? a->nrows : 0) &&
+           h->ver_off == (uint32_t)offsetof(fbucket_t, ver) && h->shortcuts == shortcuts_now(a);
 }
 
 void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row)

@@ -683,12 +683,11 @@ static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_
 }
 
 /* Stages 1 and 2 of dra_engine_prefetch_record (e not NULL, stage 1 or 2; fast: the engine's
- * allocator is the fast one; smask: the signatures the engine has, as a mask of bits < 32).
+ * allocator is the fast one).
  * Inline into both callers, so that the two-record call pays one entry: forced (with
  * rec_prefetch_groups inline, gcc -O2 made it a call of its own otherwise). */
 static DRA_ALWAYS_INLINE void
-rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned stage, bool fast,
-                   uint32_t smask)
+rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned stage, bool fast)
 {
     uint32_t node = r->node;
     if (!r->held || node >= e->nnodes)
@@ -698,8 +697,10 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
     if (n > (ns ? DRA__REC_LINE_ROWS : DRA_ENGINE_REC_ROWS))
         return;
     /* the rows' signatures as the commit found them (a slice update since may have changed
-     * them: a hint only) */
-    uint32_t sigs = r->sigs & smask;
+     * them: a hint only). Stage 2 reads them only and-ed with a row's own mask (rs[row].sigs,
+     * which holds the engine's signatures only: dra_engine_check), so no mask of the engine's
+     * signatures is needed here (one was taken a call, about 8 instructions a release) */
+    uint32_t sigs = r->sigs;
     if (stage == 1) {
         if (n > DRA__REC_LINE_ROWS || ns) /* the second line: more rows, or the share */
             __builtin_prefetch((const char *)r + 64);
@@ -746,7 +747,7 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
          * made a load); started here as well, it stays */
         __builtin_prefetch(&e->rs[row], 1);
         if (fast)
-            dra_fast_prefetch_pool(e->alloc->fast, r->rows[i].srow);
+            dra_fast_hint_pool(dra_fast_hints(e->alloc->fast), r->rows[i].srow);
         rec_prefetch_groups(e, node, row, sigs & e->rs[row].sigs);
     }
     if (!ns)
@@ -769,11 +770,6 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
         __builtin_prefetch(&e->sigs[__builtin_ctz(m)].cfit[row >> 6]);
 }
 
-static uint32_t rec_sig_mask(const dra_engine_t *e)
-{
-    return e->nsigs < 32 ? (1u << e->nsigs) - 1 : ~0u;
-}
-
 void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r,
                                 unsigned stage)
 {
@@ -785,7 +781,7 @@ void dra_engine_prefetch_record(const dra_engine_t *e, const dra_engine_rec_t *r
     }
     if (stage > 2)
         return;
-    rec_prefetch_stage(e, r, stage, e->alloc->kind == DRA_ALLOC_FAST, rec_sig_mask(e));
+    rec_prefetch_stage(e, r, stage, e->alloc->kind == DRA_ALLOC_FAST);
 }
 
 void dra_engine_prefetch_records(const dra_engine_t *e, const dra_engine_rec_t *next,
@@ -794,11 +790,10 @@ void dra_engine_prefetch_records(const dra_engine_t *e, const dra_engine_rec_t *
     if (!e)
         return;
     bool fast = e->alloc->kind == DRA_ALLOC_FAST;
-    uint32_t smask = rec_sig_mask(e);
     if (next)
-        rec_prefetch_stage(e, next, 2, fast, smask);
+        rec_prefetch_stage(e, next, 2, fast);
     if (second)
-        rec_prefetch_stage(e, second, 1, fast, smask);
+        rec_prefetch_stage(e, second, 1, fast);
 }
 
 bool dra_engine_work(const dra_engine_t *e, dra_engine_work_t *w)

@@ -179,7 +179,8 @@ static void test_peek_departures(void)
 
 /* dra_workload_peek_heap: the heap's first min(size, 7) entries in place, and among them the
  * positions of the three earliest departures of the whole heap in their order; the entries it
- * names are the ones dra_workload_peek_departures(.., 7) copies out, in its order. */
+ * names are the ones dra_workload_peek_departures(.., 7) copies out, in its order;
+ * dra_workload_peek_heap2 the first two of those positions. */
 static void test_peek_heap(void)
 {
     dra_wl_mix_t mix[] = {{0, 1, 1}};
@@ -212,6 +213,12 @@ static void test_peek_heap(void)
             CHECK_EQ_U64(before, i);
         }
         third_deep += n >= 3 && ord[2] >= 3; /* the third a child of the second */
+        /* dra_workload_peek_heap2: the same entries, the same two earliest */
+        const dra_wl_dep_t *h2 = NULL;
+        uint32_t ord2[2] = {9, 9};
+        CHECK(dra_workload_peek_heap2(&w, &h2, ord2) == n && h2 == h);
+        for (uint32_t i = 0; i < n && i < 2; i++)
+            CHECK(ord2[i] == ord[i]);
         uint64_t p7[DRA_WL_PEEK_HEAP];
         uint32_t t7[DRA_WL_PEEK_HEAP];
         uint32_t n7 = dra_workload_peek_departures(&w, p7, t7, DRA_WL_PEEK_HEAP);

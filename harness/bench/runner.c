@@ -321,6 +321,11 @@ typedef struct ctx {
      * starts it) */
     uint64_t *recbits;
     dra_look_ahead_t look; /* where the release look-ahead runs (o->look_ahead) */
+    /* live slots whose pod kept no release record (their bit in recbits clear, or no
+     * recbits): counted where a slot turns live (slot_pop), its bit is set (after the timed
+     * commit) and it is put back (slot_put). While 0, the release look-ahead needs no third
+     * departure (only a pod without a record has a stage for it) */
+    uint32_t live_norec;
     size_t slot_bytes; /* a slot's result memory (dra_engine_slot_bytes; 0: none) */
     uint32_t *shape_free; /* per shape: free slots its pods left (slot_pop), NONE ends */
     dra_arena_t *spare;
@@ -715,6 +720,7 @@ static uint32_t slot_get(ctx_t *c, uint32_t shape)
     /* a free slot's record bit is clear (debug builds; slot_put clears it) */
     DRA_ASSERT_INTERNAL(!c->recbits || !(c->recbits[i >> 6] >> (i & 63) & 1));
     c->slots[i].live = true;
+    c->live_norec++;
     /* warm what the pod's results use first: the result memory of direct answers, else the
      * arena the allocator's answers take */
     slot_mem_touch(c, i);
@@ -732,6 +738,8 @@ static void slot_put(ctx_t *c, uint32_t i)
         dra_arena_reset(s->arena);
     s->allocs = NULL;
     s->n = 0;
+    if (s->live && !slot_recd(c, i))
+        c->live_norec--;
     if (c->recbits)
         c->recbits[i >> 6] &= ~(1ULL << (i & 63));
     s->live = false;
@@ -2012,6 +2020,7 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
         violation(c, ev->pod, claims[0]->name, c->model.nodes[best]->name, msg);
     }
     c->rec_commits += recd;
+    c->live_norec -= recd;
     c->pod_slot[ev->pod] = si;
     if (shared) {
         c->claim_slot[ev->claim] = si;
@@ -2036,9 +2045,11 @@ static int arrive(ctx_t *c, const dra_wl_event_t *ev, bool *placed)
 }
 
 /* Departures after the one being released whose lines that release starts loading: the next
- * three in their order (dra_workload_peek_heap orders them), then four more of the departure
- * heap's first 7 entries (DRA_WL_PEEK_HEAP). Fewer (4 or 3: stage 0 for heap entry 3 only, or
- * for the third departure only) measured no repeatable gain at fleet-5k's defaults
+ * two (three when a live pod kept no record) in their order (dra_workload_peek_heap2 and
+ * dra_workload_peek_heap order them), and the four entries of the departure heap's third level
+ * (entries 3 to 6 of its first 7, DRA_WL_PEEK_HEAP), which hold the later departures new to
+ * the first 7 since the release before. Fewer (4 or 3: stage 0 for heap entry 3 only, or for
+ * the third departure only) measured no repeatable gain at fleet-5k's defaults
  * (results/performance-log.md, "the release look-ahead's hint levels and depth"). */
 _Static_assert(DRA_WL_PEEK_HEAP == 7, "the look-ahead's depth, as measured");
 /* Lines of a slot's arena from its allocation list on: the list, the allocations and their
@@ -2047,12 +2058,33 @@ _Static_assert(DRA_WL_PEEK_HEAP == 7, "the look-ahead's depth, as measured");
 
 /* The slot a departure peeked at holds: its tag (the runner tags each placed pod's departure
  * with its slot + 1: dra_workload_tag), else (a PodGroup's pod, whose departure the group cycle
- * makes) the pod's entry of pod_slot, a load of its own. NONE when neither names a slot. */
-static inline uint32_t peek_slot(const ctx_t *c, uint64_t pod, uint32_t tag)
+ * makes) the pod's entry of pod_slot, a load of its own. NONE when neither names a slot. One
+ * compare for a tag in range (tag 0 wraps to UINT32_MAX, never below nslots); the rest apart. */
+DRA_NOINLINE static uint32_t peek_slot_other(const ctx_t *c, uint64_t pod, uint32_t tag)
 {
     if (tag)
-        return tag - 1 < c->nslots ? tag - 1 : NONE;
+        return NONE;
     return pod < c->cap_pod ? c->pod_slot[pod] : NONE;
+}
+
+static inline uint32_t peek_slot(const ctx_t *c, uint64_t pod, uint32_t tag)
+{
+    uint32_t si = tag - 1;
+    return DRA_LIKELY(si < c->nslots) ? si : peek_slot_other(c, pod, tag);
+}
+
+/* Stage 0 of heap entry i (slot and record lines), when the heap holds it. */
+static DRA_ALWAYS_INLINE void hint_entry(const ctx_t *c, const dra_wl_dep_t *h, uint32_t n,
+                                         uint32_t i, bool recs)
+{
+    if (i >= n)
+        return;
+    uint32_t si = peek_slot(c, h[i].pod, h[i].tag);
+    if (si == NONE)
+        return;
+    __builtin_prefetch(&c->slots[si]);
+    if (recs)
+        __builtin_prefetch(&c->recs[si]);
 }
 
 /* Start the loads of the next releases: the workload's departure heap says which pods leave
@@ -2061,8 +2093,8 @@ static inline uint32_t peek_slot(const ctx_t *c, uint64_t pod, uint32_t tag)
  * record, else the pod's result memory: written at commit or placement long before and evicted
  * since) returns; this starts the chain of loads that leads there a few releases ahead, one
  * step per release so each step finds the line the step before started: the slot line and the
- * release record's first line of each departure after the next that the heap's first entries
- * hold (the tag gives both addresses); with a release record, stages 2 (signature entries, the
+ * release record's first line of each departure the heap's third level holds (entries 3 to 6:
+ * the tag gives both addresses); with a release record, stages 2 (signature entries, the
  * allocator's pool entries) and 1 (state entries, row mirror, per-row columns) for the next and
  * second in one call (dra_engine_prefetch_records); without one, the result memory of the
  * third, the engine's release lines of the second (dra_engine_prefetch_release) and what those
@@ -2074,25 +2106,56 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
 {
     const dra_wl_dep_t *h; /* the heap's first entries, read in place */
     uint32_t ord[3];       /* the positions of the next three departures among them */
-    uint32_t n = dra_workload_peek_heap(w, &h, ord);
-    /* the slot line, and the record's first line with it, of every peeked departure after the
-     * next: the third and the four after it, as before, and the second too (hinted before, as
-     * a later one: a hint of a line already there), so that the walk needs no test of which
-     * entry is which, nor a copy of the entries */
-    if (c->recs) {
-        for (uint32_t i = n; i-- > 1;) {
-            uint32_t si = peek_slot(c, h[i].pod, h[i].tag);
-            if (si == NONE)
-                continue;
+    /* stage 0 (the slot line, and the record's first line with it) of heap entries 3 to 6
+     * only. An entry reaches the heap's second level (1, 2) from the third as a release's pop
+     * moves it up a level, so a release before this one started its lines there; the entries
+     * new in the first seven since the last release are almost all in the third level (the
+     * one the pop moved up from the fourth, a departure pushed that rose there). The second
+     * and third departures are in these levels (the third a child of the root or of the
+     * second), and the lines of entries 1 and 2 were started again at every release before
+     * (about 35 instructions a release for lines already there, fleet-5k at its defaults). A
+     * departure pushed straight to the second level (earlier than all but two of the heap's)
+     * is not started here: rare, and its own release loads its lines. Unrolled (the common
+     * heap holds all seven), each entry's tag tested by one compare (peek_slot).
+     *
+     * While every live pod kept a record (live_norec 0), the third departure has no stage of
+     * its own (only a pod without a record has one: its result memory, below), so the peek
+     * looks for the next two only, and their records are taken without the record bit's test
+     * (a guess that names a slot without a held record finds it not held in the record's
+     * first line, which stage 1 and 2 read anyway). The next departure's slot line is started
+     * once more, a release before slot_put reads it (untimed): started only at the third
+     * level, it missed a simulated 1 MiB last level in about half of the releases (callgrind
+     * with every hint a load, the untimed slot_put), where the look-ahead used to start it
+     * again at every release while the departure was in the second level. */
+    if (DRA_LIKELY(c->recs && !c->live_norec)) {
+        uint32_t n = dra_workload_peek_heap2(w, &h, ord);
+        hint_entry(c, h, n, 3, true);
+        hint_entry(c, h, n, 4, true);
+        hint_entry(c, h, n, 5, true);
+        hint_entry(c, h, n, 6, true);
+        const dra_engine_rec_t *next = NULL, *second = NULL;
+        uint32_t si;
+        if (n > 0 && (si = peek_slot(c, h[0].pod, h[0].tag)) != NONE) {
+            next = &c->recs[si];
             __builtin_prefetch(&c->slots[si]);
-            __builtin_prefetch(&c->recs[si]);
         }
+        if (n > 1 && (si = peek_slot(c, h[ord[1]].pod, h[ord[1]].tag)) != NONE)
+            second = &c->recs[si];
+        if (next || second) /* stages 2 and 1 in one call */
+            dra_engine_prefetch_records(c->eng, next, second);
+        return;
+    }
+    uint32_t n = dra_workload_peek_heap(w, &h, ord);
+    if (c->recs) {
+        hint_entry(c, h, n, 3, true);
+        hint_entry(c, h, n, 4, true);
+        hint_entry(c, h, n, 5, true);
+        hint_entry(c, h, n, 6, true);
     } else {
-        for (uint32_t i = n; i-- > 1;) {
-            uint32_t si = peek_slot(c, h[i].pod, h[i].tag);
-            if (si != NONE)
-                __builtin_prefetch(&c->slots[si]);
-        }
+        hint_entry(c, h, n, 3, false);
+        hint_entry(c, h, n, 4, false);
+        hint_entry(c, h, n, 5, false);
+        hint_entry(c, h, n, 6, false);
     }
     const dra_engine_rec_t *rr[2] = {NULL, NULL}; /* records of the next and second departure */
     for (uint32_t i = 0; i < n && i < 3; i++) {
@@ -2100,21 +2163,23 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         if (si == NONE)
             continue;
         /* a live pod with a record (recbits), without a load of its slot's line: the record
-         * three steps ahead, its rows' lines two, what they name one. The loop above started the
-         * slot and record lines of heap entries 1 to 6, the third's among them (it lies there:
-         * a child of the root or of the second), two releases before its own release reads
-         * them; the entries after the third need not be the next departures after it (the
-         * fourth earliest may lie deeper in the heap). Every hint of the look-ahead, here and
-         * in the engine's stages, is prefetcht0 (locality 3, into the first level): stage 0's
-         * as prefetcht1 (to the second level only, on the Zen 4 machine measured) made the
-         * release 60-75 ns slower (two sittings; the next stage's loads read their lines),
-         * stages 0 and 1's 0-10 ns (two sittings: no gain either), and the engine's hints for
-         * the next commit as prefetcht1 made that commit 65 ns slower, as slow as without
-         * them (results/performance-log.md, "the release look-ahead's hint levels
-         * and depth") */
+         * three steps ahead, its rows' lines two, what they name one. The stage 0 above started
+         * the slot and record lines of heap entries 3 to 6 this release, and of entries 1 and 2
+         * while they were there, the third's among them, two releases or more before its own
+         * release reads them; the entries after the third need not be the next departures
+         * after it (the fourth earliest may lie deeper in the heap). Every hint of the
+         * look-ahead, here and in the engine's stages, is prefetcht0 (locality 3, into the
+         * first level): stage 0's as prefetcht1 (to the second level only, on the Zen 4
+         * machine measured) made the release 60-75 ns slower (two sittings; the next stage's
+         * loads read their lines), stages 0 and 1's 0-10 ns (two sittings: no gain either),
+         * and the engine's hints for the next commit as prefetcht1 made that commit 65 ns
+         * slower, as slow as without them (results/performance-log.md, "the release
+         * look-ahead's hint levels and depth") */
         if (slot_recd(c, si)) {
-            if (i < 2) /* the third's stage 0: the loop above */
+            if (i < 2) /* the third's stage 0: the entries above */
                 rr[i] = &c->recs[si];
+            if (i == 0) /* its slot line, for slot_put (as above) */
+                __builtin_prefetch(&c->slots[si]);
             continue;
         }
         const slot_t *s = &c->slots[si];
@@ -2200,6 +2265,8 @@ static void release_all(ctx_t *c)
     for (uint32_t i = 0; i < c->nslots; i++)
         if (c->slots[i].live)
             release_slot(c, i, 0, UINT64_MAX, false, NULL);
+    /* every slot put back: none live, with a record or without (debug builds) */
+    DRA_ASSERT_INTERNAL(c->live_norec == 0);
     c->free_head = NONE;
     for (uint32_t k = 0; c->shape_free && k < c->nshapes; k++)
         c->shape_free[k] = NONE;
