@@ -159,30 +159,7 @@ static inline bool dra__wl_dep_less(const dra_wl_dep_t *a, const dra_wl_dep_t *b
     return a->time < b->time || (a->time == b->time && a->pod < b->pod);
 }
 
-/* Inline: a look-ahead calls it inside a timed release. */
-static inline uint32_t dra_workload_peek_heap(const dra_workload_t *w, const dra_wl_dep_t **h,
-                                              uint32_t ord[3])
-{
-    size_t nh = w->nheap;
-    const dra_wl_dep_t *a = w->heap;
-    *h = a;
-    ord[0] = 0;
-    ord[1] = 1;
-    ord[2] = 2;
-    if (nh < 3)
-        return (uint32_t)nh;
-    /* the second earliest is the earlier child of the root; the third, the root's other child
-     * or a child of the second (children 2s + 1 and 2s + 2 <= 6: within the peeked entries) */
-    uint32_t s = dra__wl_dep_less(&a[2], &a[1]) ? 2 : 1, t = 3 - s;
-    if (2 * s + 1 < nh && dra__wl_dep_less(&a[2 * s + 1], &a[t]))
-        t = 2 * s + 1;
-    if (2 * s + 2 < nh && dra__wl_dep_less(&a[2 * s + 2], &a[t]))
-        t = 2 * s + 2;
-    ord[1] = s;
-    ord[2] = t;
-    return nh < DRA_WL_PEEK_HEAP ? (uint32_t)nh : DRA_WL_PEEK_HEAP;
-}
-
+/* Inline: a look-ahead calls them inside a timed release. */
 static inline uint32_t dra_workload_peek_heap2(const dra_workload_t *w, const dra_wl_dep_t **h,
                                                uint32_t ord[2])
 {
@@ -196,6 +173,27 @@ static inline uint32_t dra_workload_peek_heap2(const dra_workload_t *w, const dr
     if (dra__wl_dep_less(&a[2], &a[1])) /* the earlier child of the root */
         ord[1] = 2;
     return nh < DRA_WL_PEEK_HEAP ? (uint32_t)nh : DRA_WL_PEEK_HEAP;
+}
+
+static inline uint32_t dra_workload_peek_heap(const dra_workload_t *w, const dra_wl_dep_t **h,
+                                              uint32_t ord[3])
+{
+    uint32_t n = dra_workload_peek_heap2(w, h, ord);
+    ord[2] = 2;
+    if (n < 3)
+        return n;
+    /* the second earliest is the earlier child of the root (ord[1]); the third, the root's
+     * other child or a child of the second (children 2s + 1 and 2s + 2 <= 6: within the
+     * peeked entries) */
+    const dra_wl_dep_t *a = *h;
+    size_t nh = w->nheap;
+    uint32_t s = ord[1], t = 3 - s;
+    if (2 * s + 1 < nh && dra__wl_dep_less(&a[2 * s + 1], &a[t]))
+        t = 2 * s + 1;
+    if (2 * s + 2 < nh && dra__wl_dep_less(&a[2 * s + 2], &a[t]))
+        t = 2 * s + 2;
+    ord[2] = t;
+    return n;
 }
 
 static inline uint32_t dra_workload_peek_departures(const dra_workload_t *w, uint64_t *pods,
