@@ -1157,10 +1157,14 @@ static int run_hosts(run_t *x)
         }
     }
     /* timings the builds define differently (rload.h, DRA_RESULT_TIMING_VERSION) are not
-     * compared either: throughput and latency meant other things before version 2 */
+     * compared either: throughput and latency meant other things before version 2; nor releases
+     * timed with the look-ahead in another place (drabench run --release-look-ahead): a
+     * release's latency, and the throughput, include it or not */
     for (size_t i = 0; i < out->nfiles && !x->b.rc && !x->hosts_differ; i++) {
         const dra_rload_result_t *r = out->files[i].r;
-        if (x->usable[i] && first && r->timing_version != first->timing_version) {
+        if (!x->usable[i] || !first)
+            continue;
+        if (r->timing_version != first->timing_version) {
             x->hosts_differ = true;
             const dra_rload_result_t *v1 = r->timing_version < first->timing_version ? r : first;
             const dra_rload_result_t *v2 = v1 == r ? first : r;
@@ -1172,14 +1176,7 @@ static int run_hosts(run_t *x)
                 "pass; since version 3 the throughput of a scenario with PodGroups counts "
                 "the group cycles' claims and time)",
                 v1->path, (long long)v1->timing_version, v2->path, (long long)v2->timing_version);
-        }
-    }
-    /* nor releases timed with the look-ahead in another place (drabench run
-     * --release-look-ahead): a release's latency, and the throughput, include it or not */
-    for (size_t i = 0; i < out->nfiles && !x->b.rc && !x->hosts_differ; i++) {
-        const dra_rload_result_t *r = out->files[i].r;
-        if (x->usable[i] && first &&
-            strcmp(r->release_look_ahead, first->release_look_ahead) != 0) {
+        } else if (strcmp(r->release_look_ahead, first->release_look_ahead) != 0) {
             x->hosts_differ = true;
             out->host_diff = bprintf(&x->b,
                                      "release timings measured differently: %s ran its release "

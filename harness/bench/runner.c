@@ -129,6 +129,16 @@ const char *dra_look_ahead_name(dra_look_ahead_t l)
     return l == DRA_LOOK_AHEAD_UNTIMED ? "untimed" : l == DRA_LOOK_AHEAD_OFF ? "off" : "timed";
 }
 
+bool dra_look_ahead_parse(const char *s, dra_look_ahead_t *out)
+{
+    for (dra_look_ahead_t l = DRA_LOOK_AHEAD_TIMED; l <= DRA_LOOK_AHEAD_OFF; l++)
+        if (strcmp(s, dra_look_ahead_name(l)) == 0) {
+            *out = l;
+            return true;
+        }
+    return false;
+}
+
 static int env_u64(const char *name, uint64_t *out, dra_diag_t *diag)
 {
     const char *v = getenv(name);
@@ -2087,6 +2097,16 @@ static DRA_ALWAYS_INLINE void hint_entry(const ctx_t *c, const dra_wl_dep_t *h, 
         __builtin_prefetch(&c->recs[si]);
 }
 
+/* Stage 0 of the departure heap's third level (entries 3 to 6, those the heap holds). */
+static DRA_ALWAYS_INLINE void hint_level3(const ctx_t *c, const dra_wl_dep_t *h, uint32_t n,
+                                          bool recs)
+{
+    hint_entry(c, h, n, 3, recs);
+    hint_entry(c, h, n, 4, recs);
+    hint_entry(c, h, n, 5, recs);
+    hint_entry(c, h, n, 6, recs);
+}
+
 /* Start the loads of the next releases: the workload's departure heap says which pods leave
  * next, and each departure's tag which slot each one holds. A release's own prefetch (in the
  * engine) cannot start before the first load of what it releases by (the engine's release
@@ -2129,10 +2149,7 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
      * again at every release while the departure was in the second level. */
     if (DRA_LIKELY(c->recs && !c->live_norec)) {
         uint32_t n = dra_workload_peek_heap2(w, &h, ord);
-        hint_entry(c, h, n, 3, true);
-        hint_entry(c, h, n, 4, true);
-        hint_entry(c, h, n, 5, true);
-        hint_entry(c, h, n, 6, true);
+        hint_level3(c, h, n, true);
         const dra_engine_rec_t *next = NULL, *second = NULL;
         uint32_t si;
         if (n > 0 && (si = peek_slot(c, h[0].pod, h[0].tag)) != NONE) {
@@ -2146,17 +2163,7 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         return;
     }
     uint32_t n = dra_workload_peek_heap(w, &h, ord);
-    if (c->recs) {
-        hint_entry(c, h, n, 3, true);
-        hint_entry(c, h, n, 4, true);
-        hint_entry(c, h, n, 5, true);
-        hint_entry(c, h, n, 6, true);
-    } else {
-        hint_entry(c, h, n, 3, false);
-        hint_entry(c, h, n, 4, false);
-        hint_entry(c, h, n, 5, false);
-        hint_entry(c, h, n, 6, false);
-    }
+    hint_level3(c, h, n, c->recs != NULL);
     const dra_engine_rec_t *rr[2] = {NULL, NULL}; /* records of the next and second departure */
     for (uint32_t i = 0; i < n && i < 3; i++) {
         uint32_t si = peek_slot(c, h[ord[i]].pod, h[ord[i]].tag);

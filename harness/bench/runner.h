@@ -160,6 +160,8 @@ typedef enum dra_look_ahead {
 
 /* "timed", "untimed" or "off" (the names of --release-look-ahead and the result file). */
 const char *dra_look_ahead_name(dra_look_ahead_t l);
+/* The place of one of those names into *out; false (out untouched) for any other string. */
+bool dra_look_ahead_parse(const char *s, dra_look_ahead_t *out);
 
 typedef struct dra_runner_opts {
     const char *scenario;        /* built-in name or path; NULL = "default" */

@@ -771,13 +771,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
             break;
         }
         case O_LOOK:
-            if (strcmp(optarg, "timed") == 0)
-                ro.look_ahead = DRA_LOOK_AHEAD_TIMED;
-            else if (strcmp(optarg, "untimed") == 0)
-                ro.look_ahead = DRA_LOOK_AHEAD_UNTIMED;
-            else if (strcmp(optarg, "off") == 0)
-                ro.look_ahead = DRA_LOOK_AHEAD_OFF;
-            else {
+            if (!dra_look_ahead_parse(optarg, &ro.look_ahead)) {
                 status = dra_cli_usage_error(
                     "run", "--release-look-ahead: expected timed, untimed or off, got '%s'", optarg);
                 goto out;
