@@ -153,7 +153,7 @@ struct dra_datapages;
  * the release pays for the hints of those after it. The other two exist to measure that
  * price by difference (drabench run --release-look-ahead); they change no decision. */
 typedef enum dra_look_ahead {
-    DRA_LOOK_AHEAD_TIMED = 0, /* inside each release's timed region, after the release */
+    DRA_LOOK_AHEAD_TIMED = 0, /* inside each release's timed region, before the release */
     DRA_LOOK_AHEAD_UNTIMED,   /* just before each release's clock starts: what it costs */
     DRA_LOOK_AHEAD_OFF        /* never: what it saves */
 } dra_look_ahead_t;
