@@ -174,7 +174,7 @@ static json_t *jdist(const dra_probe_dist_t *d)
 }
 
 static json_t *to_json(const probe_args_t *a, const dra_probe_opts_t *o,
-                       const dra_probe_result_t *r, const dra_hostinfo_t *h)
+                       const dra_probe_result_t *r, const dra_hostinfo_t *h, double load_start)
 {
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_string(PROBE_SCHEMA));
@@ -196,7 +196,8 @@ static json_t *to_json(const probe_args_t *a, const dra_probe_opts_t *o,
     json_object_set_new(host, "cpu_model", json_string(h->cpu_model));
     json_object_set_new(host, "cpus", json_integer(h->cpus));
     json_object_set_new(host, "caches", caches);
-    json_object_set_new(host, "load1",
+    json_object_set_new(host, "load_start", load_start >= 0 ? json_real(load_start) : json_null());
+    json_object_set_new(host, "load_end",
                         h->load_avg[0] >= 0 ? json_real(h->load_avg[0]) : json_null());
     json_object_set_new(host, "thp", json_string(r->thp));
     json_object_set_new(root, "host", host);
@@ -356,6 +357,16 @@ int dra_cmd_probe(int argc, char **argv)
         }
     }
 
+    /* a busy host: the latencies and the hint regions include other programs' work (their
+     * memory traffic, their use of the caches and the CPU); recorded in the JSON too */
+    int ncpu = 0;
+    double load_start = dra_host_load1(&ncpu);
+    if (load_start >= ncpu && ncpu > 0)
+        fprintf(stderr,
+                "drabench probe: warning: the host is busy before the probe starts (load "
+                "average %.2f on %d CPUs): its numbers include other programs' work\n",
+                load_start, ncpu);
+
     dra_progress_t p;
     dra_progress_init(&p, dra_cli_progress_enabled() ? DRA_PROGRESS_BAR : DRA_PROGRESS_NONE,
                       stderr);
@@ -383,7 +394,7 @@ int dra_cmd_probe(int argc, char **argv)
     dra_hostinfo_collect(h);
     bool to_stdout = a.output && strcmp(a.output, "-") == 0;
     if (a.output) {
-        json_t *root = to_json(&a, &o, r, h);
+        json_t *root = to_json(&a, &o, r, h, load_start);
         char *s = root ? json_dumps(root,
                                     JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6))
                        : NULL;

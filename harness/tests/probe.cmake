@@ -37,7 +37,8 @@ jq -e '.schema == "drabench-probe/v1" and .method.quick == true and .method.pin_
   and all(.hints.rows[]; .cold.p50_ns > 0 and .cold.p90_ns >= .cold.p50_ns and .cold.samples == 100
           and .warm.p50_ns > 0 and .warm.p90_ns >= .warm.p50_ns and .warm.samples == 100)
   and (.hints.cold_ns_per_line | type == "number") and (.hints.warm_ns_per_line | type == "number")
-  and (.host.cpus > 0) and (.method.hint_instruction | length > 0)' "$2/q.json" > /dev/null
+  and (.host.cpus > 0) and (.method.hint_instruction | length > 0)
+  and (.host.load_start | type == "number") and (.host.load_end | type == "number")' "$2/q.json" > /dev/null
 grep -q '^headline    a hinted line from memory costs .* ns of a timed region here' "$2/q.txt"
 grep -q '^clock       empty timed region' "$2/q.txt"
 ]=])
