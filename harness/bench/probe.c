@@ -45,7 +45,7 @@ void dra_probe_opts_init(dra_probe_opts_t *o, bool quick)
     o->lat_reps = quick ? 16 : 512;
     o->lat_loads = quick ? 1024 : 4096;
     o->hint_reps = quick ? 100 : 5000;
-    o->pause_ns = 10000;
+    o->pause_ns = 2000;
     o->seed = 0x9e3779b97f4a7c15ull;
 }
 

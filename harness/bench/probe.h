@@ -27,13 +27,20 @@
  * Every buffer is its own anonymous mapping, 2 MiB-aligned, advised MADV_HUGEPAGE before its
  * first touch; how much of it the kernel put on 2 MiB pages is read from /proc/self/smaps and
  * reported (the latencies of large sizes include page walks when the pages are 4 KiB).
- * The cold cost depends on the hint buffer's size beyond what the caches hold, it seems because
- * past the TLB's reach a hint waits for its page walk, and the region with it (the step
- * between 32 and 64 MiB fits 32 TLB entries of 2 MiB; not checked with counters). On the 2-vCPU benchmark VM
- * (2 MiB pages, a loaded host: load average 9), `drabench probe --pin 1 --sizes 4K
- * --hint-size S --reps 2000` gave the cold slope 9.7 ns a line at 32 MiB, 13.5 at 64 MiB, 23.7
- * at 128 MiB, 33.1 at 256 MiB and 42.4 at 1 GiB, and K = 4 alone cost 13 ns over K = 0 at
- * 32 MiB but 174-224 ns from 64 MiB up; hence hint_size, to measure the size a workload has.
+ * The cold cost is no constant of the machine: it grows with the hint buffer's size and with
+ * the quiet time before the region (pause_ns). On the 2-vCPU benchmark VM (2 MiB pages, the
+ * other CPU busy, load average 10), `drabench probe --pin 1 --sizes 4K --hint-size S --reps
+ * 2000 --pause P` gave the cold slope, ns a line:
+ *              P = 0    0.5 us   1 us   2 us   5 us   10 us   20 us   50 us
+ *     32 MiB     7.3      7.6     7.8    8.1    8.5     9.0    10.6    21.1
+ *    256 MiB    10.7     11.8    13.0   15.1   23.6    31.8    37.3    41.8
+ * and with P = 10 us 9.7 at 32 MiB, 13.5 at 64, 23.7 at 128, 33.1 at 256 and 42.4 at 1 GiB.
+ * The step is at K = 4: four cold hints cost 11-18 ns over none at 32 MiB with P up to 10 us,
+ * and 170-220 ns from 64 MiB up with P of 2 us or more, as if each hint waited for a page
+ * walk once the translations of the buffer had been pushed out (by the other CPU's work, when
+ * the two share a core; not checked with counters). A timed region of the engine follows
+ * other work closely, so the default pause is 2 us: twice what the set-up's 48 misses take to
+ * drain, and short of most of the growth.
  *
  * Ownership: dra_probe_run fills a caller-owned result; every mapping it makes is unmapped
  * before it returns, also on failure. Errors: DRA_EINVAL for options out of range, DRA_ENOMEM
@@ -74,7 +81,7 @@ typedef struct dra_probe_opts {
     uint32_t hint_reps;                  /* timed regions per K and kind (>= 1) */
     uint64_t hint_size;                  /* bytes of the hint buffer; 0: the largest size (the
                                             rules of a size otherwise) */
-    uint32_t pause_ns;                   /* spin before each hint region */
+    uint32_t pause_ns;                   /* spin before each hint region (default 2000) */
     uint64_t seed;                       /* of the shuffles and the picks */
     /* Called between steps, never inside a timed region: what is being measured, steps done
      * and all steps. May be NULL. */

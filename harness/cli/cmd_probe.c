@@ -23,8 +23,8 @@
 static const char help[] =
     "drabench probe - measure the memory facts the performance notes rest on, on this machine\n"
     "\n"
-    "Usage: drabench probe [--pin CPU] [--sizes LIST] [--hint-size SIZE] [--reps N] [--quick]\n"
-    "                      [-o FILE]\n"
+    "Usage: drabench probe [--pin CPU] [--sizes LIST] [--hint-size SIZE] [--pause NS] [--reps N]\n"
+    "                      [--quick] [-o FILE]\n"
     "\n"
     "Measures, in this process:\n"
     "  clock    what an empty timed region costs: two clock_gettime(CLOCK_MONOTONIC) reads back\n"
@@ -39,7 +39,9 @@ static const char help[] =
     "           before (in L1). p50 and p90 of the region per K, and the least-squares slope\n"
     "           of p50 on K: the ns a hinted line adds to a timed region (cold: \"a hinted line\n"
     "           from memory costs X ns\").\n"
-    "           Before each region the probe spins 10 us so the set-up's misses have drained.\n"
+    "           Before each region the probe spins 2 us (--pause) so the set-up's misses have\n"
+    "           drained. The cold cost grows with the hint buffer's size and with that pause:\n"
+    "           measure the size and the quiet time the claim in question has.\n"
     "Buffers are anonymous mappings advised MADV_HUGEPAGE before their first touch; the table\n"
     "says how much of each the kernel put on 2 MiB pages (/proc/self/smaps). Takes about 10 s\n"
     "and maps the largest size once.\n"
@@ -55,6 +57,8 @@ static const char help[] =
     "                      the hint buffer's size, as a size of --sizes (default: the largest\n"
     "                      of --sizes); beyond the TLB's reach each cold hint also pays a page\n"
     "                      walk, so a smaller and a larger buffer show the two costs apart\n"
+    "      --pause NS      spin NS nanoseconds before each hint region (default 2000; 0 to\n"
+    "                      10000000): the quiet time before a timed region\n"
     "      --reps N        timed hint regions per K and kind (default 5000) and empty regions\n"
     "                      for the clock (default 20001); the latency's walks stay 512 of 4096\n"
     "                      loads per size whatever N is\n"
@@ -73,20 +77,21 @@ static const char help[] =
     "Example:\n"
     "  drabench probe --pin 1 -o probe.json\n"
     "  drabench probe --pin 1 --sizes 32K,1M,64M --reps 2000\n"
-    "  drabench probe --pin 1 --hint-size 32M    (cold hints to a smaller buffer)\n"
+    "  drabench probe --pin 1 --hint-size 32M --pause 0   (a smaller buffer, no quiet time)\n"
     "\n"
     "Exit status: 0 measured; 2 usage error or invalid value; 4 environment error (a buffer\n"
     "that cannot be mapped or is larger than half the machine's memory, a failed --pin, an\n"
     "output that cannot be written).\n";
 
-enum { O_PIN = 256, O_SIZES, O_REPS, O_QUICK, O_JSON, O_HINTSIZE };
+enum { O_PIN = 256, O_SIZES, O_REPS, O_QUICK, O_JSON, O_HINTSIZE, O_PAUSE };
 
 typedef struct probe_args {
     int pin; /* -1: not pinned */
     const char *output;
     const char *sizes;
     const char *hint_size;
-    uint32_t reps; /* 0: default */
+    uint32_t reps;      /* 0: default */
+    long long pause_ns; /* -1: default */
     bool quick;
 } probe_args_t;
 
@@ -96,6 +101,7 @@ static int parse_args(int argc, char **argv, probe_args_t *a, bool *helped)
                                          {"sizes", required_argument, NULL, O_SIZES},
                                          {"reps", required_argument, NULL, O_REPS},
                                          {"hint-size", required_argument, NULL, O_HINTSIZE},
+                                         {"pause", required_argument, NULL, O_PAUSE},
                                          {"quick", no_argument, NULL, O_QUICK},
                                          {"output", required_argument, NULL, 'o'},
                                          {"json", required_argument, NULL, O_JSON},
@@ -142,6 +148,12 @@ static int parse_args(int argc, char **argv, probe_args_t *a, bool *helped)
             break;
         case O_QUICK:
             a->quick = true;
+            break;
+        case O_PAUSE:
+            if (!dra_io_parse_u64_in(v, 0, 10000000, &u))
+                return dra_cli_usage_error(
+                    "probe", "--pause: expected nanoseconds from 0 to 10000000, got '%s'", v);
+            a->pause_ns = (long long)u;
             break;
         case 'o':
         case O_JSON:
@@ -281,8 +293,8 @@ static void print_table(FILE *f, const probe_args_t *a, const dra_probe_opts_t *
     }
     fprintf(f,
             "hints       K write-intent hints (%s) in one timed region, ns (clock included; "
-            "%u regions per K and kind)\n",
-            dra_probe_hint_insn, o->hint_reps);
+            "%u regions per K and kind, each after %.1f us of quiet)\n",
+            dra_probe_hint_insn, o->hint_reps, (double)o->pause_ns / 1000);
     fprintf(f,
             "            cold: random lines of the %s buffer (pages %s); warm: lines just "
             "read (L1)\n",
@@ -304,7 +316,7 @@ static void print_table(FILE *f, const probe_args_t *a, const dra_probe_opts_t *
 
 int dra_cmd_probe(int argc, char **argv)
 {
-    probe_args_t a = {.pin = -1};
+    probe_args_t a = {.pin = -1, .pause_ns = -1};
     bool helped = false;
     int status = parse_args(argc, argv, &a, &helped);
     if (status != DRA_EXIT_OK || helped)
@@ -329,6 +341,8 @@ int dra_cmd_probe(int argc, char **argv)
     }
     if (a.reps)
         o.hint_reps = o.clock_reps = a.reps;
+    if (a.pause_ns >= 0)
+        o.pause_ns = (uint32_t)a.pause_ns;
 
     dra_diag_t d;
     dra_diag_clear(&d);

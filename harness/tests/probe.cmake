@@ -16,7 +16,7 @@ endfunction()
 dra_probe_test(help [=[
 set -e
 "$1" probe --help > "$2/help.txt"
-for o in --pin --sizes --reps --quick --output --json --help Example 'Exit status'; do
+for o in --pin --sizes --hint-size --pause --reps --quick --output --json --help Example 'Exit status'; do
   grep -q -e "$o" "$2/help.txt" || { echo "help lacks $o"; exit 1; }
 done
 "$1" --help | grep -q '^ *probe '
@@ -32,6 +32,7 @@ jq -e '.schema == "drabench-probe/v1" and .method.quick == true and .method.pin_
   and all(.latency[]; .ns_per_load > 0 and .min_ns_per_load > 0 and .min_ns_per_load <= .ns_per_load
           and (.huge_bytes | type == "number") and (.advised | type == "boolean"))
   and .clock.p50_ns > 0 and .clock.p90_ns >= .clock.p50_ns and .clock.samples == 1001
+  and .method.pause_ns == 2000
   and .hints.buffer_bytes == 1048576
   and ([.hints.rows[].k] == [0, 4, 8, 12, 16, 24, 32, 48])
   and all(.hints.rows[]; .cold.p50_ns > 0 and .cold.p90_ns >= .cold.p50_ns and .cold.samples == 100
@@ -56,8 +57,8 @@ jq -e --argjson cpu $cpu '.method.pin_cpu == $cpu and ([.latency[].size_bytes] =
 grep -q "pinned to CPU $cpu" "$2/o.txt"
 grep -q "^written     $2/o.json" "$2/o.txt"
 ls "$2" | grep -q 'o.json.tmp' && { echo "temporary file left"; exit 1; }
-"$1" probe --quick --sizes 4K --hint-size 8K --reps 10 -o - 2> /dev/null |
-  jq -e '.hints.buffer_bytes == 8192 and ([.latency[].size_bytes] == [4096])' > /dev/null
+"$1" probe --quick --sizes 4K --hint-size 8K --reps 10 --pause 0 -o - 2> /dev/null |
+  jq -e '.hints.buffer_bytes == 8192 and ([.latency[].size_bytes] == [4096]) and .method.pause_ns == 0' > /dev/null
 
 ]=])
 
@@ -83,6 +84,7 @@ bad "--reps: expected a count from 1 to 10000000, got '0'" --quick --reps 0
 bad "unexpected argument 'extra'" --quick extra
 bad "needs a value" --sizes
 bad "--hint-size: '3K' is below 4K" --quick --hint-size 3K
+bad "--pause: expected nanoseconds from 0 to 10000000, got '1us'" --quick --pause 1us
 bad "--hint-size: expected one size" --quick --hint-size 4K,8K
 ]=])
 
