@@ -154,6 +154,8 @@ set(_h_stdout_cmds
   "export::export --format benchfmt ${_hfix}/base-default.json"
   "report::report --no-plots -o ${_ht}/rep-stdout ${_hfix}/base-default.json"
   "run::run ${_ht}/small.yaml -q -o -"
+  "probe::probe --quick"
+  "probe_json::probe --quick -o -"
   "baseline::baseline bless --dir ${_ht}/bl-stdout ${_hfix}/base-default.json")
 foreach(entry IN LISTS _h_stdout_cmds)
   string(REPLACE "::" ";" parts "${entry}")
