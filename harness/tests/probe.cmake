@@ -40,7 +40,7 @@ jq -e '.schema == "drabench-probe/v1" and .method.quick == true and .method.pin_
   and (.hints.cold_ns_per_line | type == "number") and (.hints.warm_ns_per_line | type == "number")
   and (.host.cpus > 0) and (.method.hint_instruction | length > 0)
   and (.host.load_start | type == "number") and (.host.load_end | type == "number")' "$2/q.json" > /dev/null
-grep -q '^headline    a hinted line from memory costs .* ns of a timed region here' "$2/q.txt"
+grep -q '^headline    a hinted line of a 1 MiB buffer costs .* ns of a timed region here' "$2/q.txt"
 grep -q '^clock       empty timed region' "$2/q.txt"
 ]=])
 
