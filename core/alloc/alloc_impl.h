@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "alloc/state_hints.h"
 #include "base/arena.h"
 #include "base/bitset.h"
 
@@ -809,26 +810,8 @@ uint32_t dra__alloc_state_cap_n(const dra_alloc_state_t *s, const char *driver, 
 #define DRA_ALLOC_STATE_MAX_WATCH 8
 typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a,
                                          const uint32_t *rows, uint32_t n);
-/* Where the state's row entries are, for a caller that hints every commit's rows in line (the
- * engine): kept by the state whenever they move (the state's first member: its address is the
- * state's). An entry is DRA__STATE_ENT bytes, one line. */
-#define DRA__STATE_ENT 64u
-typedef struct dra__state_hints {
-    const unsigned char *ents; /* model row 1's entry */
-    uint32_t nrows;            /* rows with an entry (0: none) */
-} dra__state_hints_t;
-static inline const dra__state_hints_t *dra__alloc_state_hints(const dra_alloc_state_t *s)
-{
-    return (const dra__state_hints_t *)(const void *)s;
-}
-/* Start loading the entry of model row row + 1's device (dra_result_t.row numbering; 0 or a row
- * beyond the model: nothing). A hint: no effect on the state. Always in line: gcc takes a
- * function that only hints for pure and drops a call to it (core/compiler.h). */
-static DRA_ALWAYS_INLINE void dra__state_hint_row(const dra__state_hints_t *h, uint32_t row)
-{
-    if (row && row <= h->nrows)
-        __builtin_prefetch(h->ents + (size_t)(row - 1) * DRA__STATE_ENT, 1);
-}
+/* The state's hint view (dra__state_hints_t, dra__state_hint_row) and the watchers' row word
+ * (dra__state_word, dra__alloc_state_set_word): alloc/state_hints.h. */
 /* Start loading what a release of a share on that entry reads next: its live shares and its
  * consumed capacities (reads the entry: call it a step after dra__state_hint_row). A
  * hint: no effect on the state. */

@@ -133,7 +133,8 @@ typedef struct fcnt {
     uint32_t *cons_row; /* (a consumer's scope is its pool, or its slice in 1.34: fp_scan) */
     uint32_t *slot_cons; /* per slot: its consumer index, UINT32_MAX for none */
     uint8_t *cons_inuse; /* per consumer: in use when rem was last brought up to date */
-    struct fbucket **pools; /* per pool of the node: its bucket, and the version rem was built at */
+    uint32_t *pools; /* per pool of the node: its number (a->pver; UINT32_MAX: none), and the
+                      * version rem was built at */
     uint32_t *ver;
     uint32_t npools;
     bool fresh;
@@ -144,8 +145,7 @@ typedef struct fbucket {
     const char *key1, *key2;
     uint32_t *idx;
     uint32_t n, cap;
-    uint32_t ver; /* bypool: bumped by every commit / release naming a device of the pool */
-    uint32_t id;  /* bypool: index in a->pbk */
+    uint32_t id;  /* bypool: index in a->pbk and a->pver (the pool number) */
     struct fbucket *next;
 } fbucket_t;
 
@@ -183,12 +183,15 @@ struct dra_fast {
     uint32_t *devs;     /* hash (driver, pool, device) -> first row + 1 of the chain, 0 = none */
     uint64_t *dupid;    /* per row: another row has the same (driver, pool, device) */
     struct fdev *devpool; /* per row */
-    uint32_t *slice_pb;   /* per slice: its pool's index in pbk */
-    fbucket_t **row_pbk;  /* per row: its pool's bypool bucket (row_pool in one load instead of
-                           * three: a commit's or release's version bump, and the look-ahead's
-                           * dra_fast_prefetch_pool, which reads it a step after
-                           * dra_fast_hint_row started it) */
+    uint32_t *slice_pb;   /* per slice: its pool's number (index in pbk and pver) */
     fbucket_t **pbk;    /* the bypool buckets, numbered */
+    /* per pool number: bumped by every commit / release naming a device of the pool (the
+     * node's counter columns are rebuilt when one of their pools' changed). A commit or
+     * release finds its row's pool number in the row word (DRA_FAST_WORD_*) the allocator
+     * keeps in the row's state entry (a line the state's commit / release reads anyway) when
+     * the state's rows are its own, else through devpool and slice_pb: no line a row of its
+     * own; the versions of a few thousand pools stay in the second level */
+    uint32_t *pver;
     uint32_t npbk;
     size_t dmask;
     bool watching;
@@ -296,17 +299,34 @@ static uint32_t slice_index(const dra_fast_t *a, const dra_slice_t *sl)
     return i;
 }
 
-/* The name (its slice from a->devpool) and the pool bucket (a->row_pbk) of device row `row`.
- * O(1). */
+/* The name (its slice from a->devpool) and the pool number and bucket (a->slice_pb) of device
+ * row `row`. O(1). */
 static const char *row_name(const dra_fast_t *a, uint32_t row)
 {
     uint32_t si = a->devpool[row].slice;
     return nz(a->c.m->slices[si]->devices[row - a->slice_row[si]].name);
 }
 
+static uint32_t row_pb(const dra_fast_t *a, uint32_t row)
+{
+    return a->slice_pb[a->devpool[row].slice];
+}
+
 static fbucket_t *row_pool(const dra_fast_t *a, uint32_t row)
 {
-    return a->row_pbk[row];
+    return a->pbk[row_pb(a, row)];
+}
+
+/* The row word of model row vr + 1 (1 <= vr <= a->nrows, a->c.rows): see DRA_FAST_WORD_DUP. */
+static inline uint32_t row_word(const dra_fast_t *a, uint32_t vr)
+{
+    return dra__state_word(dra__alloc_state_hints(a->st), vr);
+}
+
+/* What row_word is for row `row` (0-based), from the allocator's own indexes. */
+static uint32_t row_word_of(const dra_fast_t *a, uint32_t row)
+{
+    return row_pb(a, row) | (dra_bit_get(a->dupid, row) ? DRA_FAST_WORD_DUP : 0);
 }
 
 static int build_indexes(dra_fast_t *a)
@@ -370,9 +390,9 @@ static int build_indexes(dra_fast_t *a)
     a->devs = dra_arena_calloc(ar, a->dmask + 1, sizeof(uint32_t), 4);
     a->devpool = dra_arena_calloc(ar, rows + 1, sizeof(fdev_t), 8);
     a->slice_pb = dra_arena_calloc(ar, ns + 1, sizeof(uint32_t), 4);
-    a->row_pbk = dra_arena_calloc(ar, rows + 1, sizeof(fbucket_t *), 8);
+    a->pver = dra_arena_calloc(ar, a->npbk + 1, sizeof(uint32_t), 64);
     a->dupid = dra_arena_calloc(ar, dra_bitset_words((size_t)rows + 1), sizeof(uint64_t), 8);
-    if (!a->mir || !a->devs || !a->devpool || !a->dupid || !a->slice_pb || !a->row_pbk)
+    if (!a->mir || !a->devs || !a->devpool || !a->dupid || !a->slice_pb || !a->pver)
         return DRA_ENOMEM;
     /* the device-ID hash chains: a slice's rows in chunks whose chain heads, then the heads'
      * rows, are prefetched first (each a cache miss in tables of a million entries); the
@@ -391,23 +411,20 @@ static int build_indexes(dra_fast_t *a)
                 }
                 for (uint32_t k = d; k < end; k++) { /* then the heads' rows (hints only) */
                     uint32_t o = a->devs[hs[k - d]];
-                    if (o) {
-                        __builtin_prefetch(&a->row_pbk[o - 1]);
+                    if (o)
                         __builtin_prefetch(&a->devpool[o - 1]);
-                    }
                 }
             }
             const uint32_t row = a->slice_row[i] + d;
             fdev_t *e = &a->devpool[row];
             e->slice = i;
             a->slice_pb[i] = pb->id;
-            a->row_pbk[row] = pb;
             const char *dn = nz(sl->devices[d].name);
             size_t h = hs[d % 64]; /* dev_hash(pb->key1, pb->key2, dn) & a->dmask */
             for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
-                /* a pool's bucket is unique to its (driver, pool) names, so comparing buckets
+                /* a pool's number is unique to its (driver, pool) names, so comparing numbers
                  * first leaves the name, three dependent loads away, to rows of the same pool */
-                if (row_pool(a, o - 1) == pb && str_eq(row_name(a, o - 1), dn)) {
+                if (row_pb(a, o - 1) == pb->id && str_eq(row_name(a, o - 1), dn)) {
                     dra_bit_set(a->dupid, o - 1);
                     dra_bit_set(a->dupid, row);
                 }
@@ -416,7 +433,29 @@ static int build_indexes(dra_fast_t *a)
             a->devs[h] = row + 1;
         }
     }
-    return DRA_OK;
+    return a->npbk <= DRA_FAST_WORD_POOL ? DRA_OK : DRA_ENOMEM; /* numbers fit the row word */
+}
+
+/* The row words (DRA_FAST_WORD_DUP) in the state's entries, when the state's rows are ours:
+ * the same for every allocator over the model, so another one's are overwritten with the same
+ * values. O(rows), a store a row's entry (untimed set-up, as the state's own registration). */
+static void write_row_words(const dra_fast_t *a)
+{
+    if (a->c.rows)
+        for (uint32_t o = 0; o < a->nrows; o++)
+            dra__alloc_state_set_word(a->st, o + 1, row_word_of(a, o));
+}
+
+bool dra_fast_row_words_ok(const dra_fast_t *a)
+{
+    if (!a->c.rows)
+        return true;
+    if (dra__alloc_state_hints(a->st)->nrows != a->nrows)
+        return false;
+    for (uint32_t o = 0; o < a->nrows; o++)
+        if (row_word(a, o + 1) != row_word_of(a, o) || row_pb(a, o) >= a->npbk)
+            return false;
+    return true;
 }
 
 /* State watcher: forget the mirrored state of every row a commit / release names. A result
@@ -431,7 +470,7 @@ static void forget_rows_only(dra_fast_t *a, uint32_t vr)
     if (!vr || vr > a->nrows) {
         for (uint32_t o = 0; o < a->nrows; o++) {
             a->mir[o] = 0;
-            row_pool(a, o)->ver++;
+            a->pver[row_pb(a, o)]++;
         }
         return;
     }
@@ -439,11 +478,11 @@ static void forget_rows_only(dra_fast_t *a, uint32_t vr)
     const char *dn = row_name(a, vr - 1);
     size_t h = (size_t)dev_hash(nz(vb->key1), nz(vb->key2), nz(dn)) & a->dmask;
     for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
-        fbucket_t *pb = row_pool(a, o - 1);
+        const fbucket_t *pb = row_pool(a, o - 1);
         if (str_eq(row_name(a, o - 1), dn) && str_eq(pb->key2, vb->key2) &&
             str_eq(pb->key1, vb->key1)) {
             a->mir[o - 1] = 0;
-            pb->ver++;
+            a->pver[pb->id]++;
         }
     }
 }
@@ -459,26 +498,23 @@ static bool shortcuts_now(const dra_fast_t *a)
 static void hints_sync(dra_fast_t *a)
 {
     a->hints.mir = a->mir;
-    a->hints.dupid = a->dupid;
-    a->hints.row_pbk = (const void *const *)a->row_pbk;
+    a->hints.pver = a->pver;
+    a->hints.st = dra__alloc_state_hints(a->st);
     a->hints.nrows = a->c.rows ? a->nrows : 0;
-    a->hints.ver_off = (uint32_t)offsetof(fbucket_t, ver);
     a->hints.shortcuts = shortcuts_now(a);
 }
 
 bool dra_fast_hints_ok(const dra_fast_t *a)
 {
     const dra_fast_hints_t *h = dra_fast_hints(a);
-    return h->mir == a->mir && h->dupid == a->dupid &&
-           h->row_pbk == (const void *const *)a->row_pbk &&
-           h->nrows == (a->c.rows ? a->nrows : 0) &&
-           h->ver_off == (uint32_t)offsetof(fbucket_t, ver) && h->shortcuts == shortcuts_now(a);
+    return h->mir == a->mir && h->pver == a->pver && h->st == dra__alloc_state_hints(a->st) &&
+           h->nrows == (a->c.rows ? a->nrows : 0) && h->shortcuts == shortcuts_now(a);
 }
 
 void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row)
 {
     if (a && a->c.rows && row && row <= a->nrows)
-        __builtin_prefetch(&row_pool(a, row - 1)->ver, 1);
+        __builtin_prefetch(&a->pver[row_word(a, row) & DRA_FAST_WORD_POOL], 1);
 }
 
 DRA_NOINLINE static void on_state_change_from(dra_fast_t *a, const dra_allocation_t *al,
@@ -493,11 +529,14 @@ static void on_state_change(void *ctx, const dra_allocation_t *al, const uint32_
      * the engine's): in this loop, which needs none of the rest's registers */
     if (rows && a->c.rows)
         for (; i < n; i++) {
-            uint32_t vr = rows[i];
-            if (!vr || vr > a->nrows || dra_bit_get(a->dupid, vr - 1))
+            uint32_t vr = rows[i], w;
+            /* the row's pool number and repeated-ID bit from its state entry, which the
+             * state's commit / release has just read (no line of ours but the mirror's and
+             * the pool's version) */
+            if (!vr || vr > a->nrows || ((w = row_word(a, vr)) & DRA_FAST_WORD_DUP))
                 break;
             a->mir[vr - 1] = 0;
-            row_pool(a, vr - 1)->ver++;
+            a->pver[w]++;
         }
     if (i < n)
         on_state_change_from(a, al, rows, n, i);
@@ -512,7 +551,7 @@ DRA_NOINLINE static void on_state_change_from(dra_fast_t *a, const dra_allocatio
         uint32_t vr = rows && a->c.rows ? rows[i] : 0;
         if (vr && vr <= a->nrows && !dra_bit_get(a->dupid, vr - 1)) {
             a->mir[vr - 1] = 0;
-            row_pool(a, vr - 1)->ver++;
+            a->pver[row_pb(a, vr - 1)]++;
             continue;
         }
         if (!al) { /* rows only (a release by rows): the row's own ID names the others */
@@ -521,22 +560,22 @@ DRA_NOINLINE static void on_state_change_from(dra_fast_t *a, const dra_allocatio
         }
         const dra_result_t *r = &al->results[i];
         if (r->row && r->row <= a->nrows && !dra_bit_get(a->dupid, r->row - 1)) {
-            fbucket_t *pb = row_pool(a, r->row - 1);
+            const fbucket_t *pb = row_pool(a, r->row - 1);
             const char *dn = row_name(a, r->row - 1);
             if (dn == r->device ||
                 (str_eq(dn, r->device) && str_eq(pb->key2, r->pool) && str_eq(pb->key1, r->driver))) {
                 a->mir[r->row - 1] = 0;
-                pb->ver++;
+                a->pver[pb->id]++;
                 continue;
             }
         }
         size_t h = (size_t)dev_hash(nz(r->driver), nz(r->pool), nz(r->device)) & a->dmask;
         for (uint32_t o = a->devs[h]; o; o = a->devpool[o - 1].next) {
-            fbucket_t *pb = row_pool(a, o - 1);
+            const fbucket_t *pb = row_pool(a, o - 1);
             if (str_eq(row_name(a, o - 1), r->device) && str_eq(pb->key2, r->pool) &&
                 str_eq(pb->key1, r->driver)) {
                 a->mir[o - 1] = 0;
-                pb->ver++; /* the pool's counter columns must be brought up to date */
+                a->pver[pb->id]++; /* the pool's counter columns must be brought up to date */
             }
         }
     }
@@ -605,6 +644,7 @@ int dra_fast_new(const dra_model_t *m, const dra_alloc_features_t *f,
         dra_fast_free(a);
         return DRA_ENOMEM;
     }
+    write_row_words(a);
     a->built = dra_arena_mark(&a->perm);
     a->watching = true;
     hints_sync(a);
@@ -675,8 +715,7 @@ void dra_fast_reset(dra_fast_t *a)
     memset(a->mark, 0, (size_t)m->nslices + 1);
     memset(a->mir, 0, (size_t)a->nrows + 1);
     memset(a->capfit0, 0, (size_t)a->nrows + 1);
-    for (uint32_t i = 0; i < a->npbk; i++)
-        a->pbk[i]->ver = 0;
+    memset(a->pver, 0, ((size_t)a->npbk + 1) * sizeof *a->pver);
     /* the per-call state as dra_fast_new set it up, its arenas' chunks kept for reuse */
     dra_arena_t scratch = a->c.scratch;
     memset(&a->c, 0, sizeof a->c);
@@ -691,6 +730,7 @@ void dra_fast_reset(dra_fast_t *a)
     a->c.rows = dra_alloc_state_model(a->st) == m;
     a->c.self = a;
     hints_sync(a);
+    DRA_ASSERT_EXPENSIVE(dra_fast_row_words_ok(a)); /* the model's: kept since dra_fast_new */
     dra_arena_reset(&a->celscratch);
     a->fn = NULL;
     a->prune = false;
@@ -1431,7 +1471,7 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
     fc->cons_row = dra_arena_calloc(ar, ncons + 1, sizeof(uint32_t), 4);
     fc->slot_cons = dra_arena_alloc(ar, (fn->nslots + 1) * sizeof(uint32_t), 4);
     fc->cons_inuse = dra_arena_calloc(ar, ncons + 1, 1, 1);
-    fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(void *), 8);
+    fc->pools = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
     fc->ver = dra_arena_calloc(ar, gp->n + 1, sizeof(uint32_t), 4);
     if (!fc->rem || !fc->scope_neg || !fc->ent_scope || !ioff || !fc->cons_row ||
         !fc->slot_cons || !fc->cons_inuse || !fc->pools || !fc->ver)
@@ -1441,8 +1481,11 @@ static int fcnt_build(dra_fast_t *a, fnode_t *fn)
         fc->ent_scope[e] = keys[e].scope;
     memset(fc->slot_cons, 0xff, (fn->nslots + 1) * sizeof(uint32_t));
     fc->npools = gp->n;
-    for (uint32_t p = 0; p < gp->n; p++)
-        fc->pools[p] = bucket_get(a, a->bypool, gp->pools[p].driver, gp->pools[p].name, false);
+    for (uint32_t p = 0; p < gp->n; p++) {
+        const fbucket_t *pb = bucket_get(a, a->bypool, gp->pools[p].driver, gp->pools[p].name,
+                                         false);
+        fc->pools[p] = pb ? pb->id : UINT32_MAX;
+    }
     /* consumers: the node's slots (in a scope of their own pool / slice), then the pool's other
      * slices (pool mode only: the search subtracts what they use from the pool's counters) */
     uint32_t nc = 0, ni = 0;
@@ -1582,11 +1625,11 @@ static fcnt_t *fcnt_get(dra_fast_t *a)
         return NULL;
     fcnt_t *fc = fn->cnt;
     for (uint32_t p = 0; fc->fresh && p < fc->npools; p++)
-        fc->fresh = !fc->pools[p] || fc->pools[p]->ver == fc->ver[p];
+        fc->fresh = fc->pools[p] == UINT32_MAX || a->pver[fc->pools[p]] == fc->ver[p];
     if (fc->fresh)
         return fc;
     for (uint32_t p = 0; p < fc->npools; p++)
-        fc->ver[p] = fc->pools[p] ? fc->pools[p]->ver : 0;
+        fc->ver[p] = fc->pools[p] == UINT32_MAX ? 0 : a->pver[fc->pools[p]];
     /* only the consumers whose in-use bit changed move the remaining amounts (exact sums:
      * subtracting then adding back the same amounts restores the same value) */
     for (uint32_t i = 0; i < fc->ncons; i++) {

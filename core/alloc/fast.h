@@ -42,6 +42,7 @@
 #define DRA_ALLOC_FAST_H
 
 #include "alloc/alloc.h"
+#include "alloc/state_hints.h"
 
 typedef struct dra_fast dra_fast_t;
 
@@ -75,17 +76,26 @@ DRA_NODISCARD int dra_fast_allocate(dra_fast_t *a, const dra_node_t *node,
 
 /* Disable the decision-preserving pruning (tests compare allocate_one counts with it off). */
 void dra_fast_set_pruning(dra_fast_t *a, bool on);
-/* Where the row's mirror, repeated-ID bit and pool pointer are, for a caller that hints every
- * commit's rows in line (the engine): kept by the allocator whenever they move (the allocator's
- * first member: its address is the allocator's). */
+/* Where the row's mirror and its pool's version are, for a caller that hints every commit's
+ * rows in line (the engine): kept by the allocator whenever they move (the allocator's first
+ * member: its address is the allocator's). A row's pool number is in the row's state entry
+ * (dra__state_word: the allocator's row word, DRA_FAST_WORD_*), read through the state's own
+ * hint view, which follows the entries wherever they move. */
 typedef struct dra_fast_hints {
     const uint8_t *mir;
-    const uint64_t *dupid;
-    const void *const *row_pbk;
+    const uint32_t *pver;          /* per pool number: its version (a change bumps it) */
+    const dra__state_hints_t *st;  /* the state's hint view (its row entries) */
     uint32_t nrows; /* 0: nothing to hint (the state's rows are not the allocator's) */
-    uint32_t ver_off; /* where a pool bucket's version is in it (dra_fast_hint_pool) */
     bool shortcuts; /* dra_fast_shortcuts, kept wherever what it tests is set */
 } dra_fast_hints_t;
+/* The allocator's row word in the state's entry of each of its rows (dra__state_word), when the
+ * state's rows are its own (hint view nrows > 0): the row's pool number (the index of its
+ * (driver, pool) among the model's pools in the order of their first slice), and
+ * DRA_FAST_WORD_DUP when another row has the same device ID (its changes are found by the
+ * strings). A function of the model only (a slice update keeps every slice's pool and device
+ * names), written for every row when the allocator is made. */
+#define DRA_FAST_WORD_DUP 0x80000000u
+#define DRA_FAST_WORD_POOL 0x7fffffffu
 static inline const dra_fast_hints_t *dra_fast_hints(const dra_fast_t *a)
 {
     return (const dra_fast_hints_t *)(const void *)a;
@@ -99,28 +109,26 @@ static inline bool dra_fast_shortcuts(const dra_fast_t *a)
     return a && dra_fast_hints(a)->shortcuts;
 }
 /* Start loading what a commit or release of the device of model row row + 1 (dra_result_t.row
- * numbering over the state's model) changes here: what on_state_change reads for a row of ours,
- * the mirror, the repeated-ID bit and the row's pool bucket pointer (the bucket a step later:
- * dra_fast_prefetch_pool). A hint, O(1). Always in line: gcc takes a function that only hints
- * for pure and drops a call to it (core/compiler.h). */
+ * numbering over the state's model) changes here beyond the row's state entry: the row's
+ * mirror byte. What on_state_change reads besides is the row word in the state entry (start it
+ * with dra__state_hint_row) and the pool's version (dra_fast_hint_pool, a step later). A hint,
+ * O(1). Always in line: gcc takes a function that only hints for pure and drops a call to it
+ * (core/compiler.h). */
 static DRA_ALWAYS_INLINE void dra_fast_hint_row(const dra_fast_hints_t *h, uint32_t row)
 {
-    if (row && row <= h->nrows) {
+    if (row && row <= h->nrows)
         __builtin_prefetch(&h->mir[row - 1], 1);
-        __builtin_prefetch(&h->dupid[(row - 1) >> 6]);
-        __builtin_prefetch(&h->row_pbk[row - 1]);
-    }
 }
-/* The next step of it: start loading the row's pool bucket (whose version a change bumps),
- * reading the line dra_fast_hint_row started (the row's bucket pointer: call it a step
- * later). A hint, O(1). */
+/* The next step of it: start loading the version of the row's pool (a commit or release bumps
+ * it), reading the row word in the row's state entry (call it a step after
+ * dra__state_hint_row started the entry). A hint, O(1). */
 void dra_fast_prefetch_pool(const dra_fast_t *a, uint32_t row);
 /* The same from the hint view, in line (the release look-ahead calls it a row at a time: a
  * call of its own cost it about 20 instructions a release at fleet-5k's defaults). */
 static DRA_ALWAYS_INLINE void dra_fast_hint_pool(const dra_fast_hints_t *h, uint32_t row)
 {
     if (row && row <= h->nrows)
-        __builtin_prefetch((const char *)h->row_pbk[row - 1] + h->ver_off, 1);
+        __builtin_prefetch(&h->pver[dra__state_word(h->st, row) & DRA_FAST_WORD_POOL], 1);
 }
 
 /* The path that decided a call (out->stats.path). Every path other than the search answers

@@ -20,5 +20,9 @@ void dra_fast_set_counter_word_bits(dra_fast_t *a, uint32_t bits);
  * rows when the state's rows are not the allocator's), and its shortcuts flag is what the
  * switches and options say (dra_fast_shortcuts). */
 bool dra_fast_hints_ok(const dra_fast_t *a);
+/* Whether every row word (DRA_FAST_WORD_DUP) in the state's entries is what the allocator's own
+ * indexes say (its pool number and repeated-ID bit); true when the state's rows are not the
+ * allocator's (no words then). O(rows). */
+bool dra_fast_row_words_ok(const dra_fast_t *a);
 
 #endif /* DRA_ALLOC_FAST_TESTS_H */

@@ -18,6 +18,7 @@
  * one XXH3 per entry (and per share / capacity inside it), so it does not depend on commit order
  * and a release restores it exactly. Quantities are summed exactly (dra__aq_t).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,10 +56,14 @@ typedef struct st_dev {
     uint32_t exclusive;
     uint32_t nshares, capshares;
     uint32_t ncaps, capcaps;
+    uint32_t word;      /* the watchers' (dra__state_word): no operation of the state's reads or
+                         * writes it (zero in a new entry) */
     st_share_t *shares; /* live shares (malloc) */
     st_cap_t *caps;   /* malloc */
 } st_dev_t;
 _Static_assert(sizeof(st_dev_t) == DRA__STATE_ENT, "a state entry is DRA__STATE_ENT bytes");
+_Static_assert(offsetof(st_dev_t, word) == DRA__STATE_WORD_OFF,
+               "dra__state_word reads the word at DRA__STATE_WORD_OFF");
 
 /* The fingerprint of a share ID's text (len bytes): its first and last 8 bytes and its length,
  * mixed; a derived ID's first 8 characters alone are 32 random bits. O(1). */
@@ -139,6 +144,13 @@ static const char *share_text(const dra_alloc_state_t *s, uint32_t ref, size_t *
     const char *x = cell(s, ref & ~REF_MARK);
     *len = (unsigned char)x[0];
     return x + 1;
+}
+
+void dra__alloc_state_set_word(const dra_alloc_state_t *cs, uint32_t row, uint32_t w)
+{
+    dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* the word is not state */
+    if (row && row <= s->nrows)
+        s->ents[row - 1].word = w;
 }
 
 void dra__alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
