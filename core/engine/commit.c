@@ -177,7 +177,8 @@ static uint32_t hint_row(const dra_engine_t *e, const dra_result_t *res)
 static void prefetch_counters(const dra_engine_t *e, uint32_t r)
 {
     DRA_HINT_KEEP(); /* hints only: core/compiler.h */
-    if (!e->rc_pat || e->rc_pat[r] == NONE || !e->nfail_on)
+    /* the row record's bit (the commit reads the record anyway), not rc_pat's line */
+    if (!e->nfail_on || !dra__rs_ctr(&e->rs[r]))
         return;
     uint32_t st = e->ctr_set[e->rc_base[r]], b = e->set_ctr0[st], n = e->set_nctr[st];
     if (e->cl_v64) { /* 8 bytes a remainder's copy, what the charge moves (counters.c) */
@@ -290,6 +291,8 @@ static bool record_result(dra_engine_t *e, dra__rec_t *rc, const dra_result_t *r
     rc->rows[e->rec_n].srow = vrow;
     rc->rows[e->rec_n++].row = row;
     rc->sigs |= e->rs[row].sigs; /* read by the commit just now: for the release's look-ahead */
+    if (dra__rs_ctr(&e->rs[row]))
+        e->rec_ctr = DRA_ENGINE_REC_CTR;
     return true;
 }
 
@@ -456,7 +459,7 @@ int dra_engine_release_pod(dra_engine_t *e, uint32_t plan, uint32_t node,
 
 bool dra_engine_rec_held(const dra_engine_rec_t *rec)
 {
-    return rec && rec->held == 1;
+    return rec && rec->held != 0; /* 1, or with DRA_ENGINE_REC_CTR */
 }
 
 uint32_t dra_engine_records_held(const dra_engine_t *e)
@@ -475,6 +478,7 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
     if (r) {
         e->rec_n = 0;
         e->rec_ns = 0;
+        e->rec_ctr = 0;
         r->sigs = 0;
     }
     int rc = pod_commit_release(e, plan, node, a, n, +1, &r);
@@ -486,7 +490,7 @@ int dra_engine_commit_pod_rec(dra_engine_t *e, uint32_t plan, uint32_t node,
             r->rows[e->rec_n].srow = e->rec_sh_srow;
             r->rows[e->rec_n].row = e->rec_sh_row;
         }
-        r->held = 1;
+        r->held = (uint8_t)(1u | e->rec_ctr);
         e->rec_held++;
     }
     return rc;
@@ -537,6 +541,8 @@ static bool record_share(dra_engine_t *e, dra__rec_t *rc, uint32_t vrow, uint32_
         e->rec_capmask_n = e->nsigs;
     }
     rc->sigs |= e->rs[row].sigs & e->rec_capmask;
+    if (dra__rs_ctr(&e->rs[row]))
+        e->rec_ctr = DRA_ENGINE_REC_CTR;
     return true;
 }
 
@@ -640,7 +646,7 @@ static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_
         if (s->grp[r] != GRP_NONE)
             __builtin_prefetch(&s->gcnt[s->gfirst[node] + s->grp[r]], 1);
     }
-    if (!e->rc_pat || e->rc_pat[r] == NONE)
+    if (!dra__rs_ctr(&e->rs[r])) /* its row record's bit (read here anyway), not rc_pat */
         return;
     /* a set of a memo class (counters.c) reads the row's rc_span and no counter record */
     bool memo = e->fmemo && e->rc_span[4 * r + 2];
@@ -733,8 +739,12 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
             __builtin_prefetch(&e->avb[row >> 6], 1);
             if (e->beh.cc) /* else a release by record does not read it (dra__row_multi) */
                 __builtin_prefetch(&e->t->flags[row]);
-            if (e->rc_pat)
+            /* stage 2 reads the row's pattern and first counter only for a row that consumes
+             * counters (its row record's bit): started for a record whose commit found one */
+            if (r->held & DRA_ENGINE_REC_CTR) {
                 __builtin_prefetch(&e->rc_pat[row]);
+                __builtin_prefetch(&e->rc_base[row]);
+            }
         }
         return;
     }

@@ -1073,6 +1073,14 @@ bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by)
     return true;
 }
 
+bool dra_engine_test_flip_row_counters(dra_engine_t *e, uint32_t r)
+{
+    if (!e || r >= e->t->nrows)
+        return false;
+    e->rs[r].nodec ^= 1u;
+    return true;
+}
+
 /* The rows of set st (kept by masks) that fail some counter when rows u (bits from its first
  * consuming row) are the ones charged: its capacities less their amounts, each of its rows'
  * entries compared (dra_engine_check). O(rows of the set x their entries + counters). */
@@ -1498,8 +1506,11 @@ static int counters_in_use(dra_engine_t *e)
     for (uint32_t c = 0; e->cl_v64 && c < e->nctrs; c++)
         e->crem64[c] = (int64_t)(e->crem[c] >> e->cl_shift);
     e->nfail_on = true;
-    for (uint32_t r = 0; r < t->nrows; r++)
+    for (uint32_t r = 0; r < t->nrows; r++) {
         e->rs[r].nfail = dra__row_nfail(e, r);
+        /* the row record's copy of "consumes counters" (dra__rs_ctr), fixed from here */
+        e->rs[r].nodec = dra__rs_nodec(dra__rs_node(&e->rs[r]), e->rc_pat[r] != NONE);
+    }
     for (uint32_t c = 0; c < e->nctrs; c++)
         e->ctrs[c].cut = dra__ctr_cut(e, c, e->crem[c]);
     for (uint32_t st = 0; e->set_masked && st < e->nsets; st++)

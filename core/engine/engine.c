@@ -137,6 +137,10 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     if (!m || !t || !f || !state || !cel || !alloc || !out)
         return DRA_EINVAL;
     *out = NULL;
+    if (m->nnodes > DRA__RS_NODES_MAX) /* the row records' node field (dra__rowst_t) */
+        return dra_diag_set(diag, DRA_EUNSUPPORTED, NULL, 0, 0,
+                            "engine set-up: %u nodes, more than the engine's %u", m->nnodes,
+                            DRA__RS_NODES_MAX);
     dra_engine_t *e = dra_mem_calloc(1, sizeof *e);
     if (!e)
         return DRA_ENOMEM;
@@ -187,8 +191,9 @@ int dra_engine_new(const dra_model_t *m, const dra_table_t *t, const dra_alloc_f
     e->mnode_id = true;
     for (uint32_t i = 0; i < t->nnodes && e->mnode_id; i++)
         e->mnode_id = e->mnode[i] == i;
-    for (uint32_t r = 0; r < t->nrows; r++) /* the row records' model nodes, fixed from here */
-        e->rs[r].node = dra__row_node(e, r);
+    /* the row records' model nodes, fixed from here (their counter bits: counters.c) */
+    for (uint32_t r = 0; r < t->nrows; r++)
+        e->rs[r].nodec = dra__rs_nodec(dra__row_node(e, r), false);
     if ((rc = dra__rows_index_build(e)))
         goto fail;
     /* a state holding no allocation (the runner's every repetition) leaves rs[].use and cx[] zero:

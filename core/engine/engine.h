@@ -430,11 +430,16 @@ typedef struct dra_engine_rec_share {
     uint32_t nid[DRA_ENGINE_REC_CAPS];    /* each one's name as the state interned it */
     uint64_t amt[DRA_ENGINE_REC_CAPS][2]; /* each one's amount, nano units (low, high word) */
 } dra_engine_rec_share_t;
+/* dra_engine_rec_t.held: a row of the record consumes counters (the look-ahead starts the lines
+ * that say which, for such a record only). */
+#define DRA_ENGINE_REC_CTR 2u
 typedef struct dra_engine_rec {
     uint32_t node;   /* the engine's: the model node of the pod */
     uint32_t plan;   /* the plan committed */
     uint8_t nrows;   /* exclusive rows recorded: rows[0 .. nrows) */
-    uint8_t held;    /* 1 from the commit that kept it to the release that takes it back */
+    uint8_t held;    /* from the commit that kept it to the release that takes it back: 1, or
+                        1 | DRA_ENGINE_REC_CTR when one of its rows consumes counters (for the
+                        release look-ahead: commit.c); else 0 */
     uint8_t nshares; /* shares recorded (0 or 1): rows[nrows] is its row, `share` the rest */
     uint8_t ndev;    /* results of the allocations (the node's score moves by them) */
     uint32_t sigs;   /* the rows' signatures (< 32) at the commit: a hint for the look-ahead only */

@@ -89,10 +89,36 @@ typedef struct dra__rowst {
     uint32_t nfail; /* its counter entries with more than what is left (counters.c; kept while
                        e->nfail_on, else 0): it fits while 0 */
     uint32_t sigs;  /* bit i set when signature i < 32 matches it */
-    uint32_t node;  /* its model node (dra__row_node, set once at set-up: the tables' nodes do
-                       not change after it) */
+    uint32_t nodec; /* its model node (dra__row_node) shifted up by one, NONE kept as all ones,
+                       and in bit 0 whether it consumes counters (rc_pat[r] != NONE while
+                       e->nfail_on, else 0): read by dra__rs_node and dra__rs_ctr. Both are set
+                       once at set-up (the tables' nodes and a row's counter consumption do not
+                       change after it: a slice update that changes consumption is refused).
+                       The bit rides in the line every commit and release reads, so that a row
+                       without counters (every device that is not partitionable) leaves its
+                       rc_pat line unread */
 } dra__rowst_t;
 _Static_assert(sizeof(dra__rowst_t) == 16, "four row records a cache line");
+_Static_assert((-2 >> 1) == -1, "a signed right shift is arithmetic (dra__rs_node)");
+
+/* The largest model node count whose nodes dra__rowst_t.nodec holds (set-up refuses more). */
+#define DRA__RS_NODES_MAX (1u << 30)
+
+/* Row record s's model node (dra__row_node's answer for its row, NONE kept). O(1). */
+static inline uint32_t dra__rs_node(const dra__rowst_t *s)
+{
+    return (uint32_t)((int32_t)s->nodec >> 1);
+}
+/* Row record s's row consumes counters (a pattern: rc_pat != NONE; never before nfail_on). */
+static inline bool dra__rs_ctr(const dra__rowst_t *s)
+{
+    return (s->nodec & 1u) != 0;
+}
+/* The nodec of model node n (< DRA__RS_NODES_MAX, or NONE) and counter bit ctr. */
+static inline uint32_t dra__rs_nodec(uint32_t n, bool ctr)
+{
+    return n << 1 | (ctr ? 1u : 0u);
+}
 
 typedef struct sig {
     const dra_device_class_t *cls;
@@ -467,6 +493,8 @@ struct dra_engine {
     uint32_t rec_capmask, rec_capmask_n; /* the capacity signatures among the first 32, as of
                                             rec_capmask_n signatures (a look-ahead hint) */
     uint32_t rec_held;   /* records held (committed, not yet released) */
+    uint8_t rec_ctr;     /* DRA_ENGINE_REC_CTR once a row recorded by the commit in progress
+                            consumes counters (its row record's bit), else 0 */
     /* signature leaves a commit or release in progress changed (commit.c): set once each at
      * its end instead of once per row that moved a count (dra__tree_touch) */
     bool td_on;
@@ -899,7 +927,7 @@ void dra__apply_row_charged(dra_engine_t *e, uint32_t r);
 static DRA_ALWAYS_INLINE void dra__row_flip(dra_engine_t *e, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
-    uint32_t n = e->rs[r].node; /* dra__row_node, in the row's record (read below: sigs) */
+    uint32_t n = dra__rs_node(&e->rs[r]); /* dra__row_node, in the row's record (below: sigs) */
     if (!shared && n == NONE)
         return;
     /* the first 32 signatures through the row's mask (one cache line instead of one per
@@ -961,8 +989,7 @@ static DRA_ALWAYS_INLINE void dra__apply_row_in(dra_engine_t *e, uint32_t r, int
         e->rs[r].use--;
     /* the rows to re-read: r, after the rows whose fit its counters' charge flipped (apart, so
      * that the one row of most commits and releases makes no call and keeps no loop) */
-    if ((before == 0) != (e->rs[r].use == 0) &&
-        ((e->nfail_on && e->rc_pat[r] != NONE) || e->cg_on)) {
+    if ((before == 0) != (e->rs[r].use == 0) && (dra__rs_ctr(&e->rs[r]) || e->cg_on)) {
         dra__apply_row_charged(e, r);
         return;
     }

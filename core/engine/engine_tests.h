@@ -34,4 +34,10 @@ bool dra_engine_work(const dra_engine_t *e, dra_engine_work_t *w);
  * counter c. In every build; no caller but the tests. */
 bool dra_engine_test_nudge_counter(dra_engine_t *e, uint32_t c, int64_t by);
 
+/* Flip table row r's copy of whether it consumes counters (the bit of its row record that
+ * commits, releases and the release look-ahead read instead of the row's counter pattern), so
+ * that a test can show dra_engine_check finding a stale copy; the test flips it back before it
+ * goes on. false when the engine has no row r. In every build; no caller but the tests. */
+bool dra_engine_test_flip_row_counters(dra_engine_t *e, uint32_t r);
+
 #endif /* DRA_ENGINE_TESTS_H */

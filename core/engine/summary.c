@@ -123,7 +123,7 @@ void dra__sig_row_delta_at(dra_engine_t *e, sig_t *s, uint32_t r, uint32_t n, bo
 static void sig_row_delta(dra_engine_t *e, sig_t *s, uint32_t r, int delta)
 {
     bool shared = r >= e->t->shared_begin;
-    uint32_t n = e->rs[r].node; /* dra__row_node, in the row's record */
+    uint32_t n = dra__rs_node(&e->rs[r]); /* dra__row_node, in the row's record */
     if (!shared && n == NONE)
         return;
     dra__sig_row_delta_at(e, s, r, n, shared, delta);
@@ -454,7 +454,7 @@ void dra__cap_unshare(dra_engine_t *e, uint32_t r, const uint8_t *cidx, const dr
 /* Row r changed between blocked and not: adjust the All signatures it matches. */
 void dra__row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 {
-    uint32_t n = e->rs[r].node; /* dra__row_node */
+    uint32_t n = dra__rs_node(&e->rs[r]); /* dra__row_node */
     if (r >= e->t->shared_begin || n == NONE)
         return;
     for (uint32_t i = 0; i < e->nsigs; i++) {
@@ -501,12 +501,10 @@ static void groups_moved(dra_engine_t *e, uint32_t r)
  * compatibility groups on: the charge, then the rows it flipped and r re-read. */
 DRA_NOINLINE void dra__apply_row_charged(dra_engine_t *e, uint32_t r)
 {
-    /* a row that consumes no counter (rc_pat NONE; rc_pat is allocated whenever nfail_on is
-     * set) is charged nothing: dra__counters_charge would return 0 at its first test, and the
-     * call is left out (most rows: every device that is not partitionable) */
-    uint32_t nf = e->nfail_on && e->rc_pat[r] != NONE
-                      ? dra__counters_charge(e, r, e->rs[r].use ? 1 : -1)
-                      : 0;
+    /* a row that consumes no counter (rc_pat NONE, or nfail_on not set: its record's bit,
+     * dra__rs_ctr) is charged nothing: dra__counters_charge would return 0 at its first test,
+     * and the call is left out (most rows: every device that is not partitionable) */
+    uint32_t nf = dra__rs_ctr(&e->rs[r]) ? dra__counters_charge(e, r, e->rs[r].use ? 1 : -1) : 0;
     if (e->cg_on) { /* the groups follow the flipped rows, and r follows the groups */
         refresh_rows(e, e->cflip, nf);
         groups_moved(e, r);
@@ -681,9 +679,17 @@ bool dra_engine_check(const dra_engine_t *e, char *why, size_t len)
                      e->nfail_on ? dra__row_nfail(e, r) : 0, e->rs[r].nfail);
             return false;
         }
-        if (e->rs[r].node != dra__row_node(e, r)) { /* the row record's copy (dra__row_flip) */
-            snprintf(why, len, "row %u: model node %u, its record says %u", r,
-                     dra__row_node(e, r), e->rs[r].node);
+        if (dra__rs_node(&e->rs[r]) != dra__row_node(e, r)) { /* the record's copy (row_flip) */
+            snprintf(why, len, "row %u: model node %u, its record says %u", r, dra__row_node(e, r),
+                     dra__rs_node(&e->rs[r]));
+            return false;
+        }
+        /* the record's copy of whether the row consumes counters (dra__rs_ctr: a commit, a
+         * release and the look-ahead read it instead of rc_pat) */
+        bool ctr = e->nfail_on && e->rc_pat && e->rc_pat[r] != NONE;
+        if (dra__rs_ctr(&e->rs[r]) != ctr) {
+            snprintf(why, len, "row %u: %s counters, its record says it does%s", r,
+                     ctr ? "consumes" : "consumes no", ctr ? " not" : "");
             return false;
         }
         if (dra_bit_get(e->avb, r) != dra__row_avail(e, r)) {

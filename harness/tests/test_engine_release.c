@@ -45,8 +45,9 @@ static const char k_release[] = NODE("n1") NODE("n2") CLASS(
                                      "  nodeName: n2\n  devices: [{name: g, attributes: {kind: "
                                      "{string: small}}}]\n---\n" PICK("big", "big")
                                          PICK("mid", "mid") PICK("small", "small")
-                                             CLAIM("any", "{requests: [{name: r, exactly: "
-                                                          "{deviceClassName: a, count: 1}}]}");
+                                             PICK("plain", "plain")
+                                                 CLAIM("any", "{requests: [{name: r, exactly: "
+                                                              "{deviceClassName: a, count: 1}}]}");
 
 static bool skipped; /* the build does not count: exit 77 (ctest: skipped) */
 
@@ -384,6 +385,109 @@ static void mig_scrambled(const char *const *parts, size_t nparts)
     fx_fini(&x);
 }
 
+/* Every row's record keeps whether the row consumes counters (the commit, the release and the
+ * release look-ahead read it instead of the row's counter pattern): the check compares it with
+ * the pattern for the counter rows and for n2's plain device alike, with a pod in use and after
+ * its release; each copy flipped is found, and flipped back the check passes again. */
+static void test_row_counter_bits_checked(void)
+{
+    fx_t x;
+    if (!fx_open(&x, k_release, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
+        return;
+    uint32_t big = fx_plan(&x, "big");
+    (void)fx_plan(&x, "small");
+    uint32_t any = fx_plan(&x, "any");
+    dra_arena_t ka;
+    dra_arena_init(&ka, 0);
+    dra_engine_result_t a = place_n1(&x, big, &ka, "big");
+    dra_engine_rec_t h = {0};
+    if (a.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_OK(dra_engine_commit_pod_rec(x.e, big, a.node, a.allocations, a.n, &h));
+        CHECK(dra_engine_rec_held(&h) && (h.held & DRA_ENGINE_REC_CTR));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t rows = 0;
+        for (uint32_t r = 0; dra_engine_test_flip_row_counters(x.e, r); r++, rows++) {
+            char why[256] = "", want[32];
+            CHECK(!dra_engine_check(x.e, why, sizeof why));
+            snprintf(want, sizeof want, "row %u: consumes", r);
+            CHECK_MSG(strstr(why, want) != NULL && strstr(why, "counters") != NULL, "%s", why);
+            CHECK(dra_engine_test_flip_row_counters(x.e, r));
+            check_summaries(&x);
+        }
+        CHECK_EQ_U64(rows, 8); /* big, the mids, the smalls and g */
+        if (pass == 0 && dra_engine_rec_held(&h))
+            CHECK_OK(dra_engine_release_record(x.e, &h));
+    }
+    CHECK(!dra_engine_test_flip_row_counters(x.e, 1000000));
+    /* n2's plain device (the random policy from node 1): a record without the counter bit */
+    dra_arena_reset(&ka);
+    dra_engine_result_t g;
+    CHECK_OK(dra_engine_place(x.e, any, DRA_ENGINE_RANDOM, 1, &ka, &g));
+    CHECK(g.kind == DRA_OUTCOME_ALLOCATED && g.node == 1);
+    if (g.kind == DRA_OUTCOME_ALLOCATED && g.node == 1) {
+        dra_engine_rec_t hg = {0};
+        CHECK_OK(dra_engine_commit_pod_rec(x.e, any, g.node, g.allocations, g.n, &hg));
+        CHECK(dra_engine_rec_held(&hg) && !(hg.held & DRA_ENGINE_REC_CTR));
+        check_summaries(&x);
+        CHECK_OK(dra_engine_release_record(x.e, &hg));
+        check_summaries(&x);
+    }
+    dra_arena_fini(&ka);
+    fx_fini(&x);
+}
+
+/* A slice update that makes a signature match a row with counters ("plain" matches nothing
+ * until small-3 becomes plain): its row record keeps its counter bit (dra_engine_check), the
+ * pod placed there gets a record that says it consumes counters (for the look-ahead), and its
+ * release refunds them. */
+static void test_update_counter_row_signature(void)
+{
+    fx_t x;
+    if (!fx_open(&x, k_release, DRA_RELEASE_1_36, "DRAPartitionableDevices=true"))
+        return;
+    uint32_t plain = fx_plan(&x, "plain");
+    check_summaries(&x);
+    uint32_t si = 0;
+    while (si < x.m.nslices && strcmp(x.m.slices[si]->name, "devices"))
+        si++;
+    CHECK(si < x.m.nslices);
+    if (si == x.m.nslices)
+        goto out;
+    const dra_slice_t *sl = x.m.slices[si];
+    uint32_t nd = sl->ndevices;
+    dra_device_t devs[8];
+    dra_attr_t kind;
+    CHECK(nd == 7 && strcmp(sl->devices[6].name, "small-3") == 0 && sl->devices[6].nattrs == 1);
+    if (nd != 7 || sl->devices[6].nattrs != 1)
+        goto out;
+    memcpy(devs, sl->devices, nd * sizeof *devs);
+    kind = devs[6].attrs[0];
+    kind.v.s = "plain";
+    devs[6].attrs = &kind;
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    int rc = dra_model_slice_update(&x.m, si, devs, nd, &d);
+    if (rc == DRA_OK)
+        rc = dra_table_update_slice(x.t, &x.tarena, si, &d);
+    if (rc == DRA_OK)
+        rc = dra_engine_update_slice(x.e, si, &d);
+    CHECK_MSG(rc == DRA_OK, "%s", d.msg);
+    check_summaries(&x);
+    dra_engine_result_t a = place_n1(&x, plain, &x.out, "small-3");
+    dra_engine_rec_t h = {0};
+    if (a.kind == DRA_OUTCOME_ALLOCATED) {
+        CHECK_OK(dra_engine_commit_pod_rec(x.e, plain, a.node, a.allocations, a.n, &h));
+        CHECK(dra_engine_rec_held(&h) && (h.held & DRA_ENGINE_REC_CTR));
+        check_summaries(&x);
+        dra_engine_prefetch_records(x.e, &h, &h); /* hints only */
+        CHECK_OK(dra_engine_release_record(x.e, &h));
+        check_summaries(&x);
+    }
+out:
+    fx_fini(&x);
+}
+
 static void test_mig_siblings_never_stale(void)
 {
     mig_scrambled(k_mig, sizeof k_mig / sizeof *k_mig);
@@ -401,6 +505,8 @@ int main(void)
     RUN(test_mig_siblings_never_stale);
     RUN(test_mig_siblings_other_capacities);
     RUN(test_release_does_the_commits_work);
+    RUN(test_row_counter_bits_checked);
+    RUN(test_update_counter_row_signature);
     int rc = check_summary();
     return rc == 0 && skipped ? 77 : rc;
 }
