@@ -15,6 +15,7 @@
 #include "alloc/fast.h"
 #include "alloc/fast_tests.h"
 #include "check.h"
+#include "state_results.h"
 
 /* slices s0 (pool-a, 3 devices), s1 (pool-b, 2), s2 (pool-a again, its one device dev-1: the
  * same ID as s0's dev-1), s3 (pool-c, 2), s4 (pool-b again, dev-7): rows 0-2, 3-4, 5, 6-7, 8 */
@@ -47,27 +48,6 @@ static void build(dra_model_t *m)
 static const uint32_t k_words[NROWS] = {
     0, 0 | DRA_FAST_WORD_DUP, 0, 1, 1, 0 | DRA_FAST_WORD_DUP, 2, 2, 1,
 };
-
-static dra_result_t res(const char *pool, const char *dev, uint32_t row)
-{
-    dra_result_t r;
-    memset(&r, 0, sizeof r);
-    r.request = "r";
-    r.driver = "drv";
-    r.pool = pool;
-    r.device = dev;
-    r.row = row;
-    return r;
-}
-
-static int commit1(dra_alloc_state_t *s, dra_result_t r, bool rel)
-{
-    dra_allocation_t a;
-    memset(&a, 0, sizeof a);
-    a.results = &r;
-    a.nresults = 1;
-    return rel ? dra_alloc_state_release(s, &a) : dra_alloc_state_commit(s, &a);
-}
 
 /* Every row's word in s is k_words's (want) or zero (!want). */
 static bool words_are(const dra_alloc_state_t *s, bool want)

@@ -12,6 +12,7 @@
 #include "alloc/alloc.h"
 #include "alloc/alloc_impl.h"
 #include "check.h"
+#include "state_results.h"
 
 /* slices s0 (pool-a, 3 devices), s1 (pool-b, 2), s2 (pool-a again, its dev-1: the same ID as
  * s0's dev-1), then `extra` one-device slices (pool-x<i>) to make the state grow */
@@ -42,27 +43,6 @@ static void build(dra_model_t *m, uint32_t extra)
         }
         dra_model_slice_done(m, s);
     }
-}
-
-static dra_result_t res(const char *pool, const char *dev, uint32_t row)
-{
-    dra_result_t r;
-    memset(&r, 0, sizeof r);
-    r.request = "r";
-    r.driver = "drv";
-    r.pool = pool;
-    r.device = dev;
-    r.row = row;
-    return r;
-}
-
-static int commit1(dra_alloc_state_t *s, dra_result_t r, bool rel)
-{
-    dra_allocation_t a;
-    memset(&a, 0, sizeof a);
-    a.results = &r;
-    a.nresults = 1;
-    return rel ? dra_alloc_state_release(s, &a) : dra_alloc_state_commit(s, &a);
 }
 
 static void test_rows_numbering(void)
