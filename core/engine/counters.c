@@ -862,11 +862,28 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
 
 /* The rows of a set kept by masks whose state changed (bits `changed` from its first consuming
  * row row0): each one's nfail bit flipped (DRA__NFAIL_CTR), and appended to e->cflip after the
- * n already there when nfail crossed zero. Returns the new count. In line in both charges. */
+ * n already there when nfail crossed zero. Returns the new count. In line in both charges.
+ * While dra__refresh_lean applies (dra__lean_on) and no compatibility groups are kept (their
+ * refresh follows the flipped rows', summary.c), a row whose nfail crossed zero is refreshed
+ * here instead, in the same pass (its availability and summaries read nothing of the other
+ * rows), and none is appended: the caller's pass over e->cflip, a store and a load a row, is
+ * left out. */
 static DRA_ALWAYS_INLINE uint32_t flip_rows(dra_engine_t *e, uint32_t row0, uint64_t changed,
                                             uint32_t n)
 {
     dra__rowst_t *restrict rs = e->rs;
+    if (dra__lean_on(e) && !e->cg_on) {
+        uint64_t *avb = e->avb;
+        const uint8_t *flags = e->t->flags;
+        const bool cc = e->beh.cc;
+        for (; changed; changed &= changed - 1) {
+            uint32_t q = row0 + (uint32_t)__builtin_ctzll(changed), was = rs[q].nfail;
+            rs[q].nfail = was ^ DRA__NFAIL_CTR;
+            if (!was || was == DRA__NFAIL_CTR)
+                dra__refresh_lean(e, q, &rs[q], avb, flags, cc);
+        }
+        return n;
+    }
     for (; changed; changed &= changed - 1) {
         uint32_t q = row0 + (uint32_t)__builtin_ctzll(changed), was = rs[q].nfail;
         rs[q].nfail = was ^ DRA__NFAIL_CTR;
@@ -929,11 +946,27 @@ static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, 
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
     if (e->cl_v64) {
+        /* remainder_charged64 a loop a direction (no select an entry); the count of negative
+         * remainders moves when a remainder's sign does */
         const int64_t *a64 = e->amt64;
-        for (uint32_t i = b; i < end; i++) {
-            int64_t old;
-            (void)remainder_charged64(e, base + (uint32_t)d[i], a64[a[i]], delta, &old);
+        int64_t *rem = e->crem64;
+        uint32_t nneg = e->nneg;
+        if (delta > 0) {
+            for (uint32_t i = b; i < end; i++) {
+                int64_t *x = &rem[base + (uint32_t)d[i]], was = *x, now = was - a64[a[i]];
+                *x = now;
+                if ((was ^ now) < 0)
+                    nneg = now < 0 ? nneg + 1 : nneg - 1;
+            }
+        } else {
+            for (uint32_t i = b; i < end; i++) {
+                int64_t *x = &rem[base + (uint32_t)d[i]], was = *x, now = was + a64[a[i]];
+                *x = now;
+                if ((was ^ now) < 0)
+                    nneg = now < 0 ? nneg + 1 : nneg - 1;
+            }
         }
+        e->nneg = nneg;
     } else {
         for (uint32_t i = b; i < end; i++) {
             dra__aq_t old;

@@ -850,7 +850,9 @@ DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
  * (the remainders, the count over capacity, each counter's cut and each row's count of failing
  * entries, nfail); the rows whose fit that changed (nfail crossed zero) are written to e->cflip,
  * how many returned, for the caller to refresh (a row at most twice, only when amounts of both
- * signs move its nfail both ways). O(entries of the row + list entries the cuts move over). */
+ * signs move its nfail both ways), except that a set kept by masks refreshes them itself while
+ * dra__lean_on holds and no compatibility groups are kept (none written then).
+ * O(entries of the row + list entries the cuts move over). */
 uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta);
 /* Every counter's record recomputed from the rows in use (rs[r].use) and the sets' capacities:
  * what is left, the rows it names, its cut, and the count of counters over capacity; false with
@@ -971,6 +973,58 @@ static DRA_ALWAYS_INLINE void dra__refresh_one(dra_engine_t *e, uint32_t r)
         if (b != dra_bit_get(e->bk, r)) {
             dra_bit_assign(e->bk, r, b);
             dra__row_flip_blocked(e, r, b ? 1 : -1);
+        }
+    }
+}
+
+/* dra__refresh_lean applies: counters kept (nfail_on), no All signature (nall: no blocked
+ * flags to keep) and at most 32 signatures (every signature of a row in its mask). */
+static inline bool dra__lean_on(const dra_engine_t *e)
+{
+    return e->nfail_on && !e->nall && e->nsigs <= 32;
+}
+/* dra__refresh_one of row r (its record x) while dra__lean_on, with the columns it reads passed
+ * in by the caller's loop (avb, the table's flags, beh.cc: read once for a charge's rows, where
+ * the writes to counts and leaves in between made the compiler read them again each row). Its
+ * availability is dra__row_avail's, the flags read only for a row in use or whose counters do
+ * not fit; a row that matches no signature is done once its availability bit is (a charge's
+ * siblings are mostly placements no request asks for: two in three on fleet-5k). */
+static DRA_ALWAYS_INLINE void dra__refresh_lean(dra_engine_t *e, uint32_t r,
+                                                const dra__rowst_t *x, uint64_t *avb,
+                                                const uint8_t *flags, bool cc)
+{
+#if DRA_DEBUG
+    e->work.rows_refreshed++;
+#endif
+    bool now = x->nfail == 0;
+    if (x->use || !now) { /* dra__row_avail: free, and fits or multi-allocatable */
+        bool ma = (flags[r] & DRA_ROW_MULTI_ALLOC) != 0;
+        now = (x->use == 0 || ma) && (now || (cc && ma));
+    }
+    uint64_t w = avb[r >> 6];
+    if (now == ((w >> (r & 63)) & 1))
+        return;
+#if DRA_DEBUG
+    e->work.rows_flipped++;
+#endif
+    avb[r >> 6] = w ^ (uint64_t)1 << (r & 63);
+    if (!x->sigs)
+        return;
+    /* dra__row_flip, less its loop beyond 32 signatures (none) */
+    int delta = now ? 1 : -1;
+    uint32_t nd = dra__rs_node(x);
+    bool shared = r >= e->t->shared_begin;
+    if (!shared && nd == NONE)
+        return;
+    for (uint32_t m = x->sigs; m; m &= m - 1) {
+        sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (s->capbody && !dra_bit_get(s->cfit, r))
+            continue;
+        if (s->attr == NONE && !shared) {
+            s->cnt[nd] += delta;
+            dra__tree_touch(e, s, nd);
+        } else {
+            dra__sig_row_delta_at(e, s, r, nd, shared, delta);
         }
     }
 }

@@ -469,11 +469,22 @@ void dra__row_flip_blocked(dra_engine_t *e, uint32_t r, int delta)
 }
 
 /* Rows rows[0, n) re-read (availability, All-blocked) and, where that changed, their
- * signatures' counts moved: one call for a charge's flipped rows, not one a row. */
+ * signatures' counts moved: one call for a charge's flipped rows, not one a row. While
+ * dra__refresh_lean applies (its conditions: dra__lean_on), a row at a time through it, with
+ * the engine's columns read once for the loop. */
 static void refresh_rows(dra_engine_t *e, const uint32_t *rows, uint32_t n)
 {
+    if (!dra__lean_on(e)) {
+        for (uint32_t i = 0; i < n; i++)
+            dra__refresh_one(e, rows[i]);
+        return;
+    }
+    const dra__rowst_t *rs = e->rs;
+    uint64_t *avb = e->avb;
+    const uint8_t *flags = e->t->flags;
+    const bool cc = e->beh.cc;
     for (uint32_t i = 0; i < n; i++)
-        dra__refresh_one(e, rows[i]);
+        dra__refresh_lean(e, rows[i], &rs[rows[i]], avb, flags, cc);
 }
 
 static void refresh_row(dra_engine_t *e, uint32_t r)

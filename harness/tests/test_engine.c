@@ -809,6 +809,70 @@ static void test_multi_allocatable_counters(void)
     fx_fini(&x);
 }
 
+/* A charge's siblings are refreshed in passing (counters.c, flip_rows: dra__refresh_lean), which
+ * reads a sibling's flags only when it is in use or its counters do not fit: there a
+ * multi-allocatable sibling stays available under DRAConsumableCapacity (its counters are not
+ * checked) and goes unavailable without it, and a sibling in use stays unavailable. Every
+ * commit and release of the exclusive siblings, in turn and with the multi-allocatable one
+ * shared or not, against the summaries recomputed; the share's placement with x and y in use
+ * against the reference's. */
+#define KDEV(n, amount, extra)                                                                     \
+    "  - {name: " n ", attributes: {kind: {string: " n "}}," extra "\n"                              \
+    "     consumesCounters: [{counterSet: set, counters: {mem: {value: " amount "}}}]}\n"
+#define KPICK(n)                                                                                   \
+    CLAIM(n, "{requests: [{name: r, exactly: {deviceClassName: a, count: 1, selectors:"           \
+             " [{cel: {expression: 'device.attributes[\"drv\"].kind == \"" n "\"'}}]}}]}")
+#define K_LEAN_SIBLINGS(total)                                                                     \
+    NODE("n1") CLASS("a", "drv") COUNTER_POOL_N1(total)                                            \
+    KDEV("m", "6Gi", " allowMultipleAllocations: true, capacity: {memory: {value: 10Gi}},")        \
+    KDEV("x", "4Gi", "") KDEV("y", "2Gi", "") "---\n" KPICK("x") KPICK("y")                       \
+    CLAIM("share", "{requests: [{name: r, exactly: {deviceClassName: a, count: 1,"                 \
+                   " capacity: {requests: {memory: 3Gi}}, selectors: [{cel: {expression:"          \
+                   " 'device.attributes[\"drv\"].kind == \"m\"'}}]}}]}")
+/* 8Gi: x's commit leaves 4Gi, m (free) stops fitting; 12Gi with m shared: 6Gi left, then x's
+ * commit leaves 2Gi and m (in use) stops fitting */
+static const char k_lean_8[] = K_LEAN_SIBLINGS("8Gi");
+static const char k_lean_12[] = K_LEAN_SIBLINGS("12Gi");
+
+static void test_lean_sibling_refresh(void)
+{
+    static const struct {
+        const char *yaml;
+        bool cc, shared;
+    } cases[] = {{k_lean_8, false, false}, {k_lean_8, true, false}, {k_lean_12, true, true}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fx_t x;
+        if (!fx_open(&x, cases[c].yaml, DRA_RELEASE_1_36,
+                     cases[c].cc ? "DRAConsumableCapacity=true" : NULL))
+            return;
+        dra_arena_t keep[3];
+        dra_engine_result_t h[3];
+        uint32_t n = 0, plans[3] = {cases[c].cc ? fx_plan(&x, "share") : 0, fx_plan(&x, "x"),
+                                    fx_plan(&x, "y")};
+        for (uint32_t i = cases[c].shared ? 0 : 1; i < 3; i++) {
+            dra_arena_init(&keep[n], 0);
+            h[n] = place_into(&x, plans[i], DRA_ENGINE_FIRST_FIT, 0, &keep[n]);
+            CHECK_MSG(h[n].kind == DRA_OUTCOME_ALLOCATED, "case %zu plan %u", c, i);
+            if (h[n].kind != DRA_OUTCOME_ALLOCATED) {
+                dra_arena_fini(&keep[n]);
+                continue;
+            }
+            CHECK_OK(dra_engine_commit(x.e, h[n].node, h[n].allocations, h[n].n));
+            check_summaries(&x);
+            n++;
+        }
+        /* m's counters do not fit now: a share still fits it under DRAConsumableCapacity */
+        if (cases[c].cc)
+            (void)place(&x, plans[0], DRA_ENGINE_FIRST_FIT, 0);
+        for (uint32_t i = 0; i < n; i++) { /* released in commit order */
+            CHECK_OK(dra_engine_release(x.e, h[i].node, h[i].allocations, h[i].n));
+            check_summaries(&x);
+            dra_arena_fini(&keep[i]);
+        }
+        fx_fini(&x);
+    }
+}
+
 /* ---- direct answers (core/engine/direct.c) ------------------------------------------------------- */
 
 #define TDEV(n, model, extra) "{name: " n ", attributes: {model: {string: " model "}}" extra "}"
@@ -2450,6 +2514,7 @@ int main(void)
     RUN(test_capacity_summary);
     RUN(test_capacity_summary_groups);
     RUN(test_multi_allocatable_counters);
+    RUN(test_lean_sibling_refresh);
     RUN(test_direct_answers);
     RUN(test_direct_multi);
     RUN(test_direct_counters);
