@@ -923,6 +923,25 @@ void dra__row_flip_blocked(dra_engine_t *e, uint32_t r, int delta);
  * compatibility groups on: the charge, then the rows it flipped and r re-read. */
 void dra__apply_row_charged(dra_engine_t *e, uint32_t r);
 
+/* The part of dra__row_flip for the signatures of mask m (those below 32 that row r matches, its
+ * record's sigs): each one whose capacities r fits moves by delta, r a row of model node n (NONE
+ * only for a shared row, shared), as dra__sig_row_delta_at says. In line at both callers. */
+static DRA_ALWAYS_INLINE void dra__row_flip_mask(dra_engine_t *e, uint32_t m, uint32_t r,
+                                                 uint32_t n, bool shared, int delta)
+{
+    for (; m; m &= m - 1) {
+        sig_t *s = &e->sigs[__builtin_ctz(m)];
+        if (s->capbody && !dra_bit_get(s->cfit, r))
+            continue;
+        if (s->attr == NONE && !shared) {
+            s->cnt[n] += delta;
+            dra__tree_touch(e, s, n);
+        } else {
+            dra__sig_row_delta_at(e, s, r, n, shared, delta);
+        }
+    }
+}
+
 /* Row r changed between free and not free: adjust every signature it matches. The row's node
  * is read once for all of them, and a signature without matchAttribute groups (a node's count,
  * the common case) is counted in line. */
@@ -934,17 +953,7 @@ static DRA_ALWAYS_INLINE void dra__row_flip(dra_engine_t *e, uint32_t r, int del
         return;
     /* the first 32 signatures through the row's mask (one cache line instead of one per
      * signature), the others by their match bits */
-    for (uint32_t m = e->rs[r].sigs; m; m &= m - 1) {
-        sig_t *s = &e->sigs[__builtin_ctz(m)];
-        if (s->capbody && !dra_bit_get(s->cfit, r))
-            continue;
-        if (s->attr == NONE && !shared) {
-            s->cnt[n] += delta;
-            dra__tree_touch(e, s, n);
-        } else {
-            dra__sig_row_delta_at(e, s, r, n, shared, delta);
-        }
-    }
+    dra__row_flip_mask(e, e->rs[r].sigs, r, n, shared, delta);
     for (uint32_t i = 32; i < e->nsigs; i++) {
         sig_t *s = &e->sigs[i];
         if (dra_bit_get(s->match, r) && (!s->capbody || dra_bit_get(s->cfit, r)))
@@ -1011,22 +1020,11 @@ static DRA_ALWAYS_INLINE void dra__refresh_lean(dra_engine_t *e, uint32_t r,
     if (!x->sigs)
         return;
     /* dra__row_flip, less its loop beyond 32 signatures (none) */
-    int delta = now ? 1 : -1;
     uint32_t nd = dra__rs_node(x);
     bool shared = r >= e->t->shared_begin;
     if (!shared && nd == NONE)
         return;
-    for (uint32_t m = x->sigs; m; m &= m - 1) {
-        sig_t *s = &e->sigs[__builtin_ctz(m)];
-        if (s->capbody && !dra_bit_get(s->cfit, r))
-            continue;
-        if (s->attr == NONE && !shared) {
-            s->cnt[nd] += delta;
-            dra__tree_touch(e, s, nd);
-        } else {
-            dra__sig_row_delta_at(e, s, r, nd, shared, delta);
-        }
-    }
+    dra__row_flip_mask(e, x->sigs, r, nd, shared, now ? 1 : -1);
 }
 
 /* Row r went in use (delta 1) or out of use (-1): its use count, counters, availability and
