@@ -863,27 +863,12 @@ static inline uint64_t set_fails(const dra_engine_t *e, uint32_t c0, uint32_t c1
 /* The rows of a set kept by masks whose state changed (bits `changed` from its first consuming
  * row row0): each one's nfail bit flipped (DRA__NFAIL_CTR), and appended to e->cflip after the
  * n already there when nfail crossed zero. Returns the new count. In line in both charges.
- * While dra__refresh_lean applies (dra__lean_on) and no compatibility groups are kept (their
- * refresh follows the flipped rows', summary.c), a row whose nfail crossed zero is refreshed
- * here instead, in the same pass (its availability and summaries read nothing of the other
- * rows), and none is appended: the caller's pass over e->cflip, a store and a load a row, is
- * left out. */
+ * The rows are refreshed by the caller (summary.c, through e->cflip): a refresh here would call
+ * the summaries' code (summary.c, index.c) from below them in the engine's layering. */
 static DRA_ALWAYS_INLINE uint32_t flip_rows(dra_engine_t *e, uint32_t row0, uint64_t changed,
                                             uint32_t n)
 {
     dra__rowst_t *restrict rs = e->rs;
-    if (dra__lean_on(e) && !e->cg_on) {
-        uint64_t *avb = e->avb;
-        const uint8_t *flags = e->t->flags;
-        const bool cc = e->beh.cc;
-        for (; changed; changed &= changed - 1) {
-            uint32_t q = row0 + (uint32_t)__builtin_ctzll(changed), was = rs[q].nfail;
-            rs[q].nfail = was ^ DRA__NFAIL_CTR;
-            if (!was || was == DRA__NFAIL_CTR)
-                dra__refresh_lean(e, q, &rs[q], avb, flags, cc);
-        }
-        return n;
-    }
     for (; changed; changed &= changed - 1) {
         uint32_t q = row0 + (uint32_t)__builtin_ctzll(changed), was = rs[q].nfail;
         rs[q].nfail = was ^ DRA__NFAIL_CTR;

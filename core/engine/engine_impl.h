@@ -850,9 +850,7 @@ DRA_NODISCARD int dra__counters_setup(dra_engine_t *e);
  * (the remainders, the count over capacity, each counter's cut and each row's count of failing
  * entries, nfail); the rows whose fit that changed (nfail crossed zero) are written to e->cflip,
  * how many returned, for the caller to refresh (a row at most twice, only when amounts of both
- * signs move its nfail both ways), except that a set kept by masks refreshes them itself while
- * dra__lean_on holds and no compatibility groups are kept (none written then).
- * O(entries of the row + list entries the cuts move over). */
+ * signs move its nfail both ways). O(entries of the row + list entries the cuts move over). */
 uint32_t dra__counters_charge(dra_engine_t *e, uint32_t r, int delta);
 /* Every counter's record recomputed from the rows in use (rs[r].use) and the sets' capacities:
  * what is left, the rows it names, its cut, and the count of counters over capacity; false with

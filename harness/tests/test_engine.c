@@ -809,8 +809,8 @@ static void test_multi_allocatable_counters(void)
     fx_fini(&x);
 }
 
-/* A charge's siblings are refreshed in passing (counters.c, flip_rows: dra__refresh_lean), which
- * reads a sibling's flags only when it is in use or its counters do not fit: there a
+/* A charge's siblings are refreshed a row at a time (summary.c, refresh_rows:
+ * dra__refresh_lean), which reads a sibling's flags only when it is in use or its counters do not fit: there a
  * multi-allocatable sibling stays available under DRAConsumableCapacity (its counters are not
  * checked) and goes unavailable without it, and a sibling in use stays unavailable. Every
  * commit and release of the exclusive siblings, in turn and with the multi-allocatable one
