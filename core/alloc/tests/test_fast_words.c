@@ -23,24 +23,9 @@ static void build(dra_model_t *m)
 {
     dra_model_init(m);
     const char *pools[5] = {"pool-a", "pool-b", "pool-a", "pool-c", "pool-b"};
-    const uint32_t ndev[5] = {3, 2, 1, 2, 1};
-    for (uint32_t i = 0; i < 5; i++) {
-        dra_slice_t *s = dra_model_add_slice(m);
-        CHECK(s != NULL);
-        char nm[32];
-        snprintf(nm, sizeof nm, "slice-%u", i);
-        s->name = dra_model_str(m, nm);
-        s->driver = "drv";
-        s->pool_name = pools[i];
-        s->node_name = "node-1";
-        s->ndevices = ndev[i];
-        s->devices = dra_model_array(m, s->ndevices, sizeof(dra_device_t));
-        for (uint32_t d = 0; d < s->ndevices; d++) {
-            snprintf(nm, sizeof nm, "dev-%u", i == 2 ? 1u : i == 4 ? 7u : d);
-            s->devices[d].name = dra_model_str(m, nm);
-        }
-        dra_model_slice_done(m, s);
-    }
+    const uint32_t ndev[5] = {3, 2, 1, 2, 1}, first[5] = {0, 0, 1, 0, 7};
+    for (uint32_t i = 0; i < 5; i++)
+        add_slice(m, i, pools[i], ndev[i], first[i]);
 }
 
 #define NROWS 9u

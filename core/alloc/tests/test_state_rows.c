@@ -20,28 +20,11 @@ static void build(dra_model_t *m, uint32_t extra)
 {
     dra_model_init(m);
     const char *pools[3] = {"pool-a", "pool-b", "pool-a"};
-    const uint32_t ndev[3] = {3, 2, 1};
+    const uint32_t ndev[3] = {3, 2, 1}, first[3] = {0, 0, 1};
     for (uint32_t i = 0; i < 3 + extra; i++) {
-        dra_slice_t *s = dra_model_add_slice(m);
-        CHECK(s != NULL);
-        char nm[32];
-        snprintf(nm, sizeof nm, "slice-%u", i);
-        s->name = dra_model_str(m, nm);
-        s->driver = "drv";
-        if (i < 3) {
-            s->pool_name = pools[i];
-        } else {
-            snprintf(nm, sizeof nm, "pool-x%u", i);
-            s->pool_name = dra_model_str(m, nm);
-        }
-        s->node_name = "node-1";
-        s->ndevices = i < 3 ? ndev[i] : 1;
-        s->devices = dra_model_array(m, s->ndevices, sizeof(dra_device_t));
-        for (uint32_t d = 0; d < s->ndevices; d++) {
-            snprintf(nm, sizeof nm, "dev-%u", i == 2 ? 1u : d);
-            s->devices[d].name = dra_model_str(m, nm);
-        }
-        dra_model_slice_done(m, s);
+        char pool[32];
+        snprintf(pool, sizeof pool, "pool-x%u", i);
+        add_slice(m, i, i < 3 ? pools[i] : pool, i < 3 ? ndev[i] : 1, i < 3 ? first[i] : 0);
     }
 }
 
