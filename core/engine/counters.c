@@ -553,7 +553,7 @@ static int memo_classes(dra_engine_t *e, const uint8_t *ok, uint32_t *cls)
     for (uint32_t st = 0; st < e->nsets; st++) {
         cls[st] = NONE;
         if (!ok[st] || e->srows[e->sr_off[st] + e->sr_n[st] - 1] - set_row0(e, st) >= 63 ||
-            e->set_nctr[st] >= 1u << 24) /* (a row's bit and base in one word: rc_span) */
+            e->set_nctr[st] >= 1u << 16) /* (a row's bit, span and base in one word: rc_span) */
             continue;
         uint64_t x = 0x9e3779b97f4a7c15ULL * (e->set_shape[st] + 1);
         for (uint32_t k = 0; k < e->set_nctr[st]; k++) {
@@ -662,12 +662,14 @@ static int counters_masks(dra_engine_t *e, uint32_t nlists)
         uint32_t c0 = e->set_ctr0[st], c1 = c0 + e->set_nctr[st];
         for (uint32_t c = c0; c < c1; c++)
             e->ctrs[c].masked = 1;
+        uint32_t last = e->srows[e->sr_off[st] + e->sr_n[st] - 1];
         for (uint32_t j = 0; j < e->sr_n[st]; j++) {
             uint32_t q = e->srows[e->sr_off[st] + j];
             e->rc_span[4 * q] = c0;
             e->rc_span[4 * q + 1] = c1;
             e->rc_span[4 * q + 2] = cls[st] + 1; /* 0: none */
-            e->rc_span[4 * q + 3] = (q - set_row0(e, st)) | (e->rc_base[q] - c0) << 8;
+            e->rc_span[4 * q + 3] = (q - set_row0(e, st)) | (last - set_row0(e, st)) << 8 |
+                                    (e->rc_base[q] - c0) << 16;
         }
     }
     dra_mem_free(cls);
@@ -926,7 +928,7 @@ static uint32_t charge_memo(dra_engine_t *e, uint32_t r, int delta, uint32_t b, 
 {
     /* all from the row's rc_span: its set's counters, class, bit and base (no counter record) */
     const uint32_t *sp = e->rc_span + 4 * (size_t)r;
-    uint32_t c0 = sp[0], cls = sp[2] - 1, k = sp[3] & 0xff, base = c0 + (sp[3] >> 8);
+    uint32_t c0 = sp[0], cls = sp[2] - 1, k = sp[3] & 0xff, base = c0 + (sp[3] >> 16);
     uint32_t row0 = r - k, n = 0;
     const int32_t *d = e->pat_d;
     const uint32_t *a = e->pat_a;
@@ -1169,6 +1171,24 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
         if (!e->set_masked[st])
             continue;
         uint64_t f = set_fails_now(e, c0, c0 + e->set_nctr[st]), u = set_charged(e, st);
+        /* each row's rc_span: what the charge and the look-aheads take the set from */
+        uint32_t row0 = set_row0(e, st), last = e->srows[e->sr_off[st] + e->sr_n[st] - 1];
+        for (uint32_t j = 0; ok && j < e->sr_n[st]; j++) {
+            uint32_t q = e->srows[e->sr_off[st] + j];
+            const uint32_t *sp = &e->rc_span[4 * (size_t)q];
+            bool memo = set_class(e, st) != NONE;
+            if (sp[0] != c0 || sp[1] != c0 + e->set_nctr[st] || (sp[3] & 0xff) != q - row0 ||
+                (sp[3] >> 8 & 0xff) != last - row0 ||
+                (memo && (sp[3] >> 16) != e->rc_base[q] - c0)) {
+                snprintf(why, len, "row %u of set %u: rc_span %u %u %u %#x, the set's counters "
+                         "[%u, %u), rows %u to %u, the row's first counter %u", q, st, sp[0],
+                         sp[1], sp[2], sp[3], c0, c0 + e->set_nctr[st], row0, last,
+                         e->rc_base[q]);
+                ok = false;
+            }
+        }
+        if (!ok)
+            break;
         if (e->set_m[c0].fm != f) {
             snprintf(why, len, "set %u: kept failing rows %#llx, its counters' %#llx", st,
                      (unsigned long long)e->set_m[c0].fm, (unsigned long long)f);

@@ -369,11 +369,13 @@ struct dra_engine {
      * says whether it fails (DRA__NFAIL_CTR) instead of how many entries do */
     uint8_t *set_masked;            /* per set (NULL: none) */
     uint32_t *rc_span;              /* per row of such a set, four: its set's counters [c0, c1),
-                                       its set's memo class + 1 (0: none), and its bit (the row's
-                                       offset from the set's first consuming row, low 8 bits)
-                                       with its first counter's offset from c0 above them
-                                       (rc_base[r] - c0): what the charge reads, no per-set
-                                       column */
+                                       its set's memo class + 1 (0: none), and in one word its
+                                       bit (the row's offset from the set's first consuming row,
+                                       bits 0-7), its set's last consuming row's offset from the
+                                       first (bits 8-15) and its first counter's offset from c0
+                                       (rc_base[r] - c0, bits 16-31; the memo classes' sets have
+                                       fewer than 2^16 counters): what the charge and the release
+                                       look-ahead read, no per-set column */
     uint64_t *cl_suf;               /* per list entry, beside cl */
     uint32_t *cl_run;               /* per list entry x, two: the first entry of its run (the
                                        entries of its list with its amount) and the entry after
