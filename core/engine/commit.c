@@ -180,7 +180,30 @@ static void prefetch_counters(const dra_engine_t *e, uint32_t r)
     /* the row record's bit (the commit reads the record anyway), not rc_pat's line */
     if (!e->nfail_on || !dra__rs_ctr(&e->rs[r]))
         return;
-    uint32_t st = e->ctr_set[e->rc_base[r]], b = e->set_ctr0[st], n = e->set_nctr[st];
+    uint32_t b, n, lo, hi;
+    bool memo = false;
+    if (e->rc_span && e->rc_span[4 * r + 1] > e->rc_span[4 * r]) {
+        /* a set kept by masks: its counters and rows from the row's own rc_span line, which
+         * the charge reads anyway (the set's columns, ctr_set, set_ctr0 and set_rspan, were
+         * three dependent cold loads here; warm only while a release's look-ahead had read
+         * them for the device just freed) */
+        const uint32_t *sp = &e->rc_span[4 * r];
+        b = sp[0];
+        n = sp[1] - sp[0];
+        memo = e->fmemo && sp[2];
+        lo = r - (sp[3] & 0xff);
+        hi = lo + (sp[3] >> 8 & 0xff);
+    } else {
+        uint32_t st = e->ctr_set[e->rc_base[r]];
+        b = e->set_ctr0[st];
+        n = e->set_nctr[st];
+        /* per-set columns that stay cached: the list of its rows, srows, is read by nothing
+         * else at a commit and would be a cold load here */
+        lo = e->set_rspan[2 * st];
+        hi = e->set_rspan[2 * st + 1];
+        if (!e->sr_n[st])
+            hi = lo - 1; /* no rows: none started below */
+    }
     if (e->cl_v64) { /* 8 bytes a remainder's copy, what the charge moves (counters.c) */
         for (uint32_t c = b; c < b + n; c += 8)
             __builtin_prefetch(&e->crem64[c], 1);
@@ -190,18 +213,14 @@ static void prefetch_counters(const dra_engine_t *e, uint32_t r)
             __builtin_prefetch(&e->crem[c], 1);
         __builtin_prefetch(&e->crem[b + n - 1], 1);
     }
-    if (e->fmemo && e->rc_span[4 * r + 2]) { /* a memo class's set: the row's rc_span, the
-                                               * set's kept rows, no counter record (counters.c) */
-        __builtin_prefetch(&e->rc_span[4 * r]);
+    if (memo) { /* a memo class's set: the set's kept rows, no counter record (counters.c) */
         __builtin_prefetch(&e->set_m[b], 1);
     } else {
         __builtin_prefetch(&e->ctrs[b], 1); /* 8 bytes a record */
         __builtin_prefetch(&e->ctrs[b + n - 1], 1);
     }
-    /* the set's rows from its first to its last (per-set columns that stay cached: the list of
-     * its rows, srows, is read by nothing else at a commit and would be a cold load here) */
-    uint32_t lo = e->set_rspan[2 * st], hi = e->set_rspan[2 * st + 1];
-    if (!e->sr_n[st] || hi < lo || hi - lo >= PREFETCH_SET_ROWS)
+    /* the set's rows from its first to its last */
+    if (hi < lo || hi - lo >= PREFETCH_SET_ROWS)
         return;
     for (uint32_t q = lo; q <= hi; q += 4) /* 16 bytes a row record */
         __builtin_prefetch(&e->rs[q], 1);
@@ -633,48 +652,67 @@ int dra_engine_release_record(dra_engine_t *e, dra_engine_rec_t *r)
  * failing-entry counts and use it started before they were one record, 64 rows a column). */
 #define REC_NODE_LINES 8
 
-/* The lines row r's release reads that its row record and group name: the row's group count in
- * each matchAttribute signature of sigs, and the remainder and record (cut) of each counter it
- * consumes (its model node is in its row record). */
-/* Forced inline, as rec_prefetch_stage: called a row at a time, it reloaded the engine's columns
- * on each call. */
-static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_t node,
-                                                  uint32_t r, uint32_t sigs)
+/* Counters of a set kept by masks whose lines the look-ahead starts by the line, at most (more:
+ * those of the row's own entries). */
+#define PREFETCH_SET_CTRS 64
+
+/* The remainder and, when cuts, the record (cut) of each counter row r consumes. */
+static DRA_ALWAYS_INLINE void rec_prefetch_entries(const dra_engine_t *e, uint32_t r, bool cuts)
 {
-    for (uint32_t m = sigs & e->attrsigs; m; m &= m - 1) { /* matchAttribute signatures only */
-        const sig_t *s = &e->sigs[__builtin_ctz(m)];
-        if (s->grp[r] != GRP_NONE)
-            __builtin_prefetch(&s->gcnt[s->gfirst[node] + s->grp[r]], 1);
-    }
-    if (!dra__rs_ctr(&e->rs[r])) /* its row record's bit (read here anyway), not rc_pat */
-        return;
-    /* a set of a memo class (counters.c) reads the row's rc_span and no counter record */
-    bool memo = e->fmemo && e->rc_span[4 * r + 2];
     for (uint32_t i = dra__ent_b(e, r), end = dra__ent_e(e, r); i < end; i++) {
         uint32_t c = dra__ent_ctr(e, r, i);
         __builtin_prefetch(e->cl_v64 ? (const void *)&e->crem64[c] : (const void *)&e->crem[c], 1);
-        if (!memo)
-            __builtin_prefetch(&e->ctrs[c], 1); /* its cut */
+        if (cuts)
+            __builtin_prefetch(&e->ctrs[c], 1);
     }
-    /* a set kept by masks: the charge reads every record of the set and the set's failing rows
-     * (set_m, beside its first counter), and the refund flips the fit of the set's other rows
-     * (the device's siblings: a GPU's MIG placements, up to 21 rows before or after it on
-     * fleet-5k), whose failing-entry counts and use it reads: the lines of their records from
-     * the set's first consuming row to its last (set_rspan, as the commit's prefetch_counters) */
+}
+
+/* The lines row r's release reads that its row record names: the remainder and record (cut) of
+ * each counter it consumes and, for a row of a set kept by masks, the set's failing rows and
+ * its other rows (its model node is in its row record). */
+/* Forced inline, as rec_prefetch_stage: called a row at a time, it reloaded the engine's columns
+ * on each call. */
+static DRA_ALWAYS_INLINE void rec_prefetch_counters(const dra_engine_t *e, uint32_t r)
+{
+    if (!dra__rs_ctr(&e->rs[r])) /* its row record's bit (read here anyway), not rc_pat */
+        return;
+    /* a set kept by masks: all from the row's rc_span line (stage 1 started it), no pattern
+     * entry read: the charge moves the remainders of the set's counters (its own entries',
+     * a line or two of the set's: started by the line, not an entry at a time) and, while the
+     * set keeps cuts (no memo class, counters.c), reads their records; it reads the set's
+     * failing rows (set_m, beside its first counter), and the refund flips the fit of the
+     * set's other rows (the device's siblings: a GPU's MIG placements, up to 21 rows before or
+     * after it on fleet-5k), whose failing-entry counts and use it reads: the lines of their
+     * records from the set's first consuming row to its last. The set's columns (ctr_set,
+     * set_rspan) were two dependent cold loads here, a stall of the release */
     if (e->rc_span && e->rc_span[4 * r + 1] > e->rc_span[4 * r]) {
-        uint32_t c0 = e->rc_span[4 * r];
-        if (!e->rc_span[4 * r + 2] || !e->fmemo) { /* a memo's set reads no other cut */
-            __builtin_prefetch(&e->ctrs[c0]);
-            __builtin_prefetch(&e->ctrs[e->rc_span[4 * r + 1] - 1]);
+        const uint32_t *sp = &e->rc_span[4 * r];
+        uint32_t c0 = sp[0], c1 = sp[1];
+        bool cuts = !sp[2] || !e->fmemo; /* a memo's set reads no cut */
+        if (c1 - c0 > PREFETCH_SET_CTRS) { /* a set of many counters: the row's own */
+            rec_prefetch_entries(e, r, cuts);
+        } else if (e->cl_v64) { /* 8 bytes a remainder's copy */
+            for (uint32_t c = c0; c < c1; c += 8)
+                __builtin_prefetch(&e->crem64[c], 1);
+            __builtin_prefetch(&e->crem64[c1 - 1], 1);
+        } else {
+            for (uint32_t c = c0; c < c1; c += 4) /* 16 bytes a remainder */
+                __builtin_prefetch(&e->crem[c], 1);
+            __builtin_prefetch(&e->crem[c1 - 1], 1);
+        }
+        if (cuts && c1 - c0 <= PREFETCH_SET_CTRS) { /* 8 bytes a record */
+            for (uint32_t c = c0; c < c1; c += 8)
+                __builtin_prefetch(&e->ctrs[c], 1);
+            __builtin_prefetch(&e->ctrs[c1 - 1], 1);
         }
         __builtin_prefetch(&e->set_m[c0], 1);
-        uint32_t st = e->ctr_set[c0], lo = e->set_rspan[2 * st], hi = e->set_rspan[2 * st + 1];
-        if (e->nfail_on && hi >= lo && hi - lo < PREFETCH_SET_ROWS) {
+        uint32_t lo = r - (sp[3] & 0xff), hi = lo + (sp[3] >> 8 & 0xff); /* under 64 rows */
+        if (e->nfail_on)
             for (uint32_t q = lo & ~3u; q <= hi; q += 4) /* four row records a line */
                 __builtin_prefetch(&e->rs[q], 1);
-            return;
-        }
+        return;
     }
+    rec_prefetch_entries(e, r, true);
     /* else the node's first rows: the refund flips the fit of the device's siblings, rows of
      * the same node, whose failing-entry counts and use the cut's move reads (a few lines of
      * their records) */
@@ -691,7 +729,7 @@ static DRA_ALWAYS_INLINE void rec_prefetch_groups(const dra_engine_t *e, uint32_
 /* Stages 1 and 2 of dra_engine_prefetch_record (e not NULL, stage 1 or 2; fast: the engine's
  * allocator is the fast one).
  * Inline into both callers, so that the two-record call pays one entry: forced (with
- * rec_prefetch_groups inline, gcc -O2 made it a call of its own otherwise). */
+ * rec_prefetch_counters inline, gcc -O2 made it a call of its own otherwise). */
 static DRA_ALWAYS_INLINE void
 rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned stage, bool fast)
 {
@@ -744,7 +782,18 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
             if (r->held & DRA_ENGINE_REC_CTR) {
                 __builtin_prefetch(&e->rc_pat[row]);
                 __builtin_prefetch(&e->rc_base[row]);
+                if (e->rc_span) /* its set's counters, class, rows (a set kept by masks) */
+                    __builtin_prefetch(&e->rc_span[4 * row]);
             }
+        }
+        /* the first row's group and the node's first group in each matchAttribute signature
+         * of the record, which stage 2 reads (loads: cold there, they stalled it). Once a
+         * record, not a row: a record's rows are one node's, its groups' counts a line or two
+         * from its first (a byte a row: its rows' groups a line) */
+        for (uint32_t m = n ? sigs & e->attrsigs : 0; m; m &= m - 1) {
+            const sig_t *s = &e->sigs[__builtin_ctz(m)];
+            __builtin_prefetch(&s->grp[r->rows[0].row]);
+            __builtin_prefetch(&s->gfirst[node]);
         }
         return;
     }
@@ -758,7 +807,17 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
         __builtin_prefetch(&e->rs[row], 1);
         if (fast)
             dra_fast_hint_pool(dra_fast_hints(e->alloc->fast), r->rows[i].srow);
-        rec_prefetch_groups(e, node, row, sigs & e->rs[row].sigs);
+        rec_prefetch_counters(e, row);
+    }
+    /* the group counts the release moves: in each matchAttribute signature of the record
+     * (signatures are never dropped: attrsigs names only the engine's), the first row's
+     * group of the node's (the record's other rows are the same node's, their groups' counts
+     * a few entries away) */
+    for (uint32_t m = n ? sigs & e->attrsigs : 0; m; m &= m - 1) {
+        const sig_t *s = &e->sigs[__builtin_ctz(m)];
+        uint32_t g = s->grp[r->rows[0].row];
+        if (g != GRP_NONE)
+            __builtin_prefetch(&s->gcnt[s->gfirst[node] + g], 1);
     }
     if (!ns)
         return;
