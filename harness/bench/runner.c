@@ -126,12 +126,15 @@ void dra_runner_opts_init(dra_runner_opts_t *o)
 
 const char *dra_look_ahead_name(dra_look_ahead_t l)
 {
-    return l == DRA_LOOK_AHEAD_UNTIMED ? "untimed" : l == DRA_LOOK_AHEAD_OFF ? "off" : "timed";
+    return l == DRA_LOOK_AHEAD_UNTIMED ? "untimed"
+           : l == DRA_LOOK_AHEAD_OFF   ? "off"
+           : l == DRA_LOOK_AHEAD_ALONE ? "alone"
+                                       : "timed";
 }
 
 bool dra_look_ahead_parse(const char *s, dra_look_ahead_t *out)
 {
-    for (dra_look_ahead_t l = DRA_LOOK_AHEAD_TIMED; l <= DRA_LOOK_AHEAD_OFF; l++)
+    for (dra_look_ahead_t l = DRA_LOOK_AHEAD_TIMED; l <= DRA_LOOK_AHEAD_ALONE; l++)
         if (strcmp(s, dra_look_ahead_name(l)) == 0) {
             *out = l;
             return true;
@@ -2253,12 +2256,21 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     hook(1);
     if (w && c->look == DRA_LOOK_AHEAD_UNTIMED)
         prefetch_releases(c, w);
-    int64_t t0 = now_ns();
-    if (w && c->look == DRA_LOOK_AHEAD_TIMED)
-        prefetch_releases(c, w);
-    rc = recd ? dra_engine_release_record(c->eng, &c->recs[si])
-                : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
-    int64_t t1 = now_ns();
+    int64_t t0 = now_ns(), t1;
+    if (DRA_UNLIKELY(c->look == DRA_LOOK_AHEAD_ALONE)) {
+        /* the look-ahead's own price: its clock, then the release (untimed, as in untimed) */
+        if (w)
+            prefetch_releases(c, w);
+        t1 = now_ns();
+        rc = recd ? dra_engine_release_record(c->eng, &c->recs[si])
+                  : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+    } else {
+        if (w && c->look == DRA_LOOK_AHEAD_TIMED)
+            prefetch_releases(c, w);
+        rc = recd ? dra_engine_release_record(c->eng, &c->recs[si])
+                  : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+        t1 = now_ns();
+    }
     if (timed)
         t1 = plant(c, shape, RK_RELEASE, t0, t1);
     hook(0);

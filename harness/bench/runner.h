@@ -150,15 +150,18 @@ struct dra_datapages;
 
 /* When the runner starts the loads of the next departures' lines (runner.c, prefetch_releases):
  * a choice of measurement, recorded in run.method.release_look_ahead. TIMED is the product's:
- * the release pays for the hints of those after it. The other two exist to measure that
- * price by difference (drabench run --release-look-ahead); they change no decision. */
+ * the release pays for the hints of those after it. The others exist to measure that price,
+ * by difference or alone (drabench run --release-look-ahead); they change no decision. */
 typedef enum dra_look_ahead {
     DRA_LOOK_AHEAD_TIMED = 0, /* inside each release's timed region, before the release */
     DRA_LOOK_AHEAD_UNTIMED,   /* just before each release's clock starts: what it costs */
-    DRA_LOOK_AHEAD_OFF        /* never: what it saves */
+    DRA_LOOK_AHEAD_OFF,       /* never: what it saves */
+    DRA_LOOK_AHEAD_ALONE      /* timed in place of the release (which runs after the clock has
+                                 stopped): what it costs by itself */
 } dra_look_ahead_t;
 
-/* "timed", "untimed" or "off" (the names of --release-look-ahead and the result file). */
+/* "timed", "untimed", "off" or "alone" (the names of --release-look-ahead and the result
+ * file). */
 const char *dra_look_ahead_name(dra_look_ahead_t l);
 /* The place of one of those names into *out; false (out untouched) for any other string. */
 bool dra_look_ahead_parse(const char *s, dra_look_ahead_t *out);

@@ -96,8 +96,10 @@ static const char help_more[] =
     "                           lines: timed (inside the release's timed region, before\n"
     "                           its own work: the release pays for it), untimed (just\n"
     "                           before its clock starts: what it costs, by difference\n"
-    "                           with timed) or off\n"
-    "                           (never: what it saves). A choice of measurement, recorded in\n"
+    "                           with timed), off (never: what it saves) or alone (timed\n"
+    "                           by itself: each release's latency is its look-ahead's, the\n"
+    "                           release runs after the clock stops; what it costs, net of\n"
+    "                           the clock's pair). A choice of measurement, recorded in\n"
     "                           run.method.release_look_ahead; compare sets no timings of\n"
     "                           different choices against each other; decisions and the\n"
     "                           digest do not change (default: timed)\n"
@@ -326,9 +328,14 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
     if (json_is_string(look) && strcmp(json_string_value(look), "timed") != 0) {
         fputs("look-ahead  ", f); /* from the result file: the terminal layer of escape.h */
         dra_esc_term(f, json_string_value(look));
-        fputs(strcmp(json_string_value(look), "off") == 0
+        const char *l = json_string_value(look);
+        fputs(strcmp(l, "off") == 0
                   ? " (--release-look-ahead: no release looked ahead; timings not comparable "
                     "with a default run's)\n"
+              : strcmp(l, "alone") == 0
+                  ? " (--release-look-ahead: each release's latency is its look-ahead's alone, "
+                    "the release ran after its clock; timings not comparable with a default "
+                    "run's)\n"
                   : " (--release-look-ahead: each release's look-ahead ran before its clock; "
                     "timings not comparable with a default run's)\n",
               f);
@@ -774,7 +781,7 @@ static int parse_run_args(int argc, char **argv, run_args_t *a)
         case O_LOOK:
             if (!dra_look_ahead_parse(optarg, &ro.look_ahead)) {
                 status = dra_cli_usage_error(
-                    "run", "--release-look-ahead: expected timed, untimed or off, got '%s'", optarg);
+                    "run", "--release-look-ahead: expected timed, untimed, off or alone, got '%s'", optarg);
                 goto out;
             }
             break;

@@ -105,22 +105,24 @@ grep -q '^scenario    runner-cli-small' "$RT/delay.txt"
 # a place other than the default, compare sets no timings of two places against each other,
 # and anything else is a usage error.
 dra_runner_cli_test(cli_release_look_ahead [=[
-for w in timed untimed off; do
+for w in timed untimed off alone; do
   "$DRABENCH" run default -n 3000 -r 1 -w 0 --invariants off --release-look-ahead $w --progress never -o "$RT/la-$w.json" > "$RT/la-$w.txt" 2>&1
   jq -e --arg w $w '.run.method.release_look_ahead == $w and .run.workload_mode == "steady"' "$RT/la-$w.json" > /dev/null
   "$RESULT_CHECK" "$RT/la-$w.json"
 done
 test "$(jq -r .digest "$RT/la-timed.json")" = "$(jq -r .digest "$RT/la-untimed.json")"
 test "$(jq -r .digest "$RT/la-timed.json")" = "$(jq -r .digest "$RT/la-off.json")"
+test "$(jq -r .digest "$RT/la-timed.json")" = "$(jq -r .digest "$RT/la-alone.json")"
 grep -q "^look-ahead  untimed (--release-look-ahead: each release's look-ahead ran before its clock" "$RT/la-untimed.txt"
 grep -q '^look-ahead  off (--release-look-ahead: no release looked ahead' "$RT/la-off.txt"
+grep -q "^look-ahead  alone (--release-look-ahead: each release's latency is its look-ahead's alone" "$RT/la-alone.txt"
 if grep -q '^look-ahead' "$RT/la-timed.txt"; then exit 1; fi
 rc=0; "$DRABENCH" compare "$RT/la-timed.json" "$RT/la-untimed.json" > "$RT/la-cmp.txt" 2>&1 || rc=$?
 test $rc -eq 5
 grep -q 'release timings measured differently: .*la-timed.json ran its release look-ahead timed, .*la-untimed.json untimed' "$RT/la-cmp.txt"
 rc=0; "$DRABENCH" run default --release-look-ahead sometimes > "$RT/la-bad.txt" 2>&1 || rc=$?
 test $rc -eq 2
-grep -q "release-look-ahead: expected timed, untimed or off, got 'sometimes'" "$RT/la-bad.txt"
+grep -q "release-look-ahead: expected timed, untimed, off or alone, got 'sometimes'" "$RT/la-bad.txt"
 ]=])
 
 # Outcome accounting (runner.h): allocated and rejected claims and the time on each add up to the
