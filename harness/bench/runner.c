@@ -2242,6 +2242,20 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         dra_engine_prefetch_records(c->eng, rr[0], rr[1]);
 }
 
+/* --release-look-ahead alone: the look-ahead (w, when given), *t1 the clock's reading after
+ * it, then slot si's release (untimed, as with untimed). Apart, so that the product's timed
+ * path stays as it was. */
+DRA_NOINLINE static int release_alone(ctx_t *c, uint32_t si, const dra_workload_t *w, int64_t *t1)
+{
+    if (w)
+        prefetch_releases(c, w);
+    *t1 = now_ns();
+    const slot_t *s = &c->slots[si];
+    return slot_recd(c, si)
+               ? dra_engine_release_record(c->eng, &c->recs[si])
+               : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+}
+
 /* Release slot si (untimed when !timed); w, when given, names the departures that follow
  * (prefetch_releases, inside the timed region before the release unless --release-look-ahead
  * put it before the clock's start or nowhere: c->look; then prefetch_slots, untimed). */
@@ -2258,12 +2272,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
         prefetch_releases(c, w);
     int64_t t0 = now_ns(), t1;
     if (DRA_UNLIKELY(c->look == DRA_LOOK_AHEAD_ALONE)) {
-        /* the look-ahead's own price: its clock, then the release (untimed, as in untimed) */
-        if (w)
-            prefetch_releases(c, w);
-        t1 = now_ns();
-        rc = recd ? dra_engine_release_record(c->eng, &c->recs[si])
-                  : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+        rc = release_alone(c, si, w, &t1);
     } else {
         if (w && c->look == DRA_LOOK_AHEAD_TIMED)
             prefetch_releases(c, w);
