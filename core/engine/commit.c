@@ -786,15 +786,6 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
                     __builtin_prefetch(&e->rc_span[4 * row]);
             }
         }
-        /* the first row's group and the node's first group in each matchAttribute signature
-         * of the record, which stage 2 reads (loads: cold there, they stalled it). Once a
-         * record, not a row: most records have one row, and a row a signature more was about
-         * 20 instructions a release over fleet-5k's mix */
-        for (uint32_t m = n ? sigs & e->attrsigs : 0; m; m &= m - 1) {
-            const sig_t *s = &e->sigs[__builtin_ctz(m)];
-            __builtin_prefetch(&s->grp[r->rows[0].row]);
-            __builtin_prefetch(&s->gfirst[node]);
-        }
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
