@@ -692,19 +692,21 @@ static DRA_ALWAYS_INLINE void rec_prefetch_counters(const dra_engine_t *e, uint3
         bool cuts = !sp[2] || !e->fmemo; /* a memo's set reads no cut */
         if (c1 - c0 > PREFETCH_SET_CTRS) { /* a set of many counters: the row's own */
             rec_prefetch_entries(e, r, cuts);
-        } else if (e->cl_v64) { /* 8 bytes a remainder's copy */
-            for (uint32_t c = c0; c < c1; c += 8)
-                __builtin_prefetch(&e->crem64[c], 1);
-            __builtin_prefetch(&e->crem64[c1 - 1], 1);
         } else {
-            for (uint32_t c = c0; c < c1; c += 4) /* 16 bytes a remainder */
-                __builtin_prefetch(&e->crem[c], 1);
-            __builtin_prefetch(&e->crem[c1 - 1], 1);
-        }
-        if (cuts && c1 - c0 <= PREFETCH_SET_CTRS) { /* 8 bytes a record */
-            for (uint32_t c = c0; c < c1; c += 8)
-                __builtin_prefetch(&e->ctrs[c], 1);
-            __builtin_prefetch(&e->ctrs[c1 - 1], 1);
+            if (e->cl_v64) { /* 8 bytes a remainder's copy */
+                for (uint32_t c = c0; c < c1; c += 8)
+                    __builtin_prefetch(&e->crem64[c], 1);
+                __builtin_prefetch(&e->crem64[c1 - 1], 1);
+            } else {
+                for (uint32_t c = c0; c < c1; c += 4) /* 16 bytes a remainder */
+                    __builtin_prefetch(&e->crem[c], 1);
+                __builtin_prefetch(&e->crem[c1 - 1], 1);
+            }
+            if (cuts) { /* 8 bytes a record */
+                for (uint32_t c = c0; c < c1; c += 8)
+                    __builtin_prefetch(&e->ctrs[c], 1);
+                __builtin_prefetch(&e->ctrs[c1 - 1], 1);
+            }
         }
         __builtin_prefetch(&e->set_m[c0], 1);
         uint32_t lo = r - (sp[3] & 0xff), hi = lo + (sp[3] >> 8 & 0xff); /* under 64 rows */

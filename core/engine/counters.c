@@ -1173,10 +1173,10 @@ bool dra__counters_check(const dra_engine_t *e, char *why, size_t len)
         uint64_t f = set_fails_now(e, c0, c0 + e->set_nctr[st]), u = set_charged(e, st);
         /* each row's rc_span: what the charge and the look-aheads take the set from */
         uint32_t row0 = set_row0(e, st), last = e->srows[e->sr_off[st] + e->sr_n[st] - 1];
+        bool memo = set_class(e, st) != NONE;
         for (uint32_t j = 0; ok && j < e->sr_n[st]; j++) {
             uint32_t q = e->srows[e->sr_off[st] + j];
             const uint32_t *sp = &e->rc_span[4 * (size_t)q];
-            bool memo = set_class(e, st) != NONE;
             if (sp[0] != c0 || sp[1] != c0 + e->set_nctr[st] || (sp[3] & 0xff) != q - row0 ||
                 (sp[3] >> 8 & 0xff) != last - row0 ||
                 (memo && (sp[3] >> 16) != e->rc_base[q] - c0)) {

@@ -2242,6 +2242,14 @@ static void prefetch_releases(ctx_t *c, const dra_workload_t *w)
         dra_engine_prefetch_records(c->eng, rr[0], rr[1]);
 }
 
+/* The engine's release of slot si: by its record when recd, else by its allocations. */
+static inline int release_engine(ctx_t *c, uint32_t si, bool recd)
+{
+    const slot_t *s = &c->slots[si];
+    return recd ? dra_engine_release_record(c->eng, &c->recs[si])
+                : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+}
+
 /* --release-look-ahead alone: the look-ahead (w, when given), *t1 the clock's reading after
  * it, then slot si's release (untimed, as with untimed). Apart, so that the product's timed
  * path stays as it was. */
@@ -2250,10 +2258,7 @@ DRA_NOINLINE static int release_alone(ctx_t *c, uint32_t si, const dra_workload_
     if (w)
         prefetch_releases(c, w);
     *t1 = now_ns();
-    const slot_t *s = &c->slots[si];
-    return slot_recd(c, si)
-               ? dra_engine_release_record(c->eng, &c->recs[si])
-               : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+    return release_engine(c, si, slot_recd(c, si));
 }
 
 /* Release slot si (untimed when !timed); w, when given, names the departures that follow
@@ -2276,8 +2281,7 @@ static void release_slot(ctx_t *c, uint32_t si, uint32_t shape, uint64_t pod, bo
     } else {
         if (w && c->look == DRA_LOOK_AHEAD_TIMED)
             prefetch_releases(c, w);
-        rc = recd ? dra_engine_release_record(c->eng, &c->recs[si])
-                  : dra_engine_release_pod(c->eng, c->plan[s->shape], s->node, s->allocs, s->n);
+        rc = release_engine(c, si, recd);
         t1 = now_ns();
     }
     if (timed)
