@@ -665,8 +665,12 @@ static double noise_floor(const scen_t *sc, double floor_ns, double bm, double c
     for (int side = 0; side < 2; side++) {
         const dra_rload_result_t **fs = side ? sc->cur : sc->base;
         size_t n = side ? sc->ncur : sc->nbase;
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) { /* what clock_getres says; one step of the readings
+                                          * with the 1 ns of their rounding (clockstep.h) */
             f = fmax(f, (double)fs[i]->timer_resolution_ns);
+            if (fs[i]->timer_step_ns > 1)
+                f = fmax(f, (double)fs[i]->timer_step_ns + 1);
+        }
     }
     return fmax(f, bucket_width(fmax(fabs(bm), fabs(cm)), 3));
 }

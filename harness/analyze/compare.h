@@ -27,7 +27,8 @@
  * 0.05 fires on noise somewhere in most comparisons); otherwise it is "worse".
  * What the gate does not gate, and what it refuses:
  *  - noise floor: a latency (unit ns) whose medians differ by less than max(100 ns, the timer's
- *    resolution, two histogram buckets at that value) is "~ (noise)", never a regression;
+ *    resolution, one step of its readings and 1 ns (run.method.timer_step_ns), two histogram
+ *    buckets at that value) is "~ (noise)", never a regression;
  *  - size: a latency percentile pXX of a shape (latency.* of placed pods, rejection.* of
  *    rejected ones) is gated only when every repetition had at least max(100, 10 / (1 - q))
  *    such pods of that shape (p50, p90: 100, p99: 1000, p999: 10000); `.max` never;
@@ -139,7 +140,8 @@ typedef struct dra_compare_opts {
     double threshold;        /* fraction for every metric when no gate file; negative = off */
     const dra_compare_gate_t *gate;  /* optional; overrides threshold */
     bool allow_digest_change;
-    double noise_floor_ns;   /* latency changes below max(this, timer, one bucket) are noise;
+    double noise_floor_ns;   /* latency changes below max(this, timer, its step + 1, one
+                                bucket) are noise;
                                 default DRA_COMPARE_NOISE_FLOOR_NS, 0 = only timer and bucket
                                 (a gate file's noise_floor overrides) */
     unsigned across;         /* DRA_ACROSS_* the user compares across on purpose */

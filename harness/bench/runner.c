@@ -46,6 +46,7 @@
 #include "table/table.h"
 #include "textpages.h"
 #include "datapages.h"
+#include "clockstep.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -3710,6 +3711,11 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
     dra_rf_put_int(method, DRA_RF_METHOD_TIMER_RESOLUTION_NS,
                    (int64_t)res.tv_sec * 1000000000 + res.tv_nsec);
     dra_rf_put_int(method, DRA_RF_METHOD_TIMER_OVERHEAD_NS, timer_overhead_ns());
+    /* what clock_getres does not say: the step the readings advance by (clockstep.h; 10 ns on
+     * an AMD Zen's time-stamp counter), measured; absent when the pairs could not tell */
+    uint32_t step = dra_clock_step_measure(now_ns);
+    if (step)
+        dra_rf_put_int(method, DRA_RF_METHOD_TIMER_STEP_NS, (int64_t)step);
     /* the clock of the allocate call inside the node search (answer_clock): the time-stamp
      * counter at its measured rate (ticks a second), or CLOCK_MONOTONIC; absent when no
      * engine was built */
@@ -3718,6 +3724,12 @@ static json_t *doc_begin(ctx_t *c, const dra_hostinfo_t *host)
                        ns_per_tick > 0 ? "tsc" : "CLOCK_MONOTONIC");
     if (ns_per_tick > 0)
         dra_rf_put_int(method, DRA_RF_METHOD_ANSWER_TICK_HZ, (int64_t)(1e9 / ns_per_tick + 0.5));
+#if defined(__x86_64__) || defined(__i386__)
+    uint32_t tstep = ns_per_tick > 0 ? dra_clock_step_measure(tick_fn) : 0;
+    if (tstep) /* the counter's step, in ns (at least 1) */
+        dra_rf_put_int(method, DRA_RF_METHOD_ANSWER_STEP_NS,
+                       (int64_t)fmax(1, (double)tstep * ns_per_tick + 0.5));
+#endif
     dra_rf_put_int(method, DRA_RF_METHOD_HIST_SIGFIGS, DRA_HIST_SIGFIGS);
     dra_rf_put_str(method, DRA_RF_METHOD_INTERLEAVING, "sequential");
     dra_rf_put_int(method, DRA_RF_METHOD_TIMING_VERSION,

@@ -54,7 +54,7 @@ static const char help[] =
     "  drabench compare --gate ci/gate.yaml --format json base.json -- new1.json new2.json\n"
     "\n"
     "What is not gated: a latency change below the noise floor (max(100 ns, the timer's\n"
-    "resolution, one histogram bucket)); a percentile of a shape with too few pods per\n"
+    "resolution, one step of its readings and 1 ns, one histogram bucket)); a percentile of a shape with too few pods per\n"
     "repetition (p50, p90 100, p99 1000, p999 10000; max never). Interrupted runs are left\n"
     "out. Files whose inputs differ (scenario, --count, seed, release, policy, allocator) are\n"
     "not comparable unless --across names the difference.\n"

@@ -319,11 +319,17 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
     fputc('\n', f);
     const json_t *meth = json_object_get(r, "method");
     const json_t *ov = json_object_get(meth, "timer_overhead_ns");
-    if (json_is_integer(ov))
-        fprintf(f, "timer       CLOCK_MONOTONIC, resolution %lld ns; a pair of readings costs %lld ns "
-                   "(median; part of every latency below)\n",
-                (long long)json_integer_value(json_object_get(meth, "timer_resolution_ns")),
+    if (json_is_integer(ov)) {
+        fprintf(f, "timer       CLOCK_MONOTONIC, resolution %lld ns",
+                (long long)json_integer_value(json_object_get(meth, "timer_resolution_ns")));
+        /* the step measured (clockstep.h): what clock_getres does not say */
+        const json_t *st = json_object_get(meth, "timer_step_ns");
+        if (json_is_integer(st) && json_integer_value(st) > 1)
+            fprintf(f, ", advancing in steps of %lld ns (every latency a multiple of it, +-1)",
+                    (long long)json_integer_value(st));
+        fprintf(f, "; a pair of readings costs %lld ns (median; part of every latency below)\n",
                 (long long)json_integer_value(ov));
+    }
     const json_t *look = json_object_get(meth, "release_look_ahead");
     if (json_is_string(look) && strcmp(json_string_value(look), "timed") != 0) {
         fputs("look-ahead  ", f); /* from the result file: the terminal layer of escape.h */

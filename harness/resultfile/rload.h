@@ -154,6 +154,9 @@ typedef struct dra_rload_result {
     int64_t warmup, repetitions_planned;
     int64_t workload_count;      /* run.workload_count; 0 when the file does not say */
     int64_t timer_resolution_ns; /* run.method.timer_resolution_ns; 0 when unknown */
+    int64_t timer_step_ns;       /* run.method.timer_step_ns: the step the clock's readings
+                                    advance by, measured (harness/bench/clockstep.h); 0 when
+                                    the file does not say */
     const char *fingerprint;     /* dra_host_fingerprint of the file's host and tool facts (hex),
                                     computed on load whatever host.fingerprint says */
     /* `decisions` (first measured repetition): per pod in arrival order its mix entry (index
