@@ -798,11 +798,73 @@ static void test_group_changes(void)
     dra_rload_fini(&g_rb);
 }
 
+/* A clock that advances in steps (run.method.timer_step_ns, harness/bench/clockstep.h: 10 ns on
+ * an AMD Zen) makes one step of a median noise: 150 -> 160 ns is a regression of 6.7% on a
+ * clock of 1 ns, and "~" when the files say the readings advance by 10 (floor 10 + 1), on either
+ * side; two steps (150 -> 171) are beyond it. The step is read from the file. */
+static void test_timer_step_floor(void)
+{
+    const double a[] = {150, 150, 151, 150, 151, 150}, b[] = {160, 161, 160, 160, 161, 160},
+                 c[] = {171, 170, 171, 171, 170, 171};
+    spec_t sa = spec("latency.pod.p50", "lower", a, 6), sb = spec("latency.pod.p50", "lower", b, 6),
+           sc = spec("latency.pod.p50", "lower", c, 6);
+    dra_compare_opts_t o;
+    dra_compare_opts_init(&o);
+    o.noise_floor_ns = 0;
+    dra_compare_report_t rep;
+    CHECK_EQ_I64(run2(&sa, &sb, &o, &rep), DRA_EXIT_REGRESSION);
+    CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_REGRESSION);
+    CHECK(!rep.rows[0].below_floor);
+    fin(&rep);
+    for (int side = 0; side < 2; side++) {
+        char *txt = make_json(side ? &sb : &sa);
+        json_t *root = json_loads(txt, 0, NULL);
+        free(txt);
+        CHECK(root != NULL);
+        json_object_set_new(json_object_get(root, "run"), "method",
+                            json_pack("{s:I}", "timer_step_ns", (json_int_t)10));
+        txt = json_dumps(root, JSON_SORT_KEYS);
+        json_decref(root);
+        dra_rload_result_t *with = side ? &g_rb : &g_ra, *plain = side ? &g_ra : &g_rb;
+        dra_diag_t d;
+        dra_diag_clear(&d);
+        CHECK_OK(dra_rload_buf(txt, strlen(txt), "default", with, &d));
+        free(txt);
+        load(side ? &sa : &sb, plain);
+        CHECK_EQ_I64(with->timer_step_ns, 10);
+        CHECK_EQ_I64(plain->timer_step_ns, 0);
+        CHECK_EQ_I64(dra_compare_run(&g_ra, 1, &g_rb, 1, &o, &rep), DRA_OK);
+        CHECK_EQ_I64(rep.exit_status, DRA_EXIT_OK);
+        CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_NOCHANGE);
+        CHECK(rep.rows[0].below_floor);
+        CHECK_NEAR(rep.rows[0].floor_ns, 11, 0);
+        fin(&rep);
+    }
+    /* two steps: beyond the floor, a regression again */
+    char *txt = make_json(&sc);
+    json_t *root = json_loads(txt, 0, NULL);
+    free(txt);
+    json_object_set_new(json_object_get(root, "run"), "method",
+                        json_pack("{s:I}", "timer_step_ns", (json_int_t)10));
+    txt = json_dumps(root, JSON_SORT_KEYS);
+    json_decref(root);
+    load(&sa, &g_ra);
+    dra_diag_t d;
+    dra_diag_clear(&d);
+    CHECK_OK(dra_rload_buf(txt, strlen(txt), "default", &g_rb, &d));
+    free(txt);
+    CHECK_EQ_I64(dra_compare_run(&g_ra, 1, &g_rb, 1, &o, &rep), DRA_OK);
+    CHECK_EQ_I64(rep.rows[0].verdict, DRA_CMP_REGRESSION);
+    CHECK(!rep.rows[0].below_floor);
+    fin(&rep);
+}
+
 int main(void)
 {
     RUN(test_worse_labels);
     RUN(test_regression_ci_and_u);
     RUN(test_noise_not_significant);
+    RUN(test_timer_step_floor);
     RUN(test_threshold);
     RUN(test_small_samples);
     RUN(test_exact_metric);
