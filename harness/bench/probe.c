@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clockstep.h"
 #include "datapages.h"
 
 const uint32_t dra_probe_hint_counts[DRA_PROBE_NHINT] = {0, 4, 8, 12, 16, 24, 32, 48};
@@ -507,6 +508,7 @@ int dra_probe_run(const dra_probe_opts_t *o, dra_probe_result_t *r, dra_diag_t *
         if (o->progress)
             o->progress(o->progress_ctx, "clock", done, total);
         measure_clock(o, t, &r->clock);
+        r->clock_step = dra_clock_step_measure(now_ns);
         if (o->progress)
             o->progress(o->progress_ctx, "clock", ++done, total);
     }

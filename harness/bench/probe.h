@@ -6,7 +6,8 @@
  *
  * What is measured, and how:
  *   clock    the median of many empty timed regions: two clock_gettime(CLOCK_MONOTONIC) reads
- *            back to back, as the runner times a claim (every timed region below includes it).
+ *            back to back, as the runner times a claim (every timed region below includes it);
+ *            and the step its readings advance by (clockstep.h: 10 ns on an AMD Zen).
  *   latency  per working-set size S: S/64 lines linked into one random cycle (Sattolo's
  *            shuffle, a pointer at the start of each 64-byte line); after a warm-up walk, many
  *            short timed walks of lat_loads dependent loads each, one continuing the other
@@ -120,6 +121,7 @@ typedef struct dra_probe_hint_row {
 
 typedef struct dra_probe_result {
     dra_probe_dist_t clock;
+    uint32_t clock_step; /* ns the clock's readings advance by (clockstep.h); 0 unknown */
     dra_probe_lat_t lat[DRA_PROBE_MAX_SIZES];
     size_t nlat;
     uint64_t hint_buffer; /* bytes of the hint buffer */

@@ -28,7 +28,8 @@ static const char help[] =
     "\n"
     "Measures, in this process:\n"
     "  clock    what an empty timed region costs: two clock_gettime(CLOCK_MONOTONIC) reads back\n"
-    "           to back, as `drabench run` times a claim (every region below includes it)\n"
+    "           to back, as `drabench run` times a claim (every region below includes it), and\n"
+    "           the step its readings advance by (10 ns on an AMD Zen: every latency a multiple)\n"
     "  latency  what a dependent load costs per working-set size: a pointer chase over a random\n"
     "           cycle of the buffer's 64-byte lines in 512 short timed walks of 4096 loads (an\n"
     "           interrupted walk is an outlier); the median walk, less the clock, per load\n"
@@ -224,7 +225,9 @@ static json_t *to_json(const probe_args_t *a, const dra_probe_opts_t *o,
     json_object_set_new(m, "hint_instruction", json_string(dra_probe_hint_insn));
     json_object_set_new(m, "pause_ns", json_integer(o->pause_ns));
     json_object_set_new(root, "method", m);
-    json_object_set_new(root, "clock", jdist(&r->clock));
+    json_t *clk = jdist(&r->clock);
+    json_object_set_new(clk, "step_ns", r->clock_step ? json_integer(r->clock_step) : json_null());
+    json_object_set_new(root, "clock", clk);
     json_t *lat = json_array();
     for (size_t i = 0; i < r->nlat; i++) {
         const dra_probe_lat_t *l = &r->lat[i];
@@ -279,8 +282,13 @@ static void print_table(FILE *f, const probe_args_t *a, const dra_probe_opts_t *
     fprintf(f, ", %d CPUs, %s, THP %s%s\n", h->cpus, pin, r->thp, a->quick ? " (--quick)" : "");
     fprintf(f,
             "clock       empty timed region (two CLOCK_MONOTONIC reads): p50 %.0f ns, p90 %.0f "
-            "ns (%zu regions)\n",
+            "ns (%zu regions)",
             r->clock.p50, r->clock.p90, r->clock.n);
+    if (r->clock_step > 1)
+        fprintf(f, "; readings advance in steps of %u ns", r->clock_step);
+    else if (r->clock_step == 1)
+        fprintf(f, "; readings advance in no step of 4 ns or more");
+    fputc('\n', f);
     fprintf(f,
             "latency     dependent load, pointer chase over a random cycle of 64-byte lines "
             "(median of %u walks of %llu loads, less the clock)\n",

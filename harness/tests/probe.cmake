@@ -32,6 +32,7 @@ jq -e '.schema == "drabench-probe/v1" and .method.quick == true and .method.pin_
   and all(.latency[]; .ns_per_load > 0 and .min_ns_per_load > 0 and .min_ns_per_load <= .ns_per_load
           and (.huge_bytes | type == "number") and (.advised | type == "boolean"))
   and .clock.p50_ns > 0 and .clock.p90_ns >= .clock.p50_ns and .clock.samples == 1001
+  and (.clock.step_ns == null or (.clock.step_ns >= 1 and .clock.step_ns <= 100))
   and .method.pause_ns == 2000
   and .hints.buffer_bytes == 1048576
   and ([.hints.rows[].k] == [0, 4, 8, 12, 16, 24, 32, 48])
