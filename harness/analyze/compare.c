@@ -3,6 +3,7 @@
 
 #include <fnmatch.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1205,6 +1206,27 @@ static int run_hosts(run_t *x)
                              "%s: the host was busy when the run started (load average %.2f on "
                              "%lld CPUs): its timings include other programs' work",
                              r->path, r->load1, (long long)r->cpus));
+    }
+    /* repetitions the kernel preempted during their measured loop: a median stands on the
+     * undisturbed ones only while they are most; from a quarter on, say so */
+    for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
+        const dra_rload_result_t *r = out->files[i].r;
+        size_t hit = 0;
+        long long times = 0;
+        for (size_t j = 0; j < r->nreps; j++)
+            if (r->reps[j].preemptions > 0) {
+                hit++; /* saturating: a file's counts are untrusted */
+                times = r->reps[j].preemptions > LLONG_MAX - times
+                            ? LLONG_MAX
+                            : times + r->reps[j].preemptions;
+            }
+        if (x->usable[i] && hit && 4 * hit >= r->nreps)
+            push_str(&x->b, &out->warn, &out->nwarn, &x->cap_warn,
+                     bprintf(&x->b,
+                             "%s: %zu of its %zu repetitions lost the CPU during their measured "
+                             "loop (%lld preemptions): their timings may include other programs' "
+                             "time; measure again on a quieter host if a verdict rests on them",
+                             r->path, hit, r->nreps, times));
     }
     return x->b.rc;
 }

@@ -355,6 +355,7 @@ typedef struct ctx {
     bool measuring;
     uint32_t rep;
     uint64_t pods, claims_n, outc[4], busy_ns, ok_allocs, checked, violations;
+    int64_t preemptions; /* involuntary context switches in the measured loop; -1 unknown */
     /* outcome accounting (runner.h): allocated claims and the timed work on them (node search,
      * commit, release), rejected claims and theirs (node search), placed pods (allocated or
      * joining a shared claim) and theirs */
@@ -2550,6 +2551,16 @@ static double pct_or_nan(const dra_hist_t *h, double p)
     return dra_hist_count(h) ? (double)dra_hist_percentile(h, p) : NAN;
 }
 
+/* The process's involuntary context switches so far (getrusage: times the kernel gave its CPU
+ * to another program, or to its own work, before the process was done); -1 when unknown. The
+ * runner has one thread, so the process's count is the measuring thread's. A system call: read
+ * only outside the timed loop. */
+static int64_t involuntary_switches(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_nivcsw >= 0 ? (int64_t)ru.ru_nivcsw : -1;
+}
+
 /* The process's peak resident set in bytes (getrusage; 0 when unknown). */
 static size_t peak_rss(void)
 {
@@ -2682,6 +2693,8 @@ static int rep_json(ctx_t *c, int64_t wall_ns, frag_values_t fv, const dra_hwc_v
     dra_rf_put_int(rep, DRA_RF_REP_BUSY_NS, c->busy_ns);
     dra_rf_put_int(rep, DRA_RF_REP_PODS, (int64_t)c->pods);
     dra_rf_put_int(rep, DRA_RF_REP_CLAIMS, (int64_t)c->claims_n);
+    if (c->preemptions >= 0)
+        dra_rf_put_int(rep, DRA_RF_REP_PREEMPTIONS, c->preemptions);
     json_t *work = dra_rf_put_obj(rep, DRA_RF_REP_WORK);
     dra_rf_put_int(work, DRA_RF_WORK_ALLOCATED_CLAIMS, (int64_t)c->ok_claims);
     dra_rf_put_int(work, DRA_RF_WORK_ALLOCATED_NS, (int64_t)c->ok_ns);
@@ -3157,6 +3170,7 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     bool hw = !warmup && dra_hwc_open(&hwc);
     if (hw)
         dra_hwc_start(&hwc);
+    int64_t sw0 = involuntary_switches();
     int64_t w0 = now_ns();
     dra_wl_event_t ev;
     while (next_event(c, &w, &ev, &rc, interrupted)) {
@@ -3210,6 +3224,8 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         }
     }
     int64_t w1 = now_ns();
+    int64_t sw1 = involuntary_switches();
+    c->preemptions = sw0 >= 0 && sw1 >= sw0 ? sw1 - sw0 : -1;
     dra_hwc_values_t hv = {false, 0, 0};
     if (hw) {
         hv = dra_hwc_stop(&hwc);
@@ -3320,6 +3336,10 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     r->rec_commits += c->rec_commits;
     r->rec_releases += c->rec_releases;
     r->wall_ns += (uint64_t)(w1 - w0);
+    if (c->preemptions > 0) {
+        r->preemptions += (uint64_t)c->preemptions;
+        r->reps_preempted++;
+    }
     r->inv_checked += c->checked;
     r->inv_violations += c->violations;
     for (uint32_t i = 0; i < c->nhists; i++) {

@@ -264,6 +264,10 @@ typedef struct dra_run {
      * accounting"), all measured repetitions */
     uint64_t claims_allocated, claims_rejected, allocated_ns, rejected_ns, pods_placed, placed_ns;
     uint64_t wall_ns, check_ns; /* check_ns: wall time of the untimed check passes */
+    /* involuntary context switches during the measured loops (another program, or the kernel,
+     * took the CPU), in all and the repetitions that had at least one */
+    uint64_t preemptions;
+    uint32_t reps_preempted;
     /* pooled: allocated claims (placed pods) / the time spent on them; rejected claims / theirs
      * (0 when there are none) */
     double claims_per_s, pods_per_s, rejections_per_s;

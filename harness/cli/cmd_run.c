@@ -317,6 +317,10 @@ static void print_table(FILE *f, const dra_run_t *run, const char *written)
         fprintf(f, " + %.3f s of invariant checks (an untimed second pass)",
                 (double)run->check_ns / 1e9);
     fputc('\n', f);
+    if (run->reps_preempted)
+        fprintf(f, "preempted   %u of %u repetition(s) lost the CPU during the measured loop, "
+                   "%llu time(s) in all: their timings may include other programs' time\n",
+                run->reps_preempted, run->reps_done, (unsigned long long)run->preemptions);
     const json_t *meth = json_object_get(r, "method");
     const json_t *ov = json_object_get(meth, "timer_overhead_ns");
     if (json_is_integer(ov)) {

@@ -105,6 +105,9 @@ typedef struct dra_rload_group {
 
 typedef struct dra_rload_rep {
     int64_t index, wall_ns, pods, claims;
+    /* times the kernel took the CPU from the run during the measured loop (involuntary context
+     * switches); 0 in files that do not record it */
+    int64_t preemptions;
     /* work (timing version 2): allocated and rejected claims and the timed work on each; 0 in
      * older files */
     int64_t allocated_claims, allocated_ns, rejected_claims, rejected_ns;

@@ -1,7 +1,8 @@
 # gate.cmake - the regression gate of `drabench compare` (harness/tests/gate.sh): inconclusive
 # with too few samples, timings refused across hosts, inputs that are not comparable unless
-# --across, missing/interrupted/empty files, the noise floor and shapes of meaningful size.
-foreach(_case few_samples other_host inputs_differ sets noise report_same_gate)
+# --across, missing/interrupted/empty files, the noise floor and shapes of meaningful size,
+# repetitions the kernel preempted.
+foreach(_case few_samples other_host inputs_differ sets noise report_same_gate preempted)
   add_test(NAME compare.gate_${_case}
            COMMAND sh harness/tests/gate.sh ${_case}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
@@ -11,8 +12,10 @@ endforeach()
 
 # `drabench run` behind the gate (harness/tests/gate_run.sh): independent repetitions, outcome
 # reasons, default result names, the ETA, CSV export; the gate end to end: a 20% slowdown at
-# the default repetitions is never PASS, the same build passes 20 compares in a row.
-foreach(_case independent_reps reasons names eta csv delay20 self20 cluster gen_list_json validate ci across)
+# the default repetitions is never PASS, the same build passes 20 compares in a row; a run's
+# preempted repetitions recorded and named.
+foreach(_case independent_reps reasons names eta csv delay20 self20 cluster gen_list_json validate ci across
+              preemptions)
   add_test(NAME harness.gate_run_${_case}
            COMMAND sh harness/tests/gate_run.sh ${_case}
            WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
@@ -21,3 +24,5 @@ foreach(_case independent_reps reasons names eta csv delay20 self20 cluster gen_
 endforeach()
 # the timing verdicts must not see other tests' load on a 2-core machine
 set_tests_properties(harness.gate_run_self20 harness.gate_run_delay20 PROPERTIES RUN_SERIAL TRUE)
+# its busy loop takes a CPU from whatever runs beside it
+set_tests_properties(harness.gate_run_preemptions PROPERTIES RUN_SERIAL TRUE)

@@ -131,6 +131,24 @@ report_same_gate)
         done
     done
     ;;
+preempted)
+    # repetitions the kernel preempted during their measured loop (repetitions[].preemptions):
+    # one of six is left to the median, two of six (a third) are named in a warning that does
+    # not change the verdict; counts too large to add saturate; a negative count is refused
+    derive noise-default.json '.repetitions[0].preemptions = 3' one.json
+    expect 0 "$T/out" "$D/base-default.json" "$T/one.json"
+    grep -q 'lost the CPU' "$T/out" && fail "one preempted repetition of six warned"
+    derive noise-default.json '.repetitions[0].preemptions = 3 | .repetitions[4].preemptions = 2' two.json
+    expect 0 "$T/out" "$D/base-default.json" "$T/two.json"
+    grep -q 'two.json: 2 of its 6 repetitions lost the CPU during their measured loop (5 preemptions)' "$T/out" || fail "no preemption warning"
+    "$DRABENCH" compare -f json "$D/base-default.json" "$T/two.json" | jq -e '.warnings | any(test("2 of its 6 repetitions lost the CPU"))' >/dev/null || fail "warning not in the JSON report"
+    derive noise-default.json '.repetitions[] |= (.preemptions = 4611686018427387904)' huge.json
+    expect 0 "$T/out" "$D/base-default.json" "$T/huge.json"
+    grep -q '6 of its 6 repetitions lost the CPU during their measured loop (9223372036854775807 preemptions)' "$T/out" || fail "the sum did not saturate"
+    derive noise-default.json '.repetitions[1].preemptions = -1' neg.json
+    "$DRABENCH" compare "$D/base-default.json" "$T/neg.json" >"$T/out" 2>&1 && fail "a negative count was taken"
+    grep -q 'neg.json.*preemptions' "$T/out" || { cat "$T/out"; fail "the negative count is not named"; }
+    ;;
 *)
     fail "unknown case $1"
     ;;

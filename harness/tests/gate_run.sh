@@ -82,6 +82,25 @@ eta)
     "$DRABENCH" run default -n 600 -r 2 -w 0 --invariants off --progress always -o "$T/e.json" >/dev/null 2>"$T/e.err" || fail run
     grep -q 'ETA [0-9]' "$T/e.err" || fail "no ETA in the progress bar"
     ;;
+preemptions)
+    # a run that shares its CPU with a busy loop is preempted during its measured loops: every
+    # repetition records how often (repetitions[].preemptions) and the summary names them
+    command -v taskset >/dev/null || { echo "skip: no taskset"; exit 0; }
+    cpu=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
+    taskset -c "$cpu" sh -c 'while :; do :; done' &
+    spin=$!
+    trap 'kill $spin 2>/dev/null; rm -rf "$T"' EXIT
+    taskset -c "$cpu" "$DRABENCH" run default -n 300 -r 4 -w 0 --invariants off -o "$T/p.json" >"$T/out" 2>&1
+    rc=$?
+    kill $spin
+    [ $rc -eq 0 ] || { cat "$T/out"; fail run; }
+    jq -e '[.repetitions[].preemptions] | length == 4 and all(type == "number" and . >= 0) and add > 0' "$T/p.json" >/dev/null ||
+        fail "preemptions not recorded: $(jq -c '[.repetitions[].preemptions]' "$T/p.json")"
+    n=$(jq '[.repetitions[] | select(.preemptions > 0)] | length' "$T/p.json")
+    s=$(jq '[.repetitions[].preemptions] | add' "$T/p.json")
+    grep -q "^preempted   $n of 4 repetition(s) lost the CPU during the measured loop, $s time(s) in all" "$T/out" ||
+        { cat "$T/out"; fail "the summary does not name the preempted repetitions"; }
+    ;;
 csv)
     "$DRABENCH" run "$T/small.yaml" -q -r 2 -w 0 -o "$T/c.json" || fail run
     "$DRABENCH" export --format csv -o "$T/c.csv" "$T/c.json" || fail export
