@@ -1210,6 +1210,8 @@ static int run_hosts(run_t *x)
     /* repetitions the kernel preempted during their measured loop: a median stands on the
      * undisturbed ones only while they are most; from a quarter on, say so */
     for (size_t i = 0; i < out->nfiles && !x->b.rc; i++) {
+        if (!x->usable[i])
+            continue;
         const dra_rload_result_t *r = out->files[i].r;
         size_t hit = 0;
         long long times = 0;
@@ -1220,7 +1222,7 @@ static int run_hosts(run_t *x)
                             ? LLONG_MAX
                             : times + r->reps[j].preemptions;
             }
-        if (x->usable[i] && hit && 4 * hit >= r->nreps)
+        if (hit && 4 * hit >= r->nreps)
             push_str(&x->b, &out->warn, &out->nwarn, &x->cap_warn,
                      bprintf(&x->b,
                              "%s: %zu of its %zu repetitions lost the CPU during their measured "

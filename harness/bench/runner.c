@@ -3166,11 +3166,11 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
     }
     if (!warmup && DRA_UNLIKELY(dra_runner_pass_hook != NULL))
         dra_runner_pass_hook(c->rep, pass_start_digest(c));
+    int64_t sw0 = involuntary_switches(); /* outside the hardware counters' window too */
     dra_hwc_t hwc;
     bool hw = !warmup && dra_hwc_open(&hwc);
     if (hw)
         dra_hwc_start(&hwc);
-    int64_t sw0 = involuntary_switches();
     int64_t w0 = now_ns();
     dra_wl_event_t ev;
     while (next_event(c, &w, &ev, &rc, interrupted)) {
@@ -3224,13 +3224,13 @@ static int run_rep(ctx_t *c, bool warmup, uint64_t max_pods, bool *interrupted)
         }
     }
     int64_t w1 = now_ns();
-    int64_t sw1 = involuntary_switches();
-    c->preemptions = sw0 >= 0 && sw1 >= sw0 ? sw1 - sw0 : -1;
     dra_hwc_values_t hv = {false, 0, 0};
     if (hw) {
         hv = dra_hwc_stop(&hwc);
         dra_hwc_close(&hwc);
     }
+    int64_t sw1 = involuntary_switches();
+    c->preemptions = sw0 >= 0 && sw1 >= sw0 ? sw1 - sw0 : -1;
     dra_workload_fini(&w);
     if (rc < 0)
         return rc;
