@@ -464,6 +464,88 @@ static void measure_hints(const dra_probe_opts_t *o, const buf_t *b, int64_t *co
     r->warm_ns_per_line = dra_probe_slope(kx, yw, DRA_PROBE_NHINT);
 }
 
+uint64_t dra_probe_xlat_grain(double near, double far, double none, uint64_t far_bytes,
+                              uint32_t step_ns)
+{
+    if (!isfinite(near) || !isfinite(far) || !isfinite(none) || far_bytes < 8192 ||
+        (far_bytes & (far_bytes - 1)))
+        return 0;
+    double miss = none - near, floor = fmax(25.0, 2.0 * step_ns);
+    if (!(miss >= floor))
+        return 0;
+    return far - near > miss / 2 ? 4096 : 2 * far_bytes;
+}
+
+/* The far touch's distance for a buffer of len bytes: 1 MiB, or the largest power of two
+ * whose double fits the buffer; 0 below 8 KiB (the buffer under 16 KiB). */
+static uint64_t xlat_far(uint64_t len)
+{
+    uint64_t f = (uint64_t)1 << 20;
+    while (f >= 8192 && 2 * f > len)
+        f >>= 1;
+    return f >= 8192 ? f : 0;
+}
+
+/* One timed region of the translation measurement: a dependent read (load) or a write-intent
+ * hint of the line at p. */
+static int64_t xlat_region(const char *p, bool load)
+{
+    int64_t t0 = now_ns();
+    BARRIER();
+    if (load)
+        sink = *(const volatile uintptr_t *)p;
+    else
+        __builtin_prefetch(p, 1);
+    BARRIER();
+    int64_t t1 = now_ns();
+    return t1 - t0;
+}
+
+/* The translation measurement on buffer b (every line touched when it was built): per
+ * repetition and per kind of prior touch (near, far, none; in turn, the first one rotating),
+ * a fresh random line in the part of the buffer whose far partner is inside it, the touch,
+ * the pause, then a timed load; the same again with a hint. s holds 2 * NXLAT * reps. */
+static void measure_xlat(const dra_probe_opts_t *o, const buf_t *b, int64_t *s, uint64_t *seed,
+                         uint32_t step_ns, dra_probe_xlat_t *x)
+{
+    uint64_t far = xlat_far(b->len);
+    x->far_bytes = far;
+    x->load_miss_ns = x->hint_miss_ns = NAN;
+    x->grain = 0;
+    if (!far) {
+        for (int k = 0; k < DRA_PROBE_NXLAT; k++) {
+            dra_probe_summarize(s, 0, &x->load[k]);
+            dra_probe_summarize(s, 0, &x->hint[k]);
+        }
+        return;
+    }
+    uint64_t lines = (b->len / (2 * far)) * (2 * far) / LINE; /* lines with a partner inside */
+    const volatile char *vb = b->base;
+    uint32_t reps = o->hint_reps;
+    for (uint32_t rep = 0; rep < reps; rep++) {
+        for (int j = 0; j < 2 * DRA_PROBE_NXLAT; j++) {
+            int kind = (j / 2 + (int)(rep % DRA_PROBE_NXLAT)) % DRA_PROBE_NXLAT;
+            bool load = j % 2 == 0;
+            size_t off = (size_t)(rng_next(seed) % lines) * LINE;
+            if (kind == DRA_PROBE_XNEAR)
+                sink = (uintptr_t)vb[off ^ 2048];
+            else if (kind == DRA_PROBE_XFAR)
+                sink = (uintptr_t)vb[off ^ far];
+            spin(o->pause_ns);
+            s[((size_t)(load ? 0 : 1) * DRA_PROBE_NXLAT + (size_t)kind) * reps + rep] =
+                xlat_region(b->base + off, load);
+        }
+    }
+    for (int k = 0; k < DRA_PROBE_NXLAT; k++) {
+        dra_probe_summarize(s + (size_t)k * reps, reps, &x->load[k]);
+        dra_probe_summarize(s + (size_t)(DRA_PROBE_NXLAT + k) * reps, reps, &x->hint[k]);
+    }
+    x->load_miss_ns = x->load[DRA_PROBE_XNONE].p50 - x->load[DRA_PROBE_XNEAR].p50;
+    x->hint_miss_ns = x->hint[DRA_PROBE_XNONE].p50 - x->hint[DRA_PROBE_XNEAR].p50;
+    x->grain = dra_probe_xlat_grain(x->load[DRA_PROBE_XNEAR].p50, x->load[DRA_PROBE_XFAR].p50,
+                                    x->load[DRA_PROBE_XNONE].p50, far, step_ns);
+}
+
 static void thp_mode(char *out, size_t len)
 {
     snprintf(out, len, "?");
@@ -497,9 +579,10 @@ int dra_probe_run(const dra_probe_opts_t *o, dra_probe_result_t *r, dra_diag_t *
     thp_mode(r->thp, sizeof r->thp);
     uint64_t seed = o->seed;
     uint32_t every = o->hint_reps / 10 ? o->hint_reps / 10 : 1;
-    uint64_t total = 1 + o->nsizes + o->hint_reps / every, done = 0;
+    uint64_t total = 1 + o->nsizes + o->hint_reps / every + 1, done = 0;
     size_t nt = o->clock_reps > o->lat_reps ? o->clock_reps : o->lat_reps;
-    size_t nh = (size_t)DRA_PROBE_NHINT * o->hint_reps;
+    size_t nh = (size_t)DRA_PROBE_NHINT * o->hint_reps; /* >= 2 * NXLAT * hint_reps too */
+    _Static_assert(DRA_PROBE_NHINT >= 2 * DRA_PROBE_NXLAT, "the hint samples hold xlat's");
     int64_t *t = alloc_samples(nt, d), *cold = t ? alloc_samples(nh, d) : NULL,
             *warm = cold ? alloc_samples(nh, d) : NULL;
     buf_t b = {0};
@@ -535,6 +618,9 @@ int dra_probe_run(const dra_probe_opts_t *o, dra_probe_result_t *r, dra_diag_t *
         if (r->hint_pages.huge_bytes > b.len)
             r->hint_pages.huge_bytes = b.len;
         measure_hints(o, &b, cold, warm, &seed, r, &done, total);
+        measure_xlat(o, &b, cold, &seed, r->clock_step, &r->xlat);
+        if (o->progress)
+            o->progress(o->progress_ctx, "translation", ++done, total);
     }
     buf_unmap(&b);
     free(t);

@@ -25,6 +25,20 @@
  *            warm reads, the previous region's hints) have drained and the region starts with
  *            the miss buffers empty. p50 and p90 per K; the least-squares slope of p50 on K is
  *            the cost of one hinted line of the region (cold: a line from memory).
+ *   translation  on the hint buffer: what a line costs to load (one dependent read) and to
+ *            hint (one write-intent hint) in a timed region, by what was touched just before the
+ *            region's pause: "near", another line of its 4 KiB page (2 KiB away: not the
+ *            adjacent-line pair); "far", a line of another 4 KiB page of its 2 MiB page (1 MiB
+ *            away; less on a buffer under 2 MiB); "none", nothing. The line itself is picked at
+ *            random afresh each time, so it comes from memory in all three; what differs is
+ *            whether its address translation is cached. none - near is what a translation
+ *            miss adds; far tells by which page the translations are cached (the grain,
+ *            dra_probe_xlat_grain): when a read of the same 2 MiB page does not save the
+ *            miss, the TLB holds this memory by 4 KiB pages, whatever the guest's own page
+ *            size (a hypervisor that maps the guest by 4 KiB pages). On the 2-vCPU AMD
+ *            benchmark VM (the buffer on 2 MiB pages in the guest) a load was 141 / 400 / 411
+ *            ns (near / far / none, p50) and a hint 30 / 270 / 290: the hint's cost above is
+ *            its page walk, and the engine's cold lines cost by the 4 KiB page.
  * Every buffer is its own anonymous mapping, 2 MiB-aligned, advised MADV_HUGEPAGE before its
  * first touch; how much of it the kernel put on 2 MiB pages is read from /proc/self/smaps and
  * reported (the latencies of large sizes include page walks when the pages are 4 KiB).
@@ -39,7 +53,7 @@
  * The step is at K = 4: four cold hints cost 11-18 ns over none at 32 MiB with P up to 10 us,
  * and 170-220 ns from 64 MiB up with P of 2 us or more, as if each hint waited for a page
  * walk once the translations of the buffer had been pushed out (by the other CPU's work, when
- * the two share a core; not checked with counters). A timed region of the engine follows
+ * the two share a core; the translation rows below show it without counters). A timed region of the engine follows
  * other work closely, so the default pause is 2 us: twice what the set-up's 48 misses take to
  * drain, and short of most of the growth.
  *
@@ -119,6 +133,17 @@ typedef struct dra_probe_hint_row {
     dra_probe_dist_t cold, warm; /* of whole timed regions (clock included) */
 } dra_probe_hint_row_t;
 
+/* The translation measurement: a distribution per kind of prior touch (near, far, none:
+ * probe.h's top comment) for a load and for a hint. */
+enum { DRA_PROBE_XNEAR, DRA_PROBE_XFAR, DRA_PROBE_XNONE, DRA_PROBE_NXLAT };
+typedef struct dra_probe_xlat {
+    uint64_t far_bytes;                 /* distance of the far touch (0: not measured, the
+                                           buffer under 16 KiB) */
+    dra_probe_dist_t load[DRA_PROBE_NXLAT], hint[DRA_PROBE_NXLAT];
+    double load_miss_ns, hint_miss_ns;  /* p50 none - p50 near (NaN: not measured) */
+    uint64_t grain;                     /* dra_probe_xlat_grain of the loads' p50s */
+} dra_probe_xlat_t;
+
 typedef struct dra_probe_result {
     dra_probe_dist_t clock;
     uint32_t clock_step; /* ns the clock's readings advance by (clockstep.h); 0 unknown */
@@ -129,6 +154,7 @@ typedef struct dra_probe_result {
     dra_probe_hint_row_t hints[DRA_PROBE_NHINT];
     double cold_ns_per_line, warm_ns_per_line; /* slopes of p50 on K */
     char thp[16];                              /* THP mode ("always", "madvise", "never", "?") */
+    dra_probe_xlat_t xlat;                     /* on the hint buffer */
 } dra_probe_result_t;
 
 /* Measure (see above). DRA_OK with *r filled; DRA_EINVAL (options) or DRA_ENOMEM (a mapping;
@@ -143,6 +169,17 @@ void dra_probe_summarize(int64_t *x, size_t n, dra_probe_dist_t *out);
 /* Least-squares slope of y on x over n points: sum((x-mx)(y-my)) / sum((x-mx)^2). NaN when
  * n < 2, when every x is the same, or when a value is NaN. */
 double dra_probe_slope(const double *x, const double *y, size_t n);
+
+/* The page size by which address translations are cached, from the p50s of a cold line's
+ * load after a touch of its own 4 KiB page (near), of another 4 KiB page of its 2 MiB page
+ * (far) and of nothing (none), far_bytes the far touch's distance: 0 (cannot tell) when any
+ * is NaN, far_bytes < 8192, or a miss (none - near) is below the larger of 25 ns and two clock
+ * steps (step_ns; translations cached either way, or too little to tell); 4096 when the far
+ * touch saved less than half the miss (the translation is per 4 KiB page); else 2 * far_bytes
+ * (far_bytes is a power of two, the two lines differ in that bit alone: a translation that
+ * covers both covers the aligned block of twice that, 2 MiB at the default 1 MiB). Pure. */
+uint64_t dra_probe_xlat_grain(double near, double far, double none, uint64_t far_bytes,
+                              uint32_t step_ns);
 
 /* One size: a decimal number of bytes with an optional binary suffix K, M or G (also KiB, MiB,
  * GiB; either case): "32K" 32768, "1M", "4096". false unless it is one, at most

@@ -43,10 +43,19 @@ static const char help[] =
     "           Before each region the probe spins 2 us (--pause) so the set-up's misses have\n"
     "           drained. The cold cost grows with the hint buffer's size and with that pause:\n"
     "           measure the size and the quiet time the claim in question has.\n"
+    "  translation  what one cold line of the hint buffer costs to load and to hint in a timed\n"
+    "           region after a read of another line of its 4 KiB page (near), of another 4 KiB\n"
+    "           page of its 2 MiB page (far) or of nothing (none): none - near is what a\n"
+    "           translation miss (a page walk) adds, and far tells whether translations are\n"
+    "           cached by 4 KiB page here even when the buffer is on 2 MiB pages (a hypervisor\n"
+    "           that maps the guest by 4 KiB pages): then the engine's cold lines cost by the\n"
+    "           4 KiB page they sit in, not by the line.\n"
     "Buffers are anonymous mappings advised MADV_HUGEPAGE before their first touch; the table\n"
     "says how much of each the kernel put on 2 MiB pages (/proc/self/smaps). Takes about 10 s\n"
     "and maps the largest size once.\n"
-    "\n"
+    "\n";
+
+static const char help_options[] =
     "Options:\n"
     "      --pin CPU       run on this CPU only (sched_setaffinity; recorded). Recommended: a\n"
     "                      probe that moves between CPUs measures the move\n"
@@ -60,9 +69,10 @@ static const char help[] =
     "                      walk, so a smaller and a larger buffer show the two costs apart\n"
     "      --pause NS      spin NS nanoseconds before each hint region (default 2000; 0 to\n"
     "                      10000000): the quiet time before a timed region\n"
-    "      --reps N        timed hint regions per K and kind (default 5000) and empty regions\n"
-    "                      for the clock (default 20001); the latency's walks stay 512 of 4096\n"
-    "                      loads per size whatever N is\n"
+    "      --reps N        timed hint regions per K and kind and translation regions per\n"
+    "                      row and column (default 5000), and empty regions for the clock\n"
+    "                      (default 20001); the latency's walks stay 512 of 4096 loads per\n"
+    "                      size whatever N is\n"
     "      --quick         sizes 32K,256K,1M, 100 hint regions, 1001 clock regions, 16 walks of\n"
     "                      1024 loads: well under a second (for tests; the hint buffer fits the\n"
     "                      caches, so the cold slope is not a memory one); --sizes and --reps\n"
@@ -124,6 +134,7 @@ static int parse_args(int argc, char **argv, probe_args_t *a, bool *helped)
             return dra_cli_usage_error("probe", "unexpected argument '%s'", v);
         case 'h':
             fputs(help, stdout);
+            fputs(help_options, stdout);
             *helped = true;
             return DRA_EXIT_OK;
         case O_PIN: {
@@ -255,6 +266,23 @@ static json_t *to_json(const probe_args_t *a, const dra_probe_opts_t *o,
     }
     json_object_set_new(hints, "rows", rows);
     json_object_set_new(root, "hints", hints);
+    static const char *const kinds[DRA_PROBE_NXLAT] = {"near", "far", "none"};
+    const dra_probe_xlat_t *x = &r->xlat;
+    json_t *xl = json_object(), *xload = json_object(), *xhint = json_object();
+    json_object_set_new(xl, "buffer_bytes", json_integer((json_int_t)r->hint_buffer));
+    json_object_set_new(xl, "far_bytes",
+                        x->far_bytes ? json_integer((json_int_t)x->far_bytes) : json_null());
+    json_object_set_new(xl, "grain_bytes",
+                        x->grain ? json_integer((json_int_t)x->grain) : json_null());
+    json_object_set_new(xl, "load_miss_ns", jnum(x->load_miss_ns));
+    json_object_set_new(xl, "hint_miss_ns", jnum(x->hint_miss_ns));
+    for (int k = 0; k < DRA_PROBE_NXLAT; k++) {
+        json_object_set_new(xload, kinds[k], jdist(&x->load[k]));
+        json_object_set_new(xhint, kinds[k], jdist(&x->hint[k]));
+    }
+    json_object_set_new(xl, "load", xload);
+    json_object_set_new(xl, "hint", xhint);
+    json_object_set_new(root, "translation", xl);
     return root;
 }
 
@@ -267,6 +295,60 @@ static const char *pages_word(const dra_probe_pages_t *p, char *buf, size_t len)
     else
         snprintf(buf, len, "%.0f%% on 2 MiB", 100.0 * (double)p->huge_bytes / (double)p->bytes);
     return buf;
+}
+
+/* The translation rows and what they say (probe.h). */
+static void print_xlat(FILE *f, const dra_probe_result_t *r)
+{
+    const dra_probe_xlat_t *x = &r->xlat;
+    char sz[32], fz[32], pg[48];
+    if (!x->far_bytes) {
+        fprintf(f, "translation not measured: the %s hint buffer is under 16 KiB\n",
+                dra_probe_fmt_size(r->hint_buffer, sz, sizeof sz));
+        return;
+    }
+    fprintf(f,
+            "translation one cold line of the %s buffer (pages %s), loaded or hinted in a timed "
+            "region after a read of\n",
+            dra_probe_fmt_size(r->hint_buffer, sz, sizeof sz),
+            pages_word(&r->hint_pages, pg, sizeof pg));
+    fprintf(f,
+            "            near: its own 4 KiB page; far: another 4 KiB page %s away; none: "
+            "nothing (p50 / p90 ns, clock included, %zu regions each)\n",
+            dra_probe_fmt_size(x->far_bytes, fz, sizeof fz), x->load[0].n);
+    fprintf(f, "  %4s  %15s  %15s  %15s\n", "", "near", "far", "none");
+    const dra_probe_dist_t *rows[2] = {x->load, x->hint};
+    for (int i = 0; i < 2; i++) {
+        fprintf(f, "  %4s", i ? "hint" : "load");
+        for (int k = 0; k < DRA_PROBE_NXLAT; k++) {
+            char cell[48];
+            snprintf(cell, sizeof cell, "%.0f / %.0f", rows[i][k].p50, rows[i][k].p90);
+            fprintf(f, "  %15s", cell);
+        }
+        fputc('\n', f);
+    }
+    if (x->grain == 4096)
+        fprintf(f,
+                "grain       translations are cached by 4 KiB page here (a read %s away in the "
+                "same 2 MiB did not save the miss%s): a line whose 4 KiB page was not touched "
+                "lately costs %.0f ns more to load and %.0f ns more to hint\n",
+                fz, r->hint_pages.huge_bytes >= r->hint_pages.bytes
+                        ? ", though the buffer is on 2 MiB pages"
+                        : "",
+                x->load_miss_ns, x->hint_miss_ns);
+    else if (x->grain)
+        fprintf(f,
+                "grain       translations are cached by pages of at least %s here (a read %s "
+                "away saved the miss): a line whose page was not touched lately costs %.0f ns "
+                "more to load and %.0f ns more to hint\n",
+                dra_probe_fmt_size(x->grain, sz, sizeof sz), fz, x->load_miss_ns,
+                x->hint_miss_ns);
+    else
+        fprintf(f,
+                "grain       not told: a translation miss added %.0f ns to a load here (under "
+                "25 ns or two clock steps: the TLB reaches this buffer, or the difference is "
+                "noise)\n",
+                x->load_miss_ns);
 }
 
 static void print_table(FILE *f, const probe_args_t *a, const dra_probe_opts_t *o,
@@ -322,6 +404,7 @@ static void print_table(FILE *f, const probe_args_t *a, const dra_probe_opts_t *
      * cache, not from memory, and the headline must not say otherwise */
     fprintf(f, "headline    a hinted line of a %s buffer costs %.1f ns of a timed region here\n",
             dra_probe_fmt_size(r->hint_buffer, sz, sizeof sz), r->cold_ns_per_line);
+    print_xlat(f, r);
 }
 
 int dra_cmd_probe(int argc, char **argv)

@@ -40,7 +40,18 @@ jq -e '.schema == "drabench-probe/v1" and .method.quick == true and .method.pin_
           and .warm.p50_ns > 0 and .warm.p90_ns >= .warm.p50_ns and .warm.samples == 100)
   and (.hints.cold_ns_per_line | type == "number") and (.hints.warm_ns_per_line | type == "number")
   and (.host.cpus > 0) and (.method.hint_instruction | length > 0)
-  and (.host.load_start | type == "number") and (.host.load_end | type == "number")' "$2/q.json" > /dev/null
+  and (.host.load_start | type == "number") and (.host.load_end | type == "number")
+  and .translation.buffer_bytes == 1048576 and .translation.far_bytes == 524288
+  and (.translation.grain_bytes == null or .translation.grain_bytes == 4096
+       or .translation.grain_bytes == 1048576)
+  and ([.translation.load | keys_unsorted[]] == ["near", "far", "none"])
+  and ([.translation.hint | keys_unsorted[]] == ["near", "far", "none"])
+  and all(.translation.load[], .translation.hint[]; .samples == 100 and .p50_ns > 0
+          and .p90_ns >= .p50_ns)
+  and .translation.load_miss_ns == .translation.load.none.p50_ns - .translation.load.near.p50_ns
+  and .translation.hint_miss_ns == .translation.hint.none.p50_ns - .translation.hint.near.p50_ns' "$2/q.json" > /dev/null
+grep -q '^translation one cold line of the 1 MiB buffer' "$2/q.txt"
+grep -q '^grain       ' "$2/q.txt"
 grep -q '^headline    a hinted line of a 1 MiB buffer costs .* ns of a timed region here' "$2/q.txt"
 grep -q '^clock       empty timed region' "$2/q.txt"
 ]=])
@@ -59,7 +70,10 @@ grep -q "pinned to CPU $cpu" "$2/o.txt"
 grep -q "^written     $2/o.json" "$2/o.txt"
 ls "$2" | grep -q 'o.json.tmp' && { echo "temporary file left"; exit 1; }
 "$1" probe --quick --sizes 4K --hint-size 8K --reps 10 --pause 0 -o - 2> /dev/null |
-  jq -e '.hints.buffer_bytes == 8192 and ([.latency[].size_bytes] == [4096]) and .method.pause_ns == 0' > /dev/null
+  jq -e '.hints.buffer_bytes == 8192 and ([.latency[].size_bytes] == [4096]) and .method.pause_ns == 0
+    and .translation.far_bytes == null and .translation.grain_bytes == null
+    and .translation.load_miss_ns == null and .translation.load.near.samples == 0' > /dev/null
+"$1" probe --quick --sizes 4K --hint-size 8K --reps 10 | grep -q '^translation not measured: the 8 KiB hint buffer is under 16 KiB'
 
 ]=])
 

@@ -123,6 +123,36 @@ static void test_sizes(void)
     CHECK(strcmp(dra_probe_fmt_size(100, b, sizeof b), "100 B") == 0);
 }
 
+/* The grain: 4 KiB when the far touch saved less than half the miss, twice the far distance
+ * when it saved more, 0 when a miss is too small to tell or an input is missing. */
+static void test_xlat_grain(void)
+{
+    const uint64_t M = 1 << 20;
+    /* the benchmark VM's figures: a read 1 MiB away saved nothing */
+    CHECK_EQ_U64(dra_probe_xlat_grain(141, 400, 411, M, 10), 4096);
+    /* it saved the miss: 2 MiB pages */
+    CHECK_EQ_U64(dra_probe_xlat_grain(141, 150, 411, M, 10), 2 * M);
+    /* the boundary: exactly half saved is a save (far - near > miss / 2 is 4 KiB) */
+    CHECK_EQ_U64(dra_probe_xlat_grain(100, 150, 200, M, 1), 2 * M);
+    CHECK_EQ_U64(dra_probe_xlat_grain(100, 151, 200, M, 1), 4096);
+    /* a smaller far distance (a buffer under 2 MiB) bounds the grain by its double */
+    CHECK_EQ_U64(dra_probe_xlat_grain(100, 100, 300, 256 << 10, 1), 512 << 10);
+    /* a miss under 25 ns, or under two clock steps, tells nothing */
+    CHECK_EQ_U64(dra_probe_xlat_grain(100, 120, 124, M, 1), 0);
+    CHECK_EQ_U64(dra_probe_xlat_grain(100, 120, 125, M, 1), 4096);
+    CHECK_EQ_U64(dra_probe_xlat_grain(100, 140, 139, M, 20), 0);
+    CHECK_EQ_U64(dra_probe_xlat_grain(100, 140, 140, M, 20), 4096);
+    /* none faster than near: nothing to tell */
+    CHECK_EQ_U64(dra_probe_xlat_grain(200, 100, 100, M, 1), 0);
+    /* missing inputs, a far distance under 8 KiB or not a power of two */
+    CHECK_EQ_U64(dra_probe_xlat_grain(NAN, 400, 411, M, 10), 0);
+    CHECK_EQ_U64(dra_probe_xlat_grain(141, NAN, 411, M, 10), 0);
+    CHECK_EQ_U64(dra_probe_xlat_grain(141, 400, INFINITY, M, 10), 0);
+    CHECK_EQ_U64(dra_probe_xlat_grain(141, 400, 411, 4096, 10), 0);
+    CHECK_EQ_U64(dra_probe_xlat_grain(141, 400, 411, 0, 10), 0);
+    CHECK_EQ_U64(dra_probe_xlat_grain(141, 400, 411, 3 << 12, 10), 0);
+}
+
 /* A tiny run: the numbers are positive and the sizes come back in order. */
 static void test_run(void)
 {
@@ -152,11 +182,25 @@ static void test_run(void)
         CHECK(r->hints[i].cold.n == 20 && r->hints[i].cold.p90 >= r->hints[i].cold.p50);
     }
     CHECK(isfinite(r->cold_ns_per_line) && isfinite(r->warm_ns_per_line));
-    /* a hint buffer of its own */
+    /* the translation rows on the 64 KiB hint buffer: the far touch 32 KiB away, every kind
+     * measured hint_reps times, the misses the p50s' differences, a grain 0, 4 KiB or 64 KiB */
+    CHECK_EQ_U64(r->xlat.far_bytes, 32 << 10);
+    for (int k = 0; k < DRA_PROBE_NXLAT; k++) {
+        CHECK(r->xlat.load[k].n == 20 && r->xlat.load[k].p50 > 0);
+        CHECK(r->xlat.hint[k].n == 20 && r->xlat.hint[k].p90 >= r->xlat.hint[k].p50);
+    }
+    CHECK(r->xlat.load_miss_ns ==
+          r->xlat.load[DRA_PROBE_XNONE].p50 - r->xlat.load[DRA_PROBE_XNEAR].p50);
+    CHECK(r->xlat.hint_miss_ns ==
+          r->xlat.hint[DRA_PROBE_XNONE].p50 - r->xlat.hint[DRA_PROBE_XNEAR].p50);
+    CHECK(r->xlat.grain == 0 || r->xlat.grain == 4096 || r->xlat.grain == 64 << 10);
+    /* a hint buffer of its own; under 16 KiB: no translation rows */
     o.hint_size = 8192;
     CHECK_EQ_I64(dra_probe_run(&o, r, &d), DRA_OK);
     CHECK_EQ_U64(r->hint_buffer, 8192);
     CHECK(r->hint_pages.bytes == 8192 && r->nlat == 2);
+    CHECK(r->xlat.far_bytes == 0 && r->xlat.grain == 0 && isnan(r->xlat.load_miss_ns));
+    CHECK(r->xlat.load[0].n == 0 && isnan(r->xlat.hint[2].p50));
     o.hint_size = 100;
     CHECK_EQ_I64(dra_probe_run(&o, r, &d), DRA_EINVAL);
     o.hint_size = 0;
@@ -171,6 +215,7 @@ int main(void)
     RUN(test_summarize);
     RUN(test_slope);
     RUN(test_sizes);
+    RUN(test_xlat_grain);
     RUN(test_run);
     return check_summary();
 }
