@@ -40,6 +40,12 @@ grep -E "^commit +commit_pod, commit_pod_rec +[1-9][0-9]*$" "$out"
 grep -E "^release +release_pod, release_record +[0-9]+$" "$out"
 grep -E "^per claim over 30 claims of sched-perf-500" "$out"
 if DRABENCH="$0" scripts/profile 2>/dev/null; then exit 1; else test $? -eq 2; fi
+# --tlb: the same phases with simulated data-TLB misses and page walks a claim
+DRABENCH="$0" scripts/profile --tlb sched-perf-500 -n 30 > "$out"
+grep -E "^phase +functions \(inclusive\) +instr +dTLB miss +walks$" "$out"
+grep -E "^commit +commit_pod, commit_pod_rec +[1-9][0-9]* +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{3}$" "$out"
+grep -E "^release +release_pod, release_record +[0-9]+ +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{3}$" "$out"
+grep -E "^dTLB miss, walks: a simulated 96-entry" "$out"
 ]=])
 add_test(NAME harness.engine.profile_script
          COMMAND sh -ec "${_profile_script}" $<TARGET_FILE:drabench> ${PROJECT_BINARY_DIR}
