@@ -813,7 +813,7 @@ typedef void (*dra_alloc_state_watch_fn)(void *ctx, const dra_allocation_t *a,
 /* The state's hint view (dra__state_hints_t, dra__state_hint_row) and the watchers' row word
  * (dra__state_word, dra__alloc_state_set_word): alloc/state_hints.h. */
 /* Start loading what a release of a share on that entry reads next: its live shares and its
- * consumed capacities (reads the entry: call it a step after dra__state_hint_row). A
+ * consumed capacities (reads the entry: call it a step after dra__state_hint_rest). A
  * hint: no effect on the state. */
 void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row);
 /* Start loading, for writing, the text cell the next share a commit keeps takes (the top of the
@@ -881,7 +881,7 @@ DRA_NODISCARD int dra__alloc_state_release_rec(dra_alloc_state_t *s, const uint3
 /* Start loading what dra__alloc_state_release_rec reads of a kept share beyond its row's entry:
  * the entry's live shares and capacities (the share's text cell is not read: its index goes
  * back on the free cells' stack; ref is kept for the callers). Reads the entry: call it a step
- * after dra__state_hint_row. A hint only. */
+ * after dra__state_hint_rest. A hint only. */
 void dra__alloc_state_prefetch_share(const dra_alloc_state_t *s, uint32_t srow, uint32_t ref);
 DRA_NODISCARD int dra__alloc_state_watch(const dra_alloc_state_t *s, dra_alloc_state_watch_fn fn,
                                         void *ctx);

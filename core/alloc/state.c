@@ -12,9 +12,11 @@
  * (no hash of the text), and consumedCapacity names are found through a small cache by their
  * pointer (checked by the text); an open-addressing hash of entry indexes keyed by the three ids finds
  * any entry by its strings. A result that carries its device's row (dra_result_t.row) reaches the
- * entry in O(1) without hashing a string, one cache line: the entry remembers its row's device
- * name (the model's pointer), and a result naming another pointer is compared by strings with
- * the model's row (a wrong row costs time, not correctness). The digest is the wrapping sum of
+ * entry in O(1) without hashing a string: the entry's hot part (st_hot_t, 16 bytes in an array
+ * of its own: registration, exclusive count, the watchers' word) remembers its row's device name
+ * (the model's pointer), and a result naming another pointer is compared by strings with the
+ * model's row (a wrong row costs time, not correctness); an exclusive commit or release of such
+ * a result reads and writes the hot part only. The digest is the wrapping sum of
  * one XXH3 per entry (and per share / capacity inside it), so it does not depend on commit order
  * and a release restores it exactly. Quantities are summed exactly (dra__aq_t).
  */
@@ -52,17 +54,32 @@ typedef struct st_share {
 typedef struct st_dev {
     uint32_t drv, pool, dev; /* 0 = unregistered row entry */
     uint32_t row;            /* model row + 1 whose device this is (0: an entry after the rows) */
-    const char *devname;     /* that row's device name (the model's pointer) */
-    uint32_t exclusive;
     uint32_t nshares, capshares;
     uint32_t ncaps, capcaps;
-    uint32_t word;      /* the watchers' (dra__state_word): no operation of the state's reads or
-                         * writes it (zero in a new entry) */
     st_share_t *shares; /* live shares (malloc) */
     st_cap_t *caps;   /* malloc */
 } st_dev_t;
-_Static_assert(sizeof(st_dev_t) == DRA__STATE_ENT, "a state entry is DRA__STATE_ENT bytes");
-_Static_assert(offsetof(st_dev_t, word) == DRA__STATE_WORD_OFF,
+_Static_assert(sizeof(st_dev_t) == DRA__STATE_REST, "the rest of an entry is DRA__STATE_REST bytes");
+_Static_assert(offsetof(st_dev_t, shares) == DRA__STATE_REST_PTRS,
+               "dra__state_hint_rest starts the line of the shares' pointer");
+
+/* What a commit or release of an exclusive result of a row reads and writes, and the watchers'
+ * word, apart from the entry, in an array of its own beside the entries (s->hot[i] is entry i's):
+ * 16 bytes, four a line and 256 a 4 KiB page where an entry takes a line, so the rows a steady
+ * state commits and releases at random sit in a quarter of the pages (on a host whose address
+ * translations are cached by 4 KiB page, a page whose translation is not cached costs a commit,
+ * a release or its look-ahead's hint about 300 ns: `drabench probe`'s translation rows). */
+typedef struct st_hot {
+    const char *devname; /* a row entry's: its row's device name (the model's pointer), else NULL */
+    uint32_t excl;       /* HOT_REG when the entry is registered (drv != 0), plus its exclusive
+                          * allocations (below HOT_REG: a count that high would need 2^31 live
+                          * results on one device) */
+    uint32_t word;       /* the watchers' (dra__state_word): no operation of the state's reads
+                          * or writes it (zero in a new entry) */
+} st_hot_t;
+#define HOT_REG 0x80000000u
+_Static_assert(sizeof(st_hot_t) == DRA__STATE_ENT, "a row's hot entry is DRA__STATE_ENT bytes");
+_Static_assert(offsetof(st_hot_t, word) == DRA__STATE_WORD_OFF,
                "dra__state_word reads the word at DRA__STATE_WORD_OFF");
 
 /* The fingerprint of a share ID's text (len bytes): its first and last 8 bytes and its length,
@@ -87,6 +104,7 @@ struct dra_alloc_state {
     dra_arena_t arena;
     dra_intern_t intern;
     st_dev_t *ents; /* rows first, then devices the model does not have */
+    st_hot_t *hot;  /* per entry (capents of them): its hot part (st_hot_t) */
     uint32_t nents, capents;
     uint64_t *hslots; /* entry index + 1 (low 32 bits, 0 = empty) and the key hash's high 32 bits
                        * (SLOT_TAG: a probe compares these before it reads the entry) */
@@ -127,6 +145,23 @@ struct dra_alloc_state {
 _Static_assert(offsetof(struct dra_alloc_state, hints) == 0,
                "dra__alloc_state_hints reads the hints at the address");
 
+/* Entry e's hot part, and its exclusive allocations. O(1). */
+static inline st_hot_t *hot_of(const dra_alloc_state_t *s, const st_dev_t *e)
+{
+    return &s->hot[e - s->ents];
+}
+static inline uint32_t excl_of(const dra_alloc_state_t *s, const st_dev_t *e)
+{
+    return hot_of(s, e)->excl & ~HOT_REG;
+}
+/* The model row + 1 of entry e, found for result r: r's row when e is that row's entry (then its
+ * own, dra_alloc_state_check: by the pointer, without reading e's line, which an exclusive
+ * commit or release does not otherwise read), else e->row. O(1). */
+static inline uint32_t row_of(const dra_alloc_state_t *s, const st_dev_t *e, const dra_result_t *r)
+{
+    return r->row && r->row <= s->nrows && e == &s->ents[r->row - 1] ? r->row : e->row;
+}
+
 /* Cell c of the share texts. */
 static char *cell(const dra_alloc_state_t *s, uint32_t c)
 {
@@ -150,7 +185,7 @@ void dra__alloc_state_set_word(const dra_alloc_state_t *cs, uint32_t row, uint32
 {
     dra_alloc_state_t *s = (dra_alloc_state_t *)(uintptr_t)cs; /* the word is not state */
     if (row && row <= s->nrows)
-        s->ents[row - 1].word = w;
+        s->hot[row - 1].word = w;
 }
 
 void dra__alloc_state_unwatch(const dra_alloc_state_t *cs, dra_alloc_state_watch_fn fn, void *ctx)
@@ -295,7 +330,8 @@ static int register_batch(dra_alloc_state_t *s, const reg_row_t *q, uint32_t n)
         e->pool = r->b;
         e->dev = r->c;
         e->row = r->row + 1;
-        e->devname = r->d->name;
+        s->hot[r->row].devname = r->d->name;
+        s->hot[r->row].excl = HOT_REG;
         s->hslots[i] = SLOT_TAG(r->h) | (r->row + 1); /* the probe's first empty slot */
         s->used++;
         const dra_device_t *d = r->d;
@@ -369,11 +405,13 @@ int dra_alloc_state_new(const dra_model_t *m, const dra_alloc_features_t *f,
     s->capents = s->nrows + 16;
     s->nents = s->nrows;
     s->ents = calloc(s->capents, sizeof *s->ents);
-    if (!s->hslots || !s->first || !s->ents || register_rows(s)) {
+    s->hot = calloc(s->capents, sizeof *s->hot);
+    if (!s->hslots || !s->first || !s->ents || !s->hot || register_rows(s)) {
         dra_alloc_state_free(s);
         return DRA_ENOMEM;
     }
-    s->hints.ents = (const unsigned char *)s->ents;
+    s->hints.ents = (const unsigned char *)s->hot;
+    s->hints.rest = (const unsigned char *)s->ents;
     s->hints.nrows = s->nrows;
     *out = s;
     return DRA_OK;
@@ -388,6 +426,7 @@ void dra_alloc_state_free(dra_alloc_state_t *s)
         free(s->ents[i].caps);
     }
     free(s->ents);
+    free(s->hot);
     dra__scc_ledger_free(s->scc);
     free(s->cchunk);
     free(s->cstk);
@@ -433,13 +472,13 @@ static DRA_ALWAYS_INLINE st_dev_t *by_row_at(const dra_alloc_state_t *s, const d
     uint32_t row = r->row;
     if (!row || row > s->nrows)
         return NULL;
-    st_dev_t *e = &s->ents[row - 1];
-    if (!e->drv)
+    const st_hot_t *h = &s->hot[row - 1];
+    if (!(h->excl & HOT_REG))
         return NULL;
-    if (e->devname != r->device && !row_device(s, row - 1, r->driver, r->pool, r->device))
+    if (h->devname != r->device && !row_device(s, row - 1, r->driver, r->pool, r->device))
         return NULL;
     DRA_ASSERT_EXPENSIVE(row_device(s, row - 1, r->driver, r->pool, r->device) != NULL);
-    return e;
+    return &s->ents[row - 1];
 }
 DRA_NOINLINE static st_dev_t *by_row(const dra_alloc_state_t *s, const dra_result_t *r)
 {
@@ -462,16 +501,23 @@ static int get_or_add(dra_alloc_state_t *s, const dra_result_t *r, st_dev_t **ou
             return DRA_ENOMEM;
         if (s->nents == s->capents) {
             uint32_t nc = s->capents * 2;
+            /* the hot parts first: grown alone, they are only larger than capents says */
+            st_hot_t *nh = realloc(s->hot, (size_t)nc * sizeof *nh);
+            if (!nh)
+                return DRA_ENOMEM;
+            s->hot = nh;
+            s->hints.ents = (const unsigned char *)nh; /* the rows' hot parts moved with it */
             st_dev_t *ne = realloc(s->ents, (size_t)nc * sizeof *ne);
             if (!ne)
                 return DRA_ENOMEM;
             s->ents = ne;
-            s->hints.ents = (const unsigned char *)ne; /* the rows' entries moved with it */
+            s->hints.rest = (const unsigned char *)ne;
             s->capents = nc;
         }
         k = s->nents++;
         st_dev_t *e = &s->ents[k];
         memset(e, 0, sizeof *e);
+        s->hot[k] = (st_hot_t){.excl = HOT_REG};
         e->drv = a;
         e->pool = b;
         e->dev = c;
@@ -510,8 +556,9 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
     if (!s || !s->hslots || !s->ents || (s->nslots & (s->nslots - 1)) ||
         s->used * 4 > s->nslots * 3 || s->nents < s->nrows || s->nents > s->capents)
         return false;
-    /* the hint view follows the entries wherever they moved */
-    if (s->hints.ents != (const unsigned char *)s->ents || s->hints.nrows != s->nrows)
+    /* the hint view follows the hot parts wherever they moved */
+    if (!s->hot || s->hints.ents != (const unsigned char *)s->hot ||
+        s->hints.rest != (const unsigned char *)s->ents || s->hints.nrows != s->nrows)
         return false;
     size_t used = 0, mask = s->nslots - 1;
     for (size_t i = 0; i < s->nslots; i++) {
@@ -538,11 +585,14 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
     size_t registered = 0;
     for (uint32_t i = 0; i < s->nents; i++) {
         const st_dev_t *e = &s->ents[i];
+        const st_hot_t *h = &s->hot[i];
         if (!e->drv) { /* only a row whose ID repeats an earlier row's, with no record */
-            if (i >= s->nrows || e->exclusive || e->nshares || e->ncaps)
+            if (i >= s->nrows || h->excl || h->devname || e->nshares || e->ncaps)
                 return false;
             continue;
         }
+        if (!(h->excl & HOT_REG) || (!e->row && h->devname))
+            return false;
         registered++;
         if (find(s, e->drv, e->pool, e->dev) != i)
             return false;
@@ -567,7 +617,7 @@ bool dra_alloc_state_check(const dra_alloc_state_t *s)
             const dra_device_t *d = row_device(s, e->row - 1, dra_intern_str(&s->intern, e->drv),
                                                dra_intern_str(&s->intern, e->pool),
                                                dra_intern_str(&s->intern, e->dev));
-            if (!d || d->name != e->devname)
+            if (!d || d->name != h->devname)
                 return false;
         }
     }
@@ -784,9 +834,9 @@ static int commit_rows(dra_alloc_state_t *s, const dra_allocation_t *a, uint32_t
         if (get_or_add(s, r, &e))
             return DRA_ENOMEM;
         if (rows)
-            rows[i] = e->row;
+            rows[i] = row_of(s, e, r);
         if (k == R_EXCL) {
-            e->exclusive++;
+            hot_of(s, e)->excl++;
             continue;
         }
         size_t slen = strlen(r->share_id);
@@ -888,13 +938,15 @@ int dra__alloc_state_commit_share(dra_alloc_state_t *s, const dra_allocation_t *
      * without its frame) */
     if (a->nresults == 1 && !s->beh.scc) {
         const dra_result_t *r = a->results;
+        /* by its hot part alone (a registered row's entry is the row's: e->row is r->row) */
         st_dev_t *e = result_kind(s, r) == R_EXCL ? by_row_at(s, r) : NULL;
         if (e) {
             uint32_t one;
             if (!rows)
                 rows = &one;
-            e->exclusive++;
-            rows[0] = e->row;
+            s->hot[r->row - 1].excl++;
+            rows[0] = r->row;
+            DRA_ASSERT_INTERNAL(e->row == r->row);
             notify(s, a, rows, 1);
             return DRA_OK;
         }
@@ -971,13 +1023,13 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
             break;
         }
         if (rows)
-            rows[done] = e->row;
+            rows[done] = row_of(s, e, r);
         if (k == R_EXCL) {
-            if (!e->exclusive) {
+            if (!excl_of(s, e)) {
                 rc = DRA_ENOTFOUND;
                 break;
             }
-            e->exclusive--;
+            hot_of(s, e)->excl--;
         } else {
             int idx = share_at(s, e, r->share_id, strlen(r->share_id));
             if (idx < 0) {
@@ -996,7 +1048,7 @@ int dra__alloc_state_release_rows(dra_alloc_state_t *s, const dra_allocation_t *
                 continue;
             st_dev_t *e = lookup_result(s, r);
             if (k == R_EXCL) {
-                e->exclusive++;
+                hot_of(s, e)->excl++;
             } else {
                 int z = find_marked(e);
                 e->shares[z].ref &= ~REF_MARK;
@@ -1045,13 +1097,14 @@ static inline int excl_take(dra_alloc_state_t *s, const uint32_t *rows, uint32_t
     uint32_t done = 0;
     for (; done < n; done++) {
         uint32_t row = rows[done];
-        if (!row || row > s->nrows || !s->ents[row - 1].drv || !s->ents[row - 1].exclusive)
+        /* registered (HOT_REG) with an exclusive allocation: more than the flag alone */
+        if (!row || row > s->nrows || s->hot[row - 1].excl <= HOT_REG)
             break;
-        s->ents[row - 1].exclusive--;
+        s->hot[row - 1].excl--;
     }
     if (done < n) {
         while (done--)
-            s->ents[rows[done] - 1].exclusive++;
+            s->hot[rows[done] - 1].excl++;
         return DRA_ENOTFOUND;
     }
     return DRA_OK;
@@ -1178,7 +1231,8 @@ uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s)
     uint64_t sum = 0;
     for (uint32_t i = 0; i < s->nents; i++) {
         const st_dev_t *e = &s->ents[i];
-        if (!e->drv || (!e->exclusive && !e->nshares && !e->ncaps))
+        uint32_t excl = excl_of(s, e);
+        if (!e->drv || (!excl && !e->nshares && !e->ncaps))
             continue;
         /* hash the strings, not the ids, so equal states built in any order agree */
         const char *d = dra_intern_str(&s->intern, e->drv), *p = dra_intern_str(&s->intern, e->pool),
@@ -1186,7 +1240,7 @@ uint64_t dra_alloc_state_digest(const dra_alloc_state_t *s)
         uint64_t h = dra_hash64_seed(d, strlen(d) + 1, 1);
         h = dra_hash64_seed(p, strlen(p) + 1, h);
         h = dra_hash64_seed(v, strlen(v) + 1, h);
-        sum += dra_hash64_seed(&e->exclusive, sizeof e->exclusive, h ^ 0x9e3779b97f4a7c15ULL);
+        sum += dra_hash64_seed(&excl, sizeof excl, h ^ 0x9e3779b97f4a7c15ULL);
         for (uint32_t j = 0; j < e->nshares; j++) {
             size_t len;
             const char *sh = share_text(s, e->shares[j].ref, &len);
@@ -1207,7 +1261,7 @@ uint32_t dra_alloc_state_exclusive(const dra_alloc_state_t *s, const char *drive
                                    const char *pool, const char *device)
 {
     const st_dev_t *e = lookup(s, driver, pool, device);
-    return e ? e->exclusive : 0;
+    return e ? excl_of(s, e) : 0;
 }
 
 uint32_t dra_alloc_state_shares(const dra_alloc_state_t *s, const char *driver, const char *pool,
@@ -1279,7 +1333,7 @@ bool dra__alloc_state_has_capacity(const dra_alloc_state_t *s, const char *drive
 
 static bool entry_in_use(const dra_alloc_state_t *s, const st_dev_t *e)
 {
-    if (e->exclusive)
+    if (excl_of(s, e))
         return true;
     if (s->beh.bugs && s->beh.release < DRA_RELEASE_1_36)
         return false; /* before PR #139040 only AllocatedDevices counted (issue #139034) */
@@ -1320,7 +1374,7 @@ unsigned dra_alloc_state_row_flags(const dra_alloc_state_t *s, uint32_t row, con
     const st_dev_t *e = lookup_result(s, &r);
     if (!e)
         return 0;
-    return (e->exclusive ? DRA_STATE_EXCL : 0u) | (entry_in_use(s, e) ? DRA_STATE_IN_USE : 0u) |
+    return (excl_of(s, e) ? DRA_STATE_EXCL : 0u) | (entry_in_use(s, e) ? DRA_STATE_IN_USE : 0u) |
            (e->ncaps ? DRA_STATE_CAP : 0u) | (e->nshares ? DRA_STATE_SHARE : 0u);
 }
 
@@ -1340,7 +1394,7 @@ uint32_t dra_alloc_state_count(const dra_alloc_state_t *s)
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->nents; i++) {
         const st_dev_t *e = &s->ents[i];
-        if (e->drv && (e->exclusive || e->nshares || e->ncaps))
+        if (e->drv && (excl_of(s, e) || e->nshares || e->ncaps))
             n++;
     }
     return n;

@@ -766,6 +766,8 @@ rec_prefetch_stage(const dra_engine_t *e, const dra_engine_rec_t *r, unsigned st
             if (row >= e->t->nrows)
                 return;
             dra__state_hint_row(dra__alloc_state_hints(e->state), sr);
+            if (ns && i == n - 1) /* the share's: its entry's shares (the hot part has none) */
+                dra__state_hint_rest(dra__alloc_state_hints(e->state), sr);
             if (fast)
                 dra_fast_hint_row(dra_fast_hints(e->alloc->fast), sr);
             /* not read by the release: by the commit that takes the freed device next (a
