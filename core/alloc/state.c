@@ -60,8 +60,6 @@ typedef struct st_dev {
     st_cap_t *caps;   /* malloc */
 } st_dev_t;
 _Static_assert(sizeof(st_dev_t) == DRA__STATE_REST, "the rest of an entry is DRA__STATE_REST bytes");
-_Static_assert(offsetof(st_dev_t, shares) == DRA__STATE_REST_PTRS,
-               "dra__state_hint_rest starts the line of the shares' pointer");
 
 /* What a commit or release of an exclusive result of a row reads and writes, and the watchers'
  * word, apart from the entry, in an array of its own beside the entries (s->hot[i] is entry i's):
@@ -910,6 +908,8 @@ void dra__alloc_state_prefetch_shares(const dra_alloc_state_t *s, uint32_t row)
 {
     if (!row || row > s->nrows)
         return;
+    /* the commit of the share finds the entry by its hot part first (by_row): a line apart */
+    __builtin_prefetch(&s->hot[row - 1], 1);
     const st_dev_t *e = &s->ents[row - 1];
     if (e->nshares)
         __builtin_prefetch(e->shares, 1);

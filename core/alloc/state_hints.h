@@ -38,17 +38,19 @@ static DRA_ALWAYS_INLINE void dra__state_hint_row(const dra__state_hints_t *h, u
     if (row && row <= h->nrows)
         __builtin_prefetch(h->ents + (size_t)(row - 1) * DRA__STATE_ENT, 1);
 }
-/* Bytes of the rest of an entry, and where in it the pointers to its live shares and
- * capacities are (what dra__alloc_state_prefetch_shares and _prefetch_share read). */
+/* Bytes of the rest of an entry (its ids, its shares' and capacities' counts and pointers). */
 #define DRA__STATE_REST 48u
-#define DRA__STATE_REST_PTRS 32u
-/* Start loading the rest of the entry of model row row + 1's device (its shares' and
- * capacities' pointers), for a release of a share on it (0 or a row beyond the model: nothing).
- * A hint, always in line. */
+/* Start loading the rest of the entry of model row row + 1's device (its ids, its shares' and
+ * capacities' counts and pointers), for a commit or release of a share on it (0 or a row beyond
+ * the model: nothing): its first and last byte, since half of the entries span two lines. A
+ * hint, always in line. */
 static DRA_ALWAYS_INLINE void dra__state_hint_rest(const dra__state_hints_t *h, uint32_t row)
 {
-    if (row && row <= h->nrows)
-        __builtin_prefetch(h->rest + (size_t)(row - 1) * DRA__STATE_REST + DRA__STATE_REST_PTRS, 1);
+    if (row && row <= h->nrows) {
+        const unsigned char *p = h->rest + (size_t)(row - 1) * DRA__STATE_REST;
+        __builtin_prefetch(p, 1);
+        __builtin_prefetch(p + DRA__STATE_REST - 1, 1);
+    }
 }
 /* A word in each row's entry (its hot part) that belongs to the state's watchers, not to the state: no
  * operation of the state's reads or writes it (not its digest, queries or checks; commits and
