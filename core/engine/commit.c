@@ -273,7 +273,7 @@ static DRA_ALWAYS_INLINE void prefetch_results(const dra_engine_t *e, uint32_t n
             if (res[j].share_id) /* a share's entry: its shares and capacities, a line apart */
                 dra__state_hint_rest(sth, row);
             /* a commit also starts the next device's entry: packing policies commit it next
-             * (a state entry is a line of its own, the engine's per-row columns share lines) */
+             * (its hot part, 16 bytes, is often in the line of this one's, not always) */
             if (commit)
                 dra__state_hint_row(sth, row + 1);
             if (fh)
