@@ -59,7 +59,7 @@ typedef struct st_dev {
     st_share_t *shares; /* live shares (malloc) */
     st_cap_t *caps;   /* malloc */
 } st_dev_t;
-_Static_assert(sizeof(st_dev_t) == DRA__STATE_REST, "the rest of an entry is DRA__STATE_REST bytes");
+_Static_assert(sizeof(st_dev_t) == DRA__STATE_REST, "the rest of an entry: DRA__STATE_REST bytes");
 
 /* What a commit or release of an exclusive result of a row reads and writes, and the watchers'
  * word, apart from the entry, in an array of its own beside the entries (s->hot[i] is entry i's):

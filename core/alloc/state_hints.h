@@ -30,9 +30,9 @@ static inline const dra__state_hints_t *dra__alloc_state_hints(const dra_alloc_s
 {
     return (const dra__state_hints_t *)(const void *)s;
 }
-/* Start loading the hot part of the entry of model row row + 1's device (dra_result_t.row numbering; 0 or a row
- * beyond the model: nothing). A hint: no effect on the state. Always in line: gcc takes a
- * function that only hints for pure and drops a call to it (core/compiler.h). */
+/* Start loading the hot part of the entry of model row row + 1's device (dra_result_t.row
+ * numbering; 0 or a row beyond the model: nothing). A hint: no effect on the state. Always in
+ * line: gcc takes a function that only hints for pure and drops a call to it (core/compiler.h). */
 static DRA_ALWAYS_INLINE void dra__state_hint_row(const dra__state_hints_t *h, uint32_t row)
 {
     if (row && row <= h->nrows)
@@ -52,14 +52,14 @@ static DRA_ALWAYS_INLINE void dra__state_hint_rest(const dra__state_hints_t *h, 
         __builtin_prefetch(p + DRA__STATE_REST - 1, 1);
     }
 }
-/* A word in each row's entry (its hot part) that belongs to the state's watchers, not to the state: no
- * operation of the state's reads or writes it (not its digest, queries or checks; commits and
+/* A word in each row's entry (its hot part) that belongs to the state's watchers, not to the state:
+ * no operation of the state's reads or writes it (not its digest, queries or checks; commits and
  * releases keep it), it is zero in a new state. The fast allocator keeps there its row's pool
- * number and repeated-ID bit (fast.c, "row words"), read by its watcher and its hints through
- * the hot part a commit or release reads anyway (and dra__state_hint_row starts) instead of
- * a line of its own; what it writes is a function of the model only, so every fast allocator
- * over the state's model writes the same words (the only kind of writer a state may have).
- * DRA__STATE_WORD_OFF: where in the entry it is. */
+ * number and repeated-ID bit (fast.c, "row words"), read by its watcher and its hints through the
+ * hot part a commit or release reads anyway (and dra__state_hint_row starts) instead of a line of
+ * its own; what it writes is a function of the model only, so every fast allocator over the state's
+ * model writes the same words (the only kind of writer a state may have). DRA__STATE_WORD_OFF:
+ * where in the entry it is. */
 #define DRA__STATE_WORD_OFF 12u
 /* Set the word of model row row + 1's entry (dra_result_t.row numbering; 0 or a row beyond the
  * model: nothing). Const: the word is not state (as the watcher list). O(1), the entry's line. */

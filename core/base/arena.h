@@ -43,8 +43,8 @@ typedef struct dra_arena_mark {
  * sanitizer serves each block above 128 KiB by a mapping of its own, made by malloc and unmapped
  * by free (a TLB shootdown on every CPU), and the sanitizer tests build thousands of small models
  * (ctest's fuzz.alloc_fuzzer, the corpus replay, spent most of its time in mmap and munmap:
- * 288 s with 1 MiB chunks, 66 s with 64 KiB ones). Smaller chunks also put more chunk boundaries under the sanitizer's eye;
- * the other builds keep 1 MiB. */
+ * 288 s with 1 MiB chunks, 66 s with 64 KiB ones). Smaller chunks also put more chunk
+ * boundaries under the sanitizer's eye; the other builds keep 1 MiB. */
 #ifdef DRA_ASAN
 #define DRA_ARENA_DEFAULT_CHUNK ((size_t)1 << 16)
 #else

@@ -36,9 +36,10 @@
  *            dra_probe_xlat_grain): when a read of the same 2 MiB page does not save the
  *            miss, the TLB holds this memory by 4 KiB pages, whatever the guest's own page
  *            size (a hypervisor that maps the guest by 4 KiB pages). On the 2-vCPU AMD
- *            benchmark VM (the buffer on 2 MiB pages in the guest) a load was 141 / 400 / 411
- *            ns (near / far / none, p50) and a hint 30 / 270 / 290: the hint's cost above is
- *            its page walk, and the engine's cold lines cost by the 4 KiB page.
+ *            benchmark VM (the 256 MiB buffer on 2 MiB pages in the guest; `drabench probe
+ *            --pin 0`, two runs) a load was 140 / 441-452 / 460-472 ns (near / far / none, p50)
+ *            and a hint 30 / 310-320 / 321-341: the hint's cost above is its page walk, and the
+ *            engine's cold lines cost by the 4 KiB page.
  * Every buffer is its own anonymous mapping, 2 MiB-aligned, advised MADV_HUGEPAGE before its
  * first touch; how much of it the kernel put on 2 MiB pages is read from /proc/self/smaps and
  * reported (the latencies of large sizes include page walks when the pages are 4 KiB).
@@ -53,7 +54,8 @@
  * The step is at K = 4: four cold hints cost 11-18 ns over none at 32 MiB with P up to 10 us,
  * and 170-220 ns from 64 MiB up with P of 2 us or more, as if each hint waited for a page
  * walk once the translations of the buffer had been pushed out (by the other CPU's work, when
- * the two share a core; the translation rows below show it without counters). A timed region of the engine follows
+ * the two share a core; the translation rows below show it without counters). A timed region
+ * of the engine follows
  * other work closely, so the default pause is 2 us: twice what the set-up's 48 misses take to
  * drain, and short of most of the growth.
  *
