@@ -36,12 +36,20 @@ mechanics)
     # sanitizers, a timed region of about a millisecond) one A process slowed 2x turned a round
     # and the verdict (p 0.062). With 10 rounds, B slower in 8 with the two others the closest
     # still gives p < 0.05: the test checks the mechanics, not that the machine is quiet
-    "$DRABENCH" ab "$DRABENCH" "$DRABENCH" --suite "$T/suite.txt" --rounds 10 --aa 3 --seed 5 \
-        --env-b DRA_TEST_SLOWDOWN_PCT=100 -q -o "$T/ab.json" >"$T/ab.txt" 2>"$T/ab.err"; rc=$?
+    # A sitting of about 10 s whose three A/A rounds met a burst of the host's load gets a noise
+    # floor above the planted change (54% once, the change -24%) and passes it as below the floor:
+    # the gate doing its job on a noisy sitting, not the mechanics failing. Such a sitting is
+    # measured once more, with another seed; the second must find the regression.
+    for seed in 5 6; do
+        "$DRABENCH" ab "$DRABENCH" "$DRABENCH" --suite "$T/suite.txt" --rounds 10 --aa 3 --seed $seed \
+            --env-b DRA_TEST_SLOWDOWN_PCT=100 -q -o "$T/ab.json" >"$T/ab.txt" 2>"$T/ab.err"; rc=$?
+        [ $rc -eq 0 ] && grep -q 'below the A/A noise floor' "$T/ab.txt" || break
+        echo "a noisy sitting (seed $seed): its A/A floor hid the planted change; once more"
+    done
     [ $rc -eq 1 ] || { cat "$T/ab.txt" "$T/ab.err"; fail "a 2x slowdown gave exit $rc, want 1"; }
     grep -q '^gate: FAIL: regression (exit 1)' "$T/ab.txt" || fail "no gate line"
     grep -q 'REGRESSION' "$T/ab.txt" || fail "no REGRESSION row"
-    jq -e '.schema == "drabench-ab/v1" and .exit_status == 1 and .method.rounds == 10 and .method.aa_rounds == 3 and .method.seed == "5" and (.b.environment == ["DRA_TEST_SLOWDOWN_PCT=100"]) and (.a.environment == [])' "$T/ab.json" >/dev/null || fail "method: $(jq -c .method "$T/ab.json")"
+    jq -e '.schema == "drabench-ab/v1" and .exit_status == 1 and .method.rounds == 10 and .method.aa_rounds == 3 and (.method.seed == "5" or .method.seed == "6") and (.b.environment == ["DRA_TEST_SLOWDOWN_PCT=100"]) and (.a.environment == [])' "$T/ab.json" >/dev/null || fail "method: $(jq -c .method "$T/ab.json")"
     jq -e '.scenarios | length == 1' "$T/ab.json" >/dev/null || fail "scenarios"
     s='.scenarios[0]'
     jq -e "$s.args == [\"--repeat\", \"3\", \"--invariants\", \"off\"] and ($s.rounds | length == 13) and ([$s.rounds[] | select(.kind == \"ab\")] | length == 10) and ([$s.rounds[] | select(.kind == \"aa\")] | length == 3)" "$T/ab.json" >/dev/null || fail "rounds: $(jq -c "$s.rounds | map(.kind)" "$T/ab.json")"
