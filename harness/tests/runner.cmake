@@ -217,33 +217,51 @@ rc=0; DRA_TEST_SLOWDOWN_PCT=abc "$DRABENCH" run "$RT/small.yaml" -q -o /dev/null
 test "$rc" = 2; grep -q 'DRA_TEST_SLOWDOWN_PCT: expected a percentage' "$RT/slow.err"
 rc=0; DRA_TEST_SLOWDOWN_PCT=0 "$DRABENCH" run "$RT/small.yaml" -q -o /dev/null 2>/dev/null || rc=$?
 test "$rc" = 2
-"$DRABENCH" run "$RT/small.yaml" -q -r 5 --invariants off -o "$RT/plain.json"
-DRA_TEST_SLOWDOWN_PCT=100 "$DRABENCH" run "$RT/small.yaml" -q -r 5 --invariants off -o "$RT/slow.json"
-jq -e '.run.test_slowdown_pct == 100' "$RT/slow.json" > /dev/null
-test "$(jq -r .digest "$RT/plain.json")" = "$(jq -r .digest "$RT/slow.json")"
-# the plain run again after the planted one (ABA): a stretch of another program's load on a
-# shared host that slows every repetition of one plain process does not decide the comparison
-"$DRABENCH" run "$RT/small.yaml" -q -r 5 --invariants off -o "$RT/plain2.json"
-p=$(jq -s '[.[].repetitions[].work.allocated_ns] | min' "$RT/plain.json" "$RT/plain2.json")
-q=$(jq '[.repetitions[].work.allocated_ns] | min' "$RT/slow.json")
-echo "best repetition's allocated_ns: plain $p, planted 100%: $q"
-test "$q" -gt $((5 * p / 4))
-"$RESULT_CHECK" "$RT/slow.json"
-# the PodGroups' regions too (placement cycles, members' releases): their median per
-# repetition, the best repetition's (a repetition has 5 cycles here, so one cycle another
-# program preempted would decide a sum such as work.group_ns; it must count them all the same)
-"$DRABENCH" run nvl72-gangs -n 300 -q -r 3 --invariants off -o "$RT/gplain.json"
-DRA_TEST_SLOWDOWN_PCT=100 "$DRABENCH" run nvl72-gangs -n 300 -q -r 3 --invariants off -o "$RT/gslow.json"
-test "$(jq -r .digest "$RT/gplain.json")" = "$(jq -r .digest "$RT/gslow.json")"
-jq -e '[.repetitions[].work.group_ns] | min > 0' "$RT/gplain.json" "$RT/gslow.json" > /dev/null
-for ph in "all cycle any" "train-4gpu release any"; do
-  set -- $ph
-  f='[.repetitions[].histograms[] | select(.shape == $s and .phase == $p and .outcome == $o) | .p50] | min'
-  p=$(jq --arg s "$1" --arg p "$2" --arg o "$3" "$f" "$RT/gplain.json")
-  q=$(jq --arg s "$1" --arg p "$2" --arg o "$3" "$f" "$RT/gslow.json")
-  echo "best repetition's $1 $2 p50: plain $p, planted 100%: $q"
-  test "$p" -gt 0; test "$q" -gt $((5 * p / 4))
+# Each comparison is plain, planted, plain again (ABA), the plain figure the best of both plain
+# processes: a stretch of another program's load on a shared host that slows every repetition of
+# one plain process does not decide it. A sitting whose planted figure is still short of 1.25x the
+# plain is measured once more, and the second must show it: a planted slowdown that does not
+# reach the timed figures fails both. (A CI run once slowed the one plain nvl72-gangs process of
+# the time, train-4gpu release p50 4.9 us against the usual 3.0, the planted 5.9; run beside the
+# alloc fuzz test, both plain processes were once slowed: cycle p50 368 us against 230-300, the
+# planted 459.)
+ok=0
+for try in 1 2; do
+  "$DRABENCH" run "$RT/small.yaml" -q -r 5 --invariants off -o "$RT/plain.json"
+  DRA_TEST_SLOWDOWN_PCT=100 "$DRABENCH" run "$RT/small.yaml" -q -r 5 --invariants off -o "$RT/slow.json"
+  "$DRABENCH" run "$RT/small.yaml" -q -r 5 --invariants off -o "$RT/plain2.json"
+  jq -e '.run.test_slowdown_pct == 100' "$RT/slow.json" > /dev/null
+  test "$(jq -r .digest "$RT/plain.json")" = "$(jq -r .digest "$RT/slow.json")"
+  test "$(jq -r .digest "$RT/plain2.json")" = "$(jq -r .digest "$RT/slow.json")"
+  "$RESULT_CHECK" "$RT/slow.json"
+  # the PodGroups' regions too (placement cycles, members' releases): their median per
+  # repetition, the best repetition's (a repetition has 5 cycles here, so one cycle another
+  # program preempted would decide a sum such as work.group_ns; it must count them all the same)
+  "$DRABENCH" run nvl72-gangs -n 300 -q -r 3 --invariants off -o "$RT/gplain.json"
+  DRA_TEST_SLOWDOWN_PCT=100 "$DRABENCH" run nvl72-gangs -n 300 -q -r 3 --invariants off -o "$RT/gslow.json"
+  "$DRABENCH" run nvl72-gangs -n 300 -q -r 3 --invariants off -o "$RT/gplain2.json"
+  test "$(jq -r .digest "$RT/gplain.json")" = "$(jq -r .digest "$RT/gslow.json")"
+  test "$(jq -r .digest "$RT/gplain2.json")" = "$(jq -r .digest "$RT/gslow.json")"
+  jq -e '[.repetitions[].work.group_ns] | min > 0' "$RT/gplain.json" "$RT/gslow.json" "$RT/gplain2.json" > /dev/null
+  short=0
+  p=$(jq -s '[.[].repetitions[].work.allocated_ns] | min' "$RT/plain.json" "$RT/plain2.json")
+  q=$(jq '[.repetitions[].work.allocated_ns] | min' "$RT/slow.json")
+  echo "try $try: best repetition's allocated_ns: plain $p, planted 100%: $q"
+  test "$p" -gt 0
+  if [ "$q" -le $((5 * p / 4)) ]; then short=1; fi
+  for ph in "all cycle any" "train-4gpu release any"; do
+    set -- $ph
+    f='[.[].repetitions[].histograms[] | select(.shape == $s and .phase == $p and .outcome == $o) | .p50] | min'
+    p=$(jq -s --arg s "$1" --arg p "$2" --arg o "$3" "$f" "$RT/gplain.json" "$RT/gplain2.json")
+    q=$(jq -s --arg s "$1" --arg p "$2" --arg o "$3" "$f" "$RT/gslow.json")
+    echo "try $try: best repetition's $1 $2 p50: plain $p, planted 100%: $q"
+    test "$p" -gt 0
+    if [ "$q" -le $((5 * p / 4)) ]; then short=1; fi
+  done
+  if [ "$short" = 0 ]; then ok=1; break; fi
+  echo "try $try: a planted figure short of 1.25x the plain; once more"
 done
+test "$ok" = 1
 ]=])
 
 # SIGINT stops at a pod boundary and still writes a valid file marked "interrupted".
